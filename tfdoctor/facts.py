@@ -1,0 +1,347 @@
+"""Typed facts about the examined machine: frozen dataclasses with a versioned JSON form.
+
+Facts are what the probes observed, never a judgement. A probe that could not observe
+something records a :class:`ProbeError` instead of a guess, so the checks can say
+"could not determine" rather than pass silently.
+
+This module imports nothing from the package. Annotations use ``typing.Optional`` and
+friends because :func:`from_json` resolves them at run time on Python 3.9.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+import typing
+from typing import Any, Dict, Optional, Tuple, TypeVar
+
+#: Version of the facts document. Bump on any incompatible change to the dataclasses below.
+SCHEMA_VERSION = 1
+
+
+class FactsError(ValueError):
+    """A facts document that cannot be read: wrong version, wrong shape or wrong types."""
+
+
+@dataclasses.dataclass(frozen=True)
+class ProbeError:
+    """Why a probe could not observe something.
+
+    ``reason`` is a short stable code (``library-not-found``, ``timeout`` ...) the checks
+    branch on; ``message`` is one human line; ``detail`` holds the stderr tail or traceback.
+    """
+
+    probe: str
+    reason: str
+    message: str
+    detail: str = ""
+
+
+@dataclasses.dataclass(frozen=True)
+class PythonFacts:
+    """The examined Python interpreter."""
+
+    version: str
+    implementation: str
+    executable: str
+    bits: int
+    #: ``venv``, ``virtualenv``, ``conda``, ``user`` (pyenv and similar) or ``system``.
+    env_kind: str
+    prefix: str
+    base_prefix: str
+    pip_version: Optional[str]
+    site_packages: Tuple[str, ...] = ()
+
+
+@dataclasses.dataclass(frozen=True)
+class PlatformFacts:
+    """Operating system, architecture and the runtime surroundings."""
+
+    system: str
+    release: str
+    os_name: str
+    machine: str
+    libc: str
+    libc_version: Optional[str]
+    #: ``WSL1`` or ``WSL2`` when running under the Windows Subsystem for Linux.
+    wsl: Optional[str]
+    #: ``docker``, ``podman``, ``kubernetes``, ``containerd``, ``lxc`` ... or None.
+    container: Optional[str]
+    #: An x86-64 process translated by Rosetta 2 on Apple silicon.
+    rosetta: bool
+    #: ``/dev/nvidia*`` device nodes present (containers started without GPU access lack them).
+    nvidia_device_nodes: Tuple[str, ...] = ()
+
+
+@dataclasses.dataclass(frozen=True)
+class CpuFacts:
+    """CPU model, cores, vector features and memory."""
+
+    model: str
+    physical_cores: Optional[int]
+    logical_cores: Optional[int]
+    #: Vector features TensorFlow wheels care about, lower-case as Linux names them
+    #: (``avx``, ``avx2``, ``fma``, ``avx512f`` ...). Empty when unknown; see ``flags_known``.
+    flags: Tuple[str, ...]
+    flags_known: bool
+    memory_total: Optional[int]
+    memory_available: Optional[int]
+    swap_total: Optional[int]
+
+
+@dataclasses.dataclass(frozen=True)
+class PackageFacts:
+    """One installed distribution, read from its metadata."""
+
+    name: str
+    version: str
+    location: str
+    requires: Tuple[str, ...] = ()
+    #: True for ``pip install -e`` (a ``direct_url.json`` with ``editable: true``).
+    editable: bool = False
+    #: Top-level import packages the distribution's RECORD writes (``tensorflow``).
+    top_level: Tuple[str, ...] = ()
+
+
+@dataclasses.dataclass(frozen=True)
+class GpuFacts:
+    """One GPU as the driver reports it."""
+
+    index: int
+    name: str
+    uuid: Optional[str] = None
+    pci_bus_id: Optional[str] = None
+    compute_capability: Optional[str] = None
+    memory_total: Optional[int] = None
+    memory_used: Optional[int] = None
+    mig_mode: Optional[bool] = None
+    ecc_corrected: Optional[int] = None
+    ecc_uncorrected: Optional[int] = None
+
+
+@dataclasses.dataclass(frozen=True)
+class DriverFacts:
+    """The NVIDIA driver and its GPUs."""
+
+    #: ``nvml``, ``nvidia-smi`` or ``none`` (neither worked; see ``error``).
+    source: str
+    driver_version: Optional[str] = None
+    #: Highest CUDA version the driver supports, ``"12.4"``.
+    cuda_version: Optional[str] = None
+    nvml_version: Optional[str] = None
+    gpus: Tuple[GpuFacts, ...] = ()
+    #: Why NVML failed, when it did (even if nvidia-smi then worked).
+    nvml_error: Optional[ProbeError] = None
+    #: Why nothing worked: ``library-not-found``, ``driver-not-loaded``, ``no-permission``,
+    #: ``version-mismatch``, ``no-gpu``, ``unknown``.
+    error: Optional[ProbeError] = None
+
+
+@dataclasses.dataclass(frozen=True)
+class LibraryCandidate:
+    """A file that could satisfy a library request, in the loader's search order."""
+
+    path: str
+    #: Where it was found: ``LD_LIBRARY_PATH``, ``pip``, ``ldconfig``, ``system``, ``PATH`` ...
+    origin: str
+    version: Optional[str] = None
+    #: ``call`` (the library's own version function), ``filename`` or ``none``.
+    version_source: str = "none"
+    loadable: Optional[bool] = None
+    load_error: Optional[str] = None
+
+
+@dataclasses.dataclass(frozen=True)
+class LibraryFacts:
+    """Every candidate for one library, and the one the loader would pick."""
+
+    name: str
+    sonames: Tuple[str, ...]
+    candidates: Tuple[LibraryCandidate, ...] = ()
+    #: Index into ``candidates`` of the one that wins, or None when none would load.
+    selected: Optional[int] = None
+
+
+@dataclasses.dataclass(frozen=True)
+class CudaLibsFacts:
+    """The CUDA libraries TensorFlow would load, and XLA's compiler pieces."""
+
+    #: The CUDA and cuDNN major versions searched for (from the TF build, else the newest).
+    cuda_major: Optional[int]
+    cudnn_major: Optional[int]
+    libraries: Tuple[LibraryFacts, ...] = ()
+    ptxas: Optional[str] = None
+    ptxas_version: Optional[str] = None
+    libdevice: Optional[str] = None
+    error: Optional[ProbeError] = None
+
+
+@dataclasses.dataclass(frozen=True)
+class DeviceFacts:
+    """A device TensorFlow lists."""
+
+    name: str
+    device_type: str
+    details: Dict[str, str] = dataclasses.field(default_factory=dict)
+
+
+@dataclasses.dataclass(frozen=True)
+class TensorFlowFacts:
+    """TensorFlow as a child interpreter saw it."""
+
+    #: ``ok``, ``not-installed``, ``import-error``, ``signal``, ``timeout``, ``child-error``
+    #: or ``skipped`` (``--static``).
+    status: str
+    interpreter: str
+    version: Optional[str] = None
+    git_version: Optional[str] = None
+    #: ``tf.sysconfig.get_build_info()``, or the wheel's ``build_info.py`` read as a file.
+    build_info: Dict[str, str] = dataclasses.field(default_factory=dict)
+    build_info_source: Optional[str] = None
+    is_cuda_build: Optional[bool] = None
+    is_rocm_build: Optional[bool] = None
+    cuda_version: Optional[str] = None
+    cudnn_version: Optional[str] = None
+    compute_capabilities: Tuple[str, ...] = ()
+    devices: Tuple[DeviceFacts, ...] = ()
+    #: Library-loading and GPU-related error lines TensorFlow logged.
+    log_errors: Tuple[str, ...] = ()
+    error_type: Optional[str] = None
+    error_message: Optional[str] = None
+    #: ``SIGILL``, ``SIGSEGV`` ... when a signal killed the child.
+    signal: Optional[str] = None
+    returncode: Optional[int] = None
+    seconds: Optional[float] = None
+    timeout: Optional[float] = None
+    stderr_tail: str = ""
+
+
+@dataclasses.dataclass(frozen=True)
+class Facts:
+    """Everything probed on one machine, for one interpreter."""
+
+    tfdoctor_version: str
+    collected_at: str
+    python: Optional[PythonFacts] = None
+    platform: Optional[PlatformFacts] = None
+    cpu: Optional[CpuFacts] = None
+    packages: Optional[Tuple[PackageFacts, ...]] = None
+    driver: Optional[DriverFacts] = None
+    cuda_libs: Optional[CudaLibsFacts] = None
+    tensorflow: Optional[TensorFlowFacts] = None
+    #: Relevant environment variables as found (redaction happens when rendering).
+    environment: Optional[Dict[str, str]] = None
+    #: Probes that produced nothing, and why.
+    errors: Tuple[ProbeError, ...] = ()
+    schema_version: int = SCHEMA_VERSION
+
+    def package(self, name: str) -> Optional[PackageFacts]:
+        """The installed distribution called ``name`` (normalised as in PEP 503), if any."""
+        wanted = normalize_name(name)
+        for pkg in self.packages or ():
+            if normalize_name(pkg.name) == wanted:
+                return pkg
+        return None
+
+    def error_for(self, probe: str) -> Optional[ProbeError]:
+        """The error a probe recorded instead of its facts, if any."""
+        for err in self.errors:
+            if err.probe == probe:
+                return err
+        return None
+
+
+def normalize_name(name: str) -> str:
+    """A distribution name in PEP 503 normal form (``Tensorflow_CPU`` -> ``tensorflow-cpu``)."""
+    out = []
+    prev_sep = False
+    for ch in name.lower():
+        if ch in "-_.":
+            if not prev_sep:
+                out.append("-")
+            prev_sep = True
+        else:
+            out.append(ch)
+            prev_sep = False
+    return "".join(out)
+
+
+# --- JSON ----------------------------------------------------------------------------------
+
+T = TypeVar("T")
+
+
+def to_json(obj: Any) -> Any:
+    """A dataclass tree as plain JSON values (dicts, lists, str, int, float, bool, None)."""
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return {f.name: to_json(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+    if isinstance(obj, (list, tuple)):
+        return [to_json(v) for v in obj]
+    if isinstance(obj, dict):
+        return {str(k): to_json(v) for k, v in sorted(obj.items())}
+    return obj
+
+
+def facts_from_json(data: Any) -> Facts:
+    """Facts from their JSON form; raises :class:`FactsError` naming the offending field."""
+    if not isinstance(data, dict):
+        raise FactsError("facts: expected a JSON object")
+    version = data.get("schema_version")
+    if version != SCHEMA_VERSION:
+        raise FactsError(
+            f"facts: schema_version {version!r} is not supported (this tfdoctor reads "
+            f"{SCHEMA_VERSION})"
+        )
+    return from_json(Facts, data, "facts")
+
+
+def from_json(cls: type[T], data: Any, where: str) -> T:
+    """Build dataclass ``cls`` from JSON ``data``, strictly: unknown or missing keys fail."""
+    if not isinstance(data, dict):
+        raise FactsError(f"{where}: expected an object, got {type(data).__name__}")
+    hints = typing.get_type_hints(cls, vars(sys.modules[cls.__module__]))
+    fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    unknown = sorted(set(data) - set(fields))
+    if unknown:
+        raise FactsError(f"{where}: unknown field {unknown[0]!r}")
+    kwargs: dict[str, Any] = {}
+    for name, field in fields.items():
+        if name not in data:
+            no_default = (
+                field.default is dataclasses.MISSING
+                and field.default_factory is dataclasses.MISSING
+            )
+            if no_default:
+                raise FactsError(f"{where}: missing field {name!r}")
+            continue
+        kwargs[name] = _convert(hints[name], data[name], f"{where}.{name}")
+    return cls(**kwargs)
+
+
+def _convert(tp: Any, value: Any, where: str) -> Any:
+    origin = typing.get_origin(tp)
+    args = typing.get_args(tp)
+    if origin is typing.Union:
+        if value is None and type(None) in args:
+            return None
+        inner = [a for a in args if a is not type(None)]
+        return _convert(inner[0], value, where)
+    if origin is tuple:
+        if not isinstance(value, list):
+            raise FactsError(f"{where}: expected a list, got {type(value).__name__}")
+        return tuple(_convert(args[0], v, f"{where}[{i}]") for i, v in enumerate(value))
+    if origin is dict:
+        if not isinstance(value, dict):
+            raise FactsError(f"{where}: expected an object, got {type(value).__name__}")
+        return {str(k): _convert(args[1], v, f"{where}.{k}") for k, v in value.items()}
+    if dataclasses.is_dataclass(tp):
+        return from_json(tp, value, where)  # type: ignore[arg-type]
+    if tp is Any:
+        return value
+    if tp is float and isinstance(value, int) and not isinstance(value, bool):
+        return float(value)
+    if tp is int and isinstance(value, bool):
+        raise FactsError(f"{where}: expected int, got bool")
+    if not isinstance(value, tp):
+        raise FactsError(f"{where}: expected {tp.__name__}, got {type(value).__name__}")
+    return value

@@ -1,0 +1,152 @@
+"""Findings: the verdicts checks produce, and the report that carries them.
+
+Findings are plain data (no glyphs, no colours): renderers decide how they look.
+This module imports nothing from the package except :mod:`tfdoctor.facts`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from typing import Any, Optional, Tuple
+
+from tfdoctor.facts import Facts, FactsError, facts_from_json, to_json
+
+#: Version of the JSON report (facts + findings + summary).
+REPORT_SCHEMA_VERSION = 1
+
+
+class Severity(str, enum.Enum):
+    """How bad a finding is. ``unknown`` means the doctor could not tell."""
+
+    OK = "ok"
+    INFO = "info"
+    UNKNOWN = "unknown"
+    WARNING = "warning"
+    ERROR = "error"
+
+    @property
+    def rank(self) -> int:
+        """Order for sorting and for the exit code: ok < info < unknown < warning < error."""
+        return _RANK[self]
+
+
+_RANK = {
+    Severity.OK: 0,
+    Severity.INFO: 1,
+    Severity.UNKNOWN: 2,
+    Severity.WARNING: 3,
+    Severity.ERROR: 4,
+}
+
+
+class ExitCode(enum.IntEnum):
+    """Exit codes of ``tfdoctor check``; documented in the README."""
+
+    OK = 0
+    WARNINGS = 1  # only with --strict
+    ERRORS = 2
+    DOCTOR_FAILED = 3  # bad arguments, unreadable facts file, malformed matrix
+
+
+@dataclasses.dataclass(frozen=True)
+class Fix:
+    """How to repair a finding: one line of advice and the exact commands, in order."""
+
+    text: str
+    commands: Tuple[str, ...] = ()
+
+
+@dataclasses.dataclass(frozen=True)
+class Finding:
+    """One verdict: a stable id, a severity, a one-line summary, detail and a fix."""
+
+    id: str
+    severity: Severity
+    summary: str
+    detail: str = ""
+    fix: Optional[Fix] = None
+    links: Tuple[str, ...] = ()
+    #: The check that produced the finding.
+    check: str = ""
+
+
+@dataclasses.dataclass(frozen=True)
+class Summary:
+    """Counts per severity and the exit code the report earns."""
+
+    counts: dict[str, int]
+    worst: Severity
+    exit_code: int
+
+
+@dataclasses.dataclass(frozen=True)
+class Report:
+    """Facts plus the findings the checks drew from them."""
+
+    facts: Facts
+    findings: Tuple[Finding, ...]
+
+    def worst(self) -> Severity:
+        """The most severe finding's severity (``ok`` for an empty report)."""
+        return max((f.severity for f in self.findings), key=lambda s: s.rank, default=Severity.OK)
+
+    def exit_code(self, strict: bool = False) -> int:
+        """0 nothing worse than info (or warnings, unless strict); 1 warnings when strict;
+        2 errors. ``unknown`` counts as a warning under ``--strict``: unknown is never OK."""
+        worst = self.worst()
+        if worst is Severity.ERROR:
+            return ExitCode.ERRORS
+        if strict and worst.rank >= Severity.UNKNOWN.rank:
+            return ExitCode.WARNINGS
+        return ExitCode.OK
+
+    def summary(self, strict: bool = False) -> Summary:
+        """Counts per severity, in severity order, and the exit code."""
+        counts = {s.value: 0 for s in Severity}
+        for f in self.findings:
+            counts[f.severity.value] += 1
+        return Summary(counts=counts, worst=self.worst(), exit_code=self.exit_code(strict))
+
+
+def finding_to_json(finding: Finding) -> dict[str, Any]:
+    """A finding as a JSON object."""
+    return {
+        "id": finding.id,
+        "check": finding.check,
+        "severity": finding.severity.value,
+        "summary": finding.summary,
+        "detail": finding.detail,
+        "fix": None
+        if finding.fix is None
+        else {"text": finding.fix.text, "commands": list(finding.fix.commands)},
+        "links": list(finding.links),
+    }
+
+
+def report_to_json(report: Report, version: str, strict: bool = False) -> dict[str, Any]:
+    """The versioned JSON report: schema version, tfdoctor version, facts, findings, summary."""
+    summary = report.summary(strict)
+    return {
+        "schema_version": REPORT_SCHEMA_VERSION,
+        "tfdoctor_version": version,
+        "facts": to_json(report.facts),
+        "findings": [finding_to_json(f) for f in report.findings],
+        "summary": {
+            "counts": summary.counts,
+            "worst": summary.worst.value,
+            "exit_code": summary.exit_code,
+        },
+    }
+
+
+def facts_from_report_json(data: Any) -> Facts:
+    """The facts inside a saved JSON report (or a bare facts document)."""
+    if isinstance(data, dict) and "facts" in data and "findings" in data:
+        if data.get("schema_version") != REPORT_SCHEMA_VERSION:
+            raise FactsError(
+                f"report: schema_version {data.get('schema_version')!r} is not supported "
+                f"(this tfdoctor reads {REPORT_SCHEMA_VERSION})"
+            )
+        data = data["facts"]
+    return facts_from_json(data)
