@@ -1,0 +1,184 @@
+"""Hand-built facts for check tests: a healthy GPU machine, changed field by field."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from tfdoctor.facts import (
+    CpuFacts,
+    CudaLibsFacts,
+    DeviceFacts,
+    DriverFacts,
+    Facts,
+    GpuFacts,
+    LibraryCandidate,
+    LibraryFacts,
+    PackageFacts,
+    PlatformFacts,
+    ProbeError,
+    PythonFacts,
+    TensorFlowFacts,
+)
+
+SITE = "/opt/venv/lib/python3.11/site-packages"
+
+
+def python(**kw: Any) -> PythonFacts:
+    base = PythonFacts(
+        version="3.11.7",
+        implementation="CPython",
+        executable="/opt/venv/bin/python",
+        bits=64,
+        env_kind="venv",
+        prefix="/opt/venv",
+        base_prefix="/usr",
+        pip_version="24.0",
+        site_packages=(SITE,),
+    )
+    return dataclasses.replace(base, **kw)
+
+
+def platform(**kw: Any) -> PlatformFacts:
+    base = PlatformFacts(
+        system="Linux",
+        release="6.8.0-45-generic",
+        os_name="Ubuntu 22.04.4 LTS",
+        machine="x86_64",
+        libc="glibc",
+        libc_version="2.35",
+        wsl=None,
+        container=None,
+        rosetta=False,
+        nvidia_device_nodes=("/dev/nvidia0", "/dev/nvidiactl", "/dev/nvidia-uvm"),
+    )
+    return dataclasses.replace(base, **kw)
+
+
+def cpu(**kw: Any) -> CpuFacts:
+    base = CpuFacts(
+        model="AMD EPYC 7763 64-Core Processor",
+        physical_cores=16,
+        logical_cores=32,
+        flags=("sse4_1", "sse4_2", "avx", "avx2", "fma"),
+        flags_known=True,
+        memory_total=64 * 2**30,
+        memory_available=60 * 2**30,
+        swap_total=0,
+    )
+    return dataclasses.replace(base, **kw)
+
+
+def pkg(name: str, version: str, *requires: str, top_level: tuple[str, ...] = ()) -> PackageFacts:
+    return PackageFacts(name, version, SITE, tuple(requires), False, top_level)
+
+
+TF_REQUIRES = (
+    "numpy<2.0.0,>=1.23.5",
+    "protobuf!=4.21.0,!=4.21.1,!=4.21.2,!=4.21.3,!=4.21.4,!=4.21.5,<5.0.0dev,>=3.20.3",
+    'nvidia-cudnn-cu12==8.9.4.25; extra == "and-cuda"',
+)
+
+
+def packages(*extra: PackageFacts) -> tuple[PackageFacts, ...]:
+    return (
+        pkg("tensorflow", "2.15.1", *TF_REQUIRES, top_level=("tensorflow",)),
+        pkg("numpy", "1.26.4"),
+        *extra,
+    )
+
+
+def driver(**kw: Any) -> DriverFacts:
+    base = DriverFacts(
+        source="nvml",
+        driver_version="550.54.15",
+        cuda_version="12.4",
+        nvml_version="12.550.54.15",
+        gpus=(
+            GpuFacts(0, "NVIDIA A100-SXM4-80GB", "GPU-0f1e2d3c", "00000000:07:00.0", "8.0",
+                     80 * 2**30, 2**20, False, 0, 0),
+        ),
+    )
+    return dataclasses.replace(base, **kw)
+
+
+NO_DRIVER = DriverFacts(
+    source="none",
+    error=ProbeError("driver", "library-not-found", "libnvidia-ml.so.1 was not found"),
+)
+
+
+def lib(name: str, soname: str, *candidates: LibraryCandidate, selected: int | None = 0) -> LibraryFacts:
+    return LibraryFacts(name, (soname,), tuple(candidates), selected if candidates else None)
+
+
+def pip_cand(path: str, version: str) -> LibraryCandidate:
+    return LibraryCandidate(f"{SITE}/nvidia/{path}", "pip", version, "call", True)
+
+
+def cuda_libs(*libraries: LibraryFacts) -> CudaLibsFacts:
+    default = (
+        lib("cudart", "libcudart.so.12", pip_cand("cuda_runtime/lib/libcudart.so.12", "12.2")),
+        lib("cudnn", "libcudnn.so.8", pip_cand("cudnn/lib/libcudnn.so.8", "8.9.4")),
+        lib("cuda", "libcuda.so.1",
+            LibraryCandidate("/usr/lib/x86_64-linux-gnu/libcuda.so.1", "ldconfig", "12.4", "call", True)),
+    )
+    return CudaLibsFacts(cuda_major=12, cudnn_major=8, libraries=libraries or default)
+
+
+def tensorflow(**kw: Any) -> TensorFlowFacts:
+    base = TensorFlowFacts(
+        status="ok",
+        interpreter="/opt/venv/bin/python",
+        version="2.15.1",
+        git_version="v2.15.0-11-g63f5a65c7cd",
+        build_info={"cuda_version": "12.2", "cudnn_version": "8", "is_cuda_build": "True"},
+        build_info_source="import",
+        is_cuda_build=True,
+        is_rocm_build=False,
+        cuda_version="12.2",
+        cudnn_version="8",
+        compute_capabilities=("sm_50", "sm_60", "sm_70", "sm_80", "compute_90"),
+        devices=(
+            DeviceFacts("/physical_device:CPU:0", "CPU"),
+            DeviceFacts("/physical_device:GPU:0", "GPU", {"compute_capability": "8.0"}),
+        ),
+        seconds=3.2,
+        timeout=60.0,
+    )
+    return dataclasses.replace(base, **kw)
+
+
+def facts(**kw: Any) -> Facts:
+    base = Facts(
+        tfdoctor_version="0.1.0",
+        collected_at="2026-01-01T00:00:00+00:00",
+        python=python(),
+        platform=platform(),
+        cpu=cpu(),
+        packages=packages(),
+        driver=driver(),
+        cuda_libs=cuda_libs(),
+        tensorflow=tensorflow(),
+        environment={"PATH": "/usr/bin:/bin"},
+    )
+    return dataclasses.replace(base, **kw)
+
+
+def cpu_only_machine(**kw: Any) -> Facts:
+    """A machine without a GPU running the CUDA build of the wheel (the CI machine's case)."""
+    base = facts(
+        platform=platform(nvidia_device_nodes=()),
+        driver=NO_DRIVER,
+        cuda_libs=cuda_libs(
+            lib("cudart", "libcudart.so.12"),
+            lib("cudnn", "libcudnn.so.8"),
+            lib("cuda", "libcuda.so.1"),
+        ),
+        tensorflow=tensorflow(
+            devices=(DeviceFacts("/physical_device:CPU:0", "CPU"),),
+            log_errors=("failed call to cuInit: INTERNAL: CUDA error: Failed call to cuInit: "
+                        "UNKNOWN ERROR (303)",),
+        ),
+    )
+    return dataclasses.replace(base, **kw)

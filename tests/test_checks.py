@@ -1,0 +1,247 @@
+"""Each check on small facts fixtures: passing, failing and unknown."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from pathlib import Path
+
+import pytest
+
+from tests import factories as f
+from tfdoctor.checks import CHECKS, Check, UnknownCheckError, run_checks, select_checks
+from tfdoctor.checks._context import CheckContext
+from tfdoctor.facts import DriverFacts, Facts, GpuFacts, LibraryCandidate, ProbeError
+from tfdoctor.findings import Finding, Severity
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run_one(check_id: str, facts: Facts) -> list[Finding]:
+    return list(run_checks(CheckContext(facts), select_checks([check_id])))
+
+
+def only(check_id: str, facts: Facts) -> Finding:
+    found = run_one(check_id, facts)
+    assert len(found) == 1, found
+    return found[0]
+
+
+NUMPY_ABI = (
+    "A module that was compiled using NumPy 1.x cannot be run in\nNumPy 2.0.0 as it may crash. "
+    "To support both 1.x and 2.x\nversions of NumPy, modules must be compiled with NumPy 2.0."
+)
+DLOPEN = "libcudart.so.12: cannot open shared object file: No such file or directory"
+SECOND_GPU = GpuFacts(1, "Tesla T4", "GPU-aa", None, "7.5", 16 * 2**30, 0, None, 0, 3)
+
+CASES = [
+    # (id, check, facts, severity, text that must appear in summary+fix)
+    ("healthy-bits", "python.bits", f.facts(), Severity.OK, "64-bit"),
+    ("32-bit", "python.bits", f.facts(python=f.python(bits=32)), Severity.ERROR, "64-bit wheels"),
+    ("venv", "python.environment", f.facts(), Severity.OK, "venv"),
+    ("system-python", "python.environment",
+     f.facts(python=f.python(env_kind="system", prefix="/usr", executable="/usr/bin/python3")),
+     Severity.WARNING, "/usr/bin/python3 -m venv .venv"),
+    ("pyenv-global", "python.environment", f.facts(python=f.python(env_kind="user")),
+     Severity.INFO, "virtual environment"),
+    ("native", "platform.rosetta", f.facts(), Severity.OK, "native"),
+    ("rosetta", "platform.rosetta",
+     f.facts(platform=f.platform(system="Darwin", machine="x86_64", rosetta=True)),
+     Severity.ERROR, "arch -arm64"),
+    ("wsl1", "platform.wsl", f.facts(platform=f.platform(wsl="WSL1")), Severity.WARNING,
+     "wsl --set-version"),
+    ("wsl2", "platform.wsl", f.facts(platform=f.platform(wsl="WSL2")), Severity.OK, "WSL 2"),
+    ("avx", "cpu.avx", f.facts(), Severity.OK, "AVX2"),
+    ("no-avx", "cpu.avx", f.facts(cpu=f.cpu(flags=("sse4_1", "sse4_2"))), Severity.ERROR,
+     "lacks AVX"),
+    ("flags-unknown", "cpu.avx", f.facts(cpu=f.cpu(flags=(), flags_known=False)),
+     Severity.UNKNOWN, "Could not determine"),
+    ("arm-no-avx-needed", "cpu.avx",
+     f.facts(platform=f.platform(machine="aarch64"), cpu=f.cpu(flags=("asimd",))),
+     Severity.OK, "not x86"),
+    ("one-tf", "packages.tensorflow", f.facts(), Severity.OK, "tensorflow 2.15.1"),
+    ("tf-and-tf-cpu", "packages.tensorflow",
+     f.facts(packages=f.packages(f.pkg("tensorflow-cpu", "2.14.0", top_level=("tensorflow",)))),
+     Severity.ERROR, "uninstall -y tensorflow tensorflow-cpu"),
+    ("windows-wrapper-pair", "packages.tensorflow",
+     f.facts(packages=(
+         f.pkg("tensorflow", "2.15.1", "tensorflow-intel==2.15.1; platform_system == 'Windows'",
+               top_level=("tensorflow",)),
+         f.pkg("tensorflow-intel", "2.15.1", top_level=("tensorflow",)),
+     )), Severity.OK, "One TensorFlow"),
+    ("no-tf", "packages.tensorflow", f.facts(packages=(f.pkg("numpy", "2.0.0"),)),
+     Severity.WARNING, "-m pip install tensorflow"),
+    ("tensorflow-gpu", "packages.tensorflow-gpu",
+     f.facts(packages=f.packages(f.pkg("tensorflow-gpu", "2.10.1"))),
+     Severity.WARNING, "uninstall -y tensorflow-gpu"),
+    ("imports", "tensorflow.import", f.facts(), Severity.OK, "CUDA build"),
+    ("static", "tensorflow.import",
+     f.facts(tensorflow=f.tensorflow(status="skipped")), Severity.INFO, "--static"),
+    ("numpy2", "tensorflow.import",
+     f.facts(packages=f.packages(f.pkg("numpy", "2.1.0"))[:1] + (f.pkg("numpy", "2.1.0"),),
+             tensorflow=f.tensorflow(status="import-error", error_type="ImportError",
+                                     error_message=NUMPY_ABI)),
+     Severity.ERROR, 'install "numpy<2.0.0,>=1.23.5"'),
+    ("dlopen", "tensorflow.import",
+     f.facts(tensorflow=f.tensorflow(status="import-error", error_type="ImportError",
+                                     error_message=DLOPEN)),
+     Severity.ERROR, 'install "tensorflow[and-cuda]==2.15.1"'),
+    ("glibc", "tensorflow.import",
+     f.facts(tensorflow=f.tensorflow(
+         status="import-error", error_type="ImportError",
+         error_message="/lib64/libc.so.6: version `GLIBC_2.28' not found")),
+     Severity.ERROR, "GLIBC_2.28"),
+    ("protobuf", "tensorflow.import",
+     f.facts(tensorflow=f.tensorflow(
+         status="import-error", error_type="TypeError",
+         error_message="Descriptors cannot be created directly.")),
+     Severity.ERROR, '"protobuf!=4.21.0'),
+    ("sigill", "tensorflow.import",
+     f.facts(cpu=f.cpu(flags=()), tensorflow=f.tensorflow(status="signal", signal="SIGILL")),
+     Severity.ERROR, "SIGILL"),
+    ("sigsegv", "tensorflow.import",
+     f.facts(tensorflow=f.tensorflow(status="signal", signal="SIGSEGV")),
+     Severity.ERROR, "fresh virtual environment"),
+    ("hang", "tensorflow.import",
+     f.facts(tensorflow=f.tensorflow(status="timeout", timeout=5.0)),
+     Severity.ERROR, "within 5 s"),
+    ("child-error", "tensorflow.import",
+     f.facts(tensorflow=f.tensorflow(status="child-error")), Severity.UNKNOWN, "child-error"),
+    ("driver-ok", "driver.nvidia", f.facts(), Severity.OK, "550.54.15"),
+    ("no-gpu-machine", "driver.nvidia", f.cpu_only_machine(), Severity.INFO, "No NVIDIA GPU"),
+    ("mismatch", "driver.nvidia",
+     f.facts(driver=DriverFacts("none", error=ProbeError(
+         "driver", "version-mismatch", "Failed to initialize NVML: Driver/library version mismatch"))),
+     Severity.ERROR, "sudo reboot"),
+    ("no-permission", "driver.nvidia",
+     f.facts(driver=DriverFacts("none", error=ProbeError("driver", "no-permission", "denied"))),
+     Severity.ERROR, "usermod -aG video"),
+    ("container-without-toolkit", "driver.nvidia",
+     f.facts(driver=f.NO_DRIVER), Severity.ERROR, "--gpus all"),
+    ("ecc", "gpu.ecc", f.facts(driver=f.driver(gpus=f.driver().gpus + (SECOND_GPU,))),
+     Severity.WARNING, "3 uncorrected"),
+    ("sees-gpu", "gpu.visible", f.facts(), Severity.OK, "1 GPU"),
+    ("cuda-build-no-gpu", "gpu.visible", f.cpu_only_machine(), Severity.INFO,
+     "no NVIDIA GPU here"),
+    ("hidden-by-cvd", "gpu.visible",
+     f.facts(environment={"CUDA_VISIBLE_DEVICES": "-1"},
+             tensorflow=f.tensorflow(devices=())), Severity.WARNING, "unset CUDA_VISIBLE_DEVICES"),
+    ("cpu-build-with-gpu", "gpu.visible",
+     f.facts(tensorflow=f.tensorflow(is_cuda_build=False, devices=())),
+     Severity.WARNING, "CPU-only build"),
+    ("libs-missing", "gpu.visible",
+     f.facts(cuda_libs=f.cuda_libs(f.lib("cudnn", "libcudnn.so.8")),
+             tensorflow=f.tensorflow(devices=(), log_errors=(
+                 "Cannot dlopen some GPU libraries.",))),
+     Severity.ERROR, "cannot load cudnn"),
+    ("broken-driver", "gpu.visible",
+     f.facts(driver=DriverFacts("none", error=ProbeError("driver", "driver-not-loaded", "x")),
+             tensorflow=f.tensorflow(devices=())), Severity.ERROR, "driver.nvidia"),
+    ("libs-found", "cuda.libraries", f.facts(), Severity.OK, "All 3"),
+    ("libs-missing-gpu", "cuda.libraries",
+     f.facts(cuda_libs=f.cuda_libs(f.lib("cudnn", "libcudnn.so.8"))),
+     Severity.ERROR, "tensorflow[and-cuda]==2.15.1"),
+    ("libs-missing-no-gpu", "cuda.libraries", f.cpu_only_machine(), Severity.INFO,
+     "not needed without a GPU"),
+    ("shadowed", "cuda.shadowed",
+     f.facts(
+         environment={"LD_LIBRARY_PATH": "/usr/local/cuda/lib64:/opt/other"},
+         cuda_libs=f.cuda_libs(f.lib(
+             "cudnn", "libcudnn.so.8",
+             LibraryCandidate("/usr/local/cuda/lib64/libcudnn.so.8", "LD_LIBRARY_PATH", "8.6.0",
+                              "call", True),
+             f.pip_cand("cudnn/lib/libcudnn.so.8", "8.9.4"),
+         ))),
+     Severity.WARNING, "export LD_LIBRARY_PATH=/opt/other"),
+]
+
+
+def _text(finding: Finding) -> str:
+    parts = [finding.summary, finding.detail]
+    if finding.fix:
+        parts += [finding.fix.text, *finding.fix.commands]
+    return "\n".join(parts)
+
+
+@pytest.mark.parametrize(
+    ("check_id", "facts", "severity", "needle"),
+    [pytest.param(c, fa, s, n, id=i) for i, c, fa, s, n in CASES],
+)
+def test_check_verdicts(check_id: str, facts: Facts, severity: Severity, needle: str) -> None:
+    finding = only(check_id, facts)
+    assert finding.severity is severity, finding
+    assert needle in _text(finding)
+    assert finding.check == check_id
+    if severity in (Severity.ERROR, Severity.WARNING):
+        assert finding.fix is not None and finding.fix.text
+
+
+NONE_FACTS = f.facts(python=None, platform=None, cpu=None, packages=None, driver=None,
+                     cuda_libs=None, tensorflow=None, environment=None,
+                     errors=(ProbeError("python", "timeout", "no answer"),))
+
+
+@pytest.mark.parametrize(
+    "check_id",
+    ["python.bits", "python.environment", "platform.rosetta", "cpu.avx", "packages.tensorflow",
+     "tensorflow.import", "driver.nvidia", "cuda.libraries"],
+)
+def test_missing_facts_are_unknown_never_ok(check_id: str) -> None:
+    finding = only(check_id, NONE_FACTS)
+    assert finding.severity is Severity.UNKNOWN
+    assert finding.summary.startswith("Could not determine")
+
+
+def test_failed_probe_is_reported() -> None:
+    finding = only("doctor.probes", NONE_FACTS)
+    assert finding.id == "doctor.probe-failed"
+    assert "python" in finding.summary and "no answer" in finding.summary
+
+
+def test_crashing_check_becomes_a_finding_and_others_run() -> None:
+    def boom(_ctx: CheckContext) -> list[Finding]:
+        raise KeyError("gpus")
+
+    checks = (Check("test.boom", "Boom", boom, ()), *select_checks(["python.bits"]))
+    findings = run_checks(CheckContext(f.facts()), checks)
+    assert [x.id for x in findings] == ["doctor.crashed", "python.bits"]
+    assert findings[0].check == "test.boom" and "KeyError" in findings[0].summary
+
+
+def test_unknown_check_id_is_rejected() -> None:
+    with pytest.raises(UnknownCheckError, match="--list"):
+        select_checks(["python.bitz"])
+
+
+ALL_FACTS = [c[2] for c in CASES] + [NONE_FACTS]
+
+
+def test_findings_only_use_declared_ids() -> None:
+    for facts in ALL_FACTS:
+        for check in CHECKS:
+            for finding in run_checks(CheckContext(facts), [check]):
+                assert finding.id in (*check.finding_ids, "doctor.crashed"), (check.id, finding)
+                assert finding.id != "doctor.crashed", finding
+
+
+def test_every_id_is_documented() -> None:
+    doc = (ROOT / "docs" / "findings.md").read_text(encoding="utf-8")
+    documented = set(re.findall(r"^### `([a-z0-9.-]+)`", doc, re.MULTILINE))
+    declared = {fid for c in CHECKS for fid in c.finding_ids} | {"doctor.crashed"}
+    assert declared == documented
+
+
+def test_check_ids_are_unique_and_prefixes_of_their_findings() -> None:
+    ids = [c.id for c in CHECKS]
+    assert len(ids) == len(set(ids))
+    for check in CHECKS:
+        area = check.id.split(".")[0]
+        assert all(fid.split(".")[0] == area for fid in check.finding_ids)
+
+
+def test_checks_are_pure() -> None:
+    facts = f.facts()
+    before = dataclasses.asdict(facts)
+    first = run_checks(CheckContext(facts))
+    assert run_checks(CheckContext(facts)) == first
+    assert dataclasses.asdict(facts) == before

@@ -1,0 +1,97 @@
+"""Checks: pure functions from facts to findings, in one explicit ordered registry.
+
+Each check has a stable id, guards its inputs first (no facts -> an ``unknown`` finding,
+never a silent pass) and returns findings whose ids it declares. A check that raises
+becomes a ``doctor.crashed`` finding naming it; the other checks still run.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import traceback
+from collections.abc import Iterable, Sequence
+from typing import Callable, Optional
+
+from tfdoctor.checks import gpu, platform, python, software
+from tfdoctor.checks._context import CheckContext
+from tfdoctor.findings import Finding, Severity
+
+CheckFunc = Callable[[CheckContext], Iterable[Finding]]
+
+
+@dataclasses.dataclass(frozen=True)
+class Check:
+    """A registered check: its id, a title for ``--list``, the function, the ids it emits."""
+
+    id: str
+    title: str
+    func: CheckFunc
+    finding_ids: tuple[str, ...]
+
+
+#: Every check, in the order findings are reported. Add new checks here.
+CHECKS: tuple[Check, ...] = (
+    Check("doctor.probes", "Every probe produced facts", platform.check_probes,
+          ("doctor.probe-failed",)),
+    Check("python.bits", "64-bit Python", python.check_bits, ("python.bits",)),
+    Check("python.environment", "Virtual environment, not a global interpreter",
+          python.check_environment, ("python.environment",)),
+    Check("platform.rosetta", "Native Python, not x86-64 under Rosetta",
+          platform.check_rosetta, ("platform.rosetta",)),
+    Check("platform.wsl", "WSL 2 for GPU access", platform.check_wsl, ("platform.wsl",)),
+    Check("cpu.avx", "CPU has the vector instructions TensorFlow wheels need",
+          platform.check_cpu_features, ("cpu.avx",)),
+    Check("packages.tensorflow", "Exactly one TensorFlow distribution installed",
+          software.check_tf_distributions, ("packages.tensorflow",)),
+    Check("packages.tensorflow-gpu", "No removed tensorflow-gpu package",
+          software.check_tensorflow_gpu_package, ("packages.tensorflow-gpu",)),
+    Check("tensorflow.import", "TensorFlow imports", software.check_tf_import,
+          ("tensorflow.import",)),
+    Check("driver.nvidia", "NVIDIA driver loaded", gpu.check_driver, ("driver.nvidia",)),
+    Check("gpu.ecc", "No uncorrected GPU memory errors", gpu.check_ecc, ("gpu.ecc",)),
+    Check("gpu.visible", "TensorFlow sees the GPUs", gpu.check_gpu_visible,
+          ("gpu.visible",)),
+    Check("cuda.libraries", "CUDA libraries TensorFlow needs are found",
+          gpu.check_cuda_libraries, ("cuda.libraries",)),
+    Check("cuda.shadowed", "No CUDA library shadowed by another version",
+          gpu.check_cuda_shadowed, ("cuda.shadowed",)),
+)
+
+
+class UnknownCheckError(ValueError):
+    """A check id that is not registered."""
+
+
+def select_checks(ids: Sequence[str]) -> tuple[Check, ...]:
+    """The registered checks named by ``ids`` (all when empty), in registry order."""
+    if not ids:
+        return CHECKS
+    known = {c.id for c in CHECKS}
+    for wanted in ids:
+        if wanted not in known:
+            raise UnknownCheckError(
+                f"unknown check {wanted!r}; `tfdoctor check --list` shows the ids"
+            )
+    return tuple(c for c in CHECKS if c.id in ids)
+
+
+def run_checks(ctx: CheckContext, checks: Optional[Sequence[Check]] = None) -> tuple[Finding, ...]:
+    """Run ``checks`` (default all) on ``ctx``; a crashing check becomes a finding."""
+    findings: list[Finding] = []
+    for check in CHECKS if checks is None else checks:
+        try:
+            produced = list(check.func(ctx))
+        except Exception as exc:  # noqa: BLE001 - containment is the point: report, go on
+            tb = traceback.format_exception(type(exc), exc, exc.__traceback__)
+            findings.append(
+                Finding(
+                    id="doctor.crashed",
+                    severity=Severity.UNKNOWN,
+                    summary=f"Check {check.id} crashed: {type(exc).__name__}: {exc}",
+                    detail="".join(tb[-3:]).strip(),
+                    check=check.id,
+                )
+            )
+            continue
+        findings.extend(dataclasses.replace(f, check=check.id) for f in produced)
+    return tuple(findings)

@@ -1,0 +1,66 @@
+"""What every check receives, and small helpers for building findings."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Optional
+
+from tfdoctor.facts import Facts, PackageFacts, ProbeError
+from tfdoctor.findings import Finding, Fix, Severity
+
+
+@dataclasses.dataclass(frozen=True)
+class CheckContext:
+    """The inputs of a check: the facts (and, as checks grow, reference data)."""
+
+    facts: Facts
+
+
+#: Distributions that install the ``tensorflow`` import package (the wrappers
+#: tensorflow-intel/-macos/-cpu-aws are recognised through their metadata too).
+TF_DISTRIBUTIONS = (
+    "tensorflow",
+    "tensorflow-cpu",
+    "tensorflow-gpu",
+    "tf-nightly",
+    "tf-nightly-cpu",
+    "tf-nightly-gpu",
+    "tensorflow-intel",
+    "tensorflow-macos",
+    "tensorflow-cpu-aws",
+    "tensorflow-aarch64",
+    "intel-tensorflow",
+    "tensorflow-rocm",
+)
+
+
+def unknown(fid: str, what: str, error: Optional[ProbeError] = None) -> Finding:
+    """The finding for a check whose inputs are missing: "could not determine ..."."""
+    detail = ""
+    if error is not None:
+        detail = error.message + (f"\n{error.detail}" if error.detail else "")
+    return Finding(fid, Severity.UNKNOWN, f"Could not determine {what}", detail)
+
+
+def installed_tf(facts: Facts) -> Optional[PackageFacts]:
+    """The TensorFlow distribution that provides ``import tensorflow``, preferring ``tensorflow``."""
+    for name in TF_DISTRIBUTIONS:
+        pkg = facts.package(name)
+        if pkg is not None:
+            return pkg
+    return None
+
+
+def pip_command(facts: Facts, args: str) -> str:
+    """``python -m pip <args>`` for the examined interpreter (plain ``pip`` if unknown)."""
+    if facts.python is not None and facts.python.executable:
+        exe = facts.python.executable
+        if " " in exe:
+            exe = f'"{exe}"'
+        return f"{exe} -m pip {args}"
+    return f"pip {args}"
+
+
+def fix(text: str, *commands: str) -> Fix:
+    """A fix with its commands."""
+    return Fix(text, tuple(commands))

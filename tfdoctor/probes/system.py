@@ -1,0 +1,300 @@
+"""Operating system, container, CPU, memory and environment variables.
+
+Each ``read_*`` does one read of the world; each ``parse_*`` is a pure function of text,
+tested on recorded outputs.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import glob
+import os
+import platform
+import re
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Optional
+
+import psutil
+
+from tfdoctor.facts import CpuFacts, PlatformFacts
+from tfdoctor.probes._run import Runner, run_command
+
+# --- platform --------------------------------------------------------------------------------
+
+
+def parse_os_release(text: str) -> Optional[str]:
+    """PRETTY_NAME (else NAME VERSION) from an ``/etc/os-release`` file."""
+    values: dict[str, str] = {}
+    for line in text.splitlines():
+        key, sep, value = line.partition("=")
+        if sep:
+            values[key.strip()] = value.strip().strip("\"'")
+    if values.get("PRETTY_NAME"):
+        return values["PRETTY_NAME"]
+    name = " ".join(v for v in (values.get("NAME"), values.get("VERSION")) if v)
+    return name or None
+
+
+def parse_wsl(kernel_release: str, proc_version: str) -> Optional[str]:
+    """``WSL2``/``WSL1`` from the kernel release and ``/proc/version``, else None.
+
+    WSL2 kernels are named like ``5.15.153.1-microsoft-standard-WSL2``; WSL1 reports a
+    fake kernel like ``4.4.0-19041-Microsoft`` (capital M, no "standard").
+    """
+    text = f"{kernel_release} {proc_version}".lower()
+    if "microsoft" not in text and "wsl" not in text:
+        return None
+    if "wsl2" in text or "microsoft-standard" in text:
+        return "WSL2"
+    return "WSL1"
+
+
+def parse_container(
+    cgroup: str,
+    env: Mapping[str, str],
+    dockerenv: bool,
+    containerenv: bool,
+) -> Optional[str]:
+    """The container runtime from marker files, ``/proc/1/cgroup`` text and variables."""
+    # Kubernetes injects KUBERNETES_SERVICE_HOST into every pod, whatever the runtime.
+    if env.get("KUBERNETES_SERVICE_HOST") or "kubepods" in cgroup:
+        return "kubernetes"
+    # Podman writes /run/.containerenv and sets container=podman; Docker writes /.dockerenv.
+    if containerenv or env.get("container") == "podman":
+        return "podman"
+    if dockerenv or "docker" in cgroup:
+        return "docker"
+    if "containerd" in cgroup:
+        return "containerd"
+    if "lxc" in cgroup or env.get("container") == "lxc":
+        return "lxc"
+    if env.get("container"):
+        return env["container"]
+    return None
+
+
+def _read(path: str) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
+def read_libc() -> tuple[str, Optional[str]]:
+    """The C library and its version: ``("glibc", "2.36")``, ``("musl", "1.2.4")`` ..."""
+    if sys.platform != "linux":
+        return "", None
+    try:
+        # glibc answers "glibc 2.36"; musl has no such confstr and raises or returns None.
+        value = os.confstr("CS_GNU_LIBC_VERSION")
+    except (ValueError, OSError):
+        value = None
+    if value and value.startswith("glibc "):
+        return "glibc", value.split()[1]
+    for loader in sorted(glob.glob("/lib/ld-musl-*.so.1")):
+        return "musl", parse_musl_version(_musl_banner(loader))
+    return "unknown", None
+
+
+def _musl_banner(loader: str) -> str:
+    # Running musl's loader with no arguments prints "musl libc (x86_64)\nVersion 1.2.4".
+    result = run_command([loader], None, 5.0)
+    return result.stderr
+
+
+def parse_musl_version(text: str) -> Optional[str]:
+    """The version from musl's loader banner (``Version 1.2.4``)."""
+    match = re.search(r"^Version\s+([0-9][0-9.]*)", text, re.MULTILINE)
+    return match.group(1) if match else None
+
+
+def read_os_name() -> str:
+    """A human name for the OS release, as precise as the platform offers."""
+    if sys.platform == "linux":
+        text = _read("/etc/os-release") or _read("/usr/lib/os-release")
+        return parse_os_release(text) or "Linux"
+    if sys.platform == "darwin":
+        return f"macOS {platform.mac_ver()[0]}".strip()
+    if sys.platform == "win32":
+        release, version, _csd, _ptype = platform.win32_ver()
+        return f"Windows {release} ({version})".strip()
+    return platform.system()
+
+
+def probe_platform(
+    env: Optional[Mapping[str, str]] = None,
+    machine: Optional[str] = None,
+    rosetta: bool = False,
+) -> PlatformFacts:
+    """OS, architecture, libc, WSL, container and NVIDIA device nodes of this machine.
+
+    ``machine`` and ``rosetta`` come from the examined interpreter when it is another one
+    (an x86-64 Python under Rosetta reports ``x86_64`` on an arm64 Mac).
+    """
+    env = os.environ if env is None else env
+    libc, libc_version = read_libc()
+    release = platform.release()
+    return PlatformFacts(
+        system=platform.system(),
+        release=release,
+        os_name=read_os_name(),
+        machine=machine or platform.machine(),
+        libc=libc,
+        libc_version=libc_version,
+        wsl=parse_wsl(release, _read("/proc/version")) if sys.platform == "linux" else None,
+        container=parse_container(
+            _read("/proc/1/cgroup"),
+            env,
+            Path("/.dockerenv").exists(),
+            Path("/run/.containerenv").exists(),
+        )
+        if sys.platform == "linux"
+        else None,
+        rosetta=rosetta,
+        nvidia_device_nodes=tuple(sorted(glob.glob("/dev/nvidia*"))),
+    )
+
+
+# --- CPU -------------------------------------------------------------------------------------
+
+#: Vector features TensorFlow wheels are built for or can use, as Linux names them.
+VECTOR_FLAGS = (
+    "sse4_1",
+    "sse4_2",
+    "avx",
+    "avx2",
+    "fma",
+    "f16c",
+    "avx512f",
+    "avx512bw",
+    "avx512vl",
+    "avx512_vnni",
+    "avx512_bf16",
+    "amx_tile",
+    "asimd",
+    "sve",
+)
+
+
+def parse_cpuinfo(text: str) -> tuple[str, tuple[str, ...]]:
+    """The CPU model and its vector flags from ``/proc/cpuinfo`` (x86 and Arm layouts)."""
+    model = ""
+    flags: set[str] = set()
+    for line in text.splitlines():
+        key, sep, value = line.partition(":")
+        if not sep:
+            continue
+        key = key.strip()
+        if key in ("model name", "Model", "cpu model") and not model:
+            model = value.strip()
+        elif key in ("flags", "Features") and not flags:
+            flags = set(value.split())
+    return model, tuple(f for f in VECTOR_FLAGS if f in flags)
+
+
+def parse_sysctl_features(text: str) -> tuple[str, ...]:
+    """Vector flags from macOS ``sysctl machdep.cpu.features machdep.cpu.leaf7_features``."""
+    words = {w.lower().replace(".", "_") for w in text.split()}
+    aliases = {"avx1_0": "avx", "sse4_1": "sse4_1", "sse4_2": "sse4_2", "fma": "fma"}
+    found = {aliases.get(w, w) for w in words}
+    return tuple(f for f in VECTOR_FLAGS if f in found)
+
+
+# IsProcessorFeaturePresent constants (winnt.h): PF_AVX_INSTRUCTIONS_AVAILABLE = 39, ...
+_WINDOWS_FEATURES = {"avx": 39, "avx2": 40, "avx512f": 41}
+
+
+def _windows_flags() -> tuple[str, ...]:
+    kernel32 = ctypes.windll.kernel32  # type: ignore[attr-defined]
+    return tuple(
+        name for name, code in _WINDOWS_FEATURES.items() if kernel32.IsProcessorFeaturePresent(code)
+    )
+
+
+def read_cpu(runner: Runner = run_command) -> tuple[str, tuple[str, ...], bool]:
+    """CPU model, vector flags, and whether the flags could be read at all."""
+    if sys.platform == "linux":
+        text = _read("/proc/cpuinfo")
+        model, flags = parse_cpuinfo(text)
+        return model or platform.processor(), flags, bool(text)
+    if sys.platform == "darwin":
+        brand = runner(["sysctl", "-n", "machdep.cpu.brand_string"], None, 5.0)
+        feats = runner(
+            ["sysctl", "-n", "machdep.cpu.features", "machdep.cpu.leaf7_features"], None, 5.0
+        )
+        model = brand.stdout.strip() or platform.processor()
+        if platform.machine() == "arm64":
+            # Apple silicon has NEON (asimd) always; machdep.cpu.features does not exist there.
+            return model, ("asimd",), True
+        return model, parse_sysctl_features(feats.stdout), feats.returncode == 0
+    if sys.platform == "win32":
+        try:
+            return platform.processor(), _windows_flags(), True
+        except (AttributeError, OSError):
+            return platform.processor(), (), False
+    return platform.processor(), (), False
+
+
+def probe_cpu(runner: Runner = run_command) -> CpuFacts:
+    """CPU model, cores, vector features, RAM and swap."""
+    model, flags, known = read_cpu(runner)
+    mem_total = mem_available = swap_total = None
+    try:
+        vm = psutil.virtual_memory()
+        mem_total, mem_available = int(vm.total), int(vm.available)
+        swap_total = int(psutil.swap_memory().total)
+    except (OSError, RuntimeError):
+        pass
+    return CpuFacts(
+        model=model,
+        physical_cores=psutil.cpu_count(logical=False),
+        logical_cores=psutil.cpu_count(logical=True),
+        flags=flags,
+        flags_known=known,
+        memory_total=mem_total,
+        memory_available=mem_available,
+        swap_total=swap_total,
+    )
+
+
+# --- environment variables -------------------------------------------------------------------
+
+_ENV_EXACT = frozenset(
+    {
+        "CUDA_VISIBLE_DEVICES",
+        "CUDA_DEVICE_ORDER",
+        "CUDA_HOME",
+        "CUDA_PATH",
+        "CUDA_ROOT",
+        "CUDNN_PATH",
+        "CUDA_MODULE_LOADING",
+        "CUDA_CACHE_PATH",
+        "CUDA_CACHE_MAXSIZE",
+        "LD_LIBRARY_PATH",
+        "LD_PRELOAD",
+        "DYLD_LIBRARY_PATH",
+        "PATH",
+        "PYTHONPATH",
+        "PYTHONHOME",
+        "XLA_FLAGS",
+        "KERAS_BACKEND",
+        "KERAS_HOME",
+        "NVIDIA_VISIBLE_DEVICES",
+        "NVIDIA_DRIVER_CAPABILITIES",
+        "VIRTUAL_ENV",
+        "CONDA_PREFIX",
+        "CONDA_DEFAULT_ENV",
+        "OMP_NUM_THREADS",
+    }
+)
+_ENV_PREFIXES = ("TF_", "TENSORFLOW_", "NCCL_")
+
+
+def select_environment(env: Mapping[str, str]) -> dict[str, str]:
+    """The variables that change how TensorFlow, CUDA and the loader behave."""
+    return {
+        k: v for k, v in sorted(env.items()) if k in _ENV_EXACT or k.startswith(_ENV_PREFIXES)
+    }
+
