@@ -93,7 +93,9 @@ def collect_facts(
         libs_future = pool.submit(
             _guard,
             "cuda_libs",
-            lambda: probe_cuda_libs(site_dirs, build_info, env, runner, min(timeout, 15.0)),
+            lambda: probe_cuda_libs(
+                site_dirs, build_info, env, runner, timeout=min(timeout, 15.0)
+            ),
             errors,
         )
         platform = _guard(

@@ -1,0 +1,99 @@
+"""The shape of the program: imports follow the data flow, TensorFlow stays out of the doctor."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "tfdoctor"
+
+# For each layer: the tfdoctor modules (by prefix) it may import.
+ALLOWED = {
+    "tfdoctor.facts": (),
+    "tfdoctor.findings": ("tfdoctor.facts",),
+    "tfdoctor.redact": ("tfdoctor.facts", "tfdoctor.findings"),
+    "tfdoctor.probes": ("tfdoctor.facts", "tfdoctor.probes"),
+    "tfdoctor.checks": ("tfdoctor.facts", "tfdoctor.findings", "tfdoctor.checks"),
+    "tfdoctor.render": ("tfdoctor.facts", "tfdoctor.findings", "tfdoctor.redact", "tfdoctor.render"),
+    "tfdoctor.doctor": (
+        "tfdoctor.facts", "tfdoctor.findings", "tfdoctor.probes", "tfdoctor.checks", "tfdoctor",
+    ),
+}
+
+
+def _module_name(path: Path) -> str:
+    rel = path.relative_to(PACKAGE.parent).with_suffix("")
+    parts = list(rel.parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+    return names
+
+
+MODULES = sorted(PACKAGE.rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: _module_name(p))
+def test_imports_follow_the_data_flow(path: Path) -> None:
+    name = _module_name(path)
+    layer = next((k for k in sorted(ALLOWED, key=len, reverse=True) if name.startswith(k)), None)
+    internal = {i for i in _imports(path) if i == "tfdoctor" or i.startswith("tfdoctor.")}
+    if "child" not in path.parts:
+        assert not any(i.split(".")[0] == "tensorflow" for i in _imports(path)), name
+    if layer is None:
+        return  # cli, __main__: the top of the program may import any layer
+    for imported in internal:
+        if imported == "tfdoctor" and layer == "tfdoctor.doctor":
+            continue
+        assert imported.startswith(ALLOWED[layer]), f"{name} imports {imported}"
+    if name != "tfdoctor.cli":
+        assert not any(i.startswith("tfdoctor.render") for i in internal) or layer == "tfdoctor.render"
+
+
+CHILDREN = sorted((PACKAGE / "probes" / "child").glob("*.py"))
+
+
+@pytest.mark.parametrize("path", CHILDREN, ids=lambda p: p.name)
+def test_child_scripts_run_on_python_37_with_the_standard_library(path: Path) -> None:
+    source = path.read_text(encoding="utf-8")
+    ast.parse(source, feature_version=(3, 7))
+    stdlib = set(getattr(sys, "stdlib_module_names", ()))
+    if not stdlib:
+        pytest.skip("sys.stdlib_module_names needs Python 3.10+")
+    # nvml_info runs under the doctor's own interpreter, where nvidia-ml-py is installed.
+    allowed_extra = {"pynvml"} if path.name == "nvml_info.py" else set()
+    for imported in _imports(path):
+        top = imported.split(".")[0]
+        if top == "tensorflow" and path.name == "tf_info.py":
+            continue
+        assert top in stdlib or top in allowed_extra or top == "__future__", imported
+
+
+def test_importing_the_cli_leaves_tensorflow_out() -> None:
+    code = (
+        "import sys, tfdoctor.cli, tfdoctor.doctor; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('tensorflow', 'keras')))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=PACKAGE.parent,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert out.stdout.strip() == "[]"

@@ -1,0 +1,203 @@
+"""The command line end to end, in real subprocesses: exit codes, formats, replay, bad input."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests import factories as f
+from tfdoctor import __version__
+from tfdoctor.checks import CHECKS
+from tfdoctor.facts import ProbeError, to_json
+from tfdoctor.findings import REPORT_SCHEMA_VERSION
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def tfdoctor(
+    *args: str, env: dict[str, str] | None = None, timeout: float = 120, stdin: str | None = None
+) -> subprocess.CompletedProcess[str]:
+    full_env = dict(os.environ)
+    full_env.pop("NO_COLOR", None)
+    full_env.update(env or {})
+    return subprocess.run(
+        [sys.executable, "-m", "tfdoctor", *args],
+        cwd=ROOT,
+        env=full_env,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+
+
+def write_facts(tmp_path: Path, facts: object, name: str = "facts.json") -> Path:
+    path = tmp_path / name
+    path.write_text(json.dumps(to_json(facts)), encoding="utf-8")
+    return path
+
+
+def test_version() -> None:
+    out = tfdoctor("--version")
+    assert out.returncode == 0
+    assert out.stdout.strip() == f"tfdoctor {__version__}"
+
+
+def test_list_shows_every_check_id() -> None:
+    out = tfdoctor("check", "--list")
+    assert out.returncode == 0
+    listed = [line.split()[0] for line in out.stdout.splitlines()]
+    assert listed == [c.id for c in CHECKS]
+
+
+@pytest.mark.parametrize(
+    ("facts", "extra", "code"),
+    [
+        pytest.param(f.facts(), (), 0, id="healthy"),
+        pytest.param(f.cpu_only_machine(), (), 0, id="cpu-only-machine"),
+        pytest.param(f.facts(python=f.python(env_kind="system")), (), 0, id="warning"),
+        pytest.param(f.facts(python=f.python(env_kind="system")), ("--strict",), 1,
+                     id="warning-strict"),
+        pytest.param(f.facts(python=f.python(bits=32)), (), 2, id="error"),
+        pytest.param(
+            f.facts(tensorflow=None, errors=(ProbeError("tensorflow", "crashed", "boom"),)),
+            ("--strict",), 1, id="unknown-strict",
+        ),
+    ],
+)
+def test_exit_codes_from_replayed_facts(
+    tmp_path: Path, facts: object, extra: tuple[str, ...], code: int
+) -> None:
+    path = write_facts(tmp_path, facts)
+    out = tfdoctor("check", "--facts", str(path), *extra)
+    assert out.returncode == code, out.stdout + out.stderr
+    assert "Traceback" not in out.stderr
+
+
+def test_json_report_replays_to_the_same_findings(tmp_path: Path) -> None:
+    facts = f.facts(python=f.python(env_kind="system"))
+    first = tfdoctor("check", "--facts", str(write_facts(tmp_path, facts)), "--json")
+    report = json.loads(first.stdout)
+    assert report["schema_version"] == REPORT_SCHEMA_VERSION
+    assert report["tfdoctor_version"] == __version__
+    assert report["summary"]["exit_code"] == first.returncode == 0
+    saved = tmp_path / "report.json"
+    saved.write_text(first.stdout, encoding="utf-8")
+    second = tfdoctor("check", "--facts", str(saved), "--json")
+    assert json.loads(second.stdout)["findings"] == report["findings"]
+    assert json.loads(second.stdout)["facts"] == report["facts"]
+
+
+def test_facts_from_stdin_and_selected_checks(tmp_path: Path) -> None:
+    text = json.dumps(to_json(f.facts(python=f.python(bits=32))))
+    out = tfdoctor("check", "python.bits", "cpu.avx", "--facts", "-", "--json", stdin=text)
+    ids = [x["id"] for x in json.loads(out.stdout)["findings"]]
+    assert ids == ["python.bits", "cpu.avx"]
+    assert out.returncode == 2
+
+
+@pytest.mark.parametrize(
+    ("args", "content", "message"),
+    [
+        pytest.param(("--facts", "{missing}"), None, "cannot read facts file", id="no-file"),
+        pytest.param(("--facts", "{file}"), "{not json", "not valid JSON", id="bad-json"),
+        pytest.param(("--facts", "{file}"), '{"schema_version": 99}', "schema_version 99",
+                     id="future-schema"),
+        pytest.param(("--facts", "{file}"), '{"schema_version": 1, "tfdoctor_version": "x", '
+                     '"collected_at": "y", "python": {"bits": "64"}}', "facts.python",
+                     id="wrong-shape"),
+        pytest.param(("nonexistent.check",), None, "unknown check", id="unknown-check"),
+        pytest.param(("--timeout", "abc"), None, "abc", id="bad-timeout"),
+        pytest.param(("--timeout", "0"), None, "--timeout must be positive", id="zero-timeout"),
+        pytest.param(("--bogus",), None, "--bogus", id="unknown-option"),
+        pytest.param(("--python", "{missing}"), None, "no such interpreter", id="no-interpreter"),
+        pytest.param(("--format", "xml"), None, "xml", id="bad-format"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_3(
+    tmp_path: Path, args: tuple[str, ...], content: str | None, message: str
+) -> None:
+    file = tmp_path / "facts.json"
+    if content is not None:
+        file.write_text(content, encoding="utf-8")
+    argv = [a.format(file=file, missing=tmp_path / "missing") for a in args]
+    out = tfdoctor("check", *argv)
+    assert out.returncode == 3, out.stdout + out.stderr
+    assert out.stdout == ""
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("tfdoctor: error:"), out.stderr
+    assert message in lines[0]
+
+
+def test_markdown_and_text_formats(tmp_path: Path) -> None:
+    path = write_facts(tmp_path, f.facts(python=f.python(bits=32)))
+    md = tfdoctor("check", "--facts", str(path), "--format", "markdown")
+    text = tfdoctor("check", "--facts", str(path), "--no-color")
+    assert md.returncode == text.returncode == 2
+    assert "python.bits" in md.stdout and "64-bit" in md.stdout
+    assert "64-bit wheels" in text.stdout and "\x1b[" not in text.stdout
+
+
+def test_static_check_on_this_machine_is_fast_and_imports_no_tensorflow() -> None:
+    out = tfdoctor("check", "--static", "--json")
+    assert out.returncode in (0, 2), out.stderr
+    report = json.loads(out.stdout)
+    assert report["facts"]["tensorflow"]["status"] == "skipped"
+    ids = {x["id"] for x in report["findings"]}
+    assert {"python.bits", "packages.tensorflow", "driver.nvidia"} <= ids
+
+
+def _fake_tf(tmp_path: Path, body: str) -> Path:
+    pkg = tmp_path / "fake" / "tensorflow"
+    pkg.mkdir(parents=True)
+    (pkg / "__init__.py").write_text(body, encoding="utf-8")
+    return pkg.parent
+
+
+def test_hanging_tensorflow_ends_within_timeout_plus_a_second(tmp_path: Path) -> None:
+    fake = _fake_tf(tmp_path, "import time\ntime.sleep(3600)\n")
+    start = time.monotonic()
+    out = tfdoctor("check", "--timeout", "3", "--json", env={"PYTHONPATH": str(fake)})
+    elapsed = time.monotonic() - start
+    report = json.loads(out.stdout)
+    tf = next(x for x in report["findings"] if x["id"] == "tensorflow.import")
+    assert tf["severity"] == "error" and "within 3 s" in tf["summary"]
+    assert out.returncode == 2
+    # The child budget plus the doctor's own start-up and rendering.
+    assert elapsed < 3 + 1 + 1.5, elapsed
+
+
+def test_sigill_in_tensorflow_becomes_a_finding(tmp_path: Path) -> None:
+    fake = _fake_tf(tmp_path, "import os, signal\nos.kill(os.getpid(), signal.SIGILL)\n")
+    out = tfdoctor("check", "tensorflow.import", "--json", env={"PYTHONPATH": str(fake)})
+    report = json.loads(out.stdout)
+    assert report["facts"]["tensorflow"]["signal"] == "SIGILL"
+    assert report["findings"][0]["severity"] == "error"
+    assert "SIGILL" in report["findings"][0]["summary"]
+    assert out.returncode == 2
+
+
+@pytest.mark.slow
+def test_full_check_with_real_tensorflow_on_a_machine_without_gpu() -> None:
+    out = tfdoctor("check", "--json", timeout=300)
+    report = json.loads(out.stdout)
+    facts = report["facts"]
+    tf = facts["tensorflow"]
+    assert tf["status"] == "ok", tf
+    from importlib.metadata import version
+
+    assert tf["version"] == version("tensorflow")
+    findings = {x["id"]: x for x in report["findings"]}
+    assert findings["tensorflow.import"]["severity"] == "ok"
+    if not facts["driver"]["gpus"]:
+        # The CUDA wheel on a machine without a GPU: an info, never an error.
+        assert findings["gpu.visible"]["severity"] in ("info", "ok")
+        assert findings["driver.nvidia"]["severity"] == "info"
+        assert not [d for d in tf["devices"] if d["device_type"] == "GPU"]

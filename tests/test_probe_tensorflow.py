@@ -1,0 +1,602 @@
+"""The TensorFlow child probe: real TensorFlow, fake broken ones, and TF's recorded log lines."""
+
+from __future__ import annotations
+
+import ast
+import importlib.metadata
+import os
+import stat
+import sys
+import time
+import venv
+from pathlib import Path
+
+import pytest
+
+from tfdoctor.facts import TensorFlowFacts, from_json, to_json
+from tfdoctor.probes._run import CommandResult, child_script
+from tfdoctor.probes.tensorflow import (
+    CHILD,
+    extract_log_errors,
+    facts_from_result,
+    parse_child_output,
+    probe_tensorflow,
+)
+
+# tensorflow/python/platform/build_info.py of the tensorflow 2.21.0 manylinux x86_64 wheel.
+BUILD_INFO_2_21 = '''\
+"""Auto-generated module providing information about the build."""
+import collections
+
+build_info = collections.OrderedDict([('cpu_compiler', 'clang'), ('cuda_compute_capabilities', ['sm_60', 'sm_70', 'sm_80', 'sm_89', 'compute_90']), ('cuda_version', '12.5.1'), ('cudnn_version', '9'), ('is_cuda_build', True), ('is_rocm_build', False), ('is_tensorrt_build', False)])
+'''  # noqa: E501 - recorded verbatim
+
+# numpy/core/_multiarray_umath.py (NumPy 2.x) raises this when a module built against
+# NumPy 1.x asks for the C API; the extension then replaces it with its own ImportError.
+NUMPY2_ABI = """\
+import sys
+
+msg = (
+    "\\nA module that was compiled using NumPy 1.x cannot be run in\\n"
+    "NumPy 2.0.0 as it may crash. To support both 1.x and 2.x\\n"
+    "versions of NumPy, modules must be compiled with NumPy 2.0.\\n"
+    "Some module may need to rebuild instead e.g. with 'pybind11>=2.12'.\\n\\n"
+    "If you are a user of the module, the easiest solution will be to\\n"
+    "downgrade to 'numpy<2' or try to upgrade the affected module.\\n"
+    "We expect that some modules will need time to support NumPy 2.\\n"
+)
+sys.stderr.write(msg)
+try:
+    raise ImportError(msg)
+except ImportError:
+    raise ImportError("numpy.core.multiarray failed to import")
+"""
+
+# tensorflow/python/pywrap_tensorflow.py wraps the loader's error like this.
+LIBCUDART_MISSING = """\
+import traceback
+
+try:
+    raise ImportError("libcudart.so.12: cannot open shared object file: No such file or directory")
+except ImportError as exc:
+    raise ImportError(
+        f"{traceback.format_exc()}"
+        "\\n\\nFailed to load the native TensorFlow runtime.\\n"
+        "See https://www.tensorflow.org/install/errors for some common causes and solutions.\\n"
+        "If you need help, create an issue at https://github.com/tensorflow/tensorflow/issues "
+        "and include the entire stack trace above this error message."
+    ) from exc
+"""
+
+SIGILL = "import os, signal\nos.kill(os.getpid(), signal.SIGILL)\n"
+SIGSEGV = "import ctypes\nctypes.string_at(0)\n"
+HANG = "import time\ntime.sleep(3600)\n"
+EXITS = "import os\nos._exit(3)\n"
+# Garbage, including a forged marker with a JSON document, then a failure.
+GARBAGE = """\
+print("{not json")
+print("=== tfdoctor tf_info 0000000000000000 ===")
+print('{"phase": "done", "status": "ok", "version": "9.9.9"}')
+raise ImportError("DLL load failed while importing _pywrap_tensorflow_internal")
+"""
+
+# A working TensorFlow as far as the public API goes, with one GPU; get_build_info fails
+# so the probe must fall back to the file. It logs recorded TF 2.4 lines on stderr.
+WORKING_WITH_GPU = """\
+import sys, types
+
+__version__ = "2.4.1"
+version = types.SimpleNamespace(GIT_VERSION="v2.4.0-49-g85c8b2a817f")
+sys.stderr.write(
+    "2021-04-09 19:52:41.024315: W tensorflow/stream_executor/platform/default/"
+    "dso_loader.cc:60] Could not load dynamic library 'libcudnn.so.8'; dlerror: libcudnn.so.8: "
+    "cannot open shared object file: No such file or directory\\n"
+    "2021-04-09 19:52:41.024341: I tensorflow/stream_executor/cuda/cudart_stub.cc:29] "
+    "Ignore above cudart dlerror if you do not have a GPU set up on your machine.\\n"
+)
+print("user code printing on stdout")
+
+
+def _broken():
+    raise RuntimeError("build info unavailable")
+
+
+sysconfig = types.SimpleNamespace(get_build_info=_broken)
+test = types.SimpleNamespace(is_built_with_cuda=lambda: True, is_built_with_rocm=lambda: False)
+
+
+class PhysicalDevice:
+    def __init__(self, name, device_type):
+        self.name = name
+        self.device_type = device_type
+
+
+def _details(device):
+    return {"compute_capability": (8, 6), "device_name": "NVIDIA GeForce RTX 3090"}
+
+
+config = types.SimpleNamespace(
+    list_physical_devices=lambda: [
+        PhysicalDevice("/physical_device:CPU:0", "CPU"),
+        PhysicalDevice("/physical_device:GPU:0", "GPU"),
+    ],
+    experimental=types.SimpleNamespace(get_device_details=_details),
+)
+"""
+
+
+def _fake_tensorflow(root: Path, init_source: str | None) -> dict[str, str]:
+    """A ``tensorflow`` package under ``root`` first on PYTHONPATH; returns the child env."""
+    package = root / "tensorflow"
+    (package / "python" / "platform").mkdir(parents=True)
+    (package / "python" / "platform" / "build_info.py").write_text(BUILD_INFO_2_21)
+    if init_source is not None:
+        (package / "__init__.py").write_text(init_source)
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(root)
+    return env
+
+
+# --- real TensorFlow ---------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_real_tensorflow_cpu_machine() -> None:
+    if Path("/dev/nvidiactl").exists():
+        pytest.skip("expects a machine without an NVIDIA GPU; see the gpu test")
+    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3")  # the probe must turn logging back on
+    env.pop("PYTHONPATH", None)
+
+    facts = probe_tensorflow(sys.executable, env=env, timeout=180)
+
+    assert facts.status == "ok", facts.stderr_tail
+    assert facts.version == importlib.metadata.version("tensorflow")
+    assert facts.git_version and facts.git_version.startswith("v")
+    assert facts.build_info_source == "import"
+    assert facts.is_cuda_build is True
+    assert facts.is_rocm_build is False
+    assert facts.cuda_version and facts.cuda_version[0].isdigit()
+    assert all(cc.startswith(("sm_", "compute_")) for cc in facts.compute_capabilities)
+    assert facts.compute_capabilities
+    assert "cuda_compute_capabilities" not in facts.build_info
+    types = [d.device_type for d in facts.devices]
+    assert "CPU" in types
+    assert "GPU" not in types
+    assert "Could not find cuda drivers on your machine, GPU will not be used." in (
+        facts.log_errors
+    )
+    assert any(line.startswith("failed call to cuInit") for line in facts.log_errors)
+    assert not any("optimized to use available CPU" in line for line in facts.log_errors)
+    assert facts.returncode == 0
+    assert facts.error_type is None
+
+
+@pytest.mark.gpu
+@pytest.mark.slow
+def test_real_tensorflow_sees_the_gpu() -> None:
+    if not Path("/dev/nvidiactl").exists():
+        pytest.skip("needs an NVIDIA GPU and its driver")
+    facts = probe_tensorflow(sys.executable, timeout=180)
+
+    assert facts.status == "ok", facts.stderr_tail
+    gpus = [d for d in facts.devices if d.device_type == "GPU"]
+    assert gpus, facts.log_errors
+    major, minor = gpus[0].details["compute_capability"].split(".")
+    assert major.isdigit()
+    assert minor.isdigit()
+    assert gpus[0].details["device_name"]
+
+
+# --- fake broken TensorFlow ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("init_source", "error_type", "message_parts"),
+    [
+        pytest.param(
+            NUMPY2_ABI,
+            "ImportError",
+            [
+                "numpy.core.multiarray failed to import",
+                "caused by ImportError: \nA module that was compiled using NumPy 1.x cannot be "
+                "run in\nNumPy 2.0.0 as it may crash.",
+            ],
+            id="numpy2-abi",
+        ),
+        pytest.param(
+            LIBCUDART_MISSING,
+            "ImportError",
+            [
+                "Failed to load the native TensorFlow runtime.",
+                "caused by ImportError: libcudart.so.12: cannot open shared object file: "
+                "No such file or directory",
+            ],
+            id="libcudart-missing",
+        ),
+        pytest.param(
+            GARBAGE,
+            "ImportError",
+            ["DLL load failed while importing _pywrap_tensorflow_internal"],
+            id="garbage-on-stdout",
+        ),
+    ],
+)
+def test_import_error(
+    tmp_path: Path, init_source: str, error_type: str, message_parts: list[str]
+) -> None:
+    env = _fake_tensorflow(tmp_path, init_source)
+
+    facts = probe_tensorflow(sys.executable, env=env, timeout=30)
+
+    assert facts.status == "import-error", facts.stderr_tail
+    assert facts.error_type == error_type
+    assert facts.error_message is not None
+    for part in message_parts:
+        assert part in facts.error_message
+    assert facts.version is None
+    # The import failed, so the build info comes from the file.
+    assert facts.build_info_source == "file"
+    assert facts.build_info["cuda_version"] == "12.5.1"
+    assert facts.cuda_version == "12.5.1"
+    assert facts.cudnn_version == "9"
+    assert facts.is_cuda_build is True
+    assert facts.compute_capabilities == ("sm_60", "sm_70", "sm_80", "sm_89", "compute_90")
+    assert facts.returncode == 0
+    assert "Traceback (most recent call last)" in facts.stderr_tail
+
+
+@pytest.mark.parametrize(
+    ("init_source", "signal_name", "returncode"),
+    [
+        pytest.param(SIGILL, "SIGILL", -4, id="sigill"),
+        pytest.param(SIGSEGV, "SIGSEGV", -11, id="sigsegv-null-read"),
+    ],
+)
+def test_killed_by_signal(
+    tmp_path: Path, init_source: str, signal_name: str, returncode: int
+) -> None:
+    env = _fake_tensorflow(tmp_path, init_source)
+
+    facts = probe_tensorflow(sys.executable, env=env, timeout=30)
+
+    assert facts.status == "signal"
+    assert facts.signal == signal_name
+    assert facts.returncode == returncode
+    assert facts.error_type is None
+    assert facts.build_info_source == "file"
+    assert facts.is_cuda_build is True
+
+
+def test_hang_is_killed_at_the_timeout(tmp_path: Path) -> None:
+    env = _fake_tensorflow(tmp_path, HANG)
+
+    start = time.monotonic()
+    facts = probe_tensorflow(sys.executable, env=env, timeout=2)
+    elapsed = time.monotonic() - start
+
+    assert elapsed < 3
+    assert facts.status == "timeout"
+    assert facts.timeout == 2
+    assert facts.seconds is not None
+    assert facts.seconds >= 2
+    # What the child printed before importing still names the installed build.
+    assert facts.build_info_source == "file"
+    assert facts.cuda_version == "12.5.1"
+
+
+def test_exit_without_result_is_child_error(tmp_path: Path) -> None:
+    env = _fake_tensorflow(tmp_path, EXITS)
+
+    facts = probe_tensorflow(sys.executable, env=env, timeout=30)
+
+    assert facts.status == "child-error"
+    assert facts.returncode == 3
+    assert facts.error_message == "the child printed no result (exit status 3)"
+    assert facts.build_info_source == "file"
+
+
+def test_working_api_with_gpu_and_a_failing_item(tmp_path: Path) -> None:
+    env = _fake_tensorflow(tmp_path, WORKING_WITH_GPU)
+
+    facts = probe_tensorflow(sys.executable, env=env, timeout=30)
+
+    assert facts.status == "ok", facts.stderr_tail
+    assert facts.version == "2.4.1"
+    assert facts.git_version == "v2.4.0-49-g85c8b2a817f"
+    # get_build_info raised: the rest was still collected and the file filled the build info.
+    assert "tf.sysconfig.get_build_info failed: RuntimeError: build info unavailable" in (
+        facts.stderr_tail
+    )
+    assert facts.build_info_source == "file"
+    assert facts.cuda_version == "12.5.1"
+    assert [(d.name, d.device_type) for d in facts.devices] == [
+        ("/physical_device:CPU:0", "CPU"),
+        ("/physical_device:GPU:0", "GPU"),
+    ]
+    assert facts.devices[0].details == {}
+    assert facts.devices[1].details == {
+        "compute_capability": "8.6",
+        "device_name": "NVIDIA GeForce RTX 3090",
+    }
+    assert facts.log_errors == (
+        "Could not load dynamic library 'libcudnn.so.8'; dlerror: libcudnn.so.8: cannot open "
+        "shared object file: No such file or directory",
+    )
+    # The facts survive their JSON form, so a saved run replays through the checks.
+    assert from_json(TensorFlowFacts, to_json(facts), "tensorflow") == facts
+
+
+# --- not installed, no interpreter ---------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def bare_python(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The interpreter of a fresh venv without TensorFlow (or pip)."""
+    root = tmp_path_factory.mktemp("bare-venv")
+    venv.create(root, with_pip=False, symlinks=os.name != "nt")
+    if os.name == "nt":
+        return str(root / "Scripts" / "python.exe")
+    return str(root / "bin" / "python")
+
+
+def _clean_env() -> dict[str, str]:
+    return {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
+
+
+def test_not_installed_in_a_fresh_venv(bare_python: str) -> None:
+    facts = probe_tensorflow(bare_python, env=_clean_env(), timeout=30)
+
+    assert facts.status == "not-installed", facts.stderr_tail
+    assert facts.interpreter == bare_python
+    assert facts.build_info == {}
+    assert facts.build_info_source is None
+    assert facts.returncode == 0
+
+
+def test_namespace_leftover_is_import_error(bare_python: str, tmp_path: Path) -> None:
+    # A tensorflow/ directory without __init__.py; a regular package anywhere on the path
+    # would win over it, hence the bare venv.
+    env = _fake_tensorflow(tmp_path, None)
+    env.pop("PYTHONHOME", None)
+
+    facts = probe_tensorflow(bare_python, env=env, timeout=30)
+
+    assert facts.status == "import-error", facts.stderr_tail
+    assert facts.error_type == "NamespacePackage"
+    assert facts.error_message is not None
+    assert str(tmp_path / "tensorflow") in facts.error_message
+    assert facts.build_info_source == "file"
+
+
+def test_missing_interpreter_is_child_error(tmp_path: Path) -> None:
+    python = str(tmp_path / "no-such-python")
+
+    facts = probe_tensorflow(python, timeout=30)
+
+    assert facts.status == "child-error"
+    assert facts.error_type == "OSError"
+    assert facts.error_message is not None
+    assert python in facts.error_message
+    assert facts.returncode is None
+
+
+def test_not_a_python_is_child_error(tmp_path: Path) -> None:
+    fake = tmp_path / "python"
+    fake.write_text("#!/bin/sh\necho 'Python 2.7.18' >&2\nexit 1\n")
+    fake.chmod(fake.stat().st_mode | stat.S_IXUSR)
+    if os.name == "nt":
+        pytest.skip("shell scripts are not executables on Windows")
+
+    facts = probe_tensorflow(str(fake), timeout=30)
+
+    assert facts.status == "child-error"
+    assert facts.returncode == 1
+    assert facts.stderr_tail == "Python 2.7.18"
+
+
+# --- pure classification -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("returncode", "signal_name"),
+    [
+        pytest.param(0xC000001D, "SIGILL", id="windows-illegal-instruction"),
+        pytest.param(0xC0000005, "SIGSEGV", id="windows-access-violation"),
+        pytest.param(-6, "SIGABRT", id="posix-abort"),
+    ],
+)
+def test_crash_codes_become_signals(returncode: int, signal_name: str) -> None:
+    result = CommandResult(("python",), returncode, "", "", 1.5)
+
+    facts = facts_from_result(result, "M", "python", 30.0)
+
+    assert facts.status == "signal"
+    assert facts.signal == signal_name
+
+
+def test_parse_child_output_keeps_only_marked_json() -> None:
+    stdout = 'noise\nM\n{"phase": "pre-import"}\nM\n{broken\nM\n[1]\nM\n{"phase": "done"}\n'
+
+    assert parse_child_output(stdout, "M") == [{"phase": "pre-import"}, {"phase": "done"}]
+
+
+# --- TensorFlow's log lines ------------------------------------------------------------------
+
+# Real stderr lines; the first group from TF issues and user reports, the absl ones recorded
+# from tensorflow 2.21.0 on a machine without a GPU.
+LOG_LINES = [
+    pytest.param(
+        "2021-04-09 19:52:41.024315: W tensorflow/stream_executor/platform/default/"
+        "dso_loader.cc:60] Could not load dynamic library 'libcudart.so.11.0'; dlerror: "
+        "libcudart.so.11.0: cannot open shared object file: No such file or directory",
+        "Could not load dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: "
+        "cannot open shared object file: No such file or directory",
+        id="dso-loader-libcudart-tf2.4",
+    ),
+    pytest.param(
+        "2022-07-10 15:08:09.276131: W tensorflow/stream_executor/platform/default/"
+        "dso_loader.cc:64] Could not load dynamic library 'libcudnn.so.8'; dlerror: "
+        "libcudnn.so.8: cannot open shared object file: No such file or directory; "
+        "LD_LIBRARY_PATH: /usr/local/nvidia/lib:/usr/local/nvidia/lib64",
+        "Could not load dynamic library 'libcudnn.so.8'; dlerror: libcudnn.so.8: cannot open "
+        "shared object file: No such file or directory; LD_LIBRARY_PATH: "
+        "/usr/local/nvidia/lib:/usr/local/nvidia/lib64",
+        id="dso-loader-libcudnn-with-ld-library-path",
+    ),
+    pytest.param(
+        "2022-07-10 15:08:09.276917: W tensorflow/core/common_runtime/gpu/gpu_device.cc:1850] "
+        "Cannot dlopen some GPU libraries. Please make sure the missing libraries mentioned "
+        "above are installed properly if you would like to use GPU. Follow the guide at "
+        "https://www.tensorflow.org/install/gpu for how to download and setup the required "
+        "libraries for your platform.",
+        "Cannot dlopen some GPU libraries. Please make sure the missing libraries mentioned "
+        "above are installed properly if you would like to use GPU. Follow the guide at "
+        "https://www.tensorflow.org/install/gpu for how to download and setup the required "
+        "libraries for your platform.",
+        id="gpu-device-cannot-dlopen",
+    ),
+    pytest.param(
+        "Skipping registering GPU devices...",
+        "Skipping registering GPU devices...",
+        id="gpu-device-continuation-line",
+    ),
+    pytest.param(
+        "I0000 00:00:1795971376.044005    3751 cudart_stub.cc:31] Could not find cuda drivers "
+        "on your machine, GPU will not be used.",
+        "Could not find cuda drivers on your machine, GPU will not be used.",
+        id="cudart-stub-no-driver-absl-2.21",
+    ),
+    pytest.param(
+        "E0000 00:00:1795971381.226757    3751 cuda_platform.cc:52] failed call to cuInit: "
+        "INTERNAL: CUDA error: Failed call to cuInit: UNKNOWN ERROR (303)",
+        "failed call to cuInit: INTERNAL: CUDA error: Failed call to cuInit: UNKNOWN ERROR (303)",
+        id="cuinit-303-absl-2.21",
+    ),
+    pytest.param(
+        "2017-08-14 07:28:29.379866: E tensorflow/stream_executor/cuda/cuda_driver.cc:406] "
+        "failed call to cuInit: CUDA_ERROR_NO_DEVICE",
+        "failed call to cuInit: CUDA_ERROR_NO_DEVICE",
+        id="cuinit-no-device-tf1",
+    ),
+    pytest.param(
+        "2024-05-10 11:33:15.185131: W tensorflow/compiler/tf2tensorrt/utils/py_utils.cc:38] "
+        "TF-TRT Warning: Could not find TensorRT",
+        "TF-TRT Warning: Could not find TensorRT",
+        id="tf-trt-warning",
+    ),
+    pytest.param(
+        " W tensorflow/compiler/tf2tensorrt/utils/py_utils.cc:38] TF-TRT Warning: Could not "
+        "find TensorRT",
+        "TF-TRT Warning: Could not find TensorRT",
+        id="level-prefix-without-timestamp",
+    ),
+    pytest.param(
+        "Could not load library libcudnn_cnn_infer.so.8. Error: libcudnn_cnn_infer.so.8: "
+        "cannot open shared object file: No such file or directory",
+        "Could not load library libcudnn_cnn_infer.so.8. Error: libcudnn_cnn_infer.so.8: "
+        "cannot open shared object file: No such file or directory",
+        id="cudnn-sublibrary-unprefixed",
+    ),
+    pytest.param(
+        "2021-03-01 10:00:00.000000: W tensorflow/stream_executor/platform/default/"
+        "dso_loader.cc:60] Could not load dynamic library 'cudart64_110.dll'; dlerror: "
+        "cudart64_110.dll not found",
+        "Could not load dynamic library 'cudart64_110.dll'; dlerror: cudart64_110.dll not found",
+        id="dso-loader-windows-dll",
+    ),
+    # Informational lines are left out.
+    pytest.param(
+        "I0000 00:00:1795971376.345104    3751 cpu_feature_guard.cc:227] This TensorFlow binary "
+        "is optimized to use available CPU instructions in performance-critical operations.",
+        None,
+        id="cpu-feature-guard-absl-2.21",
+    ),
+    pytest.param(
+        "To enable the following instructions: AVX2 FMA, in other operations, rebuild "
+        "TensorFlow with the appropriate compiler flags.",
+        None,
+        id="cpu-feature-guard-continuation",
+    ),
+    pytest.param(
+        "2021-04-09 19:52:41.024341: I tensorflow/stream_executor/cuda/cudart_stub.cc:29] "
+        "Ignore above cudart dlerror if you do not have a GPU set up on your machine.",
+        None,
+        id="cudart-stub-ignore-hint",
+    ),
+    pytest.param(
+        "2024-06-19 16:06:44.995157: I tensorflow/stream_executor/platform/default/"
+        "dso_loader.cc:49] Successfully opened dynamic library libcudart.so.11.0",
+        None,
+        id="dso-loader-success",
+    ),
+    pytest.param(
+        "2023-10-09 13:36:23.355516: E tensorflow/compiler/xla/stream_executor/cuda/"
+        "cuda_dnn.cc:9342] Unable to register cuDNN factory: Attempting to register factory "
+        "for plugin cuDNN when one has already been registered",
+        None,
+        id="duplicate-cudnn-factory",
+    ),
+    pytest.param(
+        "2024-03-30 14:29:58.668656: I tensorflow/core/util/port.cc:113] oneDNN custom "
+        "operations are on. You may see slightly different numerical results due to "
+        "floating-point round-off errors from different computation orders. To turn them off, "
+        "set the environment variable `TF_ENABLE_ONEDNN_OPTS=0`.",
+        None,
+        id="onednn-note",
+    ),
+    pytest.param(
+        "WARNING: All log messages before absl::InitializeLog() is called are written to STDERR",
+        None,
+        id="absl-init-warning",
+    ),
+]
+
+
+@pytest.mark.parametrize(("line", "expected"), LOG_LINES)
+def test_extract_log_errors_line(line: str, expected: str | None) -> None:
+    assert extract_log_errors(line + "\n") == (() if expected is None else (expected,))
+
+
+def test_extract_log_errors_recorded_stderr_deduplicates() -> None:
+    # `import tensorflow; tf.config.list_physical_devices()` with tensorflow 2.21.0, no GPU.
+    stderr = (
+        "WARNING: All log messages before absl::InitializeLog() is called are written to STDERR\n"
+        "I0000 00:00:1795971376.044005    3751 cudart_stub.cc:31] Could not find cuda drivers "
+        "on your machine, GPU will not be used.\n"
+        "I0000 00:00:1795971376.345104    3751 cpu_feature_guard.cc:227] This TensorFlow binary "
+        "is optimized to use available CPU instructions in performance-critical operations.\n"
+        "To enable the following instructions: AVX2 FMA, in other operations, rebuild "
+        "TensorFlow with the appropriate compiler flags.\n"
+        "WARNING: All log messages before absl::InitializeLog() is called are written to STDERR\n"
+        "I0000 00:00:1795971380.641726    3751 cudart_stub.cc:31] Could not find cuda drivers "
+        "on your machine, GPU will not be used.\n"
+        "E0000 00:00:1795971381.226757    3751 cuda_platform.cc:52] failed call to cuInit: "
+        "INTERNAL: CUDA error: Failed call to cuInit: UNKNOWN ERROR (303)"
+    )
+
+    assert extract_log_errors(stderr) == (
+        "Could not find cuda drivers on your machine, GPU will not be used.",
+        "failed call to cuInit: INTERNAL: CUDA error: Failed call to cuInit: UNKNOWN ERROR (303)",
+    )
+
+
+# --- the child stays runnable on old interpreters --------------------------------------------
+
+
+def test_child_script_parses_as_python_3_7() -> None:
+    source = Path(child_script(CHILD)).read_text(encoding="utf-8")
+
+    tree = ast.parse(source, feature_version=(3, 7))
+
+    imported: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            imported.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            imported.add(node.module.split(".")[0])
+    stdlib = getattr(sys, "stdlib_module_names", None)
+    if stdlib is None:
+        pytest.skip("sys.stdlib_module_names needs Python 3.10")
+    # Standard library only (tensorflow is what it examines).
+    assert imported - {"tensorflow"} <= set(stdlib)
+    assert "tensorflow" in imported

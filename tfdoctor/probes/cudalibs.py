@@ -1,0 +1,689 @@
+"""Which CUDA, cuDNN and NCCL libraries TensorFlow would load, and XLA's ptxas and libdevice.
+
+The search replays the Linux dynamic loader for a ``dlopen`` by soname from TensorFlow's own
+libraries: LD_LIBRARY_PATH, then their RUNPATH (the pip wheels' ``nvidia/*/lib``), then the
+ldconfig cache, then the default directories. Every file found is recorded; a child
+interpreter loads each by absolute path and calls the library's own version function, so a
+library that crashes on load takes down the child, never the doctor.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import platform as platform_module
+import re
+import sys
+import traceback
+from collections.abc import Mapping, Sequence
+from pathlib import Path, PurePosixPath, PureWindowsPath
+from typing import Optional
+
+from tfdoctor.facts import CudaLibsFacts, LibraryCandidate, LibraryFacts, ProbeError
+from tfdoctor.probes._run import CommandResult, Runner, child_script, run_command
+
+PROBE = "cuda_libs"
+
+#: What to search for when TensorFlow's build does not say (no TF, or a CPU build).
+NEWEST_CUDA = (12, 0)
+NEWEST_CUDNN_MAJOR = 9
+
+#: The libraries, in the order they are reported. ``cuda`` is the driver's libcuda.
+LIBRARY_NAMES = (
+    "cudart",
+    "cublas",
+    "cublasLt",
+    "cufft",
+    "cusparse",
+    "cusolver",
+    "curand",
+    "cudnn",
+    "nccl",
+    "cuda",
+)
+
+# Soname versions TF's loader asks for: xla/tsl/platform/default/dso_loader.cc (formerly
+# tsl/platform/default/dso_loader.cc) calls GetDsoHandle(name, TF_<LIB>_VERSION), and
+# third_party/gpus/cuda_configure.bzl sets TF_<LIB>_VERSION to the major version of the
+# library in the toolkit (cudart "11.0" for all of CUDA 11, "12" from CUDA 12), which
+# third_party/gpus/cuda/cuda_config.h records. Library majors per toolkit follow NVIDIA's
+# CUDA release notes: CUDA 11.0 shipped cuSOLVER 10, 11.1+ cuSOLVER 11.
+_SOVERSIONS: dict[int, dict[str, str]] = {
+    11: {
+        "cudart": "11.0",
+        "cublas": "11",
+        "cublasLt": "11",
+        "cufft": "10",
+        "cusparse": "11",
+        "cusolver": "11",
+        "curand": "10",
+    },
+    12: {
+        "cudart": "12",
+        "cublas": "12",
+        "cublasLt": "12",
+        "cufft": "11",
+        "cusparse": "12",
+        "cusolver": "11",
+        "curand": "10",
+    },
+    13: {
+        "cudart": "13",
+        "cublas": "13",
+        "cublasLt": "13",
+        "cufft": "12",
+        "cusparse": "12",
+        "cusolver": "12",
+        "curand": "10",
+    },
+}
+
+# The pip wheel directory (``<site>/nvidia/<dir>/lib``) each library ships in; TF's
+# libtensorflow_framework.so.2 carries these in its RUNPATH as $ORIGIN/../nvidia/<dir>/lib.
+# CUDA 13 wheels put the toolkit libraries together in nvidia/cu13/lib.
+_PIP_DIRS: dict[str, tuple[str, ...]] = {
+    "cudart": ("cuda_runtime",),
+    "cublas": ("cublas",),
+    "cublasLt": ("cublas",),
+    "cufft": ("cufft",),
+    "cusparse": ("cusparse",),
+    "cusolver": ("cusolver",),
+    "curand": ("curand",),
+    "cudnn": ("cudnn",),
+    "nccl": ("nccl",),
+    "cuda": (),
+}
+_CU13_WHEEL_LIBS = frozenset(
+    {"cudart", "cublas", "cublasLt", "cufft", "cusparse", "cusolver", "curand"}
+)
+
+# Debian and Ubuntu multiarch directories, searched by their glibc by default.
+_MULTIARCH = {
+    "x86_64": "x86_64-linux-gnu",
+    "amd64": "x86_64-linux-gnu",
+    "aarch64": "aarch64-linux-gnu",
+    "arm64": "aarch64-linux-gnu",
+    "ppc64le": "powerpc64le-linux-gnu",
+}
+
+
+# --- what to search for ---------------------------------------------------------------------
+
+
+def _leading_int(text: str) -> Optional[int]:
+    match = re.match(r"\s*(\d+)", text)
+    return int(match.group(1)) if match else None
+
+
+def parse_cuda_version(value: object) -> Optional[tuple[int, int]]:
+    """(major, minor) from build_info's ``cuda_version``: ``12.5.1``, ``11.8``, or ``64_112``.
+
+    Windows builds record ``64_<major><minor>`` (cuda_configure.bzl's ``64_%s`` prefix).
+    """
+    if not isinstance(value, str) or not value.strip():
+        return None
+    text = value.strip()
+    if text.startswith("64_"):
+        digits = text[3:]
+        if digits.isdigit() and len(digits) >= 3:
+            return int(digits[:-1]), int(digits[-1])
+        text = digits
+    parts = re.findall(r"\d+", text)
+    if not parts:
+        return None
+    return int(parts[0]), int(parts[1]) if len(parts) > 1 else 0
+
+
+def parse_cudnn_major(value: object) -> Optional[int]:
+    """The major version in build_info's ``cudnn_version``: ``9``, ``8.9``, ``64_8``."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if not isinstance(value, str):
+        return None
+    text = value.strip()
+    if text.startswith("64_"):
+        text = text[3:]
+    return _leading_int(text)
+
+
+def searched_versions(build_info: Mapping[str, object] | None) -> tuple[int, int, int]:
+    """(CUDA major, CUDA minor, cuDNN major) to search for, from TF's build_info or the newest."""
+    if not build_info or build_info.get("is_cuda_build") is not True:
+        return NEWEST_CUDA[0], NEWEST_CUDA[1], NEWEST_CUDNN_MAJOR
+    cuda = parse_cuda_version(build_info.get("cuda_version")) or NEWEST_CUDA
+    cudnn = parse_cudnn_major(build_info.get("cudnn_version"))
+    if cudnn is None:
+        cudnn = 8 if cuda[0] <= 11 else NEWEST_CUDNN_MAJOR
+    return cuda[0], cuda[1], cudnn
+
+
+def _soversions(cuda_major: int, cuda_minor: int) -> dict[str, str]:
+    if cuda_major in _SOVERSIONS:
+        table = dict(_SOVERSIONS[cuda_major])
+        if (cuda_major, cuda_minor) == (11, 0):
+            table["cusolver"] = "10"
+        return table
+    if cuda_major == 10:
+        # cuda_configure.bzl: from CUDA 10.1 the math libraries use the major alone; cudart
+        # keeps major.minor. CUDA 10.0 used major.minor everywhere.
+        full = f"{cuda_major}.{cuda_minor}"
+        lib = str(cuda_major) if cuda_minor >= 1 else full
+        table = dict.fromkeys(_SOVERSIONS[11], lib)
+        table["cudart"] = full
+        return table
+    # A toolkit newer than this table: the libraries that follow the toolkit's major.
+    nearest = _SOVERSIONS[max(_SOVERSIONS)]
+    table = dict(nearest)
+    for name in ("cudart", "cublas", "cublasLt"):
+        table[name] = str(cuda_major)
+    return table
+
+
+def tf_library_names(
+    cuda_major: int, cuda_minor: int, cudnn_major: int, platform: str = sys.platform
+) -> dict[str, tuple[str, ...]]:
+    """The file names TF's loader asks for, per library, for a CUDA/cuDNN version.
+
+    Linux: ``lib<name>.so.<version>`` (tsl's FormatLibraryFileName). Windows:
+    ``<name><version>.dll`` with cuda_configure.bzl's ``64_`` version prefix, and the driver
+    is ``nvcuda.dll``; NCCL is not built for Windows.
+    """
+    versions = _soversions(cuda_major, cuda_minor)
+    versions["cudnn"] = str(cudnn_major)
+    if platform == "win32":
+        names = {
+            name: (f"{name}64_{version.replace('.', '')}.dll",)
+            for name, version in versions.items()
+        }
+        names["cuda"] = ("nvcuda.dll",)
+        return {name: names[name] for name in LIBRARY_NAMES if name in names}
+    versions["nccl"] = "2"
+    versions["cuda"] = "1"
+    return {name: (f"lib{name}.so.{versions[name]}",) for name in LIBRARY_NAMES}
+
+
+# --- ldconfig -------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class LdconfigEntry:
+    """One line of ``ldconfig -p``: a soname, its flags and the file it maps to."""
+
+    soname: str
+    flags: str
+    path: str
+
+
+_LDCONFIG_LINE = re.compile(r"^\s+(\S+)\s+\(([^)]*)\)\s+=>\s+(\S.*?)\s*$")
+
+
+def parse_ldconfig(text: str) -> tuple[LdconfigEntry, ...]:
+    """Entries of ``ldconfig -p`` output, in cache order; header and trailer lines dropped."""
+    entries = []
+    for line in text.splitlines():
+        match = _LDCONFIG_LINE.match(line)
+        if match:
+            entries.append(LdconfigEntry(match.group(1), match.group(2), match.group(3)))
+    return tuple(entries)
+
+
+def read_ldconfig(runner: Runner, timeout: float) -> tuple[Optional[str], Optional[ProbeError]]:
+    """The text of ``ldconfig -p`` (it lives in /sbin, often off a user's PATH)."""
+    result: Optional[CommandResult] = None
+    for exe in ("ldconfig", "/sbin/ldconfig"):
+        result = runner([exe, "-p"], None, timeout)
+        if result.start_error is None:
+            break
+    if result is None or result.start_error is not None or result.returncode != 0:
+        why = "could not run" if result is None or result.start_error else "failed"
+        return None, ProbeError(
+            probe=PROBE,
+            reason="ldconfig-failed",
+            message=f"ldconfig -p {why}; the loader cache was not searched",
+            detail=(result.start_error or result.stderr_tail()) if result else "",
+        )
+    return result.stdout, None
+
+
+# --- the child ------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class LoadResult:
+    """What the child saw when it loaded one file."""
+
+    path: str
+    loadable: Optional[bool]
+    error: Optional[str] = None
+    #: An ELF file of another class or machine, which the loader's search passes over.
+    wrong_kind: bool = False
+    version: Optional[str] = None
+    function: Optional[str] = None
+
+
+def parse_lib_versions(stdout: str) -> list[LoadResult]:
+    """The child's JSON lines, in order, up to the first line that is not a complete record."""
+    results = []
+    for line in stdout.splitlines():
+        try:
+            doc = json.loads(line)
+        except ValueError:
+            break
+        if not isinstance(doc, dict) or not isinstance(doc.get("path"), str):
+            break
+        version = doc.get("version")
+        error = doc.get("error")
+        function = doc.get("function")
+        results.append(
+            LoadResult(
+                path=doc["path"],
+                loadable=bool(doc.get("loadable")),
+                error=error if isinstance(error, str) else None,
+                wrong_kind=doc.get("wrong_kind") is True,
+                version=version if isinstance(version, str) else None,
+                function=function if isinstance(function, str) else None,
+            )
+        )
+    return results
+
+
+def _died(result: CommandResult, path: str, loaded: bool) -> LoadResult:
+    """What is known of the library the child was at when it died."""
+    step = "calling its version function" if loaded else "loading it"
+    if result.timed_out:
+        why = f"{step} did not finish within {result.seconds:.0f}s"
+    elif result.signal_name:
+        why = f"{step} killed the checking process ({result.signal_name})"
+    else:
+        why = f"the checking process exited with code {result.returncode} while {step}"
+    # A load_error on a loadable library says its version call failed, and how; a
+    # timed-out load leaves loadability unknown.
+    loadable: Optional[bool] = True if loaded else None
+    if not loaded and not result.timed_out:
+        loadable = False
+    return LoadResult(path, loadable=loadable, error=why)
+
+
+def load_in_child(
+    items: Sequence[tuple[str, str]],
+    python: str,
+    env: Optional[Mapping[str, str]],
+    runner: Runner,
+    timeout: float,
+) -> tuple[dict[str, LoadResult], Optional[ProbeError]]:
+    """Load each (kind, path) in a child; a path that kills it is recorded and the rest rerun."""
+    results: dict[str, LoadResult] = {}
+    pending = list(items)
+    script = child_script("lib_versions.py")
+    while pending:
+        argv = [python, script, *(f"{kind}:{path}" for kind, path in pending)]
+        result = runner(argv, env, timeout)
+        if result.start_error is not None:
+            return results, ProbeError(
+                PROBE, "child-error", "could not start the library loader", result.start_error
+            )
+        done = parse_lib_versions(result.stdout)
+        for item in done:
+            results[item.path] = item
+        if len(done) >= len(pending):
+            break
+        culprit = pending[len(done)][1]
+        loaded = f"loaded {len(done)}" in result.stderr.splitlines()
+        results[culprit] = _died(result, culprit, loaded)
+        if result.timed_out:
+            # Another slow library would spend the same again; the rest stay unknown.
+            return results, ProbeError(
+                PROBE, "timeout", f"loading {culprit} timed out", result.stderr_tail()
+            )
+        pending = pending[len(done) + 1 :]
+    return results, None
+
+
+# --- candidates -----------------------------------------------------------------------------
+
+
+def version_from_filename(*paths: str) -> Optional[str]:
+    """The longest version in the file names (``libcudnn.so.8.9.7`` -> ``8.9.7``)."""
+    best: Optional[str] = None
+    for path in paths:
+        name = PureWindowsPath(path).name if "\\" in path else PurePosixPath(path).name
+        match = re.search(r"\.so\.(\d+(?:\.\d+)*)$", name)
+        version = match.group(1) if match else None
+        dll = re.search(r"64_(\d+)\.dll$", name, re.IGNORECASE)
+        if dll:
+            # cudart64_110.dll is CUDA 11.0's runtime: three digits are major and minor.
+            digits = dll.group(1)
+            version = f"{digits[:-1]}.{digits[-1]}" if len(digits) == 3 else digits
+        if version and (best is None or version.count(".") > best.count(".")):
+            best = version
+    return best
+
+
+def _split_path_list(value: Optional[str], sep: str) -> list[str]:
+    # glibc reads an empty LD_LIBRARY_PATH element as the current directory, which is the
+    # doctor's and not TF's; such elements are left out.
+    return [part for part in (value or "").split(sep) if part]
+
+
+def linux_search_dirs(
+    name: str,
+    cuda_major: int,
+    site_dirs: Sequence[str],
+    env: Mapping[str, str],
+    system_dirs: Sequence[str],
+) -> list[tuple[Path, str]]:
+    """(directory, origin) in loader order, the ldconfig cache aside (it maps sonames)."""
+    ld_path = _split_path_list(env.get("LD_LIBRARY_PATH"), ":")
+    dirs = [(Path(d), "LD_LIBRARY_PATH") for d in ld_path]
+    for site in site_dirs:
+        pkgs = list(_PIP_DIRS[name])
+        if cuda_major >= 13 and name in _CU13_WHEEL_LIBS:
+            pkgs.insert(0, f"cu{cuda_major}")
+        dirs.extend((Path(site) / "nvidia" / pkg / "lib", "pip") for pkg in pkgs)
+    return dirs + [(Path(d), "system") for d in system_dirs]
+
+
+def windows_search_dirs(
+    name: str, site_dirs: Sequence[str], env: Mapping[str, str]
+) -> list[tuple[Path, str]]:
+    """(directory, origin) for a DLL: System32, PATH, CUDA_PATH\\bin, then the pip wheels.
+
+    LoadLibrary's standard search has System32 before PATH; the pip wheels' ``bin`` only
+    count where something added them with ``os.add_dll_directory``.
+    """
+    dirs: list[tuple[Path, str]] = []
+    root = env.get("SystemRoot") or env.get("SYSTEMROOT")
+    if root:
+        dirs.append((Path(root) / "System32", "system"))
+    dirs.extend((Path(d), "PATH") for d in _split_path_list(env.get("PATH"), ";"))
+    if env.get("CUDA_PATH"):
+        dirs.append((Path(env["CUDA_PATH"]) / "bin", "CUDA_PATH"))
+    for site in site_dirs:
+        dirs.extend((Path(site) / "nvidia" / pkg / "bin", "pip") for pkg in _PIP_DIRS[name])
+    return dirs
+
+
+def default_system_dirs(machine: Optional[str] = None) -> tuple[str, ...]:
+    """The directories glibc searches after the cache (ld.so(8)), multiarch ones first."""
+    arch = _MULTIARCH.get((machine or platform_module.machine()).lower())
+    multiarch = (f"/lib/{arch}", f"/usr/lib/{arch}") if arch else ()
+    return (*multiarch, "/lib64", "/usr/lib64", "/lib", "/usr/lib")
+
+
+@dataclasses.dataclass(frozen=True)
+class _Found:
+    path: str
+    origin: str
+    exists: bool
+
+
+def find_files(
+    filenames: Sequence[str],
+    dirs: Sequence[tuple[Path, str]],
+    cache: Sequence[LdconfigEntry],
+    cache_after: int,
+) -> list[_Found]:
+    """Every file for the names, in search order, one per real path.
+
+    ``cache_after`` is how many of ``dirs`` the loader searches before the ldconfig cache.
+    """
+    found: list[_Found] = []
+    seen: set[str] = set()
+
+    def add(path: Path, origin: str) -> None:
+        try:
+            if not path.is_symlink() and not path.is_file():
+                return
+            path = path.absolute()
+            real = str(path.resolve())
+        except (OSError, RuntimeError):  # unreadable directory, symlink loop
+            return
+        if real in seen:
+            return
+        seen.add(real)
+        found.append(_Found(str(path), origin, path.exists()))
+
+    for filename in filenames:
+        for directory, origin in dirs[:cache_after]:
+            add(directory / filename, origin)
+        for entry in cache:
+            if entry.soname == filename:
+                add(Path(entry.path), "ldconfig")
+        for directory, origin in dirs[cache_after:]:
+            add(directory / filename, origin)
+    return found
+
+
+def select(candidates: Sequence[LibraryCandidate], passed_over: Sequence[bool]) -> Optional[int]:
+    """The candidate the loader ends up with, or None when its dlopen would fail.
+
+    The loader takes the first file it finds, except an ELF file of another class or
+    machine (and a dangling link), which it passes over; a file that then fails to load
+    (not ELF, a missing dependency) fails the dlopen (glibc elf/dl-load.c, open_verify).
+    A candidate whose loading is unknown is assumed to load.
+    """
+    for index, (candidate, skip) in enumerate(zip(candidates, passed_over)):
+        if skip:
+            continue
+        return None if candidate.loadable is False else index
+    return None
+
+
+# --- ptxas and libdevice --------------------------------------------------------------------
+
+_PTXAS_RELEASE = re.compile(r"release\s+(\d+\.\d+)(?:,\s*V(\d+(?:\.\d+)+))?")
+
+
+def parse_ptxas_version(text: str) -> Optional[str]:
+    """``12.5.82`` from ``Cuda compilation tools, release 12.5, V12.5.82``, else ``12.5``."""
+    match = _PTXAS_RELEASE.search(text)
+    if not match:
+        return None
+    return match.group(2) or match.group(1)
+
+
+def xla_cuda_data_dir(xla_flags: Optional[str]) -> Optional[str]:
+    """The ``--xla_gpu_cuda_data_dir=DIR`` in XLA_FLAGS, if set."""
+    match = re.search(r"--xla_gpu_cuda_data_dir=(\"[^\"]*\"|'[^']*'|\S+)", xla_flags or "")
+    return match.group(1).strip("\"'") if match else None
+
+
+#: Where a CUDA toolkit sits when nothing says otherwise.
+DEFAULT_TOOLKIT_DIRS = ("/usr/local/cuda",)
+
+
+def _cuda_roots(
+    env: Mapping[str, str], site_dirs: Sequence[str], toolkit_dirs: Sequence[str]
+) -> list[Path]:
+    # XLA's CandidateCudaRoots (tsl/platform/default/cuda_libdevice_path.cc): the flag's
+    # directory, the pip nvidia/cuda_nvcc package, the toolkit, /usr/local/cuda.
+    roots = []
+    data_dir = xla_cuda_data_dir(env.get("XLA_FLAGS"))
+    if data_dir:
+        roots.append(Path(data_dir))
+    roots.extend(Path(site) / "nvidia" / "cuda_nvcc" for site in site_dirs)
+    roots.extend(Path(env[var]) for var in ("CUDA_HOME", "CUDA_PATH") if env.get(var))
+    roots.extend(Path(d) for d in toolkit_dirs)
+    return roots
+
+
+def find_ptxas(
+    env: Mapping[str, str],
+    site_dirs: Sequence[str],
+    toolkit_dirs: Sequence[str] = DEFAULT_TOOLKIT_DIRS,
+    platform: str = sys.platform,
+) -> Optional[str]:
+    """The ptxas XLA would run: PATH first (PreferPtxasFromPath), then the CUDA roots."""
+    exe = "ptxas.exe" if platform == "win32" else "ptxas"
+    sep = ";" if platform == "win32" else ":"
+    dirs = [Path(d) for d in _split_path_list(env.get("PATH"), sep)]
+    dirs += [root / "bin" for root in _cuda_roots(env, site_dirs, toolkit_dirs)]
+    for directory in dirs:
+        path = directory / exe
+        if path.is_file() and os.access(path, os.X_OK):
+            return str(path)
+    return None
+
+
+def find_libdevice(
+    env: Mapping[str, str],
+    site_dirs: Sequence[str],
+    toolkit_dirs: Sequence[str] = DEFAULT_TOOLKIT_DIRS,
+) -> Optional[str]:
+    """``nvvm/libdevice/libdevice.10.bc`` under the first CUDA root that has it."""
+    for root in _cuda_roots(env, site_dirs, toolkit_dirs):
+        path = root / "nvvm" / "libdevice" / "libdevice.10.bc"
+        if path.is_file():
+            return str(path)
+    return None
+
+
+def read_ptxas_version(ptxas: str, runner: Runner, timeout: float) -> Optional[str]:
+    """The version ``ptxas --version`` prints, or None."""
+    result = runner([ptxas, "--version"], None, timeout)
+    if result.start_error is not None or result.returncode != 0:
+        return None
+    return parse_ptxas_version(result.stdout)
+
+
+# --- the probe ------------------------------------------------------------------------------
+
+
+def probe_cuda_libs(
+    site_dirs: Sequence[str],
+    build_info: Mapping[str, object] | None,
+    env: Mapping[str, str] | None = None,
+    runner: Runner = run_command,
+    *,
+    timeout: float = 10.0,
+    platform: str = sys.platform,
+    ldconfig_output: str | None = None,
+    system_dirs: Sequence[str] | None = None,
+    toolkit_dirs: Sequence[str] = DEFAULT_TOOLKIT_DIRS,
+    python: str = sys.executable,
+) -> CudaLibsFacts:
+    """Every candidate file for each CUDA library TF loads, with versions; never raises.
+
+    ``ldconfig_output`` replaces running ``ldconfig -p``; ``system_dirs`` replaces the
+    loader's default directories; ``toolkit_dirs`` the default CUDA toolkit locations
+    searched for ptxas and libdevice; ``python`` is the interpreter that loads the libraries.
+    """
+    cuda_major, cuda_minor, cudnn_major = searched_versions(build_info)
+    try:
+        return _probe(
+            site_dirs=site_dirs,
+            versions=(cuda_major, cuda_minor, cudnn_major),
+            env=os.environ if env is None else env,
+            child_env=env,
+            runner=runner,
+            timeout=timeout,
+            platform=platform,
+            ldconfig_output=ldconfig_output,
+            system_dirs=system_dirs,
+            toolkit_dirs=toolkit_dirs,
+            python=python,
+        )
+    # A probe reports its own failure instead of raising; the traceback names the bug.
+    except Exception as exc:
+        return CudaLibsFacts(
+            cuda_major=cuda_major,
+            cudnn_major=cudnn_major,
+            error=ProbeError(PROBE, "crashed", str(exc), traceback.format_exc()),
+        )
+
+
+def _probe(
+    *,
+    site_dirs: Sequence[str],
+    versions: tuple[int, int, int],
+    env: Mapping[str, str],
+    child_env: Optional[Mapping[str, str]],
+    runner: Runner,
+    timeout: float,
+    platform: str,
+    ldconfig_output: Optional[str],
+    system_dirs: Optional[Sequence[str]],
+    toolkit_dirs: Sequence[str],
+    python: str,
+) -> CudaLibsFacts:
+    cuda_major, cuda_minor, cudnn_major = versions
+    errors: list[ProbeError] = []
+    if platform != "win32" and not platform.startswith("linux"):
+        # TF has no CUDA build for macOS since 1.15.
+        return CudaLibsFacts(
+            cuda_major,
+            cudnn_major,
+            error=ProbeError(PROBE, "unsupported-platform", f"no CUDA libraries on {platform}"),
+        )
+    names = tf_library_names(cuda_major, cuda_minor, cudnn_major, platform)
+
+    found: dict[str, list[_Found]] = {}
+    if platform == "win32":
+        for name, filenames in names.items():
+            dirs = windows_search_dirs(name, site_dirs, env)
+            found[name] = find_files(filenames, dirs, (), len(dirs))
+    else:
+        if ldconfig_output is None:
+            ldconfig_output, ldconfig_error = read_ldconfig(runner, timeout)
+            if ldconfig_error:
+                errors.append(ldconfig_error)
+        cache = parse_ldconfig(ldconfig_output or "")
+        sysdirs = default_system_dirs() if system_dirs is None else system_dirs
+        for name, filenames in names.items():
+            dirs = linux_search_dirs(name, cuda_major, site_dirs, env, sysdirs)
+            found[name] = find_files(filenames, dirs, cache, len(dirs) - len(sysdirs))
+
+    to_load = [(name, f.path) for name in names for f in found[name] if f.exists]
+    loaded, child_error = load_in_child(to_load, python, child_env, runner, timeout)
+    if child_error:
+        errors.insert(0, child_error)
+
+    libraries = []
+    for name, filenames in names.items():
+        candidates, passed_over = [], []
+        for item in found[name]:
+            candidate, skip = _candidate(item, loaded.get(item.path))
+            candidates.append(candidate)
+            passed_over.append(skip)
+        libraries.append(
+            LibraryFacts(
+                name=name,
+                sonames=filenames,
+                candidates=tuple(candidates),
+                selected=select(candidates, passed_over),
+            )
+        )
+
+    ptxas = find_ptxas(env, site_dirs, toolkit_dirs, platform)
+    return CudaLibsFacts(
+        cuda_major=cuda_major,
+        cudnn_major=cudnn_major,
+        libraries=tuple(libraries),
+        ptxas=ptxas,
+        ptxas_version=read_ptxas_version(ptxas, runner, timeout) if ptxas else None,
+        libdevice=find_libdevice(env, site_dirs, toolkit_dirs),
+        error=errors[0] if errors else None,
+    )
+
+
+def _candidate(item: _Found, result: Optional[LoadResult]) -> tuple[LibraryCandidate, bool]:
+    """The candidate's facts, and whether the loader's search passes over it."""
+    filename_version = version_from_filename(item.path, str(Path(item.path).resolve()))
+    by_name = LibraryCandidate(item.path, item.origin, filename_version, _source(filename_version))
+    if not item.exists:
+        try:
+            error = f"dangling symbolic link to {Path(item.path).readlink()}"
+        except OSError as exc:
+            error = str(exc)
+        return dataclasses.replace(by_name, loadable=False, load_error=error), True
+    if result is None:
+        return by_name, False
+    candidate = dataclasses.replace(by_name, loadable=result.loadable, load_error=result.error)
+    if result.version is not None:
+        candidate = dataclasses.replace(candidate, version=result.version, version_source="call")
+    return candidate, result.wrong_kind
+
+
+def _source(version: Optional[str]) -> str:
+    return "filename" if version is not None else "none"

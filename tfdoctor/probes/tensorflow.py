@@ -1,0 +1,295 @@
+"""TensorFlow as the examined interpreter imports it, observed from a child process.
+
+``import tensorflow`` can raise, hang, or kill the process (SIGILL on a CPU without AVX,
+SIGSEGV from a mismatched library), so it never happens in the doctor's own process: the
+stdlib-only ``child/tf_info.py`` runs in the examined interpreter and prints JSON after a
+marker line. This module turns that run (or its absence) into :class:`TensorFlowFacts`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, Optional
+
+from tfdoctor.facts import DeviceFacts, TensorFlowFacts
+from tfdoctor.probes._run import CommandResult, Runner, child_script, run_command
+from tfdoctor.probes.build_info import read_build_info
+
+CHILD = "tf_info.py"
+
+#: Windows reports a crash as an NTSTATUS exit code, not a signal; these two are the ones
+#: ``import tensorflow`` produces (an AVX wheel on a CPU without AVX; a bad DLL).
+#: https://learn.microsoft.com/en-us/openspecs/windows_protocols/ms-erref/596a1078-e883-4972-9bbc-49e60bebca55
+_NTSTATUS_SIGNALS = {
+    0xC000001D: "SIGILL",  # STATUS_ILLEGAL_INSTRUCTION
+    0xC0000005: "SIGSEGV",  # STATUS_ACCESS_VIOLATION
+}
+
+# The prefixes TensorFlow puts before a log line, all ending in "file.cc:LINE] ":
+#   2021-04-09 19:52:41.024315: W tensorflow/.../dso_loader.cc:60]   (TF's own logger, <= 2.15)
+#   E0000 00:00:1744708234.717753 1370911 cuda_dnn.cc:8579]          (absl logging, 2.16+;
+#                                                                    glog-style E0501 12:00:00.1
+#                                                                    once absl is initialised)
+#   E external/local_xla/xla/stream_executor/cuda/cuda_dnn.cc:9261]  (timestamp cut off)
+_LOG_PREFIX = re.compile(
+    r"^(?:\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+: [IWEF] "
+    r"|[IWEF]\d{4} \d\d:\d\d:\d+\.\d+\s+\d+ "
+    r"|[IWEF] )"
+    r"\S+:\d+\] "
+)
+
+# Messages about loading CUDA/TensorRT libraries and reaching the GPU, from TF and XLA:
+# tsl/platform/default/dso_loader.cc, core/common_runtime/gpu/gpu_device.cc,
+# tsl/cuda/cudart_stub.cc, stream_executor/cuda/cuda_driver.cc and cuda_diagnostics.cc,
+# cuda_dnn.cc, compiler/tf2tensorrt/utils/py_utils.cc, xla/service/gpu (libdevice, ptxas).
+# Informational lines (cpu_feature_guard's "This TensorFlow binary is optimized ...",
+# "Ignore above cudart dlerror ...", oneDNN and NUMA notes, the harmless duplicate
+# "Unable to register cuDNN factory" of tensorflow/tensorflow#62075) match none of these.
+_ERROR_PATTERNS = re.compile(
+    "|".join(
+        re.escape(text)
+        for text in (
+            "Could not load dynamic library",
+            "Could not load library",
+            "cannot open shared object file",
+            "Cannot dlopen some",
+            "Skipping registering GPU devices",
+            "Could not find cuda drivers",
+            "failed call to cuInit",
+            "kernel driver does not appear to be running",
+            "does not match DSO version",
+            "Loaded runtime CuDNN library",
+            "Could not create cudnn handle",
+            "Ignoring visible gpu device",
+            "not built with CUDA kernel binaries compatible",
+            "Could not find TensorRT",
+            "Can't find libdevice",
+            "libdevice not found",
+            "Couldn't get ptxas version",
+            "Couldn't invoke ptxas",
+        )
+    )
+)
+
+
+def extract_log_errors(stderr: str) -> tuple[str, ...]:
+    """The library-loading and GPU error messages in TensorFlow's stderr, prefixes stripped.
+
+    Each message appears once, in the order first logged (TF logs some once per shared
+    object that initialises logging).
+    """
+    found: list[str] = []
+    for raw in stderr.splitlines():
+        line = raw.strip()
+        line = _LOG_PREFIX.sub("", line, count=1).strip()
+        if line and _ERROR_PATTERNS.search(line) and line not in found:
+            found.append(line)
+    return tuple(found)
+
+
+def parse_child_output(stdout: str, marker: str) -> list[dict[str, Any]]:
+    """The JSON documents printed after each ``marker`` line, in order; garbage is skipped."""
+    docs: list[dict[str, Any]] = []
+    lines = stdout.splitlines()
+    for index, line in enumerate(lines[:-1]):
+        if line.strip() != marker:
+            continue
+        try:
+            doc = json.loads(lines[index + 1])
+        except ValueError:
+            continue
+        if isinstance(doc, dict):
+            docs.append(doc)
+    return docs
+
+
+def normalize_build_info(raw: Mapping[str, object]) -> tuple[dict[str, str], tuple[str, ...]]:
+    """Build info as ``str`` values, and the compute capabilities split out as a tuple."""
+    info: dict[str, str] = {}
+    capabilities: tuple[str, ...] = ()
+    for key, value in raw.items():
+        if key == "cuda_compute_capabilities":
+            if isinstance(value, (list, tuple)):
+                capabilities = tuple(str(v) for v in value)
+            elif isinstance(value, str):  # some builds wrote "sm_35,sm_50"
+                capabilities = tuple(v.strip() for v in value.split(",") if v.strip())
+            continue
+        if isinstance(value, (list, tuple)):
+            info[str(key)] = ",".join(str(v) for v in value)
+        else:
+            info[str(key)] = str(value)
+    return info, capabilities
+
+
+def _flag(value: object) -> Optional[bool]:
+    """A build-info flag as bool (``True`` or the string ``"True"``), else None."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.lower() in ("true", "false"):
+        return value.lower() == "true"
+    return None
+
+
+def _text(value: object) -> Optional[str]:
+    return None if value is None else str(value)
+
+
+def _devices(raw: object) -> tuple[DeviceFacts, ...]:
+    if not isinstance(raw, list):
+        return ()
+    out = []
+    for item in raw:
+        if not isinstance(item, dict):
+            continue
+        details = item.get("details")
+        out.append(
+            DeviceFacts(
+                name=str(item.get("name", "")),
+                device_type=str(item.get("device_type", "")),
+                details=(
+                    {str(k): str(v) for k, v in details.items()}
+                    if isinstance(details, dict)
+                    else {}
+                ),
+            )
+        )
+    return tuple(out)
+
+
+def _file_build_info(pre: Optional[Mapping[str, Any]]) -> Optional[dict[str, object]]:
+    """``build_info.py`` of the TensorFlow the child was about to import, read as a file."""
+    if pre is None:
+        return None
+    site_dirs: list[str] = []
+    location = pre.get("location")
+    if isinstance(location, dict):
+        # The package directory's parent is the site directory it was found in.
+        site_dirs.extend(str(Path(p).parent) for p in location.get("locations") or ())
+    site_dirs.extend(str(p) for p in pre.get("site_dirs") or ())
+    return read_build_info(site_dirs) if site_dirs else None
+
+
+def _signal_name(result: CommandResult) -> Optional[str]:
+    if result.signal_name is not None:
+        return result.signal_name
+    if result.returncode is not None and result.returncode > 0:
+        return _NTSTATUS_SIGNALS.get(result.returncode)
+    return None
+
+
+def facts_from_result(
+    result: CommandResult, marker: str, interpreter: str, timeout: float
+) -> TensorFlowFacts:
+    """Classify one run of the child into facts; the pure half of :func:`probe_tensorflow`."""
+    docs = parse_child_output(result.stdout, marker)
+    pre = next((d for d in docs if d.get("phase") == "pre-import"), None)
+    done = next((d for d in reversed(docs) if d.get("phase") == "done"), None)
+    signal = _signal_name(result)
+    common: dict[str, Any] = {
+        "interpreter": interpreter,
+        "log_errors": extract_log_errors(result.stderr),
+        "returncode": result.returncode,
+        "seconds": round(result.seconds, 3),
+        "stderr_tail": result.stderr_tail(),
+    }
+
+    if result.start_error is not None:
+        return TensorFlowFacts(
+            status="child-error",
+            error_type="OSError",
+            error_message=f"could not start {interpreter}: {result.start_error}",
+            **common,
+        )
+
+    if result.timed_out:
+        status = "timeout"
+        common["timeout"] = float(timeout)
+        common["error_message"] = f"no answer within {timeout:g} s; the child was killed"
+    elif signal is not None:
+        status = "signal"
+        common["signal"] = signal
+    elif done is not None and done.get("status") in ("ok", "not-installed", "import-error"):
+        status = str(done["status"])
+    else:
+        status = "child-error"
+        common["error_message"] = f"the child printed no result (exit status {result.returncode})"
+
+    if done is not None and status in ("ok", "import-error"):
+        common["error_type"] = _text(done.get("error_type"))
+        common["error_message"] = _text(done.get("error_message"))
+
+    build_raw: Optional[Mapping[str, object]] = None
+    source: Optional[str] = None
+    if status == "ok" and done is not None:
+        common["version"] = _text(done.get("version"))
+        common["git_version"] = _text(done.get("git_version"))
+        common["devices"] = _devices(done.get("devices"))
+        imported = done.get("build_info")
+        if isinstance(imported, dict):
+            build_raw, source = imported, "import"
+    if build_raw is None and status != "not-installed":
+        # Fallback: the file itself, readable whether the import failed, crashed or hung.
+        from_file = _file_build_info(pre)
+        if from_file is not None:
+            build_raw, source = from_file, "file"
+
+    if build_raw is not None:
+        info, capabilities = normalize_build_info(build_raw)
+        common["build_info"] = info
+        common["build_info_source"] = source
+        common["compute_capabilities"] = capabilities
+        common["is_cuda_build"] = _flag(build_raw.get("is_cuda_build"))
+        common["is_rocm_build"] = _flag(build_raw.get("is_rocm_build"))
+        # TF 2.0-2.2 wrote cuda_version_number / cudnn_version_number constants instead.
+        common["cuda_version"] = _text(
+            build_raw.get("cuda_version", build_raw.get("cuda_version_number"))
+        )
+        common["cudnn_version"] = _text(
+            build_raw.get("cudnn_version", build_raw.get("cudnn_version_number"))
+        )
+    if status == "ok" and done is not None:
+        # tf.test.is_built_with_* answer even where the build info lacks the flags.
+        for key in ("is_cuda_build", "is_rocm_build"):
+            if common.get(key) is None:
+                common[key] = _flag(done.get(key))
+
+    return TensorFlowFacts(status=status, **common)
+
+
+def child_env(env: Optional[Mapping[str, str]]) -> dict[str, str]:
+    """The child's environment: ``env`` (or ours) with TensorFlow's C++ logging fully on.
+
+    TF_CPP_MIN_LOG_LEVEL=0 makes TF log the library-loading failures even where the user
+    silenced them (read by tsl/platform/default/logging.cc; at 3, TF 2.21 still prints the
+    cudart_stub line but drops "failed call to cuInit").
+    """
+    out = dict(os.environ if env is None else env)
+    out["TF_CPP_MIN_LOG_LEVEL"] = "0"
+    return out
+
+
+def probe_tensorflow(
+    python: str,
+    env: Optional[Mapping[str, str]] = None,
+    runner: Runner = run_command,
+    timeout: float = 30.0,
+) -> TensorFlowFacts:
+    """Import TensorFlow in ``python`` (a child process) and report what happened; never raises."""
+    # A fresh marker per run: nothing TF or user code prints can forge it.
+    marker = f"=== tfdoctor tf_info {secrets.token_hex(8)} ==="
+    argv: Sequence[str] = (python, child_script(CHILD), marker)
+    try:
+        result = runner(argv, child_env(env), timeout)
+        return facts_from_result(result, marker, python, timeout)
+    except Exception as exc:  # a probe never raises; the checks report this instead
+        return TensorFlowFacts(
+            status="child-error",
+            interpreter=python,
+            error_type=type(exc).__name__,
+            error_message=str(exc),
+        )

@@ -1,0 +1,189 @@
+"""Redaction of secrets (always) and of identifying details (private mode) in rendered output.
+
+Facts keep what the probes saw; redaction happens only when a report is rendered, so a
+replayed facts file still holds the truth. Every format removes tokens and passwords;
+private mode (the paste-ready markdown) also removes home directories, the hostname and
+GPU UUIDs. Redaction only rewrites strings, so a redacted JSON tree keeps its structure.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import re
+import socket
+from pathlib import Path
+from typing import Any, Callable, Pattern, Tuple, TypeVar, Union
+
+T = TypeVar("T")
+
+#: What a redacted value reads as: fixed, so the length of the secret does not leak.
+MASK = "***"
+
+# Environment variable and parameter names that hold secrets (HF_TOKEN, AWS_SECRET_ACCESS_KEY,
+# WANDB_API_KEY, GITHUB_TOKEN, PGPASSWORD ...). A substring match over-redacts a little
+# (KEYBOARD_LAYOUT) and that is the cheap side to err on.
+_SECRET_NAME = re.compile(
+    r"TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|KEY|CREDENTIAL|AUTH|PRIVATE", re.IGNORECASE
+)
+
+_Replacement = Union[str, Callable[["re.Match[str]"], str]]
+
+# Credentials whose shape gives them away wherever they appear. Prefixes are kept so a
+# reader still sees which kind of credential was there.
+_ALWAYS: Tuple[Tuple[Pattern[str], _Replacement], ...] = (
+    # PEM private keys pasted into a variable or a log.
+    (
+        re.compile(
+            r"-----BEGIN ([A-Z ]*)PRIVATE KEY-----.*?-----END [A-Z ]*PRIVATE KEY-----", re.DOTALL
+        ),
+        r"-----BEGIN \1PRIVATE KEY-----***-----END \1PRIVATE KEY-----",
+    ),
+    # scheme://user:password@host -> scheme://user:***@host (pip index URLs, proxies).
+    (
+        re.compile(r"\b([A-Za-z][A-Za-z0-9+.-]*://)([^\s:/@?#]*):([^\s@/?#]+)@"),
+        r"\1\2:" + MASK + "@",
+    ),
+    # HTTP authorization headers and bearer tokens.
+    (
+        re.compile(r"(?i)\b(authorization\s*[:=]\s*)(?:(?:bearer|basic|token)\s+)?\S+"),
+        r"\1" + MASK,
+    ),
+    (re.compile(r"(?i)\b(bearer\s+)[A-Za-z0-9._~+/-]{8,}=*"), r"\1" + MASK),
+    # GitHub personal access, OAuth, user-to-server, server-to-server and refresh tokens.
+    (re.compile(r"\b(gh[pousr]_)[A-Za-z0-9]{20,}\b"), r"\1" + MASK),
+    (re.compile(r"\b(github_pat_)[A-Za-z0-9_]{20,}\b"), r"\1" + MASK),
+    # GitLab personal access tokens.
+    (re.compile(r"\b(glpat-)[A-Za-z0-9_-]{20,}"), r"\1" + MASK),
+    # Hugging Face user access tokens: "hf_" and 34 letters.
+    (re.compile(r"\b(hf_)[A-Za-z0-9]{30,}\b"), r"\1" + MASK),
+    # AWS access key ids (long-term AKIA, temporary ASIA).
+    (re.compile(r"\b(AKIA|ASIA)[0-9A-Z]{16}\b"), r"\1" + MASK),
+    # OpenAI-style and Anthropic API keys.
+    (re.compile(r"\b(sk-)[A-Za-z0-9_-]{20,}"), r"\1" + MASK),
+    # Google API keys.
+    (re.compile(r"\b(AIza)[0-9A-Za-z_-]{35}"), r"\1" + MASK),
+    # Slack tokens.
+    (re.compile(r"\b(xox[abprs]-)[A-Za-z0-9-]{10,}"), r"\1" + MASK),
+    # NAME=value where the name says secret: HF_TOKEN=..., ?password=..., --api-key=...
+    (
+        re.compile(r"(?<![A-Za-z0-9_.-])([A-Za-z_][A-Za-z0-9_.-]*)(=)([^\s&\"',;]+)"),
+        lambda m: (
+            f"{m.group(1)}={MASK}" if _SECRET_NAME.search(m.group(1)) else m.group(0)
+        ),
+    ),
+)
+
+# GPU and MIG instance UUIDs as NVML and nvidia-smi print them (GPU-<uuid>, MIG-<uuid>,
+# and the older MIG-GPU-<uuid>/<gi>/<ci>, whose GPU part the first alternative covers).
+_GPU_UUID = re.compile(
+    r"\b(GPU|MIG)-[0-9A-Fa-f]{8}(?:-[0-9A-Fa-f]{4}){3}-[0-9A-Fa-f]{12}\b"
+)
+# Characters that end a path component in the text we render.
+_PATH_END = r"(?=[/\\\s:;,'\"()\[\]<>|=]|$)"
+_HOME_PATTERNS: Tuple[Tuple[Pattern[str], str], ...] = (
+    (re.compile(r"(?<![\w.~-])/home/[^/\\\s:;,'\"()\[\]<>|=]+" + _PATH_END), "~"),
+    (re.compile(r"(?<![\w.~-])/Users/[^/\\\s:;,'\"()\[\]<>|=]+" + _PATH_END), "~"),
+    (re.compile(r"\b[A-Za-z]:[\\/]+Users[\\/]+[^/\\\s:;,'\"()\[\]<>|=]+" + _PATH_END), "~"),
+)
+
+
+def is_secret_name(name: str) -> bool:
+    """Whether an environment variable or parameter called ``name`` holds a secret."""
+    return _SECRET_NAME.search(name) is not None
+
+
+@dataclasses.dataclass(frozen=True)
+class Redactor:
+    """Redaction rules bound to one machine's home directory and hostname."""
+
+    private: bool
+    home: str = ""
+    hostname: str = ""
+
+    @classmethod
+    def for_this_machine(cls, *, private: bool) -> Redactor:
+        """A redactor that knows the current user's home directory and this hostname."""
+        if not private:
+            return cls(private=False)
+        return cls(private=True, home=_current_home(), hostname=_current_hostname())
+
+    def text(self, text: str) -> str:
+        """``text`` with secrets (and, when private, identifying details) replaced."""
+        for pattern, repl in _ALWAYS:
+            text = pattern.sub(repl, text)
+        if not self.private:
+            return text
+        text = _GPU_UUID.sub(lambda m: f"{m.group(1)}-{MASK}", text)
+        # The real home first: it covers homes outside /home (/root, /var/lib/jenkins).
+        if len(self.home) > 1:
+            text = re.sub(r"(?<![\w.~-])" + re.escape(self.home) + _PATH_END, "~", text)
+        for pattern, repl in _HOME_PATTERNS:
+            text = pattern.sub(repl, text)
+        for name in _hostname_forms(self.hostname):
+            text = re.sub(r"(?<![A-Za-z0-9-])" + re.escape(name) + r"(?![A-Za-z0-9-])",
+                          "<hostname>", text)
+        return text
+
+    def tree(self, obj: T) -> T:
+        """``obj`` (JSON values or frozen dataclasses) with every string redacted.
+
+        Dictionary keys stay as they are; a string value under a secret-looking key
+        (``HF_TOKEN``) is masked whole. Numbers, booleans, None and enums pass through, so
+        the structure and the types survive.
+        """
+        return self._tree(obj)  # type: ignore[no-any-return]
+
+    def _tree(self, obj: Any) -> Any:
+        if isinstance(obj, enum.Enum):
+            return obj
+        if isinstance(obj, str):
+            return self.text(obj)
+        if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+            changes = {
+                f.name: self._tree(getattr(obj, f.name)) for f in dataclasses.fields(obj)
+            }
+            return dataclasses.replace(obj, **changes)
+        if isinstance(obj, dict):
+            return {
+                key: MASK
+                if isinstance(key, str) and isinstance(value, str) and is_secret_name(key)
+                else self._tree(value)
+                for key, value in obj.items()
+            }
+        if isinstance(obj, tuple):
+            return tuple(self._tree(v) for v in obj)
+        if isinstance(obj, list):
+            return [self._tree(v) for v in obj]
+        return obj
+
+
+def redact_text(text: str, *, private: bool) -> str:
+    """``text`` with secrets removed; with ``private`` also homes, hostname and GPU UUIDs."""
+    return Redactor.for_this_machine(private=private).text(text)
+
+
+def redact_tree(obj: T, *, private: bool) -> T:
+    """A JSON tree or dataclass tree with every string passed through :func:`redact_text`."""
+    return Redactor.for_this_machine(private=private).tree(obj)
+
+
+def _hostname_forms(hostname: str) -> Tuple[str, ...]:
+    # Short names are ordinary words too often ("pc", "vm"); below three characters a
+    # replacement would do more harm than the name does.
+    forms = {hostname, hostname.split(".", 1)[0]}
+    return tuple(sorted((f for f in forms if len(f) >= 3), key=len, reverse=True))
+
+
+def _current_home() -> str:
+    try:
+        return str(Path.home())
+    except (RuntimeError, KeyError):  # no HOME and no passwd entry (bare containers)
+        return ""
+
+
+def _current_hostname() -> str:
+    try:
+        return socket.gethostname()
+    except OSError:
+        return ""

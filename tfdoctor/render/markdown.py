@@ -1,0 +1,107 @@
+"""The paste-ready bug-report block: findings, fixes and the key facts, with private details
+(home directories, hostname, GPU UUIDs) redacted as well as secrets."""
+
+from __future__ import annotations
+
+import re
+from typing import List, Optional
+
+from tfdoctor.findings import Finding, Report, Severity
+from tfdoctor.redact import MASK, Redactor
+from tfdoctor.render.text import counts_phrase, exit_phrase, facts_sections, group_by_area
+
+
+def render_markdown(
+    report: Report, version: str, *, strict: bool = False, redactor: Optional[Redactor] = None
+) -> str:
+    """The report as GitHub-flavoured markdown, ready to paste into an issue.
+
+    ``redactor`` defaults to private redaction for this machine; tests pass a fixed one.
+    """
+    redactor = redactor or Redactor.for_this_machine(private=True)
+    safe = redactor.tree(report)
+    facts = safe.facts
+    out: List[str] = [
+        "### tfdoctor report",
+        "",
+        f"tfdoctor {_escape(version)}: **{counts_phrase(safe.findings)}**; "
+        f"{_escape(exit_phrase(safe, strict))}.",
+        "",
+    ]
+    ordered = [f for _, group in group_by_area(safe.findings) for f in group]
+    if ordered:
+        out += ["| Severity | Check | Summary |", "| --- | --- | --- |"]
+        out += [
+            f"| {f.severity.value} | {_code(f.id)} | {_cell(f.summary)} |" for f in ordered
+        ]
+        out.append("")
+    else:
+        out += ["No checks ran.", ""]
+
+    to_act = [f for f in ordered if f.severity is not Severity.OK]
+    if to_act:
+        out += ["#### Details and fixes", ""]
+        for finding in to_act:
+            out += _finding_block(finding)
+
+    facts_text = []
+    for section in facts_sections(facts, brief=True):
+        facts_text.append(section.title)
+        facts_text += section.lines
+        facts_text.append("")
+    out += [
+        "<details>",
+        f"<summary>Environment (facts collected {_escape(facts.collected_at)} by tfdoctor "
+        f"{_escape(facts.tfdoctor_version)})</summary>",
+        "",
+        *_fenced("\n".join(facts_text).rstrip("\n"), "text"),
+        "",
+        "</details>",
+    ]
+    # Every string came from the redacted copy; a second pass over the finished page would
+    # undo the escaping of the mask.
+    return "\n".join(out)
+
+
+def _finding_block(finding: Finding) -> List[str]:
+    lines = [f"- **{finding.severity.value}** {_code(finding.id)}: {_escape(finding.summary)}"]
+    body: List[str] = []
+    if finding.detail:
+        body += ["", *_escape(finding.detail).splitlines()]
+    if finding.fix is not None:
+        body += ["", f"**Fix:** {_escape(finding.fix.text)}"]
+        if finding.fix.commands:
+            body += ["", *_fenced("\n".join(finding.fix.commands), "sh")]
+    if finding.links:
+        body += ["", "See: " + ", ".join(f"<{link}>" for link in finding.links)]
+    # Continuation lines are indented two spaces so they stay inside the list item.
+    lines += [f"  {line}" if line else "" for line in body]
+    lines.append("")
+    return lines
+
+
+def _fenced(text: str, lang: str) -> List[str]:
+    """A fenced code block whose fence is longer than any backtick run inside it."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return [f"{fence}{lang}", *text.splitlines(), fence]
+
+
+def _code(text: str) -> str:
+    """An inline code span that survives backticks inside ``text``."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    ticks = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{ticks}{pad}{text}{pad}{ticks}"
+
+
+def _escape(text: str) -> str:
+    """Prose made inert: a stray ``<details>`` would swallow the page and the redaction mask
+    ``***`` would turn into emphasis."""
+    text = re.sub(r"<(?=[A-Za-z/!?])", "&lt;", text)
+    return text.replace(MASK, "\\*" * len(MASK))
+
+
+def _cell(text: str) -> str:
+    """Prose for one table cell: no pipes, no line breaks."""
+    return " ".join(_escape(text).replace("|", "\\|").split())
