@@ -21,7 +21,9 @@ def require_gcc() -> str:
     return gcc
 
 
-def build_shared_lib(directory: Path, filename: str, source: str, soname: str | None = None) -> Path:
+def build_shared_lib(
+    directory: Path, filename: str, source: str, soname: str | None = None
+) -> Path:
     """Compile ``source`` into ``directory/filename`` with the given soname (default: filename)."""
     gcc = require_gcc()
     directory.mkdir(parents=True, exist_ok=True)

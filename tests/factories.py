@@ -95,8 +95,18 @@ def driver(**kw: Any) -> DriverFacts:
         cuda_version="12.4",
         nvml_version="12.550.54.15",
         gpus=(
-            GpuFacts(0, "NVIDIA A100-SXM4-80GB", "GPU-0f1e2d3c", "00000000:07:00.0", "8.0",
-                     80 * 2**30, 2**20, False, 0, 0),
+            GpuFacts(
+                0,
+                "NVIDIA A100-SXM4-80GB",
+                "GPU-0f1e2d3c",
+                "00000000:07:00.0",
+                "8.0",
+                80 * 2**30,
+                2**20,
+                False,
+                0,
+                0,
+            ),
         ),
     )
     return dataclasses.replace(base, **kw)
@@ -108,7 +118,9 @@ NO_DRIVER = DriverFacts(
 )
 
 
-def lib(name: str, soname: str, *candidates: LibraryCandidate, selected: int | None = 0) -> LibraryFacts:
+def lib(
+    name: str, soname: str, *candidates: LibraryCandidate, selected: int | None = 0
+) -> LibraryFacts:
     return LibraryFacts(name, (soname,), tuple(candidates), selected if candidates else None)
 
 
@@ -120,8 +132,13 @@ def cuda_libs(*libraries: LibraryFacts) -> CudaLibsFacts:
     default = (
         lib("cudart", "libcudart.so.12", pip_cand("cuda_runtime/lib/libcudart.so.12", "12.2")),
         lib("cudnn", "libcudnn.so.8", pip_cand("cudnn/lib/libcudnn.so.8", "8.9.4")),
-        lib("cuda", "libcuda.so.1",
-            LibraryCandidate("/usr/lib/x86_64-linux-gnu/libcuda.so.1", "ldconfig", "12.4", "call", True)),
+        lib(
+            "cuda",
+            "libcuda.so.1",
+            LibraryCandidate(
+                "/usr/lib/x86_64-linux-gnu/libcuda.so.1", "ldconfig", "12.4", "call", True
+            ),
+        ),
     )
     return CudaLibsFacts(cuda_major=12, cudnn_major=8, libraries=libraries or default)
 
@@ -177,8 +194,10 @@ def cpu_only_machine(**kw: Any) -> Facts:
         ),
         tensorflow=tensorflow(
             devices=(DeviceFacts("/physical_device:CPU:0", "CPU"),),
-            log_errors=("failed call to cuInit: INTERNAL: CUDA error: Failed call to cuInit: "
-                        "UNKNOWN ERROR (303)",),
+            log_errors=(
+                "failed call to cuInit: INTERNAL: CUDA error: Failed call to cuInit: "
+                "UNKNOWN ERROR (303)",
+            ),
         ),
     )
     return dataclasses.replace(base, **kw)

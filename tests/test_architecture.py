@@ -18,9 +18,18 @@ ALLOWED = {
     "tfdoctor.redact": ("tfdoctor.facts", "tfdoctor.findings"),
     "tfdoctor.probes": ("tfdoctor.facts", "tfdoctor.probes"),
     "tfdoctor.checks": ("tfdoctor.facts", "tfdoctor.findings", "tfdoctor.checks"),
-    "tfdoctor.render": ("tfdoctor.facts", "tfdoctor.findings", "tfdoctor.redact", "tfdoctor.render"),
+    "tfdoctor.render": (
+        "tfdoctor.facts",
+        "tfdoctor.findings",
+        "tfdoctor.redact",
+        "tfdoctor.render",
+    ),
     "tfdoctor.doctor": (
-        "tfdoctor.facts", "tfdoctor.findings", "tfdoctor.probes", "tfdoctor.checks", "tfdoctor",
+        "tfdoctor.facts",
+        "tfdoctor.findings",
+        "tfdoctor.probes",
+        "tfdoctor.checks",
+        "tfdoctor",
     ),
 }
 
@@ -47,7 +56,7 @@ def _imports(path: Path) -> set[str]:
 MODULES = sorted(PACKAGE.rglob("*.py"))
 
 
-@pytest.mark.parametrize("path", MODULES, ids=lambda p: _module_name(p))
+@pytest.mark.parametrize("path", MODULES, ids=_module_name)
 def test_imports_follow_the_data_flow(path: Path) -> None:
     name = _module_name(path)
     layer = next((k for k in sorted(ALLOWED, key=len, reverse=True) if name.startswith(k)), None)
@@ -61,7 +70,9 @@ def test_imports_follow_the_data_flow(path: Path) -> None:
             continue
         assert imported.startswith(ALLOWED[layer]), f"{name} imports {imported}"
     if name != "tfdoctor.cli":
-        assert not any(i.startswith("tfdoctor.render") for i in internal) or layer == "tfdoctor.render"
+        assert (
+            not any(i.startswith("tfdoctor.render") for i in internal) or layer == "tfdoctor.render"
+        )
 
 
 CHILDREN = sorted((PACKAGE / "probes" / "child").glob("*.py"))

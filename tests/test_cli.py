@@ -63,12 +63,15 @@ def test_list_shows_every_check_id() -> None:
         pytest.param(f.facts(), (), 0, id="healthy"),
         pytest.param(f.cpu_only_machine(), (), 0, id="cpu-only-machine"),
         pytest.param(f.facts(python=f.python(env_kind="system")), (), 0, id="warning"),
-        pytest.param(f.facts(python=f.python(env_kind="system")), ("--strict",), 1,
-                     id="warning-strict"),
+        pytest.param(
+            f.facts(python=f.python(env_kind="system")), ("--strict",), 1, id="warning-strict"
+        ),
         pytest.param(f.facts(python=f.python(bits=32)), (), 2, id="error"),
         pytest.param(
             f.facts(tensorflow=None, errors=(ProbeError("tensorflow", "crashed", "boom"),)),
-            ("--strict",), 1, id="unknown-strict",
+            ("--strict",),
+            1,
+            id="unknown-strict",
         ),
     ],
 )
@@ -108,13 +111,18 @@ def test_facts_from_stdin_and_selected_checks(tmp_path: Path) -> None:
     [
         pytest.param(("--facts", "{missing}"), None, "cannot read facts file", id="no-file"),
         pytest.param(("--facts", "{file}"), "{not json", "not valid JSON", id="bad-json"),
-        pytest.param(("--facts", "{file}"), '{"schema_version": 99}', "schema_version 99",
-                     id="future-schema"),
-        pytest.param(("--facts", "{file}"), '{"schema_version": 1, "tfdoctor_version": "x", '
-                     '"collected_at": "y", "python": {"bits": "64"}}', "facts.python",
-                     id="wrong-shape"),
+        pytest.param(
+            ("--facts", "{file}"), '{"schema_version": 99}', "schema_version 99", id="future-schema"
+        ),
+        pytest.param(
+            ("--facts", "{file}"),
+            '{"schema_version": 1, "tfdoctor_version": "x", '
+            '"collected_at": "y", "python": {"bits": "64"}}',
+            "facts.python",
+            id="wrong-shape",
+        ),
         pytest.param(("nonexistent.check",), None, "unknown check", id="unknown-check"),
-        pytest.param(("--timeout", "abc"), None, "abc", id="bad-timeout"),
+        pytest.param(("--timeout", "abc"), None, "--timeout", id="bad-timeout"),
         pytest.param(("--timeout", "0"), None, "--timeout must be positive", id="zero-timeout"),
         pytest.param(("--bogus",), None, "--bogus", id="unknown-option"),
         pytest.param(("--python", "{missing}"), None, "no such interpreter", id="no-interpreter"),

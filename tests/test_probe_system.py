@@ -32,13 +32,16 @@ def test_parse_os_release(text: str, expected: str | None) -> None:
     [
         pytest.param(
             "5.15.153.1-microsoft-standard-WSL2",
-            "Linux version 5.15.153.1-microsoft-standard-WSL2 (root@941d701f84f1) (gcc (GCC) 11.2.0)",
+            "Linux version 5.15.153.1-microsoft-standard-WSL2 (root@941d701f84f1)"
+            " (gcc (GCC) 11.2.0)"
+            " #1 SMP",
             "WSL2",
             id="wsl2",
         ),
         pytest.param(
             "4.4.0-19041-Microsoft",
-            "Linux version 4.4.0-19041-Microsoft (Microsoft@Microsoft.com) (gcc version 5.4.0 (GCC) )",
+            "Linux version 4.4.0-19041-Microsoft (Microsoft@Microsoft.com)"
+            " (gcc version 5.4.0 (GCC) )",
             "WSL1",
             id="wsl1",
         ),
@@ -82,14 +85,22 @@ def test_parse_container(
 @pytest.mark.parametrize(
     ("filename", "model", "has", "lacks"),
     [
-        pytest.param("cpuinfo_zen4.txt", "AMD EPYC 9R14", ("avx", "avx2", "fma", "avx512f"), (),
-                     id="zen4"),
-        pytest.param("cpuinfo_old_xeon_no_avx.txt", "Intel(R) Xeon(R) CPU           X5650  @ 2.67GHz",
-                     ("sse4_2",), ("avx", "avx2", "fma"), id="westmere-no-avx"),
+        pytest.param(
+            "cpuinfo_zen4.txt", "AMD EPYC 9R14", ("avx", "avx2", "fma", "avx512f"), (), id="zen4"
+        ),
+        pytest.param(
+            "cpuinfo_old_xeon_no_avx.txt",
+            "Intel(R) Xeon(R) CPU           X5650  @ 2.67GHz",
+            ("sse4_2",),
+            ("avx", "avx2", "fma"),
+            id="westmere-no-avx",
+        ),
         pytest.param("cpuinfo_graviton3.txt", "", ("asimd", "sve"), ("avx",), id="graviton3"),
     ],
 )
-def test_parse_cpuinfo(filename: str, model: str, has: tuple[str, ...], lacks: tuple[str, ...]) -> None:
+def test_parse_cpuinfo(
+    filename: str, model: str, has: tuple[str, ...], lacks: tuple[str, ...]
+) -> None:
     got_model, flags = system.parse_cpuinfo((DATA / filename).read_text(encoding="utf-8"))
     assert got_model == model
     assert set(has) <= set(flags)
@@ -103,7 +114,10 @@ def test_parse_sysctl_features_intel_mac() -> None:
 
 
 def test_parse_musl_version() -> None:
-    assert system.parse_musl_version("musl libc (x86_64)\nVersion 1.2.4\nDynamic Program Loader") == "1.2.4"
+    assert (
+        system.parse_musl_version("musl libc (x86_64)\nVersion 1.2.4\nDynamic Program Loader")
+        == "1.2.4"
+    )
     assert system.parse_musl_version("") is None
 
 

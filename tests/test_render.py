@@ -35,8 +35,9 @@ from tfdoctor.facts import (
 )
 from tfdoctor.findings import Finding, Fix, Report, Severity, facts_from_report_json
 from tfdoctor.redact import Redactor
-from tfdoctor.render import render_json, render_markdown, render_text
-from tfdoctor.render.text import area_of, group_by_area
+from tfdoctor.render.jsonout import render_json
+from tfdoctor.render.markdown import render_markdown
+from tfdoctor.render.text import area_of, group_by_area, render_text
 
 GOLDEN = Path(__file__).parent / "data" / "golden"
 SCHEMA = Path(__file__).resolve().parent.parent / "docs" / "report.schema.json"
@@ -86,7 +87,9 @@ def full_facts() -> Facts:
             swap_total=0,
         ),
         packages=(
-            PackageFacts("tensorflow", "2.16.1", "/home/alice/venvs/tf/lib/python3.11/site-packages"),
+            PackageFacts(
+                "tensorflow", "2.16.1", "/home/alice/venvs/tf/lib/python3.11/site-packages"
+            ),
             PackageFacts(
                 "nvidia-cudnn-cu12", "8.9.7.29", "/home/alice/venvs/tf/lib/python3.11/site-packages"
             ),
@@ -211,7 +214,9 @@ def full_facts() -> Facts:
 def full_findings() -> tuple[Finding, ...]:
     """Findings of every severity, in several areas (two outside the fixed area order)."""
     return (
-        Finding("smoke.matmul", Severity.OK, "A 1024x1024 matmul ran on GPU:0", check="smoke_matmul"),
+        Finding(
+            "smoke.matmul", Severity.OK, "A 1024x1024 matmul ran on GPU:0", check="smoke_matmul"
+        ),
         Finding("python.version", Severity.OK, "Python 3.11 is supported by TensorFlow 2.16"),
         Finding(
             "cuda.cudnn-version",
@@ -283,9 +288,9 @@ def check_golden(name: str, actual: str) -> None:
     path = GOLDEN / name
     if os.environ.get("TFDOCTOR_UPDATE_GOLDEN") == "1":
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(actual + "\n", encoding="utf-8")
+        path.write_text(actual, encoding="utf-8")
     expected = path.read_text(encoding="utf-8")
-    assert actual + "\n" == expected
+    assert actual == expected
 
 
 # --- golden files ---------------------------------------------------------------------------
@@ -294,7 +299,7 @@ def check_golden(name: str, actual: str) -> None:
 @pytest.mark.parametrize(
     ("name", "render"),
     [
-        pytest.param("full.txt", lambda r: render_text(r), id="text-quiet"),
+        pytest.param("full.txt", render_text, id="text-quiet"),
         pytest.param("full-verbose.txt", lambda r: render_text(r, verbose=True), id="text-verbose"),
         pytest.param(
             "full-color.ansi", lambda r: render_text(r, color=True, width=80), id="text-color"
@@ -354,7 +359,16 @@ def test_quiet_text_hides_facts_and_ok_findings_detail() -> None:
 
 def test_areas_follow_the_fixed_order_then_alphabetical() -> None:
     areas = [area for area, _ in group_by_area(full_findings())]
-    assert areas == ["python", "platform", "packages", "tensorflow", "gpu", "cuda", "doctor", "smoke"]
+    assert areas == [
+        "python",
+        "platform",
+        "packages",
+        "tensorflow",
+        "gpu",
+        "cuda",
+        "doctor",
+        "smoke",
+    ]
 
 
 @pytest.mark.parametrize(
@@ -569,3 +583,17 @@ def test_schema_mirrors_the_facts_dataclass(name: str) -> None:
 def test_rendered_json_carries_every_fact_field() -> None:
     data = json.loads(render_json(full_report(), "0.1.0"))
     assert data["facts"] == to_json(full_facts())
+
+
+@pytest.mark.parametrize(
+    "render",
+    [
+        pytest.param(render_text, id="text"),
+        pytest.param(lambda r: render_markdown(r, "0.1.0"), id="markdown"),
+        pytest.param(lambda r: render_json(r, "0.1.0"), id="json"),
+    ],
+)
+def test_output_ends_in_exactly_one_newline(render: Any) -> None:
+    out = render(full_report())
+    assert out.endswith("\n")
+    assert not out.endswith("\n\n")

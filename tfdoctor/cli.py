@@ -10,16 +10,13 @@ import enum
 import os
 import sys
 from contextlib import AbstractContextManager, nullcontext
-from typing import Any, List, Optional
+from typing import Any, Optional
 
 import typer
 
 from tfdoctor import __version__
 from tfdoctor.doctor import DEFAULT_TIMEOUT, CheckOptions, DoctorError, diagnose, list_checks
 from tfdoctor.findings import ExitCode, Report
-from tfdoctor.render.jsonout import render_json
-from tfdoctor.render.markdown import render_markdown
-from tfdoctor.render.text import render_text
 
 app = typer.Typer(
     name="tfdoctor",
@@ -57,7 +54,7 @@ def _spinner(enabled: bool) -> tuple[AbstractContextManager[Any], Any]:
     """A progress indicator on stderr while probes run (only on a terminal)."""
     if not enabled:
         return nullcontext(), None
-    from rich.console import Console  # imported here: only a terminal session pays for it
+    from rich.console import Console  # noqa: PLC0415 - only a terminal session pays for rich
 
     status = Console(stderr=True).status("tfdoctor: probing")
     return status, status
@@ -70,31 +67,46 @@ def _fail(message: str) -> typer.Exit:
 
 @app.command()
 def check(
-    ids: Optional[List[str]] = typer.Argument(  # noqa: B008 - typer's declaration style
+    ids: Optional[list[str]] = typer.Argument(  # noqa: B008 - typer's declaration style
         None, metavar="[CHECK_ID]...", help="Run only these checks (see --list)."
     ),
     json_out: bool = typer.Option(False, "--json", help="Print the JSON report."),
     output_format: OutputFormat = typer.Option(  # noqa: B008
         OutputFormat.text, "--format", "-f", help="Output format."
     ),
-    verbose: bool = typer.Option(False, "--verbose", "-v", help="Show every fact, not just verdicts."),
+    verbose: bool = typer.Option(
+        False, "--verbose", "-v", help="Show every fact, not just verdicts."
+    ),
     strict: bool = typer.Option(False, "--strict", help="Exit 1 on warnings and unknowns."),
     static: bool = typer.Option(
-        False, "--static", help="Do not import TensorFlow (build steps, or when importing is the problem)."
+        False,
+        "--static",
+        help="Do not import TensorFlow (build steps, or when importing is the problem).",
     ),
     timeout: float = typer.Option(
-        DEFAULT_TIMEOUT, "--timeout", metavar="SECONDS", help="Time allowed for importing TensorFlow."
+        DEFAULT_TIMEOUT,
+        "--timeout",
+        metavar="SECONDS",
+        help="Time allowed for importing TensorFlow.",
     ),
     python: str = typer.Option(
-        sys.executable, "--python", metavar="PATH", help="Examine this interpreter's environment.",
+        sys.executable,
+        "--python",
+        metavar="PATH",
+        help="Examine this interpreter's environment.",
         show_default="this interpreter",
     ),
     facts_file: Optional[str] = typer.Option(
-        None, "--facts", metavar="FILE", help="Judge the facts of a saved --json report ('-' reads stdin)."
+        None,
+        "--facts",
+        metavar="FILE",
+        help="Judge the facts of a saved --json report ('-' reads stdin).",
     ),
     list_only: bool = typer.Option(False, "--list", help="List the check ids and exit."),
     color: Optional[bool] = typer.Option(
-        None, "--color/--no-color", help="Force colour on or off (default: on a terminal, unless NO_COLOR)."
+        None,
+        "--color/--no-color",
+        help="Force colour on or off (default: on a terminal, unless NO_COLOR).",
     ),
 ) -> None:
     """Probe Python, packages, the NVIDIA driver, CUDA libraries and TensorFlow; judge; report."""
@@ -124,13 +136,24 @@ def check(
     raise typer.Exit(report.exit_code(strict))
 
 
-def _render(report: Report, fmt: OutputFormat, verbose: bool, strict: bool, color: Optional[bool]) -> str:
+def _render(
+    report: Report, fmt: OutputFormat, verbose: bool, strict: bool, color: Optional[bool]
+) -> str:
+    # Each renderer is imported when used: the text one pulls in rich, which --json never needs.
     if fmt is OutputFormat.json:
+        from tfdoctor.render.jsonout import render_json  # noqa: PLC0415 - see above
+
         return render_json(report, __version__, strict)
     if fmt is OutputFormat.markdown:
-        return render_markdown(report, __version__)
+        from tfdoctor.render.markdown import render_markdown  # noqa: PLC0415 - see above
+
+        return render_markdown(report, __version__, strict=strict)
+    from tfdoctor.render.text import render_text  # noqa: PLC0415 - see above
+
     use_color = _use_color(sys.stdout) if color is None else color
-    return render_text(report, verbose=verbose, color=use_color, width=_terminal_width())
+    return render_text(
+        report, verbose=verbose, color=use_color, width=_terminal_width(), strict=strict
+    )
 
 
 def _version_callback(value: bool) -> None:
@@ -148,7 +171,7 @@ def _root(
     """tfdoctor: an environment doctor for TensorFlow."""
 
 
-def main(argv: Optional[List[str]] = None) -> int:
+def main(argv: Optional[list[str]] = None) -> int:
     """Entry point: run the app; usage errors exit 3 with one line, never a traceback."""
     try:
         code = app(args=argv, prog_name="tfdoctor", standalone_mode=False)

@@ -56,7 +56,7 @@ def _guard(probe: str, func: Callable[[], T], errors: list[ProbeError]) -> Optio
     """Run a probe; an exception becomes a recorded ProbeError instead of a crash."""
     try:
         return func()
-    except Exception as exc:  # noqa: BLE001 - a probe bug must not cost the whole report
+    except Exception as exc:
         errors.append(ProbeError(probe, "crashed", f"{type(exc).__name__}: {exc}"))
         return None
 
@@ -78,8 +78,10 @@ def collect_facts(
         if not static:
             note("importing TensorFlow in a child process")
             tf_future = pool.submit(
-                _guard, "tensorflow",
-                lambda: probe_tensorflow(python, env, runner, timeout), errors,
+                _guard,
+                "tensorflow",
+                lambda: probe_tensorflow(python, env, runner, timeout),
+                errors,
             )
         driver_future = pool.submit(
             _guard, "driver", lambda: probe_driver(env, runner, min(timeout, 15.0)), errors
@@ -93,9 +95,7 @@ def collect_facts(
         libs_future = pool.submit(
             _guard,
             "cuda_libs",
-            lambda: probe_cuda_libs(
-                site_dirs, build_info, env, runner, timeout=min(timeout, 15.0)
-            ),
+            lambda: probe_cuda_libs(site_dirs, build_info, env, runner, timeout=min(timeout, 15.0)),
             errors,
         )
         platform = _guard(
@@ -159,7 +159,9 @@ def diagnose(
     else:
         if not (shutil.which(options.python) or Path(options.python).is_file()):
             raise DoctorError(f"--python {options.python}: no such interpreter")
-        facts = collect_facts(options.python, options.static, options.timeout, env, runner, progress)
+        facts = collect_facts(
+            options.python, options.static, options.timeout, env, runner, progress
+        )
     return Report(facts=facts, findings=run_checks(CheckContext(facts), checks))
 
 

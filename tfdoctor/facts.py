@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import sys
 import typing
-from typing import Any, Dict, Optional, Tuple, TypeVar
+from typing import Any, Optional, TypeVar
 
 #: Version of the facts document. Bump on any incompatible change to the dataclasses below.
 SCHEMA_VERSION = 1
@@ -50,7 +50,7 @@ class PythonFacts:
     prefix: str
     base_prefix: str
     pip_version: Optional[str]
-    site_packages: Tuple[str, ...] = ()
+    site_packages: tuple[str, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -70,7 +70,7 @@ class PlatformFacts:
     #: An x86-64 process translated by Rosetta 2 on Apple silicon.
     rosetta: bool
     #: ``/dev/nvidia*`` device nodes present (containers started without GPU access lack them).
-    nvidia_device_nodes: Tuple[str, ...] = ()
+    nvidia_device_nodes: tuple[str, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -82,7 +82,7 @@ class CpuFacts:
     logical_cores: Optional[int]
     #: Vector features TensorFlow wheels care about, lower-case as Linux names them
     #: (``avx``, ``avx2``, ``fma``, ``avx512f`` ...). Empty when unknown; see ``flags_known``.
-    flags: Tuple[str, ...]
+    flags: tuple[str, ...]
     flags_known: bool
     memory_total: Optional[int]
     memory_available: Optional[int]
@@ -96,11 +96,11 @@ class PackageFacts:
     name: str
     version: str
     location: str
-    requires: Tuple[str, ...] = ()
+    requires: tuple[str, ...] = ()
     #: True for ``pip install -e`` (a ``direct_url.json`` with ``editable: true``).
     editable: bool = False
     #: Top-level import packages the distribution's RECORD writes (``tensorflow``).
-    top_level: Tuple[str, ...] = ()
+    top_level: tuple[str, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -129,7 +129,7 @@ class DriverFacts:
     #: Highest CUDA version the driver supports, ``"12.4"``.
     cuda_version: Optional[str] = None
     nvml_version: Optional[str] = None
-    gpus: Tuple[GpuFacts, ...] = ()
+    gpus: tuple[GpuFacts, ...] = ()
     #: Why NVML failed, when it did (even if nvidia-smi then worked).
     nvml_error: Optional[ProbeError] = None
     #: Why nothing worked: ``library-not-found``, ``driver-not-loaded``, ``no-permission``,
@@ -156,8 +156,8 @@ class LibraryFacts:
     """Every candidate for one library, and the one the loader would pick."""
 
     name: str
-    sonames: Tuple[str, ...]
-    candidates: Tuple[LibraryCandidate, ...] = ()
+    sonames: tuple[str, ...]
+    candidates: tuple[LibraryCandidate, ...] = ()
     #: Index into ``candidates`` of the one that wins, or None when none would load.
     selected: Optional[int] = None
 
@@ -169,7 +169,7 @@ class CudaLibsFacts:
     #: The CUDA and cuDNN major versions searched for (from the TF build, else the newest).
     cuda_major: Optional[int]
     cudnn_major: Optional[int]
-    libraries: Tuple[LibraryFacts, ...] = ()
+    libraries: tuple[LibraryFacts, ...] = ()
     ptxas: Optional[str] = None
     ptxas_version: Optional[str] = None
     libdevice: Optional[str] = None
@@ -182,7 +182,7 @@ class DeviceFacts:
 
     name: str
     device_type: str
-    details: Dict[str, str] = dataclasses.field(default_factory=dict)
+    details: dict[str, str] = dataclasses.field(default_factory=dict)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -196,16 +196,16 @@ class TensorFlowFacts:
     version: Optional[str] = None
     git_version: Optional[str] = None
     #: ``tf.sysconfig.get_build_info()``, or the wheel's ``build_info.py`` read as a file.
-    build_info: Dict[str, str] = dataclasses.field(default_factory=dict)
+    build_info: dict[str, str] = dataclasses.field(default_factory=dict)
     build_info_source: Optional[str] = None
     is_cuda_build: Optional[bool] = None
     is_rocm_build: Optional[bool] = None
     cuda_version: Optional[str] = None
     cudnn_version: Optional[str] = None
-    compute_capabilities: Tuple[str, ...] = ()
-    devices: Tuple[DeviceFacts, ...] = ()
+    compute_capabilities: tuple[str, ...] = ()
+    devices: tuple[DeviceFacts, ...] = ()
     #: Library-loading and GPU-related error lines TensorFlow logged.
-    log_errors: Tuple[str, ...] = ()
+    log_errors: tuple[str, ...] = ()
     error_type: Optional[str] = None
     error_message: Optional[str] = None
     #: ``SIGILL``, ``SIGSEGV`` ... when a signal killed the child.
@@ -225,14 +225,14 @@ class Facts:
     python: Optional[PythonFacts] = None
     platform: Optional[PlatformFacts] = None
     cpu: Optional[CpuFacts] = None
-    packages: Optional[Tuple[PackageFacts, ...]] = None
+    packages: Optional[tuple[PackageFacts, ...]] = None
     driver: Optional[DriverFacts] = None
     cuda_libs: Optional[CudaLibsFacts] = None
     tensorflow: Optional[TensorFlowFacts] = None
     #: Relevant environment variables as found (redaction happens when rendering).
-    environment: Optional[Dict[str, str]] = None
+    environment: Optional[dict[str, str]] = None
     #: Probes that produced nothing, and why.
-    errors: Tuple[ProbeError, ...] = ()
+    errors: tuple[ProbeError, ...] = ()
     schema_version: int = SCHEMA_VERSION
 
     def package(self, name: str) -> Optional[PackageFacts]:

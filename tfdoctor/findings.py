@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from typing import Any, Optional, Tuple
+from typing import Any, Optional
 
 from tfdoctor.facts import Facts, FactsError, facts_from_json, to_json
 
@@ -54,7 +54,7 @@ class Fix:
     """How to repair a finding: one line of advice and the exact commands, in order."""
 
     text: str
-    commands: Tuple[str, ...] = ()
+    commands: tuple[str, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -66,7 +66,7 @@ class Finding:
     summary: str
     detail: str = ""
     fix: Optional[Fix] = None
-    links: Tuple[str, ...] = ()
+    links: tuple[str, ...] = ()
     #: The check that produced the finding.
     check: str = ""
 
@@ -85,7 +85,7 @@ class Report:
     """Facts plus the findings the checks drew from them."""
 
     facts: Facts
-    findings: Tuple[Finding, ...]
+    findings: tuple[Finding, ...]
 
     def worst(self) -> Severity:
         """The most severe finding's severity (``ok`` for an empty report)."""

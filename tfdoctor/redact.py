@@ -13,7 +13,8 @@ import enum
 import re
 import socket
 from pathlib import Path
-from typing import Any, Callable, Pattern, Tuple, TypeVar, Union
+from re import Pattern
+from typing import Any, Callable, TypeVar, Union
 
 T = TypeVar("T")
 
@@ -31,7 +32,7 @@ _Replacement = Union[str, Callable[["re.Match[str]"], str]]
 
 # Credentials whose shape gives them away wherever they appear. Prefixes are kept so a
 # reader still sees which kind of credential was there.
-_ALWAYS: Tuple[Tuple[Pattern[str], _Replacement], ...] = (
+_ALWAYS: tuple[tuple[Pattern[str], _Replacement], ...] = (
     # PEM private keys pasted into a variable or a log.
     (
         re.compile(
@@ -67,21 +68,17 @@ _ALWAYS: Tuple[Tuple[Pattern[str], _Replacement], ...] = (
     (re.compile(r"\b(xox[abprs]-)[A-Za-z0-9-]{10,}"), r"\1" + MASK),
     # NAME=value where the name says secret: HF_TOKEN=..., ?password=..., --api-key=...
     (
-        re.compile(r"(?<![A-Za-z0-9_.-])([A-Za-z_][A-Za-z0-9_.-]*)(=)([^\s&\"',;]+)"),
-        lambda m: (
-            f"{m.group(1)}={MASK}" if _SECRET_NAME.search(m.group(1)) else m.group(0)
-        ),
+        re.compile(r"(?<![A-Za-z0-9_.])([A-Za-z_][A-Za-z0-9_.-]*)(=)([^\s&\"',;]+)"),
+        lambda m: f"{m.group(1)}={MASK}" if _SECRET_NAME.search(m.group(1)) else m.group(0),
     ),
 )
 
 # GPU and MIG instance UUIDs as NVML and nvidia-smi print them (GPU-<uuid>, MIG-<uuid>,
 # and the older MIG-GPU-<uuid>/<gi>/<ci>, whose GPU part the first alternative covers).
-_GPU_UUID = re.compile(
-    r"\b(GPU|MIG)-[0-9A-Fa-f]{8}(?:-[0-9A-Fa-f]{4}){3}-[0-9A-Fa-f]{12}\b"
-)
+_GPU_UUID = re.compile(r"\b(GPU|MIG)-[0-9A-Fa-f]{8}(?:-[0-9A-Fa-f]{4}){3}-[0-9A-Fa-f]{12}\b")
 # Characters that end a path component in the text we render.
 _PATH_END = r"(?=[/\\\s:;,'\"()\[\]<>|=]|$)"
-_HOME_PATTERNS: Tuple[Tuple[Pattern[str], str], ...] = (
+_HOME_PATTERNS: tuple[tuple[Pattern[str], str], ...] = (
     (re.compile(r"(?<![\w.~-])/home/[^/\\\s:;,'\"()\[\]<>|=]+" + _PATH_END), "~"),
     (re.compile(r"(?<![\w.~-])/Users/[^/\\\s:;,'\"()\[\]<>|=]+" + _PATH_END), "~"),
     (re.compile(r"\b[A-Za-z]:[\\/]+Users[\\/]+[^/\\\s:;,'\"()\[\]<>|=]+" + _PATH_END), "~"),
@@ -121,8 +118,9 @@ class Redactor:
         for pattern, repl in _HOME_PATTERNS:
             text = pattern.sub(repl, text)
         for name in _hostname_forms(self.hostname):
-            text = re.sub(r"(?<![A-Za-z0-9-])" + re.escape(name) + r"(?![A-Za-z0-9-])",
-                          "<hostname>", text)
+            text = re.sub(
+                r"(?<![A-Za-z0-9-])" + re.escape(name) + r"(?![A-Za-z0-9-])", "<hostname>", text
+            )
         return text
 
     def tree(self, obj: T) -> T:
@@ -140,9 +138,7 @@ class Redactor:
         if isinstance(obj, str):
             return self.text(obj)
         if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-            changes = {
-                f.name: self._tree(getattr(obj, f.name)) for f in dataclasses.fields(obj)
-            }
+            changes = {f.name: self._tree(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
             return dataclasses.replace(obj, **changes)
         if isinstance(obj, dict):
             return {
@@ -168,7 +164,7 @@ def redact_tree(obj: T, *, private: bool) -> T:
     return Redactor.for_this_machine(private=private).tree(obj)
 
 
-def _hostname_forms(hostname: str) -> Tuple[str, ...]:
+def _hostname_forms(hostname: str) -> tuple[str, ...]:
     # Short names are ordinary words too often ("pc", "vm"); below three characters a
     # replacement would do more harm than the name does.
     forms = {hostname, hostname.split(".", 1)[0]}

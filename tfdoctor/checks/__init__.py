@@ -31,30 +31,62 @@ class Check:
 
 #: Every check, in the order findings are reported. Add new checks here.
 CHECKS: tuple[Check, ...] = (
-    Check("doctor.probes", "Every probe produced facts", platform.check_probes,
-          ("doctor.probe-failed",)),
+    Check(
+        "doctor.probes",
+        "Every probe produced facts",
+        platform.check_probes,
+        ("doctor.probe-failed",),
+    ),
     Check("python.bits", "64-bit Python", python.check_bits, ("python.bits",)),
-    Check("python.environment", "Virtual environment, not a global interpreter",
-          python.check_environment, ("python.environment",)),
-    Check("platform.rosetta", "Native Python, not x86-64 under Rosetta",
-          platform.check_rosetta, ("platform.rosetta",)),
+    Check(
+        "python.environment",
+        "Virtual environment, not a global interpreter",
+        python.check_environment,
+        ("python.environment",),
+    ),
+    Check(
+        "platform.rosetta",
+        "Native Python, not x86-64 under Rosetta",
+        platform.check_rosetta,
+        ("platform.rosetta",),
+    ),
     Check("platform.wsl", "WSL 2 for GPU access", platform.check_wsl, ("platform.wsl",)),
-    Check("cpu.avx", "CPU has the vector instructions TensorFlow wheels need",
-          platform.check_cpu_features, ("cpu.avx",)),
-    Check("packages.tensorflow", "Exactly one TensorFlow distribution installed",
-          software.check_tf_distributions, ("packages.tensorflow",)),
-    Check("packages.tensorflow-gpu", "No removed tensorflow-gpu package",
-          software.check_tensorflow_gpu_package, ("packages.tensorflow-gpu",)),
-    Check("tensorflow.import", "TensorFlow imports", software.check_tf_import,
-          ("tensorflow.import",)),
+    Check(
+        "cpu.avx",
+        "CPU has the vector instructions TensorFlow wheels need",
+        platform.check_cpu_features,
+        ("cpu.avx",),
+    ),
+    Check(
+        "packages.tensorflow",
+        "Exactly one TensorFlow distribution installed",
+        software.check_tf_distributions,
+        ("packages.tensorflow",),
+    ),
+    Check(
+        "packages.tensorflow-gpu",
+        "No removed tensorflow-gpu package",
+        software.check_tensorflow_gpu_package,
+        ("packages.tensorflow-gpu",),
+    ),
+    Check(
+        "tensorflow.import", "TensorFlow imports", software.check_tf_import, ("tensorflow.import",)
+    ),
     Check("driver.nvidia", "NVIDIA driver loaded", gpu.check_driver, ("driver.nvidia",)),
     Check("gpu.ecc", "No uncorrected GPU memory errors", gpu.check_ecc, ("gpu.ecc",)),
-    Check("gpu.visible", "TensorFlow sees the GPUs", gpu.check_gpu_visible,
-          ("gpu.visible",)),
-    Check("cuda.libraries", "CUDA libraries TensorFlow needs are found",
-          gpu.check_cuda_libraries, ("cuda.libraries",)),
-    Check("cuda.shadowed", "No CUDA library shadowed by another version",
-          gpu.check_cuda_shadowed, ("cuda.shadowed",)),
+    Check("gpu.visible", "TensorFlow sees the GPUs", gpu.check_gpu_visible, ("gpu.visible",)),
+    Check(
+        "cuda.libraries",
+        "CUDA libraries TensorFlow needs are found",
+        gpu.check_cuda_libraries,
+        ("cuda.libraries",),
+    ),
+    Check(
+        "cuda.shadowed",
+        "No CUDA library shadowed by another version",
+        gpu.check_cuda_shadowed,
+        ("cuda.shadowed",),
+    ),
 )
 
 
@@ -81,7 +113,7 @@ def run_checks(ctx: CheckContext, checks: Optional[Sequence[Check]] = None) -> t
     for check in CHECKS if checks is None else checks:
         try:
             produced = list(check.func(ctx))
-        except Exception as exc:  # noqa: BLE001 - containment is the point: report, go on
+        except Exception as exc:
             tb = traceback.format_exception(type(exc), exc, exc.__traceback__)
             findings.append(
                 Finding(

@@ -43,7 +43,7 @@ def unknown(fid: str, what: str, error: Optional[ProbeError] = None) -> Finding:
 
 
 def installed_tf(facts: Facts) -> Optional[PackageFacts]:
-    """The TensorFlow distribution that provides ``import tensorflow``, preferring ``tensorflow``."""
+    """The distribution that provides ``import tensorflow`` (``tensorflow`` first)."""
     for name in TF_DISTRIBUTIONS:
         pkg = facts.package(name)
         if pkg is not None:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
+from pathlib import PurePath
 from typing import Optional
 
 from tfdoctor.checks._context import CheckContext, fix, installed_tf, pip_command, unknown
@@ -225,7 +225,9 @@ def check_gpu_visible(ctx: CheckContext) -> Iterator[Finding]:
                 ("https://www.tensorflow.org/install/pip",),
             )
         else:
-            yield Finding("gpu.visible", Severity.OK, "CPU-only TensorFlow on a machine without GPUs")
+            yield Finding(
+                "gpu.visible", Severity.OK, "CPU-only TensorFlow on a machine without GPUs"
+            )
         return
     nodes = facts.platform.nvidia_device_nodes if facts.platform else ()
     if drv is not None and _no_gpu_here(drv, nodes):
@@ -239,9 +241,13 @@ def check_gpu_visible(ctx: CheckContext) -> Iterator[Finding]:
         return
     if drv is None or not gpus:
         reason = drv.error.reason if drv is not None and drv.error is not None else ""
-        remedy = _DRIVER_REASONS[reason][1] if reason in _DRIVER_REASONS else fix(
-            "Make `nvidia-smi` list the GPUs first; TensorFlow cannot do better than the driver.",
-            "nvidia-smi",
+        remedy = (
+            _DRIVER_REASONS[reason][1]
+            if reason in _DRIVER_REASONS
+            else fix(
+                "Make `nvidia-smi` list the GPUs first; TensorFlow sees no more than the driver.",
+                "nvidia-smi",
+            )
         )
         yield Finding(
             "gpu.visible",
@@ -270,7 +276,7 @@ def check_gpu_visible(ctx: CheckContext) -> Iterator[Finding]:
         log or "TensorFlow logged no reason; run with TF_CPP_MIN_LOG_LEVEL=0 to see more.",
         fix(
             "Read TensorFlow's log while it lists devices.",
-            "TF_CPP_MIN_LOG_LEVEL=0 python -c \"import tensorflow as tf; "
+            'TF_CPP_MIN_LOG_LEVEL=0 python -c "import tensorflow as tf; '
             "print(tf.config.list_physical_devices('GPU'))\"",
         ),
     )
@@ -305,7 +311,9 @@ def check_cuda_libraries(ctx: CheckContext) -> Iterator[Finding]:
     if _cuda_build(facts) is False:
         return
     if libs is None:
-        yield unknown("cuda.libraries", "which CUDA libraries would load", facts.error_for("cuda_libs"))
+        yield unknown(
+            "cuda.libraries", "which CUDA libraries would load", facts.error_for("cuda_libs")
+        )
         return
     if libs.error is not None and not libs.libraries:
         yield unknown("cuda.libraries", "which CUDA libraries would load", libs.error)
@@ -356,11 +364,15 @@ def check_cuda_shadowed(ctx: CheckContext) -> Iterator[Finding]:
         pip = next((c for c in lib.candidates if c.origin == "pip"), None)
         if pip is None or (pip.version and chosen.version and pip.version == chosen.version):
             continue
-        directory = os.path.dirname(chosen.path)
+        directory = str(PurePath(chosen.path).parent)
         commands: tuple[str, ...] = ()
         if chosen.origin == "LD_LIBRARY_PATH" and "LD_LIBRARY_PATH" in env:
-            kept = [p for p in env["LD_LIBRARY_PATH"].split(":") if p and p.rstrip("/") != directory]
-            commands = (f"export LD_LIBRARY_PATH={':'.join(kept)}" if kept else "unset LD_LIBRARY_PATH",)
+            kept = [
+                p for p in env["LD_LIBRARY_PATH"].split(":") if p and p.rstrip("/") != directory
+            ]
+            commands = (
+                f"export LD_LIBRARY_PATH={':'.join(kept)}" if kept else "unset LD_LIBRARY_PATH",
+            )
         yield Finding(
             "cuda.shadowed",
             Severity.WARNING,

@@ -28,9 +28,7 @@ def check_rosetta(ctx: CheckContext) -> Iterator[Finding]:
         yield unknown("platform.rosetta", "the platform", ctx.facts.error_for("platform"))
         return
     if not plat.rosetta:
-        yield Finding(
-            "platform.rosetta", Severity.OK, f"{plat.os_name} on {plat.machine}, native"
-        )
+        yield Finding("platform.rosetta", Severity.OK, f"{plat.os_name} on {plat.machine}, native")
         return
     yield Finding(
         "platform.rosetta",
@@ -45,7 +43,9 @@ def check_rosetta(ctx: CheckContext) -> Iterator[Finding]:
             "arch -arm64 /usr/bin/python3 -m venv .venv",
             ".venv/bin/python -m pip install tensorflow",
         ),
-        ("https://developer.apple.com/documentation/apple-silicon/about-the-rosetta-translation-environment",),
+        (
+            "https://developer.apple.com/documentation/apple-silicon/about-the-rosetta-translation-environment",
+        ),
     )
 
 
@@ -77,7 +77,9 @@ def check_cpu_features(ctx: CheckContext) -> Iterator[Finding]:
         yield unknown("cpu.avx", "the CPU's features", ctx.facts.error_for("cpu"))
         return
     if plat.machine.lower() not in _X86:
-        yield Finding("cpu.avx", Severity.OK, f"{cpu.model or plat.machine}: not x86, AVX not needed")
+        yield Finding(
+            "cpu.avx", Severity.OK, f"{cpu.model or plat.machine}: not x86, AVX not needed"
+        )
         return
     if not cpu.flags_known:
         yield unknown("cpu.avx", "whether the CPU supports AVX")
@@ -86,8 +88,7 @@ def check_cpu_features(ctx: CheckContext) -> Iterator[Finding]:
         yield Finding(
             "cpu.avx",
             Severity.ERROR,
-            f"The CPU ({cpu.model or 'unknown model'}) lacks AVX, which TensorFlow wheels "
-            "require",
+            f"The CPU ({cpu.model or 'unknown model'}) lacks AVX, which TensorFlow wheels require",
             "Since 1.6 the official x86-64 wheels are compiled with AVX; importing them on "
             "this CPU ends in 'Illegal instruction (core dumped)'. Virtual machines sometimes "
             "hide AVX from the guest (check the hypervisor's CPU model).",
@@ -103,5 +104,6 @@ def check_cpu_features(ctx: CheckContext) -> Iterator[Finding]:
     yield Finding(
         "cpu.avx",
         Severity.OK,
-        f"{cpu.model or 'CPU'}: AVX" + (f", {', '.join(e.upper() for e in extras)}" if extras else ""),
+        f"{cpu.model or 'CPU'}: AVX"
+        + (f", {', '.join(e.upper() for e in extras)}" if extras else ""),
     )

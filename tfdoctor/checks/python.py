@@ -30,9 +30,7 @@ def check_bits(ctx: CheckContext) -> Iterator[Finding]:
             ("https://www.tensorflow.org/install/pip",),
         )
         return
-    yield Finding(
-        "python.bits", Severity.OK, f"{py.implementation} {py.version}, {py.bits}-bit"
-    )
+    yield Finding("python.bits", Severity.OK, f"{py.implementation} {py.version}, {py.bits}-bit")
 
 
 def check_environment(ctx: CheckContext) -> Iterator[Finding]:

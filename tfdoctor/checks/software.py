@@ -55,7 +55,10 @@ def check_tf_distributions(ctx: CheckContext) -> Iterator[Finding]:
             "No distribution that provides `import tensorflow` was found in "
             + (facts.python.prefix if facts.python else "this interpreter")
             + ".",
-            fix("Install TensorFlow into this environment.", pip_command(facts, "install tensorflow")),
+            fix(
+                "Install TensorFlow into this environment.",
+                pip_command(facts, "install tensorflow"),
+            ),
             ("https://www.tensorflow.org/install/pip",),
         )
         return
@@ -68,8 +71,8 @@ def check_tf_distributions(ctx: CheckContext) -> Iterator[Finding]:
                 linked.add(normalize_name(pkg.name))
     independent = [p for p in providers if normalize_name(p.name) not in linked]
     if len(independent) <= 1:
-        names = ", ".join(f"{p.name} {p.version}" for p in providers)
-        yield Finding("packages.tensorflow", Severity.OK, f"One TensorFlow installation: {names}")
+        listing = ", ".join(f"{p.name} {p.version}" for p in providers)
+        yield Finding("packages.tensorflow", Severity.OK, f"One TensorFlow installation: {listing}")
         return
     names = [p.name for p in independent]
     listing = ", ".join(f"{p.name} {p.version}" for p in independent)
@@ -168,8 +171,12 @@ def _import_error_finding(facts: Facts, tf: TensorFlowFacts) -> Finding:
         remedy = fix(
             "Install the CUDA libraries this TensorFlow was built for as pip wheels (Linux), "
             "or add the directory holding them to LD_LIBRARY_PATH.",
-            pip_command(facts, f'install "tensorflow[and-cuda]=={pkg.version}"' if pkg else
-                        'install "tensorflow[and-cuda]"'),
+            pip_command(
+                facts,
+                f'install "tensorflow[and-cuda]=={pkg.version}"'
+                if pkg
+                else 'install "tensorflow[and-cuda]"',
+            ),
         )
     elif match := _GLIBC.search(text):
         summary = f"TensorFlow{version} needs {match.group(1)}, newer than this system's C library"
@@ -200,7 +207,8 @@ def _import_error_finding(facts: Facts, tf: TensorFlowFacts) -> Finding:
             pip_command(
                 facts,
                 f'install --force-reinstall "tensorflow=={pkg.version}"'
-                if pkg else "install --force-reinstall tensorflow",
+                if pkg
+                else "install --force-reinstall tensorflow",
             ),
         )
     detail = message
@@ -258,7 +266,9 @@ def check_tf_import(ctx: CheckContext) -> Iterator[Finding]:
     facts = ctx.facts
     tf = facts.tensorflow
     if tf is None:
-        yield unknown("tensorflow.import", "whether TensorFlow imports", facts.error_for("tensorflow"))
+        yield unknown(
+            "tensorflow.import", "whether TensorFlow imports", facts.error_for("tensorflow")
+        )
         return
     if tf.status == "skipped":
         yield Finding(
@@ -269,7 +279,9 @@ def check_tf_import(ctx: CheckContext) -> Iterator[Finding]:
         )
         return
     if tf.status == "ok":
-        build = "CUDA build" if tf.is_cuda_build else "ROCm build" if tf.is_rocm_build else "CPU build"
+        build = (
+            "CUDA build" if tf.is_cuda_build else "ROCm build" if tf.is_rocm_build else "CPU build"
+        )
         yield Finding(
             "tensorflow.import",
             Severity.OK,

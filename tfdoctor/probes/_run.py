@@ -67,7 +67,7 @@ def run_command(
         # wrapper script around an interpreter would).
         kwargs["start_new_session"] = True
     try:
-        proc = subprocess.Popen(  # noqa: S603 - argv list, no shell
+        proc = subprocess.Popen(
             list(argv),
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,

@@ -80,8 +80,9 @@ _SOVERSIONS: dict[int, dict[str, str]] = {
 }
 
 # The pip wheel directory (``<site>/nvidia/<dir>/lib``) each library ships in; TF's
-# libtensorflow_framework.so.2 carries these in its RUNPATH as $ORIGIN/../nvidia/<dir>/lib.
-# CUDA 13 wheels put the toolkit libraries together in nvidia/cu13/lib.
+# libtensorflow_framework.so.2 carries these in its RUNPATH as $ORIGIN/../nvidia/<dir>/lib
+# (cusolver's is in libtensorflow_cc.so.2; TF 2.21 names no curand directory, as XLA no
+# longer loads cuRAND). CUDA 13 wheels put the toolkit libraries together in nvidia/cu13/lib.
 _PIP_DIRS: dict[str, tuple[str, ...]] = {
     "cudart": ("cuda_runtime",),
     "cublas": ("cublas",),

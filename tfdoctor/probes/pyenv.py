@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
 import sys
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any, Optional
 
 from tfdoctor.facts import (
@@ -41,7 +41,7 @@ def is_current_interpreter(python: str) -> bool:
     if python == sys.executable:
         return True
     try:
-        return os.path.samefile(python, sys.executable)
+        return Path(python).samefile(sys.executable)
     except OSError:
         return False
 
@@ -78,9 +78,7 @@ def probe_pyenv(
     result = runner([python, child_script("env_info.py")], env, timeout)
     if result.start_error is not None:
         return PyEnvResult(
-            error=ProbeError(
-                "python", "not-found", f"cannot run {python}: {result.start_error}"
-            )
+            error=ProbeError("python", "not-found", f"cannot run {python}: {result.start_error}")
         )
     if result.timed_out:
         return PyEnvResult(

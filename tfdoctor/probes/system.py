@@ -7,7 +7,6 @@ tested on recorded outputs.
 from __future__ import annotations
 
 import ctypes
-import glob
 import os
 import platform
 import re
@@ -93,8 +92,8 @@ def read_libc() -> tuple[str, Optional[str]]:
         value = None
     if value and value.startswith("glibc "):
         return "glibc", value.split()[1]
-    for loader in sorted(glob.glob("/lib/ld-musl-*.so.1")):
-        return "musl", parse_musl_version(_musl_banner(loader))
+    for loader in sorted(Path("/lib").glob("ld-musl-*.so.1")):
+        return "musl", parse_musl_version(_musl_banner(str(loader)))
     return "unknown", None
 
 
@@ -153,7 +152,7 @@ def probe_platform(
         if sys.platform == "linux"
         else None,
         rosetta=rosetta,
-        nvidia_device_nodes=tuple(sorted(glob.glob("/dev/nvidia*"))),
+        nvidia_device_nodes=tuple(sorted(str(p) for p in Path("/dev").glob("nvidia*"))),
     )
 
 
@@ -294,7 +293,4 @@ _ENV_PREFIXES = ("TF_", "TENSORFLOW_", "NCCL_")
 
 def select_environment(env: Mapping[str, str]) -> dict[str, str]:
     """The variables that change how TensorFlow, CUDA and the loader behave."""
-    return {
-        k: v for k, v in sorted(env.items()) if k in _ENV_EXACT or k.startswith(_ENV_PREFIXES)
-    }
-
+    return {k: v for k, v in sorted(env.items()) if k in _ENV_EXACT or k.startswith(_ENV_PREFIXES)}

@@ -1,9 +1,5 @@
-"""Renderers: a :class:`~tfdoctor.findings.Report` in, a string out; they never print or probe."""
+"""Renderers: format a report as text, JSON or markdown. Formatting only.
 
-from __future__ import annotations
-
-from tfdoctor.render.jsonout import render_json
-from tfdoctor.render.markdown import render_markdown
-from tfdoctor.render.text import render_text
-
-__all__ = ["render_json", "render_markdown", "render_text"]
+Import the renderer you need (``tfdoctor.render.text`` ...): this package imports none of
+them, so JSON output never pays for loading rich.
+"""

@@ -9,6 +9,6 @@ from tfdoctor.redact import Redactor
 
 
 def render_json(report: Report, version: str, strict: bool = False) -> str:
-    """The report as indented, key-sorted JSON (no final newline), per ``docs/report.schema.json``."""
+    """The report as indented, key-sorted JSON (see ``docs/report.schema.json``), newline-ended."""
     data = Redactor(private=False).tree(report_to_json(report, version, strict))
-    return json.dumps(data, indent=2, sort_keys=True)
+    return json.dumps(data, indent=2, sort_keys=True) + "\n"

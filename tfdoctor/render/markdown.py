@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import re
-from typing import List, Optional
+from typing import Optional
 
 from tfdoctor.findings import Finding, Report, Severity
 from tfdoctor.redact import MASK, Redactor
@@ -21,7 +21,7 @@ def render_markdown(
     redactor = redactor or Redactor.for_this_machine(private=True)
     safe = redactor.tree(report)
     facts = safe.facts
-    out: List[str] = [
+    out: list[str] = [
         "### tfdoctor report",
         "",
         f"tfdoctor {_escape(version)}: **{counts_phrase(safe.findings)}**; "
@@ -31,9 +31,7 @@ def render_markdown(
     ordered = [f for _, group in group_by_area(safe.findings) for f in group]
     if ordered:
         out += ["| Severity | Check | Summary |", "| --- | --- | --- |"]
-        out += [
-            f"| {f.severity.value} | {_code(f.id)} | {_cell(f.summary)} |" for f in ordered
-        ]
+        out += [f"| {f.severity.value} | {_code(f.id)} | {_cell(f.summary)} |" for f in ordered]
         out.append("")
     else:
         out += ["No checks ran.", ""]
@@ -60,12 +58,12 @@ def render_markdown(
     ]
     # Every string came from the redacted copy; a second pass over the finished page would
     # undo the escaping of the mask.
-    return "\n".join(out)
+    return "\n".join(out) + "\n"
 
 
-def _finding_block(finding: Finding) -> List[str]:
+def _finding_block(finding: Finding) -> list[str]:
     lines = [f"- **{finding.severity.value}** {_code(finding.id)}: {_escape(finding.summary)}"]
-    body: List[str] = []
+    body: list[str] = []
     if finding.detail:
         body += ["", *_escape(finding.detail).splitlines()]
     if finding.fix is not None:
@@ -80,7 +78,7 @@ def _finding_block(finding: Finding) -> List[str]:
     return lines
 
 
-def _fenced(text: str, lang: str) -> List[str]:
+def _fenced(text: str, lang: str) -> list[str]:
     """A fenced code block whose fence is longer than any backtick run inside it."""
     longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
     fence = "`" * max(3, longest + 1)

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import dataclasses
 import io
-from typing import Dict, List, Optional, Sequence, Tuple
+from collections.abc import Sequence
+from typing import Optional
 
 from rich.console import Console
 from rich.text import Text
@@ -32,7 +33,7 @@ from tfdoctor.redact import Redactor
 
 #: Areas in the order a broken stack is best read: the interpreter, the machine, what is
 #: installed, TensorFlow itself, then the GPU stack beneath it. Others follow alphabetically.
-AREA_ORDER: Tuple[str, ...] = (
+AREA_ORDER: tuple[str, ...] = (
     "python",
     "platform",
     "cpu",
@@ -54,7 +55,7 @@ _PLAIN_MARK = {
 }
 _COLOR_MARK = {
     Severity.OK: "✔",
-    Severity.INFO: "ℹ",
+    Severity.INFO: "i",
     Severity.UNKNOWN: "?",
     Severity.WARNING: "!",
     Severity.ERROR: "✘",
@@ -75,7 +76,7 @@ _NOUN = {
 }
 
 #: Packages the paste-ready report lists; the full list is in the JSON and ``--verbose``.
-RELEVANT_PACKAGE_PREFIXES: Tuple[str, ...] = (
+RELEVANT_PACKAGE_PREFIXES: tuple[str, ...] = (
     "tensorflow",
     "tf-",
     "tf-keras",
@@ -92,7 +93,7 @@ RELEVANT_PACKAGE_PREFIXES: Tuple[str, ...] = (
 )
 
 # Probe names that may have recorded the error for a facts section that is missing.
-_SECTION_PROBES: Dict[str, Tuple[str, ...]] = {
+_SECTION_PROBES: dict[str, tuple[str, ...]] = {
     "python": ("python",),
     "platform": ("platform",),
     "cpu": ("cpu",),
@@ -109,7 +110,7 @@ class Section:
     """A titled block of plain fact lines, shared by the text and markdown renderers."""
 
     title: str
-    lines: Tuple[str, ...]
+    lines: tuple[str, ...]
 
 
 def area_of(finding_id: str) -> str:
@@ -117,13 +118,13 @@ def area_of(finding_id: str) -> str:
     return finding_id.split(".", 1)[0]
 
 
-def group_by_area(findings: Sequence[Finding]) -> List[Tuple[str, List[Finding]]]:
+def group_by_area(findings: Sequence[Finding]) -> list[tuple[str, list[Finding]]]:
     """Findings grouped by area, areas in :data:`AREA_ORDER` then alphabetically."""
-    groups: Dict[str, List[Finding]] = {}
+    groups: dict[str, list[Finding]] = {}
     for finding in findings:
         groups.setdefault(area_of(finding.id), []).append(finding)
 
-    def key(area: str) -> Tuple[int, str]:
+    def key(area: str) -> tuple[int, str]:
         rank = AREA_ORDER.index(area) if area in AREA_ORDER else len(AREA_ORDER)
         return (rank, area)
 
@@ -163,7 +164,7 @@ def render_text(
 ) -> str:
     """The report for a terminal: verdict per area, non-ok findings with fixes, a summary.
 
-    The string has no final newline; the caller prints it.
+    The string ends in one newline; the caller prints it as it is.
     """
     redactor = Redactor(private=False)
     safe = redactor.tree(report)
@@ -229,7 +230,7 @@ def render_text(
     console.print(summary, soft_wrap=True)
     # Strip trailing blanks rich leaves on wrapped lines: they only make diffs and pastes noisy.
     lines = [line.rstrip() for line in out.getvalue().splitlines()]
-    return redactor.text("\n".join(lines).rstrip("\n"))
+    return redactor.text("\n".join(lines).rstrip("\n") + "\n")
 
 
 def _area_verdict(findings: Sequence[Finding], worst: Severity) -> str:
@@ -245,7 +246,7 @@ def _area_verdict(findings: Sequence[Finding], worst: Severity) -> str:
 def _print_finding(
     console: Console,
     finding: Finding,
-    marks: Dict[Severity, str],
+    marks: dict[Severity, str],
     indent: int,
     mark_width: int,
 ) -> None:
@@ -266,7 +267,7 @@ def _print_finding(
         fix.append(finding.fix.text)
         console.print(fix, soft_wrap=True)
         for command in finding.fix.commands:
-            console.print(Text(" " * (body + 4) + command, style="bold"), soft_wrap=True)
+            console.print(Text(" " * (body + 4)) + Text(command, style="bold"), soft_wrap=True)
     for link in finding.links:
         console.print(Text(" " * body + f"See: {link}"), soft_wrap=True)
 
@@ -274,7 +275,7 @@ def _print_finding(
 # --- facts as plain lines ---------------------------------------------------------------
 
 
-def facts_sections(facts: Facts, *, brief: bool) -> List[Section]:
+def facts_sections(facts: Facts, *, brief: bool) -> list[Section]:
     """Every fact as titled plain lines; ``brief`` keeps only the packages that matter to TF."""
     return [
         Section("Python", tuple(_python_lines(facts, facts.python))),
@@ -289,7 +290,7 @@ def facts_sections(facts: Facts, *, brief: bool) -> List[Section]:
     ]
 
 
-def _unknown(facts: Facts, section: str) -> List[str]:
+def _unknown(facts: Facts, section: str) -> list[str]:
     for probe in _SECTION_PROBES[section]:
         err = facts.error_for(probe)
         if err is not None:
@@ -297,7 +298,7 @@ def _unknown(facts: Facts, section: str) -> List[str]:
     return ["  could not determine (the probe recorded no reason)"]
 
 
-def _error_lines(label: str, err: ProbeError) -> List[str]:
+def _error_lines(label: str, err: ProbeError) -> list[str]:
     lines = [f"  {label}: {err.reason}: {err.message}"]
     lines += [f"      {d}" for d in err.detail.splitlines() if d.strip()]
     return lines
@@ -315,7 +316,7 @@ def _size(n: Optional[int]) -> str:
     return "unknown" if n is None else f"{n / 2**30:.1f} GiB"
 
 
-def _python_lines(facts: Facts, py: Optional[PythonFacts]) -> List[str]:
+def _python_lines(facts: Facts, py: Optional[PythonFacts]) -> list[str]:
     if py is None:
         return _unknown(facts, "python")
     lines = [
@@ -330,7 +331,7 @@ def _python_lines(facts: Facts, py: Optional[PythonFacts]) -> List[str]:
     return lines
 
 
-def _platform_lines(facts: Facts, plat: Optional[PlatformFacts]) -> List[str]:
+def _platform_lines(facts: Facts, plat: Optional[PlatformFacts]) -> list[str]:
     if plat is None:
         return _unknown(facts, "platform")
     libc = plat.libc if plat.libc_version is None else f"{plat.libc} {plat.libc_version}"
@@ -346,7 +347,7 @@ def _platform_lines(facts: Facts, plat: Optional[PlatformFacts]) -> List[str]:
     ]
 
 
-def _cpu_lines(facts: Facts, cpu: Optional[CpuFacts]) -> List[str]:
+def _cpu_lines(facts: Facts, cpu: Optional[CpuFacts]) -> list[str]:
     if cpu is None:
         return _unknown(facts, "cpu")
     if cpu.flags_known:
@@ -368,8 +369,8 @@ def _is_relevant(pkg: PackageFacts) -> bool:
 
 
 def _package_lines(
-    facts: Facts, packages: Optional[Tuple[PackageFacts, ...]], brief: bool
-) -> List[str]:
+    facts: Facts, packages: Optional[tuple[PackageFacts, ...]], brief: bool
+) -> list[str]:
     if packages is None:
         return _unknown(facts, "packages")
     shown = sorted(
@@ -390,7 +391,7 @@ def _package_lines(
     return lines
 
 
-def _tensorflow_lines(facts: Facts, tf: Optional[TensorFlowFacts], brief: bool) -> List[str]:
+def _tensorflow_lines(facts: Facts, tf: Optional[TensorFlowFacts], brief: bool) -> list[str]:
     if tf is None:
         return _unknown(facts, "tensorflow")
     lines = [
@@ -435,7 +436,7 @@ def _tensorflow_lines(facts: Facts, tf: Optional[TensorFlowFacts], brief: bool) 
     return lines
 
 
-def _gpu_lines(gpu: GpuFacts) -> List[str]:
+def _gpu_lines(gpu: GpuFacts) -> list[str]:
     lines = [f"  GPU {gpu.index}: {gpu.name}"]
     lines.append(f"    uuid: {_opt(gpu.uuid)}, PCI bus: {_opt(gpu.pci_bus_id)}")
     lines.append(f"    compute capability: {_opt(gpu.compute_capability)}")
@@ -449,7 +450,7 @@ def _gpu_lines(gpu: GpuFacts) -> List[str]:
     return lines
 
 
-def _driver_lines(facts: Facts, drv: Optional[DriverFacts]) -> List[str]:
+def _driver_lines(facts: Facts, drv: Optional[DriverFacts]) -> list[str]:
     if drv is None:
         return _unknown(facts, "driver")
     lines = [
@@ -469,7 +470,7 @@ def _driver_lines(facts: Facts, drv: Optional[DriverFacts]) -> List[str]:
     return lines
 
 
-def _library_lines(lib: LibraryFacts) -> List[str]:
+def _library_lines(lib: LibraryFacts) -> list[str]:
     lines = [f"  {lib.name} ({', '.join(lib.sonames)})"]
     if not lib.candidates:
         lines.append("    not found")
@@ -495,7 +496,7 @@ def _library_lines(lib: LibraryFacts) -> List[str]:
     return lines
 
 
-def _cuda_lines(facts: Facts, cuda: Optional[CudaLibsFacts]) -> List[str]:
+def _cuda_lines(facts: Facts, cuda: Optional[CudaLibsFacts]) -> list[str]:
     if cuda is None:
         return _unknown(facts, "cuda_libs")
     lines = [f"  searched for CUDA {_opt(cuda.cuda_major)}, cuDNN {_opt(cuda.cudnn_major)}"]
@@ -509,7 +510,7 @@ def _cuda_lines(facts: Facts, cuda: Optional[CudaLibsFacts]) -> List[str]:
     return lines
 
 
-def _environment_lines(facts: Facts, env: Optional[Dict[str, str]]) -> List[str]:
+def _environment_lines(facts: Facts, env: Optional[dict[str, str]]) -> list[str]:
     if env is None:
         return _unknown(facts, "environment")
     if not env:
@@ -517,10 +518,10 @@ def _environment_lines(facts: Facts, env: Optional[Dict[str, str]]) -> List[str]
     return [f"  {name}={value}" for name, value in sorted(env.items())]
 
 
-def _probe_error_lines(errors: Tuple[ProbeError, ...]) -> List[str]:
+def _probe_error_lines(errors: tuple[ProbeError, ...]) -> list[str]:
     if not errors:
         return ["  none"]
-    lines: List[str] = []
+    lines: list[str] = []
     for err in errors:
         lines += _error_lines(err.probe, err)
     return lines

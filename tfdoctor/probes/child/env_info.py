@@ -4,8 +4,10 @@ Standard library only, Python 3.7+. The doctor imports :func:`collect` directly 
 interpreter and runs this file by path for another one (``--python``).
 """
 
-from __future__ import print_function
+from __future__ import annotations
 
+import email.parser
+import glob
 import json
 import os
 import platform
@@ -13,11 +15,15 @@ import re
 import struct
 import subprocess
 import sys
+from typing import Any, Optional
 
 try:  # Python 3.8+
     from importlib import metadata as _metadata
-except ImportError:  # pragma: no cover - Python 3.7 without the backport
-    _metadata = None  # type: ignore[assignment]
+except ImportError:  # Python 3.7: the backport if present, else _DistInfo below
+    try:
+        import importlib_metadata as _metadata  # type: ignore[no-redef,import-not-found,unused-ignore]
+    except ImportError:
+        _metadata = None  # type: ignore[assignment]
 
 # Distributions worth reporting: the TensorFlow family, the pins that break most often, and
 # every NVIDIA wheel (the CUDA libraries TensorFlow's `and-cuda` extra installs).
@@ -31,13 +37,11 @@ _FAMILY = re.compile(
 _RECORD_READ = re.compile(r"^(tensorflow.*|tf-nightly.*|intel-tensorflow.*)$")
 
 
-def _normalize(name):
-    # type: (str) -> str
+def _normalize(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
-def _env_kind():
-    # type: () -> str
+def _env_kind() -> str:
     prefix = sys.prefix
     if os.path.isdir(os.path.join(prefix, "conda-meta")):
         return "conda"
@@ -56,8 +60,7 @@ def _env_kind():
     return "user"
 
 
-def _rosetta():
-    # type: () -> bool
+def _rosetta() -> bool:
     # Apple documents `sysctl.proc_translated` = 1 for a process translated by Rosetta 2.
     if sys.platform != "darwin":
         return False
@@ -74,8 +77,7 @@ def _rosetta():
     return out.strip() == b"1"
 
 
-def _site_packages():
-    # type: () -> list
+def _site_packages() -> list[str]:
     dirs = []
     try:
         import site
@@ -92,18 +94,17 @@ def _site_packages():
     return [d for d in dirs if os.path.isdir(d)]
 
 
-def _top_level(dist):
-    # type: (object) -> list
-    names = set()
+def _top_level(dist: Any) -> list[str]:
+    names: set[str] = set()
     try:
-        text = dist.read_text("top_level.txt")  # type: ignore[attr-defined]
+        text = dist.read_text("top_level.txt")
     except (OSError, ValueError):
         text = None
     if text:
         names.update(line.strip() for line in text.splitlines() if line.strip())
         return sorted(names)
     try:
-        record = dist.read_text("RECORD")  # type: ignore[attr-defined]
+        record = dist.read_text("RECORD")
     except (OSError, ValueError):
         record = None
     for line in (record or "").splitlines():
@@ -113,10 +114,9 @@ def _top_level(dist):
     return sorted(names)
 
 
-def _editable(dist):
-    # type: (object) -> bool
+def _editable(dist: Any) -> bool:
     try:
-        text = dist.read_text("direct_url.json")  # type: ignore[attr-defined]
+        text = dist.read_text("direct_url.json")
     except (OSError, ValueError):
         return False
     if not text:
@@ -127,13 +127,43 @@ def _editable(dist):
         return False
 
 
-def _packages():
-    # type: () -> list
-    if _metadata is None:
-        return []
+class _DistInfo:
+    """The slice of ``importlib.metadata.Distribution`` used here, for Python 3.7."""
+
+    def __init__(self, path: str) -> None:
+        self._path = path
+        text = self.read_text("METADATA") or ""
+        self.metadata = email.parser.Parser().parsestr(text, headersonly=True)
+        self.version = self.metadata.get("Version", "")
+        self.requires = self.metadata.get_all("Requires-Dist") or []
+
+    def read_text(self, name: str) -> Optional[str]:
+        try:
+            with open(os.path.join(self._path, name), encoding="utf-8") as handle:
+                return handle.read()
+        except OSError:
+            return None
+
+    def locate_file(self, name: str) -> str:
+        return os.path.join(os.path.dirname(self._path), name)
+
+
+def _distributions() -> list[Any]:
+    if _metadata is not None:
+        return list(_metadata.distributions())
+    found = []
+    for entry in sys.path:
+        if entry and os.path.isdir(entry):
+            found.extend(
+                _DistInfo(p) for p in sorted(glob.glob(os.path.join(entry, "*.dist-info")))
+            )
+    return found
+
+
+def _packages(dists: list[Any]) -> list[dict[str, Any]]:
     seen = set()
     result = []
-    for dist in _metadata.distributions():
+    for dist in dists:
         try:
             name = dist.metadata["Name"]
         except (KeyError, OSError):
@@ -159,23 +189,20 @@ def _packages():
                 "top_level": _top_level(dist) if _RECORD_READ.match(key) else [],
             }
         )
-    result.sort(key=lambda p: _normalize(p["name"]))
+    result.sort(key=lambda p: _normalize(str(p["name"])))
     return result
 
 
-def _pip_version():
-    # type: () -> object
-    if _metadata is None:
-        return None
-    try:
-        return _metadata.version("pip")
-    except Exception:  # noqa: BLE001 - any metadata failure means "unknown"
-        return None
+def _pip_version(dists: list[Any]) -> Optional[str]:
+    for dist in dists:
+        if _normalize(dist.metadata.get("Name") or "") == "pip":
+            return str(dist.version)
+    return None
 
 
-def collect():
-    # type: () -> dict
+def collect() -> dict[str, Any]:
     """This interpreter, its machine as it sees it, and its TensorFlow-related packages."""
+    dists = _distributions()
     return {
         "python": {
             "version": platform.python_version(),
@@ -185,12 +212,12 @@ def collect():
             "env_kind": _env_kind(),
             "prefix": sys.prefix,
             "base_prefix": getattr(sys, "base_prefix", sys.prefix),
-            "pip_version": _pip_version(),
+            "pip_version": _pip_version(dists),
             "site_packages": _site_packages(),
         },
         "machine": platform.machine(),
         "rosetta": _rosetta(),
-        "packages": _packages(),
+        "packages": _packages(dists),
     }
 
 

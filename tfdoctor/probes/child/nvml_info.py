@@ -186,7 +186,7 @@ def collect() -> dict[str, Any]:
     """Everything NVML tells about the driver and devices, as a JSON-ready dict."""
     try:
         # Imported here so that a missing or broken binding is reported as data.
-        import pynvml  # type: ignore[import-untyped]  # noqa: PLC0415
+        import pynvml  # type: ignore[import-untyped]
     except Exception as exc:  # ImportError, or a broken binding
         return {
             "ok": False,

@@ -63,7 +63,7 @@ def _drop_own_dir() -> None:
 
 def _locate() -> Optional[dict[str, Any]]:
     """Where ``tensorflow`` would be imported from, without importing it."""
-    import importlib.util  # noqa: PLC0415 - only needed here
+    import importlib.util
 
     spec = importlib.util.find_spec("tensorflow")
     if spec is None:
@@ -81,7 +81,7 @@ def _site_dirs() -> list[str]:
     """The interpreter's site directories, then the rest of ``sys.path``."""
     dirs: list[str] = []
     try:
-        import site  # noqa: PLC0415 - only needed here
+        import site
 
         dirs.extend(site.getsitepackages())
         dirs.append(site.getusersitepackages())
@@ -168,7 +168,7 @@ def _describe(tf: Any) -> dict[str, Any]:
 
 def _import_tensorflow() -> Any:
     """``import tensorflow``; kept in one place so the import is easy to find."""
-    import tensorflow  # type: ignore[import-not-found,import-untyped,unused-ignore]  # noqa: PLC0415
+    import tensorflow  # type: ignore[import-not-found,import-untyped,unused-ignore]
 
     return tensorflow
 
