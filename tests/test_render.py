@@ -353,8 +353,13 @@ def test_quiet_text_names_failed_probes() -> None:
 def test_quiet_text_hides_facts_and_ok_findings_detail() -> None:
     out = render_text(full_report())
     assert "AMD EPYC" not in out
-    assert "Python 3.11 is supported" not in out  # ok findings only count in the area verdict
+    # A healthy area's verdict line is its findings' summaries; notes show one line each.
+    assert "[ ok ] python      Python 3.11 is supported by TensorFlow 2.16\n" in out
     assert "cuDNN 8.6.0 is loaded" in out
+    note = Finding("driver.nvidia", Severity.INFO, "No NVIDIA GPU", "libnvidia-ml.so.1 missing")
+    report = Report(facts=full_report().facts, findings=(note,))
+    assert "libnvidia-ml.so.1 missing" not in render_text(report)
+    assert "libnvidia-ml.so.1 missing" in render_text(report, verbose=True)
 
 
 def test_areas_follow_the_fixed_order_then_alphabetical() -> None:

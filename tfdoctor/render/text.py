@@ -204,7 +204,7 @@ def render_text(
         indent = mark_width + 1
         for finding in findings:
             if finding.severity is not Severity.OK:
-                _print_finding(console, finding, marks, indent, mark_width)
+                _print_finding(console, finding, marks, indent, mark_width, verbose)
     if not groups:
         console.print("No checks ran.")
 
@@ -236,7 +236,8 @@ def render_text(
 def _area_verdict(findings: Sequence[Finding], worst: Severity) -> str:
     checks = f"{len(findings)} check{'s' if len(findings) != 1 else ''}"
     if worst is Severity.OK:
-        return f"ok ({checks})"
+        # A healthy area says what was found, so the quiet report still shows the stack.
+        return "; ".join(f.summary for f in findings)
     if worst is Severity.INFO:
         notes = sum(1 for f in findings if f.severity is Severity.INFO)
         return f"ok, {notes} note{'s' if notes != 1 else ''} ({checks})"
@@ -249,6 +250,7 @@ def _print_finding(
     marks: dict[Severity, str],
     indent: int,
     mark_width: int,
+    verbose: bool,
 ) -> None:
     head = Text(" " * indent)
     head.append(marks[finding.severity].ljust(mark_width), style=_STYLE[finding.severity])
@@ -256,7 +258,8 @@ def _print_finding(
     head.append(f" ({finding.id})", style="dim")
     console.print(head, soft_wrap=True)
     body = indent + mark_width + 1
-    if finding.detail:
+    # Quiet by default: a note is one line; its detail shows with --verbose.
+    if finding.detail and (verbose or finding.severity is not Severity.INFO):
         # Prose wraps to the width; everything a user might copy is printed unwrapped.
         for line in Text(finding.detail).wrap(console, max(20, console.width - body)):
             line.rstrip()
