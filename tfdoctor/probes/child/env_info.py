@@ -148,14 +148,36 @@ class _DistInfo:
         return os.path.join(os.path.dirname(self._path), name)
 
 
+def _wanted(dist: Any) -> bool:
+    """Whether a distribution may matter, judged from its ``*.dist-info`` directory name.
+
+    Parsing every METADATA file costs about 1.5 ms each (hundreds in a data-science
+    environment); the directory name (``tensorflow-2.21.0.dist-info``) is free. Distributions
+    without such a path (eggs, custom finders) are always read.
+    """
+    path = getattr(dist, "_path", None)
+    return _wanted_dir(os.path.basename(str(path)) if path is not None else "")
+
+
+def _wanted_dir(name: str) -> bool:
+    """Whether a ``NAME-VERSION.dist-info`` (or ``.egg-info``) directory may matter."""
+    if not name.endswith((".dist-info", ".egg-info")):
+        return True
+    # Wheel directory names escape "-" in the project name as "_", so NAME has no "-".
+    stem = _normalize(name.rsplit(".", 1)[0].split("-", 1)[0])
+    return stem == "pip" or bool(_FAMILY.match(stem))
+
+
 def _distributions() -> list[Any]:
     if _metadata is not None:
-        return list(_metadata.distributions())
+        return [d for d in _metadata.distributions() if _wanted(d)]
     found = []
     for entry in sys.path:
         if entry and os.path.isdir(entry):
             found.extend(
-                _DistInfo(p) for p in sorted(glob.glob(os.path.join(entry, "*.dist-info")))
+                _DistInfo(p)
+                for p in sorted(glob.glob(os.path.join(entry, "*.dist-info")))
+                if _wanted_dir(os.path.basename(p))
             )
     return found
 
