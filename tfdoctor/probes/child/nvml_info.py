@@ -13,6 +13,7 @@ Output: ``{"ok": true, "driver_version", "cuda_driver_version", "nvml_version", 
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import faulthandler
 import json
 import sys
@@ -46,6 +47,7 @@ NVML_ERROR_NAMES = {
     999: "NVML_ERROR_UNKNOWN",
 }
 NVML_ERROR_NOT_SUPPORTED = 3
+NVML_ERROR_LIBRARY_NOT_FOUND = 12
 NVML_ERROR_FUNCTION_NOT_FOUND = 13
 # nvml.h: nvmlMemoryErrorType_t / nvmlEccCounterType_t / NVML_DEVICE_MIG_ENABLE.
 MEMORY_ERROR_TYPE_CORRECTED = 0
@@ -182,8 +184,34 @@ def _device(pynvml: Any, index: int, errors: list[dict[str, Any]]) -> dict[str, 
     return doc
 
 
+def _library_missing() -> Optional[dict[str, Any]]:
+    """The failure document when ``libnvidia-ml.so.1`` cannot be loaded at all, else None.
+
+    Importing pynvml costs about 80 ms, most of this script's run. Where the driver's
+    library is absent (a Docker build step, a machine without a GPU) one dlopen by the same
+    name pynvml uses (``_LoadNvmlLibrary``: ``CDLL("libnvidia-ml.so.1")`` on Linux) gives the
+    same answer pynvml's nvmlInit would.
+    """
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        ctypes.CDLL("libnvidia-ml.so.1")
+    except OSError:
+        return {
+            "ok": False,
+            "stage": "nvmlInit",
+            "code": NVML_ERROR_LIBRARY_NOT_FOUND,
+            "name": NVML_ERROR_NAMES[NVML_ERROR_LIBRARY_NOT_FOUND],
+            "message": "NVML Shared Library Not Found",
+        }
+    return None
+
+
 def collect() -> dict[str, Any]:
     """Everything NVML tells about the driver and devices, as a JSON-ready dict."""
+    missing = _library_missing()
+    if missing is not None:
+        return missing
     try:
         # Imported here so that a missing or broken binding is reported as data.
         import pynvml  # type: ignore[import-untyped]
