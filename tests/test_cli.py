@@ -50,6 +50,13 @@ def test_version() -> None:
     assert out.stdout.strip() == f"tfdoctor {__version__}"
 
 
+def test_bare_command_prints_help_and_succeeds() -> None:
+    out = tfdoctor()
+    assert out.returncode == 0, out.stderr
+    assert "check" in out.stdout
+    assert out.stderr == ""
+
+
 def test_list_shows_every_check_id() -> None:
     out = tfdoctor("check", "--list")
     assert out.returncode == 0
@@ -127,6 +134,9 @@ def test_facts_from_stdin_and_selected_checks(tmp_path: Path) -> None:
         pytest.param(("--bogus",), None, "--bogus", id="unknown-option"),
         pytest.param(("--python", "{missing}"), None, "no such interpreter", id="no-interpreter"),
         pytest.param(("--format", "xml"), None, "xml", id="bad-format"),
+        pytest.param(
+            ("--json", "--format", "markdown"), None, "different outputs", id="json-and-markdown"
+        ),
     ],
 )
 def test_bad_input_is_one_line_and_exit_3(
@@ -153,8 +163,10 @@ def test_markdown_and_text_formats(tmp_path: Path) -> None:
     assert "64-bit wheels" in text.stdout and "\x1b[" not in text.stdout
 
 
-def test_static_check_on_this_machine_is_fast_and_imports_no_tensorflow() -> None:
-    out = tfdoctor("check", "--static", "--json")
+def test_static_check_never_imports_tensorflow(tmp_path: Path) -> None:
+    # A TensorFlow whose import kills the process: --static must not notice it at all.
+    fake = _fake_tf(tmp_path, "import os, signal\nos.kill(os.getpid(), signal.SIGSEGV)\n")
+    out = tfdoctor("check", "--static", "--json", env={"PYTHONPATH": str(fake)})
     assert out.returncode in (0, 2), out.stderr
     report = json.loads(out.stdout)
     assert report["facts"]["tensorflow"]["status"] == "skipped"
@@ -169,7 +181,7 @@ def _fake_tf(tmp_path: Path, body: str) -> Path:
     return pkg.parent
 
 
-def test_hanging_tensorflow_ends_within_timeout_plus_a_second(tmp_path: Path) -> None:
+def test_hanging_tensorflow_is_killed_at_the_timeout(tmp_path: Path) -> None:
     fake = _fake_tf(tmp_path, "import time\ntime.sleep(3600)\n")
     start = time.monotonic()
     out = tfdoctor("check", "--timeout", "3", "--json", env={"PYTHONPATH": str(fake)})
@@ -178,8 +190,8 @@ def test_hanging_tensorflow_ends_within_timeout_plus_a_second(tmp_path: Path) ->
     tf = next(x for x in report["findings"] if x["id"] == "tensorflow.import")
     assert tf["severity"] == "error" and "within 3 s" in tf["summary"]
     assert out.returncode == 2
-    # The child budget plus the doctor's own start-up and rendering.
-    assert elapsed < 3 + 1 + 1.5, elapsed
+    # The child's budget, plus a second, plus the doctor's own start-up (about 0.5 s here).
+    assert elapsed < 3 + 1 + 1.0, elapsed
 
 
 def test_sigill_in_tensorflow_becomes_a_finding(tmp_path: Path) -> None:

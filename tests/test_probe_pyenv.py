@@ -39,6 +39,36 @@ def test_another_interpreter_is_probed_in_its_own_process(tmp_path: Path) -> Non
     assert result.python.prefix == str(tmp_path / "env")
     assert result.packages == ()
     assert result.python.pip_version is None
+    site = next((tmp_path / "env").glob("lib*/python*/site-packages"), None)
+    if site is not None:  # POSIX layout; only directories on sys.path, nothing else
+        assert result.python.site_packages == (str(site),)
+
+
+def test_a_broken_dist_info_costs_only_itself(tmp_path: Path) -> None:
+    venv.create(tmp_path / "env", with_pip=False)
+    site = next((tmp_path / "env").glob("lib*/python*/site-packages"), None)
+    if site is None:
+        pytest.skip("POSIX venv layout needed")
+    good = site / "numpy-1.26.4.dist-info"
+    good.mkdir()
+    (good / "METADATA").write_text("Metadata-Version: 2.1\nName: numpy\nVersion: 1.26.4\n")
+    broken = site / "tensorflow-2.15.1.dist-info"
+    broken.mkdir()
+    (broken / "METADATA").write_text("Metadata-Version: 2.1\nName: tensorflow\nVersion: 2.15.1\n")
+    (broken / "direct_url.json").write_text("[]")  # valid JSON of the wrong shape
+    result = probe_pyenv(str(tmp_path / "env" / "bin" / "python"))
+    assert result.error is None and result.packages is not None
+    found = {p.name: (p.version, p.editable) for p in result.packages}
+    assert found == {"numpy": ("1.26.4", False), "tensorflow": ("2.15.1", False)}
+
+
+@pytest.mark.parametrize(
+    "name", ["Tensorflow_CPU", "tf.nightly", "ml-dtypes", "nvidia--cudnn__cu12", "A_._b"]
+)
+def test_child_and_package_normalise_names_alike(name: str) -> None:
+    from tfdoctor.probes.child import env_info
+
+    assert env_info._normalize(name) == normalize_name(name)
 
 
 def test_missing_interpreter_is_an_error_not_a_crash(tmp_path: Path) -> None:

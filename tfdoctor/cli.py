@@ -114,6 +114,8 @@ def check(
         for check_id, title in list_checks():
             typer.echo(f"{check_id:28} {title}")
         raise typer.Exit(ExitCode.OK)
+    if json_out and output_format not in (OutputFormat.text, OutputFormat.json):
+        raise _fail(f"--json and --format {output_format.value} ask for different outputs")
     fmt = OutputFormat.json if json_out else output_format
     options = CheckOptions(
         python=python,
@@ -175,9 +177,11 @@ def main(argv: Optional[list[str]] = None) -> int:
     """Entry point: run the app; usage errors exit 3 with one line, never a traceback."""
     try:
         code = app(args=argv, prog_name="tfdoctor", standalone_mode=False)
-    except typer.Exit as exc:
-        code = exc.exit_code
     except Exception as exc:
+        # Bare `tfdoctor` has printed its help: that is an answer, not an error. Matched by
+        # name: click before 8.2 has no such class (it exits 0 there by itself).
+        if type(exc).__name__ == "NoArgsIsHelpError":
+            return int(ExitCode.OK)
         # Click's usage errors (bad option, bad value) carry `format_message`; they are bad
         # input, so exit 3 with one line instead of click's exit 2, which means "errors" here.
         if hasattr(exc, "format_message") and hasattr(exc, "exit_code"):

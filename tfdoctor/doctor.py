@@ -99,7 +99,7 @@ def collect_facts(
             errors,
         )
         platform = _guard(
-            "platform", lambda: probe_platform(env, pyenv.machine, pyenv.rosetta), errors
+            "platform", lambda: probe_platform(env, pyenv.machine, pyenv.rosetta, runner), errors
         )
         note("probing the NVIDIA driver and CUDA libraries")
         driver = driver_future.result()

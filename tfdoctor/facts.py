@@ -11,6 +11,7 @@ friends because :func:`from_json` resolves them at run time on Python 3.9.
 from __future__ import annotations
 
 import dataclasses
+import re
 import sys
 import typing
 from typing import Any, Optional, TypeVar
@@ -253,17 +254,7 @@ class Facts:
 
 def normalize_name(name: str) -> str:
     """A distribution name in PEP 503 normal form (``Tensorflow_CPU`` -> ``tensorflow-cpu``)."""
-    out = []
-    prev_sep = False
-    for ch in name.lower():
-        if ch in "-_.":
-            if not prev_sep:
-                out.append("-")
-            prev_sep = True
-        else:
-            out.append(ch)
-            prev_sep = False
-    return "".join(out)
+    return re.sub(r"[-_.]+", "-", name).lower()
 
 
 # --- JSON ----------------------------------------------------------------------------------

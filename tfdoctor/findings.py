@@ -46,7 +46,7 @@ class ExitCode(enum.IntEnum):
     OK = 0
     WARNINGS = 1  # only with --strict
     ERRORS = 2
-    DOCTOR_FAILED = 3  # bad arguments, unreadable facts file, malformed matrix
+    DOCTOR_FAILED = 3  # bad arguments, unreadable facts file
 
 
 @dataclasses.dataclass(frozen=True)

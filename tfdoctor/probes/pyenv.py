@@ -74,7 +74,13 @@ def probe_pyenv(
 ) -> PyEnvResult:
     """Python facts and TensorFlow-related packages of ``python``; never raises."""
     if is_current_interpreter(python):
-        return parse_env_info(env_info.collect())
+        # In-process: whatever goes wrong in there must not take the doctor with it.
+        try:
+            return parse_env_info(env_info.collect())
+        except Exception as exc:  # a probe records, never raises
+            return PyEnvResult(
+                error=ProbeError("python", "crashed", f"{type(exc).__name__}: {exc}")
+            )
     result = runner([python, child_script("env_info.py")], env, timeout)
     if result.start_error is not None:
         return PyEnvResult(

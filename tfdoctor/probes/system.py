@@ -81,7 +81,7 @@ def _read(path: str) -> str:
         return ""
 
 
-def read_libc() -> tuple[str, Optional[str]]:
+def read_libc(runner: Runner = run_command) -> tuple[str, Optional[str]]:
     """The C library and its version: ``("glibc", "2.36")``, ``("musl", "1.2.4")`` ..."""
     if sys.platform != "linux":
         return "", None
@@ -93,14 +93,9 @@ def read_libc() -> tuple[str, Optional[str]]:
     if value and value.startswith("glibc "):
         return "glibc", value.split()[1]
     for loader in sorted(Path("/lib").glob("ld-musl-*.so.1")):
-        return "musl", parse_musl_version(_musl_banner(str(loader)))
+        # musl's loader run without arguments prints "musl libc (x86_64)\nVersion 1.2.4".
+        return "musl", parse_musl_version(runner([str(loader)], None, 5.0).stderr)
     return "unknown", None
-
-
-def _musl_banner(loader: str) -> str:
-    # Running musl's loader with no arguments prints "musl libc (x86_64)\nVersion 1.2.4".
-    result = run_command([loader], None, 5.0)
-    return result.stderr
 
 
 def parse_musl_version(text: str) -> Optional[str]:
@@ -126,6 +121,7 @@ def probe_platform(
     env: Optional[Mapping[str, str]] = None,
     machine: Optional[str] = None,
     rosetta: bool = False,
+    runner: Runner = run_command,
 ) -> PlatformFacts:
     """OS, architecture, libc, WSL, container and NVIDIA device nodes of this machine.
 
@@ -133,7 +129,7 @@ def probe_platform(
     (an x86-64 Python under Rosetta reports ``x86_64`` on an arm64 Mac).
     """
     env = os.environ if env is None else env
-    libc, libc_version = read_libc()
+    libc, libc_version = read_libc(runner)
     release = platform.release()
     return PlatformFacts(
         system=platform.system(),
@@ -196,8 +192,8 @@ def parse_cpuinfo(text: str) -> tuple[str, tuple[str, ...]]:
 def parse_sysctl_features(text: str) -> tuple[str, ...]:
     """Vector flags from macOS ``sysctl machdep.cpu.features machdep.cpu.leaf7_features``."""
     words = {w.lower().replace(".", "_") for w in text.split()}
-    aliases = {"avx1_0": "avx", "sse4_1": "sse4_1", "sse4_2": "sse4_2", "fma": "fma"}
-    found = {aliases.get(w, w) for w in words}
+    # macOS calls AVX "AVX1.0"; the other names match Linux's once "." becomes "_".
+    found = {"avx" if w == "avx1_0" else w for w in words}
     return tuple(f for f in VECTOR_FLAGS if f in found)
 
 
@@ -220,13 +216,13 @@ def read_cpu(runner: Runner = run_command) -> tuple[str, tuple[str, ...], bool]:
         return model or platform.processor(), flags, bool(text)
     if sys.platform == "darwin":
         brand = runner(["sysctl", "-n", "machdep.cpu.brand_string"], None, 5.0)
-        feats = runner(
-            ["sysctl", "-n", "machdep.cpu.features", "machdep.cpu.leaf7_features"], None, 5.0
-        )
         model = brand.stdout.strip() or platform.processor()
         if platform.machine() == "arm64":
             # Apple silicon has NEON (asimd) always; machdep.cpu.features does not exist there.
             return model, ("asimd",), True
+        feats = runner(
+            ["sysctl", "-n", "machdep.cpu.features", "machdep.cpu.leaf7_features"], None, 5.0
+        )
         return model, parse_sysctl_features(feats.stdout), feats.returncode == 0
     if sys.platform == "win32":
         try:

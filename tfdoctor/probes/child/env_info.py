@@ -78,20 +78,20 @@ def _rosetta() -> bool:
 
 
 def _site_packages() -> list[str]:
-    dirs = []
-    try:
-        import site
+    """The site directories imports actually search, in ``sys.path`` order.
 
-        dirs.extend(site.getsitepackages())
-        user = site.getusersitepackages()
-        if isinstance(user, str):
-            dirs.append(user)
-    except (AttributeError, ImportError):
-        pass
+    ``site.getsitepackages()`` also names directories that are not on the path (the user
+    site inside a venv, for one), and lists the user site after the global one although
+    ``site.py`` puts it first; ``sys.path`` is what ``import tensorflow`` walks.
+    """
+    seen = set()
+    dirs = []
     for entry in sys.path:
-        if entry.endswith(("site-packages", "dist-packages")) and entry not in dirs:
-            dirs.append(entry)
-    return [d for d in dirs if os.path.isdir(d)]
+        if entry.endswith(("site-packages", "dist-packages")) and entry not in seen:
+            seen.add(entry)
+            if os.path.isdir(entry):
+                dirs.append(entry)
+    return dirs
 
 
 def _top_level(dist: Any) -> list[str]:
@@ -122,9 +122,11 @@ def _editable(dist: Any) -> bool:
     if not text:
         return False
     try:
-        return bool(json.loads(text).get("dir_info", {}).get("editable", False))
+        doc = json.loads(text)
     except ValueError:
         return False
+    dir_info = doc.get("dir_info") if isinstance(doc, dict) else None
+    return isinstance(dir_info, dict) and dir_info.get("editable") is True
 
 
 class _DistInfo:
@@ -182,35 +184,38 @@ def _distributions() -> list[Any]:
     return found
 
 
+def _describe(dist: Any, key: str, name: str) -> dict[str, Any]:
+    try:
+        location = str(dist.locate_file(""))
+    except (OSError, ValueError):
+        location = ""
+    return {
+        "name": name,
+        "version": str(dist.version or ""),
+        "location": location,
+        "requires": [str(r) for r in dist.requires or []],
+        "editable": _editable(dist),
+        "top_level": _top_level(dist) if _RECORD_READ.match(key) else [],
+    }
+
+
 def _packages(dists: list[Any]) -> list[dict[str, Any]]:
     seen = set()
     result = []
     for dist in dists:
+        # One broken dist-info (bad METADATA, odd JSON) must not cost the whole listing.
         try:
             name = dist.metadata["Name"]
-        except (KeyError, OSError):
+            if not name:
+                continue
+            key = _normalize(str(name))
+            # The first distribution on sys.path wins an import; later ones are shadowed.
+            if key in seen or not _FAMILY.match(key):
+                continue
+            seen.add(key)
+            result.append(_describe(dist, key, str(name)))
+        except Exception:  # skip the one broken record, keep the rest
             continue
-        if not name:
-            continue
-        key = _normalize(name)
-        # The first distribution on sys.path wins an import; later duplicates are shadowed.
-        if key in seen or not _FAMILY.match(key):
-            continue
-        seen.add(key)
-        try:
-            location = str(dist.locate_file(""))
-        except (OSError, ValueError):
-            location = ""
-        result.append(
-            {
-                "name": name,
-                "version": dist.version or "",
-                "location": location,
-                "requires": list(dist.requires or []),
-                "editable": _editable(dist),
-                "top_level": _top_level(dist) if _RECORD_READ.match(key) else [],
-            }
-        )
     result.sort(key=lambda p: _normalize(str(p["name"])))
     return result
 
