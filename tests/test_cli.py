@@ -221,3 +221,48 @@ def test_full_check_with_real_tensorflow_on_a_machine_without_gpu() -> None:
         assert findings["gpu.visible"]["severity"] in ("info", "ok")
         assert findings["driver.nvidia"]["severity"] == "info"
         assert not [d for d in tf["devices"] if d["device_type"] == "GPU"]
+
+
+def test_console_script_matches_python_m() -> None:
+    script = Path(sys.executable).parent / (
+        "tfdoctor.exe" if sys.platform == "win32" else "tfdoctor"
+    )
+    if not script.exists():
+        pytest.skip("the package is not installed in this environment (only importable)")
+    out = subprocess.run(
+        [str(script), "check", "--list"], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert out.returncode == 0
+    assert out.stdout == tfdoctor("check", "--list").stdout
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
+def test_progress_shows_on_a_terminal_only() -> None:
+    import pty
+
+    leader, follower = pty.openpty()
+    env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    proc = subprocess.run(
+        [sys.executable, "-m", "tfdoctor", "check", "--static"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=follower,
+        timeout=120,
+        check=False,
+    )
+    os.close(follower)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        seen += chunk
+    os.close(leader)
+    assert b"tfdoctor: " in seen  # the status line went to the terminal
+    assert b"tfdoctor: " not in proc.stdout.split(b"\n", 1)[1]  # not into the report
+    piped = tfdoctor("check", "--static")
+    assert piped.stderr == ""  # no terminal, no progress

@@ -9,7 +9,7 @@ from __future__ import annotations
 import enum
 import os
 import sys
-from contextlib import AbstractContextManager, nullcontext
+from contextlib import nullcontext
 from typing import Any, Optional
 
 import typer
@@ -50,14 +50,11 @@ def _terminal_width() -> int:
         return 100
 
 
-def _spinner(enabled: bool) -> tuple[AbstractContextManager[Any], Any]:
-    """A progress indicator on stderr while probes run (only on a terminal)."""
-    if not enabled:
-        return nullcontext(), None
+def _spinner() -> Any:
+    """A rich status line on stderr, shown while probes run (terminal sessions only)."""
     from rich.console import Console  # noqa: PLC0415 - only a terminal session pays for rich
 
-    status = Console(stderr=True).status("tfdoctor: probing")
-    return status, status
+    return Console(stderr=True).status("tfdoctor: probing")
 
 
 def _fail(message: str) -> typer.Exit:
@@ -125,12 +122,12 @@ def check(
         facts_file=facts_file,
     )
     show_progress = fmt is OutputFormat.text and facts_file is None and _use_color(sys.stderr)
-    spinner, status = _spinner(show_progress)
+    status = _spinner() if show_progress else None
     try:
-        with spinner:
+        with status if status is not None else nullcontext():
             report = diagnose(
                 options,
-                progress=(lambda msg: status.update(f"tfdoctor: {msg}")) if status else None,
+                progress=None if status is None else lambda msg: status.update(f"tfdoctor: {msg}"),
             )
     except DoctorError as exc:
         raise _fail(str(exc)) from None

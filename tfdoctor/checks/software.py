@@ -132,7 +132,7 @@ _PROTOBUF = re.compile(
 _DLL = re.compile(r"DLL load failed", re.IGNORECASE)
 
 
-def _declared_spec(facts: Facts, tf: Optional[PackageFacts], dist: str) -> Optional[str]:
+def _declared_spec(tf: Optional[PackageFacts], dist: str) -> Optional[str]:
     """The version range TensorFlow's metadata declares for ``dist`` (``numpy<2.0.0,>=1.23.5``)."""
     if tf is None:
         return None
@@ -154,7 +154,7 @@ def _import_error_finding(facts: Facts, tf: TensorFlowFacts) -> Finding:
     text = tf.error_message or ""
     numpy = facts.package("numpy")
     if _NUMPY_ABI.search(text):
-        spec = _declared_spec(facts, pkg, "numpy") or "numpy<2"
+        spec = _declared_spec(pkg, "numpy") or "numpy<2"
         summary = (
             f"TensorFlow{version} was built against NumPy 1.x but NumPy "
             f"{numpy.version if numpy else '2'} is installed"
@@ -186,7 +186,7 @@ def _import_error_finding(facts: Facts, tf: TensorFlowFacts) -> Finding:
             "ldd --version",
         )
     elif _PROTOBUF.search(text):
-        spec = _declared_spec(facts, pkg, "protobuf") or "protobuf"
+        spec = _declared_spec(pkg, "protobuf") or "protobuf"
         summary = f"TensorFlow{version} fails to import with the installed protobuf"
         remedy = fix(
             "Install the protobuf range TensorFlow declares.",
