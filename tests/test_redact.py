@@ -9,12 +9,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tfdoctor.facts import DriverFacts, Facts, GpuFacts, ProbeError, TensorFlowFacts
 from tfdoctor.findings import Finding, Fix, Report, Severity
-from tfdoctor.redact import MASK, Redactor, is_secret_name, redact_text, redact_tree
+from tfdoctor.redact import MASK, Redactor, is_secret_name
 from tfdoctor.render.jsonout import render_json
 from tfdoctor.render.markdown import render_markdown
 from tfdoctor.render.text import render_text
@@ -85,7 +85,6 @@ MIG_UUID = "MIG-1a2b3c4d-5e6f-7a8b-9c0d-1e2f3a4b5c6d"
 )
 def test_secrets_are_always_redacted(text: str, expected: str) -> None:
     assert PUBLIC.text(text) == expected
-    assert redact_text(text, private=False) == expected
 
 
 @pytest.mark.parametrize(
@@ -124,15 +123,17 @@ def test_private_mode_uses_this_machines_home() -> None:
     home = str(Path.home())
     if len(home) <= 1:
         pytest.skip("this machine's home directory is /")
-    assert redact_text(f"{home}/project and {home}", private=True) == "~/project and ~"
-    assert redact_text(f"{home}/project", private=False) == f"{home}/project"
+    private = Redactor.for_this_machine(private=True)
+    assert private.text(f"{home}/project and {home}") == "~/project and ~"
+    assert Redactor.for_this_machine(private=False).text(f"{home}/project") == f"{home}/project"
 
 
 def test_private_mode_uses_this_machines_hostname() -> None:
     host = socket.gethostname()
     if len(host) < 3:
         pytest.skip(f"hostname {host!r} is too short to redact safely")
-    assert redact_text(f"on host {host}.", private=True) == "on host <hostname>."
+    private = Redactor.for_this_machine(private=True)
+    assert private.text(f"on host {host}.") == "on host <hostname>."
 
 
 @pytest.mark.parametrize(
@@ -171,7 +172,7 @@ def test_tree_masks_values_under_secret_keys_and_keeps_structure() -> None:
         "environment": {"HF_TOKEN": "plain-looking", "PATH": "/usr/bin", "NUM": 3},
         "list": [1, 2.5, True, None, "https://u:p@h/"],
     }
-    assert redact_tree(data, private=False) == {
+    assert PUBLIC.tree(data) == {
         "environment": {"HF_TOKEN": MASK, "PATH": "/usr/bin", "NUM": 3},
         "list": [1, 2.5, True, None, "https://u:***@h/"],
     }
@@ -211,10 +212,87 @@ def test_tree_redaction_keeps_json_shape(data: Any) -> None:
     json.dumps(out)
 
 
-@given(st.text(alphabet=st.sampled_from("ab:/@=_-hfgpkuSK~.\\ \n"), max_size=60))
-def test_redaction_is_idempotent(text: str) -> None:
+def test_finding_and_check_ids_are_never_redacted() -> None:
+    # A host called "gpu" must not rewrite the gpu.* ids that scripts match on.
+    redactor = Redactor(private=True, hostname="gpu")
+    finding = Finding(
+        "gpu.visible", Severity.OK, "1 GPU visible on gpu", check="gpu.visible", detail="gpu"
+    )
+    out = redactor.tree(Report(facts=Facts("0.1.0", "2024-05-02T10:11:12Z"), findings=(finding,)))
+    assert out.findings[0].id == "gpu.visible"
+    assert out.findings[0].check == "gpu.visible"
+    assert out.findings[0].summary == "1 GPU visible on <hostname>"
+    assert out.findings[0].detail == "<hostname>"
+    markdown = render_markdown(out, "0.1.0", redactor=redactor)
+    assert "`gpu.visible`" in markdown
+    assert "<hostname>.visible" not in markdown
+
+
+# Real shapes of what redaction must catch, so the properties below exercise the rules.
+_GITHUB_TOKEN = st.from_regex(r"gh[pousr]_[A-Za-z0-9]{36}", fullmatch=True)
+_HF_TOKEN = st.from_regex(r"hf_[A-Za-z0-9]{34}", fullmatch=True)
+_AWS_KEY_ID = st.from_regex(r"(AKIA|ASIA)[0-9A-Z]{16}", fullmatch=True)
+_GPU_UUID = st.from_regex(
+    r"(GPU|MIG)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", fullmatch=True
+)
+_URL_CREDENTIALS = st.tuples(
+    st.from_regex(r"[a-z][a-z0-9._-]{0,8}", fullmatch=True),
+    st.from_regex(r"[A-Za-z0-9!$%*_-]{6,16}", fullmatch=True),
+)
+_URL = st.builds(
+    lambda cred, host, path: f"https://{cred[0]}:{cred[1]}@{host}.example.com/{path}",
+    _URL_CREDENTIALS,
+    st.from_regex(r"[a-z][a-z0-9-]{0,10}", fullmatch=True),
+    st.from_regex(r"[a-z0-9/._-]{0,12}", fullmatch=True),
+)
+_HOME_PATH = st.from_regex(
+    r"/home/[a-z][a-z0-9_-]{0,10}(/[A-Za-z0-9._-]{1,8}){0,3}", fullmatch=True
+)
+_SECRETS = st.one_of(_GITHUB_TOKEN, _HF_TOKEN, _AWS_KEY_ID, _GPU_UUID)
+_SEPARATOR = st.sampled_from(
+    [" ", ":", "\n", ", ", " (", ") ", "=", "'", " HF_TOKEN=", " Authorization: Bearer ", " on "]
+)
+_PLAIN = st.sampled_from(
+    ["gpu-node-17.cluster.example", "gpu-node-17", "/var/lib/builder/x", "LD_LIBRARY_PATH=/opt"]
+)
+
+
+@st.composite
+def _report_text(draw: st.DrawFn) -> tuple[str, list[str]]:
+    """Text that mixes secrets, URLs, homes and this fixed machine's names, and the secrets."""
+    secrets: list[str] = []
+    parts: list[str] = []
+    for _ in range(draw(st.integers(1, 6))):
+        parts.append(draw(_SEPARATOR))
+        kind = draw(st.sampled_from(["secret", "url", "home", "plain"]))
+        if kind == "secret":
+            secrets.append(draw(_SECRETS))
+            parts.append(secrets[-1])
+        elif kind == "url":
+            url = draw(_URL)
+            secrets.append(url.split("@", 1)[0])  # scheme, user and password
+            parts.append(url)
+        else:
+            parts.append(draw(_HOME_PATH if kind == "home" else _PLAIN))
+    parts.append(draw(_SEPARATOR))
+    return "".join(parts), secrets
+
+
+@settings(max_examples=200, deadline=None)
+@given(_report_text())
+def test_redaction_is_idempotent(case: tuple[str, list[str]]) -> None:
+    text, _ = case
     once = PRIVATE.text(text)
     assert PRIVATE.text(once) == once
+
+
+@settings(max_examples=200, deadline=None)
+@given(_report_text())
+def test_generated_secrets_never_survive(case: tuple[str, list[str]]) -> None:
+    text, secrets = case
+    out = PRIVATE.text(text)
+    for secret in secrets:
+        assert secret not in out
 
 
 # --- planted secrets through every renderer ------------------------------------------------

@@ -3,7 +3,8 @@
 Facts keep what the probes saw; redaction happens only when a report is rendered, so a
 replayed facts file still holds the truth. Every format removes tokens and passwords;
 private mode (the paste-ready markdown) also removes home directories, the hostname and
-GPU UUIDs. Redaction only rewrites strings, so a redacted JSON tree keeps its structure.
+GPU UUIDs. Redaction only rewrites string values (never finding or check ids), so a redacted
+tree keeps its structure, its keys and its types.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ import socket
 from pathlib import Path
 from re import Pattern
 from typing import Any, Callable, TypeVar, Union
+
+from tfdoctor.findings import Finding
 
 T = TypeVar("T")
 
@@ -90,6 +93,12 @@ def is_secret_name(name: str) -> bool:
     return _SECRET_NAME.search(name) is not None
 
 
+# Fields that name things rather than describe the machine: finding and check ids are stable
+# identifiers scripts match on, and a hostname such as "gpu" must not turn ``gpu.visible``
+# into ``<hostname>.visible``.
+_NEVER_REDACTED: dict[type, frozenset[str]] = {Finding: frozenset({"id", "check"})}
+
+
 @dataclasses.dataclass(frozen=True)
 class Redactor:
     """Redaction rules bound to one machine's home directory and hostname."""
@@ -97,6 +106,29 @@ class Redactor:
     private: bool
     home: str = ""
     hostname: str = ""
+    # The private rules for this home and hostname, compiled once rather than per string.
+    _private_rules: tuple[tuple[Pattern[str], _Replacement], ...] = dataclasses.field(
+        init=False, repr=False, compare=False
+    )
+
+    def __post_init__(self) -> None:
+        """Compile the rules that depend on this machine's home directory and hostname."""
+        rules: list[tuple[Pattern[str], _Replacement]] = [
+            (_GPU_UUID, lambda m: f"{m.group(1)}-{MASK}")
+        ]
+        # The real home first: it covers homes outside /home (/root, /var/lib/jenkins).
+        if len(self.home) > 1:
+            rules.append((re.compile(r"(?<![\w.~-])" + re.escape(self.home) + _PATH_END), "~"))
+        rules += _HOME_PATTERNS
+        forms = _hostname_forms(self.hostname)
+        if forms:
+            # Longest form first, so the full name wins over its first label.
+            names = "|".join(re.escape(name) for name in forms)
+            rules.append(
+                (re.compile(r"(?<![A-Za-z0-9-])(?:" + names + r")(?![A-Za-z0-9-])"), "<hostname>")
+            )
+        # Frozen: the cache is set the way dataclasses itself sets fields of frozen instances.
+        object.__setattr__(self, "_private_rules", tuple(rules))
 
     @classmethod
     def for_this_machine(cls, *, private: bool) -> Redactor:
@@ -109,18 +141,9 @@ class Redactor:
         """``text`` with secrets (and, when private, identifying details) replaced."""
         for pattern, repl in _ALWAYS:
             text = pattern.sub(repl, text)
-        if not self.private:
-            return text
-        text = _GPU_UUID.sub(lambda m: f"{m.group(1)}-{MASK}", text)
-        # The real home first: it covers homes outside /home (/root, /var/lib/jenkins).
-        if len(self.home) > 1:
-            text = re.sub(r"(?<![\w.~-])" + re.escape(self.home) + _PATH_END, "~", text)
-        for pattern, repl in _HOME_PATTERNS:
-            text = pattern.sub(repl, text)
-        for name in _hostname_forms(self.hostname):
-            text = re.sub(
-                r"(?<![A-Za-z0-9-])" + re.escape(name) + r"(?![A-Za-z0-9-])", "<hostname>", text
-            )
+        if self.private:
+            for pattern, repl in self._private_rules:
+                text = pattern.sub(repl, text)
         return text
 
     def tree(self, obj: T) -> T:
@@ -128,7 +151,7 @@ class Redactor:
 
         Dictionary keys stay as they are; a string value under a secret-looking key
         (``HF_TOKEN``) is masked whole. Numbers, booleans, None and enums pass through, so
-        the structure and the types survive.
+        the structure and the types survive. Finding and check ids are kept verbatim.
         """
         return self._tree(obj)  # type: ignore[no-any-return]
 
@@ -138,7 +161,12 @@ class Redactor:
         if isinstance(obj, str):
             return self.text(obj)
         if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-            changes = {f.name: self._tree(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+            keep = _NEVER_REDACTED.get(type(obj), frozenset())
+            changes = {
+                f.name: self._tree(getattr(obj, f.name))
+                for f in dataclasses.fields(obj)
+                if f.init and f.name not in keep
+            }
             return dataclasses.replace(obj, **changes)
         if isinstance(obj, dict):
             return {
@@ -152,16 +180,6 @@ class Redactor:
         if isinstance(obj, list):
             return [self._tree(v) for v in obj]
         return obj
-
-
-def redact_text(text: str, *, private: bool) -> str:
-    """``text`` with secrets removed; with ``private`` also homes, hostname and GPU UUIDs."""
-    return Redactor.for_this_machine(private=private).text(text)
-
-
-def redact_tree(obj: T, *, private: bool) -> T:
-    """A JSON tree or dataclass tree with every string passed through :func:`redact_text`."""
-    return Redactor.for_this_machine(private=private).tree(obj)
 
 
 def _hostname_forms(hostname: str) -> tuple[str, ...]:

@@ -8,7 +8,7 @@ from typing import Optional
 
 from tfdoctor.findings import Finding, Report, Severity
 from tfdoctor.redact import MASK, Redactor
-from tfdoctor.render.text import counts_phrase, exit_phrase, facts_sections, group_by_area
+from tfdoctor.render._common import counts_phrase, exit_phrase, facts_sections, group_by_area
 
 
 def render_markdown(
@@ -80,17 +80,20 @@ def _finding_block(finding: Finding) -> list[str]:
 
 def _fenced(text: str, lang: str) -> list[str]:
     """A fenced code block whose fence is longer than any backtick run inside it."""
-    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
-    fence = "`" * max(3, longest + 1)
+    fence = "`" * max(3, _longest_backtick_run(text) + 1)
     return [f"{fence}{lang}", *text.splitlines(), fence]
 
 
 def _code(text: str) -> str:
     """An inline code span that survives backticks inside ``text``."""
-    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
-    ticks = "`" * (longest + 1)
+    ticks = "`" * (_longest_backtick_run(text) + 1)
     pad = " " if text.startswith("`") or text.endswith("`") else ""
     return f"{ticks}{pad}{text}{pad}{ticks}"
+
+
+def _longest_backtick_run(text: str) -> int:
+    """The length of the longest run of backticks in ``text`` (0 when there is none)."""
+    return max((len(run) for run in re.findall(r"`+", text)), default=0)
 
 
 def _escape(text: str) -> str:
