@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Optional
@@ -15,7 +16,6 @@ from tfdoctor.facts import CudaLibsFacts, LibraryFacts
 from tfdoctor.probes._run import CommandResult, run_command
 from tfdoctor.probes.cudalibs import (
     LdconfigEntry,
-    parse_cuda_version,
     parse_ldconfig,
     parse_ptxas_version,
     probe_cuda_libs,
@@ -85,6 +85,28 @@ STUBS = {
     "cusparse_aborts": (
         "libcusparse.so.12",
         "#include <stdlib.h>\nint cusparseGetProperty(int t, int *v) { abort(); }",
+    ),
+    # Prints on stdout when loaded, without a newline, and flushes at once.
+    "cudart_chatty": (
+        "libcudart.so.12",
+        "#include <stdio.h>\n"
+        "__attribute__((constructor)) static void chatty(void)"
+        ' { printf("cudart stub constructor says hi"); fflush(stdout); }\n'
+        "int cudaRuntimeGetVersion(int *v) { *v = 12030; return 0; }",
+    ),
+    # Slow but within a one-library deadline.
+    "cudart_slow": (
+        "libcudart.so.12",
+        "#include <unistd.h>\n"
+        "int cudaRuntimeGetVersion(int *v) { usleep(1000000); *v = 12030; return 0; }",
+    ),
+    "cudnn_slow": (
+        "libcudnn.so.9",
+        "#include <unistd.h>\nsize_t cudnnGetVersion(void) { usleep(1000000); return 90100; }",
+    ),
+    "cudnn_hangs": (
+        "libcudnn.so.9",
+        "#include <unistd.h>\nsize_t cudnnGetVersion(void) { sleep(600); return 90100; }",
     ),
 }
 
@@ -237,6 +259,8 @@ def test_version_from_filename_when_the_library_has_no_version_call(
         "filename",
         True,
     )
+    # Why the call gave no version is kept beside the version read from the name.
+    assert candidate.load_error == "cudnnGetVersion is not exported"
 
 
 def test_a_file_that_is_not_elf_ends_the_search(tmp_path: Path, stubs: dict[str, Path]) -> None:
@@ -342,6 +366,93 @@ def test_each_library_answers_through_its_own_call(tmp_path: Path, stubs: dict[s
     assert cusparse.load_error is not None and "SIGABRT" in cusparse.load_error
     assert runner.child_runs == 2
     assert facts.error is None
+
+
+def test_pip_wheels_count_only_beside_tensorflow(tmp_path: Path, stubs: dict[str, Path]) -> None:
+    # TF's RUNPATH ($ORIGIN/../nvidia/*/lib) reaches the wheels in its own site dir only.
+    user_site = tmp_path / "user-site"
+    install(stubs["cudnn90100"], user_site / "nvidia" / "cudnn" / "lib")
+    tf_site = tmp_path / "site"
+    (tf_site / "tensorflow").mkdir(parents=True)
+    (tf_site / "tensorflow" / "__init__.py").write_text("", encoding="utf-8")
+    wheel = install(stubs["cudart12030"], tf_site / "nvidia" / "cuda_runtime" / "lib")
+    options: dict[str, object] = {"ldconfig_output": "", "system_dirs": (), "toolkit_dirs": ()}
+    runner = Runner()
+
+    facts = probe_cuda_libs(
+        [str(user_site), str(tf_site)],
+        CUDA12,
+        {},
+        runner,
+        **options,  # type: ignore[arg-type]
+    )
+
+    runner.check_done()
+    assert library(facts, "cudnn").candidates == ()
+    assert [(c.path, c.origin) for c in library(facts, "cudart").candidates] == [
+        (str(wheel), "pip")
+    ]
+    # With no TensorFlow to anchor the RUNPATH, every site dir's wheels are candidates.
+    facts = probe_cuda_libs([str(user_site)], CUDA12, {}, Runner(), **options)  # type: ignore[arg-type]
+    assert [c.origin for c in library(facts, "cudnn").candidates] == ["pip"]
+
+
+def test_a_library_printing_on_load_keeps_its_record(
+    tmp_path: Path, stubs: dict[str, Path]
+) -> None:
+    site = tmp_path / "site"
+    install(stubs["cudart_chatty"], site / "nvidia" / "cuda_runtime" / "lib")
+    install(stubs["cudnn90100"], site / "nvidia" / "cudnn" / "lib")
+    runner = Runner()
+
+    facts = probe(site, {}, runner)
+
+    (cudart,) = library(facts, "cudart").candidates
+    assert (cudart.loadable, cudart.version, cudart.load_error) == (True, "12.3", None)
+    (cudnn,) = library(facts, "cudnn").candidates
+    assert (cudnn.loadable, cudnn.version) == (True, "9.1.0")
+    assert runner.child_runs == 1
+    assert facts.error is None
+
+
+def test_the_deadline_is_per_library(tmp_path: Path, stubs: dict[str, Path]) -> None:
+    # Each library takes 1 s, within the 1.6 s deadline, though both together exceed it.
+    site = tmp_path / "site"
+    install(stubs["cudart_slow"], site / "nvidia" / "cuda_runtime" / "lib")
+    install(stubs["cudnn_slow"], site / "nvidia" / "cudnn" / "lib")
+
+    facts = probe(site, {}, Runner(), timeout=1.6)
+
+    assert [c.version for c in library(facts, "cudart").candidates] == ["12.3"]
+    assert [c.version for c in library(facts, "cudnn").candidates] == ["9.1.0"]
+    assert facts.error is None
+
+
+def test_a_hanging_library_is_blamed_at_its_deadline(
+    tmp_path: Path, stubs: dict[str, Path]
+) -> None:
+    site = tmp_path / "site"
+    install(stubs["cudart12030"], site / "nvidia" / "cuda_runtime" / "lib")
+    hung = install(stubs["cudnn_hangs"], site / "nvidia" / "cudnn" / "lib")
+
+    start = time.monotonic()
+    facts = probe(site, {}, Runner(), timeout=1.0)
+
+    assert time.monotonic() - start < 10
+    assert [c.version for c in library(facts, "cudart").candidates] == ["12.3"]
+    (cudnn,) = library(facts, "cudnn").candidates
+    assert (cudnn.loadable, cudnn.version, cudnn.version_source) == (True, "9", "filename")
+    assert cudnn.load_error == "calling its version function did not finish within 1s"
+    assert facts.error is not None
+    assert (facts.error.reason, facts.error.message) == (
+        "timeout",
+        f"{hung}: calling its version function did not finish within 1s",
+    )
+    # faulthandler's report, without the child's own progress lines.
+    assert facts.error.detail.startswith("Timeout (0:00:01")
+    assert "lib_versions" in facts.error.detail and "tfdoctor lib_versions" not in (
+        facts.error.detail
+    )
 
 
 def test_cudnn_8_versions_decode_by_major(tmp_path: Path, stubs: dict[str, Path]) -> None:
@@ -551,6 +662,17 @@ def test_parse_ptxas_version(text: str, expected: Optional[str]) -> None:
             id="cuda13-linux",
         ),
         pytest.param(
+            (10, 1),
+            7,
+            "linux",
+            {
+                "cudart": "libcudart.so.10.1",
+                "cublas": "libcublas.so.10",
+                "cudnn": "libcudnn.so.7",
+            },
+            id="cuda10.1-linux-tf2.2",
+        ),
+        pytest.param(
             (11, 2),
             8,
             "win32",
@@ -586,6 +708,16 @@ def test_tf_library_names(
         pytest.param(
             {"is_cuda_build": True, "cuda_version": "11.8"}, (11, 8, 8), id="no-cudnn-key"
         ),
+        pytest.param(
+            {"is_cuda_build": True, "cuda_version_number": "10.1", "cudnn_version_number": "7"},
+            (10, 1, 7),
+            id="tf2.2-module-constants",
+        ),
+        pytest.param(
+            {"is_cuda_build": "True", "cuda_version": "11.2", "cudnn_version": "8"},
+            (11, 2, 8),
+            id="flag-as-string",
+        ),
     ],
 )
 def test_searched_versions(
@@ -605,19 +737,6 @@ def test_searched_versions(
 )
 def test_version_from_filename(paths: tuple[str, ...], expected: Optional[str]) -> None:
     assert version_from_filename(*paths) == expected
-
-
-@pytest.mark.parametrize(
-    ("value", "expected"),
-    [
-        pytest.param("12.5.1", (12, 5), id="dotted"),
-        pytest.param("12", (12, 0), id="major-only"),
-        pytest.param("64_112", (11, 2), id="windows"),
-        pytest.param("", None, id="empty"),
-    ],
-)
-def test_parse_cuda_version(value: str, expected: Optional[tuple[int, int]]) -> None:
-    assert parse_cuda_version(value) == expected
 
 
 def test_xla_cuda_data_dir() -> None:

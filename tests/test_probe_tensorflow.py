@@ -31,6 +31,21 @@ import collections
 build_info = collections.OrderedDict([('cpu_compiler', 'clang'), ('cuda_compute_capabilities', ['sm_60', 'sm_70', 'sm_80', 'sm_89', 'compute_90']), ('cuda_version', '12.5.1'), ('cudnn_version', '9'), ('is_cuda_build', True), ('is_rocm_build', False), ('is_tensorrt_build', False)])
 '''  # noqa: E501 - recorded verbatim
 
+# The build_info.py TF 2.1 and 2.2 wheels carry: module constants written by that era's
+# tensorflow/tools/build_info/gen_build_info.py (license header cut), here a CUDA 10.1 build.
+BUILD_INFO_2_2 = '''\
+"""Generates a Python module containing information about the build."""
+from __future__ import absolute_import
+from __future__ import division
+from __future__ import print_function
+
+is_rocm_build = False
+is_cuda_build = True
+
+cuda_version_number = '10.1'
+cudnn_version_number = '7'
+'''
+
 # numpy/core/_multiarray_umath.py (NumPy 2.x) raises this when a module built against
 # NumPy 1.x asks for the C API; the extension then replaces it with its own ImportError.
 NUMPY2_ABI = """\
@@ -125,11 +140,27 @@ config = types.SimpleNamespace(
 """
 
 
-def _fake_tensorflow(root: Path, init_source: str | None) -> dict[str, str]:
+# TF 2.2's public API as far as the child uses it: tf.sysconfig exists, but get_build_info
+# only arrived in 2.3.
+TF_2_2 = """\
+import types
+
+__version__ = "2.2.0"
+version = types.SimpleNamespace(GIT_VERSION="v2.2.0-rc4-8-g2b96f3662b")
+sysconfig = types.SimpleNamespace(get_include=lambda: "", get_lib=lambda: "")
+test = types.SimpleNamespace(is_built_with_cuda=lambda: True, is_built_with_rocm=lambda: False)
+config = types.SimpleNamespace(list_physical_devices=lambda: [])
+"""
+
+
+def _fake_tensorflow(
+    root: Path, init_source: str | None, build_info: str | None = BUILD_INFO_2_21
+) -> dict[str, str]:
     """A ``tensorflow`` package under ``root`` first on PYTHONPATH; returns the child env."""
     package = root / "tensorflow"
     (package / "python" / "platform").mkdir(parents=True)
-    (package / "python" / "platform" / "build_info.py").write_text(BUILD_INFO_2_21)
+    if build_info is not None:
+        (package / "python" / "platform" / "build_info.py").write_text(build_info)
     if init_source is not None:
         (package / "__init__.py").write_text(init_source)
     env = dict(os.environ)
@@ -326,6 +357,39 @@ def test_working_api_with_gpu_and_a_failing_item(tmp_path: Path) -> None:
     assert from_json(TensorFlowFacts, to_json(facts), "tensorflow") == facts
 
 
+def test_tf_2_2_without_get_build_info_is_ok(tmp_path: Path) -> None:
+    env = _fake_tensorflow(tmp_path, TF_2_2, BUILD_INFO_2_2)
+
+    facts = probe_tensorflow(sys.executable, env=env, timeout=30)
+
+    assert facts.status == "ok", facts.stderr_tail
+    assert facts.version == "2.2.0"
+    assert "tf.sysconfig.get_build_info failed: AttributeError" in facts.stderr_tail
+    assert facts.build_info_source == "file"
+    assert facts.build_info == {
+        "cuda_version_number": "10.1",
+        "cudnn_version_number": "7",
+        "is_cuda_build": "True",
+        "is_rocm_build": "False",
+    }
+    assert (facts.cuda_version, facts.cudnn_version) == ("10.1", "7")
+    assert (facts.is_cuda_build, facts.is_rocm_build) == (True, False)
+
+
+def test_build_info_comes_only_from_the_imported_package(tmp_path: Path) -> None:
+    # The imported tensorflow has no build_info.py; another one later on the path has, and
+    # must not be taken for it.
+    first = tmp_path / "first"
+    env = _fake_tensorflow(first, LIBCUDART_MISSING, build_info=None)
+    _fake_tensorflow(tmp_path / "second", TF_2_2)
+    env["PYTHONPATH"] = os.pathsep.join([str(first), str(tmp_path / "second")])
+
+    facts = probe_tensorflow(sys.executable, env=env, timeout=30)
+
+    assert facts.status == "import-error", facts.stderr_tail
+    assert (facts.build_info_source, facts.build_info, facts.cuda_version) == (None, {}, None)
+
+
 # --- not installed, no interpreter ---------------------------------------------------------
 
 
@@ -412,6 +476,28 @@ def test_crash_codes_become_signals(returncode: int, signal_name: str) -> None:
 
     assert facts.status == "signal"
     assert facts.signal == signal_name
+
+
+@pytest.mark.parametrize(
+    ("returncode", "signal_name"),
+    [
+        pytest.param(0xC000001D, "SIGILL", id="illegal-instruction"),
+        pytest.param(0xC0000005, "SIGSEGV", id="access-violation"),
+        pytest.param(-1073741819, "SIGSEGV", id="access-violation-read-signed"),
+        pytest.param(0xC00000FD, "SIGSEGV", id="stack-overflow"),
+        pytest.param(0xC0000094, "SIGFPE", id="integer-divide-by-zero"),
+        pytest.param(-4, "SIGILL", id="posix-sigill"),
+        pytest.param(1, None, id="plain-exit-status"),
+        pytest.param(0, None, id="success"),
+        pytest.param(None, None, id="never-started"),
+    ],
+)
+def test_command_result_names_windows_crashes_as_signals(
+    returncode: int | None, signal_name: str | None
+) -> None:
+    result = CommandResult(("python",), returncode, "", "", 1.5)
+
+    assert result.signal_name == signal_name
 
 
 def test_parse_child_output_keeps_only_marked_json() -> None:

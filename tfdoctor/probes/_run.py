@@ -1,6 +1,7 @@
 """The one way probes start other programs: argv lists, a timeout, no shell, a process group.
 
-Probes take a :data:`Runner` so tests can script the exact calls (see ``tests/fakes.py``).
+Probes take a :data:`Runner`, so a test can run the real child scripts and answer every
+other command from a script of the exact calls it expects.
 """
 
 from __future__ import annotations
@@ -21,6 +22,17 @@ CHILD_DIR = Path(__file__).resolve().parent / "child"
 #: How much of a failed command's stderr facts keep.
 STDERR_TAIL_CHARS = 4000
 
+#: Windows ends a crashed process with the NTSTATUS exception code as its exit status instead
+#: of a signal; each maps to the POSIX signal that names the same fault. ``import tensorflow``
+#: gives the first two (an AVX wheel on a CPU without AVX; a bad DLL).
+#: https://learn.microsoft.com/en-us/openspecs/windows_protocols/ms-erref/596a1078-e883-4972-9bbc-49e60bebca55
+NTSTATUS_SIGNALS = {
+    0xC000001D: "SIGILL",  # STATUS_ILLEGAL_INSTRUCTION
+    0xC0000005: "SIGSEGV",  # STATUS_ACCESS_VIOLATION
+    0xC00000FD: "SIGSEGV",  # STATUS_STACK_OVERFLOW (Linux reports a stack overflow as SIGSEGV)
+    0xC0000094: "SIGFPE",  # STATUS_INTEGER_DIVIDE_BY_ZERO
+}
+
 
 @dataclasses.dataclass(frozen=True)
 class CommandResult:
@@ -37,13 +49,20 @@ class CommandResult:
 
     @property
     def signal_name(self) -> Optional[str]:
-        """``SIGSEGV`` etc. when a signal ended the process (POSIX negative return codes)."""
-        if self.returncode is None or self.returncode >= 0:
+        """``SIGSEGV`` etc. when a signal (POSIX) or a crash exception (Windows) ended it."""
+        code = self.returncode
+        if code is None or code == 0:
+            return None
+        # Windows exit statuses are unsigned 32-bit; a signed reading makes them negative.
+        ntstatus = NTSTATUS_SIGNALS.get(code & 0xFFFFFFFF)
+        if ntstatus is not None:
+            return ntstatus
+        if code > 0:
             return None
         try:
-            return signal.Signals(-self.returncode).name
+            return signal.Signals(-code).name
         except ValueError:
-            return f"signal {-self.returncode}"
+            return f"signal {-code}"
 
     def stderr_tail(self, chars: int = STDERR_TAIL_CHARS) -> str:
         """The last ``chars`` characters of stderr, starting at a line boundary."""

@@ -14,6 +14,7 @@ import json
 import os
 import platform as platform_module
 import re
+import secrets
 import sys
 import traceback
 from collections.abc import Mapping, Sequence
@@ -22,6 +23,7 @@ from typing import Optional
 
 from tfdoctor.facts import CudaLibsFacts, LibraryCandidate, LibraryFacts, ProbeError
 from tfdoctor.probes._run import CommandResult, Runner, child_script, run_command
+from tfdoctor.probes.build_info import tensorflow_dirs, versions_from_build_info
 
 PROBE = "cuda_libs"
 
@@ -112,50 +114,21 @@ _MULTIARCH = {
 # --- what to search for ---------------------------------------------------------------------
 
 
-def _leading_int(text: str) -> Optional[int]:
-    match = re.match(r"\s*(\d+)", text)
-    return int(match.group(1)) if match else None
-
-
-def parse_cuda_version(value: object) -> Optional[tuple[int, int]]:
-    """(major, minor) from build_info's ``cuda_version``: ``12.5.1``, ``11.8``, or ``64_112``.
-
-    Windows builds record ``64_<major><minor>`` (cuda_configure.bzl's ``64_%s`` prefix).
-    """
-    if not isinstance(value, str) or not value.strip():
-        return None
-    text = value.strip()
-    if text.startswith("64_"):
-        digits = text[3:]
-        if digits.isdigit() and len(digits) >= 3:
-            return int(digits[:-1]), int(digits[-1])
-        text = digits
-    parts = re.findall(r"\d+", text)
-    if not parts:
-        return None
-    return int(parts[0]), int(parts[1]) if len(parts) > 1 else 0
-
-
-def parse_cudnn_major(value: object) -> Optional[int]:
-    """The major version in build_info's ``cudnn_version``: ``9``, ``8.9``, ``64_8``."""
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
-    if not isinstance(value, str):
-        return None
-    text = value.strip()
-    if text.startswith("64_"):
-        text = text[3:]
-    return _leading_int(text)
-
-
 def searched_versions(build_info: Mapping[str, object] | None) -> tuple[int, int, int]:
     """(CUDA major, CUDA minor, cuDNN major) to search for, from TF's build_info or the newest."""
-    if not build_info or build_info.get("is_cuda_build") is not True:
+    versions = versions_from_build_info(build_info or {})
+    if versions.is_cuda_build is not True:
         return NEWEST_CUDA[0], NEWEST_CUDA[1], NEWEST_CUDNN_MAJOR
-    cuda = parse_cuda_version(build_info.get("cuda_version")) or NEWEST_CUDA
-    cudnn = parse_cudnn_major(build_info.get("cudnn_version"))
+    if versions.cuda_major is None or versions.cuda_minor is None:
+        cuda = NEWEST_CUDA
+    else:
+        cuda = (versions.cuda_major, versions.cuda_minor)
+    cudnn = versions.cudnn_major
     if cudnn is None:
-        cudnn = 8 if cuda[0] <= 11 else NEWEST_CUDNN_MAJOR
+        # TF's tested build configurations (https://www.tensorflow.org/install/source#gpu)
+        # pair CUDA 10 with cuDNN 7 and CUDA 11 with cuDNN 8; CUDA 12 releases moved to
+        # cuDNN 9 with TF 2.18, the newest is assumed.
+        cudnn = 7 if cuda[0] <= 10 else 8 if cuda[0] == 11 else NEWEST_CUDNN_MAJOR
     return cuda[0], cuda[1], cudnn
 
 
@@ -260,40 +233,55 @@ class LoadResult:
     #: An ELF file of another class or machine, which the loader's search passes over.
     wrong_kind: bool = False
     version: Optional[str] = None
-    function: Optional[str] = None
+    #: Why no version function answered, for a library that loaded.
+    call_error: Optional[str] = None
 
 
-def parse_lib_versions(stdout: str) -> list[LoadResult]:
-    """The child's JSON lines, in order, up to the first line that is not a complete record."""
-    results = []
+# faulthandler's dump_traceback_later(exit=True) writes "Timeout (H:MM:SS[.ffffff])!" and
+# exits with status 1 (Modules/faulthandler.c); the child arms it per library.
+_CHILD_DEADLINE = re.compile(r"^Timeout \(\d+:\d\d:\d\d(?:\.\d+)?\)!$", re.MULTILINE)
+
+
+def _opt_text(value: object) -> Optional[str]:
+    return value if isinstance(value, str) else None
+
+
+def parse_lib_versions(stdout: str, marker: str) -> dict[str, LoadResult]:
+    """The child's records by path: JSON after ``marker`` at a line start; the rest skipped.
+
+    Libraries may print to stdout when loaded (constructors), so only the marker, fresh for
+    each run, delimits the records.
+    """
+    results: dict[str, LoadResult] = {}
+    prefix = marker + " "
     for line in stdout.splitlines():
+        if not line.startswith(prefix):
+            continue
         try:
-            doc = json.loads(line)
+            doc = json.loads(line[len(prefix) :])
         except ValueError:
-            break
+            continue
         if not isinstance(doc, dict) or not isinstance(doc.get("path"), str):
-            break
-        version = doc.get("version")
-        error = doc.get("error")
-        function = doc.get("function")
-        results.append(
-            LoadResult(
-                path=doc["path"],
-                loadable=bool(doc.get("loadable")),
-                error=error if isinstance(error, str) else None,
-                wrong_kind=doc.get("wrong_kind") is True,
-                version=version if isinstance(version, str) else None,
-                function=function if isinstance(function, str) else None,
-            )
+            continue
+        results[doc["path"]] = LoadResult(
+            path=doc["path"],
+            loadable=bool(doc.get("loadable")),
+            error=_opt_text(doc.get("error")),
+            wrong_kind=doc.get("wrong_kind") is True,
+            version=_opt_text(doc.get("version")),
+            call_error=_opt_text(doc.get("call_error")),
         )
     return results
 
 
-def _died(result: CommandResult, path: str, loaded: bool) -> LoadResult:
-    """What is known of the library the child was at when it died."""
+def _died(result: CommandResult, path: str, loaded: bool, deadline: Optional[float]) -> LoadResult:
+    """What is known of the library the child was at when it died.
+
+    ``deadline`` is the per-library limit when that is what ended the child, else None.
+    """
     step = "calling its version function" if loaded else "loading it"
-    if result.timed_out:
-        why = f"{step} did not finish within {result.seconds:.0f}s"
+    if deadline is not None:
+        why = f"{step} did not finish within {deadline:g}s"
     elif result.signal_name:
         why = f"{step} killed the checking process ({result.signal_name})"
     else:
@@ -301,7 +289,7 @@ def _died(result: CommandResult, path: str, loaded: bool) -> LoadResult:
     # A load_error on a loadable library says its version call failed, and how; a
     # timed-out load leaves loadability unknown.
     loadable: Optional[bool] = True if loaded else None
-    if not loaded and not result.timed_out:
+    if not loaded and deadline is None:
         loadable = False
     return LoadResult(path, loadable=loadable, error=why)
 
@@ -313,31 +301,48 @@ def load_in_child(
     runner: Runner,
     timeout: float,
 ) -> tuple[dict[str, LoadResult], Optional[ProbeError]]:
-    """Load each (kind, path) in a child; a path that kills it is recorded and the rest rerun."""
+    """Load each (kind, path) in a child; a path that kills it is recorded and the rest rerun.
+
+    ``timeout`` bounds each library (the child enforces it with faulthandler); the run as a
+    whole gets one such share per library plus one for starting the interpreter, so a
+    deadline always lands on the library that overran it.
+    """
     results: dict[str, LoadResult] = {}
     pending = list(items)
     script = child_script("lib_versions.py")
+    # A fresh marker per run: nothing a library prints can forge a record.
+    marker = f"=== tfdoctor lib_versions {secrets.token_hex(8)} ==="
     while pending:
-        argv = [python, script, *(f"{kind}:{path}" for kind, path in pending)]
-        result = runner(argv, env, timeout)
+        argv = [python, script, marker, f"{timeout:g}"]
+        argv += [f"{kind}:{path}" for kind, path in pending]
+        result = runner(argv, env, timeout * (len(pending) + 1))
         if result.start_error is not None:
             return results, ProbeError(
                 PROBE, "child-error", "could not start the library loader", result.start_error
             )
-        done = parse_lib_versions(result.stdout)
-        for item in done:
-            results[item.path] = item
-        if len(done) >= len(pending):
+        records = parse_lib_versions(result.stdout, marker)
+        done = 0
+        while done < len(pending) and pending[done][1] in records:
+            results[pending[done][1]] = records[pending[done][1]]
+            done += 1
+        if done == len(pending):
             break
-        culprit = pending[len(done)][1]
-        loaded = f"loaded {len(done)}" in result.stderr.splitlines()
-        results[culprit] = _died(result, culprit, loaded)
-        if result.timed_out:
+        culprit = pending[done][1]
+        loaded = f"{marker} loaded {done}\n" in result.stderr
+        timed_out = result.timed_out or (
+            result.returncode == 1 and _CHILD_DEADLINE.search(result.stderr) is not None
+        )
+        results[culprit] = _died(result, culprit, loaded, timeout if timed_out else None)
+        if timed_out:
             # Another slow library would spend the same again; the rest stay unknown.
+            tail = result.stderr_tail().splitlines()
             return results, ProbeError(
-                PROBE, "timeout", f"loading {culprit} timed out", result.stderr_tail()
+                PROBE,
+                "timeout",
+                f"{culprit}: {results[culprit].error}",
+                "\n".join(line for line in tail if not line.startswith(marker)).strip(),
             )
-        pending = pending[len(done) + 1 :]
+        pending = pending[done + 1 :]
     return results, None
 
 
@@ -367,17 +372,31 @@ def _split_path_list(value: Optional[str], sep: str) -> list[str]:
     return [part for part in (value or "").split(sep) if part]
 
 
+def runpath_site_dirs(site_dirs: Sequence[str]) -> list[str]:
+    """The site dirs whose ``nvidia/*/lib`` TF's RUNPATH reaches: the one holding TF, else all.
+
+    The RUNPATH entries are ``$ORIGIN/../nvidia/<dir>/lib`` of libraries inside the
+    ``tensorflow`` package, so they name the wheels next to that package only. Without a
+    TensorFlow to anchor them every site dir's wheels stay candidates.
+    """
+    anchored = [str(package.parent) for package in tensorflow_dirs(site_dirs)]
+    return anchored or list(site_dirs)
+
+
 def linux_search_dirs(
     name: str,
     cuda_major: int,
-    site_dirs: Sequence[str],
+    pip_sites: Sequence[str],
     env: Mapping[str, str],
     system_dirs: Sequence[str],
 ) -> list[tuple[Path, str]]:
-    """(directory, origin) in loader order, the ldconfig cache aside (it maps sonames)."""
+    """(directory, origin) in loader order, the ldconfig cache aside (it maps sonames).
+
+    ``pip_sites`` are the site dirs TF's RUNPATH reaches (:func:`runpath_site_dirs`).
+    """
     ld_path = _split_path_list(env.get("LD_LIBRARY_PATH"), ":")
     dirs = [(Path(d), "LD_LIBRARY_PATH") for d in ld_path]
-    for site in site_dirs:
+    for site in pip_sites:
         pkgs = list(_PIP_DIRS[name])
         if cuda_major >= 13 and name in _CU13_WHEEL_LIBS:
             pkgs.insert(0, f"cu{cuda_major}")
@@ -415,6 +434,8 @@ def default_system_dirs(machine: Optional[str] = None) -> tuple[str, ...]:
 @dataclasses.dataclass(frozen=True)
 class _Found:
     path: str
+    #: The file behind any symbolic links, resolved once here.
+    real: str
     origin: str
     exists: bool
 
@@ -443,7 +464,7 @@ def find_files(
         if real in seen:
             return
         seen.add(real)
-        found.append(_Found(str(path), origin, path.exists()))
+        found.append(_Found(str(path), real, origin, path.exists()))
 
     for filename in filenames:
         for directory, origin in dirs[:cache_after]:
@@ -625,6 +646,7 @@ def _probe(
             dirs = windows_search_dirs(name, site_dirs, env)
             found[name] = find_files(filenames, dirs, (), len(dirs))
     else:
+        pip_sites = runpath_site_dirs(site_dirs)
         if ldconfig_output is None:
             ldconfig_output, ldconfig_error = read_ldconfig(runner, timeout)
             if ldconfig_error:
@@ -632,7 +654,7 @@ def _probe(
         cache = parse_ldconfig(ldconfig_output or "")
         sysdirs = default_system_dirs() if system_dirs is None else system_dirs
         for name, filenames in names.items():
-            dirs = linux_search_dirs(name, cuda_major, site_dirs, env, sysdirs)
+            dirs = linux_search_dirs(name, cuda_major, pip_sites, env, sysdirs)
             found[name] = find_files(filenames, dirs, cache, len(dirs) - len(sysdirs))
 
     to_load = [(name, f.path) for name in names for f in found[name] if f.exists]
@@ -670,7 +692,7 @@ def _probe(
 
 def _candidate(item: _Found, result: Optional[LoadResult]) -> tuple[LibraryCandidate, bool]:
     """The candidate's facts, and whether the loader's search passes over it."""
-    filename_version = version_from_filename(item.path, str(Path(item.path).resolve()))
+    filename_version = version_from_filename(item.path, item.real)
     by_name = LibraryCandidate(item.path, item.origin, filename_version, _source(filename_version))
     if not item.exists:
         try:
@@ -680,7 +702,10 @@ def _candidate(item: _Found, result: Optional[LoadResult]) -> tuple[LibraryCandi
         return dataclasses.replace(by_name, loadable=False, load_error=error), True
     if result is None:
         return by_name, False
-    candidate = dataclasses.replace(by_name, loadable=result.loadable, load_error=result.error)
+    # A library that loaded but whose version functions failed keeps that reason too.
+    candidate = dataclasses.replace(
+        by_name, loadable=result.loadable, load_error=result.error or result.call_error
+    )
     if result.version is not None:
         candidate = dataclasses.replace(candidate, version=result.version, version_source="call")
     return candidate, result.wrong_kind

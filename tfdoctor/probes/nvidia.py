@@ -61,18 +61,36 @@ REASON_MESSAGES = {
 }
 
 # When NVML and nvidia-smi disagree, the one that got further into the driver knows more:
-# "library not found" is the earliest failure, "no GPU" the latest.
-_REASON_RANK = {
-    "unknown": 0,
+# "library not found" is the earliest failure, "no GPU" the latest. Rank 2 is "the driver's
+# library was reached, then something went wrong": it outranks an nvidia-smi "not found",
+# which then says nothing about the library. Reasons not listed rank 0.
+_DRIVER_RANK = {
     "library-not-found": 1,
     "driver-not-loaded": 3,
     "version-mismatch": 4,
     "no-permission": 5,
     "no-gpu": 6,
 }
-# NVML failures that happened after libnvidia-ml.so.1 had loaded: an nvidia-smi "not found"
-# then says nothing about the library.
-_AFTER_LOAD_RANK = 2
+_NVML_RANK = {
+    **_DRIVER_RANK,
+    # pynvml missing says nothing about the driver.
+    "pynvml-missing": 0,
+    # An unnamed NVML return code, a hang or a crash inside NVML: the library had loaded.
+    "unknown": 2,
+    "timeout": 2,
+    "crashed": 2,
+    # A child that printed nothing usable may have got anywhere; it must not let a missing
+    # nvidia-smi claim that no library exists.
+    "child-error": 2,
+}
+_SMI_RANK = {
+    **_DRIVER_RANK,
+    # An unrecognised nvidia-smi message says nothing.
+    "unknown": 0,
+    # nvidia-smi started and then hung or crashed inside the driver.
+    "timeout": 2,
+    "crashed": 2,
+}
 
 #: ``nvidia-smi --query-gpu`` fields, in the order the parser expects by default.
 SMI_FIELDS = (
@@ -182,8 +200,10 @@ def parse_nvml_doc(doc: Mapping[str, Any]) -> Outcome:
     error = None
     if not gpus:
         error = ProbeError(PROBE, "no-gpu", REASON_MESSAGES["no-gpu"], "nvmlDeviceGetCount: 0")
-    # Some GPUs read, others not (one fallen off the bus): the readable ones are the facts,
-    # and ``nvml_error`` says which GPU NVML could not read and why.
+    # Some GPUs read, others not (one fallen off the bus), or some values not: the readable
+    # ones are the facts, and ``nvml_error`` says what NVML could not read and why.
+    call_errors = [e for e in doc.get("call_errors") or () if isinstance(e, dict)]
+    call_lines = [_call_error_line(e) for e in call_errors]
     partial = None
     if device_errors:
         first = _nvml_failure(device_errors[0])
@@ -192,7 +212,14 @@ def parse_nvml_doc(doc: Mapping[str, Any]) -> Outcome:
             first.reason,
             f"NVML could not read GPU {device_errors[0].get('index')}: "
             f"{device_errors[0].get('message')}",
-            "\n".join(_nvml_failure(e).detail for e in device_errors),
+            "\n".join([_nvml_failure(e).detail for e in device_errors] + call_lines),
+        )
+    elif call_errors:
+        partial = ProbeError(
+            PROBE,
+            "partial",
+            f"NVML could not read {_failed_calls(call_errors)}",
+            "\n".join(call_lines),
         )
     return DriverFacts(
         source="nvml",
@@ -203,6 +230,22 @@ def parse_nvml_doc(doc: Mapping[str, Any]) -> Outcome:
         nvml_error=partial,
         error=error,
     )
+
+
+def _call_error_line(error: Mapping[str, Any]) -> str:
+    """``device 0: nvmlDeviceGetMemoryInfo: NVML_ERROR_NO_PERMISSION (4)``."""
+    code = error.get("code")
+    name = str(error.get("name") or "")
+    text = f"{name} ({code})" if isinstance(code, int) else name
+    return f"{error.get('where')}: {error.get('call')}: {text}"
+
+
+def _failed_calls(errors: Sequence[Mapping[str, Any]]) -> str:
+    """``nvmlDeviceGetMemoryInfo (device 0, device 1)``: each failed call once, in order."""
+    wheres: dict[str, list[str]] = {}
+    for error in errors:
+        wheres.setdefault(str(error.get("call")), []).append(str(error.get("where")))
+    return "; ".join(f"{call} ({', '.join(places)})" for call, places in wheres.items())
 
 
 def cuda_version_from_int(value: object) -> Optional[str]:
@@ -279,7 +322,17 @@ def read_nvidia_smi(
             )
         if result.timed_out:
             return ProbeError(
-                PROBE, "unknown", f"nvidia-smi did not answer within {timeout:g} s", ""
+                PROBE,
+                "timeout",
+                f"nvidia-smi did not answer within {timeout:g} s (the driver may be hung)",
+                result.stderr_tail(),
+            )
+        if result.signal_name is not None:
+            return ProbeError(
+                PROBE,
+                "crashed",
+                f"nvidia-smi was killed by {result.signal_name}",
+                result.stderr_tail(),
             )
         text = f"{result.stdout}\n{result.stderr}"
         invalid = _NOT_VALID_FIELD.search(text)
@@ -406,12 +459,8 @@ def combine_errors(nvml: ProbeError, smi: ProbeError) -> ProbeError:
 
     The source that got further into the driver wins; NVML wins ties. The detail keeps both.
     """
-    nvml_rank = _REASON_RANK.get(nvml.reason, _AFTER_LOAD_RANK)
-    if nvml.reason == "unknown":
-        nvml_rank = _AFTER_LOAD_RANK
-    if nvml.reason == "pynvml-missing":
-        nvml_rank = 0
-    smi_rank = _REASON_RANK.get(smi.reason, 0)
+    nvml_rank = _NVML_RANK.get(nvml.reason, 0)
+    smi_rank = _SMI_RANK.get(smi.reason, 0)
     best = smi if smi_rank > nvml_rank else nvml
     reason = best.reason if best.reason in REASONS else "unknown"
     detail = f"NVML: {nvml.message}"

@@ -18,17 +18,9 @@ from typing import Any, Optional
 
 from tfdoctor.facts import DeviceFacts, TensorFlowFacts
 from tfdoctor.probes._run import CommandResult, Runner, child_script, run_command
-from tfdoctor.probes.build_info import read_build_info
+from tfdoctor.probes.build_info import build_flag, read_build_info, versions_from_build_info
 
 CHILD = "tf_info.py"
-
-#: Windows reports a crash as an NTSTATUS exit code, not a signal; these two are the ones
-#: ``import tensorflow`` produces (an AVX wheel on a CPU without AVX; a bad DLL).
-#: https://learn.microsoft.com/en-us/openspecs/windows_protocols/ms-erref/596a1078-e883-4972-9bbc-49e60bebca55
-_NTSTATUS_SIGNALS = {
-    0xC000001D: "SIGILL",  # STATUS_ILLEGAL_INSTRUCTION
-    0xC0000005: "SIGSEGV",  # STATUS_ACCESS_VIOLATION
-}
 
 # The prefixes TensorFlow puts before a log line, all ending in "file.cc:LINE] ":
 #   2021-04-09 19:52:41.024315: W tensorflow/.../dso_loader.cc:60]   (TF's own logger, <= 2.15)
@@ -126,15 +118,6 @@ def normalize_build_info(raw: Mapping[str, object]) -> tuple[dict[str, str], tup
     return info, capabilities
 
 
-def _flag(value: object) -> Optional[bool]:
-    """A build-info flag as bool (``True`` or the string ``"True"``), else None."""
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, str) and value.lower() in ("true", "false"):
-        return value.lower() == "true"
-    return None
-
-
 def _text(value: object) -> Optional[str]:
     return None if value is None else str(value)
 
@@ -168,18 +151,12 @@ def _file_build_info(pre: Optional[Mapping[str, Any]]) -> Optional[dict[str, obj
     site_dirs: list[str] = []
     location = pre.get("location")
     if isinstance(location, dict):
-        # The package directory's parent is the site directory it was found in.
-        site_dirs.extend(str(Path(p).parent) for p in location.get("locations") or ())
-    site_dirs.extend(str(p) for p in pre.get("site_dirs") or ())
+        # The directories find_spec chose; their parents are the site directories, from
+        # which the build_info locator picks the same package again.
+        site_dirs = [str(Path(p).parent) for p in location.get("locations") or ()]
+    if not site_dirs:
+        site_dirs = [str(p) for p in pre.get("site_dirs") or ()]
     return read_build_info(site_dirs) if site_dirs else None
-
-
-def _signal_name(result: CommandResult) -> Optional[str]:
-    if result.signal_name is not None:
-        return result.signal_name
-    if result.returncode is not None and result.returncode > 0:
-        return _NTSTATUS_SIGNALS.get(result.returncode)
-    return None
 
 
 def facts_from_result(
@@ -189,7 +166,7 @@ def facts_from_result(
     docs = parse_child_output(result.stdout, marker)
     pre = next((d for d in docs if d.get("phase") == "pre-import"), None)
     done = next((d for d in reversed(docs) if d.get("phase") == "done"), None)
-    signal = _signal_name(result)
+    signal = result.signal_name
     common: dict[str, Any] = {
         "interpreter": interpreter,
         "log_errors": extract_log_errors(result.stderr),
@@ -243,20 +220,16 @@ def facts_from_result(
         common["build_info"] = info
         common["build_info_source"] = source
         common["compute_capabilities"] = capabilities
-        common["is_cuda_build"] = _flag(build_raw.get("is_cuda_build"))
-        common["is_rocm_build"] = _flag(build_raw.get("is_rocm_build"))
-        # TF 2.0-2.2 wrote cuda_version_number / cudnn_version_number constants instead.
-        common["cuda_version"] = _text(
-            build_raw.get("cuda_version", build_raw.get("cuda_version_number"))
-        )
-        common["cudnn_version"] = _text(
-            build_raw.get("cudnn_version", build_raw.get("cudnn_version_number"))
-        )
+        versions = versions_from_build_info(build_raw)
+        common["is_cuda_build"] = versions.is_cuda_build
+        common["is_rocm_build"] = versions.is_rocm_build
+        common["cuda_version"] = versions.cuda_version
+        common["cudnn_version"] = versions.cudnn_version
     if status == "ok" and done is not None:
         # tf.test.is_built_with_* answer even where the build info lacks the flags.
         for key in ("is_cuda_build", "is_rocm_build"):
             if common.get(key) is None:
-                common[key] = _flag(done.get(key))
+                common[key] = build_flag(done.get(key))
 
     return TensorFlowFacts(status=status, **common)
 

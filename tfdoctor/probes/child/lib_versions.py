@@ -1,15 +1,19 @@
 """Load CUDA libraries by absolute path and ask each one for its own version.
 
-Usage: ``python lib_versions.py KIND:PATH [KIND:PATH ...]`` where KIND is one of the keys of
-``STRATEGIES`` (``cudart``, ``cudnn`` ...). Prints one JSON object per line, in argument
-order, flushed as each library is done: a library that kills this process is the first one
-without a line, and ``loaded N`` on stderr tells whether argument N got past loading.
+Usage: ``python lib_versions.py MARKER SECONDS KIND:PATH [KIND:PATH ...]`` where KIND is one
+of the keys of ``STRATEGIES`` (``cudart``, ``cudnn`` ...). For each library, in argument
+order and flushed as each is done, prints a line ``MARKER {json}`` (after a newline, so what
+a library's constructor prints cannot run into it): a library that kills this process is the
+first one without a record, and ``MARKER loaded N`` on stderr tells whether argument N got
+past loading. Loading and asking one library may take SECONDS; past that, faulthandler
+prints ``Timeout (...)!`` and ends the process with status 1.
 Standard library only; runs on Python 3.7 and later.
 """
 
 from __future__ import annotations
 
 import ctypes
+import faulthandler
 import json
 import struct
 import sys
@@ -130,29 +134,35 @@ def elf_signature(path: Path) -> Optional[tuple[int, int, int]]:
     return (header[4], header[5], machine)
 
 
-def wrong_kind(path: str) -> bool:
-    """True for an ELF file of another class or machine than this interpreter.
+def own_signature() -> Optional[tuple[int, int, int]]:
+    """The ELF signature of this interpreter (None off Linux), read once per run."""
+    if not sys.platform.startswith("linux"):
+        return None
+    return elf_signature(Path(sys.executable).resolve())
+
+
+def wrong_kind(path: str, own: Optional[tuple[int, int, int]]) -> bool:
+    """True for an ELF file of another class or machine than ``own``, this interpreter's.
 
     glibc's loader passes over such a file while searching and tries the next directory
     (open_verify in elf/dl-load.c); any other file it finds ends the search.
     """
-    if not sys.platform.startswith("linux"):
+    if own is None:
         return False
-    own = elf_signature(Path(sys.executable).resolve())
     theirs = elf_signature(Path(path))
-    return own is not None and theirs is not None and own != theirs
+    return theirs is not None and own != theirs
 
 
-def examine(kind: str, path: str, on_loaded: Callable[[], None]) -> dict[str, Any]:
+def examine(
+    kind: str, path: str, own: Optional[tuple[int, int, int]], on_loaded: Callable[[], None]
+) -> dict[str, Any]:
     """Load one library and call its version functions; a JSON-ready dict."""
     result: dict[str, Any] = {
-        "kind": kind,
         "path": path,
         "loadable": False,
         "error": None,
-        "wrong_kind": wrong_kind(path),
+        "wrong_kind": wrong_kind(path, own),
         "version": None,
-        "function": None,
         "call_error": None,
     }
     try:
@@ -172,7 +182,6 @@ def examine(kind: str, path: str, on_loaded: Callable[[], None]) -> dict[str, An
         except CallFailed as exc:
             errors.append(str(exc))
             continue
-        result["function"] = name
         break
     if result["version"] is None and errors:
         result["call_error"] = "; ".join(errors)
@@ -180,16 +189,25 @@ def examine(kind: str, path: str, on_loaded: Callable[[], None]) -> dict[str, An
 
 
 def main(argv: list[str]) -> int:
-    """Examine every KIND:PATH argument, one JSON line each."""
-    for index, arg in enumerate(argv):
+    """Examine every KIND:PATH argument after MARKER and SECONDS, one record each."""
+    if len(argv) < 2:
+        sys.stderr.write("usage: lib_versions.py MARKER SECONDS KIND:PATH ...\n")
+        return 2
+    marker, seconds = argv[0], float(argv[1])
+    own = own_signature()
+    for index, arg in enumerate(argv[2:]):
         kind, _, path = arg.partition(":")
 
         def loaded(index: int = index) -> None:
             # Tells the parent that loading worked should the version call kill us.
-            sys.stderr.write(f"loaded {index}\n")
+            sys.stderr.write(f"\n{marker} loaded {index}\n")
             sys.stderr.flush()
 
-        sys.stdout.write(json.dumps(examine(kind, path, loaded), sort_keys=True) + "\n")
+        # A C watchdog thread: it fires even while dlopen or a version call holds the GIL.
+        faulthandler.dump_traceback_later(seconds, exit=True)
+        record = examine(kind, path, own, loaded)
+        faulthandler.cancel_dump_traceback_later()
+        sys.stdout.write(f"\n{marker} {json.dumps(record, sort_keys=True)}\n")
         sys.stdout.flush()
     return 0
 

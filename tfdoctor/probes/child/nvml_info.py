@@ -6,8 +6,9 @@ a driver bug that crashes NVML then kills this child, not the doctor, and the ch
 ``pynvml`` only, Python 3.7 syntax.
 
 Output: ``{"ok": true, "driver_version", "cuda_driver_version", "nvml_version", "count",
-"devices": [...], "device_errors": [...]}`` or ``{"ok": false, "stage", "code", "name",
-"message"}`` where ``code``/``name`` are the NVML return code and its ``NVML_ERROR_*`` name.
+"devices": [...], "device_errors": [...], "call_errors": [{"where", "call", "code", "name"}]}``
+or ``{"ok": false, "stage", "code", "name", "message"}`` where ``code``/``name`` are the NVML
+return code and its ``NVML_ERROR_*`` name.
 """
 
 from __future__ import annotations
@@ -105,6 +106,16 @@ def _optional(pynvml: Any, func_name: str, *args: Any) -> Any:
         raise
 
 
+def _call_error(where: str, func_name: str, exc: BaseException) -> dict[str, Any]:
+    """The record of one failed call: the NVML return code and its name, or the exception."""
+    # NVMLError carries the nvmlReturn_t in ``value``.
+    code = getattr(exc, "value", None)
+    if isinstance(code, int):
+        name = NVML_ERROR_NAMES.get(code, f"NVML_ERROR_{code}")
+        return {"where": where, "call": func_name, "code": code, "name": name}
+    return {"where": where, "call": func_name, "code": None, "name": f"{type(exc).__name__}: {exc}"}
+
+
 def _guarded(
     pynvml: Any, errors: list[dict[str, Any]], where: str, func_name: str, *args: Any
 ) -> Any:
@@ -113,25 +124,8 @@ def _guarded(
         return _optional(pynvml, func_name, *args)
     except Unsupported:
         return None
-    except pynvml.NVMLError as exc:
-        errors.append(
-            {
-                "where": where,
-                "call": func_name,
-                "code": exc.value,
-                "name": NVML_ERROR_NAMES.get(exc.value, str(exc.value)),
-            }
-        )
-        return None
     except Exception as exc:  # one odd field must not lose the others
-        errors.append(
-            {
-                "where": where,
-                "call": func_name,
-                "code": None,
-                "name": f"{type(exc).__name__}: {exc}",
-            }
-        )
+        errors.append(_call_error(where, func_name, exc))
         return None
 
 
@@ -144,15 +138,8 @@ def _cuda_driver_version(pynvml: Any, errors: list[dict[str, Any]]) -> Optional[
             return value
         except Unsupported:
             continue
-        except pynvml.NVMLError as exc:
-            errors.append(
-                {
-                    "where": "system",
-                    "call": name,
-                    "code": exc.value,
-                    "name": NVML_ERROR_NAMES.get(exc.value, str(exc.value)),
-                }
-            )
+        except Exception as exc:  # recorded; the other system values are still read
+            errors.append(_call_error("system", name, exc))
             return None
     return None
 

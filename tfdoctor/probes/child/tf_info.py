@@ -127,6 +127,22 @@ def _attempt(what: str, func: Callable[[], Any]) -> Any:
         return None
 
 
+def _call_api(tf: Any, name: str) -> Any:
+    """``tf.<name>()``, or None after noting why; the lookup itself is guarded too.
+
+    Looking the function up before the guard would let one missing from an older release
+    (``tf.sysconfig.get_build_info`` before TF 2.3) end the whole child.
+    """
+
+    def call() -> Any:
+        target = tf
+        for part in name.split("."):
+            target = getattr(target, part)
+        return target()
+
+    return _attempt("tf." + name, call)
+
+
 def _list_devices(tf: Any) -> Any:
     """``tf.config.list_physical_devices()`` (under ``experimental`` only in TF 1.14-2.0)."""
     lister = getattr(tf.config, "list_physical_devices", None)
@@ -140,11 +156,12 @@ def _describe(tf: Any) -> dict[str, Any]:
     doc: dict[str, Any] = {
         "version": _attempt("tf.__version__", lambda: str(tf.__version__)),
         "git_version": _attempt("tf.version.GIT_VERSION", lambda: str(tf.version.GIT_VERSION)),
-        "is_cuda_build": _attempt("tf.test.is_built_with_cuda", tf.test.is_built_with_cuda),
-        "is_rocm_build": _attempt("tf.test.is_built_with_rocm", tf.test.is_built_with_rocm),
+        "is_cuda_build": _call_api(tf, "test.is_built_with_cuda"),
+        "is_rocm_build": _call_api(tf, "test.is_built_with_rocm"),
     }
-    # tf.sysconfig.get_build_info() exists since TF 2.3.
-    build_info = _attempt("tf.sysconfig.get_build_info", tf.sysconfig.get_build_info)
+    # tf.sysconfig.get_build_info() exists since TF 2.3; for older releases the parent
+    # reads build_info.py as a file.
+    build_info = _call_api(tf, "sysconfig.get_build_info")
     doc["build_info"] = None if build_info is None else _plain(dict(build_info))
     devices = _attempt("tf.config.list_physical_devices", lambda: _list_devices(tf))
     listed: Optional[list[dict[str, Any]]] = None
