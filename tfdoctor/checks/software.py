@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import Optional
-
-from packaging.requirements import InvalidRequirement, Requirement
+from typing import TYPE_CHECKING, Optional
 
 from tfdoctor.checks._context import (
     TF_DISTRIBUTIONS,
@@ -19,6 +17,9 @@ from tfdoctor.checks._context import (
 from tfdoctor.facts import Facts, PackageFacts, TensorFlowFacts, normalize_name
 from tfdoctor.findings import Finding, Fix, Severity
 
+if TYPE_CHECKING:
+    from packaging.requirements import Requirement
+
 
 def _tf_providers(facts: Facts) -> list[PackageFacts]:
     """Distributions that write the ``tensorflow`` import package."""
@@ -30,14 +31,25 @@ def _tf_providers(facts: Facts) -> list[PackageFacts]:
     return out
 
 
-def _requires_names(pkg: PackageFacts) -> set[str]:
-    names = set()
+def _requirements(pkg: PackageFacts) -> list[Requirement]:
+    """The distribution's parseable ``Requires-Dist`` lines; malformed ones are skipped."""
+    # packaging's parser costs about 40 ms to import: pay it only when a check needs it.
+    from packaging.requirements import (  # noqa: PLC0415
+        InvalidRequirement,
+        Requirement,
+    )
+
+    out = []
     for line in pkg.requires:
         try:
-            names.add(normalize_name(Requirement(line).name))
+            out.append(Requirement(line))
         except InvalidRequirement:
             continue
-    return names
+    return out
+
+
+def _requires_names(pkg: PackageFacts) -> set[str]:
+    return {normalize_name(req.name) for req in _requirements(pkg)}
 
 
 def check_tf_distributions(ctx: CheckContext) -> Iterator[Finding]:
@@ -136,11 +148,7 @@ def _declared_spec(tf: Optional[PackageFacts], dist: str) -> Optional[str]:
     """The version range TensorFlow's metadata declares for ``dist`` (``numpy<2.0.0,>=1.23.5``)."""
     if tf is None:
         return None
-    for line in tf.requires:
-        try:
-            req = Requirement(line)
-        except InvalidRequirement:
-            continue
+    for req in _requirements(tf):
         if normalize_name(req.name) == dist and req.marker is None and str(req.specifier):
             return f"{dist}{req.specifier}"
     return None
