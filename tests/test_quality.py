@@ -26,12 +26,12 @@ def _tool(module: str, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_ruff_lint() -> None:
-    out = _tool("ruff", "check", "tfdoctor", "tests", "benchmarks")
+    out = _tool("ruff", "check", "tfdoctor", "tests", "benchmarks", "scripts")
     assert out.returncode == 0, out.stdout + out.stderr
 
 
 def test_ruff_format() -> None:
-    out = _tool("ruff", "format", "--check", "tfdoctor", "tests", "benchmarks")
+    out = _tool("ruff", "format", "--check", "tfdoctor", "tests", "benchmarks", "scripts")
     assert out.returncode == 0, out.stdout + out.stderr
 
 

@@ -15,7 +15,14 @@ from typing import Any, Optional
 import typer
 
 from tfdoctor import __version__
-from tfdoctor.doctor import DEFAULT_TIMEOUT, CheckOptions, DoctorError, diagnose, list_checks
+from tfdoctor.doctor import (
+    DEFAULT_TIMEOUT,
+    CheckOptions,
+    DoctorError,
+    diagnose,
+    list_checks,
+    query_matrix,
+)
 from tfdoctor.findings import ExitCode, Report
 
 app = typer.Typer(
@@ -33,6 +40,14 @@ class OutputFormat(str, enum.Enum):
     text = "text"
     json = "json"
     markdown = "markdown"
+
+
+MATRIX_OPTION: Any = typer.Option(
+    None,
+    "--matrix",
+    metavar="FILE",
+    help="Use this compatibility matrix (default: $TFDOCTOR_MATRIX, else the bundled one).",
+)
 
 
 def _use_color(stream: Any) -> bool:
@@ -99,6 +114,7 @@ def check(
         metavar="FILE",
         help="Judge the facts of a saved --json report ('-' reads stdin).",
     ),
+    matrix: Optional[str] = MATRIX_OPTION,
     list_only: bool = typer.Option(False, "--list", help="List the check ids and exit."),
     color: Optional[bool] = typer.Option(
         None,
@@ -120,6 +136,7 @@ def check(
         timeout=timeout,
         check_ids=tuple(ids or ()),
         facts_file=facts_file,
+        matrix=matrix,
     )
     show_progress = fmt is OutputFormat.text and facts_file is None and _use_color(sys.stderr)
     status = _spinner() if show_progress else None
@@ -153,6 +170,57 @@ def _render(
     return render_text(
         report, verbose=verbose, color=use_color, width=_terminal_width(), strict=strict
     )
+
+
+@app.command("matrix")
+def matrix_command(
+    python: Optional[str] = typer.Option(None, "--python", metavar="X.Y", help="Python version."),
+    platform: Optional[str] = typer.Option(
+        None,
+        "--platform",
+        metavar="OS",
+        help="linux, windows, macos or a platform key such as linux-aarch64 (default: this "
+        "machine's, when asking about Python).",
+    ),
+    cuda: Optional[str] = typer.Option(
+        None, "--cuda", metavar="X.Y", help="An installed CUDA toolkit version."
+    ),
+    driver: Optional[str] = typer.Option(
+        None, "--driver", metavar="VERSION", help="NVIDIA driver version (nvidia-smi)."
+    ),
+    gpu: Optional[str] = typer.Option(
+        None, "--gpu", metavar="CC|NAME", help="GPU compute capability (8.6) or model name."
+    ),
+    json_out: bool = typer.Option(False, "--json", help="Print one JSON object per line."),
+    matrix: Optional[str] = MATRIX_OPTION,
+    color: Optional[bool] = typer.Option(
+        None, "--color/--no-color", help="Force colour on or off (default: on a terminal)."
+    ),
+) -> None:
+    """Which TensorFlow releases work with a Python, platform, CUDA, driver and GPU.
+
+    Exits 0, or 2 when a query matches no release, or 3 on bad input.
+    """
+    try:
+        table, target, verdicts, asked = query_matrix(
+            matrix, python=python, platform=platform, cuda=cuda, driver=driver, gpu=gpu
+        )
+    except DoctorError as exc:
+        raise _fail(str(exc)) from None
+    if json_out:
+        from tfdoctor.render.matrixout import render_matrix_json  # noqa: PLC0415 - lazy
+
+        typer.echo(render_matrix_json(table, verdicts, target), nl=False)
+    else:
+        from tfdoctor.render.matrixout import render_matrix_text  # noqa: PLC0415 - lazy
+
+        use_color = _use_color(sys.stdout) if color is None else color
+        text = render_matrix_text(
+            table, verdicts, target, asked=asked, color=use_color, width=_terminal_width()
+        )
+        typer.echo(text, nl=False)
+    fits = any(v.fits for v in verdicts)
+    raise typer.Exit(ExitCode.OK if fits or not asked else ExitCode.ERRORS)
 
 
 def _version_callback(value: bool) -> None:

@@ -10,6 +10,7 @@ import dataclasses
 import datetime
 import json
 import os
+import platform as pyplatform
 import shutil
 import sys
 from collections.abc import Mapping, Sequence
@@ -20,8 +21,10 @@ from typing import Callable, Optional, TypeVar
 from tfdoctor import __version__
 from tfdoctor.checks import CHECKS, UnknownCheckError, run_checks, select_checks
 from tfdoctor.checks._context import CheckContext
+from tfdoctor.compat import Target, TargetError, Verdict, make_target, platform_of, verdicts
 from tfdoctor.facts import Facts, FactsError, ProbeError, TensorFlowFacts
 from tfdoctor.findings import Report, facts_from_report_json
+from tfdoctor.matrix import Matrix, MatrixError, load_matrix
 from tfdoctor.probes._run import Runner, run_command
 from tfdoctor.probes.build_info import read_build_info
 from tfdoctor.probes.cudalibs import probe_cuda_libs
@@ -50,6 +53,8 @@ class CheckOptions:
     timeout: float = DEFAULT_TIMEOUT
     check_ids: tuple[str, ...] = ()
     facts_file: Optional[str] = None
+    #: Another compatibility matrix (else ``$TFDOCTOR_MATRIX``, else the bundled one).
+    matrix: Optional[str] = None
 
 
 def _guard(probe: str, func: Callable[[], T], errors: list[ProbeError]) -> Optional[T]:
@@ -154,6 +159,7 @@ def diagnose(
         raise DoctorError(str(exc)) from exc
     if options.timeout <= 0:
         raise DoctorError(f"--timeout must be positive, got {options.timeout:g}")
+    matrix = open_matrix(options.matrix, env)
     if options.facts_file is not None:
         facts = load_facts(options.facts_file)
     else:
@@ -162,9 +168,44 @@ def diagnose(
         facts = collect_facts(
             options.python, options.static, options.timeout, env, runner, progress
         )
-    return Report(facts=facts, findings=run_checks(CheckContext(facts), checks))
+    return Report(facts=facts, findings=run_checks(CheckContext(facts, matrix), checks))
+
+
+def open_matrix(path: Optional[str] = None, env: Optional[Mapping[str, str]] = None) -> Matrix:
+    """The matrix at ``path`` / ``$TFDOCTOR_MATRIX`` / bundled; DoctorError when unusable."""
+    try:
+        return load_matrix(path, env)
+    except MatrixError as exc:
+        raise DoctorError(str(exc)) from None
 
 
 def list_checks() -> Sequence[tuple[str, str]]:
     """(id, title) of every registered check, in order."""
     return [(c.id, c.title) for c in CHECKS]
+
+
+def query_matrix(
+    path: Optional[str] = None,
+    *,
+    python: Optional[str] = None,
+    platform: Optional[str] = None,
+    cuda: Optional[str] = None,
+    driver: Optional[str] = None,
+    gpu: Optional[str] = None,
+    env: Optional[Mapping[str, str]] = None,
+) -> tuple[Matrix, Target, tuple[Verdict, ...], bool]:
+    """The matrix, the target asked about, every line's verdict, and whether anything was asked.
+
+    A query about Python without ``--platform`` is about this machine's platform.
+    """
+    matrix = open_matrix(path, env)
+    asked = any(v is not None for v in (python, platform, cuda, driver, gpu))
+    if platform is None and python is not None:
+        platform = platform_of(pyplatform.system(), pyplatform.machine())
+    try:
+        target = make_target(
+            matrix, python=python, platform=platform, cuda=cuda, driver=driver, gpu=gpu
+        )
+    except TargetError as exc:
+        raise DoctorError(str(exc)) from None
+    return matrix, target, verdicts(matrix, target), asked

@@ -12,7 +12,7 @@ import traceback
 from collections.abc import Iterable, Sequence
 from typing import Callable, Optional
 
-from tfdoctor.checks import gpu, platform, python, software
+from tfdoctor.checks import compat, gpu, platform, python, software
 from tfdoctor.checks._context import CheckContext
 from tfdoctor.findings import Finding, Severity
 
@@ -52,6 +52,12 @@ CHECKS: tuple[Check, ...] = (
     ),
     Check("platform.wsl", "WSL 2 for GPU access", platform.check_wsl, ("platform.wsl",)),
     Check(
+        "platform.windows-gpu",
+        "No GPU expected from TensorFlow 2.11+ on native Windows",
+        compat.check_windows_gpu,
+        ("platform.windows-gpu",),
+    ),
+    Check(
         "cpu.avx",
         "CPU has the vector instructions TensorFlow wheels need",
         platform.check_cpu_features,
@@ -70,11 +76,35 @@ CHECKS: tuple[Check, ...] = (
         ("packages.tensorflow-gpu",),
     ),
     Check(
+        "tensorflow.python",
+        "TensorFlow has wheels for this Python and platform",
+        compat.check_python_wheels,
+        ("tensorflow.python",),
+    ),
+    Check(
+        "packages.pins",
+        "numpy, keras, protobuf, ml-dtypes and tf-keras in TensorFlow's ranges",
+        compat.check_dependency_pins,
+        ("packages.pins",),
+    ),
+    Check(
         "tensorflow.import", "TensorFlow imports", software.check_tf_import, ("tensorflow.import",)
     ),
     Check("driver.nvidia", "NVIDIA driver loaded", gpu.check_driver, ("driver.nvidia",)),
+    Check(
+        "driver.cuda",
+        "Driver new enough for TensorFlow's CUDA build",
+        compat.check_driver_cuda,
+        ("driver.cuda",),
+    ),
     Check("gpu.ecc", "No uncorrected GPU memory errors", gpu.check_ecc, ("gpu.ecc",)),
     Check("gpu.visible", "TensorFlow sees the GPUs", gpu.check_gpu_visible, ("gpu.visible",)),
+    Check(
+        "gpu.compute-capability",
+        "The wheel carries code for each GPU",
+        compat.check_compute_capability,
+        ("gpu.compute-capability",),
+    ),
     Check(
         "cuda.libraries",
         "CUDA libraries TensorFlow needs are found",
@@ -86,6 +116,12 @@ CHECKS: tuple[Check, ...] = (
         "No CUDA library shadowed by another version",
         gpu.check_cuda_shadowed,
         ("cuda.shadowed",),
+    ),
+    Check(
+        "cuda.versions",
+        "cuDNN and CUDA wheels match the build and its pins",
+        compat.check_cuda_versions,
+        ("cuda.versions",),
     ),
 )
 

@@ -7,13 +7,16 @@ from typing import Optional
 
 from tfdoctor.facts import Facts, PackageFacts, ProbeError
 from tfdoctor.findings import Finding, Fix, Severity
+from tfdoctor.matrix import Matrix
 
 
 @dataclasses.dataclass(frozen=True)
 class CheckContext:
-    """The inputs of a check: the facts (and, as checks grow, reference data)."""
+    """The inputs of a check: the facts and the compatibility matrix."""
 
     facts: Facts
+    #: None only where a caller judges facts without the matrix (its checks then say so).
+    matrix: Optional[Matrix] = None
 
 
 #: Distributions that install the ``tensorflow`` import package (the wrappers

@@ -1,0 +1,549 @@
+"""Checks driven by the compatibility matrix: Python, driver, GPU code, CUDA libraries, pins.
+
+Each fix names the newest TensorFlow that fits this machine's Python, platform, driver and
+GPUs, from :func:`tfdoctor.compat.newest_fit`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Optional
+
+from tfdoctor.checks._context import CheckContext, fix, installed_tf, pip_command, unknown
+from tfdoctor.compat import (
+    NONE,
+    PTX,
+    Target,
+    driver_floor,
+    gpu_code,
+    install_requirement,
+    newest_fit,
+    platform_of,
+    ptx_driver_floor,
+    python_minor,
+)
+from tfdoctor.facts import Facts, LibraryFacts, PackageFacts, normalize_name
+from tfdoctor.findings import Finding, Fix, Severity
+from tfdoctor.matrix import PLATFORMS, ComputeCapabilities, Matrix, TFLine, version_key
+
+if TYPE_CHECKING:
+    from packaging.specifiers import SpecifierSet
+
+#: NVIDIA's driver downloads and the Linux packages' branch names.
+DRIVER_LINK = "https://www.nvidia.com/en-us/drivers/"
+
+
+def _platform(facts: Facts) -> Optional[str]:
+    if facts.platform is None:
+        return None
+    return platform_of(facts.platform.system, facts.platform.machine)
+
+
+def _os(facts: Facts) -> Optional[str]:
+    plat = _platform(facts)
+    return PLATFORMS[plat] if plat else None
+
+
+def _gpu_capabilities(facts: Facts) -> list[str]:
+    drv = facts.driver
+    if drv is None:
+        return []
+    return [g.compute_capability for g in drv.gpus if g.compute_capability]
+
+
+def machine_target(facts: Facts) -> Target:
+    """This machine as a matrix target: Python, platform, driver and its oldest GPU."""
+    python = python_minor(facts.python.version) if facts.python else None
+    caps = sorted(_gpu_capabilities(facts), key=version_key)
+    driver = facts.driver.driver_version if facts.driver and facts.driver.gpus else None
+    return Target(
+        python=python,
+        platform=_platform(facts),
+        driver=driver,
+        gpu=caps[0] if caps else None,
+    )
+
+
+def _newest_fix(facts: Facts, matrix: Matrix, text: str) -> Optional[Fix]:
+    """A fix installing the newest line that fits this machine, or None when none does."""
+    target = machine_target(facts)
+    verdict = newest_fit(matrix, target)
+    if verdict is None:
+        return None
+    req = install_requirement(verdict.line, target)
+    return fix(
+        text.format(version=verdict.line.latest_patch), pip_command(facts, f'install "{req}"')
+    )
+
+
+def _installed_line(ctx: CheckContext) -> tuple[Optional[PackageFacts], Optional[TFLine]]:
+    pkg = installed_tf(ctx.facts)
+    if pkg is None or ctx.matrix is None:
+        return pkg, None
+    return pkg, ctx.matrix.line_for(pkg.version)
+
+
+def _matrix_unknown(fid: str, ctx: CheckContext, pkg: PackageFacts) -> Finding:
+    newest = ctx.matrix.lines[0].line if ctx.matrix else "?"
+    return Finding(
+        fid,
+        Severity.UNKNOWN,
+        f"TensorFlow {pkg.version} is not in the compatibility matrix (newest known: {newest})",
+        "This tfdoctor predates the release or does not cover it; its checks cannot judge it.",
+        fix(
+            "Upgrade tfdoctor for a current matrix.", pip_command(ctx.facts, "install -U tfdoctor")
+        ),
+    )
+
+
+# --- Python -----------------------------------------------------------------------------------
+
+
+def check_python_wheels(ctx: CheckContext) -> Iterator[Finding]:
+    """The installed TensorFlow has wheels for this Python; else the newest one that does."""
+    facts, matrix = ctx.facts, ctx.matrix
+    if matrix is None or facts.python is None or facts.platform is None:
+        yield unknown("tensorflow.python", "the Python and platform", facts.error_for("python"))
+        return
+    python = python_minor(facts.python.version)
+    plat = _platform(facts)
+    if python is None or plat is None:
+        yield Finding(
+            "tensorflow.python",
+            Severity.ERROR,
+            f"TensorFlow publishes no wheels for Python {facts.python.version} on "
+            f"{facts.platform.system} {facts.platform.machine}",
+            "TensorFlow's wheels are CPython 3 on Linux (x86-64, aarch64), macOS and "
+            "Windows (x86-64) only.",
+        )
+        return
+    pkg, line = _installed_line(ctx)
+    target = Target(python=python, platform=plat)
+    best = newest_fit(matrix, target)
+    if pkg is not None and line is None:
+        yield _matrix_unknown("tensorflow.python", ctx, pkg)
+        return
+    if line is not None and pkg is not None:
+        wheels = line.python.get(plat, ())
+        if python in wheels:
+            yield Finding(
+                "tensorflow.python",
+                Severity.OK,
+                f"TensorFlow {line.line} has wheels for Python {python} on {plat}",
+            )
+            return
+        broken = facts.tensorflow is not None and facts.tensorflow.status not in ("ok", "skipped")
+        span = f"{wheels[0]}-{wheels[-1]}" if wheels else "none"
+        remedy = None
+        if best is not None:
+            remedy = fix(
+                f"Install TensorFlow {best.line.latest_patch}, the newest with a wheel for "
+                f"Python {python} on {plat}; or use a Python it supports ({span}) with "
+                f"{line.line}.",
+                pip_command(facts, f'install "{install_requirement(best.line, target)}"'),
+            )
+        yield Finding(
+            "tensorflow.python",
+            Severity.ERROR if broken else Severity.WARNING,
+            f"TensorFlow {pkg.version} has no wheel for Python {python} on {plat} "
+            f"(its wheels: Python {span})",
+            "The installed files were built for another Python (copied environment, "
+            "source build, or an upgraded interpreter); compiled extensions may not load.",
+            remedy,
+            (f"https://pypi.org/project/tensorflow/{line.latest_patch}/#files",),
+        )
+        return
+    # Not installed (or not a known distribution): what to install.
+    if best is None:
+        supported = sorted(
+            {v for entry in matrix.lines for v in entry.python.get(plat, ())}, key=version_key
+        )
+        yield Finding(
+            "tensorflow.python",
+            Severity.ERROR,
+            f"No TensorFlow release has a wheel for Python {python} on {plat}",
+            f"Pythons with wheels on {plat}: {', '.join(supported) or 'none'}.",
+            fix(
+                "Create a virtual environment with a supported Python.",
+                f"python{supported[-1]} -m venv .venv" if supported else "python3 -m venv .venv",
+            ),
+        )
+        return
+    yield Finding(
+        "tensorflow.python",
+        Severity.INFO,
+        f"TensorFlow {best.line.latest_patch} is the newest release for Python {python} on {plat}",
+        fix=_newest_fix(facts, matrix, "Install TensorFlow {version}."),
+    )
+
+
+# --- driver vs build --------------------------------------------------------------------------
+
+
+def _build_cuda(ctx: CheckContext, line: Optional[TFLine]) -> Optional[str]:
+    tf = ctx.facts.tensorflow
+    if tf is not None and tf.cuda_version:
+        parts = version_key(tf.cuda_version)
+        if len(parts) >= 2:
+            return f"{parts[0]}.{parts[1]}"
+    if tf is not None and tf.is_cuda_build is False:
+        return None
+    return line.cuda if line is not None else None
+
+
+def check_driver_cuda(ctx: CheckContext) -> Iterator[Finding]:
+    """The NVIDIA driver is new enough for the CUDA version TensorFlow was built with."""
+    facts, matrix = ctx.facts, ctx.matrix
+    drv = facts.driver
+    if matrix is None or drv is None or not drv.gpus or not drv.driver_version:
+        return  # no GPU: driver.nvidia says so
+    os_name = _os(facts)
+    pkg, line = _installed_line(ctx)
+    if pkg is None or os_name not in ("linux", "windows"):
+        return
+    if line is None:
+        yield _matrix_unknown("driver.cuda", ctx, pkg)
+        return
+    cuda = _build_cuda(ctx, line)
+    if cuda is None:
+        return
+    probe_line = line if line.cuda == cuda else _with_cuda(line, cuda)
+    floor = driver_floor(matrix, probe_line, os_name)
+    if floor is None:
+        yield unknown("driver.cuda", f"the driver CUDA {cuda} needs on {os_name}")
+        return
+    have = drv.driver_version
+    if version_key(have) >= version_key(floor.version):
+        yield Finding(
+            "driver.cuda",
+            Severity.OK,
+            f"Driver {have} runs TensorFlow {line.line}'s CUDA {cuda} build "
+            f"(needs >= {floor.version})",
+        )
+        return
+    target = machine_target(facts)
+    best = newest_fit(matrix, target)
+    commands = []
+    if os_name == "linux":
+        commands.append("sudo ubuntu-drivers install  # or your distribution's newest driver")
+    if best is not None:
+        commands.append(pip_command(facts, f'install "{install_requirement(best.line, target)}"'))
+    text = f"Install NVIDIA driver {floor.version} or newer"
+    if best is not None:
+        text += (
+            f", or keep this driver and install TensorFlow {best.line.latest_patch} "
+            f"(CUDA {best.line.cuda}), the newest this driver runs"
+        )
+    yield Finding(
+        "driver.cuda",
+        Severity.ERROR,
+        f"Driver {have} is too old for TensorFlow {line.line}'s CUDA {cuda} build "
+        f"(needs >= {floor.version})",
+        f"Rule: {floor.rule}. With an older driver TensorFlow reports "
+        "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH or 'driver version is insufficient' and uses "
+        "no GPU.",
+        fix(text + ".", *commands),
+        (
+            "https://docs.nvidia.com/deploy/cuda-compatibility/index.html",
+            DRIVER_LINK,
+        ),
+    )
+
+
+def _with_cuda(line: TFLine, cuda: str) -> TFLine:
+    import dataclasses  # noqa: PLC0415 - only for builds whose CUDA differs from the matrix
+
+    return dataclasses.replace(line, cuda=cuda)
+
+
+# --- GPU code ---------------------------------------------------------------------------------
+
+
+def _wheel_capabilities(ctx: CheckContext, line: Optional[TFLine]) -> Optional[ComputeCapabilities]:
+    """The build's own list (build_info) when the probe read it, else the matrix's."""
+    tf = ctx.facts.tensorflow
+    if tf is not None and tf.compute_capabilities:
+        sass = tuple(c for c in tf.compute_capabilities if c.startswith("sm_"))
+        ptx = tuple(c for c in tf.compute_capabilities if c.startswith("compute_"))
+        if sass or ptx:
+            return ComputeCapabilities(sass, ptx)
+    return line.compute_capabilities if line is not None else None
+
+
+def check_compute_capability(ctx: CheckContext) -> Iterator[Finding]:
+    """Each GPU has machine code in the wheel, or at least PTX (with a long first start)."""
+    facts, matrix = ctx.facts, ctx.matrix
+    drv = facts.driver
+    if matrix is None or drv is None or not drv.gpus:
+        return
+    pkg, line = _installed_line(ctx)
+    if pkg is None or _build_cuda(ctx, line) is None:
+        return
+    caps = _wheel_capabilities(ctx, line)
+    if caps is None:
+        yield unknown("gpu.compute-capability", "which GPU architectures the wheel carries")
+        return
+    carried = ", ".join(caps.sass + caps.ptx)
+    os_name = _os(facts) or "linux"
+    for gpu in drv.gpus:
+        if not gpu.compute_capability:
+            yield unknown("gpu.compute-capability", f"the compute capability of GPU {gpu.index}")
+            continue
+        code = gpu_code(caps, gpu.compute_capability)
+        label = f"GPU {gpu.index} ({gpu.name}, compute capability {gpu.compute_capability})"
+        if code == NONE:
+            target = machine_target(facts)
+            best = newest_fit(
+                matrix,
+                Target(target.python, target.platform, None, target.driver, gpu.compute_capability),
+            )
+            remedy = (
+                fix(
+                    f"Install TensorFlow {best.line.latest_patch}, the newest with code for "
+                    "this GPU, or build TensorFlow from source for it.",
+                    pip_command(facts, f'install "{install_requirement(best.line, target)}"'),
+                )
+                if best is not None
+                else fix("Build TensorFlow from source for this GPU, or use a newer GPU.")
+            )
+            yield Finding(
+                "gpu.compute-capability",
+                Severity.ERROR,
+                f"TensorFlow {pkg.version} has no code for {label}",
+                f"The wheel carries {carried}. TensorFlow ignores this GPU "
+                "('Ignoring visible gpu device ... with Cuda compute capability').",
+                remedy,
+                ("https://developer.nvidia.com/cuda-gpus",),
+            )
+        elif code == PTX:
+            ptx_floor = ptx_driver_floor(matrix, line, os_name) if line is not None else None
+            too_old = (
+                ptx_floor is not None
+                and drv.driver_version is not None
+                and version_key(drv.driver_version) < version_key(ptx_floor.version)
+            )
+            yield Finding(
+                "gpu.compute-capability",
+                Severity.ERROR if too_old else Severity.WARNING,
+                f"{label} runs TensorFlow {pkg.version} only through PTX JIT"
+                + (f", which needs driver >= {ptx_floor.version}" if too_old and ptx_floor else ""),
+                f"The wheel carries {carried}: no machine code for this GPU. At first use the "
+                "driver compiles every kernel from PTX, which takes minutes; the result is "
+                "cached in ~/.nv/ComputeCache, so give the cache room.",
+                fix(
+                    "Let the JIT cache persist and grow (or use a TensorFlow with machine code "
+                    "for this GPU).",
+                    "export CUDA_CACHE_MAXSIZE=4294967296",
+                ),
+            )
+        else:
+            yield Finding(
+                "gpu.compute-capability",
+                Severity.OK,
+                f"TensorFlow {pkg.version} has machine code for {label}",
+            )
+
+
+# --- CUDA libraries vs build and pins ---------------------------------------------------------
+
+
+def _selected(lib: LibraryFacts) -> Optional[str]:
+    if lib.selected is None:
+        return None
+    return lib.candidates[lib.selected].version
+
+
+def _specifier(spec: str) -> SpecifierSet:
+    from packaging.specifiers import SpecifierSet  # noqa: PLC0415 - loaded when needed
+
+    return SpecifierSet(spec)
+
+
+def check_cuda_versions(ctx: CheckContext) -> Iterator[Finding]:
+    """cuDNN and the CUDA libraries that would load match the build and its and-cuda pins."""
+    facts, matrix = ctx.facts, ctx.matrix
+    libs = facts.cuda_libs
+    if matrix is None or libs is None:
+        return
+    pkg, line = _installed_line(ctx)
+    if pkg is None or line is None or _build_cuda(ctx, line) is None:
+        return
+    problems: list[str] = []
+    build_cudnn = line.cudnn
+    tf = facts.tensorflow
+    # The build's own record wins over the matrix when they disagree on the major.
+    if (
+        tf is not None
+        and tf.cudnn_version
+        and build_cudnn
+        and version_key(tf.cudnn_version)[:1] != version_key(build_cudnn)[:1]
+    ):
+        build_cudnn = tf.cudnn_version
+    for lib in libs.libraries:
+        loaded = _selected(lib)
+        if lib.name != "cudnn" or loaded is None or build_cudnn is None:
+            continue
+        have, need = version_key(loaded), version_key(build_cudnn)
+        # cuDNN refuses a runtime of another major, or an older minor than the build
+        # ("Loaded runtime CuDNN library: X but source was compiled with: Y").
+        if have[:1] != need[:1] or have[: len(need)] < need:
+            problems.append(
+                f"cuDNN {loaded} would load, but TensorFlow {line.line} was built with "
+                f"cuDNN {build_cudnn} (needs {need[0]}.x, at least {build_cudnn})"
+            )
+    for dist, spec in sorted((line.and_cuda or {}).items()):
+        installed = facts.package(dist)
+        if installed is None:
+            continue
+        if installed.version not in _specifier(spec):
+            problems.append(f"{dist} {installed.version} is outside TensorFlow's pin {dist}{spec}")
+    if not problems:
+        return
+    yield Finding(
+        "cuda.versions",
+        Severity.ERROR if any(p.startswith("cuDNN") for p in problems) else Severity.WARNING,
+        problems[0]
+        if len(problems) == 1
+        else f"{len(problems)} CUDA library versions do not match TensorFlow {line.line}'s build",
+        "\n".join(problems),
+        fix(
+            "Install the CUDA libraries TensorFlow pins, as pip wheels.",
+            pip_command(facts, f'install "tensorflow[and-cuda]=={pkg.version}"')
+            if line.and_cuda
+            else pip_command(facts, f'install "tensorflow=={pkg.version}"'),
+        ),
+        ("https://www.tensorflow.org/install/pip#linux",),
+    )
+
+
+# --- dependency pins --------------------------------------------------------------------------
+
+#: Packages whose version range against TensorFlow breaks imports most often, with the
+#: severity of being outside TensorFlow's declared range.
+_PINNED = (
+    ("numpy", Severity.ERROR),
+    ("keras", Severity.ERROR),
+    ("protobuf", Severity.WARNING),
+    ("ml-dtypes", Severity.WARNING),
+)
+
+
+def _declared(pkg: PackageFacts, line: Optional[TFLine], dist: str) -> Optional[str]:
+    """TensorFlow's declared range for ``dist``: its installed metadata, else the matrix."""
+    from packaging.requirements import InvalidRequirement, Requirement  # noqa: PLC0415
+
+    for text in pkg.requires:
+        try:
+            req = Requirement(text)
+        except InvalidRequirement:
+            continue
+        if normalize_name(req.name) == dist and req.marker is None:
+            return str(req.specifier) or None
+    if line is not None:
+        value = getattr(line.pins, dist.replace("-", "_"), None)
+        return value if isinstance(value, str) else None
+    return None
+
+
+def _pin_detail(dist: str, version: str, line: Optional[TFLine]) -> str:
+    major = version_key(version)[:1]
+    key = line.key if line is not None else (0, 0)
+    if dist == "numpy" and major == (2,) and key < (2, 18):
+        return (
+            "NumPy 2 changed its C ABI: TensorFlow before 2.18 was compiled against NumPy 1.x "
+            "and fails to import ('compiled using NumPy 1.x cannot be run in NumPy 2')."
+        )
+    if dist == "keras" and major == (3,) and key < (2, 16):
+        return (
+            "Keras 3 replaces tf.keras only from TensorFlow 2.16 on; with an older TensorFlow "
+            "`tf.keras` breaks."
+        )
+    return "Outside the range TensorFlow's wheel declares (`pip check` reports it too)."
+
+
+def check_dependency_pins(ctx: CheckContext) -> Iterator[Finding]:
+    """numpy, keras, protobuf, ml-dtypes and tf-keras inside the installed TensorFlow's ranges."""
+    facts = ctx.facts
+    if facts.packages is None:
+        return
+    pkg, line = _installed_line(ctx)
+    if pkg is None:
+        return
+    for dist, severity in _PINNED:
+        dep = facts.package(dist)
+        spec = _declared(pkg, line, dist)
+        if dep is None or spec is None:
+            continue
+        if dep.version in _specifier(spec):
+            continue
+        yield Finding(
+            "packages.pins",
+            severity,
+            f"{dist} {dep.version} is outside TensorFlow {pkg.version}'s range {dist}{spec}",
+            _pin_detail(dist, dep.version, line),
+            fix(
+                f"Install the {dist} range TensorFlow declares.",
+                pip_command(facts, f'install "{dist}{spec}"'),
+            ),
+        )
+    yield from _tf_keras(ctx, pkg, line)
+
+
+def _tf_keras(ctx: CheckContext, pkg: PackageFacts, line: Optional[TFLine]) -> Iterator[Finding]:
+    """TF_USE_LEGACY_KERAS needs tf-keras of the same line (TensorFlow 2.16+)."""
+    facts = ctx.facts
+    env = facts.environment or {}
+    legacy = env.get("TF_USE_LEGACY_KERAS", "").strip().lower() in ("1", "true", "yes")
+    tfk = facts.package("tf-keras")
+    if line is None or line.key < (2, 16):
+        return
+    spec = line.pins.tf_keras or f"~={line.line}.0"
+    if legacy and tfk is None:
+        yield Finding(
+            "packages.pins",
+            Severity.ERROR,
+            "TF_USE_LEGACY_KERAS is set but tf-keras is not installed",
+            "With TF_USE_LEGACY_KERAS=1, `tf.keras` is served by the tf-keras package; "
+            "without it importing tf.keras fails.",
+            fix(
+                "Install the tf-keras release of this TensorFlow line.",
+                pip_command(facts, f'install "tf-keras{spec}"'),
+            ),
+        )
+    elif tfk is not None and tfk.version not in _specifier(spec):
+        yield Finding(
+            "packages.pins",
+            Severity.WARNING,
+            f"tf-keras {tfk.version} does not match TensorFlow {pkg.version} "
+            f"(wants tf-keras{spec})",
+            "tf-keras is released in step with TensorFlow; another line's tf-keras may not import.",
+            fix("Install the matching tf-keras.", pip_command(facts, f'install "tf-keras{spec}"')),
+        )
+
+
+# --- Windows ----------------------------------------------------------------------------------
+
+
+def check_windows_gpu(ctx: CheckContext) -> Iterator[Finding]:
+    """Native Windows has no TensorFlow GPU support after 2.10."""
+    facts, matrix = ctx.facts, ctx.matrix
+    if matrix is None or _os(facts) != "windows" or facts.driver is None or not facts.driver.gpus:
+        return
+    pkg, line = _installed_line(ctx)
+    if pkg is None or line is None or line.windows_native_gpu:
+        return
+    last = next((entry for entry in matrix.lines if entry.windows_native_gpu), None)
+    commands = ["wsl --install"]
+    text = "Run TensorFlow under WSL2 (Linux wheels with the GPU)"
+    if last is not None:
+        text += f", or use TensorFlow {last.latest_patch}, the last native Windows GPU release"
+        commands.append(pip_command(facts, f'install "tensorflow=={last.latest_patch}"'))
+    yield Finding(
+        "platform.windows-gpu",
+        Severity.WARNING,
+        f"TensorFlow {pkg.version} has no GPU support on native Windows",
+        "GPU support on native Windows ended with TensorFlow 2.10; later releases run on the "
+        "CPU there. WSL2 runs the Linux wheels with the GPU.",
+        fix(text + ".", *commands),
+        ("https://www.tensorflow.org/install/pip#windows-native",),
+    )

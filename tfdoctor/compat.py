@@ -1,0 +1,336 @@
+"""Pure verdicts from the matrix: which TensorFlow line fits a Python, platform, driver and GPU.
+
+Everything here is a function of a :class:`~tfdoctor.matrix.Matrix` and plain values, so the
+checks, ``tfdoctor matrix`` and ``tfdoctor pin`` give the same answers.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Optional
+
+from tfdoctor.matrix import (
+    DEFAULT_PLATFORM_OF_OS,
+    PLATFORMS,
+    ComputeCapabilities,
+    Matrix,
+    TFLine,
+    parse_arch,
+    version_key,
+)
+
+#: How a GPU runs a wheel's code: its own machine code, PTX compiled at first start, or not.
+SASS = "sass"
+PTX = "ptx"
+NONE = "none"
+
+
+@dataclasses.dataclass(frozen=True)
+class DriverFloor:
+    """The oldest driver a build runs on, and the rule that sets it."""
+
+    version: str
+    rule: str
+
+
+@dataclasses.dataclass(frozen=True)
+class Target:
+    """What a user has (or plans): each field optional; None means "any"."""
+
+    python: Optional[str] = None
+    #: A platform key (``linux-x86_64``); see :func:`platform_key`.
+    platform: Optional[str] = None
+    #: An installed CUDA toolkit (``11.8``).
+    cuda: Optional[str] = None
+    driver: Optional[str] = None
+    #: A compute capability (``8.6``).
+    gpu: Optional[str] = None
+
+    @property
+    def wants_gpu(self) -> bool:
+        """Whether the target asks about running on an NVIDIA GPU."""
+        return any(v is not None for v in (self.cuda, self.driver, self.gpu))
+
+
+@dataclasses.dataclass(frozen=True)
+class Verdict:
+    """Whether a line fits a target; why not; and what to know when it does."""
+
+    line: TFLine
+    reasons: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+
+    @property
+    def fits(self) -> bool:
+        """True when nothing excludes the line."""
+        return not self.reasons
+
+
+def platform_key(value: str) -> Optional[str]:
+    """``linux`` / ``linux-x86_64`` / ``macos-arm64`` / ``win`` -> a platform key, else None."""
+    text = value.strip().lower().replace("_", "-").replace("x86-64", "x86_64")
+    aliases = {
+        "win": "windows",
+        "win32": "windows",
+        "darwin": "macos",
+        "osx": "macos",
+        "mac": "macos",
+        "windows-amd64": "windows-x86_64",
+        "linux-amd64": "linux-x86_64",
+        "linux-arm64": "linux-aarch64",
+        "macos-aarch64": "macos-arm64",
+    }
+    text = aliases.get(text, text)
+    if text in DEFAULT_PLATFORM_OF_OS:
+        return DEFAULT_PLATFORM_OF_OS[text]
+    return text if text in PLATFORMS else None
+
+
+def platform_of(system: str, machine: str) -> Optional[str]:
+    """The platform key of ``platform.system()`` and ``platform.machine()`` values."""
+    os_name = {"linux": "linux", "darwin": "macos", "windows": "windows"}.get(system.lower())
+    arch = {"amd64": "x86_64", "x86_64": "x86_64", "aarch64": "aarch64", "arm64": "aarch64"}.get(
+        machine.lower()
+    )
+    if os_name is None or arch is None:
+        return None
+    if os_name == "macos" and arch == "aarch64":
+        return "macos-arm64"
+    key = f"{os_name}-{arch}"
+    return key if key in PLATFORMS else None
+
+
+def python_minor(version: str) -> Optional[str]:
+    """``3.11.7`` -> ``3.11``; None when it is not a CPython 3 version."""
+    parts = version_key(version)
+    if len(parts) < 2 or parts[0] != 3:
+        return None
+    return f"{parts[0]}.{parts[1]}"
+
+
+def _toolkit_driver(matrix: Matrix, line: TFLine, os_name: str) -> Optional[str]:
+    """The driver the line's CUDA toolkit shipped with on ``os_name``, if known."""
+    toolkit = matrix.toolkit(line.cuda) if line.cuda is not None else None
+    if toolkit is None:
+        return None
+    return toolkit.min_driver_linux if os_name == "linux" else toolkit.min_driver_windows
+
+
+def driver_floor(matrix: Matrix, line: TFLine, os_name: str) -> Optional[DriverFloor]:
+    """The oldest driver that runs the line's CUDA build's machine code on ``os_name``.
+
+    CUDA 11.1+ and 12.x builds run on the family floor (minor version compatibility); CUDA
+    10.x and 11.0 builds need the driver their toolkit shipped with, which is what
+    ``min(toolkit, family)`` gives for 11.0 (its toolkit driver is below the 11.x floor).
+    """
+    exact = _toolkit_driver(matrix, line, os_name)
+    if exact is None or line.cuda is None:
+        return None
+    major = version_key(line.cuda)[0]
+    family = matrix.family(major)
+    floor = None
+    if family is not None:
+        floor = family.min_driver_linux if os_name == "linux" else family.min_driver_windows
+    if floor is not None and version_key(floor) < version_key(exact):
+        return DriverFloor(floor, f"CUDA {major}.x minor version compatibility floor")
+    return DriverFloor(exact, f"the driver CUDA {line.cuda} shipped with")
+
+
+def ptx_driver_floor(matrix: Matrix, line: TFLine, os_name: str) -> Optional[DriverFloor]:
+    """The oldest driver that can JIT-compile the line's PTX: its toolkit's own driver."""
+    exact = _toolkit_driver(matrix, line, os_name)
+    if exact is None:
+        return None
+    return DriverFloor(exact, f"PTX JIT needs the CUDA {line.cuda} toolkit's driver or newer")
+
+
+def gpu_code(caps: ComputeCapabilities, compute_capability: str) -> str:
+    """:data:`SASS`, :data:`PTX` or :data:`NONE`: how a GPU of that capability runs ``caps``."""
+    want = version_key(compute_capability)
+    if len(want) < 2:
+        return NONE
+    major, minor = want[0], want[1]
+    for arch in caps.sass:
+        parsed = parse_arch(arch)
+        if parsed is None:
+            continue
+        _, a_major, a_minor, specific = parsed
+        if a_major == major and (a_minor == minor if specific else a_minor <= minor):
+            return SASS
+    for arch in caps.ptx:
+        parsed = parse_arch(arch)
+        if parsed is None:
+            continue
+        _, a_major, a_minor, specific = parsed
+        if (a_major, a_minor) == (major, minor) or (
+            not specific and (a_major, a_minor) < (major, minor)
+        ):
+            return PTX
+    return NONE
+
+
+def _below(have: str, need: str) -> bool:
+    return version_key(have) < version_key(need)
+
+
+def _span(versions: tuple[str, ...]) -> str:
+    if not versions:
+        return "none"
+    return versions[0] if len(versions) == 1 else f"{versions[0]}-{versions[-1]}"
+
+
+def evaluate(matrix: Matrix, line: TFLine, target: Target) -> Verdict:
+    """Whether ``line`` works for ``target``, with every reason it does not."""
+    reasons: list[str] = []
+    notes: list[str] = []
+    plat = target.platform or "linux-x86_64"
+    os_name = PLATFORMS.get(plat, "linux")
+    wheels = line.python.get(plat, ())
+    if target.python is not None:
+        minor = python_minor(target.python) or target.python
+        if not wheels:
+            reasons.append(f"no tensorflow wheel for {plat}")
+        elif minor not in wheels:
+            reasons.append(f"no wheel for Python {minor} on {plat} (Python {_span(wheels)})")
+    elif not wheels:
+        reasons.append(f"no tensorflow wheel for {plat}")
+    if target.wants_gpu:
+        _gpu_reasons(matrix, line, target, os_name, reasons, notes)
+    if plat in line.wrappers:
+        notes.append(f"on {plat} the tensorflow wheel installs {line.wrappers[plat]}")
+    return Verdict(line, tuple(reasons), tuple(notes))
+
+
+def _gpu_reasons(
+    matrix: Matrix,
+    line: TFLine,
+    target: Target,
+    os_name: str,
+    reasons: list[str],
+    notes: list[str],
+) -> None:
+    if os_name == "macos":
+        reasons.append("no CUDA build on macOS (Apple GPUs use tensorflow-metal)")
+        return
+    if os_name == "windows" and not line.windows_native_gpu:
+        reasons.append("no GPU support on native Windows after 2.10 (use WSL2)")
+        return
+    if line.cuda is None:
+        reasons.append("not a CUDA build")
+        return
+    if target.cuda is not None:
+        have = version_key(target.cuda)
+        need = version_key(line.cuda)
+        # Library sonames carry only the major from CUDA 11 on (libcudart.so.11.0 serves
+        # every 11.x), but major.minor before (libcudart.so.10.1).
+        same = have[:1] == need[:1] if need[0] >= 11 else have[:2] == need[:2]
+        if not same:
+            wanted = f"{need[0]}.x" if need[0] >= 11 else line.cuda
+            reasons.append(f"built for CUDA {line.cuda}: needs a CUDA {wanted} installation")
+    floor = driver_floor(matrix, line, os_name)
+    if target.driver is not None and floor is not None and _below(target.driver, floor.version):
+        reasons.append(f"CUDA {line.cuda} build needs driver >= {floor.version} ({floor.rule})")
+    if target.gpu is None:
+        return
+    caps = line.compute_capabilities
+    if caps is None:
+        notes.append("the wheel does not record its GPU architectures")
+        return
+    code = gpu_code(caps, target.gpu)
+    if code == NONE:
+        reasons.append(
+            f"no GPU code for compute capability {target.gpu} "
+            f"(carries {', '.join(caps.sass + caps.ptx)})"
+        )
+    elif code == PTX:
+        ptx_floor = ptx_driver_floor(matrix, line, os_name)
+        if (
+            target.driver is not None
+            and ptx_floor is not None
+            and _below(target.driver, ptx_floor.version)
+        ):
+            reasons.append(
+                f"compute capability {target.gpu} runs only through PTX JIT, which needs "
+                f"driver >= {ptx_floor.version}"
+            )
+        else:
+            notes.append(
+                f"compute capability {target.gpu} runs through PTX JIT: the first start "
+                "compiles every kernel (minutes)"
+            )
+
+
+def verdicts(matrix: Matrix, target: Target) -> tuple[Verdict, ...]:
+    """Every line's verdict for ``target``, newest line first."""
+    return tuple(evaluate(matrix, line, target) for line in matrix.lines)
+
+
+def newest_fit(matrix: Matrix, target: Target) -> Optional[Verdict]:
+    """The newest line that fits ``target``, if any."""
+    for verdict in verdicts(matrix, target):
+        if verdict.fits:
+            return verdict
+    return None
+
+
+def install_requirement(line: TFLine, target: Target) -> str:
+    """The requirement to install ``line`` for ``target`` (``tensorflow[and-cuda]==2.21.0``)."""
+    plat = target.platform or "linux-x86_64"
+    os_name = PLATFORMS.get(plat, "linux")
+    dist = "tensorflow"
+    extra = ""
+    if target.wants_gpu and os_name in ("linux", "windows"):
+        gpu_dist = line.gpu_package.get(os_name)
+        if gpu_dist:
+            dist = gpu_dist
+        if os_name == "linux" and line.and_cuda:
+            extra = "[and-cuda]"
+    return f"{dist}{extra}=={line.latest_patch}"
+
+
+class TargetError(ValueError):
+    """A query value that cannot be understood (one line, for exit code 3)."""
+
+
+def make_target(
+    matrix: Matrix,
+    *,
+    python: Optional[str] = None,
+    platform: Optional[str] = None,
+    cuda: Optional[str] = None,
+    driver: Optional[str] = None,
+    gpu: Optional[str] = None,
+) -> Target:
+    """A :class:`Target` from user input, validated; ``gpu`` is ``8.6`` or a model name."""
+    if python is not None and python_minor(python) is None:
+        raise TargetError(f"--python {python}: expected a CPython 3 version such as 3.11")
+    plat = None
+    if platform is not None:
+        plat = platform_key(platform)
+        if plat is None:
+            choices = ", ".join([*DEFAULT_PLATFORM_OF_OS, *PLATFORMS])
+            raise TargetError(f"--platform {platform}: expected one of {choices}")
+    if cuda is not None and not re.match(r"^\d+\.\d+(\.\d+)?$", cuda.strip()):
+        raise TargetError(f"--cuda {cuda}: expected a CUDA version such as 11.8")
+    if driver is not None and not re.match(r"^\d+\.\d+(\.\d+)?$", driver.strip()):
+        raise TargetError(f"--driver {driver}: expected a driver version such as 470.82.01")
+    capability = None
+    if gpu is not None:
+        if re.match(r"^\d+\.\d+$", gpu.strip()):
+            capability = gpu.strip()
+        else:
+            model = matrix.gpu_model(gpu)
+            if model is None:
+                raise TargetError(
+                    f"--gpu {gpu}: unknown GPU model; give its compute capability (such as "
+                    "8.6, from https://developer.nvidia.com/cuda-gpus)"
+                )
+            capability = model.compute_capability
+    return Target(
+        python=python_minor(python) if python is not None else None,
+        platform=plat,
+        cuda=cuda.strip() if cuda is not None else None,
+        driver=driver.strip() if driver is not None else None,
+        gpu=capability,
+    )

@@ -1,0 +1,776 @@
+"""The compatibility matrix: ``compat_matrix.yaml`` loaded into typed rows, and pure look-ups.
+
+The YAML is validated strictly at load time: a wrong type, an unknown or missing field, a bad
+version or specifier, an unsorted or duplicate line, or a fact without a source raises
+:class:`MatrixError` naming the file, the line and the field. Checks never read YAML; they
+get a :class:`Matrix`.
+
+Rules the look-ups encode, with their sources:
+
+* A CUDA 11.1+ or 12.x build runs on any driver of the family's floor or newer (CUDA minor
+  version compatibility); a CUDA 10.x or 11.0 build needs the driver its toolkit shipped with.
+  https://docs.nvidia.com/deploy/cuda-compatibility/index.html#minor-version-compatibility
+* PTX embedded by a toolkit can only be JIT-compiled by a driver at least as new as that
+  toolkit's own driver (same page, "application considerations for minor version
+  compatibility").
+* Machine code (SASS) for ``sm_XY`` runs on GPUs of compute capability ``X.Z`` with ``Z >= Y``;
+  PTX for ``compute_XY`` JIT-compiles for any compute capability ``>= X.Y``; an ``a`` suffix
+  (``sm_90a``) runs only on exactly that capability.
+  https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#binary-compatibility
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Optional
+
+if TYPE_CHECKING:
+    from yaml import Node
+
+#: The matrix document version this tfdoctor reads.
+MATRIX_SCHEMA_VERSION = 1
+
+#: Environment variable naming another matrix file (``--matrix`` wins over it).
+MATRIX_ENV = "TFDOCTOR_MATRIX"
+
+#: The matrix shipped inside the package (a copy of the repository's ``compat_matrix.yaml``).
+DEFAULT_MATRIX = Path(__file__).with_name("compat_matrix.yaml")
+
+#: Platform keys of the per-platform Python lists, and the operating system of each.
+PLATFORMS: Mapping[str, str] = {
+    "linux-x86_64": "linux",
+    "linux-aarch64": "linux",
+    "macos-x86_64": "macos",
+    "macos-arm64": "macos",
+    "windows-x86_64": "windows",
+}
+#: The platform an operating system name stands for when no architecture is given.
+DEFAULT_PLATFORM_OF_OS: Mapping[str, str] = {
+    "linux": "linux-x86_64",
+    "macos": "macos-arm64",
+    "windows": "windows-x86_64",
+}
+OPERATING_SYSTEMS = ("linux", "windows", "macos")
+
+#: The pins every line states (``null`` when the wheel does not require the package).
+PIN_FIELDS = ("numpy", "protobuf", "keras", "tf_keras", "ml_dtypes")
+
+_LINE_RE = re.compile(r"^(\d+)\.(\d+)$")
+_PATCH_RE = re.compile(r"^(\d+)\.(\d+)\.(\d+)$")
+_PYTHON_RE = re.compile(r"^3\.(\d+)$")
+_DRIVER_RE = re.compile(r"^\d+\.\d+(\.\d+)?$")
+_CC_RE = re.compile(r"^\d+\.\d+$")
+_ARCH_RE = re.compile(r"^(sm|compute)_(\d+)(\d)([af]?)$")
+_ID_RE = re.compile(r"^[a-z0-9][a-z0-9.-]*$")
+_DIST_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+
+
+class MatrixError(ValueError):
+    """A matrix file that cannot be used: ``FILE:LINE: FIELD: what is wrong`` in one line."""
+
+
+# --- typed rows ------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class Source:
+    """A citable source; ``url`` may hold ``{version}`` and ``{line}`` placeholders."""
+
+    id: str
+    title: str
+    url: str
+
+    def url_for(self, line: Optional[TFLine] = None) -> str:
+        """The URL with the line's placeholders filled in."""
+        if line is None:
+            return self.url
+        return self.url.replace("{version}", line.latest_patch).replace("{line}", line.line)
+
+
+@dataclasses.dataclass(frozen=True)
+class CudaToolkit:
+    """A CUDA toolkit release and the driver it shipped with (its exact requirement)."""
+
+    cuda: str
+    min_driver_linux: str
+    min_driver_windows: Optional[str]
+    source: tuple[str, ...]
+    note: str = ""
+
+
+@dataclasses.dataclass(frozen=True)
+class CudaFamily:
+    """The driver floor of a CUDA major version under minor version compatibility."""
+
+    major: int
+    min_driver_linux: str
+    min_driver_windows: Optional[str]
+    source: tuple[str, ...]
+    note: str = ""
+
+
+@dataclasses.dataclass(frozen=True)
+class GpuModel:
+    """An NVIDIA GPU model and its compute capability."""
+
+    name: str
+    compute_capability: str
+    source: tuple[str, ...]
+
+
+@dataclasses.dataclass(frozen=True)
+class ComputeCapabilities:
+    """The GPU code a wheel carries: machine code (``sm_XY``) and PTX (``compute_XY``)."""
+
+    sass: tuple[str, ...]
+    ptx: tuple[str, ...]
+
+
+@dataclasses.dataclass(frozen=True)
+class Pins:
+    """Version ranges the wheel declares for the packages that break most often."""
+
+    numpy: Optional[str] = None
+    protobuf: Optional[str] = None
+    keras: Optional[str] = None
+    tf_keras: Optional[str] = None
+    ml_dtypes: Optional[str] = None
+
+
+@dataclasses.dataclass(frozen=True)
+class TFLine:
+    """One TensorFlow release line (``2.16``), as its wheels and the docs describe it."""
+
+    line: str
+    latest_patch: str
+    requires_python: Optional[str]
+    #: Platform key (``linux-x86_64``) -> CPython versions (``3.11``) with a wheel.
+    python: Mapping[str, tuple[str, ...]]
+    glibc_min: Optional[str]
+    #: Operating system -> the distribution that brings GPU support there, or None.
+    gpu_package: Mapping[str, Optional[str]]
+    windows_native_gpu: bool
+    #: Platform key -> thin wrapper distribution the ``tensorflow`` wheel requires there.
+    wrappers: Mapping[str, str]
+    cuda: Optional[str]
+    cudnn: Optional[str]
+    compute_capabilities: Optional[ComputeCapabilities]
+    pins: Pins
+    #: The ``and-cuda`` extra: distribution -> specifier; None where the line has no extra.
+    and_cuda: Optional[Mapping[str, str]]
+    #: Fact (``cuda``, ``pins`` or ``pins.tf_keras``) -> source ids.
+    sources: Mapping[str, tuple[str, ...]]
+    notes: tuple[str, ...] = ()
+    #: Where the entry starts in the matrix file (1-based), for messages.
+    lineno: int = 0
+
+    @property
+    def key(self) -> tuple[int, int]:
+        """The line as a sortable tuple, ``(2, 16)``."""
+        major, minor = self.line.split(".")
+        return int(major), int(minor)
+
+    def sources_of(self, fact: str) -> tuple[str, ...]:
+        """Source ids for ``fact`` (``pins.numpy`` falls back to ``pins``)."""
+        if fact in self.sources:
+            return self.sources[fact]
+        head = fact.split(".", 1)[0]
+        return self.sources.get(head, ())
+
+
+@dataclasses.dataclass(frozen=True)
+class Matrix:
+    """The whole matrix: sources, CUDA driver tables, GPU models and TensorFlow lines."""
+
+    path: str
+    sources: Mapping[str, Source]
+    cuda_toolkits: tuple[CudaToolkit, ...]
+    cuda_families: tuple[CudaFamily, ...]
+    gpus: tuple[GpuModel, ...]
+    #: Newest line first.
+    lines: tuple[TFLine, ...]
+
+    def line_for(self, version: str) -> Optional[TFLine]:
+        """The line a TensorFlow version (``2.16.1``, ``2.16.0rc0``, ``2.16``) belongs to."""
+        key = release_line(version)
+        if key is None:
+            return None
+        for entry in self.lines:
+            if entry.key == key:
+                return entry
+        return None
+
+    def toolkit(self, cuda: str) -> Optional[CudaToolkit]:
+        """The toolkit row of a CUDA ``major.minor`` version."""
+        want = _dotted(cuda)[:2]
+        for row in self.cuda_toolkits:
+            if _dotted(row.cuda)[:2] == want:
+                return row
+        return None
+
+    def family(self, major: int) -> Optional[CudaFamily]:
+        """The minor-version-compatibility floor of a CUDA major version, if it has one."""
+        for row in self.cuda_families:
+            if row.major == major:
+                return row
+        return None
+
+    def gpu_model(self, name: str) -> Optional[GpuModel]:
+        """A GPU model by name, ignoring case, spaces and an ``NVIDIA``/``GeForce`` prefix."""
+        want = _gpu_key(name)
+        for model in self.gpus:
+            if _gpu_key(model.name) == want:
+                return model
+        # Names from the driver carry more words ("NVIDIA A100-SXM4-80GB"): the longest
+        # model name contained in the given one.
+        best: Optional[GpuModel] = None
+        for model in self.gpus:
+            key = _gpu_key(model.name)
+            if re.search(rf"(^|[^a-z0-9]){re.escape(key)}($|[^a-z0-9])", want) and (
+                best is None or len(key) > len(_gpu_key(best.name))
+            ):
+                best = model
+        return best
+
+
+def _gpu_key(name: str) -> str:
+    key = name.lower().replace("nvidia", " ").replace("geforce", " ").replace("tesla", " ")
+    return " ".join(key.replace("-", " ").split())
+
+
+# --- version helpers -------------------------------------------------------------------------
+
+
+def _dotted(text: str) -> tuple[int, ...]:
+    """``"525.60.13"`` -> ``(525, 60, 13)``; non-numeric parts end the tuple."""
+    out = []
+    for part in text.split("."):
+        digits = re.match(r"\d+", part)
+        if digits is None:
+            break
+        out.append(int(digits.group()))
+    return tuple(out)
+
+
+def release_line(version: str) -> Optional[tuple[int, int]]:
+    """The ``(major, minor)`` of a version string, or None if it has none."""
+    match = re.match(r"^\s*v?(\d+)\.(\d+)", version)
+    if match is None:
+        return None
+    return int(match.group(1)), int(match.group(2))
+
+
+def version_key(text: str) -> tuple[int, ...]:
+    """A dotted numeric version (driver, CUDA, Python) as a comparable tuple."""
+    return _dotted(text)
+
+
+def parse_arch(arch: str) -> Optional[tuple[str, int, int, bool]]:
+    """``"sm_89"`` -> ``("sm", 8, 9, False)``; ``"sm_90a"`` -> ``("sm", 9, 0, True)``."""
+    match = _ARCH_RE.match(arch)
+    if match is None:
+        return None
+    kind, major, minor, suffix = match.groups()
+    return kind, int(major), int(minor), bool(suffix)
+
+
+# --- loading ---------------------------------------------------------------------------------
+
+
+class _Reader:
+    """Walks composed YAML nodes, turning each problem into a MatrixError with its position."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def error(self, node: Optional[Node], field: str, message: str) -> MatrixError:
+        line = node.start_mark.line + 1 if node is not None else 1
+        return MatrixError(f"{self.path}:{line}: {field}: {message}")
+
+    def mapping(
+        self,
+        node: Node,
+        field: str,
+        required: Iterable[str],
+        optional: Iterable[str] = (),
+    ) -> dict[str, Node]:
+        """A mapping with exactly the known keys (all of ``required``), keys in order."""
+        from yaml import MappingNode, ScalarNode  # noqa: PLC0415 - yaml loads with the matrix
+
+        if not isinstance(node, MappingNode):
+            raise self.error(node, field, f"expected a mapping, got {_kind(node)}")
+        out: dict[str, Node] = {}
+        allowed = set(required) | set(optional)
+        for key_node, value_node in node.value:
+            if not isinstance(key_node, ScalarNode) or key_node.tag != "tag:yaml.org,2002:str":
+                raise self.error(key_node, field, "keys must be plain strings")
+            key = str(key_node.value)
+            if key in out:
+                raise self.error(key_node, f"{field}.{key}", "duplicate key")
+            if allowed and key not in allowed:
+                raise self.error(
+                    key_node,
+                    f"{field}.{key}",
+                    f"unknown field (expected one of: {', '.join(sorted(allowed))})",
+                )
+            out[key] = value_node
+        for key in required:
+            if key not in out:
+                raise self.error(node, f"{field}.{key}", "missing field")
+        return out
+
+    def any_mapping(self, node: Node, field: str) -> dict[str, Node]:
+        """A mapping with free keys (distribution names, platforms checked by the caller)."""
+        return self.mapping(node, field, (), ())
+
+    def sequence(self, node: Node, field: str) -> list[Node]:
+        from yaml import SequenceNode  # noqa: PLC0415
+
+        if not isinstance(node, SequenceNode):
+            raise self.error(node, field, f"expected a list, got {_kind(node)}")
+        return list(node.value)
+
+    def string(
+        self,
+        node: Node,
+        field: str,
+        pattern: Optional[re.Pattern[str]] = None,
+        what: str = "",
+        nullable: bool = False,
+    ) -> Optional[str]:
+        """A string scalar; versions must be quoted (YAML reads ``2.10`` as the float 2.1)."""
+        from yaml import ScalarNode  # noqa: PLC0415
+
+        if nullable and _is_null(node):
+            return None
+        if not isinstance(node, ScalarNode):
+            raise self.error(node, field, f"expected a string, got {_kind(node)}")
+        if node.tag != "tag:yaml.org,2002:str":
+            hint = " (quote versions: YAML reads 2.10 as 2.1)" if pattern is not None else ""
+            raise self.error(node, field, f"expected a string, got {node.value!r}{hint}")
+        value = str(node.value)
+        if not value.strip():
+            raise self.error(node, field, "must not be empty")
+        if pattern is not None and not pattern.match(value):
+            raise self.error(node, field, f"{value!r} is not a valid {what}")
+        return value
+
+    def required_string(
+        self, node: Node, field: str, pattern: Optional[re.Pattern[str]] = None, what: str = ""
+    ) -> str:
+        value = self.string(node, field, pattern, what)
+        assert value is not None  # not nullable
+        return value
+
+    def boolean(self, node: Node, field: str) -> bool:
+        from yaml import ScalarNode  # noqa: PLC0415
+
+        if not isinstance(node, ScalarNode) or node.tag != "tag:yaml.org,2002:bool":
+            raise self.error(node, field, f"expected true or false, got {_describe(node)}")
+        return str(node.value).lower() in ("true", "yes", "on")
+
+    def integer(self, node: Node, field: str) -> int:
+        from yaml import ScalarNode  # noqa: PLC0415
+
+        if not isinstance(node, ScalarNode) or node.tag != "tag:yaml.org,2002:int":
+            raise self.error(node, field, f"expected an integer, got {_describe(node)}")
+        return int(str(node.value))
+
+    def specifier(self, node: Node, field: str, nullable: bool = True) -> Optional[str]:
+        """A PEP 440 version specifier (``<2,>=1.26``); empty is not allowed."""
+        from packaging.specifiers import InvalidSpecifier, SpecifierSet  # noqa: PLC0415
+
+        value = self.string(node, field, nullable=nullable)
+        if value is None:
+            return None
+        try:
+            SpecifierSet(value)
+        except InvalidSpecifier:
+            raise self.error(node, field, f"{value!r} is not a valid version specifier") from None
+        return value
+
+    def source_ids(self, node: Node, field: str, known: Mapping[str, Source]) -> tuple[str, ...]:
+        """One source id or a list of them, each defined under ``sources``."""
+        from yaml import SequenceNode  # noqa: PLC0415
+
+        items = self.sequence(node, field) if isinstance(node, SequenceNode) else [node]
+        if not items:
+            raise self.error(node, field, "needs at least one source")
+        out = []
+        for item in items:
+            sid = self.required_string(item, field)
+            if sid not in known:
+                raise self.error(item, field, f"unknown source {sid!r} (define it under sources)")
+            out.append(sid)
+        return tuple(out)
+
+
+def _is_null(node: Node) -> bool:
+    return getattr(node, "tag", "") == "tag:yaml.org,2002:null"
+
+
+def _kind(node: Node) -> str:
+    from yaml import MappingNode, SequenceNode  # noqa: PLC0415
+
+    if isinstance(node, MappingNode):
+        return "a mapping"
+    if isinstance(node, SequenceNode):
+        return "a list"
+    return _describe(node)
+
+
+def _describe(node: Node) -> str:
+    if _is_null(node):
+        return "null"
+    value = getattr(node, "value", None)
+    return repr(value) if isinstance(value, str) else type(node).__name__
+
+
+def _note(reader: _Reader, fields: Mapping[str, Node], where: str) -> str:
+    """The optional ``note`` of a table row."""
+    return reader.required_string(fields["note"], f"{where}.note") if "note" in fields else ""
+
+
+def load_matrix(path: Optional[str] = None, env: Optional[Mapping[str, str]] = None) -> Matrix:
+    """Load and validate the matrix at ``path``, else ``$TFDOCTOR_MATRIX``, else the bundled one.
+
+    Raises :class:`MatrixError` with ``FILE:LINE: FIELD: message`` for any problem.
+    """
+    environ = os.environ if env is None else env
+    chosen = path or environ.get(MATRIX_ENV) or str(DEFAULT_MATRIX)
+    try:
+        text = Path(chosen).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise MatrixError(f"{chosen}: cannot read the matrix: {reason}") from None
+    return parse_matrix(text, chosen)
+
+
+def parse_matrix(text: str, path: str = "<matrix>") -> Matrix:
+    """Validate matrix YAML ``text`` into a :class:`Matrix` (``path`` names it in errors)."""
+    import yaml  # noqa: PLC0415 - the YAML parser is loaded only with a matrix
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    try:
+        root = yaml.compose(text, Loader=loader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark is not None else 1
+        problem = exc.problem or exc.context or "invalid YAML"
+        raise MatrixError(f"{path}:{line}: YAML syntax error: {problem}") from None
+    except yaml.YAMLError as exc:
+        raise MatrixError(f"{path}:1: YAML syntax error: {exc}") from None
+    reader = _Reader(path)
+    if root is None:
+        raise MatrixError(f"{path}:1: the matrix is empty")
+    top = reader.mapping(
+        root,
+        "matrix",
+        ("schema_version", "sources", "cuda_toolkits", "cuda_families", "tensorflow"),
+        ("gpus",),
+    )
+    version = reader.integer(top["schema_version"], "schema_version")
+    if version != MATRIX_SCHEMA_VERSION:
+        raise reader.error(
+            top["schema_version"],
+            "schema_version",
+            f"{version} is not supported (this tfdoctor reads {MATRIX_SCHEMA_VERSION})",
+        )
+    sources = _read_sources(reader, top["sources"])
+    toolkits = _read_toolkits(reader, top["cuda_toolkits"], sources)
+    families = _read_families(reader, top["cuda_families"], sources)
+    gpus = _read_gpus(reader, top["gpus"], sources) if "gpus" in top else ()
+    lines = _read_lines(reader, top["tensorflow"], sources)
+    matrix = Matrix(path, sources, toolkits, families, gpus, lines)
+    for entry, node in zip(lines, reader.sequence(top["tensorflow"], "tensorflow")):
+        if entry.cuda is not None and matrix.toolkit(entry.cuda) is None:
+            raise reader.error(
+                node,
+                f"tensorflow[{entry.line}].cuda",
+                f"CUDA {entry.cuda} has no row in cuda_toolkits",
+            )
+    return matrix
+
+
+def _read_sources(reader: _Reader, node: Node) -> dict[str, Source]:
+    out: dict[str, Source] = {}
+    for i, item in enumerate(reader.sequence(node, "sources")):
+        where = f"sources[{i}]"
+        fields = reader.mapping(item, where, ("id", "title", "url"))
+        sid = reader.required_string(fields["id"], f"{where}.id", _ID_RE, "source id")
+        if sid in out:
+            raise reader.error(fields["id"], f"{where}.id", f"duplicate source {sid!r}")
+        url = reader.required_string(fields["url"], f"sources[{sid}].url")
+        if not url.startswith("https://"):
+            raise reader.error(fields["url"], f"sources[{sid}].url", "must be an https:// URL")
+        out[sid] = Source(
+            sid, reader.required_string(fields["title"], f"sources[{sid}].title"), url
+        )
+    return out
+
+
+def _driver_columns(
+    reader: _Reader, fields: Mapping[str, Node], where: str, sources: Mapping[str, Source]
+) -> tuple[str, Optional[str], tuple[str, ...], str]:
+    """The driver columns shared by the toolkit and family tables: Linux, Windows, source, note."""
+    linux = reader.required_string(
+        fields["min_driver_linux"], f"{where}.min_driver_linux", _DRIVER_RE, "driver version"
+    )
+    windows = reader.string(
+        fields["min_driver_windows"],
+        f"{where}.min_driver_windows",
+        _DRIVER_RE,
+        "driver version",
+        nullable=True,
+    )
+    return (
+        linux,
+        windows,
+        reader.source_ids(fields["source"], f"{where}.source", sources),
+        _note(reader, fields, where),
+    )
+
+
+_DRIVER_FIELDS = ("min_driver_linux", "min_driver_windows", "source")
+
+
+def _read_toolkits(
+    reader: _Reader, node: Node, sources: Mapping[str, Source]
+) -> tuple[CudaToolkit, ...]:
+    rows: list[CudaToolkit] = []
+    for i, item in enumerate(reader.sequence(node, "cuda_toolkits")):
+        fields = reader.mapping(item, f"cuda_toolkits[{i}]", ("cuda", *_DRIVER_FIELDS), ("note",))
+        cuda = reader.required_string(
+            fields["cuda"], f"cuda_toolkits[{i}].cuda", _LINE_RE, "CUDA version"
+        )
+        where = f"cuda_toolkits[{cuda}]"
+        if rows and version_key(cuda) <= version_key(rows[-1].cuda):
+            raise reader.error(fields["cuda"], f"{where}.cuda", _UNSORTED_ROWS)
+        rows.append(CudaToolkit(cuda, *_driver_columns(reader, fields, where, sources)))
+    return tuple(rows)
+
+
+def _read_families(
+    reader: _Reader, node: Node, sources: Mapping[str, Source]
+) -> tuple[CudaFamily, ...]:
+    rows: list[CudaFamily] = []
+    for i, item in enumerate(reader.sequence(node, "cuda_families")):
+        fields = reader.mapping(item, f"cuda_families[{i}]", ("major", *_DRIVER_FIELDS), ("note",))
+        major = reader.integer(fields["major"], f"cuda_families[{i}].major")
+        where = f"cuda_families[{major}]"
+        if rows and major <= rows[-1].major:
+            raise reader.error(fields["major"], f"{where}.major", _UNSORTED_ROWS)
+        rows.append(CudaFamily(major, *_driver_columns(reader, fields, where, sources)))
+    return tuple(rows)
+
+
+_UNSORTED_ROWS = "rows must be sorted oldest first, without duplicates"
+
+
+def _read_gpus(reader: _Reader, node: Node, sources: Mapping[str, Source]) -> tuple[GpuModel, ...]:
+    rows: list[GpuModel] = []
+    seen: set[str] = set()
+    for i, item in enumerate(reader.sequence(node, "gpus")):
+        fields = reader.mapping(item, f"gpus[{i}]", ("name", "compute_capability", "source"))
+        name = reader.required_string(fields["name"], f"gpus[{i}].name")
+        if _gpu_key(name) in seen:
+            raise reader.error(fields["name"], f"gpus[{name}].name", "duplicate GPU model")
+        seen.add(_gpu_key(name))
+        rows.append(
+            GpuModel(
+                name,
+                reader.required_string(
+                    fields["compute_capability"],
+                    f"gpus[{name}].compute_capability",
+                    _CC_RE,
+                    "compute capability",
+                ),
+                reader.source_ids(fields["source"], f"gpus[{name}].source", sources),
+            )
+        )
+    return tuple(rows)
+
+
+_LINE_FIELDS = (
+    "line",
+    "latest_patch",
+    "requires_python",
+    "python",
+    "glibc_min",
+    "gpu_package",
+    "windows_native_gpu",
+    "wrappers",
+    "cuda",
+    "cudnn",
+    "compute_capabilities",
+    "pins",
+    "and_cuda",
+    "sources",
+)
+#: Fields that state facts and so need a source when not null (``line`` is the key).
+_FACT_FIELDS = tuple(f for f in _LINE_FIELDS if f not in ("line", "sources"))
+
+
+def _read_lines(reader: _Reader, node: Node, sources: Mapping[str, Source]) -> tuple[TFLine, ...]:
+    items = reader.sequence(node, "tensorflow")
+    if not items:
+        raise reader.error(node, "tensorflow", "needs at least one line")
+    lines: list[TFLine] = []
+    for i, item in enumerate(items):
+        entry = _read_line(reader, item, i, sources)
+        if lines and entry.key >= lines[-1].key:
+            problem = (
+                "duplicate line"
+                if entry.key == lines[-1].key
+                else "lines must be sorted newest first"
+            )
+            raise reader.error(item, f"tensorflow[{entry.line}].line", problem)
+        lines.append(entry)
+    return tuple(lines)
+
+
+def _read_line(reader: _Reader, node: Node, index: int, sources: Mapping[str, Source]) -> TFLine:
+    fields = reader.mapping(node, f"tensorflow[{index}]", _LINE_FIELDS, ("notes",))
+    line = reader.required_string(
+        fields["line"], f"tensorflow[{index}].line", _LINE_RE, "release line"
+    )
+    where = f"tensorflow[{line}]"
+    patch = reader.required_string(
+        fields["latest_patch"], f"{where}.latest_patch", _PATCH_RE, "release version (X.Y.Z)"
+    )
+    if release_line(patch) != release_line(line):
+        raise reader.error(
+            fields["latest_patch"], f"{where}.latest_patch", f"{patch} is not a {line} release"
+        )
+    requires_python = reader.specifier(fields["requires_python"], f"{where}.requires_python")
+
+    pyfields = reader.mapping(fields["python"], f"{where}.python", tuple(PLATFORMS))
+    python: dict[str, tuple[str, ...]] = {}
+    for plat, plat_node in pyfields.items():
+        versions: list[str] = []
+        for item in reader.sequence(plat_node, f"{where}.python.{plat}"):
+            ver = reader.required_string(
+                item, f"{where}.python.{plat}", _PYTHON_RE, "Python version (3.x)"
+            )
+            if versions and version_key(ver) <= version_key(versions[-1]):
+                raise reader.error(
+                    item, f"{where}.python.{plat}", "versions must be sorted, without duplicates"
+                )
+            versions.append(ver)
+        python[plat] = tuple(versions)
+
+    glibc = reader.string(
+        fields["glibc_min"], f"{where}.glibc_min", _LINE_RE, "glibc version", nullable=True
+    )
+    gpu_fields = reader.mapping(fields["gpu_package"], f"{where}.gpu_package", OPERATING_SYSTEMS)
+    gpu_package = {
+        os_name: reader.string(
+            n, f"{where}.gpu_package.{os_name}", _DIST_RE, "distribution name", nullable=True
+        )
+        for os_name, n in gpu_fields.items()
+    }
+    windows_gpu = reader.boolean(fields["windows_native_gpu"], f"{where}.windows_native_gpu")
+    wrap_fields = reader.mapping(fields["wrappers"], f"{where}.wrappers", (), tuple(PLATFORMS))
+    wrappers = {
+        plat: reader.required_string(n, f"{where}.wrappers.{plat}", _DIST_RE, "distribution name")
+        for plat, n in wrap_fields.items()
+    }
+    cuda = reader.string(
+        fields["cuda"], f"{where}.cuda", _LINE_RE, "CUDA version (X.Y)", nullable=True
+    )
+    cudnn = reader.string(
+        fields["cudnn"],
+        f"{where}.cudnn",
+        re.compile(r"^\d+(\.\d+)?$"),
+        "cuDNN version",
+        nullable=True,
+    )
+    caps = None
+    if not _is_null(fields["compute_capabilities"]):
+        cap_fields = reader.mapping(
+            fields["compute_capabilities"], f"{where}.compute_capabilities", ("sass", "ptx")
+        )
+        caps = ComputeCapabilities(
+            _arch_list(reader, cap_fields["sass"], f"{where}.compute_capabilities.sass", "sm"),
+            _arch_list(reader, cap_fields["ptx"], f"{where}.compute_capabilities.ptx", "compute"),
+        )
+    pin_fields = reader.mapping(fields["pins"], f"{where}.pins", PIN_FIELDS)
+    pins = Pins(**{k: reader.specifier(n, f"{where}.pins.{k}") for k, n in pin_fields.items()})
+    and_cuda = None
+    if not _is_null(fields["and_cuda"]):
+        and_cuda = {}
+        for dist, spec_node in reader.any_mapping(fields["and_cuda"], f"{where}.and_cuda").items():
+            if not _DIST_RE.match(dist):
+                raise reader.error(spec_node, f"{where}.and_cuda.{dist}", "not a distribution name")
+            spec = reader.specifier(spec_node, f"{where}.and_cuda.{dist}", nullable=False)
+            assert spec is not None
+            and_cuda[dist] = spec
+    notes: tuple[str, ...] = ()
+    if "notes" in fields:
+        notes = tuple(
+            reader.required_string(n, f"{where}.notes")
+            for n in reader.sequence(fields["notes"], f"{where}.notes")
+        )
+
+    src_nodes = reader.any_mapping(fields["sources"], f"{where}.sources")
+    line_sources: dict[str, tuple[str, ...]] = {}
+    for fact, src_node in src_nodes.items():
+        if fact.split(".", 1)[0] not in _FACT_FIELDS:
+            raise reader.error(src_node, f"{where}.sources.{fact}", "not a fact of this entry")
+        line_sources[fact] = reader.source_ids(src_node, f"{where}.sources.{fact}", sources)
+
+    entry = TFLine(
+        line=line,
+        latest_patch=patch,
+        requires_python=requires_python,
+        python=python,
+        glibc_min=glibc,
+        gpu_package=gpu_package,
+        windows_native_gpu=windows_gpu,
+        wrappers=wrappers,
+        cuda=cuda,
+        cudnn=cudnn,
+        compute_capabilities=caps,
+        pins=pins,
+        and_cuda=and_cuda,
+        sources=line_sources,
+        notes=notes,
+        lineno=node.start_mark.line + 1,
+    )
+    for fact, sub in _stated_facts(entry):
+        name = f"{fact}.{sub}" if sub else fact
+        if not entry.sources_of(name):
+            raise reader.error(
+                fields[fact], f"{where}.{name}", f"no source (add sources.{fact} or sources.{name})"
+            )
+    return entry
+
+
+def _stated_facts(entry: TFLine) -> Iterator[tuple[str, str]]:
+    """(field, sub-field) of every non-null fact of an entry; sub-field "" for whole fields."""
+    for fact in _FACT_FIELDS:
+        value: Any = getattr(entry, fact)
+        if fact == "pins":
+            for pin in PIN_FIELDS:
+                if getattr(entry.pins, pin) is not None:
+                    yield fact, pin
+        elif fact == "wrappers":
+            if value:
+                yield fact, ""
+        elif value is not None:
+            yield fact, ""
+
+
+def _arch_list(reader: _Reader, node: Node, field: str, kind: str) -> tuple[str, ...]:
+    out = []
+    for item in reader.sequence(node, field):
+        arch = reader.required_string(item, field)
+        parsed = parse_arch(arch)
+        if parsed is None or parsed[0] != kind:
+            raise reader.error(item, field, f"{arch!r} is not a {kind}_XY architecture")
+        out.append(arch)
+    return tuple(out)

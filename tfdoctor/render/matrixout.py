@@ -1,0 +1,196 @@
+"""``tfdoctor matrix`` output: the lines as a table or as JSON, with the query's verdicts.
+
+Formatting only: the verdicts come from :mod:`tfdoctor.compat`.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Sequence
+from typing import Any, Optional
+
+from tfdoctor.compat import (
+    Target,
+    Verdict,
+    driver_floor,
+    install_requirement,
+    ptx_driver_floor,
+)
+from tfdoctor.matrix import PLATFORMS, Matrix, TFLine, parse_arch
+
+
+def _short_arch(arch: str) -> str:
+    parsed = parse_arch(arch)
+    if parsed is None:
+        return arch
+    _, major, minor, specific = parsed
+    return f"{major}.{minor}{'a' if specific else ''}"
+
+
+def _bounds(spec: Optional[str]) -> str:
+    """A specifier with its lower bounds first (``>=1.23.5,<2.0.0``), for reading."""
+    if not spec:
+        return "-"
+    parts = spec.split(",")
+    return ",".join(sorted(parts, key=lambda p: (not p.startswith(">"), p)))
+
+
+def gpu_code_summary(line: TFLine) -> str:
+    """``5.0 6.0 7.0 8.0 +PTX 9.0``: the capabilities with machine code, then PTX."""
+    caps = line.compute_capabilities
+    if caps is None:
+        return "-" if line.cuda is None else "?"
+    sass = [_short_arch(a) for a in caps.sass]
+    ptx = [_short_arch(a) for a in caps.ptx]
+    text = " ".join(sass)
+    if ptx and ptx == sass:
+        text += " (+PTX each)"
+    elif ptx:
+        text += " +PTX " + " ".join(ptx)
+    return text.strip()
+
+
+def line_json(matrix: Matrix, verdict: Verdict, target: Target) -> dict[str, Any]:
+    """One line as a JSON object (the keys are documented in docs/compatibility.md)."""
+    line = verdict.line
+    linux = driver_floor(matrix, line, "linux")
+    windows = driver_floor(matrix, line, "windows") if line.windows_native_gpu else None
+    ptx = ptx_driver_floor(matrix, line, "linux")
+    caps = line.compute_capabilities
+    return {
+        "tensorflow": line.line,
+        "latest_patch": line.latest_patch,
+        "requires_python": line.requires_python,
+        "python": list(line.python["linux-x86_64"]),
+        "python_by_platform": {k: list(v) for k, v in line.python.items()},
+        "glibc_min": line.glibc_min,
+        "cuda": line.cuda,
+        "cudnn": line.cudnn,
+        "min_driver_linux": linux.version if linux else None,
+        "min_driver_windows": windows.version if windows else None,
+        "min_driver_ptx_linux": ptx.version if ptx else None,
+        "compute_capabilities": (
+            {"sass": list(caps.sass), "ptx": list(caps.ptx)} if caps is not None else None
+        ),
+        "numpy": line.pins.numpy,
+        "protobuf": line.pins.protobuf,
+        "keras": line.pins.keras,
+        "tf_keras": line.pins.tf_keras,
+        "ml_dtypes": line.pins.ml_dtypes,
+        "and_cuda": dict(line.and_cuda) if line.and_cuda is not None else None,
+        "gpu_package": dict(line.gpu_package),
+        "windows_native_gpu": line.windows_native_gpu,
+        "wrappers": dict(line.wrappers),
+        "fits": verdict.fits,
+        "reasons": list(verdict.reasons),
+        "caveats": list(verdict.notes),
+        "install": install_requirement(line, target) if verdict.fits else None,
+        "notes": list(line.notes),
+        "sources": {
+            fact: [matrix.sources[s].url_for(line) for s in ids]
+            for fact, ids in sorted(line.sources.items())
+        },
+    }
+
+
+def render_matrix_json(matrix: Matrix, verdicts: Sequence[Verdict], target: Target) -> str:
+    """The JSON list, one object per line, newest first; ends in a newline."""
+    data = [line_json(matrix, v, target) for v in verdicts]
+    return json.dumps(data, indent=2) + "\n"
+
+
+def describe_target(target: Target) -> str:
+    """``Python 3.12 on linux-x86_64, driver 470.82.01``; empty when nothing is asked."""
+    head = f"Python {target.python}" if target.python else ""
+    if target.platform:
+        head = f"{head} on {target.platform}" if head else target.platform
+    parts = [head] if head else []
+    if target.cuda:
+        parts.append(f"CUDA {target.cuda}")
+    if target.driver:
+        parts.append(f"driver {target.driver}")
+    if target.gpu:
+        parts.append(f"GPU compute capability {target.gpu}")
+    return ", ".join(parts)
+
+
+def render_matrix_text(
+    matrix: Matrix,
+    verdicts: Sequence[Verdict],
+    target: Target,
+    *,
+    asked: bool,
+    color: bool = False,
+    width: int = 100,
+) -> str:
+    """The table (lines that fit, newest first) and, for a query, the excluded lines and why."""
+    from rich.console import Console  # noqa: PLC0415 - only text output pays for rich
+    from rich.table import Table  # noqa: PLC0415
+
+    out = io.StringIO()
+    console = Console(
+        file=out,
+        width=width,
+        color_system="standard" if color else None,
+        force_terminal=color,
+        no_color=not color,
+        highlight=False,
+        emoji=False,
+    )
+    plat = target.platform or "linux-x86_64"
+    os_name = PLATFORMS.get(plat, "linux")
+    fitting = [v for v in verdicts if v.fits]
+    excluded = [v for v in verdicts if not v.fits]
+    if asked:
+        title = f"TensorFlow for {describe_target(target)}"
+        if not fitting:
+            title += ": no release fits"
+    else:
+        title = f"TensorFlow compatibility ({len(verdicts)} release lines)"
+    console.print(title, style="bold" if color else None)
+    if fitting:
+        console.print(
+            f"Python: wheels on {plat}; driver: the oldest for the CUDA build on {os_name}; "
+            "GPU code: compute capabilities with machine code, +PTX for JIT."
+        )
+        table = Table(box=None, pad_edge=False, show_edge=False, header_style="bold")
+        for head in ("TF", "latest", "Python", "CUDA", "cuDNN", "driver", "GPU code"):
+            table.add_column(head, no_wrap=head != "GPU code")
+        table.add_column("numpy", overflow="fold")
+        table.add_column("keras", overflow="fold")
+        for verdict in fitting:
+            line = verdict.line
+            wheels = line.python.get(plat, ())
+            floor = driver_floor(matrix, line, os_name) if os_name != "macos" else None
+            table.add_row(
+                line.line,
+                line.latest_patch,
+                f"{wheels[0]}-{wheels[-1]}" if wheels else "-",
+                line.cuda or "-",
+                line.cudnn or "-",
+                floor.version if floor else "-",
+                gpu_code_summary(line),
+                _bounds(line.pins.numpy),
+                _bounds(line.pins.keras),
+            )
+        console.print(table)
+    if asked and fitting:
+        best = fitting[0]
+        console.print(f'\nNewest fit: pip install "{install_requirement(best.line, target)}"')
+    if asked:
+        _grouped(console, "Notes", [(v.line.line, n) for v in fitting for n in v.notes])
+        _grouped(console, "Excluded", [(v.line.line, "; ".join(v.reasons)) for v in excluded])
+    return out.getvalue()
+
+
+def _grouped(console: Any, title: str, items: Sequence[tuple[str, str]]) -> None:
+    """``title:`` then each distinct text once, after the lines it applies to."""
+    if not items:
+        return
+    lines_of: dict[str, list[str]] = {}
+    for line_name, text in items:
+        lines_of.setdefault(text, []).append(line_name)
+    console.print(f"\n{title}:")
+    for text, names in lines_of.items():
+        console.print(f"  {', '.join(names)}: {text}")
