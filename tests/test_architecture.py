@@ -123,3 +123,32 @@ def test_importing_the_cli_leaves_tensorflow_out() -> None:
         check=True,
     )
     assert out.stdout.strip() == "[]"
+
+
+def test_compatibility_doc_is_generated_from_the_matrix() -> None:
+    """docs/compatibility.md is exactly what the matrix renders to (regenerate when stale)."""
+    from tfdoctor.matrix import load_matrix
+    from tfdoctor.render.matrixdoc import render_compat_doc
+
+    root = PACKAGE.parent
+    doc = (root / "docs" / "compatibility.md").read_text(encoding="utf-8")
+    expected = render_compat_doc(load_matrix(str(root / "compat_matrix.yaml")))
+    assert doc == expected, (
+        "docs/compatibility.md is stale: python scripts/gen_compatibility_doc.py"
+    )
+
+
+def test_the_installed_package_ships_the_repository_matrix() -> None:
+    """An installed tfdoctor (CI installs it) carries compat_matrix.yaml, byte for byte."""
+    import importlib.metadata
+
+    try:
+        dist = importlib.metadata.distribution("tfdoctor")
+    except importlib.metadata.PackageNotFoundError:
+        pytest.skip("the package is not installed in this environment (only importable)")
+    entry = next((f for f in dist.files or () if f.name == "compat_matrix.yaml"), None)
+    if entry is None and (dist.read_text("direct_url.json") or "").find('"editable"') >= 0:
+        pytest.skip("an editable install serves the matrix from the source tree")
+    assert entry is not None, "compat_matrix.yaml is missing from the installed package"
+    installed = Path(str(dist.locate_file(entry))).read_bytes()
+    assert installed == (PACKAGE.parent / "compat_matrix.yaml").read_bytes()

@@ -428,17 +428,49 @@ _PINNED = (
 )
 
 
-def _declared(pkg: PackageFacts, line: Optional[TFLine], dist: str) -> Optional[str]:
-    """TensorFlow's declared range for ``dist``: its installed metadata, else the matrix."""
+def _marker_environment(facts: Facts) -> dict[str, str]:
+    """PEP 508 marker variables of the examined interpreter, as far as the facts tell."""
+    env = {"extra": ""}
+    if facts.python is not None:
+        parts = facts.python.version.split(".")
+        env["python_version"] = ".".join(parts[:2])
+        env["python_full_version"] = facts.python.version
+        env["implementation_name"] = facts.python.implementation.lower()
+    if facts.platform is not None:
+        system = facts.platform.system
+        env["platform_system"] = system
+        env["sys_platform"] = {"Linux": "linux", "Darwin": "darwin", "Windows": "win32"}.get(
+            system, system.lower()
+        )
+        env["platform_machine"] = facts.platform.machine
+    return env
+
+
+def _declared(facts: Facts, pkg: PackageFacts, line: Optional[TFLine], dist: str) -> Optional[str]:
+    """TensorFlow's declared range for ``dist``: its installed metadata, else the matrix.
+
+    Requirements with markers (numpy's floor per Python version in 2.16 and 2.17) count when
+    the marker holds for the examined interpreter.
+    """
+    from packaging.markers import UndefinedEnvironmentName  # noqa: PLC0415
     from packaging.requirements import InvalidRequirement, Requirement  # noqa: PLC0415
 
+    env = _marker_environment(facts)
     for text in pkg.requires:
         try:
             req = Requirement(text)
         except InvalidRequirement:
             continue
-        if normalize_name(req.name) == dist and req.marker is None:
-            return str(req.specifier) or None
+        if normalize_name(req.name) != dist:
+            continue
+        if req.marker is not None:
+            try:
+                applies = req.marker.evaluate(env)
+            except UndefinedEnvironmentName:
+                continue
+            if not applies:
+                continue
+        return str(req.specifier) or None
     if line is not None:
         value = getattr(line.pins, dist.replace("-", "_"), None)
         return value if isinstance(value, str) else None
@@ -471,7 +503,7 @@ def check_dependency_pins(ctx: CheckContext) -> Iterator[Finding]:
         return
     for dist, severity in _PINNED:
         dep = facts.package(dist)
-        spec = _declared(pkg, line, dist)
+        spec = _declared(facts, pkg, line, dist)
         if dep is None or spec is None:
             continue
         if dep.version in _specifier(spec):

@@ -1,0 +1,241 @@
+"""``docs/compatibility.md``: the matrix as a document, generated so it never drifts.
+
+``python scripts/gen_compatibility_doc.py`` rewrites the file; a test fails when it is stale.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from tfdoctor.compat import driver_floor, ptx_driver_floor
+from tfdoctor.matrix import PLATFORMS, Matrix, TFLine
+from tfdoctor.render.matrixout import gpu_code_summary
+
+_INTRO = """\
+# TensorFlow compatibility
+
+<!-- Generated from compat_matrix.yaml by scripts/gen_compatibility_doc.py: edit the YAML,
+     then regenerate. A test fails when this file is stale. -->
+
+What each TensorFlow release line needs and supports, from `compat_matrix.yaml` (shipped
+inside the package). `tfdoctor check` judges a machine against it, `tfdoctor matrix` queries
+it, and every fact in it names its source.
+
+## Where the facts come from
+
+The wheels themselves win over documentation: Python versions and platforms from the wheel
+file names on PyPI; `Requires-Python` and `Requires-Dist` (numpy, protobuf, keras, ml-dtypes,
+the `and-cuda` extra) from each wheel's METADATA; CUDA, cuDNN and the GPU architectures from
+`tensorflow/python/platform/build_info.py` inside the wheels; thin wrappers from the METADATA
+of each platform's own wheel. TensorFlow's tested build configurations, release notes and
+release build scripts fill in what the wheels do not record; NVIDIA's CUDA release notes
+(Table 3) and compatibility guide give the drivers. Where the documentation disagrees with the
+wheels, the entry's notes say what the documentation claims.
+
+`python scripts/refresh_matrix.py check` compares the matrix with PyPI (it needs the network;
+nothing in tfdoctor does at run time). `python scripts/refresh_matrix.py dump --lines X.Y`
+prints the wheel facts of a new release line to write its entry from.
+
+## The rules the checks apply
+
+- **Driver floor.** A CUDA 11.1+ or 12.x build runs on any driver at or above its family's
+  floor (CUDA minor version compatibility: 450.80.02 / 452.39 for 11.x, 525.60.13 / 527.41 for
+  12.x on Linux / Windows). CUDA 10.x and 11.0 builds need the driver their toolkit shipped
+  with.
+- **PTX JIT.** A GPU the wheel has no machine code for can still run PTX, compiled by the
+  driver at first start (minutes; cached in `~/.nv/ComputeCache`). That needs a driver at least
+  as new as the build's own CUDA toolkit, even where minor version compatibility lowers the
+  floor for machine code.
+- **Machine code.** `sm_XY` machine code runs on GPUs of compute capability X.Z with Z >= Y;
+  `compute_XY` PTX runs on any capability >= X.Y.
+- **CUDA libraries.** From CUDA 11 on the libraries carry only the major version in their
+  names (`libcudart.so.12`), so any 12.x installation serves a 12.x build; before, the minor
+  version too (`libcudart.so.10.1`). cuDNN must be the build's major version and at least its
+  minor version.
+
+## Using another matrix
+
+`tfdoctor check --matrix FILE`, `tfdoctor matrix --matrix FILE`, or the `TFDOCTOR_MATRIX`
+environment variable (the option wins). A malformed file stops the doctor with exit code 3
+and one line naming the file, the line and the field:
+`matrix.yaml:120: tensorflow[2.16].cuda: '12.x' is not a valid CUDA version (X.Y)`.
+
+## The schema
+
+Top level: `schema_version` (1), `sources` (id, title, URL; `{version}` in a URL is the
+line's latest patch), `cuda_toolkits` (CUDA X.Y -> the driver it shipped with, oldest first),
+`cuda_families` (major -> minor version compatibility floor), `gpus` (model -> compute
+capability) and `tensorflow` (one entry per release line, newest first). Versions are quoted
+strings. An entry of `tensorflow` has:
+
+| field | meaning |
+|---|---|
+| `line` | the release line, `"2.16"` |
+| `latest_patch` | the newest final release of the line on PyPI |
+| `requires_python` | the wheels' `Requires-Python`, or null where they have none |
+| `python` | per platform (`linux-x86_64`, `linux-aarch64`, `macos-x86_64`, `macos-arm64`, `windows-x86_64`): the CPython versions with a `tensorflow` wheel of the latest patch |
+| `glibc_min` | the lowest glibc of the Linux x86-64 wheels' manylinux tags |
+| `gpu_package` | per OS (`linux`, `windows`, `macos`): the distribution that brings GPU support, or null |
+| `windows_native_gpu` | whether native Windows gets a CUDA build |
+| `wrappers` | platform -> the distribution the `tensorflow` wheel is a thin wrapper for there |
+| `cuda`, `cudnn` | the versions the build uses (null: no CUDA build) |
+| `compute_capabilities` | `sass` (machine code, `sm_XY`) and `ptx` (`compute_XY`); null when unknown |
+| `pins` | `numpy`, `protobuf`, `keras`, `tf_keras`, `ml_dtypes`: version specifiers the wheel declares (tf-keras: the range tf-keras of this line declares for tensorflow); null where none |
+| `and_cuda` | the `[and-cuda]` extra: distribution -> specifier; null before 2.14 |
+| `sources` | fact -> source id(s); `pins.tf_keras` overrides `pins` for one pin. Every non-null fact needs one |
+| `notes` | where the documentation says otherwise, and other caveats |
+
+`tfdoctor matrix --json` prints one object per line with the keys `tensorflow`,
+`latest_patch`, `requires_python`, `python` (Linux x86-64), `python_by_platform`,
+`glibc_min`, `cuda`, `cudnn`, `min_driver_linux`, `min_driver_windows` (null without native
+Windows GPU support), `min_driver_ptx_linux`, `compute_capabilities`, `numpy`, `protobuf`,
+`keras`, `tf_keras`, `ml_dtypes`, `and_cuda`, `gpu_package`, `windows_native_gpu`,
+`wrappers`, `fits`, `reasons`, `caveats`, `install`, `notes` and `sources` (fact -> URLs).
+"""
+
+
+def _row(cells: Iterable[str]) -> str:
+    return "| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |"
+
+
+def _table(head: Sequence[str], rows: Iterable[Sequence[str]]) -> list[str]:
+    out = [_row(head), "|" + "---|" * len(head)]
+    out.extend(_row(r) for r in rows)
+    return out
+
+
+def _span(versions: Sequence[str]) -> str:
+    if not versions:
+        return "-"
+    return versions[0] if len(versions) == 1 else f"{versions[0]}-{versions[-1]}"
+
+
+def _code(value: object) -> str:
+    return f"`{value}`" if value else "-"
+
+
+def _floor(matrix: Matrix, line: TFLine, os_name: str) -> str:
+    floor = driver_floor(matrix, line, os_name)
+    return floor.version if floor else "-"
+
+
+def _line_details(matrix: Matrix, line: TFLine) -> list[str]:
+    out = [f"### TensorFlow {line.line}", ""]
+    items = [
+        f"Latest patch: {line.latest_patch}; Requires-Python: {_code(line.requires_python)}; "
+        f"glibc >= {line.glibc_min or '-'}.",
+        "GPU package: "
+        + ", ".join(f"{os_name} {_code(dist)}" for os_name, dist in line.gpu_package.items())
+        + f"; native Windows GPU: {'yes' if line.windows_native_gpu else 'no'}.",
+    ]
+    if line.wrappers:
+        items.append(
+            "Thin wrappers: "
+            + ", ".join(f"{plat} -> `{dist}`" for plat, dist in sorted(line.wrappers.items()))
+            + "."
+        )
+    if line.cuda:
+        linux = driver_floor(matrix, line, "linux")
+        ptx = ptx_driver_floor(matrix, line, "linux")
+        items.append(
+            f"CUDA {line.cuda}, cuDNN {line.cudnn or '?'}; Linux driver >= "
+            f"{linux.version if linux else '?'} ({linux.rule if linux else 'unknown'}), "
+            f"PTX JIT >= {ptx.version if ptx else '?'}."
+        )
+    caps = line.compute_capabilities
+    if caps is not None:
+        items.append(
+            f"GPU code: machine code {', '.join(caps.sass) or 'none'}; "
+            f"PTX {', '.join(caps.ptx) or 'none'}."
+        )
+    pins = [
+        f"{name.replace('_', '-')} {_code(getattr(line.pins, name))}"
+        for name in ("numpy", "protobuf", "keras", "tf_keras", "ml_dtypes")
+        if getattr(line.pins, name)
+    ]
+    if pins:
+        items.append("Pins: " + ", ".join(pins) + ".")
+    if line.and_cuda:
+        items.append(
+            "`[and-cuda]`: "
+            + ", ".join(f"`{d}{s}`" for d, s in sorted(line.and_cuda.items()))
+            + "."
+        )
+    out.extend(f"- {item}" for item in items)
+    if line.notes:
+        out.append("- Notes:")
+        out.extend(f"  - {note}" for note in line.notes)
+    out.append("- Sources:")
+    for fact, ids in sorted(line.sources.items()):
+        links = ", ".join(
+            f"[{matrix.sources[s].id}]({matrix.sources[s].url_for(line)})" for s in ids
+        )
+        out.append(f"  - {fact}: {links}")
+    out.append("")
+    return out
+
+
+def render_compat_doc(matrix: Matrix) -> str:
+    """The whole ``docs/compatibility.md`` for ``matrix``."""
+    out = [_INTRO, "## Release lines", ""]
+    out += _table(
+        (
+            "TF",
+            "latest",
+            "Python (Linux x86-64)",
+            "CUDA",
+            "cuDNN",
+            "Linux driver",
+            "Windows GPU",
+            "GPU code",
+            "numpy",
+            "keras",
+        ),
+        (
+            (
+                line.line,
+                line.latest_patch,
+                _span(line.python["linux-x86_64"]),
+                line.cuda or "-",
+                line.cudnn or "-",
+                _floor(matrix, line, "linux"),
+                _floor(matrix, line, "windows") if line.windows_native_gpu else "no",
+                gpu_code_summary(line),
+                _code(line.pins.numpy),
+                _code(line.pins.keras),
+            )
+            for line in matrix.lines
+        ),
+    )
+    out += ["", "## Python versions per platform", ""]
+    out += _table(
+        ("TF", *PLATFORMS),
+        ((line.line, *(_span(line.python[p]) for p in PLATFORMS)) for line in matrix.lines),
+    )
+    out += ["", "## CUDA toolkits and drivers", ""]
+    out += _table(
+        ("CUDA", "Linux driver", "Windows driver", "note"),
+        (
+            (t.cuda, t.min_driver_linux, t.min_driver_windows or "-", t.note)
+            for t in matrix.cuda_toolkits
+        ),
+    )
+    out += ["", "Minor version compatibility floors:", ""]
+    out += _table(
+        ("CUDA", "Linux driver", "Windows driver", "note"),
+        (
+            (f"{f.major}.x", f.min_driver_linux, f.min_driver_windows or "-", f.note)
+            for f in matrix.cuda_families
+        ),
+    )
+    out += ["", "## GPU models", ""]
+    out += _table(
+        ("model", "compute capability"),
+        ((g.name, g.compute_capability) for g in matrix.gpus),
+    )
+    out += ["", "## Release line details", ""]
+    for line in matrix.lines:
+        out += _line_details(matrix, line)
+    out += ["## Sources", ""]
+    out += [f"- `{s.id}`: [{s.title}]({s.url})" for s in matrix.sources.values()]
+    return "\n".join(out) + "\n"
