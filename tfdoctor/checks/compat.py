@@ -225,7 +225,10 @@ def check_driver_cuda(ctx: CheckContext) -> Iterator[Finding]:
     best = newest_fit(matrix, target)
     commands = []
     if os_name == "linux":
-        commands.append("sudo ubuntu-drivers install  # or your distribution's newest driver")
+        branch = floor.version.split(".")[0]
+        commands.append(
+            f"sudo ubuntu-drivers install  # Ubuntu; elsewhere any driver branch >= {branch}"
+        )
     if best is not None:
         commands.append(pip_command(facts, f'install "{install_requirement(best.line, target)}"'))
     text = f"Install NVIDIA driver {floor.version} or newer"

@@ -113,6 +113,17 @@ def check_tensorflow_gpu_package(ctx: CheckContext) -> Iterator[Finding]:
     pkg = facts.package("tensorflow-gpu")
     if pkg is None:
         return
+    line = ctx.matrix.line_for(pkg.version) if ctx.matrix is not None else None
+    if line is not None and line.gpu_package.get("linux") == "tensorflow-gpu":
+        # 1.15 and 2.0: the plain tensorflow wheel was a CPU build; this is the GPU build.
+        yield Finding(
+            "packages.tensorflow-gpu",
+            Severity.INFO,
+            f"tensorflow-gpu {pkg.version} is the GPU build of TensorFlow {line.line}",
+            "For this line the plain `tensorflow` wheel was CPU-only. Newer lines ship GPU "
+            "support in `tensorflow` itself; tensorflow-gpu ended with 2.11.",
+        )
+        return
     yield Finding(
         "packages.tensorflow-gpu",
         Severity.WARNING,

@@ -137,6 +137,8 @@ def render_matrix_text(
         no_color=not color,
         highlight=False,
         emoji=False,
+        # Requirements such as tensorflow[and-cuda] are text, not rich markup.
+        markup=False,
     )
     plat = target.platform or "linux-x86_64"
     os_name = PLATFORMS.get(plat, "linux")
