@@ -99,6 +99,24 @@ def _matrix_unknown(fid: str, ctx: CheckContext, pkg: PackageFacts) -> Finding:
 # --- Python -----------------------------------------------------------------------------------
 
 
+#: Distributions whose wheels the matrix's per-platform Python lists describe.
+_MATRIX_DISTRIBUTIONS = ("tensorflow", "tensorflow-cpu", "tensorflow-gpu", "tensorflow-intel")
+
+
+def _supported_pythons(matrix: Matrix, plat: str) -> list[str]:
+    return sorted(
+        {v for entry in matrix.lines for v in entry.python.get(plat, ())}, key=version_key
+    )
+
+
+def _venv_fix(matrix: Matrix, plat: Optional[str]) -> Fix:
+    supported = _supported_pythons(matrix, plat or "linux-x86_64")
+    return fix(
+        "Create a virtual environment with a CPython 3 that TensorFlow publishes wheels for.",
+        f"python{supported[-1]} -m venv .venv" if supported else "python3 -m venv .venv",
+    )
+
+
 def check_python_wheels(ctx: CheckContext) -> Iterator[Finding]:
     """The installed TensorFlow has wheels for this Python; else the newest one that does."""
     facts, matrix = ctx.facts, ctx.matrix
@@ -115,15 +133,27 @@ def check_python_wheels(ctx: CheckContext) -> Iterator[Finding]:
             f"{facts.platform.system} {facts.platform.machine}",
             "TensorFlow's wheels are CPython 3 on Linux (x86-64, aarch64), macOS and "
             "Windows (x86-64) only.",
+            _venv_fix(matrix, plat)
+            if python is None and plat is not None
+            else fix(
+                "Use Linux (x86-64 or aarch64), macOS or Windows x86-64, or build TensorFlow "
+                "from source for this platform."
+            ),
         )
         return
     pkg, line = _installed_line(ctx)
-    target = Target(python=python, platform=plat)
-    best = newest_fit(matrix, target)
     if pkg is not None and line is None:
         yield _matrix_unknown("tensorflow.python", ctx, pkg)
         return
     if line is not None and pkg is not None:
+        if normalize_name(pkg.name) not in _MATRIX_DISTRIBUTIONS:
+            yield Finding(
+                "tensorflow.python",
+                Severity.INFO,
+                f"{pkg.name} {pkg.version} is installed; the matrix lists the tensorflow "
+                "wheels, so its Python support is not judged",
+            )
+            return
         wheels = line.python.get(plat, ())
         if python in wheels:
             yield Finding(
@@ -134,14 +164,6 @@ def check_python_wheels(ctx: CheckContext) -> Iterator[Finding]:
             return
         broken = facts.tensorflow is not None and facts.tensorflow.status not in ("ok", "skipped")
         span = f"{wheels[0]}-{wheels[-1]}" if wheels else "none"
-        remedy = None
-        if best is not None:
-            remedy = fix(
-                f"Install TensorFlow {best.line.latest_patch}, the newest with a wheel for "
-                f"Python {python} on {plat}; or use a Python it supports ({span}) with "
-                f"{line.line}.",
-                pip_command(facts, f'install "{install_requirement(best.line, target)}"'),
-            )
         yield Finding(
             "tensorflow.python",
             Severity.ERROR if broken else Severity.WARNING,
@@ -149,31 +171,40 @@ def check_python_wheels(ctx: CheckContext) -> Iterator[Finding]:
             f"(its wheels: Python {span})",
             "The installed files were built for another Python (copied environment, "
             "source build, or an upgraded interpreter); compiled extensions may not load.",
-            remedy,
+            _newest_fix(
+                facts,
+                matrix,
+                "Install TensorFlow {version}, the newest that fits this Python, platform, "
+                f"driver and GPUs; or use a Python {line.line} supports ({span}).",
+            )
+            or _venv_fix(matrix, plat),
             (f"https://pypi.org/project/tensorflow/{line.latest_patch}/#files",),
         )
         return
     # Not installed (or not a known distribution): what to install.
+    best = newest_fit(matrix, Target(python=python, platform=plat))
     if best is None:
-        supported = sorted(
-            {v for entry in matrix.lines for v in entry.python.get(plat, ())}, key=version_key
-        )
+        supported = _supported_pythons(matrix, plat)
         yield Finding(
             "tensorflow.python",
             Severity.ERROR,
             f"No TensorFlow release has a wheel for Python {python} on {plat}",
             f"Pythons with wheels on {plat}: {', '.join(supported) or 'none'}.",
-            fix(
-                "Create a virtual environment with a supported Python.",
-                f"python{supported[-1]} -m venv .venv" if supported else "python3 -m venv .venv",
-            ),
+            _venv_fix(matrix, plat),
         )
         return
+    machine_best = newest_fit(matrix, machine_target(facts))
+    differs = machine_best is not None and machine_best.line != best.line
     yield Finding(
         "tensorflow.python",
         Severity.INFO,
         f"TensorFlow {best.line.latest_patch} is the newest release for Python {python} on {plat}",
-        fix=_newest_fix(facts, matrix, "Install TensorFlow {version}."),
+        f"This machine's driver or GPUs need an older release: {machine_best.line.latest_patch}."
+        if differs and machine_best is not None
+        else "",
+        _newest_fix(
+            facts, matrix, "Install TensorFlow {version}, the newest that fits this machine."
+        ),
     )
 
 
@@ -225,9 +256,8 @@ def check_driver_cuda(ctx: CheckContext) -> Iterator[Finding]:
     best = newest_fit(matrix, target)
     commands = []
     if os_name == "linux":
-        branch = floor.version.split(".")[0]
         commands.append(
-            f"sudo ubuntu-drivers install  # Ubuntu; elsewhere any driver branch >= {branch}"
+            f"sudo ubuntu-drivers install  # Ubuntu; elsewhere any driver >= {floor.version}"
         )
     if best is not None:
         commands.append(pip_command(facts, f'install "{install_requirement(best.line, target)}"'))
@@ -273,6 +303,19 @@ def _wheel_capabilities(ctx: CheckContext, line: Optional[TFLine]) -> Optional[C
     return line.compute_capabilities if line is not None else None
 
 
+def _gpu_fit_fix(facts: Facts, matrix: Matrix, capability: str, text: str) -> Optional[Fix]:
+    """Install the newest TensorFlow that fits this machine with a GPU of ``capability``."""
+    here = machine_target(facts)
+    target = Target(here.python, here.platform, None, here.driver, capability)
+    best = newest_fit(matrix, target)
+    if best is None:
+        return None
+    return fix(
+        text.format(version=best.line.latest_patch),
+        pip_command(facts, f'install "{install_requirement(best.line, target)}"'),
+    )
+
+
 def check_compute_capability(ctx: CheckContext) -> Iterator[Finding]:
     """Each GPU has machine code in the wheel, or at least PTX (with a long first start)."""
     facts, matrix = ctx.facts, ctx.matrix
@@ -288,6 +331,10 @@ def check_compute_capability(ctx: CheckContext) -> Iterator[Finding]:
         return
     carried = ", ".join(caps.sass + caps.ptx)
     os_name = _os(facts) or "linux"
+    cuda = _build_cuda(ctx, line)
+    build_line = (
+        line if line is None or line.cuda == cuda or cuda is None else _with_cuda(line, cuda)
+    )
     for gpu in drv.gpus:
         if not gpu.compute_capability:
             yield unknown("gpu.compute-capability", f"the compute capability of GPU {gpu.index}")
@@ -295,19 +342,12 @@ def check_compute_capability(ctx: CheckContext) -> Iterator[Finding]:
         code = gpu_code(caps, gpu.compute_capability)
         label = f"GPU {gpu.index} ({gpu.name}, compute capability {gpu.compute_capability})"
         if code == NONE:
-            target = machine_target(facts)
-            best = newest_fit(
+            best_fix = _gpu_fit_fix(
+                facts,
                 matrix,
-                Target(target.python, target.platform, None, target.driver, gpu.compute_capability),
-            )
-            remedy = (
-                fix(
-                    f"Install TensorFlow {best.line.latest_patch}, the newest with code for "
-                    "this GPU, or build TensorFlow from source for it.",
-                    pip_command(facts, f'install "{install_requirement(best.line, target)}"'),
-                )
-                if best is not None
-                else fix("Build TensorFlow from source for this GPU, or use a newer GPU.")
+                gpu.compute_capability,
+                "Install TensorFlow {version}, the newest with code for this GPU, or build "
+                "TensorFlow from source for it.",
             )
             yield Finding(
                 "gpu.compute-capability",
@@ -315,24 +355,53 @@ def check_compute_capability(ctx: CheckContext) -> Iterator[Finding]:
                 f"TensorFlow {pkg.version} has no code for {label}",
                 f"The wheel carries {carried}. TensorFlow ignores this GPU "
                 "('Ignoring visible gpu device ... with Cuda compute capability').",
-                remedy,
+                best_fix or fix("Build TensorFlow from source for this GPU, or use a newer GPU."),
                 ("https://developer.nvidia.com/cuda-gpus",),
             )
         elif code == PTX:
-            ptx_floor = ptx_driver_floor(matrix, line, os_name) if line is not None else None
+            ptx_floor = ptx_driver_floor(matrix, build_line, os_name) if build_line else None
             too_old = (
                 ptx_floor is not None
                 and drv.driver_version is not None
                 and version_key(drv.driver_version) < version_key(ptx_floor.version)
             )
-            yield Finding(
-                "gpu.compute-capability",
-                Severity.ERROR if too_old else Severity.WARNING,
-                f"{label} runs TensorFlow {pkg.version} only through PTX JIT"
-                + (f", which needs driver >= {ptx_floor.version}" if too_old and ptx_floor else ""),
+            detail = (
                 f"The wheel carries {carried}: no machine code for this GPU. At first use the "
                 "driver compiles every kernel from PTX, which takes minutes; the result is "
-                "cached in ~/.nv/ComputeCache, so give the cache room.",
+                "cached in ~/.nv/ComputeCache, so give the cache room."
+            )
+            if too_old and ptx_floor is not None:
+                newest = _gpu_fit_fix(
+                    facts,
+                    matrix,
+                    gpu.compute_capability,
+                    f"Install NVIDIA driver {ptx_floor.version} or newer, or TensorFlow "
+                    "{version}, the newest this driver runs on this GPU.",
+                )
+                commands = (
+                    f"sudo ubuntu-drivers install  # Ubuntu; elsewhere any driver >= "
+                    f"{ptx_floor.version}",
+                    *(newest.commands if newest else ()),
+                )
+                yield Finding(
+                    "gpu.compute-capability",
+                    Severity.ERROR,
+                    f"{label} runs TensorFlow {pkg.version} only through PTX JIT, which needs "
+                    f"driver >= {ptx_floor.version}",
+                    detail + f" {ptx_floor.rule}; this driver is {drv.driver_version}.",
+                    fix(
+                        newest.text
+                        if newest
+                        else f"Install NVIDIA driver {ptx_floor.version} or newer.",
+                        *commands,
+                    ),
+                )
+                continue
+            yield Finding(
+                "gpu.compute-capability",
+                Severity.WARNING,
+                f"{label} runs TensorFlow {pkg.version} only through PTX JIT",
+                detail,
                 fix(
                     "Let the JIT cache persist and grow (or use a TensorFlow with machine code "
                     "for this GPU).",
@@ -389,7 +458,9 @@ def check_cuda_versions(ctx: CheckContext) -> Iterator[Finding]:
         have, need = version_key(loaded), version_key(build_cudnn)
         # cuDNN refuses a runtime of another major, or an older minor than the build
         # ("Loaded runtime CuDNN library: X but source was compiled with: Y").
-        if have[:1] != need[:1] or have[: len(need)] < need:
+        # A version read from the file name has the major only: compare what both have.
+        n = min(len(have), len(need))
+        if have[:1] != need[:1] or have[:n] < need[:n]:
             problems.append(
                 f"cuDNN {loaded} would load, but TensorFlow {line.line} was built with "
                 f"cuDNN {build_cudnn} (needs {need[0]}.x, at least {build_cudnn})"
@@ -411,9 +482,13 @@ def check_cuda_versions(ctx: CheckContext) -> Iterator[Finding]:
         "\n".join(problems),
         fix(
             "Install the CUDA libraries TensorFlow pins, as pip wheels.",
-            pip_command(facts, f'install "tensorflow[and-cuda]=={pkg.version}"')
-            if line.and_cuda
-            else pip_command(facts, f'install "tensorflow=={pkg.version}"'),
+            pip_command(facts, f'install "tensorflow[and-cuda]=={pkg.version}"'),
+        )
+        if line.and_cuda
+        else fix(
+            f"Install cuDNN {build_cudnn} for CUDA {line.cuda} (NVIDIA's archive, or conda), "
+            "ahead of other copies on the loader's path.",
+            f"conda install -c conda-forge cudatoolkit={line.cuda} cudnn={build_cudnn}",
         ),
         ("https://www.tensorflow.org/install/pip#linux",),
     )

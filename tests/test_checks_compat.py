@@ -1,0 +1,823 @@
+"""The matrix-driven checks on small facts fixtures: passing, failing and unknown.
+
+Expected versions come from the bundled compat_matrix.yaml; the rows they rely on are pinned
+in ``test_matrix_rows_behind_these_expectations`` so a matrix change points here first.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+from typing import Any, Callable, Optional
+
+import pytest
+
+from tests import factories as f
+from tfdoctor.checks import CHECKS
+from tfdoctor.checks._context import CheckContext
+from tfdoctor.checks.compat import (
+    check_compute_capability,
+    check_cuda_versions,
+    check_dependency_pins,
+    check_driver_cuda,
+    check_python_wheels,
+    check_windows_gpu,
+)
+from tfdoctor.compat import driver_floor, ptx_driver_floor
+from tfdoctor.facts import CudaLibsFacts, Facts, GpuFacts, PackageFacts, TensorFlowFacts
+from tfdoctor.findings import Finding, Severity
+from tfdoctor.matrix import ComputeCapabilities, load_matrix
+
+CheckFunc = Callable[[CheckContext], Iterable[Finding]]
+
+MATRIX = load_matrix()
+PIP = f"{f.python().executable} -m pip"
+CACHE = "export CUDA_CACHE_MAXSIZE=4294967296"
+#: The registered check of each function: its findings must use the ids it declares.
+DECLARED = {c.func: c.finding_ids for c in CHECKS}
+
+A100 = GpuFacts(0, "NVIDIA A100-SXM4-80GB", compute_capability="8.0")
+T4 = GpuFacts(0, "Tesla T4", compute_capability="7.5")
+K40 = GpuFacts(0, "Tesla K40m", compute_capability="3.5")
+H100 = GpuFacts(1, "NVIDIA H100 80GB HBM3", compute_capability="9.0")
+RTX5090 = GpuFacts(0, "NVIDIA GeForce RTX 5090", compute_capability="12.0")
+
+WINDOWS = f.platform(
+    system="Windows",
+    release="10",
+    os_name="Windows 10 Pro",
+    machine="AMD64",
+    libc="",
+    libc_version=None,
+    nvidia_device_nodes=(),
+)
+WIN_PYTHON = f.python(version="3.10.11", executable="C:\\venv\\Scripts\\python.exe")
+WIN_PIP = "C:\\venv\\Scripts\\python.exe -m pip"
+
+#: TensorFlow 2.16/2.17 METADATA: numpy's floor depends on the Python version.
+TF216_REQUIRES = (
+    'numpy<2.0.0,>=1.23.5; python_version <= "3.11"',
+    'numpy<2.0.0,>=1.26.0; python_version >= "3.12"',
+    "keras>=3.0.0",
+    "protobuf!=4.21.0,!=4.21.1,!=4.21.2,!=4.21.3,!=4.21.4,!=4.21.5,<5.0.0dev,>=3.20.3",
+    'nvidia-cudnn-cu12==8.9.7.29; extra == "and-cuda"',
+)
+
+
+def tf_build(version: str, cuda: Optional[str], cudnn: Optional[str], **kw: Any) -> TensorFlowFacts:
+    """A CUDA build of ``version`` that did not record its GPU architectures (matrix decides)."""
+    base: dict[str, Any] = {
+        "version": version,
+        "cuda_version": cuda,
+        "cudnn_version": cudnn,
+        "compute_capabilities": (),
+    }
+    return f.tensorflow(**{**base, **kw})
+
+
+def installed(
+    version: str,
+    *requires: str,
+    numpy: str = "1.26.4",
+    extra: tuple[PackageFacts, ...] = (),
+) -> tuple[PackageFacts, ...]:
+    """A package set with TensorFlow ``version`` (declaring ``requires``) and numpy."""
+    return (
+        f.pkg("tensorflow", version, *requires, top_level=("tensorflow",)),
+        f.pkg("numpy", numpy),
+        *extra,
+    )
+
+
+def no_tf(**kw: Any) -> Facts:
+    """The default machine with numpy but no TensorFlow."""
+    return f.facts(packages=(f.pkg("numpy", "1.26.4"),), tensorflow=None, **kw)
+
+
+def cudnn_libs(version: str, soname: str = "libcudnn.so.8") -> CudaLibsFacts:
+    """cuda_libs facts where the loader would pick the pip wheel's cuDNN ``version``."""
+    return f.cuda_libs(f.lib("cudnn", soname, f.pip_cand(f"cudnn/lib/{soname}", version)))
+
+
+@dataclasses.dataclass(frozen=True)
+class Case:
+    """Facts, the severities expected in order, and what the first finding must say."""
+
+    facts: Facts
+    severities: tuple[Severity, ...]
+    summary: tuple[str, ...] = ()
+    fix_text: tuple[str, ...] = ()
+    #: The first finding's exact fix commands; None when not asserted.
+    commands: Optional[tuple[str, ...]] = None
+    detail: tuple[str, ...] = ()
+
+
+def judge(func: CheckFunc, facts: Facts, matrix: Any = MATRIX) -> list[Finding]:
+    """The check's findings, called directly so that an exception fails the test."""
+    found = list(func(CheckContext(facts, matrix)))
+    for finding in found:
+        assert finding.id in DECLARED[func], finding
+    return found
+
+
+def assert_case(func: CheckFunc, case: Case) -> list[Finding]:
+    found = judge(func, case.facts)
+    assert tuple(x.severity for x in found) == case.severities, found
+    if not found:
+        return found
+    first = found[0]
+    for word in case.summary:
+        assert word in first.summary, (word, first.summary)
+    for word in case.detail:
+        assert word in first.detail, (word, first.detail)
+    if case.fix_text or case.commands is not None:
+        assert first.fix is not None, first
+        for word in case.fix_text:
+            assert word in first.fix.text, (word, first.fix.text)
+        if case.commands is not None:
+            assert first.fix.commands == case.commands
+    if first.severity in (Severity.ERROR, Severity.WARNING):
+        assert first.fix is not None and first.fix.text, first
+    return found
+
+
+def params(cases: dict[str, Case]) -> list[Any]:
+    return [pytest.param(case, id=name) for name, case in cases.items()]
+
+
+# --- the matrix rows the expectations below are derived from ----------------------------------
+
+
+def test_matrix_rows_behind_these_expectations() -> None:
+    tf215 = MATRIX.line_for("2.15.1")
+    tf216 = MATRIX.line_for("2.16.2")
+    tf214 = MATRIX.line_for("2.14.1")
+    tf23 = MATRIX.line_for("2.3.4")
+    tf210 = MATRIX.line_for("2.10.1")
+    assert tf215 is not None and tf216 is not None and tf214 is not None
+    assert tf23 is not None and tf210 is not None
+    assert MATRIX.lines[0].latest_patch == "2.21.0"
+    assert "3.12" in MATRIX.lines[0].python["linux-x86_64"]
+    assert tf215.python["linux-x86_64"] == ("3.9", "3.10", "3.11")
+    assert (tf215.cuda, tf215.cudnn, tf214.cuda, tf23.cuda) == ("12.2", "8.9", "11.8", "10.1")
+    assert tf215.compute_capabilities == ComputeCapabilities(
+        ("sm_50", "sm_60", "sm_70", "sm_75"), ("compute_80",)
+    )
+    assert tf216.compute_capabilities is not None
+    assert "sm_35" not in tf216.compute_capabilities.sass
+    assert "sm_35" in (tf214.compute_capabilities or ComputeCapabilities((), ())).sass
+    assert tf215.and_cuda is not None and tf215.and_cuda["nvidia-cudnn-cu12"] == "==8.9.4.25"
+    assert tf216.pins.tf_keras == "<2.17,>=2.16"
+    assert tf215.pins.keras == "<2.16,>=2.15.0"
+    assert tf210.windows_native_gpu and not tf215.windows_native_gpu
+    floors = {
+        "2.15 linux": driver_floor(MATRIX, tf215, "linux"),
+        "2.3 linux": driver_floor(MATRIX, tf23, "linux"),
+        "2.10 windows": driver_floor(MATRIX, tf210, "windows"),
+        "2.15 ptx": ptx_driver_floor(MATRIX, tf215, "linux"),
+    }
+    assert {k: v.version if v else None for k, v in floors.items()} == {
+        "2.15 linux": "525.60.13",
+        "2.3 linux": "418.39",
+        "2.10 windows": "452.39",
+        "2.15 ptx": "535.54.03",
+    }
+
+
+# --- tensorflow.python ------------------------------------------------------------------------
+
+PY312 = f.python(version="3.12.3")
+
+PYTHON_CASES = {
+    "tf2.15-py3.11-linux": Case(
+        f.facts(), (Severity.OK,), ("TensorFlow 2.15", "Python 3.11", "linux-x86_64")
+    ),
+    "tf2.15-py3.11-macos-arm64": Case(
+        f.facts(platform=f.platform(system="Darwin", machine="arm64", libc="")),
+        (Severity.OK,),
+        ("macos-arm64",),
+    ),
+    "tf2.15-py3.12-no-gpu": Case(
+        f.cpu_only_machine(python=PY312),
+        (Severity.WARNING,),
+        ("2.15.1", "Python 3.12", "3.9-3.11"),
+        ("2.21.0", "3.9-3.11"),
+        (f'{PIP} install "tensorflow==2.21.0"',),
+    ),
+    "tf2.15-py3.12-import-fails": Case(
+        f.cpu_only_machine(python=PY312, tensorflow=f.tensorflow(status="import-error")),
+        (Severity.ERROR,),
+        ("Python 3.12", "3.9-3.11"),
+        commands=(f'{PIP} install "tensorflow==2.21.0"',),
+    ),
+    "tf2.15-py3.12-static": Case(
+        f.cpu_only_machine(python=PY312, tensorflow=f.tensorflow(status="skipped")),
+        (Severity.WARNING,),
+        ("Python 3.12",),
+    ),
+    # The fix must name what fits the machine, GPU included (docs/findings.md, *matrix*).
+    "tf2.15-py3.12-gpu": Case(
+        f.facts(python=PY312),
+        (Severity.WARNING,),
+        ("Python 3.12", "3.9-3.11"),
+        commands=(f'{PIP} install "tensorflow[and-cuda]==2.21.0"',),
+    ),
+    "none-py3.12-gpu": Case(
+        no_tf(python=PY312),
+        (Severity.INFO,),
+        ("2.21.0", "Python 3.12"),
+        commands=(f'{PIP} install "tensorflow[and-cuda]==2.21.0"',),
+    ),
+    "none-py3.12-no-gpu": Case(
+        f.cpu_only_machine(python=PY312, packages=(), tensorflow=None),
+        (Severity.INFO,),
+        ("2.21.0", "Python 3.12"),
+        commands=(f'{PIP} install "tensorflow==2.21.0"',),
+    ),
+    # The summary names the newest release for the Python; the fix what this machine runs:
+    # driver 470 cannot run CUDA 12 builds, and a T4 has sm_75 code in 2.14 (CUDA 11.8).
+    "none-py3.11-t4-driver-470": Case(
+        no_tf(driver=f.driver(driver_version="470.82.01", gpus=(T4,))),
+        (Severity.INFO,),
+        ("2.21.0", "Python 3.11"),
+        ("2.14.1",),
+        commands=(f'{PIP} install "tensorflow[and-cuda]==2.14.1"',),
+    ),
+    "none-py3.14": Case(
+        f.facts(python=f.python(version="3.14.0"), packages=(), tensorflow=None),
+        (Severity.ERROR,),
+        ("No TensorFlow release has a wheel", "Python 3.14"),
+        commands=("python3.13 -m venv .venv",),
+        detail=("3.13",),
+    ),
+    "python-2.7": Case(
+        f.facts(python=f.python(version="2.7.18")),
+        (Severity.ERROR,),
+        ("no wheels", "2.7.18"),
+    ),
+    "ppc64le": Case(
+        f.facts(platform=f.platform(machine="ppc64le")),
+        (Severity.ERROR,),
+        ("no wheels", "ppc64le"),
+    ),
+    "tf-not-in-matrix": Case(
+        f.facts(packages=installed("2.99.0")),
+        (Severity.UNKNOWN,),
+        ("2.99.0", "not in the compatibility matrix"),
+        commands=(f"{PIP} install -U tfdoctor",),
+    ),
+    "no-python-facts": Case(
+        f.facts(python=None), (Severity.UNKNOWN,), ("Could not determine", "Python")
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    "case",
+    params(PYTHON_CASES),
+)
+def test_python_wheels(case: Case) -> None:
+    assert_case(check_python_wheels, case)
+
+
+def test_python_wheels_without_matrix_is_unknown() -> None:
+    [finding] = judge(check_python_wheels, f.facts(), matrix=None)
+    assert finding.severity is Severity.UNKNOWN
+    assert finding.summary.startswith("Could not determine")
+
+
+# --- driver.cuda ------------------------------------------------------------------------------
+
+UBUNTU_DRIVERS = "sudo ubuntu-drivers install"
+
+
+def tf23_machine(driver_version: str, python_version: str = "3.8.10") -> Facts:
+    """TensorFlow 2.3.4 (CUDA 10.1: needs the toolkit's own driver) on an A100."""
+    return f.facts(
+        python=f.python(version=python_version),
+        packages=installed("2.3.4", numpy="1.18.5"),
+        tensorflow=tf_build("2.3.4", "10.1", "7"),
+        driver=f.driver(driver_version=driver_version),
+    )
+
+
+def windows_tf210(driver_version: str) -> Facts:
+    """Native Windows, TensorFlow 2.10.1 (its build_info says cuda_version 64_112)."""
+    return f.facts(
+        platform=WINDOWS,
+        python=WIN_PYTHON,
+        packages=installed("2.10.1"),
+        tensorflow=tf_build("2.10.1", "64_112", "64_8"),
+        driver=f.driver(driver_version=driver_version),
+        cuda_libs=None,
+    )
+
+
+DRIVER_CASES = {
+    "tf2.15-driver-535": Case(
+        f.facts(driver=f.driver(driver_version="535.104.05")),
+        (Severity.OK,),
+        ("535.104.05", "CUDA 12.2", ">= 525.60.13"),
+    ),
+    # An A100 needs 2.14's compute_80 PTX (driver >= 520.61.05); Python 3.11 rules out
+    # 2.11 and older: nothing fits driver 470, so only the driver upgrade is offered.
+    "tf2.15-a100-driver-470": Case(
+        f.facts(driver=f.driver(driver_version="470.82.01")),
+        (Severity.ERROR,),
+        ("470.82.01", "too old", "CUDA 12.2", ">= 525.60.13"),
+        ("525.60.13",),
+        detail=("minor version compatibility",),
+    ),
+    "tf2.15-t4-driver-470": Case(
+        f.facts(driver=f.driver(driver_version="470.82.01", gpus=(T4,))),
+        (Severity.ERROR,),
+        ("470.82.01", ">= 525.60.13"),
+        ("525.60.13", "TensorFlow 2.14.1", "CUDA 11.8"),
+    ),
+    "tf2.3-driver-418.39": Case(tf23_machine("418.39"), (Severity.OK,), ("CUDA 10.1", ">= 418.39")),
+    "tf2.3-driver-418.30": Case(
+        tf23_machine("418.30"),
+        (Severity.ERROR,),
+        ("418.30", ">= 418.39"),
+        ("418.39",),
+        detail=("the driver CUDA 10.1 shipped with",),
+    ),
+    # The build's record (CUDA 11.8) wins over the matrix's 12.2 for 2.15.
+    "build-cuda-11.8-wins": Case(
+        f.facts(
+            tensorflow=f.tensorflow(cuda_version="11.8"),
+            driver=f.driver(driver_version="470.82.01"),
+        ),
+        (Severity.OK,),
+        ("CUDA 11.8", ">= 450.80.02"),
+    ),
+    "build-cuda-10.0-wins": Case(
+        dataclasses.replace(tf23_machine("418.30"), tensorflow=tf_build("2.3.4", "10.0", "7")),
+        (Severity.OK,),
+        ("CUDA 10.0", ">= 410.48"),
+    ),
+    "windows-tf2.10-below-floor": Case(
+        windows_tf210("452.06"),
+        (Severity.ERROR,),
+        ("452.06", "CUDA 11.2", ">= 452.39"),
+        ("452.39",),
+    ),
+    "windows-tf2.10-at-floor": Case(
+        windows_tf210("452.39"), (Severity.OK,), ("CUDA 11.2", ">= 452.39")
+    ),
+    "no-gpu": Case(f.cpu_only_machine(), ()),
+    "cpu-build": Case(f.facts(tensorflow=f.tensorflow(is_cuda_build=False, cuda_version=None)), ()),
+    "no-tf": Case(no_tf(), ()),
+    "tf-not-in-matrix": Case(
+        f.facts(packages=installed("2.99.0")), (Severity.UNKNOWN,), ("2.99.0", "not in")
+    ),
+}
+
+
+@pytest.mark.parametrize("case", params(DRIVER_CASES))
+def test_driver_cuda(case: Case) -> None:
+    assert_case(check_driver_cuda, case)
+
+
+@pytest.mark.parametrize(
+    ("facts", "commands"),
+    [
+        pytest.param(
+            f.facts(driver=f.driver(driver_version="470.82.01", gpus=(T4,))),
+            (f'{PIP} install "tensorflow[and-cuda]==2.14.1"',),
+            id="t4-driver-470-keeps-driver-with-2.14.1",
+        ),
+        pytest.param(
+            f.facts(driver=f.driver(driver_version="470.82.01")), (), id="a100-driver-470-nothing"
+        ),
+        # Python 3.7 reaches 2.0 (CUDA 10.0, driver >= 410.48), sold as tensorflow-gpu.
+        pytest.param(
+            tf23_machine("418.30", python_version="3.7.17"),
+            (f'{PIP} install "tensorflow-gpu==2.0.4"',),
+            id="tf2.3-py3.7-driver-418.30-tensorflow-gpu-2.0.4",
+        ),
+        pytest.param(tf23_machine("418.30"), (), id="tf2.3-py3.8-driver-418.30-nothing"),
+    ],
+)
+def test_driver_cuda_fix_offers_the_newest_tf_this_driver_runs(
+    facts: Facts, commands: tuple[str, ...]
+) -> None:
+    [finding] = judge(check_driver_cuda, facts)
+    assert finding.severity is Severity.ERROR and finding.fix is not None
+    first, *rest = finding.fix.commands
+    assert first.startswith(UBUNTU_DRIVERS)
+    assert tuple(rest) == commands
+
+
+def test_windows_driver_fix_has_no_linux_command() -> None:
+    [finding] = judge(check_driver_cuda, windows_tf210("452.06"))
+    assert finding.fix is not None
+    assert not any("ubuntu" in cmd or "sudo" in cmd for cmd in finding.fix.commands)
+
+
+def test_driver_command_names_the_exact_floor() -> None:
+    [finding] = judge(check_driver_cuda, tf23_machine("418.30"))
+    assert finding.fix is not None
+    driver_cmd = finding.fix.commands[0]
+    assert driver_cmd.startswith(UBUNTU_DRIVERS)
+    assert "418.39" in driver_cmd
+
+
+# --- gpu.compute-capability -------------------------------------------------------------------
+
+#: TensorFlow 2.15.1 whose build_info did not list architectures: the matrix's list decides.
+TF215_MATRIX_CAPS = tf_build("2.15.1", "12.2", "8")
+TF216 = tf_build("2.16.2", "12.3", "8")
+
+CAPABILITY_CASES = {
+    "tf2.15-t4-7.5-sass": Case(
+        f.facts(tensorflow=TF215_MATRIX_CAPS, driver=f.driver(gpus=(T4,))),
+        (Severity.OK,),
+        ("machine code", "GPU 0", "7.5"),
+    ),
+    # 2.15 carries sm_50..sm_75 and compute_80: an A100 runs only through PTX.
+    "tf2.15-a100-8.0-ptx": Case(
+        f.facts(tensorflow=TF215_MATRIX_CAPS),
+        (Severity.WARNING,),
+        ("only through PTX JIT", "8.0"),
+        commands=(CACHE,),
+        detail=("compute_80",),
+    ),
+    "tf2.15-l4-8.9-ptx": Case(
+        f.facts(
+            tensorflow=TF215_MATRIX_CAPS,
+            driver=f.driver(gpus=(GpuFacts(0, "NVIDIA L4", compute_capability="8.9"),)),
+        ),
+        (Severity.WARNING,),
+        ("PTX",),
+    ),
+    # 2.21 carries compute_90 PTX: a 12.0 GPU JIT-compiles it (driver 570 >= CUDA 12.5's).
+    "tf2.21-rtx5090-12.0-ptx": Case(
+        f.facts(
+            python=PY312,
+            packages=installed("2.21.0"),
+            tensorflow=tf_build("2.21.0", "12.5", "9"),
+            driver=f.driver(driver_version="570.86.15", gpus=(RTX5090,)),
+        ),
+        (Severity.WARNING,),
+        ("PTX", "12.0"),
+    ),
+    "tf2.15-a100-ptx-driver-530": Case(
+        f.facts(tensorflow=TF215_MATRIX_CAPS, driver=f.driver(driver_version="530.30.02")),
+        (Severity.ERROR,),
+        ("only through PTX JIT", "driver >= 535.54.03"),
+    ),
+    "tf2.16-k40-3.5-none": Case(
+        f.facts(packages=installed("2.16.2"), tensorflow=TF216, driver=f.driver(gpus=(K40,))),
+        (Severity.ERROR,),
+        ("2.16.2", "no code", "3.5"),
+        ("TensorFlow 2.14.1",),
+        (f'{PIP} install "tensorflow[and-cuda]==2.14.1"',),
+        ("sm_50",),
+    ),
+    # The wheel's own list (factory default: sm_80 included) wins over the matrix's.
+    "build-info-sm_80-wins": Case(f.facts(), (Severity.OK,), ("machine code", "8.0")),
+    "build-info-without-7.x-wins": Case(
+        f.facts(
+            tensorflow=f.tensorflow(compute_capabilities=("sm_80", "compute_80")),
+            driver=f.driver(gpus=(T4,)),
+        ),
+        (Severity.ERROR,),
+        ("no code", "7.5"),
+        detail=("sm_80, compute_80",),
+    ),
+    "gpu-capability-unknown": Case(
+        f.facts(tensorflow=TF215_MATRIX_CAPS, driver=f.driver(gpus=(GpuFacts(0, "GPU"),))),
+        (Severity.UNKNOWN,),
+        ("Could not determine", "GPU 0"),
+    ),
+    # 2.2's wheels do not record their architectures in the matrix.
+    "wheel-capabilities-unknown": Case(
+        f.facts(packages=installed("2.2.3"), tensorflow=tf_build("2.2.3", "10.1", "7")),
+        (Severity.UNKNOWN,),
+        ("Could not determine", "architectures"),
+    ),
+    "cpu-build": Case(f.facts(tensorflow=f.tensorflow(is_cuda_build=False, cuda_version=None)), ()),
+    "no-gpu": Case(f.cpu_only_machine(), ()),
+}
+
+
+@pytest.mark.parametrize("case", params(CAPABILITY_CASES))
+def test_compute_capability(case: Case) -> None:
+    assert_case(check_compute_capability, case)
+
+
+def test_each_gpu_gets_its_own_finding() -> None:
+    facts = f.facts(tensorflow=TF215_MATRIX_CAPS, driver=f.driver(gpus=(T4, H100)))
+    found = judge(check_compute_capability, facts)
+    assert [(x.severity, x.summary.count("GPU 0"), x.summary.count("GPU 1")) for x in found] == [
+        (Severity.OK, 1, 0),
+        (Severity.WARNING, 0, 1),
+    ]
+
+
+def test_ptx_with_too_old_driver_fix_upgrades_driver_or_tf() -> None:
+    facts = f.facts(tensorflow=TF215_MATRIX_CAPS, driver=f.driver(driver_version="530.30.02"))
+    [finding] = judge(check_compute_capability, facts)
+    assert finding.severity is Severity.ERROR and finding.fix is not None
+    assert "535.54.03" in finding.fix.text
+    assert f'{PIP} install "tensorflow[and-cuda]==2.21.0"' in finding.fix.commands
+
+
+# --- cuda.versions ----------------------------------------------------------------------------
+
+AND_CUDA_215 = (f'{PIP} install "tensorflow[and-cuda]==2.15.1"',)
+
+CUDA_VERSION_CASES = {
+    "cudnn-8.9.4-matches": Case(f.facts(), ()),
+    "cudnn-8.9.7-newer-minor": Case(f.facts(cuda_libs=cudnn_libs("8.9.7")), ()),
+    "cudnn-8.6-older": Case(
+        f.facts(cuda_libs=cudnn_libs("8.6.0")),
+        (Severity.ERROR,),
+        ("cuDNN 8.6.0", "cuDNN 8.9"),
+        commands=AND_CUDA_215,
+    ),
+    "cudnn-9-for-8.x-build": Case(
+        f.facts(cuda_libs=cudnn_libs("9.1.0", "libcudnn.so.9")),
+        (Severity.ERROR,),
+        ("cuDNN 9.1.0", "8.x"),
+        commands=AND_CUDA_215,
+    ),
+    # The build's record (cuDNN 9) wins over the matrix's 8.9 when the major differs.
+    "build-cudnn-9-wins": Case(
+        f.facts(tensorflow=f.tensorflow(cudnn_version="9")),
+        (Severity.ERROR,),
+        ("cuDNN 8.9.4", "built with cuDNN 9"),
+    ),
+    "cudnn-wheel-outside-pin": Case(
+        f.facts(packages=f.packages(f.pkg("nvidia-cudnn-cu12", "9.1.0.70"))),
+        (Severity.WARNING,),
+        ("nvidia-cudnn-cu12 9.1.0.70", "nvidia-cudnn-cu12==8.9.4.25"),
+        commands=AND_CUDA_215,
+    ),
+    "cudnn-wheel-inside-pin": Case(
+        f.facts(packages=f.packages(f.pkg("nvidia-cudnn-cu12", "8.9.4.25"))), ()
+    ),
+    "cudnn-and-wheel-both-wrong": Case(
+        f.facts(
+            cuda_libs=cudnn_libs("9.1.0", "libcudnn.so.9"),
+            packages=f.packages(f.pkg("nvidia-cudnn-cu12", "9.1.0.70")),
+        ),
+        (Severity.ERROR,),
+        ("2 CUDA library versions",),
+        commands=AND_CUDA_215,
+        detail=("cuDNN 9.1.0", "nvidia-cudnn-cu12 9.1.0.70"),
+    ),
+    # Only the major is known when the version comes from the file name (libcudnn.so.8):
+    # that is not evidence of an older minor.
+    "cudnn-major-only-from-filename": Case(
+        f.facts(
+            cuda_libs=f.cuda_libs(
+                f.lib(
+                    "cudnn",
+                    "libcudnn.so.8",
+                    dataclasses.replace(
+                        f.pip_cand("cudnn/lib/libcudnn.so.8", "8"), version_source="filename"
+                    ),
+                )
+            )
+        ),
+        (),
+    ),
+    # 2.10 has no tensorflow[and-cuda] pins: reinstalling tensorflow==2.10.1 changes nothing.
+    "tf2.10-cudnn-7-no-pip-pins": Case(
+        f.facts(
+            python=f.python(version="3.10.12"),
+            packages=installed("2.10.1"),
+            tensorflow=tf_build("2.10.1", "11.2", "8"),
+            cuda_libs=cudnn_libs("7.6.5", "libcudnn.so.7"),
+        ),
+        (Severity.ERROR,),
+        ("cuDNN 7.6.5", "8.1"),
+        ("cuDNN 8.1",),
+    ),
+    "cpu-build": Case(
+        f.facts(
+            tensorflow=f.tensorflow(is_cuda_build=False, cuda_version=None),
+            cuda_libs=cudnn_libs("7.6.5"),
+        ),
+        (),
+    ),
+    "not-selected": Case(
+        f.facts(
+            cuda_libs=f.cuda_libs(
+                f.lib(
+                    "cudnn",
+                    "libcudnn.so.8",
+                    f.pip_cand("cudnn/lib/libcudnn.so.8", "8.6.0"),
+                    selected=None,
+                )
+            )
+        ),
+        (),
+    ),
+    "no-cuda-libs-facts": Case(f.facts(cuda_libs=None), ()),
+}
+
+
+@pytest.mark.parametrize(
+    "case",
+    params(CUDA_VERSION_CASES),
+)
+def test_cuda_versions(case: Case) -> None:
+    assert_case(check_cuda_versions, case)
+
+
+def test_cuda_versions_fix_without_pins_installs_no_tensorflow_again() -> None:
+    facts = CUDA_VERSION_CASES["tf2.10-cudnn-7-no-pip-pins"].facts
+    [finding] = judge(check_cuda_versions, facts)
+    assert finding.fix is not None
+    assert f'{PIP} install "tensorflow==2.10.1"' not in finding.fix.commands
+
+
+# --- packages.pins ----------------------------------------------------------------------------
+
+
+def tf216_machine(
+    numpy: str, *extra: PackageFacts, python: str = "3.12.3", legacy: Optional[str] = None
+) -> Facts:
+    env = {"PATH": "/usr/bin:/bin"}
+    if legacy is not None:
+        env["TF_USE_LEGACY_KERAS"] = legacy
+    return f.facts(
+        python=f.python(version=python),
+        packages=installed("2.16.2", *TF216_REQUIRES, numpy=numpy, extra=extra),
+        tensorflow=tf_build("2.16.2", "12.3", "8"),
+        environment=env,
+    )
+
+
+PIN_CASES = {
+    "tf2.15-all-in-range": Case(
+        f.facts(
+            packages=f.packages(
+                f.pkg("keras", "2.15.0"), f.pkg("protobuf", "4.25.3"), f.pkg("ml-dtypes", "0.3.2")
+            )
+        ),
+        (),
+    ),
+    "tf2.15-numpy-2": Case(
+        f.facts(packages=installed("2.15.1", *f.TF_REQUIRES, numpy="2.0.1")),
+        (Severity.ERROR,),
+        ("numpy 2.0.1", "2.15.1"),
+        commands=(f'{PIP} install "numpy<2.0.0,>=1.23.5"',),
+        detail=("NumPy 2",),
+    ),
+    # No Requires-Dist recorded: the matrix's pin stands in.
+    "tf2.15-numpy-2-no-metadata": Case(
+        f.facts(packages=installed("2.15.1", numpy="2.0.1")),
+        (Severity.ERROR,),
+        ("numpy 2.0.1",),
+        commands=(f'{PIP} install "numpy<2.0.0,>=1.23.5"',),
+    ),
+    "tf2.15-keras-3": Case(
+        f.facts(packages=f.packages(f.pkg("keras", "3.3.3"))),
+        (Severity.ERROR,),
+        ("keras 3.3.3",),
+        commands=(f'{PIP} install "keras<2.16,>=2.15.0"',),
+        detail=("Keras 3",),
+    ),
+    "tf2.15-protobuf-5": Case(
+        f.facts(packages=f.packages(f.pkg("protobuf", "5.26.1"))),
+        (Severity.WARNING,),
+        ("protobuf 5.26.1", "<5.0.0dev"),
+    ),
+    "tf2.15-ml-dtypes-0.4": Case(
+        f.facts(packages=f.packages(f.pkg("ml-dtypes", "0.4.0"))),
+        (Severity.WARNING,),
+        ("ml-dtypes 0.4.0",),
+        commands=(f'{PIP} install "ml-dtypes~=0.3.1"',),
+    ),
+    "tf2.15-legacy-keras-needs-no-tf-keras": Case(
+        f.facts(environment={"TF_USE_LEGACY_KERAS": "1"}), ()
+    ),
+    # TensorFlow 2.16 requires numpy>=1.26 on Python 3.12 only (a python_version marker).
+    "tf2.16-py3.12-numpy-1.24": Case(
+        tf216_machine("1.24.4"),
+        (Severity.ERROR,),
+        ("numpy 1.24.4", ">=1.26.0"),
+        commands=(f'{PIP} install "numpy<2.0.0,>=1.26.0"',),
+    ),
+    "tf2.16-py3.11-numpy-1.24": Case(tf216_machine("1.24.4", python="3.11.7"), ()),
+    "tf2.16-keras-2": Case(
+        tf216_machine("1.26.4", f.pkg("keras", "2.15.0")),
+        (Severity.ERROR,),
+        ("keras 2.15.0", ">=3.0.0"),
+        commands=(f'{PIP} install "keras>=3.0.0"',),
+    ),
+    "tf2.16-legacy-keras-without-tf-keras": Case(
+        tf216_machine("1.26.4", legacy="1"),
+        (Severity.ERROR,),
+        ("TF_USE_LEGACY_KERAS", "tf-keras"),
+        commands=(f'{PIP} install "tf-keras<2.17,>=2.16"',),
+    ),
+    "tf2.16-legacy-keras-with-tf-keras": Case(
+        tf216_machine("1.26.4", f.pkg("tf-keras", "2.16.0"), legacy="1"), ()
+    ),
+    "tf2.16-legacy-keras-off": Case(tf216_machine("1.26.4", legacy="0"), ()),
+    "tf2.16-tf-keras-2.15": Case(
+        tf216_machine("1.26.4", f.pkg("tf-keras", "2.15.1")),
+        (Severity.WARNING,),
+        ("tf-keras 2.15.1", "tf-keras<2.17,>=2.16"),
+        commands=(f'{PIP} install "tf-keras<2.17,>=2.16"',),
+    ),
+    "no-tf": Case(no_tf(), ()),
+    "no-package-facts": Case(f.facts(packages=None), ()),
+}
+
+
+@pytest.mark.parametrize("case", params(PIN_CASES))
+def test_dependency_pins(case: Case) -> None:
+    assert_case(check_dependency_pins, case)
+
+
+def test_one_pin_finding_per_package() -> None:
+    facts = f.facts(
+        packages=installed(
+            "2.15.1",
+            *f.TF_REQUIRES,
+            numpy="2.0.1",
+            extra=(f.pkg("keras", "3.3.3"), f.pkg("protobuf", "5.26.1")),
+        )
+    )
+    found = judge(check_dependency_pins, facts)
+    assert [(x.severity, x.summary.split()[0]) for x in found] == [
+        (Severity.ERROR, "numpy"),
+        (Severity.ERROR, "keras"),
+        (Severity.WARNING, "protobuf"),
+    ]
+
+
+# --- platform.windows-gpu ---------------------------------------------------------------------
+
+WINDOWS_CASES = {
+    "windows-gpu-tf2.15": Case(
+        f.facts(platform=WINDOWS, python=WIN_PYTHON),
+        (Severity.WARNING,),
+        ("2.15.1", "native Windows"),
+        ("WSL2", "2.10.1"),
+        ("wsl --install", f'{WIN_PIP} install "tensorflow==2.10.1"'),
+    ),
+    "windows-gpu-tf2.10": Case(
+        f.facts(platform=WINDOWS, python=WIN_PYTHON, packages=installed("2.10.1")), ()
+    ),
+    "windows-no-gpu-tf2.15": Case(
+        f.facts(platform=WINDOWS, python=WIN_PYTHON, driver=f.NO_DRIVER), ()
+    ),
+    "linux-gpu-tf2.15": Case(f.facts(), ()),
+    "windows-gpu-no-tf": Case(no_tf(platform=WINDOWS, python=WIN_PYTHON), ()),
+}
+
+
+@pytest.mark.parametrize("case", params(WINDOWS_CASES))
+def test_windows_gpu(case: Case) -> None:
+    assert_case(check_windows_gpu, case)
+
+
+# --- every check without a matrix or facts ----------------------------------------------------
+
+COMPAT_CHECKS = (
+    check_python_wheels,
+    check_driver_cuda,
+    check_compute_capability,
+    check_cuda_versions,
+    check_dependency_pins,
+    check_windows_gpu,
+)
+
+BARE = f.facts(
+    python=None,
+    platform=None,
+    cpu=None,
+    packages=None,
+    driver=None,
+    cuda_libs=None,
+    tensorflow=None,
+    environment=None,
+)
+
+SAMPLE_FACTS = {
+    "healthy": f.facts(),
+    "cpu-only": f.cpu_only_machine(),
+    "windows-gpu": f.facts(platform=WINDOWS, python=WIN_PYTHON),
+    "tf2.16-legacy": tf216_machine("1.24.4", legacy="1"),
+    "bare": BARE,
+}
+
+
+@pytest.mark.parametrize("func", COMPAT_CHECKS, ids=lambda fn: fn.__name__)
+@pytest.mark.parametrize("facts", list(SAMPLE_FACTS.values()), ids=list(SAMPLE_FACTS))
+def test_without_matrix_never_crashes(func: CheckFunc, facts: Facts) -> None:
+    for finding in judge(func, facts, matrix=None):
+        assert finding.severity is not Severity.OK, finding
+
+
+@pytest.mark.parametrize("func", COMPAT_CHECKS, ids=lambda fn: fn.__name__)
+def test_bare_facts_never_crash_or_pass(func: CheckFunc) -> None:
+    for finding in judge(func, BARE):
+        assert finding.severity is not Severity.OK, finding
