@@ -309,6 +309,8 @@ class _Reader:
             if not isinstance(key_node, ScalarNode) or key_node.tag != "tag:yaml.org,2002:str":
                 raise self.error(key_node, field, "keys must be plain strings")
             key = str(key_node.value)
+            if not key.isprintable():
+                raise self.error(key_node, field, f"key {key!r} has unprintable characters")
             if key in out:
                 raise self.error(key_node, f"{field}.{key}", "duplicate key")
             if allowed and key not in allowed:
@@ -378,7 +380,11 @@ class _Reader:
 
         if not isinstance(node, ScalarNode) or node.tag != "tag:yaml.org,2002:int":
             raise self.error(node, field, f"expected an integer, got {_describe(node)}")
-        return int(str(node.value))
+        value = str(node.value)
+        # YAML 1.1 also reads 0x1, 0b1 and 1:30 as integers; the matrix uses plain decimals.
+        if not re.fullmatch(r"[-+]?(0|[1-9][0-9]*)", value):
+            raise self.error(node, field, f"expected a decimal integer, got {value!r}")
+        return int(value)
 
     def specifier(self, node: Node, field: str, nullable: bool = True) -> Optional[str]:
         """A PEP 440 version specifier (``<2,>=1.26``); empty is not allowed."""
@@ -463,7 +469,11 @@ def parse_matrix(text: str, path: str = "<matrix>") -> Matrix:
         problem = exc.problem or exc.context or "invalid YAML"
         raise MatrixError(f"{path}:{line}: YAML syntax error: {problem}") from None
     except yaml.YAMLError as exc:
-        raise MatrixError(f"{path}:1: YAML syntax error: {exc}") from None
+        # A reader error (a control character, bad encoding) carries a character offset.
+        position = getattr(exc, "position", None)
+        line = text.count("\n", 0, position) + 1 if isinstance(position, int) else 1
+        first = str(exc).splitlines()[0] if str(exc) else "invalid YAML"
+        raise MatrixError(f"{path}:{line}: YAML syntax error: {first}") from None
     reader = _Reader(path)
     if root is None:
         raise MatrixError(f"{path}:1: the matrix is empty")
@@ -719,7 +729,8 @@ def _read_line(reader: _Reader, node: Node, index: int, sources: Mapping[str, So
     src_nodes = reader.any_mapping(fields["sources"], f"{where}.sources")
     line_sources: dict[str, tuple[str, ...]] = {}
     for fact, src_node in src_nodes.items():
-        if fact.split(".", 1)[0] not in _FACT_FIELDS:
+        head, _, sub = fact.partition(".")
+        if head not in _FACT_FIELDS or (sub and (head != "pins" or sub not in PIN_FIELDS)):
             raise reader.error(src_node, f"{where}.sources.{fact}", "not a fact of this entry")
         line_sources[fact] = reader.source_ids(src_node, f"{where}.sources.{fact}", sources)
 
@@ -745,7 +756,9 @@ def _read_line(reader: _Reader, node: Node, index: int, sources: Mapping[str, So
         name = f"{fact}.{sub}" if sub else fact
         if not entry.sources_of(name):
             raise reader.error(
-                fields[fact], f"{where}.{name}", f"no source (add sources.{fact} or sources.{name})"
+                fields[fact],
+                f"{where}.{name}",
+                f"no source (add sources.{fact}" + (f" or sources.{name})" if sub else ")"),
             )
     return entry
 

@@ -1,0 +1,841 @@
+"""The compatibility matrix: loading and validation, fuzzed input, and the queries' promises."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Optional
+
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from tfdoctor.compat import (
+    NONE,
+    PTX,
+    SASS,
+    Target,
+    TargetError,
+    driver_floor,
+    evaluate,
+    gpu_code,
+    install_requirement,
+    make_target,
+    newest_fit,
+    platform_key,
+    platform_of,
+    ptx_driver_floor,
+    python_minor,
+    verdicts,
+)
+from tfdoctor.matrix import (
+    DEFAULT_MATRIX,
+    MATRIX_ENV,
+    OPERATING_SYSTEMS,
+    PLATFORMS,
+    ComputeCapabilities,
+    CudaFamily,
+    CudaToolkit,
+    Matrix,
+    MatrixError,
+    Pins,
+    TFLine,
+    load_matrix,
+    parse_arch,
+    parse_matrix,
+    version_key,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: A small valid matrix: one source, one toolkit, one family, two GPUs, two lines. The
+#: validation cases below change one thing each and name the line it is on.
+VALID_MATRIX = """\
+schema_version: 1
+sources:
+  - id: pypi
+    title: "tensorflow {version} on PyPI"
+    url: "https://pypi.org/project/tensorflow/{version}/"
+cuda_toolkits:
+  - cuda: "12.2"
+    min_driver_linux: "535.54.03"
+    min_driver_windows: "536.25"
+    source: pypi
+cuda_families:
+  - major: 12
+    min_driver_linux: "525.60.13"
+    min_driver_windows: "527.41"
+    source: [pypi]
+gpus:
+  - {name: "Tesla T4", compute_capability: "7.5", source: pypi}
+  - {name: "A100", compute_capability: "8.0", source: pypi}
+tensorflow:
+  - line: "2.15"
+    latest_patch: "2.15.1"
+    requires_python: ">=3.9"
+    python:
+      linux-x86_64: ["3.9", "3.10", "3.11"]
+      linux-aarch64: []
+      macos-x86_64: []
+      macos-arm64: []
+      windows-x86_64: []
+    glibc_min: "2.17"
+    gpu_package: {linux: "tensorflow", windows: null, macos: null}
+    windows_native_gpu: false
+    wrappers: {}
+    cuda: "12.2"
+    cudnn: "8.9"
+    compute_capabilities: {sass: [sm_70, sm_75], ptx: [compute_80]}
+    pins:
+      numpy: "<2.0.0,>=1.23.5"
+      protobuf: null
+      keras: null
+      tf_keras: null
+      ml_dtypes: null
+    and_cuda:
+      nvidia-cudnn-cu12: "==8.9.4.25"
+    sources:
+      latest_patch: pypi
+      requires_python: pypi
+      python: pypi
+      glibc_min: pypi
+      gpu_package: pypi
+      windows_native_gpu: pypi
+      cuda: pypi
+      cudnn: pypi
+      compute_capabilities: pypi
+      pins: pypi
+      and_cuda: pypi
+  - line: "2.0"
+    latest_patch: "2.0.4"
+    requires_python: null
+    python: {linux-x86_64: ["3.6", "3.7"], linux-aarch64: [], macos-x86_64: [], \
+macos-arm64: [], windows-x86_64: []}
+    glibc_min: null
+    gpu_package: {linux: null, windows: null, macos: null}
+    windows_native_gpu: true
+    wrappers: {windows-x86_64: "tensorflow-intel"}
+    cuda: null
+    cudnn: null
+    compute_capabilities: null
+    pins: {numpy: null, protobuf: null, keras: null, tf_keras: null, ml_dtypes: null}
+    and_cuda: null
+    sources: {latest_patch: pypi, python: pypi, gpu_package: pypi, windows_native_gpu: pypi, \
+wrappers: pypi}
+"""
+
+MATRIX = load_matrix(env={})
+
+
+def line(name: str) -> TFLine:
+    """A line of the bundled matrix that must exist."""
+    entry = MATRIX.line_for(name)
+    assert entry is not None, name
+    return entry
+
+
+def sub(old: str, new: str) -> Callable[[str], str]:
+    """A mutation replacing the one occurrence of ``old``."""
+
+    def mutate(text: str) -> str:
+        assert text.count(old) == 1, f"{old!r} must occur once in the valid matrix"
+        return text.replace(old, new)
+
+    return mutate
+
+
+def parse_error(text: str, path: str = "m.yaml") -> str:
+    """The MatrixError message ``text`` raises."""
+    with pytest.raises(MatrixError) as info:
+        parse_matrix(text, path)
+    return str(info.value)
+
+
+# --- the bundled matrix ----------------------------------------------------------------------
+
+
+def test_bundled_matrix_is_the_repository_file() -> None:
+    assert DEFAULT_MATRIX.read_text(encoding="utf-8") == (ROOT / "compat_matrix.yaml").read_text(
+        encoding="utf-8"
+    )
+    assert MATRIX.path == str(DEFAULT_MATRIX)
+
+
+def test_every_line_is_complete_and_newest_first() -> None:
+    file_lines = DEFAULT_MATRIX.read_text(encoding="utf-8").splitlines()
+    assert len(MATRIX.lines) >= 20
+    keys = [entry.key for entry in MATRIX.lines]
+    assert keys == sorted(keys, reverse=True) and len(set(keys)) == len(keys)
+    for entry in MATRIX.lines:
+        assert re.fullmatch(r"\d+\.\d+", entry.line)
+        assert entry.latest_patch.startswith(entry.line + ".")
+        assert set(entry.python) == set(PLATFORMS)
+        assert entry.python["linux-x86_64"], entry.line
+        assert set(entry.gpu_package) == set(OPERATING_SYSTEMS)
+        assert set(entry.wrappers) <= set(PLATFORMS)
+        assert isinstance(entry.pins, Pins) and isinstance(entry.windows_native_gpu, bool)
+        assert entry.sources_of("python") and entry.sources_of("latest_patch")
+        # lineno points at the entry in the file (messages and docs cite it).
+        assert file_lines[entry.lineno - 1].strip() == f'- line: "{entry.line}"'
+        if entry.cuda is not None:
+            toolkit = MATRIX.toolkit(entry.cuda)
+            assert toolkit is not None and toolkit.cuda == entry.cuda
+        if entry.compute_capabilities is not None:
+            caps = entry.compute_capabilities
+            assert all(parse_arch(a) for a in caps.sass + caps.ptx)
+    for fact_source in {s for e in MATRIX.lines for ids in e.sources.values() for s in ids}:
+        assert MATRIX.sources[fact_source].url.startswith("https://")
+
+
+@pytest.mark.parametrize(
+    ("version", "expected"),
+    [
+        pytest.param("2.16.1", "2.16", id="patch"),
+        pytest.param("2.16.0rc0", "2.16", id="release-candidate"),
+        pytest.param("2.16", "2.16", id="line"),
+        pytest.param("1.15.5", "1.15", id="tf1"),
+        pytest.param("3.0", None, id="future"),
+        pytest.param("nightly", None, id="no-version"),
+    ],
+)
+def test_line_for(version: str, expected: Optional[str]) -> None:
+    found = MATRIX.line_for(version)
+    assert (found.line if found else None) == expected
+
+
+@pytest.mark.parametrize(
+    ("name", "capability"),
+    [
+        pytest.param("NVIDIA A100-SXM4-80GB", "8.0", id="a100-driver-name"),
+        pytest.param("Tesla T4", "7.5", id="tesla-t4"),
+        pytest.param("NVIDIA GeForce RTX 4090", "8.9", id="rtx-4090"),
+        pytest.param("NVIDIA GeForce RTX 3090 Ti", "8.6", id="longest-name-wins"),
+        pytest.param("NVIDIA A10", "8.6", id="a10-not-a100"),
+        pytest.param("Tesla V100-SXM2-16GB", "7.0", id="v100-driver-name"),
+        pytest.param("NVIDIA GH200 480GB", "9.0", id="gh200-not-h200"),
+        pytest.param("Voodoo 5 5500", None, id="unknown"),
+    ],
+)
+def test_gpu_model(name: str, capability: Optional[str]) -> None:
+    model = MATRIX.gpu_model(name)
+    assert (model.compute_capability if model else None) == capability
+
+
+# --- validation ------------------------------------------------------------------------------
+
+
+def test_valid_matrix_parses() -> None:
+    matrix = parse_matrix(VALID_MATRIX, "m.yaml")
+    assert [e.line for e in matrix.lines] == ["2.15", "2.0"]
+    assert [(e.line, e.lineno) for e in matrix.lines] == [("2.15", 20), ("2.0", 56)]
+    assert matrix.path == "m.yaml"
+    assert matrix.lines[1].windows_native_gpu is True
+    assert matrix.lines[0].sources_of("pins.numpy") == ("pypi",)
+    gpu = matrix.gpu_model("Tesla T4")
+    assert gpu is not None and gpu.compute_capability == "7.5"
+
+
+_EXTRA_TOOLKIT = """\
+    source: pypi
+  - cuda: "11.8"
+    min_driver_linux: "520.61.05"
+    min_driver_windows: "520.06"
+    source: pypi
+cuda_families:"""
+
+
+@pytest.mark.parametrize(
+    ("mutate", "message"),
+    [
+        pytest.param(
+            sub('    title: "tensorflow {version} on PyPI"', "    title: tensorflow: {version}"),
+            "m.yaml:4: YAML syntax error: mapping values are not allowed in this context",
+            id="yaml-syntax",
+        ),
+        pytest.param(
+            lambda _text: "",
+            "m.yaml:1: the matrix is empty",
+            id="empty-file",
+        ),
+        pytest.param(
+            sub("schema_version: 1\n", "schema_version: 1\ncolour: blue\n"),
+            "m.yaml:2: matrix.colour: unknown field (expected one of: cuda_families, "
+            "cuda_toolkits, gpus, schema_version, sources, tensorflow)",
+            id="unknown-top-level-field",
+        ),
+        pytest.param(
+            sub("schema_version: 1", "schema_version: 2"),
+            "m.yaml:1: schema_version: 2 is not supported (this tfdoctor reads 1)",
+            id="schema-version-2",
+        ),
+        pytest.param(
+            sub('    cudnn: "8.9"\n', ""),
+            "m.yaml:20: tensorflow[0].cudnn: missing field",
+            id="missing-field-in-line",
+        ),
+        pytest.param(
+            sub('    cudnn: "8.9"\n', '    cudnn: "8.9"\n    colour: blue\n'),
+            "m.yaml:35: tensorflow[0].colour: unknown field (expected one of: and_cuda, "
+            "compute_capabilities, cuda, cudnn, glibc_min, gpu_package, latest_patch, line, "
+            "notes, pins, python, requires_python, sources, windows_native_gpu, wrappers)",
+            id="unknown-field-in-line",
+        ),
+        pytest.param(
+            sub('  - line: "2.15"', "  - line: 2.10"),
+            "m.yaml:20: tensorflow[0].line: expected a string, got '2.10' "
+            "(quote versions: YAML reads 2.10 as 2.1)",
+            id="unquoted-version",
+        ),
+        pytest.param(
+            sub('latest_patch: "2.15.1"', 'latest_patch: "2.15"'),
+            "m.yaml:21: tensorflow[2.15].latest_patch: '2.15' is not a valid release version "
+            "(X.Y.Z)",
+            id="latest-patch-not-x-y-z",
+        ),
+        pytest.param(
+            sub('latest_patch: "2.15.1"', 'latest_patch: "2.14.1"'),
+            "m.yaml:21: tensorflow[2.15].latest_patch: 2.14.1 is not a 2.15 release",
+            id="latest-patch-of-another-line",
+        ),
+        pytest.param(
+            sub('numpy: "<2.0.0,>=1.23.5"', 'numpy: "=>1.23.5"'),
+            "m.yaml:37: tensorflow[2.15].pins.numpy: '=>1.23.5' is not a valid version specifier",
+            id="bad-numpy-specifier",
+        ),
+        pytest.param(
+            sub('"==8.9.4.25"', '"8.9.4.25"'),
+            "m.yaml:43: tensorflow[2.15].and_cuda.nvidia-cudnn-cu12: '8.9.4.25' is not a valid "
+            "version specifier",
+            id="bad-and-cuda-specifier",
+        ),
+        pytest.param(
+            sub(
+                '  - line: "2.0"\n    latest_patch: "2.0.4"',
+                '  - line: "2.15"\n    latest_patch: "2.15.0"',
+            ),
+            "m.yaml:56: tensorflow[2.15].line: duplicate line",
+            id="duplicate-line",
+        ),
+        pytest.param(
+            sub(
+                '  - line: "2.0"\n    latest_patch: "2.0.4"',
+                '  - line: "2.16"\n    latest_patch: "2.16.0"',
+            ),
+            "m.yaml:56: tensorflow[2.16].line: lines must be sorted newest first",
+            id="unsorted-lines",
+        ),
+        pytest.param(
+            sub('["3.9", "3.10", "3.11"]', '["3.10", "3.9", "3.11"]'),
+            "m.yaml:24: tensorflow[2.15].python.linux-x86_64: versions must be sorted, "
+            "without duplicates",
+            id="python-versions-unsorted",
+        ),
+        pytest.param(
+            sub("      linux-aarch64: []\n", "      linux-riscv64: []\n"),
+            "m.yaml:25: tensorflow[2.15].python.linux-riscv64: unknown field (expected one of: "
+            "linux-aarch64, linux-x86_64, macos-arm64, macos-x86_64, windows-x86_64)",
+            id="unknown-platform-key",
+        ),
+        pytest.param(
+            sub("      pins: pypi\n", ""),
+            "m.yaml:37: tensorflow[2.15].pins.numpy: no source "
+            "(add sources.pins or sources.pins.numpy)",
+            id="pin-without-source",
+        ),
+        pytest.param(
+            sub("      cudnn: pypi", "      cudnn: nvidia-docs"),
+            "m.yaml:52: tensorflow[2.15].sources.cudnn: unknown source 'nvidia-docs' "
+            "(define it under sources)",
+            id="undefined-source-id",
+        ),
+        pytest.param(
+            sub("  - id: pypi", "  - id: PyPI"),
+            "m.yaml:3: sources[0].id: 'PyPI' is not a valid source id",
+            id="source-id-pattern",
+        ),
+        pytest.param(
+            sub('url: "https://pypi.org', 'url: "http://pypi.org'),
+            "m.yaml:5: sources[pypi].url: must be an https:// URL",
+            id="non-https-url",
+        ),
+        pytest.param(
+            sub("    source: pypi\ncuda_families:", _EXTRA_TOOLKIT),
+            "m.yaml:11: cuda_toolkits[11.8].cuda: rows must be sorted oldest first, "
+            "without duplicates",
+            id="toolkit-rows-unsorted",
+        ),
+        pytest.param(
+            sub('    cuda: "12.2"', '    cuda: "12.4"'),
+            "m.yaml:20: tensorflow[2.15].cuda: CUDA 12.4 has no row in cuda_toolkits",
+            id="line-cuda-without-toolkit",
+        ),
+        pytest.param(
+            sub("sass: [sm_70, sm_75]", "sass: [sm_x, sm_75]"),
+            "m.yaml:35: tensorflow[2.15].compute_capabilities.sass: 'sm_x' is not a sm_XY "
+            "architecture",
+            id="bad-arch",
+        ),
+        pytest.param(
+            sub("windows_native_gpu: false", 'windows_native_gpu: "false"'),
+            "m.yaml:31: tensorflow[2.15].windows_native_gpu: expected true or false, got 'false'",
+            id="bool-as-string",
+        ),
+        pytest.param(
+            sub('{name: "A100"', '{name: "NVIDIA Tesla T4"'),
+            "m.yaml:18: gpus[NVIDIA Tesla T4].name: duplicate GPU model",
+            id="duplicate-gpu-model",
+        ),
+    ],
+)
+def test_invalid_matrix_names_file_line_and_field(
+    mutate: Callable[[str], str], message: str
+) -> None:
+    assert parse_error(mutate(VALID_MATRIX)) == message
+
+
+def test_fact_without_source_names_the_field_once() -> None:
+    text = sub("      cuda: pypi\n", "")(VALID_MATRIX)
+    assert parse_error(text) == "m.yaml:33: tensorflow[2.15].cuda: no source (add sources.cuda)"
+
+
+@pytest.mark.parametrize("value", ["0x1", "0b1", "1:30"], ids=["hex", "binary", "sexagesimal"])
+def test_non_decimal_integer_is_a_matrix_error(value: str) -> None:
+    text = sub("schema_version: 1", f"schema_version: {value}")(VALID_MATRIX)
+    # Read as the integer YAML means, or refused with a message: either, never a ValueError.
+    try:
+        parse_matrix(text, "m.yaml")
+    except MatrixError as exc:
+        assert str(exc).startswith("m.yaml:1: schema_version: "), str(exc)
+
+
+def test_control_character_is_one_line_at_its_line() -> None:
+    text = sub('    cudnn: "8.9"', '    cudnn: "8.9\x00"')(VALID_MATRIX)
+    message = parse_error(text)
+    assert "\n" not in message
+    assert re.match(r"^m\.yaml:34: YAML syntax error: .*#x0000", message), message
+
+
+def test_unknown_sub_fact_in_sources() -> None:
+    text = sub("      pins: pypi\n", "      pins: pypi\n      pins.numpyy: pypi\n")(VALID_MATRIX)
+    assert parse_error(text) == (
+        "m.yaml:55: tensorflow[2.15].sources.pins.numpyy: not a fact of this entry"
+    )
+
+
+def test_load_matrix_missing_file_and_directory(tmp_path: Path) -> None:
+    missing = tmp_path / "missing.yaml"
+    with pytest.raises(MatrixError) as info:
+        load_matrix(str(missing), env={})
+    assert str(info.value).startswith(f"{missing}: cannot read the matrix: ")
+    with pytest.raises(MatrixError) as info:
+        load_matrix(str(tmp_path), env={})
+    assert str(info.value).startswith(f"{tmp_path}: cannot read the matrix: ")
+    assert "\n" not in str(info.value)
+
+
+def test_load_matrix_reports_the_file_it_read(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(VALID_MATRIX.replace("schema_version: 1", "schema_version: 2"), "utf-8")
+    with pytest.raises(MatrixError) as info:
+        load_matrix(str(bad), env={})
+    assert str(info.value) == f"{bad}:1: schema_version: 2 is not supported (this tfdoctor reads 1)"
+
+
+def test_env_chooses_the_matrix_and_path_wins(tmp_path: Path) -> None:
+    good = tmp_path / "good.yaml"
+    good.write_text(VALID_MATRIX, encoding="utf-8")
+    from_env = load_matrix(env={MATRIX_ENV: str(good)})
+    assert from_env.path == str(good)
+    assert [e.line for e in from_env.lines] == ["2.15", "2.0"]
+    # An explicit path wins over the variable, even one naming a file that is not there.
+    chosen = load_matrix(str(good), env={MATRIX_ENV: str(tmp_path / "missing.yaml")})
+    assert chosen.path == str(good)
+    with pytest.raises(MatrixError) as info:
+        load_matrix(env={MATRIX_ENV: str(tmp_path / "missing.yaml")})
+    assert str(info.value).startswith(f"{tmp_path / 'missing.yaml'}: cannot read the matrix: ")
+    # No path and no variable: the bundled matrix.
+    assert load_matrix(env={}).path == str(DEFAULT_MATRIX)
+
+
+# --- fuzz ------------------------------------------------------------------------------------
+
+_BUNDLED_TEXT = DEFAULT_MATRIX.read_text(encoding="utf-8")
+_BUNDLED_LINES = _BUNDLED_TEXT.splitlines(keepends=True)
+# Printable text: control characters are the subject of their own test above.
+_CHARS = st.characters(min_codepoint=0x20, max_codepoint=0x7E) | st.sampled_from("\n\t é")
+
+
+@st.composite
+def mutated_matrix(draw: st.DrawFn) -> str:
+    """The bundled matrix with one random edit."""
+    lines = list(_BUNDLED_LINES)
+    index = st.integers(0, len(lines) - 1)
+    op = draw(st.sampled_from(["delete", "duplicate", "swap", "replace", "truncate"]))
+    if op == "delete":
+        del lines[draw(index)]
+    elif op == "duplicate":
+        i = draw(index)
+        lines.insert(i, lines[i])
+    elif op == "swap":
+        i, j = draw(index), draw(index)
+        lines[i], lines[j] = lines[j], lines[i]
+    text = "".join(lines)
+    if op == "replace":
+        at = draw(st.integers(0, len(text) - 1))
+        text = text[:at] + draw(_CHARS) + text[at + 1 :]
+    elif op == "truncate":
+        text = text[: draw(st.integers(0, len(text)))]
+    return text
+
+
+@settings(max_examples=200, deadline=None)
+@given(mutated_matrix())
+def test_mutated_matrix_loads_or_names_the_line(text: str) -> None:
+    path = "fuzz/compat_matrix.yaml"
+    try:
+        matrix = parse_matrix(text, path)
+    except MatrixError as exc:
+        message = str(exc)
+        assert re.match(rf"^{re.escape(path)}:\d+: \S", message), message
+        assert "\n" not in message, message
+    else:
+        assert isinstance(matrix, Matrix) and matrix.lines
+
+
+# --- properties of the queries ---------------------------------------------------------------
+
+
+def _cc(major: int, minor: int) -> str:
+    return f"{major}.{minor}"
+
+
+def _arch_cc(arch: str) -> tuple[int, int]:
+    parsed = parse_arch(arch)
+    assert parsed is not None
+    return parsed[1], parsed[2]
+
+
+_PYTHONS = sorted(
+    {v for e in MATRIX.lines for vs in e.python.values() for v in vs} | {"3.14"},
+    key=version_key,
+)
+_DRIVER_ROWS: list[CudaToolkit | CudaFamily] = [*MATRIX.cuda_toolkits, *MATRIX.cuda_families]
+_DRIVERS = sorted(
+    {
+        d
+        for row in _DRIVER_ROWS
+        for d in (row.min_driver_linux, row.min_driver_windows)
+        if d is not None
+    },
+    key=version_key,
+)
+_ARCH_CCS = {
+    _cc(*_arch_cc(a))
+    for e in MATRIX.lines
+    if e.compute_capabilities is not None
+    for a in e.compute_capabilities.sass + e.compute_capabilities.ptx
+}
+_CAPABILITIES = sorted({g.compute_capability for g in MATRIX.gpus} | _ARCH_CCS, key=version_key)
+
+
+@st.composite
+def drivers(draw: st.DrawFn) -> str:
+    """A driver from the tables, or one a little older or newer."""
+    parts = list(version_key(draw(st.sampled_from(_DRIVERS))))
+    where = draw(st.integers(0, len(parts) - 1))
+    parts[where] = max(0, parts[where] + draw(st.integers(-2, 2)))
+    return ".".join(str(p) for p in parts)
+
+
+@st.composite
+def targets(draw: st.DrawFn) -> Target:
+    """A target made of values the matrix itself uses."""
+    return Target(
+        python=draw(st.none() | st.sampled_from(_PYTHONS)),
+        platform=draw(st.none() | st.sampled_from(sorted(PLATFORMS))),
+        cuda=draw(st.none() | st.sampled_from([t.cuda for t in MATRIX.cuda_toolkits])),
+        driver=draw(st.none() | drivers()),
+        gpu=draw(st.none() | st.sampled_from(_CAPABILITIES)),
+    )
+
+
+@settings(max_examples=200, deadline=None)
+@given(targets())
+def test_verdicts_agree_with_the_data(target: Target) -> None:
+    plat = target.platform or "linux-x86_64"
+    os_name = PLATFORMS[plat]
+    found = verdicts(MATRIX, target)
+    assert [v.line for v in found] == list(MATRIX.lines)
+    for verdict in found:
+        entry = verdict.line
+        # (a) a verdict fits exactly when nothing excludes it, and each reason says something.
+        assert verdict.fits == (not verdict.reasons)
+        assert all(r.strip() for r in verdict.reasons)
+        if not verdict.fits:
+            continue
+        # (b) a fit for Python P on platform K means a wheel for P on K.
+        assert entry.python[plat]
+        if target.python is not None:
+            assert target.python in entry.python[plat]
+        if target.wants_gpu:
+            assert os_name != "macos" and entry.cuda is not None
+            assert os_name == "linux" or entry.windows_native_gpu
+        # (c) a fitting line's driver floor is met.
+        floor = driver_floor(MATRIX, entry, os_name)
+        if target.driver is not None and floor is not None:
+            assert version_key(target.driver) >= version_key(floor.version)
+        if target.gpu is not None and entry.compute_capabilities is not None:
+            assert gpu_code(entry.compute_capabilities, target.gpu) != NONE
+    # (e) the newest fit is the first fitting line in matrix order.
+    best = newest_fit(MATRIX, target)
+    first = next((v for v in found if v.fits), None)
+    assert (best.line if best else None) is (first.line if first else None)
+
+
+@settings(max_examples=200, deadline=None)
+@given(targets(), drivers(), drivers())
+def test_a_newer_driver_never_excludes_a_line(target: Target, one: str, two: str) -> None:
+    older, newer = sorted((one, two), key=version_key)
+    with_older = verdicts(MATRIX, dataclasses.replace(target, driver=older))
+    with_newer = verdicts(MATRIX, dataclasses.replace(target, driver=newer))
+    for old, new in zip(with_older, with_newer):
+        if old.fits:
+            assert new.fits, (old.line.line, older, newer, new.reasons)
+
+
+_LINES_WITH_CAPS = [e for e in MATRIX.lines if e.compute_capabilities is not None]
+
+
+def _caps(entry: TFLine) -> ComputeCapabilities:
+    assert entry.compute_capabilities is not None
+    return entry.compute_capabilities
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(_LINES_WITH_CAPS), st.data())
+def test_gpu_code_rules(entry: TFLine, data: st.DataObject) -> None:
+    caps = _caps(entry)
+    # Machine code for exactly this capability.
+    arch = data.draw(st.sampled_from(caps.sass))
+    assert gpu_code(caps, _cc(*_arch_cc(arch))) == SASS
+    # Above the newest PTX: PTX, unless machine code of the same major runs it.
+    top = max(_arch_cc(a) for a in caps.ptx)
+    major = data.draw(st.integers(top[0], top[0] + 3))
+    minor = data.draw(st.integers(0, 9))
+    assume((major, minor) > top)
+    sass_runs = any(m == major and n <= minor for m, n in map(_arch_cc, caps.sass))
+    assert gpu_code(caps, _cc(major, minor)) == (SASS if sass_runs else PTX)
+    # Below every architecture: nothing runs.
+    low = min(_arch_cc(a) for a in caps.sass + caps.ptx)
+    below = data.draw(st.tuples(st.integers(1, low[0]), st.integers(0, 9)))
+    assume(below < low)
+    assert gpu_code(caps, _cc(*below)) == NONE
+
+
+@pytest.mark.parametrize(
+    ("sass", "ptx", "capability", "code"),
+    [
+        pytest.param(("sm_80",), (), "8.6", SASS, id="sass-same-major-newer-minor"),
+        pytest.param(("sm_86",), (), "8.0", NONE, id="sass-older-minor"),
+        pytest.param(("sm_80",), (), "9.0", NONE, id="sass-never-across-majors"),
+        pytest.param(("sm_90a",), (), "9.0", SASS, id="arch-specific-exact"),
+        pytest.param(("sm_90a",), ("compute_90a",), "10.0", NONE, id="arch-specific-no-jit"),
+        pytest.param((), ("compute_90a",), "9.0", PTX, id="arch-specific-ptx-exact"),
+        pytest.param((), ("compute_70",), "12.0", PTX, id="ptx-any-newer"),
+        pytest.param(("sm_70",), ("compute_70",), "8.9", PTX, id="sass-then-ptx"),
+        pytest.param(("sm_70",), (), "garbage", NONE, id="bad-capability"),
+    ],
+)
+def test_gpu_code_table(
+    sass: tuple[str, ...], ptx: tuple[str, ...], capability: str, code: str
+) -> None:
+    assert gpu_code(ComputeCapabilities(sass, ptx), capability) == code
+
+
+# --- the doctor's promises -------------------------------------------------------------------
+
+
+def _newest(**query: str) -> Optional[str]:
+    best = newest_fit(MATRIX, make_target(MATRIX, **query))
+    return best.line.line if best else None
+
+
+def _reasons(name: str, **query: str) -> str:
+    return "; ".join(evaluate(MATRIX, line(name), make_target(MATRIX, **query)).reasons)
+
+
+@pytest.mark.parametrize(
+    ("query", "newest"),
+    [
+        pytest.param({"python": "3.11", "platform": "linux"}, "2.21", id="py311-linux"),
+        pytest.param({"python": "3.8", "platform": "linux"}, "2.13", id="py38-linux"),
+        pytest.param({"python": "3.12"}, "2.21", id="py312"),
+        pytest.param({"python": "3.10", "driver": "470.82.01"}, "2.14", id="driver-470"),
+        pytest.param({"platform": "windows", "gpu": "8.6"}, "2.10", id="windows-gpu"),
+        pytest.param({"gpu": "3.5"}, "2.14", id="kepler-gpu"),
+        pytest.param({"platform": "macos", "driver": "550.54.14"}, None, id="macos-driver"),
+        pytest.param({"python": "3.14", "platform": "linux"}, None, id="py314"),
+    ],
+)
+def test_newest_fit(query: dict[str, str], newest: Optional[str]) -> None:
+    assert _newest(**query) == newest
+
+
+def test_python_312_never_gets_a_line_without_cp312_wheels() -> None:
+    found = verdicts(MATRIX, make_target(MATRIX, python="3.12", platform="linux"))
+    fitting = [v.line.line for v in found if v.fits]
+    assert fitting == [e.line for e in MATRIX.lines if "3.12" in e.python["linux-x86_64"]]
+    assert fitting[0] == "2.21" and "2.15" not in fitting
+    assert "no wheel for Python 3.12 on linux-x86_64" in _reasons("2.15", python="3.12")
+
+
+def test_old_driver_gets_the_last_cuda_11_build() -> None:
+    assert line("2.14").cuda == "11.8"
+    assert "525.60.13" in _reasons("2.15", python="3.10", driver="470.82.01")
+    assert _reasons("2.14", python="3.10", driver="470.82.01") == ""
+
+
+def test_native_windows_gpu_ends_with_2_10() -> None:
+    for entry in MATRIX.lines:
+        if entry.key >= (2, 11):
+            assert "WSL2" in _reasons(entry.line, platform="windows", gpu="8.6"), entry.line
+    assert line("2.10").windows_native_gpu
+
+
+@pytest.mark.parametrize("plat", ["macos-x86_64", "macos-arm64"])
+def test_no_cuda_on_macos(plat: str) -> None:
+    found = verdicts(MATRIX, make_target(MATRIX, platform=plat, driver="550.54.14"))
+    assert not any(v.fits for v in found)
+    assert all("macOS" in "; ".join(v.reasons) for v in found)
+
+
+def test_kepler_lost_with_2_15() -> None:
+    assert "no GPU code for compute capability 3.5" in _reasons("2.15", gpu="3.5")
+    assert gpu_code(_caps(line("2.14")), "3.5") == SASS
+
+
+def test_gpu_code_of_known_lines() -> None:
+    caps = _caps(line("2.21"))
+    assert "sm_80" in caps.sass and "sm_86" not in caps.sass
+    assert gpu_code(caps, "8.6") == SASS
+    assert gpu_code(_caps(line("2.16")), "9.0") == PTX
+
+
+@pytest.mark.parametrize(
+    ("name", "linux", "rule"),
+    [
+        pytest.param("2.0", "410.48", "shipped with", id="cuda-10.0-no-minor-compat"),
+        pytest.param("1.15", "410.48", "shipped with", id="tf1-cuda-10.0"),
+        pytest.param("2.3", "418.39", "shipped with", id="cuda-10.1"),
+        pytest.param("2.4", "450.51.05", "shipped with", id="cuda-11.0-toolkit-driver"),
+        pytest.param("2.11", "450.80.02", "minor version", id="cuda-11.2-family-floor"),
+        pytest.param("2.14", "450.80.02", "minor version", id="cuda-11.8-family-floor"),
+        pytest.param("2.16", "525.60.13", "minor version", id="cuda-12-family-floor"),
+    ],
+)
+def test_driver_floor(name: str, linux: str, rule: str) -> None:
+    floor = driver_floor(MATRIX, line(name), "linux")
+    assert floor is not None and (floor.version, rule in floor.rule) == (linux, True)
+
+
+def test_every_cuda_11_2_line_needs_the_11_x_floor() -> None:
+    lines_112 = [e for e in MATRIX.lines if e.cuda == "11.2"]
+    assert lines_112
+    for entry in lines_112:
+        floor = driver_floor(MATRIX, entry, "linux")
+        assert floor is not None and floor.version == "450.80.02", entry.line
+
+
+def test_ptx_needs_the_toolkit_driver() -> None:
+    floor = ptx_driver_floor(MATRIX, line("2.16"), "linux")
+    assert floor is not None and floor.version == "545.23.06"  # CUDA 12.3 GA driver
+    # A driver between the family floor and the toolkit's runs the SASS but not the PTX.
+    reasons = _reasons("2.16", driver="530.30.02", gpu="9.0")
+    assert "PTX JIT, which needs driver >= 545.23.06" in reasons
+    assert _reasons("2.16", driver="530.30.02", gpu="8.0") == ""
+
+
+@pytest.mark.parametrize(
+    ("name", "query", "requirement"),
+    [
+        pytest.param(
+            "2.21",
+            {"platform": "linux", "driver": "550.54.14"},
+            "tensorflow[and-cuda]==2.21.0",
+            id="and-cuda",
+        ),
+        pytest.param(
+            "2.0", {"platform": "linux", "gpu": "7.0"}, "tensorflow-gpu==2.0.4", id="tf-gpu"
+        ),
+        pytest.param("2.21", {}, "tensorflow==2.21.0", id="no-gpu"),
+        pytest.param(
+            "2.21", {"platform": "macos", "python": "3.12"}, "tensorflow==2.21.0", id="mac"
+        ),
+        pytest.param("2.10", {"platform": "windows", "gpu": "8.6"}, "tensorflow==2.10.1", id="win"),
+    ],
+)
+def test_install_requirement(name: str, query: dict[str, str], requirement: str) -> None:
+    assert install_requirement(line(name), make_target(MATRIX, **query)) == requirement
+
+
+# --- make_target -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("query", "option"),
+    [
+        pytest.param({"python": "abc"}, "--python abc", id="python"),
+        pytest.param({"python": "2.7"}, "--python 2.7", id="python-2"),
+        pytest.param({"driver": "x"}, "--driver x", id="driver"),
+        pytest.param({"cuda": "eleven"}, "--cuda eleven", id="cuda"),
+        pytest.param({"platform": "beos"}, "--platform beos", id="platform"),
+        pytest.param({"gpu": "Voodoo 5"}, "--gpu Voodoo 5", id="gpu-name"),
+    ],
+)
+def test_make_target_rejects_bad_input(query: dict[str, str], option: str) -> None:
+    with pytest.raises(TargetError) as info:
+        make_target(MATRIX, **query)
+    assert str(info.value).startswith(f"{option}: ")
+    assert "\n" not in str(info.value)
+
+
+def test_make_target_normalises() -> None:
+    target = make_target(
+        MATRIX,
+        python="3.11.7",
+        platform="Linux",
+        cuda=" 12.3 ",
+        driver="550.54.14 ",
+        gpu="RTX 3090",
+    )
+    assert target == Target("3.11", "linux-x86_64", "12.3", "550.54.14", "8.6")
+    assert make_target(MATRIX, gpu="Tesla K80").gpu == "3.7"
+    assert make_target(MATRIX, gpu=" 8.9 ").gpu == "8.9"
+    assert not make_target(MATRIX, python="3.12").wants_gpu
+
+
+@pytest.mark.parametrize(
+    ("value", "key"),
+    [
+        pytest.param("linux", "linux-x86_64", id="linux"),
+        pytest.param("win", "windows-x86_64", id="win"),
+        pytest.param("darwin", "macos-arm64", id="darwin"),
+        pytest.param("Linux_x86_64", "linux-x86_64", id="underscores"),
+        pytest.param("linux-arm64", "linux-aarch64", id="arm64-alias"),
+        pytest.param("beos", None, id="unknown"),
+    ],
+)
+def test_platform_key(value: str, key: Optional[str]) -> None:
+    assert platform_key(value) == key
+
+
+def test_platform_of_and_python_minor() -> None:
+    assert platform_of("Linux", "x86_64") == "linux-x86_64"
+    assert platform_of("Darwin", "arm64") == "macos-arm64"
+    assert platform_of("Windows", "AMD64") == "windows-x86_64"
+    assert platform_of("Windows", "ARM64") is None
+    assert platform_of("FreeBSD", "amd64") is None
+    assert python_minor("3.12.1") == "3.12"
+    assert python_minor("2.7.18") is None
