@@ -534,7 +534,12 @@ def cudnn_major(value: object) -> Optional[str]:
 
 
 def split_capabilities(value: object) -> Optional[dict[str, list[str]]]:
-    """``['sm_60', 'compute_90']`` -> {sass: [sm_60], ptx: [compute_90], other: []}."""
+    """``['sm_60', 'compute_90']`` -> {sass: [sm_60, sm_90], ptx: [compute_90], other: []}.
+
+    In TensorFlow's build lists ``sm_XY`` is machine code only and ``compute_XY`` is machine
+    code *and* PTX (the comment above HERMETIC_CUDA_COMPUTE_CAPABILITIES in TensorFlow's
+    .bazelrc: "`compute_XY` enables PTX embedding in addition to SASS").
+    """
     if isinstance(value, str):
         value = [part.strip() for part in value.split(",") if part.strip()]
     if not isinstance(value, (list, tuple)) or not value:
@@ -546,9 +551,20 @@ def split_capabilities(value: object) -> Optional[dict[str, list[str]]]:
             split["sass"].append(text)
         elif text.startswith("compute_"):
             split["ptx"].append(text)
+            machine = "sm_" + text[len("compute_") :]
+            if machine not in split["sass"]:
+                split["sass"].append(machine)
         else:
             split["other"].append(text)
+    split["sass"].sort(key=_arch_key)
     return split
+
+
+def _arch_key(arch: str) -> tuple[int, str]:
+    """``sm_89`` -> (89, ""), ``sm_90a`` -> (90, "a"): architectures in numeric order."""
+    digits = arch.split("_", 1)[-1]
+    number = "".join(ch for ch in digits if ch.isdigit())
+    return int(number or 0), digits[len(number) :]
 
 
 def _first(raw: Mapping[str, object], *keys: str) -> object:

@@ -161,7 +161,7 @@ def test_matrix_rows_behind_these_expectations() -> None:
     assert tf215.python["linux-x86_64"] == ("3.9", "3.10", "3.11")
     assert (tf215.cuda, tf215.cudnn, tf214.cuda, tf23.cuda) == ("12.2", "8.9", "11.8", "10.1")
     assert tf215.compute_capabilities == ComputeCapabilities(
-        ("sm_50", "sm_60", "sm_70", "sm_75"), ("compute_80",)
+        ("sm_50", "sm_60", "sm_70", "sm_75", "sm_80"), ("compute_80",)
     )
     assert tf216.compute_capabilities is not None
     assert "sm_35" not in tf216.compute_capabilities.sass
@@ -387,8 +387,11 @@ def test_driver_cuda(case: Case) -> None:
             (f'{PIP} install "tensorflow[and-cuda]==2.14.1"',),
             id="t4-driver-470-keeps-driver-with-2.14.1",
         ),
+        # 2.14 carries compute_80, so machine code for the A100 too (CUDA 11.8: driver 450+).
         pytest.param(
-            f.facts(driver=f.driver(driver_version="470.82.01")), (), id="a100-driver-470-nothing"
+            f.facts(driver=f.driver(driver_version="470.82.01")),
+            (f'{PIP} install "tensorflow[and-cuda]==2.14.1"',),
+            id="a100-driver-470-keeps-driver-with-2.14.1",
         ),
         # Python 3.7 reaches 2.0 (CUDA 10.0, driver >= 410.48), sold as tensorflow-gpu.
         pytest.param(
@@ -435,21 +438,26 @@ CAPABILITY_CASES = {
         (Severity.OK,),
         ("machine code", "GPU 0", "7.5"),
     ),
-    # 2.15 carries sm_50..sm_75 and compute_80: an A100 runs only through PTX.
-    "tf2.15-a100-8.0-ptx": Case(
-        f.facts(tensorflow=TF215_MATRIX_CAPS),
-        (Severity.WARNING,),
-        ("only through PTX JIT", "8.0"),
-        commands=(CACHE,),
-        detail=("compute_80",),
+    # 2.15 lists compute_80, which is machine code and PTX: an A100 runs its own code.
+    "tf2.15-a100-8.0-sass": Case(
+        f.facts(tensorflow=TF215_MATRIX_CAPS), (Severity.OK,), ("machine code", "8.0")
     ),
-    "tf2.15-l4-8.9-ptx": Case(
+    # sm_80 machine code runs on 8.9 (same major, higher minor).
+    "tf2.15-l4-8.9-sass-via-sm_80": Case(
         f.facts(
             tensorflow=TF215_MATRIX_CAPS,
             driver=f.driver(gpus=(GpuFacts(0, "NVIDIA L4", compute_capability="8.9"),)),
         ),
+        (Severity.OK,),
+        ("machine code",),
+    ),
+    # Nothing of major 9 in 2.15: an H100 JIT-compiles the compute_80 PTX.
+    "tf2.15-h100-9.0-ptx": Case(
+        f.facts(tensorflow=TF215_MATRIX_CAPS, driver=f.driver(gpus=(H100,))),
         (Severity.WARNING,),
-        ("PTX",),
+        ("only through PTX JIT", "9.0"),
+        commands=(CACHE,),
+        detail=("compute_80",),
     ),
     # 2.21 carries compute_90 PTX: a 12.0 GPU JIT-compiles it (driver 570 >= CUDA 12.5's).
     "tf2.21-rtx5090-12.0-ptx": Case(
@@ -462,8 +470,11 @@ CAPABILITY_CASES = {
         (Severity.WARNING,),
         ("PTX", "12.0"),
     ),
-    "tf2.15-a100-ptx-driver-530": Case(
-        f.facts(tensorflow=TF215_MATRIX_CAPS, driver=f.driver(driver_version="530.30.02")),
+    "tf2.15-h100-ptx-driver-530": Case(
+        f.facts(
+            tensorflow=TF215_MATRIX_CAPS,
+            driver=f.driver(driver_version="530.30.02", gpus=(H100,)),
+        ),
         (Severity.ERROR,),
         ("only through PTX JIT", "driver >= 535.54.03"),
     ),
@@ -517,7 +528,9 @@ def test_each_gpu_gets_its_own_finding() -> None:
 
 
 def test_ptx_with_too_old_driver_fix_upgrades_driver_or_tf() -> None:
-    facts = f.facts(tensorflow=TF215_MATRIX_CAPS, driver=f.driver(driver_version="530.30.02"))
+    facts = f.facts(
+        tensorflow=TF215_MATRIX_CAPS, driver=f.driver(driver_version="530.30.02", gpus=(H100,))
+    )
     [finding] = judge(check_compute_capability, facts)
     assert finding.severity is Severity.ERROR and finding.fix is not None
     assert "535.54.03" in finding.fix.text

@@ -720,7 +720,11 @@ def test_gpu_code_of_known_lines() -> None:
     caps = _caps(line("2.21"))
     assert "sm_80" in caps.sass and "sm_86" not in caps.sass
     assert gpu_code(caps, "8.6") == SASS
-    assert gpu_code(_caps(line("2.16")), "9.0") == PTX
+    # compute_90 in the build list is machine code as well as PTX ...
+    assert gpu_code(_caps(line("2.16")), "9.0") == SASS
+    # ... while a newer major only has the PTX to JIT.
+    assert gpu_code(_caps(line("2.16")), "10.0") == PTX
+    assert gpu_code(_caps(line("2.15")), "9.0") == PTX
 
 
 @pytest.mark.parametrize(
@@ -752,9 +756,9 @@ def test_ptx_needs_the_toolkit_driver() -> None:
     floor = ptx_driver_floor(MATRIX, line("2.16"), "linux")
     assert floor is not None and floor.version == "545.23.06"  # CUDA 12.3 GA driver
     # A driver between the family floor and the toolkit's runs the SASS but not the PTX.
-    reasons = _reasons("2.16", driver="530.30.02", gpu="9.0")
+    reasons = _reasons("2.16", driver="530.30.02", gpu="10.0")
     assert "PTX JIT, which needs driver >= 545.23.06" in reasons
-    assert _reasons("2.16", driver="530.30.02", gpu="8.0") == ""
+    assert _reasons("2.16", driver="530.30.02", gpu="9.0") == ""
 
 
 @pytest.mark.parametrize(

@@ -482,7 +482,7 @@ def test_and_cuda_extra(name: str, expected_cudnn: Optional[str]) -> None:
             "10.1",
             "7",
             True,
-            {"sass": ["sm_35", "sm_37", "sm_52", "sm_60", "sm_61"], "ptx": ["compute_70"]},
+            {"sass": ["sm_35", "sm_37", "sm_52", "sm_60", "sm_61", "sm_70"], "ptx": ["compute_70"]},
             id="dict-literal-2.3",
         ),
         pytest.param(
@@ -490,7 +490,7 @@ def test_and_cuda_extra(name: str, expected_cudnn: Optional[str]) -> None:
             "11.0",
             "8",
             True,
-            {"sass": ["sm_35", "sm_50", "sm_60", "sm_70", "sm_75"], "ptx": ["compute_80"]},
+            {"sass": ["sm_35", "sm_50", "sm_60", "sm_70", "sm_75", "sm_80"], "ptx": ["compute_80"]},
             id="ordered-dict-2.4",
         ),
         pytest.param(
@@ -498,7 +498,7 @@ def test_and_cuda_extra(name: str, expected_cudnn: Optional[str]) -> None:
             "11.0",
             "8",
             True,
-            {"sass": ["sm_35", "sm_50", "sm_60", "sm_70", "sm_75"], "ptx": ["compute_80"]},
+            {"sass": ["sm_35", "sm_50", "sm_60", "sm_70", "sm_75", "sm_80"], "ptx": ["compute_80"]},
             id="ordered-dict-windows-dll-suffixes-2.4",
         ),
         pytest.param(
@@ -506,7 +506,7 @@ def test_and_cuda_extra(name: str, expected_cudnn: Optional[str]) -> None:
             "11.8",
             "8",
             True,
-            {"sass": ["sm_35", "sm_50", "sm_60", "sm_70", "sm_75"], "ptx": ["compute_80"]},
+            {"sass": ["sm_35", "sm_50", "sm_60", "sm_70", "sm_75", "sm_80"], "ptx": ["compute_80"]},
             id="ordered-dict-2.12",
         ),
         pytest.param(
@@ -514,7 +514,7 @@ def test_and_cuda_extra(name: str, expected_cudnn: Optional[str]) -> None:
             "12.3",
             "8",
             True,
-            {"sass": ["sm_50", "sm_60", "sm_70", "sm_80"], "ptx": ["compute_90"]},
+            {"sass": ["sm_50", "sm_60", "sm_70", "sm_80", "sm_90"], "ptx": ["compute_90"]},
             id="ordered-dict-2.16",
         ),
         pytest.param(
@@ -522,7 +522,7 @@ def test_and_cuda_extra(name: str, expected_cudnn: Optional[str]) -> None:
             "12.5",
             "9",
             True,
-            {"sass": ["sm_60", "sm_70", "sm_80", "sm_89"], "ptx": ["compute_90"]},
+            {"sass": ["sm_60", "sm_70", "sm_80", "sm_89", "sm_90"], "ptx": ["compute_90"]},
             id="ordered-dict-2.21",
         ),
     ],
@@ -655,7 +655,7 @@ tensorflow:
     cuda: "12.5"
     cudnn: "9.3"
     compute_capabilities:
-      sass: ["sm_60", "sm_70", "sm_80", "sm_89"]
+      sass: ["sm_60", "sm_70", "sm_80", "sm_89", "sm_90"]
       ptx: ["compute_90"]
     pins:
       numpy: ">=1.26.0"

@@ -170,6 +170,22 @@ def gpu_code(caps: ComputeCapabilities, compute_capability: str) -> str:
     return NONE
 
 
+def build_capabilities(items: tuple[str, ...]) -> ComputeCapabilities:
+    """GPU code from a TensorFlow build list (build_info's ``cuda_compute_capabilities``).
+
+    ``sm_XY`` is machine code only; ``compute_XY`` is machine code *and* PTX. TensorFlow's
+    .bazelrc: "`compute_XY` enables PTX embedding in addition to SASS".
+    """
+    sass = [c for c in items if c.startswith("sm_")]
+    ptx = [c for c in items if c.startswith("compute_")]
+    for arch in ptx:
+        machine = "sm_" + arch[len("compute_") :]
+        if machine not in sass:
+            sass.append(machine)
+    sass.sort(key=lambda a: (parse_arch(a) or ("", 0, 0, False))[1:3])
+    return ComputeCapabilities(tuple(sass), tuple(ptx))
+
+
 def _below(have: str, need: str) -> bool:
     return version_key(have) < version_key(need)
 

@@ -14,6 +14,7 @@ from tfdoctor.compat import (
     NONE,
     PTX,
     Target,
+    build_capabilities,
     driver_floor,
     gpu_code,
     install_requirement,
@@ -296,10 +297,9 @@ def _wheel_capabilities(ctx: CheckContext, line: Optional[TFLine]) -> Optional[C
     """The build's own list (build_info) when the probe read it, else the matrix's."""
     tf = ctx.facts.tensorflow
     if tf is not None and tf.compute_capabilities:
-        sass = tuple(c for c in tf.compute_capabilities if c.startswith("sm_"))
-        ptx = tuple(c for c in tf.compute_capabilities if c.startswith("compute_"))
-        if sass or ptx:
-            return ComputeCapabilities(sass, ptx)
+        caps = build_capabilities(tf.compute_capabilities)
+        if caps.sass or caps.ptx:
+            return caps
     return line.compute_capabilities if line is not None else None
 
 

@@ -47,7 +47,10 @@ prints the wheel facts of a new release line to write its entry from.
   as new as the build's own CUDA toolkit, even where minor version compatibility lowers the
   floor for machine code.
 - **Machine code.** `sm_XY` machine code runs on GPUs of compute capability X.Z with Z >= Y;
-  `compute_XY` PTX runs on any capability >= X.Y.
+  `compute_XY` PTX runs on any capability >= X.Y. In TensorFlow's own build lists (build_info's
+  `cuda_compute_capabilities`) `sm_XY` means machine code only and `compute_XY` machine code
+  *and* PTX (TensorFlow's `.bazelrc`), so the matrix lists `sm_90` for a wheel built with
+  `compute_90`.
 - **CUDA libraries.** From CUDA 11 on the libraries carry only the major version in their
   names (`libcudart.so.12`), so any 12.x installation serves a 12.x build; before, the minor
   version too (`libcudart.so.10.1`). cuDNN must be the build's major version and at least its
