@@ -218,6 +218,94 @@ class TensorFlowFacts:
 
 
 @dataclasses.dataclass(frozen=True)
+class SmokeResult:
+    """One kernel run on one device: where it ran, whether it was right, how fast."""
+
+    #: ``first-op``, ``matmul``, ``conv2d-forward``, ``conv2d-backward``, ``xla-dense``,
+    #: ``train-step``, ``mixed-precision-step``.
+    kernel: str
+    #: ``float32``, ``float16``, ``bfloat16``; ``eager``/``graph`` for ``train-step``;
+    #: ``float32``/``mixed_float16`` for ``mixed-precision-step``.
+    dtype: str
+    #: The device asked for (``/device:GPU:0``).
+    device: str
+    #: The device the output tensor lives on: where the op ran (None when it did not run).
+    placed_on: Optional[str] = None
+    #: The result matched the float64 NumPy reference within ``tolerance``.
+    ok: Optional[bool] = None
+    max_abs_error: Optional[float] = None
+    tolerance: Optional[float] = None
+    #: Seconds per call (per step for the training steps; the first call for ``first-op``).
+    seconds: Optional[float] = None
+    #: Floating-point operations per call, and per second.
+    flops: Optional[float] = None
+    throughput: Optional[float] = None
+    #: The device's peak FLOP/s for this precision (see ``SmokeDevice.peak_source``).
+    peak: Optional[float] = None
+    fraction_of_peak: Optional[float] = None
+    #: ``ok`` (ran), ``error`` (raised; see ``error``), ``timeout`` or ``crashed`` (the child
+    #: was killed or died in this kernel), ``not-run`` (an earlier kernel ended the child).
+    status: str = "ok"
+    error: Optional[str] = None
+    #: Problem size, and remarks such as TF32 or XLA compile time.
+    size: str = ""
+    note: str = ""
+
+
+@dataclasses.dataclass(frozen=True)
+class SmokeDevice:
+    """One device the smoke test ran on, its peak, and what the memory cap achieved."""
+
+    name: str
+    device_type: str
+    #: GPU model as TensorFlow names it, or the CPU model.
+    model: Optional[str] = None
+    compute_capability: Optional[str] = None
+    #: TensorFlow runs float32 matmuls and convolutions as TF32 on this GPU.
+    tf32: bool = False
+    #: Peak FLOP/s per precision (``float32``, ``tf32``, ``float16``, ``bfloat16``).
+    peaks: dict[str, float] = dataclasses.field(default_factory=dict)
+    #: How the peaks were derived: the data sheet (URL) or cores x clock x FLOP/cycle.
+    peak_source: Optional[str] = None
+    #: GPU only: the cap asked for (bytes), whether the allocator grows into it instead of
+    #: reserving it, why the cap could not be set, and the peak TensorFlow allocated
+    #: (``tf.config.experimental.get_memory_info(device)['peak']``).
+    memory_limit: Optional[int] = None
+    memory_growth: Optional[bool] = None
+    memory_setup_error: Optional[str] = None
+    memory_peak: Optional[int] = None
+    results: tuple[SmokeResult, ...] = ()
+
+
+@dataclasses.dataclass(frozen=True)
+class SmokeFacts:
+    """What ``tfdoctor smoke`` measured, and how its child process ended."""
+
+    #: ``ok``, ``timeout`` (a kernel or the import ran past its budget and was killed),
+    #: ``signal`` (the child died), ``import-error``, ``child-error`` (no usable output).
+    status: str
+    #: ``quick`` or ``full``.
+    level: str
+    interpreter: str
+    tf_version: Optional[str] = None
+    devices: tuple[SmokeDevice, ...] = ()
+    #: Seconds for ``import tensorflow`` and for creating the devices (runtime start).
+    import_seconds: Optional[float] = None
+    runtime_seconds: Optional[float] = None
+    #: The kernel and device running when the child was killed or died.
+    failed_kernel: Optional[str] = None
+    failed_device: Optional[str] = None
+    signal: Optional[str] = None
+    returncode: Optional[int] = None
+    error_message: Optional[str] = None
+    #: Seconds allowed per kernel, the whole run's seconds, the memory cap per GPU (bytes).
+    kernel_timeout: Optional[float] = None
+    seconds: Optional[float] = None
+    max_memory: Optional[int] = None
+    stderr_tail: str = ""
+
+
+@dataclasses.dataclass(frozen=True)
 class Facts:
     """Everything probed on one machine, for one interpreter."""
 
@@ -232,6 +320,8 @@ class Facts:
     tensorflow: Optional[TensorFlowFacts] = None
     #: Relevant environment variables as found (redaction happens when rendering).
     environment: Optional[dict[str, str]] = None
+    #: ``tfdoctor smoke`` / ``check --smoke``: kernels run on each device (None: not run).
+    smoke: Optional[SmokeFacts] = None
     #: Probes that produced nothing, and why.
     errors: tuple[ProbeError, ...] = ()
     schema_version: int = SCHEMA_VERSION

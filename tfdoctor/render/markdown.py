@@ -9,6 +9,7 @@ from typing import Optional
 from tfdoctor.findings import Finding, Report, Severity
 from tfdoctor.redact import MASK, Redactor
 from tfdoctor.render._common import counts_phrase, exit_phrase, facts_sections, group_by_area
+from tfdoctor.render.smoke import smoke_lines
 
 
 def render_markdown(
@@ -47,6 +48,8 @@ def render_markdown(
         facts_text.append(section.title)
         facts_text += section.lines
         facts_text.append("")
+    if facts.smoke is not None:
+        facts_text += ["Smoke test", *smoke_lines(facts.smoke), ""]
     out += [
         "<details>",
         f"<summary>Environment (facts collected {_escape(facts.collected_at)} by tfdoctor "

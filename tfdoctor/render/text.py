@@ -15,6 +15,7 @@ from rich.text import Text
 from tfdoctor.findings import Finding, Report, Severity
 from tfdoctor.redact import Redactor
 from tfdoctor.render._common import counts_phrase, exit_phrase, facts_sections, group_by_area
+from tfdoctor.render.smoke import smoke_lines
 
 # Severity marks for plain terminals (and logs, and CI) and for colour terminals.
 _PLAIN_MARK = {
@@ -103,6 +104,12 @@ def render_text(
             "(--verbose shows why)",
             soft_wrap=True,
         )
+
+    if facts.smoke is not None:
+        console.print()
+        console.print(Text("Smoke test", style="bold underline"), soft_wrap=True)
+        for smoke_line in smoke_lines(facts.smoke):
+            console.print(Text(smoke_line), soft_wrap=True)
 
     if verbose:
         for section in facts_sections(facts, brief=False):

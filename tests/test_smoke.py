@@ -1,0 +1,567 @@
+"""The smoke test: real TensorFlow on the CPU, a perturbed and a hanging kernel, replayed GPU
+facts judged and rendered, the peak table and the CPU peak derivation."""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests import factories as f
+from tfdoctor.checks import CHECKS, run_checks
+from tfdoctor.checks._context import CheckContext
+from tfdoctor.facts import (
+    Facts,
+    SmokeDevice,
+    SmokeFacts,
+    SmokeResult,
+    facts_from_json,
+    to_json,
+)
+from tfdoctor.findings import Finding, Report, Severity
+from tfdoctor.render.jsonout import render_json
+from tfdoctor.render.text import render_text
+from tfdoctor.smoke import CHILD, SmokeOptions, parse_size, run_smoke
+from tfdoctor.smoke.events import ChildEnd, smoke_facts
+from tfdoctor.smoke.peaks import cpu_peak, gpu_peak, peak_for
+
+ROOT = Path(__file__).resolve().parent.parent
+SMOKE_CHECKS = tuple(c for c in CHECKS if c.id.startswith("smoke."))
+MARKER = "=== m ==="
+
+
+def judge(facts: Facts) -> list[Finding]:
+    return list(run_checks(CheckContext(facts), SMOKE_CHECKS))
+
+
+def by_id(findings: list[Finding], fid: str) -> list[Finding]:
+    return [x for x in findings if x.id == fid]
+
+
+def assert_schema_valid(facts: Facts) -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads((ROOT / "docs" / "report.schema.json").read_text(encoding="utf-8"))
+    report = Report(facts=facts, findings=tuple(judge(facts)))
+    jsonschema.Draft202012Validator(schema).validate(json.loads(render_json(report, "0.1.0")))
+
+
+tensorflow_missing = pytest.mark.skipif(
+    shutil.which(sys.executable) is None
+    or subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import importlib.util as u; exit(u.find_spec('tensorflow') is None)",
+        ],
+        check=False,
+        timeout=60,
+    ).returncode
+    != 0,
+    reason="TensorFlow is not installed in this interpreter",
+)
+
+
+# --- real TensorFlow on /CPU:0 --------------------------------------------------------------
+
+
+@pytest.mark.slow
+@tensorflow_missing
+def test_every_kernel_passes_on_the_cpu() -> None:
+    smoke = run_smoke(SmokeOptions(sizes="tiny", devices=("CPU:0",)))
+    assert smoke.status == "ok", smoke.error_message or smoke.stderr_tail
+    (device,) = smoke.devices
+    assert device.name == "/device:CPU:0"
+    kernels = {(r.kernel, r.dtype) for r in device.results}
+    assert {
+        ("first-op", "float32"),
+        ("matmul", "float32"),
+        ("matmul", "float16"),
+        ("matmul", "bfloat16"),
+        ("conv2d-forward", "float32"),
+        ("conv2d-backward", "float32"),
+        ("xla-dense", "float32"),
+        ("train-step", "eager"),
+        ("train-step", "graph"),
+    } == kernels
+    for result in device.results:
+        assert result.status == "ok", result
+        assert result.ok is True, result
+        assert result.placed_on == "/device:CPU:0", result
+        assert result.seconds is not None and result.seconds > 0
+    matmul = next(r for r in device.results if (r.kernel, r.dtype) == ("matmul", "float32"))
+    assert matmul.flops == 2.0 * 128**3
+    assert matmul.throughput is not None and matmul.throughput > 0
+    if device.peaks:  # Linux: cores x clock x FLOP/cycle
+        assert matmul.peak == device.peaks["float32"]
+        assert matmul.fraction_of_peak == pytest.approx(matmul.throughput / matmul.peak)
+        assert device.peak_source and "FLOP/cycle" in device.peak_source
+    # The facts survive JSON and validate against the schema; the checks find no error.
+    facts = f.facts(smoke=smoke)
+    assert facts_from_json(json.loads(json.dumps(to_json(facts)))) == facts
+    assert_schema_valid(facts)
+    findings = judge(facts)
+    assert not [x for x in findings if x.severity is Severity.ERROR], findings
+    assert by_id(findings, "smoke.correctness")[0].severity is Severity.OK
+    assert by_id(findings, "smoke.placement")[0].severity is Severity.OK
+    assert by_id(findings, "smoke.graph-mode")
+
+
+@pytest.mark.slow
+@tensorflow_missing
+def test_a_wrong_result_is_caught_and_a_hang_is_killed_and_named() -> None:
+    smoke = run_smoke(
+        SmokeOptions(
+            sizes="tiny",
+            devices=("CPU:0",),
+            kernel_timeout=3.0,
+            fault={"perturb": "matmul/float32", "hang": "xla-dense/float32"},
+        )
+    )
+    assert smoke.status == "timeout"
+    assert (smoke.failed_kernel, smoke.failed_device) == ("xla-dense/float32", "/device:CPU:0")
+    assert smoke.seconds is not None and smoke.seconds < 60
+    results = {(r.kernel, r.dtype): r for r in smoke.devices[0].results}
+    wrong = results["matmul", "float32"]
+    assert wrong.ok is False and wrong.max_abs_error == pytest.approx(1.0, abs=1e-3)
+    assert results["matmul", "float16"].ok is True
+    assert results["xla-dense", "float32"].status == "timeout"
+    assert results["train-step", "eager"].status == "not-run"
+    findings = judge(f.facts(smoke=smoke))
+    (crashed,) = by_id(findings, "smoke.crashed")
+    assert crashed.severity is Severity.ERROR
+    assert "hung in xla-dense/float32 on /device:CPU:0" in crashed.summary
+    (bad,) = [x for x in by_id(findings, "smoke.correctness") if x.severity is Severity.ERROR]
+    assert "matmul/float32 on /device:CPU:0" in bad.summary
+
+
+@pytest.mark.gpu
+def test_gpu_kernels_run_on_the_gpu_within_the_memory_cap() -> None:
+    smoke = run_smoke(SmokeOptions(level="quick", max_memory=2**30))
+    gpus = [d for d in smoke.devices if d.device_type == "GPU"]
+    assert smoke.status == "ok", smoke.error_message
+    assert gpus, "no GPU listed by TensorFlow"
+    for device in gpus:
+        assert all(r.placed_on == device.name for r in device.results if r.placed_on)
+        assert all(r.ok for r in device.results if r.ok is not None), device.results
+        assert device.memory_growth is True and device.memory_limit == 2**30
+        assert device.memory_peak is not None and device.memory_peak <= 2**30
+    findings = judge(f.facts(smoke=smoke))
+    assert not [x for x in findings if x.severity is Severity.ERROR], findings
+
+
+# --- the CLI -----------------------------------------------------------------------------
+
+
+def tfdoctor(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ)
+    env.pop("NO_COLOR", None)
+    return subprocess.run(
+        [sys.executable, "-m", "tfdoctor", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        pytest.param(("smoke", "--quick", "--full"), "different levels", id="both-levels"),
+        pytest.param(("smoke", "--max-memory", "lots"), "--max-memory", id="bad-size"),
+        pytest.param(("smoke", "--max-memory", "1MiB"), "at least 64 MiB", id="tiny-cap"),
+        pytest.param(("smoke", "--timeout", "0"), "positive", id="zero-timeout"),
+        pytest.param(("smoke", "--python", "/nonexistent/python"), "no such", id="no-python"),
+        pytest.param(("check", "--smoke", "--static"), "--static", id="check-static"),
+    ],
+)
+def test_bad_smoke_input_exits_3_with_one_line(args: tuple[str, ...], message: str) -> None:
+    out = tfdoctor(*args, timeout=60)
+    assert out.returncode == 3, out.stderr
+    assert out.stdout == ""
+    assert message in out.stderr and len(out.stderr.strip().splitlines()) == 1
+
+
+def test_check_smoke_with_a_facts_file_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "facts.json"
+    path.write_text(json.dumps(to_json(f.facts())), encoding="utf-8")
+    out = tfdoctor("check", "--smoke", "--facts", str(path), timeout=60)
+    assert out.returncode == 3 and "--facts" in out.stderr
+
+
+@pytest.mark.slow
+@tensorflow_missing
+def test_smoke_command_json_on_the_cpu() -> None:
+    out = tfdoctor("smoke", "--quick", "--json", "--device", "CPU:0", "--max-memory", "256MiB")
+    assert out.returncode in (0, 2), out.stderr
+    report = json.loads(out.stdout)
+    smoke = report["facts"]["smoke"]
+    assert smoke["status"] == "ok" and smoke["level"] == "quick"
+    assert smoke["max_memory"] == 256 * 2**20
+    row = next(r for r in smoke["devices"][0]["results"] if r["kernel"] == "matmul")
+    assert set(row) >= {
+        "kernel",
+        "dtype",
+        "device",
+        "placed_on",
+        "ok",
+        "max_abs_error",
+        "tolerance",
+        "seconds",
+        "flops",
+        "throughput",
+        "peak",
+        "fraction_of_peak",
+    }
+    assert {x["id"].split(".")[0] for x in report["findings"]} == {"smoke"}
+    assert out.returncode == report["summary"]["exit_code"]
+
+
+def test_check_without_smoke_reports_no_smoke_findings() -> None:
+    assert not [x for x in run_checks(CheckContext(f.facts())) if x.id.startswith("smoke.")]
+
+
+# --- replayed GPU facts ------------------------------------------------------------------
+
+
+def gpu_result(kernel: str, dtype: str, **kw: object) -> SmokeResult:
+    base = SmokeResult(
+        kernel=kernel,
+        dtype=dtype,
+        device="/device:GPU:0",
+        placed_on="/device:GPU:0",
+        ok=True,
+        max_abs_error=0.01,
+        tolerance=0.06,
+        seconds=0.0005,
+        flops=2.0 * 4096**3,
+        throughput=2.0 * 4096**3 / 0.0005,
+        peak=494.5e12,
+        fraction_of_peak=2.0 * 4096**3 / 0.0005 / 494.5e12,
+        size="n=4096",
+    )
+    return dataclasses.replace(base, **kw)  # type: ignore[arg-type]
+
+
+def gpu_smoke(*results: SmokeResult, **kw: object) -> SmokeFacts:
+    device = SmokeDevice(
+        name="/device:GPU:0",
+        device_type="GPU",
+        model="NVIDIA H100 80GB HBM3",
+        compute_capability="9.0",
+        tf32=True,
+        peaks={"float32": 67e12, "tf32": 494.5e12, "float16": 989.5e12, "bfloat16": 989.5e12},
+        peak_source="NVIDIA data sheet for H100 SXM (dense, no sparsity): https://example",
+        memory_limit=2**30,
+        memory_growth=True,
+        memory_peak=600 * 2**20,
+        results=results
+        or (
+            gpu_result(
+                "first-op",
+                "float32",
+                seconds=0.8,
+                flops=None,
+                throughput=None,
+                peak=None,
+                fraction_of_peak=None,
+            ),
+            gpu_result("matmul", "float32"),
+            gpu_result("mixed-precision-step", "float32", seconds=0.004),
+            gpu_result("mixed-precision-step", "mixed_float16", seconds=0.002),
+        ),
+    )
+    base = SmokeFacts(
+        status="ok",
+        level="quick",
+        interpreter="/opt/venv/bin/python",
+        tf_version="2.21.0",
+        devices=(device,),
+        import_seconds=3.0,
+        runtime_seconds=1.2,
+        kernel_timeout=60.0,
+        seconds=12.0,
+        max_memory=2**30,
+    )
+    return dataclasses.replace(base, **kw)  # type: ignore[arg-type]
+
+
+def test_replayed_gpu_facts_render_and_judge_through_the_cli(tmp_path: Path) -> None:
+    slow = gpu_result(
+        "matmul", "float16", throughput=50e12, peak=989.5e12, fraction_of_peak=50e12 / 989.5e12
+    )
+    fallback = gpu_result("conv2d-forward", "float32", placed_on="/device:CPU:0")
+    smoke = gpu_smoke(gpu_result("matmul", "float32"), slow, fallback)
+    path = tmp_path / "report.json"
+    path.write_text(json.dumps(to_json(f.facts(smoke=smoke))), encoding="utf-8")
+    out = tfdoctor("check", "--facts", str(path), "--no-color", timeout=60)
+    assert out.returncode == 2, out.stderr
+    assert "conv2d-forward/float32 asked for /device:GPU:0 but ran on /device:CPU:0" in out.stdout
+    assert "(smoke.placement)" in out.stdout
+    assert "matmul/float16 on /device:GPU:0 reached 50.0 TFLOP/s, 5% of the 989.5 TFLOP/s peak" in (
+        out.stdout
+    )
+    assert "Smoke test" in out.stdout and "CPU:0 (!)" in out.stdout
+    assert "memory: cap 1024 MiB, growth on, peak used 600 MiB" in out.stdout
+
+
+@pytest.mark.parametrize(
+    ("smoke", "fid", "severity", "text"),
+    [
+        pytest.param(gpu_smoke(), "smoke.throughput", Severity.OK, "of peak", id="healthy"),
+        pytest.param(
+            gpu_smoke(gpu_result("matmul", "float32", ok=False, max_abs_error=3.0)),
+            "smoke.correctness",
+            Severity.ERROR,
+            "max error 3",
+            id="wrong-result",
+        ),
+        pytest.param(
+            gpu_smoke(gpu_result("first-op", "float32", seconds=95.0, flops=None, peak=None)),
+            "smoke.first-op",
+            Severity.WARNING,
+            "took 95.0 s",
+            id="ptx-jit",
+        ),
+        pytest.param(gpu_smoke(), "smoke.mixed-precision", Severity.INFO, "2.0x", id="mixed-pays"),
+        pytest.param(
+            gpu_smoke(
+                gpu_result("matmul", "bfloat16", status="error", ok=False, error="NotFoundError")
+            ),
+            "smoke.crashed",
+            Severity.ERROR,
+            "raised an error",
+            id="kernel-raised",
+        ),
+        pytest.param(
+            gpu_smoke(
+                status="signal",
+                signal="SIGSEGV",
+                failed_kernel="conv2d-backward/float32",
+                failed_device="/device:GPU:0",
+            ),
+            "smoke.crashed",
+            Severity.ERROR,
+            "crashed (SIGSEGV) in conv2d-backward/float32 on /device:GPU:0",
+            id="signal",
+        ),
+        pytest.param(
+            gpu_smoke(
+                gpu_result("matmul", "float32", fraction_of_peak=None, peak=None),
+                **{"devices": ()},
+            ),
+            "smoke.crashed",
+            Severity.OK,
+            "0 kernels ran",
+            id="no-devices",
+        ),
+    ],
+)
+def test_smoke_checks(smoke: SmokeFacts, fid: str, severity: Severity, text: str) -> None:
+    found = by_id(judge(f.facts(smoke=smoke)), fid)
+    assert any(x.severity is severity and text in x.summary for x in found), found
+
+
+def test_gpu_smoke_facts_validate_and_render_in_text() -> None:
+    facts = f.facts(smoke=gpu_smoke())
+    assert_schema_valid(facts)
+    text = render_text(Report(facts=facts, findings=tuple(judge(facts))), width=120)
+    assert "NVIDIA H100 80GB HBM3 (compute capability 9.0)" in text
+    lines = text.splitlines()
+    assert (
+        "    kernel                dtype          ran on  result  error / tol        time"
+        "       throughput     peak"
+    ) in lines
+    assert (
+        "    matmul                float32        GPU:0   ok      1.0e-02 / 6.0e-02  0.50 ms"
+        "    274.9 TFLOP/s  56%"
+    ) in lines
+
+
+# --- the child's events into facts, without TensorFlow ---------------------------------------
+
+
+def test_a_signal_names_the_running_kernel_and_leaves_the_rest_not_run() -> None:
+    plan = {
+        "event": "plan",
+        "runtime_seconds": 0.5,
+        "devices": [
+            {
+                "name": "/device:GPU:0",
+                "device_type": "GPU",
+                "model": "NVIDIA A100-SXM4-80GB",
+                "compute_capability": "8.0",
+                "tf32": True,
+                "memory_limit": 2**30,
+                "memory_growth": True,
+                "plan": [["first-op", "float32"], ["matmul", "float32"], ["matmul", "float16"]],
+            }
+        ],
+    }
+    events = [
+        {"event": "imported", "seconds": 3.1, "tf_version": "2.21.0"},
+        plan,
+        {
+            "event": "kernel-start",
+            "device": "/device:GPU:0",
+            "kernel": "first-op",
+            "dtype": "float32",
+        },
+        {
+            "event": "kernel-done",
+            "device": "/device:GPU:0",
+            "kernel": "first-op",
+            "dtype": "float32",
+            "placed_on": "/device:GPU:0",
+            "ok": True,
+            "seconds": 0.2,
+        },
+        {
+            "event": "kernel-start",
+            "device": "/device:GPU:0",
+            "kernel": "matmul",
+            "dtype": "float32",
+        },
+    ]
+    smoke = smoke_facts(
+        events,
+        ChildEnd(returncode=-11, signal="SIGSEGV", seconds=5.0),
+        level="quick",
+        interpreter="python",
+        kernel_timeout=60.0,
+        max_memory=2**30,
+    )
+    assert (smoke.status, smoke.failed_kernel, smoke.signal) == (
+        "signal",
+        "matmul/float32",
+        "SIGSEGV",
+    )
+    (device,) = smoke.devices
+    assert [r.status for r in device.results] == ["ok", "crashed", "not-run"]
+    assert device.peaks["tf32"] == 156e12 and device.results[1].peak == 156e12
+    assert device.peak_source and "a100-datasheet" in device.peak_source
+
+
+def test_an_interpreter_that_cannot_start_is_a_child_error() -> None:
+    smoke = run_smoke(SmokeOptions(python="/nonexistent/python3"))
+    assert smoke.status == "child-error" and "could not start" in (smoke.error_message or "")
+    assert smoke.devices == ()
+
+
+# --- peaks --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "label"),
+    [
+        pytest.param("NVIDIA H100 80GB HBM3", "H100 SXM", id="h100-sxm"),
+        pytest.param("NVIDIA H100 PCIe", "H100 PCIe", id="h100-pcie"),
+        pytest.param("NVIDIA H200", "H200 SXM", id="h200"),
+        pytest.param("NVIDIA A100-SXM4-80GB", "A100 (SXM4 and PCIe)", id="a100"),
+        pytest.param("Tesla V100-SXM2-16GB", "V100 SXM2", id="v100-sxm2"),
+        pytest.param("Tesla V100-PCIE-32GB", "V100 PCIe", id="v100-pcie"),
+        pytest.param("Tesla T4", "T4", id="t4"),
+        pytest.param("NVIDIA L40S", "L40S", id="l40s"),
+        pytest.param("NVIDIA B200", "B200 (HGX)", id="b200"),
+    ],
+)
+def test_gpu_peak_table_matches_tensorflow_names(name: str, label: str) -> None:
+    row = gpu_peak(name)
+    assert row is not None and row.label == label
+    assert row.source.startswith("https://")
+
+
+def test_unknown_gpus_and_precisions_have_no_peak() -> None:
+    assert gpu_peak("NVIDIA H100 NVL") is None
+    assert gpu_peak("NVIDIA GeForce GTX 1080") is None
+    t4 = gpu_peak("Tesla T4")
+    assert t4 is not None and "bfloat16" not in t4.peaks()
+    assert peak_for(t4.peaks(), "matmul", "bfloat16", tf32=False) is None
+    assert peak_for(t4.peaks(), "mixed-precision-step", "mixed_float16", tf32=False) == 65e12
+    assert peak_for(t4.peaks(), "train-step", "graph", tf32=False) is None
+
+
+CPUINFO_ZEN4 = "\n\n".join(
+    f"processor\t: {i}\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\nmodel\t\t: 17\n"
+    f"model name\t: AMD EPYC 9R14 96-Core Processor\nphysical id\t: 0\ncore id\t\t: {i // 2}\n"
+    "cpu MHz\t\t: 2600.000\nflags\t\t: fpu sse2 avx avx2 fma avx512f avx512bw\n"
+    for i in range(4)
+)
+
+
+@pytest.mark.parametrize(
+    ("cpuinfo", "max_khz", "usable", "flops", "why"),
+    [
+        pytest.param(
+            CPUINFO_ZEN4, None, 4, 2 * 2.6e9 * 32, "AVX-512 runs at 256-bit", id="zen4-base-clock"
+        ),
+        pytest.param(
+            CPUINFO_ZEN4, 3_700_000, 4, 2 * 3.7e9 * 32, "cpuinfo_max_freq", id="zen4-cpufreq"
+        ),
+        pytest.param(CPUINFO_ZEN4, None, 2, 1 * 2.6e9 * 32, "1 cores", id="affinity-halves"),
+        pytest.param(
+            CPUINFO_ZEN4.replace("cpu family\t: 25", "cpu family\t: 26"),
+            None,
+            4,
+            2 * 2.6e9 * 64,
+            "2 FMA units x 16",
+            id="zen5",
+        ),
+        pytest.param(
+            CPUINFO_ZEN4.replace("AuthenticAMD", "GenuineIntel").replace(
+                "AMD EPYC 9R14 96-Core Processor", "Intel(R) Xeon(R) Gold 6354 CPU @ 3.00GHz"
+            ),
+            None,
+            4,
+            2 * 3.0e9 * 64,
+            "model name",
+            id="intel-avx512-model-clock",
+        ),
+    ],
+)
+def test_cpu_peak_derivation(
+    cpuinfo: str, max_khz: int | None, usable: int, flops: float, why: str
+) -> None:
+    peak = cpu_peak(cpuinfo, max_khz, usable)
+    assert peak.flops == pytest.approx(flops)
+    assert why in peak.source
+
+
+def test_cpu_peak_on_recorded_graviton3_cpuinfo() -> None:
+    text = (ROOT / "tests" / "data" / "system" / "cpuinfo_graviton3.txt").read_text(
+        encoding="utf-8"
+    )
+    peak = cpu_peak(text, None, None)
+    assert peak.flops is None or "NEON" in peak.source
+
+
+@pytest.mark.parametrize(
+    ("text", "size"),
+    [
+        pytest.param("1GiB", 2**30, id="gib"),
+        pytest.param("512MiB", 512 * 2**20, id="mib"),
+        pytest.param("2g", 2 * 2**30, id="g"),
+        pytest.param("1.5G", 3 * 2**29, id="fraction"),
+        pytest.param("1048576", 2**20, id="bytes"),
+    ],
+)
+def test_parse_size(text: str, size: int) -> None:
+    assert parse_size(text) == size
+
+
+def test_the_child_parses_on_python_38_and_imports_nothing_from_tfdoctor() -> None:
+    tree = ast.parse(CHILD.read_text(encoding="utf-8"), feature_version=(3, 8))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            assert not node.module.startswith("tfdoctor"), node.module
+        if isinstance(node, ast.Import):
+            assert not any(a.name.startswith("tfdoctor") for a in node.names)

@@ -1,0 +1,1 @@
+"""Scripts run by path in the examined interpreter (TensorFlow and NumPy only; no tfdoctor)."""
