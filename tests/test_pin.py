@@ -1,0 +1,666 @@
+"""tfdoctor pin's core: environment closure, target pins, rendering, requirements files, drift."""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import json
+import os
+import re
+import stat
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from packaging.requirements import Requirement
+
+from tests import factories as f
+from tfdoctor.checks import CHECKS, run_checks, select_checks
+from tfdoctor.checks._context import TF_DISTRIBUTIONS as CHECKS_TF_DISTRIBUTIONS
+from tfdoctor.checks._context import CheckContext
+from tfdoctor.compat import Target, make_target
+from tfdoctor.facts import Facts, PackageFacts, normalize_name
+from tfdoctor.findings import Severity
+from tfdoctor.matrix import PLATFORMS, Matrix, load_matrix
+from tfdoctor.pin import (
+    CONFLICT,
+    EDITABLE,
+    TF_DISTRIBUTIONS,
+    PinEntry,
+    PinError,
+    Pinset,
+    environment_pinset,
+    needs_matrix,
+    target_pinset,
+)
+from tfdoctor.pin.atomic import write_atomic
+from tfdoctor.pin.hashes import HashError, add_hashes, parse_release_hashes
+from tfdoctor.pin.installed import CHILD, merge_packages, parse_installed, read_installed
+from tfdoctor.pin.reqfile import RequirementsError, parse_requirements
+from tfdoctor.render.requirements import render_requirements
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "tests" / "data" / "pin"
+UPDATE = os.environ.get("TFDOCTOR_UPDATE_GOLDEN") == "1"
+
+
+@pytest.fixture(scope="module")
+def matrix() -> Matrix:
+    return load_matrix(str(ROOT / "compat_matrix.yaml"))
+
+
+def requirement_lines(text: str) -> Iterator[str]:
+    """Logical requirement lines of a requirements file: comments dropped, `\\` joined."""
+    logical = text.replace("\\\n", " ")
+    for line in logical.splitlines():
+        stripped = line.split(" --hash=")[0].strip()
+        if stripped and not stripped.startswith("#"):
+            yield stripped
+
+
+def render(pinset: Pinset) -> str:
+    return render_requirements(
+        pinset, version="0.1.0", date="2026-01-01", command="tfdoctor pin -o requirements.txt"
+    )
+
+
+def check_golden(name: str, text: str) -> None:
+    path = DATA / name
+    if UPDATE:
+        path.write_text(text, encoding="utf-8")
+    assert text == path.read_text(encoding="utf-8")
+
+
+# --- a GPU environment with the and-cuda wheels -----------------------------------------------
+
+TF_221 = (
+    "absl-py>=1.0.0",
+    "numpy>=1.26.0",
+    "protobuf<8.0.0,>=6.31.1",
+    "keras>=3.12.0",
+    'typing_extensions>=3.6.6; python_version < "3.12"',
+    'nvidia-cublas-cu12<13.0,>=12.5.3.2; extra == "and-cuda"',
+    'nvidia-cudnn-cu12<10.0,>=9.3.0.75; extra == "and-cuda"',
+    'tensorflow-io-gcs-filesystem>=0.23.1; (sys_platform != "win32" and python_version < '
+    '"3.13") and extra == "gcs-filesystem"',
+)
+
+
+def gpu_packages(cudnn: str = "9.3.0.75", *extra: PackageFacts) -> tuple[PackageFacts, ...]:
+    return (
+        f.pkg("tensorflow", "2.21.0", *TF_221, top_level=("tensorflow",)),
+        f.pkg("absl-py", "2.1.0"),
+        f.pkg("numpy", "2.1.3"),
+        f.pkg("protobuf", "6.31.1"),
+        f.pkg(
+            "keras",
+            "3.12.0",
+            "absl-py",
+            "numpy",
+            "rich",
+            'pytest; extra == "test"',
+            'h5py ; python_version < "3.10" and extra == "hdf5"',
+        ),
+        f.pkg("rich", "14.0.0", "pygments<3.0.0,>=2.13.0", 'ipywidgets; extra == "jupyter"'),
+        f.pkg("Pygments", "2.19.1"),
+        f.pkg("typing_extensions", "4.12.2"),
+        f.pkg("nvidia-cublas-cu12", "12.5.3.2"),
+        f.pkg("nvidia-cudnn-cu12", cudnn, "nvidia-cublas-cu12"),
+        f.pkg("requests", "2.32.3", "idna"),  # installed, not needed by TensorFlow
+        f.pkg("idna", "3.10"),
+        *extra,
+    )
+
+
+def gpu_facts(cudnn: str = "9.3.0.75", *extra: PackageFacts) -> Facts:
+    tf = f.tensorflow(version="2.21.0", cuda_version="12.5.1", cudnn_version="9")
+    return f.facts(packages=gpu_packages(cudnn, *extra), tensorflow=tf)
+
+
+def test_environment_mode_golden() -> None:
+    pinset = environment_pinset(gpu_facts())
+    check_golden("environment.txt", render(pinset))
+
+
+def test_environment_mode_closure_and_via() -> None:
+    pinset = environment_pinset(gpu_facts())
+    names = [e.name for e in pinset.entries]
+    assert names == sorted(names)
+    # requests/idna are installed but not TensorFlow's; extras' requirements are not followed.
+    assert "requests" not in names and "idna" not in names
+    assert "pytest" not in names and "h5py" not in names and "ipywidgets" not in names
+    assert pinset.entry("Pygments") == PinEntry("pygments", "==2.19.1", via=("rich",))
+    assert pinset.entry("absl-py") is not None
+    assert pinset.entry("absl-py").via == ("keras", "tensorflow")  # type: ignore[union-attr]
+    tf = pinset.entry("tensorflow")
+    assert tf is not None and tf.extras == ("and-cuda",) and tf.via == ()
+    cudnn = pinset.entry("nvidia-cudnn-cu12")
+    assert cudnn is not None and cudnn.via == ("tensorflow[and-cuda]",)
+    assert pinset.entry("nvidia-cublas-cu12").via == (  # type: ignore[union-attr]
+        "nvidia-cudnn-cu12",
+        "tensorflow[and-cuda]",
+    )
+    assert pinset.warnings == ()
+
+
+def test_markers_are_evaluated_for_the_examined_python() -> None:
+    on_312 = environment_pinset(f.facts(python=f.python(version="3.12.4"), packages=gpu_packages()))
+    assert on_312.entry("typing-extensions") is None
+    assert environment_pinset(gpu_facts()).entry("typing-extensions") is not None
+
+
+def test_cuda_wheels_outside_the_pins_warn_and_drop_the_extra() -> None:
+    pinset = environment_pinset(gpu_facts("8.9.7.29"))
+    tf = pinset.entry("tensorflow")
+    assert tf is not None and tf.extras == ()
+    cudnn = pinset.entry("nvidia-cudnn-cu12")
+    assert cudnn is not None and cudnn.specifier == "==8.9.7.29" and CONFLICT in cudnn.flags
+    assert any(
+        "nvidia-cudnn-cu12<10.0,>=9.3.0.75" in w and "8.9.7.29" in w for w in pinset.warnings
+    )
+    assert any("without [and-cuda]" in w for w in pinset.warnings)
+
+
+def test_cuda_wheels_not_installed_are_not_pinned_and_do_not_warn() -> None:
+    cpu = tuple(p for p in gpu_packages() if not p.name.startswith("nvidia"))
+    pinset = environment_pinset(f.cpu_only_machine(packages=cpu))
+    assert pinset.entry("tensorflow").extras == ()  # type: ignore[union-attr]
+    assert not any(e.name.startswith("nvidia") for e in pinset.entries)
+    assert pinset.warnings == ()
+
+
+def test_missing_dependency_is_a_warning() -> None:
+    pinset = environment_pinset(f.facts())  # factories: protobuf is required, not installed
+    assert any("protobuf" in w and "not installed" in w for w in pinset.warnings)
+    assert pinset.entry("protobuf") is None
+
+
+def test_and_cuda_pins_come_from_the_matrix_when_metadata_lacks_them(matrix: Matrix) -> None:
+    bare = tuple(
+        dataclasses.replace(p, requires=()) if p.name == "tensorflow" else p
+        for p in gpu_packages("8.9.7.29")
+    )
+    facts = f.facts(packages=bare)
+    assert needs_matrix(facts)
+    assert not needs_matrix(gpu_facts())
+    pinset = environment_pinset(facts, matrix)
+    assert any("nvidia-cudnn-cu12<10.0,>=9.3.0.75" in w for w in pinset.warnings)
+
+
+def test_no_tensorflow_is_a_pin_error() -> None:
+    with pytest.raises(PinError, match="no TensorFlow") as exc:
+        environment_pinset(f.facts(packages=(f.pkg("numpy", "1.26.4"),)))
+    assert any("--all" in r for r in exc.value.reasons)
+
+
+def test_unknown_packages_are_a_pin_error() -> None:
+    with pytest.raises(PinError, match="could not be read"):
+        environment_pinset(f.facts(packages=None))
+
+
+def test_all_mode_flags_editables_and_never_writes_paths() -> None:
+    editable = dataclasses.replace(f.pkg("mylab", "0.3.0", "numpy"), editable=True)
+    pinset = environment_pinset(gpu_facts("9.3.0.75", editable), all_packages=True)
+    assert pinset.mode == "all"
+    assert {e.name for e in pinset.entries} >= {"requests", "idna", "mylab", "tensorflow"}
+    assert EDITABLE in pinset.entry("mylab").flags  # type: ignore[union-attr]
+    text = render(pinset)
+    assert "file://" not in text and f.SITE not in text
+    assert "# mylab==0.3.0  (editable install: not pinned)" in text
+    assert "mylab" not in {Requirement(line).name for line in requirement_lines(text)}
+    assert any("editable" in w and "mylab" in w for w in pinset.warnings)
+
+
+def test_header_records_the_provenance() -> None:
+    text = render(environment_pinset(gpu_facts()))
+    header = [line for line in text.splitlines() if line.startswith("#")]
+    for needle in (
+        "tfdoctor 0.1.0 on 2026-01-01",
+        "#    tfdoctor pin -o requirements.txt",
+        "# Python: 3.11.7 CPython (venv)",
+        "glibc 2.35",
+        "# NVIDIA driver: 550.54.15 (supports CUDA 12.4)",
+        "# GPU 0: NVIDIA A100-SXM4-80GB, compute capability 8.0",
+        "cudnn 8.9.4 (pip)",
+        "# Smoke test: not run",
+    ):
+        assert any(needle in line for line in header), needle
+
+
+def test_smoke_verdict_is_recorded_when_the_facts_carry_one() -> None:
+    @dataclasses.dataclass(frozen=True)
+    class SmokeFacts(Facts):
+        smoke: Any = None
+
+    @dataclasses.dataclass(frozen=True)
+    class Smoke:
+        status: str
+
+    base = gpu_facts()
+    facts = SmokeFacts(**{fl.name: getattr(base, fl.name) for fl in dataclasses.fields(base)})
+    with_smoke = dataclasses.replace(facts, smoke=Smoke("passed"))
+    assert ("Smoke test", "passed") in environment_pinset(with_smoke).provenance
+    assert ("Smoke test", "not run") in environment_pinset(facts).provenance
+
+
+def test_tf_distribution_list_matches_the_checks() -> None:
+    assert TF_DISTRIBUTIONS == CHECKS_TF_DISTRIBUTIONS
+
+
+# --- target mode ------------------------------------------------------------------------------
+
+
+def pins_for(matrix: Matrix, **kw: str) -> Pinset:
+    return target_pinset(matrix, make_target(matrix, **kw))
+
+
+def test_target_mode_golden(matrix: Matrix) -> None:
+    target = make_target(matrix, python="3.10", platform="linux", driver="470.82.01", gpu="8.6")
+    origins = {"python": "given", "platform": "given", "driver": "given", "gpu": "given"}
+    check_golden("target-linux-470.txt", render(target_pinset(matrix, target, origins)))
+
+
+@pytest.mark.parametrize("plat", sorted(PLATFORMS))
+@pytest.mark.parametrize("python", ["3.8", "3.9", "3.10", "3.11", "3.12", "3.13"])
+def test_target_python_always_has_wheels(matrix: Matrix, plat: str, python: str) -> None:
+    target = Target(python=python, platform=plat)
+    try:
+        pinset = target_pinset(matrix, target)
+    except PinError:
+        assert not any(python in line.python.get(plat, ()) for line in matrix.lines)
+        return
+    root = next(e for e in pinset.entries if not e.via)
+    line = matrix.line_for(root.specifier.lstrip("="))
+    assert line is not None and python in line.python[plat]
+    newer = [entry for entry in matrix.lines if entry.key > line.key]
+    assert not any(python in entry.python.get(plat, ()) for entry in newer)
+
+
+def test_python_311_never_gets_a_release_without_cp311_wheels(matrix: Matrix) -> None:
+    for plat in PLATFORMS:
+        try:
+            pinset = pins_for(matrix, python="3.11", platform=plat)
+        except PinError:
+            continue
+        root = next(e for e in pinset.entries if not e.via)
+        line = matrix.line_for(root.specifier.lstrip("="))
+        assert line is not None and "3.11" in line.python[plat], plat
+
+
+def test_driver_470_gets_a_cuda_11_build(matrix: Matrix) -> None:
+    pinset = pins_for(matrix, python="3.10", platform="linux", driver="470.82.01", gpu="8.6")
+    root = pinset.entry("tensorflow")
+    assert root is not None and root.extras == ("and-cuda",)
+    line = matrix.line_for(root.specifier.lstrip("="))
+    assert line is not None and line.cuda is not None and line.cuda.startswith("11.")
+    cuda_wheels = [e for e in pinset.entries if e.name.startswith("nvidia-")]
+    assert cuda_wheels and all(e.name.endswith("-cu11") for e in cuda_wheels)
+    assert all(e.marker == 'sys_platform == "linux"' for e in cuda_wheels)
+
+
+def test_windows_gpu_gets_the_last_native_gpu_release(matrix: Matrix) -> None:
+    pinset = pins_for(matrix, python="3.10", platform="windows", gpu="8.6")
+    last = next(line for line in matrix.lines if line.windows_native_gpu)
+    root = pinset.entry("tensorflow")
+    assert root is not None and root.specifier == f"=={last.latest_patch}"
+    assert not any(e.name.startswith("nvidia-") for e in pinset.entries)
+    notes = [v for k, v in pinset.provenance if k == "Note"]
+    assert any("WSL2" in n for n in notes) and any("install CUDA" in n for n in notes)
+
+
+def test_windows_gpu_without_a_native_release_advises_wsl2(matrix: Matrix) -> None:
+    with pytest.raises(PinError, match=r"Python 3\.11 on windows-x86_64") as exc:
+        pins_for(matrix, python="3.11", platform="windows", gpu="8.6")
+    assert any("WSL2" in r for r in exc.value.reasons)
+
+
+def test_windows_wrapper_is_pinned_with_a_marker(matrix: Matrix) -> None:
+    pinset = pins_for(matrix, python="3.11", platform="windows")
+    root = pinset.entry("tensorflow")
+    assert root is not None
+    line = matrix.line_for(root.specifier.lstrip("="))
+    assert line is not None
+    if "windows-x86_64" in line.wrappers:  # 2.12-2.16 install tensorflow-intel there
+        wrapper = pinset.entry(line.wrappers["windows-x86_64"])
+        assert wrapper is not None and wrapper.marker == 'sys_platform == "win32"'
+
+
+def test_target_pins_carry_the_declared_ranges(matrix: Matrix) -> None:
+    pinset = pins_for(matrix, python="3.12", platform="linux")
+    line = matrix.lines[0]
+    assert pinset.entry("numpy") == PinEntry("numpy", line.pins.numpy or "", via=("tensorflow",))
+    assert pinset.entry("tensorflow") == PinEntry("tensorflow", f"=={line.latest_patch}")
+    assert not any(e.name.startswith("nvidia-") for e in pinset.entries)  # no GPU asked
+
+
+def test_macos_gpu_fits_nothing(matrix: Matrix) -> None:
+    with pytest.raises(PinError) as exc:
+        pins_for(matrix, python="3.11", platform="macos", gpu="8.6")
+    assert any("macOS" in r for r in exc.value.reasons)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        pytest.param({"python": "3.10", "driver": "470.82.01", "gpu": "8.6"}, id="470"),
+        pytest.param({"python": "3.12", "platform": "linux", "gpu": "9.0"}, id="hopper"),
+        pytest.param({"python": "3.10", "platform": "windows", "gpu": "7.5"}, id="windows"),
+        pytest.param({"python": "3.9", "platform": "macos"}, id="macos"),
+        pytest.param({"python": "3.11", "platform": "linux-aarch64"}, id="aarch64"),
+    ],
+)
+def test_every_emitted_line_parses(matrix: Matrix, query: dict[str, str]) -> None:
+    text = render(pins_for(matrix, **query))
+    lines = list(requirement_lines(text))
+    assert lines
+    for line in lines:
+        Requirement(line)
+
+
+# --- rendering --------------------------------------------------------------------------------
+
+
+def test_hashes_render_as_pip_compile_continuations() -> None:
+    entry = PinEntry("six", "==1.17.0", via=("tensorflow",), hashes=("sha256:" + "a" * 64,))
+    pinset = Pinset("environment", (entry, PinEntry("tensorflow", "==2.21.0")))
+    text = render(pinset)
+    assert f"six==1.17.0 \\\n    --hash=sha256:{'a' * 64}\n    # via tensorflow\n" in text
+    assert list(requirement_lines(text)) == ["six==1.17.0", "tensorflow==2.21.0"]
+
+
+def test_long_header_values_wrap_as_comments() -> None:
+    pinset = Pinset("target", (), (("Note", "word " * 60),), ("x" * 30 + " y" * 80,))
+    for line in render(pinset).splitlines():
+        assert line.startswith("#") and len(line) <= 100
+
+
+# --- hashes (offline part) --------------------------------------------------------------------
+
+RELEASE_JSON = {
+    # The shape of https://pypi.org/pypi/six/1.17.0/json (docs.pypi.org/api/json), trimmed.
+    "info": {"name": "six", "version": "1.17.0"},
+    "urls": [
+        {
+            "filename": "six-1.17.0-py2.py3-none-any.whl",
+            "digests": {"md5": "0" * 32, "sha256": "b" * 64},
+        },
+        {"filename": "six-1.17.0.tar.gz", "digests": {"md5": "1" * 32, "sha256": "a" * 64}},
+    ],
+}
+
+
+def test_release_hashes_parse_every_file() -> None:
+    hashes = parse_release_hashes(RELEASE_JSON, "six", "1.17.0")
+    assert hashes == (f"sha256:{'a' * 64}", f"sha256:{'b' * 64}")
+
+
+@pytest.mark.parametrize(
+    "doc",
+    [
+        pytest.param({"message": "Not Found"}, id="no-urls"),
+        pytest.param({"urls": []}, id="no-files"),
+        pytest.param({"urls": [{"digests": {"sha256": "xyz"}}]}, id="bad-digest"),
+    ],
+)
+def test_release_without_hashes_is_an_error(doc: dict[str, Any]) -> None:
+    with pytest.raises(HashError, match=r"six==1\.17\.0"):
+        parse_release_hashes(doc, "six", "1.17.0")
+
+
+def test_add_hashes_asks_once_per_pin_and_skips_editables() -> None:
+    asked: list[tuple[str, str]] = []
+
+    def fetch(name: str, version: str) -> Any:
+        asked.append((name, version))
+        if (name, version) != ("six", "1.17.0"):
+            raise AssertionError(f"unexpected look-up {name}=={version}")
+        return RELEASE_JSON
+
+    pinset = Pinset(
+        "all",
+        (PinEntry("mylab", "==0.1", flags=(EDITABLE,)), PinEntry("six", "==1.17.0")),
+    )
+    hashed = add_hashes(pinset, fetch)
+    assert asked == [("six", "1.17.0")]
+    assert hashed.entry("six").hashes == parse_release_hashes(  # type: ignore[union-attr]
+        RELEASE_JSON, "six", "1.17.0"
+    )
+    assert hashed.entry("mylab").hashes == ()  # type: ignore[union-attr]
+
+
+def test_hashes_refuse_ranges(matrix: Matrix) -> None:
+    def fetch(name: str, version: str) -> Any:
+        raise AssertionError("no look-up expected")
+
+    with pytest.raises(HashError, match="exact versions"):
+        add_hashes(pins_for(matrix, python="3.11"), fetch)
+
+
+# --- requirements files -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param("numpy==1.26.4\n", ("numpy==1.26.4",), id="pin"),
+        pytest.param(
+            "# header\n\nNumPy == 1.26.4   # trailing\n", ("NumPy==1.26.4",), id="comments"
+        ),
+        pytest.param(
+            "six==1.17.0 \\\n    --hash=sha256:aa \\\n    --hash=sha256:bb\n    # via x\n",
+            ("six==1.17.0",),
+            id="hashes",
+        ),
+        pytest.param(
+            'nvidia-cudnn-cu12<10,>=9.3 ; sys_platform == "linux"\n',
+            ('nvidia-cudnn-cu12<10,>=9.3; sys_platform == "linux"',),
+            id="marker",
+        ),
+        pytest.param(
+            "--index-url https://example.org/simple\ntensorflow[and-cuda]==2.21.0\n",
+            ("tensorflow[and-cuda]==2.21.0",),
+            id="index-option",
+        ),
+    ],
+)
+def test_requirements_file_parses(text: str, expected: tuple[str, ...]) -> None:
+    assert parse_requirements(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        pytest.param("-r base.txt\n", "requirements.txt:1: -r includes another file", id="include"),
+        pytest.param("-rbase.txt\n", "-r includes", id="include-attached"),
+        pytest.param(
+            "x==1\n-c constraints.txt\n", ":2: -c includes a constraints", id="constraint"
+        ),
+        pytest.param("-e .\n", "editable", id="editable"),
+        pytest.param("pkg @ file:///tmp/pkg.whl\n", "cannot be compared", id="url"),
+        pytest.param("./local/dir\n", "not a requirement", id="path"),
+        pytest.param("numpy==1\nnumpy==2\n", ":2: numpy is already required on line 1", id="dup"),
+        pytest.param("--frobnicate\n", "unknown option --frobnicate", id="unknown-option"),
+        pytest.param("numpy==1 --frob=x\n", "option --frob is not allowed", id="bad-per-req"),
+    ],
+)
+def test_bad_requirements_files_are_refused(text: str, message: str) -> None:
+    with pytest.raises(RequirementsError, match=re.escape(message)):
+        parse_requirements(text, "requirements.txt")
+
+
+def test_rendered_files_read_back_as_their_pins(matrix: Matrix) -> None:
+    for pinset in (environment_pinset(gpu_facts()), pins_for(matrix, python="3.10", gpu="8.6")):
+        parsed = parse_requirements(render(pinset))
+        assert [Requirement(p).name for p in parsed] == [e.name for e in pinset.entries]
+
+
+# --- drift ------------------------------------------------------------------------------------
+
+
+def drift(facts: Facts, against: tuple[str, ...] | None) -> list[tuple[Severity, str]]:
+    ctx = CheckContext(facts, against=against)
+    return [(x.severity, x.summary) for x in run_checks(ctx, select_checks(["packages.drift"]))]
+
+
+@pytest.mark.parametrize(
+    ("against", "expected"),
+    [
+        pytest.param(None, [], id="not-asked"),
+        pytest.param(
+            ("tensorflow==2.15.1", "numpy==1.26.4"),
+            [(Severity.OK, "All 2 pinned packages match the installed versions")],
+            id="all-match",
+        ),
+        pytest.param(
+            ("numpy==2.1.0",),
+            [(Severity.WARNING, "numpy 1.26.4 is installed; the requirements pin numpy==2.1.0")],
+            id="differs",
+        ),
+        pytest.param(
+            ("Six==1.17.0", "numpy<2"),
+            [(Severity.WARNING, "six is pinned (six==1.17.0) but not installed")],
+            id="missing",
+        ),
+        pytest.param(
+            ('pywin32==306 ; sys_platform == "win32"', "numpy>=1.26"),
+            [(Severity.OK, "All 1 pinned packages match the installed versions")],
+            id="marker-skips",
+        ),
+    ],
+)
+def test_drift_check(against: tuple[str, ...] | None, expected: list[tuple[Severity, str]]) -> None:
+    assert drift(f.facts(), against) == expected
+
+
+def test_drift_fix_installs_the_pin_with_the_examined_interpreter() -> None:
+    ctx = CheckContext(f.facts(), against=("numpy==2.1.0",))
+    (finding,) = run_checks(ctx, select_checks(["packages.drift"]))
+    assert finding.fix is not None
+    assert finding.fix.commands == ('/opt/venv/bin/python -m pip install "numpy==2.1.0"',)
+
+
+def test_drift_without_packages_is_unknown() -> None:
+    assert drift(f.facts(packages=None), ("numpy==1",))[0][0] is Severity.UNKNOWN
+
+
+def test_drift_is_registered() -> None:
+    assert "packages.drift" in [c.id for c in CHECKS]
+
+
+# --- atomic writes ----------------------------------------------------------------------------
+
+
+def leftovers(directory: Path) -> list[str]:
+    return sorted(p.name for p in directory.iterdir() if p.name.endswith(".tmp"))
+
+
+def test_atomic_write_replaces_and_keeps_the_mode(tmp_path: Path) -> None:
+    target = tmp_path / "requirements.txt"
+    target.write_text("old\n", encoding="utf-8")
+    target.chmod(0o640)
+    write_atomic(target, "new\n")
+    assert target.read_text(encoding="utf-8") == "new\n"
+    assert stat.S_IMODE(target.stat().st_mode) == 0o640
+    assert leftovers(tmp_path) == []
+
+
+def test_atomic_write_failing_mid_way_leaves_the_old_file(tmp_path: Path) -> None:
+    target = tmp_path / "requirements.txt"
+    target.write_text("old\n", encoding="utf-8")
+
+    def pieces() -> Iterator[str]:
+        yield "numpy==1.26.4\n"
+        raise RuntimeError("renderer failed")
+
+    with pytest.raises(RuntimeError, match="renderer failed"):
+        write_atomic(target, pieces())
+    assert target.read_text(encoding="utf-8") == "old\n"
+    assert leftovers(tmp_path) == []
+
+
+def test_atomic_write_encoding_error_leaves_the_old_file(tmp_path: Path) -> None:
+    target = tmp_path / "requirements.txt"
+    target.write_text("old\n", encoding="utf-8")
+    with pytest.raises(UnicodeEncodeError):
+        write_atomic(target, ["ok\n", "bad \udc80\n"])  # a lone surrogate: not encodable
+    assert target.read_text(encoding="utf-8") == "old\n"
+    assert leftovers(tmp_path) == []
+
+
+def test_atomic_write_onto_a_directory_fails_cleanly(tmp_path: Path) -> None:
+    target = tmp_path / "requirements.txt"
+    target.mkdir()
+    (target / "keep").write_text("x", encoding="utf-8")
+    with pytest.raises(OSError):
+        write_atomic(target, "numpy==1.26.4\n")
+    assert (target / "keep").read_text(encoding="utf-8") == "x"
+    assert leftovers(tmp_path) == []
+
+
+# --- the listing of installed distributions ---------------------------------------------------
+
+
+def test_listing_child_runs_on_python_37_with_the_standard_library() -> None:
+    source = CHILD.read_text(encoding="utf-8")
+    tree = ast.parse(source, feature_version=(3, 7))
+    stdlib = set(getattr(sys, "stdlib_module_names", ()))
+    if not stdlib:
+        pytest.skip("sys.stdlib_module_names needs Python 3.10+")
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            assert node.module.split(".")[0] in stdlib | {"__future__"}, node.module
+        elif isinstance(node, ast.Import):
+            assert all(a.name.split(".")[0] in stdlib for a in node.names)
+
+
+def test_listing_in_a_child_agrees_with_the_listing_in_process() -> None:
+    here = read_installed(sys.executable, current=True)
+    there = read_installed(sys.executable, current=False)
+    assert here.error is None and there.error is None
+    # The test run's own path entries (the checkout) are not the child's: compare site dirs.
+    site = set(site_dirs())
+    assert [p for p in here.packages or () if p.location in site] == [
+        p for p in there.packages or () if p.location in site
+    ]
+    out = subprocess.run(
+        [sys.executable, "-m", "pip", "list", "--format=json", "--disable-pip-version-check"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    listed = {normalize_name(p["name"]): p["version"] for p in json.loads(out.stdout)}
+    mine = {normalize_name(p.name): p.version for p in here.packages or ()}
+    assert {k: v for k, v in mine.items() if k in listed} == listed
+
+
+def site_dirs() -> list[str]:
+    return [p for p in sys.path if p.endswith(("site-packages", "dist-packages"))]
+
+
+def test_listing_of_a_missing_interpreter_is_an_error(tmp_path: Path) -> None:
+    result = read_installed(str(tmp_path / "python"), current=False)
+    assert result.packages is None and result.error is not None
+    assert result.error.reason == "child-failed"
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        pytest.param({"packages": []}, id="not-a-list"),
+        pytest.param([{"name": "x"}], id="missing-fields"),
+    ],
+)
+def test_malformed_listing_is_an_error(data: Any) -> None:
+    assert parse_installed(data).error is not None
+
+
+def test_merge_keeps_the_probe_entries_and_adds_the_rest() -> None:
+    probed = (f.pkg("tensorflow", "2.21.0", top_level=("tensorflow",)),)
+    listed = (f.pkg("tensorflow", "2.21.0"), f.pkg("six", "1.17.0"))
+    merged = merge_packages(probed, listed)
+    assert [p.name for p in merged] == ["six", "tensorflow"]
+    assert merged[1].top_level == ("tensorflow",)

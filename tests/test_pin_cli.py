@@ -1,0 +1,247 @@
+"""`tfdoctor pin` and `check --against` end to end, in real subprocesses on this environment."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import json
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+import pytest
+from packaging.markers import default_environment
+from packaging.requirements import Requirement
+
+from tests import factories as f
+from tests.test_pin import gpu_facts, requirement_lines
+from tfdoctor.facts import normalize_name, to_json
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def tfdoctor(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "tfdoctor", *args],
+        cwd=ROOT,
+        env=dict(os.environ),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+
+
+def write_facts(tmp_path: Path, facts: object) -> Path:
+    path = tmp_path / "facts.json"
+    path.write_text(json.dumps(to_json(facts)), encoding="utf-8")
+    return path
+
+
+def installed_closure(root: str) -> dict[str, str]:
+    """TensorFlow's installed dependency closure, computed from importlib.metadata directly."""
+    env = {str(k): str(v) for k, v in default_environment().items()}
+    seen: dict[str, str] = {}
+    todo = [root]
+    while todo:
+        name = normalize_name(todo.pop())
+        if name in seen:
+            continue
+        try:
+            seen[name] = importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            seen.pop(name, None)
+            continue
+        for text in importlib.metadata.requires(name) or []:
+            req = Requirement(text)
+            if req.marker is None or req.marker.evaluate({**env, "extra": ""}):
+                todo.append(req.name)
+    return seen
+
+
+def pins_of(text: str) -> dict[str, str]:
+    out = {}
+    for line in requirement_lines(text):
+        req = Requirement(line)
+        (spec,) = req.specifier
+        assert spec.operator == "==", line
+        out[normalize_name(req.name)] = spec.version
+    return out
+
+
+def test_environment_mode_agrees_with_importlib_metadata() -> None:
+    try:
+        importlib.metadata.version("tensorflow")
+    except importlib.metadata.PackageNotFoundError:
+        pytest.skip("TensorFlow is not installed in this environment")
+    out = tfdoctor("pin")
+    assert out.returncode == 0, out.stderr
+    assert pins_of(out.stdout) == installed_closure("tensorflow")
+
+
+def test_all_mode_pins_every_distribution_without_paths() -> None:
+    out = tfdoctor("pin", "--all")
+    assert out.returncode == 0, out.stderr
+    assert "file://" not in out.stdout and " @ " not in out.stdout
+    pinned = pins_of(out.stdout)
+    for dist in importlib.metadata.distributions():
+        name = normalize_name(dist.metadata["Name"])
+        if name in pinned:
+            assert pinned[name] == dist.version, name
+    listed = subprocess.run(
+        [sys.executable, "-m", "pip", "list", "--format=json", "--disable-pip-version-check"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    for item in json.loads(listed.stdout):
+        if item.get("editable_project_location"):
+            assert f"# {normalize_name(item['name'])}==" in out.stdout
+        else:
+            assert pinned[normalize_name(item["name"])] == item["version"]
+
+
+def test_output_file_is_written_and_replaces_the_old_one(tmp_path: Path) -> None:
+    target = tmp_path / "requirements.txt"
+    target.write_text("old\n", encoding="utf-8")
+    facts = write_facts(tmp_path, gpu_facts())
+    out = tfdoctor("pin", "--facts", str(facts), "-o", str(target))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == ""
+    text = target.read_text(encoding="utf-8")
+    assert f"#    tfdoctor pin --facts {facts} -o {target}" in text
+    assert "tensorflow[and-cuda]==2.21.0" in text.splitlines()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["facts.json", "requirements.txt"]
+
+
+def test_unwritable_output_fails_with_one_line_and_leaves_the_file(tmp_path: Path) -> None:
+    target = tmp_path / "requirements.txt"
+    target.mkdir()  # a directory where the file should go: the final rename fails
+    out = tfdoctor("pin", "--facts", str(write_facts(tmp_path, gpu_facts())), "-o", str(target))
+    assert out.returncode == 3
+    assert out.stdout == ""
+    assert out.stderr.startswith("tfdoctor: error: cannot write") and out.stderr.count("\n") == 1
+    assert target.is_dir() and not any(p.name.endswith(".tmp") for p in tmp_path.iterdir())
+
+
+def test_nothing_fits_exits_2_and_says_why() -> None:
+    out = tfdoctor("pin", "--python", "3.11", "--platform", "windows", "--gpu", "8.6")
+    assert out.returncode == 2
+    assert out.stdout == ""
+    assert "no TensorFlow release fits Python 3.11 on windows-x86_64" in out.stderr
+    assert "WSL2" in out.stderr
+
+
+def test_target_mode_prints_parseable_pins() -> None:
+    out = tfdoctor("pin", "--python", "3.10", "--platform", "linux", "--driver", "470.82.01")
+    assert out.returncode == 0, out.stderr
+    assert "# Target driver: 470.82.01 (given)" in out.stdout
+    for line in requirement_lines(out.stdout):
+        Requirement(line)
+
+
+def test_no_tensorflow_exits_2(tmp_path: Path) -> None:
+    facts = write_facts(tmp_path, f.facts(packages=(f.pkg("numpy", "1.26.4"),)))
+    out = tfdoctor("pin", "--facts", str(facts))
+    assert out.returncode == 2
+    assert out.stdout == ""
+    assert "no TensorFlow distribution is installed" in out.stderr
+
+
+def test_cuda_mismatch_warns_on_stderr_and_in_the_file(tmp_path: Path) -> None:
+    out = tfdoctor("pin", "--facts", str(write_facts(tmp_path, gpu_facts("8.9.7.29"))))
+    assert out.returncode == 0
+    assert "tfdoctor: warning:" in out.stderr and "nvidia-cudnn-cu12" in out.stderr
+    assert "# WARNING:" in out.stdout
+    assert "tensorflow==2.21.0" in out.stdout.splitlines()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        pytest.param(("--all", "--python", "3.10"), "cannot be combined", id="all-and-target"),
+        pytest.param(("--python", "two"), "--python two", id="bad-python"),
+        pytest.param(("--gpu", "Voodoo 3"), "unknown GPU model", id="bad-gpu"),
+        pytest.param(("--interpreter", "/nonexistent/python"), "no such interpreter", id="no-py"),
+        pytest.param(("--facts", "/nonexistent.json"), "cannot read facts file", id="no-facts"),
+    ],
+)
+def test_bad_input_exits_3_with_one_line(args: tuple[str, ...], message: str) -> None:
+    out = tfdoctor("pin", *args)
+    assert out.returncode == 3, out.stderr
+    assert out.stdout == ""
+    assert message in out.stderr and out.stderr.count("\n") == 1
+
+
+def test_hashes_for_a_target_are_refused_without_the_network() -> None:
+    out = tfdoctor("pin", "--python", "3.11", "--hashes")
+    assert out.returncode == 3
+    assert "exact versions" in out.stderr
+
+
+# --- check --against --------------------------------------------------------------------------
+
+
+def test_check_against_reports_drift_as_findings(tmp_path: Path) -> None:
+    pins = tmp_path / "requirements.txt"
+    pins.write_text("tensorflow==2.15.1\nnumpy==2.1.0\nsix==1.17.0\n", encoding="utf-8")
+    facts = write_facts(tmp_path, f.facts())
+    out = tfdoctor(
+        "check", "packages.drift", "--facts", str(facts), "--against", str(pins), "--json"
+    )
+    assert out.returncode == 0, out.stderr
+    found = [(x["severity"], x["summary"]) for x in json.loads(out.stdout)["findings"]]
+    assert found == [
+        ("warning", "numpy 1.26.4 is installed; the requirements pin numpy==2.1.0"),
+        ("warning", "six is pinned (six==1.17.0) but not installed"),
+    ]
+
+
+def test_check_against_its_own_pins_is_clean(tmp_path: Path) -> None:
+    pins = tmp_path / "requirements.txt"
+    out = tfdoctor("pin", "--all", "-o", str(pins))
+    assert out.returncode == 0, out.stderr
+    out = tfdoctor("check", "packages.drift", "--static", "--against", str(pins), "--json")
+    (finding,) = json.loads(out.stdout)["findings"]
+    assert finding["severity"] == "ok", finding
+
+
+def test_check_against_a_bad_file_exits_3(tmp_path: Path) -> None:
+    pins = tmp_path / "requirements.txt"
+    pins.write_text("numpy==1.26.4\n-r base.txt\n", encoding="utf-8")
+    out = tfdoctor("check", "--static", "--against", str(pins))
+    assert out.returncode == 3
+    assert out.stdout == ""
+    assert f"{pins}:2: -r includes another file" in out.stderr and out.stderr.count("\n") == 1
+
+
+# --- the network (opt-in: -m network) ---------------------------------------------------------
+
+
+@pytest.mark.network
+def test_pinned_file_resolves_with_pip_in_a_fresh_venv(tmp_path: Path) -> None:
+    pins = tmp_path / "requirements.txt"
+    out = tfdoctor("pin", "-o", str(pins))
+    assert out.returncode == 0, out.stderr
+    venv.create(tmp_path / "venv", with_pip=True)
+    python = tmp_path / "venv" / ("Scripts" if os.name == "nt" else "bin") / "python"
+    resolved = subprocess.run(
+        [str(python), "-m", "pip", "install", "--dry-run", "--quiet", "-r", str(pins)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert resolved.returncode == 0, resolved.stdout + resolved.stderr
+
+
+@pytest.mark.network
+def test_hashes_come_from_the_package_index(tmp_path: Path) -> None:
+    from tfdoctor.pin import PinEntry, Pinset
+    from tfdoctor.pin.hashes import add_hashes
+
+    hashed = add_hashes(Pinset("environment", (PinEntry("six", "==1.17.0"),)))
+    (entry,) = hashed.entries
+    assert entry.hashes and all(h.startswith("sha256:") and len(h) == 71 for h in entry.hashes)
