@@ -1,0 +1,272 @@
+"""tfdoctor env: which variables, golden output per format, and real shells reading it back.
+
+Set ``TFDOCTOR_UPDATE_GOLDEN=1`` to rewrite the golden files after an intended change, then
+review the diff.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests import factories as f
+from tfdoctor.envvars import EnvSetting, environment_settings
+from tfdoctor.facts import Facts, LibraryCandidate, PackageFacts, to_json
+from tfdoctor.render.envfile import FORMATS, render_env
+
+ROOT = Path(__file__).resolve().parent.parent
+GOLDEN = Path(__file__).parent / "data" / "env"
+
+USER_SITE = "/home/ana/.local/lib/python3.11/site-packages"
+TOOLKIT = "/opt/cuda-12.3"
+
+
+def machine() -> Facts:
+    """A GPU machine where XLA and the loader both miss something.
+
+    libdevice comes from a toolkit under /opt that CUDA_HOME names (XLA looks only in
+    /usr/local/cuda and next to TensorFlow), and the cuDNN wheel went into the user site
+    while TensorFlow sits in the venv, beyond its RUNPATH.
+    """
+    libs = f.cuda_libs(
+        f.lib("cudart", "libcudart.so.12", f.pip_cand("cuda_runtime/lib/libcudart.so.12", "12.2")),
+        f.lib("cudnn", "libcudnn.so.8"),
+        f.lib(
+            "cuda",
+            "libcuda.so.1",
+            LibraryCandidate(
+                "/usr/lib/x86_64-linux-gnu/libcuda.so.1", "ldconfig", "12.4", "call", True
+            ),
+        ),
+    )
+    libs = dataclasses.replace(
+        libs,
+        ptxas=f"{TOOLKIT}/bin/ptxas",
+        ptxas_version="12.3.107",
+        libdevice=f"{TOOLKIT}/nvvm/libdevice/libdevice.10.bc",
+    )
+    cudnn_wheel = PackageFacts("nvidia-cudnn-cu12", "8.9.4.25", USER_SITE, (), False, ("nvidia",))
+    return f.facts(
+        packages=f.packages(cudnn_wheel),
+        cuda_libs=libs,
+        python=f.python(site_packages=(f.SITE, USER_SITE)),
+        environment={
+            "PATH": "/usr/bin:/bin",
+            "CUDA_HOME": TOOLKIT,
+            "LD_LIBRARY_PATH": "/usr/local/lib",
+            "XLA_FLAGS": "--xla_gpu_autotune_level=2",
+        },
+    )
+
+
+def with_env(**variables: str) -> Facts:
+    """The fixed machine with these environment variables changed."""
+    facts = machine()
+    return dataclasses.replace(facts, environment={**(facts.environment or {}), **variables})
+
+
+def settings() -> tuple[EnvSetting, ...]:
+    return environment_settings(machine(), async_allocator=True, log_level=2)
+
+
+# --- which variables ------------------------------------------------------------------------
+
+
+def test_the_fixed_machine_gets_every_variable() -> None:
+    assert [(s.name, s.value) for s in settings()] == [
+        ("TF_FORCE_GPU_ALLOW_GROWTH", "true"),
+        ("TF_GPU_ALLOCATOR", "cuda_malloc_async"),
+        ("TF_CPP_MIN_LOG_LEVEL", "2"),
+        ("XLA_FLAGS", f"--xla_gpu_autotune_level=2 --xla_gpu_cuda_data_dir={TOOLKIT}"),
+        ("LD_LIBRARY_PATH", f"{USER_SITE}/nvidia/cudnn/lib:/usr/local/lib"),
+    ]
+
+
+def test_a_healthy_machine_gets_only_memory_growth() -> None:
+    assert [s.name for s in environment_settings(f.facts())] == ["TF_FORCE_GPU_ALLOW_GROWTH"]
+
+
+@pytest.mark.parametrize(
+    "libdevice",
+    [
+        pytest.param("/usr/local/cuda/nvvm/libdevice/libdevice.10.bc", id="usr-local-cuda"),
+        pytest.param(
+            f"{f.SITE}/nvidia/cuda_nvcc/nvvm/libdevice/libdevice.10.bc", id="wheel-beside-tf"
+        ),
+    ],
+)
+def test_no_xla_flag_where_xla_looks_by_itself(libdevice: str) -> None:
+    facts = f.facts(cuda_libs=dataclasses.replace(f.cuda_libs(), libdevice=libdevice))
+    assert "XLA_FLAGS" not in [s.name for s in environment_settings(facts)]
+
+
+def test_xla_flag_already_pointing_there_is_kept() -> None:
+    facts = with_env(XLA_FLAGS=f"--xla_gpu_cuda_data_dir={TOOLKIT}")
+    assert "XLA_FLAGS" not in [s.name for s in environment_settings(facts)]
+
+
+def test_a_wrong_xla_data_dir_is_replaced() -> None:
+    facts = with_env(XLA_FLAGS="--xla_gpu_cuda_data_dir=/nowhere --xla_dump_to=/tmp/x")
+    xla = {s.name: s.value for s in environment_settings(facts)}["XLA_FLAGS"]
+    assert xla == f"--xla_dump_to=/tmp/x --xla_gpu_cuda_data_dir={TOOLKIT}"
+
+
+def test_a_wheel_beside_tensorflow_is_not_added_to_the_loader_path() -> None:
+    # Its library is on TensorFlow's RUNPATH already; if it is still missing, it does not
+    # load, and LD_LIBRARY_PATH would not help.
+    wheel = PackageFacts("nvidia-cudnn-cu12", "8.9.4.25", f.SITE, (), False, ("nvidia",))
+    facts = f.facts(
+        packages=f.packages(wheel),
+        cuda_libs=f.cuda_libs(f.lib("cudnn", "libcudnn.so.8")),
+    )
+    assert "LD_LIBRARY_PATH" not in [s.name for s in environment_settings(facts)]
+
+
+def test_log_level_out_of_range_is_refused() -> None:
+    with pytest.raises(ValueError, match="0-3"):
+        environment_settings(f.facts(), log_level=4)
+
+
+# --- golden output --------------------------------------------------------------------------
+
+_FILES = {
+    "sh": "env.sh",
+    "fish": "env.fish",
+    "powershell": "env.ps1",
+    "dockerfile": "env.Dockerfile",
+    "dotenv": "env.dotenv",
+}
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_output_matches_golden(fmt: str) -> None:
+    actual = render_env(settings(), fmt, "0.1.0")
+    path = GOLDEN / _FILES[fmt]
+    if os.environ.get("TFDOCTOR_UPDATE_GOLDEN") == "1":
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(actual, encoding="utf-8")
+    assert actual == path.read_text(encoding="utf-8")
+
+
+def test_every_format_has_a_golden_file() -> None:
+    assert set(_FILES) == set(FORMATS)
+
+
+# --- real shells read the values back exactly ----------------------------------------------
+
+# Values a path or flag could hold that each quoting must survive.
+AWKWARD = (
+    EnvSetting("TFD_PLAIN", "/usr/local/cuda", "plain"),
+    EnvSetting("TFD_SPACES", "--a=1 --b='two words'", "spaces and quotes"),
+    EnvSetting("TFD_DOLLAR", "$HOME/`id`/$(id)\\n", "no expansion"),
+    EnvSetting("TFD_QUOTES", 'it\'s "quoted" \u2019curly\u2019', "quotes of every kind"),
+    EnvSetting("TFD_HASH", "a # not a comment", "hash"),
+)
+
+
+def _run(argv: list[str], cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=60, check=True)
+
+
+_PRINT_SH = 'for n in TFD_PLAIN TFD_SPACES TFD_DOLLAR TFD_QUOTES TFD_HASH; do printenv "$n"; done'
+
+
+@pytest.mark.parametrize("shell", ["bash", "dash"])
+def test_posix_shells_read_back_every_value(shell: str) -> None:
+    if shutil.which(shell) is None:
+        pytest.skip(f"{shell} is not installed")
+    code = render_env(AWKWARD, "sh", "0.1.0")
+    out = _run([shell, "-c", f'eval "$1"; {_PRINT_SH}', shell, code])
+    assert out.stdout.splitlines() == [s.value for s in AWKWARD]
+
+
+def test_fish_reads_back_every_value() -> None:
+    if shutil.which("fish") is None:
+        pytest.skip("fish is not installed")
+    code = render_env(AWKWARD, "fish", "0.1.0")
+    script = code + "".join(f"printenv {s.name}\n" for s in AWKWARD)
+    out = _run(["fish", "--no-config", "-c", script])
+    assert out.stdout.splitlines() == [s.value for s in AWKWARD]
+
+
+def test_powershell_reads_back_every_value() -> None:
+    pwsh = shutil.which("pwsh") or shutil.which("powershell")
+    if pwsh is None:
+        pytest.skip("PowerShell is not installed")
+    code = render_env(AWKWARD, "powershell", "0.1.0")
+    script = code + "".join(f"Write-Output $env:{s.name}\n" for s in AWKWARD)
+    out = _run([pwsh, "-NoProfile", "-NonInteractive", "-Command", script])
+    assert out.stdout.splitlines() == [s.value for s in AWKWARD]
+
+
+def test_dotenv_values_parse_back_with_python_dotenv() -> None:
+    dotenv = pytest.importorskip("dotenv")
+    text = render_env(AWKWARD[:2] + AWKWARD[4:], "dotenv", "0.1.0")
+    values = dotenv.dotenv_values(stream=io.StringIO(text), interpolate=False)
+    assert values == {s.name: s.value for s in AWKWARD[:2] + AWKWARD[4:]}
+
+
+# --- the command, end to end ----------------------------------------------------------------
+
+
+def tfdoctor(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "tfdoctor", *args],
+        cwd=ROOT,
+        env=dict(os.environ, **(env or {})),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_bash_evals_the_command_and_sees_the_variables(tmp_path: Path) -> None:
+    facts = tmp_path / "facts.json"
+    facts.write_text(json.dumps(to_json(machine())), encoding="utf-8")
+    command = f"{sys.executable} -m tfdoctor env --facts {facts} --log-level 1"
+    out = _run(
+        [
+            "bash",
+            "-c",
+            f'eval "$({command})"; printf "%s|%s|%s|%s" "$TF_FORCE_GPU_ALLOW_GROWTH" '
+            '"$TF_CPP_MIN_LOG_LEVEL" "$XLA_FLAGS" "$LD_LIBRARY_PATH"',
+        ],
+        cwd=ROOT,
+    )
+    assert out.stdout == (
+        f"true|1|--xla_gpu_autotune_level=2 --xla_gpu_cuda_data_dir={TOOLKIT}|"
+        f"{USER_SITE}/nvidia/cudnn/lib:/usr/local/lib"
+    )
+
+
+def test_the_command_probes_this_machine_without_tensorflow() -> None:
+    out = tfdoctor("env", "--dotenv")
+    assert out.returncode == 0, out.stderr
+    assert "TF_FORCE_GPU_ALLOW_GROWTH=true" in out.stdout.splitlines()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        pytest.param(("--dockerfile", "--dotenv"), "different outputs", id="two-formats"),
+        pytest.param(("--shell", "fish", "--dotenv"), "different outputs", id="shell-and-file"),
+        pytest.param(("--log-level", "9"), "0, 1, 2 or 3", id="bad-log-level"),
+        pytest.param(("--shell", "csh"), "csh", id="unknown-shell"),
+        pytest.param(("--python", "/nonexistent/python"), "no such interpreter", id="no-python"),
+    ],
+)
+def test_bad_input_exits_3_with_one_line(args: tuple[str, ...], message: str) -> None:
+    out = tfdoctor("env", *args)
+    assert out.returncode == 3
+    assert out.stdout == ""
+    assert len(out.stderr.strip().splitlines()) == 1
+    assert message in out.stderr

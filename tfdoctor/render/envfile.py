@@ -1,0 +1,92 @@
+"""Environment settings as shell code, Dockerfile ENV lines or a dotenv file.
+
+Every format gets a ``#`` comment with the reason above each variable (POSIX sh, fish,
+PowerShell, Dockerfiles and dotenv files all read ``#`` lines as comments). Values are
+quoted so the shell, Docker or the dotenv reader gives back exactly the value.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Callable
+
+from tfdoctor.envvars import EnvSetting
+
+#: The formats ``tfdoctor env`` prints.
+FORMATS = ("sh", "fish", "powershell", "dockerfile", "dotenv")
+
+# Characters that need no quoting in any of the formats.
+_PLAIN = re.compile(r"[A-Za-z0-9_./:,=+@%-]+")
+
+_USAGE = {
+    "sh": 'eval "$(tfdoctor env)" in bash, zsh or dash',
+    "fish": "tfdoctor env --shell fish | source",
+    "powershell": "tfdoctor env --shell powershell | Out-String | Invoke-Expression",
+    "dockerfile": "paste into a Dockerfile, after the FROM line",
+    "dotenv": "docker run --env-file FILE, docker compose env_file, or python-dotenv",
+}
+
+
+def _sh(value: str) -> str:
+    # POSIX single quotes keep everything literal; a quote closes, is escaped, and reopens.
+    return "'" + value.replace("'", "'\\''") + "'"
+
+
+def _fish(value: str) -> str:
+    # fish single quotes: only \\ and \' are escapes (fish docs, "Quotes").
+    return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def _powershell(value: str) -> str:
+    # PowerShell verbatim strings double the quote, and it treats the typographic single
+    # quotes U+2018-U+201B as quotes too (about_Quoting_Rules).
+    for quote in "'\u2018\u2019\u201a\u201b":
+        value = value.replace(quote, quote * 2)
+    return "'" + value + "'"
+
+
+def _dockerfile(value: str) -> str:
+    if _PLAIN.fullmatch(value):
+        return value
+    # ENV values in double quotes: backslash escapes, and $ would be substituted
+    # (https://docs.docker.com/reference/dockerfile/#environment-replacement).
+    escaped = value.replace("\\", "\\\\").replace('"', '\\"').replace("$", "\\$")
+    return f'"{escaped}"'
+
+
+def _dotenv(value: str) -> str:
+    # `docker run --env-file` keeps quotes as part of the value, so a plain value stays bare;
+    # python-dotenv and compose read single-quoted values literally.
+    if _PLAIN.fullmatch(value):
+        return value
+    if "'" not in value and "\n" not in value:
+        return f"'{value}'"
+    escaped = value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+    return f'"{escaped}"'
+
+
+_LINE: dict[str, Callable[[str, str], str]] = {
+    "sh": lambda name, value: f"export {name}={_sh(value)}",
+    "fish": lambda name, value: f"set -gx {name} {_fish(value)}",
+    "powershell": lambda name, value: f"$env:{name} = {_powershell(value)}",
+    "dockerfile": lambda name, value: f"ENV {name}={_dockerfile(value)}",
+    "dotenv": lambda name, value: f"{name}={_dotenv(value)}",
+}
+
+
+def _comment(text: str) -> str:
+    return "# " + " ".join(text.split())
+
+
+def render_env(settings: Sequence[EnvSetting], fmt: str, version: str) -> str:
+    """The settings in format ``fmt`` (one of :data:`FORMATS`), with a reason per variable."""
+    if fmt not in _LINE:
+        raise ValueError(f"unknown format {fmt!r}; one of {', '.join(FORMATS)}")
+    lines = [
+        _comment(f"TensorFlow environment from tfdoctor {version}. Use: {_USAGE[fmt]}"),
+    ]
+    for setting in settings:
+        lines.append(_comment(setting.reason))
+        lines.append(_LINE[fmt](setting.name, setting.value))
+    return "\n".join(lines) + "\n"
