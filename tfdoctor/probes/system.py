@@ -55,8 +55,9 @@ def parse_container(
     env: Mapping[str, str],
     dockerenv: bool,
     containerenv: bool,
+    mountinfo: str = "",
 ) -> Optional[str]:
-    """The container runtime from marker files, ``/proc/1/cgroup`` text and variables."""
+    """The container runtime from marker files, ``/proc/1/cgroup``, variables and mounts."""
     # Kubernetes injects KUBERNETES_SERVICE_HOST into every pod, whatever the runtime.
     if env.get("KUBERNETES_SERVICE_HOST") or "kubepods" in cgroup:
         return "kubernetes"
@@ -69,8 +70,43 @@ def parse_container(
         return "containerd"
     if "lxc" in cgroup or env.get("container") == "lxc":
         return "lxc"
+    runtime = parse_root_mount_runtime(mountinfo)
+    if runtime is not None:
+        return runtime
     if env.get("container"):
         return env["container"]
+    return None
+
+
+# Layer-store directories in the overlay options of ``/``, most specific first. A BuildKit RUN
+# step (`docker build` since Docker 23) has no /.dockerenv (moby/buildkit#4503) and cgroup v2
+# shows "0::/", so the layer paths are what is left to see.
+_ROOT_LAYER_MARKERS = (
+    ("/buildkit/", "buildkit"),
+    ("/docker/", "docker"),
+    ("/containers/storage/", "podman"),
+    ("io.containerd.snapshotter", "containerd"),
+)
+
+
+def parse_root_mount_runtime(mountinfo: str) -> Optional[str]:
+    """The runtime whose layer store backs ``/``, from ``/proc/self/mountinfo`` text.
+
+    Only the mount at ``/`` counts: a host's table also lists its containers' overlays.
+    Fields per proc(5): id, parent, dev, root, mount point, options ... ``-`` type source
+    super-options.
+    """
+    for line in mountinfo.splitlines():
+        fields = line.split()
+        _before, dash, after = line.partition(" - ")
+        if len(fields) < 5 or fields[4] != "/" or not dash:
+            continue
+        fstype, _sep, options = after.partition(" ")
+        if fstype != "overlay":
+            continue
+        for marker, runtime in _ROOT_LAYER_MARKERS:
+            if marker in options:
+                return runtime
     return None
 
 
@@ -144,6 +180,7 @@ def probe_platform(
             env,
             Path("/.dockerenv").exists(),
             Path("/run/.containerenv").exists(),
+            _read("/proc/self/mountinfo"),
         )
         if sys.platform == "linux"
         else None,
