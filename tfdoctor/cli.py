@@ -6,24 +6,27 @@ Exit codes (``tfdoctor check``): 0 nothing worse than info (warnings too, unless
 
 from __future__ import annotations
 
+import datetime
 import enum
 import os
+import shlex
 import sys
 from contextlib import nullcontext
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
 from tfdoctor import __version__
-from tfdoctor.doctor import (
-    DEFAULT_TIMEOUT,
-    CheckOptions,
-    DoctorError,
-    diagnose,
-    list_checks,
-    query_matrix,
-)
-from tfdoctor.findings import ExitCode, Report
+from tfdoctor.defaults import DEFAULT_KERNEL_TIMEOUT, DEFAULT_TIMEOUT
+from tfdoctor.findings import ExitCode
+
+if TYPE_CHECKING:
+    from tfdoctor.doctor import PinOptions
+    from tfdoctor.findings import Report
+    from tfdoctor.smoke import Progress, ProgressFunc
+
+# Each command imports what it needs when it runs: `tfdoctor --version`, `pin` and `env`
+# do not pay for the checks, and no command pays for another's modules.
 
 app = typer.Typer(
     name="tfdoctor",
@@ -115,6 +118,20 @@ def check(
         help="Judge the facts of a saved --json report ('-' reads stdin).",
     ),
     matrix: Optional[str] = MATRIX_OPTION,
+    require_gpu: bool = typer.Option(
+        False,
+        "--require-gpu",
+        help="Fail (exit 2) unless TensorFlow can use a GPU, naming the cause (container start).",
+    ),
+    against: Optional[str] = typer.Option(
+        None,
+        "--against",
+        metavar="FILE",
+        help="Report each installed package that differs from this requirements file.",
+    ),
+    smoke: bool = typer.Option(
+        False, "--smoke", help="Also run kernels on every device (see `tfdoctor smoke`)."
+    ),
     list_only: bool = typer.Option(False, "--list", help="List the check ids and exit."),
     color: Optional[bool] = typer.Option(
         None,
@@ -123,6 +140,14 @@ def check(
     ),
 ) -> None:
     """Probe Python, packages, the NVIDIA driver, CUDA libraries and TensorFlow; judge; report."""
+    from tfdoctor.doctor import (  # noqa: PLC0415 - commands load what they use
+        CheckOptions,
+        DoctorError,
+        diagnose,
+        list_checks,
+    )
+    from tfdoctor.smoke import SmokeOptions  # noqa: PLC0415
+
     if list_only:
         for check_id, title in list_checks():
             typer.echo(f"{check_id:28} {title}")
@@ -137,6 +162,9 @@ def check(
         check_ids=tuple(ids or ()),
         facts_file=facts_file,
         matrix=matrix,
+        require_gpu=require_gpu,
+        against=against,
+        smoke=SmokeOptions(python=python) if smoke else None,
     )
     show_progress = fmt is OutputFormat.text and facts_file is None and _use_color(sys.stderr)
     status = _spinner() if show_progress else None
@@ -150,6 +178,90 @@ def check(
         raise _fail(str(exc)) from None
     typer.echo(_render(report, fmt, verbose, strict, color), nl=False)
     raise typer.Exit(report.exit_code(strict))
+
+
+@app.command("smoke")
+def smoke_command(
+    quick: bool = typer.Option(False, "--quick", help="A few seconds per device (default)."),
+    full: bool = typer.Option(False, "--full", help="Larger sizes, longer measurements."),
+    max_memory: str = typer.Option(
+        "1GiB",
+        "--max-memory",
+        metavar="SIZE",
+        help="GPU memory the test may take per GPU (512MiB, 2GiB); it grows into it on demand.",
+    ),
+    timeout: float = typer.Option(
+        DEFAULT_KERNEL_TIMEOUT,
+        "--timeout",
+        metavar="SECONDS",
+        help="Time allowed per kernel before the test is killed and the kernel reported.",
+    ),
+    json_out: bool = typer.Option(False, "--json", help="Print the JSON report."),
+    python: str = typer.Option(
+        sys.executable,
+        "--python",
+        metavar="PATH",
+        help="Run the kernels in this interpreter's TensorFlow.",
+        show_default="this interpreter",
+    ),
+    devices: Optional[list[str]] = typer.Option(  # noqa: B008 - typer's declaration style
+        None, "--device", metavar="NAME", help="Run only on this device (GPU:0, CPU:0); repeat."
+    ),
+    strict: bool = typer.Option(False, "--strict", help="Exit 1 on warnings and unknowns."),
+    color: Optional[bool] = typer.Option(
+        None, "--color/--no-color", help="Force colour on or off (default: on a terminal)."
+    ),
+) -> None:
+    """Run TensorFlow kernels on every device: placement, correctness, speed against peak."""
+    from tfdoctor.doctor import DoctorError, smoke_report  # noqa: PLC0415 - loaded when used
+    from tfdoctor.smoke import SmokeOptions, parse_size  # noqa: PLC0415
+
+    if quick and full:
+        raise _fail("--quick and --full ask for different levels")
+    try:
+        cap = parse_size(max_memory)
+    except ValueError as exc:
+        raise _fail(f"--max-memory: {exc}") from None
+    options = SmokeOptions(
+        python=python,
+        level="full" if full else "quick",
+        max_memory=cap,
+        kernel_timeout=timeout,
+        devices=tuple(devices or ()),
+    )
+    bars = _progress_bars() if not json_out and _use_color(sys.stderr) else None
+    try:
+        with bars[0] if bars is not None else nullcontext():
+            report = smoke_report(options, progress=None if bars is None else bars[1])
+    except DoctorError as exc:
+        raise _fail(str(exc)) from None
+    fmt = OutputFormat.json if json_out else OutputFormat.text
+    typer.echo(_render(report, fmt, False, strict, color), nl=False)
+    raise typer.Exit(report.exit_code(strict))
+
+
+def _progress_bars() -> tuple[Any, ProgressFunc]:
+    """A rich progress bar per device on stderr (terminal sessions only), and its callback."""
+    from rich.console import Console  # noqa: PLC0415 - only a terminal session pays for rich
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn  # noqa: PLC0415
+    from rich.progress import Progress as Bars  # noqa: PLC0415
+
+    bars = Bars(
+        TextColumn("{task.fields[device]}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.description}"),
+        console=Console(stderr=True),
+        transient=True,
+    )
+    tasks: dict[str, Any] = {}
+
+    def update(step: Progress) -> None:
+        if step.device not in tasks:
+            tasks[step.device] = bars.add_task(step.current, total=step.total, device=step.device)
+        bars.update(tasks[step.device], completed=step.done, description=step.current)
+
+    return bars, update
 
 
 def _render(
@@ -201,6 +313,8 @@ def matrix_command(
 
     Exits 0, or 2 when a query matches no release, or 3 on bad input.
     """
+    from tfdoctor.doctor import DoctorError, query_matrix  # noqa: PLC0415 - loaded when used
+
     try:
         table, target, verdicts, asked = query_matrix(
             matrix, python=python, platform=platform, cuda=cuda, driver=driver, gpu=gpu
@@ -221,6 +335,177 @@ def matrix_command(
         typer.echo(text, nl=False)
     fits = any(v.fits for v in verdicts)
     raise typer.Exit(ExitCode.OK if fits or not asked else ExitCode.ERRORS)
+
+
+class Shell(str, enum.Enum):
+    """Shells ``tfdoctor env`` writes for."""
+
+    sh = "sh"
+    fish = "fish"
+    powershell = "powershell"
+
+
+@app.command("env")
+def env_command(
+    shell: Optional[Shell] = typer.Option(  # noqa: B008 - typer's declaration style
+        None, "--shell", help="Shell syntax: sh (bash, zsh, dash; the default), fish, powershell."
+    ),
+    dockerfile: bool = typer.Option(False, "--dockerfile", help="Print Dockerfile ENV lines."),
+    dotenv: bool = typer.Option(False, "--dotenv", help="Print a dotenv file (NAME=value)."),
+    async_allocator: bool = typer.Option(
+        False,
+        "--async-allocator",
+        help="Also use CUDA's async allocator (TF_GPU_ALLOCATOR=cuda_malloc_async).",
+    ),
+    log_level: Optional[int] = typer.Option(
+        None,
+        "--log-level",
+        metavar="N",
+        help="Also set TF_CPP_MIN_LOG_LEVEL: 0 all, 1 no INFO, 2 no WARNING, 3 no ERROR.",
+    ),
+    python: str = typer.Option(
+        sys.executable,
+        "--python",
+        metavar="PATH",
+        help="Examine this interpreter's environment.",
+        show_default="this interpreter",
+    ),
+    facts_file: Optional[str] = typer.Option(
+        None,
+        "--facts",
+        metavar="FILE",
+        help="Use the facts of a saved --json report ('-' reads stdin).",
+    ),
+) -> None:
+    """Environment variables TensorFlow should start with here: eval "$(tfdoctor env)".
+
+    Memory growth always; the async allocator and log level when asked; XLA's libdevice
+    directory and the pip CUDA libraries' LD_LIBRARY_PATH when TensorFlow would miss them.
+    """
+    from tfdoctor.doctor import DoctorError, environment_for  # noqa: PLC0415 - loaded when used
+
+    if dockerfile and dotenv:
+        raise _fail("--dockerfile and --dotenv ask for different outputs")
+    if shell is not None and (dockerfile or dotenv):
+        raise _fail("--shell and --dockerfile/--dotenv ask for different outputs")
+    fmt = "dockerfile" if dockerfile else "dotenv" if dotenv else (shell or Shell.sh).value
+    try:
+        settings = environment_for(
+            python, facts_file, async_allocator=async_allocator, log_level=log_level
+        )
+    except DoctorError as exc:
+        raise _fail(str(exc)) from None
+    from tfdoctor.render.envfile import render_env  # noqa: PLC0415 - renderers load lazily
+
+    typer.echo(render_env(settings, fmt, __version__), nl=False)
+    raise typer.Exit(ExitCode.OK)
+
+
+@app.command("pin")
+def pin_command(
+    output: Optional[str] = typer.Option(
+        None, "--output", "-o", metavar="FILE", help="Write FILE (atomically), not stdout."
+    ),
+    all_packages: bool = typer.Option(
+        False, "--all", help="Pin every installed distribution, not only TensorFlow's."
+    ),
+    python: Optional[str] = typer.Option(
+        None, "--python", metavar="X.Y", help="Pin for this Python version (target mode)."
+    ),
+    platform: Optional[str] = typer.Option(
+        None, "--platform", metavar="OS", help="Target platform: linux, windows, macos ..."
+    ),
+    cuda: Optional[str] = typer.Option(
+        None, "--cuda", metavar="X.Y", help="Target: an installed CUDA toolkit version."
+    ),
+    driver: Optional[str] = typer.Option(
+        None, "--driver", metavar="VERSION", help="Target NVIDIA driver version."
+    ),
+    gpu: Optional[str] = typer.Option(
+        None, "--gpu", metavar="CC|NAME", help="Target GPU: compute capability or model name."
+    ),
+    hashes: bool = typer.Option(
+        False, "--hashes", help="Add sha256 hashes from PyPI (the only network use)."
+    ),
+    interpreter: str = typer.Option(
+        sys.executable,
+        "--interpreter",
+        metavar="PATH",
+        help="Pin this interpreter's environment.",
+        show_default="this interpreter",
+    ),
+    facts_file: Optional[str] = typer.Option(
+        None, "--facts", metavar="FILE", help="Pin from the facts of a saved --json report."
+    ),
+    matrix: Optional[str] = MATRIX_OPTION,
+) -> None:
+    """Pinned requirements reproducing this TensorFlow setup, or the newest fitting a target.
+
+    Exits 0; 2 when nothing can be pinned; 3 on bad input or an unwritable FILE (left as is).
+    """
+    from tfdoctor.doctor import DoctorError, PinOptions, make_pins  # noqa: PLC0415 - when used
+    from tfdoctor.pin import PinError  # noqa: PLC0415
+    from tfdoctor.pin.atomic import write_atomic  # noqa: PLC0415
+
+    options = PinOptions(
+        interpreter=interpreter,
+        all_packages=all_packages,
+        python=python,
+        platform=platform,
+        cuda=cuda,
+        driver=driver,
+        gpu=gpu,
+        hashes=hashes,
+        facts_file=facts_file,
+        matrix=matrix,
+    )
+    try:
+        pinset = make_pins(options)
+    except DoctorError as exc:
+        raise _fail(str(exc)) from None
+    except PinError as exc:
+        typer.echo(f"tfdoctor: {exc}", err=True)
+        for reason in exc.reasons:
+            typer.echo(f"  {reason}", err=True)
+        raise typer.Exit(ExitCode.ERRORS) from None
+    from tfdoctor.render.requirements import render_requirements  # noqa: PLC0415 - lazy
+
+    text = render_requirements(
+        pinset,
+        version=__version__,
+        date=datetime.date.today().isoformat(),
+        command=_pin_command_line(options, output),
+    )
+    for warning in pinset.warnings:
+        typer.echo(f"tfdoctor: warning: {warning}", err=True)
+    if output is None:
+        typer.echo(text, nl=False)
+        raise typer.Exit(ExitCode.OK)
+    try:
+        write_atomic(output, text)
+    except (OSError, ValueError) as exc:
+        raise _fail(f"cannot write {output}: {exc}") from None
+    raise typer.Exit(ExitCode.OK)
+
+
+def _pin_command_line(options: PinOptions, output: Optional[str]) -> str:
+    """The ``tfdoctor pin`` command that reproduces this output, for the file's header."""
+    words = ["tfdoctor", "pin"]
+    flags = (("--all", options.all_packages), ("--hashes", options.hashes))
+    words.extend(flag for flag, on in flags if on)
+    valued = (
+        ("--python", options.python),
+        ("--platform", options.platform),
+        ("--cuda", options.cuda),
+        ("--driver", options.driver),
+        ("--gpu", options.gpu),
+        ("--facts", options.facts_file),
+        ("--matrix", options.matrix),
+        ("--interpreter", None if options.interpreter == sys.executable else options.interpreter),
+        ("-o", output),
+    )
+    words.extend(f"{flag} {shlex.quote(value)}" for flag, value in valued if value is not None)
+    return " ".join(words)
 
 
 def _version_callback(value: bool) -> None:

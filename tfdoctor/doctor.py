@@ -16,12 +16,11 @@ import sys
 from collections.abc import Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import Callable, Optional, TypeVar
+from typing import TYPE_CHECKING, Callable, Optional, TypeVar
 
 from tfdoctor import __version__
-from tfdoctor.checks import CHECKS, UnknownCheckError, run_checks, select_checks
-from tfdoctor.checks._context import CheckContext
 from tfdoctor.compat import Target, TargetError, Verdict, make_target, platform_of, verdicts
+from tfdoctor.defaults import DEFAULT_TIMEOUT
 from tfdoctor.facts import Facts, FactsError, ProbeError, TensorFlowFacts
 from tfdoctor.findings import Report, facts_from_report_json
 from tfdoctor.matrix import Matrix, MatrixError, load_matrix
@@ -29,12 +28,17 @@ from tfdoctor.probes._run import Runner, run_command
 from tfdoctor.probes.build_info import read_build_info
 from tfdoctor.probes.cudalibs import probe_cuda_libs
 from tfdoctor.probes.nvidia import probe_driver
-from tfdoctor.probes.pyenv import probe_pyenv
+from tfdoctor.probes.pyenv import is_current_interpreter, probe_pyenv
 from tfdoctor.probes.system import probe_cpu, probe_platform, select_environment
 from tfdoctor.probes.tensorflow import probe_tensorflow
 
-#: Seconds the TensorFlow child may take by default; a cold import takes about 3-5 s.
-DEFAULT_TIMEOUT = 60.0
+if TYPE_CHECKING:
+    from tfdoctor.envvars import EnvSetting
+    from tfdoctor.pin import Pinset
+    from tfdoctor.smoke import ProgressFunc, SmokeOptions
+
+# Each command loads only what it uses (checks, pin, smoke, envvars are imported in the
+# functions below): `tfdoctor pin` and `tfdoctor env` should start as fast as `pip freeze`.
 
 T = TypeVar("T")
 Progress = Callable[[str], None]
@@ -55,6 +59,12 @@ class CheckOptions:
     facts_file: Optional[str] = None
     #: Another compatibility matrix (else ``$TFDOCTOR_MATRIX``, else the bundled one).
     matrix: Optional[str] = None
+    #: No usable GPU is an error (``--require-gpu``, a container's start-time gate).
+    require_gpu: bool = False
+    #: A requirements file to compare the installed packages with (``--against``).
+    against: Optional[str] = None
+    #: Also run the smoke test (``--smoke``), after the probes.
+    smoke: Optional[SmokeOptions] = None
 
 
 def _guard(probe: str, func: Callable[[], T], errors: list[ProbeError]) -> Optional[T]:
@@ -73,8 +83,15 @@ def collect_facts(
     env: Optional[Mapping[str, str]] = None,
     runner: Runner = run_command,
     progress: Optional[Progress] = None,
+    all_packages: bool = False,
 ) -> Facts:
-    """Probe this machine and ``python``'s environment into :class:`Facts`."""
+    """Probe this machine and ``python``'s environment into :class:`Facts`.
+
+    ``all_packages`` lists every installed distribution, not only TensorFlow's family
+    (``tfdoctor pin``, ``check --against``).
+    """
+    from tfdoctor.pin.installed import merge_packages, read_installed  # noqa: PLC0415 - lazy
+
     env = dict(os.environ if env is None else env)
     errors: list[ProbeError] = []
     note = progress or (lambda _msg: None)
@@ -95,6 +112,14 @@ def collect_facts(
         pyenv = probe_pyenv(python, env, runner, min(timeout, 30.0))
         if pyenv.error is not None:
             errors.append(pyenv.error)
+        packages = pyenv.packages
+        if all_packages and packages is not None:
+            listed = read_installed(
+                python, is_current_interpreter(python), env, runner, min(timeout, 30.0)
+            )
+            if listed.error is not None:
+                errors.append(listed.error)
+            packages = merge_packages(packages, listed.packages or ())
         site_dirs = pyenv.python.site_packages if pyenv.python else ()
         build_info = read_build_info(site_dirs)
         libs_future = pool.submit(
@@ -121,7 +146,7 @@ def collect_facts(
         python=pyenv.python,
         platform=platform,
         cpu=cpu,
-        packages=pyenv.packages,
+        packages=packages,
         driver=driver,
         cuda_libs=cuda_libs,
         tensorflow=tensorflow,
@@ -151,8 +176,17 @@ def diagnose(
     env: Optional[Mapping[str, str]] = None,
     runner: Runner = run_command,
     progress: Optional[Progress] = None,
+    smoke_progress: Optional[ProgressFunc] = None,
 ) -> Report:
     """Facts (probed, or loaded from ``options.facts_file``) judged by the selected checks."""
+    # The checks load with the command that runs them (see the note at the imports).
+    from tfdoctor.checks import UnknownCheckError, run_checks, select_checks  # noqa: PLC0415
+    from tfdoctor.checks._context import CheckContext  # noqa: PLC0415
+
+    if options.smoke is not None and options.facts_file is not None:
+        raise DoctorError("--smoke runs on this machine; a --facts file carries its own smoke")
+    if options.smoke is not None and options.static:
+        raise DoctorError("--smoke imports TensorFlow; it cannot run with --static")
     try:
         checks = select_checks(options.check_ids)
     except UnknownCheckError as exc:
@@ -160,15 +194,89 @@ def diagnose(
     if options.timeout <= 0:
         raise DoctorError(f"--timeout must be positive, got {options.timeout:g}")
     matrix = open_matrix(options.matrix, env)
+    against = read_against(options.against) if options.against is not None else None
     if options.facts_file is not None:
         facts = load_facts(options.facts_file)
     else:
         if not (shutil.which(options.python) or Path(options.python).is_file()):
             raise DoctorError(f"--python {options.python}: no such interpreter")
         facts = collect_facts(
-            options.python, options.static, options.timeout, env, runner, progress
+            options.python,
+            options.static,
+            options.timeout,
+            env,
+            runner,
+            progress,
+            all_packages=against is not None,
         )
-    return Report(facts=facts, findings=run_checks(CheckContext(facts, matrix), checks))
+    if options.smoke is not None:
+        validate_smoke(options.smoke)
+        if progress is not None:
+            progress("running kernels on each device (smoke test)")
+        from tfdoctor.smoke import run_smoke  # noqa: PLC0415 - lazy, see the imports
+
+        smoke_options = dataclasses.replace(options.smoke, python=options.python)
+        facts = dataclasses.replace(facts, smoke=run_smoke(smoke_options, env, smoke_progress))
+    ctx = CheckContext(facts, matrix, require_gpu=options.require_gpu, against=against)
+    return Report(facts=facts, findings=run_checks(ctx, checks))
+
+
+def validate_smoke(options: SmokeOptions) -> None:
+    """DoctorError for smoke options that cannot work."""
+    from tfdoctor.smoke import LEVELS  # noqa: PLC0415 - lazy, see the imports
+
+    if options.level not in LEVELS:
+        raise DoctorError(f"smoke level must be one of {', '.join(LEVELS)}")
+    if options.kernel_timeout <= 0:
+        raise DoctorError(f"--timeout must be positive, got {options.kernel_timeout:g}")
+    if options.max_memory < 64 * 2**20:
+        raise DoctorError("--max-memory must be at least 64 MiB")
+    if not (shutil.which(options.python) or Path(options.python).is_file()):
+        raise DoctorError(f"--python {options.python}: no such interpreter")
+
+
+def smoke_report(
+    options: SmokeOptions,
+    env: Optional[Mapping[str, str]] = None,
+    progress: Optional[ProgressFunc] = None,
+) -> Report:
+    """``tfdoctor smoke``: run the kernels and judge them with the smoke checks only."""
+    from tfdoctor.checks import CHECKS, run_checks  # noqa: PLC0415 - lazy, see the imports
+    from tfdoctor.checks._context import CheckContext  # noqa: PLC0415
+    from tfdoctor.smoke import run_smoke  # noqa: PLC0415
+
+    validate_smoke(options)
+    smoke = run_smoke(options, env, progress)
+    facts = Facts(
+        tfdoctor_version=__version__,
+        collected_at=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        smoke=smoke,
+    )
+    checks = tuple(c for c in CHECKS if c.id.startswith("smoke."))
+    return Report(facts=facts, findings=run_checks(CheckContext(facts), checks))
+
+
+def environment_for(
+    python: str = sys.executable,
+    facts_file: Optional[str] = None,
+    *,
+    async_allocator: bool = False,
+    log_level: Optional[int] = None,
+    env: Optional[Mapping[str, str]] = None,
+    runner: Runner = run_command,
+) -> tuple[EnvSetting, ...]:
+    """The variables ``tfdoctor env`` prints, from static facts (TensorFlow is not imported)."""
+    from tfdoctor.envvars import LOG_LEVELS, environment_settings  # noqa: PLC0415 - lazy
+
+    if log_level is not None and log_level not in LOG_LEVELS:
+        raise DoctorError(f"--log-level must be 0, 1, 2 or 3, got {log_level}")
+    if facts_file is not None:
+        facts = load_facts(facts_file)
+    else:
+        if not (shutil.which(python) or Path(python).is_file()):
+            raise DoctorError(f"--python {python}: no such interpreter")
+        facts = collect_facts(python, static=True, env=env, runner=runner)
+    return environment_settings(facts, async_allocator=async_allocator, log_level=log_level)
 
 
 def open_matrix(path: Optional[str] = None, env: Optional[Mapping[str, str]] = None) -> Matrix:
@@ -181,6 +289,8 @@ def open_matrix(path: Optional[str] = None, env: Optional[Mapping[str, str]] = N
 
 def list_checks() -> Sequence[tuple[str, str]]:
     """(id, title) of every registered check, in order."""
+    from tfdoctor.checks import CHECKS  # noqa: PLC0415 - lazy, see the imports
+
     return [(c.id, c.title) for c in CHECKS]
 
 
@@ -209,3 +319,115 @@ def query_matrix(
     except TargetError as exc:
         raise DoctorError(str(exc)) from None
     return matrix, target, verdicts(matrix, target), asked
+
+
+def read_against(path: str) -> tuple[str, ...]:
+    """The requirements of ``check --against FILE``; DoctorError when the file is unusable."""
+    from tfdoctor.pin.reqfile import RequirementsError, read_requirements  # noqa: PLC0415
+
+    try:
+        return read_requirements(path)
+    except RequirementsError as exc:
+        raise DoctorError(str(exc)) from None
+
+
+@dataclasses.dataclass(frozen=True)
+class PinOptions:
+    """What ``tfdoctor pin`` was asked to do; any target field selects target mode."""
+
+    interpreter: str = sys.executable
+    all_packages: bool = False
+    python: Optional[str] = None
+    platform: Optional[str] = None
+    cuda: Optional[str] = None
+    driver: Optional[str] = None
+    gpu: Optional[str] = None
+    hashes: bool = False
+    facts_file: Optional[str] = None
+    matrix: Optional[str] = None
+
+    @property
+    def targeted(self) -> bool:
+        """Whether a target field was given."""
+        fields = (self.python, self.platform, self.cuda, self.driver, self.gpu)
+        return any(v is not None for v in fields)
+
+
+def make_pins(
+    options: PinOptions,
+    env: Optional[Mapping[str, str]] = None,
+    runner: Runner = run_command,
+    fetch: Optional[Callable[[str, str], object]] = None,
+) -> Pinset:
+    """The pins ``tfdoctor pin`` writes: this environment's, or a target's.
+
+    Raises :class:`DoctorError` on bad input and :class:`PinError` when nothing fits.
+    """
+    from tfdoctor.pin import environment_pinset, needs_matrix, target_pinset  # noqa: PLC0415
+
+    if options.targeted and options.all_packages:
+        raise DoctorError("--all pins this environment; it cannot be combined with a target")
+    if options.facts_file is not None and options.interpreter != sys.executable:
+        raise DoctorError("--facts and --interpreter both say which environment to read")
+    if options.facts_file is not None:
+        facts = load_facts(options.facts_file)
+    else:
+        if not (shutil.which(options.interpreter) or Path(options.interpreter).is_file()):
+            raise DoctorError(f"--interpreter {options.interpreter}: no such interpreter")
+        facts = collect_facts(
+            options.interpreter, True, 30.0, env, runner, all_packages=not options.targeted
+        )
+        listing = facts.error_for("packages") or facts.error_for("python")
+        if listing is not None and not options.targeted:
+            raise DoctorError(listing.message)
+    if options.targeted:
+        table = open_matrix(options.matrix, env)
+        target, origins = _pin_target(table, options, facts)
+        pinset = target_pinset(table, target, origins)
+    else:
+        # The matrix costs a YAML parse; the installed metadata usually says all it would.
+        lines = open_matrix(options.matrix, env) if needs_matrix(facts) else None
+        pinset = environment_pinset(facts, lines, all_packages=options.all_packages)
+    if options.hashes:
+        from tfdoctor.pin.hashes import HashError, add_hashes  # noqa: PLC0415 - network, opt-in
+
+        try:
+            pinset = add_hashes(pinset) if fetch is None else add_hashes(pinset, fetch)
+        except HashError as exc:
+            raise DoctorError(f"--hashes: {exc}") from None
+    return pinset
+
+
+def _pin_target(matrix: Matrix, options: PinOptions, facts: Facts) -> tuple[Target, dict[str, str]]:
+    """The target: the given fields, the rest from this machine (its GPU only on its own OS)."""
+    from tfdoctor.checks.compat import machine_target  # noqa: PLC0415 - lazy, see the imports
+
+    here = machine_target(facts)
+    try:
+        given = make_target(
+            matrix,
+            python=options.python,
+            platform=options.platform,
+            cuda=options.cuda,
+            driver=options.driver,
+            gpu=options.gpu,
+        )
+    except TargetError as exc:
+        raise DoctorError(str(exc)) from None
+    origins: dict[str, str] = {}
+    values: dict[str, Optional[str]] = {}
+    same_os = given.platform is None or (
+        here.platform is not None and given.platform.split("-")[0] == here.platform.split("-")[0]
+    )
+    for field in ("python", "platform", "cuda", "driver", "gpu"):
+        value = getattr(given, field)
+        if value is not None:
+            values[field], origins[field] = value, "given"
+            continue
+        mine = getattr(here, field)
+        if field in ("driver", "gpu") and not same_os:
+            mine = None
+        values[field] = mine
+        if mine is not None:
+            origins[field] = "this machine"
+    return Target(**values), origins

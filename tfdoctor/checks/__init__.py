@@ -12,7 +12,17 @@ import traceback
 from collections.abc import Iterable, Sequence
 from typing import Callable, Optional
 
-from tfdoctor.checks import compat, gpu, platform, python, software
+from tfdoctor.checks import (
+    compat,
+    container,
+    drift,
+    gpu,
+    platform,
+    python,
+    runtime,
+    smoke,
+    software,
+)
 from tfdoctor.checks._context import CheckContext
 from tfdoctor.findings import Finding, Severity
 
@@ -88,6 +98,12 @@ CHECKS: tuple[Check, ...] = (
         ("packages.pins",),
     ),
     Check(
+        "packages.drift",
+        "Installed packages match the --against requirements file",
+        drift.check_drift,
+        ("packages.drift",),
+    ),
+    Check(
         "tensorflow.import", "TensorFlow imports", software.check_tf_import, ("tensorflow.import",)
     ),
     Check("driver.nvidia", "NVIDIA driver loaded", gpu.check_driver, ("driver.nvidia",)),
@@ -106,6 +122,18 @@ CHECKS: tuple[Check, ...] = (
         ("gpu.compute-capability",),
     ),
     Check(
+        "gpu.absent",
+        "A container without GPU access (a build step) is not a broken GPU",
+        container.check_gpu_absent,
+        ("gpu.absent",),
+    ),
+    Check(
+        "gpu.required",
+        "With --require-gpu: TensorFlow can use a GPU, or why not",
+        container.check_gpu_required,
+        ("gpu.required",),
+    ),
+    Check(
         "cuda.libraries",
         "CUDA libraries TensorFlow needs are found",
         gpu.check_cuda_libraries,
@@ -122,6 +150,52 @@ CHECKS: tuple[Check, ...] = (
         "cuDNN and CUDA wheels match the build and its pins",
         compat.check_cuda_versions,
         ("cuda.versions",),
+    ),
+    Check(
+        "runtime.memory-growth",
+        "TensorFlow maps GPU memory as needed, not all at start",
+        runtime.check_memory_growth,
+        ("runtime.memory-growth",),
+    ),
+    # The smoke checks say nothing unless a smoke test ran (tfdoctor smoke, check --smoke).
+    Check(
+        "smoke.crashed", "The smoke test ran to the end", smoke.check_crashed, ("smoke.crashed",)
+    ),
+    Check(
+        "smoke.placement",
+        "Kernels ran on the device they were pinned to",
+        smoke.check_placement,
+        ("smoke.placement",),
+    ),
+    Check(
+        "smoke.correctness",
+        "Kernel results match a float64 reference",
+        smoke.check_correctness,
+        ("smoke.correctness",),
+    ),
+    Check(
+        "smoke.throughput",
+        "Throughput is a sane fraction of peak",
+        smoke.check_throughput,
+        ("smoke.throughput",),
+    ),
+    Check(
+        "smoke.first-op",
+        "The first GPU op starts promptly",
+        smoke.check_first_op,
+        ("smoke.first-op",),
+    ),
+    Check(
+        "smoke.graph-mode",
+        "What tf.function buys over eager here",
+        smoke.check_graph_mode,
+        ("smoke.graph-mode",),
+    ),
+    Check(
+        "smoke.mixed-precision",
+        "Whether mixed precision pays off on this GPU",
+        smoke.check_mixed_precision,
+        ("smoke.mixed-precision",),
     ),
 )
 

@@ -17,6 +17,10 @@ class CheckContext:
     facts: Facts
     #: None only where a caller judges facts without the matrix (its checks then say so).
     matrix: Optional[Matrix] = None
+    #: ``--require-gpu``: no usable GPU is an error (a container's start-time gate).
+    require_gpu: bool = False
+    #: ``--against FILE``: its requirements (``numpy==1.26.4``), to compare the packages with.
+    against: Optional[tuple[str, ...]] = None
 
 
 #: Distributions that install the ``tensorflow`` import package (the wrappers
