@@ -38,9 +38,13 @@ on_signal() {
     # A stop request while the check runs: stop the check too, and never start the command.
     # The check runs in the background, where a non-interactive shell ignores SIGINT, so
     # TERM is what reaches it.
-    if [ -n "$child" ]; then
-        kill -TERM "$child" 2>/dev/null || :
-        wait "$child" 2>/dev/null || :
+    # A signal may arrive between the fork and `child=$!`: then `jobs -p` knows the PID.
+    pids="${child:-$(jobs -p)}"
+    if [ -n "$pids" ]; then
+        # shellcheck disable=SC2086 # one or more PIDs, split on purpose
+        kill -TERM $pids 2>/dev/null || :
+        # shellcheck disable=SC2086
+        wait $pids 2>/dev/null || :
     fi
     exit "$1"
 }

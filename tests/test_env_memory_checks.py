@@ -1,16 +1,34 @@
-"""runtime.memory-growth: whether the environment lets TensorFlow take GPU memory as needed."""
+"""runtime.memory-growth: whether the environment lets TensorFlow take GPU memory as needed;
+runtime.memory-held: whether it takes effect in a fresh process (real child, fake drivers)."""
 
 from __future__ import annotations
 
 import dataclasses
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Optional
 
 import pytest
 
 from tests import factories as f
+from tests.cstubs import build_shared_lib
+from tests.test_probe_nvidia import NVML_STUB_C
 from tfdoctor.checks import CHECKS, run_checks, select_checks
 from tfdoctor.checks._context import CheckContext
-from tfdoctor.facts import DeviceFacts, Facts
+from tfdoctor.facts import (
+    DeviceFacts,
+    Facts,
+    HeldGpu,
+    HeldMemory,
+    SmokeFacts,
+    facts_from_json,
+    to_json,
+)
 from tfdoctor.findings import Finding, Severity
+from tfdoctor.smoke import SmokeOptions, run_smoke
+from tfdoctor.smoke.memory import read_memory_held
 
 
 def judge(facts: Facts) -> list[Finding]:
@@ -106,3 +124,442 @@ def test_registered_once_in_order() -> None:
     ids = [c.id for c in CHECKS]
     assert ids.count("runtime.memory-growth") == 1
     assert ids.index("runtime.memory-growth") > ids.index("cuda.libraries")
+
+
+# --- runtime.memory-held: the smoke test's fresh process, judged on replayed facts ----------
+
+GIB = 2**30
+MIB = 2**20
+
+
+def held_facts(*gpus: HeldGpu, status: str = "ok", configured: bool = False) -> Facts:
+    """Facts of a smoke run whose fresh process measured ``gpus``."""
+    held = HeldMemory(status=status, growth_configured=configured, gpus=gpus, seconds=9.0)
+    smoke = SmokeFacts(status="ok", level="quick", interpreter="python", memory_held=held)
+    return f.facts(smoke=smoke)
+
+
+def h200(held: Optional[int], needed: Optional[int] = 512, **kw: object) -> HeldGpu:
+    base = HeldGpu(
+        device="/device:GPU:0",
+        pci_bus_id="00000000:19:00.0",
+        memory_total=143771 * MIB,
+        memory_held=held,
+        memory_held_method="process",
+        memory_needed=needed,
+    )
+    return dataclasses.replace(base, **kw)  # type: ignore[arg-type]
+
+
+def judge_held(facts: Facts) -> list[Finding]:
+    return list(run_checks(CheckContext(facts), select_checks(["runtime.memory-held"])))
+
+
+@pytest.mark.parametrize(
+    ("facts", "severities", "words"),
+    [
+        pytest.param(held_facts(h200(600 * MIB)), [Severity.OK], "in effect", id="growth-works"),
+        pytest.param(
+            held_facts(h200(3 * GIB, needed=2 * GIB)),
+            [Severity.OK],
+            "at most 3.0 GiB",
+            id="held-near-a-large-need",
+        ),
+        pytest.param(
+            held_facts(h200(136 * GIB)),
+            [Severity.WARNING],
+            "TensorFlow mapped 136.0 of 140.4 GiB on /device:GPU:0 after a small op: memory "
+            "growth is not in effect",
+            id="whole-gpu-mapped",
+        ),
+        pytest.param(
+            held_facts(h200(40 * GIB, needed=None, memory_held_method="device-delta")),
+            [Severity.WARNING],
+            "not in effect",
+            id="over-a-quarter-by-device-delta",
+        ),
+        pytest.param(
+            held_facts(h200(None, memory_held_method=None, error="NVML lists no compute process")),
+            [Severity.UNKNOWN],
+            "Could not measure",
+            id="no-measurement",
+        ),
+        pytest.param(
+            held_facts(h200(600 * MIB), h200(130 * GIB, device="/device:GPU:1"), configured=True),
+            [Severity.WARNING, Severity.OK],
+            "GPU:1",
+            id="one-of-two-mapped",
+        ),
+        pytest.param(
+            held_facts(status="timeout"), [Severity.UNKNOWN], "ended with timeout", id="timeout"
+        ),
+    ],
+)
+def test_memory_held(facts: Facts, severities: list[Severity], words: str) -> None:
+    findings = judge_held(facts)
+    assert [x.severity for x in findings] == severities
+    assert all(x.id == "runtime.memory-held" for x in findings)
+    assert words in findings[0].summary
+
+
+def test_memory_held_warning_carries_the_fix_and_what_the_environment_said() -> None:
+    (unset,) = judge_held(held_facts(h200(136 * GIB)))
+    (overridden,) = judge_held(held_facts(h200(136 * GIB), configured=True))
+    assert unset.fix is not None
+    assert "export TF_FORCE_GPU_ALLOW_GROWTH=true" in unset.fix.commands
+    assert 'eval "$(tfdoctor env)"' in unset.fix.commands
+    assert "tfdoctor.configure_gpus()" in unset.fix.text
+    assert "Nothing in the environment asks for memory growth" in unset.detail
+    assert "overrides it" in overridden.detail
+
+
+@pytest.mark.parametrize(
+    "facts",
+    [
+        pytest.param(f.facts(), id="no-smoke"),
+        pytest.param(f.facts(smoke=SmokeFacts("ok", "quick", "python")), id="cpu-only-smoke"),
+        pytest.param(held_facts(status="no-gpu"), id="tf-sees-no-gpu"),
+    ],
+)
+def test_memory_held_is_silent_without_gpu_data(facts: Facts) -> None:
+    assert judge_held(facts) == []
+
+
+def test_memory_held_registered_right_after_memory_growth() -> None:
+    ids = [c.id for c in CHECKS]
+    assert ids.index("runtime.memory-held") == ids.index("runtime.memory-growth") + 1
+
+
+# --- the fresh-process child, for real, against gcc-built NVML and CUDA drivers --------------
+
+# Appended to the fake libnvidia-ml.so.1 of test_probe_nvidia: the compute-process list.
+# STUB_NVML_PROCS="DEV:PID:BYTES,..." where PID "self" is the caller and BYTES "tf" behaves
+# like TensorFlow: 600 MiB under TF_FORCE_GPU_ALLOW_GROWTH=true, else 95 % of the GPU;
+# "na" is NVML_VALUE_NOT_AVAILABLE. Struct layouts from nvml.h (nvmlProcessInfo_t, _v1_t).
+NVML_PROCS_C = r"""
+typedef struct { unsigned int pid; unsigned long long used; unsigned int gi, ci; } stub_proc;
+typedef struct { unsigned int pid; unsigned long long used; } stub_proc_v1;
+
+static unsigned int stub_procs(int index, unsigned int *pids, unsigned long long *used) {
+    const char *spec = getenv("STUB_NVML_PROCS");
+    char buf[512], who[32], size[32];
+    unsigned int n = 0;
+    int dev;
+    if (!spec) return 0;
+    strncpy(buf, spec, sizeof buf - 1);
+    buf[sizeof buf - 1] = 0;
+    for (char *item = strtok(buf, ","); item && n < 8; item = strtok(NULL, ",")) {
+        if (sscanf(item, "%d:%31[^:]:%31s", &dev, who, size) != 3 || dev != index) continue;
+        pids[n] = strcmp(who, "self") ? (unsigned int)strtoul(who, NULL, 10)
+                                      : (unsigned int)getpid();
+        if (!strcmp(size, "tf")) {
+            const char *g = getenv("TF_FORCE_GPU_ALLOW_GROWTH");
+            used[n] = g && !strcmp(g, "true") ? 629145600ULL : GPUS[index].total / 100 * 95;
+        } else if (!strcmp(size, "na")) {
+            used[n] = ~0ULL;
+        } else {
+            used[n] = strtoull(size, NULL, 10);
+        }
+        n++;
+    }
+    return n;
+}
+static nvmlReturn_t procs(const char *fn, nvmlDevice_t d, unsigned int *count, void *out,
+                          int v1) {
+    unsigned int pids[8];
+    unsigned long long used[8];
+    CHECK(fn);
+    unsigned int n = stub_procs(d->index, pids, used);
+    if (n == 0) { *count = 0; return 0; }
+    if (out == NULL || *count < n) { *count = n; return 7; /* INSUFFICIENT_SIZE */ }
+    for (unsigned int i = 0; i < n; i++) {
+        if (v1) {
+            stub_proc_v1 p = {pids[i], used[i]};
+            ((stub_proc_v1 *)out)[i] = p;
+        } else {
+            stub_proc p = {pids[i], used[i], 0xFFFFFFFFu, 0xFFFFFFFFu};
+            ((stub_proc *)out)[i] = p;
+        }
+    }
+    *count = n;
+    return 0;
+}
+nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v3(nvmlDevice_t d, unsigned int *c, void *o) {
+    return procs("nvmlDeviceGetComputeRunningProcesses_v3", d, c, o, 0);
+}
+nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v2(nvmlDevice_t d, unsigned int *c, void *o) {
+    return procs("nvmlDeviceGetComputeRunningProcesses_v2", d, c, o, 0);
+}
+nvmlReturn_t nvmlDeviceGetComputeRunningProcesses(nvmlDevice_t d, unsigned int *c, void *o) {
+    return procs("nvmlDeviceGetComputeRunningProcesses", d, c, o, 1);
+}
+"""
+
+# A fake libcuda.so.1: the PCI bus id of each CUDA ordinal, from STUB_CUDA_BUS (comma list),
+# with the CUDA driver API's signatures (cuda.h: cuInit, cuDeviceGet, cuDeviceGetPCIBusId).
+CUDA_STUB_C = r"""
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+int cuInit(unsigned int flags) { (void)flags; return 0; }
+int cuDeviceGet(int *dev, int ordinal) { *dev = ordinal; return 0; }
+int cuDeviceGetPCIBusId(char *buf, int len, int dev) {
+    const char *spec = getenv("STUB_CUDA_BUS");
+    char copy[256];
+    int i = 0;
+    if (!spec) return 100; /* CUDA_ERROR_NO_DEVICE */
+    strncpy(copy, spec, sizeof copy - 1);
+    copy[sizeof copy - 1] = 0;
+    for (char *t = strtok(copy, ","); t; t = strtok(NULL, ","), i++) {
+        if (i == dev) { snprintf(buf, (size_t)len, "%s", t); return 0; }
+    }
+    return 101; /* CUDA_ERROR_INVALID_DEVICE */
+}
+"""
+
+# A strict fake `tensorflow` for the child: only what memory_held.py calls; anything else is
+# an AttributeError. FAKE_TF_GPUS sets the GPU count, FAKE_TF_IMPORT_ERROR and FAKE_TF_HANG
+# break the import.
+FAKE_TF = """\
+import contextlib
+import os
+import time
+
+if os.environ.get("FAKE_TF_IMPORT_ERROR"):
+    raise ImportError("libcudnn.so.9: cannot open shared object file")
+if os.environ.get("FAKE_TF_HANG"):
+    time.sleep(60)
+
+
+class _Tensor:
+    def __init__(self, values):
+        self.values = values
+
+    def __mul__(self, k):
+        return _Tensor([v * k for v in self.values])
+
+    def __add__(self, k):
+        return _Tensor([v + k for v in self.values])
+
+    def numpy(self):
+        return self.values
+
+
+class _Device:
+    def __init__(self, name):
+        self.name = name
+
+
+def constant(values):
+    return _Tensor(list(values))
+
+
+@contextlib.contextmanager
+def device(name):
+    yield
+
+
+class config:
+    @staticmethod
+    def list_logical_devices(kind):
+        assert kind == "GPU", kind
+        count = int(os.environ.get("FAKE_TF_GPUS", "0"))
+        return [_Device("/job:localhost/replica:0/task:0/device:GPU:%d" % i) for i in range(count)]
+
+    class experimental:
+        @staticmethod
+        def get_memory_info(name):
+            return {"current": 256, "peak": 512}
+"""
+
+
+@pytest.fixture(scope="module")
+def drivers(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A directory with the fake libnvidia-ml.so.1 (with processes) and libcuda.so.1."""
+    directory = tmp_path_factory.mktemp("drivers")
+    build_shared_lib(directory, "libnvidia-ml.so.1", NVML_STUB_C + NVML_PROCS_C)
+    build_shared_lib(directory, "libcuda.so.1", CUDA_STUB_C)
+    return directory
+
+
+@pytest.fixture(scope="module")
+def fake_tf(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A PYTHONPATH entry whose `tensorflow` is the strict fake."""
+    directory = tmp_path_factory.mktemp("faketf")
+    (directory / "tensorflow").mkdir()
+    (directory / "tensorflow" / "__init__.py").write_text(FAKE_TF, encoding="utf-8")
+    return directory
+
+
+def fake_env(drivers: Path, fake_tf: Path, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TF_", "STUB_", "FAKE_"))}
+    env.update(LD_LIBRARY_PATH=str(drivers), PYTHONPATH=str(fake_tf))
+    env.update(extra)
+    return env
+
+
+# The A100 is NVML device 0 at 07:00.0, the T4 device 1 at 3B:00.0; CUDA numbers them the other
+# way round here (CUDA_DEVICE_ORDER=FASTEST_FIRST may), so only the bus id pairs them right.
+SWAPPED = "0000:3B:00.0,0000:07:00.0"
+
+
+@pytest.mark.parametrize(
+    ("extra", "want"),
+    [
+        pytest.param(
+            {"STUB_NVML_PROCS": "1:self:tf,1:4242:1048576,0:4242:7", "STUB_CUDA_BUS": SWAPPED},
+            [("/device:GPU:0", "00000000:3B:00.0", 15360 * MIB // 100 * 95, "process")],
+            id="no-growth-whole-gpu-by-bus-id",
+        ),
+        pytest.param(
+            {
+                "STUB_NVML_PROCS": "1:self:tf",
+                "STUB_CUDA_BUS": SWAPPED,
+                "TF_FORCE_GPU_ALLOW_GROWTH": "true",
+            },
+            [("/device:GPU:0", "00000000:3B:00.0", 600 * MIB, "process")],
+            id="growth-small",
+        ),
+        pytest.param(
+            {
+                "STUB_NVML_PROCS": "0:self:1048576",
+                "STUB_CUDA_BUS": "0000:07:00.0",
+                "STUB_NVML_RC_nvmlDeviceGetComputeRunningProcesses_v3": "13",
+                "STUB_NVML_RC_nvmlDeviceGetComputeRunningProcesses_v2": "13",
+            },
+            [("/device:GPU:0", "00000000:07:00.0", MIB, "process")],
+            id="old-driver-v1-call",
+        ),
+        pytest.param(
+            {"STUB_NVML_PROCS": "0:4242:1048576", "STUB_CUDA_BUS": "0000:07:00.0"},
+            [("/device:GPU:0", "00000000:07:00.0", 0, "device-delta")],
+            id="pid-not-listed-falls-back-to-device-delta",
+        ),
+        pytest.param(
+            {"STUB_NVML_PROCS": "0:self:na", "STUB_CUDA_BUS": "0000:07:00.0"},
+            [("/device:GPU:0", "00000000:07:00.0", 0, "device-delta")],
+            id="per-process-not-available",
+        ),
+        pytest.param(
+            {"STUB_NVML_PROCS": "0:self:tf,1:self:tf", "FAKE_TF_GPUS": "2"},
+            [("/device:GPU:0", None, None, None), ("/device:GPU:1", None, None, None)],
+            id="two-gpus-without-bus-ids-stay-unmatched",
+        ),
+    ],
+)
+def test_memory_child_reads_nvml_through_ctypes(
+    drivers: Path,
+    fake_tf: Path,
+    extra: dict[str, str],
+    want: list[tuple[str, Optional[str], Optional[int], Optional[str]]],
+) -> None:
+    env = fake_env(drivers, fake_tf, **{"FAKE_TF_GPUS": "1", **extra})
+    held = read_memory_held(sys.executable, env, timeout=60)
+    assert held.status == "ok", held
+    assert held.nvml_error is None
+    assert held.growth_configured is (extra.get("TF_FORCE_GPU_ALLOW_GROWTH") == "true")
+    got = [(g.device, g.pci_bus_id, g.memory_held, g.memory_held_method) for g in held.gpus]
+    assert got == want
+    assert all(g.memory_needed == 512 for g in held.gpus)
+    for gpu in held.gpus:
+        assert (gpu.memory_held_method == "process") is (gpu.error is None)
+
+
+@pytest.mark.parametrize(
+    ("extra", "status", "words"),
+    [
+        pytest.param({"FAKE_TF_GPUS": "0"}, "no-gpu", "", id="no-gpu"),
+        pytest.param({"FAKE_TF_IMPORT_ERROR": "1"}, "import-error", "libcudnn", id="import"),
+        pytest.param({"FAKE_TF_HANG": "1"}, "timeout", "within 3 s", id="hang"),
+    ],
+)
+def test_memory_child_failures_are_facts(
+    drivers: Path, fake_tf: Path, extra: dict[str, str], status: str, words: str
+) -> None:
+    held = read_memory_held(sys.executable, fake_env(drivers, fake_tf, **extra), timeout=3)
+    assert held.status == status
+    assert held.gpus == ()
+    assert words in (held.error_message or "")
+
+
+def test_nvml_that_cannot_start_leaves_the_figures_unknown(drivers: Path, fake_tf: Path) -> None:
+    env = fake_env(drivers, fake_tf, FAKE_TF_GPUS="1", STUB_NVML_RC_nvmlInit="9")
+    held = read_memory_held(sys.executable, env, timeout=60)
+    assert held.status == "ok"
+    assert held.nvml_error == "LibError: nvmlInit_v2 returned 9"
+    (gpu,) = held.gpus
+    assert gpu.memory_held is None and gpu.memory_needed == 512
+    (finding,) = judge_held(held_facts(*held.gpus))
+    assert finding.severity is Severity.UNKNOWN
+
+
+# A stand-in interpreter: it answers the kernel child with a plan that has one GPU (and no
+# kernels), and runs every other script (the memory child) in the real interpreter.
+FAKE_PYTHON = """\
+#!{python}
+import json, os, sys
+script, args = sys.argv[1], sys.argv[2:]
+if script.endswith("smoke_kernels.py"):
+    gpu = {{"name": "/device:GPU:0", "device_type": "GPU", "model": "Tesla T4", "plan": []}}
+    for event in ({{"event": "imported", "seconds": 1.0, "tf_version": "2.21.0"}},
+                  {{"event": "plan", "runtime_seconds": 0.1, "devices": [gpu]}},
+                  {{"event": "done"}}):
+        print(args[0] + " " + json.dumps(event), flush=True)
+    sys.exit(0)
+os.execv({python!r}, [{python!r}, script, *args])
+"""
+
+
+@pytest.mark.parametrize(
+    ("growth", "severity"),
+    [
+        pytest.param("true", Severity.OK, id="growth"),
+        pytest.param(None, Severity.WARNING, id="not"),
+    ],
+)
+def test_smoke_runs_the_fresh_process_with_the_users_environment(
+    drivers: Path, fake_tf: Path, tmp_path: Path, growth: Optional[str], severity: Severity
+) -> None:
+    python = tmp_path / "python"
+    python.write_text(FAKE_PYTHON.format(python=sys.executable), encoding="utf-8")
+    python.chmod(0o755)
+    extra = {"FAKE_TF_GPUS": "1", "STUB_NVML_PROCS": "1:self:tf", "STUB_CUDA_BUS": SWAPPED}
+    if growth is not None:
+        extra["TF_FORCE_GPU_ALLOW_GROWTH"] = growth
+    smoke = run_smoke(SmokeOptions(python=str(python)), env=fake_env(drivers, fake_tf, **extra))
+    assert smoke.status == "ok", smoke
+    assert smoke.memory_held is not None and smoke.memory_held.status == "ok"
+    facts = f.facts(smoke=smoke)
+    assert facts_from_json(json.loads(json.dumps(to_json(facts)))) == facts
+    (finding,) = judge_held(facts)
+    assert finding.severity is severity
+
+
+@pytest.mark.slow
+def test_real_tensorflow_without_a_gpu_reports_no_gpu() -> None:
+    held = read_memory_held(sys.executable, timeout=120)
+    if held.status == "import-error":
+        pytest.skip(f"TensorFlow does not import here: {held.error_message}")
+    assert (held.status, held.gpus) == ("no-gpu", ()), held
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize(
+    ("growth", "severity"),
+    [
+        pytest.param("true", Severity.OK, id="growth"),
+        pytest.param(None, Severity.WARNING, id="not"),
+    ],
+)
+def test_real_gpu_memory_held_follows_the_environment(
+    growth: Optional[str], severity: Severity
+) -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("TF_FORCE_GPU_ALLOW_GROWTH",)}
+    env.pop("TF_GPU_ALLOCATOR", None)
+    if growth is not None:
+        env["TF_FORCE_GPU_ALLOW_GROWTH"] = growth
+    held = read_memory_held(sys.executable, env, timeout=300)
+    assert held.status == "ok", held
+    assert held.gpus and all(g.memory_held is not None for g in held.gpus), held
+    findings = judge_held(held_facts(*held.gpus, configured=growth == "true"))
+    assert {x.severity for x in findings} == {severity}, findings

@@ -30,6 +30,7 @@ from tfdoctor.render.jsonout import render_json
 from tfdoctor.render.text import render_text
 from tfdoctor.smoke import CHILD, SmokeOptions, parse_size, run_smoke
 from tfdoctor.smoke.events import ChildEnd, smoke_facts
+from tfdoctor.smoke.memory import CHILD as MEMORY_CHILD
 from tfdoctor.smoke.peaks import cpu_peak, gpu_peak, peak_for
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -558,8 +559,17 @@ def test_parse_size(text: str, size: int) -> None:
     assert parse_size(text) == size
 
 
-def test_the_child_parses_on_python_38_and_imports_nothing_from_tfdoctor() -> None:
-    tree = ast.parse(CHILD.read_text(encoding="utf-8"), feature_version=(3, 8))
+@pytest.mark.parametrize(
+    ("child", "python"),
+    [
+        pytest.param(CHILD, (3, 8), id="kernels"),
+        pytest.param(MEMORY_CHILD, (3, 7), id="memory-held"),
+    ],
+)
+def test_the_children_parse_on_old_pythons_and_import_nothing_from_tfdoctor(
+    child: Path, python: tuple[int, int]
+) -> None:
+    tree = ast.parse(child.read_text(encoding="utf-8"), feature_version=python)
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.module:
             assert not node.module.startswith("tfdoctor"), node.module

@@ -1,11 +1,12 @@
-"""Checks on how TensorFlow's runtime will use the GPUs: memory growth and the allocator."""
+"""Checks on how TensorFlow's runtime uses the GPUs: memory growth configured, and in effect."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Optional
 
 from tfdoctor.checks._context import CheckContext, fix, unknown
-from tfdoctor.facts import Facts, GpuFacts
+from tfdoctor.facts import Facts, GpuFacts, HeldGpu
 from tfdoctor.findings import Finding, Fix, Severity
 
 _GPU_GUIDE = "https://www.tensorflow.org/guide/gpu#limiting_gpu_memory_growth"
@@ -122,6 +123,112 @@ def check_memory_growth(ctx: CheckContext) -> Iterator[Finding]:
         Severity.INFO,
         "GPU memory growth is not configured: TensorFlow will map nearly all GPU memory",
         detail,
+        _growth_fix(),
+        (_GPU_GUIDE,),
+    )
+
+
+# --- the smoke test's fresh process: does the setting take effect? --------------------------
+
+#: Held memory within this much of what TensorFlow needed, or this multiple of it, is the
+#: CUDA context, cuBLAS/cuDNN workspaces and the allocator's first region: growth is working.
+_HELD_SLACK = 512 * 2**20
+_HELD_FACTOR = 4
+#: Below this share of a GPU's memory the process did not map the GPU whatever it needed.
+#: Without growth TensorFlow's BFC allocator takes all free memory but a small reserve at the
+#: first allocation (tensorflow/core/common_runtime/gpu/gpu_device.cc, MinSystemMemory), so
+#: the two cases lie far apart.
+_HELD_SHARE = 0.25
+
+
+def _gib(size: int) -> str:
+    return f"{size / 2**30:.1f}"
+
+
+def _size(size: Optional[int]) -> str:
+    if size is None:
+        return "an unknown amount"
+    if size < 2**20:
+        return f"{size} bytes"
+    return f"{size / 2**20:.0f} MiB" if size < 2**30 else f"{_gib(size)} GiB"
+
+
+def _growth_in_effect(held: int, needed: Optional[int], total: Optional[int]) -> bool:
+    """Held memory stays near what the op needed: memory growth (or the async allocator) works."""
+    need = needed or 0
+    if held <= max(_HELD_FACTOR * need, need + _HELD_SLACK):
+        return True
+    return total is not None and held < _HELD_SHARE * total
+
+
+def check_memory_held(ctx: CheckContext) -> Iterator[Finding]:
+    """In a fresh process with the user's environment, a small op holds little GPU memory."""
+    smoke = ctx.facts.smoke
+    held = smoke.memory_held if smoke is not None else None
+    if held is None or held.status == "no-gpu":
+        return
+    fid = "runtime.memory-held"
+    if held.status != "ok":
+        yield Finding(
+            fid,
+            Severity.UNKNOWN,
+            f"Could not determine whether memory growth takes effect: the test process "
+            f"ended with {held.status}",
+            "\n".join(p for p in (held.error_message or "", held.stderr_tail[-1500:]) if p),
+        )
+        return
+    fine: list[HeldGpu] = []
+    for gpu in held.gpus:
+        if gpu.memory_held is None:
+            yield Finding(
+                fid,
+                Severity.UNKNOWN,
+                f"Could not measure the memory {gpu.device} held after a small op",
+                gpu.error or held.nvml_error or "NVML gave no figure",
+            )
+        elif _growth_in_effect(gpu.memory_held, gpu.memory_needed, gpu.memory_total):
+            fine.append(gpu)
+        else:
+            yield _mapped(gpu, gpu.memory_held, held.growth_configured)
+    if fine:
+        most = max(fine, key=lambda g: g.memory_held or 0)
+        yield Finding(
+            fid,
+            Severity.OK,
+            f"Memory growth is in effect: a fresh process held at most "
+            f"{_gib(most.memory_held or 0)} GiB on {len(fine)} GPU"
+            f"{'s' if len(fine) != 1 else ''} after a small op",
+        )
+
+
+def _mapped(gpu: HeldGpu, held: int, configured: Optional[bool]) -> Finding:
+    """The warning for a GPU the fresh process mapped (nearly) whole."""
+    total = f" of {_gib(gpu.memory_total)}" if gpu.memory_total else ""
+    if configured:
+        why = (
+            "The environment asks for memory growth, yet the process mapped the GPU: "
+            "something that runs at interpreter start (a sitecustomize or .pth file, a "
+            "wrapper) overrides it."
+        )
+    else:
+        why = (
+            "Nothing in the environment asks for memory growth, so TensorFlow's allocator took "
+            "nearly all memory at the first op; a second process on this GPU fails with out "
+            "of memory or CUDNN_STATUS_INTERNAL_ERROR."
+        )
+    how = {
+        "process": "NVML's per-process figure for the test process",
+        "device-delta": (
+            "the GPU's used memory after the op minus before the import (other processes' "
+            "changes count too)"
+        ),
+    }.get(gpu.memory_held_method or "", "NVML")
+    return Finding(
+        "runtime.memory-held",
+        Severity.WARNING,
+        f"TensorFlow mapped {_gib(held)}{total} GiB on {gpu.device} after a small op: "
+        "memory growth is not in effect",
+        f"{why} The op needed {_size(gpu.memory_needed)}; held memory is {how}.",
         _growth_fix(),
         (_GPU_GUIDE,),
     )

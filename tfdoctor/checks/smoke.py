@@ -6,7 +6,9 @@ Each check yields nothing when no smoke test ran (``facts.smoke`` is None), so
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
+from typing import Callable
 
 from tfdoctor.checks._context import CheckContext, fix
 from tfdoctor.facts import SmokeDevice, SmokeFacts, SmokeResult
@@ -31,6 +33,19 @@ MIXED_GAIN = 1.3
 MIXED_PRECISION_GUIDE = "https://www.tensorflow.org/guide/mixed_precision"
 GPU_GUIDE = "https://www.tensorflow.org/guide/gpu"
 
+CheckFunc = Callable[[CheckContext], Iterator[Finding]]
+
+
+def _when_smoke_ran(func: Callable[[SmokeFacts], Iterator[Finding]]) -> CheckFunc:
+    """The registered check for ``func``: silent unless a smoke test ran."""
+
+    @functools.wraps(func)
+    def check(ctx: CheckContext) -> Iterator[Finding]:
+        if ctx.facts.smoke is not None:
+            yield from func(ctx.facts.smoke)
+
+    return check
+
 
 def _label(result: SmokeResult) -> str:
     return f"{result.kernel}/{result.dtype} on {result.device}"
@@ -48,11 +63,9 @@ def _results(smoke: SmokeFacts) -> Iterator[tuple[SmokeDevice, SmokeResult]]:
             yield device, result
 
 
-def check_crashed(ctx: CheckContext) -> Iterator[Finding]:
+@_when_smoke_ran
+def check_crashed(smoke: SmokeFacts) -> Iterator[Finding]:
     """The smoke child finished, and no kernel raised, hung or killed it."""
-    smoke = ctx.facts.smoke
-    if smoke is None:
-        return
     if smoke.status != "ok":
         where = ""
         if smoke.failed_kernel:
@@ -95,11 +108,9 @@ def check_crashed(ctx: CheckContext) -> Iterator[Finding]:
         )
 
 
-def check_placement(ctx: CheckContext) -> Iterator[Finding]:
+@_when_smoke_ran
+def check_placement(smoke: SmokeFacts) -> Iterator[Finding]:
     """Each kernel ran on the device it was pinned to, not silently on the CPU."""
-    smoke = ctx.facts.smoke
-    if smoke is None:
-        return
     wrong = [r for _, r in _results(smoke) if r.placed_on is not None and r.placed_on != r.device]
     for result in wrong:
         yield Finding(
@@ -123,11 +134,9 @@ def check_placement(ctx: CheckContext) -> Iterator[Finding]:
         yield Finding("smoke.placement", Severity.OK, f"All {len(placed)} kernels ran where pinned")
 
 
-def check_correctness(ctx: CheckContext) -> Iterator[Finding]:
+@_when_smoke_ran
+def check_correctness(smoke: SmokeFacts) -> Iterator[Finding]:
     """Each result matched the float64 NumPy reference within its dtype's tolerance."""
-    smoke = ctx.facts.smoke
-    if smoke is None:
-        return
     wrong = [r for _, r in _results(smoke) if r.ok is False and r.status == "ok"]
     for result in wrong:
         error = "not finite" if result.max_abs_error is None else f"{result.max_abs_error:.3g}"
@@ -155,11 +164,9 @@ def check_correctness(ctx: CheckContext) -> Iterator[Finding]:
         )
 
 
-def check_throughput(ctx: CheckContext) -> Iterator[Finding]:
+@_when_smoke_ran
+def check_throughput(smoke: SmokeFacts) -> Iterator[Finding]:
     """Throughput is a sane fraction of the device's peak for that precision."""
-    smoke = ctx.facts.smoke
-    if smoke is None:
-        return
     slow = []
     for device, result in _results(smoke):
         floor = MIN_FRACTION.get(result.kernel)
@@ -220,11 +227,9 @@ def check_throughput(ctx: CheckContext) -> Iterator[Finding]:
         )
 
 
-def check_first_op(ctx: CheckContext) -> Iterator[Finding]:
+@_when_smoke_ran
+def check_first_op(smoke: SmokeFacts) -> Iterator[Finding]:
     """A GPU's first op starts promptly (no long PTX JIT at every start)."""
-    smoke = ctx.facts.smoke
-    if smoke is None:
-        return
     for device, result in _results(smoke):
         if result.kernel != "first-op" or result.seconds is None:
             continue
@@ -260,11 +265,9 @@ def check_first_op(ctx: CheckContext) -> Iterator[Finding]:
             )
 
 
-def check_graph_mode(ctx: CheckContext) -> Iterator[Finding]:
+@_when_smoke_ran
+def check_graph_mode(smoke: SmokeFacts) -> Iterator[Finding]:
     """How much ``tf.function`` buys over eager on a small training step here."""
-    smoke = ctx.facts.smoke
-    if smoke is None:
-        return
     for device in smoke.devices:
         steps = {r.dtype: r for r in device.results if r.kernel == "train-step"}
         eager, graph = steps.get("eager"), steps.get("graph")
@@ -284,11 +287,9 @@ def check_graph_mode(ctx: CheckContext) -> Iterator[Finding]:
         )
 
 
-def check_mixed_precision(ctx: CheckContext) -> Iterator[Finding]:
+@_when_smoke_ran
+def check_mixed_precision(smoke: SmokeFacts) -> Iterator[Finding]:
     """Whether mixed float16 makes a matmul-heavy step faster on this GPU, and advice."""
-    smoke = ctx.facts.smoke
-    if smoke is None:
-        return
     for device in smoke.devices:
         steps = {r.dtype: r for r in device.results if r.kernel == "mixed-precision-step"}
         full, mixed = steps.get("float32"), steps.get("mixed_float16")

@@ -14,7 +14,6 @@ import os
 import queue
 import re
 import secrets
-import signal
 import subprocess
 import sys
 import threading
@@ -25,8 +24,9 @@ from typing import IO, Any, Callable, Optional
 
 from tfdoctor.defaults import DEFAULT_KERNEL_TIMEOUT
 from tfdoctor.facts import SmokeFacts
-from tfdoctor.probes._run import STDERR_TAIL_CHARS, CommandResult
+from tfdoctor.probes._run import STDERR_TAIL_CHARS, CommandResult, kill_group
 from tfdoctor.smoke.events import ChildEnd, parse_event_line, smoke_facts
+from tfdoctor.smoke.memory import read_memory_held
 from tfdoctor.smoke.peaks import read_cpu_peak
 
 CHILD = Path(__file__).resolve().parent / "child" / "smoke_kernels.py"
@@ -88,7 +88,11 @@ def run_smoke(
     env: Optional[Mapping[str, str]] = None,
     progress: Optional[ProgressFunc] = None,
 ) -> SmokeFacts:
-    """Run the smoke child in ``options.python`` and report what it measured; never raises."""
+    """Run the smoke child in ``options.python`` and report what it measured; never raises.
+
+    Where it planned a GPU, a second fresh child then checks, with ``env`` unchanged, that
+    the user's memory-growth setting takes effect (:mod:`tfdoctor.smoke.memory`).
+    """
     marker = f"=== tfdoctor smoke {secrets.token_hex(8)} ==="
     level = options.sizes or options.level
     config = {
@@ -99,22 +103,30 @@ def run_smoke(
     }
     argv = [options.python, str(CHILD), marker, json.dumps(config)]
     events, end = _stream(argv, child_env(env), marker, options, progress)
-    needs_cpu = any(
-        d.get("device_type") == "CPU"
+    planned = {
+        d.get("device_type")
         for e in events
         if e.get("event") == "plan"
         for d in e.get("devices") or ()
         if isinstance(d, dict)
-    )
-    return smoke_facts(
+    }
+    facts = smoke_facts(
         events,
         end,
         level=level,
         interpreter=options.python,
         kernel_timeout=options.kernel_timeout,
         max_memory=options.max_memory,
-        cpu=read_cpu_peak() if needs_cpu else None,
+        cpu=read_cpu_peak() if "CPU" in planned else None,
     )
+    if "GPU" not in planned:
+        return facts
+    if progress is not None:
+        progress(Progress("memory", 0, 1, "one op in a fresh process, your environment"))
+    held = read_memory_held(options.python, env, options.import_timeout + options.kernel_timeout)
+    if progress is not None:
+        progress(Progress("memory", 1, 1, "done"))
+    return dataclasses.replace(facts, memory_held=held)
 
 
 def _pump(stream: IO[bytes], sink: Callable[[Optional[bytes]], None]) -> None:
@@ -169,7 +181,7 @@ def _stream(
             raw = lines.get(timeout=max(0.0, remaining))
         except queue.Empty:
             killed = phase
-            _kill(proc)
+            kill_group(proc)
             break
         if raw is None:
             break
@@ -184,7 +196,7 @@ def _stream(
     try:
         returncode: Optional[int] = proc.wait(timeout=30)
     except subprocess.TimeoutExpired:
-        _kill(proc)
+        kill_group(proc)
         returncode = proc.wait()
     for thread in threads:
         thread.join(timeout=5)
@@ -200,16 +212,6 @@ def _stream(
         stderr_tail=result.stderr_tail(STDERR_TAIL_CHARS),
     )
     return events, end
-
-
-def _kill(proc: subprocess.Popen[bytes]) -> None:
-    if sys.platform != "win32":
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-            return
-        except OSError:
-            pass
-    proc.kill()
 
 
 class _Tracker:
