@@ -11,11 +11,9 @@ import. Targets: ``check --static`` <= 0.2x the import and < 0.5 s; ``check`` <=
 
 from __future__ import annotations
 
-import argparse
-import statistics
-import subprocess
 import sys
-import time
+
+from _timing import print_medians, runs_from_arguments, time_interleaved
 
 COMMANDS = {
     "import tensorflow": [sys.executable, "-c", "import tensorflow"],
@@ -24,32 +22,10 @@ COMMANDS = {
 }
 
 
-def time_once(argv: list[str]) -> float:
-    """Seconds one run of ``argv`` takes; output discarded, exit code ignored (it is a verdict)."""
-    start = time.perf_counter()
-    subprocess.run(
-        argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, timeout=300
-    )
-    return time.perf_counter() - start
-
-
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=5, help="timed runs per command (>= 5)")
-    args = parser.parse_args()
-    runs = max(5, args.runs)
-    for argv in COMMANDS.values():  # warm the page cache once
-        time_once(argv)
-    samples: dict[str, list[float]] = {name: [] for name in COMMANDS}
-    for _ in range(runs):
-        for name, argv in COMMANDS.items():
-            samples[name].append(time_once(argv))
-    medians = {name: statistics.median(s) for name, s in samples.items()}
+    runs = runs_from_arguments(__doc__.splitlines()[0], default=5)
+    medians = print_medians(time_interleaved(COMMANDS, runs), "import tensorflow", "import")
     base = medians["import tensorflow"]
-    print(f"runs per command: {runs}")
-    for name, med in medians.items():
-        spread = f"{min(samples[name]):.3f}-{max(samples[name]):.3f}"
-        print(f"{name:26} median {med:6.3f} s  (range {spread})  {med / base:5.2f}x import")
     static, full = medians["tfdoctor check --static"], medians["tfdoctor check"]
     static_met = static <= 0.2 * base and static < 0.5
     print(f"target check --static <= 0.2x import and < 0.5 s: {'met' if static_met else 'MISSED'}")

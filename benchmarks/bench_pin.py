@@ -12,11 +12,9 @@ Target: ``tfdoctor pin`` (and ``pin --all``) at most as slow as ``pip freeze``.
 
 from __future__ import annotations
 
-import argparse
-import statistics
-import subprocess
 import sys
-import time
+
+from _timing import print_medians, runs_from_arguments, time_interleaved
 
 COMMANDS = {
     "pip freeze": [sys.executable, "-m", "pip", "freeze", "--disable-pip-version-check"],
@@ -27,33 +25,10 @@ COMMANDS = {
 }
 
 
-def time_once(argv: list[str]) -> float:
-    """Seconds one run of ``argv`` takes; output discarded."""
-    start = time.perf_counter()
-    subprocess.run(
-        argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, timeout=300
-    )
-    return time.perf_counter() - start
-
-
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=7, help="timed runs per command (>= 5)")
-    args = parser.parse_args()
-    runs = max(5, args.runs)
-    for argv in COMMANDS.values():  # warm the page cache once
-        time_once(argv)
-    samples: dict[str, list[float]] = {name: [] for name in COMMANDS}
-    for _ in range(runs):
-        for name, argv in COMMANDS.items():
-            samples[name].append(time_once(argv))
-    medians = {name: statistics.median(s) for name, s in samples.items()}
-    base = medians["pip freeze"]
-    print(f"runs per command: {runs}")
-    for name, med in medians.items():
-        spread = f"{min(samples[name]):.3f}-{max(samples[name]):.3f}"
-        print(f"{name:20} median {med:6.3f} s  (range {spread})  {med / base:5.2f}x pip freeze")
-    met = all(medians[n] <= base for n in ("tfdoctor pin", "tfdoctor pin --all"))
+    runs = runs_from_arguments(__doc__.splitlines()[0], default=7)
+    medians = print_medians(time_interleaved(COMMANDS, runs), "pip freeze", "pip freeze")
+    met = all(medians[n] <= medians["pip freeze"] for n in ("tfdoctor pin", "tfdoctor pin --all"))
     print(f"target pin <= pip freeze: {'met' if met else 'MISSED'}")
     return 0
 

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import json
 import statistics
-import subprocess
 import sys
-import time
+
+from _timing import timed
 
 BARE_TF = """
 import sys, time
@@ -56,18 +56,18 @@ print(max(runs))
 """
 
 
-def timed(argv: list[str]) -> tuple[float, str]:
-    """Wall seconds of one run of ``argv`` and its stdout."""
-    start = time.perf_counter()
-    out = subprocess.run(argv, capture_output=True, text=True, check=False, timeout=900)
-    return time.perf_counter() - start, out.stdout
+def last_number(code: str, n: int) -> float:
+    """The number a snippet above prints last, run with matrix size ``n`` in a fresh process."""
+    out = timed([sys.executable, "-c", code, str(n)], timeout=900)[1]
+    return float(out.strip().splitlines()[-1])
 
 
 def main() -> int:
     imports = [timed([sys.executable, "-c", "import tensorflow"])[0] for _ in range(3)]
     import_s = statistics.median(imports)
     smoke_s, out = timed(
-        [sys.executable, "-m", "tfdoctor", "smoke", "--quick", "--json", "--device", "CPU:0"]
+        [sys.executable, "-m", "tfdoctor", "smoke", "--quick", "--json", "--device", "CPU:0"],
+        timeout=900,
     )
     smoke = json.loads(out)["facts"]["smoke"]
     row = next(
@@ -76,8 +76,7 @@ def main() -> int:
         if (r["kernel"], r["dtype"]) == ("matmul", "float32")
     )
     n = int(row["size"].split("=")[1])
-    bare = float(timed([sys.executable, "-c", BARE_TF, str(n)])[1].strip().splitlines()[-1])
-    numpy = float(timed([sys.executable, "-c", BARE_NUMPY, str(n)])[1].strip().splitlines()[-1])
+    bare, numpy = last_number(BARE_TF, n), last_number(BARE_NUMPY, n)
     reported = row["throughput"]
     print(f"matmul float32 n={n} on /CPU:0")
     print(f"  smoke reported   {reported / 1e9:7.1f} GFLOP/s  ({reported / bare:.2f}x bare TF)")

@@ -45,14 +45,8 @@ ALLOWED = {
         "tfdoctor.pin",
     ),
     "tfdoctor.envvars": ("tfdoctor.facts",),
-    # Pins from facts and the matrix; the listing of installed distributions runs a child.
-    "tfdoctor.pin": (
-        "tfdoctor.facts",
-        "tfdoctor.matrix",
-        "tfdoctor.compat",
-        "tfdoctor.pin",
-        "tfdoctor.probes._run",
-    ),
+    # Pins from facts and the matrix (the packages probe lists the installed distributions).
+    "tfdoctor.pin": ("tfdoctor.facts", "tfdoctor.matrix", "tfdoctor.compat", "tfdoctor.pin"),
     # The training-script API: imports TensorFlow inside its function, nothing of the package.
     "tfdoctor.gpu_config": (),
     "tfdoctor.doctor": (

@@ -11,7 +11,7 @@ import pytest
 from tests import factories as f
 from tests.test_cli import tfdoctor, write_facts
 from tests.test_matrix import VALID_MATRIX
-from tfdoctor.compat import Target, driver_floor, evaluate, ptx_driver_floor
+from tfdoctor.compat import Target, describe_target, driver_floor, evaluate, ptx_driver_floor
 from tfdoctor.matrix import MATRIX_ENV, Matrix, TFLine, load_matrix
 
 #: The bundled matrix, read without $TFDOCTOR_MATRIX (the subprocesses run without it too).
@@ -109,6 +109,23 @@ def test_python_query_text_lists_the_excluded_lines() -> None:
     assert "no wheel for Python 3.12 on linux-x86_64 (Python 3.9-3.11)" in excluded
     assert "2.15" in excluded and "2.21" not in excluded
     assert "\x1b[" not in text
+
+
+@pytest.mark.parametrize(
+    ("target", "text"),
+    [
+        pytest.param(Target(), "", id="nothing-asked"),
+        pytest.param(Target(platform="macos-arm64"), "macos-arm64", id="platform-only"),
+        pytest.param(
+            Target("3.10", "linux-x86_64", "12.3", "470.82.01", "8.6"),
+            "Python 3.10 on linux-x86_64, CUDA 12.3, driver 470.82.01, GPU compute capability 8.6",
+            id="everything",
+        ),
+        pytest.param(Target(python="3.9", driver="535.54"), "Python 3.9, driver 535.54", id="gap"),
+    ],
+)
+def test_describe_target(target: Target, text: str) -> None:
+    assert describe_target(target) == text
 
 
 def test_query_nothing_fits_exits_2() -> None:

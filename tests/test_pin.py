@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import ast
 import dataclasses
 import json
 import os
 import re
 import stat
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,16 +16,14 @@ from packaging.requirements import Requirement
 
 from tests import factories as f
 from tfdoctor.checks import CHECKS, run_checks, select_checks
-from tfdoctor.checks._context import TF_DISTRIBUTIONS as CHECKS_TF_DISTRIBUTIONS
 from tfdoctor.checks._context import CheckContext
 from tfdoctor.compat import Target, make_target
-from tfdoctor.facts import Facts, PackageFacts, normalize_name
+from tfdoctor.facts import Facts, PackageFacts
 from tfdoctor.findings import Severity
 from tfdoctor.matrix import PLATFORMS, Matrix, load_matrix
 from tfdoctor.pin import (
     CONFLICT,
     EDITABLE,
-    TF_DISTRIBUTIONS,
     PinEntry,
     PinError,
     Pinset,
@@ -38,7 +33,6 @@ from tfdoctor.pin import (
 )
 from tfdoctor.pin.atomic import write_atomic
 from tfdoctor.pin.hashes import HashError, add_hashes, parse_release_hashes
-from tfdoctor.pin.installed import CHILD, merge_packages, parse_installed, read_installed
 from tfdoctor.pin.reqfile import RequirementsError, parse_requirements
 from tfdoctor.render.requirements import render_requirements
 
@@ -246,10 +240,6 @@ def test_smoke_verdict_is_recorded_when_the_facts_carry_one() -> None:
     assert ("Smoke test", "not run") in environment_pinset(facts).provenance
 
 
-def test_tf_distribution_list_matches_the_checks() -> None:
-    assert TF_DISTRIBUTIONS == CHECKS_TF_DISTRIBUTIONS
-
-
 # --- target mode ------------------------------------------------------------------------------
 
 
@@ -379,60 +369,104 @@ def test_long_header_values_wrap_as_comments() -> None:
 
 # --- hashes (offline part) --------------------------------------------------------------------
 
-RELEASE_JSON = {
-    # The shape of https://pypi.org/pypi/six/1.17.0/json (docs.pypi.org/api/json), trimmed.
-    "info": {"name": "six", "version": "1.17.0"},
-    "urls": [
-        {
-            "filename": "six-1.17.0-py2.py3-none-any.whl",
-            "digests": {"md5": "0" * 32, "sha256": "b" * 64},
-        },
-        {"filename": "six-1.17.0.tar.gz", "digests": {"md5": "1" * 32, "sha256": "a" * 64}},
-    ],
-}
-
-
-def test_release_hashes_parse_every_file() -> None:
-    hashes = parse_release_hashes(RELEASE_JSON, "six", "1.17.0")
-    assert hashes == (f"sha256:{'a' * 64}", f"sha256:{'b' * 64}")
+# PEP 691 project pages, recorded from https://pypi.org/simple/<name>/ (Accept:
+# application/vnd.pypi.simple.v1+json); tensorflow-gpu's is the one tests/test_refresh_matrix.py
+# reads, with a dashed sdist name (tensorflow-gpu-2.12.0.tar.gz) beside tensorflow_gpu wheels.
+SIX_PAGE = json.loads((DATA / "simple-six.json").read_text(encoding="utf-8"))
+TF_GPU_PAGE = json.loads(
+    (ROOT / "tests" / "data" / "pypi" / "simple-tensorflow-gpu.json").read_text(encoding="utf-8")
+)
+SIX_117 = (
+    "sha256:4721f391ed90541fddacab5acf947aa0d3dc7d27b2e1e8eda2be8970586c3274",  # the wheel
+    "sha256:ff70335d468e7eb6ec65b95b99d3a2836546063f63acc5171de367e834932a81",  # the sdist
+)
 
 
 @pytest.mark.parametrize(
-    "doc",
+    ("page", "name", "version", "expected"),
     [
-        pytest.param({"message": "Not Found"}, id="no-urls"),
-        pytest.param({"urls": []}, id="no-files"),
-        pytest.param({"urls": [{"digests": {"sha256": "xyz"}}]}, id="bad-digest"),
+        pytest.param(SIX_PAGE, "six", "1.17.0", SIX_117, id="wheel-and-sdist"),
+        pytest.param(SIX_PAGE, "six", "1.17", SIX_117, id="version-as-pip-compares"),
+        pytest.param(
+            SIX_PAGE,
+            "six",
+            "1.0b1",
+            ("sha256:3ef868e4818fc3c7f1cf6827a20766d7596fc0d4ab50a74747538262ebf402d4",),
+            id="sdist-only-prerelease",
+        ),
+        pytest.param(
+            TF_GPU_PAGE,
+            "tensorflow-gpu",
+            "2.12.0",
+            ("sha256:51cc56493594840814e55545cf36c006e174a6186f71418cc29aafa62e77b756",),
+            id="dashed-sdist-name",
+        ),
     ],
 )
-def test_release_without_hashes_is_an_error(doc: dict[str, Any]) -> None:
-    with pytest.raises(HashError, match=r"six==1\.17\.0"):
-        parse_release_hashes(doc, "six", "1.17.0")
+def test_release_hashes_are_every_file_of_that_release(
+    page: dict[str, Any], name: str, version: str, expected: tuple[str, ...]
+) -> None:
+    assert parse_release_hashes(page, name, version) == expected
+
+
+def test_release_hashes_take_no_file_of_another_release() -> None:
+    hashes = parse_release_hashes(TF_GPU_PAGE, "tensorflow-gpu", "2.11.0")
+    files = [f for f in TF_GPU_PAGE["files"] if f["filename"].startswith("tensorflow_gpu-2.11.0-")]
+    assert len(files) == 4
+    assert hashes == tuple(sorted(f"sha256:{f['hashes']['sha256']}" for f in files))
+
+
+@pytest.mark.parametrize(
+    ("doc", "version"),
+    [
+        pytest.param({"message": "Not Found"}, "1.17.0", id="no-files"),
+        pytest.param({**SIX_PAGE, "meta": {"api-version": "2.0"}}, "1.17.0", id="api-version-2"),
+        pytest.param(SIX_PAGE, "9.9.9", id="unknown-release"),
+        pytest.param(SIX_PAGE, "not a version", id="bad-version"),
+        pytest.param(
+            {
+                "meta": {"api-version": "1.0"},
+                "files": [{"filename": "six-1.17.0.tar.gz", "hashes": {"sha256": "xyz"}}],
+            },
+            "1.17.0",
+            id="bad-digest",
+        ),
+        pytest.param(
+            {
+                "meta": {"api-version": "1.0"},
+                "files": [{"filename": "other-1.17.0.tar.gz", "hashes": {"sha256": "a" * 64}}],
+            },
+            "1.17.0",
+            id="another-project's-file",
+        ),
+    ],
+)
+def test_release_without_hashes_is_an_error(doc: dict[str, Any], version: str) -> None:
+    with pytest.raises(HashError, match=rf"six=={re.escape(version)}"):
+        parse_release_hashes(doc, "six", version)
 
 
 def test_add_hashes_asks_once_per_pin_and_skips_editables() -> None:
-    asked: list[tuple[str, str]] = []
+    asked: list[str] = []
 
-    def fetch(name: str, version: str) -> Any:
-        asked.append((name, version))
-        if (name, version) != ("six", "1.17.0"):
-            raise AssertionError(f"unexpected look-up {name}=={version}")
-        return RELEASE_JSON
+    def fetch(name: str) -> Any:
+        asked.append(name)
+        if name != "six":
+            raise AssertionError(f"unexpected look-up {name}")
+        return SIX_PAGE
 
     pinset = Pinset(
         "all",
         (PinEntry("mylab", "==0.1", flags=(EDITABLE,)), PinEntry("six", "==1.17.0")),
     )
     hashed = add_hashes(pinset, fetch)
-    assert asked == [("six", "1.17.0")]
-    assert hashed.entry("six").hashes == parse_release_hashes(  # type: ignore[union-attr]
-        RELEASE_JSON, "six", "1.17.0"
-    )
+    assert asked == ["six"]
+    assert hashed.entry("six").hashes == SIX_117  # type: ignore[union-attr]
     assert hashed.entry("mylab").hashes == ()  # type: ignore[union-attr]
 
 
 def test_hashes_refuse_ranges(matrix: Matrix) -> None:
-    def fetch(name: str, version: str) -> Any:
+    def fetch(name: str) -> Any:
         raise AssertionError("no look-up expected")
 
     with pytest.raises(HashError, match="exact versions"):
@@ -598,69 +632,3 @@ def test_atomic_write_onto_a_directory_fails_cleanly(tmp_path: Path) -> None:
         write_atomic(target, "numpy==1.26.4\n")
     assert (target / "keep").read_text(encoding="utf-8") == "x"
     assert leftovers(tmp_path) == []
-
-
-# --- the listing of installed distributions ---------------------------------------------------
-
-
-def test_listing_child_runs_on_python_37_with_the_standard_library() -> None:
-    source = CHILD.read_text(encoding="utf-8")
-    tree = ast.parse(source, feature_version=(3, 7))
-    stdlib = set(getattr(sys, "stdlib_module_names", ()))
-    if not stdlib:
-        pytest.skip("sys.stdlib_module_names needs Python 3.10+")
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.module:
-            assert node.module.split(".")[0] in stdlib | {"__future__"}, node.module
-        elif isinstance(node, ast.Import):
-            assert all(a.name.split(".")[0] in stdlib for a in node.names)
-
-
-def test_listing_in_a_child_agrees_with_the_listing_in_process() -> None:
-    here = read_installed(sys.executable, current=True)
-    there = read_installed(sys.executable, current=False)
-    assert here.error is None and there.error is None
-    # The test run's own path entries (the checkout) are not the child's: compare site dirs.
-    site = set(site_dirs())
-    assert [p for p in here.packages or () if p.location in site] == [
-        p for p in there.packages or () if p.location in site
-    ]
-    out = subprocess.run(
-        [sys.executable, "-m", "pip", "list", "--format=json", "--disable-pip-version-check"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    )
-    listed = {normalize_name(p["name"]): p["version"] for p in json.loads(out.stdout)}
-    mine = {normalize_name(p.name): p.version for p in here.packages or ()}
-    assert {k: v for k, v in mine.items() if k in listed} == listed
-
-
-def site_dirs() -> list[str]:
-    return [p for p in sys.path if p.endswith(("site-packages", "dist-packages"))]
-
-
-def test_listing_of_a_missing_interpreter_is_an_error(tmp_path: Path) -> None:
-    result = read_installed(str(tmp_path / "python"), current=False)
-    assert result.packages is None and result.error is not None
-    assert result.error.reason == "child-failed"
-
-
-@pytest.mark.parametrize(
-    "data",
-    [
-        pytest.param({"packages": []}, id="not-a-list"),
-        pytest.param([{"name": "x"}], id="missing-fields"),
-    ],
-)
-def test_malformed_listing_is_an_error(data: Any) -> None:
-    assert parse_installed(data).error is not None
-
-
-def test_merge_keeps_the_probe_entries_and_adds_the_rest() -> None:
-    probed = (f.pkg("tensorflow", "2.21.0", top_level=("tensorflow",)),)
-    listed = (f.pkg("tensorflow", "2.21.0"), f.pkg("six", "1.17.0"))
-    merged = merge_packages(probed, listed)
-    assert [p.name for p in merged] == ["six", "tensorflow"]
-    assert merged[1].top_level == ("tensorflow",)

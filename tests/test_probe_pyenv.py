@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import importlib.metadata
+import json
+import subprocess
 import sys
 import venv
 from pathlib import Path
@@ -10,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tfdoctor.facts import normalize_name
-from tfdoctor.probes._run import CommandResult
+from tfdoctor.probes._run import CommandResult, child_script
 from tfdoctor.probes.pyenv import parse_env_info, probe_pyenv
 
 
@@ -60,6 +62,61 @@ def test_a_broken_dist_info_costs_only_itself(tmp_path: Path) -> None:
     assert result.error is None and result.packages is not None
     found = {p.name: (p.version, p.editable) for p in result.packages}
     assert found == {"numpy": ("1.26.4", False), "tensorflow": ("2.15.1", False)}
+
+
+def test_all_packages_lists_every_distribution_with_top_level_only_for_tensorflow(
+    tmp_path: Path,
+) -> None:
+    venv.create(tmp_path / "env", with_pip=False)
+    site = next((tmp_path / "env").glob("lib*/python*/site-packages"), None)
+    if site is None:
+        pytest.skip("POSIX venv layout needed")
+    dists = {
+        "six-1.17.0": ("six", "1.17.0", ""),
+        "numpy-1.26.4": ("numpy", "1.26.4", ""),
+        "tensorflow-2.15.1": ("tensorflow", "2.15.1", "Requires-Dist: numpy<2.0.0,>=1.23.5\n"),
+    }
+    for stem, (name, version, requires) in dists.items():
+        info = site / f"{stem}.dist-info"
+        info.mkdir()
+        (info / "METADATA").write_text(
+            f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n{requires}"
+        )
+    (site / "tensorflow-2.15.1.dist-info" / "RECORD").write_text(
+        "tensorflow/__init__.py,,\ntensorflow-2.15.1.dist-info/METADATA,,\n"
+    )
+    (site / "six-1.17.0.dist-info" / "RECORD").write_text("six.py,,\n")
+    python = str(tmp_path / "env" / "bin" / "python")
+    family = probe_pyenv(python)
+    every = probe_pyenv(python, all_packages=True)
+    assert family.error is None and every.error is None
+    assert [p.name for p in family.packages or ()] == ["numpy", "tensorflow"]
+    found = {p.name: (p.version, p.requires, p.top_level) for p in every.packages or ()}
+    assert found == {
+        "numpy": ("1.26.4", (), ()),
+        "six": ("1.17.0", (), ()),  # RECORD is read for TensorFlow's distributions only
+        "tensorflow": ("2.15.1", ("numpy<2.0.0,>=1.23.5",), ("tensorflow",)),
+    }
+    assert every.python == family.python
+
+
+def test_all_packages_in_a_child_agrees_with_the_listing_in_process() -> None:
+    here = probe_pyenv(sys.executable, all_packages=True)
+    child = subprocess.run(
+        [sys.executable, child_script("env_info.py"), "--all"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    there = parse_env_info(json.loads(child.stdout))
+    assert here.error is None and there.error is None
+    # The test run's own path entries (the checkout) are not the child's: compare site dirs.
+    site = {p for p in sys.path if p.endswith(("site-packages", "dist-packages"))}
+    assert [p for p in here.packages or () if p.location in site] == [
+        p for p in there.packages or () if p.location in site
+    ]
+    assert {"pytest", "pip"} <= {normalize_name(p.name) for p in here.packages or ()}
 
 
 @pytest.mark.parametrize(

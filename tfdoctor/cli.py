@@ -45,12 +45,41 @@ class OutputFormat(str, enum.Enum):
     markdown = "markdown"
 
 
+# Options several commands share, declared once (typer reads a declaration, never changes it).
+
 MATRIX_OPTION: Any = typer.Option(
     None,
     "--matrix",
     metavar="FILE",
     help="Use this compatibility matrix (default: $TFDOCTOR_MATRIX, else the bundled one).",
 )
+JSON_OPTION: Any = typer.Option(False, "--json", help="Print the JSON report.")
+STRICT_OPTION: Any = typer.Option(False, "--strict", help="Exit 1 on warnings and unknowns.")
+COLOR_OPTION: Any = typer.Option(
+    None,
+    "--color/--no-color",
+    help="Force colour on or off (default: on a terminal, unless NO_COLOR).",
+)
+
+
+def _interpreter_option(help_text: str, flag: str = "--python") -> Any:
+    """An interpreter to examine, by path; the one tfdoctor runs in by default."""
+    return typer.Option(
+        sys.executable, flag, metavar="PATH", help=help_text, show_default="this interpreter"
+    )
+
+
+def _facts_option(use: str) -> Any:
+    """``--facts FILE``: a saved ``--json`` report instead of probing; ``use`` says what for."""
+    return typer.Option(
+        None,
+        "--facts",
+        metavar="FILE",
+        help=f"{use} the facts of a saved --json report ('-' reads stdin).",
+    )
+
+
+EXAMINE_OPTION: Any = _interpreter_option("Examine this interpreter's environment.")
 
 
 def _use_color(stream: Any) -> bool:
@@ -85,14 +114,14 @@ def check(
     ids: Optional[list[str]] = typer.Argument(  # noqa: B008 - typer's declaration style
         None, metavar="[CHECK_ID]...", help="Run only these checks (see --list)."
     ),
-    json_out: bool = typer.Option(False, "--json", help="Print the JSON report."),
+    json_out: bool = JSON_OPTION,
     output_format: OutputFormat = typer.Option(  # noqa: B008
         OutputFormat.text, "--format", "-f", help="Output format."
     ),
     verbose: bool = typer.Option(
         False, "--verbose", "-v", help="Show every fact, not just verdicts."
     ),
-    strict: bool = typer.Option(False, "--strict", help="Exit 1 on warnings and unknowns."),
+    strict: bool = STRICT_OPTION,
     static: bool = typer.Option(
         False,
         "--static",
@@ -104,19 +133,8 @@ def check(
         metavar="SECONDS",
         help="Time allowed for importing TensorFlow.",
     ),
-    python: str = typer.Option(
-        sys.executable,
-        "--python",
-        metavar="PATH",
-        help="Examine this interpreter's environment.",
-        show_default="this interpreter",
-    ),
-    facts_file: Optional[str] = typer.Option(
-        None,
-        "--facts",
-        metavar="FILE",
-        help="Judge the facts of a saved --json report ('-' reads stdin).",
-    ),
+    python: str = EXAMINE_OPTION,
+    facts_file: Optional[str] = _facts_option("Judge"),
     matrix: Optional[str] = MATRIX_OPTION,
     require_gpu: bool = typer.Option(
         False,
@@ -133,11 +151,7 @@ def check(
         False, "--smoke", help="Also run kernels on every device (see `tfdoctor smoke`)."
     ),
     list_only: bool = typer.Option(False, "--list", help="List the check ids and exit."),
-    color: Optional[bool] = typer.Option(
-        None,
-        "--color/--no-color",
-        help="Force colour on or off (default: on a terminal, unless NO_COLOR).",
-    ),
+    color: Optional[bool] = COLOR_OPTION,
 ) -> None:
     """Probe Python, packages, the NVIDIA driver, CUDA libraries and TensorFlow; judge; report."""
     from tfdoctor.doctor import (  # noqa: PLC0415 - commands load what they use
@@ -196,21 +210,13 @@ def smoke_command(
         metavar="SECONDS",
         help="Time allowed per kernel before the test is killed and the kernel reported.",
     ),
-    json_out: bool = typer.Option(False, "--json", help="Print the JSON report."),
-    python: str = typer.Option(
-        sys.executable,
-        "--python",
-        metavar="PATH",
-        help="Run the kernels in this interpreter's TensorFlow.",
-        show_default="this interpreter",
-    ),
+    json_out: bool = JSON_OPTION,
+    python: str = _interpreter_option("Run the kernels in this interpreter's TensorFlow."),
     devices: Optional[list[str]] = typer.Option(  # noqa: B008 - typer's declaration style
         None, "--device", metavar="NAME", help="Run only on this device (GPU:0, CPU:0); repeat."
     ),
-    strict: bool = typer.Option(False, "--strict", help="Exit 1 on warnings and unknowns."),
-    color: Optional[bool] = typer.Option(
-        None, "--color/--no-color", help="Force colour on or off (default: on a terminal)."
-    ),
+    strict: bool = STRICT_OPTION,
+    color: Optional[bool] = COLOR_OPTION,
 ) -> None:
     """Run TensorFlow kernels on every device: placement, correctness, speed against peak."""
     from tfdoctor.doctor import DoctorError, smoke_report  # noqa: PLC0415 - loaded when used
@@ -305,9 +311,7 @@ def matrix_command(
     ),
     json_out: bool = typer.Option(False, "--json", help="Print one JSON object per line."),
     matrix: Optional[str] = MATRIX_OPTION,
-    color: Optional[bool] = typer.Option(
-        None, "--color/--no-color", help="Force colour on or off (default: on a terminal)."
-    ),
+    color: Optional[bool] = COLOR_OPTION,
 ) -> None:
     """Which TensorFlow releases work with a Python, platform, CUDA, driver and GPU.
 
@@ -363,19 +367,8 @@ def env_command(
         metavar="N",
         help="Also set TF_CPP_MIN_LOG_LEVEL: 0 all, 1 no INFO, 2 no WARNING, 3 no ERROR.",
     ),
-    python: str = typer.Option(
-        sys.executable,
-        "--python",
-        metavar="PATH",
-        help="Examine this interpreter's environment.",
-        show_default="this interpreter",
-    ),
-    facts_file: Optional[str] = typer.Option(
-        None,
-        "--facts",
-        metavar="FILE",
-        help="Use the facts of a saved --json report ('-' reads stdin).",
-    ),
+    python: str = EXAMINE_OPTION,
+    facts_file: Optional[str] = _facts_option("Use"),
 ) -> None:
     """Environment variables TensorFlow should start with here: eval "$(tfdoctor env)".
 
@@ -427,16 +420,8 @@ def pin_command(
     hashes: bool = typer.Option(
         False, "--hashes", help="Add sha256 hashes from PyPI (the only network use)."
     ),
-    interpreter: str = typer.Option(
-        sys.executable,
-        "--interpreter",
-        metavar="PATH",
-        help="Pin this interpreter's environment.",
-        show_default="this interpreter",
-    ),
-    facts_file: Optional[str] = typer.Option(
-        None, "--facts", metavar="FILE", help="Pin from the facts of a saved --json report."
-    ),
+    interpreter: str = _interpreter_option("Pin this interpreter's environment.", "--interpreter"),
+    facts_file: Optional[str] = _facts_option("Pin from"),
     matrix: Optional[str] = MATRIX_OPTION,
 ) -> None:
     """Pinned requirements reproducing this TensorFlow setup, or the newest fitting a target.

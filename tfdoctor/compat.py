@@ -305,6 +305,21 @@ def install_requirement(line: TFLine, target: Target) -> str:
     return f"{dist}{extra}=={line.latest_patch}"
 
 
+def describe_target(target: Target) -> str:
+    """``Python 3.12 on linux-x86_64, driver 470.82.01``; empty when nothing is asked."""
+    head = f"Python {target.python}" if target.python else ""
+    if target.platform:
+        head = f"{head} on {target.platform}" if head else target.platform
+    parts = [head] if head else []
+    if target.cuda:
+        parts.append(f"CUDA {target.cuda}")
+    if target.driver:
+        parts.append(f"driver {target.driver}")
+    if target.gpu:
+        parts.append(f"GPU compute capability {target.gpu}")
+    return ", ".join(parts)
+
+
 class TargetError(ValueError):
     """A query value that cannot be understood (one line, for exit code 3)."""
 

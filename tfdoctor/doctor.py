@@ -28,7 +28,7 @@ from tfdoctor.probes._run import Runner, run_command
 from tfdoctor.probes.build_info import read_build_info
 from tfdoctor.probes.cudalibs import probe_cuda_libs
 from tfdoctor.probes.nvidia import probe_driver
-from tfdoctor.probes.pyenv import is_current_interpreter, probe_pyenv
+from tfdoctor.probes.pyenv import probe_pyenv
 from tfdoctor.probes.system import probe_cpu, probe_platform, select_environment
 from tfdoctor.probes.tensorflow import probe_tensorflow
 
@@ -90,8 +90,6 @@ def collect_facts(
     ``all_packages`` lists every installed distribution, not only TensorFlow's family
     (``tfdoctor pin``, ``check --against``).
     """
-    from tfdoctor.pin.installed import merge_packages, read_installed  # noqa: PLC0415 - lazy
-
     env = dict(os.environ if env is None else env)
     errors: list[ProbeError] = []
     note = progress or (lambda _msg: None)
@@ -109,17 +107,9 @@ def collect_facts(
             _guard, "driver", lambda: probe_driver(env, runner, min(timeout, 15.0)), errors
         )
         cpu_future = pool.submit(_guard, "cpu", lambda: probe_cpu(runner), errors)
-        pyenv = probe_pyenv(python, env, runner, min(timeout, 30.0))
+        pyenv = probe_pyenv(python, env, runner, min(timeout, 30.0), all_packages)
         if pyenv.error is not None:
             errors.append(pyenv.error)
-        packages = pyenv.packages
-        if all_packages and packages is not None:
-            listed = read_installed(
-                python, is_current_interpreter(python), env, runner, min(timeout, 30.0)
-            )
-            if listed.error is not None:
-                errors.append(listed.error)
-            packages = merge_packages(packages, listed.packages or ())
         site_dirs = pyenv.python.site_packages if pyenv.python else ()
         build_info = read_build_info(site_dirs)
         libs_future = pool.submit(
@@ -146,7 +136,7 @@ def collect_facts(
         python=pyenv.python,
         platform=platform,
         cpu=cpu,
-        packages=packages,
+        packages=pyenv.packages,
         driver=driver,
         cuda_libs=cuda_libs,
         tensorflow=tensorflow,
@@ -252,7 +242,8 @@ def smoke_report(
         collected_at=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         smoke=smoke,
     )
-    checks = tuple(c for c in CHECKS if c.id.startswith("smoke."))
+    # runtime.memory-held judges the smoke test's own fresh-process measurement.
+    checks = tuple(c for c in CHECKS if c.id.startswith("smoke.") or c.id == "runtime.memory-held")
     return Report(facts=facts, findings=run_checks(CheckContext(facts), checks))
 
 
@@ -357,7 +348,7 @@ def make_pins(
     options: PinOptions,
     env: Optional[Mapping[str, str]] = None,
     runner: Runner = run_command,
-    fetch: Optional[Callable[[str, str], object]] = None,
+    fetch: Optional[Callable[[str], object]] = None,
 ) -> Pinset:
     """The pins ``tfdoctor pin`` writes: this environment's, or a target's.
 
@@ -377,7 +368,7 @@ def make_pins(
         facts = collect_facts(
             options.interpreter, True, 30.0, env, runner, all_packages=not options.targeted
         )
-        listing = facts.error_for("packages") or facts.error_for("python")
+        listing = facts.error_for("python")
         if listing is not None and not options.targeted:
             raise DoctorError(listing.message)
     if options.targeted:

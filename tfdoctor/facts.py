@@ -104,6 +104,25 @@ class PackageFacts:
     top_level: tuple[str, ...] = ()
 
 
+#: Distributions (PEP 503 names) that install the ``tensorflow`` import package, the one
+#: ``import tensorflow`` loads; the wrappers tensorflow-intel/-macos/-cpu-aws are recognised
+#: through their metadata too.
+TF_DISTRIBUTIONS = (
+    "tensorflow",
+    "tensorflow-cpu",
+    "tensorflow-gpu",
+    "tf-nightly",
+    "tf-nightly-cpu",
+    "tf-nightly-gpu",
+    "tensorflow-intel",
+    "tensorflow-macos",
+    "tensorflow-cpu-aws",
+    "tensorflow-aarch64",
+    "intel-tensorflow",
+    "tensorflow-rocm",
+)
+
+
 @dataclasses.dataclass(frozen=True)
 class GpuFacts:
     """One GPU as the driver reports it."""
@@ -278,6 +297,45 @@ class SmokeDevice:
 
 
 @dataclasses.dataclass(frozen=True)
+class HeldGpu:
+    """One GPU in the memory-held test: what a fresh TensorFlow process held after a small op."""
+
+    #: The TensorFlow device (``/device:GPU:0``).
+    device: str
+    #: PCI bus id NVML reports for it (``00000000:07:00.0``), when it could be matched.
+    pci_bus_id: Optional[str] = None
+    #: The GPU's memory (bytes, NVML).
+    memory_total: Optional[int] = None
+    #: Bytes the process held on the GPU after the op, read through NVML.
+    memory_held: Optional[int] = None
+    #: ``process`` (NVML's per-process figure for the child's pid) or ``device-delta`` (the
+    #: device's used memory after the op minus before the import: counts other processes' changes).
+    memory_held_method: Optional[str] = None
+    #: Bytes TensorFlow's allocator needed at most (``get_memory_info(device)['peak']``).
+    memory_needed: Optional[int] = None
+    #: Why something was not measured.
+    error: Optional[str] = None
+
+
+@dataclasses.dataclass(frozen=True)
+class HeldMemory:
+    """GPU memory a fresh process held after one small op, run with the user's environment."""
+
+    #: ``ok``, ``no-gpu`` (TensorFlow sees none), ``import-error``, ``timeout``, ``signal``,
+    #: ``child-error`` (no usable output).
+    status: str
+    #: The environment asks for memory growth: ``TF_FORCE_GPU_ALLOW_GROWTH=true`` or
+    #: ``TF_GPU_ALLOCATOR=cuda_malloc_async``.
+    growth_configured: Optional[bool] = None
+    gpus: tuple[HeldGpu, ...] = ()
+    #: NVML could not be read at all (the per-GPU figures are then unknown).
+    nvml_error: Optional[str] = None
+    error_message: Optional[str] = None
+    seconds: Optional[float] = None
+    stderr_tail: str = ""
+
+
+@dataclasses.dataclass(frozen=True)
 class SmokeFacts:
     """What ``tfdoctor smoke`` measured, and how its child process ended."""
 
@@ -303,6 +361,8 @@ class SmokeFacts:
     seconds: Optional[float] = None
     max_memory: Optional[int] = None
     stderr_tail: str = ""
+    #: GPUs only: memory a second, fresh process held with the user's environment unchanged.
+    memory_held: Optional[HeldMemory] = None
 
 
 @dataclasses.dataclass(frozen=True)

@@ -157,6 +157,12 @@ CHECKS: tuple[Check, ...] = (
         runtime.check_memory_growth,
         ("runtime.memory-growth",),
     ),
+    Check(
+        "runtime.memory-held",
+        "A fresh process with this environment holds little GPU memory (with --smoke)",
+        runtime.check_memory_held,
+        ("runtime.memory-held",),
+    ),
     # The smoke checks say nothing unless a smoke test ran (tfdoctor smoke, check --smoke).
     Check(
         "smoke.crashed", "The smoke test ran to the end", smoke.check_crashed, ("smoke.crashed",)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Optional
 
-from tfdoctor.facts import Facts, PackageFacts, ProbeError
+from tfdoctor.facts import TF_DISTRIBUTIONS, Facts, PackageFacts, ProbeError
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.matrix import Matrix
 
@@ -21,24 +21,6 @@ class CheckContext:
     require_gpu: bool = False
     #: ``--against FILE``: its requirements (``numpy==1.26.4``), to compare the packages with.
     against: Optional[tuple[str, ...]] = None
-
-
-#: Distributions that install the ``tensorflow`` import package (the wrappers
-#: tensorflow-intel/-macos/-cpu-aws are recognised through their metadata too).
-TF_DISTRIBUTIONS = (
-    "tensorflow",
-    "tensorflow-cpu",
-    "tensorflow-gpu",
-    "tf-nightly",
-    "tf-nightly-cpu",
-    "tf-nightly-gpu",
-    "tensorflow-intel",
-    "tensorflow-macos",
-    "tensorflow-cpu-aws",
-    "tensorflow-aarch64",
-    "intel-tensorflow",
-    "tensorflow-rocm",
-)
 
 
 def unknown(fid: str, what: str, error: Optional[ProbeError] = None) -> Finding:
@@ -71,3 +53,14 @@ def pip_command(facts: Facts, args: str) -> str:
 def fix(text: str, *commands: str) -> Fix:
     """A fix with its commands."""
     return Fix(text, tuple(commands))
+
+
+def cuda_wheels_fix(facts: Facts, text: str) -> Fix:
+    """``text`` with ``pip install "tensorflow[and-cuda]==X"`` at the installed TensorFlow's X.
+
+    The ``and-cuda`` extra (TensorFlow 2.14+) pins the CUDA and cuDNN wheels the release was
+    built with (https://www.tensorflow.org/install/pip).
+    """
+    pkg = installed_tf(facts)
+    spec = f"tensorflow[and-cuda]=={pkg.version}" if pkg else "tensorflow[and-cuda]"
+    return fix(text, pip_command(facts, f'install "{spec}"'))

@@ -12,7 +12,13 @@ import re
 from collections.abc import Iterator
 from typing import Optional
 
-from tfdoctor.checks._context import CheckContext, fix, installed_tf, pip_command
+from tfdoctor.checks._context import (
+    CheckContext,
+    cuda_wheels_fix,
+    fix,
+    installed_tf,
+    pip_command,
+)
 from tfdoctor.compat import DriverFloor, driver_floor, platform_of
 from tfdoctor.facts import DriverFacts, Facts, PlatformFacts
 from tfdoctor.findings import Finding, Fix, Severity
@@ -236,15 +242,6 @@ def _unloadable_libraries(facts: Facts) -> Optional[str]:
     return "\n".join(hits) if hits else None
 
 
-def _install_cuda_fix(facts: Facts) -> Fix:
-    pkg = installed_tf(facts)
-    spec = f"tensorflow[and-cuda]=={pkg.version}" if pkg else "tensorflow[and-cuda]"
-    return fix(
-        "Install the CUDA libraries TensorFlow was built for into the image, as pip wheels.",
-        pip_command(facts, f'install "{spec}"'),
-    )
-
-
 def check_gpu_required(ctx: CheckContext) -> Iterator[Finding]:
     """With ``--require-gpu``: a GPU TensorFlow can use, or an error naming why there is none."""
     if not ctx.require_gpu:
@@ -303,7 +300,11 @@ def check_gpu_required(ctx: CheckContext) -> Iterator[Finding]:
         yield _required(
             "A GPU is required, but TensorFlow cannot load its CUDA libraries",
             unloadable,
-            _install_cuda_fix(facts),
+            cuda_wheels_fix(
+                facts,
+                "Install the CUDA libraries TensorFlow was built for into the image, as pip "
+                "wheels.",
+            ),
         )
         return
     if tf is None or tf.status not in ("ok", "skipped"):

@@ -6,7 +6,14 @@ from collections.abc import Iterator
 from pathlib import PurePath
 from typing import Optional
 
-from tfdoctor.checks._context import CheckContext, fix, installed_tf, pip_command, unknown
+from tfdoctor.checks._context import (
+    CheckContext,
+    cuda_wheels_fix,
+    fix,
+    installed_tf,
+    pip_command,
+    unknown,
+)
 from tfdoctor.facts import CudaLibsFacts, DriverFacts, Facts, LibraryFacts
 from tfdoctor.findings import Finding, Fix, Severity
 
@@ -158,13 +165,9 @@ def _hidden_by_visible_devices(facts: Facts) -> Optional[str]:
     return None
 
 
-def _tf_install_fix(facts: Facts) -> Fix:
-    pkg = installed_tf(facts)
-    spec = f"tensorflow[and-cuda]=={pkg.version}" if pkg else "tensorflow[and-cuda]"
-    return fix(
-        "Install the CUDA and cuDNN libraries this TensorFlow was built for, as pip wheels.",
-        pip_command(facts, f'install "{spec}"'),
-    )
+_INSTALL_CUDA_WHEELS = (
+    "Install the CUDA and cuDNN libraries this TensorFlow was built for, as pip wheels."
+)
 
 
 def check_gpu_visible(ctx: CheckContext) -> Iterator[Finding]:
@@ -266,7 +269,7 @@ def check_gpu_visible(ctx: CheckContext) -> Iterator[Finding]:
             Severity.ERROR,
             f"TensorFlow sees none of the {len(gpus)} GPU(s): it cannot load {what}",
             log,
-            _tf_install_fix(facts),
+            cuda_wheels_fix(facts, _INSTALL_CUDA_WHEELS),
         )
         return
     yield Finding(
@@ -343,7 +346,7 @@ def check_cuda_libraries(ctx: CheckContext) -> Iterator[Finding]:
         Severity.ERROR,
         f"Missing CUDA libraries TensorFlow needs: {', '.join(missing)}",
         detail,
-        _tf_install_fix(facts),
+        cuda_wheels_fix(facts, _INSTALL_CUDA_WHEELS),
         ("https://www.tensorflow.org/install/pip#linux",),
     )
 

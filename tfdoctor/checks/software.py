@@ -7,14 +7,20 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Optional
 
 from tfdoctor.checks._context import (
-    TF_DISTRIBUTIONS,
     CheckContext,
+    cuda_wheels_fix,
     fix,
     installed_tf,
     pip_command,
     unknown,
 )
-from tfdoctor.facts import Facts, PackageFacts, TensorFlowFacts, normalize_name
+from tfdoctor.facts import (
+    TF_DISTRIBUTIONS,
+    Facts,
+    PackageFacts,
+    TensorFlowFacts,
+    normalize_name,
+)
 from tfdoctor.findings import Finding, Fix, Severity
 
 if TYPE_CHECKING:
@@ -187,15 +193,10 @@ def _import_error_finding(facts: Facts, tf: TensorFlowFacts) -> Finding:
     elif match := _DLOPEN.search(text):
         lib = match.group(1)
         summary = f"TensorFlow{version} cannot load {lib}"
-        remedy = fix(
+        remedy = cuda_wheels_fix(
+            facts,
             "Install the CUDA libraries this TensorFlow was built for as pip wheels (Linux), "
             "or add the directory holding them to LD_LIBRARY_PATH.",
-            pip_command(
-                facts,
-                f'install "tensorflow[and-cuda]=={pkg.version}"'
-                if pkg
-                else 'install "tensorflow[and-cuda]"',
-            ),
         )
     elif match := _GLIBC.search(text):
         summary = f"TensorFlow{version} needs {match.group(1)}, newer than this system's C library"

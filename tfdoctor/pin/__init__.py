@@ -22,12 +22,13 @@ from typing import TYPE_CHECKING, Callable, Optional
 from tfdoctor.compat import (
     Target,
     Verdict,
+    describe_target,
     driver_floor,
     install_requirement,
     newest_fit,
     verdicts,
 )
-from tfdoctor.facts import Facts, PackageFacts, normalize_name
+from tfdoctor.facts import TF_DISTRIBUTIONS, Facts, PackageFacts, normalize_name
 from tfdoctor.matrix import PLATFORMS, Matrix, TFLine
 
 if TYPE_CHECKING:
@@ -40,23 +41,6 @@ CONFLICT = "conflict"
 
 #: The extra of ``tensorflow`` (2.14+) that installs the CUDA libraries as pip wheels.
 AND_CUDA = "and-cuda"
-
-#: Distributions that install ``import tensorflow``; the same list the checks use
-#: (``tfdoctor.checks._context.TF_DISTRIBUTIONS``; a test keeps them equal).
-TF_DISTRIBUTIONS = (
-    "tensorflow",
-    "tensorflow-cpu",
-    "tensorflow-gpu",
-    "tf-nightly",
-    "tf-nightly-cpu",
-    "tf-nightly-gpu",
-    "tensorflow-intel",
-    "tensorflow-macos",
-    "tensorflow-cpu-aws",
-    "tensorflow-aarch64",
-    "intel-tensorflow",
-    "tensorflow-rocm",
-)
 
 #: PEP 508 markers selecting a platform key's wheels (``sys_platform`` and
 #: ``platform_machine`` as pip evaluates them there).
@@ -505,18 +489,6 @@ _PINNED = (
 )
 
 
-def describe_target(target: Target) -> str:
-    """``Python 3.10 on linux-x86_64, driver 470.82.01, GPU compute capability 8.6``."""
-    parts = [f"Python {target.python or 'any'} on {target.platform or 'linux-x86_64'}"]
-    if target.cuda:
-        parts.append(f"CUDA {target.cuda}")
-    if target.driver:
-        parts.append(f"driver {target.driver}")
-    if target.gpu:
-        parts.append(f"GPU compute capability {target.gpu}")
-    return ", ".join(parts)
-
-
 def _span(names: Sequence[str]) -> str:
     if len(names) <= 3:
         return ", ".join(names)
@@ -545,13 +517,14 @@ def target_pinset(
     from packaging.requirements import Requirement  # noqa: PLC0415
 
     found = newest_fit(matrix, target)
+    plat = target.platform or "linux-x86_64"
     if found is None:
+        fitted = describe_target(dataclasses.replace(target, platform=plat))
         raise PinError(
-            f"no TensorFlow release fits {describe_target(target)}",
+            f"no TensorFlow release fits {fitted}",
             exclusion_reasons(verdicts(matrix, target)),
         )
     line = found.line
-    plat = target.platform or "linux-x86_64"
     root = Requirement(install_requirement(line, target))
     root_name = normalize_name(root.name)
     entries = [PinEntry(root_name, str(root.specifier), tuple(sorted(root.extras)))]

@@ -125,6 +125,10 @@ def _kill_group(proc: subprocess.Popen[bytes]) -> None:
     proc.kill()
 
 
+#: Kill a child started in its own session (as :func:`run_command` starts them) with its group.
+kill_group = _kill_group
+
+
 def child_script(name: str) -> str:
     """The path of a child script, to run by path in another interpreter."""
     return str(CHILD_DIR / name)

@@ -2,7 +2,8 @@
 
 For the doctor's own interpreter the script's ``collect()`` runs in-process (it is
 standard-library only and never imports TensorFlow); for another one (``--python``) it runs
-there as a child, since only that interpreter can see its own site-packages.
+there as a child, since only that interpreter can see its own site-packages. Either way it
+reports the TensorFlow family, or every distribution when asked (``tfdoctor pin``).
 """
 
 from __future__ import annotations
@@ -71,17 +72,24 @@ def probe_pyenv(
     env: Optional[Mapping[str, str]] = None,
     runner: Runner = run_command,
     timeout: float = 20.0,
+    all_packages: bool = False,
 ) -> PyEnvResult:
-    """Python facts and TensorFlow-related packages of ``python``; never raises."""
+    """Python facts and TensorFlow-related packages of ``python``; never raises.
+
+    ``all_packages`` lists every installed distribution instead of the TensorFlow family.
+    """
     if is_current_interpreter(python):
         # In-process: whatever goes wrong in there must not take the doctor with it.
         try:
-            return parse_env_info(env_info.collect())
+            return parse_env_info(env_info.collect(all_packages))
         except Exception as exc:  # a probe records, never raises
             return PyEnvResult(
                 error=ProbeError("python", "crashed", f"{type(exc).__name__}: {exc}")
             )
-    result = runner([python, child_script("env_info.py")], env, timeout)
+    argv = [python, child_script("env_info.py")]
+    if all_packages:
+        argv.append(env_info.ALL_FLAG)
+    result = runner(argv, env, timeout)
     if result.start_error is not None:
         return PyEnvResult(
             error=ProbeError("python", "not-found", f"cannot run {python}: {result.start_error}")

@@ -13,6 +13,7 @@ from typing import Any, Optional
 from tfdoctor.compat import (
     Target,
     Verdict,
+    describe_target,
     driver_floor,
     install_requirement,
     ptx_driver_floor,
@@ -98,21 +99,6 @@ def render_matrix_json(matrix: Matrix, verdicts: Sequence[Verdict], target: Targ
     """The JSON list, one object per line, newest first; ends in a newline."""
     data = [line_json(matrix, v, target) for v in verdicts]
     return json.dumps(data, indent=2) + "\n"
-
-
-def describe_target(target: Target) -> str:
-    """``Python 3.12 on linux-x86_64, driver 470.82.01``; empty when nothing is asked."""
-    head = f"Python {target.python}" if target.python else ""
-    if target.platform:
-        head = f"{head} on {target.platform}" if head else target.platform
-    parts = [head] if head else []
-    if target.cuda:
-        parts.append(f"CUDA {target.cuda}")
-    if target.driver:
-        parts.append(f"driver {target.driver}")
-    if target.gpu:
-        parts.append(f"GPU compute capability {target.gpu}")
-    return ", ".join(parts)
 
 
 def render_matrix_text(

@@ -1,7 +1,8 @@
 """Describe this interpreter and its TensorFlow-related distributions as one JSON document.
 
 Standard library only, Python 3.7+. The doctor imports :func:`collect` directly for its own
-interpreter and runs this file by path for another one (``--python``).
+interpreter and runs this file by path for another one (``--python``); with ``--all`` it
+lists every installed distribution (``tfdoctor pin``, ``check --against``).
 """
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ _FAMILY = re.compile(
     r"|ml-dtypes|h5py|nvidia-.*|jax|jaxlib|torch|typing-extensions|wrapt|grpcio|absl-py"
     r"|opt-einsum|flatbuffers|gast)$"
 )
+#: The command-line flag that lists every distribution, not only the family.
+ALL_FLAG = "--all"
 # Distributions whose file list is read to learn which top-level packages they write;
 # RECORD of a TensorFlow wheel has ~10k lines, so only where it matters.
 _RECORD_READ = re.compile(r"^(tensorflow.*|tf-nightly.*|intel-tensorflow.*)$")
@@ -136,7 +139,6 @@ class _DistInfo:
         self._path = path
         text = self.read_text("METADATA") or ""
         self.metadata = email.parser.Parser().parsestr(text, headersonly=True)
-        self.version = self.metadata.get("Version", "")
         self.requires = self.metadata.get_all("Requires-Dist") or []
 
     def read_text(self, name: str) -> Optional[str]:
@@ -170,66 +172,81 @@ def _wanted_dir(name: str) -> bool:
     return stem == "pip" or bool(_FAMILY.match(stem))
 
 
-def _distributions() -> list[Any]:
+def _distributions(all_packages: bool) -> list[Any]:
+    """Distributions in ``sys.path`` order: every one, or those that may be the family's."""
     if _metadata is not None:
-        return [d for d in _metadata.distributions() if _wanted(d)]
+        return [d for d in _metadata.distributions() if all_packages or _wanted(d)]
     found = []
     for entry in sys.path:
         if entry and os.path.isdir(entry):
             found.extend(
                 _DistInfo(p)
                 for p in sorted(glob.glob(os.path.join(entry, "*.dist-info")))
-                if _wanted_dir(os.path.basename(p))
+                if all_packages or _wanted_dir(os.path.basename(p))
             )
     return found
 
 
-def _describe(dist: Any, key: str, name: str) -> dict[str, Any]:
+def _requires(dist: Any, meta: Any) -> list[str]:
+    """``Requires-Dist`` lines; an egg's ``requires.txt`` through importlib when it has none."""
+    found = meta.get_all("Requires-Dist")
+    if not found and dist.read_text("requires.txt"):
+        found = dist.requires  # importlib.metadata translates requires.txt sections
+    return [str(r) for r in found or []]
+
+
+def _describe(dist: Any, meta: Any, key: str, name: str) -> dict[str, Any]:
     try:
         location = str(dist.locate_file(""))
     except (OSError, ValueError):
         location = ""
     return {
         "name": name,
-        "version": str(dist.version or ""),
+        "version": str(meta["Version"] or ""),
         "location": location,
-        "requires": [str(r) for r in dist.requires or []],
+        "requires": _requires(dist, meta),
         "editable": _editable(dist),
         "top_level": _top_level(dist) if _RECORD_READ.match(key) else [],
     }
 
 
-def _packages(dists: list[Any]) -> list[dict[str, Any]]:
+def _packages(dists: list[Any], all_packages: bool) -> tuple[list[dict[str, Any]], Optional[str]]:
+    """The family's distributions (or all of them) by name, and pip's version.
+
+    ``dist.metadata`` parses METADATA again on each access (as do ``dist.version`` and
+    ``dist.requires``), so each distribution's is read once here.
+    """
     seen = set()
     result = []
+    pip_version = None
     for dist in dists:
         # One broken dist-info (bad METADATA, odd JSON) must not cost the whole listing.
         try:
-            name = dist.metadata["Name"]
+            meta = dist.metadata
+            name = meta["Name"]
             if not name:
                 continue
             key = _normalize(str(name))
             # The first distribution on sys.path wins an import; later ones are shadowed.
-            if key in seen or not _FAMILY.match(key):
+            if key in seen:
                 continue
             seen.add(key)
-            result.append(_describe(dist, key, str(name)))
+            if key == "pip":
+                pip_version = str(meta["Version"])
+            if all_packages or _FAMILY.match(key):
+                result.append(_describe(dist, meta, key, str(name)))
         except Exception:  # skip the one broken record, keep the rest
             continue
     result.sort(key=lambda p: _normalize(str(p["name"])))
-    return result
+    return result, pip_version
 
 
-def _pip_version(dists: list[Any]) -> Optional[str]:
-    for dist in dists:
-        if _normalize(dist.metadata.get("Name") or "") == "pip":
-            return str(dist.version)
-    return None
+def collect(all_packages: bool = False) -> dict[str, Any]:
+    """This interpreter, its machine as it sees it, and its TensorFlow-related packages.
 
-
-def collect() -> dict[str, Any]:
-    """This interpreter, its machine as it sees it, and its TensorFlow-related packages."""
-    dists = _distributions()
+    ``all_packages`` lists every installed distribution instead (``tfdoctor pin``).
+    """
+    packages, pip_version = _packages(_distributions(all_packages), all_packages)
     return {
         "python": {
             "version": platform.python_version(),
@@ -239,15 +256,15 @@ def collect() -> dict[str, Any]:
             "env_kind": _env_kind(),
             "prefix": sys.prefix,
             "base_prefix": getattr(sys, "base_prefix", sys.prefix),
-            "pip_version": _pip_version(dists),
+            "pip_version": pip_version,
             "site_packages": _site_packages(),
         },
         "machine": platform.machine(),
         "rosetta": _rosetta(),
-        "packages": _packages(dists),
+        "packages": packages,
     }
 
 
 if __name__ == "__main__":
-    sys.stdout.write(json.dumps(collect()))
+    sys.stdout.write(json.dumps(collect(all_packages=ALL_FLAG in sys.argv[1:])))
     sys.stdout.flush()
