@@ -295,14 +295,24 @@ nvmlReturn_t nvmlDeviceGetComputeRunningProcesses(nvmlDevice_t d, unsigned int *
 }
 """
 
-# A fake libcuda.so.1: the PCI bus id of each CUDA ordinal, from STUB_CUDA_BUS (comma list),
-# with the CUDA driver API's signatures (cuda.h: cuInit, cuDeviceGet, cuDeviceGetPCIBusId).
+# A fake libcuda.so.1 with the CUDA driver API's signatures (cuda.h: cuInit, cuDeviceGet,
+# cuDeviceGetPCIBusId, cuDeviceGetName, cuDeviceGetAttribute). STUB_CUDA_BUS: the PCI bus id of
+# each ordinal (comma list). STUB_CUDA_DEVICES: "NAME|MAJOR.MINOR|SMS|CLOCK_KHZ" per ordinal
+# (';' list) for the name and the attributes CU_DEVICE_ATTRIBUTE_CLOCK_RATE (13),
+# _MULTIPROCESSOR_COUNT (16), _COMPUTE_CAPABILITY_MAJOR (75) and _MINOR (76); any other
+# attribute fails. STUB_CUDA_RC_<call>=N makes that call return N.
 CUDA_STUB_C = r"""
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-int cuInit(unsigned int flags) { (void)flags; return 0; }
-int cuDeviceGet(int *dev, int ordinal) { *dev = ordinal; return 0; }
+static int stub_rc(const char *fn) {
+    char key[96];
+    snprintf(key, sizeof key, "STUB_CUDA_RC_%s", fn);
+    const char *v = getenv(key);
+    return v ? atoi(v) : 0;
+}
+int cuInit(unsigned int flags) { (void)flags; return stub_rc("cuInit"); }
+int cuDeviceGet(int *dev, int ordinal) { *dev = ordinal; return stub_rc("cuDeviceGet"); }
 int cuDeviceGetPCIBusId(char *buf, int len, int dev) {
     const char *spec = getenv("STUB_CUDA_BUS");
     char copy[256];
@@ -314,6 +324,36 @@ int cuDeviceGetPCIBusId(char *buf, int len, int dev) {
         if (i == dev) { snprintf(buf, (size_t)len, "%s", t); return 0; }
     }
     return 101; /* CUDA_ERROR_INVALID_DEVICE */
+}
+static int stub_device(int dev, char *name, size_t len, int *v) {
+    const char *spec = getenv("STUB_CUDA_DEVICES");
+    char copy[1024], n[256];
+    int i = 0;
+    if (!spec) return 100;
+    strncpy(copy, spec, sizeof copy - 1);
+    copy[sizeof copy - 1] = 0;
+    for (char *t = strtok(copy, ";"); t; t = strtok(NULL, ";"), i++) {
+        if (i != dev) continue;
+        if (sscanf(t, "%255[^|]|%d.%d|%d|%d", n, &v[0], &v[1], &v[2], &v[3]) != 5) return 1;
+        if (name) snprintf(name, len, "%s", n);
+        return 0;
+    }
+    return 101;
+}
+int cuDeviceGetName(char *name, int len, int dev) {
+    int v[4], rc = stub_rc("cuDeviceGetName");
+    return rc ? rc : stub_device(dev, name, (size_t)len, v);
+}
+int cuDeviceGetAttribute(int *value, int attrib, int dev) {
+    int v[4], rc = stub_rc("cuDeviceGetAttribute");
+    if (rc || (rc = stub_device(dev, NULL, 0, v))) return rc;
+    switch (attrib) {
+    case 75: *value = v[0]; return 0;
+    case 76: *value = v[1]; return 0;
+    case 16: *value = v[2]; return 0;
+    case 13: *value = v[3]; return 0;
+    default: return 1; /* CUDA_ERROR_INVALID_VALUE */
+    }
 }
 """
 

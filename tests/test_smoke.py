@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 
 from tests import factories as f
+from tests.cstubs import build_shared_lib
+from tests.test_env_memory_checks import CUDA_STUB_C
 from tfdoctor.checks import CHECKS, run_checks
 from tfdoctor.checks._context import CheckContext
 from tfdoctor.facts import (
@@ -29,9 +31,18 @@ from tfdoctor.findings import Finding, Report, Severity
 from tfdoctor.render.jsonout import render_json
 from tfdoctor.render.text import render_text
 from tfdoctor.smoke import CHILD, SmokeOptions, parse_size, run_smoke
+from tfdoctor.smoke.child import smoke_kernels
 from tfdoctor.smoke.events import ChildEnd, smoke_facts
 from tfdoctor.smoke.memory import CHILD as MEMORY_CHILD
-from tfdoctor.smoke.peaks import cpu_peak, gpu_peak, peak_for
+from tfdoctor.smoke.peaks import (
+    GpuCounts,
+    cpu_peak,
+    derive_gpu_peak,
+    device_peaks,
+    fp32_results_per_clock,
+    gpu_peak,
+    peak_for,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 SMOKE_CHECKS = tuple(c for c in CHECKS if c.id.startswith("smoke."))
@@ -489,6 +500,389 @@ def test_unknown_gpus_and_precisions_have_no_peak() -> None:
     assert peak_for(t4.peaks(), "matmul", "bfloat16", tf32=False) is None
     assert peak_for(t4.peaks(), "mixed-precision-step", "mixed_float16", tf32=False) == 65e12
     assert peak_for(t4.peaks(), "train-step", "graph", tf32=False) is None
+    # With TF32 on, a float32 (non-tensor) peak does not bound the kernel: unknown.
+    assert peak_for({"float32": 82.6e12}, "matmul", "float32", tf32=True) is None
+    assert peak_for({"float32": 82.6e12}, "matmul", "float32", tf32=False) == 82.6e12
+
+
+# --- derived GPU peaks: SMs x FP32 results/clk/SM x 2 x clock ----------------------------
+
+MHZ = 1e6
+
+
+@pytest.mark.parametrize(
+    ("capability", "per_sm"),
+    [
+        # "32-bit floating-point add, multiply, multiply-add" row of the CUDA C++ Programming
+        # Guide's "Throughput of Native Arithmetic Instructions" table, per column.
+        pytest.param("5.0", 128, id="maxwell-5.0"),
+        pytest.param("5.2", 128, id="maxwell-5.2"),
+        pytest.param("5.3", 128, id="tegra-x1-5.3"),
+        pytest.param("6.0", 64, id="p100-6.0"),
+        pytest.param("6.1", 128, id="pascal-geforce-6.1"),
+        pytest.param("6.2", 128, id="tegra-6.2"),
+        pytest.param("7.0", 64, id="volta-7.0"),
+        pytest.param("7.2", 64, id="xavier-7.x"),
+        pytest.param("7.5", 64, id="turing-7.x"),
+        pytest.param("8.0", 64, id="a100-8.0"),
+        pytest.param("8.6", 128, id="ampere-geforce-8.6"),
+        pytest.param("8.9", 128, id="ada-8.9"),
+        pytest.param("9.0", 128, id="hopper-9.0"),
+        pytest.param("12.0", 128, id="blackwell-geforce-12.x"),
+        pytest.param("12.1", 128, id="12.1-12.x"),
+        pytest.param("8.7", None, id="orin-8.7-no-column"),
+        pytest.param("10.0", None, id="b200-10.0-no-column"),
+        pytest.param("11.0", None, id="11.0-no-column"),
+        pytest.param("3.5", None, id="kepler-not-carried"),
+        pytest.param(None, None, id="unknown"),
+        pytest.param("8", None, id="malformed"),
+    ],
+)
+def test_fp32_results_per_clock_follow_the_guide(
+    capability: str | None, per_sm: int | None
+) -> None:
+    assert fp32_results_per_clock(capability) == per_sm
+
+
+@pytest.mark.parametrize(
+    ("name", "capability", "sms", "mhz"),
+    [
+        # The derivation reproduces the data-sheet rows (SM counts and boost clocks from the
+        # same NVIDIA documents): it checks the per-SM rates of 7.x, 8.0, 8.9 and 9.0.
+        pytest.param("Tesla T4", "7.5", 40, 1590, id="t4-7.5"),
+        pytest.param("NVIDIA A100-SXM4-80GB", "8.0", 108, 1410, id="a100-8.0"),
+        pytest.param("NVIDIA L40S", "8.9", 142, 2520, id="l40s-8.9"),
+        pytest.param("NVIDIA H100 80GB HBM3", "9.0", 132, 1980, id="h100-sxm-9.0"),
+    ],
+)
+def test_derived_peak_matches_the_data_sheets(
+    name: str, capability: str, sms: int, mhz: int
+) -> None:
+    row = gpu_peak(name)
+    assert row is not None and row.float32 is not None
+    derived = derive_gpu_peak(GpuCounts(capability, sms, float(mhz)))
+    assert derived.flops == sms * fp32_results_per_clock(capability) * 2 * mhz * MHZ  # type: ignore[operator]
+    assert derived.flops == pytest.approx(row.float32 * 1e12, rel=0.01)
+
+
+def test_derived_peak_says_how_it_was_derived() -> None:
+    derived = derive_gpu_peak(GpuCounts("8.9", 128, 2520.0))
+    assert derived.flops == 128 * 128 * 2 * 2520 * MHZ
+    assert derived.source.startswith(
+        "derived: 128 SMs \u00d7 128 FP32 FMA/clk/SM \u00d7 2 \u00d7 2520 MHz (CUDA C++ "
+        "Programming Guide, arithmetic instructions table, compute capability 8.9: https://"
+    )
+    assert "non-tensor float32" in derived.source and "GeForce boost" in derived.source
+
+
+@pytest.mark.parametrize(
+    ("counts", "why"),
+    [
+        pytest.param(
+            GpuCounts(None, None, None, "CudaError: cuInit returned 3"),
+            "unknown: CudaError: cuInit returned 3",
+            id="driver-error",
+        ),
+        pytest.param(GpuCounts("10.0", 148, 1965.0), "10.0 has no column", id="no-column"),
+        pytest.param(GpuCounts("8.6", 0, 1695.0), "no SM count or clock", id="zero-sms"),
+        pytest.param(GpuCounts("8.6", 82, None), "no SM count or clock", id="no-clock"),
+    ],
+)
+def test_no_derived_peak_says_why(counts: GpuCounts, why: str) -> None:
+    derived = derive_gpu_peak(counts)
+    assert derived.flops is None
+    assert why in derived.source
+
+
+def test_the_table_wins_and_the_derivation_fills_in() -> None:
+    counts = GpuCounts("9.0", 132, 1980.0)
+    table = device_peaks("GPU", "NVIDIA H100 80GB HBM3", None, counts)
+    assert table.basis == "data-sheet" and table.peaks["tf32"] == 494.5e12
+    nvl = device_peaks("GPU", "NVIDIA H100 NVL", None, GpuCounts("9.0", 132, 1785.0))
+    assert nvl.basis == "derived" and set(nvl.peaks) == {"float32"}
+    assert nvl.peaks["float32"] == 132 * 128 * 2 * 1785 * MHZ
+    none = device_peaks("GPU", "NVIDIA Jetson AGX Orin", None, GpuCounts("8.7", 16, 1300.0))
+    assert none.basis is None and none.peaks == {}
+    assert none.source.startswith("no data-sheet figures for NVIDIA Jetson AGX Orin")
+    assert "8.7 has no column" in none.source
+
+
+@pytest.mark.parametrize(
+    ("tf_info", "cuda", "want"),
+    [
+        pytest.param(
+            {"model": "NVIDIA GeForce RTX 4090", "compute_capability": "8.9"},
+            {
+                "name": "NVIDIA GeForce RTX 4090",
+                "compute_capability": "8.9",
+                "sm_count": 128,
+                "max_clock_khz": 2520000,
+            },
+            {"sm_count": 128, "max_clock_khz": 2520000},
+            id="matched",
+        ),
+        pytest.param(
+            {"model": "Tesla T4", "compute_capability": "7.5"},
+            {
+                "name": "NVIDIA GeForce RTX 4090",
+                "compute_capability": "8.9",
+                "sm_count": 128,
+                "max_clock_khz": 2520000,
+            },
+            {
+                "sm_error": "CUDA ordinal 0 is NVIDIA GeForce RTX 4090 (8.9), TensorFlow's "
+                "GPU:0 is Tesla T4 (7.5): not matched"
+            },
+            id="other-device",
+        ),
+        pytest.param(
+            {"model": "Tesla T4"},
+            {"error": "CudaError: cuInit returned 3"},
+            {"sm_error": "CudaError: cuInit returned 3"},
+            id="driver-error",
+        ),
+        pytest.param({}, None, {"sm_error": "CUDA ordinal 0 was not read"}, id="not-read"),
+    ],
+)
+def test_sm_counts_are_matched_to_tensorflows_gpu(
+    tf_info: dict[str, str], cuda: dict[str, object] | None, want: dict[str, object]
+) -> None:
+    assert smoke_kernels.sm_counts(tf_info, cuda, 0) == want
+
+
+@pytest.fixture(scope="module")
+def fake_cuda(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A directory holding the gcc-built fake libcuda.so.1."""
+    directory = tmp_path_factory.mktemp("cuda")
+    build_shared_lib(directory, "libcuda.so.1", CUDA_STUB_C)
+    return directory
+
+
+READ_CUDA = (
+    "import json, sys; sys.path.insert(0, sys.argv[1]); import smoke_kernels as k; "
+    "print(json.dumps(k.cuda_devices(int(sys.argv[2]))))"
+)
+
+
+@pytest.mark.parametrize(
+    ("extra", "count", "want"),
+    [
+        pytest.param(
+            {
+                "STUB_CUDA_DEVICES": "NVIDIA GeForce RTX 4090|8.9|128|2520000;"
+                "Tesla T4|7.5|40|1590000"
+            },
+            2,
+            {
+                "0": {
+                    "name": "NVIDIA GeForce RTX 4090",
+                    "compute_capability": "8.9",
+                    "sm_count": 128,
+                    "max_clock_khz": 2520000,
+                },
+                "1": {
+                    "name": "Tesla T4",
+                    "compute_capability": "7.5",
+                    "sm_count": 40,
+                    "max_clock_khz": 1590000,
+                },
+            },
+            id="two-gpus",
+        ),
+        pytest.param(
+            {"STUB_CUDA_DEVICES": "Tesla T4|7.5|40|1590000", "STUB_CUDA_RC_cuInit": "3"},
+            1,
+            {"0": {"error": "CudaError: cuInit returned 3"}},
+            id="init-fails",
+        ),
+        pytest.param(
+            {"STUB_CUDA_DEVICES": "Tesla T4|7.5|40|1590000"},
+            2,
+            {
+                "0": {
+                    "name": "Tesla T4",
+                    "compute_capability": "7.5",
+                    "sm_count": 40,
+                    "max_clock_khz": 1590000,
+                },
+                "1": {"error": "CudaError: cuDeviceGetName returned 101"},
+            },
+            id="ordinal-the-driver-lacks",
+        ),
+        pytest.param(
+            {
+                "STUB_CUDA_DEVICES": "Tesla T4|7.5|40|1590000",
+                "STUB_CUDA_RC_cuDeviceGetAttribute": "1",
+            },
+            1,
+            {"0": {"error": "CudaError: cuDeviceGetAttribute returned 1"}},
+            id="attribute-fails",
+        ),
+    ],
+)
+def test_the_child_reads_sm_counts_through_ctypes(
+    fake_cuda: Path, extra: dict[str, str], count: int, want: dict[str, object]
+) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("STUB_")}
+    env.update(LD_LIBRARY_PATH=str(fake_cuda), **extra)
+    out = subprocess.run(
+        [sys.executable, "-c", READ_CUDA, str(CHILD.parent), str(count)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert json.loads(out.stdout) == want
+
+
+def derived_gpu_events(
+    model: str, capability: str, sms: int, khz: int, tf32: bool, *done: dict[str, object]
+) -> list[dict[str, object]]:
+    """Events of a finished run on one GPU the child read the SM count and clock of."""
+    plan = [[d["kernel"], d["dtype"]] for d in done]
+    gpu = {
+        "name": "/device:GPU:0",
+        "device_type": "GPU",
+        "model": model,
+        "compute_capability": capability,
+        "tf32": tf32,
+        "sm_count": sms,
+        "max_clock_khz": khz,
+        "memory_limit": 2**30,
+        "memory_growth": True,
+        "plan": plan,
+    }
+    kernels = [
+        {
+            "event": "kernel-done",
+            "device": "/device:GPU:0",
+            "placed_on": "/device:GPU:0",
+            "ok": True,
+            "seconds": 0.01,
+            "size": "n=4096",
+            **d,
+        }
+        for d in done
+    ]
+    return [
+        {"event": "imported", "seconds": 3.0, "tf_version": "2.21.0"},
+        {"event": "plan", "runtime_seconds": 0.5, "devices": [gpu]},
+        *kernels,
+        {"event": "device-done", "device": "/device:GPU:0", "memory_peak": 300 * 2**20},
+        {"event": "done"},
+    ]
+
+
+def replay(events: list[dict[str, object]]) -> Facts:
+    smoke = smoke_facts(
+        events,
+        ChildEnd(returncode=0, seconds=9.0),
+        level="quick",
+        interpreter="python",
+        kernel_timeout=60.0,
+        max_memory=2**30,
+    )
+    facts = f.facts(smoke=smoke)
+    assert facts_from_json(json.loads(json.dumps(to_json(facts)))) == facts
+    assert_schema_valid(facts)
+    return facts
+
+
+def test_replayed_derived_peak_is_in_the_json_and_its_fraction_in_the_table() -> None:
+    # A GeForce RTX 2080 Ti (Turing, no TF32): 68 SMs x 64 x 2 x 1545 MHz = 13.4 TFLOP/s.
+    events = derived_gpu_events(
+        "NVIDIA GeForce RTX 2080 Ti",
+        "7.5",
+        68,
+        1545000,
+        False,
+        {"kernel": "matmul", "dtype": "float32", "flops": 1e11, "throughput": 10e12},
+        {"kernel": "matmul", "dtype": "float16", "flops": 1e11, "throughput": 40e12},
+    )
+    facts = replay(events)
+    peak = 68 * 64 * 2 * 1545 * MHZ
+    report = Report(facts=facts, findings=tuple(judge(facts)))
+    device = json.loads(render_json(report, "0.1.0"))["facts"]["smoke"]["devices"][0]
+    assert device["peaks"] == {"float32": peak}
+    assert device["peak_basis"] == "derived"
+    assert (device["sm_count"], device["max_clock_mhz"]) == (68, 1545.0)
+    assert device["peak_source"].startswith("derived: 68 SMs \u00d7 64 FP32 FMA/clk/SM")
+    matmul, half = device["results"]
+    assert matmul["peak"] == peak and matmul["fraction_of_peak"] == pytest.approx(10e12 / peak)
+    assert half["peak"] is None  # no derived float16 peak: tensor cores
+    lines = render_text(report, width=120).splitlines()
+    assert "    SMs: 68, max SM clock 1545 MHz" in lines
+    assert any(
+        line.startswith("    matmul  float32") and line.endswith("10.0 TFLOP/s  74%")
+        for line in lines
+    ), lines
+    (ok,) = by_id(list(report.findings), "smoke.throughput")
+    assert ok.severity is Severity.OK and "74% of peak" in ok.summary
+
+
+def test_tf32_kernels_are_judged_only_against_the_derived_lower_bound() -> None:
+    # A GeForce RTX 4090 with TF32 on: the derived 82.6 TFLOP/s is non-tensor float32.
+    events = derived_gpu_events(
+        "NVIDIA GeForce RTX 4090",
+        "8.9",
+        128,
+        2520000,
+        True,
+        {"kernel": "matmul", "dtype": "float32", "flops": 1e11, "throughput": 120e12},
+        {"kernel": "conv2d-forward", "dtype": "float32", "flops": 1e11, "throughput": 5e12},
+    )
+    facts = replay(events)
+    assert facts.smoke is not None
+    (device,) = facts.smoke.devices
+    assert all(r.peak is None and r.fraction_of_peak is None for r in device.results)
+    found = by_id(judge(facts), "smoke.throughput")
+    assert [x.severity for x in found] == [Severity.WARNING, Severity.INFO]
+    slow, info = found
+    assert slow.summary == (
+        "conv2d-forward/float32 on /device:GPU:0 reached 5.0 TFLOP/s as TF32, under 10% of "
+        "even the 82.6 TFLOP/s non-tensor float32 peak"
+    )
+    assert "2 TF32 kernels on /device:GPU:0" in info.summary and "lower bound" in info.summary
+    # Above the bound (matmul at 145 %) is no claim of health: no OK, no "faster than peak".
+    assert not [x for x in found if "of peak" in x.summary or "faster" in x.summary]
+
+
+def test_a_gpu_above_its_derived_peak_is_named() -> None:
+    events = derived_gpu_events(
+        "NVIDIA GeForce RTX 2080 Ti",
+        "7.5",
+        68,
+        1545000,
+        False,
+        {"kernel": "matmul", "dtype": "float32", "flops": 1e11, "throughput": 15e12},
+    )
+    found = by_id(judge(replay(events)), "smoke.throughput")
+    assert [x.severity for x in found] == [Severity.INFO, Severity.OK]
+    assert "boosted above the clock the CUDA driver reports" in found[0].summary
+
+
+def test_a_gpu_without_counts_has_no_peak_and_says_why() -> None:
+    events = derived_gpu_events(
+        "NVIDIA GeForce RTX 4090",
+        "8.9",
+        128,
+        2520000,
+        False,
+        {"kernel": "matmul", "dtype": "float32", "flops": 1e11, "throughput": 60e12},
+    )
+    plan = events[1]["devices"][0]  # type: ignore[index]
+    del plan["sm_count"], plan["max_clock_khz"]
+    plan["sm_error"] = "OSError: libcuda.so.1: cannot open shared object file"
+    facts = replay(events)
+    assert facts.smoke is not None
+    (device,) = facts.smoke.devices
+    assert device.peaks == {} and device.peak_basis is None and device.sm_count is None
+    (info,) = by_id(judge(facts), "smoke.throughput")
+    assert info.severity is Severity.INFO and "No peak known" in info.summary
+    assert "no derived peak: the CUDA driver's SM count and clock are unknown: OSError" in (
+        info.detail
+    )
 
 
 CPUINFO_ZEN4 = "\n\n".join(

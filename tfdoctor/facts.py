@@ -284,8 +284,14 @@ class SmokeDevice:
     tf32: bool = False
     #: Peak FLOP/s per precision (``float32``, ``tf32``, ``float16``, ``bfloat16``).
     peaks: dict[str, float] = dataclasses.field(default_factory=dict)
-    #: How the peaks were derived: the data sheet (URL) or cores x clock x FLOP/cycle.
+    #: How the peaks were derived: the data sheet (URL), cores x clock x FLOP/cycle (CPU), or
+    #: SMs x FP32 results per clock per SM x 2 x clock (GPU not in the table); else why none.
     peak_source: Optional[str] = None
+    #: ``data-sheet`` (GPU table), ``derived`` (CPU; GPU: non-tensor float32 only), None.
+    peak_basis: Optional[str] = None
+    #: GPU only, from the CUDA driver: multiprocessors, and the maximum SM clock (MHz).
+    sm_count: Optional[int] = None
+    max_clock_mhz: Optional[float] = None
     #: GPU only: the cap asked for (bytes), whether the allocator grows into it instead of
     #: reserving it, why the cap could not be set, and the peak TensorFlow allocated
     #: (``tf.config.experimental.get_memory_info(device)['peak']``).

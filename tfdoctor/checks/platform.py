@@ -28,7 +28,10 @@ def check_rosetta(ctx: CheckContext) -> Iterator[Finding]:
         yield unknown("platform.rosetta", "the platform", ctx.facts.error_for("platform"))
         return
     if not plat.rosetta:
-        yield Finding("platform.rosetta", Severity.OK, f"{plat.os_name} on {plat.machine}, native")
+        where = f", in a {plat.container} container" if plat.container else ""
+        yield Finding(
+            "platform.rosetta", Severity.OK, f"{plat.os_name} on {plat.machine}, native{where}"
+        )
         return
     yield Finding(
         "platform.rosetta",

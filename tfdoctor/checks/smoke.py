@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterator
-from typing import Callable
+from typing import Callable, Optional
 
 from tfdoctor.checks._context import CheckContext, fix
 from tfdoctor.facts import SmokeDevice, SmokeFacts, SmokeResult
@@ -61,6 +61,27 @@ def _results(smoke: SmokeFacts) -> Iterator[tuple[SmokeDevice, SmokeResult]]:
     for device in smoke.devices:
         for result in device.results:
             yield device, result
+
+
+def _derived_gpu(device: SmokeDevice) -> bool:
+    return device.device_type == "GPU" and device.peak_basis == "derived"
+
+
+def _tf32_bound(device: SmokeDevice, result: SmokeResult) -> Optional[float]:
+    """The derived non-tensor float32 peak as a lower bound on a TF32 kernel's peak, if any.
+
+    A GPU's derived peak is for float32 on the CUDA cores. With TF32 on, TensorFlow's float32
+    matmuls and convolutions run on tensor cores, whose dense TF32 rate is at least the
+    non-tensor float32 rate on every NVIDIA GPU with TF32 (equal on GeForce Ampere and Ada,
+    2x to 8x on data-center parts; NVIDIA's data sheets), so the derived figure bounds the
+    real peak from below: a kernel under the floor of it is slow, and one above it proves
+    nothing.
+    """
+    if not (_derived_gpu(device) and device.tf32) or result.peak is not None:
+        return None
+    if result.dtype != "float32" or result.kernel not in MIN_FRACTION:
+        return None
+    return device.peaks.get("float32")
 
 
 @_when_smoke_ran
@@ -194,6 +215,43 @@ def check_throughput(smoke: SmokeFacts) -> Iterator[Finding]:
                 else "top",
             ),
         )
+    below_bound = []
+    for device, result in _results(smoke):
+        bound = _tf32_bound(device, result)
+        floor = MIN_FRACTION.get(result.kernel)
+        if bound is None or floor is None or result.throughput is None:
+            continue
+        if result.throughput < floor * bound:
+            below_bound.append((device, result, bound, floor))
+    for device, result, bound, floor in below_bound:
+        assert result.throughput is not None
+        yield Finding(
+            "smoke.throughput",
+            Severity.WARNING,
+            f"{_label(result)} reached {_rate(result.throughput)} as TF32, under {floor:.0%} "
+            f"of even the {_rate(bound)} non-tensor float32 peak",
+            "TF32 tensor cores run at least as fast as the CUDA cores' float32 peak, so this "
+            "kernel is far below what the GPU can do. Far below peak usually means throttled "
+            "or low clocks (power or thermal limits), another job on the device, or a CPU "
+            f"fallback. Peak: {device.peak_source or 'unknown'}.",
+            fix(
+                "Look at clocks, power and throttle reasons while it runs, and at other "
+                "processes on the device.",
+                "nvidia-smi -q -d PERFORMANCE,CLOCK,POWER",
+            ),
+        )
+    for device in smoke.devices:
+        bounded = [r for r in device.results if r.throughput and _tf32_bound(device, r)]
+        if bounded:
+            yield Finding(
+                "smoke.throughput",
+                Severity.INFO,
+                f"{len(bounded)} TF32 kernels on {device.name} ({device.model or 'unknown model'}"
+                ") judged only against a lower bound: the derived non-tensor float32 peak",
+                "No TF32 tensor-core peak is known for this GPU, and the derived peak counts "
+                "the CUDA cores only; TF32 runs at least as fast, so only a kernel below the "
+                f"floor of that bound is named. Peak: {device.peak_source or 'unknown'}.",
+            )
     unknown_peak = [d for d in smoke.devices if not d.peaks and d.results]
     for device in unknown_peak:
         yield Finding(
@@ -207,17 +265,21 @@ def check_throughput(smoke: SmokeFacts) -> Iterator[Finding]:
         above = [
             r for r in device.results if r.fraction_of_peak is not None and r.fraction_of_peak > 1.1
         ]
-        if device.device_type == "CPU" and above:
+        if (device.device_type == "CPU" or _derived_gpu(device)) and above:
+            why = (
+                "the clock used understates the boost clock"
+                if device.device_type == "CPU"
+                else "the GPU boosted above the clock the CUDA driver reports"
+            )
             yield Finding(
                 "smoke.throughput",
                 Severity.INFO,
                 f"{device.name} ran faster than its derived peak ({above[0].fraction_of_peak:.0%}"
-                f" in {above[0].kernel}/{above[0].dtype}): the clock used understates the boost "
-                "clock",
+                f" in {above[0].kernel}/{above[0].dtype}): {why}",
                 f"Peak: {device.peak_source}.",
             )
     judged = [r for _, r in _results(smoke) if r.fraction_of_peak is not None]
-    if judged and not slow:
+    if judged and not slow and not below_bound:
         best = max(judged, key=lambda r: r.fraction_of_peak or 0.0)
         yield Finding(
             "smoke.throughput",

@@ -74,6 +74,8 @@ def smoke_lines(smoke: SmokeFacts) -> list[str]:
         if device.peaks:
             peaks = ", ".join(f"{k} {_rate(v)}" for k, v in sorted(device.peaks.items()))
             lines.append(f"    peaks: {peaks}")
+        if device.sm_count is not None and device.max_clock_mhz is not None:
+            lines.append(f"    SMs: {device.sm_count}, max SM clock {device.max_clock_mhz:g} MHz")
         if device.device_type == "GPU":
             cap = "unknown" if device.memory_limit is None else f"{device.memory_limit / 2**20:.0f}"
             peak = "unknown" if device.memory_peak is None else f"{device.memory_peak / 2**20:.0f}"

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, Optional
 
 from tfdoctor.facts import SmokeDevice, SmokeFacts, SmokeResult
-from tfdoctor.smoke.peaks import CpuPeak, device_peaks, peak_for
+from tfdoctor.smoke.peaks import CpuPeak, GpuCounts, device_peaks, peak_for
 
 
 @dataclasses.dataclass(frozen=True)
@@ -162,6 +162,17 @@ def _done(events: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     return [e for e in events if e.get("event") == "kernel-done"]
 
 
+def _gpu_counts(info: dict[str, Any]) -> GpuCounts:
+    """What the child read from the CUDA driver for one GPU."""
+    khz = _int(info.get("max_clock_khz"))
+    return GpuCounts(
+        compute_capability=_text(info.get("compute_capability")),
+        sm_count=_int(info.get("sm_count")),
+        max_clock_mhz=None if khz is None else khz / 1000.0,
+        error=_text(info.get("sm_error")),
+    )
+
+
 def _devices(
     plan: dict[str, Any],
     events: Sequence[dict[str, Any]],
@@ -178,11 +189,12 @@ def _devices(
         name = str(info.get("name", ""))
         device_type = str(info.get("device_type", ""))
         tf32 = bool(info.get("tf32"))
-        model, peaks, source = device_peaks(device_type, _text(info.get("model")), cpu)
+        counts = _gpu_counts(info) if device_type == "GPU" else None
+        found = device_peaks(device_type, _text(info.get("model")), cpu, counts)
         results = []
         for kernel, dtype in (tuple(p) for p in info.get("plan") or ()):
             key = (name, kernel, dtype)
-            peak = peak_for(peaks, kernel, dtype, tf32)
+            peak = peak_for(found.peaks, kernel, dtype, tf32)
             if key in done:
                 results.append(_result(done[key], peak))
                 continue
@@ -209,11 +221,14 @@ def _devices(
             SmokeDevice(
                 name=name,
                 device_type=device_type,
-                model=model,
+                model=found.model,
                 compute_capability=_text(info.get("compute_capability")),
                 tf32=tf32,
-                peaks=peaks,
-                peak_source=source,
+                peaks=found.peaks,
+                peak_source=found.source,
+                peak_basis=found.basis,
+                sm_count=counts.sm_count if counts else None,
+                max_clock_mhz=counts.max_clock_mhz if counts else None,
                 memory_limit=_int(info.get("memory_limit")),
                 memory_growth=info.get("memory_growth")
                 if isinstance(info.get("memory_growth"), bool)

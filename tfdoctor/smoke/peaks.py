@@ -1,9 +1,12 @@
-"""Peak FLOP/s per device and precision: a data-sheet table for GPUs, a derivation for CPUs.
+"""Peak FLOP/s per device and precision: a data-sheet table for GPUs, derivations otherwise.
 
 GPU figures are NVIDIA's, dense (no 2:4 sparsity): where a data sheet prints only the
 sparse figure (marked "with sparsity"), the dense one is half of it, as its footnote says.
-A model or precision missing here has no peak, so its fraction of peak stays unknown rather
-than guessed. CPU peaks are cores x clock x FLOP per cycle, each with its source named.
+A GPU missing from the table gets a derived non-tensor float32 peak (SMs x FP32 results per
+clock per SM x 2 x maximum SM clock) where its compute capability is in the CUDA guide's
+throughput table; any other model or precision has no peak, so its fraction of peak stays
+unknown rather than guessed. CPU peaks are cores x clock x FLOP per cycle, each with its
+source named.
 """
 
 from __future__ import annotations
@@ -140,6 +143,94 @@ def gpu_peak_source(row: GpuPeak) -> str:
     return f"NVIDIA data sheet for {row.label} (dense, no sparsity): {row.source}"
 
 
+# --- GPUs not in the table: SMs x FP32 results per clock per SM x 2 x clock ----------------
+
+ARITHMETIC_TABLE = (
+    "https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#arithmetic-instructions"
+)
+
+#: Results per clock cycle per multiprocessor of "32-bit floating-point add, multiply,
+#: multiply-add", per compute-capability column of the CUDA C++ Programming Guide's table
+#: "Throughput of Native Arithmetic Instructions" (ARITHMETIC_TABLE; from CUDA 13 the table
+#: lives in the CUDA C++ Best Practices Guide, section "Throughput of Native Arithmetic
+#: Instructions"). A multiply-add result counts two FLOP. A capability the table has no
+#: column for (8.7, 10.x, 11.0) is left out: its peak stays unknown.
+FP32_RESULTS_PER_CLOCK: dict[str, int] = {
+    "5.0": 128,
+    "5.2": 128,
+    "5.3": 128,
+    "6.0": 64,
+    "6.1": 128,
+    "6.2": 128,
+    "7.x": 64,
+    "8.0": 64,
+    "8.6": 128,
+    "8.9": 128,
+    "9.0": 128,
+    "12.x": 128,
+}
+
+
+def fp32_results_per_clock(capability: Optional[str]) -> Optional[int]:
+    """FP32 add/multiply/FMA results per clock per SM for a ``major.minor`` capability."""
+    if not capability or not re.fullmatch(r"[0-9]+\.[0-9]+", capability):
+        return None
+    major = capability.split(".")[0]
+    exact = FP32_RESULTS_PER_CLOCK.get(capability)
+    return exact if exact is not None else FP32_RESULTS_PER_CLOCK.get(f"{major}.x")
+
+
+@dataclasses.dataclass(frozen=True)
+class GpuCounts:
+    """What the CUDA driver reported for one GPU: what a derived peak is built from."""
+
+    compute_capability: Optional[str]
+    sm_count: Optional[int]
+    #: CU_DEVICE_ATTRIBUTE_CLOCK_RATE, the maximum SM clock, in MHz.
+    max_clock_mhz: Optional[float]
+    #: Why the counts could not be read (driver missing, a call failed, no match).
+    error: Optional[str] = None
+
+
+@dataclasses.dataclass(frozen=True)
+class DerivedPeak:
+    """A derived non-tensor float32 peak (None when it cannot be derived) and why."""
+
+    flops: Optional[float]
+    source: str
+
+
+def derive_gpu_peak(counts: GpuCounts) -> DerivedPeak:
+    """SMs x FP32 results per clock per SM x 2 FLOP x maximum SM clock, with its source.
+
+    Non-tensor float32 only: TF32, float16 and bfloat16 run on tensor cores at rates the
+    table does not give, so they stay table-only. The clock is the maximum the driver
+    reports; GeForce boards from different makers boost to different clocks.
+    """
+    if counts.error:
+        return DerivedPeak(
+            None, f"the CUDA driver's SM count and clock are unknown: {counts.error}"
+        )
+    per_sm = fp32_results_per_clock(counts.compute_capability)
+    if per_sm is None:
+        return DerivedPeak(
+            None,
+            f"compute capability {counts.compute_capability or 'unknown'} has no column in the "
+            f"CUDA C++ Programming Guide's arithmetic instructions table ({ARITHMETIC_TABLE})",
+        )
+    if not counts.sm_count or not counts.max_clock_mhz:
+        return DerivedPeak(None, "the CUDA driver reported no SM count or clock")
+    flops = counts.sm_count * per_sm * 2 * counts.max_clock_mhz * 1e6
+    source = (
+        f"derived: {counts.sm_count} SMs \u00d7 {per_sm} FP32 FMA/clk/SM \u00d7 2 \u00d7 "
+        f"{counts.max_clock_mhz:g} MHz (CUDA C++ Programming Guide, arithmetic instructions "
+        f"table, compute capability {counts.compute_capability}: {ARITHMETIC_TABLE}); "
+        "non-tensor float32 at the maximum SM clock the CUDA driver reports (GeForce boost "
+        "clocks vary by board)"
+    )
+    return DerivedPeak(flops, source)
+
+
 # --- CPUs ----------------------------------------------------------------------------------
 
 
@@ -263,26 +354,51 @@ def read_cpu_peak(root: str = "/") -> CpuPeak:
     return cpu_peak(cpuinfo, max_khz, usable)
 
 
+@dataclasses.dataclass(frozen=True)
+class DevicePeaks:
+    """One device's model, peaks per precision, how they were found, and on what basis."""
+
+    model: Optional[str]
+    peaks: dict[str, float]
+    source: str
+    #: ``data-sheet`` (GPU table), ``derived`` (cores or SMs x clock x rate), None (no peak).
+    basis: Optional[str]
+
+
 def device_peaks(
-    device_type: str, model: Optional[str], cpu: Optional[CpuPeak]
-) -> tuple[Optional[str], dict[str, float], str]:
-    """(model, peaks per precision, peak source) of one device."""
+    device_type: str,
+    model: Optional[str],
+    cpu: Optional[CpuPeak],
+    gpu: Optional[GpuCounts] = None,
+) -> DevicePeaks:
+    """The peaks of one device: the CPU derivation, the GPU table, else the GPU derivation."""
     if device_type == "CPU":
         if cpu is None:
-            return None, {}, "the CPU peak was not derived"
-        peaks = {} if cpu.flops is None else {"float32": cpu.flops}
-        return cpu.model, peaks, cpu.source
+            return DevicePeaks(None, {}, "the CPU peak was not derived", None)
+        if cpu.flops is None:
+            return DevicePeaks(cpu.model, {}, cpu.source, None)
+        return DevicePeaks(cpu.model, {"float32": cpu.flops}, cpu.source, "derived")
     row = gpu_peak(model)
-    if row is None:
-        return model, {}, f"no data-sheet figures for {model or 'this GPU'} in tfdoctor's table"
-    return model, row.peaks(), gpu_peak_source(row)
+    if row is not None:
+        return DevicePeaks(model, row.peaks(), gpu_peak_source(row), "data-sheet")
+    missing = f"no data-sheet figures for {model or 'this GPU'} in tfdoctor's table"
+    if gpu is None:
+        return DevicePeaks(model, {}, missing, None)
+    derived = derive_gpu_peak(gpu)
+    if derived.flops is None:
+        return DevicePeaks(model, {}, f"{missing}, and no derived peak: {derived.source}", None)
+    return DevicePeaks(model, {"float32": derived.flops}, derived.source, "derived")
 
 
 def peak_for(peaks: Mapping[str, float], kernel: str, dtype: str, tf32: bool) -> Optional[float]:
-    """The peak that bounds one kernel: TF32 for float32 work where TensorFlow enables it."""
+    """The peak that bounds one kernel: TF32 for float32 work where TensorFlow enables it.
+
+    Where TF32 is on and no TF32 peak is known, the bound is unknown: a float32 (non-tensor)
+    peak would understate what TF32 tensor cores reach.
+    """
     if kernel in ("first-op", "train-step"):
         return None
     precision = "float16" if dtype == "mixed_float16" else dtype
     if precision == "float32" and tf32:
-        return peaks.get("tf32", peaks.get("float32"))
+        return peaks.get("tf32")
     return peaks.get(precision)

@@ -12,6 +12,7 @@ TensorFlow and user code may print too; only lines starting with the marker coun
 
 from __future__ import annotations
 
+import ctypes
 import json
 import math
 import os
@@ -47,6 +48,14 @@ MIXED_SHAPE = {"tiny": (64, 128), "quick": (2048, 512), "full": (4096, 1024)}
 #: Largest size checked against the float64 NumPy reference (its cost is n^3 on the CPU).
 CHECK_N = 512
 CHECK_CONV = (2, 12, 12, 16)
+
+# cuda.h, CUdevice_attribute (CUDA driver API, "Device Management"):
+# https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html
+CU_DEVICE_ATTRIBUTE_CLOCK_RATE = 13  # kHz: the maximum SM clock
+CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16
+CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75
+CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76
+NAME_SIZE = 256
 
 _MARKER = ""
 _FAULT: dict[str, str] = {}
@@ -478,6 +487,88 @@ def describe_gpu(tf: Any, physical: Any) -> dict[str, Any]:
     }
 
 
+class CudaError(Exception):
+    """A CUDA driver call returned an error (``None``: the library lacks the call)."""
+
+
+def cuda_call(lib: Any, name: str, *args: Any) -> None:
+    """Call ``lib.name``; raise CudaError unless it returns CUDA_SUCCESS (0)."""
+    func = getattr(lib, name, None)
+    if func is None:
+        raise CudaError(name + " is missing from the CUDA driver")
+    code = func(*args)
+    if code != 0:
+        raise CudaError(f"{name} returned {code}")
+
+
+def cuda_device(lib: Any, ordinal: int) -> dict[str, Any]:
+    """Name, compute capability, SM count and maximum SM clock (kHz) of one CUDA ordinal."""
+    device = ctypes.c_int(0)
+    cuda_call(lib, "cuDeviceGet", ctypes.byref(device), ordinal)
+    name = ctypes.create_string_buffer(NAME_SIZE)
+    cuda_call(lib, "cuDeviceGetName", name, NAME_SIZE, device)
+    values = {}
+    for key, attribute in (
+        ("sm_count", CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT),
+        ("max_clock_khz", CU_DEVICE_ATTRIBUTE_CLOCK_RATE),
+        ("major", CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR),
+        ("minor", CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR),
+    ):
+        value = ctypes.c_int(0)
+        cuda_call(lib, "cuDeviceGetAttribute", ctypes.byref(value), attribute, device)
+        values[key] = value.value
+    return {
+        "name": name.value.decode("utf-8", "replace"),
+        "compute_capability": f"{values['major']}.{values['minor']}",
+        "sm_count": values["sm_count"],
+        "max_clock_khz": values["max_clock_khz"],
+    }
+
+
+def cuda_devices(count: int) -> dict[int, dict[str, Any]]:
+    """:func:`cuda_device` for ordinals 0..count-1 from the CUDA driver TensorFlow loaded.
+
+    An ordinal that could not be read maps to ``{"error": why}``; this never raises.
+    """
+    library = "nvcuda.dll" if sys.platform == "win32" else "libcuda.so.1"
+    try:
+        lib = ctypes.CDLL(library)
+        cuda_call(lib, "cuInit", 0)
+    except (OSError, CudaError) as exc:
+        return {i: {"error": describe(exc)} for i in range(count)}
+    out: dict[int, dict[str, Any]] = {}
+    for ordinal in range(count):
+        try:
+            out[ordinal] = cuda_device(lib, ordinal)
+        except CudaError as exc:
+            out[ordinal] = {"error": describe(exc)}
+    return out
+
+
+def sm_counts(
+    tf_info: dict[str, Any], cuda: Optional[dict[str, Any]], index: int
+) -> dict[str, Any]:
+    """The plan's ``sm_count`` and ``max_clock_khz`` for TensorFlow's GPU ``index``, or why not.
+
+    With no visible_device_list set, TensorFlow's GPU:N is CUDA ordinal N
+    (tensorflow/core/common_runtime/gpu/gpu_device.cc); the name and compute capability
+    TensorFlow reports (tf.config.experimental.get_device_details) must match the driver's.
+    """
+    if cuda is None:
+        return {"sm_error": f"CUDA ordinal {index} was not read"}
+    if "error" in cuda:
+        return {"sm_error": cuda["error"]}
+    for key in ("model", "compute_capability"):
+        theirs = cuda["name" if key == "model" else key]
+        if tf_info.get(key) and str(tf_info[key]).strip() != str(theirs).strip():
+            return {
+                "sm_error": f"CUDA ordinal {index} is {cuda['name']} ({cuda['compute_capability']}"
+                f"), TensorFlow's GPU:{index} is {tf_info.get('model')} "
+                f"({tf_info.get('compute_capability')}): not matched"
+            }
+    return {"sm_count": cuda["sm_count"], "max_clock_khz": cuda["max_clock_khz"]}
+
+
 def setup_devices(tf: Any, config: dict[str, Any], cap: int) -> list[dict[str, Any]]:
     """Cap each GPU's memory, create the devices, and describe the ones to run on."""
     # Safe beside a training job: each GPU gets one logical device capped at `cap`, and the
@@ -499,6 +590,7 @@ def setup_devices(tf: Any, config: dict[str, Any], cap: int) -> list[dict[str, A
     tf32 = bool(tf.config.experimental.tensor_float_32_execution_enabled())
     config["tf32_enabled"] = tf32
     chosen = select(logical, config.get("devices") or [])
+    cuda = cuda_devices(len(physical_gpus)) if physical_gpus else {}
     devices: list[dict[str, Any]] = []
     for dev in chosen:
         if dev.device_type not in ("CPU", "GPU"):
@@ -510,6 +602,7 @@ def setup_devices(tf: Any, config: dict[str, Any], cap: int) -> list[dict[str, A
             if index < len(physical_gpus):
                 info.update(describe_gpu(tf, physical_gpus[index]))
                 info["memory_setup_error"] = setup_errors.get(physical_gpus[index].name)
+                info.update(sm_counts(info, cuda.get(index), index))
             info["memory_limit"] = cap
             info["memory_growth"] = os.environ.get("TF_FORCE_GPU_ALLOW_GROWTH") == "true"
             if info.get("compute_capability"):
