@@ -160,7 +160,6 @@ def check(
         diagnose,
         list_checks,
     )
-    from tfdoctor.smoke import SmokeOptions  # noqa: PLC0415
 
     if list_only:
         for check_id, title in list_checks():
@@ -178,7 +177,7 @@ def check(
         matrix=matrix,
         require_gpu=require_gpu,
         against=against,
-        smoke=SmokeOptions(python=python) if smoke else None,
+        smoke=_smoke_options(python) if smoke else None,
     )
     show_progress = fmt is OutputFormat.text and facts_file is None and _use_color(sys.stderr)
     status = _spinner() if show_progress else None
@@ -244,6 +243,13 @@ def smoke_command(
     fmt = OutputFormat.json if json_out else OutputFormat.text
     typer.echo(_render(report, fmt, False, strict, color), nl=False)
     raise typer.Exit(report.exit_code(strict))
+
+
+def _smoke_options(python: str) -> Any:
+    """The smoke test's default options (its module loads only when --smoke asks for it)."""
+    from tfdoctor.smoke import SmokeOptions  # noqa: PLC0415 - see above
+
+    return SmokeOptions(python=python)
 
 
 def _progress_bars() -> tuple[Any, ProgressFunc]:
