@@ -108,6 +108,8 @@ tensorflow:
       compute_capabilities: pypi
       pins: pypi
       and_cuda: pypi
+      cuda_builds: pypi
+    cuda_builds: [linux-x86_64]
   - line: "2.0"
     latest_patch: "2.0.4"
     requires_python: null
@@ -124,6 +126,7 @@ macos-arm64: [], windows-x86_64: []}
     and_cuda: null
     sources: {latest_patch: pypi, python: pypi, gpu_package: pypi, windows_native_gpu: pypi, \
 wrappers: pypi}
+    cuda_builds: []
 """
 
 MATRIX = load_matrix(env={})
@@ -229,7 +232,7 @@ def test_gpu_model(name: str, capability: Optional[str]) -> None:
 def test_valid_matrix_parses() -> None:
     matrix = parse_matrix(VALID_MATRIX, "m.yaml")
     assert [e.line for e in matrix.lines] == ["2.15", "2.0"]
-    assert [(e.line, e.lineno) for e in matrix.lines] == [("2.15", 20), ("2.0", 56)]
+    assert [(e.line, e.lineno) for e in matrix.lines] == [("2.15", 20), ("2.0", 58)]
     assert matrix.path == "m.yaml"
     assert matrix.lines[1].windows_native_gpu is True
     assert matrix.lines[0].sources_of("pins.numpy") == ("pypi",)
@@ -278,8 +281,9 @@ cuda_families:"""
         pytest.param(
             sub('    cudnn: "8.9"\n', '    cudnn: "8.9"\n    colour: blue\n'),
             "m.yaml:35: tensorflow[0].colour: unknown field (expected one of: and_cuda, "
-            "compute_capabilities, cuda, cudnn, glibc_min, gpu_package, latest_patch, line, "
-            "notes, pins, python, requires_python, sources, windows_native_gpu, wrappers)",
+            "compute_capabilities, cuda, cuda_builds, cudnn, glibc_min, gpu_package, "
+            "latest_patch, line, notes, pins, python, requires_python, sources, "
+            "windows_native_gpu, wrappers)",
             id="unknown-field-in-line",
         ),
         pytest.param(
@@ -315,7 +319,7 @@ cuda_families:"""
                 '  - line: "2.0"\n    latest_patch: "2.0.4"',
                 '  - line: "2.15"\n    latest_patch: "2.15.0"',
             ),
-            "m.yaml:56: tensorflow[2.15].line: duplicate line",
+            "m.yaml:58: tensorflow[2.15].line: duplicate line",
             id="duplicate-line",
         ),
         pytest.param(
@@ -323,7 +327,7 @@ cuda_families:"""
                 '  - line: "2.0"\n    latest_patch: "2.0.4"',
                 '  - line: "2.16"\n    latest_patch: "2.16.0"',
             ),
-            "m.yaml:56: tensorflow[2.16].line: lines must be sorted newest first",
+            "m.yaml:58: tensorflow[2.16].line: lines must be sorted newest first",
             id="unsorted-lines",
         ),
         pytest.param(

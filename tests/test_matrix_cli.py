@@ -47,6 +47,7 @@ def expected_json(matrix: Matrix, line: TFLine) -> dict[str, Any]:
         "ml_dtypes": line.pins.ml_dtypes,
         "and_cuda": None if line.and_cuda is None else dict(line.and_cuda),
         "gpu_package": dict(line.gpu_package),
+        "cuda_builds": list(line.cuda_builds),
         "windows_native_gpu": line.windows_native_gpu,
         "wrappers": dict(line.wrappers),
         # Nothing asked: every line with a Linux x86-64 wheel fits, as plain tensorflow.

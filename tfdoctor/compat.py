@@ -232,17 +232,20 @@ def _gpu_reasons(
     if os_name == "windows" and not line.windows_native_gpu:
         reasons.append("no GPU support on native Windows after 2.10 (use WSL2)")
         return
-    if line.cuda is None:
-        reasons.append("not a CUDA build")
+    plat = target.platform or "linux-x86_64"
+    if line.cuda is None or plat not in line.cuda_builds:
+        reasons.append(f"the {plat} wheels are CPU builds (no CUDA)")
         return
     if target.cuda is not None:
         have = version_key(target.cuda)
         need = version_key(line.cuda)
-        # Library sonames carry only the major from CUDA 11 on (libcudart.so.11.0 serves
-        # every 11.x), but major.minor before (libcudart.so.10.1).
-        same = have[:1] == need[:1] if need[0] >= 11 else have[:2] == need[:2]
+        # From CUDA 11.1 on the libraries' sonames carry the major only (libcudart.so.11.0
+        # serves every 11.x); CUDA 11.0 still shipped libcusolver.so.10, and 10.x put the
+        # minor in every name (libcudart.so.10.1): those builds need their exact toolkit.
+        family = tuple(need[:2]) >= (11, 1)
+        same = have[:1] == need[:1] if family else have[:2] == need[:2]
         if not same:
-            wanted = f"{need[0]}.x" if need[0] >= 11 else line.cuda
+            wanted = f"{need[0]}.x" if family else line.cuda
             reasons.append(f"built for CUDA {line.cuda}: needs a CUDA {wanted} installation")
     floor = driver_floor(matrix, line, os_name)
     if target.driver is not None and floor is not None and _below(target.driver, floor.version):
@@ -296,7 +299,7 @@ def install_requirement(line: TFLine, target: Target) -> str:
     os_name = PLATFORMS.get(plat, "linux")
     dist = "tensorflow"
     extra = ""
-    if target.wants_gpu and os_name in ("linux", "windows"):
+    if target.wants_gpu and plat in line.cuda_builds:
         gpu_dist = line.gpu_package.get(os_name)
         if gpu_dist:
             dist = gpu_dist

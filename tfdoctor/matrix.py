@@ -153,6 +153,8 @@ class TFLine:
     glibc_min: Optional[str]
     #: Operating system -> the distribution that brings GPU support there, or None.
     gpu_package: Mapping[str, Optional[str]]
+    #: Platform keys whose GPU distribution is a CUDA build (linux-aarch64 wheels are not).
+    cuda_builds: tuple[str, ...]
     windows_native_gpu: bool
     #: Platform key -> thin wrapper distribution the ``tensorflow`` wheel requires there.
     wrappers: Mapping[str, str]
@@ -612,6 +614,7 @@ _LINE_FIELDS = (
     "python",
     "glibc_min",
     "gpu_package",
+    "cuda_builds",
     "windows_native_gpu",
     "wrappers",
     "cuda",
@@ -683,12 +686,9 @@ def _read_line(reader: _Reader, node: Node, index: int, sources: Mapping[str, So
         )
         for os_name, n in gpu_fields.items()
     }
+    cuda_builds = _platform_list(reader, fields["cuda_builds"], f"{where}.cuda_builds")
     windows_gpu = reader.boolean(fields["windows_native_gpu"], f"{where}.windows_native_gpu")
-    wrap_fields = reader.mapping(fields["wrappers"], f"{where}.wrappers", (), tuple(PLATFORMS))
-    wrappers = {
-        plat: reader.required_string(n, f"{where}.wrappers.{plat}", _DIST_RE, "distribution name")
-        for plat, n in wrap_fields.items()
-    }
+    wrappers = _wrappers(reader, fields["wrappers"], f"{where}.wrappers")
     cuda = reader.string(
         fields["cuda"], f"{where}.cuda", _LINE_RE, "CUDA version (X.Y)", nullable=True
     )
@@ -741,6 +741,7 @@ def _read_line(reader: _Reader, node: Node, index: int, sources: Mapping[str, So
         python=python,
         glibc_min=glibc,
         gpu_package=gpu_package,
+        cuda_builds=cuda_builds,
         windows_native_gpu=windows_gpu,
         wrappers=wrappers,
         cuda=cuda,
@@ -771,11 +772,31 @@ def _stated_facts(entry: TFLine) -> Iterator[tuple[str, str]]:
             for pin in PIN_FIELDS:
                 if getattr(entry.pins, pin) is not None:
                     yield fact, pin
-        elif fact == "wrappers":
+        elif fact in ("wrappers", "cuda_builds"):
             if value:
                 yield fact, ""
         elif value is not None:
             yield fact, ""
+
+
+def _wrappers(reader: _Reader, node: Node, field: str) -> dict[str, str]:
+    """Platform key -> the distribution the tensorflow wheel wraps there."""
+    found = reader.mapping(node, field, (), tuple(PLATFORMS))
+    return {
+        plat: reader.required_string(n, f"{field}.{plat}", _DIST_RE, "distribution name")
+        for plat, n in found.items()
+    }
+
+
+def _platform_list(reader: _Reader, node: Node, field: str) -> tuple[str, ...]:
+    """A list of distinct platform keys."""
+    out: list[str] = []
+    for item in reader.sequence(node, field):
+        plat = reader.required_string(item, field)
+        if plat not in PLATFORMS or plat in out:
+            raise reader.error(item, field, f"{plat!r} is not a platform key, or is repeated")
+        out.append(plat)
+    return tuple(out)
 
 
 def _arch_list(reader: _Reader, node: Node, field: str, kind: str) -> tuple[str, ...]:

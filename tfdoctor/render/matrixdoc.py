@@ -39,9 +39,8 @@ prints the wheel facts of a new release line to write its entry from.
 ## The rules the checks apply
 
 - **Driver floor.** A CUDA 11.1+ or 12.x build runs on any driver at or above its family's
-  floor (CUDA minor version compatibility: 450.80.02 / 452.39 for 11.x, 525.60.13 / 527.41 for
-  12.x on Linux / Windows). CUDA 10.x and 11.0 builds need the driver their toolkit shipped
-  with.
+  floor (CUDA minor version compatibility; the floors are in the table below). CUDA 10.x and
+  11.0 builds need the driver their toolkit shipped with.
 - **PTX JIT.** A GPU the wheel has no machine code for can still run PTX, compiled by the
   driver at first start (minutes; cached in `~/.nv/ComputeCache`). That needs a driver at least
   as new as the build's own CUDA toolkit, even where minor version compatibility lowers the
@@ -51,9 +50,9 @@ prints the wheel facts of a new release line to write its entry from.
   `cuda_compute_capabilities`) `sm_XY` means machine code only and `compute_XY` machine code
   *and* PTX (TensorFlow's `.bazelrc`), so the matrix lists `sm_90` for a wheel built with
   `compute_90`.
-- **CUDA libraries.** From CUDA 11 on the libraries carry only the major version in their
+- **CUDA libraries.** From CUDA 11.1 on the libraries carry only the major version in their
   names (`libcudart.so.12`), so any 12.x installation serves a 12.x build; before, the minor
-  version too (`libcudart.so.10.1`). cuDNN must be the build's major version and at least its
+  version too (`libcudart.so.10.1`; CUDA 11.0 still shipped `libcusolver.so.10`). cuDNN must be the build's major version and at least its
   minor version.
 
 ## Using another matrix
@@ -79,6 +78,7 @@ strings. An entry of `tensorflow` has:
 | `python` | per platform (`linux-x86_64`, `linux-aarch64`, `macos-x86_64`, `macos-arm64`, `windows-x86_64`): the CPython versions with a `tensorflow` wheel of the latest patch |
 | `glibc_min` | the lowest glibc of the Linux x86-64 wheels' manylinux tags |
 | `gpu_package` | per OS (`linux`, `windows`, `macos`): the distribution that brings GPU support, or null |
+| `cuda_builds` | the platforms whose GPU distribution is a CUDA build (the Linux aarch64 wheels are CPU builds) |
 | `windows_native_gpu` | whether native Windows gets a CUDA build |
 | `wrappers` | platform -> the distribution the `tensorflow` wheel is a thin wrapper for there |
 | `cuda`, `cudnn` | the versions the build uses (null: no CUDA build) |
@@ -90,7 +90,7 @@ strings. An entry of `tensorflow` has:
 
 `tfdoctor matrix --json` prints one object per line with the keys `tensorflow`,
 `latest_patch`, `requires_python`, `python` (Linux x86-64), `python_by_platform`,
-`glibc_min`, `cuda`, `cudnn`, `min_driver_linux`, `min_driver_windows` (null without native
+`glibc_min`, `cuda`, `cudnn`, `cuda_builds`, `min_driver_linux`, `min_driver_windows` (null without native
 Windows GPU support), `min_driver_ptx_linux`, `compute_capabilities`, `numpy`, `protobuf`,
 `keras`, `tf_keras`, `ml_dtypes`, `and_cuda`, `gpu_package`, `windows_native_gpu`,
 `wrappers`, `fits`, `reasons`, `caveats`, `install`, `notes` and `sources` (fact -> URLs).

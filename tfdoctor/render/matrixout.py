@@ -81,6 +81,7 @@ def line_json(matrix: Matrix, verdict: Verdict, target: Target) -> dict[str, Any
         "ml_dtypes": line.pins.ml_dtypes,
         "and_cuda": dict(line.and_cuda) if line.and_cuda is not None else None,
         "gpu_package": dict(line.gpu_package),
+        "cuda_builds": list(line.cuda_builds),
         "windows_native_gpu": line.windows_native_gpu,
         "wrappers": dict(line.wrappers),
         "fits": verdict.fits,
