@@ -24,7 +24,14 @@ from tfdoctor.checks.compat import (
     check_windows_gpu,
 )
 from tfdoctor.compat import driver_floor, ptx_driver_floor
-from tfdoctor.facts import CudaLibsFacts, Facts, GpuFacts, PackageFacts, TensorFlowFacts
+from tfdoctor.facts import (
+    CudaLibsFacts,
+    Facts,
+    GpuFacts,
+    LibraryCandidate,
+    PackageFacts,
+    TensorFlowFacts,
+)
 from tfdoctor.findings import Finding, Severity
 from tfdoctor.matrix import ComputeCapabilities, load_matrix
 
@@ -774,7 +781,21 @@ WINDOWS_CASES = {
         (Severity.WARNING,),
         ("2.15.1", "native Windows"),
         ("WSL2", "2.10.1"),
-        ("wsl --install", f'{WIN_PIP} install "tensorflow==2.10.1"'),
+        (
+            "wsl --install",
+            f'{WIN_PIP} install "tensorflow==2.10.1"',
+            "conda install -c conda-forge cudatoolkit=11.2 cudnn=8.1",
+        ),
+    ),
+    # 2.10 has no wheel for 3.12: the fix must not offer it.
+    "windows-gpu-tf2.15-py3.12": Case(
+        f.facts(
+            platform=WINDOWS, python=f.python(version="3.12.4", executable="C:\\venv\\python.exe")
+        ),
+        (Severity.WARNING,),
+        ("2.15.1", "native Windows"),
+        ("WSL2", "Python 3.7-3.10"),
+        ("wsl --install",),
     ),
     "windows-gpu-tf2.10": Case(
         f.facts(platform=WINDOWS, python=WIN_PYTHON, packages=installed("2.10.1")), ()
@@ -834,3 +855,116 @@ def test_without_matrix_never_crashes(func: CheckFunc, facts: Facts) -> None:
 def test_bare_facts_never_crash_or_pass(func: CheckFunc) -> None:
     for finding in judge(func, BARE):
         assert finding.severity is not Severity.OK, finding
+
+
+# --- review cases: build without TensorFlow's word, drivers by place, older patches ----------
+
+AARCH64 = f.platform(machine="aarch64")
+
+
+@pytest.mark.parametrize(
+    ("facts", "expected"),
+    [
+        # The Linux aarch64 wheels are CPU builds: no CUDA verdicts without TF's own word.
+        pytest.param(
+            f.facts(platform=AARCH64, tensorflow=None, packages=installed("2.16.2")),
+            [],
+            id="aarch64-no-tf-facts",
+        ),
+        # tensorflow-cpu is never a CUDA build.
+        pytest.param(
+            f.facts(
+                tensorflow=None,
+                packages=(f.pkg("tensorflow-cpu", "2.16.2", top_level=("tensorflow",)),),
+            ),
+            [],
+            id="tensorflow-cpu-no-tf-facts",
+        ),
+        # The x86-64 tensorflow wheel is: the matrix's CUDA 12.3 stands in.
+        pytest.param(
+            f.facts(tensorflow=None, packages=installed("2.16.2")),
+            [Severity.OK],
+            id="x86-64-no-tf-facts",
+        ),
+    ],
+)
+def test_driver_check_trusts_the_matrix_only_for_cuda_builds(
+    facts: Facts, expected: list[Severity]
+) -> None:
+    assert [x.severity for x in judge(check_driver_cuda, facts)] == expected
+
+
+@pytest.mark.parametrize(
+    ("platform", "gpus", "needle", "has_apt"),
+    [
+        pytest.param(f.platform(wsl="WSL2"), None, "Windows host", False, id="wsl"),
+        pytest.param(f.platform(container="docker"), None, "on the host", False, id="container"),
+        pytest.param(None, (K40,), "Kepler", False, id="kepler-no-driver-fits"),
+        pytest.param(None, None, "Install NVIDIA driver 525.60.13", True, id="bare-metal"),
+    ],
+)
+def test_driver_fix_fits_where_the_driver_lives(
+    platform: Any, gpus: Any, needle: str, has_apt: bool
+) -> None:
+    kw: dict[str, Any] = {"driver_version": "470.82.01"}
+    if gpus is not None:
+        kw["gpus"] = gpus
+    facts = f.facts(
+        platform=platform or f.platform(),
+        packages=installed("2.16.2"),
+        tensorflow=tf_build("2.16.2", "12.3", "8"),
+        driver=f.driver(**kw),
+    )
+    [finding] = judge(check_driver_cuda, facts)
+    assert finding.severity is Severity.ERROR and finding.fix is not None
+    assert needle in finding.fix.text
+    apt = [c for c in finding.fix.commands if c.startswith("sudo ubuntu-drivers install nvidia:")]
+    assert bool(apt) is has_apt
+    if has_apt:
+        assert apt[0].startswith("sudo ubuntu-drivers install nvidia:525 ")
+
+
+def test_an_older_patch_with_more_wheels_is_not_a_warning() -> None:
+    # 2.11.0 had cp37 wheels; the line's latest patch 2.11.1 does not.
+    facts = f.facts(python=f.python(version="3.7.17"), packages=installed("2.11.0"))
+    [finding] = judge(check_python_wheels, facts)
+    assert finding.severity is Severity.INFO
+    assert "2.11.1" in finding.summary and "the installed 2.11.0 runs" in finding.summary
+
+
+def test_no_release_fits_this_gpu_warns_with_the_cpu_option() -> None:
+    # A Kepler GPU on driver 470 with Python 3.13: no CUDA build fits, the CPU one does.
+    facts = no_tf(
+        python=f.python(version="3.13.1"), driver=f.driver(driver_version="470.82.01", gpus=(K40,))
+    )
+    [finding] = judge(check_python_wheels, facts)
+    assert finding.severity is Severity.WARNING
+    assert "No TensorFlow release runs on this machine's GPU" in finding.summary
+    assert finding.fix is not None
+    assert finding.fix.commands == (f'{PIP} install "tensorflow==2.21.0"',)
+
+
+def test_a_shadowed_cudnn_is_fixed_on_the_loader_path() -> None:
+    libs = f.cuda_libs(
+        f.lib(
+            "cudnn",
+            "libcudnn.so.8",
+            LibraryCandidate("/usr/local/cuda/lib64/libcudnn.so.8", "LD_LIBRARY_PATH", "8.6.0"),
+            f.pip_cand("cudnn/lib/libcudnn.so.8", "8.9.7"),
+        )
+    )
+    facts = f.facts(
+        cuda_libs=libs,
+        environment={"LD_LIBRARY_PATH": "/usr/local/cuda/lib64:/opt/other"},
+    )
+    [finding] = judge(check_cuda_versions, facts)
+    assert finding.severity is Severity.ERROR and finding.fix is not None
+    assert finding.fix.commands == ("export LD_LIBRARY_PATH=/opt/other",)
+
+
+def test_tf_keras_of_another_line_is_reported_for_2_15() -> None:
+    facts = f.facts(packages=(*f.packages(), f.pkg("tf-keras", "2.16.0")))
+    found = judge(check_dependency_pins, facts)
+    assert [(x.severity, "tf-keras 2.16.0" in x.summary) for x in found] == [
+        (Severity.WARNING, True)
+    ]

@@ -7,6 +7,7 @@ GPUs, from :func:`tfdoctor.compat.newest_fit`.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import PurePath
 from typing import TYPE_CHECKING, Optional
 
 from tfdoctor.checks._context import CheckContext, fix, installed_tf, pip_command, unknown
@@ -16,6 +17,7 @@ from tfdoctor.compat import (
     Target,
     build_capabilities,
     driver_floor,
+    evaluate,
     gpu_code,
     install_requirement,
     newest_fit,
@@ -23,7 +25,7 @@ from tfdoctor.compat import (
     ptx_driver_floor,
     python_minor,
 )
-from tfdoctor.facts import Facts, LibraryFacts, PackageFacts, normalize_name
+from tfdoctor.facts import Facts, LibraryCandidate, LibraryFacts, PackageFacts, normalize_name
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.matrix import PLATFORMS, ComputeCapabilities, Matrix, TFLine, version_key
 
@@ -165,6 +167,17 @@ def check_python_wheels(ctx: CheckContext) -> Iterator[Finding]:
             return
         broken = facts.tensorflow is not None and facts.tensorflow.status not in ("ok", "skipped")
         span = f"{wheels[0]}-{wheels[-1]}" if wheels else "none"
+        if pkg.version != line.latest_patch and not broken:
+            # The matrix lists the latest patch's wheels; earlier patches sometimes had more
+            # (2.11.0 had cp37, 2.11.1 not): an installed older patch that imports is fine.
+            yield Finding(
+                "tensorflow.python",
+                Severity.INFO,
+                f"TensorFlow {line.latest_patch}, the line's latest patch, has no wheel for "
+                f"Python {python} on {plat} (Python {span}); the installed {pkg.version} runs",
+                "Upgrading within the line would need another Python.",
+            )
+            return
         yield Finding(
             "tensorflow.python",
             Severity.ERROR if broken else Severity.WARNING,
@@ -194,13 +207,31 @@ def check_python_wheels(ctx: CheckContext) -> Iterator[Finding]:
             _venv_fix(matrix, plat),
         )
         return
-    machine_best = newest_fit(matrix, machine_target(facts))
+    here = machine_target(facts)
+    machine_best = newest_fit(matrix, here)
+    if machine_best is None and here.wants_gpu:
+        reasons = evaluate(matrix, best.line, here).reasons
+        yield Finding(
+            "tensorflow.python",
+            Severity.WARNING,
+            f"No TensorFlow release runs on this machine's GPU with Python {python} on {plat}",
+            f"TensorFlow {best.line.latest_patch} has wheels for this Python, but: "
+            + "; ".join(reasons)
+            + ". Options: update the driver, use another Python, or run on the CPU.",
+            fix(
+                f"Install TensorFlow {best.line.latest_patch} for the CPU (see `tfdoctor "
+                f"matrix --python {python}` for the GPU options).",
+                pip_command(facts, f'install "tensorflow=={best.line.latest_patch}"'),
+            ),
+        )
+        return
     differs = machine_best is not None and machine_best.line != best.line
     yield Finding(
         "tensorflow.python",
         Severity.INFO,
         f"TensorFlow {best.line.latest_patch} is the newest release for Python {python} on {plat}",
-        f"This machine's driver or GPUs need an older release: {machine_best.line.latest_patch}."
+        f"This machine's platform, driver or GPUs need an older release: "
+        f"{machine_best.line.latest_patch}."
         if differs and machine_best is not None
         else "",
         _newest_fix(
@@ -213,6 +244,12 @@ def check_python_wheels(ctx: CheckContext) -> Iterator[Finding]:
 
 
 def _build_cuda(ctx: CheckContext, line: Optional[TFLine]) -> Optional[str]:
+    """The CUDA version of the installed build: TensorFlow's own word, else the matrix's.
+
+    Without TensorFlow's word (its import failed, or ``--static``) the matrix answers only
+    for the distribution it names as this platform's CUDA build: ``tensorflow-cpu``, the
+    CPU-only Linux aarch64 wheels and Windows after 2.10 are no CUDA builds.
+    """
     tf = ctx.facts.tensorflow
     if tf is not None and tf.cuda_version:
         parts = version_key(tf.cuda_version)
@@ -220,7 +257,14 @@ def _build_cuda(ctx: CheckContext, line: Optional[TFLine]) -> Optional[str]:
             return f"{parts[0]}.{parts[1]}"
     if tf is not None and tf.is_cuda_build is False:
         return None
-    return line.cuda if line is not None else None
+    plat = _platform(ctx.facts)
+    pkg = installed_tf(ctx.facts)
+    if line is None or plat is None or pkg is None or plat not in line.cuda_builds:
+        return None
+    gpu_dist = line.gpu_package.get(PLATFORMS[plat])
+    if normalize_name(pkg.name) not in (gpu_dist, "tensorflow-gpu"):
+        return None
+    return line.cuda
 
 
 def check_driver_cuda(ctx: CheckContext) -> Iterator[Finding]:
@@ -240,7 +284,9 @@ def check_driver_cuda(ctx: CheckContext) -> Iterator[Finding]:
     if cuda is None:
         return
     probe_line = line if line.cuda == cuda else _with_cuda(line, cuda)
-    floor = driver_floor(matrix, probe_line, os_name)
+    # Under WSL the driver is the Windows host's, and reports Windows version numbers.
+    floor_os = "windows" if facts.platform is not None and facts.platform.wsl else os_name
+    floor = driver_floor(matrix, probe_line, floor_os)
     if floor is None:
         yield unknown("driver.cuda", f"the driver CUDA {cuda} needs on {os_name}")
         return
@@ -255,17 +301,12 @@ def check_driver_cuda(ctx: CheckContext) -> Iterator[Finding]:
         return
     target = machine_target(facts)
     best = newest_fit(matrix, target)
-    commands = []
-    if os_name == "linux":
-        commands.append(
-            f"sudo ubuntu-drivers install  # Ubuntu; elsewhere any driver >= {floor.version}"
-        )
+    text, commands = _driver_upgrade(facts, floor.version)
     if best is not None:
         commands.append(pip_command(facts, f'install "{install_requirement(best.line, target)}"'))
-    text = f"Install NVIDIA driver {floor.version} or newer"
     if best is not None:
         text += (
-            f", or keep this driver and install TensorFlow {best.line.latest_patch} "
+            f"; or keep this driver and install TensorFlow {best.line.latest_patch} "
             f"(CUDA {best.line.cuda}), the newest this driver runs"
         )
     yield Finding(
@@ -281,6 +322,42 @@ def check_driver_cuda(ctx: CheckContext) -> Iterator[Finding]:
             "https://docs.nvidia.com/deploy/cuda-compatibility/index.html",
             DRIVER_LINK,
         ),
+    )
+
+
+#: The last driver branch that supports Kepler (compute capability 3.x) GPUs.
+# https://nvidia.custhelp.com/app/answers/detail/a_id/5202 (Kepler support ends with R470)
+KEPLER_LAST_BRANCH = 470
+
+
+def _driver_upgrade(facts: Facts, floor: str) -> tuple[str, list[str]]:
+    """How to get a driver ``>= floor`` here: the host's under WSL or in a container."""
+    branch = floor.split(".", 1)[0]
+    caps = _gpu_capabilities(facts)
+    plat = facts.platform
+    if caps and min(version_key(c) for c in caps) < (5, 0) and int(branch) > KEPLER_LAST_BRANCH:
+        return (
+            f"No driver >= {floor} supports this Kepler GPU (R{KEPLER_LAST_BRANCH} is the last "
+            "branch for compute capability 3.x)",
+            [],
+        )
+    if plat is not None and plat.wsl:
+        return (
+            f"Update the NVIDIA driver on the Windows host to {floor} or newer (WSL uses the "
+            "Windows driver; do not install a Linux driver inside WSL)",
+            [],
+        )
+    if plat is not None and plat.container:
+        return (
+            f"Update the NVIDIA driver on the host to {floor} or newer (a container uses the "
+            "host's driver)",
+            [],
+        )
+    if _os(facts) == "windows":
+        return f"Install NVIDIA driver {floor} or newer", []
+    return (
+        f"Install NVIDIA driver {floor} or newer",
+        [f"sudo ubuntu-drivers install nvidia:{branch}  # Ubuntu; elsewhere any driver >= {floor}"],
     )
 
 
@@ -378,23 +455,15 @@ def check_compute_capability(ctx: CheckContext) -> Iterator[Finding]:
                     f"Install NVIDIA driver {ptx_floor.version} or newer, or TensorFlow "
                     "{version}, the newest this driver runs on this GPU.",
                 )
-                commands = (
-                    f"sudo ubuntu-drivers install  # Ubuntu; elsewhere any driver >= "
-                    f"{ptx_floor.version}",
-                    *(newest.commands if newest else ()),
-                )
+                upgrade_text, upgrade = _driver_upgrade(facts, ptx_floor.version)
+                commands = (*upgrade, *(newest.commands if newest else ()))
                 yield Finding(
                     "gpu.compute-capability",
                     Severity.ERROR,
                     f"{label} runs TensorFlow {pkg.version} only through PTX JIT, which needs "
                     f"driver >= {ptx_floor.version}",
                     detail + f" {ptx_floor.rule}; this driver is {drv.driver_version}.",
-                    fix(
-                        newest.text
-                        if newest
-                        else f"Install NVIDIA driver {ptx_floor.version} or newer.",
-                        *commands,
-                    ),
+                    fix(newest.text if newest else upgrade_text + ".", *commands),
                 )
                 continue
             yield Finding(
@@ -451,20 +520,24 @@ def check_cuda_versions(ctx: CheckContext) -> Iterator[Finding]:
         and version_key(tf.cudnn_version)[:1] != version_key(build_cudnn)[:1]
     ):
         build_cudnn = tf.cudnn_version
+    shadowing: Optional[LibraryCandidate] = None
     for lib in libs.libraries:
         loaded = _selected(lib)
         if lib.name != "cudnn" or loaded is None or build_cudnn is None:
             continue
-        have, need = version_key(loaded), version_key(build_cudnn)
-        # cuDNN refuses a runtime of another major, or an older minor than the build
-        # ("Loaded runtime CuDNN library: X but source was compiled with: Y").
-        # A version read from the file name has the major only: compare what both have.
-        n = min(len(have), len(need))
-        if have[:1] != need[:1] or have[:n] < need[:n]:
+        if not _cudnn_serves(loaded, build_cudnn):
             problems.append(
                 f"cuDNN {loaded} would load, but TensorFlow {line.line} was built with "
-                f"cuDNN {build_cudnn} (needs {need[0]}.x, at least {build_cudnn})"
+                f"cuDNN {build_cudnn} (needs {version_key(build_cudnn)[0]}.x, at least "
+                f"{build_cudnn})"
             )
+            chosen = lib.candidates[lib.selected] if lib.selected is not None else None
+            good_pip = any(
+                c.origin == "pip" and c.version and _cudnn_serves(c.version, build_cudnn)
+                for c in lib.candidates
+            )
+            if chosen is not None and chosen.origin != "pip" and good_pip:
+                shadowing = chosen
     for dist, spec in sorted((line.and_cuda or {}).items()):
         installed = facts.package(dist)
         if installed is None:
@@ -479,18 +552,61 @@ def check_cuda_versions(ctx: CheckContext) -> Iterator[Finding]:
         problems[0]
         if len(problems) == 1
         else f"{len(problems)} CUDA library versions do not match TensorFlow {line.line}'s build",
-        "\n".join(problems),
-        fix(
+        "\n".join(problems) if len(problems) > 1 else "",
+        _cuda_versions_fix(facts, pkg, line, build_cudnn, shadowing),
+        ("https://www.tensorflow.org/install/pip#linux",),
+    )
+
+
+def _cudnn_serves(loaded: str, build: str) -> bool:
+    """cuDNN refuses a runtime of another major, or an older minor than the build ("Loaded
+    runtime CuDNN library: X but source was compiled with: Y"). A version read from a file
+    name has the major only: compare what both have."""
+    have, need = version_key(loaded), version_key(build)
+    n = min(len(have), len(need))
+    return have[:1] == need[:1] and have[:n] >= need[:n]
+
+
+def _cuda_versions_fix(
+    facts: Facts,
+    pkg: PackageFacts,
+    line: TFLine,
+    build_cudnn: Optional[str],
+    shadowing: Optional[LibraryCandidate],
+) -> Fix:
+    """Unshadow the pip wheel, reinstall the pins, or install the cuDNN the build needs."""
+    env = facts.environment or {}
+    if shadowing is not None:
+        directory = str(PurePath(shadowing.path).parent)
+        kept = [p for p in env.get("LD_LIBRARY_PATH", "").split(":") if p and p != directory]
+        command = f"export LD_LIBRARY_PATH={':'.join(kept)}" if kept else "unset LD_LIBRARY_PATH"
+        return fix(
+            f"The pip wheel's cuDNN fits the build, but {directory} comes first on the "
+            "loader's path: take it out.",
+            command,
+        )
+    if line.and_cuda:
+        return fix(
             "Install the CUDA libraries TensorFlow pins, as pip wheels.",
             pip_command(facts, f'install "tensorflow[and-cuda]=={pkg.version}"'),
         )
-        if line.and_cuda
-        else fix(
-            f"Install cuDNN {build_cudnn} for CUDA {line.cuda} (NVIDIA's archive, or conda), "
-            "ahead of other copies on the loader's path.",
-            f"conda install -c conda-forge cudatoolkit={line.cuda} cudnn={build_cudnn}",
-        ),
-        ("https://www.tensorflow.org/install/pip#linux",),
+    if line.cuda is not None and version_key(line.cuda)[:2] == (11, 8):
+        # TensorFlow's install guide for 2.12 and 2.13 (CUDA 11.8): cuDNN as a pip wheel,
+        # found through LD_LIBRARY_PATH (those releases have no RUNPATH into the wheels).
+        python = facts.python.executable if facts.python else "python"
+        return fix(
+            f"Install cuDNN {build_cudnn} as a pip wheel and put its lib directory on "
+            "LD_LIBRARY_PATH.",
+            pip_command(facts, f'install "nvidia-cudnn-cu11=={build_cudnn}.*"'),
+            "export LD_LIBRARY_PATH="
+            f"$(dirname $({python} -c 'import nvidia.cudnn; print(nvidia.cudnn.__file__)'))/lib"
+            ":$LD_LIBRARY_PATH",
+        )
+    # Before that, the guide used conda-forge's cudatoolkit and cudnn packages (2.5-2.11).
+    return fix(
+        f"Install cuDNN {build_cudnn} for CUDA {line.cuda} (conda, or NVIDIA's archive), ahead "
+        "of other copies on the loader's path.",
+        f"conda install -c conda-forge cudatoolkit={line.cuda} cudnn={build_cudnn}",
     )
 
 
@@ -605,10 +721,11 @@ def _tf_keras(ctx: CheckContext, pkg: PackageFacts, line: Optional[TFLine]) -> I
     env = facts.environment or {}
     legacy = env.get("TF_USE_LEGACY_KERAS", "").strip().lower() in ("1", "true", "yes")
     tfk = facts.package("tf-keras")
-    if line is None or line.key < (2, 16):
+    if line is None or (line.key < (2, 16) and line.pins.tf_keras is None):
         return
     spec = line.pins.tf_keras or f"~={line.line}.0"
-    if legacy and tfk is None:
+    # TF_USE_LEGACY_KERAS picks tf-keras from 2.16 on, when Keras 3 became tf.keras.
+    if legacy and tfk is None and line.key >= (2, 16):
         yield Finding(
             "packages.pins",
             Severity.ERROR,
@@ -642,12 +759,24 @@ def check_windows_gpu(ctx: CheckContext) -> Iterator[Finding]:
     pkg, line = _installed_line(ctx)
     if pkg is None or line is None or line.windows_native_gpu:
         return
-    last = next((entry for entry in matrix.lines if entry.windows_native_gpu), None)
     commands = ["wsl --install"]
     text = "Run TensorFlow under WSL2 (Linux wheels with the GPU)"
-    if last is not None:
-        text += f", or use TensorFlow {last.latest_patch}, the last native Windows GPU release"
-        commands.append(pip_command(facts, f'install "tensorflow=={last.latest_patch}"'))
+    native = newest_fit(matrix, machine_target(facts))
+    if native is not None and native.line.windows_native_gpu:
+        text += (
+            f", or use TensorFlow {native.line.latest_patch}, the newest native Windows GPU "
+            f"release for this Python, with CUDA {native.line.cuda} and cuDNN "
+            f"{native.line.cudnn} installed"
+        )
+        commands.append(pip_command(facts, f'install "tensorflow=={native.line.latest_patch}"'))
+        commands.append(
+            f"conda install -c conda-forge cudatoolkit={native.line.cuda} cudnn={native.line.cudnn}"
+        )
+    else:
+        text += (
+            ", or, for native Windows GPU support, a Python 3.7-3.10 environment with "
+            "TensorFlow 2.10 (`tfdoctor matrix --platform windows --gpu CC`)"
+        )
     yield Finding(
         "platform.windows-gpu",
         Severity.WARNING,
