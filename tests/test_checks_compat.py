@@ -968,3 +968,21 @@ def test_tf_keras_of_another_line_is_reported_for_2_15() -> None:
     assert [(x.severity, "tf-keras 2.16.0" in x.summary) for x in found] == [
         (Severity.WARNING, True)
     ]
+
+
+def test_a_gpu_the_line_is_known_to_fail_on_is_an_error() -> None:
+    # RTX 50 series (12.0) with 2.20: the PTX should JIT, but reported runs fail to load it.
+    facts = f.facts(
+        python=PY312,
+        packages=installed("2.20.0"),
+        tensorflow=tf_build("2.20.0", "12.5", "9"),
+        driver=f.driver(driver_version="570.86.15", gpus=(RTX5090,)),
+    )
+    [finding] = judge(check_compute_capability, facts)
+    assert finding.severity is Severity.ERROR
+    assert "known to fail" in finding.summary and "CUDA_ERROR_INVALID_PTX" in finding.detail
+    assert finding.fix is not None
+    # 2.21 is not reported failing: it is the newest that may run on this GPU.
+    assert finding.fix.commands == (f'{PIP} install "tensorflow[and-cuda]==2.21.0"',)
+    assert MATRIX.line_for("2.20.0") is not None
+    assert "12.0" in MATRIX.line_for("2.20.0").known_gpu_failures  # type: ignore[union-attr]

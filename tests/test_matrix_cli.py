@@ -48,6 +48,7 @@ def expected_json(matrix: Matrix, line: TFLine) -> dict[str, Any]:
         "and_cuda": None if line.and_cuda is None else dict(line.and_cuda),
         "gpu_package": dict(line.gpu_package),
         "cuda_builds": list(line.cuda_builds),
+        "known_gpu_failures": dict(line.known_gpu_failures),
         "windows_native_gpu": line.windows_native_gpu,
         "wrappers": dict(line.wrappers),
         # Nothing asked: every line with a Linux x86-64 wheel fits, as plain tensorflow.

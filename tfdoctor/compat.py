@@ -256,6 +256,10 @@ def _gpu_reasons(
     if caps is None:
         notes.append("the wheel does not record its GPU architectures")
         return
+    failure = line.known_gpu_failures.get(target.gpu)
+    if failure is not None:
+        reasons.append(f"fails on compute capability {target.gpu}: {failure}")
+        return
     code = gpu_code(caps, target.gpu)
     if code == NONE:
         reasons.append(

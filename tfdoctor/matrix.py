@@ -167,6 +167,9 @@ class TFLine:
     #: Fact (``cuda``, ``pins`` or ``pins.tf_keras``) -> source ids.
     sources: Mapping[str, tuple[str, ...]]
     notes: tuple[str, ...] = ()
+    #: Compute capability -> how this line's wheels fail on such GPUs, though their code
+    #: should run there (reported failures, with a source).
+    known_gpu_failures: Mapping[str, str] = dataclasses.field(default_factory=dict)
     #: Where the entry starts in the matrix file (1-based), for messages.
     lineno: int = 0
 
@@ -624,8 +627,12 @@ _LINE_FIELDS = (
     "and_cuda",
     "sources",
 )
+_OPTIONAL_LINE_FIELDS = ("notes", "known_gpu_failures")
 #: Fields that state facts and so need a source when not null (``line`` is the key).
-_FACT_FIELDS = tuple(f for f in _LINE_FIELDS if f not in ("line", "sources"))
+_FACT_FIELDS = (
+    *(f for f in _LINE_FIELDS if f not in ("line", "sources")),
+    "known_gpu_failures",
+)
 
 
 def _read_lines(reader: _Reader, node: Node, sources: Mapping[str, Source]) -> tuple[TFLine, ...]:
@@ -647,7 +654,7 @@ def _read_lines(reader: _Reader, node: Node, sources: Mapping[str, Source]) -> t
 
 
 def _read_line(reader: _Reader, node: Node, index: int, sources: Mapping[str, Source]) -> TFLine:
-    fields = reader.mapping(node, f"tensorflow[{index}]", _LINE_FIELDS, ("notes",))
+    fields = reader.mapping(node, f"tensorflow[{index}]", _LINE_FIELDS, _OPTIONAL_LINE_FIELDS)
     line = reader.required_string(
         fields["line"], f"tensorflow[{index}].line", _LINE_RE, "release line"
     )
@@ -719,12 +726,15 @@ def _read_line(reader: _Reader, node: Node, index: int, sources: Mapping[str, So
             spec = reader.specifier(spec_node, f"{where}.and_cuda.{dist}", nullable=False)
             assert spec is not None
             and_cuda[dist] = spec
-    notes: tuple[str, ...] = ()
-    if "notes" in fields:
-        notes = tuple(
-            reader.required_string(n, f"{where}.notes")
-            for n in reader.sequence(fields["notes"], f"{where}.notes")
-        )
+    failures = (
+        _gpu_failures(reader, fields["known_gpu_failures"], f"{where}.known_gpu_failures")
+        if "known_gpu_failures" in fields
+        else {}
+    )
+    notes = tuple(
+        reader.required_string(n, f"{where}.notes")
+        for n in (reader.sequence(fields["notes"], f"{where}.notes") if "notes" in fields else ())
+    )
 
     src_nodes = reader.any_mapping(fields["sources"], f"{where}.sources")
     line_sources: dict[str, tuple[str, ...]] = {}
@@ -751,6 +761,7 @@ def _read_line(reader: _Reader, node: Node, index: int, sources: Mapping[str, So
         and_cuda=and_cuda,
         sources=line_sources,
         notes=notes,
+        known_gpu_failures=failures,
         lineno=node.start_mark.line + 1,
     )
     for fact, sub in _stated_facts(entry):
@@ -772,11 +783,21 @@ def _stated_facts(entry: TFLine) -> Iterator[tuple[str, str]]:
             for pin in PIN_FIELDS:
                 if getattr(entry.pins, pin) is not None:
                     yield fact, pin
-        elif fact in ("wrappers", "cuda_builds"):
+        elif fact in ("wrappers", "cuda_builds", "known_gpu_failures"):
             if value:
                 yield fact, ""
         elif value is not None:
             yield fact, ""
+
+
+def _gpu_failures(reader: _Reader, node: Node, field: str) -> dict[str, str]:
+    """Compute capability -> how the wheels fail there."""
+    failures: dict[str, str] = {}
+    for cc, text_node in reader.any_mapping(node, field).items():
+        if not _CC_RE.match(cc):
+            raise reader.error(text_node, f"{field}.{cc}", "not a compute capability (X.Y)")
+        failures[cc] = reader.required_string(text_node, f"{field}.{cc}")
+    return failures
 
 
 def _wrappers(reader: _Reader, node: Node, field: str) -> dict[str, str]:

@@ -418,6 +418,29 @@ def check_compute_capability(ctx: CheckContext) -> Iterator[Finding]:
             continue
         code = gpu_code(caps, gpu.compute_capability)
         label = f"GPU {gpu.index} ({gpu.name}, compute capability {gpu.compute_capability})"
+        failure = line.known_gpu_failures.get(gpu.compute_capability) if line else None
+        if failure is not None:
+            newer = _gpu_fit_fix(
+                facts,
+                matrix,
+                gpu.compute_capability,
+                "Install TensorFlow {version}, the newest not known to fail on this GPU; or "
+                "use NVIDIA's NGC TensorFlow container, built for current GPUs.",
+            )
+            yield Finding(
+                "gpu.compute-capability",
+                Severity.ERROR,
+                f"TensorFlow {pkg.version} is known to fail on {label}",
+                f"On this GPU its {failure}.",
+                newer
+                or fix(
+                    "Use NVIDIA's NGC TensorFlow container (built for current GPUs), or build "
+                    "TensorFlow from source for this GPU's compute capability.",
+                    "docker run --gpus all -it --rm nvcr.io/nvidia/tensorflow:25.02-tf2-py3",
+                ),
+                ("https://github.com/tensorflow/tensorflow/issues/101746",),
+            )
+            continue
         if code == NONE:
             best_fix = _gpu_fit_fix(
                 facts,

@@ -86,6 +86,7 @@ strings. An entry of `tensorflow` has:
 | `pins` | `numpy`, `protobuf`, `keras`, `tf_keras`, `ml_dtypes`: version specifiers the wheel declares (tf-keras: the range tf-keras of this line declares for tensorflow); null where none |
 | `and_cuda` | the `[and-cuda]` extra: distribution -> specifier; null before 2.14 |
 | `sources` | fact -> source id(s); `pins.tf_keras` overrides `pins` for one pin. Every non-null fact needs one |
+| `known_gpu_failures` | optional: compute capability -> how the wheels fail on such GPUs although their code should run there (reported failures, sourced) |
 | `notes` | where the documentation says otherwise, and other caveats |
 
 `tfdoctor matrix --json` prints one object per line with the keys `tensorflow`,
@@ -93,7 +94,8 @@ strings. An entry of `tensorflow` has:
 `glibc_min`, `cuda`, `cudnn`, `cuda_builds`, `min_driver_linux`, `min_driver_windows` (null without native
 Windows GPU support), `min_driver_ptx_linux`, `compute_capabilities`, `numpy`, `protobuf`,
 `keras`, `tf_keras`, `ml_dtypes`, `and_cuda`, `gpu_package`, `windows_native_gpu`,
-`wrappers`, `fits`, `reasons`, `caveats`, `install`, `notes` and `sources` (fact -> URLs).
+`wrappers`, `fits`, `reasons`, `caveats`, `install`, `known_gpu_failures`, `notes` and `sources`
+(fact -> URLs).
 """
 
 
@@ -165,6 +167,12 @@ def _line_details(matrix: Matrix, line: TFLine) -> list[str]:
             + "."
         )
     out.extend(f"- {item}" for item in items)
+    if line.known_gpu_failures:
+        out.append("- Known GPU failures:")
+        out.extend(
+            f"  - compute capability {cc}: {failure}"
+            for cc, failure in sorted(line.known_gpu_failures.items())
+        )
     if line.notes:
         out.append("- Notes:")
         out.extend(f"  - {note}" for note in line.notes)

@@ -88,6 +88,7 @@ def line_json(matrix: Matrix, verdict: Verdict, target: Target) -> dict[str, Any
         "reasons": list(verdict.reasons),
         "caveats": list(verdict.notes),
         "install": install_requirement(line, target) if verdict.fits else None,
+        "known_gpu_failures": dict(line.known_gpu_failures),
         "notes": list(line.notes),
         "sources": {
             fact: [matrix.sources[s].url_for(line) for s in ids]
