@@ -266,3 +266,45 @@ def test_progress_shows_on_a_terminal_only() -> None:
     assert b"tfdoctor: " not in proc.stdout.split(b"\n", 1)[1]  # not into the report
     piped = tfdoctor("check", "--static")
     assert piped.stderr == ""  # no terminal, no progress
+
+
+def test_require_gpu_runs_its_check_even_when_the_ids_leave_it_out(tmp_path: Path) -> None:
+    path = write_facts(tmp_path, f.cpu_only_machine())
+    out = tfdoctor("check", "python.environment", "--require-gpu", "--facts", str(path), "--json")
+    found = [(x["id"], x["severity"]) for x in json.loads(out.stdout)["findings"]]
+    assert found == [("python.environment", "ok"), ("gpu.required", "error")]
+    assert out.returncode == 2
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs POSIX pipes")
+@pytest.mark.parametrize("command", [("matrix",), ("check", "--list"), ("--version",)])
+def test_output_to_a_closed_pipe_is_one_line_and_exit_3(command: tuple[str, ...]) -> None:
+    reader, writer = os.pipe()
+    os.close(reader)  # whoever read the output has gone: every write fails with EPIPE
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "tfdoctor", *command],
+            cwd=ROOT,
+            stdout=writer,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+    finally:
+        os.close(writer)
+    assert proc.returncode == 3
+    assert proc.stderr == "tfdoctor: error: cannot write output: Broken pipe\n"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs POSIX signals and sh")
+def test_interrupt_is_one_line_and_exit_130(tmp_path: Path) -> None:
+    # An "interpreter" that interrupts the doctor while the doctor waits for it, as Ctrl-C
+    # in a terminal would: the doctor is surely inside a command when the signal lands.
+    python = tmp_path / "python"
+    python.write_text("#!/bin/sh\nkill -INT $PPID\nsleep 5\n", encoding="utf-8")
+    python.chmod(0o755)
+    out = tfdoctor("check", "python.bits", "--static", "--python", str(python))
+    assert out.returncode == 130, out.stderr
+    assert out.stderr == "tfdoctor: interrupted\n"
+    assert out.stdout == ""

@@ -194,6 +194,13 @@ def test_sigterm_during_the_check_stops_it_and_never_starts_the_command(
         pytest.param({}, "check --require-gpu", id="default"),
         pytest.param({"TFDOCTOR_SMOKE": "1"}, "check --require-gpu --smoke", id="smoke"),
         pytest.param({"TFDOCTOR_REQUIRE_GPU": "0"}, "check", id="cpu-image"),
+        pytest.param({"TFDOCTOR_REQUIRE_GPU": "false"}, "check", id="require-gpu-false"),
+        pytest.param({"TFDOCTOR_REQUIRE_GPU": "No"}, "check", id="require-gpu-no"),
+        pytest.param({"TFDOCTOR_REQUIRE_GPU": "OFF"}, "check", id="require-gpu-off"),
+        pytest.param({"TFDOCTOR_REQUIRE_GPU": ""}, "check --require-gpu", id="require-gpu-empty"),
+        pytest.param({"TFDOCTOR_SMOKE": "true"}, "check --require-gpu --smoke", id="smoke-true"),
+        pytest.param({"TFDOCTOR_SMOKE": "yes"}, "check --require-gpu --smoke", id="smoke-yes"),
+        pytest.param({"TFDOCTOR_SMOKE": "False"}, "check --require-gpu", id="smoke-false"),
         pytest.param(
             {"TFDOCTOR_REQUIRE_GPU": "0", "TFDOCTOR_SMOKE": "1"},
             "check --smoke",
@@ -238,12 +245,19 @@ def test_the_real_cli_accepts_what_the_entrypoint_passes(options: str) -> None:
     assert "gpu.required" in out.stdout
 
 
-def test_skip_runs_the_command_without_checking(tmp_path: Path, fake: Path) -> None:
+@pytest.mark.parametrize("value", ["1", "true", "YES"])
+def test_skip_runs_the_command_without_checking(tmp_path: Path, fake: Path, value: str) -> None:
     out = run_entrypoint(
-        ["/bin/sh"], tmp_path, fake, "sh", "-c", "echo hi", TFDOCTOR_SKIP="1", FAKE_EXIT="2"
+        ["/bin/sh"], tmp_path, fake, "sh", "-c", "echo hi", TFDOCTOR_SKIP=value, FAKE_EXIT="2"
     )
     assert (out.returncode, out.stdout) == (0, "hi\n")
     assert calls(tmp_path) == []
+
+
+def test_skip_off_still_checks(tmp_path: Path, fake: Path) -> None:
+    out = run_entrypoint(["/bin/sh"], tmp_path, fake, "true", TFDOCTOR_SKIP="false")
+    assert out.returncode == 0, out.stderr
+    assert calls(tmp_path) == ["check --require-gpu"]
 
 
 def test_without_a_command_the_check_is_the_command(tmp_path: Path, fake: Path) -> None:

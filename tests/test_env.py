@@ -20,7 +20,7 @@ import pytest
 from tests import factories as f
 from tfdoctor.envvars import EnvSetting, environment_settings
 from tfdoctor.facts import Facts, LibraryCandidate, PackageFacts, to_json
-from tfdoctor.render.envfile import FORMATS, render_env
+from tfdoctor.render.envfile import DOTENV_QUOTE_NOTE, FORMATS, EnvFormatError, render_env
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = Path(__file__).parent / "data" / "env"
@@ -212,6 +212,118 @@ def test_dotenv_values_parse_back_with_python_dotenv() -> None:
     text = render_env(AWKWARD[:2] + AWKWARD[4:], "dotenv", "0.1.0")
     values = dotenv.dotenv_values(stream=io.StringIO(text), interpolate=False)
     assert values == {s.name: s.value for s in AWKWARD[:2] + AWKWARD[4:]}
+
+
+# --- dotenv: bare for `docker run --env-file`, quoted only where a reader needs it ----------
+
+
+def read_env_file(text: str) -> dict[str, str]:
+    """What `docker run --env-file` sets: the rest of each NAME= line, quotes and all
+    (docker/cli opts/envfile.go; https://github.com/docker/cli/issues/3630)."""
+    out = {}
+    for line in text.splitlines():
+        if line.strip() and not line.lstrip().startswith("#"):
+            name, _, value = line.partition("=")
+            out[name] = value
+    return out
+
+
+def read_dotenv(text: str) -> dict[str, str]:
+    """What python-dotenv (interpolation off) and docker compose set, by their documented rules:
+    single quotes literal but for \\\\ and \\'; double quotes decode backslash escapes;
+    unquoted values end at " #" and lose surrounding blanks
+    (https://github.com/theskumar/python-dotenv#file-format,
+    https://docs.docker.com/compose/how-tos/environment-variables/variable-interpolation/)."""
+    escapes = {"n": "\n", "t": "\t", "\\": "\\", '"': '"', "'": "'"}
+    out = {}
+    for line in text.splitlines():
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        name, _, raw = line.partition("=")
+        if raw[:1] in ("'", '"'):
+            quote, chars, i = raw[0], [], 1
+            while raw[i] != quote:
+                if raw[i] == "\\" and raw[i + 1] in (escapes if quote == '"' else "\\'"):
+                    chars.append(escapes[raw[i + 1]])
+                    i += 2
+                    continue
+                chars.append(raw[i])
+                i += 1
+            assert raw[i + 1 :].strip() == "", line
+            out[name] = "".join(chars)
+        else:
+            out[name] = raw.split(" #", 1)[0].strip()
+    return out
+
+
+DOTENV_VALUES = (
+    EnvSetting("TFD_FLAGS", "--xla_gpu_autotune_level=2 --xla_gpu_cuda_data_dir=/opt/cuda", "f"),
+    EnvSetting("TFD_PLAIN", "/usr/local/cuda", "plain"),
+    EnvSetting("TFD_HASH", "a #b", "hash"),
+    EnvSetting("TFD_DOLLAR", "$HOME/x", "dollar"),
+    EnvSetting("TFD_BLANKS", " padded ", "blanks"),
+    EnvSetting("TFD_QUOTE", "it's", "quote"),
+    EnvSetting("TFD_NEWLINE", "one\ntwo", "newline"),
+    EnvSetting("TFD_BACKSLASH", "C:\\\\share\\x", "backslashes"),
+)
+
+
+def test_dotenv_leaves_values_with_spaces_bare_for_docker_env_file() -> None:
+    text = render_env(DOTENV_VALUES[:2], "dotenv", "0.1.0")
+    assert "TFD_FLAGS=--xla_gpu_autotune_level=2 --xla_gpu_cuda_data_dir=/opt/cuda" in (
+        text.splitlines()
+    )
+    assert read_env_file(text) == {s.name: s.value for s in DOTENV_VALUES[:2]}
+    assert DOTENV_QUOTE_NOTE not in text
+
+
+def test_dotenv_quotes_only_what_a_reader_would_change_and_says_so() -> None:
+    text = render_env(DOTENV_VALUES, "dotenv", "0.1.0")
+    assert read_dotenv(text) == {s.name: s.value for s in DOTENV_VALUES}
+    docker = read_env_file(text)
+    quoted = [s.name for s in DOTENV_VALUES if docker.get(s.name) != s.value]
+    assert quoted == [s.name for s in DOTENV_VALUES[2:]]
+    lines = text.splitlines()
+    for name in quoted:
+        (index,) = [i for i, line in enumerate(lines) if line.startswith(name + "=")]
+        assert lines[index - 1] == "# " + DOTENV_QUOTE_NOTE
+
+
+def test_dotenv_refuses_a_value_with_no_portable_form() -> None:
+    with pytest.raises(EnvFormatError, match="no portable form"):
+        render_env((EnvSetting("TFD_X", "it's $HOME", "both"),), "dotenv", "0.1.0")
+
+
+def test_sh_reads_back_a_newline_and_other_awkward_values() -> None:
+    values = (*AWKWARD, EnvSetting("TFD_NEWLINE", "one\ntwo\n", "newline"))
+    code = render_env(values, "sh", "0.1.0")
+    names = " ".join(s.name for s in values)
+    out = _run(
+        [
+            "sh",
+            "-c",
+            f'eval "$1"; for n in {names}; do printenv "$n"; printf "\\0"; done',
+            "sh",
+            code,
+        ]
+    )
+    assert out.stdout.split("\0")[:-1] == [s.value + "\n" for s in values]
+
+
+def test_dockerfile_refuses_a_line_break() -> None:
+    with pytest.raises(EnvFormatError, match="cannot hold a line break"):
+        render_env((EnvSetting("TFD_NEWLINE", "one\ntwo", "newline"),), "dockerfile", "0.1.0")
+
+
+def test_the_command_turns_an_unwritable_value_into_exit_3(tmp_path: Path) -> None:
+    facts = tmp_path / "facts.json"
+    odd = with_env(LD_LIBRARY_PATH="/usr/local/lib\n/opt/lib")
+    facts.write_text(json.dumps(to_json(odd)), encoding="utf-8")
+    out = tfdoctor("env", "--facts", str(facts), "--dockerfile")
+    assert out.returncode == 3, out.stderr
+    assert out.stdout == ""
+    assert "line break" in out.stderr and len(out.stderr.strip().splitlines()) == 1
+    assert tfdoctor("env", "--facts", str(facts)).returncode == 0
 
 
 # --- the command, end to end ----------------------------------------------------------------

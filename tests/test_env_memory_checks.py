@@ -6,7 +6,10 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import signal
+import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Optional
 
@@ -192,6 +195,33 @@ def judge_held(facts: Facts) -> list[Finding]:
         ),
         pytest.param(
             held_facts(status="timeout"), [Severity.UNKNOWN], "ended with timeout", id="timeout"
+        ),
+        # Beside a 120 GiB job TensorFlow maps the 20 GiB that are free: 14 % of the GPU.
+        pytest.param(
+            held_facts(h200(19 * GIB, memory_free_before=20 * GIB)),
+            [Severity.WARNING],
+            "TensorFlow mapped 19.0 of 140.4 GiB on /device:GPU:0 after a small op (20.0 GiB "
+            "were free before the import): memory growth is not in effect",
+            id="shared-gpu-free-memory-mapped",
+        ),
+        # Not configured and far above the need, yet under 80 % of free: still not growth.
+        pytest.param(
+            held_facts(h200(10 * GIB, memory_free_before=100 * GIB)),
+            [Severity.WARNING],
+            "not in effect",
+            id="not-configured-far-above-need",
+        ),
+        pytest.param(
+            held_facts(h200(2 * GIB, memory_free_before=100 * GIB), configured=True),
+            [Severity.OK],
+            "in effect",
+            id="configured-above-need-below-free",
+        ),
+        pytest.param(
+            held_facts(h200(90 * GIB, memory_free_before=100 * GIB), configured=True),
+            [Severity.WARNING],
+            "not in effect",
+            id="configured-yet-free-memory-mapped",
         ),
     ],
 )
@@ -501,6 +531,12 @@ def test_memory_child_reads_nvml_through_ctypes(
     got = [(g.device, g.pci_bus_id, g.memory_held, g.memory_held_method) for g in held.gpus]
     assert got == want
     assert all(g.memory_needed == 512 for g in held.gpus)
+    # The stub's NVML reports the T4 (3B:00.0) with 5 MiB and the A100 (07:00.0) with 87 MiB
+    # used before the import; the free memory is the rest.
+    free = {"00000000:3B:00.0": 15360 * MIB - 5 * MIB, "00000000:07:00.0": 80 * GIB - 87 * MIB}
+    assert [g.memory_free_before for g in held.gpus] == [
+        free.get(g.pci_bus_id or "") for g in held.gpus
+    ]
     for gpu in held.gpus:
         assert (gpu.memory_held_method == "process") is (gpu.error is None)
 
@@ -520,6 +556,41 @@ def test_memory_child_failures_are_facts(
     assert held.status == status
     assert held.gpus == ()
     assert words in (held.error_message or "")
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_an_interrupted_parent_takes_the_memory_child_with_it(drivers: Path, fake_tf: Path) -> None:
+    from tests.test_smoke import alive, children_running
+
+    code = (
+        "import os, sys\n"
+        "from tfdoctor.smoke.memory import read_memory_held\n"
+        "read_memory_held(sys.executable, dict(os.environ), timeout=600)\n"
+    )
+    env = fake_env(drivers, fake_tf, FAKE_TF_HANG="1")
+    env["PYTHONPATH"] = os.pathsep.join((str(fake_tf), str(Path(__file__).parent.parent)))
+    parent = subprocess.Popen(
+        [sys.executable, "-c", code], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
+    try:
+        deadline = time.monotonic() + 60
+        child: list[int] = []
+        while not child and time.monotonic() < deadline:
+            child = children_running(parent.pid, "memory_held.py")
+            time.sleep(0.05)
+        assert child, "the memory child never started"
+        time.sleep(0.5)
+        parent.send_signal(signal.SIGINT)
+        _, err = parent.communicate(timeout=30)
+        assert b"KeyboardInterrupt" in err
+        deadline = time.monotonic() + 15
+        while alive(child[0]) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not alive(child[0])
+    finally:
+        if parent.poll() is None:
+            parent.kill()
+            parent.wait()
 
 
 def test_nvml_that_cannot_start_leaves_the_figures_unknown(drivers: Path, fake_tf: Path) -> None:

@@ -18,7 +18,8 @@ from tests import factories as f
 from tfdoctor.checks import CHECKS, run_checks, select_checks
 from tfdoctor.checks._context import CheckContext
 from tfdoctor.compat import Target, make_target
-from tfdoctor.facts import Facts, PackageFacts
+from tfdoctor.doctor import PinOptions, make_pins
+from tfdoctor.facts import Facts, PackageFacts, SmokeDevice, SmokeFacts, SmokeResult, to_json
 from tfdoctor.findings import Severity
 from tfdoctor.matrix import PLATFORMS, Matrix, load_matrix
 from tfdoctor.pin import (
@@ -111,7 +112,7 @@ def gpu_packages(cudnn: str = "9.3.0.75", *extra: PackageFacts) -> tuple[Package
 
 def gpu_facts(cudnn: str = "9.3.0.75", *extra: PackageFacts) -> Facts:
     tf = f.tensorflow(version="2.21.0", cuda_version="12.5.1", cudnn_version="9")
-    return f.facts(packages=gpu_packages(cudnn, *extra), tensorflow=tf)
+    return f.facts(packages=gpu_packages(cudnn, *extra), packages_complete=True, tensorflow=tf)
 
 
 def test_environment_mode_golden() -> None:
@@ -156,6 +157,28 @@ def test_cuda_wheels_outside_the_pins_warn_and_drop_the_extra() -> None:
         "nvidia-cudnn-cu12<10.0,>=9.3.0.75" in w and "8.9.7.29" in w for w in pinset.warnings
     )
     assert any("without [and-cuda]" in w for w in pinset.warnings)
+    # Nothing in the file requires tensorflow[and-cuda]: pip has nothing to refuse, and no
+    # line may claim the extra pulled a wheel in.
+    assert not any("pip will refuse" in w for w in pinset.warnings)
+    text = render(pinset)
+    assert "tensorflow[and-cuda]" not in "".join(requirement_lines(text))
+    via_lines = [line for line in text.splitlines() if line.startswith("    #")]
+    assert via_lines and not any(line.endswith(" tensorflow[and-cuda]") for line in via_lines)
+    assert cudnn.via == ("tensorflow[and-cuda], not pinned (see the warning)",)
+
+
+def test_a_conflict_between_pinned_packages_says_pip_will_refuse() -> None:
+    old_rich = f.pkg("rich", "12.0.0", "pygments<3.0.0,>=2.13.0")
+    packages = (*(p for p in gpu_packages() if p.name != "rich"), old_rich)
+    keras = next(p for p in packages if p.name == "keras")
+    strict_keras = dataclasses.replace(keras, requires=("rich>=13",))
+    packages = tuple(strict_keras if p is keras else p for p in packages)
+    pinset = environment_pinset(f.facts(packages=packages))
+    assert pinset.warnings == (
+        "keras requires rich>=13, but rich 12.0.0 is installed (pip will refuse these pins "
+        "until that is fixed)",
+    )
+    assert pinset.entry("tensorflow").extras == ("and-cuda",)  # type: ignore[union-attr]
 
 
 def test_cuda_wheels_not_installed_are_not_pinned_and_do_not_warn() -> None:
@@ -224,20 +247,41 @@ def test_header_records_the_provenance() -> None:
         assert any(needle in line for line in header), needle
 
 
-def test_smoke_verdict_is_recorded_when_the_facts_carry_one() -> None:
-    @dataclasses.dataclass(frozen=True)
-    class SmokeFacts(Facts):
-        smoke: Any = None
+def smoke_facts(placed_on: str) -> SmokeFacts:
+    """A smoke run whose child finished (status ok): one float32 matmul pinned to GPU:0."""
+    gpu = "/job:localhost/replica:0/task:0/device:GPU:0"
+    result = SmokeResult("matmul", "float32", gpu, placed_on=placed_on, ok=True)
+    device = SmokeDevice(gpu, "GPU", "NVIDIA A100-SXM4-80GB", "8.0", results=(result,))
+    return SmokeFacts("ok", "quick", "/opt/venv/bin/python", "2.21.0", (device,), seconds=3.0)
 
-    @dataclasses.dataclass(frozen=True)
-    class Smoke:
-        status: str
 
-    base = gpu_facts()
-    facts = SmokeFacts(**{fl.name: getattr(base, fl.name) for fl in dataclasses.fields(base)})
-    with_smoke = dataclasses.replace(facts, smoke=Smoke("passed"))
-    assert ("Smoke test", "passed") in environment_pinset(with_smoke).provenance
-    assert ("Smoke test", "not run") in environment_pinset(facts).provenance
+@pytest.mark.parametrize(
+    ("placed_on", "verdict"),
+    [
+        pytest.param("/job:localhost/replica:0/task:0/device:GPU:0", "passed", id="passed"),
+        pytest.param(
+            "/job:localhost/replica:0/task:0/device:CPU:0",
+            "failed: matmul/float32 asked for /job:localhost/replica:0/task:0/device:GPU:0 "
+            "but ran on /job:localhost/replica:0/task:0/device:CPU:0",
+            id="ran-on-the-cpu",
+        ),
+    ],
+)
+def test_smoke_verdict_comes_from_the_smoke_checks(
+    tmp_path: Path, placed_on: str, verdict: str
+) -> None:
+    # The child finished in both cases (status "ok"): only the checks tell them apart.
+    facts = dataclasses.replace(gpu_facts(), smoke=smoke_facts(placed_on))
+    path = tmp_path / "facts.json"
+    path.write_text(json.dumps(to_json(facts)), encoding="utf-8")
+    pinset = make_pins(PinOptions(facts_file=str(path)))
+    assert ("Smoke test", verdict) in pinset.provenance
+
+
+def test_smoke_not_run_and_not_judged() -> None:
+    assert ("Smoke test", "not run") in environment_pinset(gpu_facts()).provenance
+    ran = dataclasses.replace(gpu_facts(), smoke=smoke_facts("GPU:0"))
+    assert ("Smoke test", "ran (ok), not judged") in environment_pinset(ran).provenance
 
 
 # --- target mode ------------------------------------------------------------------------------
@@ -514,15 +558,21 @@ def test_requirements_file_parses(text: str, expected: tuple[str, ...]) -> None:
         ),
         pytest.param("-e .\n", "editable", id="editable"),
         pytest.param("pkg @ file:///tmp/pkg.whl\n", "cannot be compared", id="url"),
-        pytest.param("./local/dir\n", "not a requirement", id="path"),
+        pytest.param("./local/dir\n", "1: invalid requirement './local/dir': ", id="path"),
+        pytest.param(
+            "numpy=1.0\n",
+            "requirements.txt:1: invalid requirement 'numpy=1.0': Expected semicolon",
+            id="single-equals",
+        ),
         pytest.param("numpy==1\nnumpy==2\n", ":2: numpy is already required on line 1", id="dup"),
         pytest.param("--frobnicate\n", "unknown option --frobnicate", id="unknown-option"),
         pytest.param("numpy==1 --frob=x\n", "option --frob is not allowed", id="bad-per-req"),
     ],
 )
 def test_bad_requirements_files_are_refused(text: str, message: str) -> None:
-    with pytest.raises(RequirementsError, match=re.escape(message)):
+    with pytest.raises(RequirementsError, match=re.escape(message)) as exc:
         parse_requirements(text, "requirements.txt")
+    assert "\n" not in str(exc.value)  # one line: packaging's caret diagram left out
 
 
 def test_rendered_files_read_back_as_their_pins(matrix: Matrix) -> None:
@@ -535,8 +585,13 @@ def test_rendered_files_read_back_as_their_pins(matrix: Matrix) -> None:
 
 
 def drift(facts: Facts, against: tuple[str, ...] | None) -> list[tuple[Severity, str]]:
-    ctx = CheckContext(facts, against=against)
+    ctx = CheckContext(facts, against=against, against_file="requirements.txt")
     return [(x.severity, x.summary) for x in run_checks(ctx, select_checks(["packages.drift"]))]
+
+
+def every_package(**kw: Any) -> Facts:
+    """Facts whose packages list every installed distribution (as `check --against` probes)."""
+    return f.facts(packages_complete=True, **kw)
 
 
 @pytest.mark.parametrize(
@@ -563,14 +618,34 @@ def drift(facts: Facts, against: tuple[str, ...] | None) -> list[tuple[Severity,
             [(Severity.OK, "All 1 pinned packages match the installed versions")],
             id="marker-skips",
         ),
+        pytest.param(
+            (),
+            [(Severity.INFO, "No requirement in requirements.txt applies to this environment")],
+            id="empty-file",
+        ),
+        pytest.param(
+            ('pywin32==306 ; sys_platform == "win32"',),
+            [(Severity.INFO, "No requirement in requirements.txt applies to this environment")],
+            id="no-marker-holds",
+        ),
     ],
 )
 def test_drift_check(against: tuple[str, ...] | None, expected: list[tuple[Severity, str]]) -> None:
-    assert drift(f.facts(), against) == expected
+    assert drift(every_package(), against) == expected
+
+
+def test_drift_on_a_report_of_tensorflows_packages_only_is_unknown() -> None:
+    # A plain `check --json` lists TensorFlow's family: six would read as "not installed".
+    ctx = CheckContext(f.facts(), against=("six==1.17.0",), against_file="pins.txt")
+    (finding,) = run_checks(ctx, select_checks(["packages.drift"]))
+    assert finding.severity is Severity.UNKNOWN
+    assert "lists only TensorFlow's packages" in finding.summary
+    assert finding.fix is not None
+    assert finding.fix.commands == ("tfdoctor check --json --against pins.txt",)
 
 
 def test_drift_fix_installs_the_pin_with_the_examined_interpreter() -> None:
-    ctx = CheckContext(f.facts(), against=("numpy==2.1.0",))
+    ctx = CheckContext(every_package(), against=("numpy==2.1.0",))
     (finding,) = run_checks(ctx, select_checks(["packages.drift"]))
     assert finding.fix is not None
     assert finding.fix.commands == ('/opt/venv/bin/python -m pip install "numpy==2.1.0"',)
@@ -631,4 +706,33 @@ def test_atomic_write_onto_a_directory_fails_cleanly(tmp_path: Path) -> None:
     with pytest.raises(OSError):
         write_atomic(target, "numpy==1.26.4\n")
     assert (target / "keep").read_text(encoding="utf-8") == "x"
+    assert leftovers(tmp_path) == []
+
+
+def test_atomic_write_through_a_symlink_replaces_the_file_it_points_to(tmp_path: Path) -> None:
+    real = tmp_path / "locks" / "requirements.txt"
+    real.parent.mkdir()
+    real.write_text("old\n", encoding="utf-8")
+    link = tmp_path / "requirements.txt"
+    link.symlink_to(real)
+    write_atomic(link, "new\n")
+    assert link.is_symlink() and link.resolve() == real.resolve()
+    assert real.read_text(encoding="utf-8") == "new\n"
+    assert leftovers(tmp_path) == [] and leftovers(real.parent) == []
+
+
+def test_atomic_write_through_a_dangling_symlink_creates_its_target(tmp_path: Path) -> None:
+    link = tmp_path / "requirements.txt"
+    link.symlink_to(tmp_path / "real.txt")
+    write_atomic(link, "new\n")
+    assert link.is_symlink() and (tmp_path / "real.txt").read_text(encoding="utf-8") == "new\n"
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_atomic_write_refuses_what_is_not_a_regular_file(tmp_path: Path) -> None:
+    fifo = tmp_path / "requirements.txt"
+    os.mkfifo(fifo)
+    with pytest.raises(OSError, match="not a regular file"):
+        write_atomic(fifo, "numpy==1.26.4\n")
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
     assert leftovers(tmp_path) == []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.metadata
 import json
 import os
@@ -116,6 +117,36 @@ def test_output_file_is_written_and_replaces_the_old_one(tmp_path: Path) -> None
     assert sorted(p.name for p in tmp_path.iterdir()) == ["facts.json", "requirements.txt"]
 
 
+def test_header_shows_paths_relative_to_the_directory_and_home(tmp_path: Path) -> None:
+    work, home = tmp_path / "work", tmp_path / "home"
+    (work / "reports").mkdir(parents=True)
+    (home / "locks").mkdir(parents=True)
+    facts = write_facts(work / "reports", gpu_facts())
+    env = {**os.environ, "HOME": str(home), "PYTHONPATH": str(ROOT)}
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "tfdoctor",
+            "pin",
+            "--facts",
+            str(facts),
+            "-o",
+            str(home / "locks" / "my pins.txt"),
+        ],
+        cwd=work,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert out.returncode == 0, out.stderr
+    text = (home / "locks" / "my pins.txt").read_text(encoding="utf-8")
+    assert "#    tfdoctor pin --facts reports/facts.json -o ~/'locks/my pins.txt'\n" in text
+    assert str(tmp_path) not in text
+
+
 def test_unwritable_output_fails_with_one_line_and_leaves_the_file(tmp_path: Path) -> None:
     target = tmp_path / "requirements.txt"
     target.mkdir()  # a directory where the file should go: the final rename fails
@@ -124,6 +155,27 @@ def test_unwritable_output_fails_with_one_line_and_leaves_the_file(tmp_path: Pat
     assert out.stdout == ""
     assert out.stderr.startswith("tfdoctor: error: cannot write") and out.stderr.count("\n") == 1
     assert target.is_dir() and not any(p.name.endswith(".tmp") for p in tmp_path.iterdir())
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_output_that_is_not_a_regular_file_is_refused(tmp_path: Path) -> None:
+    fifo = tmp_path / "requirements.txt"
+    os.mkfifo(fifo)
+    out = tfdoctor("pin", "--facts", str(write_facts(tmp_path, gpu_facts())), "-o", str(fifo))
+    assert out.returncode == 3
+    assert out.stderr == f"tfdoctor: error: cannot write {fifo}: not a regular file\n"
+    assert fifo.is_fifo()
+
+
+def test_output_through_a_symlink_keeps_the_link(tmp_path: Path) -> None:
+    real = tmp_path / "real.txt"
+    real.write_text("old\n", encoding="utf-8")
+    link = tmp_path / "requirements.txt"
+    link.symlink_to(real)
+    out = tfdoctor("pin", "--facts", str(write_facts(tmp_path, gpu_facts())), "-o", str(link))
+    assert out.returncode == 0, out.stderr
+    assert link.is_symlink()
+    assert "tensorflow[and-cuda]==2.21.0" in real.read_text(encoding="utf-8").splitlines()
 
 
 def test_nothing_fits_exits_2_and_says_why() -> None:
@@ -143,8 +195,8 @@ def test_target_mode_prints_parseable_pins() -> None:
 
 
 def test_no_tensorflow_exits_2(tmp_path: Path) -> None:
-    facts = write_facts(tmp_path, f.facts(packages=(f.pkg("numpy", "1.26.4"),)))
-    out = tfdoctor("pin", "--facts", str(facts))
+    only_numpy = f.facts(packages=(f.pkg("numpy", "1.26.4"),), packages_complete=True)
+    out = tfdoctor("pin", "--facts", str(write_facts(tmp_path, only_numpy)))
     assert out.returncode == 2
     assert out.stdout == ""
     assert "no TensorFlow distribution is installed" in out.stderr
@@ -187,7 +239,7 @@ def test_hashes_for_a_target_are_refused_without_the_network() -> None:
 def test_check_against_reports_drift_as_findings(tmp_path: Path) -> None:
     pins = tmp_path / "requirements.txt"
     pins.write_text("tensorflow==2.15.1\nnumpy==2.1.0\nsix==1.17.0\n", encoding="utf-8")
-    facts = write_facts(tmp_path, f.facts())
+    facts = write_facts(tmp_path, f.facts(packages_complete=True))
     out = tfdoctor(
         "check", "packages.drift", "--facts", str(facts), "--against", str(pins), "--json"
     )
@@ -199,6 +251,81 @@ def test_check_against_reports_drift_as_findings(tmp_path: Path) -> None:
     ]
 
 
+def test_check_against_a_report_of_tensorflows_packages_is_unknown(tmp_path: Path) -> None:
+    # A plain `check --json` lists TensorFlow's family only: it cannot say six is missing.
+    pins = tmp_path / "requirements.txt"
+    pins.write_text("numpy==1.26.4\nsix==1.17.0\n", encoding="utf-8")
+    facts = write_facts(tmp_path, f.facts())
+    out = tfdoctor(
+        "check", "packages.drift", "--facts", str(facts), "--against", str(pins), "--json"
+    )
+    (finding,) = json.loads(out.stdout)["findings"]
+    assert finding["severity"] == "unknown", finding
+    assert "lists only TensorFlow's packages" in finding["summary"]
+
+
+def test_a_saved_check_against_report_replays_through_pin(tmp_path: Path) -> None:
+    pins = tmp_path / "requirements.txt"
+    pins.write_text("six\n", encoding="utf-8")
+    report = tfdoctor("check", "packages.drift", "--static", "--against", str(pins), "--json")
+    saved = tmp_path / "report.json"
+    saved.write_text(report.stdout, encoding="utf-8")
+    assert json.loads(report.stdout)["facts"]["packages_complete"] is True
+    plain = tfdoctor("check", "python.bits", "--static", "--json")
+    assert json.loads(plain.stdout)["facts"]["packages_complete"] is False
+    try:
+        importlib.metadata.version("tensorflow")
+    except importlib.metadata.PackageNotFoundError:
+        return
+    out = tfdoctor("pin", "--facts", str(saved))
+    assert out.returncode == 0, out.stderr
+    assert pins_of(out.stdout) == installed_closure("tensorflow")
+
+
+def test_pin_refuses_a_report_of_tensorflows_packages_only(tmp_path: Path) -> None:
+    facts = dataclasses.replace(gpu_facts(), packages_complete=False)
+    out = tfdoctor("pin", "--facts", str(write_facts(tmp_path, facts)))
+    assert out.returncode == 3
+    assert out.stdout == ""
+    assert "this report lists only TensorFlow's packages" in out.stderr
+    assert "tfdoctor check --json --against" in out.stderr and out.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "summary"),
+    [
+        pytest.param("", "No requirement in {} applies to this environment", id="empty"),
+        pytest.param(
+            'pywin32==306 ; sys_platform == "win32"\n',
+            "No requirement in {} applies to this environment",
+            id="markers-false",
+        ),
+    ],
+)
+def test_check_against_a_file_that_compares_nothing_says_so(
+    tmp_path: Path, text: str, summary: str
+) -> None:
+    pins = tmp_path / "requirements.txt"
+    pins.write_text(text, encoding="utf-8")
+    facts = write_facts(tmp_path, f.facts(packages_complete=True))
+    out = tfdoctor("check", "--facts", str(facts), "--against", str(pins), "--json")
+    found = [
+        (x["severity"], x["summary"])
+        for x in json.loads(out.stdout)["findings"]
+        if x["id"] == "packages.drift"
+    ]
+    assert found == [("info", summary.format(pins))]
+
+
+def test_against_runs_the_drift_check_even_when_the_ids_leave_it_out(tmp_path: Path) -> None:
+    pins = tmp_path / "requirements.txt"
+    pins.write_text("numpy==2.1.0\n", encoding="utf-8")
+    facts = write_facts(tmp_path, f.facts(packages_complete=True))
+    out = tfdoctor("check", "python.bits", "--facts", str(facts), "--against", str(pins), "--json")
+    ids = [x["id"] for x in json.loads(out.stdout)["findings"]]
+    assert ids == ["python.bits", "packages.drift"]
+
+
 def test_check_against_its_own_pins_is_clean(tmp_path: Path) -> None:
     pins = tmp_path / "requirements.txt"
     out = tfdoctor("pin", "--all", "-o", str(pins))
@@ -208,13 +335,22 @@ def test_check_against_its_own_pins_is_clean(tmp_path: Path) -> None:
     assert finding["severity"] == "ok", finding
 
 
-def test_check_against_a_bad_file_exits_3(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        pytest.param("-r base.txt", "-r includes another file", id="include"),
+        pytest.param("numpy=1.0", "invalid requirement 'numpy=1.0': Expected", id="malformed"),
+    ],
+)
+def test_check_against_a_bad_file_exits_3_with_one_line(
+    tmp_path: Path, line: str, message: str
+) -> None:
     pins = tmp_path / "requirements.txt"
-    pins.write_text("numpy==1.26.4\n-r base.txt\n", encoding="utf-8")
+    pins.write_text(f"numpy==1.26.4\n{line}\n", encoding="utf-8")
     out = tfdoctor("check", "--static", "--against", str(pins))
     assert out.returncode == 3
     assert out.stdout == ""
-    assert f"{pins}:2: -r includes another file" in out.stderr and out.stderr.count("\n") == 1
+    assert f"{pins}:2: {message}" in out.stderr and out.stderr.count("\n") == 1
 
 
 # --- the network (opt-in: -m network) ---------------------------------------------------------

@@ -47,6 +47,26 @@ def test_another_interpreter_is_probed_in_its_own_process(tmp_path: Path) -> Non
         assert result.python.site_packages == (str(site),)
 
 
+def test_a_symlinked_venv_of_the_same_base_python_is_probed_as_itself(tmp_path: Path) -> None:
+    # `python -m venv` links bin/python to the base executable this test's venv links to too:
+    # the same file, another environment.
+    venv.create(tmp_path / "env", symlinks=True, with_pip=False)
+    python = tmp_path / "env" / "bin" / "python"
+    site = next((tmp_path / "env").glob("lib*/python*/site-packages"), None)
+    if site is None or not python.is_symlink():
+        pytest.skip("POSIX venv layout with symlinks needed")
+    info = site / "fakepkg_for_tfdoctor-0.0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: fakepkg-for-tfdoctor\nVersion: 0.0.1\n"
+    )
+    result = probe_pyenv(str(python), all_packages=True)
+    assert result.error is None and result.python is not None
+    assert result.python.prefix == str(tmp_path / "env")
+    found = {normalize_name(p.name) for p in result.packages or ()}
+    assert found == {"fakepkg-for-tfdoctor"}  # nothing of the venv running this test
+
+
 def test_a_broken_dist_info_costs_only_itself(tmp_path: Path) -> None:
     venv.create(tmp_path / "env", with_pip=False)
     site = next((tmp_path / "env").glob("lib*/python*/site-packages"), None)

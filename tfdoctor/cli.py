@@ -6,6 +6,7 @@ Exit codes (``tfdoctor check``): 0 nothing worse than info (warnings too, unless
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import enum
 import os
@@ -109,6 +110,21 @@ def _fail(message: str) -> typer.Exit:
     return typer.Exit(ExitCode.DOCTOR_FAILED)
 
 
+class _OutputError(Exception):
+    """Standard output could not be written (a full disk, a closed pipe): exit code 3."""
+
+
+def _print(text: str, nl: bool = True) -> None:
+    """``text`` on standard output; a failed write becomes :class:`_OutputError`.
+
+    Not an OSError, so that typer passes it on instead of turning a closed pipe into exit 1.
+    """
+    try:
+        typer.echo(text, nl=nl)
+    except OSError as exc:
+        raise _OutputError(exc.strerror or str(exc)) from exc
+
+
 @app.command()
 def check(
     ids: Optional[list[str]] = typer.Argument(  # noqa: B008 - typer's declaration style
@@ -163,7 +179,7 @@ def check(
 
     if list_only:
         for check_id, title in list_checks():
-            typer.echo(f"{check_id:28} {title}")
+            _print(f"{check_id:28} {title}")
         raise typer.Exit(ExitCode.OK)
     if json_out and output_format not in (OutputFormat.text, OutputFormat.json):
         raise _fail(f"--json and --format {output_format.value} ask for different outputs")
@@ -189,7 +205,7 @@ def check(
             )
     except DoctorError as exc:
         raise _fail(str(exc)) from None
-    typer.echo(_render(report, fmt, verbose, strict, color), nl=False)
+    _print(_render(report, fmt, verbose, strict, color), nl=False)
     raise typer.Exit(report.exit_code(strict))
 
 
@@ -241,7 +257,7 @@ def smoke_command(
     except DoctorError as exc:
         raise _fail(str(exc)) from None
     fmt = OutputFormat.json if json_out else OutputFormat.text
-    typer.echo(_render(report, fmt, False, strict, color), nl=False)
+    _print(_render(report, fmt, False, strict, color), nl=False)
     raise typer.Exit(report.exit_code(strict))
 
 
@@ -334,7 +350,7 @@ def matrix_command(
     if json_out:
         from tfdoctor.render.matrixout import render_matrix_json  # noqa: PLC0415 - lazy
 
-        typer.echo(render_matrix_json(table, verdicts, target), nl=False)
+        _print(render_matrix_json(table, verdicts, target), nl=False)
     else:
         from tfdoctor.render.matrixout import render_matrix_text  # noqa: PLC0415 - lazy
 
@@ -342,7 +358,7 @@ def matrix_command(
         text = render_matrix_text(
             table, verdicts, target, asked=asked, color=use_color, width=_terminal_width()
         )
-        typer.echo(text, nl=False)
+        _print(text, nl=False)
     fits = any(v.fits for v in verdicts)
     raise typer.Exit(ExitCode.OK if fits or not asked else ExitCode.ERRORS)
 
@@ -394,9 +410,13 @@ def env_command(
         )
     except DoctorError as exc:
         raise _fail(str(exc)) from None
-    from tfdoctor.render.envfile import render_env  # noqa: PLC0415 - renderers load lazily
+    from tfdoctor.render.envfile import EnvFormatError, render_env  # noqa: PLC0415 - lazily
 
-    typer.echo(render_env(settings, fmt, __version__), nl=False)
+    try:
+        text = render_env(settings, fmt, __version__)
+    except EnvFormatError as exc:
+        raise _fail(str(exc)) from None
+    _print(text, nl=False)
     raise typer.Exit(ExitCode.OK)
 
 
@@ -470,7 +490,7 @@ def pin_command(
     for warning in pinset.warnings:
         typer.echo(f"tfdoctor: warning: {warning}", err=True)
     if output is None:
-        typer.echo(text, nl=False)
+        _print(text, nl=False)
         raise typer.Exit(ExitCode.OK)
     try:
         write_atomic(output, text)
@@ -481,6 +501,14 @@ def pin_command(
 
 def _pin_command_line(options: PinOptions, output: Optional[str]) -> str:
     """The ``tfdoctor pin`` command that reproduces this output, for the file's header."""
+    from tfdoctor.render.requirements import display_path  # noqa: PLC0415 - lazy
+
+    def path(value: Optional[str]) -> Optional[str]:
+        # The file is committed: this machine's absolute paths say nothing elsewhere.
+        if value is None or value == "-":
+            return value
+        return display_path(value)
+
     words = ["tfdoctor", "pin"]
     flags = (("--all", options.all_packages), ("--hashes", options.hashes))
     words.extend(flag for flag, on in flags if on)
@@ -490,18 +518,28 @@ def _pin_command_line(options: PinOptions, output: Optional[str]) -> str:
         ("--cuda", options.cuda),
         ("--driver", options.driver),
         ("--gpu", options.gpu),
-        ("--facts", options.facts_file),
-        ("--matrix", options.matrix),
-        ("--interpreter", None if options.interpreter == sys.executable else options.interpreter),
-        ("-o", output),
+        ("--facts", path(options.facts_file)),
+        ("--matrix", path(options.matrix)),
+        (
+            "--interpreter",
+            None if options.interpreter == sys.executable else path(options.interpreter),
+        ),
+        ("-o", path(output)),
     )
-    words.extend(f"{flag} {shlex.quote(value)}" for flag, value in valued if value is not None)
+    words.extend(f"{flag} {_shell_word(value)}" for flag, value in valued if value is not None)
     return " ".join(words)
+
+
+def _shell_word(value: str) -> str:
+    """``value`` quoted for a shell, leaving a leading ``~/`` unquoted so that it expands."""
+    if value.startswith("~/"):
+        return "~/" + shlex.quote(value[2:])
+    return shlex.quote(value)
 
 
 def _version_callback(value: bool) -> None:
     if value:
-        typer.echo(f"tfdoctor {__version__}")
+        _print(f"tfdoctor {__version__}")
         raise typer.Exit(ExitCode.OK)
 
 
@@ -518,6 +556,15 @@ def main(argv: Optional[list[str]] = None) -> int:
     """Entry point: run the app; usage errors exit 3 with one line, never a traceback."""
     try:
         code = app(args=argv, prog_name="tfdoctor", standalone_mode=False)
+    except (_OutputError, OSError) as exc:
+        # OSError: a write outside the commands' own output (click's help text).
+        _abandon_stdout()
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        _last_words(f"tfdoctor: error: cannot write output: {reason}")
+        return int(ExitCode.DOCTOR_FAILED)
+    except KeyboardInterrupt:
+        _last_words("tfdoctor: interrupted")
+        return 130
     except Exception as exc:
         # Bare `tfdoctor` has printed its help: that is an answer, not an error. Matched by
         # name: click before 8.2 has no such class (it exits 0 there by itself).
@@ -529,9 +576,31 @@ def main(argv: Optional[list[str]] = None) -> int:
             typer.echo(f"tfdoctor: error: {exc.format_message()}", err=True)
             return int(ExitCode.DOCTOR_FAILED)
         raise
+    if code == 130:
+        # typer turns Ctrl-C inside a command into exit 130, silently; no command exits 130.
+        _last_words("tfdoctor: interrupted")
     if isinstance(code, int):
         return code
     return int(ExitCode.OK)
+
+
+def _abandon_stdout() -> None:
+    """Point standard output at the null device: the unwritten rest must not fail at exit.
+
+    Python flushes ``sys.stdout`` at shutdown, and a failing flush there prints a second
+    error and exits 120 (https://docs.python.org/3/library/signal.html#note-on-sigpipe).
+    """
+    # No file descriptor behind sys.stdout (a test harness): nothing to flush at exit.
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+
+
+def _last_words(line: str) -> None:
+    """One line on stderr, if stderr can still be written."""
+    with contextlib.suppress(OSError):
+        typer.echo(line, err=True)
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import json
+import math
 import os
 import platform as pyplatform
 import shutil
@@ -22,7 +23,7 @@ from tfdoctor import __version__
 from tfdoctor.compat import Target, TargetError, Verdict, make_target, platform_of, verdicts
 from tfdoctor.defaults import DEFAULT_TIMEOUT
 from tfdoctor.facts import Facts, FactsError, ProbeError, TensorFlowFacts
-from tfdoctor.findings import Report, facts_from_report_json
+from tfdoctor.findings import Report, Severity, facts_from_report_json
 from tfdoctor.matrix import Matrix, MatrixError, load_matrix
 from tfdoctor.probes._run import Runner, run_command
 from tfdoctor.probes.build_info import read_build_info
@@ -137,6 +138,7 @@ def collect_facts(
         platform=platform,
         cpu=cpu,
         packages=pyenv.packages,
+        packages_complete=all_packages and pyenv.packages is not None,
         driver=driver,
         cuda_libs=cuda_libs,
         tensorflow=tensorflow,
@@ -177,8 +179,13 @@ def diagnose(
         raise DoctorError("--smoke runs on this machine; a --facts file carries its own smoke")
     if options.smoke is not None and options.static:
         raise DoctorError("--smoke imports TensorFlow; it cannot run with --static")
+    check_ids = options.check_ids
+    if check_ids:
+        # An option that asks for a verdict runs its check even when the ids leave it out.
+        asked = (("gpu.required", options.require_gpu), ("packages.drift", options.against))
+        check_ids += tuple(cid for cid, on in asked if on and cid not in check_ids)
     try:
-        checks = select_checks(options.check_ids)
+        checks = select_checks(check_ids)
     except UnknownCheckError as exc:
         raise DoctorError(str(exc)) from exc
     if options.timeout <= 0:
@@ -207,7 +214,13 @@ def diagnose(
 
         smoke_options = dataclasses.replace(options.smoke, python=options.python)
         facts = dataclasses.replace(facts, smoke=run_smoke(smoke_options, env, smoke_progress))
-    ctx = CheckContext(facts, matrix, require_gpu=options.require_gpu, against=against)
+    ctx = CheckContext(
+        facts,
+        matrix,
+        require_gpu=options.require_gpu,
+        against=against,
+        against_file=options.against,
+    )
     return Report(facts=facts, findings=run_checks(ctx, checks))
 
 
@@ -217,8 +230,12 @@ def validate_smoke(options: SmokeOptions) -> None:
 
     if options.level not in LEVELS:
         raise DoctorError(f"smoke level must be one of {', '.join(LEVELS)}")
-    if options.kernel_timeout <= 0:
-        raise DoctorError(f"--timeout must be positive, got {options.kernel_timeout:g}")
+    # inf overflows the child's wait and nan never compares, so both are refused here.
+    if not (math.isfinite(options.kernel_timeout) and options.kernel_timeout > 0):
+        raise DoctorError(
+            f"--timeout must be a positive, finite number of seconds, got "
+            f"{options.kernel_timeout:g}"
+        )
     if options.max_memory < 64 * 2**20:
         raise DoctorError("--max-memory must be at least 64 MiB")
     if not (shutil.which(options.python) or Path(options.python).is_file()):
@@ -236,10 +253,14 @@ def smoke_report(
     from tfdoctor.smoke import run_smoke  # noqa: PLC0415
 
     validate_smoke(options)
+    # The driver's GPU count (NVML, else nvidia-smi; well under a second) tells a smoke test
+    # that found no GPU from one on a machine without any.
+    driver = _guard("driver", lambda: probe_driver(env, timeout=15.0), [])
     smoke = run_smoke(options, env, progress)
     facts = Facts(
         tfdoctor_version=__version__,
         collected_at=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        driver=driver,
         smoke=smoke,
     )
     # runtime.memory-held judges the smoke test's own fresh-process measurement.
@@ -362,6 +383,12 @@ def make_pins(
         raise DoctorError("--facts and --interpreter both say which environment to read")
     if options.facts_file is not None:
         facts = load_facts(options.facts_file)
+        if not options.targeted and facts.packages is not None and not facts.packages_complete:
+            # Pins from such a report would silently leave out every package it does not list.
+            raise DoctorError(
+                f"{options.facts_file}: this report lists only TensorFlow's packages; save it "
+                "with `tfdoctor check --json --against FILE`, or run pin on the machine"
+            )
     else:
         if not (shutil.which(options.interpreter) or Path(options.interpreter).is_file()):
             raise DoctorError(f"--interpreter {options.interpreter}: no such interpreter")
@@ -378,7 +405,9 @@ def make_pins(
     else:
         # The matrix costs a YAML parse; the installed metadata usually says all it would.
         lines = open_matrix(options.matrix, env) if needs_matrix(facts) else None
-        pinset = environment_pinset(facts, lines, all_packages=options.all_packages)
+        pinset = environment_pinset(
+            facts, lines, all_packages=options.all_packages, smoke_verdict=smoke_verdict(facts)
+        )
     if options.hashes:
         from tfdoctor.pin.hashes import HashError, add_hashes  # noqa: PLC0415 - network, opt-in
 
@@ -387,6 +416,27 @@ def make_pins(
         except HashError as exc:
             raise DoctorError(f"--hashes: {exc}") from None
     return pinset
+
+
+def smoke_verdict(facts: Facts) -> Optional[str]:
+    """The smoke checks' verdict on ``facts.smoke``: "passed", "failed: ..."; None if not run.
+
+    Errors and unknowns fail it; warnings (a slow device) pass it, named.
+    """
+    if facts.smoke is None:
+        return None
+    from tfdoctor.checks import CHECKS, run_checks  # noqa: PLC0415 - lazy, see the imports
+    from tfdoctor.checks._context import CheckContext  # noqa: PLC0415
+
+    checks = tuple(c for c in CHECKS if c.id.startswith("smoke."))
+    findings = run_checks(CheckContext(facts), checks)
+    failed = [x.summary for x in findings if x.severity in (Severity.ERROR, Severity.UNKNOWN)]
+    if failed:
+        return f"failed: {'; '.join(failed)}"
+    warned = [x.summary for x in findings if x.severity is Severity.WARNING]
+    if warned:
+        return f"passed, with warnings: {'; '.join(warned)}"
+    return "passed"
 
 
 def _pin_target(matrix: Matrix, options: PinOptions, facts: Facts) -> tuple[Target, dict[str, str]]:

@@ -299,6 +299,12 @@ class SmokeDevice:
     memory_growth: Optional[bool] = None
     memory_setup_error: Optional[str] = None
     memory_peak: Optional[int] = None
+    #: CPU only: CPUs the child could run on (its affinity mask), the cgroup CPU quota in CPUs
+    #: (None: no quota or unknown), and the CPUs other processes kept busy on average on those
+    #: CPUs while the kernels ran (/proc/stat busy time less the child's own CPU time).
+    cpu_affinity: Optional[int] = None
+    cpu_quota: Optional[float] = None
+    cpu_busy_others: Optional[float] = None
     results: tuple[SmokeResult, ...] = ()
 
 
@@ -319,6 +325,9 @@ class HeldGpu:
     memory_held_method: Optional[str] = None
     #: Bytes TensorFlow's allocator needed at most (``get_memory_info(device)['peak']``).
     memory_needed: Optional[int] = None
+    #: Bytes free on the GPU before TensorFlow was imported (NVML total minus used): what
+    #: TensorFlow's allocator maps without memory growth.
+    memory_free_before: Optional[int] = None
     #: Why something was not measured.
     error: Optional[str] = None
 
@@ -369,6 +378,13 @@ class SmokeFacts:
     stderr_tail: str = ""
     #: GPUs only: memory a second, fresh process held with the user's environment unchanged.
     memory_held: Optional[HeldMemory] = None
+    #: Device names asked for (``--device``; empty: every device), those that matched no
+    #: device TensorFlow lists, and the devices it lists (``CPU:0``, ``GPU:0``).
+    requested_devices: tuple[str, ...] = ()
+    unmatched_devices: tuple[str, ...] = ()
+    listed_devices: tuple[str, ...] = ()
+    #: The child's process id (from its first event).
+    pid: Optional[int] = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -381,6 +397,9 @@ class Facts:
     platform: Optional[PlatformFacts] = None
     cpu: Optional[CpuFacts] = None
     packages: Optional[tuple[PackageFacts, ...]] = None
+    #: ``packages`` lists every installed distribution, not only TensorFlow's family
+    #: (``tfdoctor pin``, ``check --against``); what pins and drift compare need.
+    packages_complete: bool = False
     driver: Optional[DriverFacts] = None
     cuda_libs: Optional[CudaLibsFacts] = None
     tensorflow: Optional[TensorFlowFacts] = None

@@ -40,6 +40,17 @@ TOO_LATE_FIX = (
     'eval "$(tfdoctor env)" (TF_FORCE_GPU_ALLOW_GROWTH=true), and CUDA_VISIBLE_DEVICES=0,1 '
     "to restrict the GPUs."
 )
+#: The fix where TF_FORCE_GPU_ALLOW_GROWTH=true is already set: growth is in effect anyway.
+TOO_LATE_FIX_GROWTH_SET = (
+    "Call tfdoctor.configure_gpus() right after `import tensorflow`, before any model, tensor "
+    "or tf.config.list_logical_devices() call, or set CUDA_VISIBLE_DEVICES=0,1 before Python "
+    "starts to restrict the GPUs. Memory growth is already in effect through "
+    "TF_FORCE_GPU_ALLOW_GROWTH=true in the environment."
+)
+GROWTH_FROM_ENV = (
+    "already in effect: TF_FORCE_GPU_ALLOW_GROWTH=true in the environment turns it on for "
+    "every GPU (GetAllowGrowthValue, tensorflow/core/common_runtime/gpu/gpu_bfc_allocator.cc)"
+)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -65,17 +76,20 @@ class GpuState:
     #: ``"8.0"``, from ``tf.config.experimental.get_device_details``; None when not reported.
     compute_capability: Optional[str]
     visible: bool
-    #: True when this call turned memory growth on; None when it did not.
+    #: True when memory growth is on after this call (set by it, or already by
+    #: TF_FORCE_GPU_ALLOW_GROWTH=true); None when this call did not ask for it or it failed.
     memory_growth: Optional[bool] = None
     memory_limit_mb: Optional[int] = None
 
 
 @dataclasses.dataclass(frozen=True)
 class GpuConfigResult:
-    """What :func:`configure_gpus` applied, what it did not, and why."""
+    """What :func:`configure_gpus` applied, what failed, what it skipped, and why."""
 
     gpus: tuple[GpuState, ...]
     applied: tuple[Outcome, ...]
+    #: Settings asked for that did not take effect: the runtime had started, the environment
+    #: overrode them, Keras was unusable. Each is something to fix.
     not_applied: tuple[Outcome, ...]
     #: The Keras policy set (``mixed_float16`` / ``mixed_bfloat16``), or None.
     mixed_precision: Optional[str] = None
@@ -83,10 +97,14 @@ class GpuConfigResult:
     too_late: bool = False
     #: What to do instead, when something was not applied for a reason the caller can fix.
     fix: Optional[str] = None
+    #: Settings with nothing to act on, or superseded by design; none of them a failure: no
+    #: GPU, ``"auto"`` keeping float32, a memory limit standing in for growth.
+    skipped: tuple[Outcome, ...] = ()
 
     @property
     def ok(self) -> bool:
-        """Everything asked for took effect."""
+        """Nothing asked for failed (``not_applied`` is empty); skipped settings do not count,
+        so a machine without a GPU is ok."""
         return not self.not_applied
 
     def describe(self) -> str:
@@ -94,6 +112,7 @@ class GpuConfigResult:
         lines = [f"tfdoctor.configure_gpus: {len(self.gpus)} GPU(s)"]
         lines += [f"  applied: {_line(o)}" for o in self.applied]
         lines += [f"  not applied: {_line(o)}" for o in self.not_applied]
+        lines += [f"  skipped: {_line(o)}" for o in self.skipped]
         if self.fix:
             lines.append(f"  fix: {self.fix}")
         return "\n".join(lines)
@@ -110,9 +129,10 @@ class TooLateError(RuntimeError):
     """
 
     def __init__(self, result: GpuConfigResult) -> None:
-        super().__init__(f"{TOO_LATE_REASON}. {TOO_LATE_FIX}")
+        fix = result.fix or TOO_LATE_FIX
+        super().__init__(f"{TOO_LATE_REASON}. {fix}")
         self.result = result
-        self.fix = TOO_LATE_FIX
+        self.fix = fix
 
 
 @dataclasses.dataclass(frozen=True)
@@ -123,9 +143,6 @@ class _Request:
     memory_limit_mb: Optional[int]
     visible: Optional[tuple[int, ...]]
     mixed_precision: Optional[str]
-    #: Logical devices per physical device; above 1 only where a caller splits a device
-    #: (TensorFlow splits CPUs the same way, which is how the runtime-started path is tested).
-    split: int = 1
 
 
 def _line(o: Outcome) -> str:
@@ -245,6 +262,7 @@ class _Recorder:
     def __init__(self) -> None:
         self.applied: list[Outcome] = []
         self.not_applied: list[Outcome] = []
+        self.skipped: list[Outcome] = []
         self.too_late = False
 
     def attempt(
@@ -293,28 +311,20 @@ def _configure(
         name = _short(device)
         growth: Optional[bool] = None
         limit: Optional[int] = None
-        if index in visible and (request.memory_limit_mb is not None or request.split > 1):
-            configs = [
-                tf.config.LogicalDeviceConfiguration(memory_limit=request.memory_limit_mb)
-                for _ in range(request.split)
-            ]
-            value = f"{request.memory_limit_mb} MB" if request.memory_limit_mb else "split"
-            if request.split > 1:
-                value += f" x{request.split}"
+        if index in visible and request.memory_limit_mb is not None:
+            configs = [tf.config.LogicalDeviceConfiguration(memory_limit=request.memory_limit_mb)]
             # https://www.tensorflow.org/api_docs/python/tf/config/set_logical_device_configuration
             if rec.attempt(
                 "memory_limit",
                 name,
-                value,
+                f"{request.memory_limit_mb} MB",
                 functools.partial(tf.config.set_logical_device_configuration, device, configs),
-                "TensorFlow maps at most this much of the GPU"
-                if request.memory_limit_mb
-                else f"split into {request.split} logical devices",
+                "TensorFlow maps at most this much of the GPU",
             ):
                 limit = request.memory_limit_mb
             if request.memory_growth:
                 # context.set_memory_growth refuses a device with logical devices configured.
-                rec.not_applied.append(
+                rec.skipped.append(
                     Outcome(
                         "memory_growth",
                         name,
@@ -336,6 +346,11 @@ def _configure(
                         "TF_FORCE_GPU_ALLOW_GROWTH=false in the environment overrides it",
                     )
                 )
+            elif forced == "true":
+                # Nothing to call: the allocator reads the variable whenever it starts, so
+                # growth holds even where this call comes after the runtime started.
+                rec.applied.append(Outcome("memory_growth", name, "on", GROWTH_FROM_ENV))
+                growth = True
             elif rec.attempt(
                 "memory_growth",
                 name,
@@ -349,13 +364,17 @@ def _configure(
             GpuState(index, device.name, _capability(tf, device), index in visible, growth, limit)
         )
     policy = _apply_policy(tf, request, [s.compute_capability for s in states if s.visible], rec)
+    too_late_fix = (
+        TOO_LATE_FIX_GROWTH_SET if env.get("TF_FORCE_GPU_ALLOW_GROWTH") == "true" else TOO_LATE_FIX
+    )
     return GpuConfigResult(
         gpus=tuple(states),
         applied=tuple(rec.applied),
         not_applied=tuple(rec.not_applied),
         mixed_precision=policy,
         too_late=rec.too_late,
-        fix=TOO_LATE_FIX if rec.too_late else None,
+        fix=too_late_fix if rec.too_late else None,
+        skipped=tuple(rec.skipped),
     )
 
 
@@ -367,7 +386,8 @@ def _apply_policy(
         return None
     policy, why = choose_policy(request.mixed_precision, capabilities)
     if policy is None:
-        rec.not_applied.append(Outcome("mixed_precision", "all", request.mixed_precision, why))
+        # "auto" decided float32 is best here: a choice, not a failure.
+        rec.skipped.append(Outcome("mixed_precision", "all", request.mixed_precision, why))
         return None
     try:
         # https://www.tensorflow.org/api_docs/python/tf/keras/mixed_precision/set_global_policy
@@ -384,7 +404,7 @@ def _apply_policy(
 
 
 def _no_gpu(tf: Any, request: _Request) -> GpuConfigResult:
-    """The no-op result on a machine (or build) where TensorFlow sees no GPU."""
+    """The no-op result on a machine (or build) where TensorFlow sees no GPU: all skipped."""
     if not tf.test.is_built_with_cuda():
         why = "this TensorFlow is a CPU-only build: it sees no GPU"
     else:
@@ -401,7 +421,8 @@ def _no_gpu(tf: Any, request: _Request) -> GpuConfigResult:
     return GpuConfigResult(
         gpus=(),
         applied=(),
-        not_applied=tuple(Outcome(setting, "all", value, why) for setting, value in asked),
+        not_applied=(),
+        skipped=tuple(Outcome(setting, "all", value, why) for setting, value in asked),
     )
 
 
@@ -423,7 +444,8 @@ def configure_gpus(
     ``strict``: raise :class:`TooLateError` when TensorFlow's runtime had already started,
     instead of returning a result with ``too_late=True``.
 
-    Without a GPU nothing changes: the result lists each setting as not applied and why.
+    Without a GPU nothing changes: the result lists each setting as skipped and why, and is
+    ``ok`` (nothing failed).
     Bad arguments raise ValueError or TypeError before TensorFlow is imported.
     """
     request = validate(memory_growth, memory_limit_mb, visible, mixed_precision)

@@ -168,6 +168,12 @@ CHECKS: tuple[Check, ...] = (
         "smoke.crashed", "The smoke test ran to the end", smoke.check_crashed, ("smoke.crashed",)
     ),
     Check(
+        "smoke.devices",
+        "Every device asked for, and the driver's GPUs, were tested",
+        smoke.check_devices,
+        ("smoke.devices",),
+    ),
+    Check(
         "smoke.placement",
         "Kernels ran on the device they were pinned to",
         smoke.check_placement,
@@ -190,6 +196,12 @@ CHECKS: tuple[Check, ...] = (
         "The first GPU op starts promptly",
         smoke.check_first_op,
         ("smoke.first-op",),
+    ),
+    Check(
+        "smoke.memory",
+        "The smoke test kept within its GPU memory cap",
+        smoke.check_memory,
+        ("smoke.memory",),
     ),
     Check(
         "smoke.graph-mode",

@@ -21,6 +21,8 @@ class CheckContext:
     require_gpu: bool = False
     #: ``--against FILE``: its requirements (``numpy==1.26.4``), to compare the packages with.
     against: Optional[tuple[str, ...]] = None
+    #: The ``--against`` file's name as given, for the findings about it.
+    against_file: Optional[str] = None
 
 
 def unknown(fid: str, what: str, error: Optional[ProbeError] = None) -> Finding:

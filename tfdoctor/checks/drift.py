@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Iterator
 
 from tfdoctor.checks._context import CheckContext, fix, pip_command, unknown
@@ -24,6 +25,20 @@ def check_drift(ctx: CheckContext) -> Iterator[Finding]:
         return
     if facts.packages is None:
         yield unknown("packages.drift", "the installed packages", facts.error_for("python"))
+        return
+    if not facts.packages_complete:
+        # A plain `check --json` report lists TensorFlow's family only: any other pin would
+        # read as "not installed".
+        yield Finding(
+            "packages.drift",
+            Severity.UNKNOWN,
+            "Could not determine the installed packages: this report lists only "
+            "TensorFlow's packages",
+            fix=fix(
+                "Save the report with every package, or compare on the machine itself.",
+                f"tfdoctor check --json --against {shlex.quote(ctx.against_file or 'FILE')}",
+            ),
+        )
         return
     # The examined interpreter's marker values; this one's for any the facts do not record.
     env = {str(k): str(v) for k, v in default_environment().items()}
@@ -68,6 +83,15 @@ def check_drift(ctx: CheckContext) -> Iterator[Finding]:
             )
     if drifted:
         yield from drifted
+        return
+    if compared == 0:
+        yield Finding(
+            "packages.drift",
+            Severity.INFO,
+            f"No requirement in {ctx.against_file or 'the file'} applies to this environment",
+            "The file is empty, or every requirement's marker excludes this interpreter and "
+            "platform: nothing was compared.",
+        )
         return
     yield Finding(
         "packages.drift",

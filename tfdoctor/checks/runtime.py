@@ -132,12 +132,17 @@ def check_memory_growth(ctx: CheckContext) -> Iterator[Finding]:
 
 #: Held memory within this much of what TensorFlow needed, or this multiple of it, is the
 #: CUDA context, cuBLAS/cuDNN workspaces and the allocator's first region: growth is working.
-_HELD_SLACK = 512 * 2**20
+#: The context alone takes a few hundred MiB, more without CUDA's lazy module loading
+#: (https://docs.nvidia.com/cuda/cuda-c-programming-guide/#lazy-loading).
+_HELD_SLACK = 2**30
 _HELD_FACTOR = 4
-#: Below this share of a GPU's memory the process did not map the GPU whatever it needed.
-#: Without growth TensorFlow's BFC allocator takes all free memory but a small reserve at the
+#: Without growth TensorFlow's BFC allocator maps all FREE memory but a small reserve at the
 #: first allocation (tensorflow/core/common_runtime/gpu/gpu_device.cc, MinSystemMemory), so
-#: the two cases lie far apart.
+#: holding this share of what was free before the import means the GPU was mapped. Beside
+#: another job the free memory can be a small share of the total, so the total is no guide.
+_MAPPED_SHARE = 0.8
+#: Where the free memory before the import is unknown (older facts), a held share of the
+#: total above which the GPU was mapped.
 _HELD_SHARE = 0.25
 
 
@@ -153,12 +158,29 @@ def _size(size: Optional[int]) -> str:
     return f"{size / 2**20:.0f} MiB" if size < 2**30 else f"{_gib(size)} GiB"
 
 
-def _growth_in_effect(held: int, needed: Optional[int], total: Optional[int]) -> bool:
-    """Held memory stays near what the op needed: memory growth (or the async allocator) works."""
+def _near_need(held: int, needed: Optional[int]) -> bool:
+    """Held memory stays near what the op needed: nothing beyond context and workspaces."""
     need = needed or 0
-    if held <= max(_HELD_FACTOR * need, need + _HELD_SLACK):
+    return held <= max(_HELD_FACTOR * need, need + _HELD_SLACK)
+
+
+def _mapped_free(gpu: HeldGpu, held: int) -> bool:
+    """The process took (nearly) all memory that was free: TensorFlow's no-growth default."""
+    if gpu.memory_free_before is not None:
+        return held >= _MAPPED_SHARE * gpu.memory_free_before
+    return gpu.memory_total is not None and held >= _HELD_SHARE * gpu.memory_total
+
+
+def _growth_in_effect(gpu: HeldGpu, held: int, configured: Optional[bool]) -> bool:
+    """Held memory shows growth (or the async allocator) at work.
+
+    Held near the need is growth. Far above it, growth can still be in effect only where the
+    environment asks for it and the process did not take what was free; where nothing asks
+    for growth, TensorFlow maps all free memory, whatever share of the GPU that is.
+    """
+    if _near_need(held, gpu.memory_needed):
         return True
-    return total is not None and held < _HELD_SHARE * total
+    return bool(configured) and not _mapped_free(gpu, held)
 
 
 def check_memory_held(ctx: CheckContext) -> Iterator[Finding]:
@@ -186,7 +208,7 @@ def check_memory_held(ctx: CheckContext) -> Iterator[Finding]:
                 f"Could not measure the memory {gpu.device} held after a small op",
                 gpu.error or held.nvml_error or "NVML gave no figure",
             )
-        elif _growth_in_effect(gpu.memory_held, gpu.memory_needed, gpu.memory_total):
+        elif _growth_in_effect(gpu, gpu.memory_held, held.growth_configured):
             fine.append(gpu)
         else:
             yield _mapped(gpu, gpu.memory_held, held.growth_configured)
@@ -202,18 +224,23 @@ def check_memory_held(ctx: CheckContext) -> Iterator[Finding]:
 
 
 def _mapped(gpu: HeldGpu, held: int, configured: Optional[bool]) -> Finding:
-    """The warning for a GPU the fresh process mapped (nearly) whole."""
+    """The warning for a GPU on which the fresh process took what was free, not what it needed."""
     total = f" of {_gib(gpu.memory_total)}" if gpu.memory_total else ""
+    free = (
+        ""
+        if gpu.memory_free_before is None
+        else f" ({_gib(gpu.memory_free_before)} GiB were free before the import)"
+    )
     if configured:
         why = (
-            "The environment asks for memory growth, yet the process mapped the GPU: "
-            "something that runs at interpreter start (a sitecustomize or .pth file, a "
-            "wrapper) overrides it."
+            "The environment asks for memory growth, yet the process mapped the GPU's free "
+            "memory: something that runs at interpreter start (a sitecustomize or .pth file, "
+            "a wrapper) overrides it."
         )
     else:
         why = (
             "Nothing in the environment asks for memory growth, so TensorFlow's allocator took "
-            "nearly all memory at the first op; a second process on this GPU fails with out "
+            "all free memory at the first op; a second process on this GPU fails with out "
             "of memory or CUDNN_STATUS_INTERNAL_ERROR."
         )
     how = {
@@ -226,7 +253,7 @@ def _mapped(gpu: HeldGpu, held: int, configured: Optional[bool]) -> Finding:
     return Finding(
         "runtime.memory-held",
         Severity.WARNING,
-        f"TensorFlow mapped {_gib(held)}{total} GiB on {gpu.device} after a small op: "
+        f"TensorFlow mapped {_gib(held)}{total} GiB on {gpu.device} after a small op{free}: "
         "memory growth is not in effect",
         f"{why} The op needed {_size(gpu.memory_needed)}; held memory is {how}.",
         _growth_fix(),

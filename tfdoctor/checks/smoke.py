@@ -12,7 +12,7 @@ from typing import Callable, Optional
 
 from tfdoctor.checks._context import CheckContext, fix
 from tfdoctor.facts import SmokeDevice, SmokeFacts, SmokeResult
-from tfdoctor.findings import Finding, Severity
+from tfdoctor.findings import Finding, Fix, Severity
 
 #: Below this fraction of the data-sheet peak a kernel is slow enough to name: cuBLAS and
 #: oneDNN reach well over half of peak on large matmuls, convolutions less.
@@ -29,6 +29,9 @@ MIN_FRACTION = {
 SLOW_FIRST_OP = 10.0
 #: Mixed precision pays off when the step runs at least this much faster.
 MIXED_GAIN = 1.3
+#: CPUs the kernels may lose to other processes before a CPU's throughput is not judged: the
+#: child's threads want every CPU it may use, so half a CPU taken by others already shows.
+CPU_SHARED_SLACK = 0.5
 
 MIXED_PRECISION_GUIDE = "https://www.tensorflow.org/guide/mixed_precision"
 GPU_GUIDE = "https://www.tensorflow.org/guide/gpu"
@@ -47,6 +50,33 @@ def _when_smoke_ran(func: Callable[[SmokeFacts], Iterator[Finding]]) -> CheckFun
     return check
 
 
+#: ``placed_on`` of a kernel TensorFlow refused to run on its device (hard placement).
+FALLBACK = "fallback"
+
+
+def _on_gpu(device: Optional[str]) -> bool:
+    """Whether a device name (``/device:GPU:0``) names a GPU."""
+    return device is not None and ":GPU:" in f":{device.upper()}"
+
+
+def _crash_fix(device: str) -> Fix:
+    """What to do about a hang or crash: GPU kernels point at the CUDA stack, CPU ones not."""
+    if _on_gpu(device):
+        return fix(
+            "Run the failing kernel alone to see TensorFlow's own error; a hang or crash "
+            "in one GPU kernel usually means a broken CUDA/cuDNN library or driver (see "
+            "`tfdoctor check`).",
+            "tfdoctor check",
+        )
+    return fix(
+        "Run the failing kernel alone to see TensorFlow's own error. On the CPU a crash "
+        "usually means a TensorFlow wheel built for instructions this CPU lacks (see "
+        "`tfdoctor check cpu.avx`) or too little memory; a hang, a machine too busy to "
+        "finish within --timeout.",
+        "tfdoctor check",
+    )
+
+
 def _label(result: SmokeResult) -> str:
     return f"{result.kernel}/{result.dtype} on {result.device}"
 
@@ -61,6 +91,29 @@ def _results(smoke: SmokeFacts) -> Iterator[tuple[SmokeDevice, SmokeResult]]:
     for device in smoke.devices:
         for result in device.results:
             yield device, result
+
+
+def _cpu_shared(device: SmokeDevice) -> Optional[str]:
+    """How other processes shared a CPU device's CPUs during the kernels, when they did.
+
+    The child may use its affinity CPUs, at most the cgroup quota's worth at a time; others
+    kept ``cpu_busy_others`` of those CPUs busy. It was shared when what was left falls
+    short of what it may use.
+    """
+    if device.device_type != "CPU" or device.cpu_busy_others is None:
+        return None
+    if device.cpu_affinity is None:
+        return None
+    usable = float(device.cpu_affinity)
+    if device.cpu_quota is not None:
+        usable = min(usable, device.cpu_quota)
+    left = device.cpu_affinity - device.cpu_busy_others
+    if left >= usable - CPU_SHARED_SLACK:
+        return None
+    return (
+        f"other processes kept {device.cpu_busy_others:.1f} of its {device.cpu_affinity} "
+        "CPUs busy meanwhile"
+    )
 
 
 def _derived_gpu(device: SmokeDevice) -> bool:
@@ -101,26 +154,26 @@ def check_crashed(smoke: SmokeFacts) -> Iterator[Finding]:
             Severity.ERROR,
             f"The smoke test {what}{where}",
             "\n".join(p for p in (smoke.error_message or "", smoke.stderr_tail[-1500:]) if p),
-            fix(
-                "Run the failing kernel alone to see TensorFlow's own error; a hang or crash "
-                "in one kernel usually means a broken CUDA/cuDNN library or driver (see "
-                "`tfdoctor check`).",
-                "tfdoctor check",
-            ),
-            (GPU_GUIDE,),
+            _crash_fix(smoke.failed_device or ""),
+            (GPU_GUIDE,) if _on_gpu(smoke.failed_device) else (),
         )
         return
-    raised = [r for _, r in _results(smoke) if r.status == "error"]
+    raised = [r for _, r in _results(smoke) if r.status == "error" and r.placed_on != FALLBACK]
     for result in raised:
         yield Finding(
             "smoke.crashed",
             Severity.ERROR,
             f"{_label(result)} raised an error",
             result.error or "",
-            fix("See the error above; `tfdoctor check` finds library and driver problems."),
+            fix(
+                "See the error above; `tfdoctor check` finds library and driver problems."
+                if _on_gpu(result.device)
+                else "See the error above; rerun with the same TensorFlow outside tfdoctor to "
+                "see whether it repeats."
+            ),
         )
-    if not raised:
-        count = sum(len(d.results) for d in smoke.devices)
+    count = sum(len(d.results) for d in smoke.devices)
+    if not raised and count:
         yield Finding(
             "smoke.crashed",
             Severity.OK,
@@ -134,6 +187,22 @@ def check_placement(smoke: SmokeFacts) -> Iterator[Finding]:
     """Each kernel ran on the device it was pinned to, not silently on the CPU."""
     wrong = [r for _, r in _results(smoke) if r.placed_on is not None and r.placed_on != r.device]
     for result in wrong:
+        if result.placed_on == FALLBACK:
+            yield Finding(
+                "smoke.placement",
+                Severity.ERROR,
+                f"{result.kernel}/{result.dtype} could not run on {result.device}",
+                "TensorFlow has no kernel on this device for an op of this step, or cannot "
+                "use the device; with soft placement on (TensorFlow's default) the op would "
+                f"have run on another device without an error. TensorFlow said: {result.error}",
+                fix(
+                    "Check that the device and its libraries load (`tfdoctor check`), and log "
+                    "placements to see which op falls back.",
+                    "tfdoctor check",
+                ),
+                (GPU_GUIDE,),
+            )
+            continue
         yield Finding(
             "smoke.placement",
             Severity.ERROR,
@@ -155,6 +224,20 @@ def check_placement(smoke: SmokeFacts) -> Iterator[Finding]:
         yield Finding("smoke.placement", Severity.OK, f"All {len(placed)} kernels ran where pinned")
 
 
+def _wrong_fix(device: str) -> Fix:
+    """What to do about a wrong result: ECC counters for a GPU, the CPU's stability else."""
+    if _on_gpu(device):
+        return fix(
+            "Check the GPU's ECC error counters and rerun; if it repeats, try another "
+            "driver or TensorFlow release.",
+            "nvidia-smi -q -d ECC",
+        )
+    return fix(
+        "Rerun; if it repeats on the CPU, try another TensorFlow release (a oneDNN bug), and "
+        "look for machine-check (MCE) or memory errors in the kernel log."
+    )
+
+
 @_when_smoke_ran
 def check_correctness(smoke: SmokeFacts) -> Iterator[Finding]:
     """Each result matched the float64 NumPy reference within its dtype's tolerance."""
@@ -170,11 +253,7 @@ def check_correctness(smoke: SmokeFacts) -> Iterator[Finding]:
             "than rounding in this precision explains. Wrong results without an error point "
             "to faulty hardware (check ECC errors and clocks), a broken library build, or a "
             "driver bug.",
-            fix(
-                "Check the GPU's ECC error counters and rerun; if it repeats, try another "
-                "driver or TensorFlow release.",
-                "nvidia-smi -q -d ECC",
-            ),
+            _wrong_fix(result.device),
         )
     checked = [r for _, r in _results(smoke) if r.ok is not None]
     if checked and not wrong:
@@ -198,23 +277,45 @@ def check_throughput(smoke: SmokeFacts) -> Iterator[Finding]:
             slow.append((device, result, frac, floor))
     for device, result, frac, floor in slow:
         assert result.throughput is not None and result.peak is not None
-        yield Finding(
-            "smoke.throughput",
-            Severity.WARNING,
+        shared = _cpu_shared(device)
+        summary = (
             f"{_label(result)} reached {_rate(result.throughput)}, {frac:.0%} of the "
-            f"{_rate(result.peak)} peak",
-            f"Expected at least {floor:.0%} of peak at size {result.size or 'unknown'}. "
-            "Far below peak usually means throttled or low clocks (power or thermal limits), "
-            "another job on the device, or a CPU fallback. Peak: "
-            f"{device.peak_source or 'unknown'}.",
-            fix(
-                "Look at clocks, power and throttle reasons while it runs, and at other "
-                "processes on the device.",
-                "nvidia-smi -q -d PERFORMANCE,CLOCK,POWER"
-                if device.device_type == "GPU"
-                else "top",
-            ),
+            f"{_rate(result.peak)} peak"
         )
+        expected = f"Expected at least {floor:.0%} of peak at size {result.size or 'unknown'}. "
+        if shared is not None:
+            yield Finding(
+                "smoke.throughput",
+                Severity.INFO,
+                f"{summary}, but {shared}: not judged",
+                f"{expected}The CPU was shared while the kernels ran, so the figure measures "
+                f"the competition, not the CPU. Peak: {device.peak_source or 'unknown'}.",
+            )
+        elif device.device_type == "GPU":
+            yield Finding(
+                "smoke.throughput",
+                Severity.WARNING,
+                summary,
+                f"{expected}Far below peak usually means throttled or low clocks (power or "
+                "thermal limits), another job on the device, or a CPU fallback. Peak: "
+                f"{device.peak_source or 'unknown'}.",
+                fix(
+                    "Look at clocks, power and throttle reasons while it runs, and at other "
+                    "processes on the device.",
+                    "nvidia-smi -q -d PERFORMANCE,CLOCK,POWER",
+                ),
+            )
+        else:
+            yield Finding(
+                "smoke.throughput",
+                Severity.WARNING,
+                summary,
+                f"{expected}Far below peak on a CPU usually means other processes competing "
+                "for the cores (in this container or beside it), a power-saving clock, or "
+                "TensorFlow using fewer threads than there are cores. Peak: "
+                f"{device.peak_source or 'unknown'}.",
+                fix("Look at what else runs on the CPUs while it runs.", "top"),
+            )
     below_bound = []
     for device, result in _results(smoke):
         bound = _tf32_bound(device, result)
@@ -349,6 +450,34 @@ def check_graph_mode(smoke: SmokeFacts) -> Iterator[Finding]:
         )
 
 
+def _policy_for(device: SmokeDevice) -> str:
+    """The Keras policy for this GPU, as ``tfdoctor.configure_gpus(mixed_precision="auto")``
+    picks it (``gpu_config.choose_policy``): bfloat16 from compute capability 8.0, whose
+    tensor cores run it at the float16 rate and which needs no loss scaling."""
+    major, _, minor = (device.compute_capability or "").partition(".")
+    if major.isdigit() and (int(major), int(minor) if minor.isdigit() else 0) >= (8, 0):
+        return "mixed_bfloat16"
+    return "mixed_float16"
+
+
+def _mixed_fix(device: SmokeDevice) -> Fix:
+    """Where to turn mixed precision on: in the training script, before the model is built."""
+    policy = _policy_for(device)
+    scaling = (
+        "bfloat16 needs no loss scaling"
+        if policy == "mixed_bfloat16"
+        else "Model.fit scales the loss; a custom loop needs "
+        "keras.mixed_precision.LossScaleOptimizer"
+    )
+    return fix(
+        "In the training script, before building the model, call "
+        '`tfdoctor.configure_gpus(mixed_precision="auto")` (it picks the policy from the '
+        f"GPU's compute capability: {policy} here) or "
+        f'`keras.mixed_precision.set_global_policy("{policy}")` ({scaling}). The policy is '
+        "per process: setting it anywhere else changes nothing."
+    )
+
+
 @_when_smoke_ran
 def check_mixed_precision(smoke: SmokeFacts) -> Iterator[Finding]:
     """Whether mixed float16 makes a matmul-heavy step faster on this GPU, and advice."""
@@ -363,12 +492,7 @@ def check_mixed_precision(smoke: SmokeFacts) -> Iterator[Finding]:
                 f"Mixed precision runs a matmul-heavy step {gain:.1f}x as fast on "
                 f"{device.name}: worth using"
             )
-            advice = fix(
-                "Set the mixed_float16 policy before building the model (Keras scales the "
-                "loss for you).",
-                'python -c "import keras; keras.mixed_precision.set_global_policy('
-                "'mixed_float16')\"",
-            )
+            advice = _mixed_fix(device)
         else:
             summary = (
                 f"Mixed precision gains little on {device.name} ({gain:.2f}x): float32 "
@@ -385,3 +509,91 @@ def check_mixed_precision(smoke: SmokeFacts) -> Iterator[Finding]:
             advice,
             (MIXED_PRECISION_GUIDE,),
         )
+
+
+def _gpu_requested(smoke: SmokeFacts) -> bool:
+    """No ``--device`` filter, or one that names a GPU."""
+    return not smoke.requested_devices or any(_on_gpu(d) for d in smoke.requested_devices)
+
+
+def check_devices(ctx: CheckContext) -> Iterator[Finding]:
+    """Every device asked for was tested, at least one was, and the driver's GPUs among them."""
+    smoke = ctx.facts.smoke
+    if smoke is None:
+        return
+    listed = ", ".join(smoke.listed_devices) or "no device"
+    if smoke.unmatched_devices:
+        names = ", ".join(smoke.unmatched_devices)
+        asked = "were" if len(smoke.unmatched_devices) > 1 else "was"
+        yield Finding(
+            "smoke.devices",
+            Severity.ERROR,
+            f"{names} {asked} asked for; TensorFlow lists only {listed}",
+            "The smoke test runs only on devices TensorFlow lists; a GPU missing from the "
+            "list means TensorFlow cannot use it (`tfdoctor check` says why).",
+            fix(
+                "Name a device TensorFlow lists, or find out why it lists no GPU.", "tfdoctor check"
+            ),
+            (GPU_GUIDE,),
+        )
+    elif smoke.status == "ok" and not smoke.devices:
+        yield Finding(
+            "smoke.devices",
+            Severity.ERROR,
+            "The smoke test tested no device",
+            f"TensorFlow lists {listed}; nothing ran, so nothing was checked.",
+        )
+    driver = ctx.facts.driver
+    driver_gpus = len(driver.gpus) if driver is not None else 0
+    tested_gpus = [d for d in smoke.devices if d.device_type == "GPU"]
+    planned = bool(smoke.devices or smoke.listed_devices)
+    if driver_gpus and planned and not tested_gpus and _gpu_requested(smoke):
+        yield Finding(
+            "smoke.devices",
+            Severity.WARNING,
+            f"The driver reports {driver_gpus} GPU{'s' if driver_gpus != 1 else ''}; "
+            "TensorFlow tested none",
+            f"NVIDIA's driver lists {driver_gpus} GPU{'s' if driver_gpus != 1 else ''}, but "
+            f"TensorFlow lists {listed}: a CPU-only TensorFlow, CUDA libraries it cannot load, "
+            "or CUDA_VISIBLE_DEVICES hiding them.",
+            fix("See why TensorFlow does not use the GPUs.", "tfdoctor check"),
+            (GPU_GUIDE,),
+        )
+    elif smoke.devices and not smoke.unmatched_devices:
+        names = ", ".join(d.name.replace("/device:", "") for d in smoke.devices)
+        yield Finding("smoke.devices", Severity.OK, f"Tested {names}")
+
+
+@_when_smoke_ran
+def check_memory(smoke: SmokeFacts) -> Iterator[Finding]:
+    """The smoke test kept within its GPU memory cap, beside whatever else runs there."""
+    for device in smoke.devices:
+        if device.device_type != "GPU":
+            continue
+        cap = device.memory_limit or smoke.max_memory
+        if device.memory_setup_error:
+            yield Finding(
+                "smoke.memory",
+                Severity.WARNING,
+                f"The smoke test could not cap its memory on {device.name}",
+                "TensorFlow refused the logical device with a memory limit "
+                f"({device.memory_setup_error}), so the kernels could take more GPU memory "
+                "than --max-memory allows, beside any other job on the GPU.",
+                fix("Run it when the GPU is idle, or report the error with `tfdoctor check`."),
+            )
+        elif cap and device.memory_peak is not None and device.memory_peak > cap:
+            yield Finding(
+                "smoke.memory",
+                Severity.WARNING,
+                f"The smoke test took {device.memory_peak / 2**20:.0f} MiB on {device.name}, "
+                f"over its {cap / 2**20:.0f} MiB cap",
+                "TensorFlow's allocator reported a peak above the logical device's limit; "
+                "the cap did not hold.",
+            )
+        elif cap and device.memory_peak is not None:
+            yield Finding(
+                "smoke.memory",
+                Severity.OK,
+                f"The smoke test stayed within its {cap / 2**20:.0f} MiB cap on {device.name} "
+                f"(peak {device.memory_peak / 2**20:.0f} MiB)",
+            )

@@ -185,13 +185,24 @@ def _contains(specifier: str, version: str) -> Optional[bool]:
 RequirementsOf = Callable[[str, str], list["Requirement"]]
 
 
+@dataclasses.dataclass(frozen=True)
+class _Problem:
+    """A requirement the installed packages do not meet: who requires, and what is wrong."""
+
+    #: ``keras``, ``tensorflow[and-cuda]``.
+    label: str
+    text: str
+    #: A version outside the range (pip refuses such pins), not a missing package.
+    conflict: bool
+
+
 @dataclasses.dataclass
 class _Closure:
     """What a walk over installed requirements found."""
 
     via: dict[str, set[str]]
     flags: dict[str, set[str]]
-    problems: list[str]
+    problems: list[_Problem]
 
 
 def _walk(
@@ -217,13 +228,21 @@ def _walk(
             have = installed.get(dep)
             if have is None:
                 closure.problems.append(
-                    f"{label} requires {dep}{req.specifier}, which is not installed"
+                    _Problem(
+                        label,
+                        f"{label} requires {dep}{req.specifier}, which is not installed",
+                        False,
+                    )
                 )
                 continue
             if req.specifier and _contains(str(req.specifier), have.version) is False:
                 closure.problems.append(
-                    f"{label} requires {dep}{req.specifier}, but {dep} {have.version} is "
-                    "installed (pip will refuse these pins until that is fixed)"
+                    _Problem(
+                        label,
+                        f"{label} requires {dep}{req.specifier}, but {dep} {have.version} is "
+                        "installed",
+                        True,
+                    )
                 )
                 closure.flags.setdefault(dep, set()).add(CONFLICT)
             if dep != key:
@@ -329,12 +348,17 @@ def _tf_roots(installed: Mapping[str, PackageFacts], env: Mapping[str, str]) -> 
 
 
 def environment_pinset(
-    facts: Facts, matrix: Optional[Matrix] = None, *, all_packages: bool = False
+    facts: Facts,
+    matrix: Optional[Matrix] = None,
+    *,
+    all_packages: bool = False,
+    smoke_verdict: Optional[str] = None,
 ) -> Pinset:
     """Pins reproducing this environment: TensorFlow's closure, or every distribution.
 
-    Raises :class:`PinError` when the packages are unknown or (without ``all_packages``)
-    no TensorFlow distribution is installed.
+    ``smoke_verdict`` is what the smoke checks said of ``facts.smoke`` ("passed", "failed:
+    ..."), for the header. Raises :class:`PinError` when the packages are unknown or
+    (without ``all_packages``) no TensorFlow distribution is installed.
     """
     if facts.packages is None:
         err = facts.error_for("python")
@@ -372,8 +396,18 @@ def environment_pinset(
             root_extras[tf_key] = (AND_CUDA,)
     reader = _requirements_reader(installed, env, extra_requires)
     walk = _walk(installed, ((k, root_extras.get(k, ())) for k in roots), reader)
-    warnings.extend(dict.fromkeys(walk.problems))
-    cuda_problem = any(f"[{AND_CUDA}] requires" in p for p in walk.problems)
+    cuda_label = f"{tf_key}[{AND_CUDA}]" if tf_key is not None else None
+    # The installed CUDA wheels miss TensorFlow's and-cuda pins: the file then pins TensorFlow
+    # without the extra (what is installed now installs again), so nothing in it says
+    # "tensorflow[and-cuda]" and pip has nothing of the extra to refuse.
+    cuda_problem = any(p.label == cuda_label for p in walk.problems)
+    for problem in walk.problems:
+        refused = problem.conflict and problem.label != cuda_label
+        text = problem.text + (
+            " (pip will refuse these pins until that is fixed)" if refused else ""
+        )
+        if text not in warnings:
+            warnings.append(text)
     entries = []
     for key in sorted(walk.via):
         pkg = installed[key]
@@ -381,12 +415,15 @@ def environment_pinset(
         if pkg.editable:
             flags.add(EDITABLE)
         extras = root_extras.get(key, ()) if not cuda_problem else ()
+        via = walk.via[key]
+        if cuda_problem and cuda_label in via:
+            via = (via - {cuda_label}) | {f"{cuda_label}, not pinned (see the warning)"}
         entries.append(
             PinEntry(
                 name=key,
                 specifier=f"=={pkg.version}",
                 extras=extras,
-                via=tuple(sorted(walk.via[key])),
+                via=tuple(sorted(via)),
                 flags=tuple(sorted(flags)),
             )
         )
@@ -406,7 +443,7 @@ def environment_pinset(
     return Pinset(
         mode="all" if all_packages else "environment",
         entries=tuple(entries),
-        provenance=provenance(facts),
+        provenance=provenance(facts, smoke_verdict),
         warnings=tuple(warnings),
     )
 
@@ -420,8 +457,8 @@ def _any_installed(requirements: Sequence[str], installed: Mapping[str, PackageF
 # --- provenance -------------------------------------------------------------------------------
 
 
-def provenance(facts: Facts) -> tuple[tuple[str, str], ...]:
-    """Header lines describing the examined machine, from the facts."""
+def provenance(facts: Facts, smoke_verdict: Optional[str] = None) -> tuple[tuple[str, str], ...]:
+    """Header lines describing the examined machine, from the facts and the smoke verdict."""
     items: list[tuple[str, str]] = []
     py = facts.python
     items.append(("Python", f"{py.version} {py.implementation} ({py.env_kind})" if py else "?"))
@@ -461,20 +498,14 @@ def provenance(facts: Facts) -> tuple[tuple[str, str], ...]:
             build += f" built with CUDA {tf.cuda_version or '?'}, cuDNN {tf.cudnn_version or '?'}"
         gpus = sum(1 for d in tf.devices if d.device_type == "GPU")
         items.append(("TensorFlow", f"{build}; imports, sees {gpus} GPU(s)"))
-    items.append(("Smoke test", _smoke_verdict(facts)))
+    if facts.smoke is None:
+        smoke = "not run"
+    else:
+        # How the child ended is not a verdict (a finished run can still compute wrong
+        # numbers on the CPU); the smoke checks' findings are, and the caller passes them.
+        smoke = smoke_verdict or f"ran ({facts.smoke.status}), not judged"
+    items.append(("Smoke test", smoke))
     return tuple(items)
-
-
-def _smoke_verdict(facts: Facts) -> str:
-    """The smoke test's verdict when the facts carry one (``Facts.smoke``), else "not run"."""
-    smoke = getattr(facts, "smoke", None)
-    if smoke is None:
-        return "not run"
-    for attr in ("verdict", "status", "result"):
-        value = getattr(smoke, attr, None)
-        if isinstance(value, str) and value:
-            return value
-    return "ran (no verdict recorded)"
 
 
 # --- target mode ------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
@@ -20,8 +21,18 @@ def write_atomic(path: Union[str, Path], chunks: Union[str, Iterable[str]]) -> N
 
     Any exception (from producing a chunk, encoding it, the disk, or the final rename)
     propagates after the temporary file is removed; an existing ``path`` is untouched.
+
+    A symlink is followed: the file it points to is replaced, and the link stays. A path
+    that is something else than a regular file (a FIFO, a device, a directory) is refused
+    with :class:`OSError`, since a rename would put a regular file in its place.
     """
-    target = Path(path)
+    target = Path(os.path.realpath(path))
+    try:
+        mode = target.stat().st_mode
+    except FileNotFoundError:
+        mode = None
+    if mode is not None and not stat.S_ISREG(mode):
+        raise OSError("not a regular file")
     pieces = [chunks] if isinstance(chunks, str) else chunks
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:

@@ -100,7 +100,12 @@ def parse_requirements(text: str, source: str = "requirements.txt") -> tuple[str
         try:
             req = Requirement(requirement)
         except InvalidRequirement as exc:
-            raise RequirementsError(f"{where}: not a requirement: {exc}") from None
+            # packaging's message goes on with the line and a caret under the fault: keep
+            # its first line, so the error stays one line.
+            reason = str(exc).splitlines()[0] if str(exc) else "not a requirement"
+            raise RequirementsError(
+                f"{where}: invalid requirement {requirement!r}: {reason}"
+            ) from None
         if req.url:
             raise RequirementsError(
                 f"{where}: {req.name} @ URL pins a file, not a version; it cannot be compared"

@@ -105,6 +105,12 @@ def run_command(
         _kill_group(proc)
         out, err = proc.communicate()
         timed_out = True
+    except BaseException:
+        # Interrupted (KeyboardInterrupt ...): the child is in its own session, so nothing
+        # else would stop it.
+        _kill_group(proc)
+        proc.wait()
+        raise
     return CommandResult(
         argv=tuple(argv),
         returncode=proc.returncode,

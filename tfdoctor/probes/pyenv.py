@@ -38,13 +38,14 @@ class PyEnvResult:
 
 
 def is_current_interpreter(python: str) -> bool:
-    """Whether ``python`` names the interpreter the doctor itself runs in."""
-    if python == sys.executable:
-        return True
-    try:
-        return Path(python).samefile(sys.executable)
-    except OSError:
-        return False
+    """Whether ``python`` is the very path of the interpreter the doctor itself runs in.
+
+    Symlinks are not followed: ``python -m venv`` links each venv's ``bin/python`` to the
+    same base executable, and which environment it runs is decided by the path it was started
+    as (its ``pyvenv.cfg`` beside it, https://docs.python.org/3/library/site.html), not by the
+    file it resolves to. Any other path runs as a child, which is always right, only slower.
+    """
+    return Path(python).absolute() == Path(sys.executable).absolute()
 
 
 def parse_env_info(data: Any) -> PyEnvResult:

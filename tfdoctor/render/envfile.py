@@ -2,7 +2,8 @@
 
 Every format gets a ``#`` comment with the reason above each variable (POSIX sh, fish,
 PowerShell, Dockerfiles and dotenv files all read ``#`` lines as comments). Values are
-quoted so the shell, Docker or the dotenv reader gives back exactly the value.
+quoted so the shell, Docker or the dotenv reader gives back exactly the value; a value a
+format cannot carry (a newline in a Dockerfile ENV) raises :class:`EnvFormatError`.
 """
 
 from __future__ import annotations
@@ -18,6 +19,20 @@ FORMATS = ("sh", "fish", "powershell", "dockerfile", "dotenv")
 
 # Characters that need no quoting in any of the formats.
 _PLAIN = re.compile(r"[A-Za-z0-9_./:,=+@%-]+")
+# What makes a dotenv value need quotes: python-dotenv and compose read quotes, `#` comments,
+# `$` expansion and backslash escapes, and strip surrounding blanks; `docker run --env-file`
+# takes the rest of the line as is (https://github.com/docker/cli/issues/3630).
+_DOTENV_SPECIAL = re.compile(r"['\"#$\\\n]|^\s|\s$")
+
+DOTENV_QUOTE_NOTE = (
+    "The next value is quoted for docker compose and python-dotenv; `docker run --env-file` "
+    "does not unquote (docker/cli#3630), so set it with -e there."
+)
+
+
+class EnvFormatError(ValueError):
+    """A value that the chosen format cannot carry."""
+
 
 _USAGE = {
     "sh": 'eval "$(tfdoctor env)" in bash, zsh or dash',
@@ -47,6 +62,12 @@ def _powershell(value: str) -> str:
 
 
 def _dockerfile(value: str) -> str:
+    if "\n" in value or "\r" in value:
+        # A newline ends the ENV instruction; a backslash before it continues the line and
+        # drops the newline (https://docs.docker.com/reference/dockerfile/#environment-replacement).
+        raise EnvFormatError(
+            "a Dockerfile ENV value cannot hold a line break; use --shell sh or --dotenv"
+        )
     if _PLAIN.fullmatch(value):
         return value
     # ENV values in double quotes: backslash escapes, and $ would be substituted
@@ -55,13 +76,22 @@ def _dockerfile(value: str) -> str:
     return f'"{escaped}"'
 
 
+def _dotenv_quoted(value: str) -> bool:
+    return _DOTENV_SPECIAL.search(value) is not None
+
+
 def _dotenv(value: str) -> str:
-    # `docker run --env-file` keeps quotes as part of the value, so a plain value stays bare;
-    # python-dotenv and compose read single-quoted values literally.
-    if _PLAIN.fullmatch(value):
+    # Bare wherever possible: `docker run --env-file` keeps quotes as part of the value.
+    if not _dotenv_quoted(value):
         return value
-    if "'" not in value and "\n" not in value:
+    # Compose reads single-quoted values literally; python-dotenv too, but for \\ and \'.
+    if "'" not in value and "\n" not in value and "\\\\" not in value:
         return f"'{value}'"
+    if "$" in value:
+        # Double quotes expand ${NAME} in both readers, with no escape they share.
+        raise EnvFormatError(
+            "a dotenv value with both a quote or line break and a $ has no portable form"
+        )
     escaped = value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
     return f'"{escaped}"'
 
@@ -80,7 +110,10 @@ def _comment(text: str) -> str:
 
 
 def render_env(settings: Sequence[EnvSetting], fmt: str, version: str) -> str:
-    """The settings in format ``fmt`` (one of :data:`FORMATS`), with a reason per variable."""
+    """The settings in format ``fmt`` (one of :data:`FORMATS`), with a reason per variable.
+
+    Raises :class:`EnvFormatError` for a value ``fmt`` cannot carry.
+    """
     if fmt not in _LINE:
         raise ValueError(f"unknown format {fmt!r}; one of {', '.join(FORMATS)}")
     lines = [
@@ -88,5 +121,7 @@ def render_env(settings: Sequence[EnvSetting], fmt: str, version: str) -> str:
     ]
     for setting in settings:
         lines.append(_comment(setting.reason))
+        if fmt == "dotenv" and _dotenv_quoted(setting.value):
+            lines.append(_comment(DOTENV_QUOTE_NOTE))
         lines.append(_LINE[fmt](setting.name, setting.value))
     return "\n".join(lines) + "\n"

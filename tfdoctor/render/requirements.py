@@ -9,6 +9,8 @@ appear only as comments.
 from __future__ import annotations
 
 import textwrap
+from pathlib import Path
+from typing import Optional
 
 from tfdoctor.pin import PinEntry, Pinset
 
@@ -21,6 +23,30 @@ _MODES = {
     "target": "The newest TensorFlow the compatibility matrix says fits the target below, "
     "with the ranges its wheel declares.",
 }
+
+
+def display_path(path: str, cwd: Optional[str] = None, home: Optional[str] = None) -> str:
+    """``path`` as the header shows it: relative under ``cwd``, ``~/...`` under ``home``.
+
+    A pin file is committed and read on other machines: an absolute path of this one says
+    nothing there (and names the user). A relative path is shown as typed. ``cwd`` and
+    ``home`` default to the current directory and ``~``.
+    """
+    target = Path(path)
+    if not target.is_absolute():
+        return path
+    here = Path(cwd) if cwd is not None else Path.cwd()
+    if target.is_relative_to(here):
+        return str(target.relative_to(here))
+    try:
+        home_dir = Path(home) if home is not None else Path.home()
+    except (RuntimeError, KeyError):  # no HOME and no passwd entry
+        return path
+    # A home of "/" (a container's root user may have one) would shorten every path.
+    if home_dir.is_absolute() and home_dir.parent != home_dir and target.is_relative_to(home_dir):
+        rest = target.relative_to(home_dir)
+        return "~" if rest == Path() else str(Path("~") / rest)
+    return path
 
 
 def _comment(text: str, indent: str = "# ") -> list[str]:

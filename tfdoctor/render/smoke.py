@@ -2,11 +2,29 @@
 
 from __future__ import annotations
 
+import re
 from typing import Optional
 
 from tfdoctor.facts import SmokeDevice, SmokeFacts, SmokeResult
 
-_HEADER = ("kernel", "dtype", "ran on", "result", "error / tol", "time", "throughput", "peak")
+_HEADER = ("kernel", "dtype", "ran on", "result", "error / tol", "time", "throughput", "of peak")
+#: The text table's peak line keeps this many characters; the JSON has the whole source.
+PEAK_SOURCE_CHARS = 100
+_PARENS = re.compile(r"\s*\([^()]*\)")
+
+
+def short_source(source: str) -> str:
+    """A peak source without its parenthesised explanations, cut to one line."""
+    short = source
+    while True:
+        shorter = _PARENS.sub("", short)
+        if shorter == short:
+            break
+        short = shorter
+    short = " ".join(short.split())
+    if len(short) > PEAK_SOURCE_CHARS:
+        short = short[: PEAK_SOURCE_CHARS - 1].rstrip() + "\u2026"
+    return short
 
 
 def _rate(flops: Optional[float]) -> str:
@@ -63,6 +81,11 @@ def smoke_lines(smoke: SmokeFacts) -> list[str]:
         lines.append(f"  import tensorflow: {smoke.import_seconds:.2f} s")
     if smoke.error_message:
         lines.append(f"  {smoke.error_message}")
+    if smoke.unmatched_devices:
+        lines.append(
+            f"  asked for {', '.join(smoke.unmatched_devices)}; TensorFlow lists "
+            f"{', '.join(smoke.listed_devices) or 'no device'}"
+        )
     for device in smoke.devices:
         title = f"  {device.name}"
         if device.model:
@@ -70,7 +93,7 @@ def smoke_lines(smoke: SmokeFacts) -> list[str]:
         if device.compute_capability:
             title += f" (compute capability {device.compute_capability})"
         lines.append(title)
-        lines.append(f"    peak: {device.peak_source or 'unknown'}")
+        lines.append(f"    peak: {short_source(device.peak_source or 'unknown')}")
         if device.peaks:
             peaks = ", ".join(f"{k} {_rate(v)}" for k, v in sorted(device.peaks.items()))
             lines.append(f"    peaks: {peaks}")
@@ -83,6 +106,17 @@ def smoke_lines(smoke: SmokeFacts) -> list[str]:
             lines.append(f"    memory: cap {cap} MiB, growth {growth}, peak used {peak} MiB")
             if device.memory_setup_error:
                 lines.append(f"    memory cap not set: {device.memory_setup_error}")
+        if device.cpu_affinity is not None:
+            quota = "" if device.cpu_quota is None else f", cgroup quota {device.cpu_quota:g}"
+            others = (
+                "unknown"
+                if device.cpu_busy_others is None
+                else f"{device.cpu_busy_others:.1f} CPUs busy"
+            )
+            lines.append(
+                f"    CPUs: {device.cpu_affinity} usable{quota}; other processes meanwhile: "
+                f"{others}"
+            )
         rows = [_HEADER] + [_row(device, r) for r in device.results]
         widths = [max(len(row[i]) for row in rows) for i in range(len(_HEADER))]
         for row in rows:

@@ -52,7 +52,9 @@ class SmokeOptions:
     #: Device names to run on (``GPU:0``, ``CPU:0``); empty means every device.
     devices: tuple[str, ...] = ()
     #: Test seams, not offered on the command line: ``tiny`` problem sizes, and faults the
-    #: child injects (``{"perturb": "matmul/float32"}``, ``{"hang": "conv2d-forward/float32"}``).
+    #: child injects (``{"perturb": "matmul/float32"}``, ``{"hang": "conv2d-forward/float32"}``
+    #: or ``{"hang": "import/tensorflow"}`` before the import, ``{"misplace": "matmul/float32"}``
+    #: pins that kernel to a device that does not exist).
     sizes: Optional[str] = None
     fault: Mapping[str, str] = dataclasses.field(default_factory=dict)
 
@@ -100,6 +102,7 @@ def run_smoke(
         "max_memory": options.max_memory,
         "devices": list(options.devices),
         "fault": dict(options.fault),
+        "watch_parent": True,
     }
     argv = [options.python, str(CHILD), marker, json.dumps(config)]
     events, end = _stream(argv, child_env(env), marker, options, progress)
@@ -118,6 +121,7 @@ def run_smoke(
         kernel_timeout=options.kernel_timeout,
         max_memory=options.max_memory,
         cpu=read_cpu_peak() if "CPU" in planned else None,
+        requested=options.devices,
     )
     if "GPU" not in planned:
         return facts
@@ -142,7 +146,12 @@ def _stream(
     options: SmokeOptions,
     progress: Optional[ProgressFunc],
 ) -> tuple[list[dict[str, Any]], ChildEnd]:
-    """Run the child, collecting events; kill it when the current step overruns its budget."""
+    """Run the child, collecting events; kill it when the current step overruns its budget.
+
+    The child never outlives this function: an exception here (KeyboardInterrupt included)
+    kills its process group, and the child exits by itself when its stdin, a pipe only this
+    process holds open, reaches end of file because this process died.
+    """
     start = time.monotonic()
     kwargs: dict[str, Any] = {}
     if sys.platform != "win32":
@@ -150,7 +159,7 @@ def _stream(
     try:
         proc = subprocess.Popen(
             argv,
-            stdin=subprocess.DEVNULL,
+            stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             env=dict(env),
@@ -158,6 +167,27 @@ def _stream(
         )
     except OSError as exc:
         return [], ChildEnd(None, start_error=str(exc), seconds=time.monotonic() - start)
+    try:
+        return _collect(proc, argv, marker, options, progress, start)
+    except BaseException:
+        kill_group(proc)
+        proc.wait()
+        raise
+    finally:
+        for pipe in (proc.stdin, proc.stdout, proc.stderr):
+            if pipe is not None:
+                pipe.close()
+
+
+def _collect(
+    proc: subprocess.Popen[bytes],
+    argv: list[str],
+    marker: str,
+    options: SmokeOptions,
+    progress: Optional[ProgressFunc],
+    start: float,
+) -> tuple[list[dict[str, Any]], ChildEnd]:
+    """Read the child's events until it ends or overruns its budget, then reap it."""
     assert proc.stdout is not None and proc.stderr is not None
     lines: queue.Queue[Optional[bytes]] = queue.Queue()
     stderr: list[bytes] = []
@@ -200,8 +230,6 @@ def _stream(
         returncode = proc.wait()
     for thread in threads:
         thread.join(timeout=5)
-    proc.stdout.close()
-    proc.stderr.close()
     err = b"".join(stderr).decode("utf-8", "replace")
     result = CommandResult(tuple(argv), returncode, "", err, time.monotonic() - start)
     end = ChildEnd(

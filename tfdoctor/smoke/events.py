@@ -95,11 +95,13 @@ def smoke_facts(
     kernel_timeout: float,
     max_memory: int,
     cpu: Optional[CpuPeak] = None,
+    requested: Sequence[str] = (),
 ) -> SmokeFacts:
-    """Classify one run of the smoke child into facts."""
+    """Classify one run of the smoke child into facts; ``requested``: the ``--device`` names."""
     by_kind: dict[str, list[dict[str, Any]]] = {}
     for event in events:
         by_kind.setdefault(str(event["event"]), []).append(event)
+    started = next(iter(by_kind.get("start", [])), None)
     imported = next(iter(by_kind.get("imported", [])), None)
     plan = next(iter(by_kind.get("plan", [])), None)
     finished = bool(by_kind.get("done"))
@@ -112,12 +114,16 @@ def smoke_facts(
         "seconds": round(end.seconds, 3),
         "stderr_tail": end.stderr_tail,
         "signal": end.signal,
+        "requested_devices": tuple(requested),
+        "pid": None if started is None else _int(started.get("pid")),
     }
     if imported is not None:
         common["tf_version"] = _text(imported.get("tf_version"))
         common["import_seconds"] = _float(imported.get("seconds"))
     if plan is not None:
         common["runtime_seconds"] = _float(plan.get("runtime_seconds"))
+        common["listed_devices"] = _names(plan.get("listed"))
+        common["unmatched_devices"] = _names(plan.get("unmatched"))
 
     # The kernel that started last without finishing is the one that hung or crashed.
     running: Optional[dict[str, Any]] = None
@@ -156,6 +162,10 @@ def smoke_facts(
     crashed_status = "timeout" if status == "timeout" else "crashed"
     devices = _devices(plan, events, running, crashed_status, cpu) if plan else ()
     return SmokeFacts(status=status, devices=devices, **common)
+
+
+def _names(value: Any) -> tuple[str, ...]:
+    return tuple(str(v) for v in value) if isinstance(value, list) else ()
 
 
 def _done(events: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -217,6 +227,7 @@ def _devices(
                 )
             )
         used = memory.get(name, {})
+        on_cpu = device_type == "CPU"
         out.append(
             SmokeDevice(
                 name=name,
@@ -235,6 +246,9 @@ def _devices(
                 else None,
                 memory_setup_error=_text(info.get("memory_setup_error")),
                 memory_peak=_int(used.get("memory_peak")),
+                cpu_affinity=_int(used.get("cpu_affinity")) if on_cpu else None,
+                cpu_quota=cpu.quota if on_cpu and cpu is not None else None,
+                cpu_busy_others=_float(used.get("cpu_busy_others")) if on_cpu else None,
                 results=tuple(results),
             )
         )

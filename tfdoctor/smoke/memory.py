@@ -64,6 +64,7 @@ def _gpu(doc: Mapping[str, Any]) -> HeldGpu:
         memory_held=_int(doc.get("memory_held")),
         memory_held_method=_text(doc.get("memory_held_method")),
         memory_needed=_int(doc.get("memory_needed")),
+        memory_free_before=_int(doc.get("memory_free_before")),
         error=_text(doc.get("error")),
     )
 

@@ -241,6 +241,8 @@ class CpuPeak:
     model: Optional[str]
     flops: Optional[float]
     source: str
+    #: The cgroup CPU quota in CPUs the peak was capped at; None: no quota, or unknown.
+    quota: Optional[float] = None
 
 
 def _fields(block: str) -> dict[str, str]:
@@ -280,10 +282,13 @@ def flops_per_cycle(vendor: str, family: Optional[int], flags: set[str]) -> tupl
 
 
 def cpu_peak(
-    cpuinfo: str, max_freq_khz: Optional[int] = None, usable_cpus: Optional[int] = None
+    cpuinfo: str,
+    max_freq_khz: Optional[int] = None,
+    usable_cpus: Optional[int] = None,
+    quota: Optional[float] = None,
 ) -> CpuPeak:
-    """Peak float32 FLOP/s from ``/proc/cpuinfo`` text, the cpufreq maximum and the CPUs
-    this process may use: cores x clock x FLOP per cycle, each with its source."""
+    """Peak float32 FLOP/s from ``/proc/cpuinfo`` text, the cpufreq maximum, the CPUs this
+    process may use and its cgroup CPU quota: cores x clock x FLOP per cycle, with sources."""
     blocks = [_fields(b) for b in re.split(r"\n\s*\n", cpuinfo) if b.strip()]
     procs = [b for b in blocks if "processor" in b]
     first = procs[0] if procs else (blocks[0] if blocks else {})
@@ -297,7 +302,12 @@ def cpu_peak(
     physical = len(cores_seen) or logical
     # SMT siblings share the FMA units: count cores, scaled to the CPUs we may run on.
     usable = usable_cpus if usable_cpus is not None else logical
-    cores = max(1, min(physical, round(physical * usable / logical)))
+    cores: float = max(1, min(physical, round(physical * usable / logical)))
+    quota_why = ""
+    if quota is not None and quota < cores:
+        # A quota of N CPUs lets the process's threads run N CPU-seconds per second, on at
+        # most N cores at a time (the kernel's CFS bandwidth control, sched-bwc.rst).
+        cores, quota_why = quota, f", capped at the cgroup CPU quota of {quota:g} CPUs"
 
     per_cycle, unit_why = flops_per_cycle(vendor, family, flags)
     if max_freq_khz:
@@ -315,15 +325,15 @@ def cpu_peak(
                 "machine; boost runs higher, so measured throughput can exceed this peak)"
             )
         else:
-            return CpuPeak(model, None, "no clock frequency found")
+            return CpuPeak(model, None, "no clock frequency found", quota)
     if per_cycle == 0:
-        return CpuPeak(model, None, f"no known vector unit in the CPU flags ({unit_why})")
+        return CpuPeak(model, None, f"no known vector unit in the CPU flags ({unit_why})", quota)
     flops = cores * hz * per_cycle
     source = (
-        f"{cores} cores x {hz / GIGA:.2f} GHz ({clock_why}) x {per_cycle} float32 FLOP/cycle "
-        f"({unit_why})"
+        f"{cores:g} cores{quota_why} x {hz / GIGA:.2f} GHz ({clock_why}) x {per_cycle} float32 "
+        f"FLOP/cycle ({unit_why})"
     )
-    return CpuPeak(model, flops, source)
+    return CpuPeak(model, flops, source, quota)
 
 
 def _is_number(text: str) -> bool:
@@ -351,7 +361,80 @@ def read_cpu_peak(root: str = "/") -> CpuPeak:
     affinity = getattr(os, "sched_getaffinity", None)
     if affinity is not None:
         usable = len(affinity(0))
-    return cpu_peak(cpuinfo, max_khz, usable)
+    return cpu_peak(cpuinfo, max_khz, usable, read_cpu_quota(root))
+
+
+def parse_cpu_max(text: str) -> Optional[float]:
+    """CPUs a cgroup v2 ``cpu.max`` (``QUOTA PERIOD``, ``max PERIOD``) allows; None: no limit.
+
+    https://docs.kernel.org/admin-guide/cgroup-v2.html#cpu-interface-files
+    """
+    fields = text.split()
+    if len(fields) != 2 or fields[0] == "max":
+        return None
+    return parse_cfs(fields[0], fields[1])
+
+
+def parse_cfs(quota: str, period: str) -> Optional[float]:
+    """CPUs a cgroup v1 ``cpu.cfs_quota_us`` / ``cpu.cfs_period_us`` pair allows; None: no
+    limit (a quota of -1). https://docs.kernel.org/scheduler/sched-bwc.html"""
+    try:
+        quota_us, period_us = int(quota.strip()), int(period.strip())
+    except ValueError:
+        return None
+    if quota_us <= 0 or period_us <= 0:
+        return None
+    return quota_us / period_us
+
+
+def _cgroup_dirs(root: Path) -> list[tuple[Path, str]]:
+    """(directory, kind) of this process's CPU cgroup and its ancestors, innermost first.
+
+    /proc/self/cgroup names the cgroup (``0::/path`` for v2, ``N:cpu,cpuacct:/path`` for v1);
+    inside a container's cgroup namespace the path is usually ``/``. A limit set on any
+    ancestor applies too, so every level up to the mount point counts.
+    """
+    try:
+        lines = (root / "proc" / "self" / "cgroup").read_text(encoding="utf-8").splitlines()
+    except OSError:
+        lines = []
+    mount = root / "sys" / "fs" / "cgroup"
+    found: list[tuple[Path, str]] = []
+    for line in lines:
+        parts = line.split(":", 2)
+        if len(parts) != 3:
+            continue
+        if parts[0] == "0" and parts[1] == "":
+            bases, kind = [mount, mount / "unified"], "v2"
+        elif "cpu" in parts[1].split(","):
+            bases, kind = [mount / parts[1], mount / "cpu", mount / "cpu,cpuacct"], "v1"
+        else:
+            continue
+        relative = [p for p in parts[2].split("/") if p]
+        for base in bases:
+            for depth in range(len(relative), -1, -1):
+                found.append((base.joinpath(*relative[:depth]), kind))
+    found.append((mount, "v2"))
+    return found
+
+
+def read_cpu_quota(root: str = "/") -> Optional[float]:
+    """The tightest cgroup CPU quota on this process, in CPUs; None: none found."""
+    limits: list[float] = []
+    for directory, kind in _cgroup_dirs(Path(root)):
+        try:
+            if kind == "v2":
+                limit = parse_cpu_max((directory / "cpu.max").read_text(encoding="ascii"))
+            else:
+                limit = parse_cfs(
+                    (directory / "cpu.cfs_quota_us").read_text(encoding="ascii"),
+                    (directory / "cpu.cfs_period_us").read_text(encoding="ascii"),
+                )
+        except OSError:
+            continue
+        if limit is not None:
+            limits.append(limit)
+    return min(limits) if limits else None
 
 
 @dataclasses.dataclass(frozen=True)

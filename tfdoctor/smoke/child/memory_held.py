@@ -8,7 +8,8 @@ the examined interpreter need not have ``pynvml``. Nothing from tfdoctor; Python
 
 Prints one line, ``MARKER {json}``: ``{"event": "memory-held", "status": "ok" | "no-gpu",
 "pid", "nvml_error", "gpus": [{"device", "pci_bus_id", "memory_total", "memory_held",
-"memory_held_method", "memory_needed", "error"}]}`` or ``{"event": "import-error", "error"}``.
+"memory_held_method", "memory_needed", "memory_free_before", "error"}]}`` or
+``{"event": "import-error", "error"}``.
 """
 
 from __future__ import annotations
@@ -265,7 +266,8 @@ def match(
 
 
 def measure(nvml: Nvml, before: dict[str, int], gpus: list[dict[str, Any]], pid: int) -> None:
-    """Fill each GPU entry with its total and the memory this process holds there."""
+    """Fill each GPU entry with its total, its free memory before TensorFlow loaded (from
+    ``before``, used bytes by bus id) and the memory this process holds there."""
     devices = nvml.devices()
     bus_ids = cuda_bus_ids(len(gpus))
     for entry in gpus:
@@ -275,6 +277,10 @@ def measure(nvml: Nvml, before: dict[str, int], gpus: list[dict[str, Any]], pid:
             continue
         entry["pci_bus_id"] = device["pci_bus_id"]
         entry["memory_total"] = device["total"]
+        if device["pci_bus_id"] in before:
+            # Without memory growth TensorFlow maps all of this but a small reserve, however
+            # little of the total it is beside another job.
+            entry["memory_free_before"] = max(0, device["total"] - before[device["pci_bus_id"]])
         held, why = nvml.process_memory(device["handle"], pid)
         if held is not None:
             entry["memory_held"], entry["memory_held_method"] = held, "process"

@@ -1,7 +1,9 @@
 """Run TensorFlow kernels on each visible device and report placement, correctness and speed.
 
 Run by path in the examined interpreter as ``python smoke_kernels.py MARKER CONFIG_JSON``.
-Needs TensorFlow and NumPy, nothing from tfdoctor; Python 3.8+.
+Needs TensorFlow and NumPy, nothing from tfdoctor; Python 3.8+. With ``"watch_parent": true``
+in the config it exits as soon as its stdin reaches end of file: the parent holds the other
+end of that pipe, so the child dies with the parent however the parent ends (even SIGKILL).
 
 Every event is one line, ``MARKER {json}``, flushed at once: ``start``, ``imported``,
 ``plan`` (every device and kernel to run), ``kernel-start`` and ``kernel-done`` per kernel,
@@ -12,11 +14,14 @@ TensorFlow and user code may print too; only lines starting with the marker coun
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import json
 import math
 import os
+import re
 import sys
+import threading
 import time
 from typing import Any, Callable, Optional
 
@@ -56,6 +61,19 @@ CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16
 CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75
 CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76
 NAME_SIZE = 256
+
+# Errors TensorFlow raises, with soft placement off, for an op that cannot run on the device
+# it was pinned to (tensorflow/core/common_runtime/placer.cc, "Could not satisfy device
+# specification"; tensorflow/core/framework/op_kernel.cc, "No registered '...' OpKernel";
+# tensorflow/core/common_runtime/eager/execute.cc, "Could not find device for node").
+PLACEMENT_ERRORS = re.compile(
+    r"Could not satisfy (?:explicit )?device specification|No registered '?[\w.]*'? ?OpKernel"
+    r"|No registered kernel|no supported kernel|Could not find device for node",
+    re.IGNORECASE,
+)
+#: /proc/stat columns that count as busy: user nice system idle iowait irq softirq steal
+#: (proc(5)); steal is time the hypervisor gave this CPU to another guest.
+BUSY_COLUMNS = (0, 1, 2, 5, 6, 7)
 
 _MARKER = ""
 _FAULT: dict[str, str] = {}
@@ -150,6 +168,18 @@ def perturb(kernel: str, dtype: str, array: Any) -> Any:
         array = array.copy()
         array.flat[0] += 1.0
     return array
+
+
+def misplaced(kernel: str, dtype: str, device: str) -> str:
+    """The test fault hook: pin one kernel to a device that does not exist."""
+    if _FAULT.get("misplace") == kernel_id(kernel, dtype):
+        return "/device:GPU:999"
+    return device
+
+
+def is_placement_error(message: str) -> bool:
+    """Whether TensorFlow's error says the op could not run on the device it was pinned to."""
+    return PLACEMENT_ERRORS.search(message) is not None
 
 
 def maybe_hang(kernel: str, dtype: str) -> None:
@@ -477,12 +507,15 @@ def gpu_matmul_n(level: str, cap_bytes: int) -> int:
     return max(256, min(wanted, fits - fits % 256))
 
 
-def select(devices: list[Any], wanted: list[str]) -> list[Any]:
-    """The logical devices named in ``wanted`` (``GPU:0``, ``/GPU:0``, ``/device:GPU:0``)."""
-    if not wanted:
-        return devices
-    names = {w.upper().split("DEVICE:")[-1].lstrip("/") for w in wanted}
-    return [d for d in devices if d.name.upper().split("DEVICE:")[-1] in names]
+def device_key(name: str) -> str:
+    """``GPU:0`` from ``GPU:0``, ``/GPU:0``, ``/device:GPU:0``, ``/physical_device:gpu:0``."""
+    return name.upper().split("DEVICE:")[-1].lstrip("/")
+
+
+def unmatched(wanted: list[str], listed: list[str]) -> list[str]:
+    """The names in ``wanted`` that match none of the ``listed`` devices (``CPU:0``, ``GPU:1``)."""
+    keys = {device_key(n) for n in listed}
+    return [w for w in wanted if device_key(w) not in keys]
 
 
 def describe_gpu(tf: Any, physical: Any) -> dict[str, Any]:
@@ -580,40 +613,82 @@ def sm_counts(
     return {"sm_count": cuda["sm_count"], "max_clock_khz": cuda["max_clock_khz"]}
 
 
-def setup_devices(tf: Any, config: dict[str, Any], cap: int) -> list[dict[str, Any]]:
-    """Cap each GPU's memory, create the devices, and describe the ones to run on."""
-    # Safe beside a training job: each GPU gets one logical device capped at `cap`, and the
-    # allocator grows into it instead of reserving it (TF_FORCE_GPU_ALLOW_GROWTH, set by the
-    # parent; tensorflow/core/common_runtime/gpu/gpu_bfc_allocator.h). set_memory_growth
-    # cannot be combined with a logical device configuration (tensorflow/python/eager/context.py).
-    physical_gpus = tf.config.list_physical_devices("GPU")
-    setup_errors: dict[str, str] = {}
-    for gpu in physical_gpus:
+def configure_gpus(
+    tf: Any, config: dict[str, Any], physical_gpus: list[Any], keys: set[str], cap: int
+) -> tuple[list[Any], dict[str, str]]:
+    """Make only the GPUs named in ``keys`` (all when empty) visible and cap each one.
+
+    Returns the visible GPUs in TensorFlow's order and why a cap could not be set, per GPU.
+    """
+    chosen = [g for g in physical_gpus if not keys or device_key(g.name) in keys]
+    if len(chosen) != len(physical_gpus):
+        # TensorFlow then numbers the visible GPUs from 0: logical GPU:i is chosen[i]
+        # (tensorflow/core/common_runtime/gpu/gpu_device.cc, visible_device_list).
+        try:
+            tf.config.set_visible_devices(chosen, "GPU")
+        except Exception as exc:
+            config["visible_error"] = describe(exc)
+            chosen = list(physical_gpus)
+    errors: dict[str, str] = {}
+    for gpu in chosen:
         try:
             tf.config.set_logical_device_configuration(
                 gpu, [tf.config.LogicalDeviceConfiguration(memory_limit=cap // 2**20)]
             )
         except Exception as exc:
-            setup_errors[gpu.name] = describe(exc)
+            errors[gpu.name] = describe(exc)
+    return chosen, errors
+
+
+def setup_devices(tf: Any, config: dict[str, Any], cap: int) -> list[dict[str, Any]]:
+    """Hide unselected GPUs, cap the rest, create the devices, and describe the ones to run on.
+
+    Records in ``config`` the devices TensorFlow lists and the names asked for that match none.
+    """
+    # Safe beside a training job: only the selected GPUs are made visible, so no CUDA context
+    # is created on the others; each gets one logical device capped at `cap`, and the
+    # allocator grows into it instead of reserving it (TF_FORCE_GPU_ALLOW_GROWTH, set by the
+    # parent; tensorflow/core/common_runtime/gpu/gpu_bfc_allocator.h). set_memory_growth
+    # cannot be combined with a logical device configuration (tensorflow/python/eager/context.py).
+    wanted = [str(w) for w in config.get("devices") or []]
+    physical = [d for d in tf.config.list_physical_devices() if d.device_type in ("CPU", "GPU")]
+    listed = [device_key(d.name) for d in physical]
+    config["listed"] = listed
+    config["unmatched"] = unmatched(wanted, listed)
+    keys = {device_key(w) for w in wanted}
+    physical_gpus = [d for d in physical if d.device_type == "GPU"]
+    chosen_gpus, setup_errors = configure_gpus(tf, config, physical_gpus, keys, cap)
     start = time.perf_counter()
     logical = tf.config.list_logical_devices()
     config["runtime_seconds"] = time.perf_counter() - start
+    # Hard placement: an op with no kernel on the pinned device raises instead of moving to
+    # the CPU, so a fallback anywhere in a kernel shows, not only in its final output.
+    try:
+        tf.config.set_soft_device_placement(False)
+    except Exception as exc:
+        config["soft_placement_error"] = describe(exc)
     tf32 = bool(tf.config.experimental.tensor_float_32_execution_enabled())
     config["tf32_enabled"] = tf32
-    chosen = select(logical, config.get("devices") or [])
-    cuda = cuda_devices(len(physical_gpus)) if physical_gpus else {}
+    cuda = cuda_devices(len(physical_gpus)) if chosen_gpus else {}
     devices: list[dict[str, Any]] = []
-    for dev in chosen:
+    for dev in logical:
         if dev.device_type not in ("CPU", "GPU"):
             continue
-        info: dict[str, Any] = {"name": short_device(dev.name), "device_type": dev.device_type}
+        index = int(dev.name.rsplit(":", 1)[1])
+        gpu = chosen_gpus[index] if dev.device_type == "GPU" and index < len(chosen_gpus) else None
+        name = "/device:" + device_key(gpu.name) if gpu is not None else short_device(dev.name)
+        if wanted and device_key(name) not in keys:
+            continue
+        info: dict[str, Any] = {"name": name, "device_type": dev.device_type}
+        if name != short_device(dev.name):
+            info["run_as"] = short_device(dev.name)
         capability = None
+        if gpu is not None:
+            ordinal = int(gpu.name.rsplit(":", 1)[1])
+            info.update(describe_gpu(tf, gpu))
+            info["memory_setup_error"] = setup_errors.get(gpu.name)
+            info.update(sm_counts(info, cuda.get(ordinal), ordinal))
         if dev.device_type == "GPU":
-            index = int(dev.name.rsplit(":", 1)[1])
-            if index < len(physical_gpus):
-                info.update(describe_gpu(tf, physical_gpus[index]))
-                info["memory_setup_error"] = setup_errors.get(physical_gpus[index].name)
-                info.update(sm_counts(info, cuda.get(index), index))
             info["memory_limit"] = cap
             info["memory_growth"] = os.environ.get("TF_FORCE_GPU_ALLOW_GROWTH") == "true"
             if info.get("compute_capability"):
@@ -628,6 +703,8 @@ def setup_devices(tf: Any, config: dict[str, Any], cap: int) -> list[dict[str, A
 def run_kernel(tf: Any, ctx: dict[str, Any], result: Kernel, state: dict[str, Any]) -> None:
     """Run one planned kernel into ``result``; an exception is recorded, not raised."""
     kernel, dtype = result.fields["kernel"], result.fields["dtype"]
+    pinned = ctx["device"]
+    ctx["device"] = misplaced(kernel, dtype, pinned)
     try:
         maybe_hang(kernel, dtype)
         if kernel == "first-op":
@@ -643,11 +720,71 @@ def run_kernel(tf: Any, ctx: dict[str, Any], result: Kernel, state: dict[str, An
         elif kernel == "mixed-precision-step":
             run_mixed(tf, ctx, result, state)
     except Exception as exc:
-        result.set(status="error", ok=False, error=describe(exc))
+        if is_placement_error(str(exc)):
+            # Some op of the kernel has no kernel on this device: with soft placement on it
+            # would have run elsewhere without a word.
+            result.set(status="error", ok=None, placed_on="fallback", error=describe(exc))
+        else:
+            result.set(status="error", ok=False, error=describe(exc))
+    finally:
+        ctx["device"] = pinned
+    placed = result.fields["placed_on"]
+    result.set(placed_on=ctx["aliases"].get(placed, placed))
 
 
-def run_device(tf: Any, np: Any, info: dict[str, Any], level: str, cap: int) -> None:
-    """Every planned kernel on one device, then the GPU memory it took."""
+def parse_proc_stat(text: str, cpus: Optional[set[int]]) -> Optional[int]:
+    """Busy clock ticks summed over the ``cpuN`` lines of /proc/stat for ``cpus`` (None: all)."""
+    total, seen = 0, False
+    for line in text.splitlines():
+        fields = line.split()
+        if not fields or not fields[0].startswith("cpu") or fields[0] == "cpu":
+            continue
+        try:
+            index = int(fields[0][3:])
+            values = [int(v) for v in fields[1:9]]
+        except ValueError:
+            continue
+        if cpus is not None and index not in cpus:
+            continue
+        seen = True
+        total += sum(values[i] for i in BUSY_COLUMNS if i < len(values))
+    return total if seen else None
+
+
+def affinity() -> Optional[set[int]]:
+    """The CPUs this process may run on, where the platform says."""
+    get = getattr(os, "sched_getaffinity", None)
+    return None if get is None else set(get(0))
+
+
+def cpu_sample(cpus: Optional[set[int]]) -> Optional[tuple[float, float, float]]:
+    """(wall seconds, busy CPU seconds on ``cpus``, this process's CPU seconds), Linux only."""
+    try:
+        with open("/proc/stat", encoding="ascii") as stat:  # noqa: PTH123 - one plain read
+            ticks = parse_proc_stat(stat.read(), cpus)
+        per_second = os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError):
+        return None
+    if ticks is None or per_second <= 0:
+        return None
+    return time.monotonic(), ticks / per_second, time.process_time()
+
+
+def busy_others(
+    before: Optional[tuple[float, float, float]], after: Optional[tuple[float, float, float]]
+) -> Optional[float]:
+    """CPUs other processes kept busy, on average, between two samples: all busy time on
+    this process's CPUs less this process's own CPU time, per second of wall time."""
+    if before is None or after is None or after[0] - before[0] <= 0:
+        return None
+    others = (after[1] - before[1]) - (after[2] - before[2])
+    return round(max(0.0, others / (after[0] - before[0])), 2)
+
+
+def run_device(
+    tf: Any, np: Any, info: dict[str, Any], level: str, cap: int, aliases: dict[str, str]
+) -> None:
+    """Every planned kernel on one device, then the memory it took or the CPU it shared."""
     device_type = info["device_type"]
     if device_type == "CPU":
         matmul_n = MATMUL_N[level]["CPU"]
@@ -655,8 +792,9 @@ def run_device(tf: Any, np: Any, info: dict[str, Any], level: str, cap: int) -> 
         matmul_n = MATMUL_N["tiny"]["GPU"]
     else:
         matmul_n = gpu_matmul_n(level, cap)
+    run_as = info.get("run_as") or info["name"]
     ctx: dict[str, Any] = {
-        "device": info["name"],
+        "device": run_as,
         "device_type": device_type,
         "level": level,
         "tf32": info["tf32"],
@@ -665,8 +803,11 @@ def run_device(tf: Any, np: Any, info: dict[str, Any], level: str, cap: int) -> 
         "min_seconds": MIN_SECONDS[level],
         "train_steps": TRAIN_STEPS[level],
         "rng": np.random.default_rng(0),
+        "aliases": aliases,
     }
     state: dict[str, Any] = {}
+    cpus = affinity()
+    before = cpu_sample(cpus) if device_type == "CPU" else None
     for kernel, dtype in info["plan"]:
         emit("kernel-start", device=info["name"], kernel=kernel, dtype=dtype)
         result = Kernel(kernel, dtype, info["name"])
@@ -675,12 +816,26 @@ def run_device(tf: Any, np: Any, info: dict[str, Any], level: str, cap: int) -> 
     memory: dict[str, Any] = {"device": info["name"]}
     if device_type == "GPU":
         try:
-            usage = tf.config.experimental.get_memory_info(info["name"])
+            usage = tf.config.experimental.get_memory_info(run_as)
             memory["memory_peak"] = int(usage["peak"])
             memory["memory_current"] = int(usage["current"])
         except Exception as exc:
             memory["memory_error"] = describe(exc)
+    else:
+        memory["cpu_affinity"] = None if cpus is None else len(cpus)
+        memory["cpu_busy_others"] = busy_others(before, cpu_sample(cpus))
     emit("device-done", **memory)
+
+
+def watch_parent() -> None:
+    """Exit at once when stdin closes: the parent that holds its other end has gone."""
+
+    def wait() -> None:
+        with contextlib.suppress(OSError, ValueError):
+            sys.stdin.buffer.read()
+        os._exit(1)
+
+    threading.Thread(target=wait, name="watch-parent", daemon=True).start()
 
 
 def main(argv: list[str]) -> int:
@@ -691,10 +846,13 @@ def main(argv: list[str]) -> int:
         return 2
     _MARKER = argv[1]
     config = json.loads(argv[2])
+    if config.get("watch_parent"):
+        watch_parent()
     _FAULT.update(config.get("fault") or {})
     level = config.get("level", "quick")
     cap = int(config.get("max_memory", 2**30))
     emit("start", python=sys.version.split()[0], pid=os.getpid())
+    maybe_hang("import", "tensorflow")
     start = time.perf_counter()
     try:
         import numpy as np  # noqa: PLC0415 - the import is measured and may fail
@@ -708,10 +866,15 @@ def main(argv: list[str]) -> int:
         "plan",
         runtime_seconds=config["runtime_seconds"],
         tf32_enabled=config["tf32_enabled"],
+        listed=config["listed"],
+        unmatched=config["unmatched"],
+        visible_error=config.get("visible_error"),
+        soft_placement_error=config.get("soft_placement_error"),
         devices=devices,
     )
+    aliases = {d["run_as"]: d["name"] for d in devices if d.get("run_as")}
     for info in devices:
-        run_device(tf, np, info, level, cap)
+        run_device(tf, np, info, level, cap, aliases)
     emit("done")
     return 0
 
