@@ -12,7 +12,13 @@ Both take ``--offline`` (answer from ``--cache-dir`` only), ``--index-url`` (a P
 Only the PyPI simple index (JSON form, PEP 691) and, inside a few wheels, the central
 directory plus ``*.dist-info/METADATA`` and ``tensorflow/python/platform/build_info.py`` are
 fetched, with HTTP range requests: PyPI does not serve PEP 658 ``.metadata`` files for these
-wheels, and the wheels themselves are hundreds of megabytes.
+wheels, and the wheels themselves are hundreds of megabytes. Per line: the Linux x86-64 wheel
+(METADATA, build_info), the Linux aarch64 and Windows wheels' build_info (or, for a thin
+wrapper, that of the tensorflow-cpu-aws / tensorflow-intel wheel it pulls), tensorflow-gpu's
+for 1.15 and 2.0, and the METADATA of the line's tf-keras release.
+
+``check`` compares the fields in CHECKED_FIELDS and prints one summary line when they all agree;
+it leaves UNCHECKED_FIELDS alone (not wheel facts).
 
 Exit codes: 0 facts dumped / the matrix agrees, 1 the matrix differs, 2 network or usage error.
 """
@@ -72,17 +78,42 @@ SIDE_DISTS = (
     "tensorflow-cpu-aws",
     "tensorflow-macos",
     "tensorflow-metal",
+    "tf-keras",
 )
+# tf-keras X.Y pairs with TensorFlow X.Y and says so in its own Requires-Dist (tensorflow<X.Y+1,
+# >=X.Y); the matrix's pins.tf_keras is that range (https://pypi.org/project/tf-keras/).
+TF_KERAS_DIST = "tf-keras"
+# Platforms whose GPU build is read from build_info.py. macOS wheels are not read: "As of
+# version 1.2, TensorFlow no longer provides GPU support on Mac OS X"
+# (https://www.tensorflow.org/install/install_mac, the 1.x install guide).
+CUDA_BUILD_PLATFORMS = ("linux-x86_64", "linux-aarch64", "windows-x86_64")
 # Lines where plain `tensorflow` was CPU-only and `tensorflow-gpu` was the GPU build
 # (https://www.tensorflow.org/install/pip: "For releases 1.15 and older, CPU and GPU packages
 # are separate"; 2.0 still shipped both, 2.1 made `tensorflow` the GPU build).
 GPU_PACKAGE_LINES = ("1.15", "2.0")
-# Native Windows GPU builds ended with 2.10 (https://www.tensorflow.org/install/pip#windows-native).
-LAST_WINDOWS_GPU_LINE = (2, 10)
 PIN_NAMES = ("numpy", "protobuf", "keras", "tf-keras", "ml-dtypes", "h5py", "tensorboard")
 WRAPPER_DISTS = ("tensorflow-intel", "tensorflow-cpu-aws", "tensorflow-macos")
 AND_CUDA_EXTRA = "and-cuda"
 PREFERRED_PYTHON = "3.11"
+# The row fields `check` compares with the wheels, and those it leaves alone: the macOS GPU
+# package is a plugin pairing (tensorflow-metal), failures and notes are reports, not wheel facts.
+CHECKED_FIELDS = (
+    "latest_patch",
+    "requires_python",
+    "python",
+    "glibc_min",
+    "gpu_package.linux",
+    "gpu_package.windows",
+    "cuda_builds",
+    "windows_native_gpu",
+    "wrappers",
+    "cuda",
+    "cudnn",
+    "compute_capabilities",
+    "pins",
+    "and_cuda",
+)
+UNCHECKED_FIELDS = ("gpu_package.macos", "known_gpu_failures", "notes", "sources")
 
 # PEP 508 environments that stand for each platform key when evaluating markers.
 PLATFORM_ENVS: dict[str, dict[str, str]] = {
@@ -445,6 +476,82 @@ def parse_extra(
             # Two lines for one dist are both in force: their specifiers intersect.
             added[name] = ",".join(filter(None, (added.get(name), specifier)))
     return dict(sorted(added.items())) or None
+
+
+def parse_tensorflow_requirement(requires_dist: Iterable[str]) -> Optional[str]:
+    """The range a dist's base (non-extra) Requires-Dist allows tensorflow; None without one."""
+    specifiers = [
+        str(requirement.specifier)
+        for requirement in _requirements(requires_dist)
+        if canonicalize_name(requirement.name) == "tensorflow" and not _is_extra_only(requirement)
+    ]
+    if not specifiers:
+        return None
+    return ",".join(filter(None, specifiers))
+
+
+def cudnn_pin(extra: Optional[Mapping[str, str]]) -> Optional[tuple[str, str]]:
+    """(dist, specifier) of the cuDNN wheel an extra pins (nvidia-cudnn-cu11/-cu12), or None."""
+    for name, specifier in sorted((extra or {}).items()):
+        if canonicalize_name(name).startswith("nvidia-cudnn-"):
+            return name, specifier
+    return None
+
+
+def pin_major_minor(specifier: str) -> Optional[str]:
+    """``<10.0,>=9.3.0.75`` / ``==8.9.7.29`` -> ``9.3`` / ``8.9``: the floor's major.minor.
+
+    None when nothing sets a floor (only upper bounds or exclusions).
+    """
+    try:
+        specs = SpecifierSet(specifier)
+    except InvalidSpecifier:
+        return None
+    floors = []
+    for spec in specs:
+        if spec.operator in ("==", "===", ">=", "~=") and "*" not in spec.version:
+            try:
+                floors.append(Version(spec.version))
+            except InvalidVersion:
+                continue
+    if not floors:
+        return None
+    floor = max(floors)  # with several floors the highest binds
+    return f"{floor.major}.{floor.minor}"
+
+
+def wrapped_wheel(
+    requirement: str, files: Sequence[IndexFile], platform: str
+) -> Optional[WheelInfo]:
+    """The wheel a thin wrapper's requirement pulls on a platform (newest final it allows)."""
+    try:
+        specifier = Requirement(requirement).specifier
+    except InvalidRequirement:
+        return None
+    allowed = [
+        version
+        for version in final_versions(files)
+        if specifier.contains(version, prereleases=False)
+    ]
+    if not allowed:
+        return None
+    return pick_wheel(wheels_of(files, max(allowed)), platform)
+
+
+def final_versions(files: Iterable[IndexFile]) -> set[Version]:
+    """Every final (no pre/dev release), non-yanked version among a dist's files."""
+    versions = set()
+    for file in files:
+        version = None if file.yanked else file_version(file)
+        if version is not None and not version.is_prerelease and not version.is_devrelease:
+            versions.add(version)
+    return versions
+
+
+def pure_wheel(wheels: Iterable[WheelInfo]) -> Optional[WheelInfo]:
+    """The pure-Python (``none-any``) wheel among a version's wheels."""
+    pure = [w for w in wheels if w.file.filename.endswith("-none-any.whl")]
+    return min(pure, key=lambda w: w.file.filename) if pure else None
 
 
 def _literal(node: ast.expr) -> tuple[bool, object]:
@@ -816,12 +923,40 @@ def _wrappers_agree(want: object, have: object) -> bool:
     return want_map == have_map
 
 
+def _equal(want: object, have: object) -> bool:
+    """Plain equality."""
+    return want == have
+
+
+def _same_platforms(want: object, have: object) -> bool:
+    """Whether two platform-key lists hold the same keys, in any order."""
+    return sorted(str(v) for v in _as_list(want)) == sorted(str(v) for v in _as_list(have))
+
+
+def _pin_rows(
+    entry: Mapping[str, Any], facts: Mapping[str, Any]
+) -> list[tuple[str, object, object, Callable[[Any, Any], bool]]]:
+    """The pins rows in the matrix's order; tf-keras's comes from tf-keras's own METADATA."""
+    want_pins = entry.get("pins") or {}
+    have_pins = facts.get("pins") or {}
+    rows: list[tuple[str, object, object, Callable[[Any, Any], bool]]] = []
+    for name in ("numpy", "protobuf", "keras", "tf-keras", "ml-dtypes"):
+        field = name.replace("-", "_")
+        if name == TF_KERAS_DIST:
+            have = (facts.get("tf_keras") or {}).get("tensorflow")
+            rows.append((f"pins.{field}", want_pins.get(field), have, _specifiers_equal))
+        else:
+            have = pin_value(have_pins.get(name, []))
+            rows.append((f"pins.{field}", want_pins.get(field), have, _pin_agrees))
+    return rows
+
+
 def diff_line(entry: Mapping[str, Any], facts: Mapping[str, Any]) -> list[str]:
     """The fields of one matrix row that differ from the wheels, one line each, in field order."""
     gpu: Mapping[str, Any] = linux_gpu_build(facts) or {}
     want_python = entry.get("python") or {}
-    want_pins = entry.get("pins") or {}
-    have_pins = facts.get("pins") or {}
+    want_gpu_package = entry.get("gpu_package") or {}
+    cudnn_extra = cudnn_pin(facts.get("and_cuda"))
     rows: list[tuple[str, object, object, Callable[[Any, Any], bool]]] = [
         ("latest_patch", entry.get("latest_patch"), facts.get("latest_patch"), _version_equal),
         (
@@ -837,36 +972,56 @@ def diff_line(entry: Mapping[str, Any], facts: Mapping[str, Any]) -> list[str]:
         ("glibc_min", entry.get("glibc_min"), facts.get("glibc_min"), _version_equal),
         (
             "gpu_package.linux",
-            (entry.get("gpu_package") or {}).get("linux"),
+            want_gpu_package.get("linux"),
             facts.get("linux_gpu_package"),
-            lambda want, have: want == have,
+            _equal,
+        ),
+        (
+            "gpu_package.windows",
+            want_gpu_package.get("windows"),
+            facts.get("windows_gpu_package"),
+            _equal,
+        ),
+        ("cuda_builds", entry.get("cuda_builds"), facts.get("cuda_builds"), _same_platforms),
+        (
+            "windows_native_gpu",
+            entry.get("windows_native_gpu"),
+            facts.get("windows_gpu_package") is not None,
+            _equal,
         ),
         ("cuda", entry.get("cuda"), gpu.get("cuda"), _cuda_agrees),
         ("cudnn", entry.get("cudnn"), gpu.get("cudnn_major"), _cudnn_agrees),
+        *(
+            # The and-cuda extra pins cuDNN to a release, so it gives the minor too.
+            [
+                (
+                    f"cudnn ({cudnn_extra[0]}{cudnn_extra[1]})",
+                    entry.get("cudnn"),
+                    pin_major_minor(cudnn_extra[1]),
+                    _equal,
+                )
+            ]
+            if cudnn_extra
+            else []
+        ),
         (
             "compute_capabilities",
             entry.get("compute_capabilities"),
             _capabilities(gpu.get("compute_capabilities")),
             _capabilities_agree,
         ),
-        *(
-            (
-                f"pins.{name.replace('-', '_')}",
-                want_pins.get(name.replace("-", "_")),
-                pin_value(have_pins.get(name, [])),
-                _pin_agrees,
-            )
-            for name in ("numpy", "protobuf", "keras", "ml-dtypes")
-        ),
+        *_pin_rows(entry, facts),
         ("and_cuda", entry.get("and_cuda"), facts.get("and_cuda"), _and_cuda_equal),
         ("wrappers", entry.get("wrappers"), facts.get("wrappers"), _wrappers_agree),
     ]
     line = str(facts["line"])
-    return [
+    out = [
         f"{line}: {field}: matrix {_render(want)}, wheels {_render(have)}"
         for field, want, have, agree in rows
         if not agree(want, have)
     ]
+    out.extend(f"{line}: could not read {what}" for what in facts.get("unread") or [])
+    return out
 
 
 def diff_matrix(matrix: Mapping[str, Any], lines: Sequence[Mapping[str, Any]]) -> list[str]:
@@ -880,6 +1035,15 @@ def diff_matrix(matrix: Mapping[str, Any], lines: Sequence[Mapping[str, Any]]) -
             continue
         out.extend(diff_line(rows[line], facts))
     return out
+
+
+def agreement_summary(count: int) -> str:
+    """The one line `check` prints when every compared line agrees."""
+    noun = "line agrees" if count == 1 else "lines agree"
+    return (
+        f"{count} {noun} with the wheels (fields: {', '.join(CHECKED_FIELDS)}); "
+        f"not checked, not wheel facts: {', '.join(UNCHECKED_FIELDS)}"
+    )
 
 
 # === network ================================================================================
@@ -1103,14 +1267,68 @@ def _build_record(wheel: Optional[WheelInfo], source: Optional[str]) -> Optional
     return build_facts(parse_build_info(source), wheel.file.filename)
 
 
+def _platform_build(
+    pypi: PyPI,
+    wheel: WheelInfo,
+    record: Mapping[str, object],
+    platform: str,
+    side: Mapping[str, Sequence[IndexFile]],
+) -> Optional[dict[str, object]]:
+    """build_facts of what a platform installs: its own wheel, or the one its wrapper pulls.
+
+    2.10-2.15's aarch64 wheels and 2.11-2.18's Windows wheels are ~2 KB wrappers whose
+    METADATA requires tensorflow-cpu-aws / tensorflow-intel at the same version; the build
+    is in that wheel.
+    """
+    target: Optional[WheelInfo] = wheel
+    if record.get("wrapper"):
+        target = wrapped_wheel(
+            str(record.get("wrapper_requirement") or ""),
+            side.get(str(record["wrapper"]), ()),
+            platform,
+        )
+    return _read_build(pypi, target) if target else None
+
+
+def _read_build(pypi: PyPI, wheel: WheelInfo) -> Optional[dict[str, object]]:
+    """build_facts of a wheel's build_info.py, None when it has none."""
+    got = pypi.members(wheel.file, [BUILD_INFO_MEMBER])
+    return _build_record(wheel, _decode(got.get(BUILD_INFO_MEMBER)))
+
+
+def _tf_keras_record(
+    pypi: PyPI, line: str, files: Sequence[IndexFile]
+) -> Optional[dict[str, object]]:
+    """The tf-keras release of a line and the tensorflow range it requires; None if no release."""
+    version = latest_finals(files).get(line)
+    if version is None:
+        return None
+    wheel = pure_wheel(wheels_of(files, version))
+    record: dict[str, object] = {
+        "version": str(version),
+        "wheel": wheel.file.filename if wheel else None,
+        "metadata_read": False,
+        "tensorflow": None,
+    }
+    if wheel is not None:
+        text = _decode(pypi.members(wheel.file, [METADATA_MEMBER]).get(METADATA_MEMBER))
+        if text is not None:
+            record["metadata_read"] = True
+            record["tensorflow"] = parse_tensorflow_requirement(parse_metadata(text).requires_dist)
+    return record
+
+
 def collect_line(
     pypi: PyPI,
     line: str,
     version: Version,
     files: Sequence[IndexFile],
-    gpu_files: Sequence[IndexFile],
+    side: Mapping[str, Sequence[IndexFile]],
 ) -> dict[str, object]:
-    """Every fact of one minor line, reading the few wheels it needs."""
+    """Every fact of one minor line, reading the few wheels it needs.
+
+    ``side`` holds the index files of the side distributions (SIDE_DISTS) by name.
+    """
     wheels = wheels_of(files, version)
     linux = pick_wheel(wheels, "linux-x86_64")
     members = pypi.members(linux.file, [METADATA_MEMBER, BUILD_INFO_MEMBER]) if linux else {}
@@ -1132,6 +1350,7 @@ def collect_line(
         **summary,
         "build_info": _build_record(linux, _decode(members.get(BUILD_INFO_MEMBER))),
         "gpu_build_info": None,
+        "aarch64_build_info": None,
         "windows_build_info": None,
     }
     linux_wrappers = (
@@ -1139,6 +1358,7 @@ def collect_line(
     )
     platform_wheels: dict[str, object] = {}
     wrappers: dict[str, str] = {}
+    builds: dict[str, Optional[dict[str, object]]] = {}
     for platform in PLATFORM_KEYS:
         if platform == "linux-x86_64":
             continue
@@ -1153,26 +1373,31 @@ def collect_line(
         platform_wheels[platform] = record
         if record["wrapper"]:
             wrappers[platform] = str(record["wrapper"])
+        if platform in CUDA_BUILD_PLATFORMS and not (
+            platform == "windows-x86_64" and line in GPU_PACKAGE_LINES
+        ):
+            builds[platform] = _platform_build(pypi, wheel, record, platform, side)
     facts["platform_wheels"] = platform_wheels
     facts["wrappers"] = wrappers
+    facts["aarch64_build_info"] = builds.get("linux-aarch64")
+    facts["windows_build_info"] = builds.get("windows-x86_64")
 
-    gpu_wheels: list[WheelInfo] = []
     if line in GPU_PACKAGE_LINES:
+        # 1.15 and 2.0 shipped their GPU builds, Linux and Windows, as tensorflow-gpu.
+        gpu_files = side.get("tensorflow-gpu", ())
         gpu_version = latest_finals(gpu_files).get(line)
         gpu_wheels = wheels_of(gpu_files, gpu_version) if gpu_version else []
         gpu_linux = pick_wheel(gpu_wheels, "linux-x86_64")
         if gpu_linux:
-            got = pypi.members(gpu_linux.file, [BUILD_INFO_MEMBER])
-            facts["gpu_build_info"] = _build_record(gpu_linux, _decode(got.get(BUILD_INFO_MEMBER)))
-    if version_key(line) <= LAST_WINDOWS_GPU_LINE:
-        # 1.15 and 2.0 shipped the Windows GPU build as tensorflow-gpu; 2.1-2.10 in `tensorflow`.
-        windows = pick_wheel(gpu_wheels or wheels, "windows-x86_64")
-        if windows:
-            got = pypi.members(windows.file, [BUILD_INFO_MEMBER])
-            facts["windows_build_info"] = _build_record(
-                windows, _decode(got.get(BUILD_INFO_MEMBER))
-            )
+            facts["gpu_build_info"] = _read_build(pypi, gpu_linux)
+        gpu_windows = pick_wheel(gpu_wheels or wheels, "windows-x86_64")
+        if gpu_windows:
+            facts["windows_build_info"] = _read_build(pypi, gpu_windows)
+    facts["tf_keras"] = _tf_keras_record(pypi, line, side.get(TF_KERAS_DIST, ()))
     facts["linux_gpu_package"] = linux_gpu_package(facts)
+    facts["windows_gpu_package"] = windows_gpu_package(facts)
+    facts["cuda_builds"] = expected_cuda_builds(facts)
+    facts["unread"] = unread_facts(facts)
     return facts
 
 
@@ -1183,6 +1408,57 @@ def linux_gpu_package(facts: Mapping[str, Any]) -> Optional[str]:
     if is_cuda(facts.get("gpu_build_info")):
         return "tensorflow-gpu"
     return None
+
+
+def _dist_of(filename: str) -> Optional[str]:
+    """The canonical distribution name in a wheel file name."""
+    try:
+        return canonicalize_name(parse_wheel_filename(filename)[0])
+    except (InvalidWheelFilename, InvalidVersion):
+        return None
+
+
+def windows_gpu_package(facts: Mapping[str, Any]) -> Optional[str]:
+    """The Windows distribution that is a CUDA build: tensorflow, tensorflow-gpu or None.
+
+    A wrapper's target (tensorflow-intel) would still be installed as ``tensorflow``.
+    """
+    build = facts.get("windows_build_info")
+    if build is None or not is_cuda(build):
+        return None
+    return "tensorflow-gpu" if _dist_of(str(build["wheel"])) == "tensorflow-gpu" else "tensorflow"
+
+
+def expected_cuda_builds(facts: Mapping[str, Any]) -> list[str]:
+    """The platforms whose GPU distribution's build_info says it is a CUDA build."""
+    builds = {
+        "linux-x86_64": linux_gpu_build(facts),
+        "linux-aarch64": facts.get("aarch64_build_info"),
+        "windows-x86_64": facts.get("windows_build_info"),
+    }
+    return [platform for platform in CUDA_BUILD_PLATFORMS if is_cuda(builds[platform])]
+
+
+def unread_facts(facts: Mapping[str, Any]) -> list[str]:
+    """What a line's checks need but could not be read: a platform's build_info, tf-keras METADATA.
+
+    A platform with wheels and no build_info read is unknown, not a CPU build.
+    """
+    python = facts.get("python") or {}
+    records = {
+        "linux-x86_64": facts.get("build_info") or facts.get("gpu_build_info"),
+        "linux-aarch64": facts.get("aarch64_build_info"),
+        "windows-x86_64": facts.get("windows_build_info"),
+    }
+    unread = [
+        f"the build_info of the {platform} build"
+        for platform in CUDA_BUILD_PLATFORMS
+        if python.get(platform) and records[platform] is None
+    ]
+    tf_keras = facts.get("tf_keras")
+    if tf_keras and not tf_keras.get("metadata_read"):
+        unread.append(f"the METADATA of tf-keras {tf_keras['version']}")
+    return unread
 
 
 def collect(
@@ -1200,9 +1476,7 @@ def collect(
                 f"no final tensorflow release on PyPI for line(s) {', '.join(unknown)}"
             )
         lines = [line for line in lines if line in only_lines]
-    facts = [
-        collect_line(pypi, line, latest[line], files, side["tensorflow-gpu"]) for line in lines
-    ]
+    facts = [collect_line(pypi, line, latest[line], files, side) for line in lines]
     dists = {dist: side_dist_summary(dist_files) for dist, dist_files in side.items()}
     side_latest = {dist: latest_finals(dist_files) for dist, dist_files in side.items()}
     for entry in facts:
@@ -1280,6 +1554,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     differences = diff_matrix(matrix, lines)
     for difference in differences:
         print(difference)
+    if not differences:
+        print(agreement_summary(len(lines)))
     return 1 if differences else 0
 
 

@@ -525,6 +525,23 @@ def test_and_cuda_extra(name: str, expected_cudnn: Optional[str]) -> None:
             {"sass": ["sm_60", "sm_70", "sm_80", "sm_89", "sm_90"], "ptx": ["compute_90"]},
             id="ordered-dict-2.21",
         ),
+        pytest.param(
+            "tensorflow-2.21.0-aarch64", None, None, False, None, id="cpu-build-aarch64-2.21"
+        ),
+        pytest.param(
+            "tensorflow-2.21.0-windows", None, None, False, None, id="cpu-build-windows-2.21"
+        ),
+        pytest.param(
+            "tensorflow_cpu_aws-2.12.1-aarch64",
+            None,
+            None,
+            False,
+            None,
+            id="wrapped-cpu-aws-2.12",
+        ),
+        pytest.param(
+            "tensorflow_intel-2.12.1-windows", None, None, False, None, id="wrapped-intel-2.12"
+        ),
     ],
 )
 def test_build_info(
@@ -602,12 +619,132 @@ def test_cudnn_major(value: object, expected: Optional[str]) -> None:
     assert rm.cudnn_major(value) == expected
 
 
+# --- tf-keras, the cuDNN pin and wrapped wheels ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        pytest.param("tf_keras-2.21.0", "<2.22,>=2.21", id="2.21-pep508"),
+        pytest.param("tf_keras-2.15.1", "<2.16,>=2.15", id="2.15-spaced"),
+        pytest.param("tf_keras-2.14.1", None, id="2.14-no-tensorflow-requirement"),
+        pytest.param("tensorflow-2.21.0-linux", None, id="tensorflow-itself"),
+    ],
+)
+def test_tensorflow_requirement(name: str, expected: Optional[str]) -> None:
+    assert rm.parse_tensorflow_requirement(metadata(name).requires_dist) == expected
+
+
+def test_tf_keras_line_takes_the_newest_final_wheel() -> None:
+    files = index("tf-keras")
+    latest = rm.latest_finals(files)
+    assert {line: str(v) for line, v in latest.items()} == {
+        "2.14": "2.14.1",
+        "2.15": "2.15.1",  # not 2.15.1rc0, not 2.15.0
+        "2.21": "2.21.0",
+    }
+    wheel = rm.pure_wheel(rm.wheels_of(files, latest["2.15"]))
+    assert wheel.file.filename == "tf_keras-2.15.1-py3-none-any.whl"  # not the sdist
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        pytest.param("tensorflow-2.21.0-linux", ("nvidia-cudnn-cu12", "9.3"), id="2.21-range"),
+        pytest.param("tensorflow-2.16.2-linux", ("nvidia-cudnn-cu12", "8.9"), id="2.16-exact"),
+        pytest.param("tensorflow-2.12.1-linux", None, id="2.12-no-extra"),
+    ],
+)
+def test_cudnn_pin_of_the_extra(name: str, expected: Optional[tuple[str, str]]) -> None:
+    pin = rm.cudnn_pin(rm.parse_extra(metadata(name).requires_dist))
+    assert (None if pin is None else (pin[0], rm.pin_major_minor(pin[1]))) == expected
+
+
+@pytest.mark.parametrize(
+    ("specifier", "expected"),
+    [
+        pytest.param("<10.0,>=9.3.0.75", "9.3", id="range"),
+        pytest.param("==8.7.0.84", "8.7", id="exact"),
+        pytest.param("~=9.1.0", "9.1", id="compatible"),
+        pytest.param(">=8.6,>=9.0.1", "9.0", id="highest-floor-binds"),
+        pytest.param("<10", None, id="no-floor"),
+        pytest.param("==9.*", None, id="wildcard"),
+        pytest.param("not a specifier", None, id="invalid"),
+    ],
+)
+def test_pin_major_minor(specifier: str, expected: Optional[str]) -> None:
+    assert rm.pin_major_minor(specifier) == expected
+
+
+@pytest.mark.parametrize(
+    ("platform", "dist", "expected"),
+    [
+        pytest.param(
+            "linux-aarch64",
+            "tensorflow-cpu-aws",
+            "tensorflow_cpu_aws-2.12.1-cp311-cp311-manylinux_2_17_aarch64.manylinux2014_aarch64.whl",
+            id="aarch64-cpu-aws",
+        ),
+        pytest.param(
+            "windows-x86_64",
+            "tensorflow-intel",
+            "tensorflow_intel-2.12.1-cp311-cp311-win_amd64.whl",
+            id="windows-intel",
+        ),
+    ],
+)
+def test_wrapped_wheel_of_a_thin_wheel(platform: str, dist: str, expected: str) -> None:
+    wheels = rm.wheels_of(index("tensorflow"), Version("2.12.1"))
+    thin = rm.pick_wheel(wheels, platform)
+    own = metadata("tensorflow-2.12.1-" + ("aarch64" if "aarch64" in platform else "windows"))
+    record = rm.platform_wheel_record(thin, platform, own)
+    assert record["thin"] is True
+    assert record["wrapper"] == dist
+    wheel = rm.wrapped_wheel(str(record["wrapper_requirement"]), index(dist), platform)
+    assert wheel.file.filename == expected
+
+
+@pytest.mark.parametrize(
+    ("requirement", "platform"),
+    [
+        pytest.param("tensorflow-cpu-aws ==2.11.1", "linux-aarch64", id="version-not-on-index"),
+        pytest.param("tensorflow-cpu-aws ==2.12.1", "windows-x86_64", id="no-wheel-there"),
+        pytest.param("not a requirement ==", "linux-aarch64", id="invalid"),
+    ],
+)
+def test_wrapped_wheel_none(requirement: str, platform: str) -> None:
+    assert rm.wrapped_wheel(requirement, index("tensorflow-cpu-aws"), platform) is None
+
+
 # --- the matrix check ----------------------------------------------------------------------
 
 WHEELS = {
     "tensorflow-2.21.0-cp311-cp311-manylinux_2_27_x86_64.whl": {
         "METADATA": "metadata/tensorflow-2.21.0-linux.METADATA",
         "build_info.py": "build_info/tensorflow-2.21.0-linux.py",
+    },
+    "tensorflow-2.21.0-cp311-cp311-manylinux_2_27_aarch64.whl": {
+        "build_info.py": "build_info/tensorflow-2.21.0-aarch64.py",
+    },
+    "tensorflow-2.21.0-cp311-cp311-win_amd64.whl": {
+        "build_info.py": "build_info/tensorflow-2.21.0-windows.py",
+    },
+    "tf_keras-2.21.0-py3-none-any.whl": {"METADATA": "metadata/tf_keras-2.21.0.METADATA"},
+    "tensorflow-2.12.1-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl": {
+        "METADATA": "metadata/tensorflow-2.12.1-linux.METADATA",
+        "build_info.py": "build_info/tensorflow-2.12.1-linux.py",
+    },
+    "tensorflow-2.12.1-cp311-cp311-manylinux_2_17_aarch64.manylinux2014_aarch64.whl": {
+        "METADATA": "metadata/tensorflow-2.12.1-aarch64.METADATA",
+    },
+    "tensorflow-2.12.1-cp311-cp311-win_amd64.whl": {
+        "METADATA": "metadata/tensorflow-2.12.1-windows.METADATA",
+    },
+    "tensorflow_cpu_aws-2.12.1-cp311-cp311-manylinux_2_17_aarch64.manylinux2014_aarch64.whl": {
+        "build_info.py": "build_info/tensorflow_cpu_aws-2.12.1-aarch64.py",
+    },
+    "tensorflow_intel-2.12.1-cp311-cp311-win_amd64.whl": {
+        "build_info.py": "build_info/tensorflow_intel-2.12.1-windows.py",
     },
     "tensorflow-1.15.5-cp37-cp37m-manylinux2010_x86_64.whl": {
         "METADATA": "metadata/tensorflow-1.15.5-linux.METADATA",
@@ -650,6 +787,7 @@ tensorflow:
       windows-x86_64: ["3.10", "3.11", "3.12", "3.13"]
     glibc_min: "2.27"
     gpu_package: {linux: tensorflow, windows: null, macos: tensorflow-metal}
+    cuda_builds: [linux-x86_64]
     windows_native_gpu: false
     wrappers: {}
     cuda: "12.5"
@@ -661,7 +799,7 @@ tensorflow:
       numpy: ">=1.26.0"
       protobuf: ">=6.31.1,<8"
       keras: ">=3.12.0"
-      tf_keras: null
+      tf_keras: ">=2.21,<2.22"
       ml_dtypes: ">=0.5.1,<1"
     and_cuda:
       nvidia-cublas-cu12: "<13.0,>=12.5.3.2"
@@ -690,6 +828,8 @@ MATRIX_1_15 = """\
       windows-x86_64: ["3.6", "3.7"]
     glibc_min: "2.12"
     gpu_package: {linux: tensorflow-gpu, windows: tensorflow-gpu, macos: null}
+    cuda_builds: [windows-x86_64, linux-x86_64]
+    windows_native_gpu: true
     wrappers: {}
     cuda: "10.0"
     cudnn: "7.4"
@@ -702,23 +842,51 @@ MATRIX_1_15 = """\
     and_cuda: null
 """
 
+MATRIX_2_12 = """\
+  - line: "2.12"
+    latest_patch: "2.12.1"
+    requires_python: ">=3.8"
+    python:
+      linux-x86_64: ["3.8", "3.9", "3.10", "3.11"]
+      linux-aarch64: ["3.8", "3.9", "3.10", "3.11"]
+      macos-x86_64: ["3.8", "3.9", "3.10", "3.11"]
+      macos-arm64: []
+      windows-x86_64: ["3.8", "3.9", "3.10", "3.11"]
+    glibc_min: "2.17"
+    gpu_package: {linux: tensorflow, windows: null, macos: tensorflow-metal}
+    cuda_builds: [linux-x86_64]
+    windows_native_gpu: false
+    wrappers: {linux-aarch64: tensorflow-cpu-aws, windows-x86_64: tensorflow-intel}
+    cuda: "11.8"
+    cudnn: "8.6"
+    compute_capabilities:
+      sass: [sm_35, sm_50, sm_60, sm_70, sm_75, sm_80]
+      ptx: [compute_80]
+    pins:
+      numpy: "<=1.24.3,>=1.22"
+      protobuf: "!=4.21.0,!=4.21.1,!=4.21.2,!=4.21.3,!=4.21.4,!=4.21.5,<5.0.0dev,>=3.20.3"
+      keras: "<2.13,>=2.12.0"
+      tf_keras: null
+      ml_dtypes: null
+    and_cuda: null
+"""
+
 
 def line_facts(cache: Path, line: str) -> dict[str, object]:
     """collect_line for one recorded line, answered from the cache only."""
     pypi = rm.PyPI(cache_dir=cache, offline=True)
     files = pypi.index("tensorflow")
     latest = rm.latest_finals(files)[line]
-    result: dict[str, object] = rm.collect_line(
-        pypi, line, latest, files, pypi.index("tensorflow-gpu")
-    )
+    side = {dist: pypi.index(dist) for dist in rm.SIDE_DISTS}
+    result: dict[str, object] = rm.collect_line(pypi, line, latest, files, side)
     return result
 
 
 def test_check_agrees(cache_dir: Path) -> None:
     import yaml
 
-    facts = [line_facts(cache_dir, "2.21"), line_facts(cache_dir, "1.15")]
-    matrix = yaml.safe_load(MATRIX_2_21 + MATRIX_1_15)
+    facts = [line_facts(cache_dir, line) for line in ("2.21", "2.12", "1.15")]
+    matrix = yaml.safe_load(MATRIX_2_21 + MATRIX_2_12 + MATRIX_1_15)
     assert rm.diff_matrix(matrix, facts) == []
 
 
@@ -767,6 +935,145 @@ def test_gpu_facts_of_1_15_come_from_tensorflow_gpu(cache_dir: Path) -> None:
     assert facts["windows_build_info"]["cuda"] == "10.0"  # type: ignore[index]
 
 
+@pytest.mark.parametrize(
+    ("line", "aarch64_wheel", "windows_wheel", "cuda_builds", "windows_package"),
+    [
+        pytest.param(
+            "2.21",
+            "tensorflow-2.21.0-cp311-cp311-manylinux_2_27_aarch64.whl",
+            "tensorflow-2.21.0-cp311-cp311-win_amd64.whl",
+            ["linux-x86_64"],
+            None,
+            id="2.21-full-wheels-cpu-builds",
+        ),
+        pytest.param(
+            "2.12",
+            "tensorflow_cpu_aws-2.12.1-cp311-cp311-manylinux_2_17_aarch64.manylinux2014_aarch64.whl",
+            "tensorflow_intel-2.12.1-cp311-cp311-win_amd64.whl",
+            ["linux-x86_64"],
+            None,
+            id="2.12-wrappers-read-through",
+        ),
+        pytest.param(
+            "1.15",
+            None,
+            "tensorflow_gpu-1.15.5-cp37-cp37m-win_amd64.whl",
+            ["linux-x86_64", "windows-x86_64"],
+            "tensorflow-gpu",
+            id="1.15-tensorflow-gpu",
+        ),
+    ],
+)
+def test_platform_builds(
+    cache_dir: Path,
+    line: str,
+    aarch64_wheel: Optional[str],
+    windows_wheel: str,
+    cuda_builds: list[str],
+    windows_package: Optional[str],
+) -> None:
+    facts: dict[str, Any] = line_facts(cache_dir, line)
+    aarch64 = facts["aarch64_build_info"]
+    assert (aarch64["wheel"] if aarch64 else None) == aarch64_wheel
+    assert facts["windows_build_info"]["wheel"] == windows_wheel
+    assert facts["cuda_builds"] == cuda_builds
+    assert facts["windows_gpu_package"] == windows_package
+    assert facts["unread"] == []
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        pytest.param(
+            "2.21",
+            {
+                "version": "2.21.0",
+                "wheel": "tf_keras-2.21.0-py3-none-any.whl",
+                "metadata_read": True,
+                "tensorflow": "<2.22,>=2.21",
+            },
+            id="2.21-release",
+        ),
+        pytest.param("2.12", None, id="2.12-no-release"),
+    ],
+)
+def test_tf_keras_of_a_line(cache_dir: Path, line: str, expected: object) -> None:
+    assert line_facts(cache_dir, line)["tf_keras"] == expected
+
+
+def test_check_reports_gpu_build_fields(cache_dir: Path) -> None:
+    import yaml
+
+    wrong = (
+        MATRIX_2_21.replace(
+            "cuda_builds: [linux-x86_64]", "cuda_builds: [linux-x86_64, linux-aarch64]"
+        )
+        .replace('cudnn: "9.3"', 'cudnn: "9.1"')
+        .replace('tf_keras: ">=2.21,<2.22"', "tf_keras: null")
+    )
+    wrong_2_12 = MATRIX_2_12.replace(
+        "gpu_package: {linux: tensorflow, windows: null,",
+        "gpu_package: {linux: tensorflow, windows: tensorflow,",
+    ).replace("windows_native_gpu: false", "windows_native_gpu: true")
+    wrong_1_15 = MATRIX_1_15.replace(
+        "cuda_builds: [windows-x86_64, linux-x86_64]", "cuda_builds: [linux-x86_64]"
+    )
+    facts = [line_facts(cache_dir, line) for line in ("2.21", "2.12", "1.15")]
+    assert rm.diff_matrix(yaml.safe_load(wrong + wrong_2_12 + wrong_1_15), facts) == [
+        '2.21: cuda_builds: matrix ["linux-x86_64", "linux-aarch64"], wheels ["linux-x86_64"]',
+        '2.21: cudnn (nvidia-cudnn-cu12<10.0,>=9.3.0.75): matrix "9.1", wheels "9.3"',
+        '2.21: pins.tf_keras: matrix null, wheels "<2.22,>=2.21"',
+        '2.12: gpu_package.windows: matrix "tensorflow", wheels null',
+        "2.12: windows_native_gpu: matrix true, wheels false",
+        '1.15: cuda_builds: matrix ["linux-x86_64"], wheels ["linux-x86_64", "windows-x86_64"]',
+    ]
+
+
+def test_check_reports_a_build_it_could_not_read(cache_dir: Path) -> None:
+    import yaml
+
+    # A wheel without build_info.py, as the cache records one ("<member>.absent").
+    folder = cache_dir / "wheels" / "tensorflow-2.21.0-cp311-cp311-manylinux_2_27_aarch64.whl"
+    (folder / "build_info.py").unlink()
+    (folder / "build_info.py.absent").write_bytes(b"")
+    facts = line_facts(cache_dir, "2.21")
+    assert facts["cuda_builds"] == ["linux-x86_64"]
+    assert rm.diff_matrix(yaml.safe_load(MATRIX_2_21), [facts]) == [
+        "2.21: could not read the build_info of the linux-aarch64 build",
+    ]
+
+
+def test_summary_names_exactly_the_fields_compared(cache_dir: Path) -> None:
+    import yaml
+
+    # Every checked field made wrong must produce a difference, so the summary claims no more.
+    row = yaml.safe_load(MATRIX_2_21)["tensorflow"][0]
+    wrong = {
+        **row,
+        "latest_patch": "2.21.9",
+        "requires_python": ">=3.9",
+        "python": {**row["python"], "macos-x86_64": ["3.10"]},
+        "glibc_min": "2.17",
+        "gpu_package": {"linux": None, "windows": "tensorflow", "macos": None},
+        "cuda_builds": [],
+        "windows_native_gpu": True,
+        "wrappers": {"windows-x86_64": "tensorflow-intel"},
+        "cuda": "12.3",
+        "cudnn": "8.9",
+        "compute_capabilities": {"sass": ["sm_80"], "ptx": []},
+        "pins": {**row["pins"], "tf_keras": "<2.21"},
+        "and_cuda": None,
+        "known_gpu_failures": {"12.0": "fails"},
+        "notes": ["anything"],
+    }
+    out = rm.diff_line(wrong, line_facts(cache_dir, "2.21"))
+    fields = {re.split(r"[ .]", line.split(": ")[1])[0] for line in out}
+    checked = {field.split(".")[0] for field in rm.CHECKED_FIELDS}
+    assert fields == checked
+    assert {line.split(": ")[1] for line in out} >= {"gpu_package.linux", "gpu_package.windows"}
+    assert not {"known_gpu_failures", "notes"} & fields
+
+
 # --- the command line ----------------------------------------------------------------------
 
 
@@ -775,9 +1082,15 @@ def test_main_check_exit_codes(
 ) -> None:
     matrix = tmp_path / "compat_matrix.yaml"
     args = ["check", "--offline", "--cache-dir", str(cache_dir), "--matrix", str(matrix)]
-    matrix.write_text(MATRIX_2_21, encoding="utf-8")
-    assert rm.main([*args, "--lines", "2.21"]) == 0
-    assert capsys.readouterr().out == ""
+    matrix.write_text(MATRIX_2_21 + MATRIX_2_12, encoding="utf-8")
+    assert rm.main([*args, "--lines", "2.21,2.12"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("2 lines agree with the wheels (fields: latest_patch, ")
+    assert "cuda_builds, windows_native_gpu," in out
+    assert out.endswith(
+        "not checked, not wheel facts: gpu_package.macos, known_gpu_failures, notes, sources\n"
+    )
+    assert out.count("\n") == 1
     matrix.write_text(MATRIX_2_21.replace('glibc_min: "2.27"', 'glibc_min: "2.17"'), "utf-8")
     assert rm.main([*args, "--lines", "2.21"]) == 1
     assert capsys.readouterr().out == '2.21: glibc_min: matrix "2.17", wheels "2.27"\n'
@@ -792,7 +1105,11 @@ def test_main_dump_is_sorted_json_newest_first(
     document = json.loads(out)
     assert [line["line"] for line in document["lines"]] == ["2.21", "1.15"]
     assert out == json.dumps(document, indent=1, sort_keys=True) + "\n"
-    assert document["dists"]["tensorflow-intel"]["latest_by_line"] == {"2.18": "2.18.0"}
+    assert document["dists"]["tensorflow-intel"]["latest_by_line"] == {
+        "2.18": "2.18.0",
+        "2.12": "2.12.1",
+    }
+    assert document["lines"][0]["dists_with_line"]["tf-keras"] == "2.21.0"
 
 
 @pytest.mark.parametrize(
