@@ -13,7 +13,7 @@ from typing import Any, Callable, Optional
 import pytest
 
 from tests import factories as f
-from tfdoctor.checks import CHECKS
+from tfdoctor.checks import CHECKS, run_checks, select_checks
 from tfdoctor.checks._context import CheckContext
 from tfdoctor.checks.compat import (
     check_compute_capability,
@@ -22,6 +22,7 @@ from tfdoctor.checks.compat import (
     check_driver_cuda,
     check_python_wheels,
     check_windows_gpu,
+    examined_marker_environment,
 )
 from tfdoctor.compat import driver_floor, ptx_driver_floor
 from tfdoctor.facts import (
@@ -34,6 +35,7 @@ from tfdoctor.facts import (
 )
 from tfdoctor.findings import Finding, Severity
 from tfdoctor.matrix import ComputeCapabilities, load_matrix
+from tfdoctor.pin import environment_pinset
 
 CheckFunc = Callable[[CheckContext], Iterable[Finding]]
 
@@ -771,6 +773,94 @@ def test_one_pin_finding_per_package() -> None:
         (Severity.ERROR, "keras"),
         (Severity.WARNING, "protobuf"),
     ]
+
+
+# --- marker environment -----------------------------------------------------------------------
+
+LINUX_MARKERS = {
+    "extra": "",
+    "python_version": "3.11",
+    "python_full_version": "3.11.7",
+    "implementation_name": "cpython",
+    "implementation_version": "3.11.7",
+    "platform_python_implementation": "CPython",
+    "platform_system": "Linux",
+    "sys_platform": "linux",
+    "os_name": "posix",
+    "platform_machine": "x86_64",
+    "platform_release": "6.8.0-45-generic",
+}
+
+
+@pytest.mark.parametrize(
+    ("facts", "expected"),
+    [
+        pytest.param(f.facts(), LINUX_MARKERS, id="linux-cpython"),
+        pytest.param(
+            f.facts(python=WIN_PYTHON, platform=WINDOWS),
+            {
+                **LINUX_MARKERS,
+                "python_version": "3.10",
+                "python_full_version": "3.10.11",
+                "implementation_version": "3.10.11",
+                "platform_system": "Windows",
+                "sys_platform": "win32",
+                "os_name": "nt",
+                "platform_machine": "AMD64",
+                "platform_release": "10",
+            },
+            id="windows",
+        ),
+        pytest.param(
+            f.facts(
+                python=f.python(version="3.10.14", implementation="PyPy"),
+                platform=f.platform(system="Darwin", machine="arm64", release="23.4.0"),
+            ),
+            {
+                "extra": "",
+                "python_version": "3.10",
+                "python_full_version": "3.10.14",
+                "implementation_name": "pypy",
+                "platform_python_implementation": "PyPy",
+                "platform_system": "Darwin",
+                "sys_platform": "darwin",
+                "os_name": "posix",
+                "platform_machine": "arm64",
+                "platform_release": "23.4.0",
+            },
+            id="pypy-macos-leaves-implementation-version-out",
+        ),
+        pytest.param(f.facts(python=None, platform=None), {"extra": ""}, id="nothing-known"),
+    ],
+)
+def test_examined_marker_environment(facts: Facts, expected: dict[str, str]) -> None:
+    assert examined_marker_environment(facts) == expected
+
+
+def test_checks_pin_and_drift_read_markers_for_the_examined_machine() -> None:
+    # Judged on a Linux machine: os_name must be the examined Windows machine's "nt".
+    facts = f.facts(
+        python=WIN_PYTHON,
+        platform=WINDOWS,
+        packages=installed(
+            "2.16.2",
+            'numpy<2.0.0,>=1.26.0; os_name == "nt"',
+            'numpy<2.0.0,>=1.23.5; os_name != "nt"',
+            numpy="1.24.4",
+        ),
+        packages_complete=True,
+    )
+    (pins,) = judge(check_dependency_pins, facts)
+    assert pins.severity is Severity.ERROR
+    assert "numpy 1.24.4" in pins.summary and ">=1.26.0" in pins.summary
+    assert environment_pinset(facts).warnings == (
+        "tensorflow requires numpy<2.0.0,>=1.26.0, but numpy 1.24.4 is installed "
+        "(pip will refuse these pins until that is fixed)",
+    )
+    ctx = CheckContext(facts, MATRIX, against=('numpy==1.26.4 ; os_name == "nt"',))
+    (drift,) = run_checks(ctx, select_checks(["packages.drift"]))
+    assert drift.severity is Severity.WARNING
+    assert drift.summary == "numpy 1.24.4 is installed; the requirements pin numpy==1.26.4"
 
 
 # --- platform.windows-gpu ---------------------------------------------------------------------

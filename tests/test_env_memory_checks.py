@@ -30,6 +30,7 @@ from tfdoctor.facts import (
     to_json,
 )
 from tfdoctor.findings import Finding, Severity
+from tfdoctor.probes._run import run_command
 from tfdoctor.smoke import SmokeOptions, run_smoke
 from tfdoctor.smoke.memory import read_memory_held
 
@@ -559,7 +560,15 @@ def test_memory_child_failures_are_facts(
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
-def test_an_interrupted_parent_takes_the_memory_child_with_it(drivers: Path, fake_tf: Path) -> None:
+@pytest.mark.parametrize(
+    "signum", [pytest.param(s, id=s.name) for s in (signal.SIGINT, signal.SIGTERM, signal.SIGKILL)]
+)
+def test_a_parent_that_dies_takes_the_memory_child_with_it(
+    drivers: Path, fake_tf: Path, signum: signal.Signals
+) -> None:
+    # The child runs in its own session, so no signal to the parent reaches it: SIGINT is
+    # caught and kills it; SIGTERM and SIGKILL end the parent at once, and the child sees its
+    # stdin close. The fake TensorFlow's import hangs for 60 s, longer than the wait below.
     from tests.test_smoke import alive, children_running
 
     code = (
@@ -572,25 +581,51 @@ def test_an_interrupted_parent_takes_the_memory_child_with_it(drivers: Path, fak
     parent = subprocess.Popen(
         [sys.executable, "-c", code], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
     )
+    child: list[int] = []
     try:
         deadline = time.monotonic() + 60
-        child: list[int] = []
         while not child and time.monotonic() < deadline:
             child = children_running(parent.pid, "memory_held.py")
             time.sleep(0.05)
         assert child, "the memory child never started"
         time.sleep(0.5)
-        parent.send_signal(signal.SIGINT)
+        parent.send_signal(signum)
         _, err = parent.communicate(timeout=30)
-        assert b"KeyboardInterrupt" in err
-        deadline = time.monotonic() + 15
+        assert (b"KeyboardInterrupt" in err) is (signum == signal.SIGINT)
+        deadline = time.monotonic() + 5
         while alive(child[0]) and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert not alive(child[0])
+        assert not alive(child[0]), f"child {child[0]} outlived its parent ({signum.name})"
     finally:
         if parent.poll() is None:
             parent.kill()
             parent.wait()
+        if child and alive(child[0]):
+            os.killpg(child[0], signal.SIGKILL)  # an orphan leads its own process group
+
+
+# Says whether stdin reached end of file within a second, then whether it is still open.
+STDIN_STATE = """\
+import select, sys
+ready = select.select([sys.stdin], [], [], 1.0)[0]
+print("eof" if ready and not sys.stdin.buffer.read() else "open")
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="select() on a pipe is POSIX")
+@pytest.mark.parametrize(
+    ("keep", "state"),
+    [pytest.param(False, "eof", id="closed"), pytest.param(True, "open", id="kept")],
+)
+def test_run_command_keeps_stdin_open_only_when_asked(keep: bool, state: str) -> None:
+    result = run_command([sys.executable, "-c", STDIN_STATE], None, 30, keep_stdin_open=keep)
+    assert (result.returncode, result.stdout.strip()) == (0, state), result.stderr
+
+
+def test_run_command_with_stdin_kept_open_still_times_out() -> None:
+    argv = [sys.executable, "-c", "import sys; sys.stdin.read(); print('eof')"]
+    result = run_command(argv, None, 1.0, keep_stdin_open=True)
+    assert result.timed_out and result.signal_name == "SIGKILL" and result.stdout == ""
 
 
 def test_nvml_that_cannot_start_leaves_the_figures_unknown(drivers: Path, fake_tf: Path) -> None:

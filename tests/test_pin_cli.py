@@ -194,6 +194,25 @@ def test_target_mode_prints_parseable_pins() -> None:
         Requirement(line)
 
 
+@pytest.mark.parametrize(
+    ("python", "tensorflow", "tensorrt"),
+    [
+        pytest.param("3.10", "tensorflow[and-cuda]==2.14.1", True, id="py3.10-keeps-the-extra"),
+        # TensorRT 8.5 has no Python 3.11 wheel (tensorflow/tensorflow#61986).
+        pytest.param("3.11", "tensorflow==2.14.1", False, id="py3.11-pins-the-extra-by-hand"),
+    ],
+)
+def test_tensorflow_2_14_for_driver_470(python: str, tensorflow: str, tensorrt: bool) -> None:
+    out = tfdoctor("pin", "--python", python, "--platform", "linux", "--driver", "470.82.01")
+    assert out.returncode == 0, out.stderr
+    reqs = {normalize_name(r.name): r for r in map(Requirement, requirement_lines(out.stdout))}
+    assert tensorflow in out.stdout.splitlines()
+    assert str(reqs["nvidia-cudnn-cu11"]) == 'nvidia-cudnn-cu11==8.7.0.84; sys_platform == "linux"'
+    assert ("tensorrt" in reqs) is tensorrt
+    assert ("# WARNING: tensorrt==8.5.3.1" in out.stdout) is not tensorrt
+    assert ("tensorflow/tensorflow/issues/61986" in out.stderr) is not tensorrt
+
+
 def test_no_tensorflow_exits_2(tmp_path: Path) -> None:
     only_numpy = f.facts(packages=(f.pkg("numpy", "1.26.4"),), packages_complete=True)
     out = tfdoctor("pin", "--facts", str(write_facts(tmp_path, only_numpy)))

@@ -101,6 +101,44 @@ def platform_of(system: str, machine: str) -> Optional[str]:
     return key if key in PLATFORMS else None
 
 
+def marker_environment(
+    *,
+    python_version: Optional[str] = None,
+    implementation: Optional[str] = None,
+    system: Optional[str] = None,
+    machine: Optional[str] = None,
+    release: Optional[str] = None,
+) -> dict[str, str]:
+    """PEP 508 marker variables of an interpreter, from what is known of it; ``extra`` empty.
+
+    ``python_version`` is the full version (``3.11.7``), the rest as the ``platform`` module
+    gives them (``CPython``, ``Linux``, ``x86_64``, ``6.8.0``). A value left None leaves its
+    variables out: packaging's ``Marker.evaluate`` takes those from the running interpreter.
+    https://packaging.python.org/en/latest/specifications/dependency-specifiers/#environment-markers
+    """
+    env = {"extra": ""}
+    if python_version is not None:
+        env["python_version"] = ".".join(python_version.split(".")[:2])
+        env["python_full_version"] = python_version
+    if implementation is not None:
+        env["implementation_name"] = implementation.lower()
+        env["platform_python_implementation"] = implementation
+        if python_version is not None and implementation == "CPython":
+            # sys.implementation.version: the language version on CPython only (PyPy 7.3.x).
+            env["implementation_version"] = python_version
+    if system is not None:
+        env["platform_system"] = system
+        env["sys_platform"] = {"Linux": "linux", "Darwin": "darwin", "Windows": "win32"}.get(
+            system, system.lower()
+        )
+        env["os_name"] = "nt" if system == "Windows" else "posix"
+    if machine is not None:
+        env["platform_machine"] = machine
+    if release is not None:
+        env["platform_release"] = release
+    return env
+
+
 def python_minor(version: str) -> Optional[str]:
     """``3.11.7`` -> ``3.11``; None when it is not a CPython 3 version."""
     parts = version_key(version)

@@ -20,6 +20,7 @@ from tfdoctor.compat import (
     evaluate,
     gpu_code,
     install_requirement,
+    marker_environment,
     newest_fit,
     platform_of,
     ptx_driver_floor,
@@ -645,22 +646,16 @@ _PINNED = (
 )
 
 
-def _marker_environment(facts: Facts) -> dict[str, str]:
+def examined_marker_environment(facts: Facts) -> dict[str, str]:
     """PEP 508 marker variables of the examined interpreter, as far as the facts tell."""
-    env = {"extra": ""}
-    if facts.python is not None:
-        parts = facts.python.version.split(".")
-        env["python_version"] = ".".join(parts[:2])
-        env["python_full_version"] = facts.python.version
-        env["implementation_name"] = facts.python.implementation.lower()
-    if facts.platform is not None:
-        system = facts.platform.system
-        env["platform_system"] = system
-        env["sys_platform"] = {"Linux": "linux", "Darwin": "darwin", "Windows": "win32"}.get(
-            system, system.lower()
-        )
-        env["platform_machine"] = facts.platform.machine
-    return env
+    python, plat = facts.python, facts.platform
+    return marker_environment(
+        python_version=None if python is None else python.version,
+        implementation=None if python is None else python.implementation,
+        system=None if plat is None else plat.system,
+        machine=None if plat is None else plat.machine,
+        release=None if plat is None else plat.release,
+    )
 
 
 def _declared(facts: Facts, pkg: PackageFacts, line: Optional[TFLine], dist: str) -> Optional[str]:
@@ -672,7 +667,7 @@ def _declared(facts: Facts, pkg: PackageFacts, line: Optional[TFLine], dist: str
     from packaging.markers import UndefinedEnvironmentName  # noqa: PLC0415
     from packaging.requirements import InvalidRequirement, Requirement  # noqa: PLC0415
 
-    env = _marker_environment(facts)
+    env = examined_marker_environment(facts)
     for text in pkg.requires:
         try:
             req = Requirement(text)

@@ -6,17 +6,14 @@ import shlex
 from collections.abc import Iterator
 
 from tfdoctor.checks._context import CheckContext, fix, pip_command, unknown
-from tfdoctor.checks.compat import _marker_environment
+from tfdoctor.checks.compat import examined_marker_environment
 from tfdoctor.facts import normalize_name
 from tfdoctor.findings import Finding, Severity
 
 
 def check_drift(ctx: CheckContext) -> Iterator[Finding]:
     """Each pinned package is installed at a version its requirement allows."""
-    from packaging.markers import (  # noqa: PLC0415 - only with --against
-        UndefinedEnvironmentName,
-        default_environment,
-    )
+    from packaging.markers import UndefinedEnvironmentName  # noqa: PLC0415 - only with --against
     from packaging.requirements import Requirement  # noqa: PLC0415
     from packaging.version import InvalidVersion, Version  # noqa: PLC0415
 
@@ -40,9 +37,9 @@ def check_drift(ctx: CheckContext) -> Iterator[Finding]:
             ),
         )
         return
-    # The examined interpreter's marker values; this one's for any the facts do not record.
-    env = {str(k): str(v) for k, v in default_environment().items()}
-    env.update(_marker_environment(facts))
+    # The examined interpreter's marker values; Marker.evaluate takes this one's for any the
+    # facts do not record.
+    env = examined_marker_environment(facts)
     compared = 0
     drifted: list[Finding] = []
     for text in ctx.against:

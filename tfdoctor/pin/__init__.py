@@ -25,11 +25,12 @@ from tfdoctor.compat import (
     describe_target,
     driver_floor,
     install_requirement,
+    marker_environment,
     newest_fit,
     verdicts,
 )
 from tfdoctor.facts import TF_DISTRIBUTIONS, Facts, PackageFacts, normalize_name
-from tfdoctor.matrix import PLATFORMS, Matrix, TFLine
+from tfdoctor.matrix import PLATFORMS, Matrix, TFLine, version_key
 
 if TYPE_CHECKING:
     from packaging.requirements import Requirement
@@ -53,6 +54,12 @@ PLATFORM_MARKERS: Mapping[str, str] = {
 }
 #: NVIDIA's CUDA wheels are published for Linux only (https://pypi.org/project/nvidia-cudnn-cu12/).
 LINUX_MARKER = 'sys_platform == "linux"'
+
+#: TensorFlow 2.14's ``and-cuda`` extra pins ``tensorrt==8.5.3.1``, whose wheels stop at
+#: Python 3.10 (https://github.com/NVIDIA/TensorRT/issues/2744): on a newer Python pip cannot
+#: install the extra at all (https://github.com/tensorflow/tensorflow/issues/61986).
+TENSORRT = "tensorrt"
+TENSORRT_LAST_PYTHON = (3, 10)
 
 
 class PinError(ValueError):
@@ -120,35 +127,6 @@ class Pinset:
 
 
 # --- markers ----------------------------------------------------------------------------------
-
-
-def marker_environment(facts: Facts) -> dict[str, str]:
-    """PEP 508 marker variables of the examined interpreter, from the facts.
-
-    Starts from this interpreter's values (``platform_version`` and the like, which the facts
-    do not record) and overrides every one the facts know.
-    """
-    from packaging.markers import default_environment  # noqa: PLC0415 - 30 ms, when used
-
-    env: dict[str, str] = {str(k): str(v) for k, v in default_environment().items()}
-    if facts.python is not None:
-        version = facts.python.version
-        env["python_version"] = ".".join(version.split(".")[:2])
-        env["python_full_version"] = version
-        env["implementation_version"] = version
-        env["implementation_name"] = facts.python.implementation.lower()
-        env["platform_python_implementation"] = facts.python.implementation
-    if facts.platform is not None:
-        system = facts.platform.system
-        env["platform_system"] = system
-        env["sys_platform"] = {"Linux": "linux", "Darwin": "darwin", "Windows": "win32"}.get(
-            system, system.lower()
-        )
-        env["os_name"] = "nt" if system == "Windows" else "posix"
-        env["platform_machine"] = facts.platform.machine
-        env["platform_release"] = facts.platform.release
-    env["extra"] = ""
-    return env
 
 
 def _applies(req: Requirement, env: Mapping[str, str], extra: str) -> bool:
@@ -364,7 +342,14 @@ def environment_pinset(
         err = facts.error_for("python")
         raise PinError("the installed packages could not be read", (err.message,) if err else ())
     installed = {normalize_name(p.name): p for p in facts.packages}
-    env = marker_environment(facts)
+    python, plat = facts.python, facts.platform
+    env = marker_environment(
+        python_version=None if python is None else python.version,
+        implementation=None if python is None else python.implementation,
+        system=None if plat is None else plat.system,
+        machine=None if plat is None else plat.machine,
+        release=None if plat is None else plat.release,
+    )
     warnings: list[str] = []
     extra_requires: dict[tuple[str, str], Sequence[str]] = {}
     root_extras: dict[str, tuple[str, ...]] = {}
@@ -558,7 +543,23 @@ def target_pinset(
     line = found.line
     root = Requirement(install_requirement(line, target))
     root_name = normalize_name(root.name)
-    entries = [PinEntry(root_name, str(root.specifier), tuple(sorted(root.extras)))]
+    extras = tuple(sorted(root.extras))
+    cuda_label = f"{root_name}[{AND_CUDA}]"
+    warnings: list[str] = []
+    cuda_pins = dict(line.and_cuda or {}) if AND_CUDA in extras else {}
+    if TENSORRT in cuda_pins and _newer_python(target.python, TENSORRT_LAST_PYTHON):
+        # TensorFlow runs without TensorRT (only TF-TRT loads it), so the rest of the extra
+        # is pinned by hand and the file installs.
+        warnings.append(
+            f"{TENSORRT}{cuda_pins.pop(TENSORRT)}, which {cuda_label}=={line.latest_patch} "
+            f"requires, has no wheel for Python {target.python} (TensorRT 8.5 wheels stop at "
+            "Python 3.10; https://github.com/tensorflow/tensorflow/issues/61986): "
+            f"{root_name} is pinned without [{AND_CUDA}], its CUDA wheels are listed one by "
+            f"one, and {TENSORRT} is left out (TensorFlow runs without it; TF-TRT needs it)"
+        )
+        extras = tuple(e for e in extras if e != AND_CUDA)
+        cuda_label += f" without {TENSORRT} (see the warning)"
+    entries = [PinEntry(root_name, str(root.specifier), extras)]
     wrapper = line.wrappers.get(plat)
     if wrapper is not None:
         # The wheel on this platform is a thin wrapper requiring this one, at the same version.
@@ -574,23 +575,20 @@ def target_pinset(
         spec = getattr(line.pins, field)
         if spec:
             entries.append(PinEntry(dist, spec, via=(root_name,)))
-    if AND_CUDA in root.extras and line.and_cuda:
-        for dist, spec in sorted(line.and_cuda.items()):
-            entries.append(
-                PinEntry(
-                    normalize_name(dist),
-                    spec,
-                    marker=LINUX_MARKER,
-                    via=(f"{root_name}[{AND_CUDA}]",),
-                )
-            )
+    for dist, spec in sorted(cuda_pins.items()):
+        entries.append(PinEntry(normalize_name(dist), spec, marker=LINUX_MARKER, via=(cuda_label,)))
     entries.sort(key=lambda e: e.name)
     return Pinset(
         mode="target",
         entries=tuple(entries),
         provenance=_target_provenance(matrix, found, target, origins or {}),
-        warnings=(),
+        warnings=tuple(warnings),
     )
+
+
+def _newer_python(python: Optional[str], last: tuple[int, ...]) -> bool:
+    """Whether a target Python (``3.11``) is newer than ``last``; False when not given."""
+    return python is not None and version_key(python)[: len(last)] > last
 
 
 def _target_provenance(

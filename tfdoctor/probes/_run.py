@@ -76,9 +76,19 @@ Runner = Callable[[Sequence[str], Optional[Mapping[str, str]], float], CommandRe
 
 
 def run_command(
-    argv: Sequence[str], env: Optional[Mapping[str, str]] = None, timeout: float = 10.0
+    argv: Sequence[str],
+    env: Optional[Mapping[str, str]] = None,
+    timeout: float = 10.0,
+    *,
+    keep_stdin_open: bool = False,
 ) -> CommandResult:
-    """Run ``argv`` without a shell; kill its whole process group when ``timeout`` passes."""
+    """Run ``argv`` without a shell; kill its whole process group when ``timeout`` passes.
+
+    With ``keep_stdin_open`` the child's stdin is a pipe this process never writes and closes
+    only once the child has ended: a child that exits when its stdin reaches end of file then
+    dies with this process however it ends (SIGKILL included), instead of running on, in its
+    own session, until its work or its timeout ends.
+    """
     start = time.monotonic()
     kwargs: dict[str, object] = {}
     if sys.platform != "win32":
@@ -88,7 +98,7 @@ def run_command(
     try:
         proc = subprocess.Popen(
             list(argv),
-            stdin=subprocess.DEVNULL,
+            stdin=subprocess.PIPE if keep_stdin_open else subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             env=None if env is None else dict(env),
@@ -98,6 +108,8 @@ def run_command(
         return CommandResult(
             tuple(argv), None, "", "", time.monotonic() - start, start_error=str(exc)
         )
+    # communicate() would close a stdin pipe at once (it has no input to write): keep it aside.
+    stdin, proc.stdin = proc.stdin, None
     try:
         out, err = proc.communicate(timeout=timeout)
         timed_out = False
@@ -111,6 +123,9 @@ def run_command(
         _kill_group(proc)
         proc.wait()
         raise
+    finally:
+        if stdin is not None:
+            stdin.close()
     return CommandResult(
         argv=tuple(argv),
         returncode=proc.returncode,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Optional
 
@@ -35,16 +35,28 @@ def growth_configured(env: Mapping[str, str]) -> bool:
     )
 
 
+def run_watched(
+    argv: Sequence[str], env: Optional[Mapping[str, str]], timeout: float
+) -> CommandResult:
+    """:func:`run_command` with the child's stdin a pipe held open until the child ends."""
+    return run_command(argv, env, timeout, keep_stdin_open=True)
+
+
 def read_memory_held(
     python: str,
     env: Optional[Mapping[str, str]] = None,
     timeout: float = 180.0,
-    runner: Runner = run_command,
+    runner: Runner = run_watched,
 ) -> HeldMemory:
-    """Run the memory child in ``python`` with ``env`` (ours by default) as is; never raises."""
+    """Run the memory child in ``python`` with ``env`` (ours by default) as is; never raises.
+
+    The child exits when its stdin reaches end of file, so it never outlives this process
+    (it runs in its own session, which a signal to ours does not reach); a ``runner`` must
+    keep that stdin open until the child ends, as :func:`run_watched` does.
+    """
     marker = f"=== tfdoctor memory {secrets.token_hex(8)} ==="
     environ = dict(os.environ if env is None else env)
-    result = runner([python, str(CHILD), marker], environ, timeout)
+    result = runner([python, str(CHILD), marker, "--watch-parent"], environ, timeout)
     return parse_memory_held(result, marker, growth_configured(environ), timeout)
 
 

@@ -1,10 +1,13 @@
 """Run one small op per GPU in a fresh process and report the GPU memory the process holds.
 
 Run by path in the examined interpreter, with the user's environment unchanged, as
-``python memory_held.py MARKER``: it starts TensorFlow as a training script would, so what
-it holds afterwards shows whether the environment's memory-growth setting takes effect.
-Standard library plus TensorFlow; NVML and the CUDA driver are read through ctypes, since
-the examined interpreter need not have ``pynvml``. Nothing from tfdoctor; Python 3.7 syntax.
+``python memory_held.py MARKER [--watch-parent]``: it starts TensorFlow as a training script
+would, so what it holds afterwards shows whether the environment's memory-growth setting
+takes effect. Standard library plus TensorFlow; NVML and the CUDA driver are read through
+ctypes, since the examined interpreter need not have ``pynvml``. Nothing from tfdoctor;
+Python 3.7 syntax. With ``--watch-parent`` it exits as soon as its stdin reaches end of file:
+the parent holds the other end of that pipe, so the child dies with the parent however the
+parent ends (even SIGKILL), rather than holding GPU memory until its timeout.
 
 Prints one line, ``MARKER {json}``: ``{"event": "memory-held", "status": "ok" | "no-gpu",
 "pid", "nvml_error", "gpus": [{"device", "pci_bus_id", "memory_total", "memory_held",
@@ -20,6 +23,7 @@ import json
 import os
 import re
 import sys
+import threading
 from typing import Any, Optional
 
 # nvml.h: nvmlReturn_t values used here, and NVML_VALUE_NOT_AVAILABLE for an unsigned long
@@ -298,12 +302,25 @@ def emit(marker: str, doc: dict[str, Any]) -> None:
     sys.stdout.flush()
 
 
+def watch_parent() -> None:
+    """Exit at once when stdin closes: the parent that holds its other end has gone."""
+
+    def wait() -> None:
+        with contextlib.suppress(OSError, ValueError):
+            sys.stdin.buffer.read()
+        os._exit(1)
+
+    threading.Thread(target=wait, name="watch-parent", daemon=True).start()
+
+
 def main(argv: list[str]) -> int:
     """Measure and print; the exit status is 0 unless the arguments are bad."""
-    if len(argv) != 2:
-        sys.stderr.write("usage: memory_held.py MARKER\n")
+    if len(argv) < 2 or argv[2:] not in ([], ["--watch-parent"]):
+        sys.stderr.write("usage: memory_held.py MARKER [--watch-parent]\n")
         return 2
     marker = argv[1]
+    if argv[2:]:
+        watch_parent()
     doc: dict[str, Any] = {"event": "memory-held", "pid": os.getpid(), "nvml_error": None}
     nvml = None
     before: dict[str, int] = {}
