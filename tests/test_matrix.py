@@ -125,8 +125,8 @@ macos-arm64: [], windows-x86_64: []}
     pins: {numpy: null, protobuf: null, keras: null, tf_keras: null, ml_dtypes: null}
     and_cuda: null
     sources: {latest_patch: pypi, python: pypi, gpu_package: pypi, windows_native_gpu: pypi, \
-wrappers: pypi}
-    cuda_builds: []
+wrappers: pypi, cuda_builds: pypi}
+    cuda_builds: [windows-x86_64]
 """
 
 MATRIX = load_matrix(env={})
@@ -385,6 +385,18 @@ cuda_families:"""
             sub("windows_native_gpu: false", 'windows_native_gpu: "false"'),
             "m.yaml:31: tensorflow[2.15].windows_native_gpu: expected true or false, got 'false'",
             id="bool-as-string",
+        ),
+        pytest.param(
+            sub("windows_native_gpu: false", "windows_native_gpu: true"),
+            "m.yaml:31: tensorflow[2.15].windows_native_gpu: true disagrees with cuda_builds "
+            "(has no windows-x86_64)",
+            id="windows-gpu-without-windows-cuda-build",
+        ),
+        pytest.param(
+            sub("cuda_builds: [linux-x86_64]", "cuda_builds: [linux-x86_64, windows-x86_64]"),
+            "m.yaml:31: tensorflow[2.15].windows_native_gpu: false disagrees with cuda_builds "
+            "(lists windows-x86_64)",
+            id="windows-cuda-build-without-windows-gpu",
         ),
         pytest.param(
             sub('{name: "A100"', '{name: "NVIDIA Tesla T4"'),

@@ -11,57 +11,53 @@ import pytest
 from tests import factories as f
 from tests.test_cli import tfdoctor, write_facts
 from tests.test_matrix import VALID_MATRIX
-from tfdoctor.compat import Target, describe_target, driver_floor, evaluate, ptx_driver_floor
-from tfdoctor.matrix import MATRIX_ENV, Matrix, TFLine, load_matrix
+from tfdoctor.compat import Target, describe_target
+from tfdoctor.matrix import MATRIX_ENV, load_matrix
 
 #: The bundled matrix, read without $TFDOCTOR_MATRIX (the subprocesses run without it too).
 MATRIX = load_matrix(env={})
 CLEAN_ENV = {MATRIX_ENV: ""}
 
 
-def expected_json(matrix: Matrix, line: TFLine) -> dict[str, Any]:
-    """What ``tfdoctor matrix --json`` must say about ``line`` when nothing is asked."""
-    linux = driver_floor(matrix, line, "linux")
-    windows = driver_floor(matrix, line, "windows")
-    ptx = ptx_driver_floor(matrix, line, "linux")
-    caps = line.compute_capabilities
-    return {
-        "tensorflow": line.line,
-        "latest_patch": line.latest_patch,
-        "requires_python": line.requires_python,
-        "python": list(line.python["linux-x86_64"]),
-        "python_by_platform": {k: list(v) for k, v in line.python.items()},
-        "glibc_min": line.glibc_min,
-        "cuda": line.cuda,
-        "cudnn": line.cudnn,
-        "min_driver_linux": linux.version if linux else None,
-        "min_driver_windows": windows.version if windows and line.windows_native_gpu else None,
-        "min_driver_ptx_linux": ptx.version if ptx else None,
-        "compute_capabilities": None
-        if caps is None
-        else {"sass": [*caps.sass], "ptx": [*caps.ptx]},
-        "numpy": line.pins.numpy,
-        "protobuf": line.pins.protobuf,
-        "keras": line.pins.keras,
-        "tf_keras": line.pins.tf_keras,
-        "ml_dtypes": line.pins.ml_dtypes,
-        "and_cuda": None if line.and_cuda is None else dict(line.and_cuda),
-        "gpu_package": dict(line.gpu_package),
-        "cuda_builds": list(line.cuda_builds),
-        "known_gpu_failures": dict(line.known_gpu_failures),
-        "windows_native_gpu": line.windows_native_gpu,
-        "wrappers": dict(line.wrappers),
-        # Nothing asked: every line with a Linux x86-64 wheel fits, as plain tensorflow.
-        "fits": True,
-        "reasons": [],
-        "caveats": list(evaluate(matrix, line, Target()).notes),
-        "install": f"tensorflow=={line.latest_patch}",
-        "notes": list(line.notes),
-        "sources": {
-            fact: [matrix.sources[s].url_for(line) for s in ids]
-            for fact, ids in sorted(line.sources.items())
-        },
-    }
+#: The keys of every object ``tfdoctor matrix --json`` prints (documented in
+#: docs/compatibility.md).
+JSON_KEYS = {
+    "tensorflow", "latest_patch", "requires_python", "python", "python_by_platform",
+    "glibc_min", "cuda", "cudnn", "min_driver_linux", "min_driver_windows",
+    "min_driver_ptx_linux", "compute_capabilities", "numpy", "protobuf", "keras", "tf_keras",
+    "ml_dtypes", "and_cuda", "gpu_package", "cuda_builds", "windows_native_gpu", "wrappers",
+    "fits", "reasons", "caveats", "install", "known_gpu_failures", "notes", "sources",
+}  # fmt: skip
+
+#: Values read off the wheels and NVIDIA's driver tables, for a few lines.
+SPOT_VALUES: dict[str, dict[str, Any]] = {
+    "2.16": {
+        "latest_patch": "2.16.2",
+        "cuda": "12.3",
+        "cudnn": "8.9",
+        "min_driver_linux": "525.60.13",
+        "min_driver_windows": None,
+        "min_driver_ptx_linux": "545.23.06",
+        "windows_native_gpu": False,
+        "python": ["3.9", "3.10", "3.11", "3.12"],
+        "install": "tensorflow==2.16.2",
+    },
+    "2.10": {
+        "cuda": "11.2",
+        "min_driver_linux": "450.80.02",
+        "min_driver_windows": "452.39",
+        "windows_native_gpu": True,
+        "cuda_builds": ["linux-x86_64", "windows-x86_64"],
+    },
+    "1.15": {
+        "cuda": "10.0",
+        "cudnn": "7.4",
+        "min_driver_linux": "410.48",
+        "min_driver_windows": "411.31",
+        "gpu_package": {"linux": "tensorflow-gpu", "windows": "tensorflow-gpu", "macos": None},
+        "install": "tensorflow==1.15.5",
+    },
+}
 
 
 def test_json_lists_every_line_as_the_matrix_says() -> None:
@@ -72,19 +68,30 @@ def test_json_lists_every_line_as_the_matrix_says() -> None:
     assert isinstance(data, list)
     assert [d["tensorflow"] for d in data] == [e.line for e in MATRIX.lines]
     for obj in data:
-        assert isinstance(obj["windows_native_gpu"], bool)
-        assert all(p.startswith("3.") for p in obj["python"])
-        assert obj["compute_capabilities"] is None or set(obj["compute_capabilities"]) == {
-            "sass",
-            "ptx",
-        }
+        name = obj["tensorflow"]
+        assert set(obj) == JSON_KEYS, name
+        # Nothing asked: every line has a Linux x86-64 wheel, so fits as plain tensorflow.
+        assert (obj["fits"], obj["reasons"]) == (True, []), name
+        assert obj["install"] == f"tensorflow=={obj['latest_patch']}", name
+        assert obj["python"] and all(p.startswith("3.") for p in obj["python"]), name
+        assert obj["python"] == obj["python_by_platform"]["linux-x86_64"], name
+        assert isinstance(obj["windows_native_gpu"], bool), name
+        assert obj["windows_native_gpu"] == ("windows-x86_64" in obj["cuda_builds"]), name
+        # A Windows driver floor only where native Windows gets a CUDA build.
+        assert (obj["min_driver_windows"] is not None) == (
+            obj["windows_native_gpu"] and obj["cuda"] is not None
+        ), name
+        assert (obj["cuda"] is None) == (obj["min_driver_linux"] is None), name
+        for key in ("cuda", "cudnn", "min_driver_linux", "min_driver_ptx_linux", "numpy"):
+            assert obj[key] is None or isinstance(obj[key], str), (name, key)
+        assert obj["and_cuda"] is None or isinstance(obj["and_cuda"], dict), name
+        caps = obj["compute_capabilities"]
+        assert caps is None or (set(caps) == {"sass", "ptx"} and caps["sass"]), name
+        urls = [url for urls in obj["sources"].values() for url in urls]
+        assert urls and all(u.startswith("https://") and "{" not in u for u in urls), name
     by_line = {d["tensorflow"]: d for d in data}
-    tf216 = by_line["2.16"]
-    assert (tf216["latest_patch"], tf216["cuda"], tf216["cudnn"]) == ("2.16.2", "12.3", "8.9")
-    assert tf216["min_driver_linux"] == "525.60.13"
-    assert tf216["python"] == ["3.9", "3.10", "3.11", "3.12"]
-    for line in MATRIX.lines:
-        assert by_line[line.line] == expected_json(MATRIX, line), line.line
+    for name, values in SPOT_VALUES.items():
+        assert {k: by_line[name][k] for k in values} == values, name
 
 
 def test_python_query_json_fits_only_lines_with_wheels() -> None:

@@ -694,7 +694,7 @@ def _read_line(reader: _Reader, node: Node, index: int, sources: Mapping[str, So
         for os_name, n in gpu_fields.items()
     }
     cuda_builds = _platform_list(reader, fields["cuda_builds"], f"{where}.cuda_builds")
-    windows_gpu = reader.boolean(fields["windows_native_gpu"], f"{where}.windows_native_gpu")
+    windows_gpu = _windows_gpu(reader, fields["windows_native_gpu"], where, cuda_builds)
     wrappers = _wrappers(reader, fields["wrappers"], f"{where}.wrappers")
     cuda = reader.string(
         fields["cuda"], f"{where}.cuda", _LINE_RE, "CUDA version (X.Y)", nullable=True
@@ -788,6 +788,20 @@ def _stated_facts(entry: TFLine) -> Iterator[tuple[str, str]]:
                 yield fact, ""
         elif value is not None:
             yield fact, ""
+
+
+def _windows_gpu(reader: _Reader, node: Node, where: str, cuda_builds: tuple[str, ...]) -> bool:
+    """``windows_native_gpu``, which must agree with ``windows-x86_64`` in ``cuda_builds``."""
+    value = reader.boolean(node, f"{where}.windows_native_gpu")
+    # Both state one fact (a CUDA build for native Windows); the flag keeps its own source.
+    if value != ("windows-x86_64" in cuda_builds):
+        raise reader.error(
+            node,
+            f"{where}.windows_native_gpu",
+            f"{str(value).lower()} disagrees with cuda_builds "
+            f"({'has no' if value else 'lists'} windows-x86_64)",
+        )
+    return value
 
 
 def _gpu_failures(reader: _Reader, node: Node, field: str) -> dict[str, str]:

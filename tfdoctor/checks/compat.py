@@ -10,7 +10,14 @@ from collections.abc import Iterator
 from pathlib import PurePath
 from typing import TYPE_CHECKING, Optional
 
-from tfdoctor.checks._context import CheckContext, fix, installed_tf, pip_command, unknown
+from tfdoctor.checks._context import (
+    CheckContext,
+    cuda_wheels_fix,
+    fix,
+    installed_tf,
+    pip_command,
+    unknown,
+)
 from tfdoctor.compat import (
     NONE,
     PTX,
@@ -577,7 +584,7 @@ def check_cuda_versions(ctx: CheckContext) -> Iterator[Finding]:
         if len(problems) == 1
         else f"{len(problems)} CUDA library versions do not match TensorFlow {line.line}'s build",
         "\n".join(problems) if len(problems) > 1 else "",
-        _cuda_versions_fix(facts, pkg, line, build_cudnn, shadowing),
+        _cuda_versions_fix(facts, line, build_cudnn, shadowing),
         ("https://www.tensorflow.org/install/pip#linux",),
     )
 
@@ -593,7 +600,6 @@ def _cudnn_serves(loaded: str, build: str) -> bool:
 
 def _cuda_versions_fix(
     facts: Facts,
-    pkg: PackageFacts,
     line: TFLine,
     build_cudnn: Optional[str],
     shadowing: Optional[LibraryCandidate],
@@ -610,10 +616,7 @@ def _cuda_versions_fix(
             command,
         )
     if line.and_cuda:
-        return fix(
-            "Install the CUDA libraries TensorFlow pins, as pip wheels.",
-            pip_command(facts, f'install "tensorflow[and-cuda]=={pkg.version}"'),
-        )
+        return cuda_wheels_fix(facts, "Install the CUDA libraries TensorFlow pins, as pip wheels.")
     if line.cuda is not None and version_key(line.cuda)[:2] == (11, 8):
         # TensorFlow's install guide for 2.12 and 2.13 (CUDA 11.8): cuDNN as a pip wheel,
         # found through LD_LIBRARY_PATH (those releases have no RUNPATH into the wheels).

@@ -79,7 +79,7 @@ strings. An entry of `tensorflow` has:
 | `glibc_min` | the lowest glibc of the Linux x86-64 wheels' manylinux tags |
 | `gpu_package` | per OS (`linux`, `windows`, `macos`): the distribution that brings GPU support, or null |
 | `cuda_builds` | the platforms whose GPU distribution is a CUDA build (the Linux aarch64 wheels are CPU builds) |
-| `windows_native_gpu` | whether native Windows gets a CUDA build |
+| `windows_native_gpu` | whether native Windows gets a CUDA build (must agree with `windows-x86_64` in `cuda_builds`) |
 | `wrappers` | platform -> the distribution the `tensorflow` wheel is a thin wrapper for there |
 | `cuda`, `cudnn` | the versions the build uses (null: no CUDA build) |
 | `compute_capabilities` | `sass` (machine code, `sm_XY`) and `ptx` (`compute_XY`); null when unknown |
