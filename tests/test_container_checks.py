@@ -5,13 +5,13 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
 from tests import factories as f
+from tests.test_cli import tfdoctor
 from tfdoctor.checks import run_checks, select_checks
 from tfdoctor.checks._context import CheckContext
 from tfdoctor.facts import DeviceFacts, DriverFacts, Facts, ProbeError, TensorFlowFacts, to_json
@@ -19,7 +19,6 @@ from tfdoctor.findings import Finding, Severity
 from tfdoctor.matrix import Matrix, load_matrix
 from tfdoctor.probes import system
 
-ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data" / "docker"
 MATRIX = load_matrix()
 
@@ -394,20 +393,6 @@ def test_gpu_required_is_silent_unless_asked() -> None:
 
 
 # --- CLI -------------------------------------------------------------------------------------
-
-
-def tfdoctor(*args: str) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ)
-    env.pop("NO_COLOR", None)
-    return subprocess.run(
-        [sys.executable, "-m", "tfdoctor", *args],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
 
 
 @pytest.fixture

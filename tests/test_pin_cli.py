@@ -22,11 +22,13 @@ from tfdoctor.facts import normalize_name, to_json
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def tfdoctor(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+def tfdoctor(
+    *args: str, timeout: float = 120, cwd: Path = ROOT, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "tfdoctor", *args],
-        cwd=ROOT,
-        env=dict(os.environ),
+        cwd=cwd,
+        env=dict(os.environ) if env is None else env,
         capture_output=True,
         text=True,
         timeout=timeout,
@@ -123,23 +125,8 @@ def test_header_shows_paths_relative_to_the_directory_and_home(tmp_path: Path) -
     (home / "locks").mkdir(parents=True)
     facts = write_facts(work / "reports", gpu_facts())
     env = {**os.environ, "HOME": str(home), "PYTHONPATH": str(ROOT)}
-    out = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "tfdoctor",
-            "pin",
-            "--facts",
-            str(facts),
-            "-o",
-            str(home / "locks" / "my pins.txt"),
-        ],
-        cwd=work,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
+    out = tfdoctor(
+        "pin", "--facts", str(facts), "-o", str(home / "locks" / "my pins.txt"), cwd=work, env=env
     )
     assert out.returncode == 0, out.stderr
     text = (home / "locks" / "my pins.txt").read_text(encoding="utf-8")

@@ -12,6 +12,7 @@ import enum
 import os
 import shlex
 import sys
+from collections.abc import Iterator
 from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any, Optional
 
@@ -110,6 +111,17 @@ def _fail(message: str) -> typer.Exit:
     return typer.Exit(ExitCode.DOCTOR_FAILED)
 
 
+@contextlib.contextmanager
+def _doctor_errors() -> Iterator[None]:
+    """Bad input found by the core (a DoctorError) becomes one line on stderr and exit 3."""
+    from tfdoctor.doctor import DoctorError  # noqa: PLC0415 - every caller loads it anyway
+
+    try:
+        yield
+    except DoctorError as exc:
+        raise _fail(str(exc)) from None
+
+
 class _OutputError(Exception):
     """Standard output could not be written (a full disk, a closed pipe): exit code 3."""
 
@@ -170,12 +182,7 @@ def check(
     color: Optional[bool] = COLOR_OPTION,
 ) -> None:
     """Probe Python, packages, the NVIDIA driver, CUDA libraries and TensorFlow; judge; report."""
-    from tfdoctor.doctor import (  # noqa: PLC0415 - commands load what they use
-        CheckOptions,
-        DoctorError,
-        diagnose,
-        list_checks,
-    )
+    from tfdoctor.doctor import CheckOptions, diagnose, list_checks  # noqa: PLC0415 - when used
 
     if list_only:
         for check_id, title in list_checks():
@@ -197,14 +204,11 @@ def check(
     )
     show_progress = fmt is OutputFormat.text and facts_file is None and _use_color(sys.stderr)
     status = _spinner() if show_progress else None
-    try:
-        with status if status is not None else nullcontext():
-            report = diagnose(
-                options,
-                progress=None if status is None else lambda msg: status.update(f"tfdoctor: {msg}"),
-            )
-    except DoctorError as exc:
-        raise _fail(str(exc)) from None
+    with _doctor_errors(), status if status is not None else nullcontext():
+        report = diagnose(
+            options,
+            progress=None if status is None else lambda msg: status.update(f"tfdoctor: {msg}"),
+        )
     _print(_render(report, fmt, verbose, strict, color), nl=False)
     raise typer.Exit(report.exit_code(strict))
 
@@ -234,7 +238,7 @@ def smoke_command(
     color: Optional[bool] = COLOR_OPTION,
 ) -> None:
     """Run TensorFlow kernels on every device: placement, correctness, speed against peak."""
-    from tfdoctor.doctor import DoctorError, smoke_report  # noqa: PLC0415 - loaded when used
+    from tfdoctor.doctor import smoke_report  # noqa: PLC0415 - loaded when used
     from tfdoctor.smoke import SmokeOptions, parse_size  # noqa: PLC0415
 
     if quick and full:
@@ -251,11 +255,8 @@ def smoke_command(
         devices=tuple(devices or ()),
     )
     bars = _progress_bars() if not json_out and _use_color(sys.stderr) else None
-    try:
-        with bars[0] if bars is not None else nullcontext():
-            report = smoke_report(options, progress=None if bars is None else bars[1])
-    except DoctorError as exc:
-        raise _fail(str(exc)) from None
+    with _doctor_errors(), bars[0] if bars is not None else nullcontext():
+        report = smoke_report(options, progress=None if bars is None else bars[1])
     fmt = OutputFormat.json if json_out else OutputFormat.text
     _print(_render(report, fmt, False, strict, color), nl=False)
     raise typer.Exit(report.exit_code(strict))
@@ -339,14 +340,12 @@ def matrix_command(
 
     Exits 0, or 2 when a query matches no release, or 3 on bad input.
     """
-    from tfdoctor.doctor import DoctorError, query_matrix  # noqa: PLC0415 - loaded when used
+    from tfdoctor.doctor import query_matrix  # noqa: PLC0415 - loaded when used
 
-    try:
+    with _doctor_errors():
         table, target, verdicts, asked = query_matrix(
             matrix, python=python, platform=platform, cuda=cuda, driver=driver, gpu=gpu
         )
-    except DoctorError as exc:
-        raise _fail(str(exc)) from None
     if json_out:
         from tfdoctor.render.matrixout import render_matrix_json  # noqa: PLC0415 - lazy
 
@@ -397,19 +396,17 @@ def env_command(
     Memory growth always; the async allocator and log level when asked; XLA's libdevice
     directory and the pip CUDA libraries' LD_LIBRARY_PATH when TensorFlow would miss them.
     """
-    from tfdoctor.doctor import DoctorError, environment_for  # noqa: PLC0415 - loaded when used
+    from tfdoctor.doctor import environment_for  # noqa: PLC0415 - loaded when used
 
     if dockerfile and dotenv:
         raise _fail("--dockerfile and --dotenv ask for different outputs")
     if shell is not None and (dockerfile or dotenv):
         raise _fail("--shell and --dockerfile/--dotenv ask for different outputs")
     fmt = "dockerfile" if dockerfile else "dotenv" if dotenv else (shell or Shell.sh).value
-    try:
+    with _doctor_errors():
         settings = environment_for(
             python, facts_file, async_allocator=async_allocator, log_level=log_level
         )
-    except DoctorError as exc:
-        raise _fail(str(exc)) from None
     from tfdoctor.render.envfile import EnvFormatError, render_env  # noqa: PLC0415 - lazily
 
     try:
@@ -454,7 +451,7 @@ def pin_command(
 
     Exits 0; 2 when nothing can be pinned; 3 on bad input or an unwritable FILE (left as is).
     """
-    from tfdoctor.doctor import DoctorError, PinOptions, make_pins  # noqa: PLC0415 - when used
+    from tfdoctor.doctor import PinOptions, make_pins  # noqa: PLC0415 - loaded when used
     from tfdoctor.pin import PinError  # noqa: PLC0415
     from tfdoctor.pin.atomic import write_atomic  # noqa: PLC0415
 
@@ -471,9 +468,8 @@ def pin_command(
         matrix=matrix,
     )
     try:
-        pinset = make_pins(options)
-    except DoctorError as exc:
-        raise _fail(str(exc)) from None
+        with _doctor_errors():
+            pinset = make_pins(options)
     except PinError as exc:
         typer.echo(f"tfdoctor: {exc}", err=True)
         for reason in exc.reasons:

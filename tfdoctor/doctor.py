@@ -147,6 +147,12 @@ def collect_facts(
     )
 
 
+def _require_interpreter(python: str, flag: str = "--python") -> None:
+    """DoctorError unless ``python`` names an interpreter (a path, or a command on PATH)."""
+    if not (shutil.which(python) or Path(python).is_file()):
+        raise DoctorError(f"{flag} {python}: no such interpreter")
+
+
 def load_facts(path: str) -> Facts:
     """Facts from a saved ``--json`` report (or bare facts document); DoctorError if unusable."""
     try:
@@ -195,8 +201,7 @@ def diagnose(
     if options.facts_file is not None:
         facts = load_facts(options.facts_file)
     else:
-        if not (shutil.which(options.python) or Path(options.python).is_file()):
-            raise DoctorError(f"--python {options.python}: no such interpreter")
+        _require_interpreter(options.python)
         facts = collect_facts(
             options.python,
             options.static,
@@ -238,8 +243,7 @@ def validate_smoke(options: SmokeOptions) -> None:
         )
     if options.max_memory < 64 * 2**20:
         raise DoctorError("--max-memory must be at least 64 MiB")
-    if not (shutil.which(options.python) or Path(options.python).is_file()):
-        raise DoctorError(f"--python {options.python}: no such interpreter")
+    _require_interpreter(options.python)
 
 
 def smoke_report(
@@ -285,8 +289,7 @@ def environment_for(
     if facts_file is not None:
         facts = load_facts(facts_file)
     else:
-        if not (shutil.which(python) or Path(python).is_file()):
-            raise DoctorError(f"--python {python}: no such interpreter")
+        _require_interpreter(python)
         facts = collect_facts(python, static=True, env=env, runner=runner)
     return environment_settings(facts, async_allocator=async_allocator, log_level=log_level)
 
@@ -324,13 +327,18 @@ def query_matrix(
     asked = any(v is not None for v in (python, platform, cuda, driver, gpu))
     if platform is None and python is not None:
         platform = platform_of(pyplatform.system(), pyplatform.machine())
+    target = _make_target(
+        matrix, python=python, platform=platform, cuda=cuda, driver=driver, gpu=gpu
+    )
+    return matrix, target, verdicts(matrix, target), asked
+
+
+def _make_target(matrix: Matrix, **fields: Optional[str]) -> Target:
+    """:func:`make_target` with its bad input (a malformed version) as a DoctorError."""
     try:
-        target = make_target(
-            matrix, python=python, platform=platform, cuda=cuda, driver=driver, gpu=gpu
-        )
+        return make_target(matrix, **fields)
     except TargetError as exc:
         raise DoctorError(str(exc)) from None
-    return matrix, target, verdicts(matrix, target), asked
 
 
 def read_against(path: str) -> tuple[str, ...]:
@@ -390,8 +398,7 @@ def make_pins(
                 "with `tfdoctor check --json --against FILE`, or run pin on the machine"
             )
     else:
-        if not (shutil.which(options.interpreter) or Path(options.interpreter).is_file()):
-            raise DoctorError(f"--interpreter {options.interpreter}: no such interpreter")
+        _require_interpreter(options.interpreter, "--interpreter")
         facts = collect_facts(
             options.interpreter, True, 30.0, env, runner, all_packages=not options.targeted
         )
@@ -444,17 +451,14 @@ def _pin_target(matrix: Matrix, options: PinOptions, facts: Facts) -> tuple[Targ
     from tfdoctor.checks.compat import machine_target  # noqa: PLC0415 - lazy, see the imports
 
     here = machine_target(facts)
-    try:
-        given = make_target(
-            matrix,
-            python=options.python,
-            platform=options.platform,
-            cuda=options.cuda,
-            driver=options.driver,
-            gpu=options.gpu,
-        )
-    except TargetError as exc:
-        raise DoctorError(str(exc)) from None
+    given = _make_target(
+        matrix,
+        python=options.python,
+        platform=options.platform,
+        cuda=options.cuda,
+        driver=options.driver,
+        gpu=options.gpu,
+    )
     origins: dict[str, str] = {}
     values: dict[str, Optional[str]] = {}
     same_os = given.platform is None or (
