@@ -569,7 +569,7 @@ def test_a_parent_that_dies_takes_the_memory_child_with_it(
     # The child runs in its own session, so no signal to the parent reaches it: SIGINT is
     # caught and kills it; SIGTERM and SIGKILL end the parent at once, and the child sees its
     # stdin close. The fake TensorFlow's import hangs for 60 s, longer than the wait below.
-    from tests.test_smoke import alive, children_running
+    from tests.test_smoke import alive, gone_within, wait_for_child
 
     code = (
         "import os, sys\n"
@@ -583,19 +583,13 @@ def test_a_parent_that_dies_takes_the_memory_child_with_it(
     )
     child: list[int] = []
     try:
-        deadline = time.monotonic() + 60
-        while not child and time.monotonic() < deadline:
-            child = children_running(parent.pid, "memory_held.py")
-            time.sleep(0.05)
+        child = wait_for_child(parent.pid, "memory_held.py")
         assert child, "the memory child never started"
         time.sleep(0.5)
         parent.send_signal(signum)
         _, err = parent.communicate(timeout=30)
         assert (b"KeyboardInterrupt" in err) is (signum == signal.SIGINT)
-        deadline = time.monotonic() + 5
-        while alive(child[0]) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert not alive(child[0]), f"child {child[0]} outlived its parent ({signum.name})"
+        assert gone_within(child[0], 5), f"child {child[0]} outlived its parent ({signum.name})"
     finally:
         if parent.poll() is None:
             parent.kill()

@@ -767,6 +767,11 @@ def test_the_child_reads_sm_counts_through_ctypes(
     assert json.loads(out.stdout) == want
 
 
+# (model, compute capability, SM count, max SM clock in kHz) as the CUDA driver reports them.
+RTX_2080_TI = ("NVIDIA GeForce RTX 2080 Ti", "7.5", 68, 1545000)
+RTX_4090 = ("NVIDIA GeForce RTX 4090", "8.9", 128, 2520000)
+
+
 def derived_gpu_events(
     model: str, capability: str, sms: int, khz: int, tf32: bool, *done: dict[str, object]
 ) -> list[dict[str, object]]:
@@ -823,10 +828,7 @@ def replay(events: list[dict[str, object]]) -> Facts:
 def test_replayed_derived_peak_is_in_the_json_and_its_fraction_in_the_table() -> None:
     # A GeForce RTX 2080 Ti (Turing, no TF32): 68 SMs x 64 x 2 x 1545 MHz = 13.4 TFLOP/s.
     events = derived_gpu_events(
-        "NVIDIA GeForce RTX 2080 Ti",
-        "7.5",
-        68,
-        1545000,
+        *RTX_2080_TI,
         False,
         {"kernel": "matmul", "dtype": "float32", "flops": 1e11, "throughput": 10e12},
         {"kernel": "matmul", "dtype": "float16", "flops": 1e11, "throughput": 40e12},
@@ -855,10 +857,7 @@ def test_replayed_derived_peak_is_in_the_json_and_its_fraction_in_the_table() ->
 def test_tf32_kernels_are_judged_only_against_the_derived_lower_bound() -> None:
     # A GeForce RTX 4090 with TF32 on: the derived 82.6 TFLOP/s is non-tensor float32.
     events = derived_gpu_events(
-        "NVIDIA GeForce RTX 4090",
-        "8.9",
-        128,
-        2520000,
+        *RTX_4090,
         True,
         {"kernel": "matmul", "dtype": "float32", "flops": 1e11, "throughput": 120e12},
         {"kernel": "conv2d-forward", "dtype": "float32", "flops": 1e11, "throughput": 5e12},
@@ -881,10 +880,7 @@ def test_tf32_kernels_are_judged_only_against_the_derived_lower_bound() -> None:
 
 def test_a_gpu_above_its_derived_peak_is_named() -> None:
     events = derived_gpu_events(
-        "NVIDIA GeForce RTX 2080 Ti",
-        "7.5",
-        68,
-        1545000,
+        *RTX_2080_TI,
         False,
         {"kernel": "matmul", "dtype": "float32", "flops": 1e11, "throughput": 15e12},
     )
@@ -895,10 +891,7 @@ def test_a_gpu_above_its_derived_peak_is_named() -> None:
 
 def test_a_gpu_without_counts_has_no_peak_and_says_why() -> None:
     events = derived_gpu_events(
-        "NVIDIA GeForce RTX 4090",
-        "8.9",
-        128,
-        2520000,
+        *RTX_4090,
         False,
         {"kernel": "matmul", "dtype": "float32", "flops": 1e11, "throughput": 60e12},
     )
@@ -1347,6 +1340,25 @@ def children_running(parent: int, script: str) -> list[int]:
     return found
 
 
+def wait_for_child(parent: int, script: str, seconds: float = 60) -> list[int]:
+    """:func:`children_running`, polled until it finds one or ``seconds`` pass."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        child = children_running(parent, script)
+        if child:
+            return child
+        time.sleep(0.05)
+    return []
+
+
+def gone_within(pid: int, seconds: float) -> bool:
+    """Whether process ``pid`` has ended within ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return not alive(pid)
+
+
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM, signal.SIGKILL])
 def test_the_child_dies_with_its_parent(signum: signal.Signals) -> None:
@@ -1357,19 +1369,12 @@ def test_the_child_dies_with_its_parent(signum: signal.Signals) -> None:
         stderr=subprocess.DEVNULL,
     )
     try:
-        deadline = time.monotonic() + 60
-        child: list[int] = []
-        while not child and time.monotonic() < deadline:
-            child = children_running(parent.pid, "smoke_kernels.py")
-            time.sleep(0.05)
+        child = wait_for_child(parent.pid, "smoke_kernels.py")
         assert child, "the smoke child never started"
         time.sleep(0.5)  # past exec: the child runs its own code, hanging before the import
         parent.send_signal(signum)
         parent.wait(timeout=30)
-        deadline = time.monotonic() + 15
-        while alive(child[0]) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert not alive(child[0]), f"child {child[0]} outlived its parent ({signum.name})"
+        assert gone_within(child[0], 15), f"child {child[0]} outlived its parent ({signum.name})"
     finally:
         if parent.poll() is None:
             parent.kill()

@@ -13,7 +13,7 @@ import re
 from pathlib import PurePosixPath
 from typing import Optional
 
-from tfdoctor.facts import Facts, normalize_name
+from tfdoctor.facts import TF_DISTRIBUTIONS, Facts, normalize_name
 
 #: Log levels TF_CPP_MIN_LOG_LEVEL takes: 0 all, 1 no INFO, 2 no WARNING, 3 no ERROR.
 LOG_LEVELS = (0, 1, 2, 3)
@@ -40,9 +40,6 @@ _WHEELS: dict[str, tuple[str, str]] = {
     "cudnn": ("cudnn", "cudnn"),
     "nccl": ("nccl", "nccl"),
 }
-
-# Distributions that install the ``tensorflow`` import package, where RECORD does not say.
-_TF_DISTRIBUTIONS = ("tensorflow", "tensorflow-cpu", "tf-nightly", "tensorflow-intel")
 
 _XLA_DATA_DIR = re.compile(r"--xla_gpu_cuda_data_dir=(\"[^\"]*\"|'[^']*'|\S+)")
 
@@ -112,8 +109,9 @@ def _tf_site(facts: Facts) -> Optional[str]:
     for pkg in pkgs:
         if "tensorflow" in pkg.top_level:
             return pkg.location
+    # Distributions that install the ``tensorflow`` import package, where RECORD does not say.
     for pkg in pkgs:
-        if normalize_name(pkg.name) in _TF_DISTRIBUTIONS:
+        if normalize_name(pkg.name) in TF_DISTRIBUTIONS:
             return pkg.location
     return None
 

@@ -264,6 +264,21 @@ def check_correctness(smoke: SmokeFacts) -> Iterator[Finding]:
         )
 
 
+_SLOW_GPU_CAUSES = (
+    "Far below peak usually means throttled or low clocks (power or thermal limits), another "
+    "job on the device, or a CPU fallback."
+)
+
+
+def _slow_gpu_fix() -> Fix:
+    """Where to look when a GPU kernel runs far below its peak."""
+    return fix(
+        "Look at clocks, power and throttle reasons while it runs, and at other processes on "
+        "the device.",
+        "nvidia-smi -q -d PERFORMANCE,CLOCK,POWER",
+    )
+
+
 @_when_smoke_ran
 def check_throughput(smoke: SmokeFacts) -> Iterator[Finding]:
     """Throughput is a sane fraction of the device's peak for that precision."""
@@ -296,14 +311,8 @@ def check_throughput(smoke: SmokeFacts) -> Iterator[Finding]:
                 "smoke.throughput",
                 Severity.WARNING,
                 summary,
-                f"{expected}Far below peak usually means throttled or low clocks (power or "
-                "thermal limits), another job on the device, or a CPU fallback. Peak: "
-                f"{device.peak_source or 'unknown'}.",
-                fix(
-                    "Look at clocks, power and throttle reasons while it runs, and at other "
-                    "processes on the device.",
-                    "nvidia-smi -q -d PERFORMANCE,CLOCK,POWER",
-                ),
+                f"{expected}{_SLOW_GPU_CAUSES} Peak: {device.peak_source or 'unknown'}.",
+                _slow_gpu_fix(),
             )
         else:
             yield Finding(
@@ -332,14 +341,9 @@ def check_throughput(smoke: SmokeFacts) -> Iterator[Finding]:
             f"{_label(result)} reached {_rate(result.throughput)} as TF32, under {floor:.0%} "
             f"of even the {_rate(bound)} non-tensor float32 peak",
             "TF32 tensor cores run at least as fast as the CUDA cores' float32 peak, so this "
-            "kernel is far below what the GPU can do. Far below peak usually means throttled "
-            "or low clocks (power or thermal limits), another job on the device, or a CPU "
-            f"fallback. Peak: {device.peak_source or 'unknown'}.",
-            fix(
-                "Look at clocks, power and throttle reasons while it runs, and at other "
-                "processes on the device.",
-                "nvidia-smi -q -d PERFORMANCE,CLOCK,POWER",
-            ),
+            f"kernel is far below what the GPU can do. {_SLOW_GPU_CAUSES} "
+            f"Peak: {device.peak_source or 'unknown'}.",
+            _slow_gpu_fix(),
         )
     for device in smoke.devices:
         bounded = [r for r in device.results if r.throughput and _tf32_bound(device, r)]
