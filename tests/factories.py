@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 from typing import Any
 
 from tfdoctor.facts import (
@@ -20,6 +21,7 @@ from tfdoctor.facts import (
     PythonFacts,
     TensorFlowFacts,
 )
+from tfdoctor.matrix import load_matrix
 
 SITE = "/opt/venv/lib/python3.11/site-packages"
 
@@ -201,3 +203,9 @@ def cpu_only_machine(**kw: Any) -> Facts:
         ),
     )
     return dataclasses.replace(base, **kw)
+
+
+#: The frozen test matrix (tests/data/matrix/fixture.yaml): check logic is tested against it,
+#: not against the shipped compat_matrix.yaml, so a new release there breaks no test.
+FIXTURE_MATRIX_PATH = Path(__file__).resolve().parent / "data" / "matrix" / "fixture.yaml"
+FIXTURE_MATRIX = load_matrix(str(FIXTURE_MATRIX_PATH), env={})

@@ -27,11 +27,22 @@ ALLOWED = {
     ),
     "tfdoctor.matrix": (),
     "tfdoctor.compat": ("tfdoctor.matrix",),
+    # The derived view of the facts, computed once; the catalogue of causes builds on it.
+    "tfdoctor.machine": ("tfdoctor.facts", "tfdoctor.matrix", "tfdoctor.compat"),
+    "tfdoctor.causes": (
+        "tfdoctor.facts",
+        "tfdoctor.findings",
+        "tfdoctor.matrix",
+        "tfdoctor.compat",
+        "tfdoctor.machine",
+    ),
     "tfdoctor.checks": (
         "tfdoctor.facts",
         "tfdoctor.findings",
         "tfdoctor.matrix",
         "tfdoctor.compat",
+        "tfdoctor.machine",
+        "tfdoctor.causes",
         "tfdoctor.checks",
     ),
     "tfdoctor.render": (
@@ -56,9 +67,17 @@ ALLOWED = {
         "tfdoctor.matrix",
         "tfdoctor.compat",
         "tfdoctor.checks",
-        "tfdoctor",
+        "tfdoctor.machine",
+        # The services behind smoke, pin and env are wired here too (named, not "anything").
+        "tfdoctor.defaults",
+        "tfdoctor.envvars",
+        "tfdoctor.pin",
+        "tfdoctor.smoke",
     ),
 }
+#: The package itself (``from tfdoctor import __version__``; ``from tfdoctor import causes``
+#: names a module and is checked as that module).
+_PACKAGE_ITSELF = {"tfdoctor.doctor"}
 
 
 def _module_name(path: Path) -> str:
@@ -70,14 +89,65 @@ def _module_name(path: Path) -> str:
 
 
 def _imports(path: Path) -> set[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return _imports_of(path.read_text(encoding="utf-8"))
+
+
+def _imports_of(source: str) -> set[str]:
+    """Modules a source imports; ``from tfdoctor import causes`` counts as ``tfdoctor.causes``
+    (a submodule), ``from tfdoctor import __version__`` as ``tfdoctor``."""
+    tree = ast.parse(source)
     names: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             names.update(a.name for a in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            names.add(node.module)
+            if node.module == "tfdoctor":
+                for alias in node.names:
+                    sub = PACKAGE / alias.name
+                    is_module = sub.with_suffix(".py").exists() or (sub / "__init__.py").exists()
+                    names.add(f"tfdoctor.{alias.name}" if is_module else "tfdoctor")
+            else:
+                names.add(node.module)
     return names
+
+
+def _within(imported: str, prefixes: tuple[str, ...]) -> bool:
+    return any(imported == p or imported.startswith(p + ".") for p in prefixes)
+
+
+def layer_violations(name: str, imports: set[str]) -> list[str]:
+    """The imports of module ``name`` that its layer forbids."""
+    layer = next((k for k in sorted(ALLOWED, key=len, reverse=True) if _within(name, (k,))), None)
+    if layer is None:
+        return []  # cli, __main__: the top of the program may import any layer
+    internal = {i for i in imports if i == "tfdoctor" or i.startswith("tfdoctor.")}
+    bad = []
+    for imported in sorted(internal):
+        if imported == "tfdoctor" and layer in _PACKAGE_ITSELF:
+            continue
+        if _within(imported, (layer,)) or _within(imported, ALLOWED[layer]):
+            continue
+        bad.append(f"{name} imports {imported}")
+    return bad
+
+
+@pytest.mark.parametrize(
+    ("name", "source", "expected"),
+    [
+        pytest.param("tfdoctor.facts", "import tfdoctor.checks", 1, id="facts-imports-checks"),
+        pytest.param("tfdoctor.doctor", "from tfdoctor.cli import app", 1, id="doctor-imports-cli"),
+        pytest.param(
+            "tfdoctor.doctor", "from tfdoctor import gpu_config", 1, id="doctor-imports-gpu-config"
+        ),
+        pytest.param("tfdoctor.probes.system", "from tfdoctor import causes", 1, id="probe-causes"),
+        pytest.param("tfdoctor.machine", "from tfdoctor.checks import gpu", 1, id="machine-checks"),
+        pytest.param("tfdoctor.checks.gpu", "from tfdoctor import causes", 0, id="checks-causes"),
+        pytest.param("tfdoctor.doctor", "from tfdoctor import __version__", 0, id="doctor-version"),
+        pytest.param("tfdoctor.compat", "import tfdoctor.compat_extra", 1, id="prefix-not-module"),
+    ],
+)
+def test_the_layering_rule_catches_violations(name: str, source: str, expected: int) -> None:
+    assert len(layer_violations(name, _imports_of(source))) == expected
 
 
 MODULES = sorted(PACKAGE.rglob("*.py"))
@@ -86,21 +156,15 @@ MODULES = sorted(PACKAGE.rglob("*.py"))
 @pytest.mark.parametrize("path", MODULES, ids=_module_name)
 def test_imports_follow_the_data_flow(path: Path) -> None:
     name = _module_name(path)
-    layer = next((k for k in sorted(ALLOWED, key=len, reverse=True) if name.startswith(k)), None)
     internal = {i for i in _imports(path) if i == "tfdoctor" or i.startswith("tfdoctor.")}
     # gpu_config's configure_gpus() runs in the user's training process, where it must
     # configure TensorFlow itself; the doctor never imports it (see the test below).
     if "child" not in path.parts and name != "tfdoctor.gpu_config":
         assert not any(i.split(".")[0] == "tensorflow" for i in _imports(path)), name
-    if layer is None:
-        return  # cli, __main__: the top of the program may import any layer
-    for imported in internal:
-        if imported == "tfdoctor" and layer == "tfdoctor.doctor":
-            continue
-        assert imported.startswith(ALLOWED[layer]), f"{name} imports {imported}"
+    assert layer_violations(name, _imports(path)) == []
     if name != "tfdoctor.cli":
-        assert (
-            not any(i.startswith("tfdoctor.render") for i in internal) or layer == "tfdoctor.render"
+        assert not any(i.startswith("tfdoctor.render") for i in internal) or _within(
+            name, ("tfdoctor.render",)
         )
 
 

@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def run_one(check_id: str, facts: Facts) -> list[Finding]:
-    return list(run_checks(CheckContext(facts), select_checks([check_id])))
+    return list(run_checks(CheckContext(facts, f.FIXTURE_MATRIX), select_checks([check_id])))
 
 
 def only(check_id: str, facts: Facts) -> Finding:
@@ -121,14 +121,21 @@ CASES = [
         "packages.tensorflow",
         f.facts(packages=(f.pkg("numpy", "2.0.0"),)),
         Severity.WARNING,
-        "-m pip install tensorflow",
+        '-m pip install "tensorflow"',
     ),
     (
         "tensorflow-gpu",
         "packages.tensorflow-gpu",
-        f.facts(packages=f.packages(f.pkg("tensorflow-gpu", "2.10.1"))),
+        f.facts(packages=f.packages(f.pkg("tensorflow-gpu", "2.12.0"))),
         Severity.WARNING,
         "uninstall -y tensorflow-gpu",
+    ),
+    (
+        "tensorflow-gpu-is-the-gpu-build-to-2.11",
+        "packages.tensorflow-gpu",
+        f.facts(packages=f.packages(f.pkg("tensorflow-gpu", "2.10.1"))),
+        Severity.OK,
+        "the GPU build of TensorFlow 2.10",
     ),
     ("imports", "tensorflow.import", f.facts(), Severity.OK, "CUDA build"),
     (
@@ -199,7 +206,7 @@ CASES = [
         "tensorflow.import",
         f.facts(tensorflow=f.tensorflow(status="signal", signal="SIGSEGV")),
         Severity.ERROR,
-        "fresh virtual environment",
+        "faulthandler",
     ),
     (
         "hang",
@@ -243,9 +250,16 @@ CASES = [
     (
         "container-without-toolkit",
         "driver.nvidia",
-        f.facts(driver=f.NO_DRIVER),
+        f.facts(driver=f.NO_DRIVER, platform=f.platform(container="docker")),
         Severity.ERROR,
         "--gpus all",
+    ),
+    (
+        "host-nodes-without-driver-library",
+        "driver.nvidia",
+        f.facts(driver=f.NO_DRIVER),
+        Severity.ERROR,
+        "Reinstall the NVIDIA driver",
     ),
     (
         "ecc",

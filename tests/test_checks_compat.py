@@ -39,7 +39,7 @@ from tfdoctor.pin import environment_pinset
 
 CheckFunc = Callable[[CheckContext], Iterable[Finding]]
 
-MATRIX = load_matrix()
+MATRIX = f.FIXTURE_MATRIX
 PIP = f"{f.python().executable} -m pip"
 CACHE = "export CUDA_CACHE_MAXSIZE=4294967296"
 #: The registered check of each function: its findings must use the ids it declares.
@@ -575,7 +575,7 @@ CUDA_VERSION_CASES = {
         f.facts(packages=f.packages(f.pkg("nvidia-cudnn-cu12", "9.1.0.70"))),
         (Severity.WARNING,),
         ("nvidia-cudnn-cu12 9.1.0.70", "nvidia-cudnn-cu12==8.9.4.25"),
-        commands=AND_CUDA_215,
+        commands=(f'{PIP} install "nvidia-cudnn-cu12==8.9.4.25"',),
     ),
     "cudnn-wheel-inside-pin": Case(
         f.facts(packages=f.packages(f.pkg("nvidia-cudnn-cu12", "8.9.4.25"))), ()
@@ -874,7 +874,6 @@ WINDOWS_CASES = {
         (
             "wsl --install",
             f'{WIN_PIP} install "tensorflow==2.10.1"',
-            "conda install -c conda-forge cudatoolkit=11.2 cudnn=8.1",
         ),
     ),
     # 2.10 has no wheel for 3.12: the fix must not offer it.

@@ -20,7 +20,7 @@ from tfdoctor.matrix import Matrix, load_matrix
 from tfdoctor.probes import system
 
 DATA = Path(__file__).resolve().parent / "data" / "docker"
-MATRIX = load_matrix()
+MATRIX = f.FIXTURE_MATRIX
 
 
 def run_one(

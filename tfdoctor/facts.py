@@ -16,8 +16,10 @@ import sys
 import typing
 from typing import Any, Optional, TypeVar
 
-#: Version of the facts document. Bump on any incompatible change to the dataclasses below.
-SCHEMA_VERSION = 1
+#: Version of the facts document. Bump on any change to the dataclasses below.
+SCHEMA_VERSION = 2
+#: Older versions this tfdoctor still reads: every field added since has a default.
+READABLE_SCHEMA_VERSIONS = (1, 2)
 
 
 class FactsError(ValueError):
@@ -52,6 +54,18 @@ class PythonFacts:
     base_prefix: str
     pip_version: Optional[str]
     site_packages: tuple[str, ...] = ()
+    #: PEP 668: the interpreter's stdlib directory holds ``EXTERNALLY-MANAGED`` and this is
+    #: not a virtual environment, so ``pip install`` refuses (Debian's and Ubuntu's Python).
+    externally_managed: bool = False
+    #: Where ``import tensorflow`` resolves in this interpreter, its own ``sys.path``,
+    #: ``PYTHONPATH`` and working directory applied (``importlib.util.find_spec``), without
+    #: importing it: the package directory or module file; None when nothing resolves or unknown.
+    tensorflow_origin: Optional[str] = None
+    #: The ``sys.path`` entry ``tensorflow_origin`` was found under, and why it is on the path:
+    #: ``site-packages``, ``user-site``, ``PYTHONPATH``, ``working-directory``, ``pth`` or
+    #: ``other``.
+    tensorflow_path_entry: Optional[str] = None
+    tensorflow_path_kind: Optional[str] = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -72,6 +86,116 @@ class PlatformFacts:
     rosetta: bool
     #: ``/dev/nvidia*`` device nodes present (containers started without GPU access lack them).
     nvidia_device_nodes: tuple[str, ...] = ()
+    #: CPU emulation of the interpreter: ``qemu`` (user-mode, e.g. an amd64 image on an arm64
+    #: host) or ``rosetta``; None when native or unknown.
+    emulation: Optional[str] = None
+    #: The host's architecture where the emulation reveals it (``aarch64``, ``arm64``).
+    host_machine: Optional[str] = None
+
+
+@dataclasses.dataclass(frozen=True)
+class PciDevice:
+    """An NVIDIA device on the PCI bus (``/sys/bus/pci/devices``, or ``lspci``)."""
+
+    slot: str
+    #: PCI device id, ``0x2330``.
+    device_id: str
+    #: PCI class, ``0x030200`` (3D controller) or ``0x030000`` (VGA).
+    class_code: str
+    #: The kernel driver bound to it (``nvidia``, ``nouveau``, ``vfio-pci``), None when unbound.
+    driver: Optional[str] = None
+
+
+@dataclasses.dataclass(frozen=True)
+class DeviceNode:
+    """A ``/dev/nvidia*`` node and whether this user can open it for reading and writing."""
+
+    path: str
+    accessible: bool
+
+
+@dataclasses.dataclass(frozen=True)
+class NvidiaKernelFacts:
+    """The NVIDIA hardware and kernel side, read without the driver's libraries."""
+
+    #: NVIDIA display/3D controllers on the PCI bus; ``pci_source`` says how they were read.
+    pci_devices: tuple[PciDevice, ...] = ()
+    #: ``sysfs``, ``lspci`` or None (the bus could not be read: another OS, a sandbox).
+    pci_source: Optional[str] = None
+    #: The kernel module's version line (``/proc/driver/nvidia/version``), when loaded.
+    kernel_module_version: Optional[str] = None
+    #: Loaded modules among ``nvidia``, ``nvidia_uvm``, ``nvidia_drm``, ``nvidia_modeset``,
+    #: ``nouveau`` (``/proc/modules``); None when unreadable.
+    modules: Optional[tuple[str, ...]] = None
+    device_nodes: tuple[DeviceNode, ...] = ()
+    #: UEFI Secure Boot enabled (an unsigned DKMS module then does not load); None unknown.
+    secure_boot: Optional[bool] = None
+    #: ``nvidia`` modules built by DKMS for kernels (``dkms status`` lines); empty when unknown.
+    dkms: tuple[str, ...] = ()
+    error: Optional[ProbeError] = None
+
+
+@dataclasses.dataclass(frozen=True)
+class CuInitFacts:
+    """``cuInit(0)`` called through ``libcuda`` in a child process (no TensorFlow)."""
+
+    #: ``ok``, ``error`` (cuInit returned a code), ``no-library`` (libcuda not found),
+    #: ``crashed``, ``timeout``, ``skipped``, ``child-error`` (no usable report).
+    status: str
+    #: CUresult: 0 success, 100 no device, 35 driver too old, 999 unknown (often after
+    #: suspend/resume), 304 OS call failed, 303 shared object init failed.
+    code: Optional[int] = None
+    #: ``CUDA_ERROR_NO_DEVICE`` as ``cuGetErrorName`` gives it.
+    name: Optional[str] = None
+    library: Optional[str] = None
+    #: ``cuDriverGetVersion``: the CUDA version the driver supports (``12.4``).
+    driver_cuda: Optional[str] = None
+    #: ``cuDeviceGetCount`` after a successful cuInit.
+    device_count: Optional[int] = None
+    message: Optional[str] = None
+
+
+@dataclasses.dataclass(frozen=True)
+class FoundLibrary:
+    """A CUDA, cuDNN or NCCL library found off the loader's search path."""
+
+    #: Library name as in :class:`LibraryFacts` (``cudart``, ``cudnn`` ...).
+    name: str
+    path: str
+    version: Optional[str] = None
+    #: Where: ``cuda-home`` ($CUDA_HOME/$CUDA_PATH), ``usr-local-cuda``, ``opt``,
+    #: ``conda-env`` (another environment), ``conda-pkgs``, ``module`` ($MODULEPATH tree),
+    #: ``site-packages`` (another environment's ``nvidia/*/lib``).
+    place: str = "other"
+    #: For ``module``: the module that adds this directory (``cuda/11.8``).
+    module: Optional[str] = None
+
+
+@dataclasses.dataclass(frozen=True)
+class CondaPackage:
+    """One package in a conda environment's ``conda-meta``."""
+
+    name: str
+    version: str
+    build: str = ""
+    #: ``conda-forge``, ``nvidia``, ``pkgs/main``, ``pypi`` (installed by pip, seen by conda).
+    channel: str = ""
+
+
+@dataclasses.dataclass(frozen=True)
+class CondaFacts:
+    """The conda environment the interpreter lives in."""
+
+    prefix: str
+    packages: tuple[CondaPackage, ...] = ()
+    error: Optional[ProbeError] = None
+
+    def package(self, name: str) -> Optional[CondaPackage]:
+        """The conda package called ``name``, if installed."""
+        for pkg in self.packages:
+            if pkg.name == name:
+                return pkg
+        return None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -194,6 +318,12 @@ class CudaLibsFacts:
     ptxas_version: Optional[str] = None
     libdevice: Optional[str] = None
     error: Optional[ProbeError] = None
+    #: Copies the loader would not find (bounded search of the usual places).
+    elsewhere: tuple[FoundLibrary, ...] = ()
+    #: RUNPATH (or RPATH) of TensorFlow's framework library, ``$ORIGIN`` expanded;
+    #: ``runpath_object`` names the file read. Empty when not read.
+    runpath: tuple[str, ...] = ()
+    runpath_object: Optional[str] = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -410,6 +540,12 @@ class Facts:
     #: Probes that produced nothing, and why.
     errors: tuple[ProbeError, ...] = ()
     schema_version: int = SCHEMA_VERSION
+    #: PCI bus, kernel module and device nodes (schema 2).
+    nvidia_kernel: Optional[NvidiaKernelFacts] = None
+    #: ``cuInit`` through libcuda, without TensorFlow (schema 2).
+    cuinit: Optional[CuInitFacts] = None
+    #: The conda environment, when the interpreter is in one (schema 2).
+    conda: Optional[CondaFacts] = None
 
     def package(self, name: str) -> Optional[PackageFacts]:
         """The installed distribution called ``name`` (normalised as in PEP 503), if any."""
@@ -453,12 +589,14 @@ def facts_from_json(data: Any) -> Facts:
     if not isinstance(data, dict):
         raise FactsError("facts: expected a JSON object")
     version = data.get("schema_version")
-    if version != SCHEMA_VERSION:
+    if version not in READABLE_SCHEMA_VERSIONS:
+        readable = ", ".join(str(v) for v in READABLE_SCHEMA_VERSIONS)
         raise FactsError(
             f"facts: schema_version {version!r} is not supported (this tfdoctor reads "
-            f"{SCHEMA_VERSION})"
+            f"{readable})"
         )
-    return from_json(Facts, data, "facts")
+    # An older document lacks only fields that have defaults; it reads as the current one.
+    return dataclasses.replace(from_json(Facts, data, "facts"), schema_version=SCHEMA_VERSION)
 
 
 def from_json(cls: type[T], data: Any, where: str) -> T:

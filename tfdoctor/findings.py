@@ -13,7 +13,9 @@ from typing import Any, Optional
 from tfdoctor.facts import Facts, FactsError, facts_from_json, to_json
 
 #: Version of the JSON report (facts + findings + summary).
-REPORT_SCHEMA_VERSION = 1
+REPORT_SCHEMA_VERSION = 2
+#: Report versions this tfdoctor still reads facts from.
+READABLE_REPORT_VERSIONS = (1, 2)
 
 
 class Severity(str, enum.Enum):
@@ -69,6 +71,9 @@ class Finding:
     links: tuple[str, ...] = ()
     #: The check that produced the finding.
     check: str = ""
+    #: The cause in the catalogue (:mod:`tfdoctor.causes`) the finding rests on, when it names
+    #: one: ``explain`` and ``scan`` name the same causes with the same fixes.
+    cause: str = ""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -114,6 +119,7 @@ def finding_to_json(finding: Finding) -> dict[str, Any]:
     return {
         "id": finding.id,
         "check": finding.check,
+        "cause": finding.cause,
         "severity": finding.severity.value,
         "summary": finding.summary,
         "detail": finding.detail,
@@ -143,7 +149,7 @@ def report_to_json(report: Report, version: str, strict: bool = False) -> dict[s
 def facts_from_report_json(data: Any) -> Facts:
     """The facts inside a saved JSON report (or a bare facts document)."""
     if isinstance(data, dict) and "facts" in data and "findings" in data:
-        if data.get("schema_version") != REPORT_SCHEMA_VERSION:
+        if data.get("schema_version") not in READABLE_REPORT_VERSIONS:
             raise FactsError(
                 f"report: schema_version {data.get('schema_version')!r} is not supported "
                 f"(this tfdoctor reads {REPORT_SCHEMA_VERSION})"

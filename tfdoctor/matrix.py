@@ -141,6 +141,24 @@ class Pins:
     ml_dtypes: Optional[str] = None
 
 
+#: How TensorFlow's install guide gets the CUDA libraries of a line on Linux:
+#: ``and-cuda`` (``pip install "tensorflow[and-cuda]"``, the wheels found through RUNPATH),
+#: ``cudnn-wheel`` (the ``nvidia-cudnn-cu11`` wheel put on ``LD_LIBRARY_PATH``, 2.12-2.13),
+#: ``system`` (a CUDA toolkit and cuDNN installed beside TensorFlow: NVIDIA's packages, or
+#: conda's ``cudatoolkit``/``cudnn``).
+CUDA_INSTALL_METHODS = ("and-cuda", "cudnn-wheel", "system")
+
+
+@dataclasses.dataclass(frozen=True)
+class CudaInstall:
+    """How a line's GPU build gets its CUDA libraries, and the patches where that fails."""
+
+    method: str
+    #: Patches whose own ``and-cuda`` wheels are installed but not found by TensorFlow (its
+    #: libraries' RUNPATH misses the ``nvidia/*/lib`` directories).
+    wheels_unfound: tuple[str, ...] = ()
+
+
 @dataclasses.dataclass(frozen=True)
 class TFLine:
     """One TensorFlow release line (``2.16``), as its wheels and the docs describe it."""
@@ -170,6 +188,8 @@ class TFLine:
     #: Compute capability -> how this line's wheels fail on such GPUs, though their code
     #: should run there (reported failures, with a source).
     known_gpu_failures: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    #: How the GPU build gets its CUDA libraries on Linux (None: no CUDA build there).
+    cuda_install: Optional[CudaInstall] = None
     #: Where the entry starts in the matrix file (1-based), for messages.
     lineno: int = 0
 
@@ -627,11 +647,12 @@ _LINE_FIELDS = (
     "and_cuda",
     "sources",
 )
-_OPTIONAL_LINE_FIELDS = ("notes", "known_gpu_failures")
+_OPTIONAL_LINE_FIELDS = ("notes", "known_gpu_failures", "cuda_install")
 #: Fields that state facts and so need a source when not null (``line`` is the key).
 _FACT_FIELDS = (
     *(f for f in _LINE_FIELDS if f not in ("line", "sources")),
     "known_gpu_failures",
+    "cuda_install",
 )
 
 
@@ -731,6 +752,11 @@ def _read_line(reader: _Reader, node: Node, index: int, sources: Mapping[str, So
         if "known_gpu_failures" in fields
         else {}
     )
+    cuda_install = (
+        _cuda_install(reader, fields["cuda_install"], f"{where}.cuda_install", line)
+        if "cuda_install" in fields
+        else None
+    )
     notes = tuple(
         reader.required_string(n, f"{where}.notes")
         for n in (reader.sequence(fields["notes"], f"{where}.notes") if "notes" in fields else ())
@@ -762,6 +788,7 @@ def _read_line(reader: _Reader, node: Node, index: int, sources: Mapping[str, So
         sources=line_sources,
         notes=notes,
         known_gpu_failures=failures,
+        cuda_install=cuda_install,
         lineno=node.start_mark.line + 1,
     )
     for fact, sub in _stated_facts(entry):
@@ -788,6 +815,30 @@ def _stated_facts(entry: TFLine) -> Iterator[tuple[str, str]]:
                 yield fact, ""
         elif value is not None:
             yield fact, ""
+
+
+def _cuda_install(reader: _Reader, node: Node, where: str, line: str) -> CudaInstall:
+    """``cuda_install``: a method from :data:`CUDA_INSTALL_METHODS` and broken patches."""
+    fields = reader.mapping(node, where, ("method",), ("wheels_unfound",))
+    method = reader.required_string(fields["method"], f"{where}.method")
+    if method not in CUDA_INSTALL_METHODS:
+        raise reader.error(
+            fields["method"], f"{where}.method", f"one of {', '.join(CUDA_INSTALL_METHODS)}"
+        )
+    unfound: list[str] = []
+    if "wheels_unfound" in fields:
+        for item in reader.sequence(fields["wheels_unfound"], f"{where}.wheels_unfound"):
+            patch = reader.required_string(
+                item, f"{where}.wheels_unfound", _PATCH_RE, "release version (X.Y.Z)"
+            )
+            if release_line(patch) != release_line(line):
+                raise reader.error(item, f"{where}.wheels_unfound", f"{patch} is not a {line} release")
+            unfound.append(patch)
+        if method != "and-cuda":
+            raise reader.error(
+                fields["wheels_unfound"], f"{where}.wheels_unfound", "only for method and-cuda"
+            )
+    return CudaInstall(method, tuple(unfound))
 
 
 def _windows_gpu(reader: _Reader, node: Node, where: str, cuda_builds: tuple[str, ...]) -> bool:

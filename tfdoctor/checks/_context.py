@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 from typing import Optional
 
 from tfdoctor.facts import TF_DISTRIBUTIONS, Facts, PackageFacts, ProbeError
 from tfdoctor.findings import Finding, Fix, Severity
+from tfdoctor.machine import Machine
 from tfdoctor.matrix import Matrix
 
 
@@ -23,6 +25,11 @@ class CheckContext:
     against: Optional[tuple[str, ...]] = None
     #: The ``--against`` file's name as given, for the findings about it.
     against_file: Optional[str] = None
+
+    @functools.cached_property
+    def machine(self) -> Machine:
+        """The derived view of the facts, computed once for every check."""
+        return Machine(self.facts, self.matrix)
 
 
 def unknown(fid: str, what: str, error: Optional[ProbeError] = None) -> Finding:

@@ -10,9 +10,9 @@ from collections.abc import Iterator
 from pathlib import PurePath
 from typing import TYPE_CHECKING, Optional
 
+from tfdoctor import causes
 from tfdoctor.checks._context import (
     CheckContext,
-    cuda_wheels_fix,
     fix,
     installed_tf,
     pip_command,
@@ -27,7 +27,6 @@ from tfdoctor.compat import (
     evaluate,
     gpu_code,
     install_requirement,
-    marker_environment,
     newest_fit,
     platform_of,
     ptx_driver_floor,
@@ -35,6 +34,7 @@ from tfdoctor.compat import (
 )
 from tfdoctor.facts import Facts, LibraryCandidate, LibraryFacts, PackageFacts, normalize_name
 from tfdoctor.findings import Finding, Fix, Severity
+from tfdoctor.machine import Machine
 from tfdoctor.matrix import PLATFORMS, ComputeCapabilities, Matrix, TFLine, version_key
 
 if TYPE_CHECKING:
@@ -569,24 +569,67 @@ def check_cuda_versions(ctx: CheckContext) -> Iterator[Finding]:
             )
             if chosen is not None and chosen.origin != "pip" and good_pip:
                 shadowing = chosen
+    cudnn_problem = bool(problems)
+    off_pins: list[str] = []
     for dist, spec in sorted((line.and_cuda or {}).items()):
         installed = facts.package(dist)
         if installed is None:
             continue
         if installed.version not in _specifier(spec):
             problems.append(f"{dist} {installed.version} is outside TensorFlow's pin {dist}{spec}")
+            off_pins.append(f"{dist}{spec}")
     if not problems:
         return
-    yield Finding(
+    if cudnn_problem:
+        cause, remedy = _cuda_versions_fix(ctx, shadowing)
+    else:
+        cause = "cuda-wheel-pins"
+        pullers = _other_frameworks(facts, off_pins)
+        remedy = causes.install_fix(
+            ctx.machine,
+            "Install the NVIDIA wheels TensorFlow pins"
+            + (
+                f" ({', '.join(pullers)} in this environment pins others: give it an "
+                "environment of its own)"
+                if pullers
+                else ""
+            )
+            + ".",
+            *off_pins,
+        )
+    yield causes.finding(
         "cuda.versions",
-        Severity.ERROR if any(p.startswith("cuDNN") for p in problems) else Severity.WARNING,
+        Severity.ERROR if cudnn_problem else Severity.WARNING,
+        cause,
         problems[0]
         if len(problems) == 1
         else f"{len(problems)} CUDA library versions do not match TensorFlow {line.line}'s build",
         "\n".join(problems) if len(problems) > 1 else "",
-        _cuda_versions_fix(facts, line, build_cudnn, shadowing),
-        ("https://www.tensorflow.org/install/pip#linux",),
+        remedy,
     )
+
+
+#: Frameworks whose wheels pin their own nvidia-* versions.
+_FRAMEWORKS = ("torch", "jax", "jaxlib", "jax-cuda12-plugin", "cupy-cuda12x", "onnxruntime-gpu")
+
+
+def _other_frameworks(facts: Facts, off_pins: list[str]) -> list[str]:
+    """Installed frameworks that require one of the off-pin nvidia-* distributions."""
+    wanted = {normalize_name(p.split("=")[0].rstrip("<>!~")) for p in off_pins}
+    out = []
+    for name in _FRAMEWORKS:
+        pkg = facts.package(name)
+        if pkg is None:
+            continue
+        needs = {
+            normalize_name(
+                r.split(";")[0].split("[")[0].strip().split(" ")[0].rstrip("<>=!~0123456789.,*")
+            )
+            for r in pkg.requires
+        }
+        if needs & wanted:
+            out.append(f"{pkg.name} {pkg.version}")
+    return out
 
 
 def _cudnn_serves(loaded: str, build: str) -> bool:
@@ -599,42 +642,16 @@ def _cudnn_serves(loaded: str, build: str) -> bool:
 
 
 def _cuda_versions_fix(
-    facts: Facts,
-    line: TFLine,
-    build_cudnn: Optional[str],
+    ctx: CheckContext,
     shadowing: Optional[LibraryCandidate],
-) -> Fix:
-    """Unshadow the pip wheel, reinstall the pins, or install the cuDNN the build needs."""
-    env = facts.environment or {}
+) -> tuple[str, Fix]:
+    """Unshadow the right cuDNN, or get the cuDNN the build needs the release's own way."""
+    m = ctx.machine
     if shadowing is not None:
         directory = str(PurePath(shadowing.path).parent)
-        kept = [p for p in env.get("LD_LIBRARY_PATH", "").split(":") if p and p != directory]
-        command = f"export LD_LIBRARY_PATH={':'.join(kept)}" if kept else "unset LD_LIBRARY_PATH"
-        return fix(
-            f"The pip wheel's cuDNN fits the build, but {directory} comes first on the "
-            "loader's path: take it out.",
-            command,
-        )
-    if line.and_cuda:
-        return cuda_wheels_fix(facts, "Install the CUDA libraries TensorFlow pins, as pip wheels.")
-    if line.cuda is not None and version_key(line.cuda)[:2] == (11, 8):
-        # TensorFlow's install guide for 2.12 and 2.13 (CUDA 11.8): cuDNN as a pip wheel,
-        # found through LD_LIBRARY_PATH (those releases have no RUNPATH into the wheels).
-        python = facts.python.executable if facts.python else "python"
-        return fix(
-            f"Install cuDNN {build_cudnn} as a pip wheel and put its lib directory on "
-            "LD_LIBRARY_PATH.",
-            pip_command(facts, f'install "nvidia-cudnn-cu11=={build_cudnn}.*"'),
-            "export LD_LIBRARY_PATH="
-            f"$(dirname $({python} -c 'import nvidia.cudnn; print(nvidia.cudnn.__file__)'))/lib"
-            ":$LD_LIBRARY_PATH",
-        )
-    # Before that, the guide used conda-forge's cudatoolkit and cudnn packages (2.5-2.11).
-    return fix(
-        f"Install cuDNN {build_cudnn} for CUDA {line.cuda} (conda, or NVIDIA's archive), ahead "
-        "of other copies on the loader's path.",
-        f"conda install -c conda-forge cudatoolkit={line.cuda} cudnn={build_cudnn}",
-    )
+        return "cudnn-shadowed", causes.ld_remove_fix(m, directory, "the right cuDNN")
+    cause, remedy = causes.cuda_libraries_fix(m, ("cudnn",))
+    return ("cudnn-version-mismatch" if cause == "cuda-libs-missing" else cause), remedy
 
 
 # --- dependency pins --------------------------------------------------------------------------
@@ -650,46 +667,28 @@ _PINNED = (
 
 
 def examined_marker_environment(facts: Facts) -> dict[str, str]:
-    """PEP 508 marker variables of the examined interpreter, as far as the facts tell."""
-    python, plat = facts.python, facts.platform
-    return marker_environment(
-        python_version=None if python is None else python.version,
-        implementation=None if python is None else python.implementation,
-        system=None if plat is None else plat.system,
-        machine=None if plat is None else plat.machine,
-        release=None if plat is None else plat.release,
-    )
+    """PEP 508 marker variables of the examined interpreter (the machine view's)."""
+    return Machine(facts, None).marker_env
 
 
-def _declared(facts: Facts, pkg: PackageFacts, line: Optional[TFLine], dist: str) -> Optional[str]:
-    """TensorFlow's declared range for ``dist``: its installed metadata, else the matrix.
-
-    Requirements with markers (numpy's floor per Python version in 2.16 and 2.17) count when
-    the marker holds for the examined interpreter.
-    """
-    from packaging.markers import UndefinedEnvironmentName  # noqa: PLC0415
-    from packaging.requirements import InvalidRequirement, Requirement  # noqa: PLC0415
-
-    env = examined_marker_environment(facts)
-    for text in pkg.requires:
-        try:
-            req = Requirement(text)
-        except InvalidRequirement:
+def _above(version: str, spec: str) -> bool:
+    """``version`` is above the range's upper bound (``<X`` / ``<=X``), by its major."""
+    for part in spec.split(","):
+        part = part.strip()
+        if part.startswith("<") and not part.startswith("<="):
+            bound = part[1:]
+        elif part.startswith("<="):
+            bound = part[2:]
+        else:
             continue
-        if normalize_name(req.name) != dist:
-            continue
-        if req.marker is not None:
-            try:
-                applies = req.marker.evaluate(env)
-            except UndefinedEnvironmentName:
-                continue
-            if not applies:
-                continue
-        return str(req.specifier) or None
-    if line is not None:
-        value = getattr(line.pins, dist.replace("-", "_"), None)
-        return value if isinstance(value, str) else None
-    return None
+        bound = bound.split("dev")[0].rstrip(".")
+        if version_key(version)[:1] > version_key(bound)[:1] or (
+            version_key(version)[:1] == version_key(bound)[:1]
+            and version_key(bound)[1:2] != (0,)
+            and version_key(version) >= version_key(bound)
+        ):
+            return True
+    return False
 
 
 def _pin_detail(dist: str, version: str, line: Optional[TFLine]) -> str:
@@ -716,22 +715,33 @@ def check_dependency_pins(ctx: CheckContext) -> Iterator[Finding]:
     pkg, line = _installed_line(ctx)
     if pkg is None:
         return
+    m = ctx.machine
     for dist, severity in _PINNED:
         dep = facts.package(dist)
-        spec = _declared(facts, pkg, line, dist)
+        spec = m.declared_range(dist)
         if dep is None or spec is None:
             continue
         if dep.version in _specifier(spec):
             continue
-        yield Finding(
+        cause, remedy = "dependency-out-of-range", causes.range_fix(m, dist)
+        if dist == "numpy" and _above(dep.version, spec):
+            # Outside the range upwards by a major: NumPy 2 under a NumPy 1 build, known to
+            # break the import (an error even when --static did not try it).
+            if version_key(dep.version)[:1] >= (2,):
+                cause, remedy, severity = "numpy-abi", causes.numpy_abi_fix(m), Severity.ERROR
+        elif dist == "protobuf" and _above(dep.version, spec):
+            # A newer protobuf runtime refuses TensorFlow's generated code ("Descriptors
+            # cannot be created directly"): the import fails.
+            cause, severity = "protobuf-incompatible", Severity.ERROR
+        elif dist == "keras":
+            cause = "keras-version"
+        yield causes.finding(
             "packages.pins",
             severity,
+            cause,
             f"{dist} {dep.version} is outside TensorFlow {pkg.version}'s range {dist}{spec}",
             _pin_detail(dist, dep.version, line),
-            fix(
-                f"Install the {dist} range TensorFlow declares.",
-                pip_command(facts, f'install "{dist}{spec}"'),
-            ),
+            remedy,
         )
     yield from _tf_keras(ctx, pkg, line)
 
@@ -747,25 +757,28 @@ def _tf_keras(ctx: CheckContext, pkg: PackageFacts, line: Optional[TFLine]) -> I
     spec = line.pins.tf_keras or f"~={line.line}.0"
     # TF_USE_LEGACY_KERAS picks tf-keras from 2.16 on, when Keras 3 became tf.keras.
     if legacy and tfk is None and line.key >= (2, 16):
-        yield Finding(
+        yield causes.finding(
             "packages.pins",
             Severity.ERROR,
+            "tf-keras-missing",
             "TF_USE_LEGACY_KERAS is set but tf-keras is not installed",
             "With TF_USE_LEGACY_KERAS=1, `tf.keras` is served by the tf-keras package; "
             "without it importing tf.keras fails.",
-            fix(
+            causes.install_fix(
+                ctx.machine,
                 "Install the tf-keras release of this TensorFlow line.",
-                pip_command(facts, f'install "tf-keras{spec}"'),
+                f"tf-keras{spec}",
             ),
         )
     elif tfk is not None and tfk.version not in _specifier(spec):
-        yield Finding(
+        yield causes.finding(
             "packages.pins",
             Severity.WARNING,
+            "keras-version",
             f"tf-keras {tfk.version} does not match TensorFlow {pkg.version} "
             f"(wants tf-keras{spec})",
             "tf-keras is released in step with TensorFlow; another line's tf-keras may not import.",
-            fix("Install the matching tf-keras.", pip_command(facts, f'install "tf-keras{spec}"')),
+            causes.install_fix(ctx.machine, "Install the matching tf-keras.", f"tf-keras{spec}"),
         )
 
 
@@ -774,36 +787,16 @@ def _tf_keras(ctx: CheckContext, pkg: PackageFacts, line: Optional[TFLine]) -> I
 
 def check_windows_gpu(ctx: CheckContext) -> Iterator[Finding]:
     """Native Windows has no TensorFlow GPU support after 2.10."""
-    facts, matrix = ctx.facts, ctx.matrix
-    if matrix is None or _os(facts) != "windows" or facts.driver is None or not facts.driver.gpus:
+    facts, m = ctx.facts, ctx.machine
+    if m.matrix is None or m.os != "windows" or facts.driver is None or not facts.driver.gpus:
         return
-    pkg, line = _installed_line(ctx)
-    if pkg is None or line is None or line.windows_native_gpu:
+    if m.tf is None or m.line is None or m.line.windows_native_gpu:
         return
-    commands = ["wsl --install"]
-    text = "Run TensorFlow under WSL2 (Linux wheels with the GPU)"
-    native = newest_fit(matrix, machine_target(facts))
-    if native is not None and native.line.windows_native_gpu:
-        text += (
-            f", or use TensorFlow {native.line.latest_patch}, the newest native Windows GPU "
-            f"release for this Python, with CUDA {native.line.cuda} and cuDNN "
-            f"{native.line.cudnn} installed"
-        )
-        commands.append(pip_command(facts, f'install "tensorflow=={native.line.latest_patch}"'))
-        commands.append(
-            f"conda install -c conda-forge cudatoolkit={native.line.cuda} cudnn={native.line.cudnn}"
-        )
-    else:
-        text += (
-            ", or, for native Windows GPU support, a Python 3.7-3.10 environment with "
-            "TensorFlow 2.10 (`tfdoctor matrix --platform windows --gpu CC`)"
-        )
-    yield Finding(
+    yield causes.finding(
         "platform.windows-gpu",
         Severity.WARNING,
-        f"TensorFlow {pkg.version} has no GPU support on native Windows",
-        "GPU support on native Windows ended with TensorFlow 2.10; later releases run on the "
-        "CPU there. WSL2 runs the Linux wheels with the GPU.",
-        fix(text + ".", *commands),
-        ("https://www.tensorflow.org/install/pip#windows-native",),
+        "windows-native-gpu-ended",
+        f"TensorFlow {m.tf.version} has no GPU support on native Windows",
+        "",
+        causes.windows_gpu_fix(m),
     )

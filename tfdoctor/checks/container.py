@@ -12,17 +12,18 @@ import re
 from collections.abc import Iterator
 from typing import Optional
 
+from tfdoctor import causes
 from tfdoctor.checks._context import (
     CheckContext,
-    cuda_wheels_fix,
     fix,
     installed_tf,
     pip_command,
 )
-from tfdoctor.compat import DriverFloor, driver_floor, platform_of
+from tfdoctor.compat import DriverFloor, driver_floor
 from tfdoctor.facts import DriverFacts, Facts, PlatformFacts
 from tfdoctor.findings import Finding, Fix, Severity
-from tfdoctor.matrix import PLATFORMS, version_key
+from tfdoctor.machine import Machine
+from tfdoctor.matrix import version_key
 
 TOOLKIT_INSTALL = (
     "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html"
@@ -35,9 +36,6 @@ KUBERNETES_GPUS = "https://kubernetes.io/docs/tasks/manage-gpus/scheduling-gpus/
 # Driver failure reasons that, without device nodes, mean "no GPU was handed to this process"
 # rather than "a GPU is there and its driver fails" (probes/nvidia.py REASONS).
 _ABSENT_REASONS = (None, "library-not-found", "driver-not-loaded", "no-gpu")
-
-# Distributions that are CPU-only builds by name (their metadata says nothing more).
-_CPU_DISTRIBUTIONS = ("tensorflow-cpu", "tf-nightly-cpu", "tensorflow-cpu-aws")
 
 # What TensorFlow logs when the driver is older than its CUDA build: CUresult 803
 # CUDA_ERROR_SYSTEM_DRIVER_MISMATCH, cudaErrorInsufficientDriver (35, "CUDA driver version is
@@ -166,31 +164,15 @@ def _driver_broken(drv: DriverFacts) -> Finding:
     )
 
 
-def _build_cuda(facts: Facts) -> Optional[str]:
-    """``major.minor`` of the CUDA TensorFlow was built with, from its own build record."""
-    tf = facts.tensorflow
-    if tf is None or not tf.cuda_version:
-        return None
-    parts = version_key(tf.cuda_version)
-    return f"{parts[0]}.{parts[1]}" if len(parts) >= 2 else None
-
-
 def _floor(ctx: CheckContext) -> Optional[tuple[str, DriverFloor]]:
     """The build's CUDA and the matrix's driver floor for it on this OS, if both are known."""
-    facts, matrix = ctx.facts, ctx.matrix
-    pkg = installed_tf(facts)
-    if matrix is None or pkg is None or facts.platform is None:
-        return None
-    line = matrix.line_for(pkg.version)
-    plat = platform_of(facts.platform.system, facts.platform.machine)
-    if line is None or plat is None:
-        return None
-    cuda = _build_cuda(facts) or line.cuda
-    if cuda is None:
+    m = ctx.machine
+    line, cuda = m.line, m.build_cuda
+    if m.matrix is None or line is None or m.os is None or cuda is None:
         return None
     if cuda != line.cuda:
         line = dataclasses.replace(line, cuda=cuda)
-    floor = driver_floor(matrix, line, PLATFORMS[plat])
+    floor = driver_floor(m.matrix, line, m.os)
     return (cuda, floor) if floor is not None else None
 
 
@@ -227,11 +209,7 @@ def _old_driver(ctx: CheckContext, drv: DriverFacts) -> Optional[Finding]:
 def _unloadable_libraries(facts: Facts) -> Optional[str]:
     """What keeps TensorFlow from loading its CUDA libraries, when something does."""
     libs = facts.cuda_libs
-    missing = [
-        lib.name
-        for lib in (libs.libraries if libs is not None else ())
-        if lib.selected is None and lib.name != "cuda"
-    ]
+    missing = list(Machine(facts, None).missing_libraries) if libs is not None else []
     if missing:
         return "missing: " + ", ".join(missing)
     tf = facts.tensorflow
@@ -271,15 +249,14 @@ def check_gpu_required(ctx: CheckContext) -> Iterator[Finding]:
             ),
         )
         return
-    if (tf is not None and tf.is_cuda_build is False) or pkg.name in _CPU_DISTRIBUTIONS:
-        yield _required(
+    if ctx.machine.cpu_only_distribution:
+        yield causes.finding(
+            "gpu.required",
+            Severity.ERROR,
+            "tf-cpu-only-build",
             f"A GPU is required, but {pkg.name} {pkg.version} is a CPU-only build",
             "CPU builds never use CUDA GPUs.",
-            fix(
-                "Install the CUDA build in the image.",
-                pip_command(facts, f"uninstall -y {pkg.name}"),
-                pip_command(facts, f'install "tensorflow[and-cuda]=={pkg.version}"'),
-            ),
+            causes.gpu_build_fix(ctx.machine),
         )
         return
     tf_gpus = [d.name for d in tf.devices if d.device_type == "GPU"] if tf is not None else []
@@ -297,14 +274,14 @@ def check_gpu_required(ctx: CheckContext) -> Iterator[Finding]:
         return
     unloadable = _unloadable_libraries(facts)
     if unloadable is not None:
-        yield _required(
+        cause, remedy = causes.cuda_libraries_fix(ctx.machine, ctx.machine.missing_libraries)
+        yield causes.finding(
+            "gpu.required",
+            Severity.ERROR,
+            cause,
             "A GPU is required, but TensorFlow cannot load its CUDA libraries",
             unloadable,
-            cuda_wheels_fix(
-                facts,
-                "Install the CUDA libraries TensorFlow was built for into the image, as pip "
-                "wheels.",
-            ),
+            remedy,
         )
         return
     if tf is None or tf.status not in ("ok", "skipped"):

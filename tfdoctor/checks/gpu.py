@@ -2,19 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import PurePath
 from typing import Optional
 
-from tfdoctor.checks._context import (
-    CheckContext,
-    cuda_wheels_fix,
-    fix,
-    installed_tf,
-    pip_command,
-    unknown,
-)
-from tfdoctor.facts import CudaLibsFacts, DriverFacts, Facts, LibraryFacts
+from tfdoctor import causes
+from tfdoctor.checks._context import CheckContext, fix, unknown
+from tfdoctor.facts import Facts, LibraryFacts
 from tfdoctor.findings import Finding, Fix, Severity
 
 _NVIDIA_CONTAINER_DOCS = (
@@ -62,16 +57,18 @@ _DRIVER_REASONS: dict[str, tuple[str, Fix]] = {
 }
 
 
-def _no_gpu_here(driver: DriverFacts, device_nodes: tuple[str, ...]) -> bool:
-    """No NVIDIA GPU is present: no driver library and no device nodes, or zero GPUs."""
-    if driver.gpus:
-        return False
-    if driver.error is None:
-        return True
-    reason = driver.error.reason
-    return reason == "no-gpu" or (
-        reason in ("library-not-found", "driver-not-loaded") and not device_nodes
-    )
+#: Driver failure reason -> the cause in the catalogue.
+_REASON_CAUSES = {
+    "version-mismatch": "driver-version-mismatch",
+    "no-permission": "driver-no-permission",
+    "driver-not-loaded": "driver-not-loaded",
+    "library-not-found": "container-no-gpu",
+}
+
+
+def _no_gpu_here(ctx: CheckContext) -> bool:
+    """No NVIDIA GPU is present (the machine view's one rule)."""
+    return ctx.machine.gpu_presence in ("absent", "not-handed-over")
 
 
 def check_driver(ctx: CheckContext) -> Iterator[Finding]:
@@ -81,7 +78,6 @@ def check_driver(ctx: CheckContext) -> Iterator[Finding]:
     if drv is None:
         yield unknown("driver.nvidia", "the NVIDIA driver", facts.error_for("driver"))
         return
-    nodes = facts.platform.nvidia_device_nodes if facts.platform else ()
     if drv.gpus:
         names = ", ".join(
             f"{g.index}: {g.name}"
@@ -97,7 +93,7 @@ def check_driver(ctx: CheckContext) -> Iterator[Finding]:
             drv.nvml_error.message if drv.nvml_error else "",
         )
         return
-    if _no_gpu_here(drv, nodes):
+    if _no_gpu_here(ctx):
         yield Finding(
             "driver.nvidia",
             Severity.INFO,
@@ -115,14 +111,25 @@ def check_driver(ctx: CheckContext) -> Iterator[Finding]:
         )
         return
     summary, remedy = _DRIVER_REASONS[err.reason]
-    links = (_NVIDIA_CONTAINER_DOCS,) if err.reason == "library-not-found" else ()
-    yield Finding(
+    cause = _REASON_CAUSES[err.reason]
+    if err.reason == "library-not-found" and not ctx.machine.container:
+        cause = "driver-not-loaded"
+        summary = (
+            "NVIDIA device nodes exist but the driver's user-space library (libnvidia-ml.so.1) "
+            "is missing: a broken or partial driver install"
+        )
+        remedy = fix(
+            "Reinstall the NVIDIA driver (its user-space libraries), then check nvidia-smi.",
+            "sudo ubuntu-drivers install  # Ubuntu; elsewhere the driver package or runfile",
+            "nvidia-smi",
+        )
+    yield causes.finding(
         "driver.nvidia",
         Severity.ERROR,
+        cause,
         summary,
         err.message + ("\n" + err.detail if err.detail else ""),
         remedy,
-        links,
     )
 
 
@@ -165,9 +172,15 @@ def _hidden_by_visible_devices(facts: Facts) -> Optional[str]:
     return None
 
 
-_INSTALL_CUDA_WHEELS = (
-    "Install the CUDA and cuDNN libraries this TensorFlow was built for, as pip wheels."
-)
+# TensorFlow's loader logs each library it cannot open: "Could not load dynamic library
+# 'libcudnn.so.8'; dlerror: ..." (tsl/platform/default/dso_loader.cc).
+_DLOPEN_NAME = re.compile(r"Could not load dynamic library '([^']+)'")
+
+
+def _library_of(filename: str) -> str:
+    """``libcudnn.so.8`` / ``cudnn64_8.dll`` -> ``cudnn``; ``libcublasLt.so.12`` -> ``cublasLt``."""
+    stem = re.sub(r"^lib", "", filename.split(".", 1)[0])
+    return re.sub(r"64_\d+$|64$", "", stem)
 
 
 def check_gpu_visible(ctx: CheckContext) -> Iterator[Finding]:
@@ -197,9 +210,10 @@ def check_gpu_visible(ctx: CheckContext) -> Iterator[Finding]:
         return
     hidden = _hidden_by_visible_devices(facts)
     if hidden is not None and gpus:
-        yield Finding(
+        yield causes.finding(
             "gpu.visible",
             Severity.WARNING,
+            "cuda-visible-devices-hidden",
             f"CUDA_VISIBLE_DEVICES={hidden!r} hides every GPU from TensorFlow",
             "CUDA numbers devices from 0 and stops at the first invalid entry.",
             fix(
@@ -211,29 +225,26 @@ def check_gpu_visible(ctx: CheckContext) -> Iterator[Finding]:
         return
     if not tf.is_cuda_build:
         if gpus:
-            pkg = installed_tf(facts)
-            name = pkg.name if pkg else "tensorflow"
-            yield Finding(
+            m = ctx.machine
+            name = m.tf.name if m.tf else "tensorflow"
+            windows_ended = (
+                m.os == "windows" and m.line is not None and not m.line.windows_native_gpu
+            )
+            yield causes.finding(
                 "gpu.visible",
                 Severity.WARNING,
+                "windows-native-gpu-ended" if windows_ended else "tf-cpu-only-build",
                 f"This TensorFlow ({name} {tf.version}) is a CPU-only build, but the machine "
                 f"has {len(gpus)} NVIDIA GPU(s)",
-                "CPU builds (tensorflow-cpu, and the native Windows and macOS wheels) never "
-                "use CUDA GPUs.",
-                fix(
-                    "On Linux or WSL 2, install the CUDA build instead.",
-                    pip_command(facts, f"uninstall -y {name}"),
-                    pip_command(facts, 'install "tensorflow[and-cuda]"'),
-                ),
-                ("https://www.tensorflow.org/install/pip",),
+                "",
+                causes.gpu_build_fix(m) if m.tf is not None else None,
             )
         else:
             yield Finding(
                 "gpu.visible", Severity.OK, "CPU-only TensorFlow on a machine without GPUs"
             )
         return
-    nodes = facts.platform.nvidia_device_nodes if facts.platform else ()
-    if drv is not None and _no_gpu_here(drv, nodes):
+    if drv is not None and _no_gpu_here(ctx):
         yield Finding(
             "gpu.visible",
             Severity.INFO,
@@ -260,16 +271,20 @@ def check_gpu_visible(ctx: CheckContext) -> Iterator[Finding]:
             remedy,
         )
         return
-    missing = _missing_libraries(facts.cuda_libs)
+    missing = ctx.machine.missing_libraries
     log = "\n".join(tf.log_errors)
-    if missing or "dlopen" in log or "Could not load dynamic library" in log:
-        what = ", ".join(missing) if missing else "some CUDA libraries"
-        yield Finding(
+    unloaded = tuple(dict.fromkeys(_DLOPEN_NAME.findall(log + "\n" + tf.stderr_tail)))
+    if missing or unloaded:
+        names = missing or tuple(_library_of(n) for n in unloaded)
+        what = ", ".join(missing) if missing else ", ".join(unloaded)
+        cause, remedy = causes.cuda_libraries_fix(ctx.machine, tuple(n for n in names if n))
+        yield causes.finding(
             "gpu.visible",
             Severity.ERROR,
+            cause,
             f"TensorFlow sees none of the {len(gpus)} GPU(s): it cannot load {what}",
             log,
-            cuda_wheels_fix(facts, _INSTALL_CUDA_WHEELS),
+            remedy,
         )
         return
     yield Finding(
@@ -283,13 +298,6 @@ def check_gpu_visible(ctx: CheckContext) -> Iterator[Finding]:
             "print(tf.config.list_physical_devices('GPU'))\"",
         ),
     )
-
-
-def _missing_libraries(libs: Optional[CudaLibsFacts]) -> list[str]:
-    """Names of the libraries (other than the driver's libcuda) no candidate satisfies."""
-    if libs is None:
-        return []
-    return [lib.name for lib in libs.libraries if lib.selected is None and lib.name != "cuda"]
 
 
 def _describe(lib: LibraryFacts) -> str:
@@ -321,7 +329,7 @@ def check_cuda_libraries(ctx: CheckContext) -> Iterator[Finding]:
     if libs.error is not None and not libs.libraries:
         yield unknown("cuda.libraries", "which CUDA libraries would load", libs.error)
         return
-    missing = _missing_libraries(libs)
+    missing = ctx.machine.missing_libraries
     detail = "\n".join(_describe(lib) for lib in libs.libraries)
     has_gpu = bool(drv and drv.gpus)
     if not missing:
@@ -341,13 +349,19 @@ def check_cuda_libraries(ctx: CheckContext) -> Iterator[Finding]:
             detail,
         )
         return
-    yield Finding(
+    cause, remedy = causes.cuda_libraries_fix(ctx.machine, missing)
+    found = [f for f in libs.elsewhere if f.name in missing]
+    if found:
+        detail += "\nfound off the loader's path:\n" + "\n".join(
+            f"{f.name} {f.version or ''} {f.path} ({f.place})".replace("  ", " ") for f in found
+        )
+    yield causes.finding(
         "cuda.libraries",
         Severity.ERROR,
+        cause,
         f"Missing CUDA libraries TensorFlow needs: {', '.join(missing)}",
         detail,
-        cuda_wheels_fix(facts, _INSTALL_CUDA_WHEELS),
-        ("https://www.tensorflow.org/install/pip#linux",),
+        remedy,
     )
 
 
@@ -368,24 +382,19 @@ def check_cuda_shadowed(ctx: CheckContext) -> Iterator[Finding]:
         if pip is None or (pip.version and chosen.version and pip.version == chosen.version):
             continue
         directory = str(PurePath(chosen.path).parent)
-        commands: tuple[str, ...] = ()
-        if chosen.origin == "LD_LIBRARY_PATH" and "LD_LIBRARY_PATH" in env:
-            kept = [
-                p for p in env["LD_LIBRARY_PATH"].split(":") if p and p.rstrip("/") != directory
-            ]
-            commands = (
-                f"export LD_LIBRARY_PATH={':'.join(kept)}" if kept else "unset LD_LIBRARY_PATH",
-            )
-        yield Finding(
+        remedy = (
+            causes.ld_remove_fix(ctx.machine, directory, f"the wheel's {lib.name}")
+            if chosen.origin == "LD_LIBRARY_PATH" and "LD_LIBRARY_PATH" in env
+            else fix(f"Remove {directory} from the loader's path so the wheel's library loads.")
+        )
+        yield causes.finding(
             "cuda.shadowed",
             Severity.WARNING,
+            "cudnn-shadowed",
             f"{lib.name} {chosen.version or '(unknown version)'} from {directory} "
             f"({chosen.origin}) shadows the pip wheel's {pip.version or '(unknown version)'}",
             "The dynamic loader searches LD_LIBRARY_PATH before the pip wheels' directories "
             "(TensorFlow's RUNPATH), then the ldconfig cache: the first match is the one "
             f"TensorFlow gets.\nloaded: {chosen.path}\nshadowed: {pip.path}",
-            fix(
-                f"Remove {directory} from the loader's path so the wheel's library loads.",
-                *commands,
-            ),
+            remedy,
         )

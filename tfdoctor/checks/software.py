@@ -2,39 +2,27 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Optional
 
+from tfdoctor import causes
 from tfdoctor.checks._context import (
     CheckContext,
-    cuda_wheels_fix,
     fix,
     installed_tf,
-    pip_command,
     unknown,
 )
 from tfdoctor.facts import (
-    TF_DISTRIBUTIONS,
-    Facts,
     PackageFacts,
     TensorFlowFacts,
     normalize_name,
 )
-from tfdoctor.findings import Finding, Fix, Severity
+from tfdoctor.findings import Finding, Severity
 
 if TYPE_CHECKING:
     from packaging.requirements import Requirement
-
-
-def _tf_providers(facts: Facts) -> list[PackageFacts]:
-    """Distributions that write the ``tensorflow`` import package."""
-    out = []
-    for pkg in facts.packages or ():
-        name = normalize_name(pkg.name)
-        if "tensorflow" in pkg.top_level or (not pkg.top_level and name in TF_DISTRIBUTIONS):
-            out.append(pkg)
-    return out
 
 
 def _requirements(pkg: PackageFacts) -> list[Requirement]:
@@ -64,20 +52,18 @@ def check_tf_distributions(ctx: CheckContext) -> Iterator[Finding]:
     if facts.packages is None:
         yield unknown("packages.tensorflow", "the installed packages", facts.error_for("python"))
         return
-    providers = _tf_providers(facts)
+    m = ctx.machine
+    providers = list(m.tf_providers)
     if not providers:
-        yield Finding(
+        yield causes.finding(
             "packages.tensorflow",
             Severity.WARNING,
+            "tf-not-installed",
             "TensorFlow is not installed in this environment",
             "No distribution that provides `import tensorflow` was found in "
             + (facts.python.prefix if facts.python else "this interpreter")
             + ".",
-            fix(
-                "Install TensorFlow into this environment.",
-                pip_command(facts, "install tensorflow"),
-            ),
-            ("https://www.tensorflow.org/install/pip",),
+            causes.install_fix(m, "Install TensorFlow into this environment.", "tensorflow"),
         )
         return
     # A thin wrapper (tensorflow -> tensorflow-intel on Windows, tensorflow-macos -> tensorflow)
@@ -92,20 +78,15 @@ def check_tf_distributions(ctx: CheckContext) -> Iterator[Finding]:
         listing = ", ".join(f"{p.name} {p.version}" for p in providers)
         yield Finding("packages.tensorflow", Severity.OK, f"One TensorFlow installation: {listing}")
         return
-    names = [p.name for p in independent]
     listing = ", ".join(f"{p.name} {p.version}" for p in independent)
-    keep = installed_tf(facts) or independent[0]
-    yield Finding(
+    yield causes.finding(
         "packages.tensorflow",
         Severity.ERROR,
+        "tf-multiple-distributions",
         f"{len(independent)} TensorFlow distributions are installed side by side: {listing}",
-        "Each writes the same `tensorflow/` package; whichever was installed last won file by "
-        "file, so the import may mix releases (crashes, missing symbols, wrong GPU support). "
-        "Uninstalling one also deletes files the other needs: remove all, then reinstall one.",
-        fix(
-            "Remove every TensorFlow distribution, then install exactly one.",
-            pip_command(facts, "uninstall -y " + " ".join(names)),
-            pip_command(facts, f'install "{normalize_name(keep.name)}=={keep.version}"'),
+        "",
+        causes.reinstall_tf_fix(
+            m, "Remove every TensorFlow distribution, then install exactly one."
         ),
     )
 
@@ -120,6 +101,16 @@ def check_tensorflow_gpu_package(ctx: CheckContext) -> Iterator[Finding]:
     if pkg is None:
         return
     line = ctx.matrix.line_for(pkg.version) if ctx.matrix is not None else None
+    if line is not None and line.key <= (2, 11):
+        # Up to 2.11 tensorflow-gpu was published beside tensorflow as its GPU build (the
+        # only GPU build for 1.15 and 2.0, where plain tensorflow was CPU-only).
+        yield Finding(
+            "packages.tensorflow-gpu",
+            Severity.INFO if line.gpu_package.get("linux") == "tensorflow-gpu" else Severity.OK,
+            f"tensorflow-gpu {pkg.version} is the GPU build of TensorFlow {line.line}",
+            "Newer lines ship GPU support in `tensorflow` itself; tensorflow-gpu ended with 2.11.",
+        )
+        return
     if line is not None and line.gpu_package.get("linux") == "tensorflow-gpu":
         # 1.15 and 2.0: the plain tensorflow wheel was a CPU build; this is the GPU build.
         yield Finding(
@@ -130,19 +121,28 @@ def check_tensorflow_gpu_package(ctx: CheckContext) -> Iterator[Finding]:
             "support in `tensorflow` itself; tensorflow-gpu ended with 2.11.",
         )
         return
-    yield Finding(
+    m = ctx.machine
+    keep = [p for p in m.tf_providers if normalize_name(p.name) != "tensorflow-gpu"]
+    spec = (
+        f"tensorflow[and-cuda]=={keep[0].version}"
+        if keep and m.and_cuda_spec(keep[0].version)
+        else "tensorflow[and-cuda]"
+        if m.os == "linux"
+        else "tensorflow"
+    )
+    yield causes.finding(
         "packages.tensorflow-gpu",
         Severity.WARNING,
+        "tf-gpu-package-removed",
         f"The removed tensorflow-gpu package is installed ({pkg.version})",
         "tensorflow-gpu has been removed from PyPI: its last release line is 2.11 and later "
         "versions only print an error. GPU support on Linux comes with the plain `tensorflow` "
         "wheel; `tensorflow[and-cuda]` (2.14+) also installs the CUDA libraries.",
         fix(
-            "Replace tensorflow-gpu with tensorflow and its CUDA extra.",
-            pip_command(facts, "uninstall -y tensorflow-gpu"),
-            pip_command(facts, 'install "tensorflow[and-cuda]"'),
+            "Replace tensorflow-gpu with tensorflow (and its CUDA extra on Linux).",
+            *m.pip("uninstall -y tensorflow-gpu"),
+            *m.pip_install(spec),
         ),
-        ("https://pypi.org/project/tensorflow-gpu/",),
     )
 
 
@@ -161,123 +161,242 @@ _PROTOBUF = re.compile(
 _DLL = re.compile(r"DLL load failed", re.IGNORECASE)
 
 
-def _declared_spec(tf: Optional[PackageFacts], dist: str) -> Optional[str]:
-    """The version range TensorFlow's metadata declares for ``dist`` (``numpy<2.0.0,>=1.23.5``)."""
-    if tf is None:
+def _evidence(tf: TensorFlowFacts) -> str:
+    """The exception and the child's whole (bounded) stderr: the real message is often only
+    in the log (a dlopen error logged before a generic ImportError)."""
+    return "\n".join((tf.error_message or "", tf.stderr_tail, *tf.log_errors))
+
+
+def _shadowing(ctx: CheckContext) -> Optional[Finding]:
+    """``import tensorflow`` resolves outside the installed distribution."""
+    m = ctx.machine
+    py = ctx.facts.python
+    if (
+        py is None
+        or py.tensorflow_origin is None
+        or py.tensorflow_path_kind
+        in (
+            None,
+            "site-packages",
+        )
+    ):
         return None
-    for req in _requirements(tf):
-        if normalize_name(req.name) == dist and req.marker is None and str(req.specifier):
-            return f"{dist}{req.specifier}"
-    return None
+    if py.tensorflow_path_kind == "user-site" and m.tf is not None and not m.tf_providers:
+        return None
+    origin = py.tensorflow_origin
+    where = {
+        "working-directory": "the working directory",
+        "PYTHONPATH": "PYTHONPATH",
+        "pth": "a .pth file's path entry",
+        "user-site": "the user site-packages",
+    }.get(py.tensorflow_path_kind or "", "an earlier sys.path entry")
+    commands: tuple[str, ...]
+    if py.tensorflow_path_kind == "PYTHONPATH":
+        commands = (
+            "unset PYTHONPATH  # or remove " + (py.tensorflow_path_entry or "") + " from it",
+        )
+    elif py.tensorflow_path_kind == "user-site":
+        # Python skips the user site with PYTHONNOUSERSITE set (docs: site.ENABLE_USER_SITE).
+        commands = ("export PYTHONNOUSERSITE=1",)
+    else:
+        commands = (f'mv "{origin}" "{origin}.bak"  # rename your own module',)
+    return causes.finding(
+        "tensorflow.import",
+        Severity.ERROR,
+        "tf-shadowed-module",
+        f"`import tensorflow` loads {origin} (from {where}), not the installed distribution",
+        f"sys.path entry: {py.tensorflow_path_entry or '?'}",
+        fix(
+            "Rename or remove that module (or take its directory off the path), so the "
+            "installed TensorFlow is imported.",
+            *commands,
+        ),
+    )
 
 
-def _import_error_finding(facts: Facts, tf: TensorFlowFacts) -> Finding:
-    pkg = installed_tf(facts)
+def _import_error_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
+    facts, m = ctx.facts, ctx.machine
+    pkg = m.tf
     message = f"{tf.error_type or 'Error'}: {tf.error_message or ''}".strip()
     version = f" {pkg.version}" if pkg else ""
-    links: tuple[str, ...] = ()
-    text = tf.error_message or ""
+    text = _evidence(tf)
+    detail = message + ("\n\n" + tf.stderr_tail if tf.stderr_tail else "")
     numpy = facts.package("numpy")
+    shadow = _shadowing(ctx)
+    if shadow is not None:
+        return dataclasses.replace(shadow, detail=shadow.detail + "\n\n" + detail)
     if _NUMPY_ABI.search(text):
-        spec = _declared_spec(pkg, "numpy") or "numpy<2"
-        summary = (
+        return causes.finding(
+            "tensorflow.import",
+            Severity.ERROR,
+            "numpy-abi",
             f"TensorFlow{version} was built against NumPy 1.x but NumPy "
-            f"{numpy.version if numpy else '2'} is installed"
+            f"{numpy.version if numpy else '2'} is installed",
+            detail,
+            causes.numpy_abi_fix(m),
         )
-        remedy: Fix = fix(
-            "Install the NumPy range TensorFlow declares (or upgrade TensorFlow to 2.18+, "
-            "the first line built for NumPy 2).",
-            pip_command(facts, f'install "{spec}"'),
-        )
-        links = ("https://numpy.org/devdocs/numpy_2_0_migration_guide.html",)
-    elif match := _DLOPEN.search(text):
+    if match := _DLOPEN.search(text):
         lib = match.group(1)
-        summary = f"TensorFlow{version} cannot load {lib}"
-        remedy = cuda_wheels_fix(
-            facts,
-            "Install the CUDA libraries this TensorFlow was built for as pip wheels (Linux), "
-            "or add the directory holding them to LD_LIBRARY_PATH.",
+        name = re.sub(r"^lib|\.so.*$", "", lib)
+        if (
+            name.startswith(
+                (
+                    "cuda",
+                    "cublas",
+                    "cudnn",
+                    "cufft",
+                    "curand",
+                    "cusolver",
+                    "cusparse",
+                    "nccl",
+                    "nvinfer",
+                )
+            )
+            and name != "cuda"
+        ):
+            cause, remedy = causes.cuda_libraries_fix(m, (name,))
+        elif name == "cuda":
+            cause, remedy = (
+                "driver-not-loaded",
+                fix(
+                    "libcuda.so.1 comes with the NVIDIA driver: install the driver (on a machine "
+                    "without a GPU, install the CPU build instead).",
+                    "nvidia-smi",
+                ),
+            )
+        else:
+            cause, remedy = (
+                "import-failed-unknown",
+                fix(
+                    f"Install the system library that provides {lib}.", f"ldconfig -p | grep {lib}"
+                ),
+            )
+        return causes.finding(
+            "tensorflow.import",
+            Severity.ERROR,
+            cause,
+            f"TensorFlow{version} cannot load {lib}",
+            detail,
+            remedy,
         )
-    elif match := _GLIBC.search(text):
-        summary = f"TensorFlow{version} needs {match.group(1)}, newer than this system's C library"
-        remedy = fix(
-            "Use a newer Linux distribution (or container base image), or an older TensorFlow "
-            "built for this glibc.",
-            "ldd --version",
-        )
-    elif _PROTOBUF.search(text):
-        spec = _declared_spec(pkg, "protobuf") or "protobuf"
-        summary = f"TensorFlow{version} fails to import with the installed protobuf"
-        remedy = fix(
-            "Install the protobuf range TensorFlow declares.",
-            pip_command(facts, f'install "{spec}"'),
-        )
-    elif _DLL.search(text):
-        summary = f"TensorFlow{version} fails to load its native library (DLL load failed)"
-        remedy = fix(
-            "Install the Microsoft Visual C++ Redistributable for Visual Studio 2015-2022 "
-            "(x64); check the CPU has AVX; use 64-bit Python.",
-            "winget install Microsoft.VCRedist.2015+.x64",
-        )
-        links = ("https://www.tensorflow.org/install/pip#windows-native",)
-    else:
-        summary = f"TensorFlow{version} is installed but fails to import"
-        remedy = fix(
-            "Reinstall TensorFlow cleanly; if it persists, the detail shows the cause.",
-            pip_command(
-                facts,
-                f'install --force-reinstall "tensorflow=={pkg.version}"'
-                if pkg
-                else "install --force-reinstall tensorflow",
+    if match := _GLIBC.search(text):
+        return causes.finding(
+            "tensorflow.import",
+            Severity.ERROR,
+            "glibc-too-old",
+            f"TensorFlow{version} needs {match.group(1)}, newer than this system's C library",
+            detail,
+            fix(
+                "Use a newer Linux distribution (or container base image), or an older "
+                "TensorFlow built for this glibc.",
+                "ldd --version",
             ),
         )
-    detail = message
-    if tf.stderr_tail:
-        detail += "\n\n" + tf.stderr_tail
-    return Finding("tensorflow.import", Severity.ERROR, summary, detail, remedy, links)
+    if _PROTOBUF.search(text):
+        remedy = causes.range_fix(m, "protobuf") or causes.install_fix(
+            m,
+            "Install a protobuf older than 3.21 (the pure-Python fallback also works).",
+            "protobuf<3.21",
+        )
+        return causes.finding(
+            "tensorflow.import",
+            Severity.ERROR,
+            "protobuf-incompatible",
+            f"TensorFlow{version} fails to import with the installed protobuf",
+            detail,
+            remedy,
+        )
+    if _DLL.search(text):
+        return causes.finding(
+            "tensorflow.import",
+            Severity.ERROR,
+            "msvc-runtime-missing",
+            f"TensorFlow{version} fails to load its native library (DLL load failed)",
+            detail,
+            fix(
+                "Install the Microsoft Visual C++ Redistributable for Visual Studio 2015-2022 "
+                "(x64); check the CPU has AVX; use 64-bit Python.",
+                "winget install Microsoft.VCRedist.2015+.x64",
+            ),
+        )
+    return causes.finding(
+        "tensorflow.import",
+        Severity.ERROR,
+        "import-failed-unknown",
+        f"TensorFlow{version} is installed but fails to import",
+        detail,
+        fix(
+            "The error is not one tfdoctor recognises; the detail shows the failing module. "
+            "Reinstalling the same versions would not change it: look for the package the "
+            "traceback names.",
+            'python -c "import tensorflow" 2>&1 | tail -30',
+        ),
+    )
 
 
-def _signal_finding(facts: Facts, tf: TensorFlowFacts) -> Finding:
+def _signal_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
+    facts, m = ctx.facts, ctx.machine
     sig = tf.signal or "a signal"
-    cpu = facts.cpu
+    tail = ("\n\n" + tf.stderr_tail) if tf.stderr_tail else ""
+    summary = f"Importing TensorFlow killed the interpreter with {sig}"
+    shadow = _shadowing(ctx)
+    if shadow is not None:
+        return dataclasses.replace(shadow, summary=summary + ": " + shadow.summary)
+    plat = facts.platform
     if sig == "SIGILL":
+        if plat is not None and plat.emulation:
+            host = plat.host_machine or "the host's architecture"
+            return causes.finding(
+                "tensorflow.import",
+                Severity.ERROR,
+                "cpu-emulated",
+                summary + f": this {plat.machine} Python runs under {plat.emulation} emulation",
+                "The emulated CPU lacks the AVX instructions the wheel needs." + tail,
+                fix(
+                    f"Use a native {host} interpreter or image (e.g. docker --platform "
+                    f"linux/{'arm64' if 'arm' in host or 'aarch' in host else host})."
+                ),
+            )
+        cpu = facts.cpu
         no_avx = cpu is not None and cpu.flags_known and "avx" not in cpu.flags
-        detail = (
+        return causes.finding(
+            "tensorflow.import",
+            Severity.ERROR,
+            "cpu-lacks-avx",
+            summary,
             "The CPU met an instruction it does not have: the wheel was compiled for vector "
             "extensions (AVX and, in newer lines, more) this CPU or VM lacks."
             + (" This CPU reports no AVX." if no_avx else "")
+            + tail,
+            fix(
+                "Run on a CPU with the instructions the wheel needs (in a VM, pass the host's "
+                "CPU flags through), or build TensorFlow from source for this CPU.",
+                "grep -o -w -E 'avx|avx2|fma|avx512f' /proc/cpuinfo | sort -u",
+            ),
         )
-        remedy = fix(
-            "Run on a CPU with the instructions the wheel needs, or build TensorFlow from "
-            "source for this CPU.",
-            "grep -o -w -E 'avx|avx2|fma|avx512f' /proc/cpuinfo | sort -u",
+    if len(m.tf_providers) > 1:
+        return causes.finding(
+            "tensorflow.import",
+            Severity.ERROR,
+            "tf-multiple-distributions",
+            summary + ": two TensorFlow distributions share one directory",
+            "See packages.tensorflow." + tail,
+            causes.reinstall_tf_fix(
+                m, "Remove every TensorFlow distribution, then install exactly one."
+            ),
         )
-    elif sig == "SIGSEGV":
-        detail = (
-            "A crash in native code during import: most often two TensorFlow distributions "
-            "mixed in one directory, a compiled extension (numpy, h5py, protobuf) built for "
-            "another ABI, or a CUDA library of the wrong version loaded first."
-        )
-        remedy = fix(
-            "Reinstall TensorFlow and its pinned dependencies in a fresh virtual environment.",
-            "python -m venv /tmp/tf-clean",
-            "/tmp/tf-clean/bin/python -m pip install tensorflow",
-            '/tmp/tf-clean/bin/python -c "import tensorflow as tf; print(tf.__version__)"',
-        )
-    else:
-        detail = "Native code aborted during import; the log tail usually names the failed check."
-        remedy = fix(
-            "Read the last lines of the log below; reinstall TensorFlow in a fresh environment.",
-            pip_command(facts, "install --force-reinstall tensorflow"),
-        )
-    if tf.stderr_tail:
-        detail += "\n\n" + tf.stderr_tail
-    return Finding(
+    return causes.finding(
         "tensorflow.import",
         Severity.ERROR,
-        f"Importing TensorFlow killed the interpreter with {sig}",
-        detail,
-        remedy,
+        "import-crash",
+        summary,
+        "The facts point at no known cause: the distribution is single, the module resolves to "
+        "it, and no library of the wrong version was found. The log tail and a native "
+        "backtrace say where it crashed." + tail,
+        fix(
+            "Get a native backtrace of the crash.",
+            'python -X faulthandler -c "import tensorflow"',
+        ),
     )
 
 
@@ -319,18 +438,22 @@ def check_tf_import(ctx: CheckContext) -> Iterator[Finding]:
         )
         return
     if tf.status == "import-error":
-        yield _import_error_finding(facts, tf)
+        yield _import_error_finding(ctx, tf)
         return
     if tf.status == "signal":
-        yield _signal_finding(facts, tf)
+        yield _signal_finding(ctx, tf)
         return
     if tf.status == "timeout":
-        yield Finding(
+        shadow = _shadowing(ctx)
+        if shadow is not None:
+            yield shadow
+            return
+        yield causes.finding(
             "tensorflow.import",
             Severity.ERROR,
+            "import-hang",
             f"Importing TensorFlow did not finish within {tf.timeout or 0:g} s",
-            "A hang during import usually comes from a slow or network filesystem, a GPU "
-            "driver that blocks while initialising, or a lock held by another process."
+            "The facts show no known cause; where it stops tells more."
             + ("\n\n" + tf.stderr_tail if tf.stderr_tail else ""),
             fix(
                 "Allow more time, and watch where it stops.",

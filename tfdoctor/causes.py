@@ -1,0 +1,639 @@
+"""The catalogue of causes: each cause once, with its explanation, its fix builder and sources.
+
+Checks decide which causes the evidence shows and attach them to findings; the words and the
+fix come from here, fitted to the examined machine (:class:`tfdoctor.machine.Machine`): the
+package actually installed, the environment kind (conda commands only inside conda, a virtual
+environment where the system Python is externally managed), the release's own way of getting
+its CUDA libraries (from the matrix), and copies of a library the loader cannot see. ``explain``
+and ``scan`` name the same causes, so one cause has one fix.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from pathlib import PurePosixPath, PureWindowsPath
+from typing import Optional
+
+from tfdoctor.facts import FoundLibrary
+from tfdoctor.findings import Finding, Fix, Severity
+from tfdoctor.machine import Machine
+from tfdoctor.matrix import TFLine, version_key
+
+TF_PIP_GUIDE = "https://www.tensorflow.org/install/pip"
+CUDA_ARCHIVE = "https://developer.nvidia.com/cuda-toolkit-archive"
+CUDNN_ARCHIVE = "https://developer.nvidia.com/rdp/cudnn-archive"
+NVIDIA_CONTAINER_TOOLKIT = (
+    "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html"
+)
+
+
+@dataclasses.dataclass(frozen=True)
+class Cause:
+    """One root cause: what it is, why it breaks TensorFlow, where that is documented."""
+
+    id: str
+    title: str
+    explanation: str
+    links: tuple[str, ...] = ()
+
+
+def _c(cid: str, title: str, explanation: str, *links: str) -> tuple[str, Cause]:
+    return cid, Cause(cid, title, explanation, links)
+
+
+#: Every cause, by id. Ids are stable: reports, ``explain`` and ``scan`` name them.
+CAUSES: Mapping[str, Cause] = dict(
+    (
+        _c(
+            "tf-not-installed",
+            "TensorFlow is not installed",
+            "No distribution that provides `import tensorflow` is installed in this environment.",
+            TF_PIP_GUIDE,
+        ),
+        _c(
+            "tf-multiple-distributions",
+            "Several TensorFlow distributions installed",
+            "Each writes the same `tensorflow/` package; the last one installed won file by file,"
+            " so the import may mix releases. Uninstalling one also deletes files the other "
+            "needs: remove all, then install one.",
+        ),
+        _c(
+            "tf-gpu-package-removed",
+            "The removed tensorflow-gpu package",
+            "tensorflow-gpu ended with 2.11; GPU support on Linux comes with the plain "
+            "`tensorflow` wheel.",
+            "https://pypi.org/project/tensorflow-gpu/",
+        ),
+        _c(
+            "tf-no-wheel-for-python",
+            "No TensorFlow wheel for this Python or platform",
+            "pip finds no TensorFlow release built for this interpreter ('No matching "
+            "distribution found for tensorflow').",
+            "https://www.tensorflow.org/install/source#tested_build_configurations",
+        ),
+        _c(
+            "tf-cpu-only-build",
+            "A CPU-only TensorFlow on a machine with an NVIDIA GPU",
+            "CPU builds (tensorflow-cpu; plain tensorflow 1.15 and 2.0, whose GPU build is "
+            "tensorflow-gpu; the Linux aarch64, native Windows 2.11+ and macOS wheels) never use "
+            "CUDA GPUs.",
+            TF_PIP_GUIDE,
+        ),
+        _c(
+            "tf-shadowed-module",
+            "`import tensorflow` loads another module",
+            "A `tensorflow` folder or `tensorflow.py` earlier on sys.path (the working directory,"
+            " PYTHONPATH, a .pth entry or the user site) is imported instead of the installed "
+            "distribution.",
+            "https://docs.python.org/3/library/sys_path_init.html",
+        ),
+        _c(
+            "windows-native-gpu-ended",
+            "No GPU support on native Windows after TensorFlow 2.10",
+            "GPU support on native Windows ended with TensorFlow 2.10; later releases run on the "
+            "CPU there. WSL2 runs the Linux wheels with the GPU.",
+            "https://www.tensorflow.org/install/pip#windows-native",
+        ),
+        _c(
+            "numpy-abi",
+            "NumPy 2 under a TensorFlow built for NumPy 1",
+            "NumPy 2 changed its C ABI: TensorFlow releases whose declared range excludes NumPy 2"
+            " were compiled against NumPy 1.x and fail to import ('compiled using NumPy 1.x "
+            "cannot be run in NumPy 2').",
+            "https://numpy.org/devdocs/numpy_2_0_migration_guide.html",
+        ),
+        _c(
+            "dependency-out-of-range",
+            "A dependency outside TensorFlow's declared range",
+            "The installed version is outside the range TensorFlow's wheel declares (`pip check` "
+            "reports it too).",
+        ),
+        _c(
+            "protobuf-incompatible",
+            "protobuf incompatible with TensorFlow",
+            "TensorFlow's generated code needs the protobuf runtime range it declares; a newer "
+            "protobuf fails with 'Descriptors cannot be created directly'.",
+            "https://protobuf.dev/news/2022-05-06/#python-updates",
+        ),
+        _c(
+            "keras-version",
+            "Keras does not match TensorFlow",
+            "Keras 3 serves tf.keras only from TensorFlow 2.16 on; older TensorFlow needs Keras 2"
+            " of its own line, and Keras 2 code under 2.16+ needs tf-keras.",
+            "https://keras.io/getting_started/#tensorflow--keras-2-backwards-compatibility",
+        ),
+        _c(
+            "tf-keras-missing",
+            "TF_USE_LEGACY_KERAS without tf-keras",
+            "With TF_USE_LEGACY_KERAS=1, tf.keras is served by the tf-keras package; without it "
+            "importing tf.keras fails.",
+            "https://keras.io/getting_started/#tensorflow--keras-2-backwards-compatibility",
+        ),
+        _c(
+            "cpu-lacks-avx",
+            "The CPU lacks instructions the wheel needs",
+            "TensorFlow's wheels are compiled for AVX (and newer lines for more); a CPU or VM "
+            "without them dies with 'Illegal instruction'.",
+            "https://www.tensorflow.org/install/pip#hardware_requirements",
+        ),
+        _c(
+            "cpu-emulated",
+            "The interpreter runs under CPU emulation",
+            "An x86-64 Python under QEMU user-mode or Rosetta lacks AVX and runs TensorFlow "
+            "slowly or not at all; a native interpreter or image for the host's architecture is "
+            "the fix.",
+            TF_PIP_GUIDE,
+        ),
+        _c(
+            "glibc-too-old",
+            "The C library is older than the wheel needs",
+            "TensorFlow's Linux wheels declare a manylinux glibc floor; an older system cannot "
+            "load them.",
+        ),
+        _c(
+            "msvc-runtime-missing",
+            "A native DLL does not load on Windows",
+            "TensorFlow's Windows wheels need the Microsoft Visual C++ 2015-2022 runtime "
+            "(msvcp140_1.dll), 64-bit Python and a CPU with AVX.",
+            "https://www.tensorflow.org/install/pip#windows-native",
+        ),
+        _c(
+            "python-32bit",
+            "32-bit Python",
+            "TensorFlow publishes 64-bit wheels only.",
+        ),
+        _c(
+            "wsl1",
+            "WSL 1 has no GPU access",
+            "CUDA in WSL needs WSL 2.",
+            "https://learn.microsoft.com/windows/wsl/install",
+        ),
+        _c(
+            "driver-not-loaded",
+            "The NVIDIA kernel driver is not loaded",
+            "A GPU is on the PCI bus but the nvidia kernel module is not loaded (not installed "
+            "for this kernel, blocked by Secure Boot, or nouveau holds the device).",
+            "https://docs.nvidia.com/datacenter/tesla/driver-installation-guide/",
+        ),
+        _c(
+            "driver-version-mismatch",
+            "NVIDIA kernel module and libraries differ",
+            "The loaded kernel module and the user-space driver libraries are different versions,"
+            " typically after a driver upgrade without a reboot.",
+        ),
+        _c(
+            "driver-no-permission",
+            "No permission to open the NVIDIA devices",
+            "This user cannot open /dev/nvidia*; CUDA then reports no device.",
+        ),
+        _c(
+            "driver-too-old",
+            "The NVIDIA driver is too old for the build's CUDA",
+            "Each CUDA version needs a minimum driver; an older one makes TensorFlow report "
+            "'driver version is insufficient' and use no GPU.",
+            "https://docs.nvidia.com/deploy/cuda-compatibility/index.html",
+        ),
+        _c(
+            "cuinit-unknown-error",
+            "cuInit fails with CUDA_ERROR_UNKNOWN",
+            "cuInit returns 999 most often after a suspend/resume cycle, when the nvidia_uvm "
+            "module lost its state; reloading it restores CUDA.",
+            "https://forums.developer.nvidia.com/t/cuda-fails-after-suspend/",
+        ),
+        _c(
+            "container-no-gpu",
+            "The container was started without GPU access",
+            "Containers see a GPU only when started through the NVIDIA Container Toolkit (`docker"
+            " run --gpus all`, a Kubernetes `nvidia.com/gpu` resource limit).",
+            NVIDIA_CONTAINER_TOOLKIT,
+        ),
+        _c(
+            "cuda-libs-missing",
+            "CUDA libraries TensorFlow needs are not installed",
+            "TensorFlow's GPU build loads the CUDA runtime, cuBLAS, cuFFT, cuSPARSE, cuSOLVER, "
+            "cuRAND and cuDNN of its CUDA version at start; without them it skips the GPU "
+            "('Cannot dlopen some GPU libraries').",
+            TF_PIP_GUIDE,
+        ),
+        _c(
+            "cuda-libs-off-path",
+            "CUDA libraries installed where the loader does not look",
+            "The libraries exist on this machine, but not on the dynamic loader's path "
+            "(LD_LIBRARY_PATH, TensorFlow's RUNPATH, the ldconfig cache).",
+            "https://man7.org/linux/man-pages/man8/ld.so.8.html",
+        ),
+        _c(
+            "cuda-wheels-unfound",
+            "This release does not find its own CUDA wheels",
+            "The nvidia-* wheels its and-cuda extra installs are there, but this release's "
+            "libraries do not search their directories.",
+            "https://github.com/tensorflow/tensorflow/issues/63362",
+        ),
+        _c(
+            "cudnn-shadowed",
+            "Another cuDNN comes first on the loader's path",
+            "The dynamic loader searches LD_LIBRARY_PATH before TensorFlow's RUNPATH and the "
+            "ldconfig cache: a stray copy there wins over the right one.",
+        ),
+        _c(
+            "cudnn-version-mismatch",
+            "cuDNN of the wrong version",
+            "TensorFlow refuses a cuDNN of another major, or an older minor than its build "
+            "('Loaded runtime CuDNN library: X but source was compiled with: Y').",
+            "https://www.tensorflow.org/install/source#gpu",
+        ),
+        _c(
+            "cuda-wheel-pins",
+            "NVIDIA wheels outside TensorFlow's pins",
+            "The nvidia-* wheels differ from the versions TensorFlow's and-cuda extra pins, often"
+            " because another framework in the environment pulled its own.",
+            TF_PIP_GUIDE,
+        ),
+        _c(
+            "gpu-arch-unsupported",
+            "The wheel carries no code for this GPU",
+            "TensorFlow ignores a GPU whose compute capability has neither machine code nor PTX "
+            "in the wheel ('Ignoring visible gpu device ... with Cuda compute capability').",
+            "https://developer.nvidia.com/cuda-gpus",
+        ),
+        _c(
+            "gpu-known-failure",
+            "This release is known to fail on this GPU",
+            "Reported failures of the release's wheels on this GPU generation.",
+            "https://github.com/tensorflow/tensorflow/issues/101746",
+        ),
+        _c(
+            "cuda-visible-devices-hidden",
+            "CUDA_VISIBLE_DEVICES hides the GPUs",
+            "CUDA numbers devices from 0 and stops at the first invalid entry: an empty, negative"
+            " or out-of-range value hides every GPU.",
+        ),
+        _c(
+            "ptxas-too-new",
+            "ptxas newer than the driver",
+            "XLA compiles with the ptxas it finds; PTX from a ptxas newer than the driver "
+            "supports fails to load ('the provided PTX was compiled with an unsupported "
+            "toolchain').",
+            "https://docs.nvidia.com/deploy/cuda-compatibility/index.html",
+        ),
+        _c(
+            "libdevice-missing",
+            "XLA cannot find libdevice",
+            "XLA's GPU compiler needs libdevice.10.bc from a CUDA toolkit or the nvidia-cuda-nvcc"
+            " wheel ('libdevice not found at ./libdevice.10.bc').",
+            "https://www.tensorflow.org/xla",
+        ),
+        _c(
+            "import-failed-unknown",
+            "TensorFlow fails to import",
+            "The import failed with an error this tfdoctor does not recognise; the log shows "
+            "where.",
+        ),
+        _c(
+            "import-crash",
+            "Importing TensorFlow crashed the interpreter",
+            "Native code crashed during import; the evidence below says what is known.",
+        ),
+        _c(
+            "import-hang",
+            "Importing TensorFlow hangs",
+            "The import did not finish in time; the evidence below says what is known.",
+        ),
+    )
+)
+
+
+def finding(
+    check: str,
+    severity: Severity,
+    cause: str,
+    summary: str,
+    detail: str = "",
+    fix: Optional[Fix] = None,
+    links: tuple[str, ...] = (),
+) -> Finding:
+    """A finding resting on ``cause``: its id is the check's, its links start with the cause's."""
+    known = CAUSES[cause]
+    merged = tuple(dict.fromkeys((*links, *known.links)))
+    return Finding(check, severity, summary, detail or known.explanation, fix, merged, cause=cause)
+
+
+# --- fix builders -------------------------------------------------------------------------------
+
+
+def install_fix(m: Machine, text: str, *specs: str) -> Fix:
+    """``text`` and ``pip install "spec" ...`` for this environment."""
+    return Fix(text, m.pip_install(*specs))
+
+
+def range_fix(m: Machine, dist: str) -> Optional[Fix]:
+    """Install TensorFlow's declared range of ``dist`` (the one rule for every pin fix)."""
+    spec = m.declared_range(dist)
+    if spec is None:
+        return None
+    return install_fix(m, f"Install the {dist} range TensorFlow declares.", f"{dist}{spec}")
+
+
+def numpy_abi_fix(m: Machine) -> Fix:
+    """NumPy inside TensorFlow's range, or a TensorFlow built for NumPy 2."""
+    fix = range_fix(m, "numpy")
+    spec = ("numpy<2",) if fix is None else ()
+    text = (
+        "Install the NumPy range TensorFlow declares (or upgrade TensorFlow to a release "
+        "built for NumPy 2)."
+    )
+    return Fix(text, fix.commands if fix is not None else m.pip_install(*spec))
+
+
+def ld_remove_fix(m: Machine, directory: str, what: str) -> Fix:
+    """Take ``directory`` off ``LD_LIBRARY_PATH`` so ``what`` loads from the right place."""
+    return Fix(
+        f"Take {directory} off the loader's path so {what} loads (and remove it where "
+        "LD_LIBRARY_PATH is set: ~/.bashrc, the job script, the module).",
+        (m.ld_path_without(directory),),
+    )
+
+
+def _major(version: Optional[str]) -> Optional[int]:
+    parts = version_key(version) if version else ()
+    return parts[0] if parts else None
+
+
+def _usable_elsewhere(m: Machine, missing: tuple[str, ...]) -> list[FoundLibrary]:
+    """Copies off the loader's path of the missing libraries, of the build's major."""
+    libs = m.facts.cuda_libs
+    if libs is None:
+        return []
+    cuda_major = _major(m.build_cuda) or libs.cuda_major
+    cudnn_major = _major(m.build_cudnn) or libs.cudnn_major
+    out = []
+    for found in libs.elsewhere:
+        if found.name not in missing:
+            continue
+        want = cudnn_major if found.name == "cudnn" else cuda_major
+        have = _major(found.version)
+        if found.name not in ("cudnn", "nccl") and have is not None and want is not None:
+            if have != want:
+                continue
+        if found.name == "cudnn" and have is not None and want is not None and have != want:
+            continue
+        out.append(found)
+    return out
+
+
+def off_path_fix(m: Machine, found: list[FoundLibrary]) -> Fix:
+    """The one path line that makes libraries found off the path visible."""
+    modules = sorted({f.module for f in found if f.module})
+    if modules:
+        return Fix(
+            "Load the environment module that puts these libraries on the loader's path "
+            "(in the job script too).",
+            tuple(f"module load {name}" for name in modules),
+        )
+    dirs = tuple(dict.fromkeys(str(PurePosixPath(f.path).parent) for f in found))
+    if m.os == "windows":
+        win = tuple(dict.fromkeys(str(PureWindowsPath(f.path).parent) for f in found))
+        return Fix(
+            "Add the directories holding these DLLs to PATH (System Properties > Environment "
+            "Variables), then open a new terminal.",
+            tuple(f'setx PATH "%PATH%;{d}"' for d in win),
+        )
+    text = "Put the directories holding these libraries on the loader's path"
+    if m.in_conda:
+        text += " (for this conda environment: add the line to $CONDA_PREFIX/etc/conda/activate.d/env_vars.sh)"
+    else:
+        text += " (add the line to ~/.bashrc or the job script; or list the directories in /etc/ld.so.conf.d/ and run `sudo ldconfig`)"
+    return Fix(text + ".", (m.ld_path_with(dirs),))
+
+
+def _newest_and_cuda(m: Machine) -> Optional[TFLine]:
+    """The newest line with a working ``and-cuda`` extra that fits this machine."""
+    from tfdoctor.compat import newest_fit  # noqa: PLC0415 - avoids a cycle at import
+
+    if m.matrix is None:
+        return None
+    verdict = newest_fit(m.matrix, m.target)
+    if verdict is None:
+        return None
+    line, inst = verdict.line, verdict.line.cuda_install
+    if line.and_cuda and (inst is None or line.latest_patch not in inst.wheels_unfound):
+        return line
+    return None
+
+
+def cuda_libraries_fix(m: Machine, missing: tuple[str, ...]) -> tuple[str, Fix]:
+    """The cause and the fix for CUDA libraries TensorFlow cannot load, fitted to this machine.
+
+    In order: copies found off the path get the one path line; native Windows after 2.10 has
+    no GPU build; a release whose own wheels are not found gets the path line to them (or a
+    newer release); the release's install method from the matrix (``and-cuda``, the cuDNN
+    wheel of 2.12-2.13, or a system/conda toolkit) decides the rest.
+    """
+    found = _usable_elsewhere(m, missing)
+    if found and {n for n in missing if n != "nccl"} <= {f.name for f in found}:
+        return "cuda-libs-off-path", off_path_fix(m, found)
+    line = m.line
+    if m.os == "windows":
+        if line is not None and not line.windows_native_gpu:
+            return "windows-native-gpu-ended", windows_gpu_fix(m)
+        return "cuda-libs-missing", _system_toolkit_fix(m)
+    inst = line.cuda_install if line is not None else None
+    wheels = m.cuda_wheels_installed
+    if m.tf is not None and inst is not None and m.tf.version in inst.wheels_unfound:
+        if wheels and m.wheel_library_dirs():
+            newer = _newest_and_cuda(m)
+            text = (
+                f"TensorFlow {m.tf.version} does not search its nvidia-* wheels' directories: "
+                "put them on the loader's path"
+            )
+            commands: tuple[str, ...] = (m.ld_path_with(m.wheel_library_dirs()),)
+            if newer is not None and line is not None and newer.key > line.key:
+                text += f", or upgrade to TensorFlow {newer.latest_patch}, which finds them"
+            return "cuda-wheels-unfound", Fix(text + ".", commands)
+        newer = _newest_and_cuda(m)
+        if newer is not None and (line is None or newer.key > line.key):
+            return "cuda-libs-missing", install_fix(
+                m,
+                f"Install TensorFlow {newer.latest_patch} with its CUDA libraries "
+                f"({m.tf.version}'s own wheels are not found by it).",
+                f"tensorflow[and-cuda]=={newer.latest_patch}",
+            )
+    if m.is_nightly:
+        return "cuda-libs-missing", install_fix(
+            m,
+            "Install the CUDA libraries the nightly build pins, as pip wheels.",
+            "tf-nightly[and-cuda]",
+        )
+    spec = m.and_cuda_spec()
+    method = m.cuda_install_method
+    if method == "and-cuda" and spec is not None:
+        if m.conda_tensorflow:
+            return "cuda-libs-missing", _conda_fix(m, line)
+        return "cuda-libs-missing", install_fix(
+            m,
+            "Install the CUDA and cuDNN libraries this TensorFlow was built for, as pip "
+            "wheels (its and-cuda extra).",
+            spec,
+        )
+    if method == "cudnn-wheel" and line is not None:
+        return "cuda-libs-missing", _cudnn_wheel_fix(m, line, missing)
+    return "cuda-libs-missing", _system_toolkit_fix(m)
+
+
+def _conda_fix(m: Machine, line: Optional[TFLine]) -> Fix:
+    cuda = m.build_cuda or (line.cuda if line else None)
+    cudnn = m.build_cudnn or (line.cudnn if line else None)
+    if cuda is not None and version_key(cuda) >= (12,):
+        pkgs = f"cuda-version={cuda} cuda-runtime cudnn" + (f"={cudnn}" if cudnn else "")
+    else:
+        pkgs = f"cudatoolkit={cuda} cudnn={cudnn}" if cuda and cudnn else "cudatoolkit cudnn"
+    return Fix(
+        f"Install CUDA {cuda} and cuDNN {cudnn} into this conda environment "
+        "(conda puts them on TensorFlow's path when the environment is active).",
+        (f"conda install -c conda-forge {pkgs}",),
+    )
+
+
+def _cudnn_wheel_fix(m: Machine, line: TFLine, missing: tuple[str, ...]) -> Fix:
+    """TensorFlow's guide for 2.12-2.13 (CUDA 11.8): cuDNN as a pip wheel on LD_LIBRARY_PATH,
+    the CUDA 11.8 libraries from conda or as cu11 wheels."""
+    cudnn = m.build_cudnn or line.cudnn or "8.6"
+    if m.in_conda:
+        return Fix(
+            f"Install CUDA {line.cuda} from conda-forge and cuDNN {cudnn} as a pip wheel, then "
+            "put the wheel's lib directory on LD_LIBRARY_PATH (TensorFlow's guide for this line).",
+            (
+                f"conda install -c conda-forge cudatoolkit={line.cuda}",
+                *m.pip_install(f"nvidia-cudnn-cu11=={cudnn}.*"),
+                "export LD_LIBRARY_PATH=\"$CONDA_PREFIX/lib/:$(dirname $(python -c 'import "
+                "nvidia.cudnn; "
+                "print(nvidia.cudnn.__file__)'))/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}\"",
+            ),
+        )
+    wheels = [f"nvidia-cudnn-cu11=={cudnn}.*"]
+    if any(name != "cudnn" for name in missing):
+        wheels = [
+            "nvidia-cuda-runtime-cu11",
+            "nvidia-cublas-cu11",
+            "nvidia-cufft-cu11",
+            "nvidia-curand-cu11",
+            "nvidia-cusolver-cu11",
+            "nvidia-cusparse-cu11",
+            *wheels,
+        ]
+    site = m.site_packages or "$(python -c 'import site; print(site.getsitepackages()[0])')"
+    dirs = tuple(
+        str(PurePosixPath(site) / "nvidia" / d / "lib")
+        for d in (
+            ["cudnn"]
+            if len(wheels) == 1
+            else ["cuda_runtime", "cublas", "cufft", "curand", "cusolver", "cusparse", "cudnn"]
+        )
+    )
+    return Fix(
+        f"Install the CUDA {line.cuda} libraries and cuDNN {cudnn} as pip wheels and put their "
+        "lib directories on LD_LIBRARY_PATH (this release does not search them itself).",
+        (*m.pip_install(*wheels), m.ld_path_with(dirs)),
+    )
+
+
+def _system_toolkit_fix(m: Machine) -> Fix:
+    """CUDA X and cuDNN Y beside TensorFlow: conda inside conda, else NVIDIA's installers."""
+    line = m.line
+    cuda = m.build_cuda or (line.cuda if line else None)
+    cudnn = m.build_cudnn or (line.cudnn if line else None)
+    if m.in_conda and cuda is not None:
+        return _conda_fix(m, line)
+    if cuda is None:
+        return Fix(
+            "Install the CUDA toolkit and cuDNN versions this TensorFlow was built with "
+            "(`tfdoctor matrix` lists them), and put their lib directory on the loader's path."
+        )
+    if m.os == "windows":
+        return Fix(
+            f"Install CUDA {cuda} and cuDNN {cudnn} from NVIDIA's archives ({CUDA_ARCHIVE}, "
+            f"{CUDNN_ARCHIVE}); copy cuDNN's bin, include and lib into the CUDA folder, and "
+            "make sure its bin directory is on PATH.",
+            ("where cudart64_*.dll cudnn64_*.dll",),
+        )
+    lib_dir = f"/usr/local/cuda-{cuda}/lib64"
+    return Fix(
+        f"Install CUDA {cuda} and cuDNN {cudnn} from NVIDIA's archives ({CUDA_ARCHIVE}, "
+        f"{CUDNN_ARCHIVE}; the runfile or the distribution packages), then put the toolkit's "
+        "lib64 directory on the loader's path.",
+        (m.ld_path_with((lib_dir,)),),
+    )
+
+
+def windows_gpu_fix(m: Machine) -> Fix:
+    """WSL2 with the Linux wheels, or TensorFlow 2.10, the last native Windows GPU release."""
+    from tfdoctor.compat import newest_fit  # noqa: PLC0415 - avoids a cycle at import
+
+    commands = ["wsl --install"]
+    text = "Run TensorFlow under WSL2 (the Linux wheels use the GPU there)"
+    native = newest_fit(m.matrix, m.target) if m.matrix is not None else None
+    if native is not None and native.line.windows_native_gpu:
+        nl = native.line
+        text += (
+            f", or use TensorFlow {nl.latest_patch}, the newest native Windows GPU release for "
+            f"this Python, with CUDA {nl.cuda} and cuDNN {nl.cudnn} installed"
+        )
+        commands.extend(m.pip_install(f"tensorflow=={nl.latest_patch}"))
+        if m.in_conda:
+            commands.append(f"conda install -c conda-forge cudatoolkit={nl.cuda} cudnn={nl.cudnn}")
+    else:
+        text += (
+            ", or, for native Windows GPU support, a Python 3.7-3.10 environment with "
+            "TensorFlow 2.10 (`tfdoctor matrix --platform windows --gpu CC`)"
+        )
+    return Fix(text + ".", tuple(commands))
+
+
+def gpu_build_fix(m: Machine) -> Fix:
+    """Replace a CPU-only distribution with this platform's GPU build of the same release."""
+    assert m.tf is not None
+    name = m.tf.name
+    line = m.line
+    if m.os == "windows" and line is not None and not line.windows_native_gpu:
+        return windows_gpu_fix(m)
+    if m.os == "macos":
+        return Fix(
+            "CUDA GPUs are not supported on macOS; on Apple silicon install tensorflow-metal "
+            "for the Apple GPU.",
+            m.pip_install("tensorflow-metal"),
+        )
+    if m.platform == "linux-aarch64":
+        return Fix(
+            "The Linux aarch64 wheels on PyPI are CPU builds; use NVIDIA's TensorFlow container "
+            "for this architecture (NGC), which is built with CUDA.",
+            ("docker run --gpus all -it --rm nvcr.io/nvidia/tensorflow:24.12-tf2-py3",),
+        )
+    gpu_dist = line.gpu_package.get("linux") if line is not None else "tensorflow"
+    version = m.tf.version
+    if m.is_nightly:
+        spec = "tf-nightly[and-cuda]"
+    elif gpu_dist == "tensorflow-gpu":
+        spec = f"tensorflow-gpu=={version}"
+    elif line is not None and line.and_cuda:
+        inst = line.cuda_install
+        if inst is not None and version in inst.wheels_unfound:
+            spec = f"tensorflow=={version}"
+        else:
+            spec = f"tensorflow[and-cuda]=={version}"
+    else:
+        spec = f"tensorflow=={version}"
+    uninstall = m.pip(f"uninstall -y {name}")
+    return Fix(
+        f"Replace {name} with the GPU build of the same release ({spec.split('=')[0]}); "
+        "remove the CPU build first, as both write the same files.",
+        (*uninstall, *m.pip_install(spec)),
+    )
+
+
+def reinstall_tf_fix(m: Machine, text: str) -> Fix:
+    """Remove every TensorFlow distribution, then install the one wanted."""
+    keep = m.tf
+    names = " ".join(p.name for p in m.tf_providers) or (keep.name if keep else "tensorflow")
+    spec = f"{keep.name}=={keep.version}" if keep else "tensorflow"
+    return Fix(text, (*m.pip(f"uninstall -y {names}"), *m.pip_install(spec)))

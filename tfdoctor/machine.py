@@ -1,0 +1,513 @@
+"""The examined machine as the checks see it: knowledge derived from the facts, computed once.
+
+Facts say what the probes observed; :class:`Machine` answers the questions every check and fix
+builder asks of them: which TensorFlow ``import tensorflow`` loads, which release line and
+CUDA build it is, what kind of environment packages go into (and with which command), whether
+a GPU is there at all, TensorFlow's declared ranges, and how to edit the loader's path. Each
+answer has one rule, here; no check derives it again.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import shlex
+from collections.abc import Mapping
+from pathlib import PurePath, PurePosixPath
+from typing import Optional
+
+from tfdoctor.compat import Target, marker_environment, platform_of, python_minor
+from tfdoctor.facts import (
+    TF_DISTRIBUTIONS,
+    Facts,
+    GpuFacts,
+    PackageFacts,
+    normalize_name,
+)
+from tfdoctor.matrix import PLATFORMS, Matrix, TFLine, version_key
+
+#: Distributions whose ``tensorflow`` package is a CPU-only build wherever they install.
+CPU_ONLY_DISTRIBUTIONS = frozenset(
+    {"tensorflow-cpu", "tf-nightly-cpu", "tensorflow-cpu-aws", "tensorflow-macos"}
+)
+#: Distributions the matrix's release lines describe (their versions are TensorFlow's).
+MATRIX_DISTRIBUTIONS = frozenset(
+    {"tensorflow", "tensorflow-cpu", "tensorflow-gpu", "tensorflow-intel"}
+)
+#: Nightly builds: versions like ``2.22.0.dev20250101``; their GPU extra is ``tf-nightly[and-cuda]``.
+NIGHTLY_DISTRIBUTIONS = frozenset({"tf-nightly", "tf-nightly-gpu", "tf-nightly-cpu"})
+
+#: Environment variables that mark a hosted notebook VM (no conda, no sudo expectations).
+# Colab sets COLAB_RELEASE_TAG / COLAB_GPU; Kaggle sets KAGGLE_KERNEL_RUN_TYPE; SageMaker
+# notebooks set SM_* / SAGEMAKER_*; Paperspace Gradient sets PAPERSPACE_*.
+_NOTEBOOK_MARKERS = (
+    ("COLAB_RELEASE_TAG", "colab"),
+    ("COLAB_GPU", "colab"),
+    ("KAGGLE_KERNEL_RUN_TYPE", "kaggle"),
+    ("SAGEMAKER_INTERNAL_IMAGE_URI", "sagemaker"),
+    ("PAPERSPACE_NOTEBOOK_REPO_ID", "paperspace"),
+)
+
+#: Driver error reasons that, without ``/dev/nvidia*`` nodes or PCI devices, mean "no GPU".
+_ABSENT_REASONS = frozenset({"library-not-found", "driver-not-loaded", "no-gpu"})
+
+
+@dataclasses.dataclass(frozen=True)
+class Machine:
+    """The derived view of one :class:`Facts` (and the matrix): build it with :func:`view`."""
+
+    facts: Facts
+    matrix: Optional[Matrix]
+
+    # --- TensorFlow ---------------------------------------------------------------------------
+
+    @functools.cached_property
+    def tf_providers(self) -> tuple[PackageFacts, ...]:
+        """Every installed distribution that writes the ``tensorflow`` import package."""
+        out = []
+        for pkg in self.facts.packages or ():
+            name = normalize_name(pkg.name)
+            if "tensorflow" in pkg.top_level or (not pkg.top_level and name in TF_DISTRIBUTIONS):
+                out.append(pkg)
+        return tuple(out)
+
+    @functools.cached_property
+    def tf(self) -> Optional[PackageFacts]:
+        """The distribution ``import tensorflow`` belongs to (``tensorflow`` first).
+
+        Wrappers (``tensorflow`` -> ``tensorflow-intel`` on Windows) install as a pair; the
+        name the user installed is the one that requires the other, so it wins.
+        """
+        providers = self.tf_providers or tuple(
+            p for p in (self.facts.package(n) for n in TF_DISTRIBUTIONS) if p is not None
+        )
+        if not providers:
+            return None
+        order = {name: i for i, name in enumerate(TF_DISTRIBUTIONS)}
+        return min(providers, key=lambda p: order.get(normalize_name(p.name), len(order)))
+
+    @functools.cached_property
+    def tf_name(self) -> Optional[str]:
+        """The installed TensorFlow's distribution name in PEP 503 form."""
+        return normalize_name(self.tf.name) if self.tf is not None else None
+
+    @functools.cached_property
+    def line(self) -> Optional[TFLine]:
+        """The matrix line of the installed TensorFlow (None for nightlies and unknown lines)."""
+        if self.tf is None or self.matrix is None or self.tf_name in NIGHTLY_DISTRIBUTIONS:
+            return None
+        return self.matrix.line_for(self.tf.version)
+
+    @property
+    def is_nightly(self) -> bool:
+        """A ``tf-nightly`` build: no matrix line, its own extra."""
+        return self.tf_name in NIGHTLY_DISTRIBUTIONS
+
+    @functools.cached_property
+    def cpu_only_distribution(self) -> bool:
+        """The installed distribution is a CPU-only build by name or by the matrix.
+
+        ``tensorflow-cpu`` and friends always; plain ``tensorflow`` where the matrix names
+        another distribution as this OS's GPU build (1.15 and 2.0: ``tensorflow-gpu``) or no
+        CUDA build for this platform (Linux aarch64, Windows after 2.10, macOS).
+        """
+        if self.tf_name is None:
+            return False
+        if self.tf_name in CPU_ONLY_DISTRIBUTIONS:
+            return True
+        tf = self.facts.tensorflow
+        if tf is not None and tf.is_cuda_build is not None:
+            return not tf.is_cuda_build and not tf.is_rocm_build
+        line, plat = self.line, self.platform
+        if line is None or plat is None or self.tf_name == "tensorflow-gpu":
+            return False
+        if plat not in line.cuda_builds:
+            return True
+        return line.gpu_package.get(PLATFORMS[plat]) not in (self.tf_name, None)
+
+    @functools.cached_property
+    def build_cuda(self) -> Optional[str]:
+        """The CUDA version (X.Y) of the installed build: TensorFlow's word, else the matrix.
+
+        Without TensorFlow's word the matrix answers only for the distribution that is this
+        platform's CUDA build; a CPU-only distribution has none.
+        """
+        tf = self.facts.tensorflow
+        if tf is not None and tf.cuda_version:
+            parts = version_key(tf.cuda_version)
+            if len(parts) >= 2:
+                return f"{parts[0]}.{parts[1]}"
+        if tf is not None and tf.is_cuda_build is False:
+            return None
+        if self.cpu_only_distribution or self.line is None or self.platform is None:
+            return None
+        if self.platform not in self.line.cuda_builds:
+            return None
+        return self.line.cuda
+
+    @functools.cached_property
+    def build_cudnn(self) -> Optional[str]:
+        """The cuDNN version of the build: the matrix's, unless TensorFlow's record differs."""
+        tf = self.facts.tensorflow
+        matrix_cudnn = self.line.cudnn if self.line is not None else None
+        if tf is not None and tf.cudnn_version:
+            if matrix_cudnn is None or (
+                version_key(tf.cudnn_version)[:1] != version_key(matrix_cudnn)[:1]
+            ):
+                return tf.cudnn_version
+        return matrix_cudnn
+
+    def and_cuda_spec(self, version: Optional[str] = None) -> Optional[str]:
+        """``tensorflow[and-cuda]==X`` for this distribution where its release has the extra.
+
+        The extra exists from 2.14 (``and_cuda`` in the matrix) for the ``tensorflow``
+        distribution, and in every ``tf-nightly``; never for CPU-only or Windows builds.
+        """
+        if self.tf is None or self.os != "linux":
+            return None
+        if self.is_nightly:
+            return "tf-nightly[and-cuda]"
+        line = self.line if version is None or self.matrix is None else None
+        if line is None and self.matrix is not None:
+            line = self.matrix.line_for(version or self.tf.version)
+        if line is None or not line.and_cuda or self.tf_name != "tensorflow":
+            return None
+        return f"tensorflow[and-cuda]=={version or self.tf.version}"
+
+    @functools.cached_property
+    def cuda_install_method(self) -> Optional[str]:
+        """How the installed line's GPU build gets its CUDA libraries on Linux (the matrix's
+        ``cuda_install``; a line without that field but with an ``and-cuda`` extra uses it)."""
+        line = self.line
+        if line is None:
+            return None
+        if line.cuda_install is not None:
+            return line.cuda_install.method
+        return "and-cuda" if line.and_cuda else None
+
+    def wheels_unfound(self) -> bool:
+        """The installed patch is one whose own CUDA wheels it does not find."""
+        line = self.line
+        inst = line.cuda_install if line is not None else None
+        return self.tf is not None and inst is not None and self.tf.version in inst.wheels_unfound
+
+    # --- platform and environment --------------------------------------------------------------
+
+    @functools.cached_property
+    def platform(self) -> Optional[str]:
+        """The matrix platform key (``linux-x86_64``)."""
+        plat = self.facts.platform
+        if plat is None:
+            return None
+        return platform_of(plat.system, plat.machine)
+
+    @functools.cached_property
+    def os(self) -> Optional[str]:
+        """``linux``, ``windows`` or ``macos`` (WSL counts as Linux)."""
+        return PLATFORMS[self.platform] if self.platform else None
+
+    @property
+    def wsl(self) -> Optional[str]:
+        """``WSL1``/``WSL2`` under the Windows Subsystem for Linux."""
+        return self.facts.platform.wsl if self.facts.platform else None
+
+    @property
+    def container(self) -> Optional[str]:
+        """The container runtime this runs in, if any."""
+        return self.facts.platform.container if self.facts.platform else None
+
+    @functools.cached_property
+    def notebook(self) -> Optional[str]:
+        """A hosted notebook VM (``colab``, ``kaggle`` ...), from its environment variables."""
+        env = self.facts.environment or {}
+        for var, name in _NOTEBOOK_MARKERS:
+            if var in env:
+                return name
+        return None
+
+    @functools.cached_property
+    def in_conda(self) -> bool:
+        """The interpreter lives in a conda environment (conda commands apply)."""
+        py = self.facts.python
+        return self.facts.conda is not None or (py is not None and py.env_kind == "conda")
+
+    @functools.cached_property
+    def conda_tensorflow(self) -> bool:
+        """TensorFlow came from a conda channel, not from pip (fixes then use conda)."""
+        conda = self.facts.conda
+        if conda is None:
+            return False
+        pkg = conda.package("tensorflow") or conda.package("tensorflow-base")
+        return pkg is not None and pkg.channel not in ("pypi", "")
+
+    @functools.cached_property
+    def externally_managed(self) -> bool:
+        """PEP 668: ``pip install`` into this interpreter is refused."""
+        py = self.facts.python
+        return py is not None and py.externally_managed and py.env_kind == "system"
+
+    @functools.cached_property
+    def env_kind(self) -> str:
+        """``conda``, ``venv``, ``notebook``, ``system`` or ``user`` (pyenv and similar)."""
+        if self.in_conda:
+            return "conda"
+        if self.notebook is not None:
+            return "notebook"
+        py = self.facts.python
+        if py is None:
+            return "unknown"
+        if py.env_kind in ("venv", "virtualenv"):
+            return "venv"
+        return py.env_kind
+
+    @functools.cached_property
+    def python_exe(self) -> str:
+        """The examined interpreter, quoted for a shell where needed."""
+        py = self.facts.python
+        if py is None or not py.executable:
+            return "python"
+        exe = py.executable
+        return f'"{exe}"' if " " in exe else exe
+
+    def pip(self, args: str) -> tuple[str, ...]:
+        """Commands that run ``pip <args>`` for the examined environment.
+
+        An externally managed interpreter (PEP 668) refuses ``pip install``: the commands
+        create a virtual environment first and install there.
+        """
+        if self.externally_managed and args.split(" ", 1)[0] in ("install", "uninstall"):
+            if args.startswith("uninstall"):
+                return ()
+            return (
+                "python3 -m venv ~/.venvs/tf",
+                f"~/.venvs/tf/bin/python -m pip {args}",
+            )
+        if self.facts.python is None or not self.facts.python.executable:
+            return (f"python -m pip {args}",)
+        return (f"{self.python_exe} -m pip {args}",)
+
+    def pip_install(self, *specs: str) -> tuple[str, ...]:
+        """``pip install "spec" ...`` for this environment."""
+        return self.pip("install " + " ".join(f'"{s}"' for s in specs))
+
+    # --- the examined interpreter as a matrix target --------------------------------------
+
+    @functools.cached_property
+    def gpus(self) -> tuple[GpuFacts, ...]:
+        """The GPUs the driver lists."""
+        drv = self.facts.driver
+        return drv.gpus if drv is not None else ()
+
+    @functools.cached_property
+    def gpu_capabilities(self) -> tuple[str, ...]:
+        """Compute capabilities of the driver's GPUs, oldest first."""
+        caps = [g.compute_capability for g in self.gpus if g.compute_capability]
+        return tuple(sorted(caps, key=version_key))
+
+    @functools.cached_property
+    def target(self) -> Target:
+        """This machine as a matrix target: Python, platform, driver and its oldest GPU."""
+        python = python_minor(self.facts.python.version) if self.facts.python else None
+        drv = self.facts.driver
+        driver = drv.driver_version if drv is not None and drv.gpus else None
+        caps = self.gpu_capabilities
+        return Target(
+            python=python, platform=self.platform, driver=driver, gpu=caps[0] if caps else None
+        )
+
+    @functools.cached_property
+    def marker_env(self) -> dict[str, str]:
+        """PEP 508 marker variables of the examined interpreter, as far as the facts tell."""
+        python, plat = self.facts.python, self.facts.platform
+        return marker_environment(
+            python_version=None if python is None else python.version,
+            implementation=None if python is None else python.implementation,
+            system=None if plat is None else plat.system,
+            machine=None if plat is None else plat.machine,
+            release=None if plat is None else plat.release,
+        )
+
+    # --- GPU presence --------------------------------------------------------------------------
+
+    @functools.cached_property
+    def device_nodes(self) -> tuple[str, ...]:
+        """``/dev/nvidia*`` nodes (the kernel probe's, else the platform's list)."""
+        kernel = self.facts.nvidia_kernel
+        if kernel is not None and kernel.device_nodes:
+            return tuple(n.path for n in kernel.device_nodes)
+        return self.facts.platform.nvidia_device_nodes if self.facts.platform else ()
+
+    @functools.cached_property
+    def pci_gpus(self) -> int:
+        """NVIDIA devices on the PCI bus (0 when none or not read)."""
+        kernel = self.facts.nvidia_kernel
+        return len(kernel.pci_devices) if kernel is not None else 0
+
+    @functools.cached_property
+    def gpu_presence(self) -> str:
+        """``present`` (the driver lists GPUs), ``absent`` (nothing says a GPU is here),
+        ``not-handed-over`` (a container or VM without the GPU passed through: the
+        environment asks for one but no device node exists), or ``driver-broken`` (a GPU is
+        there, the driver does not work)."""
+        drv = self.facts.driver
+        if drv is not None and drv.gpus:
+            return "present"
+        env = self.facts.environment or {}
+        if self.device_nodes or self.pci_gpus:
+            return "driver-broken"
+        reason = drv.error.reason if drv is not None and drv.error is not None else None
+        if reason is not None and reason not in _ABSENT_REASONS:
+            return "driver-broken"
+        wants = env.get("NVIDIA_VISIBLE_DEVICES", "").strip().lower()
+        if self.container and wants not in ("", "void", "none"):
+            return "not-handed-over"
+        return "absent"
+
+    # --- CUDA libraries ------------------------------------------------------------------------
+
+    @functools.cached_property
+    def missing_libraries(self) -> tuple[str, ...]:
+        """Libraries TensorFlow needs to register a GPU that no candidate satisfies.
+
+        Not the driver's libcuda (driver.nvidia judges it); not NCCL, which TensorFlow opens
+        only for multi-GPU collectives, never to register a device; not cuBLASLt for CUDA
+        builds before 10.1, which had none (cuBLASLt first shipped with CUDA 10.1).
+        """
+        libs = self.facts.cuda_libs
+        if libs is None:
+            return ()
+        cuda = version_key(self.build_cuda) if self.build_cuda else None
+        skip = {"cuda", "nccl"}
+        if cuda is not None and cuda[:2] < (10, 1):
+            skip.add("cublasLt")
+        return tuple(
+            lib.name for lib in libs.libraries if lib.selected is None and lib.name not in skip
+        )
+
+    # --- declared ranges -----------------------------------------------------------------------
+
+    def declared_range(self, dist: str) -> Optional[str]:
+        """TensorFlow's declared range for ``dist`` (``<2.0.0,>=1.23.5``): its installed
+        metadata with markers evaluated for this interpreter, else the matrix's pin."""
+        from packaging.markers import UndefinedEnvironmentName  # noqa: PLC0415 - 40 ms import
+        from packaging.requirements import InvalidRequirement, Requirement  # noqa: PLC0415
+
+        wanted = normalize_name(dist)
+        if self.tf is not None:
+            for text in self.tf.requires:
+                try:
+                    req = Requirement(text)
+                except InvalidRequirement:
+                    continue
+                if normalize_name(req.name) != wanted:
+                    continue
+                if req.marker is not None:
+                    try:
+                        if not req.marker.evaluate(self.marker_env):
+                            continue
+                    except UndefinedEnvironmentName:
+                        continue
+                spec = str(req.specifier)
+                if spec:
+                    return spec
+        if self.line is not None:
+            value = getattr(self.line.pins, wanted.replace("-", "_"), None)
+            return value if isinstance(value, str) else None
+        return None
+
+    # --- the loader's path ---------------------------------------------------------------------
+
+    @functools.cached_property
+    def ld_library_path(self) -> tuple[str, ...]:
+        """``LD_LIBRARY_PATH`` entries, in order."""
+        value = (self.facts.environment or {}).get("LD_LIBRARY_PATH", "")
+        return tuple(p for p in value.split(":") if p)
+
+    def ld_path_without(self, directory: str) -> str:
+        """The shell line that takes ``directory`` off ``LD_LIBRARY_PATH``."""
+        wanted = _norm_dir(directory)
+        kept = [p for p in self.ld_library_path if _norm_dir(p) != wanted]
+        if not kept:
+            return "unset LD_LIBRARY_PATH"
+        return "export LD_LIBRARY_PATH=" + shlex.quote(":".join(kept))
+
+    @staticmethod
+    def ld_path_with(directories: tuple[str, ...]) -> str:
+        """The shell line that puts ``directories`` first on ``LD_LIBRARY_PATH``."""
+        joined = ":".join(directories)
+        return (
+            f"export LD_LIBRARY_PATH={shlex.quote(joined)}"
+            + '"${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"'
+        )
+
+    @functools.cached_property
+    def site_packages(self) -> Optional[str]:
+        """The site-packages directory TensorFlow (else the interpreter) installs into."""
+        if self.tf is not None and self.tf.location:
+            return self.tf.location
+        py = self.facts.python
+        return py.site_packages[0] if py is not None and py.site_packages else None
+
+    def wheel_library_dirs(self) -> tuple[str, ...]:
+        """The ``nvidia/*/lib`` directories of the installed NVIDIA wheels.
+
+        The library probe's pip candidates name them; without those, the installed
+        ``nvidia-*`` distributions do (``nvidia-cudnn-cu12`` ships ``nvidia/cudnn/lib``).
+        """
+        libs = self.facts.cuda_libs
+        dirs = {
+            str(PurePosixPath(c.path).parent)
+            for lib in (libs.libraries if libs is not None else ())
+            for c in lib.candidates
+            if c.origin == "pip"
+        }
+        site = self.site_packages
+        if not dirs and site is not None:
+            for pkg in self.facts.packages or ():
+                sub = _WHEEL_DIRS.get(_strip_cuda_suffix(normalize_name(pkg.name)))
+                if sub is not None:
+                    dirs.add(str(PurePosixPath(site) / "nvidia" / sub / "lib"))
+        return tuple(sorted(dirs))
+
+    @functools.cached_property
+    def cuda_wheels_installed(self) -> tuple[str, ...]:
+        """Installed ``nvidia-*`` distributions that carry CUDA libraries."""
+        return tuple(
+            sorted(
+                normalize_name(p.name)
+                for p in self.facts.packages or ()
+                if _strip_cuda_suffix(normalize_name(p.name)) in _WHEEL_DIRS
+            )
+        )
+
+
+#: ``nvidia-*`` distribution (without its ``-cuXX`` suffix) -> its directory under ``nvidia/``.
+_WHEEL_DIRS: Mapping[str, str] = {
+    "nvidia-cublas": "cublas",
+    "nvidia-cuda-cupti": "cuda_cupti",
+    "nvidia-cuda-nvcc": "cuda_nvcc",
+    "nvidia-cuda-nvrtc": "cuda_nvrtc",
+    "nvidia-cuda-runtime": "cuda_runtime",
+    "nvidia-cudnn": "cudnn",
+    "nvidia-cufft": "cufft",
+    "nvidia-curand": "curand",
+    "nvidia-cusolver": "cusolver",
+    "nvidia-cusparse": "cusparse",
+    "nvidia-nccl": "nccl",
+    "nvidia-nvjitlink": "nvjitlink",
+}
+
+
+def _strip_cuda_suffix(name: str) -> str:
+    head, _, tail = name.rpartition("-")
+    return head if tail.startswith("cu") and tail[2:].isdigit() else name
+
+
+def _norm_dir(path: str) -> str:
+    text = path.rstrip("/") or "/"
+    return str(PurePath(text))
+
+
+def view(facts: Facts, matrix: Optional[Matrix]) -> Machine:
+    """The derived view of ``facts``."""
+    return Machine(facts, matrix)
