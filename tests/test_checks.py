@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests import factories as f
+from tfdoctor.causes import CAUSES
 from tfdoctor.checks import CHECKS, Check, UnknownCheckError, run_checks, select_checks
 from tfdoctor.checks._context import CheckContext
 from tfdoctor.facts import DriverFacts, Facts, GpuFacts, LibraryCandidate, ProbeError
@@ -43,7 +44,7 @@ CASES = [
         "system-python",
         "python.environment",
         f.facts(python=f.python(env_kind="system", prefix="/usr", executable="/usr/bin/python3")),
-        Severity.WARNING,
+        Severity.INFO,
         "/usr/bin/python3 -m venv .venv",
     ),
     (
@@ -434,6 +435,12 @@ def test_every_id_is_documented() -> None:
     documented = set(re.findall(r"^### `([a-z0-9.-]+)`", doc, re.MULTILINE))
     declared = {fid for c in CHECKS for fid in c.finding_ids} | {"doctor.crashed"}
     assert declared == documented
+
+
+def test_every_cause_is_documented() -> None:
+    doc = (ROOT / "docs" / "findings.md").read_text(encoding="utf-8")
+    listed = set(re.findall(r"^\| `([a-z0-9-]+)` \|", doc, re.MULTILINE))
+    assert listed == set(CAUSES)
 
 
 def test_check_ids_are_unique_and_prefixes_of_their_findings() -> None:

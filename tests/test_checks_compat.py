@@ -34,7 +34,7 @@ from tfdoctor.facts import (
     TensorFlowFacts,
 )
 from tfdoctor.findings import Finding, Severity
-from tfdoctor.matrix import ComputeCapabilities, load_matrix
+from tfdoctor.matrix import ComputeCapabilities
 from tfdoctor.pin import environment_pinset
 
 CheckFunc = Callable[[CheckContext], Iterable[Finding]]
@@ -1072,6 +1072,9 @@ def test_a_gpu_the_line_is_known_to_fail_on_is_an_error() -> None:
     assert "known to fail" in finding.summary and "CUDA_ERROR_INVALID_PTX" in finding.detail
     assert finding.fix is not None
     # 2.21 is not reported failing: it is the newest that may run on this GPU.
-    assert finding.fix.commands == (f'{PIP} install "tensorflow[and-cuda]==2.21.0"',)
+    assert finding.fix.commands == (
+        f'{PIP} install "tensorflow[and-cuda]==2.21.0"',
+        "docker run --gpus all -it --rm nvcr.io/nvidia/tensorflow:25.02-tf2-py3",
+    )
     assert MATRIX.line_for("2.20.0") is not None
     assert "12.0" in MATRIX.line_for("2.20.0").known_gpu_failures  # type: ignore[union-attr]

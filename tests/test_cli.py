@@ -69,9 +69,14 @@ def test_list_shows_every_check_id() -> None:
     [
         pytest.param(f.facts(), (), 0, id="healthy"),
         pytest.param(f.cpu_only_machine(), (), 0, id="cpu-only-machine"),
-        pytest.param(f.facts(python=f.python(env_kind="system")), (), 0, id="warning"),
         pytest.param(
-            f.facts(python=f.python(env_kind="system")), ("--strict",), 1, id="warning-strict"
+            f.facts(packages=f.packages(f.pkg("protobuf", "3.19.0"))), (), 0, id="warning"
+        ),
+        pytest.param(
+            f.facts(packages=f.packages(f.pkg("protobuf", "3.19.0"))),
+            ("--strict",),
+            1,
+            id="warning-strict",
         ),
         pytest.param(f.facts(python=f.python(bits=32)), (), 2, id="error"),
         pytest.param(

@@ -16,7 +16,7 @@ from tfdoctor.checks import run_checks, select_checks
 from tfdoctor.checks._context import CheckContext
 from tfdoctor.facts import DeviceFacts, DriverFacts, Facts, ProbeError, TensorFlowFacts, to_json
 from tfdoctor.findings import Finding, Severity
-from tfdoctor.matrix import Matrix, load_matrix
+from tfdoctor.matrix import Matrix
 from tfdoctor.probes import system
 
 DATA = Path(__file__).resolve().parent / "data" / "docker"

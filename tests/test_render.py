@@ -7,6 +7,7 @@ read the diff before committing it.
 from __future__ import annotations
 
 import dataclasses
+import importlib.util
 import json
 import os
 import re
@@ -20,8 +21,29 @@ import pytest
 
 import tfdoctor.facts as facts_module
 from tests import factories as f
-from tfdoctor.facts import Facts, LibraryCandidate, ProbeError, to_json
-from tfdoctor.findings import Finding, Fix, Report, Severity, facts_from_report_json
+from tfdoctor.facts import (
+    SCHEMA_VERSION,
+    CondaFacts,
+    CondaPackage,
+    CuInitFacts,
+    DeviceNode,
+    Facts,
+    FoundLibrary,
+    LibraryCandidate,
+    NvidiaKernelFacts,
+    PciDevice,
+    ProbeError,
+    to_json,
+)
+from tfdoctor.findings import (
+    REPORT_SCHEMA_VERSION,
+    Finding,
+    Fix,
+    Report,
+    Severity,
+    Summary,
+    facts_from_report_json,
+)
 from tfdoctor.redact import Redactor
 from tfdoctor.render._common import area_of, facts_sections, group_by_area
 from tfdoctor.render.jsonout import render_json
@@ -163,6 +185,58 @@ def failed_report() -> Report:
         Finding("driver.version", Severity.UNKNOWN, "Could not determine the driver version"),
     )
     return Report(facts=facts, findings=findings)
+
+
+def sections_report() -> Report:
+    """The full report with every section added in facts schema 2 filled in, and a cause."""
+    facts = full_facts()
+    assert facts.python is not None and facts.platform is not None
+    assert facts.cuda_libs is not None
+    facts = dataclasses.replace(
+        facts,
+        python=dataclasses.replace(
+            facts.python,
+            externally_managed=True,
+            tensorflow_origin="/home/alice/src/tensorflow",
+            tensorflow_path_entry="/home/alice/src",
+            tensorflow_path_kind="working-directory",
+        ),
+        platform=dataclasses.replace(facts.platform, emulation="qemu", host_machine="aarch64"),
+        cuda_libs=dataclasses.replace(
+            facts.cuda_libs,
+            elsewhere=(
+                FoundLibrary(
+                    "cudnn", "/opt/cudnn/lib/libcudnn.so.8", "8.9.7", "module", "cudnn/8.9"
+                ),
+            ),
+            runpath=(f"{f.SITE}/tensorflow/../nvidia/cudnn/lib",),
+            runpath_object=f"{f.SITE}/tensorflow/libtensorflow_framework.so.2",
+        ),
+        nvidia_kernel=NvidiaKernelFacts(
+            pci_devices=(PciDevice("0000:07:00.0", "0x20b2", "0x030200", "nvidia"),),
+            pci_source="sysfs",
+            kernel_module_version="NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.15",
+            modules=("nvidia", "nvidia_uvm"),
+            device_nodes=(DeviceNode("/dev/nvidia0", True), DeviceNode("/dev/nvidiactl", False)),
+            secure_boot=False,
+            dkms=("nvidia/550.54.15, 6.5.0-35-generic, x86_64: installed",),
+        ),
+        cuinit=CuInitFacts(
+            "error", 999, "CUDA_ERROR_UNKNOWN", "libcuda.so.1", "12.4", None, "unknown error"
+        ),
+        conda=CondaFacts(
+            "/opt/conda/envs/tf",
+            (CondaPackage("cudatoolkit", "11.8.0", "h6a678d5_0", "conda-forge"),),
+        ),
+    )
+    finding = Finding(
+        "driver.cuda",
+        Severity.ERROR,
+        "cuInit fails",
+        check="driver.cuda",
+        cause="cuinit-unknown-error",
+    )
+    return Report(facts=facts, findings=(*full_findings(), finding))
 
 
 def check_golden(name: str, actual: str) -> None:
@@ -397,7 +471,12 @@ def test_markdown_fences_balanced_in_goldens() -> None:
 
 
 @pytest.mark.parametrize(
-    "report", [pytest.param(full_report(), id="full"), pytest.param(failed_report(), id="failed")]
+    "report",
+    [
+        pytest.param(full_report(), id="full"),
+        pytest.param(failed_report(), id="failed"),
+        pytest.param(sections_report(), id="schema-2-sections"),
+    ],
 )
 def test_json_round_trips_to_the_same_facts(report: Report) -> None:
     data = json.loads(render_json(report, "0.1.0", False))
@@ -405,7 +484,12 @@ def test_json_round_trips_to_the_same_facts(report: Report) -> None:
 
 
 @pytest.mark.parametrize(
-    "report", [pytest.param(full_report(), id="full"), pytest.param(failed_report(), id="failed")]
+    "report",
+    [
+        pytest.param(full_report(), id="full"),
+        pytest.param(failed_report(), id="failed"),
+        pytest.param(sections_report(), id="schema-2-sections"),
+    ],
 )
 def test_json_validates_against_schema(report: Report) -> None:
     jsonschema = pytest.importorskip("jsonschema")
@@ -423,14 +507,47 @@ def test_schema_rejects_unknown_fact_fields() -> None:
         jsonschema.Draft202012Validator(schema).validate(data)
 
 
+def _generator() -> Any:
+    """scripts/gen_report_schema.py as a module (scripts/ is not a package)."""
+    path = ROOT / "scripts" / "gen_report_schema.py"
+    spec = importlib.util.spec_from_file_location("gen_report_schema", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_schema_is_generated_from_the_dataclasses() -> None:
+    """docs/report.schema.json is exactly what the generator writes (regenerate when stale)."""
+    assert SCHEMA.read_text(encoding="utf-8") == _generator().render_schema(), (
+        "docs/report.schema.json is stale: python scripts/gen_report_schema.py"
+    )
+
+
+def test_causes_in_findings_doc_are_generated_from_the_catalogue() -> None:
+    doc = (ROOT / "docs" / "findings.md").read_text(encoding="utf-8")
+    assert doc == _generator().render_findings_doc(doc), (
+        "docs/findings.md is stale: python scripts/gen_report_schema.py"
+    )
+
+
+def test_causes_block_is_replaced_in_place_or_appended() -> None:
+    gen = _generator()
+    block = gen.render_causes()
+    stale = f"intro\n{gen.CAUSES_BEGIN}\n| `old-cause` | Old |\n{gen.CAUSES_END}\nafter\n"
+    assert gen.render_findings_doc(stale) == f"intro\n{block}\nafter\n"
+    assert gen.render_findings_doc("intro\n") == f"intro\n\n{block}\n"
+
+
 def _dataclasses() -> dict[str, type]:
+    """Every dataclass the facts reach, by name, found by walking the type hints."""
     found: dict[str, type] = {}
 
     def walk(cls: type) -> None:
         found[cls.__name__] = cls
-        hints = typing.get_type_hints(cls, vars(facts_module))
-        for hint in hints.values():
-            for arg in (hint, *typing.get_args(hint), *_nested_args(hint)):
+        for hint in typing.get_type_hints(cls, vars(facts_module)).values():
+            nested = [a for arg in typing.get_args(hint) for a in typing.get_args(arg)]
+            for arg in (hint, *typing.get_args(hint), *nested):
                 is_class = isinstance(arg, type) and dataclasses.is_dataclass(arg)
                 if is_class and arg.__name__ not in found:
                     walk(arg)
@@ -439,56 +556,30 @@ def _dataclasses() -> dict[str, type]:
     return found
 
 
-def _nested_args(hint: Any) -> list[Any]:
-    return [a for arg in typing.get_args(hint) for a in typing.get_args(arg)]
+def test_schema_defines_every_dataclass_with_its_fields() -> None:
+    """An independent walk: the generator left out no dataclass and no field."""
+    defs = json.loads(SCHEMA.read_text(encoding="utf-8"))["$defs"]
+    shapes = {**_dataclasses(), "Finding": Finding, "Fix": Fix, "Summary": Summary}
+    assert set(defs) == {*shapes, "Severity"}
+    for name, cls in shapes.items():
+        assert list(defs[name]["properties"]) == [x.name for x in dataclasses.fields(cls)], name
+        assert defs[name]["additionalProperties"] is False, name
 
 
-def _json_types(hint: Any) -> set[str]:
-    """The JSON types a field's value can take, as the schema spells them."""
-    if typing.get_origin(hint) is typing.Union:
-        return set().union(*(_json_types(a) for a in typing.get_args(hint)))
-    origin = typing.get_origin(hint)
-    if origin is tuple:
-        return {"array"}
-    if origin is dict or dataclasses.is_dataclass(hint):
-        return {"object"}
-    names = {str: "string", int: "integer", float: "number", bool: "boolean", type(None): "null"}
-    return {names[hint]}
-
-
-def _schema_types(prop: dict[str, Any], defs: dict[str, Any]) -> set[str]:
-    if "anyOf" in prop:
-        return set().union(*(_schema_types(p, defs) for p in prop["anyOf"]))
-    if "$ref" in prop:
-        return {defs[prop["$ref"].rsplit("/", 1)[1]]["type"]}
-    if "const" in prop:
-        return {"integer"}
-    kind = prop["type"]
-    return set(kind) if isinstance(kind, list) else {kind}
-
-
-@pytest.mark.parametrize("name", sorted(_dataclasses()))
-def test_schema_mirrors_the_facts_dataclass(name: str) -> None:
-    cls = _dataclasses()[name]
+def test_schema_versions_are_the_ones_written() -> None:
     schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
-    defs = schema["$defs"]
-    entry = defs[name]
-    fields = dataclasses.fields(cls)
-    hints = typing.get_type_hints(cls, vars(facts_module))
-    assert entry["additionalProperties"] is False
-    assert list(entry["properties"]) == [f.name for f in fields]
-    required = [
-        f.name
-        for f in fields
-        if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
-    ]
-    if name == "Facts":
-        required.append("schema_version")  # facts_from_json refuses a document without it
-    assert entry["required"] == required
-    for field in fields:
-        assert _schema_types(entry["properties"][field.name], defs) == _json_types(
-            hints[field.name]
-        ), field.name
+    assert schema["properties"]["schema_version"]["const"] == REPORT_SCHEMA_VERSION
+    assert schema["$defs"]["Facts"]["properties"]["schema_version"]["const"] == SCHEMA_VERSION
+    assert "cause" in schema["$defs"]["Finding"]["required"]
+
+
+def test_schema_rejects_a_finding_without_its_cause() -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
+    data = json.loads(render_json(full_report(), "0.1.0"))
+    del data["findings"][0]["cause"]
+    with pytest.raises(jsonschema.ValidationError, match="cause"):
+        jsonschema.Draft202012Validator(schema).validate(data)
 
 
 def test_rendered_json_carries_every_fact_field() -> None:

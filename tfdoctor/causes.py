@@ -373,10 +373,17 @@ def _usable_elsewhere(m: Machine, missing: tuple[str, ...]) -> list[FoundLibrary
             continue
         want = cudnn_major if found.name == "cudnn" else cuda_major
         have = _major(found.version)
-        if found.name not in ("cudnn", "nccl") and have is not None and want is not None:
-            if have != want:
-                continue
-        if found.name == "cudnn" and have is not None and want is not None and have != want:
+        # Before CUDA 11 the sonames and DLL names carry the minor (libcudart.so.10.1,
+        # cudart64_101.dll): a 10.2 toolkit does not serve a 10.1 build.
+        old_cuda = m.build_cuda is not None and version_key(m.build_cuda)[:1] < (11,)
+        if (
+            found.name == "cudart"
+            and old_cuda
+            and found.version
+            and version_key(found.version)[:2] != version_key(m.build_cuda or "")[:2]
+        ):
+            continue
+        if found.name != "nccl" and have is not None and want is not None and have != want:
             continue
         out.append(found)
     return out
@@ -401,9 +408,15 @@ def off_path_fix(m: Machine, found: list[FoundLibrary]) -> Fix:
         )
     text = "Put the directories holding these libraries on the loader's path"
     if m.in_conda:
-        text += " (for this conda environment: add the line to $CONDA_PREFIX/etc/conda/activate.d/env_vars.sh)"
+        text += (
+            " (for this conda environment: add the line to "
+            "$CONDA_PREFIX/etc/conda/activate.d/env_vars.sh)"
+        )
     else:
-        text += " (add the line to ~/.bashrc or the job script; or list the directories in /etc/ld.so.conf.d/ and run `sudo ldconfig`)"
+        text += (
+            " (add the line to ~/.bashrc or the job script; or list the directories in "
+            "/etc/ld.so.conf.d/ and run `sudo ldconfig`)"
+        )
     return Fix(text + ".", (m.ld_path_with(dirs),))
 
 
@@ -430,9 +443,6 @@ def cuda_libraries_fix(m: Machine, missing: tuple[str, ...]) -> tuple[str, Fix]:
     newer release); the release's install method from the matrix (``and-cuda``, the cuDNN
     wheel of 2.12-2.13, or a system/conda toolkit) decides the rest.
     """
-    found = _usable_elsewhere(m, missing)
-    if found and {n for n in missing if n != "nccl"} <= {f.name for f in found}:
-        return "cuda-libs-off-path", off_path_fix(m, found)
     line = m.line
     if m.os == "windows":
         if line is not None and not line.windows_native_gpu:
@@ -459,6 +469,20 @@ def cuda_libraries_fix(m: Machine, missing: tuple[str, ...]) -> tuple[str, Fix]:
                 f"({m.tf.version}'s own wheels are not found by it).",
                 f"tensorflow[and-cuda]=={newer.latest_patch}",
             )
+    found = _usable_elsewhere(m, missing)
+    covered = {f.name for f in found}
+    if found and {n for n in missing if n != "nccl"} <= covered:
+        return "cuda-libs-off-path", off_path_fix(m, found)
+    if "cudart" in covered:
+        # The toolkit is here but off the path; what it lacks (cuDNN, usually) is installed
+        # beside it the release's own way.
+        rest = tuple(n for n in missing if n not in covered)
+        path = off_path_fix(m, found)
+        _, more = cuda_libraries_fix(m, rest)
+        return "cuda-libs-off-path", Fix(
+            f"{path.text} Then, for {', '.join(rest)}: {more.text}",
+            (*path.commands, *more.commands),
+        )
     if m.is_nightly:
         return "cuda-libs-missing", install_fix(
             m,
@@ -609,6 +633,12 @@ def gpu_build_fix(m: Machine) -> Fix:
             "for this architecture (NGC), which is built with CUDA.",
             ("docker run --gpus all -it --rm nvcr.io/nvidia/tensorflow:24.12-tf2-py3",),
         )
+    if m.conda_tensorflow:
+        # conda-forge publishes CUDA builds of tensorflow under build strings cuda*.
+        return Fix(
+            "Install conda-forge's CUDA build of TensorFlow into this conda environment.",
+            ('conda install -c conda-forge "tensorflow=*=cuda*"',),
+        )
     gpu_dist = line.gpu_package.get("linux") if line is not None else "tensorflow"
     version = m.tf.version
     if m.is_nightly:
@@ -628,6 +658,30 @@ def gpu_build_fix(m: Machine) -> Fix:
         f"Replace {name} with the GPU build of the same release ({spec.split('=')[0]}); "
         "remove the CPU build first, as both write the same files.",
         (*uninstall, *m.pip_install(spec)),
+    )
+
+
+def container_gpu_fix(m: Machine) -> Fix:
+    """Hand the GPU to the container: the runtime flag, or the pod's resource limit."""
+    if m.container == "kubernetes":
+        return Fix(
+            "Request the GPU in the pod spec (the NVIDIA device plugin hands it over only to "
+            "containers that ask): resources.limits nvidia.com/gpu: 1.",
+            ("kubectl describe node | grep -i nvidia.com/gpu",),
+        )
+    return Fix(
+        "Start the container with GPU access through the NVIDIA Container Toolkit (install "
+        "the toolkit on the host if --gpus is refused).",
+        ("docker run --gpus all ...", "nvidia-smi"),
+    )
+
+
+def cuinit_unknown_fix() -> Fix:
+    """Reload the unified-memory module that lost its state (after suspend/resume)."""
+    return Fix(
+        "Reload the nvidia_uvm kernel module (or reboot); it loses its state across a "
+        "suspend/resume.",
+        ("sudo rmmod nvidia_uvm", "sudo modprobe nvidia_uvm"),
     )
 
 

@@ -27,7 +27,11 @@ from tfdoctor.findings import Report, Severity, facts_from_report_json
 from tfdoctor.matrix import Matrix, MatrixError, load_matrix
 from tfdoctor.probes._run import Runner, run_command
 from tfdoctor.probes.build_info import read_build_info
+from tfdoctor.probes.conda import probe_conda
 from tfdoctor.probes.cudalibs import probe_cuda_libs
+from tfdoctor.probes.cuinit import probe_cuinit
+from tfdoctor.probes.elsewhere import probe_elsewhere
+from tfdoctor.probes.kernel import probe_nvidia_kernel
 from tfdoctor.probes.nvidia import probe_driver
 from tfdoctor.probes.pyenv import probe_pyenv
 from tfdoctor.probes.system import probe_cpu, probe_platform, select_environment
@@ -94,7 +98,7 @@ def collect_facts(
     env = dict(os.environ if env is None else env)
     errors: list[ProbeError] = []
     note = progress or (lambda _msg: None)
-    with ThreadPoolExecutor(max_workers=4) as pool:
+    with ThreadPoolExecutor(max_workers=6) as pool:
         tf_future: Optional[Future[Optional[TensorFlowFacts]]] = None
         if not static:
             note("importing TensorFlow in a child process")
@@ -108,17 +112,30 @@ def collect_facts(
             _guard, "driver", lambda: probe_driver(env, runner, min(timeout, 15.0)), errors
         )
         cpu_future = pool.submit(_guard, "cpu", lambda: probe_cpu(runner), errors)
+        kernel_future = pool.submit(
+            _guard, "nvidia_kernel", lambda: probe_nvidia_kernel("/", env, runner), errors
+        )
+        # cuInit without TensorFlow, in the examined interpreter: one interpreter start.
+        cuinit_future = pool.submit(
+            _guard, "cuinit", lambda: probe_cuinit(python, env, runner, min(timeout, 15.0)), errors
+        )
         pyenv = probe_pyenv(python, env, runner, min(timeout, 30.0), all_packages)
         if pyenv.error is not None:
             errors.append(pyenv.error)
         site_dirs = pyenv.python.site_packages if pyenv.python else ()
         build_info = read_build_info(site_dirs)
+        prefix = pyenv.python.prefix if pyenv.python else None
         libs_future = pool.submit(
             _guard,
             "cuda_libs",
-            lambda: probe_cuda_libs(site_dirs, build_info, env, runner, timeout=min(timeout, 15.0)),
+            lambda: probe_elsewhere(
+                probe_cuda_libs(site_dirs, build_info, env, runner, timeout=min(timeout, 15.0)),
+                env,
+                prefix,
+            ),
             errors,
         )
+        conda = _guard("conda", lambda: probe_conda(prefix), errors)
         platform = _guard(
             "platform", lambda: probe_platform(env, pyenv.machine, pyenv.rosetta, runner), errors
         )
@@ -126,6 +143,8 @@ def collect_facts(
         driver = driver_future.result()
         cpu = cpu_future.result()
         cuda_libs = libs_future.result()
+        nvidia_kernel = kernel_future.result()
+        cuinit = cuinit_future.result()
         tensorflow = (
             tf_future.result()
             if tf_future is not None
@@ -143,6 +162,9 @@ def collect_facts(
         cuda_libs=cuda_libs,
         tensorflow=tensorflow,
         environment=select_environment(env),
+        nvidia_kernel=nvidia_kernel,
+        cuinit=cuinit,
+        conda=conda,
         errors=tuple(sorted(errors, key=lambda e: e.probe)),
     )
 

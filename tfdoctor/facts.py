@@ -592,8 +592,7 @@ def facts_from_json(data: Any) -> Facts:
     if version not in READABLE_SCHEMA_VERSIONS:
         readable = ", ".join(str(v) for v in READABLE_SCHEMA_VERSIONS)
         raise FactsError(
-            f"facts: schema_version {version!r} is not supported (this tfdoctor reads "
-            f"{readable})"
+            f"facts: schema_version {version!r} is not supported (this tfdoctor reads {readable})"
         )
     # An older document lacks only fields that have defaults; it reads as the current one.
     return dataclasses.replace(from_json(Facts, data, "facts"), schema_version=SCHEMA_VERSION)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import re
 import shlex
 from collections.abc import Mapping
 from pathlib import PurePath, PurePosixPath
@@ -34,7 +35,7 @@ CPU_ONLY_DISTRIBUTIONS = frozenset(
 MATRIX_DISTRIBUTIONS = frozenset(
     {"tensorflow", "tensorflow-cpu", "tensorflow-gpu", "tensorflow-intel"}
 )
-#: Nightly builds: versions like ``2.22.0.dev20250101``; their GPU extra is ``tf-nightly[and-cuda]``.
+#: Nightly builds (``2.22.0.dev20250101``); their GPU extra is ``tf-nightly[and-cuda]``.
 NIGHTLY_DISTRIBUTIONS = frozenset({"tf-nightly", "tf-nightly-gpu", "tf-nightly-cpu"})
 
 #: Environment variables that mark a hosted notebook VM (no conda, no sudo expectations).
@@ -133,8 +134,9 @@ class Machine:
         platform's CUDA build; a CPU-only distribution has none.
         """
         tf = self.facts.tensorflow
-        if tf is not None and tf.cuda_version:
-            parts = version_key(tf.cuda_version)
+        cuda = dll_version(tf.cuda_version) if tf is not None else None
+        if cuda:
+            parts = version_key(cuda)
             if len(parts) >= 2:
                 return f"{parts[0]}.{parts[1]}"
         if tf is not None and tf.is_cuda_build is False:
@@ -150,11 +152,11 @@ class Machine:
         """The cuDNN version of the build: the matrix's, unless TensorFlow's record differs."""
         tf = self.facts.tensorflow
         matrix_cudnn = self.line.cudnn if self.line is not None else None
-        if tf is not None and tf.cudnn_version:
-            if matrix_cudnn is None or (
-                version_key(tf.cudnn_version)[:1] != version_key(matrix_cudnn)[:1]
-            ):
-                return tf.cudnn_version
+        cudnn = dll_version(tf.cudnn_version) if tf is not None else None
+        if cudnn and (
+            matrix_cudnn is None or version_key(cudnn)[:1] != version_key(matrix_cudnn)[:1]
+        ):
+            return cudnn
         return matrix_cudnn
 
     def and_cuda_spec(self, version: Optional[str] = None) -> Optional[str]:
@@ -506,6 +508,23 @@ def _strip_cuda_suffix(name: str) -> str:
 def _norm_dir(path: str) -> str:
     text = path.rstrip("/") or "/"
     return str(PurePath(text))
+
+
+def dll_version(value: Optional[str]) -> Optional[str]:
+    """A version as TensorFlow records it, with Windows DLL suffixes read as versions.
+
+    The native Windows builds record the DLL names' suffixes: cuDNN ``64_8`` (cudnn64_8.dll)
+    is cuDNN 8, CUDA ``64_112`` (cudart64_112.dll) is CUDA 11.2, ``64_101`` CUDA 10.1.
+    """
+    if not value:
+        return None
+    match = re.fullmatch(r"64_(\d+)", value.strip())
+    if match is None:
+        return value if re.fullmatch(r"\d+(\.\d+)*", value.strip()) else None
+    digits = match.group(1)
+    if len(digits) == 1:
+        return digits
+    return f"{digits[:-1]}.{digits[-1]}"
 
 
 def view(facts: Facts, matrix: Optional[Matrix]) -> Machine:

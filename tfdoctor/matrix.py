@@ -832,7 +832,9 @@ def _cuda_install(reader: _Reader, node: Node, where: str, line: str) -> CudaIns
                 item, f"{where}.wheels_unfound", _PATCH_RE, "release version (X.Y.Z)"
             )
             if release_line(patch) != release_line(line):
-                raise reader.error(item, f"{where}.wheels_unfound", f"{patch} is not a {line} release")
+                raise reader.error(
+                    item, f"{where}.wheels_unfound", f"{patch} is not a {line} release"
+                )
             unfound.append(patch)
         if method != "and-cuda":
             raise reader.error(

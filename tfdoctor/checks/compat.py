@@ -252,27 +252,9 @@ def check_python_wheels(ctx: CheckContext) -> Iterator[Finding]:
 
 
 def _build_cuda(ctx: CheckContext, line: Optional[TFLine]) -> Optional[str]:
-    """The CUDA version of the installed build: TensorFlow's own word, else the matrix's.
-
-    Without TensorFlow's word (its import failed, or ``--static``) the matrix answers only
-    for the distribution it names as this platform's CUDA build: ``tensorflow-cpu``, the
-    CPU-only Linux aarch64 wheels and Windows after 2.10 are no CUDA builds.
-    """
-    tf = ctx.facts.tensorflow
-    if tf is not None and tf.cuda_version:
-        parts = version_key(tf.cuda_version)
-        if len(parts) >= 2:
-            return f"{parts[0]}.{parts[1]}"
-    if tf is not None and tf.is_cuda_build is False:
-        return None
-    plat = _platform(ctx.facts)
-    pkg = installed_tf(ctx.facts)
-    if line is None or plat is None or pkg is None or plat not in line.cuda_builds:
-        return None
-    gpu_dist = line.gpu_package.get(PLATFORMS[plat])
-    if normalize_name(pkg.name) not in (gpu_dist, "tensorflow-gpu"):
-        return None
-    return line.cuda
+    """The CUDA version of the installed build (the machine view's one rule)."""
+    del line  # the machine view knows the installed line
+    return ctx.machine.build_cuda
 
 
 def check_driver_cuda(ctx: CheckContext) -> Iterator[Finding]:
@@ -332,6 +314,9 @@ def check_driver_cuda(ctx: CheckContext) -> Iterator[Finding]:
         ),
     )
 
+
+#: NVIDIA's NGC TensorFlow container, built for current GPUs (its release notes list them).
+_NGC_RUN = "docker run --gpus all -it --rm nvcr.io/nvidia/tensorflow:25.02-tf2-py3"
 
 #: The last driver branch that supports Kepler (compute capability 3.x) GPUs.
 # https://nvidia.custhelp.com/app/answers/detail/a_id/5202 (Kepler support ends with R470)
@@ -435,16 +420,19 @@ def check_compute_capability(ctx: CheckContext) -> Iterator[Finding]:
                 "Install TensorFlow {version}, the newest not known to fail on this GPU; or "
                 "use NVIDIA's NGC TensorFlow container, built for current GPUs.",
             )
-            yield Finding(
+            if newer is not None:
+                newer = Fix(newer.text, (*newer.commands, _NGC_RUN))
+            yield causes.finding(
                 "gpu.compute-capability",
                 Severity.ERROR,
+                "gpu-known-failure",
                 f"TensorFlow {pkg.version} is known to fail on {label}",
                 f"On this GPU its {failure}.",
                 newer
                 or fix(
                     "Use NVIDIA's NGC TensorFlow container (built for current GPUs), or build "
                     "TensorFlow from source for this GPU's compute capability.",
-                    "docker run --gpus all -it --rm nvcr.io/nvidia/tensorflow:25.02-tf2-py3",
+                    _NGC_RUN,
                 ),
                 ("https://github.com/tensorflow/tensorflow/issues/101746",),
             )
@@ -457,9 +445,10 @@ def check_compute_capability(ctx: CheckContext) -> Iterator[Finding]:
                 "Install TensorFlow {version}, the newest with code for this GPU, or build "
                 "TensorFlow from source for it.",
             )
-            yield Finding(
+            yield causes.finding(
                 "gpu.compute-capability",
                 Severity.ERROR,
+                "gpu-arch-unsupported",
                 f"TensorFlow {pkg.version} has no code for {label}",
                 f"The wheel carries {carried}. TensorFlow ignores this GPU "
                 "('Ignoring visible gpu device ... with Cuda compute capability').",
@@ -541,16 +530,8 @@ def check_cuda_versions(ctx: CheckContext) -> Iterator[Finding]:
     if pkg is None or line is None or _build_cuda(ctx, line) is None:
         return
     problems: list[str] = []
-    build_cudnn = line.cudnn
-    tf = facts.tensorflow
     # The build's own record wins over the matrix when they disagree on the major.
-    if (
-        tf is not None
-        and tf.cudnn_version
-        and build_cudnn
-        and version_key(tf.cudnn_version)[:1] != version_key(build_cudnn)[:1]
-    ):
-        build_cudnn = tf.cudnn_version
+    build_cudnn = ctx.machine.build_cudnn
     shadowing: Optional[LibraryCandidate] = None
     for lib in libs.libraries:
         loaded = _selected(lib)
@@ -651,6 +632,8 @@ def _cuda_versions_fix(
         directory = str(PurePath(shadowing.path).parent)
         return "cudnn-shadowed", causes.ld_remove_fix(m, directory, "the right cuDNN")
     cause, remedy = causes.cuda_libraries_fix(m, ("cudnn",))
+    need = f"TensorFlow needs cuDNN {m.build_cudnn} (same major, this minor or newer). "
+    remedy = Fix(need + remedy.text, remedy.commands)
     return ("cudnn-version-mismatch" if cause == "cuda-libs-missing" else cause), remedy
 
 
@@ -672,21 +655,15 @@ def examined_marker_environment(facts: Facts) -> dict[str, str]:
 
 
 def _above(version: str, spec: str) -> bool:
-    """``version`` is above the range's upper bound (``<X`` / ``<=X``), by its major."""
-    for part in spec.split(","):
-        part = part.strip()
-        if part.startswith("<") and not part.startswith("<="):
-            bound = part[1:]
-        elif part.startswith("<="):
-            bound = part[2:]
-        else:
+    """``version`` is at or past the range's upper bound (``<X``, or past ``<=X``)."""
+    for raw in spec.split(","):
+        part = raw.strip()
+        strict = part.startswith("<") and not part.startswith("<=")
+        if not (strict or part.startswith("<=")):
             continue
-        bound = bound.split("dev")[0].rstrip(".")
-        if version_key(version)[:1] > version_key(bound)[:1] or (
-            version_key(version)[:1] == version_key(bound)[:1]
-            and version_key(bound)[1:2] != (0,)
-            and version_key(version) >= version_key(bound)
-        ):
+        bound = version_key(part.lstrip("<=").split("dev")[0].rstrip("."))
+        have = version_key(version)
+        if (strict and have >= bound) or (not strict and have > bound):
             return True
     return False
 
@@ -716,7 +693,8 @@ def check_dependency_pins(ctx: CheckContext) -> Iterator[Finding]:
     if pkg is None:
         return
     m = ctx.machine
-    for dist, severity in _PINNED:
+    for dist, pinned_severity in _PINNED:
+        severity = pinned_severity
         dep = facts.package(dist)
         spec = m.declared_range(dist)
         if dep is None or spec is None:
@@ -729,10 +707,6 @@ def check_dependency_pins(ctx: CheckContext) -> Iterator[Finding]:
             # break the import (an error even when --static did not try it).
             if version_key(dep.version)[:1] >= (2,):
                 cause, remedy, severity = "numpy-abi", causes.numpy_abi_fix(m), Severity.ERROR
-        elif dist == "protobuf" and _above(dep.version, spec):
-            # A newer protobuf runtime refuses TensorFlow's generated code ("Descriptors
-            # cannot be created directly"): the import fails.
-            cause, severity = "protobuf-incompatible", Severity.ERROR
         elif dist == "keras":
             cause = "keras-version"
         yield causes.finding(

@@ -81,6 +81,20 @@ def _no_gpu_handed_over(drv: DriverFacts, plat: PlatformFacts) -> bool:
     return plat.container is not None and reason in ("library-not-found", "no-gpu")
 
 
+def _gpu_image_run(ctx: CheckContext) -> bool:
+    """A container at run time (not a BuildKit step) of an image built to use a GPU."""
+    m = ctx.machine
+    if m.container in (None, "buildkit"):
+        return False
+    env = ctx.facts.environment or {}
+    wants = env.get("NVIDIA_VISIBLE_DEVICES", "").strip().lower() not in _NO_DEVICES_VALUES
+    cuinit = ctx.facts.cuinit
+    cuda_image = cuinit is not None and cuinit.library is not None and "/compat/" in cuinit.library
+    tf = ctx.facts.tensorflow
+    cuda_build = m.build_cuda is not None or (tf is not None and bool(tf.is_cuda_build))
+    return cuda_build and (wants or cuda_image)
+
+
 def check_gpu_absent(ctx: CheckContext) -> Iterator[Finding]:
     """In a container without GPU access (every build step), no GPU is expected, not broken."""
     facts = ctx.facts
@@ -90,6 +104,18 @@ def check_gpu_absent(ctx: CheckContext) -> Iterator[Finding]:
     if ctx.require_gpu or plat is None or drv is None or plat.container is None:
         return
     if plat.nvidia_device_nodes or not _no_gpu_handed_over(drv, plat):
+        return
+    if _gpu_image_run(ctx):
+        yield causes.finding(
+            "gpu.absent",
+            Severity.WARNING,
+            "container-no-gpu",
+            f"No GPU was handed to {_where(plat)}, which runs a CUDA build of TensorFlow",
+            "No /dev/nvidia* device nodes and no NVIDIA driver, while the image is a GPU "
+            "image (a CUDA build of TensorFlow, the CUDA base image's variables or libraries). "
+            "Outside a build step this is a container started without GPU access.",
+            causes.container_gpu_fix(ctx.machine),
+        )
         return
     yield Finding(
         "gpu.absent",

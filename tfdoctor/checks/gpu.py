@@ -287,6 +287,18 @@ def check_gpu_visible(ctx: CheckContext) -> Iterator[Finding]:
             remedy,
         )
         return
+    cuinit = facts.cuinit
+    if (cuinit is not None and cuinit.code == 999) or "CUDA_ERROR_UNKNOWN" in log:
+        yield causes.finding(
+            "gpu.visible",
+            Severity.ERROR,
+            "cuinit-unknown-error",
+            f"TensorFlow sees none of the {len(gpus)} GPU(s): cuInit fails with "
+            "CUDA_ERROR_UNKNOWN (999)",
+            log,
+            causes.cuinit_unknown_fix(),
+        )
+        return
     yield Finding(
         "gpu.visible",
         Severity.ERROR,

@@ -18,16 +18,17 @@ def check_bits(ctx: CheckContext) -> Iterator[Finding]:
         yield Finding(
             "python.bits",
             Severity.ERROR,
-            f"{py.bits}-bit Python {py.version}: TensorFlow ships 64-bit wheels only",
-            "pip answers 'No matching distribution found for tensorflow' on a 32-bit "
+            cause="python-32bit",
+            summary=f"{py.bits}-bit Python {py.version}: TensorFlow ships 64-bit wheels only",
+            detail="pip answers 'No matching distribution found for tensorflow' on a 32-bit "
             "interpreter, because no 32-bit wheel exists for any platform.",
-            fix(
+            fix=fix(
                 "Install a 64-bit Python (the x86-64 or arm64 installer), create a virtual "
                 "environment with it, and install TensorFlow there.",
                 "python -m venv .venv",
                 ".venv/bin/python -m pip install tensorflow",
             ),
-            ("https://www.tensorflow.org/install/pip",),
+            links=("https://www.tensorflow.org/install/pip",),
         )
         return
     yield Finding("python.bits", Severity.OK, f"{py.implementation} {py.version}, {py.bits}-bit")
@@ -47,7 +48,7 @@ def check_environment(ctx: CheckContext) -> Iterator[Finding]:
     where = "the system's" if py.env_kind == "system" else "a global"
     yield Finding(
         "python.environment",
-        Severity.WARNING if py.env_kind == "system" else Severity.INFO,
+        Severity.INFO,
         f"Python runs from {where} interpreter ({py.prefix}), not a virtual environment",
         "TensorFlow pins numpy, protobuf, keras and the CUDA wheels; in a shared "
         "interpreter those pins fight other projects' (and the OS's) packages.",

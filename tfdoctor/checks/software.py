@@ -20,6 +20,7 @@ from tfdoctor.facts import (
     normalize_name,
 )
 from tfdoctor.findings import Finding, Severity
+from tfdoctor.matrix import version_key
 
 if TYPE_CHECKING:
     from packaging.requirements import Requirement
@@ -101,13 +102,15 @@ def check_tensorflow_gpu_package(ctx: CheckContext) -> Iterator[Finding]:
     if pkg is None:
         return
     line = ctx.matrix.line_for(pkg.version) if ctx.matrix is not None else None
-    if line is not None and line.key <= (2, 11):
+    if version_key(pkg.version)[:2] <= (2, 11):
         # Up to 2.11 tensorflow-gpu was published beside tensorflow as its GPU build (the
         # only GPU build for 1.15 and 2.0, where plain tensorflow was CPU-only).
+        only_gpu_build = line is None or line.gpu_package.get("linux") == "tensorflow-gpu"
         yield Finding(
             "packages.tensorflow-gpu",
-            Severity.INFO if line.gpu_package.get("linux") == "tensorflow-gpu" else Severity.OK,
-            f"tensorflow-gpu {pkg.version} is the GPU build of TensorFlow {line.line}",
+            Severity.INFO if only_gpu_build else Severity.OK,
+            f"tensorflow-gpu {pkg.version} is the GPU build of TensorFlow "
+            f"{'.'.join(pkg.version.split('.')[:2])}",
             "Newer lines ship GPU support in `tensorflow` itself; tensorflow-gpu ended with 2.11.",
         )
         return
@@ -155,7 +158,9 @@ _NUMPY_ABI = re.compile(
 _DLOPEN = re.compile(r"(lib[\w.+-]+\.so[\w.]*): cannot open shared object file")
 _GLIBC = re.compile(r"(GLIBC(?:XX)?_[\d.]+)' not found")
 _PROTOBUF = re.compile(
-    r"Descriptors cannot be created directly|cannot import name '\w+' from 'google\.protobuf"
+    # protobuf 4.21 prints "Descriptors cannot not be created directly" (sic).
+    r"Descriptors cannot (?:not )?be created directly"
+    r"|cannot import name '\w+' from 'google\.protobuf"
     r"|google\.protobuf.*has no attribute",
 )
 _DLL = re.compile(r"DLL load failed", re.IGNORECASE)
@@ -181,9 +186,10 @@ def _shadowing(ctx: CheckContext) -> Optional[Finding]:
         )
     ):
         return None
-    if py.tensorflow_path_kind == "user-site" and m.tf is not None and not m.tf_providers:
-        return None
     origin = py.tensorflow_origin
+    # The installed distribution itself (also one in the user site) is no shadow.
+    if any(p.location and origin.startswith(p.location.rstrip("/\\")) for p in m.tf_providers):
+        return None
     where = {
         "working-directory": "the working directory",
         "PYTHONPATH": "PYTHONPATH",
@@ -369,8 +375,9 @@ def _signal_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
             + (" This CPU reports no AVX." if no_avx else "")
             + tail,
             fix(
-                "Run on a CPU with the instructions the wheel needs (in a VM, pass the host's "
-                "CPU flags through), or build TensorFlow from source for this CPU.",
+                "Run on a CPU with AVX (and the other instructions the wheel needs; in a VM, "
+                "pass the host's CPU flags through), or build TensorFlow from source for this "
+                "CPU.",
                 "grep -o -w -E 'avx|avx2|fma|avx512f' /proc/cpuinfo | sort -u",
             ),
         )
@@ -446,7 +453,11 @@ def check_tf_import(ctx: CheckContext) -> Iterator[Finding]:
     if tf.status == "timeout":
         shadow = _shadowing(ctx)
         if shadow is not None:
-            yield shadow
+            yield dataclasses.replace(
+                shadow,
+                summary=f"Importing TensorFlow did not finish within {tf.timeout or 0:g} s: "
+                + shadow.summary,
+            )
             return
         yield causes.finding(
             "tensorflow.import",

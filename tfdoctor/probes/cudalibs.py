@@ -24,6 +24,7 @@ from typing import Optional
 from tfdoctor.facts import CudaLibsFacts, LibraryCandidate, LibraryFacts, ProbeError
 from tfdoctor.probes._run import CommandResult, Runner, child_script, run_command
 from tfdoctor.probes.build_info import tensorflow_dirs, versions_from_build_info
+from tfdoctor.probes.elf import Runpath, tensorflow_runpath
 
 PROBE = "cuda_libs"
 
@@ -383,19 +384,33 @@ def runpath_site_dirs(site_dirs: Sequence[str]) -> list[str]:
     return anchored or list(site_dirs)
 
 
+def _runpath_origin(directory: str) -> str:
+    """``pip`` for a wheel's ``nvidia/<dir>/lib``, else ``RUNPATH``."""
+    path = PurePosixPath(directory)
+    return "pip" if path.name == "lib" and path.parent.parent.name == "nvidia" else "RUNPATH"
+
+
 def linux_search_dirs(
     name: str,
     cuda_major: int,
     pip_sites: Sequence[str],
     env: Mapping[str, str],
     system_dirs: Sequence[str],
+    runpath: Sequence[str] = (),
 ) -> list[tuple[Path, str]]:
     """(directory, origin) in loader order, the ldconfig cache aside (it maps sonames).
 
-    ``pip_sites`` are the site dirs TF's RUNPATH reaches (:func:`runpath_site_dirs`).
+    ``runpath`` is the RUNPATH read from TF's framework library (:mod:`tfdoctor.probes.elf`);
+    where it is empty, the wheel layout stands in for it: ``pip_sites`` are the site dirs
+    TF's RUNPATH reaches (:func:`runpath_site_dirs`).
     """
     ld_path = _split_path_list(env.get("LD_LIBRARY_PATH"), ":")
     dirs = [(Path(d), "LD_LIBRARY_PATH") for d in ld_path]
+    if runpath:
+        # ld.so(8): a dlopen by soname searches the calling object's DT_RUNPATH after
+        # LD_LIBRARY_PATH; every entry is searched for every library.
+        dirs.extend((Path(d), _runpath_origin(d)) for d in runpath)
+        return dirs + [(Path(d), "system") for d in system_dirs]
     for site in pip_sites:
         pkgs = list(_PIP_DIRS[name])
         if cuda_major >= 13 and name in _CU13_WHEEL_LIBS:
@@ -641,12 +656,16 @@ def _probe(
     names = tf_library_names(cuda_major, cuda_minor, cudnn_major, platform)
 
     found: dict[str, list[_Found]] = {}
+    runpath = Runpath()
     if platform == "win32":
         for name, filenames in names.items():
             dirs = windows_search_dirs(name, site_dirs, env)
             found[name] = find_files(filenames, dirs, (), len(dirs))
     else:
         pip_sites = runpath_site_dirs(site_dirs)
+        runpath = tensorflow_runpath(next(iter(tensorflow_dirs(site_dirs)), None))
+        if runpath.error is not None:
+            errors.append(runpath.error)
         if ldconfig_output is None:
             ldconfig_output, ldconfig_error = read_ldconfig(runner, timeout)
             if ldconfig_error:
@@ -654,7 +673,7 @@ def _probe(
         cache = parse_ldconfig(ldconfig_output or "")
         sysdirs = default_system_dirs() if system_dirs is None else system_dirs
         for name, filenames in names.items():
-            dirs = linux_search_dirs(name, cuda_major, pip_sites, env, sysdirs)
+            dirs = linux_search_dirs(name, cuda_major, pip_sites, env, sysdirs, runpath.dirs)
             found[name] = find_files(filenames, dirs, cache, len(dirs) - len(sysdirs))
 
     to_load = [(name, f.path) for name in names for f in found[name] if f.exists]
@@ -687,6 +706,8 @@ def _probe(
         ptxas_version=read_ptxas_version(ptxas, runner, timeout) if ptxas else None,
         libdevice=find_libdevice(env, site_dirs, toolkit_dirs),
         error=errors[0] if errors else None,
+        runpath=runpath.dirs,
+        runpath_object=runpath.object,
     )
 
 

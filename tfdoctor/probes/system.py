@@ -153,6 +153,116 @@ def read_os_name() -> str:
     return platform.system()
 
 
+# --- CPU emulation ---------------------------------------------------------------------------
+
+#: Architecture families of ``platform.machine()`` names and of what /proc/cpuinfo describes.
+_MACHINE_FAMILIES = {
+    "x86_64": "x86",
+    "amd64": "x86",
+    "i386": "x86",
+    "i686": "x86",
+    "aarch64": "arm",
+    "arm64": "arm",
+    "armv7l": "arm",
+    "armv8l": "arm",
+    "ppc64le": "ppc",
+    "ppc64": "ppc",
+    "s390x": "s390",
+    "riscv64": "riscv",
+}
+#: The binfmt_misc handler names qemu-user registers per emulated machine (QEMU's
+#: scripts/qemu-binfmt-conf.sh: ``qemu-$cpu``).
+_QEMU_HANDLERS = {
+    "x86_64": "qemu-x86_64",
+    "amd64": "qemu-x86_64",
+    "i386": "qemu-i386",
+    "i686": "qemu-i386",
+    "aarch64": "qemu-aarch64",
+    "arm64": "qemu-aarch64",
+}
+_BINFMT_DIR = "proc/sys/fs/binfmt_misc"
+
+
+def parse_cpuinfo_arch(text: str) -> Optional[str]:
+    """The architecture the kernel's ``/proc/cpuinfo`` describes, or None when unknown.
+
+    QEMU user-mode fakes ``/proc/cpuinfo`` for some guests (Arm, RISC-V, s390x, SPARC, HPPA:
+    linux-user/*/target_proc.h) but not for x86: an x86-64 process emulated on an arm64 host
+    reads the host's Arm lines (gnulib tests/qemu.h detects QEMU user-mode the same way).
+    """
+    values: dict[str, str] = {}
+    for line in text.splitlines():
+        key, sep, value = line.partition(":")
+        if sep:
+            values.setdefault(key.strip(), value.strip())
+    if "CPU implementer" in values or "CPU architecture" in values:
+        # arm64 kernels print "CPU architecture: 8" for every core, ARMv9 ones too
+        # (arch/arm64/kernel/cpuinfo.c); 32-bit Arm kernels print 7 or lower.
+        arch = values.get("CPU architecture", "")
+        return "aarch64" if arch.isdigit() and int(arch) >= 8 else "armv7l"
+    vendor = values.get("vendor_id", "")
+    if vendor == "IBM/S390":
+        return "s390x"
+    if vendor:
+        return "x86_64" if "lm" in values.get("flags", "").split() else "i686"
+    if values.get("cpu", "").upper().startswith("POWER"):
+        return "ppc64le"
+    if values.get("isa", "").startswith("rv64"):
+        return "riscv64"
+    return None
+
+
+def parse_binfmt_enabled(entry: Optional[str], status: Optional[str]) -> bool:
+    """Whether a binfmt_misc handler applies: its file and the global ``status`` say enabled.
+
+    Each handler file starts with ``enabled`` or ``disabled`` (kernel docs, binfmt-misc.rst).
+    """
+    if entry is None or not entry.strip():
+        return False
+    if status is not None and status.strip() == "disabled":
+        return False
+    return entry.strip().splitlines()[0].strip() == "enabled"
+
+
+def parse_emulation(
+    machine: str, cpuinfo: str, qemu_handler: bool, rosetta: bool
+) -> tuple[Optional[str], Optional[str]]:
+    """(emulation, host machine) from the interpreter's machine and the kernel's view.
+
+    An interpreter whose machine differs from the CPU the kernel describes runs under QEMU
+    user-mode; where ``/proc/cpuinfo`` tells nothing, an enabled ``qemu-<machine>`` binfmt
+    handler says the same, without naming the host.
+    """
+    if rosetta:
+        # Rosetta 2 runs x86-64 code on Apple silicon only.
+        return "rosetta", "arm64"
+    family = _MACHINE_FAMILIES.get(machine.lower())
+    host = parse_cpuinfo_arch(cpuinfo)
+    host_family = _MACHINE_FAMILIES.get(host) if host is not None else None
+    if family is not None and host_family is not None:
+        return ("qemu", host) if family != host_family else (None, None)
+    if family is not None and qemu_handler:
+        return "qemu", None
+    return None, None
+
+
+def read_emulation(
+    machine: str, rosetta: bool, root: Path = Path("/")
+) -> tuple[Optional[str], Optional[str]]:
+    """(emulation, host machine) of an interpreter reporting ``machine``; Linux reads ``root``."""
+    if sys.platform != "linux":
+        return parse_emulation(machine, "", qemu_handler=False, rosetta=rosetta)
+    handler = _QEMU_HANDLERS.get(machine.lower())
+    entry = _read(str(root / _BINFMT_DIR / handler)) if handler else ""
+    status = _read(str(root / _BINFMT_DIR / "status")) or None
+    return parse_emulation(
+        machine,
+        _read(str(root / "proc/cpuinfo")),
+        qemu_handler=parse_binfmt_enabled(entry or None, status),
+        rosetta=rosetta,
+    )
+
+
 def probe_platform(
     env: Optional[Mapping[str, str]] = None,
     machine: Optional[str] = None,
@@ -167,6 +277,7 @@ def probe_platform(
     env = os.environ if env is None else env
     libc, libc_version = read_libc(runner)
     release = platform.release()
+    emulation, host_machine = read_emulation(machine or platform.machine(), rosetta)
     return PlatformFacts(
         system=platform.system(),
         release=release,
@@ -186,6 +297,8 @@ def probe_platform(
         else None,
         rosetta=rosetta,
         nvidia_device_nodes=tuple(sorted(str(p) for p in Path("/dev").glob("nvidia*"))),
+        emulation=emulation,
+        host_machine=host_machine,
     )
 
 
@@ -321,7 +434,7 @@ _ENV_EXACT = frozenset(
         "OMP_NUM_THREADS",
     }
 )
-_ENV_PREFIXES = ("TF_", "TENSORFLOW_", "NCCL_")
+_ENV_PREFIXES = ("TF_", "TENSORFLOW_", "NCCL_", "NVIDIA_")
 
 
 def select_environment(env: Mapping[str, str]) -> dict[str, str]:

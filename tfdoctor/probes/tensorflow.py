@@ -84,6 +84,64 @@ def extract_log_errors(stderr: str) -> tuple[str, ...]:
     return tuple(found)
 
 
+#: How much of the child's stderr the facts keep: its start (where the import failed: the
+#: first traceback, the first dso_loader lines) and its end (the final error).
+STDERR_HEAD_LINES = 200
+STDERR_TAIL_LINES = 400
+STDERR_MAX_CHARS = 64 * 1024
+
+
+def _cut_marker(lines: int, chars: int) -> str:
+    return f"[... tfdoctor left out {lines} lines ({chars} characters) of stderr here ...]"
+
+
+def bounded_stderr(
+    text: str,
+    head_lines: int = STDERR_HEAD_LINES,
+    tail_lines: int = STDERR_TAIL_LINES,
+    max_chars: int = STDERR_MAX_CHARS,
+) -> str:
+    """The child's stderr kept whole where small, else its first and last lines.
+
+    At most ``head_lines`` + ``tail_lines`` lines and about ``max_chars`` characters (a third
+    for the head, the rest for the tail), with one marker line where lines were left out.
+    """
+    lines = text.strip().splitlines()
+    if len(lines) <= head_lines + tail_lines and len(text) <= max_chars:
+        return text.strip()
+    # One line longer than a quarter of the budget (a dumped tensor, a minified blob) keeps
+    # its two ends, so it cannot crowd out every other line.
+    cap = max(max_chars // 4, 80)
+    lines = [_shorten(line, cap) for line in lines]
+    head = _take(lines[:head_lines], max_chars // 3, from_end=False)
+    rest = lines[len(head) :]
+    tail = _take(rest[-tail_lines:] if tail_lines else [], max_chars - max_chars // 3, True)
+    left_out = rest[: len(rest) - len(tail)]
+    if not left_out:
+        return "\n".join(head + tail)
+    marker = _cut_marker(len(left_out), sum(len(line) + 1 for line in left_out))
+    return "\n".join([*head, marker, *tail])
+
+
+def _shorten(line: str, cap: int) -> str:
+    if len(line) <= cap:
+        return line
+    keep = cap // 2
+    return f"{line[:keep]} [... {len(line) - 2 * keep} characters left out ...] {line[-keep:]}"
+
+
+def _take(lines: list[str], budget: int, from_end: bool) -> list[str]:
+    """Whole lines from the start (or the end) of ``lines`` within ``budget`` characters."""
+    taken: list[str] = []
+    used = 0
+    for line in reversed(lines) if from_end else lines:
+        if used + len(line) + 1 > budget:
+            break
+        taken.append(line)
+        used += len(line) + 1
+    return taken[::-1] if from_end else taken
+
+
 def parse_child_output(stdout: str, marker: str) -> list[dict[str, Any]]:
     """The JSON documents printed after each ``marker`` line, in order; garbage is skipped."""
     docs: list[dict[str, Any]] = []
@@ -172,7 +230,7 @@ def facts_from_result(
         "log_errors": extract_log_errors(result.stderr),
         "returncode": result.returncode,
         "seconds": round(result.seconds, 3),
-        "stderr_tail": result.stderr_tail(),
+        "stderr_tail": bounded_stderr(result.stderr),
     }
 
     if result.start_error is not None:

@@ -241,6 +241,157 @@ def _packages(dists: list[Any], all_packages: bool) -> tuple[list[dict[str, Any]
     return result, pip_version
 
 
+# --- where `import tensorflow` resolves, and PEP 668 ---------------------------------------
+
+
+def externally_managed(marker_exists: bool, prefix: str, base_prefix: str) -> bool:
+    """PEP 668: pip refuses to install when the stdlib directory holds ``EXTERNALLY-MANAGED``
+    and the interpreter is not a virtual environment's (``sys.prefix == sys.base_prefix``).
+
+    https://peps.python.org/pep-0668/#marking-an-interpreter-as-using-an-external-package-manager
+    """
+    return marker_exists and prefix == base_prefix
+
+
+def _externally_managed() -> bool:
+    try:
+        import sysconfig
+
+        stdlib = sysconfig.get_path("stdlib")
+    except Exception:  # an odd build without the scheme: unknown reads as not marked
+        return False
+    marker = bool(stdlib) and os.path.isfile(os.path.join(stdlib, "EXTERNALLY-MANAGED"))
+    return externally_managed(marker, sys.prefix, getattr(sys, "base_prefix", sys.prefix))
+
+
+def command_path(path: list[str], prepended: bool, safe_path: bool) -> list[str]:
+    """``sys.path`` as ``python -c`` would have it in the user's shell.
+
+    This process's ``sys.path[0]`` is its own script's directory (or the doctor's), which
+    ``prepended`` says was added (not under ``-I`` or ``-P``); ``python -c`` puts ``''``,
+    the working directory, there instead, unless ``PYTHONSAFEPATH`` is set (Python 3.11+,
+    https://docs.python.org/3/using/cmdline.html#envvar-PYTHONSAFEPATH).
+    """
+    rest = list(path[1:] if prepended and path else path)
+    return rest if safe_path else ["", *rest]
+
+
+def path_kind(
+    entry: str,
+    pythonpath: list[str],
+    site_dirs: list[str],
+    user_site: Optional[str],
+    pth_dirs: list[str],
+) -> str:
+    """Why ``entry`` is on ``sys.path``: ``working-directory``, ``PYTHONPATH``,
+    ``site-packages``, ``user-site``, ``pth`` (a line of a ``.pth`` file) or ``other``."""
+    if entry == "":
+        return "working-directory"
+    full = _norm(entry)
+    if full in {_norm(p) for p in pythonpath if p}:
+        return "PYTHONPATH"
+    if full in {_norm(p) for p in site_dirs}:
+        return "site-packages"
+    if user_site and full == _norm(user_site):
+        return "user-site"
+    if full in {_norm(p) for p in pth_dirs}:
+        return "pth"
+    return "other"
+
+
+def _norm(path: str) -> str:
+    return os.path.normcase(os.path.normpath(os.path.abspath(path)))
+
+
+def _pth_dirs(site_dirs: list[str]) -> list[str]:
+    """Directories the ``.pth`` files of these site directories add (``site.addpackage``)."""
+    found = []
+    for site_dir in site_dirs:
+        for pth in sorted(glob.glob(os.path.join(glob.escape(site_dir), "*.pth"))):
+            try:
+                with open(pth, encoding="utf-8", errors="replace") as handle:
+                    lines = handle.read(256 * 1024).splitlines()
+            except OSError:
+                continue
+            for raw in lines:
+                line = raw.rstrip()
+                if line and not line.startswith(("#", "import ", "import\t")):
+                    found.append(os.path.join(site_dir, line))
+    return found
+
+
+def _find_spec(name: str, path: list[str]) -> Any:
+    """``importlib.util.find_spec`` over ``path`` instead of ``sys.path``, importing nothing.
+
+    The meta path is walked in order so that finders installed ahead of the path finder
+    (editable installs' mapping finders) answer as they would for ``import``.
+    """
+    import importlib.machinery
+
+    for finder in sys.meta_path:
+        try:
+            if finder is importlib.machinery.PathFinder:
+                spec = importlib.machinery.PathFinder.find_spec(name, path)
+            else:
+                find = getattr(finder, "find_spec", None)
+                spec = find(name, None) if find is not None else None
+        except Exception:  # a broken finder must not end the search; import would skip it too
+            continue
+        if spec is not None:
+            return spec
+    return None
+
+
+def _tensorflow_resolution() -> dict[str, Optional[str]]:
+    """Where ``import tensorflow`` would resolve for the user's command, without importing it."""
+    prepended = not (sys.flags.isolated or getattr(sys.flags, "safe_path", False))
+    safe = sys.version_info >= (3, 11) and bool(os.environ.get("PYTHONSAFEPATH"))
+    path = command_path(sys.path, prepended, safe)
+    none: dict[str, Optional[str]] = {
+        "tensorflow_origin": None,
+        "tensorflow_path_entry": None,
+        "tensorflow_path_kind": None,
+    }
+    spec = _find_spec("tensorflow", path)
+    if spec is None:
+        return none
+    locations = list(spec.submodule_search_locations or ())
+    if locations:
+        origin = str(locations[0])
+        parent = os.path.dirname(origin)
+    elif spec.origin and spec.origin not in ("namespace", "built-in", "frozen"):
+        origin = str(spec.origin)
+        parent = os.path.dirname(origin)
+    else:
+        return none
+    entry = next((p for p in path if _norm(p or os.curdir) == _norm(parent)), None)
+    if entry is None:  # a finder that maps the name elsewhere (an editable install)
+        return {**none, "tensorflow_origin": origin, "tensorflow_path_kind": "other"}
+    import site
+
+    try:
+        site_dirs = list(site.getsitepackages())
+    except Exception:  # virtualenv < 20 lacks getsitepackages
+        site_dirs = [p for p in sys.path if p.endswith(("site-packages", "dist-packages"))]
+    user_site = site.getusersitepackages() if site.ENABLE_USER_SITE else None
+    pythonpath = os.environ.get("PYTHONPATH", "").split(os.pathsep)
+    pth = _pth_dirs(site_dirs + ([user_site] if user_site else []))
+    return {
+        "tensorflow_origin": origin,
+        # The working directory's entry is '' on sys.path; the directory itself says more.
+        "tensorflow_path_entry": entry or os.getcwd(),
+        "tensorflow_path_kind": path_kind(entry, pythonpath, site_dirs, user_site, pth),
+    }
+
+
+def _resolution() -> dict[str, Any]:
+    try:
+        return _tensorflow_resolution()
+    except Exception as exc:  # unknown, not a failed probe: the rest still reports
+        sys.stderr.write(f"env_info: resolving tensorflow failed: {type(exc).__name__}: {exc}\n")
+        return {}
+
+
 def collect(all_packages: bool = False) -> dict[str, Any]:
     """This interpreter, its machine as it sees it, and its TensorFlow-related packages.
 
@@ -258,6 +409,8 @@ def collect(all_packages: bool = False) -> dict[str, Any]:
             "base_prefix": getattr(sys, "base_prefix", sys.prefix),
             "pip_version": pip_version,
             "site_packages": _site_packages(),
+            "externally_managed": _externally_managed(),
+            **_resolution(),
         },
         "machine": platform.machine(),
         "rosetta": _rosetta(),

@@ -1,0 +1,210 @@
+"""Real failures from public threads, replayed: the right cause, a fix that works, no harm.
+
+Each file under tests/data/real_failures/ is one machine from a public issue or forum thread,
+as the probes would record it, with the thread's URL, the confirmed root cause and the fix that
+worked (see tests/data/real_failures/README.md). The checks run against the frozen test matrix.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests import factories as f
+from tfdoctor.checks import run_checks
+from tfdoctor.checks._context import CheckContext
+from tfdoctor.facts import Facts, PackageFacts, facts_from_json, normalize_name
+from tfdoctor.findings import Finding, Severity
+
+CASES_DIR = Path(__file__).resolve().parent / "data" / "real_failures"
+CASES = sorted(CASES_DIR.glob("*.json"))
+
+
+def _load(path: Path) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return data
+
+
+def _judge(facts: Facts) -> tuple[Finding, ...]:
+    return run_checks(CheckContext(facts, f.FIXTURE_MATRIX))
+
+
+def _fix_text(finding: Finding) -> str:
+    if finding.fix is None:
+        return ""
+    return "\n".join((finding.fix.text, *finding.fix.commands))
+
+
+def test_the_corpus_is_large_and_sourced() -> None:
+    assert len(CASES) >= 50, len(CASES)
+    urls = set()
+    for path in CASES:
+        case = _load(path)
+        assert re.match(r"https://", case["source"]), path.name
+        assert case["root_cause"] and case["fix_that_worked"], path.name
+        urls.add(case["source"])
+    # Each case is its own thread, but a thread may show two machines.
+    assert len(urls) >= len(CASES) * 0.8
+
+
+#: Cases the checks do not yet get right, each with what is missing. Strict: a case that
+#: starts passing must leave this list.
+KNOWN_GAPS = {
+    "a02-tf115-cudnn-741-older-than-build": "cuDNN minor below a 1.15 build not judged",
+    "a06-tf27-conda-cudatoolkit-not-on-loader-path": "conda's lib off the path, no activate",
+    "a09-windows-32bit-python-no-wheel": "venv commands use POSIX paths on Windows",
+    "a10-tf26-keras-211-pulled-by-loose-pin": "keras range of 2.6 not in its metadata",
+    "a11-tf271-protobuf-421-descriptors": "range fix already satisfied by the install",
+    "a20-tf28-ci-protobuf-4-from-tfds": "a dlopen line outranks the protobuf error",
+    "a21-tf22-macos-ci-protobuf-421": "range fix already satisfied by the install",
+    "b05-tf-nightly-rtx5080-jit-from-ptx": "nightly builds have no matrix line",
+    "b06-tf215-legacy-keras-set-without-tf-keras": "a library's need for tf-keras unseen",
+    "b07-tf217-deepface-pipx-needs-tf-keras": "a library's need for tf-keras unseen",
+    "b09-tf218-ptxas-newer-than-driver": "no ptxas-vs-driver check yet",
+    "b15-tf211-conda-libdevice-not-found": "no libdevice check yet",
+    "b16-k8s-pod-without-gpu-limit": "device nodes without a GPU limit read as a driver fault",
+    "b17-ngc-container-run-without-gpus": "TF 1.14 is outside the matrix",
+    "b23-tf215rc0-h100-jit-from-ptx": "PTX JIT is a warning without its own cause",
+    "b30-tf216-deepface-keras3-layer-never-called": "a library's need for tf-keras unseen",
+    "b10-ubuntu2404-externally-managed-pip": "PEP 668 not yet read by every fix",
+    "b18-tf-gpu-jupyter-image-without-gpus": "image variables not recorded in the facts",
+    "b27-conda-rapids-cuda112-tensorflow-cpu-build": "conda-forge CPU build fix not chosen",
+}
+#: Cases whose package fix, applied, does not yet clear the cause.
+KNOWN_PROPERTY_GAPS = {"b08-tf214-numpy2-abi": "the NumPy range pick is not re-judged"}
+
+
+def _case_param(path: Path) -> object:
+    gap = KNOWN_GAPS.get(path.stem)
+    marks = [pytest.mark.xfail(reason=gap, strict=True)] if gap else []
+    return pytest.param(path, id=path.stem, marks=marks)
+
+
+@pytest.mark.parametrize("path", [_case_param(p) for p in CASES])
+def test_real_failure_gets_its_cause_and_a_working_fix(path: Path) -> None:
+    case = _load(path)
+    expect = case["expect"]
+    findings = _judge(facts_from_json(case["facts"]))
+    problems = [x for x in findings if x.severity.rank >= Severity.WARNING.rank]
+    if expect["cause"] == "none":
+        assert problems == [], [f"{x.id}: {x.summary}" for x in problems]
+        return
+    hits = [x for x in findings if x.cause == expect["cause"]]
+    assert hits, (expect["cause"], [(x.id, x.cause, x.summary) for x in problems])
+    worst = max(hits, key=lambda x: x.severity.rank)
+    assert worst.severity.rank >= Severity(expect["severity"]).rank, worst
+    text = "\n".join(_fix_text(x) for x in hits)
+    for needle in expect.get("fix_includes", ()):
+        assert needle in text, (needle, text)
+    every_fix = "\n".join(_fix_text(x) for x in findings)
+    for needle in expect.get("fix_excludes", ()):
+        assert needle not in every_fix, (needle, every_fix)
+
+
+@pytest.mark.parametrize("path", CASES, ids=lambda p: p.stem)
+def test_one_cause_has_one_fix(path: Path) -> None:
+    findings = _judge(facts_from_json(_load(path)["facts"]))
+    fixes: dict[str, set[tuple[str, ...]]] = {}
+    for x in findings:
+        if x.cause and x.fix is not None and x.fix.commands:
+            fixes.setdefault(x.cause, set()).add(x.fix.commands)
+    assert {c: v for c, v in fixes.items() if len(v) > 1} == {}
+
+
+# --- the fix, applied, removes the cause ---------------------------------------------------------
+
+_PIP_INSTALL = re.compile(r"-m pip install (.+)$")
+_SPEC = re.compile(r'"([A-Za-z0-9_.-]+)(\[[^\]]*\])?([^"]*)"')
+
+
+def _satisfying(spec: str) -> str | None:
+    """A version inside ``spec``: the exact one for ``==``, else the lowest allowed bound."""
+    from packaging.specifiers import SpecifierSet
+    from packaging.version import Version
+
+    if not spec:
+        return None
+    spec_set = SpecifierSet(spec)
+    candidates = []
+    for item in spec_set:
+        version = item.version.replace(".*", ".0")
+        candidates.append(version)
+        if item.operator in ("<", "!="):
+            continue
+    for candidate in sorted(candidates, key=Version):
+        if Version(candidate) in spec_set:
+            return candidate
+    return None
+
+
+def _apply_pip(facts: Facts, commands: tuple[str, ...]) -> Facts | None:
+    """The facts after the fix's ``pip install "dist<spec>"`` commands, where each sets a
+    version of an installed distribution; None when the fix does something else."""
+    import dataclasses
+
+    packages = list(facts.packages or ())
+    changed = False
+    for command in commands:
+        match = _PIP_INSTALL.search(command)
+        if match is None:
+            continue
+        for name, _extra, spec in _SPEC.findall(match.group(1)):
+            version = _satisfying(spec)
+            if version is None:
+                return None
+            for i, pkg in enumerate(packages):
+                if normalize_name(pkg.name) == normalize_name(name):
+                    packages[i] = dataclasses.replace(pkg, version=version)
+                    changed = True
+    if not changed:
+        return None
+    return dataclasses.replace(facts, packages=tuple(packages))
+
+
+_PACKAGE_CAUSES = ("numpy-abi", "dependency-out-of-range", "keras-version", "cuda-wheel-pins")
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        pytest.param(
+            p,
+            id=p.stem,
+            marks=[pytest.mark.xfail(reason=KNOWN_PROPERTY_GAPS[p.stem], strict=True)]
+            if p.stem in KNOWN_PROPERTY_GAPS
+            else [],
+        )
+        for p in CASES
+    ],
+)
+def test_applying_a_package_fix_removes_its_cause(path: Path) -> None:
+    facts = facts_from_json(_load(path)["facts"])
+    before = _judge(facts)
+    for finding in before:
+        if finding.cause not in _PACKAGE_CAUSES or finding.fix is None:
+            continue
+        after_facts = _apply_pip(facts, finding.fix.commands)
+        if after_facts is None:
+            continue
+        after = _judge(after_facts)
+        assert not [x for x in after if x.cause == finding.cause and x.id == finding.id], (
+            finding.summary
+        )
+        new_errors = {x.cause for x in after if x.severity is Severity.ERROR} - {
+            x.cause for x in before if x.severity is Severity.ERROR
+        }
+        assert new_errors <= {""}, new_errors
+
+
+def test_a_fixed_numpy_pin_property() -> None:
+    """The property on a hand-built machine: NumPy 2 under TF 2.15, fix applied, cause gone."""
+    facts = f.facts(packages=(*f.packages()[:1], PackageFacts("numpy", "2.1.0", f.SITE)))
+    before = [x for x in _judge(facts) if x.cause == "numpy-abi"]
+    assert before and before[0].fix is not None
+    after_facts = _apply_pip(facts, before[0].fix.commands)
+    assert after_facts is not None
+    assert not [x for x in _judge(after_facts) if x.cause == "numpy-abi"]
