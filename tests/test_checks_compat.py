@@ -465,8 +465,8 @@ CAPABILITY_CASES = {
         f.facts(tensorflow=TF215_MATRIX_CAPS, driver=f.driver(gpus=(H100,))),
         (Severity.WARNING,),
         ("only through PTX JIT", "9.0"),
-        commands=(CACHE,),
-        detail=("compute_80",),
+        commands=(CACHE, f'{PIP} install "tensorflow[and-cuda]==2.21.0"'),
+        detail=("compute_80", "TensorFlow 2.16 and later carry machine code"),
     ),
     # 2.21 carries compute_90 PTX: a 12.0 GPU JIT-compiles it (driver 570 >= CUDA 12.5's).
     "tf2.21-rtx5090-12.0-ptx": Case(
@@ -715,8 +715,12 @@ PIN_CASES = {
         ("ml-dtypes 0.4.0",),
         commands=(f'{PIP} install "ml-dtypes~=0.3.1"',),
     ),
-    "tf2.15-legacy-keras-needs-no-tf-keras": Case(
-        f.facts(environment={"TF_USE_LEGACY_KERAS": "1"}), ()
+    # 2.15 reads the variable too: "Your environment has TF_USE_LEGACY_KERAS set to True, but
+    # you do not have the tf_keras package installed" (huggingface/transformers#40391).
+    "tf2.15-legacy-keras-needs-tf-keras": Case(
+        f.facts(environment={"TF_USE_LEGACY_KERAS": "1"}),
+        (Severity.ERROR,),
+        ("TF_USE_LEGACY_KERAS is set but tf-keras is not installed",),
     ),
     # TensorFlow 2.16 requires numpy>=1.26 on Python 3.12 only (a python_version marker).
     "tf2.16-py3.12-numpy-1.24": Case(

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from pathlib import PurePosixPath, PureWindowsPath
 from typing import Optional
 
-from tfdoctor.facts import FoundLibrary
+from tfdoctor.facts import FoundLibrary, LibraryCandidate, LibraryFacts
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import TFLine, version_key
@@ -237,6 +237,12 @@ CAUSES: Mapping[str, Cause] = dict(
             "ldconfig cache: a stray copy there wins over the right one.",
         ),
         _c(
+            "cuda-lib-shadowed",
+            "Another copy of a CUDA library comes first on the loader's path",
+            "The dynamic loader searches LD_LIBRARY_PATH before TensorFlow's RUNPATH and the "
+            "ldconfig cache: a copy of another version there wins over the pip wheel's.",
+        ),
+        _c(
             "cudnn-version-mismatch",
             "cuDNN of the wrong version",
             "TensorFlow refuses a cuDNN of another major, or an older minor than its build "
@@ -256,6 +262,13 @@ CAUSES: Mapping[str, Cause] = dict(
             "TensorFlow ignores a GPU whose compute capability has neither machine code nor PTX "
             "in the wheel ('Ignoring visible gpu device ... with Cuda compute capability').",
             "https://developer.nvidia.com/cuda-gpus",
+        ),
+        _c(
+            "gpu-ptx-jit",
+            "The wheel has only PTX for this GPU",
+            "Without machine code for the GPU the driver compiles every kernel from PTX at "
+            "first use, which takes minutes; a release with machine code for it starts at once.",
+            "https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#just-in-time-compilation",
         ),
         _c(
             "gpu-known-failure",
@@ -330,9 +343,19 @@ def install_fix(m: Machine, text: str, *specs: str) -> Fix:
 def range_fix(m: Machine, dist: str) -> Optional[Fix]:
     """Install TensorFlow's declared range of ``dist`` (the one rule for every pin fix)."""
     spec = m.declared_range(dist)
-    if spec is None:
-        return None
+    installed = m.facts.package(dist)
+    if spec is None or (installed is not None and _satisfies(installed.version, spec)):
+        return None  # installing what is already installed changes nothing
     return install_fix(m, f"Install the {dist} range TensorFlow declares.", f"{dist}{spec}")
+
+
+def _satisfies(version: str, spec: str) -> bool:
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet  # noqa: PLC0415
+
+    try:
+        return version in SpecifierSet(spec)
+    except InvalidSpecifier:
+        return False
 
 
 def numpy_abi_fix(m: Machine) -> Fix:
@@ -344,6 +367,32 @@ def numpy_abi_fix(m: Machine) -> Fix:
         "built for NumPy 2)."
     )
     return Fix(text, fix.commands if fix is not None else m.pip_install(*spec))
+
+
+def shadow_fix(m: Machine, lib: LibraryFacts, good: LibraryCandidate) -> Fix:
+    """The right copy of ``lib`` loses to the selected one earlier on the path.
+
+    The stray directory comes off ``LD_LIBRARY_PATH``; where it also serves other libraries
+    TensorFlow loads (a toolkit's lib64), the right copy's directory goes first instead.
+    """
+    assert lib.selected is not None
+    chosen = lib.candidates[lib.selected]
+    stray = str(PurePosixPath(chosen.path).parent)
+    right = str(PurePosixPath(good.path).parent)
+    libs = m.facts.cuda_libs
+    serves_others = any(
+        other.name != lib.name
+        and other.selected is not None
+        and str(PurePosixPath(other.candidates[other.selected].path).parent) == stray
+        for other in (libs.libraries if libs is not None else ())
+    )
+    if chosen.origin != "LD_LIBRARY_PATH" or serves_others:
+        return Fix(
+            f"Put {right} (its {lib.name} {good.version or ''}".rstrip()
+            + f") ahead of {stray} on the loader's path.",
+            (m.ld_path_with((right,)),),
+        )
+    return ld_remove_fix(m, stray, f"the right {lib.name}")
 
 
 def ld_remove_fix(m: Machine, directory: str, what: str) -> Fix:
@@ -478,6 +527,9 @@ def cuda_libraries_fix(m: Machine, missing: tuple[str, ...]) -> tuple[str, Fix]:
         # beside it the release's own way.
         rest = tuple(n for n in missing if n not in covered)
         path = off_path_fix(m, found)
+        conda = m.facts.conda
+        if conda is not None and all(conda.package(n) is not None for n in rest):
+            return "cuda-libs-off-path", path
         _, more = cuda_libraries_fix(m, rest)
         return "cuda-libs-off-path", Fix(
             f"{path.text} Then, for {', '.join(rest)}: {more.text}",
@@ -508,6 +560,16 @@ def cuda_libraries_fix(m: Machine, missing: tuple[str, ...]) -> tuple[str, Fix]:
 def _conda_fix(m: Machine, line: Optional[TFLine]) -> Fix:
     cuda = m.build_cuda or (line.cuda if line else None)
     cudnn = m.build_cudnn or (line.cudnn if line else None)
+    conda = m.facts.conda
+    have = {p.name for p in conda.packages} if conda is not None else set()
+    if {"cudatoolkit", "cudnn"} <= have or {"cuda-runtime", "cudnn"} <= have:
+        # Installed, yet not loaded: the environment's lib directory is off the path.
+        return Fix(
+            "conda's CUDA and cuDNN are installed in this environment but not on the loader's "
+            "path: activate the environment, or add its lib directory (for good: in "
+            "$CONDA_PREFIX/etc/conda/activate.d/env_vars.sh).",
+            (m.ld_path_with(("$CONDA_PREFIX/lib",)),),
+        )
     if cuda is not None and version_key(cuda) >= (12,):
         pkgs = f"cuda-version={cuda} cuda-runtime cudnn" + (f"={cudnn}" if cudnn else "")
     else:

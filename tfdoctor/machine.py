@@ -23,6 +23,7 @@ from tfdoctor.facts import (
     Facts,
     GpuFacts,
     PackageFacts,
+    TensorFlowFacts,
     normalize_name,
 )
 from tfdoctor.matrix import PLATFORMS, Matrix, TFLine, version_key
@@ -141,6 +142,9 @@ class Machine:
                 return f"{parts[0]}.{parts[1]}"
         if tf is not None and tf.is_cuda_build is False:
             return None
+        logged = _cuda_from_log(tf) if tf is not None else None
+        if logged is not None:
+            return logged
         if self.cpu_only_distribution or self.line is None or self.platform is None:
             return None
         if self.platform not in self.line.cuda_builds:
@@ -355,6 +359,11 @@ class Machine:
         if drv is not None and drv.gpus:
             return "present"
         env = self.facts.environment or {}
+        if self.container and not self.device_nodes:
+            # A container sees the host's PCI bus: without device nodes it was given no GPU.
+            wants = env.get("NVIDIA_VISIBLE_DEVICES", "").strip().lower()
+            if self.pci_gpus or wants not in ("", "void", "none"):
+                return "not-handed-over"
         if self.device_nodes or self.pci_gpus:
             return "driver-broken"
         reason = drv.error.reason if drv is not None and drv.error is not None else None
@@ -508,6 +517,20 @@ def _strip_cuda_suffix(name: str) -> str:
 def _norm_dir(path: str) -> str:
     text = path.rstrip("/") or "/"
     return str(PurePath(text))
+
+
+# Before CUDA 11 the toolkit libraries' sonames carried the CUDA major.minor
+# (libcublas.so.10.0, libcudart.so.9.0): a failed dlopen names the build's CUDA.
+_OLD_SONAME = re.compile(r"lib(?:cudart|cublas|cufft|curand|cusolver|cusparse)\.so\.(\d+\.\d+)")
+
+
+def _cuda_from_log(tf: TensorFlowFacts) -> Optional[str]:
+    """The build's CUDA as a pre-11 soname in TensorFlow's error or log reveals it."""
+    text = "\n".join((tf.error_message or "", *tf.log_errors))
+    for version in _OLD_SONAME.findall(text):
+        if version_key(version)[:1] < (11,):
+            return version
+    return None
 
 
 def dll_version(value: Optional[str]) -> Optional[str]:

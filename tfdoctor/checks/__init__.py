@@ -22,6 +22,7 @@ from tfdoctor.checks import (
     runtime,
     smoke,
     software,
+    xla,
 )
 from tfdoctor.checks._context import CheckContext
 from tfdoctor.findings import Finding, Severity
@@ -151,6 +152,8 @@ CHECKS: tuple[Check, ...] = (
         compat.check_cuda_versions,
         ("cuda.versions",),
     ),
+    Check("xla.ptxas", "XLA's ptxas fits the driver", xla.check_ptxas, ("xla.ptxas",)),
+    Check("xla.libdevice", "XLA finds libdevice", xla.check_libdevice, ("xla.libdevice",)),
     Check(
         "runtime.memory-growth",
         "TensorFlow maps GPU memory as needed, not all at start",

@@ -7,7 +7,6 @@ GPUs, from :func:`tfdoctor.compat.newest_fit`.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import PurePath
 from typing import TYPE_CHECKING, Optional
 
 from tfdoctor import causes
@@ -386,6 +385,19 @@ def _gpu_fit_fix(facts: Facts, matrix: Matrix, capability: str, text: str) -> Op
     )
 
 
+def _first_line_with_code(
+    matrix: Matrix, capability: str, after: Optional[TFLine]
+) -> Optional[TFLine]:
+    """The oldest line newer than ``after`` whose wheels carry machine code for ``capability``."""
+    for candidate in reversed(matrix.lines):
+        if after is not None and candidate.key <= after.key:
+            continue
+        caps = candidate.compute_capabilities
+        if caps is not None and gpu_code(caps, capability) not in (NONE, PTX):
+            return candidate
+    return None
+
+
 def check_compute_capability(ctx: CheckContext) -> Iterator[Finding]:
     """Each GPU has machine code in the wheel, or at least PTX (with a long first start)."""
     facts, matrix = ctx.facts, ctx.matrix
@@ -486,15 +498,24 @@ def check_compute_capability(ctx: CheckContext) -> Iterator[Finding]:
                     fix(newest.text if newest else upgrade_text + ".", *commands),
                 )
                 continue
-            yield Finding(
+            first = _first_line_with_code(matrix, gpu.compute_capability, line)
+            better = (
+                f" TensorFlow {first.line} and later carry machine code for this GPU."
+                if first is not None
+                else ""
+            )
+            newest = _gpu_fit_fix(facts, matrix, gpu.compute_capability, "{version}")
+            yield causes.finding(
                 "gpu.compute-capability",
                 Severity.WARNING,
+                "gpu-ptx-jit",
                 f"{label} runs TensorFlow {pkg.version} only through PTX JIT",
-                detail,
+                detail + better,
                 fix(
-                    "Let the JIT cache persist and grow (or use a TensorFlow with machine code "
-                    "for this GPU).",
+                    "Let the JIT cache persist and grow, or use a TensorFlow with machine code "
+                    f"for this GPU.{better}",
                     "export CUDA_CACHE_MAXSIZE=4294967296",
+                    *(newest.commands if newest is not None and first is not None else ()),
                 ),
             )
         else:
@@ -532,7 +553,7 @@ def check_cuda_versions(ctx: CheckContext) -> Iterator[Finding]:
     problems: list[str] = []
     # The build's own record wins over the matrix when they disagree on the major.
     build_cudnn = ctx.machine.build_cudnn
-    shadowing: Optional[LibraryCandidate] = None
+    shadowing: Optional[tuple[LibraryFacts, LibraryCandidate]] = None
     for lib in libs.libraries:
         loaded = _selected(lib)
         if lib.name != "cudnn" or loaded is None or build_cudnn is None:
@@ -543,13 +564,16 @@ def check_cuda_versions(ctx: CheckContext) -> Iterator[Finding]:
                 f"cuDNN {build_cudnn} (needs {version_key(build_cudnn)[0]}.x, at least "
                 f"{build_cudnn})"
             )
-            chosen = lib.candidates[lib.selected] if lib.selected is not None else None
-            good_pip = any(
-                c.origin == "pip" and c.version and _cudnn_serves(c.version, build_cudnn)
-                for c in lib.candidates
+            good = next(
+                (
+                    c
+                    for i, c in enumerate(lib.candidates)
+                    if i != lib.selected and c.version and _cudnn_serves(c.version, build_cudnn)
+                ),
+                None,
             )
-            if chosen is not None and chosen.origin != "pip" and good_pip:
-                shadowing = chosen
+            if good is not None:
+                shadowing = (lib, good)
     cudnn_problem = bool(problems)
     off_pins: list[str] = []
     for dist, spec in sorted((line.and_cuda or {}).items()):
@@ -624,13 +648,12 @@ def _cudnn_serves(loaded: str, build: str) -> bool:
 
 def _cuda_versions_fix(
     ctx: CheckContext,
-    shadowing: Optional[LibraryCandidate],
+    shadowing: Optional[tuple[LibraryFacts, LibraryCandidate]],
 ) -> tuple[str, Fix]:
     """Unshadow the right cuDNN, or get the cuDNN the build needs the release's own way."""
     m = ctx.machine
     if shadowing is not None:
-        directory = str(PurePath(shadowing.path).parent)
-        return "cudnn-shadowed", causes.ld_remove_fix(m, directory, "the right cuDNN")
+        return "cudnn-shadowed", causes.shadow_fix(m, *shadowing)
     cause, remedy = causes.cuda_libraries_fix(m, ("cudnn",))
     need = f"TensorFlow needs cuDNN {m.build_cudnn} (same major, this minor or newer). "
     remedy = Fix(need + remedy.text, remedy.commands)
@@ -729,8 +752,9 @@ def _tf_keras(ctx: CheckContext, pkg: PackageFacts, line: Optional[TFLine]) -> I
     if line is None or (line.key < (2, 16) and line.pins.tf_keras is None):
         return
     spec = line.pins.tf_keras or f"~={line.line}.0"
-    # TF_USE_LEGACY_KERAS picks tf-keras from 2.16 on, when Keras 3 became tf.keras.
-    if legacy and tfk is None and line.key >= (2, 16):
+    # TF_USE_LEGACY_KERAS picks tf-keras on every line that has a tf-keras release (2.15
+    # reads it too, though its own tf.keras is Keras 2), and from 2.16, where Keras 3 is tf.keras.
+    if legacy and tfk is None and (line.key >= (2, 16) or line.pins.tf_keras is not None):
         yield causes.finding(
             "packages.pins",
             Severity.ERROR,

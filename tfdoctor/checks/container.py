@@ -92,7 +92,9 @@ def _gpu_image_run(ctx: CheckContext) -> bool:
     cuda_image = cuinit is not None and cuinit.library is not None and "/compat/" in cuinit.library
     tf = ctx.facts.tensorflow
     cuda_build = m.build_cuda is not None or (tf is not None and bool(tf.is_cuda_build))
-    return cuda_build and (wants or cuda_image)
+    # NVIDIA's CUDA images put the toolkit's driver mount point on the loader's path.
+    nvidia_path = any(p.startswith("/usr/local/nvidia/lib") for p in m.ld_library_path)
+    return cuda_build and (wants or cuda_image or nvidia_path or m.pci_gpus > 0)
 
 
 def check_gpu_absent(ctx: CheckContext) -> Iterator[Finding]:
@@ -106,9 +108,13 @@ def check_gpu_absent(ctx: CheckContext) -> Iterator[Finding]:
     if plat.nvidia_device_nodes or not _no_gpu_handed_over(drv, plat):
         return
     if _gpu_image_run(ctx):
+        tf = facts.tensorflow
+        # --static is how build steps check (docker/Dockerfile.gpu): a note there, a warning
+        # when the container runs.
+        static = tf is not None and tf.status == "skipped"
         yield causes.finding(
             "gpu.absent",
-            Severity.WARNING,
+            Severity.INFO if static else Severity.WARNING,
             "container-no-gpu",
             f"No GPU was handed to {_where(plat)}, which runs a CUDA build of TensorFlow",
             "No /dev/nvidia* device nodes and no NVIDIA driver, while the image is a GPU "

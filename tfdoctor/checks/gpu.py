@@ -93,6 +93,10 @@ def check_driver(ctx: CheckContext) -> Iterator[Finding]:
             drv.nvml_error.message if drv.nvml_error else "",
         )
         return
+    kernel = _kernel_finding(ctx)
+    if kernel is not None:
+        yield kernel
+        return
     if _no_gpu_here(ctx):
         yield Finding(
             "driver.nvidia",
@@ -131,6 +135,71 @@ def check_driver(ctx: CheckContext) -> Iterator[Finding]:
         err.message + ("\n" + err.detail if err.detail else ""),
         remedy,
     )
+
+
+def _kernel_finding(ctx: CheckContext) -> Optional[Finding]:
+    """What the PCI bus, the loaded modules and the device nodes say when the driver lists
+    no GPU (on a host: a container sees the host's bus and modules, not its own devices)."""
+    m, kernel = ctx.machine, ctx.facts.nvidia_kernel
+    if kernel is None or m.container or not kernel.pci_devices:
+        return None
+    count = len(kernel.pci_devices)
+    bound = sorted({d.driver for d in kernel.pci_devices if d.driver})
+    modules = kernel.modules
+    if modules is not None and "nvidia" not in modules:
+        detail = f"PCI: {', '.join(d.slot + ' ' + d.device_id for d in kernel.pci_devices)}"
+        if bound:
+            detail += f"; bound to {', '.join(bound)}"
+        commands: tuple[str, ...]
+        if "nouveau" in modules or "nouveau" in bound:
+            text = (
+                "The open-source nouveau driver holds the GPU: blacklist it, rebuild the "
+                "initramfs and reboot, then load nvidia."
+            )
+            commands = (
+                'echo "blacklist nouveau" | sudo tee /etc/modprobe.d/blacklist-nouveau.conf',
+                "sudo update-initramfs -u && sudo reboot",
+            )
+        elif kernel.secure_boot:
+            text = (
+                "Secure Boot is on and refuses the unsigned nvidia module: enroll the DKMS "
+                "signing key (MOK) and reboot, or disable Secure Boot."
+            )
+            commands = ("sudo mokutil --import /var/lib/dkms/mok.pub", "sudo reboot")
+        elif kernel.dkms and not any(
+            ctx.facts.platform is not None and ctx.facts.platform.release in line
+            for line in kernel.dkms
+        ):
+            text = (
+                "The nvidia module was built for another kernel (DKMS has none for this one): "
+                "build it for the running kernel, then load it."
+            )
+            commands = ("sudo dkms autoinstall", "sudo modprobe nvidia", "nvidia-smi")
+        else:
+            text = (
+                "Load the nvidia kernel module; if that fails (dmesg says why), reinstall the "
+                "NVIDIA driver for the running kernel."
+            )
+            commands = ("sudo modprobe nvidia", "sudo dmesg | grep -i nvidia | tail", "nvidia-smi")
+        return causes.finding(
+            "driver.nvidia",
+            Severity.ERROR,
+            "driver-not-loaded",
+            f"{count} NVIDIA GPU(s) on the PCI bus, but the nvidia kernel module is not loaded",
+            detail,
+            fix(text, *commands),
+        )
+    closed = [n.path for n in kernel.device_nodes if not n.accessible]
+    if closed:
+        return causes.finding(
+            "driver.nvidia",
+            Severity.ERROR,
+            "driver-no-permission",
+            f"This user cannot open {', '.join(closed)}",
+            "",
+            _DRIVER_REASONS["no-permission"][1],
+        )
+    return None
 
 
 def check_ecc(ctx: CheckContext) -> Iterator[Finding]:
@@ -288,6 +357,17 @@ def check_gpu_visible(ctx: CheckContext) -> Iterator[Finding]:
         )
         return
     cuinit = facts.cuinit
+    if cuinit is not None and cuinit.code == 35:
+        yield causes.finding(
+            "gpu.visible",
+            Severity.ERROR,
+            "driver-too-old",
+            f"TensorFlow sees none of the {len(gpus)} GPU(s): cuInit says the driver is too old "
+            "for this CUDA (CUDA_ERROR_INSUFFICIENT_DRIVER, 35)",
+            log,
+            fix("Upgrade the NVIDIA driver (see driver.cuda for the version).", "nvidia-smi"),
+        )
+        return
     if (cuinit is not None and cuinit.code == 999) or "CUDA_ERROR_UNKNOWN" in log:
         yield causes.finding(
             "gpu.visible",
@@ -383,7 +463,6 @@ def check_cuda_shadowed(ctx: CheckContext) -> Iterator[Finding]:
     libs = facts.cuda_libs
     if libs is None:
         return
-    env = facts.environment or {}
     for lib in libs.libraries:
         if lib.selected is None:
             continue
@@ -394,15 +473,11 @@ def check_cuda_shadowed(ctx: CheckContext) -> Iterator[Finding]:
         if pip is None or (pip.version and chosen.version and pip.version == chosen.version):
             continue
         directory = str(PurePath(chosen.path).parent)
-        remedy = (
-            causes.ld_remove_fix(ctx.machine, directory, f"the wheel's {lib.name}")
-            if chosen.origin == "LD_LIBRARY_PATH" and "LD_LIBRARY_PATH" in env
-            else fix(f"Remove {directory} from the loader's path so the wheel's library loads.")
-        )
+        remedy = causes.shadow_fix(ctx.machine, lib, pip)
         yield causes.finding(
             "cuda.shadowed",
             Severity.WARNING,
-            "cudnn-shadowed",
+            "cudnn-shadowed" if lib.name == "cudnn" else "cuda-lib-shadowed",
             f"{lib.name} {chosen.version or '(unknown version)'} from {directory} "
             f"({chosen.origin}) shadows the pip wheel's {pip.version or '(unknown version)'}",
             "The dynamic loader searches LD_LIBRARY_PATH before the pip wheels' directories "

@@ -27,6 +27,23 @@ def check_rosetta(ctx: CheckContext) -> Iterator[Finding]:
     if plat is None:
         yield unknown("platform.rosetta", "the platform", ctx.facts.error_for("platform"))
         return
+    if plat.emulation == "qemu":
+        host = plat.host_machine or "another architecture"
+        platform_flag = "linux/arm64" if host in ("aarch64", "arm64") else f"linux/{host}"
+        yield Finding(
+            "platform.rosetta",
+            Severity.ERROR,
+            f"This {plat.machine} Python runs under QEMU emulation on a {host} host",
+            "QEMU user-mode emulation lacks AVX, which the x86-64 TensorFlow wheels need, and "
+            "runs native code many times slower: TensorFlow dies with 'Illegal instruction' or "
+            "crawls. The native image or interpreter for the host runs the host's own wheels.",
+            fix(
+                "Use the image or interpreter built for the host's architecture.",
+                f"docker run --platform {platform_flag} ...",
+            ),
+            cause="cpu-emulated",
+        )
+        return
     if not plat.rosetta:
         where = f", in a {plat.container} container" if plat.container else ""
         yield Finding(
@@ -36,17 +53,18 @@ def check_rosetta(ctx: CheckContext) -> Iterator[Finding]:
     yield Finding(
         "platform.rosetta",
         Severity.ERROR,
-        "This Python is an x86-64 build translated by Rosetta 2 on Apple silicon",
-        "Rosetta 2 does not translate AVX instructions, so the x86-64 TensorFlow wheel dies "
+        cause="cpu-emulated",
+        summary="This Python is an x86-64 build translated by Rosetta 2 on Apple silicon",
+        detail="Rosetta 2 does not translate AVX instructions, so the x86-64 TensorFlow wheel dies "
         "with 'Illegal instruction' on import. Native arm64 wheels exist from TensorFlow "
         "2.13 (tensorflow-macos before that).",
-        fix(
+        fix=fix(
             "Use a native arm64 Python (python.org universal2 installer, or Homebrew in "
             "/opt/homebrew), recreate the environment and reinstall.",
             "arch -arm64 /usr/bin/python3 -m venv .venv",
             ".venv/bin/python -m pip install tensorflow",
         ),
-        (
+        links=(
             "https://developer.apple.com/documentation/apple-silicon/about-the-rosetta-translation-environment",
         ),
     )

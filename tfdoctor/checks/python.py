@@ -26,7 +26,11 @@ def check_bits(ctx: CheckContext) -> Iterator[Finding]:
                 "Install a 64-bit Python (the x86-64 or arm64 installer), create a virtual "
                 "environment with it, and install TensorFlow there.",
                 "python -m venv .venv",
-                ".venv/bin/python -m pip install tensorflow",
+                (
+                    ".venv\\Scripts\\python -m pip install tensorflow"
+                    if ctx.machine.os == "windows"
+                    else ".venv/bin/python -m pip install tensorflow"
+                ),
             ),
             links=("https://www.tensorflow.org/install/pip",),
         )

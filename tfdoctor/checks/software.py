@@ -225,7 +225,11 @@ def _import_error_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
     pkg = m.tf
     message = f"{tf.error_type or 'Error'}: {tf.error_message or ''}".strip()
     version = f" {pkg.version}" if pkg else ""
-    text = _evidence(tf)
+    # The exception names the failure; the log only where the exception says nothing known
+    # (a generic ImportError after a dlopen error that only the log shows).
+    text = tf.error_message or ""
+    if not any(r.search(text) for r in (_NUMPY_ABI, _DLOPEN, _GLIBC, _PROTOBUF, _DLL)):
+        text = _evidence(tf)
     detail = message + ("\n\n" + tf.stderr_tail if tf.stderr_tail else "")
     numpy = facts.package("numpy")
     shadow = _shadowing(ctx)
@@ -293,8 +297,9 @@ def _import_error_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
             f"TensorFlow{version} needs {match.group(1)}, newer than this system's C library",
             detail,
             fix(
-                "Use a newer Linux distribution (or container base image), or an older "
-                "TensorFlow built for this glibc.",
+                f"Use a Linux distribution (or container base image) with glibc "
+                f"{match.group(1).split('_', 1)[1]} or newer, or an older TensorFlow built for "
+                "this glibc.",
                 "ldd --version",
             ),
         )

@@ -1,0 +1,134 @@
+"""Checks on XLA's GPU toolchain: the ptxas it compiles with and the libdevice it links."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import PurePosixPath
+from typing import Optional
+
+from tfdoctor import causes
+from tfdoctor.checks._context import CheckContext, fix
+from tfdoctor.findings import Finding, Severity
+from tfdoctor.matrix import version_key
+
+# What XLA logs when it finds no libdevice (xla/service/gpu/llvm_gpu_backend/nvptx_backend.cc
+# and cuda_libdevice_path.cc): "libdevice not found at ./libdevice.10.bc", "Can't find
+# libdevice directory ${CUDA_DIR}/nvvm/libdevice".
+_LIBDEVICE_LOG = re.compile(r"libdevice not found|Can't find libdevice directory")
+# What the driver says of PTX from a newer ptxas (CUDA_ERROR_UNSUPPORTED_PTX_VERSION, 222):
+# "the provided PTX was compiled with an unsupported toolchain".
+# XLA's own warning for a newer ptxas minor (nvptx_compiler.cc): "The NVIDIA driver's CUDA
+# version is 12.4 which is older than the PTX compiler version 12.5.82 ... XLA is disabling
+# parallel compilation".
+_PTX_TOOLCHAIN_LOG = re.compile(
+    r"unsupported toolchain|CUDA_ERROR_UNSUPPORTED_PTX_VERSION"
+    r"|older than the PTX compiler version"
+)
+
+
+def _log(ctx: CheckContext) -> str:
+    tf = ctx.facts.tensorflow
+    if tf is None:
+        return ""
+    return "\n".join((*tf.log_errors, tf.stderr_tail, tf.error_message or ""))
+
+
+def _gpu_build(ctx: CheckContext) -> bool:
+    m = ctx.machine
+    return bool(m.gpus) and m.build_cuda is not None and m.os == "linux"
+
+
+def check_ptxas(ctx: CheckContext) -> Iterator[Finding]:
+    """The ptxas XLA would run is no newer than the CUDA version the driver supports."""
+    libs, drv = ctx.facts.cuda_libs, ctx.facts.driver
+    if libs is None or drv is None or not _gpu_build(ctx):
+        return
+    have, driver_cuda = libs.ptxas_version, drv.cuda_version
+    logged = _PTX_TOOLCHAIN_LOG.search(_log(ctx))
+    if not have or not driver_cuda:
+        return
+    # ptxas turns PTX into machine code for the GPU, which any driver of the same CUDA major
+    # loads (minor version compatibility); a newer major, or the driver's own complaint in
+    # the log, is what breaks.
+    if version_key(have)[:1] <= version_key(driver_cuda)[:1] and not logged:
+        yield Finding(
+            "xla.ptxas",
+            Severity.OK,
+            f"ptxas {have} ({libs.ptxas}) fits the driver's CUDA {driver_cuda}",
+        )
+        return
+    major, minor = version_key(driver_cuda)[:2]
+    newer_major = version_key(have)[:1] > version_key(driver_cuda)[:1]
+    effect = (
+        "XLA's kernels will not load"
+        if newer_major
+        else "XLA disables parallel compilation (slower jit compiles)"
+    )
+    yield causes.finding(
+        "xla.ptxas",
+        Severity.WARNING,
+        "ptxas-too-new",
+        f"ptxas {have} is newer than the CUDA {driver_cuda} this driver supports: {effect}",
+        f"ptxas: {libs.ptxas}",
+        fix(
+            f"Upgrade the NVIDIA driver to one that supports CUDA {have}, or put a ptxas of "
+            f"CUDA {driver_cuda} or older first on PATH.",
+            *ctx.machine.pip_install(f"nvidia-cuda-nvcc-cu{major}=={major}.{minor}.*"),
+        ),
+    )
+
+
+def _toolkit_root(ctx: CheckContext) -> Optional[str]:
+    """A CUDA toolkit found on this machine that holds nvvm/libdevice's parent."""
+    libs = ctx.facts.cuda_libs
+    for found in libs.elsewhere if libs is not None else ():
+        if found.place in ("cuda-home", "usr-local-cuda") and found.name == "cudart":
+            path = PurePosixPath(found.path).parent
+            while path.name in ("lib64", "lib") or path.parent.name == "targets":
+                path = path.parent
+            if path.name == "targets":
+                path = path.parent
+            return str(path)
+    return None
+
+
+def check_libdevice(ctx: CheckContext) -> Iterator[Finding]:
+    """XLA finds libdevice, where the evidence says it looked (its log, or a ptxas found)."""
+    libs = ctx.facts.cuda_libs
+    if libs is None or not _gpu_build(ctx) or libs.libdevice is not None:
+        return
+    logged = _LIBDEVICE_LOG.search(_log(ctx))
+    if not logged and libs.ptxas is None:
+        return  # no evidence the search ran: say nothing rather than guess
+    m = ctx.machine
+    root = _toolkit_root(ctx)
+    if m.in_conda:
+        remedy = fix(
+            "Point XLA at the conda environment's CUDA files (TensorFlow's guide for conda).",
+            "mkdir -p $CONDA_PREFIX/lib/nvvm/libdevice",
+            "cp $CONDA_PREFIX/lib/libdevice.10.bc $CONDA_PREFIX/lib/nvvm/libdevice/",
+            "export XLA_FLAGS=--xla_gpu_cuda_data_dir=$CONDA_PREFIX/lib",
+        )
+    elif root is not None:
+        remedy = fix(
+            f"Point XLA at the CUDA toolkit in {root}.",
+            f"export XLA_FLAGS=--xla_gpu_cuda_data_dir={root}",
+        )
+    else:
+        major = version_key(m.build_cuda or "12")[0]
+        remedy = fix(
+            "Install libdevice with the CUDA compiler wheel (XLA finds it in site-packages).",
+            *m.pip_install(f"nvidia-cuda-nvcc-cu{major}"),
+        )
+    yield causes.finding(
+        "xla.libdevice",
+        Severity.ERROR if logged else Severity.WARNING,
+        "libdevice-missing",
+        "XLA cannot find libdevice.10.bc: jit-compiled functions fail on the GPU",
+        logged.group(0)
+        if logged
+        else "Searched: XLA_FLAGS' --xla_gpu_cuda_data_dir, the "
+        "CUDA toolkit roots and the nvidia-cuda-nvcc wheel.",
+        remedy,
+    )
