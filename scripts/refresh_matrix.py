@@ -26,7 +26,6 @@ Exit codes: 0 facts dumped / the matrix agrees, 1 the matrix differs, 2 network 
 from __future__ import annotations
 
 import argparse
-import ast
 import dataclasses
 import http.client
 import io
@@ -51,6 +50,13 @@ from packaging.utils import (
     parse_wheel_filename,
 )
 from packaging.version import InvalidVersion, Version
+
+# The package's readings of build_info.py and of its capability lists (importable once the
+# repository root is on the path), so that this script and the probe that reads installs
+# agree about the same file.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from tfdoctor.compat import build_capabilities
+from tfdoctor.probes.build_info import parse_build_info, parse_cudnn_major
 
 USER_AGENT = "tfdoctor-refresh-matrix/1 (scripts/refresh_matrix.py)"
 INDEX_URL = "https://pypi.org/simple/"
@@ -554,62 +560,6 @@ def pure_wheel(wheels: Iterable[WheelInfo]) -> Optional[WheelInfo]:
     return min(pure, key=lambda w: w.file.filename) if pure else None
 
 
-def _literal(node: ast.expr) -> tuple[bool, object]:
-    """(True, value) for a literal expression node, (False, None) otherwise."""
-    try:
-        return True, ast.literal_eval(node)
-    except (ValueError, TypeError, SyntaxError, RecursionError):
-        return False, None
-
-
-def parse_build_info(source: str) -> dict[str, object]:
-    """The facts in a ``build_info.py``, read without executing it.
-
-    Releases wrote module-level constants (``cuda_version_number = '10.0'``), a
-    ``build_info = {...}`` literal, or ``build_info = collections.OrderedDict([...])``
-    (TF's ``tensorflow/tools/build_info/gen_build_info.py`` across versions). The dict's keys
-    win over module constants of the same name.
-    """
-    tree = ast.parse(source)
-    constants: dict[str, object] = {}
-    mapping: dict[str, object] = {}
-    for node in tree.body:
-        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value:
-            targets: list[ast.expr] = [node.target]
-            value = node.value
-        elif isinstance(node, ast.Assign):
-            targets, value = list(node.targets), node.value
-        else:
-            continue
-        for target in targets:
-            if not isinstance(target, ast.Name):
-                continue
-            if target.id == "build_info":
-                mapping.update(_build_info_dict(value))
-                continue
-            ok, literal = _literal(value)
-            if ok:
-                constants[target.id] = literal
-    return {**constants, **mapping}
-
-
-def _build_info_dict(value: ast.expr) -> dict[str, object]:
-    """The mapping of ``{...}``, ``OrderedDict([...])`` or ``dict(...)`` assigned to build_info."""
-    if isinstance(value, ast.Call):
-        result: dict[str, object] = {}
-        if value.args:
-            ok, literal = _literal(value.args[0])
-            if ok and isinstance(literal, (list, tuple, dict)):
-                result.update(dict(literal))
-        for keyword in value.keywords:
-            ok, literal = _literal(keyword.value)
-            if ok and keyword.arg:
-                result[keyword.arg] = literal
-        return result
-    ok, literal = _literal(value)
-    return dict(literal) if ok and isinstance(literal, dict) else {}
-
-
 def cuda_major_minor(value: object) -> Optional[str]:
     """``12.5.1`` -> ``12.5``; Windows builds wrote ``64_101`` (cudart64_101.dll) -> ``10.1``."""
     if not isinstance(value, str) or not value:
@@ -630,48 +580,25 @@ def cuda_major_minor(value: object) -> Optional[str]:
 
 def cudnn_major(value: object) -> Optional[str]:
     """``9`` / ``8.1`` / ``64_8`` (Windows DLL suffix) -> the major as a string."""
-    if isinstance(value, int) and not isinstance(value, bool):
-        return str(value)
-    if not isinstance(value, str) or not value:
-        return None
-    text = value.strip()
-    text = text.removeprefix("64_")
-    match = re.match(r"^(\d+)", text)
-    return match.group(1) if match else None
+    major = parse_cudnn_major(value)
+    return None if major is None else str(major)
 
 
 def split_capabilities(value: object) -> Optional[dict[str, list[str]]]:
     """``['sm_60', 'compute_90']`` -> {sass: [sm_60, sm_90], ptx: [compute_90], other: []}.
 
-    In TensorFlow's build lists ``sm_XY`` is machine code only and ``compute_XY`` is machine
-    code *and* PTX (the comment above HERMETIC_CUDA_COMPUTE_CAPABILITIES in TensorFlow's
-    .bazelrc: "`compute_XY` enables PTX embedding in addition to SASS").
+    Machine code and PTX as :func:`tfdoctor.compat.build_capabilities` reads a build list;
+    ``other`` keeps what is neither (the dump shows it, the check ignores it). Old
+    build_info files wrote the list as one comma-separated string.
     """
     if isinstance(value, str):
         value = [part.strip() for part in value.split(",") if part.strip()]
     if not isinstance(value, (list, tuple)) or not value:
         return None
-    split: dict[str, list[str]] = {"sass": [], "ptx": [], "other": []}
-    for item in value:
-        text = str(item)
-        if text.startswith("sm_"):
-            split["sass"].append(text)
-        elif text.startswith("compute_"):
-            split["ptx"].append(text)
-            machine = "sm_" + text[len("compute_") :]
-            if machine not in split["sass"]:
-                split["sass"].append(machine)
-        else:
-            split["other"].append(text)
-    split["sass"].sort(key=_arch_key)
-    return split
-
-
-def _arch_key(arch: str) -> tuple[int, str]:
-    """``sm_89`` -> (89, ""), ``sm_90a`` -> (90, "a"): architectures in numeric order."""
-    digits = arch.split("_", 1)[-1]
-    number = "".join(ch for ch in digits if ch.isdigit())
-    return int(number or 0), digits[len(number) :]
+    items = tuple(str(item) for item in value)
+    caps = build_capabilities(items)
+    other = [item for item in items if not item.startswith(("sm_", "compute_"))]
+    return {"sass": list(caps.sass), "ptx": list(caps.ptx), "other": other}
 
 
 def _first(raw: Mapping[str, object], *keys: str) -> object:

@@ -15,9 +15,11 @@ PACKAGE = Path(__file__).resolve().parent.parent / "tfdoctor"
 ALLOWED = {
     "tfdoctor.defaults": (),
     "tfdoctor.facts": (),
+    # The CUDA pip wheels' layout and XLA's CUDA-root flag, shared by probes and services.
+    "tfdoctor.cuda_layout": (),
     "tfdoctor.findings": ("tfdoctor.facts",),
     "tfdoctor.redact": ("tfdoctor.facts", "tfdoctor.findings"),
-    "tfdoctor.probes": ("tfdoctor.facts", "tfdoctor.probes"),
+    "tfdoctor.probes": ("tfdoctor.facts", "tfdoctor.cuda_layout", "tfdoctor.probes"),
     # The smoke test runs a child like the probes do, and reads its events into facts.
     "tfdoctor.smoke": (
         "tfdoctor.defaults",
@@ -28,7 +30,12 @@ ALLOWED = {
     "tfdoctor.matrix": (),
     "tfdoctor.compat": ("tfdoctor.matrix",),
     # The derived view of the facts, computed once; the catalogue of causes builds on it.
-    "tfdoctor.machine": ("tfdoctor.facts", "tfdoctor.matrix", "tfdoctor.compat"),
+    "tfdoctor.machine": (
+        "tfdoctor.facts",
+        "tfdoctor.matrix",
+        "tfdoctor.compat",
+        "tfdoctor.cuda_layout",
+    ),
     "tfdoctor.causes": (
         "tfdoctor.facts",
         "tfdoctor.findings",
@@ -44,6 +51,8 @@ ALLOWED = {
         "tfdoctor.machine",
         "tfdoctor.causes",
         "tfdoctor.checks",
+        # choose_policy, the one rule for a mixed-precision policy (no package imports).
+        "tfdoctor.gpu_config",
     ),
     "tfdoctor.render": (
         "tfdoctor.matrix",
@@ -55,9 +64,15 @@ ALLOWED = {
         "tfdoctor.envvars",
         "tfdoctor.pin",
     ),
-    "tfdoctor.envvars": ("tfdoctor.facts",),
+    "tfdoctor.envvars": ("tfdoctor.facts", "tfdoctor.cuda_layout", "tfdoctor.machine"),
     # Pins from facts and the matrix (the packages probe lists the installed distributions).
-    "tfdoctor.pin": ("tfdoctor.facts", "tfdoctor.matrix", "tfdoctor.compat", "tfdoctor.pin"),
+    "tfdoctor.pin": (
+        "tfdoctor.facts",
+        "tfdoctor.matrix",
+        "tfdoctor.compat",
+        "tfdoctor.machine",
+        "tfdoctor.pin",
+    ),
     # The training-script API: imports TensorFlow inside its function, nothing of the package.
     "tfdoctor.gpu_config": (),
     "tfdoctor.doctor": (

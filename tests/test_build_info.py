@@ -86,6 +86,33 @@ build_info = {'cuda_version': '64_101', 'cudnn_version': '64_7', 'cuda_compute_c
             {},
             id="not-literals",
         ),
+        pytest.param(
+            "build_info: dict[str, object] = {'cuda_version': '12.3'}\n"
+            "cudnn_version_number: str = '8'\n",
+            {"cuda_version": "12.3", "cudnn_version_number": "8"},
+            id="annotated-assignments",
+        ),
+        pytest.param(
+            "build_info = dict([('cuda_version', '11.8')], is_cuda_build=True)\n",
+            {"cuda_version": "11.8", "is_cuda_build": True},
+            id="dict-call-with-keywords",
+        ),
+        pytest.param(
+            "build_info = collections.OrderedDict((('cudnn_version', '8'),))\n",
+            {"cudnn_version": "8"},
+            id="tuple-of-pairs",
+        ),
+        pytest.param(
+            "cuda_version = '10.0'\nbuild_info = {'cuda_version': '10.1'}\n"
+            "cuda_version = '9.0'\nx = y = 1\nx = 2\n",
+            {"cuda_version": "10.1", "x": 2, "y": 1},
+            id="mapping-wins-then-last-assignment",
+        ),
+        pytest.param(
+            "build_info = collections.OrderedDict(['cuda', 'bad'])\ncuda_version = '12'\n",
+            {"cuda_version": "12"},
+            id="not-pairs",
+        ),
     ],
 )
 def test_parse_build_info(source: str, expected: dict[str, object]) -> None:

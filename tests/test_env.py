@@ -130,6 +130,20 @@ def test_a_wheel_beside_tensorflow_is_not_added_to_the_loader_path() -> None:
     assert "LD_LIBRARY_PATH" not in [s.name for s in environment_settings(facts)]
 
 
+def test_cuda_13_wheels_in_another_site_add_their_shared_directory() -> None:
+    # CUDA 13's toolkit wheels (unsuffixed names) put their libraries in nvidia/cu13/lib.
+    wheel = PackageFacts("nvidia-cublas", "13.0.0.19", USER_SITE, (), False, ("nvidia",))
+    facts = f.facts(
+        packages=f.packages(wheel),
+        cuda_libs=f.cuda_libs(
+            f.lib("cublas", "libcublas.so.13"), f.lib("cublasLt", "libcublasLt.so.13")
+        ),
+    )
+    ld_path = {s.name: s for s in environment_settings(facts)}["LD_LIBRARY_PATH"]
+    assert ld_path.value == f"{USER_SITE}/nvidia/cu13/lib"
+    assert "the cublas, cublasLt wheels" in ld_path.reason
+
+
 def test_log_level_out_of_range_is_refused() -> None:
     with pytest.raises(ValueError, match="0-3"):
         environment_settings(f.facts(), log_level=4)

@@ -207,6 +207,26 @@ def test_and_cuda_pins_come_from_the_matrix_when_metadata_lacks_them(matrix: Mat
     assert any("nvidia-cudnn-cu12<10.0,>=9.3.0.75" in w for w in pinset.warnings)
 
 
+def test_the_installed_tensorflow_is_the_machine_views() -> None:
+    # Any distribution that writes the ``tensorflow`` package counts, by its RECORD's
+    # top level, under any spelling of its name; a wrapper pair has one root.
+    fork = f.pkg("tensorflow-directml", "1.15.8", "numpy<1.19", top_level=("tensorflow",))
+    pinset = environment_pinset(f.facts(packages=(fork, f.pkg("numpy", "1.18.5"))))
+    assert [(e.name, e.via) for e in pinset.entries] == [
+        ("numpy", ("tensorflow-directml",)),
+        ("tensorflow-directml", ()),
+    ]
+    assert needs_matrix(f.facts(packages=(fork,)))
+    wrapper = f.pkg("tensorflow", "2.12.1", "tensorflow-intel==2.12.1", top_level=("tensorflow",))
+    intel = f.pkg("Tensorflow_Intel", "2.12.1", top_level=("tensorflow",))
+    pinset = environment_pinset(f.facts(packages=(wrapper, intel)))
+    assert [(e.name, e.via) for e in pinset.entries] == [
+        ("tensorflow", ()),
+        ("tensorflow-intel", ("tensorflow",)),
+    ]
+    assert pinset.warnings == ()
+
+
 def test_no_tensorflow_is_a_pin_error() -> None:
     with pytest.raises(PinError, match="no TensorFlow") as exc:
         environment_pinset(f.facts(packages=(f.pkg("numpy", "1.26.4"),)))

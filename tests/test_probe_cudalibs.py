@@ -22,7 +22,6 @@ from tfdoctor.probes.cudalibs import (
     searched_versions,
     tf_library_names,
     version_from_filename,
-    xla_cuda_data_dir,
 )
 
 CUDA12 = {"cuda_version": "12.5.1", "cudnn_version": "9", "is_cuda_build": True}
@@ -737,9 +736,3 @@ def test_searched_versions(
 )
 def test_version_from_filename(paths: tuple[str, ...], expected: Optional[str]) -> None:
     assert version_from_filename(*paths) == expected
-
-
-def test_xla_cuda_data_dir() -> None:
-    assert xla_cuda_data_dir("--xla_gpu_cuda_data_dir=/opt/cuda --foo=1") == "/opt/cuda"
-    assert xla_cuda_data_dir("--xla_gpu_autotune_level=0") is None
-    assert xla_cuda_data_dir(None) is None

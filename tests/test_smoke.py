@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Optional
 
 import pytest
 
@@ -31,6 +32,7 @@ from tfdoctor.facts import (
     to_json,
 )
 from tfdoctor.findings import Finding, Report, Severity
+from tfdoctor.gpu_config import choose_policy
 from tfdoctor.render.jsonout import render_json
 from tfdoctor.render.text import render_text
 from tfdoctor.smoke import CHILD, SmokeOptions, parse_size, run_smoke
@@ -1507,18 +1509,58 @@ def test_fixes_name_gpu_tools_only_for_gpu_kernels() -> None:
         pytest.param("9.0", "mixed_bfloat16", id="hopper-bfloat16"),
         pytest.param("8.0", "mixed_bfloat16", id="a100-bfloat16"),
         pytest.param("7.5", "mixed_float16", id="turing-float16"),
+        pytest.param("6.1", "mixed_float16", id="pascal-float16-by-name"),
+        pytest.param(None, "mixed_float16", id="unknown-float16-by-name"),
     ],
 )
-def test_mixed_precision_fix_points_at_the_training_script(capability: str, policy: str) -> None:
+def test_mixed_precision_fix_points_at_the_training_script(
+    capability: Optional[str], policy: str
+) -> None:
     smoke = gpu_smoke()
     smoke = dataclasses.replace(
         smoke, devices=(dataclasses.replace(smoke.devices[0], compute_capability=capability),)
     )
     (found,) = by_id(judge(f.facts(smoke=smoke)), "smoke.mixed-precision")
     assert found.fix is not None and found.fix.commands == ()
-    assert 'tfdoctor.configure_gpus(mixed_precision="auto")' in found.fix.text
+    # "auto" keeps float32 where it sees no tensor cores: the advice then names the float16
+    # that the step measured.
+    asked = "auto" if capability is not None and float(capability) >= 7.0 else "float16"
+    assert f'tfdoctor.configure_gpus(mixed_precision="{asked}")`' in found.fix.text
     assert f'keras.mixed_precision.set_global_policy("{policy}")' in found.fix.text
     assert "python -c" not in found.fix.text
+
+
+@pytest.mark.parametrize(
+    "capability",
+    [
+        "3.5",
+        "5.2",
+        "6.0",
+        "6.1",
+        "7.0",
+        "7.2",
+        "7.5",
+        "8.0",
+        "8.6",
+        "8.9",
+        "9.0",
+        "10.0",
+        "12.0",
+        None,
+    ],
+)
+def test_the_child_plans_the_policy_that_configure_gpus_picks(capability: Optional[str]) -> None:
+    # The child runs without tfdoctor, so it keeps its own copy of the rule (gpu_supports);
+    # both must give one policy for every compute capability.
+    major, _, minor = (capability or "").partition(".")
+    parsed = None if capability is None else (int(major), int(minor))
+    if smoke_kernels.gpu_supports("bfloat16", parsed):
+        child = "mixed_bfloat16"
+    elif smoke_kernels.gpu_supports("float16", parsed):
+        child = "mixed_float16"
+    else:
+        child = None
+    assert choose_policy("auto", (capability,))[0] == child
 
 
 @pytest.mark.parametrize(

@@ -723,6 +723,48 @@ def gpu_build_fix(m: Machine) -> Fix:
     )
 
 
+def first_line_with_code(m: Machine, capability: str) -> Optional[TFLine]:
+    """The oldest line newer than the installed one with machine code for ``capability``."""
+    from tfdoctor.compat import NONE, PTX, gpu_code  # noqa: PLC0415 - avoids a cycle at import
+
+    if m.matrix is None:
+        return None
+    for candidate in reversed(m.matrix.lines):
+        if m.line is not None and candidate.key <= m.line.key:
+            continue
+        caps = candidate.compute_capabilities
+        if caps is not None and gpu_code(caps, capability) not in (NONE, PTX):
+            return candidate
+    return None
+
+
+def gpu_fit_install(m: Machine, capability: str) -> tuple[Optional[TFLine], tuple[str, ...]]:
+    """The newest line that fits this machine with a GPU of ``capability``, and its install."""
+    from tfdoctor.compat import Target, install_requirement, newest_fit  # noqa: PLC0415
+
+    if m.matrix is None:
+        return None, ()
+    here = m.target
+    target = Target(here.python, here.platform, None, here.driver, capability)
+    best = newest_fit(m.matrix, target)
+    if best is None:
+        return None, ()
+    return best.line, m.pip_install(install_requirement(best.line, target))
+
+
+def ptx_jit_fix(m: Machine, capability: str) -> Fix:
+    """Keep the JIT cache (4 GiB: TensorFlow's PTX fills the 256 MiB default), or move to a
+    release with machine code for the GPU."""
+    first = first_line_with_code(m, capability)
+    text = "Let the JIT cache persist and grow, or use a TensorFlow with machine code for this GPU."
+    commands: tuple[str, ...] = ("export CUDA_CACHE_MAXSIZE=4294967296",)
+    if first is not None:
+        text += f" TensorFlow {first.line} and later carry machine code for it."
+        _, install = gpu_fit_install(m, capability)
+        commands += install
+    return Fix(text, commands)
+
+
 def container_gpu_fix(m: Machine) -> Fix:
     """Hand the GPU to the container: the runtime flag, or the pod's resource limit."""
     if m.container == "kubernetes":

@@ -9,11 +9,19 @@ LD_LIBRARY_PATH only at process start).
 from __future__ import annotations
 
 import dataclasses
-import re
 from pathlib import PurePosixPath
 from typing import Optional
 
-from tfdoctor.facts import TF_DISTRIBUTIONS, Facts, normalize_name
+from tfdoctor.cuda_layout import (
+    DEFAULT_CUDA_ROOT,
+    NVCC_WHEEL_DIR,
+    libraries_in,
+    wheel_dir,
+    without_xla_cuda_data_dir,
+    xla_cuda_data_dir,
+)
+from tfdoctor.facts import Facts, normalize_name
+from tfdoctor.machine import view
 
 #: Log levels TF_CPP_MIN_LOG_LEVEL takes: 0 all, 1 no INFO, 2 no WARNING, 3 no ERROR.
 LOG_LEVELS = (0, 1, 2, 3)
@@ -25,28 +33,6 @@ _LOG_LEVEL_REASONS = (
     "TensorFlow's C++ runtime hides its INFO and WARNING lines",
     "TensorFlow's C++ runtime hides its INFO, WARNING and ERROR lines",
 )
-
-# The wheel each CUDA library comes from: (distribution stem, directory under nvidia/).
-# ``nvidia-cudnn-cu12`` installs ``nvidia/cudnn/lib``; TensorFlow's own RUNPATH names these
-# same directories relative to its package (see tfdoctor/probes/cudalibs.py).
-_WHEELS: dict[str, tuple[str, str]] = {
-    "cudart": ("cuda-runtime", "cuda_runtime"),
-    "cublas": ("cublas", "cublas"),
-    "cublasLt": ("cublas", "cublas"),
-    "cufft": ("cufft", "cufft"),
-    "cusparse": ("cusparse", "cusparse"),
-    "cusolver": ("cusolver", "cusolver"),
-    "curand": ("curand", "curand"),
-    "cudnn": ("cudnn", "cudnn"),
-    "nccl": ("nccl", "nccl"),
-}
-
-_XLA_DATA_DIR = re.compile(r"--xla_gpu_cuda_data_dir=(\"[^\"]*\"|'[^']*'|\S+)")
-
-#: CUDA root XLA searches whatever was installed (xla/tsl/platform/default/
-#: cuda_libdevice_path.cc, CandidateCudaRoots: TF_CUDA_TOOLKIT_PATH, /usr/local/cuda, and
-#: nvidia/cuda_nvcc next to TensorFlow's own libraries).
-XLA_DEFAULT_ROOT = "/usr/local/cuda"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -104,16 +90,9 @@ def environment_settings(
 
 
 def _tf_site(facts: Facts) -> Optional[str]:
-    """The site directory holding the ``tensorflow`` package, from its distribution."""
-    pkgs = facts.packages or ()
-    for pkg in pkgs:
-        if "tensorflow" in pkg.top_level:
-            return pkg.location
-    # Distributions that install the ``tensorflow`` import package, where RECORD does not say.
-    for pkg in pkgs:
-        if normalize_name(pkg.name) in TF_DISTRIBUTIONS:
-            return pkg.location
-    return None
+    """The site directory holding the installed TensorFlow, from its distribution."""
+    tf = view(facts, None).tf
+    return tf.location if tf is not None else None
 
 
 def _xla_flags(facts: Facts) -> Optional[EnvSetting]:
@@ -126,20 +105,22 @@ def _xla_flags(facts: Facts) -> Optional[EnvSetting]:
     # libdevice sits at <root>/nvvm/libdevice/libdevice.10.bc.
     root = PurePosixPath(libs.libdevice).parents[2]
     site = _tf_site(facts)
-    defaults = {PurePosixPath(XLA_DEFAULT_ROOT)}
+    # XLA searches /usr/local/cuda and nvidia/cuda_nvcc next to TensorFlow by itself
+    # (CandidateCudaRoots, xla/tsl/platform/default/cuda_libdevice_path.cc).
+    defaults = {PurePosixPath(DEFAULT_CUDA_ROOT)}
     if site is not None:
-        defaults.add(PurePosixPath(site) / "nvidia" / "cuda_nvcc")
+        defaults.add(PurePosixPath(site) / "nvidia" / NVCC_WHEEL_DIR)
     else:
         # Without a known TensorFlow, any site's cuda_nvcc may be the one next to it.
         sites = facts.python.site_packages if facts.python else ()
-        defaults.update(PurePosixPath(s) / "nvidia" / "cuda_nvcc" for s in sites)
+        defaults.update(PurePosixPath(s) / "nvidia" / NVCC_WHEEL_DIR for s in sites)
     current = (facts.environment or {}).get("XLA_FLAGS", "")
-    match = _XLA_DATA_DIR.search(current)
-    if match is not None and PurePosixPath(match.group(1).strip("\"'")) == root:
+    data_dir = xla_cuda_data_dir(current)
+    if data_dir is not None and PurePosixPath(data_dir) == root:
         return None
-    if match is None and root in defaults:
+    if data_dir is None and root in defaults:
         return None
-    others = _XLA_DATA_DIR.sub("", current).split()
+    others = without_xla_cuda_data_dir(current)
     return EnvSetting(
         "XLA_FLAGS",
         " ".join([*others, f"--xla_gpu_cuda_data_dir={root}"]),
@@ -153,7 +134,7 @@ def _ld_library_path(facts: Facts) -> Optional[EnvSetting]:
     libs = facts.cuda_libs
     if libs is None or (facts.platform is not None and facts.platform.system != "Linux"):
         return None
-    missing = [lib.name for lib in libs.libraries if lib.selected is None and lib.name in _WHEELS]
+    missing = [lib.name for lib in libs.libraries if lib.selected is None]
     env = facts.environment or {}
     current = [p for p in env.get("LD_LIBRARY_PATH", "").split(":") if p]
     # Wheels beside TensorFlow are on its RUNPATH already: if their library is still
@@ -162,10 +143,11 @@ def _ld_library_path(facts: Facts) -> Optional[EnvSetting]:
     added: list[str] = []
     names: list[str] = []
     for name in missing:
-        stem, directory = _WHEELS[name]
-        wheel = re.compile(rf"nvidia-{re.escape(stem)}(-cu\d+)?")
         for pkg in facts.packages or ():
-            if not wheel.fullmatch(normalize_name(pkg.name)) or pkg.location == tf_site:
+            directory = wheel_dir(normalize_name(pkg.name), pkg.version)
+            if directory is None or name not in libraries_in(directory):
+                continue
+            if pkg.location == tf_site:
                 continue
             path = str(PurePosixPath(pkg.location) / "nvidia" / directory / "lib")
             if path not in current and path not in added:

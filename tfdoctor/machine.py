@@ -13,11 +13,11 @@ import dataclasses
 import functools
 import re
 import shlex
-from collections.abc import Mapping
 from pathlib import PurePath, PurePosixPath
 from typing import Optional
 
 from tfdoctor.compat import Target, marker_environment, platform_of, python_minor
+from tfdoctor.cuda_layout import wheel_dir
 from tfdoctor.facts import (
     TF_DISTRIBUTIONS,
     Facts,
@@ -395,6 +395,24 @@ class Machine:
             lib.name for lib in libs.libraries if lib.selected is None and lib.name not in skip
         )
 
+    @functools.cached_property
+    def tf_log(self) -> str:
+        """TensorFlow's error, logged error lines and (bounded) stderr, as one text."""
+        tf = self.facts.tensorflow
+        if tf is None:
+            return ""
+        return "\n".join((tf.error_message or "", *tf.log_errors, tf.stderr_tail))
+
+    @functools.cached_property
+    def unloaded_files(self) -> tuple[str, ...]:
+        """Library files TensorFlow said it could not load."""
+        return unloaded_files(self.tf_log)
+
+    @functools.cached_property
+    def dlopen_failed(self) -> bool:
+        """TensorFlow's log says GPU libraries did not load."""
+        return bool(self.unloaded_files) or bool(_DLOPEN_SUMMARY.search(self.tf_log))
+
     # --- declared ranges -----------------------------------------------------------------------
 
     def declared_range(self, dist: str) -> Optional[str]:
@@ -475,7 +493,7 @@ class Machine:
         site = self.site_packages
         if not dirs and site is not None:
             for pkg in self.facts.packages or ():
-                sub = _WHEEL_DIRS.get(_strip_cuda_suffix(normalize_name(pkg.name)))
+                sub = wheel_dir(normalize_name(pkg.name), pkg.version)
                 if sub is not None:
                     dirs.add(str(PurePosixPath(site) / "nvidia" / sub / "lib"))
         return tuple(sorted(dirs))
@@ -487,36 +505,38 @@ class Machine:
             sorted(
                 normalize_name(p.name)
                 for p in self.facts.packages or ()
-                if _strip_cuda_suffix(normalize_name(p.name)) in _WHEEL_DIRS
+                if wheel_dir(normalize_name(p.name), p.version) is not None
             )
         )
-
-
-#: ``nvidia-*`` distribution (without its ``-cuXX`` suffix) -> its directory under ``nvidia/``.
-_WHEEL_DIRS: Mapping[str, str] = {
-    "nvidia-cublas": "cublas",
-    "nvidia-cuda-cupti": "cuda_cupti",
-    "nvidia-cuda-nvcc": "cuda_nvcc",
-    "nvidia-cuda-nvrtc": "cuda_nvrtc",
-    "nvidia-cuda-runtime": "cuda_runtime",
-    "nvidia-cudnn": "cudnn",
-    "nvidia-cufft": "cufft",
-    "nvidia-curand": "curand",
-    "nvidia-cusolver": "cusolver",
-    "nvidia-cusparse": "cusparse",
-    "nvidia-nccl": "nccl",
-    "nvidia-nvjitlink": "nvjitlink",
-}
-
-
-def _strip_cuda_suffix(name: str) -> str:
-    head, _, tail = name.rpartition("-")
-    return head if tail.startswith("cu") and tail[2:].isdigit() else name
 
 
 def _norm_dir(path: str) -> str:
     text = path.rstrip("/") or "/"
     return str(PurePath(text))
+
+
+# How a library that did not load shows in TensorFlow's log or error: the loader's
+# "Could not load dynamic library 'libcudnn.so.8'; dlerror: ..." (tsl/platform/default/
+# dso_loader.cc), the dynamic linker's "libcudart.so.12: cannot open shared object file"
+# inside an ImportError, and on Windows "Could not load dynamic library 'cudnn64_8.dll'".
+_DLOPEN_FILES = re.compile(
+    r"Could not load dynamic library '([^']+)'"
+    r"|(lib[\w.+-]+\.so[\w.]*): cannot open shared object file"
+)
+# gpu_device.cc's summary line, logged after any of the above.
+_DLOPEN_SUMMARY = re.compile(r"Cannot dlopen some GPU libraries", re.IGNORECASE)
+
+
+def unloaded_files(text: str) -> tuple[str, ...]:
+    """Library files a log or error says could not be loaded, in order, once each."""
+    found = (a or b for a, b in _DLOPEN_FILES.findall(text))
+    return tuple(dict.fromkeys(found))
+
+
+def library_of(filename: str) -> str:
+    """``libcudnn.so.8`` / ``cudnn64_8.dll`` -> ``cudnn``; ``libcublasLt.so.12`` -> ``cublasLt``."""
+    stem = re.sub(r"^lib", "", filename.split(".", 1)[0])
+    return re.sub(r"64_\d+$|64$", "", stem)
 
 
 # Before CUDA 11 the toolkit libraries' sonames carried the CUDA major.minor
@@ -528,8 +548,8 @@ def _cuda_from_log(tf: TensorFlowFacts) -> Optional[str]:
     """The build's CUDA as a pre-11 soname in TensorFlow's error or log reveals it."""
     text = "\n".join((tf.error_message or "", *tf.log_errors))
     for version in _OLD_SONAME.findall(text):
-        if version_key(version)[:1] < (11,):
-            return version
+        if version_key(str(version))[:1] < (11,):
+            return str(version)
     return None
 
 

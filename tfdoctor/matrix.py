@@ -190,6 +190,9 @@ class TFLine:
     known_gpu_failures: Mapping[str, str] = dataclasses.field(default_factory=dict)
     #: How the GPU build gets its CUDA libraries on Linux (None: no CUDA build there).
     cuda_install: Optional[CudaInstall] = None
+    #: A real ``tensorflow-gpu`` release of this line exists (1.15-2.11; from 2.12 PyPI has
+    #: only a package that refuses to install).
+    tensorflow_gpu_release: bool = False
     #: Where the entry starts in the matrix file (1-based), for messages.
     lineno: int = 0
 
@@ -647,12 +650,13 @@ _LINE_FIELDS = (
     "and_cuda",
     "sources",
 )
-_OPTIONAL_LINE_FIELDS = ("notes", "known_gpu_failures", "cuda_install")
+_OPTIONAL_LINE_FIELDS = ("notes", "known_gpu_failures", "cuda_install", "tensorflow_gpu_release")
 #: Fields that state facts and so need a source when not null (``line`` is the key).
 _FACT_FIELDS = (
     *(f for f in _LINE_FIELDS if f not in ("line", "sources")),
     "known_gpu_failures",
     "cuda_install",
+    "tensorflow_gpu_release",
 )
 
 
@@ -789,6 +793,11 @@ def _read_line(reader: _Reader, node: Node, index: int, sources: Mapping[str, So
         notes=notes,
         known_gpu_failures=failures,
         cuda_install=cuda_install,
+        tensorflow_gpu_release=(
+            reader.boolean(fields["tensorflow_gpu_release"], f"{where}.tensorflow_gpu_release")
+            if "tensorflow_gpu_release" in fields
+            else False
+        ),
         lineno=node.start_mark.line + 1,
     )
     for fact, sub in _stated_facts(entry):
@@ -810,7 +819,7 @@ def _stated_facts(entry: TFLine) -> Iterator[tuple[str, str]]:
             for pin in PIN_FIELDS:
                 if getattr(entry.pins, pin) is not None:
                     yield fact, pin
-        elif fact in ("wrappers", "cuda_builds", "known_gpu_failures"):
+        elif fact in ("wrappers", "cuda_builds", "known_gpu_failures", "tensorflow_gpu_release"):
             if value:
                 yield fact, ""
         elif value is not None:

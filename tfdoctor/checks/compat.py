@@ -385,19 +385,6 @@ def _gpu_fit_fix(facts: Facts, matrix: Matrix, capability: str, text: str) -> Op
     )
 
 
-def _first_line_with_code(
-    matrix: Matrix, capability: str, after: Optional[TFLine]
-) -> Optional[TFLine]:
-    """The oldest line newer than ``after`` whose wheels carry machine code for ``capability``."""
-    for candidate in reversed(matrix.lines):
-        if after is not None and candidate.key <= after.key:
-            continue
-        caps = candidate.compute_capabilities
-        if caps is not None and gpu_code(caps, capability) not in (NONE, PTX):
-            return candidate
-    return None
-
-
 def check_compute_capability(ctx: CheckContext) -> Iterator[Finding]:
     """Each GPU has machine code in the wheel, or at least PTX (with a long first start)."""
     facts, matrix = ctx.facts, ctx.matrix
@@ -498,25 +485,19 @@ def check_compute_capability(ctx: CheckContext) -> Iterator[Finding]:
                     fix(newest.text if newest else upgrade_text + ".", *commands),
                 )
                 continue
-            first = _first_line_with_code(matrix, gpu.compute_capability, line)
+            first = causes.first_line_with_code(ctx.machine, gpu.compute_capability)
             better = (
                 f" TensorFlow {first.line} and later carry machine code for this GPU."
                 if first is not None
                 else ""
             )
-            newest = _gpu_fit_fix(facts, matrix, gpu.compute_capability, "{version}")
             yield causes.finding(
                 "gpu.compute-capability",
                 Severity.WARNING,
                 "gpu-ptx-jit",
                 f"{label} runs TensorFlow {pkg.version} only through PTX JIT",
                 detail + better,
-                fix(
-                    "Let the JIT cache persist and grow, or use a TensorFlow with machine code "
-                    f"for this GPU.{better}",
-                    "export CUDA_CACHE_MAXSIZE=4294967296",
-                    *(newest.commands if newest is not None and first is not None else ()),
-                ),
+                causes.ptx_jit_fix(ctx.machine, gpu.compute_capability),
             )
         else:
             yield Finding(
@@ -691,18 +672,34 @@ def _above(version: str, spec: str) -> bool:
     return False
 
 
+def _admits(spec: Optional[str], version: str) -> bool:
+    """The matrix pin ``spec`` admits ``version`` (no pin admits nothing)."""
+    return spec is not None and version in _specifier(spec)
+
+
+def keras3_is_tf_keras(line: TFLine) -> bool:
+    """Keras 3 serves ``tf.keras`` on this line: its wheel's keras pin admits Keras 3."""
+    return _admits(line.pins.keras, "3.0.0")
+
+
 def _pin_detail(dist: str, version: str, line: Optional[TFLine]) -> str:
     major = version_key(version)[:1]
-    key = line.key if line is not None else (0, 0)
-    if dist == "numpy" and major == (2,) and key < (2, 18):
+    # What the line was built for is read from its own pins (wheel METADATA), not from
+    # release numbers: numpy<2 means built against NumPy 1.x; keras<3 means Keras 2.
+    if (
+        dist == "numpy"
+        and major >= (2,)
+        and line is not None
+        and not _admits(line.pins.numpy, "2.0.0")
+    ):
         return (
-            "NumPy 2 changed its C ABI: TensorFlow before 2.18 was compiled against NumPy 1.x "
+            f"NumPy 2 changed its C ABI: TensorFlow {line.line} was compiled against NumPy 1.x "
             "and fails to import ('compiled using NumPy 1.x cannot be run in NumPy 2')."
         )
-    if dist == "keras" and major == (3,) and key < (2, 16):
+    if dist == "keras" and major >= (3,) and line is not None and not keras3_is_tf_keras(line):
         return (
-            "Keras 3 replaces tf.keras only from TensorFlow 2.16 on; with an older TensorFlow "
-            "`tf.keras` breaks."
+            f"Keras 3 does not serve tf.keras on TensorFlow {line.line} (its wheel pins Keras "
+            f"{line.pins.keras}); `tf.keras` breaks."
         )
     return "Outside the range TensorFlow's wheel declares (`pip check` reports it too)."
 
@@ -749,12 +746,12 @@ def _tf_keras(ctx: CheckContext, pkg: PackageFacts, line: Optional[TFLine]) -> I
     env = facts.environment or {}
     legacy = env.get("TF_USE_LEGACY_KERAS", "").strip().lower() in ("1", "true", "yes")
     tfk = facts.package("tf-keras")
-    if line is None or (line.key < (2, 16) and line.pins.tf_keras is None):
+    if line is None or (line.pins.tf_keras is None and not keras3_is_tf_keras(line)):
         return
     spec = line.pins.tf_keras or f"~={line.line}.0"
     # TF_USE_LEGACY_KERAS picks tf-keras on every line that has a tf-keras release (2.15
-    # reads it too, though its own tf.keras is Keras 2), and from 2.16, where Keras 3 is tf.keras.
-    if legacy and tfk is None and (line.key >= (2, 16) or line.pins.tf_keras is not None):
+    # reads it too, though its own tf.keras is Keras 2) and where Keras 3 is tf.keras.
+    if legacy and tfk is None:
         yield causes.finding(
             "packages.pins",
             Severity.ERROR,

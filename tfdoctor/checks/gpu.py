@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from pathlib import PurePath
 from typing import Optional
@@ -11,6 +10,7 @@ from tfdoctor import causes
 from tfdoctor.checks._context import CheckContext, fix, unknown
 from tfdoctor.facts import Facts, LibraryFacts
 from tfdoctor.findings import Finding, Fix, Severity
+from tfdoctor.machine import library_of
 
 _NVIDIA_CONTAINER_DOCS = (
     "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html"
@@ -241,17 +241,6 @@ def _hidden_by_visible_devices(facts: Facts) -> Optional[str]:
     return None
 
 
-# TensorFlow's loader logs each library it cannot open: "Could not load dynamic library
-# 'libcudnn.so.8'; dlerror: ..." (tsl/platform/default/dso_loader.cc).
-_DLOPEN_NAME = re.compile(r"Could not load dynamic library '([^']+)'")
-
-
-def _library_of(filename: str) -> str:
-    """``libcudnn.so.8`` / ``cudnn64_8.dll`` -> ``cudnn``; ``libcublasLt.so.12`` -> ``cublasLt``."""
-    stem = re.sub(r"^lib", "", filename.split(".", 1)[0])
-    return re.sub(r"64_\d+$|64$", "", stem)
-
-
 def check_gpu_visible(ctx: CheckContext) -> Iterator[Finding]:
     """TensorFlow lists the machine's GPUs; when it does not, the reason."""
     facts = ctx.facts
@@ -342,9 +331,9 @@ def check_gpu_visible(ctx: CheckContext) -> Iterator[Finding]:
         return
     missing = ctx.machine.missing_libraries
     log = "\n".join(tf.log_errors)
-    unloaded = tuple(dict.fromkeys(_DLOPEN_NAME.findall(log + "\n" + tf.stderr_tail)))
+    unloaded = ctx.machine.unloaded_files
     if missing or unloaded:
-        names = missing or tuple(_library_of(n) for n in unloaded)
+        names = missing or tuple(library_of(n) for n in unloaded)
         what = ", ".join(missing) if missing else ", ".join(unloaded)
         cause, remedy = causes.cuda_libraries_fix(ctx.machine, tuple(n for n in names if n))
         yield causes.finding(

@@ -10,9 +10,11 @@ import functools
 from collections.abc import Iterator
 from typing import Callable, Optional
 
+from tfdoctor import causes
 from tfdoctor.checks._context import CheckContext, fix
 from tfdoctor.facts import SmokeDevice, SmokeFacts, SmokeResult
 from tfdoctor.findings import Finding, Fix, Severity
+from tfdoctor.gpu_config import choose_policy
 
 #: Below this fraction of the data-sheet peak a kernel is slow enough to name: cuBLAS and
 #: oneDNN reach well over half of peak on large matmuls, convolutions less.
@@ -394,30 +396,25 @@ def check_throughput(smoke: SmokeFacts) -> Iterator[Finding]:
         )
 
 
-@_when_smoke_ran
-def check_first_op(smoke: SmokeFacts) -> Iterator[Finding]:
+def check_first_op(ctx: CheckContext) -> Iterator[Finding]:
     """A GPU's first op starts promptly (no long PTX JIT at every start)."""
+    smoke = ctx.facts.smoke
+    if smoke is None:
+        return
     for device, result in _results(smoke):
         if result.kernel != "first-op" or result.seconds is None:
             continue
         if device.device_type == "GPU" and result.seconds > SLOW_FIRST_OP:
             capability = device.compute_capability or "unknown"
-            yield Finding(
+            yield causes.finding(
                 "smoke.first-op",
                 Severity.WARNING,
+                "gpu-ptx-jit",
                 f"The first op on {device.name} took {result.seconds:.1f} s",
                 "A first op this slow means the driver JIT-compiled TensorFlow's PTX for this "
                 f"GPU (compute capability {capability}): the wheel carries no machine code "
                 "for it. Every new process pays this until the JIT cache holds it.",
-                fix(
-                    "Install a TensorFlow built for this compute capability "
-                    "(`tfdoctor check gpu.compute-capability`), or keep the JIT cache and "
-                    "make it large enough.",
-                    "export CUDA_CACHE_MAXSIZE=4294967296",
-                ),
-                (
-                    "https://docs.nvidia.com/cuda/cuda-c-programming-guide/#just-in-time-compilation",
-                ),
+                causes.ptx_jit_fix(ctx.machine, capability),
             )
         else:
             start = (
@@ -454,19 +451,20 @@ def check_graph_mode(smoke: SmokeFacts) -> Iterator[Finding]:
         )
 
 
-def _policy_for(device: SmokeDevice) -> str:
-    """The Keras policy for this GPU, as ``tfdoctor.configure_gpus(mixed_precision="auto")``
-    picks it (``gpu_config.choose_policy``): bfloat16 from compute capability 8.0, whose
-    tensor cores run it at the float16 rate and which needs no loss scaling."""
-    major, _, minor = (device.compute_capability or "").partition(".")
-    if major.isdigit() and (int(major), int(minor) if minor.isdigit() else 0) >= (8, 0):
-        return "mixed_bfloat16"
-    return "mixed_float16"
-
-
 def _mixed_fix(device: SmokeDevice) -> Fix:
-    """Where to turn mixed precision on: in the training script, before the model is built."""
-    policy = _policy_for(device)
+    """Where to turn mixed precision on: in the training script, before the model is built.
+
+    The policy is the one ``tfdoctor.configure_gpus(mixed_precision="auto")`` picks
+    (:func:`tfdoctor.gpu_config.choose_policy`). Where "auto" keeps float32 (below compute
+    capability 7.0, or an unknown one), the step measured here was float16's, so the advice
+    asks for float16 by name.
+    """
+    policy, _ = choose_policy("auto", (device.compute_capability,))
+    if policy is None:
+        policy, asked, picks = "mixed_float16", "float16", ""
+    else:
+        asked = "auto"
+        picks = f" (it picks the policy from the GPU's compute capability: {policy} here)"
     scaling = (
         "bfloat16 needs no loss scaling"
         if policy == "mixed_bfloat16"
@@ -475,8 +473,7 @@ def _mixed_fix(device: SmokeDevice) -> Fix:
     )
     return fix(
         "In the training script, before building the model, call "
-        '`tfdoctor.configure_gpus(mixed_precision="auto")` (it picks the policy from the '
-        f"GPU's compute capability: {policy} here) or "
+        f'`tfdoctor.configure_gpus(mixed_precision="{asked}")`{picks} or '
         f'`keras.mixed_precision.set_global_policy("{policy}")` ({scaling}). The policy is '
         "per process: setting it anywhere else changes nothing."
     )

@@ -20,6 +20,7 @@ from tfdoctor.facts import (
     normalize_name,
 )
 from tfdoctor.findings import Finding, Severity
+from tfdoctor.machine import library_of, unloaded_files
 from tfdoctor.matrix import version_key
 
 if TYPE_CHECKING:
@@ -102,7 +103,14 @@ def check_tensorflow_gpu_package(ctx: CheckContext) -> Iterator[Finding]:
     if pkg is None:
         return
     line = ctx.matrix.line_for(pkg.version) if ctx.matrix is not None else None
-    if version_key(pkg.version)[:2] <= (2, 11):
+    # Older than every line the matrix knows (1.14 and before): tensorflow-gpu was the GPU
+    # build then too.
+    older = (
+        ctx.matrix is not None
+        and line is None
+        and version_key(pkg.version) < version_key(ctx.matrix.lines[-1].line)
+    )
+    if (line is not None and line.tensorflow_gpu_release) or older:
         # Up to 2.11 tensorflow-gpu was published beside tensorflow as its GPU build (the
         # only GPU build for 1.15 and 2.0, where plain tensorflow was CPU-only).
         only_gpu_build = line is None or line.gpu_package.get("linux") == "tensorflow-gpu"
@@ -155,7 +163,6 @@ _NUMPY_ABI = re.compile(
     r"compiled using NumPy 1\.x cannot be run in\s+NumPy 2|_ARRAY_API not found"
     r"|numpy\.core\.multiarray failed to import|numpy\.core\._multiarray_umath",
 )
-_DLOPEN = re.compile(r"(lib[\w.+-]+\.so[\w.]*): cannot open shared object file")
 _GLIBC = re.compile(r"(GLIBC(?:XX)?_[\d.]+)' not found")
 _PROTOBUF = re.compile(
     # protobuf 4.21 prints "Descriptors cannot not be created directly" (sic).
@@ -228,7 +235,8 @@ def _import_error_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
     # The exception names the failure; the log only where the exception says nothing known
     # (a generic ImportError after a dlopen error that only the log shows).
     text = tf.error_message or ""
-    if not any(r.search(text) for r in (_NUMPY_ABI, _DLOPEN, _GLIBC, _PROTOBUF, _DLL)):
+    known = (_NUMPY_ABI, _GLIBC, _PROTOBUF, _DLL)
+    if not (unloaded_files(text) or any(r.search(text) for r in known)):
         text = _evidence(tf)
     detail = message + ("\n\n" + tf.stderr_tail if tf.stderr_tail else "")
     numpy = facts.package("numpy")
@@ -245,9 +253,9 @@ def _import_error_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
             detail,
             causes.numpy_abi_fix(m),
         )
-    if match := _DLOPEN.search(text):
-        lib = match.group(1)
-        name = re.sub(r"^lib|\.so.*$", "", lib)
+    if files := unloaded_files(text):
+        lib = files[0]
+        name = library_of(lib)
         if (
             name.startswith(
                 (

@@ -25,11 +25,11 @@ from tfdoctor.compat import (
     describe_target,
     driver_floor,
     install_requirement,
-    marker_environment,
     newest_fit,
     verdicts,
 )
-from tfdoctor.facts import TF_DISTRIBUTIONS, Facts, PackageFacts, normalize_name
+from tfdoctor.facts import Facts, PackageFacts, normalize_name
+from tfdoctor.machine import Machine, view
 from tfdoctor.matrix import PLATFORMS, Matrix, TFLine, version_key
 
 if TYPE_CHECKING:
@@ -310,19 +310,24 @@ def needs_matrix(facts: Facts) -> bool:
     Facts replayed from a report may carry no ``Requires-Dist``; the matrix then supplies the
     ``and-cuda`` pins. Loading it costs a YAML parse, so only then.
     """
-    for name in TF_DISTRIBUTIONS:
-        pkg = facts.package(name)
-        if pkg is not None:
-            return not any(AND_CUDA in text for text in pkg.requires)
-    return False
+    tf = view(facts, None).tf
+    return tf is not None and not any(AND_CUDA in text for text in tf.requires)
 
 
-def _tf_roots(installed: Mapping[str, PackageFacts], env: Mapping[str, str]) -> list[str]:
-    """Installed TensorFlow distributions that no other installed one requires."""
-    present = [k for k in TF_DISTRIBUTIONS if k in installed]
+def _tf_roots(
+    machine: Machine, installed: Mapping[str, PackageFacts], env: Mapping[str, str]
+) -> list[str]:
+    """The installed TensorFlow distributions that no other installed one requires.
+
+    Wrappers install as a pair (``tensorflow`` requires ``tensorflow-intel`` on Windows):
+    the one the user installed is the root. Several roots are distributions that overwrite
+    each other's files.
+    """
+    first = [machine.tf_name] if machine.tf_name is not None else []
+    present = sorted({normalize_name(p.name) for p in machine.tf_providers} | set(first))
     reader = _requirements_reader(installed, env, {})
     required = {normalize_name(r.name) for key in present for r in reader(key, "")}
-    return [k for k in present if k not in required] or present[:1]
+    return [k for k in present if k not in required] or first
 
 
 def environment_pinset(
@@ -342,21 +347,15 @@ def environment_pinset(
         err = facts.error_for("python")
         raise PinError("the installed packages could not be read", (err.message,) if err else ())
     installed = {normalize_name(p.name): p for p in facts.packages}
-    python, plat = facts.python, facts.platform
-    env = marker_environment(
-        python_version=None if python is None else python.version,
-        implementation=None if python is None else python.implementation,
-        system=None if plat is None else plat.system,
-        machine=None if plat is None else plat.machine,
-        release=None if plat is None else plat.release,
-    )
+    machine = view(facts, matrix)
+    env = machine.marker_env
     warnings: list[str] = []
     extra_requires: dict[tuple[str, str], Sequence[str]] = {}
     root_extras: dict[str, tuple[str, ...]] = {}
     if all_packages:
         roots = sorted(installed)
     else:
-        roots = _tf_roots(installed, env)
+        roots = _tf_roots(machine, installed, env)
         if not roots:
             raise PinError(
                 "no TensorFlow distribution is installed in the examined environment",
@@ -371,11 +370,10 @@ def environment_pinset(
                 f"several TensorFlow distributions are installed ({', '.join(roots)}); they "
                 "overwrite each other's files (`tfdoctor check packages.tensorflow`)"
             )
-    tf_key = next((k for k in TF_DISTRIBUTIONS if k in installed), None)
+    tf_key = machine.tf_name
     if tf_key is not None:
         tf_pkg = installed[tf_key]
-        line = matrix.line_for(tf_pkg.version) if matrix is not None else None
-        cuda_reqs = _and_cuda_requirements(tf_pkg, line, env)
+        cuda_reqs = _and_cuda_requirements(tf_pkg, machine.line, env)
         extra_requires[tf_key, AND_CUDA] = cuda_reqs
         if _any_installed(cuda_reqs, installed):
             root_extras[tf_key] = (AND_CUDA,)

@@ -57,38 +57,72 @@ def find_build_info(site_dirs: Iterable[str]) -> Optional[Path]:
 
 
 def parse_build_info(source: str) -> dict[str, object]:
-    """The ``build_info`` mapping from the file's text.
+    """The ``build_info`` mapping, and the module constants beside it, from the file's text.
 
-    Releases wrote it in two shapes: ``build_info = collections.OrderedDict([...])``
-    (2.3 and later) and a ``build_info = {...}`` literal; older ones had module-level
-    constants such as ``cuda_version_number``. All are read without executing the file.
+    Releases wrote it as ``build_info = collections.OrderedDict([...])`` (2.3 and later) or a
+    ``build_info = {...}`` literal; older ones wrote module-level constants such as
+    ``cuda_version_number`` (TF's tensorflow/tools/build_info/gen_build_info.py across
+    versions). ``dict(key=...)`` calls and annotated assignments are read too. A later
+    assignment wins, as when Python runs the file, and the mapping's keys win over constants
+    of the same name. Nothing is executed.
     """
     tree = ast.parse(source)
-    result: dict[str, object] = {}
+    constants: dict[str, object] = {}
+    mapping: dict[str, object] = {}
     for node in tree.body:
-        if not isinstance(node, ast.Assign) or len(node.targets) != 1:
-            continue
-        target = node.targets[0]
-        if not isinstance(target, ast.Name):
-            continue
-        value = node.value
-        if target.id == "build_info":
-            if isinstance(value, ast.Call) and value.args:
-                value = value.args[0]
-            try:
-                literal = ast.literal_eval(value)
-            except (ValueError, TypeError, SyntaxError, RecursionError):
-                continue
-            if isinstance(literal, dict):
-                result.update({str(k): v for k, v in literal.items()})
-            elif isinstance(literal, list):
-                result.update({str(k): v for k, v in literal})
+        targets: list[ast.expr]
+        if isinstance(node, ast.AnnAssign) and node.value is not None:
+            targets, value = [node.target], node.value
+        elif isinstance(node, ast.Assign):
+            targets, value = list(node.targets), node.value
         else:
-            try:
-                result.setdefault(target.id, ast.literal_eval(value))
-            except (ValueError, TypeError, SyntaxError, RecursionError):
+            continue
+        for target in targets:
+            if not isinstance(target, ast.Name):
                 continue
-    return result
+            if target.id == "build_info":
+                mapping.update(_build_info_mapping(value))
+                continue
+            ok, literal = _literal(value)
+            if ok:
+                constants[target.id] = literal
+    return {**constants, **mapping}
+
+
+def _literal(node: ast.expr) -> tuple[bool, object]:
+    """(True, value) for a literal expression, (False, None) for anything else."""
+    try:
+        return True, ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, RecursionError):
+        return False, None
+
+
+def _build_info_mapping(value: ast.expr) -> dict[str, object]:
+    """The mapping of ``{...}``, ``OrderedDict([...])`` or ``dict(..., key=...)``."""
+    result: dict[str, object] = {}
+    if isinstance(value, ast.Call):
+        if value.args:
+            ok, literal = _literal(value.args[0])
+            if ok:
+                result.update(_pairs(literal))
+        for keyword in value.keywords:
+            ok, literal = _literal(keyword.value)
+            if ok and keyword.arg:
+                result[keyword.arg] = literal
+        return result
+    ok, literal = _literal(value)
+    return _pairs(literal) if ok else result
+
+
+def _pairs(literal: object) -> dict[str, object]:
+    """A dict literal, or a list or tuple of (key, value) pairs, as a mapping; else empty."""
+    if isinstance(literal, dict):
+        return {str(k): v for k, v in literal.items()}
+    if not isinstance(literal, (list, tuple)):
+        return {}
+    if not all(isinstance(p, (list, tuple)) and len(p) == 2 for p in literal):
+        return {}
+    return {str(k): v for k, v in literal}
 
 
 def read_build_info(site_dirs: Iterable[str]) -> Optional[dict[str, object]]:

@@ -21,6 +21,13 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Optional
 
+from tfdoctor.cuda_layout import (
+    DEFAULT_CUDA_ROOT,
+    LIBRARY_DIRS,
+    NVCC_WHEEL_DIR,
+    library_dirs,
+    xla_cuda_data_dir,
+)
 from tfdoctor.facts import CudaLibsFacts, LibraryCandidate, LibraryFacts, ProbeError
 from tfdoctor.probes._run import CommandResult, Runner, child_script, run_command
 from tfdoctor.probes.build_info import tensorflow_dirs, versions_from_build_info
@@ -81,26 +88,6 @@ _SOVERSIONS: dict[int, dict[str, str]] = {
         "curand": "10",
     },
 }
-
-# The pip wheel directory (``<site>/nvidia/<dir>/lib``) each library ships in; TF's
-# libtensorflow_framework.so.2 carries these in its RUNPATH as $ORIGIN/../nvidia/<dir>/lib
-# (cusolver's is in libtensorflow_cc.so.2; TF 2.21 names no curand directory, as XLA no
-# longer loads cuRAND). CUDA 13 wheels put the toolkit libraries together in nvidia/cu13/lib.
-_PIP_DIRS: dict[str, tuple[str, ...]] = {
-    "cudart": ("cuda_runtime",),
-    "cublas": ("cublas",),
-    "cublasLt": ("cublas",),
-    "cufft": ("cufft",),
-    "cusparse": ("cusparse",),
-    "cusolver": ("cusolver",),
-    "curand": ("curand",),
-    "cudnn": ("cudnn",),
-    "nccl": ("nccl",),
-    "cuda": (),
-}
-_CU13_WHEEL_LIBS = frozenset(
-    {"cudart", "cublas", "cublasLt", "cufft", "cusparse", "cusolver", "curand"}
-)
 
 # Debian and Ubuntu multiarch directories, searched by their glibc by default.
 _MULTIARCH = {
@@ -412,9 +399,7 @@ def linux_search_dirs(
         dirs.extend((Path(d), _runpath_origin(d)) for d in runpath)
         return dirs + [(Path(d), "system") for d in system_dirs]
     for site in pip_sites:
-        pkgs = list(_PIP_DIRS[name])
-        if cuda_major >= 13 and name in _CU13_WHEEL_LIBS:
-            pkgs.insert(0, f"cu{cuda_major}")
+        pkgs = library_dirs(name, cuda_major)
         dirs.extend((Path(site) / "nvidia" / pkg / "lib", "pip") for pkg in pkgs)
     return dirs + [(Path(d), "system") for d in system_dirs]
 
@@ -435,7 +420,7 @@ def windows_search_dirs(
     if env.get("CUDA_PATH"):
         dirs.append((Path(env["CUDA_PATH"]) / "bin", "CUDA_PATH"))
     for site in site_dirs:
-        dirs.extend((Path(site) / "nvidia" / pkg / "bin", "pip") for pkg in _PIP_DIRS[name])
+        dirs.extend((Path(site) / "nvidia" / pkg / "bin", "pip") for pkg in LIBRARY_DIRS[name])
     return dirs
 
 
@@ -520,14 +505,8 @@ def parse_ptxas_version(text: str) -> Optional[str]:
     return match.group(2) or match.group(1)
 
 
-def xla_cuda_data_dir(xla_flags: Optional[str]) -> Optional[str]:
-    """The ``--xla_gpu_cuda_data_dir=DIR`` in XLA_FLAGS, if set."""
-    match = re.search(r"--xla_gpu_cuda_data_dir=(\"[^\"]*\"|'[^']*'|\S+)", xla_flags or "")
-    return match.group(1).strip("\"'") if match else None
-
-
 #: Where a CUDA toolkit sits when nothing says otherwise.
-DEFAULT_TOOLKIT_DIRS = ("/usr/local/cuda",)
+DEFAULT_TOOLKIT_DIRS = (DEFAULT_CUDA_ROOT,)
 
 
 def _cuda_roots(
@@ -539,7 +518,7 @@ def _cuda_roots(
     data_dir = xla_cuda_data_dir(env.get("XLA_FLAGS"))
     if data_dir:
         roots.append(Path(data_dir))
-    roots.extend(Path(site) / "nvidia" / "cuda_nvcc" for site in site_dirs)
+    roots.extend(Path(site) / "nvidia" / NVCC_WHEEL_DIR for site in site_dirs)
     roots.extend(Path(env[var]) for var in ("CUDA_HOME", "CUDA_PATH") if env.get(var))
     roots.extend(Path(d) for d in toolkit_dirs)
     return roots
