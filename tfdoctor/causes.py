@@ -499,6 +499,13 @@ def cuda_libraries_fix(m: Machine, missing: tuple[str, ...]) -> tuple[str, Fix]:
         return "cuda-libs-missing", _system_toolkit_fix(m)
     inst = line.cuda_install if line is not None else None
     wheels = m.cuda_wheels_installed
+    if m.tf is not None and wheels and m.wheel_library_dirs() and m.runpath_misses_wheels:
+        # TensorFlow's own RUNPATH, read from its library, names no nvidia/*/lib directory.
+        return "cuda-wheels-unfound", Fix(
+            f"TensorFlow {m.tf.version}'s libraries do not search the nvidia-* wheels' "
+            "directories (their RUNPATH names none): put them on the loader's path.",
+            (m.ld_path_with(m.wheel_library_dirs()),),
+        )
     if m.tf is not None and inst is not None and m.tf.version in inst.wheels_unfound:
         if wheels and m.wheel_library_dirs():
             newer = _newest_and_cuda(m)

@@ -499,6 +499,14 @@ class Machine:
         return tuple(sorted(dirs))
 
     @functools.cached_property
+    def runpath_misses_wheels(self) -> bool:
+        """TensorFlow's library was read and its RUNPATH names no ``nvidia/*/lib`` directory."""
+        libs = self.facts.cuda_libs
+        if libs is None or not libs.runpath_object:
+            return False
+        return not any("/nvidia/" in p.replace("\\", "/") for p in libs.runpath)
+
+    @functools.cached_property
     def cuda_wheels_installed(self) -> tuple[str, ...]:
         """Installed ``nvidia-*`` distributions that carry CUDA libraries."""
         return tuple(

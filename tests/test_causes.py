@@ -1,0 +1,246 @@
+"""The catalogue's fix builders: every fix fits the machine it is for and changes something."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from tests import factories as f
+from tfdoctor import causes
+from tfdoctor.checks import run_checks
+from tfdoctor.checks._context import CheckContext
+from tfdoctor.facts import (
+    CondaFacts,
+    CondaPackage,
+    CudaLibsFacts,
+    Facts,
+    FoundLibrary,
+    LibraryCandidate,
+)
+from tfdoctor.findings import Finding
+from tfdoctor.machine import Machine, dll_version, library_of, unloaded_files
+
+#: What ``Machine.ld_path_with`` appends: the old value, when there was one.
+KEEP = '"${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"'
+MISSING = ("cudart", "cublas", "cufft", "cusparse", "cusolver", "curand", "cudnn")
+
+
+def machine(facts: Facts) -> Machine:
+    return Machine(facts, f.FIXTURE_MATRIX)
+
+
+def no_cuda_libs(*elsewhere: FoundLibrary, runpath: tuple[str, ...] = ()) -> CudaLibsFacts:
+    return CudaLibsFacts(
+        cuda_major=12,
+        cudnn_major=8,
+        libraries=tuple(f.lib(n, f"lib{n}.so") for n in MISSING),
+        elsewhere=elsewhere,
+        runpath=runpath,
+        runpath_object=f"{f.SITE}/tensorflow/libtensorflow_framework.so.2" if runpath else None,
+    )
+
+
+def tf_pkg(name: str, version: str) -> tuple:  # type: ignore[type-arg]
+    return (f.pkg(name, version, top_level=("tensorflow",)), f.pkg("numpy", "1.26.4"))
+
+
+def fix_text(fix: causes.Fix) -> str:
+    return "\n".join((fix.text, *fix.commands))
+
+
+@pytest.mark.parametrize(
+    ("packages", "platform", "wanted", "unwanted"),
+    [
+        pytest.param(
+            tf_pkg("tensorflow", "2.15.1"),
+            f.platform(),
+            "and-cuda]==2.15.1",
+            "conda",
+            id="2.15-has-the-extra",
+        ),
+        pytest.param(
+            tf_pkg("tensorflow", "2.11.1"),
+            f.platform(),
+            "/usr/local/cuda-11.2",
+            "and-cuda",
+            id="2.11-predates-the-extra",
+        ),
+        pytest.param(
+            tf_pkg("tensorflow", "2.13.1"),
+            f.platform(),
+            "nvidia-cudnn-cu11",
+            "and-cuda",
+            id="2.13-cudnn-wheel-on-the-path",
+        ),
+        pytest.param(
+            tf_pkg("tf-nightly", "2.22.0.dev20260101"),
+            f.platform(),
+            "tf-nightly[and-cuda]",
+            "tensorflow[and-cuda]",
+            id="nightly-own-extra",
+        ),
+        pytest.param(
+            tf_pkg("tensorflow", "2.16.1"),
+            f.platform(),
+            "tensorflow[and-cuda]==2.",
+            "==2.16.1",
+            id="2.16.1-wheels-not-found-upgrade",
+        ),
+    ],
+)
+def test_the_cuda_library_fix_follows_the_release(
+    packages: tuple,  # type: ignore[type-arg]
+    platform: object,
+    wanted: str,
+    unwanted: str,
+) -> None:
+    facts = f.facts(
+        packages=packages,
+        platform=platform,
+        cuda_libs=no_cuda_libs(),
+        tensorflow=f.tensorflow(version=packages[0].version, cuda_version=None),
+    )
+    _cause, fix = causes.cuda_libraries_fix(machine(facts), MISSING)
+    assert wanted in fix_text(fix)
+    assert unwanted not in fix_text(fix)
+
+
+def test_conda_commands_only_inside_conda() -> None:
+    plain = f.facts(
+        packages=tf_pkg("tensorflow", "2.10.1"),
+        cuda_libs=no_cuda_libs(),
+        tensorflow=f.tensorflow(version="2.10.1", cuda_version=None, cudnn_version=None),
+    )
+    _, fix = causes.cuda_libraries_fix(machine(plain), MISSING)
+    assert "conda" not in fix_text(fix)
+    conda = dataclasses.replace(
+        plain,
+        python=f.python(env_kind="conda", prefix="/home/u/miniconda3/envs/tf"),
+        conda=CondaFacts("/home/u/miniconda3/envs/tf", (CondaPackage("python", "3.10.4"),)),
+    )
+    _, fix = causes.cuda_libraries_fix(machine(conda), MISSING)
+    assert "conda install -c conda-forge cudatoolkit=11.2 cudnn=8.1" in fix.commands
+
+
+def test_externally_managed_python_gets_a_venv_not_a_refused_pip() -> None:
+    facts = f.facts(
+        python=f.python(
+            env_kind="system", executable="/usr/bin/python3", prefix="/usr", externally_managed=True
+        ),
+    )
+    commands = machine(facts).pip_install("numpy<2")
+    assert commands[0].startswith("python3 -m venv")
+    assert not any(c.startswith("/usr/bin/python3 -m pip install") for c in commands)
+
+
+def test_a_toolkit_off_the_path_gets_the_one_path_line() -> None:
+    found = (
+        *tuple(
+            FoundLibrary(n, f"/usr/local/cuda-12.2/lib64/lib{n}.so.12", "12.2", "usr-local-cuda")
+            for n in MISSING
+            if n != "cudnn"
+        ),
+        FoundLibrary("cudnn", "/opt/cudnn/lib/libcudnn.so.8", "8.9.7", "opt"),
+    )
+    facts = f.facts(cuda_libs=no_cuda_libs(*found))
+    cause, fix = causes.cuda_libraries_fix(machine(facts), MISSING)
+    assert cause == "cuda-libs-off-path"
+    assert fix.commands == (
+        "export LD_LIBRARY_PATH=/usr/local/cuda-12.2/lib64:/opt/cudnn/lib"
+        '"${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"',
+    )
+
+
+def test_a_module_tree_gets_module_load() -> None:
+    found = (
+        *tuple(
+            FoundLibrary(n, f"/sw/cuda/12.2/lib64/lib{n}.so.12", "12.2", "module", "cuda/12.2")
+            for n in MISSING
+            if n != "cudnn"
+        ),
+        FoundLibrary("cudnn", "/sw/cudnn/8.9/lib/libcudnn.so.8", "8.9.7", "module", "cudnn/8.9"),
+    )
+    _, fix = causes.cuda_libraries_fix(machine(f.facts(cuda_libs=no_cuda_libs(*found))), MISSING)
+    assert fix.commands == ("module load cuda/12.2", "module load cudnn/8.9")
+
+
+def test_a_copy_of_another_cuda_major_is_not_offered() -> None:
+    found = tuple(
+        FoundLibrary(n, f"/usr/local/cuda-11.8/lib64/lib{n}.so.11", "11.8", "usr-local-cuda")
+        for n in MISSING
+    )
+    cause, _ = causes.cuda_libraries_fix(machine(f.facts(cuda_libs=no_cuda_libs(*found))), MISSING)
+    assert cause == "cuda-libs-missing"
+
+
+def test_a_runpath_without_the_wheels_gets_the_wheel_directories() -> None:
+    facts = f.facts(
+        packages=(*f.packages(), f.pkg("nvidia-cudnn-cu12", "8.9.4.25")),
+        cuda_libs=no_cuda_libs(runpath=(f"{f.SITE}/tensorflow",)),
+    )
+    cause, fix = causes.cuda_libraries_fix(machine(facts), MISSING)
+    assert cause == "cuda-wheels-unfound"
+    assert f"{f.SITE}/nvidia/cudnn/lib" in fix.commands[0]
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [("64_8", "8"), ("64_112", "11.2"), ("64_101", "10.1"), ("8.9.4", "8.9.4"), ("x", None)],
+)
+def test_windows_dll_suffixes_read_as_versions(value: str, expected: str | None) -> None:
+    assert dll_version(value) == expected
+
+
+def test_library_names_from_log_lines() -> None:
+    log = (
+        "W dso_loader.cc:64] Could not load dynamic library 'libcudnn.so.8'; dlerror: x\n"
+        "W dso_loader.cc:64] Could not load dynamic library 'cublasLt64_11.dll'; dlerror: x\n"
+        "ImportError: libcudart.so.12: cannot open shared object file: No such file"
+    )
+    files = unloaded_files(log)
+    assert files == ("libcudnn.so.8", "cublasLt64_11.dll", "libcudart.so.12")
+    assert [library_of(n) for n in files] == ["cudnn", "cublasLt", "cudart"]
+
+
+def _findings(facts: Facts) -> tuple[Finding, ...]:
+    return run_checks(CheckContext(facts, f.FIXTURE_MATRIX))
+
+
+def test_a_stray_cudnn_is_taken_off_the_path() -> None:
+    stray = LibraryCandidate("/opt/old/lib/libcudnn.so.8", "LD_LIBRARY_PATH", "8.1.0", "call", True)
+    wheel = f.pip_cand("cudnn/lib/libcudnn.so.8", "8.9.4")
+    facts = f.facts(
+        cuda_libs=f.cuda_libs(f.lib("cudnn", "libcudnn.so.8", stray, wheel)),
+        environment={"LD_LIBRARY_PATH": "/opt/old/lib:/usr/local/lib"},
+    )
+    shadowed = [x for x in _findings(facts) if x.cause == "cudnn-shadowed"]
+    assert shadowed
+    assert {x.fix.commands for x in shadowed if x.fix} == {
+        ("export LD_LIBRARY_PATH=/usr/local/lib",)
+    }
+
+
+def test_a_stray_directory_that_serves_other_libraries_stays_behind_the_right_one() -> None:
+    stray = LibraryCandidate(
+        "/usr/local/cuda/lib64/libcudnn.so.8", "LD_LIBRARY_PATH", "8.1.0", "call", True
+    )
+    cudart = LibraryCandidate(
+        "/usr/local/cuda/lib64/libcudart.so.12", "LD_LIBRARY_PATH", "12.2", "call", True
+    )
+    wheel = f.pip_cand("cudnn/lib/libcudnn.so.8", "8.9.4")
+    facts = f.facts(
+        cuda_libs=f.cuda_libs(
+            f.lib("cudart", "libcudart.so.12", cudart),
+            f.lib("cudnn", "libcudnn.so.8", stray, wheel),
+        ),
+        environment={"LD_LIBRARY_PATH": "/usr/local/cuda/lib64"},
+    )
+    fixes = {x.fix.commands for x in _findings(facts) if x.cause == "cudnn-shadowed" and x.fix}
+    assert fixes == {(f"export LD_LIBRARY_PATH={f.SITE}/nvidia/cudnn/lib" + KEEP,)}
+
+
+def test_every_cause_has_an_explanation_and_a_stable_id() -> None:
+    for cid, cause in causes.CAUSES.items():
+        assert cid == cause.id
+        assert cause.title and cause.explanation.endswith((".", ")", "'")), cid
