@@ -10,7 +10,18 @@ import pytest
 
 from tests import factories as f
 from tfdoctor.causes import CAUSES
-from tfdoctor.checks import CHECKS, Check, UnknownCheckError, run_checks, select_checks
+from tfdoctor.checks import (
+    CHECKS,
+    FINDING_IDS,
+    GPU_GATE,
+    SMOKE,
+    SMOKE_COMMAND,
+    Check,
+    UnknownCheckError,
+    implied_checks,
+    run_checks,
+    select_checks,
+)
 from tfdoctor.checks._context import CheckContext
 from tfdoctor.facts import DriverFacts, Facts, GpuFacts, LibraryCandidate, ProbeError
 from tfdoctor.findings import Finding, Severity
@@ -122,7 +133,7 @@ CASES = [
         "packages.tensorflow",
         f.facts(packages=(f.pkg("numpy", "2.0.0"),)),
         Severity.WARNING,
-        '-m pip install "tensorflow"',
+        '-m pip install "tensorflow[and-cuda]==',
     ),
     (
         "tensorflow-gpu",
@@ -408,7 +419,7 @@ def test_crashing_check_becomes_a_finding_and_others_run() -> None:
     def boom(_ctx: CheckContext) -> list[Finding]:
         raise KeyError("gpus")
 
-    checks = (Check("test.boom", "Boom", boom, ()), *select_checks(["python.bits"]))
+    checks = (Check("test.boom", "Boom", boom), *select_checks(["python.bits"]))
     findings = run_checks(CheckContext(f.facts()), checks)
     assert [x.id for x in findings] == ["doctor.crashed", "python.bits"]
     assert findings[0].check == "test.boom" and "KeyError" in findings[0].summary
@@ -422,18 +433,17 @@ def test_unknown_check_id_is_rejected() -> None:
 ALL_FACTS = [c[2] for c in CASES] + [NONE_FACTS]
 
 
-def test_findings_only_use_declared_ids() -> None:
+def test_findings_carry_their_checks_id() -> None:
     for facts in ALL_FACTS:
         for check in CHECKS:
             for finding in run_checks(CheckContext(facts), [check]):
-                assert finding.id in (*check.finding_ids, "doctor.crashed"), (check.id, finding)
-                assert finding.id != "doctor.crashed", finding
+                assert finding.id == check.finding_id, (check.id, finding)
 
 
 def test_every_id_is_documented() -> None:
     doc = (ROOT / "docs" / "findings.md").read_text(encoding="utf-8")
     documented = set(re.findall(r"^### `([a-z0-9.-]+)`", doc, re.MULTILINE))
-    declared = {fid for c in CHECKS for fid in c.finding_ids} | {"doctor.crashed"}
+    declared = {c.finding_id for c in CHECKS} | {"doctor.crashed"}
     assert declared == documented
 
 
@@ -446,9 +456,62 @@ def test_every_cause_is_documented() -> None:
 def test_check_ids_are_unique_and_prefixes_of_their_findings() -> None:
     ids = [c.id for c in CHECKS]
     assert len(ids) == len(set(ids))
+    assert len({c.func for c in CHECKS}) == len(CHECKS)
     for check in CHECKS:
-        area = check.id.split(".")[0]
-        assert all(fid.split(".")[0] == area for fid in check.finding_ids)
+        assert check.finding_id.split(".")[0] == check.id.split(".")[0]
+
+
+def test_finding_ids_that_differ_name_registered_checks() -> None:
+    assert set(FINDING_IDS) <= {c.id for c in CHECKS}
+    (probes,) = select_checks(["doctor.probes"])
+    assert probes.finding_id == "doctor.probe-failed"
+
+
+def test_named_subsets_are_registered_checks() -> None:
+    for subset in (SMOKE, SMOKE_COMMAND, GPU_GATE):
+        assert set(subset) <= set(CHECKS)
+        assert len(set(subset)) == len(subset)
+    assert {c.id.split(".")[0] for c in SMOKE} == {"smoke"}
+    assert [c.id for c in SMOKE_COMMAND] == ["runtime.memory-held", *(c.id for c in SMOKE)]
+    # The smoke checks report in registry order, last.
+    assert CHECKS[-len(SMOKE_COMMAND) :] == SMOKE_COMMAND
+
+
+def test_the_gpu_gate_holds_the_checks_that_decide_gpu_use() -> None:
+    ids = [c.id for c in GPU_GATE]
+    for wanted in (
+        "packages.tensorflow",
+        "tensorflow.import",
+        "driver.nvidia",
+        "driver.cuda",
+        "gpu.visible",
+        "gpu.compute-capability",
+        "gpu.absent",
+        "cuda.libraries",
+        "cuda.versions",
+    ):
+        assert wanted in ids
+    assert "gpu.required" not in ids  # it judges them
+    # Causes before symptoms: gpu.visible restates what the others find.
+    assert ids[-1] == "gpu.visible"
+
+
+@pytest.mark.parametrize(
+    ("require_gpu", "against", "expected"),
+    [
+        pytest.param(False, False, [], id="none"),
+        pytest.param(True, False, ["gpu.required"], id="require-gpu"),
+        pytest.param(False, True, ["packages.drift"], id="against"),
+        pytest.param(True, True, ["gpu.required", "packages.drift"], id="both"),
+    ],
+)
+def test_options_imply_their_checks(require_gpu: bool, against: bool, expected: list[str]) -> None:
+    implied = implied_checks(require_gpu=require_gpu, against=against)
+    assert [c.id for c in implied] == expected
+    selected = select_checks(["python.bits"], implied)
+    # Registry order, whatever the order asked in.
+    assert [c.id for c in selected] == [c.id for c in CHECKS if c.id in ("python.bits", *expected)]
+    assert select_checks([], implied) == CHECKS
 
 
 def test_checks_are_pure() -> None:

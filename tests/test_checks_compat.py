@@ -43,7 +43,7 @@ MATRIX = f.FIXTURE_MATRIX
 PIP = f"{f.python().executable} -m pip"
 CACHE = "export CUDA_CACHE_MAXSIZE=4294967296"
 #: The registered check of each function: its findings must use the ids it declares.
-DECLARED = {c.func: c.finding_ids for c in CHECKS}
+DECLARED = {c.func: (c.finding_id,) for c in CHECKS}
 
 A100 = GpuFacts(0, "NVIDIA A100-SXM4-80GB", compute_capability="8.0")
 T4 = GpuFacts(0, "Tesla T4", compute_capability="7.5")

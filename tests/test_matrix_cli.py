@@ -51,7 +51,7 @@ SPOT_VALUES: dict[str, dict[str, Any]] = {
     },
     "1.15": {
         "cuda": "10.0",
-        "cudnn": "7.4",
+        "cudnn": "7.6",
         "min_driver_linux": "410.48",
         "min_driver_windows": "411.31",
         "gpu_package": {"linux": "tensorflow-gpu", "windows": "tensorflow-gpu", "macos": None},

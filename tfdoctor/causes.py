@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from pathlib import PurePosixPath, PureWindowsPath
 from typing import Optional
 
+from tfdoctor.compat import DriverFloor
 from tfdoctor.facts import FoundLibrary, LibraryCandidate, LibraryFacts
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
@@ -248,6 +249,14 @@ CAUSES: Mapping[str, Cause] = dict(
             "TensorFlow refuses a cuDNN of another major, or an older minor than its build "
             "('Loaded runtime CuDNN library: X but source was compiled with: Y').",
             "https://www.tensorflow.org/install/source#gpu",
+        ),
+        _c(
+            "conda-cuda-mismatch",
+            "conda's CUDA is not the CUDA TensorFlow was built for",
+            "The conda environment's CUDA packages are of another major version than "
+            "TensorFlow's build; their libraries come first once the environment is active "
+            "and do not serve it.",
+            TF_PIP_GUIDE,
         ),
         _c(
             "cuda-wheel-pins",
@@ -564,12 +573,13 @@ def cuda_libraries_fix(m: Machine, missing: tuple[str, ...]) -> tuple[str, Fix]:
     return "cuda-libs-missing", _system_toolkit_fix(m)
 
 
-def _conda_fix(m: Machine, line: Optional[TFLine]) -> Fix:
+def _conda_fix(m: Machine, line: Optional[TFLine], replace: bool = False) -> Fix:
+    """conda's CUDA and cuDNN of the build's versions (``replace``: other versions are there)."""
     cuda = m.build_cuda or (line.cuda if line else None)
     cudnn = m.build_cudnn or (line.cudnn if line else None)
     conda = m.facts.conda
     have = {p.name for p in conda.packages} if conda is not None else set()
-    if {"cudatoolkit", "cudnn"} <= have or {"cuda-runtime", "cudnn"} <= have:
+    if not replace and ({"cudatoolkit", "cudnn"} <= have or {"cuda-runtime", "cudnn"} <= have):
         # Installed, yet not loaded: the environment's lib directory is off the path.
         return Fix(
             "conda's CUDA and cuDNN are installed in this environment but not on the loader's "
@@ -772,19 +782,128 @@ def ptx_jit_fix(m: Machine, capability: str) -> Fix:
     return Fix(text, commands)
 
 
+def conda_cuda_fix(m: Machine, toolkit: str) -> Fix:
+    """conda's CUDA of the build's version, or none beside the and-cuda wheels."""
+    spec = m.and_cuda_spec()
+    if spec is not None and m.cuda_install_method == "and-cuda":
+        return Fix(
+            f"Remove conda's {toolkit} and install the CUDA libraries this TensorFlow pins as "
+            "pip wheels (its and-cuda extra).",
+            (f"conda remove -y {toolkit}", *m.pip_install(spec)),
+        )
+    return _conda_fix(m, m.line, replace=True)
+
+
+def tensorflow_install_fix(m: Machine) -> Fix:
+    """Install the newest TensorFlow that fits this machine (with its CUDA libraries where a
+    GPU is here and the release has the extra), the rule ``tensorflow.python`` also uses."""
+    from tfdoctor.compat import install_requirement, newest_fit  # noqa: PLC0415
+
+    verdict = newest_fit(m.matrix, m.target) if m.matrix is not None else None
+    if verdict is None:
+        return install_fix(m, "Install TensorFlow into this environment.", "tensorflow")
+    return install_fix(
+        m,
+        f"Install TensorFlow {verdict.line.latest_patch}, the newest that fits this machine.",
+        install_requirement(verdict.line, m.target),
+    )
+
+
 def container_gpu_fix(m: Machine) -> Fix:
-    """Hand the GPU to the container: the runtime flag, or the pod's resource limit."""
+    """Hand the GPU to the container: the pod's resource limit, podman's CDI device, or
+    docker's ``--gpus`` (with the NVIDIA runtime registered once on the host)."""
     if m.container == "kubernetes":
         return Fix(
             "Request the GPU in the pod spec (the NVIDIA device plugin hands it over only to "
             "containers that ask): resources.limits nvidia.com/gpu: 1.",
             ("kubectl describe node | grep -i nvidia.com/gpu",),
         )
+    if m.container == "podman":
+        return Fix(
+            "Podman takes the GPU through CDI: generate the specification on the host, then "
+            "pass the device.",
+            (
+                "sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml",
+                "podman run --device nvidia.com/gpu=all IMAGE",
+            ),
+        )
     return Fix(
-        "Start the container with GPU access through the NVIDIA Container Toolkit (install "
-        "the toolkit on the host if --gpus is refused).",
-        ("docker run --gpus all ...", "nvidia-smi"),
+        "Start the container with GPU access through the NVIDIA Container Toolkit; if `--gpus` "
+        "is refused, register the NVIDIA runtime with Docker on the host once.",
+        (
+            "docker run --gpus all IMAGE",
+            "sudo nvidia-ctk runtime configure --runtime=docker && sudo systemctl restart docker",
+        ),
     )
+
+
+#: The last driver branch that supports Kepler (compute capability 3.x) GPUs.
+# https://nvidia.custhelp.com/app/answers/detail/a_id/5202 (Kepler support ends with R470)
+KEPLER_LAST_BRANCH = 470
+
+
+def build_driver_floor(m: Machine) -> Optional[DriverFloor]:
+    """The driver the installed build's CUDA needs here (None: no CUDA build or unknown)."""
+    from tfdoctor.compat import driver_floor  # noqa: PLC0415 - avoids a cycle at import
+
+    line, cuda = m.line, m.build_cuda
+    if m.matrix is None or line is None or cuda is None or m.os not in ("linux", "windows"):
+        return None
+    if line.cuda != cuda:
+        line = dataclasses.replace(line, cuda=cuda)
+    # Under WSL the driver is the Windows host's, and reports Windows version numbers.
+    return driver_floor(m.matrix, line, "windows" if m.wsl else m.os)
+
+
+def driver_upgrade(m: Machine, floor: str) -> tuple[str, list[str]]:
+    """How to get a driver ``>= floor`` here: the host's under WSL or in a container."""
+    branch = floor.split(".", 1)[0]
+    caps = m.gpu_capabilities
+    if caps and version_key(caps[0]) < (5, 0) and int(branch) > KEPLER_LAST_BRANCH:
+        return (
+            f"No driver >= {floor} supports this Kepler GPU (R{KEPLER_LAST_BRANCH} is the last "
+            "branch for compute capability 3.x)",
+            [],
+        )
+    if m.wsl:
+        return (
+            f"Update the NVIDIA driver on the Windows host to {floor} or newer (WSL uses the "
+            "Windows driver; do not install a Linux driver inside WSL)",
+            [],
+        )
+    if m.container:
+        return (
+            f"Update the NVIDIA driver on the host to {floor} or newer (a container uses the "
+            "host's driver)",
+            [],
+        )
+    if m.os == "windows":
+        return f"Install NVIDIA driver {floor} or newer", []
+    return (
+        f"Install NVIDIA driver {floor} or newer",
+        [f"sudo ubuntu-drivers install nvidia:{branch}  # Ubuntu; elsewhere any driver >= {floor}"],
+    )
+
+
+def driver_too_old_fix(m: Machine, floor: Optional[str]) -> Fix:
+    """A driver ``>= floor``, or the newest TensorFlow this driver runs."""
+    from tfdoctor.compat import install_requirement, newest_fit  # noqa: PLC0415
+
+    if floor is None:
+        return Fix(
+            "Upgrade the NVIDIA driver to one that supports the CUDA version TensorFlow was "
+            "built with (`tfdoctor matrix` lists it).",
+            ("nvidia-smi",),
+        )
+    text, commands = driver_upgrade(m, floor)
+    best = newest_fit(m.matrix, m.target) if m.matrix is not None else None
+    if best is not None:
+        commands.extend(m.pip_install(install_requirement(best.line, m.target)))
+        text += (
+            f"; or keep this driver and install TensorFlow {best.line.latest_patch} "
+            f"(CUDA {best.line.cuda}), the newest this driver runs"
+        )
+    return Fix(text + ".", tuple(commands))
 
 
 def cuinit_unknown_fix() -> Fix:

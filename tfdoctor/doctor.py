@@ -200,20 +200,22 @@ def diagnose(
 ) -> Report:
     """Facts (probed, or loaded from ``options.facts_file``) judged by the selected checks."""
     # The checks load with the command that runs them (see the note at the imports).
-    from tfdoctor.checks import UnknownCheckError, run_checks, select_checks  # noqa: PLC0415
+    from tfdoctor.checks import (  # noqa: PLC0415
+        UnknownCheckError,
+        implied_checks,
+        run_checks,
+        select_checks,
+    )
     from tfdoctor.checks._context import CheckContext  # noqa: PLC0415
 
     if options.smoke is not None and options.facts_file is not None:
         raise DoctorError("--smoke runs on this machine; a --facts file carries its own smoke")
     if options.smoke is not None and options.static:
         raise DoctorError("--smoke imports TensorFlow; it cannot run with --static")
-    check_ids = options.check_ids
-    if check_ids:
-        # An option that asks for a verdict runs its check even when the ids leave it out.
-        asked = (("gpu.required", options.require_gpu), ("packages.drift", options.against))
-        check_ids += tuple(cid for cid, on in asked if on and cid not in check_ids)
+    # An option that asks for a verdict runs its check even when the ids leave it out.
+    implied = implied_checks(require_gpu=options.require_gpu, against=options.against is not None)
     try:
-        checks = select_checks(check_ids)
+        checks = select_checks(options.check_ids, implied)
     except UnknownCheckError as exc:
         raise DoctorError(str(exc)) from exc
     if options.timeout <= 0:
@@ -274,7 +276,7 @@ def smoke_report(
     progress: Optional[ProgressFunc] = None,
 ) -> Report:
     """``tfdoctor smoke``: run the kernels and judge them with the smoke checks only."""
-    from tfdoctor.checks import CHECKS, run_checks  # noqa: PLC0415 - lazy, see the imports
+    from tfdoctor.checks import SMOKE_COMMAND, run_checks  # noqa: PLC0415 - lazy, see the imports
     from tfdoctor.checks._context import CheckContext  # noqa: PLC0415
     from tfdoctor.smoke import run_smoke  # noqa: PLC0415
 
@@ -289,9 +291,8 @@ def smoke_report(
         driver=driver,
         smoke=smoke,
     )
-    # runtime.memory-held judges the smoke test's own fresh-process measurement.
-    checks = tuple(c for c in CHECKS if c.id.startswith("smoke.") or c.id == "runtime.memory-held")
-    return Report(facts=facts, findings=run_checks(CheckContext(facts), checks))
+    # runtime.memory-held (in SMOKE_COMMAND) judges the smoke test's fresh-process measurement.
+    return Report(facts=facts, findings=run_checks(CheckContext(facts), SMOKE_COMMAND))
 
 
 def environment_for(
@@ -454,11 +455,10 @@ def smoke_verdict(facts: Facts) -> Optional[str]:
     """
     if facts.smoke is None:
         return None
-    from tfdoctor.checks import CHECKS, run_checks  # noqa: PLC0415 - lazy, see the imports
+    from tfdoctor.checks import SMOKE, run_checks  # noqa: PLC0415 - lazy, see the imports
     from tfdoctor.checks._context import CheckContext  # noqa: PLC0415
 
-    checks = tuple(c for c in CHECKS if c.id.startswith("smoke."))
-    findings = run_checks(CheckContext(facts), checks)
+    findings = run_checks(CheckContext(facts), SMOKE)
     failed = [x.summary for x in findings if x.severity in (Severity.ERROR, Severity.UNKNOWN)]
     if failed:
         return f"failed: {'; '.join(failed)}"

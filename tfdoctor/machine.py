@@ -289,7 +289,7 @@ class Machine:
                 f"~/.venvs/tf/bin/python -m pip {args}",
             )
         if self.facts.python is None or not self.facts.python.executable:
-            return (f"python -m pip {args}",)
+            return (f"pip {args}",)
         return (f"{self.python_exe} -m pip {args}",)
 
     def pip_install(self, *specs: str) -> tuple[str, ...]:

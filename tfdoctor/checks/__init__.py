@@ -1,19 +1,22 @@
 """Checks: pure functions from facts to findings, in one explicit ordered registry.
 
-Each check has a stable id, guards its inputs first (no facts -> an ``unknown`` finding,
-never a silent pass) and returns findings whose ids it declares. A check that raises
-becomes a ``doctor.crashed`` finding naming it; the other checks still run.
+Each check has a stable id, written once, here; it guards its inputs first (no facts -> an
+``unknown`` finding, never a silent pass) and its findings carry its id (the one exception is
+:data:`FINDING_IDS`). A check that raises becomes a ``doctor.crashed`` finding naming it; the
+other checks still run. Named subsets (:data:`SMOKE`, :data:`GPU_GATE`, the checks an option
+asks for) live beside the registry, so no caller filters checks by id strings.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import traceback
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Callable, Optional
 
 from tfdoctor.checks import (
     compat,
+    conda,
     container,
     drift,
     gpu,
@@ -29,204 +32,192 @@ from tfdoctor.findings import Finding, Severity
 
 CheckFunc = Callable[[CheckContext], Iterable[Finding]]
 
+#: The one check whose findings carry another id than the check's: ``doctor.probes`` reports
+#: each probe that failed as ``doctor.probe-failed``, an id reports and docs/findings.md promise
+#: stable. Every other check's findings carry the check's own id; a check that raises becomes
+#: one ``doctor.crashed`` finding whose ``check`` names it.
+FINDING_IDS: Mapping[str, str] = {"doctor.probes": "doctor.probe-failed"}
+
 
 @dataclasses.dataclass(frozen=True)
 class Check:
-    """A registered check: its id, a title for ``--list``, the function, the ids it emits."""
+    """A registered check: its id, a title for ``--list``, and the function."""
 
     id: str
     title: str
     func: CheckFunc
-    finding_ids: tuple[str, ...]
 
+    @property
+    def finding_id(self) -> str:
+        """The id its findings carry (the check's own, but for :data:`FINDING_IDS`)."""
+        return FINDING_IDS.get(self.id, self.id)
+
+
+def _gpu_required(ctx: CheckContext) -> Iterable[Finding]:
+    """``gpu.required`` judges the findings of :data:`GPU_GATE`, run here so that the gate
+    works when it is the only check selected, and can never disagree with them."""
+    if not ctx.require_gpu:
+        return ()
+    return container.check_gpu_required(ctx, run_checks(ctx, GPU_GATE))
+
+
+#: ``--require-gpu``'s check: runs even when the CHECK_IDs leave it out.
+GPU_REQUIRED = Check(
+    "gpu.required", "With --require-gpu: TensorFlow can use a GPU, or why not", _gpu_required
+)
+#: ``--against``'s check: runs even when the CHECK_IDs leave it out.
+DRIFT = Check(
+    "packages.drift", "Installed packages match the --against requirements file", drift.check_drift
+)
+#: Judges the fresh-process memory figure a smoke test measures.
+MEMORY_HELD = Check(
+    "runtime.memory-held",
+    "A fresh process with this environment holds little GPU memory (with --smoke)",
+    runtime.check_memory_held,
+)
+#: The smoke test's own checks; they say nothing unless a smoke test ran (``tfdoctor smoke``,
+#: ``check --smoke``). Their verdict is the one ``pin`` records.
+SMOKE: tuple[Check, ...] = (
+    Check("smoke.crashed", "The smoke test ran to the end", smoke.check_crashed),
+    Check(
+        "smoke.devices",
+        "Every device asked for, and the driver's GPUs, were tested",
+        smoke.check_devices,
+    ),
+    Check(
+        "smoke.placement", "Kernels ran on the device they were pinned to", smoke.check_placement
+    ),
+    Check("smoke.correctness", "Kernel results match a float64 reference", smoke.check_correctness),
+    Check("smoke.throughput", "Throughput is a sane fraction of peak", smoke.check_throughput),
+    Check("smoke.first-op", "The first GPU op starts promptly", smoke.check_first_op),
+    Check("smoke.memory", "The smoke test kept within its GPU memory cap", smoke.check_memory),
+    Check("smoke.graph-mode", "What tf.function buys over eager here", smoke.check_graph_mode),
+    Check(
+        "smoke.mixed-precision",
+        "Whether mixed precision pays off on this GPU",
+        smoke.check_mixed_precision,
+    ),
+)
+#: What ``tfdoctor smoke`` judges: the smoke checks and the fresh-process memory figure.
+SMOKE_COMMAND: tuple[Check, ...] = (MEMORY_HELD, *SMOKE)
 
 #: Every check, in the order findings are reported. Add new checks here.
 CHECKS: tuple[Check, ...] = (
-    Check(
-        "doctor.probes",
-        "Every probe produced facts",
-        platform.check_probes,
-        ("doctor.probe-failed",),
-    ),
-    Check("python.bits", "64-bit Python", python.check_bits, ("python.bits",)),
+    Check("doctor.probes", "Every probe produced facts", platform.check_probes),
+    Check("python.bits", "64-bit Python", python.check_bits),
     Check(
         "python.environment",
         "Virtual environment, not a global interpreter",
         python.check_environment,
-        ("python.environment",),
     ),
-    Check(
-        "platform.rosetta",
-        "Native Python, not x86-64 under Rosetta",
-        platform.check_rosetta,
-        ("platform.rosetta",),
-    ),
-    Check("platform.wsl", "WSL 2 for GPU access", platform.check_wsl, ("platform.wsl",)),
+    Check("platform.rosetta", "Native Python, not x86-64 under Rosetta", platform.check_rosetta),
+    Check("platform.wsl", "WSL 2 for GPU access", platform.check_wsl),
     Check(
         "platform.windows-gpu",
         "No GPU expected from TensorFlow 2.11+ on native Windows",
         compat.check_windows_gpu,
-        ("platform.windows-gpu",),
     ),
     Check(
         "cpu.avx",
         "CPU has the vector instructions TensorFlow wheels need",
         platform.check_cpu_features,
-        ("cpu.avx",),
     ),
     Check(
         "packages.tensorflow",
         "Exactly one TensorFlow distribution installed",
         software.check_tf_distributions,
-        ("packages.tensorflow",),
     ),
     Check(
         "packages.tensorflow-gpu",
         "No removed tensorflow-gpu package",
         software.check_tensorflow_gpu_package,
-        ("packages.tensorflow-gpu",),
     ),
     Check(
         "tensorflow.python",
         "TensorFlow has wheels for this Python and platform",
         compat.check_python_wheels,
-        ("tensorflow.python",),
     ),
     Check(
         "packages.pins",
         "numpy, keras, protobuf, ml-dtypes and tf-keras in TensorFlow's ranges",
         compat.check_dependency_pins,
-        ("packages.pins",),
     ),
     Check(
-        "packages.drift",
-        "Installed packages match the --against requirements file",
-        drift.check_drift,
-        ("packages.drift",),
+        "packages.conda",
+        "One TensorFlow in a conda environment; conda's CUDA of the build's version",
+        conda.check_conda_mix,
     ),
-    Check(
-        "tensorflow.import", "TensorFlow imports", software.check_tf_import, ("tensorflow.import",)
-    ),
-    Check("driver.nvidia", "NVIDIA driver loaded", gpu.check_driver, ("driver.nvidia",)),
-    Check(
-        "driver.cuda",
-        "Driver new enough for TensorFlow's CUDA build",
-        compat.check_driver_cuda,
-        ("driver.cuda",),
-    ),
-    Check("gpu.ecc", "No uncorrected GPU memory errors", gpu.check_ecc, ("gpu.ecc",)),
-    Check("gpu.visible", "TensorFlow sees the GPUs", gpu.check_gpu_visible, ("gpu.visible",)),
+    DRIFT,
+    Check("tensorflow.import", "TensorFlow imports", software.check_tf_import),
+    Check("driver.nvidia", "NVIDIA driver loaded", gpu.check_driver),
+    Check("driver.cuda", "Driver new enough for TensorFlow's CUDA build", compat.check_driver_cuda),
+    Check("gpu.ecc", "No uncorrected GPU memory errors", gpu.check_ecc),
+    Check("gpu.visible", "TensorFlow sees the GPUs", gpu.check_gpu_visible),
     Check(
         "gpu.compute-capability",
         "The wheel carries code for each GPU",
         compat.check_compute_capability,
-        ("gpu.compute-capability",),
     ),
     Check(
         "gpu.absent",
         "A container without GPU access (a build step) is not a broken GPU",
         container.check_gpu_absent,
-        ("gpu.absent",),
     ),
-    Check(
-        "gpu.required",
-        "With --require-gpu: TensorFlow can use a GPU, or why not",
-        container.check_gpu_required,
-        ("gpu.required",),
-    ),
-    Check(
-        "cuda.libraries",
-        "CUDA libraries TensorFlow needs are found",
-        gpu.check_cuda_libraries,
-        ("cuda.libraries",),
-    ),
-    Check(
-        "cuda.shadowed",
-        "No CUDA library shadowed by another version",
-        gpu.check_cuda_shadowed,
-        ("cuda.shadowed",),
-    ),
+    GPU_REQUIRED,
+    Check("cuda.libraries", "CUDA libraries TensorFlow needs are found", gpu.check_cuda_libraries),
+    Check("cuda.shadowed", "No CUDA library shadowed by another version", gpu.check_cuda_shadowed),
     Check(
         "cuda.versions",
         "cuDNN and CUDA wheels match the build and its pins",
         compat.check_cuda_versions,
-        ("cuda.versions",),
     ),
-    Check("xla.ptxas", "XLA's ptxas fits the driver", xla.check_ptxas, ("xla.ptxas",)),
-    Check("xla.libdevice", "XLA finds libdevice", xla.check_libdevice, ("xla.libdevice",)),
+    Check("xla.ptxas", "XLA's ptxas fits the driver", xla.check_ptxas),
+    Check("xla.libdevice", "XLA finds libdevice", xla.check_libdevice),
     Check(
         "runtime.memory-growth",
         "TensorFlow maps GPU memory as needed, not all at start",
         runtime.check_memory_growth,
-        ("runtime.memory-growth",),
     ),
-    Check(
-        "runtime.memory-held",
-        "A fresh process with this environment holds little GPU memory (with --smoke)",
-        runtime.check_memory_held,
-        ("runtime.memory-held",),
-    ),
-    # The smoke checks say nothing unless a smoke test ran (tfdoctor smoke, check --smoke).
-    Check(
-        "smoke.crashed", "The smoke test ran to the end", smoke.check_crashed, ("smoke.crashed",)
-    ),
-    Check(
-        "smoke.devices",
-        "Every device asked for, and the driver's GPUs, were tested",
-        smoke.check_devices,
-        ("smoke.devices",),
-    ),
-    Check(
-        "smoke.placement",
-        "Kernels ran on the device they were pinned to",
-        smoke.check_placement,
-        ("smoke.placement",),
-    ),
-    Check(
-        "smoke.correctness",
-        "Kernel results match a float64 reference",
-        smoke.check_correctness,
-        ("smoke.correctness",),
-    ),
-    Check(
-        "smoke.throughput",
-        "Throughput is a sane fraction of peak",
-        smoke.check_throughput,
-        ("smoke.throughput",),
-    ),
-    Check(
-        "smoke.first-op",
-        "The first GPU op starts promptly",
-        smoke.check_first_op,
-        ("smoke.first-op",),
-    ),
-    Check(
-        "smoke.memory",
-        "The smoke test kept within its GPU memory cap",
-        smoke.check_memory,
-        ("smoke.memory",),
-    ),
-    Check(
-        "smoke.graph-mode",
-        "What tf.function buys over eager here",
-        smoke.check_graph_mode,
-        ("smoke.graph-mode",),
-    ),
-    Check(
-        "smoke.mixed-precision",
-        "Whether mixed precision pays off on this GPU",
-        smoke.check_mixed_precision,
-        ("smoke.mixed-precision",),
-    ),
+    *SMOKE_COMMAND,
 )
+
+
+def _registered(*funcs: CheckFunc) -> tuple[Check, ...]:
+    """The registered checks of ``funcs``, in the order given."""
+    by_func = {c.func: c for c in CHECKS}
+    return tuple(by_func[func] for func in funcs)
+
+
+#: The checks whose findings decide whether TensorFlow can use a GPU, causes before symptoms:
+#: ``gpu.required`` names the worst of their findings (ties go to the one naming a cause, then
+#: to the earlier here), so the gate says what the report above it says.
+GPU_GATE: tuple[Check, ...] = _registered(
+    software.check_tf_distributions,
+    software.check_tf_import,
+    platform.check_wsl,
+    compat.check_windows_gpu,
+    gpu.check_driver,
+    container.check_gpu_absent,
+    compat.check_driver_cuda,
+    gpu.check_cuda_libraries,
+    gpu.check_cuda_shadowed,
+    compat.check_cuda_versions,
+    compat.check_compute_capability,
+    gpu.check_gpu_visible,
+)
+
+
+def implied_checks(*, require_gpu: bool = False, against: bool = False) -> tuple[Check, ...]:
+    """The checks options ask for: ``--require-gpu`` gpu.required, ``--against`` packages.drift."""
+    return tuple(check for check, on in ((GPU_REQUIRED, require_gpu), (DRIFT, against)) if on)
 
 
 class UnknownCheckError(ValueError):
     """A check id that is not registered."""
 
 
-def select_checks(ids: Sequence[str]) -> tuple[Check, ...]:
-    """The registered checks named by ``ids`` (all when empty), in registry order."""
+def select_checks(ids: Sequence[str], also: Sequence[Check] = ()) -> tuple[Check, ...]:
+    """The registered checks named by ``ids`` (all when empty) and ``also``, in registry order."""
     if not ids:
         return CHECKS
     known = {c.id for c in CHECKS}
@@ -235,7 +226,7 @@ def select_checks(ids: Sequence[str]) -> tuple[Check, ...]:
             raise UnknownCheckError(
                 f"unknown check {wanted!r}; `tfdoctor check --list` shows the ids"
             )
-    return tuple(c for c in CHECKS if c.id in ids)
+    return tuple(c for c in CHECKS if c.id in ids or c in also)
 
 
 def run_checks(ctx: CheckContext, checks: Optional[Sequence[Check]] = None) -> tuple[Finding, ...]:

@@ -6,7 +6,7 @@ import dataclasses
 import functools
 from typing import Optional
 
-from tfdoctor.facts import TF_DISTRIBUTIONS, Facts, PackageFacts, ProbeError
+from tfdoctor.facts import Facts, PackageFacts, ProbeError
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import Matrix
@@ -41,35 +41,17 @@ def unknown(fid: str, what: str, error: Optional[ProbeError] = None) -> Finding:
 
 
 def installed_tf(facts: Facts) -> Optional[PackageFacts]:
-    """The distribution that provides ``import tensorflow`` (``tensorflow`` first)."""
-    for name in TF_DISTRIBUTIONS:
-        pkg = facts.package(name)
-        if pkg is not None:
-            return pkg
-    return None
+    """The distribution that provides ``import tensorflow`` (the machine view's one rule)."""
+    return Machine(facts, None).tf
 
 
 def pip_command(facts: Facts, args: str) -> str:
-    """``python -m pip <args>`` for the examined interpreter (plain ``pip`` if unknown)."""
-    if facts.python is not None and facts.python.executable:
-        exe = facts.python.executable
-        if " " in exe:
-            exe = f'"{exe}"'
-        return f"{exe} -m pip {args}"
-    return f"pip {args}"
+    """``pip <args>`` for the examined environment, as one shell line (the machine view's
+    rule: the examined interpreter's pip; a virtual environment first where the system
+    Python is externally managed)."""
+    return " && ".join(Machine(facts, None).pip(args)) or f"true  # pip {args}: not needed"
 
 
 def fix(text: str, *commands: str) -> Fix:
     """A fix with its commands."""
     return Fix(text, tuple(commands))
-
-
-def cuda_wheels_fix(facts: Facts, text: str) -> Fix:
-    """``text`` with ``pip install "tensorflow[and-cuda]==X"`` at the installed TensorFlow's X.
-
-    The ``and-cuda`` extra (TensorFlow 2.14+) pins the CUDA and cuDNN wheels the release was
-    built with (https://www.tensorflow.org/install/pip).
-    """
-    pkg = installed_tf(facts)
-    spec = f"tensorflow[and-cuda]=={pkg.version}" if pkg else "tensorflow[and-cuda]"
-    return fix(text, pip_command(facts, f'install "{spec}"'))

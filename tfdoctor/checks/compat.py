@@ -6,6 +6,7 @@ GPUs, from :func:`tfdoctor.compat.newest_fit`.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Optional
 
@@ -22,7 +23,6 @@ from tfdoctor.compat import (
     PTX,
     Target,
     build_capabilities,
-    driver_floor,
     evaluate,
     gpu_code,
     install_requirement,
@@ -272,10 +272,7 @@ def check_driver_cuda(ctx: CheckContext) -> Iterator[Finding]:
     cuda = _build_cuda(ctx, line)
     if cuda is None:
         return
-    probe_line = line if line.cuda == cuda else _with_cuda(line, cuda)
-    # Under WSL the driver is the Windows host's, and reports Windows version numbers.
-    floor_os = "windows" if facts.platform is not None and facts.platform.wsl else os_name
-    floor = driver_floor(matrix, probe_line, floor_os)
+    floor = causes.build_driver_floor(ctx.machine)
     if floor is None:
         yield unknown("driver.cuda", f"the driver CUDA {cuda} needs on {os_name}")
         return
@@ -288,76 +285,22 @@ def check_driver_cuda(ctx: CheckContext) -> Iterator[Finding]:
             f"(needs >= {floor.version})",
         )
         return
-    target = machine_target(facts)
-    best = newest_fit(matrix, target)
-    text, commands = _driver_upgrade(facts, floor.version)
-    if best is not None:
-        commands.append(pip_command(facts, f'install "{install_requirement(best.line, target)}"'))
-    if best is not None:
-        text += (
-            f"; or keep this driver and install TensorFlow {best.line.latest_patch} "
-            f"(CUDA {best.line.cuda}), the newest this driver runs"
-        )
-    yield Finding(
+    yield causes.finding(
         "driver.cuda",
         Severity.ERROR,
+        "driver-too-old",
         f"Driver {have} is too old for TensorFlow {line.line}'s CUDA {cuda} build "
         f"(needs >= {floor.version})",
         f"Rule: {floor.rule}. With an older driver TensorFlow reports "
         "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH or 'driver version is insufficient' and uses "
         "no GPU.",
-        fix(text + ".", *commands),
-        (
-            "https://docs.nvidia.com/deploy/cuda-compatibility/index.html",
-            DRIVER_LINK,
-        ),
+        causes.driver_too_old_fix(ctx.machine, floor.version),
+        (DRIVER_LINK,),
     )
 
 
 #: NVIDIA's NGC TensorFlow container, built for current GPUs (its release notes list them).
 _NGC_RUN = "docker run --gpus all -it --rm nvcr.io/nvidia/tensorflow:25.02-tf2-py3"
-
-#: The last driver branch that supports Kepler (compute capability 3.x) GPUs.
-# https://nvidia.custhelp.com/app/answers/detail/a_id/5202 (Kepler support ends with R470)
-KEPLER_LAST_BRANCH = 470
-
-
-def _driver_upgrade(facts: Facts, floor: str) -> tuple[str, list[str]]:
-    """How to get a driver ``>= floor`` here: the host's under WSL or in a container."""
-    branch = floor.split(".", 1)[0]
-    caps = _gpu_capabilities(facts)
-    plat = facts.platform
-    if caps and min(version_key(c) for c in caps) < (5, 0) and int(branch) > KEPLER_LAST_BRANCH:
-        return (
-            f"No driver >= {floor} supports this Kepler GPU (R{KEPLER_LAST_BRANCH} is the last "
-            "branch for compute capability 3.x)",
-            [],
-        )
-    if plat is not None and plat.wsl:
-        return (
-            f"Update the NVIDIA driver on the Windows host to {floor} or newer (WSL uses the "
-            "Windows driver; do not install a Linux driver inside WSL)",
-            [],
-        )
-    if plat is not None and plat.container:
-        return (
-            f"Update the NVIDIA driver on the host to {floor} or newer (a container uses the "
-            "host's driver)",
-            [],
-        )
-    if _os(facts) == "windows":
-        return f"Install NVIDIA driver {floor} or newer", []
-    return (
-        f"Install NVIDIA driver {floor} or newer",
-        [f"sudo ubuntu-drivers install nvidia:{branch}  # Ubuntu; elsewhere any driver >= {floor}"],
-    )
-
-
-def _with_cuda(line: TFLine, cuda: str) -> TFLine:
-    import dataclasses  # noqa: PLC0415 - only for builds whose CUDA differs from the matrix
-
-    return dataclasses.replace(line, cuda=cuda)
-
 
 # --- GPU code ---------------------------------------------------------------------------------
 
@@ -402,7 +345,9 @@ def check_compute_capability(ctx: CheckContext) -> Iterator[Finding]:
     os_name = _os(facts) or "linux"
     cuda = _build_cuda(ctx, line)
     build_line = (
-        line if line is None or line.cuda == cuda or cuda is None else _with_cuda(line, cuda)
+        line
+        if line is None or line.cuda == cuda or cuda is None
+        else dataclasses.replace(line, cuda=cuda)
     )
     for gpu in drv.gpus:
         if not gpu.compute_capability:
@@ -474,7 +419,7 @@ def check_compute_capability(ctx: CheckContext) -> Iterator[Finding]:
                     f"Install NVIDIA driver {ptx_floor.version} or newer, or TensorFlow "
                     "{version}, the newest this driver runs on this GPU.",
                 )
-                upgrade_text, upgrade = _driver_upgrade(facts, ptx_floor.version)
+                upgrade_text, upgrade = causes.driver_upgrade(ctx.machine, ptx_floor.version)
                 commands = (*upgrade, *(newest.commands if newest else ()))
                 yield Finding(
                     "gpu.compute-capability",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import PurePath
 from typing import Optional
@@ -116,6 +117,8 @@ def check_driver(ctx: CheckContext) -> Iterator[Finding]:
         return
     summary, remedy = _DRIVER_REASONS[err.reason]
     cause = _REASON_CAUSES[err.reason]
+    if cause == "container-no-gpu":
+        remedy = causes.container_gpu_fix(ctx.machine)
     if err.reason == "library-not-found" and not ctx.machine.container:
         cause = "driver-not-loaded"
         summary = (
@@ -202,6 +205,16 @@ def _kernel_finding(ctx: CheckContext) -> Optional[Finding]:
     return None
 
 
+# What TensorFlow logs when the driver is older than its CUDA build: CUresult 803
+# CUDA_ERROR_SYSTEM_DRIVER_MISMATCH, cudaErrorInsufficientDriver (35, "CUDA driver version is
+# insufficient for CUDA runtime version"), CUresult 222 CUDA_ERROR_UNSUPPORTED_PTX_VERSION.
+_OLD_DRIVER_LOG = re.compile(
+    r"CUDA_ERROR_SYSTEM_DRIVER_MISMATCH|driver version is insufficient"
+    r"|CUDA_ERROR_UNSUPPORTED_PTX_VERSION",
+    re.IGNORECASE,
+)
+
+
 def check_ecc(ctx: CheckContext) -> Iterator[Finding]:
     """Uncorrected ECC errors mean a GPU returned corrupted memory since the driver loaded."""
     drv = ctx.facts.driver
@@ -247,6 +260,18 @@ def check_gpu_visible(ctx: CheckContext) -> Iterator[Finding]:
     tf, drv = facts.tensorflow, facts.driver
     gpus = drv.gpus if drv else ()
     if tf is None or tf.status == "skipped":
+        m = ctx.machine
+        if gpus and m.tf is not None and m.cpu_only_distribution:
+            yield causes.finding(
+                "gpu.visible",
+                Severity.WARNING,
+                "tf-cpu-only-build",
+                f"This TensorFlow ({m.tf.name} {m.tf.version}) is a CPU-only build, but the "
+                f"machine has {len(gpus)} NVIDIA GPU(s)",
+                "",
+                causes.gpu_build_fix(m),
+            )
+            return
         if gpus:
             yield Finding(
                 "gpu.visible",
@@ -332,9 +357,22 @@ def check_gpu_visible(ctx: CheckContext) -> Iterator[Finding]:
     missing = ctx.machine.missing_libraries
     log = "\n".join(tf.log_errors)
     unloaded = ctx.machine.unloaded_files
-    if missing or unloaded:
+    cuinit = facts.cuinit
+    if (cuinit is not None and cuinit.code == 35) or _OLD_DRIVER_LOG.search(ctx.machine.tf_log):
+        floor = causes.build_driver_floor(ctx.machine)
+        yield causes.finding(
+            "gpu.visible",
+            Severity.ERROR,
+            "driver-too-old",
+            f"TensorFlow sees none of the {len(gpus)} GPU(s): the driver is too old for its "
+            "CUDA build",
+            log,
+            causes.driver_too_old_fix(ctx.machine, floor.version if floor else None),
+        )
+        return
+    if missing or unloaded or ctx.machine.dlopen_failed:
         names = missing or tuple(library_of(n) for n in unloaded)
-        what = ", ".join(missing) if missing else ", ".join(unloaded)
+        what = ", ".join(missing or unloaded) or "some CUDA libraries"
         cause, remedy = causes.cuda_libraries_fix(ctx.machine, tuple(n for n in names if n))
         yield causes.finding(
             "gpu.visible",
@@ -343,18 +381,6 @@ def check_gpu_visible(ctx: CheckContext) -> Iterator[Finding]:
             f"TensorFlow sees none of the {len(gpus)} GPU(s): it cannot load {what}",
             log,
             remedy,
-        )
-        return
-    cuinit = facts.cuinit
-    if cuinit is not None and cuinit.code == 35:
-        yield causes.finding(
-            "gpu.visible",
-            Severity.ERROR,
-            "driver-too-old",
-            f"TensorFlow sees none of the {len(gpus)} GPU(s): cuInit says the driver is too old "
-            "for this CUDA (CUDA_ERROR_INSUFFICIENT_DRIVER, 35)",
-            log,
-            fix("Upgrade the NVIDIA driver (see driver.cuda for the version).", "nvidia-smi"),
         )
         return
     if (cuinit is not None and cuinit.code == 999) or "CUDA_ERROR_UNKNOWN" in log:
@@ -400,7 +426,10 @@ def check_cuda_libraries(ctx: CheckContext) -> Iterator[Finding]:
     """Every CUDA library the TensorFlow build needs is found, and which file wins."""
     facts = ctx.facts
     libs, drv = facts.cuda_libs, facts.driver
-    if _cuda_build(facts) is False:
+    # No TensorFlow (packages.tensorflow says so), or a CPU-only one: no CUDA build to serve.
+    if _cuda_build(facts) is False or ctx.machine.cpu_only_distribution:
+        return
+    if facts.packages is not None and ctx.machine.tf is None:
         return
     if libs is None:
         yield unknown(

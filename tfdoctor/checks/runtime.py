@@ -49,7 +49,7 @@ def _busy(gpus: tuple[GpuFacts, ...]) -> list[GpuFacts]:
 def check_memory_growth(ctx: CheckContext) -> Iterator[Finding]:
     """TensorFlow is told to map GPU memory as needed (or to use the async allocator)."""
     facts = ctx.facts
-    if not _gpus_in_use(facts):
+    if not _gpus_in_use(facts) or (facts.packages is not None and ctx.machine.tf is None):
         return
     if facts.environment is None:
         yield unknown("runtime.memory-growth", "whether GPU memory growth is configured")

@@ -65,7 +65,7 @@ def check_tf_distributions(ctx: CheckContext) -> Iterator[Finding]:
             "No distribution that provides `import tensorflow` was found in "
             + (facts.python.prefix if facts.python else "this interpreter")
             + ".",
-            causes.install_fix(m, "Install TensorFlow into this environment.", "tensorflow"),
+            causes.tensorflow_install_fix(m),
         )
         return
     # A thin wrapper (tensorflow -> tensorflow-intel on Windows, tensorflow-macos -> tensorflow)
