@@ -244,3 +244,29 @@ def test_every_cause_has_an_explanation_and_a_stable_id() -> None:
     for cid, cause in causes.CAUSES.items():
         assert cid == cause.id
         assert cause.title and cause.explanation.endswith((".", ")", "'")), cid
+
+
+def test_tensorrt_load_failures_are_not_blamed() -> None:
+    tf = f.tensorflow(
+        devices=(),
+        log_errors=(
+            "W dso_loader.cc:64] Could not load dynamic library 'libnvinfer.so.7'; dlerror: x",
+            "W dso_loader.cc:64] Could not load dynamic library 'libcudnn.so.8'; dlerror: x",
+        ),
+    )
+    assert machine(f.facts(tensorflow=tf)).unloaded_files == ("libcudnn.so.8",)
+
+
+@pytest.mark.parametrize("name", ["tensorflow-cpu", "tensorflow_cpu", "Tensorflow.CPU"])
+def test_a_cpu_distribution_is_cpu_only_however_its_metadata_spells_it(name: str) -> None:
+    facts = f.facts(
+        packages=(f.pkg(name, "2.15.1", top_level=("tensorflow",)),),
+        tensorflow=f.tensorflow(status="skipped", is_cuda_build=None, cuda_version=None),
+    )
+    assert machine(facts).cpu_only_distribution
+    gate = [
+        x
+        for x in run_checks(CheckContext(facts, f.FIXTURE_MATRIX, require_gpu=True))
+        if x.id == "gpu.required"
+    ]
+    assert [x.cause for x in gate] == ["tf-cpu-only-build"]

@@ -1082,3 +1082,15 @@ def test_a_gpu_the_line_is_known_to_fail_on_is_an_error() -> None:
     )
     assert MATRIX.line_for("2.20.0") is not None
     assert "12.0" in MATRIX.line_for("2.20.0").known_gpu_failures  # type: ignore[union-attr]
+
+
+def test_protobuf_4_under_a_release_that_caps_it_below_4_is_an_error() -> None:
+    tf29 = f.pkg("tensorflow", "2.9.3", "protobuf<3.20,>=3.9.2", top_level=("tensorflow",))
+    facts = f.facts(
+        packages=(tf29, f.pkg("numpy", "1.23.5"), f.pkg("protobuf", "4.21.12")),
+        tensorflow=f.tensorflow(status="skipped", version=None, cuda_version=None),
+    )
+    found = [x for x in judge(check_dependency_pins, facts) if x.cause]
+    assert [(x.cause, x.severity) for x in found] == [("protobuf-incompatible", Severity.ERROR)]
+    assert found[0].fix is not None
+    assert found[0].fix.commands == (f'{PIP} install "protobuf<3.20,>=3.9.2"',)

@@ -405,8 +405,12 @@ class Machine:
 
     @functools.cached_property
     def unloaded_files(self) -> tuple[str, ...]:
-        """Library files TensorFlow said it could not load."""
-        return unloaded_files(self.tf_log)
+        """Library files TensorFlow said it could not load, TensorRT's left out: TF-TRT is
+        optional and its "Could not load dynamic library 'libnvinfer.so.7'" is harmless
+        (TensorFlow registers the GPU without it)."""
+        return tuple(
+            f for f in unloaded_files(self.tf_log) if not library_of(f).startswith("nvinfer")
+        )
 
     @functools.cached_property
     def dlopen_failed(self) -> bool:
