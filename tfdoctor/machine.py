@@ -351,27 +351,27 @@ class Machine:
 
     @functools.cached_property
     def gpu_presence(self) -> str:
-        """``present`` (the driver lists GPUs), ``absent`` (nothing says a GPU is here),
-        ``not-handed-over`` (a container or VM without the GPU passed through: the
-        environment asks for one but no device node exists), or ``driver-broken`` (a GPU is
-        there, the driver does not work)."""
+        """``present`` (the driver lists GPUs); ``driver-broken`` (a GPU is there and its
+        driver fails); ``not-handed-over`` (a container given no GPU though the host or the
+        image has one, or given device nodes by hand without the driver's libraries);
+        ``absent`` (nothing says a GPU is here)."""
         drv = self.facts.driver
         if drv is not None and drv.gpus:
             return "present"
-        env = self.facts.environment or {}
-        if self.container and not self.device_nodes:
-            # A container sees the host's PCI bus: without device nodes it was given no GPU.
-            wants = env.get("NVIDIA_VISIBLE_DEVICES", "").strip().lower()
-            if self.pci_gpus or wants not in ("", "void", "none"):
-                return "not-handed-over"
-        if self.device_nodes or self.pci_gpus:
-            return "driver-broken"
         reason = drv.error.reason if drv is not None and drv.error is not None else None
         if reason is not None and reason not in _ABSENT_REASONS:
+            return "driver-broken"  # version mismatch, no permission: a GPU is there
+        env = self.facts.environment or {}
+        wants = env.get("NVIDIA_VISIBLE_DEVICES", "").strip().lower() not in ("", "void", "none")
+        if self.container:
+            # A container sees the host's PCI bus and modules, not its own devices.
+            if self.device_nodes:
+                if reason in ("library-not-found", "no-gpu"):
+                    return "not-handed-over"
+                return "driver-broken"
+            return "not-handed-over" if self.pci_gpus or wants else "absent"
+        if self.device_nodes or self.pci_gpus:
             return "driver-broken"
-        wants = env.get("NVIDIA_VISIBLE_DEVICES", "").strip().lower()
-        if self.container and wants not in ("", "void", "none"):
-            return "not-handed-over"
         return "absent"
 
     # --- CUDA libraries ------------------------------------------------------------------------

@@ -33,7 +33,7 @@ from tfdoctor.compat import (
 )
 from tfdoctor.facts import Facts, LibraryCandidate, LibraryFacts, PackageFacts, normalize_name
 from tfdoctor.findings import Finding, Fix, Severity
-from tfdoctor.machine import Machine
+from tfdoctor.machine import MATRIX_DISTRIBUTIONS, Machine
 from tfdoctor.matrix import PLATFORMS, ComputeCapabilities, Matrix, TFLine, version_key
 
 if TYPE_CHECKING:
@@ -109,10 +109,6 @@ def _matrix_unknown(fid: str, ctx: CheckContext, pkg: PackageFacts) -> Finding:
 # --- Python -----------------------------------------------------------------------------------
 
 
-#: Distributions whose wheels the matrix's per-platform Python lists describe.
-_MATRIX_DISTRIBUTIONS = ("tensorflow", "tensorflow-cpu", "tensorflow-gpu", "tensorflow-intel")
-
-
 def _supported_pythons(matrix: Matrix, plat: str) -> list[str]:
     return sorted(
         {v for entry in matrix.lines for v in entry.python.get(plat, ())}, key=version_key
@@ -156,7 +152,7 @@ def check_python_wheels(ctx: CheckContext) -> Iterator[Finding]:
         yield _matrix_unknown("tensorflow.python", ctx, pkg)
         return
     if line is not None and pkg is not None:
-        if normalize_name(pkg.name) not in _MATRIX_DISTRIBUTIONS:
+        if normalize_name(pkg.name) not in MATRIX_DISTRIBUTIONS:
             yield Finding(
                 "tensorflow.python",
                 Severity.INFO,

@@ -25,10 +25,6 @@ TOOLKIT_CDI = (
 )
 KUBERNETES_GPUS = "https://kubernetes.io/docs/tasks/manage-gpus/scheduling-gpus/"
 
-# Driver failure reasons that, without device nodes, mean "no GPU was handed to this process"
-# rather than "a GPU is there and its driver fails" (probes/nvidia.py REASONS).
-_ABSENT_REASONS = (None, "library-not-found", "driver-not-loaded", "no-gpu")
-
 # NVIDIA_VISIBLE_DEVICES values for which the container toolkit hands over no GPU (container
 # toolkit docs, "Specialized Configurations with Docker": void, none, empty).
 _NO_DEVICES_VALUES = ("", "void", "none")
@@ -51,21 +47,6 @@ def _where(plat: PlatformFacts) -> str:
     if plat.container == "kubernetes":
         return "this Kubernetes pod"
     return f"this {plat.container} container" if plat.container else "this machine"
-
-
-def _no_gpu_handed_over(drv: DriverFacts, plat: PlatformFacts) -> bool:
-    """No GPU reached this process, as opposed to a GPU whose driver fails."""
-    if drv.gpus:
-        return False
-    reason = drv.error.reason if drv.error is not None else None
-    if reason not in _ABSENT_REASONS:
-        return False
-    if not plat.nvidia_device_nodes:
-        return True
-    # Device nodes in a container without the driver's libraries (or with none of its GPUs):
-    # devices passed in by hand, not through the toolkit. On a host, nodes mean a GPU whose
-    # driver fails (driver.nvidia's error).
-    return plat.container is not None and reason in ("library-not-found", "no-gpu")
 
 
 def _gpu_image_run(ctx: CheckContext) -> bool:
@@ -103,7 +84,7 @@ def check_gpu_absent(ctx: CheckContext) -> Iterator[Finding]:
     # Without the platform or driver facts, doctor.probes and driver.nvidia already say so.
     if plat is None or drv is None or plat.container is None:
         return
-    if plat.nvidia_device_nodes or not _no_gpu_handed_over(drv, plat):
+    if plat.nvidia_device_nodes or ctx.machine.gpu_presence not in ("absent", "not-handed-over"):
         return
     image_run = _gpu_image_run(ctx)
     if image_run or ctx.require_gpu:

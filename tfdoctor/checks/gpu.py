@@ -68,8 +68,12 @@ _REASON_CAUSES = {
 
 
 def _no_gpu_here(ctx: CheckContext) -> bool:
-    """No NVIDIA GPU is present (the machine view's one rule)."""
-    return ctx.machine.gpu_presence in ("absent", "not-handed-over")
+    """No NVIDIA GPU reached this process (the machine view's one rule); device nodes handed
+    in without the driver's libraries are the driver finding's to explain."""
+    m = ctx.machine
+    return m.gpu_presence == "absent" or (
+        m.gpu_presence == "not-handed-over" and not m.device_nodes
+    )
 
 
 def check_driver(ctx: CheckContext) -> Iterator[Finding]:
