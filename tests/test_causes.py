@@ -270,3 +270,20 @@ def test_a_cpu_distribution_is_cpu_only_however_its_metadata_spells_it(name: str
         if x.id == "gpu.required"
     ]
     assert [x.cause for x in gate] == ["tf-cpu-only-build"]
+
+
+def test_windows_dlls_off_the_path_get_a_path_entry() -> None:
+    bin_dir = "C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v11.2\\bin"
+    found = (
+        FoundLibrary("cudart", f"{bin_dir}\\cudart64_110.dll", "11.2", "cuda-home"),
+        FoundLibrary("cudnn", f"{bin_dir}\\cudnn64_8.dll", "8.1", "cuda-home"),
+    )
+    facts = f.facts(
+        platform=f.platform(system="Windows", machine="AMD64", os_name="Windows 10", libc=""),
+        packages=tf_pkg("tensorflow", "2.10.1"),
+        tensorflow=f.tensorflow(version="2.10.1", cuda_version="64_112", cudnn_version="64_8"),
+        cuda_libs=no_cuda_libs(*found),
+    )
+    cause, fix = causes.cuda_libraries_fix(machine(facts), ("cudart", "cudnn"))
+    assert cause == "cuda-libs-off-path"
+    assert fix.commands == (f'setx PATH "%PATH%;{bin_dir}"',)

@@ -502,10 +502,8 @@ def cuda_libraries_fix(m: Machine, missing: tuple[str, ...]) -> tuple[str, Fix]:
     wheel of 2.12-2.13, or a system/conda toolkit) decides the rest.
     """
     line = m.line
-    if m.os == "windows":
-        if line is not None and not line.windows_native_gpu:
-            return "windows-native-gpu-ended", windows_gpu_fix(m)
-        return "cuda-libs-missing", _system_toolkit_fix(m)
+    if m.os == "windows" and line is not None and not line.windows_native_gpu:
+        return "windows-native-gpu-ended", windows_gpu_fix(m)
     inst = line.cuda_install if line is not None else None
     wheels = m.cuda_wheels_installed
     if m.tf is not None and wheels and m.wheel_library_dirs() and m.runpath_misses_wheels:
@@ -551,6 +549,8 @@ def cuda_libraries_fix(m: Machine, missing: tuple[str, ...]) -> tuple[str, Fix]:
             f"{path.text} Then, for {', '.join(rest)}: {more.text}",
             (*path.commands, *more.commands),
         )
+    if m.os == "windows":
+        return "cuda-libs-missing", _system_toolkit_fix(m)
     if m.is_nightly:
         return "cuda-libs-missing", install_fix(
             m,
