@@ -287,3 +287,25 @@ def test_windows_dlls_off_the_path_get_a_path_entry() -> None:
     cause, fix = causes.cuda_libraries_fix(machine(facts), ("cudart", "cudnn"))
     assert cause == "cuda-libs-off-path"
     assert fix.commands == (f'setx PATH "%PATH%;{bin_dir}"',)
+
+
+@pytest.mark.parametrize(
+    ("version", "cuda", "wanted"),
+    [
+        pytest.param("2.16.1", "12.3", '"tensorflow==2.14.1"', id="broken-extra-release-for-conda"),
+        pytest.param("2.15.1", "12.2", '"tensorflow[and-cuda]==2.15.1"', id="own-route-works"),
+    ],
+)
+def test_conda_cuda_decides_only_where_the_release_has_no_route_of_its_own(
+    version: str, cuda: str, wanted: str
+) -> None:
+    prefix = "/home/u/miniconda3/envs/tf"
+    facts = f.facts(
+        python=f.python(env_kind="conda", prefix=prefix, executable=f"{prefix}/bin/python"),
+        conda=CondaFacts(prefix, (CondaPackage("cudatoolkit", "11.8.0", "h", "conda-forge"),)),
+        packages=tf_pkg("tensorflow", version),
+        tensorflow=f.tensorflow(version=version, cuda_version=cuda),
+        cuda_libs=no_cuda_libs(),
+    )
+    _, fix = causes.cuda_libraries_fix(machine(facts), MISSING)
+    assert any(c.endswith(wanted) for c in fix.commands), fix

@@ -506,6 +506,17 @@ def cuda_libraries_fix(m: Machine, missing: tuple[str, ...]) -> tuple[str, Fix]:
         return "windows-native-gpu-ended", windows_gpu_fix(m)
     inst = line.cuda_install if line is not None else None
     wheels = m.cuda_wheels_installed
+    conda_line = conda_toolkit_line(m)
+    own_route = m.cuda_install_method == "and-cuda" and not m.wheels_unfound()
+    if conda_line is not None and not wheels and not own_route:
+        # The environment already holds a CUDA toolkit: the release built for it runs on it.
+        return "cuda-libs-missing", install_fix(
+            m,
+            f"This conda environment's CUDA {conda_line.cuda} is not the CUDA {m.build_cuda} "
+            f"this TensorFlow was built for: install TensorFlow {conda_line.latest_patch}, "
+            "the newest built for it (or replace conda's CUDA with this release's).",
+            f"tensorflow=={conda_line.latest_patch}",
+        )
     if m.tf is not None and wheels and m.wheel_library_dirs() and m.runpath_misses_wheels:
         # TensorFlow's own RUNPATH, read from its library, names no nvidia/*/lib directory.
         return "cuda-wheels-unfound", Fix(
@@ -782,10 +793,43 @@ def ptx_jit_fix(m: Machine, capability: str) -> Fix:
     return Fix(text, commands)
 
 
+def conda_toolkit_line(m: Machine) -> Optional[TFLine]:
+    """The newest line that fits this machine and was built for the CUDA toolkit conda holds,
+    when that is not the installed build's CUDA."""
+    from tfdoctor.compat import evaluate  # noqa: PLC0415 - avoids a cycle at import
+
+    conda = m.facts.conda
+    if conda is None or m.matrix is None or m.build_cuda is None:
+        return None
+    toolkit = conda.package("cudatoolkit") or conda.package("cuda-version")
+    if toolkit is None:
+        return None
+    have = version_key(toolkit.version)[:2]
+    if have == version_key(m.build_cuda)[:2]:
+        return None
+    for line in m.matrix.lines:
+        if (
+            line.cuda
+            and version_key(line.cuda)[:2] == have
+            and evaluate(m.matrix, line, m.target).fits
+        ):
+            return line
+    return None
+
+
 def conda_cuda_fix(m: Machine, toolkit: str) -> Fix:
     """conda's CUDA of the build's version, or none beside the and-cuda wheels."""
     spec = m.and_cuda_spec()
-    if spec is not None and m.cuda_install_method == "and-cuda":
+    built_for_conda = conda_toolkit_line(m)
+    if m.wheels_unfound() and built_for_conda is not None:
+        return install_fix(
+            m,
+            f"Install TensorFlow {built_for_conda.latest_patch}, the newest built for conda's "
+            f"CUDA {built_for_conda.cuda} ({m.tf.version if m.tf else 'this release'} does not "
+            "find the CUDA wheels of its extra).",
+            f"tensorflow=={built_for_conda.latest_patch}",
+        )
+    if spec is not None and m.cuda_install_method == "and-cuda" and not m.wheels_unfound():
         return Fix(
             f"Remove conda's {toolkit} and install the CUDA libraries this TensorFlow pins as "
             "pip wheels (its and-cuda extra).",
