@@ -950,6 +950,15 @@ def driver_too_old_fix(m: Machine, floor: Optional[str]) -> Fix:
     return Fix(text + ".", tuple(commands))
 
 
+def cpu_avx_fix() -> Fix:
+    """A CPU (or VM CPU model) with the instructions the wheels need, or a source build."""
+    return Fix(
+        "Run on a CPU with AVX (and the other instructions the wheel needs; in a VM, pass the "
+        "host's CPU flags through), or build TensorFlow from source for this CPU.",
+        ("grep -o -w -E 'avx|avx2|fma|avx512f' /proc/cpuinfo | sort -u",),
+    )
+
+
 def cuinit_unknown_fix() -> Fix:
     """Reload the unified-memory module that lost its state (after suspend/resume)."""
     return Fix(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from tfdoctor import causes
 from tfdoctor.checks._context import CheckContext, fix, unknown
 from tfdoctor.findings import Finding, Severity
 
@@ -88,6 +89,7 @@ def check_wsl(ctx: CheckContext) -> Iterator[Finding]:
             "wsl --set-version <distribution> 2",
         ),
         ("https://docs.nvidia.com/cuda/wsl-user-guide/index.html",),
+        cause="wsl1",
     )
 
 
@@ -106,18 +108,17 @@ def check_cpu_features(ctx: CheckContext) -> Iterator[Finding]:
         yield unknown("cpu.avx", "whether the CPU supports AVX")
         return
     if "avx" not in cpu.flags:
-        yield Finding(
+        if plat.emulation or plat.rosetta:
+            return  # the emulator lacks AVX, not the CPU: platform.rosetta names the fix
+        yield causes.finding(
             "cpu.avx",
             Severity.ERROR,
+            "cpu-lacks-avx",
             f"The CPU ({cpu.model or 'unknown model'}) lacks AVX, which TensorFlow wheels require",
             "Since 1.6 the official x86-64 wheels are compiled with AVX; importing them on "
             "this CPU ends in 'Illegal instruction (core dumped)'. Virtual machines sometimes "
             "hide AVX from the guest (check the hypervisor's CPU model).",
-            fix(
-                "Run on a CPU (or VM CPU model) with AVX, or build TensorFlow from source "
-                "for this CPU.",
-                "grep -o -w avx /proc/cpuinfo | sort -u",
-            ),
+            causes.cpu_avx_fix(),
             ("https://www.tensorflow.org/install/source",),
         )
         return

@@ -387,12 +387,7 @@ def _signal_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
             "extensions (AVX and, in newer lines, more) this CPU or VM lacks."
             + (" This CPU reports no AVX." if no_avx else "")
             + tail,
-            fix(
-                "Run on a CPU with AVX (and the other instructions the wheel needs; in a VM, "
-                "pass the host's CPU flags through), or build TensorFlow from source for this "
-                "CPU.",
-                "grep -o -w -E 'avx|avx2|fma|avx512f' /proc/cpuinfo | sort -u",
-            ),
+            causes.cpu_avx_fix(),
         )
     if len(m.tf_providers) > 1:
         return causes.finding(
