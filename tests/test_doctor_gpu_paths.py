@@ -40,6 +40,7 @@ def check(nvml_dir: Path, *args: str, **stub: str) -> tuple[int, dict[str, dict[
     return out.returncode, {f["id"]: f for f in report["findings"]}
 
 
+@pytest.mark.slow  # judges the TensorFlow installed beside the suite (its CUDA build)
 def test_two_gpus_without_cuda_libraries_is_an_error_with_the_fix(nvml_dir: Path) -> None:
     code, findings = check(nvml_dir, "--static")
     driver = findings["driver.nvidia"]
