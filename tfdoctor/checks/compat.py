@@ -7,6 +7,7 @@ GPUs, from :func:`tfdoctor.compat.newest_fit`.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Optional
 
@@ -542,21 +543,21 @@ _FRAMEWORKS = ("torch", "jax", "jaxlib", "jax-cuda12-plugin", "cupy-cuda12x", "o
 
 def _other_frameworks(facts: Facts, off_pins: list[str]) -> list[str]:
     """Installed frameworks that require one of the off-pin nvidia-* distributions."""
-    wanted = {normalize_name(p.split("=")[0].rstrip("<>!~")) for p in off_pins}
+    wanted = {normalize_name(_dist_name(p)) for p in off_pins}
     out = []
     for name in _FRAMEWORKS:
         pkg = facts.package(name)
         if pkg is None:
             continue
-        needs = {
-            normalize_name(
-                r.split(";")[0].split("[")[0].strip().split(" ")[0].rstrip("<>=!~0123456789.,*")
-            )
-            for r in pkg.requires
-        }
-        if needs & wanted:
+        if {normalize_name(_dist_name(r)) for r in pkg.requires} & wanted:
             out.append(f"{pkg.name} {pkg.version}")
     return out
+
+
+def _dist_name(requirement: str) -> str:
+    """The distribution a requirement line names (``nvidia-cudnn-cu12==9.1`` -> its name)."""
+    match = re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)", requirement)
+    return match.group(1) if match else requirement
 
 
 def _cudnn_serves(loaded: str, build: str) -> bool:

@@ -1,0 +1,212 @@
+"""Checks on the facts real failures turn on: PCI and kernel module, cuInit, emulation, XLA's
+toolchain, TensorFlow's stderr, where ``import tensorflow`` resolves, other frameworks' pins."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests import factories as f
+from tfdoctor.checks import run_checks, select_checks
+from tfdoctor.checks._context import CheckContext
+from tfdoctor.facts import (
+    CuInitFacts,
+    DeviceNode,
+    DriverFacts,
+    Facts,
+    NvidiaKernelFacts,
+    PciDevice,
+    ProbeError,
+)
+from tfdoctor.findings import Finding, Severity
+
+A100 = PciDevice("0000:07:00.0", "0x20b2", "0x030200", None)
+NOT_LOADED = DriverFacts(
+    "none", error=ProbeError("driver", "library-not-found", "libnvidia-ml.so.1 was not found")
+)
+
+
+def judge(check_id: str, facts: Facts) -> list[Finding]:
+    return list(run_checks(CheckContext(facts, f.FIXTURE_MATRIX), select_checks([check_id])))
+
+
+def kernel(**kw: object) -> NvidiaKernelFacts:
+    base: dict[str, object] = {"pci_devices": (A100,), "pci_source": "sysfs", "modules": ()}
+    base.update(kw)
+    return NvidiaKernelFacts(**base)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("nvidia_kernel", "command"),
+    [
+        pytest.param(kernel(), "sudo modprobe nvidia", id="module-not-loaded"),
+        pytest.param(
+            kernel(modules=("nouveau",)),
+            'echo "blacklist nouveau" | sudo tee /etc/modprobe.d/blacklist-nouveau.conf',
+            id="nouveau-holds-the-gpu",
+        ),
+        pytest.param(
+            kernel(secure_boot=True),
+            "sudo mokutil --import /var/lib/dkms/mok.pub",
+            id="secure-boot",
+        ),
+        pytest.param(
+            kernel(dkms=("nvidia/550.54.15, 6.5.0-14-generic, x86_64: installed",)),
+            "sudo dkms autoinstall",
+            id="dkms-for-another-kernel",
+        ),
+    ],
+)
+def test_a_gpu_on_the_bus_without_the_module(
+    nvidia_kernel: NvidiaKernelFacts, command: str
+) -> None:
+    facts = f.facts(
+        driver=NOT_LOADED, platform=f.platform(nvidia_device_nodes=()), nvidia_kernel=nvidia_kernel
+    )
+    (finding,) = judge("driver.nvidia", facts)
+    assert (finding.severity, finding.cause) == (Severity.ERROR, "driver-not-loaded")
+    assert finding.fix is not None and finding.fix.commands[0] == command
+
+
+def test_a_device_node_this_user_cannot_open() -> None:
+    facts = f.facts(
+        driver=NOT_LOADED,
+        nvidia_kernel=kernel(
+            modules=("nvidia", "nvidia_uvm"),
+            device_nodes=(DeviceNode("/dev/nvidia0", False), DeviceNode("/dev/nvidiactl", True)),
+        ),
+    )
+    (finding,) = judge("driver.nvidia", facts)
+    assert finding.cause == "driver-no-permission"
+    assert "/dev/nvidia0" in finding.summary
+
+
+def test_a_container_sees_the_host_bus_but_is_not_a_broken_driver() -> None:
+    facts = f.facts(
+        driver=NOT_LOADED,
+        platform=f.platform(nvidia_device_nodes=(), container="docker"),
+        nvidia_kernel=kernel(modules=("nvidia",)),
+    )
+    assert [x.severity for x in judge("driver.nvidia", facts)] == [Severity.INFO]
+
+
+@pytest.mark.parametrize(
+    ("code", "cause", "command"),
+    [
+        pytest.param(999, "cuinit-unknown-error", "sudo modprobe nvidia_uvm", id="999"),
+        pytest.param(35, "driver-too-old", "nvidia-smi", id="35"),
+    ],
+)
+def test_cuinit_codes_name_their_cause(code: int, cause: str, command: str) -> None:
+    facts = f.facts(
+        cuinit=CuInitFacts("error", code=code, name="x"),
+        tensorflow=f.tensorflow(devices=(), cuda_version="13.9"),
+    )
+    (finding,) = judge("gpu.visible", facts)
+    assert finding.cause == cause
+    assert finding.fix is not None
+    assert any(command in c for c in finding.fix.commands) or command in finding.fix.text
+
+
+def test_qemu_emulation_names_the_native_image() -> None:
+    facts = f.facts(platform=f.platform(emulation="qemu", host_machine="aarch64"))
+    (finding,) = judge("platform.rosetta", facts)
+    assert finding.cause == "cpu-emulated"
+    assert finding.fix is not None
+    assert finding.fix.commands == ("docker run --platform linux/arm64 ...",)
+    assert judge("cpu.avx", f.facts(platform=facts.platform, cpu=f.cpu(flags=()))) == []
+
+
+@pytest.mark.parametrize(
+    ("ptxas", "driver_cuda", "log", "severity"),
+    [
+        pytest.param("12.5.82", "12.4", "", Severity.OK, id="newer-minor-is-fine"),
+        pytest.param("13.0.48", "12.4", "", Severity.WARNING, id="newer-major"),
+        pytest.param(
+            "12.5.82",
+            "12.4",
+            "The NVIDIA driver's CUDA version is 12.4 which is older than the PTX compiler "
+            "version 12.5.82.",
+            Severity.WARNING,
+            id="xla-says-so",
+        ),
+    ],
+)
+def test_ptxas_against_the_driver(
+    ptxas: str, driver_cuda: str, log: str, severity: Severity
+) -> None:
+    facts = f.facts(
+        cuda_libs=f.cuda_libs().__class__(
+            **{**f.cuda_libs().__dict__, "ptxas": "/usr/bin/ptxas", "ptxas_version": ptxas}
+        ),
+        driver=f.driver(cuda_version=driver_cuda),
+        tensorflow=f.tensorflow(log_errors=(log,) if log else ()),
+    )
+    (finding,) = judge("xla.ptxas", facts)
+    assert finding.severity is severity
+    if severity is Severity.WARNING:
+        assert finding.cause == "ptxas-too-new"
+
+
+def test_libdevice_is_judged_only_on_evidence() -> None:
+    assert judge("xla.libdevice", f.facts()) == []
+    logged = f.facts(
+        tensorflow=f.tensorflow(
+            log_errors=("libdevice not found at ./libdevice.10.bc",),
+        )
+    )
+    (finding,) = judge("xla.libdevice", logged)
+    assert (finding.severity, finding.cause) == (Severity.ERROR, "libdevice-missing")
+    assert finding.fix is not None
+    assert finding.fix.commands == ('/opt/venv/bin/python -m pip install "nvidia-cuda-nvcc-cu12"',)
+
+
+def test_the_real_message_in_stderr_is_recognised() -> None:
+    tf = f.tensorflow(
+        status="import-error",
+        error_type="ImportError",
+        error_message="DLL load failed while importing _pywrap_tensorflow_internal",
+        stderr_tail="",
+    )
+    generic = f.tensorflow(
+        status="import-error",
+        error_type="SystemError",
+        error_message="initialization of _pywrap_tensorflow_internal raised unreported exception",
+        stderr_tail="ImportError: libcudnn.so.8: cannot open shared object file: No such file",
+    )
+    assert judge("tensorflow.import", f.facts(tensorflow=tf))[0].cause == "msvc-runtime-missing"
+    (finding,) = judge("tensorflow.import", f.facts(tensorflow=generic))
+    assert finding.cause == "cuda-libs-missing"
+    assert "--force-reinstall" not in str(finding.fix)
+
+
+@pytest.mark.parametrize(
+    ("origin", "kind", "shadowed"),
+    [
+        pytest.param("/home/u/proj/tensorflow.py", "working-directory", True, id="cwd-module"),
+        pytest.param("/home/u/libs/tensorflow", "PYTHONPATH", True, id="pythonpath-folder"),
+        pytest.param(f"{f.SITE}/tensorflow", "site-packages", False, id="installed"),
+    ],
+)
+def test_where_import_tensorflow_resolves(origin: str, kind: str, shadowed: bool) -> None:
+    facts = f.facts(
+        python=f.python(
+            tensorflow_origin=origin,
+            tensorflow_path_kind=kind,
+            tensorflow_path_entry=origin.rsplit("/", 1)[0],
+        ),
+        tensorflow=f.tensorflow(status="signal", signal="SIGSEGV"),
+    )
+    (finding,) = judge("tensorflow.import", facts)
+    assert (finding.cause == "tf-shadowed-module") is shadowed
+
+
+def test_another_framework_pulling_other_cuda_wheels_is_named() -> None:
+    facts = f.facts(
+        packages=f.packages(
+            f.pkg("nvidia-cudnn-cu12", "9.1.0.70"),
+            f.pkg("torch", "2.4.0", "nvidia-cudnn-cu12==9.1.0.70"),
+        )
+    )
+    (finding,) = judge("cuda.versions", facts)
+    assert finding.cause == "cuda-wheel-pins"
+    assert finding.fix is not None and "torch 2.4.0" in finding.fix.text
