@@ -210,3 +210,13 @@ def test_another_framework_pulling_other_cuda_wheels_is_named() -> None:
     (finding,) = judge("cuda.versions", facts)
     assert finding.cause == "cuda-wheel-pins"
     assert finding.fix is not None and "torch 2.4.0" in finding.fix.text
+
+
+def test_without_tensorflow_gpu_visibility_is_not_applicable_not_unknown() -> None:
+    facts = f.facts(
+        packages=(f.pkg("numpy", "1.26.4"),),
+        tensorflow=f.tensorflow(status="not-installed", version=None),
+    )
+    (finding,) = judge("gpu.visible", facts)
+    assert finding.severity is Severity.INFO
+    assert "Not applicable" in finding.summary

@@ -284,6 +284,10 @@ def check_gpu_visible(ctx: CheckContext) -> Iterator[Finding]:
                 "(--static)",
             )
         return
+    if tf.status == "not-installed" or (ctx.facts.packages is not None and ctx.machine.tf is None):
+        # Not applicable rather than unknown: packages.tensorflow says what to install.
+        yield Finding("gpu.visible", Severity.INFO, "Not applicable: TensorFlow is not installed")
+        return
     if tf.status != "ok":
         yield unknown("gpu.visible", "which GPUs TensorFlow sees: it did not import")
         return
