@@ -65,7 +65,10 @@ def render_markdown(
 
 
 def _finding_block(finding: Finding) -> list[str]:
-    lines = [f"- **{finding.severity.value}** {_code(finding.id)}: {_escape(finding.summary)}"]
+    cause = f" ({_code(finding.cause)})" if finding.cause else ""
+    lines = [
+        f"- **{finding.severity.value}** {_code(finding.id)}{cause}: {_escape(finding.summary)}"
+    ]
     body: list[str] = []
     if finding.detail:
         body += ["", *_escape(finding.detail).splitlines()]

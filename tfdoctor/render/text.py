@@ -149,7 +149,9 @@ def _print_finding(
     head = Text(" " * indent)
     head.append(marks[finding.severity].ljust(mark_width), style=_STYLE[finding.severity])
     head.append(f" {finding.summary}")
-    head.append(f" ({finding.id})", style="dim")
+    # The cause names the catalogue entry `explain` and `scan` share (docs/findings.md).
+    label = f"{finding.id}; cause {finding.cause}" if finding.cause else finding.id
+    head.append(f" ({label})", style="dim")
     console.print(head, soft_wrap=True)
     body = indent + mark_width + 1
     # Quiet by default: a note is one line; its detail shows with --verbose.
