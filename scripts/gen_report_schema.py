@@ -45,6 +45,8 @@ DRAFT = "https://json-schema.org/draft/2020-12/schema"
 #: Report shapes ``report_to_json`` writes whole: every field is required, defaults or not.
 #: A facts dataclass requires only its fields without a default, as ``facts_from_json`` does.
 WRITTEN_WHOLE = (Finding, Fix, Summary)
+#: Fields of those shapes written only when set (a finding's location, from ``tfdoctor scan``).
+WRITTEN_WHEN_SET = {(Finding, "location")}
 
 # ``X | None`` written in an annotation (Python 3.10+); facts.py spells it Optional[X].
 _UNION_TYPE = getattr(types, "UnionType", typing.Union)
@@ -182,7 +184,8 @@ def _definition(cls: type, seen: list[type], refine: dict[tuple[str, str], dict[
             field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING
         )
         # facts_from_json refuses a document without its schema_version, default or not.
-        if cls in WRITTEN_WHOLE or no_default or (cls is Facts and field.name == "schema_version"):
+        whole = cls in WRITTEN_WHOLE and (cls, field.name) not in WRITTEN_WHEN_SET
+        if whole or no_default or (cls is Facts and field.name == "schema_version"):
             required.append(field.name)
     return {
         "description": _class_description(cls),

@@ -27,7 +27,25 @@ ALLOWED = {
         "tfdoctor.probes._run",
         "tfdoctor.smoke",
     ),
-    "tfdoctor.matrix": (),
+    # `tfdoctor run`: runs the user's command as the probes run theirs, and hands its output,
+    # as log blocks, to an explainer; it judges nothing itself.
+    "tfdoctor.runwatch": ("tfdoctor.findings", "tfdoctor.probes._run", "tfdoctor.explain.reader"),
+    # Log signatures: data validated against the catalogue's cause ids.
+    "tfdoctor.signatures": ("tfdoctor.causes", "tfdoctor.yamldoc"),
+    # `tfdoctor explain`: a log as evidence for the catalogue's causes, fixes from its builders.
+    "tfdoctor.explain": (
+        "tfdoctor.facts",
+        "tfdoctor.findings",
+        "tfdoctor.matrix",
+        "tfdoctor.compat",
+        "tfdoctor.machine",
+        "tfdoctor.causes",
+        "tfdoctor.signatures",
+        "tfdoctor.explain",
+    ),
+    # The YAML data files' shared reader imports nothing from the package.
+    "tfdoctor.yamldoc": (),
+    "tfdoctor.matrix": ("tfdoctor.yamldoc",),
     "tfdoctor.compat": ("tfdoctor.matrix",),
     # The derived view of the facts, computed once; the catalogue of causes builds on it.
     "tfdoctor.machine": (
@@ -53,6 +71,18 @@ ALLOWED = {
         "tfdoctor.checks",
         # choose_policy, the one rule for a mixed-precision policy (no package imports).
         "tfdoctor.gpu_config",
+    ),
+    # `tfdoctor scan`: code parsed with ast, judged by data rules; findings name the catalogue's
+    # causes. It never imports the code it reads, nor the checks, renderers or the CLI.
+    "tfdoctor.scan": (
+        "tfdoctor.facts",
+        "tfdoctor.findings",
+        "tfdoctor.matrix",
+        "tfdoctor.compat",
+        "tfdoctor.machine",
+        "tfdoctor.causes",
+        "tfdoctor.yamldoc",
+        "tfdoctor.scan",
     ),
     "tfdoctor.render": (
         "tfdoctor.matrix",

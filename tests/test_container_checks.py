@@ -293,7 +293,7 @@ REQUIRED_ERRORS = [
     Gate(
         "host-nodes-without-library",
         f.facts(driver=f.NO_DRIVER, tensorflow=NO_GPU_TF),
-        "driver-not-loaded",
+        "driver-libraries-missing",
         ("libnvidia-ml.so.1", "(see driver.nvidia)", "Reinstall the NVIDIA driver"),
     ),
     Gate(

@@ -39,6 +39,7 @@ from tfdoctor.findings import (
     REPORT_SCHEMA_VERSION,
     Finding,
     Fix,
+    Location,
     Report,
     Severity,
     Summary,
@@ -559,7 +560,13 @@ def _dataclasses() -> dict[str, type]:
 def test_schema_defines_every_dataclass_with_its_fields() -> None:
     """An independent walk: the generator left out no dataclass and no field."""
     defs = json.loads(SCHEMA.read_text(encoding="utf-8"))["$defs"]
-    shapes = {**_dataclasses(), "Finding": Finding, "Fix": Fix, "Summary": Summary}
+    shapes = {
+        **_dataclasses(),
+        "Finding": Finding,
+        "Fix": Fix,
+        "Location": Location,
+        "Summary": Summary,
+    }
     assert set(defs) == {*shapes, "Severity"}
     for name, cls in shapes.items():
         assert list(defs[name]["properties"]) == [x.name for x in dataclasses.fields(cls)], name

@@ -26,3 +26,10 @@ def __getattr__(name: str) -> Any:
 
         return getattr(gpu_config, name)
     raise AttributeError(f"module 'tfdoctor' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    """The module's names with the lazy ones, so that completion finds ``configure_gpus``
+    (PEP 562: a module ``__getattr__`` hides its names from ``dir()`` unless ``__dir__`` adds them).
+    """
+    return sorted(set(globals()) | _LAZY)

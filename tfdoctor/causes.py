@@ -132,6 +132,12 @@ CAUSES: Mapping[str, Cause] = dict(
             "https://keras.io/getting_started/#tensorflow--keras-2-backwards-compatibility",
         ),
         _c(
+            "tf-keras-mismatch",
+            "tf-keras of another TensorFlow line",
+            "tf-keras is released in step with TensorFlow; another line's tf-keras may not import.",
+            "https://pypi.org/project/tf-keras/",
+        ),
+        _c(
             "cpu-lacks-avx",
             "The CPU lacks instructions the wheel needs",
             "TensorFlow's wheels are compiled for AVX (and newer lines for more); a CPU or VM "
@@ -175,6 +181,13 @@ CAUSES: Mapping[str, Cause] = dict(
             "The NVIDIA kernel driver is not loaded",
             "A GPU is on the PCI bus but the nvidia kernel module is not loaded (not installed "
             "for this kernel, blocked by Secure Boot, or nouveau holds the device).",
+            "https://docs.nvidia.com/datacenter/tesla/driver-installation-guide/",
+        ),
+        _c(
+            "driver-libraries-missing",
+            "The NVIDIA driver's user-space libraries are missing",
+            "The GPU's device nodes exist but libnvidia-ml.so.1 and libcuda.so.1 are not "
+            "installed: a broken or partial driver installation.",
             "https://docs.nvidia.com/datacenter/tesla/driver-installation-guide/",
         ),
         _c(
@@ -603,7 +616,7 @@ def _conda_fix(m: Machine, line: Optional[TFLine], replace: bool = False) -> Fix
     else:
         pkgs = f"cudatoolkit={cuda} cudnn={cudnn}" if cuda and cudnn else "cudatoolkit cudnn"
     return Fix(
-        f"Install CUDA {cuda} and cuDNN {cudnn} into this conda environment "
+        f"Install CUDA {cuda} and cuDNN {cudnn or '(of its build)'} into this conda environment "
         "(conda puts them on TensorFlow's path when the environment is active).",
         (f"conda install -c conda-forge {pkgs}",),
     )
@@ -666,14 +679,16 @@ def _system_toolkit_fix(m: Machine) -> Fix:
         )
     if m.os == "windows":
         return Fix(
-            f"Install CUDA {cuda} and cuDNN {cudnn} from NVIDIA's archives ({CUDA_ARCHIVE}, "
-            f"{CUDNN_ARCHIVE}); copy cuDNN's bin, include and lib into the CUDA folder, and "
+            f"Install CUDA {cuda} and cuDNN {cudnn or '(of its build)'} from NVIDIA's archives "
+            f"({CUDA_ARCHIVE}, {CUDNN_ARCHIVE}); copy cuDNN's bin, include and lib into the CUDA "
+            "folder, and "
             "make sure its bin directory is on PATH.",
             ("where cudart64_*.dll cudnn64_*.dll",),
         )
     lib_dir = f"/usr/local/cuda-{cuda}/lib64"
+    cudnn_text = f"cuDNN {cudnn}" if cudnn else "the cuDNN of its build"
     return Fix(
-        f"Install CUDA {cuda} and cuDNN {cudnn} from NVIDIA's archives ({CUDA_ARCHIVE}, "
+        f"Install CUDA {cuda} and {cudnn_text} from NVIDIA's archives ({CUDA_ARCHIVE}, "
         f"{CUDNN_ARCHIVE}; the runfile or the distribution packages), then put the toolkit's "
         "lib64 directory on the loader's path.",
         (m.ld_path_with((lib_dir,)),),
@@ -974,3 +989,635 @@ def reinstall_tf_fix(m: Machine, text: str) -> Fix:
     names = " ".join(p.name for p in m.tf_providers) or (keep.name if keep else "tensorflow")
     spec = f"{keep.name}=={keep.version}" if keep else "tensorflow"
     return Fix(text, (*m.pip(f"uninstall -y {names}"), *m.pip_install(spec)))
+
+
+# --- causes a log shows (``tfdoctor explain``) ---------------------------------------------------
+
+#: Causes only a log reveals: they happen while a program runs, not in how it is installed.
+LOG_CAUSES: Mapping[str, Cause] = dict(
+    (
+        _c(
+            "gpu-out-of-memory",
+            "The GPU ran out of memory",
+            "The model, batch or another process needs more GPU memory than is free "
+            "('OOM when allocating tensor', 'CUDA_ERROR_OUT_OF_MEMORY').",
+            "https://www.tensorflow.org/guide/gpu#limiting_gpu_memory_growth",
+        ),
+        _c(
+            "gpu-library-init-failed",
+            "cuDNN or cuBLAS fails to initialise",
+            "cuDNN and cuBLAS create their handles when first used; most often the GPU's memory "
+            "is already taken then (TensorFlow maps nearly all of it at start unless memory "
+            "growth is on, or another process holds it), less often the library is of another "
+            "version than the build ('CUDNN_STATUS_INTERNAL_ERROR', 'CUBLAS_STATUS_NOT_"
+            "INITIALIZED').",
+            "https://www.tensorflow.org/guide/gpu#limiting_gpu_memory_growth",
+        ),
+        _c(
+            "gpu-config-too-late",
+            "GPU options set after the GPU was initialised",
+            "Memory growth, memory limits, visible and virtual devices can only be set before "
+            "TensorFlow initialises the GPU (the first op, model or device listing of logical "
+            "devices does that).",
+            "https://www.tensorflow.org/api_docs/python/tf/config/experimental/set_memory_growth",
+        ),
+        _c(
+            "distribute-config-too-late",
+            "A multi-worker strategy created after the runtime started",
+            "MultiWorkerMirroredStrategy configures collective ops, which is only possible "
+            "before TensorFlow's runtime starts: the strategy must be created first.",
+            "https://www.tensorflow.org/tutorials/distribute/multi_worker_with_keras",
+        ),
+        _c(
+            "ptxas-missing",
+            "XLA cannot find ptxas",
+            "XLA compiles GPU code with ptxas from a CUDA toolkit or the nvidia-cuda-nvcc wheel; "
+            "without it, it falls back to the driver's slower compiler or fails.",
+            "https://www.tensorflow.org/xla",
+        ),
+    )
+)
+CAUSES = {**CAUSES, **LOG_CAUSES}
+
+
+def gpu_memory_fix(m: Machine) -> Fix:
+    """Less memory per step, memory growth, and a look at what else holds the GPU."""
+    return Fix(
+        "Reduce the batch size (or the model or input size); let TensorFlow grow into the "
+        "memory instead of mapping it all at start, and check no other process holds the GPU.",
+        ("export TF_FORCE_GPU_ALLOW_GROWTH=true", "nvidia-smi"),
+    )
+
+
+def gpu_library_init_fix(m: Machine) -> Fix:
+    """Memory growth, so cuDNN/cuBLAS find memory for their handles; then the versions."""
+    return Fix(
+        "Turn on memory growth so cuDNN and cuBLAS find GPU memory when they start, and stop "
+        "other processes on the GPU; if it persists, check the cuDNN/cuBLAS versions against "
+        "the build (`tfdoctor check`).",
+        ("export TF_FORCE_GPU_ALLOW_GROWTH=true", "nvidia-smi"),
+    )
+
+
+def config_order_fix() -> Fix:
+    """Configure the GPUs first thing, before anything touches them."""
+    return Fix(
+        "Set memory growth, memory limits and visible devices right after `import tensorflow`, "
+        "before any op, model or other import that uses TensorFlow; or use the environment "
+        "variable, which applies at start.",
+        ("export TF_FORCE_GPU_ALLOW_GROWTH=true",),
+    )
+
+
+def strategy_order_fix() -> Fix:
+    """Create the multi-worker strategy before anything else runs."""
+    return Fix(
+        "Create tf.distribute.MultiWorkerMirroredStrategy() at the very start of the program "
+        "(after TF_CONFIG is set), before any other TensorFlow call."
+    )
+
+
+def declared_range_fix(m: Machine, dist: str, fallback: str, text: str) -> Fix:
+    """TensorFlow's declared range of ``dist``, else ``fallback`` with ``text``."""
+    return range_fix(m, dist) or install_fix(m, text, fallback)
+
+
+def keras_match_fix(m: Machine) -> Fix:
+    """The Keras of the installed TensorFlow's line (Keras 2 before 2.16)."""
+    fix = range_fix(m, "keras")
+    if fix is not None:
+        return fix
+    if m.tf is not None and m.line is not None and m.line.key < (2, 16):
+        return install_fix(
+            m, f"Install the Keras of TensorFlow {m.line.line}.", f"keras=={m.line.line}.*"
+        )
+    return Fix(
+        "Install the Keras release of your TensorFlow line (keras==2.X.* for TensorFlow 2.X "
+        "before 2.16; Keras 3 from 2.16), or upgrade TensorFlow.",
+        ("pip show tensorflow keras",),
+    )
+
+
+def keras3_fix(m: Machine) -> Fix:
+    """Keras 2 code under Keras 3: tf-keras with TF_USE_LEGACY_KERAS, or migrate."""
+    spec = "tf-keras"
+    if m.line is not None and m.line.key >= (2, 16):
+        spec = f"tf-keras~={m.line.line}.0"
+    return Fix(
+        "This code is written for Keras 2: install tf-keras and set TF_USE_LEGACY_KERAS=1 "
+        "(before TensorFlow is imported), or migrate it to Keras 3 (save models as `.keras`).",
+        (*m.pip_install(spec), "export TF_USE_LEGACY_KERAS=1"),
+    )
+
+
+def tf_keras_fix(m: Machine) -> Fix:
+    """Install tf-keras of the installed TensorFlow's line (its pin from the matrix)."""
+    spec = "tf-keras"
+    if m.line is not None and m.line.pins.tf_keras is not None:
+        spec = f"tf-keras{m.line.pins.tf_keras}"
+    elif m.line is not None and m.line.key >= (2, 16):
+        spec = f"tf-keras~={m.line.line}.0"
+    return install_fix(m, "Install tf-keras (Keras 2), released with TensorFlow.", spec)
+
+
+def no_wheel_fix(m: Machine) -> Fix:
+    """A Python and platform TensorFlow publishes wheels for (the newest release that fits)."""
+    from tfdoctor.compat import install_requirement, newest_fit  # noqa: PLC0415
+
+    verdict = newest_fit(m.matrix, m.target) if m.matrix is not None else None
+    if verdict is not None and m.facts.python is not None:
+        return install_fix(
+            m,
+            f"Install TensorFlow {verdict.line.latest_patch}, the newest with a wheel for this "
+            "Python and platform.",
+            install_requirement(verdict.line, m.target),
+        )
+    return Fix(
+        "Use a 64-bit CPython that TensorFlow publishes wheels for (`tfdoctor matrix "
+        "--python X.Y` lists the releases for a Python), e.g. in a new virtual environment.",
+        (
+            "python -c 'import platform, struct; print(platform.python_version(), "
+            'struct.calcsize("P") * 8)\'',
+        ),
+    )
+
+
+def tensorflow_gpu_removed_fix(m: Machine) -> Fix:
+    """Install ``tensorflow`` instead of the removed ``tensorflow-gpu`` (removing the stub)."""
+    if m.facts.package("tensorflow-gpu") is not None:
+        keep = [p for p in m.tf_providers if p.name.lower().replace("_", "-") != "tensorflow-gpu"]
+        spec = (
+            f"tensorflow[and-cuda]=={keep[0].version}"
+            if keep and m.and_cuda_spec(keep[0].version)
+            else "tensorflow[and-cuda]"
+            if m.os == "linux"
+            else "tensorflow"
+        )
+        return Fix(
+            "Replace tensorflow-gpu with tensorflow (and its CUDA extra on Linux).",
+            (*m.pip("uninstall -y tensorflow-gpu"), *m.pip_install(spec)),
+        )
+    extra = m.and_cuda_spec() if m.tf is not None else None
+    if extra is not None:
+        return install_fix(
+            m, "Install tensorflow with its CUDA libraries instead of tensorflow-gpu.", extra
+        )
+    return Fix(
+        "Install `tensorflow` instead of `tensorflow-gpu` (change it in requirements files "
+        "too): it carries the same GPU support.",
+        m.pip_install("tensorflow"),
+    )
+
+
+def glibc_fix(glibc: str) -> Fix:
+    """A system (or base image) with the glibc the wheel needs."""
+    version = glibc.split("_", 1)[-1]
+    return Fix(
+        f"Use a Linux distribution (or container base image) with glibc {version} or newer, "
+        "or an older TensorFlow built for this glibc.",
+        ("ldd --version",),
+    )
+
+
+def msvc_fix() -> Fix:
+    """The Visual C++ runtime TensorFlow's Windows wheels need."""
+    return Fix(
+        "Install the Microsoft Visual C++ Redistributable for Visual Studio 2015-2022 "
+        "(x64); check the CPU has AVX; use 64-bit Python.",
+        ("winget install Microsoft.VCRedist.2015+.x64",),
+    )
+
+
+def native_interpreter_fix(m: Machine) -> Fix:
+    """A native interpreter or image instead of an emulated one (QEMU user-mode, Rosetta)."""
+    plat = m.facts.platform
+    if plat is not None and plat.emulation == "qemu":
+        host = plat.host_machine or "the host's architecture"
+        flag = "linux/arm64" if host in ("aarch64", "arm64") else f"linux/{host}"
+        return Fix(
+            "Use the image or interpreter built for the host's architecture.",
+            (f"docker run --platform {flag} ...",),
+        )
+    if plat is not None and plat.rosetta:
+        return Fix(
+            "Use a native arm64 Python (python.org universal2 installer, or Homebrew in "
+            "/opt/homebrew), recreate the environment and reinstall.",
+            (
+                "arch -arm64 /usr/bin/python3 -m venv .venv",
+                ".venv/bin/python -m pip install tensorflow",
+            ),
+        )
+    return Fix(
+        "Use a Python built for this machine's own architecture (on Apple silicon an arm64 "
+        "Python with the macOS wheels; in Docker an image of the host's platform), not one "
+        "translated by Rosetta or QEMU.",
+        ("python -c 'import platform; print(platform.machine())'",),
+    )
+
+
+def no_device_fix(m: Machine) -> Fix:
+    """CUDA sees no device: CUDA_VISIBLE_DEVICES, the container's GPU access, the driver."""
+    if m.container:
+        return container_gpu_fix(m)
+    return Fix(
+        "Check that CUDA_VISIBLE_DEVICES lists valid GPU indices (or unset it), that nvidia-smi "
+        "lists a GPU, and, in a container, that it was started with GPU access.",
+        ('echo "CUDA_VISIBLE_DEVICES=$CUDA_VISIBLE_DEVICES"', "nvidia-smi -L"),
+    )
+
+
+def driver_mismatch_fix() -> Fix:
+    """Reload the kernel module of the installed driver: a reboot after an upgrade."""
+    return Fix(
+        "The driver was upgraded while the old kernel module stayed loaded: reboot (or unload "
+        "and reload the nvidia modules) so both are the same version.",
+        ("sudo reboot",),
+    )
+
+
+def driver_load_fix(m: Machine) -> Fix:
+    """Load (or install) the NVIDIA kernel driver, as far as the kernel facts tell why it is
+    not loaded: nouveau holding the GPU, Secure Boot refusing the module, DKMS without a build
+    for the running kernel. A container's host hands the driver over."""
+    if m.container:
+        return container_gpu_fix(m)
+    if m.wsl:
+        return Fix(
+            "Install the NVIDIA driver on the Windows host (WSL uses it; do not install a Linux "
+            "driver inside WSL)."
+        )
+    kernel = m.facts.nvidia_kernel
+    modules = kernel.modules if kernel is not None and kernel.modules is not None else ()
+    bound = {d.driver for d in kernel.pci_devices} if kernel is not None else set()
+    release = m.facts.platform.release if m.facts.platform is not None else ""
+    if "nouveau" in modules or "nouveau" in bound:
+        return Fix(
+            "The open-source nouveau driver holds the GPU: blacklist it, rebuild the initramfs "
+            "and reboot, then load nvidia.",
+            (
+                'echo "blacklist nouveau" | sudo tee /etc/modprobe.d/blacklist-nouveau.conf',
+                "sudo update-initramfs -u && sudo reboot",
+            ),
+        )
+    if kernel is not None and kernel.secure_boot:
+        return Fix(
+            "Secure Boot is on and refuses the unsigned nvidia module: enroll the DKMS signing "
+            "key (MOK) and reboot, or disable Secure Boot.",
+            ("sudo mokutil --import /var/lib/dkms/mok.pub", "sudo reboot"),
+        )
+    if kernel is not None and kernel.dkms and not any(release in d for d in kernel.dkms):
+        return Fix(
+            "The nvidia module was built for another kernel (DKMS has none for this one): build "
+            "it for the running kernel, then load it.",
+            ("sudo dkms autoinstall", "sudo modprobe nvidia", "nvidia-smi"),
+        )
+    return Fix(
+        "Load the nvidia kernel module; if that fails (dmesg says why), reinstall the NVIDIA "
+        "driver for the running kernel.",
+        ("sudo modprobe nvidia", "sudo dmesg | grep -i nvidia | tail", "nvidia-smi"),
+    )
+
+
+def gpu_arch_fix(m: Machine, capability: str) -> Fix:
+    """The newest TensorFlow with code for a GPU of ``capability``."""
+    line, install = gpu_fit_install(m, capability)
+    if line is not None and install and m.platform is not None and m.facts.python is not None:
+        return Fix(
+            f"Install TensorFlow {line.latest_patch}, the newest release with code for "
+            f"compute capability {capability} that fits this machine.",
+            install,
+        )
+    return Fix(
+        f"Use a TensorFlow release built for compute capability {capability} "
+        f"(`tfdoctor matrix --gpu {capability}`), a newer GPU, or a source build with "
+        f"TF_CUDA_COMPUTE_CAPABILITIES={capability}."
+    )
+
+
+def ptxas_fix(m: Machine) -> Fix:
+    """A driver new enough for the PTX, or a ptxas of the driver's CUDA first on PATH."""
+    drv = m.facts.driver
+    driver_cuda = drv.cuda_version if drv is not None else None
+    if driver_cuda:
+        major, minor = version_key(driver_cuda)[:2]
+        return install_fix(
+            m,
+            "Upgrade the NVIDIA driver to one that supports the CUDA version of the ptxas XLA "
+            f"uses, or use a ptxas of CUDA {driver_cuda} or older (the CUDA compiler wheel of "
+            "that version).",
+            f"nvidia-cuda-nvcc-cu{major}=={major}.{minor}.*",
+        )
+    return Fix(
+        "Upgrade the NVIDIA driver to one that supports the CUDA version of the ptxas XLA "
+        "uses, or put a ptxas of the driver's CUDA version (or older) first on PATH.",
+        ("nvidia-smi", "ptxas --version"),
+    )
+
+
+def _toolkit_root(m: Machine) -> Optional[str]:
+    """A CUDA toolkit found on this machine (its root, above lib64 or targets/*/lib)."""
+    libs = m.facts.cuda_libs
+    for found in libs.elsewhere if libs is not None else ():
+        if found.place in ("cuda-home", "usr-local-cuda") and found.name == "cudart":
+            path = PurePosixPath(found.path).parent
+            while path.name in ("lib64", "lib") or path.parent.name == "targets":
+                path = path.parent
+            if path.name == "targets":
+                path = path.parent
+            return str(path)
+    return None
+
+
+def libdevice_fix(m: Machine) -> Fix:
+    """libdevice where XLA looks: conda's, a toolkit found here, or the CUDA compiler wheel."""
+    root = _toolkit_root(m)
+    if root is not None and not m.in_conda:
+        return Fix(
+            f"Point XLA at the CUDA toolkit in {root}.",
+            (f"export XLA_FLAGS=--xla_gpu_cuda_data_dir={root}",),
+        )
+    if m.in_conda:
+        return Fix(
+            "Point XLA at the conda environment's CUDA files (TensorFlow's guide for conda).",
+            (
+                "mkdir -p $CONDA_PREFIX/lib/nvvm/libdevice",
+                "cp $CONDA_PREFIX/lib/libdevice.10.bc $CONDA_PREFIX/lib/nvvm/libdevice/",
+                "export XLA_FLAGS=--xla_gpu_cuda_data_dir=$CONDA_PREFIX/lib",
+            ),
+        )
+    major = version_key(m.build_cuda)[0] if m.build_cuda else None
+    if major is None:
+        return Fix(
+            "Install libdevice with the CUDA compiler wheel of TensorFlow's CUDA major "
+            "(nvidia-cuda-nvcc-cu12 or -cu11), or point XLA at a CUDA toolkit.",
+            ("export XLA_FLAGS=--xla_gpu_cuda_data_dir=/usr/local/cuda",),
+        )
+    return install_fix(
+        m,
+        "Install libdevice with the CUDA compiler wheel (XLA finds it in site-packages).",
+        f"nvidia-cuda-nvcc-cu{major}",
+    )
+
+
+def ptxas_install_fix(m: Machine) -> Fix:
+    """ptxas from the CUDA compiler wheel of the build's CUDA major."""
+    major = version_key(m.build_cuda)[0] if m.build_cuda else None
+    if major is None:
+        return Fix(
+            "Install ptxas with the CUDA compiler wheel of TensorFlow's CUDA major "
+            "(nvidia-cuda-nvcc-cu12 or -cu11), or put a CUDA toolkit's bin directory on PATH."
+        )
+    return install_fix(
+        m,
+        "Install ptxas with the CUDA compiler wheel of TensorFlow's CUDA version.",
+        f"nvidia-cuda-nvcc-cu{major}",
+    )
+
+
+# --- causes code shows (``tfdoctor scan``) -------------------------------------------------------
+
+TF2_MIGRATE = "https://www.tensorflow.org/guide/migrate"
+KERAS3_MIGRATE = "https://keras.io/guides/migrating_to_keras_3/"
+
+#: Causes the source code reveals: a use of an API that the target release removed or changed.
+CODE_CAUSES: Mapping[str, Cause] = dict(
+    (
+        _c(
+            "api-removed",
+            "The code uses an API the target TensorFlow does not have",
+            "The name is not in the target release's public API: using it raises AttributeError "
+            "(or ImportError), at import when it is used at module level.",
+            "https://www.tensorflow.org/api_docs/python/tf",
+        ),
+        _c(
+            "api-moved-to-compat-v1",
+            "A TensorFlow 1 API used under TensorFlow 2",
+            "TensorFlow 2 removed the graph-and-session API from its top-level namespace; the "
+            "name lives on only under tf.compat.v1 (a stop-gap that also needs "
+            "tf.compat.v1.disable_eager_execution() for graph code). The TensorFlow 2 idiom is "
+            "eager code with tf.function.",
+            TF2_MIGRATE,
+        ),
+        _c(
+            "tf-contrib-removed",
+            "tf.contrib was removed in TensorFlow 2.0",
+            "tf.contrib is not in any TensorFlow 2 release (not even under tf.compat.v1); each "
+            "part moved to core TensorFlow, to a separate package (TensorFlow Addons, "
+            "tf-slim, TensorFlow Probability) or was dropped.",
+            "https://github.com/tensorflow/community/blob/master/rfcs/20180907-contrib-sunset.md",
+        ),
+        _c(
+            "tf-estimator-removed",
+            "tf.estimator was removed in TensorFlow 2.16",
+            "TensorFlow 2.16 no longer ships tf.estimator (and tf.compat.v1.estimator); "
+            "Estimator code must move to Keras models and custom training loops, or stay on "
+            "TensorFlow 2.15 or older.",
+            "https://github.com/tensorflow/tensorflow/releases/tag/v2.16.1",
+        ),
+        _c(
+            "keras3-behaviour-change",
+            "Keras 2 code under Keras 3",
+            "From TensorFlow 2.16, tf.keras is Keras 3, which removed or changed Keras 2 APIs "
+            "(legacy optimizers, the SavedModel save format, most keras.backend functions, "
+            "layers.experimental). Keras 2 stays available as the tf-keras package with "
+            "TF_USE_LEGACY_KERAS=1 set before TensorFlow is imported.",
+            KERAS3_MIGRATE,
+            "https://keras.io/getting_started/#tensorflow--keras-2-backwards-compatibility",
+        ),
+        _c(
+            "tensorboard-not-installed",
+            "TensorBoard summaries without the tensorboard package",
+            "TensorFlow 2.21 no longer installs tensorboard; tf.summary's scalar, histogram, "
+            "image, audio and text ops and the Keras TensorBoard callback import it when used "
+            "and fail without it.",
+            "https://github.com/tensorflow/tensorflow/releases/tag/v2.21.0",
+        ),
+        _c(
+            "api-default-changed",
+            "An API whose default behaviour changed",
+            "The call keeps working but its default changed between the releases compared, so "
+            "the result can differ silently.",
+            TF2_MIGRATE,
+        ),
+    )
+)
+CAUSES = {**CAUSES, **CODE_CAUSES}
+
+
+# --- causes in a cluster's description and its collectives (``tfdoctor cluster``) ---------------
+
+_TF_CONFIG_GUIDE = "https://www.tensorflow.org/guide/distributed_training#setting_up_tf_config_environment_variable"
+_MULTI_WORKER = "https://www.tensorflow.org/tutorials/distribute/multi_worker_with_keras"
+_SLURM_RESOLVER = (
+    "https://www.tensorflow.org/api_docs/python/tf/distribute/cluster_resolver/SlurmClusterResolver"
+)
+
+#: Causes ``tfdoctor cluster`` and ``diff``/``fleet`` name; the rules are TensorFlow's own
+#: (multi_worker_util._validate_cluster_spec, TFConfigClusterResolver, SlurmClusterResolver).
+CLUSTER_CAUSES: Mapping[str, Cause] = dict(
+    (
+        _c(
+            "tf-config-invalid-json",
+            "TF_CONFIG is not a JSON object",
+            "TFConfigClusterResolver reads TF_CONFIG with json.loads; anything else fails when "
+            "the strategy is created.",
+            _TF_CONFIG_GUIDE,
+        ),
+        _c(
+            "tf-config-no-cluster",
+            "No cluster description: training runs as one worker",
+            "Without TF_CONFIG, or without its `cluster` key, TFConfigClusterResolver returns an "
+            "empty ClusterSpec and MultiWorkerMirroredStrategy silently trains on this worker "
+            "alone.",
+            _TF_CONFIG_GUIDE,
+        ),
+        _c(
+            "tf-config-sparse-cluster",
+            "TF_CONFIG with `sparseCluster` only",
+            "TFConfigClusterResolver reads only the `cluster` key; a dynamic-worker "
+            "`sparseCluster` alone leaves an empty ClusterSpec, and training runs as one worker.",
+            _TF_CONFIG_GUIDE,
+        ),
+        _c(
+            "tf-config-bad-cluster",
+            "TF_CONFIG `cluster` has the wrong shape",
+            "`cluster` maps each job name to a list of `host:port` strings (ClusterSpec).",
+            _TF_CONFIG_GUIDE,
+        ),
+        _c(
+            "tf-config-master-task",
+            "A `master` task in TensorFlow 2",
+            "TensorFlow 1's `master` task type is rejected by TensorFlow 2's "
+            "multi_worker_util._validate_cluster_spec ('Disallowed task type'); the role is "
+            "`chief`.",
+            _TF_CONFIG_GUIDE,
+        ),
+        _c(
+            "tf-config-unknown-job",
+            "A job name TensorFlow does not allow",
+            "multi_worker_util._validate_cluster_spec allows the jobs chief, worker, evaluator "
+            "and ps only.",
+            _TF_CONFIG_GUIDE,
+        ),
+        _c(
+            "tf-config-multiple-chiefs",
+            "More than one chief or evaluator",
+            "multi_worker_util._validate_cluster_spec allows at most one `chief` and one "
+            "`evaluator` task.",
+            _TF_CONFIG_GUIDE,
+        ),
+        _c(
+            "tf-config-task-invalid",
+            "TF_CONFIG `task` missing or not in the cluster",
+            "Each process names its own task (`type` a job of `cluster`, `index` an integer); "
+            "TensorFlow rejects a task type the cluster lacks.",
+            _TF_CONFIG_GUIDE,
+        ),
+        _c(
+            "tf-config-task-out-of-range",
+            "TF_CONFIG task index out of range",
+            "The task index must be below the number of addresses of its job "
+            "(multi_worker_util._validate_cluster_spec).",
+            _TF_CONFIG_GUIDE,
+        ),
+        _c(
+            "tf-config-bad-address",
+            "A task address is not host:port",
+            "Each task's gRPC server listens on the port of its address; an address without a "
+            "valid port (1-65535) cannot be served or reached.",
+            _TF_CONFIG_GUIDE,
+        ),
+        _c(
+            "tf-config-duplicate-address",
+            "Two tasks share one address",
+            "Two gRPC servers cannot listen on one host:port; the second fails to start or the "
+            "collectives wait for a task that never answers.",
+            _TF_CONFIG_GUIDE,
+        ),
+        _c(
+            "tf-config-localhost-multi-host",
+            "localhost in a cluster that spans hosts",
+            "A loopback address means each machine itself: other hosts cannot reach a task "
+            "listed as localhost or 127.x, and the collectives wait for it.",
+            _TF_CONFIG_GUIDE,
+        ),
+        _c(
+            "tf-config-unresolvable",
+            "A task's host name does not resolve",
+            "gRPC cannot connect to a task whose name does not resolve; the collectives wait "
+            "for it until they time out ('failed to connect to all addresses').",
+            _TF_CONFIG_GUIDE,
+        ),
+        _c(
+            "tf-config-single-worker",
+            "A cluster of one task",
+            "A valid TF_CONFIG with a single task: MultiWorkerMirroredStrategy runs on this "
+            "worker alone.",
+            _MULTI_WORKER,
+        ),
+        _c(
+            "slurm-outside-srun",
+            "In a Slurm job but outside a job step",
+            "SlurmClusterResolver reads SLURM_PROCID and the SLURM_STEP_* variables, which only "
+            "`srun` sets ('Not running inside a SLURM step?').",
+            _SLURM_RESOLVER,
+        ),
+        _c(
+            "slurm-inconsistent",
+            "The Slurm step variables do not add up",
+            "SlurmClusterResolver builds the cluster from SLURM_STEP_NODELIST, "
+            "SLURM_STEP_TASKS_PER_NODE and SLURM_STEP_NUM_TASKS; they must agree.",
+            _SLURM_RESOLVER,
+        ),
+        _c(
+            "slurm-resolver-not-default",
+            "MultiWorkerMirroredStrategy does not read Slurm by itself",
+            "The strategy reads TF_CONFIG unless given a resolver: in a Slurm step without "
+            "TF_CONFIG, pass SlurmClusterResolver() (it uses ports 8888 and up on each node).",
+            _SLURM_RESOLVER,
+        ),
+        _c(
+            "k8s-no-tf-config",
+            "A Kubernetes pod without TF_CONFIG",
+            "Kubeflow's v1 TFJob operator writes TF_CONFIG into each pod; Kubeflow Trainer v2 "
+            "has no TensorFlow runtime, so a Job or JobSet must set TF_CONFIG itself.",
+            "https://www.kubeflow.org/docs/components/trainer/legacy-v1/user-guides/tensorflow/",
+        ),
+        _c(
+            "cluster-port-in-use",
+            "A task's port is already in use",
+            "The task's gRPC server cannot listen on a port another process holds; TensorFlow "
+            "fails to start the server ('Address already in use').",
+            _TF_CONFIG_GUIDE,
+        ),
+        _c(
+            "cluster-task-unreachable",
+            "A task did not arrive",
+            "A task's server never answered within the time allowed: the process was not "
+            "started, died, listens elsewhere, or a firewall blocks its port (a worker stuck "
+            "after 'Started server with target', or 'failed to connect to all addresses').",
+            _MULTI_WORKER,
+        ),
+        _c(
+            "cluster-collective-failed",
+            "The collective all-reduce failed or gave wrong values",
+            "A sum all-reduce over every worker through MultiWorkerMirroredStrategy did not "
+            "return the known total: a task contributed nothing or the collective broke.",
+            _MULTI_WORKER,
+        ),
+        _c(
+            "cluster-worker-failed",
+            "A worker process failed",
+            "A worker ended before the collective test finished; its own output says why.",
+            _MULTI_WORKER,
+        ),
+        _c(
+            "fleet-fact-differs",
+            "Nodes of one cluster differ",
+            "Workers of one job should run the same TensorFlow, CUDA, cuDNN, driver and Python, "
+            "with the same GPUs and settings; a node that differs fails or slows the whole job.",
+            _MULTI_WORKER,
+        ),
+    )
+)
+CAUSES = {**CAUSES, **CLUSTER_CAUSES}

@@ -25,6 +25,7 @@ from tfdoctor.findings import ExitCode
 if TYPE_CHECKING:
     from tfdoctor.doctor import PinOptions
     from tfdoctor.findings import Report
+    from tfdoctor.runwatch import Watched
     from tfdoctor.smoke import Progress, ProgressFunc
 
 # Each command imports what it needs when it runs: `tfdoctor --version`, `pin` and `env`
@@ -45,6 +46,8 @@ class OutputFormat(str, enum.Enum):
     text = "text"
     json = "json"
     markdown = "markdown"
+    junit = "junit"
+    github = "github"
 
 
 # Options several commands share, declared once (typer reads a declaration, never changes it).
@@ -95,7 +98,7 @@ def _use_color(stream: Any) -> bool:
 def _terminal_width() -> int:
     try:
         return max(60, min(os.get_terminal_size(sys.stdout.fileno()).columns, 140))
-    except (OSError, ValueError):
+    except (OSError, ValueError, AttributeError):  # AttributeError: stdout closed (None)
         return 100
 
 
@@ -131,6 +134,10 @@ def _print(text: str, nl: bool = True) -> None:
 
     Not an OSError, so that typer passes it on instead of turning a closed pipe into exit 1.
     """
+    # Started with standard output closed (`>&-`), Python sets sys.stdout to None and click's
+    # echo then drops the text without a word (https://docs.python.org/3/library/sys.html#sys.__stdout__).
+    if sys.stdout is None:
+        raise _OutputError("standard output is closed")
     try:
         typer.echo(text, nl=nl)
     except OSError as exc:
@@ -209,7 +216,7 @@ def check(
             options,
             progress=None if status is None else lambda msg: status.update(f"tfdoctor: {msg}"),
         )
-    _print(_render(report, fmt, verbose, strict, color), nl=False)
+    _print(_render(report, fmt, verbose, strict, color, command="check"), nl=False)
     raise typer.Exit(report.exit_code(strict))
 
 
@@ -230,6 +237,9 @@ def smoke_command(
         help="Time allowed per kernel before the test is killed and the kernel reported.",
     ),
     json_out: bool = JSON_OPTION,
+    output_format: OutputFormat = typer.Option(  # noqa: B008 - typer's declaration style
+        OutputFormat.text, "--format", "-f", help="Output format."
+    ),
     python: str = _interpreter_option("Run the kernels in this interpreter's TensorFlow."),
     devices: Optional[list[str]] = typer.Option(  # noqa: B008 - typer's declaration style
         None, "--device", metavar="NAME", help="Run only on this device (GPU:0, CPU:0); repeat."
@@ -243,6 +253,9 @@ def smoke_command(
 
     if quick and full:
         raise _fail("--quick and --full ask for different levels")
+    if json_out and output_format not in (OutputFormat.text, OutputFormat.json):
+        raise _fail(f"--json and --format {output_format.value} ask for different outputs")
+    fmt = OutputFormat.json if json_out else output_format
     try:
         cap = parse_size(max_memory)
     except ValueError as exc:
@@ -254,11 +267,10 @@ def smoke_command(
         kernel_timeout=timeout,
         devices=tuple(devices or ()),
     )
-    bars = _progress_bars() if not json_out and _use_color(sys.stderr) else None
+    bars = _progress_bars() if fmt is OutputFormat.text and _use_color(sys.stderr) else None
     with _doctor_errors(), bars[0] if bars is not None else nullcontext():
         report = smoke_report(options, progress=None if bars is None else bars[1])
-    fmt = OutputFormat.json if json_out else OutputFormat.text
-    _print(_render(report, fmt, False, strict, color), nl=False)
+    _print(_render(report, fmt, False, strict, color, command="smoke"), nl=False)
     raise typer.Exit(report.exit_code(strict))
 
 
@@ -294,13 +306,27 @@ def _progress_bars() -> tuple[Any, ProgressFunc]:
 
 
 def _render(
-    report: Report, fmt: OutputFormat, verbose: bool, strict: bool, color: Optional[bool]
+    report: Report,
+    fmt: OutputFormat,
+    verbose: bool,
+    strict: bool,
+    color: Optional[bool],
+    command: str = "check",
 ) -> str:
     # Each renderer is imported when used: the text one pulls in rich, which --json never needs.
     if fmt is OutputFormat.json:
         from tfdoctor.render.jsonout import render_json  # noqa: PLC0415 - see above
 
         return render_json(report, __version__, strict)
+    if fmt is OutputFormat.junit:
+        from tfdoctor.render.junit import render_junit  # noqa: PLC0415 - see above
+
+        return render_junit(report, __version__, command=command, strict=strict)
+    if fmt is OutputFormat.github:
+        from tfdoctor.render.github import render_github  # noqa: PLC0415 - see above
+
+        _append_step_summary(report, strict)
+        return render_github(report, __version__, command=command, strict=strict)
     if fmt is OutputFormat.markdown:
         from tfdoctor.render.markdown import render_markdown  # noqa: PLC0415 - see above
 
@@ -311,6 +337,27 @@ def _render(
     return render_text(
         report, verbose=verbose, color=use_color, width=_terminal_width(), strict=strict
     )
+
+
+def _append_step_summary(report: Report, strict: bool) -> None:
+    """The markdown report appended to ``$GITHUB_STEP_SUMMARY`` (GitHub Actions' job summary),
+    within the room the step has left; one line on stderr when the file cannot be written."""
+    path = os.environ.get("GITHUB_STEP_SUMMARY")
+    if not path:
+        return
+    from tfdoctor.render.github import STEP_SUMMARY_LIMIT, fit_step_summary  # noqa: PLC0415
+    from tfdoctor.render.markdown import render_markdown  # noqa: PLC0415 - loaded when used
+
+    try:
+        used = os.path.getsize(path) if os.path.exists(path) else 0  # noqa: PTH202, PTH110 - one stat
+        text = fit_step_summary(
+            render_markdown(report, __version__, strict=strict), STEP_SUMMARY_LIMIT - used
+        )
+        if text:
+            with open(path, "a", encoding="utf-8") as summary:  # noqa: PTH123 - appending
+                summary.write(text)
+    except OSError as exc:
+        _last_words(f"tfdoctor: warning: cannot write $GITHUB_STEP_SUMMARY: {exc}")
 
 
 @app.command("matrix")
@@ -531,6 +578,374 @@ def _shell_word(value: str) -> str:
     if value.startswith("~/"):
         return "~/" + shlex.quote(value[2:])
     return shlex.quote(value)
+
+
+@app.command(
+    "run",
+    # Everything from COMMAND on is COMMAND's own: `tfdoctor run python train.py --epochs 3`.
+    context_settings={"allow_interspersed_args": False, "ignore_unknown_options": True},
+)
+def run_command(
+    command: list[str] = typer.Argument(  # noqa: B008 - typer's declaration style
+        ..., metavar="COMMAND...", help="The command to run, with its arguments (after --)."
+    ),
+    explain_on_success: bool = typer.Option(
+        False, "--explain-on-success", help="Explain the output even when the command succeeds."
+    ),
+    report_file: Optional[str] = typer.Option(
+        None, "--report", metavar="FILE", help="Also write the explanation as JSON to FILE."
+    ),
+    matrix: Optional[str] = MATRIX_OPTION,
+    color: Optional[bool] = COLOR_OPTION,
+) -> None:
+    """Run COMMAND, its output passed through unchanged; explain that output when it fails.
+
+    Exits with COMMAND's exit code: 128+N when signal N killed it, 127 when it is not found,
+    126 when it cannot be executed. The explanation goes to stderr after COMMAND's output.
+    """
+    from tfdoctor.runwatch import should_explain, watch  # noqa: PLC0415 - loaded when used
+
+    watched = watch(command)
+    if watched.start_error is not None:
+        _last_words(f"tfdoctor run: cannot start {command[0]}: {watched.start_error}")
+        raise typer.Exit(watched.exit_code)
+    show = should_explain(watched, explain_on_success)
+    if show or report_file is not None:
+        report = _explain_run(watched, matrix)
+        if report is not None and report_file is not None:
+            _write_run_report(report, report_file)
+        if report is not None and show:
+            use_color = _use_color(sys.stderr) if color is None else color
+            text = _render(report, OutputFormat.text, False, False, use_color)
+            # The report's own summary names the exit code its findings earn; the last line
+            # says the one this process exits with, the command's.
+            _last_words(text.rstrip("\n") + "\n" + _run_footer(watched))
+    raise typer.Exit(watched.exit_code)
+
+
+def _explain_run(watched: Watched, matrix: Optional[str]) -> Optional[Report]:
+    """The explanation of a run's kept output; None, after one line on stderr, when it fails.
+
+    The command's exit code stands whatever happens here, so nothing is raised.
+    """
+    try:
+        from tfdoctor.doctor import open_matrix  # noqa: PLC0415 - loaded when used
+        from tfdoctor.explain import explain  # noqa: PLC0415
+        from tfdoctor.signatures import load_signatures  # noqa: PLC0415
+
+        blocks = watched.kept.blocks()
+        report = explain(blocks, load_signatures(), open_matrix(matrix), version=__version__)
+    except ImportError as exc:
+        _last_words(f"tfdoctor run: cannot explain the output: {exc}")
+        return None
+    except Exception as exc:  # a failed explanation must not change the command's result
+        _last_words(f"tfdoctor run: cannot explain the output: {type(exc).__name__}: {exc}")
+        return None
+    return report
+
+
+def _run_footer(watched: Watched) -> str:
+    """One line naming how the command ended, how much output was read, and the exit code."""
+    how = (
+        f"was killed by {watched.signal_name} (exit {watched.exit_code})"
+        if watched.signal_name
+        else f"exited {watched.exit_code}"
+    )
+    kept = watched.kept
+    seen = f"{kept.total_lines} output lines"
+    if kept.dropped:
+        last = kept.first_tail_line - 1
+        seen += f"; lines {len(kept.head) + 1}-{last} were not kept"
+    shown = shlex.join(watched.argv)
+    if len(shown) > 60:  # a `python -c` script, a long argument list: the start names it
+        shown = shown[:57] + "..."
+    return f"tfdoctor run: {shown} {how} ({seen}); exiting {watched.exit_code} with it."
+
+
+def _write_run_report(report: Report, path: str) -> None:
+    """The JSON report to ``path`` (atomically); one line on stderr when it cannot be."""
+    from tfdoctor.pin.atomic import write_atomic  # noqa: PLC0415 - loaded when used
+
+    try:
+        write_atomic(path, _render(report, OutputFormat.json, False, False, False))
+    except (OSError, ValueError) as exc:
+        _last_words(f"tfdoctor run: cannot write {path}: {exc}")
+
+
+@app.command("explain")
+def explain_command(
+    log: str = typer.Argument("-", metavar="[FILE|-]", help="The log to read (default: stdin)."),
+    facts_file: Optional[str] = _facts_option("Combine the log with"),
+    here: bool = typer.Option(
+        False,
+        "--here",
+        help="Combine the log with this machine's static facts (TensorFlow is not imported).",
+    ),
+    json_out: bool = JSON_OPTION,
+    output_format: OutputFormat = typer.Option(  # noqa: B008 - typer's declaration style
+        OutputFormat.text, "--format", "-f", help="Output format."
+    ),
+    python: str = _interpreter_option("With --here: examine this interpreter's environment."),
+    matrix: Optional[str] = MATRIX_OPTION,
+    color: Optional[bool] = COLOR_OPTION,
+) -> None:
+    """Explain a TensorFlow log: the causes its lines show, the fixes, and what is harmless.
+
+    Reads a file or stdin (plain text, ANSI colours, CRLF, progress bars, Jupyter notebooks).
+    Exits 0 when only harmless noise or nothing is recognised, 2 when a cause of error level
+    is found, 3 on bad input.
+    """
+    from tfdoctor.doctor import collect_facts, load_facts, open_matrix  # noqa: PLC0415 - lazy
+    from tfdoctor.explain import explain  # noqa: PLC0415
+    from tfdoctor.explain.reader import read_log  # noqa: PLC0415
+    from tfdoctor.signatures import SignatureError, load_signatures  # noqa: PLC0415
+
+    if facts_file is not None and here:
+        raise _fail("--facts and --here both say which machine the log comes from")
+    if facts_file == "-" and log == "-":
+        raise _fail("the log and --facts cannot both be read from stdin")
+    if json_out and output_format not in (OutputFormat.text, OutputFormat.json):
+        raise _fail(f"--json and --format {output_format.value} ask for different outputs")
+    fmt = OutputFormat.json if json_out else output_format
+    with _doctor_errors():
+        table = open_matrix(matrix)
+        facts = load_facts(facts_file) if facts_file is not None else None
+        if here:
+            facts = collect_facts(python, static=True)
+    try:
+        signatures = load_signatures()
+        # A binary stream either way: stdin's buffer, or the file opened for reading bytes.
+        source = nullcontext(sys.stdin.buffer) if log == "-" else open(log, "rb")  # noqa: PTH123, SIM115
+        with source as stream:
+            report = explain(read_log(stream, log), signatures, table, facts, __version__)
+    except SignatureError as exc:
+        raise _fail(str(exc)) from None
+    except OSError as exc:
+        raise _fail(f"cannot read {log}: {exc.strerror or exc}") from None
+    _print(_render(report, fmt, False, False, color, command="explain"), nl=False)
+    raise typer.Exit(report.exit_code())
+
+
+class ScanFormat(str, enum.Enum):
+    """Output formats of ``tfdoctor scan``: those of check, and SARIF for code scanning."""
+
+    text = "text"
+    json = "json"
+    markdown = "markdown"
+    sarif = "sarif"
+
+
+@app.command("scan")
+def scan_command(
+    paths: list[str] = typer.Argument(  # noqa: B008 - typer's declaration style
+        ..., metavar="PATH...", help="Python files, notebooks (.ipynb) and directories."
+    ),
+    target: Optional[str] = typer.Option(
+        None,
+        "--target",
+        metavar="X.Y",
+        help="The TensorFlow line the code is to run on (default: the installed TensorFlow, "
+        "else the newest line of the matrix).",
+    ),
+    since: Optional[str] = typer.Option(
+        None,
+        "--from",
+        metavar="X.Y",
+        help="The line the code runs on today: report only what changes up to --target.",
+    ),
+    json_out: bool = JSON_OPTION,
+    output_format: ScanFormat = typer.Option(  # noqa: B008 - typer's declaration style
+        ScanFormat.text, "--format", "-f", help="Output format."
+    ),
+    strict: bool = STRICT_OPTION,
+    python: str = _interpreter_option(
+        "The environment the code runs in: its TensorFlow is the default --target."
+    ),
+    matrix: Optional[str] = MATRIX_OPTION,
+    color: Optional[bool] = COLOR_OPTION,
+) -> None:
+    """Will this code run on that TensorFlow? Parse (never run) code and report what breaks.
+
+    Exit codes as for check: 0 nothing worse than info (warnings too, unless --strict),
+    1 warnings with --strict, 2 a use that breaks on the target, 3 bad input.
+    """
+    from tfdoctor.scan import ScanError, ScanOptions, scan  # noqa: PLC0415 - loaded when used
+    from tfdoctor.scan.rules import RulesError, load_rules  # noqa: PLC0415
+
+    if json_out and output_format not in (ScanFormat.text, ScanFormat.json):
+        raise _fail(f"--json and --format {output_format.value} ask for different outputs")
+    fmt = ScanFormat.json if json_out else output_format
+    installed: Optional[frozenset[str]] = None
+    if target is None:
+        target, installed = _scan_target(python, matrix)
+    try:
+        report = scan(
+            ScanOptions(tuple(paths), target, since, installed), load_rules(), __version__
+        )
+    except (ScanError, RulesError) as exc:
+        raise _fail(str(exc)) from None
+    if fmt is ScanFormat.sarif:
+        from tfdoctor.render.sarif import render_sarif  # noqa: PLC0415 - loaded when used
+
+        _print(render_sarif(report, __version__), nl=False)
+    else:
+        _print(_render(report, OutputFormat(fmt.value), False, strict, color, "scan"), nl=False)
+    raise typer.Exit(report.exit_code(strict))
+
+
+def _scan_target(python: str, matrix: Optional[str]) -> tuple[str, Optional[frozenset[str]]]:
+    """The installed TensorFlow's line (read from its metadata, never imported) and the
+    environment's TensorFlow family of distributions; else the matrix's newest line."""
+    from tfdoctor.facts import TF_DISTRIBUTIONS, normalize_name  # noqa: PLC0415 - when used
+    from tfdoctor.probes.pyenv import probe_pyenv  # noqa: PLC0415
+
+    found = probe_pyenv(python)
+    packages = {normalize_name(p.name): p.version for p in found.packages or ()}
+    for name in TF_DISTRIBUTIONS:
+        version = packages.get(normalize_name(name))
+        if version:
+            return ".".join(version.split(".")[:2]), frozenset(packages)
+    from tfdoctor.doctor import open_matrix  # noqa: PLC0415 - only without a TensorFlow
+
+    with _doctor_errors():
+        table = open_matrix(matrix)
+    return table.lines[0].line, None
+
+
+# --- tfdoctor cluster, diff, fleet ---------------------------------------------------------------
+
+cluster_app = typer.Typer(
+    help="Pre-flight for multi-worker training with tf.distribute (TF_CONFIG, Slurm, Kubernetes).",
+    no_args_is_help=True,
+)
+app.add_typer(cluster_app, name="cluster")
+
+CLUSTER_TIMEOUT_OPTION: Any = typer.Option(
+    60.0,
+    "--timeout",
+    metavar="SECONDS",
+    help="Time allowed per step (strategy start, each all-reduce) before the missing task is named.",
+)
+CLUSTER_FULL_OPTION: Any = typer.Option(
+    False, "--full", help="Sweep all-reduce sizes from 4 B to 64 MiB (default: up to 16 MiB)."
+)
+
+
+def _now() -> str:
+    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+
+
+def _cluster_smoke_options(python: str, timeout: float, full: bool) -> Any:
+    from tfdoctor.cluster import DEFAULT_SIZES, FULL_SIZES, SmokeOptions  # noqa: PLC0415 - lazy
+
+    if timeout <= 0:
+        raise _fail("--timeout must be positive")
+    return SmokeOptions(python=python, timeout=timeout, sizes=FULL_SIZES if full else DEFAULT_SIZES)
+
+
+@cluster_app.command("check")
+def cluster_check_command(
+    tf_config: Optional[str] = typer.Option(
+        None,
+        "--tf-config",
+        metavar="FILE",
+        help="Validate this TF_CONFIG document ('-' reads stdin) instead of $TF_CONFIG.",
+    ),
+    json_out: bool = JSON_OPTION,
+    color: Optional[bool] = COLOR_OPTION,
+) -> None:
+    """Validate this worker's cluster description; TensorFlow is not imported, nothing connects.
+
+    Exits 0 when it is a valid cluster, 2 on errors, 3 when --tf-config cannot be read.
+    """
+    from tfdoctor.cluster import check_report, system_resolver  # noqa: PLC0415 - when used
+
+    env = dict(os.environ)
+    if tf_config is not None:
+        try:
+            if tf_config == "-":
+                env["TF_CONFIG"] = sys.stdin.read()
+            else:
+                with open(tf_config, encoding="utf-8") as stream:  # noqa: PTH123
+                    env["TF_CONFIG"] = stream.read()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise _fail(f"cannot read {tf_config}: {exc}") from None
+    report = check_report(env, system_resolver, __version__, _now())
+    fmt = OutputFormat.json if json_out else OutputFormat.text
+    _print(_render(report, fmt, False, False, color), nl=False)
+    raise typer.Exit(report.exit_code())
+
+
+@cluster_app.command("smoke")
+def cluster_smoke_command(
+    timeout: float = CLUSTER_TIMEOUT_OPTION,
+    full: bool = CLUSTER_FULL_OPTION,
+    python: str = _interpreter_option("Run the worker in this interpreter's TensorFlow."),
+    json_out: bool = JSON_OPTION,
+    color: Optional[bool] = COLOR_OPTION,
+) -> None:
+    """Run on every worker under its launcher: check, all-reduce, bandwidth, fleet report."""
+    from tfdoctor.cluster import smoke_report, system_resolver  # noqa: PLC0415 - when used
+
+    options = _cluster_smoke_options(python, timeout, full)
+    report = smoke_report(dict(os.environ), options, system_resolver, __version__, _now())
+    fmt = OutputFormat.json if json_out else OutputFormat.text
+    _print(_render(report, fmt, False, False, color), nl=False)
+    raise typer.Exit(report.exit_code())
+
+
+@cluster_app.command("local")
+def cluster_local_command(
+    workers: int = typer.Option(2, "--workers", "-n", min=1, max=16, help="Worker processes."),
+    timeout: float = CLUSTER_TIMEOUT_OPTION,
+    full: bool = CLUSTER_FULL_OPTION,
+    python: str = _interpreter_option("Run the workers in this interpreter's TensorFlow."),
+    json_out: bool = JSON_OPTION,
+    color: Optional[bool] = COLOR_OPTION,
+) -> None:
+    """Start N workers on free loopback ports, each with its own TF_CONFIG, and smoke them."""
+    from tfdoctor.cluster import local_report  # noqa: PLC0415 - when used
+
+    options = _cluster_smoke_options(python, timeout, full)
+    report = local_report(workers, options, __version__, _now())
+    fmt = OutputFormat.json if json_out else OutputFormat.text
+    _print(_render(report, fmt, False, False, color), nl=False)
+    raise typer.Exit(report.exit_code())
+
+
+def _fleet(paths: list[str], json_out: bool, color: Optional[bool]) -> None:
+    from tfdoctor.cluster import FleetError, fleet_report  # noqa: PLC0415 - when used
+
+    try:
+        report = fleet_report(paths, __version__, _now())
+    except FleetError as exc:
+        raise _fail(str(exc)) from None
+    fmt = OutputFormat.json if json_out else OutputFormat.text
+    _print(_render(report, fmt, False, False, color), nl=False)
+    raise typer.Exit(report.exit_code())
+
+
+@app.command("diff")
+def diff_command(
+    first: str = typer.Argument(..., metavar="A.json", help="A saved `check --json` report."),
+    second: str = typer.Argument(..., metavar="B.json", help="Another one."),
+    json_out: bool = JSON_OPTION,
+    color: Optional[bool] = COLOR_OPTION,
+) -> None:
+    """Works on A, fails on B: each fact that differs between two saved reports."""
+    _fleet([first, second], json_out, color)
+
+
+@app.command("fleet")
+def fleet_command(
+    reports: list[str] = typer.Argument(  # noqa: B008 - typer's declaration style
+        ..., metavar="REPORT...", help="Saved `check --json` reports, one per node."
+    ),
+    json_out: bool = JSON_OPTION,
+    color: Optional[bool] = COLOR_OPTION,
+) -> None:
+    """Merge per-node reports into one fleet report, naming each fact and node out of line."""
+    _fleet(reports, json_out, color)
 
 
 def _version_callback(value: bool) -> None:

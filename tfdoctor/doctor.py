@@ -150,6 +150,8 @@ def collect_facts(
             if tf_future is not None
             else TensorFlowFacts(status="skipped", interpreter=python)
         )
+    if pyenv.python is None:
+        _require_python(python, env, runner)
     return Facts(
         tfdoctor_version=__version__,
         collected_at=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
@@ -173,6 +175,28 @@ def _require_interpreter(python: str, flag: str = "--python") -> None:
     """DoctorError unless ``python`` names an interpreter (a path, or a command on PATH)."""
     if not (shutil.which(python) or Path(python).is_file()):
         raise DoctorError(f"{flag} {python}: no such interpreter")
+
+
+#: What the interpreter check runs: any Python from 2 on prints the marker and its version.
+_PYTHON_MARKER = "tfdoctor-python"
+_IS_PYTHON = f"import sys; sys.stdout.write('{_PYTHON_MARKER} %d' % sys.version_info[0])"
+
+
+def _require_python(python: str, env: Mapping[str, str], runner: Runner) -> None:
+    """DoctorError unless ``python`` runs Python code; asked only when its probe failed.
+
+    A real Python whose environment is broken still answers this, and its failed probe stays
+    an unknown in the report; a program that is not Python (``--python /bin/false``) is bad
+    input, not a finding.
+    """
+    result = runner([python, "-c", _IS_PYTHON], env, 15.0)
+    if result.start_error is not None:
+        raise DoctorError(f"--python {python}: cannot run it: {result.start_error}")
+    if result.timed_out or result.stdout.startswith(_PYTHON_MARKER):
+        return  # a Python that hangs here is a broken environment, reported as unknown
+    code = result.signal_name or result.returncode
+    how = f"exited with {code}" if code else "printed no Python version"
+    raise DoctorError(f"--python {python}: not a Python interpreter ({how} when asked for it)")
 
 
 def load_facts(path: str) -> Facts:

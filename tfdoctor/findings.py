@@ -60,6 +60,19 @@ class Fix:
 
 
 @dataclasses.dataclass(frozen=True)
+class Location:
+    """Where in a source file a finding points (``tfdoctor scan``)."""
+
+    path: str
+    #: 1-based line (in a notebook: within the cell).
+    line: int
+    #: 1-based column, in characters.
+    column: int
+    #: The notebook cell (1-based) the line counts in; absent outside notebooks.
+    cell: Optional[int] = None
+
+
+@dataclasses.dataclass(frozen=True)
 class Finding:
     """One verdict: a stable id, a severity, a one-line summary, detail and a fix."""
 
@@ -74,6 +87,8 @@ class Finding:
     #: The cause in the catalogue (:mod:`tfdoctor.causes`) the finding rests on, when it names
     #: one: ``explain`` and ``scan`` name the same causes with the same fixes.
     cause: str = ""
+    #: Where in the code the finding points (``tfdoctor scan``); written only when set.
+    location: Optional[Location] = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -115,8 +130,8 @@ class Report:
 
 
 def finding_to_json(finding: Finding) -> dict[str, Any]:
-    """A finding as a JSON object."""
-    return {
+    """A finding as a JSON object (``location`` only when the finding has one)."""
+    data: dict[str, Any] = {
         "id": finding.id,
         "check": finding.check,
         "cause": finding.cause,
@@ -128,6 +143,12 @@ def finding_to_json(finding: Finding) -> dict[str, Any]:
         else {"text": finding.fix.text, "commands": list(finding.fix.commands)},
         "links": list(finding.links),
     }
+    where = finding.location
+    if where is not None:
+        data["location"] = {"path": where.path, "line": where.line, "column": where.column}
+        if where.cell is not None:
+            data["location"]["cell"] = where.cell
+    return data
 
 
 def report_to_json(report: Report, version: str, strict: bool = False) -> dict[str, Any]:

@@ -157,8 +157,12 @@ class Machine:
         tf = self.facts.tensorflow
         matrix_cudnn = self.line.cudnn if self.line is not None else None
         cudnn = dll_version(tf.cudnn_version) if tf is not None else None
+        # TensorFlow's own record wins when it says more than the major (the Linux wheels'
+        # build_info records only "8"), or another major than the matrix.
         if cudnn and (
-            matrix_cudnn is None or version_key(cudnn)[:1] != version_key(matrix_cudnn)[:1]
+            matrix_cudnn is None
+            or len(version_key(cudnn)) >= 2
+            or version_key(cudnn)[:1] != version_key(matrix_cudnn)[:1]
         ):
             return cudnn
         return matrix_cudnn

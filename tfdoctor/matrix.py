@@ -28,6 +28,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
 
+from tfdoctor.yamldoc import compose, read_document
+
 if TYPE_CHECKING:
     from yaml import Node
 
@@ -476,35 +478,13 @@ def load_matrix(path: Optional[str] = None, env: Optional[Mapping[str, str]] = N
     """
     environ = os.environ if env is None else env
     chosen = path or environ.get(MATRIX_ENV) or str(DEFAULT_MATRIX)
-    try:
-        text = Path(chosen).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise MatrixError(f"{chosen}: cannot read the matrix: {reason}") from None
-    return parse_matrix(text, chosen)
+    return parse_matrix(read_document(chosen, "matrix", MatrixError), chosen)
 
 
 def parse_matrix(text: str, path: str = "<matrix>") -> Matrix:
     """Validate matrix YAML ``text`` into a :class:`Matrix` (``path`` names it in errors)."""
-    import yaml  # noqa: PLC0415 - the YAML parser is loaded only with a matrix
-
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    try:
-        root = yaml.compose(text, Loader=loader)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark is not None else 1
-        problem = exc.problem or exc.context or "invalid YAML"
-        raise MatrixError(f"{path}:{line}: YAML syntax error: {problem}") from None
-    except yaml.YAMLError as exc:
-        # A reader error (a control character, bad encoding) carries a character offset.
-        position = getattr(exc, "position", None)
-        line = text.count("\n", 0, position) + 1 if isinstance(position, int) else 1
-        first = str(exc).splitlines()[0] if str(exc) else "invalid YAML"
-        raise MatrixError(f"{path}:{line}: YAML syntax error: {first}") from None
+    root = compose(text, path, "matrix", MatrixError)
     reader = _Reader(path)
-    if root is None:
-        raise MatrixError(f"{path}:1: the matrix is empty")
     top = reader.mapping(
         root,
         "matrix",

@@ -379,13 +379,6 @@ def check_compute_capability(ctx: CheckContext) -> Iterator[Finding]:
             )
             continue
         if code == NONE:
-            best_fix = _gpu_fit_fix(
-                facts,
-                matrix,
-                gpu.compute_capability,
-                "Install TensorFlow {version}, the newest with code for this GPU, or build "
-                "TensorFlow from source for it.",
-            )
             yield causes.finding(
                 "gpu.compute-capability",
                 Severity.ERROR,
@@ -393,7 +386,7 @@ def check_compute_capability(ctx: CheckContext) -> Iterator[Finding]:
                 f"TensorFlow {pkg.version} has no code for {label}",
                 f"The wheel carries {carried}. TensorFlow ignores this GPU "
                 "('Ignoring visible gpu device ... with Cuda compute capability').",
-                best_fix or fix("Build TensorFlow from source for this GPU, or use a newer GPU."),
+                causes.gpu_arch_fix(ctx.machine, gpu.compute_capability),
                 ("https://developer.nvidia.com/cuda-gpus",),
             )
         elif code == PTX:
@@ -687,7 +680,7 @@ def check_dependency_pins(ctx: CheckContext) -> Iterator[Finding]:
         elif dist == "protobuf" and _breaks_generated_code(dep.version, spec):
             cause, severity = "protobuf-incompatible", Severity.ERROR
         elif dist == "keras":
-            cause = "keras-version"
+            cause, remedy = "keras-version", causes.keras_match_fix(m)
         yield causes.finding(
             "packages.pins",
             severity,
@@ -718,21 +711,17 @@ def _tf_keras(ctx: CheckContext, pkg: PackageFacts, line: Optional[TFLine]) -> I
             "TF_USE_LEGACY_KERAS is set but tf-keras is not installed",
             "With TF_USE_LEGACY_KERAS=1, `tf.keras` is served by the tf-keras package; "
             "without it importing tf.keras fails.",
-            causes.install_fix(
-                ctx.machine,
-                "Install the tf-keras release of this TensorFlow line.",
-                f"tf-keras{spec}",
-            ),
+            causes.tf_keras_fix(ctx.machine),
         )
     elif tfk is not None and tfk.version not in _specifier(spec):
         yield causes.finding(
             "packages.pins",
             Severity.WARNING,
-            "keras-version",
+            "tf-keras-mismatch",
             f"tf-keras {tfk.version} does not match TensorFlow {pkg.version} "
             f"(wants tf-keras{spec})",
             "tf-keras is released in step with TensorFlow; another line's tf-keras may not import.",
-            causes.install_fix(ctx.machine, "Install the matching tf-keras.", f"tf-keras{spec}"),
+            causes.tf_keras_fix(ctx.machine),
         )
 
 

@@ -121,10 +121,15 @@ def check_driver(ctx: CheckContext) -> Iterator[Finding]:
         return
     summary, remedy = _DRIVER_REASONS[err.reason]
     cause = _REASON_CAUSES[err.reason]
+    # One fix per cause, from the catalogue (the same builders serve explain).
     if cause == "container-no-gpu":
         remedy = causes.container_gpu_fix(ctx.machine)
+    elif cause == "driver-not-loaded":
+        remedy = causes.driver_load_fix(ctx.machine)
+    elif cause == "driver-version-mismatch":
+        remedy = causes.driver_mismatch_fix()
     if err.reason == "library-not-found" and not ctx.machine.container:
-        cause = "driver-not-loaded"
+        cause = "driver-libraries-missing"
         summary = (
             "NVIDIA device nodes exist but the driver's user-space library (libnvidia-ml.so.1) "
             "is missing: a broken or partial driver install"
@@ -157,44 +162,13 @@ def _kernel_finding(ctx: CheckContext) -> Optional[Finding]:
         detail = f"PCI: {', '.join(d.slot + ' ' + d.device_id for d in kernel.pci_devices)}"
         if bound:
             detail += f"; bound to {', '.join(bound)}"
-        commands: tuple[str, ...]
-        if "nouveau" in modules or "nouveau" in bound:
-            text = (
-                "The open-source nouveau driver holds the GPU: blacklist it, rebuild the "
-                "initramfs and reboot, then load nvidia."
-            )
-            commands = (
-                'echo "blacklist nouveau" | sudo tee /etc/modprobe.d/blacklist-nouveau.conf',
-                "sudo update-initramfs -u && sudo reboot",
-            )
-        elif kernel.secure_boot:
-            text = (
-                "Secure Boot is on and refuses the unsigned nvidia module: enroll the DKMS "
-                "signing key (MOK) and reboot, or disable Secure Boot."
-            )
-            commands = ("sudo mokutil --import /var/lib/dkms/mok.pub", "sudo reboot")
-        elif kernel.dkms and not any(
-            ctx.facts.platform is not None and ctx.facts.platform.release in line
-            for line in kernel.dkms
-        ):
-            text = (
-                "The nvidia module was built for another kernel (DKMS has none for this one): "
-                "build it for the running kernel, then load it."
-            )
-            commands = ("sudo dkms autoinstall", "sudo modprobe nvidia", "nvidia-smi")
-        else:
-            text = (
-                "Load the nvidia kernel module; if that fails (dmesg says why), reinstall the "
-                "NVIDIA driver for the running kernel."
-            )
-            commands = ("sudo modprobe nvidia", "sudo dmesg | grep -i nvidia | tail", "nvidia-smi")
         return causes.finding(
             "driver.nvidia",
             Severity.ERROR,
             "driver-not-loaded",
             f"{count} NVIDIA GPU(s) on the PCI bus, but the nvidia kernel module is not loaded",
             detail,
-            fix(text, *commands),
+            causes.driver_load_fix(m),
         )
     closed = [n.path for n in kernel.device_nodes if not n.accessible]
     if closed:

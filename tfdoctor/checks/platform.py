@@ -30,7 +30,6 @@ def check_rosetta(ctx: CheckContext) -> Iterator[Finding]:
         return
     if plat.emulation == "qemu":
         host = plat.host_machine or "another architecture"
-        platform_flag = "linux/arm64" if host in ("aarch64", "arm64") else f"linux/{host}"
         yield Finding(
             "platform.rosetta",
             Severity.ERROR,
@@ -38,10 +37,7 @@ def check_rosetta(ctx: CheckContext) -> Iterator[Finding]:
             "QEMU user-mode emulation lacks AVX, which the x86-64 TensorFlow wheels need, and "
             "runs native code many times slower: TensorFlow dies with 'Illegal instruction' or "
             "crawls. The native image or interpreter for the host runs the host's own wheels.",
-            fix(
-                "Use the image or interpreter built for the host's architecture.",
-                f"docker run --platform {platform_flag} ...",
-            ),
+            causes.native_interpreter_fix(ctx.machine),
             cause="cpu-emulated",
         )
         return
@@ -59,12 +55,7 @@ def check_rosetta(ctx: CheckContext) -> Iterator[Finding]:
         detail="Rosetta 2 does not translate AVX instructions, so the x86-64 TensorFlow wheel dies "
         "with 'Illegal instruction' on import. Native arm64 wheels exist from TensorFlow "
         "2.13 (tensorflow-macos before that).",
-        fix=fix(
-            "Use a native arm64 Python (python.org universal2 installer, or Homebrew in "
-            "/opt/homebrew), recreate the environment and reinstall.",
-            "arch -arm64 /usr/bin/python3 -m venv .venv",
-            ".venv/bin/python -m pip install tensorflow",
-        ),
+        fix=causes.native_interpreter_fix(ctx.machine),
         links=(
             "https://developer.apple.com/documentation/apple-silicon/about-the-rosetta-translation-environment",
         ),

@@ -133,14 +133,6 @@ def check_tensorflow_gpu_package(ctx: CheckContext) -> Iterator[Finding]:
         )
         return
     m = ctx.machine
-    keep = [p for p in m.tf_providers if normalize_name(p.name) != "tensorflow-gpu"]
-    spec = (
-        f"tensorflow[and-cuda]=={keep[0].version}"
-        if keep and m.and_cuda_spec(keep[0].version)
-        else "tensorflow[and-cuda]"
-        if m.os == "linux"
-        else "tensorflow"
-    )
     yield causes.finding(
         "packages.tensorflow-gpu",
         Severity.WARNING,
@@ -149,11 +141,7 @@ def check_tensorflow_gpu_package(ctx: CheckContext) -> Iterator[Finding]:
         "tensorflow-gpu has been removed from PyPI: its last release line is 2.11 and later "
         "versions only print an error. GPU support on Linux comes with the plain `tensorflow` "
         "wheel; `tensorflow[and-cuda]` (2.14+) also installs the CUDA libraries.",
-        fix(
-            "Replace tensorflow-gpu with tensorflow (and its CUDA extra on Linux).",
-            *m.pip("uninstall -y tensorflow-gpu"),
-            *m.pip_install(spec),
-        ),
+        causes.tensorflow_gpu_removed_fix(m),
     )
 
 
@@ -304,12 +292,7 @@ def _import_error_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
             "glibc-too-old",
             f"TensorFlow{version} needs {match.group(1)}, newer than this system's C library",
             detail,
-            fix(
-                f"Use a Linux distribution (or container base image) with glibc "
-                f"{match.group(1).split('_', 1)[1]} or newer, or an older TensorFlow built for "
-                "this glibc.",
-                "ldd --version",
-            ),
+            causes.glibc_fix(match.group(1)),
         )
     if _PROTOBUF.search(text):
         remedy = causes.range_fix(m, "protobuf") or causes.install_fix(
@@ -332,11 +315,7 @@ def _import_error_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
             "msvc-runtime-missing",
             f"TensorFlow{version} fails to load its native library (DLL load failed)",
             detail,
-            fix(
-                "Install the Microsoft Visual C++ Redistributable for Visual Studio 2015-2022 "
-                "(x64); check the CPU has AVX; use 64-bit Python.",
-                "winget install Microsoft.VCRedist.2015+.x64",
-            ),
+            causes.msvc_fix(),
         )
     return causes.finding(
         "tensorflow.import",

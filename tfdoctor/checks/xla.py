@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from pathlib import PurePosixPath
-from typing import Optional
 
 from tfdoctor import causes
-from tfdoctor.checks._context import CheckContext, fix
+from tfdoctor.checks._context import CheckContext
 from tfdoctor.findings import Finding, Severity
 from tfdoctor.matrix import version_key
 
@@ -58,7 +56,6 @@ def check_ptxas(ctx: CheckContext) -> Iterator[Finding]:
             f"ptxas {have} ({libs.ptxas}) fits the driver's CUDA {driver_cuda}",
         )
         return
-    major, minor = version_key(driver_cuda)[:2]
     newer_major = version_key(have)[:1] > version_key(driver_cuda)[:1]
     effect = (
         "XLA's kernels will not load"
@@ -71,26 +68,8 @@ def check_ptxas(ctx: CheckContext) -> Iterator[Finding]:
         "ptxas-too-new",
         f"ptxas {have} is newer than the CUDA {driver_cuda} this driver supports: {effect}",
         f"ptxas: {libs.ptxas}",
-        fix(
-            f"Upgrade the NVIDIA driver to one that supports CUDA {have}, or put a ptxas of "
-            f"CUDA {driver_cuda} or older first on PATH.",
-            *ctx.machine.pip_install(f"nvidia-cuda-nvcc-cu{major}=={major}.{minor}.*"),
-        ),
+        causes.ptxas_fix(ctx.machine),
     )
-
-
-def _toolkit_root(ctx: CheckContext) -> Optional[str]:
-    """A CUDA toolkit found on this machine that holds nvvm/libdevice's parent."""
-    libs = ctx.facts.cuda_libs
-    for found in libs.elsewhere if libs is not None else ():
-        if found.place in ("cuda-home", "usr-local-cuda") and found.name == "cudart":
-            path = PurePosixPath(found.path).parent
-            while path.name in ("lib64", "lib") or path.parent.name == "targets":
-                path = path.parent
-            if path.name == "targets":
-                path = path.parent
-            return str(path)
-    return None
 
 
 def check_libdevice(ctx: CheckContext) -> Iterator[Finding]:
@@ -101,26 +80,6 @@ def check_libdevice(ctx: CheckContext) -> Iterator[Finding]:
     logged = _LIBDEVICE_LOG.search(_log(ctx))
     if not logged and libs.ptxas is None:
         return  # no evidence the search ran: say nothing rather than guess
-    m = ctx.machine
-    root = _toolkit_root(ctx)
-    if m.in_conda:
-        remedy = fix(
-            "Point XLA at the conda environment's CUDA files (TensorFlow's guide for conda).",
-            "mkdir -p $CONDA_PREFIX/lib/nvvm/libdevice",
-            "cp $CONDA_PREFIX/lib/libdevice.10.bc $CONDA_PREFIX/lib/nvvm/libdevice/",
-            "export XLA_FLAGS=--xla_gpu_cuda_data_dir=$CONDA_PREFIX/lib",
-        )
-    elif root is not None:
-        remedy = fix(
-            f"Point XLA at the CUDA toolkit in {root}.",
-            f"export XLA_FLAGS=--xla_gpu_cuda_data_dir={root}",
-        )
-    else:
-        major = version_key(m.build_cuda or "12")[0]
-        remedy = fix(
-            "Install libdevice with the CUDA compiler wheel (XLA finds it in site-packages).",
-            *m.pip_install(f"nvidia-cuda-nvcc-cu{major}"),
-        )
     yield causes.finding(
         "xla.libdevice",
         Severity.ERROR if logged else Severity.WARNING,
@@ -130,5 +89,5 @@ def check_libdevice(ctx: CheckContext) -> Iterator[Finding]:
         if logged
         else "Searched: XLA_FLAGS' --xla_gpu_cuda_data_dir, the "
         "CUDA toolkit roots and the nvidia-cuda-nvcc wheel.",
-        remedy,
+        causes.libdevice_fix(ctx.machine),
     )

@@ -1,0 +1,97 @@
+"""Benchmark ``tfdoctor explain`` on a large mixed TensorFlow log: MB/s and peak RSS.
+
+Usage: python benchmarks/bench_explain.py [--mb 50] [--keep FILE]
+
+The log mixes what a training run prints (Keras progress bars redrawn with ``\\r``, epoch
+lines, TensorFlow's start-up noise, a traceback) with a few failure lines, so the prefilter
+meets both the common and the rare case. The target is 50 MB/s and under 100 MB resident.
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tfdoctor.explain import explain
+from tfdoctor.explain.reader import read_log
+from tfdoctor.matrix import load_matrix
+from tfdoctor.signatures import load_signatures
+
+_NOISE = (
+    "2024-03-10 18:42:51.339121: I tensorflow/core/framework/local_rendezvous.cc:404] Local "
+    "rendezvous is aborting with status: OUT_OF_RANGE: End of sequence\n"
+    "2023-12-05 09:29:20.002737: W tensorflow/compiler/tf2tensorrt/utils/py_utils.cc:38] "
+    "TF-TRT Warning: Could not find TensorRT\n"
+    "2025-02-09 09:37:34.496341: I external/local_xla/xla/stream_executor/cuda/cuda_executor."
+    "cc:901] successful NUMA node read from SysFS had negative value (-1), but there must be "
+    "at least one NUMA node, so returning NUMA node zero.\n"
+)
+_FAILURE = (
+    "2021-01-02 20:12:26.425425: W tensorflow/stream_executor/platform/default/dso_loader.cc:"
+    "60] Could not load dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: "
+    "cannot open shared object file: No such file or directory\n"
+)
+
+
+def _epoch(n: int) -> str:
+    bars = "".join(
+        f"\r{i:4d}/1563 [{'=' * (i * 30 // 1563):<30}] - ETA: 12s - loss: 0.{i:04d} - "
+        "accuracy: 0.9123"
+        for i in range(1, 1564, 97)
+    )
+    return (
+        f"Epoch {n}/1000\n{bars}\r1563/1563 [==============================] - 14s 9ms/step - "
+        "loss: 0.2190 - accuracy: 0.9345 - val_loss: 0.3012 - val_accuracy: 0.9012\n"
+        "I0000 00:00:1710092571.339121   10148 device_compiler.h:186] Compiled cluster using "
+        "XLA!  This line is logged at most once for the lifetime of the process.\n"
+        '  File "/usr/local/lib/python3.10/dist-packages/keras/src/engine/training.py", line '
+        f"{1000 + n}, in fit\n"
+    )
+
+
+def write_log(path: Path, megabytes: float) -> int:
+    """A mixed log of about ``megabytes`` MB at ``path``; returns its size in bytes."""
+    target = int(megabytes * 1_000_000)
+    size = 0
+    n = 0
+    with path.open("w", encoding="utf-8", newline="") as out:
+        while size < target:
+            n += 1
+            piece = _epoch(n) + (_NOISE if n % 7 == 0 else "") + (_FAILURE if n % 500 == 0 else "")
+            out.write(piece)
+            size += len(piece.encode("utf-8"))
+    return size
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Write the log, explain it, print MB/s and peak RSS."""
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--mb", type=float, default=50.0, help="log size in MB (default 50)")
+    parser.add_argument("--keep", metavar="FILE", help="write the log here and keep it")
+    args = parser.parse_args(argv)
+    signatures = load_signatures()
+    matrix = load_matrix()
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(args.keep) if args.keep else Path(tmp) / "mixed.log"
+        size = write_log(path, args.mb)
+        start = time.perf_counter()
+        with path.open("rb") as stream:
+            report = explain(read_log(stream, path.name), signatures, matrix)
+        seconds = time.perf_counter() - start
+    # ru_maxrss is KiB on Linux (bytes on macOS).
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    rss_mb = rss / (1 << 20) if sys.platform == "darwin" else rss / 1024
+    print(f"log: {size / 1e6:.1f} MB, {seconds:.2f} s, {size / 1e6 / seconds:.1f} MB/s")
+    print(f"peak RSS: {rss_mb:.1f} MiB (the log generator's included)")
+    print("findings: " + ", ".join(f.id for f in report.findings))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

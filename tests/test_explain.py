@@ -1,0 +1,369 @@
+"""``tfdoctor explain``: the reader, the real-log corpus, fixes fitted to what is known, the CLI."""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests import factories as f
+from tfdoctor.cli import main
+from tfdoctor.explain import explain, scan
+from tfdoctor.explain.reader import LogText, lines_of, read_log, split_text
+from tfdoctor.facts import LibraryCandidate, to_json
+from tfdoctor.findings import Finding, Report, Severity
+from tfdoctor.signatures import load_signatures
+
+SIGNATURES = load_signatures()
+LOGS = Path(__file__).resolve().parent / "data" / "logs"
+CASES = sorted(LOGS.glob("*.log"))
+
+
+def _read(data: bytes, name: str = "", **kw: Any) -> list[tuple[str, str]]:
+    return list(lines_of(read_log(io.BytesIO(data), name, **kw)))
+
+
+def _explain(text: str, **kw: Any) -> Report:
+    return explain([split_text(text)], SIGNATURES, f.FIXTURE_MATRIX, **kw)
+
+
+def _fix_text(finding: Finding) -> str:
+    if finding.fix is None:
+        return ""
+    return "\n".join((finding.fix.text, *finding.fix.commands))
+
+
+# --- reading ------------------------------------------------------------------------------
+
+
+def test_plain_lines_are_numbered_from_one() -> None:
+    assert _read(b"a\nb\n") == [("line 1", "a"), ("line 2", "b")]
+
+
+def test_ansi_colours_and_crlf_are_removed() -> None:
+    data = b"\x1b[1;31mE0000 error\x1b[0m\r\n\x1b]0;title\x07plain\r\n"
+    assert _read(data) == [("line 1", "E0000 error"), ("line 2", "plain")]
+
+
+def test_a_redrawn_progress_bar_keeps_its_last_state() -> None:
+    data = b"Epoch 1/2\n 1/10 [==>...]\r 5/10 [=====>]\r10/10 [==========] - loss: 0.1\nnext\n"
+    assert _read(data) == [
+        ("line 1", "Epoch 1/2"),
+        ("line 2", "10/10 [==========] - loss: 0.1"),
+        ("line 3", "next"),
+    ]
+
+
+def test_invalid_utf8_is_replaced_not_fatal() -> None:
+    assert _read(b"bad \xff\xfe byte\nok\n") == [
+        ("line 1", "bad \ufffd\ufffd byte"),
+        ("line 2", "ok"),
+    ]
+
+
+def test_utf16_from_powershell_is_decoded() -> None:
+    data = "Illegal instruction\r\nnext\r\n".encode("utf-16")
+    assert _read(data) == [("line 1", "Illegal instruction"), ("line 2", "next")]
+
+
+def test_line_numbers_hold_across_small_chunks() -> None:
+    data = b"".join(f"line {i} \xc3\xa9\r\n".encode("latin-1") for i in range(1, 200))
+    lines = _read(data, chunk=7)
+    assert len(lines) == 199
+    assert lines[150][0] == "line 151"
+    assert lines[150][1].startswith("line 151 ")
+
+
+def test_an_endless_line_is_cut_under_one_number() -> None:
+    blocks = list(read_log(io.BytesIO(b"x" * 100 + b"\nend\n"), chunk=8, max_line=32))
+    assert max(len(b.text) for b in blocks) < 64
+    assert list(lines_of(blocks))[-1] == ("line 2", "end")
+
+
+def _notebook() -> bytes:
+    doc = {
+        "nbformat": 4,
+        "cells": [
+            {"cell_type": "markdown", "source": ["# title"]},
+            {
+                "cell_type": "code",
+                "outputs": [
+                    {"output_type": "stream", "name": "stderr", "text": ["first\n", "second\n"]},
+                    {
+                        "output_type": "error",
+                        "ename": "RuntimeError",
+                        "evalue": "x",
+                        "traceback": [
+                            "\x1b[0;31mRuntimeError\x1b[0m  Traceback",
+                            "\x1b[0;31mRuntimeError\x1b[0m: Physical devices cannot be modified "
+                            "after being initialized",
+                        ],
+                    },
+                ],
+            },
+        ],
+    }
+    return json.dumps(doc).encode()
+
+
+def test_a_notebook_reads_its_outputs_by_cell_and_line() -> None:
+    lines = _read(_notebook(), "run.ipynb")
+    assert lines[0] == ("cell 2, line 1", "first")
+    assert lines[2] == ("cell 2, line 3", "RuntimeError  Traceback")
+    assert lines[3][1].startswith("RuntimeError: Physical devices")
+
+
+def test_a_notebook_is_recognised_without_its_suffix() -> None:
+    report = explain(read_log(io.BytesIO(_notebook()), "-"), SIGNATURES, f.FIXTURE_MATRIX)
+    finding = report.findings[0]
+    assert finding.id == "explain.gpu-config-too-late"
+    assert "cell 2, line 4: RuntimeError: Physical devices" in finding.detail
+
+
+def test_json_that_is_no_notebook_is_read_as_text() -> None:
+    assert _read(b'{"msg": "Illegal instruction"}\n') == [
+        ("line 1", '{"msg": "Illegal instruction"}')
+    ]
+
+
+# --- the corpus of real logs ---------------------------------------------------------------
+
+
+def _case(path: Path) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
+    return data
+
+
+def test_the_corpus_is_large_and_sourced() -> None:
+    cases = [_case(p) for p in CASES]
+    assert sum(c["cause"] != "benign" for c in cases) >= 40
+    assert sum(c["cause"] == "benign" for c in cases) >= 15
+    for path, case in zip(CASES, cases):
+        assert re.match(r"https://github\.com/\S+/(issues|pull)/\d+$", case["source"]), path.name
+        assert set(case) <= {"source", "cause", "fix_has", "fix_lacks"}, path.name
+
+
+@pytest.mark.parametrize("path", CASES, ids=lambda p: p.stem)
+def test_a_real_log_gets_its_cause_and_fix(path: Path) -> None:
+    case = _case(path)
+    with path.open("rb") as stream:
+        report = explain(read_log(stream, path.name), SIGNATURES, f.FIXTURE_MATRIX)
+    if case["cause"] == "benign":
+        assert report.worst().rank <= Severity.INFO.rank, [x.id for x in report.findings]
+        assert report.exit_code() == 0
+        return
+    found = [x for x in report.findings if x.cause == case["cause"]]
+    assert found, [x.id for x in report.findings]
+    finding = found[0]
+    assert finding.id == f"explain.{case['cause']}"
+    assert re.search(r"^line \d+: ", finding.detail, re.MULTILINE), finding.detail
+    fix = _fix_text(finding)
+    for word in case.get("fix_has", ()):
+        assert word in fix, (word, fix)
+    for word in case.get("fix_lacks", ()):
+        assert word not in fix, (word, fix)
+
+
+# --- findings -------------------------------------------------------------------------------
+
+DLOPEN = (
+    "2021-01-02 20:12:26.425425: W tensorflow/stream_executor/platform/default/dso_loader.cc:60]"
+    " Could not load dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot "
+    "open shared object file: No such file or directory"
+)
+
+
+def test_nothing_recognised_is_one_info_finding() -> None:
+    report = _explain("hello\nworld")
+    assert [(x.id, x.severity) for x in report.findings] == [
+        ("explain.no-signature", Severity.INFO)
+    ]
+    assert "2 lines" in report.findings[0].detail
+    assert report.exit_code() == 0
+
+
+def test_benign_noise_says_why_and_never_warns() -> None:
+    line = (
+        "2023-12-05 09:29:20.002737: W tensorflow/compiler/tf2tensorrt/utils/py_utils.cc:38] "
+        "TF-TRT Warning: Could not find TensorRT"
+    )
+    (finding,) = _explain(line).findings
+    assert finding.id == "explain.benign.tf-trt-missing"
+    assert finding.severity is Severity.INFO
+    assert "TensorRT is an optional" in finding.detail
+
+
+def test_citations_are_bounded_and_counted() -> None:
+    report = _explain("\n".join([DLOPEN] * 7))
+    (finding,) = report.findings
+    assert finding.detail.count("dso_loader.cc") == 3
+    assert "(and 4 more like it)" in finding.detail
+    assert "line 3: " in finding.detail
+
+
+def test_no_and_cuda_fix_without_a_release_that_has_it() -> None:
+    finding = _explain(DLOPEN).findings[0]
+    assert "and-cuda" not in _fix_text(finding)
+    assert "does not show the TensorFlow version" in finding.detail
+
+
+def test_a_release_with_the_extra_gets_it() -> None:
+    text = DLOPEN + "\nSuccessfully installed keras-2.15.0 tensorflow-2.15.0\n"
+    finding = _explain(text).findings[0]
+    assert 'pip install "tensorflow[and-cuda]==2.15.0"' in _fix_text(finding)
+    assert "TensorFlow 2.15.0" in finding.detail
+
+
+def test_the_gpu_in_the_log_raises_a_conditional_signature() -> None:
+    stub = (
+        "2024-03-12 08:15:01.219473: I external/local_tsl/tsl/cuda/cudart_stub.cc:31] Could not "
+        "find cuda drivers on your machine, GPU will not be used."
+    )
+    assert _explain(stub).findings[0].severity is Severity.INFO
+    gpu = (
+        "Created device /job:localhost/replica:0/task:0/device:GPU:0 with 9620 MB memory:  -> "
+        "device: 0, name: NVIDIA GeForce RTX 3080 Ti, pci bus id: 0000:01:00.0, compute "
+        "capability: 8.6"
+    )
+    assert _explain(stub + "\n" + gpu).findings[0].severity is Severity.ERROR
+
+
+def test_the_scan_reads_every_line_once() -> None:
+    blocks = [LogText("", 1, "a\nb"), LogText("", 3, DLOPEN)]
+    evidence = scan(blocks, SIGNATURES)
+    assert evidence.lines == 3
+    assert evidence.hits["dlopen-cuda-library"].citations == [("line 3", DLOPEN)]
+
+
+# --- combined with a machine's facts ---------------------------------------------------------
+
+MISMATCH = (
+    "2022-12-01 10:11:12.131415: E tensorflow/compiler/xla/stream_executor/cuda/cuda_dnn.cc:417]"
+    " Loaded runtime CuDNN library: 8.1.0 but source was compiled with: 8.6.0.  CuDNN library "
+    "needs to have matching major version and equal or higher minor version."
+)
+STRAY = "/usr/local/cuda-11.2/lib64/libcudnn.so.8"
+
+
+def _machine_with_stray_cudnn() -> Any:
+    stray = LibraryCandidate(STRAY, "LD_LIBRARY_PATH", "8.1.0", "call", True)
+    return f.facts(
+        packages=(f.pkg("tensorflow", "2.11.0", top_level=("tensorflow",)),),
+        tensorflow=None,
+        cuda_libs=f.cuda_libs(f.lib("cudnn", "libcudnn.so.8", stray)),
+        environment={"LD_LIBRARY_PATH": "/usr/local/cuda-11.2/lib64"},
+    )
+
+
+def test_facts_say_where_the_logged_cudnn_comes_from() -> None:
+    log_only = _explain(MISMATCH).findings[0]
+    combined = _explain(MISMATCH, facts=_machine_with_stray_cudnn())
+    finding = combined.findings[0]
+    assert finding.cause == log_only.cause == "cudnn-version-mismatch"
+    assert "the log does not say from where" in log_only.detail
+    assert f"the loader picks {STRAY} (cuDNN 8.1.0), found through LD_LIBRARY_PATH" in (
+        finding.detail
+    )
+    assert "does not show" not in finding.detail
+    # The log's lines join the machine's TensorFlow facts.
+    assert any("Loaded runtime CuDNN" in line for line in combined.facts.tensorflow.log_errors)
+    assert combined.facts.python == _machine_with_stray_cudnn().python
+    assert "TensorFlow needs cuDNN 8.6.0" in _fix_text(finding)
+
+
+# --- the command ------------------------------------------------------------------------------
+
+
+def _run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(["explain", *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_cli_exits_2_on_an_error_cause(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = tmp_path / "train.log"
+    log.write_text(DLOPEN + "\n", encoding="utf-8")
+    code, out, _ = _run([str(log), "--no-color"], capsys)
+    assert code == 2
+    assert "explain.cuda-libs-missing" in out
+
+
+def test_cli_exits_0_on_benign_noise(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run([str(LOGS / "benign-factory-relernn-63.log"), "--json"], capsys)
+    report = json.loads(out)
+    assert code == 0 == report["summary"]["exit_code"]
+    assert {x["severity"] for x in report["findings"]} == {"info"}
+    assert report["findings"][0]["check"] == "explain"
+
+
+def test_cli_reads_markdown_from_stdin(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    stream = io.TextIOWrapper(io.BytesIO(b"Illegal instruction (core dumped)\n"))
+    monkeypatch.setattr("sys.stdin", stream)
+    code, out, _ = _run(["-", "--format", "markdown"], capsys)
+    assert code == 2
+    assert "`explain.cpu-lacks-avx`" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        pytest.param(["missing.log"], "cannot read missing.log", id="missing-file"),
+        pytest.param([".", "--json"], "cannot read .", id="directory"),
+        pytest.param(["x.log", "--facts", "f.json", "--here"], "--facts and --here", id="both"),
+        pytest.param(["-", "--facts", "-"], "both be read from stdin", id="two-stdins"),
+        pytest.param(["x.log", "--facts", "nope.json"], "cannot read facts file", id="bad-facts"),
+    ],
+)
+def test_cli_exits_3_on_bad_input(
+    args: list[str],
+    message: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "x.log").write_text("hello\n", encoding="utf-8")
+    code, out, err = _run(args, capsys)
+    assert code == 3
+    assert out == ""
+    assert message in err and err.count("\n") == 1
+
+
+def test_cli_combines_a_saved_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    facts = tmp_path / "facts.json"
+    facts.write_text(json.dumps(to_json(_machine_with_stray_cudnn())), encoding="utf-8")
+    log = tmp_path / "run.log"
+    log.write_text(MISMATCH + "\n", encoding="utf-8")
+    code, out, _ = _run([str(log), "--facts", str(facts), "--json"], capsys)
+    report = json.loads(out)
+    assert code == 2
+    assert STRAY in report["findings"][0]["detail"]
+    assert report["facts"]["packages"][0]["name"] == "tensorflow"
+
+
+def test_findings_are_documented() -> None:
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "findings.md").read_text("utf-8")
+    assert "explain.<cause>" in doc and "explain.benign.<signature>" in doc
+    assert "explain.no-signature" in doc
+
+
+def test_reports_are_frozen_values() -> None:
+    report = _explain(DLOPEN)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        report.findings[0].id = "x"  # type: ignore[misc]
+
+
+def test_the_layering_rule_keeps_explain_off_checks_and_renderers() -> None:
+    from tests.test_architecture import _imports_of, layer_violations
+
+    assert layer_violations("tfdoctor.explain", _imports_of("from tfdoctor.checks import gpu"))
+    assert layer_violations("tfdoctor.explain.reader", _imports_of("import tfdoctor.render.text"))
+    assert not layer_violations("tfdoctor.explain", _imports_of("from tfdoctor import causes"))
+    assert layer_violations("tfdoctor.signatures", _imports_of("import tfdoctor.machine"))

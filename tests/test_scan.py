@@ -1,0 +1,259 @@
+"""``tfdoctor scan``: each test file's expected findings, line by line; none on clean code."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from tfdoctor.findings import Severity
+from tfdoctor.scan import ScanError, ScanOptions, collect_files, judge_files, scan, scan_files
+from tfdoctor.scan.rules import load_rules
+from tfdoctor.scan.walker import notebook_cells, scan_source
+
+DATA = Path(__file__).resolve().parent / "data" / "scan"
+EXPECT = re.compile(r"#\s*expect:\s*(.+)$")
+RULES = load_rules()
+
+FILES = sorted(p.name for p in DATA.iterdir() if p.suffix in (".py", ".ipynb"))
+CLEAN = [name for name in FILES if name.startswith(("clean_", "compat_v1_"))]
+
+
+def expected(path: Path) -> set[tuple[int, int, str]]:
+    """(cell or 0, line, finding id) from the ``# expect: id, id`` comments of a test file."""
+    text = path.read_text(encoding="utf-8")
+    parts = notebook_cells(text) if path.suffix == ".ipynb" else [(0, text)]
+    out: set[tuple[int, int, str]] = set()
+    for cell, source in parts:
+        for number, line in enumerate(source.splitlines(), start=1):
+            match = EXPECT.search(line)
+            if match:
+                out.update((cell, number, i.strip()) for i in match.group(1).split(","))
+    return out
+
+
+def found(paths: list[str], target: str = "2.21", **options: object) -> set[tuple[int, int, str]]:
+    report = scan(ScanOptions(tuple(paths), target, **options), RULES, "test")  # type: ignore[arg-type]
+    out = set()
+    for f in report.findings:
+        assert f.location is not None
+        out.add((f.location.cell or 0, f.location.line, f.id))
+    return out
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_findings_match_the_expectations_line_by_line(name: str) -> None:
+    path = DATA / name
+    assert found([str(path)]) == expected(path)
+
+
+@pytest.mark.parametrize("name", CLEAN)
+def test_modern_code_has_no_finding(name: str) -> None:
+    assert expected(DATA / name) == set()
+    assert found([str(DATA / name)]) == set()
+
+
+def test_the_test_files_cover_every_kind_of_breakage() -> None:
+    ids = {finding_id for name in FILES for _, _, finding_id in expected(DATA / name)}
+    for wanted in (
+        "scan.tf1-session",
+        "scan.tf-contrib",
+        "scan.tf-estimator",
+        "scan.keras3-legacy-optimizers",
+        "scan.keras3-save-savedmodel",
+        "scan.tensorboard-callback",
+        "scan.api-moved-to-compat-v1",
+        "scan.keras3-behaviour-change",
+    ):
+        assert wanted in ids
+
+
+def _by_id(path: Path, finding_id: str, target: str = "2.21") -> list:  # type: ignore[type-arg]
+    report = scan(ScanOptions((str(path),), target), RULES, "test")
+    return [f for f in report.findings if f.id == finding_id]
+
+
+def test_fix_names_the_idiom_and_the_compat_v1_stop_gap() -> None:
+    (session, *_) = _by_id(DATA / "tf1_mnist_graph.py", "scan.tf1-session")
+    assert session.severity is Severity.ERROR
+    assert session.cause == "api-moved-to-compat-v1"
+    assert "tf.function" in session.fix.text
+    assert "tf.compat.v1.Session" in session.fix.text
+    (moved,) = _by_id(DATA / "tf1_mnist_graph.py", "scan.api-moved-to-compat-v1")
+    # The TensorFlow 2 name of the same object, from the wheel's API files.
+    assert "tf.random.normal" in moved.fix.text
+    assert "tf.compat.v1.random_normal" in moved.fix.text
+
+
+def test_keras2_fix_offers_tf_keras_with_the_legacy_switch() -> None:
+    (legacy, *_) = _by_id(DATA / "keras2_transfer_learning.ipynb", "scan.keras3-legacy-optimizers")
+    assert "tf.keras.optimizers.Adam" in legacy.fix.text
+    assert legacy.fix.commands == ('pip install "tf-keras~=2.21.0"', "export TF_USE_LEGACY_KERAS=1")
+    (tb,) = _by_id(DATA / "keras2_train.py", "scan.tensorboard-callback")
+    assert tb.fix.commands == ("pip install tensorboard",)
+    assert tb.cause == "tensorboard-not-installed"
+    (backend,) = [
+        f
+        for f in _by_id(DATA / "keras2_train.py", "scan.keras3-behaviour-change")
+        if "int_shape" in f.summary
+    ]
+    assert "Keras 3" in backend.detail
+
+
+def test_target_before_keras3_reports_only_the_tensorflow_1_uses() -> None:
+    ids = {i for _, _, i in found([str(DATA)], target="2.15")}
+    assert "scan.tf1-session" in ids
+    assert not {i for i in ids if "keras3" in i or "tensorboard" in i or "estimator" in i}
+
+
+def test_from_reports_only_what_changes_between_the_two_lines() -> None:
+    ids = {i for _, _, i in found([str(DATA)], target="2.21", since="2.15")}
+    assert "scan.tf-estimator" in ids and "scan.keras3-legacy-optimizers" in ids
+    assert "scan.tensorboard-callback" in ids
+    assert not {i for i in ids if i.startswith("scan.tf1-") or "compat-v1" in i}
+
+
+def test_changed_defaults_show_in_an_upgrade_plan_only(tmp_path: Path) -> None:
+    code = tmp_path / "opt.py"
+    code.write_text("import tensorflow as tf\nopt = tf.keras.optimizers.Adam(1e-3)\n")
+    assert found([str(code)], target="2.11") == set()
+    assert found([str(code)], target="2.11", since="2.10") == {
+        (0, 2, "scan.keras-optimizers-new-implementation")
+    }
+
+
+def test_installed_tensorboard_silences_its_rules() -> None:
+    path = str(DATA / "keras2_train.py")
+    with_tb = found([path], installed=frozenset({"tensorflow", "tensorboard"}))
+    assert not {i for _, _, i in with_tb if "tensorboard" in i}
+    assert (0, 7, "scan.tensorboard-callback") in found([path], installed=frozenset({"keras"}))
+
+
+# --- the walker ---------------------------------------------------------------------------------
+
+
+def names(code: str) -> list[tuple[int, str, str]]:
+    uses = scan_source(code, "x.py", methods={"save"}).uses
+    return [(u.line, u.name, u.kind) for u in uses]
+
+
+def test_aliases_resolve_to_qualified_names() -> None:
+    code = "\n".join(
+        [
+            "import tensorflow as tf",
+            "from tensorflow import keras",
+            "from tensorflow.keras import layers as L",
+            "import keras as k3",
+            "from tensorflow.compat import v1",
+            "a = tf.compat.v1.Session",
+            "b = keras.layers.Dense",
+            "c = L.Dense(3)",
+            "d = k3.ops.relu",
+            "e = v1.placeholder",
+        ]
+    )
+    got = {(line, name) for line, name, _ in names(code)}
+    assert {
+        (6, "tf.compat.v1.Session"),
+        (7, "tf.keras.layers.Dense"),
+        (8, "tf.keras.layers.Dense"),
+        (9, "keras.ops.relu"),
+        (10, "tf.compat.v1.placeholder"),
+    } <= got
+
+
+def test_unrelated_code_is_not_parsed_and_other_modules_are_ignored() -> None:
+    assert scan_source("import numpy as np\nnp.Session()\n", "x.py").uses == ()
+    got = names("import tensorflow as tf\nimport numpy as tf2\ntf2.Session()\n")
+    assert got == []
+
+
+def test_reassigned_imported_names_are_the_files_own() -> None:
+    code = (
+        "try:\n    from keras import backend\nexcept ImportError:\n    backend = None\n"
+        "backend.foo\n"
+    )
+    assert [n for n in names(code) if n[2] != "import"] == []
+
+
+def test_columns_count_characters_not_bytes() -> None:
+    uses = scan_source("import tensorflow as tf\nx = 'ünï'; tf.Session()\n", "x.py").uses
+    (session,) = [u for u in uses if u.name == "tf.Session"]
+    assert (session.line, session.column) == (2, 12)  # bytes would say 14
+
+
+def test_notebook_magics_and_shell_lines_keep_the_line_numbers() -> None:
+    doc = {
+        "cells": [
+            {"cell_type": "markdown", "source": ["import tensorflow as tf"]},
+            {
+                "cell_type": "code",
+                "source": ["!pip install x\n", "%time 1\n", "import tensorflow as tf"],
+            },
+            {"cell_type": "code", "source": "%%bash\ntf.Session()"},
+            {"cell_type": "code", "source": ["x = 1\n", "tf.Session()"]},
+        ],
+        "nbformat": 4,
+    }
+    result = scan_source(json.dumps(doc), "n.ipynb", notebook=True)
+    assert [(u.cell, u.line, u.name) for u in result.uses] == [(4, 2, "tf.Session")]
+
+
+def test_unparsable_file_is_reported_not_skipped(tmp_path: Path) -> None:
+    bad = tmp_path / "py2.py"
+    bad.write_text("import tensorflow as tf\nprint 'hello'\n")
+    report = scan(ScanOptions((str(bad),), "2.21"), RULES, "test")
+    (finding,) = report.findings
+    assert finding.id == "scan.unreadable"
+    assert finding.severity is Severity.UNKNOWN
+    assert finding.location is not None and finding.location.line == 2
+
+
+def test_star_import_flags_only_names_tensorflow_1_had(tmp_path: Path) -> None:
+    code = tmp_path / "star.py"
+    code.write_text(
+        "from tensorflow import *\n"
+        "def helper():\n    return 1\n"
+        "x = helper() + my_global\n"
+        "y = placeholder(float32)\n"
+        "z = random_normal([1])\n"
+    )
+    assert found([str(code)]) == {
+        (0, 5, "scan.tf1-placeholder"),
+        (0, 6, "scan.api-moved-to-compat-v1"),
+    }
+
+
+def test_directories_skip_caches_and_virtual_environments(tmp_path: Path) -> None:
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "a.py").write_text("")
+    (tmp_path / "pkg" / "notes.txt").write_text("")
+    (tmp_path / ".venv").mkdir()
+    (tmp_path / ".venv" / "b.py").write_text("")
+    (tmp_path / "env").mkdir()
+    (tmp_path / "env" / "pyvenv.cfg").write_text("")
+    (tmp_path / "env" / "c.py").write_text("")
+    assert collect_files([str(tmp_path)]) == [str(tmp_path / "pkg" / "a.py")]
+    with pytest.raises(ScanError, match="no such file"):
+        collect_files([str(tmp_path / "missing")])
+
+
+def test_process_pool_gives_the_same_findings_as_one_process(tmp_path: Path) -> None:
+    files = []
+    for i in range(30):
+        path = tmp_path / f"m{i:02}.py"
+        path.write_text(f"import tensorflow as tf\n\nsess{i} = tf.Session()\n")
+        files.append(str(path))
+    serial = scan_files(files, ["save"], workers=1)
+    pooled = scan_files(files, ["save"], workers=2)
+    assert serial == pooled
+    findings = judge_files(pooled, RULES, ScanOptions(tuple(files), "2.21"))
+    assert len(findings) == 30
+
+
+def test_scanning_never_imports_tensorflow() -> None:
+    scan(ScanOptions((str(DATA),), "2.21"), RULES, "test")
+    assert "tensorflow" not in sys.modules

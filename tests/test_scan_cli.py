@@ -1,0 +1,118 @@
+"""``tfdoctor scan`` on the command line: exit codes, JSON with locations, SARIF 2.1.0."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema  # type: ignore[import-untyped]  # no stubs in the test extras
+import pytest
+
+from tfdoctor.cli import main
+from tfdoctor.facts import Facts
+from tfdoctor.findings import Finding, Location, Report, Severity
+from tfdoctor.render.sarif import render_sarif
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "tests" / "data" / "scan"
+SARIF_SCHEMA = ROOT / "tests" / "data" / "sarif" / "sarif-schema-2.1.0.json"
+REPORT_SCHEMA = ROOT / "docs" / "report.schema.json"
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(["scan", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_breaking_code_exits_2_and_json_carries_locations(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = run(capsys, str(DATA / "keras2_train.py"), "--target", "2.21", "--json")
+    assert code == 2
+    report = json.loads(out)
+    jsonschema.validate(report, json.loads(REPORT_SCHEMA.read_text(encoding="utf-8")))
+    first = report["findings"][0]
+    assert first["location"] == {"path": str(DATA / "keras2_train.py"), "line": 7, "column": 46}
+    assert first["id"] == "scan.tensorboard-callback"
+
+
+def test_clean_code_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, str(DATA / "clean_tf2_keras3.py"), "--target", "2.21")
+    assert code == 0
+    assert "Summary:" in out
+
+
+def test_notebook_location_names_the_cell(capsys: pytest.CaptureFixture[str]) -> None:
+    path = DATA / "keras2_transfer_learning.ipynb"
+    _, out, _ = run(capsys, str(path), "--target", "2.21", "--format", "json")
+    locations = [f["location"] for f in json.loads(out)["findings"]]
+    assert {"path": str(path), "line": 2, "column": 5, "cell": 4} in locations
+
+
+def test_bad_input_exits_3(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, _, err = run(capsys, str(tmp_path / "missing.py"), "--target", "2.21")
+    assert code == 3 and "no such file" in err
+    code, _, err = run(capsys, str(DATA), "--target", "latest")
+    assert code == 3 and "--target" in err
+    code, _, err = run(capsys, str(DATA), "--json", "--format", "sarif")
+    assert code == 3
+
+
+def test_sarif_output_validates_against_the_sarif_2_1_0_schema(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(ROOT)
+    code, out, _ = run(capsys, "tests/data/scan", "--target", "2.21", "--format", "sarif")
+    assert code == 2
+    log = json.loads(out)
+    schema = json.loads(SARIF_SCHEMA.read_text(encoding="utf-8"))
+    jsonschema.Draft4Validator.check_schema(schema)
+    jsonschema.Draft4Validator(schema).validate(log)
+    (run_,) = log["runs"]
+    result = run_["results"][0]
+    assert result["locations"][0]["physicalLocation"]["artifactLocation"] == {
+        "uri": "tests/data/scan/aliases_and_classes.py",
+        "uriBaseId": "%SRCROOT%",
+    }
+    rules = run_["tool"]["driver"]["rules"]
+    assert rules[result["ruleIndex"]]["id"] == result["ruleId"]
+    assert {r["level"] for r in run_["results"]} <= {"error", "warning", "note"}
+
+
+def test_sarif_of_a_fixed_report_is_golden(tmp_path: Path) -> None:
+    finding = Finding(
+        "scan.tf1-session",
+        Severity.ERROR,
+        "a.py:3:8: tf.Session",
+        "Sessions are gone.",
+        links=("https://www.tensorflow.org/guide/migrate",),
+        check="scan",
+        cause="api-moved-to-compat-v1",
+        location=Location(str(tmp_path / "a.py"), 3, 8),
+    )
+    report = Report(Facts(tfdoctor_version="1", collected_at="now"), (finding,))
+    log = json.loads(render_sarif(report, "1.0", base=str(tmp_path)))
+    assert log["runs"][0]["results"] == [
+        {
+            "level": "error",
+            "locations": [
+                {
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": "a.py", "uriBaseId": "%SRCROOT%"},
+                        "region": {"startColumn": 8, "startLine": 3},
+                    }
+                }
+            ],
+            "message": {"text": "Sessions are gone."},
+            "ruleId": "scan.tf1-session",
+            "ruleIndex": 0,
+        }
+    ]
+
+
+def test_findings_without_a_location_keep_their_json_shape() -> None:
+    from tfdoctor.findings import finding_to_json
+
+    plain = Finding("python.version", Severity.OK, "Python 3.11")
+    assert "location" not in finding_to_json(plain)

@@ -1,0 +1,158 @@
+"""The scan rules file and the API listing: strict validation, sources, and freshness."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tfdoctor.causes import CAUSES
+from tfdoctor.scan.api import MISSING, OK, UNKNOWN, api_for, bundled_lines, load_api, parse_api
+from tfdoctor.scan.rules import RulesError, load_rules, parse_rules
+
+ROOT = Path(__file__).resolve().parent.parent
+
+GOOD = """\
+schema_version: 1
+sources:
+  - id: notes
+    title: Release notes
+    url: https://example.org/notes
+rules:
+  - id: a-rule
+    api: [tf.Session]
+    removed_in: "2.0"
+    effect: attribute-error
+    what: gone
+    replacement: use this
+    cause: api-removed
+    sources: [notes]
+"""
+
+
+def test_bundled_rules_load_and_cite_their_sources() -> None:
+    rules = load_rules()
+    assert len(rules.rules) >= 30
+    for rule in rules.rules:
+        assert rule.cause in CAUSES
+        assert rule.sources and all(s.url.startswith("https://") for s in rule.sources)
+        assert rule.replacement and rule.what
+
+
+def test_a_minimal_file_parses() -> None:
+    (rule,) = parse_rules(GOOD, "r.yaml").rules
+    assert (rule.id, rule.kind, rule.release, rule.severity) == (
+        "a-rule",
+        "removed",
+        "2.0",
+        "error",
+    )
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        (
+            "    effect: attribute-error\n",
+            "    effect: boom\n",
+            "r.yaml:10: rules[a-rule].effect: must be",
+        ),
+        (
+            "    cause: api-removed\n",
+            "    cause: nope\n",
+            "r.yaml:13: rules[a-rule].cause: unknown cause",
+        ),
+        (
+            "    sources: [notes]\n",
+            "    sources: [other]\n",
+            "r.yaml:14: rules[a-rule].sources: unknown",
+        ),
+        (
+            '    removed_in: "2.0"\n',
+            '    removed_in: "two"\n',
+            "r.yaml:9: rules[a-rule].removed_in: 'two'",
+        ),
+        (
+            "    api: [tf.Session]\n",
+            "    api: [tf.Session]\n    colour: red\n",
+            "r.yaml:9: rules[0].colour: unknown field",
+        ),
+        (
+            "    api: [tf.Session]\n",
+            "    api: [numpy.load]\n",
+            "r.yaml:8: rules[a-rule].api[0]: 'numpy.load'",
+        ),
+        (
+            "    url: https://example.org/notes\n",
+            "    url: http://x\n",
+            "r.yaml:5: sources[notes].url: must be",
+        ),
+        (
+            '    removed_in: "2.0"\n',
+            '    removed_in: "2.0"\n    changed_in: "2.1"\n',
+            "exactly one",
+        ),
+    ],
+    ids=["effect", "cause", "source", "release", "unknown-field", "api", "url", "both-releases"],
+)
+def test_errors_name_file_line_and_field(old: str, new: str, message: str) -> None:
+    with pytest.raises(RulesError) as caught:
+        parse_rules(GOOD.replace(old, new), "r.yaml")
+    assert message in str(caught.value)
+    assert "\n" not in str(caught.value)
+
+
+def test_yaml_syntax_error_is_one_line() -> None:
+    with pytest.raises(RulesError, match=r"^r.yaml:\d+: YAML syntax error"):
+        parse_rules("rules: [\n", "r.yaml")
+
+
+def test_listing_answers_exists_missing_and_unknown() -> None:
+    api = parse_api(
+        "# tensorflow 9.1.0\n# keras 3.0.0\n"
+        "tf\tcompat/ keras/ Variable __version__\n"
+        "tf.compat\tv1/\n"
+        "tf.compat.v1\tSession\n"
+        "tf.keras\tlayers/\n"
+        "tf.keras.layers\t*\n"
+        "=tf.compat.v1.random_normal\ttf.random.normal\n"
+    )
+    assert api.line == "9.1"
+    assert api.lookup("tf.Variable.assign").status == OK
+    assert api.lookup("tf.__version__").status == OK
+    assert api.lookup("tf.Session").status == MISSING
+    assert api.lookup("tf.contrib.layers").missing_at == "tf.contrib"
+    assert api.lookup("tf.keras.layers.Anything").status == UNKNOWN
+    assert api.lookup("tf.python.keras").status == UNKNOWN  # private, not judged
+    assert api.renames["tf.compat.v1.random_normal"] == "tf.random.normal"
+
+
+def test_bundled_listing_is_the_real_api() -> None:
+    (line, *_) = bundled_lines()
+    api = load_api(line)
+    assert api is not None and api.tensorflow.startswith(line)
+    assert api.has("tf.compat.v1.Session") and not api.has("tf.Session")
+    assert api.has("tf.keras.optimizers.Adam") and not api.has("keras.backend.int_shape")
+    assert api_for(line) is api
+    assert api_for("1.15") is None
+
+
+def test_listing_is_current_with_the_installed_tensorflow() -> None:
+    import sysconfig
+
+    site = Path(sysconfig.get_paths()["purelib"])
+    if not (site / "tensorflow" / "_api" / "v2").is_dir() or not (site / "keras").is_dir():
+        pytest.skip("TensorFlow and Keras are not installed in this environment")
+    version = next(site.glob("tensorflow-*.dist-info")).name.split("-")[1]
+    if ".".join(version.split(".")[:2]) not in bundled_lines():
+        pytest.skip(f"no listing is bundled for the installed TensorFlow {version}")
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "gen_scan_api.py"), "--check"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr

@@ -1,0 +1,619 @@
+"""``tfdoctor explain``: a pasted TensorFlow log as evidence for the catalogue of causes.
+
+The log is scanned for known signatures (:mod:`tfdoctor.signatures`); what it reveals (the
+TensorFlow, CUDA and cuDNN versions, the GPU's compute capability, the operating system, the
+Python) becomes a :class:`~tfdoctor.facts.Facts` holding only that, merged into a machine's
+facts when those are given; each recognised cause becomes one finding whose fix comes from the
+catalogue's builder applied to that machine view, so a fix never assumes more than is known.
+Benign noise becomes ``info`` findings that say why it is harmless.
+
+Finding ids: ``explain.<cause>`` for a cause, ``explain.benign.<signature>`` for noise,
+``explain.no-signature`` when nothing is recognised (docs/findings.md).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import re
+from collections.abc import Iterable, Sequence
+from typing import Callable, Optional
+
+from tfdoctor import causes
+from tfdoctor.explain.reader import LogText
+from tfdoctor.facts import (
+    DriverFacts,
+    Facts,
+    GpuFacts,
+    PackageFacts,
+    PlatformFacts,
+    PythonFacts,
+    TensorFlowFacts,
+)
+from tfdoctor.findings import Finding, Fix, Report, Severity
+from tfdoctor.machine import Machine, library_of
+from tfdoctor.matrix import Matrix
+from tfdoctor.signatures import BENIGN, EVIDENCE, Signature, Signatures
+
+#: Citations kept per signature (the first lines it matched).
+CITATIONS = 3
+#: The most log lines handed to the facts' ``log_errors``.
+MAX_LOG_ERRORS = 40
+
+_SEVERITY = {"info": Severity.INFO, "warning": Severity.WARNING, "error": Severity.ERROR}
+
+
+@dataclasses.dataclass
+class Hits:
+    """What one signature matched: how often, the first lines, their named groups."""
+
+    signature: Signature
+    count: int = 0
+    first: int = 0
+    citations: list[tuple[str, str]] = dataclasses.field(default_factory=list)
+    groups: list[dict[str, str]] = dataclasses.field(default_factory=list)
+
+
+@dataclasses.dataclass
+class Evidence:
+    """Every signature's hits, in order of first appearance, and the lines read."""
+
+    hits: dict[str, Hits] = dataclasses.field(default_factory=dict)
+    lines: int = 0
+
+    def values(self, group: str, evidence_only: bool = False) -> list[str]:
+        """Every distinct value a named group took, in order of appearance (``evidence_only``:
+        from lines that state a fact, not from errors that name a version they want)."""
+        out: list[str] = []
+        for hit in sorted(self.hits.values(), key=lambda h: h.first):
+            if evidence_only and hit.signature.cause != EVIDENCE:
+                continue
+            for groups in hit.groups:
+                value = groups.get(group)
+                if value and value not in out:
+                    out.append(value)
+        return out
+
+    def first(self, group: str, evidence_only: bool = False) -> Optional[str]:
+        """The first value a named group took."""
+        values = self.values(group, evidence_only)
+        return values[0] if values else None
+
+    def cited_lines(self) -> list[str]:
+        """The cited lines of every signature, in order of first appearance."""
+        return [
+            line
+            for hit in sorted(self.hits.values(), key=lambda h: h.first)
+            for _, line in hit.citations
+        ]
+
+
+def scan(blocks: Iterable[LogText], signatures: Signatures) -> Evidence:
+    """Match every line of ``blocks`` against ``signatures``.
+
+    Each signature's literal keyword is looked for with ``str.find`` (a fast substring search
+    in C); only the lines that hold one run the signatures' own patterns, so most of a log
+    is never touched by a regular expression.
+    """
+    keywords = signatures.keywords
+    evidence = Evidence()
+    order = 0
+    for block in blocks:
+        text = block.text
+        find = text.find
+        evidence.lines += text.count("\n") + 1
+        found: dict[int, list[Signature]] = {}
+        for keyword, sigs in keywords.items():
+            if all(_saturated(evidence, sig) for sig in sigs):
+                continue  # versions already read: the rest of the log cannot add to them
+            i = find(keyword)
+            while i >= 0:
+                found.setdefault(text.rfind("\n", 0, i) + 1, []).extend(sigs)
+                i = find("\n", i)
+                if i < 0:
+                    break
+                i = find(keyword, i)
+        line_no, counted = 0, 0
+        for start in sorted(found):
+            end = find("\n", start)
+            if end < 0:
+                end = len(text)
+            line_no += text.count("\n", counted, start)
+            counted = start
+            line = text[start:end]
+            for sig in dict.fromkeys(found[start]):
+                match = sig.pattern.search(line)
+                if match is None:
+                    continue
+                hit = evidence.hits.get(sig.id)
+                if hit is None:
+                    order += 1
+                    hit = evidence.hits[sig.id] = Hits(sig, first=order)
+                hit.count += 1
+                if len(hit.citations) < CITATIONS:
+                    hit.citations.append((block.where(line_no), line.strip()))
+                    hit.groups.append({k: v for k, v in match.groupdict().items() if v})
+    return evidence
+
+
+def _saturated(evidence: Evidence, sig: Signature) -> bool:
+    """An evidence signature that has all the lines it keeps."""
+    hit = evidence.hits.get(sig.id)
+    return sig.cause == EVIDENCE and hit is not None and len(hit.citations) >= CITATIONS
+
+
+# --- what the log reveals -------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class Revealed:
+    """What the log shows about the machine, each None when it does not show it."""
+
+    tf_version: Optional[str] = None
+    tf_dist: Optional[str] = None
+    python: Optional[str] = None
+    os: Optional[str] = None
+    cudnn_loaded: Optional[str] = None
+    cudnn_compiled: Optional[str] = None
+    cuda_version: Optional[str] = None
+    compute_capability: Optional[str] = None
+    gpu_name: Optional[str] = None
+    driver_version: Optional[str] = None
+    numpy_version: Optional[str] = None
+    site_packages: Optional[str] = None
+    wsl: bool = False
+    conda: bool = False
+
+    def known(self) -> list[str]:
+        """What the log shows, as phrases."""
+        out = []
+        if self.tf_version:
+            out.append(f"TensorFlow {self.tf_version}")
+        if self.python:
+            out.append(f"Python {self.python}")
+        if self.os:
+            out.append({"linux": "Linux", "windows": "Windows", "macos": "macOS"}[self.os])
+        if self.cudnn_compiled:
+            out.append(f"a build for cuDNN {self.cudnn_compiled}")
+        if self.cudnn_loaded:
+            out.append(f"cuDNN {self.cudnn_loaded} loaded")
+        if self.gpu_name or self.compute_capability:
+            cc = f" (compute capability {self.compute_capability})"
+            out.append(f"GPU {self.gpu_name or ''}{cc if self.compute_capability else ''}".strip())
+        if self.driver_version:
+            out.append(f"driver {self.driver_version}")
+        if self.numpy_version:
+            out.append(f"NumPy {self.numpy_version}")
+        return out
+
+    def unknown(self) -> list[str]:
+        """What the fix would need and the log does not show."""
+        out = []
+        if not self.tf_version:
+            out.append("the TensorFlow version")
+        if not self.os:
+            out.append("the operating system")
+        if not self.python:
+            out.append("the Python version")
+        return out
+
+
+_CUDNN_INT = re.compile(r"^(\d)(\d)(\d\d)$")
+
+
+def cudnn_dotted(value: Optional[str]) -> Optional[str]:
+    """cuDNN versions as TensorFlow logs them: ``8.9.4``, ``7201`` (7.2.1), ``8600`` (8.6.0)."""
+    if not value:
+        return None
+    match = _CUDNN_INT.match(value)
+    if match is not None:
+        major, minor, patch = match.groups()
+        return f"{major}.{minor}.{int(patch)}"
+    return value
+
+
+def _os_of(lines: Sequence[str], libraries: Sequence[str]) -> Optional[str]:
+    """The operating system the cited lines show: library names, then path styles."""
+    if any(lib.endswith(".dll") for lib in libraries):
+        return "windows"
+    if any(".so" in lib for lib in libraries):
+        return "linux"
+    text = "\n".join(lines)
+    if re.search(r"\b[A-Za-z]:\\|\\(?:site|dist)-packages\\|\.dll\b", text):
+        return "windows"
+    if re.search(
+        r"(?:^|[\s\"'(])/(?:usr|home|opt|root|lib|lib64|content|workspace|mnt)/|\.so\b"
+        r"|core dumped|/sbin/ldconfig",
+        text,
+    ):
+        return "linux"
+    return None
+
+
+def reveal(evidence: Evidence) -> Revealed:
+    """What ``evidence`` shows about the machine."""
+    lines = evidence.cited_lines()
+    libraries = evidence.values("library")
+    site = evidence.first("site_packages")
+    python = evidence.first("python_version")
+    if python is None and site is not None:
+        match = re.search(r"python(3\.\d+)[/\\]|Python3(\d+)[/\\]", site)
+        if match is not None:
+            python = match.group(1) or f"3.{match.group(2)}"
+    compiled = evidence.first("cudnn_compiled")
+    loaded = evidence.first("cudnn_loaded") or evidence.first("cudnn_version")
+    caps = evidence.values("compute_capability")
+    text = "\n".join(lines)
+    return Revealed(
+        tf_version=evidence.first("tf_version", evidence_only=True),
+        tf_dist=evidence.first("dist", evidence_only=True),
+        python=python,
+        os=_os_of(lines, libraries),
+        cudnn_loaded=cudnn_dotted(loaded),
+        cudnn_compiled=cudnn_dotted(compiled),
+        cuda_version=evidence.first("cuda_version"),
+        compute_capability=caps[0] if caps else None,
+        gpu_name=evidence.first("gpu_name"),
+        driver_version=evidence.first("driver_version"),
+        numpy_version=evidence.first("numpy_version"),
+        site_packages=site,
+        wsl="/usr/lib/wsl/" in text,
+        conda=site is not None and bool(re.search(r"conda|[/\\]envs[/\\]", site)),
+    )
+
+
+def log_facts(revealed: Revealed, evidence: Evidence, base: Optional[Facts], version: str) -> Facts:
+    """Facts holding only what the log shows, over ``base`` (a machine's facts) when given."""
+    now = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+    facts = base or Facts(tfdoctor_version=version, collected_at=now)
+    cited = tuple(evidence.cited_lines()[:MAX_LOG_ERRORS])
+    tf = facts.tensorflow or TensorFlowFacts(status="skipped", interpreter="")
+    tf = dataclasses.replace(
+        tf,
+        version=tf.version or revealed.tf_version,
+        cudnn_version=tf.cudnn_version or revealed.cudnn_compiled,
+        log_errors=tuple(dict.fromkeys((*tf.log_errors, *cited))),
+        stderr_tail=tf.stderr_tail or "\n".join(cited),
+    )
+    packages = list(facts.packages or ())
+    names = {p.name for p in packages}
+    if revealed.tf_version and not (names & {"tensorflow", revealed.tf_dist or "tensorflow"}):
+        dist = revealed.tf_dist or "tensorflow"
+        location = revealed.site_packages or ""
+        packages.append(
+            PackageFacts(dist, revealed.tf_version, location, top_level=("tensorflow",))
+        )
+    if revealed.numpy_version and "numpy" not in names:
+        packages.append(PackageFacts("numpy", revealed.numpy_version, ""))
+    python = facts.python
+    if python is None and revealed.python:
+        python = PythonFacts(
+            version=revealed.python,
+            implementation="CPython",
+            executable="",
+            bits=64,
+            env_kind="conda" if revealed.conda else "unknown",
+            prefix="",
+            base_prefix="",
+            pip_version=None,
+        )
+    platform = facts.platform
+    if platform is None and revealed.os in ("linux", "windows"):
+        # TensorFlow's CUDA builds and pip's manylinux wheels are x86-64 where the log names
+        # no architecture; the fixes say so where it matters.
+        platform = PlatformFacts(
+            system="Linux" if revealed.os == "linux" else "Windows",
+            release="",
+            os_name="",
+            machine="x86_64" if revealed.os == "linux" else "AMD64",
+            libc="",
+            libc_version=None,
+            wsl="WSL2" if revealed.wsl else None,
+            container=None,
+            rosetta=False,
+        )
+    driver = facts.driver
+    if driver is None and (revealed.compute_capability or revealed.driver_version):
+        gpus: tuple[GpuFacts, ...] = ()
+        if revealed.compute_capability:
+            name = revealed.gpu_name or "GPU"
+            gpus = (GpuFacts(0, name, compute_capability=revealed.compute_capability),)
+        driver = DriverFacts(
+            source="none",
+            driver_version=revealed.driver_version,
+            cuda_version=revealed.cuda_version,
+            gpus=gpus,
+        )
+    return dataclasses.replace(
+        facts,
+        tensorflow=tf,
+        packages=tuple(packages) if packages else facts.packages,
+        python=python,
+        platform=platform,
+        driver=driver,
+    )
+
+
+# --- findings -------------------------------------------------------------------------------
+
+Builder = Callable[[Machine, Revealed, Sequence[Hits]], tuple[str, Fix]]
+
+
+def _libraries(hits: Sequence[Hits]) -> tuple[str, ...]:
+    names = [library_of(g["library"]) for h in hits for g in h.groups if g.get("library")]
+    if any(h.signature.id == "dnn-library-not-found" for h in hits):
+        names.append("cudnn")
+    if any(h.signature.id == "cudart-stub-no-driver" for h in hits):
+        names.append("cudart")
+    return tuple(dict.fromkeys(names))
+
+
+def _cuda_libs(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
+    return causes.cuda_libraries_fix(m, _libraries(hits))
+
+
+def _cudnn(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
+    # As the check does: the right cuDNN, got the release's own way (checks/compat.py).
+    cause, fix = causes.cuda_libraries_fix(m, ("cudnn",))
+    need = r.cudnn_compiled or m.build_cudnn  # what TensorFlow itself said wins
+    if need:
+        fix = Fix(
+            f"TensorFlow needs cuDNN {need} (same major, this minor or newer). {fix.text}",
+            fix.commands,
+        )
+    return ("cudnn-version-mismatch" if cause == "cuda-libs-missing" else cause), fix
+
+
+def _capability(r: Revealed, hits: Sequence[Hits]) -> Optional[str]:
+    for hit in hits:
+        for groups in hit.groups:
+            if groups.get("compute_capability"):
+                return groups["compute_capability"]
+    return r.compute_capability
+
+
+def _arch(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
+    cap = _capability(r, hits) or "X.Y"
+    return "gpu-arch-unsupported", causes.gpu_arch_fix(m, cap)
+
+
+def _ptx_jit(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
+    cap = _capability(r, hits) or "X.Y"
+    return "gpu-ptx-jit", causes.ptx_jit_fix(m, cap)
+
+
+def _glibc(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
+    glibc = next((g["glibc"] for h in hits for g in h.groups if g.get("glibc")), "GLIBC_2.17")
+    return "glibc-too-old", causes.glibc_fix(glibc)
+
+
+def _keras(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
+    return "keras-version", causes.keras_match_fix(m)
+
+
+def _driver_not_loaded(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
+    if m.container:
+        return "container-no-gpu", causes.container_gpu_fix(m)
+    return "driver-not-loaded", causes.driver_load_fix(m)
+
+
+def _floor(m: Machine) -> Optional[str]:
+    floor = causes.build_driver_floor(m)
+    return floor.version if floor is not None else None
+
+
+def _simple(cause: str, build: Callable[[Machine], Fix]) -> Builder:
+    def builder(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
+        return cause, build(m)
+
+    return builder
+
+
+#: Cause -> the catalogue's fix builder, applied to the machine the log (and facts) show.
+BUILDERS: dict[str, Builder] = {
+    "cuda-libs-missing": _cuda_libs,
+    "cudnn-version-mismatch": _cudnn,
+    "gpu-arch-unsupported": _arch,
+    "gpu-ptx-jit": _ptx_jit,
+    "glibc-too-old": _glibc,
+    "keras-version": _keras,
+    "keras3-behaviour-change": _simple("keras3-behaviour-change", causes.keras3_fix),
+    "driver-not-loaded": _driver_not_loaded,
+    "numpy-abi": _simple("numpy-abi", causes.numpy_abi_fix),
+    "dependency-out-of-range": _simple(
+        "dependency-out-of-range",
+        lambda m: causes.declared_range_fix(
+            m, "numpy", "numpy<1.20", "Install a NumPy this TensorFlow supports (before 1.20)."
+        ),
+    ),
+    "protobuf-incompatible": _simple(
+        "protobuf-incompatible",
+        lambda m: causes.declared_range_fix(
+            m,
+            "protobuf",
+            "protobuf<3.21",
+            "Install a protobuf older than 3.21 (the pure-Python fallback also works).",
+        ),
+    ),
+    "tf-keras-missing": _simple("tf-keras-missing", causes.tf_keras_fix),
+    "tf-not-installed": _simple("tf-not-installed", causes.tensorflow_install_fix),
+    "tf-no-wheel-for-python": _simple("tf-no-wheel-for-python", causes.no_wheel_fix),
+    "tf-gpu-package-removed": _simple("tf-gpu-package-removed", causes.tensorflow_gpu_removed_fix),
+    "msvc-runtime-missing": _simple("msvc-runtime-missing", lambda m: causes.msvc_fix()),
+    "cpu-lacks-avx": _simple("cpu-lacks-avx", lambda m: causes.cpu_avx_fix()),
+    "cpu-emulated": _simple("cpu-emulated", causes.native_interpreter_fix),
+    "cuinit-unknown-error": _simple("cuinit-unknown-error", lambda m: causes.cuinit_unknown_fix()),
+    "cuda-visible-devices-hidden": _simple("cuda-visible-devices-hidden", causes.no_device_fix),
+    "driver-version-mismatch": _simple(
+        "driver-version-mismatch", lambda m: causes.driver_mismatch_fix()
+    ),
+    "driver-too-old": _simple("driver-too-old", lambda m: causes.driver_too_old_fix(m, _floor(m))),
+    "container-no-gpu": _simple("container-no-gpu", causes.container_gpu_fix),
+    "ptxas-too-new": _simple("ptxas-too-new", causes.ptxas_fix),
+    "libdevice-missing": _simple("libdevice-missing", causes.libdevice_fix),
+    "ptxas-missing": _simple("ptxas-missing", causes.ptxas_install_fix),
+    "gpu-out-of-memory": _simple("gpu-out-of-memory", causes.gpu_memory_fix),
+    "gpu-library-init-failed": _simple("gpu-library-init-failed", causes.gpu_library_init_fix),
+    "gpu-config-too-late": _simple("gpu-config-too-late", lambda m: causes.config_order_fix()),
+    "distribute-config-too-late": _simple(
+        "distribute-config-too-late", lambda m: causes.strategy_order_fix()
+    ),
+}
+
+
+def _cite(hits: Sequence[Hits]) -> str:
+    out = []
+    for hit in hits:
+        for where, line in hit.citations:
+            out.append(f"{where}: {line}")
+        more = hit.count - len(hit.citations)
+        if more > 0:
+            out.append(f"(and {more} more like it)")
+    return "\n".join(out)
+
+
+def _gpu_shown(m: Machine, r: Revealed) -> bool:
+    return bool(r.compute_capability) or m.gpu_presence in ("present", "driver-broken")
+
+
+def _cause_finding(
+    cause: str, hits: Sequence[Hits], m: Machine, r: Revealed, with_facts: bool
+) -> Finding:
+    builder = BUILDERS.get(cause)
+    fix: Optional[Fix] = None
+    final = cause
+    if builder is not None:
+        final, fix = builder(m, r, hits)
+    if fix is not None and (m.tf is None or m.platform is None):
+        fix = _without_extra_installs(fix)
+    gpu = _gpu_shown(m, r)
+    rank = max(
+        _SEVERITY[(h.signature.severity_with_gpu if gpu else None) or h.signature.severity].rank
+        for h in hits
+    )
+    severity = next(s for s in _SEVERITY.values() if s.rank == rank)
+    parts = [_cite(hits)]
+    notes = [h.signature.explanation for h in hits if h.signature.explanation]
+    if notes and severity is Severity.INFO:
+        parts.append(" ".join(dict.fromkeys(notes)))
+    if r.cudnn_loaded and final in ("cudnn-version-mismatch", "cudnn-shadowed"):
+        parts.append(_cudnn_place(m, r))
+    known = r.known()
+    if known:
+        parts.append("The log shows: " + ", ".join(known) + ".")
+    unknown = [] if with_facts else r.unknown()
+    if unknown:
+        parts.append(
+            "The log does not show "
+            + ", ".join(unknown)
+            + ": the fix is the general one (run `tfdoctor check` on the machine, or pass "
+            "--facts, for one fitted to it)."
+        )
+    summary = hits[0].signature.summary
+    return causes.finding(
+        f"explain.{final}",
+        severity,
+        final,
+        summary,
+        "\n".join(p for p in parts if p),
+        fix,
+        tuple(dict.fromkeys(u for h in hits for u in h.signature.sources)),
+    )
+
+
+def _without_extra_installs(fix: Fix) -> Fix:
+    """``fix`` without commands that install a release's CUDA extra: the log does not show
+    the platform and Python they are only right for."""
+    kept = tuple(c for c in fix.commands if "[and-cuda]" not in c)
+    if kept == fix.commands:
+        return fix
+    return Fix(
+        fix.text + " (Which release installs here depends on the platform and Python, which "
+        "the log does not show: `tfdoctor matrix --python X.Y` lists them.)",
+        kept,
+    )
+
+
+def _cudnn_place(m: Machine, r: Revealed) -> str:
+    """Where the loaded cuDNN comes from, when the machine's facts say."""
+    libs = m.facts.cuda_libs
+    lib = next((x for x in (libs.libraries if libs else ()) if x.name == "cudnn"), None)
+    if lib is None or lib.selected is None:
+        if libs is not None:
+            return (
+                f"cuDNN {r.cudnn_loaded} was loaded; the machine's facts show no cuDNN the "
+                "loader would pick, so the log comes from another environment or machine."
+            )
+        return f"cuDNN {r.cudnn_loaded} was loaded; the log does not say from where."
+    chosen = lib.candidates[lib.selected]
+    version = f" (cuDNN {chosen.version})" if chosen.version else ""
+    return (
+        f"cuDNN {r.cudnn_loaded} was loaded; on this machine the loader picks {chosen.path}"
+        f"{version}, found through {chosen.origin}."
+    )
+
+
+def _benign_finding(hit: Hits) -> Finding:
+    sig = hit.signature
+    return Finding(
+        f"explain.benign.{sig.id}",
+        Severity.INFO,
+        sig.summary,
+        f"{_cite([hit])}\n{sig.explanation}",
+        None,
+        sig.sources,
+        check="explain",
+    )
+
+
+def explain(
+    lines: Iterable[LogText],
+    signatures: Signatures,
+    matrix: Optional[Matrix],
+    facts: Optional[Facts] = None,
+    version: str = "",
+) -> Report:
+    """The report a log supports: one finding per recognised cause, noise as info.
+
+    ``lines`` are the log's blocks (:func:`tfdoctor.explain.reader.read_log`); ``facts``, a
+    machine's own, sharpen the fixes (the log's lines join its ``tensorflow.log_errors``).
+    """
+    evidence = scan(lines, signatures)
+    revealed = reveal(evidence)
+    merged = log_facts(revealed, evidence, facts, version)
+    machine = Machine(merged, matrix)
+    by_cause: dict[str, list[Hits]] = {}
+    benign: list[Hits] = []
+    for hit in sorted(evidence.hits.values(), key=lambda h: h.first):
+        if hit.signature.cause == BENIGN:
+            benign.append(hit)
+        elif hit.signature.cause != EVIDENCE:
+            by_cause.setdefault(hit.signature.cause, []).append(hit)
+    if "cudnn-version-mismatch" in by_cause and "cuda-libs-missing" in by_cause:
+        # "DNN library is not found" follows a refused cuDNN: one cause, the mismatch.
+        rest = [
+            h for h in by_cause["cuda-libs-missing"] if h.signature.id != "dnn-library-not-found"
+        ]
+        if rest:
+            by_cause["cuda-libs-missing"] = rest
+        else:
+            del by_cause["cuda-libs-missing"]
+    findings: dict[str, Finding] = {}
+    for cause, hits in by_cause.items():
+        found = _cause_finding(cause, hits, machine, revealed, facts is not None)
+        if found.id not in findings:
+            findings[found.id] = found
+    out = sorted(findings.values(), key=lambda f: -f.severity.rank)
+    out.extend(_benign_finding(h) for h in benign)
+    if not out:
+        out.append(
+            Finding(
+                "explain.no-signature",
+                Severity.INFO,
+                "No known signature found",
+                f"None of the {len(signatures.signatures)} signatures matched the "
+                f"{evidence.lines} lines read.",
+                check="explain",
+            )
+        )
+    return Report(merged, tuple(dataclasses.replace(f, check="explain") for f in out))

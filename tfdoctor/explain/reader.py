@@ -1,0 +1,200 @@
+"""Read a pasted log as the user sees it: streamed, cleaned, numbered.
+
+A log arrives as a file or on stdin, often copied from a terminal, a CI job or a notebook:
+ANSI colour codes, Windows line ends, progress bars redrawn with ``\\r``, invalid UTF-8,
+PowerShell's UTF-16, or a whole Jupyter notebook. :func:`read_log` turns any of these into
+:class:`LogText` blocks of whole lines, in order, with the number of their first line, holding
+at most one block (about a mebibyte) in memory at a time. A notebook is the exception: JSON
+has to be parsed whole, so it is read whole (up to :data:`MAX_NOTEBOOK` bytes).
+"""
+
+from __future__ import annotations
+
+import codecs
+import dataclasses
+import json
+import re
+from collections.abc import Iterable, Iterator
+from typing import IO, Any, Optional
+
+#: Bytes read at a time; a block ends at the last line end inside it.
+CHUNK = 1 << 20
+#: A line longer than this is cut into pieces (a progress bar that never ends its line).
+MAX_LINE = 4 << 20
+#: Largest notebook parsed (a notebook is JSON, which is parsed whole).
+MAX_NOTEBOOK = 256 << 20
+
+# ECMA-48 control sequences (colours, cursor moves), OSC strings (titles, hyperlinks) and
+# the two-byte escapes: what terminals interpret and a pasted log should not contain.
+_ANSI = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]"
+    r"|\x1b\][^\x07\x1b\n]*(?:\x07|\x1b\\)"
+    r"|\x1b[@-Z\\-_]"
+)
+
+
+class LogError(Exception):
+    """A log that cannot be read at all (the file is missing or unreadable)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class LogText:
+    """Consecutive lines of a log: where they come from, the first line's number, the text.
+
+    ``label`` is empty for a plain log and ``cell 3`` for a notebook cell's output; ``text``
+    holds whole lines separated by ``\\n``.
+    """
+
+    label: str
+    first_line: int
+    text: str
+
+    def where(self, offset: int) -> str:
+        """The position of the line ``offset`` lines into this block, as the user sees it."""
+        line = self.first_line + offset
+        return f"{self.label}, line {line}" if self.label else f"line {line}"
+
+
+def clean(text: str) -> str:
+    """``text`` as a terminal showed it: no escape sequences, ``\\n`` line ends, and of a
+    line redrawn with ``\\r`` only its last state."""
+    if "\x1b" in text:
+        text = _ANSI.sub("", text)
+    if "\r" in text:
+        # A line redrawn with "\r" (Keras' and tqdm's progress bars): the terminal showed only
+        # its last state. Lines without one are left alone, so the common case stays in C.
+        text = text.replace("\r\n", "\n")
+        if "\r" in text:
+            text = "\n".join(
+                _last_state(line) if "\r" in line else line for line in text.split("\n")
+            )
+    return text
+
+
+def _last_state(line: str) -> str:
+    """The last non-empty state of a line redrawn with carriage returns."""
+    states = [s for s in line.split("\r") if s]
+    return states[-1] if states else ""
+
+
+def split_text(text: str, label: str = "", first_line: int = 1) -> LogText:
+    """One block from an in-memory text (tests, notebooks)."""
+    return LogText(label, first_line, clean(text))
+
+
+def read_log(
+    stream: IO[bytes], name: str = "", chunk: int = CHUNK, max_line: int = MAX_LINE
+) -> Iterator[LogText]:
+    """Blocks of ``stream``'s lines; a notebook's outputs when it is one.
+
+    ``name`` (the file name) marks a notebook by its ``.ipynb`` suffix; otherwise a JSON
+    document that starts with ``{``, names ``cells`` or ``nbformat`` early and parses as a
+    notebook is read as one. ``chunk`` and ``max_line`` bound the memory held.
+    """
+    head = stream.read(chunk)
+    decoder = _decoder_for(head)
+    looks_like = head.lstrip()[:1] == b"{" and (b'"cells"' in head or b'"nbformat"' in head)
+    if name.endswith(".ipynb") or looks_like:
+        rest = stream.read(MAX_NOTEBOOK)
+        blocks = _notebook(head + rest)
+        if blocks is not None:
+            yield from blocks
+            return
+        head += rest
+    yield from _plain(head, stream, decoder, chunk, max_line)
+
+
+def _decoder_for(head: bytes) -> codecs.IncrementalDecoder:
+    """UTF-16 when a byte-order mark says so (PowerShell's ``>``), else UTF-8; bad bytes
+    become U+FFFD, never an error."""
+    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return codecs.getincrementaldecoder("utf-16")(errors="replace")
+    return codecs.getincrementaldecoder("utf-8-sig")(errors="replace")
+
+
+def _plain(
+    head: bytes,
+    stream: IO[bytes],
+    decoder: codecs.IncrementalDecoder,
+    chunk: int,
+    max_line: int,
+) -> Iterator[LogText]:
+    line = 1
+    pending = ""
+    data = head
+    while data:
+        text = pending + decoder.decode(data)
+        cut = text.rfind("\n")
+        if cut >= 0:
+            piece, pending = text[:cut], text[cut + 1 :]
+            yield LogText("", line, clean(piece))
+            line += piece.count("\n") + 1
+        else:
+            pending = text
+        if len(pending) >= max_line:
+            # A line that never ends (a progress bar without line ends): what its redraws
+            # leave, or pieces of it under the same line number; memory stays bounded.
+            pending = clean(pending)
+            if len(pending) >= max_line:
+                yield LogText("", line, pending)
+                pending = ""
+        data = stream.read(chunk)
+    rest = pending + decoder.decode(b"", final=True)
+    if rest:
+        yield LogText("", line, clean(rest))
+
+
+def _notebook(data: bytes) -> Optional[list[LogText]]:
+    """A Jupyter notebook's outputs as blocks labelled ``cell N``; None when not one."""
+    try:
+        doc = json.loads(data.decode("utf-8", errors="replace"))
+    except ValueError:
+        return None
+    if not isinstance(doc, dict) or not isinstance(doc.get("cells"), list):
+        return None
+    out: list[LogText] = []
+    for number, cell in enumerate(doc["cells"], start=1):
+        if not isinstance(cell, dict):
+            continue
+        first = 1
+        for text in _outputs(cell.get("outputs")):
+            block = split_text(text.rstrip("\n"), f"cell {number}", first)
+            out.append(block)
+            first += block.text.count("\n") + 1
+    return out
+
+
+def _outputs(outputs: Any) -> Iterable[str]:
+    """The text of a cell's outputs: streams, tracebacks, error values and plain results."""
+    if not isinstance(outputs, list):
+        return
+    for output in outputs:
+        if not isinstance(output, dict):
+            continue
+        kind = output.get("output_type")
+        if kind == "stream":
+            yield _joined(output.get("text"))
+        elif kind == "error":
+            trace = output.get("traceback")
+            if isinstance(trace, list) and trace:
+                yield "\n".join(str(t) for t in trace)
+            else:
+                yield f"{output.get('ename', '')}: {output.get('evalue', '')}"
+        elif kind in ("execute_result", "display_data"):
+            data = output.get("data")
+            if isinstance(data, dict) and "text/plain" in data:
+                yield _joined(data["text/plain"])
+
+
+def _joined(value: Any) -> str:
+    """nbformat stores multi-line strings as a list of lines (with their ends) or a string."""
+    if isinstance(value, list):
+        return "".join(str(v) for v in value)
+    return value if isinstance(value, str) else ""
+
+
+def lines_of(blocks: Iterable[LogText]) -> Iterator[tuple[str, str]]:
+    """(where, line) for every line of ``blocks``: for tests and small inputs."""
+    for block in blocks:
+        for offset, line in enumerate(block.text.split("\n")):
+            yield block.where(offset), line

@@ -1,0 +1,419 @@
+"""Run a user's command with its output passed through unchanged, keeping a bounded copy.
+
+``tfdoctor run -- COMMAND...`` starts COMMAND as a child whose stdout and stderr are pipes;
+one reader thread per pipe forwards each chunk to the same stream of this process the
+moment it arrives (``os.read`` then ``os.write``: no line buffering, same bytes), and feeds
+a :class:`Capture` that keeps the first and last lines of both streams for the explainer.
+SIGINT, SIGTERM, SIGHUP and SIGQUIT received while the child runs are sent on to the child's
+process group. The exit code is the child's, or ``128 + N`` for a child killed by signal N
+(the shell's convention). This module judges nothing and prints nothing of its own: the
+caller decides whether to explain (:func:`should_explain`) and renders the report.
+"""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import dataclasses
+import errno
+import os
+import signal
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator, Mapping, Sequence
+from types import FrameType
+from typing import IO, Any, Callable, Optional, Protocol
+
+from tfdoctor.explain.reader import LogText, split_text
+from tfdoctor.findings import Report
+from tfdoctor.probes._run import kill_group
+
+#: Lines kept from the start of the output: TensorFlow prints its library loading and
+#: device set-up there, the evidence most failures rest on.
+HEAD_LINES = 2000
+#: Lines kept from the end: the traceback or fatal message that ended the run.
+TAIL_LINES = 20000
+#: Bytes kept of one line; a longer one (a ``\r``-redrawn progress bar that never ends in a
+#: newline) keeps its last state, or its start (see :func:`_shorten`).
+MAX_LINE_BYTES = 8192
+#: Bytes one ``os.read`` takes: a pipe holds 64 KiB on Linux (pipe(7)).
+CHUNK_BYTES = 65536
+#: Seconds to wait, once the child has exited, for its pipes to close: a background process
+#: it started may hold them open for ever (a daemon), and must not hold this process too.
+DRAIN_SECONDS = 2.0
+#: Shell exit statuses for a command that could not be started (POSIX "Command Search and
+#: Execution": 127 not found, 126 found but not executable).
+EXIT_NOT_FOUND = 127
+EXIT_CANNOT_EXECUTE = 126
+
+#: Signals sent on to the child. A terminal sends SIGINT (Ctrl-C) and SIGQUIT (Ctrl-\) to
+#: its foreground process group, which is this process's and not the child's (the child
+#: has a session of its own); ``docker stop`` sends SIGTERM to PID 1; a closed terminal or
+#: ssh session sends SIGHUP.
+FORWARDED_SIGNALS = tuple(
+    getattr(signal, name)
+    for name in ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT")
+    if hasattr(signal, name)
+)
+
+
+class Explainer(Protocol):
+    """Explains the kept output of a run: :meth:`Kept.blocks` (``tfdoctor.explain.explain``)."""
+
+    def __call__(self, blocks: Sequence[LogText]) -> Report: ...
+
+
+@dataclasses.dataclass(frozen=True)
+class Kept:
+    """The bounded copy of a run's output: the first and last lines, and what fell between."""
+
+    head: tuple[str, ...]
+    tail: tuple[str, ...]
+    #: Lines seen in all, and lines dropped between ``head`` and ``tail``.
+    total_lines: int
+    dropped: int
+
+    @property
+    def lines(self) -> tuple[str, ...]:
+        """Head then tail: every kept line, in the order the streams delivered them."""
+        return self.head + self.tail
+
+    @property
+    def first_tail_line(self) -> int:
+        """The 1-based number, in the whole output, of the first tail line."""
+        return len(self.head) + self.dropped + 1
+
+    def blocks(self) -> tuple[LogText, ...]:
+        """The kept lines as log blocks numbered as in the whole output, for the explainer.
+
+        The tail's numbers continue after the dropped lines, so a finding cites the line
+        number the user finds in the full output (a CI log, a ``tee`` file).
+        """
+        parts = ((self.head, 1), (self.tail, self.first_tail_line))
+        return tuple(
+            split_text("\n".join(lines), first_line=first) for lines, first in parts if lines
+        )
+
+
+class Capture:
+    """Keeps the first ``head`` and last ``tail`` lines of one or more streams, thread-safely.
+
+    Lines split at ``\\n``; each stream has its own unfinished line, so a stdout chunk and a
+    stderr chunk arriving together never merge. Memory stays under about
+    ``(head + tail) * max_line`` bytes whatever the child prints.
+    """
+
+    def __init__(
+        self, head: int = HEAD_LINES, tail: int = TAIL_LINES, max_line: int = MAX_LINE_BYTES
+    ) -> None:
+        self._head_max = head
+        self._max_line = max_line
+        self._head: list[bytes] = []
+        self._tail: collections.deque[bytes] = collections.deque(maxlen=max(tail, 0))
+        self._pending: dict[int, bytes] = {}
+        self._total = 0
+        self._lock = threading.Lock()
+
+    def feed(self, stream: int, chunk: bytes) -> None:
+        """Add a chunk of ``stream`` (any key naming the stream, such as its fd)."""
+        with self._lock:
+            parts = (self._pending.get(stream, b"") + chunk).split(b"\n")
+            rest = parts.pop()
+            if len(rest) > self._max_line:
+                rest = _shorten(rest, self._max_line)
+            self._pending[stream] = rest
+            self._add(parts)
+
+    def close(self, stream: int) -> None:
+        """The stream ended: its unfinished last line (no trailing newline) counts as a line."""
+        with self._lock:
+            rest = self._pending.pop(stream, b"")
+            if rest:
+                self._add([rest])
+
+    def _add(self, lines: list[bytes]) -> None:
+        if not lines:
+            return
+        cap = self._max_line
+        if any(len(line) > cap for line in lines):
+            lines = [_shorten(line, cap) for line in lines]
+        self._total += len(lines)
+        room = self._head_max - len(self._head)
+        if room > 0:
+            self._head.extend(lines[:room])
+            lines = lines[room:]
+        self._tail.extend(lines)
+
+    def kept(self) -> Kept:
+        """The lines kept so far, decoded (UTF-8; undecodable bytes replaced)."""
+        with self._lock:
+            head = tuple(_decode(line) for line in self._head)
+            tail = tuple(_decode(line) for line in self._tail)
+            dropped = self._total - len(head) - len(tail)
+            return Kept(head=head, tail=tail, total_lines=self._total, dropped=dropped)
+
+
+def _shorten(line: bytes, cap: int) -> bytes:
+    """A line cut to ``cap`` bytes: what follows its last ``\r``, else its start.
+
+    A terminal shows only the last state of a line redrawn with ``\r`` (Keras' and tqdm's
+    progress bars), so the states before it are dropped first; the rest is cut from the end,
+    so a line arriving in pieces keeps the same start however it is cut.
+    """
+    body = line[:-1] if line.endswith(b"\r") else line
+    redrawn = body.rfind(b"\r")
+    if redrawn >= 0:
+        line = line[redrawn + 1 :]
+    return line[:cap]
+
+
+def _decode(line: bytes) -> str:
+    # A Windows child ends lines with \r\n; the explainer wants the text only.
+    return line.decode("utf-8", "replace").removesuffix("\r")
+
+
+@dataclasses.dataclass(frozen=True)
+class Watched:
+    """How a watched command ended, and what it printed (bounded)."""
+
+    argv: tuple[str, ...]
+    #: The child's own status (negative: killed by that signal); None when it never started.
+    returncode: Optional[int]
+    #: The status to exit with: the child's, ``128 + N`` for signal N, 126/127 when it could
+    #: not be started.
+    exit_code: int
+    kept: Kept
+    #: Why the command could not be started (``OSError`` text), when it could not.
+    start_error: Optional[str] = None
+    #: The signals this process received and sent on to the child, in order.
+    forwarded: tuple[int, ...] = ()
+
+    @property
+    def signal_name(self) -> Optional[str]:
+        """``SIGSEGV`` etc. when a signal ended the child."""
+        if self.returncode is None or self.returncode >= 0:
+            return None
+        try:
+            return signal.Signals(-self.returncode).name
+        except ValueError:
+            return f"signal {-self.returncode}"
+
+    @property
+    def failed(self) -> bool:
+        """The command exited non-zero, was killed, or never started."""
+        return self.exit_code != 0
+
+
+def exit_code_of(returncode: int) -> int:
+    """The shell's exit status for a child's return code: ``128 + N`` for death by signal N."""
+    if returncode < 0:
+        return 128 + (-returncode)
+    return returncode
+
+
+def should_explain(watched: Watched, explain_on_success: bool = False) -> bool:
+    """Whether the run earns an explanation: it failed, or one was asked for regardless."""
+    return watched.failed or explain_on_success
+
+
+def watch(
+    argv: Sequence[str],
+    *,
+    env: Optional[Mapping[str, str]] = None,
+    stdout_fd: int = 1,
+    stderr_fd: int = 2,
+    capture: Optional[Capture] = None,
+    on_start: Optional[Callable[[int], None]] = None,
+) -> Watched:
+    """Run ``argv`` (no shell), passing its output through to ``stdout_fd``/``stderr_fd``.
+
+    The child inherits stdin, and the environment :func:`child_environment` derives from
+    this process's (``env`` replaces it). Signal forwarding
+    needs the main thread (``signal.signal``); elsewhere the child still runs, unforwarded.
+    ``on_start`` receives the child's pid (a test seam). Never raises for what the child does.
+    """
+    capture = capture or Capture()
+    forwarder = _Forwarder()
+    with forwarder.installed():
+        try:
+            proc = subprocess.Popen(
+                list(argv),
+                stdin=None,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                env=dict(
+                    child_environment(os.environ, _is_terminal(stdout_fd)) if env is None else env
+                ),
+                # A session of its own, so that a signal reaches the child once (from us),
+                # grandchildren included, and a terminal's Ctrl-C is not delivered twice;
+                # the same reason docker/entrypoint.sh gives for its check.
+                start_new_session=sys.platform != "win32",
+                bufsize=0,
+            )
+        except OSError as exc:
+            code = EXIT_NOT_FOUND if isinstance(exc, FileNotFoundError) else EXIT_CANNOT_EXECUTE
+            return Watched(tuple(argv), None, code, capture.kept(), start_error=str(exc))
+        forwarder.attach(proc)
+        if on_start is not None:
+            on_start(proc.pid)
+        pumps = [
+            _start_pump(proc.stdout, stdout_fd, capture),
+            _start_pump(proc.stderr, stderr_fd, capture),
+        ]
+        try:
+            returncode = proc.wait()
+        except BaseException:
+            # This process is going down (a KeyboardInterrupt outside the forwarded signals'
+            # reach, a bug): the child is in its own session, so nothing else would stop it.
+            kill_group(proc)
+            proc.wait()
+            raise
+        for pump in pumps:
+            # A pump still running after this (a grandchild holds its pipe) is a daemon
+            # thread: it ends with this process, its pipe's last reader.
+            pump.join(DRAIN_SECONDS)
+    return Watched(
+        argv=tuple(argv),
+        returncode=returncode,
+        exit_code=exit_code_of(returncode),
+        kept=capture.kept(),
+        forwarded=forwarder.sent(),
+    )
+
+
+def child_environment(environ: Mapping[str, str], terminal: bool) -> dict[str, str]:
+    """The child's environment: ``environ``, plus ``PYTHONUNBUFFERED=1`` when stdout is a terminal.
+
+    Python buffers stdout in blocks when it is a pipe, as the child's now is, and by lines on
+    a terminal (https://docs.python.org/3/library/sys.html#sys.stdout): without this, a
+    Python command's lines would reach the terminal in bursts, and out of step with its
+    stderr. Where this process's stdout is itself a pipe or file, the child would buffer in
+    blocks without tfdoctor too, and is left to. A value the user set is kept.
+    """
+    out = dict(environ)
+    if terminal:
+        out.setdefault("PYTHONUNBUFFERED", "1")
+    return out
+
+
+def _is_terminal(fd: int) -> bool:
+    try:
+        return os.isatty(fd)
+    except OSError:
+        return False
+
+
+def _start_pump(pipe: Optional[IO[bytes]], sink: int, capture: Capture) -> threading.Thread:
+    """Hand the read end of ``pipe`` to a new forwarding thread, which closes it when done."""
+    assert pipe is not None
+    # The thread owns a duplicate; the original closes now, so that no one else can close
+    # the descriptor (or a reuse of its number) under the thread.
+    source = os.dup(pipe.fileno())
+    pipe.close()
+    thread = threading.Thread(target=_pump, args=(source, sink, capture), daemon=True)
+    thread.start()
+    return thread
+
+
+def _pump(source: int, sink: int, capture: Capture) -> None:
+    """Forward ``source`` to ``sink`` chunk by chunk until end of file, keeping a copy.
+
+    When ``sink`` is a closed pipe (``tfdoctor run -- cmd | head``), stop reading: the child
+    then gets the SIGPIPE or EPIPE it would get without tfdoctor in between.
+    """
+    try:
+        while True:
+            try:
+                chunk = os.read(source, CHUNK_BYTES)
+            except OSError:
+                break  # EIO and the like: the pipe is unusable, as if it had ended
+            if not chunk:
+                break
+            sent = _write_all(sink, chunk)
+            capture.feed(source, chunk)
+            if not sent:
+                break
+    finally:
+        capture.close(source)
+        os.close(source)
+
+
+def _write_all(fd: int, data: bytes) -> bool:
+    """Write all of ``data``; False when the reader has gone (EPIPE) or the fd is unusable."""
+    view = memoryview(data)
+    while view:
+        try:
+            written = os.write(fd, view)
+        except BlockingIOError:
+            # A non-blocking sink (a terminal another program set O_NONBLOCK on): wait.
+            _wait_writable(fd)
+            continue
+        except OSError as exc:
+            if exc.errno in (errno.EPIPE, errno.EBADF, errno.EINVAL):
+                return False
+            raise
+        view = view[written:]
+    return True
+
+
+def _wait_writable(fd: int) -> None:
+    import select  # noqa: PLC0415 - only a non-blocking sink needs it
+
+    select.select([], [fd], [], 1.0)
+
+
+class _Forwarder:
+    """Signal handlers that send what this process receives on to the child's group."""
+
+    def __init__(self) -> None:
+        self._proc: Optional[subprocess.Popen[bytes]] = None
+        self._pending: list[int] = []
+        self._sent: list[int] = []
+
+    @contextlib.contextmanager
+    def installed(self) -> Iterator[None]:
+        """Handle the forwarded signals for the duration; restore the old handlers after."""
+        previous: dict[int, Any] = {}
+        if threading.current_thread() is threading.main_thread():
+            for signum in FORWARDED_SIGNALS:
+                previous[signum] = signal.signal(signum, self._handle)
+        try:
+            yield
+        finally:
+            for signum, handler in previous.items():
+                signal.signal(signum, handler)
+
+    def attach(self, proc: subprocess.Popen[bytes]) -> None:
+        """The child has started: send it any signal that came before it existed."""
+        self._proc = proc
+        pending, self._pending = self._pending, []
+        for signum in pending:
+            self._send(signum)
+
+    def sent(self) -> tuple[int, ...]:
+        """The signals sent on so far."""
+        return tuple(self._sent)
+
+    def _handle(self, signum: int, frame: Optional[FrameType]) -> None:
+        del frame
+        if self._proc is None:
+            # Between installing the handlers and Popen returning: send it once started.
+            self._pending.append(signum)
+            return
+        self._send(signum)
+
+    def _send(self, signum: int) -> None:
+        proc = self._proc
+        if proc is None or proc.returncode is not None:
+            return
+        self._sent.append(signum)
+        try:
+            if sys.platform == "win32":
+                proc.send_signal(signum)
+            else:
+                # The whole group, as a terminal would signal a foreground job (grandchildren
+                # too: a launcher script's Python, a data-loader worker).
+                os.killpg(proc.pid, signum)
+        except (ProcessLookupError, PermissionError):
+            pass  # the child has just ended; its status says what happened

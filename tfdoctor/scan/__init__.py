@@ -1,0 +1,450 @@
+"""``tfdoctor scan``: will this code run on that TensorFlow?
+
+Source files and notebooks are parsed, never imported or run (:mod:`tfdoctor.scan.walker`);
+each use of a TensorFlow or Keras API is judged against the rules (``scan_rules.yaml``, data
+with sources) and the target line's public API as listed from its wheels
+(:mod:`tfdoctor.scan.api`). A use becomes a finding on a cause of the catalogue
+(:mod:`tfdoctor.causes`) with its location, what happens there and the replacement.
+
+Finding ids: ``scan.<rule id>`` for a rule, ``scan.<cause>`` for a name the target's API lacks,
+``scan.unreadable`` for a file that could not be parsed (docs/findings.md).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import os
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Optional
+
+from tfdoctor.causes import CAUSES
+from tfdoctor.causes import finding as cause_finding
+from tfdoctor.facts import Facts
+from tfdoctor.findings import Finding, Fix, Location, Report, Severity
+from tfdoctor.scan.api import MISSING, ApiIndex, api_for, bundled_lines, load_api
+from tfdoctor.scan.rules import Rule, Rules, version_tuple
+from tfdoctor.scan.walker import FileUses, MethodUse, Use, scan_path
+
+#: Files below this count are scanned in this process: a pool costs more than it saves.
+POOL_MIN_FILES = 24
+#: Directories never entered when a directory is scanned.
+SKIP_DIRS = frozenset({"__pycache__", ".git", ".hg", ".svn", ".ipynb_checkpoints", "node_modules"})
+#: Keras 3 serves tf.keras from this line on.
+KERAS3_LINE = (2, 16)
+#: The line whose top-level namespace dropped the TensorFlow 1 API.
+TF2_LINE = (2, 0)
+
+_SEVERITY = {"error": Severity.ERROR, "warning": Severity.WARNING, "info": Severity.INFO}
+
+#: Namespaces TensorFlow fills from Keras: judged as the Keras 3 API they are from 2.16.
+_KERAS_ALIASES = ("tf.keras", "tf.losses", "tf.metrics", "tf.optimizers", "tf.initializers")
+
+
+class ScanError(ValueError):
+    """Bad input to the scan: a path that does not exist, a target that is not a version."""
+
+
+@dataclasses.dataclass(frozen=True)
+class ScanOptions:
+    """What to scan, and for which release."""
+
+    paths: tuple[str, ...]
+    #: The release line the code is to run on (``2.21``).
+    target: str
+    #: With a release line: report only what changes between it and the target.
+    since: Optional[str] = None
+    #: Distributions installed where the code runs (normalised names); None: unknown.
+    installed: Optional[frozenset[str]] = None
+    #: Processes for many files (None: one per CPU); 1 scans in this process.
+    workers: Optional[int] = None
+
+
+# --- files -----------------------------------------------------------------------------------
+
+
+def collect_files(paths: Sequence[str]) -> list[str]:
+    """The ``.py`` and ``.ipynb`` files under ``paths`` (files named explicitly always count).
+
+    Hidden directories, caches and virtual environments (a ``pyvenv.cfg``) are not entered:
+    installed packages are not the project's code.
+    """
+    out: list[str] = []
+    for path in paths:
+        if Path(path).is_file():
+            out.append(path)
+            continue
+        if not Path(path).is_dir():
+            raise ScanError(f"{path}: no such file or directory")
+        for root, dirs, files in os.walk(path):
+            dirs[:] = sorted(
+                d
+                for d in dirs
+                if d not in SKIP_DIRS
+                and not d.startswith(".")
+                and not os.path.exists(os.path.join(root, d, "pyvenv.cfg"))  # noqa: PTH118, PTH110 - hot loop
+            )
+            out.extend(
+                os.path.join(root, name)  # noqa: PTH118 - hot loop over many names
+                for name in sorted(files)
+                if name.endswith((".py", ".ipynb"))
+            )
+    return out
+
+
+def _scan_one(args: tuple[str, tuple[str, ...]]) -> FileUses:
+    path, methods = args
+    return scan_path(path, methods)
+
+
+def scan_files(
+    files: Sequence[str], methods: Iterable[str], workers: Optional[int] = None
+) -> list[FileUses]:
+    """Every file's uses, in the order given; many files are parsed in a process pool."""
+    names = tuple(sorted(methods))
+    count = workers if workers is not None else (os.cpu_count() or 1)
+    if count <= 1 or len(files) < POOL_MIN_FILES:
+        return [scan_path(path, names) for path in files]
+    jobs = [(path, names) for path in files]
+    # Chunks big enough to amortise the pickling, small enough to keep every worker busy.
+    chunk = max(1, len(files) // (count * 8))
+    with ProcessPoolExecutor(max_workers=count) as pool:
+        return list(pool.map(_scan_one, jobs, chunksize=chunk))
+
+
+# --- judging ---------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class Verdict:
+    """One use judged: the rule (or the listing's fact) and the words for the finding."""
+
+    key: str
+    cause: str
+    severity: Severity
+    what: str
+    fix: Fix
+    links: tuple[str, ...]
+
+
+class Judge:
+    """Judges uses against the rules and the target's API listing."""
+
+    def __init__(self, rules: Rules, options: ScanOptions) -> None:
+        self.rules = rules
+        self.target = version_tuple(options.target)
+        self.target_line = options.target
+        self.since = version_tuple(options.since) if options.since else None
+        self.installed = options.installed
+        self.api: Optional[ApiIndex] = api_for(options.target)
+        # TensorFlow 1 names and Keras 3's API are the same in every listing from their line
+        # on: the newest listing answers for any target past those lines.
+        lines = bundled_lines()
+        self.newest: Optional[ApiIndex] = load_api(lines[0]) if lines else None
+        #: Each API name a rule names -> those rules (a use looks up each of its prefixes).
+        self.by_api: dict[str, list[Rule]] = {}
+        for rule in rules.rules:
+            for api in rule.api:
+                self.by_api.setdefault(api, []).append(rule)
+        self.method_rules = rules.by_method()
+
+    def applies(self, release: tuple[int, ...]) -> bool:
+        """Whether a change at ``release`` separates the code's release from the target."""
+        if release > self.target:
+            return False
+        return self.since is None or self.since < release
+
+    def rule_applies(self, rule: Rule) -> bool:
+        """Whether ``rule`` holds on the target (changed defaults only in an upgrade plan)."""
+        if rule.kind == "changed" and self.since is None:
+            return False  # a changed default is news only to code written for an older line
+        if not self.applies(rule.release_key):
+            return False
+        return not (
+            rule.unless_installed is not None
+            and self.installed is not None
+            and rule.unless_installed in self.installed
+        )
+
+    # -- names
+
+    def judge_use(self, use: Use) -> Optional[Verdict]:
+        """The verdict on one use of a name, or None when it runs as written."""
+        rule = self._name_rule(use)
+        if rule is not None:
+            return self._verdict(rule, use.name)
+        if use.kind == "star":
+            return self._star(use)
+        return self._listing(use.name)
+
+    def _name_rule(self, use: Use) -> Optional[Rule]:
+        best: Optional[Rule] = None
+        best_len = -1
+        parts = use.name.split(".")
+        for cut in range(len(parts), 0, -1):
+            api = ".".join(parts[:cut])
+            for rule in self.by_api.get(api, ()):
+                if rule.kwarg is not None and rule.kwarg not in use.kwargs:
+                    continue
+                if rule.needs_path and not _path_matches(rule, use.path_arg):
+                    continue
+                conditional = rule.kwarg is not None or rule.needs_path
+                if conditional and use.kind not in ("call", "star"):
+                    continue
+                # The most specific wins; a call's own conditions make a rule specific.
+                weight = len(api) + (1000 if conditional else 0)
+                if weight > best_len and self.rule_applies(rule):
+                    best, best_len = rule, weight
+        return best
+
+    def _star(self, use: Use) -> Optional[Verdict]:
+        # A bare name after `from tensorflow import *` is TensorFlow's only when TensorFlow 1
+        # had it: anything else is more likely the file's own (or another star import's).
+        newest = self.newest
+        if newest is None or not use.name.startswith("tf."):
+            return None
+        rest = use.name[3:]
+        if not newest.has(f"tf.compat.v1.{rest}") or newest.has(use.name):
+            return None
+        return self._listing(use.name)
+
+    def _listing(self, name: str) -> Optional[Verdict]:
+        """The verdict of the API listing: the name is missing from the target."""
+        newest = self.newest
+        if newest is None:
+            return None
+        tf1 = self._tf1_name(name, newest)
+        if tf1 is not None:
+            return tf1
+        if name.startswith("keras.") or name.startswith(_KERAS_ALIASES):
+            if self.target < KERAS3_LINE or not self.applies(KERAS3_LINE):
+                return None
+            if name.startswith("keras.src.") or name == "keras.src":
+                return None  # Keras' private tree: not API, and not ours to judge
+            return self._keras_missing(name, newest)
+        if not name.startswith("tf."):
+            return None
+        if name.startswith("tf.compat.v1."):
+            api = self.api
+            if api is None or self.since is not None:
+                return None
+            found = api.lookup(name)
+            if found.status != MISSING:
+                return None
+            return self._generic(
+                "api-removed",
+                f"`{found.missing_at}` is not in TensorFlow {self.target_line}'s tf.compat.v1.",
+                "Port this TensorFlow 1 code to the TensorFlow 2 API (see the migration guide).",
+            )
+        api = self.api
+        if api is None or self.since is not None:
+            return None
+        found = api.lookup(name)
+        if found.status != MISSING:
+            return None
+        return self._generic(
+            "api-removed",
+            f"`{found.missing_at}` is not in TensorFlow {self.target_line}'s public API "
+            "(AttributeError).",
+            "Find its replacement in the release notes and API docs of this release.",
+        )
+
+    def _tf1_name(self, name: str, newest: ApiIndex) -> Optional[Verdict]:
+        """A TensorFlow 1 name: missing from TensorFlow 2's namespace, kept in tf.compat.v1."""
+        if not name.startswith("tf.") or name.startswith(("tf.compat.", "tf.keras")):
+            return None
+        found = newest.lookup(name)
+        if found.status != MISSING:
+            return None
+        gone = found.missing_at
+        compat = "tf.compat.v1." + gone[3:]
+        if not newest.has(compat) or not self.applies(TF2_LINE):
+            return None
+        idiom = newest.renames.get(compat)
+        fix = f"Use {idiom}" if idiom else "Port it to the TensorFlow 2 API (migration guide)"
+        return self._generic(
+            "api-moved-to-compat-v1",
+            f"`{gone}` is TensorFlow 1 API: not in TensorFlow 2's namespace (AttributeError).",
+            f"{fix}; stop-gap: {compat}.",
+        )
+
+    def _keras_missing(self, name: str, newest: ApiIndex) -> Optional[Verdict]:
+        listed = "tf.keras" + name[len("keras") :] if name.startswith("keras.") else name
+        if name.startswith(("tf.losses", "tf.metrics", "tf.optimizers", "tf.initializers")):
+            listed = "tf.keras." + name[3:]
+        # Standalone `keras.X` is listed as Keras 3's own API; tf.keras as TensorFlow serves it.
+        found = newest.lookup(name if name.startswith("keras.") else listed)
+        if found.status != MISSING:
+            return None
+        gone = found.missing_at
+        last = name.rsplit(".", 1)[-1]
+        idiom = _keras_idiom(newest, gone, last, name)
+        return self._generic(
+            "keras3-behaviour-change",
+            f"`{gone}` does not exist in Keras 3, which serves tf.keras from TensorFlow 2.16 "
+            "(AttributeError or ImportError).",
+            (f"Use {idiom}" if idiom else "Port it to the Keras 3 API (migration guide)")
+            + "; or keep Keras 2: install tf-keras and set TF_USE_LEGACY_KERAS=1.",
+            legacy_keras=True,
+        )
+
+    def _generic(self, cause: str, what: str, fix: str, legacy_keras: bool = False) -> Verdict:
+        commands = self._legacy_commands() if legacy_keras else ()
+        return Verdict(cause, cause, Severity.ERROR, what, Fix(fix, commands), CAUSES[cause].links)
+
+    def _legacy_commands(self) -> tuple[str, ...]:
+        spec = f"tf-keras~={self.target_line}.0" if self.target >= KERAS3_LINE else "tf-keras"
+        return (f'pip install "{spec}"', "export TF_USE_LEGACY_KERAS=1")
+
+    def _verdict(self, rule: Rule, name: str) -> Verdict:
+        text = rule.replacement
+        if rule.compat:
+            stopgap = "tf.compat.v1." + name[3:] if name.startswith("tf.") else ""
+            if stopgap:
+                text += f" Stop-gap: {stopgap} (TensorFlow 1 behaviour inside TensorFlow 2)."
+        commands: list[str] = [f"pip install {pkg}" for pkg in rule.install]
+        if rule.legacy_keras:
+            text += " Or keep the Keras 2 code: install tf-keras and set TF_USE_LEGACY_KERAS=1."
+            commands.extend(self._legacy_commands())
+        links = tuple(s.url for s in rule.sources)
+        return Verdict(
+            rule.id,
+            rule.cause,
+            _SEVERITY[rule.severity],
+            rule.what,
+            Fix(text, tuple(commands)),
+            links,
+        )
+
+    # -- methods
+
+    def judge_method(self, call: MethodUse) -> Optional[Verdict]:
+        """The verdict on ``receiver.method(...)``, or None."""
+        for rule in self.method_rules.get(call.method, ()):
+            if rule.kwarg is not None and rule.kwarg not in call.kwargs:
+                continue
+            if rule.receiver is not None and not rule.receiver.search(call.receiver):
+                continue
+            if rule.needs_path and not _path_matches(rule, call.path_arg):
+                continue
+            if self.rule_applies(rule):
+                return self._verdict(rule, call.method)
+        return None
+
+
+def _keras_idiom(api: ApiIndex, gone: str, last: str, name: str) -> Optional[str]:
+    """The Keras 3 name of a Keras 2 one: the same name in an enclosing module, or keras.ops."""
+    root = "keras" if name.startswith("keras") else "tf.keras"
+    parts = gone.split(".")
+    for cut in range(len(parts) - 1, 0, -1):
+        module = ".".join(parts[:cut])
+        candidate = f"{module}.{last}"
+        if candidate != name and api.has(candidate):
+            return candidate
+    if ".backend." in name and api.has(f"{root}.ops.{last}"):
+        return f"{root}.ops.{last}"
+    return None
+
+
+def _path_matches(rule: Rule, path: Optional[str]) -> bool:
+    if path is None:
+        return False  # a path known only at run time: the rule cannot tell
+    lowered = path.lower()
+    if rule.path_suffix and not lowered.endswith(rule.path_suffix):
+        return False
+    return not (rule.path_not_suffix and lowered.endswith(rule.path_not_suffix))
+
+
+# --- the report ------------------------------------------------------------------------------
+
+
+def methods_of(rules: Rules) -> frozenset[str]:
+    """The method names the rules ask the walker to keep."""
+    return frozenset(rules.by_method())
+
+
+def judge_files(files: Sequence[FileUses], rules: Rules, options: ScanOptions) -> list[Finding]:
+    """The findings of every file, in file then position order."""
+    judge = Judge(rules, options)
+    out: list[Finding] = []
+    for found in files:
+        for error in found.errors:
+            out.append(
+                Finding(
+                    "scan.unreadable",
+                    Severity.UNKNOWN,
+                    f"{found.path}: could not be parsed ({error})",
+                    "The file was not checked: Python could not parse it (Python 2 code, "
+                    "a syntax error, not UTF-8).",
+                    check="scan",
+                    location=Location(found.path, _line_of(error), 1),
+                )
+            )
+        out.extend(_file_findings(judge, found))
+    return out
+
+
+def _line_of(error: str) -> int:
+    for word in error.replace(":", " ").split():
+        if word.isdigit():
+            return int(word)
+    return 1
+
+
+def _file_findings(judge: Judge, found: FileUses) -> list[Finding]:
+    items: list[tuple[tuple[int, int, int], Finding]] = []
+    said: set[tuple[str, str]] = set()  # (binding, verdict key) an import line already said
+    # One finding per line and cause: `tf.logging.set_verbosity(tf.logging.INFO)` is one fix.
+    seen: set[tuple[Optional[int], int, str]] = set()
+    for use in sorted(found.uses, key=lambda u: (u.cell or 0, u.line, u.column)):
+        verdict = judge.judge_use(use)
+        if verdict is None:
+            continue
+        if use.kind == "import" and use.binding:
+            said.add((use.binding, verdict.key))
+        elif use.binding and (use.binding, verdict.key) in said:
+            continue  # the import of this name already carries the finding
+        spot = (use.cell, use.line, verdict.key)
+        if spot in seen:
+            continue
+        seen.add(spot)
+        items.append(_item(found.path, use.written, use.line, use.column, use.cell, verdict))
+    for call in found.methods:
+        verdict = judge.judge_method(call)
+        if verdict is not None:
+            written = f"{call.receiver}.{call.method}"
+            items.append(_item(found.path, written, call.line, call.column, call.cell, verdict))
+    items.sort(key=lambda item: item[0])
+    return [finding for _, finding in items]
+
+
+def _item(
+    path: str, written: str, line: int, column: int, cell: Optional[int], verdict: Verdict
+) -> tuple[tuple[int, int, int], Finding]:
+    where = f"{path}:{line}:{column}" if cell is None else f"{path}:cell {cell}:{line}:{column}"
+    made = cause_finding(
+        f"scan.{verdict.key}",
+        verdict.severity,
+        verdict.cause,
+        f"{where}: {written}",
+        verdict.what,
+        verdict.fix,
+        verdict.links,
+    )
+    located = dataclasses.replace(made, check="scan", location=Location(path, line, column, cell))
+    return (cell or 0, line, column), located
+
+
+def scan(options: ScanOptions, rules: Rules, version: str) -> Report:
+    """Scan the files under ``options.paths`` for uses that break on ``options.target``."""
+    if not version_tuple(options.target):
+        raise ScanError(f"--target {options.target!r} is not a release line such as 2.21")
+    if options.since is not None and not version_tuple(options.since):
+        raise ScanError(f"--from {options.since!r} is not a release line such as 2.15")
+    files = collect_files(options.paths)
+    found = scan_files(files, methods_of(rules), options.workers)
+    findings = judge_files(found, rules, options)
+    collected = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+    return Report(Facts(tfdoctor_version=version, collected_at=collected), tuple(findings))

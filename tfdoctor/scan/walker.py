@@ -1,0 +1,592 @@
+"""Find the uses of TensorFlow and Keras APIs in Python source, by parsing it (never running it).
+
+Imports bind local names to modules or objects (``import tensorflow as tf``, ``from tensorflow
+import keras``, ``from tensorflow.keras import layers``, ``import keras.backend as K``); each
+attribute chain, call or bare name rooted in such a binding resolves to its fully qualified
+name, written ``tf.X`` for ``tensorflow.X`` and ``keras.X`` for standalone Keras. Calls of a
+method on any other object are kept when their method name is one the rules ask about
+(``model.fit_generator(...)``). Notebooks (``.ipynb``) are read cell by cell; IPython magics
+and shell lines are blanked so that line numbers stay those of the cell.
+"""
+
+from __future__ import annotations
+
+import ast
+import bisect
+import builtins
+import dataclasses
+import json
+import re
+from collections.abc import Collection, Iterable, Iterator
+from typing import Optional, Union
+
+#: Top-level packages whose APIs are judged; the rest of a file's imports are ignored.
+ROOTS = {"tensorflow": "tf", "keras": "keras"}
+
+#: Cell magics whose body is Python (``%%time`` times the cell); other cell magics are not.
+PYTHON_CELL_MAGICS = ("%%time", "%%timeit", "%%capture", "%%prun")
+
+_BUILTINS = frozenset(dir(builtins))
+
+
+@dataclasses.dataclass(frozen=True)
+class Use:
+    """One use of an API name in a file: where, how, and what was passed to a call."""
+
+    #: Fully qualified name, ``tf.`` / ``keras.`` form (``tf.compat.v1.Session``).
+    name: str
+    #: The name as written in the source (``K.mean``, ``Session``).
+    written: str
+    line: int
+    #: 1-based, in characters.
+    column: int
+    #: ``import``, ``attribute``, ``call``, ``name`` (a bare name bound by an import) or
+    #: ``star`` (a bare name that only a ``from X import *`` can have bound).
+    kind: str
+    #: The local name the use goes through (``K`` for ``K.mean``); for an import, the name it
+    #: binds. Empty when the import binds nothing the code then uses by that route.
+    binding: str = ""
+    #: Keyword arguments of a call.
+    kwargs: tuple[str, ...] = ()
+    #: The path-like first argument of a call (or its ``filepath=``) when it is a literal.
+    path_arg: Optional[str] = None
+    #: The notebook cell (1-based) for a notebook, else None.
+    cell: Optional[int] = None
+
+
+@dataclasses.dataclass(frozen=True)
+class MethodUse:
+    """A call ``receiver.method(...)`` on an object that is not an API name."""
+
+    method: str
+    receiver: str
+    line: int
+    column: int
+    kwargs: tuple[str, ...] = ()
+    path_arg: Optional[str] = None
+    cell: Optional[int] = None
+
+
+@dataclasses.dataclass(frozen=True)
+class FileUses:
+    """Everything found in one file, or why it could not be read."""
+
+    path: str
+    uses: tuple[Use, ...] = ()
+    methods: tuple[MethodUse, ...] = ()
+    #: Why the file (or a notebook cell) could not be parsed, with its line.
+    errors: tuple[str, ...] = ()
+
+
+def normalize(dotted: str) -> str:
+    """``tensorflow.compat.v2.X`` -> ``tf.X``; ``tensorflow.X`` -> ``tf.X``; else unchanged."""
+    head, _, rest = dotted.partition(".")
+    if head != "tensorflow":
+        return dotted
+    if rest == "compat.v2" or rest.startswith("compat.v2."):
+        rest = rest[len("compat.v2") + 1 :]
+    return f"tf.{rest}" if rest else "tf"
+
+
+def mentions_api(text: str) -> bool:
+    """Whether ``text`` can use TensorFlow or Keras at all (every use starts with an import)."""
+    return "tensorflow" in text or "keras" in text
+
+
+# --- sources -----------------------------------------------------------------------------------
+
+
+def notebook_cells(text: str) -> list[tuple[int, str]]:
+    """(1-based cell number, Python source) of each code cell of a notebook's JSON.
+
+    Magic (``%``), shell (``!``) and help (``?``) lines become empty lines; a cell run by a
+    non-Python cell magic (``%%bash``) is left out.
+    """
+    data = json.loads(text)
+    cells = data.get("cells") if isinstance(data, dict) else None
+    if not isinstance(cells, list):
+        # nbformat 3 kept cells under worksheets.
+        sheets = data.get("worksheets", []) if isinstance(data, dict) else []
+        cells = [c for s in sheets if isinstance(s, dict) for c in s.get("cells", [])]
+    out: list[tuple[int, str]] = []
+    for number, cell in enumerate(cells, start=1):
+        if not isinstance(cell, dict) or cell.get("cell_type") != "code":
+            continue
+        source = cell.get("source", cell.get("input", ""))
+        text_of = "".join(source) if isinstance(source, list) else str(source)
+        lines = text_of.split("\n")
+        first = lines[0].strip() if lines else ""
+        if first.startswith("%%") and not first.startswith(PYTHON_CELL_MAGICS):
+            continue
+        out.append((number, "\n".join(_python_line(line) for line in lines)))
+    return out
+
+
+def _python_line(line: str) -> str:
+    stripped = line.strip()
+    if stripped.startswith(("%", "!")) or (stripped.endswith("?") and not stripped.startswith("#")):
+        return ""
+    return line
+
+
+# --- the walk ----------------------------------------------------------------------------------
+
+
+class _Bindings:
+    """Local names bound by imports of TensorFlow or Keras, over a whole file."""
+
+    def __init__(self) -> None:
+        #: Local name -> fully qualified name (``tf`` -> ``tf``, ``layers`` -> ``tf.keras.layers``).
+        self.names: dict[str, str] = {}
+        #: Local names bound by ``import a.b as c`` or ``from a import b``: uses through them
+        #: repeat what the import line already said.
+        self.imported_objects: set[str] = set()
+        #: Modules imported with ``*``.
+        self.star: list[str] = []
+        #: Every name the file binds itself (assignments, definitions, parameters).
+        self.local: set[str] = set()
+
+
+def scan_source(
+    text: str, path: str, methods: Collection[str] = (), notebook: bool = False
+) -> FileUses:
+    """The API uses in one file's text (``notebook``: the text is an ``.ipynb`` document)."""
+    if not mentions_api(text):
+        return FileUses(path)
+    parts: list[tuple[Optional[int], str]]
+    if notebook:
+        try:
+            parts = list(notebook_cells(text))
+        except (ValueError, AttributeError, TypeError) as exc:
+            return FileUses(path, errors=(f"not a readable notebook: {exc}",))
+    else:
+        parts = [(None, text)]
+    trees: list[tuple[Optional[int], ast.AST, list[str]]] = []
+    errors: list[str] = []
+    for cell, source in parts:
+        try:
+            tree = ast.parse(source, filename=path)
+        except (SyntaxError, ValueError) as exc:
+            where = f"cell {cell} line" if cell is not None else "line"
+            lineno = getattr(exc, "lineno", None) or 1
+            msg = getattr(exc, "msg", None) or str(exc)
+            errors.append(f"{where} {lineno}: {msg}")
+            continue
+        trees.append((cell, tree, source.splitlines()))
+    bindings = _Bindings()
+    for _, parsed, _ in trees:
+        _collect_imports(parsed.body, bindings)  # type: ignore[attr-defined]
+    uses: list[Use] = []
+    calls: list[MethodUse] = []
+    if bindings.star:
+        # A star import can bind any bare name: every node is looked at, and every name the
+        # file binds itself is known first.
+        for _, parsed, _ in trees:
+            _collect_locals(parsed, bindings)
+        for cell_number, parsed, lines in trees:
+            resolver = _Resolver(bindings, methods, lines, cell_number, uses, calls)
+            resolver.run(ast.walk(parsed))
+        return FileUses(path, tuple(uses), tuple(calls), tuple(errors))
+    wanted = [m for m in methods if f".{m}(" in text]
+    if not bindings.names and not wanted:
+        return FileUses(path, errors=tuple(errors))
+    # Only statements whose lines mention a bound name or a wanted method are walked: most of
+    # a file is code that touches neither, and walking it costs as much as parsing it.
+    words = sorted(bindings.names) + [f"{m}(" for m in wanted]
+    pattern = re.compile(r"\b(?:" + "|".join(re.escape(w) for w in words) + ")")
+    seen_local: set[str] = set()
+    for cell_number, parsed, lines in trees:
+        hits = sorted(
+            {number for number, line in enumerate(lines, start=1) if pattern.search(line)}
+        )
+        if not hits:
+            continue
+        resolver = _Resolver(bindings, methods, lines, cell_number, uses, calls)
+        resolver.run(_nodes_on(parsed.body, hits))  # type: ignore[attr-defined]
+        seen_local |= resolver.local
+    # A name the file also assigns is not (only) the import's: `backend = None` after a failed
+    # import, a loop variable. Uses through such an imported object are dropped; module
+    # aliases (`tf`) keep their meaning (they are not reassigned in practice).
+    shadowed = (seen_local | bindings.local) & bindings.imported_objects
+    if shadowed:
+        uses = [u for u in uses if u.kind == "import" or u.binding not in shadowed]
+    return FileUses(path, tuple(uses), tuple(calls), tuple(errors))
+
+
+def _collect_imports(body: list[ast.stmt], bindings: _Bindings) -> None:
+    """Imports anywhere in the statements (inside functions, ``try``, ``if`` too)."""
+    stack: list[ast.AST] = list(reversed(body))  # in source order: a later import wins
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                _bind_import(alias, bindings)
+        elif isinstance(node, ast.ImportFrom):
+            module = node.module or ""
+            in_scope = node.level == 0 and module.split(".")[0] in ROOTS
+            for alias in node.names:
+                if alias.name == "*":
+                    if in_scope:
+                        bindings.star.append(normalize(module))
+                    continue
+                local = alias.asname or alias.name
+                qualified = normalize(f"{module}.{alias.name}")
+                if in_scope and not _private(qualified):
+                    bindings.names[local] = qualified
+                    bindings.imported_objects.add(local)
+                else:
+                    bindings.local.add(local)
+        else:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                bindings.local.add(node.name)
+            for field in reversed(_BODIES):
+                stack.extend(reversed(_statements(getattr(node, field, ()))))
+
+
+def _bind_import(alias: ast.alias, bindings: _Bindings) -> None:
+    root = alias.name.split(".")[0]
+    if root not in ROOTS:
+        bindings.local.add(alias.asname or root)
+    elif alias.asname is None:
+        bindings.names[root] = normalize(root)
+    elif _private(normalize(alias.name)):
+        bindings.local.add(alias.asname)
+    else:
+        bindings.names[alias.asname] = normalize(alias.name)
+        if "." in alias.name and not _is_package_alias(alias.name):
+            bindings.imported_objects.add(alias.asname)
+
+
+def _private(qualified: str) -> bool:
+    """Keras' private trees: never API, never judged (``from keras.src import ops``,
+    ``keras._tf_keras``, ``keras.api``)."""
+    parts = qualified.split(".")
+    if parts[0] == "keras" and len(parts) > 1 and parts[1] in ("src", "api"):
+        return True
+    return any(p.startswith("_") and not p.endswith("__") for p in parts)
+
+
+def _collect_locals(tree: ast.AST, bindings: _Bindings) -> None:
+    """Every name the file binds itself (assignments, definitions, parameters)."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            bindings.local.add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bindings.local.add(node.name)
+        elif isinstance(node, ast.arg):
+            bindings.local.add(node.arg)
+    for name in bindings.local & bindings.imported_objects:
+        bindings.imported_objects.discard(name)
+        bindings.names.pop(name, None)
+
+
+#: Fields of compound statements that hold statements (or ``except`` clauses).
+_BODIES = ("body", "orelse", "finalbody", "handlers")
+
+
+def _statements(value: object) -> list[ast.AST]:
+    if isinstance(value, list):
+        return [v for v in value if isinstance(v, (ast.stmt, ast.excepthandler))]
+    return []
+
+
+def _nodes_on(body: list[ast.stmt], hits: list[int]) -> Iterator[ast.AST]:
+    """The nodes of the statements that span one of the ``hits`` lines, parents first.
+
+    A compound statement's own parts (a ``def``'s decorators and defaults, an ``if``'s test)
+    are walked when it spans a hit; its body statements are each pruned the same way.
+    """
+    stack: list[ast.AST] = list(reversed(body))
+    while stack:
+        node = stack.pop()
+        start = getattr(node, "lineno", 1)
+        for decorator in getattr(node, "decorator_list", ()):
+            start = min(start, decorator.lineno)
+        end = getattr(node, "end_lineno", None) or start
+        at = bisect.bisect_left(hits, start)
+        if at == len(hits) or hits[at] > end:
+            continue
+        inner: list[ast.AST] = []
+        for field, value in ast.iter_fields(node):
+            if field in _BODIES and isinstance(value, list):
+                inner.extend(_statements(value))
+            elif isinstance(value, ast.AST):
+                yield from ast.walk(value)
+            elif isinstance(value, list):
+                for item in value:
+                    if isinstance(item, ast.AST):
+                        yield from ast.walk(item)
+        if not inner:
+            yield node
+        else:
+            yield node
+            stack.extend(reversed(inner))
+
+
+def _is_package_alias(dotted: str) -> bool:
+    """Whether ``import dotted as x`` aliases a namespace (``tensorflow.compat.v1``)."""
+    return normalize(dotted) in ("tf.compat.v1", "tf.keras") or dotted.count(".") == 0
+
+
+class _Resolver:
+    """Resolves one tree's chains, calls and names against the file's bindings."""
+
+    def __init__(
+        self,
+        bindings: _Bindings,
+        methods: Collection[str],
+        lines: list[str],
+        cell: Optional[int],
+        uses: list[Use],
+        calls: list[MethodUse],
+    ) -> None:
+        self.b = bindings
+        self.methods = methods
+        self.lines = lines
+        self.cell = cell
+        self.uses = uses
+        self.calls = calls
+        #: Names the walked code binds itself (assignments, parameters).
+        self.local: set[str] = set()
+
+    def run(self, nodes: Iterable[ast.AST]) -> None:
+        """Resolve ``nodes`` (each parent before its children)."""
+        skip: set[int] = set()
+        local = self.local
+        for node in nodes:
+            if id(node) in skip:
+                continue
+            if isinstance(node, ast.Name):
+                if isinstance(node.ctx, ast.Load):
+                    self._name(node)
+                else:
+                    local.add(node.id)
+            elif isinstance(node, ast.arg):
+                local.add(node.arg)
+            elif isinstance(node, ast.Call):
+                self._call(node, skip)
+            elif isinstance(node, ast.Attribute):
+                self._chain(node, skip, "attribute")
+            elif isinstance(node, ast.Import):
+                self._import(node)
+            elif isinstance(node, ast.ImportFrom):
+                self._import_from(node)
+
+    # -- helpers
+
+    def _column(self, line: int, col: int) -> int:
+        """1-based character column from ast's 0-based UTF-8 byte offset."""
+        if 0 < line <= len(self.lines):
+            text = self.lines[line - 1]
+            if not text.isascii():
+                return len(text.encode("utf-8")[:col].decode("utf-8", "replace")) + 1
+        return col + 1
+
+    def _add(
+        self,
+        name: str,
+        written: str,
+        node: ast.AST,
+        kind: str,
+        binding: str = "",
+        kwargs: tuple[str, ...] = (),
+        path_arg: Optional[str] = None,
+    ) -> None:
+        line = getattr(node, "lineno", 1)
+        column = self._column(line, getattr(node, "col_offset", 0))
+        self.uses.append(
+            Use(name, written, line, column, kind, binding, kwargs, path_arg, self.cell)
+        )
+
+    def _resolve(self, node: ast.expr) -> Optional[tuple[str, str, str]]:
+        """(qualified name, written text, root local name) of a Name/Attribute chain."""
+        parts: list[str] = []
+        cur: ast.expr = node
+        while isinstance(cur, ast.Attribute):
+            parts.append(cur.attr)
+            cur = cur.value
+        if not isinstance(cur, ast.Name):
+            return None
+        base = self.b.names.get(cur.id)
+        if base is None:
+            return None
+        parts.reverse()
+        written = ".".join([cur.id, *parts])
+        return ".".join([base, *parts]), written, cur.id
+
+    def _mark(self, node: ast.expr, skip: set[int]) -> None:
+        cur: ast.expr = node
+        while isinstance(cur, ast.Attribute):
+            skip.add(id(cur))
+            cur = cur.value
+        skip.add(id(cur))
+
+    # -- node kinds
+
+    def _chain(self, node: ast.Attribute, skip: set[int], kind: str) -> None:
+        resolved = self._resolve(node)
+        self._mark(node, skip)
+        if resolved is None:
+            return
+        name, written, root = resolved
+        self._add(name, written, node, kind, binding=root)
+
+    def _name(self, node: ast.Name) -> None:
+        if node.id in self.b.imported_objects:
+            self._add(self.b.names[node.id], node.id, node, "name", binding=node.id)
+        elif (
+            self.b.star
+            and node.id not in self.b.names
+            and node.id not in self.b.local
+            and node.id not in _BUILTINS
+        ):
+            for module in self.b.star:
+                self._add(f"{module}.{node.id}", node.id, node, "star", binding=node.id)
+
+    def _call(self, node: ast.Call, skip: set[int]) -> None:
+        func = node.func
+        kwargs = tuple(k.arg for k in node.keywords if k.arg is not None)
+        path_arg = _path_argument(node)
+        if isinstance(func, (ast.Attribute, ast.Name)):
+            resolved = self._resolve(func)
+            if resolved is not None:
+                self._mark(func, skip)
+                name, written, root = resolved
+                self._add(
+                    name, written, func, "call", binding=root, kwargs=kwargs, path_arg=path_arg
+                )
+                return
+            if isinstance(func, ast.Name):
+                if self.b.star and func.id not in self.b.local and func.id not in _BUILTINS:
+                    skip.add(id(func))
+                    for module in self.b.star:
+                        self._add(
+                            f"{module}.{func.id}",
+                            func.id,
+                            func,
+                            "star",
+                            binding=func.id,
+                            kwargs=kwargs,
+                            path_arg=path_arg,
+                        )
+                return
+            if func.attr in self.methods:
+                line = func.end_lineno or func.lineno
+                col = (func.end_col_offset or 0) - len(func.attr)
+                self.calls.append(
+                    MethodUse(
+                        func.attr,
+                        _source_text(func.value),
+                        line,
+                        self._column(line, max(col, 0)),
+                        kwargs,
+                        path_arg,
+                        self.cell,
+                    )
+                )
+
+    def _import(self, node: ast.Import) -> None:
+        for alias in node.names:
+            if alias.name.split(".")[0] not in ROOTS or "." not in alias.name:
+                continue
+            binding = alias.asname if alias.asname in self.b.imported_objects else ""
+            self._add(
+                normalize(alias.name),
+                alias.name,
+                _where(alias, node),
+                "import",
+                binding=binding or "",
+            )
+
+    def _import_from(self, node: ast.ImportFrom) -> None:
+        module = node.module or ""
+        if node.level != 0 or module.split(".")[0] not in ROOTS:
+            return
+        for alias in node.names:
+            if alias.name == "*":
+                self._add(normalize(module), module, node, "import")
+                continue
+            local = alias.asname or alias.name
+            binding = local if local in self.b.imported_objects else ""
+            self._add(
+                normalize(f"{module}.{alias.name}"),
+                f"{module}.{alias.name}",
+                _where(alias, node),
+                "import",
+                binding=binding,
+            )
+
+
+def _where(alias: ast.alias, node: ast.stmt) -> ast.AST:
+    """The alias itself where Python records its position (3.10+), else its statement."""
+    return alias if hasattr(alias, "lineno") else node
+
+
+def _path_argument(node: ast.Call) -> Optional[str]:
+    """The first positional argument, or ``filepath=``/``filepath_or_buffer``, as literal text.
+
+    An f-string counts by its literal tail (``f"{out}/model.h5"`` -> ``"…/model.h5"``), which is
+    what decides the format; anything else (a variable) is unknown.
+    """
+    arg: Optional[ast.expr] = node.args[0] if node.args else None
+    if arg is None:
+        for keyword in node.keywords:
+            if keyword.arg in ("filepath", "filename", "path"):
+                arg = keyword.value
+                break
+    if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+        return arg.value
+    if isinstance(arg, ast.JoinedStr) and arg.values:
+        last = arg.values[-1]
+        if isinstance(last, ast.Constant) and isinstance(last.value, str):
+            return "\u2026" + last.value
+    return None
+
+
+def _source_text(node: ast.expr) -> str:
+    """A short text of an expression (``self.model``), for matching receivers."""
+    parts: list[str] = []
+    cur: ast.expr = node
+    while isinstance(cur, ast.Attribute):
+        parts.append(cur.attr)
+        cur = cur.value
+    if isinstance(cur, ast.Name):
+        parts.append(cur.id)
+    elif isinstance(cur, ast.Call):
+        inner = cur.func
+        parts.append(_source_text(inner) + "()")
+    elif isinstance(cur, ast.Subscript):
+        parts.append(_source_text(cur.value) + "[]")
+    else:
+        parts.append("?")
+    return ".".join(reversed(parts))
+
+
+def read_file(path: str) -> Union[str, OSError, UnicodeDecodeError]:
+    """The text of ``path`` (UTF-8, as Python reads source), or the error reading it."""
+    try:
+        with open(path, "rb") as stream:  # noqa: PTH123 - the hot path: one call, no Path
+            data = stream.read()
+    except OSError as exc:
+        return exc
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        return exc
+
+
+def scan_path(path: str, methods: Collection[str] = ()) -> FileUses:
+    """Read and scan one file (a notebook by its ``.ipynb`` suffix)."""
+    text = read_file(path)
+    if isinstance(text, OSError):
+        return FileUses(path, errors=(f"cannot read: {text.strerror or text}",))
+    if isinstance(text, UnicodeDecodeError):
+        return FileUses(path, errors=(f"not UTF-8 text: {text.reason}",))
+    return scan_source(text, path, methods, notebook=path.endswith(".ipynb"))
+
+
+def iter_uses(files: Iterable[FileUses]) -> Iterator[tuple[FileUses, Use]]:
+    """Every (file, use) pair."""
+    for found in files:
+        for use in found.uses:
+            yield found, use

@@ -1,0 +1,322 @@
+"""Log signatures: ``signatures.yaml`` loaded into typed, compiled patterns.
+
+A signature is a line TensorFlow, CUDA, pip or Python prints, as data: the regular
+expression that recognises it, the cause in the catalogue (:mod:`tfdoctor.causes`) it is
+evidence for (or ``benign`` for noise that is harmless, or ``evidence`` for a line that only
+reveals versions), where the text is printed (``sources``) and real lines it must match
+(``examples``). The file is validated strictly at load: any problem raises
+:class:`SignatureError` as ``FILE:LINE: FIELD: message``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Optional
+
+from tfdoctor.yamldoc import compose, read_document
+
+if TYPE_CHECKING:
+    from yaml import Node
+
+#: The signatures document version this tfdoctor reads.
+SIGNATURES_SCHEMA_VERSION = 1
+
+#: The signatures shipped inside the package.
+DEFAULT_SIGNATURES = Path(__file__).with_name("signatures.yaml")
+
+#: Pseudo-causes: harmless noise (an info finding saying why), and lines that only reveal
+#: versions (no finding of their own).
+BENIGN = "benign"
+EVIDENCE = "evidence"
+
+#: Named groups a pattern may use to extract what the log reveals.
+GROUPS = frozenset(
+    {
+        "tf_version",
+        "cuda_version",
+        "cudnn_loaded",
+        "cudnn_compiled",
+        "cudnn_version",
+        "library",
+        "compute_capability",
+        "min_capability",
+        "dist",
+        "numpy_version",
+        "python_version",
+        "driver_version",
+        "gpu_name",
+        "glibc",
+        "site_packages",
+    }
+)
+
+SEVERITIES = ("info", "warning", "error")
+
+_ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+_URL_RE = re.compile(r"^https://\S+$")
+
+
+class SignatureError(ValueError):
+    """A signatures file that cannot be used: ``FILE:LINE: FIELD: what is wrong``."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Signature:
+    """One recognisable log line and what it is evidence for."""
+
+    id: str
+    #: A cause id in the catalogue, ``benign`` or ``evidence``.
+    cause: str
+    #: ``error``, ``warning`` or ``info`` (benign and evidence signatures are ``info``).
+    severity: str
+    pattern: re.Pattern[str]
+    #: A literal every matching line contains: the cheap prefilter before the pattern runs.
+    keyword: str
+    #: One line that says what the signature means (the finding's summary).
+    summary: str
+    #: Why a benign line is harmless; for a cause, an optional note added to the detail.
+    explanation: str
+    sources: tuple[str, ...]
+    examples: tuple[str, ...]
+    #: The severity when the evidence shows an NVIDIA GPU on the machine (None: unchanged).
+    severity_with_gpu: Optional[str] = None
+    #: Where the entry starts in the file (1-based), for messages.
+    lineno: int = 0
+
+
+@dataclasses.dataclass(frozen=True)
+class Signatures:
+    """Every signature, in file order, and the prefilter that finds candidate lines fast."""
+
+    path: str
+    signatures: tuple[Signature, ...]
+
+    def by_id(self, sid: str) -> Signature:
+        """The signature called ``sid`` (KeyError when there is none)."""
+        for sig in self.signatures:
+            if sig.id == sid:
+                return sig
+        raise KeyError(sid)
+
+    @property
+    def keywords(self) -> Mapping[str, tuple[Signature, ...]]:
+        """Keyword -> the signatures that need it, longest keyword first."""
+        out: dict[str, list[Signature]] = {}
+        for sig in self.signatures:
+            out.setdefault(sig.keyword, []).append(sig)
+        return {k: tuple(out[k]) for k in sorted(out, key=lambda k: (-len(k), k))}
+
+    def match_line(self, line: str) -> list[tuple[Signature, re.Match[str]]]:
+        """Every signature that matches ``line`` (its keyword first, then its pattern)."""
+        out = []
+        for sig in self.signatures:
+            if sig.keyword in line:
+                match = sig.pattern.search(line)
+                if match is not None:
+                    out.append((sig, match))
+        return out
+
+
+def load_signatures(
+    path: Optional[str] = None, causes: Optional[Iterable[str]] = None
+) -> Signatures:
+    """Load and validate the signatures at ``path`` (default: the bundled file).
+
+    ``causes`` are the cause ids a signature may name (default: the catalogue's).
+    """
+    chosen = path or str(DEFAULT_SIGNATURES)
+    return parse_signatures(read_document(chosen, "signatures", SignatureError), chosen, causes)
+
+
+def parse_signatures(
+    text: str, path: str = "<signatures>", causes: Optional[Iterable[str]] = None
+) -> Signatures:
+    """Validate signatures YAML ``text`` (``path`` names it in errors)."""
+    if causes is None:
+        from tfdoctor.causes import CAUSES  # noqa: PLC0415 - the catalogue loads with rich deps
+
+        causes = CAUSES
+    known = set(causes)
+    root = compose(text, path, "signatures file", SignatureError)
+    reader = _Reader(path)
+    top = reader.mapping(root, "signatures-file", ("schema_version", "signatures"))
+    version = reader.scalar(top["schema_version"], "schema_version", "int")
+    if version != str(SIGNATURES_SCHEMA_VERSION):
+        raise reader.error(
+            top["schema_version"],
+            "schema_version",
+            f"{version} is not supported (this tfdoctor reads {SIGNATURES_SCHEMA_VERSION})",
+        )
+    out: list[Signature] = []
+    seen: set[str] = set()
+    for i, node in enumerate(reader.sequence(top["signatures"], "signatures")):
+        sig = _read_signature(reader, node, i, known)
+        if sig.id in seen:
+            raise reader.error(node, f"signatures[{i}].id", f"duplicate id {sig.id!r}")
+        seen.add(sig.id)
+        out.append(sig)
+    if not out:
+        raise reader.error(top["signatures"], "signatures", "needs at least one signature")
+    return Signatures(path, tuple(out))
+
+
+_REQUIRED = ("id", "cause", "severity", "keyword", "pattern", "summary", "sources", "examples")
+_OPTIONAL = ("explanation", "severity_with_gpu")
+
+
+def _read_signature(reader: _Reader, node: Node, index: int, known: set[str]) -> Signature:
+    fields = reader.mapping(node, f"signatures[{index}]", _REQUIRED, _OPTIONAL)
+    sid = reader.string(fields["id"], f"signatures[{index}].id")
+    if not _ID_RE.match(sid):
+        raise reader.error(fields["id"], f"signatures[{index}].id", f"{sid!r} is not a valid id")
+    where = f"signatures[{sid}]"
+    cause = reader.string(fields["cause"], f"{where}.cause")
+    if cause not in known and cause not in (BENIGN, EVIDENCE):
+        raise reader.error(
+            fields["cause"],
+            f"{where}.cause",
+            f"unknown cause {cause!r} (a catalogue id, {BENIGN!r} or {EVIDENCE!r})",
+        )
+    severity = _severity(reader, fields["severity"], f"{where}.severity")
+    if cause in (BENIGN, EVIDENCE) and severity != "info":
+        raise reader.error(
+            fields["severity"], f"{where}.severity", f"a {cause} signature is info, never worse"
+        )
+    gpu_severity = None
+    if "severity_with_gpu" in fields:
+        gpu_severity = _severity(reader, fields["severity_with_gpu"], f"{where}.severity_with_gpu")
+        if cause in (BENIGN, EVIDENCE):
+            raise reader.error(
+                fields["severity_with_gpu"],
+                f"{where}.severity_with_gpu",
+                f"a {cause} signature stays info",
+            )
+    explanation = (
+        reader.string(fields["explanation"], f"{where}.explanation")
+        if "explanation" in fields
+        else ""
+    )
+    if cause == BENIGN and not explanation:
+        raise reader.error(
+            node, f"{where}.explanation", "a benign signature says why it is harmless"
+        )
+    keyword = reader.string(fields["keyword"], f"{where}.keyword")
+    text = reader.string(fields["pattern"], f"{where}.pattern")
+    try:
+        pattern = re.compile(text)
+    except re.error as exc:
+        raise reader.error(fields["pattern"], f"{where}.pattern", f"invalid regex: {exc}") from None
+    unknown = sorted(set(pattern.groupindex) - GROUPS)
+    if unknown:
+        raise reader.error(
+            fields["pattern"],
+            f"{where}.pattern",
+            f"unknown group {unknown[0]!r} (expected one of: {', '.join(sorted(GROUPS))})",
+        )
+    sources = tuple(
+        reader.string(item, f"{where}.sources")
+        for item in reader.sequence(fields["sources"], f"{where}.sources")
+    )
+    if not sources:
+        raise reader.error(fields["sources"], f"{where}.sources", "needs at least one source")
+    for item, url in zip(reader.sequence(fields["sources"], f"{where}.sources"), sources):
+        if not _URL_RE.match(url):
+            raise reader.error(item, f"{where}.sources", f"{url!r} is not an https URL")
+    example_nodes = reader.sequence(fields["examples"], f"{where}.examples")
+    if not example_nodes:
+        raise reader.error(fields["examples"], f"{where}.examples", "needs at least one example")
+    examples = []
+    for item in example_nodes:
+        line = reader.string(item, f"{where}.examples")
+        if "\n" in line.rstrip("\n"):
+            raise reader.error(item, f"{where}.examples", "an example is one log line")
+        if keyword not in line:
+            raise reader.error(
+                item, f"{where}.keyword", f"{keyword!r} does not occur in example {line[:60]!r}"
+            )
+        if pattern.search(line) is None:
+            raise reader.error(item, f"{where}.pattern", f"does not match example {line[:60]!r}")
+        examples.append(line.rstrip("\n"))
+    return Signature(
+        id=sid,
+        cause=cause,
+        severity=severity,
+        pattern=pattern,
+        keyword=keyword,
+        summary=reader.string(fields["summary"], f"{where}.summary"),
+        explanation=explanation,
+        sources=sources,
+        examples=tuple(examples),
+        severity_with_gpu=gpu_severity,
+        lineno=node.start_mark.line + 1,
+    )
+
+
+def _severity(reader: _Reader, node: Node, field: str) -> str:
+    value = reader.string(node, field)
+    if value not in SEVERITIES:
+        raise reader.error(node, field, f"{value!r} is not one of {', '.join(SEVERITIES)}")
+    return value
+
+
+class _Reader:
+    """Walks composed YAML nodes; each problem becomes a SignatureError with its position."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def error(self, node: Optional[Node], field: str, message: str) -> SignatureError:
+        line = node.start_mark.line + 1 if node is not None else 1
+        return SignatureError(f"{self.path}:{line}: {field}: {message}")
+
+    def mapping(
+        self, node: Node, field: str, required: Iterable[str], optional: Iterable[str] = ()
+    ) -> dict[str, Node]:
+        """A mapping with exactly the known keys (all of ``required``)."""
+        from yaml import MappingNode, ScalarNode  # noqa: PLC0415
+
+        if not isinstance(node, MappingNode):
+            raise self.error(node, field, "expected a mapping")
+        allowed = set(required) | set(optional)
+        out: dict[str, Node] = {}
+        for key_node, value_node in node.value:
+            if not isinstance(key_node, ScalarNode) or key_node.tag != "tag:yaml.org,2002:str":
+                raise self.error(key_node, field, "keys must be plain strings")
+            key = str(key_node.value)
+            if key in out:
+                raise self.error(key_node, f"{field}.{key}", "duplicate key")
+            if key not in allowed:
+                raise self.error(
+                    key_node,
+                    f"{field}.{key}",
+                    f"unknown field (expected one of: {', '.join(sorted(allowed))})",
+                )
+            out[key] = value_node
+        for key in required:
+            if key not in out:
+                raise self.error(node, f"{field}.{key}", "missing field")
+        return out
+
+    def sequence(self, node: Node, field: str) -> list[Node]:
+        from yaml import SequenceNode  # noqa: PLC0415
+
+        if not isinstance(node, SequenceNode):
+            raise self.error(node, field, "expected a list")
+        return list(node.value)
+
+    def scalar(self, node: Node, field: str, kind: str) -> str:
+        from yaml import ScalarNode  # noqa: PLC0415
+
+        if not isinstance(node, ScalarNode) or node.tag != f"tag:yaml.org,2002:{kind}":
+            raise self.error(node, field, f"expected {kind}")
+        return str(node.value)
+
+    def string(self, node: Node, field: str) -> str:
+        """A non-empty string scalar."""
+        value = self.scalar(node, field, "str")
+        if not value.strip():
+            raise self.error(node, field, "must not be empty")
+        return value
