@@ -7,9 +7,7 @@ import numpy as np
 from keras import backend as K
 from keras.callbacks import ModelCheckpoint, TensorBoard  # expect: scan.tensorboard-callback
 from keras.layers import Conv2D, Dense, Dropout, Flatten, MaxPooling2D
-from keras.layers.experimental.preprocessing import (
-    Rescaling,
-)  # expect: scan.keras3-experimental-preprocessing
+from keras.layers.experimental.preprocessing import Rescaling  # expect: scan.keras3-experimental-preprocessing
 from keras.models import Sequential, load_model
 from keras.optimizers import Adam
 from keras.preprocessing.image import ImageDataGenerator  # expect: scan.keras3-behaviour-change
@@ -41,9 +39,7 @@ def main(data_dir="data"):
         ModelCheckpoint("best.h5", save_best_only=True),
         TensorBoard(log_dir="logs"),
     ]
-    model.fit_generator(
-        train, steps_per_epoch=100, epochs=5, callbacks=callbacks
-    )  # expect: scan.keras3-fit-generator
+    model.fit_generator(train, steps_per_epoch=100, epochs=5, callbacks=callbacks)  # expect: scan.keras3-fit-generator
     shape = K.int_shape(model.output)  # expect: scan.keras3-behaviour-change
     print(shape, keras.__version__)
     model.save("saved_model_dir")  # expect: scan.keras3-save-savedmodel

@@ -29,9 +29,7 @@ def main(_):
     logits = model_fn(x)
     loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=logits))
     global_step = tf.train.get_or_create_global_step()  # expect: scan.tf1-train-misc
-    train_op = tf.train.AdamOptimizer(1e-3).minimize(
-        loss, global_step=global_step
-    )  # expect: scan.tf1-train-optimizers
+    train_op = tf.train.AdamOptimizer(1e-3).minimize(loss, global_step=global_step)  # expect: scan.tf1-train-optimizers
     tf.summary.scalar("loss", loss)  # expect: scan.tensorboard-summary-ops
     merged = tf.summary.merge_all()  # expect: scan.tf1-summary-v1
     saver = tf.train.Saver(max_to_keep=3)  # expect: scan.tf1-saver
