@@ -1,7 +1,6 @@
 """A Keras 2 training script: standalone keras imports, generators, the SavedModel format."""
 
 import os
-
 import keras
 import numpy as np
 from keras import backend as K
