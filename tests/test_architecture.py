@@ -119,6 +119,19 @@ ALLOWED = {
         "tfdoctor.pin",
         "tfdoctor.smoke",
     ),
+    # `tfdoctor cluster`, `diff`, `fleet`: validates cluster descriptions with the causes
+    # catalogue, runs its worker child as the probes run theirs, compares nodes' facts.
+    "tfdoctor.cluster": (
+        "tfdoctor.facts",
+        "tfdoctor.findings",
+        "tfdoctor.matrix",
+        "tfdoctor.compat",
+        "tfdoctor.machine",
+        "tfdoctor.causes",
+        "tfdoctor.probes._run",
+        "tfdoctor.defaults",
+        "tfdoctor.cluster",
+    ),
 }
 #: The package itself (``from tfdoctor import __version__``; ``from tfdoctor import causes``
 #: names a module and is checked as that module).
@@ -278,3 +291,16 @@ def test_the_installed_package_ships_the_repository_matrix() -> None:
     assert entry is not None, "compat_matrix.yaml is missing from the installed package"
     installed = Path(str(dist.locate_file(entry))).read_bytes()
     assert installed == (PACKAGE.parent / "compat_matrix.yaml").read_bytes()
+
+
+def test_every_subpackage_is_shipped() -> None:
+    """`pip install .` installs the packages pyproject.toml lists: each one with an
+    ``__init__.py`` must be there, or the installed tfdoctor lacks it."""
+    tomllib = pytest.importorskip("tomllib", reason="tomllib is Python 3.11+")
+    listed = set(
+        tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text(encoding="utf-8"))["tool"][
+            "setuptools"
+        ]["packages"]
+    )
+    present = {_module_name(p.parent / "__init__.py") for p in PACKAGE.rglob("__init__.py")}
+    assert present - listed == set()

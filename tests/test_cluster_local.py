@@ -88,3 +88,20 @@ def test_a_port_already_in_use_is_named() -> None:
     assert other[0].cause in ("cluster-task-unreachable", "cluster-worker-failed"), other[0]
     if other[0].cause == "cluster-task-unreachable":
         assert other[0].summary.endswith("worker 1 did not arrive")
+
+
+def test_cluster_smoke_runs_this_workers_task() -> None:
+    (port,) = free_loopback_ports(1)
+    config = {"cluster": {"worker": [f"127.0.0.1:{port}"]}, "task": {"type": "worker", "index": 0}}
+    out = subprocess.run(
+        [sys.executable, "-m", "tfdoctor", "cluster", "smoke", "--json", "--timeout", "30"],
+        cwd=ROOT,
+        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "TF_CONFIG": json.dumps(config)},
+        capture_output=True,
+        text=True,
+        timeout=240,
+        check=False,
+    )
+    assert out.returncode == 0, out.stdout + out.stderr
+    ids = [x["id"] for x in json.loads(out.stdout)["findings"]]
+    assert ids[:3] == ["cluster.spec", "cluster.single-worker", "cluster.allreduce"]

@@ -824,7 +824,7 @@ CLUSTER_TIMEOUT_OPTION: Any = typer.Option(
     60.0,
     "--timeout",
     metavar="SECONDS",
-    help="Time allowed per step (strategy start, each all-reduce) before the missing task is named.",
+    help="Time allowed per step (strategy start, each all-reduce); then the missing task is named.",
 )
 CLUSTER_FULL_OPTION: Any = typer.Option(
     False, "--full", help="Sweep all-reduce sizes from 4 B to 64 MiB (default: up to 16 MiB)."

@@ -1,0 +1,91 @@
+"""``tfdoctor cluster``: pre-flight for multi-worker training with ``tf.distribute``.
+
+- :func:`check_report` validates the cluster description this worker sees (``TF_CONFIG``,
+  Slurm, Kubernetes) without importing TensorFlow or connecting anywhere;
+- :func:`smoke_report` then runs this worker's task of the cluster through
+  ``MultiWorkerMirroredStrategy`` (all-reduce with known values, bandwidth sweep, facts of
+  every worker gathered through the collective);
+- :func:`local_report` starts N workers on loopback ports and runs the same test on them;
+- :func:`tfdoctor.cluster.fleet.fleet_report` compares saved ``check --json`` reports.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Optional
+
+from tfdoctor.cluster.fleet import FleetError, fleet_report
+from tfdoctor.cluster.spec import ClusterSpec, Resolver, check_environment, system_resolver
+from tfdoctor.cluster.verdicts import judge
+from tfdoctor.cluster.workers import (
+    DEFAULT_SIZES,
+    FULL_SIZES,
+    SmokeOptions,
+    WorkerOutcome,
+    run_local,
+    run_worker,
+)
+from tfdoctor.facts import Facts
+from tfdoctor.findings import Finding, Report, Severity
+
+__all__ = [
+    "DEFAULT_SIZES",
+    "FULL_SIZES",
+    "ClusterSpec",
+    "FleetError",
+    "SmokeOptions",
+    "WorkerOutcome",
+    "check_report",
+    "fleet_report",
+    "local_report",
+    "smoke_report",
+    "system_resolver",
+]
+
+
+def _report(findings: Sequence[Finding], version: str, now: str) -> Report:
+    return Report(Facts(tfdoctor_version=version, collected_at=now), tuple(findings))
+
+
+def check_report(env: Mapping[str, str], resolve: Resolver, version: str, now: str) -> Report:
+    """The findings on the cluster description in ``env`` (no TensorFlow, no connection)."""
+    _, findings = check_environment(env, resolve)
+    return _report(findings, version, now)
+
+
+def smoke_report(
+    env: Mapping[str, str],
+    options: SmokeOptions,
+    resolve: Resolver,
+    version: str,
+    now: str,
+) -> Report:
+    """This worker's check, then its task of the collective test when the check passed."""
+    spec, findings = check_environment(env, resolve)
+    errors = any(f.severity is Severity.ERROR for f in findings)
+    if spec is None or errors or spec.task_type is None:
+        return _report(findings, version, now)
+    outcome = run_worker(spec, options, env)
+    return _report((*findings, *judge(spec, [outcome], options.timeout)), version, now)
+
+
+def local_report(
+    workers: int,
+    options: SmokeOptions,
+    version: str,
+    now: str,
+    *,
+    ports: Optional[Sequence[int]] = None,
+    skip: Sequence[int] = (),
+    extra_env: Optional[Mapping[int, Mapping[str, str]]] = None,
+) -> Report:
+    """N workers on loopback, each with its own TF_CONFIG, and the fleet report of the run."""
+    spec, outcomes = run_local(workers, options, ports=ports, skip=skip, extra_env=extra_env)
+    addresses = ", ".join(spec.jobs["worker"])
+    head = Finding(
+        "cluster.local",
+        Severity.OK,
+        f"{workers} worker(s) on loopback: {addresses}",
+        check="cluster",
+    )
+    return _report((head, *judge(spec, outcomes, options.timeout)), version, now)

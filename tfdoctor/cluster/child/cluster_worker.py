@@ -1,0 +1,272 @@
+"""One worker of the cluster smoke test: run by path, stdlib and TensorFlow only.
+
+Reads its task from ``TF_CONFIG`` like ``MultiWorkerMirroredStrategy`` does, then runs its
+steps, each under a deadline the parent keeps: checks its own port is free, imports
+TensorFlow, creates the strategy (which starts this task's gRPC server and waits for every
+other task), runs a sum all-reduce with known values (each replica adds ``replica + 1`` at
+its own position, so every contribution is checked), gathers every worker's facts through the
+same all-reduce, and times all-reduces of growing size. Prints one JSON object per line:
+``{"event": "step", ...}`` as it goes, and a final ``{"event": "result", ...}``. The
+deadlines are kept by the parent, not here: while TensorFlow waits for a missing task inside
+its C++ runtime, no Python thread of this process runs, so only another process can end the
+wait and name the task.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import socket
+import sys
+import time
+from typing import Any, Optional
+
+#: Bytes of one worker's facts document carried through the all-reduce.
+FACTS_BYTES = 4096
+
+#: When this process started its steps (``at`` in each step event counts from here).
+STARTED = time.monotonic()
+
+#: Seconds a finished worker stays up so its peers can pull what they still need from it.
+LINGER_SECONDS = 0.2
+
+#: Exit statuses the parent reads.
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_PORT_IN_USE = 4
+
+
+def emit(doc: dict[str, Any]) -> None:
+    """One JSON line on stdout, flushed (the parent reads them as they come)."""
+    sys.stdout.write(json.dumps(doc, sort_keys=True) + "\n")
+    sys.stdout.flush()
+
+
+def split(address: str) -> tuple[str, int]:
+    """``host:port`` / ``[v6]:port`` into host and port."""
+    host, _, port = address.rpartition(":")
+    return host.strip("[]"), int(port)
+
+
+def tasks_of(cluster: dict[str, list[str]]) -> list[tuple[str, int, str]]:
+    """Every task as (job, index, address), chief first, then workers: TF's worker order."""
+    order = ["chief", "worker", *sorted(j for j in cluster if j not in ("chief", "worker"))]
+    return [(job, i, a) for job in order for i, a in enumerate(cluster.get(job, []))]
+
+
+def port_free(address: str) -> Optional[str]:
+    """``None`` when this task's port can be bound, else the error (who holds it)."""
+    _, port = split(address)
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        # SO_REUSEADDR: a socket of a finished run in TIME_WAIT does not block gRPC either.
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(("", port))
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    finally:
+        sock.close()
+    return None
+
+
+def step(me: str, name: str, seconds: float) -> None:
+    """Announce ``name``: the parent kills this process if the step outlives ``seconds``."""
+    at = round(time.monotonic() - STARTED, 3)
+    emit({"event": "step", "step": name, "task": me, "timeout": seconds, "at": at})
+
+
+def _version(dist: str) -> str:
+    """An installed distribution's version; importlib.metadata is Python 3.8+."""
+    try:
+        from importlib import metadata  # noqa: PLC0415 - absent on Python 3.7
+
+        return metadata.version(dist)
+    except ImportError:
+        return "(unknown)"
+    except Exception as exc:  # PackageNotFoundError, or broken metadata
+        return "not installed" if type(exc).__name__ == "PackageNotFoundError" else "(unknown)"
+
+
+def node_facts(tf: Any) -> dict[str, str]:
+    """This worker's facts, with the names tfdoctor.cluster.fleet.node_summary uses."""
+    facts = {
+        "python": platform.python_version(),
+        "platform": f"{platform.system()} {platform.machine()}",
+        "tensorflow": tf.__version__,
+    }
+    build = tf.sysconfig.get_build_info()
+    facts["tensorflow build CUDA"] = str(build.get("cuda_version") or "none")
+    facts["tensorflow build cuDNN"] = str(build.get("cudnn_version") or "none")
+    for dist in ("keras", "numpy"):
+        facts[dist] = _version(dist)
+    gpus = tf.config.list_physical_devices("GPU")
+    facts["GPU count"] = str(len(gpus))
+    names = sorted(
+        {str(tf.config.experimental.get_device_details(g).get("device_name", "GPU")) for g in gpus}
+    )
+    facts["GPU model"] = ", ".join(names) if names else "none"
+    # The same selection as fleet.matters (this script imports nothing of tfdoctor).
+    for name, value in sorted(os.environ.items()):
+        # TF_CONFIG differs by design; TF_CLI_* and TF_VAR_* belong to Terraform.
+        if name == "TF_CONFIG" or name.startswith(("TF_CLI_", "TF_VAR_")):
+            continue
+        if name in (
+            "CUDA_VISIBLE_DEVICES",
+            "XLA_FLAGS",
+            "KERAS_BACKEND",
+            "LD_LIBRARY_PATH",
+            "PYTHONPATH",
+        ) or name.startswith(("TF_", "NCCL_")):
+            facts[f"${name}"] = value
+    return facts
+
+
+def _local(strategy: Any, value: Any) -> Any:
+    """This worker's first replica's value of a per-replica result, as a NumPy array."""
+    return strategy.experimental_local_results(value)[0].numpy()
+
+
+def known_sum(tf: Any, strategy: Any) -> tuple[list[float], list[float]]:
+    """A sum all-reduce where replica r adds r + 1 at position r: got, expected."""
+    replicas = int(strategy.num_replicas_in_sync)
+
+    # Values are built inside the replica function: a tensor passed into strategy.run from
+    # outside a tf.function fails with "destinations can not be empty" (measured, TF 2.21).
+    def replica_fn() -> Any:
+        ctx = tf.distribute.get_replica_context()
+        rid = ctx.replica_id_in_sync_group
+        return ctx.all_reduce("sum", tf.one_hot(rid, replicas) * tf.cast(rid + 1, tf.float32))
+
+    got = _local(strategy, tf.function(lambda: strategy.run(replica_fn))()).tolist()
+    return got, [float(i + 1) for i in range(replicas)]
+
+
+def gather_facts(tf: Any, strategy: Any, doc: dict[str, Any]) -> dict[str, Any]:
+    """Every worker's ``doc`` by task, through the collective: each replica fills its row."""
+    replicas = int(strategy.num_replicas_in_sync)
+    raw = json.dumps(doc).encode("utf-8")[:FACTS_BYTES]
+    padded = list(raw) + [0] * (FACTS_BYTES - len(raw))
+
+    def replica_fn() -> Any:
+        ctx = tf.distribute.get_replica_context()
+        row = tf.constant(padded, tf.float32)[tf.newaxis, :]
+        return ctx.all_reduce(
+            "sum", tf.one_hot(ctx.replica_id_in_sync_group, replicas)[:, tf.newaxis] * row
+        )
+
+    table = _local(strategy, tf.function(lambda: strategy.run(replica_fn))())
+    gathered: dict[str, Any] = {}
+    for row in table:
+        data = bytes(int(b) for b in row if b).decode("utf-8", "replace")
+        try:
+            one = json.loads(data)
+        except ValueError:
+            continue
+        if isinstance(one, dict) and "task" in one:
+            gathered.setdefault(str(one["task"]), one)
+    return gathered
+
+
+def time_all_reduce(tf: Any, strategy: Any, size: int, iterations: int) -> dict[str, float]:
+    """Seconds per all-reduce of ``size`` bytes, and the bandwidths nccl-tests reports."""
+    n = max(1, size // 4)
+    ranks = int(strategy.num_replicas_in_sync)
+
+    def replica_fn() -> Any:
+        return tf.distribute.get_replica_context().all_reduce("sum", tf.ones([n], tf.float32))
+
+    fn = tf.function(lambda: strategy.run(replica_fn))
+    _local(strategy, fn())  # trace and warm up
+    start = time.monotonic()
+    for _ in range(iterations):
+        out = fn()
+    _local(strategy, out)
+    seconds = (time.monotonic() - start) / iterations
+    algbw = n * 4 / seconds
+    # nccl-tests' all-reduce bus bandwidth is algbw * 2(n-1)/n for n ranks.
+    # https://github.com/NVIDIA/nccl-tests/blob/master/doc/PERFORMANCE.md
+    busbw = algbw * 2 * (ranks - 1) / ranks if ranks > 1 else algbw
+    return {"bytes": float(n * 4), "seconds": seconds, "algbw": algbw, "busbw": busbw}
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    """Run the worker's steps; the exit status says how it ended."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--timeout", type=float, default=60.0)
+    parser.add_argument("--import-timeout", type=float, default=120.0)
+    parser.add_argument("--sizes", default="4,4096,262144,4194304")
+    parser.add_argument("--iterations", type=int, default=3)
+    args = parser.parse_args(argv)
+    started = time.monotonic()
+
+    config = json.loads(os.environ.get("TF_CONFIG", "{}"))
+    task = config.get("task", {})
+    me_job, me_index = str(task.get("type", "worker")), int(task.get("index", 0))
+    me = f"{me_job} {me_index}"
+    tasks = tasks_of(config.get("cluster", {}))
+    mine = [a for j, i, a in tasks if (j, i) == (me_job, me_index)]
+
+    step(me, "port", args.timeout)
+    held = port_free(mine[0]) if mine else None
+    if held is not None:
+        emit({"event": "result", "task": me, "status": "port-in-use", "error": held})
+        return EXIT_PORT_IN_USE
+
+    step(me, "import", args.import_timeout)
+    t0 = time.monotonic()
+    import tensorflow as tf  # type: ignore[import-not-found,import-untyped,unused-ignore]  # noqa: PLC0415 - timed
+
+    import_seconds = time.monotonic() - t0
+
+    # The strategy first, before any op: collective ops can only be configured at startup
+    # ("Collective ops must be configured at program startup").
+    # https://www.tensorflow.org/api_docs/python/tf/distribute/MultiWorkerMirroredStrategy
+    step(me, "strategy", args.timeout)
+    strategy = tf.distribute.MultiWorkerMirroredStrategy()
+
+    step(me, "all-reduce", args.timeout)
+    got, expected = known_sum(tf, strategy)
+
+    step(me, "gather-facts", args.timeout)
+    doc = {"task": me, "host": socket.gethostname(), "facts": node_facts(tf)}
+    gathered = gather_facts(tf, strategy, doc)
+
+    sweep = []
+    for size in [int(s) for s in args.sizes.split(",") if s]:
+        step(me, f"bandwidth {size} B", args.timeout)
+        sweep.append(time_all_reduce(tf, strategy, size, args.iterations))
+
+    # A last all-reduce as a barrier, then a pause before leaving: TensorFlow's collectives
+    # pull data from the peer (RecvBuf), so a worker that exits the moment its own result is
+    # complete can still owe a peer the last chunk ("Connection reset by peer", measured).
+    step(me, "finish", args.timeout)
+    barrier, _ = known_sum(tf, strategy)
+    time.sleep(LINGER_SECONDS)
+    emit(
+        {
+            "event": "result",
+            "task": me,
+            "status": "ok" if barrier == expected else "error",
+            "replicas": int(strategy.num_replicas_in_sync),
+            "workers": len(tasks),
+            "allreduce": {"ok": got == expected, "got": got, "expected": expected},
+            "facts": gathered,
+            "sweep": sweep,
+            "import_seconds": round(import_seconds, 3),
+            "seconds": round(time.monotonic() - started, 3),
+        }
+    )
+    return EXIT_OK
+
+
+if __name__ == "__main__":
+    try:
+        code = main()
+    except Exception as exc:
+        emit({"event": "result", "status": "error", "error": f"{type(exc).__name__}: {exc}"})
+        code = EXIT_FAILED
+    sys.stdout.flush()
+    # TensorFlow's gRPC server threads can keep a finished worker alive: leave at once.
+    os._exit(code)

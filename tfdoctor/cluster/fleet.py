@@ -1,0 +1,211 @@
+"""Compare nodes: the facts that should agree across a cluster, and the node that differs.
+
+A node is summarised as a flat map of fact name to value (:func:`node_summary` from a saved
+``check --json`` report; the cluster worker child produces the same names from inside
+TensorFlow), so saved reports and facts gathered through the collectives compare alike.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, Optional
+
+from tfdoctor.causes import finding
+from tfdoctor.facts import Facts, FactsError
+from tfdoctor.findings import Finding, Fix, Report, Severity, facts_from_report_json
+
+#: Finding ids start with this (``fleet.nodes``, ``fleet.differs.tensorflow`` ...).
+CHECK = "fleet"
+
+#: Facts whose difference breaks a multi-worker job outright, not just slows or skews it:
+#: collectives exchange serialized graphs and tensors between these builds.
+BREAKING = frozenset({"tensorflow", "python", "tensorflow build CUDA", "tensorflow build cuDNN"})
+
+#: Environment variables that change how every worker behaves, so they should agree.
+#: TF_CONFIG differs by design (each task's index); TF_CLI_* and TF_VAR_* are Terraform's.
+ENV_EXACT = ("CUDA_VISIBLE_DEVICES", "XLA_FLAGS", "KERAS_BACKEND", "LD_LIBRARY_PATH", "PYTHONPATH")
+ENV_PREFIXES = ("TF_", "NCCL_")
+ENV_SKIP_PREFIXES = ("TF_CLI_", "TF_VAR_")
+
+#: The value a summary shows for a fact its node could not determine.
+UNKNOWN = "(unknown)"
+
+
+class FleetError(ValueError):
+    """A report that cannot be read or holds no facts; the message names the file."""
+
+
+def matters(name: str) -> bool:
+    """Whether environment variable ``name`` should agree across the nodes."""
+    if name == "TF_CONFIG" or name.startswith(ENV_SKIP_PREFIXES):
+        return False
+    return name in ENV_EXACT or name.startswith(ENV_PREFIXES)
+
+
+def node_summary(facts: Facts) -> dict[str, str]:
+    """The facts to compare across nodes, by name; :data:`UNKNOWN` where not determined."""
+    out: dict[str, str] = {}
+    out["python"] = facts.python.version if facts.python else UNKNOWN
+    if facts.platform is not None:
+        out["platform"] = f"{facts.platform.system} {facts.platform.machine}"
+    tf = facts.tensorflow
+    version = tf.version if tf is not None and tf.version else _package(facts, "tensorflow")
+    out["tensorflow"] = version or UNKNOWN
+    if tf is not None and tf.status == "ok":
+        out["tensorflow build CUDA"] = tf.cuda_version or "none"
+        out["tensorflow build cuDNN"] = tf.cudnn_version or "none"
+    for dist in ("keras", "numpy"):
+        out[dist] = _package(facts, dist) or "not installed"
+    driver = facts.driver
+    if driver is not None:
+        out["NVIDIA driver"] = driver.driver_version or "none"
+        out["GPU count"] = str(len(driver.gpus))
+        names = sorted({g.name for g in driver.gpus})
+        out["GPU model"] = ", ".join(names) if names else "none"
+    for name, value in sorted((facts.environment or {}).items()):
+        if matters(name):
+            out[f"${name}"] = value
+    return out
+
+
+def _package(facts: Facts, name: str) -> Optional[str]:
+    for pkg in facts.packages or ():
+        if pkg.name == name:
+            return pkg.version
+    return None
+
+
+def load_node(path: str) -> tuple[str, Facts, Optional[dict[str, Any]]]:
+    """A saved ``check --json`` report: its node name (the file's stem), facts, summary."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise FleetError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except ValueError as exc:
+        raise FleetError(f"{path}: not JSON: {exc}") from None
+    try:
+        facts = facts_from_report_json(data)
+    except FactsError as exc:
+        raise FleetError(f"{path}: {exc}") from None
+    summary = data.get("summary") if isinstance(data, dict) else None
+    return Path(path).stem, facts, summary if isinstance(summary, dict) else None
+
+
+@dataclasses.dataclass(frozen=True)
+class Difference:
+    """One fact that differs: its name, and which nodes hold which value."""
+
+    fact: str
+    groups: tuple[tuple[str, tuple[str, ...]], ...]
+
+    @property
+    def odd(self) -> Optional[tuple[str, ...]]:
+        """The nodes out of line: those of the rarest value when one value is the majority's."""
+        if len(self.groups) < 2:
+            return None
+        sizes = sorted(len(nodes) for _, nodes in self.groups)
+        if sizes[-1] == sizes[-2]:
+            return None
+        majority = max(self.groups, key=lambda g: len(g[1]))[0]
+        return tuple(sorted(n for value, nodes in self.groups if value != majority for n in nodes))
+
+
+def differences(nodes: Mapping[str, Mapping[str, str]]) -> list[Difference]:
+    """Each fact whose value is not the same on every node (a missing one counts as unknown)."""
+    names = sorted({k for summary in nodes.values() for k in summary})
+    out = []
+    for name in names:
+        by_value: dict[str, list[str]] = {}
+        for node in sorted(nodes):
+            by_value.setdefault(nodes[node].get(name, UNKNOWN), []).append(node)
+        if len(by_value) > 1:
+            groups = sorted(((v, tuple(n)) for v, n in by_value.items()), key=lambda g: -len(g[1]))
+            out.append(Difference(name, tuple(groups)))
+    return out
+
+
+def _slug(name: str) -> str:
+    return "".join(c if c.isalnum() else "-" for c in name.lower().lstrip("$")).strip("-")
+
+
+def difference_finding(diff: Difference) -> Finding:
+    """One finding per differing fact, naming the odd node(s) out where there is a majority."""
+    listing = "; ".join(f"{', '.join(nodes)}: {value}" for value, nodes in diff.groups)
+    odd = diff.odd
+    if odd is not None:
+        majority_value = diff.groups[0][0]
+        summary = (
+            f"{diff.fact} differs on {', '.join(odd)} (the other "
+            f"{len(diff.groups[0][1])} have {majority_value})"
+        )
+    else:
+        summary = f"{diff.fact} differs between the nodes"
+    severity = Severity.ERROR if diff.fact in BREAKING else Severity.WARNING
+    return finding(
+        f"{CHECK}.differs.{_slug(diff.fact)}",
+        severity,
+        "fleet-fact-differs",
+        summary,
+        listing,
+        Fix(
+            f"Make {diff.fact} the same on every node (one image or one lock file for all "
+            "workers); `tfdoctor diff A.json B.json` compares two nodes' reports."
+        ),
+    )
+
+
+def compare_nodes(
+    nodes: Mapping[str, Mapping[str, str]],
+    verdicts: Optional[Mapping[str, Optional[Mapping[str, Any]]]] = None,
+) -> tuple[Finding, ...]:
+    """The fleet's findings: the nodes and their verdicts, then one per differing fact."""
+    names = sorted(nodes)
+    out: list[Finding] = []
+    diffs = differences(nodes)
+    compared = len({k for s in nodes.values() for k in s})
+    out.append(
+        Finding(
+            f"{CHECK}.nodes",
+            Severity.OK if not diffs else Severity.INFO,
+            f"{len(names)} node(s): {', '.join(names)}; {compared} facts compared, "
+            f"{len(diffs)} differ",
+            check=CHECK,
+        )
+    )
+    for node in names:
+        summary = (verdicts or {}).get(node)
+        if summary is None:
+            continue
+        worst = str(summary.get("worst", "unknown"))
+        severity = Severity.ERROR if worst == "error" else Severity.OK
+        out.append(
+            Finding(
+                f"{CHECK}.node-verdict",
+                severity,
+                f"{node}: its own check found {worst} (exit code {summary.get('exit_code')})",
+                "Run `tfdoctor check` on that node for its findings and fixes."
+                if severity is Severity.ERROR
+                else "",
+                check=CHECK,
+            )
+        )
+    out.extend(difference_finding(d) for d in diffs)
+    return tuple(out)
+
+
+def fleet_report(paths: Sequence[str], version: str, now: str) -> Report:
+    """The fleet report over saved ``check --json`` reports (raises :class:`FleetError`)."""
+    if len(paths) < 2:
+        raise FleetError("give at least two reports to compare")
+    nodes: dict[str, dict[str, str]] = {}
+    verdicts: dict[str, Optional[dict[str, Any]]] = {}
+    for path in paths:
+        name, facts, summary = load_node(path)
+        if name in nodes:
+            name = path
+        nodes[name] = node_summary(facts)
+        verdicts[name] = summary
+    return Report(Facts(tfdoctor_version=version, collected_at=now), compare_nodes(nodes, verdicts))

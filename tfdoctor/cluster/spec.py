@@ -1,0 +1,658 @@
+"""Validate the cluster description a worker stands in: ``TF_CONFIG``, Slurm, Kubernetes.
+
+Pure functions of the environment (and an injected name resolver): nothing here imports
+TensorFlow or connects anywhere. The rules are TensorFlow's own, read from
+``tensorflow/python/distribute/multi_worker_util.py`` (``_validate_cluster_spec``),
+``cluster_resolver/tfconfig_cluster_resolver.py`` and ``slurm_cluster_resolver.py``, so a
+spec this module passes is one ``MultiWorkerMirroredStrategy`` accepts as a whole cluster.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import ipaddress
+import json
+import re
+import socket
+from collections.abc import Mapping, Sequence
+from typing import Any, Callable, Optional
+
+from tfdoctor.causes import finding
+from tfdoctor.findings import Finding, Fix, Severity
+
+#: Finding ids (the check is the id's prefix ``cluster``).
+CHECK = "cluster"
+
+#: Says whether ``host`` resolves: ``None`` when it does, else the reason. Injected so that
+#: tests never touch the network.
+Resolver = Callable[[str], Optional[str]]
+
+#: The task types ``_validate_cluster_spec`` allows (``allowed_task_types``); TF1's ``master``
+#: is not among them in TF2.
+ALLOWED_TASK_TYPES = ("chief", "worker", "evaluator", "ps")
+
+#: SlurmClusterResolver's default first port (``port_base=8888``): task k on a node listens on
+#: 8888 + k.
+SLURM_PORT_BASE = 8888
+
+#: The variables SlurmClusterResolver reads; only ``srun`` sets the ``SLURM_STEP_*`` ones
+#: (``_get_slurm_var`` raises "Not running inside a SLURM step?" without them).
+SLURM_STEP_VARS = (
+    "SLURM_PROCID",
+    "SLURM_STEP_NUM_TASKS",
+    "SLURM_STEP_NODELIST",
+    "SLURM_STEP_TASKS_PER_NODE",
+)
+
+TF_CONFIG_GUIDE = "https://www.tensorflow.org/guide/distributed_training#setting_up_tf_config_environment_variable"
+MULTI_WORKER_TUTORIAL = "https://www.tensorflow.org/tutorials/distribute/multi_worker_with_keras"
+SLURM_RESOLVER_DOC = (
+    "https://www.tensorflow.org/api_docs/python/tf/distribute/cluster_resolver/SlurmClusterResolver"
+)
+TFJOB_DOC = "https://www.kubeflow.org/docs/components/trainer/legacy-v1/user-guides/tensorflow/"
+
+
+def system_resolver(host: str) -> Optional[str]:
+    """Resolve ``host`` with the system's resolver: ``None`` when it resolves, else why not."""
+    try:
+        socket.getaddrinfo(host, None)
+    except (OSError, UnicodeError) as exc:
+        return str(exc) or type(exc).__name__
+    return None
+
+
+@dataclasses.dataclass(frozen=True)
+class Address:
+    """One task's ``host:port`` as written in the spec, split."""
+
+    job: str
+    index: int
+    text: str
+    host: str
+    port: Optional[int]
+
+
+@dataclasses.dataclass(frozen=True)
+class ClusterSpec:
+    """A cluster as TensorFlow sees it: jobs and their addresses, and this worker's task."""
+
+    #: Where it came from: ``TF_CONFIG`` or ``Slurm``.
+    source: str
+    jobs: Mapping[str, tuple[str, ...]]
+    task_type: Optional[str] = None
+    task_index: Optional[int] = None
+
+    @property
+    def task_count(self) -> int:
+        """How many tasks the cluster has in all."""
+        return sum(len(v) for v in self.jobs.values())
+
+    @property
+    def chief(self) -> Optional[tuple[str, int]]:
+        """The task that leads: the chief if there is one, else worker 0 (TF's ``is_chief``)."""
+        if self.jobs.get("chief"):
+            return ("chief", 0)
+        if self.jobs.get("worker"):
+            return ("worker", 0)
+        return None
+
+    def addresses(self) -> list[Address]:
+        """Every task's address, in job then index order."""
+        out = []
+        for job in sorted(self.jobs):
+            for index, text in enumerate(self.jobs[job]):
+                host, port = split_address(text)
+                out.append(Address(job, index, text, host, port))
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``TF_CONFIG`` document for this spec."""
+        doc: dict[str, Any] = {"cluster": {k: list(v) for k, v in self.jobs.items()}}
+        if self.task_type is not None:
+            doc["task"] = {"type": self.task_type, "index": self.task_index or 0}
+        return doc
+
+
+def split_address(text: str) -> tuple[str, Optional[int]]:
+    """``host:port`` (or ``[v6]:port``) into host and port; port ``None`` when unreadable."""
+    text = text.strip()
+    # gRPC target prefixes a user may copy from elsewhere; TF's ClusterSpec does not take them.
+    if text.startswith("["):
+        host, _, rest = text[1:].partition("]")
+        port_text = rest[1:] if rest.startswith(":") else ""
+    else:
+        host, sep, port_text = text.rpartition(":")
+        if not sep:
+            return text, None
+    if not port_text.isdigit():
+        return host, None
+    return host, int(port_text)
+
+
+def is_loopback(host: str) -> bool:
+    """``localhost`` or an address in 127.0.0.0/8 or ``::1``."""
+    if host.lower() in ("localhost", "localhost.localdomain", "ip6-localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _is_ip(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return True
+
+
+# --- TF_CONFIG ---------------------------------------------------------------------------------
+
+
+def _err(cause: str, summary: str, detail: str = "", fix: Optional[Fix] = None) -> Finding:
+    return finding(f"{CHECK}.{cause}", Severity.ERROR, cause, summary, detail, fix)
+
+
+def _warn(cause: str, summary: str, detail: str = "", fix: Optional[Fix] = None) -> Finding:
+    return finding(f"{CHECK}.{cause}", Severity.WARNING, cause, summary, detail, fix)
+
+
+def parse_tf_config(text: str) -> tuple[Optional[ClusterSpec], list[Finding]]:
+    """``TF_CONFIG`` into a spec, and the findings on its form (JSON, keys, task, jobs).
+
+    The spec is ``None`` when TensorFlow would not see a cluster at all.
+    """
+    # TFConfigClusterResolver: json.loads(os.environ.get('TF_CONFIG', '{}')).
+    try:
+        doc = json.loads(text) if text.strip() else {}
+    except ValueError as exc:
+        return None, [
+            _err(
+                "tf-config-invalid-json",
+                f"TF_CONFIG is not valid JSON: {exc}",
+                fix=Fix(
+                    "Write TF_CONFIG as JSON (double quotes; generate it with json.dumps).",
+                    (
+                        'export TF_CONFIG=\'{"cluster": {"worker": ["host1:12345", '
+                        '"host2:12345"]}, "task": {"type": "worker", "index": 0}}\'',
+                    ),
+                ),
+            )
+        ]
+    if not isinstance(doc, dict):
+        return None, [
+            _err(
+                "tf-config-invalid-json",
+                f"TF_CONFIG is JSON but not an object (a {type(doc).__name__})",
+            )
+        ]
+    if "cluster" not in doc:
+        if "sparseCluster" in doc:
+            return None, [
+                _err(
+                    "tf-config-sparse-cluster",
+                    "TF_CONFIG has `sparseCluster` but no `cluster`: TensorFlow trains as one "
+                    "worker",
+                    fix=_cluster_key_fix(),
+                )
+            ]
+        return None, [
+            _err(
+                "tf-config-no-cluster",
+                "TF_CONFIG has no `cluster` key: TensorFlow trains as one worker",
+                fix=_cluster_key_fix(),
+            )
+        ]
+    cluster = doc["cluster"]
+    jobs, findings = _parse_jobs(cluster)
+    if jobs is None:
+        return None, findings
+    task_type, task_index, task_findings = _parse_task(doc.get("task"), jobs)
+    spec = ClusterSpec("TF_CONFIG", jobs, task_type, task_index)
+    return spec, findings + task_findings
+
+
+def _cluster_key_fix() -> Fix:
+    return Fix(
+        "Name every task's address under `cluster` (TFConfigClusterResolver reads only that "
+        "key; a missing one gives an empty ClusterSpec and single-worker training).",
+        (
+            'export TF_CONFIG=\'{"cluster": {"worker": ["host1:12345", "host2:12345"]}, '
+            '"task": {"type": "worker", "index": 0}}\'',
+        ),
+    )
+
+
+def _parse_jobs(cluster: Any) -> tuple[Optional[dict[str, tuple[str, ...]]], list[Finding]]:
+    """``cluster`` into job -> addresses; findings on its shape and its task types."""
+    bad_shape = _err(
+        "tf-config-bad-cluster",
+        "TF_CONFIG `cluster` is not a map of job name to a list of `host:port` addresses",
+        f"It is: {json.dumps(cluster)[:200]}",
+    )
+    if not isinstance(cluster, dict):
+        return None, [bad_shape]
+    jobs: dict[str, tuple[str, ...]] = {}
+    findings: list[Finding] = []
+    for job, listed in cluster.items():
+        tasks = listed
+        # ClusterSpec also takes {index: address} maps (sparse jobs); both are read here.
+        if isinstance(listed, dict):
+            try:
+                ordered = sorted(((int(k), v) for k, v in listed.items()), key=lambda kv: kv[0])
+            except ValueError:
+                return None, [bad_shape]
+            tasks = [v for _, v in ordered]
+        if not isinstance(tasks, list) or not all(isinstance(t, str) for t in tasks):
+            return None, [bad_shape]
+        jobs[str(job)] = tuple(tasks)
+    if not jobs or not any(jobs.values()):
+        return None, [
+            _err(
+                "tf-config-no-cluster",
+                "TF_CONFIG `cluster` names no task: TensorFlow trains as one worker",
+                fix=_cluster_key_fix(),
+            )
+        ]
+    if "master" in jobs:
+        findings.append(
+            _err(
+                "tf-config-master-task",
+                "TF_CONFIG has a `master` job, which TensorFlow 2 rejects",
+                "multi_worker_util._validate_cluster_spec allows only chief, worker, evaluator "
+                "and ps ('Disallowed task type found in cluster spec').",
+                Fix(
+                    "Rename the `master` job to `chief` (in a TFJob, the `Master` replica type to"
+                    " `Chief`), in every worker's TF_CONFIG."
+                ),
+            )
+        )
+    unknown = sorted(j for j in jobs if j not in ALLOWED_TASK_TYPES and j != "master")
+    if unknown:
+        findings.append(
+            _err(
+                "tf-config-unknown-job",
+                f"TF_CONFIG has job(s) TensorFlow does not allow: {', '.join(unknown)}",
+                f"Allowed job names: {', '.join(ALLOWED_TASK_TYPES)} "
+                "(multi_worker_util._validate_cluster_spec).",
+                Fix("Name the jobs chief, worker, evaluator or ps."),
+            )
+        )
+    for job in ("chief", "evaluator"):
+        if len(jobs.get(job, ())) > 1:
+            findings.append(
+                _err(
+                    "tf-config-multiple-chiefs",
+                    f"TF_CONFIG has {len(jobs[job])} `{job}` tasks; TensorFlow allows one",
+                    f"_validate_cluster_spec: 'There must be at most one {job!r} job.'",
+                    Fix(f"Keep one `{job}` address; list the others under `worker`."),
+                )
+            )
+    return jobs, findings
+
+
+def _parse_task(
+    task: Any, jobs: Mapping[str, tuple[str, ...]]
+) -> tuple[Optional[str], Optional[int], list[Finding]]:
+    """``task`` into type and index, checked against the jobs as ``_validate_cluster_spec``."""
+    fix = Fix(
+        "Give each process its own `task`: the same `cluster` everywhere, and "
+        '`"task": {"type": "worker", "index": i}` with i = 0, 1, ... one per process.'
+    )
+    if task is None:
+        return (
+            None,
+            None,
+            [
+                _err(
+                    "tf-config-task-invalid",
+                    "TF_CONFIG has a cluster but no `task`: this process does not know which "
+                    "task it is",
+                    fix=fix,
+                )
+            ],
+        )
+    if not isinstance(task, dict) or not isinstance(task.get("type"), str):
+        return (
+            None,
+            None,
+            [_err("tf-config-task-invalid", "TF_CONFIG `task` has no `type` string", fix=fix)],
+        )
+    task_type = task["type"]
+    raw_index = task.get("index", 0)
+    # TFConfigClusterResolver: int(task_info.get('index', 0)) - a string of digits passes.
+    try:
+        index = int(raw_index)
+    except (TypeError, ValueError):
+        return (
+            task_type,
+            None,
+            [
+                _err(
+                    "tf-config-task-invalid",
+                    f"TF_CONFIG task index {raw_index!r} is not an integer",
+                    fix=fix,
+                )
+            ],
+        )
+    if task_type not in jobs:
+        if task_type == "evaluator":
+            # _validate_cluster_spec: the evaluator may be missing from the cluster.
+            return task_type, index, []
+        return (
+            task_type,
+            index,
+            [
+                _err(
+                    "tf-config-task-invalid",
+                    f"TF_CONFIG task type `{task_type}` is not a job in `cluster` "
+                    f"({', '.join(sorted(jobs))})",
+                    "_validate_cluster_spec: '`task_type` not found in cluster_spec.'",
+                    fix,
+                )
+            ],
+        )
+    count = len(jobs[task_type])
+    if not 0 <= index < count:
+        return (
+            task_type,
+            index,
+            [
+                _err(
+                    "tf-config-task-out-of-range",
+                    f"TF_CONFIG task {task_type} {index} is out of range: `{task_type}` has "
+                    f"{count} task(s), indices 0 to {count - 1}",
+                    "_validate_cluster_spec: 'The `task_id` exceeds the maximum id'.",
+                    fix,
+                )
+            ],
+        )
+    return task_type, index, []
+
+
+def check_addresses(spec: ClusterSpec, resolve: Resolver) -> list[Finding]:
+    """Each address: ``host:port`` form, port range, duplicates, loopback mix, resolution."""
+    findings: list[Finding] = []
+    addresses = spec.addresses()
+    malformed = [a for a in addresses if not a.host or a.port is None]
+    for a in malformed:
+        findings.append(
+            _err(
+                "tf-config-bad-address",
+                f"{spec.source}: {a.job} {a.index} address {a.text!r} is not host:port",
+                fix=Fix("Write each address as host:port (IPv6 as [addr]:port)."),
+            )
+        )
+    for a in addresses:
+        if a.port is not None and not 1 <= a.port <= 65535:
+            findings.append(
+                _err(
+                    "tf-config-bad-address",
+                    f"{spec.source}: {a.job} {a.index} port {a.port} is out of range (1-65535)",
+                    fix=Fix("Use a free TCP port between 1024 and 65535 for each task."),
+                )
+            )
+    seen: dict[tuple[str, Optional[int]], Address] = {}
+    for a in addresses:
+        key = (a.host.lower(), a.port)
+        if a.port is not None and key in seen:
+            first = seen[key]
+            findings.append(
+                _err(
+                    "tf-config-duplicate-address",
+                    f"{spec.source}: {first.job} {first.index} and {a.job} {a.index} share "
+                    f"the address {a.text}",
+                    "Two gRPC servers cannot listen on one port; the second fails to start "
+                    "('Address already in use') or every message goes to one of them.",
+                    Fix("Give every task its own host:port (on one host, one port each)."),
+                )
+            )
+        else:
+            seen[key] = a
+    hosts = sorted({a.host.lower() for a in addresses if a.host and a.port is not None})
+    loop = [h for h in hosts if is_loopback(h)]
+    if loop and len(hosts) > len(loop):
+        findings.append(
+            _err(
+                "tf-config-localhost-multi-host",
+                f"{spec.source}: loopback address(es) {', '.join(loop)} in a cluster that "
+                f"spans other hosts ({', '.join(h for h in hosts if h not in loop)})",
+                "Each worker reaches 'localhost' on its own machine: the other hosts cannot "
+                "connect to a task listed that way, and the all-reduce waits for it forever.",
+                Fix("List every task by a name or IP address all hosts can reach."),
+            )
+        )
+    for host in hosts:
+        if _is_ip(host) or is_loopback(host):
+            continue
+        reason = resolve(host)
+        if reason is not None:
+            findings.append(
+                _err(
+                    "tf-config-unresolvable",
+                    f"{spec.source}: host {host!r} does not resolve here ({reason})",
+                    "gRPC cannot connect to a task whose name does not resolve; "
+                    "TensorFlow waits for it until the collective times out.",
+                    Fix(
+                        "Fix the name (in Kubernetes, a headless Service gives each pod a "
+                        "name: <pod>.<service>.<namespace>.svc), or use IP addresses.",
+                        (f"getent hosts {host}",),
+                    ),
+                )
+            )
+    return findings
+
+
+def summary_finding(spec: ClusterSpec) -> Finding:
+    """The ok line: how many tasks of which kinds, and which one this process is."""
+    kinds = ", ".join(f"{len(v)} {k}" for k, v in sorted(spec.jobs.items()) if v)
+    me = (
+        f"this process is {spec.task_type} {spec.task_index}"
+        if spec.task_type is not None
+        else "this process's task is not set"
+    )
+    return Finding(
+        f"{CHECK}.spec",
+        Severity.OK,
+        f"{spec.source}: {kinds}; {me}",
+        check=CHECK,
+    )
+
+
+def single_worker_finding(spec: ClusterSpec) -> Optional[Finding]:
+    """One task in all: valid, but MultiWorkerMirroredStrategy then runs on one worker."""
+    if spec.task_count != 1:
+        return None
+    return finding(
+        f"{CHECK}.single-worker",
+        Severity.INFO,
+        "tf-config-single-worker",
+        f"{spec.source} lists one task: training runs on this worker alone",
+    )
+
+
+# --- Slurm -------------------------------------------------------------------------------------
+
+
+def expand_hostlist(text: str) -> list[str]:
+    """A Slurm host list (``node[01-03,07],gpu1``) into host names, in order.
+
+    The same expansion as SlurmClusterResolver's ``expand_hostlist``; raises ``ValueError``
+    on a malformed list.
+    """
+    hosts: list[str] = []
+    for part in re.findall(r"[^,\[]+(?:\[[^\]]*\])?[^,]*", text):
+        match = re.fullmatch(r"([^\[]*)\[([^\]]*)\](.*)", part)
+        if match is None:
+            if "[" in part or "]" in part:
+                raise ValueError(f"malformed host list entry {part!r}")
+            hosts.append(part)
+            continue
+        prefix, ranges, suffix = match.groups()
+        for item in ranges.split(","):
+            lo, sep, hi = item.partition("-")
+            if not lo.isdigit() or (sep and not hi.isdigit()):
+                raise ValueError(f"malformed range {item!r} in {part!r}")
+            width = len(lo)
+            for n in range(int(lo), int(hi if sep else lo) + 1):
+                hosts.append(f"{prefix}{n:0{width}d}{suffix}")
+    return hosts
+
+
+def expand_tasks_per_node(text: str) -> list[int]:
+    """``SLURM_STEP_TASKS_PER_NODE`` (``2(x3),1``) into a count per node."""
+    counts: list[int] = []
+    for item in text.split(","):
+        match = re.fullmatch(r"(\d+)(?:\(x(\d+)\))?", item.strip())
+        if match is None:
+            raise ValueError(f"malformed tasks-per-node entry {item!r}")
+        counts.extend([int(match.group(1))] * int(match.group(2) or 1))
+    return counts
+
+
+def slurm_spec(env: Mapping[str, str]) -> ClusterSpec:
+    """The spec SlurmClusterResolver would build: ``worker`` tasks at host:8888+k.
+
+    Raises ``ValueError`` (or ``KeyError``) when the step variables are missing or malformed.
+    """
+    hosts = expand_hostlist(env["SLURM_STEP_NODELIST"])
+    per_node = expand_tasks_per_node(env["SLURM_STEP_TASKS_PER_NODE"])
+    if len(per_node) != len(hosts):
+        raise ValueError(
+            f"SLURM_STEP_TASKS_PER_NODE has {len(per_node)} entries for {len(hosts)} nodes"
+        )
+    num = int(env["SLURM_STEP_NUM_TASKS"])
+    if sum(per_node) != num:
+        # SlurmClusterResolver: 'Requested {} tasks but only {} were assigned.'
+        raise ValueError(f"SLURM_STEP_NUM_TASKS is {num} but the nodes hold {sum(per_node)}")
+    workers = [f"{h}:{SLURM_PORT_BASE + k}" for h, n in zip(hosts, per_node) for k in range(n)]
+    return ClusterSpec("Slurm", {"worker": tuple(workers)}, "worker", int(env["SLURM_PROCID"]))
+
+
+def check_slurm(env: Mapping[str, str], resolve: Resolver) -> list[Finding]:
+    """Inside a Slurm job: inside ``srun``, the step variables consistent, names resolvable."""
+    if "SLURM_JOB_ID" not in env and "SLURM_PROCID" not in env:
+        return []
+    missing = [v for v in SLURM_STEP_VARS if not env.get(v)]
+    if missing:
+        return [
+            _err(
+                "slurm-outside-srun",
+                f"In a Slurm job but not in a job step: {', '.join(missing)} unset",
+                "SlurmClusterResolver reads the step's variables, which only `srun` sets; in "
+                "the batch script itself it fails ('Not running inside a SLURM step?').",
+                Fix(
+                    "Start one process per task with srun inside the batch script.",
+                    ("srun --ntasks-per-node=1 python train.py",),
+                ),
+            )
+        ]
+    try:
+        spec = slurm_spec(env)
+    except (ValueError, KeyError) as exc:
+        return [
+            _err(
+                "slurm-inconsistent",
+                f"The Slurm step variables do not describe a cluster: {exc}",
+                fix=Fix("Start the processes with srun; do not set SLURM_* variables by hand."),
+            )
+        ]
+    findings: list[Finding] = []
+    assert spec.task_index is not None
+    if not 0 <= spec.task_index < spec.task_count:
+        findings.append(
+            _err(
+                "slurm-inconsistent",
+                f"SLURM_PROCID {spec.task_index} is outside the step's {spec.task_count} tasks",
+            )
+        )
+    findings.extend(check_addresses(spec, resolve))
+    if "TF_CONFIG" not in env:
+        findings.append(
+            finding(
+                f"{CHECK}.slurm-resolver",
+                Severity.INFO,
+                "slurm-resolver-not-default",
+                f"Slurm step: {spec.task_count} tasks; this process is worker {spec.task_index}."
+                " Pass SlurmClusterResolver() to the strategy (it reads no TF_CONFIG)",
+                fix=Fix(
+                    "Create the strategy with the Slurm resolver; without it, it trains alone.",
+                    (
+                        "strategy = tf.distribute.MultiWorkerMirroredStrategy(cluster_resolver="
+                        "tf.distribute.cluster_resolver.SlurmClusterResolver())",
+                    ),
+                ),
+            )
+        )
+    return findings
+
+
+# --- Kubernetes --------------------------------------------------------------------------------
+
+
+def check_kubernetes(env: Mapping[str, str], spec: Optional[ClusterSpec]) -> list[Finding]:
+    """In a Kubernetes pod: TF_CONFIG must come from a TFJob operator or the manifest."""
+    if "KUBERNETES_SERVICE_HOST" not in env or spec is not None or "TF_CONFIG" in env:
+        return []
+    return [
+        _err(
+            "k8s-no-tf-config",
+            "In a Kubernetes pod without TF_CONFIG: TensorFlow trains as one worker",
+            "Kubeflow's training operator (v1 TFJob) writes TF_CONFIG into each pod; Kubeflow "
+            "Trainer v2 has no TensorFlow runtime, so a Job or JobSet must set it itself.",
+            Fix(
+                "Set TF_CONFIG in the pod spec from the pod's completion index (see "
+                "docs/cluster.md for an Indexed Job with a headless Service), or run a TFJob."
+            ),
+        )
+    ]
+
+
+# --- everything --------------------------------------------------------------------------------
+
+
+def check_environment(
+    env: Mapping[str, str], resolve: Resolver
+) -> tuple[Optional[ClusterSpec], tuple[Finding, ...]]:
+    """Every cluster finding for a process with environment ``env``, and the spec it sees.
+
+    The spec is the ``TF_CONFIG`` one (what ``MultiWorkerMirroredStrategy()`` reads by
+    default), else the Slurm step's.
+    """
+    findings: list[Finding] = []
+    spec: Optional[ClusterSpec] = None
+    text = env.get("TF_CONFIG")
+    if text is not None:
+        spec, form = parse_tf_config(text)
+        findings.extend(form)
+        if spec is not None:
+            findings.extend(check_addresses(spec, resolve))
+    slurm = check_slurm(env, resolve)
+    findings.extend(slurm)
+    if spec is None and text is None and slurm and not _has_errors(slurm):
+        try:
+            spec = slurm_spec(env)
+        except (ValueError, KeyError):
+            spec = None
+    findings.extend(check_kubernetes(env, spec))
+    if text is None and not slurm and not findings:
+        findings.append(
+            _err(
+                "tf-config-no-cluster",
+                "No cluster description: TF_CONFIG is unset and this is no Slurm step",
+                "MultiWorkerMirroredStrategy() then trains as one worker, silently.",
+                _cluster_key_fix(),
+            )
+        )
+    if spec is not None:
+        single = single_worker_finding(spec)
+        if single is not None:
+            findings.append(single)
+        if not _has_errors(findings):
+            findings.insert(0, summary_finding(spec))
+    return spec, tuple(findings)
+
+
+def _has_errors(findings: Sequence[Finding]) -> bool:
+    return any(f.severity is Severity.ERROR for f in findings)

@@ -1,0 +1,171 @@
+"""Judge the workers' outcomes: who did not arrive, the all-reduce, bandwidth, the fleet."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Optional
+
+from tfdoctor.causes import finding
+from tfdoctor.cluster.fleet import compare_nodes
+from tfdoctor.cluster.spec import ClusterSpec
+from tfdoctor.cluster.workers import WorkerOutcome
+from tfdoctor.findings import Finding, Fix, Severity
+
+CHECK = "cluster"
+
+
+def _size(n: float) -> str:
+    for unit, scale in (("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n >= scale:
+            return f"{n / scale:g} {unit}"
+    return f"{n:g} B"
+
+
+def _rate(bps: float) -> str:
+    return f"{bps / 1e6:.1f} MB/s" if bps >= 1e5 else f"{bps / 1e3:.2f} kB/s"
+
+
+def outcome_finding(outcome: WorkerOutcome, timeout: float) -> Optional[Finding]:
+    """The finding for a worker that did not end well (``None`` for one that did)."""
+    result = outcome.result or {}
+    if outcome.status == "ok":
+        return None
+    if outcome.status == "not-started":
+        return Finding(
+            f"{CHECK}.not-started",
+            Severity.INFO,
+            f"{outcome.task} ({outcome.address}) was not started, as asked",
+            check=CHECK,
+        )
+    if outcome.status == "port-in-use":
+        return finding(
+            f"{CHECK}.port-in-use",
+            Severity.ERROR,
+            "cluster-port-in-use",
+            f"{outcome.task}: port of {outcome.address} is already in use "
+            f"({result.get('error', 'in use')})",
+            fix=Fix(
+                "Stop the process holding the port, or give this task another port in every "
+                "worker's TF_CONFIG.",
+                (f"ss -ltnp 'sport = :{outcome.address.rpartition(':')[2]}'",),
+            ),
+        )
+    if outcome.status == "timeout":
+        missing = [str(m) for m in result.get("missing", [])]
+        step = result.get("step", outcome.step)
+        if missing:
+            summary = (
+                f"{outcome.task}: step '{step}' did not finish in {timeout:g} s; "
+                f"{', '.join(missing)} did not arrive"
+            )
+        else:
+            summary = (
+                f"{outcome.task}: step '{step}' did not finish in {timeout:g} s although "
+                "every task's port answers"
+            )
+        return finding(
+            f"{CHECK}.task-unreachable",
+            Severity.ERROR,
+            "cluster-task-unreachable",
+            summary,
+            fix=Fix(
+                "Start every task (one process per address in TF_CONFIG), check each listens "
+                "on its own address, and open the ports between the hosts."
+            ),
+        )
+    error = str(result.get("error") or "")
+    if error:
+        first, _, rest = error.strip().partition("\n")
+        summary, detail = f"{outcome.task}: {first}", rest.strip()[-1500:]
+    else:
+        how = "was killed" if outcome.status == "killed" else "ended"
+        summary = (
+            f"{outcome.task} {how} with exit status {outcome.returncode} in step '{outcome.step}'"
+        )
+        detail = outcome.stderr_tail[-1500:]
+    return finding(
+        f"{CHECK}.worker-failed", Severity.ERROR, "cluster-worker-failed", summary, detail
+    )
+
+
+def allreduce_finding(result: dict[str, Any]) -> Finding:
+    """Correct sum all-reduce, or the replicas whose contribution is missing or wrong."""
+    got = result.get("allreduce", {}).get("got", [])
+    expected = result.get("allreduce", {}).get("expected", [])
+    workers = result.get("workers")
+    if got == expected and expected:
+        return Finding(
+            f"{CHECK}.allreduce",
+            Severity.OK,
+            f"sum all-reduce over {workers} worker(s), {len(expected)} replica(s): correct, "
+            "every replica's contribution verified",
+            check=CHECK,
+        )
+    wrong = [
+        f"replica {i} (got {g:g}, expected {e:g})"
+        for i, (g, e) in enumerate(zip(got, expected))
+        if g != e
+    ]
+    return finding(
+        f"{CHECK}.allreduce",
+        Severity.ERROR,
+        "cluster-collective-failed",
+        "sum all-reduce gave wrong values: " + ("; ".join(wrong) or f"{got} != {expected}"),
+    )
+
+
+def bandwidth_finding(result: dict[str, Any]) -> Optional[Finding]:
+    """The sweep as nccl-tests reports it: size, time, algorithm and bus bandwidth."""
+    sweep = result.get("sweep") or []
+    if not sweep:
+        return None
+    lines = [f"{'size':>10} {'time':>10} {'algbw':>12} {'busbw':>12}"]
+    for row in sweep:
+        lines.append(
+            f"{_size(row['bytes']):>10} {row['seconds'] * 1e3:>8.2f}ms "
+            f"{_rate(row['algbw']):>12} {_rate(row['busbw']):>12}"
+        )
+    top = sweep[-1]
+    return Finding(
+        f"{CHECK}.bandwidth",
+        Severity.INFO,
+        f"all-reduce of {_size(top['bytes'])}: {_rate(top['busbw'])} bus bandwidth, "
+        f"{sweep[0]['seconds'] * 1e3:.2f} ms for {_size(sweep[0]['bytes'])}",
+        "\n".join(lines),
+        check=CHECK,
+    )
+
+
+def fleet_findings(result: dict[str, Any]) -> tuple[Finding, ...]:
+    """The facts every worker sent through the collective, compared node by node."""
+    gathered = result.get("facts") or {}
+    nodes = {
+        f"{task} ({doc.get('host', '?')})": {str(k): str(v) for k, v in doc["facts"].items()}
+        for task, doc in gathered.items()
+        if isinstance(doc, dict) and isinstance(doc.get("facts"), dict)
+    }
+    if not nodes:
+        return ()
+    return compare_nodes(nodes)
+
+
+def judge(
+    spec: ClusterSpec, outcomes: Sequence[WorkerOutcome], timeout: float
+) -> tuple[Finding, ...]:
+    """Every finding on a run: failed workers first, then the chief's (else any) result."""
+    out: list[Finding] = []
+    for outcome in outcomes:
+        f = outcome_finding(outcome, timeout)
+        if f is not None:
+            out.append(f)
+    done = [o for o in outcomes if o.status == "ok" and o.result]
+    chief = spec.chief
+    lead = next((o for o in done if chief and o.task == f"{chief[0]} {chief[1]}"), None)
+    lead = lead or (done[0] if done else None)
+    if lead is not None and lead.result is not None:
+        out.append(allreduce_finding(lead.result))
+        band = bandwidth_finding(lead.result)
+        if band is not None:
+            out.append(band)
+        out.extend(fleet_findings(lead.result))
+    return tuple(out)

@@ -1,0 +1,318 @@
+"""Run the cluster worker child: this process's task (``cluster smoke``) or N on loopback.
+
+The child (``child/cluster_worker.py``) runs by path in the examined interpreter, like the
+probes' children, under a timeout and a process-group kill; it prints JSON lines. This module
+starts it and turns what it printed into :class:`WorkerOutcome` values; it judges nothing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, Optional
+
+from tfdoctor.cluster.spec import ClusterSpec, split_address
+from tfdoctor.defaults import DEFAULT_TIMEOUT
+from tfdoctor.probes._run import CommandResult, kill_group
+
+#: The worker child, run by path.
+WORKER_SCRIPT = str(Path(__file__).resolve().parent / "child" / "cluster_worker.py")
+
+#: All-reduce sizes in bytes: the default sweep, and the issue's full 4 B to 64 MiB one.
+DEFAULT_SIZES = (4, 65536, 1048576, 16777216)
+FULL_SIZES = (4, 64, 1024, 16384, 262144, 4194304, 67108864)
+
+#: The only address ``cluster local`` ever uses.
+LOOPBACK = "127.0.0.1"
+
+
+@dataclasses.dataclass(frozen=True)
+class SmokeOptions:
+    """How the worker child runs: interpreter, per-step timeout, sizes, iterations."""
+
+    python: str = sys.executable
+    #: Seconds each step after the import may take (strategy, connect, each all-reduce).
+    timeout: float = 60.0
+    import_timeout: float = DEFAULT_TIMEOUT
+    sizes: tuple[int, ...] = DEFAULT_SIZES
+    iterations: int = 3
+
+    def argv(self) -> list[str]:
+        """The child's command line."""
+        return [
+            self.python,
+            WORKER_SCRIPT,
+            "--timeout",
+            str(self.timeout),
+            "--import-timeout",
+            str(self.import_timeout),
+            "--sizes",
+            ",".join(str(s) for s in self.sizes),
+            "--iterations",
+            str(self.iterations),
+        ]
+
+
+@dataclasses.dataclass(frozen=True)
+class WorkerOutcome:
+    """How one worker ended, and its result document when it printed one."""
+
+    task: str
+    address: str
+    #: ok, timeout, port-in-use, error (the child caught it), crashed, killed, not-started.
+    status: str
+    result: Optional[dict[str, Any]] = None
+    #: The last step the child announced.
+    step: Optional[str] = None
+    returncode: Optional[int] = None
+    stderr_tail: str = ""
+    seconds: Optional[float] = None
+
+
+def _events(stdout: str) -> list[dict[str, Any]]:
+    out = []
+    for line in stdout.splitlines():
+        try:
+            doc = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(doc, dict):
+            out.append(doc)
+    return out
+
+
+#: How TensorFlow's coordination service names the tasks it still waits for, the names on
+#: the lines after it ("Example stragglers:\n/job:worker/replica:0/task:1").
+_STRAGGLERS = re.compile(r"stragglers:\s*((?:/job:\w+/replica:\d+/task:\d+[\s,]*)+)")
+_TASK = re.compile(r"/job:(\w+)/replica:\d+/task:(\d+)")
+
+
+def stragglers(stderr: str) -> list[str]:
+    """The tasks TensorFlow's log last said it waits for, as ``job index``."""
+    found = _STRAGGLERS.findall(stderr)
+    if not found:
+        return []
+    return [f"{job} {index}" for job, index in _TASK.findall(found[-1])]
+
+
+def reachable(address: str, timeout: float = 0.5) -> bool:
+    """Whether a TCP connection to ``address`` succeeds (something listens on its port)."""
+    host, port = split_address(address)
+    if port is None:
+        return False
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            return True
+    except OSError:
+        return False
+
+
+def parse_worker_output(
+    task: str,
+    address: str,
+    cmd: CommandResult,
+    step_timed_out: Optional[str] = None,
+    missing: Sequence[str] = (),
+) -> WorkerOutcome:
+    """The child's JSON lines (and how it ended) into an outcome.
+
+    ``step_timed_out`` names the step the parent ended it in; ``missing``, the tasks that had
+    not arrived then.
+    """
+    step = None
+    result = None
+    for doc in _events(cmd.stdout):
+        if doc.get("event") == "step":
+            step = str(doc.get("step"))
+        elif doc.get("event") == "result":
+            result = doc
+    if step_timed_out is not None:
+        status = "timeout"
+        result = {"step": step_timed_out, "missing": list(missing)}
+    elif result is not None:
+        status = str(result.get("status", "error"))
+    elif cmd.start_error is not None:
+        status = "error"
+        result = {"error": cmd.start_error}
+    elif cmd.timed_out:
+        status = "killed"
+    else:
+        status = "crashed"
+    return WorkerOutcome(
+        task=task,
+        address=address,
+        status=status,
+        result=result,
+        step=step,
+        returncode=cmd.returncode,
+        stderr_tail=cmd.stderr_tail(2000),
+        seconds=cmd.seconds,
+    )
+
+
+class _ChildOutput:
+    """The child's stdout and stderr, read as they come: its current step and deadline."""
+
+    def __init__(self, proc: subprocess.Popen[bytes], deadline: float, timeout: float) -> None:
+        self.proc = proc
+        self.out: list[str] = []
+        self.err: list[str] = []
+        self.step = "start"
+        self.deadline = deadline
+        self.timeout = timeout
+        self.readers = [
+            threading.Thread(target=self._read_out, daemon=True),
+            threading.Thread(target=self._read_err, daemon=True),
+        ]
+        for t in self.readers:
+            t.start()
+
+    def _read_out(self) -> None:
+        for raw in self.proc.stdout or ():
+            line = raw.decode("utf-8", "replace")
+            self.out.append(line)
+            for doc in _events(line):
+                if doc.get("event") == "step":
+                    self.step = str(doc.get("step"))
+                    self.deadline = time.monotonic() + float(doc.get("timeout", self.timeout))
+
+    def _read_err(self) -> None:
+        for raw in self.proc.stderr or ():
+            self.err.append(raw.decode("utf-8", "replace"))
+
+    def close(self) -> None:
+        """Wait for the readers (briefly) and close the pipes."""
+        for t in self.readers:
+            t.join(timeout=5)
+        for stream in (self.proc.stdout, self.proc.stderr):
+            if stream is not None:
+                stream.close()
+
+
+def _missing(spec: ClusterSpec, address: str, stderr: str) -> list[str]:
+    """The tasks that have not arrived: TensorFlow's stragglers, then ports that do not answer."""
+    names = stragglers(stderr)
+    others = [a for a in spec.addresses() if a.text != address]
+    names += [f"{a.job} {a.index}" for a in others if not reachable(a.text)]
+    return list(dict.fromkeys(names))
+
+
+def run_worker(spec: ClusterSpec, options: SmokeOptions, env: Mapping[str, str]) -> WorkerOutcome:
+    """Run this process's task of ``spec`` (the child gets ``spec`` as its TF_CONFIG).
+
+    Each step the child announces has a deadline; past it the child's process group is
+    killed and the tasks that had not arrived are named: those TensorFlow's log calls
+    stragglers, and those whose port does not answer.
+    """
+    task = f"{spec.task_type} {spec.task_index}"
+    address = ""
+    if spec.task_type is not None and spec.task_index is not None:
+        tasks = spec.jobs.get(spec.task_type, ())
+        address = tasks[spec.task_index] if spec.task_index < len(tasks) else ""
+    argv = options.argv()
+    start = time.monotonic()
+    kwargs: dict[str, Any] = {}
+    if sys.platform != "win32":
+        kwargs["start_new_session"] = True  # so a kill takes the whole group
+    try:
+        proc = subprocess.Popen(
+            argv,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env={**env, "TF_CONFIG": json.dumps(spec.to_json())},
+            **kwargs,
+        )
+    except OSError as exc:
+        cmd = CommandResult(tuple(argv), None, "", "", 0.0, start_error=str(exc))
+        return parse_worker_output(task, address, cmd)
+    output = _ChildOutput(proc, start + options.import_timeout, options.timeout)
+    timed_out_in: Optional[str] = None
+    missing: list[str] = []
+    try:
+        while proc.poll() is None:
+            if time.monotonic() > output.deadline:
+                timed_out_in = output.step
+                missing = _missing(spec, address, "".join(output.err))
+                kill_group(proc)
+                break
+            time.sleep(0.05)
+    except BaseException:
+        kill_group(proc)
+        raise
+    finally:
+        proc.wait()
+        output.close()
+    cmd = CommandResult(
+        tuple(argv),
+        proc.returncode,
+        "".join(output.out),
+        "".join(output.err),
+        time.monotonic() - start,
+    )
+    return parse_worker_output(task, address, cmd, timed_out_in, missing)
+
+
+def free_loopback_ports(count: int) -> list[int]:
+    """``count`` distinct TCP ports free on 127.0.0.1 now (the kernel picks them)."""
+    socks = []
+    try:
+        for _ in range(count):
+            sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            sock.bind((LOOPBACK, 0))
+            socks.append(sock)
+        return [s.getsockname()[1] for s in socks]
+    finally:
+        for sock in socks:
+            sock.close()
+
+
+def local_spec(ports: Sequence[int]) -> ClusterSpec:
+    """A cluster of ``worker`` tasks on loopback at ``ports``."""
+    return ClusterSpec("local", {"worker": tuple(f"{LOOPBACK}:{p}" for p in ports)})
+
+
+def run_local(
+    workers: int,
+    options: SmokeOptions,
+    *,
+    ports: Optional[Sequence[int]] = None,
+    skip: Sequence[int] = (),
+    extra_env: Optional[Mapping[int, Mapping[str, str]]] = None,
+    env: Optional[Mapping[str, str]] = None,
+) -> tuple[ClusterSpec, list[WorkerOutcome]]:
+    """Start ``workers`` children on loopback, each with its own TF_CONFIG; wait for all.
+
+    ``skip`` names worker indices never started and ``extra_env`` adds variables to single
+    workers: both let a test play a missing node or one whose settings differ.
+    """
+    if workers < 1:
+        raise ValueError("--workers must be at least 1")
+    chosen = list(ports) if ports is not None else free_loopback_ports(workers)
+    if len(chosen) != workers:
+        raise ValueError(f"{len(chosen)} ports for {workers} workers")
+    spec = local_spec(chosen)
+    base = dict(os.environ if env is None else env)
+    base.pop("TF_CONFIG", None)
+
+    def one(index: int) -> WorkerOutcome:
+        address = spec.jobs["worker"][index]
+        if index in skip:
+            return WorkerOutcome(f"worker {index}", address, "not-started")
+        mine = dataclasses.replace(spec, task_type="worker", task_index=index)
+        extra = (extra_env or {}).get(index, {})
+        return run_worker(mine, options, {**base, **extra})
+
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        outcomes = list(pool.map(one, range(workers)))
+    return spec, outcomes
