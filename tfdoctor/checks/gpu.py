@@ -237,6 +237,11 @@ def check_gpu_visible(ctx: CheckContext) -> Iterator[Finding]:
     facts = ctx.facts
     tf, drv = facts.tensorflow, facts.driver
     gpus = drv.gpus if drv else ()
+    not_installed = tf is not None and tf.status == "not-installed"
+    if not_installed or (facts.packages is not None and ctx.machine.tf is None):
+        # Not applicable rather than unknown: packages.tensorflow says what to install.
+        yield Finding("gpu.visible", Severity.INFO, "Not applicable: TensorFlow is not installed")
+        return
     if tf is None or tf.status == "skipped":
         m = ctx.machine
         if gpus and m.tf is not None and m.cpu_only_distribution:
@@ -257,10 +262,6 @@ def check_gpu_visible(ctx: CheckContext) -> Iterator[Finding]:
                 f"{len(gpus)} NVIDIA GPU(s) present; whether TensorFlow uses them was not checked "
                 "(--static)",
             )
-        return
-    if tf.status == "not-installed" or (ctx.facts.packages is not None and ctx.machine.tf is None):
-        # Not applicable rather than unknown: packages.tensorflow says what to install.
-        yield Finding("gpu.visible", Severity.INFO, "Not applicable: TensorFlow is not installed")
         return
     if tf.status != "ok":
         yield unknown("gpu.visible", "which GPUs TensorFlow sees: it did not import")
