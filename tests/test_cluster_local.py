@@ -1,12 +1,13 @@
 """Real workers on loopback: ``MultiWorkerMirroredStrategy`` over gRPC, real faults.
 
-These import TensorFlow in child processes (marked ``slow``; skipped where it is absent) and
-only ever use 127.0.0.1.
+The real-process tests import TensorFlow in child processes (marked ``slow``) and only ever
+use 127.0.0.1; the unmarked tests read what such a run printed.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import socket
 import subprocess
 import sys
@@ -16,17 +17,23 @@ from pathlib import Path
 import pytest
 
 from tfdoctor.cluster import SmokeOptions, local_report
-from tfdoctor.cluster.workers import free_loopback_ports
+from tfdoctor.cluster.verdicts import judge, lost_peers
+from tfdoctor.cluster.workers import (
+    free_loopback_ports,
+    local_spec,
+    parse_worker_output,
+    unhealthy,
+)
 from tfdoctor.findings import Severity
+from tfdoctor.probes._run import CommandResult
 
 ROOT = Path(__file__).resolve().parent.parent
-
-pytestmark = pytest.mark.slow
 
 #: Small sizes and a short step timeout: the tests are about behaviour, not speed.
 OPTIONS = SmokeOptions(timeout=12.0, sizes=(4, 65536), iterations=1)
 
 
+@pytest.mark.slow
 def test_two_workers_all_reduce_correctly_through_the_cli() -> None:
     out = subprocess.run(
         [
@@ -56,6 +63,7 @@ def test_two_workers_all_reduce_correctly_through_the_cli() -> None:
     assert "127.0.0.1:" in findings["cluster.local"]["summary"]
 
 
+@pytest.mark.slow
 def test_a_worker_that_never_starts_is_named_within_the_timeout() -> None:
     started = time.monotonic()
     report = local_report(2, OPTIONS, "0", "now", skip=(1,))
@@ -67,6 +75,7 @@ def test_a_worker_that_never_starts_is_named_within_the_timeout() -> None:
     assert errors[0].summary.endswith("worker 1 did not arrive")
 
 
+@pytest.mark.slow
 def test_a_port_already_in_use_is_named() -> None:
     holder = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     try:
@@ -90,6 +99,7 @@ def test_a_port_already_in_use_is_named() -> None:
         assert other[0].summary.endswith("worker 1 did not arrive")
 
 
+@pytest.mark.slow
 def test_cluster_smoke_runs_this_workers_task() -> None:
     (port,) = free_loopback_ports(1)
     config = {"cluster": {"worker": [f"127.0.0.1:{port}"]}, "task": {"type": "worker", "index": 0}}
@@ -105,3 +115,103 @@ def test_cluster_smoke_runs_this_workers_task() -> None:
     assert out.returncode == 0, out.stdout + out.stderr
     ids = [x["id"] for x in json.loads(out.stdout)["findings"]]
     assert ids[:3] == ["cluster.spec", "cluster.single-worker", "cluster.allreduce"]
+
+
+#: The test hook of the worker child: the worker named by it dies as it enters that step.
+DIE_AT = "TFDOCTOR_CLUSTER_TEST_DIE_AT"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("step", ["all-reduce", "gather-facts"])
+def test_a_worker_that_dies_mid_test_is_named_with_its_step(step: str) -> None:
+    # Past the heartbeat timeout of TensorFlow's coordination service (about 10 s, measured
+    # with TF 2.21), so the survivor learns of the death from TensorFlow, not from a deadline.
+    options = SmokeOptions(timeout=30.0, sizes=(4,), iterations=1)
+    started = time.monotonic()
+    report = local_report(2, options, "0", "now", extra_env={1: {DIE_AT: step}})
+    assert time.monotonic() - started < options.import_timeout + options.timeout + 30
+    assert report.exit_code() == 2
+    errors = [x for x in report.findings if x.severity is Severity.ERROR]
+    # One finding per worker, in worker order.
+    assert len(errors) == 2, [x.summary for x in report.findings]
+    survivor, dead = errors
+    # The dead worker, by its task and the step it died in.
+    assert dead.cause == "cluster-worker-failed"
+    assert dead.summary == f"worker 1 ended with exit status 1 in step '{step}'"
+    # The survivor ended instead of hanging, naming the dead peer: TensorFlow's heartbeat
+    # check or gRPC's failed reconnect aborted its collective (which one comes first depends
+    # on where the peer died), or, on a machine slow enough that its own deadline came
+    # first, the peer's silent port.
+    assert re.fullmatch(
+        rf"worker 0: step '{step}' ("
+        r"was aborted: worker 1 stopped sending heartbeats \(died mid-test\)"
+        r"|was aborted: worker 1 \(127\.0\.0\.1:\d+\) could no longer be reached "
+        r"\(died mid-test\)"
+        r"|did not finish in 30 s; worker 1 did not arrive)",
+        survivor.summary,
+    ), survivor.summary
+
+
+#: What the surviving worker printed when its peer died in the all-reduce (TF 2.21, CPU).
+ABORTED = (
+    "UnavailableError: {{function_node __inference_<lambda>_39}} Collective ops is aborted by: "
+    "Error reported from /job:worker/task:1: The following tasks are unhealthy (stopped sending "
+    "heartbeats):\n/job:worker/replica:0/task:1\nThe tasks have crashed. Check the task logs "
+    "for an earlier error, or scheduler events (e.g. preemption, eviction) to debug further.\n"
+    "The error could be from a previous operation. Restart your program to reset.\n"
+    "\t [[{{node CollectiveReduceV2}}]] [Op:__inference_<lambda>_39]"
+)
+
+
+def test_the_tasks_tensorflow_calls_unhealthy_are_read_from_its_error() -> None:
+    assert unhealthy(ABORTED) == ["worker 1"]
+    two = (
+        "unhealthy (stopped sending heartbeats):\n"
+        "/job:chief/replica:0/task:0\n/job:worker/replica:0/task:2\n"
+    )
+    assert unhealthy(two) == ["chief 0", "worker 2"]
+    assert unhealthy("Collective ops is aborted by: /job:worker/replica:0/task:1") == []
+
+
+def test_a_survivor_names_the_peer_that_died_mid_test() -> None:
+    stdout = (
+        json.dumps({"event": "step", "step": "all-reduce", "task": "worker 0"})
+        + "\n"
+        + json.dumps({"event": "result", "status": "error", "error": ABORTED})
+        + "\n"
+    )
+    cmd = CommandResult(("python",), 1, stdout, "", 16.0)
+    outcome = parse_worker_output("worker 0", "127.0.0.1:1", cmd)
+    (x,) = judge(local_spec([1, 2]), [outcome], 30.0)
+    assert x.cause == "cluster-worker-failed"
+    assert x.summary == (
+        "worker 0: step 'all-reduce' was aborted: worker 1 stopped sending heartbeats "
+        "(died mid-test)"
+    )
+    assert "/job:worker/replica:0/task:1" in x.detail
+    assert x.fix is not None and "worker 1" in x.fix.text
+
+
+def test_a_survivor_names_the_peer_it_could_no_longer_reach() -> None:
+    error = (
+        "UnavailableError: {{function_node __inference_<lambda>_80}} Collective ops is aborted "
+        "by: failed to connect to all addresses; last error: UNKNOWN: ipv4:127.0.0.1:44219: "
+        "Failed to connect to remote host: Connection refused"
+    )
+    stdout = (
+        json.dumps({"event": "step", "step": "gather-facts", "task": "worker 0"})
+        + "\n"
+        + json.dumps({"event": "result", "status": "error", "error": error})
+        + "\n"
+    )
+    cmd = CommandResult(("python",), 1, stdout, "", 7.0)
+    # Port 4421 is a prefix of 44219: it must not be taken for the address in the error.
+    spec = local_spec([4421, 44219])
+    outcome = parse_worker_output("worker 0", "127.0.0.1:4421", cmd)
+    (x,) = judge(spec, [outcome], 30.0)
+    assert x.summary == (
+        "worker 0: step 'gather-facts' was aborted: worker 1 (127.0.0.1:44219) could no longer "
+        "be reached (died mid-test)"
+    )
+    # Without the spec the address cannot be named as a task: the error's first line stands.
+    assert lost_peers(error, None) == ([], "")

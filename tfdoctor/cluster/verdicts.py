@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any, Optional
 
 from tfdoctor.causes import finding
 from tfdoctor.cluster.fleet import compare_nodes
 from tfdoctor.cluster.spec import ClusterSpec
-from tfdoctor.cluster.workers import WorkerOutcome
+from tfdoctor.cluster.workers import WorkerOutcome, unhealthy
 from tfdoctor.findings import Finding, Fix, Severity
 
 CHECK = "cluster"
@@ -25,8 +26,40 @@ def _rate(bps: float) -> str:
     return f"{bps / 1e6:.1f} MB/s" if bps >= 1e5 else f"{bps / 1e3:.2f} kB/s"
 
 
-def outcome_finding(outcome: WorkerOutcome, timeout: float) -> Optional[Finding]:
-    """The finding for a worker that did not end well (``None`` for one that did)."""
+#: gRPC's words when a task that had connected no longer answers: "failed to connect to all
+#: addresses; last error: UNKNOWN: ipv4:127.0.0.1:44219: Failed to connect to remote host:
+#: Connection refused" (measured, TF 2.21: a peer that died between two collectives).
+_UNREACHABLE = "failed to connect to all addresses"
+
+
+def lost_peers(
+    error: str, spec: Optional[ClusterSpec], own_address: str = ""
+) -> tuple[list[str], str]:
+    """The tasks a worker's error says died mid-run, and how it noticed; ``([], "")`` if none.
+
+    TensorFlow names the tasks whose heartbeats stopped; gRPC names only the address it could
+    no longer reach, which ``spec`` turns back into its task.
+    """
+    dead = unhealthy(error)
+    if dead:
+        return dead, "stopped sending heartbeats"
+    if spec is None or _UNREACHABLE not in error:
+        return [], ""
+    gone = [
+        f"{a.job} {a.index} ({a.text})"
+        for a in spec.addresses()
+        if a.text != own_address and re.search(rf"(?<![\w.]){re.escape(a.text)}(?!\d)", error)
+    ]
+    return gone, "could no longer be reached" if gone else ""
+
+
+def outcome_finding(
+    outcome: WorkerOutcome, timeout: float, spec: Optional[ClusterSpec] = None
+) -> Optional[Finding]:
+    """The finding for a worker that did not end well (``None`` for one that did).
+
+    ``spec`` names the task behind an address a peer's error mentions.
+    """
     result = outcome.result or {}
     if outcome.status == "ok":
         return None
@@ -74,6 +107,22 @@ def outcome_finding(outcome: WorkerOutcome, timeout: float) -> Optional[Finding]
             ),
         )
     error = str(result.get("error") or "")
+    lost, how = lost_peers(error, spec, outcome.address)
+    if lost:
+        # A peer died after the strategy connected: TensorFlow aborts every survivor's
+        # collective, and its error is the only news of the dead task another node gets.
+        return finding(
+            f"{CHECK}.worker-failed",
+            Severity.ERROR,
+            "cluster-worker-failed",
+            f"{outcome.task}: step '{outcome.step}' was aborted: {', '.join(lost)} {how} "
+            "(died mid-test)",
+            error.strip()[-1500:],
+            fix=Fix(
+                f"Read the log of {', '.join(lost)} for why it ended (a crash, the kernel's "
+                "out-of-memory killer, preemption or eviction by the scheduler)."
+            ),
+        )
     if error:
         first, _, rest = error.strip().partition("\n")
         summary, detail = f"{outcome.task}: {first}", rest.strip()[-1500:]
@@ -155,7 +204,7 @@ def judge(
     """Every finding on a run: failed workers first, then the chief's (else any) result."""
     out: list[Finding] = []
     for outcome in outcomes:
-        f = outcome_finding(outcome, timeout)
+        f = outcome_finding(outcome, timeout, spec)
         if f is not None:
             out.append(f)
     done = [o for o in outcomes if o.status == "ok" and o.result]

@@ -105,6 +105,25 @@ def stragglers(stderr: str) -> list[str]:
     return [f"{job} {index}" for job, index in _TASK.findall(found[-1])]
 
 
+#: How TensorFlow's coordination service names peers that died mid-run, in the error every
+#: surviving task's collective is aborted with ("The following tasks are unhealthy (stopped
+#: sending heartbeats):\n/job:worker/replica:0/task:1\nThe tasks have crashed. ..."), from
+#: xla/tsl/distributed_runtime/coordination/coordination_service.cc (measured, TF 2.21).
+_UNHEALTHY = re.compile(
+    r"unhealthy \(stopped sending heartbeats\):\s*((?:/job:\w+/replica:\d+/task:\d+[\s,]*)+)"
+)
+
+
+def unhealthy(error: str) -> list[str]:
+    """The tasks TensorFlow says stopped sending heartbeats (died mid-run), as ``job index``."""
+    names = [
+        f"{job} {index}"
+        for found in _UNHEALTHY.findall(error)
+        for job, index in _TASK.findall(found)
+    ]
+    return list(dict.fromkeys(names))
+
+
 def reachable(address: str, timeout: float = 0.5) -> bool:
     """Whether a TCP connection to ``address`` succeeds (something listens on its port)."""
     host, port = split_address(address)

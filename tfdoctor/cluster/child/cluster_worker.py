@@ -37,6 +37,11 @@ EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_PORT_IN_USE = 4
 
+#: Test hook, not for users: when this variable names a step, the worker announces that step
+#: and then leaves at once with ``EXIT_FAILED`` (``os._exit``: no result line, no cleanup),
+#: like a node that dies mid-test. The real-process tests use it to play a dead peer.
+DIE_AT_VARIABLE = "TFDOCTOR_CLUSTER_TEST_DIE_AT"
+
 
 def emit(doc: dict[str, Any]) -> None:
     """One JSON line on stdout, flushed (the parent reads them as they come)."""
@@ -75,6 +80,8 @@ def step(me: str, name: str, seconds: float) -> None:
     """Announce ``name``: the parent kills this process if the step outlives ``seconds``."""
     at = round(time.monotonic() - STARTED, 3)
     emit({"event": "step", "step": name, "task": me, "timeout": seconds, "at": at})
+    if os.environ.get(DIE_AT_VARIABLE) == name:
+        os._exit(EXIT_FAILED)
 
 
 def _version(dist: str) -> str:
