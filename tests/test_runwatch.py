@@ -23,6 +23,7 @@ import pytest
 
 from tfdoctor.runwatch import (
     Capture,
+    Kept,
     Watched,
     child_environment,
     exit_code_of,
@@ -424,6 +425,38 @@ def test_capture_keeps_the_last_state_of_a_long_redrawn_line() -> None:
         capture.feed(1, b"\r%d/1000 [====]" % step)
     capture.feed(1, b" done\r\n")
     assert capture.kept().lines == ("999/1000 [====] done",)
+
+
+def test_capture_cuts_long_lines_in_the_tail_too() -> None:
+    capture = Capture(head=1, tail=3, max_line=10)
+    capture.feed(1, b"first\n" + b"".join(b"%d" % i + b"y" * 50 + b"\n" for i in range(100)))
+    kept = capture.kept()
+    assert kept.head == ("first",)
+    assert kept.tail == ("97" + "y" * 8, "98" + "y" * 8, "99" + "y" * 8)
+    assert (kept.total_lines, kept.dropped, kept.first_tail_line) == (101, 97, 99)
+
+
+def _kept_in_chunks(size: int) -> Kept:
+    """One stream's output, then another's, fed in chunks of ``size`` bytes."""
+    out = b"".join(b"out %d\r\n" % i + b"\r" * (i % 3) for i in range(50)) + b"no newline"
+    err = b"".join(b"err %d " % i + b"x" * (i % 30) + b"\n" for i in range(50))
+    capture = Capture(head=7, tail=60, max_line=20)
+    for stream, data in ((1, out), (2, err)):
+        for start in range(0, len(data), size):
+            capture.feed(stream, data[start : start + size])
+    capture.close(1)
+    capture.close(2)
+    return capture.kept()
+
+
+@pytest.mark.parametrize("size", [1, 7, 100, 65536], ids=lambda n: f"chunks-of-{n}")
+def test_capture_keeps_the_same_lines_however_the_output_is_chunked(size: int) -> None:
+    kept, reference = _kept_in_chunks(size), _kept_in_chunks(3)
+    assert (kept.head, kept.tail) == (reference.head, reference.tail)
+    assert (kept.total_lines, kept.dropped) == (reference.total_lines, reference.dropped)
+    assert kept.head[:2] == ("out 0", "out 1")
+    assert kept.tail[-2:] == ("err 49 " + "x" * 13, "\rno newline")
+    assert all(len(line.encode()) <= 20 for line in kept.lines)
 
 
 def test_memory_stays_bounded_whatever_the_command_prints(sinks: Sinks) -> None:

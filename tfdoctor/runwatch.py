@@ -16,6 +16,7 @@ import collections
 import contextlib
 import dataclasses
 import errno
+import functools
 import os
 import signal
 import subprocess
@@ -23,11 +24,13 @@ import sys
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from types import FrameType
-from typing import IO, Any, Callable, Optional, Protocol
+from typing import IO, TYPE_CHECKING, Any, Callable, Optional, Protocol
 
-from tfdoctor.explain.reader import LogText, split_text
-from tfdoctor.findings import Report
-from tfdoctor.probes._run import kill_group
+# Only what forwarding needs is imported here: `tfdoctor run` starts COMMAND sooner, and a
+# run that needs no explanation never loads the explainer (imported by :meth:`Kept.blocks`).
+if TYPE_CHECKING:
+    from tfdoctor.explain.reader import LogText
+    from tfdoctor.findings import Report
 
 #: Lines kept from the start of the output: TensorFlow prints its library loading and
 #: device set-up there, the evidence most failures rest on.
@@ -66,13 +69,33 @@ class Explainer(Protocol):
 
 @dataclasses.dataclass(frozen=True)
 class Kept:
-    """The bounded copy of a run's output: the first and last lines, and what fell between."""
+    """The bounded copy of a run's output: the first and last lines, and what fell between.
 
-    head: tuple[str, ...]
-    tail: tuple[str, ...]
+    Held as the bytes read; split into lines and decoded only when asked for (to explain).
+    """
+
     #: Lines seen in all, and lines dropped between ``head`` and ``tail``.
     total_lines: int
     dropped: int
+    #: The first lines, each already cut to ``max_line`` bytes.
+    raw_head: tuple[bytes, ...] = ()
+    #: Whole lines joined by ``\n``, oldest first, uncut; the last ``tail_count`` are kept.
+    raw_tail: tuple[bytes, ...] = ()
+    tail_count: int = 0
+    max_line: int = MAX_LINE_BYTES
+
+    @functools.cached_property
+    def head(self) -> tuple[str, ...]:
+        """The first lines, decoded (UTF-8; undecodable bytes replaced)."""
+        return tuple(_decode(line) for line in self.raw_head)
+
+    @functools.cached_property
+    def tail(self) -> tuple[str, ...]:
+        """The last lines, decoded, each cut to ``max_line`` bytes as the head's are."""
+        if not self.tail_count:
+            return ()
+        lines = b"\n".join(self.raw_tail).split(b"\n")[-self.tail_count :]
+        return tuple(_decode(_cut(line, self.max_line)) for line in lines)
 
     @property
     def lines(self) -> tuple[str, ...]:
@@ -82,7 +105,7 @@ class Kept:
     @property
     def first_tail_line(self) -> int:
         """The 1-based number, in the whole output, of the first tail line."""
-        return len(self.head) + self.dropped + 1
+        return len(self.raw_head) + self.dropped + 1
 
     def blocks(self) -> tuple[LogText, ...]:
         """The kept lines as log blocks numbered as in the whole output, for the explainer.
@@ -90,6 +113,8 @@ class Kept:
         The tail's numbers continue after the dropped lines, so a finding cites the line
         number the user finds in the full output (a CI log, a ``tee`` file).
         """
+        from tfdoctor.explain.reader import split_text  # noqa: PLC0415 - see the imports
+
         parts = ((self.head, 1), (self.tail, self.first_tail_line))
         return tuple(
             split_text("\n".join(lines), first_line=first) for lines, first in parts if lines
@@ -99,59 +124,117 @@ class Kept:
 class Capture:
     """Keeps the first ``head`` and last ``tail`` lines of one or more streams, thread-safely.
 
-    Lines split at ``\\n``; each stream has its own unfinished line, so a stdout chunk and a
-    stderr chunk arriving together never merge. Memory stays under about
+    Lines end at ``\\n``; each stream has its own unfinished line, so a stdout chunk and a
+    stderr chunk arriving together never merge. A line counts when its ``\\n`` arrives, so
+    the kept lines are in the order the streams finished them. Memory stays under about
     ``(head + tail) * max_line`` bytes whatever the child prints.
+
+    The forwarding threads call :meth:`feed` for every chunk, so it does per chunk only what
+    C does in one pass (``rfind``, ``count``, one copy): past the head, the tail is a ring
+    of whole-line blobs as read, split into lines only by :meth:`Kept.tail`. Lines longer
+    than ``max_line`` are cut when the ring's uncut bytes grow past an eighth of the bound,
+    which costs nothing for ordinary logs and keeps the bound for any output.
     """
 
     def __init__(
         self, head: int = HEAD_LINES, tail: int = TAIL_LINES, max_line: int = MAX_LINE_BYTES
     ) -> None:
         self._head_max = head
+        self._tail_max = max(tail, 0)
         self._max_line = max_line
         self._head: list[bytes] = []
-        self._tail: collections.deque[bytes] = collections.deque(maxlen=max(tail, 0))
+        #: (blob of whole lines without the last ``\n``, its line count, not yet cut).
+        self._ring: collections.deque[tuple[bytes, int, bool]] = collections.deque()
+        self._ring_lines = 0
+        self._uncut_bytes = 0
+        self._uncut_limit = max(self._tail_max * (max_line + 1) // 8, max_line)
         self._pending: dict[int, bytes] = {}
         self._total = 0
         self._lock = threading.Lock()
 
     def feed(self, stream: int, chunk: bytes) -> None:
         """Add a chunk of ``stream`` (any key naming the stream, such as its fd)."""
+        end = chunk.rfind(b"\n")
         with self._lock:
-            parts = (self._pending.get(stream, b"") + chunk).split(b"\n")
-            rest = parts.pop()
+            pending = self._pending.get(stream, b"")
+            if end < 0:
+                rest = pending + chunk
+            else:
+                self._add(pending + chunk[:end], chunk.count(b"\n", 0, end) + 1)
+                rest = chunk[end + 1 :]
             if len(rest) > self._max_line:
                 rest = _shorten(rest, self._max_line)
             self._pending[stream] = rest
-            self._add(parts)
 
     def close(self, stream: int) -> None:
         """The stream ended: its unfinished last line (no trailing newline) counts as a line."""
         with self._lock:
             rest = self._pending.pop(stream, b"")
             if rest:
-                self._add([rest])
+                self._add(rest, 1)
 
-    def _add(self, lines: list[bytes]) -> None:
-        if not lines:
-            return
-        cap = self._max_line
-        if any(len(line) > cap for line in lines):
-            lines = [_shorten(line, cap) for line in lines]
-        self._total += len(lines)
+    def _add(self, blob: bytes, count: int) -> None:
+        """Count ``count`` whole lines (``blob``, joined by ``\\n``) into the head or the ring."""
+        self._total += count
         room = self._head_max - len(self._head)
         if room > 0:
-            self._head.extend(lines[:room])
-            lines = lines[room:]
-        self._tail.extend(lines)
+            # Split at most ``room`` times: the head's lines, then the rest as one blob.
+            lines = blob.split(b"\n", room)
+            self._head.extend(_cut(line, self._max_line) for line in lines[:room])
+            if count <= room:
+                return
+            blob, count = lines[room], count - room
+        if not self._tail_max:
+            return
+        ring = self._ring
+        ring.append((blob, count, True))
+        self._ring_lines += count
+        self._uncut_bytes += len(blob)
+        # The oldest blob goes once the others hold the tail's lines without it.
+        while self._ring_lines - ring[0][1] >= self._tail_max:
+            old, lines_in_old, uncut = ring.popleft()
+            self._ring_lines -= lines_in_old
+            if uncut:
+                self._uncut_bytes -= len(old)
+        if self._uncut_bytes > self._uncut_limit:
+            self._cut_ring()
+
+    def _cut_ring(self) -> None:
+        """Cut the ring's long lines to ``max_line``: its bytes stay bounded by its lines."""
+        cap = self._max_line
+        self._ring = collections.deque(
+            (_cut_lines(blob, cap) if uncut else blob, count, False)
+            for blob, count, uncut in self._ring
+        )
+        self._uncut_bytes = 0
 
     def kept(self) -> Kept:
-        """The lines kept so far, decoded (UTF-8; undecodable bytes replaced)."""
+        """The lines kept so far (split and decoded when :class:`Kept` is read)."""
         with self._lock:
-            head = tuple(_decode(line) for line in self._head)
-            tail = tuple(_decode(line) for line in self._tail)
-            dropped = self._total - len(head) - len(tail)
-            return Kept(head=head, tail=tail, total_lines=self._total, dropped=dropped)
+            tail_count = min(self._ring_lines, self._tail_max)
+            return Kept(
+                total_lines=self._total,
+                dropped=self._total - len(self._head) - tail_count,
+                raw_head=tuple(self._head),
+                raw_tail=tuple(blob for blob, _, _ in self._ring),
+                tail_count=tail_count,
+                max_line=self._max_line,
+            )
+
+
+def _cut(line: bytes, cap: int) -> bytes:
+    """``line``, or :func:`_shorten`'s cut of it when it is longer than ``cap`` bytes."""
+    return _shorten(line, cap) if len(line) > cap else line
+
+
+def _cut_lines(blob: bytes, cap: int) -> bytes:
+    """``blob`` (lines joined by ``\\n``) with each line longer than ``cap`` cut."""
+    if len(blob) <= cap:
+        return blob
+    lines = blob.split(b"\n")
+    if max(map(len, lines)) <= cap:
+        return blob
+    return b"\n".join(_cut(line, cap) for line in lines)
 
 
 def _shorten(line: bytes, cap: int) -> bytes:
@@ -266,6 +349,8 @@ def watch(
         except BaseException:
             # This process is going down (a KeyboardInterrupt outside the forwarded signals'
             # reach, a bug): the child is in its own session, so nothing else would stop it.
+            from tfdoctor.probes._run import kill_group  # noqa: PLC0415 - the rare path
+
             kill_group(proc)
             proc.wait()
             raise
