@@ -125,7 +125,16 @@ def _venv_fix(matrix: Matrix, plat: Optional[str]) -> Fix:
 
 
 def check_python_wheels(ctx: CheckContext) -> Iterator[Finding]:
-    """The installed TensorFlow has wheels for this Python; else the newest one that does."""
+    """The installed TensorFlow has wheels for this Python; else the newest one that does.
+
+    Every problem it reports is one cause: no wheel for this Python and platform.
+    """
+    for finding in _python_wheels(ctx):
+        problem = finding.severity.rank >= Severity.WARNING.rank and not finding.cause
+        yield dataclasses.replace(finding, cause="tf-no-wheel-for-python") if problem else finding
+
+
+def _python_wheels(ctx: CheckContext) -> Iterator[Finding]:
     facts, matrix = ctx.facts, ctx.matrix
     if matrix is None or facts.python is None or facts.platform is None:
         yield unknown("tensorflow.python", "the Python and platform", facts.error_for("python"))
