@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 
 import pytest
 
@@ -17,8 +18,9 @@ from tfdoctor.facts import (
     Facts,
     FoundLibrary,
     LibraryCandidate,
+    facts_from_json,
 )
-from tfdoctor.findings import Finding
+from tfdoctor.findings import Finding, Severity
 from tfdoctor.machine import Machine, dll_version, library_of, unloaded_files
 
 #: What ``Machine.ld_path_with`` appends: the old value, when there was one.
@@ -309,3 +311,24 @@ def test_conda_cuda_decides_only_where_the_release_has_no_route_of_its_own(
     )
     _, fix = causes.cuda_libraries_fix(machine(facts), MISSING)
     assert any(c.endswith(wanted) for c in fix.commands), fix
+
+
+def test_every_problem_the_checks_report_names_its_cause() -> None:
+    """A warning or error without a cause would have no catalogue entry for explain and scan
+    to share; smoke results (measurements, not causes) and drift against a requirements file
+    are the exceptions."""
+    from tests import test_checks
+    from tests.test_real_failures import CASES as CORPUS
+
+    exempt = ("smoke.", "packages.drift", "doctor.")
+    facts_list = [case[2] for case in test_checks.CASES]
+    facts_list += [
+        facts_from_json(json.loads(p.read_text(encoding="utf-8"))["facts"]) for p in CORPUS
+    ]
+    nameless = {
+        (x.id, x.summary)
+        for facts in facts_list
+        for x in _findings(facts)
+        if x.severity.rank >= Severity.WARNING.rank and not x.cause and not x.id.startswith(exempt)
+    }
+    assert nameless == set()

@@ -381,7 +381,7 @@ REQUIRED_ERRORS = [
     Gate(
         "tf-sees-no-gpu",
         gpu_container(tensorflow=NO_GPU_TF),
-        "",
+        "gpu-unseen-no-reason",
         ("sees none of the 1 GPU(s)", "(see gpu.visible)", "TF_CPP_MIN_LOG_LEVEL=0"),
     ),
     Gate(
@@ -453,12 +453,20 @@ def test_gpu_required_carries_the_right_cause(gate: Gate) -> None:
         assert gate.cause in {x.cause for x in report if x.id != "gpu.required"}
 
 
-def test_the_worst_finding_wins_and_a_cause_breaks_ties() -> None:
-    # driver.nvidia (cause driver-version-mismatch) and gpu.visible (no cause) are both errors.
+def test_the_worst_finding_wins_and_the_earlier_check_breaks_ties() -> None:
+    # driver.nvidia and gpu.visible are both errors naming the driver's cause.
     verdict, report = _gate_report(REQUIRED_ERRORS[6])
     visible = next(x for x in report if x.id == "gpu.visible")
-    assert visible.severity is Severity.ERROR and not visible.cause
+    assert visible.severity is Severity.ERROR and visible.cause == "driver-version-mismatch"
     assert verdict.summary.endswith("(see driver.nvidia)")
+
+
+def test_among_equals_a_finding_that_names_a_cause_wins() -> None:
+    ctx = CheckContext(gpu_container(tensorflow=NO_GPU_TF), MATRIX, require_gpu=True)
+    vague = Finding("gpu.visible", Severity.ERROR, "sees none")
+    named = Finding("cuda.libraries", Severity.ERROR, "missing cudnn", cause="cuda-libs-missing")
+    (finding,) = check_gpu_required(ctx, [vague, named])
+    assert finding.cause == "cuda-libs-missing"
 
 
 def test_a_crashed_gpu_check_keeps_the_gate_closed() -> None:

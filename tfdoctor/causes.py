@@ -299,6 +299,21 @@ CAUSES: Mapping[str, Cause] = dict(
             "https://github.com/tensorflow/tensorflow/issues/101746",
         ),
         _c(
+            "gpu-memory-errors",
+            "The GPU reports uncorrected memory errors",
+            "Uncorrectable ECC errors mean the GPU returned corrupted memory: results are wrong "
+            "and kernels crash until the pages are retired (at the next driver reload) or the "
+            "card is replaced.",
+            "https://docs.nvidia.com/deploy/dynamic-page-retirement/index.html",
+        ),
+        _c(
+            "gpu-unseen-no-reason",
+            "TensorFlow lists no GPU and the evidence does not say why",
+            "The driver lists the GPUs and the libraries load, yet TensorFlow registers none; "
+            "nothing collected names the cause, so its own log while it lists devices is the "
+            "next evidence to read (tfdoctor explain reads it).",
+        ),
+        _c(
             "cuda-visible-devices-hidden",
             "CUDA_VISIBLE_DEVICES hides the GPUs",
             "CUDA numbers devices from 0 and stops at the first invalid entry: an empty, negative"
@@ -971,6 +986,26 @@ def cpu_avx_fix() -> Fix:
         "Run on a CPU with AVX (and the other instructions the wheel needs; in a VM, pass the "
         "host's CPU flags through), or build TensorFlow from source for this CPU.",
         ("grep -o -w -E 'avx|avx2|fma|avx512f' /proc/cpuinfo | sort -u",),
+    )
+
+
+def gpu_memory_errors_fix(index: int) -> Fix:
+    """Read the ECC and page-retirement counters, reset the idle GPU, watch the count."""
+    return Fix(
+        "Read the details, reset the GPU when it is idle, and have the card checked if the "
+        "count grows.",
+        (f"nvidia-smi -q -d ECC,PAGE_RETIREMENT -i {index}", f"sudo nvidia-smi -r -i {index}"),
+    )
+
+
+def read_device_log_fix() -> Fix:
+    """TensorFlow's own log while it lists devices, to read (or to pass to explain)."""
+    return Fix(
+        "Read TensorFlow's log while it lists devices (or pipe it to `tfdoctor explain -`).",
+        (
+            'TF_CPP_MIN_LOG_LEVEL=0 python -c "import tensorflow as tf; '
+            "print(tf.config.list_physical_devices('GPU'))\"",
+        ),
     )
 
 

@@ -420,9 +420,10 @@ def check_compute_capability(ctx: CheckContext) -> Iterator[Finding]:
                 )
                 upgrade_text, upgrade = causes.driver_upgrade(ctx.machine, ptx_floor.version)
                 commands = (*upgrade, *(newest.commands if newest else ()))
-                yield Finding(
+                yield causes.finding(
                     "gpu.compute-capability",
                     Severity.ERROR,
+                    "driver-too-old",
                     f"{label} runs TensorFlow {pkg.version} only through PTX JIT, which needs "
                     f"driver >= {ptx_floor.version}",
                     detail + f" {ptx_floor.rule}; this driver is {drv.driver_version}.",

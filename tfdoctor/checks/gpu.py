@@ -119,15 +119,8 @@ def check_driver(ctx: CheckContext) -> Iterator[Finding]:
             err.message + ("\n" + err.detail if err.detail else "") if err else "",
         )
         return
-    summary, remedy = _DRIVER_REASONS[err.reason]
-    cause = _REASON_CAUSES[err.reason]
-    # One fix per cause, from the catalogue (the same builders serve explain).
-    if cause == "container-no-gpu":
-        remedy = causes.container_gpu_fix(ctx.machine)
-    elif cause == "driver-not-loaded":
-        remedy = causes.driver_load_fix(ctx.machine)
-    elif cause == "driver-version-mismatch":
-        remedy = causes.driver_mismatch_fix()
+    summary = _DRIVER_REASONS[err.reason][0]
+    cause, remedy = _driver_cause(ctx, err.reason)
     if err.reason == "library-not-found" and not ctx.machine.container:
         cause = "driver-libraries-missing"
         summary = (
@@ -147,6 +140,19 @@ def check_driver(ctx: CheckContext) -> Iterator[Finding]:
         err.message + ("\n" + err.detail if err.detail else ""),
         remedy,
     )
+
+
+def _driver_cause(ctx: CheckContext, reason: str) -> tuple[str, Fix]:
+    """The cause a driver failure reason names, and its fix (one builder per cause, the
+    same that explain uses)."""
+    cause = _REASON_CAUSES.get(reason, "driver-not-loaded")
+    if cause == "container-no-gpu":
+        return cause, causes.container_gpu_fix(ctx.machine)
+    if cause == "driver-version-mismatch":
+        return cause, causes.driver_mismatch_fix()
+    if cause == "driver-no-permission":
+        return cause, _DRIVER_REASONS["no-permission"][1]
+    return "driver-not-loaded", causes.driver_load_fix(ctx.machine)
 
 
 def _kernel_finding(ctx: CheckContext) -> Optional[Finding]:
@@ -200,19 +206,15 @@ def check_ecc(ctx: CheckContext) -> Iterator[Finding]:
         return
     for gpu in drv.gpus:
         if gpu.ecc_uncorrected:
-            yield Finding(
+            yield causes.finding(
                 "gpu.ecc",
                 Severity.WARNING,
+                "gpu-memory-errors",
                 f"GPU {gpu.index} ({gpu.name}) reports {gpu.ecc_uncorrected} uncorrected ECC "
                 "errors",
                 "Uncorrectable memory errors corrupt results and crash kernels; pages are "
                 "retired on the next driver reload.",
-                fix(
-                    "Read the details, reset the GPU when it is idle, and have the card checked "
-                    "if the count grows.",
-                    f"nvidia-smi -q -d ECC,PAGE_RETIREMENT -i {gpu.index}",
-                    f"sudo nvidia-smi -r -i {gpu.index}",
-                ),
+                causes.gpu_memory_errors_fix(gpu.index),
             )
 
 
@@ -321,17 +323,11 @@ def check_gpu_visible(ctx: CheckContext) -> Iterator[Finding]:
         return
     if drv is None or not gpus:
         reason = drv.error.reason if drv is not None and drv.error is not None else ""
-        remedy = (
-            _DRIVER_REASONS[reason][1]
-            if reason in _DRIVER_REASONS
-            else fix(
-                "Make `nvidia-smi` list the GPUs first; TensorFlow sees no more than the driver.",
-                "nvidia-smi",
-            )
-        )
-        yield Finding(
+        cause, remedy = _driver_cause(ctx, reason)
+        yield causes.finding(
             "gpu.visible",
             Severity.ERROR,
+            cause,
             "TensorFlow sees no GPU: the NVIDIA driver is not working (see driver.nvidia)",
             "\n".join(tf.log_errors),
             remedy,
@@ -377,16 +373,13 @@ def check_gpu_visible(ctx: CheckContext) -> Iterator[Finding]:
             causes.cuinit_unknown_fix(),
         )
         return
-    yield Finding(
+    yield causes.finding(
         "gpu.visible",
         Severity.ERROR,
+        "gpu-unseen-no-reason",
         f"TensorFlow sees none of the {len(gpus)} GPU(s) the driver lists",
         log or "TensorFlow logged no reason; run with TF_CPP_MIN_LOG_LEVEL=0 to see more.",
-        fix(
-            "Read TensorFlow's log while it lists devices.",
-            'TF_CPP_MIN_LOG_LEVEL=0 python -c "import tensorflow as tf; '
-            "print(tf.config.list_physical_devices('GPU'))\"",
-        ),
+        causes.read_device_log_fix(),
     )
 
 
