@@ -1094,3 +1094,21 @@ def test_protobuf_4_under_a_release_that_caps_it_below_4_is_an_error() -> None:
     assert [(x.cause, x.severity) for x in found] == [("protobuf-incompatible", Severity.ERROR)]
     assert found[0].fix is not None
     assert found[0].fix.commands == (f'{PIP} install "protobuf<3.20,>=3.9.2"',)
+
+
+def test_keras_of_another_line_under_a_release_that_ships_with_its_own() -> None:
+    tf26 = f.pkg("tensorflow", "2.6.5", "keras<2.7,>=2.6.0rc3", top_level=("tensorflow",))
+    facts = f.facts(
+        packages=(tf26, f.pkg("numpy", "1.19.5"), f.pkg("keras", "2.11.0")),
+        python=f.python(version="3.9.18"),
+        tensorflow=f.tensorflow(status="skipped", version=None, cuda_version=None),
+    )
+    found = [x for x in judge(check_dependency_pins, facts) if x.cause == "keras-version"]
+    assert len(found) == 1  # the range finding, not a second one for the same cause
+    assert found[0].fix is not None
+    loose = dataclasses.replace(tf26, requires=("keras~=2.6",))
+    facts = dataclasses.replace(facts, packages=(loose, *facts.packages[1:]))
+    (finding,) = [x for x in judge(check_dependency_pins, facts) if x.cause == "keras-version"]
+    assert "is not the Keras of TensorFlow 2.6" in finding.summary
+    assert finding.fix is not None
+    assert finding.fix.commands == (f'{PIP} install "keras==2.6.*"',)

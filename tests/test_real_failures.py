@@ -54,7 +54,6 @@ def test_the_corpus_is_large_and_sourced() -> None:
 #: Cases the checks do not yet get right, each with what is missing. Strict: a case that
 #: starts passing must leave this list.
 KNOWN_GAPS = {
-    "a10-tf26-keras-211-pulled-by-loose-pin": "Keras released in step: 2.6 declares ~=2.6 only",
     "b05-tf-nightly-rtx5080-jit-from-ptx": "nightly builds have no matrix line",
     "b07-tf217-deepface-pipx-needs-tf-keras": "a library's need for tf-keras is not in the facts",
     "b30-tf216-deepface-keras3-layer-never-called": "a library's need for tf-keras is not in facts",

@@ -195,6 +195,9 @@ class TFLine:
     #: A real ``tensorflow-gpu`` release of this line exists (1.15-2.11; from 2.12 PyPI has
     #: only a package that refuses to install).
     tensorflow_gpu_release: bool = False
+    #: The separate ``keras`` package of this line is released with it (2.6-2.15): keras
+    #: 2.X serves TensorFlow 2.X only, whatever range the wheel declares.
+    keras_in_step: bool = False
     #: Where the entry starts in the matrix file (1-based), for messages.
     lineno: int = 0
 
@@ -630,13 +633,20 @@ _LINE_FIELDS = (
     "and_cuda",
     "sources",
 )
-_OPTIONAL_LINE_FIELDS = ("notes", "known_gpu_failures", "cuda_install", "tensorflow_gpu_release")
+_OPTIONAL_LINE_FIELDS = (
+    "notes",
+    "known_gpu_failures",
+    "cuda_install",
+    "tensorflow_gpu_release",
+    "keras_in_step",
+)
 #: Fields that state facts and so need a source when not null (``line`` is the key).
 _FACT_FIELDS = (
     *(f for f in _LINE_FIELDS if f not in ("line", "sources")),
     "known_gpu_failures",
     "cuda_install",
     "tensorflow_gpu_release",
+    "keras_in_step",
 )
 
 
@@ -778,6 +788,11 @@ def _read_line(reader: _Reader, node: Node, index: int, sources: Mapping[str, So
             if "tensorflow_gpu_release" in fields
             else False
         ),
+        keras_in_step=(
+            reader.boolean(fields["keras_in_step"], f"{where}.keras_in_step")
+            if "keras_in_step" in fields
+            else False
+        ),
         lineno=node.start_mark.line + 1,
     )
     for fact, sub in _stated_facts(entry):
@@ -799,7 +814,13 @@ def _stated_facts(entry: TFLine) -> Iterator[tuple[str, str]]:
             for pin in PIN_FIELDS:
                 if getattr(entry.pins, pin) is not None:
                     yield fact, pin
-        elif fact in ("wrappers", "cuda_builds", "known_gpu_failures", "tensorflow_gpu_release"):
+        elif fact in (
+            "wrappers",
+            "cuda_builds",
+            "known_gpu_failures",
+            "tensorflow_gpu_release",
+            "keras_in_step",
+        ):
             if value:
                 yield fact, ""
         elif value is not None:

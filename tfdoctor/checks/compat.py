@@ -673,6 +673,7 @@ def check_dependency_pins(ctx: CheckContext) -> Iterator[Finding]:
     if pkg is None:
         return
     m = ctx.machine
+    reported: set[str] = set()
     for dist, pinned_severity in _PINNED:
         severity = pinned_severity
         dep = facts.package(dist)
@@ -691,6 +692,7 @@ def check_dependency_pins(ctx: CheckContext) -> Iterator[Finding]:
             cause, severity = "protobuf-incompatible", Severity.ERROR
         elif dist == "keras":
             cause, remedy = "keras-version", causes.keras_match_fix(m)
+        reported.add(dist)
         yield causes.finding(
             "packages.pins",
             severity,
@@ -699,7 +701,30 @@ def check_dependency_pins(ctx: CheckContext) -> Iterator[Finding]:
             _pin_detail(dist, dep.version, line),
             remedy,
         )
+    yield from _keras_in_step(ctx, pkg, line, reported)
     yield from _tf_keras(ctx, pkg, line)
+
+
+def _keras_in_step(
+    ctx: CheckContext, pkg: PackageFacts, line: Optional[TFLine], reported: set[str]
+) -> Iterator[Finding]:
+    """keras 2.X serves TensorFlow 2.X only on the lines released with it (the matrix's
+    ``keras_in_step``), although the wheel's range (``keras~=2.6``) admits later ones."""
+    keras = ctx.facts.package("keras")
+    if line is None or not line.keras_in_step or keras is None or "keras" in reported:
+        return
+    if version_key(keras.version)[:2] == line.key:
+        return
+    yield causes.finding(
+        "packages.pins",
+        Severity.ERROR,
+        "keras-version",
+        f"keras {keras.version} is not the Keras of TensorFlow {line.line} "
+        f"(keras {line.line}.x is released with it)",
+        f"keras {keras.version} belongs to another TensorFlow line and does not import with "
+        f"TensorFlow {pkg.version}, though the range TensorFlow declares may admit it.",
+        causes.keras_match_fix(ctx.machine),
+    )
 
 
 def _tf_keras(ctx: CheckContext, pkg: PackageFacts, line: Optional[TFLine]) -> Iterator[Finding]:
