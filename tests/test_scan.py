@@ -257,3 +257,42 @@ def test_process_pool_gives_the_same_findings_as_one_process(tmp_path: Path) -> 
 def test_scanning_never_imports_tensorflow() -> None:
     scan(ScanOptions((str(DATA),), "2.21"), RULES, "test")
     assert "tensorflow" not in sys.modules
+
+
+# --- the API listings of each line ----------------------------------------------------------------
+
+LISTED_LINES = ("2.16", "2.17", "2.18", "2.19", "2.20", "2.21")
+
+
+@pytest.mark.parametrize("line", LISTED_LINES)
+def test_each_bundled_listing_loads_as_its_own_line(line: str) -> None:
+    from tfdoctor.scan.api import api_for, bundled_lines, load_api
+
+    assert line in bundled_lines()
+    api = load_api(line)
+    assert api is not None and api.line == line and api_for(line) is api
+    assert api.has("tf.function") and api.has("tf.keras.layers.Dense")
+    assert api.renames["tf.compat.v1.random_normal"] == "tf.random.normal"
+
+
+def test_a_name_added_later_is_missing_only_from_older_targets(tmp_path: Path) -> None:
+    # tf.io.decode_webp first appears in 2.20.0's API files (absent from 2.16.2's to 2.19.1's
+    # wheels); tf.io.decode_jxl in 2.21.0's.
+    code = tmp_path / "decode.py"
+    code.write_text(
+        "import tensorflow as tf\n"
+        "a = tf.io.decode_webp(b'')\n"
+        "b = tf.io.decode_jxl(b'')\n"
+        "c = tf.io.decode_png(b'')\n"
+    )
+    assert found([str(code)], target="2.21") == set()
+    assert found([str(code)], target="2.20") == {(0, 3, "scan.api-removed")}
+    assert found([str(code)], target="2.16") == {
+        (0, 2, "scan.api-removed"),
+        (0, 3, "scan.api-removed"),
+    }
+    (finding, *_) = _by_id(code, "scan.api-removed", target="2.16")
+    assert "TensorFlow 2.16" in finding.summary or "TensorFlow 2.16" in finding.detail
+    # A line without a listing of its own: older than any is not judged, newer takes the newest.
+    assert found([str(code)], target="2.15") == set()
+    assert found([str(code)], target="2.22") == set()
