@@ -281,9 +281,10 @@ cuda_families:"""
         pytest.param(
             sub('    cudnn: "8.9"\n', '    cudnn: "8.9"\n    colour: blue\n'),
             "m.yaml:35: tensorflow[0].colour: unknown field (expected one of: and_cuda, "
-            "compute_capabilities, cuda, cuda_builds, cuda_install, cudnn, glibc_min, gpu_package, "
-            "keras_in_step, known_gpu_failures, latest_patch, line, notes, pins, python, requires_python, "
-            "sources, tensorflow_gpu_release, windows_native_gpu, wrappers)",
+            "compute_capabilities, cuda, cuda_builds, cuda_install, cudnn, glibc_min, "
+            "gpu_package, keras_in_step, known_gpu_failures, latest_patch, line, notes, pins, "
+            "python, requires_python, sources, tensorflow_gpu_release, windows_native_gpu, "
+            "wrappers)",
             id="unknown-field-in-line",
         ),
         pytest.param(
