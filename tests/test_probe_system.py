@@ -163,3 +163,14 @@ def test_live_platform_and_cpu_on_this_machine() -> None:
     if plat.system == "Linux":
         assert plat.libc in ("glibc", "musl")
         assert cpu.flags_known
+
+
+def test_notebook_markers_are_recorded_for_the_environment_kind() -> None:
+    from tfdoctor.facts import Facts
+    from tfdoctor.machine import Machine
+    from tfdoctor.probes.system import select_environment
+
+    env = select_environment({"COLAB_RELEASE_TAG": "release-colab_20250101", "HOME": "/root"})
+    assert env == {"COLAB_RELEASE_TAG": "release-colab_20250101"}
+    facts = Facts(tfdoctor_version="0", collected_at="now", environment=env)
+    assert Machine(facts, None).notebook == "colab"

@@ -16,7 +16,7 @@ from pathlib import PurePosixPath, PureWindowsPath
 from typing import Optional
 
 from tfdoctor.compat import DriverFloor
-from tfdoctor.facts import FoundLibrary, LibraryCandidate, LibraryFacts
+from tfdoctor.facts import FoundLibrary, LibraryCandidate, LibraryFacts, normalize_name
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import TFLine, version_key
@@ -532,7 +532,6 @@ def cuda_libraries_fix(m: Machine, missing: tuple[str, ...]) -> tuple[str, Fix]:
     line = m.line
     if m.os == "windows" and line is not None and not line.windows_native_gpu:
         return "windows-native-gpu-ended", windows_gpu_fix(m)
-    inst = line.cuda_install if line is not None else None
     wheels = m.cuda_wheels_installed
     conda_line = conda_toolkit_line(m)
     own_route = m.cuda_install_method == "and-cuda" and not m.wheels_unfound()
@@ -552,7 +551,7 @@ def cuda_libraries_fix(m: Machine, missing: tuple[str, ...]) -> tuple[str, Fix]:
             "directories (their RUNPATH names none): put them on the loader's path.",
             (m.ld_path_with(m.wheel_library_dirs()),),
         )
-    if m.tf is not None and inst is not None and m.tf.version in inst.wheels_unfound:
+    if m.tf is not None and m.wheels_unfound():
         if wheels and m.wheel_library_dirs():
             newer = _newest_and_cuda(m)
             text = (
@@ -759,20 +758,8 @@ def gpu_build_fix(m: Machine) -> Fix:
             "Install conda-forge's CUDA build of TensorFlow into this conda environment.",
             ('conda install -c conda-forge "tensorflow=*=cuda*"',),
         )
-    gpu_dist = line.gpu_package.get("linux") if line is not None else "tensorflow"
-    version = m.tf.version
-    if m.is_nightly:
-        spec = "tf-nightly[and-cuda]"
-    elif gpu_dist == "tensorflow-gpu":
-        spec = f"tensorflow-gpu=={version}"
-    elif line is not None and line.and_cuda:
-        inst = line.cuda_install
-        if inst is not None and version in inst.wheels_unfound:
-            spec = f"tensorflow=={version}"
-        else:
-            spec = f"tensorflow[and-cuda]=={version}"
-    else:
-        spec = f"tensorflow=={version}"
+    gpu_dist = line.gpu_package.get("linux") if line is not None else None
+    spec = m.and_cuda_spec() or f"{gpu_dist or 'tensorflow'}=={m.tf.version}"
     uninstall = m.pip(f"uninstall -y {name}")
     return Fix(
         f"Replace {name} with the GPU build of the same release ({spec.split('=')[0]}); "
@@ -859,7 +846,7 @@ def conda_cuda_fix(m: Machine, toolkit: str) -> Fix:
             "find the CUDA wheels of its extra).",
             f"tensorflow=={built_for_conda.latest_patch}",
         )
-    if spec is not None and m.cuda_install_method == "and-cuda" and not m.wheels_unfound():
+    if spec is not None and m.cuda_install_method == "and-cuda":
         return Fix(
             f"Remove conda's {toolkit} and install the CUDA libraries this TensorFlow pins as "
             "pip wheels (its and-cuda extra).",
@@ -1180,7 +1167,7 @@ def no_wheel_fix(m: Machine) -> Fix:
 def tensorflow_gpu_removed_fix(m: Machine) -> Fix:
     """Install ``tensorflow`` instead of the removed ``tensorflow-gpu`` (removing the stub)."""
     if m.facts.package("tensorflow-gpu") is not None:
-        keep = [p for p in m.tf_providers if p.name.lower().replace("_", "-") != "tensorflow-gpu"]
+        keep = [p for p in m.tf_providers if normalize_name(p.name) != "tensorflow-gpu"]
         spec = (
             f"tensorflow[and-cuda]=={keep[0].version}"
             if keep and m.and_cuda_spec(keep[0].version)

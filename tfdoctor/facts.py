@@ -247,6 +247,19 @@ TF_DISTRIBUTIONS = (
 )
 
 
+#: Environment variables that mark a hosted notebook VM, and its name: the probe records them,
+#: the machine view reads them. Colab sets COLAB_RELEASE_TAG / COLAB_GPU, Kaggle
+#: KAGGLE_KERNEL_RUN_TYPE, SageMaker SAGEMAKER_INTERNAL_IMAGE_URI, Paperspace
+#: PAPERSPACE_NOTEBOOK_REPO_ID.
+NOTEBOOK_ENV_MARKERS = (
+    ("COLAB_RELEASE_TAG", "colab"),
+    ("COLAB_GPU", "colab"),
+    ("KAGGLE_KERNEL_RUN_TYPE", "kaggle"),
+    ("SAGEMAKER_INTERNAL_IMAGE_URI", "sagemaker"),
+    ("PAPERSPACE_NOTEBOOK_REPO_ID", "paperspace"),
+)
+
+
 @dataclasses.dataclass(frozen=True)
 class GpuFacts:
     """One GPU as the driver reports it."""

@@ -19,6 +19,7 @@ from typing import Optional
 from tfdoctor.compat import Target, marker_environment, platform_of, python_minor
 from tfdoctor.cuda_layout import wheel_dir
 from tfdoctor.facts import (
+    NOTEBOOK_ENV_MARKERS,
     TF_DISTRIBUTIONS,
     Facts,
     GpuFacts,
@@ -38,17 +39,6 @@ MATRIX_DISTRIBUTIONS = frozenset(
 )
 #: Nightly builds (``2.22.0.dev20250101``); their GPU extra is ``tf-nightly[and-cuda]``.
 NIGHTLY_DISTRIBUTIONS = frozenset({"tf-nightly", "tf-nightly-gpu", "tf-nightly-cpu"})
-
-#: Environment variables that mark a hosted notebook VM (no conda, no sudo expectations).
-# Colab sets COLAB_RELEASE_TAG / COLAB_GPU; Kaggle sets KAGGLE_KERNEL_RUN_TYPE; SageMaker
-# notebooks set SM_* / SAGEMAKER_*; Paperspace Gradient sets PAPERSPACE_*.
-_NOTEBOOK_MARKERS = (
-    ("COLAB_RELEASE_TAG", "colab"),
-    ("COLAB_GPU", "colab"),
-    ("KAGGLE_KERNEL_RUN_TYPE", "kaggle"),
-    ("SAGEMAKER_INTERNAL_IMAGE_URI", "sagemaker"),
-    ("PAPERSPACE_NOTEBOOK_REPO_ID", "paperspace"),
-)
 
 #: Driver error reasons that, without ``/dev/nvidia*`` nodes or PCI devices, mean "no GPU".
 _ABSENT_REASONS = frozenset({"library-not-found", "driver-not-loaded", "no-gpu"})
@@ -168,21 +158,21 @@ class Machine:
         return matrix_cudnn
 
     def and_cuda_spec(self, version: Optional[str] = None) -> Optional[str]:
-        """``tensorflow[and-cuda]==X`` for this distribution where its release has the extra.
-
-        The extra exists from 2.14 (``and_cuda`` in the matrix) for the ``tensorflow``
-        distribution, and in every ``tf-nightly``; never for CPU-only or Windows builds.
-        """
-        if self.tf is None or self.os != "linux":
+        """``tensorflow[and-cuda]==X`` (X: ``version``, else the installed release) where the
+        extra works: on Linux, for a release whose matrix line has it (``and_cuda``) and that
+        finds its own wheels (not a ``cuda_install.wheels_unfound`` patch); ``tf-nightly``'s
+        own extra for a nightly. None otherwise: the extra would change nothing or harm."""
+        if self.os != "linux":
             return None
-        if self.is_nightly:
+        if self.is_nightly and version is None:
             return "tf-nightly[and-cuda]"
-        line = self.line if version is None or self.matrix is None else None
-        if line is None and self.matrix is not None:
-            line = self.matrix.line_for(version or self.tf.version)
-        if line is None or not line.and_cuda or self.tf_name != "tensorflow":
+        version = version or (self.tf.version if self.tf is not None else None)
+        line = self.matrix.line_for(version) if version and self.matrix is not None else None
+        if line is None or not line.and_cuda:
             return None
-        return f"tensorflow[and-cuda]=={version or self.tf.version}"
+        if line.cuda_install is not None and version in line.cuda_install.wheels_unfound:
+            return None
+        return f"tensorflow[and-cuda]=={version}"
 
     @functools.cached_property
     def cuda_install_method(self) -> Optional[str]:
@@ -230,7 +220,7 @@ class Machine:
     def notebook(self) -> Optional[str]:
         """A hosted notebook VM (``colab``, ``kaggle`` ...), from its environment variables."""
         env = self.facts.environment or {}
-        for var, name in _NOTEBOOK_MARKERS:
+        for var, name in NOTEBOOK_ENV_MARKERS:
             if var in env:
                 return name
         return None

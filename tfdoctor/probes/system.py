@@ -17,7 +17,7 @@ from typing import Optional
 
 import psutil
 
-from tfdoctor.facts import CpuFacts, PlatformFacts
+from tfdoctor.facts import NOTEBOOK_ENV_MARKERS, CpuFacts, PlatformFacts
 from tfdoctor.probes._run import Runner, run_command
 
 # --- platform --------------------------------------------------------------------------------
@@ -435,8 +435,14 @@ _ENV_EXACT = frozenset(
     }
 )
 _ENV_PREFIXES = ("TF_", "TENSORFLOW_", "NCCL_", "NVIDIA_")
+#: The hosted-notebook markers, recorded so the environment kind can be told.
+_NOTEBOOK_VARS = frozenset(var for var, _ in NOTEBOOK_ENV_MARKERS)
 
 
 def select_environment(env: Mapping[str, str]) -> dict[str, str]:
     """The variables that change how TensorFlow, CUDA and the loader behave."""
-    return {k: v for k, v in sorted(env.items()) if k in _ENV_EXACT or k.startswith(_ENV_PREFIXES)}
+    return {
+        k: v
+        for k, v in sorted(env.items())
+        if k in _ENV_EXACT or k in _NOTEBOOK_VARS or k.startswith(_ENV_PREFIXES)
+    }
