@@ -1109,7 +1109,7 @@ def keras_match_fix(m: Machine) -> Fix:
     fix = range_fix(m, "keras")
     if fix is not None:
         return fix
-    if m.tf is not None and m.line is not None and m.line.key < (2, 16):
+    if m.tf is not None and m.line is not None and m.line.keras_in_step:
         return install_fix(
             m, f"Install the Keras of TensorFlow {m.line.line}.", f"keras=={m.line.line}.*"
         )
@@ -1122,9 +1122,7 @@ def keras_match_fix(m: Machine) -> Fix:
 
 def keras3_fix(m: Machine) -> Fix:
     """Keras 2 code under Keras 3: tf-keras with TF_USE_LEGACY_KERAS, or migrate."""
-    spec = "tf-keras"
-    if m.line is not None and m.line.key >= (2, 16):
-        spec = f"tf-keras~={m.line.line}.0"
+    spec = m.tf_keras_spec or "tf-keras"
     return Fix(
         "This code is written for Keras 2: install tf-keras and set TF_USE_LEGACY_KERAS=1 "
         "(before TensorFlow is imported), or migrate it to Keras 3 (save models as `.keras`).",
@@ -1134,11 +1132,7 @@ def keras3_fix(m: Machine) -> Fix:
 
 def tf_keras_fix(m: Machine) -> Fix:
     """Install tf-keras of the installed TensorFlow's line (its pin from the matrix)."""
-    spec = "tf-keras"
-    if m.line is not None and m.line.pins.tf_keras is not None:
-        spec = f"tf-keras{m.line.pins.tf_keras}"
-    elif m.line is not None and m.line.key >= (2, 16):
-        spec = f"tf-keras~={m.line.line}.0"
+    spec = m.tf_keras_spec or "tf-keras"
     return install_fix(m, "Install tf-keras (Keras 2), released with TensorFlow.", spec)
 
 

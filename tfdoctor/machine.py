@@ -175,6 +175,25 @@ class Machine:
         return f"tensorflow[and-cuda]=={version}"
 
     @functools.cached_property
+    def keras3_is_tf_keras(self) -> bool:
+        """Keras 3 serves ``tf.keras`` on the installed line: its wheel's keras pin admits 3."""
+        from packaging.specifiers import SpecifierSet  # noqa: PLC0415 - 40 ms import
+
+        pin = self.line.pins.keras if self.line is not None else None
+        return pin is not None and "3.0.0" in SpecifierSet(pin)
+
+    @functools.cached_property
+    def tf_keras_spec(self) -> Optional[str]:
+        """``tf-keras`` of the installed line: the matrix's pin, else the line's own release
+        where Keras 3 is tf.keras; None where the line has no tf-keras."""
+        line = self.line
+        if line is not None and line.pins.tf_keras is not None:
+            return f"tf-keras{line.pins.tf_keras}"
+        if line is not None and self.keras3_is_tf_keras:
+            return f"tf-keras~={line.line}.0"
+        return None
+
+    @functools.cached_property
     def cuda_install_method(self) -> Optional[str]:
         """How the installed line's GPU build gets its CUDA libraries on Linux (the matrix's
         ``cuda_install``; a line without that field but with an ``and-cuda`` extra uses it)."""
