@@ -93,6 +93,7 @@ ALLOWED = {
         "tfdoctor.render",
         "tfdoctor.envvars",
         "tfdoctor.pin",
+        "tfdoctor.machine",
     ),
     "tfdoctor.envvars": ("tfdoctor.facts", "tfdoctor.cuda_layout", "tfdoctor.machine"),
     # Pins from facts and the matrix (the packages probe lists the installed distributions).

@@ -332,3 +332,25 @@ def test_every_problem_the_checks_report_names_its_cause() -> None:
         if x.severity.rank >= Severity.WARNING.rank and not x.cause and not x.id.startswith(exempt)
     }
     assert nameless == set()
+
+
+def test_removing_tensorflow_gpu_restores_the_kept_release_files() -> None:
+    facts = f.facts(packages=(*f.packages(), f.pkg("tensorflow-gpu", "2.12.0")))
+    fix = causes.tensorflow_gpu_removed_fix(machine(facts))
+    assert fix.commands == (
+        "/opt/venv/bin/python -m pip uninstall -y tensorflow-gpu",
+        '/opt/venv/bin/python -m pip install --force-reinstall --no-deps "tensorflow==2.15.1"',
+        '/opt/venv/bin/python -m pip install "tensorflow[and-cuda]==2.15.1"',
+    )
+
+
+def test_a_venv_for_an_externally_managed_python_carries_its_tensorflow() -> None:
+    facts = f.facts(
+        python=f.python(
+            env_kind="system", executable="/usr/bin/python3", prefix="/usr", externally_managed=True
+        ),
+    )
+    assert machine(facts).pip_install("numpy<2") == (
+        "python3 -m venv ~/.venvs/tf",
+        '~/.venvs/tf/bin/python -m pip install "numpy<2" "tensorflow==2.15.1"',
+    )

@@ -1162,13 +1162,23 @@ def tensorflow_gpu_removed_fix(m: Machine) -> Fix:
     """Install ``tensorflow`` instead of the removed ``tensorflow-gpu`` (removing the stub)."""
     if m.facts.package("tensorflow-gpu") is not None:
         keep = [p for p in m.tf_providers if normalize_name(p.name) != "tensorflow-gpu"]
-        spec = (
-            f"tensorflow[and-cuda]=={keep[0].version}"
-            if keep and m.and_cuda_spec(keep[0].version)
-            else "tensorflow[and-cuda]"
-            if m.os == "linux"
-            else "tensorflow"
-        )
+        if keep:
+            # Uninstalling tensorflow-gpu deletes files of the tensorflow/ package both
+            # write: the kept release's files are put back, its CUDA extra added where the
+            # release has a working one.
+            extra = m.and_cuda_spec(keep[0].version)
+            return Fix(
+                "Remove tensorflow-gpu, then restore the files of the TensorFlow kept"
+                + (" and install its CUDA libraries." if extra else "."),
+                (
+                    *m.pip("uninstall -y tensorflow-gpu"),
+                    *m.pip(
+                        f'install --force-reinstall --no-deps "{keep[0].name}=={keep[0].version}"'
+                    ),
+                    *(m.pip_install(extra) if extra else ()),
+                ),
+            )
+        spec = "tensorflow[and-cuda]" if m.os == "linux" else "tensorflow"
         return Fix(
             "Replace tensorflow-gpu with tensorflow (and its CUDA extra on Linux).",
             (*m.pip("uninstall -y tensorflow-gpu"), *m.pip_install(spec)),

@@ -796,15 +796,18 @@ def scan_command(
 def _scan_target(python: str, matrix: Optional[str]) -> tuple[str, Optional[frozenset[str]]]:
     """The installed TensorFlow's line (read from its metadata, never imported) and the
     environment's TensorFlow family of distributions; else the matrix's newest line."""
-    from tfdoctor.facts import TF_DISTRIBUTIONS, normalize_name  # noqa: PLC0415 - when used
+    from tfdoctor.facts import Facts, normalize_name  # noqa: PLC0415 - when used
+    from tfdoctor.machine import Machine  # noqa: PLC0415
+    from tfdoctor.matrix import release_line  # noqa: PLC0415
     from tfdoctor.probes.pyenv import probe_pyenv  # noqa: PLC0415
 
     found = probe_pyenv(python)
-    packages = {normalize_name(p.name): p.version for p in found.packages or ()}
-    for name in TF_DISTRIBUTIONS:
-        version = packages.get(normalize_name(name))
-        if version:
-            return ".".join(version.split(".")[:2]), frozenset(packages)
+    facts = Facts(tfdoctor_version=__version__, collected_at="", packages=found.packages)
+    installed = Machine(facts, None).tf
+    key = release_line(installed.version) if installed is not None else None
+    if key is not None:
+        packages = frozenset(normalize_name(p.name) for p in found.packages or ())
+        return f"{key[0]}.{key[1]}", packages
     from tfdoctor.doctor import open_matrix  # noqa: PLC0415 - only without a TensorFlow
 
     with _doctor_errors():

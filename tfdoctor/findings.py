@@ -173,7 +173,7 @@ def facts_from_report_json(data: Any) -> Facts:
         if data.get("schema_version") not in READABLE_REPORT_VERSIONS:
             raise FactsError(
                 f"report: schema_version {data.get('schema_version')!r} is not supported "
-                f"(this tfdoctor reads {REPORT_SCHEMA_VERSION})"
+                f"(this tfdoctor reads {', '.join(str(v) for v in READABLE_REPORT_VERSIONS)})"
             )
         data = data["facts"]
     return facts_from_json(data)

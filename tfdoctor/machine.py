@@ -297,9 +297,17 @@ class Machine:
         if self.externally_managed and args.split(" ", 1)[0] in ("install", "uninstall"):
             if args.startswith("uninstall"):
                 return ()
+            # A new environment holds nothing yet: it gets the TensorFlow installed here too,
+            # so that the fix applies to the TensorFlow being diagnosed.
+            tf = self.tf
+            carry = (
+                f' "{tf.name}=={tf.version}"'
+                if tf is not None and normalize_name(tf.name) not in args
+                else ""
+            )
             return (
                 "python3 -m venv ~/.venvs/tf",
-                f"~/.venvs/tf/bin/python -m pip {args}",
+                f"~/.venvs/tf/bin/python -m pip {args}{carry}",
             )
         if self.facts.python is None or not self.facts.python.executable:
             return (f"pip {args}",)

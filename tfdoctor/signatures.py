@@ -109,16 +109,6 @@ class Signatures:
             out.setdefault(sig.keyword, []).append(sig)
         return {k: tuple(out[k]) for k in sorted(out, key=lambda k: (-len(k), k))}
 
-    def match_line(self, line: str) -> list[tuple[Signature, re.Match[str]]]:
-        """Every signature that matches ``line`` (its keyword first, then its pattern)."""
-        out = []
-        for sig in self.signatures:
-            if sig.keyword in line:
-                match = sig.pattern.search(line)
-                if match is not None:
-                    out.append((sig, match))
-        return out
-
 
 def load_signatures(
     path: Optional[str] = None, causes: Optional[Iterable[str]] = None

@@ -161,12 +161,6 @@ _PROTOBUF = re.compile(
 _DLL = re.compile(r"DLL load failed", re.IGNORECASE)
 
 
-def _evidence(tf: TensorFlowFacts) -> str:
-    """The exception and the child's whole (bounded) stderr: the real message is often only
-    in the log (a dlopen error logged before a generic ImportError)."""
-    return "\n".join((tf.error_message or "", tf.stderr_tail, *tf.log_errors))
-
-
 def _shadowing(ctx: CheckContext) -> Optional[Finding]:
     """``import tensorflow`` resolves outside the installed distribution."""
     m = ctx.machine
@@ -225,7 +219,7 @@ def _import_error_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
     text = tf.error_message or ""
     known = (_NUMPY_ABI, _GLIBC, _PROTOBUF, _DLL)
     if not (unloaded_files(text) or any(r.search(text) for r in known)):
-        text = _evidence(tf)
+        text = m.tf_log
     detail = message + ("\n\n" + tf.stderr_tail if tf.stderr_tail else "")
     numpy = facts.package("numpy")
     shadow = _shadowing(ctx)

@@ -25,13 +25,6 @@ _PTX_TOOLCHAIN_LOG = re.compile(
 )
 
 
-def _log(ctx: CheckContext) -> str:
-    tf = ctx.facts.tensorflow
-    if tf is None:
-        return ""
-    return "\n".join((*tf.log_errors, tf.stderr_tail, tf.error_message or ""))
-
-
 def _gpu_build(ctx: CheckContext) -> bool:
     m = ctx.machine
     return bool(m.gpus) and m.build_cuda is not None and m.os == "linux"
@@ -43,7 +36,7 @@ def check_ptxas(ctx: CheckContext) -> Iterator[Finding]:
     if libs is None or drv is None or not _gpu_build(ctx):
         return
     have, driver_cuda = libs.ptxas_version, drv.cuda_version
-    logged = _PTX_TOOLCHAIN_LOG.search(_log(ctx))
+    logged = _PTX_TOOLCHAIN_LOG.search(ctx.machine.tf_log)
     if not have or not driver_cuda:
         return
     # ptxas turns PTX into machine code for the GPU, which any driver of the same CUDA major
@@ -77,7 +70,7 @@ def check_libdevice(ctx: CheckContext) -> Iterator[Finding]:
     libs = ctx.facts.cuda_libs
     if libs is None or not _gpu_build(ctx) or libs.libdevice is not None:
         return
-    logged = _LIBDEVICE_LOG.search(_log(ctx))
+    logged = _LIBDEVICE_LOG.search(ctx.machine.tf_log)
     if not logged and libs.ptxas is None:
         return  # no evidence the search ran: say nothing rather than guess
     yield causes.finding(

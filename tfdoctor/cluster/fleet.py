@@ -16,6 +16,7 @@ from typing import Any, Optional
 from tfdoctor.causes import finding
 from tfdoctor.facts import Facts, FactsError
 from tfdoctor.findings import Finding, Fix, Report, Severity, facts_from_report_json
+from tfdoctor.machine import Machine
 
 #: Finding ids start with this (``fleet.nodes``, ``fleet.differs.tensorflow`` ...).
 CHECK = "fleet"
@@ -52,13 +53,17 @@ def node_summary(facts: Facts) -> dict[str, str]:
     if facts.platform is not None:
         out["platform"] = f"{facts.platform.system} {facts.platform.machine}"
     tf = facts.tensorflow
-    version = tf.version if tf is not None and tf.version else _package(facts, "tensorflow")
+    installed = Machine(facts, None).tf
+    version = (
+        tf.version if tf is not None and tf.version else (installed.version if installed else None)
+    )
     out["tensorflow"] = version or UNKNOWN
     if tf is not None and tf.status == "ok":
         out["tensorflow build CUDA"] = tf.cuda_version or "none"
         out["tensorflow build cuDNN"] = tf.cudnn_version or "none"
     for dist in ("keras", "numpy"):
-        out[dist] = _package(facts, dist) or "not installed"
+        pkg = facts.package(dist)
+        out[dist] = pkg.version if pkg is not None else "not installed"
     driver = facts.driver
     if driver is not None:
         out["NVIDIA driver"] = driver.driver_version or "none"
@@ -69,13 +74,6 @@ def node_summary(facts: Facts) -> dict[str, str]:
         if matters(name):
             out[f"${name}"] = value
     return out
-
-
-def _package(facts: Facts, name: str) -> Optional[str]:
-    for pkg in facts.packages or ():
-        if pkg.name == name:
-            return pkg.version
-    return None
 
 
 def load_node(path: str) -> tuple[str, Facts, Optional[dict[str, Any]]]:

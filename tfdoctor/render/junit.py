@@ -25,8 +25,9 @@ import xml.etree.ElementTree as ET
 from collections import Counter
 from typing import Optional
 
-from tfdoctor.facts import TF_DISTRIBUTIONS, Facts
+from tfdoctor.facts import Facts
 from tfdoctor.findings import Finding, Report, Severity
+from tfdoctor.machine import Machine
 from tfdoctor.redact import Redactor
 from tfdoctor.render._common import area_of
 
@@ -76,11 +77,8 @@ def tensorflow_version(facts: Facts) -> Optional[str]:
     """The TensorFlow version: as imported, else as installed (``--static``), else None."""
     if facts.tensorflow is not None and facts.tensorflow.version:
         return facts.tensorflow.version
-    for name in TF_DISTRIBUTIONS:
-        pkg = facts.package(name)
-        if pkg is not None:
-            return pkg.version
-    return None
+    installed = Machine(facts, None).tf
+    return installed.version if installed is not None else None
 
 
 def _properties(facts: Facts, version: str, command: str, strict: bool) -> list[tuple[str, str]]:

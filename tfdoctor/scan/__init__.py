@@ -24,8 +24,9 @@ from tfdoctor.causes import CAUSES
 from tfdoctor.causes import finding as cause_finding
 from tfdoctor.facts import Facts
 from tfdoctor.findings import Finding, Fix, Location, Report, Severity
+from tfdoctor.matrix import version_key
 from tfdoctor.scan.api import MISSING, ApiIndex, api_for, bundled_lines, load_api
-from tfdoctor.scan.rules import Rule, Rules, version_tuple
+from tfdoctor.scan.rules import Rule, Rules
 from tfdoctor.scan.walker import FileUses, MethodUse, Use, scan_path
 
 #: Files below this count are scanned in this process: a pool costs more than it saves.
@@ -134,9 +135,9 @@ class Judge:
 
     def __init__(self, rules: Rules, options: ScanOptions) -> None:
         self.rules = rules
-        self.target = version_tuple(options.target)
+        self.target = version_key(options.target)
         self.target_line = options.target
-        self.since = version_tuple(options.since) if options.since else None
+        self.since = version_key(options.since) if options.since else None
         self.installed = options.installed
         self.api: Optional[ApiIndex] = api_for(options.target)
         # TensorFlow 1 names and Keras 3's API are the same in every listing from their line
@@ -439,9 +440,9 @@ def _item(
 
 def scan(options: ScanOptions, rules: Rules, version: str) -> Report:
     """Scan the files under ``options.paths`` for uses that break on ``options.target``."""
-    if not version_tuple(options.target):
+    if not version_key(options.target):
         raise ScanError(f"--target {options.target!r} is not a release line such as 2.21")
-    if options.since is not None and not version_tuple(options.since):
+    if options.since is not None and not version_key(options.since):
         raise ScanError(f"--from {options.since!r} is not a release line such as 2.15")
     files = collect_files(options.paths)
     found = scan_files(files, methods_of(rules), options.workers)

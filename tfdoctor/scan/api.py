@@ -12,7 +12,7 @@ import functools
 from pathlib import Path
 from typing import Optional
 
-from tfdoctor.scan.rules import version_tuple
+from tfdoctor.matrix import version_key
 
 DATA_DIR = Path(__file__).resolve().parent
 
@@ -107,7 +107,7 @@ def parse_api(text: str) -> ApiIndex:
 def bundled_lines() -> tuple[str, ...]:
     """The TensorFlow lines with a bundled API listing, newest first."""
     found = [p.stem[len("api_tf") :] for p in DATA_DIR.glob("api_tf*.txt")]
-    return tuple(sorted(found, key=version_tuple, reverse=True))
+    return tuple(sorted(found, key=version_key, reverse=True))
 
 
 @functools.cache
@@ -124,7 +124,7 @@ def api_for(target: str) -> Optional[ApiIndex]:
     lines = bundled_lines()
     if target in lines:
         return load_api(target)
-    if lines and version_tuple(target) > version_tuple(lines[0]):
+    if lines and version_key(target) > version_key(lines[0]):
         # A line newer than any listing: the newest listing is the best evidence; a name it
         # lacks is not coming back.
         return load_api(lines[0])

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from tfdoctor.causes import CAUSES
+from tfdoctor.matrix import version_key
 from tfdoctor.yamldoc import compose, read_document
 
 DEFAULT_RULES = Path(__file__).resolve().parent.parent / "scan_rules.yaml"
@@ -97,7 +98,7 @@ class Rule:
     @property
     def release_key(self) -> tuple[int, ...]:
         """The release line as a comparable tuple."""
-        return version_tuple(self.release)
+        return version_key(self.release)
 
     @property
     def needs_path(self) -> bool:
@@ -120,17 +121,6 @@ class Rules:
             if rule.method is not None:
                 out.setdefault(rule.method, []).append(rule)
         return {name: tuple(rules) for name, rules in out.items()}
-
-
-def version_tuple(text: str) -> tuple[int, ...]:
-    """``"2.16"`` -> ``(2, 16)``; digits only, anything after a non-digit is dropped."""
-    out: list[int] = []
-    for part in text.split("."):
-        digits = re.match(r"\d+", part)
-        if digits is None:
-            break
-        out.append(int(digits.group()))
-    return tuple(out)
 
 
 def load_rules(path: Optional[str] = None) -> Rules:

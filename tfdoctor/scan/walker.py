@@ -583,10 +583,3 @@ def scan_path(path: str, methods: Collection[str] = ()) -> FileUses:
     if isinstance(text, UnicodeDecodeError):
         return FileUses(path, errors=(f"not UTF-8 text: {text.reason}",))
     return scan_source(text, path, methods, notebook=path.endswith(".ipynb"))
-
-
-def iter_uses(files: Iterable[FileUses]) -> Iterator[tuple[FileUses, Use]]:
-    """Every (file, use) pair."""
-    for found in files:
-        for use in found.uses:
-            yield found, use
