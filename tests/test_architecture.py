@@ -60,6 +60,7 @@ ALLOWED = {
         "tfdoctor.matrix",
         "tfdoctor.compat",
         "tfdoctor.machine",
+        "tfdoctor.cuda_layout",
     ),
     "tfdoctor.checks": (
         "tfdoctor.facts",

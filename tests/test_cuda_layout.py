@@ -89,3 +89,10 @@ def test_xla_cuda_data_dir(
 ) -> None:
     assert xla_cuda_data_dir(flags) == data_dir
     assert without_xla_cuda_data_dir(flags) == others
+
+
+def test_wheel_names_drop_the_cuda_suffix_from_cuda_13() -> None:
+    from tfdoctor.cuda_layout import wheel_name
+
+    assert wheel_name("nvidia-cuda-nvcc", 12) == "nvidia-cuda-nvcc-cu12"
+    assert wheel_name("nvidia-cuda-nvcc", 13) == "nvidia-cuda-nvcc"

@@ -16,6 +16,7 @@ from pathlib import PurePosixPath, PureWindowsPath
 from typing import Optional
 
 from tfdoctor.compat import DriverFloor
+from tfdoctor.cuda_layout import wheel_name
 from tfdoctor.facts import FoundLibrary, LibraryCandidate, LibraryFacts, normalize_name
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
@@ -1331,7 +1332,7 @@ def ptxas_fix(m: Machine) -> Fix:
             "Upgrade the NVIDIA driver to one that supports the CUDA version of the ptxas XLA "
             f"uses, or use a ptxas of CUDA {driver_cuda} or older (the CUDA compiler wheel of "
             "that version).",
-            f"nvidia-cuda-nvcc-cu{major}=={major}.{minor}.*",
+            f"{wheel_name('nvidia-cuda-nvcc', major)}=={major}.{minor}.*",
         )
     return Fix(
         "Upgrade the NVIDIA driver to one that supports the CUDA version of the ptxas XLA "
@@ -1381,7 +1382,7 @@ def libdevice_fix(m: Machine) -> Fix:
     return install_fix(
         m,
         "Install libdevice with the CUDA compiler wheel (XLA finds it in site-packages).",
-        f"nvidia-cuda-nvcc-cu{major}",
+        wheel_name("nvidia-cuda-nvcc", major),
     )
 
 
@@ -1396,7 +1397,7 @@ def ptxas_install_fix(m: Machine) -> Fix:
     return install_fix(
         m,
         "Install ptxas with the CUDA compiler wheel of TensorFlow's CUDA version.",
-        f"nvidia-cuda-nvcc-cu{major}",
+        wheel_name("nvidia-cuda-nvcc", major),
     )
 
 

@@ -99,6 +99,12 @@ def wheel_dir(dist: str, version: str) -> Optional[str]:
     return directory
 
 
+def wheel_name(base: str, cuda_major: int) -> str:
+    """The pip distribution of an NVIDIA component for a CUDA major: ``nvidia-cuda-nvcc-cu12``
+    for CUDA 12; from CUDA 13 the wheels carry no ``-cuXX`` suffix (``nvidia-cuda-nvcc``)."""
+    return base if cuda_major >= GROUPED_FROM else f"{base}-cu{cuda_major}"
+
+
 def libraries_in(directory: str) -> tuple[str, ...]:
     """The libraries of :data:`LIBRARY_DIRS` a directory under ``nvidia/`` holds."""
     match = re.fullmatch(r"cu(\d+)", directory)
