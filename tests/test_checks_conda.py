@@ -68,3 +68,13 @@ def test_an_old_release_gets_conda_cuda_of_its_own_version() -> None:
     found = judge(facts)
     assert found[0].fix is not None
     assert found[0].fix.commands == ("conda install -c conda-forge cudatoolkit=11.2 cudnn=8.1",)
+
+
+def test_a_conda_tensorflow_gpu_is_conda_s_for_the_fixes_too() -> None:
+    facts = in_conda(CondaPackage("tensorflow-gpu", "2.4.1", "h", "pkgs/main"))
+    found = judge(facts)
+    assert [x.cause for x in found] == ["tf-multiple-distributions"]
+    from tfdoctor.machine import Machine
+
+    conda_tf = Machine(facts, f.FIXTURE_MATRIX).conda_tensorflow
+    assert conda_tf is not None and conda_tf.name == "tensorflow-gpu"

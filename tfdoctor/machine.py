@@ -21,6 +21,7 @@ from tfdoctor.cuda_layout import wheel_dir
 from tfdoctor.facts import (
     NOTEBOOK_ENV_MARKERS,
     TF_DISTRIBUTIONS,
+    CondaPackage,
     Facts,
     GpuFacts,
     PackageFacts,
@@ -39,6 +40,9 @@ MATRIX_DISTRIBUTIONS = frozenset(
 )
 #: Nightly builds (``2.22.0.dev20250101``); their GPU extra is ``tf-nightly[and-cuda]``.
 NIGHTLY_DISTRIBUTIONS = frozenset({"tf-nightly", "tf-nightly-gpu", "tf-nightly-cpu"})
+
+#: conda packages that install the ``tensorflow`` import package (conda-forge and defaults).
+CONDA_TENSORFLOW = ("tensorflow-base", "tensorflow", "tensorflow-gpu", "tensorflow-cpu")
 
 #: Driver error reasons that, without ``/dev/nvidia*`` nodes or PCI devices, mean "no GPU".
 _ABSENT_REASONS = frozenset({"library-not-found", "driver-not-loaded", "no-gpu"})
@@ -251,13 +255,15 @@ class Machine:
         return self.facts.conda is not None or (py is not None and py.env_kind == "conda")
 
     @functools.cached_property
-    def conda_tensorflow(self) -> bool:
-        """TensorFlow came from a conda channel, not from pip (fixes then use conda)."""
+    def conda_tensorflow(self) -> Optional[CondaPackage]:
+        """The conda package TensorFlow came from, when from a conda channel rather than pip
+        (fixes then use conda)."""
         conda = self.facts.conda
-        if conda is None:
-            return False
-        pkg = conda.package("tensorflow") or conda.package("tensorflow-base")
-        return pkg is not None and pkg.channel not in ("pypi", "")
+        for name in CONDA_TENSORFLOW if conda is not None else ():
+            pkg = conda.package(name) if conda is not None else None
+            if pkg is not None and pkg.channel not in ("pypi", ""):
+                return pkg
+        return None
 
     @functools.cached_property
     def externally_managed(self) -> bool:

@@ -3,30 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Optional
 
 from tfdoctor import causes
 from tfdoctor.checks._context import CheckContext, fix
-from tfdoctor.facts import CondaPackage, normalize_name
+from tfdoctor.facts import normalize_name
 from tfdoctor.findings import Finding, Severity
+from tfdoctor.machine import CONDA_TENSORFLOW
 from tfdoctor.matrix import version_key
 
-#: conda packages that install the ``tensorflow`` import package (conda-forge and defaults).
-_CONDA_TENSORFLOW = ("tensorflow-base", "tensorflow", "tensorflow-gpu", "tensorflow-cpu")
 #: conda packages that bring the CUDA runtime: the CUDA 11 era's single package, and the
 #: CUDA 12 era's metapackage that pins the version (conda-forge's cuda-version).
 _CONDA_CUDA = ("cudatoolkit", "cuda-version", "cuda-cudart", "cuda-runtime")
-
-
-def _conda_tensorflow(ctx: CheckContext) -> Optional[CondaPackage]:
-    conda = ctx.facts.conda
-    if conda is None:
-        return None
-    for name in _CONDA_TENSORFLOW:
-        pkg = conda.package(name)
-        if pkg is not None and pkg.channel not in ("pypi", ""):
-            return pkg
-    return None
 
 
 def check_conda_mix(ctx: CheckContext) -> Iterator[Finding]:
@@ -35,7 +22,7 @@ def check_conda_mix(ctx: CheckContext) -> Iterator[Finding]:
     conda = facts.conda
     if conda is None:
         return
-    from_conda = _conda_tensorflow(ctx)
+    from_conda = m.conda_tensorflow
     pip_tf = m.tf
     if from_conda is not None and pip_tf is not None and pip_tf.version != from_conda.version:
         # conda's package writes site-packages/tensorflow too; a pip install over it (or
@@ -52,7 +39,7 @@ def check_conda_mix(ctx: CheckContext) -> Iterator[Finding]:
                 "Keep one: remove conda's TensorFlow, then restore pip's files (TensorFlow's "
                 "own guide installs it with pip, also inside conda).",
                 "conda remove -y --force "
-                + " ".join(n for n in _CONDA_TENSORFLOW if conda.package(n) is not None),
+                + " ".join(n for n in CONDA_TENSORFLOW if conda.package(n) is not None),
                 *m.pip(f'install --force-reinstall --no-deps "{pip_tf.name}=={pip_tf.version}"'),
             ),
         )
