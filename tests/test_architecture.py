@@ -17,7 +17,8 @@ ALLOWED = {
     "tfdoctor.facts": (),
     # The CUDA pip wheels' layout and XLA's CUDA-root flag, shared by probes and services.
     "tfdoctor.cuda_layout": (),
-    "tfdoctor.findings": ("tfdoctor.facts",),
+    # Findings carry the exit code their severities earn (the codes live with the defaults).
+    "tfdoctor.findings": ("tfdoctor.defaults", "tfdoctor.facts"),
     "tfdoctor.redact": ("tfdoctor.facts", "tfdoctor.findings"),
     "tfdoctor.probes": ("tfdoctor.facts", "tfdoctor.cuda_layout", "tfdoctor.probes"),
     # The smoke test runs a child like the probes do, and reads its events into facts.
@@ -86,6 +87,7 @@ ALLOWED = {
         "tfdoctor.scan",
     ),
     "tfdoctor.render": (
+        "tfdoctor.defaults",
         "tfdoctor.matrix",
         "tfdoctor.compat",
         "tfdoctor.facts",
@@ -179,7 +181,7 @@ def layer_violations(name: str, imports: set[str]) -> list[str]:
     """The imports of module ``name`` that its layer forbids."""
     layer = next((k for k in sorted(ALLOWED, key=len, reverse=True) if _within(name, (k,))), None)
     if layer is None:
-        return []  # cli, __main__: the top of the program may import any layer
+        return []  # entry, cli, __main__: the top of the program may import any layer
     internal = {i for i in imports if i == "tfdoctor" or i.startswith("tfdoctor.")}
     bad = []
     for imported in sorted(internal):

@@ -19,8 +19,7 @@ from typing import TYPE_CHECKING, Any, Optional
 import typer
 
 from tfdoctor import __version__
-from tfdoctor.defaults import DEFAULT_KERNEL_TIMEOUT, DEFAULT_TIMEOUT
-from tfdoctor.findings import ExitCode
+from tfdoctor.defaults import DEFAULT_KERNEL_TIMEOUT, DEFAULT_TIMEOUT, ExitCode
 
 if TYPE_CHECKING:
     from tfdoctor.doctor import PinOptions
@@ -37,6 +36,10 @@ app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
+    # Plain click help: rich's help formatting loads about 0.1 s of modules, more than the
+    # rest of `tfdoctor --help` together (a start-cost target in benchmarks/bench_start.py).
+    rich_markup_mode=None,
+    context_settings={"max_content_width": 100},
 )
 
 
@@ -144,7 +147,7 @@ def _print(text: str, nl: bool = True) -> None:
         raise _OutputError(exc.strerror or str(exc)) from exc
 
 
-@app.command()
+@app.command(short_help="Probe this environment, judge it, and say how to fix it.")
 def check(
     ids: Optional[list[str]] = typer.Argument(  # noqa: B008 - typer's declaration style
         None, metavar="[CHECK_ID]...", help="Run only these checks (see --list)."
@@ -220,7 +223,7 @@ def check(
     raise typer.Exit(report.exit_code(strict))
 
 
-@app.command("smoke")
+@app.command("smoke", short_help="Run kernels on every device; check results and speed.")
 def smoke_command(
     quick: bool = typer.Option(False, "--quick", help="A few seconds per device (default)."),
     full: bool = typer.Option(False, "--full", help="Larger sizes, longer measurements."),
@@ -360,7 +363,7 @@ def _append_step_summary(report: Report, strict: bool) -> None:
         _last_words(f"tfdoctor: warning: cannot write $GITHUB_STEP_SUMMARY: {exc}")
 
 
-@app.command("matrix")
+@app.command("matrix", short_help="Which TensorFlow releases fit a Python, CUDA, driver, GPU.")
 def matrix_command(
     python: Optional[str] = typer.Option(None, "--python", metavar="X.Y", help="Python version."),
     platform: Optional[str] = typer.Option(
@@ -417,7 +420,7 @@ class Shell(str, enum.Enum):
     powershell = "powershell"
 
 
-@app.command("env")
+@app.command("env", short_help="The environment variables TensorFlow should start with here.")
 def env_command(
     shell: Optional[Shell] = typer.Option(  # noqa: B008 - typer's declaration style
         None, "--shell", help="Shell syntax: sh (bash, zsh, dash; the default), fish, powershell."
@@ -464,7 +467,7 @@ def env_command(
     raise typer.Exit(ExitCode.OK)
 
 
-@app.command("pin")
+@app.command("pin", short_help="Pinned requirements for this setup, or for a target.")
 def pin_command(
     output: Optional[str] = typer.Option(
         None, "--output", "-o", metavar="FILE", help="Write FILE (atomically), not stdout."
@@ -582,6 +585,7 @@ def _shell_word(value: str) -> str:
 
 @app.command(
     "run",
+    short_help="Run a command; explain its output when it fails.",
     # Everything from COMMAND on is COMMAND's own: `tfdoctor run python train.py --epochs 3`.
     context_settings={"allow_interspersed_args": False, "ignore_unknown_options": True},
 )
@@ -603,12 +607,26 @@ def run_command(
     Exits with COMMAND's exit code: 128+N when signal N killed it, 127 when it is not found,
     126 when it cannot be executed. The explanation goes to stderr after COMMAND's output.
     """
-    from tfdoctor.runwatch import should_explain, watch  # noqa: PLC0415 - loaded when used
+    # `tfdoctor run ...` as the executable reaches this only when tfdoctor.entry handed it
+    # on (--help, an option it does not know); the common case starts COMMAND there.
+    from tfdoctor.runwatch import watch  # noqa: PLC0415 - loaded when used
 
-    watched = watch(command)
+    raise typer.Exit(finish_run(watch(command), explain_on_success, report_file, matrix, color))
+
+
+def finish_run(
+    watched: Watched,
+    explain_on_success: bool,
+    report_file: Optional[str],
+    matrix: Optional[str],
+    color: Optional[bool],
+) -> int:
+    """After a watched run: explain and report as asked; the exit code is the command's."""
+    from tfdoctor.runwatch import should_explain  # noqa: PLC0415 - loaded when used
+
     if watched.start_error is not None:
-        _last_words(f"tfdoctor run: cannot start {command[0]}: {watched.start_error}")
-        raise typer.Exit(watched.exit_code)
+        _last_words(f"tfdoctor run: cannot start {watched.argv[0]}: {watched.start_error}")
+        return watched.exit_code
     show = should_explain(watched, explain_on_success)
     if show or report_file is not None:
         report = _explain_run(watched, matrix)
@@ -620,7 +638,7 @@ def run_command(
             # The report's own summary names the exit code its findings earn; the last line
             # says the one this process exits with, the command's.
             _last_words(text.rstrip("\n") + "\n" + _run_footer(watched))
-    raise typer.Exit(watched.exit_code)
+    return watched.exit_code
 
 
 def _explain_run(watched: Watched, matrix: Optional[str]) -> Optional[Report]:
@@ -672,7 +690,7 @@ def _write_run_report(report: Report, path: str) -> None:
         _last_words(f"tfdoctor run: cannot write {path}: {exc}")
 
 
-@app.command("explain")
+@app.command("explain", short_help="Explain a TensorFlow log: causes, fixes, harmless noise.")
 def explain_command(
     log: str = typer.Argument("-", metavar="[FILE|-]", help="The log to read (default: stdin)."),
     facts_file: Optional[str] = _facts_option("Combine the log with"),
@@ -735,7 +753,7 @@ class ScanFormat(str, enum.Enum):
     sarif = "sarif"
 
 
-@app.command("scan")
+@app.command("scan", short_help="Will this code run on that TensorFlow? (never runs it)")
 def scan_command(
     paths: list[str] = typer.Argument(  # noqa: B008 - typer's declaration style
         ..., metavar="PATH...", help="Python files, notebooks (.ipynb) and directories."
@@ -820,8 +838,11 @@ def _scan_target(python: str, matrix: Optional[str]) -> tuple[str, Optional[froz
 cluster_app = typer.Typer(
     help="Pre-flight for multi-worker training with tf.distribute (TF_CONFIG, Slurm, Kubernetes).",
     no_args_is_help=True,
+    rich_markup_mode=None,
 )
-app.add_typer(cluster_app, name="cluster")
+app.add_typer(
+    cluster_app, name="cluster", short_help="Pre-flight for multi-worker tf.distribute training."
+)
 
 CLUSTER_TIMEOUT_OPTION: Any = typer.Option(
     60.0,
@@ -846,7 +867,7 @@ def _cluster_smoke_options(python: str, timeout: float, full: bool) -> Any:
     return SmokeOptions(python=python, timeout=timeout, sizes=FULL_SIZES if full else DEFAULT_SIZES)
 
 
-@cluster_app.command("check")
+@cluster_app.command("check", short_help="Validate this worker's cluster description.")
 def cluster_check_command(
     tf_config: Optional[str] = typer.Option(
         None,
@@ -879,7 +900,7 @@ def cluster_check_command(
     raise typer.Exit(report.exit_code())
 
 
-@cluster_app.command("smoke")
+@cluster_app.command("smoke", short_help="Check, all-reduce and bandwidth on every worker.")
 def cluster_smoke_command(
     timeout: float = CLUSTER_TIMEOUT_OPTION,
     full: bool = CLUSTER_FULL_OPTION,
@@ -897,7 +918,7 @@ def cluster_smoke_command(
     raise typer.Exit(report.exit_code())
 
 
-@cluster_app.command("local")
+@cluster_app.command("local", short_help="Run N loopback workers and smoke them.")
 def cluster_local_command(
     workers: int = typer.Option(2, "--workers", "-n", min=1, max=16, help="Worker processes."),
     timeout: float = CLUSTER_TIMEOUT_OPTION,
@@ -928,7 +949,7 @@ def _fleet(paths: list[str], json_out: bool, color: Optional[bool]) -> None:
     raise typer.Exit(report.exit_code())
 
 
-@app.command("diff")
+@app.command("diff", short_help="Each fact that differs between two saved reports.")
 def diff_command(
     first: str = typer.Argument(..., metavar="A.json", help="A saved `check --json` report."),
     second: str = typer.Argument(..., metavar="B.json", help="Another one."),
@@ -939,7 +960,7 @@ def diff_command(
     _fleet([first, second], json_out, color)
 
 
-@app.command("fleet")
+@app.command("fleet", short_help="Merge per-node reports; name what is out of line.")
 def fleet_command(
     reports: list[str] = typer.Argument(  # noqa: B008 - typer's declaration style
         ..., metavar="REPORT...", help="Saved `check --json` reports, one per node."

@@ -2,8 +2,19 @@
 
 from __future__ import annotations
 
+import enum
+
 #: Seconds the TensorFlow child may take by default; a cold import takes about 3-5 s.
 DEFAULT_TIMEOUT = 60.0
 
 #: Seconds one smoke-test kernel may take before the child is killed and the kernel named.
 DEFAULT_KERNEL_TIMEOUT = 60.0
+
+
+class ExitCode(enum.IntEnum):
+    """Exit codes of every command; documented in the README."""
+
+    OK = 0
+    WARNINGS = 1  # only with --strict
+    ERRORS = 2
+    DOCTOR_FAILED = 3  # bad arguments, unreadable facts file

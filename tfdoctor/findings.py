@@ -1,7 +1,8 @@
 """Findings: the verdicts checks produce, and the report that carries them.
 
 Findings are plain data (no glyphs, no colours): renderers decide how they look.
-This module imports nothing from the package except :mod:`tfdoctor.facts`.
+This module imports nothing from the package except :mod:`tfdoctor.facts` and the exit codes
+of :mod:`tfdoctor.defaults`.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import dataclasses
 import enum
 from typing import Any, Optional
 
+from tfdoctor.defaults import ExitCode
 from tfdoctor.facts import Facts, FactsError, facts_from_json, to_json
 
 #: Version of the JSON report (facts + findings + summary).
@@ -40,15 +42,6 @@ _RANK = {
     Severity.WARNING: 3,
     Severity.ERROR: 4,
 }
-
-
-class ExitCode(enum.IntEnum):
-    """Exit codes of ``tfdoctor check``; documented in the README."""
-
-    OK = 0
-    WARNINGS = 1  # only with --strict
-    ERRORS = 2
-    DOCTOR_FAILED = 3  # bad arguments, unreadable facts file
 
 
 @dataclasses.dataclass(frozen=True)

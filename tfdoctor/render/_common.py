@@ -24,7 +24,8 @@ from tfdoctor.facts import (
     TensorFlowFacts,
     normalize_name,
 )
-from tfdoctor.findings import ExitCode, Finding, Report, Severity
+from tfdoctor.defaults import ExitCode
+from tfdoctor.findings import Finding, Report, Severity
 
 #: Areas in the order a broken stack is best read: the interpreter, the machine, what is
 #: installed, TensorFlow itself, then the GPU stack beneath it. Others follow alphabetically.

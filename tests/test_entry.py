@@ -1,0 +1,151 @@
+"""The executable's entry point: ``--version`` and ``run`` start before the CLI framework loads,
+and everything else (or anything unusual) reaches the full command line unchanged."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+import typer.main
+
+from tfdoctor import __version__
+from tfdoctor.cli import app
+from tfdoctor.entry import RUN_OPTIONS, RunRequest, parse_run
+
+
+def _declared_run_flags() -> set[str]:
+    command = typer.main.get_command(app).commands["run"]  # type: ignore[attr-defined]
+    flags: set[str] = set()
+    for param in command.params:
+        if param.param_type_name == "option":
+            flags.update(param.opts)
+            flags.update(param.secondary_opts)
+    return flags - {"--help"}
+
+
+def test_the_fast_parser_knows_exactly_the_run_commands_options() -> None:
+    assert set(RUN_OPTIONS) == _declared_run_flags()
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["python", "train.py"], RunRequest(("python", "train.py"))),
+        (["--", "python", "-c", "pass"], RunRequest(("python", "-c", "pass"))),
+        # The command's own options stay the command's, after its first word.
+        (["python", "--report", "x"], RunRequest(("python", "--report", "x"))),
+        (
+            ["--explain-on-success", "--report", "r.json", "--no-color", "--", "make", "-j2"],
+            RunRequest(("make", "-j2"), explain_on_success=True, report_file="r.json", color=False),
+        ),
+        (
+            ["--matrix=m.yaml", "--color", "sh", "-c", "exit 3"],
+            RunRequest(("sh", "-c", "exit 3"), matrix="m.yaml", color=True),
+        ),
+        # A lone '-' is a word, not an option.
+        (["-", "x"], RunRequest(("-", "x"))),
+    ],
+)
+def test_parse_run_reads_what_the_command_line_would(args: list[str], expected: RunRequest) -> None:
+    assert parse_run(args) == expected
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        [],
+        ["--"],
+        ["--help"],
+        ["--bogus", "python"],
+        ["-x", "python"],
+        ["--report"],
+        ["--report=", "python"],
+        ["--color=yes", "python"],
+        ["--explain-on-success"],
+    ],
+)
+def test_anything_unusual_goes_to_the_full_command_line(args: list[str]) -> None:
+    assert parse_run(args) is None
+
+
+def _run_entry(code: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
+    )
+
+
+def test_version_answers_without_loading_the_cli_framework() -> None:
+    done = _run_entry(
+        "import sys\n"
+        "from tfdoctor.entry import main\n"
+        "code = main(['--version'])\n"
+        "print('loaded' if 'typer' in sys.modules or 'click' in sys.modules else 'light')\n"
+        "sys.exit(code)\n"
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [f"tfdoctor {__version__}", "light"]
+
+
+def test_a_successful_run_never_loads_the_cli_framework() -> None:
+    done = _run_entry(
+        "import sys\n"
+        "from tfdoctor.entry import main\n"
+        "code = main(['run', '--', sys.executable, '-c', 'print(42)'])\n"
+        "print('loaded' if 'typer' in sys.modules or 'tfdoctor.cli' in sys.modules else 'light')\n"
+        "sys.exit(code)\n"
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["42", "light"]
+
+
+def test_a_failed_fast_run_is_explained_by_the_cli_and_keeps_its_exit_code() -> None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "tfdoctor",
+            "run",
+            "--no-color",
+            "--",
+            sys.executable,
+            "-c",
+            "import sys; print('Illegal instruction (core dumped)', file=sys.stderr); sys.exit(4)",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 4
+    assert done.stderr.startswith("Illegal instruction (core dumped)\n")
+    assert "tfdoctor run:" in done.stderr.splitlines()[-1]
+    assert "exiting 4" in done.stderr.splitlines()[-1]
+
+
+def test_an_unknown_run_option_reaches_the_full_command_line() -> None:
+    # `run` declares ignore_unknown_options: an unknown word starts COMMAND there, which
+    # cannot be found here: 127 with one line, as a shell says it.
+    done = subprocess.run(
+        [sys.executable, "-m", "tfdoctor", "run", "--bogus", "--", "true"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 127
+    assert done.stdout == ""
+    assert len(done.stderr.splitlines()) == 1
+    assert done.stderr.startswith("tfdoctor run: cannot start --bogus:")
+
+
+def test_run_help_is_the_full_command_lines() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "tfdoctor", "run", "--help"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0
+    assert "--explain-on-success" in done.stdout

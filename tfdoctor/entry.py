@@ -1,0 +1,152 @@
+"""The ``tfdoctor`` executable's entry point: the commands that must start at once, then the CLI.
+
+Two invocations are answered before the command-line framework loads (typer, click and the
+CLI's declarations cost about 0.1 s, several times Python's own start):
+
+- ``tfdoctor --version``: one line.
+- ``tfdoctor run [OPTIONS] COMMAND...``: the watched command starts as soon as this module has
+  read the options, so the wrapper adds Python's start-up and nothing more to its wall time.
+  The explanation, when the run earns one, loads the rest afterwards.
+
+Anything else, and any ``run`` invocation these few lines do not fully understand (``--help``,
+an unknown or malformed option), goes to :func:`tfdoctor.cli.main` unchanged, which parses and
+reports exactly as it always does. ``RUN_OPTIONS`` mirrors the ``run`` command's declared
+options; a test holds the two equal.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from typing import Optional
+
+from tfdoctor import __version__
+
+#: ``run``'s options: flag -> (destination, takes a value, the value a bare flag stores).
+RUN_OPTIONS: dict[str, tuple[str, bool, object]] = {
+    "--explain-on-success": ("explain_on_success", False, True),
+    "--report": ("report_file", True, None),
+    "--matrix": ("matrix", True, None),
+    "--color": ("color", False, True),
+    "--no-color": ("color", False, False),
+}
+
+
+class RunRequest:
+    """A fully understood ``tfdoctor run`` invocation.
+
+    A plain class: :mod:`dataclasses` would cost this path more than the rest of it.
+    """
+
+    __slots__ = ("color", "command", "explain_on_success", "matrix", "report_file")
+
+    def __init__(
+        self,
+        command: tuple[str, ...],
+        explain_on_success: bool = False,
+        report_file: Optional[str] = None,
+        matrix: Optional[str] = None,
+        color: Optional[bool] = None,
+    ) -> None:
+        self.command = command
+        self.explain_on_success = explain_on_success
+        self.report_file = report_file
+        self.matrix = matrix
+        self.color = color
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
+        return f"RunRequest({fields})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, RunRequest):
+            return NotImplemented
+        return all(getattr(self, n) == getattr(other, n) for n in self.__slots__)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, compared by value
+
+
+def parse_run(args: Sequence[str]) -> Optional[RunRequest]:
+    """The ``run`` request in ``args`` (what follows ``run``); None for anything unusual.
+
+    None hands the invocation to the full command line, which explains what is wrong with it.
+    Options end at ``--`` or at the first word that is not an option, as for the command
+    (``allow_interspersed_args`` is off there too).
+    """
+    values: dict[str, object] = {}
+    i = 0
+    while i < len(args):
+        word = args[i]
+        if word == "--":
+            i += 1
+            break
+        if not word.startswith("-") or word == "-":
+            break
+        flag, eq, inline = word.partition("=")
+        known = RUN_OPTIONS.get(flag)
+        if known is None:
+            return None  # --help, a typo, a short flag: the CLI's parser answers
+        dest, takes_value, stored = known
+        if takes_value:
+            if eq:
+                value: object = inline
+            elif i + 1 < len(args):
+                i += 1
+                value = args[i]
+            else:
+                return None
+            if value == "":
+                return None
+        elif eq:
+            return None
+        else:
+            value = stored
+        values[dest] = value
+        i += 1
+    command = tuple(args[i:])
+    if not command:
+        return None
+    return RunRequest(command, **values)  # type: ignore[arg-type]  # keys from RUN_OPTIONS
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Entry point of the ``tfdoctor`` executable and of ``python -m tfdoctor``."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args == ["--version"]:
+        return _print_version()
+    if args[:1] == ["run"]:
+        request = parse_run(args[1:])
+        if request is not None:
+            return _run(request)
+    from tfdoctor.cli import main as cli_main  # noqa: PLC0415 - the point of this module
+
+    return cli_main(args)
+
+
+def _print_version() -> int:
+    try:
+        sys.stdout.write(f"tfdoctor {__version__}\n")
+        sys.stdout.flush()
+    except (OSError, ValueError, AttributeError):  # closed or missing stdout: as the CLI does
+        from tfdoctor.cli import main as cli_main  # noqa: PLC0415 - the error path
+
+        return cli_main(["--version"])
+    return 0
+
+
+def _run(request: RunRequest) -> int:
+    """Watch the command; load the explanation machinery only when the run earns it."""
+    from tfdoctor.runwatch import should_explain, watch  # noqa: PLC0415 - after parsing
+
+    watched = watch(request.command)
+    if (
+        watched.start_error is None
+        and not should_explain(watched, request.explain_on_success)
+        and request.report_file is None
+    ):
+        return watched.exit_code
+    from tfdoctor.cli import finish_run  # noqa: PLC0415 - the command has ended
+
+    return finish_run(
+        watched, request.explain_on_success, request.report_file, request.matrix, request.color
+    )
