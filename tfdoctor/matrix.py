@@ -28,7 +28,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
 
-from tfdoctor.yamldoc import compose, read_document
+from tfdoctor.yamldoc import compose, load_cached
 
 if TYPE_CHECKING:
     from yaml import Node
@@ -481,7 +481,7 @@ def load_matrix(path: Optional[str] = None, env: Optional[Mapping[str, str]] = N
     """
     environ = os.environ if env is None else env
     chosen = path or environ.get(MATRIX_ENV) or str(DEFAULT_MATRIX)
-    return parse_matrix(read_document(chosen, "matrix", MatrixError), chosen)
+    return load_cached(chosen, "matrix", MatrixError, parse_matrix, Matrix, environ)
 
 
 def parse_matrix(text: str, path: str = "<matrix>") -> Matrix:
