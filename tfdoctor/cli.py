@@ -1001,10 +1001,11 @@ def main(argv: Optional[list[str]] = None) -> int:
         _last_words("tfdoctor: interrupted")
         return 130
     except Exception as exc:
-        # Bare `tfdoctor` has printed its help: that is an answer, not an error. Matched by
-        # name: click before 8.2 has no such class (it exits 0 there by itself).
+        # Bare `tfdoctor` asks for its help: that is an answer, not an error. The exception
+        # carries the text (plain click prints nothing itself). Matched by name: click before
+        # 8.2 has no such class (it prints the help and exits 0 there by itself).
         if type(exc).__name__ == "NoArgsIsHelpError":
-            return int(ExitCode.OK)
+            return _show_help(str(getattr(exc, "format_message", str)()))
         # Click's usage errors (bad option, bad value) carry `format_message`; they are bad
         # input, so exit 3 with one line instead of click's exit 2, which means "errors" here.
         if hasattr(exc, "format_message") and hasattr(exc, "exit_code"):
@@ -1016,6 +1017,16 @@ def main(argv: Optional[list[str]] = None) -> int:
         _last_words("tfdoctor: interrupted")
     if isinstance(code, int):
         return code
+    return int(ExitCode.OK)
+
+
+def _show_help(text: str) -> int:
+    try:
+        _print(text)
+    except _OutputError as exc:
+        _abandon_stdout()
+        _last_words(f"tfdoctor: error: cannot write output: {exc}")
+        return int(ExitCode.DOCTOR_FAILED)
     return int(ExitCode.OK)
 
 

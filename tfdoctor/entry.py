@@ -1,12 +1,14 @@
-"""The ``tfdoctor`` executable's entry point: the commands that must start at once, then the CLI.
+"""The ``tfdoctor`` executable's entry point: what must start at once, then the CLI.
 
-Two invocations are answered before the command-line framework loads (typer, click and the
-CLI's declarations cost about 0.1 s, several times Python's own start):
+Typer, click and the CLI's declarations cost about 0.1 s, several times Python's own start;
+the rest of a probing command loads about 0.3 s more. So, before any of that:
 
-- ``tfdoctor --version``: one line.
-- ``tfdoctor run [OPTIONS] COMMAND...``: the watched command starts as soon as this module has
+- ``tfdoctor --version`` prints its line.
+- ``tfdoctor run [OPTIONS] COMMAND...`` starts the watched command as soon as this module has
   read the options, so the wrapper adds Python's start-up and nothing more to its wall time.
   The explanation, when the run earns one, loads the rest afterwards.
+- ``tfdoctor check`` and ``tfdoctor pin`` on this interpreter start their probes' children
+  (:mod:`tfdoctor.probes.early`), which then run while the rest loads.
 
 Anything else, and any ``run`` invocation these few lines do not fully understand (``--help``,
 an unknown or malformed option), goes to :func:`tfdoctor.cli.main` unchanged, which parses and
@@ -118,9 +120,30 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         request = parse_run(args[1:])
         if request is not None:
             return _run(request)
+    if _probes_this_interpreter(args):
+        from tfdoctor.probes.early import start_machine_probes  # noqa: PLC0415 - see above
+
+        start_machine_probes(sys.executable)
     from tfdoctor.cli import main as cli_main  # noqa: PLC0415 - the point of this module
 
     return cli_main(args)
+
+
+#: Commands that probe the machine, with the options that make them probe another
+#: interpreter or none; without those, their probes' children can start before the CLI loads.
+_PROBING_COMMANDS = {
+    "check": ("--python", "--facts", "--list", "--help"),
+    "pin": ("--interpreter", "--facts", "--help"),
+}
+
+
+def _probes_this_interpreter(args: Sequence[str]) -> bool:
+    """Whether ``args`` will probe the machine for this interpreter (a guess that may only
+    err towards starting a child nobody takes, which is killed at exit)."""
+    elsewhere = _PROBING_COMMANDS.get(args[0]) if args else None
+    if elsewhere is None:
+        return False
+    return not any(arg.partition("=")[0] in elsewhere for arg in args[1:])
 
 
 def _print_version() -> int:

@@ -6,6 +6,7 @@ other command from a script of the exact calls it expects.
 
 from __future__ import annotations
 
+import atexit
 import dataclasses
 import os
 import signal
@@ -75,6 +76,69 @@ class CommandResult:
 Runner = Callable[[Sequence[str], Optional[Mapping[str, str]], float], CommandResult]
 
 
+#: Children started ahead of their probe (:func:`start_early`), by argv and environment.
+_EARLY: dict[
+    tuple[tuple[str, ...], frozenset[tuple[str, str]]], tuple[subprocess.Popen[bytes], float]
+] = {}
+
+
+def _early_key(
+    argv: Sequence[str], env: Optional[Mapping[str, str]]
+) -> tuple[tuple[str, ...], frozenset[tuple[str, str]]]:
+    return tuple(argv), frozenset((os.environ if env is None else env).items())
+
+
+def start_early(argv: Sequence[str], env: Optional[Mapping[str, str]] = None) -> None:
+    """Start ``argv`` now; the first :func:`run_command` of the same argv and environment
+    takes it over instead of starting its own.
+
+    A command's start-up runs the probes' children while the rest of the program loads
+    (about 0.3 s of imports): each child's time is then hidden. The first run also
+    starts at the same point, so its answer is the one a late start would have given. A child
+    nobody claims (the command failed first, or asked for something else) is killed at exit.
+    """
+    key = _early_key(argv, env)
+    if key in _EARLY:
+        return
+    try:
+        proc = _popen(argv, env, keep_stdin_open=False)
+    except OSError:
+        return  # the probe will start it itself, and record why it cannot
+    if not _EARLY:
+        atexit.register(_discard_early)
+    _EARLY[key] = (proc, time.monotonic())
+
+
+def _discard_early() -> None:
+    while _EARLY:
+        _key, (proc, _start) = _EARLY.popitem()
+        if proc.poll() is None:
+            _kill_group(proc)
+        proc.wait()
+        for pipe in (proc.stdout, proc.stderr):
+            if pipe is not None:
+                pipe.close()
+
+
+def _popen(
+    argv: Sequence[str], env: Optional[Mapping[str, str]], keep_stdin_open: bool
+) -> subprocess.Popen[bytes]:
+    kwargs: dict[str, object] = {}
+    if sys.platform != "win32":
+        # A new session lets a timeout kill grandchildren too (TF spawns none, but a
+        # wrapper script around an interpreter would).
+        kwargs["start_new_session"] = True
+    proc: subprocess.Popen[bytes] = subprocess.Popen(
+        list(argv),
+        stdin=subprocess.PIPE if keep_stdin_open else subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=None if env is None else dict(env),
+        **kwargs,  # type: ignore[call-overload]
+    )
+    return proc
+
+
 def run_command(
     argv: Sequence[str],
     env: Optional[Mapping[str, str]] = None,
@@ -87,31 +151,24 @@ def run_command(
     With ``keep_stdin_open`` the child's stdin is a pipe this process never writes and closes
     only once the child has ended: a child that exits when its stdin reaches end of file then
     dies with this process however it ends (SIGKILL included), instead of running on, in its
-    own session, until its work or its timeout ends.
+    own session, until its work or its timeout ends. A child :func:`start_early` started with
+    the same argv and environment is taken over, its timeout counted from its start.
     """
-    start = time.monotonic()
-    kwargs: dict[str, object] = {}
-    if sys.platform != "win32":
-        # A new session lets a timeout kill grandchildren too (TF spawns none, but a
-        # wrapper script around an interpreter would).
-        kwargs["start_new_session"] = True
-    try:
-        proc = subprocess.Popen(
-            list(argv),
-            stdin=subprocess.PIPE if keep_stdin_open else subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            env=None if env is None else dict(env),
-            **kwargs,  # type: ignore[call-overload]
-        )
-    except OSError as exc:
-        return CommandResult(
-            tuple(argv), None, "", "", time.monotonic() - start, start_error=str(exc)
-        )
+    early = None if keep_stdin_open else _EARLY.pop(_early_key(argv, env), None)
+    if early is not None:
+        proc, start = early
+    else:
+        start = time.monotonic()
+        try:
+            proc = _popen(argv, env, keep_stdin_open)
+        except OSError as exc:
+            return CommandResult(
+                tuple(argv), None, "", "", time.monotonic() - start, start_error=str(exc)
+            )
     # communicate() would close a stdin pipe at once (it has no input to write): keep it aside.
     stdin, proc.stdin = proc.stdin, None
     try:
-        out, err = proc.communicate(timeout=timeout)
+        out, err = proc.communicate(timeout=max(0.0, timeout - (time.monotonic() - start)))
         timed_out = False
     except subprocess.TimeoutExpired:
         _kill_group(proc)

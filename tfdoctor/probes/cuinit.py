@@ -37,7 +37,12 @@ def read_cuinit(
     timeout: float = 15.0,
 ) -> CommandResult:
     """Run the cuInit child script with ``python``."""
-    return runner([python, child_script(CHILD)], env, timeout)
+    return runner(cuinit_argv(python), env, timeout)
+
+
+def cuinit_argv(python: str) -> list[str]:
+    """The cuInit child's command in ``python`` (the examined interpreter's environment)."""
+    return [python, child_script(CHILD)]
 
 
 def parse_cuinit_result(result: CommandResult, timeout: float) -> CuInitFacts:

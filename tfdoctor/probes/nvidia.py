@@ -151,8 +151,13 @@ def read_nvml(
     env: Optional[Mapping[str, str]], runner: Runner = run_command, timeout: float = 10.0
 ) -> Outcome:
     """Run the NVML child script with this interpreter and parse what it printed."""
-    result = runner([sys.executable, child_script("nvml_info.py")], env, timeout)
+    result = runner(nvml_argv(), env, timeout)
     return parse_nvml_result(result, timeout)
+
+
+def nvml_argv() -> list[str]:
+    """The NVML child's command: this interpreter, which has ``nvidia-ml-py``."""
+    return [sys.executable, child_script("nvml_info.py")]
 
 
 def parse_nvml_result(result: CommandResult, timeout: float) -> Outcome:
