@@ -35,7 +35,6 @@ from tfdoctor.probes.kernel import probe_nvidia_kernel
 from tfdoctor.probes.nvidia import probe_driver
 from tfdoctor.probes.pyenv import probe_pyenv
 from tfdoctor.probes.system import probe_cpu, probe_platform, select_environment
-from tfdoctor.probes.tensorflow import probe_tensorflow
 
 if TYPE_CHECKING:
     from tfdoctor.envvars import EnvSetting
@@ -101,6 +100,9 @@ def collect_facts(
     with ThreadPoolExecutor(max_workers=6) as pool:
         tf_future: Optional[Future[Optional[TensorFlowFacts]]] = None
         if not static:
+            # Loaded here: `--static` (a container's start, a build step) does not pay for it.
+            from tfdoctor.probes.tensorflow import probe_tensorflow  # noqa: PLC0415
+
             note("importing TensorFlow in a child process")
             tf_future = pool.submit(
                 _guard,
@@ -412,12 +414,20 @@ class PinOptions:
     hashes: bool = False
     facts_file: Optional[str] = None
     matrix: Optional[str] = None
+    #: Target mode: exact pins from pip's resolver over the package index (network, opt-in).
+    resolve: bool = False
+    #: The index ``--resolve`` and ``--hashes`` read (PEP 503/691); None: PyPI.
+    index_url: Optional[str] = None
 
     @property
     def targeted(self) -> bool:
         """Whether a target field was given."""
         fields = (self.python, self.platform, self.cuda, self.driver, self.gpu)
         return any(v is not None for v in fields)
+
+
+#: Index URL schemes pip and the hash look-up both read.
+_INDEX_SCHEMES = ("https://", "http://", "file://")
 
 
 def make_pins(
@@ -428,12 +438,25 @@ def make_pins(
 ) -> Pinset:
     """The pins ``tfdoctor pin`` writes: this environment's, or a target's.
 
-    Raises :class:`DoctorError` on bad input and :class:`PinError` when nothing fits.
+    Raises :class:`DoctorError` on bad input, an unreachable index or a resolver that cannot
+    run, and :class:`PinError` when nothing fits (or pip finds no wheels that install).
     """
     from tfdoctor.pin import environment_pinset, needs_matrix, target_pinset  # noqa: PLC0415
 
     if options.targeted and options.all_packages:
         raise DoctorError("--all pins this environment; it cannot be combined with a target")
+    if options.resolve and not options.targeted:
+        raise DoctorError(
+            "--resolve pins a target (--python, --platform, --cuda, --driver, --gpu) exactly; "
+            "an environment's pins are exact already"
+        )
+    if options.index_url is not None:
+        if not (options.resolve or options.hashes):
+            raise DoctorError("--index-url names the index of --resolve or --hashes; give one")
+        if not options.index_url.startswith(_INDEX_SCHEMES):
+            raise DoctorError(
+                f"--index-url {options.index_url}: expected an https://, http:// or file:// URL"
+            )
     if options.facts_file is not None and options.interpreter != sys.executable:
         raise DoctorError("--facts and --interpreter both say which environment to read")
     if options.facts_file is not None:
@@ -456,6 +479,24 @@ def make_pins(
         table = open_matrix(options.matrix, env)
         target, origins = _pin_target(table, options, facts)
         pinset = target_pinset(table, target, origins)
+        if options.resolve:
+            from tfdoctor.pin.resolve import (  # noqa: PLC0415 - network, opt-in
+                ResolveError,
+                resolve_target,
+            )
+
+            try:
+                pinset = resolve_target(
+                    pinset,
+                    target,
+                    table,
+                    run=runner,
+                    index_url=options.index_url,
+                    env=env,
+                    hashes=options.hashes,
+                )
+            except ResolveError as exc:
+                raise DoctorError(f"--resolve: {exc}") from None
     else:
         # The matrix costs a YAML parse; the installed metadata usually says all it would.
         lines = open_matrix(options.matrix, env) if needs_matrix(facts) else None
@@ -463,10 +504,20 @@ def make_pins(
             facts, lines, all_packages=options.all_packages, smoke_verdict=smoke_verdict(facts)
         )
     if options.hashes:
-        from tfdoctor.pin.hashes import HashError, add_hashes  # noqa: PLC0415 - network, opt-in
+        from tfdoctor.pin.hashes import (  # noqa: PLC0415 - network, opt-in
+            PYPI_SIMPLE,
+            HashError,
+            add_hashes,
+            fetch_project_json,
+        )
+
+        index = options.index_url or PYPI_SIMPLE
+
+        def from_index(name: str) -> object:
+            return fetch_project_json(name, index)
 
         try:
-            pinset = add_hashes(pinset) if fetch is None else add_hashes(pinset, fetch)
+            pinset = add_hashes(pinset, fetch or from_index)
         except HashError as exc:
             raise DoctorError(f"--hashes: {exc}") from None
     return pinset

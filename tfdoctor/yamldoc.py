@@ -16,7 +16,6 @@ import os
 import pickle
 import stat
 import sys
-import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Callable, Optional, TypeVar
@@ -174,6 +173,8 @@ def _write_entry(entry: Path, value: object) -> None:
     """Write ``entry`` atomically (a reader sees all of it or nothing); prune old ones."""
     with contextlib.suppress(Exception):  # best effort: an unwritable cache costs a parse
         entry.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        import tempfile  # noqa: PLC0415 - only a miss writes
+
         fd, name = tempfile.mkstemp(dir=entry.parent, prefix=".tmp-", suffix=".pickle")
         temp = Path(name)
         try:
