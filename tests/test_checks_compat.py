@@ -22,7 +22,6 @@ from tfdoctor.checks.compat import (
     check_driver_cuda,
     check_python_wheels,
     check_windows_gpu,
-    examined_marker_environment,
 )
 from tfdoctor.compat import driver_floor, ptx_driver_floor
 from tfdoctor.facts import (
@@ -34,6 +33,7 @@ from tfdoctor.facts import (
     TensorFlowFacts,
 )
 from tfdoctor.findings import Finding, Severity
+from tfdoctor.machine import Machine
 from tfdoctor.matrix import ComputeCapabilities
 from tfdoctor.pin import environment_pinset
 
@@ -838,7 +838,7 @@ LINUX_MARKERS = {
     ],
 )
 def test_examined_marker_environment(facts: Facts, expected: dict[str, str]) -> None:
-    assert examined_marker_environment(facts) == expected
+    assert Machine(facts, None).marker_env == expected
 
 
 def test_checks_pin_and_drift_read_markers_for_the_examined_machine() -> None:

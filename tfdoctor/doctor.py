@@ -24,6 +24,7 @@ from tfdoctor.compat import Target, TargetError, Verdict, make_target, platform_
 from tfdoctor.defaults import DEFAULT_TIMEOUT
 from tfdoctor.facts import Facts, FactsError, ProbeError, TensorFlowFacts
 from tfdoctor.findings import Report, Severity, facts_from_report_json
+from tfdoctor.machine import Machine
 from tfdoctor.matrix import Matrix, MatrixError, load_matrix
 from tfdoctor.probes._run import Runner, run_command
 from tfdoctor.probes.build_info import read_build_info
@@ -545,9 +546,7 @@ def smoke_verdict(facts: Facts) -> Optional[str]:
 
 def _pin_target(matrix: Matrix, options: PinOptions, facts: Facts) -> tuple[Target, dict[str, str]]:
     """The target: the given fields, the rest from this machine (its GPU only on its own OS)."""
-    from tfdoctor.checks.compat import machine_target  # noqa: PLC0415 - lazy, see the imports
-
-    here = machine_target(facts)
+    here = Machine(facts, None).target
     given = _make_target(
         matrix,
         python=options.python,

@@ -6,7 +6,7 @@ import dataclasses
 import functools
 from typing import Optional
 
-from tfdoctor.facts import Facts, PackageFacts, ProbeError
+from tfdoctor.facts import Facts, ProbeError
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import Matrix
@@ -40,16 +40,11 @@ def unknown(fid: str, what: str, error: Optional[ProbeError] = None) -> Finding:
     return Finding(fid, Severity.UNKNOWN, f"Could not determine {what}", detail)
 
 
-def installed_tf(facts: Facts) -> Optional[PackageFacts]:
-    """The distribution that provides ``import tensorflow`` (the machine view's one rule)."""
-    return Machine(facts, None).tf
-
-
-def pip_command(facts: Facts, args: str) -> str:
+def pip_command(machine: Machine, args: str) -> str:
     """``pip <args>`` for the examined environment, as one shell line (the machine view's
     rule: the examined interpreter's pip; a virtual environment first where the system
     Python is externally managed)."""
-    return " && ".join(Machine(facts, None).pip(args)) or f"true  # pip {args}: not needed"
+    return " && ".join(machine.pip(args)) or f"true  # pip {args}: not needed"
 
 
 def fix(text: str, *commands: str) -> Fix:

@@ -15,7 +15,6 @@ from tfdoctor import causes
 from tfdoctor.checks._context import (
     CheckContext,
     fix,
-    installed_tf,
     pip_command,
     unknown,
 )
@@ -28,14 +27,13 @@ from tfdoctor.compat import (
     gpu_code,
     install_requirement,
     newest_fit,
-    platform_of,
     ptx_driver_floor,
     python_minor,
 )
 from tfdoctor.facts import Facts, LibraryCandidate, LibraryFacts, PackageFacts, normalize_name
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import MATRIX_DISTRIBUTIONS, Machine
-from tfdoctor.matrix import PLATFORMS, ComputeCapabilities, Matrix, TFLine, version_key
+from tfdoctor.matrix import ComputeCapabilities, Matrix, TFLine, version_key
 
 if TYPE_CHECKING:
     from packaging.specifiers import SpecifierSet
@@ -44,51 +42,20 @@ if TYPE_CHECKING:
 DRIVER_LINK = "https://www.nvidia.com/en-us/drivers/"
 
 
-def _platform(facts: Facts) -> Optional[str]:
-    if facts.platform is None:
-        return None
-    return platform_of(facts.platform.system, facts.platform.machine)
-
-
-def _os(facts: Facts) -> Optional[str]:
-    plat = _platform(facts)
-    return PLATFORMS[plat] if plat else None
-
-
-def _gpu_capabilities(facts: Facts) -> list[str]:
-    drv = facts.driver
-    if drv is None:
-        return []
-    return [g.compute_capability for g in drv.gpus if g.compute_capability]
-
-
-def machine_target(facts: Facts) -> Target:
-    """This machine as a matrix target: Python, platform, driver and its oldest GPU."""
-    python = python_minor(facts.python.version) if facts.python else None
-    caps = sorted(_gpu_capabilities(facts), key=version_key)
-    driver = facts.driver.driver_version if facts.driver and facts.driver.gpus else None
-    return Target(
-        python=python,
-        platform=_platform(facts),
-        driver=driver,
-        gpu=caps[0] if caps else None,
-    )
-
-
-def _newest_fix(facts: Facts, matrix: Matrix, text: str) -> Optional[Fix]:
+def _newest_fix(machine: Machine, matrix: Matrix, text: str) -> Optional[Fix]:
     """A fix installing the newest line that fits this machine, or None when none does."""
-    target = machine_target(facts)
+    target = machine.target
     verdict = newest_fit(matrix, target)
     if verdict is None:
         return None
     req = install_requirement(verdict.line, target)
     return fix(
-        text.format(version=verdict.line.latest_patch), pip_command(facts, f'install "{req}"')
+        text.format(version=verdict.line.latest_patch), pip_command(machine, f'install "{req}"')
     )
 
 
 def _installed_line(ctx: CheckContext) -> tuple[Optional[PackageFacts], Optional[TFLine]]:
-    pkg = installed_tf(ctx.facts)
+    pkg = ctx.machine.tf
     if pkg is None or ctx.matrix is None:
         return pkg, None
     return pkg, ctx.matrix.line_for(pkg.version)
@@ -102,7 +69,8 @@ def _matrix_unknown(fid: str, ctx: CheckContext, pkg: PackageFacts) -> Finding:
         f"TensorFlow {pkg.version} is not in the compatibility matrix (newest known: {newest})",
         "This tfdoctor predates the release or does not cover it; its checks cannot judge it.",
         fix(
-            "Upgrade tfdoctor for a current matrix.", pip_command(ctx.facts, "install -U tfdoctor")
+            "Upgrade tfdoctor for a current matrix.",
+            pip_command(ctx.machine, "install -U tfdoctor"),
         ),
     )
 
@@ -140,7 +108,7 @@ def _python_wheels(ctx: CheckContext) -> Iterator[Finding]:
         yield unknown("tensorflow.python", "the Python and platform", facts.error_for("python"))
         return
     python = python_minor(facts.python.version)
-    plat = _platform(facts)
+    plat = ctx.machine.platform
     if python is None or plat is None:
         yield Finding(
             "tensorflow.python",
@@ -199,7 +167,7 @@ def _python_wheels(ctx: CheckContext) -> Iterator[Finding]:
             "The installed files were built for another Python (copied environment, "
             "source build, or an upgraded interpreter); compiled extensions may not load.",
             _newest_fix(
-                facts,
+                ctx.machine,
                 matrix,
                 "Install TensorFlow {version}, the newest that fits this Python, platform, "
                 f"driver and GPUs; or use a Python {line.line} supports ({span}).",
@@ -220,7 +188,7 @@ def _python_wheels(ctx: CheckContext) -> Iterator[Finding]:
             _venv_fix(matrix, plat),
         )
         return
-    here = machine_target(facts)
+    here = ctx.machine.target
     machine_best = newest_fit(matrix, here)
     if machine_best is None and here.wants_gpu:
         reasons = evaluate(matrix, best.line, here).reasons
@@ -234,7 +202,7 @@ def _python_wheels(ctx: CheckContext) -> Iterator[Finding]:
             fix(
                 f"Install TensorFlow {best.line.latest_patch} for the CPU (see `tfdoctor "
                 f"matrix --python {python}` for the GPU options).",
-                pip_command(facts, f'install "tensorflow=={best.line.latest_patch}"'),
+                pip_command(ctx.machine, f'install "tensorflow=={best.line.latest_patch}"'),
             ),
         )
         return
@@ -248,7 +216,7 @@ def _python_wheels(ctx: CheckContext) -> Iterator[Finding]:
         if differs and machine_best is not None
         else "",
         _newest_fix(
-            facts, matrix, "Install TensorFlow {version}, the newest that fits this machine."
+            ctx.machine, matrix, "Install TensorFlow {version}, the newest that fits this machine."
         ),
     )
 
@@ -268,7 +236,7 @@ def check_driver_cuda(ctx: CheckContext) -> Iterator[Finding]:
     drv = facts.driver
     if matrix is None or drv is None or not drv.gpus or not drv.driver_version:
         return  # no GPU: driver.nvidia says so
-    os_name = _os(facts)
+    os_name = ctx.machine.os
     pkg, line = _installed_line(ctx)
     if pkg is None or os_name not in ("linux", "windows"):
         return
@@ -321,16 +289,16 @@ def _wheel_capabilities(ctx: CheckContext, line: Optional[TFLine]) -> Optional[C
     return line.compute_capabilities if line is not None else None
 
 
-def _gpu_fit_fix(facts: Facts, matrix: Matrix, capability: str, text: str) -> Optional[Fix]:
+def _gpu_fit_fix(machine: Machine, matrix: Matrix, capability: str, text: str) -> Optional[Fix]:
     """Install the newest TensorFlow that fits this machine with a GPU of ``capability``."""
-    here = machine_target(facts)
+    here = machine.target
     target = Target(here.python, here.platform, None, here.driver, capability)
     best = newest_fit(matrix, target)
     if best is None:
         return None
     return fix(
         text.format(version=best.line.latest_patch),
-        pip_command(facts, f'install "{install_requirement(best.line, target)}"'),
+        pip_command(machine, f'install "{install_requirement(best.line, target)}"'),
     )
 
 
@@ -348,7 +316,7 @@ def check_compute_capability(ctx: CheckContext) -> Iterator[Finding]:
         yield unknown("gpu.compute-capability", "which GPU architectures the wheel carries")
         return
     carried = ", ".join(caps.sass + caps.ptx)
-    os_name = _os(facts) or "linux"
+    os_name = ctx.machine.os or "linux"
     cuda = _build_cuda(ctx, line)
     build_line = (
         line
@@ -364,7 +332,7 @@ def check_compute_capability(ctx: CheckContext) -> Iterator[Finding]:
         failure = line.known_gpu_failures.get(gpu.compute_capability) if line else None
         if failure is not None:
             newer = _gpu_fit_fix(
-                facts,
+                ctx.machine,
                 matrix,
                 gpu.compute_capability,
                 "Install TensorFlow {version}, the newest not known to fail on this GPU; or "
@@ -412,7 +380,7 @@ def check_compute_capability(ctx: CheckContext) -> Iterator[Finding]:
             )
             if too_old and ptx_floor is not None:
                 newest = _gpu_fit_fix(
-                    facts,
+                    ctx.machine,
                     matrix,
                     gpu.compute_capability,
                     f"Install NVIDIA driver {ptx_floor.version} or newer, or TensorFlow "
@@ -596,11 +564,6 @@ _PINNED = (
     ("protobuf", Severity.WARNING),
     ("ml-dtypes", Severity.WARNING),
 )
-
-
-def examined_marker_environment(facts: Facts) -> dict[str, str]:
-    """PEP 508 marker variables of the examined interpreter (the machine view's)."""
-    return Machine(facts, None).marker_env
 
 
 def _above(version: str, spec: str) -> bool:

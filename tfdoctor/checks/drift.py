@@ -6,7 +6,6 @@ import shlex
 from collections.abc import Iterator
 
 from tfdoctor.checks._context import CheckContext, fix, pip_command, unknown
-from tfdoctor.checks.compat import examined_marker_environment
 from tfdoctor.facts import normalize_name
 from tfdoctor.findings import Finding, Severity
 
@@ -39,7 +38,7 @@ def check_drift(ctx: CheckContext) -> Iterator[Finding]:
         return
     # The examined interpreter's marker values; Marker.evaluate takes this one's for any the
     # facts do not record.
-    env = examined_marker_environment(facts)
+    env = ctx.machine.marker_env
     compared = 0
     drifted: list[Finding] = []
     for text in ctx.against:
@@ -53,7 +52,7 @@ def check_drift(ctx: CheckContext) -> Iterator[Finding]:
         name = normalize_name(req.name)
         pinned = f"{name}{req.specifier}"
         installed = facts.package(name)
-        remedy = fix("Install the pinned version.", pip_command(facts, f'install "{pinned}"'))
+        remedy = fix("Install the pinned version.", pip_command(ctx.machine, f'install "{pinned}"'))
         if installed is None:
             drifted.append(
                 Finding(

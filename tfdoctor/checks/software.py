@@ -11,7 +11,6 @@ from tfdoctor import causes
 from tfdoctor.checks._context import (
     CheckContext,
     fix,
-    installed_tf,
     unknown,
 )
 from tfdoctor.facts import (
@@ -417,7 +416,7 @@ def check_tf_import(ctx: CheckContext) -> Iterator[Finding]:
         return
     if tf.status == "not-installed":
         # packages.tensorflow already says "not installed" with the fix.
-        sev = Severity.WARNING if installed_tf(facts) else Severity.INFO
+        sev = Severity.WARNING if ctx.machine.tf else Severity.INFO
         yield Finding(
             "tensorflow.import",
             sev,
