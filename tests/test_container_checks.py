@@ -445,6 +445,19 @@ def test_gpu_required_names_a_finding_of_the_same_report(gate: Gate) -> None:
         assert verdict.fix.commands[: len(named[0].fix.commands)] == named[0].fix.commands
 
 
+def test_the_gate_reuses_the_findings_the_report_made() -> None:
+    # Every check runs once per context: the gate's inputs are the very findings of the
+    # report above it (the same objects), not a second run of the same checks.
+    gate = REQUIRED_ERRORS[0]
+    ctx = CheckContext(gate.facts, MATRIX, require_gpu=True)
+    report = run_checks(ctx)
+    again = run_checks(ctx, GPU_GATE)
+    first = {id(x) for x in report}
+    assert again
+    assert all(id(x) in first for x in again)
+    assert set(ctx.findings_made) == {c.id for c in select_checks([], [])}
+
+
 @pytest.mark.parametrize("gate", _gates(needs_cause=True))
 def test_gpu_required_carries_the_right_cause(gate: Gate) -> None:
     verdict, report = _gate_report(gate)

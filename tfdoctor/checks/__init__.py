@@ -58,6 +58,7 @@ def _gpu_required(ctx: CheckContext) -> Iterable[Finding]:
     works when it is the only check selected, and can never disagree with them."""
     if not ctx.require_gpu:
         return ()
+    # Findings already made on this context are reused, not made again.
     return container.check_gpu_required(ctx, run_checks(ctx, GPU_GATE))
 
 
@@ -230,22 +231,32 @@ def select_checks(ids: Sequence[str], also: Sequence[Check] = ()) -> tuple[Check
 
 
 def run_checks(ctx: CheckContext, checks: Optional[Sequence[Check]] = None) -> tuple[Finding, ...]:
-    """Run ``checks`` (default all) on ``ctx``; a crashing check becomes a finding."""
+    """Run ``checks`` (default all) on ``ctx``; a crashing check becomes a finding.
+
+    Each check runs once per context: a check that reads others' findings (``gpu.required``)
+    gets the ones already made.
+    """
     findings: list[Finding] = []
     for check in CHECKS if checks is None else checks:
-        try:
-            produced = list(check.func(ctx))
-        except Exception as exc:
-            tb = traceback.format_exception(type(exc), exc, exc.__traceback__)
-            findings.append(
-                Finding(
-                    id="doctor.crashed",
-                    severity=Severity.UNKNOWN,
-                    summary=f"Check {check.id} crashed: {type(exc).__name__}: {exc}",
-                    detail="".join(tb[-3:]).strip(),
-                    check=check.id,
-                )
-            )
-            continue
-        findings.extend(dataclasses.replace(f, check=check.id) for f in produced)
+        made = ctx.findings_made.get(check.id)
+        if made is None:
+            made = ctx.findings_made[check.id] = _run_one(ctx, check)
+        findings.extend(made)
     return tuple(findings)
+
+
+def _run_one(ctx: CheckContext, check: Check) -> tuple[Finding, ...]:
+    try:
+        produced = list(check.func(ctx))
+    except Exception as exc:
+        tb = traceback.format_exception(type(exc), exc, exc.__traceback__)
+        return (
+            Finding(
+                id="doctor.crashed",
+                severity=Severity.UNKNOWN,
+                summary=f"Check {check.id} crashed: {type(exc).__name__}: {exc}",
+                detail="".join(tb[-3:]).strip(),
+                check=check.id,
+            ),
+        )
+    return tuple(dataclasses.replace(f, check=check.id) for f in produced)

@@ -31,6 +31,11 @@ class CheckContext:
         """The derived view of the facts, computed once for every check."""
         return Machine(self.facts, self.matrix)
 
+    @functools.cached_property
+    def findings_made(self) -> dict[str, tuple[Finding, ...]]:
+        """Each check's findings on this context, by check id, once made (``run_checks``)."""
+        return {}
+
 
 def unknown(fid: str, what: str, error: Optional[ProbeError] = None) -> Finding:
     """The finding for a check whose inputs are missing: "could not determine ..."."""
