@@ -3,9 +3,13 @@ toolchain, TensorFlow's stderr, where ``import tensorflow`` resolves, other fram
 
 from __future__ import annotations
 
+import dataclasses
+import shlex
+
 import pytest
 
 from tests import factories as f
+from tfdoctor import causes
 from tfdoctor.checks import run_checks, select_checks
 from tfdoctor.checks._context import CheckContext
 from tfdoctor.facts import (
@@ -18,6 +22,7 @@ from tfdoctor.facts import (
     ProbeError,
 )
 from tfdoctor.findings import Finding, Severity
+from tfdoctor.machine import Machine
 
 A100 = PciDevice("0000:07:00.0", "0x20b2", "0x030200", None)
 NOT_LOADED = DriverFacts(
@@ -158,6 +163,52 @@ def test_libdevice_is_judged_only_on_evidence() -> None:
     assert (finding.severity, finding.cause) == (Severity.ERROR, "libdevice-missing")
     assert finding.fix is not None
     assert finding.fix.commands == ('/opt/venv/bin/python -m pip install "nvidia-cuda-nvcc-cu12"',)
+
+
+LIBDEVICE_LOG = f.tensorflow(
+    log_errors=("Can't find libdevice directory ${CUDA_DIR}/nvvm/libdevice",),
+)
+
+
+def test_libdevice_only_where_xla_does_not_look_is_pointed_at_keeping_other_flags() -> None:
+    libs = dataclasses.replace(
+        f.cuda_libs(), libdevice="/opt/cuda-12.3/nvvm/libdevice/libdevice.10.bc"
+    )
+    env = {"PATH": "/usr/bin:/bin", "XLA_FLAGS": "--xla_gpu_autotune_level=0"}
+    facts = f.facts(cuda_libs=libs, tensorflow=LIBDEVICE_LOG, environment=env)
+    (finding,) = judge("xla.libdevice", facts)
+    assert (finding.severity, finding.cause) == (Severity.ERROR, "libdevice-missing")
+    assert "/opt/cuda-12.3/nvvm/libdevice/libdevice.10.bc" in finding.detail
+    assert finding.fix is not None
+    (command,) = finding.fix.commands
+    assert command == (
+        "export XLA_FLAGS='--xla_gpu_autotune_level=0 --xla_gpu_cuda_data_dir=/opt/cuda-12.3'"
+    )
+    # Applied: XLA_FLAGS as the command sets it, and the cause is gone.
+    fixed_env = {**env, "XLA_FLAGS": shlex.split(command.split("=", 1)[1])[0]}
+    assert judge("xla.libdevice", dataclasses.replace(facts, environment=fixed_env)) == []
+
+
+@pytest.mark.parametrize(
+    "root",
+    ["/usr/local/cuda", f"{f.SITE}/nvidia/cuda_nvcc"],
+    ids=["toolkit", "nvcc-wheel"],
+)
+def test_libdevice_where_xla_looks_needs_no_flag(root: str) -> None:
+    libs = dataclasses.replace(f.cuda_libs(), libdevice=f"{root}/nvvm/libdevice/libdevice.10.bc")
+    facts = f.facts(cuda_libs=libs, tensorflow=LIBDEVICE_LOG)
+    assert judge("xla.libdevice", facts) == []
+
+
+def test_the_libdevice_fix_never_names_a_directory_xla_searches() -> None:
+    # Nothing found and nothing known of the build: the wheel, or $CUDA_HOME (which XLA does
+    # not search), never /usr/local/cuda (which it does).
+    facts = f.facts(tensorflow=LIBDEVICE_LOG)
+    machine = Machine(dataclasses.replace(facts, tensorflow=None, packages=()), None)
+    fix = causes.libdevice_fix(machine)
+    assert "nvidia-cuda-nvcc" in fix.text
+    assert fix.commands == (causes.XLA_AT_CUDA_HOME,)
+    assert "/usr/local/cuda" not in " ".join(fix.commands)
 
 
 def test_the_real_message_in_stderr_is_recognised() -> None:

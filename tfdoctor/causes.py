@@ -11,6 +11,7 @@ and ``scan`` name the same causes, so one cause has one fix.
 from __future__ import annotations
 
 import dataclasses
+import shlex
 from collections.abc import Mapping
 from pathlib import PurePosixPath, PureWindowsPath
 from typing import Optional
@@ -1341,43 +1342,43 @@ def ptxas_fix(m: Machine) -> Fix:
     )
 
 
-def _toolkit_root(m: Machine) -> Optional[str]:
-    """A CUDA toolkit found on this machine (its root, above lib64 or targets/*/lib)."""
-    libs = m.facts.cuda_libs
-    for found in libs.elsewhere if libs is not None else ():
-        if found.place in ("cuda-home", "usr-local-cuda") and found.name == "cudart":
-            path = PurePosixPath(found.path).parent
-            while path.name in ("lib64", "lib") or path.parent.name == "targets":
-                path = path.parent
-            if path.name == "targets":
-                path = path.parent
-            return str(path)
-    return None
+#: Names ``$CUDA_HOME`` as XLA's CUDA root, keeping the user's other XLA flags.
+XLA_AT_CUDA_HOME = 'export XLA_FLAGS="${XLA_FLAGS:+$XLA_FLAGS }--xla_gpu_cuda_data_dir=$CUDA_HOME"'
 
 
 def libdevice_fix(m: Machine) -> Fix:
-    """libdevice where XLA looks: conda's, a toolkit found here, or the CUDA compiler wheel."""
-    root = _toolkit_root(m)
-    if root is not None and not m.in_conda:
+    """libdevice where XLA looks: the one found here, conda's, or the CUDA compiler wheel's.
+
+    Never a directory XLA searches already (it would change nothing), and the user's other
+    ``XLA_FLAGS`` are kept.
+    """
+    flags = m.xla_flags_for_libdevice
+    if flags is not None:
         return Fix(
-            f"Point XLA at the CUDA toolkit in {root}.",
-            (f"export XLA_FLAGS=--xla_gpu_cuda_data_dir={root}",),
+            f"Point XLA at the libdevice found under {m.libdevice_root}, where it does not "
+            "look by itself.",
+            (f"export XLA_FLAGS={shlex.quote(flags)}",),
         )
     if m.in_conda:
+        # TensorFlow's guide for conda (2.11-2.14): libdevice where XLA's data dir layout
+        # expects it, and the flag naming that dir.
         return Fix(
             "Point XLA at the conda environment's CUDA files (TensorFlow's guide for conda).",
             (
                 "mkdir -p $CONDA_PREFIX/lib/nvvm/libdevice",
                 "cp $CONDA_PREFIX/lib/libdevice.10.bc $CONDA_PREFIX/lib/nvvm/libdevice/",
-                "export XLA_FLAGS=--xla_gpu_cuda_data_dir=$CONDA_PREFIX/lib",
+                'export XLA_FLAGS="${XLA_FLAGS:+$XLA_FLAGS }'
+                '--xla_gpu_cuda_data_dir=$CONDA_PREFIX/lib"',
             ),
         )
     major = version_key(m.build_cuda)[0] if m.build_cuda else None
     if major is None:
         return Fix(
             "Install libdevice with the CUDA compiler wheel of TensorFlow's CUDA major "
-            "(nvidia-cuda-nvcc-cu12 or -cu11), or point XLA at a CUDA toolkit.",
-            ("export XLA_FLAGS=--xla_gpu_cuda_data_dir=/usr/local/cuda",),
+            "(nvidia-cuda-nvcc-cu12 for CUDA 12, -cu11 for CUDA 11): XLA finds it in "
+            "site-packages by itself. Or, where $CUDA_HOME is a CUDA toolkit that has "
+            "nvvm/libdevice (XLA does not look there by itself), point XLA at it:",
+            (XLA_AT_CUDA_HOME,),
         )
     return install_fix(
         m,

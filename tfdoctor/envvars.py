@@ -13,12 +13,8 @@ from pathlib import PurePosixPath
 from typing import Optional
 
 from tfdoctor.cuda_layout import (
-    DEFAULT_CUDA_ROOT,
-    NVCC_WHEEL_DIR,
     libraries_in,
     wheel_dir,
-    without_xla_cuda_data_dir,
-    xla_cuda_data_dir,
 )
 from tfdoctor.facts import Facts, normalize_name
 from tfdoctor.machine import view
@@ -97,35 +93,15 @@ def _tf_site(facts: Facts) -> Optional[str]:
 
 def _xla_flags(facts: Facts) -> Optional[EnvSetting]:
     """``--xla_gpu_cuda_data_dir`` when libdevice was found where XLA does not look."""
-    libs = facts.cuda_libs
-    if libs is None or libs.libdevice is None:
+    machine = view(facts, None)
+    value = machine.xla_flags_for_libdevice
+    if value is None:
         return None
-    if facts.platform is not None and facts.platform.system == "Windows":
-        return None  # no TensorFlow GPU build on native Windows since 2.11
-    # libdevice sits at <root>/nvvm/libdevice/libdevice.10.bc.
-    root = PurePosixPath(libs.libdevice).parents[2]
-    site = _tf_site(facts)
-    # XLA searches /usr/local/cuda and nvidia/cuda_nvcc next to TensorFlow by itself
-    # (CandidateCudaRoots, xla/tsl/platform/default/cuda_libdevice_path.cc).
-    defaults = {PurePosixPath(DEFAULT_CUDA_ROOT)}
-    if site is not None:
-        defaults.add(PurePosixPath(site) / "nvidia" / NVCC_WHEEL_DIR)
-    else:
-        # Without a known TensorFlow, any site's cuda_nvcc may be the one next to it.
-        sites = facts.python.site_packages if facts.python else ()
-        defaults.update(PurePosixPath(s) / "nvidia" / NVCC_WHEEL_DIR for s in sites)
-    current = (facts.environment or {}).get("XLA_FLAGS", "")
-    data_dir = xla_cuda_data_dir(current)
-    if data_dir is not None and PurePosixPath(data_dir) == root:
-        return None
-    if data_dir is None and root in defaults:
-        return None
-    others = without_xla_cuda_data_dir(current)
     return EnvSetting(
         "XLA_FLAGS",
-        " ".join([*others, f"--xla_gpu_cuda_data_dir={root}"]),
-        f"XLA compiles GPU kernels with libdevice, found under {root}, where it does not "
-        "look by itself",
+        value,
+        f"XLA compiles GPU kernels with libdevice, found under {machine.libdevice_root}, where "
+        "it does not look by itself",
     )
 
 

@@ -17,7 +17,13 @@ from pathlib import PurePath, PurePosixPath
 from typing import Optional
 
 from tfdoctor.compat import Target, marker_environment, platform_of, python_minor
-from tfdoctor.cuda_layout import wheel_dir
+from tfdoctor.cuda_layout import (
+    DEFAULT_CUDA_ROOT,
+    NVCC_WHEEL_DIR,
+    wheel_dir,
+    without_xla_cuda_data_dir,
+    xla_cuda_data_dir,
+)
 from tfdoctor.facts import (
     NOTEBOOK_ENV_MARKERS,
     TF_DISTRIBUTIONS,
@@ -528,6 +534,42 @@ class Machine:
                 if sub is not None:
                     dirs.add(str(PurePosixPath(site) / "nvidia" / sub / "lib"))
         return tuple(sorted(dirs))
+
+    @functools.cached_property
+    def libdevice_root(self) -> Optional[str]:
+        """The CUDA root above the ``nvvm/libdevice/libdevice.10.bc`` the probe found."""
+        libs = self.facts.cuda_libs
+        if libs is None or libs.libdevice is None:
+            return None
+        return str(PurePosixPath(libs.libdevice.replace("\\", "/")).parents[2])
+
+    @functools.cached_property
+    def xla_flags_for_libdevice(self) -> Optional[str]:
+        """The ``XLA_FLAGS`` that point XLA at the libdevice found here, where XLA does not
+        look by itself; None when it looks there already, or when none was found.
+
+        XLA looks in ``--xla_gpu_cuda_data_dir``, else in /usr/local/cuda and the
+        ``nvidia/cuda_nvcc`` wheel beside TensorFlow (CandidateCudaRoots,
+        xla/tsl/platform/default/cuda_root_path.cc); not in ``$CUDA_HOME``. The user's other
+        flags are kept.
+        """
+        root = self.libdevice_root
+        if root is None or self.os == "windows":  # no TensorFlow GPU build there since 2.11
+            return None
+        defaults = {PurePosixPath(DEFAULT_CUDA_ROOT)}
+        if self.tf is not None and self.tf.location:
+            defaults.add(PurePosixPath(self.tf.location) / "nvidia" / NVCC_WHEEL_DIR)
+        else:
+            # Without a known TensorFlow, any site's cuda_nvcc may be the one next to it.
+            sites = self.facts.python.site_packages if self.facts.python else ()
+            defaults.update(PurePosixPath(s) / "nvidia" / NVCC_WHEEL_DIR for s in sites)
+        current = (self.facts.environment or {}).get("XLA_FLAGS", "")
+        data_dir = xla_cuda_data_dir(current)
+        if data_dir is not None and PurePosixPath(data_dir) == PurePosixPath(root):
+            return None
+        if data_dir is None and PurePosixPath(root) in defaults:
+            return None
+        return " ".join([*without_xla_cuda_data_dir(current), f"--xla_gpu_cuda_data_dir={root}"])
 
     @functools.cached_property
     def runpath_misses_wheels(self) -> bool:

@@ -68,7 +68,11 @@ def check_ptxas(ctx: CheckContext) -> Iterator[Finding]:
 def check_libdevice(ctx: CheckContext) -> Iterator[Finding]:
     """XLA finds libdevice, where the evidence says it looked (its log, or a ptxas found)."""
     libs = ctx.facts.cuda_libs
-    if libs is None or not _gpu_build(ctx) or libs.libdevice is not None:
+    if libs is None or not _gpu_build(ctx):
+        return
+    # Found, but only where XLA does not look ($CUDA_HOME, a moved toolkit): still missing.
+    elsewhere = ctx.machine.xla_flags_for_libdevice is not None
+    if libs.libdevice is not None and not elsewhere:
         return
     logged = _LIBDEVICE_LOG.search(ctx.machine.tf_log)
     if not logged and libs.ptxas is None:
@@ -78,9 +82,12 @@ def check_libdevice(ctx: CheckContext) -> Iterator[Finding]:
         Severity.ERROR if logged else Severity.WARNING,
         "libdevice-missing",
         "XLA cannot find libdevice.10.bc: jit-compiled functions fail on the GPU",
-        logged.group(0)
-        if logged
-        else "Searched: XLA_FLAGS' --xla_gpu_cuda_data_dir, the "
-        "CUDA toolkit roots and the nvidia-cuda-nvcc wheel.",
+        (logged.group(0) + "\n" if logged else "")
+        + (
+            f"libdevice is at {libs.libdevice}, where XLA does not look by itself."
+            if elsewhere
+            else "Searched: XLA_FLAGS' --xla_gpu_cuda_data_dir, the CUDA toolkit roots and "
+            "the nvidia-cuda-nvcc wheel."
+        ),
         causes.libdevice_fix(ctx.machine),
     )
