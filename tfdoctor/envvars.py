@@ -14,9 +14,8 @@ from typing import Optional
 
 from tfdoctor.cuda_layout import (
     libraries_in,
-    wheel_dir,
 )
-from tfdoctor.facts import Facts, normalize_name
+from tfdoctor.facts import Facts
 from tfdoctor.machine import view
 
 #: Log levels TF_CPP_MIN_LOG_LEVEL takes: 0 all, 1 no INFO, 2 no WARNING, 3 no ERROR.
@@ -85,12 +84,6 @@ def environment_settings(
     return tuple(settings)
 
 
-def _tf_site(facts: Facts) -> Optional[str]:
-    """The site directory holding the installed TensorFlow, from its distribution."""
-    tf = view(facts, None).tf
-    return tf.location if tf is not None else None
-
-
 def _xla_flags(facts: Facts) -> Optional[EnvSetting]:
     """``--xla_gpu_cuda_data_dir`` when libdevice was found where XLA does not look."""
     machine = view(facts, None)
@@ -115,15 +108,13 @@ def _ld_library_path(facts: Facts) -> Optional[EnvSetting]:
     current = [p for p in env.get("LD_LIBRARY_PATH", "").split(":") if p]
     # Wheels beside TensorFlow are on its RUNPATH already: if their library is still
     # missing, it does not load, and LD_LIBRARY_PATH would not change that.
-    tf_site = _tf_site(facts)
+    machine = view(facts, None)
+    tf_site = machine.tf.location if machine.tf is not None else None
     added: list[str] = []
     names: list[str] = []
     for name in missing:
-        for pkg in facts.packages or ():
-            directory = wheel_dir(normalize_name(pkg.name), pkg.version)
-            if directory is None or name not in libraries_in(directory):
-                continue
-            if pkg.location == tf_site:
+        for pkg, directory in machine.cuda_wheels:
+            if name not in libraries_in(directory) or pkg.location == tf_site:
                 continue
             path = str(PurePosixPath(pkg.location) / "nvidia" / directory / "lib")
             if path not in current and path not in added:

@@ -529,10 +529,9 @@ class Machine:
         }
         site = self.site_packages
         if not dirs and site is not None:
-            for pkg in self.facts.packages or ():
-                sub = wheel_dir(normalize_name(pkg.name), pkg.version)
-                if sub is not None:
-                    dirs.add(str(PurePosixPath(site) / "nvidia" / sub / "lib"))
+            dirs.update(
+                str(PurePosixPath(site) / "nvidia" / sub / "lib") for _, sub in self.cuda_wheels
+            )
         return tuple(sorted(dirs))
 
     @functools.cached_property
@@ -580,15 +579,20 @@ class Machine:
         return not any("/nvidia/" in p.replace("\\", "/") for p in libs.runpath)
 
     @functools.cached_property
+    def cuda_wheels(self) -> tuple[tuple[PackageFacts, str], ...]:
+        """Installed ``nvidia-*`` distributions that carry CUDA libraries, each with the
+        ``nvidia/<dir>`` it writes (``nvidia-cudnn-cu12`` -> ``cudnn``)."""
+        found = []
+        for pkg in self.facts.packages or ():
+            sub = wheel_dir(normalize_name(pkg.name), pkg.version)
+            if sub is not None:
+                found.append((pkg, sub))
+        return tuple(found)
+
+    @functools.cached_property
     def cuda_wheels_installed(self) -> tuple[str, ...]:
-        """Installed ``nvidia-*`` distributions that carry CUDA libraries."""
-        return tuple(
-            sorted(
-                normalize_name(p.name)
-                for p in self.facts.packages or ()
-                if wheel_dir(normalize_name(p.name), p.version) is not None
-            )
-        )
+        """Installed ``nvidia-*`` distributions that carry CUDA libraries, by name."""
+        return tuple(sorted(normalize_name(pkg.name) for pkg, _ in self.cuda_wheels))
 
 
 def _norm_dir(path: str) -> str:
