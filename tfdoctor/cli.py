@@ -219,7 +219,7 @@ def check(
             options,
             progress=None if status is None else lambda msg: status.update(f"tfdoctor: {msg}"),
         )
-    _print(_render(report, fmt, verbose, strict, color, command="check"), nl=False)
+    _emit(report, fmt, verbose, strict, color, command="check")
     raise typer.Exit(report.exit_code(strict))
 
 
@@ -273,7 +273,7 @@ def smoke_command(
     bars = _progress_bars() if fmt is OutputFormat.text and _use_color(sys.stderr) else None
     with _doctor_errors(), bars[0] if bars is not None else nullcontext():
         report = smoke_report(options, progress=None if bars is None else bars[1])
-    _print(_render(report, fmt, False, strict, color, command="smoke"), nl=False)
+    _emit(report, fmt, False, strict, color, command="smoke")
     raise typer.Exit(report.exit_code(strict))
 
 
@@ -308,6 +308,20 @@ def _progress_bars() -> tuple[Any, ProgressFunc]:
     return bars, update
 
 
+def _emit(
+    report: Report,
+    fmt: OutputFormat,
+    verbose: bool,
+    strict: bool,
+    color: Optional[bool],
+    command: str = "check",
+) -> None:
+    """The report on standard output; in GitHub's format, in the job summary too."""
+    _print(_render(report, fmt, verbose, strict, color, command), nl=False)
+    if fmt is OutputFormat.github:
+        _append_step_summary(report, strict)
+
+
 def _render(
     report: Report,
     fmt: OutputFormat,
@@ -328,7 +342,6 @@ def _render(
     if fmt is OutputFormat.github:
         from tfdoctor.render.github import render_github  # noqa: PLC0415 - see above
 
-        _append_step_summary(report, strict)
         return render_github(report, __version__, command=command, strict=strict)
     if fmt is OutputFormat.markdown:
         from tfdoctor.render.markdown import render_markdown  # noqa: PLC0415 - see above
@@ -740,7 +753,7 @@ def explain_command(
         raise _fail(str(exc)) from None
     except OSError as exc:
         raise _fail(f"cannot read {log}: {exc.strerror or exc}") from None
-    _print(_render(report, fmt, False, False, color, command="explain"), nl=False)
+    _emit(report, fmt, False, False, color, command="explain")
     raise typer.Exit(report.exit_code())
 
 
@@ -807,7 +820,7 @@ def scan_command(
 
         _print(render_sarif(report, __version__), nl=False)
     else:
-        _print(_render(report, OutputFormat(fmt.value), False, strict, color, "scan"), nl=False)
+        _emit(report, OutputFormat(fmt.value), False, strict, color, "scan")
     raise typer.Exit(report.exit_code(strict))
 
 
@@ -933,7 +946,7 @@ def cluster_local_command(
     options = _cluster_smoke_options(python, timeout, full)
     report = local_report(workers, options, __version__, _now())
     fmt = OutputFormat.json if json_out else OutputFormat.text
-    _print(_render(report, fmt, False, False, color), nl=False)
+    _emit(report, fmt, False, False, color)
     raise typer.Exit(report.exit_code())
 
 
@@ -945,7 +958,7 @@ def _fleet(paths: list[str], json_out: bool, color: Optional[bool]) -> None:
     except FleetError as exc:
         raise _fail(str(exc)) from None
     fmt = OutputFormat.json if json_out else OutputFormat.text
-    _print(_render(report, fmt, False, False, color), nl=False)
+    _emit(report, fmt, False, False, color)
     raise typer.Exit(report.exit_code())
 
 
