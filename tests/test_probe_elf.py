@@ -166,7 +166,6 @@ def test_both_classes_and_byte_orders(bits: int, byteorder: str) -> None:
         bits=bits,
         byteorder=byteorder,
         runpath=("$ORIGIN/a", "/b"),
-        needed=("libc.so.6",),
         soname="libx.so.1",
     )
 

@@ -29,7 +29,7 @@ _ELF_MAGIC = b"\x7fELF"
 _ELFCLASS32, _ELFCLASS64 = 1, 2
 _ELFDATA2LSB, _ELFDATA2MSB = 1, 2
 _PT_LOAD, _PT_DYNAMIC = 1, 2
-_DT_NULL, _DT_NEEDED, _DT_STRTAB, _DT_STRSZ = 0, 1, 5, 10
+_DT_NULL, _DT_STRTAB, _DT_STRSZ = 0, 5, 10
 _DT_SONAME, _DT_RPATH, _DT_RUNPATH = 14, 15, 29
 
 
@@ -42,7 +42,6 @@ class ElfDynamic:
     byteorder: str
     runpath: tuple[str, ...] = ()
     rpath: tuple[str, ...] = ()
-    needed: tuple[str, ...] = ()
     soname: Optional[str] = None
 
 
@@ -132,7 +131,6 @@ def _dynamic(data: Data) -> ElfDynamic:
         byteorder="little" if elf_data == _ELFDATA2LSB else "big",
         runpath=paths(_DT_RUNPATH),
         rpath=paths(_DT_RPATH),
-        needed=tuple(strings(_DT_NEEDED)),
         soname=sonames[0] if sonames else None,
     )
 
