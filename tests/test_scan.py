@@ -91,7 +91,12 @@ def test_fix_names_the_idiom_and_the_compat_v1_stop_gap() -> None:
 def test_keras2_fix_offers_tf_keras_with_the_legacy_switch() -> None:
     (legacy, *_) = _by_id(DATA / "keras2_transfer_learning.ipynb", "scan.keras3-legacy-optimizers")
     assert "tf.keras.optimizers.Adam" in legacy.fix.text
-    assert legacy.fix.commands == ('pip install "tf-keras~=2.21.0"', "export TF_USE_LEGACY_KERAS=1")
+    # The catalogue's fix for the target line, as `check` gives it: tf-keras as the matrix
+    # pins it for 2.21 (from tf-keras' own metadata).
+    assert legacy.fix.commands == (
+        'pip install "tf-keras<2.22,>=2.21"',
+        "export TF_USE_LEGACY_KERAS=1",
+    )
     (tb,) = _by_id(DATA / "keras2_train.py", "scan.tensorboard-callback")
     assert tb.fix.commands == ("pip install tensorboard",)
     assert tb.cause == "tensorboard-not-installed"

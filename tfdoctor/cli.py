@@ -24,6 +24,7 @@ from tfdoctor.defaults import DEFAULT_KERNEL_TIMEOUT, DEFAULT_TIMEOUT, ExitCode
 if TYPE_CHECKING:
     from tfdoctor.doctor import PinOptions
     from tfdoctor.findings import Report
+    from tfdoctor.matrix import Matrix
     from tfdoctor.runwatch import Watched
     from tfdoctor.smoke import Progress, ProgressFunc
 
@@ -806,12 +807,16 @@ def scan_command(
     if json_out and output_format not in (ScanFormat.text, ScanFormat.json):
         raise _fail(f"--json and --format {output_format.value} ask for different outputs")
     fmt = ScanFormat.json if json_out else output_format
+    from tfdoctor.doctor import open_matrix  # noqa: PLC0415 - loaded when used
+
+    with _doctor_errors():
+        table = open_matrix(matrix)
     installed: Optional[frozenset[str]] = None
     if target is None:
-        target, installed = _scan_target(python, matrix)
+        target, installed = _scan_target(python, table)
     try:
         report = scan(
-            ScanOptions(tuple(paths), target, since, installed), load_rules(), __version__
+            ScanOptions(tuple(paths), target, since, installed), load_rules(), __version__, table
         )
     except (ScanError, RulesError) as exc:
         raise _fail(str(exc)) from None
@@ -824,7 +829,7 @@ def scan_command(
     raise typer.Exit(report.exit_code(strict))
 
 
-def _scan_target(python: str, matrix: Optional[str]) -> tuple[str, Optional[frozenset[str]]]:
+def _scan_target(python: str, table: Matrix) -> tuple[str, Optional[frozenset[str]]]:
     """The installed TensorFlow's line (read from its metadata, never imported) and the
     environment's TensorFlow family of distributions; else the matrix's newest line."""
     from tfdoctor.facts import Facts, normalize_name  # noqa: PLC0415 - when used
@@ -839,10 +844,6 @@ def _scan_target(python: str, matrix: Optional[str]) -> tuple[str, Optional[froz
     if key is not None:
         packages = frozenset(normalize_name(p.name) for p in found.packages or ())
         return f"{key[0]}.{key[1]}", packages
-    from tfdoctor.doctor import open_matrix  # noqa: PLC0415 - only without a TensorFlow
-
-    with _doctor_errors():
-        table = open_matrix(matrix)
     return table.lines[0].line, None
 
 

@@ -147,6 +147,30 @@ def python_minor(version: str) -> Optional[str]:
     return f"{parts[0]}.{parts[1]}"
 
 
+def keras3_serves_tf_keras(line: TFLine) -> bool:
+    """Keras 3 serves ``tf.keras`` on ``line``: its wheel's keras pin admits 3 (2.16 on)."""
+    from packaging.specifiers import SpecifierSet  # noqa: PLC0415 - 40 ms import
+
+    pin = line.pins.keras
+    return pin is not None and "3.0.0" in SpecifierSet(pin)
+
+
+def first_keras3_line(matrix: Matrix) -> Optional[TFLine]:
+    """The oldest line on which Keras 3 serves ``tf.keras``."""
+    lines = [line for line in matrix.lines if keras3_serves_tf_keras(line)]
+    return min(lines, key=lambda line: version_key(line.line)) if lines else None
+
+
+def tf_keras_requirement(line: TFLine) -> Optional[str]:
+    """``tf-keras`` of ``line``: the matrix's pin, else the line's own release where Keras 3
+    is tf.keras; None where the line has no tf-keras."""
+    if line.pins.tf_keras is not None:
+        return f"tf-keras{line.pins.tf_keras}"
+    if keras3_serves_tf_keras(line):
+        return f"tf-keras~={line.line}.0"
+    return None
+
+
 def _toolkit_driver(matrix: Matrix, line: TFLine, os_name: str) -> Optional[str]:
     """The driver the line's CUDA toolkit shipped with on ``os_name``, if known."""
     toolkit = matrix.toolkit(line.cuda) if line.cuda is not None else None

@@ -16,7 +16,14 @@ import shlex
 from pathlib import PurePath, PurePosixPath
 from typing import Optional
 
-from tfdoctor.compat import Target, marker_environment, platform_of, python_minor
+from tfdoctor.compat import (
+    Target,
+    keras3_serves_tf_keras,
+    marker_environment,
+    platform_of,
+    python_minor,
+    tf_keras_requirement,
+)
 from tfdoctor.cuda_layout import (
     DEFAULT_CUDA_ROOT,
     NVCC_WHEEL_DIR,
@@ -187,21 +194,12 @@ class Machine:
     @functools.cached_property
     def keras3_is_tf_keras(self) -> bool:
         """Keras 3 serves ``tf.keras`` on the installed line: its wheel's keras pin admits 3."""
-        from packaging.specifiers import SpecifierSet  # noqa: PLC0415 - 40 ms import
-
-        pin = self.line.pins.keras if self.line is not None else None
-        return pin is not None and "3.0.0" in SpecifierSet(pin)
+        return self.line is not None and keras3_serves_tf_keras(self.line)
 
     @functools.cached_property
     def tf_keras_spec(self) -> Optional[str]:
-        """``tf-keras`` of the installed line: the matrix's pin, else the line's own release
-        where Keras 3 is tf.keras; None where the line has no tf-keras."""
-        line = self.line
-        if line is not None and line.pins.tf_keras is not None:
-            return f"tf-keras{line.pins.tf_keras}"
-        if line is not None and self.keras3_is_tf_keras:
-            return f"tf-keras~={line.line}.0"
-        return None
+        """``tf-keras`` of the installed line (:func:`~tfdoctor.compat.tf_keras_requirement`)."""
+        return tf_keras_requirement(self.line) if self.line is not None else None
 
     @functools.cached_property
     def cuda_install_method(self) -> Optional[str]:

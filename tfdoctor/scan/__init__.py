@@ -20,11 +20,13 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Optional
 
-from tfdoctor.causes import CAUSES
+from tfdoctor.causes import CAUSES, keras3_fix
 from tfdoctor.causes import finding as cause_finding
-from tfdoctor.facts import Facts
+from tfdoctor.compat import first_keras3_line
+from tfdoctor.facts import Facts, PackageFacts
 from tfdoctor.findings import Finding, Fix, Location, Report, Severity
-from tfdoctor.matrix import version_key
+from tfdoctor.machine import Machine
+from tfdoctor.matrix import Matrix, load_matrix, version_key
 from tfdoctor.scan.api import MISSING, ApiIndex, api_for, bundled_lines, load_api
 from tfdoctor.scan.rules import Rule, Rules
 from tfdoctor.scan.walker import FileUses, MethodUse, Use, scan_path
@@ -33,8 +35,6 @@ from tfdoctor.scan.walker import FileUses, MethodUse, Use, scan_path
 POOL_MIN_FILES = 24
 #: Directories never entered when a directory is scanned.
 SKIP_DIRS = frozenset({"__pycache__", ".git", ".hg", ".svn", ".ipynb_checkpoints", "node_modules"})
-#: Keras 3 serves tf.keras from this line on.
-KERAS3_LINE = (2, 16)
 #: The line whose top-level namespace dropped the TensorFlow 1 API.
 TF2_LINE = (2, 0)
 
@@ -133,10 +133,16 @@ class Verdict:
 class Judge:
     """Judges uses against the rules and the target's API listing."""
 
-    def __init__(self, rules: Rules, options: ScanOptions) -> None:
+    def __init__(self, rules: Rules, options: ScanOptions, matrix: Matrix) -> None:
         self.rules = rules
         self.target = version_key(options.target)
         self.target_line = options.target
+        # Where Keras 3 serves tf.keras, and the fixes of the target line, are the matrix's.
+        keras3 = first_keras3_line(matrix)
+        self.keras3: Optional[tuple[int, ...]] = version_key(keras3.line) if keras3 else None
+        line = matrix.line_for(options.target)
+        installed = (PackageFacts("tensorflow", line.latest_patch, ""),) if line else ()
+        self.target_machine = Machine(Facts("", "", packages=installed), matrix)
         self.since = version_key(options.since) if options.since else None
         self.installed = options.installed
         self.api: Optional[ApiIndex] = api_for(options.target)
@@ -220,7 +226,7 @@ class Judge:
         if tf1 is not None:
             return tf1
         if name.startswith("keras.") or name.startswith(_KERAS_ALIASES):
-            if self.target < KERAS3_LINE or not self.applies(KERAS3_LINE):
+            if self.keras3 is None or self.target < self.keras3 or not self.applies(self.keras3):
                 return None
             if name.startswith("keras.src.") or name == "keras.src":
                 return None  # Keras' private tree: not API, and not ours to judge
@@ -296,8 +302,8 @@ class Judge:
         return Verdict(cause, cause, Severity.ERROR, what, Fix(fix, commands), CAUSES[cause].links)
 
     def _legacy_commands(self) -> tuple[str, ...]:
-        spec = f"tf-keras~={self.target_line}.0" if self.target >= KERAS3_LINE else "tf-keras"
-        return (f'pip install "{spec}"', "export TF_USE_LEGACY_KERAS=1")
+        """The catalogue's commands for Keras 2 code on the target line."""
+        return keras3_fix(self.target_machine).commands
 
     def _verdict(self, rule: Rule, name: str) -> Verdict:
         text = rule.replacement
@@ -366,9 +372,14 @@ def methods_of(rules: Rules) -> frozenset[str]:
     return frozenset(rules.by_method())
 
 
-def judge_files(files: Sequence[FileUses], rules: Rules, options: ScanOptions) -> list[Finding]:
-    """The findings of every file, in file then position order."""
-    judge = Judge(rules, options)
+def judge_files(
+    files: Sequence[FileUses],
+    rules: Rules,
+    options: ScanOptions,
+    matrix: Optional[Matrix] = None,
+) -> list[Finding]:
+    """The findings of every file, in file then position order (``matrix``: the bundled)."""
+    judge = Judge(rules, options, matrix if matrix is not None else load_matrix())
     out: list[Finding] = []
     for found in files:
         for error in found.errors:
@@ -438,14 +449,17 @@ def _item(
     return (cell or 0, line, column), located
 
 
-def scan(options: ScanOptions, rules: Rules, version: str) -> Report:
-    """Scan the files under ``options.paths`` for uses that break on ``options.target``."""
+def scan(
+    options: ScanOptions, rules: Rules, version: str, matrix: Optional[Matrix] = None
+) -> Report:
+    """Scan the files under ``options.paths`` for uses that break on ``options.target``
+    (release knowledge from ``matrix``, by default the bundled one)."""
     if not version_key(options.target):
         raise ScanError(f"--target {options.target!r} is not a release line such as 2.21")
     if options.since is not None and not version_key(options.since):
         raise ScanError(f"--from {options.since!r} is not a release line such as 2.15")
     files = collect_files(options.paths)
     found = scan_files(files, methods_of(rules), options.workers)
-    findings = judge_files(found, rules, options)
+    findings = judge_files(found, rules, options, matrix)
     collected = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
     return Report(Facts(tfdoctor_version=version, collected_at=collected), tuple(findings))
