@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import atexit
 import dataclasses
+import json
 import os
 import signal
 import subprocess
@@ -15,7 +16,7 @@ import sys
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Any, Callable, Optional, Union
 
 #: Child scripts live here and are run by path.
 CHILD_DIR = Path(__file__).resolve().parent / "child"
@@ -74,6 +75,45 @@ class CommandResult:
 
 
 Runner = Callable[[Sequence[str], Optional[Mapping[str, str]], float], CommandResult]
+
+
+@dataclasses.dataclass(frozen=True)
+class ChildFailure:
+    """Why a child script that reports one JSON object gave none: a status and a message."""
+
+    status: str
+    message: str
+
+
+def child_report(
+    result: CommandResult, what: str, timeout: float
+) -> Union[dict[str, Any], ChildFailure]:
+    """The JSON object a driver child (``what``: ``NVML``, ``cuInit``) printed, or why not.
+
+    The statuses are the facts' own: ``child-error`` (not started, no report), ``timeout``
+    (the driver may be hung) and ``crashed`` (a signal inside the driver).
+    """
+    if result.start_error is not None:
+        return ChildFailure(
+            "child-error", f"could not start the {what} child: {result.start_error}"
+        )
+    if result.timed_out:
+        return ChildFailure(
+            "timeout", f"{what} did not return within {timeout:g} s (the driver may be hung)"
+        )
+    if result.signal_name is not None:
+        return ChildFailure(
+            "crashed", f"the {what} child was killed by {result.signal_name} inside the driver"
+        )
+    try:
+        doc = json.loads(result.stdout)
+    except ValueError:
+        doc = None
+    if not isinstance(doc, dict):
+        return ChildFailure(
+            "child-error", f"the {what} child exited with {result.returncode} without a JSON report"
+        )
+    return doc
 
 
 #: Children started ahead of their probe (:func:`start_early`), by argv and environment.

@@ -8,12 +8,18 @@ in about the time one interpreter takes to start. :func:`read_cuinit` runs
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any, Optional
 
 from tfdoctor.facts import CuInitFacts
-from tfdoctor.probes._run import CommandResult, Runner, child_script, run_command
+from tfdoctor.probes._run import (
+    ChildFailure,
+    CommandResult,
+    Runner,
+    child_report,
+    child_script,
+    run_command,
+)
 from tfdoctor.probes.nvidia import cuda_version_from_int
 
 PROBE = "cuinit"
@@ -47,30 +53,11 @@ def cuinit_argv(python: str) -> list[str]:
 
 def parse_cuinit_result(result: CommandResult, timeout: float) -> CuInitFacts:
     """Facts from a finished (or killed) cuInit child."""
-    if result.start_error is not None:
+    doc = child_report(result, "cuInit", timeout)
+    if isinstance(doc, ChildFailure):
+        tail = result.stderr_tail().splitlines() if doc.status == "child-error" else []
         return CuInitFacts(
-            status="child-error", message=f"could not start the cuInit child: {result.start_error}"
-        )
-    if result.timed_out:
-        return CuInitFacts(
-            status="timeout",
-            message=f"cuInit did not return within {timeout:g} s (the driver may be hung)",
-        )
-    if result.signal_name is not None:
-        return CuInitFacts(
-            status="crashed",
-            message=f"the cuInit child was killed by {result.signal_name} inside the driver",
-        )
-    try:
-        doc = json.loads(result.stdout)
-    except ValueError:
-        doc = None
-    if not isinstance(doc, dict):
-        tail = result.stderr_tail().splitlines()
-        return CuInitFacts(
-            status="child-error",
-            message=f"the cuInit child exited with {result.returncode} without a JSON report"
-            + (f": {tail[-1]}" if tail else ""),
+            status=doc.status, message=doc.message + (f": {tail[-1]}" if tail else "")
         )
     return parse_cuinit_doc(doc)
 

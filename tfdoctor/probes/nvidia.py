@@ -11,14 +11,20 @@ from __future__ import annotations
 
 import csv
 import dataclasses
-import json
 import re
 import sys
 from collections.abc import Mapping, Sequence
 from typing import Any, Optional, Union
 
 from tfdoctor.facts import DriverFacts, GpuFacts, ProbeError
-from tfdoctor.probes._run import CommandResult, Runner, child_script, run_command
+from tfdoctor.probes._run import (
+    ChildFailure,
+    CommandResult,
+    Runner,
+    child_report,
+    child_script,
+    run_command,
+)
 
 PROBE = "driver"
 
@@ -163,28 +169,13 @@ def nvml_argv() -> list[str]:
 def parse_nvml_result(result: CommandResult, timeout: float) -> Outcome:
     """Facts, or the reason NVML failed, from a finished ``nvml_info.py`` child."""
     detail = result.stderr_tail()
-    if result.start_error is not None:
-        return _nvml_error("child-error", f"could not start the NVML child: {result.start_error}")
-    if result.timed_out:
-        return _nvml_error(
-            "timeout", f"NVML did not answer within {timeout:g} s (the driver may be hung)", detail
-        )
-    if result.signal_name is not None:
-        return _nvml_error(
-            "crashed",
-            f"the NVML child was killed by {result.signal_name} inside the driver",
-            detail,
-        )
-    try:
-        doc = json.loads(result.stdout)
-    except ValueError:
-        doc = None
-    if not isinstance(doc, dict):
-        return _nvml_error(
-            "child-error",
-            f"the NVML child exited with {result.returncode} without a JSON report",
-            detail or result.stdout[-2000:],
-        )
+    doc = child_report(result, "NVML", timeout)
+    if isinstance(doc, ChildFailure):
+        if result.start_error is not None:
+            return _nvml_error(doc.status, doc.message)
+        if doc.status == "child-error":  # no report: what it printed instead says why
+            detail = detail or result.stdout[-2000:]
+        return _nvml_error(doc.status, doc.message, detail)
     try:
         return parse_nvml_doc(doc)
     except (KeyError, TypeError, ValueError) as exc:
