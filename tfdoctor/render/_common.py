@@ -10,6 +10,7 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any, Callable, NamedTuple, Optional
 
+from tfdoctor.defaults import ExitCode
 from tfdoctor.facts import (
     CpuFacts,
     CudaLibsFacts,
@@ -24,7 +25,6 @@ from tfdoctor.facts import (
     TensorFlowFacts,
     normalize_name,
 )
-from tfdoctor.defaults import ExitCode
 from tfdoctor.findings import Finding, Report, Severity
 
 #: Areas in the order a broken stack is best read: the interpreter, the machine, what is
