@@ -415,6 +415,44 @@ class SmokeResult:
 
 
 @dataclasses.dataclass(frozen=True)
+class CpuPeakFacts:
+    """How a CPU's float32 peak was found: derived for its microarchitecture, and measured."""
+
+    #: The microarchitecture the CPU matched in tfdoctor's table (``AMD Zen 4``); None: not in
+    #: the table, and the FLOP per cycle come from the instruction-set flags alone.
+    microarchitecture: Optional[str] = None
+    #: float32 FLOP per cycle per core (an FMA counts two), the vector units behind it, and
+    #: the documents it comes from (the table row's sources).
+    flops_per_cycle: Optional[int] = None
+    vector_units: str = ""
+    sources: tuple[str, ...] = ()
+    #: Why the FLOP per cycle are only a lower bound (hybrid cores, SKUs the name does not tell
+    #: apart, flags alone); empty when the figure is exact.
+    lower_bound: str = ""
+    #: Cores counted: physical cores this process may use, capped at the cgroup CPU quota.
+    cores: Optional[float] = None
+    #: The clock the derivation uses (Hz) and where it came from: ``measured`` (a dependent-add
+    #: chain on every usable CPU at once), ``cpufreq`` (cpuinfo_max_freq), ``model-name`` (the
+    #: base clock an Intel model name carries) or ``cpuinfo`` (the MHz /proc/cpuinfo shows,
+    #: often the base clock in a virtual machine).
+    clock_hz: Optional[float] = None
+    clock_source: Optional[str] = None
+    #: The clock /proc/cpuinfo shows (Hz), for comparison with the one used.
+    listed_clock_hz: Optional[float] = None
+    #: cores x clock x FLOP per cycle (FLOP/s); None when one of them is unknown.
+    derived_flops: Optional[float] = None
+    #: What an FMA loop reached on every usable CPU at once (FLOP/s per CPU second: the cores'
+    #: own speed), with which kernel (``fma512``, ``fma256``) and threads, and the FLOP/s the
+    #: same run reached in wall time beside whatever else ran; None: not measured
+    #: (``measure_error`` says why).
+    measured_flops: Optional[float] = None
+    measured_kernel: Optional[str] = None
+    measured_threads: Optional[int] = None
+    measured_wall_flops: Optional[float] = None
+    measure_error: Optional[str] = None
+
+
+@dataclasses.dataclass(frozen=True)
 class SmokeDevice:
     """One device the smoke test ran on, its peak, and what the memory cap achieved."""
 
@@ -427,11 +465,15 @@ class SmokeDevice:
     tf32: bool = False
     #: Peak FLOP/s per precision (``float32``, ``tf32``, ``float16``, ``bfloat16``).
     peaks: dict[str, float] = dataclasses.field(default_factory=dict)
-    #: How the peaks were derived: the data sheet (URL), cores x clock x FLOP/cycle (CPU), or
+    #: How the peaks were found: the data sheet (URL); for a CPU the measured FMA loop or cores
+    #: x clock x FLOP/cycle for its microarchitecture, whichever is higher, naming the other;
     #: SMs x FP32 results per clock per SM x 2 x clock (GPU not in the table); else why none.
     peak_source: Optional[str] = None
-    #: ``data-sheet`` (GPU table), ``derived`` (CPU; GPU: non-tensor float32 only), None.
+    #: ``data-sheet`` (GPU table), ``derived`` (CPU; GPU: non-tensor float32 only),
+    #: ``measured`` (CPU: the FMA loop beat the derived peak, which is then wrong), None.
     peak_basis: Optional[str] = None
+    #: CPU only: the derivation and the measurement the CPU peak was chosen from.
+    cpu_peak: Optional[CpuPeakFacts] = None
     #: GPU only, from the CUDA driver: multiprocessors, and the maximum SM clock (MHz).
     sm_count: Optional[int] = None
     max_clock_mhz: Optional[float] = None

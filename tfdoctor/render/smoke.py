@@ -49,6 +49,10 @@ def _verdict(result: SmokeResult) -> str:
     return {True: "ok", False: "WRONG", None: "-"}[result.ok]
 
 
+def _above_peak(result: SmokeResult) -> bool:
+    return result.fraction_of_peak is not None and result.fraction_of_peak > 1.0
+
+
 def _row(device: SmokeDevice, result: SmokeResult) -> tuple[str, ...]:
     placed = "-" if result.placed_on is None else result.placed_on.replace("/device:", "")
     if result.placed_on is not None and result.placed_on != result.device:
@@ -58,7 +62,8 @@ def _row(device: SmokeDevice, result: SmokeResult) -> tuple[str, ...]:
         error = f"{result.max_abs_error:.1e} / {result.tolerance:.1e}"
     fraction = "-"
     if result.fraction_of_peak is not None:
-        fraction = f"{result.fraction_of_peak:.0%}"
+        # Above 1 the peak is a lower bound: no percentage of it, a mark the note explains.
+        fraction = ">100% *" if _above_peak(result) else f"{result.fraction_of_peak:.0%}"
     return (
         result.kernel,
         result.dtype,
@@ -122,6 +127,10 @@ def smoke_lines(smoke: SmokeFacts) -> list[str]:
         for row in rows:
             cells = [cell.ljust(widths[i]) for i, cell in enumerate(row)]
             lines.append(("    " + "  ".join(cells)).rstrip())
+        if any(_above_peak(r) for r in device.results):
+            lines.append(
+                "    * faster than the peak: the peak is a lower bound here, not a ceiling"
+            )
         notes = [r for r in device.results if r.note or r.error]
         for result in notes:
             text = "; ".join(t for t in (result.error or "", result.note) if t)

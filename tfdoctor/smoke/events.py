@@ -248,6 +248,7 @@ def _devices(
                 memory_peak=_int(used.get("memory_peak")),
                 cpu_affinity=_int(used.get("cpu_affinity")) if on_cpu else None,
                 cpu_quota=cpu.quota if on_cpu and cpu is not None else None,
+                cpu_peak=cpu.detail if on_cpu and cpu is not None else None,
                 cpu_busy_others=_float(used.get("cpu_busy_others")) if on_cpu else None,
                 results=tuple(results),
             )

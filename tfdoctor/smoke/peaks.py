@@ -5,8 +5,9 @@ sparse figure (marked "with sparsity"), the dense one is half of it, as its foot
 A GPU missing from the table gets a derived non-tensor float32 peak (SMs x FP32 results per
 clock per SM x 2 x maximum SM clock) where its compute capability is in the CUDA guide's
 throughput table; any other model or precision has no peak, so its fraction of peak stays
-unknown rather than guessed. CPU peaks are cores x clock x FLOP per cycle, each with its
-source named.
+unknown rather than guessed. A CPU's peak is the higher of two figures, each with its source
+named: cores x clock x FLOP per cycle for its microarchitecture (:mod:`tfdoctor.smoke.microarch`)
+and what an FMA loop measured on its cores (:mod:`tfdoctor.smoke.fma`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,10 @@ import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Optional
+
+from tfdoctor.facts import CpuPeakFacts
+from tfdoctor.smoke.fma import FmaMeasurement, fma_kernels, fma_threads, read_fma
+from tfdoctor.smoke.microarch import find_microarchitecture, flops_from_flags, identify
 
 TERA = 1e12
 GIGA = 1e9
@@ -233,16 +238,27 @@ def derive_gpu_peak(counts: GpuCounts) -> DerivedPeak:
 
 # --- CPUs ----------------------------------------------------------------------------------
 
+CLOCK_WHY = {
+    "measured": "measured: a dependent-add chain on every usable CPU at once",
+    "cpufreq": "maximum boost clock from cpufreq (cpuinfo_max_freq)",
+    "model-name": "base clock from the model name (boost runs higher)",
+    "cpuinfo": "the clock /proc/cpuinfo shows: often the base clock, notably in a virtual "
+    "machine, while the cores run faster",
+}
+
 
 @dataclasses.dataclass(frozen=True)
 class CpuPeak:
-    """A CPU's float32 peak and how it was derived."""
+    """A CPU's float32 peak, how it was found, and what it was chosen from."""
 
     model: Optional[str]
     flops: Optional[float]
     source: str
     #: The cgroup CPU quota in CPUs the peak was capped at; None: no quota, or unknown.
     quota: Optional[float] = None
+    #: ``derived`` or ``measured`` (the FMA loop beat the derivation); None without a peak.
+    basis: Optional[str] = None
+    detail: CpuPeakFacts = dataclasses.field(default_factory=CpuPeakFacts)
 
 
 def _fields(block: str) -> dict[str, str]:
@@ -254,31 +270,27 @@ def _fields(block: str) -> dict[str, str]:
     return out
 
 
-def flops_per_cycle(vendor: str, family: Optional[int], flags: set[str]) -> tuple[int, str]:
-    """float32 FLOP per cycle per core from the vector units, and why.
+def _rate(flops: float) -> str:
+    return f"{flops / GIGA:.1f} GFLOP/s"
 
-    An FMA counts two FLOP. Intel: AVX-512 server cores have two 512-bit FMA units
-    (Intel 64 and IA-32 Architectures Optimization Reference Manual; parts with one unit reach
-    half). AMD Zen 4 (family 19h with AVX-512) runs 512-bit instructions as two 256-bit halves
-    on its two 256-bit FMA pipes (AMD's Zen 4 software optimization guide), so AVX-512 does
-    not double its peak; Zen 5 (family 1Ah) has 512-bit pipes.
-    """
-    amd = vendor == "AuthenticAMD"
-    if "avx512f" in flags:
-        if amd and family == 0x19:
-            return 32, "Zen 4: 2 FMA pipes x 8 float32 lanes x 2 (AVX-512 runs at 256-bit width)"
-        if amd:
-            return 64, "AVX-512: 2 FMA units x 16 float32 lanes x 2"
-        return 64, "AVX-512: 2 FMA units x 16 float32 lanes x 2 (parts with one unit: half)"
-    if "avx2" in flags and "fma" in flags:
-        return 32, "AVX2+FMA: 2 FMA units x 8 float32 lanes x 2"
-    if "avx" in flags:
-        return 16, "AVX: one 8-lane add and one 8-lane multiply per cycle"
-    if "asimd" in flags:
-        return 16, "NEON: 2 FMA pipes x 4 float32 lanes x 2 (Neoverse N1; wider cores do more)"
-    if "sse2" in flags:
-        return 8, "SSE: one 4-lane add and one 4-lane multiply per cycle"
-    return 0, "no known vector unit"
+
+def _clock(
+    model: Optional[str],
+    listed_hz: Optional[float],
+    max_freq_khz: Optional[int],
+    measured: Optional[FmaMeasurement],
+) -> tuple[Optional[float], Optional[str]]:
+    """The clock to derive with, best first: measured, cpufreq, model name, /proc/cpuinfo."""
+    if measured is not None and measured.clock_hz:
+        return measured.clock_hz, "measured"
+    if max_freq_khz:
+        return max_freq_khz * 1e3, "cpufreq"
+    match = re.search(r"@\s*([0-9.]+)\s*GHz", model or "")
+    if match:
+        return float(match.group(1)) * GIGA, "model-name"
+    if listed_hz:
+        return listed_hz, "cpuinfo"
+    return None, None
 
 
 def cpu_peak(
@@ -286,16 +298,20 @@ def cpu_peak(
     max_freq_khz: Optional[int] = None,
     usable_cpus: Optional[int] = None,
     quota: Optional[float] = None,
+    measured: Optional[FmaMeasurement] = None,
 ) -> CpuPeak:
-    """Peak float32 FLOP/s from ``/proc/cpuinfo`` text, the cpufreq maximum, the CPUs this
-    process may use and its cgroup CPU quota: cores x clock x FLOP per cycle, with sources."""
+    """The float32 peak of the CPU in ``/proc/cpuinfo`` text, the cpufreq maximum, the CPUs
+    this process may use, its cgroup CPU quota and a measured FMA loop.
+
+    Derived: cores x clock x FLOP per cycle, the FLOP per cycle from the microarchitecture
+    table (:mod:`tfdoctor.smoke.microarch`), the clock measured where the FMA child ran. The
+    peak is the derived figure or the measured one, whichever is higher: a derivation below
+    what the CPU measurably does is wrong (a base clock, a table figure that is a lower bound).
+    """
     blocks = [_fields(b) for b in re.split(r"\n\s*\n", cpuinfo) if b.strip()]
     procs = [b for b in blocks if "processor" in b]
     first = procs[0] if procs else (blocks[0] if blocks else {})
     model = first.get("model name") or first.get("cpu model") or None
-    vendor = first.get("vendor_id", "")
-    family_text = first.get("cpu family", "")
-    family = int(family_text) if family_text.isdigit() else None
     flags = set((first.get("flags") or first.get("features") or "").split())
     logical = len(procs) or 1
     cores_seen = {(b.get("physical id", "0"), b.get("core id")) for b in procs if "core id" in b}
@@ -309,31 +325,83 @@ def cpu_peak(
         # most N cores at a time (the kernel's CFS bandwidth control, sched-bwc.rst).
         cores, quota_why = quota, f", capped at the cgroup CPU quota of {quota:g} CPUs"
 
-    per_cycle, unit_why = flops_per_cycle(vendor, family, flags)
-    if max_freq_khz:
-        hz, clock_why = max_freq_khz * 1e3, "maximum boost clock from cpufreq (cpuinfo_max_freq)"
-    else:
-        match = re.search(r"@\s*([0-9.]+)\s*GHz", model or "")
-        mhz = [float(b["cpu mhz"]) for b in procs if _is_number(b.get("cpu mhz", ""))]
-        if match:
-            hz = float(match.group(1)) * GIGA
-            clock_why = "base clock from the model name (boost runs higher)"
-        elif mhz:
-            hz = max(mhz) * 1e6
-            clock_why = (
-                "clock /proc/cpuinfo reports (often the base clock, notably in a virtual "
-                "machine; boost runs higher, so measured throughput can exceed this peak)"
-            )
-        else:
-            return CpuPeak(model, None, "no clock frequency found", quota)
-    if per_cycle == 0:
-        return CpuPeak(model, None, f"no known vector unit in the CPU flags ({unit_why})", quota)
-    flops = cores * hz * per_cycle
-    source = (
-        f"{cores:g} cores{quota_why} x {hz / GIGA:.2f} GHz ({clock_why}) x {per_cycle} float32 "
-        f"FLOP/cycle ({unit_why})"
+    row = find_microarchitecture(identify(first))
+    estimate = None if row is not None else flops_from_flags(flags)
+    per_cycle = row.flops_per_cycle if row else (estimate.flops_per_cycle if estimate else None)
+    mhz = [float(b["cpu mhz"]) for b in procs if _is_number(b.get("cpu mhz", ""))]
+    listed_hz = max(mhz) * 1e6 if mhz else None
+    hz, clock_source = _clock(model, listed_hz, max_freq_khz, measured)
+    derived = cores * hz * per_cycle if hz and per_cycle else None
+
+    measured_flops = None
+    if measured is not None and measured.flops:
+        measured_flops = measured.flops
+        threads = measured.threads or 1
+        if quota is not None and quota < threads:
+            measured_flops *= quota / threads
+    detail = CpuPeakFacts(
+        microarchitecture=row.name if row else None,
+        flops_per_cycle=per_cycle,
+        vector_units=row.units if row else (estimate.units if estimate else ""),
+        sources=row.sources if row else (),
+        lower_bound=row.lower_bound if row else (estimate.lower_bound if estimate else ""),
+        cores=float(cores),
+        clock_hz=hz,
+        clock_source=clock_source,
+        listed_clock_hz=listed_hz,
+        derived_flops=derived,
+        measured_flops=measured_flops,
+        measured_kernel=measured.kernel if measured else None,
+        measured_threads=measured.threads if measured else None,
+        measured_wall_flops=measured.wall_flops if measured else None,
+        measure_error=measured.error if measured else "the FMA loop was not run",
     )
-    return CpuPeak(model, flops, source, quota)
+    derivation = _derivation(detail, quota_why)
+    if measured_flops is not None and (derived is None or measured_flops > derived):
+        assert measured is not None
+        found = (
+            f"measured: {_rate(measured_flops)} ({measured.kernel} FMA loop on "
+            f"{measured.threads} threads, per CPU second, best of 3 runs); "
+        )
+        if derived is None:
+            found += f"no derived peak: {derivation}"
+        else:
+            found += f"derived only {_rate(derived)}: {derivation}, which understates this CPU"
+        return CpuPeak(model, measured_flops, found, quota, "measured", detail)
+    if derived is None:
+        text = f"{derivation}; {_measured_text(detail, None)}"
+        return CpuPeak(model, None, text, quota, None, detail)
+    source = f"derived: {derivation}; {_measured_text(detail, derived)}"
+    return CpuPeak(model, derived, source, quota, "derived", detail)
+
+
+def _derivation(detail: CpuPeakFacts, quota_why: str) -> str:
+    """cores x clock x FLOP/cycle in words, or why it cannot be derived."""
+    if detail.flops_per_cycle is None:
+        return "no known vector unit in the CPU flags"
+    if detail.clock_hz is None or detail.clock_source is None:
+        return "no clock frequency found"
+    clock_why = CLOCK_WHY[detail.clock_source]
+    if detail.clock_source == "measured" and detail.listed_clock_hz:
+        clock_why += f"; /proc/cpuinfo shows {detail.listed_clock_hz / GIGA:.2f} GHz"
+    units = detail.vector_units
+    if detail.lower_bound:
+        units += f"; a lower bound: {detail.lower_bound}"
+    return (
+        f"{detail.microarchitecture or 'microarchitecture unknown'}, {detail.cores:g} cores"
+        f"{quota_why} x {detail.clock_hz / GIGA:.2f} GHz ({clock_why}) x "
+        f"{detail.flops_per_cycle} float32 FLOP/cycle ({units})"
+    )
+
+
+def _measured_text(detail: CpuPeakFacts, derived: Optional[float]) -> str:
+    """What the FMA loop measured, beside a derived peak it did not beat."""
+    if detail.measured_flops is None:
+        return f"not measured: {detail.measure_error or 'unknown why'}"
+    text = f"measured {_rate(detail.measured_flops)} ({detail.measured_kernel} FMA loop"
+    if derived is not None:
+        text += f", {detail.measured_flops / derived:.0%} of it"
+    return text + ")"
 
 
 def _is_number(text: str) -> bool:
@@ -344,8 +412,9 @@ def _is_number(text: str) -> bool:
     return True
 
 
-def read_cpu_peak(root: str = "/") -> CpuPeak:
-    """:func:`cpu_peak` for this machine (Linux files; elsewhere the peak is unknown)."""
+def read_cpu_peak(root: str = "/", measure: bool = False) -> CpuPeak:
+    """:func:`cpu_peak` for this machine (Linux files; elsewhere the peak is unknown), with the
+    FMA child's measurement where ``measure`` asks for it."""
     base = Path(root)
     try:
         cpuinfo = (base / "proc" / "cpuinfo").read_text(encoding="utf-8", errors="replace")
@@ -361,7 +430,13 @@ def read_cpu_peak(root: str = "/") -> CpuPeak:
     affinity = getattr(os, "sched_getaffinity", None)
     if affinity is not None:
         usable = len(affinity(0))
-    return cpu_peak(cpuinfo, max_khz, usable, read_cpu_quota(root))
+    quota = read_cpu_quota(root)
+    measured = None
+    if measure:
+        first = _fields(re.split(r"\n\s*\n", cpuinfo)[0])
+        flags = set((first.get("flags") or first.get("features") or "").split())
+        measured = read_fma(fma_kernels(flags), fma_threads(usable, quota))
+    return cpu_peak(cpuinfo, max_khz, usable, quota, measured)
 
 
 def parse_cpu_max(text: str) -> Optional[float]:
@@ -444,7 +519,8 @@ class DevicePeaks:
     model: Optional[str]
     peaks: dict[str, float]
     source: str
-    #: ``data-sheet`` (GPU table), ``derived`` (cores or SMs x clock x rate), None (no peak).
+    #: ``data-sheet`` (GPU table), ``derived`` (cores or SMs x clock x rate), ``measured`` (a
+    #: CPU's FMA loop beat its derivation), None (no peak).
     basis: Optional[str]
 
 
@@ -460,7 +536,7 @@ def device_peaks(
             return DevicePeaks(None, {}, "the CPU peak was not derived", None)
         if cpu.flops is None:
             return DevicePeaks(cpu.model, {}, cpu.source, None)
-        return DevicePeaks(cpu.model, {"float32": cpu.flops}, cpu.source, "derived")
+        return DevicePeaks(cpu.model, {"float32": cpu.flops}, cpu.source, cpu.basis)
     row = gpu_peak(model)
     if row is not None:
         return DevicePeaks(model, row.peaks(), gpu_peak_source(row), "data-sheet")
