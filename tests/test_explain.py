@@ -141,8 +141,8 @@ def _case(path: Path) -> dict[str, Any]:
 
 def test_the_corpus_is_large_and_sourced() -> None:
     cases = [_case(p) for p in CASES]
-    assert sum(c["cause"] != "benign" for c in cases) >= 40
-    assert sum(c["cause"] == "benign" for c in cases) >= 15
+    assert sum(c["cause"] != "benign" for c in cases) >= 130
+    assert sum(c["cause"] == "benign" for c in cases) >= 30
     for path, case in zip(CASES, cases):
         assert re.match(r"https://github\.com/\S+/(issues|pull)/\d+$", case["source"]), path.name
         assert set(case) <= {"source", "cause", "fix_has", "fix_lacks"}, path.name
@@ -231,6 +231,38 @@ def test_the_gpu_in_the_log_raises_a_conditional_signature() -> None:
         "capability: 8.6"
     )
     assert _explain(stub + "\n" + gpu).findings[0].severity is Severity.ERROR
+
+
+@pytest.mark.parametrize(
+    ("dll", "cuda"),
+    [
+        pytest.param("cudart64_101.dll", "CUDA 10.1", id="cuda-10.1"),
+        pytest.param("cudart64_92.dll", "CUDA 9.2", id="cuda-9.2"),
+        pytest.param("cudart64_110.dll", None, id="cuda-11-any-minor"),
+    ],
+)
+def test_a_windows_runtime_dll_names_the_build_cuda_only_before_11(
+    dll: str, cuda: str | None
+) -> None:
+    line = (
+        "2020-07-30 16:17:56.453813: W tensorflow/stream_executor/platform/default/"
+        f"dso_loader.cc:55] Could not load dynamic library '{dll}'; dlerror: {dll} not found"
+    )
+    fix = _fix_text(_explain(line).findings[0])
+    assert "PATH" in fix and "LD_LIBRARY_PATH" not in fix
+    if cuda is None:
+        # Every CUDA 11.x runtime is cudart64_110.dll: the minor is not in the name.
+        assert "CUDA 11" not in fix
+    else:
+        assert f"Install {cuda} " in fix
+
+
+def test_no_kernel_image_without_a_capability_asks_for_it() -> None:
+    line = "status: Internal: no kernel image is available for execution on the device"
+    (finding,) = _explain(line).findings
+    assert finding.cause == "gpu-arch-unsupported"
+    assert "X.Y" not in "\n".join(finding.fix.commands if finding.fix else ())
+    assert "compute_cap" in _fix_text(finding)
 
 
 def test_the_scan_reads_every_line_once() -> None:

@@ -688,6 +688,14 @@ def _system_toolkit_fix(m: Machine) -> Fix:
     cudnn = m.build_cudnn or (line.cudnn if line else None)
     if m.in_conda and cuda is not None:
         return _conda_fix(m, line)
+    if cuda is None and m.os == "windows":
+        # Windows finds DLLs through PATH (its loader has no LD_LIBRARY_PATH).
+        return Fix(
+            "Install the CUDA toolkit and cuDNN versions this TensorFlow was built with "
+            "(`tfdoctor matrix` lists them), and make sure the toolkit's bin directory, which "
+            "holds cudart64_*.dll (and cuDNN's DLLs beside them), is on PATH.",
+            ("where cudart64_*.dll cudnn64_*.dll",),
+        )
     if cuda is None:
         return Fix(
             "Install the CUDA toolkit and cuDNN versions this TensorFlow was built with "
@@ -1306,8 +1314,17 @@ def driver_load_fix(m: Machine) -> Fix:
     )
 
 
-def gpu_arch_fix(m: Machine, capability: str) -> Fix:
-    """The newest TensorFlow with code for a GPU of ``capability``."""
+def gpu_arch_fix(m: Machine, capability: Optional[str]) -> Fix:
+    """The newest TensorFlow with code for a GPU of ``capability``; where that is unknown (a
+    log's "no kernel image" names no GPU), reading it first."""
+    if capability is None:
+        # nvidia-smi's compute_cap field: driver 510 and later.
+        return Fix(
+            "Read the GPU's compute capability, then use a TensorFlow release built for it "
+            "(`tfdoctor matrix --gpu X.Y`), a newer GPU, or a source build with "
+            "TF_CUDA_COMPUTE_CAPABILITIES set to it.",
+            ("nvidia-smi --query-gpu=name,compute_cap --format=csv",),
+        )
     line, install = gpu_fit_install(m, capability)
     if line is not None and install and m.platform is not None and m.facts.python is not None:
         return Fix(

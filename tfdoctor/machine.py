@@ -622,15 +622,20 @@ def library_of(filename: str) -> str:
     return re.sub(r"64_\d+$|64$", "", stem)
 
 
-# Before CUDA 11 the toolkit libraries' sonames carried the CUDA major.minor
-# (libcublas.so.10.0, libcudart.so.9.0): a failed dlopen names the build's CUDA.
-_OLD_SONAME = re.compile(r"lib(?:cudart|cublas|cufft|curand|cusolver|cusparse)\.so\.(\d+\.\d+)")
+# Before CUDA 11 the toolkit libraries' names carried the CUDA major.minor: the Linux sonames
+# (libcublas.so.10.0, libcudart.so.9.0) and the Windows DLLs (cudart64_101.dll is CUDA 10.1;
+# from 11 on every minor ships cudart64_110.dll, which says only "11"). A failed load of one
+# names the build's CUDA.
+_TOOLKIT_LIBS = r"(?:cudart|cublas|cufft|curand|cusolver|cusparse)"
+_OLD_SONAME = re.compile(rf"lib{_TOOLKIT_LIBS}\.so\.(\d+\.\d+)")
+_OLD_DLL = re.compile(rf"\b{_TOOLKIT_LIBS}64_(\d{{1,2}})(\d)\.dll", re.IGNORECASE)
 
 
 def _cuda_from_log(tf: TensorFlowFacts) -> Optional[str]:
-    """The build's CUDA as a pre-11 soname in TensorFlow's error or log reveals it."""
+    """The build's CUDA as a pre-11 library name in TensorFlow's error or log reveals it."""
     text = "\n".join((tf.error_message or "", *tf.log_errors))
-    for version in _OLD_SONAME.findall(text):
+    found = [*_OLD_SONAME.findall(text), *(f"{a}.{b}" for a, b in _OLD_DLL.findall(text))]
+    for version in found:
         if version_key(str(version))[:1] < (11,):
             return str(version)
     return None

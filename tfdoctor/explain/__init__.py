@@ -373,8 +373,7 @@ def _capability(r: Revealed, hits: Sequence[Hits]) -> Optional[str]:
 
 
 def _arch(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
-    cap = _capability(r, hits) or "X.Y"
-    return "gpu-arch-unsupported", causes.gpu_arch_fix(m, cap)
+    return "gpu-arch-unsupported", causes.gpu_arch_fix(m, _capability(r, hits))
 
 
 def _ptx_jit(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
