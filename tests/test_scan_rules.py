@@ -57,7 +57,7 @@ def test_a_minimal_file_parses() -> None:
         (
             "    effect: attribute-error\n",
             "    effect: boom\n",
-            "r.yaml:10: rules[a-rule].effect: must be",
+            "r.yaml:10: rules[a-rule].effect: 'boom' is not one of attribute-error, ",
         ),
         (
             "    cause: api-removed\n",

@@ -24,11 +24,11 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
 
-from tfdoctor.yamldoc import compose, load_cached
+from tfdoctor.yamldoc import NodeReader, compose, is_null, load_cached
 
 if TYPE_CHECKING:
     from yaml import Node
@@ -314,110 +314,15 @@ def parse_arch(arch: str) -> Optional[tuple[str, int, int, bool]]:
 # --- loading ---------------------------------------------------------------------------------
 
 
-class _Reader:
-    """Walks composed YAML nodes, turning each problem into a MatrixError with its position."""
+class _Reader(NodeReader):
+    """The shared node reader with the matrix's own values: specifiers and source ids."""
 
     def __init__(self, path: str) -> None:
-        self.path = path
-
-    def error(self, node: Optional[Node], field: str, message: str) -> MatrixError:
-        line = node.start_mark.line + 1 if node is not None else 1
-        return MatrixError(f"{self.path}:{line}: {field}: {message}")
-
-    def mapping(
-        self,
-        node: Node,
-        field: str,
-        required: Iterable[str],
-        optional: Iterable[str] = (),
-    ) -> dict[str, Node]:
-        """A mapping with exactly the known keys (all of ``required``), keys in order."""
-        from yaml import MappingNode, ScalarNode  # noqa: PLC0415 - yaml loads with the matrix
-
-        if not isinstance(node, MappingNode):
-            raise self.error(node, field, f"expected a mapping, got {_kind(node)}")
-        out: dict[str, Node] = {}
-        allowed = set(required) | set(optional)
-        for key_node, value_node in node.value:
-            if not isinstance(key_node, ScalarNode) or key_node.tag != "tag:yaml.org,2002:str":
-                raise self.error(key_node, field, "keys must be plain strings")
-            key = str(key_node.value)
-            if not key.isprintable():
-                raise self.error(key_node, field, f"key {key!r} has unprintable characters")
-            if key in out:
-                raise self.error(key_node, f"{field}.{key}", "duplicate key")
-            if allowed and key not in allowed:
-                raise self.error(
-                    key_node,
-                    f"{field}.{key}",
-                    f"unknown field (expected one of: {', '.join(sorted(allowed))})",
-                )
-            out[key] = value_node
-        for key in required:
-            if key not in out:
-                raise self.error(node, f"{field}.{key}", "missing field")
-        return out
+        super().__init__(path, MatrixError)
 
     def any_mapping(self, node: Node, field: str) -> dict[str, Node]:
         """A mapping with free keys (distribution names, platforms checked by the caller)."""
-        return self.mapping(node, field, (), ())
-
-    def sequence(self, node: Node, field: str) -> list[Node]:
-        from yaml import SequenceNode  # noqa: PLC0415
-
-        if not isinstance(node, SequenceNode):
-            raise self.error(node, field, f"expected a list, got {_kind(node)}")
-        return list(node.value)
-
-    def string(
-        self,
-        node: Node,
-        field: str,
-        pattern: Optional[re.Pattern[str]] = None,
-        what: str = "",
-        nullable: bool = False,
-    ) -> Optional[str]:
-        """A string scalar; versions must be quoted (YAML reads ``2.10`` as the float 2.1)."""
-        from yaml import ScalarNode  # noqa: PLC0415
-
-        if nullable and _is_null(node):
-            return None
-        if not isinstance(node, ScalarNode):
-            raise self.error(node, field, f"expected a string, got {_kind(node)}")
-        if node.tag != "tag:yaml.org,2002:str":
-            hint = " (quote versions: YAML reads 2.10 as 2.1)" if pattern is not None else ""
-            raise self.error(node, field, f"expected a string, got {node.value!r}{hint}")
-        value = str(node.value)
-        if not value.strip():
-            raise self.error(node, field, "must not be empty")
-        if pattern is not None and not pattern.match(value):
-            raise self.error(node, field, f"{value!r} is not a valid {what}")
-        return value
-
-    def required_string(
-        self, node: Node, field: str, pattern: Optional[re.Pattern[str]] = None, what: str = ""
-    ) -> str:
-        value = self.string(node, field, pattern, what)
-        assert value is not None  # not nullable
-        return value
-
-    def boolean(self, node: Node, field: str) -> bool:
-        from yaml import ScalarNode  # noqa: PLC0415
-
-        if not isinstance(node, ScalarNode) or node.tag != "tag:yaml.org,2002:bool":
-            raise self.error(node, field, f"expected true or false, got {_describe(node)}")
-        return str(node.value).lower() in ("true", "yes", "on")
-
-    def integer(self, node: Node, field: str) -> int:
-        from yaml import ScalarNode  # noqa: PLC0415
-
-        if not isinstance(node, ScalarNode) or node.tag != "tag:yaml.org,2002:int":
-            raise self.error(node, field, f"expected an integer, got {_describe(node)}")
-        value = str(node.value)
-        # YAML 1.1 also reads 0x1, 0b1 and 1:30 as integers; the matrix uses plain decimals.
-        if not re.fullmatch(r"[-+]?(0|[1-9][0-9]*)", value):
-            raise self.error(node, field, f"expected a decimal integer, got {value!r}")
-        return int(value)
+        return self.mapping(node, field)
 
     def specifier(self, node: Node, field: str, nullable: bool = True) -> Optional[str]:
         """A PEP 440 version specifier (``<2,>=1.26``); empty is not allowed."""
@@ -446,27 +351,6 @@ class _Reader:
                 raise self.error(item, field, f"unknown source {sid!r} (define it under sources)")
             out.append(sid)
         return tuple(out)
-
-
-def _is_null(node: Node) -> bool:
-    return getattr(node, "tag", "") == "tag:yaml.org,2002:null"
-
-
-def _kind(node: Node) -> str:
-    from yaml import MappingNode, SequenceNode  # noqa: PLC0415
-
-    if isinstance(node, MappingNode):
-        return "a mapping"
-    if isinstance(node, SequenceNode):
-        return "a list"
-    return _describe(node)
-
-
-def _describe(node: Node) -> str:
-    if _is_null(node):
-        return "null"
-    value = getattr(node, "value", None)
-    return repr(value) if isinstance(value, str) else type(node).__name__
 
 
 def _note(reader: _Reader, fields: Mapping[str, Node], where: str) -> str:
@@ -722,7 +606,7 @@ def _read_line(reader: _Reader, node: Node, index: int, sources: Mapping[str, So
         nullable=True,
     )
     caps = None
-    if not _is_null(fields["compute_capabilities"]):
+    if not is_null(fields["compute_capabilities"]):
         cap_fields = reader.mapping(
             fields["compute_capabilities"], f"{where}.compute_capabilities", ("sass", "ptx")
         )
@@ -733,7 +617,7 @@ def _read_line(reader: _Reader, node: Node, index: int, sources: Mapping[str, So
     pin_fields = reader.mapping(fields["pins"], f"{where}.pins", PIN_FIELDS)
     pins = Pins(**{k: reader.specifier(n, f"{where}.pins.{k}") for k, n in pin_fields.items()})
     and_cuda = None
-    if not _is_null(fields["and_cuda"]):
+    if not is_null(fields["and_cuda"]):
         and_cuda = {}
         for dist, spec_node in reader.any_mapping(fields["and_cuda"], f"{where}.and_cuda").items():
             if not _DIST_RE.match(dist):

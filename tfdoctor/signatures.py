@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
-from tfdoctor.yamldoc import compose, read_document
+from tfdoctor.yamldoc import SEVERITIES, NodeReader, compose, read_document
 
 if TYPE_CHECKING:
     from yaml import Node
@@ -52,8 +52,6 @@ GROUPS = frozenset(
         "site_packages",
     }
 )
-
-SEVERITIES = ("info", "warning", "error")
 
 _ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 _URL_RE = re.compile(r"^https://\S+$")
@@ -131,10 +129,10 @@ def parse_signatures(
         causes = CAUSES
     known = set(causes)
     root = compose(text, path, "signatures file", SignatureError)
-    reader = _Reader(path)
+    reader = NodeReader(path, SignatureError)
     top = reader.mapping(root, "signatures-file", ("schema_version", "signatures"))
-    version = reader.scalar(top["schema_version"], "schema_version", "int")
-    if version != str(SIGNATURES_SCHEMA_VERSION):
+    version = reader.integer(top["schema_version"], "schema_version")
+    if version != SIGNATURES_SCHEMA_VERSION:
         raise reader.error(
             top["schema_version"],
             "schema_version",
@@ -157,27 +155,29 @@ _REQUIRED = ("id", "cause", "severity", "keyword", "pattern", "summary", "source
 _OPTIONAL = ("explanation", "severity_with_gpu")
 
 
-def _read_signature(reader: _Reader, node: Node, index: int, known: set[str]) -> Signature:
+def _read_signature(reader: NodeReader, node: Node, index: int, known: set[str]) -> Signature:
     fields = reader.mapping(node, f"signatures[{index}]", _REQUIRED, _OPTIONAL)
-    sid = reader.string(fields["id"], f"signatures[{index}].id")
+    sid = reader.required_string(fields["id"], f"signatures[{index}].id")
     if not _ID_RE.match(sid):
         raise reader.error(fields["id"], f"signatures[{index}].id", f"{sid!r} is not a valid id")
     where = f"signatures[{sid}]"
-    cause = reader.string(fields["cause"], f"{where}.cause")
+    cause = reader.required_string(fields["cause"], f"{where}.cause")
     if cause not in known and cause not in (BENIGN, EVIDENCE):
         raise reader.error(
             fields["cause"],
             f"{where}.cause",
             f"unknown cause {cause!r} (a catalogue id, {BENIGN!r} or {EVIDENCE!r})",
         )
-    severity = _severity(reader, fields["severity"], f"{where}.severity")
+    severity = reader.choice(fields["severity"], f"{where}.severity", SEVERITIES)
     if cause in (BENIGN, EVIDENCE) and severity != "info":
         raise reader.error(
             fields["severity"], f"{where}.severity", f"a {cause} signature is info, never worse"
         )
     gpu_severity = None
     if "severity_with_gpu" in fields:
-        gpu_severity = _severity(reader, fields["severity_with_gpu"], f"{where}.severity_with_gpu")
+        gpu_severity = reader.choice(
+            fields["severity_with_gpu"], f"{where}.severity_with_gpu", SEVERITIES
+        )
         if cause in (BENIGN, EVIDENCE):
             raise reader.error(
                 fields["severity_with_gpu"],
@@ -185,7 +185,7 @@ def _read_signature(reader: _Reader, node: Node, index: int, known: set[str]) ->
                 f"a {cause} signature stays info",
             )
     explanation = (
-        reader.string(fields["explanation"], f"{where}.explanation")
+        reader.required_string(fields["explanation"], f"{where}.explanation")
         if "explanation" in fields
         else ""
     )
@@ -193,8 +193,8 @@ def _read_signature(reader: _Reader, node: Node, index: int, known: set[str]) ->
         raise reader.error(
             node, f"{where}.explanation", "a benign signature says why it is harmless"
         )
-    keyword = reader.string(fields["keyword"], f"{where}.keyword")
-    text = reader.string(fields["pattern"], f"{where}.pattern")
+    keyword = reader.required_string(fields["keyword"], f"{where}.keyword")
+    text = reader.required_string(fields["pattern"], f"{where}.pattern")
     try:
         pattern = re.compile(text)
     except re.error as exc:
@@ -207,7 +207,7 @@ def _read_signature(reader: _Reader, node: Node, index: int, known: set[str]) ->
             f"unknown group {unknown[0]!r} (expected one of: {', '.join(sorted(GROUPS))})",
         )
     sources = tuple(
-        reader.string(item, f"{where}.sources")
+        reader.required_string(item, f"{where}.sources")
         for item in reader.sequence(fields["sources"], f"{where}.sources")
     )
     if not sources:
@@ -220,7 +220,7 @@ def _read_signature(reader: _Reader, node: Node, index: int, known: set[str]) ->
         raise reader.error(fields["examples"], f"{where}.examples", "needs at least one example")
     examples = []
     for item in example_nodes:
-        line = reader.string(item, f"{where}.examples")
+        line = reader.required_string(item, f"{where}.examples")
         if "\n" in line.rstrip("\n"):
             raise reader.error(item, f"{where}.examples", "an example is one log line")
         if keyword not in line:
@@ -236,77 +236,10 @@ def _read_signature(reader: _Reader, node: Node, index: int, known: set[str]) ->
         severity=severity,
         pattern=pattern,
         keyword=keyword,
-        summary=reader.string(fields["summary"], f"{where}.summary"),
+        summary=reader.required_string(fields["summary"], f"{where}.summary"),
         explanation=explanation,
         sources=sources,
         examples=tuple(examples),
         severity_with_gpu=gpu_severity,
         lineno=node.start_mark.line + 1,
     )
-
-
-def _severity(reader: _Reader, node: Node, field: str) -> str:
-    value = reader.string(node, field)
-    if value not in SEVERITIES:
-        raise reader.error(node, field, f"{value!r} is not one of {', '.join(SEVERITIES)}")
-    return value
-
-
-class _Reader:
-    """Walks composed YAML nodes; each problem becomes a SignatureError with its position."""
-
-    def __init__(self, path: str) -> None:
-        self.path = path
-
-    def error(self, node: Optional[Node], field: str, message: str) -> SignatureError:
-        line = node.start_mark.line + 1 if node is not None else 1
-        return SignatureError(f"{self.path}:{line}: {field}: {message}")
-
-    def mapping(
-        self, node: Node, field: str, required: Iterable[str], optional: Iterable[str] = ()
-    ) -> dict[str, Node]:
-        """A mapping with exactly the known keys (all of ``required``)."""
-        from yaml import MappingNode, ScalarNode  # noqa: PLC0415
-
-        if not isinstance(node, MappingNode):
-            raise self.error(node, field, "expected a mapping")
-        allowed = set(required) | set(optional)
-        out: dict[str, Node] = {}
-        for key_node, value_node in node.value:
-            if not isinstance(key_node, ScalarNode) or key_node.tag != "tag:yaml.org,2002:str":
-                raise self.error(key_node, field, "keys must be plain strings")
-            key = str(key_node.value)
-            if key in out:
-                raise self.error(key_node, f"{field}.{key}", "duplicate key")
-            if key not in allowed:
-                raise self.error(
-                    key_node,
-                    f"{field}.{key}",
-                    f"unknown field (expected one of: {', '.join(sorted(allowed))})",
-                )
-            out[key] = value_node
-        for key in required:
-            if key not in out:
-                raise self.error(node, f"{field}.{key}", "missing field")
-        return out
-
-    def sequence(self, node: Node, field: str) -> list[Node]:
-        from yaml import SequenceNode  # noqa: PLC0415
-
-        if not isinstance(node, SequenceNode):
-            raise self.error(node, field, "expected a list")
-        return list(node.value)
-
-    def scalar(self, node: Node, field: str, kind: str) -> str:
-        from yaml import ScalarNode  # noqa: PLC0415
-
-        if not isinstance(node, ScalarNode) or node.tag != f"tag:yaml.org,2002:{kind}":
-            raise self.error(node, field, f"expected {kind}")
-        return str(node.value)
-
-    def string(self, node: Node, field: str) -> str:
-        """A non-empty string scalar."""
-        value = self.scalar(node, field, "str")
-        if not value.strip():
-            raise self.error(node, field, "must not be empty")
-        return value

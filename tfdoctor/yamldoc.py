@@ -1,5 +1,6 @@
 """Reading the package's YAML data files (the matrix, log signatures, scan rules) as composed
-nodes, with one-line ``FILE:LINE: message`` errors; each file's own reader validates the rest.
+nodes, with one-line ``FILE:LINE: message`` errors; :class:`NodeReader` reads typed values from
+the nodes (``FILE:LINE: FIELD: message``), and each file's own reader validates the rest.
 
 :func:`load_cached` keeps what a reader validated, keyed by the file's bytes and the reader's
 own code, so that a command that starts often (``check --static`` in a container's start, CI)
@@ -14,11 +15,15 @@ import contextlib
 import hashlib
 import os
 import pickle
+import re
 import stat
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Callable, Optional, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Optional, TypeVar
+
+if TYPE_CHECKING:
+    from yaml import Node
 
 T = TypeVar("T")
 
@@ -28,6 +33,8 @@ CACHE_ENV = "TFDOCTOR_CACHE_DIR"
 NO_CACHE_ENV = "TFDOCTOR_NO_CACHE"
 #: Cached documents kept per kind; older ones (another matrix, an earlier release) go.
 CACHE_KEEP = 8
+#: The severities a data file may give (the values of :class:`tfdoctor.findings.Severity`).
+SEVERITIES = ("info", "warning", "error")
 
 
 def read_document(path: str, noun: str, error: type[Exception]) -> str:
@@ -71,6 +78,156 @@ def compose(text: str, path: str, what: str, error: type[Exception]) -> Any:
     if root is None:
         raise error(f"{path}:1: the {what} is empty")
     return root
+
+
+class NodeReader:
+    """Typed access to composed YAML nodes: each problem is one ``error_type`` with the file,
+    the line and the field (``FILE:LINE: FIELD: message``)."""
+
+    def __init__(self, path: str, error_type: type[Exception]) -> None:
+        self.path = path
+        self.error_type = error_type
+
+    def error(self, node: Optional[Node], field: str, message: str) -> Exception:
+        line = node.start_mark.line + 1 if node is not None else 1
+        return self.error_type(f"{self.path}:{line}: {field}: {message}")
+
+    def mapping(
+        self,
+        node: Node,
+        field: str,
+        required: Iterable[str] = (),
+        optional: Iterable[str] = (),
+    ) -> dict[str, Node]:
+        """A mapping with exactly the known keys (all of ``required``), keys in order; any
+        plain string keys where neither ``required`` nor ``optional`` names one."""
+        from yaml import MappingNode, ScalarNode  # noqa: PLC0415 - yaml loads with a data file
+
+        if not isinstance(node, MappingNode):
+            raise self.error(node, field, f"expected a mapping, got {kind(node)}")
+        out: dict[str, Node] = {}
+        allowed = set(required) | set(optional)
+        for key_node, value_node in node.value:
+            if not isinstance(key_node, ScalarNode) or key_node.tag != "tag:yaml.org,2002:str":
+                raise self.error(key_node, field, "keys must be plain strings")
+            key = str(key_node.value)
+            if not key.isprintable():
+                raise self.error(key_node, field, f"key {key!r} has unprintable characters")
+            if key in out:
+                raise self.error(key_node, f"{field}.{key}", "duplicate key")
+            if allowed and key not in allowed:
+                raise self.error(
+                    key_node,
+                    f"{field}.{key}",
+                    f"unknown field (expected one of: {', '.join(sorted(allowed))})",
+                )
+            out[key] = value_node
+        for key in required:
+            if key not in out:
+                raise self.error(node, f"{field}.{key}", "missing field")
+        return out
+
+    def sequence(self, node: Node, field: str) -> list[Node]:
+        """A list's items."""
+        from yaml import SequenceNode  # noqa: PLC0415
+
+        if not isinstance(node, SequenceNode):
+            raise self.error(node, field, f"expected a list, got {kind(node)}")
+        return list(node.value)
+
+    def string(
+        self,
+        node: Node,
+        field: str,
+        pattern: Optional[re.Pattern[str]] = None,
+        what: str = "",
+        nullable: bool = False,
+    ) -> Optional[str]:
+        """A non-empty string scalar (None for null where ``nullable``); versions must be
+        quoted, as YAML reads ``2.10`` as the float 2.1."""
+        from yaml import ScalarNode  # noqa: PLC0415
+
+        if nullable and is_null(node):
+            return None
+        if not isinstance(node, ScalarNode):
+            raise self.error(node, field, f"expected a string, got {kind(node)}")
+        if node.tag != "tag:yaml.org,2002:str":
+            hint = " (quote versions: YAML reads 2.10 as 2.1)" if pattern is not None else ""
+            raise self.error(node, field, f"expected a string, got {node.value!r}{hint}")
+        value = str(node.value)
+        if not value.strip():
+            raise self.error(node, field, "must not be empty")
+        if pattern is not None and not pattern.match(value):
+            raise self.error(node, field, f"{value!r} is not a valid {what or 'value'}")
+        return value
+
+    def required_string(
+        self, node: Node, field: str, pattern: Optional[re.Pattern[str]] = None, what: str = ""
+    ) -> str:
+        """A non-empty string scalar; null is an error."""
+        value = self.string(node, field, pattern, what)
+        assert value is not None  # not nullable
+        return value
+
+    def strings(
+        self, node: Node, field: str, pattern: Optional[re.Pattern[str]] = None, what: str = ""
+    ) -> tuple[str, ...]:
+        """A list of non-empty strings (``FIELD[i]`` in errors)."""
+        return tuple(
+            self.required_string(item, f"{field}[{i}]", pattern, what)
+            for i, item in enumerate(self.sequence(node, field))
+        )
+
+    def choice(self, node: Node, field: str, choices: Sequence[str]) -> str:
+        """One of ``choices``."""
+        value = self.required_string(node, field)
+        if value not in choices:
+            raise self.error(node, field, f"{value!r} is not one of {', '.join(choices)}")
+        return value
+
+    def boolean(self, node: Node, field: str) -> bool:
+        """``true`` or ``false``."""
+        from yaml import ScalarNode  # noqa: PLC0415
+
+        if not isinstance(node, ScalarNode) or node.tag != "tag:yaml.org,2002:bool":
+            raise self.error(node, field, f"expected true or false, got {describe(node)}")
+        return str(node.value).lower() in ("true", "yes", "on")
+
+    def integer(self, node: Node, field: str) -> int:
+        """A plain decimal integer."""
+        from yaml import ScalarNode  # noqa: PLC0415
+
+        if not isinstance(node, ScalarNode) or node.tag != "tag:yaml.org,2002:int":
+            raise self.error(node, field, f"expected an integer, got {describe(node)}")
+        value = str(node.value)
+        # YAML 1.1 also reads 0x1, 0b1 and 1:30 as integers; the data files use plain decimals.
+        if not re.fullmatch(r"[-+]?(0|[1-9][0-9]*)", value):
+            raise self.error(node, field, f"expected a decimal integer, got {value!r}")
+        return int(value)
+
+
+def is_null(node: Node) -> bool:
+    """A YAML null (``~``, ``null`` or nothing)."""
+    return getattr(node, "tag", "") == "tag:yaml.org,2002:null"
+
+
+def kind(node: Node) -> str:
+    """What a node is, for a message: a mapping, a list, or its value."""
+    from yaml import MappingNode, SequenceNode  # noqa: PLC0415
+
+    if isinstance(node, MappingNode):
+        return "a mapping"
+    if isinstance(node, SequenceNode):
+        return "a list"
+    return describe(node)
+
+
+def describe(node: Node) -> str:
+    """A scalar node's value for a message (``null``, ``'2.1'``)."""
+    if is_null(node):
+        return "null"
+    value = getattr(node, "value", None)
+    return repr(value) if isinstance(value, str) else type(node).__name__
 
 
 def cache_dir(env: Optional[Mapping[str, str]] = None) -> Optional[Path]:

@@ -38,8 +38,6 @@ SKIP_DIRS = frozenset({"__pycache__", ".git", ".hg", ".svn", ".ipynb_checkpoints
 #: The line whose top-level namespace dropped the TensorFlow 1 API.
 TF2_LINE = (2, 0)
 
-_SEVERITY = {"error": Severity.ERROR, "warning": Severity.WARNING, "info": Severity.INFO}
-
 #: Namespaces TensorFlow fills from Keras: judged as the Keras 3 API they are from 2.16.
 _KERAS_ALIASES = ("tf.keras", "tf.losses", "tf.metrics", "tf.optimizers", "tf.initializers")
 
@@ -319,7 +317,7 @@ class Judge:
         return Verdict(
             rule.id,
             rule.cause,
-            _SEVERITY[rule.severity],
+            Severity(rule.severity),
             rule.what,
             Fix(text, tuple(commands)),
             links,

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Optional
 
 from tfdoctor.causes import CAUSES
 from tfdoctor.matrix import version_key
-from tfdoctor.yamldoc import compose, read_document
+from tfdoctor.yamldoc import SEVERITIES, NodeReader, compose, read_document
 
 DEFAULT_RULES = Path(__file__).resolve().parent.parent / "scan_rules.yaml"
 RULES_SCHEMA_VERSION = 1
@@ -24,7 +24,6 @@ EFFECTS = (
     "changed-default",
     "needs-package",
 )
-SEVERITIES = ("error", "warning", "info")
 
 _ID_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 _LINE_RE = re.compile(r"^\d+\.\d+$")
@@ -133,9 +132,9 @@ def parse_rules(text: str, path: str = "<rules>") -> Rules:
     """Validate rules YAML ``text`` (``path`` names it in errors)."""
     root = compose(text, path, "rules file", RulesError)
     reader = _Reader(path)
-    top = reader.mapping(root, "rules file", {"schema_version", "sources", "rules"}, required=3)
-    version = reader.scalar(top["schema_version"], "schema_version")
-    if version != str(RULES_SCHEMA_VERSION):
+    top = reader.mapping(root, "rules file", ("schema_version", "sources", "rules"))
+    version = reader.integer(top["schema_version"], "schema_version")
+    if version != RULES_SCHEMA_VERSION:
         raise reader.error(
             top["schema_version"],
             "schema_version",
@@ -144,14 +143,16 @@ def parse_rules(text: str, path: str = "<rules>") -> Rules:
     sources: dict[str, RuleSource] = {}
     for i, node in enumerate(reader.sequence(top["sources"], "sources")):
         where = f"sources[{i}]"
-        fields = reader.mapping(node, where, {"id", "title", "url"}, required=3)
-        sid = reader.string(fields["id"], f"{where}.id", _ID_RE, "a kebab-case id")
+        fields = reader.mapping(node, where, ("id", "title", "url"))
+        sid = reader.required_string(fields["id"], f"{where}.id", _ID_RE, "a kebab-case id")
         if sid in sources:
             raise reader.error(fields["id"], f"{where}.id", f"duplicate source {sid!r}")
-        url = reader.string(fields["url"], f"sources[{sid}].url")
+        url = reader.required_string(fields["url"], f"sources[{sid}].url")
         if not url.startswith("https://"):
             raise reader.error(fields["url"], f"sources[{sid}].url", "must be an https:// URL")
-        sources[sid] = RuleSource(sid, reader.string(fields["title"], f"{where}.title"), url)
+        sources[sid] = RuleSource(
+            sid, reader.required_string(fields["title"], f"{where}.title"), url
+        )
     rules: list[Rule] = []
     seen: set[str] = set()
     for i, node in enumerate(reader.sequence(top["rules"], "rules")):
@@ -164,13 +165,15 @@ def parse_rules(text: str, path: str = "<rules>") -> Rules:
 
 
 def _read_rule(reader: _Reader, node: Any, where: str, sources: Mapping[str, RuleSource]) -> Rule:
-    fields = reader.mapping(node, where, _RULE_FIELDS, required=0)
-    for name in ("id", "effect", "what", "replacement", "cause", "sources"):
-        if name not in fields:
-            raise reader.error(node, f"{where}.{name}", "is required")
-    rid = reader.string(fields["id"], f"{where}.id", _ID_RE, "a kebab-case id")
+    required = ("id", "effect", "what", "replacement", "cause", "sources")
+    fields = reader.mapping(node, where, required, _RULE_FIELDS - set(required))
+    rid = reader.required_string(fields["id"], f"{where}.id", _ID_RE, "a kebab-case id")
     where = f"rules[{rid}]"
-    api = reader.strings(fields["api"], f"{where}.api", _API_RE) if "api" in fields else ()
+    api = (
+        reader.strings(fields["api"], f"{where}.api", _API_RE, "fully qualified name")
+        if "api" in fields
+        else ()
+    )
     method = reader.optional(fields, "method", f"{where}.method", _NAME_RE)
     if bool(api) == (method is not None):
         raise reader.error(node, f"{where}.api", "give either api or method")
@@ -189,13 +192,13 @@ def _read_rule(reader: _Reader, node: Any, where: str, sources: Mapping[str, Rul
         raise reader.error(
             node, f"{where}.removed_in", "give exactly one of removed_in, changed_in"
         )
-    effect = reader.string(fields["effect"], f"{where}.effect")
-    if effect not in EFFECTS:
-        raise reader.error(fields["effect"], f"{where}.effect", f"must be one of {EFFECTS}")
-    severity = reader.optional(fields, "severity", f"{where}.severity") or "error"
-    if severity not in SEVERITIES:
-        raise reader.error(fields["severity"], f"{where}.severity", f"must be one of {SEVERITIES}")
-    cause = reader.string(fields["cause"], f"{where}.cause")
+    effect = reader.choice(fields["effect"], f"{where}.effect", EFFECTS)
+    severity = (
+        reader.choice(fields["severity"], f"{where}.severity", SEVERITIES)
+        if "severity" in fields
+        else "error"
+    )
+    cause = reader.required_string(fields["cause"], f"{where}.cause")
     if cause not in CAUSES:
         raise reader.error(fields["cause"], f"{where}.cause", f"unknown cause {cause!r}")
     source_ids = reader.strings(fields["sources"], f"{where}.sources")
@@ -205,7 +208,7 @@ def _read_rule(reader: _Reader, node: Any, where: str, sources: Mapping[str, Rul
         if sid not in sources:
             raise reader.error(fields["sources"], f"{where}.sources", f"unknown source {sid!r}")
     install = (
-        reader.strings(fields["install"], f"{where}.install", _PACKAGE_RE)
+        reader.strings(fields["install"], f"{where}.install", _PACKAGE_RE, "package name")
         if "install" in fields
         else ()
     )
@@ -221,10 +224,10 @@ def _read_rule(reader: _Reader, node: Any, where: str, sources: Mapping[str, Rul
         release=removed or changed or "",
         effect=effect,
         severity=severity,
-        what=reader.string(fields["what"], f"{where}.what"),
-        replacement=reader.string(fields["replacement"], f"{where}.replacement"),
-        compat=reader.boolean(fields, "compat", f"{where}.compat"),
-        legacy_keras=reader.boolean(fields, "legacy_keras", f"{where}.legacy_keras"),
+        what=reader.required_string(fields["what"], f"{where}.what"),
+        replacement=reader.required_string(fields["replacement"], f"{where}.replacement"),
+        compat=reader.flag(fields, "compat", f"{where}.compat"),
+        legacy_keras=reader.flag(fields, "legacy_keras", f"{where}.legacy_keras"),
         install=install,
         unless_installed=reader.optional(
             fields, "unless_installed", f"{where}.unless_installed", _PACKAGE_RE
@@ -244,59 +247,11 @@ def _suffixes(reader: _Reader, fields: Mapping[str, Any], name: str, where: str)
     return values
 
 
-class _Reader:
-    """Typed access to YAML nodes; every error names the file, the line and the field."""
+class _Reader(NodeReader):
+    """The shared node reader, with the rules' optional fields (absent: None or False)."""
 
     def __init__(self, path: str) -> None:
-        self.path = path
-
-    def error(self, node: Any, field: str, message: str) -> RulesError:
-        line = node.start_mark.line + 1 if node is not None else 1
-        return RulesError(f"{self.path}:{line}: {field}: {message}")
-
-    def mapping(self, node: Any, where: str, allowed: set[str], required: int) -> dict[str, Any]:
-        if node.tag != "tag:yaml.org,2002:map":
-            raise self.error(node, where, "must be a mapping")
-        out: dict[str, Any] = {}
-        for key, value in node.value:
-            name = str(key.value)
-            if name not in allowed:
-                raise self.error(key, f"{where}.{name}", "unknown field")
-            if name in out:
-                raise self.error(key, f"{where}.{name}", "given twice")
-            out[name] = value
-        if required and len(out) < required:
-            missing = sorted(allowed - set(out))
-            raise self.error(node, f"{where}.{missing[0]}", "is required")
-        return out
-
-    def sequence(self, node: Any, where: str) -> Sequence[Any]:
-        if node.tag != "tag:yaml.org,2002:seq":
-            raise self.error(node, where, "must be a list")
-        return list(node.value)
-
-    def scalar(self, node: Any, where: str) -> str:
-        if node.tag in ("tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"):
-            raise self.error(node, where, "must be a single value")
-        return str(node.value)
-
-    def string(
-        self, node: Any, where: str, pattern: Optional[re.Pattern[str]] = None, what: str = ""
-    ) -> str:
-        if node.tag != "tag:yaml.org,2002:str" or not str(node.value).strip():
-            raise self.error(node, where, "must be a non-empty string")
-        value = str(node.value)
-        if pattern is not None and not pattern.match(value):
-            raise self.error(node, where, f"{value!r} is not {what or 'valid'}")
-        return value
-
-    def strings(
-        self, node: Any, where: str, pattern: Optional[re.Pattern[str]] = None
-    ) -> tuple[str, ...]:
-        return tuple(
-            self.string(item, f"{where}[{i}]", pattern, "a fully qualified name")
-            for i, item in enumerate(self.sequence(node, where))
-        )
+        super().__init__(path, RulesError)
 
     def optional(
         self,
@@ -306,14 +261,11 @@ class _Reader:
         pattern: Optional[re.Pattern[str]] = None,
         what: str = "",
     ) -> Optional[str]:
+        """The string ``fields[name]``, or None when the field is absent."""
         if name not in fields:
             return None
-        return self.string(fields[name], where, pattern, what)
+        return self.required_string(fields[name], where, pattern, what)
 
-    def boolean(self, fields: Mapping[str, Any], name: str, where: str) -> bool:
-        if name not in fields:
-            return False
-        node = fields[name]
-        if node.tag != "tag:yaml.org,2002:bool":
-            raise self.error(node, where, "must be true or false")
-        return str(node.value).lower() in ("true", "yes", "on")
+    def flag(self, fields: Mapping[str, Any], name: str, where: str) -> bool:
+        """The boolean ``fields[name]``, False when the field is absent."""
+        return name in fields and self.boolean(fields[name], where)
