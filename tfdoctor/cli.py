@@ -504,8 +504,23 @@ def pin_command(
     gpu: Optional[str] = typer.Option(
         None, "--gpu", metavar="CC|NAME", help="Target GPU: compute capability or model name."
     ),
+    resolve: bool = typer.Option(
+        False,
+        "--resolve",
+        help="Target mode: pin every package exactly (==) as pip's resolver picks them for the "
+        "target; reads the package index (network). Without it a target gets ranges, offline.",
+    ),
+    index_url: Optional[str] = typer.Option(
+        None,
+        "--index-url",
+        metavar="URL",
+        help="The package index --resolve and --hashes read (default: PyPI).",
+    ),
     hashes: bool = typer.Option(
-        False, "--hashes", help="Add sha256 hashes from PyPI (the only network use)."
+        False,
+        "--hashes",
+        help="Add sha256 hashes of every file of each pinned release from the package index "
+        "(network); exact pins only (an environment, or a target with --resolve).",
     ),
     interpreter: str = _interpreter_option("Pin this interpreter's environment.", "--interpreter"),
     facts_file: Optional[str] = _facts_option("Pin from"),
@@ -513,7 +528,10 @@ def pin_command(
 ) -> None:
     """Pinned requirements reproducing this TensorFlow setup, or the newest fitting a target.
 
-    Exits 0; 2 when nothing can be pinned; 3 on bad input or an unwritable FILE (left as is).
+    The package index is read only with --resolve or --hashes. Exits 0; 2 when nothing can be
+    pinned (nothing fits; with --resolve, pip finds no wheels that install); 3 on bad input,
+    an index that cannot be reached, pip missing or older than 22.2, or an unwritable FILE
+    (left as is).
     """
     from tfdoctor.doctor import PinOptions, make_pins  # noqa: PLC0415 - loaded when used
     from tfdoctor.pin import PinError  # noqa: PLC0415
@@ -530,6 +548,8 @@ def pin_command(
         hashes=hashes,
         facts_file=facts_file,
         matrix=matrix,
+        resolve=resolve,
+        index_url=index_url,
     )
     try:
         with _doctor_errors():
@@ -570,9 +590,19 @@ def _pin_command_line(options: PinOptions, output: Optional[str]) -> str:
         return display_path(value)
 
     words = ["tfdoctor", "pin"]
-    flags = (("--all", options.all_packages), ("--hashes", options.hashes))
+    flags = (
+        ("--all", options.all_packages),
+        ("--resolve", options.resolve),
+        ("--hashes", options.hashes),
+    )
     words.extend(flag for flag, on in flags if on)
+    index_url = options.index_url
+    if index_url is not None:
+        from tfdoctor.pin.resolve import display_url  # noqa: PLC0415 - lazy
+
+        index_url = display_url(index_url)  # a token in it must not go into the file
     valued = (
+        ("--index-url", index_url),
         ("--python", options.python),
         ("--platform", options.platform),
         ("--cuda", options.cuda),
@@ -910,7 +940,7 @@ def cluster_check_command(
             raise _fail(f"cannot read {tf_config}: {exc}") from None
     report = check_report(env, system_resolver, __version__, _now())
     fmt = OutputFormat.json if json_out else OutputFormat.text
-    _print(_render(report, fmt, False, False, color), nl=False)
+    _emit(report, fmt, False, False, color)
     raise typer.Exit(report.exit_code())
 
 
@@ -928,7 +958,7 @@ def cluster_smoke_command(
     options = _cluster_smoke_options(python, timeout, full)
     report = smoke_report(dict(os.environ), options, system_resolver, __version__, _now())
     fmt = OutputFormat.json if json_out else OutputFormat.text
-    _print(_render(report, fmt, False, False, color), nl=False)
+    _emit(report, fmt, False, False, color)
     raise typer.Exit(report.exit_code())
 
 

@@ -6,7 +6,8 @@ Two modes, each returning a :class:`Pinset` that :mod:`tfdoctor.render.requireme
   installed dependencies (or every distribution), each pinned to its installed version, with
   the ``and-cuda`` wheels TensorFlow asks for and the packages that pull each one in.
 * :func:`target_pinset`: the newest release line the compatibility matrix says fits a target
-  (Python, platform, driver, GPU), with the ranges its wheel declares.
+  (Python, platform, driver, GPU), with the ranges its wheel declares. Ranges are what can be
+  said offline; :mod:`tfdoctor.pin.resolve` turns them into exact pins with pip's resolver.
 
 Nothing here reads the machine: the facts come from the probes, the matrix from its loader.
 """
@@ -111,7 +112,8 @@ class PinEntry:
 class Pinset:
     """Pinned requirements and where they came from."""
 
-    #: ``environment``, ``all`` or ``target``.
+    #: ``environment``, ``all``, ``target`` (ranges) or ``resolved`` (a target, pinned exactly
+    #: by pip's resolver).
     mode: str
     #: Sorted by name.
     entries: tuple[PinEntry, ...]
@@ -119,6 +121,10 @@ class Pinset:
     provenance: tuple[tuple[str, str], ...] = ()
     #: What the user should know: pins the installed versions disagree with, missing wheels.
     warnings: tuple[str, ...] = ()
+    #: Target mode: the requirements a resolver starts from (``tensorflow[and-cuda]==2.21.0``,
+    #: with the extra's wheels one by one when it is dropped); the other entries are what
+    #: those declare.
+    requested: tuple[str, ...] = ()
 
     def entry(self, name: str) -> Optional[PinEntry]:
         """The entry for a distribution, by any spelling of its name."""
@@ -558,6 +564,10 @@ def target_pinset(
         extras = tuple(e for e in extras if e != AND_CUDA)
         cuda_label += f" without {TENSORRT} (see the warning)"
     entries = [PinEntry(root_name, str(root.specifier), extras)]
+    requested = [entries[0].requirement()]
+    if AND_CUDA not in extras:
+        # The extra was dropped (see the warning): its wheels are asked for one by one.
+        requested.extend(f"{normalize_name(d)}{s}" for d, s in sorted(cuda_pins.items()))
     wrapper = line.wrappers.get(plat)
     if wrapper is not None:
         # The wheel on this platform is a thin wrapper requiring this one, at the same version.
@@ -581,6 +591,7 @@ def target_pinset(
         entries=tuple(entries),
         provenance=_target_provenance(matrix, found, target, origins or {}),
         warnings=tuple(warnings),
+        requested=tuple(requested),
     )
 
 

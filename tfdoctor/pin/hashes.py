@@ -1,20 +1,23 @@
 """sha256 hashes of pinned releases from the package index (``tfdoctor pin --hashes``).
 
-The only network access in tfdoctor, and only when asked. It reads the project's page of the
-simple repository API in its JSON form, as pip does (PEP 691): ``GET /simple/<name>/`` with
-``Accept: application/vnd.pypi.simple.v1+json`` lists every file of every release with its
-``hashes.sha256``. pip's hash-checking mode accepts a requirement when any listed hash matches
-the file it downloads, so every file of the pinned release, wheels and sdist, is listed
-(https://pip.pypa.io/en/stable/topics/secure-installs/), as ``pip-compile --generate-hashes``
-does.
+Network access, only when asked (this and ``--resolve``). It reads the project's page of the
+simple repository API as pip does: ``GET <index>/<name>/`` asking first for the JSON form
+(PEP 691, ``application/vnd.pypi.simple.v1+json``, which lists every file of every release
+with its ``hashes.sha256``), and reading the HTML form (PEP 503, a link per file whose URL
+ends in ``#sha256=<hex>``) from an index that only has that. pip's hash-checking mode accepts
+a requirement when any listed hash matches the file it downloads, so every file of the pinned
+release, wheels and sdist, is listed (https://pip.pypa.io/en/stable/topics/secure-installs/),
+as ``pip-compile --generate-hashes`` does.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import html.parser
 import json
 import re
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -25,10 +28,14 @@ from tfdoctor.pin import PinEntry, Pinset
 if TYPE_CHECKING:
     from packaging.version import Version
 
-#: A project's page of the simple repository API (PEP 503 name).
-INDEX_URL = "https://pypi.org/simple/{name}/"
-#: The JSON form of that page (PEP 691), version 1; the index answers HTML without it.
+#: The simple repository API of PyPI, the default index (pip's default ``--index-url``).
+PYPI_SIMPLE = "https://pypi.org/simple"
+#: The JSON form of a project page (PEP 691), version 1; the index answers HTML without it.
 SIMPLE_JSON = "application/vnd.pypi.simple.v1+json"
+#: The HTML forms (PEP 691's name for PEP 503's page, and the plain type older indexes send).
+SIMPLE_HTML = ("application/vnd.pypi.simple.v1+html", "text/html")
+#: What pip asks for: JSON first, HTML from an index that has no JSON.
+ACCEPT = f"{SIMPLE_JSON}, application/vnd.pypi.simple.v1+html; q=0.1, text/html; q=0.01"
 #: Seconds per request.
 TIMEOUT = 20.0
 
@@ -100,21 +107,86 @@ def parse_release_hashes(data: Any, name: str, version: str) -> tuple[str, ...]:
     return tuple(sorted(digests))
 
 
-def fetch_project_json(name: str) -> Any:
-    """The index's PEP 691 JSON page for one project; :class:`HashError` on any failure."""
-    request = urllib.request.Request(INDEX_URL.format(name=name), headers={"Accept": SIMPLE_JSON})
+def project_url(name: str, index_url: str = PYPI_SIMPLE) -> str:
+    """The URL of a project's page on the index at ``index_url`` (PEP 503 name)."""
+    from packaging.utils import canonicalize_name  # noqa: PLC0415
+
+    return f"{index_url.rstrip('/')}/{canonicalize_name(name)}/"
+
+
+class _Links(html.parser.HTMLParser):
+    """The anchors of a PEP 503 page: (file name, URL) pairs."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.links: list[tuple[str, str]] = []
+        self._href: Optional[str] = None
+        self._text: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, Optional[str]]]) -> None:
+        if tag == "a":
+            self._href = dict(attrs).get("href") or ""
+            self._text = []
+
+    def handle_data(self, data: str) -> None:
+        if self._href is not None:
+            self._text.append(data)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "a" and self._href is not None:
+            self.links.append(("".join(self._text).strip(), self._href))
+            self._href = None
+
+
+def parse_simple_html(text: str) -> dict[str, Any]:
+    """A PEP 503 project page in PEP 691's JSON shape (``files`` with their ``hashes``).
+
+    A file's name is the link's text, else the last part of its URL's path; its digests are
+    in the URL's fragment (``#sha256=<hex>``), as PEP 503 puts them.
+    """
+    parser = _Links()
+    parser.feed(text)
+    parser.close()
+    files = []
+    for label, href in parser.links:
+        url = urllib.parse.urlsplit(href)
+        filename = label or urllib.parse.unquote(url.path.rsplit("/", 1)[-1])
+        algorithm, _, digest = url.fragment.partition("=")
+        hashes = {algorithm: digest} if algorithm and digest else {}
+        files.append({"filename": filename, "url": href, "hashes": hashes})
+    return {"meta": {"api-version": "1.0"}, "files": files}
+
+
+def fetch_project_json(name: str, index_url: str = PYPI_SIMPLE) -> Any:
+    """The index's project page in PEP 691's JSON shape; :class:`HashError` on any failure.
+
+    The HTML form of an index without the JSON one is read into the same shape; a
+    ``file://`` index is a directory of ``<name>/index.html`` pages, as pip reads it.
+    """
+    url = project_url(name, index_url)
+    if url.startswith("file:"):
+        url += "index.html"
+    request = urllib.request.Request(url, headers={"Accept": ACCEPT})
     try:
         with urllib.request.urlopen(request, timeout=TIMEOUT) as response:
             kind = response.headers.get_content_type()
-            if kind != SIMPLE_JSON:
-                raise HashError(f"{name}: the package index answered {kind}, not {SIMPLE_JSON}")
-            return json.loads(response.read().decode("utf-8"))
+            body = response.read().decode("utf-8")
     except urllib.error.HTTPError as exc:
         if exc.code == 404:
-            raise HashError(f"{name} is not on the package index") from None
+            raise HashError(f"{name} is not on the package index {index_url}") from None
         raise HashError(f"{name}: the package index answered {exc.code}") from None
+    except FileNotFoundError:
+        raise HashError(f"{name} is not on the package index {index_url}") from None
     except (urllib.error.URLError, OSError, ValueError) as exc:
         raise HashError(f"{name}: cannot reach the package index ({exc})") from None
+    if kind == SIMPLE_JSON:
+        try:
+            return json.loads(body)
+        except ValueError:
+            raise HashError(f"{name}: the package index answered malformed JSON") from None
+    if kind in SIMPLE_HTML:
+        return parse_simple_html(body)
+    raise HashError(f"{name}: the package index answered {kind}, not a simple API page")
 
 
 def add_hashes(pinset: Pinset, fetch: Fetch = fetch_project_json, workers: int = 8) -> Pinset:
@@ -127,13 +199,15 @@ def add_hashes(pinset: Pinset, fetch: Fetch = fetch_project_json, workers: int =
     ranges = [e.name for e in pinned if e.exact_version is None]
     if ranges:
         raise HashError(
-            f"hashes need exact versions; {', '.join(ranges)} are ranges (pin an environment "
-            "instead of a target)"
+            f"hashes need exact versions; {', '.join(ranges)} are ranges (add --resolve to pin "
+            "the target exactly, or pin an environment)"
         )
 
     def one(entry: PinEntry) -> tuple[str, ...]:
         version = entry.exact_version or ""
-        return parse_release_hashes(fetch(entry.name), entry.name, version)
+        found = parse_release_hashes(fetch(entry.name), entry.name, version)
+        # Digests already known (the file pip chose, from its report) stay, with the index's.
+        return tuple(sorted(set(found) | set(entry.hashes)))
 
     with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
         found: Sequence[tuple[str, ...]] = list(pool.map(one, pinned))

@@ -1,9 +1,9 @@
 """A :class:`~tfdoctor.pin.Pinset` as a requirements file, in the style of pip-compile.
 
-A comment header (who wrote it, when, with which command, and the machine it describes),
-then one requirement per distribution, sorted, each followed by ``# via`` lines naming what
-requires it. Every requirement line parses as a PEP 508 requirement; editable installs
-appear only as comments.
+A comment header (who wrote it, when, with which command, and the machine it describes,
+or the target it is for: ranges offline, exact pins with ``--resolve``), then one requirement
+per distribution, sorted, each followed by ``# via`` lines naming what requires it. Every
+requirement line parses as a PEP 508 requirement; editable installs appear only as comments.
 """
 
 from __future__ import annotations
@@ -21,7 +21,12 @@ _MODES = {
     "their installed versions.",
     "all": "Every installed distribution, at its installed version.",
     "target": "The newest TensorFlow the compatibility matrix says fits the target below, "
-    "with the ranges its wheel declares.",
+    "with the ranges its wheel declares: ranges, not exact pins, so two installs of this file "
+    "can pick different versions. This is the offline answer; add --resolve (it reads the "
+    "package index) for the exact versions pip's resolver picks for the target.",
+    "resolved": "The newest TensorFlow the compatibility matrix says fits the target below, "
+    "and every distribution it installs there, pinned exactly to what pip's resolver picks "
+    "for the target from the package index.",
 }
 
 
