@@ -12,10 +12,7 @@ import json
 import os
 import re
 import socket
-import subprocess
 import sys
-import threading
-import time
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -23,7 +20,7 @@ from typing import Any, Optional
 
 from tfdoctor.cluster.spec import ClusterSpec, split_address
 from tfdoctor.defaults import DEFAULT_TIMEOUT
-from tfdoctor.probes._run import CommandResult, kill_group
+from tfdoctor.probes._run import CommandResult, run_stepped
 
 #: The worker child, run by path.
 WORKER_SCRIPT = str(Path(__file__).resolve().parent / "child" / "cluster_worker.py")
@@ -179,45 +176,6 @@ def parse_worker_output(
     )
 
 
-class _ChildOutput:
-    """The child's stdout and stderr, read as they come: its current step and deadline."""
-
-    def __init__(self, proc: subprocess.Popen[bytes], deadline: float, timeout: float) -> None:
-        self.proc = proc
-        self.out: list[str] = []
-        self.err: list[str] = []
-        self.step = "start"
-        self.deadline = deadline
-        self.timeout = timeout
-        self.readers = [
-            threading.Thread(target=self._read_out, daemon=True),
-            threading.Thread(target=self._read_err, daemon=True),
-        ]
-        for t in self.readers:
-            t.start()
-
-    def _read_out(self) -> None:
-        for raw in self.proc.stdout or ():
-            line = raw.decode("utf-8", "replace")
-            self.out.append(line)
-            for doc in _events(line):
-                if doc.get("event") == "step":
-                    self.step = str(doc.get("step"))
-                    self.deadline = time.monotonic() + float(doc.get("timeout", self.timeout))
-
-    def _read_err(self) -> None:
-        for raw in self.proc.stderr or ():
-            self.err.append(raw.decode("utf-8", "replace"))
-
-    def close(self) -> None:
-        """Wait for the readers (briefly) and close the pipes."""
-        for t in self.readers:
-            t.join(timeout=5)
-        for stream in (self.proc.stdout, self.proc.stderr):
-            if stream is not None:
-                stream.close()
-
-
 def _missing(spec: ClusterSpec, address: str, stderr: str) -> list[str]:
     """The tasks that have not arrived: TensorFlow's stragglers, then ports that do not answer."""
     names = stragglers(stderr)
@@ -239,47 +197,24 @@ def run_worker(spec: ClusterSpec, options: SmokeOptions, env: Mapping[str, str])
         tasks = spec.jobs.get(spec.task_type, ())
         address = tasks[spec.task_index] if spec.task_index < len(tasks) else ""
     argv = options.argv()
-    start = time.monotonic()
-    kwargs: dict[str, Any] = {}
-    if sys.platform != "win32":
-        kwargs["start_new_session"] = True  # so a kill takes the whole group
-    try:
-        proc = subprocess.Popen(
-            argv,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            env={**env, "TF_CONFIG": json.dumps(spec.to_json())},
-            **kwargs,
-        )
-    except OSError as exc:
-        cmd = CommandResult(tuple(argv), None, "", "", 0.0, start_error=str(exc))
-        return parse_worker_output(task, address, cmd)
-    output = _ChildOutput(proc, start + options.import_timeout, options.timeout)
-    timed_out_in: Optional[str] = None
-    missing: list[str] = []
-    try:
-        while proc.poll() is None:
-            if time.monotonic() > output.deadline:
-                timed_out_in = output.step
-                missing = _missing(spec, address, "".join(output.err))
-                kill_group(proc)
-                break
-            time.sleep(0.05)
-    except BaseException:
-        kill_group(proc)
-        raise
-    finally:
-        proc.wait()
-        output.close()
-    cmd = CommandResult(
-        tuple(argv),
-        proc.returncode,
-        "".join(output.out),
-        "".join(output.err),
-        time.monotonic() - start,
-    )
-    return parse_worker_output(task, address, cmd, timed_out_in, missing)
+    step = ["start"]
+
+    def on_line(line: str) -> Optional[float]:
+        budget = None
+        for doc in _events(line):
+            if doc.get("event") == "step":
+                step[0] = str(doc.get("step"))
+                budget = float(doc.get("timeout", options.timeout))
+        return budget
+
+    child_env = {**env, "TF_CONFIG": json.dumps(spec.to_json())}
+    run = run_stepped(argv, child_env, options.import_timeout, on_line)
+    if not run.overran:
+        return parse_worker_output(task, address, run.result)
+    # The tasks still missing when the step ran out: the peers' ports answer, or not, whether
+    # this worker still runs.
+    missing = _missing(spec, address, run.result.stderr)
+    return parse_worker_output(task, address, run.result, step[0], missing)
 
 
 def free_loopback_ports(count: int) -> list[int]:

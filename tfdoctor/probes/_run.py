@@ -10,13 +10,15 @@ import atexit
 import dataclasses
 import json
 import os
+import queue
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Callable, Optional, Union
+from typing import IO, Any, Callable, Optional, Union
 
 #: Child scripts live here and are run by path.
 CHILD_DIR = Path(__file__).resolve().parent / "child"
@@ -231,6 +233,105 @@ def run_command(
         seconds=time.monotonic() - start,
         timed_out=timed_out,
     )
+
+
+@dataclasses.dataclass(frozen=True)
+class SteppedResult:
+    """A child run by :func:`run_stepped`: what it left, and whether a deadline ended it."""
+
+    result: CommandResult
+    #: The child was killed because no line moved its deadline in time.
+    overran: bool = False
+
+
+#: ``on_line(line)``: the seconds the child now has until its next step (a new deadline from
+#: now), or None to leave the deadline where it is.
+LineFunc = Callable[[str], Optional[float]]
+
+
+def run_stepped(
+    argv: Sequence[str],
+    env: Optional[Mapping[str, str]],
+    first_budget: float,
+    on_line: LineFunc,
+    *,
+    keep_stdin_open: bool = False,
+) -> SteppedResult:
+    """Run ``argv``, reading its stdout line by line as it comes: a child that reports its
+    steps (the smoke kernels, a cluster worker's all-reduces), each step with a deadline.
+
+    ``on_line`` sees each stdout line (without its line end) and may move the deadline; the
+    first is ``first_budget`` seconds from the start. When a deadline passes the child's
+    process group is killed. The child never outlives this function: an exception here
+    (KeyboardInterrupt included) kills its group too; with ``keep_stdin_open`` its stdin is a
+    pipe only this process holds, so a child that exits at end of file also dies with this
+    process however it ends.
+    """
+    start = time.monotonic()
+    try:
+        proc = _popen(argv, env, keep_stdin_open)
+    except OSError as exc:
+        failed = CommandResult(
+            tuple(argv), None, "", "", time.monotonic() - start, start_error=str(exc)
+        )
+        return SteppedResult(failed)
+    lines: queue.Queue[Optional[bytes]] = queue.Queue()
+    out: list[bytes] = []
+    err: list[Optional[bytes]] = []
+    readers = [
+        threading.Thread(target=_pump, args=(proc.stdout, lines.put), daemon=True),
+        threading.Thread(target=_pump, args=(proc.stderr, err.append), daemon=True),
+    ]
+    for reader in readers:
+        reader.start()
+    overran = False
+    try:
+        deadline = start + first_budget
+        while True:
+            try:
+                raw = lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                overran = True
+                _kill_group(proc)
+                break
+            if raw is None:
+                break
+            out.append(raw)
+            budget = on_line(raw.decode("utf-8", "replace").rstrip("\r\n"))
+            if budget is not None:
+                deadline = time.monotonic() + budget
+        try:
+            proc.wait(timeout=30)  # stdout closed: the child is ending
+        except subprocess.TimeoutExpired:
+            _kill_group(proc)
+            proc.wait()
+    except BaseException:
+        _kill_group(proc)
+        proc.wait()
+        raise
+    finally:
+        for reader in readers:
+            reader.join(timeout=5)
+        for pipe in (proc.stdin, proc.stdout, proc.stderr):
+            if pipe is not None:
+                pipe.close()
+    result = CommandResult(
+        tuple(argv),
+        proc.returncode,
+        b"".join(out).decode("utf-8", "replace"),
+        b"".join(e for e in err if e).decode("utf-8", "replace"),
+        time.monotonic() - start,
+        timed_out=overran,
+    )
+    return SteppedResult(result, overran)
+
+
+def _pump(stream: Optional[IO[bytes]], sink: Callable[[Optional[bytes]], None]) -> None:
+    """Each line of ``stream`` to ``sink``, then None for its end."""
+    if stream is not None:
+        for line in iter(stream.readline, b""):
+            sink(line)
+    sink(None)
 
 
 def _kill_group(proc: subprocess.Popen[bytes]) -> None:

@@ -11,20 +11,16 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-import queue
 import re
 import secrets
-import subprocess
 import sys
-import threading
-import time
 from collections.abc import Mapping
 from pathlib import Path
-from typing import IO, Any, Callable, Optional
+from typing import Any, Callable, Optional
 
 from tfdoctor.defaults import DEFAULT_KERNEL_TIMEOUT
 from tfdoctor.facts import SmokeFacts
-from tfdoctor.probes._run import STDERR_TAIL_CHARS, CommandResult, kill_group
+from tfdoctor.probes._run import STDERR_TAIL_CHARS, run_stepped
 from tfdoctor.smoke.events import ChildEnd, parse_event_line, smoke_facts
 from tfdoctor.smoke.memory import read_memory_held
 from tfdoctor.smoke.peaks import read_cpu_peak
@@ -134,12 +130,6 @@ def run_smoke(
     return dataclasses.replace(facts, memory_held=held)
 
 
-def _pump(stream: IO[bytes], sink: Callable[[Optional[bytes]], None]) -> None:
-    for line in iter(stream.readline, b""):
-        sink(line)
-    sink(None)
-
-
 def _stream(
     argv: list[str],
     env: Mapping[str, str],
@@ -147,96 +137,31 @@ def _stream(
     options: SmokeOptions,
     progress: Optional[ProgressFunc],
 ) -> tuple[list[dict[str, Any]], ChildEnd]:
-    """Run the child, collecting events; kill it when the current step overruns its budget.
-
-    The child never outlives this function: an exception here (KeyboardInterrupt included)
-    kills its process group, and the child exits by itself when its stdin, a pipe only this
-    process holds open, reaches end of file because this process died.
-    """
-    start = time.monotonic()
-    kwargs: dict[str, Any] = {}
-    if sys.platform != "win32":
-        kwargs["start_new_session"] = True  # a timeout kills the whole process group
-    try:
-        proc = subprocess.Popen(
-            argv,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            env=dict(env),
-            **kwargs,
-        )
-    except OSError as exc:
-        return [], ChildEnd(None, start_error=str(exc), seconds=time.monotonic() - start)
-    try:
-        return _collect(proc, argv, marker, options, progress, start)
-    except BaseException:
-        kill_group(proc)
-        proc.wait()
-        raise
-    finally:
-        for pipe in (proc.stdin, proc.stdout, proc.stderr):
-            if pipe is not None:
-                pipe.close()
-
-
-def _collect(
-    proc: subprocess.Popen[bytes],
-    argv: list[str],
-    marker: str,
-    options: SmokeOptions,
-    progress: Optional[ProgressFunc],
-    start: float,
-) -> tuple[list[dict[str, Any]], ChildEnd]:
-    """Read the child's events until it ends or overruns its budget, then reap it."""
-    assert proc.stdout is not None and proc.stderr is not None
-    lines: queue.Queue[Optional[bytes]] = queue.Queue()
-    stderr: list[bytes] = []
-    threads = [
-        threading.Thread(target=_pump, args=(proc.stdout, lines.put), daemon=True),
-        threading.Thread(
-            target=_pump, args=(proc.stderr, lambda b: stderr.append(b or b"")), daemon=True
-        ),
-    ]
-    for thread in threads:
-        thread.start()
-
+    """Run the child, collecting events; kill it when the current step overruns its budget:
+    ``import tensorflow`` until the child has planned its kernels, then each kernel."""
     events: list[dict[str, Any]] = []
     tracker = _Tracker(progress)
-    killed: Optional[str] = None
-    phase, last = "import", time.monotonic()
-    while True:
-        budget = options.import_timeout if phase == "import" else options.kernel_timeout
-        remaining = last + budget - time.monotonic()
-        try:
-            raw = lines.get(timeout=max(0.0, remaining))
-        except queue.Empty:
-            killed = phase
-            kill_group(proc)
-            break
-        if raw is None:
-            break
-        event = parse_event_line(raw.decode("utf-8", "replace").rstrip("\r\n"), marker)
+    phase = ["import"]
+
+    def on_line(line: str) -> Optional[float]:
+        event = parse_event_line(line, marker)
         if event is None:
-            continue
+            return None  # TensorFlow's or the user's output: no step
         events.append(event)
-        last = time.monotonic()
         if event["event"] == "plan":
-            phase = "kernel"
+            phase[0] = "kernel"
         tracker.update(event)
-    try:
-        returncode: Optional[int] = proc.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        kill_group(proc)
-        returncode = proc.wait()
-    for thread in threads:
-        thread.join(timeout=5)
-    err = b"".join(stderr).decode("utf-8", "replace")
-    result = CommandResult(tuple(argv), returncode, "", err, time.monotonic() - start)
+        return options.kernel_timeout if phase[0] == "kernel" else options.import_timeout
+
+    # stdin kept open: the child exits by itself when this process dies (end of file).
+    run = run_stepped(argv, env, options.import_timeout, on_line, keep_stdin_open=True)
+    result = run.result
+    if result.start_error is not None:
+        return [], ChildEnd(None, start_error=result.start_error, seconds=result.seconds)
     end = ChildEnd(
-        returncode=returncode,
-        signal=None if killed else result.signal_name,
-        killed=killed,
+        returncode=result.returncode,
+        signal=None if run.overran else result.signal_name,
+        killed=phase[0] if run.overran else None,
         seconds=result.seconds,
         stderr_tail=result.stderr_tail(STDERR_TAIL_CHARS),
     )
