@@ -257,6 +257,55 @@ def test_a_windows_runtime_dll_names_the_build_cuda_only_before_11(
         assert f"Install {cuda} " in fix
 
 
+@pytest.mark.parametrize(
+    ("device", "allocator", "cause"),
+    [("CPU", "cpu", "host-out-of-memory"), ("GPU", "GPU_0_bfc", "gpu-out-of-memory")],
+)
+def test_the_device_of_an_oom_says_whose_memory_ran_out(
+    device: str, allocator: str, cause: str
+) -> None:
+    line = (
+        "ResourceExhaustedError: OOM when allocating tensor with shape[64,2016,9,9] and type "
+        f"float on /job:localhost/replica:0/task:0/device:{device}:0 by allocator {allocator}"
+    )
+    (finding,) = _explain(line).findings
+    assert finding.cause == cause
+    assert ("TF_FORCE_GPU_ALLOW_GROWTH" in _fix_text(finding)) is (device == "GPU")
+
+
+@pytest.mark.parametrize(
+    ("line", "has", "lacks"),
+    [
+        (
+            "ImportError: cannot import name 'builder' from 'google.protobuf.internal'",
+            "protobuf>=3.20",
+            "protobuf<3.21",
+        ),
+        ("TypeError: Descriptors cannot be created directly.", "protobuf<3.21", "protobuf>=3.20"),
+    ],
+    ids=["too-old", "too-new"],
+)
+def test_a_protobuf_fix_moves_away_from_the_side_that_failed(
+    line: str, has: str, lacks: str
+) -> None:
+    (finding,) = _explain(line).findings
+    assert finding.cause == "protobuf-incompatible"
+    assert has in _fix_text(finding)
+    assert lacks not in _fix_text(finding)
+
+
+@pytest.mark.parametrize(
+    ("home", "cause"), [("/Users/me", "cpu-emulated"), ("/home/me", "cpu-lacks-avx")]
+)
+def test_an_illegal_instruction_on_macos_is_emulation(home: str, cause: str) -> None:
+    log = (
+        f'  File "{home}/venv/lib/python3.9/site-packages/tensorflow/python/tf2.py", line 21\n'
+        "Fatal Python error: Illegal instruction"
+    )
+    (finding,) = _explain(log).findings
+    assert finding.cause == cause
+
+
 def test_no_kernel_image_without_a_capability_asks_for_it() -> None:
     line = "status: Internal: no kernel image is available for execution on the device"
     (finding,) = _explain(line).findings

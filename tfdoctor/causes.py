@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import shlex
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import PurePosixPath, PureWindowsPath
 from typing import Optional
 
@@ -1036,6 +1036,14 @@ LOG_CAUSES: Mapping[str, Cause] = dict(
             "https://www.tensorflow.org/guide/gpu#limiting_gpu_memory_growth",
         ),
         _c(
+            "host-out-of-memory",
+            "The process ran out of host memory",
+            "A tensor placed on the CPU did not fit in the memory the process may use (RAM, "
+            "a container's or job's limit); GPU memory settings do not change that ('OOM when "
+            "allocating tensor ... on .../device:CPU:0 by allocator cpu').",
+            "https://www.tensorflow.org/guide/data_performance",
+        ),
+        _c(
             "gpu-library-init-failed",
             "cuDNN or cuBLAS fails to initialise",
             "cuDNN and cuBLAS create their handles when first used; most often the GPU's memory "
@@ -1081,6 +1089,16 @@ def gpu_memory_fix(m: Machine) -> Fix:
     )
 
 
+def host_memory_fix(m: Machine) -> Fix:
+    """Less host memory per step, and a look at the limit the process runs under."""
+    return Fix(
+        "Reduce the batch size (or the model, input or shuffle-buffer size) and stream the "
+        "data with tf.data instead of loading it whole; check the memory free to the process "
+        "(a container's or job's limit counts, not only the machine's RAM).",
+        ("free -h",),
+    )
+
+
 def gpu_library_init_fix(m: Machine) -> Fix:
     """Memory growth, so cuDNN/cuBLAS find memory for their handles; then the versions."""
     return Fix(
@@ -1112,6 +1130,58 @@ def strategy_order_fix() -> Fix:
 def declared_range_fix(m: Machine, dist: str, fallback: str, text: str) -> Fix:
     """TensorFlow's declared range of ``dist``, else ``fallback`` with ``text``."""
     return range_fix(m, dist) or install_fix(m, text, fallback)
+
+
+def protobuf_fix(m: Machine, too_old: bool = False) -> Fix:
+    """TensorFlow's declared protobuf range; without it, away from the side that failed.
+
+    ``too_old``: the runtime lacks ``google.protobuf.internal.builder``, which code generated
+    by protoc 3.20 and later imports (https://github.com/protocolbuffers/protobuf/issues/9778);
+    an upper bound would leave such a protobuf in place.
+    """
+    if too_old:
+        return range_fix(m, "protobuf") or install_fix(
+            m,
+            "Upgrade protobuf to 3.20 or newer: TensorFlow's generated code needs its "
+            "`builder` module.",
+            "protobuf>=3.20",
+        )
+    return declared_range_fix(
+        m,
+        "protobuf",
+        "protobuf<3.21",
+        "Install a protobuf older than 3.21 (the pure-Python fallback also works).",
+    )
+
+
+def cluster_unreachable_fix() -> Fix:
+    """Every task started, listening on its own address, reachable through the firewall."""
+    return Fix(
+        "Start every task of the cluster (one process per address in TF_CONFIG), with the "
+        "same cluster and its own task; check each listens on its address and that the "
+        "hosts can reach each other's ports (`tfdoctor cluster check` reads TF_CONFIG).",
+        ('echo "TF_CONFIG=$TF_CONFIG"',),
+    )
+
+
+def peer_failed_fix(lost: Sequence[str] = ()) -> Fix:
+    """The collective only reports that a peer went away: its own log says why."""
+    whose = ", ".join(lost) if lost else "the other workers"
+    return Fix(
+        f"Read the log of {whose} for why it ended (a crash, the kernel's out-of-memory "
+        "killer, preemption or eviction by the scheduler); restart the job from a checkpoint "
+        "once it is fixed.",
+        ("dmesg | grep -i -E 'killed process|out of memory'",),
+    )
+
+
+def port_in_use_fix(port: Optional[str] = None) -> Fix:
+    """Free the task's port, or give the task another one in every TF_CONFIG."""
+    return Fix(
+        "Stop the process that holds the task's port (an earlier run still alive), or give "
+        "the task a free port in every worker's TF_CONFIG.",
+        (f"ss -ltnp 'sport = :{port}'" if port else "ss -ltnp",),
+    )
 
 
 def keras_match_fix(m: Machine) -> Fix:

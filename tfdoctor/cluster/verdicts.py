@@ -6,11 +6,11 @@ import re
 from collections.abc import Sequence
 from typing import Any, Optional
 
-from tfdoctor.causes import finding
+from tfdoctor.causes import cluster_unreachable_fix, finding, peer_failed_fix, port_in_use_fix
 from tfdoctor.cluster.fleet import compare_nodes
 from tfdoctor.cluster.spec import ClusterSpec
 from tfdoctor.cluster.workers import WorkerOutcome, unhealthy
-from tfdoctor.findings import Finding, Fix, Severity
+from tfdoctor.findings import Finding, Severity
 
 CHECK = "cluster"
 
@@ -77,11 +77,7 @@ def outcome_finding(
             "cluster-port-in-use",
             f"{outcome.task}: port of {outcome.address} is already in use "
             f"({result.get('error', 'in use')})",
-            fix=Fix(
-                "Stop the process holding the port, or give this task another port in every "
-                "worker's TF_CONFIG.",
-                (f"ss -ltnp 'sport = :{outcome.address.rpartition(':')[2]}'",),
-            ),
+            fix=port_in_use_fix(outcome.address.rpartition(":")[2]),
         )
     if outcome.status == "timeout":
         missing = [str(m) for m in result.get("missing", [])]
@@ -101,10 +97,7 @@ def outcome_finding(
             Severity.ERROR,
             "cluster-task-unreachable",
             summary,
-            fix=Fix(
-                "Start every task (one process per address in TF_CONFIG), check each listens "
-                "on its own address, and open the ports between the hosts."
-            ),
+            fix=cluster_unreachable_fix(),
         )
     error = str(result.get("error") or "")
     lost, how = lost_peers(error, spec, outcome.address)
@@ -118,10 +111,7 @@ def outcome_finding(
             f"{outcome.task}: step '{outcome.step}' was aborted: {', '.join(lost)} {how} "
             "(died mid-test)",
             error.strip()[-1500:],
-            fix=Fix(
-                f"Read the log of {', '.join(lost)} for why it ended (a crash, the kernel's "
-                "out-of-memory killer, preemption or eviction by the scheduler)."
-            ),
+            fix=peer_failed_fix(lost),
         )
     if error:
         first, _, rest = error.strip().partition("\n")

@@ -219,6 +219,8 @@ def _os_of(lines: Sequence[str], libraries: Sequence[str]) -> Optional[str]:
     if any(".so" in lib for lib in libraries):
         return "linux"
     text = "\n".join(lines)
+    if re.search(r"(?:^|[\s\"'(])/Users/|\.dylib\b|\bon darwin$", text, re.MULTILINE):
+        return "macos"
     if re.search(r"\b[A-Za-z]:\\|\\(?:site|dist)-packages\\|\.dll\b", text):
         return "windows"
     if re.search(
@@ -386,6 +388,20 @@ def _glibc(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
     return "glibc-too-old", causes.glibc_fix(glibc)
 
 
+def _cpu_avx(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
+    # Every Mac that runs a macOS TensorFlow supports has AVX: an illegal instruction there
+    # is x86-64 code under Rosetta 2, which does not translate AVX
+    # (https://developer.apple.com/documentation/apple-silicon/about-the-rosetta-translation-environment).
+    if r.os == "macos":
+        return "cpu-emulated", causes.native_interpreter_fix(m)
+    return "cpu-lacks-avx", causes.cpu_avx_fix()
+
+
+def _protobuf(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
+    too_old = any(h.signature.id == "protobuf-builder-missing" for h in hits)
+    return "protobuf-incompatible", causes.protobuf_fix(m, too_old)
+
+
 def _keras(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
     return "keras-version", causes.keras_match_fix(m)
 
@@ -425,21 +441,13 @@ BUILDERS: dict[str, Builder] = {
             m, "numpy", "numpy<1.20", "Install a NumPy this TensorFlow supports (before 1.20)."
         ),
     ),
-    "protobuf-incompatible": _simple(
-        "protobuf-incompatible",
-        lambda m: causes.declared_range_fix(
-            m,
-            "protobuf",
-            "protobuf<3.21",
-            "Install a protobuf older than 3.21 (the pure-Python fallback also works).",
-        ),
-    ),
+    "protobuf-incompatible": _protobuf,
     "tf-keras-missing": _simple("tf-keras-missing", causes.tf_keras_fix),
     "tf-not-installed": _simple("tf-not-installed", causes.tensorflow_install_fix),
     "tf-no-wheel-for-python": _simple("tf-no-wheel-for-python", causes.no_wheel_fix),
     "tf-gpu-package-removed": _simple("tf-gpu-package-removed", causes.tensorflow_gpu_removed_fix),
     "msvc-runtime-missing": _simple("msvc-runtime-missing", lambda m: causes.msvc_fix()),
-    "cpu-lacks-avx": _simple("cpu-lacks-avx", lambda m: causes.cpu_avx_fix()),
+    "cpu-lacks-avx": _cpu_avx,
     "cpu-emulated": _simple("cpu-emulated", causes.native_interpreter_fix),
     "cuinit-unknown-error": _simple("cuinit-unknown-error", lambda m: causes.cuinit_unknown_fix()),
     "cuda-visible-devices-hidden": _simple("cuda-visible-devices-hidden", causes.no_device_fix),
@@ -452,11 +460,17 @@ BUILDERS: dict[str, Builder] = {
     "libdevice-missing": _simple("libdevice-missing", causes.libdevice_fix),
     "ptxas-missing": _simple("ptxas-missing", causes.ptxas_install_fix),
     "gpu-out-of-memory": _simple("gpu-out-of-memory", causes.gpu_memory_fix),
+    "host-out-of-memory": _simple("host-out-of-memory", causes.host_memory_fix),
     "gpu-library-init-failed": _simple("gpu-library-init-failed", causes.gpu_library_init_fix),
     "gpu-config-too-late": _simple("gpu-config-too-late", lambda m: causes.config_order_fix()),
     "distribute-config-too-late": _simple(
         "distribute-config-too-late", lambda m: causes.strategy_order_fix()
     ),
+    "cluster-task-unreachable": _simple(
+        "cluster-task-unreachable", lambda m: causes.cluster_unreachable_fix()
+    ),
+    "cluster-worker-failed": _simple("cluster-worker-failed", lambda m: causes.peer_failed_fix()),
+    "cluster-port-in-use": _simple("cluster-port-in-use", lambda m: causes.port_in_use_fix()),
 }
 
 
