@@ -14,6 +14,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "tfdoctor"
 # For each layer: the tfdoctor modules (by prefix) it may import.
 ALLOWED = {
     "tfdoctor.defaults": (),
+    "tfdoctor.records": (),
     "tfdoctor.facts": (),
     # The CUDA pip wheels' layout and XLA's CUDA-root flag, shared by probes and services.
     "tfdoctor.cuda_layout": (),
@@ -177,6 +178,10 @@ def _within(imported: str, prefixes: tuple[str, ...]) -> bool:
     return any(imported == p or imported.startswith(p + ".") for p in prefixes)
 
 
+#: Modules any layer may import: the immutable-record base of every layer's data types.
+FOUNDATION = ("tfdoctor.records",)
+
+
 def layer_violations(name: str, imports: set[str]) -> list[str]:
     """The imports of module ``name`` that its layer forbids."""
     layer = next((k for k in sorted(ALLOWED, key=len, reverse=True) if _within(name, (k,))), None)
@@ -187,7 +192,7 @@ def layer_violations(name: str, imports: set[str]) -> list[str]:
     for imported in sorted(internal):
         if imported == "tfdoctor" and layer in _PACKAGE_ITSELF:
             continue
-        if _within(imported, (layer,)) or _within(imported, ALLOWED[layer]):
+        if _within(imported, (layer,)) or _within(imported, (*ALLOWED[layer], *FOUNDATION)):
             continue
         bad.append(f"{name} imports {imported}")
     return bad

@@ -17,6 +17,7 @@ import xmlschema
 from tests import factories as f
 from tfdoctor.facts import Facts, to_json
 from tfdoctor.findings import Finding, Fix, Report, Severity
+from tfdoctor.records import record
 from tfdoctor.render.github import (
     MAX_PER_JOB,
     MAX_PER_KIND,
@@ -313,7 +314,7 @@ class _Location:
     column: int
 
 
-@dataclasses.dataclass(frozen=True)
+@record
 class _LocatedFinding(Finding):
     """A finding with a place in a file, as ``scan`` findings carry one."""
 

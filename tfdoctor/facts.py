@@ -16,6 +16,8 @@ import sys
 import typing
 from typing import Any, Optional, TypeVar
 
+from tfdoctor.records import Record, record
+
 #: Version of the facts document. Bump on any change to the dataclasses below.
 SCHEMA_VERSION = 2
 #: Older versions this tfdoctor still reads: every field added since has a default.
@@ -26,8 +28,8 @@ class FactsError(ValueError):
     """A facts document that cannot be read: wrong version, wrong shape or wrong types."""
 
 
-@dataclasses.dataclass(frozen=True)
-class ProbeError:
+@record
+class ProbeError(Record):
     """Why a probe could not observe something.
 
     ``reason`` is a short stable code (``library-not-found``, ``timeout`` ...) the checks
@@ -40,8 +42,8 @@ class ProbeError:
     detail: str = ""
 
 
-@dataclasses.dataclass(frozen=True)
-class PythonFacts:
+@record
+class PythonFacts(Record):
     """The examined Python interpreter."""
 
     version: str
@@ -68,8 +70,8 @@ class PythonFacts:
     tensorflow_path_kind: Optional[str] = None
 
 
-@dataclasses.dataclass(frozen=True)
-class PlatformFacts:
+@record
+class PlatformFacts(Record):
     """Operating system, architecture and the runtime surroundings."""
 
     system: str
@@ -93,8 +95,8 @@ class PlatformFacts:
     host_machine: Optional[str] = None
 
 
-@dataclasses.dataclass(frozen=True)
-class PciDevice:
+@record
+class PciDevice(Record):
     """An NVIDIA device on the PCI bus (``/sys/bus/pci/devices``, or ``lspci``)."""
 
     slot: str
@@ -106,16 +108,16 @@ class PciDevice:
     driver: Optional[str] = None
 
 
-@dataclasses.dataclass(frozen=True)
-class DeviceNode:
+@record
+class DeviceNode(Record):
     """A ``/dev/nvidia*`` node and whether this user can open it for reading and writing."""
 
     path: str
     accessible: bool
 
 
-@dataclasses.dataclass(frozen=True)
-class NvidiaKernelFacts:
+@record
+class NvidiaKernelFacts(Record):
     """The NVIDIA hardware and kernel side, read without the driver's libraries."""
 
     #: NVIDIA display/3D controllers on the PCI bus; ``pci_source`` says how they were read.
@@ -135,8 +137,8 @@ class NvidiaKernelFacts:
     error: Optional[ProbeError] = None
 
 
-@dataclasses.dataclass(frozen=True)
-class CuInitFacts:
+@record
+class CuInitFacts(Record):
     """``cuInit(0)`` called through ``libcuda`` in a child process (no TensorFlow)."""
 
     #: ``ok``, ``error`` (cuInit returned a code), ``no-library`` (libcuda not found),
@@ -155,8 +157,8 @@ class CuInitFacts:
     message: Optional[str] = None
 
 
-@dataclasses.dataclass(frozen=True)
-class FoundLibrary:
+@record
+class FoundLibrary(Record):
     """A CUDA, cuDNN or NCCL library found off the loader's search path."""
 
     #: Library name as in :class:`LibraryFacts` (``cudart``, ``cudnn`` ...).
@@ -171,8 +173,8 @@ class FoundLibrary:
     module: Optional[str] = None
 
 
-@dataclasses.dataclass(frozen=True)
-class CondaPackage:
+@record
+class CondaPackage(Record):
     """One package in a conda environment's ``conda-meta``."""
 
     name: str
@@ -182,8 +184,8 @@ class CondaPackage:
     channel: str = ""
 
 
-@dataclasses.dataclass(frozen=True)
-class CondaFacts:
+@record
+class CondaFacts(Record):
     """The conda environment the interpreter lives in."""
 
     prefix: str
@@ -198,8 +200,8 @@ class CondaFacts:
         return None
 
 
-@dataclasses.dataclass(frozen=True)
-class CpuFacts:
+@record
+class CpuFacts(Record):
     """CPU model, cores, vector features and memory."""
 
     model: str
@@ -214,8 +216,8 @@ class CpuFacts:
     swap_total: Optional[int]
 
 
-@dataclasses.dataclass(frozen=True)
-class PackageFacts:
+@record
+class PackageFacts(Record):
     """One installed distribution, read from its metadata."""
 
     name: str
@@ -260,8 +262,8 @@ NOTEBOOK_ENV_MARKERS = (
 )
 
 
-@dataclasses.dataclass(frozen=True)
-class GpuFacts:
+@record
+class GpuFacts(Record):
     """One GPU as the driver reports it."""
 
     index: int
@@ -276,8 +278,8 @@ class GpuFacts:
     ecc_uncorrected: Optional[int] = None
 
 
-@dataclasses.dataclass(frozen=True)
-class DriverFacts:
+@record
+class DriverFacts(Record):
     """The NVIDIA driver and its GPUs."""
 
     #: ``nvml``, ``nvidia-smi`` or ``none`` (neither worked; see ``error``).
@@ -294,8 +296,8 @@ class DriverFacts:
     error: Optional[ProbeError] = None
 
 
-@dataclasses.dataclass(frozen=True)
-class LibraryCandidate:
+@record
+class LibraryCandidate(Record):
     """A file that could satisfy a library request, in the loader's search order."""
 
     path: str
@@ -308,8 +310,8 @@ class LibraryCandidate:
     load_error: Optional[str] = None
 
 
-@dataclasses.dataclass(frozen=True)
-class LibraryFacts:
+@record
+class LibraryFacts(Record):
     """Every candidate for one library, and the one the loader would pick."""
 
     name: str
@@ -319,8 +321,8 @@ class LibraryFacts:
     selected: Optional[int] = None
 
 
-@dataclasses.dataclass(frozen=True)
-class CudaLibsFacts:
+@record
+class CudaLibsFacts(Record):
     """The CUDA libraries TensorFlow would load, and XLA's compiler pieces."""
 
     #: The CUDA and cuDNN major versions searched for (from the TF build, else the newest).
@@ -339,8 +341,8 @@ class CudaLibsFacts:
     runpath_object: Optional[str] = None
 
 
-@dataclasses.dataclass(frozen=True)
-class DeviceFacts:
+@record
+class DeviceFacts(Record):
     """A device TensorFlow lists."""
 
     name: str
@@ -348,8 +350,8 @@ class DeviceFacts:
     details: dict[str, str] = dataclasses.field(default_factory=dict)
 
 
-@dataclasses.dataclass(frozen=True)
-class TensorFlowFacts:
+@record
+class TensorFlowFacts(Record):
     """TensorFlow as a child interpreter saw it."""
 
     #: ``ok``, ``not-installed``, ``import-error``, ``signal``, ``timeout``, ``child-error``
@@ -379,8 +381,8 @@ class TensorFlowFacts:
     stderr_tail: str = ""
 
 
-@dataclasses.dataclass(frozen=True)
-class SmokeResult:
+@record
+class SmokeResult(Record):
     """One kernel run on one device: where it ran, whether it was right, how fast."""
 
     #: ``first-op``, ``matmul``, ``conv2d-forward``, ``conv2d-backward``, ``xla-dense``,
@@ -414,8 +416,8 @@ class SmokeResult:
     note: str = ""
 
 
-@dataclasses.dataclass(frozen=True)
-class CpuPeakFacts:
+@record
+class CpuPeakFacts(Record):
     """How a CPU's float32 peak was found: derived for its microarchitecture, and measured."""
 
     #: The microarchitecture the CPU matched in tfdoctor's table (``AMD Zen 4``); None: not in
@@ -452,8 +454,8 @@ class CpuPeakFacts:
     measure_error: Optional[str] = None
 
 
-@dataclasses.dataclass(frozen=True)
-class SmokeDevice:
+@record
+class SmokeDevice(Record):
     """One device the smoke test ran on, its peak, and what the memory cap achieved."""
 
     name: str
@@ -493,8 +495,8 @@ class SmokeDevice:
     results: tuple[SmokeResult, ...] = ()
 
 
-@dataclasses.dataclass(frozen=True)
-class HeldGpu:
+@record
+class HeldGpu(Record):
     """One GPU in the memory-held test: what a fresh TensorFlow process held after a small op."""
 
     #: The TensorFlow device (``/device:GPU:0``).
@@ -517,8 +519,8 @@ class HeldGpu:
     error: Optional[str] = None
 
 
-@dataclasses.dataclass(frozen=True)
-class HeldMemory:
+@record
+class HeldMemory(Record):
     """GPU memory a fresh process held after one small op, run with the user's environment."""
 
     #: ``ok``, ``no-gpu`` (TensorFlow sees none), ``import-error``, ``timeout``, ``signal``,
@@ -535,8 +537,8 @@ class HeldMemory:
     stderr_tail: str = ""
 
 
-@dataclasses.dataclass(frozen=True)
-class SmokeFacts:
+@record
+class SmokeFacts(Record):
     """What ``tfdoctor smoke`` measured, and how its child process ended."""
 
     #: ``ok``, ``timeout`` (a kernel or the import ran past its budget and was killed),
@@ -572,8 +574,8 @@ class SmokeFacts:
     pid: Optional[int] = None
 
 
-@dataclasses.dataclass(frozen=True)
-class Facts:
+@record
+class Facts(Record):
     """Everything probed on one machine, for one interpreter."""
 
     tfdoctor_version: str

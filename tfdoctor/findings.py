@@ -7,12 +7,12 @@ of :mod:`tfdoctor.defaults`.
 
 from __future__ import annotations
 
-import dataclasses
 import enum
 from typing import Any, Optional
 
 from tfdoctor.defaults import ExitCode
 from tfdoctor.facts import Facts, FactsError, facts_from_json, to_json
+from tfdoctor.records import Record, record
 
 #: Version of the JSON report (facts + findings + summary).
 REPORT_SCHEMA_VERSION = 2
@@ -44,16 +44,16 @@ _RANK = {
 }
 
 
-@dataclasses.dataclass(frozen=True)
-class Fix:
+@record
+class Fix(Record):
     """How to repair a finding: one line of advice and the exact commands, in order."""
 
     text: str
     commands: tuple[str, ...] = ()
 
 
-@dataclasses.dataclass(frozen=True)
-class Location:
+@record
+class Location(Record):
     """Where in a source file a finding points (``tfdoctor scan``)."""
 
     path: str
@@ -65,8 +65,8 @@ class Location:
     cell: Optional[int] = None
 
 
-@dataclasses.dataclass(frozen=True)
-class Finding:
+@record
+class Finding(Record):
     """One verdict: a stable id, a severity, a one-line summary, detail and a fix."""
 
     id: str
@@ -84,8 +84,8 @@ class Finding:
     location: Optional[Location] = None
 
 
-@dataclasses.dataclass(frozen=True)
-class Summary:
+@record
+class Summary(Record):
     """Counts per severity and the exit code the report earns."""
 
     counts: dict[str, int]
@@ -93,8 +93,8 @@ class Summary:
     exit_code: int
 
 
-@dataclasses.dataclass(frozen=True)
-class Report:
+@record
+class Report(Record):
     """Facts plus the findings the checks drew from them."""
 
     facts: Facts

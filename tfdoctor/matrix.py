@@ -28,6 +28,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
 
+from tfdoctor.records import Record, record
 from tfdoctor.yamldoc import NodeReader, compose, is_null, load_cached
 
 if TYPE_CHECKING:
@@ -78,8 +79,8 @@ class MatrixError(ValueError):
 # --- typed rows ------------------------------------------------------------------------------
 
 
-@dataclasses.dataclass(frozen=True)
-class Source:
+@record
+class Source(Record):
     """A citable source; ``url`` may hold ``{version}`` and ``{line}`` placeholders."""
 
     id: str
@@ -93,8 +94,8 @@ class Source:
         return self.url.replace("{version}", line.latest_patch).replace("{line}", line.line)
 
 
-@dataclasses.dataclass(frozen=True)
-class CudaToolkit:
+@record
+class CudaToolkit(Record):
     """A CUDA toolkit release and the driver it shipped with (its exact requirement)."""
 
     cuda: str
@@ -104,8 +105,8 @@ class CudaToolkit:
     note: str = ""
 
 
-@dataclasses.dataclass(frozen=True)
-class CudaFamily:
+@record
+class CudaFamily(Record):
     """The driver floor of a CUDA major version under minor version compatibility."""
 
     major: int
@@ -115,8 +116,8 @@ class CudaFamily:
     note: str = ""
 
 
-@dataclasses.dataclass(frozen=True)
-class GpuModel:
+@record
+class GpuModel(Record):
     """An NVIDIA GPU model and its compute capability."""
 
     name: str
@@ -124,16 +125,16 @@ class GpuModel:
     source: tuple[str, ...]
 
 
-@dataclasses.dataclass(frozen=True)
-class ComputeCapabilities:
+@record
+class ComputeCapabilities(Record):
     """The GPU code a wheel carries: machine code (``sm_XY``) and PTX (``compute_XY``)."""
 
     sass: tuple[str, ...]
     ptx: tuple[str, ...]
 
 
-@dataclasses.dataclass(frozen=True)
-class Pins:
+@record
+class Pins(Record):
     """Version ranges the wheel declares for the packages that break most often."""
 
     numpy: Optional[str] = None
@@ -151,8 +152,8 @@ class Pins:
 CUDA_INSTALL_METHODS = ("and-cuda", "cudnn-wheel", "system")
 
 
-@dataclasses.dataclass(frozen=True)
-class CudaInstall:
+@record
+class CudaInstall(Record):
     """How a line's GPU build gets its CUDA libraries, and the patches where that fails."""
 
     method: str
@@ -161,8 +162,8 @@ class CudaInstall:
     wheels_unfound: tuple[str, ...] = ()
 
 
-@dataclasses.dataclass(frozen=True)
-class TFLine:
+@record
+class TFLine(Record):
     """One TensorFlow release line (``2.16``), as its wheels and the docs describe it."""
 
     line: str
@@ -215,8 +216,8 @@ class TFLine:
         return self.sources.get(head, ())
 
 
-@dataclasses.dataclass(frozen=True)
-class Matrix:
+@record
+class Matrix(Record):
     """The whole matrix: sources, CUDA driver tables, GPU models and TensorFlow lines."""
 
     path: str
