@@ -22,6 +22,7 @@ from tfdoctor.facts import FoundLibrary, LibraryCandidate, LibraryFacts, normali
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import TFLine, version_key
+from tfdoctor.records import Record, record
 
 TF_PIP_GUIDE = "https://www.tensorflow.org/install/pip"
 CUDA_ARCHIVE = "https://developer.nvidia.com/cuda-toolkit-archive"
@@ -31,8 +32,8 @@ NVIDIA_CONTAINER_TOOLKIT = (
 )
 
 
-@dataclasses.dataclass(frozen=True)
-class Cause:
+@record
+class Cause(Record):
     """One root cause: what it is, why it breaks TensorFlow, where that is documented."""
 
     id: str

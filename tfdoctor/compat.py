@@ -6,7 +6,6 @@ checks, ``tfdoctor matrix`` and ``tfdoctor pin`` give the same answers.
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from typing import Optional
 
@@ -19,6 +18,7 @@ from tfdoctor.matrix import (
     parse_arch,
     version_key,
 )
+from tfdoctor.records import Record, record
 
 #: How a GPU runs a wheel's code: its own machine code, PTX compiled at first start, or not.
 SASS = "sass"
@@ -26,16 +26,16 @@ PTX = "ptx"
 NONE = "none"
 
 
-@dataclasses.dataclass(frozen=True)
-class DriverFloor:
+@record
+class DriverFloor(Record):
     """The oldest driver a build runs on, and the rule that sets it."""
 
     version: str
     rule: str
 
 
-@dataclasses.dataclass(frozen=True)
-class Target:
+@record
+class Target(Record):
     """What a user has (or plans): each field optional; None means "any"."""
 
     python: Optional[str] = None
@@ -53,8 +53,8 @@ class Target:
         return any(v is not None for v in (self.cuda, self.driver, self.gpu))
 
 
-@dataclasses.dataclass(frozen=True)
-class Verdict:
+@record
+class Verdict(Record):
     """Whether a line fits a target; why not; and what to know when it does."""
 
     line: TFLine

@@ -36,6 +36,7 @@ from tfdoctor.probes.kernel import probe_nvidia_kernel
 from tfdoctor.probes.nvidia import probe_driver
 from tfdoctor.probes.pyenv import probe_pyenv
 from tfdoctor.probes.system import probe_cpu, probe_platform, select_environment
+from tfdoctor.records import Record, record
 
 if TYPE_CHECKING:
     from tfdoctor.envvars import EnvSetting
@@ -53,8 +54,8 @@ class DoctorError(Exception):
     """The doctor could not do its job (bad input): exit code 3, one line, no traceback."""
 
 
-@dataclasses.dataclass(frozen=True)
-class CheckOptions:
+@record
+class CheckOptions(Record):
     """What ``tfdoctor check`` was asked to do."""
 
     python: str = sys.executable
@@ -401,8 +402,8 @@ def read_against(path: str) -> tuple[str, ...]:
         raise DoctorError(str(exc)) from None
 
 
-@dataclasses.dataclass(frozen=True)
-class PinOptions:
+@record
+class PinOptions(Record):
     """What ``tfdoctor pin`` was asked to do; any target field selects target mode."""
 
     interpreter: str = sys.executable

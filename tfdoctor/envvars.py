@@ -8,7 +8,6 @@ LD_LIBRARY_PATH only at process start).
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import PurePosixPath
 from typing import Optional
 
@@ -17,6 +16,7 @@ from tfdoctor.cuda_layout import (
 )
 from tfdoctor.facts import Facts
 from tfdoctor.machine import view
+from tfdoctor.records import Record, record
 
 #: Log levels TF_CPP_MIN_LOG_LEVEL takes: 0 all, 1 no INFO, 2 no WARNING, 3 no ERROR.
 LOG_LEVELS = (0, 1, 2, 3)
@@ -30,8 +30,8 @@ _LOG_LEVEL_REASONS = (
 )
 
 
-@dataclasses.dataclass(frozen=True)
-class EnvSetting:
+@record
+class EnvSetting(Record):
     """One variable: its name, the value to set, and one line on why."""
 
     name: str

@@ -12,12 +12,13 @@ This is the one module of tfdoctor that imports TensorFlow, and only inside
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import logging
 import os
 from collections.abc import Mapping, Sequence
 from typing import Any, Callable, Optional
+
+from tfdoctor.records import Record, record
 
 _log = logging.getLogger("tfdoctor")
 
@@ -53,8 +54,8 @@ GROWTH_FROM_ENV = (
 )
 
 
-@dataclasses.dataclass(frozen=True)
-class Outcome:
+@record
+class Outcome(Record):
     """One setting asked for: what, on which device, and why it did or did not take effect."""
 
     #: ``memory_growth``, ``memory_limit``, ``visible_devices`` or ``mixed_precision``.
@@ -66,8 +67,8 @@ class Outcome:
     reason: str
 
 
-@dataclasses.dataclass(frozen=True)
-class GpuState:
+@record
+class GpuState(Record):
     """One physical GPU TensorFlow lists, and what this call set on it."""
 
     index: int
@@ -82,8 +83,8 @@ class GpuState:
     memory_limit_mb: Optional[int] = None
 
 
-@dataclasses.dataclass(frozen=True)
-class GpuConfigResult:
+@record
+class GpuConfigResult(Record):
     """What :func:`configure_gpus` applied, what failed, what it skipped, and why."""
 
     gpus: tuple[GpuState, ...]
@@ -135,8 +136,8 @@ class TooLateError(RuntimeError):
         self.fix = fix
 
 
-@dataclasses.dataclass(frozen=True)
-class _Request:
+@record
+class _Request(Record):
     """Validated arguments."""
 
     memory_growth: bool

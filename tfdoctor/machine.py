@@ -9,7 +9,6 @@ answer has one rule, here; no check derives it again.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import re
 import shlex
@@ -42,6 +41,7 @@ from tfdoctor.facts import (
     normalize_name,
 )
 from tfdoctor.matrix import PLATFORMS, Matrix, TFLine, version_key
+from tfdoctor.records import Record, record
 
 #: Distributions whose ``tensorflow`` package is a CPU-only build wherever they install.
 CPU_ONLY_DISTRIBUTIONS = frozenset(
@@ -61,8 +61,8 @@ CONDA_TENSORFLOW = ("tensorflow-base", "tensorflow", "tensorflow-gpu", "tensorfl
 _ABSENT_REASONS = frozenset({"library-not-found", "driver-not-loaded", "no-gpu"})
 
 
-@dataclasses.dataclass(frozen=True)
-class Machine:
+@record
+class Machine(Record):
     """The derived view of one :class:`Facts` (and the matrix): build it with :func:`view`."""
 
     facts: Facts

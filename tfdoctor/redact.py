@@ -18,6 +18,7 @@ from re import Pattern
 from typing import Any, Callable, TypeVar, Union
 
 from tfdoctor.findings import Finding
+from tfdoctor.records import Record, record
 
 T = TypeVar("T")
 
@@ -99,8 +100,8 @@ def is_secret_name(name: str) -> bool:
 _NEVER_REDACTED: dict[type, frozenset[str]] = {Finding: frozenset({"id", "check"})}
 
 
-@dataclasses.dataclass(frozen=True)
-class Redactor:
+@record
+class Redactor(Record):
     """Redaction rules bound to one machine's home directory and hostname."""
 
     private: bool

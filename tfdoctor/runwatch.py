@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import collections
 import contextlib
-import dataclasses
 import errno
 import functools
 import os
@@ -25,6 +24,8 @@ import threading
 from collections.abc import Iterator, Mapping, Sequence
 from types import FrameType
 from typing import IO, TYPE_CHECKING, Any, Callable, Optional, Protocol
+
+from tfdoctor.records import Record, record
 
 # Only what forwarding needs is imported here: `tfdoctor run` starts COMMAND sooner, and a
 # run that needs no explanation never loads the explainer (imported by :meth:`Kept.blocks`).
@@ -67,8 +68,8 @@ class Explainer(Protocol):
     def __call__(self, blocks: Sequence[LogText]) -> Report: ...
 
 
-@dataclasses.dataclass(frozen=True)
-class Kept:
+@record
+class Kept(Record):
     """The bounded copy of a run's output: the first and last lines, and what fell between.
 
     Held as the bytes read; split into lines and decoded only when asked for (to explain).
@@ -256,8 +257,8 @@ def _decode(line: bytes) -> str:
     return line.decode("utf-8", "replace").removesuffix("\r")
 
 
-@dataclasses.dataclass(frozen=True)
-class Watched:
+@record
+class Watched(Record):
     """How a watched command ended, and what it printed (bounded)."""
 
     argv: tuple[str, ...]

@@ -10,12 +10,12 @@ reveals versions), where the text is printed (``sources``) and real lines it mus
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
+from tfdoctor.records import Record, record
 from tfdoctor.yamldoc import SEVERITIES, NodeReader, compose, read_document
 
 if TYPE_CHECKING:
@@ -61,8 +61,8 @@ class SignatureError(ValueError):
     """A signatures file that cannot be used: ``FILE:LINE: FIELD: what is wrong``."""
 
 
-@dataclasses.dataclass(frozen=True)
-class Signature:
+@record
+class Signature(Record):
     """One recognisable log line and what it is evidence for."""
 
     id: str
@@ -85,8 +85,8 @@ class Signature:
     lineno: int = 0
 
 
-@dataclasses.dataclass(frozen=True)
-class Signatures:
+@record
+class Signatures(Record):
     """Every signature, in file order, and the prefilter that finds candidate lines fast."""
 
     path: str

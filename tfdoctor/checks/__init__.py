@@ -29,6 +29,7 @@ from tfdoctor.checks import (
 )
 from tfdoctor.checks._context import CheckContext
 from tfdoctor.findings import Finding, Severity
+from tfdoctor.records import Record, record
 
 CheckFunc = Callable[[CheckContext], Iterable[Finding]]
 
@@ -39,8 +40,8 @@ CheckFunc = Callable[[CheckContext], Iterable[Finding]]
 FINDING_IDS: Mapping[str, str] = {"doctor.probes": "doctor.probe-failed"}
 
 
-@dataclasses.dataclass(frozen=True)
-class Check:
+@record
+class Check(Record):
     """A registered check: its id, a title for ``--list``, and the function."""
 
     id: str

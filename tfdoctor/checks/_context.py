@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 from typing import Optional
 
@@ -10,10 +9,11 @@ from tfdoctor.facts import Facts, ProbeError
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import Matrix
+from tfdoctor.records import Record, record
 
 
-@dataclasses.dataclass(frozen=True)
-class CheckContext:
+@record
+class CheckContext(Record):
     """The inputs of a check: the facts and the compatibility matrix."""
 
     facts: Facts

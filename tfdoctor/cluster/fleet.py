@@ -7,7 +7,6 @@ TensorFlow), so saved reports and facts gathered through the collectives compare
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -17,6 +16,7 @@ from tfdoctor.causes import finding
 from tfdoctor.facts import Facts, FactsError
 from tfdoctor.findings import Finding, Fix, Report, Severity, facts_from_report_json
 from tfdoctor.machine import Machine
+from tfdoctor.records import Record, record
 
 #: Finding ids start with this (``fleet.nodes``, ``fleet.differs.tensorflow`` ...).
 CHECK = "fleet"
@@ -92,8 +92,8 @@ def load_node(path: str) -> tuple[str, Facts, Optional[dict[str, Any]]]:
     return Path(path).stem, facts, summary if isinstance(summary, dict) else None
 
 
-@dataclasses.dataclass(frozen=True)
-class Difference:
+@record
+class Difference(Record):
     """One fact that differs: its name, and which nodes hold which value."""
 
     fact: str

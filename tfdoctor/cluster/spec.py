@@ -9,7 +9,6 @@ spec this module passes is one ``MultiWorkerMirroredStrategy`` accepts as a whol
 
 from __future__ import annotations
 
-import dataclasses
 import ipaddress
 import json
 import re
@@ -19,6 +18,7 @@ from typing import Any, Callable, Optional
 
 from tfdoctor.causes import finding
 from tfdoctor.findings import Finding, Fix, Severity
+from tfdoctor.records import Record, record
 
 #: Finding ids (the check is the id's prefix ``cluster``).
 CHECK = "cluster"
@@ -61,8 +61,8 @@ def system_resolver(host: str) -> Optional[str]:
     return None
 
 
-@dataclasses.dataclass(frozen=True)
-class Address:
+@record
+class Address(Record):
     """One task's ``host:port`` as written in the spec, split."""
 
     job: str
@@ -72,8 +72,8 @@ class Address:
     port: Optional[int]
 
 
-@dataclasses.dataclass(frozen=True)
-class ClusterSpec:
+@record
+class ClusterSpec(Record):
     """A cluster as TensorFlow sees it: jobs and their addresses, and this worker's task."""
 
     #: Where it came from: ``TF_CONFIG`` or ``Slurm``.

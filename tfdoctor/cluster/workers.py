@@ -21,6 +21,7 @@ from typing import Any, Optional
 from tfdoctor.cluster.spec import ClusterSpec, split_address
 from tfdoctor.defaults import DEFAULT_TIMEOUT
 from tfdoctor.probes._run import CommandResult, run_stepped
+from tfdoctor.records import Record, record
 
 #: The worker child, run by path.
 WORKER_SCRIPT = str(Path(__file__).resolve().parent / "child" / "cluster_worker.py")
@@ -33,8 +34,8 @@ FULL_SIZES = (4, 64, 1024, 16384, 262144, 4194304, 67108864)
 LOOPBACK = "127.0.0.1"
 
 
-@dataclasses.dataclass(frozen=True)
-class SmokeOptions:
+@record
+class SmokeOptions(Record):
     """How the worker child runs: interpreter, per-step timeout, sizes, iterations."""
 
     python: str = sys.executable
@@ -60,8 +61,8 @@ class SmokeOptions:
         ]
 
 
-@dataclasses.dataclass(frozen=True)
-class WorkerOutcome:
+@record
+class WorkerOutcome(Record):
     """How one worker ended, and its result document when it printed one."""
 
     task: str

@@ -33,6 +33,7 @@ from tfdoctor.facts import (
 from tfdoctor.findings import Finding, Fix, Report, Severity
 from tfdoctor.machine import Machine, library_of
 from tfdoctor.matrix import Matrix
+from tfdoctor.records import Record, record
 from tfdoctor.signatures import BENIGN, EVIDENCE, Signature, Signatures
 
 #: Citations kept per signature (the first lines it matched).
@@ -145,8 +146,8 @@ def _saturated(evidence: Evidence, sig: Signature) -> bool:
 # --- what the log reveals -------------------------------------------------------------------
 
 
-@dataclasses.dataclass(frozen=True)
-class Revealed:
+@record
+class Revealed(Record):
     """What the log shows about the machine, each None when it does not show it."""
 
     tf_version: Optional[str] = None

@@ -11,11 +11,12 @@ has to be parsed whole, so it is read whole (up to :data:`MAX_NOTEBOOK` bytes).
 from __future__ import annotations
 
 import codecs
-import dataclasses
 import json
 import re
 from collections.abc import Iterable, Iterator
 from typing import IO, Any, Optional
+
+from tfdoctor.records import Record, record
 
 #: Bytes read at a time; a block ends at the last line end inside it.
 CHUNK = 1 << 20
@@ -37,8 +38,8 @@ class LogError(Exception):
     """A log that cannot be read at all (the file is missing or unreadable)."""
 
 
-@dataclasses.dataclass(frozen=True)
-class LogText:
+@record
+class LogText(Record):
     """Consecutive lines of a log: where they come from, the first line's number, the text.
 
     ``label`` is empty for a plain log and ``cell 3`` for a notebook cell's output; ``text``

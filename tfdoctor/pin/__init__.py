@@ -32,6 +32,7 @@ from tfdoctor.compat import (
 from tfdoctor.facts import Facts, PackageFacts, normalize_name
 from tfdoctor.machine import Machine, view
 from tfdoctor.matrix import PLATFORMS, Matrix, TFLine, version_key
+from tfdoctor.records import Record, record
 
 if TYPE_CHECKING:
     from packaging.requirements import Requirement
@@ -71,8 +72,8 @@ class PinError(ValueError):
         self.reasons = tuple(reasons)
 
 
-@dataclasses.dataclass(frozen=True)
-class PinEntry:
+@record
+class PinEntry(Record):
     """One requirement line: a distribution, its version or range, and why it is there."""
 
     #: The distribution in PEP 503 normal form (``google-pasta``), as pip-compile writes it.
@@ -108,8 +109,8 @@ class PinEntry:
         return f"{self.name}{extras}{self.specifier}{marker}"
 
 
-@dataclasses.dataclass(frozen=True)
-class Pinset:
+@record
+class Pinset(Record):
     """Pinned requirements and where they came from."""
 
     #: ``environment``, ``all``, ``target`` (ranges) or ``resolved`` (a target, pinned exactly
@@ -169,8 +170,8 @@ def _contains(specifier: str, version: str) -> Optional[bool]:
 RequirementsOf = Callable[[str, str], list["Requirement"]]
 
 
-@dataclasses.dataclass(frozen=True)
-class _Problem:
+@record
+class _Problem(Record):
     """A requirement the installed packages do not meet: who requires, and what is wrong."""
 
     #: ``keras``, ``tensorflow[and-cuda]``.

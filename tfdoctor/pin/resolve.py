@@ -47,6 +47,7 @@ from tfdoctor.compat import Target, marker_environment, python_minor
 from tfdoctor.facts import PackageFacts, normalize_name
 from tfdoctor.matrix import Matrix, version_key
 from tfdoctor.pin import PinEntry, PinError, Pinset, _requirements_reader, _walk
+from tfdoctor.records import Record, record
 
 #: The index pip reads unless ``--index-url`` names another.
 PYPI = "https://pypi.org/simple"
@@ -129,8 +130,8 @@ class _Finished(Protocol):
 Run = Callable[[Sequence[str], Optional[Mapping[str, str]], float], _Finished]
 
 
-@dataclasses.dataclass(frozen=True)
-class WheelTarget:
+@record
+class WheelTarget(Record):
     """What pip is told of the target: its Python, its platform tags, its markers."""
 
     #: ``3.12``.
@@ -343,8 +344,8 @@ def run_resolver(
     return report
 
 
-@dataclasses.dataclass(frozen=True)
-class Resolved:
+@record
+class Resolved(Record):
     """One distribution of pip's report."""
 
     name: str

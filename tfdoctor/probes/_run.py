@@ -7,7 +7,6 @@ other command from a script of the exact calls it expects.
 from __future__ import annotations
 
 import atexit
-import dataclasses
 import json
 import os
 import queue
@@ -19,6 +18,8 @@ import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any, Callable, Optional, Union
+
+from tfdoctor.records import Record, record
 
 #: Child scripts live here and are run by path.
 CHILD_DIR = Path(__file__).resolve().parent / "child"
@@ -38,8 +39,8 @@ NTSTATUS_SIGNALS = {
 }
 
 
-@dataclasses.dataclass(frozen=True)
-class CommandResult:
+@record
+class CommandResult(Record):
     """What a finished (or killed) command left behind."""
 
     argv: tuple[str, ...]
@@ -79,8 +80,8 @@ class CommandResult:
 Runner = Callable[[Sequence[str], Optional[Mapping[str, str]], float], CommandResult]
 
 
-@dataclasses.dataclass(frozen=True)
-class ChildFailure:
+@record
+class ChildFailure(Record):
     """Why a child script that reports one JSON object gave none: a status and a message."""
 
     status: str
@@ -235,8 +236,8 @@ def run_command(
     )
 
 
-@dataclasses.dataclass(frozen=True)
-class SteppedResult:
+@record
+class SteppedResult(Record):
     """A child run by :func:`run_stepped`: what it left, and whether a deadline ended it."""
 
     result: CommandResult

@@ -10,11 +10,12 @@ whichever shape a release wrote them.
 from __future__ import annotations
 
 import ast
-import dataclasses
 import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Optional
+
+from tfdoctor.records import Record, record
 
 #: Where the file sits inside the ``tensorflow`` package directory.
 BUILD_INFO_IN_PACKAGE = Path("python") / "platform" / "build_info.py"
@@ -139,8 +140,8 @@ def read_build_info(site_dirs: Iterable[str]) -> Optional[dict[str, object]]:
 # --- the versions in it --------------------------------------------------------------------
 
 
-@dataclasses.dataclass(frozen=True)
-class BuildVersions:
+@record
+class BuildVersions(Record):
     """The GPU facts of a TensorFlow build, whichever shape its build info had."""
 
     is_cuda_build: Optional[bool]

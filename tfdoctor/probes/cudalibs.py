@@ -32,6 +32,7 @@ from tfdoctor.facts import CudaLibsFacts, LibraryCandidate, LibraryFacts, ProbeE
 from tfdoctor.probes._run import CommandResult, Runner, child_script, run_command
 from tfdoctor.probes.build_info import tensorflow_dirs, versions_from_build_info
 from tfdoctor.probes.elf import Runpath, tensorflow_runpath
+from tfdoctor.records import Record, record
 
 PROBE = "cuda_libs"
 
@@ -168,8 +169,8 @@ def tf_library_names(
 # --- ldconfig -------------------------------------------------------------------------------
 
 
-@dataclasses.dataclass(frozen=True)
-class LdconfigEntry:
+@record
+class LdconfigEntry(Record):
     """One line of ``ldconfig -p``: a soname, its flags and the file it maps to."""
 
     soname: str
@@ -211,8 +212,8 @@ def read_ldconfig(runner: Runner, timeout: float) -> tuple[Optional[str], Option
 # --- the child ------------------------------------------------------------------------------
 
 
-@dataclasses.dataclass(frozen=True)
-class LoadResult:
+@record
+class LoadResult(Record):
     """What the child saw when it loaded one file."""
 
     path: str
@@ -431,8 +432,8 @@ def default_system_dirs(machine: Optional[str] = None) -> tuple[str, ...]:
     return (*multiarch, "/lib64", "/usr/lib64", "/lib", "/usr/lib")
 
 
-@dataclasses.dataclass(frozen=True)
-class _Found:
+@record
+class _Found(Record):
     path: str
     #: The file behind any symbolic links, resolved once here.
     real: str

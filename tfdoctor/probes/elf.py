@@ -9,7 +9,6 @@ library search where the loader really looks instead of assuming the wheel layou
 
 from __future__ import annotations
 
-import dataclasses
 import mmap
 import os
 import posixpath
@@ -19,6 +18,7 @@ from pathlib import Path
 from typing import Optional, Union
 
 from tfdoctor.facts import ProbeError
+from tfdoctor.records import Record, record
 
 PROBE = "cuda_libs"
 
@@ -33,8 +33,8 @@ _DT_NULL, _DT_STRTAB, _DT_STRSZ = 0, 5, 10
 _DT_SONAME, _DT_RPATH, _DT_RUNPATH = 14, 15, 29
 
 
-@dataclasses.dataclass(frozen=True)
-class ElfDynamic:
+@record
+class ElfDynamic(Record):
     """The strings of a dynamic section that the loader's search uses, as written."""
 
     bits: int
@@ -187,8 +187,8 @@ RUNPATH_OBJECTS = (
 RUNPATH_COMPANIONS = ("libtensorflow_cc.so.2",)
 
 
-@dataclasses.dataclass(frozen=True)
-class Runpath:
+@record
+class Runpath(Record):
     """The search directories TensorFlow's libraries carry, ``$ORIGIN`` expanded."""
 
     #: The object read (``.../tensorflow/libtensorflow_framework.so.2``); None when none exists.

@@ -20,6 +20,7 @@ from typing import Callable, Optional
 
 from tfdoctor.facts import CudaLibsFacts, FoundLibrary, ProbeError
 from tfdoctor.probes.cudalibs import LIBRARY_NAMES, version_from_filename
+from tfdoctor.records import Record, record
 
 #: Lists a directory: its entry names, sorted; empty when it cannot be read.
 Lister = Callable[[str], Sequence[str]]
@@ -156,8 +157,8 @@ def _cudnn_header_version(lib_dir: str, lister: Lister) -> Optional[str]:
 # --- places --------------------------------------------------------------------------------
 
 
-@dataclasses.dataclass(frozen=True)
-class Place:
+@record
+class Place(Record):
     """A directory to look in, and how it is reported."""
 
     directory: str

@@ -8,7 +8,6 @@ reports the TensorFlow family, or every distribution when asked (``tfdoctor pin`
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import sys
 from collections.abc import Mapping
@@ -24,10 +23,11 @@ from tfdoctor.facts import (
 )
 from tfdoctor.probes._run import Runner, child_script, run_command
 from tfdoctor.probes.child import env_info
+from tfdoctor.records import Record, record
 
 
-@dataclasses.dataclass(frozen=True)
-class PyEnvResult:
+@record
+class PyEnvResult(Record):
     """What the env_info script reported, typed; ``error`` set when it could not run."""
 
     python: Optional[PythonFacts] = None

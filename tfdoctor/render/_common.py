@@ -6,7 +6,6 @@ cheap to import.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from typing import Any, Callable, NamedTuple, Optional
 
@@ -26,6 +25,7 @@ from tfdoctor.facts import (
     normalize_name,
 )
 from tfdoctor.findings import Finding, Report, Severity
+from tfdoctor.records import Record, record
 
 #: Areas in the order a broken stack is best read: the interpreter, the machine, what is
 #: installed, TensorFlow itself, then the GPU stack beneath it. Others follow alphabetically.
@@ -66,8 +66,8 @@ _NOUN = {
 }
 
 
-@dataclasses.dataclass(frozen=True)
-class Section:
+@record
+class Section(Record):
     """A titled block of plain fact lines, shared by the text and markdown renderers."""
 
     title: str

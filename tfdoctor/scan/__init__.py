@@ -27,6 +27,7 @@ from tfdoctor.facts import Facts, PackageFacts
 from tfdoctor.findings import Finding, Fix, Location, Report, Severity
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import Matrix, load_matrix, version_key
+from tfdoctor.records import Record, record
 from tfdoctor.scan.api import MISSING, ApiIndex, api_for, bundled_lines, load_api
 from tfdoctor.scan.rules import Rule, Rules
 from tfdoctor.scan.walker import FileUses, MethodUse, Use, scan_path
@@ -46,8 +47,8 @@ class ScanError(ValueError):
     """Bad input to the scan: a path that does not exist, a target that is not a version."""
 
 
-@dataclasses.dataclass(frozen=True)
-class ScanOptions:
+@record
+class ScanOptions(Record):
     """What to scan, and for which release."""
 
     paths: tuple[str, ...]
@@ -116,8 +117,8 @@ def scan_files(
 # --- judging ---------------------------------------------------------------------------------
 
 
-@dataclasses.dataclass(frozen=True)
-class Verdict:
+@record
+class Verdict(Record):
     """One use judged: the rule (or the listing's fact) and the words for the finding."""
 
     key: str

@@ -7,12 +7,12 @@ component the target does not have.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 from pathlib import Path
 from typing import Optional
 
 from tfdoctor.matrix import version_key
+from tfdoctor.records import Record, record
 
 DATA_DIR = Path(__file__).resolve().parent
 
@@ -27,16 +27,16 @@ MISSING = "missing"
 UNKNOWN = "unknown"
 
 
-@dataclasses.dataclass(frozen=True)
-class Lookup:
+@record
+class Lookup(Record):
     """The verdict on one name: ``ok``, ``unknown`` or ``missing`` (from ``missing_at`` on)."""
 
     status: str
     missing_at: str = ""
 
 
-@dataclasses.dataclass(frozen=True)
-class ApiIndex:
+@record
+class ApiIndex(Record):
     """One TensorFlow line's public API: modules and their members."""
 
     line: str

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -10,6 +9,7 @@ from typing import Any, Optional
 
 from tfdoctor.causes import CAUSES
 from tfdoctor.matrix import version_key
+from tfdoctor.records import Record, record
 from tfdoctor.yamldoc import SEVERITIES, NodeReader, compose, read_document
 
 DEFAULT_RULES = Path(__file__).resolve().parent.parent / "scan_rules.yaml"
@@ -58,8 +58,8 @@ class RulesError(ValueError):
     """A rules file that cannot be used: ``FILE:LINE: FIELD: what is wrong`` in one line."""
 
 
-@dataclasses.dataclass(frozen=True)
-class RuleSource:
+@record
+class RuleSource(Record):
     """A citable source of rules."""
 
     id: str
@@ -67,8 +67,8 @@ class RuleSource:
     url: str
 
 
-@dataclasses.dataclass(frozen=True)
-class Rule:
+@record
+class Rule(Record):
     """One use that breaks or changes meaning from a release on, and what replaces it."""
 
     id: str
@@ -105,8 +105,8 @@ class Rule:
         return bool(self.path_suffix or self.path_not_suffix)
 
 
-@dataclasses.dataclass(frozen=True)
-class Rules:
+@record
+class Rules(Record):
     """Every rule of a rules file, and the file it came from."""
 
     path: str

@@ -14,11 +14,12 @@ from __future__ import annotations
 import ast
 import bisect
 import builtins
-import dataclasses
 import json
 import re
 from collections.abc import Collection, Iterable, Iterator
 from typing import Optional, Union
+
+from tfdoctor.records import Record, record
 
 #: Top-level packages whose APIs are judged; the rest of a file's imports are ignored.
 ROOTS = {"tensorflow": "tf", "keras": "keras"}
@@ -29,8 +30,8 @@ PYTHON_CELL_MAGICS = ("%%time", "%%timeit", "%%capture", "%%prun")
 _BUILTINS = frozenset(dir(builtins))
 
 
-@dataclasses.dataclass(frozen=True)
-class Use:
+@record
+class Use(Record):
     """One use of an API name in a file: where, how, and what was passed to a call."""
 
     #: Fully qualified name, ``tf.`` / ``keras.`` form (``tf.compat.v1.Session``).
@@ -54,8 +55,8 @@ class Use:
     cell: Optional[int] = None
 
 
-@dataclasses.dataclass(frozen=True)
-class MethodUse:
+@record
+class MethodUse(Record):
     """A call ``receiver.method(...)`` on an object that is not an API name."""
 
     method: str
@@ -67,8 +68,8 @@ class MethodUse:
     cell: Optional[int] = None
 
 
-@dataclasses.dataclass(frozen=True)
-class FileUses:
+@record
+class FileUses(Record):
     """Everything found in one file, or why it could not be read."""
 
     path: str

@@ -21,6 +21,7 @@ from typing import Any, Callable, Optional
 from tfdoctor.defaults import DEFAULT_KERNEL_TIMEOUT
 from tfdoctor.facts import SmokeFacts
 from tfdoctor.probes._run import STDERR_TAIL_CHARS, run_stepped
+from tfdoctor.records import Record, record
 from tfdoctor.smoke.events import ChildEnd, parse_event_line, smoke_facts
 from tfdoctor.smoke.memory import read_memory_held
 from tfdoctor.smoke.peaks import read_cpu_peak
@@ -36,8 +37,8 @@ DEFAULT_MAX_MEMORY = 2**30
 LEVELS = ("quick", "full")
 
 
-@dataclasses.dataclass(frozen=True)
-class SmokeOptions:
+@record
+class SmokeOptions(Record):
     """What ``tfdoctor smoke`` was asked to do."""
 
     python: str = sys.executable
@@ -55,8 +56,8 @@ class SmokeOptions:
     fault: Mapping[str, str] = dataclasses.field(default_factory=dict)
 
 
-@dataclasses.dataclass(frozen=True)
-class Progress:
+@record
+class Progress(Record):
     """One step of the run, for a progress display."""
 
     device: str

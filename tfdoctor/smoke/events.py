@@ -7,17 +7,17 @@ print say which kernels ran, which one was running, and which never started.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from collections.abc import Iterable, Sequence
 from typing import Any, Optional
 
 from tfdoctor.facts import SmokeDevice, SmokeFacts, SmokeResult
+from tfdoctor.records import Record, record
 from tfdoctor.smoke.peaks import CpuPeak, GpuCounts, device_peaks, peak_for
 
 
-@dataclasses.dataclass(frozen=True)
-class ChildEnd:
+@record
+class ChildEnd(Record):
     """How the child process ended, as the parent saw it."""
 
     returncode: Optional[int]

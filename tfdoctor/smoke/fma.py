@@ -11,7 +11,6 @@ and a dependent-add chain for the clock. It runs machine code, so it runs in its
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import math
 import sys
@@ -20,14 +19,15 @@ from pathlib import Path
 from typing import Any, Optional
 
 from tfdoctor.probes._run import CommandResult, Runner, run_command
+from tfdoctor.records import Record, record
 
 CHILD = Path(__file__).resolve().parent / "child" / "fma_loop.py"
 #: Seconds the child may take; it needs well under one on any machine.
 FMA_TIMEOUT = 30.0
 
 
-@dataclasses.dataclass(frozen=True)
-class FmaMeasurement:
+@record
+class FmaMeasurement(Record):
     """What the FMA child measured, or why it measured nothing."""
 
     #: The widest FMA loop's float32 FLOP/s over its threads (CPU time: the cores' speed),

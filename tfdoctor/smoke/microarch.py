@@ -17,9 +17,10 @@ FMA units) says so in ``lower_bound``: a measured peak then decides.
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from typing import Optional
+
+from tfdoctor.records import Record, record
 
 AMD_ZEN_MODELS = "https://github.com/torvalds/linux/blob/master/arch/x86/kernel/cpu/amd.c"
 INTEL_FAMILY_H = "https://github.com/torvalds/linux/blob/master/arch/x86/include/asm/intel-family.h"
@@ -45,8 +46,8 @@ INTEL = "GenuineIntel"
 ARM_LTD = 0x41
 
 
-@dataclasses.dataclass(frozen=True)
-class Microarchitecture:
+@record
+class Microarchitecture(Record):
     """One core design: how to recognise it, its float32 FLOP per cycle, and the sources."""
 
     name: str
@@ -361,8 +362,8 @@ MICROARCHITECTURES: tuple[Microarchitecture, ...] = (
 )
 
 
-@dataclasses.dataclass(frozen=True)
-class CpuIdentity:
+@record
+class CpuIdentity(Record):
     """What ``/proc/cpuinfo`` says a CPU is: enough to find it in the table."""
 
     #: ``vendor_id`` (``AuthenticAMD``, ``GenuineIntel``), or ``arm`` for an aarch64 CPU.
@@ -409,8 +410,8 @@ def find_microarchitecture(cpu: CpuIdentity) -> Optional[Microarchitecture]:
     return None
 
 
-@dataclasses.dataclass(frozen=True)
-class FlagsEstimate:
+@record
+class FlagsEstimate(Record):
     """FLOP per cycle from the instruction-set flags alone, for a CPU not in the table."""
 
     flops_per_cycle: int

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Optional
 
 from tfdoctor.facts import CpuPeakFacts
+from tfdoctor.records import Record, record
 from tfdoctor.smoke.fma import FmaMeasurement, fma_kernels, fma_threads, read_fma
 from tfdoctor.smoke.microarch import find_microarchitecture, flops_from_flags, identify
 
@@ -27,8 +28,8 @@ TERA = 1e12
 GIGA = 1e9
 
 
-@dataclasses.dataclass(frozen=True)
-class GpuPeak:
+@record
+class GpuPeak(Record):
     """One GPU model's peak TFLOP/s per precision, dense, from the cited document."""
 
     #: Regular expression on the name TensorFlow reports (``NVIDIA H100 80GB HBM3``).
@@ -185,8 +186,8 @@ def fp32_results_per_clock(capability: Optional[str]) -> Optional[int]:
     return exact if exact is not None else FP32_RESULTS_PER_CLOCK.get(f"{major}.x")
 
 
-@dataclasses.dataclass(frozen=True)
-class GpuCounts:
+@record
+class GpuCounts(Record):
     """What the CUDA driver reported for one GPU: what a derived peak is built from."""
 
     compute_capability: Optional[str]
@@ -197,8 +198,8 @@ class GpuCounts:
     error: Optional[str] = None
 
 
-@dataclasses.dataclass(frozen=True)
-class DerivedPeak:
+@record
+class DerivedPeak(Record):
     """A derived non-tensor float32 peak (None when it cannot be derived) and why."""
 
     flops: Optional[float]
@@ -247,8 +248,8 @@ CLOCK_WHY = {
 }
 
 
-@dataclasses.dataclass(frozen=True)
-class CpuPeak:
+@record
+class CpuPeak(Record):
     """A CPU's float32 peak, how it was found, and what it was chosen from."""
 
     model: Optional[str]
@@ -512,8 +513,8 @@ def read_cpu_quota(root: str = "/") -> Optional[float]:
     return min(limits) if limits else None
 
 
-@dataclasses.dataclass(frozen=True)
-class DevicePeaks:
+@record
+class DevicePeaks(Record):
     """One device's model, peaks per precision, how they were found, and on what basis."""
 
     model: Optional[str]
