@@ -181,3 +181,28 @@ def test_bad_child_output_is_recorded(stdout: str, returncode: int, reason: str)
 def test_parse_env_info_rejects_unknown_fields() -> None:
     doc = {"python": {"version": "3.9.18", "surprise": 1}, "packages": []}
     assert parse_env_info(doc).error is not None
+
+
+def test_metadata_headers_read_as_the_email_parser_reads_them() -> None:
+    # Every installed distribution's METADATA, read by the fast reader and by the stdlib's
+    # parser (what importlib.metadata uses): the same name, version and requirements.
+    import email.parser
+    import importlib.metadata
+
+    from tfdoctor.probes.child.env_info import Headers, read_metadata
+
+    compared = 0
+    for dist in importlib.metadata.distributions():
+        text = dist.read_text("METADATA") or dist.read_text("PKG-INFO")
+        if not text:
+            continue
+        slow = email.parser.Parser().parsestr(text, headersonly=True)
+        fast = read_metadata(dist)
+        for field in ("Name", "Version", "Requires-Python"):
+            assert fast[field] == slow[field], (dist, field)
+        assert fast.get_all("Requires-Dist") == slow.get_all("Requires-Dist"), dist
+        compared += 1
+    assert compared > 20
+    folded = Headers("Name: x\nSummary: a\n  b\nrequires-dist: y\nRequires-Dist: z\n\nBody: no\n")
+    assert (folded["name"], folded["Summary"], folded["Body"]) == ("x", "a\n  b", None)
+    assert folded.get_all("Requires-Dist") == ["y", "z"]
