@@ -306,6 +306,28 @@ def test_an_illegal_instruction_on_macos_is_emulation(home: str, cause: str) -> 
     assert finding.cause == cause
 
 
+@pytest.mark.parametrize(
+    ("module", "cause", "fix_word", "not_word"),
+    [
+        # Saved by Keras 2 (2.13-2.15), loaded by Keras 3: Keras 2 (tf-keras) reads it.
+        ("keras.src.engine.functional", "keras3-behaviour-change", "tf-keras", "tensorflow>=2.16"),
+        # Saved by Keras 3, loaded by Keras 2: only Keras 3 reads it; tf-keras would not.
+        ("keras.src.models.functional", "keras3-model-under-keras2", "tensorflow>=2.16", "=1"),
+    ],
+)
+def test_a_saved_model_of_the_other_keras_points_the_fix_its_way(
+    module: str, cause: str, fix_word: str, not_word: str
+) -> None:
+    line = (
+        f"TypeError: Could not deserialize class 'Functional' because its parent module {module}"
+        f" cannot be imported. Full object config: {{'module': '{module}'}}"
+    )
+    (finding,) = _explain(line).findings
+    assert finding.cause == cause
+    assert fix_word in _fix_text(finding)
+    assert not_word not in _fix_text(finding)
+
+
 def test_no_kernel_image_without_a_capability_asks_for_it() -> None:
     line = "status: Internal: no kernel image is available for execution on the device"
     (finding,) = _explain(line).findings

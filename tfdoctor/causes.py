@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import PurePosixPath, PureWindowsPath
 from typing import Optional
 
-from tfdoctor.compat import DriverFloor
+from tfdoctor.compat import DriverFloor, first_keras3_line
 from tfdoctor.cuda_layout import wheel_name
 from tfdoctor.facts import FoundLibrary, LibraryCandidate, LibraryFacts, normalize_name
 from tfdoctor.findings import Finding, Fix, Severity
@@ -1076,6 +1076,16 @@ LOG_CAUSES: Mapping[str, Cause] = dict(
             "without it, it falls back to the driver's slower compiler or fails.",
             "https://www.tensorflow.org/xla",
         ),
+        _c(
+            "keras3-model-under-keras2",
+            "A model saved by Keras 3 loaded by Keras 2",
+            "Keras 3 (tf.keras from TensorFlow 2.16) writes configs that name its own modules "
+            "(keras.src.models.functional) and arguments (batch_shape); Keras 2 (TensorFlow 2.15 "
+            "or older, or tf-keras with TF_USE_LEGACY_KERAS=1) cannot rebuild the model from "
+            "them.",
+            "https://keras.io/getting_started/#tensorflow--keras-2-backwards-compatibility",
+            "https://github.com/tensorflow/tensorflow/issues/70866",
+        ),
     )
 )
 CAUSES = {**CAUSES, **LOG_CAUSES}
@@ -1209,6 +1219,23 @@ def keras3_fix(m: Machine) -> Fix:
         "(before TensorFlow is imported), or migrate it to Keras 3 (save models as `.keras`).",
         (*m.pip_install(spec), "export TF_USE_LEGACY_KERAS=1"),
     )
+
+
+def keras3_model_fix(m: Machine) -> Fix:
+    """Load a Keras 3 model with Keras 3: a TensorFlow whose tf.keras is Keras 3 (the
+    matrix's first such line on), without legacy Keras."""
+    first = first_keras3_line(m.matrix) if m.matrix is not None else None
+    since = f"TensorFlow {first.line} or newer" if first else "a TensorFlow served by Keras 3"
+    text = (
+        f"The model was saved by Keras 3, which Keras 2 cannot read: load it with Keras 3 "
+        f"({since}, TF_USE_LEGACY_KERAS unset), or save it again with the Keras that will "
+        "load it."
+    )
+    if first is None:
+        return Fix(text, ("unset TF_USE_LEGACY_KERAS",))
+    # The installed distribution's own name (tensorflow-cpu stays tensorflow-cpu).
+    dist = m.tf_name if m.tf is not None and not m.is_nightly else "tensorflow"
+    return Fix(text, (*m.pip_install(f"{dist}>={first.line}"), "unset TF_USE_LEGACY_KERAS"))
 
 
 def tf_keras_fix(m: Machine) -> Fix:

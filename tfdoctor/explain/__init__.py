@@ -434,6 +434,7 @@ BUILDERS: dict[str, Builder] = {
     "glibc-too-old": _glibc,
     "keras-version": _keras,
     "keras3-behaviour-change": _simple("keras3-behaviour-change", causes.keras3_fix),
+    "keras3-model-under-keras2": _simple("keras3-model-under-keras2", causes.keras3_model_fix),
     "driver-not-loaded": _driver_not_loaded,
     "numpy-abi": _simple("numpy-abi", causes.numpy_abi_fix),
     "dependency-out-of-range": _simple(
