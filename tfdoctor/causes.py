@@ -547,21 +547,21 @@ def cuda_libraries_fix(m: Machine, missing: tuple[str, ...]) -> tuple[str, Fix]:
             "the newest built for it (or replace conda's CUDA with this release's).",
             f"tensorflow=={conda_line.latest_patch}",
         )
-    if m.tf is not None and wheels and m.wheel_library_dirs() and m.runpath_misses_wheels:
+    if m.tf is not None and wheels and m.wheel_library_dirs and m.runpath_misses_wheels:
         # TensorFlow's own RUNPATH, read from its library, names no nvidia/*/lib directory.
         return "cuda-wheels-unfound", Fix(
             f"TensorFlow {m.tf.version}'s libraries do not search the nvidia-* wheels' "
             "directories (their RUNPATH names none): put them on the loader's path.",
-            (m.ld_path_with(m.wheel_library_dirs()),),
+            (m.ld_path_with(m.wheel_library_dirs),),
         )
     if m.tf is not None and m.wheels_unfound():
-        if wheels and m.wheel_library_dirs():
+        if wheels and m.wheel_library_dirs:
             newer = _newest_and_cuda(m)
             text = (
                 f"TensorFlow {m.tf.version} does not search its nvidia-* wheels' directories: "
                 "put them on the loader's path"
             )
-            commands: tuple[str, ...] = (m.ld_path_with(m.wheel_library_dirs()),)
+            commands: tuple[str, ...] = (m.ld_path_with(m.wheel_library_dirs),)
             if newer is not None and line is not None and newer.key > line.key:
                 text += f", or upgrade to TensorFlow {newer.latest_patch}, which finds them"
             return "cuda-wheels-unfound", Fix(text + ".", commands)

@@ -512,6 +512,7 @@ class Machine(Record):
         py = self.facts.python
         return py.site_packages[0] if py is not None and py.site_packages else None
 
+    @functools.cached_property
     def wheel_library_dirs(self) -> tuple[str, ...]:
         """The ``nvidia/*/lib`` directories of the installed NVIDIA wheels.
 
