@@ -19,7 +19,8 @@ type checkers see a frozen dataclass (PEP 681's ``dataclass_transform``).
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, TypeVar, dataclass_transform
+import operator
+from typing import Any, Callable, TypeVar, dataclass_transform
 
 T = TypeVar("T")
 
@@ -31,8 +32,14 @@ class Record:
     # subclass's module globals (the report schema generator does), where ours do not resolve.
     __slots__ = ()
 
+    @staticmethod
+    def _record_values(obj: Any) -> tuple[Any, ...]:
+        """The compared fields' values; record() replaces it per class with a getter made
+        once (C speed, for records used as dict keys in hot loops)."""
+        return ()
+
     def _values(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, name) for name, f in _fields(self).items() if f.compare)
+        return self._record_values(self)
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
@@ -70,4 +77,18 @@ def record(cls: type[T]) -> type[T]:
     """Make ``cls`` (a :class:`Record` subclass) an immutable dataclass record."""
     if not issubclass(cls, Record):
         raise TypeError(f"{cls.__qualname__} must derive from Record")
-    return dataclasses.dataclass(eq=False, repr=False)(cls)
+    made = dataclasses.dataclass(eq=False, repr=False)(cls)
+    fields: dict[str, dataclasses.Field[Any]] = getattr(made, "__dataclass_fields__")  # noqa: B009 - untyped on T
+    compared = tuple(name for name, f in fields.items() if f.compare)
+    made._record_values = staticmethod(_getter(compared))  # type: ignore[assignment]
+    return made
+
+
+def _getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
+    """A function giving the tuple of ``names``' values of an object."""
+    if not names:
+        return lambda _obj: ()
+    get = operator.attrgetter(*names)
+    if len(names) == 1:
+        return lambda obj: (get(obj),)
+    return get

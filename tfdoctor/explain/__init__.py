@@ -122,7 +122,7 @@ def scan(blocks: Iterable[LogText], signatures: Signatures) -> Evidence:
             line_no += text.count("\n", counted, start)
             counted = start
             line = text[start:end]
-            for sig in dict.fromkeys(found[start]):
+            for sig in {id(sig): sig for sig in found[start]}.values():  # once each, in order
                 match = sig.pattern.search(line)
                 if match is None:
                     continue
