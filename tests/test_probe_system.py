@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -174,3 +175,38 @@ def test_notebook_markers_are_recorded_for_the_environment_kind() -> None:
     assert env == {"COLAB_RELEASE_TAG": "release-colab_20250101"}
     facts = Facts(tfdoctor_version="0", collected_at="now", environment=env)
     assert Machine(facts, None).notebook == "colab"
+
+
+MEMINFO = """MemTotal:       24683636 kB
+MemFree:        22135060 kB
+MemAvailable:   24231948 kB
+Buffers:           62012 kB
+SwapTotal:             0 kB
+HugePages_Total:       0
+"""
+
+
+def test_parse_meminfo_reads_what_free_shows() -> None:
+    assert system.parse_meminfo(MEMINFO) == (24683636 * 1024, 24231948 * 1024, 0)
+    assert system.parse_meminfo("") == (None, None, None)
+    # An old kernel without MemAvailable (before 3.14): unknown, not guessed.
+    assert system.parse_meminfo("MemTotal: 1000 kB\n") == (1024000, None, None)
+
+
+def test_physical_cores_are_distinct_sibling_lists() -> None:
+    # Four logical CPUs, two cores with two threads each; then no topology at all.
+    assert system.count_physical_cores(["0,2\n", "1,3\n", "0,2\n", "1,3\n"]) == 2
+    assert system.count_physical_cores(["0-1", "0-1", "2-3", "2-3"]) == 2
+    assert system.count_physical_cores(["", ""]) is None
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="reads /proc and /sys")
+def test_probe_cpu_agrees_with_psutil_here() -> None:
+    import psutil
+
+    cpu = system.probe_cpu()
+    assert cpu.logical_cores == psutil.cpu_count(logical=True)
+    assert cpu.physical_cores == psutil.cpu_count(logical=False)
+    assert cpu.memory_total == psutil.virtual_memory().total
+    assert cpu.swap_total == psutil.swap_memory().total
+    assert cpu.memory_available is not None and cpu.memory_available > 0

@@ -11,11 +11,9 @@ import os
 import platform
 import re
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Optional
-
-import psutil
 
 from tfdoctor.facts import NOTEBOOK_ENV_MARKERS, CpuFacts, PlatformFacts
 from tfdoctor.probes._run import Runner, run_command
@@ -382,9 +380,62 @@ def read_cpu(runner: Runner = run_command) -> tuple[str, tuple[str, ...], bool]:
     return platform.processor(), (), False
 
 
+def parse_meminfo(text: str) -> tuple[Optional[int], Optional[int], Optional[int]]:
+    """Bytes of RAM, of RAM available to new work, and of swap, from ``/proc/meminfo``.
+
+    The figures ``free`` shows (``MemTotal``, ``MemAvailable``, ``SwapTotal``, in KiB:
+    https://docs.kernel.org/filesystems/proc.html#meminfo); None where a line is missing.
+    """
+    found: dict[str, int] = {}
+    for line in text.splitlines():
+        key, sep, rest = line.partition(":")
+        words = rest.split()
+        if sep and words and words[0].isdigit():
+            scale = 1024 if words[1:2] == ["kB"] else 1
+            found[key.strip()] = int(words[0]) * scale
+    return found.get("MemTotal"), found.get("MemAvailable"), found.get("SwapTotal")
+
+
+def count_physical_cores(topology: Sequence[str]) -> Optional[int]:
+    """Cores from each logical CPU's ``topology/core_cpus_list`` (its hyperthread siblings):
+    one core per distinct list; None when no CPU has one."""
+    distinct = {text.strip() for text in topology if text.strip()}
+    return len(distinct) or None
+
+
+def _linux_cores() -> Optional[int]:
+    # core_cpus_list since Linux 5.3, thread_siblings_list before it (the same content):
+    # https://docs.kernel.org/admin-guide/cputopology.html
+    lists = []
+    for cpu in Path("/sys/devices/system/cpu").glob("cpu[0-9]*"):
+        text = _read(str(cpu / "topology" / "core_cpus_list")) or _read(
+            str(cpu / "topology" / "thread_siblings_list")
+        )
+        lists.append(text)
+    return count_physical_cores(lists)
+
+
 def probe_cpu(runner: Runner = run_command) -> CpuFacts:
-    """CPU model, cores, vector features, RAM and swap."""
+    """CPU model, cores, vector features, RAM and swap.
+
+    On Linux from /proc and /sys directly (what psutil reads there, without its import);
+    elsewhere through psutil.
+    """
     model, flags, known = read_cpu(runner)
+    if sys.platform == "linux":
+        total, available, swap = parse_meminfo(_read("/proc/meminfo"))
+        return CpuFacts(
+            model=model,
+            physical_cores=_linux_cores(),
+            logical_cores=os.cpu_count(),
+            flags=flags,
+            flags_known=known,
+            memory_total=total,
+            memory_available=available,
+            swap_total=swap,
+        )
+    import psutil  # noqa: PLC0415 - macOS and Windows only
+
     mem_total = mem_available = swap_total = None
     try:
         vm = psutil.virtual_memory()
