@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tfdoctor import redact
 from tfdoctor.facts import DriverFacts, Facts, GpuFacts, ProbeError, TensorFlowFacts
 from tfdoctor.findings import Finding, Fix, Report, Severity
 from tfdoctor.redact import MASK, Redactor, is_secret_name
@@ -402,3 +403,15 @@ def test_text_keeps_identity_but_not_secrets() -> None:
     assert UUID in out
     assert f"{home}/venvs/tf/bin/python" in out
     assert "HF_TOKEN=***" in out
+
+
+@pytest.mark.parametrize("index", range(len(redact._ALWAYS)))
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_the_one_pass_test_finds_whatever_a_rule_finds(index: int, data: Any) -> None:
+    # The rules run only where the combined search matches: it must miss nothing a rule
+    # alone would match, whatever surrounds the match.
+    pattern = redact._ALWAYS[index][0]
+    text = data.draw(st.from_regex(pattern))
+    assert pattern.search(text)
+    assert redact._ANY_ALWAYS.search(text), (pattern.pattern, text)
