@@ -119,7 +119,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     answered: see :func:`_exit_now`. Called with ``argv`` (tests, embedding), it returns.
     """
     code = _dispatch(list(sys.argv[1:] if argv is None else argv))
-    if argv is None:
+    # A profiler or coverage tool (sys.setprofile / settrace) writes its results at exit.
+    if argv is None and sys.getprofile() is None and sys.gettrace() is None:
         _exit_now(code)
     return code
 
