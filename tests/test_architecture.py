@@ -15,6 +15,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "tfdoctor"
 ALLOWED = {
     "tfdoctor.defaults": (),
     "tfdoctor.records": (),
+    "tfdoctor.cache": (),
     "tfdoctor.facts": (),
     # The CUDA pip wheels' layout and XLA's CUDA-root flag, shared by probes and services.
     "tfdoctor.cuda_layout": (),
@@ -178,8 +179,9 @@ def _within(imported: str, prefixes: tuple[str, ...]) -> bool:
     return any(imported == p or imported.startswith(p + ".") for p in prefixes)
 
 
-#: Modules any layer may import: the immutable-record base of every layer's data types.
-FOUNDATION = ("tfdoctor.records",)
+#: Modules any layer may import: the immutable-record base of every layer's data types, and
+#: the cache of results that are pure functions of files. Neither imports the package.
+FOUNDATION = ("tfdoctor.records", "tfdoctor.cache")
 
 
 def layer_violations(name: str, imports: set[str]) -> list[str]:

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from tfdoctor.cache import CACHE_KEEP, cache_dir
 from tfdoctor.matrix import DEFAULT_MATRIX, Matrix, MatrixError, load_matrix, parse_matrix
-from tfdoctor.yamldoc import CACHE_KEEP, cache_dir, load_cached
+from tfdoctor.yamldoc import load_cached
 
 
 class Counted:

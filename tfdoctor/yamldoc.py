@@ -6,33 +6,26 @@ the nodes (``FILE:LINE: FIELD: message``), and each file's own reader validates 
 own code, so that a command that starts often (``check --static`` in a container's start, CI)
 does not parse and validate the same YAML on every start.
 
-This module imports nothing from the package.
+This module imports nothing from the package but :mod:`tfdoctor.cache`.
 """
 
 from __future__ import annotations
 
 import contextlib
-import hashlib
-import os
 import pickle
 import re
-import stat
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Optional, TypeVar
+
+from tfdoctor.cache import entry_path, read_entry, write_entry
 
 if TYPE_CHECKING:
     from yaml import Node
 
 T = TypeVar("T")
 
-#: Where validated data files are kept (default: the platform's user cache directory).
-CACHE_ENV = "TFDOCTOR_CACHE_DIR"
-#: Set (to anything but empty or ``0``) to neither read nor write the cache.
-NO_CACHE_ENV = "TFDOCTOR_NO_CACHE"
-#: Cached documents kept per kind; older ones (another matrix, an earlier release) go.
-CACHE_KEEP = 8
 #: The severities a data file may give (the values of :class:`tfdoctor.findings.Severity`).
 SEVERITIES = ("info", "warning", "error")
 
@@ -230,28 +223,6 @@ def describe(node: Node) -> str:
     return repr(value) if isinstance(value, str) else type(node).__name__
 
 
-def cache_dir(env: Optional[Mapping[str, str]] = None) -> Optional[Path]:
-    """The directory of validated documents; None when caching is off or has no home.
-
-    ``$TFDOCTOR_CACHE_DIR``, else the XDG cache directory (``$XDG_CACHE_HOME``, else
-    ``~/.cache``; https://specifications.freedesktop.org/basedir-spec/latest/), else on
-    Windows ``%LOCALAPPDATA%``, each with ``tfdoctor`` below it.
-    """
-    environ = os.environ if env is None else env
-    if environ.get(NO_CACHE_ENV, "") not in ("", "0"):
-        return None
-    if environ.get(CACHE_ENV):
-        return Path(environ[CACHE_ENV])
-    if sys.platform == "win32" and environ.get("LOCALAPPDATA"):
-        return Path(environ["LOCALAPPDATA"]) / "tfdoctor" / "cache"
-    xdg = environ.get("XDG_CACHE_HOME", "")
-    # A relative XDG path is invalid by the specification: ignored, as it says.
-    if xdg and Path(xdg).is_absolute():
-        return Path(xdg) / "tfdoctor"
-    home = environ.get("HOME", "")
-    return Path(home) / ".cache" / "tfdoctor" if home and Path(home).is_absolute() else None
-
-
 def load_cached(
     path: str,
     noun: str,
@@ -289,61 +260,29 @@ def _cache_entry(
     parse: Callable[..., Any],
     env: Optional[Mapping[str, str]],
 ) -> Optional[Path]:
-    directory = cache_dir(env)
     module = sys.modules.get(getattr(parse, "__module__", ""), None)
     source = getattr(module, "__file__", None)
-    if directory is None or not source:
+    if not source:
         return None
     try:
         code = Path(source).read_bytes()
     except OSError:
         return None
-    digest = hashlib.sha256()
-    for part in (raw, path.encode(), code, sys.version.encode()):
-        digest.update(len(part).to_bytes(8, "little"))
-        digest.update(part)
-    return directory / f"{noun}-{digest.hexdigest()[:40]}.pickle"
-
-
-def _trusted(stats: os.stat_result) -> bool:
-    """This user's own regular file, writable by no one else (POSIX; Windows has no modes)."""
-    if not stat.S_ISREG(stats.st_mode):
-        return False
-    if sys.platform == "win32":
-        return True
-    return stats.st_uid == os.getuid() and not stats.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+    return entry_path(noun, (raw, path.encode(), code), ".pickle", env)
 
 
 def _read_entry(entry: Path, kind: type[T]) -> Optional[T]:
+    data = read_entry(entry)
+    if data is None:
+        return None
     try:
-        with entry.open("rb") as handle:
-            if not _trusted(os.fstat(handle.fileno())):
-                return None
-            # Safe to unpickle: the file is this user's own and no one else can write it.
-            value = pickle.load(handle)
-    except Exception:  # a torn, foreign or stale entry is a miss, never an error
+        # Safe to unpickle: read_entry reads only this user's own file, writable by no one else.
+        value = pickle.loads(data)
+    except Exception:  # a torn or stale entry is a miss, never an error
         return None
     return value if isinstance(value, kind) else None
 
 
 def _write_entry(entry: Path, value: object) -> None:
-    """Write ``entry`` atomically (a reader sees all of it or nothing); prune old ones."""
-    with contextlib.suppress(Exception):  # best effort: an unwritable cache costs a parse
-        entry.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        import tempfile  # noqa: PLC0415 - only a miss writes
-
-        fd, name = tempfile.mkstemp(dir=entry.parent, prefix=".tmp-", suffix=".pickle")
-        temp = Path(name)
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                pickle.dump(value, handle, protocol=pickle.HIGHEST_PROTOCOL)
-            temp.replace(entry)
-        except BaseException:
-            temp.unlink(missing_ok=True)
-            raise
-        noun = entry.name.rsplit("-", 1)[0]
-        kept = sorted(
-            entry.parent.glob(f"{noun}-*.pickle"), key=lambda p: p.stat().st_mtime, reverse=True
-        )
-        for old in kept[CACHE_KEEP:]:
-            old.unlink()
+    with contextlib.suppress(Exception):  # a value that does not pickle is simply not kept
+        write_entry(entry, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
