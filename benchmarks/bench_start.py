@@ -7,6 +7,8 @@ Run from the repository root with the environment under test active::
 Each command is a fresh process, timed wall-clock; the runs interleave so drift on a shared
 machine hits every command alike. ``python -c pass`` is the floor every command pays (an
 editable install adds its import hook to it, about 20 ms: compare with a regular install).
+The untimed first run of each command makes the help texts tfdoctor keeps (README: the
+cache); the timed runs read them, as every run after a user's first does.
 Targets: ``tfdoctor --version`` and ``tfdoctor --help`` at most 0.15 s each.
 """
 

@@ -3,8 +3,10 @@ and everything else (or anything unusual) reaches the full command line unchange
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 import typer.main
@@ -149,3 +151,56 @@ def test_run_help_is_the_full_command_lines() -> None:
     )
     assert done.returncode == 0
     assert "--explain-on-success" in done.stdout
+
+
+def _help_run(args: list[str], env: dict[str, str], probe: bool = False) -> tuple[str, bool]:
+    """The help ``args`` print, and (with ``probe``) whether the CLI framework loaded."""
+    code = (
+        "import sys\n"
+        "from tfdoctor.entry import main\n"
+        f"code = main({args!r})\n"
+        "sys.stderr.write('loaded' if 'typer' in sys.modules else 'light')\n"
+        "sys.exit(code)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout, done.stderr.endswith("loaded")
+
+
+@pytest.mark.parametrize("args", [["--help"], ["check", "--help"], ["cluster", "local", "--help"]])
+def test_help_is_kept_and_served_without_the_cli_framework(args: list[str], tmp_path: Path) -> None:
+    env = {**os.environ, "TFDOCTOR_CACHE_DIR": str(tmp_path), "COLUMNS": "90"}
+    fresh, _ = _help_run(args, {**env, "TFDOCTOR_NO_CACHE": "1"})
+    first, loaded_first = _help_run(args, env)
+    again, loaded_again = _help_run(args, env)
+    assert fresh == first == again
+    assert "Usage: tfdoctor" in again
+    assert (loaded_first, loaded_again) == (True, False)
+
+
+def test_kept_help_follows_the_terminal_width(tmp_path: Path) -> None:
+    env = {**os.environ, "TFDOCTOR_CACHE_DIR": str(tmp_path)}
+    narrow, _ = _help_run(["check", "--help"], {**env, "COLUMNS": "60"})
+    wide, _ = _help_run(["check", "--help"], {**env, "COLUMNS": "120"})
+    assert narrow != wide
+    assert max(len(line) for line in narrow.splitlines()) <= 60
+    assert len(list(tmp_path.glob("help-*.txt"))) == 2
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX file modes")
+def test_a_kept_help_others_can_write_is_made_anew(tmp_path: Path) -> None:
+    env = {**os.environ, "TFDOCTOR_CACHE_DIR": str(tmp_path), "COLUMNS": "90"}
+    first, _ = _help_run(["--help"], env)
+    (entry,) = tmp_path.glob("help-*.txt")
+    entry.write_text("forged\n", encoding="utf-8")
+    entry.chmod(0o666)
+    again, loaded = _help_run(["--help"], env)
+    assert again == first
+    assert loaded

@@ -18,6 +18,7 @@ options; a test holds the two equal.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from collections.abc import Sequence
@@ -152,6 +153,8 @@ def _dispatch(args: list[str]) -> int:
         request = parse_run(args[1:])
         if request is not None:
             return _run(request)
+    if _asks_for_help(args):
+        return _help(args)
     if _probes_this_interpreter(args):
         from tfdoctor.probes.early import start_machine_probes  # noqa: PLC0415 - see above
 
@@ -176,6 +179,88 @@ def _probes_this_interpreter(args: Sequence[str]) -> bool:
     if elsewhere is None:
         return False
     return not any(arg.partition("=")[0] in elsewhere for arg in args[1:])
+
+
+def _asks_for_help(args: Sequence[str]) -> bool:
+    """``--help`` after nothing but command names (``check --help``): help whose text depends
+    only on the code and the terminal, which :func:`_help` can keep."""
+    return (
+        0 < len(args) <= 3
+        and args[-1] == "--help"
+        and all(word.isalnum() for word in args[:-1])
+        and sys.stdout is not None
+    )
+
+
+def _help_key(args: Sequence[str]) -> Optional[list[bytes]]:
+    """What the help text of ``args`` depends on: the command line's code (its module, the
+    defaults it shows, the version), typer's (which carries its click), the terminal width
+    click formats for, the message locale, the words asked; None when typer cannot be found
+    as a plain file on ``sys.path`` (then nothing is cached)."""
+    import shutil  # noqa: PLC0415 - this path only
+    from pathlib import Path  # noqa: PLC0415
+
+    here = Path(__file__).resolve().parent
+    typer_init = next(
+        (
+            Path(entry) / "typer" / "__init__.py"
+            for entry in sys.path
+            if (Path(entry or ".") / "typer" / "__init__.py").is_file()
+        ),
+        None,
+    )
+    if typer_init is None:
+        return None
+    try:
+        code = [
+            path.read_bytes()
+            for path in (here / "cli.py", here / "defaults.py", here / "__init__.py", typer_init)
+        ]
+    except OSError:
+        return None
+    width = shutil.get_terminal_size().columns
+    locale = [os.environ.get(name, "") for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")]
+    return [*code, str(width).encode(), "\0".join(locale).encode(), "\0".join(args).encode()]
+
+
+def _help(args: Sequence[str]) -> int:
+    """The help of ``args``: kept from an earlier run when nothing it depends on changed
+    (:func:`_help_key`); else made by the command line, shown, and kept."""
+    from tfdoctor.cache import entry_path, read_entry, write_entry  # noqa: PLC0415
+
+    key = _help_key(args)
+    entry = entry_path("help", key, ".txt") if key is not None else None
+    kept = read_entry(entry) if entry is not None else None
+    if kept is not None:
+        try:
+            sys.stdout.write(kept.decode("utf-8"))
+            sys.stdout.flush()
+            return 0
+        except (OSError, UnicodeDecodeError, ValueError):
+            pass  # the command line says what went wrong, as it would have
+    import io  # noqa: PLC0415
+
+    from tfdoctor.cli import main as cli_main  # noqa: PLC0415 - made once, then kept
+
+    captured = io.StringIO()
+    with contextlib.redirect_stdout(captured):
+        code = cli_main(list(args))
+    text = captured.getvalue()
+    if code == 0 and text and entry is not None:
+        write_entry(entry, text.encode("utf-8"))
+    return _print_text(text, code)
+
+
+def _print_text(text: str, code: int) -> int:
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except (OSError, ValueError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            sys.stderr.write(f"tfdoctor: error: cannot write output: {reason}\n")
+        return 3
+    return code
 
 
 def _print_version() -> int:
