@@ -9,6 +9,8 @@ the rest of a probing command loads about 0.3 s more. So, before any of that:
   The explanation, when the run earns one, loads the rest afterwards.
 - ``tfdoctor check`` and ``tfdoctor pin`` on this interpreter start their probes' children
   (:mod:`tfdoctor.probes.early`), which then run while the rest loads.
+- ``--help`` after command names prints the text an earlier run kept (:func:`_help`), when
+  nothing it depends on has changed.
 
 Anything else, and any ``run`` invocation these few lines do not fully understand (``--help``,
 an unknown or malformed option), goes to :func:`tfdoctor.cli.main` unchanged, which parses and
