@@ -403,20 +403,7 @@ def parse_matrix(text: str, path: str = "<matrix>") -> Matrix:
 
 
 def _read_sources(reader: _Reader, node: Node) -> dict[str, Source]:
-    out: dict[str, Source] = {}
-    for i, item in enumerate(reader.sequence(node, "sources")):
-        where = f"sources[{i}]"
-        fields = reader.mapping(item, where, ("id", "title", "url"))
-        sid = reader.required_string(fields["id"], f"{where}.id", _ID_RE, "source id")
-        if sid in out:
-            raise reader.error(fields["id"], f"{where}.id", f"duplicate source {sid!r}")
-        url = reader.required_string(fields["url"], f"sources[{sid}].url")
-        if not url.startswith("https://"):
-            raise reader.error(fields["url"], f"sources[{sid}].url", "must be an https:// URL")
-        out[sid] = Source(
-            sid, reader.required_string(fields["title"], f"sources[{sid}].title"), url
-        )
-    return out
+    return reader.sources(node, _ID_RE, Source)
 
 
 def _driver_columns(

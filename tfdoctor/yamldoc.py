@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from yaml import Node
 
 T = TypeVar("T")
+S = TypeVar("S")
 
 #: The severities a data file may give (the values of :class:`tfdoctor.findings.Severity`).
 SEVERITIES = ("info", "warning", "error")
@@ -170,6 +171,25 @@ class NodeReader:
             self.required_string(item, f"{field}[{i}]", pattern, what)
             for i, item in enumerate(self.sequence(node, field))
         )
+
+    def sources(
+        self, node: Node, pattern: re.Pattern[str], make: Callable[[str, str, str], S]
+    ) -> dict[str, S]:
+        """A data file's ``sources`` list: each ``{id, title, url}`` (ids unique and matching
+        ``pattern``, URLs https), as ``make(id, title, url)`` by id, in order."""
+        out: dict[str, S] = {}
+        for i, item in enumerate(self.sequence(node, "sources")):
+            where = f"sources[{i}]"
+            fields = self.mapping(item, where, ("id", "title", "url"))
+            sid = self.required_string(fields["id"], f"{where}.id", pattern, "source id")
+            if sid in out:
+                raise self.error(fields["id"], f"{where}.id", f"duplicate source {sid!r}")
+            url = self.required_string(fields["url"], f"sources[{sid}].url")
+            if not url.startswith("https://"):
+                raise self.error(fields["url"], f"sources[{sid}].url", "must be an https:// URL")
+            title = self.required_string(fields["title"], f"sources[{sid}].title")
+            out[sid] = make(sid, title, url)
+        return out
 
     def choice(self, node: Node, field: str, choices: Sequence[str]) -> str:
         """One of ``choices``."""

@@ -140,19 +140,7 @@ def parse_rules(text: str, path: str = "<rules>") -> Rules:
             "schema_version",
             f"{version} is not supported (this tfdoctor reads {RULES_SCHEMA_VERSION})",
         )
-    sources: dict[str, RuleSource] = {}
-    for i, node in enumerate(reader.sequence(top["sources"], "sources")):
-        where = f"sources[{i}]"
-        fields = reader.mapping(node, where, ("id", "title", "url"))
-        sid = reader.required_string(fields["id"], f"{where}.id", _ID_RE, "a kebab-case id")
-        if sid in sources:
-            raise reader.error(fields["id"], f"{where}.id", f"duplicate source {sid!r}")
-        url = reader.required_string(fields["url"], f"sources[{sid}].url")
-        if not url.startswith("https://"):
-            raise reader.error(fields["url"], f"sources[{sid}].url", "must be an https:// URL")
-        sources[sid] = RuleSource(
-            sid, reader.required_string(fields["title"], f"{where}.title"), url
-        )
+    sources = reader.sources(top["sources"], _ID_RE, RuleSource)
     rules: list[Rule] = []
     seen: set[str] = set()
     for i, node in enumerate(reader.sequence(top["rules"], "rules")):
