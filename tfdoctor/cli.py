@@ -323,6 +323,12 @@ def _emit(
         _append_step_summary(report, strict)
 
 
+def _emit_text_or_json(report: Report, json_out: bool, color: Optional[bool]) -> int:
+    """Emit a report of a command with only text and ``--json``; its exit code."""
+    _emit(report, OutputFormat.json if json_out else OutputFormat.text, False, False, color)
+    return report.exit_code()
+
+
 def _render(
     report: Report,
     fmt: OutputFormat,
@@ -939,9 +945,7 @@ def cluster_check_command(
         except (OSError, UnicodeDecodeError) as exc:
             raise _fail(f"cannot read {tf_config}: {exc}") from None
     report = check_report(env, system_resolver, __version__, _now())
-    fmt = OutputFormat.json if json_out else OutputFormat.text
-    _emit(report, fmt, False, False, color)
-    raise typer.Exit(report.exit_code())
+    raise typer.Exit(_emit_text_or_json(report, json_out, color))
 
 
 @cluster_app.command("smoke", short_help="Check, all-reduce and bandwidth on every worker.")
@@ -957,9 +961,7 @@ def cluster_smoke_command(
 
     options = _cluster_smoke_options(python, timeout, full)
     report = smoke_report(dict(os.environ), options, system_resolver, __version__, _now())
-    fmt = OutputFormat.json if json_out else OutputFormat.text
-    _emit(report, fmt, False, False, color)
-    raise typer.Exit(report.exit_code())
+    raise typer.Exit(_emit_text_or_json(report, json_out, color))
 
 
 @cluster_app.command("local", short_help="Run N loopback workers and smoke them.")
@@ -976,9 +978,7 @@ def cluster_local_command(
 
     options = _cluster_smoke_options(python, timeout, full)
     report = local_report(workers, options, __version__, _now())
-    fmt = OutputFormat.json if json_out else OutputFormat.text
-    _emit(report, fmt, False, False, color)
-    raise typer.Exit(report.exit_code())
+    raise typer.Exit(_emit_text_or_json(report, json_out, color))
 
 
 def _fleet(paths: list[str], json_out: bool, color: Optional[bool]) -> None:
@@ -988,9 +988,7 @@ def _fleet(paths: list[str], json_out: bool, color: Optional[bool]) -> None:
         report = fleet_report(paths, __version__, _now())
     except FleetError as exc:
         raise _fail(str(exc)) from None
-    fmt = OutputFormat.json if json_out else OutputFormat.text
-    _emit(report, fmt, False, False, color)
-    raise typer.Exit(report.exit_code())
+    raise typer.Exit(_emit_text_or_json(report, json_out, color))
 
 
 @app.command("diff", short_help="Each fact that differs between two saved reports.")
