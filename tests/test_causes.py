@@ -354,3 +354,27 @@ def test_a_venv_for_an_externally_managed_python_carries_its_tensorflow() -> Non
         "python3 -m venv ~/.venvs/tf",
         '~/.venvs/tf/bin/python -m pip install "numpy<2" "tensorflow==2.15.1"',
     )
+
+
+def test_a_keras3_model_needs_no_install_where_keras3_already_serves_tf_keras() -> None:
+    # TensorFlow 2.15 (Keras 2): install a Keras 3 line. TensorFlow 2.21 (Keras 3): only the
+    # legacy switch stands in the way; reinstalling would change nothing.
+    old = causes.keras3_model_fix(Machine(f.facts(), f.FIXTURE_MATRIX))
+    assert any('"tensorflow>=2.16"' in c for c in old.commands), old.commands
+    new_tf = f.pkg("tensorflow", "2.21.0", "keras>=3.12.0", top_level=("tensorflow",))
+    facts = f.facts(packages=(new_tf, f.pkg("numpy", "2.1.0")))
+    assert causes.keras3_model_fix(Machine(facts, f.FIXTURE_MATRIX)).commands == (
+        "unset TF_USE_LEGACY_KERAS",
+    )
+
+
+@pytest.mark.parametrize(
+    ("line", "keras3"),
+    [("2.15", False), ("2.16", True), ("2.17", True), ("2.21", True)],
+)
+def test_keras3_serves_tf_keras_on_every_line_from_2_16(line: str, keras3: bool) -> None:
+    from tfdoctor.compat import keras3_serves_tf_keras
+
+    found = f.FIXTURE_MATRIX.line_for(f"{line}.0")
+    assert found is not None
+    assert keras3_serves_tf_keras(found) is keras3

@@ -148,11 +148,17 @@ def python_minor(version: str) -> Optional[str]:
 
 
 def keras3_serves_tf_keras(line: TFLine) -> bool:
-    """Keras 3 serves ``tf.keras`` on ``line``: its wheel's keras pin admits 3 (2.16 on)."""
+    """Keras 3 serves ``tf.keras`` on ``line``: its wheel's keras pin asks for Keras 3 or
+    newer (``>=3.0.0`` on 2.16, ``>=3.12.0`` on 2.21) and admits no Keras 2."""
     from packaging.specifiers import SpecifierSet  # noqa: PLC0415 - 40 ms import
+    from packaging.version import Version  # noqa: PLC0415
 
     pin = line.pins.keras
-    return pin is not None and "3.0.0" in SpecifierSet(pin)
+    if pin is None:
+        return False
+    spec = SpecifierSet(pin)
+    floors = [Version(s.version).major for s in spec if s.operator in (">=", ">", "~=", "==")]
+    return "2.99" not in spec and bool(floors) and max(floors) >= 3
 
 
 def first_keras3_line(matrix: Matrix) -> Optional[TFLine]:
