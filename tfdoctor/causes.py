@@ -1231,7 +1231,8 @@ def keras3_model_fix(m: Machine) -> Fix:
         f"({since}, TF_USE_LEGACY_KERAS unset), or save it again with the Keras that will "
         "load it."
     )
-    if first is None:
+    if first is None or m.keras3_is_tf_keras:
+        # The installed line already serves Keras 3: only the legacy switch stands between.
         return Fix(text, ("unset TF_USE_LEGACY_KERAS",))
     # The installed distribution's own name (tensorflow-cpu stays tensorflow-cpu).
     dist = m.tf_name if m.tf is not None and not m.is_nightly else "tensorflow"
