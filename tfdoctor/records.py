@@ -20,9 +20,21 @@ from __future__ import annotations
 
 import dataclasses
 import operator
-from typing import Any, Callable, TypeVar, dataclass_transform
+import sys
+from typing import Any, Callable, TypeVar
 
 T = TypeVar("T")
+
+if sys.version_info >= (3, 11):
+    from typing import dataclass_transform
+else:
+    # Only type checkers read the marker (PEP 681); before 3.11 typing lacks it, and a
+    # runtime dependency on typing_extensions is not worth a no-op decorator.
+    def dataclass_transform(**_kwargs: Any) -> Callable[[T], T]:
+        def keep(obj: T) -> T:
+            return obj
+
+        return keep
 
 
 class Record:
