@@ -61,6 +61,14 @@ def _on_gpu(device: Optional[str]) -> bool:
     return device is not None and ":GPU:" in f":{device.upper()}"
 
 
+#: No kernel ran: the interpreter cannot import TensorFlow, which `check` diagnoses in full.
+_IMPORT_FIX = fix(
+    "TensorFlow does not import in this interpreter, so no kernel ran: `tfdoctor check` "
+    "(with the same --python) names the cause and its fix.",
+    "tfdoctor check",
+)
+
+
 def _crash_fix(device: str) -> Fix:
     """What to do about a hang or crash: GPU kernels point at the CUDA stack, CPU ones not."""
     if _on_gpu(device):
@@ -156,7 +164,7 @@ def check_crashed(smoke: SmokeFacts) -> Iterator[Finding]:
             Severity.ERROR,
             f"The smoke test {what}{where}",
             "\n".join(p for p in (smoke.error_message or "", smoke.stderr_tail[-1500:]) if p),
-            _crash_fix(smoke.failed_device or ""),
+            _IMPORT_FIX if smoke.status == "import-error" else _crash_fix(smoke.failed_device or ""),
             (GPU_GUIDE,) if _on_gpu(smoke.failed_device) else (),
         )
         return

@@ -855,8 +855,9 @@ def main(argv: list[str]) -> int:
     maybe_hang("import", "tensorflow")
     start = time.perf_counter()
     try:
-        import numpy as np  # noqa: PLC0415 - the import is measured and may fail
+        # TensorFlow first: without it, the error names TensorFlow, not NumPy (its dependency).
         import tensorflow as tf  # type: ignore[import-not-found,import-untyped,unused-ignore]  # noqa: PLC0415
+        import numpy as np  # noqa: PLC0415 - the import is measured and may fail
     except BaseException as exc:  # SystemExit and KeyboardInterrupt raised by an import too
         emit("import-error", error=describe(exc))
         return 0

@@ -1,0 +1,65 @@
+"""The set-up the README gives is the one CI runs, on the Pythons pyproject.toml admits."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _shell_blocks(markdown: str) -> list[str]:
+    return re.findall(r"```sh\n(.*?)```", markdown, flags=re.DOTALL)
+
+
+def test_ci_runs_the_readme_test_command_verbatim() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    setup = readme.split("## Set-up on a fresh machine", 1)[1].split("\n## ", 1)[0]
+    install, test = (block.strip() for block in _shell_blocks(setup)[:2])
+    assert "tfdoctor check" in install
+    assert test.endswith("python -m pytest")
+    # A fresh machine's Python may be externally managed (PEP 668): both make a venv first.
+    assert install.startswith("python3 -m venv") and test.startswith("python3 -m venv")
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    last = [line for line in ci.splitlines() if line.strip()][-1]
+    assert last == test
+
+
+def test_ci_tries_the_oldest_python_pyproject_admits() -> None:
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    admitted = re.search(r'^requires-python = ">=(\d+\.\d+)"$', pyproject, flags=re.MULTILINE)
+    assert admitted is not None
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    oldest = re.search(r"^OLDEST=(\S+)$", ci, flags=re.MULTILINE)
+    assert oldest is not None and oldest.group(1) == admitted.group(1)
+    ruff = re.search(r'^target-version = "py(\d)(\d+)"$', pyproject, flags=re.MULTILINE)
+    assert ruff is not None and f"{ruff.group(1)}.{ruff.group(2)}" == admitted.group(1)
+
+
+def _every_command_names() -> set[str]:
+    """The first word of each command line scripts/every_command.py runs."""
+    tree = ast.parse((ROOT / "scripts" / "every_command.py").read_text(encoding="utf-8"))
+    (commands,) = (
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef)
+        if node.name == "_commands"
+    )
+    names = set()
+    for node in ast.walk(commands):
+        if isinstance(node, ast.List) and node.elts and isinstance(node.elts[0], ast.Constant):
+            first = node.elts[0].value
+            if isinstance(first, str) and not first.startswith("-"):
+                names.add(first)
+    return names
+
+
+def test_every_command_runs_on_the_oldest_python() -> None:
+    from tfdoctor.cli import app
+
+    commands = {
+        c.name or (c.callback.__name__ if c.callback else "") for c in app.registered_commands
+    }
+    groups = {g.name or "" for g in app.registered_groups}
+    assert commands | groups <= _every_command_names()
