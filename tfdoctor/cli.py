@@ -353,7 +353,7 @@ def _render(
     if fmt is OutputFormat.markdown:
         from tfdoctor.render.markdown import render_markdown  # noqa: PLC0415 - see above
 
-        return render_markdown(report, __version__, strict=strict)
+        return render_markdown(report, __version__, strict=strict, verbose=verbose)
     from tfdoctor.render.text import render_text  # noqa: PLC0415 - see above
 
     use_color = _use_color(sys.stdout) if color is None else color
