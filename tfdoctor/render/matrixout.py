@@ -204,11 +204,14 @@ def _table(
     """
     widths = [max(len(row[i]) for row in (header, *rows)) for i in range(len(header))]
     others = sum(w for i, w in enumerate(widths) if i != wrapped) + 2 * (len(header) - 1)
-    longest_word = max(len(word) for row in rows for word in row[wrapped].split() or [""])
+    words = [w for row in rows for w in row[wrapped].replace("+PTX ", "+PTX_").split()]
+    longest_word = max((len(w) for w in words), default=0)
     widths[wrapped] = min(widths[wrapped], max(width - others, longest_word, len(header[wrapped])))
     lines = []
     for row in (header, *rows):
-        parts = wrap_at_spaces(row[wrapped], widths[wrapped]) if row[wrapped] else [""]
+        # "+PTX" stays with the architecture it names: a no-break space while wrapping.
+        glued = row[wrapped].replace("+PTX ", "+PTX\u00a0")
+        parts = [p.replace("\u00a0", " ") for p in wrap_at_spaces(glued, widths[wrapped])]
         for n, part in enumerate(parts):
             cells = [part if i == wrapped else row[i] if n == 0 else "" for i in range(len(row))]
             lines.append("  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip())
