@@ -92,6 +92,16 @@ def test_numpy2_verbose_shows_every_line_of_the_evidence() -> None:
     assert " ".join(stderr.split()) in " ".join(" ".join(body).split())
 
 
+@pytest.mark.parametrize(("verbose", "frames"), [(False, 0), (True, 3)])
+def test_markdown_folds_unless_verbose(verbose: bool, frames: int) -> None:
+    args = ("--facts", str(NUMPY2), "--format", "markdown", "tensorflow.import")
+    out = tfdoctor("check", *args, *(["-v"] if verbose else []), env=CLEAN_ENV)
+    assert out.returncode == 2, out.stderr
+    findings = out.stdout.split("#### Details and fixes", 1)[1].split("<details>", 1)[0]
+    assert findings.count(SESSION_FRAME) == frames
+    assert ("more lines; -v shows them all" in findings) is not verbose
+
+
 def test_readme_example_is_what_the_program_prints() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     marker = "`tfdoctor check --facts FILE tensorflow.import`):\n\n```text\n"
@@ -139,6 +149,18 @@ def test_a_repeated_block_that_is_not_a_traceback_is_counted_in_lines() -> None:
     detail = "a\nb\n\nc\n\na\nb"
     lines = EvidenceFolder(verbose=False).lines(error("env.x", detail))
     assert lines == ["a", "b", "", "c", "(2 repeated lines left out)"]
+
+
+def test_two_repeated_tracebacks_are_counted_together() -> None:
+    other = ("Traceback (most recent call last):", '  File "x.py", line 1', "KeyError: 1")
+    detail = "\n\n".join(["\n".join(TRACEBACK), "\n".join(other)] * 2)
+    lines = EvidenceFolder(verbose=False).lines(error("env.x", detail))
+    assert lines == [
+        *TRACEBACK,
+        "",
+        *other,
+        "(2 tracebacks appeared more than once; 7 repeated lines left out)",
+    ]
 
 
 def test_a_block_shown_under_an_earlier_finding_is_not_shown_again() -> None:

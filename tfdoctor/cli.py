@@ -158,7 +158,7 @@ def check(
         OutputFormat.text, "--format", "-f", help="Output format."
     ),
     verbose: bool = typer.Option(
-        False, "--verbose", "-v", help="Show every fact, not just verdicts."
+        False, "--verbose", "-v", help="Show every fact and the whole evidence, not just verdicts."
     ),
     strict: bool = STRICT_OPTION,
     static: bool = typer.Option(

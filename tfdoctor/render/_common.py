@@ -139,6 +139,7 @@ class _Block(NamedTuple):
 
     @property
     def key(self) -> str:
+        """The block's text, trailing blanks ignored: equal keys are the same evidence."""
         return "\n".join(line.rstrip() for line in self.lines)
 
 
@@ -172,9 +173,8 @@ class EvidenceFolder:
     the order its findings are printed.
     """
 
-    def __init__(self, *, verbose: bool, fold_hint: str = "-v shows them all") -> None:
+    def __init__(self, *, verbose: bool) -> None:
         self.verbose = verbose
-        self.fold_hint = fold_hint
         # Block -> the finding it was printed under.
         self._shown: dict[str, str] = {}
 
@@ -210,23 +210,27 @@ class EvidenceFolder:
             out = out[:FOLD_LINES]
             while out and not out[-1].strip():
                 out.pop()
-            out.append(f"... {left} more line{'s' if left != 1 else ''}; {self.fold_hint}")
+            out.append(f"... {left} more line{'s' if left != 1 else ''}; -v shows them all")
         for end, key in ends:
             if not folded or end <= FOLD_LINES:
                 self._shown.setdefault(key, finding.id)
-        tracebacks = [n for key, n in seen.items() if n > 1 and key.startswith(_TRACEBACK)]
         if repeated:
-            head = (
-                f"the same traceback appeared {tracebacks[0]} times; "
-                if len(tracebacks) == 1
-                else f"{len(tracebacks)} tracebacks appeared more than once; "
-                if tracebacks
-                else ""
-            )
-            out.append(f"({head}{repeated} repeated lines left out)")
+            out.append(_repeat_note(seen, repeated))
         for earlier, count in elsewhere.items():
             out.append(f"({count} lines left out: the same as under {earlier} above)")
         return out
+
+
+def _repeat_note(seen: dict[str, int], repeated: int) -> str:
+    """``(the same traceback appeared 3 times; 51 repeated lines left out)``."""
+    tracebacks = [n for key, n in seen.items() if n > 1 and key.startswith(_TRACEBACK)]
+    if len(tracebacks) == 1:
+        head = f"the same traceback appeared {tracebacks[0]} times; "
+    elif tracebacks:
+        head = f"{len(tracebacks)} tracebacks appeared more than once; "
+    else:
+        head = ""
+    return f"({head}{repeated} repeated line{'s' if repeated != 1 else ''} left out)"
 
 
 def wrap_at_spaces(line: str, width: int, hang: str = "") -> list[str]:
