@@ -8,7 +8,7 @@ from __future__ import annotations
 import io
 import json
 from collections.abc import Sequence
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from tfdoctor.compat import (
     Target,
@@ -202,23 +202,23 @@ def _table(
     A plain table rather than rich's: rich squeezes a too-wide table by folding cells
     mid-word, which cut ``<2.10.0`` in two when the output went to a pipe.
     """
+    # "+PTX" stays with the architecture it names: joined by a no-break space while wrapping
+    # (textwrap breaks only at ASCII whitespace).
+    glued = [row[wrapped].replace("+PTX ", "+PTX\u00a0") for row in (header, *rows)]
     widths = [max(len(row[i]) for row in (header, *rows)) for i in range(len(header))]
     others = sum(w for i, w in enumerate(widths) if i != wrapped) + 2 * (len(header) - 1)
-    words = [w for row in rows for w in row[wrapped].replace("+PTX ", "+PTX_").split()]
-    longest_word = max((len(w) for w in words), default=0)
-    widths[wrapped] = min(widths[wrapped], max(width - others, longest_word, len(header[wrapped])))
+    longest_word = max(len(word) for cell in glued for word in cell.split(" "))
+    widths[wrapped] = min(widths[wrapped], max(width - others, longest_word))
     lines = []
-    for row in (header, *rows):
-        # "+PTX" stays with the architecture it names: a no-break space while wrapping.
-        glued = row[wrapped].replace("+PTX ", "+PTX\u00a0")
-        parts = [p.replace("\u00a0", " ") for p in wrap_at_spaces(glued, widths[wrapped])]
+    for row, cell in zip((header, *rows), glued):
+        parts = [p.replace("\u00a0", " ") for p in wrap_at_spaces(cell, widths[wrapped])]
         for n, part in enumerate(parts):
             cells = [part if i == wrapped else row[i] if n == 0 else "" for i in range(len(row))]
             lines.append("  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip())
     return lines
 
 
-def _grouped(say: Any, title: str, items: Sequence[tuple[str, str]]) -> None:
+def _grouped(say: Callable[..., None], title: str, items: Sequence[tuple[str, str]]) -> None:
     """``title:`` then each distinct text once, after the lines it applies to."""
     if not items:
         return
