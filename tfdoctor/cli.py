@@ -158,7 +158,7 @@ def check(
         OutputFormat.text, "--format", "-f", help="Output format."
     ),
     verbose: bool = typer.Option(
-        False, "--verbose", "-v", help="Show every fact, not just verdicts."
+        False, "--verbose", "-v", help="Show every fact and the whole evidence, not just verdicts."
     ),
     strict: bool = STRICT_OPTION,
     static: bool = typer.Option(
@@ -353,7 +353,7 @@ def _render(
     if fmt is OutputFormat.markdown:
         from tfdoctor.render.markdown import render_markdown  # noqa: PLC0415 - see above
 
-        return render_markdown(report, __version__, strict=strict)
+        return render_markdown(report, __version__, strict=strict, verbose=verbose)
     from tfdoctor.render.text import render_text  # noqa: PLC0415 - see above
 
     use_color = _use_color(sys.stdout) if color is None else color

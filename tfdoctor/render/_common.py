@@ -6,6 +6,7 @@ cheap to import.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from typing import Any, Callable, NamedTuple, Optional
 
@@ -113,6 +114,141 @@ def exit_phrase(report: Report, strict: bool) -> str:
     if report.worst().rank >= Severity.UNKNOWN.rank:
         return f"exit code {code}: no errors (warnings and unknowns fail only with --strict)"
     return f"exit code {code}: no problems found"
+
+
+# --- evidence: repeats shown once, long detail folded -----------------------------------
+
+#: Lines of a finding's detail shown before the rest is folded away (``--verbose`` shows all).
+FOLD_LINES = 8
+#: A detail at most this much longer is shown whole: hiding a line or two costs a marker line.
+FOLD_SLACK = 4
+#: Blocks shorter than this are prose rather than evidence, and may well recur in another
+#: finding on purpose; only longer ones are left out when an earlier finding showed them.
+SHARED_BLOCK_LINES = 3
+#: How every traceback Python prints starts (Lib/traceback.py); NumPy 2 prints its own stack
+#: with the first frame glued to this line (numpy/core/_multiarray_umath.py).
+_TRACEBACK = "Traceback (most recent call last):"
+
+
+class _Block(NamedTuple):
+    """Lines of a detail between blank lines (or before a traceback), and whether a blank
+    line came before them."""
+
+    lines: tuple[str, ...]
+    after_blank: bool
+
+    @property
+    def key(self) -> str:
+        """The block's text, trailing blanks ignored: equal keys are the same evidence."""
+        return "\n".join(line.rstrip() for line in self.lines)
+
+
+def _blocks(text: str) -> list[_Block]:
+    """``text`` cut at blank lines and where a traceback starts."""
+    blocks: list[_Block] = []
+    current: list[str] = []
+    after_blank = blank = False
+    for line in text.splitlines():
+        if not line.strip():
+            blank = True
+            continue
+        if current and (blank or line.startswith(_TRACEBACK)):
+            blocks.append(_Block(tuple(current), after_blank))
+            current = []
+        if not current:
+            after_blank = blank and bool(blocks)
+        blank = False
+        current.append(line)
+    if current:
+        blocks.append(_Block(tuple(current), after_blank))
+    return blocks
+
+
+class EvidenceFolder:
+    """The detail of each finding of one report as the lines to print: a block of lines that
+    repeats (in one finding's detail, or shown under an earlier finding) appears once, and
+    what is left is folded to :data:`FOLD_LINES` lines with a count of the rest.
+
+    With ``verbose`` every detail is printed as recorded. One folder serves one report, in
+    the order its findings are printed.
+    """
+
+    def __init__(self, *, verbose: bool) -> None:
+        self.verbose = verbose
+        # Block -> the finding it was printed under.
+        self._shown: dict[str, str] = {}
+
+    def lines(self, finding: Finding) -> list[str]:
+        """The lines of ``finding.detail`` to print, blank lines between paragraphs kept."""
+        if self.verbose:
+            return finding.detail.splitlines()
+        kept: list[_Block] = []
+        seen: dict[str, int] = {}
+        repeated = 0
+        elsewhere: dict[str, int] = {}
+        for block in _blocks(finding.detail):
+            key = block.key
+            if key in seen:
+                seen[key] += 1
+                repeated += len(block.lines)
+            elif len(block.lines) >= SHARED_BLOCK_LINES and key in self._shown:
+                earlier = self._shown[key]
+                elsewhere[earlier] = elsewhere.get(earlier, 0) + len(block.lines)
+            else:
+                seen[key] = 1
+                kept.append(block)
+        out: list[str] = []
+        ends: list[tuple[int, str]] = []  # (line after the block, its key)
+        for block in kept:
+            if block.after_blank and out:
+                out.append("")
+            out += block.lines
+            ends.append((len(out), block.key))
+        folded = len(out) > FOLD_LINES + FOLD_SLACK
+        if folded:
+            left = sum(1 for line in out[FOLD_LINES:] if line.strip())
+            out = out[:FOLD_LINES]
+            while out and not out[-1].strip():
+                out.pop()
+            out.append(f"... {left} more line{'s' if left != 1 else ''}; -v shows them all")
+        for end, key in ends:
+            if not folded or end <= FOLD_LINES:
+                self._shown.setdefault(key, finding.id)
+        if repeated:
+            out.append(_repeat_note(seen, repeated))
+        for earlier, count in elsewhere.items():
+            out.append(f"({count} lines left out: the same as under {earlier} above)")
+        return out
+
+
+def _repeat_note(seen: dict[str, int], repeated: int) -> str:
+    """``(the same traceback appeared 3 times; 51 repeated lines left out)``."""
+    tracebacks = [n for key, n in seen.items() if n > 1 and key.startswith(_TRACEBACK)]
+    if len(tracebacks) == 1:
+        head = f"the same traceback appeared {tracebacks[0]} times; "
+    elif tracebacks:
+        head = f"{len(tracebacks)} tracebacks appeared more than once; "
+    else:
+        head = ""
+    return f"({head}{repeated} repeated line{'s' if repeated != 1 else ''} left out)"
+
+
+def wrap_at_spaces(line: str, width: int, hang: str = "") -> list[str]:
+    """``line`` cut to ``width`` columns at spaces only; continuation lines keep its indent,
+    plus ``hang``.
+
+    A word longer than the width (a path, a URL, a version range) stays whole on a line of
+    its own, overflowing: a pin copied from the output must be the pin.
+    """
+    indent = line[: len(line) - len(line.lstrip())]
+    return textwrap.wrap(
+        line,
+        max(width, len(indent) + 1),
+        subsequent_indent=indent + hang,
+        break_long_words=False,
+        break_on_hyphens=False,
+        drop_whitespace=True,
+    ) or [line.rstrip()]
 
 
 # --- facts as plain lines ---------------------------------------------------------------

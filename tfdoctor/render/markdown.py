@@ -8,16 +8,29 @@ from typing import Optional
 
 from tfdoctor.findings import Finding, Report, Severity
 from tfdoctor.redact import MASK, Redactor
-from tfdoctor.render._common import counts_phrase, exit_phrase, facts_sections, group_by_area
+from tfdoctor.render._common import (
+    EvidenceFolder,
+    counts_phrase,
+    exit_phrase,
+    facts_sections,
+    group_by_area,
+)
 from tfdoctor.render.smoke import smoke_lines
 
 
 def render_markdown(
-    report: Report, version: str, *, strict: bool = False, redactor: Optional[Redactor] = None
+    report: Report,
+    version: str,
+    *,
+    strict: bool = False,
+    verbose: bool = False,
+    redactor: Optional[Redactor] = None,
 ) -> str:
     """The report as GitHub-flavoured markdown, ready to paste into an issue.
 
-    ``redactor`` defaults to private redaction for this machine; tests pass a fixed one.
+    Each finding's evidence is shown with repeats left out and folded, or whole with
+    ``verbose``. ``redactor`` defaults to private redaction for this machine; tests pass a
+    fixed one.
     """
     redactor = redactor or Redactor.for_this_machine(private=True)
     safe = redactor.tree(report)
@@ -40,8 +53,9 @@ def render_markdown(
     to_act = [f for f in ordered if f.severity is not Severity.OK]
     if to_act:
         out += ["#### Details and fixes", ""]
+        evidence = EvidenceFolder(verbose=verbose)
         for finding in to_act:
-            out += _finding_block(finding)
+            out += _finding_block(finding, evidence)
 
     facts_text = []
     for section in facts_sections(facts, brief=True):
@@ -64,20 +78,27 @@ def render_markdown(
     return "\n".join(out) + "\n"
 
 
-def _finding_block(finding: Finding) -> list[str]:
+def _finding_block(finding: Finding, evidence: EvidenceFolder) -> list[str]:
+    """A list item: the summary, the fix and its commands, the links, then the evidence."""
     cause = f" ({_code(finding.cause)})" if finding.cause else ""
     lines = [
         f"- **{finding.severity.value}** {_code(finding.id)}{cause}: {_escape(finding.summary)}"
     ]
     body: list[str] = []
-    if finding.detail:
-        body += ["", *_escape(finding.detail).splitlines()]
     if finding.fix is not None:
         body += ["", f"**Fix:** {_escape(finding.fix.text)}"]
         if finding.fix.commands:
             body += ["", *_fenced("\n".join(finding.fix.commands), "sh")]
     if finding.links:
         body += ["", "See: " + ", ".join(f"<{link}>" for link in finding.links)]
+    if finding.detail:
+        detail = evidence.lines(finding)
+        # One line is prose; more is a log or a traceback, whose lines and indentation only
+        # a code block keeps (markdown joins lines and eats leading spaces).
+        if len(detail) == 1:
+            body += ["", _escape(detail[0])]
+        elif detail:
+            body += ["", *_fenced("\n".join(detail), "text")]
     # Continuation lines are indented two spaces so they stay inside the list item.
     lines += [f"  {line}" if line else "" for line in body]
     lines.append("")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import io
 import json
 from collections.abc import Sequence
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from tfdoctor.compat import (
     Target,
@@ -19,6 +19,7 @@ from tfdoctor.compat import (
     ptx_driver_floor,
 )
 from tfdoctor.matrix import PLATFORMS, Matrix, TFLine, parse_arch
+from tfdoctor.render._common import wrap_at_spaces
 
 
 def _short_arch(arch: str) -> str:
@@ -112,9 +113,13 @@ def render_matrix_text(
     color: bool = False,
     width: int = 100,
 ) -> str:
-    """The table (lines that fit, newest first) and, for a query, the excluded lines and why."""
+    """The table (lines that fit, newest first) and, for a query, the excluded lines and why.
+
+    Nothing a reader may copy is cut inside: a version range, a requirement or a driver
+    version stays whole; only the GPU code column and the prose wrap, at spaces.
+    """
     from rich.console import Console  # noqa: PLC0415 - only text output pays for rich
-    from rich.table import Table  # noqa: PLC0415
+    from rich.text import Text  # noqa: PLC0415
 
     out = io.StringIO()
     console = Console(
@@ -128,6 +133,11 @@ def render_matrix_text(
         # Requirements such as tensorflow[and-cuda] are text, not rich markup.
         markup=False,
     )
+
+    def say(text: str, style: Optional[str] = None, hang: str = "") -> None:
+        for part in wrap_at_spaces(text, width, hang):
+            console.print(Text(part, style=style or ""), soft_wrap=True)
+
     plat = target.platform or "linux-x86_64"
     os_name = PLATFORMS.get(plat, "linux")
     fitting = [v for v in verdicts if v.fits]
@@ -138,49 +148,84 @@ def render_matrix_text(
             title += ": no release fits"
     else:
         title = f"TensorFlow compatibility ({len(verdicts)} release lines)"
-    console.print(title, style="bold" if color else None)
+    say(title, "bold" if color else None)
     if fitting:
-        console.print(
+        say(
             f"Python: wheels on {plat}; driver: the oldest for the CUDA build on {os_name}; "
             "GPU code: compute capabilities with machine code, +PTX for JIT."
         )
-        table = Table(box=None, pad_edge=False, show_edge=False, header_style="bold")
-        for head in ("TF", "latest", "Python", "CUDA", "cuDNN", "driver", "GPU code"):
-            table.add_column(head, no_wrap=head != "GPU code")
-        table.add_column("numpy", overflow="fold")
-        table.add_column("keras", overflow="fold")
+        rows = []
         for verdict in fitting:
             line = verdict.line
             wheels = line.python.get(plat, ())
             floor = driver_floor(matrix, line, os_name) if os_name != "macos" else None
-            table.add_row(
-                line.line,
-                line.latest_patch,
-                f"{wheels[0]}-{wheels[-1]}" if wheels else "-",
-                line.cuda or "-",
-                line.cudnn or "-",
-                floor.version if floor else "-",
-                gpu_code_summary(line),
-                _bounds(line.pins.numpy),
-                _bounds(line.pins.keras),
+            rows.append(
+                (
+                    line.line,
+                    line.latest_patch,
+                    f"{wheels[0]}-{wheels[-1]}" if wheels else "-",
+                    line.cuda or "-",
+                    line.cudnn or "-",
+                    floor.version if floor else "-",
+                    gpu_code_summary(line),
+                    _bounds(line.pins.numpy),
+                    _bounds(line.pins.keras),
+                )
             )
-        console.print(table)
+        header, *body = _table(_COLUMNS, rows, _COLUMNS.index("GPU code"), width)
+        console.print(Text(header, style="bold" if color else ""), soft_wrap=True)
+        for row_line in body:
+            console.print(Text(row_line), soft_wrap=True)
     if asked and fitting:
         best = fitting[0]
-        console.print(f'\nNewest fit: pip install "{install_requirement(best.line, target)}"')
+        console.print()
+        # A command: printed whole, however narrow the terminal.
+        console.print(
+            Text(f'Newest fit: pip install "{install_requirement(best.line, target)}"'),
+            soft_wrap=True,
+        )
     if asked:
-        _grouped(console, "Notes", [(v.line.line, n) for v in fitting for n in v.notes])
-        _grouped(console, "Excluded", [(v.line.line, "; ".join(v.reasons)) for v in excluded])
+        _grouped(say, "Notes", [(v.line.line, n) for v in fitting for n in v.notes])
+        _grouped(say, "Excluded", [(v.line.line, "; ".join(v.reasons)) for v in excluded])
     return out.getvalue()
 
 
-def _grouped(console: Any, title: str, items: Sequence[tuple[str, str]]) -> None:
+_COLUMNS = ("TF", "latest", "Python", "CUDA", "cuDNN", "driver", "GPU code", "numpy", "keras")
+
+
+def _table(
+    header: Sequence[str], rows: Sequence[Sequence[str]], wrapped: int, width: int
+) -> list[str]:
+    """Columns two spaces apart, each as wide as its widest cell; only column ``wrapped``
+    wraps, at spaces, into what ``width`` leaves it (never narrower than its longest word).
+
+    A plain table rather than rich's: rich squeezes a too-wide table by folding cells
+    mid-word, which cut ``<2.10.0`` in two when the output went to a pipe.
+    """
+    # "+PTX" stays with the architecture it names: joined by a no-break space while wrapping
+    # (textwrap breaks only at ASCII whitespace).
+    glued = [row[wrapped].replace("+PTX ", "+PTX\u00a0") for row in (header, *rows)]
+    widths = [max(len(row[i]) for row in (header, *rows)) for i in range(len(header))]
+    others = sum(w for i, w in enumerate(widths) if i != wrapped) + 2 * (len(header) - 1)
+    longest_word = max(len(word) for cell in glued for word in cell.split(" "))
+    widths[wrapped] = min(widths[wrapped], max(width - others, longest_word))
+    lines = []
+    for row, cell in zip((header, *rows), glued):
+        parts = [p.replace("\u00a0", " ") for p in wrap_at_spaces(cell, widths[wrapped])]
+        for n, part in enumerate(parts):
+            cells = [part if i == wrapped else row[i] if n == 0 else "" for i in range(len(row))]
+            lines.append("  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip())
+    return lines
+
+
+def _grouped(say: Callable[..., None], title: str, items: Sequence[tuple[str, str]]) -> None:
     """``title:`` then each distinct text once, after the lines it applies to."""
     if not items:
         return
     lines_of: dict[str, list[str]] = {}
     for line_name, text in items:
         lines_of.setdefault(text, []).append(line_name)
-    console.print(f"\n{title}:")
+    say("")
+    say(f"{title}:")
     for text, names in lines_of.items():
-        console.print(f"  {', '.join(names)}: {text}")
+        say(f"  {', '.join(names)}: {text}", hang="  ")

@@ -14,7 +14,14 @@ from rich.text import Text
 
 from tfdoctor.findings import Finding, Report, Severity
 from tfdoctor.redact import Redactor
-from tfdoctor.render._common import counts_phrase, exit_phrase, facts_sections, group_by_area
+from tfdoctor.render._common import (
+    EvidenceFolder,
+    counts_phrase,
+    exit_phrase,
+    facts_sections,
+    group_by_area,
+    wrap_at_spaces,
+)
 from tfdoctor.render.smoke import smoke_lines
 
 # Severity marks for plain terminals (and logs, and CI) and for colour terminals.
@@ -81,6 +88,7 @@ def render_text(
     console.print()
 
     groups = group_by_area(safe.findings)
+    evidence = EvidenceFolder(verbose=verbose)
     area_width = max((len(area) for area, _ in groups), default=0)
     for area, findings in groups:
         worst = max((f.severity for f in findings), key=lambda s: s.rank)
@@ -92,7 +100,7 @@ def render_text(
         indent = mark_width + 1
         for finding in findings:
             if finding.severity is not Severity.OK:
-                _print_finding(console, finding, marks, indent, mark_width, verbose)
+                _print_finding(console, finding, marks, indent, mark_width, evidence)
     if not groups:
         console.print("No checks ran.")
 
@@ -144,8 +152,10 @@ def _print_finding(
     marks: dict[Severity, str],
     indent: int,
     mark_width: int,
-    verbose: bool,
+    evidence: EvidenceFolder,
 ) -> None:
+    """The summary, then the fix and its commands, then the evidence: the cause and the
+    remedy fit on the screen however long the log behind them is."""
     head = Text(" " * indent)
     head.append(marks[finding.severity].ljust(mark_width), style=_STYLE[finding.severity])
     head.append(f" {finding.summary}")
@@ -154,11 +164,7 @@ def _print_finding(
     head.append(f" ({label})", style="dim")
     console.print(head, soft_wrap=True)
     body = indent + mark_width + 1
-    # Quiet by default: a note is one line; its detail shows with --verbose.
-    if finding.detail and (verbose or finding.severity is not Severity.INFO):
-        # Prose wraps to the width; everything a user might copy is printed unwrapped.
-        for line in Text(finding.detail).wrap(console, max(20, console.width - body)):
-            console.print(Text(" " * body) + line, soft_wrap=True)
+    # Everything a user might copy (fix, commands, links) is printed whole, never wrapped.
     if finding.fix is not None:
         fix = Text(" " * body)
         fix.append("Fix: ", style="bold")
@@ -168,3 +174,9 @@ def _print_finding(
             console.print(Text(" " * (body + 4)) + Text(command, style="bold"), soft_wrap=True)
     for link in finding.links:
         console.print(Text(" " * body + f"See: {link}"), soft_wrap=True)
+    # Quiet by default: a note is one line; its detail shows with --verbose.
+    if finding.detail and (evidence.verbose or finding.severity is not Severity.INFO):
+        # Prose wraps to the width, at spaces only: a path or a pin in it stays whole.
+        for line in evidence.lines(finding):
+            for part in wrap_at_spaces(line, max(20, console.width - body)):
+                console.print(Text(" " * body + part), soft_wrap=True)
