@@ -167,7 +167,7 @@ def test_python_that_is_not_python_is_bad_input() -> None:
     assert done.stdout == ""
     assert done.stderr == (
         "tfdoctor: error: --python /bin/false: not a Python interpreter "
-        "(exited with 1 when asked for it)\n"
+        "(exited with 1 when asked for its version)\n"
     )
 
 

@@ -71,11 +71,21 @@ COLOR_OPTION: Any = typer.Option(
 )
 
 
-def _interpreter_option(help_text: str, flag: str = "--python") -> Any:
-    """An interpreter to examine, by path; the one tfdoctor runs in by default."""
+def _interpreter_option(help_text: str) -> Any:
+    """``--python``: an interpreter (a path, or a command on PATH), in every command that takes
+    one; the one tfdoctor runs in by default. A Python version is ``--python-version``."""
     return typer.Option(
-        sys.executable, flag, metavar="PATH", help=help_text, show_default="this interpreter"
+        sys.executable, "--python", metavar="PATH", help=help_text, show_default="this interpreter"
     )
+
+
+def _require_python(python: str) -> None:
+    """One line and exit 3 unless ``--python`` names a Python the doctor can examine (for the
+    commands whose core function does not ask itself)."""
+    from tfdoctor.doctor import require_python  # noqa: PLC0415 - loaded when used
+
+    with _doctor_errors():
+        require_python(python)
 
 
 def _facts_option(use: str) -> Any:
@@ -385,7 +395,15 @@ def _append_step_summary(report: Report, strict: bool) -> None:
 
 @app.command("matrix", short_help="Which TensorFlow releases fit a Python, CUDA, driver, GPU.")
 def matrix_command(
-    python: Optional[str] = typer.Option(None, "--python", metavar="X.Y", help="Python version."),
+    python: Optional[str] = typer.Option(
+        None,
+        "--python",
+        metavar="PATH",
+        help="Ask about this interpreter's Python version (a path, or a command on PATH).",
+    ),
+    python_version: Optional[str] = typer.Option(
+        None, "--python-version", metavar="X.Y", help="Ask about this Python version."
+    ),
     platform: Optional[str] = typer.Option(
         None,
         "--platform",
@@ -414,7 +432,13 @@ def matrix_command(
 
     with _doctor_errors():
         table, target, verdicts, asked = query_matrix(
-            matrix, python=python, platform=platform, cuda=cuda, driver=driver, gpu=gpu
+            matrix,
+            python=python,
+            python_version=python_version,
+            platform=platform,
+            cuda=cuda,
+            driver=driver,
+            gpu=gpu,
         )
     if json_out:
         from tfdoctor.render.matrixout import render_matrix_json  # noqa: PLC0415 - lazy
@@ -495,8 +519,8 @@ def pin_command(
     all_packages: bool = typer.Option(
         False, "--all", help="Pin every installed distribution, not only TensorFlow's."
     ),
-    python: Optional[str] = typer.Option(
-        None, "--python", metavar="X.Y", help="Pin for this Python version (target mode)."
+    python_version: Optional[str] = typer.Option(
+        None, "--python-version", metavar="X.Y", help="Pin for this Python version (target mode)."
     ),
     platform: Optional[str] = typer.Option(
         None, "--platform", metavar="OS", help="Target platform: linux, windows, macos ..."
@@ -528,7 +552,9 @@ def pin_command(
         help="Add sha256 hashes of every file of each pinned release from the package index "
         "(network); exact pins only (an environment, or a target with --resolve).",
     ),
-    interpreter: str = _interpreter_option("Pin this interpreter's environment.", "--interpreter"),
+    python: str = _interpreter_option(
+        "Pin this interpreter's environment; in target mode it fills what the target leaves out."
+    ),
     facts_file: Optional[str] = _facts_option("Pin from"),
     matrix: Optional[str] = MATRIX_OPTION,
 ) -> None:
@@ -544,9 +570,9 @@ def pin_command(
     from tfdoctor.pin.atomic import write_atomic  # noqa: PLC0415
 
     options = PinOptions(
-        interpreter=interpreter,
-        all_packages=all_packages,
         python=python,
+        all_packages=all_packages,
+        python_version=python_version,
         platform=platform,
         cuda=cuda,
         driver=driver,
@@ -609,17 +635,14 @@ def _pin_command_line(options: PinOptions, output: Optional[str]) -> str:
         index_url = display_url(index_url)  # a token in it must not go into the file
     valued = (
         ("--index-url", index_url),
-        ("--python", options.python),
+        ("--python-version", options.python_version),
         ("--platform", options.platform),
         ("--cuda", options.cuda),
         ("--driver", options.driver),
         ("--gpu", options.gpu),
         ("--facts", path(options.facts_file)),
         ("--matrix", path(options.matrix)),
-        (
-            "--interpreter",
-            None if options.interpreter == sys.executable else path(options.interpreter),
-        ),
+        ("--python", None if options.python == sys.executable else path(options.python)),
         ("-o", path(output)),
     )
     words.extend(f"{flag} {_shell_word(value)}" for flag, value in valued if value is not None)
@@ -775,6 +798,8 @@ def explain_command(
     if json_out and output_format not in (OutputFormat.text, OutputFormat.json):
         raise _fail(f"--json and --format {output_format.value} ask for different outputs")
     fmt = OutputFormat.json if json_out else output_format
+    if here:
+        _require_python(python)
     with _doctor_errors():
         table = open_matrix(matrix)
         facts = load_facts(facts_file) if facts_file is not None else None
@@ -845,6 +870,8 @@ def scan_command(
     fmt = ScanFormat.json if json_out else output_format
     from tfdoctor.doctor import open_matrix  # noqa: PLC0415 - loaded when used
 
+    _require_python(python)
+
     with _doctor_errors():
         table = open_matrix(matrix)
     installed: Optional[frozenset[str]] = None
@@ -914,6 +941,7 @@ def _cluster_smoke_options(python: str, timeout: float, full: bool) -> Any:
 
     if timeout <= 0:
         raise _fail("--timeout must be positive")
+    _require_python(python)
     return SmokeOptions(python=python, timeout=timeout, sizes=FULL_SIZES if full else DEFAULT_SIZES)
 
 
