@@ -904,7 +904,9 @@ def _scan_target(python: str, table: Matrix) -> tuple[str, Optional[frozenset[st
     facts = Facts(tfdoctor_version=__version__, collected_at="", packages=found.packages)
     installed = Machine(facts, None).tf
     key = release_line(installed.version) if installed is not None else None
-    if key is not None:
+    # A line the matrix does not know yet (a tfdoctor older than the TensorFlow) is scanned
+    # as its newest line, the nearest it can judge.
+    if key is not None and table.line_for(f"{key[0]}.{key[1]}") is not None:
         packages = frozenset(normalize_name(p.name) for p in found.packages or ())
         return f"{key[0]}.{key[1]}", packages
     return table.lines[0].line, None
