@@ -457,9 +457,12 @@ def matrix_command(
 
 
 class Shell(str, enum.Enum):
-    """Shells ``tfdoctor env`` writes for."""
+    """Shells ``tfdoctor env`` writes for (``tfdoctor.render.envfile.SHELLS``)."""
 
     sh = "sh"
+    bash = "bash"
+    zsh = "zsh"
+    dash = "dash"
     fish = "fish"
     powershell = "powershell"
 
@@ -467,7 +470,9 @@ class Shell(str, enum.Enum):
 @app.command("env", short_help="The environment variables TensorFlow should start with here.")
 def env_command(
     shell: Optional[Shell] = typer.Option(  # noqa: B008 - typer's declaration style
-        None, "--shell", help="Shell syntax: sh (bash, zsh, dash; the default), fish, powershell."
+        None,
+        "--shell",
+        help="Shell syntax: sh, bash, zsh, dash (all the default), fish, powershell.",
     ),
     dockerfile: bool = typer.Option(False, "--dockerfile", help="Print Dockerfile ENV lines."),
     dotenv: bool = typer.Option(False, "--dotenv", help="Print a dotenv file (NAME=value)."),
