@@ -95,7 +95,9 @@ def test_json_lists_every_line_as_the_matrix_says() -> None:
 
 
 def test_python_query_json_fits_only_lines_with_wheels() -> None:
-    out = tfdoctor("matrix", "--python-version", "3.12", "--platform", "linux", "--json", env=CLEAN_ENV)
+    out = tfdoctor(
+        "matrix", "--python-version", "3.12", "--platform", "linux", "--json", env=CLEAN_ENV
+    )
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
     fits = {d["tensorflow"]: d["fits"] for d in data}

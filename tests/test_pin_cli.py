@@ -174,7 +174,9 @@ def test_nothing_fits_exits_2_and_says_why() -> None:
 
 
 def test_target_mode_prints_parseable_pins() -> None:
-    out = tfdoctor("pin", "--python-version", "3.10", "--platform", "linux", "--driver", "470.82.01")
+    out = tfdoctor(
+        "pin", "--python-version", "3.10", "--platform", "linux", "--driver", "470.82.01"
+    )
     assert out.returncode == 0, out.stderr
     assert "# Target driver: 470.82.01 (given)" in out.stdout
     for line in requirement_lines(out.stdout):
@@ -190,7 +192,9 @@ def test_target_mode_prints_parseable_pins() -> None:
     ],
 )
 def test_tensorflow_2_14_for_driver_470(python: str, tensorflow: str, tensorrt: bool) -> None:
-    out = tfdoctor("pin", "--python-version", python, "--platform", "linux", "--driver", "470.82.01")
+    out = tfdoctor(
+        "pin", "--python-version", python, "--platform", "linux", "--driver", "470.82.01"
+    )
     assert out.returncode == 0, out.stderr
     reqs = {normalize_name(r.name): r for r in map(Requirement, requirement_lines(out.stdout))}
     assert tensorflow in out.stdout.splitlines()
@@ -219,7 +223,9 @@ def test_cuda_mismatch_warns_on_stderr_and_in_the_file(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        pytest.param(("--all", "--python-version", "3.10"), "cannot be combined", id="all-and-target"),
+        pytest.param(
+            ("--all", "--python-version", "3.10"), "cannot be combined", id="all-and-target"
+        ),
         pytest.param(("--python-version", "two"), "--python-version two", id="bad-python"),
         pytest.param(("--gpu", "Voodoo 3"), "unknown GPU model", id="bad-gpu"),
         pytest.param(("--python", "/nonexistent/python"), "no such interpreter", id="no-py"),

@@ -131,7 +131,16 @@ def pins(text: str) -> dict[str, Requirement]:
     return {normalize_name(r.name): r for r in map(Requirement, requirement_lines(text))}
 
 
-GPU_312 = ("--python-version", "3.12", "--platform", "linux", "--driver", "570.86.15", "--gpu", "8.6")
+GPU_312 = (
+    "--python-version",
+    "3.12",
+    "--platform",
+    "linux",
+    "--driver",
+    "570.86.15",
+    "--gpu",
+    "8.6",
+)
 
 
 # --- end to end -------------------------------------------------------------------------------
@@ -555,7 +564,9 @@ def test_the_child_checks_pip_before_running_it(
 
 def test_make_pins_turns_resolve_errors_into_doctor_errors(tmp_path: Path) -> None:
     facts = write_facts(tmp_path, gpu_facts())
-    options = PinOptions(python_version="3.12", platform="linux", resolve=True, facts_file=str(facts))
+    options = PinOptions(
+        python_version="3.12", platform="linux", resolve=True, facts_file=str(facts)
+    )
     with pytest.raises(DoctorError, match=r"^--resolve: pip is not installed"):
         make_pins(options, runner=FakePip(code=97, stderr="no pip\n"))
 

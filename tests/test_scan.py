@@ -301,5 +301,5 @@ def test_a_name_added_later_is_missing_only_from_older_targets(tmp_path: Path) -
     # A line without a listing of its own is not judged; a line the matrix does not know
     # cannot be a target at all.
     assert found([str(code)], target="2.15") == set()
-    with pytest.raises(ScanError, match="--target 2.22: not a TensorFlow release line"):
+    with pytest.raises(ScanError, match=r"--target 2\.22: not a TensorFlow release line"):
         found([str(code)], target="2.22")

@@ -154,6 +154,25 @@ def test_closed_stdout_is_one_line_on_stderr() -> None:
     assert done.stderr == "tfdoctor: error: cannot write output: standard output is closed\n"
 
 
+@pytest.mark.parametrize(
+    "args",
+    [["--help"], ["--version"], ["check", "--help"], ["run", "--help"], ["cluster", "--help"], []],
+    ids=" ".join,
+)
+def test_help_and_version_with_stdout_closed_are_one_line_and_exit_3(args: list[str]) -> None:
+    # Without a word they would exit 0: Python sets sys.stdout to None, and click drops text.
+    done = subprocess.run(
+        ["/bin/sh", "-c", 'exec "$@" >&-', "sh", sys.executable, "-m", "tfdoctor", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 3
+    assert done.stderr == "tfdoctor: error: cannot write output: standard output is closed\n"
+
+
 def test_python_that_is_not_python_is_bad_input() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "tfdoctor", "check", "--static", "--python", "/bin/false"],

@@ -9,6 +9,8 @@ from __future__ import annotations
 import contextlib
 import datetime
 import enum
+import errno
+import io
 import os
 import shlex
 import sys
@@ -1064,8 +1066,26 @@ def _root(
     """tfdoctor: an environment doctor for TensorFlow."""
 
 
+class _ClosedStdout(io.TextIOBase):
+    """Standard output of a process started with it closed: each write fails as a write to
+    a closed descriptor does, so that click's own output (--help) cannot vanish in silence."""
+
+    def writable(self) -> bool:
+        """Writes are attempted, and fail."""
+        return True
+
+    def write(self, text: str) -> int:
+        """Fail: there is no standard output."""
+        raise OSError(errno.EBADF, "standard output is closed")
+
+
 def main(argv: Optional[list[str]] = None) -> int:
     """Entry point: run the app; usage errors exit 3 with one line, never a traceback."""
+    if sys.stdout is None:
+        # Started with standard output closed (`>&-`), Python sets sys.stdout to None and
+        # click's echo drops the help text without a word, exit 0
+        # (https://docs.python.org/3/library/sys.html#sys.__stdout__).
+        sys.stdout = _ClosedStdout()
     try:
         code = app(args=argv, prog_name="tfdoctor", standalone_mode=False)
     except (_OutputError, OSError) as exc:
