@@ -3,13 +3,17 @@ interpreter, checked once, the same way, by every command that takes it."""
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 from pathlib import Path
 
 import pytest
 
+from tests import factories as f
 from tests.test_cli import tfdoctor
+from tfdoctor.cli import FORMATS, main
+from tfdoctor.facts import to_json
 
 PYENV = Path.home() / ".pyenv" / "versions"
 
@@ -180,3 +184,108 @@ def test_the_pin_header_names_the_new_options(tmp_path: Path) -> None:
     header = next(line for line in out.stdout.splitlines() if "tfdoctor pin" in line)
     assert "--python-version 3.11" in header
     assert header.split("--python ", 1)[1].rstrip().endswith("python")
+
+
+# --- --format: the same names everywhere, the set per command from one table ----------------
+
+#: Each command that takes --format, as typed, with what it needs to print a report.
+FORMAT_COMMANDS = {
+    "check": ("check", "--facts", "{facts}"),
+    "smoke": ("smoke",),
+    "explain": ("explain", "{log}"),
+    "scan": ("scan", "{code}", "--target", "2.21"),
+    "cluster check": ("cluster", "check", "--tf-config", "{tf_config}"),
+    "cluster smoke": ("cluster", "smoke"),
+    "cluster local": ("cluster", "local"),
+    "diff": ("diff", "{report}", "{report}"),
+    "fleet": ("fleet", "{report}", "{report}"),
+    "matrix": ("matrix",),
+}
+
+#: Those that run TensorFlow kernels or workers: their help is checked, not their output.
+SLOW = ("smoke", "cluster smoke", "cluster local")
+
+
+@pytest.fixture(scope="module")
+def format_inputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    tmp_path = tmp_path_factory.mktemp("inputs")
+    facts = tmp_path / "facts.json"
+    facts.write_text(json.dumps(to_json(f.facts())), encoding="utf-8")
+    report = tmp_path / "report.json"
+    report.write_text(tfdoctor("check", "--facts", str(facts), "--json").stdout, "utf-8")
+    tf_config = tmp_path / "tf_config.json"
+    tf_config.write_text(
+        '{"cluster": {"worker": ["localhost:12345"]}, "task": {"type": "worker", "index": 0}}',
+        encoding="utf-8",
+    )
+    code = tmp_path / "train.py"
+    code.write_text("import tensorflow as tf\nsess = tf.Session()\n", encoding="utf-8")
+    log = tmp_path / "log.txt"
+    log.write_text("Could not load dynamic library 'libcudart.so.11.0'\n", encoding="utf-8")
+    return {
+        "facts": str(facts),
+        "report": str(report),
+        "tf_config": str(tf_config),
+        "code": str(code),
+        "log": str(log),
+    }
+
+
+@pytest.mark.parametrize("command", sorted(FORMAT_COMMANDS))
+def test_help_offers_the_formats_of_the_table(
+    command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main([*command.split(), "--help"]) == 0
+    offered = "|".join(f.value for f in FORMATS[command.split(maxsplit=1)[0]])
+    assert f"-f, --format [{offered}]" in capsys.readouterr().out
+
+
+def test_the_table_names_every_command_with_a_format_option() -> None:
+    assert {c.split(maxsplit=1)[0] for c in FORMAT_COMMANDS} == set(FORMATS)
+
+
+@pytest.mark.parametrize(
+    ("command", "fmt"),
+    [
+        (command, fmt.value)
+        for command in sorted(FORMAT_COMMANDS)
+        if command not in SLOW
+        for fmt in FORMATS[command.split(maxsplit=1)[0]]
+    ],
+)
+def test_each_offered_format_renders(
+    command: str,
+    fmt: str,
+    format_inputs: dict[str, str],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+    argv = [a.format(**format_inputs) for a in FORMAT_COMMANDS[command]]
+    code = main([*argv, "--format", fmt])
+    out, err = capsys.readouterr()
+    assert code in (0, 1, 2), err
+    assert out, err
+    if fmt in ("json", "sarif"):
+        json.loads(out)
+    if fmt == "junit":
+        assert out.startswith("<?xml"), out[:200]
+    if fmt == "github" and command == "scan":
+        assert out.startswith("::error file="), out[:200]
+
+
+def test_scan_github_annotates_each_use_with_its_file_and_line_within_githubs_limits(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+    code = tmp_path / "v1.py"
+    code.write_text(
+        "import tensorflow as tf\n" + "".join(f"s{i} = tf.Session()\n" for i in range(12)),
+        encoding="utf-8",
+    )
+    assert main(["scan", str(code), "--target", "2.21", "--format", "github"]) == 2
+    lines = capsys.readouterr().out.splitlines()
+    errors = [line for line in lines if line.startswith("::error ")]
+    assert len(errors) == 10  # GitHub shows at most 10 error annotations per step
+    assert errors[0].startswith(f"::error file={code},line=2,col=")
+    assert any(line.startswith("tfdoctor: 2 more errors not annotated") for line in lines)

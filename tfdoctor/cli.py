@@ -47,13 +47,38 @@ app = typer.Typer(
 
 
 class OutputFormat(str, enum.Enum):
-    """Output formats of ``tfdoctor check``."""
+    """Every output format; which command offers which is :data:`FORMATS`."""
 
     text = "text"
     json = "json"
     markdown = "markdown"
     junit = "junit"
     github = "github"
+    sarif = "sarif"
+
+
+_REPORT_FORMATS = (
+    OutputFormat.text,
+    OutputFormat.json,
+    OutputFormat.markdown,
+    OutputFormat.junit,
+    OutputFormat.github,
+)
+
+#: The formats each command offers (``--format``), in one place, by the same names. Every
+#: report renders as text, JSON and markdown, and for CI as JUnit XML and GitHub workflow
+#: commands; SARIF (code scanning) needs findings with a file and a line: scan's. matrix
+#: prints a table of release lines, as text or JSON lines. ``--json`` is ``--format json``.
+FORMATS: dict[str, tuple[OutputFormat, ...]] = {
+    "check": _REPORT_FORMATS,
+    "smoke": _REPORT_FORMATS,
+    "explain": _REPORT_FORMATS,
+    "scan": (*_REPORT_FORMATS, OutputFormat.sarif),
+    "cluster": _REPORT_FORMATS,
+    "diff": _REPORT_FORMATS,
+    "fleet": _REPORT_FORMATS,
+    "matrix": (OutputFormat.text, OutputFormat.json),
+}
 
 
 # Options several commands share, declared once (typer reads a declaration, never changes it).
@@ -88,6 +113,35 @@ def _require_python(python: str) -> None:
 
     with _doctor_errors():
         require_python(python)
+
+
+def _format_option(command: str) -> Any:
+    """``--format``, ``-f``: the formats :data:`FORMATS` gives ``command``."""
+    names = [f.value for f in FORMATS[command]]
+
+    # A check of our own, not an Enum per command or click's Choice: typer from 0.25 carries
+    # its own click, which this module cannot import by name.
+    def offered(value: str) -> str:
+        if value not in names:
+            raise typer.BadParameter(f"{value!r} is not one of {', '.join(names)}")
+        return value
+
+    return typer.Option(
+        OutputFormat.text.value,
+        "--format",
+        "-f",
+        metavar="[" + "|".join(names) + "]",
+        callback=offered,
+        help="Output format.",
+    )
+
+
+def _output_format(output_format: str, json_out: bool) -> OutputFormat:
+    """The format asked for (``--json`` is ``--format json``); exit 3 when the two differ."""
+    fmt = OutputFormat(output_format)
+    if json_out and fmt not in (OutputFormat.text, OutputFormat.json):
+        raise _fail(f"--json and --format {fmt.value} ask for different outputs")
+    return OutputFormat.json if json_out else fmt
 
 
 def _facts_option(use: str) -> Any:
@@ -166,9 +220,7 @@ def check(
         None, metavar="[CHECK_ID]...", help="Run only these checks (see --list)."
     ),
     json_out: bool = JSON_OPTION,
-    output_format: OutputFormat = typer.Option(  # noqa: B008
-        OutputFormat.text, "--format", "-f", help="Output format."
-    ),
+    output_format: str = _format_option("check"),
     verbose: bool = typer.Option(
         False, "--verbose", "-v", help="Show every fact, not just verdicts."
     ),
@@ -211,9 +263,7 @@ def check(
         for check_id, title in list_checks():
             _print(f"{check_id:28} {title}")
         raise typer.Exit(ExitCode.OK)
-    if json_out and output_format not in (OutputFormat.text, OutputFormat.json):
-        raise _fail(f"--json and --format {output_format.value} ask for different outputs")
-    fmt = OutputFormat.json if json_out else output_format
+    fmt = _output_format(output_format, json_out)
     options = CheckOptions(
         python=python,
         static=static,
@@ -253,9 +303,7 @@ def smoke_command(
         help="Time allowed per kernel before the test is killed and the kernel reported.",
     ),
     json_out: bool = JSON_OPTION,
-    output_format: OutputFormat = typer.Option(  # noqa: B008 - typer's declaration style
-        OutputFormat.text, "--format", "-f", help="Output format."
-    ),
+    output_format: str = _format_option("smoke"),
     python: str = _interpreter_option("Run the kernels in this interpreter's TensorFlow."),
     devices: Optional[list[str]] = typer.Option(  # noqa: B008 - typer's declaration style
         None, "--device", metavar="NAME", help="Run only on this device (GPU:0, CPU:0); repeat."
@@ -269,9 +317,7 @@ def smoke_command(
 
     if quick and full:
         raise _fail("--quick and --full ask for different levels")
-    if json_out and output_format not in (OutputFormat.text, OutputFormat.json):
-        raise _fail(f"--json and --format {output_format.value} ask for different outputs")
-    fmt = OutputFormat.json if json_out else output_format
+    fmt = _output_format(output_format, json_out)
     try:
         cap = parse_size(max_memory)
     except ValueError as exc:
@@ -335,9 +381,11 @@ def _emit(
         _append_step_summary(report, strict)
 
 
-def _emit_text_or_json(report: Report, json_out: bool, color: Optional[bool]) -> int:
-    """Emit a report of a command with only text and ``--json``; its exit code."""
-    _emit(report, OutputFormat.json if json_out else OutputFormat.text, False, False, color)
+def _emit_report(
+    report: Report, output_format: str, json_out: bool, color: Optional[bool], command: str
+) -> int:
+    """Emit a report of a command without ``--strict`` or ``--verbose``; its exit code."""
+    _emit(report, _output_format(output_format, json_out), False, False, color, command)
     return report.exit_code()
 
 
@@ -366,6 +414,10 @@ def _render(
         from tfdoctor.render.markdown import render_markdown  # noqa: PLC0415 - see above
 
         return render_markdown(report, __version__, strict=strict)
+    if fmt is OutputFormat.sarif:
+        from tfdoctor.render.sarif import render_sarif  # noqa: PLC0415 - see above
+
+        return render_sarif(report, __version__)
     from tfdoctor.render.text import render_text  # noqa: PLC0415 - see above
 
     use_color = _use_color(sys.stdout) if color is None else color
@@ -423,6 +475,7 @@ def matrix_command(
         None, "--gpu", metavar="CC|NAME", help="GPU compute capability (8.6) or model name."
     ),
     json_out: bool = typer.Option(False, "--json", help="Print one JSON object per line."),
+    output_format: str = _format_option("matrix"),
     matrix: Optional[str] = MATRIX_OPTION,
     color: Optional[bool] = COLOR_OPTION,
 ) -> None:
@@ -432,6 +485,7 @@ def matrix_command(
     """
     from tfdoctor.doctor import query_matrix  # noqa: PLC0415 - loaded when used
 
+    fmt = _output_format(output_format, json_out)
     with _doctor_errors():
         table, target, verdicts, asked = query_matrix(
             matrix,
@@ -442,7 +496,7 @@ def matrix_command(
             driver=driver,
             gpu=gpu,
         )
-    if json_out:
+    if fmt is OutputFormat.json:
         from tfdoctor.render.matrixout import render_matrix_json  # noqa: PLC0415 - lazy
 
         _print(render_matrix_json(table, verdicts, target), nl=False)
@@ -780,9 +834,7 @@ def explain_command(
         help="Combine the log with this machine's static facts (TensorFlow is not imported).",
     ),
     json_out: bool = JSON_OPTION,
-    output_format: OutputFormat = typer.Option(  # noqa: B008 - typer's declaration style
-        OutputFormat.text, "--format", "-f", help="Output format."
-    ),
+    output_format: str = _format_option("explain"),
     python: str = _interpreter_option("With --here: examine this interpreter's environment."),
     matrix: Optional[str] = MATRIX_OPTION,
     color: Optional[bool] = COLOR_OPTION,
@@ -802,9 +854,7 @@ def explain_command(
         raise _fail("--facts and --here both say which machine the log comes from")
     if facts_file == "-" and log == "-":
         raise _fail("the log and --facts cannot both be read from stdin")
-    if json_out and output_format not in (OutputFormat.text, OutputFormat.json):
-        raise _fail(f"--json and --format {output_format.value} ask for different outputs")
-    fmt = OutputFormat.json if json_out else output_format
+    fmt = _output_format(output_format, json_out)
     if here:
         _require_python(python)
     with _doctor_errors():
@@ -826,15 +876,6 @@ def explain_command(
     raise typer.Exit(report.exit_code())
 
 
-class ScanFormat(str, enum.Enum):
-    """Output formats of ``tfdoctor scan``: those of check, and SARIF for code scanning."""
-
-    text = "text"
-    json = "json"
-    markdown = "markdown"
-    sarif = "sarif"
-
-
 @app.command("scan", short_help="Will this code run on that TensorFlow? (never runs it)")
 def scan_command(
     paths: list[str] = typer.Argument(  # noqa: B008 - typer's declaration style
@@ -854,9 +895,7 @@ def scan_command(
         help="The line the code runs on today: report only what changes up to --target.",
     ),
     json_out: bool = JSON_OPTION,
-    output_format: ScanFormat = typer.Option(  # noqa: B008 - typer's declaration style
-        ScanFormat.text, "--format", "-f", help="Output format."
-    ),
+    output_format: str = _format_option("scan"),
     strict: bool = STRICT_OPTION,
     python: str = _interpreter_option(
         "The environment the code runs in: its TensorFlow is the default --target."
@@ -872,9 +911,7 @@ def scan_command(
     from tfdoctor.scan import ScanError, ScanOptions, scan  # noqa: PLC0415 - loaded when used
     from tfdoctor.scan.rules import RulesError, load_rules  # noqa: PLC0415
 
-    if json_out and output_format not in (ScanFormat.text, ScanFormat.json):
-        raise _fail(f"--json and --format {output_format.value} ask for different outputs")
-    fmt = ScanFormat.json if json_out else output_format
+    fmt = _output_format(output_format, json_out)
     from tfdoctor.doctor import open_matrix  # noqa: PLC0415 - loaded when used
 
     _require_python(python)
@@ -890,12 +927,7 @@ def scan_command(
         )
     except (ScanError, RulesError) as exc:
         raise _fail(str(exc)) from None
-    if fmt is ScanFormat.sarif:
-        from tfdoctor.render.sarif import render_sarif  # noqa: PLC0415 - loaded when used
-
-        _print(render_sarif(report, __version__), nl=False)
-    else:
-        _emit(report, OutputFormat(fmt.value), False, strict, color, "scan")
+    _emit(report, fmt, False, strict, color, "scan")
     raise typer.Exit(report.exit_code(strict))
 
 
@@ -963,6 +995,7 @@ def cluster_check_command(
         help="Validate this TF_CONFIG document ('-' reads stdin) instead of $TF_CONFIG.",
     ),
     json_out: bool = JSON_OPTION,
+    output_format: str = _format_option("cluster"),
     color: Optional[bool] = COLOR_OPTION,
 ) -> None:
     """Validate this worker's cluster description; TensorFlow is not imported, nothing connects.
@@ -982,7 +1015,7 @@ def cluster_check_command(
         except (OSError, UnicodeDecodeError) as exc:
             raise _fail(f"cannot read {tf_config}: {exc}") from None
     report = check_report(env, system_resolver, __version__, _now())
-    raise typer.Exit(_emit_text_or_json(report, json_out, color))
+    raise typer.Exit(_emit_report(report, output_format, json_out, color, "cluster check"))
 
 
 @cluster_app.command("smoke", short_help="Check, all-reduce and bandwidth on every worker.")
@@ -991,6 +1024,7 @@ def cluster_smoke_command(
     full: bool = CLUSTER_FULL_OPTION,
     python: str = _interpreter_option("Run the worker in this interpreter's TensorFlow."),
     json_out: bool = JSON_OPTION,
+    output_format: str = _format_option("cluster"),
     color: Optional[bool] = COLOR_OPTION,
 ) -> None:
     """Run on every worker under its launcher: check, all-reduce, bandwidth, fleet report."""
@@ -998,7 +1032,7 @@ def cluster_smoke_command(
 
     options = _cluster_smoke_options(python, timeout, full)
     report = smoke_report(dict(os.environ), options, system_resolver, __version__, _now())
-    raise typer.Exit(_emit_text_or_json(report, json_out, color))
+    raise typer.Exit(_emit_report(report, output_format, json_out, color, "cluster smoke"))
 
 
 @cluster_app.command("local", short_help="Run N loopback workers and smoke them.")
@@ -1008,6 +1042,7 @@ def cluster_local_command(
     full: bool = CLUSTER_FULL_OPTION,
     python: str = _interpreter_option("Run the workers in this interpreter's TensorFlow."),
     json_out: bool = JSON_OPTION,
+    output_format: str = _format_option("cluster"),
     color: Optional[bool] = COLOR_OPTION,
 ) -> None:
     """Start N workers on free loopback ports, each with its own TF_CONFIG, and smoke them."""
@@ -1015,17 +1050,20 @@ def cluster_local_command(
 
     options = _cluster_smoke_options(python, timeout, full)
     report = local_report(workers, options, __version__, _now())
-    raise typer.Exit(_emit_text_or_json(report, json_out, color))
+    raise typer.Exit(_emit_report(report, output_format, json_out, color, "cluster local"))
 
 
-def _fleet(paths: list[str], json_out: bool, color: Optional[bool]) -> None:
+def _fleet(
+    paths: list[str], output_format: str, json_out: bool, color: Optional[bool], command: str
+) -> None:
     from tfdoctor.cluster import FleetError, fleet_report  # noqa: PLC0415 - when used
 
+    fmt = _output_format(output_format, json_out)
     try:
         report = fleet_report(paths, __version__, _now())
     except FleetError as exc:
         raise _fail(str(exc)) from None
-    raise typer.Exit(_emit_text_or_json(report, json_out, color))
+    raise typer.Exit(_emit_report(report, fmt.value, False, color, command))
 
 
 @app.command("diff", short_help="Each fact that differs between two saved reports.")
@@ -1033,10 +1071,11 @@ def diff_command(
     first: str = typer.Argument(..., metavar="A.json", help="A saved `check --json` report."),
     second: str = typer.Argument(..., metavar="B.json", help="Another one."),
     json_out: bool = JSON_OPTION,
+    output_format: str = _format_option("diff"),
     color: Optional[bool] = COLOR_OPTION,
 ) -> None:
     """Works on A, fails on B: each fact that differs between two saved reports."""
-    _fleet([first, second], json_out, color)
+    _fleet([first, second], output_format, json_out, color, "diff")
 
 
 @app.command("fleet", short_help="Merge per-node reports; name what is out of line.")
@@ -1045,10 +1084,11 @@ def fleet_command(
         ..., metavar="REPORT...", help="Saved `check --json` reports, one per node."
     ),
     json_out: bool = JSON_OPTION,
+    output_format: str = _format_option("fleet"),
     color: Optional[bool] = COLOR_OPTION,
 ) -> None:
     """Merge per-node reports into one fleet report, naming each fact and node out of line."""
-    _fleet(reports, json_out, color)
+    _fleet(reports, output_format, json_out, color, "fleet")
 
 
 def _version_callback(value: bool) -> None:
