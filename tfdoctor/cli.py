@@ -119,8 +119,8 @@ def _format_option(command: str) -> Any:
     """``--format``, ``-f``: the formats :data:`FORMATS` gives ``command``."""
     names = [f.value for f in FORMATS[command]]
 
-    # A check of our own, not an Enum per command or click's Choice: typer from 0.25 carries
-    # its own click, which this module cannot import by name.
+    # A check of our own, not an Enum per command or click's Choice: recent typer releases
+    # carry their own copy of click, which this module cannot import by name.
     def offered(value: str) -> str:
         if value not in names:
             raise typer.BadParameter(f"{value!r} is not one of {', '.join(names)}")
@@ -528,7 +528,8 @@ def env_command(
     shell: Optional[Shell] = typer.Option(  # noqa: B008 - typer's declaration style
         None,
         "--shell",
-        help="Shell syntax: sh, bash, zsh, dash (all the default), fish, powershell.",
+        help="Shell syntax: sh, bash, zsh or dash (the same export lines; the default), fish, "
+        "powershell.",
     ),
     dockerfile: bool = typer.Option(False, "--dockerfile", help="Print Dockerfile ENV lines."),
     dotenv: bool = typer.Option(False, "--dotenv", help="Print a dotenv file (NAME=value)."),

@@ -187,6 +187,7 @@ _PYTHON_MARKER = "tfdoctor-python"
 _ASK_VERSION = (
     f"import sys; sys.stdout.write('{_PYTHON_MARKER} %d.%d.%d' % tuple(sys.version_info[:3]))"
 )
+_ANSWER = re.compile(_PYTHON_MARKER + r" (\d+)\.(\d+)\.(\d+)")
 _VERSION_LIKE = re.compile(r"^\d+(\.\d+){0,2}$")
 
 
@@ -217,14 +218,15 @@ def require_python(
             f"--python {python}: did not answer within {timeout:g} s when asked for its "
             "Python version"
         )
-    words = result.stdout.split()
-    version = _version_tuple(words[1]) if len(words) == 2 and words[0] == _PYTHON_MARKER else None
-    if version is None:
+    # Searched for, not matched whole: a sitecustomize may print before the answer.
+    answer = _ANSWER.search(result.stdout)
+    if answer is None:
         code = result.signal_name or result.returncode
         how = f"exited with {code}" if code else "printed no Python version"
         raise DoctorError(
             f"--python {python}: not a Python interpreter ({how} when asked for its version)"
         )
+    version = tuple(int(part) for part in answer.groups())
     if version[:2] < OLDEST_PYTHON:
         oldest = ".".join(map(str, OLDEST_PYTHON))
         shown = ".".join(map(str, version))
@@ -265,13 +267,6 @@ def _answer_timeout(environ: Mapping[str, str]) -> float:
     except ValueError:
         return PYTHON_ANSWER_TIMEOUT
     return value if math.isfinite(value) and value > 0 else PYTHON_ANSWER_TIMEOUT
-
-
-def _version_tuple(text: str) -> Optional[tuple[int, ...]]:
-    parts = text.split(".")
-    if len(parts) != 3 or not all(p.isdigit() for p in parts):
-        return None
-    return tuple(int(p) for p in parts)
 
 
 def load_facts(path: str) -> Facts:
