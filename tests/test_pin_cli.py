@@ -229,6 +229,11 @@ def test_cuda_mismatch_warns_on_stderr_and_in_the_file(tmp_path: Path) -> None:
         pytest.param(("--python-version", "two"), "--python-version two", id="bad-python"),
         pytest.param(("--gpu", "Voodoo 3"), "unknown GPU model", id="bad-gpu"),
         pytest.param(("--python", "/nonexistent/python"), "no such interpreter", id="no-py"),
+        pytest.param(
+            ("--facts", "r.json", "--python", "python3"),
+            "--facts and --python both say which environment to read",
+            id="facts-and-python",
+        ),
         pytest.param(("--facts", "/nonexistent.json"), "cannot read facts file", id="no-facts"),
     ],
 )
