@@ -13,11 +13,11 @@ import typer.main
 
 from tfdoctor import __version__
 from tfdoctor.cli import app
-from tfdoctor.entry import RUN_OPTIONS, RunRequest, parse_run
+from tfdoctor.entry import _PROBING_COMMANDS, RUN_OPTIONS, RunRequest, parse_run
 
 
-def _declared_run_flags() -> set[str]:
-    command = typer.main.get_command(app).commands["run"]  # type: ignore[attr-defined]
+def _declared_flags(name: str) -> set[str]:
+    command = typer.main.get_command(app).commands[name]  # type: ignore[attr-defined]
     flags: set[str] = set()
     for param in command.params:
         if param.param_type_name == "option":
@@ -27,7 +27,14 @@ def _declared_run_flags() -> set[str]:
 
 
 def test_the_fast_parser_knows_exactly_the_run_commands_options() -> None:
-    assert set(RUN_OPTIONS) == _declared_run_flags()
+    assert set(RUN_OPTIONS) == _declared_flags("run")
+
+
+@pytest.mark.parametrize("name", sorted(_PROBING_COMMANDS))
+def test_the_options_that_probe_elsewhere_are_the_commands_own(name: str) -> None:
+    # A renamed option (pin's --interpreter became --python) must not leave the early
+    # probes starting for this interpreter while the command examines another.
+    assert set(_PROBING_COMMANDS[name]) - {"--help"} <= _declared_flags(name)
 
 
 @pytest.mark.parametrize(

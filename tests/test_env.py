@@ -374,6 +374,21 @@ def test_bash_evals_the_command_and_sees_the_variables(tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.parametrize("shell", ["bash", "zsh", "dash", "sh"])
+def test_each_posix_shell_by_name_reads_the_sh_syntax(shell: str, tmp_path: Path) -> None:
+    facts = tmp_path / "facts.json"
+    facts.write_text(json.dumps(to_json(machine())), encoding="utf-8")
+    out = tfdoctor("env", "--facts", str(facts), "--shell", shell)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == tfdoctor("env", "--facts", str(facts)).stdout
+    if shutil.which(shell) is None:
+        pytest.skip(f"{shell} is not installed; its syntax is sh's, checked above")
+    read = _run(
+        [shell, "-c", 'eval "$1"; printf %s "$TF_FORCE_GPU_ALLOW_GROWTH"', shell, out.stdout]
+    )
+    assert read.stdout == "true"
+
+
 def test_the_command_probes_this_machine_without_tensorflow() -> None:
     out = tfdoctor("env", "--dotenv")
     assert out.returncode == 0, out.stderr

@@ -807,8 +807,8 @@ def test_install_requirement(name: str, query: dict[str, str], requirement: str)
 @pytest.mark.parametrize(
     ("query", "option"),
     [
-        pytest.param({"python": "abc"}, "--python abc", id="python"),
-        pytest.param({"python": "2.7"}, "--python 2.7", id="python-2"),
+        pytest.param({"python": "abc"}, "--python-version abc", id="python"),
+        pytest.param({"python": "2.7"}, "--python-version 2.7", id="python-2"),
         pytest.param({"driver": "x"}, "--driver x", id="driver"),
         pytest.param({"cuda": "eleven"}, "--cuda eleven", id="cuda"),
         pytest.param({"platform": "beos"}, "--platform beos", id="platform"),

@@ -95,7 +95,9 @@ def test_json_lists_every_line_as_the_matrix_says() -> None:
 
 
 def test_python_query_json_fits_only_lines_with_wheels() -> None:
-    out = tfdoctor("matrix", "--python", "3.12", "--platform", "linux", "--json", env=CLEAN_ENV)
+    out = tfdoctor(
+        "matrix", "--python-version", "3.12", "--platform", "linux", "--json", env=CLEAN_ENV
+    )
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
     fits = {d["tensorflow"]: d["fits"] for d in data}
@@ -109,7 +111,7 @@ def test_python_query_json_fits_only_lines_with_wheels() -> None:
 
 
 def test_python_query_text_lists_the_excluded_lines() -> None:
-    out = tfdoctor("matrix", "--python", "3.12", "--platform", "linux", env=CLEAN_ENV)
+    out = tfdoctor("matrix", "--python-version", "3.12", "--platform", "linux", env=CLEAN_ENV)
     assert out.returncode == 0, out.stderr
     text = out.stdout
     assert text.startswith("TensorFlow for Python 3.12 on linux-x86_64\n")
@@ -138,7 +140,7 @@ def test_describe_target(target: Target, text: str) -> None:
 
 
 def test_query_nothing_fits_exits_2() -> None:
-    out = tfdoctor("matrix", "--python", "3.14", "--platform", "linux", env=CLEAN_ENV)
+    out = tfdoctor("matrix", "--python-version", "3.14", "--platform", "linux", env=CLEAN_ENV)
     assert out.returncode == 2, out.stdout + out.stderr
     assert out.stdout.startswith("TensorFlow for Python 3.14 on linux-x86_64: no release fits")
     assert "Newest fit" not in out.stdout
@@ -164,9 +166,9 @@ def _broken_matrix(tmp_path: Path) -> Path:
     ("args", "use_env", "message"),
     [
         pytest.param(
-            ("--python", "abc"),
+            ("--python-version", "abc"),
             False,
-            "--python abc: expected a CPython 3 version such as 3.11",
+            "--python-version abc: expected a CPython 3 version such as 3.11",
             id="python",
         ),
         pytest.param(

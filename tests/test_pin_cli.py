@@ -166,7 +166,7 @@ def test_output_through_a_symlink_keeps_the_link(tmp_path: Path) -> None:
 
 
 def test_nothing_fits_exits_2_and_says_why() -> None:
-    out = tfdoctor("pin", "--python", "3.11", "--platform", "windows", "--gpu", "8.6")
+    out = tfdoctor("pin", "--python-version", "3.11", "--platform", "windows", "--gpu", "8.6")
     assert out.returncode == 2
     assert out.stdout == ""
     assert "no TensorFlow release fits Python 3.11 on windows-x86_64" in out.stderr
@@ -174,7 +174,9 @@ def test_nothing_fits_exits_2_and_says_why() -> None:
 
 
 def test_target_mode_prints_parseable_pins() -> None:
-    out = tfdoctor("pin", "--python", "3.10", "--platform", "linux", "--driver", "470.82.01")
+    out = tfdoctor(
+        "pin", "--python-version", "3.10", "--platform", "linux", "--driver", "470.82.01"
+    )
     assert out.returncode == 0, out.stderr
     assert "# Target driver: 470.82.01 (given)" in out.stdout
     for line in requirement_lines(out.stdout):
@@ -190,7 +192,9 @@ def test_target_mode_prints_parseable_pins() -> None:
     ],
 )
 def test_tensorflow_2_14_for_driver_470(python: str, tensorflow: str, tensorrt: bool) -> None:
-    out = tfdoctor("pin", "--python", python, "--platform", "linux", "--driver", "470.82.01")
+    out = tfdoctor(
+        "pin", "--python-version", python, "--platform", "linux", "--driver", "470.82.01"
+    )
     assert out.returncode == 0, out.stderr
     reqs = {normalize_name(r.name): r for r in map(Requirement, requirement_lines(out.stdout))}
     assert tensorflow in out.stdout.splitlines()
@@ -219,10 +223,17 @@ def test_cuda_mismatch_warns_on_stderr_and_in_the_file(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        pytest.param(("--all", "--python", "3.10"), "cannot be combined", id="all-and-target"),
-        pytest.param(("--python", "two"), "--python two", id="bad-python"),
+        pytest.param(
+            ("--all", "--python-version", "3.10"), "cannot be combined", id="all-and-target"
+        ),
+        pytest.param(("--python-version", "two"), "--python-version two", id="bad-python"),
         pytest.param(("--gpu", "Voodoo 3"), "unknown GPU model", id="bad-gpu"),
-        pytest.param(("--interpreter", "/nonexistent/python"), "no such interpreter", id="no-py"),
+        pytest.param(("--python", "/nonexistent/python"), "no such interpreter", id="no-py"),
+        pytest.param(
+            ("--facts", "r.json", "--python", "python3"),
+            "--facts and --python both say which environment to read",
+            id="facts-and-python",
+        ),
         pytest.param(("--facts", "/nonexistent.json"), "cannot read facts file", id="no-facts"),
     ],
 )
@@ -234,7 +245,7 @@ def test_bad_input_exits_3_with_one_line(args: tuple[str, ...], message: str) ->
 
 
 def test_hashes_for_a_target_are_refused_without_the_network() -> None:
-    out = tfdoctor("pin", "--python", "3.11", "--hashes")
+    out = tfdoctor("pin", "--python-version", "3.11", "--hashes")
     assert out.returncode == 3
     assert "exact versions" in out.stderr
 

@@ -131,7 +131,16 @@ def pins(text: str) -> dict[str, Requirement]:
     return {normalize_name(r.name): r for r in map(Requirement, requirement_lines(text))}
 
 
-GPU_312 = ("--python", "3.12", "--platform", "linux", "--driver", "570.86.15", "--gpu", "8.6")
+GPU_312 = (
+    "--python-version",
+    "3.12",
+    "--platform",
+    "linux",
+    "--driver",
+    "570.86.15",
+    "--gpu",
+    "8.6",
+)
 
 
 # --- end to end -------------------------------------------------------------------------------
@@ -151,7 +160,7 @@ def test_resolve_writes_the_exact_pins_pip_picks(index: tuple[Index, str], tmp_p
     assert "--hash" not in out.stdout
     assert "numpy==2.1.0\n    # via tensorflow\n" in out.stdout
     assert "    # via tensorflow[and-cuda]\n" in out.stdout
-    assert f"#    tfdoctor pin --resolve --index-url {url} --python 3.12" in out.stdout
+    assert f"#    tfdoctor pin --resolve --index-url {url} --python-version 3.12" in out.stdout
     assert "at the versions pip " in out.stdout and "manylinux_2_28_x86_64 and older" in out.stdout
     assert "ranges" not in out.stdout
     again = tfdoctor("--resolve", "--index-url", url, *GPU_312, env=env)
@@ -185,13 +194,13 @@ def test_resolve_with_hashes_lists_every_file_of_each_pinned_release(
     ("args", "present", "absent"),
     [
         pytest.param(
-            ("--python", "3.12", "--platform", "linux"),
+            ("--python-version", "3.12", "--platform", "linux"),
             {"numpy"},
             {"typing-extensions", "pywin32-ctypes", "nvidia-cudnn-cu12"},
             id="linux-py312",
         ),
         pytest.param(
-            ("--python", "3.11", "--platform", "windows"),
+            ("--python-version", "3.11", "--platform", "windows"),
             {"numpy", "typing-extensions", "pywin32-ctypes"},
             {"nvidia-cudnn-cu12"},
             id="windows-py311",
@@ -218,7 +227,7 @@ def test_no_wheel_for_the_target_exits_2_with_one_line(
 ) -> None:
     _, url = index  # serves no Python 3.13 TensorFlow
     out = tfdoctor(
-        "--resolve", "--index-url", url, "--python", "3.13", "--platform", "linux",
+        "--resolve", "--index-url", url, "--python-version", "3.13", "--platform", "linux",
         env=child_env(tmp_path),
     )  # fmt: skip
     assert out.returncode == 2, out.stderr
@@ -237,7 +246,7 @@ def free_port() -> int:
 def test_unreachable_index_exits_3_with_one_line(tmp_path: Path) -> None:
     url = f"http://127.0.0.1:{free_port()}/simple"
     out = tfdoctor(
-        "--resolve", "--index-url", url, "--python", "3.12", "--platform", "linux",
+        "--resolve", "--index-url", url, "--python-version", "3.12", "--platform", "linux",
         env=child_env(tmp_path),
     )  # fmt: skip
     assert out.returncode == 3
@@ -253,7 +262,7 @@ def test_a_token_in_the_index_url_stays_out_of_the_file(
     _, url = index
     with_token = url.replace("http://", "http://ci:s3cret@")
     out = tfdoctor(
-        "--resolve", "--index-url", with_token, "--python", "3.12", "--platform", "linux",
+        "--resolve", "--index-url", with_token, "--python-version", "3.12", "--platform", "linux",
         env=child_env(tmp_path),
     )  # fmt: skip
     assert out.returncode == 0, out.stderr
@@ -262,7 +271,7 @@ def test_a_token_in_the_index_url_stays_out_of_the_file(
 
 
 def test_without_resolve_the_header_says_ranges_and_how_to_get_pins(tmp_path: Path) -> None:
-    out = tfdoctor("--python", "3.12", "--platform", "linux", env=child_env(tmp_path))
+    out = tfdoctor("--python-version", "3.12", "--platform", "linux", env=child_env(tmp_path))
     assert out.returncode == 0, out.stderr
     header = " ".join(line.lstrip("# ") for line in out.stdout.splitlines() if line[:1] == "#")
     assert "ranges, not exact pins" in header
@@ -275,12 +284,12 @@ def test_without_resolve_the_header_says_ranges_and_how_to_get_pins(tmp_path: Pa
     [
         pytest.param(("--resolve",), "--resolve pins a target", id="resolve-without-target"),
         pytest.param(
-            ("--python", "3.12", "--index-url", "https://example.invalid/simple"),
+            ("--python-version", "3.12", "--index-url", "https://example.invalid/simple"),
             "--index-url names the index of --resolve or --hashes",
             id="index-url-alone",
         ),
         pytest.param(
-            ("--resolve", "--python", "3.12", "--index-url", "example.org/simple"),
+            ("--resolve", "--python-version", "3.12", "--index-url", "example.org/simple"),
             "expected an https://, http:// or file:// URL",
             id="index-url-scheme",
         ),
@@ -343,7 +352,7 @@ def test_target_markers() -> None:
 
 def test_resolve_needs_a_target_python(matrix: Matrix) -> None:
     target = Target(platform="linux-x86_64")
-    with pytest.raises(ResolveError, match=r"--python X\.Y"):
+    with pytest.raises(ResolveError, match=r"--python-version X\.Y"):
         wheel_target(matrix, target_pinset(matrix, target), target)
 
 
@@ -555,7 +564,9 @@ def test_the_child_checks_pip_before_running_it(
 
 def test_make_pins_turns_resolve_errors_into_doctor_errors(tmp_path: Path) -> None:
     facts = write_facts(tmp_path, gpu_facts())
-    options = PinOptions(python="3.12", platform="linux", resolve=True, facts_file=str(facts))
+    options = PinOptions(
+        python_version="3.12", platform="linux", resolve=True, facts_file=str(facts)
+    )
     with pytest.raises(DoctorError, match=r"^--resolve: pip is not installed"):
         make_pins(options, runner=FakePip(code=97, stderr="no pip\n"))
 

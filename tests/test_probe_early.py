@@ -105,12 +105,12 @@ def test_an_unclaimed_child_is_killed_at_exit() -> None:
         (["check"], True),
         (["check", "--static", "--json"], True),
         (["pin", "--all"], True),
-        (["pin", "--python", "3.12"], True),  # pin's --python names a target, not a program
+        (["pin", "--python-version", "3.12"], True),  # a target, not a program
         (["check", "--python", "/opt/py/bin/python"], False),
         (["check", "--python=/opt/py/bin/python"], False),
         (["check", "--facts", "r.json"], False),
         (["check", "--list"], False),
-        (["pin", "--interpreter", "/x/python"], False),
+        (["pin", "--python", "/x/python"], False),
         (["explain", "log.txt"], False),
         (["--version"], False),
         ([], False),

@@ -196,6 +196,56 @@ def test_a_closed_stdout_stops_the_command_as_without_tfdoctor() -> None:
     assert proc.wait(timeout=30) == 128 + signal.SIGPIPE
 
 
+_SEES = (
+    "import os, sys\n"
+    "def state(fd):\n"
+    "    try:\n"
+    "        os.fstat(fd)\n"
+    "    except OSError:\n"
+    "        return 'closed'\n"
+    "    return 'open'\n"
+    "os.write(3 - {fd}, ('%s %s' % (state(0), state({fd}))).encode())\n"
+)
+
+
+@pytest.mark.parametrize("fd", [1, 2], ids=["stdout", "stderr"])
+def test_a_stream_closed_at_start_is_closed_for_the_command_too(fd: int) -> None:
+    """``tfdoctor run -- cmd >&-``: cmd starts with its stdout closed, as it would bare, not
+    with a pipe that breaks when written (and no other descriptor lands on that number)."""
+    code = _SEES.format(fd=fd)
+    shell = f'exec "$@" {fd}>&-'
+    bare = subprocess.run(
+        ["/bin/sh", "-c", shell, "sh", sys.executable, "-c", code],
+        capture_output=True,
+        check=False,
+        timeout=30,
+    )
+    wrapped = subprocess.run(
+        [
+            "/bin/sh",
+            "-c",
+            shell,
+            "sh",
+            sys.executable,
+            "-m",
+            "tfdoctor",
+            "run",
+            "--",
+            sys.executable,
+            "-c",
+            code,
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        check=False,
+        timeout=60,
+    )
+    seen = bare.stdout if fd == 2 else bare.stderr
+    assert (bare.returncode, seen) == (0, b"open closed")
+    assert wrapped.returncode == 0, wrapped.stderr
+    assert (wrapped.stdout if fd == 2 else wrapped.stderr) == seen
+
+
 # --- exit codes and signals -----------------------------------------------------------------
 
 

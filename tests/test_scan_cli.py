@@ -59,6 +59,34 @@ def test_bad_input_exits_3(capsys: pytest.CaptureFixture[str], tmp_path: Path) -
     assert code == 3
 
 
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        pytest.param(
+            ("--target", "9.99"),
+            "--target 9.99: not a TensorFlow release line the matrix knows (1.15 to ",
+            id="unknown-target",
+        ),
+        pytest.param(
+            ("--from", "0.5", "--target", "2.21"),
+            "--from 0.5: not a TensorFlow release line the matrix knows (1.15 to ",
+            id="unknown-from",
+        ),
+        pytest.param(
+            ("--from", "2.21", "--target", "2.15"),
+            "--from 2.21 is newer than --target 2.15",
+            id="from-after-target",
+        ),
+    ],
+)
+def test_a_release_line_the_matrix_does_not_know_is_bad_input(
+    capsys: pytest.CaptureFixture[str], args: tuple[str, ...], message: str
+) -> None:
+    code, out, err = run(capsys, str(DATA / "clean_tf2_keras3.py"), *args)
+    assert code == 3 and out == ""
+    assert err.startswith(f"tfdoctor: error: {message}") and err.count("\n") == 1, err
+
+
 def test_sarif_output_validates_against_the_sarif_2_1_0_schema(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -9,6 +9,7 @@ import json
 import os
 import platform
 import re
+import shlex
 import shutil
 import signal
 import subprocess
@@ -1486,9 +1487,13 @@ def test_driver_gpus_that_tensorflow_did_not_test_are_named(
 
 
 def test_smoke_report_reads_the_driver(tmp_path: Path) -> None:
-    # An "interpreter" that exits at once: the smoke fails, the driver is still probed.
+    # An "interpreter" that says its version, then exits at once when given the smoke child:
+    # the smoke fails, the driver is still probed.
     python = tmp_path / "python"
-    python.write_text("#!/bin/sh\nexit 0\n", encoding="utf-8")
+    python.write_text(
+        f'#!/bin/sh\n[ "$1" = -c ] && exec {shlex.quote(sys.executable)} "$@"\nexit 0\n',
+        encoding="utf-8",
+    )
     python.chmod(0o755)
     report = smoke_report(SmokeOptions(python=str(python)))
     assert report.facts.smoke is not None and report.facts.smoke.status == "child-error"

@@ -140,10 +140,24 @@ def test_odd_start_ends_with_a_documented_code(case: Case, outcomes: dict[str, O
         assert "secretsecret" not in out.stdout
 
 
-def test_closed_stdout_is_one_line_on_stderr() -> None:
-    # The issue's own words: `tfdoctor check --static >&-`.
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["check", "--static"],
+        ["--help"],
+        ["--version"],
+        ["check", "--help"],
+        ["run", "--help"],
+        ["cluster", "--help"],
+        [],
+    ],
+    ids=" ".join,
+)
+def test_closed_stdout_is_one_line_on_stderr(args: list[str]) -> None:
+    # `tfdoctor check --static >&-`; help and version too, which would otherwise exit 0
+    # without a word: Python sets sys.stdout to None, and click drops the text.
     done = subprocess.run(
-        ["/bin/sh", "-c", 'exec "$0" -m tfdoctor check --static >&-', sys.executable],
+        ["/bin/sh", "-c", 'exec "$@" >&-', "sh", sys.executable, "-m", "tfdoctor", *args],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -167,7 +181,7 @@ def test_python_that_is_not_python_is_bad_input() -> None:
     assert done.stdout == ""
     assert done.stderr == (
         "tfdoctor: error: --python /bin/false: not a Python interpreter "
-        "(exited with 1 when asked for it)\n"
+        "(exited with 1 when asked for its version)\n"
     )
 
 

@@ -1259,7 +1259,8 @@ def no_wheel_fix(m: Machine) -> Fix:
         )
     return Fix(
         "Use a 64-bit CPython that TensorFlow publishes wheels for (`tfdoctor matrix "
-        "--python X.Y` lists the releases for a Python), e.g. in a new virtual environment.",
+        "--python-version X.Y` lists the releases for a Python), e.g. in a new virtual "
+        "environment.",
         (
             "python -c 'import platform, struct; print(platform.python_version(), "
             'struct.calcsize("P") * 8)\'',

@@ -9,6 +9,8 @@ from __future__ import annotations
 import contextlib
 import datetime
 import enum
+import errno
+import io
 import os
 import shlex
 import sys
@@ -45,13 +47,38 @@ app = typer.Typer(
 
 
 class OutputFormat(str, enum.Enum):
-    """Output formats of ``tfdoctor check``."""
+    """Every output format; which command offers which is :data:`FORMATS`."""
 
     text = "text"
     json = "json"
     markdown = "markdown"
     junit = "junit"
     github = "github"
+    sarif = "sarif"
+
+
+_REPORT_FORMATS = (
+    OutputFormat.text,
+    OutputFormat.json,
+    OutputFormat.markdown,
+    OutputFormat.junit,
+    OutputFormat.github,
+)
+
+#: The formats each command offers (``--format``), in one place, by the same names. Every
+#: report renders as text, JSON and markdown, and for CI as JUnit XML and GitHub workflow
+#: commands; SARIF (code scanning) needs findings with a file and a line: scan's. matrix
+#: prints a table of release lines, as text or JSON lines. ``--json`` is ``--format json``.
+FORMATS: dict[str, tuple[OutputFormat, ...]] = {
+    "check": _REPORT_FORMATS,
+    "smoke": _REPORT_FORMATS,
+    "explain": _REPORT_FORMATS,
+    "scan": (*_REPORT_FORMATS, OutputFormat.sarif),
+    "cluster": _REPORT_FORMATS,
+    "diff": _REPORT_FORMATS,
+    "fleet": _REPORT_FORMATS,
+    "matrix": (OutputFormat.text, OutputFormat.json),
+}
 
 
 # Options several commands share, declared once (typer reads a declaration, never changes it).
@@ -71,11 +98,50 @@ COLOR_OPTION: Any = typer.Option(
 )
 
 
-def _interpreter_option(help_text: str, flag: str = "--python") -> Any:
-    """An interpreter to examine, by path; the one tfdoctor runs in by default."""
+def _interpreter_option(help_text: str) -> Any:
+    """``--python``: an interpreter (a path, or a command on PATH), in every command that takes
+    one; the one tfdoctor runs in by default. A Python version is ``--python-version``."""
     return typer.Option(
-        sys.executable, flag, metavar="PATH", help=help_text, show_default="this interpreter"
+        sys.executable, "--python", metavar="PATH", help=help_text, show_default="this interpreter"
     )
+
+
+def _require_python(python: str) -> None:
+    """One line and exit 3 unless ``--python`` names a Python the doctor can examine (for the
+    commands whose core function does not ask itself)."""
+    from tfdoctor.doctor import require_python  # noqa: PLC0415 - loaded when used
+
+    with _doctor_errors():
+        require_python(python)
+
+
+def _format_option(command: str) -> Any:
+    """``--format``, ``-f``: the formats :data:`FORMATS` gives ``command``."""
+    names = [f.value for f in FORMATS[command]]
+
+    # A check of our own, not an Enum per command or click's Choice: recent typer releases
+    # carry their own copy of click, which this module cannot import by name.
+    def offered(value: str) -> str:
+        if value not in names:
+            raise typer.BadParameter(f"{value!r} is not one of {', '.join(names)}")
+        return value
+
+    return typer.Option(
+        OutputFormat.text.value,
+        "--format",
+        "-f",
+        metavar="[" + "|".join(names) + "]",
+        callback=offered,
+        help="Output format.",
+    )
+
+
+def _output_format(output_format: str, json_out: bool) -> OutputFormat:
+    """The format asked for (``--json`` is ``--format json``); exit 3 when the two differ."""
+    fmt = OutputFormat(output_format)
+    if json_out and fmt not in (OutputFormat.text, OutputFormat.json):
+        raise _fail(f"--json and --format {fmt.value} ask for different outputs")
+    return OutputFormat.json if json_out else fmt
 
 
 def _facts_option(use: str) -> Any:
@@ -154,9 +220,7 @@ def check(
         None, metavar="[CHECK_ID]...", help="Run only these checks (see --list)."
     ),
     json_out: bool = JSON_OPTION,
-    output_format: OutputFormat = typer.Option(  # noqa: B008
-        OutputFormat.text, "--format", "-f", help="Output format."
-    ),
+    output_format: str = _format_option("check"),
     verbose: bool = typer.Option(
         False, "--verbose", "-v", help="Show every fact and the whole evidence, not just verdicts."
     ),
@@ -199,9 +263,7 @@ def check(
         for check_id, title in list_checks():
             _print(f"{check_id:28} {title}")
         raise typer.Exit(ExitCode.OK)
-    if json_out and output_format not in (OutputFormat.text, OutputFormat.json):
-        raise _fail(f"--json and --format {output_format.value} ask for different outputs")
-    fmt = OutputFormat.json if json_out else output_format
+    fmt = _output_format(output_format, json_out)
     options = CheckOptions(
         python=python,
         static=static,
@@ -241,9 +303,7 @@ def smoke_command(
         help="Time allowed per kernel before the test is killed and the kernel reported.",
     ),
     json_out: bool = JSON_OPTION,
-    output_format: OutputFormat = typer.Option(  # noqa: B008 - typer's declaration style
-        OutputFormat.text, "--format", "-f", help="Output format."
-    ),
+    output_format: str = _format_option("smoke"),
     python: str = _interpreter_option("Run the kernels in this interpreter's TensorFlow."),
     devices: Optional[list[str]] = typer.Option(  # noqa: B008 - typer's declaration style
         None, "--device", metavar="NAME", help="Run only on this device (GPU:0, CPU:0); repeat."
@@ -257,9 +317,7 @@ def smoke_command(
 
     if quick and full:
         raise _fail("--quick and --full ask for different levels")
-    if json_out and output_format not in (OutputFormat.text, OutputFormat.json):
-        raise _fail(f"--json and --format {output_format.value} ask for different outputs")
-    fmt = OutputFormat.json if json_out else output_format
+    fmt = _output_format(output_format, json_out)
     try:
         cap = parse_size(max_memory)
     except ValueError as exc:
@@ -323,9 +381,11 @@ def _emit(
         _append_step_summary(report, strict)
 
 
-def _emit_text_or_json(report: Report, json_out: bool, color: Optional[bool]) -> int:
-    """Emit a report of a command with only text and ``--json``; its exit code."""
-    _emit(report, OutputFormat.json if json_out else OutputFormat.text, False, False, color)
+def _emit_report(
+    report: Report, output_format: str, json_out: bool, color: Optional[bool], command: str
+) -> int:
+    """Emit a report of a command without ``--strict`` or ``--verbose``; its exit code."""
+    _emit(report, _output_format(output_format, json_out), False, False, color, command)
     return report.exit_code()
 
 
@@ -354,6 +414,10 @@ def _render(
         from tfdoctor.render.markdown import render_markdown  # noqa: PLC0415 - see above
 
         return render_markdown(report, __version__, strict=strict, verbose=verbose)
+    if fmt is OutputFormat.sarif:
+        from tfdoctor.render.sarif import render_sarif  # noqa: PLC0415 - see above
+
+        return render_sarif(report, __version__)
     from tfdoctor.render.text import render_text  # noqa: PLC0415 - see above
 
     use_color = _use_color(sys.stdout) if color is None else color
@@ -385,7 +449,15 @@ def _append_step_summary(report: Report, strict: bool) -> None:
 
 @app.command("matrix", short_help="Which TensorFlow releases fit a Python, CUDA, driver, GPU.")
 def matrix_command(
-    python: Optional[str] = typer.Option(None, "--python", metavar="X.Y", help="Python version."),
+    python: Optional[str] = typer.Option(
+        None,
+        "--python",
+        metavar="PATH",
+        help="Ask about this interpreter's Python version (a path, or a command on PATH).",
+    ),
+    python_version: Optional[str] = typer.Option(
+        None, "--python-version", metavar="X.Y", help="Ask about this Python version."
+    ),
     platform: Optional[str] = typer.Option(
         None,
         "--platform",
@@ -403,6 +475,7 @@ def matrix_command(
         None, "--gpu", metavar="CC|NAME", help="GPU compute capability (8.6) or model name."
     ),
     json_out: bool = typer.Option(False, "--json", help="Print one JSON object per line."),
+    output_format: str = _format_option("matrix"),
     matrix: Optional[str] = MATRIX_OPTION,
     color: Optional[bool] = COLOR_OPTION,
 ) -> None:
@@ -412,11 +485,18 @@ def matrix_command(
     """
     from tfdoctor.doctor import query_matrix  # noqa: PLC0415 - loaded when used
 
+    fmt = _output_format(output_format, json_out)
     with _doctor_errors():
         table, target, verdicts, asked = query_matrix(
-            matrix, python=python, platform=platform, cuda=cuda, driver=driver, gpu=gpu
+            matrix,
+            python=python,
+            python_version=python_version,
+            platform=platform,
+            cuda=cuda,
+            driver=driver,
+            gpu=gpu,
         )
-    if json_out:
+    if fmt is OutputFormat.json:
         from tfdoctor.render.matrixout import render_matrix_json  # noqa: PLC0415 - lazy
 
         _print(render_matrix_json(table, verdicts, target), nl=False)
@@ -433,9 +513,12 @@ def matrix_command(
 
 
 class Shell(str, enum.Enum):
-    """Shells ``tfdoctor env`` writes for."""
+    """Shells ``tfdoctor env`` writes for (``tfdoctor.render.envfile.SHELLS``)."""
 
     sh = "sh"
+    bash = "bash"
+    zsh = "zsh"
+    dash = "dash"
     fish = "fish"
     powershell = "powershell"
 
@@ -443,7 +526,10 @@ class Shell(str, enum.Enum):
 @app.command("env", short_help="The environment variables TensorFlow should start with here.")
 def env_command(
     shell: Optional[Shell] = typer.Option(  # noqa: B008 - typer's declaration style
-        None, "--shell", help="Shell syntax: sh (bash, zsh, dash; the default), fish, powershell."
+        None,
+        "--shell",
+        help="Shell syntax: sh, bash, zsh or dash (the same export lines; the default), fish, "
+        "powershell.",
     ),
     dockerfile: bool = typer.Option(False, "--dockerfile", help="Print Dockerfile ENV lines."),
     dotenv: bool = typer.Option(False, "--dotenv", help="Print a dotenv file (NAME=value)."),
@@ -495,8 +581,8 @@ def pin_command(
     all_packages: bool = typer.Option(
         False, "--all", help="Pin every installed distribution, not only TensorFlow's."
     ),
-    python: Optional[str] = typer.Option(
-        None, "--python", metavar="X.Y", help="Pin for this Python version (target mode)."
+    python_version: Optional[str] = typer.Option(
+        None, "--python-version", metavar="X.Y", help="Pin for this Python version (target mode)."
     ),
     platform: Optional[str] = typer.Option(
         None, "--platform", metavar="OS", help="Target platform: linux, windows, macos ..."
@@ -528,7 +614,9 @@ def pin_command(
         help="Add sha256 hashes of every file of each pinned release from the package index "
         "(network); exact pins only (an environment, or a target with --resolve).",
     ),
-    interpreter: str = _interpreter_option("Pin this interpreter's environment.", "--interpreter"),
+    python: str = _interpreter_option(
+        "Pin this interpreter's environment; in target mode it fills what the target leaves out."
+    ),
     facts_file: Optional[str] = _facts_option("Pin from"),
     matrix: Optional[str] = MATRIX_OPTION,
 ) -> None:
@@ -544,9 +632,9 @@ def pin_command(
     from tfdoctor.pin.atomic import write_atomic  # noqa: PLC0415
 
     options = PinOptions(
-        interpreter=interpreter,
-        all_packages=all_packages,
         python=python,
+        all_packages=all_packages,
+        python_version=python_version,
         platform=platform,
         cuda=cuda,
         driver=driver,
@@ -609,17 +697,14 @@ def _pin_command_line(options: PinOptions, output: Optional[str]) -> str:
         index_url = display_url(index_url)  # a token in it must not go into the file
     valued = (
         ("--index-url", index_url),
-        ("--python", options.python),
+        ("--python-version", options.python_version),
         ("--platform", options.platform),
         ("--cuda", options.cuda),
         ("--driver", options.driver),
         ("--gpu", options.gpu),
         ("--facts", path(options.facts_file)),
         ("--matrix", path(options.matrix)),
-        (
-            "--interpreter",
-            None if options.interpreter == sys.executable else path(options.interpreter),
-        ),
+        ("--python", None if options.python == sys.executable else path(options.python)),
         ("-o", path(output)),
     )
     words.extend(f"{flag} {_shell_word(value)}" for flag, value in valued if value is not None)
@@ -750,9 +835,7 @@ def explain_command(
         help="Combine the log with this machine's static facts (TensorFlow is not imported).",
     ),
     json_out: bool = JSON_OPTION,
-    output_format: OutputFormat = typer.Option(  # noqa: B008 - typer's declaration style
-        OutputFormat.text, "--format", "-f", help="Output format."
-    ),
+    output_format: str = _format_option("explain"),
     python: str = _interpreter_option("With --here: examine this interpreter's environment."),
     matrix: Optional[str] = MATRIX_OPTION,
     color: Optional[bool] = COLOR_OPTION,
@@ -772,9 +855,9 @@ def explain_command(
         raise _fail("--facts and --here both say which machine the log comes from")
     if facts_file == "-" and log == "-":
         raise _fail("the log and --facts cannot both be read from stdin")
-    if json_out and output_format not in (OutputFormat.text, OutputFormat.json):
-        raise _fail(f"--json and --format {output_format.value} ask for different outputs")
-    fmt = OutputFormat.json if json_out else output_format
+    fmt = _output_format(output_format, json_out)
+    if here:
+        _require_python(python)
     with _doctor_errors():
         table = open_matrix(matrix)
         facts = load_facts(facts_file) if facts_file is not None else None
@@ -792,15 +875,6 @@ def explain_command(
         raise _fail(f"cannot read {log}: {exc.strerror or exc}") from None
     _emit(report, fmt, False, False, color, command="explain")
     raise typer.Exit(report.exit_code())
-
-
-class ScanFormat(str, enum.Enum):
-    """Output formats of ``tfdoctor scan``: those of check, and SARIF for code scanning."""
-
-    text = "text"
-    json = "json"
-    markdown = "markdown"
-    sarif = "sarif"
 
 
 @app.command("scan", short_help="Will this code run on that TensorFlow? (never runs it)")
@@ -822,9 +896,7 @@ def scan_command(
         help="The line the code runs on today: report only what changes up to --target.",
     ),
     json_out: bool = JSON_OPTION,
-    output_format: ScanFormat = typer.Option(  # noqa: B008 - typer's declaration style
-        ScanFormat.text, "--format", "-f", help="Output format."
-    ),
+    output_format: str = _format_option("scan"),
     strict: bool = STRICT_OPTION,
     python: str = _interpreter_option(
         "The environment the code runs in: its TensorFlow is the default --target."
@@ -840,10 +912,10 @@ def scan_command(
     from tfdoctor.scan import ScanError, ScanOptions, scan  # noqa: PLC0415 - loaded when used
     from tfdoctor.scan.rules import RulesError, load_rules  # noqa: PLC0415
 
-    if json_out and output_format not in (ScanFormat.text, ScanFormat.json):
-        raise _fail(f"--json and --format {output_format.value} ask for different outputs")
-    fmt = ScanFormat.json if json_out else output_format
+    fmt = _output_format(output_format, json_out)
     from tfdoctor.doctor import open_matrix  # noqa: PLC0415 - loaded when used
+
+    _require_python(python)
 
     with _doctor_errors():
         table = open_matrix(matrix)
@@ -856,12 +928,7 @@ def scan_command(
         )
     except (ScanError, RulesError) as exc:
         raise _fail(str(exc)) from None
-    if fmt is ScanFormat.sarif:
-        from tfdoctor.render.sarif import render_sarif  # noqa: PLC0415 - loaded when used
-
-        _print(render_sarif(report, __version__), nl=False)
-    else:
-        _emit(report, OutputFormat(fmt.value), False, strict, color, "scan")
+    _emit(report, fmt, False, strict, color, "scan")
     raise typer.Exit(report.exit_code(strict))
 
 
@@ -877,7 +944,9 @@ def _scan_target(python: str, table: Matrix) -> tuple[str, Optional[frozenset[st
     facts = Facts(tfdoctor_version=__version__, collected_at="", packages=found.packages)
     installed = Machine(facts, None).tf
     key = release_line(installed.version) if installed is not None else None
-    if key is not None:
+    # A line the matrix does not know yet (a tfdoctor older than the TensorFlow) is scanned
+    # as its newest line, the nearest it can judge.
+    if key is not None and table.line_for(f"{key[0]}.{key[1]}") is not None:
         packages = frozenset(normalize_name(p.name) for p in found.packages or ())
         return f"{key[0]}.{key[1]}", packages
     return table.lines[0].line, None
@@ -914,6 +983,7 @@ def _cluster_smoke_options(python: str, timeout: float, full: bool) -> Any:
 
     if timeout <= 0:
         raise _fail("--timeout must be positive")
+    _require_python(python)
     return SmokeOptions(python=python, timeout=timeout, sizes=FULL_SIZES if full else DEFAULT_SIZES)
 
 
@@ -926,6 +996,7 @@ def cluster_check_command(
         help="Validate this TF_CONFIG document ('-' reads stdin) instead of $TF_CONFIG.",
     ),
     json_out: bool = JSON_OPTION,
+    output_format: str = _format_option("cluster"),
     color: Optional[bool] = COLOR_OPTION,
 ) -> None:
     """Validate this worker's cluster description; TensorFlow is not imported, nothing connects.
@@ -945,7 +1016,7 @@ def cluster_check_command(
         except (OSError, UnicodeDecodeError) as exc:
             raise _fail(f"cannot read {tf_config}: {exc}") from None
     report = check_report(env, system_resolver, __version__, _now())
-    raise typer.Exit(_emit_text_or_json(report, json_out, color))
+    raise typer.Exit(_emit_report(report, output_format, json_out, color, "cluster check"))
 
 
 @cluster_app.command("smoke", short_help="Check, all-reduce and bandwidth on every worker.")
@@ -954,6 +1025,7 @@ def cluster_smoke_command(
     full: bool = CLUSTER_FULL_OPTION,
     python: str = _interpreter_option("Run the worker in this interpreter's TensorFlow."),
     json_out: bool = JSON_OPTION,
+    output_format: str = _format_option("cluster"),
     color: Optional[bool] = COLOR_OPTION,
 ) -> None:
     """Run on every worker under its launcher: check, all-reduce, bandwidth, fleet report."""
@@ -961,7 +1033,7 @@ def cluster_smoke_command(
 
     options = _cluster_smoke_options(python, timeout, full)
     report = smoke_report(dict(os.environ), options, system_resolver, __version__, _now())
-    raise typer.Exit(_emit_text_or_json(report, json_out, color))
+    raise typer.Exit(_emit_report(report, output_format, json_out, color, "cluster smoke"))
 
 
 @cluster_app.command("local", short_help="Run N loopback workers and smoke them.")
@@ -971,6 +1043,7 @@ def cluster_local_command(
     full: bool = CLUSTER_FULL_OPTION,
     python: str = _interpreter_option("Run the workers in this interpreter's TensorFlow."),
     json_out: bool = JSON_OPTION,
+    output_format: str = _format_option("cluster"),
     color: Optional[bool] = COLOR_OPTION,
 ) -> None:
     """Start N workers on free loopback ports, each with its own TF_CONFIG, and smoke them."""
@@ -978,17 +1051,20 @@ def cluster_local_command(
 
     options = _cluster_smoke_options(python, timeout, full)
     report = local_report(workers, options, __version__, _now())
-    raise typer.Exit(_emit_text_or_json(report, json_out, color))
+    raise typer.Exit(_emit_report(report, output_format, json_out, color, "cluster local"))
 
 
-def _fleet(paths: list[str], json_out: bool, color: Optional[bool]) -> None:
+def _fleet(
+    paths: list[str], output_format: str, json_out: bool, color: Optional[bool], command: str
+) -> None:
     from tfdoctor.cluster import FleetError, fleet_report  # noqa: PLC0415 - when used
 
+    fmt = _output_format(output_format, json_out)
     try:
         report = fleet_report(paths, __version__, _now())
     except FleetError as exc:
         raise _fail(str(exc)) from None
-    raise typer.Exit(_emit_text_or_json(report, json_out, color))
+    raise typer.Exit(_emit_report(report, fmt.value, False, color, command))
 
 
 @app.command("diff", short_help="Each fact that differs between two saved reports.")
@@ -996,10 +1072,11 @@ def diff_command(
     first: str = typer.Argument(..., metavar="A.json", help="A saved `check --json` report."),
     second: str = typer.Argument(..., metavar="B.json", help="Another one."),
     json_out: bool = JSON_OPTION,
+    output_format: str = _format_option("diff"),
     color: Optional[bool] = COLOR_OPTION,
 ) -> None:
     """Works on A, fails on B: each fact that differs between two saved reports."""
-    _fleet([first, second], json_out, color)
+    _fleet([first, second], output_format, json_out, color, "diff")
 
 
 @app.command("fleet", short_help="Merge per-node reports; name what is out of line.")
@@ -1008,10 +1085,11 @@ def fleet_command(
         ..., metavar="REPORT...", help="Saved `check --json` reports, one per node."
     ),
     json_out: bool = JSON_OPTION,
+    output_format: str = _format_option("fleet"),
     color: Optional[bool] = COLOR_OPTION,
 ) -> None:
     """Merge per-node reports into one fleet report, naming each fact and node out of line."""
-    _fleet(reports, json_out, color)
+    _fleet(reports, output_format, json_out, color, "fleet")
 
 
 def _version_callback(value: bool) -> None:
@@ -1029,8 +1107,26 @@ def _root(
     """tfdoctor: an environment doctor for TensorFlow."""
 
 
+class _ClosedStdout(io.TextIOBase):
+    """Standard output of a process started with it closed: each write fails as a write to
+    a closed descriptor does, so that click's own output (--help) cannot vanish in silence."""
+
+    def writable(self) -> bool:
+        """Writes are attempted, and fail."""
+        return True
+
+    def write(self, text: str) -> int:
+        """Fail: there is no standard output."""
+        raise OSError(errno.EBADF, "standard output is closed")
+
+
 def main(argv: Optional[list[str]] = None) -> int:
     """Entry point: run the app; usage errors exit 3 with one line, never a traceback."""
+    if sys.stdout is None:
+        # Started with standard output closed (`>&-`), Python sets sys.stdout to None and
+        # click's echo drops the help text without a word, exit 0
+        # (https://docs.python.org/3/library/sys.html#sys.__stdout__).
+        sys.stdout = _ClosedStdout()
     try:
         code = app(args=argv, prog_name="tfdoctor", standalone_mode=False)
     except (_OutputError, OSError) as exc:

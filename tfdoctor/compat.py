@@ -410,7 +410,7 @@ def make_target(
 ) -> Target:
     """A :class:`Target` from user input, validated; ``gpu`` is ``8.6`` or a model name."""
     if python is not None and python_minor(python) is None:
-        raise TargetError(f"--python {python}: expected a CPython 3 version such as 3.11")
+        raise TargetError(f"--python-version {python}: expected a CPython 3 version such as 3.11")
     plat = None
     if platform is not None:
         plat = platform_key(platform)

@@ -12,6 +12,7 @@ import json
 import math
 import os
 import platform as pyplatform
+import re
 import shutil
 import sys
 from collections.abc import Mapping, Sequence
@@ -34,7 +35,7 @@ from tfdoctor.probes.cuinit import probe_cuinit
 from tfdoctor.probes.elsewhere import probe_elsewhere
 from tfdoctor.probes.kernel import probe_nvidia_kernel
 from tfdoctor.probes.nvidia import probe_driver
-from tfdoctor.probes.pyenv import probe_pyenv
+from tfdoctor.probes.pyenv import is_current_interpreter, probe_pyenv
 from tfdoctor.probes.system import probe_cpu, probe_platform, select_environment
 from tfdoctor.records import Record, record
 
@@ -154,8 +155,6 @@ def collect_facts(
             if tf_future is not None
             else TensorFlowFacts(status="skipped", interpreter=python)
         )
-    if pyenv.python is None:
-        _require_python(python, env, runner)
     return Facts(
         tfdoctor_version=__version__,
         collected_at=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
@@ -175,32 +174,99 @@ def collect_facts(
     )
 
 
-def _require_interpreter(python: str, flag: str = "--python") -> None:
-    """DoctorError unless ``python`` names an interpreter (a path, or a command on PATH)."""
-    if not (shutil.which(python) or Path(python).is_file()):
-        raise DoctorError(f"{flag} {python}: no such interpreter")
+#: The oldest Python whose environment the doctor can examine: its child scripts
+#: (tfdoctor/probes/child) are written for Python 3.7 and newer.
+OLDEST_PYTHON = (3, 7)
 
+#: Seconds an interpreter given as ``--python`` may take to say its version (an interpreter
+#: starts in well under one); ``$TFDOCTOR_PYTHON_TIMEOUT`` overrides it.
+PYTHON_ANSWER_TIMEOUT = 10.0
 
 #: What the interpreter check runs: any Python from 2 on prints the marker and its version.
 _PYTHON_MARKER = "tfdoctor-python"
-_IS_PYTHON = f"import sys; sys.stdout.write('{_PYTHON_MARKER} %d' % sys.version_info[0])"
+_ASK_VERSION = (
+    f"import sys; sys.stdout.write('{_PYTHON_MARKER} %d.%d.%d' % tuple(sys.version_info[:3]))"
+)
+_ANSWER = re.compile(_PYTHON_MARKER + r" (\d+)\.(\d+)\.(\d+)")
+_VERSION_LIKE = re.compile(r"^\d+(\.\d+){0,2}$")
 
 
-def _require_python(python: str, env: Mapping[str, str], runner: Runner) -> None:
-    """DoctorError unless ``python`` runs Python code; asked only when its probe failed.
+def require_python(
+    python: str,
+    env: Optional[Mapping[str, str]] = None,
+    runner: Runner = run_command,
+    *,
+    version_option: bool = False,
+) -> tuple[int, int]:
+    """The (major, minor) version of the interpreter ``--python`` names (a path, or a command
+    on PATH); DoctorError, saying why, unless it is a Python the doctor can examine.
 
-    A real Python whose environment is broken still answers this, and its failed probe stays
-    an unknown in the report; a program that is not Python (``--python /bin/false``) is bad
-    input, not a finding.
+    Every command's ``--python`` goes through here first, so that a wrong value is one line
+    and exit 3 within seconds, not probes that time out one by one. ``version_option``: the
+    command also takes ``--python-version`` (matrix, pin), which a bare version belongs to.
     """
-    result = runner([python, "-c", _IS_PYTHON], env, 15.0)
+    if is_current_interpreter(python):
+        return sys.version_info[0], sys.version_info[1]
+    where = _locate_interpreter(python, version_option)
+    environ = os.environ if env is None else env
+    timeout = _answer_timeout(environ)
+    result = runner([where, "-c", _ASK_VERSION], env, timeout)
     if result.start_error is not None:
         raise DoctorError(f"--python {python}: cannot run it: {result.start_error}")
-    if result.timed_out or result.stdout.startswith(_PYTHON_MARKER):
-        return  # a Python that hangs here is a broken environment, reported as unknown
-    code = result.signal_name or result.returncode
-    how = f"exited with {code}" if code else "printed no Python version"
-    raise DoctorError(f"--python {python}: not a Python interpreter ({how} when asked for it)")
+    if result.timed_out:
+        raise DoctorError(
+            f"--python {python}: did not answer within {timeout:g} s when asked for its "
+            "Python version"
+        )
+    # Searched for, not matched whole: a sitecustomize may print before the answer.
+    answer = _ANSWER.search(result.stdout)
+    if answer is None:
+        code = result.signal_name or result.returncode
+        how = f"exited with {code}" if code else "printed no Python version"
+        raise DoctorError(
+            f"--python {python}: not a Python interpreter ({how} when asked for its version)"
+        )
+    version = tuple(int(part) for part in answer.groups())
+    if version[:2] < OLDEST_PYTHON:
+        oldest = ".".join(map(str, OLDEST_PYTHON))
+        shown = ".".join(map(str, version))
+        raise DoctorError(
+            f"--python {python}: Python {shown} is older than {oldest}, the oldest whose "
+            "environment tfdoctor can examine"
+        )
+    return version[0], version[1]
+
+
+def _locate_interpreter(python: str, version_option: bool) -> str:
+    """The file ``python`` names; DoctorError when there is none, or it cannot be run."""
+    if _VERSION_LIKE.match(python) and not Path(python).exists():
+        hint = (
+            f"for a Python version use --python-version {python}"
+            if version_option
+            else "a version is not an interpreter"
+        )
+        raise DoctorError(
+            f"--python {python}: expected an interpreter (a path, or a command on PATH); {hint}"
+        )
+    has_dir = os.sep in python or (os.altsep is not None and os.altsep in python)
+    found = python if has_dir else shutil.which(python)
+    if found is None or not Path(found).exists():
+        raise DoctorError(f"--python {python}: no such interpreter")
+    if Path(found).is_dir():
+        raise DoctorError(f"--python {python}: is a directory, not an interpreter")
+    if not os.access(found, os.X_OK):
+        raise DoctorError(f"--python {python}: not executable (no execute permission)")
+    return found
+
+
+def _answer_timeout(environ: Mapping[str, str]) -> float:
+    """The seconds :func:`require_python` waits: ``$TFDOCTOR_PYTHON_TIMEOUT``, else the default."""
+    text = environ.get("TFDOCTOR_PYTHON_TIMEOUT", "")
+    try:
+        value = float(text)
+    except ValueError:
+        return PYTHON_ANSWER_TIMEOUT
+    return value if math.isfinite(value) and value > 0 else PYTHON_ANSWER_TIMEOUT
 
 
 def load_facts(path: str) -> Facts:
@@ -253,7 +319,7 @@ def diagnose(
     if options.facts_file is not None:
         facts = load_facts(options.facts_file)
     else:
-        _require_interpreter(options.python)
+        require_python(options.python, env, runner)
         facts = collect_facts(
             options.python,
             options.static,
@@ -295,7 +361,7 @@ def validate_smoke(options: SmokeOptions) -> None:
         )
     if options.max_memory < 64 * 2**20:
         raise DoctorError("--max-memory must be at least 64 MiB")
-    _require_interpreter(options.python)
+    require_python(options.python)
 
 
 def smoke_report(
@@ -340,7 +406,7 @@ def environment_for(
     if facts_file is not None:
         facts = load_facts(facts_file)
     else:
-        _require_interpreter(python)
+        require_python(python, env, runner)
         facts = collect_facts(python, static=True, env=env, runner=runner)
     return environment_settings(facts, async_allocator=async_allocator, log_level=log_level)
 
@@ -364,6 +430,7 @@ def query_matrix(
     path: Optional[str] = None,
     *,
     python: Optional[str] = None,
+    python_version: Optional[str] = None,
     platform: Optional[str] = None,
     cuda: Optional[str] = None,
     driver: Optional[str] = None,
@@ -372,14 +439,20 @@ def query_matrix(
 ) -> tuple[Matrix, Target, tuple[Verdict, ...], bool]:
     """The matrix, the target asked about, every line's verdict, and whether anything was asked.
 
+    ``python`` is an interpreter, which is asked its version; ``python_version`` a version.
     A query about Python without ``--platform`` is about this machine's platform.
     """
+    if python is not None and python_version is not None:
+        raise DoctorError("--python and --python-version both say which Python to ask about")
     matrix = open_matrix(path, env)
-    asked = any(v is not None for v in (python, platform, cuda, driver, gpu))
-    if platform is None and python is not None:
+    if python is not None:
+        major, minor = require_python(python, env, version_option=True)
+        python_version = f"{major}.{minor}"
+    asked = any(v is not None for v in (python_version, platform, cuda, driver, gpu))
+    if platform is None and python_version is not None:
         platform = platform_of(pyplatform.system(), pyplatform.machine())
     target = _make_target(
-        matrix, python=python, platform=platform, cuda=cuda, driver=driver, gpu=gpu
+        matrix, python=python_version, platform=platform, cuda=cuda, driver=driver, gpu=gpu
     )
     return matrix, target, verdicts(matrix, target), asked
 
@@ -406,9 +479,11 @@ def read_against(path: str) -> tuple[str, ...]:
 class PinOptions(Record):
     """What ``tfdoctor pin`` was asked to do; any target field selects target mode."""
 
-    interpreter: str = sys.executable
+    #: The interpreter whose environment is pinned, or which fills a target's gaps.
+    python: str = sys.executable
     all_packages: bool = False
-    python: Optional[str] = None
+    #: The target's Python version (``--python-version X.Y``).
+    python_version: Optional[str] = None
     platform: Optional[str] = None
     cuda: Optional[str] = None
     driver: Optional[str] = None
@@ -424,7 +499,7 @@ class PinOptions(Record):
     @property
     def targeted(self) -> bool:
         """Whether a target field was given."""
-        fields = (self.python, self.platform, self.cuda, self.driver, self.gpu)
+        fields = (self.python_version, self.platform, self.cuda, self.driver, self.gpu)
         return any(v is not None for v in fields)
 
 
@@ -449,8 +524,8 @@ def make_pins(
         raise DoctorError("--all pins this environment; it cannot be combined with a target")
     if options.resolve and not options.targeted:
         raise DoctorError(
-            "--resolve pins a target (--python, --platform, --cuda, --driver, --gpu) exactly; "
-            "an environment's pins are exact already"
+            "--resolve pins a target (--python-version, --platform, --cuda, --driver, --gpu) "
+            "exactly; an environment's pins are exact already"
         )
     if options.index_url is not None:
         if not (options.resolve or options.hashes):
@@ -459,8 +534,8 @@ def make_pins(
             raise DoctorError(
                 f"--index-url {options.index_url}: expected an https://, http:// or file:// URL"
             )
-    if options.facts_file is not None and options.interpreter != sys.executable:
-        raise DoctorError("--facts and --interpreter both say which environment to read")
+    if options.facts_file is not None and options.python != sys.executable:
+        raise DoctorError("--facts and --python both say which environment to read")
     if options.facts_file is not None:
         facts = load_facts(options.facts_file)
         if not options.targeted and facts.packages is not None and not facts.packages_complete:
@@ -470,9 +545,9 @@ def make_pins(
                 "with `tfdoctor check --json --against FILE`, or run pin on the machine"
             )
     else:
-        _require_interpreter(options.interpreter, "--interpreter")
+        require_python(options.python, env, runner, version_option=True)
         facts = collect_facts(
-            options.interpreter, True, 30.0, env, runner, all_packages=not options.targeted
+            options.python, True, 30.0, env, runner, all_packages=not options.targeted
         )
         listing = facts.error_for("python")
         if listing is not None and not options.targeted:
@@ -550,7 +625,7 @@ def _pin_target(matrix: Matrix, options: PinOptions, facts: Facts) -> tuple[Targ
     here = Machine(facts, None).target
     given = _make_target(
         matrix,
-        python=options.python,
+        python=options.python_version,
         platform=options.platform,
         cuda=options.cuda,
         driver=options.driver,

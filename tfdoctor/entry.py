@@ -170,7 +170,7 @@ def _dispatch(args: list[str]) -> int:
 #: interpreter or none; without those, their probes' children can start before the CLI loads.
 _PROBING_COMMANDS = {
     "check": ("--python", "--facts", "--list", "--help"),
-    "pin": ("--interpreter", "--facts", "--help"),
+    "pin": ("--python", "--facts", "--help"),
 }
 
 

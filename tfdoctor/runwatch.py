@@ -1,6 +1,7 @@
 """Run a user's command with its output passed through unchanged, keeping a bounded copy.
 
-``tfdoctor run -- COMMAND...`` starts COMMAND as a child whose stdout and stderr are pipes;
+``tfdoctor run -- COMMAND...`` starts COMMAND as a child whose stdout and stderr are pipes
+(one closed here stays closed there);
 one reader thread per pipe forwards each chunk to the same stream of this process the
 moment it arrives (``os.read`` then ``os.write``: no line buffering, same bytes), and feeds
 a :class:`Capture` that keeps the first and last lines of both streams for the explainer.
@@ -319,13 +320,16 @@ def watch(
     """
     capture = capture or Capture()
     forwarder = _Forwarder()
-    with forwarder.installed():
+    # A sink that is closed (`tfdoctor run -- cmd >&-`) gets no pipe: the child inherits the
+    # closed descriptor, as it would without tfdoctor, instead of a pipe nobody reads.
+    out_open, err_open = _is_open(stdout_fd), _is_open(stderr_fd)
+    with forwarder.installed(), _closed_std_fds_held():
         try:
             proc = subprocess.Popen(
                 list(argv),
                 stdin=None,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
+                stdout=subprocess.PIPE if out_open else None,
+                stderr=subprocess.PIPE if err_open else None,
                 env=dict(
                     child_environment(os.environ, _is_terminal(stdout_fd)) if env is None else env
                 ),
@@ -342,8 +346,9 @@ def watch(
         if on_start is not None:
             on_start(proc.pid)
         pumps = [
-            _start_pump(proc.stdout, stdout_fd, capture),
-            _start_pump(proc.stderr, stderr_fd, capture),
+            _start_pump(pipe, sink, capture)
+            for pipe, sink in ((proc.stdout, stdout_fd), (proc.stderr, stderr_fd))
+            if pipe is not None
         ]
         try:
             returncode = proc.wait()
@@ -366,6 +371,39 @@ def watch(
         kept=capture.kept(),
         forwarded=forwarder.sent(),
     )
+
+
+def _is_open(fd: int) -> bool:
+    """Whether ``fd`` is an open descriptor of this process."""
+    try:
+        os.fstat(fd)
+    except OSError:
+        return False
+    return True
+
+
+@contextlib.contextmanager
+def _closed_std_fds_held() -> Iterator[None]:
+    """Hold each closed standard descriptor (0, 1, 2) with the null device while the child
+    starts, close-on-exec, and close it again after.
+
+    Otherwise the pipes made for the child take the lowest free numbers, a closed 1 among
+    them, and the child would inherit one as its stdout; held close-on-exec, the number stays
+    closed in the child too (https://docs.python.org/3/library/os.html#fd-inheritance).
+    """
+    held: list[int] = []
+    try:
+        for fd in (0, 1, 2):
+            if not _is_open(fd):
+                null = os.open(os.devnull, os.O_RDWR)
+                if null != fd:
+                    os.dup2(null, fd, inheritable=False)
+                    os.close(null)
+                held.append(fd)
+        yield
+    finally:
+        for fd in held:
+            os.close(fd)
 
 
 def child_environment(environ: Mapping[str, str], terminal: bool) -> dict[str, str]:

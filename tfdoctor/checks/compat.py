@@ -201,7 +201,7 @@ def _python_wheels(ctx: CheckContext) -> Iterator[Finding]:
             + ". Options: update the driver, use another Python, or run on the CPU.",
             fix(
                 f"Install TensorFlow {best.line.latest_patch} for the CPU (see `tfdoctor "
-                f"matrix --python {python}` for the GPU options).",
+                f"matrix --python-version {python}` for the GPU options).",
                 pip_command(ctx.machine, f'install "tensorflow=={best.line.latest_patch}"'),
             ),
         )

@@ -544,7 +544,7 @@ def _without_extra_installs(fix: Fix) -> Fix:
         return fix
     return Fix(
         fix.text + " (Which release installs here depends on the platform and Python, which "
-        "the log does not show: `tfdoctor matrix --python X.Y` lists them.)",
+        "the log does not show: `tfdoctor matrix --python-version X.Y` lists them.)",
         kept,
     )
 

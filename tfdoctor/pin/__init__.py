@@ -368,7 +368,7 @@ def environment_pinset(
                 "no TensorFlow distribution is installed in the examined environment",
                 (
                     "pin every installed distribution with --all, or pin the newest "
-                    "TensorFlow for a target with --python X.Y (and --platform, --driver, "
+                    "TensorFlow for a target with --python-version X.Y (and --platform, --driver, "
                     "--gpu)",
                 ),
             )

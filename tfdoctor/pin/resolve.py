@@ -187,7 +187,7 @@ def wheel_target(matrix: Matrix, pinset: Pinset, target: Target) -> WheelTarget:
     """The target pip resolves for; :class:`ResolveError` without a target Python."""
     python = python_minor(target.python) if target.python else None
     if python is None:
-        raise ResolveError("--resolve needs the target's Python version: give --python X.Y")
+        raise ResolveError("--resolve needs the target's Python version: give --python-version X.Y")
     plat = target.platform or "linux-x86_64"
     glibc = GLIBC
     root = next((e for e in pinset.entries if not e.via), None)

@@ -17,6 +17,17 @@ from tfdoctor.envvars import EnvSetting
 #: The formats ``tfdoctor env`` prints.
 FORMATS = ("sh", "fish", "powershell", "dockerfile", "dotenv")
 
+#: The shells ``tfdoctor env --shell`` names, and the format each reads: bash, zsh and dash
+#: all read POSIX sh's ``export NAME='value'`` (POSIX, Shell Command Language, 2.2.2).
+SHELLS = {
+    "sh": "sh",
+    "bash": "sh",
+    "zsh": "sh",
+    "dash": "sh",
+    "fish": "fish",
+    "powershell": "powershell",
+}
+
 # Characters that need no quoting in any of the formats.
 _PLAIN = re.compile(r"[A-Za-z0-9_./:,=+@%-]+")
 # What makes a dotenv value need quotes: python-dotenv and compose read quotes, `#` comments,
@@ -110,10 +121,12 @@ def _comment(text: str) -> str:
 
 
 def render_env(settings: Sequence[EnvSetting], fmt: str, version: str) -> str:
-    """The settings in format ``fmt`` (one of :data:`FORMATS`), with a reason per variable.
+    """The settings in format ``fmt`` (one of :data:`FORMATS`, or a shell of :data:`SHELLS`),
+    with a reason per variable.
 
     Raises :class:`EnvFormatError` for a value ``fmt`` cannot carry.
     """
+    fmt = SHELLS.get(fmt, fmt)
     if fmt not in _LINE:
         raise ValueError(f"unknown format {fmt!r}; one of {', '.join(FORMATS)}")
     lines = [

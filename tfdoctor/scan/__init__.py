@@ -448,17 +448,38 @@ def _item(
     return (cell or 0, line, column), located
 
 
+def check_lines(options: ScanOptions, matrix: Matrix) -> None:
+    """ScanError unless ``--target`` and ``--from`` are release lines ``matrix`` knows, the
+    one before the other: the rules and fixes of any other line would be guesses."""
+    known = f"{matrix.lines[-1].line} to {matrix.lines[0].line}" if matrix.lines else "none"
+    for flag, value, example in (
+        ("--target", options.target, "2.21"),
+        ("--from", options.since, "2.15"),
+    ):
+        if value is None:
+            continue
+        if not version_key(value):
+            raise ScanError(f"{flag} {value!r} is not a release line such as {example}")
+        if matrix.line_for(value) is None:
+            raise ScanError(
+                f"{flag} {value}: not a TensorFlow release line the matrix knows ({known})"
+            )
+    if options.since is not None and version_key(options.since) > version_key(options.target):
+        raise ScanError(
+            f"--from {options.since} is newer than --target {options.target}: an upgrade plan "
+            "goes from an older line to a newer one"
+        )
+
+
 def scan(
     options: ScanOptions, rules: Rules, version: str, matrix: Optional[Matrix] = None
 ) -> Report:
     """Scan the files under ``options.paths`` for uses that break on ``options.target``
     (release knowledge from ``matrix``, by default the bundled one)."""
-    if not version_key(options.target):
-        raise ScanError(f"--target {options.target!r} is not a release line such as 2.21")
-    if options.since is not None and not version_key(options.since):
-        raise ScanError(f"--from {options.since!r} is not a release line such as 2.15")
+    table = matrix if matrix is not None else load_matrix()
+    check_lines(options, table)
     files = collect_files(options.paths)
     found = scan_files(files, methods_of(rules), options.workers)
-    findings = judge_files(found, rules, options, matrix)
+    findings = judge_files(found, rules, options, table)
     collected = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
     return Report(Facts(tfdoctor_version=version, collected_at=collected), tuple(findings))
