@@ -272,7 +272,16 @@ def test_text_detail_never_cuts_a_path_or_a_range(width: int) -> None:
 
 def test_piped_matrix_keeps_every_version_range_whole() -> None:
     """Piped (as in ``tfdoctor matrix | less``): the width the CLI picks for a pipe."""
-    query = ("--python", "3.10", "--platform", "linux", "--driver", "470.82.01", "--gpu", "K80")
+    query = (
+        "--python-version",
+        "3.10",
+        "--platform",
+        "linux",
+        "--driver",
+        "470.82.01",
+        "--gpu",
+        "K80",
+    )
     out = tfdoctor("matrix", *query, env=CLEAN_ENV)
     assert out.returncode == 0, out.stderr
     words = set(out.stdout.split())
@@ -286,7 +295,8 @@ def test_piped_matrix_keeps_every_version_range_whole() -> None:
     [
         pytest.param({}, id="whole-matrix"),
         pytest.param(
-            {"python": "3.10", "platform": "linux", "driver": "470.82.01", "gpu": "3.7"}, id="k80"
+            {"python_version": "3.10", "platform": "linux", "driver": "470.82.01", "gpu": "3.7"},
+            id="k80",
         ),
     ],
 )
@@ -304,7 +314,7 @@ def test_matrix_table_cells_are_never_cut(width: int, query: dict[str, str]) -> 
 
 def test_matrix_prose_wraps_at_spaces_with_a_hanging_indent() -> None:
     table, target, verdicts, asked = query_matrix(
-        None, python="3.10", platform="linux", driver="470.82.01", gpu="3.7", env={}
+        None, python_version="3.10", platform="linux", driver="470.82.01", gpu="3.7", env={}
     )
     text = render_matrix_text(table, verdicts, target, asked=asked, width=60)
     excluded = text.split("\nExcluded:\n", 1)[1].splitlines()

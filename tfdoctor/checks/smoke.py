@@ -164,7 +164,9 @@ def check_crashed(smoke: SmokeFacts) -> Iterator[Finding]:
             Severity.ERROR,
             f"The smoke test {what}{where}",
             "\n".join(p for p in (smoke.error_message or "", smoke.stderr_tail[-1500:]) if p),
-            _IMPORT_FIX if smoke.status == "import-error" else _crash_fix(smoke.failed_device or ""),
+            _IMPORT_FIX
+            if smoke.status == "import-error"
+            else _crash_fix(smoke.failed_device or ""),
             (GPU_GUIDE,) if _on_gpu(smoke.failed_device) else (),
         )
         return
