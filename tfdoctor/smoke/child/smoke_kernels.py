@@ -859,7 +859,7 @@ def main(argv: list[str]) -> int:
         import tensorflow as tf  # type: ignore[import-not-found,import-untyped,unused-ignore]  # noqa: PLC0415
         # NumPy (the kernels' reference) is part of the measured import; after TensorFlow, its
         # dependency, so that a missing TensorFlow is named as such rather than its NumPy.
-        importlib.import_module("numpy")
+        np = importlib.import_module("numpy")
     except BaseException as exc:  # SystemExit and KeyboardInterrupt raised by an import too
         emit("import-error", error=describe(exc))
         return 0
