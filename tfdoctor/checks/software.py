@@ -19,8 +19,9 @@ from tfdoctor.facts import (
     normalize_name,
 )
 from tfdoctor.findings import Finding, Severity
-from tfdoctor.machine import library_of, unloaded_files
+from tfdoctor.machine import START_IMPORTS, library_of, unloaded_files
 from tfdoctor.matrix import version_key
+from tfdoctor.wheel_tags import misfit
 
 if TYPE_CHECKING:
     from packaging.requirements import Requirement
@@ -144,6 +145,62 @@ def check_tensorflow_gpu_package(ctx: CheckContext) -> Iterator[Finding]:
     )
 
 
+def check_wheel_tags(ctx: CheckContext) -> Iterator[Finding]:
+    """The installed wheels were built for this Python and machine (their WHEEL tags)."""
+    facts, m = ctx.facts, ctx.machine
+    py = facts.python
+    if facts.packages is None or py is None or m.tf is None:
+        return
+    judged = [p for p in facts.packages if p.wheel_tags]
+    if not judged:
+        yield Finding(
+            "packages.wheels",
+            Severity.INFO,
+            "Could not judge the wheels: no WHEEL tags recorded",
+            "Installed without wheels (conda, a source build), or facts from an older tfdoctor.",
+        )
+        return
+    misfits = [(p, why) for p in judged if (why := misfit(p.wheel_tags, py, facts.platform))]
+    if not misfits:
+        yield Finding(
+            "packages.wheels",
+            Severity.OK,
+            f"TensorFlow's wheels fit this interpreter ({', '.join(m.tf.wheel_tags)})",
+        )
+        return
+    # TensorFlow and what it imports as it starts fail `import tensorflow`; where that ran
+    # and succeeded, the observation outranks the tags.
+    breaks = {normalize_name(p.name) for p in m.tf_providers} | set(START_IMPORTS)
+    fatal = any(normalize_name(p.name) in breaks for p, _ in misfits)
+    tf = facts.tensorflow
+    severity = Severity.ERROR if fatal and not (tf and tf.status == "ok") else Severity.WARNING
+    glibc = [why for _, why in misfits if why.part == "glibc"]
+    names = ", ".join(f"{p.name} {p.version}" for p, _ in misfits)
+    detail = "\n".join(
+        f"{p.name}: built for {why.built_for}; here: {why.here}" for p, why in misfits
+    )
+    if len(glibc) == len(misfits):
+        need = max(glibc, key=lambda why: version_key(why.glibc or "0")).glibc or ""
+        yield causes.finding(
+            "packages.wheels",
+            severity,
+            "glibc-too-old",
+            f"{names}: built for glibc {need} or newer, this system has {glibc[0].here}",
+            detail,
+            causes.glibc_fix(f"GLIBC_{need}"),
+        )
+        return
+    yield causes.finding(
+        "packages.wheels",
+        severity,
+        "wheel-mismatch",
+        f"{names}: wheel built for another Python or machine ({misfits[0][1].built_for}; "
+        f"here: {misfits[0][1].here})",
+        detail,
+        causes.wheel_reinstall_fix(m, [p for p, _ in misfits]),
+    )
+
+
 # --- import ---------------------------------------------------------------------------------
 
 _NUMPY_ABI = re.compile(
@@ -162,21 +219,9 @@ _DLL = re.compile(r"DLL load failed", re.IGNORECASE)
 
 def _shadowing(ctx: CheckContext) -> Optional[Finding]:
     """``import tensorflow`` resolves outside the installed distribution."""
-    m = ctx.machine
     py = ctx.facts.python
-    if (
-        py is None
-        or py.tensorflow_origin is None
-        or py.tensorflow_path_kind
-        in (
-            None,
-            "site-packages",
-        )
-    ):
-        return None
-    origin = py.tensorflow_origin
-    # The installed distribution itself (also one in the user site) is no shadow.
-    if any(p.location and origin.startswith(p.location.rstrip("/\\")) for p in m.tf_providers):
+    origin = ctx.machine.tf_shadow
+    if py is None or origin is None:
         return None
     where = {
         "working-directory": "the working directory",
@@ -397,6 +442,11 @@ def check_tf_import(ctx: CheckContext) -> Iterator[Finding]:
         )
         return
     if tf.status == "skipped":
+        # Where the import resolves is known without running it (the path finder's answer).
+        shadow = _shadowing(ctx)
+        if shadow is not None:
+            yield shadow
+            return
         yield Finding(
             "tensorflow.import",
             Severity.INFO,

@@ -25,12 +25,13 @@ except ImportError:  # Python 3.7: the backport if present, else _DistInfo below
     except ImportError:
         _metadata = None  # type: ignore[assignment]
 
-# Distributions worth reporting: the TensorFlow family, the pins that break most often, and
-# every NVIDIA wheel (the CUDA libraries TensorFlow's `and-cuda` extra installs).
+# Distributions worth reporting: the TensorFlow family, the pins that break most often, every
+# NVIDIA wheel (the CUDA libraries TensorFlow's `and-cuda` extra installs), and every
+# distribution `import tensorflow` imports when it starts (tfdoctor.compat.START_IMPORTS).
 _FAMILY = re.compile(
     r"^(tensorflow.*|tf-.*|tb-nightly|tensorboard.*|intel-tensorflow.*|keras.*|numpy|protobuf"
     r"|ml-dtypes|h5py|nvidia-.*|jax|jaxlib|torch|typing-extensions|wrapt|grpcio|absl-py"
-    r"|opt-einsum|flatbuffers|gast)$"
+    r"|opt-einsum|flatbuffers|gast|astunparse|six|termcolor|packaging)$"
 )
 #: The command-line flag that lists every distribution, not only the family.
 ALL_FLAG = "--all"
@@ -231,6 +232,23 @@ def _requires(dist: Any, meta: Any) -> list[str]:
     return [str(r) for r in found or []]
 
 
+def wheel_tags(text: str) -> list[str]:
+    """The ``Tag:`` lines of a ``WHEEL`` file, in order (``cp311-cp311-manylinux_2_27_x86_64``).
+
+    The file is RFC 822 headers like METADATA; a wheel built for several tags has one ``Tag``
+    line each (https://packaging.python.org/en/latest/specifications/binary-distribution-format/).
+    """
+    return [str(v) for v in Headers(text).get_all("Tag") or [] if v]
+
+
+def _wheel_tags(dist: Any) -> list[str]:
+    try:
+        text = dist.read_text("WHEEL")
+    except (OSError, ValueError):
+        return []
+    return wheel_tags(text) if text else []
+
+
 def _describe(dist: Any, meta: Any, key: str, name: str) -> dict[str, Any]:
     try:
         location = str(dist.locate_file(""))
@@ -243,6 +261,7 @@ def _describe(dist: Any, meta: Any, key: str, name: str) -> dict[str, Any]:
         "requires": _requires(dist, meta),
         "editable": _editable(dist),
         "top_level": _top_level(dist) if _RECORD_READ.match(key) else [],
+        "wheel_tags": _wheel_tags(dist),
     }
 
 
