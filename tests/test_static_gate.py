@@ -411,3 +411,20 @@ def test_the_probe_records_the_wheel_tags(env: FakeEnv) -> None:
     assert result.packages is not None
     by_name: dict[str, PackageFacts] = {p.name: p for p in result.packages}
     assert by_name["tensorflow"].wheel_tags == (HOST_TAG,)
+
+
+def test_a_failed_import_with_a_misfit_wheel_names_the_wheel() -> None:
+    tf = dataclasses.replace(f.packages()[0], wheel_tags=("cp310-cp310-manylinux_2_17_x86_64",))
+    failed = f.tensorflow(
+        status="import-error",
+        error_type="ImportError",
+        error_message="Python version mismatch: module was compiled for Python 3.10, but the "
+        "interpreter version is incompatible: 3.11.7",
+    )
+    findings = judge(f.facts(packages=(tf,), tensorflow=failed))
+    (imp,) = [x for x in findings if x.id == "tensorflow.import"]
+    (wheel,) = [x for x in findings if x.id == "packages.wheels"]
+    assert (imp.severity, imp.cause) == (Severity.ERROR, "wheel-mismatch")
+    assert "Python version mismatch" in imp.detail
+    # One cause, one fix: the import's finding and the wheel check's say the same.
+    assert imp.fix == wheel.fix and wheel.severity is Severity.ERROR

@@ -148,11 +148,9 @@ def check_tensorflow_gpu_package(ctx: CheckContext) -> Iterator[Finding]:
 def check_wheel_tags(ctx: CheckContext) -> Iterator[Finding]:
     """The installed wheels were built for this Python and machine (their WHEEL tags)."""
     facts, m = ctx.facts, ctx.machine
-    py = facts.python
-    if facts.packages is None or py is None or m.tf is None:
+    if facts.packages is None or facts.python is None or m.tf is None:
         return
-    judged = [p for p in facts.packages if p.wheel_tags]
-    if not judged:
+    if not any(p.wheel_tags for p in facts.packages):
         yield Finding(
             "packages.wheels",
             Severity.INFO,
@@ -160,8 +158,8 @@ def check_wheel_tags(ctx: CheckContext) -> Iterator[Finding]:
             "Installed without wheels (conda, a source build), or facts from an older tfdoctor.",
         )
         return
-    misfits = [(p, why) for p in judged if (why := misfit(p.wheel_tags, py, facts.platform))]
-    if not misfits:
+    misfits = _wheel_misfits(ctx)
+    if misfits is None:
         yield Finding(
             "packages.wheels",
             Severity.OK,
@@ -170,10 +168,27 @@ def check_wheel_tags(ctx: CheckContext) -> Iterator[Finding]:
         return
     # TensorFlow and what it imports as it starts fail `import tensorflow`; where that ran
     # and succeeded, the observation outranks the tags.
+    tf = facts.tensorflow
+    fatal = misfits.severity is Severity.ERROR
+    ok = tf is not None and tf.status == "ok"
+    yield misfits if fatal and not ok else dataclasses.replace(misfits, severity=Severity.WARNING)
+
+
+def _wheel_misfits(ctx: CheckContext) -> Optional[Finding]:
+    """The distributions whose WHEEL tags do not fit, as one finding (one cause, one fix):
+    an error where TensorFlow or a package it imports as it starts is among them."""
+    facts, m = ctx.facts, ctx.machine
+    py = facts.python
+    if py is None:
+        return None
+    misfits = [
+        (p, why) for p in facts.packages or () if (why := misfit(p.wheel_tags, py, facts.platform))
+    ]
+    if not misfits:
+        return None
     breaks = {normalize_name(p.name) for p in m.tf_providers} | set(START_IMPORTS)
     fatal = any(normalize_name(p.name) in breaks for p, _ in misfits)
-    tf = facts.tensorflow
-    severity = Severity.ERROR if fatal and not (tf and tf.status == "ok") else Severity.WARNING
+    severity = Severity.ERROR if fatal else Severity.WARNING
     glibc = [why for _, why in misfits if why.part == "glibc"]
     names = ", ".join(f"{p.name} {p.version}" for p, _ in misfits)
     detail = "\n".join(
@@ -181,7 +196,7 @@ def check_wheel_tags(ctx: CheckContext) -> Iterator[Finding]:
     )
     if len(glibc) == len(misfits):
         need = max(glibc, key=lambda why: version_key(why.glibc or "0")).glibc or ""
-        yield causes.finding(
+        return causes.finding(
             "packages.wheels",
             severity,
             "glibc-too-old",
@@ -189,8 +204,7 @@ def check_wheel_tags(ctx: CheckContext) -> Iterator[Finding]:
             detail,
             causes.glibc_fix(f"GLIBC_{need}"),
         )
-        return
-    yield causes.finding(
+    return causes.finding(
         "packages.wheels",
         severity,
         "wheel-mismatch",
@@ -199,6 +213,18 @@ def check_wheel_tags(ctx: CheckContext) -> Iterator[Finding]:
         detail,
         causes.wheel_reinstall_fix(m, [p for p, _ in misfits]),
     )
+
+
+def _known_cause(ctx: CheckContext) -> Optional[Finding]:
+    """A cause of a failed import the facts show without its output: a shadowing module, or
+    a wheel of TensorFlow (or of what it imports at start) built for another Python or machine."""
+    shadow = _shadowing(ctx)
+    if shadow is not None:
+        return shadow
+    wheels = _wheel_misfits(ctx)
+    if wheels is not None and wheels.severity is Severity.ERROR:
+        return dataclasses.replace(wheels, id="tensorflow.import")
+    return None
 
 
 # --- import ---------------------------------------------------------------------------------
@@ -266,9 +292,9 @@ def _import_error_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
         text = m.tf_log
     detail = message + ("\n\n" + tf.stderr_tail if tf.stderr_tail else "")
     numpy = facts.package("numpy")
-    shadow = _shadowing(ctx)
-    if shadow is not None:
-        return dataclasses.replace(shadow, detail=shadow.detail + "\n\n" + detail)
+    found = _known_cause(ctx)
+    if found is not None:
+        return dataclasses.replace(found, detail=found.detail + "\n\n" + detail)
     if _NUMPY_ABI.search(text):
         return causes.finding(
             "tensorflow.import",
@@ -375,9 +401,9 @@ def _signal_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
     sig = tf.signal or "a signal"
     tail = ("\n\n" + tf.stderr_tail) if tf.stderr_tail else ""
     summary = f"Importing TensorFlow killed the interpreter with {sig}"
-    shadow = _shadowing(ctx)
-    if shadow is not None:
-        return dataclasses.replace(shadow, summary=summary + ": " + shadow.summary)
+    found = _known_cause(ctx)
+    if found is not None:
+        return dataclasses.replace(found, summary=summary + ": " + found.summary)
     plat = facts.platform
     if sig == "SIGILL":
         if plat is not None and plat.emulation:
