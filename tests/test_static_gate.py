@@ -428,3 +428,17 @@ def test_a_failed_import_with_a_misfit_wheel_names_the_wheel() -> None:
     assert "Python version mismatch" in imp.detail
     # One cause, one fix: the import's finding and the wheel check's say the same.
     assert imp.fix == wheel.fix and wheel.severity is Severity.ERROR
+
+
+def test_an_import_that_loaded_the_shadow_is_no_success() -> None:
+    shadowed = f.python(
+        tensorflow_origin="/home/me/work/tensorflow",
+        tensorflow_path_entry="/home/me/work",
+        tensorflow_path_kind="working-directory",
+    )
+    loaded = f.tensorflow(version=None, build_info={}, is_cuda_build=None, devices=())
+    (imp,) = [
+        x for x in judge(f.facts(python=shadowed, tensorflow=loaded)) if x.id == "tensorflow.import"
+    ]
+    assert (imp.severity, imp.cause) == (Severity.ERROR, "tf-shadowed-module")
+    assert imp.summary.startswith("The import succeeded, loading a module without a version")

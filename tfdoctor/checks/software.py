@@ -471,7 +471,8 @@ def check_tf_import(ctx: CheckContext) -> Iterator[Finding]:
         # Where the import resolves is known without running it (the path finder's answer).
         shadow = _shadowing(ctx)
         if shadow is not None:
-            yield shadow
+            note = "Found where the import resolves, without importing it (--static)."
+            yield dataclasses.replace(shadow, detail=shadow.detail + "\n" + note)
             return
         yield Finding(
             "tensorflow.import",
@@ -481,6 +482,14 @@ def check_tf_import(ctx: CheckContext) -> Iterator[Finding]:
         )
         return
     if tf.status == "ok":
+        shadow = _shadowing(ctx)
+        if shadow is not None:
+            # It imported, but the module it imported is not the installed TensorFlow.
+            found = f"TensorFlow {tf.version}" if tf.version else "a module without a version"
+            yield dataclasses.replace(
+                shadow, summary=f"The import succeeded, loading {found}: " + shadow.summary
+            )
+            return
         build = (
             "CUDA build" if tf.is_cuda_build else "ROCm build" if tf.is_rocm_build else "CPU build"
         )
