@@ -160,11 +160,8 @@ def check_wheel_tags(ctx: CheckContext) -> Iterator[Finding]:
         return
     misfits = _wheel_misfits(ctx)
     if misfits is None:
-        yield Finding(
-            "packages.wheels",
-            Severity.OK,
-            f"TensorFlow's wheels fit this interpreter ({', '.join(m.tf.wheel_tags)})",
-        )
+        tags = f" ({', '.join(m.tf.wheel_tags)})" if m.tf.wheel_tags else ""
+        yield Finding("packages.wheels", Severity.OK, f"The wheels fit this interpreter{tags}")
         return
     # TensorFlow and what it imports as it starts fail `import tensorflow`; where that ran
     # and succeeded, the observation outranks the tags.

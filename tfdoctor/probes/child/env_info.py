@@ -27,7 +27,7 @@ except ImportError:  # Python 3.7: the backport if present, else _DistInfo below
 
 # Distributions worth reporting: the TensorFlow family, the pins that break most often, every
 # NVIDIA wheel (the CUDA libraries TensorFlow's `and-cuda` extra installs), and every
-# distribution `import tensorflow` imports when it starts (tfdoctor.compat.START_IMPORTS).
+# distribution `import tensorflow` imports when it starts (tfdoctor.machine.START_IMPORTS).
 _FAMILY = re.compile(
     r"^(tensorflow.*|tf-.*|tb-nightly|tensorboard.*|intel-tensorflow.*|keras.*|numpy|protobuf"
     r"|ml-dtypes|h5py|nvidia-.*|jax|jaxlib|torch|typing-extensions|wrapt|grpcio|absl-py"
