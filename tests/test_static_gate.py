@@ -39,6 +39,13 @@ HOST_TAG = str(next(iter(sys_tags())))
 HOST_PLATFORM = HOST_TAG.rsplit("-", maxsplit=1)[-1]
 OTHER_MINOR = f"cp3{sys.version_info[1] - 1}"
 OTHER_ARCH = "aarch64" if HOST_TAG.endswith("x86_64") else "x86_64"
+#: The checks judging what is installed (CHECK_ID arguments), so no host's GPU counts.
+INSTALLATION_CHECKS = (
+    "packages.tensorflow",
+    "packages.wheels",
+    "packages.pins",
+    "tensorflow.import",
+)
 
 
 @dataclasses.dataclass
@@ -82,7 +89,8 @@ def env(tmp_path: Path) -> FakeEnv:
 def check(
     env: FakeEnv, *args: str, cwd: Path = ROOT, extra_env: Optional[dict[str, str]] = None
 ) -> tuple[int, dict[str, Any]]:
-    """``tfdoctor check --json --python ENV ARGS`` on the frozen test matrix: exit code, report."""
+    """``tfdoctor check --json --python ENV ARGS`` on the frozen test matrix, judged by the
+    checks of the installation only (the host's driver and GPUs do not count): exit code, report."""
     child_env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "NO_COLOR")}
     child_env["PYTHONPATH"] = str(ROOT)
     child_env.update(extra_env or {})
