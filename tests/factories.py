@@ -239,9 +239,10 @@ def satisfying(spec: str) -> str | None:
     return None
 
 
-def apply_pip(facts: Facts, commands: tuple[str, ...]) -> Facts | None:
+def apply_pip(facts: Facts, commands: tuple[str, ...], add_missing: bool = False) -> Facts | None:
     """The facts after the fix's ``pip install "dist<spec>"`` commands, where each sets a
-    version of an installed distribution; None when the fix does something else."""
+    version of an installed distribution (``add_missing``: or installs one); None when the
+    fix does something else."""
     packages = list(facts.packages or ())
     changed = False
     for command in commands:
@@ -252,10 +253,14 @@ def apply_pip(facts: Facts, commands: tuple[str, ...]) -> Facts | None:
             version = satisfying(spec)
             if version is None:
                 return None
-            for i, pkg in enumerate(packages):
-                if normalize_name(pkg.name) == normalize_name(name):
-                    packages[i] = dataclasses.replace(pkg, version=version)
-                    changed = True
+            known = [
+                i for i, p in enumerate(packages) if normalize_name(p.name) == normalize_name(name)
+            ]
+            for i in known:
+                packages[i] = dataclasses.replace(packages[i], version=version)
+            if not known and add_missing:
+                packages.append(PackageFacts(name, version, SITE))
+            changed = changed or bool(known) or add_missing
     if not changed:
         return None
     return dataclasses.replace(facts, packages=tuple(packages))

@@ -58,7 +58,9 @@ class FakeEnv:
     def install(
         self, name: str, version: str, tag: Optional[str] = "py3-none-any", module: str = ""
     ) -> None:
-        """A dist-info with METADATA, WHEEL (unless ``tag`` is None) and a RECORD."""
+        """A dist-info with METADATA, WHEEL (unless ``tag`` is None) and a RECORD, in place
+        of any other version of ``name``."""
+        self.remove(name)
         info = self.site / f"{name.replace('-', '_')}-{version}.dist-info"
         info.mkdir()
         if name == "tensorflow":
@@ -70,9 +72,28 @@ class FakeEnv:
             wheel = f"Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: false\nTag: {tag}\n"
             (info / "WHEEL").write_text(wheel, encoding="utf-8")
         if module:
-            (self.site / module).mkdir()
+            (self.site / module).mkdir(exist_ok=True)
             (self.site / module / "__init__.py").write_text("", encoding="utf-8")
             (info / "RECORD").write_text(f"{module}/__init__.py,,\n", encoding="utf-8")
+
+    def remove(self, name: str) -> None:
+        """Uninstall ``name`` (its dist-info; the module files may stay, as they do for pip)."""
+        for info in self.site.glob(f"{name.replace('-', '_')}-*.dist-info"):
+            for item in info.iterdir():
+                item.unlink()
+            info.rmdir()
+
+
+def requirements() -> dict[str, str]:
+    """TensorFlow 2.21.0's requirements without a marker, by name: their declared ranges."""
+    from packaging.requirements import Requirement
+
+    found = {}
+    for line in _tf_requires():
+        req = Requirement(line)
+        if req.marker is None:
+            found[req.name.lower().replace("_", "-")] = str(req.specifier)
+    return found
 
 
 @pytest.fixture
@@ -83,6 +104,9 @@ def env(tmp_path: Path) -> FakeEnv:
         pytest.skip("POSIX venv layout needed")
     made = FakeEnv(str(tmp_path / "env" / "bin" / "python"), site)
     made.install("tensorflow", "2.21.0", HOST_TAG, module="tensorflow")
+    # Every requirement, at the lowest version its range allows (what `pip check` accepts).
+    for name, spec in requirements().items():
+        made.install(name, f.satisfying(spec) or "1.0")
     return made
 
 
@@ -278,11 +302,8 @@ def test_a_known_shadow_bounds_the_import_and_the_progress_says_so(
     ],
 )
 def test_a_wheel_for_another_python_or_machine_fails_the_static_gate(
-    tmp_path: Path, tag: str, cause: str
+    env: FakeEnv, tmp_path: Path, tag: str, cause: str
 ) -> None:
-    venv.create(tmp_path / "env", with_pip=False)
-    site = next((tmp_path / "env").glob("lib*/python*/site-packages"))
-    env = FakeEnv(str(tmp_path / "env" / "bin" / "python"), site)
     env.install("tensorflow", "2.21.0", tag, module="tensorflow")
     code, report = check(env, "--static", cwd=tmp_path)
     assert code == 2
@@ -450,3 +471,32 @@ def test_an_import_that_loaded_the_shadow_is_no_success() -> None:
     ]
     assert (imp.severity, imp.cause) == (Severity.ERROR, "tf-shadowed-module")
     assert imp.summary.startswith("The import succeeded, loading a module without a version")
+
+
+# --- a package TensorFlow imports as it starts, not installed -------------------------------
+
+
+def test_a_missing_start_import_fails_the_static_gate(env: FakeEnv, tmp_path: Path) -> None:
+    env.remove("protobuf")
+    env.remove("six")
+    code, report = check(env, "--static", cwd=tmp_path)
+    assert code == 2
+    (pin,) = found(report, "packages.pins")
+    assert (pin["severity"], pin["cause"]) == ("error", "dependency-missing")
+    assert pin["summary"] == "Not installed, though TensorFlow 2.21.0 requires them: protobuf, six"
+    assert pin["fix"]["commands"] == [
+        f'{env.python} -m pip install "{PROTOBUF_RANGE}" "six>=1.12.0"'
+    ]
+    # The fix applied (the packages added at the lowest version the ranges allow): gone.
+    facts = facts_from_report_json(report)
+    after = f.apply_pip(facts, tuple(pin["fix"]["commands"]), add_missing=True)
+    assert after is not None
+    assert [x for x in judge(after) if x.id == "packages.pins"] == []
+
+
+def test_a_missing_requirement_not_imported_at_start_is_not_judged(
+    env: FakeEnv, tmp_path: Path
+) -> None:
+    env.remove("grpcio")  # required, but `import tensorflow` does not import it
+    code, report = check(env, "--static", cwd=tmp_path)
+    assert found(report, "packages.pins") == [] and code == 0

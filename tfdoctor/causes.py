@@ -130,6 +130,14 @@ CAUSES: Mapping[str, Cause] = dict(
             "reports it too).",
         ),
         _c(
+            "dependency-missing",
+            "A package TensorFlow imports as it starts is not installed",
+            "TensorFlow's metadata requires it and `import tensorflow` imports it before anything "
+            "else runs, so the import fails with ModuleNotFoundError. `pip install --no-deps`, a "
+            "partial copy of site-packages or an uninstall leaves it out (`pip check` reports it "
+            "too).",
+        ),
+        _c(
             "protobuf-incompatible",
             "protobuf incompatible with TensorFlow",
             "TensorFlow's generated code needs the protobuf runtime range it declares; a newer "

@@ -232,6 +232,10 @@ class PackageFacts(Record):
     #: Pythons and platforms the installed wheel was built for; empty when it was not installed
     #: from a wheel (schema 3).
     wheel_tags: tuple[str, ...] = ()
+    #: Its requirements without an environment marker whose distribution is not installed on
+    #: the interpreter's path, as declared (``protobuf``); read for TensorFlow's distributions
+    #: only, empty elsewhere (schema 3).
+    requires_missing: tuple[str, ...] = ()
 
 
 #: Distributions (PEP 503 names) that install the ``tensorflow`` import package, the one

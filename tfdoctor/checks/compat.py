@@ -645,6 +645,7 @@ def check_dependency_pins(ctx: CheckContext) -> Iterator[Finding]:
         return
     m = ctx.machine
     reported: set[str] = set()
+    yield from _missing_dependencies(ctx, pkg)
     for dist, pinned_severity in _judged():
         severity = pinned_severity
         dep = facts.package(dist)
@@ -684,6 +685,29 @@ def check_dependency_pins(ctx: CheckContext) -> Iterator[Finding]:
         )
     yield from _keras_in_step(ctx, pkg, line, reported)
     yield from _tf_keras(ctx, pkg, line)
+
+
+def _missing_dependencies(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Finding]:
+    """Requirements TensorFlow imports as it starts that are not installed, as one finding
+    (one cause, one fix): an error unless the import ran (tensorflow.import then has the
+    observed verdict)."""
+    m = ctx.machine
+    declared = {normalize_name(name) for name in pkg.requires_missing}
+    missing = [d for d in sorted(START_IMPORTS) if d in declared and ctx.facts.package(d) is None]
+    if not missing:
+        return
+    specs = [f"{d}{m.declared_range(d) or ''}" for d in missing]
+    yield causes.finding(
+        "packages.pins",
+        Severity.WARNING if m.import_observed else Severity.ERROR,
+        "dependency-missing",
+        f"Not installed, though TensorFlow {pkg.version} requires them: {', '.join(missing)}",
+        "TensorFlow imports them as it starts:\n"
+        + "\n".join(f"{d}: {START_IMPORTS[d]}" for d in missing),
+        causes.install_fix(
+            m, "Install what TensorFlow requires, in the ranges it declares.", *specs
+        ),
+    )
 
 
 def _keras_in_step(
