@@ -500,3 +500,18 @@ def test_a_missing_requirement_not_imported_at_start_is_not_judged(
     env.remove("grpcio")  # required, but `import tensorflow` does not import it
     code, report = check(env, "--static", cwd=tmp_path)
     assert found(report, "packages.pins") == [] and code == 0
+
+
+def test_a_requirement_conda_installed_is_not_missing() -> None:
+    from tfdoctor.facts import CondaFacts, CondaPackage
+
+    tf = dataclasses.replace(
+        f.pkg("tensorflow", "2.21.0", *_tf_requires(), top_level=("tensorflow",)),
+        requires_missing=("protobuf",),
+    )
+    static = f.tensorflow(status="skipped")
+    missing = f.facts(packages=(tf,), tensorflow=static)
+    assert [x.cause for x in judge(missing) if x.id == "packages.pins"] == ["dependency-missing"]
+    conda = CondaFacts("/opt/conda", (CondaPackage("protobuf", "6.31.1", "py311", "conda-forge"),))
+    in_conda = dataclasses.replace(missing, conda=conda)
+    assert [x.cause for x in judge(in_conda) if x.id == "packages.pins"] == []

@@ -693,7 +693,14 @@ def _missing_dependencies(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Find
     observed verdict)."""
     m = ctx.machine
     declared = {normalize_name(name) for name in pkg.requires_missing}
-    missing = [d for d in sorted(START_IMPORTS) if d in declared and ctx.facts.package(d) is None]
+    # A conda package may lack the dist-info the probe looks for; conda-meta knows it.
+    conda = ctx.facts.conda
+    in_conda = {normalize_name(c.name) for c in conda.packages} if conda is not None else set()
+    missing = [
+        d
+        for d in sorted(START_IMPORTS)
+        if d in declared and d not in in_conda and ctx.facts.package(d) is None
+    ]
     if not missing:
         return
     specs = [f"{d}{m.declared_range(d) or ''}" for d in missing]
