@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from pathlib import Path
 from typing import Any
+
+from packaging.specifiers import SpecifierSet
+from packaging.version import Version
 
 from tfdoctor.facts import (
     CpuFacts,
@@ -20,6 +24,7 @@ from tfdoctor.facts import (
     ProbeError,
     PythonFacts,
     TensorFlowFacts,
+    normalize_name,
 )
 from tfdoctor.matrix import load_matrix
 
@@ -209,3 +214,53 @@ def cpu_only_machine(**kw: Any) -> Facts:
 #: not against the shipped compat_matrix.yaml, so a new release there breaks no test.
 FIXTURE_MATRIX_PATH = Path(__file__).resolve().parent / "data" / "matrix" / "fixture.yaml"
 FIXTURE_MATRIX = load_matrix(str(FIXTURE_MATRIX_PATH), env={})
+
+
+# --- a fix, applied to the facts ------------------------------------------------------------
+
+_PIP_INSTALL = re.compile(r"-m pip install (.+)$")
+_SPEC = re.compile(r'"([A-Za-z0-9_.-]+)(\[[^\]]*\])?([^"]*)"')
+
+
+def satisfying(spec: str) -> str | None:
+    """A version inside ``spec``: the exact one for ``==``, else the lowest allowed bound."""
+    if not spec:
+        return None
+    spec_set = SpecifierSet(spec)
+    candidates = []
+    for item in spec_set:
+        version = item.version.replace(".*", ".0")
+        candidates.append(version)
+        if item.operator in ("<", "!="):
+            continue
+    for candidate in sorted(candidates, key=Version):
+        if Version(candidate) in spec_set:
+            return candidate
+    return None
+
+
+def apply_pip(facts: Facts, commands: tuple[str, ...], add_missing: bool = False) -> Facts | None:
+    """The facts after the fix's ``pip install "dist<spec>"`` commands, where each sets a
+    version of an installed distribution (``add_missing``: or installs one); None when the
+    fix does something else."""
+    packages = list(facts.packages or ())
+    changed = False
+    for command in commands:
+        match = _PIP_INSTALL.search(command)
+        if match is None:
+            continue
+        for name, _extra, spec in _SPEC.findall(match.group(1)):
+            version = satisfying(spec)
+            if version is None:
+                return None
+            known = [
+                i for i, p in enumerate(packages) if normalize_name(p.name) == normalize_name(name)
+            ]
+            for i in known:
+                packages[i] = dataclasses.replace(packages[i], version=version)
+            if not known and add_missing:
+                packages.append(PackageFacts(name, version, SITE))
+            changed = changed or bool(known) or add_missing
+    if not changed:
+        return None
+    return dataclasses.replace(facts, packages=tuple(packages))

@@ -57,6 +57,8 @@ ALLOWED = {
         "tfdoctor.compat",
         "tfdoctor.cuda_layout",
     ),
+    # Whether a wheel's WHEEL tags fit the interpreter and machine the facts describe.
+    "tfdoctor.wheel_tags": ("tfdoctor.facts",),
     "tfdoctor.causes": (
         "tfdoctor.facts",
         "tfdoctor.findings",
@@ -73,6 +75,7 @@ ALLOWED = {
         "tfdoctor.machine",
         "tfdoctor.causes",
         "tfdoctor.checks",
+        "tfdoctor.wheel_tags",
         # choose_policy, the one rule for a mixed-precision policy (no package imports).
         "tfdoctor.gpu_config",
     ),

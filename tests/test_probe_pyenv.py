@@ -93,7 +93,7 @@ def test_all_packages_lists_every_distribution_with_top_level_only_for_tensorflo
     if site is None:
         pytest.skip("POSIX venv layout needed")
     dists = {
-        "six-1.17.0": ("six", "1.17.0", ""),
+        "rich-13.7.1": ("rich", "13.7.1", ""),
         "numpy-1.26.4": ("numpy", "1.26.4", ""),
         "tensorflow-2.15.1": ("tensorflow", "2.15.1", "Requires-Dist: numpy<2.0.0,>=1.23.5\n"),
     }
@@ -106,7 +106,7 @@ def test_all_packages_lists_every_distribution_with_top_level_only_for_tensorflo
     (site / "tensorflow-2.15.1.dist-info" / "RECORD").write_text(
         "tensorflow/__init__.py,,\ntensorflow-2.15.1.dist-info/METADATA,,\n"
     )
-    (site / "six-1.17.0.dist-info" / "RECORD").write_text("six.py,,\n")
+    (site / "rich-13.7.1.dist-info" / "RECORD").write_text("rich/__init__.py,,\n")
     python = str(tmp_path / "env" / "bin" / "python")
     family = probe_pyenv(python)
     every = probe_pyenv(python, all_packages=True)
@@ -115,7 +115,7 @@ def test_all_packages_lists_every_distribution_with_top_level_only_for_tensorflo
     found = {p.name: (p.version, p.requires, p.top_level) for p in every.packages or ()}
     assert found == {
         "numpy": ("1.26.4", (), ()),
-        "six": ("1.17.0", (), ()),  # RECORD is read for TensorFlow's distributions only
+        "rich": ("13.7.1", (), ()),  # RECORD is read for TensorFlow's distributions only
         "tensorflow": ("2.15.1", ("numpy<2.0.0,>=1.23.5",), ("tensorflow",)),
     }
     assert every.python == family.python

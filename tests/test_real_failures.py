@@ -17,7 +17,7 @@ import pytest
 from tests import factories as f
 from tfdoctor.checks import run_checks
 from tfdoctor.checks._context import CheckContext
-from tfdoctor.facts import Facts, PackageFacts, facts_from_json, normalize_name
+from tfdoctor.facts import Facts, PackageFacts, facts_from_json
 from tfdoctor.findings import Finding, Severity
 
 CASES_DIR = Path(__file__).resolve().parent / "data" / "real_failures"
@@ -102,54 +102,6 @@ def test_one_cause_has_one_fix(path: Path) -> None:
 
 # --- the fix, applied, removes the cause ---------------------------------------------------------
 
-_PIP_INSTALL = re.compile(r"-m pip install (.+)$")
-_SPEC = re.compile(r'"([A-Za-z0-9_.-]+)(\[[^\]]*\])?([^"]*)"')
-
-
-def _satisfying(spec: str) -> str | None:
-    """A version inside ``spec``: the exact one for ``==``, else the lowest allowed bound."""
-    from packaging.specifiers import SpecifierSet
-    from packaging.version import Version
-
-    if not spec:
-        return None
-    spec_set = SpecifierSet(spec)
-    candidates = []
-    for item in spec_set:
-        version = item.version.replace(".*", ".0")
-        candidates.append(version)
-        if item.operator in ("<", "!="):
-            continue
-    for candidate in sorted(candidates, key=Version):
-        if Version(candidate) in spec_set:
-            return candidate
-    return None
-
-
-def _apply_pip(facts: Facts, commands: tuple[str, ...]) -> Facts | None:
-    """The facts after the fix's ``pip install "dist<spec>"`` commands, where each sets a
-    version of an installed distribution; None when the fix does something else."""
-    import dataclasses
-
-    packages = list(facts.packages or ())
-    changed = False
-    for command in commands:
-        match = _PIP_INSTALL.search(command)
-        if match is None:
-            continue
-        for name, _extra, spec in _SPEC.findall(match.group(1)):
-            version = _satisfying(spec)
-            if version is None:
-                return None
-            for i, pkg in enumerate(packages):
-                if normalize_name(pkg.name) == normalize_name(name):
-                    packages[i] = dataclasses.replace(pkg, version=version)
-                    changed = True
-    if not changed:
-        return None
-    return dataclasses.replace(facts, packages=tuple(packages))
-
-
 _PACKAGE_CAUSES = ("numpy-abi", "dependency-out-of-range", "keras-version", "cuda-wheel-pins")
 
 
@@ -172,7 +124,7 @@ def test_applying_a_package_fix_removes_its_cause(path: Path) -> None:
     for finding in before:
         if finding.cause not in _PACKAGE_CAUSES or finding.fix is None:
             continue
-        after_facts = _apply_pip(facts, finding.fix.commands)
+        after_facts = f.apply_pip(facts, finding.fix.commands)
         if after_facts is None:
             continue
         after = _judge(after_facts)
@@ -190,6 +142,6 @@ def test_a_fixed_numpy_pin_property() -> None:
     facts = f.facts(packages=(*f.packages()[:1], PackageFacts("numpy", "2.1.0", f.SITE)))
     before = [x for x in _judge(facts) if x.cause == "numpy-abi"]
     assert before and before[0].fix is not None
-    after_facts = _apply_pip(facts, before[0].fix.commands)
+    after_facts = f.apply_pip(facts, before[0].fix.commands)
     assert after_facts is not None
     assert not [x for x in _judge(after_facts) if x.cause == "numpy-abi"]

@@ -18,7 +18,13 @@ from typing import Optional
 
 from tfdoctor.compat import DriverFloor, first_keras3_line
 from tfdoctor.cuda_layout import wheel_name
-from tfdoctor.facts import FoundLibrary, LibraryCandidate, LibraryFacts, normalize_name
+from tfdoctor.facts import (
+    FoundLibrary,
+    LibraryCandidate,
+    LibraryFacts,
+    PackageFacts,
+    normalize_name,
+)
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import TFLine, version_key
@@ -93,6 +99,16 @@ CAUSES: Mapping[str, Cause] = dict(
             "https://docs.python.org/3/library/sys_path_init.html",
         ),
         _c(
+            "wheel-mismatch",
+            "A wheel built for another Python or platform",
+            "The installed wheel's tags (its WHEEL file) name another Python version or machine "
+            "than the examined interpreter's, so its compiled modules do not load there. pip "
+            "never picks such a wheel itself: a site-packages copied between images or "
+            "interpreters, or `pip install --target` with `--python-version` or `--platform`, "
+            "leaves one behind.",
+            "https://packaging.python.org/en/latest/specifications/platform-compatibility-tags/",
+        ),
+        _c(
             "windows-native-gpu-ended",
             "No GPU support on native Windows after TensorFlow 2.10",
             "GPU support on native Windows ended with TensorFlow 2.10; later releases run on the "
@@ -112,6 +128,14 @@ CAUSES: Mapping[str, Cause] = dict(
             "A dependency outside TensorFlow's declared range",
             "The installed version is outside the range TensorFlow's wheel declares (`pip check` "
             "reports it too).",
+        ),
+        _c(
+            "dependency-missing",
+            "A package TensorFlow imports as it starts is not installed",
+            "TensorFlow's metadata requires it and `import tensorflow` imports it before anything "
+            "else runs, so the import fails with ModuleNotFoundError. `pip install --no-deps`, a "
+            "partial copy of site-packages or an uninstall leaves it out (`pip check` reports it "
+            "too).",
         ),
         _c(
             "protobuf-incompatible",
@@ -1013,6 +1037,17 @@ def cuinit_unknown_fix() -> Fix:
         "Reload the nvidia_uvm kernel module (or reboot); it loses its state across a "
         "suspend/resume.",
         ("sudo rmmod nvidia_uvm", "sudo modprobe nvidia_uvm"),
+    )
+
+
+def wheel_reinstall_fix(m: Machine, packages: Sequence[PackageFacts]) -> Fix:
+    """Reinstall the same versions with the examined interpreter's pip, which picks the wheels
+    built for it (``--force-reinstall``: pip otherwise keeps what it sees installed)."""
+    specs = " ".join(f'"{p.name}=={p.version}"' for p in packages)
+    return Fix(
+        "Reinstall them with this interpreter's pip, which picks the wheels built for this "
+        "Python and machine.",
+        m.pip(f"install --force-reinstall --no-deps {specs}"),
     )
 
 

@@ -22,10 +22,10 @@ from typing import TYPE_CHECKING, Callable, Optional, TypeVar
 
 from tfdoctor import __version__
 from tfdoctor.compat import Target, TargetError, Verdict, make_target, platform_of, verdicts
-from tfdoctor.defaults import DEFAULT_TIMEOUT
+from tfdoctor.defaults import DEFAULT_TIMEOUT, SHADOW_IMPORT_TIMEOUT
 from tfdoctor.facts import Facts, FactsError, ProbeError, TensorFlowFacts
 from tfdoctor.findings import Report, Severity, facts_from_report_json
-from tfdoctor.machine import Machine
+from tfdoctor.machine import Machine, tf_providers, tf_shadow
 from tfdoctor.matrix import Matrix, MatrixError, load_matrix
 from tfdoctor.probes._run import Runner, run_command
 from tfdoctor.probes.build_info import read_build_info
@@ -101,18 +101,6 @@ def collect_facts(
     errors: list[ProbeError] = []
     note = progress or (lambda _msg: None)
     with ThreadPoolExecutor(max_workers=6) as pool:
-        tf_future: Optional[Future[Optional[TensorFlowFacts]]] = None
-        if not static:
-            # Loaded here: `--static` (a container's start, a build step) does not pay for it.
-            from tfdoctor.probes.tensorflow import probe_tensorflow  # noqa: PLC0415
-
-            note("importing TensorFlow in a child process")
-            tf_future = pool.submit(
-                _guard,
-                "tensorflow",
-                lambda: probe_tensorflow(python, env, runner, timeout),
-                errors,
-            )
         driver_future = pool.submit(
             _guard, "driver", lambda: probe_driver(env, runner, min(timeout, 15.0)), errors
         )
@@ -124,9 +112,30 @@ def collect_facts(
         cuinit_future = pool.submit(
             _guard, "cuinit", lambda: probe_cuinit(python, env, runner, min(timeout, 15.0)), errors
         )
+        # The interpreter and its packages first (in-process, or one short child): where
+        # `import tensorflow` resolves is known before the import runs.
         pyenv = probe_pyenv(python, env, runner, min(timeout, 30.0), all_packages)
         if pyenv.error is not None:
             errors.append(pyenv.error)
+        tf_future: Optional[Future[Optional[TensorFlowFacts]]] = None
+        if not static:
+            # Loaded here: `--static` (a container's start, a build step) does not pay for it.
+            from tfdoctor.probes.tensorflow import probe_tensorflow  # noqa: PLC0415
+
+            shadow = tf_shadow(pyenv.python, tf_providers(pyenv.packages or ()))
+            tf_timeout = timeout if shadow is None else min(timeout, SHADOW_IMPORT_TIMEOUT)
+            note(
+                f"importing TensorFlow in a child process (up to {tf_timeout:g} s)"
+                if shadow is None
+                else f"importing {shadow}, which shadows the installed TensorFlow "
+                f"(up to {tf_timeout:g} s)"
+            )
+            tf_future = pool.submit(
+                _guard,
+                "tensorflow",
+                lambda: probe_tensorflow(python, env, runner, tf_timeout),
+                errors,
+            )
         site_dirs = pyenv.python.site_packages if pyenv.python else ()
         build_info = read_build_info(site_dirs)
         prefix = pyenv.python.prefix if pyenv.python else None
@@ -144,12 +153,17 @@ def collect_facts(
         platform = _guard(
             "platform", lambda: probe_platform(env, pyenv.machine, pyenv.rosetta, runner), errors
         )
-        note("probing the NVIDIA driver and CUDA libraries")
+        probes = (driver_future, libs_future, kernel_future, cuinit_future)
+        if tf_future is None or not all(f.done() for f in probes):
+            note("probing the NVIDIA driver and CUDA libraries")
         driver = driver_future.result()
         cpu = cpu_future.result()
         cuda_libs = libs_future.result()
         nvidia_kernel = kernel_future.result()
         cuinit = cuinit_future.result()
+        if tf_future is not None and not tf_future.done():
+            # The driver probes are done: what is left to wait for is the import alone.
+            note(f"waiting for the TensorFlow import (up to {tf_timeout:g} s)")
         tensorflow = (
             tf_future.result()
             if tf_future is not None

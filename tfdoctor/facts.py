@@ -19,9 +19,9 @@ from typing import Any, Optional, TypeVar
 from tfdoctor.records import Record, record
 
 #: Version of the facts document. Bump on any change to the dataclasses below.
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 #: Older versions this tfdoctor still reads: every field added since has a default.
-READABLE_SCHEMA_VERSIONS = (1, 2)
+READABLE_SCHEMA_VERSIONS = (1, 2, 3)
 
 
 class FactsError(ValueError):
@@ -228,6 +228,14 @@ class PackageFacts(Record):
     editable: bool = False
     #: Top-level import packages the distribution's RECORD writes (``tensorflow``).
     top_level: tuple[str, ...] = ()
+    #: The ``Tag`` lines of its ``WHEEL`` file (``cp311-cp311-manylinux_2_27_x86_64``): the
+    #: Pythons and platforms the installed wheel was built for; empty when it was not installed
+    #: from a wheel (schema 3).
+    wheel_tags: tuple[str, ...] = ()
+    #: Its requirements without an environment marker whose distribution is not installed on
+    #: the interpreter's path, as declared (``protobuf``); read for TensorFlow's distributions
+    #: only, empty elsewhere (schema 3).
+    requires_missing: tuple[str, ...] = ()
 
 
 #: Distributions (PEP 503 names) that install the ``tensorflow`` import package, the one

@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import re
 import shlex
+from collections.abc import Mapping, Sequence
 from pathlib import PurePath, PurePosixPath
 from typing import Optional
 
@@ -37,6 +38,7 @@ from tfdoctor.facts import (
     Facts,
     GpuFacts,
     PackageFacts,
+    PythonFacts,
     TensorFlowFacts,
     normalize_name,
 )
@@ -57,8 +59,60 @@ NIGHTLY_DISTRIBUTIONS = frozenset({"tf-nightly", "tf-nightly-gpu", "tf-nightly-c
 #: conda packages that install the ``tensorflow`` import package (conda-forge and defaults).
 CONDA_TENSORFLOW = ("tensorflow-base", "tensorflow", "tensorflow-gpu", "tensorflow-cpu")
 
+#: Distributions whose modules ``import tensorflow`` imports unconditionally as it starts: one
+#: that is missing, broken or outside TensorFlow's range fails the import itself. Measured on
+#: TensorFlow 2.21.0 (the first import of each module, with the file that makes it). Its other
+#: requirements are not imported at start, or only inside ``try: ... except ImportError``:
+#: h5py (python/keras/saving/hdf5_format.py), requests (python/keras/callbacks.py), keras
+#: (tensorflow/__init__.py, ``keras.src.optimizers``), grpcio, google-pasta, libclang, setuptools.
+START_IMPORTS: Mapping[str, str] = {
+    "absl-py": "tensorflow/python/framework/ops.py: from absl import app",
+    "astunparse": "tensorflow/python/autograph/pyct/parser.py: import astunparse",
+    "flatbuffers": "tensorflow/lite/python/util.py: import flatbuffers",
+    "gast": "tensorflow/python/autograph/converters/asserts.py: import gast",
+    "ml-dtypes": "tensorflow/python/framework/dtypes.py: import ml_dtypes",
+    "numpy": "tensorflow/python/framework/ops.py: import numpy",
+    "opt-einsum": "tensorflow/python/ops/special_math_ops.py: import opt_einsum",
+    "packaging": "tensorflow/python/framework/meta_graph.py: from packaging import version",
+    # Each generated *_pb2.py imports the runtime and, since protobuf 5.26, checks its version.
+    "protobuf": "tensorflow/python/framework/ops.py: from google.protobuf import message",
+    "six": "tensorflow/python/eager/polymorphic_function/function_type_utils.py: import six",
+    "termcolor": "tensorflow/python/autograph/pyct/pretty_printer.py: import termcolor",
+    "typing-extensions": "tensorflow/python/types/trace.py: from typing_extensions import ...",
+    "wrapt": "tensorflow/python/util/nest_util.py: import wrapt",
+}
+
 #: Driver error reasons that, without ``/dev/nvidia*`` nodes or PCI devices, mean "no GPU".
 _ABSENT_REASONS = frozenset({"library-not-found", "driver-not-loaded", "no-gpu"})
+
+
+def tf_providers(packages: Sequence[PackageFacts]) -> tuple[PackageFacts, ...]:
+    """The distributions among ``packages`` that write the ``tensorflow`` import package."""
+    return tuple(
+        p
+        for p in packages
+        if "tensorflow" in p.top_level
+        or (not p.top_level and normalize_name(p.name) in TF_DISTRIBUTIONS)
+    )
+
+
+def tf_shadow(python: Optional[PythonFacts], providers: Sequence[PackageFacts]) -> Optional[str]:
+    """The module ``import tensorflow`` resolves to, where that is outside every installed
+    TensorFlow distribution (a ``tensorflow/`` folder or ``tensorflow.py`` earlier on the path);
+    None when it resolves into one, to nothing, or is unknown.
+
+    Known before anything is imported (the path finder's answer), so the doctor also uses it to
+    bound the import it then runs.
+    """
+    if python is None or python.tensorflow_origin is None:
+        return None
+    if python.tensorflow_path_kind in (None, "site-packages"):
+        return None
+    origin = python.tensorflow_origin
+    # The installed distribution itself (also one in the user site) is no shadow.
+    if any(p.location and origin.startswith(p.location.rstrip("/\\")) for p in providers):
+        return None
+    return origin
 
 
 @record
@@ -73,12 +127,7 @@ class Machine(Record):
     @functools.cached_property
     def tf_providers(self) -> tuple[PackageFacts, ...]:
         """Every installed distribution that writes the ``tensorflow`` import package."""
-        out = []
-        for pkg in self.facts.packages or ():
-            name = normalize_name(pkg.name)
-            if "tensorflow" in pkg.top_level or (not pkg.top_level and name in TF_DISTRIBUTIONS):
-                out.append(pkg)
-        return tuple(out)
+        return tf_providers(self.facts.packages or ())
 
     @functools.cached_property
     def tf(self) -> Optional[PackageFacts]:
@@ -94,6 +143,17 @@ class Machine(Record):
             return None
         order = {name: i for i, name in enumerate(TF_DISTRIBUTIONS)}
         return min(providers, key=lambda p: order.get(normalize_name(p.name), len(order)))
+
+    @functools.cached_property
+    def tf_shadow(self) -> Optional[str]:
+        """Where ``import tensorflow`` resolves when that is not the installed distribution."""
+        return tf_shadow(self.facts.python, self.tf_providers)
+
+    @functools.cached_property
+    def import_observed(self) -> bool:
+        """TensorFlow's import ran and its outcome is known (not ``--static``, not unprobed)."""
+        tf = self.facts.tensorflow
+        return tf is not None and tf.status not in ("skipped", "child-error")
 
     @functools.cached_property
     def tf_name(self) -> Optional[str]:

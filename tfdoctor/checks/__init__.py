@@ -135,13 +135,18 @@ CHECKS: tuple[Check, ...] = (
         software.check_tensorflow_gpu_package,
     ),
     Check(
+        "packages.wheels",
+        "Installed wheels built for this Python and machine",
+        software.check_wheel_tags,
+    ),
+    Check(
         "tensorflow.python",
         "TensorFlow has wheels for this Python and platform",
         compat.check_python_wheels,
     ),
     Check(
         "packages.pins",
-        "numpy, keras, protobuf, ml-dtypes and tf-keras in TensorFlow's ranges",
+        "TensorFlow's dependencies (what it imports at start, keras, tf-keras) in its ranges",
         compat.check_dependency_pins,
     ),
     Check(

@@ -32,7 +32,7 @@ from tfdoctor.compat import (
 )
 from tfdoctor.facts import Facts, LibraryCandidate, LibraryFacts, PackageFacts, normalize_name
 from tfdoctor.findings import Finding, Fix, Severity
-from tfdoctor.machine import MATRIX_DISTRIBUTIONS, Machine
+from tfdoctor.machine import MATRIX_DISTRIBUTIONS, START_IMPORTS, Machine
 from tfdoctor.matrix import ComputeCapabilities, Matrix, TFLine, version_key
 
 if TYPE_CHECKING:
@@ -566,6 +566,13 @@ _PINNED = (
 )
 
 
+def _judged() -> tuple[tuple[str, Severity], ...]:
+    """The pinned packages, then the rest of what ``import tensorflow`` imports as it starts."""
+    pinned = {dist for dist, _ in _PINNED}
+    rest = tuple((d, Severity.WARNING) for d in sorted(START_IMPORTS) if d not in pinned)
+    return (*_PINNED, *rest)
+
+
 def _above(version: str, spec: str) -> bool:
     """``version`` is at or past the range's upper bound (``<X``, or past ``<=X``)."""
     for raw in spec.split(","):
@@ -628,7 +635,8 @@ def _pin_detail(dist: str, version: str, line: Optional[TFLine]) -> str:
 
 
 def check_dependency_pins(ctx: CheckContext) -> Iterator[Finding]:
-    """numpy, keras, protobuf, ml-dtypes and tf-keras inside the installed TensorFlow's ranges."""
+    """numpy, keras, protobuf, ml-dtypes, tf-keras and the packages TensorFlow imports as it
+    starts inside the installed TensorFlow's ranges."""
     facts = ctx.facts
     if facts.packages is None:
         return
@@ -637,7 +645,8 @@ def check_dependency_pins(ctx: CheckContext) -> Iterator[Finding]:
         return
     m = ctx.machine
     reported: set[str] = set()
-    for dist, pinned_severity in _PINNED:
+    yield from _missing_dependencies(ctx, pkg)
+    for dist, pinned_severity in _judged():
         severity = pinned_severity
         dep = facts.package(dist)
         spec = m.declared_range(dist)
@@ -645,6 +654,16 @@ def check_dependency_pins(ctx: CheckContext) -> Iterator[Finding]:
             continue
         if dep.version in _specifier(spec):
             continue
+        detail = _pin_detail(dist, dep.version, line)
+        if dist in START_IMPORTS and not m.import_observed:
+            # Observed beats inferred: where the import ran, its outcome is the verdict
+            # (tensorflow.import); where it did not (--static), the declaration is all there
+            # is, and TensorFlow imports this package before anything else can run.
+            severity = Severity.ERROR
+            detail += (
+                f" TensorFlow imports it as it starts ({START_IMPORTS[dist]}), and the import "
+                "was not run to show this version works (--static)."
+            )
         cause, remedy = "dependency-out-of-range", causes.range_fix(m, dist)
         if dist == "numpy" and _above(dep.version, spec):
             # Outside the range upwards by a major: NumPy 2 under a NumPy 1 build, known to
@@ -661,11 +680,41 @@ def check_dependency_pins(ctx: CheckContext) -> Iterator[Finding]:
             severity,
             cause,
             f"{dist} {dep.version} is outside TensorFlow {pkg.version}'s range {dist}{spec}",
-            _pin_detail(dist, dep.version, line),
+            detail,
             remedy,
         )
     yield from _keras_in_step(ctx, pkg, line, reported)
     yield from _tf_keras(ctx, pkg, line)
+
+
+def _missing_dependencies(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Finding]:
+    """Requirements TensorFlow imports as it starts that are not installed, as one finding
+    (one cause, one fix): an error unless the import ran (tensorflow.import then has the
+    observed verdict)."""
+    m = ctx.machine
+    declared = {normalize_name(name) for name in pkg.requires_missing}
+    # A conda package may lack the dist-info the probe looks for; conda-meta knows it.
+    conda = ctx.facts.conda
+    in_conda = {normalize_name(c.name) for c in conda.packages} if conda is not None else set()
+    missing = [
+        d
+        for d in sorted(START_IMPORTS)
+        if d in declared and d not in in_conda and ctx.facts.package(d) is None
+    ]
+    if not missing:
+        return
+    specs = [f"{d}{m.declared_range(d) or ''}" for d in missing]
+    yield causes.finding(
+        "packages.pins",
+        Severity.WARNING if m.import_observed else Severity.ERROR,
+        "dependency-missing",
+        f"Not installed, though TensorFlow {pkg.version} requires them: {', '.join(missing)}",
+        "TensorFlow imports them as it starts:\n"
+        + "\n".join(f"{d}: {START_IMPORTS[d]}" for d in missing),
+        causes.install_fix(
+            m, "Install what TensorFlow requires, in the ranges it declares.", *specs
+        ),
+    )
 
 
 def _keras_in_step(

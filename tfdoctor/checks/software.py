@@ -19,8 +19,9 @@ from tfdoctor.facts import (
     normalize_name,
 )
 from tfdoctor.findings import Finding, Severity
-from tfdoctor.machine import library_of, unloaded_files
+from tfdoctor.machine import START_IMPORTS, library_of, unloaded_files
 from tfdoctor.matrix import version_key
+from tfdoctor.wheel_tags import misfit
 
 if TYPE_CHECKING:
     from packaging.requirements import Requirement
@@ -144,6 +145,85 @@ def check_tensorflow_gpu_package(ctx: CheckContext) -> Iterator[Finding]:
     )
 
 
+def check_wheel_tags(ctx: CheckContext) -> Iterator[Finding]:
+    """The installed wheels were built for this Python and machine (their WHEEL tags)."""
+    facts, m = ctx.facts, ctx.machine
+    if facts.packages is None or facts.python is None or m.tf is None:
+        return
+    if not any(p.wheel_tags for p in facts.packages):
+        yield Finding(
+            "packages.wheels",
+            Severity.INFO,
+            "Could not judge the wheels: no WHEEL tags recorded",
+            "Installed without wheels (conda, a source build), or facts from an older tfdoctor.",
+        )
+        return
+    misfits = _wheel_misfits(ctx)
+    if misfits is None:
+        tags = f" ({', '.join(m.tf.wheel_tags)})" if m.tf.wheel_tags else ""
+        yield Finding("packages.wheels", Severity.OK, f"The wheels fit this interpreter{tags}")
+        return
+    # TensorFlow and what it imports as it starts fail `import tensorflow`; where that ran
+    # and succeeded, the observation outranks the tags.
+    tf = facts.tensorflow
+    fatal = misfits.severity is Severity.ERROR
+    ok = tf is not None and tf.status == "ok"
+    yield misfits if fatal and not ok else dataclasses.replace(misfits, severity=Severity.WARNING)
+
+
+def _wheel_misfits(ctx: CheckContext) -> Optional[Finding]:
+    """The distributions whose WHEEL tags do not fit, as one finding (one cause, one fix):
+    an error where TensorFlow or a package it imports as it starts is among them."""
+    facts, m = ctx.facts, ctx.machine
+    py = facts.python
+    if py is None:
+        return None
+    misfits = [
+        (p, why) for p in facts.packages or () if (why := misfit(p.wheel_tags, py, facts.platform))
+    ]
+    if not misfits:
+        return None
+    breaks = {normalize_name(p.name) for p in m.tf_providers} | set(START_IMPORTS)
+    fatal = any(normalize_name(p.name) in breaks for p, _ in misfits)
+    severity = Severity.ERROR if fatal else Severity.WARNING
+    glibc = [why for _, why in misfits if why.part == "glibc"]
+    names = ", ".join(f"{p.name} {p.version}" for p, _ in misfits)
+    detail = "\n".join(
+        f"{p.name}: built for {why.built_for}; here: {why.here}" for p, why in misfits
+    )
+    if len(glibc) == len(misfits):
+        need = max(glibc, key=lambda why: version_key(why.glibc or "0")).glibc or ""
+        return causes.finding(
+            "packages.wheels",
+            severity,
+            "glibc-too-old",
+            f"{names}: built for glibc {need} or newer, this system has {glibc[0].here}",
+            detail,
+            causes.glibc_fix(f"GLIBC_{need}"),
+        )
+    return causes.finding(
+        "packages.wheels",
+        severity,
+        "wheel-mismatch",
+        f"{names}: wheel built for another Python or machine ({misfits[0][1].built_for}; "
+        f"here: {misfits[0][1].here})",
+        detail,
+        causes.wheel_reinstall_fix(m, [p for p, _ in misfits]),
+    )
+
+
+def _known_cause(ctx: CheckContext) -> Optional[Finding]:
+    """A cause of a failed import the facts show without its output: a shadowing module, or
+    a wheel of TensorFlow (or of what it imports at start) built for another Python or machine."""
+    shadow = _shadowing(ctx)
+    if shadow is not None:
+        return shadow
+    wheels = _wheel_misfits(ctx)
+    if wheels is not None and wheels.severity is Severity.ERROR:
+        return dataclasses.replace(wheels, id="tensorflow.import")
+    return None
+
+
 # --- import ---------------------------------------------------------------------------------
 
 _NUMPY_ABI = re.compile(
@@ -162,21 +242,9 @@ _DLL = re.compile(r"DLL load failed", re.IGNORECASE)
 
 def _shadowing(ctx: CheckContext) -> Optional[Finding]:
     """``import tensorflow`` resolves outside the installed distribution."""
-    m = ctx.machine
     py = ctx.facts.python
-    if (
-        py is None
-        or py.tensorflow_origin is None
-        or py.tensorflow_path_kind
-        in (
-            None,
-            "site-packages",
-        )
-    ):
-        return None
-    origin = py.tensorflow_origin
-    # The installed distribution itself (also one in the user site) is no shadow.
-    if any(p.location and origin.startswith(p.location.rstrip("/\\")) for p in m.tf_providers):
+    origin = ctx.machine.tf_shadow
+    if py is None or origin is None:
         return None
     where = {
         "working-directory": "the working directory",
@@ -221,9 +289,9 @@ def _import_error_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
         text = m.tf_log
     detail = message + ("\n\n" + tf.stderr_tail if tf.stderr_tail else "")
     numpy = facts.package("numpy")
-    shadow = _shadowing(ctx)
-    if shadow is not None:
-        return dataclasses.replace(shadow, detail=shadow.detail + "\n\n" + detail)
+    found = _known_cause(ctx)
+    if found is not None:
+        return dataclasses.replace(found, detail=found.detail + "\n\n" + detail)
     if _NUMPY_ABI.search(text):
         return causes.finding(
             "tensorflow.import",
@@ -330,9 +398,9 @@ def _signal_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
     sig = tf.signal or "a signal"
     tail = ("\n\n" + tf.stderr_tail) if tf.stderr_tail else ""
     summary = f"Importing TensorFlow killed the interpreter with {sig}"
-    shadow = _shadowing(ctx)
-    if shadow is not None:
-        return dataclasses.replace(shadow, summary=summary + ": " + shadow.summary)
+    found = _known_cause(ctx)
+    if found is not None:
+        return dataclasses.replace(found, summary=summary + ": " + found.summary)
     plat = facts.platform
     if sig == "SIGILL":
         if plat is not None and plat.emulation:
@@ -397,6 +465,12 @@ def check_tf_import(ctx: CheckContext) -> Iterator[Finding]:
         )
         return
     if tf.status == "skipped":
+        # Where the import resolves is known without running it (the path finder's answer).
+        shadow = _shadowing(ctx)
+        if shadow is not None:
+            note = "Found where the import resolves, without importing it (--static)."
+            yield dataclasses.replace(shadow, detail=shadow.detail + "\n" + note)
+            return
         yield Finding(
             "tensorflow.import",
             Severity.INFO,
@@ -405,6 +479,14 @@ def check_tf_import(ctx: CheckContext) -> Iterator[Finding]:
         )
         return
     if tf.status == "ok":
+        shadow = _shadowing(ctx)
+        if shadow is not None:
+            # It imported, but the module it imported is not the installed TensorFlow.
+            found = f"TensorFlow {tf.version}" if tf.version else "a module without a version"
+            yield dataclasses.replace(
+                shadow, summary=f"The import succeeded, loading {found}: " + shadow.summary
+            )
+            return
         build = (
             "CUDA build" if tf.is_cuda_build else "ROCm build" if tf.is_rocm_build else "CPU build"
         )

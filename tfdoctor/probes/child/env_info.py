@@ -25,12 +25,13 @@ except ImportError:  # Python 3.7: the backport if present, else _DistInfo below
     except ImportError:
         _metadata = None  # type: ignore[assignment]
 
-# Distributions worth reporting: the TensorFlow family, the pins that break most often, and
-# every NVIDIA wheel (the CUDA libraries TensorFlow's `and-cuda` extra installs).
+# Distributions worth reporting: the TensorFlow family, the pins that break most often, every
+# NVIDIA wheel (the CUDA libraries TensorFlow's `and-cuda` extra installs), and every
+# distribution `import tensorflow` imports when it starts (tfdoctor.machine.START_IMPORTS).
 _FAMILY = re.compile(
     r"^(tensorflow.*|tf-.*|tb-nightly|tensorboard.*|intel-tensorflow.*|keras.*|numpy|protobuf"
     r"|ml-dtypes|h5py|nvidia-.*|jax|jaxlib|torch|typing-extensions|wrapt|grpcio|absl-py"
-    r"|opt-einsum|flatbuffers|gast)$"
+    r"|opt-einsum|flatbuffers|gast|astunparse|six|termcolor|packaging)$"
 )
 #: The command-line flag that lists every distribution, not only the family.
 ALL_FLAG = "--all"
@@ -231,18 +232,76 @@ def _requires(dist: Any, meta: Any) -> list[str]:
     return [str(r) for r in found or []]
 
 
+def wheel_tags(text: str) -> list[str]:
+    """The ``Tag:`` lines of a ``WHEEL`` file, in order (``cp311-cp311-manylinux_2_27_x86_64``).
+
+    The file is RFC 822 headers like METADATA; a wheel built for several tags has one ``Tag``
+    line each (https://packaging.python.org/en/latest/specifications/binary-distribution-format/).
+    """
+    return [str(v) for v in Headers(text).get_all("Tag") or [] if v]
+
+
+def _wheel_tags(dist: Any) -> list[str]:
+    try:
+        text = dist.read_text("WHEEL")
+    except (OSError, ValueError):
+        return []
+    return wheel_tags(text) if text else []
+
+
+def installed_names(path: list[str]) -> set[str]:
+    """Normalised names of the distributions whose metadata directory is on ``path``.
+
+    Directory names only (``protobuf-4.25.3.dist-info``, ``six-1.16.0-py3.9.egg-info``): a
+    listing per path entry, no metadata file read.
+    """
+    names = set()
+    for entry in path:
+        try:
+            listing = os.listdir(entry or os.curdir)
+        except OSError:
+            continue
+        for item in listing:
+            if item.endswith((".dist-info", ".egg-info")):
+                names.add(_normalize(item.rsplit(".", 1)[0].split("-", 1)[0]))
+    return names
+
+
+_REQUIREMENT_NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
+
+
+def missing_requires(requires: list[str], installed: set[str]) -> list[str]:
+    """The requirements without an environment marker whose distribution is not installed.
+
+    A requirement with a marker (an extra, a Python version) is left out: judging it needs
+    the marker evaluated, which the standard library cannot do.
+    """
+    out = []
+    for line in requires:
+        match = _REQUIREMENT_NAME.match(line)
+        if ";" not in line and match and _normalize(match.group(1)) not in installed:
+            out.append(match.group(1))
+    return out
+
+
 def _describe(dist: Any, meta: Any, key: str, name: str) -> dict[str, Any]:
     try:
         location = str(dist.locate_file(""))
     except (OSError, ValueError):
         location = ""
+    requires = _requires(dist, meta)
+    tensorflow = bool(_RECORD_READ.match(key))
     return {
         "name": name,
         "version": str(meta["Version"] or ""),
         "location": location,
-        "requires": _requires(dist, meta),
+        "requires": requires,
         "editable": _editable(dist),
-        "top_level": _top_level(dist) if _RECORD_READ.match(key) else [],
+        "top_level": _top_level(dist) if tensorflow else [],
+        "wheel_tags": _wheel_tags(dist),
+        "requires_missing": (
+            missing_requires(requires, installed_names(sys.path)) if tensorflow else []
+        ),
     }
 
 

@@ -61,6 +61,18 @@ def _drop_own_dir() -> None:
     sys.path[:] = [p for p in sys.path if Path(p or os.curdir).resolve() != here]
 
 
+def _as_command_path() -> None:
+    """``sys.path`` as ``python -c "import tensorflow"`` has it in the user's shell: the working
+    directory first, where a script run by path has its own directory (dropped above).
+
+    Left out under ``-I``, ``-P`` or ``PYTHONSAFEPATH`` (3.11+), as Python leaves it out
+    (https://docs.python.org/3/using/cmdline.html#envvar-PYTHONSAFEPATH). The env_info probe
+    resolves ``import tensorflow`` on the same path, so the import run is the one resolved.
+    """
+    if not (sys.flags.isolated or getattr(sys.flags, "safe_path", False)) and "" not in sys.path:
+        sys.path.insert(0, "")
+
+
 def _locate() -> Optional[dict[str, Any]]:
     """Where ``tensorflow`` would be imported from, without importing it."""
     import importlib.util
@@ -197,6 +209,7 @@ def main(argv: list[str]) -> int:
         return 2
     marker = argv[1]
     _drop_own_dir()
+    _as_command_path()
     base: dict[str, Any] = {
         "python": sys.version.split()[0],
         "executable": sys.executable,

@@ -1,0 +1,143 @@
+"""Whether an installed wheel's tags fit the examined interpreter and machine.
+
+A wheel's ``WHEEL`` file names the Pythons, ABIs and platforms it was built for
+(https://packaging.python.org/en/latest/specifications/platform-compatibility-tags/). pip
+installs a wheel only where one of its tags fits, but a site-packages copied between images or
+interpreters, ``pip install --target --python-version/--platform``, or an environment shared
+by two machines can hold one built for another Python or machine; its compiled modules then
+fail to load. Only what the tags say for certain is judged: the Python version and
+implementation, the operating system and architecture, and the manylinux glibc floor.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Optional
+
+from tfdoctor.facts import PlatformFacts, PythonFacts
+from tfdoctor.records import Record, record
+
+#: Interpreter tag prefixes (the spec's abbreviation codes) and the implementation they name.
+_IMPLEMENTATIONS = {"cp": "CPython", "pp": "PyPy"}
+#: The legacy manylinux names and the glibc they stand for (PEP 600's aliases).
+_LEGACY_MANYLINUX = {"manylinux1": (2, 5), "manylinux2010": (2, 12), "manylinux2014": (2, 17)}
+_MANYLINUX = re.compile(r"^manylinux_(\d+)_(\d+)_(.+)$")
+_MUSLLINUX = re.compile(r"^musllinux_\d+_\d+_(.+)$")
+_MACOS = re.compile(r"^macosx_\d+_\d+_(.+)$")
+_INTERPRETER = re.compile(r"^([a-z]+)(\d)(\d*)$")
+#: Architecture spellings that name one machine (``platform.machine()`` differs by OS).
+_ARCH_ALIASES = {"amd64": "x86_64", "arm64": "aarch64", "x64": "x86_64"}
+_MACOS_FAT = {"universal2": ("x86_64", "aarch64"), "intel": ("x86_64",)}
+
+
+@record
+class Misfit(Record):
+    """Why a wheel's tags do not fit: ``part`` is ``python``, ``platform`` or ``glibc``."""
+
+    part: str
+    #: The tag judged, what it was built for, and what is here (plain words).
+    tag: str
+    built_for: str
+    here: str
+    #: ``part == "glibc"``: the glibc the wheel needs (``2.27``).
+    glibc: Optional[str] = None
+
+
+def misfit(
+    tags: Sequence[str], python: PythonFacts, platform: Optional[PlatformFacts]
+) -> Optional[Misfit]:
+    """None when one of ``tags`` fits (or none can be judged); else why the first does not."""
+    from packaging.tags import parse_tag  # noqa: PLC0415 - 40 ms: only where tags are judged
+
+    first: Optional[Misfit] = None
+    for text in tags:
+        try:
+            expanded = sorted(parse_tag(text), key=str)
+        except ValueError:
+            continue  # a malformed line judges nothing
+        for tag in expanded:
+            why = _python_misfit(tag.interpreter, tag.abi, python) or _platform_misfit(
+                tag.platform, platform
+            )
+            if why is None:
+                return None
+            first = first or Misfit(why.part, text, why.built_for, why.here, why.glibc)
+    return first
+
+
+def _version(python: PythonFacts) -> tuple[int, ...]:
+    return tuple(int(p) for p in re.findall(r"\d+", python.version)[:2])
+
+
+def _python_misfit(interpreter: str, abi: str, python: PythonFacts) -> Optional[Misfit]:
+    match = _INTERPRETER.match(interpreter)
+    here_version = _version(python)
+    if match is None or len(here_version) < 2:
+        return None
+    code, major, minor = match.group(1), int(match.group(2)), match.group(3)
+    impl = _IMPLEMENTATIONS.get(code)
+    if code != "py" and impl is None:
+        return None  # an implementation the facts cannot compare
+    here = f"{python.implementation} {here_version[0]}.{here_version[1]}"
+    built = f"{impl or 'Python'} {major}{'.' + minor if minor else ''} ({interpreter}-{abi})"
+    if impl is not None and impl != python.implementation:
+        return Misfit("python", interpreter, built, here)
+    if major != here_version[0]:
+        return Misfit("python", interpreter, built, here)
+    if not minor:
+        return None
+    # abi3 and pyXY wheels run on their minor and later ones; others on their minor only.
+    later_ok = abi == "abi3" or code == "py"
+    fits = int(minor) <= here_version[1] if later_ok else int(minor) == here_version[1]
+    return None if fits else Misfit("python", interpreter, built, here)
+
+
+def _arch(name: str) -> str:
+    lowered = name.lower()
+    return _ARCH_ALIASES.get(lowered, lowered)
+
+
+def _platform_misfit(tag: str, platform: Optional[PlatformFacts]) -> Optional[Misfit]:
+    if tag == "any" or platform is None:
+        return None
+    system = platform.system.lower()
+    machine = _arch(platform.machine)
+    here = f"{platform.system} {platform.machine}"
+    glibc: Optional[tuple[int, int]] = None
+    musl = False
+    if tag in ("win32", "win_amd64", "win_arm64"):
+        # platform.machine() says AMD64 in a 32-bit Python too: win32 is not judged by it.
+        archs = {"win32": ("x86", "x86_64"), "win_amd64": ("x86_64",)}.get(tag, ("aarch64",))
+        os_name = "windows"
+    elif m := _MANYLINUX.match(tag):
+        os_name, archs, glibc = "linux", (_arch(m.group(3)),), (int(m.group(1)), int(m.group(2)))
+    elif tag.split("_", 1)[0] in _LEGACY_MANYLINUX:
+        legacy, arch = tag.split("_", 1)
+        os_name, archs, glibc = "linux", (_arch(arch),), _LEGACY_MANYLINUX[legacy]
+    elif m := _MUSLLINUX.match(tag):
+        os_name, archs, musl = "linux", (_arch(m.group(1)),), True
+    elif tag.startswith("linux_"):
+        os_name, archs = "linux", (_arch(tag[len("linux_") :]),)
+    elif m := _MACOS.match(tag):
+        os_name, archs = "darwin", _MACOS_FAT.get(m.group(1), (_arch(m.group(1)),))
+    else:
+        return None  # a platform the facts cannot compare
+    if os_name != system or machine not in archs:
+        return Misfit("platform", tag, f"{os_name.capitalize()} {'/'.join(archs)} ({tag})", here)
+    if musl and platform.libc == "glibc":
+        return Misfit("platform", tag, f"musl libc ({tag})", f"{here} with glibc")
+    if glibc is not None:
+        if platform.libc == "musl":
+            return Misfit("platform", tag, f"glibc ({tag})", f"{here} with musl libc")
+        have = tuple(int(p) for p in re.findall(r"\d+", platform.libc_version or "")[:2])
+        if platform.libc == "glibc" and len(have) == 2 and have < glibc:
+            need = f"{glibc[0]}.{glibc[1]}"
+            return Misfit(
+                "glibc",
+                tag,
+                f"glibc {need} or newer ({tag})",
+                f"glibc {platform.libc_version}",
+                glibc=need,
+            )
+    return None
