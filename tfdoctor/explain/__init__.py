@@ -20,7 +20,8 @@ from collections.abc import Iterable, Sequence
 from typing import Callable, Optional
 
 from tfdoctor import causes
-from tfdoctor.explain.reader import LogText
+from tfdoctor.bounded import size_text
+from tfdoctor.explain.reader import LogReader, LogText
 from tfdoctor.facts import (
     DriverFacts,
     Facts,
@@ -631,4 +632,23 @@ def explain(
                 check="explain",
             )
         )
+    if isinstance(lines, LogReader) and lines.stopped_at is not None:
+        out.append(_unread_finding(lines.name, lines.stopped_at))
     return Report(merged, tuple(dataclasses.replace(f, check="explain") for f in out))
+
+
+def _unread_finding(name: str, read: int) -> Finding:
+    """The log was longer than explain reads: what was left unread is not explained."""
+    shown = "LOG" if name == "stdin" else name
+    return Finding(
+        "explain.log-truncated",
+        Severity.UNKNOWN,
+        f"Only the first {size_text(read)} of {name} were read; the rest was not explained",
+        "explain reads at most this much of a log, so that a huge one cannot take minutes; "
+        "a failure at the end of the log is not seen.",
+        Fix(
+            "Explain the end of the log (the last 100 MiB):",
+            (f"tail -c 100M {shown} | tfdoctor explain -",),
+        ),
+        check="explain",
+    )
