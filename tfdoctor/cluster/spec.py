@@ -129,15 +129,15 @@ def resolve_all(
         threading.Thread(target=work, name="tfdoctor-resolve", daemon=True).start()
     end = time.monotonic() + lookup.deadline
     count = 0
-    while True:
+    finished = False
+    while not finished:
         with changed:
             left = end - time.monotonic()
             if len(answers) == count and left > 0:
                 changed.wait(left)
             count = len(answers)
-            if count == len(hosts) or time.monotonic() >= end:
-                out = dict(answers)
-                break
+            finished = count == len(hosts) or time.monotonic() >= end
+            out = dict(answers) if finished else answers
         if lookup.progress is not None:
             lookup.progress(count, len(hosts))
     while True:  # the names not started yet are not looked up at all
