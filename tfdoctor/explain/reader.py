@@ -94,7 +94,7 @@ class LogReader:
 
     def __init__(self, stream: IO[bytes], name: str, chunk: int, max_line: int, limit: int) -> None:
         self.stream = stream
-        self.name = name or "stdin"
+        self.name = name if name not in ("", "-") else "stdin"
         self.chunk = chunk
         self.max_line = max_line
         self.limit = limit
