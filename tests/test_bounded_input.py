@@ -174,6 +174,24 @@ def test_scan_skips_a_5mb_nested_line_in_bounded_memory(tmp_path: Path) -> None:
     assert peak < 200, f"{peak} MiB"  # ast.parse alone took 1.25 GiB on it
 
 
+@pytest.mark.parametrize(
+    ("source", "reason"),
+    [
+        # 3.11 and later: the parser's RecursionError; 3.9 and 3.10: the pre-scan's depth.
+        pytest.param("x = tf" + ".b" * 5000, "nested too deeply", id="left-nested"),
+        pytest.param("x = " + "-" * 100_000 + "1", "too deep", id="right-nested"),
+    ],
+)
+def test_scan_skips_code_python_cannot_parse_deep(tmp_path: Path, source: str, reason: str) -> None:
+    path = tmp_path / "deep.py"
+    path.write_text("import tensorflow as tf\n" + source + "\n", encoding="utf-8")
+    code, out, err, _ = doctor("scan", str(path), "--target", "2.21", "--json")
+    assert (code, err) == (0, "")
+    (found,) = json.loads(out)["findings"]
+    assert found["id"] == "scan.skipped"
+    assert reason in found["summary"]
+
+
 def test_scan_skips_a_file_over_the_size_limit(tmp_path: Path) -> None:
     big = _over(tmp_path, "big.py", MAX_SOURCE_BYTES, b"import tensorflow as tf\n")
     code, out, err, _ = doctor("scan", str(big), "--target", "2.21", "--json")

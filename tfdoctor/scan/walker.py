@@ -179,10 +179,13 @@ def scan_source(
         return FileUses(path, errors=(f"{SKIPPED}{problem}",))
     try:
         return _scan_parts(parts, path, text, methods)
-    except (RecursionError, MemoryError):
-        # Python's parser (3.11 on) refuses an expression too deep to build or to hold, and the
-        # walk below recurses along call chains: the file is skipped, the others scanned.
+    except RecursionError:
+        # Python's parser (3.11 on) refuses an expression too deep to build, and the walk
+        # below recurses along call chains: the file is skipped, the others scanned.
         return FileUses(path, errors=(f"{SKIPPED}nested too deeply for Python's parser",))
+    except MemoryError:
+        # The parser's own stack limit on right-nested code (``- - - ... 1``), or no memory.
+        return FileUses(path, errors=(f"{SKIPPED}too deep or too large for Python's parser",))
 
 
 def _scan_parts(
