@@ -53,7 +53,8 @@ MEASURE = (
 
 def doctor(*args: str, env: Optional[dict[str, str]] = None) -> tuple[int, str, str, int]:
     """``tfdoctor ARGS`` in a child: exit code, stdout, stderr, peak memory in MiB."""
-    full = {k: v for k, v in os.environ.items() if k != "TF_CONFIG"}
+    # Nothing of the host's own cluster (TF_CONFIG, SLURM_*, KUBERNETES_*) reaches the child.
+    full = {k: os.environ[k] for k in ("PATH", "HOME", "TFDOCTOR_CACHE_DIR") if k in os.environ}
     full.update({"PYTHONPATH": str(ROOT), "NO_COLOR": "1", **(env or {})})
     argv = [sys.executable, "-c", MEASURE, sys.executable, "-m", "tfdoctor", *args]
     done = subprocess.run(
