@@ -26,8 +26,9 @@ MIB = 1 << 20
 #: ``check --json`` report is well under 1 MiB (hundreds of packages, a log tail); sixteen
 #: times that is room for any machine and keeps the parsed document to a few hundred MiB.
 MAX_REPORT_BYTES = 16 * MIB
-#: Deepest JSON nesting accepted. A report nests 6 levels, a notebook about 8 (widget state
-#: a few more); Python's ``json`` fails with RecursionError near the recursion limit (1000).
+#: Deepest JSON nesting accepted. A saved report nests 7 levels, a notebook 4 (widget state
+#: and JSON outputs a few more); Python's ``json`` fails with RecursionError near the
+#: recursion limit (1000), and whatever walks the document after it recurses too.
 MAX_JSON_NESTING = 100
 #: Largest TF_CONFIG read from a file: Linux caps one environment string at 32 pages,
 #: 128 KiB (MAX_ARG_STRLEN, execve(2) "Limits on size of arguments and environment"), so
@@ -42,8 +43,8 @@ MAX_TEXT_BYTES = 16 * MIB
 #: Largest Python source file parsed by ``scan``; larger ones are generated code or data.
 MAX_SOURCE_BYTES = 8 * MIB
 #: Most tokens (about: words and punctuation) parsed from one file. ``ast.parse`` holds
-#: about 400 bytes per token while it parses (measured on CPython 3.9 and 3.11: 5 MB of
-#: ordinary code, 360 MB; a 2 MB one-line list of numbers, 950 MB), so this bounds the
+#: about 400 bytes per token while it parses (measured on CPython 3.11: 5 MB of ordinary
+#: code, 360 MB; a 2 MB one-line list of numbers, 950 MB), so this bounds the
 #: parser to about 200 MiB. Ordinary code has about 5 bytes a token: 2.5 MB of it.
 MAX_SOURCE_TOKENS = 500_000
 #: Deepest expression parsed where the parser does not guard itself (:data:`DEPTH_UNGUARDED`),
@@ -184,9 +185,11 @@ def expression_depth(code: str, stop: int) -> int:
     """About how deep the deepest expression of ``code`` nests, counted up to ``stop + 1``.
 
     ``code`` is source with strings and comments blanked. Each bracket level counts the
-    operators since its last comma (``a.b(c)[d] + e`` is a chain of five), the levels add
-    up, a line end outside brackets starts afresh: an upper bound on the syntax tree's
-    depth that a long flat literal (``[1, 2, ...]``) keeps low.
+    operator runs and opening brackets since its last comma (``a.b(c)[d] + e`` is a chain of
+    four), the levels add up, a line end outside brackets starts afresh: about the depth the
+    syntax tree takes along chains, which a long flat literal (``[1, 2, ...]``) keeps low.
+    What it does not count (``- - x``, ``not not x``, ``a if b else ...``) nests to the
+    right, and the parser limits that itself on every version (a MemoryError).
     """
     counts = [0]
     total = 0

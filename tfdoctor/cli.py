@@ -944,12 +944,11 @@ def cluster_check_command(
             raise _fail(str(exc)) from None
     status = _spinner() if _use_color(sys.stderr) else None
     with status if status is not None else nullcontext():
-        progress = None
-        if status is not None:
-            progress = lambda done, total: status.update(  # noqa: E731 - one line
-                f"tfdoctor: resolving host names ({done}/{total})"
-            )
-        lookup = NameLookup(progress=progress)
+        lookup = NameLookup(
+            progress=None
+            if status is None
+            else lambda done, total: status.update(f"tfdoctor: resolving host names {done}/{total}")
+        )
         report = check_report(env, system_resolver, __version__, _now(), lookup)
     raise typer.Exit(_emit_text_or_json(report, json_out, color))
 
