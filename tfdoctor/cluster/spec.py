@@ -259,8 +259,9 @@ def parse_tf_config(text: str) -> tuple[Optional[ClusterSpec], list[Finding]]:
                 "tf-config-invalid-json",
                 f"TF_CONFIG nests deeper than {MAX_JSON_NESTING} levels; a cluster "
                 "description needs three",
-                "TensorFlow's json.loads fails on such a document (RecursionError), or finds "
-                "no cluster in it.",
+                "A cluster description nests `cluster`, a job, its address list. TensorFlow's "
+                "json.loads fails with RecursionError on a document nested about 1,000 deep, "
+                "and no document this deep is a cluster it can use.",
             )
         ]
     except ValueError as exc:
