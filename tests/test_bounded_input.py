@@ -131,28 +131,50 @@ def test_explain_refuses_a_deep_notebook(tmp_path: Path) -> None:
     assert_bad_input(doctor("explain", str(notebook)), f"{notebook}: nested deeper")
 
 
-def test_explain_reads_a_log_up_to_its_limit_and_says_so() -> None:
-    log = b"Illegal instruction (core dumped)\n" + b"step 1 loss 0.5\n" * 100
-    report = explain(
-        read_log(io.BytesIO(log), "train.log", chunk=64, limit=256),
-        load_signatures(),
-        f.FIXTURE_MATRIX,
-    )
+class Pipe(io.BytesIO):
+    """A stream that cannot seek, as stdin from a pipe."""
+
+    def seekable(self) -> bool:
+        return False
+
+
+STEPS = b"step 1 loss 0.5\n" * 100  # 1,600 bytes no signature matches
+CRASH = b"Illegal instruction (core dumped)\n"
+
+
+def test_explain_reads_the_start_and_end_of_a_long_file_and_says_so() -> None:
+    log = read_log(io.BytesIO(STEPS + CRASH), "train.log", chunk=64, limit=256)
+    report = explain(log, load_signatures(), f.FIXTURE_MATRIX)
     (unread,) = [x for x in report.findings if x.id == "explain.log-truncated"]
     assert unread.severity is Severity.UNKNOWN
-    assert unread.summary.startswith("Only the first 256 bytes of train.log were read")
-    assert unread.fix is not None and unread.fix.commands == (
-        "tail -c 100M train.log | tfdoctor explain -",
+    assert unread.summary == (
+        "Read the first 128 bytes and the last 128 bytes of train.log (1.6 KiB); "
+        "the 1.3 KiB between were not explained"
     )
+    assert unread.fix is not None and unread.fix.commands == (
+        "tail -c +129 train.log | head -c 1378 | tfdoctor explain -",
+    )
+    (crash,) = [x for x in report.findings if x.id == "explain.cpu-lacks-avx"]
+    assert "last 128 bytes, line " in crash.detail  # found in the end, cited from there
+
+
+def test_explain_reads_the_start_of_a_long_pipe_and_says_so() -> None:
+    report = explain(
+        read_log(Pipe(CRASH + STEPS), "-", chunk=64, limit=256), load_signatures(), None
+    )
+    (unread,) = [x for x in report.findings if x.id == "explain.log-truncated"]
+    assert (
+        unread.summary == "Only the first 256 bytes of stdin were read; the rest was not explained"
+    )
+    assert unread.fix is not None
+    assert unread.fix.commands == ("tail -c 100M LOG | tfdoctor explain -",)
     assert "explain.cpu-lacks-avx" in [x.id for x in report.findings]  # what was read counts
 
 
 def test_explain_says_nothing_of_a_log_read_whole() -> None:
-    log = b"step 1 loss 0.5\n" * 16  # exactly the limit
-    report = explain(
-        read_log(io.BytesIO(log), "x", chunk=64, limit=len(log)), load_signatures(), None
-    )
-    assert "explain.log-truncated" not in [x.id for x in report.findings]
+    for stream in (io.BytesIO(STEPS), Pipe(STEPS)):  # exactly the limit
+        report = explain(read_log(stream, "x", chunk=64, limit=len(STEPS)), load_signatures(), None)
+        assert "explain.log-truncated" not in [x.id for x in report.findings]
 
 
 # --- scan: one file skipped, the others scanned ------------------------------------------------

@@ -51,8 +51,8 @@ MAX_SOURCE_TOKENS = 500_000
 #: counted as the operators chained in one expression plus its brackets; written code stays
 #: under 60 (TensorFlow's and Keras' own sources), 3.11 stops near 3,000.
 MAX_EXPRESSION_DEPTH = 500
-#: Most of a log ``explain`` reads: about half a minute of matching; the rest is left
-#: unread, and the report says so.
+#: Most of a log ``explain`` reads: about half a minute of matching. Of a longer file, the
+#: first and the last half of this are read; of a longer pipe, the start. The report says so.
 MAX_LOG_BYTES = 256 * MIB
 
 
@@ -64,8 +64,7 @@ def size_text(count: int) -> str:
     """``16 MiB``, ``128 KiB``, ``300 bytes``: a byte count as the limits are written."""
     for unit, size in (("GiB", 1 << 30), ("MiB", MIB), ("KiB", KIB)):
         if count >= size:
-            value = count / size
-            return f"{value:.0f} {unit}" if value == int(value) else f"{value:.1f} {unit}"
+            return f"{count / size:.1f}".removesuffix(".0") + f" {unit}"
     return f"{count} bytes"
 
 

@@ -6,13 +6,14 @@ PowerShell's UTF-16, or a whole Jupyter notebook. :func:`read_log` turns any of 
 :class:`LogText` blocks of whole lines, in order, with the number of their first line, holding
 at most one block (about a mebibyte) in memory at a time. A notebook is the exception: JSON
 has to be parsed whole, so it is read whole (within :mod:`tfdoctor.bounded`'s limits on size
-and nesting, else InputError). A plain log is read up to :data:`MAX_LOG_BYTES`;
-:attr:`LogReader.stopped_at` then says where reading stopped.
+and nesting, else InputError). Of a plain log at most :data:`MAX_LOG_BYTES` are read (its
+start and its end); :attr:`LogReader.unread` then says what was left.
 """
 
 from __future__ import annotations
 
 import codecs
+import io
 import re
 from collections.abc import Iterable, Iterator
 from typing import IO, Any, Optional
@@ -90,7 +91,13 @@ def split_text(text: str, label: str = "", first_line: int = 1) -> LogText:
 
 
 class LogReader:
-    """The blocks of a log, read as they are iterated (:func:`read_log`)."""
+    """The blocks of a log, read as they are iterated (:func:`read_log`).
+
+    A plain log is read up to ``limit`` bytes. Of a longer file (a stream that can seek) the
+    first half of that and the last half are read, since a log's start (versions, libraries
+    loaded) and its end (the failure) are what explain most; of a longer pipe, the start.
+    :attr:`unread` then says what was left.
+    """
 
     def __init__(self, stream: IO[bytes], name: str, chunk: int, max_line: int, limit: int) -> None:
         self.stream = stream
@@ -98,8 +105,12 @@ class LogReader:
         self.chunk = chunk
         self.max_line = max_line
         self.limit = limit
-        #: The bytes read when the limit stopped the reading; None when the log was read whole.
-        self.stopped_at: Optional[int] = None
+        #: The size of a log that can seek, once it is found longer than the limit.
+        self.size: Optional[int] = None
+        #: The byte range left unread, ``(start, end)``; ``end`` is None for a stream whose
+        #: length is unknown (a pipe). None when the whole log was read.
+        self.unread: Optional[tuple[int, Optional[int]]] = None
+        self._read = 0
 
     def __iter__(self) -> Iterator[LogText]:
         head = self.stream.read(self.chunk)
@@ -118,19 +129,46 @@ class LogReader:
                 yield from blocks
                 return
             head += rest
-        yield from self._plain(head, decoder)
+        size = _size_of(self.stream)
+        if size is None or size <= self.limit:
+            yield from self._blocks(head, self.limit, decoder, "")
+            if self._read >= self.limit and (len(head) > self.limit or self.stream.read(1)):
+                self.unread = (self._read, None)
+            return
+        first = self.limit // 2
+        yield from self._blocks(head, first, decoder, "")
+        # The end: from a line start in the last half of the limit (an even offset keeps a
+        # UTF-16 log on its code units), its lines numbered from there.
+        start = size - (self.limit - first)
+        start += start % 2
+        self.size, self.unread = size, (self._read, start)
+        self.stream.seek(start)
+        label = f"last {size_text(size - start)}"
+        yield from self._blocks(b"", size - start, _tail_decoder(head), label, partial=True)
 
-    def _plain(self, head: bytes, decoder: codecs.IncrementalDecoder) -> Iterator[LogText]:
+    def _blocks(
+        self,
+        first: bytes,
+        budget: int,
+        decoder: codecs.IncrementalDecoder,
+        label: str,
+        partial: bool = False,
+    ) -> Iterator[LogText]:
+        """Blocks of whole lines from ``first`` and the stream, ``budget`` bytes in all;
+        ``partial``: the text starts inside a line, which is left out."""
         line = 1
         pending = ""
-        data = head
-        read = len(head)
+        data = first[:budget] if first else self.stream.read(min(self.chunk, budget))
+        read = len(data)
         while data:
             text = pending + decoder.decode(data)
+            if partial:
+                cut = text.find("\n")
+                text, partial = ("", True) if cut < 0 else (text[cut + 1 :], False)
             cut = text.rfind("\n")
             if cut >= 0:
                 piece, pending = text[:cut], text[cut + 1 :]
-                yield LogText("", line, clean(piece))
+                yield LogText(label, line, clean(piece))
                 line += piece.count("\n") + 1
             else:
                 pending = text
@@ -139,17 +177,29 @@ class LogReader:
                 # leave, or pieces of it under the same line number; memory stays bounded.
                 pending = clean(pending)
                 if len(pending) >= self.max_line:
-                    yield LogText("", line, pending)
+                    yield LogText(label, line, pending)
                     pending = ""
-            if read >= self.limit:
-                if self.stream.read(1):
-                    self.stopped_at = read
+            if read >= budget:
                 break
-            data = self.stream.read(min(self.chunk, self.limit - read))
+            data = self.stream.read(min(self.chunk, budget - read))
             read += len(data)
+        self._read = read
         rest = pending + decoder.decode(b"", final=True)
-        if rest:
-            yield LogText("", line, clean(rest))
+        if rest and not partial:
+            yield LogText(label, line, clean(rest))
+
+
+def _size_of(stream: IO[bytes]) -> Optional[int]:
+    """The length of a stream that can seek (a file, stdin redirected from one); else None."""
+    try:
+        if not stream.seekable():
+            return None
+        here = stream.tell()
+        end = stream.seek(0, io.SEEK_END)
+        stream.seek(here)
+    except (OSError, ValueError, AttributeError):
+        return None
+    return end
 
 
 def read_log(
@@ -175,6 +225,15 @@ def _decoder_for(head: bytes) -> codecs.IncrementalDecoder:
     if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return codecs.getincrementaldecoder("utf-16")(errors="replace")
     return codecs.getincrementaldecoder("utf-8-sig")(errors="replace")
+
+
+def _tail_decoder(head: bytes) -> codecs.IncrementalDecoder:
+    """A decoder for text read from the middle of a log whose start is ``head``."""
+    if head.startswith(codecs.BOM_UTF16_LE):
+        return codecs.getincrementaldecoder("utf-16-le")(errors="replace")
+    if head.startswith(codecs.BOM_UTF16_BE):
+        return codecs.getincrementaldecoder("utf-16-be")(errors="replace")
+    return codecs.getincrementaldecoder("utf-8")(errors="replace")
 
 
 def _notebook(data: bytes, name: str) -> Optional[list[LogText]]:
