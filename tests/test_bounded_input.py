@@ -9,6 +9,7 @@ host names in parallel within a deadline.
 
 from __future__ import annotations
 
+import http.server
 import io
 import json
 import os
@@ -37,6 +38,7 @@ from tfdoctor.explain import explain
 from tfdoctor.explain.reader import read_log
 from tfdoctor.facts import to_json
 from tfdoctor.findings import Severity
+from tfdoctor.pin.hashes import SIMPLE_JSON, HashError, fetch_project_json
 from tfdoctor.signatures import load_signatures
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -355,3 +357,33 @@ def test_a_deep_matrix_is_bad_input(tmp_path: Path) -> None:
     matrix = tmp_path / "matrix.yaml"
     matrix.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
     assert_bad_input(doctor("explain", os.devnull, "--matrix", str(matrix)), str(matrix))
+
+
+# --- a package index's page (pin --hashes) ------------------------------------------------------
+
+
+def test_a_deep_index_page_is_a_hash_error_not_a_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A local index on the loopback answering PEP 691 JSON nested 100,000 deep; no proxy.
+    for proxy in ("http_proxy", "HTTP_PROXY", "all_proxy", "ALL_PROXY"):
+        monkeypatch.delenv(proxy, raising=False)
+    page = DEEP_JSON.encode()
+
+    class Index(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", SIMPLE_JSON)
+            self.send_header("Content-Length", str(len(page)))
+            self.end_headers()
+            self.wfile.write(page)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.HTTPServer(("127.0.0.1", 0), Index)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        with pytest.raises(HashError, match=r"numpy: the package index page is unusable: .*nested"):
+            fetch_project_json("numpy", f"http://127.0.0.1:{server.server_port}/simple")
+    finally:
+        server.shutdown()
+        server.server_close()

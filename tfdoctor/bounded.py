@@ -40,6 +40,9 @@ MAX_NOTEBOOK_BYTES = 256 * MIB
 #: Largest text file read whole (a requirements file, a ``--matrix`` YAML): the bundled
 #: matrix is 64 KiB, a requirements file a few KiB.
 MAX_TEXT_BYTES = 16 * MIB
+#: Largest package index page read (``pin --hashes``): PyPI's JSON page of a project with
+#: thousands of files (numpy, tensorflow) is a few MiB.
+MAX_INDEX_PAGE_BYTES = 64 * MIB
 #: Largest Python source file parsed by ``scan``; larger ones are generated code or data.
 MAX_SOURCE_BYTES = 8 * MIB
 #: Most tokens (about: words and punctuation) parsed from one file. ``ast.parse`` holds
