@@ -31,6 +31,7 @@ from tfdoctor.bounded import (
     MAX_TF_CONFIG_BYTES,
     InputError,
     code_problem,
+    json_depth,
     parse_json,
 )
 from tfdoctor.cluster.spec import NameLookup, check_environment, resolve_all
@@ -115,7 +116,7 @@ def test_diff_and_fleet_refuse_a_deep_report(tmp_path: Path, deep: Path) -> None
 
 def test_parse_json_counts_the_levels() -> None:
     nested = "[" * MAX_JSON_NESTING + "]" * MAX_JSON_NESTING
-    assert parse_json(nested, "x", "it") == parse_json(nested, "x", "it")  # at the limit: fine
+    assert json_depth(parse_json(nested, "x", "it"), 1000) == MAX_JSON_NESTING  # at the limit
     with pytest.raises(InputError, match="x: nested deeper than"):
         parse_json("[" + nested + "]", "x", "it")
     with pytest.raises(InputError, match="nested deeper"):
