@@ -16,6 +16,7 @@ ALLOWED = {
     "tfdoctor.defaults": (),
     "tfdoctor.records": (),
     "tfdoctor.cache": (),
+    "tfdoctor.bounded": (),
     "tfdoctor.facts": (),
     # The CUDA pip wheels' layout and XLA's CUDA-root flag, shared by probes and services.
     "tfdoctor.cuda_layout": (),
@@ -182,9 +183,10 @@ def _within(imported: str, prefixes: tuple[str, ...]) -> bool:
     return any(imported == p or imported.startswith(p + ".") for p in prefixes)
 
 
-#: Modules any layer may import: the immutable-record base of every layer's data types, and
-#: the cache of results that are pure functions of files. Neither imports the package.
-FOUNDATION = ("tfdoctor.records", "tfdoctor.cache")
+#: Modules any layer may import: the immutable-record base of every layer's data types, the
+#: cache of results that are pure functions of files, and the readers that bound what a user
+#: hands in. None imports the package.
+FOUNDATION = ("tfdoctor.records", "tfdoctor.cache", "tfdoctor.bounded")
 
 
 def layer_violations(name: str, imports: set[str]) -> list[str]:

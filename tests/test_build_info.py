@@ -250,3 +250,16 @@ def test_no_tensorflow_and_an_unreadable_file(tmp_path: Path) -> None:
     assert read_build_info([str(tmp_path)]) is None
     _package(tmp_path, regular=True, build_info="build_info = {\n")
     assert read_build_info([str(tmp_path)]) is None
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        pytest.param("build_info = {'x': a" + ".b" * 5000 + "}\n", id="deep-expression"),
+        pytest.param("x = 1\n" * 1_400_000, id="over-8-MiB"),
+    ],
+)
+def test_a_hostile_build_info_is_unread_not_a_crash(tmp_path: Path, source: str) -> None:
+    # Python 3.11 raises RecursionError on the deep one (3.9 crashes); neither is parsed.
+    _package(tmp_path, regular=True, build_info=source)
+    assert read_build_info([str(tmp_path)]) is None

@@ -147,3 +147,10 @@ def test_probe_reads_every_record_sorted(tmp_path: Path) -> None:
 def test_not_a_conda_prefix(tmp_path: Path) -> None:
     assert probe_conda(str(tmp_path)) is None
     assert probe_conda(None) is None
+
+
+def test_a_record_nested_past_any_shape_is_read_like_one_cut_short() -> None:
+    # json.loads alone raises RecursionError on it; the probe must not raise at all.
+    text = '{\n  "name": "numpy",\n  "version": "1.26.4",\n  "x": ' + "[" * 4000 + "]" * 4000 + "}"
+    pkg = parse_conda_record("numpy-1.26.4-py311h64a7726_0.json", text, complete=True)
+    assert pkg == CondaPackage("numpy", "1.26.4", "py311h64a7726_0", "")

@@ -846,7 +846,8 @@ def explain_command(
     Exits 0 when only harmless noise or nothing is recognised, 2 when a cause of error level
     is found, 3 on bad input.
     """
-    from tfdoctor.doctor import collect_facts, load_facts, open_matrix  # noqa: PLC0415 - lazy
+    from tfdoctor.bounded import InputError  # noqa: PLC0415 - lazy
+    from tfdoctor.doctor import collect_facts, load_facts, open_matrix  # noqa: PLC0415
     from tfdoctor.explain import explain  # noqa: PLC0415
     from tfdoctor.explain.reader import read_log  # noqa: PLC0415
     from tfdoctor.signatures import SignatureError, load_signatures  # noqa: PLC0415
@@ -869,7 +870,7 @@ def explain_command(
         source = nullcontext(sys.stdin.buffer) if log == "-" else open(log, "rb")  # noqa: PTH123, SIM115
         with source as stream:
             report = explain(read_log(stream, log), signatures, table, facts, __version__)
-    except SignatureError as exc:
+    except (SignatureError, InputError) as exc:
         raise _fail(str(exc)) from None
     except OSError as exc:
         raise _fail(f"cannot read {log}: {exc.strerror or exc}") from None
@@ -1003,19 +1004,23 @@ def cluster_check_command(
 
     Exits 0 when it is a valid cluster, 2 on errors, 3 when --tf-config cannot be read.
     """
-    from tfdoctor.cluster import check_report, system_resolver  # noqa: PLC0415 - when used
+    from tfdoctor.bounded import InputError  # noqa: PLC0415 - when used
+    from tfdoctor.cluster import NameLookup, check_report, read_tf_config, system_resolver  # noqa: PLC0415
 
     env = dict(os.environ)
     if tf_config is not None:
         try:
-            if tf_config == "-":
-                env["TF_CONFIG"] = sys.stdin.read()
-            else:
-                with open(tf_config, encoding="utf-8") as stream:  # noqa: PTH123
-                    env["TF_CONFIG"] = stream.read()
-        except (OSError, UnicodeDecodeError) as exc:
-            raise _fail(f"cannot read {tf_config}: {exc}") from None
-    report = check_report(env, system_resolver, __version__, _now())
+            env["TF_CONFIG"] = read_tf_config(tf_config)
+        except InputError as exc:
+            raise _fail(str(exc)) from None
+    status = _spinner() if _use_color(sys.stderr) else None
+    with status if status is not None else nullcontext():
+        lookup = NameLookup(
+            progress=None
+            if status is None
+            else lambda done, total: status.update(f"tfdoctor: resolving host names {done}/{total}")
+        )
+        report = check_report(env, system_resolver, __version__, _now(), lookup)
     raise typer.Exit(_emit_report(report, output_format, json_out, color, "cluster check"))
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
-import json
 import math
 import os
 import platform as pyplatform
@@ -21,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Optional, TypeVar
 
 from tfdoctor import __version__
+from tfdoctor.bounded import MAX_REPORT_BYTES, InputError, parse_json, read_text
 from tfdoctor.compat import Target, TargetError, Verdict, make_target, platform_of, verdicts
 from tfdoctor.defaults import DEFAULT_TIMEOUT, SHADOW_IMPORT_TIMEOUT
 from tfdoctor.facts import Facts, FactsError, ProbeError, TensorFlowFacts
@@ -286,11 +286,15 @@ def _answer_timeout(environ: Mapping[str, str]) -> float:
 def load_facts(path: str) -> Facts:
     """Facts from a saved ``--json`` report (or bare facts document); DoctorError if unusable."""
     try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+        text = read_text(path, MAX_REPORT_BYTES, "a facts file")
     except (OSError, UnicodeDecodeError) as exc:
         raise DoctorError(f"cannot read facts file {path}: {exc}") from exc
+    except InputError as exc:
+        raise DoctorError(str(exc)) from None
     try:
-        data = json.loads(text)
+        data = parse_json(text, path, "a facts file")
+    except InputError as exc:
+        raise DoctorError(str(exc)) from None
     except ValueError as exc:
         raise DoctorError(f"facts file {path} is not valid JSON: {exc}") from exc
     try:

@@ -6,7 +6,8 @@ the nodes (``FILE:LINE: FIELD: message``), and each file's own reader validates 
 own code, so that a command that starts often (``check --static`` in a container's start, CI)
 does not parse and validate the same YAML on every start.
 
-This module imports nothing from the package but :mod:`tfdoctor.cache`.
+This module imports nothing from the package but :mod:`tfdoctor.cache` and
+:mod:`tfdoctor.bounded`.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Optional, TypeVar
 
+from tfdoctor.bounded import MAX_TEXT_BYTES, InputError, read_bytes
 from tfdoctor.cache import entry_path, read_entry, write_entry
 
 if TYPE_CHECKING:
@@ -38,9 +40,11 @@ def read_document(path: str, noun: str, error: type[Exception]) -> str:
 
 def _read_bytes(path: str, noun: str, error: type[Exception]) -> bytes:
     try:
-        return Path(path).read_bytes()
+        return read_bytes(path, MAX_TEXT_BYTES, f"the {noun}")
     except OSError as exc:
         raise error(f"{path}: cannot read the {noun}: {exc.strerror or exc}") from None
+    except InputError as exc:
+        raise error(str(exc)) from None
 
 
 def _decode(raw: bytes, path: str, noun: str, error: type[Exception]) -> str:
@@ -58,6 +62,9 @@ def compose(text: str, path: str, what: str, error: type[Exception]) -> Any:
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
         root = yaml.compose(text, Loader=loader)
+    except RecursionError:
+        # libyaml stops at 1000 levels itself; PyYAML's own composer recurses once per level.
+        raise error(f"{path}:1: YAML nested too deeply") from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else 1

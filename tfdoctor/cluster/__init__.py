@@ -15,7 +15,15 @@ from collections.abc import Mapping, Sequence
 from typing import Optional
 
 from tfdoctor.cluster.fleet import FleetError, fleet_report
-from tfdoctor.cluster.spec import ClusterSpec, Resolver, check_environment, system_resolver
+from tfdoctor.cluster.spec import (
+    DEFAULT_LOOKUP,
+    ClusterSpec,
+    NameLookup,
+    Resolver,
+    check_environment,
+    read_tf_config,
+    system_resolver,
+)
 from tfdoctor.cluster.verdicts import judge
 from tfdoctor.cluster.workers import (
     DEFAULT_SIZES,
@@ -33,11 +41,13 @@ __all__ = [
     "FULL_SIZES",
     "ClusterSpec",
     "FleetError",
+    "NameLookup",
     "SmokeOptions",
     "WorkerOutcome",
     "check_report",
     "fleet_report",
     "local_report",
+    "read_tf_config",
     "smoke_report",
     "system_resolver",
 ]
@@ -47,9 +57,15 @@ def _report(findings: Sequence[Finding], version: str, now: str) -> Report:
     return Report(Facts(tfdoctor_version=version, collected_at=now), tuple(findings))
 
 
-def check_report(env: Mapping[str, str], resolve: Resolver, version: str, now: str) -> Report:
+def check_report(
+    env: Mapping[str, str],
+    resolve: Resolver,
+    version: str,
+    now: str,
+    lookup: NameLookup = DEFAULT_LOOKUP,
+) -> Report:
     """The findings on the cluster description in ``env`` (no TensorFlow, no connection)."""
-    _, findings = check_environment(env, resolve)
+    _, findings = check_environment(env, resolve, lookup)
     return _report(findings, version, now)
 
 

@@ -7,11 +7,11 @@ TensorFlow), so saved reports and facts gathered through the collectives compare
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Optional
 
+from tfdoctor.bounded import MAX_REPORT_BYTES, InputError, read_json
 from tfdoctor.causes import finding
 from tfdoctor.facts import Facts, FactsError
 from tfdoctor.findings import Finding, Fix, Report, Severity, facts_from_report_json
@@ -79,10 +79,12 @@ def node_summary(facts: Facts) -> dict[str, str]:
 def load_node(path: str) -> tuple[str, Facts, Optional[dict[str, Any]]]:
     """A saved ``check --json`` report: its node name (the file's stem), facts, summary."""
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = read_json(path, MAX_REPORT_BYTES, "a saved report")
     except OSError as exc:
         raise FleetError(f"cannot read {path}: {exc.strerror or exc}") from None
-    except ValueError as exc:
+    except InputError as exc:
+        raise FleetError(str(exc)) from None
+    except ValueError as exc:  # not JSON, or not UTF-8
         raise FleetError(f"{path}: not JSON: {exc}") from None
     try:
         facts = facts_from_report_json(data)

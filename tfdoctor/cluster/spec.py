@@ -11,11 +11,21 @@ from __future__ import annotations
 
 import ipaddress
 import json
+import queue
 import re
 import socket
+import threading
+import time
 from collections.abc import Mapping, Sequence
 from typing import Any, Callable, Optional
 
+from tfdoctor.bounded import (
+    MAX_JSON_NESTING,
+    MAX_TF_CONFIG_BYTES,
+    InputError,
+    parse_json,
+    read_text,
+)
 from tfdoctor.causes import finding
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.records import Record, record
@@ -26,6 +36,15 @@ CHECK = "cluster"
 #: Says whether ``host`` resolves: ``None`` when it does, else the reason. Injected so that
 #: tests never touch the network.
 Resolver = Callable[[str], Optional[str]]
+#: Told ``(answered, total)`` as host names are looked up.
+LookupProgress = Callable[[int, int], None]
+
+#: Host names looked up at once. ``getaddrinfo`` blocks its thread for as long as the
+#: resolver takes (about 0.15 s for an unknown name, seconds for a dead DNS server), so a
+#: cluster of hundreds of names is looked up in parallel, without flooding the resolver.
+RESOLVE_WORKERS = 16
+#: Seconds all look-ups may take together; names unanswered by then are reported as such.
+RESOLVE_DEADLINE = 10.0
 
 #: The task types ``_validate_cluster_spec`` allows (``allowed_task_types``); TF1's ``master``
 #: is not among them in TF2.
@@ -59,6 +78,74 @@ def system_resolver(host: str) -> Optional[str]:
     except (OSError, UnicodeError) as exc:
         return str(exc) or type(exc).__name__
     return None
+
+
+@record
+class NameLookup(Record):
+    """How the host names of a cluster are looked up: at most ``workers`` at once, all within
+    ``deadline`` seconds, with ``progress`` told after each answer."""
+
+    workers: int = RESOLVE_WORKERS
+    deadline: float = RESOLVE_DEADLINE
+    progress: Optional[LookupProgress] = None
+
+
+#: Look-ups as the commands run them.
+DEFAULT_LOOKUP = NameLookup()
+
+
+def resolve_all(
+    hosts: Sequence[str], resolve: Resolver, lookup: NameLookup
+) -> dict[str, Optional[str]]:
+    """``resolve``'s answer for each host answered within the deadline (a host left out was
+    not answered in time).
+
+    The look-ups run in daemon threads: one still blocked at the deadline is abandoned, and
+    cannot keep the process from exiting.
+    """
+    answers: dict[str, Optional[str]] = {}
+    if not hosts:
+        return answers
+    waiting: queue.SimpleQueue[str] = queue.SimpleQueue()
+    for host in hosts:
+        waiting.put(host)
+    changed = threading.Condition()
+
+    def work() -> None:
+        while True:
+            try:
+                host = waiting.get_nowait()
+            except queue.Empty:
+                return
+            try:
+                reason = resolve(host)
+            except Exception as exc:  # a resolver that fails is an answer: the name is unusable
+                reason = f"{type(exc).__name__}: {exc}"
+            with changed:
+                answers[host] = reason
+                changed.notify()
+
+    for _ in range(max(1, min(lookup.workers, len(hosts)))):
+        threading.Thread(target=work, name="tfdoctor-resolve", daemon=True).start()
+    end = time.monotonic() + lookup.deadline
+    count = 0
+    finished = False
+    while not finished:
+        with changed:
+            left = end - time.monotonic()
+            if len(answers) == count and left > 0:
+                changed.wait(left)
+            count = len(answers)
+            finished = count == len(hosts) or time.monotonic() >= end
+            out = dict(answers) if finished else answers
+        if lookup.progress is not None:
+            lookup.progress(count, len(hosts))
+    while True:  # the names not started yet are not looked up at all
+        try:
+            waiting.get_nowait()
+        except queue.Empty:
+            break
+    return out
 
 
 @record
@@ -165,7 +252,18 @@ def parse_tf_config(text: str) -> tuple[Optional[ClusterSpec], list[Finding]]:
     """
     # TFConfigClusterResolver: json.loads(os.environ.get('TF_CONFIG', '{}')).
     try:
-        doc = json.loads(text) if text.strip() else {}
+        doc = parse_json(text, "TF_CONFIG", "TF_CONFIG") if text.strip() else {}
+    except InputError:
+        return None, [
+            _err(
+                "tf-config-invalid-json",
+                f"TF_CONFIG nests deeper than {MAX_JSON_NESTING} levels; a cluster "
+                "description needs three",
+                "A cluster description nests `cluster`, a job, its address list. TensorFlow's "
+                "json.loads fails with RecursionError on a document nested about 1,000 deep, "
+                "and no document this deep is a cluster it can use.",
+            )
+        ]
     except ValueError as exc:
         return None, [
             _err(
@@ -371,7 +469,9 @@ def _parse_task(
     return task_type, index, []
 
 
-def check_addresses(spec: ClusterSpec, resolve: Resolver) -> list[Finding]:
+def check_addresses(
+    spec: ClusterSpec, resolve: Resolver, lookup: NameLookup = DEFAULT_LOOKUP
+) -> list[Finding]:
     """Each address: ``host:port`` form, port range, duplicates, loopback mix, resolution."""
     findings: list[Finding] = []
     addresses = spec.addresses()
@@ -423,10 +523,10 @@ def check_addresses(spec: ClusterSpec, resolve: Resolver) -> list[Finding]:
                 Fix("List every task by a name or IP address all hosts can reach."),
             )
         )
-    for host in hosts:
-        if _is_ip(host) or is_loopback(host):
-            continue
-        reason = resolve(host)
+    names = [h for h in hosts if not (_is_ip(h) or is_loopback(h))]
+    answers = resolve_all(names, resolve, lookup)
+    for host in names:
+        reason = answers.get(host)
         if reason is not None:
             findings.append(
                 _err(
@@ -441,7 +541,39 @@ def check_addresses(spec: ClusterSpec, resolve: Resolver) -> list[Finding]:
                     ),
                 )
             )
+    late = [h for h in names if h not in answers]
+    if late:
+        findings.append(_late_finding(spec.source, late, len(names), lookup.deadline))
     return findings
+
+
+def _late_finding(source: str, late: Sequence[str], total: int, deadline: float) -> Finding:
+    """The names the resolver did not answer in time: unknown, neither good nor bad."""
+    shown = ", ".join(late[:5]) + (f" and {len(late) - 5} more" if len(late) > 5 else "")
+    return Finding(
+        f"{CHECK}.resolve-timeout",
+        Severity.UNKNOWN,
+        f"{source}: {len(late)} of {total} host name(s) not resolved within {deadline:g} s: "
+        f"{shown}",
+        "The name resolver did not answer in time (a slow or unreachable DNS server); "
+        "gRPC waits on these names as well when the workers connect.",
+        Fix(
+            "Look the names up by hand, and fix the resolver or use IP addresses.",
+            (f"getent hosts {late[0]}",),
+        ),
+        check=CHECK,
+    )
+
+
+def read_tf_config(path: str) -> str:
+    """The TF_CONFIG document in ``path`` (``-``: stdin), within what an environment variable
+    holds; InputError naming the file when it cannot be read or is larger."""
+    try:
+        return read_text(path, MAX_TF_CONFIG_BYTES, "TF_CONFIG")
+    except InputError:
+        raise
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"cannot read {path}: {exc}") from None
 
 
 def summary_finding(spec: ClusterSpec) -> Finding:
@@ -530,7 +662,9 @@ def slurm_spec(env: Mapping[str, str]) -> ClusterSpec:
     return ClusterSpec("Slurm", {"worker": tuple(workers)}, "worker", int(env["SLURM_PROCID"]))
 
 
-def check_slurm(env: Mapping[str, str], resolve: Resolver) -> list[Finding]:
+def check_slurm(
+    env: Mapping[str, str], resolve: Resolver, lookup: NameLookup = DEFAULT_LOOKUP
+) -> list[Finding]:
     """Inside a Slurm job: inside ``srun``, the step variables consistent, names resolvable."""
     if "SLURM_JOB_ID" not in env and "SLURM_PROCID" not in env:
         return []
@@ -567,7 +701,7 @@ def check_slurm(env: Mapping[str, str], resolve: Resolver) -> list[Finding]:
                 f"SLURM_PROCID {spec.task_index} is outside the step's {spec.task_count} tasks",
             )
         )
-    findings.extend(check_addresses(spec, resolve))
+    findings.extend(check_addresses(spec, resolve, lookup))
     if "TF_CONFIG" not in env:
         findings.append(
             finding(
@@ -613,7 +747,7 @@ def check_kubernetes(env: Mapping[str, str], spec: Optional[ClusterSpec]) -> lis
 
 
 def check_environment(
-    env: Mapping[str, str], resolve: Resolver
+    env: Mapping[str, str], resolve: Resolver, lookup: NameLookup = DEFAULT_LOOKUP
 ) -> tuple[Optional[ClusterSpec], tuple[Finding, ...]]:
     """Every cluster finding for a process with environment ``env``, and the spec it sees.
 
@@ -627,8 +761,8 @@ def check_environment(
         spec, form = parse_tf_config(text)
         findings.extend(form)
         if spec is not None:
-            findings.extend(check_addresses(spec, resolve))
-    slurm = check_slurm(env, resolve)
+            findings.extend(check_addresses(spec, resolve, lookup))
+    slurm = check_slurm(env, resolve, lookup)
     findings.extend(slurm)
     if spec is None and text is None and slurm and not _has_errors(slurm):
         try:

@@ -16,11 +16,13 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import re
+import shlex
 from collections.abc import Iterable, Sequence
 from typing import Callable, Optional
 
 from tfdoctor import causes
-from tfdoctor.explain.reader import LogText
+from tfdoctor.bounded import size_text
+from tfdoctor.explain.reader import LogReader, LogText
 from tfdoctor.facts import (
     DriverFacts,
     Facts,
@@ -631,4 +633,43 @@ def explain(
                 check="explain",
             )
         )
+    if isinstance(lines, LogReader) and lines.unread is not None:
+        out.append(_unread_finding(lines, *lines.unread))
     return Report(merged, tuple(dataclasses.replace(f, check="explain") for f in out))
+
+
+def _unread_finding(log: LogReader, first: int, end: Optional[int]) -> Finding:
+    """The log was longer than explain reads: bytes ``first`` to ``end`` were not explained."""
+    shown = "LOG" if log.name == "stdin" else shlex.quote(log.name)
+    why = (
+        f"explain reads at most {size_text(log.limit)} of a log, so that a huge one cannot take "
+        "minutes"
+    )
+    if end is None or log.size is None:
+        return Finding(
+            "explain.log-truncated",
+            Severity.UNKNOWN,
+            f"Only the first {size_text(first)} of {log.name} were read; the rest was not "
+            "explained",
+            f"{why}; of a stream that cannot seek (a pipe), the start. A failure at the end "
+            "of the log is not seen.",
+            Fix(
+                "Explain the end of the log (the last 100 MiB):",
+                (f"tail -c 100M {shown} | tfdoctor explain -",),
+            ),
+            check="explain",
+        )
+    return Finding(
+        "explain.log-truncated",
+        Severity.UNKNOWN,
+        f"Read the first {size_text(first)} and the last {size_text(log.size - end)} of "
+        f"{log.name} ({size_text(log.size)}); the {size_text(end - first)} between were not "
+        "explained",
+        f"{why}: of a file, its start (versions, libraries loaded) and its end (the failure). "
+        "Lines at the end are numbered from where reading resumed.",
+        Fix(
+            "Explain the part that was skipped, if it matters:",
+            (f"tail -c +{first + 1} {shown} | head -c {end - first} | tfdoctor explain -",),
+        ),
+        check="explain",
+    )

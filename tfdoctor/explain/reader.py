@@ -5,25 +5,32 @@ ANSI colour codes, Windows line ends, progress bars redrawn with ``\\r``, invali
 PowerShell's UTF-16, or a whole Jupyter notebook. :func:`read_log` turns any of these into
 :class:`LogText` blocks of whole lines, in order, with the number of their first line, holding
 at most one block (about a mebibyte) in memory at a time. A notebook is the exception: JSON
-has to be parsed whole, so it is read whole (up to :data:`MAX_NOTEBOOK` bytes).
+has to be parsed whole, so it is read whole (within :mod:`tfdoctor.bounded`'s limits on size
+and nesting, else InputError). Of a plain log at most :data:`MAX_LOG_BYTES` are read (its
+start and its end); :attr:`LogReader.unread` then says what was left.
 """
 
 from __future__ import annotations
 
 import codecs
-import json
+import io
 import re
 from collections.abc import Iterable, Iterator
 from typing import IO, Any, Optional
 
+from tfdoctor.bounded import (
+    MAX_LOG_BYTES,
+    MAX_NOTEBOOK_BYTES,
+    InputError,
+    parse_json,
+    size_text,
+)
 from tfdoctor.records import Record, record
 
 #: Bytes read at a time; a block ends at the last line end inside it.
 CHUNK = 1 << 20
 #: A line longer than this is cut into pieces (a progress bar that never ends its line).
 MAX_LINE = 4 << 20
-#: Largest notebook parsed (a notebook is JSON, which is parsed whole).
-MAX_NOTEBOOK = 256 << 20
 
 # ECMA-48 control sequences (colours, cursor moves), OSC strings (titles, hyperlinks) and
 # the two-byte escapes: what terminals interpret and a pasted log should not contain.
@@ -83,26 +90,133 @@ def split_text(text: str, label: str = "", first_line: int = 1) -> LogText:
     return LogText(label, first_line, clean(text))
 
 
+class LogReader:
+    """The blocks of a log, read as they are iterated (:func:`read_log`).
+
+    A plain log is read up to ``limit`` bytes. Of a longer file (a stream that can seek) the
+    first half of that and the last half are read, since a log's start (versions, libraries
+    loaded) and its end (the failure) are what explain most; of a longer pipe, the start.
+    :attr:`unread` then says what was left.
+    """
+
+    def __init__(self, stream: IO[bytes], name: str, chunk: int, max_line: int, limit: int) -> None:
+        self.stream = stream
+        self.name = name if name not in ("", "-") else "stdin"
+        self.chunk = chunk
+        self.max_line = max_line
+        self.limit = limit
+        #: The size of a log that can seek, once it is found longer than the limit.
+        self.size: Optional[int] = None
+        #: The byte range left unread, ``(start, end)``; ``end`` is None for a stream whose
+        #: length is unknown (a pipe). None when the whole log was read.
+        self.unread: Optional[tuple[int, Optional[int]]] = None
+        self._read = 0
+
+    def __iter__(self) -> Iterator[LogText]:
+        head = self.stream.read(self.chunk)
+        decoder = _decoder_for(head)
+        looks_like = head.lstrip()[:1] == b"{" and (b'"cells"' in head or b'"nbformat"' in head)
+        if self.name.endswith(".ipynb") or looks_like:
+            rest = self.stream.read(MAX_NOTEBOOK_BYTES + 1 - len(head))
+            whole = len(head) + len(rest) <= MAX_NOTEBOOK_BYTES
+            if not whole and self.name.endswith(".ipynb"):
+                raise InputError(
+                    f"{self.name}: larger than {size_text(MAX_NOTEBOOK_BYTES)}, the most a "
+                    "notebook may be"
+                )
+            blocks = _notebook(head + rest, self.name) if whole else None
+            if blocks is not None:
+                yield from blocks
+                return
+            head += rest
+        size = _size_of(self.stream)
+        if size is None or size <= self.limit:
+            yield from self._blocks(head, self.limit, decoder, "")
+            if self._read >= self.limit and (len(head) > self.limit or self.stream.read(1)):
+                self.unread = (self._read, None)
+            return
+        first = self.limit // 2
+        yield from self._blocks(head, first, decoder, "")
+        # The end: from a line start in the last half of the limit (an even offset keeps a
+        # UTF-16 log on its code units), its lines numbered from there.
+        start = size - (self.limit - first)
+        start += start % 2
+        self.size, self.unread = size, (self._read, start)
+        self.stream.seek(start)
+        label = f"last {size_text(size - start)}"
+        yield from self._blocks(b"", size - start, _tail_decoder(head), label, partial=True)
+
+    def _blocks(
+        self,
+        first: bytes,
+        budget: int,
+        decoder: codecs.IncrementalDecoder,
+        label: str,
+        partial: bool = False,
+    ) -> Iterator[LogText]:
+        """Blocks of whole lines from ``first`` and the stream, ``budget`` bytes in all;
+        ``partial``: the text starts inside a line, which is left out."""
+        line = 1
+        pending = ""
+        data = first[:budget] if first else self.stream.read(min(self.chunk, budget))
+        read = len(data)
+        while data:
+            text = pending + decoder.decode(data)
+            if partial:
+                cut = text.find("\n")
+                text, partial = ("", True) if cut < 0 else (text[cut + 1 :], False)
+            cut = text.rfind("\n")
+            if cut >= 0:
+                piece, pending = text[:cut], text[cut + 1 :]
+                yield LogText(label, line, clean(piece))
+                line += piece.count("\n") + 1
+            else:
+                pending = text
+            if len(pending) >= self.max_line:
+                # A line that never ends (a progress bar without line ends): what its redraws
+                # leave, or pieces of it under the same line number; memory stays bounded.
+                pending = clean(pending)
+                if len(pending) >= self.max_line:
+                    yield LogText(label, line, pending)
+                    pending = ""
+            if read >= budget:
+                break
+            data = self.stream.read(min(self.chunk, budget - read))
+            read += len(data)
+        self._read = read
+        rest = pending + decoder.decode(b"", final=True)
+        if rest and not partial:
+            yield LogText(label, line, clean(rest))
+
+
+def _size_of(stream: IO[bytes]) -> Optional[int]:
+    """The length of a stream that can seek (a file, stdin redirected from one); else None."""
+    try:
+        if not stream.seekable():
+            return None
+        here = stream.tell()
+        end = stream.seek(0, io.SEEK_END)
+        stream.seek(here)
+    except (OSError, ValueError, AttributeError):
+        return None
+    return end
+
+
 def read_log(
-    stream: IO[bytes], name: str = "", chunk: int = CHUNK, max_line: int = MAX_LINE
-) -> Iterator[LogText]:
+    stream: IO[bytes],
+    name: str = "",
+    chunk: int = CHUNK,
+    max_line: int = MAX_LINE,
+    limit: int = MAX_LOG_BYTES,
+) -> LogReader:
     """Blocks of ``stream``'s lines; a notebook's outputs when it is one.
 
     ``name`` (the file name) marks a notebook by its ``.ipynb`` suffix; otherwise a JSON
     document that starts with ``{``, names ``cells`` or ``nbformat`` early and parses as a
-    notebook is read as one. ``chunk`` and ``max_line`` bound the memory held.
+    notebook is read as one. ``chunk`` and ``max_line`` bound the memory held, ``limit`` the
+    bytes of a plain log read. Iterating raises InputError for a notebook over a limit.
     """
-    head = stream.read(chunk)
-    decoder = _decoder_for(head)
-    looks_like = head.lstrip()[:1] == b"{" and (b'"cells"' in head or b'"nbformat"' in head)
-    if name.endswith(".ipynb") or looks_like:
-        rest = stream.read(MAX_NOTEBOOK)
-        blocks = _notebook(head + rest)
-        if blocks is not None:
-            yield from blocks
-            return
-        head += rest
-    yield from _plain(head, stream, decoder, chunk, max_line)
+    return LogReader(stream, name, chunk, max_line, limit)
 
 
 def _decoder_for(head: bytes) -> codecs.IncrementalDecoder:
@@ -113,42 +227,24 @@ def _decoder_for(head: bytes) -> codecs.IncrementalDecoder:
     return codecs.getincrementaldecoder("utf-8-sig")(errors="replace")
 
 
-def _plain(
-    head: bytes,
-    stream: IO[bytes],
-    decoder: codecs.IncrementalDecoder,
-    chunk: int,
-    max_line: int,
-) -> Iterator[LogText]:
-    line = 1
-    pending = ""
-    data = head
-    while data:
-        text = pending + decoder.decode(data)
-        cut = text.rfind("\n")
-        if cut >= 0:
-            piece, pending = text[:cut], text[cut + 1 :]
-            yield LogText("", line, clean(piece))
-            line += piece.count("\n") + 1
-        else:
-            pending = text
-        if len(pending) >= max_line:
-            # A line that never ends (a progress bar without line ends): what its redraws
-            # leave, or pieces of it under the same line number; memory stays bounded.
-            pending = clean(pending)
-            if len(pending) >= max_line:
-                yield LogText("", line, pending)
-                pending = ""
-        data = stream.read(chunk)
-    rest = pending + decoder.decode(b"", final=True)
-    if rest:
-        yield LogText("", line, clean(rest))
+def _tail_decoder(head: bytes) -> codecs.IncrementalDecoder:
+    """A decoder for text read from the middle of a log whose start is ``head``."""
+    if head.startswith(codecs.BOM_UTF16_LE):
+        return codecs.getincrementaldecoder("utf-16-le")(errors="replace")
+    if head.startswith(codecs.BOM_UTF16_BE):
+        return codecs.getincrementaldecoder("utf-16-be")(errors="replace")
+    return codecs.getincrementaldecoder("utf-8")(errors="replace")
 
 
-def _notebook(data: bytes) -> Optional[list[LogText]]:
-    """A Jupyter notebook's outputs as blocks labelled ``cell N``; None when not one."""
+def _notebook(data: bytes, name: str) -> Optional[list[LogText]]:
+    """A Jupyter notebook's outputs as blocks labelled ``cell N``; None when not one.
+
+    InputError when it nests deeper than ``tfdoctor.bounded.MAX_JSON_NESTING``.
+    """
     try:
-        doc = json.loads(data.decode("utf-8", errors="replace"))
+        doc = parse_json(data.decode("utf-8", errors="replace"), name, "a notebook")
+    except InputError:
+        raise
     except ValueError:
         return None
     if not isinstance(doc, dict) or not isinstance(doc.get("cells"), list):

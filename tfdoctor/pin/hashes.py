@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import dataclasses
 import html.parser
-import json
 import re
 import urllib.error
 import urllib.parse
@@ -23,6 +22,7 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
+from tfdoctor.bounded import MAX_INDEX_PAGE_BYTES, InputError, parse_json, read_stream
 from tfdoctor.pin import PinEntry, Pinset
 
 if TYPE_CHECKING:
@@ -170,18 +170,22 @@ def fetch_project_json(name: str, index_url: str = PYPI_SIMPLE) -> Any:
     try:
         with urllib.request.urlopen(request, timeout=TIMEOUT) as response:
             kind = response.headers.get_content_type()
-            body = response.read().decode("utf-8")
+            body = read_stream(response, url, MAX_INDEX_PAGE_BYTES, "an index page").decode()
     except urllib.error.HTTPError as exc:
         if exc.code == 404:
             raise HashError(f"{name} is not on the package index {index_url}") from None
         raise HashError(f"{name}: the package index answered {exc.code}") from None
     except FileNotFoundError:
         raise HashError(f"{name} is not on the package index {index_url}") from None
+    except InputError as exc:
+        raise HashError(f"{name}: the package index page is unusable: {exc}") from None
     except (urllib.error.URLError, OSError, ValueError) as exc:
         raise HashError(f"{name}: cannot reach the package index ({exc})") from None
     if kind == SIMPLE_JSON:
         try:
-            return json.loads(body)
+            return parse_json(body, url, "an index page")
+        except InputError as exc:
+            raise HashError(f"{name}: the package index page is unusable: {exc}") from None
         except ValueError:
             raise HashError(f"{name}: the package index answered malformed JSON") from None
     if kind in SIMPLE_HTML:

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from pathlib import Path
+
+from tfdoctor.bounded import MAX_TEXT_BYTES, InputError, read_text
 
 #: Global options that do not change which versions are pinned.
 _IGNORED_OPTIONS = (
@@ -121,7 +122,9 @@ def parse_requirements(text: str, source: str = "requirements.txt") -> tuple[str
 def read_requirements(path: str) -> tuple[str, ...]:
     """The requirements in the file at ``path``; :class:`RequirementsError` when unusable."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = read_text(path, MAX_TEXT_BYTES, "a requirements file")
+    except InputError as exc:
+        raise RequirementsError(str(exc)) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise RequirementsError(f"cannot read {path}: {exc}") from None
     return parse_requirements(text, path)

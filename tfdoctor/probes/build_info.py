@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Optional
 
+from tfdoctor.bounded import MAX_SOURCE_BYTES, code_problem, read_text
 from tfdoctor.records import Record, record
 
 #: Where the file sits inside the ``tensorflow`` package directory.
@@ -132,8 +133,13 @@ def read_build_info(site_dirs: Iterable[str]) -> Optional[dict[str, object]]:
     if path is None:
         return None
     try:
-        return parse_build_info(path.read_text(encoding="utf-8"))
-    except (OSError, SyntaxError, ValueError):
+        source = read_text(str(path), MAX_SOURCE_BYTES, "build_info.py")
+        if code_problem(source) is not None:
+            return None
+        return parse_build_info(source)
+    # ValueError: not UTF-8, over the size limit; RecursionError, MemoryError: Python's parser
+    # refusing an expression too deep (a damaged or hostile file is unread, like a missing one).
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
         return None
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Optional
 from urllib.parse import urlsplit
 
+from tfdoctor.bounded import parse_json
 from tfdoctor.facts import CondaFacts, CondaPackage, ProbeError
 
 PROBE = "conda"
@@ -84,8 +85,8 @@ def parse_conda_record(filename: str, head: str, complete: bool) -> Optional[Con
     fields: dict[str, str] = {}
     if complete:
         try:
-            doc = json.loads(head)
-        except ValueError:
+            doc = parse_json(head, filename, "a conda record")
+        except ValueError:  # not JSON, or nested past any record's shape: read as cut short
             doc = None
         if isinstance(doc, dict):
             fields = {k: v for k, v in doc.items() if k in ("name", "version", "build", "channel")}

@@ -7,7 +7,8 @@ with sources) and the target line's public API as listed from its wheels
 (:mod:`tfdoctor.causes`) with its location, what happens there and the replacement.
 
 Finding ids: ``scan.<rule id>`` for a rule, ``scan.<cause>`` for a name the target's API lacks,
-``scan.unreadable`` for a file that could not be parsed (docs/findings.md).
+``scan.unreadable`` for a file that could not be parsed, ``scan.skipped`` for one over a limit
+(too large, nested too deeply: :mod:`tfdoctor.bounded`) (docs/findings.md).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from tfdoctor.matrix import Matrix, load_matrix, version_key
 from tfdoctor.records import Record, record
 from tfdoctor.scan.api import MISSING, ApiIndex, api_for, bundled_lines, load_api
 from tfdoctor.scan.rules import Rule, Rules
-from tfdoctor.scan.walker import FileUses, MethodUse, Use, scan_path
+from tfdoctor.scan.walker import SKIPPED, FileUses, MethodUse, Use, scan_path
 
 #: Files below this count are scanned in this process: a pool costs more than it saves.
 POOL_MIN_FILES = 24
@@ -382,6 +383,20 @@ def judge_files(
     out: list[Finding] = []
     for found in files:
         for error in found.errors:
+            if error.startswith(SKIPPED):
+                out.append(
+                    Finding(
+                        "scan.skipped",
+                        Severity.UNKNOWN,
+                        f"{found.path}: not scanned, {error[len(SKIPPED) :]}",
+                        "The file was not checked: it is over a limit scan puts on what it "
+                        "parses, so that one file cannot take the memory or time of the whole "
+                        "scan (docs/scan.md, Limits).",
+                        check="scan",
+                        location=Location(found.path, 1, 1),
+                    )
+                )
+                continue
             out.append(
                 Finding(
                     "scan.unreadable",

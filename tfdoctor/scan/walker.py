@@ -14,11 +14,18 @@ from __future__ import annotations
 import ast
 import bisect
 import builtins
-import json
 import re
 from collections.abc import Collection, Iterable, Iterator
 from typing import Optional, Union
 
+from tfdoctor.bounded import (
+    MAX_NOTEBOOK_BYTES,
+    MAX_SOURCE_BYTES,
+    InputError,
+    code_problem,
+    parse_json,
+    size_text,
+)
 from tfdoctor.records import Record, record
 
 #: Top-level packages whose APIs are judged; the rest of a file's imports are ignored.
@@ -28,6 +35,9 @@ ROOTS = {"tensorflow": "tf", "keras": "keras"}
 PYTHON_CELL_MAGICS = ("%%time", "%%timeit", "%%capture", "%%prun")
 
 _BUILTINS = frozenset(dir(builtins))
+
+#: How an error of :class:`FileUses` starts when the file was left unparsed on purpose.
+SKIPPED = "skipped: "
 
 
 @record
@@ -101,9 +111,9 @@ def notebook_cells(text: str) -> list[tuple[int, str]]:
     """(1-based cell number, Python source) of each code cell of a notebook's JSON.
 
     Magic (``%``), shell (``!``) and help (``?``) lines become empty lines; a cell run by a
-    non-Python cell magic (``%%bash``) is left out.
+    non-Python cell magic (``%%bash``) is left out. InputError when nested too deeply.
     """
-    data = json.loads(text)
+    data = parse_json(text, "notebook", "a notebook")
     cells = data.get("cells") if isinstance(data, dict) else None
     if not isinstance(cells, list):
         # nbformat 3 kept cells under worksheets.
@@ -158,10 +168,30 @@ def scan_source(
     if notebook:
         try:
             parts = list(notebook_cells(text))
+        except InputError as exc:
+            return FileUses(path, errors=(f"{SKIPPED}{str(exc).partition(': ')[2]}",))
         except (ValueError, AttributeError, TypeError) as exc:
             return FileUses(path, errors=(f"not a readable notebook: {exc}",))
     else:
         parts = [(None, text)]
+    problem = code_problem("\n".join(source for _, source in parts) if notebook else text)
+    if problem is not None:
+        return FileUses(path, errors=(f"{SKIPPED}{problem}",))
+    try:
+        return _scan_parts(parts, path, text, methods)
+    except RecursionError:
+        # Python's parser (3.11 on) refuses an expression too deep to build, and the walk
+        # below recurses along call chains: the file is skipped, the others scanned.
+        return FileUses(path, errors=(f"{SKIPPED}nested too deeply for Python's parser",))
+    except MemoryError:
+        # The parser's own stack limit on right-nested code (``- - - ... 1``), or no memory.
+        return FileUses(path, errors=(f"{SKIPPED}too deep or too large for Python's parser",))
+
+
+def _scan_parts(
+    parts: list[tuple[Optional[int], str]], path: str, text: str, methods: Collection[str]
+) -> FileUses:
+    """The API uses in a file's sources (one, or a notebook's cells)."""
     trees: list[tuple[Optional[int], ast.AST, list[str]]] = []
     errors: list[str] = []
     for cell, source in parts:
@@ -563,13 +593,17 @@ def _source_text(node: ast.expr) -> str:
     return ".".join(reversed(parts))
 
 
-def read_file(path: str) -> Union[str, OSError, UnicodeDecodeError]:
-    """The text of ``path`` (UTF-8, as Python reads source), or the error reading it."""
+def read_file(path: str) -> Union[str, OSError, UnicodeDecodeError, InputError]:
+    """The text of ``path`` (UTF-8, as Python reads source), or the error reading it; a file
+    over :data:`MAX_SOURCE_BYTES` (a notebook: :data:`MAX_NOTEBOOK_BYTES`) is not read."""
+    limit = MAX_NOTEBOOK_BYTES if path.endswith(".ipynb") else MAX_SOURCE_BYTES
     try:
         with open(path, "rb") as stream:  # noqa: PTH123 - the hot path: one call, no Path
-            data = stream.read()
+            data = stream.read(limit + 1)
     except OSError as exc:
         return exc
+    if len(data) > limit:
+        return InputError(f"larger than {size_text(limit)}")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -583,4 +617,6 @@ def scan_path(path: str, methods: Collection[str] = ()) -> FileUses:
         return FileUses(path, errors=(f"cannot read: {text.strerror or text}",))
     if isinstance(text, UnicodeDecodeError):
         return FileUses(path, errors=(f"not UTF-8 text: {text.reason}",))
+    if isinstance(text, InputError):
+        return FileUses(path, errors=(f"{SKIPPED}{text}",))
     return scan_source(text, path, methods, notebook=path.endswith(".ipynb"))

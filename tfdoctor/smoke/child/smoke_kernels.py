@@ -857,6 +857,7 @@ def main(argv: list[str]) -> int:
     start = time.perf_counter()
     try:
         import tensorflow as tf  # type: ignore[import-not-found,import-untyped,unused-ignore]  # noqa: PLC0415
+
         # NumPy (the kernels' reference) is part of the measured import; after TensorFlow, its
         # dependency, so that a missing TensorFlow is named as such rather than its NumPy.
         np = importlib.import_module("numpy")
