@@ -17,7 +17,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Optional, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Optional, TypeVar
 
 from tfdoctor import __version__
 from tfdoctor.compat import Target, TargetError, Verdict, make_target, platform_of, verdicts
@@ -26,6 +26,7 @@ from tfdoctor.facts import Facts, FactsError, ProbeError, TensorFlowFacts
 from tfdoctor.findings import Report, Severity, facts_from_report_json
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import Matrix, MatrixError, load_matrix
+from tfdoctor.probes._lifeline import stop_all as stop_children
 from tfdoctor.probes._run import Runner, run_command
 from tfdoctor.probes.build_info import read_build_info
 from tfdoctor.probes.conda import probe_conda
@@ -82,6 +83,28 @@ def _guard(probe: str, func: Callable[[], T], errors: list[ProbeError]) -> Optio
         return None
 
 
+class ProbesInterrupted(KeyboardInterrupt):
+    """Ctrl-C while the probes ran: ``facts`` holds what they had found by then."""
+
+    def __init__(self, facts: Facts) -> None:
+        super().__init__()
+        self.facts = facts
+
+
+#: Each probe (the name its errors carry) and the facts fields it fills.
+_PROBE_FIELDS = {
+    "python": ("python", "packages"),
+    "platform": ("platform",),
+    "cpu": ("cpu",),
+    "driver": ("driver",),
+    "cuda_libs": ("cuda_libs",),
+    "tensorflow": ("tensorflow",),
+    "nvidia_kernel": ("nvidia_kernel",),
+    "cuinit": ("cuinit",),
+    "conda": ("conda",),
+}
+
+
 def collect_facts(
     python: str = sys.executable,
     static: bool = False,
@@ -94,42 +117,57 @@ def collect_facts(
     """Probe this machine and ``python``'s environment into :class:`Facts`.
 
     ``all_packages`` lists every installed distribution, not only TensorFlow's family
-    (``tfdoctor pin``, ``check --against``).
+    (``tfdoctor pin``, ``check --against``). Ctrl-C ends every child at once and raises
+    :class:`ProbesInterrupted` with the facts found so far, each unfinished probe recorded
+    as ``interrupted``.
     """
     env = dict(os.environ if env is None else env)
     errors: list[ProbeError] = []
     note = progress or (lambda _msg: None)
-    with ThreadPoolExecutor(max_workers=6) as pool:
-        tf_future: Optional[Future[Optional[TensorFlowFacts]]] = None
-        if not static:
+    #: Facts fields, filled as each probe answers.
+    found: dict[str, Any] = {
+        "packages_complete": False,
+        "environment": select_environment(env),
+    }
+    futures: dict[str, Future[Any]] = {}
+    pool = ThreadPoolExecutor(max_workers=6)
+    try:
+        if static:
+            found["tensorflow"] = TensorFlowFacts(status="skipped", interpreter=python)
+        else:
             # Loaded here: `--static` (a container's start, a build step) does not pay for it.
             from tfdoctor.probes.tensorflow import probe_tensorflow  # noqa: PLC0415
 
             note("importing TensorFlow in a child process")
-            tf_future = pool.submit(
+            futures["tensorflow"] = pool.submit(
                 _guard,
                 "tensorflow",
                 lambda: probe_tensorflow(python, env, runner, timeout),
                 errors,
             )
-        driver_future = pool.submit(
+        futures["driver"] = pool.submit(
             _guard, "driver", lambda: probe_driver(env, runner, min(timeout, 15.0)), errors
         )
-        cpu_future = pool.submit(_guard, "cpu", lambda: probe_cpu(runner), errors)
-        kernel_future = pool.submit(
+        futures["cpu"] = pool.submit(_guard, "cpu", lambda: probe_cpu(runner), errors)
+        futures["nvidia_kernel"] = pool.submit(
             _guard, "nvidia_kernel", lambda: probe_nvidia_kernel("/", env, runner), errors
         )
         # cuInit without TensorFlow, in the examined interpreter: one interpreter start.
-        cuinit_future = pool.submit(
+        futures["cuinit"] = pool.submit(
             _guard, "cuinit", lambda: probe_cuinit(python, env, runner, min(timeout, 15.0)), errors
         )
         pyenv = probe_pyenv(python, env, runner, min(timeout, 30.0), all_packages)
         if pyenv.error is not None:
             errors.append(pyenv.error)
+        found.update(
+            python=pyenv.python,
+            packages=pyenv.packages,
+            packages_complete=all_packages and pyenv.packages is not None,
+        )
         site_dirs = pyenv.python.site_packages if pyenv.python else ()
         build_info = read_build_info(site_dirs)
         prefix = pyenv.python.prefix if pyenv.python else None
-        libs_future = pool.submit(
+        futures["cuda_libs"] = pool.submit(
             _guard,
             "cuda_libs",
             lambda: probe_elsewhere(
@@ -139,39 +177,54 @@ def collect_facts(
             ),
             errors,
         )
-        conda = _guard("conda", lambda: probe_conda(prefix), errors)
-        platform = _guard(
+        found["conda"] = _guard("conda", lambda: probe_conda(prefix), errors)
+        found["platform"] = _guard(
             "platform", lambda: probe_platform(env, pyenv.machine, pyenv.rosetta, runner), errors
         )
         note("probing the NVIDIA driver and CUDA libraries")
-        driver = driver_future.result()
-        cpu = cpu_future.result()
-        cuda_libs = libs_future.result()
-        nvidia_kernel = kernel_future.result()
-        cuinit = cuinit_future.result()
-        tensorflow = (
-            tf_future.result()
-            if tf_future is not None
-            else TensorFlowFacts(status="skipped", interpreter=python)
-        )
-    if pyenv.python is None:
+        for name, future in futures.items():
+            found[name] = future.result()
+    except KeyboardInterrupt:
+        raise ProbesInterrupted(_interrupted_facts(found, futures, errors, pool)) from None
+    pool.shutdown()
+    if found["python"] is None:
         _require_python(python, env, runner)
+    return _facts(found, errors)
+
+
+def _interrupted_facts(
+    found: dict[str, Any],
+    futures: Mapping[str, Future[Any]],
+    errors: Sequence[ProbeError],
+    pool: ThreadPoolExecutor,
+) -> Facts:
+    """Ctrl-C: end every child now, and the facts found so far; the rest ``interrupted``.
+
+    The probes' threads are left to return (their children killed, none started any more)
+    instead of being waited for: the process is ending.
+    """
+    stop_children()
+    pool.shutdown(wait=False, cancel_futures=True)
+    for name, future in futures.items():
+        if future.done() and not future.cancelled():
+            found.setdefault(name, future.result())
+    # What the threads record after this moment belongs to a killed child: left out.
+    kept = list(errors)
+    for probe, fields in _PROBE_FIELDS.items():
+        if not all(field in found for field in fields):
+            kept.append(
+                ProbeError(probe, "interrupted", "interrupted (Ctrl-C) before this probe finished")
+            )
+    return _facts(found, kept)
+
+
+def _facts(found: Mapping[str, Any], errors: Sequence[ProbeError]) -> Facts:
+    """Facts from the probes' fields; a field no probe filled stays unknown (None)."""
     return Facts(
         tfdoctor_version=__version__,
         collected_at=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-        python=pyenv.python,
-        platform=platform,
-        cpu=cpu,
-        packages=pyenv.packages,
-        packages_complete=all_packages and pyenv.packages is not None,
-        driver=driver,
-        cuda_libs=cuda_libs,
-        tensorflow=tensorflow,
-        environment=select_environment(env),
-        nvidia_kernel=nvidia_kernel,
-        cuinit=cuinit,
-        conda=conda,
         errors=tuple(sorted(errors, key=lambda e: e.probe)),
+        **found,
     )
 
 
@@ -226,7 +279,11 @@ def diagnose(
     progress: Optional[Progress] = None,
     smoke_progress: Optional[ProgressFunc] = None,
 ) -> Report:
-    """Facts (probed, or loaded from ``options.facts_file``) judged by the selected checks."""
+    """Facts (probed, or loaded from ``options.facts_file``) judged by the selected checks.
+
+    After Ctrl-C during the probes or the smoke test, the report judges what was found by
+    then and is marked ``interrupted`` (exit code 130).
+    """
     # The checks load with the command that runs them (see the note at the imports).
     from tfdoctor.checks import (  # noqa: PLC0415
         UnknownCheckError,
@@ -250,27 +307,35 @@ def diagnose(
         raise DoctorError(f"--timeout must be positive, got {options.timeout:g}")
     matrix = open_matrix(options.matrix, env)
     against = read_against(options.against) if options.against is not None else None
+    interrupted = False
     if options.facts_file is not None:
         facts = load_facts(options.facts_file)
     else:
         _require_interpreter(options.python)
-        facts = collect_facts(
-            options.python,
-            options.static,
-            options.timeout,
-            env,
-            runner,
-            progress,
-            all_packages=against is not None,
-        )
-    if options.smoke is not None:
+        try:
+            facts = collect_facts(
+                options.python,
+                options.static,
+                options.timeout,
+                env,
+                runner,
+                progress,
+                all_packages=against is not None,
+            )
+        except ProbesInterrupted as exc:
+            facts, interrupted = exc.facts, True
+    if options.smoke is not None and not interrupted:
         validate_smoke(options.smoke)
         if progress is not None:
             progress("running kernels on each device (smoke test)")
         from tfdoctor.smoke import run_smoke  # noqa: PLC0415 - lazy, see the imports
 
         smoke_options = dataclasses.replace(options.smoke, python=options.python)
-        facts = dataclasses.replace(facts, smoke=run_smoke(smoke_options, env, smoke_progress))
+        try:
+            facts = dataclasses.replace(facts, smoke=run_smoke(smoke_options, env, smoke_progress))
+        except KeyboardInterrupt:
+            # The probes' facts stand; the smoke test's child is already killed (run_stepped).
+            interrupted = True
     ctx = CheckContext(
         facts,
         matrix,
@@ -278,7 +343,7 @@ def diagnose(
         against=against,
         against_file=options.against,
     )
-    return Report(facts=facts, findings=run_checks(ctx, checks))
+    return Report(facts=facts, findings=run_checks(ctx, checks), interrupted=interrupted)
 
 
 def validate_smoke(options: SmokeOptions) -> None:

@@ -25,6 +25,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from types import FrameType
 from typing import IO, TYPE_CHECKING, Any, Callable, Optional, Protocol
 
+import tfdoctor.probes._lifeline as lifeline
 from tfdoctor.records import Record, record
 
 # Only what forwarding needs is imported here: `tfdoctor run` starts COMMAND sooner, and a
@@ -321,18 +322,21 @@ def watch(
     forwarder = _Forwarder()
     with forwarder.installed():
         try:
-            proc = subprocess.Popen(
-                list(argv),
+            proc = lifeline.start(
+                argv,
+                # What the command gets if tfdoctor is killed (SIGKILL, the OOM killer): the
+                # signal `timeout(1)` and `docker stop` send by default, so that it can save
+                # its work and end, not run on unwatched with no reader for its output.
+                death_signal=signal.SIGTERM,
                 stdin=None,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 env=dict(
                     child_environment(os.environ, _is_terminal(stdout_fd)) if env is None else env
                 ),
-                # A session of its own, so that a signal reaches the child once (from us),
-                # grandchildren included, and a terminal's Ctrl-C is not delivered twice;
-                # the same reason docker/entrypoint.sh gives for its check.
-                start_new_session=sys.platform != "win32",
+                # A session of its own (lifeline.start), so that a signal reaches the child
+                # once (from us), grandchildren included, and a terminal's Ctrl-C is not
+                # delivered twice; the same reason docker/entrypoint.sh gives for its check.
                 bufsize=0,
             )
         except OSError as exc:
@@ -350,11 +354,11 @@ def watch(
         except BaseException:
             # This process is going down (a KeyboardInterrupt outside the forwarded signals'
             # reach, a bug): the child is in its own session, so nothing else would stop it.
-            from tfdoctor.probes._run import kill_group  # noqa: PLC0415 - the rare path
-
-            kill_group(proc)
+            lifeline.kill_group(proc)
             proc.wait()
             raise
+        finally:
+            lifeline.reaped(proc)
         for pump in pumps:
             # A pump still running after this (a grandchild holds its pipe) is a daemon
             # thread: it ends with this process, its pipe's last reader.

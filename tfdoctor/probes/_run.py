@@ -12,13 +12,13 @@ import os
 import queue
 import signal
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any, Callable, Optional, Union
 
+import tfdoctor.probes._lifeline as lifeline
 from tfdoctor.records import Record, record
 
 #: Child scripts live here and are run by path.
@@ -158,6 +158,7 @@ def _discard_early() -> None:
         if proc.poll() is None:
             _kill_group(proc)
         proc.wait()
+        lifeline.reaped(proc)
         for pipe in (proc.stdout, proc.stderr):
             if pipe is not None:
                 pipe.close()
@@ -166,20 +167,15 @@ def _discard_early() -> None:
 def _popen(
     argv: Sequence[str], env: Optional[Mapping[str, str]], keep_stdin_open: bool
 ) -> subprocess.Popen[bytes]:
-    kwargs: dict[str, object] = {}
-    if sys.platform != "win32":
-        # A new session lets a timeout kill grandchildren too (TF spawns none, but a
-        # wrapper script around an interpreter would).
-        kwargs["start_new_session"] = True
-    proc: subprocess.Popen[bytes] = subprocess.Popen(
-        list(argv),
+    # A session of its own lets a timeout kill grandchildren too (TF spawns none, but a
+    # wrapper script around an interpreter would); the lifeline ends it with this process.
+    return lifeline.start(
+        argv,
         stdin=subprocess.PIPE if keep_stdin_open else subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env=None if env is None else dict(env),
-        **kwargs,  # type: ignore[call-overload]
     )
-    return proc
 
 
 def run_command(
@@ -224,6 +220,7 @@ def run_command(
         proc.wait()
         raise
     finally:
+        lifeline.reaped(proc)
         if stdin is not None:
             stdin.close()
     return CommandResult(
@@ -311,6 +308,7 @@ def run_stepped(
         proc.wait()
         raise
     finally:
+        lifeline.reaped(proc)
         for reader in readers:
             reader.join(timeout=5)
         for pipe in (proc.stdin, proc.stdout, proc.stderr):
@@ -336,13 +334,7 @@ def _pump(stream: Optional[IO[bytes]], sink: Callable[[Optional[bytes]], None]) 
 
 
 def _kill_group(proc: subprocess.Popen[bytes]) -> None:
-    if sys.platform != "win32":
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-            return
-        except OSError:
-            pass
-    proc.kill()
+    lifeline.kill_group(proc)
 
 
 #: Kill a child started in its own session (as :func:`run_command` starts them) with its group.
