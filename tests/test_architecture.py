@@ -140,6 +140,7 @@ ALLOWED = {
         "tfdoctor.machine",
         "tfdoctor.causes",
         "tfdoctor.probes._run",
+        "tfdoctor.probes._lifeline",
         "tfdoctor.defaults",
         "tfdoctor.cluster",
     ),

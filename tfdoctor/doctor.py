@@ -332,10 +332,12 @@ def diagnose(
 
         smoke_options = dataclasses.replace(options.smoke, python=options.python)
         try:
-            facts = dataclasses.replace(facts, smoke=run_smoke(smoke_options, env, smoke_progress))
-        except KeyboardInterrupt:
-            # The probes' facts stand; the smoke test's child is already killed (run_stepped).
+            smoke = run_smoke(smoke_options, env, smoke_progress)
+        except KeyboardInterrupt:  # outside the kernels (the CPU's peak): its child is killed
             interrupted = True
+        else:
+            facts = dataclasses.replace(facts, smoke=smoke)
+            interrupted = smoke.status == "interrupted"
     ctx = CheckContext(
         facts,
         matrix,
@@ -385,7 +387,8 @@ def smoke_report(
         smoke=smoke,
     )
     # runtime.memory-held (in SMOKE_COMMAND) judges the smoke test's fresh-process measurement.
-    return Report(facts=facts, findings=run_checks(CheckContext(facts), SMOKE_COMMAND))
+    findings = run_checks(CheckContext(facts), SMOKE_COMMAND)
+    return Report(facts=facts, findings=findings, interrupted=smoke.status == "interrupted")
 
 
 def environment_for(
