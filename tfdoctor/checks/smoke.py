@@ -149,7 +149,7 @@ def check_crashed(smoke: SmokeFacts) -> Iterator[Finding]:
         if smoke.status == "interrupted":
             # Ctrl-C says nothing about TensorFlow: the kernels not finished are unknown.
             yield Finding(
-                "smoke.interrupted",
+                "smoke.crashed",
                 Severity.UNKNOWN,
                 f"The smoke test was interrupted (Ctrl-C){where or ' during TensorFlow import'}",
                 "The kernels that finished are judged; the rest did not run.",

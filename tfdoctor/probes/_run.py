@@ -191,8 +191,9 @@ def run_command(
 
     With ``keep_stdin_open`` the child's stdin is a pipe this process never writes and closes
     only once the child has ended: a child that exits when its stdin reaches end of file
-    notices at once that this process has gone, besides the lifeline. A child :func:`start_early` started with
-    the same argv and environment is taken over, its timeout counted from its start.
+    notices at once that this process has gone, besides the lifeline. A child
+    :func:`start_early` started with the same argv and environment is taken over, its
+    timeout counted from its start.
     """
     early = None if keep_stdin_open else _EARLY.pop(_early_key(argv, env), None)
     if early is not None:
