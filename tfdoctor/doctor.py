@@ -186,7 +186,9 @@ def collect_facts(
             found[name] = future.result()
     except KeyboardInterrupt:
         raise ProbesInterrupted(_interrupted_facts(found, futures, errors, pool)) from None
-    pool.shutdown()
+    finally:
+        # Every future has answered unless something was raised: nothing to wait for then.
+        pool.shutdown(wait=False)
     if found["python"] is None:
         _require_python(python, env, runner)
     return _facts(found, errors)
