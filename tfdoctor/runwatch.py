@@ -463,11 +463,18 @@ class _Forwarder:
 
     @contextlib.contextmanager
     def installed(self) -> Iterator[None]:
-        """Handle the forwarded signals for the duration; restore the old handlers after."""
+        """Handle the forwarded signals for the duration; restore the old handlers after.
+
+        A signal ignored when tfdoctor started stays ignored, and so is it in the child (an
+        ignored signal stays ignored across exec, execve(2)): ``nohup`` ignores SIGHUP, a
+        non-interactive shell's background job SIGINT and SIGQUIT, and the command must
+        keep that as it would without tfdoctor in between.
+        """
         previous: dict[int, Any] = {}
         if threading.current_thread() is threading.main_thread():
             for signum in FORWARDED_SIGNALS:
-                previous[signum] = signal.signal(signum, self._handle)
+                if signal.getsignal(signum) is not signal.SIG_IGN:
+                    previous[signum] = signal.signal(signum, self._handle)
         try:
             yield
         finally:
