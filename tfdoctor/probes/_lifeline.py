@@ -50,8 +50,8 @@ for pgid, signum in groups.items():
 """
 
 _lock = threading.Lock()
-#: The children started and not yet reaped, by pid, with the signal each gets at our death.
-_live: dict[int, tuple[subprocess.Popen[bytes], int]] = {}
+#: The children started and not yet reaped, by pid.
+_live: dict[int, subprocess.Popen[bytes]] = {}
 _stopping = [False]
 _watchdog: list[subprocess.Popen[bytes]] = []
 
@@ -80,7 +80,7 @@ def start(
             preexec_fn=hook,  # noqa: PLW1509 - takes no lock: see _death_signal_hook
             **kwargs,
         )
-        _live[proc.pid] = (proc, death_signal)
+        _live[proc.pid] = proc
         if posix and hook is None:
             _tell_watchdog(f"+ {proc.pid} {int(death_signal)}\n")
     return proc
@@ -97,7 +97,7 @@ def stop_all() -> None:
     """Kill every live child's process group now, and refuse new children from here on."""
     with _lock:
         _stopping[0] = True
-        procs = [proc for proc, _signum in _live.values()]
+        procs = list(_live.values())
     for proc in procs:
         kill_group(proc)
 
