@@ -72,7 +72,7 @@ REFINEMENTS: dict[tuple[type, str], dict[str, Any]] = {
         # A report never carries DOCTOR_FAILED: that code means no report was made.
         "enum": [int(c) for c in ExitCode if c is not ExitCode.DOCTOR_FAILED],
         "description": "0 ok (or warnings without --strict), 1 warnings or unknowns with "
-        "--strict, 2 errors.",
+        "--strict, 2 errors, 130 interrupted (Ctrl-C) before the probes finished.",
     },
     # The codes the memory-held child and its reader write (tfdoctor/smoke/memory.py); other
     # string fields stay open to new codes.

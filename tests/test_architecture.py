@@ -33,7 +33,12 @@ ALLOWED = {
     ),
     # `tfdoctor run`: runs the user's command as the probes run theirs, and hands its output,
     # as log blocks, to an explainer; it judges nothing itself.
-    "tfdoctor.runwatch": ("tfdoctor.findings", "tfdoctor.probes._run", "tfdoctor.explain.reader"),
+    "tfdoctor.runwatch": (
+        "tfdoctor.findings",
+        "tfdoctor.probes._run",
+        "tfdoctor.probes._lifeline",
+        "tfdoctor.explain.reader",
+    ),
     # Log signatures: data validated against the catalogue's cause ids.
     "tfdoctor.signatures": ("tfdoctor.causes", "tfdoctor.yamldoc"),
     # `tfdoctor explain`: a log as evidence for the catalogue's causes, fixes from its builders.
@@ -139,6 +144,7 @@ ALLOWED = {
         "tfdoctor.machine",
         "tfdoctor.causes",
         "tfdoctor.probes._run",
+        "tfdoctor.probes._lifeline",
         "tfdoctor.defaults",
         "tfdoctor.cluster",
     ),

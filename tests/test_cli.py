@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests import factories as f
+from tests.processes import start
 from tfdoctor import __version__
 from tfdoctor.checks import CHECKS
 from tfdoctor.facts import ProbeError, to_json
@@ -303,13 +304,25 @@ def test_output_to_a_closed_pipe_is_one_line_and_exit_3(command: tuple[str, ...]
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="needs POSIX signals and sh")
-def test_interrupt_is_one_line_and_exit_130(tmp_path: Path) -> None:
+def test_interrupt_reports_what_was_found_and_exits_130(tmp_path: Path) -> None:
     # An "interpreter" that interrupts the doctor while the doctor waits for it, as Ctrl-C
     # in a terminal would: the doctor is surely inside a command when the signal lands.
     python = tmp_path / "python"
     python.write_text("#!/bin/sh\nkill -INT $PPID\nsleep 5\n", encoding="utf-8")
     python.chmod(0o755)
-    out = tfdoctor("check", "python.bits", "--static", "--python", str(python))
-    assert out.returncode == 130, out.stderr
-    assert out.stderr == "tfdoctor: interrupted\n"
-    assert out.stdout == ""
+    examine = ("--python", str(python))
+    doctor = start(
+        [sys.executable, "-m", "tfdoctor", "check", "python.bits", "--static", "--json", *examine],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    out, err = doctor.communicate(timeout=60)
+    assert doctor.returncode == 130, err
+    assert err == b"tfdoctor: interrupted\n"
+    # The interpreter's probe was cut short: unknown, and said to be interrupted.
+    report = json.loads(out)
+    assert report["summary"]["exit_code"] == 130
+    errors = {e["probe"]: e["reason"] for e in report["facts"]["errors"]}
+    assert errors["python"] == "interrupted"
+    assert [f["severity"] for f in report["findings"]] == ["unknown"]

@@ -569,7 +569,7 @@ def test_a_parent_that_dies_takes_the_memory_child_with_it(
     # The child runs in its own session, so no signal to the parent reaches it: SIGINT is
     # caught and kills it; SIGTERM and SIGKILL end the parent at once, and the child sees its
     # stdin close. The fake TensorFlow's import hangs for 60 s, longer than the wait below.
-    from tests.test_smoke import alive, gone_within, wait_for_child
+    from tests.processes import alive, gone_within, start, wait_for_child
 
     code = (
         "import os, sys\n"
@@ -578,7 +578,7 @@ def test_a_parent_that_dies_takes_the_memory_child_with_it(
     )
     env = fake_env(drivers, fake_tf, FAKE_TF_HANG="1")
     env["PYTHONPATH"] = os.pathsep.join((str(fake_tf), str(Path(__file__).parent.parent)))
-    parent = subprocess.Popen(
+    parent = start(
         [sys.executable, "-c", code], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
     )
     child: list[int] = []

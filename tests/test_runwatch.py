@@ -21,6 +21,7 @@ from typing import Callable, Optional
 
 import pytest
 
+from tests import processes
 from tfdoctor.runwatch import (
     Capture,
     Kept,
@@ -305,7 +306,7 @@ def test_a_file_that_cannot_be_executed_exits_126(sinks: Sinks, tmp_path: Path) 
 
 def _interrupted_run(child: str) -> tuple[subprocess.CompletedProcess[bytes], float]:
     """Run ``child`` under ``tfdoctor run``; once it says ready, SIGINT tfdoctor (not it)."""
-    proc = subprocess.Popen(
+    proc = processes.start(
         [sys.executable, "-m", "tfdoctor", "run", "--", *_script(child)],
         cwd=ROOT,
         stdout=subprocess.PIPE,
@@ -369,6 +370,34 @@ def test_terminate_and_hangup_are_forwarded_too(signum: signal.Signals) -> None:
     proc.send_signal(signum)
     out, _ = proc.communicate(timeout=30)
     assert (proc.returncode, out) == (5, b"got it\n")
+
+
+def _ignore_hangup() -> None:
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_a_signal_ignored_at_start_stays_ignored_for_the_command() -> None:
+    """``nohup tfdoctor run -- cmd``: a hangup neither reaches the command nor ends it."""
+    child = """
+        import signal, sys, time
+        ignored = signal.getsignal(signal.SIGHUP) is signal.SIG_IGN
+        print("ready", flush=True)
+        time.sleep(1)
+        print("ignored" if ignored else "handled", flush=True)
+        """
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tfdoctor", "run", "--", *_script(child)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        preexec_fn=_ignore_hangup,  # noqa: PLW1509 - as nohup(1) does; the tests start no threads
+    )
+    assert proc.stdout is not None
+    assert proc.stdout.readline() == b"ready\n"
+    proc.send_signal(signal.SIGHUP)
+    out, _ = proc.communicate(timeout=30)
+    assert (proc.returncode, out) == (0, b"ignored\n")
 
 
 def test_a_signal_in_process_is_forwarded_and_handlers_restored(sinks: Sinks) -> None:

@@ -22,6 +22,7 @@ import pytest
 
 from tests import factories as f
 from tests.cstubs import build_shared_lib
+from tests.processes import alive, gone_within, start, wait_for_child
 from tests.test_env_memory_checks import CUDA_STUB_C
 from tfdoctor.checks import CHECKS, run_checks
 from tfdoctor.checks._context import CheckContext
@@ -65,21 +66,6 @@ from tfdoctor.smoke.peaks import (
 ROOT = Path(__file__).resolve().parent.parent
 SMOKE_CHECKS = tuple(c for c in CHECKS if c.id.startswith("smoke."))
 MARKER = "=== m ==="
-
-
-def alive(pid: int) -> bool:
-    """Whether process ``pid`` still runs (a zombie awaiting its reaper does not)."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text(encoding="ascii")
-    except FileNotFoundError:
-        return False
-    except OSError:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return False
-        return True
-    return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
 
 
 def judge(facts: Facts) -> list[Finding]:
@@ -1709,45 +1695,10 @@ run_smoke(SmokeOptions(kernel_timeout=600, import_timeout=600, fault={"hang": "i
 """
 
 
-def children_running(parent: int, script: str) -> list[int]:
-    """Pids whose parent is ``parent`` and whose command line names ``script``."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text(encoding="ascii")
-            cmdline = (entry / "cmdline").read_bytes()
-        except OSError:
-            continue
-        if int(stat.rsplit(")", 1)[1].split()[1]) == parent and script.encode() in cmdline:
-            found.append(int(entry.name))
-    return found
-
-
-def wait_for_child(parent: int, script: str, seconds: float = 60) -> list[int]:
-    """:func:`children_running`, polled until it finds one or ``seconds`` pass."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        child = children_running(parent, script)
-        if child:
-            return child
-        time.sleep(0.05)
-    return []
-
-
-def gone_within(pid: int, seconds: float) -> bool:
-    """Whether process ``pid`` has ended within ``seconds``."""
-    deadline = time.monotonic() + seconds
-    while alive(pid) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    return not alive(pid)
-
-
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM, signal.SIGKILL])
 def test_the_child_dies_with_its_parent(signum: signal.Signals) -> None:
-    parent = subprocess.Popen(
+    parent = start(
         [sys.executable, "-c", PARENT],
         cwd=ROOT,
         stdout=subprocess.DEVNULL,

@@ -24,3 +24,4 @@ class ExitCode(enum.IntEnum):
     WARNINGS = 1  # only with --strict
     ERRORS = 2
     DOCTOR_FAILED = 3  # bad arguments, unreadable facts file
+    INTERRUPTED = 130  # Ctrl-C (SIGINT): 128 + 2, the shell's convention

@@ -17,7 +17,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Optional, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Optional, TypeVar
 
 from tfdoctor import __version__
 from tfdoctor.bounded import MAX_REPORT_BYTES, InputError, parse_json, read_text
@@ -27,6 +27,7 @@ from tfdoctor.facts import Facts, FactsError, ProbeError, TensorFlowFacts
 from tfdoctor.findings import Report, Severity, facts_from_report_json
 from tfdoctor.machine import Machine, tf_providers, tf_shadow
 from tfdoctor.matrix import Matrix, MatrixError, load_matrix
+from tfdoctor.probes._lifeline import stop_all as stop_children
 from tfdoctor.probes._run import Runner, run_command
 from tfdoctor.probes.build_info import read_build_info
 from tfdoctor.probes.conda import probe_conda
@@ -83,6 +84,28 @@ def _guard(probe: str, func: Callable[[], T], errors: list[ProbeError]) -> Optio
         return None
 
 
+class ProbesInterrupted(KeyboardInterrupt):
+    """Ctrl-C while the probes ran: ``facts`` holds what they had found by then."""
+
+    def __init__(self, facts: Facts) -> None:
+        super().__init__()
+        self.facts = facts
+
+
+#: Each probe (the name its errors carry) and the facts fields it fills.
+_PROBE_FIELDS = {
+    "python": ("python", "packages"),
+    "platform": ("platform",),
+    "cpu": ("cpu",),
+    "driver": ("driver",),
+    "cuda_libs": ("cuda_libs",),
+    "tensorflow": ("tensorflow",),
+    "nvidia_kernel": ("nvidia_kernel",),
+    "cuinit": ("cuinit",),
+    "conda": ("conda",),
+}
+
+
 def collect_facts(
     python: str = sys.executable,
     static: bool = False,
@@ -95,21 +118,32 @@ def collect_facts(
     """Probe this machine and ``python``'s environment into :class:`Facts`.
 
     ``all_packages`` lists every installed distribution, not only TensorFlow's family
-    (``tfdoctor pin``, ``check --against``).
+    (``tfdoctor pin``, ``check --against``). Ctrl-C ends every child at once and raises
+    :class:`ProbesInterrupted` with the facts found so far, each unfinished probe recorded
+    as ``interrupted``.
     """
     env = dict(os.environ if env is None else env)
     errors: list[ProbeError] = []
     note = progress or (lambda _msg: None)
-    with ThreadPoolExecutor(max_workers=6) as pool:
-        driver_future = pool.submit(
+    #: Facts fields, filled as each probe answers.
+    found: dict[str, Any] = {
+        "packages_complete": False,
+        "environment": select_environment(env),
+    }
+    futures: dict[str, Future[Any]] = {}
+    pool = ThreadPoolExecutor(max_workers=6)
+    try:
+        if static:
+            found["tensorflow"] = TensorFlowFacts(status="skipped", interpreter=python)
+        futures["driver"] = pool.submit(
             _guard, "driver", lambda: probe_driver(env, runner, min(timeout, 15.0)), errors
         )
-        cpu_future = pool.submit(_guard, "cpu", lambda: probe_cpu(runner), errors)
-        kernel_future = pool.submit(
+        futures["cpu"] = pool.submit(_guard, "cpu", lambda: probe_cpu(runner), errors)
+        futures["nvidia_kernel"] = pool.submit(
             _guard, "nvidia_kernel", lambda: probe_nvidia_kernel("/", env, runner), errors
         )
         # cuInit without TensorFlow, in the examined interpreter: one interpreter start.
-        cuinit_future = pool.submit(
+        futures["cuinit"] = pool.submit(
             _guard, "cuinit", lambda: probe_cuinit(python, env, runner, min(timeout, 15.0)), errors
         )
         # The interpreter and its packages first (in-process, or one short child): where
@@ -117,7 +151,12 @@ def collect_facts(
         pyenv = probe_pyenv(python, env, runner, min(timeout, 30.0), all_packages)
         if pyenv.error is not None:
             errors.append(pyenv.error)
-        tf_future: Optional[Future[Optional[TensorFlowFacts]]] = None
+        found.update(
+            python=pyenv.python,
+            packages=pyenv.packages,
+            packages_complete=all_packages and pyenv.packages is not None,
+        )
+        tf_timeout = timeout
         if not static:
             # Loaded here: `--static` (a container's start, a build step) does not pay for it.
             from tfdoctor.probes.tensorflow import probe_tensorflow  # noqa: PLC0415
@@ -130,7 +169,7 @@ def collect_facts(
                 else f"importing {shadow}, which shadows the installed TensorFlow "
                 f"(up to {tf_timeout:g} s)"
             )
-            tf_future = pool.submit(
+            futures["tensorflow"] = pool.submit(
                 _guard,
                 "tensorflow",
                 lambda: probe_tensorflow(python, env, runner, tf_timeout),
@@ -139,7 +178,7 @@ def collect_facts(
         site_dirs = pyenv.python.site_packages if pyenv.python else ()
         build_info = read_build_info(site_dirs)
         prefix = pyenv.python.prefix if pyenv.python else None
-        libs_future = pool.submit(
+        futures["cuda_libs"] = pool.submit(
             _guard,
             "cuda_libs",
             lambda: probe_elsewhere(
@@ -149,42 +188,63 @@ def collect_facts(
             ),
             errors,
         )
-        conda = _guard("conda", lambda: probe_conda(prefix), errors)
-        platform = _guard(
+        found["conda"] = _guard("conda", lambda: probe_conda(prefix), errors)
+        found["platform"] = _guard(
             "platform", lambda: probe_platform(env, pyenv.machine, pyenv.rosetta, runner), errors
         )
-        probes = (driver_future, libs_future, kernel_future, cuinit_future)
-        if tf_future is None or not all(f.done() for f in probes):
+        driver_side = [f for name, f in futures.items() if name not in ("tensorflow", "cpu")]
+        if "tensorflow" not in futures or not all(f.done() for f in driver_side):
             note("probing the NVIDIA driver and CUDA libraries")
-        driver = driver_future.result()
-        cpu = cpu_future.result()
-        cuda_libs = libs_future.result()
-        nvidia_kernel = kernel_future.result()
-        cuinit = cuinit_future.result()
-        if tf_future is not None and not tf_future.done():
-            # The driver probes are done: what is left to wait for is the import alone.
-            note(f"waiting for the TensorFlow import (up to {tf_timeout:g} s)")
-        tensorflow = (
-            tf_future.result()
-            if tf_future is not None
-            else TensorFlowFacts(status="skipped", interpreter=python)
-        )
+        for name, future in futures.items():
+            if name == "tensorflow":
+                continue
+            found[name] = future.result()
+        if "tensorflow" in futures:
+            if not futures["tensorflow"].done():
+                # The driver probes are done: what is left to wait for is the import alone.
+                note(f"waiting for the TensorFlow import (up to {tf_timeout:g} s)")
+            found["tensorflow"] = futures["tensorflow"].result()
+    except KeyboardInterrupt:
+        raise ProbesInterrupted(_interrupted_facts(found, futures, errors, pool)) from None
+    finally:
+        # Every future has answered unless something was raised: nothing to wait for then.
+        pool.shutdown(wait=False)
+    return _facts(found, errors)
+
+
+def _interrupted_facts(
+    found: dict[str, Any],
+    futures: Mapping[str, Future[Any]],
+    errors: Sequence[ProbeError],
+    pool: ThreadPoolExecutor,
+) -> Facts:
+    """Ctrl-C: end every child now, and the facts found so far; the rest ``interrupted``.
+
+    The probes' threads are left to return (their children killed, none started any more)
+    instead of being waited for: the process is ending.
+    """
+    stop_children()
+    pool.shutdown(wait=False, cancel_futures=True)
+    for name, future in futures.items():
+        if future.done() and not future.cancelled():
+            found.setdefault(name, future.result())
+    # What the threads record after this moment belongs to a killed child: left out.
+    kept = list(errors)
+    for probe, fields in _PROBE_FIELDS.items():
+        if not all(field in found for field in fields):
+            kept.append(
+                ProbeError(probe, "interrupted", "interrupted (Ctrl-C) before this probe finished")
+            )
+    return _facts(found, kept)
+
+
+def _facts(found: Mapping[str, Any], errors: Sequence[ProbeError]) -> Facts:
+    """Facts from the probes' fields; a field no probe filled stays unknown (None)."""
     return Facts(
         tfdoctor_version=__version__,
         collected_at=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-        python=pyenv.python,
-        platform=platform,
-        cpu=cpu,
-        packages=pyenv.packages,
-        packages_complete=all_packages and pyenv.packages is not None,
-        driver=driver,
-        cuda_libs=cuda_libs,
-        tensorflow=tensorflow,
-        environment=select_environment(env),
-        nvidia_kernel=nvidia_kernel,
-        cuinit=cuinit,
-        conda=conda,
         errors=tuple(sorted(errors, key=lambda e: e.probe)),
+        **found,
     )
 
 
@@ -310,7 +370,11 @@ def diagnose(
     progress: Optional[Progress] = None,
     smoke_progress: Optional[ProgressFunc] = None,
 ) -> Report:
-    """Facts (probed, or loaded from ``options.facts_file``) judged by the selected checks."""
+    """Facts (probed, or loaded from ``options.facts_file``) judged by the selected checks.
+
+    After Ctrl-C during the probes or the smoke test, the report judges what was found by
+    then and is marked ``interrupted`` (exit code 130).
+    """
     # The checks load with the command that runs them (see the note at the imports).
     from tfdoctor.checks import (  # noqa: PLC0415
         UnknownCheckError,
@@ -334,27 +398,37 @@ def diagnose(
         raise DoctorError(f"--timeout must be positive, got {options.timeout:g}")
     matrix = open_matrix(options.matrix, env)
     against = read_against(options.against) if options.against is not None else None
+    interrupted = False
     if options.facts_file is not None:
         facts = load_facts(options.facts_file)
     else:
         require_python(options.python, env, runner)
-        facts = collect_facts(
-            options.python,
-            options.static,
-            options.timeout,
-            env,
-            runner,
-            progress,
-            all_packages=against is not None,
-        )
-    if options.smoke is not None:
+        try:
+            facts = collect_facts(
+                options.python,
+                options.static,
+                options.timeout,
+                env,
+                runner,
+                progress,
+                all_packages=against is not None,
+            )
+        except ProbesInterrupted as exc:
+            facts, interrupted = exc.facts, True
+    if options.smoke is not None and not interrupted:
         validate_smoke(options.smoke)
         if progress is not None:
             progress("running kernels on each device (smoke test)")
         from tfdoctor.smoke import run_smoke  # noqa: PLC0415 - lazy, see the imports
 
         smoke_options = dataclasses.replace(options.smoke, python=options.python)
-        facts = dataclasses.replace(facts, smoke=run_smoke(smoke_options, env, smoke_progress))
+        try:
+            smoke = run_smoke(smoke_options, env, smoke_progress)
+        except KeyboardInterrupt:  # outside the kernels (the CPU's peak): its child is killed
+            interrupted = True
+        else:
+            facts = dataclasses.replace(facts, smoke=smoke)
+            interrupted = smoke.status == "interrupted"
     ctx = CheckContext(
         facts,
         matrix,
@@ -362,7 +436,7 @@ def diagnose(
         against=against,
         against_file=options.against,
     )
-    return Report(facts=facts, findings=run_checks(ctx, checks))
+    return Report(facts=facts, findings=run_checks(ctx, checks), interrupted=interrupted)
 
 
 def validate_smoke(options: SmokeOptions) -> None:
@@ -404,7 +478,8 @@ def smoke_report(
         smoke=smoke,
     )
     # runtime.memory-held (in SMOKE_COMMAND) judges the smoke test's fresh-process measurement.
-    return Report(facts=facts, findings=run_checks(CheckContext(facts), SMOKE_COMMAND))
+    findings = run_checks(CheckContext(facts), SMOKE_COMMAND)
+    return Report(facts=facts, findings=findings, interrupted=smoke.status == "interrupted")
 
 
 def environment_for(

@@ -416,7 +416,8 @@ class SmokeResult(Record):
     peak: Optional[float] = None
     fraction_of_peak: Optional[float] = None
     #: ``ok`` (ran), ``error`` (raised; see ``error``), ``timeout`` or ``crashed`` (the child
-    #: was killed or died in this kernel), ``not-run`` (an earlier kernel ended the child).
+    #: was killed or died in this kernel), ``interrupted`` (Ctrl-C came during it),
+    #: ``not-run`` (an earlier kernel ended the child).
     status: str = "ok"
     error: Optional[str] = None
     #: Problem size, and remarks such as TF32 or XLA compile time.
@@ -550,7 +551,8 @@ class SmokeFacts(Record):
     """What ``tfdoctor smoke`` measured, and how its child process ended."""
 
     #: ``ok``, ``timeout`` (a kernel or the import ran past its budget and was killed),
-    #: ``signal`` (the child died), ``import-error``, ``child-error`` (no usable output).
+    #: ``signal`` (the child died), ``import-error``, ``child-error`` (no usable output),
+    #: ``interrupted`` (Ctrl-C: what finished before it is kept, the rest unknown).
     status: str
     #: ``quick`` or ``full``.
     level: str

@@ -99,6 +99,8 @@ class Report(Record):
 
     facts: Facts
     findings: tuple[Finding, ...]
+    #: Ctrl-C ended the probing early: the facts are what was found by then.
+    interrupted: bool = False
 
     def worst(self) -> Severity:
         """The most severe finding's severity (``ok`` for an empty report)."""
@@ -106,7 +108,10 @@ class Report(Record):
 
     def exit_code(self, strict: bool = False) -> int:
         """0 nothing worse than info (or warnings, unless strict); 1 warnings when strict;
-        2 errors. ``unknown`` counts as a warning under ``--strict``: unknown is never OK."""
+        2 errors; 130 (128 + SIGINT, the shell's) when interrupted, whatever was found.
+        ``unknown`` counts as a warning under ``--strict``: unknown is never OK."""
+        if self.interrupted:
+            return ExitCode.INTERRUPTED
         worst = self.worst()
         if worst is Severity.ERROR:
             return ExitCode.ERRORS

@@ -26,6 +26,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from types import FrameType
 from typing import IO, TYPE_CHECKING, Any, Callable, Optional, Protocol
 
+import tfdoctor.probes._lifeline as lifeline
 from tfdoctor.records import Record, record
 
 # Only what forwarding needs is imported here: `tfdoctor run` starts COMMAND sooner, and a
@@ -325,18 +326,21 @@ def watch(
     out_open, err_open = _is_open(stdout_fd), _is_open(stderr_fd)
     with forwarder.installed(), _closed_std_fds_held():
         try:
-            proc = subprocess.Popen(
-                list(argv),
+            proc = lifeline.start(
+                argv,
+                # What the command gets if tfdoctor is killed (SIGKILL, the OOM killer): the
+                # signal `timeout(1)` and `docker stop` send by default, so that it can save
+                # its work and end, not run on unwatched with no reader for its output.
+                death_signal=signal.SIGTERM,
                 stdin=None,
                 stdout=subprocess.PIPE if out_open else None,
                 stderr=subprocess.PIPE if err_open else None,
                 env=dict(
                     child_environment(os.environ, _is_terminal(stdout_fd)) if env is None else env
                 ),
-                # A session of its own, so that a signal reaches the child once (from us),
-                # grandchildren included, and a terminal's Ctrl-C is not delivered twice;
-                # the same reason docker/entrypoint.sh gives for its check.
-                start_new_session=sys.platform != "win32",
+                # A session of its own (lifeline.start), so that a signal reaches the child
+                # once (from us), grandchildren included, and a terminal's Ctrl-C is not
+                # delivered twice; the same reason docker/entrypoint.sh gives for its check.
                 bufsize=0,
             )
         except OSError as exc:
@@ -355,11 +359,11 @@ def watch(
         except BaseException:
             # This process is going down (a KeyboardInterrupt outside the forwarded signals'
             # reach, a bug): the child is in its own session, so nothing else would stop it.
-            from tfdoctor.probes._run import kill_group  # noqa: PLC0415 - the rare path
-
-            kill_group(proc)
+            lifeline.kill_group(proc)
             proc.wait()
             raise
+        finally:
+            lifeline.reaped(proc)
         for pump in pumps:
             # A pump still running after this (a grandchild holds its pipe) is a daemon
             # thread: it ends with this process, its pipe's last reader.
@@ -497,11 +501,18 @@ class _Forwarder:
 
     @contextlib.contextmanager
     def installed(self) -> Iterator[None]:
-        """Handle the forwarded signals for the duration; restore the old handlers after."""
+        """Handle the forwarded signals for the duration; restore the old handlers after.
+
+        A signal ignored when tfdoctor started stays ignored, and so is it in the child (an
+        ignored signal stays ignored across exec, execve(2)): ``nohup`` ignores SIGHUP, a
+        non-interactive shell's background job SIGINT and SIGQUIT, and the command must
+        keep that as it would without tfdoctor in between.
+        """
         previous: dict[int, Any] = {}
         if threading.current_thread() is threading.main_thread():
             for signum in FORWARDED_SIGNALS:
-                previous[signum] = signal.signal(signum, self._handle)
+                if signal.getsignal(signum) is not signal.SIG_IGN:
+                    previous[signum] = signal.signal(signum, self._handle)
         try:
             yield
         finally:

@@ -154,6 +154,15 @@ def check_crashed(smoke: SmokeFacts) -> Iterator[Finding]:
         where = ""
         if smoke.failed_kernel:
             where = f" in {smoke.failed_kernel} on {smoke.failed_device or 'a device'}"
+        if smoke.status == "interrupted":
+            # Ctrl-C says nothing about TensorFlow: the kernels not finished are unknown.
+            yield Finding(
+                "smoke.crashed",
+                Severity.UNKNOWN,
+                f"The smoke test was interrupted (Ctrl-C){where or ' during TensorFlow import'}",
+                "The kernels that finished are judged; the rest did not run.",
+            )
+            return
         what = {
             "timeout": "hung",
             "signal": f"crashed ({smoke.signal})",

@@ -53,8 +53,18 @@ __all__ = [
 ]
 
 
-def _report(findings: Sequence[Finding], version: str, now: str) -> Report:
-    return Report(Facts(tfdoctor_version=version, collected_at=now), tuple(findings))
+def _report(
+    findings: Sequence[Finding],
+    version: str,
+    now: str,
+    outcomes: Sequence[WorkerOutcome] = (),
+) -> Report:
+    """The report of ``findings``; interrupted (exit 130) when Ctrl-C stopped a worker."""
+    return Report(
+        Facts(tfdoctor_version=version, collected_at=now),
+        tuple(findings),
+        interrupted=any(o.status == "interrupted" for o in outcomes),
+    )
 
 
 def check_report(
@@ -82,7 +92,8 @@ def smoke_report(
     if spec is None or errors or spec.task_type is None:
         return _report(findings, version, now)
     outcome = run_worker(spec, options, env)
-    return _report((*findings, *judge(spec, [outcome], options.timeout)), version, now)
+    findings = (*findings, *judge(spec, [outcome], options.timeout))
+    return _report(findings, version, now, [outcome])
 
 
 def local_report(
@@ -104,4 +115,4 @@ def local_report(
         f"{workers} worker(s) on loopback: {addresses}",
         check="cluster",
     )
-    return _report((head, *judge(spec, outcomes, options.timeout)), version, now)
+    return _report((head, *judge(spec, outcomes, options.timeout)), version, now, outcomes)

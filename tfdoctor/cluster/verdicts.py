@@ -70,6 +70,14 @@ def outcome_finding(
             f"{outcome.task} ({outcome.address}) was not started, as asked",
             check=CHECK,
         )
+    if outcome.status == "interrupted":
+        where = f" in step '{outcome.step}'" if outcome.step else ""
+        return Finding(
+            f"{CHECK}.interrupted",
+            Severity.UNKNOWN,
+            f"{outcome.task} ({outcome.address}) was interrupted (Ctrl-C){where}; not judged",
+            check=CHECK,
+        )
     if outcome.status == "port-in-use":
         return finding(
             f"{CHECK}.port-in-use",

@@ -20,6 +20,7 @@ from typing import Any, Optional
 
 from tfdoctor.cluster.spec import ClusterSpec, split_address
 from tfdoctor.defaults import DEFAULT_TIMEOUT
+from tfdoctor.probes._lifeline import stop_all as stop_children
 from tfdoctor.probes._run import CommandResult, run_stepped
 from tfdoctor.records import Record, record
 
@@ -67,7 +68,8 @@ class WorkerOutcome(Record):
 
     task: str
     address: str
-    #: ok, timeout, port-in-use, error (the child caught it), crashed, killed, not-started.
+    #: ok, timeout, port-in-use, error (the child caught it), crashed, killed, not-started,
+    #: interrupted (Ctrl-C before it ended: not judged).
     status: str
     result: Optional[dict[str, Any]] = None
     #: The last step the child announced.
@@ -209,7 +211,10 @@ def run_worker(spec: ClusterSpec, options: SmokeOptions, env: Mapping[str, str])
         return budget
 
     child_env = {**env, "TF_CONFIG": json.dumps(spec.to_json())}
-    run = run_stepped(argv, child_env, options.import_timeout, on_line)
+    try:
+        run = run_stepped(argv, child_env, options.import_timeout, on_line)
+    except KeyboardInterrupt:  # the child is killed already (run_stepped)
+        return WorkerOutcome(task, address, "interrupted", step=step[0])
     if not run.overran:
         return parse_worker_output(task, address, run.result)
     # The tasks still missing when the step ran out: the peers' ports answer, or not, whether
@@ -248,6 +253,9 @@ def run_local(
 ) -> tuple[ClusterSpec, list[WorkerOutcome]]:
     """Start ``workers`` children on loopback, each with its own TF_CONFIG; wait for all.
 
+    After Ctrl-C every child is killed at once, and the workers that had not ended are
+    ``interrupted``.
+
     ``skip`` names worker indices never started and ``extra_env`` adds variables to single
     workers: both let a test play a missing node or one whose settings differ.
     """
@@ -268,6 +276,19 @@ def run_local(
         extra = (extra_env or {}).get(index, {})
         return run_worker(mine, options, {**base, **extra})
 
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        outcomes = list(pool.map(one, range(workers)))
+    pool = ThreadPoolExecutor(max_workers=workers)
+    futures = [pool.submit(one, index) for index in range(workers)]
+    try:
+        outcomes = [future.result() for future in futures]
+    except KeyboardInterrupt:
+        # Ctrl-C: every worker's child ends now; those still running are not judged.
+        stop_children()
+        pool.shutdown(wait=False, cancel_futures=True)
+        return spec, [
+            future.result()
+            if future.done() and not future.cancelled()
+            else WorkerOutcome(f"worker {index}", spec.jobs["worker"][index], "interrupted")
+            for index, future in enumerate(futures)
+        ]
+    pool.shutdown()
     return spec, outcomes

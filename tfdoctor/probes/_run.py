@@ -1,5 +1,7 @@
 """The one way probes start other programs: argv lists, a timeout, no shell, a process group.
 
+Every child dies with this process, however it ends (:mod:`tfdoctor.probes._lifeline`).
+
 Probes take a :data:`Runner`, so a test can run the real child scripts and answer every
 other command from a script of the exact calls it expects.
 """
@@ -12,13 +14,13 @@ import os
 import queue
 import signal
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any, Callable, Optional, Union
 
+import tfdoctor.probes._lifeline as lifeline
 from tfdoctor.records import Record, record
 
 #: Child scripts live here and are run by path.
@@ -156,8 +158,9 @@ def _discard_early() -> None:
     while _EARLY:
         _key, (proc, _start) = _EARLY.popitem()
         if proc.poll() is None:
-            _kill_group(proc)
+            lifeline.kill_group(proc)
         proc.wait()
+        lifeline.reaped(proc)
         for pipe in (proc.stdout, proc.stderr):
             if pipe is not None:
                 pipe.close()
@@ -166,20 +169,15 @@ def _discard_early() -> None:
 def _popen(
     argv: Sequence[str], env: Optional[Mapping[str, str]], keep_stdin_open: bool
 ) -> subprocess.Popen[bytes]:
-    kwargs: dict[str, object] = {}
-    if sys.platform != "win32":
-        # A new session lets a timeout kill grandchildren too (TF spawns none, but a
-        # wrapper script around an interpreter would).
-        kwargs["start_new_session"] = True
-    proc: subprocess.Popen[bytes] = subprocess.Popen(
-        list(argv),
+    # A session of its own lets a timeout kill grandchildren too (TF spawns none, but a
+    # wrapper script around an interpreter would); the lifeline ends it with this process.
+    return lifeline.start(
+        argv,
         stdin=subprocess.PIPE if keep_stdin_open else subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env=None if env is None else dict(env),
-        **kwargs,  # type: ignore[call-overload]
     )
-    return proc
 
 
 def run_command(
@@ -192,10 +190,10 @@ def run_command(
     """Run ``argv`` without a shell; kill its whole process group when ``timeout`` passes.
 
     With ``keep_stdin_open`` the child's stdin is a pipe this process never writes and closes
-    only once the child has ended: a child that exits when its stdin reaches end of file then
-    dies with this process however it ends (SIGKILL included), instead of running on, in its
-    own session, until its work or its timeout ends. A child :func:`start_early` started with
-    the same argv and environment is taken over, its timeout counted from its start.
+    only once the child has ended: a child that exits when its stdin reaches end of file
+    notices at once that this process has gone, besides the lifeline. A child
+    :func:`start_early` started with the same argv and environment is taken over, its
+    timeout counted from its start.
     """
     early = None if keep_stdin_open else _EARLY.pop(_early_key(argv, env), None)
     if early is not None:
@@ -214,16 +212,17 @@ def run_command(
         out, err = proc.communicate(timeout=max(0.0, timeout - (time.monotonic() - start)))
         timed_out = False
     except subprocess.TimeoutExpired:
-        _kill_group(proc)
+        lifeline.kill_group(proc)
         out, err = proc.communicate()
         timed_out = True
     except BaseException:
         # Interrupted (KeyboardInterrupt ...): the child is in its own session, so nothing
         # else would stop it.
-        _kill_group(proc)
+        lifeline.kill_group(proc)
         proc.wait()
         raise
     finally:
+        lifeline.reaped(proc)
         if stdin is not None:
             stdin.close()
     return CommandResult(
@@ -264,9 +263,8 @@ def run_stepped(
     ``on_line`` sees each stdout line (without its line end) and may move the deadline; the
     first is ``first_budget`` seconds from the start. When a deadline passes the child's
     process group is killed. The child never outlives this function: an exception here
-    (KeyboardInterrupt included) kills its group too; with ``keep_stdin_open`` its stdin is a
-    pipe only this process holds, so a child that exits at end of file also dies with this
-    process however it ends.
+    (KeyboardInterrupt included) kills its group too; ``keep_stdin_open`` as for
+    :func:`run_command`.
     """
     start = time.monotonic()
     try:
@@ -293,7 +291,7 @@ def run_stepped(
                 raw = lines.get(timeout=max(0.0, deadline - time.monotonic()))
             except queue.Empty:
                 overran = True
-                _kill_group(proc)
+                lifeline.kill_group(proc)
                 break
             if raw is None:
                 break
@@ -304,13 +302,14 @@ def run_stepped(
         try:
             proc.wait(timeout=30)  # stdout closed: the child is ending
         except subprocess.TimeoutExpired:
-            _kill_group(proc)
+            lifeline.kill_group(proc)
             proc.wait()
     except BaseException:
-        _kill_group(proc)
+        lifeline.kill_group(proc)
         proc.wait()
         raise
     finally:
+        lifeline.reaped(proc)
         for reader in readers:
             reader.join(timeout=5)
         for pipe in (proc.stdin, proc.stdout, proc.stderr):
@@ -333,20 +332,6 @@ def _pump(stream: Optional[IO[bytes]], sink: Callable[[Optional[bytes]], None]) 
         for line in iter(stream.readline, b""):
             sink(line)
     sink(None)
-
-
-def _kill_group(proc: subprocess.Popen[bytes]) -> None:
-    if sys.platform != "win32":
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-            return
-        except OSError:
-            pass
-    proc.kill()
-
-
-#: Kill a child started in its own session (as :func:`run_command` starts them) with its group.
-kill_group = _kill_group
 
 
 def child_script(name: str) -> str:

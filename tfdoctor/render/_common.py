@@ -107,6 +107,8 @@ def counts_phrase(findings: Sequence[Finding], *, include_ok: bool = True) -> st
 def exit_phrase(report: Report, strict: bool) -> str:
     """What the exit code the report earns means."""
     code = report.exit_code(strict)
+    if code == ExitCode.INTERRUPTED:
+        return f"exit code {code}: interrupted (Ctrl-C); what was found until then"
     if code == ExitCode.ERRORS:
         return f"exit code {code}: errors found"
     if code == ExitCode.WARNINGS:

@@ -14,6 +14,7 @@ import os
 import re
 import secrets
 import sys
+import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Callable, Optional
@@ -121,7 +122,7 @@ def run_smoke(
         cpu=read_cpu_peak(measure=True) if "CPU" in planned else None,
         requested=options.devices,
     )
-    if "GPU" not in planned:
+    if "GPU" not in planned or facts.status == "interrupted":
         return facts
     if progress is not None:
         progress(Progress("memory", 0, 1, "one op in a fresh process, your environment"))
@@ -155,7 +156,12 @@ def _stream(
         return options.kernel_timeout if phase[0] == "kernel" else options.import_timeout
 
     # stdin kept open: the child exits by itself when this process dies (end of file).
-    run = run_stepped(argv, env, options.import_timeout, on_line, keep_stdin_open=True)
+    start = time.monotonic()
+    try:
+        run = run_stepped(argv, env, options.import_timeout, on_line, keep_stdin_open=True)
+    except KeyboardInterrupt:
+        # Ctrl-C: the child is killed already (run_stepped); what it reported stands.
+        return events, ChildEnd(None, interrupted=True, seconds=time.monotonic() - start)
     result = run.result
     if result.start_error is not None:
         return [], ChildEnd(None, start_error=result.start_error, seconds=result.seconds)

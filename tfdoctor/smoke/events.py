@@ -29,6 +29,8 @@ class ChildEnd(Record):
     seconds: float = 0.0
     stderr_tail: str = ""
     start_error: Optional[str] = None
+    #: Ctrl-C ended the run (the parent killed the child): nothing about the rest is known.
+    interrupted: bool = False
 
 
 def parse_event_line(line: str, marker: str) -> Optional[dict[str, Any]]:
@@ -141,6 +143,9 @@ def smoke_facts(
     elif by_kind.get("import-error"):
         status = "import-error"
         common["error_message"] = _text(by_kind["import-error"][0].get("error"))
+    elif end.interrupted:
+        status = "interrupted"
+        common["error_message"] = "interrupted (Ctrl-C); the kernels not finished were not judged"
     elif end.killed is not None:
         status = "timeout"
         if end.killed == "import" or plan is None:
@@ -159,7 +164,7 @@ def smoke_facts(
         status = "child-error"
         common["error_message"] = f"the child stopped early (exit status {end.returncode})"
 
-    crashed_status = "timeout" if status == "timeout" else "crashed"
+    crashed_status = status if status in ("timeout", "interrupted") else "crashed"
     devices = _devices(plan, events, running, crashed_status, cpu) if plan else ()
     return SmokeFacts(status=status, devices=devices, **common)
 
