@@ -304,21 +304,36 @@ def test_output_to_a_closed_pipe_is_one_line_and_exit_3(command: tuple[str, ...]
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="needs POSIX signals and sh")
-def test_interrupt_reports_what_was_found_and_exits_130(tmp_path: Path) -> None:
-    # An "interpreter" that interrupts the doctor while the doctor waits for it, as Ctrl-C
-    # in a terminal would: the doctor is surely inside a command when the signal lands.
+def _interrupting_python(tmp_path: Path, answers_version: bool) -> Path:
+    """An "interpreter" that interrupts the doctor while the doctor waits for it, as Ctrl-C
+    in a terminal would: the doctor is surely inside a command when the signal lands. With
+    ``answers_version`` it passes the doctor's version question to this Python first."""
     python = tmp_path / "python"
-    python.write_text("#!/bin/sh\nkill -INT $PPID\nsleep 5\n", encoding="utf-8")
+    passthrough = (
+        f'case "$2" in *tfdoctor-python*) exec "{sys.executable}" "$@";; esac\n'
+        if answers_version
+        else ""
+    )
+    python.write_text(f"#!/bin/sh\n{passthrough}kill -INT $PPID\nsleep 5\n", encoding="utf-8")
     python.chmod(0o755)
-    examine = ("--python", str(python))
+    return python
+
+
+def _interrupted_check(python: Path) -> tuple[int, bytes, bytes]:
     doctor = start(
-        [sys.executable, "-m", "tfdoctor", "check", "python.bits", "--static", "--json", *examine],
+        [sys.executable, "-m", "tfdoctor", "check", "python.bits", "--static", "--json"]
+        + ["--python", str(python)],  # noqa: RUF005 - the command, then what it examines
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
     out, err = doctor.communicate(timeout=60)
-    assert doctor.returncode == 130, err
+    return doctor.returncode, out, err
+
+
+def test_interrupt_reports_what_was_found_and_exits_130(tmp_path: Path) -> None:
+    code, out, err = _interrupted_check(_interrupting_python(tmp_path, answers_version=True))
+    assert code == 130, err
     assert err == b"tfdoctor: interrupted\n"
     # The interpreter's probe was cut short: unknown, and said to be interrupted.
     report = json.loads(out)
@@ -326,3 +341,9 @@ def test_interrupt_reports_what_was_found_and_exits_130(tmp_path: Path) -> None:
     errors = {e["probe"]: e["reason"] for e in report["facts"]["errors"]}
     assert errors["python"] == "interrupted"
     assert [f["severity"] for f in report["findings"]] == ["unknown"]
+
+
+def test_interrupt_before_any_probe_exits_130_without_a_report(tmp_path: Path) -> None:
+    # Ctrl-C while --python is still being asked its version: nothing was found yet.
+    code, out, err = _interrupted_check(_interrupting_python(tmp_path, answers_version=False))
+    assert (code, out, err) == (130, b"", b"tfdoctor: interrupted\n")
