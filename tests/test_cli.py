@@ -320,9 +320,9 @@ def _interrupting_python(tmp_path: Path, answers_version: bool) -> Path:
 
 
 def _interrupted_check(python: Path) -> tuple[int, bytes, bytes]:
+    command = ["check", "python.bits", "--static", "--json", "--python", str(python)]
     doctor = start(
-        [sys.executable, "-m", "tfdoctor", "check", "python.bits", "--static", "--json"]
-        + ["--python", str(python)],  # noqa: RUF005 - the command, then what it examines
+        [sys.executable, "-m", "tfdoctor", *command],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
