@@ -196,8 +196,9 @@ def test_hanging_tensorflow_is_killed_at_the_timeout(tmp_path: Path) -> None:
     tf = next(x for x in report["findings"] if x["id"] == "tensorflow.import")
     assert tf["severity"] == "error" and "within 3 s" in tf["summary"]
     assert out.returncode == 2
-    # The child's budget, plus a second, plus the doctor's own start-up (about 0.5 s here).
-    assert elapsed < 3 + 1 + 1.0, elapsed
+    # The child's 3 s budget, not the default 60 s: the rest is the doctor's own start-up
+    # and probes (about 1.5 s here), with room for a machine busy with other tests.
+    assert elapsed < 3 + 12, elapsed
 
 
 def test_sigill_in_tensorflow_becomes_a_finding(tmp_path: Path) -> None:
