@@ -32,6 +32,7 @@ from tfdoctor.facts import CudaLibsFacts, LibraryCandidate, LibraryFacts, ProbeE
 from tfdoctor.probes._run import CommandResult, Runner, child_script, run_command
 from tfdoctor.probes.build_info import tensorflow_dirs, versions_from_build_info
 from tfdoctor.probes.elf import Runpath, tensorflow_runpath
+from tfdoctor.probes.tfbuild import BuildRead, read_build
 from tfdoctor.records import Record, record
 
 PROBE = "cuda_libs"
@@ -637,15 +638,20 @@ def _probe(
 
     found: dict[str, list[_Found]] = {}
     runpath = Runpath()
+    build = BuildRead()
     if platform == "win32":
         for name, filenames in names.items():
             dirs = windows_search_dirs(name, site_dirs, env)
             found[name] = find_files(filenames, dirs, (), len(dirs))
     else:
         pip_sites = runpath_site_dirs(site_dirs)
-        runpath = tensorflow_runpath(next(iter(tensorflow_dirs(site_dirs)), None))
+        package = next(iter(tensorflow_dirs(site_dirs)), None)
+        runpath = tensorflow_runpath(package)
         if runpath.error is not None:
             errors.append(runpath.error)
+        build = read_build(package, LIBRARY_NAMES)
+        if build.named is None and build.error is not None:
+            errors.append(build.error)
         if ldconfig_output is None:
             ldconfig_output, ldconfig_error = read_ldconfig(runner, timeout)
             if ldconfig_error:
@@ -688,6 +694,8 @@ def _probe(
         error=errors[0] if errors else None,
         runpath=runpath.dirs,
         runpath_object=runpath.object,
+        named_libraries=build.named,
+        gpu_code=build.gpu_code,
     )
 
 
