@@ -4,12 +4,15 @@ here byte by byte."""
 
 from __future__ import annotations
 
+import shutil
 import struct
+import venv
 from pathlib import Path
 
 import pytest
 
 from tests.cstubs import build_shared_lib
+from tfdoctor.doctor import collect_facts
 from tfdoctor.facts import GpuCodeFacts, ProbeError
 from tfdoctor.probes._run import run_command
 from tfdoctor.probes.cudalibs import LIBRARY_NAMES, probe_cuda_libs
@@ -185,3 +188,48 @@ def test_the_library_probe_records_what_the_build_names(tmp_path: Path) -> None:
     assert facts.gpu_code is not None and facts.gpu_code.ptx == ("compute_90",)
     # The search itself still covers every library, so the report can say what is where.
     assert "curand" in [lib.name for lib in facts.libraries]
+
+
+# --- end to end: a TF 2.22-style install, probed ---------------------------------------------
+
+#: TensorFlow 2.22.0rc0's build_info.py: the flags only, no CUDA, cuDNN or capability list.
+BUILD_INFO_222 = (
+    "import collections\n"
+    "build_info = collections.OrderedDict([('is_cuda_build', True), ('is_rocm_build', False),"
+    " ('is_tensorrt_build', False)])\n"
+)
+METADATA_222 = (
+    "Metadata-Version: 2.1\nName: tensorflow\nVersion: 2.22.0rc0\n"
+    "Provides-Extra: and-cuda\n"
+    'Requires-Dist: nvidia-cuda-runtime==13.0.96; extra == "and-cuda"\n'
+    'Requires-Dist: nvidia-cudnn-cu13<10.0,>=9.14.0.64; extra == "and-cuda"\n'
+)
+
+
+def test_a_build_that_records_no_versions_is_read_from_its_objects_and_pins(
+    tmp_path: Path,
+) -> None:
+    """The doctor, on a real venv: the CUDA searched comes from the and-cuda pins (13, not the
+    newest-known 12), the GPU code from the fat binaries."""
+    venv.create(tmp_path / "env", with_pip=False)
+    site = next((tmp_path / "env").glob("lib*/python*/site-packages"), None)
+    if site is None:
+        pytest.skip("POSIX venv layout needed")
+    package = _package(site.parent / "unused")
+    shutil.copytree(package, site / "tensorflow")
+    (site / "tensorflow" / "python" / "platform").mkdir(parents=True)
+    (site / "tensorflow" / "python" / "platform" / "build_info.py").write_text(BUILD_INFO_222)
+    info = site / "tensorflow-2.22.0rc0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(METADATA_222, encoding="utf-8")
+    (info / "RECORD").write_text("tensorflow/__init__.py,,\n", encoding="utf-8")
+
+    facts = collect_facts(str(tmp_path / "env" / "bin" / "python"), static=True, timeout=30)
+
+    libs = facts.cuda_libs
+    assert libs is not None and libs.cuda_major == 13 and libs.cudnn_major == 9
+    (cudart,) = [lib for lib in libs.libraries if lib.name == "cudart"]
+    assert cudart.sonames == ("libcudart.so.13",)
+    assert libs.gpu_code is not None
+    assert (libs.gpu_code.sass, libs.gpu_code.ptx) == (("sm_60", "sm_89", "sm_90"), ("compute_90",))
+    assert libs.named_libraries is not None and "curand" not in libs.named_libraries
