@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import shutil
 import struct
+import subprocess
 import venv
 from pathlib import Path
 
 import pytest
 
-from tests.cstubs import build_shared_lib
+from tests.cstubs import build_shared_lib, require_gcc
 from tfdoctor.doctor import collect_facts
 from tfdoctor.facts import GpuCodeFacts, ProbeError
 from tfdoctor.probes._run import run_command
@@ -233,3 +234,30 @@ def test_a_build_that_records_no_versions_is_read_from_its_objects_and_pins(
     assert libs.gpu_code is not None
     assert (libs.gpu_code.sass, libs.gpu_code.ptx) == (("sm_60", "sm_89", "sm_90"), ("compute_90",))
     assert libs.named_libraries is not None and "curand" not in libs.named_libraries
+
+
+def test_a_library_linked_at_link_time_is_named_too(tmp_path: Path) -> None:
+    """A build that links cuDNN (DT_NEEDED, as conda-forge's do) names it in .dynstr only."""
+    stub = build_shared_lib(
+        tmp_path / "lib", "libcudnn.so.9", "int cudnnGetVersion(void) { return 1; }\n"
+    )
+    package = tmp_path / "tensorflow"
+    package.mkdir()
+    source = tmp_path / "framework.c"
+    source.write_text(c_library(b"", "cudart"), encoding="utf-8")
+    subprocess.run(
+        [
+            require_gcc(),
+            "-shared",
+            "-fPIC",
+            "-o",
+            str(package / "libtensorflow_framework.so.2"),
+            str(source),
+            f"-L{stub.parent}",
+            "-Wl,--no-as-needed",
+            "-l:libcudnn.so.9",
+        ],
+        check=True,
+        capture_output=True,
+    )
+    assert read_build(package, LIBRARY_NAMES).named == ("cudart", "cudnn")

@@ -34,10 +34,13 @@ PROBE = "cuda_libs"
 #: ``libtensorflow_cc.so.2`` (the kernels, with cuSOLVER's and most of the GPU code), and the
 #: Python extension that held everything before the framework library existed.
 BUILD_OBJECTS = (*RUNPATH_OBJECTS, *RUNPATH_COMPANIONS)
-#: Read-only data searched per object at most. The largest, TF 2.21's libtensorflow_cc.so.2,
-#: has 83 MiB of ``.rodata``; the cap bounds the time a stranger file can take.
+#: Bytes searched per object at most. The largest, TF 2.21's libtensorflow_cc.so.2, has
+#: 83 MiB of ``.rodata`` and 83 MiB of ``.dynstr``; the cap bounds what a stranger file costs.
 MAX_SEARCH_BYTES = 512 * 2**20
-_RODATA = ".rodata"
+#: Where a name is: string literals (``.rodata``, the names TF's loader builds sonames from),
+#: and the dynamic string table, where a build that links a library at link time (DT_NEEDED,
+#: as conda-forge's builds link cuDNN) names it.
+_SEARCHED = (".rodata", ".dynstr")
 _FATBIN = ".nv_fatbin"
 _SHT_NOBITS = 8
 
@@ -87,18 +90,18 @@ def _regions(sections: Sequence[ElfSection], prefix: str) -> list[tuple[int, int
 def parse_build_object(
     data: Data, names: Sequence[str], name: str = "file"
 ) -> Union[tuple[frozenset[str], FatbinCode], ProbeError]:
-    """The library ``names`` one object's read-only data holds, and its GPU code."""
+    """The library ``names`` one object's strings hold, and its GPU code."""
     sections = parse_elf_sections(data, name)
     if isinstance(sections, ProbeError):
         return sections
-    budget, rodata = MAX_SEARCH_BYTES, []
-    for offset, size in _regions(sections, _RODATA):
-        rodata.append((offset, min(size, budget)))
-        budget -= rodata[-1][1]
+    budget, regions = MAX_SEARCH_BYTES, []
+    for offset, size in (r for prefix in _SEARCHED for r in _regions(sections, prefix)):
+        regions.append((offset, min(size, budget)))
+        budget -= regions[-1][1]
         if budget <= 0:
             break
     words = {library_word(n): n for n in names}
-    found = find_words(data, rodata, list(words))
+    found = find_words(data, regions, list(words))
     sass: set[str] = set()
     ptx: set[str] = set()
     for offset, size in _regions(sections, _FATBIN):
@@ -146,7 +149,8 @@ def read_build(package: Optional[Path], names: Sequence[str]) -> BuildRead:
         path = package / relative
         if not path.is_file():
             continue
-        result = _read_object(path, names)
+        # A name one object holds is not searched for again in the next (the big ones).
+        result = _read_object(path, [n for n in names if n not in named])
         if isinstance(result, ProbeError):
             error = error or result
             continue
