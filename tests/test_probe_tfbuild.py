@@ -261,3 +261,15 @@ def test_a_library_linked_at_link_time_is_named_too(tmp_path: Path) -> None:
         capture_output=True,
     )
     assert read_build(package, LIBRARY_NAMES).named == ("cudart", "cudnn")
+
+
+@pytest.mark.parametrize(
+    ("name", "sass", "ptx"),
+    [
+        ("sm75-sm80-sm90-compute90", ("sm_75", "sm_80", "sm_90"), ("compute_90",)),
+        ("sm100-sm120-compute120", ("sm_100", "sm_120"), ("compute_120",)),
+    ],
+)
+def test_fat_binaries_made_by_nvcc(name: str, sass: tuple[str, ...], ptx: tuple[str, ...]) -> None:
+    data = (Path(__file__).parent / "data" / "fatbin" / f"{name}.fatbin").read_bytes()
+    assert parse_fatbin(data) == FatbinCode(sass=sass, ptx=ptx, containers=1)
