@@ -87,3 +87,14 @@ def test_without_what_the_build_says_the_search_would_require_curand(path: Path)
     assert error.severity is Severity.ERROR and error.summary.endswith(": curand")
     (ok,) = check_cuda_libraries(CheckContext(seen, matrix))
     assert ok.severity is Severity.OK, ok
+
+
+def test_the_full_report_shows_what_the_build_says() -> None:
+    out = tfdoctor("check", "--facts", str(DATA / "healthy" / "tf221-and-cuda-venv-l4.json"), "-v")
+    assert out.returncode == 0, out.stderr
+    assert (
+        "the build opens: cudart, cublas, cublasLt, cufft, cusparse, cusolver, cudnn, nccl, cuda"
+    ) in out.stdout
+    assert "GPU code in the build's libraries: sm_60, sm_70, sm_80, sm_89, sm_90, compute_90" in (
+        out.stdout
+    )
