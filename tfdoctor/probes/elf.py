@@ -153,7 +153,8 @@ class ElfSection(Record):
     size: int
 
 
-_SHT_NOBITS = 8
+#: ``sh_type`` of a section that takes no bytes in the file (``.bss``).
+SHT_NOBITS = 8
 
 
 def _sections(data: Data) -> tuple[ElfSection, ...]:
@@ -179,7 +180,7 @@ def _sections(data: Data) -> tuple[ElfSection, ...]:
         raise _ElfFormatError("the section name table lies outside the file")
     out = []
     for name, kind, _flags, _addr, offset, size, *_ in headers:
-        if kind != _SHT_NOBITS and offset + size > len(data):
+        if kind != SHT_NOBITS and offset + size > len(data):
             raise _ElfFormatError(f"a section lies outside the file (offset {offset})")
         out.append(ElfSection(_string(data, names_at, names_size, name), kind, offset, size))
     return tuple(out)

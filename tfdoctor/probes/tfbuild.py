@@ -21,6 +21,7 @@ from tfdoctor.facts import GpuCodeFacts, ProbeError
 from tfdoctor.probes.elf import (
     RUNPATH_COMPANIONS,
     RUNPATH_OBJECTS,
+    SHT_NOBITS,
     Data,
     ElfSection,
     parse_elf_sections,
@@ -38,11 +39,10 @@ BUILD_OBJECTS = (*RUNPATH_OBJECTS, *RUNPATH_COMPANIONS)
 #: 83 MiB of ``.rodata`` and 83 MiB of ``.dynstr``; the cap bounds what a stranger file costs.
 MAX_SEARCH_BYTES = 512 * 2**20
 #: Where a name is: string literals (``.rodata``, the names TF's loader builds sonames from),
-#: and the dynamic string table, where a build that links a library at link time (DT_NEEDED,
-#: as conda-forge's builds link cuDNN) names it.
+#: and the dynamic string table, where a build that links a library at link time (DT_NEEDED)
+#: names its soname.
 _SEARCHED = (".rodata", ".dynstr")
 _FATBIN = ".nv_fatbin"
-_SHT_NOBITS = 8
 
 
 def library_word(name: str) -> bytes:
@@ -67,7 +67,7 @@ def find_words(
     """The ``words`` that occur in any of the (offset, size) ``regions`` of ``data``.
 
     ``find`` stops at the first occurrence, so a word the object holds costs little; one it
-    lacks costs a pass over the regions (memchr-speed, no copy of a mapped file).
+    lacks costs one pass over the regions (0.12 s for 83 MiB here; a mapped file is not copied).
     """
     found = set()
     for word in words:
@@ -83,7 +83,7 @@ def _regions(sections: Sequence[ElfSection], prefix: str) -> list[tuple[int, int
     return [
         (s.offset, s.size)
         for s in sections
-        if s.type != _SHT_NOBITS and (s.name == prefix or s.name.startswith(prefix + "."))
+        if s.type != SHT_NOBITS and (s.name == prefix or s.name.startswith(prefix + "."))
     ]
 
 
