@@ -46,6 +46,12 @@ NUMPY_ABI = (
 DLOPEN = "libcudart.so.12: cannot open shared object file: No such file or directory"
 SECOND_GPU = GpuFacts(1, "Tesla T4", "GPU-aa", None, "7.5", 16 * 2**30, 0, None, 0, 3)
 
+#: cuDNN missing, and TensorFlow listing no GPU and saying why.
+LIBS_MISSING = f.facts(
+    cuda_libs=f.cuda_libs(f.lib("cudnn", "libcudnn.so.8")),
+    tensorflow=f.tensorflow(devices=(), log_errors=("Cannot dlopen some GPU libraries.",)),
+)
+
 CASES = [
     # (id, check, facts, severity, text that must appear in summary+fix)
     ("healthy-bits", "python.bits", f.facts(), Severity.OK, "64-bit"),
@@ -299,10 +305,7 @@ CASES = [
     (
         "libs-missing",
         "gpu.visible",
-        f.facts(
-            cuda_libs=f.cuda_libs(f.lib("cudnn", "libcudnn.so.8")),
-            tensorflow=f.tensorflow(devices=(), log_errors=("Cannot dlopen some GPU libraries.",)),
-        ),
+        LIBS_MISSING,
         Severity.ERROR,
         "cannot load cudnn",
     ),
@@ -320,9 +323,26 @@ CASES = [
     (
         "libs-missing-gpu",
         "cuda.libraries",
-        f.facts(cuda_libs=f.cuda_libs(f.lib("cudnn", "libcudnn.so.8"))),
+        LIBS_MISSING,
         Severity.ERROR,
         "tensorflow[and-cuda]==2.15.1",
+    ),
+    (
+        "libs-missing-static",
+        "cuda.libraries",
+        f.facts(
+            cuda_libs=f.cuda_libs(f.lib("cudnn", "libcudnn.so.8")),
+            tensorflow=f.tensorflow(status="skipped", devices=()),
+        ),
+        Severity.ERROR,
+        "tensorflow[and-cuda]==2.15.1",
+    ),
+    (
+        "libs-missing-yet-tf-lists-the-gpu",
+        "cuda.libraries",
+        f.facts(cuda_libs=f.cuda_libs(f.lib("cudnn", "libcudnn.so.8"))),
+        Severity.INFO,
+        "yet TensorFlow lists 1 GPU(s)",
     ),
     (
         "libs-missing-no-gpu",

@@ -725,6 +725,29 @@ def test_searched_versions(
     assert searched_versions(build_info) == expected
 
 
+#: TF 2.22.0rc0's build_info (flags only) and a CUDA 13 build's and-cuda pins.
+FLAGS_ONLY = {"is_cuda_build": True, "is_rocm_build": False, "is_tensorrt_build": False}
+CUDA13_PINS = (
+    'nvidia-cuda-runtime==13.0.96; extra == "and-cuda"',
+    'nvidia-cudnn-cu13>=9.14.0.64; extra == "and-cuda"',
+)
+
+
+@pytest.mark.parametrize(
+    ("build_info", "expected"),
+    [
+        pytest.param(FLAGS_ONLY, (13, 0, 9), id="flags-only-the-pins-decide"),
+        pytest.param({**FLAGS_ONLY, **CUDA12}, (12, 5, 9), id="build-info-wins"),
+        pytest.param({"is_cuda_build": False}, (12, 0, 9), id="cpu-build-ignores-pins"),
+    ],
+)
+def test_the_and_cuda_pins_stand_in_for_build_info(
+    build_info: dict[str, object], expected: tuple[int, int, int]
+) -> None:
+    assert searched_versions(build_info, CUDA13_PINS) == expected
+    assert searched_versions(FLAGS_ONLY) == (12, 0, 9)
+
+
 @pytest.mark.parametrize(
     ("paths", "expected"),
     [

@@ -7,7 +7,7 @@ Imports nothing from the package.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Optional
 
 #: Library -> its wheel's directories under ``<site>/nvidia/`` (``lib`` inside on Linux,
@@ -122,3 +122,41 @@ def xla_cuda_data_dir(xla_flags: Optional[str]) -> Optional[str]:
 def without_xla_cuda_data_dir(xla_flags: Optional[str]) -> tuple[str, ...]:
     """The other flags of XLA_FLAGS, in order."""
     return tuple(_XLA_DATA_DIR.sub("", xla_flags or "").split())
+
+
+#: The ``nvidia-*`` distributions (without ``-cuXX``) whose versions follow the CUDA toolkit's,
+#: and cuDNN's: a TensorFlow wheel's ``and-cuda`` extra pins them to the build's versions.
+_RUNTIME_WHEEL = "nvidia-cuda-runtime"
+_CUDNN_WHEEL = "nvidia-cudnn"
+_LOWER_BOUNDS = ("==", "===", ">=", "~=")
+
+
+def declared_cuda(requires: Sequence[str]) -> tuple[Optional[str], Optional[str]]:
+    """(CUDA ``X.Y``, cuDNN ``X.Y``) a wheel's ``and-cuda`` requirements pin, each the lowest
+    version admitted (``nvidia-cuda-runtime-cu12<13.0,>=12.5.82; extra == "and-cuda"`` is
+    CUDA 12.5); None for one it does not pin.
+
+    TensorFlow's setup.py pins the CUDA wheels of the toolkit it was built with (2.18:
+    ``nvidia-cuda-runtime-cu12==12.5.82``, 2.21: ``>=12.5.82``); from 2.22 its build info no
+    longer records the CUDA version (``tf.sysconfig.get_build_info()`` has only the flags).
+    """
+    from packaging.requirements import InvalidRequirement, Requirement  # noqa: PLC0415
+
+    found: dict[str, str] = {}
+    for text in requires:
+        try:
+            req = Requirement(text)
+        except InvalidRequirement:
+            continue
+        if req.marker is None or "and-cuda" not in str(req.marker):
+            continue
+        head, _, tail = req.name.lower().replace("_", "-").rpartition("-")
+        base = head if tail.startswith("cu") and tail[2:].isdigit() else req.name.lower()
+        if base not in (_RUNTIME_WHEEL, _CUDNN_WHEEL) or base in found:
+            continue
+        bounds = [s.version for s in req.specifier if s.operator in _LOWER_BOUNDS]
+        parts = [re.findall(r"\d+", b)[:2] for b in bounds]
+        lowest = min((tuple(int(x) for x in p) for p in parts if len(p) == 2), default=None)
+        if lowest is not None:
+            found[base] = f"{lowest[0]}.{lowest[1]}"
+    return found.get(_RUNTIME_WHEEL), found.get(_CUDNN_WHEEL)

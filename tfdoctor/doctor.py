@@ -177,12 +177,20 @@ def collect_facts(
             )
         site_dirs = pyenv.python.site_packages if pyenv.python else ()
         build_info = read_build_info(site_dirs)
+        tf_requires = [r for p in tf_providers(pyenv.packages or ()) for r in p.requires]
         prefix = pyenv.python.prefix if pyenv.python else None
         futures["cuda_libs"] = pool.submit(
             _guard,
             "cuda_libs",
             lambda: probe_elsewhere(
-                probe_cuda_libs(site_dirs, build_info, env, runner, timeout=min(timeout, 15.0)),
+                probe_cuda_libs(
+                    site_dirs,
+                    build_info,
+                    env,
+                    runner,
+                    timeout=min(timeout, 15.0),
+                    requires=tf_requires,
+                ),
                 env,
                 prefix,
             ),

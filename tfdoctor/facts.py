@@ -19,9 +19,9 @@ from typing import Any, Optional, TypeVar
 from tfdoctor.records import Record, record
 
 #: Version of the facts document. Bump on any change to the dataclasses below.
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 #: Older versions this tfdoctor still reads: every field added since has a default.
-READABLE_SCHEMA_VERSIONS = (1, 2, 3)
+READABLE_SCHEMA_VERSIONS = (1, 2, 3, 4)
 
 
 class FactsError(ValueError):
@@ -330,6 +330,20 @@ class LibraryFacts(Record):
 
 
 @record
+class GpuCodeFacts(Record):
+    """The GPU code TensorFlow's shared objects carry, read from their ``.nv_fatbin`` sections."""
+
+    #: Machine code (SASS) architectures, ``sm_60`` ..., oldest first.
+    sass: tuple[str, ...] = ()
+    #: PTX architectures, ``compute_90`` ..., oldest first.
+    ptx: tuple[str, ...] = ()
+    #: The files read that carry GPU code.
+    objects: tuple[str, ...] = ()
+    #: Why a file could not be read (the architectures then come from the others, if any).
+    error: Optional[ProbeError] = None
+
+
+@record
 class CudaLibsFacts(Record):
     """The CUDA libraries TensorFlow would load, and XLA's compiler pieces."""
 
@@ -347,6 +361,11 @@ class CudaLibsFacts(Record):
     #: ``runpath_object`` names the file read. Empty when not read.
     runpath: tuple[str, ...] = ()
     runpath_object: Optional[str] = None
+    #: The libraries (names as in ``libraries``) TensorFlow's own shared objects name, read
+    #: from their read-only data: what the build can load. None: not read (schema 4).
+    named_libraries: Optional[tuple[str, ...]] = None
+    #: The GPU code TensorFlow's shared objects carry; None: not read (schema 4).
+    gpu_code: Optional[GpuCodeFacts] = None
 
 
 @record

@@ -18,6 +18,7 @@ from typing import Optional
 
 from tfdoctor.compat import (
     Target,
+    build_capabilities,
     keras3_serves_tf_keras,
     marker_environment,
     platform_of,
@@ -26,7 +27,10 @@ from tfdoctor.compat import (
 )
 from tfdoctor.cuda_layout import (
     DEFAULT_CUDA_ROOT,
+    LIBRARY_DIRS,
     NVCC_WHEEL_DIR,
+    declared_cuda,
+    libraries_in,
     wheel_dir,
     without_xla_cuda_data_dir,
     xla_cuda_data_dir,
@@ -42,7 +46,7 @@ from tfdoctor.facts import (
     TensorFlowFacts,
     normalize_name,
 )
-from tfdoctor.matrix import PLATFORMS, Matrix, TFLine, version_key
+from tfdoctor.matrix import PLATFORMS, ComputeCapabilities, Matrix, TFLine, version_key
 from tfdoctor.records import Record, record
 
 #: Distributions whose ``tensorflow`` package is a CPU-only build wherever they install.
@@ -212,7 +216,11 @@ class Machine(Record):
         logged = _cuda_from_log(tf) if tf is not None else None
         if logged is not None:
             return logged
-        if self.cpu_only_distribution or self.line is None or self.platform is None:
+        if self.cpu_only_distribution:
+            return None
+        if self.declared_cuda[0] is not None:
+            return self.declared_cuda[0]
+        if self.line is None or self.platform is None:
             return None
         if self.platform not in self.line.cuda_builds:
             return None
@@ -232,7 +240,34 @@ class Machine(Record):
             or version_key(cudnn)[:1] != version_key(matrix_cudnn)[:1]
         ):
             return cudnn
-        return matrix_cudnn
+        return matrix_cudnn or self.declared_cuda[1]
+
+    @functools.cached_property
+    def declared_cuda(self) -> tuple[Optional[str], Optional[str]]:
+        """(CUDA, cuDNN) the installed TensorFlow's ``and-cuda`` requirements pin (X.Y each):
+        the wheel's own word where its build info has none (TF 2.22 records no versions)."""
+        if self.tf is None:
+            return None, None
+        return declared_cuda(self.tf.requires)
+
+    @functools.cached_property
+    def build_gpu_code(self) -> Optional[ComputeCapabilities]:
+        """The GPU code of the installed build: what its shared objects carry (``.nv_fatbin``,
+        observed), else the list its build info states; None when neither was read.
+
+        TF 2.22's build info no longer states the list, and the objects are what the driver
+        gets whatever the build info says.
+        """
+        libs = self.facts.cuda_libs
+        code = libs.gpu_code if libs is not None else None
+        if code is not None and (code.sass or code.ptx):
+            return ComputeCapabilities(code.sass, code.ptx)
+        tf = self.facts.tensorflow
+        if tf is not None and tf.compute_capabilities:
+            caps = build_capabilities(tf.compute_capabilities)
+            if caps.sass or caps.ptx:
+                return caps
+        return None
 
     def and_cuda_spec(self, version: Optional[str] = None) -> Optional[str]:
         """``tensorflow[and-cuda]==X`` (X: ``version``, else the installed release) where the
@@ -468,18 +503,44 @@ class Machine(Record):
     # --- CUDA libraries ------------------------------------------------------------------------
 
     @functools.cached_property
+    def unopened_libraries(self) -> frozenset[str]:
+        """Searched libraries the build shows it never opens.
+
+        Read from the build: the names its shared objects hold (the probe's
+        ``named_libraries``); where only its RUNPATH was read, the libraries with no wheel
+        directory there though it lists the other wheels' (TF 2.14-2.21 list no curand). Empty
+        when the build could not be read: then every library searched counts.
+        """
+        libs = self.facts.cuda_libs
+        if libs is None:
+            return frozenset()
+        searched = {lib.name for lib in libs.libraries}
+        if libs.named_libraries is not None:
+            return frozenset(searched - set(libs.named_libraries))
+        wheel_dirs = [
+            PurePosixPath(p.replace("\\", "/")).parent.name
+            for p in libs.runpath
+            if "/nvidia/" in p.replace("\\", "/")
+        ]
+        if not wheel_dirs:
+            return frozenset()
+        listed = {name for d in wheel_dirs for name in libraries_in(d)}
+        return frozenset(n for n in searched if LIBRARY_DIRS.get(n) and n not in listed)
+
+    @functools.cached_property
     def missing_libraries(self) -> tuple[str, ...]:
         """Libraries TensorFlow needs to register a GPU that no candidate satisfies.
 
-        Not the driver's libcuda (driver.nvidia judges it); not NCCL, which TensorFlow opens
-        only for multi-GPU collectives, never to register a device; not cuBLASLt for CUDA
-        builds before 10.1, which had none (cuBLASLt first shipped with CUDA 10.1).
+        Only those the build opens (:attr:`unopened_libraries`); not the driver's libcuda
+        (driver.nvidia judges it); not NCCL, which TensorFlow opens only for multi-GPU
+        collectives, never to register a device; not cuBLASLt for CUDA builds before 10.1,
+        which had none (cuBLASLt first shipped with CUDA 10.1).
         """
         libs = self.facts.cuda_libs
         if libs is None:
             return ()
         cuda = version_key(self.build_cuda) if self.build_cuda else None
-        skip = {"cuda", "nccl"}
+        skip = {"cuda", "nccl", *self.unopened_libraries}
         if cuda is not None and cuda[:2] < (10, 1):
             skip.add("cublasLt")
         return tuple(

@@ -22,7 +22,6 @@ from tfdoctor.compat import (
     NONE,
     PTX,
     Target,
-    build_capabilities,
     evaluate,
     gpu_code,
     install_requirement,
@@ -280,12 +279,10 @@ _NGC_RUN = "docker run --gpus all -it --rm nvcr.io/nvidia/tensorflow:25.02-tf2-p
 
 
 def _wheel_capabilities(ctx: CheckContext, line: Optional[TFLine]) -> Optional[ComputeCapabilities]:
-    """The build's own list (build_info) when the probe read it, else the matrix's."""
-    tf = ctx.facts.tensorflow
-    if tf is not None and tf.compute_capabilities:
-        caps = build_capabilities(tf.compute_capabilities)
-        if caps.sass or caps.ptx:
-            return caps
+    """The build's own GPU code (its objects, else its build info) when read, else the matrix's."""
+    caps = ctx.machine.build_gpu_code
+    if caps is not None:
+        return caps
     return line.compute_capabilities if line is not None else None
 
 

@@ -383,9 +383,10 @@ def check_gpu_visible(ctx: CheckContext) -> Iterator[Finding]:
     )
 
 
-def _describe(lib: LibraryFacts) -> str:
+def _describe(lib: LibraryFacts, unopened: frozenset[str]) -> str:
     if lib.selected is None:
-        return f"{lib.name}: not found"
+        never = " (the build never opens it)" if lib.name in unopened else ""
+        return f"{lib.name}: not found{never}"
     cand = lib.candidates[lib.selected]
     version = f" {cand.version}" if cand.version else ""
     return f"{lib.name}{version} ({cand.origin}: {cand.path})"
@@ -416,14 +417,29 @@ def check_cuda_libraries(ctx: CheckContext) -> Iterator[Finding]:
         yield unknown("cuda.libraries", "which CUDA libraries would load", libs.error)
         return
     missing = ctx.machine.missing_libraries
-    detail = "\n".join(_describe(lib) for lib in libs.libraries)
+    unopened = ctx.machine.unopened_libraries
+    detail = "\n".join(_describe(lib, unopened) for lib in libs.libraries)
     has_gpu = bool(drv and drv.gpus)
     if not missing:
+        opened = [lib for lib in libs.libraries if lib.name not in unopened]
         yield Finding(
             "cuda.libraries",
             Severity.OK,
-            f"All {len(libs.libraries)} CUDA libraries for CUDA {libs.cuda_major} / cuDNN "
-            f"{libs.cudnn_major} are found",
+            f"All {len(opened)} CUDA libraries the build opens for CUDA {libs.cuda_major} / "
+            f"cuDNN {libs.cudnn_major} are found",
+            detail,
+        )
+        return
+    tf = facts.tensorflow
+    listed = [d.name for d in tf.devices if d.device_type == "GPU"] if tf is not None else []
+    if tf is not None and tf.status == "ok" and listed:
+        # Observed beats inferred: TensorFlow registered the GPU, so whatever the search
+        # missed was found by the loader after all, or is not needed for it.
+        yield Finding(
+            "cuda.libraries",
+            Severity.INFO,
+            f"The library search found no {', '.join(missing)}, yet TensorFlow lists "
+            f"{len(listed)} GPU(s) ({', '.join(listed)}): it loaded what it needs",
             detail,
         )
         return

@@ -25,6 +25,7 @@ from tfdoctor.cuda_layout import (
     DEFAULT_CUDA_ROOT,
     LIBRARY_DIRS,
     NVCC_WHEEL_DIR,
+    declared_cuda,
     library_dirs,
     xla_cuda_data_dir,
 )
@@ -32,6 +33,7 @@ from tfdoctor.facts import CudaLibsFacts, LibraryCandidate, LibraryFacts, ProbeE
 from tfdoctor.probes._run import CommandResult, Runner, child_script, run_command
 from tfdoctor.probes.build_info import tensorflow_dirs, versions_from_build_info
 from tfdoctor.probes.elf import Runpath, tensorflow_runpath
+from tfdoctor.probes.tfbuild import BuildRead, read_build
 from tfdoctor.records import Record, record
 
 PROBE = "cuda_libs"
@@ -103,16 +105,26 @@ _MULTIARCH = {
 # --- what to search for ---------------------------------------------------------------------
 
 
-def searched_versions(build_info: Mapping[str, object] | None) -> tuple[int, int, int]:
-    """(CUDA major, CUDA minor, cuDNN major) to search for, from TF's build_info or the newest."""
+def searched_versions(
+    build_info: Mapping[str, object] | None, requires: Sequence[str] = ()
+) -> tuple[int, int, int]:
+    """(CUDA major, CUDA minor, cuDNN major) to search for: from TF's build_info, else from
+    the CUDA wheels its ``and-cuda`` extra pins (``requires``: its Requires-Dist lines; TF
+    2.22's build_info records no versions), else the newest."""
     versions = versions_from_build_info(build_info or {})
     if versions.is_cuda_build is not True:
         return NEWEST_CUDA[0], NEWEST_CUDA[1], NEWEST_CUDNN_MAJOR
-    if versions.cuda_major is None or versions.cuda_minor is None:
-        cuda = NEWEST_CUDA
-    else:
+    pinned_cuda, pinned_cudnn = declared_cuda(requires) if requires else (None, None)
+    if versions.cuda_major is not None and versions.cuda_minor is not None:
         cuda = (versions.cuda_major, versions.cuda_minor)
+    elif pinned_cuda is not None:
+        major, _, minor = pinned_cuda.partition(".")
+        cuda = (int(major), int(minor))
+    else:
+        cuda = NEWEST_CUDA
     cudnn = versions.cudnn_major
+    if cudnn is None and pinned_cudnn is not None:
+        cudnn = int(pinned_cudnn.partition(".")[0])
     if cudnn is None:
         # TF's tested build configurations (https://www.tensorflow.org/install/source#gpu)
         # pair CUDA 10 with cuDNN 7 and CUDA 11 with cuDNN 8; CUDA 12 releases moved to
@@ -579,14 +591,17 @@ def probe_cuda_libs(
     system_dirs: Sequence[str] | None = None,
     toolkit_dirs: Sequence[str] = DEFAULT_TOOLKIT_DIRS,
     python: str = sys.executable,
+    requires: Sequence[str] = (),
 ) -> CudaLibsFacts:
     """Every candidate file for each CUDA library TF loads, with versions; never raises.
 
     ``ldconfig_output`` replaces running ``ldconfig -p``; ``system_dirs`` replaces the
     loader's default directories; ``toolkit_dirs`` the default CUDA toolkit locations
-    searched for ptxas and libdevice; ``python`` is the interpreter that loads the libraries.
+    searched for ptxas and libdevice; ``python`` is the interpreter that loads the libraries;
+    ``requires`` TensorFlow's Requires-Dist lines (its ``and-cuda`` pins name the CUDA where
+    build_info does not).
     """
-    cuda_major, cuda_minor, cudnn_major = searched_versions(build_info)
+    cuda_major, cuda_minor, cudnn_major = searched_versions(build_info, requires)
     try:
         return _probe(
             site_dirs=site_dirs,
@@ -637,15 +652,20 @@ def _probe(
 
     found: dict[str, list[_Found]] = {}
     runpath = Runpath()
+    build = BuildRead()
     if platform == "win32":
         for name, filenames in names.items():
             dirs = windows_search_dirs(name, site_dirs, env)
             found[name] = find_files(filenames, dirs, (), len(dirs))
     else:
         pip_sites = runpath_site_dirs(site_dirs)
-        runpath = tensorflow_runpath(next(iter(tensorflow_dirs(site_dirs)), None))
+        package = next(iter(tensorflow_dirs(site_dirs)), None)
+        runpath = tensorflow_runpath(package)
         if runpath.error is not None:
             errors.append(runpath.error)
+        build = read_build(package, LIBRARY_NAMES)
+        if build.named is None and build.error is not None:
+            errors.append(build.error)
         if ldconfig_output is None:
             ldconfig_output, ldconfig_error = read_ldconfig(runner, timeout)
             if ldconfig_error:
@@ -688,6 +708,8 @@ def _probe(
         error=errors[0] if errors else None,
         runpath=runpath.dirs,
         runpath_object=runpath.object,
+        named_libraries=build.named,
+        gpu_code=build.gpu_code,
     )
 
 

@@ -1,10 +1,13 @@
-"""The dynamic section of an ELF shared object: RUNPATH, RPATH, NEEDED and SONAME.
+"""ELF shared objects read without loading them: the dynamic section and the section headers.
 
 A small reader with the standard library's ``struct`` only, for 32- and 64-bit files of
-either byte order (the ELF format: https://refspecs.linuxfoundation.org/elf/gabi4+/ch5.dynamic.html).
+either byte order (the ELF format: https://refspecs.linuxfoundation.org/elf/gabi4+/ch5.dynamic.html,
+section headers: https://refspecs.linuxfoundation.org/elf/gabi4+/ch4.sheader.html).
 TensorFlow's pip wheels reach the ``nvidia-*`` wheels' libraries through the RUNPATH of
 ``libtensorflow_framework.so.2`` (``$ORIGIN/../nvidia/cudnn/lib`` ...); reading it tells the
-library search where the loader really looks instead of assuming the wheel layout.
+library search where the loader really looks instead of assuming the wheel layout. The
+sections tell what the build itself carries: the names of the libraries it opens (its
+read-only data) and its GPU code (``.nv_fatbin``, read by :mod:`tfdoctor.probes.fatbin`).
 """
 
 from __future__ import annotations
@@ -65,14 +68,18 @@ def _string(data: Data, strtab: int, strsz: int, index: int) -> str:
     return bytes(data[start:end]).decode("utf-8", "surrogateescape")
 
 
-def _dynamic(data: Data) -> ElfDynamic:
+def _ident(data: Data) -> tuple[str, bool]:
+    """The ``struct`` byte-order prefix and whether the file is 64-bit, from ``e_ident``."""
     if len(data) < 16 or data[:4] != _ELF_MAGIC:
         raise _ElfFormatError("not an ELF file")
     elf_class, elf_data = data[4], data[5]
     if elf_class not in (_ELFCLASS32, _ELFCLASS64) or elf_data not in (_ELFDATA2LSB, _ELFDATA2MSB):
         raise _ElfFormatError(f"unknown ELF class {elf_class} or data encoding {elf_data}")
-    end = "<" if elf_data == _ELFDATA2LSB else ">"
-    wide = elf_class == _ELFCLASS64
+    return ("<" if elf_data == _ELFDATA2LSB else ">"), elf_class == _ELFCLASS64
+
+
+def _dynamic(data: Data) -> ElfDynamic:
+    end, wide = _ident(data)
     # Elf32_Ehdr/Elf64_Ehdr: e_phoff, then e_phentsize and e_phnum (System V gABI, ch. 4).
     if wide:
         (phoff,) = _unpack(end + "Q", data, 0x20)
@@ -128,11 +135,63 @@ def _dynamic(data: Data) -> ElfDynamic:
     sonames = strings(_DT_SONAME)
     return ElfDynamic(
         bits=64 if wide else 32,
-        byteorder="little" if elf_data == _ELFDATA2LSB else "big",
+        byteorder="little" if end == "<" else "big",
         runpath=paths(_DT_RUNPATH),
         rpath=paths(_DT_RPATH),
         soname=sonames[0] if sonames else None,
     )
+
+
+@record
+class ElfSection(Record):
+    """One section header: the section's name and where its bytes lie in the file."""
+
+    name: str
+    #: ``sh_type``: 1 PROGBITS, 8 NOBITS (no bytes in the file) ...
+    type: int
+    offset: int
+    size: int
+
+
+#: ``sh_type`` of a section that takes no bytes in the file (``.bss``).
+SHT_NOBITS = 8
+
+
+def _sections(data: Data) -> tuple[ElfSection, ...]:
+    end, wide = _ident(data)
+    # Elf64_Ehdr/Elf32_Ehdr: e_shoff, then e_shentsize, e_shnum, e_shstrndx (gABI ch. 4).
+    if wide:
+        (shoff,) = _unpack(end + "Q", data, 0x28)
+        shentsize, shnum, shstrndx = _unpack(end + "HHH", data, 0x3A)
+        shdr = end + "IIQQQQIIQQ"
+    else:
+        (shoff,) = _unpack(end + "I", data, 0x20)
+        shentsize, shnum, shstrndx = _unpack(end + "HHH", data, 0x2E)
+        shdr = end + "IIIIIIIIII"
+    if shoff == 0 or shnum == 0:
+        return ()
+    if shentsize < struct.calcsize(shdr):
+        raise _ElfFormatError(f"section header entries of {shentsize} bytes")
+    headers = [_unpack(shdr, data, shoff + i * shentsize) for i in range(shnum)]
+    if shstrndx >= shnum:
+        raise _ElfFormatError(f"section name table index {shstrndx} of {shnum} sections")
+    names_at, names_size = headers[shstrndx][4], headers[shstrndx][5]
+    if names_at + names_size > len(data):
+        raise _ElfFormatError("the section name table lies outside the file")
+    out = []
+    for name, kind, _flags, _addr, offset, size, *_ in headers:
+        if kind != SHT_NOBITS and offset + size > len(data):
+            raise _ElfFormatError(f"a section lies outside the file (offset {offset})")
+        out.append(ElfSection(_string(data, names_at, names_size, name), kind, offset, size))
+    return tuple(out)
+
+
+def parse_elf_sections(data: Data, name: str = "file") -> Union[tuple[ElfSection, ...], ProbeError]:
+    """The section headers, named, or a ProbeError saying why the bytes are not an ELF file."""
+    try:
+        return _sections(data)
+    except (_ElfFormatError, struct.error, IndexError) as exc:
+        return ProbeError(PROBE, "bad-elf", f"{name}: {exc}")
 
 
 def parse_elf_dynamic(data: Data, name: str = "file") -> Union[ElfDynamic, ProbeError]:

@@ -467,6 +467,11 @@ def _cuda_lines(cuda: CudaLibsFacts, brief: bool) -> list[str]:
     ptxas = "not found" if cuda.ptxas is None else f"{cuda.ptxas} ({_opt(cuda.ptxas_version)})"
     lines.append(f"  ptxas: {ptxas}")
     lines.append(f"  libdevice: {cuda.libdevice or 'not found'}")
+    if cuda.named_libraries is not None:
+        lines.append(f"  the build opens: {', '.join(cuda.named_libraries) or 'none of them'}")
+    if cuda.gpu_code is not None:
+        code = ", ".join(cuda.gpu_code.sass + cuda.gpu_code.ptx) or "none"
+        lines.append(f"  GPU code in the build's libraries: {code}")
     if cuda.error is not None:
         lines += _error_lines("error", cuda.error)
     return lines

@@ -1,0 +1,1 @@
+__global__ void add_one(float *x) { x[threadIdx.x] += 1.0f; }
