@@ -22,6 +22,15 @@ from typing import Callable, Optional
 
 from tfdoctor import causes
 from tfdoctor.bounded import size_text
+from tfdoctor.evidence.pip import read_refusals, requested_version
+from tfdoctor.evidence.traceback import (
+    MAX_TRACEBACKS,
+    Traceback,
+    origin_of,
+    path_hints,
+    read_tracebacks,
+)
+from tfdoctor.explain.api import api_findings, inferred_note
 from tfdoctor.explain.reader import LogReader, LogText
 from tfdoctor.facts import (
     DriverFacts,
@@ -36,6 +45,7 @@ from tfdoctor.findings import Finding, Fix, Report, Severity
 from tfdoctor.machine import Machine, library_of
 from tfdoctor.matrix import Matrix
 from tfdoctor.records import Record, record
+from tfdoctor.scan.knowledge import ApiKnowledge
 from tfdoctor.signatures import BENIGN, EVIDENCE, Signature, Signatures
 
 #: Citations kept per signature (the first lines it matched).
@@ -63,6 +73,8 @@ class Evidence:
 
     hits: dict[str, Hits] = dataclasses.field(default_factory=dict)
     lines: int = 0
+    #: The Python exceptions in the log, with their frames (:mod:`tfdoctor.evidence.traceback`).
+    tracebacks: list[Traceback] = dataclasses.field(default_factory=list)
 
     def values(self, group: str, evidence_only: bool = False) -> list[str]:
         """Every distinct value a named group took, in order of appearance (``evidence_only``:
@@ -105,6 +117,9 @@ def scan(blocks: Iterable[LogText], signatures: Signatures) -> Evidence:
         text = block.text
         find = text.find
         evidence.lines += text.count("\n") + 1
+        if len(evidence.tracebacks) < MAX_TRACEBACKS:
+            found_tbs = read_tracebacks(text, block)
+            evidence.tracebacks.extend(found_tbs[: MAX_TRACEBACKS - len(evidence.tracebacks)])
         found: dict[int, list[Signature]] = {}
         for keyword, sigs in keywords.items():
             if all(_saturated(evidence, sig) for sig in sigs):
@@ -420,6 +435,38 @@ def _floor(m: Machine) -> Optional[str]:
     return floor.version if floor is not None else None
 
 
+def _group(hits: Sequence[Hits], name: str) -> Optional[str]:
+    """The first value a named group took in ``hits``."""
+    return next((g[name] for h in hits for g in h.groups if g.get(name)), None)
+
+
+def _ptxas_old(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
+    return "ptxas-too-old", causes.ptxas_old_fix(m, _group(hits, "gpu_arch"))
+
+
+def _companion(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
+    library = _group(hits, "library")
+    dist = origin_of(library).dist if library else ""
+    return "companion-built-for-other-tf", causes.companion_fix(m, dist or None)
+
+
+def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
+    return "native-library-unresolved", causes.native_library_fix(_group(hits, "library"))
+
+
+def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
+    # pip's own words say what it could see: reason from them before any general advice.
+    lines = [line for h in hits for _, line in h.citations]
+    refusals = [x for x in read_refusals(lines) if x.dist.startswith(("tensorflow", "tf-"))]
+    if not refusals:
+        return "tf-no-wheel-for-python", causes.no_wheel_fix(m)
+    refusal = refusals[0]
+    cause, fix, _ = causes.pip_refusal_fix(
+        m, refusal.final_versions, requested_version(refusal.spec), r.python
+    )
+    return cause, fix
+
+
 def _simple(cause: str, build: Callable[[Machine], Fix]) -> Builder:
     def builder(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
         return cause, build(m)
@@ -448,7 +495,7 @@ BUILDERS: dict[str, Builder] = {
     "protobuf-incompatible": _protobuf,
     "tf-keras-missing": _simple("tf-keras-missing", causes.tf_keras_fix),
     "tf-not-installed": _simple("tf-not-installed", causes.tensorflow_install_fix),
-    "tf-no-wheel-for-python": _simple("tf-no-wheel-for-python", causes.no_wheel_fix),
+    "tf-no-wheel-for-python": _no_wheel,
     "tf-gpu-package-removed": _simple("tf-gpu-package-removed", causes.tensorflow_gpu_removed_fix),
     "msvc-runtime-missing": _simple("msvc-runtime-missing", lambda m: causes.msvc_fix()),
     "cpu-lacks-avx": _cpu_avx,
@@ -475,6 +522,11 @@ BUILDERS: dict[str, Builder] = {
     ),
     "cluster-worker-failed": _simple("cluster-worker-failed", lambda m: causes.peer_failed_fix()),
     "cluster-port-in-use": _simple("cluster-port-in-use", lambda m: causes.port_in_use_fix()),
+    "ptxas-too-old": _ptxas_old,
+    "nccl-shm-too-small": _simple("nccl-shm-too-small", lambda m: causes.nccl_shm_fix()),
+    "companion-built-for-other-tf": _companion,
+    "native-library-unresolved": _native,
+    "tensorboard-not-installed": _simple("tensorboard-not-installed", causes.tensorboard_fix),
 }
 
 
@@ -494,7 +546,7 @@ def _gpu_shown(m: Machine, r: Revealed) -> bool:
 
 
 def _cause_finding(
-    cause: str, hits: Sequence[Hits], m: Machine, r: Revealed, with_facts: bool
+    cause: str, hits: Sequence[Hits], m: Machine, r: Revealed, with_facts: bool, inferred: str = ""
 ) -> Finding:
     builder = BUILDERS.get(cause)
     fix: Optional[Fix] = None
@@ -526,7 +578,9 @@ def _cause_finding(
             + ": the fix is the general one (run `tfdoctor check` on the machine, or pass "
             "--facts, for one fitted to it)."
         )
-    summary = hits[0].signature.summary
+    summary = hits[0].signature.summary if final == cause else causes.CAUSES[final].title
+    if inferred:
+        parts.append(inferred)
     return causes.finding(
         f"explain.{final}",
         severity,
@@ -615,9 +669,23 @@ def explain(
             by_cause["cuda-libs-missing"] = rest
         else:
             del by_cause["cuda-libs-missing"]
+    if "native-library-unresolved" in by_cause and any(
+        c != "native-library-unresolved" and h.signature.severity == "error"
+        for c, hs in by_cause.items()
+        for h in hs
+    ):
+        # The generic loader advice only where no signature names the library's cause.
+        del by_cause["native-library-unresolved"]
     findings: dict[str, Finding] = {}
+    if matrix is not None and evidence.tracebacks:
+        # An exception about an API name: scan's verdict on that name, which is more precise
+        # than a signature of the same cause.
+        knowledge = ApiKnowledge(matrix)
+        for found in api_findings(evidence.tracebacks, knowledge, revealed.tf_version):
+            findings[found.id] = found
+    inferred = _inferred(evidence)
     for cause, hits in by_cause.items():
-        found = _cause_finding(cause, hits, machine, revealed, facts is not None)
+        found = _cause_finding(cause, hits, machine, revealed, facts is not None, inferred)
         if found.id not in findings:
             findings[found.id] = found
     out = sorted(findings.values(), key=lambda f: -f.severity.rank)
@@ -636,6 +704,13 @@ def explain(
     if isinstance(lines, LogReader) and lines.unread is not None:
         out.append(_unread_finding(lines, *lines.unread))
     return Report(merged, tuple(dataclasses.replace(f, check="explain") for f in out))
+
+
+def _inferred(evidence: Evidence) -> str:
+    """What the paths in the log's tracebacks imply, marked as inferred ('' when nothing)."""
+    paths = [f.path for tb in evidence.tracebacks for f in tb.frames]
+    hints = path_hints(paths)
+    return inferred_note(hints) if hints else ""
 
 
 def _unread_finding(log: LogReader, first: int, end: Optional[int]) -> Finding:

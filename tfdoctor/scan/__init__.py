@@ -128,6 +128,8 @@ class Verdict(Record):
     what: str
     fix: Fix
     links: tuple[str, ...]
+    #: The release line from which the use breaks (empty where the API listing alone says so).
+    release: str = ""
 
 
 class Judge:
@@ -275,6 +277,7 @@ class Judge:
             "api-moved-to-compat-v1",
             f"`{gone}` is TensorFlow 1 API: not in TensorFlow 2's namespace (AttributeError).",
             f"{fix}; stop-gap: {compat}.",
+            release=".".join(str(n) for n in TF2_LINE),
         )
 
     def _keras_missing(self, name: str, newest: ApiIndex) -> Optional[Verdict]:
@@ -295,11 +298,15 @@ class Judge:
             (f"Use {idiom}" if idiom else "Port it to the Keras 3 API (migration guide)")
             + "; or keep Keras 2: install tf-keras and set TF_USE_LEGACY_KERAS=1.",
             legacy_keras=True,
+            release=".".join(str(n) for n in self.keras3 or ()),
         )
 
-    def _generic(self, cause: str, what: str, fix: str, legacy_keras: bool = False) -> Verdict:
+    def _generic(
+        self, cause: str, what: str, fix: str, legacy_keras: bool = False, release: str = ""
+    ) -> Verdict:
         commands = self._legacy_commands() if legacy_keras else ()
-        return Verdict(cause, cause, Severity.ERROR, what, Fix(fix, commands), CAUSES[cause].links)
+        links = CAUSES[cause].links
+        return Verdict(cause, cause, Severity.ERROR, what, Fix(fix, commands), links, release)
 
     def _legacy_commands(self) -> tuple[str, ...]:
         """The catalogue's commands for Keras 2 code on the target line."""
@@ -323,6 +330,7 @@ class Judge:
             rule.what,
             Fix(text, tuple(commands)),
             links,
+            rule.release,
         )
 
     # -- methods
