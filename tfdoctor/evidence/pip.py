@@ -17,7 +17,8 @@ from tfdoctor.records import Record, record
 _REFUSAL = re.compile(
     r"Could not find a version that satisfies the requirement "
     r"(?P<dist>[A-Za-z0-9][A-Za-z0-9._-]*)(?P<spec>[^\s(]*)"
-    r"(?:\s*\([^)]*\))*?\s*\(from versions: ?(?P<versions>[^)]*)\)"
+    # pip names where the requirement came from first: "(from -r requirements.txt (line 12))".
+    r"(?:\s*\((?!from versions)(?:[^()]|\([^()]*\))*\))*\s*\(from versions: ?(?P<versions>[^)]*)\)"
 )
 _VERSION = re.compile(r"^\d+(?:\.\d+)*(?:(?:a|b|rc)\d+)?$")
 

@@ -1,0 +1,307 @@
+"""Failures explain reads from tracebacks and loaders: API names judged by scan's knowledge,
+the paths' inferences kept apart, pip's refusals reasoned from its own list, and the causes
+the corpus in tests/data/logs covers with real logs (api-*, ptxas-gpu-name-*, nccl-shm-*,
+companion-*, native-lib-*, no-wheel-list-*)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Optional
+
+import pytest
+
+from tests import factories as f
+from tfdoctor import causes
+from tfdoctor.evidence.pip import read_refusals, requested_version
+from tfdoctor.evidence.traceback import origin_of, path_hints, read_tracebacks
+from tfdoctor.explain import explain
+from tfdoctor.explain.reader import split_text
+from tfdoctor.facts import Facts
+from tfdoctor.findings import Finding, Report
+from tfdoctor.machine import Machine
+from tfdoctor.scan.knowledge import ApiKnowledge, public_name
+from tfdoctor.signatures import load_signatures
+
+ROOT = Path(__file__).resolve().parent.parent
+SIGNATURES = load_signatures()
+
+
+def _explain(text: str) -> Report:
+    return explain([split_text(text)], SIGNATURES, f.FIXTURE_MATRIX)
+
+
+def _only(report: Report, cause: str) -> Finding:
+    found = [x for x in report.findings if x.cause == cause]
+    assert len(found) == 1, [x.id for x in report.findings]
+    return found[0]
+
+
+# --- reading tracebacks ----------------------------------------------------------------------
+
+CPYTHON = """\
+Traceback (most recent call last):
+  File "/opt/conda/envs/tf/lib/python3.9/site-packages/keras/src/trainers/t.py", line 5, in fit
+    self.step()
+  File "/content/drive/train.py", line 12, in step
+    opt = tf.keras.optimizers.Adam(lr=0.1)
+ValueError: boom
+"""
+
+
+def test_a_cpython_traceback_keeps_type_message_frames_and_code() -> None:
+    (tb,) = read_tracebacks(CPYTHON)
+    assert (tb.type, tb.message, tb.where) == ("ValueError", "boom", "line 6")
+    assert [(fr.line, fr.function) for fr in tb.frames] == [(5, "fit"), (12, "step")]
+    assert tb.frames[1].code == "opt = tf.keras.optimizers.Adam(lr=0.1)"
+
+
+@pytest.mark.parametrize(
+    ("text", "path", "function"),
+    [
+        pytest.param(
+            "File ~/venv/lib/python3.10/site-packages/keras/src/utils/traceback_utils.py:122, "
+            "in filter_traceback.<locals>.error_handler(*args, **kwargs)\n"
+            "AttributeError: x",
+            "~/venv/lib/python3.10/site-packages/keras/src/utils/traceback_utils.py",
+            "filter_traceback.<locals>.error_handler",
+            id="ipython8",
+        ),
+        pytest.param(
+            "/usr/local/lib/python3.6/dist-packages/tf_sentencepiece/__init__.py in <module>()\n"
+            "NotFoundError: y",
+            "/usr/local/lib/python3.6/dist-packages/tf_sentencepiece/__init__.py",
+            "<module>",
+            id="ipython7",
+        ),
+    ],
+)
+def test_notebook_frames_are_read(text: str, path: str, function: str) -> None:
+    (tb,) = read_tracebacks(text)
+    assert [(fr.path, fr.function) for fr in tb.frames] == [(path, function)]
+
+
+def test_a_lone_exception_line_is_an_exception_without_frames() -> None:
+    (tb,) = read_tracebacks("AttributeError: module 'tensorflow' has no attribute 'Session'")
+    assert (tb.name, tb.frames) == ("AttributeError", ())
+
+
+def test_text_without_an_exception_has_no_traceback() -> None:
+    assert read_tracebacks("ERROR: No matching distribution found for tensorflow") == []
+
+
+@pytest.mark.parametrize(
+    ("path", "dist", "generation", "installed"),
+    [
+        ("/x/lib/python3.11/site-packages/keras/src/trainers/trainer.py", "keras", "Keras 3", True),
+        ("/x/lib/python3.8/site-packages/keras/engine/training.py", "keras", "Keras 2", True),
+        ("/x/site-packages/keras/src/engine/training.py", "keras", "Keras 2", True),
+        ("C:\\Py\\Lib\\site-packages\\tf_keras\\src\\engine\\x.py", "tf-keras", "Keras 2", True),
+        ("/x/dist-packages/tensorflow_text/python/ops/a.py", "tensorflow-text", "", True),
+        ("/home/me/src/keras/keras/src/models/model.py", "keras", "Keras 3", False),
+        ("/home/me/train.py", "", "", False),
+    ],
+)
+def test_a_path_says_which_distribution_a_frame_is(
+    path: str, dist: str, generation: str, installed: bool
+) -> None:
+    found = origin_of(path)
+    assert (found.dist, found.generation, found.installed) == (dist, generation, installed)
+
+
+def test_paths_imply_python_and_environment_and_say_which_path() -> None:
+    hints = path_hints(
+        ["/content/x.py", "/opt/conda/envs/a/lib/python3.9/site-packages/k.py", "/kaggle/in.py"]
+    )
+    assert [(h.fact, h.value.split(" (")[0]) for h in hints] == [
+        ("environment", "a Google Colab runtime"),
+        ("python", "3.9"),
+        ("environment", "a conda environment"),
+        ("environment", "a Kaggle notebook"),
+    ]
+    assert all(h.because for h in hints)
+
+
+def test_no_path_no_inference() -> None:
+    assert path_hints(["train.py", "<stdin>"]) == []
+
+
+# --- scan's knowledge, asked by name -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("module", "name"),
+    [
+        ("tensorflow", "tf"),
+        ("tensorflow._api.v2.compat.v1", "tf.compat.v1"),
+        ("keras.api._v2.keras.layers", "tf.keras.layers"),
+        ("keras._tf_keras.keras.layers", "tf.keras.layers"),
+        ("keras.api.optimizers", "keras.optimizers"),
+        ("keras.src.engine", None),
+        ("numpy", None),
+    ],
+)
+def test_printed_module_names_map_to_api_names(module: str, name: str) -> None:
+    assert public_name(module) == name
+
+
+def test_explain_and_scan_give_one_fix_for_one_name() -> None:
+    knowledge = ApiKnowledge(f.FIXTURE_MATRIX)
+    verdict = knowledge.name("tf.estimator")
+    assert verdict is not None
+    finding = _only(
+        _explain("AttributeError: module 'tensorflow' has no attribute 'estimator'"),
+        "tf-estimator-removed",
+    )
+    assert finding.fix == verdict.fix
+    assert verdict.release == "2.16"
+
+
+@pytest.mark.parametrize(
+    ("message", "cause", "fix_word"),
+    [
+        pytest.param(
+            "ModuleNotFoundError: No module named 'tensorflow.contrib'",
+            "tf-contrib-removed",
+            "tf-slim",
+            id="no-module",
+        ),
+        pytest.param(
+            "ImportError: cannot import name 'experimental' from 'keras.layers' "
+            "(/usr/lib/python3.11/site-packages/keras/layers/__init__.py)",
+            "keras3-behaviour-change",
+            "Rescaling",
+            id="cannot-import",
+        ),
+        pytest.param(
+            "AttributeError: module 'tensorflow' has no attribute 'placeholder'",
+            "api-moved-to-compat-v1",
+            "tf.compat.v1.placeholder",
+            id="tf1-name",
+        ),
+    ],
+)
+def test_an_exception_about_a_name_gets_scans_verdict(
+    message: str, cause: str, fix_word: str
+) -> None:
+    finding = _only(_explain(message), cause)
+    assert fix_word in (finding.fix.text if finding.fix else "")
+
+
+def test_an_unexpected_keyword_is_judged_from_the_source_line() -> None:
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "train.py", line 9, in <module>\n'
+        "    opt = tf.keras.optimizers.SGD(lr=0.01)\n"
+        "TypeError: __init__() got an unexpected keyword argument 'lr'\n"
+    )
+    finding = _only(_explain(log), "keras3-behaviour-change")
+    assert finding.fix is not None and "learning_rate=" in finding.fix.text
+
+
+def test_an_unknown_keyword_is_not_blamed_on_keras3() -> None:
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "/x/site-packages/keras/src/optimizers/base_optimizer.py", line 90, in f\n'
+        '    raise ValueError(f"Argument(s) not recognized: {kwargs}")\n'
+        "ValueError: Argument(s) not recognized: {'momentum_x': 1}\n"
+    )
+    assert all(x.cause != "keras3-behaviour-change" for x in _explain(log).findings)
+
+
+def test_a_name_missing_from_an_older_tensorflow_is_not_its_removal() -> None:
+    log = (
+        "tf.__version__ = 1.2.0\nAttributeError: module 'tensorflow' has no attribute 'estimator'\n"
+    )
+    assert all(x.cause != "tf-estimator-removed" for x in _explain(log).findings)
+
+
+# --- pip's own words ---------------------------------------------------------------------------
+
+
+def test_a_refusal_is_read_with_its_versions() -> None:
+    (refusal,) = read_refusals(
+        [
+            "ERROR: Could not find a version that satisfies the requirement tensorflow==2.0.0 "
+            "(from -r requirements.txt (line 12)) (from versions: none)"
+        ]
+    )
+    assert (refusal.dist, refusal.spec, refusal.versions) == ("tensorflow", "==2.0.0", ())
+    assert requested_version(refusal.spec) == "2.0.0"
+
+
+@pytest.mark.parametrize(
+    ("python", "words"),
+    [
+        ("3.14", "newer than any"),
+        ("2.7", "too old"),
+        ("3.11", "32-bit"),
+        (None, "newer or older"),
+    ],
+)
+def test_none_listed_reasons_from_the_python(python: Optional[str], words: str) -> None:
+    machine = Machine(Facts("", ""), f.FIXTURE_MATRIX)
+    cause, fix, _ = causes.pip_refusal_fix(machine, (), None, python)
+    assert cause == "tf-no-wheel-for-python"
+    assert words in fix.text
+
+
+def test_none_listed_in_a_log_is_not_blamed_on_one_reason() -> None:
+    log = (
+        "ERROR: Could not find a version that satisfies the requirement tensorflow "
+        "(from versions: none)\nERROR: No matching distribution found for tensorflow\n"
+    )
+    finding = _only(_explain(log), "tf-no-wheel-for-python")
+    assert finding.fix is not None and "newer or older" in finding.fix.text
+
+
+# --- TensorFlow 2.21 without tensorboard, under `tfdoctor run` ---------------------------------
+
+TB_MISSING = (
+    "Traceback (most recent call last):\n"
+    '  File "/work/train.py", line 40, in <module>\n'
+    '    tf.summary.scalar("loss", loss, step=step)\n'
+    '  File "/usr/lib/python3.12/site-packages/tensorflow/python/summary/tb_summary.py", '
+    "line 298, in scalar\n"
+    '    raise TBNotInstalledError("tf.summary.scalar") from exc\n'
+    "tensorflow.python.summary.tb_summary.TBNotInstalledError: TensorBoard is not installed, "
+    "missing implementation for tf.summary.scalar\n"
+)
+
+
+def test_tensorboard_missing_is_explained() -> None:
+    finding = _only(_explain(TB_MISSING), "tensorboard-not-installed")
+    assert finding.fix is not None and any("tensorboard" in c for c in finding.fix.commands)
+
+
+def test_run_explains_a_script_that_stops_without_tensorboard(tmp_path: Path) -> None:
+    script = tmp_path / "train.py"
+    script.write_text(
+        f"import sys\nsys.stderr.write({TB_MISSING!r})\nsys.exit(1)\n", encoding="utf-8"
+    )
+    report = tmp_path / "report.json"
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "tfdoctor",
+            "run",
+            "--report",
+            str(report),
+            "--",
+            sys.executable,
+            str(script),
+        ],
+        cwd=ROOT,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        timeout=60,
+        check=False,
+        env={**os.environ, "NO_COLOR": "1"},
+    )
+    assert proc.returncode == 1, proc.stderr
+    data = json.loads(report.read_text(encoding="utf-8"))
+    assert "explain.tensorboard-not-installed" in [x["id"] for x in data["findings"]]
