@@ -16,7 +16,7 @@ import pytest
 
 from tests import factories as f
 from tfdoctor import causes
-from tfdoctor.evidence.pip import read_refusals, requested_version
+from tfdoctor.evidence.pip import read_refusals, read_wheel_refusal, requested_version
 from tfdoctor.evidence.traceback import origin_of, path_hints, read_tracebacks
 from tfdoctor.explain import explain
 from tfdoctor.explain.reader import split_text
@@ -231,6 +231,30 @@ def test_a_refusal_is_read_with_its_versions() -> None:
     )
     assert (refusal.dist, refusal.spec, refusal.versions) == ("tensorflow", "==2.0.0", ())
     assert requested_version(refusal.spec) == "2.0.0"
+
+
+def test_a_list_wrapped_over_lines_is_read_whole() -> None:
+    (refusal,) = read_refusals(
+        [
+            "ERROR: Could not find a version that satisfies the requirement tensorflow==2.12.0 "
+            "(from versions: 2.10.0, 2.10.1, \n2.11.0rc0, 2.11.0)\nERROR: No matching"
+        ]
+    )
+    assert refusal.final_versions == ("2.10.0", "2.10.1", "2.11.0")
+
+
+def test_a_refused_wheel_is_read_by_its_tags() -> None:
+    wheel = read_wheel_refusal(
+        "tensorflow_gpu-1.0.1-cp34-cp34m-linux_x86_64.whl is not a supported wheel on this "
+        "platform."
+    )
+    assert wheel is not None
+    assert (wheel.dist, wheel.version, wheel.python_version, wheel.platform) == (
+        "tensorflow_gpu",
+        "1.0.1",
+        "3.4",
+        "linux_x86_64",
+    )
 
 
 @pytest.mark.parametrize(

@@ -2048,3 +2048,18 @@ def pip_refusal_fix(
         ),
         why,
     )
+
+
+def wheel_tags_fix(m: Machine, file: str, python: Optional[str], platform: str) -> Fix:
+    """What a refused wheel's tags say it needs, and how to let pip pick the right one."""
+    needs = f"CPython {python}" if python else "another interpreter"
+    return Fix(
+        f"{file} is built for {needs} on {platform} (its file name's tags); pip refuses it "
+        "for an interpreter or platform that differ. Install by name and version "
+        "(`pip install tensorflow==X.Y.Z`) so pip picks the wheel for this interpreter, or "
+        f"run it with {needs} on {platform}.",
+        (
+            "python -c 'import platform, struct, sys; print(sys.version.split()[0], "
+            'platform.machine(), struct.calcsize("P") * 8)\'',
+        ),
+    )

@@ -39,16 +39,23 @@ class PipRefusal(Record):
         return tuple(v for v in self.versions if re.fullmatch(r"\d+(?:\.\d+)*", v))
 
 
-def read_refusals(lines: Iterable[str]) -> list[PipRefusal]:
-    """Every refusal with a version list among ``lines``."""
+#: Refusals kept per log.
+MAX_REFUSALS = 20
+
+
+def read_refusals(texts: Iterable[str]) -> list[PipRefusal]:
+    """Every refusal with a version list in ``texts`` (a terminal may wrap the list over
+    several lines: it is read up to its closing parenthesis)."""
     out: list[PipRefusal] = []
-    for line in lines:
-        match = _REFUSAL.search(line)
-        if match is None:
+    for text in texts:
+        if "Could not find a version" not in text:
             continue
-        words = [w.strip() for w in match.group("versions").split(",")]
-        versions = tuple(w for w in words if _VERSION.match(w))
-        out.append(PipRefusal(match.group("dist").lower(), match.group("spec"), versions))
+        for match in _REFUSAL.finditer(text):
+            words = [w.strip() for w in match.group("versions").split(",")]
+            versions = tuple(w for w in words if _VERSION.match(w))
+            out.append(PipRefusal(match.group("dist").lower(), match.group("spec"), versions))
+            if len(out) >= MAX_REFUSALS:
+                return out
     return out
 
 
@@ -56,3 +63,44 @@ def requested_version(spec: str) -> Optional[str]:
     """The version an ``==X`` specifier pins, else None."""
     match = re.fullmatch(r"===?(\d+(?:\.\d+)*\w*)", spec)
     return match.group(1) if match else None
+
+
+# A wheel's file name carries its tags (PEP 427: name-version-python-abi-platform.whl), which
+# say the interpreter and platform it installs on.
+_WHEEL = re.compile(
+    r"(?P<file>(?P<dist>[A-Za-z0-9_.]+)-(?P<version>\d[\w.+]*)(?:-\d\w*)?-(?P<python>[\w.]+)"
+    r"-(?P<abi>[\w.]+)-(?P<platform>[\w.]+)\.whl) is not a supported wheel on this platform"
+)
+
+
+@record
+class WheelRefusal(Record):
+    """A wheel pip refused for this interpreter or platform, with its tags (observed)."""
+
+    file: str
+    dist: str
+    version: str
+    python: str
+    abi: str
+    platform: str
+
+    @property
+    def python_version(self) -> Optional[str]:
+        """The CPython the wheel is for (``cp35`` -> ``3.5``), when its tag names one."""
+        match = re.fullmatch(r"cp(\d)(\d+)", self.python.split(".")[0])
+        return f"{match.group(1)}.{match.group(2)}" if match else None
+
+
+def read_wheel_refusal(line: str) -> Optional[WheelRefusal]:
+    """The wheel ``line`` says pip refused, or None."""
+    match = _WHEEL.search(line)
+    if match is None:
+        return None
+    return WheelRefusal(
+        match.group("file"),
+        match.group("dist"),
+        match.group("version"),
+        match.group("python"),
+        match.group("abi"),
+        match.group("platform"),
+    )

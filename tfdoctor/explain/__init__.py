@@ -22,7 +22,13 @@ from typing import Callable, Optional
 
 from tfdoctor import causes
 from tfdoctor.bounded import size_text
-from tfdoctor.evidence.pip import read_refusals, requested_version
+from tfdoctor.evidence.pip import (
+    MAX_REFUSALS,
+    PipRefusal,
+    read_refusals,
+    read_wheel_refusal,
+    requested_version,
+)
 from tfdoctor.evidence.traceback import (
     MAX_TRACEBACKS,
     Traceback,
@@ -75,6 +81,8 @@ class Evidence:
     lines: int = 0
     #: The Python exceptions in the log, with their frames (:mod:`tfdoctor.evidence.traceback`).
     tracebacks: list[Traceback] = dataclasses.field(default_factory=list)
+    #: pip's refusals with the releases it could see (:mod:`tfdoctor.evidence.pip`).
+    refusals: list[PipRefusal] = dataclasses.field(default_factory=list)
 
     def values(self, group: str, evidence_only: bool = False) -> list[str]:
         """Every distinct value a named group took, in order of appearance (``evidence_only``:
@@ -120,6 +128,8 @@ def scan(blocks: Iterable[LogText], signatures: Signatures) -> Evidence:
         if len(evidence.tracebacks) < MAX_TRACEBACKS:
             found_tbs = read_tracebacks(text, block)
             evidence.tracebacks.extend(found_tbs[: MAX_TRACEBACKS - len(evidence.tracebacks)])
+        if len(evidence.refusals) < MAX_REFUSALS:
+            evidence.refusals.extend(read_refusals((text,)))
         found: dict[int, list[Signature]] = {}
         for keyword, sigs in keywords.items():
             if all(_saturated(evidence, sig) for sig in sigs):
@@ -181,6 +191,8 @@ class Revealed(Record):
     site_packages: Optional[str] = None
     wsl: bool = False
     conda: bool = False
+    #: What pip said it could see for this interpreter and platform.
+    pip_refusals: tuple[PipRefusal, ...] = ()
 
     def known(self) -> list[str]:
         """What the log shows, as phrases."""
@@ -279,6 +291,7 @@ def reveal(evidence: Evidence) -> Revealed:
         site_packages=site,
         wsl="/usr/lib/wsl/" in text,
         conda=site is not None and bool(re.search(r"conda|[/\\]envs[/\\]", site)),
+        pip_refusals=tuple(evidence.refusals),
     )
 
 
@@ -457,7 +470,12 @@ def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
 def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
     # pip's own words say what it could see: reason from them before any general advice.
     lines = [line for h in hits for _, line in h.citations]
-    refusals = [x for x in read_refusals(lines) if x.dist.startswith(("tensorflow", "tf-"))]
+    wheel = next((w for w in map(read_wheel_refusal, lines) if w is not None), None)
+    if wheel is not None:
+        return "tf-no-wheel-for-python", causes.wheel_tags_fix(
+            m, wheel.file, wheel.python_version, wheel.platform
+        )
+    refusals = [x for x in r.pip_refusals if x.dist.startswith(("tensorflow", "tf-"))]
     if not refusals:
         return "tf-no-wheel-for-python", causes.no_wheel_fix(m)
     refusal = refusals[0]
