@@ -21,7 +21,7 @@ from tfdoctor.evidence.traceback import origin_of, path_hints, read_tracebacks
 from tfdoctor.explain import explain
 from tfdoctor.explain.reader import split_text
 from tfdoctor.facts import Facts
-from tfdoctor.findings import Finding, Report
+from tfdoctor.findings import Finding, Report, Severity
 from tfdoctor.machine import Machine
 from tfdoctor.scan.knowledge import ApiKnowledge, public_name
 from tfdoctor.signatures import load_signatures
@@ -329,3 +329,34 @@ def test_run_explains_a_script_that_stops_without_tensorboard(tmp_path: Path) ->
     assert proc.returncode == 1, proc.stderr
     data = json.loads(report.read_text(encoding="utf-8"))
     assert "explain.tensorboard-not-installed" in [x["id"] for x in data["findings"]]
+
+
+# --- an exception nothing explains ---------------------------------------------------------
+
+
+def test_an_exception_nothing_explains_is_unknown_never_ok() -> None:
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "/content/app.py", line 3, in <module>\n'
+        "    model.fit(x)\n"
+        '  File "/usr/local/lib/python3.11/dist-packages/keras/src/trainers/trainer.py", '
+        "line 9, in fit\n"
+        '    raise RuntimeError("weird")\n'
+        "RuntimeError: weird\n"
+    )
+    (finding,) = _explain(log).findings
+    assert (finding.id, finding.severity) == ("explain.unexplained-exception", Severity.UNKNOWN)
+    assert "keras (Keras 3)" in finding.detail
+    assert "/content/app.py, line 3: model.fit(x)" in finding.detail
+    assert "Inferred from paths" in finding.detail
+
+
+def test_an_explained_exception_needs_no_unknown() -> None:
+    log = "AttributeError: module 'tensorflow' has no attribute 'estimator'\n"
+    ids = [x.id for x in _explain(log).findings]
+    assert ids == ["explain.tf-estimator-removed"]
+
+
+def test_a_stopped_program_is_no_failure() -> None:
+    log = 'Traceback (most recent call last):\n  File "a.py", line 1, in f\nKeyboardInterrupt\n'
+    assert [x.id for x in _explain(log).findings] == ["explain.no-signature"]

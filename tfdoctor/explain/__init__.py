@@ -8,7 +8,8 @@ catalogue's builder applied to that machine view, so a fix never assumes more th
 Benign noise becomes ``info`` findings that say why it is harmless.
 
 Finding ids: ``explain.<cause>`` for a cause, ``explain.benign.<signature>`` for noise,
-``explain.no-signature`` when nothing is recognised (docs/findings.md).
+``explain.no-signature`` when nothing is recognised, ``explain.unexplained-exception`` for a
+Python exception no cause explains (docs/findings.md).
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from tfdoctor.evidence.traceback import (
     path_hints,
     read_tracebacks,
 )
-from tfdoctor.explain.api import api_findings, inferred_note
+from tfdoctor.explain.api import api_findings, inferred_note, unexplained_finding
 from tfdoctor.explain.reader import LogReader, LogText
 from tfdoctor.facts import (
     DriverFacts,
@@ -707,6 +708,11 @@ def explain(
         if found.id not in findings:
             findings[found.id] = found
     out = sorted(findings.values(), key=lambda f: -f.severity.rank)
+    if all(x.severity.rank < Severity.WARNING.rank for x in out):
+        # A failure nothing explains is reported as such: never "no problems found".
+        unexplained = unexplained_finding(evidence.tracebacks)
+        if unexplained is not None:
+            out.append(unexplained)
     out.extend(_benign_finding(h) for h in benign)
     if not out:
         out.append(
