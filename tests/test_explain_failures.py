@@ -360,3 +360,14 @@ def test_an_explained_exception_needs_no_unknown() -> None:
 def test_a_stopped_program_is_no_failure() -> None:
     log = 'Traceback (most recent call last):\n  File "a.py", line 1, in f\nKeyboardInterrupt\n'
     assert [x.id for x in _explain(log).findings] == ["explain.no-signature"]
+
+
+def test_the_version_pip_could_not_find_is_not_the_installed_one() -> None:
+    log = (
+        "ERROR: Could not find a version that satisfies the requirement tensorflow==2.12.0 "
+        "(from versions: 2.10.0, 2.11.0)\nERROR: No matching distribution found for "
+        "tensorflow==2.12.0\n"
+    )
+    report = _explain(log)
+    assert report.facts.tensorflow is not None and report.facts.tensorflow.version is None
+    assert all("The log shows: TensorFlow" not in x.detail for x in report.findings)

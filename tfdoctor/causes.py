@@ -1924,8 +1924,21 @@ def companion_fix(m: Machine, dist: Optional[str]) -> Fix:
     )
 
 
-def native_library_fix(library: Optional[str]) -> Fix:
-    """How to find which library failed to load, and which file needed it."""
+def native_library_fix(library: Optional[str], macos: bool = False) -> Fix:
+    """How to find which library failed to load, and which file needed it (``macos``: dyld's
+    tools, https://developer.apple.com/library/archive/documentation/DeveloperTools/Conceptual/
+    DynamicLibraries/100-Articles/LoggingDynamicLoaderEvents.html)."""
+    if macos:
+        return Fix(
+            "Find which library dyld misses and which file needs it: the error names both "
+            "('Library not loaded' and 'Referenced from'); otool -L on that file lists what it "
+            "links and from where. Then install that library, or reinstall the package that "
+            "should have brought it.",
+            (
+                "otool -L PATH/TO/THE/EXTENSION.so",
+                'DYLD_PRINT_LIBRARIES=1 python -c "import tensorflow" 2>&1 | tail -n 20',
+            ),
+        )
     commands = [
         'LD_DEBUG=libs python -c "import tensorflow" 2>&1 | grep -iE "error|not found|cannot"',
         "ldd PATH/TO/THE/EXTENSION.so | grep 'not found'",

@@ -465,7 +465,9 @@ def _companion(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]
 
 
 def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
-    return "native-library-unresolved", causes.native_library_fix(_group(hits, "library"))
+    library = _group(hits, "library")
+    macos = r.os == "macos" or bool(library and library.endswith(".dylib"))
+    return "native-library-unresolved", causes.native_library_fix(library, macos)
 
 
 def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
