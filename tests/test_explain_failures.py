@@ -17,7 +17,13 @@ import pytest
 from tests import factories as f
 from tfdoctor import causes
 from tfdoctor.evidence.pip import read_refusals, read_wheel_refusal, requested_version
-from tfdoctor.evidence.traceback import origin_of, path_hints, read_tracebacks
+from tfdoctor.evidence.traceback import (
+    MAX_FRAMES,
+    MAX_TRACEBACKS,
+    origin_of,
+    path_hints,
+    read_tracebacks,
+)
 from tfdoctor.explain import explain
 from tfdoctor.explain.reader import split_text
 from tfdoctor.facts import Facts
@@ -87,6 +93,14 @@ def test_notebook_frames_are_read(text: str, path: str, function: str) -> None:
 def test_a_lone_exception_line_is_an_exception_without_frames() -> None:
     (tb,) = read_tracebacks("AttributeError: module 'tensorflow' has no attribute 'Session'")
     assert (tb.name, tb.frames) == ("AttributeError", ())
+
+
+def test_what_is_kept_is_bounded_to_the_innermost_frames() -> None:
+    frames = "".join(f'  File "f{i}.py", line {i}, in g\n' for i in range(MAX_FRAMES + 10))
+    (tb,) = read_tracebacks(frames + "ValueError: x\n")
+    assert len(tb.frames) == MAX_FRAMES
+    assert tb.frames[-1].path == f"f{MAX_FRAMES + 9}.py"
+    assert len(read_tracebacks("ValueError: x\n" * (MAX_TRACEBACKS + 5))) == MAX_TRACEBACKS
 
 
 def test_text_without_an_exception_has_no_traceback() -> None:

@@ -13,7 +13,10 @@ without a traceback above it (``AttributeError: module ...`` pasted alone) count
 
 from __future__ import annotations
 
+import heapq
 import re
+from collections import deque
+from collections.abc import Iterator
 from typing import Optional
 
 from tfdoctor.records import Record, record
@@ -102,21 +105,23 @@ def read_tracebacks(text: str, where: Optional[object] = None) -> list[Traceback
     """
     if not any(word in text for word in _WORDS):
         return []
-    events: list[tuple[int, str, re.Match[str]]] = []
-    events.extend((m.start(), "header", m) for m in _HEADER.finditer(text))
-    events.extend((m.start(), "frame", m) for m in _FRAME.finditer(text))
-    events.extend((m.start(), "exception", m) for m in _EXCEPTION.finditer(text))
-    events.sort(key=lambda e: e[0])
+    # The three scans run lazily, merged by position: a log with a million frame lines holds
+    # one traceback's frames at a time, and reading stops at MAX_TRACEBACKS.
+    events: Iterator[tuple[int, str, re.Match[str]]] = heapq.merge(
+        ((m.start(), "header", m) for m in _HEADER.finditer(text)),
+        ((m.start(), "frame", m) for m in _FRAME.finditer(text)),
+        ((m.start(), "exception", m) for m in _EXCEPTION.finditer(text)),
+        key=lambda e: e[0],
+    )
     out: list[Traceback] = []
-    frames: list[Frame] = []
+    # Matches, not frames: a frame is built only when an exception keeps it.
+    frames: deque[re.Match[str]] = deque(maxlen=MAX_FRAMES)
     line_no, counted = 0, 0
     for pos, kind, match in events:
         if kind == "header":
-            frames = []
+            frames.clear()
         elif kind == "frame":
-            frames.append(_frame(match, text))
-            if len(frames) > MAX_FRAMES:
-                del frames[0]
+            frames.append(match)
         else:
             line_no += text.count("\n", counted, pos)
             counted = pos
@@ -126,10 +131,10 @@ def read_tracebacks(text: str, where: Optional[object] = None) -> list[Traceback
                     str(place),
                     match.group("type"),
                     (match.group("message") or "").strip(),
-                    tuple(frames),
+                    tuple(_frame(m, text) for m in frames),
                 )
             )
-            frames = []
+            frames.clear()
             if len(out) >= MAX_TRACEBACKS:
                 break
     return out
