@@ -385,3 +385,15 @@ def test_the_version_pip_could_not_find_is_not_the_installed_one() -> None:
     report = _explain(log)
     assert report.facts.tensorflow is not None and report.facts.tensorflow.version is None
     assert all("The log shows: TensorFlow" not in x.detail for x in report.findings)
+
+
+def test_a_method_a_keras3_model_lacks_gets_scans_verdict() -> None:
+    log = "AttributeError: 'Sequential' object has no attribute 'fit_generator'\n"
+    finding = _only(_explain(log), "keras3-behaviour-change")
+    assert finding.summary.startswith("`Sequential.fit_generator`")
+    assert finding.fix is not None and "model.fit(generator" in finding.fix.text
+
+
+def test_a_method_of_another_class_is_not_judged() -> None:
+    log = "AttributeError: 'DataFrame' object has no attribute 'fit_generator'\n"
+    assert all(x.cause != "keras3-behaviour-change" for x in _explain(log).findings)

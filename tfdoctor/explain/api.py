@@ -29,6 +29,10 @@ from tfdoctor.scan.knowledge import ApiKnowledge, module_api, public_name
 _NO_ATTRIBUTE = re.compile(r"module '(?P<module>[\w.]+)' has no attribute '(?P<attr>\w+)'")
 _NO_MODULE = re.compile(r"No module named '(?P<module>[\w.]+)'")
 _NO_NAME = re.compile(r"cannot import name '(?P<attr>\w+)' from '(?P<module>[\w.]+)'")
+# `'Sequential' object has no attribute 'fit_generator'`: a method a class no longer has.
+_NO_METHOD = re.compile(r"'(?P<cls>\w+)' object has no attribute '(?P<attr>\w+)'")
+#: Keras model classes, whose methods scan's method rules describe.
+_MODELS = frozenset({"Model", "Sequential", "Functional"})
 _KEYWORD = re.compile(
     r"got an unexpected keyword argument '(?P<kw>\w+)'"
     r"|Argument\(s\) not recognized: \{'(?P<kw2>\w+)'"
@@ -52,6 +56,11 @@ def api_use(tb: Traceback, knowledge: ApiKnowledge) -> Optional[tuple[str, Verdi
     match = _KEYWORD.search(message)
     if match is not None:
         return _keyword(tb, knowledge, match.group("kw") or match.group("kw2"))
+    match = _NO_METHOD.search(message)
+    if match is not None and match.group("cls") in _MODELS:
+        verdict = knowledge.method(match.group("attr"), "model")
+        if verdict is not None:
+            return f"{match.group('cls')}.{match.group('attr')}", verdict
     return None
 
 

@@ -16,7 +16,7 @@ from typing import Optional
 from tfdoctor.matrix import Matrix
 from tfdoctor.scan import Judge, ScanOptions, Verdict
 from tfdoctor.scan.rules import Rules, load_rules
-from tfdoctor.scan.walker import Use, normalize, scan_source
+from tfdoctor.scan.walker import MethodUse, Use, normalize, scan_source
 
 # Module names as Python prints them for the objects that serve an API: TensorFlow's generated
 # `_api.v2` tree, Keras 2 serving tf.keras (`keras.api._v2.keras`), Keras 3 serving tf.keras
@@ -76,6 +76,10 @@ class ApiKnowledge:
             return None
         rule = next((r for r in self.rules.rules if r.id == verdict.key), None)
         return verdict if rule is not None and rule.kwarg == kwarg else None
+
+    def method(self, method: str, receiver: str) -> Optional[Verdict]:
+        """The verdict on ``receiver.method(...)`` (``receiver``: the object's name or class)."""
+        return self._judge.judge_method(MethodUse(method, receiver, 0, 0))
 
     def code(self, line: str) -> Optional[tuple[str, Verdict]]:
         """The first use in one source line that breaks, with the name as written; the usual
