@@ -26,7 +26,7 @@ from tfdoctor.evidence.traceback import (
 )
 from tfdoctor.explain import explain
 from tfdoctor.explain.reader import split_text
-from tfdoctor.facts import Facts
+from tfdoctor.facts import Facts, PackageFacts
 from tfdoctor.findings import Finding, Report, Severity
 from tfdoctor.machine import Machine
 from tfdoctor.scan.knowledge import ApiKnowledge, public_name
@@ -397,3 +397,13 @@ def test_a_method_a_keras3_model_lacks_gets_scans_verdict() -> None:
 def test_a_method_of_another_class_is_not_judged() -> None:
     log = "AttributeError: 'DataFrame' object has no attribute 'fit_generator'\n"
     assert all(x.cause != "keras3-behaviour-change" for x in _explain(log).findings)
+
+
+def test_the_machines_own_tensorflow_decides_whether_a_removal_applies() -> None:
+    log = [split_text("AttributeError: module 'tensorflow' has no attribute 'estimator'")]
+    old = Facts("", "", packages=(PackageFacts("tensorflow", "2.15.0", ""),))
+    new = Facts("", "", packages=(PackageFacts("tensorflow", "2.16.1", ""),))
+    causes_old = [x.cause for x in explain(log, SIGNATURES, f.FIXTURE_MATRIX, old).findings]
+    causes_new = [x.cause for x in explain(log, SIGNATURES, f.FIXTURE_MATRIX, new).findings]
+    assert "tf-estimator-removed" not in causes_old
+    assert "tf-estimator-removed" in causes_new

@@ -702,7 +702,8 @@ def explain(
         # An exception about an API name: scan's verdict on that name, which is more precise
         # than a signature of the same cause.
         knowledge = ApiKnowledge(matrix)
-        for found in api_findings(evidence.tracebacks, knowledge, revealed.tf_version):
+        installed = machine.tf.version if machine.tf is not None else None
+        for found in api_findings(evidence.tracebacks, knowledge, installed):
             findings[found.id] = found
     inferred = _inferred(evidence)
     for cause, hits in by_cause.items():
