@@ -37,7 +37,7 @@ from tfdoctor.evidence.traceback import (
     path_hints,
     read_tracebacks,
 )
-from tfdoctor.explain.api import api_findings, inferred_note, unexplained_finding
+from tfdoctor.explain.exceptions import inferred_note, unexplained_finding
 from tfdoctor.explain.reader import LogReader, LogText
 from tfdoctor.facts import (
     DriverFacts,
@@ -52,7 +52,6 @@ from tfdoctor.findings import Finding, Fix, Report, Severity
 from tfdoctor.machine import Machine, library_of
 from tfdoctor.matrix import Matrix
 from tfdoctor.records import Record, record
-from tfdoctor.scan.knowledge import ApiKnowledge
 from tfdoctor.signatures import BENIGN, EVIDENCE, Signature, Signatures
 
 #: Citations kept per signature (the first lines it matched).
@@ -701,6 +700,10 @@ def explain(
     if matrix is not None and evidence.tracebacks:
         # An exception about an API name: scan's verdict on that name, which is more precise
         # than a signature of the same cause.
+        # scan's judge loads its rules and API listings: only for a log with an exception.
+        from tfdoctor.explain.api import api_findings  # noqa: PLC0415 - see above
+        from tfdoctor.scan.knowledge import ApiKnowledge  # noqa: PLC0415 - see above
+
         knowledge = ApiKnowledge(matrix)
         installed = machine.tf.version if machine.tf is not None else None
         for found in api_findings(evidence.tracebacks, knowledge, installed):

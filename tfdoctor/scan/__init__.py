@@ -17,7 +17,6 @@ import dataclasses
 import datetime
 import os
 from collections.abc import Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Optional
 
@@ -111,6 +110,10 @@ def scan_files(
     jobs = [(path, names) for path in files]
     # Chunks big enough to amortise the pickling, small enough to keep every worker busy.
     chunk = max(1, len(files) // (count * 8))
+    # concurrent.futures.process costs about 0.1 s to import; explain asks scan about names
+    # without ever needing a pool.
+    from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415 - slow, rarely used
+
     with ProcessPoolExecutor(max_workers=count) as pool:
         return list(pool.map(_scan_one, jobs, chunksize=chunk))
 
