@@ -24,13 +24,13 @@ from tfdoctor.evidence.traceback import (
     path_hints,
     read_tracebacks,
 )
-from tfdoctor.explain import explain
+from tfdoctor.explain import BUILDERS, explain
 from tfdoctor.explain.reader import split_text
 from tfdoctor.facts import Facts, PackageFacts
 from tfdoctor.findings import Finding, Report, Severity
 from tfdoctor.machine import Machine
 from tfdoctor.scan.knowledge import ApiKnowledge, public_name
-from tfdoctor.signatures import load_signatures
+from tfdoctor.signatures import BENIGN, EVIDENCE, load_signatures
 
 ROOT = Path(__file__).resolve().parent.parent
 SIGNATURES = load_signatures()
@@ -407,3 +407,9 @@ def test_the_machines_own_tensorflow_decides_whether_a_removal_applies() -> None
     causes_new = [x.cause for x in explain(log, SIGNATURES, f.FIXTURE_MATRIX, new).findings]
     assert "tf-estimator-removed" not in causes_old
     assert "tf-estimator-removed" in causes_new
+
+
+def test_every_cause_a_signature_names_has_a_fix_builder() -> None:
+    """A cause without a builder would reach the report with no fix at all."""
+    named = {s.cause for s in SIGNATURES.signatures} - {BENIGN, EVIDENCE}
+    assert named - set(BUILDERS) == set()
