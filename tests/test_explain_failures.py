@@ -413,3 +413,24 @@ def test_every_cause_a_signature_names_has_a_fix_builder() -> None:
     """A cause without a builder would reach the report with no fix at all."""
     named = {s.cause for s in SIGNATURES.signatures} - {BENIGN, EVIDENCE}
     assert named - set(BUILDERS) == set()
+
+
+def test_an_add_on_of_another_release_is_fitted_to_the_installed_tensorflow() -> None:
+    line = (
+        "tensorflow.python.framework.errors_impl.NotFoundError: /usr/lib/python3.10/"
+        "site-packages/tensorflow_text/python/ops/_regex_split_ops.so: undefined symbol: "
+        "_ZN10tensorflow8OpKernel11TraceStringEPNS_15OpKernelContextEb"
+    )
+    facts = Facts("", "", packages=(PackageFacts("tensorflow", "2.15.1", ""),))
+    report = explain([split_text(line)], SIGNATURES, f.FIXTURE_MATRIX, facts)
+    finding = _only(report, "companion-built-for-other-tf")
+    assert finding.fix is not None
+    assert any('"tensorflow-text==2.15.*"' in c for c in finding.fix.commands)
+
+
+def test_tensorflows_own_library_is_no_add_on() -> None:
+    line = (
+        "ImportError: /usr/lib/python3.10/site-packages/tensorflow/python/"
+        "_pywrap_tensorflow_internal.so: undefined symbol: _ZN10tensorflow6StatusC1Ev"
+    )
+    assert all(x.cause != "companion-built-for-other-tf" for x in _explain(line).findings)
