@@ -39,6 +39,9 @@ ALLOWED = {
         "tfdoctor.probes._lifeline",
         "tfdoctor.explain.reader",
     ),
+    # Evidence read from text (tracebacks, pip's messages): below the catalogue, observed and
+    # inferred kept apart.
+    "tfdoctor.evidence": ("tfdoctor.records", "tfdoctor.evidence"),
     # Log signatures: data validated against the catalogue's cause ids.
     "tfdoctor.signatures": ("tfdoctor.causes", "tfdoctor.yamldoc"),
     # `tfdoctor explain`: a log as evidence for the catalogue's causes, fixes from its builders.
@@ -51,6 +54,9 @@ ALLOWED = {
         "tfdoctor.causes",
         "tfdoctor.signatures",
         "tfdoctor.explain",
+        "tfdoctor.evidence",
+        # scan's knowledge of API names, asked about the names exceptions mention.
+        "tfdoctor.scan",
     ),
     # The YAML data files' shared reader imports nothing from the package.
     "tfdoctor.yamldoc": (),

@@ -1801,3 +1801,278 @@ CLUSTER_CAUSES: Mapping[str, Cause] = dict(
     )
 )
 CAUSES = {**CAUSES, **CLUSTER_CAUSES}
+
+
+# --- causes read from failures explain had no words for (tracebacks, loaders, NCCL, pip) -------
+# Each is evidence a log holds and no probe sees: the assembler XLA ran, NCCL's shared memory,
+# an add-on's compiled ops, a library the loader could not find.
+
+#: NVIDIA's list of the GPU architectures each CUDA release's compilers know.
+NVCC_GPU_FEATURES = (
+    "https://docs.nvidia.com/cuda/cuda-compiler-driver-nvcc/index.html#gpu-feature-list"
+)
+_NCCL_ENV = "https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html#nccl-shm-disable"
+_DOCKER_RUN = "https://docs.docker.com/reference/cli/docker/container/run/"
+
+FAILURE_CAUSES: Mapping[str, Cause] = dict(
+    (
+        _c(
+            "ptxas-too-old",
+            "The ptxas XLA ran is too old for this GPU",
+            "XLA compiles GPU kernels for the GPU's own architecture (sm_86 for compute "
+            "capability 8.6) with the first ptxas it finds: on PATH, under CUDA_HOME, or from "
+            "the nvidia-cuda-nvcc wheel. A ptxas from a CUDA release older than the GPU "
+            "refuses the architecture ('Value 'sm_86' is not defined for option 'gpu-name''); "
+            "TensorFlow then falls back to the driver's slower compiler, or the step fails.",
+            NVCC_GPU_FEATURES,
+            "https://github.com/tensorflow/serving/issues/1821",
+        ),
+        _c(
+            "nccl-shm-too-small",
+            "NCCL cannot create its shared memory (/dev/shm too small)",
+            "NCCL moves data between the GPUs of one machine through shared memory in /dev/shm. "
+            "Docker gives a container a 64 MiB /dev/shm unless told otherwise, and NCCL's "
+            "segments do not fit ('No space left on device', 'Error while creating shared "
+            "memory segment'): the collective, and the multi-GPU step, fails.",
+            _DOCKER_RUN,
+            _NCCL_ENV,
+            "https://github.com/NVIDIA/nccl/issues/290",
+        ),
+        _c(
+            "companion-built-for-other-tf",
+            "An add-on's compiled ops were built for another TensorFlow",
+            "Packages with compiled TensorFlow ops (tensorflow-text, tensorflow-io, "
+            "tensorflow-addons, custom op libraries) link against the C++ library of the "
+            "TensorFlow release they were built for. Its symbols change between minor "
+            "releases, so under another TensorFlow the op library fails to load with "
+            "'undefined symbol: _ZN10tensorflow...'.",
+            "https://github.com/tensorflow/text#compatibility",
+            "https://github.com/tensorflow/io#tensorflow-version-compatibility",
+        ),
+        _c(
+            "native-library-unresolved",
+            "A native library could not be loaded",
+            "The dynamic loader could not find or load a shared library that a Python "
+            "extension (TensorFlow's own, or another package's) needs. The message names the "
+            "library the loader looked for, not always the file that needed it; the loader's "
+            "own trace and ldd say both.",
+            "https://man7.org/linux/man-pages/man8/ld.so.8.html",
+            "https://man7.org/linux/man-pages/man1/ldd.1.html",
+        ),
+        _c(
+            "tf-release-not-for-python",
+            "The requested TensorFlow release has no wheel for this Python and platform",
+            "pip lists the TensorFlow releases that publish a wheel for the Python and platform "
+            "it runs on; the requested one is not among them. Each release supports a range of "
+            "Python versions, so a pin written for another Python (older or newer) cannot "
+            "install here.",
+            TF_PIP_GUIDE,
+            "https://pypi.org/project/tensorflow/#files",
+        ),
+    )
+)
+CAUSES = {**CAUSES, **FAILURE_CAUSES}
+
+
+def ptxas_old_fix(m: Machine, architecture: Optional[str]) -> Fix:
+    """A ptxas from a CUDA release that knows ``architecture`` (``sm_86``), first in line."""
+    arch = architecture or "this GPU's architecture"
+    text = (
+        f"Use a ptxas from a CUDA release that knows {arch} (NVIDIA's GPU feature list): find "
+        "the old one (an old CUDA toolkit's bin first on PATH, or CUDA_HOME) and take it out of "
+        "the way, or install the CUDA compiler wheel, which XLA finds in site-packages."
+    )
+    major = version_key(m.build_cuda)[0] if m.build_cuda else None
+    looks = ("which -a ptxas", "ptxas --version")
+    if major is None:
+        return Fix(text, looks)
+    return Fix(text, (*looks, *m.pip_install(wheel_name("nvidia-cuda-nvcc", major))))
+
+
+def nccl_shm_fix() -> Fix:
+    """A /dev/shm big enough for NCCL: the container's shm size or the host's IPC namespace."""
+    return Fix(
+        "Give the container a larger /dev/shm: `docker run --shm-size=1g` (or `--ipc=host`); "
+        "on Kubernetes mount an emptyDir with medium: Memory at /dev/shm. Check the size with "
+        "`df -h /dev/shm`. As a last resort NCCL_SHM_DISABLE=1 makes NCCL avoid shared memory, "
+        "at a cost in speed.",
+        ("df -h /dev/shm",),
+    )
+
+
+#: Add-ons whose release follows TensorFlow's minor (tensorflow-text 2.X serves TensorFlow 2.X).
+_SAME_MINOR = frozenset({"tensorflow-text"})
+
+
+def companion_fix(m: Machine, dist: Optional[str]) -> Fix:
+    """The add-on release built for the installed TensorFlow (same minor where it follows it)."""
+    tf = m.tf
+    line = ".".join(tf.version.split(".")[:2]) if tf is not None else None
+    if dist in _SAME_MINOR and line:
+        return install_fix(
+            m,
+            f"Install the {dist} release built for TensorFlow {line} (its version follows "
+            "TensorFlow's).",
+            f"{dist}=={line}.*",
+        )
+    name = dist or "the add-on"
+    return Fix(
+        f"Install the {name} release built for the installed TensorFlow (its compatibility "
+        "table), or install the TensorFlow it was built for; a custom op library must be "
+        "rebuilt against the installed TensorFlow.",
+        (f"pip show tensorflow {dist}" if dist else "pip show tensorflow",),
+    )
+
+
+def native_library_fix(library: Optional[str], macos: bool = False) -> Fix:
+    """How to find which library failed to load, and which file needed it (``macos``: dyld's
+    tools, https://developer.apple.com/library/archive/documentation/DeveloperTools/Conceptual/
+    DynamicLibraries/100-Articles/LoggingDynamicLoaderEvents.html)."""
+    if macos:
+        return Fix(
+            "Find which library dyld misses and which file needs it: the error names both "
+            "('Library not loaded' and 'Referenced from'); otool -L on that file lists what it "
+            "links and from where. Then install that library, or reinstall the package that "
+            "should have brought it.",
+            (
+                "otool -L PATH/TO/THE/EXTENSION.so",
+                'DYLD_PRINT_LIBRARIES=1 python -c "import tensorflow" 2>&1 | tail -n 20',
+            ),
+        )
+    commands = [
+        'LD_DEBUG=libs python -c "import tensorflow" 2>&1 | grep -iE "error|not found|cannot"',
+        "ldd PATH/TO/THE/EXTENSION.so | grep 'not found'",
+    ]
+    if library:
+        commands.insert(0, f"ldconfig -p | grep -F {shlex.quote(library.split('.so')[0])}")
+    return Fix(
+        "Find which library the loader misses and which file needs it: the loader's trace "
+        "(LD_DEBUG=libs) names each library it searches for; ldd on the extension named in "
+        "the traceback lists what it needs and cannot find. Then install that library or add "
+        "its directory to LD_LIBRARY_PATH.",
+        tuple(commands),
+    )
+
+
+def tensorboard_fix(m: Machine) -> Fix:
+    """Install tensorboard next to TensorFlow (2.21 no longer requires it)."""
+    return install_fix(
+        m, "Install tensorboard next to TensorFlow and add it to the requirements.", "tensorboard"
+    )
+
+
+def _pythons(line: TFLine) -> set[str]:
+    return {py for versions in line.python.values() for py in versions}
+
+
+def pip_refusal_fix(
+    m: Machine, listed: Sequence[str], requested: Optional[str], python: Optional[str]
+) -> tuple[str, Fix, str]:
+    """Cause, fix and reasoning for pip's "no matching distribution", from what pip listed.
+
+    ``listed``: the final releases pip could see (empty: none at all); ``requested``: the
+    version pinned; ``python``: the version the log shows, if any. The reasoning names what is
+    read from pip's words and what is inferred from the matrix.
+    """
+    lines = m.matrix.lines if m.matrix is not None else ()
+    check = (
+        "python -c 'import platform, struct, sys; print(sys.version.split()[0], "
+        'platform.machine(), struct.calcsize("P") * 8)\''
+    )
+    if listed:
+        newest = max(listed, key=version_key)
+        newest_line = ".".join(newest.split(".")[:2])
+        why = f"pip lists releases up to {newest} for this Python and platform"
+        later = [x for x in lines if version_key(x.line) > version_key(newest_line)]
+        here = next((x for x in lines if x.line == newest_line), None)
+        if later and here is not None:
+            after = min(later, key=lambda x: version_key(x.line))
+            only = sorted(_pythons(here) - _pythons(after), key=version_key)
+            if only:
+                why += (
+                    f"; TensorFlow {after.line} dropped Python {', '.join(only)}, so this "
+                    f"is most likely Python {' or '.join(only)} (inferred from the matrix)"
+                )
+            else:
+                why += (
+                    f"; TensorFlow {after.line} supports the same Pythons, so the platform "
+                    "(operating system, CPU) or the package index is what stops the list "
+                    f"at {newest}"
+                )
+        want = f"TensorFlow {requested}" if requested else "the requested release"
+        return (
+            "tf-release-not-for-python",
+            Fix(
+                f'{why}. Install one it lists (`pip install "tensorflow=={newest}"`), or use '
+                f"a Python that {want} publishes wheels for (`tfdoctor matrix` lists each "
+                "release's Pythons).",
+                (check,),
+            ),
+            why,
+        )
+    supported = sorted({py for x in lines for py in _pythons(x)}, key=version_key)
+    if python and supported:
+        key = version_key(python)[:2]
+        if key > version_key(supported[-1]):
+            why = (
+                f"pip sees no TensorFlow release at all for Python {python}: newer than any "
+                f"release supports (the newest supports up to {supported[-1]})"
+            )
+            return (
+                "tf-no-wheel-for-python",
+                Fix(
+                    f"{why}. Use Python {supported[-1]} or older, e.g. in a new virtual "
+                    "environment.",
+                    (check,),
+                ),
+                why,
+            )
+        if key < version_key(supported[0]):
+            why = f"pip sees no TensorFlow release at all for Python {python}: too old"
+            return (
+                "tf-no-wheel-for-python",
+                Fix(f"{why}. Use Python {supported[0]} or newer.", (check,)),
+                why,
+            )
+        why = (
+            f"pip sees no TensorFlow release at all, though Python {python} has wheels: the "
+            "interpreter is 32-bit, or the platform (operating system, CPU) has none"
+        )
+        return (
+            "tf-no-wheel-for-python",
+            Fix(
+                f"{why}. Use a 64-bit CPython on a platform TensorFlow publishes wheels for.",
+                (check,),
+            ),
+            why,
+        )
+    why = (
+        "pip sees no TensorFlow release at all for this interpreter ('from versions: none'): "
+        "its Python is newer or older than every release supports, or it is 32-bit, or the "
+        "platform has no wheels"
+    )
+    span = f" (Python {supported[0]} to {supported[-1]})" if supported else ""
+    return (
+        "tf-no-wheel-for-python",
+        Fix(
+            f"{why}. Check which with the command below, then use a 64-bit CPython that "
+            f"TensorFlow publishes wheels for{span}.",
+            (check,),
+        ),
+        why,
+    )
+
+
+def wheel_tags_fix(m: Machine, file: str, python: Optional[str], platform: str) -> Fix:
+    """What a refused wheel's tags say it needs, and how to let pip pick the right one."""
+    needs = f"CPython {python}" if python else "another interpreter"
+    return Fix(
+        f"{file} is built for {needs} on {platform} (its file name's tags); pip refuses it "
+        "for an interpreter or platform that differ. Install by name and version "
+        "(`pip install tensorflow==X.Y.Z`) so pip picks the wheel for this interpreter, or "
+        f"run it with {needs} on {platform}.",
+        (
+            "python -c 'import platform, struct, sys; print(sys.version.split()[0], "
+            'platform.machine(), struct.calcsize("P") * 8)\'',
+        ),
+    )

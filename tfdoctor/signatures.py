@@ -50,6 +50,7 @@ GROUPS = frozenset(
         "gpu_name",
         "glibc",
         "site_packages",
+        "gpu_arch",
     }
 )
 

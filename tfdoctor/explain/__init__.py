@@ -8,7 +8,8 @@ catalogue's builder applied to that machine view, so a fix never assumes more th
 Benign noise becomes ``info`` findings that say why it is harmless.
 
 Finding ids: ``explain.<cause>`` for a cause, ``explain.benign.<signature>`` for noise,
-``explain.no-signature`` when nothing is recognised (docs/findings.md).
+``explain.no-signature`` when nothing is recognised, ``explain.unexplained-exception`` for a
+Python exception no cause explains (docs/findings.md).
 """
 
 from __future__ import annotations
@@ -22,6 +23,21 @@ from typing import Callable, Optional
 
 from tfdoctor import causes
 from tfdoctor.bounded import size_text
+from tfdoctor.evidence.pip import (
+    MAX_REFUSALS,
+    PipRefusal,
+    read_refusals,
+    read_wheel_refusal,
+    requested_version,
+)
+from tfdoctor.evidence.traceback import (
+    MAX_TRACEBACKS,
+    Traceback,
+    origin_of,
+    path_hints,
+    read_tracebacks,
+)
+from tfdoctor.explain.exceptions import inferred_note, unexplained_finding
 from tfdoctor.explain.reader import LogReader, LogText
 from tfdoctor.facts import (
     DriverFacts,
@@ -63,6 +79,10 @@ class Evidence:
 
     hits: dict[str, Hits] = dataclasses.field(default_factory=dict)
     lines: int = 0
+    #: The Python exceptions in the log, with their frames (:mod:`tfdoctor.evidence.traceback`).
+    tracebacks: list[Traceback] = dataclasses.field(default_factory=list)
+    #: pip's refusals with the releases it could see (:mod:`tfdoctor.evidence.pip`).
+    refusals: list[PipRefusal] = dataclasses.field(default_factory=list)
 
     def values(self, group: str, evidence_only: bool = False) -> list[str]:
         """Every distinct value a named group took, in order of appearance (``evidence_only``:
@@ -105,6 +125,11 @@ def scan(blocks: Iterable[LogText], signatures: Signatures) -> Evidence:
         text = block.text
         find = text.find
         evidence.lines += text.count("\n") + 1
+        if len(evidence.tracebacks) < MAX_TRACEBACKS:
+            found_tbs = read_tracebacks(text, block)
+            evidence.tracebacks.extend(found_tbs[: MAX_TRACEBACKS - len(evidence.tracebacks)])
+        if len(evidence.refusals) < MAX_REFUSALS:
+            evidence.refusals.extend(read_refusals((text,)))
         found: dict[int, list[Signature]] = {}
         for keyword, sigs in keywords.items():
             if all(_saturated(evidence, sig) for sig in sigs):
@@ -166,6 +191,8 @@ class Revealed(Record):
     site_packages: Optional[str] = None
     wsl: bool = False
     conda: bool = False
+    #: What pip said it could see for this interpreter and platform.
+    pip_refusals: tuple[PipRefusal, ...] = ()
 
     def known(self) -> list[str]:
         """What the log shows, as phrases."""
@@ -264,6 +291,7 @@ def reveal(evidence: Evidence) -> Revealed:
         site_packages=site,
         wsl="/usr/lib/wsl/" in text,
         conda=site is not None and bool(re.search(r"conda|[/\\]envs[/\\]", site)),
+        pip_refusals=tuple(evidence.refusals),
     )
 
 
@@ -420,6 +448,45 @@ def _floor(m: Machine) -> Optional[str]:
     return floor.version if floor is not None else None
 
 
+def _group(hits: Sequence[Hits], name: str) -> Optional[str]:
+    """The first value a named group took in ``hits``."""
+    return next((g[name] for h in hits for g in h.groups if g.get(name)), None)
+
+
+def _ptxas_old(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
+    return "ptxas-too-old", causes.ptxas_old_fix(m, _group(hits, "gpu_arch"))
+
+
+def _companion(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
+    library = _group(hits, "library")
+    dist = origin_of(library).dist if library else ""
+    return "companion-built-for-other-tf", causes.companion_fix(m, dist or None)
+
+
+def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
+    library = _group(hits, "library")
+    macos = r.os == "macos" or bool(library and library.endswith(".dylib"))
+    return "native-library-unresolved", causes.native_library_fix(library, macos)
+
+
+def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
+    # pip's own words say what it could see: reason from them before any general advice.
+    lines = [line for h in hits for _, line in h.citations]
+    wheel = next((w for w in map(read_wheel_refusal, lines) if w is not None), None)
+    if wheel is not None:
+        return "tf-no-wheel-for-python", causes.wheel_tags_fix(
+            m, wheel.file, wheel.python_version, wheel.platform
+        )
+    refusals = [x for x in r.pip_refusals if x.dist.startswith(("tensorflow", "tf-"))]
+    if not refusals:
+        return "tf-no-wheel-for-python", causes.no_wheel_fix(m)
+    refusal = refusals[0]
+    cause, fix, _ = causes.pip_refusal_fix(
+        m, refusal.final_versions, requested_version(refusal.spec), r.python
+    )
+    return cause, fix
+
+
 def _simple(cause: str, build: Callable[[Machine], Fix]) -> Builder:
     def builder(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
         return cause, build(m)
@@ -448,7 +515,7 @@ BUILDERS: dict[str, Builder] = {
     "protobuf-incompatible": _protobuf,
     "tf-keras-missing": _simple("tf-keras-missing", causes.tf_keras_fix),
     "tf-not-installed": _simple("tf-not-installed", causes.tensorflow_install_fix),
-    "tf-no-wheel-for-python": _simple("tf-no-wheel-for-python", causes.no_wheel_fix),
+    "tf-no-wheel-for-python": _no_wheel,
     "tf-gpu-package-removed": _simple("tf-gpu-package-removed", causes.tensorflow_gpu_removed_fix),
     "msvc-runtime-missing": _simple("msvc-runtime-missing", lambda m: causes.msvc_fix()),
     "cpu-lacks-avx": _cpu_avx,
@@ -475,6 +542,11 @@ BUILDERS: dict[str, Builder] = {
     ),
     "cluster-worker-failed": _simple("cluster-worker-failed", lambda m: causes.peer_failed_fix()),
     "cluster-port-in-use": _simple("cluster-port-in-use", lambda m: causes.port_in_use_fix()),
+    "ptxas-too-old": _ptxas_old,
+    "nccl-shm-too-small": _simple("nccl-shm-too-small", lambda m: causes.nccl_shm_fix()),
+    "companion-built-for-other-tf": _companion,
+    "native-library-unresolved": _native,
+    "tensorboard-not-installed": _simple("tensorboard-not-installed", causes.tensorboard_fix),
 }
 
 
@@ -494,7 +566,7 @@ def _gpu_shown(m: Machine, r: Revealed) -> bool:
 
 
 def _cause_finding(
-    cause: str, hits: Sequence[Hits], m: Machine, r: Revealed, with_facts: bool
+    cause: str, hits: Sequence[Hits], m: Machine, r: Revealed, with_facts: bool, inferred: str = ""
 ) -> Finding:
     builder = BUILDERS.get(cause)
     fix: Optional[Fix] = None
@@ -526,7 +598,9 @@ def _cause_finding(
             + ": the fix is the general one (run `tfdoctor check` on the machine, or pass "
             "--facts, for one fitted to it)."
         )
-    summary = hits[0].signature.summary
+    summary = hits[0].signature.summary if final == cause else causes.CAUSES[final].title
+    if inferred:
+        parts.append(inferred)
     return causes.finding(
         f"explain.{final}",
         severity,
@@ -615,12 +689,36 @@ def explain(
             by_cause["cuda-libs-missing"] = rest
         else:
             del by_cause["cuda-libs-missing"]
+    if "native-library-unresolved" in by_cause and any(
+        c != "native-library-unresolved" and h.signature.severity == "error"
+        for c, hs in by_cause.items()
+        for h in hs
+    ):
+        # The generic loader advice only where no signature names the library's cause.
+        del by_cause["native-library-unresolved"]
     findings: dict[str, Finding] = {}
+    if matrix is not None and evidence.tracebacks:
+        # An exception about an API name: scan's verdict on that name, which is more precise
+        # than a signature of the same cause.
+        # scan's judge loads its rules and API listings: only for a log with an exception.
+        from tfdoctor.explain.api import api_findings  # noqa: PLC0415 - see above
+        from tfdoctor.scan.knowledge import ApiKnowledge  # noqa: PLC0415 - see above
+
+        knowledge = ApiKnowledge(matrix)
+        installed = machine.tf.version if machine.tf is not None else None
+        for found in api_findings(evidence.tracebacks, knowledge, installed):
+            findings[found.id] = found
+    inferred = _inferred(evidence)
     for cause, hits in by_cause.items():
-        found = _cause_finding(cause, hits, machine, revealed, facts is not None)
+        found = _cause_finding(cause, hits, machine, revealed, facts is not None, inferred)
         if found.id not in findings:
             findings[found.id] = found
     out = sorted(findings.values(), key=lambda f: -f.severity.rank)
+    if all(x.severity.rank < Severity.WARNING.rank for x in out):
+        # A failure nothing explains is reported as such: never "no problems found".
+        unexplained = unexplained_finding(evidence.tracebacks)
+        if unexplained is not None:
+            out.append(unexplained)
     out.extend(_benign_finding(h) for h in benign)
     if not out:
         out.append(
@@ -636,6 +734,13 @@ def explain(
     if isinstance(lines, LogReader) and lines.unread is not None:
         out.append(_unread_finding(lines, *lines.unread))
     return Report(merged, tuple(dataclasses.replace(f, check="explain") for f in out))
+
+
+def _inferred(evidence: Evidence) -> str:
+    """What the paths in the log's tracebacks imply, marked as inferred ('' when nothing)."""
+    paths = [f.path for tb in evidence.tracebacks for f in tb.frames]
+    hints = path_hints(paths)
+    return inferred_note(hints) if hints else ""
 
 
 def _unread_finding(log: LogReader, first: int, end: Optional[int]) -> Finding:

@@ -17,7 +17,6 @@ import dataclasses
 import datetime
 import os
 from collections.abc import Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Optional
 
@@ -111,6 +110,10 @@ def scan_files(
     jobs = [(path, names) for path in files]
     # Chunks big enough to amortise the pickling, small enough to keep every worker busy.
     chunk = max(1, len(files) // (count * 8))
+    # concurrent.futures.process costs about 0.1 s to import; explain asks scan about names
+    # without ever needing a pool.
+    from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415 - slow, rarely used
+
     with ProcessPoolExecutor(max_workers=count) as pool:
         return list(pool.map(_scan_one, jobs, chunksize=chunk))
 
@@ -128,6 +131,8 @@ class Verdict(Record):
     what: str
     fix: Fix
     links: tuple[str, ...]
+    #: The release line from which the use breaks (empty where the API listing alone says so).
+    release: str = ""
 
 
 class Judge:
@@ -275,6 +280,7 @@ class Judge:
             "api-moved-to-compat-v1",
             f"`{gone}` is TensorFlow 1 API: not in TensorFlow 2's namespace (AttributeError).",
             f"{fix}; stop-gap: {compat}.",
+            release=".".join(str(n) for n in TF2_LINE),
         )
 
     def _keras_missing(self, name: str, newest: ApiIndex) -> Optional[Verdict]:
@@ -295,11 +301,15 @@ class Judge:
             (f"Use {idiom}" if idiom else "Port it to the Keras 3 API (migration guide)")
             + "; or keep Keras 2: install tf-keras and set TF_USE_LEGACY_KERAS=1.",
             legacy_keras=True,
+            release=".".join(str(n) for n in self.keras3 or ()),
         )
 
-    def _generic(self, cause: str, what: str, fix: str, legacy_keras: bool = False) -> Verdict:
+    def _generic(
+        self, cause: str, what: str, fix: str, legacy_keras: bool = False, release: str = ""
+    ) -> Verdict:
         commands = self._legacy_commands() if legacy_keras else ()
-        return Verdict(cause, cause, Severity.ERROR, what, Fix(fix, commands), CAUSES[cause].links)
+        links = CAUSES[cause].links
+        return Verdict(cause, cause, Severity.ERROR, what, Fix(fix, commands), links, release)
 
     def _legacy_commands(self) -> tuple[str, ...]:
         """The catalogue's commands for Keras 2 code on the target line."""
@@ -323,6 +333,7 @@ class Judge:
             rule.what,
             Fix(text, tuple(commands)),
             links,
+            rule.release,
         )
 
     # -- methods

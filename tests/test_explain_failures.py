@@ -1,0 +1,436 @@
+"""Failures explain reads from tracebacks and loaders: API names judged by scan's knowledge,
+the paths' inferences kept apart, pip's refusals reasoned from its own list, and the causes
+the corpus in tests/data/logs covers with real logs (api-*, ptxas-gpu-name-*, nccl-shm-*,
+companion-*, native-lib-*, no-wheel-list-*)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Optional
+
+import pytest
+
+from tests import factories as f
+from tfdoctor import causes
+from tfdoctor.evidence.pip import read_refusals, read_wheel_refusal, requested_version
+from tfdoctor.evidence.traceback import (
+    MAX_FRAMES,
+    MAX_TRACEBACKS,
+    origin_of,
+    path_hints,
+    read_tracebacks,
+)
+from tfdoctor.explain import BUILDERS, explain
+from tfdoctor.explain.reader import split_text
+from tfdoctor.facts import Facts, PackageFacts
+from tfdoctor.findings import Finding, Report, Severity
+from tfdoctor.machine import Machine
+from tfdoctor.scan.knowledge import ApiKnowledge, public_name
+from tfdoctor.signatures import BENIGN, EVIDENCE, load_signatures
+
+ROOT = Path(__file__).resolve().parent.parent
+SIGNATURES = load_signatures()
+
+
+def _explain(text: str) -> Report:
+    return explain([split_text(text)], SIGNATURES, f.FIXTURE_MATRIX)
+
+
+def _only(report: Report, cause: str) -> Finding:
+    found = [x for x in report.findings if x.cause == cause]
+    assert len(found) == 1, [x.id for x in report.findings]
+    return found[0]
+
+
+# --- reading tracebacks ----------------------------------------------------------------------
+
+CPYTHON = """\
+Traceback (most recent call last):
+  File "/opt/conda/envs/tf/lib/python3.9/site-packages/keras/src/trainers/t.py", line 5, in fit
+    self.step()
+  File "/content/drive/train.py", line 12, in step
+    opt = tf.keras.optimizers.Adam(lr=0.1)
+ValueError: boom
+"""
+
+
+def test_a_cpython_traceback_keeps_type_message_frames_and_code() -> None:
+    (tb,) = read_tracebacks(CPYTHON)
+    assert (tb.type, tb.message, tb.where) == ("ValueError", "boom", "line 6")
+    assert [(fr.line, fr.function) for fr in tb.frames] == [(5, "fit"), (12, "step")]
+    assert tb.frames[1].code == "opt = tf.keras.optimizers.Adam(lr=0.1)"
+
+
+@pytest.mark.parametrize(
+    ("text", "path", "function"),
+    [
+        pytest.param(
+            "File ~/venv/lib/python3.10/site-packages/keras/src/utils/traceback_utils.py:122, "
+            "in filter_traceback.<locals>.error_handler(*args, **kwargs)\n"
+            "AttributeError: x",
+            "~/venv/lib/python3.10/site-packages/keras/src/utils/traceback_utils.py",
+            "filter_traceback.<locals>.error_handler",
+            id="ipython8",
+        ),
+        pytest.param(
+            "/usr/local/lib/python3.6/dist-packages/tf_sentencepiece/__init__.py in <module>()\n"
+            "NotFoundError: y",
+            "/usr/local/lib/python3.6/dist-packages/tf_sentencepiece/__init__.py",
+            "<module>",
+            id="ipython7",
+        ),
+    ],
+)
+def test_notebook_frames_are_read(text: str, path: str, function: str) -> None:
+    (tb,) = read_tracebacks(text)
+    assert [(fr.path, fr.function) for fr in tb.frames] == [(path, function)]
+
+
+def test_a_lone_exception_line_is_an_exception_without_frames() -> None:
+    (tb,) = read_tracebacks("AttributeError: module 'tensorflow' has no attribute 'Session'")
+    assert (tb.name, tb.frames) == ("AttributeError", ())
+
+
+def test_what_is_kept_is_bounded_to_the_innermost_frames() -> None:
+    frames = "".join(f'  File "f{i}.py", line {i}, in g\n' for i in range(MAX_FRAMES + 10))
+    (tb,) = read_tracebacks(frames + "ValueError: x\n")
+    assert len(tb.frames) == MAX_FRAMES
+    assert tb.frames[-1].path == f"f{MAX_FRAMES + 9}.py"
+    assert len(read_tracebacks("ValueError: x\n" * (MAX_TRACEBACKS + 5))) == MAX_TRACEBACKS
+
+
+def test_text_without_an_exception_has_no_traceback() -> None:
+    assert read_tracebacks("ERROR: No matching distribution found for tensorflow") == []
+
+
+@pytest.mark.parametrize(
+    ("path", "dist", "generation", "installed"),
+    [
+        ("/x/lib/python3.11/site-packages/keras/src/trainers/trainer.py", "keras", "Keras 3", True),
+        ("/x/lib/python3.8/site-packages/keras/engine/training.py", "keras", "Keras 2", True),
+        ("/x/site-packages/keras/src/engine/training.py", "keras", "Keras 2", True),
+        ("C:\\Py\\Lib\\site-packages\\tf_keras\\src\\engine\\x.py", "tf-keras", "Keras 2", True),
+        ("/x/dist-packages/tensorflow_text/python/ops/a.py", "tensorflow-text", "", True),
+        ("/home/me/src/keras/keras/src/models/model.py", "keras", "Keras 3", False),
+        ("/home/me/train.py", "", "", False),
+    ],
+)
+def test_a_path_says_which_distribution_a_frame_is(
+    path: str, dist: str, generation: str, installed: bool
+) -> None:
+    found = origin_of(path)
+    assert (found.dist, found.generation, found.installed) == (dist, generation, installed)
+
+
+def test_paths_imply_python_and_environment_and_say_which_path() -> None:
+    hints = path_hints(
+        ["/content/x.py", "/opt/conda/envs/a/lib/python3.9/site-packages/k.py", "/kaggle/in.py"]
+    )
+    assert [(h.fact, h.value.split(" (")[0]) for h in hints] == [
+        ("environment", "a Google Colab runtime"),
+        ("python", "3.9"),
+        ("environment", "a conda environment"),
+        ("environment", "a Kaggle notebook"),
+    ]
+    assert all(h.because for h in hints)
+
+
+def test_no_path_no_inference() -> None:
+    assert path_hints(["train.py", "<stdin>"]) == []
+
+
+# --- scan's knowledge, asked by name -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("module", "name"),
+    [
+        ("tensorflow", "tf"),
+        ("tensorflow._api.v2.compat.v1", "tf.compat.v1"),
+        ("keras.api._v2.keras.layers", "tf.keras.layers"),
+        ("keras._tf_keras.keras.layers", "tf.keras.layers"),
+        ("keras.api.optimizers", "keras.optimizers"),
+        ("keras.src.engine", None),
+        ("numpy", None),
+    ],
+)
+def test_printed_module_names_map_to_api_names(module: str, name: str) -> None:
+    assert public_name(module) == name
+
+
+def test_explain_and_scan_give_one_fix_for_one_name() -> None:
+    knowledge = ApiKnowledge(f.FIXTURE_MATRIX)
+    verdict = knowledge.name("tf.estimator")
+    assert verdict is not None
+    finding = _only(
+        _explain("AttributeError: module 'tensorflow' has no attribute 'estimator'"),
+        "tf-estimator-removed",
+    )
+    assert finding.fix == verdict.fix
+    assert verdict.release == "2.16"
+
+
+@pytest.mark.parametrize(
+    ("message", "cause", "fix_word"),
+    [
+        pytest.param(
+            "ModuleNotFoundError: No module named 'tensorflow.contrib'",
+            "tf-contrib-removed",
+            "tf-slim",
+            id="no-module",
+        ),
+        pytest.param(
+            "ImportError: cannot import name 'experimental' from 'keras.layers' "
+            "(/usr/lib/python3.11/site-packages/keras/layers/__init__.py)",
+            "keras3-behaviour-change",
+            "Rescaling",
+            id="cannot-import",
+        ),
+        pytest.param(
+            "AttributeError: module 'tensorflow' has no attribute 'placeholder'",
+            "api-moved-to-compat-v1",
+            "tf.compat.v1.placeholder",
+            id="tf1-name",
+        ),
+    ],
+)
+def test_an_exception_about_a_name_gets_scans_verdict(
+    message: str, cause: str, fix_word: str
+) -> None:
+    finding = _only(_explain(message), cause)
+    assert fix_word in (finding.fix.text if finding.fix else "")
+
+
+def test_an_unexpected_keyword_is_judged_from_the_source_line() -> None:
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "train.py", line 9, in <module>\n'
+        "    opt = tf.keras.optimizers.SGD(lr=0.01)\n"
+        "TypeError: __init__() got an unexpected keyword argument 'lr'\n"
+    )
+    finding = _only(_explain(log), "keras3-behaviour-change")
+    assert finding.fix is not None and "learning_rate=" in finding.fix.text
+
+
+def test_an_unknown_keyword_is_not_blamed_on_keras3() -> None:
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "/x/site-packages/keras/src/optimizers/base_optimizer.py", line 90, in f\n'
+        '    raise ValueError(f"Argument(s) not recognized: {kwargs}")\n'
+        "ValueError: Argument(s) not recognized: {'momentum_x': 1}\n"
+    )
+    assert all(x.cause != "keras3-behaviour-change" for x in _explain(log).findings)
+
+
+def test_a_name_missing_from_an_older_tensorflow_is_not_its_removal() -> None:
+    log = (
+        "tf.__version__ = 1.2.0\nAttributeError: module 'tensorflow' has no attribute 'estimator'\n"
+    )
+    assert all(x.cause != "tf-estimator-removed" for x in _explain(log).findings)
+
+
+# --- pip's own words ---------------------------------------------------------------------------
+
+
+def test_a_refusal_is_read_with_its_versions() -> None:
+    (refusal,) = read_refusals(
+        [
+            "ERROR: Could not find a version that satisfies the requirement tensorflow==2.0.0 "
+            "(from -r requirements.txt (line 12)) (from versions: none)"
+        ]
+    )
+    assert (refusal.dist, refusal.spec, refusal.versions) == ("tensorflow", "==2.0.0", ())
+    assert requested_version(refusal.spec) == "2.0.0"
+
+
+def test_a_list_wrapped_over_lines_is_read_whole() -> None:
+    (refusal,) = read_refusals(
+        [
+            "ERROR: Could not find a version that satisfies the requirement tensorflow==2.12.0 "
+            "(from versions: 2.10.0, 2.10.1, \n2.11.0rc0, 2.11.0)\nERROR: No matching"
+        ]
+    )
+    assert refusal.final_versions == ("2.10.0", "2.10.1", "2.11.0")
+
+
+def test_a_refused_wheel_is_read_by_its_tags() -> None:
+    wheel = read_wheel_refusal(
+        "tensorflow_gpu-1.0.1-cp34-cp34m-linux_x86_64.whl is not a supported wheel on this "
+        "platform."
+    )
+    assert wheel is not None
+    assert (wheel.dist, wheel.version, wheel.python_version, wheel.platform) == (
+        "tensorflow_gpu",
+        "1.0.1",
+        "3.4",
+        "linux_x86_64",
+    )
+
+
+@pytest.mark.parametrize(
+    ("python", "words"),
+    [
+        ("3.14", "newer than any"),
+        ("2.7", "too old"),
+        ("3.11", "32-bit"),
+        (None, "newer or older"),
+    ],
+)
+def test_none_listed_reasons_from_the_python(python: Optional[str], words: str) -> None:
+    machine = Machine(Facts("", ""), f.FIXTURE_MATRIX)
+    cause, fix, _ = causes.pip_refusal_fix(machine, (), None, python)
+    assert cause == "tf-no-wheel-for-python"
+    assert words in fix.text
+
+
+def test_none_listed_in_a_log_is_not_blamed_on_one_reason() -> None:
+    log = (
+        "ERROR: Could not find a version that satisfies the requirement tensorflow "
+        "(from versions: none)\nERROR: No matching distribution found for tensorflow\n"
+    )
+    finding = _only(_explain(log), "tf-no-wheel-for-python")
+    assert finding.fix is not None and "newer or older" in finding.fix.text
+
+
+# --- TensorFlow 2.21 without tensorboard, under `tfdoctor run` ---------------------------------
+
+TB_MISSING = (
+    "Traceback (most recent call last):\n"
+    '  File "/work/train.py", line 40, in <module>\n'
+    '    tf.summary.scalar("loss", loss, step=step)\n'
+    '  File "/usr/lib/python3.12/site-packages/tensorflow/python/summary/tb_summary.py", '
+    "line 298, in scalar\n"
+    '    raise TBNotInstalledError("tf.summary.scalar") from exc\n'
+    "tensorflow.python.summary.tb_summary.TBNotInstalledError: TensorBoard is not installed, "
+    "missing implementation for tf.summary.scalar\n"
+)
+
+
+def test_tensorboard_missing_is_explained() -> None:
+    finding = _only(_explain(TB_MISSING), "tensorboard-not-installed")
+    assert finding.fix is not None and any("tensorboard" in c for c in finding.fix.commands)
+
+
+def test_run_explains_a_script_that_stops_without_tensorboard(tmp_path: Path) -> None:
+    script = tmp_path / "train.py"
+    script.write_text(
+        f"import sys\nsys.stderr.write({TB_MISSING!r})\nsys.exit(1)\n", encoding="utf-8"
+    )
+    report = tmp_path / "report.json"
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "tfdoctor",
+            "run",
+            "--report",
+            str(report),
+            "--",
+            sys.executable,
+            str(script),
+        ],
+        cwd=ROOT,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        timeout=60,
+        check=False,
+        env={**os.environ, "NO_COLOR": "1"},
+    )
+    assert proc.returncode == 1, proc.stderr
+    data = json.loads(report.read_text(encoding="utf-8"))
+    assert "explain.tensorboard-not-installed" in [x["id"] for x in data["findings"]]
+
+
+# --- an exception nothing explains ---------------------------------------------------------
+
+
+def test_an_exception_nothing_explains_is_unknown_never_ok() -> None:
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "/content/app.py", line 3, in <module>\n'
+        "    model.fit(x)\n"
+        '  File "/usr/local/lib/python3.11/dist-packages/keras/src/trainers/trainer.py", '
+        "line 9, in fit\n"
+        '    raise RuntimeError("weird")\n'
+        "RuntimeError: weird\n"
+    )
+    (finding,) = _explain(log).findings
+    assert (finding.id, finding.severity) == ("explain.unexplained-exception", Severity.UNKNOWN)
+    assert "keras (Keras 3)" in finding.detail
+    assert "/content/app.py, line 3: model.fit(x)" in finding.detail
+    assert "Inferred from paths" in finding.detail
+
+
+def test_an_explained_exception_needs_no_unknown() -> None:
+    log = "AttributeError: module 'tensorflow' has no attribute 'estimator'\n"
+    ids = [x.id for x in _explain(log).findings]
+    assert ids == ["explain.tf-estimator-removed"]
+
+
+def test_a_stopped_program_is_no_failure() -> None:
+    log = 'Traceback (most recent call last):\n  File "a.py", line 1, in f\nKeyboardInterrupt\n'
+    assert [x.id for x in _explain(log).findings] == ["explain.no-signature"]
+
+
+def test_the_version_pip_could_not_find_is_not_the_installed_one() -> None:
+    log = (
+        "ERROR: Could not find a version that satisfies the requirement tensorflow==2.12.0 "
+        "(from versions: 2.10.0, 2.11.0)\nERROR: No matching distribution found for "
+        "tensorflow==2.12.0\n"
+    )
+    report = _explain(log)
+    assert report.facts.tensorflow is not None and report.facts.tensorflow.version is None
+    assert all("The log shows: TensorFlow" not in x.detail for x in report.findings)
+
+
+def test_a_method_a_keras3_model_lacks_gets_scans_verdict() -> None:
+    log = "AttributeError: 'Sequential' object has no attribute 'fit_generator'\n"
+    finding = _only(_explain(log), "keras3-behaviour-change")
+    assert finding.summary.startswith("`Sequential.fit_generator`")
+    assert finding.fix is not None and "model.fit(generator" in finding.fix.text
+
+
+def test_a_method_of_another_class_is_not_judged() -> None:
+    log = "AttributeError: 'DataFrame' object has no attribute 'fit_generator'\n"
+    assert all(x.cause != "keras3-behaviour-change" for x in _explain(log).findings)
+
+
+def test_the_machines_own_tensorflow_decides_whether_a_removal_applies() -> None:
+    log = [split_text("AttributeError: module 'tensorflow' has no attribute 'estimator'")]
+    old = Facts("", "", packages=(PackageFacts("tensorflow", "2.15.0", ""),))
+    new = Facts("", "", packages=(PackageFacts("tensorflow", "2.16.1", ""),))
+    causes_old = [x.cause for x in explain(log, SIGNATURES, f.FIXTURE_MATRIX, old).findings]
+    causes_new = [x.cause for x in explain(log, SIGNATURES, f.FIXTURE_MATRIX, new).findings]
+    assert "tf-estimator-removed" not in causes_old
+    assert "tf-estimator-removed" in causes_new
+
+
+def test_every_cause_a_signature_names_has_a_fix_builder() -> None:
+    """A cause without a builder would reach the report with no fix at all."""
+    named = {s.cause for s in SIGNATURES.signatures} - {BENIGN, EVIDENCE}
+    assert named - set(BUILDERS) == set()
+
+
+def test_an_add_on_of_another_release_is_fitted_to_the_installed_tensorflow() -> None:
+    line = (
+        "tensorflow.python.framework.errors_impl.NotFoundError: /usr/lib/python3.10/"
+        "site-packages/tensorflow_text/python/ops/_regex_split_ops.so: undefined symbol: "
+        "_ZN10tensorflow8OpKernel11TraceStringEPNS_15OpKernelContextEb"
+    )
+    facts = Facts("", "", packages=(PackageFacts("tensorflow", "2.15.1", ""),))
+    report = explain([split_text(line)], SIGNATURES, f.FIXTURE_MATRIX, facts)
+    finding = _only(report, "companion-built-for-other-tf")
+    assert finding.fix is not None
+    assert any('"tensorflow-text==2.15.*"' in c for c in finding.fix.commands)
+
+
+def test_tensorflows_own_library_is_no_add_on() -> None:
+    line = (
+        "ImportError: /usr/lib/python3.10/site-packages/tensorflow/python/"
+        "_pywrap_tensorflow_internal.so: undefined symbol: _ZN10tensorflow6StatusC1Ev"
+    )
+    assert all(x.cause != "companion-built-for-other-tf" for x in _explain(line).findings)

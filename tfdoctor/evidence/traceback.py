@@ -1,0 +1,255 @@
+"""Python tracebacks in a log, read into exceptions, frames and what their paths reveal.
+
+What a traceback *observes* is kept as text: the exception's type and message, each frame's
+file, line, function and source line. What its paths let one *infer* (which distribution a
+frame belongs to, the Python version in ``.../python3.9/...``, a conda environment, Colab or
+Kaggle) is a separate :class:`Inferred` value that names the path it rests on, so a report
+can show both and never passes an inference off as an observation.
+
+The formats read are CPython's (``File "x.py", line 3, in f``), IPython 8's
+(``File /x.py:3, in f(a)``) and older IPython's (``/x.py in f(a)``); an exception line
+without a traceback above it (``AttributeError: module ...`` pasted alone) counts too.
+"""
+
+from __future__ import annotations
+
+import heapq
+import re
+from collections import deque
+from collections.abc import Iterator
+from typing import Optional
+
+from tfdoctor.records import Record, record
+
+#: Tracebacks kept per log, and frames per traceback (the innermost, which name the failure).
+MAX_TRACEBACKS = 50
+MAX_FRAMES = 64
+
+# Prefilter: a block without any of these words holds no traceback (str's `in` runs in C).
+_WORDS = ("Error", "Exception", "Traceback")
+
+_HEADER = re.compile(r"Traceback \(most recent call last\)")
+_FRAME = re.compile(
+    # CPython: the path in quotes.
+    r'^[ \t]*File "(?P<path>[^"\n]+)", line (?P<line>\d+)(?:, in (?P<func>[^\n]*))?$'
+    # IPython 8: `File /site-packages/keras/src/x.py:122, in error_handler(*args)`.
+    r"|^[ \t]*File (?P<ipath>[^\s\"][^\n]*?\.py):(?P<iline>\d+), in (?P<ifunc>[\w.<>]+)"
+    # IPython 7 and older: `/usr/lib/python3.6/x.py in f(a)`.
+    r"|^(?P<opath>(?:[A-Za-z]:)?[/\\~][^\n]*?\.py) in (?P<ofunc>[\w.<>]+)\(",
+    re.MULTILINE,
+)
+_EXCEPTION = re.compile(
+    r"^[ \t]*(?P<type>(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt))"
+    r"(?::[ \t]*(?P<message>[^\n]*))?[ \t]*$",
+    re.MULTILINE,
+)
+
+
+@record
+class Frame(Record):
+    """One frame as the traceback shows it (observed)."""
+
+    path: str
+    line: int
+    function: str
+    #: The source line printed under the frame; empty when none was shown.
+    code: str = ""
+
+
+@record
+class Traceback(Record):
+    """An exception and the frames that led to it, as the log shows them."""
+
+    #: Where the exception line is in the log (``line 12``, ``cell 3, line 4``).
+    where: str
+    #: As printed: ``AttributeError``, ``tensorflow.python.framework.errors_impl.NotFoundError``.
+    type: str
+    message: str
+    frames: tuple[Frame, ...] = ()
+
+    @property
+    def name(self) -> str:
+        """The exception class without its module (``NotFoundError``)."""
+        return self.type.rsplit(".", 1)[-1]
+
+
+@record
+class Inferred(Record):
+    """A fact the text does not state but implies, with the text it rests on."""
+
+    fact: str
+    value: str
+    because: str
+
+
+@record
+class Origin(Record):
+    """Which distribution a file belongs to, as its path implies (inferred, never observed)."""
+
+    #: The distribution (``keras``, ``tf-keras``, ``tensorflow``, ``tensorflow-text``); empty
+    #: for the user's own code.
+    dist: str
+    #: ``Keras 3`` or ``Keras 2`` where the path says which; else empty.
+    generation: str
+    #: Under site-packages or dist-packages (installed), else a source checkout or own code.
+    installed: bool
+    #: The file's dotted module name from its package root (``keras.src.optimizers.adam``).
+    module: str
+
+
+def read_tracebacks(text: str, where: Optional[object] = None) -> list[Traceback]:
+    """Every exception in ``text`` with the frames printed above it.
+
+    ``where`` is a :class:`tfdoctor.explain.reader.LogText`-like object with a
+    ``where(offset)`` method naming a line for the user; without it, ``line N`` from 1.
+    """
+    if not any(word in text for word in _WORDS):
+        return []
+    # The three scans run lazily, merged by position: a log with a million frame lines holds
+    # one traceback's frames at a time, and reading stops at MAX_TRACEBACKS.
+    events: Iterator[tuple[int, str, re.Match[str]]] = heapq.merge(
+        ((m.start(), "header", m) for m in _HEADER.finditer(text)),
+        ((m.start(), "frame", m) for m in _FRAME.finditer(text)),
+        ((m.start(), "exception", m) for m in _EXCEPTION.finditer(text)),
+        key=lambda e: e[0],
+    )
+    out: list[Traceback] = []
+    # Matches, not frames: a frame is built only when an exception keeps it.
+    frames: deque[re.Match[str]] = deque(maxlen=MAX_FRAMES)
+    line_no, counted = 0, 0
+    for pos, kind, match in events:
+        if kind == "header":
+            frames.clear()
+        elif kind == "frame":
+            frames.append(match)
+        else:
+            line_no += text.count("\n", counted, pos)
+            counted = pos
+            place = where.where(line_no) if hasattr(where, "where") else f"line {line_no + 1}"
+            out.append(
+                Traceback(
+                    str(place),
+                    match.group("type"),
+                    (match.group("message") or "").strip(),
+                    tuple(_frame(m, text) for m in frames),
+                )
+            )
+            frames.clear()
+            if len(out) >= MAX_TRACEBACKS:
+                break
+    return out
+
+
+def _frame(match: re.Match[str], text: str) -> Frame:
+    path = match.group("path") or match.group("ipath") or match.group("opath") or ""
+    number = match.group("line") or match.group("iline") or "0"
+    function = match.group("func") or match.group("ifunc") or match.group("ofunc") or ""
+    code = ""
+    if match.group("path"):
+        # CPython prints the source line, indented, under the frame when it can read the file.
+        start = match.end() + 1
+        end = text.find("\n", start)
+        candidate = text[start : end if end >= 0 else len(text)]
+        if candidate.startswith((" ", "\t")) and not _FRAME.match(candidate):
+            code = candidate.strip()
+            if set(code) <= set("^~ "):
+                code = ""  # the carets of Python 3.11's error locations, not code
+    return Frame(path, int(number), function.strip(), code)
+
+
+# --- what paths imply ---------------------------------------------------------------------------
+
+_INSTALLED = re.compile(r"[/\\](?:site|dist)-packages[/\\]")
+#: Package directories and the distribution that installs them.
+_PACKAGES = {
+    "keras": "keras",
+    "tf_keras": "tf-keras",
+    "tensorflow": "tensorflow",
+    "tensorflow_core": "tensorflow",
+    "tensorflow_text": "tensorflow-text",
+    "tensorflow_io": "tensorflow-io",
+    "tensorflow_addons": "tensorflow-addons",
+    "tensorflow_hub": "tensorflow-hub",
+    "tensorflow_probability": "tensorflow-probability",
+    "tensorflow_estimator": "tensorflow-estimator",
+    "tensorflow_datasets": "tensorflow-datasets",
+    "tensorboard": "tensorboard",
+}
+# Keras 3 keeps its code under keras/src/ in trainers/, backend/, ops/ and models/ (keras-team/
+# keras v3.0.0); Keras 2 had keras/engine/ (up to 2.12) and keras/src/engine/ (2.13 to 2.15).
+_KERAS3 = re.compile(
+    r"^keras/src/(?:trainers|backend|ops|models|optimizers/base_optimizer|layers/layer\.py)"
+)
+_KERAS2 = re.compile(
+    r"^keras/(?:src/)?(?:engine|optimizers/optimizer_v2|optimizer_v2|legacy_tf_layers)/"
+)
+
+
+def origin_of(path: str) -> Origin:
+    """The distribution a traceback's file belongs to, as far as its path says."""
+    unix = path.replace("\\", "/")
+    installed = _INSTALLED.search(path) is not None
+    rest = re.split(r"/(?:site|dist)-packages/", unix)[-1] if installed else unix
+    parts = rest.split("/")
+    if not installed:
+        # A source checkout: the last directory named like a package starts the module.
+        starts = [i for i, part in enumerate(parts[:-1]) if part in _PACKAGES]
+        if not starts:
+            return Origin("", "", False, "")
+        parts = parts[starts[-1] :]
+        rest = "/".join(parts)
+    top = parts[0]
+    dist = _PACKAGES.get(top, "")
+    if not dist:
+        return Origin("", "", installed, "")
+    generation = ""
+    if top == "keras":
+        if _KERAS3.match(rest):
+            generation = "Keras 3"
+        elif _KERAS2.match(rest):
+            generation = "Keras 2"
+    elif top == "tf_keras":
+        generation = "Keras 2"
+    module = rest[:-3] if rest.endswith(".py") else rest
+    return Origin(dist, generation, installed, module.replace("/", "."))
+
+
+_PYTHON_DIR = re.compile(r"[/\\](?:lib[/\\])?python(3\.\d+)[/\\]|[/\\]Python3(\d+)[/\\]", re.I)
+_ENVIRONMENTS = (
+    (re.compile(r"(?:^|/)content/"), "a Google Colab runtime (paths under /content/)"),
+    (re.compile(r"(?:^|/)kaggle/"), "a Kaggle notebook (paths under /kaggle/)"),
+    (
+        re.compile(
+            r"/(?:opt/conda|(?:mini|ana)conda\d*|miniforge\d*|mambaforge)/|/envs/[^/]+/lib/"
+        ),
+        "a conda environment",
+    ),
+)
+
+
+def path_hints(paths: list[str]) -> list[Inferred]:
+    """What file paths imply about the interpreter and where it runs, each with its path."""
+    out: list[Inferred] = []
+    seen: set[str] = set()
+    for path in paths:
+        unix = path.replace("\\", "/")
+        match = _PYTHON_DIR.search(path)
+        if match is not None and "python" not in seen:
+            seen.add("python")
+            version = match.group(1) or f"3.{match.group(2)}"
+            out.append(Inferred("python", version, path))
+        for pattern, what in _ENVIRONMENTS:
+            if what not in seen and pattern.search(unix):
+                seen.add(what)
+                out.append(Inferred("environment", what, path))
+    return out
+
+
+def library_origins(tb: Traceback) -> list[Origin]:
+    """The distinct library distributions of a traceback's frames, innermost first."""
+    out: list[Origin] = []
+    for frame in reversed(tb.frames):
+        found = origin_of(frame.path)
+        if found.dist and all(o.dist != found.dist for o in out):
+            out.append(found)
+    return out

@@ -1,0 +1,127 @@
+"""Exceptions about a TensorFlow or Keras name, judged with scan's knowledge of that name.
+
+``AttributeError: module 'tensorflow' has no attribute 'estimator'``, ``No module named
+'tensorflow.contrib'``, ``cannot import name 'X' from 'keras.layers'``, ``got an unexpected
+keyword argument 'lr'`` and Keras 3's ``Argument(s) not recognized: {'lr': ...}`` name an API
+use; :class:`tfdoctor.scan.knowledge.ApiKnowledge` says what scan would say of that use in a
+file: the same cause, words and fix.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Optional
+
+from tfdoctor import causes
+from tfdoctor.evidence.traceback import Traceback, library_origins, path_hints
+from tfdoctor.explain.exceptions import inferred_note
+from tfdoctor.findings import Finding
+from tfdoctor.matrix import version_key
+from tfdoctor.scan import Verdict
+from tfdoctor.scan.knowledge import ApiKnowledge, module_api, public_name
+
+_NO_ATTRIBUTE = re.compile(r"module '(?P<module>[\w.]+)' has no attribute '(?P<attr>\w+)'")
+_NO_MODULE = re.compile(r"No module named '(?P<module>[\w.]+)'")
+_NO_NAME = re.compile(r"cannot import name '(?P<attr>\w+)' from '(?P<module>[\w.]+)'")
+# `'Sequential' object has no attribute 'fit_generator'`: a method a class no longer has.
+_NO_METHOD = re.compile(r"'(?P<cls>\w+)' object has no attribute '(?P<attr>\w+)'")
+#: Keras model classes, whose methods scan's method rules describe.
+_MODELS = frozenset({"Model", "Sequential", "Functional"})
+_KEYWORD = re.compile(
+    r"got an unexpected keyword argument '(?P<kw>\w+)'"
+    r"|Argument\(s\) not recognized: \{'(?P<kw2>\w+)'"
+)
+
+
+def api_use(tb: Traceback, knowledge: ApiKnowledge) -> Optional[tuple[str, Verdict]]:
+    """The API use an exception is about and scan's verdict on it, or None."""
+    message = tb.message
+    match = _NO_ATTRIBUTE.search(message)
+    if match is not None:
+        return _named(knowledge, match.group("module"), match.group("attr"))
+    match = _NO_NAME.search(message)
+    if match is not None:
+        return _named(knowledge, match.group("module"), match.group("attr"))
+    match = _NO_MODULE.search(message)
+    if match is not None and "." in match.group("module"):
+        module = match.group("module")
+        head, _, last = module.rpartition(".")
+        return _named(knowledge, head, last)
+    match = _KEYWORD.search(message)
+    if match is not None:
+        return _keyword(tb, knowledge, match.group("kw") or match.group("kw2"))
+    match = _NO_METHOD.search(message)
+    if match is not None and match.group("cls") in _MODELS:
+        verdict = knowledge.method(match.group("attr"), "model")
+        if verdict is not None:
+            return f"{match.group('cls')}.{match.group('attr')}", verdict
+    return None
+
+
+def _named(knowledge: ApiKnowledge, module: str, attr: str) -> Optional[tuple[str, Verdict]]:
+    base = public_name(module)
+    if base is None:
+        return None
+    name = f"{base}.{attr}"
+    verdict = knowledge.name(name)
+    return (name, verdict) if verdict is not None else None
+
+
+def _keyword(tb: Traceback, knowledge: ApiKnowledge, kwarg: str) -> Optional[tuple[str, Verdict]]:
+    # The library frame that refused the argument says whose API it was (keras/src/optimizers/
+    # -> keras.optimizers); the user's source line, when printed, says it as written.
+    for origin in library_origins(tb):
+        api = module_api(origin.module)
+        verdict = knowledge.keyword(api, kwarg) if api else None
+        if api is not None and verdict is not None:
+            return ".".join(api.split(".")[:2]) + f"({kwarg}=...)", verdict
+    for frame in reversed(tb.frames):
+        if frame.code and f"{kwarg}=" in frame.code:
+            found = knowledge.code(frame.code)
+            if found is not None:
+                return found
+    return None
+
+
+def api_findings(
+    tracebacks: Sequence[Traceback], knowledge: ApiKnowledge, tf_version: Optional[str]
+) -> list[Finding]:
+    """One finding per API cause the exceptions show, in order of appearance."""
+    out: dict[str, Finding] = {}
+    for tb in tracebacks:
+        found = api_use(tb, knowledge)
+        if found is None:
+            continue
+        name, verdict = found
+        origins = library_origins(tb)
+        keras3 = any(o.generation == "Keras 3" for o in origins)
+        if (
+            tf_version
+            and verdict.release
+            and version_key(tf_version) < version_key(verdict.release)
+            and not keras3
+            and not name.startswith("keras.")
+        ):
+            # The log's TensorFlow predates the change: the name is missing for another reason.
+            continue
+        fid = f"explain.{verdict.cause}"
+        if fid in out:
+            continue
+        detail = [f"{tb.where}: {tb.type}: {tb.message}", verdict.what]
+        shown = [f"{o.dist} ({o.generation})" if o.generation else o.dist for o in origins]
+        if shown:
+            detail.append("The frames are in: " + ", ".join(shown) + " (from their paths).")
+        hints = path_hints([f.path for f in tb.frames])
+        if hints:
+            detail.append(inferred_note(hints))
+        out[fid] = causes.finding(
+            fid,
+            verdict.severity,
+            verdict.cause,
+            f"`{name}`: {causes.CAUSES[verdict.cause].title}",
+            "\n".join(detail),
+            verdict.fix,
+            verdict.links,
+        )
+    return list(out.values())

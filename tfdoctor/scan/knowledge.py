@@ -1,0 +1,108 @@
+"""What scan knows about one API name, asked by evidence that is not source code.
+
+A traceback names an API in its own words: ``module 'tensorflow' has no attribute
+'estimator'``, ``cannot import name 'X' from 'keras.layers'``, a keyword argument an optimizer
+refused, or the source line it printed. :class:`ApiKnowledge` answers with the same rules and
+API listings, hence the same cause, words and fix, that ``tfdoctor scan`` gives for that use in
+a file: the knowledge has one home.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Optional
+
+from tfdoctor.matrix import Matrix
+from tfdoctor.scan import Judge, ScanOptions, Verdict
+from tfdoctor.scan.rules import Rules, load_rules
+from tfdoctor.scan.walker import MethodUse, Use, normalize, scan_source
+
+# Module names as Python prints them for the objects that serve an API: TensorFlow's generated
+# `_api.v2` tree, Keras 2 serving tf.keras (`keras.api._v2.keras`), Keras 3 serving tf.keras
+# (`keras._tf_keras.keras`) and Keras 3's own generated `keras.api` tree.
+_SERVED = (
+    ("tensorflow._api.v2", "tensorflow"),
+    ("keras.api._v2.keras", "tensorflow.keras"),
+    ("keras._tf_keras.keras", "tensorflow.keras"),
+    ("keras.api", "keras"),
+)
+_PRIVATE = re.compile(r"^(?:keras|tf_keras)\.src(?:\.|$)")
+
+
+def public_name(module: str) -> Optional[str]:
+    """The API name (``tf.X``, ``tf.keras.X``, ``keras.X``) of a module name an error printed;
+    None for a module that is no TensorFlow or Keras API (or Keras' private tree)."""
+    for prefix, public in _SERVED:
+        if module == prefix or module.startswith(prefix + "."):
+            module = public + module[len(prefix) :]
+            break
+    if _PRIVATE.match(module):
+        return None
+    name = normalize(module)
+    if name == "tf" or name.startswith("tf.") or name == "keras" or name.startswith("keras."):
+        return name
+    return None
+
+
+def module_api(module: str) -> Optional[str]:
+    """The public name of a library file's module (``keras.src.optimizers.adam`` ->
+    ``keras.optimizers.adam``): what a call into that file was a use of."""
+    if module.startswith("keras.src."):
+        return "keras." + module[len("keras.src.") :]
+    if module.startswith("tensorflow.") and ".python." not in f".{module}.":
+        return normalize(module)
+    return None
+
+
+class ApiKnowledge:
+    """scan's judge of API uses, for one release line (the newest the matrix knows)."""
+
+    def __init__(self, matrix: Matrix, rules: Optional[Rules] = None) -> None:
+        target = matrix.lines[0].line if matrix.lines else "2.0"
+        self.rules = rules if rules is not None else load_rules()
+        self.target = target
+        self._judge = Judge(self.rules, ScanOptions((), target), matrix)
+
+    def name(self, api: str, kwargs: Sequence[str] = ()) -> Optional[Verdict]:
+        """The verdict on a use of ``api`` (a public name), as a call with ``kwargs``."""
+        kind = "call" if kwargs else "attribute"
+        return self._judge.judge_use(Use(api, api, 0, 0, kind, kwargs=tuple(kwargs)))
+
+    def keyword(self, api: str, kwarg: str) -> Optional[Verdict]:
+        """The verdict of a rule about passing ``kwarg`` to ``api``, or None."""
+        verdict = self.name(api, (kwarg,))
+        if verdict is None:
+            return None
+        rule = next((r for r in self.rules.rules if r.id == verdict.key), None)
+        return verdict if rule is not None and rule.kwarg == kwarg else None
+
+    def method(self, method: str, receiver: str) -> Optional[Verdict]:
+        """The verdict on ``receiver.method(...)`` (``receiver``: the object's name or class)."""
+        return self._judge.judge_method(MethodUse(method, receiver, 0, 0))
+
+    def code(self, line: str) -> Optional[tuple[str, Verdict]]:
+        """The first use in one source line that breaks, with the name as written; the usual
+        aliases (``tf``, ``keras``) are assumed bound as their packages."""
+        aliases = []
+        if re.search(r"\btf\.", line):
+            aliases.append("import tensorflow as tf")
+        if re.search(r"(?<![\w.])keras\.", line):
+            aliases.append("import keras")
+        if not aliases:
+            return None
+        source = "\n".join((*aliases, line.strip()))
+        found = scan_source(source, "<traceback>", frozenset(self.rules.by_method()))
+        if found.errors:
+            return None
+        for use in found.uses:
+            if use.kind == "import":
+                continue
+            verdict = self._judge.judge_use(use)
+            if verdict is not None:
+                return use.written, verdict
+        for call in found.methods:
+            verdict = self._judge.judge_method(call)
+            if verdict is not None:
+                return f"{call.receiver}.{call.method}", verdict
+        return None
