@@ -1,0 +1,295 @@
+"""Score ``tfdoctor explain`` on the batches of real logs it was not built from.
+
+Usage: python benchmarks/bench_accuracy.py [--batch DIR ...] [--seen] [--details]
+                                            [--json FILE] [--matrix FILE] [--jobs N]
+                                            [--fail-under PCT] [--record-first-sight]
+
+Each batch is a directory under ``tests/data/logs_unseen/`` (see its README.md): one
+``NAME.json`` per case (thread URL, expected cause, fix words, ``held_out``) beside the log,
+``NAME.log`` or, for a held-out case, ``NAME.log.gz``. Every case runs through the command a
+user runs, ``python -m tfdoctor explain --json -`` with the log on stdin, in a fresh process
+with this checkout first on the path, so the score is the tool's and not one internal
+function's, and it can be recomputed on any later commit.
+
+A case is right when
+- benign: no finding is above ``info``;
+- otherwise: a finding names the expected cause at ``warning`` or ``error``, and its fix
+  contains every ``fix_has`` word and no ``fix_lacks`` word.
+
+Prints one table: each batch's score over all its cases, the held-out cases only and the
+others, and the same split for its failures and its benign logs apart. ``--seen`` adds the
+corpus the signatures were written from (``tests/data/logs``) as a reference row.
+``--record-first-sight`` writes each case's result into its JSON as ``first_sight``, once: a
+case that has one keeps it. Exit 0; 1 when ``--fail-under`` is not met; 2 when a case could
+not be run (the doctor exited 3 or printed no JSON); 3 on bad arguments or a malformed case.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import gzip
+import json
+import os
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, NamedTuple, Optional
+
+ROOT = Path(__file__).resolve().parent.parent
+UNSEEN = ROOT / "tests" / "data" / "logs_unseen"
+SEEN = ROOT / "tests" / "data" / "logs"
+#: Severities at or above which a finding counts as naming a problem (``findings.Severity``).
+_RANKS = {"ok": 0, "info": 1, "unknown": 2, "warning": 3, "error": 4}
+_TIMEOUT = 120.0
+
+
+class Case(NamedTuple):
+    """One case: its name, its expectation (the JSON) and the path of its log."""
+
+    name: str
+    meta: dict[str, Any]
+    meta_path: Path
+    log_path: Path
+
+
+class Result(NamedTuple):
+    """What the doctor said about one case and whether that was right."""
+
+    case: Case
+    right: bool
+    got: list[str]
+    problem: str  # why the case could not be run; empty when it ran
+
+
+def load_batch(directory: Path) -> list[Case]:
+    """The cases of one batch directory, by name; a case without a log is an error."""
+    cases = []
+    for meta_path in sorted(directory.glob("*.json")):
+        if meta_path.name == "batch.json":
+            continue
+        name = meta_path.stem
+        candidates = [directory / f"{name}.log", directory / f"{name}.log.gz"]
+        logs = [p for p in candidates if p.is_file()]
+        if len(logs) != 1:
+            raise ValueError(f"{meta_path}: expected exactly one of {name}.log, {name}.log.gz")
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        if "cause" not in meta or "source" not in meta:
+            raise ValueError(f"{meta_path}: no cause or source")
+        cases.append(Case(name, meta, meta_path, logs[0]))
+    if not cases:
+        raise ValueError(f"{directory}: no cases")
+    return cases
+
+
+def read_log(path: Path) -> bytes:
+    """The log's bytes, decompressed when it is stored gzipped."""
+    data = path.read_bytes()
+    return gzip.decompress(data) if path.name.endswith(".gz") else data
+
+
+def _child_env() -> dict[str, str]:
+    """This process's environment with the checkout first on the path and no matrix override."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TFDOCTOR_")}
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH", "")]))
+    env["NO_COLOR"] = "1"
+    return env
+
+
+def explain(log: bytes, python: str, matrix: Optional[str]) -> tuple[Optional[dict[str, Any]], str]:
+    """Run ``tfdoctor explain --json -`` on ``log``; the report, or None and why not."""
+    argv = [python, "-m", "tfdoctor", "explain", "--json"]
+    if matrix:
+        argv += ["--matrix", matrix]
+    argv.append("-")
+    try:
+        proc = subprocess.run(
+            argv,
+            input=log,
+            capture_output=True,
+            cwd=ROOT,
+            env=_child_env(),
+            timeout=_TIMEOUT,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        return None, f"no answer in {_TIMEOUT:.0f} s"
+    if proc.returncode not in (0, 1, 2):
+        tail = proc.stderr.decode("utf-8", "replace").strip().splitlines()[-1:]
+        return None, f"exit {proc.returncode}: {' '.join(tail)}"
+    try:
+        report: dict[str, Any] = json.loads(proc.stdout)
+    except ValueError:
+        return None, "stdout is not JSON"
+    return report, ""
+
+
+def _fix_text(finding: dict[str, Any]) -> str:
+    fix = finding.get("fix") or {}
+    return "\n".join([str(fix.get("text", "")), *map(str, fix.get("commands", []))])
+
+
+def judge(meta: dict[str, Any], report: dict[str, Any]) -> tuple[bool, list[str]]:
+    """Whether the report is right for the case, and its findings as ``id:severity``."""
+    findings = report.get("findings", [])
+    got = [f"{f.get('id')}:{f.get('severity')}" for f in findings]
+    if meta["cause"] == "benign":
+        return all(_RANKS.get(f.get("severity"), 4) <= _RANKS["info"] for f in findings), got
+    for finding in findings:
+        if finding.get("cause") != meta["cause"]:
+            continue
+        if _RANKS.get(finding.get("severity"), 0) < _RANKS["warning"]:
+            continue
+        text = _fix_text(finding)
+        if all(w in text for w in meta.get("fix_has", ())) and not any(
+            w in text for w in meta.get("fix_lacks", ())
+        ):
+            return True, got
+    return False, got
+
+
+def run_case(case: Case, python: str, matrix: Optional[str]) -> Result:
+    """Explain one case's log and judge the answer."""
+    report, problem = explain(read_log(case.log_path), python, matrix)
+    if report is None:
+        return Result(case, False, [], problem)
+    right, got = judge(case.meta, report)
+    return Result(case, right, got, "")
+
+
+def _pct(right: int, total: int) -> str:
+    return f"{right:>3}/{total:<3} {100.0 * right / total:5.1f} %" if total else f"{'-':>14}"
+
+
+def table(rows: list[tuple[str, list[Result]]]) -> str:
+    """The score table: per batch, all cases, held-out only, the others."""
+    head = f"{'batch':<24} {'all':>14}   {'held out':>14}   {'not held out':>14}"
+    lines = [head, "-" * len(head)]
+    for label, results in rows:
+        failures = [r for r in results if r.case.meta["cause"] != "benign"]
+        benign = [r for r in results if r.case.meta["cause"] == "benign"]
+        for name, part in ((label, results), ("  failures", failures), ("  benign", benign)):
+            held = [r for r in part if r.case.meta.get("held_out") is True]
+            rest = [r for r in part if r.case.meta.get("held_out") is not True]
+            cells = [_pct(sum(r.right for r in group), len(group)) for group in (part, held, rest)]
+            lines.append(f"{name:<24} {cells[0]:>14}   {cells[1]:>14}   {cells[2]:>14}")
+    return "\n".join(lines)
+
+
+def _commit() -> str:
+    try:
+        out = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=False
+        )
+    except OSError:
+        return ""
+    return out.stdout.strip() if out.returncode == 0 else ""
+
+
+def record_first_sight(results: list[Result], commit: str) -> int:
+    """Write ``first_sight`` into each case's JSON that has none; the number written."""
+    today = datetime.datetime.now(datetime.timezone.utc).date().isoformat()
+    written = 0
+    for r in results:
+        if "first_sight" in r.case.meta or r.problem:
+            continue
+        meta = dict(r.case.meta)
+        meta["first_sight"] = {"date": today, "commit": commit, "right": r.right, "got": r.got}
+        text = json.dumps(meta, indent=2, ensure_ascii=False) + "\n"
+        r.case.meta_path.write_text(text, encoding="utf-8")
+        written += 1
+    return written
+
+
+def _parse(argv: Optional[list[str]]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument(
+        "--batch",
+        action="append",
+        type=Path,
+        metavar="DIR",
+        help="a batch directory (default: every batch under tests/data/logs_unseen)",
+    )
+    parser.add_argument("--seen", action="store_true", help="add tests/data/logs as a row")
+    parser.add_argument("--details", action="store_true", help="list every case's result")
+    parser.add_argument("--json", type=Path, metavar="FILE", help="write per-case results here")
+    parser.add_argument("--matrix", metavar="FILE", help="pass --matrix FILE to the doctor")
+    parser.add_argument("--python", default=sys.executable, help="interpreter to run it with")
+    parser.add_argument("--jobs", type=int, default=2, help="cases run at once (default 2)")
+    parser.add_argument("--fail-under", type=float, metavar="PCT", help="exit 1 below this")
+    parser.add_argument(
+        "--record-first-sight",
+        action="store_true",
+        help="write each result into its case as first_sight (never replaces one)",
+    )
+    return parser.parse_args(argv)
+
+
+def _seen_batch() -> list[Case]:
+    cases = []
+    for log in sorted(SEEN.glob("*.log")):
+        meta = json.loads(log.with_suffix(".json").read_text(encoding="utf-8"))
+        cases.append(Case(log.stem, meta, log.with_suffix(".json"), log))
+    return cases
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    """Run every batch, print the table; see the module docstring for the exit codes."""
+    args = _parse(argv)
+    dirs = args.batch or sorted(p for p in UNSEEN.iterdir() if p.is_dir())
+    try:
+        batches = [(d.name, load_batch(d)) for d in dirs]
+    except (OSError, ValueError) as exc:
+        print(f"bench_accuracy: error: {exc}", file=sys.stderr)
+        return 3
+    if args.seen:
+        batches.append(("logs (seen)", _seen_batch()))
+    rows: list[tuple[str, list[Result]]] = []
+    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        for label, cases in batches:
+            results = list(pool.map(lambda c: run_case(c, args.python, args.matrix), cases))
+            rows.append((label, results))
+    every = [r for _, results in rows for r in results]
+    unseen = [r for label, results in rows if label != "logs (seen)" for r in results]
+    if args.details:
+        for r in every:
+            mark = "ok  " if r.right else ("FAIL" if not r.problem else "RUN?")
+            held = " held-out" if r.case.meta.get("held_out") is True else ""
+            print(f"{mark} {r.case.name} [{r.case.meta['cause']}]{held}: ", end="")
+            print(r.problem or (", ".join(r.got) or "(no findings)"))
+        print()
+    print(table(rows))
+    if args.json:
+        doc = [
+            {
+                "batch": label,
+                "case": r.case.name,
+                "cause": r.case.meta["cause"],
+                "held_out": r.case.meta.get("held_out", False),
+                "right": r.right,
+                "got": r.got,
+                "problem": r.problem,
+            }
+            for label, results in rows
+            for r in results
+        ]
+        args.json.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
+    if args.record_first_sight:
+        n = record_first_sight(unseen, _commit())
+        print(f"first sight recorded for {n} case(s)")
+    broken = [r for r in every if r.problem]
+    for r in broken:
+        print(f"could not run {r.case.name}: {r.problem}", file=sys.stderr)
+    if broken:
+        return 2
+    if args.fail_under is not None:
+        score = 100.0 * sum(r.right for r in unseen) / max(1, len(unseen))
+        if score < args.fail_under:
+            print(f"score {score:.1f} % is under {args.fail_under:g} %", file=sys.stderr)
+            return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
