@@ -91,7 +91,8 @@ def read_log(path: Path) -> bytes:
 
 def _child_env() -> dict[str, str]:
     """This process's environment with the checkout first on the path and no matrix override."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("TFDOCTOR_")}
+    # $TFDOCTOR_MATRIX would swap the bundled matrix, which fixes are fitted to, for another.
+    env = {k: v for k, v in os.environ.items() if k != "TFDOCTOR_MATRIX"}
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH", "")]))
     env["NO_COLOR"] = "1"
     return env
