@@ -1,27 +1,36 @@
-"""Score ``tfdoctor explain`` on the batches of real logs it was not built from.
+"""Score ``tfdoctor explain`` and ``check --facts`` on real cases they were not built from.
 
 Usage: python benchmarks/bench_accuracy.py [--batch DIR ...] [--seen] [--details]
                                             [--json FILE] [--matrix FILE] [--jobs N]
                                             [--fail-under PCT] [--record-first-sight]
 
-Each batch is a directory under ``tests/data/logs_unseen/`` (see its README.md): one
-``NAME.json`` per case (thread URL, expected cause, fix words, ``held_out``) beside the log,
-``NAME.log`` or, for a held-out case, ``NAME.log.gz``. Every case runs through the command a
-user runs, ``python -m tfdoctor explain --json -`` with the log on stdin, in a fresh process
-with this checkout first on the path, so the score is the tool's and not one internal
-function's, and it can be recomputed on any later commit.
+A batch is a directory of cases from public threads: under ``tests/data/logs_unseen/`` for
+``explain`` (``NAME.json`` with the thread, the expected cause and fix words, beside the log
+``NAME.log``), under ``tests/data/real_failures_unseen/`` for ``check`` (``NAME.json`` with an
+``expect`` block, beside the machine ``NAME.facts.json``); a held-out case's log or facts is
+stored gzipped (``.gz``). See each directory's README.md. Every case runs through the command
+a user runs, ``python -m tfdoctor explain --json -`` with the log on stdin or ``python -m
+tfdoctor check --facts - --json`` with the facts on stdin, in a fresh process with this
+checkout first on the path, so the score is the tool's and not one internal function's, and
+it can be recomputed on any later commit.
 
-A case is right when
+An ``explain`` case is right when
 - benign: no finding is above ``info``;
 - otherwise: a finding names the expected cause at ``warning`` or ``error``, and its fix
   contains every ``fix_has`` word and no ``fix_lacks`` word.
 
+A ``check`` case is right as ``tests/test_real_failures.py`` judges the seen corpus: for
+``expect.cause`` ``none``, no finding at ``warning`` or above; otherwise a finding names the
+cause at ``expect.severity`` or above, the fixes of the findings naming it contain every
+``fix_includes`` word, and no fix in the report contains a ``fix_excludes`` word.
+
 Prints one table: each batch's score over all its cases, the held-out cases only and the
-others, and the same split for its failures and its benign logs apart. ``--seen`` adds the
-corpus the signatures were written from (``tests/data/logs``) as a reference row.
-``--record-first-sight`` writes each case's result into its JSON as ``first_sight``, once: a
-case that has one keeps it. Exit 0; 1 when ``--fail-under`` is not met; 2 when a case could
-not be run (the doctor exited 3 or printed no JSON); 3 on bad arguments or a malformed case.
+others, and the same split for its failures and its benign (or healthy) cases apart.
+``--seen`` adds the log corpus the signatures were written from (``tests/data/logs``) as a
+reference row. ``--record-first-sight`` writes each case's result into its JSON as
+``first_sight``, once: a case that has one keeps it. Exit 0; 1 when ``--fail-under`` is not
+met; 2 when a case could not be run (the doctor exited 3 or printed no JSON); 3 on bad
+arguments or a malformed case.
 """
 
 from __future__ import annotations
@@ -39,15 +48,20 @@ from typing import Any, NamedTuple, Optional
 
 ROOT = Path(__file__).resolve().parent.parent
 UNSEEN = ROOT / "tests" / "data" / "logs_unseen"
+UNSEEN_FACTS = ROOT / "tests" / "data" / "real_failures_unseen"
 SEEN = ROOT / "tests" / "data" / "logs"
+#: What a case's evidence is stored as, by the command that reads it.
+_EVIDENCE = {"explain": (".log", ".log.gz"), "check": (".facts.json", ".facts.json.gz")}
 #: Severities at or above which a finding counts as naming a problem (``findings.Severity``).
 _RANKS = {"ok": 0, "info": 1, "unknown": 2, "warning": 3, "error": 4}
 _TIMEOUT = 120.0
+SEEN_LABEL = "explain logs (seen)"
 
 
 class Case(NamedTuple):
-    """One case: its name, its expectation (the JSON) and the path of its log."""
+    """One case: the command it is for, its name, its expectation and its evidence's path."""
 
+    kind: str  # "explain" (a log) or "check" (a facts document)
     name: str
     meta: dict[str, Any]
     meta_path: Path
@@ -64,27 +78,33 @@ class Result(NamedTuple):
 
 
 def load_batch(directory: Path) -> list[Case]:
-    """The cases of one batch directory, by name; a case without a log is an error."""
+    """The cases of one batch directory, by name; a case without its evidence is an error."""
     cases = []
     for meta_path in sorted(directory.glob("*.json")):
-        if meta_path.name == "batch.json":
+        if meta_path.name == "batch.json" or meta_path.name.endswith(".facts.json"):
             continue
         name = meta_path.stem
-        candidates = [directory / f"{name}.log", directory / f"{name}.log.gz"]
-        logs = [p for p in candidates if p.is_file()]
-        if len(logs) != 1:
-            raise ValueError(f"{meta_path}: expected exactly one of {name}.log, {name}.log.gz")
+        found = [
+            (kind, directory / f"{name}{suffix}")
+            for kind, suffixes in _EVIDENCE.items()
+            for suffix in suffixes
+            if (directory / f"{name}{suffix}").is_file()
+        ]
+        if len(found) != 1:
+            raise ValueError(f"{meta_path}: expected exactly one log or facts file named {name}")
+        kind, evidence = found[0]
         meta = json.loads(meta_path.read_text(encoding="utf-8"))
-        if "cause" not in meta or "source" not in meta:
-            raise ValueError(f"{meta_path}: no cause or source")
-        cases.append(Case(name, meta, meta_path, logs[0]))
+        expected = meta.get("cause") if kind == "explain" else meta.get("expect", {}).get("cause")
+        if not expected or "source" not in meta:
+            raise ValueError(f"{meta_path}: no expected cause or no source")
+        cases.append(Case(kind, name, meta, meta_path, evidence))
     if not cases:
         raise ValueError(f"{directory}: no cases")
     return cases
 
 
 def read_log(path: Path) -> bytes:
-    """The log's bytes, decompressed when it is stored gzipped."""
+    """The evidence's bytes, decompressed when it is stored gzipped."""
     data = path.read_bytes()
     return gzip.decompress(data) if path.name.endswith(".gz") else data
 
@@ -98,16 +118,20 @@ def _child_env() -> dict[str, str]:
     return env
 
 
-def explain(log: bytes, python: str, matrix: Optional[str]) -> tuple[Optional[dict[str, Any]], str]:
-    """Run ``tfdoctor explain --json -`` on ``log``; the report, or None and why not."""
-    argv = [python, "-m", "tfdoctor", "explain", "--json"]
+def ask(case: Case, python: str, matrix: Optional[str]) -> tuple[Optional[dict[str, Any]], str]:
+    """Run the case's command on its evidence; the JSON report, or None and why not."""
+    if case.kind == "explain":
+        argv = [python, "-m", "tfdoctor", "explain", "--json"]
+    else:
+        argv = [python, "-m", "tfdoctor", "check", "--facts", "-", "--json"]
     if matrix:
         argv += ["--matrix", matrix]
-    argv.append("-")
+    if case.kind == "explain":
+        argv.append("-")
     try:
         proc = subprocess.run(
             argv,
-            input=log,
+            input=read_log(case.log_path),
             capture_output=True,
             cwd=ROOT,
             env=_child_env(),
@@ -150,13 +174,41 @@ def judge(meta: dict[str, Any], report: dict[str, Any]) -> tuple[bool, list[str]
     return False, got
 
 
+def judge_check(expect: dict[str, Any], report: dict[str, Any]) -> tuple[bool, list[str]]:
+    """Whether a ``check`` report meets the case's ``expect``, and its findings."""
+    findings = report.get("findings", [])
+    got = [f"{f.get('id')}:{f.get('severity')}" for f in findings]
+    if expect["cause"] == "none":
+        return all(_RANKS.get(f.get("severity"), 4) < _RANKS["warning"] for f in findings), got
+    hits = [f for f in findings if f.get("cause") == expect["cause"]]
+    if not hits:
+        return False, got
+    least = _RANKS[expect.get("severity", "warning")]
+    if max(_RANKS.get(f.get("severity"), 0) for f in hits) < least:
+        return False, got
+    text = "\n".join(_fix_text(f) for f in hits)
+    every_fix = "\n".join(_fix_text(f) for f in findings)
+    right = all(w in text for w in expect.get("fix_includes", ())) and not any(
+        w in every_fix for w in expect.get("fix_excludes", ())
+    )
+    return right, got
+
+
 def run_case(case: Case, python: str, matrix: Optional[str]) -> Result:
-    """Explain one case's log and judge the answer."""
-    report, problem = explain(read_log(case.log_path), python, matrix)
+    """Run one case and judge the answer."""
+    report, problem = ask(case, python, matrix)
     if report is None:
         return Result(case, False, [], problem)
-    right, got = judge(case.meta, report)
+    if case.kind == "explain":
+        right, got = judge(case.meta, report)
+    else:
+        right, got = judge_check(case.meta["expect"], report)
     return Result(case, right, got, "")
+
+
+def _benign(case: Case) -> bool:
+    """A case whose right answer is that nothing is wrong."""
+    return case.meta.get("cause") == "benign" or case.meta.get("expect", {}).get("cause") == "none"
 
 
 def _pct(right: int, total: int) -> str:
@@ -168,8 +220,8 @@ def table(rows: list[tuple[str, list[Result]]]) -> str:
     head = f"{'batch':<24} {'all':>14}   {'held out':>14}   {'not held out':>14}"
     lines = [head, "-" * len(head)]
     for label, results in rows:
-        failures = [r for r in results if r.case.meta["cause"] != "benign"]
-        benign = [r for r in results if r.case.meta["cause"] == "benign"]
+        failures = [r for r in results if not _benign(r.case)]
+        benign = [r for r in results if _benign(r.case)]
         for name, part in ((label, results), ("  failures", failures), ("  benign", benign)):
             held = [r for r in part if r.case.meta.get("held_out") is True]
             rest = [r for r in part if r.case.meta.get("held_out") is not True]
@@ -231,33 +283,37 @@ def _seen_batch() -> list[Case]:
     cases = []
     for log in sorted(SEEN.glob("*.log")):
         meta = json.loads(log.with_suffix(".json").read_text(encoding="utf-8"))
-        cases.append(Case(log.stem, meta, log.with_suffix(".json"), log))
+        cases.append(Case("explain", log.stem, meta, log.with_suffix(".json"), log))
     return cases
 
 
 def main(argv: Optional[list[str]] = None) -> int:
     """Run every batch, print the table; see the module docstring for the exit codes."""
     args = _parse(argv)
-    dirs = args.batch or sorted(p for p in UNSEEN.iterdir() if p.is_dir())
+    dirs = args.batch or sorted(
+        p for root in (UNSEEN, UNSEEN_FACTS) if root.is_dir() for p in root.iterdir() if p.is_dir()
+    )
     try:
         batches = [(d.name, load_batch(d)) for d in dirs]
+        batches = [(f"{cases[0].kind} {label}", cases) for label, cases in batches]
     except (OSError, ValueError) as exc:
         print(f"bench_accuracy: error: {exc}", file=sys.stderr)
         return 3
     if args.seen:
-        batches.append(("logs (seen)", _seen_batch()))
+        batches.append((SEEN_LABEL, _seen_batch()))
     rows: list[tuple[str, list[Result]]] = []
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         for label, cases in batches:
             results = list(pool.map(lambda c: run_case(c, args.python, args.matrix), cases))
             rows.append((label, results))
     every = [r for _, results in rows for r in results]
-    unseen = [r for label, results in rows if label != "logs (seen)" for r in results]
+    unseen = [r for label, results in rows if label != SEEN_LABEL for r in results]
     if args.details:
         for r in every:
             mark = "ok  " if r.right else ("FAIL" if not r.problem else "RUN?")
             held = " held-out" if r.case.meta.get("held_out") is True else ""
-            print(f"{mark} {r.case.name} [{r.case.meta['cause']}]{held}: ", end="")
+            cause = r.case.meta.get("cause") or r.case.meta["expect"]["cause"]
+            print(f"{mark} {r.case.kind} {r.case.name} [{cause}]{held}: ", end="")
             print(r.problem or (", ".join(r.got) or "(no findings)"))
         print()
     print(table(rows))
@@ -266,7 +322,8 @@ def main(argv: Optional[list[str]] = None) -> int:
             {
                 "batch": label,
                 "case": r.case.name,
-                "cause": r.case.meta["cause"],
+                "kind": r.case.kind,
+                "cause": r.case.meta.get("cause") or r.case.meta["expect"]["cause"],
                 "held_out": r.case.meta.get("held_out", False),
                 "right": r.right,
                 "got": r.got,

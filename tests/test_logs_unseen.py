@@ -1,10 +1,11 @@
-"""The batches of unseen real logs: well formed, sourced, new, held out as recorded, scorable.
+"""The batches of unseen real cases: well formed, sourced, new, held out as recorded, scorable.
 
-Each directory under tests/data/logs_unseen/ is one batch of logs from public threads that
-the signatures were not written from (see tests/data/logs_unseen/README.md). Whether
-``explain`` gets a case right is a measured score (benchmarks/bench_accuracy.py), not an
-assertion here: these tests check the data, keep the held-out cases out of the package, and
-show that the benchmark scores a right and a wrong answer as such.
+Each directory under tests/data/logs_unseen/ is one batch of logs, and each under
+tests/data/real_failures_unseen/ one batch of machines (facts), from public threads that no
+signature, rule or check was written from (see each directory's README.md). Whether
+``explain`` or ``check`` gets a case right is a measured score (benchmarks/bench_accuracy.py),
+not an assertion here: these tests check the data, keep the held-out cases out of the
+package, and show that the benchmark scores a right and a wrong answer as such.
 """
 
 from __future__ import annotations
@@ -21,9 +22,11 @@ from typing import Any
 import pytest
 
 from tfdoctor.causes import CAUSES
+from tfdoctor.facts import facts_from_json
 
 DATA = Path(__file__).resolve().parent / "data"
 UNSEEN = DATA / "logs_unseen"
+UNSEEN_FACTS = DATA / "real_failures_unseen"
 ROOT = DATA.parent.parent
 BENCH = ROOT / "benchmarks" / "bench_accuracy.py"
 BATCHES = sorted(p for p in UNSEEN.iterdir() if p.is_dir())
@@ -54,10 +57,14 @@ _PERSONAL_PATH = re.compile(r"/home/(?!user\b)[\w.-]+/|\\Users\\(?!user\b)[^\\\s
 
 
 def _cases(batch: Path) -> list[Path]:
-    return sorted(p for p in batch.glob("*.json") if p.name != "batch.json")
+    return sorted(
+        p for p in batch.glob("*.json") if p.name != "batch.json" and ".facts." not in p.name
+    )
 
 
 ALL = [case for batch in BATCHES for case in _cases(batch)]
+FACTS_BATCHES = sorted(p for p in UNSEEN_FACTS.iterdir() if p.is_dir())
+MACHINES = [case for batch in FACTS_BATCHES for case in _cases(batch)]
 
 
 def _load(path: Path) -> dict[str, Any]:
@@ -124,9 +131,10 @@ def test_a_case_keeps_what_explain_said_at_first_sight(path: Path) -> None:
     assert all(re.match(r"[\w.-]+:(ok|info|unknown|warning|error)$", g) for g in sight["got"])
 
 
-def test_sources_are_unique_and_new() -> None:
-    """One thread is one case, and no thread of a batch is in the corpora the tool was built on."""
-    sources = [_load(p)["source"] for p in ALL]
+@pytest.mark.parametrize("cases", [ALL, MACHINES], ids=["logs", "machines"])
+def test_sources_are_unique_and_new(cases: list[Path]) -> None:
+    """One thread is one case of a kind, and none is in the corpora the tool was built on."""
+    sources = [_load(p)["source"] for p in cases]
     assert len(sources) == len(set(sources))
     seen = {_load(p)["source"] for p in (DATA / "logs").glob("*.json")}
     seen |= {_load(p)["source"] for p in (DATA / "real_failures").glob("*.json")}
@@ -148,7 +156,7 @@ def test_the_held_out_third_is_the_seeded_draw(batch: Path) -> None:
 
 def test_no_held_out_thread_is_cited_by_the_package() -> None:
     """No signature, rule or builder cites a held-out thread: it stays a measure, not a target."""
-    held = [_load(p)["source"] for p in ALL if _load(p)["held_out"]]
+    held = [_load(p)["source"] for p in ALL + MACHINES if _load(p)["held_out"]]
     keys = {re.sub(r"^https://github\.com/", "", url) for url in held}
     texts = [
         (path, path.read_text(encoding="utf-8", errors="replace"))
@@ -157,6 +165,64 @@ def test_no_held_out_thread_is_cited_by_the_package() -> None:
     ]
     cited = [(p.name, k) for p, text in texts for k in keys if k in text]
     assert cited == []
+
+
+# --- the machines (check --facts) -------------------------------------------------------------
+
+_MACHINE_KEYS = {
+    "source",
+    "title",
+    "tf_version",
+    "root_cause",
+    "fix_that_worked",
+    "confirmed_by",
+    "expect",
+    "collected",
+    "held_out",
+    "first_sight",
+}
+
+
+def _facts_text(meta_path: Path) -> str:
+    plain = meta_path.with_suffix(".facts.json")
+    packed = meta_path.with_suffix(".facts.json.gz")
+    data = plain.read_bytes() if plain.exists() else gzip.decompress(packed.read_bytes())
+    return data.decode("utf-8")
+
+
+@pytest.mark.parametrize("path", MACHINES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_a_machine_case_is_well_formed(path: Path) -> None:
+    meta = _load(path)
+    assert set(meta) == _MACHINE_KEYS, set(meta) ^ _MACHINE_KEYS
+    assert _GITHUB.match(meta["source"]) or not meta["source"].startswith("https://github.com/")
+    expect = meta["expect"]
+    assert set(expect) == {"cause", "severity", "fix_includes", "fix_excludes"}
+    cause = expect["cause"]
+    assert cause == "none" or cause in CAUSES or cause in PROPOSED_CAUSES, cause
+    assert expect["severity"] in {"warning", "error"}
+    assert isinstance(meta["held_out"], bool)
+    plain, packed = path.with_suffix(".facts.json"), path.with_suffix(".facts.json.gz")
+    assert plain.exists() != packed.exists(), path.stem
+    assert packed.exists() is meta["held_out"], path.stem
+    text = _facts_text(path)
+    assert not _PERSONAL_PATH.search(text), _PERSONAL_PATH.search(text)
+    facts_from_json(json.loads(text))  # a document the doctor can replay
+    sight = meta["first_sight"]
+    assert sight["commit"] == _load(path.parent / "batch.json")["first_sight_commit"]
+    assert isinstance(sight["right"], bool) and isinstance(sight["got"], list)
+
+
+@pytest.mark.parametrize("batch", FACTS_BATCHES, ids=lambda p: p.name)
+def test_a_machine_is_held_out_when_its_thread_is(batch: Path) -> None:
+    """One draw per thread: a machine from a held-out thread of the log batch is held out."""
+    manifest = _load(batch / "batch.json")
+    logs = {
+        _load(p)["source"]: _load(p)["held_out"] for p in _cases(ROOT / manifest["held_out_from"])
+    }
+    for path in _cases(batch):
+        meta = _load(path)
+        assert meta["source"] in logs, f"{path.stem}: its thread is not in the log batch"
+        assert meta["held_out"] is logs[meta["source"]], path.stem
 
 
 # --- the benchmark ----------------------------------------------------------------------------
@@ -205,3 +271,28 @@ def test_the_benchmark_refuses_a_case_without_its_log(tmp_path: Path) -> None:
     proc = _bench("--batch", str(tmp_path))
     assert proc.returncode == 3
     assert proc.stderr.startswith("bench_accuracy: error: ") and "1.json" in proc.stderr
+
+
+def test_the_benchmark_judges_a_machine_as_the_replay_test_does(tmp_path: Path) -> None:
+    corpus = DATA / "real_failures"
+    names = ["a12-tf20b1-atom-z8350-no-avx-sigill", "a09-windows-32bit-python-no-wheel"]
+    for name in names:
+        case = _load(corpus / f"{name}.json")
+        meta = {"source": case["source"], "expect": case["expect"], "held_out": False}
+        (tmp_path / f"{name}.json").write_text(json.dumps(meta), encoding="utf-8")
+        (tmp_path / f"{name}.facts.json").write_text(json.dumps(case["facts"]), encoding="utf-8")
+    # The same machine with another cause expected: a wrong answer.
+    meta = {"source": "https://x", "expect": dict(case["expect"], cause="numpy-abi")}
+    (tmp_path / "wrong.json").write_text(json.dumps(meta), encoding="utf-8")
+    (tmp_path / "wrong.facts.json.gz").write_bytes(
+        gzip.compress(json.dumps(case["facts"]).encode())
+    )
+    out = tmp_path / "results.json"
+    proc = _bench("--batch", str(tmp_path), "--json", str(out))
+    assert proc.returncode == 0, proc.stderr
+    results = {r["case"]: (r["kind"], r["right"]) for r in json.loads(out.read_text("utf-8"))}
+    assert results == {
+        names[0]: ("check", True),
+        names[1]: ("check", True),
+        "wrong": ("check", False),
+    }
