@@ -65,7 +65,7 @@ class Case(NamedTuple):
     name: str
     meta: dict[str, Any]
     meta_path: Path
-    log_path: Path
+    evidence: Path
 
 
 class Result(NamedTuple):
@@ -103,7 +103,7 @@ def load_batch(directory: Path) -> list[Case]:
     return cases
 
 
-def read_log(path: Path) -> bytes:
+def read_evidence(path: Path) -> bytes:
     """The evidence's bytes, decompressed when it is stored gzipped."""
     data = path.read_bytes()
     return gzip.decompress(data) if path.name.endswith(".gz") else data
@@ -129,9 +129,13 @@ def ask(case: Case, python: str, matrix: Optional[str]) -> tuple[Optional[dict[s
     if case.kind == "explain":
         argv.append("-")
     try:
+        evidence = read_evidence(case.evidence)
+    except (OSError, EOFError) as exc:  # gzip.BadGzipFile is an OSError
+        return None, f"cannot read {case.evidence.name}: {exc}"
+    try:
         proc = subprocess.run(
             argv,
-            input=read_log(case.log_path),
+            input=evidence,
             capture_output=True,
             cwd=ROOT,
             env=_child_env(),

@@ -296,3 +296,13 @@ def test_the_benchmark_judges_a_machine_as_the_replay_test_does(tmp_path: Path) 
         names[1]: ("check", True),
         "wrong": ("check", False),
     }
+
+
+def test_the_benchmark_exits_2_when_a_case_cannot_be_run(tmp_path: Path) -> None:
+    _write_case(tmp_path, "1", "Illegal instruction (core dumped)\n", cause="cpu-lacks-avx")
+    (tmp_path / "2.json").write_text('{"source": "https://x", "cause": "benign"}')
+    (tmp_path / "2.log.gz").write_bytes(b"not gzip")
+    proc = _bench("--batch", str(tmp_path))
+    assert proc.returncode == 2
+    assert "could not run 2: cannot read 2.log.gz" in proc.stderr
+    assert re.search(r"\s1/2\s+50\.0 %", proc.stdout)
