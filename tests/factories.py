@@ -83,6 +83,7 @@ def pkg(name: str, version: str, *requires: str, top_level: tuple[str, ...] = ()
 TF_REQUIRES = (
     "numpy<2.0.0,>=1.23.5",
     "protobuf!=4.21.0,!=4.21.1,!=4.21.2,!=4.21.3,!=4.21.4,!=4.21.5,<5.0.0dev,>=3.20.3",
+    "tensorboard<2.16,>=2.15",
     'nvidia-cudnn-cu12==8.9.4.25; extra == "and-cuda"',
 )
 

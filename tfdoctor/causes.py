@@ -165,6 +165,22 @@ CAUSES: Mapping[str, Cause] = dict(
             "https://pypi.org/project/tf-keras/",
         ),
         _c(
+            "companion-mismatch",
+            "A companion package built for another TensorFlow",
+            "Packages released with TensorFlow (tensorflow-text, tensorflow-io, "
+            "tensorflow-decision-forests, TensorFlow Addons) declare the TensorFlow they were "
+            "built against; with another, their compiled ops fail to load ('undefined symbol' "
+            "in their .so) or their Python code calls what is not there.",
+        ),
+        _c(
+            "tensorboard-not-installed",
+            "TensorBoard is not installed",
+            "TensorFlow 2.21 and later no longer require the tensorboard package, so a fresh "
+            "install lacks it; tf.summary.scalar, histogram, image and audio and the Keras "
+            "TensorBoard callback import it when called and fail without it.",
+            "https://pypi.org/project/tensorboard/",
+        ),
+        _c(
             "cpu-lacks-avx",
             "The CPU lacks instructions the wheel needs",
             "TensorFlow's wheels are compiled for AVX (and newer lines for more); a CPU or VM "
@@ -420,6 +436,23 @@ def _satisfies(version: str, spec: str) -> bool:
         return version in SpecifierSet(spec)
     except InvalidSpecifier:
         return False
+
+
+def _above_range(version: str, spec: str) -> bool:
+    """``version`` is past an upper bound of ``spec`` (``<X``, ``<=X``, ``==X``)."""
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet  # noqa: PLC0415
+    from packaging.version import InvalidVersion, Version  # noqa: PLC0415
+
+    try:
+        have = Version(version)
+        for item in SpecifierSet(spec):
+            if item.operator in ("<", "<=") and not item.contains(have, prereleases=True):
+                return True
+            if item.operator == "==" and "*" not in item.version and have > Version(item.version):
+                return True
+    except (InvalidSpecifier, InvalidVersion):
+        return False
+    return False
 
 
 def numpy_abi_fix(m: Machine) -> Fix:
@@ -1272,6 +1305,43 @@ def keras3_model_fix(m: Machine) -> Fix:
     # The installed distribution's own name (tensorflow-cpu stays tensorflow-cpu).
     dist = m.tf_name if m.tf is not None and not m.is_nightly else "tensorflow"
     return Fix(text, (*m.pip_install(f"{dist}>={first.line}"), "unset TF_USE_LEGACY_KERAS"))
+
+
+def companion_fix(m: Machine, comp: PackageFacts, target: str, spec: str) -> Fix:
+    """Align a companion with the installed TensorFlow, the side that changes least: its
+    release for this TensorFlow (the companion table), else the ``target`` range it declares,
+    and only where no release fits, TensorFlow moved to the companion's range, said so."""
+    tf = m.tf
+    row = m.companion(comp.name)
+    fit = row.release_for(tf.version) if row is not None and tf is not None else None
+    if fit is not None and version_key(comp.version)[:2] != version_key(fit.release)[:2]:
+        return install_fix(
+            m,
+            f"Install {comp.name} {fit.release}, the release for the installed TensorFlow "
+            f"(it declares tensorflow{fit.tensorflow}).",
+            f"{comp.name}=={fit.release}.*",
+        )
+    if target != "tensorflow" or tf is None:
+        return install_fix(
+            m, f"Install the {target} that {comp.name} {comp.version} declares.", f"{target}{spec}"
+        )
+    dist = m.tf_name if m.tf_name is not None and not m.is_nightly else "tensorflow"
+    way = "downgrades" if _above_range(tf.version, spec) else "upgrades"
+    if row is not None and row.end_of_life:
+        text = (
+            f"{row.end_of_life} Installing the TensorFlow its release declares ({dist}{spec}) "
+            f"{way} TensorFlow from {tf.version}: a stopgap; moving the code off {comp.name} "
+            "is the lasting fix."
+        )
+    else:
+        text = (
+            f"No {comp.name} release for TensorFlow {tf.version} is known to this tfdoctor: if "
+            f"one exists, install it (`pip index versions {comp.name}` lists them; pick the "
+            f"one whose requirement admits tensorflow {tf.version}). Otherwise install the "
+            f"TensorFlow {comp.name} {comp.version} declares, which {way} TensorFlow from "
+            f"{tf.version}."
+        )
+    return install_fix(m, text, f"{dist}{spec}")
 
 
 def tf_keras_fix(m: Machine) -> Fix:
