@@ -131,11 +131,11 @@ CAUSES: Mapping[str, Cause] = dict(
         ),
         _c(
             "dependency-missing",
-            "A package TensorFlow imports as it starts is not installed",
-            "TensorFlow's metadata requires it and `import tensorflow` imports it before anything "
-            "else runs, so the import fails with ModuleNotFoundError. `pip install --no-deps`, a "
-            "partial copy of site-packages or an uninstall leaves it out (`pip check` reports it "
-            "too).",
+            "A package TensorFlow requires is not installed",
+            "TensorFlow's metadata requires it; one that `import tensorflow` imports before "
+            "anything else runs fails the import with ModuleNotFoundError, another fails the "
+            "feature that uses it. `pip install --no-deps`, a partial copy of site-packages or "
+            "an uninstall leaves it out (`pip check` reports it too).",
         ),
         _c(
             "protobuf-incompatible",
@@ -171,14 +171,6 @@ CAUSES: Mapping[str, Cause] = dict(
             "tensorflow-decision-forests, TensorFlow Addons) declare the TensorFlow they were "
             "built against; with another, their compiled ops fail to load ('undefined symbol' "
             "in their .so) or their Python code calls what is not there.",
-        ),
-        _c(
-            "tensorboard-not-installed",
-            "TensorBoard is not installed",
-            "TensorFlow 2.21 and later no longer require the tensorboard package, so a fresh "
-            "install lacks it; tf.summary.scalar, histogram, image and audio and the Keras "
-            "TensorBoard callback import it when called and fail without it.",
-            "https://pypi.org/project/tensorboard/",
         ),
         _c(
             "cpu-lacks-avx",

@@ -817,8 +817,7 @@ def _tf_keras(ctx: CheckContext, pkg: PackageFacts, line: Optional[TFLine]) -> I
             "tf-keras-mismatch",
             f"tf-keras {tfk.version} does not match TensorFlow {pkg.version} (wants {wants})",
             "tf-keras is released in step with TensorFlow; another line's tf-keras may not "
-            "import"
-            + (", and TF_USE_LEGACY_KERAS makes it serve tf.keras." if legacy else "."),
+            "import" + (", and TF_USE_LEGACY_KERAS makes it serve tf.keras." if legacy else "."),
             causes.tf_keras_fix(m),
         )
 
@@ -833,7 +832,18 @@ def _companions(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Finding]:
         if key in seen or key == ("tf-keras", "tensorflow"):
             continue
         have = pkg if target == "tensorflow" else ctx.facts.package(target)
-        if have is None or have.version in _specifier(spec):
+        if have is None:
+            seen.add(key)
+            yield causes.finding(
+                "packages.pins",
+                Severity.WARNING,
+                "companion-mismatch",
+                f"{comp.name} {comp.version} requires {target}{spec}, which is not installed",
+                f"{comp.name} imports it; without it, importing {comp.name} fails.",
+                causes.companion_fix(m, comp, target, spec),
+            )
+            continue
+        if have.version in _specifier(spec):
             continue
         seen.add(key)
         on_tf = target == "tensorflow"
