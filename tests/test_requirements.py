@@ -26,6 +26,7 @@ from tfdoctor.checks._context import CheckContext
 from tfdoctor.facts import Facts, PackageFacts, normalize_name
 from tfdoctor.findings import Finding, Severity
 from tfdoctor.matrix import MatrixError, load_companions, parse_companions
+from tfdoctor.probes.pyenv import probe_pyenv
 
 METADATA = Path(__file__).resolve().parent / "data" / "pypi" / "metadata"
 PIP = f"{f.python().executable} -m pip"
@@ -258,6 +259,31 @@ def test_a_companion_table_with_unsorted_releases_is_refused() -> None:
     )
     with pytest.raises(MatrixError, match="sorted oldest first"):
         parse_companions(text, "c.yaml")
+
+
+def test_the_companion_of_a_newer_line_moves_to_the_installed_tensorflows_line() -> None:
+    # TensorFlow 2.20 with tensorflow-text 2.21: the companion moves back, not TensorFlow up.
+    tf = f.pkg("tensorflow", "2.20.0", "tensorboard~=2.20.0", top_level=("tensorflow",))
+    facts = f.facts(
+        packages=(tf, f.pkg("numpy", "2.1.3"), companion("tensorflow-text", "2.21.0")),
+        tensorflow=f.tensorflow(version="2.20.0"),
+    )
+    (finding,) = pins(facts)
+    assert finding.fix is not None
+    assert finding.fix.commands == (f'{PIP} install "tensorflow-text==2.20.*"',)
+
+
+# --- the probe lists what the family requires ---------------------------------------------------
+
+
+def test_the_probe_lists_what_tensorflow_requires_and_nothing_unrelated(tmp_path: Path) -> None:
+    env = make_env(tmp_path)
+    env.install("pandas", "2.2.3", requires=("numpy>=1.23.2",))  # requires the family, unasked
+    facts = probe_pyenv(env.python)
+    names = {normalize_name(p.name) for p in facts.packages or ()}
+    # Not in the family by name, but TensorFlow 2.21 requires them (its Requires-Dist).
+    assert {"google-pasta", "libclang", "requests", "setuptools"} <= names
+    assert "pandas" not in names
 
 
 # --- never less than pip check ----------------------------------------------------------------
