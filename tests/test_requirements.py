@@ -130,6 +130,30 @@ def test_a_missing_lazily_imported_requirement_is_a_warning() -> None:
     assert "h5py: imported when used, by Keras HDF5 files" in finding.detail
 
 
+def test_what_a_wrappers_platform_build_declares_is_judged() -> None:
+    # The Windows wheel of tensorflow 2.16.2 declares only tensorflow-intel==2.16.2 (its real
+    # METADATA); tensorflow-intel declares the rest, here an h5py range (the matrix pins none).
+    windows = f.platform(
+        system="Windows", release="10", machine="AMD64", libc="", libc_version=None
+    )
+    wrapper = f.pkg("tensorflow", "2.16.2", *declared("tensorflow", "2.16.2-windows"))
+    inner = f.pkg(
+        "tensorflow-intel",
+        "2.16.2",
+        "h5py>=3.10.0",
+        "tensorboard<2.17,>=2.16",
+        top_level=("tensorflow",),
+    )
+    facts = f.facts(
+        platform=windows,
+        python=f.python(version="3.11.9", executable="C:\\venv\\Scripts\\python.exe"),
+        packages=(wrapper, inner, f.pkg("h5py", "3.9.0"), f.pkg("tensorboard", "2.16.2")),
+        tensorflow=f.tensorflow(version="2.16.2"),
+    )
+    (finding,) = pins(facts)
+    assert finding.summary == "h5py 3.9.0 is outside TensorFlow 2.16.2's range h5py>=3.10.0"
+
+
 # --- companions ---------------------------------------------------------------------------------
 
 

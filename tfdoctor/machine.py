@@ -546,6 +546,21 @@ class Machine(Record):
         return None
 
     @functools.cached_property
+    def tf_declaring(self) -> tuple[PackageFacts, ...]:
+        """The installed TensorFlow and the installed TensorFlow distributions it requires:
+        a wrapper declares only its platform's build (``tensorflow`` on Windows requires
+        ``tensorflow-intel==X``, on Linux aarch64 ``tensorflow-cpu-aws==X``), whose metadata
+        declares the rest."""
+        if self.tf is None:
+            return ()
+        found = [self.tf]
+        for name, _ in applicable_requirements(self.tf.requires, self.marker_env, TF_DISTRIBUTIONS):
+            inner = self.facts.package(name)
+            if inner is not None and inner not in found:
+                found.append(inner)
+        return tuple(found)
+
+    @functools.cached_property
     def declared_requirements(self) -> tuple[tuple[str, str], ...]:
         """Every requirement the installed TensorFlow declares for this interpreter, as
         (PEP 503 name, specifier; empty when unversioned), in the wheel's order.
@@ -555,13 +570,12 @@ class Machine(Record):
         Where it names no range for a package the matrix pins, the matrix line's pin stands
         in (tf-keras is not TensorFlow's requirement: it is judged as a companion).
         """
-        if self.tf is None:
-            return ()
         found: dict[str, list[str]] = {}
-        for req in applicable_requirements(self.tf.requires, self.marker_env):
-            specs = found.setdefault(req[0], [])
-            if req[1]:
-                specs.append(req[1])
+        for dist in self.tf_declaring:
+            for req in applicable_requirements(dist.requires, self.marker_env):
+                specs = found.setdefault(req[0], [])
+                if req[1] and req[1] not in specs:
+                    specs.append(req[1])
         for field in PIN_FIELDS if self.line is not None else ():
             value = getattr(self.line.pins, field) if self.line is not None else None
             name = normalize_name(field)

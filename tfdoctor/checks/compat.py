@@ -719,7 +719,7 @@ def _missing_dependencies(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Find
     one fix): an error when one is imported as TensorFlow starts and the import did not run
     (else tensorflow.import has the observed verdict), a warning otherwise."""
     m = ctx.machine
-    declared = {normalize_name(name) for name in pkg.requires_missing}
+    declared = {normalize_name(n) for dist in m.tf_declaring for n in dist.requires_missing}
     # A conda package may lack the dist-info the probe looks for; conda-meta knows it.
     conda = ctx.facts.conda
     in_conda = {normalize_name(c.name) for c in conda.packages} if conda is not None else set()
