@@ -668,7 +668,10 @@ def check_dependency_pins(ctx: CheckContext) -> Iterator[Finding]:
                 "was not run to show this version works (--static)."
             )
         elif dist in LAZY_IMPORTS:
-            detail += f" TensorFlow imports it only when used, so this breaks {LAZY_IMPORTS[dist]}."
+            detail += (
+                f" TensorFlow imports it only when used, by {LAZY_IMPORTS[dist]}: that is where "
+                "an incompatible version fails, not `import tensorflow`."
+            )
         elif dist not in START_IMPORTS and dist not in dict(_PINNED):
             detail += " TensorFlow does not import it as it starts; what uses it may fail."
         cause, remedy = "dependency-out-of-range", causes.range_fix(m, dist)
