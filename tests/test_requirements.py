@@ -111,6 +111,10 @@ def test_h5py_outside_tensorflows_range_is_a_warning_naming_what_breaks() -> Non
     assert pins(fixed(facts, finding)) == []
 
 
+def test_a_pre_release_inside_the_range_is_in_range_as_pip_check_judges_it() -> None:
+    assert pins(tf221(f.pkg("numpy", "2.3.0rc1"), f.pkg("h5py", "3.14.0rc1"))) == []
+
+
 def test_a_requirement_outside_the_old_list_of_four_is_judged() -> None:
     # requests<3: neither a start-time import nor one of numpy/keras/protobuf/ml-dtypes.
     (finding,) = pins(tf221(f.pkg("requests", "3.0.0")))

@@ -435,6 +435,18 @@ def _specifier(spec: str) -> SpecifierSet:
     return SpecifierSet(spec)
 
 
+def _in_range(version: str, spec: str) -> bool:
+    """``version`` satisfies a declared ``spec`` as ``pip check`` judges it: pre-releases
+    count (pip/_internal/operations/check.py), and a version that does not parse is not
+    judged."""
+    from packaging.version import InvalidVersion  # noqa: PLC0415 - loaded when needed
+
+    try:
+        return _specifier(spec).contains(version, prereleases=True)
+    except InvalidVersion:
+        return True
+
+
 def check_cuda_versions(ctx: CheckContext) -> Iterator[Finding]:
     """cuDNN and the CUDA libraries that would load match the build and its and-cuda pins."""
     facts, matrix = ctx.facts, ctx.matrix
@@ -653,9 +665,7 @@ def check_dependency_pins(ctx: CheckContext) -> Iterator[Finding]:
         severity = pinned_severity
         dep = facts.package(dist)
         spec = m.declared_range(dist)
-        if dep is None or spec is None:
-            continue
-        if dep.version in _specifier(spec):
+        if dep is None or spec is None or _in_range(dep.version, spec):
             continue
         detail = _pin_detail(dist, dep.version, line)
         if dist in START_IMPORTS and not m.import_observed:
@@ -793,7 +803,7 @@ def _tf_keras(ctx: CheckContext, pkg: PackageFacts, line: Optional[TFLine]) -> I
     # tf-keras's own requirement on tensorflow first (its wheel), else the matrix's pairing.
     own = [s for c, target, s in m.companion_requirements if c is tfk and target == "tensorflow"]
     if own and tfk is not None:
-        wants, fits = f"tensorflow{own[0]}", all(pkg.version in _specifier(s) for s in own)
+        wants, fits = f"tensorflow{own[0]}", all(_in_range(pkg.version, s) for s in own)
     elif line is not None and spec is not None and tfk is not None:
         wants = spec
         fits = f"tf-keras{tfk.version}" == spec or tfk.version in _specifier(
@@ -837,16 +847,18 @@ def _companions(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Finding]:
         have = pkg if target == "tensorflow" else ctx.facts.package(target)
         if have is None:
             seen.add(key)
+            if target in dict(m.declared_requirements):
+                continue  # TensorFlow requires it too: dependency-missing names it
             yield causes.finding(
                 "packages.pins",
                 Severity.WARNING,
                 "companion-mismatch",
                 f"{comp.name} {comp.version} requires {target}{spec}, which is not installed",
-                f"{comp.name} imports it; without it, importing {comp.name} fails.",
+                f"What of {comp.name} uses it fails without it (`pip check` reports it too).",
                 causes.companion_fix(m, comp, target, spec),
             )
             continue
-        if have.version in _specifier(spec):
+        if _in_range(have.version, spec):
             continue
         seen.add(key)
         on_tf = target == "tensorflow"
