@@ -220,21 +220,34 @@ def test_an_end_of_life_companion_says_so_before_tensorflow_is_downgraded() -> N
 def test_a_companion_pinning_one_tensorflow_gets_that_tensorflow_where_no_release_fits() -> None:
     # tensorflow-decision-forests 1.12 declares tensorflow==2.19.0; the table knows no
     # release for 2.21.
-    found = pins(tf221(companion("tensorflow-decision-forests", "1.12.0")))
-    (finding,) = [x for x in found if "requires tensorflow==" in x.summary]
+    # Its tf-keras range moves with it: one finding, not one more for the missing tf-keras.
+    (finding,) = pins(tf221(companion("tensorflow-decision-forests", "1.12.0")))
+    assert "requires tensorflow==2.19.0" in finding.summary
     assert (finding.severity, finding.cause) == (Severity.ERROR, "companion-mismatch")
     assert finding.fix is not None
     assert finding.fix.commands == (f'{PIP} install "tensorflow==2.19.0"',)
 
 
-def test_a_companion_requiring_tf_keras_that_is_missing_is_a_warning() -> None:
-    # tensorflow-decision-forests 1.12 requires tf_keras~=2.19 (and tensorflow==2.19.0).
-    facts = tf221(companion("tensorflow-decision-forests", "1.12.0"))
-    found = {x.summary: x for x in pins(facts)}
-    missing = found[
+def test_a_companions_keras_range_is_installed_within_tensorflows() -> None:
+    # tensorflow-decision-forests 1.12 requires tf_keras~=2.19 (and tensorflow==2.19.0, here
+    # met); TensorFlow 2.19 pairs with tf-keras<2.20,>=2.19: the fix asks for a tf-keras
+    # both accept, never one that breaks TensorFlow.
+    tf = f.pkg("tensorflow", "2.19.0", *declared("tensorflow", "2.19.1-linux"))
+    facts = f.facts(
+        packages=(
+            dataclasses.replace(tf, top_level=("tensorflow",)),
+            f.pkg("tensorboard", "2.19.0"),
+            companion("tensorflow-decision-forests", "1.12.0"),
+        ),
+        tensorflow=f.tensorflow(version="2.19.0"),
+    )
+    (finding,) = pins(facts)
+    assert finding.summary == (
         "tensorflow-decision-forests 1.12.0 requires tf-keras~=2.19, which is not installed"
-    ]
-    assert (missing.severity, missing.cause) == (Severity.WARNING, "companion-mismatch")
+    )
+    assert (finding.severity, finding.cause) == (Severity.WARNING, "companion-mismatch")
+    assert finding.fix is not None
+    assert finding.fix.commands == (f'{PIP} install "tf-keras~=2.19,<2.20,>=2.19"',)
 
 
 def test_a_companion_admitting_the_installed_tensorflow_is_quiet() -> None:

@@ -1314,8 +1314,26 @@ def companion_fix(m: Machine, comp: PackageFacts, target: str, spec: str) -> Fix
             f"{comp.name}=={fit.release}.*",
         )
     if target != "tensorflow" or tf is None:
+        # TensorFlow constrains Keras too: ask pip for one both accept (it refuses, changing
+        # nothing, where none exists) rather than a Keras that breaks TensorFlow.
+        tf_keras = m.tf_keras_spec
+        own = (
+            tf_keras.removeprefix("tf-keras")
+            if target == "tf-keras" and tf_keras is not None
+            else m.declared_range(target)
+        )
+        if not own:
+            return install_fix(
+                m,
+                f"Install the {target} that {comp.name} {comp.version} declares.",
+                f"{target}{spec}",
+            )
         return install_fix(
-            m, f"Install the {target} that {comp.name} {comp.version} declares.", f"{target}{spec}"
+            m,
+            f"Install a {target} that both {comp.name} {comp.version} ({spec}) and TensorFlow "
+            f"({own}) accept; where pip finds none, install the {comp.name} release made for "
+            "the installed TensorFlow.",
+            f"{target}{spec},{own}",
         )
     dist = m.tf_name if m.tf_name is not None and not m.is_nightly else "tensorflow"
     way = "downgrades" if _above_range(tf.version, spec) else "upgrades"

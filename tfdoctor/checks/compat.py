@@ -840,9 +840,18 @@ def _companions(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Finding]:
     installed; tf-keras's own range on TensorFlow is judged with tf-keras (above)."""
     m = ctx.machine
     seen: set[tuple[str, str]] = set()
+    # A companion built for another TensorFlow is one finding: its fix moves it (or
+    # TensorFlow), and its Keras range moves with it.
+    off_tf = {
+        normalize_name(comp.name)
+        for comp, target, spec in m.companion_requirements
+        if target == "tensorflow" and not _in_range(pkg.version, spec)
+    }
     for comp, target, spec in m.companion_requirements:
         key = (normalize_name(comp.name), target)
         if key in seen or key == ("tf-keras", "tensorflow"):
+            continue
+        if target != "tensorflow" and key[0] in off_tf:
             continue
         have = pkg if target == "tensorflow" else ctx.facts.package(target)
         if have is None:
