@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -83,6 +84,7 @@ def pkg(name: str, version: str, *requires: str, top_level: tuple[str, ...] = ()
 TF_REQUIRES = (
     "numpy<2.0.0,>=1.23.5",
     "protobuf!=4.21.0,!=4.21.1,!=4.21.2,!=4.21.3,!=4.21.4,!=4.21.5,<5.0.0dev,>=3.20.3",
+    "tensorboard<2.16,>=2.15",
     'nvidia-cudnn-cu12==8.9.4.25; extra == "and-cuda"',
 )
 
@@ -239,10 +241,16 @@ def satisfying(spec: str) -> str | None:
     return None
 
 
-def apply_pip(facts: Facts, commands: tuple[str, ...], add_missing: bool = False) -> Facts | None:
+def apply_pip(
+    facts: Facts,
+    commands: tuple[str, ...],
+    add_missing: bool = False,
+    metadata: Mapping[str, tuple[str, ...]] | None = None,
+) -> Facts | None:
     """The facts after the fix's ``pip install "dist<spec>"`` commands, where each sets a
     version of an installed distribution (``add_missing``: or installs one); None when the
-    fix does something else."""
+    fix does something else. ``metadata`` gives the ``Requires-Dist`` of a release that
+    declares other requirements than the one it replaces, by ``name==version``."""
     packages = list(facts.packages or ())
     changed = False
     for command in commands:
@@ -256,8 +264,19 @@ def apply_pip(facts: Facts, commands: tuple[str, ...], add_missing: bool = False
             known = [
                 i for i, p in enumerate(packages) if normalize_name(p.name) == normalize_name(name)
             ]
+            declared = next(
+                (
+                    lines
+                    for key, lines in (metadata or {}).items()
+                    if key.split("==")[0] == normalize_name(name)
+                    and Version(key.split("==")[1]) == Version(version)
+                ),
+                None,
+            )
             for i in known:
                 packages[i] = dataclasses.replace(packages[i], version=version)
+                if declared is not None:
+                    packages[i] = dataclasses.replace(packages[i], requires=declared)
             if not known and add_missing:
                 packages.append(PackageFacts(name, version, SITE))
             changed = changed or bool(known) or add_missing

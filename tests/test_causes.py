@@ -378,3 +378,23 @@ def test_keras3_serves_tf_keras_on_every_line_from_2_16(line: str, keras3: bool)
     found = f.FIXTURE_MATRIX.line_for(f"{line}.0")
     assert found is not None
     assert keras3_serves_tf_keras(found) is keras3
+
+
+def test_no_cause_id_is_defined_twice() -> None:
+    # The catalogues merge into one dict: a second definition would silently replace the first.
+    import ast
+    from collections import Counter
+    from pathlib import Path
+
+    tree = ast.parse(Path(causes.__file__).read_text(encoding="utf-8"))
+    ids = [
+        node.args[0].value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "_c"
+        and node.args
+        and isinstance(node.args[0], ast.Constant)
+    ]
+    assert len(ids) == len(causes.CAUSES)
+    assert [cid for cid, n in Counter(ids).items() if n > 1] == []

@@ -68,6 +68,7 @@ TF216_REQUIRES = (
     'numpy<2.0.0,>=1.23.5; python_version <= "3.11"',
     'numpy<2.0.0,>=1.26.0; python_version >= "3.12"',
     "keras>=3.0.0",
+    "tensorboard<2.17,>=2.16",
     "protobuf!=4.21.0,!=4.21.1,!=4.21.2,!=4.21.3,!=4.21.4,!=4.21.5,<5.0.0dev,>=3.20.3",
     'nvidia-cudnn-cu12==8.9.7.29; extra == "and-cuda"',
 )
@@ -851,6 +852,7 @@ def test_checks_pin_and_drift_read_markers_for_the_examined_machine() -> None:
             'numpy<2.0.0,>=1.26.0; os_name == "nt"',
             'numpy<2.0.0,>=1.23.5; os_name != "nt"',
             numpy="1.24.4",
+            extra=(f.pkg("tensorboard", "2.16.2"),),
         ),
         packages_complete=True,
     )
@@ -1085,7 +1087,13 @@ def test_a_gpu_the_line_is_known_to_fail_on_is_an_error() -> None:
 
 
 def test_protobuf_4_under_a_release_that_caps_it_below_4_is_an_error() -> None:
-    tf29 = f.pkg("tensorflow", "2.9.3", "protobuf<3.20,>=3.9.2", top_level=("tensorflow",))
+    tf29 = f.pkg(
+        "tensorflow",
+        "2.9.3",
+        "protobuf<3.20,>=3.9.2",
+        "tensorboard<2.10,>=2.9",
+        top_level=("tensorflow",),
+    )
     facts = f.facts(
         packages=(tf29, f.pkg("numpy", "1.23.5"), f.pkg("protobuf", "4.21.12")),
         tensorflow=f.tensorflow(status="skipped", version=None, cuda_version=None),

@@ -131,11 +131,11 @@ CAUSES: Mapping[str, Cause] = dict(
         ),
         _c(
             "dependency-missing",
-            "A package TensorFlow imports as it starts is not installed",
-            "TensorFlow's metadata requires it and `import tensorflow` imports it before anything "
-            "else runs, so the import fails with ModuleNotFoundError. `pip install --no-deps`, a "
-            "partial copy of site-packages or an uninstall leaves it out (`pip check` reports it "
-            "too).",
+            "A package TensorFlow requires is not installed",
+            "TensorFlow's metadata requires it; one that `import tensorflow` imports before "
+            "anything else runs fails the import with ModuleNotFoundError, another fails the "
+            "feature that uses it. `pip install --no-deps`, a partial copy of site-packages or "
+            "an uninstall leaves it out (`pip check` reports it too).",
         ),
         _c(
             "protobuf-incompatible",
@@ -163,6 +163,17 @@ CAUSES: Mapping[str, Cause] = dict(
             "tf-keras of another TensorFlow line",
             "tf-keras is released in step with TensorFlow; another line's tf-keras may not import.",
             "https://pypi.org/project/tf-keras/",
+        ),
+        _c(
+            "companion-mismatch",
+            "A companion package built for another TensorFlow",
+            "Packages released with TensorFlow (tensorflow-text, tensorflow-io, "
+            "tensorflow-decision-forests, TensorFlow Addons) declare the TensorFlow they were "
+            "built against; with another, their compiled ops fail to load ('undefined symbol: "
+            "_ZN10tensorflow...' in their .so: TensorFlow's C++ symbols change between minor "
+            "releases) or their Python code calls what is not there.",
+            "https://github.com/tensorflow/text#compatibility",
+            "https://github.com/tensorflow/io#tensorflow-version-compatibility",
         ),
         _c(
             "cpu-lacks-avx",
@@ -420,6 +431,23 @@ def _satisfies(version: str, spec: str) -> bool:
         return version in SpecifierSet(spec)
     except InvalidSpecifier:
         return False
+
+
+def _above_range(version: str, spec: str) -> bool:
+    """``version`` is past an upper bound of ``spec`` (``<X``, ``<=X``, ``==X``)."""
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet  # noqa: PLC0415
+    from packaging.version import InvalidVersion, Version  # noqa: PLC0415
+
+    try:
+        have = Version(version)
+        for item in SpecifierSet(spec):
+            if item.operator in ("<", "<=") and not item.contains(have, prereleases=True):
+                return True
+            if item.operator == "==" and "*" not in item.version and have > Version(item.version):
+                return True
+    except (InvalidSpecifier, InvalidVersion):
+        return False
+    return False
 
 
 def numpy_abi_fix(m: Machine) -> Fix:
@@ -1274,6 +1302,79 @@ def keras3_model_fix(m: Machine) -> Fix:
     return Fix(text, (*m.pip_install(f"{dist}>={first.line}"), "unset TF_USE_LEGACY_KERAS"))
 
 
+def companion_fix(
+    m: Machine,
+    name: Optional[str],
+    comp: Optional[PackageFacts] = None,
+    target: str = "tensorflow",
+    spec: str = "",
+) -> Fix:
+    """Align a companion (``name``; ``comp`` where its facts are known, declaring ``spec`` on
+    ``target``) with the installed TensorFlow, the side that changes least: its release for
+    this TensorFlow (the companion table), else the ``target`` range it declares, and only
+    where no release fits, TensorFlow moved to the companion's range, said so. Known by name
+    alone (a log's library path), without a table row or TensorFlow's version: how to find it.
+    """
+    tf = m.tf
+    row = m.companion(name) if name else None
+    fit = row.release_for(tf.version) if row is not None and tf is not None else None
+    installed = version_key(comp.version)[:2] if comp is not None else None
+    if fit is not None and installed != version_key(fit.release)[:2]:
+        return install_fix(
+            m,
+            f"Install {name} {fit.release}, the release for the installed TensorFlow "
+            f"(it declares tensorflow{fit.tensorflow}).",
+            f"{name}=={fit.release}.*",
+        )
+    if comp is None or not spec:
+        shown = name or "the add-on"
+        return Fix(
+            f"Install the {shown} release built for the installed TensorFlow (its "
+            "compatibility table), or install the TensorFlow it was built for; a custom op "
+            "library must be rebuilt against the installed TensorFlow.",
+            (f"pip show tensorflow {name}" if name else "pip show tensorflow",),
+        )
+    if target != "tensorflow" or tf is None:
+        # TensorFlow constrains Keras too: ask pip for one both accept (it refuses, changing
+        # nothing, where none exists) rather than a Keras that breaks TensorFlow.
+        tf_keras = m.tf_keras_spec
+        own = (
+            tf_keras.removeprefix("tf-keras")
+            if target == "tf-keras" and tf_keras is not None
+            else m.declared_range(target)
+        )
+        if not own:
+            return install_fix(
+                m,
+                f"Install the {target} that {comp.name} {comp.version} declares.",
+                f"{target}{spec}",
+            )
+        return install_fix(
+            m,
+            f"Install a {target} that both {comp.name} {comp.version} ({spec}) and TensorFlow "
+            f"({own}) accept; where pip finds none, install the {comp.name} release made for "
+            "the installed TensorFlow.",
+            f"{target}{spec},{own}",
+        )
+    dist = m.tf_name if m.tf_name is not None and not m.is_nightly else "tensorflow"
+    way = "downgrades" if _above_range(tf.version, spec) else "upgrades"
+    if row is not None and row.end_of_life:
+        text = (
+            f"{row.end_of_life} Installing the TensorFlow its release declares ({dist}{spec}) "
+            f"{way} TensorFlow from {tf.version}: a stopgap; moving the code off {comp.name} "
+            "is the lasting fix."
+        )
+    else:
+        text = (
+            f"No {comp.name} release for TensorFlow {tf.version} is known to this tfdoctor: if "
+            f"one exists, install it (`pip index versions {comp.name}` lists them; pick the "
+            f"one whose requirement admits tensorflow {tf.version}). Otherwise install the "
+            f"TensorFlow {comp.name} {comp.version} declares, which {way} TensorFlow from "
+            f"{tf.version}."
+        )
+    return install_fix(m, text, f"{dist}{spec}")
+
+
 def tf_keras_fix(m: Machine) -> Fix:
     """Install tf-keras of the installed TensorFlow's line (its pin from the matrix)."""
     spec = m.tf_keras_spec or "tf-keras"
@@ -1839,17 +1940,6 @@ FAILURE_CAUSES: Mapping[str, Cause] = dict(
             "https://github.com/NVIDIA/nccl/issues/290",
         ),
         _c(
-            "companion-built-for-other-tf",
-            "An add-on's compiled ops were built for another TensorFlow",
-            "Packages with compiled TensorFlow ops (tensorflow-text, tensorflow-io, "
-            "tensorflow-addons, custom op libraries) link against the C++ library of the "
-            "TensorFlow release they were built for. Its symbols change between minor "
-            "releases, so under another TensorFlow the op library fails to load with "
-            "'undefined symbol: _ZN10tensorflow...'.",
-            "https://github.com/tensorflow/text#compatibility",
-            "https://github.com/tensorflow/io#tensorflow-version-compatibility",
-        ),
-        _c(
             "native-library-unresolved",
             "A native library could not be loaded",
             "The dynamic loader could not find or load a shared library that a Python "
@@ -1897,30 +1987,6 @@ def nccl_shm_fix() -> Fix:
         "`df -h /dev/shm`. As a last resort NCCL_SHM_DISABLE=1 makes NCCL avoid shared memory, "
         "at a cost in speed.",
         ("df -h /dev/shm",),
-    )
-
-
-#: Add-ons whose release follows TensorFlow's minor (tensorflow-text 2.X serves TensorFlow 2.X).
-_SAME_MINOR = frozenset({"tensorflow-text"})
-
-
-def companion_fix(m: Machine, dist: Optional[str]) -> Fix:
-    """The add-on release built for the installed TensorFlow (same minor where it follows it)."""
-    tf = m.tf
-    line = ".".join(tf.version.split(".")[:2]) if tf is not None else None
-    if dist in _SAME_MINOR and line:
-        return install_fix(
-            m,
-            f"Install the {dist} release built for TensorFlow {line} (its version follows "
-            "TensorFlow's).",
-            f"{dist}=={line}.*",
-        )
-    name = dist or "the add-on"
-    return Fix(
-        f"Install the {name} release built for the installed TensorFlow (its compatibility "
-        "table), or install the TensorFlow it was built for; a custom op library must be "
-        "rebuilt against the installed TensorFlow.",
-        (f"pip show tensorflow {dist}" if dist else "pip show tensorflow",),
     )
 
 

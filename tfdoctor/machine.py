@@ -46,7 +46,16 @@ from tfdoctor.facts import (
     TensorFlowFacts,
     normalize_name,
 )
-from tfdoctor.matrix import PLATFORMS, ComputeCapabilities, Matrix, TFLine, version_key
+from tfdoctor.matrix import (
+    PIN_FIELDS,
+    PLATFORMS,
+    Companion,
+    ComputeCapabilities,
+    Matrix,
+    TFLine,
+    load_companions,
+    version_key,
+)
 from tfdoctor.records import Record, record
 
 #: Distributions whose ``tensorflow`` package is a CPU-only build wherever they install.
@@ -85,6 +94,24 @@ START_IMPORTS: Mapping[str, str] = {
     "typing-extensions": "tensorflow/python/types/trace.py: from typing_extensions import ...",
     "wrapt": "tensorflow/python/util/nest_util.py: import wrapt",
 }
+
+#: Distributions whose modules TensorFlow imports only when a feature is used, with that use:
+#: one outside TensorFlow's range fails there, not at ``import tensorflow``. Measured on
+#: TensorFlow 2.21.0 and Keras 3.12 (the module that imports each, when called).
+LAZY_IMPORTS: Mapping[str, str] = {
+    "grpcio": "the TensorFlow Debugger's gRPC streams (tensorflow/python/debug/lib/"
+    "grpc_debug_server.py, source_remote.py) and tf.distribute.experimental.rpc",
+    "h5py": "Keras HDF5 files: model.save('m.h5'), load_model('m.h5'), save_weights('w.h5') "
+    "(keras/src/legacy/saving/legacy_h5_format.py)",
+    "requests": "preemption handling on Google Cloud "
+    "(tensorflow/python/distribute/failure_handling/failure_handling_util.py)",
+    "tensorboard": "tf.summary.scalar, histogram, image and audio, and with them the Keras "
+    "TensorBoard callback (tensorflow/python/summary/tb_summary.py imports tensorboard.summary.v2)",
+}
+
+#: What a companion's requirement is judged on: TensorFlow (any of its distributions), and
+#: the Keras packages released with it.
+COMPANION_TARGETS = (*TF_DISTRIBUTIONS, "tf-keras", "keras")
 
 #: Driver error reasons that, without ``/dev/nvidia*`` nodes or PCI devices, mean "no GPU".
 _ABSENT_REASONS = frozenset({"library-not-found", "driver-not-loaded", "no-gpu"})
@@ -574,31 +601,82 @@ class Machine(Record):
     def declared_range(self, dist: str) -> Optional[str]:
         """TensorFlow's declared range for ``dist`` (``<2.0.0,>=1.23.5``): its installed
         metadata with markers evaluated for this interpreter, else the matrix's pin."""
-        from packaging.markers import UndefinedEnvironmentName  # noqa: PLC0415 - 40 ms import
-        from packaging.requirements import InvalidRequirement, Requirement  # noqa: PLC0415
-
         wanted = normalize_name(dist)
-        if self.tf is not None:
-            for text in self.tf.requires:
-                try:
-                    req = Requirement(text)
-                except InvalidRequirement:
-                    continue
-                if normalize_name(req.name) != wanted:
-                    continue
-                if req.marker is not None:
-                    try:
-                        if not req.marker.evaluate(self.marker_env):
-                            continue
-                    except UndefinedEnvironmentName:
-                        continue
-                spec = str(req.specifier)
-                if spec:
-                    return spec
-        if self.line is not None:
-            value = getattr(self.line.pins, wanted.replace("-", "_"), None)
-            return value if isinstance(value, str) else None
+        for name, spec in self.declared_requirements:
+            if name == wanted:
+                return spec or None
         return None
+
+    @functools.cached_property
+    def tf_declaring(self) -> tuple[PackageFacts, ...]:
+        """The installed TensorFlow and the installed TensorFlow distributions it requires:
+        a wrapper declares only its platform's build (``tensorflow`` on Windows requires
+        ``tensorflow-intel==X``, on Linux aarch64 ``tensorflow-cpu-aws==X``), whose metadata
+        declares the rest."""
+        if self.tf is None:
+            return ()
+        found = [self.tf]
+        for name, _ in applicable_requirements(self.tf.requires, self.marker_env, TF_DISTRIBUTIONS):
+            inner = self.facts.package(name)
+            if inner is not None and inner not in found:
+                found.append(inner)
+        return tuple(found)
+
+    @functools.cached_property
+    def declared_requirements(self) -> tuple[tuple[str, str], ...]:
+        """Every requirement the installed TensorFlow declares for this interpreter, as
+        (PEP 503 name, specifier; empty when unversioned), in the wheel's order.
+
+        Read from its installed metadata (``Requires-Dist``, markers evaluated for this
+        interpreter, no extra: what ``pip check`` judges); several lines for one name join.
+        Where it names no range for a package the matrix pins, the matrix line's pin stands
+        in (tf-keras is not TensorFlow's requirement: it is judged as a companion).
+        """
+        found: dict[str, list[str]] = {}
+        for dist in self.tf_declaring:
+            for req in applicable_requirements(dist.requires, self.marker_env):
+                specs = found.setdefault(req[0], [])
+                if req[1] and req[1] not in specs:
+                    specs.append(req[1])
+        for field in PIN_FIELDS if self.line is not None else ():
+            value = getattr(self.line.pins, field) if self.line is not None else None
+            name = normalize_name(field)
+            if field != "tf_keras" and isinstance(value, str) and not found.get(name):
+                found[name] = [value]
+        return tuple((name, ",".join(specs)) for name, specs in found.items())
+
+    @functools.cached_property
+    def companion_requirements(self) -> tuple[tuple[PackageFacts, str, str], ...]:
+        """What each installed companion declares on TensorFlow, tf-keras or keras: (the
+        companion, the PEP 503 name it requires, the specifier), from its own metadata.
+
+        A companion is any installed distribution, TensorFlow's own aside, that requires one
+        of them. A requirement on a TensorFlow distribution counts against the installed
+        TensorFlow whatever its name (``tensorflow`` by tensorflow-text, also under
+        ``tensorflow-cpu``), and also where it sits behind the extra named after the
+        installed distribution (tensorflow-io and TensorFlow Addons declare their range as
+        ``tensorflow<2.17,>=2.16; extra == 'tensorflow'``), which ``pip check`` never reads.
+        """
+        if self.tf is None:
+            return ()
+        providers = {normalize_name(p.name) for p in self.tf_providers} | {self.tf_name}
+        found = []
+        for pkg in self.facts.packages or ():
+            if normalize_name(pkg.name) in providers:
+                continue
+            env = self.marker_env
+            named = {**env, "extra": self.tf_name or ""}
+            plain = applicable_requirements(pkg.requires, env, COMPANION_TARGETS)
+            extra = applicable_requirements(pkg.requires, named, (self.tf_name or "",))
+            for name, spec in dict.fromkeys((*plain, *extra)):
+                target = "tensorflow" if name in TF_DISTRIBUTIONS else name
+                if spec and (pkg, target, spec) not in found:
+                    found.append((pkg, target, spec))
+        return tuple(found)
+
+    def companion(self, name: str) -> Optional[Companion]:
+        """The companion table's row for ``name`` (which release fits which TensorFlow)."""
+        return load_companions().companions.get(normalize_name(name))
 
     # --- the loader's path ---------------------------------------------------------------------
 
@@ -713,6 +791,35 @@ class Machine(Record):
     def cuda_wheels_installed(self) -> tuple[str, ...]:
         """Installed ``nvidia-*`` distributions that carry CUDA libraries, by name."""
         return tuple(sorted(normalize_name(pkg.name) for pkg, _ in self.cuda_wheels))
+
+
+def applicable_requirements(
+    lines: Sequence[str], env: Mapping[str, str], names: Optional[Sequence[str]] = None
+) -> list[tuple[str, str]]:
+    """The requirement ``lines`` (``Requires-Dist``) whose markers hold in ``env``, as (PEP 503
+    name, specifier), limited to ``names`` when given; unparsable lines are skipped, and so
+    are markers that need a variable ``env`` lacks."""
+    from packaging.markers import UndefinedEnvironmentName  # noqa: PLC0415 - 40 ms import
+    from packaging.requirements import InvalidRequirement, Requirement  # noqa: PLC0415
+
+    wanted = None if names is None else {normalize_name(n) for n in names}
+    out = []
+    for text in lines:
+        try:
+            req = Requirement(text)
+        except InvalidRequirement:
+            continue
+        name = normalize_name(req.name)
+        if wanted is not None and name not in wanted:
+            continue
+        if req.marker is not None:
+            try:
+                if not req.marker.evaluate(dict(env)):
+                    continue
+            except UndefinedEnvironmentName:
+                continue
+        out.append((name, str(req.specifier)))
+    return out
 
 
 def _norm_dir(path: str) -> str:

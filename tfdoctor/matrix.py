@@ -778,3 +778,110 @@ def _arch_list(reader: _Reader, node: Node, field: str, kind: str) -> tuple[str,
             raise reader.error(item, field, f"{arch!r} is not a {kind}_XY architecture")
         out.append(arch)
     return tuple(out)
+
+
+# --- companions -------------------------------------------------------------------------------
+
+#: The companion table shipped inside the package.
+DEFAULT_COMPANIONS = Path(__file__).with_name("companions.yaml")
+
+
+@record
+class CompanionRelease(Record):
+    """One release line of a companion and the TensorFlow range its wheel declares."""
+
+    release: str
+    tensorflow: str
+
+
+@record
+class Companion(Record):
+    """A package released for particular TensorFlow lines (tensorflow-text, tensorflow-io)."""
+
+    name: str
+    #: Oldest first.
+    releases: tuple[CompanionRelease, ...]
+    sources: tuple[str, ...]
+    #: Why no release follows TensorFlow any more; empty while it is maintained.
+    end_of_life: str = ""
+    #: Its release X.Y is built for TensorFlow X.Y (tensorflow-text), as its README's
+    #: compatibility table states: the release for a line the rows do not list yet.
+    follows_tensorflow: bool = False
+
+    def release_for(self, tf_version: str) -> Optional[CompanionRelease]:
+        """The newest release whose declared range admits ``tf_version``; for a companion
+        that follows TensorFlow's versions and has no such row, the release of that line."""
+        from packaging.specifiers import SpecifierSet  # noqa: PLC0415 - 40 ms import
+
+        for row in reversed(self.releases):
+            if SpecifierSet(row.tensorflow).contains(tf_version, prereleases=True):
+                return row
+        parts = tf_version.split(".")
+        if self.follows_tensorflow and len(parts) >= 2 and all(p.isdigit() for p in parts[:2]):
+            major, minor = int(parts[0]), int(parts[1])
+            return CompanionRelease(f"{major}.{minor}", f"<{major}.{minor + 1},>={major}.{minor}.0")
+        return None
+
+
+@record
+class Companions(Record):
+    """The companion table: sources and companions by PEP 503 name."""
+
+    path: str
+    sources: Mapping[str, Source]
+    companions: Mapping[str, Companion]
+
+
+def load_companions(path: Optional[str] = None) -> Companions:
+    """Load and validate the companion table (the bundled one unless ``path``)."""
+    return load_cached(
+        path or str(DEFAULT_COMPANIONS), "companions", MatrixError, parse_companions, Companions
+    )
+
+
+def parse_companions(text: str, path: str = "<companions>") -> Companions:
+    """Validate companion YAML ``text`` (``path`` names it in errors)."""
+    root = compose(text, path, "companions", MatrixError)
+    reader = _Reader(path)
+    top = reader.mapping(root, "companions", ("schema_version", "sources", "companions"))
+    version = reader.integer(top["schema_version"], "schema_version")
+    if version != MATRIX_SCHEMA_VERSION:
+        raise reader.error(
+            top["schema_version"],
+            "schema_version",
+            f"{version} is not supported (this tfdoctor reads {MATRIX_SCHEMA_VERSION})",
+        )
+    sources = _read_sources(reader, top["sources"])
+    out: dict[str, Companion] = {}
+    for i, item in enumerate(reader.sequence(top["companions"], "companions")):
+        fields = reader.mapping(
+            item,
+            f"companions[{i}]",
+            ("name", "releases", "source"),
+            ("end_of_life", "follows_tensorflow"),
+        )
+        name = reader.required_string(fields["name"], f"companions[{i}].name", _DIST_RE, "name")
+        where = f"companions[{name}]"
+        if name in out:
+            raise reader.error(fields["name"], f"{where}.name", "duplicate companion")
+        rows: list[CompanionRelease] = []
+        for j, node in enumerate(reader.sequence(fields["releases"], f"{where}.releases")):
+            row = reader.mapping(node, f"{where}.releases[{j}]", ("release", "tensorflow"))
+            release = reader.required_string(
+                row["release"], f"{where}.releases[{j}].release", _LINE_RE, "release line"
+            )
+            if rows and version_key(release) <= version_key(rows[-1].release):
+                raise reader.error(row["release"], f"{where}.releases[{j}]", _UNSORTED_ROWS)
+            spec = reader.specifier(row["tensorflow"], f"{where}.releases[{j}].tensorflow", False)
+            rows.append(CompanionRelease(release, spec or ""))
+        out[name] = Companion(
+            name,
+            tuple(rows),
+            reader.source_ids(fields["source"], f"{where}.source", sources),
+            reader.required_string(fields["end_of_life"], f"{where}.end_of_life")
+            if "end_of_life" in fields
+            else "",
+            "follows_tensorflow" in fields
+            and reader.boolean(fields["follows_tensorflow"], f"{where}.follows_tensorflow"),
+        )
+    return Companions(path, sources, out)

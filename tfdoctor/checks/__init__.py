@@ -146,7 +146,7 @@ CHECKS: tuple[Check, ...] = (
     ),
     Check(
         "packages.pins",
-        "TensorFlow's dependencies (what it imports at start, keras, tf-keras) in its ranges",
+        "Every requirement TensorFlow and its companions declare, in range",
         compat.check_dependency_pins,
     ),
     Check(

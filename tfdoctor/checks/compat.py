@@ -31,7 +31,7 @@ from tfdoctor.compat import (
 )
 from tfdoctor.facts import Facts, LibraryCandidate, LibraryFacts, PackageFacts, normalize_name
 from tfdoctor.findings import Finding, Fix, Severity
-from tfdoctor.machine import MATRIX_DISTRIBUTIONS, START_IMPORTS, Machine
+from tfdoctor.machine import LAZY_IMPORTS, MATRIX_DISTRIBUTIONS, START_IMPORTS, Machine
 from tfdoctor.matrix import ComputeCapabilities, Matrix, TFLine, version_key
 
 if TYPE_CHECKING:
@@ -432,6 +432,18 @@ def _specifier(spec: str) -> SpecifierSet:
     return SpecifierSet(spec)
 
 
+def _in_range(version: str, spec: str) -> bool:
+    """``version`` satisfies a declared ``spec`` as ``pip check`` judges it: pre-releases
+    count (pip/_internal/operations/check.py), and a version that does not parse is not
+    judged."""
+    from packaging.version import InvalidVersion  # noqa: PLC0415 - loaded when needed
+
+    try:
+        return _specifier(spec).contains(version, prereleases=True)
+    except InvalidVersion:
+        return True
+
+
 def check_cuda_versions(ctx: CheckContext) -> Iterator[Finding]:
     """cuDNN and the CUDA libraries that would load match the build and its and-cuda pins."""
     facts, matrix = ctx.facts, ctx.matrix
@@ -563,11 +575,14 @@ _PINNED = (
 )
 
 
-def _judged() -> tuple[tuple[str, Severity], ...]:
-    """The pinned packages, then the rest of what ``import tensorflow`` imports as it starts."""
+def _judged(m: Machine) -> tuple[tuple[str, Severity], ...]:
+    """Every requirement TensorFlow declares here: the pinned packages first, then what
+    ``import tensorflow`` imports as it starts, then the rest (imported when used)."""
+    declared = [name for name, _ in m.declared_requirements]
     pinned = {dist for dist, _ in _PINNED}
-    rest = tuple((d, Severity.WARNING) for d in sorted(START_IMPORTS) if d not in pinned)
-    return (*_PINNED, *rest)
+    start = sorted(d for d in declared if d in START_IMPORTS and d not in pinned)
+    rest = sorted(d for d in declared if d not in START_IMPORTS and d not in pinned)
+    return (*_PINNED, *((d, Severity.WARNING) for d in (*start, *rest)))
 
 
 def _above(version: str, spec: str) -> bool:
@@ -632,8 +647,8 @@ def _pin_detail(dist: str, version: str, line: Optional[TFLine]) -> str:
 
 
 def check_dependency_pins(ctx: CheckContext) -> Iterator[Finding]:
-    """numpy, keras, protobuf, ml-dtypes, tf-keras and the packages TensorFlow imports as it
-    starts inside the installed TensorFlow's ranges."""
+    """Every requirement the installed TensorFlow and its companions declare, judged against
+    what is installed (what ``pip check`` reports, with a severity and the side to move)."""
     facts = ctx.facts
     if facts.packages is None:
         return
@@ -643,13 +658,11 @@ def check_dependency_pins(ctx: CheckContext) -> Iterator[Finding]:
     m = ctx.machine
     reported: set[str] = set()
     yield from _missing_dependencies(ctx, pkg)
-    for dist, pinned_severity in _judged():
+    for dist, pinned_severity in _judged(m):
         severity = pinned_severity
         dep = facts.package(dist)
         spec = m.declared_range(dist)
-        if dep is None or spec is None:
-            continue
-        if dep.version in _specifier(spec):
+        if dep is None or spec is None or _in_range(dep.version, spec):
             continue
         detail = _pin_detail(dist, dep.version, line)
         if dist in START_IMPORTS and not m.import_observed:
@@ -661,6 +674,13 @@ def check_dependency_pins(ctx: CheckContext) -> Iterator[Finding]:
                 f" TensorFlow imports it as it starts ({START_IMPORTS[dist]}), and the import "
                 "was not run to show this version works (--static)."
             )
+        elif dist in LAZY_IMPORTS:
+            detail += (
+                f" TensorFlow imports it only when used, by {LAZY_IMPORTS[dist]}: that is where "
+                "an incompatible version fails, not `import tensorflow`."
+            )
+        elif dist not in START_IMPORTS and dist not in dict(_PINNED):
+            detail += " TensorFlow does not import it as it starts; what uses it may fail."
         cause, remedy = "dependency-out-of-range", causes.range_fix(m, dist)
         if dist == "numpy" and _above(dep.version, spec):
             # Outside the range upwards by a major: NumPy 2 under a NumPy 1 build, known to
@@ -676,38 +696,66 @@ def check_dependency_pins(ctx: CheckContext) -> Iterator[Finding]:
             "packages.pins",
             severity,
             cause,
-            f"{dist} {dep.version} is outside TensorFlow {pkg.version}'s range {dist}{spec}",
+            f"{dep.name} {dep.version} is outside TensorFlow {pkg.version}'s range {dist}{spec}",
             detail,
             remedy,
         )
     yield from _keras_in_step(ctx, pkg, line, reported)
     yield from _tf_keras(ctx, pkg, line)
+    yield from _companions(ctx, pkg)
+    yield from _tensorboard(ctx, pkg)
+
+
+def _tensorboard(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Finding]:
+    """A note where TensorBoard is absent because TensorFlow no longer requires it (its
+    metadata, read: 2.21 dropped it), since tf.summary's writers still import it."""
+    m = ctx.machine
+    if not pkg.requires or ctx.facts.package("tensorboard") is not None:
+        return
+    if any(name == "tensorboard" for name, _ in m.declared_requirements):
+        return  # required and missing: dependency-missing says so
+    yield causes.finding(
+        "packages.pins",
+        Severity.INFO,
+        "tensorboard-not-installed",
+        f"TensorBoard is not installed (TensorFlow {pkg.version} does not require it)",
+        f"If the code uses them, {LAZY_IMPORTS['tensorboard']} fail without it.",
+        causes.install_fix(m, "Install TensorBoard if the code writes summaries.", "tensorboard"),
+    )
 
 
 def _missing_dependencies(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Finding]:
-    """Requirements TensorFlow imports as it starts that are not installed, as one finding
-    (one cause, one fix): an error unless the import ran (tensorflow.import then has the
-    observed verdict)."""
+    """Requirements TensorFlow declares that are not installed, as one finding (one cause,
+    one fix): an error when one is imported as TensorFlow starts and the import did not run
+    (else tensorflow.import has the observed verdict), a warning otherwise."""
     m = ctx.machine
-    declared = {normalize_name(name) for name in pkg.requires_missing}
+    declared = {normalize_name(n) for dist in m.tf_declaring for n in dist.requires_missing}
     # A conda package may lack the dist-info the probe looks for; conda-meta knows it.
     conda = ctx.facts.conda
     in_conda = {normalize_name(c.name) for c in conda.packages} if conda is not None else set()
     missing = [
         d
-        for d in sorted(START_IMPORTS)
+        for d, _ in m.declared_requirements
         if d in declared and d not in in_conda and ctx.facts.package(d) is None
     ]
     if not missing:
         return
+    missing.sort(key=lambda d: (d not in START_IMPORTS, d))
+    at_start = [d for d in missing if d in START_IMPORTS]
     specs = [f"{d}{m.declared_range(d) or ''}" for d in missing]
     yield causes.finding(
         "packages.pins",
-        Severity.WARNING if m.import_observed else Severity.ERROR,
+        Severity.ERROR if at_start and not m.import_observed else Severity.WARNING,
         "dependency-missing",
         f"Not installed, though TensorFlow {pkg.version} requires them: {', '.join(missing)}",
-        "TensorFlow imports them as it starts:\n"
-        + "\n".join(f"{d}: {START_IMPORTS[d]}" for d in missing),
+        "\n".join(
+            f"{d}: imported as TensorFlow starts ({START_IMPORTS[d]})"
+            if d in START_IMPORTS
+            else f"{d}: imported when used, by {LAZY_IMPORTS[d]}"
+            if d in LAZY_IMPORTS
+            else f"{d}: not imported as TensorFlow starts"
+            for d in missing
+        ),
         causes.install_fix(
             m, "Install what TensorFlow requires, in the ranges it declares.", *specs
         ),
@@ -736,18 +784,33 @@ def _keras_in_step(
     )
 
 
-def _tf_keras(ctx: CheckContext, pkg: PackageFacts, line: Optional[TFLine]) -> Iterator[Finding]:
-    """TF_USE_LEGACY_KERAS needs tf-keras of the same line (TensorFlow 2.16+)."""
-    facts = ctx.facts
+def _legacy_keras(facts: Facts) -> bool:
+    """TF_USE_LEGACY_KERAS is set: tf.keras is served by tf-keras."""
     env = facts.environment or {}
-    legacy = env.get("TF_USE_LEGACY_KERAS", "").strip().lower() in ("1", "true", "yes")
+    return env.get("TF_USE_LEGACY_KERAS", "").strip().lower() in ("1", "true", "yes")
+
+
+def _tf_keras(ctx: CheckContext, pkg: PackageFacts, line: Optional[TFLine]) -> Iterator[Finding]:
+    """TF_USE_LEGACY_KERAS needs tf-keras of the same line (TensorFlow 2.16+); a tf-keras of
+    another line does not import, an error where it serves tf.keras."""
+    facts, m = ctx.facts, ctx.machine
+    legacy = _legacy_keras(facts)
     tfk = facts.package("tf-keras")
-    spec = ctx.machine.tf_keras_spec
-    if line is None or spec is None:
-        return
+    spec = m.tf_keras_spec
+    # tf-keras's own requirement on tensorflow first (its wheel), else the matrix's pairing.
+    own = [s for c, target, s in m.companion_requirements if c is tfk and target == "tensorflow"]
+    if own and tfk is not None:
+        wants, fits = f"tensorflow{own[0]}", all(_in_range(pkg.version, s) for s in own)
+    elif line is not None and spec is not None and tfk is not None:
+        wants = spec
+        fits = f"tf-keras{tfk.version}" == spec or tfk.version in _specifier(
+            spec.removeprefix("tf-keras")
+        )
+    else:
+        wants, fits = "", True
     # TF_USE_LEGACY_KERAS picks tf-keras on every line that has a tf-keras release (2.15
     # reads it too, though its own tf.keras is Keras 2) and where Keras 3 is tf.keras.
-    if legacy and tfk is None:
+    if legacy and tfk is None and line is not None and spec is not None:
         yield causes.finding(
             "packages.pins",
             Severity.ERROR,
@@ -755,20 +818,68 @@ def _tf_keras(ctx: CheckContext, pkg: PackageFacts, line: Optional[TFLine]) -> I
             "TF_USE_LEGACY_KERAS is set but tf-keras is not installed",
             "With TF_USE_LEGACY_KERAS=1, `tf.keras` is served by the tf-keras package; "
             "without it importing tf.keras fails.",
-            causes.tf_keras_fix(ctx.machine),
+            causes.tf_keras_fix(m),
         )
-    elif (
-        tfk is not None
-        and f"tf-keras{tfk.version}" != spec
-        and tfk.version not in _specifier(spec.removeprefix("tf-keras"))
-    ):
+    elif tfk is not None and not fits:
         yield causes.finding(
             "packages.pins",
-            Severity.WARNING,
+            Severity.ERROR if legacy else Severity.WARNING,
             "tf-keras-mismatch",
-            f"tf-keras {tfk.version} does not match TensorFlow {pkg.version} (wants {spec})",
-            "tf-keras is released in step with TensorFlow; another line's tf-keras may not import.",
-            causes.tf_keras_fix(ctx.machine),
+            f"tf-keras {tfk.version} does not match TensorFlow {pkg.version} (wants {wants})",
+            "tf-keras is released in step with TensorFlow; another line's tf-keras may not "
+            "import" + (", and TF_USE_LEGACY_KERAS makes it serve tf.keras." if legacy else "."),
+            causes.tf_keras_fix(m),
+        )
+
+
+def _companions(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Finding]:
+    """Each companion's declared range on TensorFlow, tf-keras and keras admits what is
+    installed; tf-keras's own range on TensorFlow is judged with tf-keras (above)."""
+    m = ctx.machine
+    seen: set[tuple[str, str]] = set()
+    # A companion built for another TensorFlow is one finding: its fix moves it (or
+    # TensorFlow), and its Keras range moves with it.
+    off_tf = {
+        normalize_name(comp.name)
+        for comp, target, spec in m.companion_requirements
+        if target == "tensorflow" and not _in_range(pkg.version, spec)
+    }
+    for comp, target, spec in m.companion_requirements:
+        key = (normalize_name(comp.name), target)
+        if key in seen or key == ("tf-keras", "tensorflow"):
+            continue
+        if target != "tensorflow" and key[0] in off_tf:
+            continue
+        have = pkg if target == "tensorflow" else ctx.facts.package(target)
+        if have is None:
+            seen.add(key)
+            if target in dict(m.declared_requirements):
+                continue  # TensorFlow requires it too: dependency-missing names it
+            yield causes.finding(
+                "packages.pins",
+                Severity.WARNING,
+                "companion-mismatch",
+                f"{comp.name} {comp.version} requires {target}{spec}, which is not installed",
+                f"What of {comp.name} uses it fails without it (`pip check` reports it too).",
+                causes.companion_fix(m, comp.name, comp, target, spec),
+            )
+            continue
+        if _in_range(have.version, spec):
+            continue
+        seen.add(key)
+        on_tf = target == "tensorflow"
+        yield causes.finding(
+            "packages.pins",
+            Severity.ERROR if on_tf else Severity.WARNING,
+            "companion-mismatch",
+            f"{comp.name} {comp.version} requires {target}{spec}, but {have.name} "
+            f"{have.version} is installed",
+            f"{comp.name} is built against the TensorFlow it declares; with another its "
+            "compiled ops fail to load ('undefined symbol' in its .so) or its Python code "
+            "calls what is not there."
+            if on_tf
+            else f"{comp.name} declares the {target} it works with; another may not import.",
+            causes.companion_fix(m, comp.name, comp, target, spec),
         )
 
 

@@ -460,7 +460,7 @@ def _ptxas_old(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]
 def _companion(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
     library = _group(hits, "library")
     dist = origin_of(library).dist if library else ""
-    return "companion-built-for-other-tf", causes.companion_fix(m, dist or None)
+    return "companion-mismatch", causes.companion_fix(m, dist or None)
 
 
 def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
@@ -544,7 +544,7 @@ BUILDERS: dict[str, Builder] = {
     "cluster-port-in-use": _simple("cluster-port-in-use", lambda m: causes.port_in_use_fix()),
     "ptxas-too-old": _ptxas_old,
     "nccl-shm-too-small": _simple("nccl-shm-too-small", lambda m: causes.nccl_shm_fix()),
-    "companion-built-for-other-tf": _companion,
+    "companion-mismatch": _companion,
     "native-library-unresolved": _native,
     "tensorboard-not-installed": _simple("tensorboard-not-installed", causes.tensorboard_fix),
 }

@@ -176,7 +176,10 @@ class _DistInfo:
 
     def __init__(self, path: str) -> None:
         self._path = path
-        self.requires = read_metadata(self).get_all("Requires-Dist") or []
+
+    @property
+    def requires(self) -> list[str]:
+        return read_metadata(self).get_all("Requires-Dist") or []
 
     def read_text(self, name: str) -> Optional[str]:
         try:
@@ -202,24 +205,33 @@ def _wanted(dist: Any) -> bool:
 
 def _wanted_dir(name: str) -> bool:
     """Whether a ``NAME-VERSION.dist-info`` (or ``.egg-info``) directory may matter."""
+    stem = _dir_stem(name)
+    return stem is None or stem == "pip" or bool(_FAMILY.match(stem))
+
+
+def _dir_stem(name: str) -> Optional[str]:
+    """The normalised project name of a ``NAME-VERSION.dist-info`` directory; None for a
+    path of another kind (read it to know)."""
     if not name.endswith((".dist-info", ".egg-info")):
-        return True
+        return None
     # Wheel directory names escape "-" in the project name as "_", so NAME has no "-".
-    stem = _normalize(name.rsplit(".", 1)[0].split("-", 1)[0])
-    return stem == "pip" or bool(_FAMILY.match(stem))
+    return _normalize(name.rsplit(".", 1)[0].split("-", 1)[0])
 
 
-def _distributions(all_packages: bool) -> list[Any]:
-    """Distributions in ``sys.path`` order: every one, or those that may be the family's."""
+def _stem(dist: Any) -> Optional[str]:
+    path = getattr(dist, "_path", None)
+    return _dir_stem(os.path.basename(str(path)) if path is not None else "")
+
+
+def _distributions() -> list[Any]:
+    """Every distribution, in ``sys.path`` order, none of its metadata read yet."""
     if _metadata is not None:
-        return [d for d in _metadata.distributions() if all_packages or _wanted(d)]
+        return list(_metadata.distributions())
     found = []
     for entry in sys.path:
         if entry and os.path.isdir(entry):
             found.extend(
-                _DistInfo(p)
-                for p in sorted(glob.glob(os.path.join(entry, "*.dist-info")))
-                if all_packages or _wanted_dir(os.path.basename(p))
+                _DistInfo(p) for p in sorted(glob.glob(os.path.join(entry, "*.dist-info")))
             )
     return found
 
@@ -306,7 +318,40 @@ def _describe(dist: Any, meta: Any, key: str, name: str) -> dict[str, Any]:
 
 
 def _packages(dists: list[Any], all_packages: bool) -> tuple[list[dict[str, Any]], Optional[str]]:
-    """The family's distributions (or all of them) by name, and pip's version.
+    """The family's distributions and every distribution they require (or all of them) by
+    name, and pip's version.
+
+    What the family requires is read from its own metadata (TensorFlow 2.21 requires
+    google-pasta, libclang and requests, among others): the doctor then judges every declared
+    requirement, not a list. Distributions are chosen by their directory's name before any
+    metadata is read.
+    """
+    if all_packages:
+        return _read_packages(dists, None)
+    family, pip_version = _read_packages([d for d in dists if _wanted(d)], _FAMILY)
+    listed = {_normalize(str(p["name"])) for p in family}
+    # Requirements behind an extra are installed only on request: pip check skips them too.
+    required = {
+        _normalize(m.group(1))
+        for p in family
+        for m in (_REQUIREMENT_NAME.match(r) for r in p["requires"] if "extra" not in r)
+        if m is not None
+    } - listed
+    if not required:
+        return family, pip_version
+    chosen = [d for d in dists if _stem(d) in required or _stem(d) is None]
+    wanted = re.compile("^(" + "|".join(re.escape(n) for n in sorted(required)) + ")$")
+    more, _ = _read_packages(chosen, wanted)
+    result = family + more
+    result.sort(key=lambda p: _normalize(str(p["name"])))
+    return result, pip_version
+
+
+def _read_packages(
+    dists: list[Any], names: Optional[re.Pattern[str]]
+) -> tuple[list[dict[str, Any]], Optional[str]]:
+    """The distributions whose normalised name ``names`` matches (None: all), and pip's
+    version if pip is among ``dists``.
 
     Each distribution's metadata is read once, here (``dist.metadata`` would parse it again
     on each access, as ``dist.version`` and ``dist.requires`` do).
@@ -328,7 +373,7 @@ def _packages(dists: list[Any], all_packages: bool) -> tuple[list[dict[str, Any]
             seen.add(key)
             if key == "pip":
                 pip_version = str(meta["Version"])
-            if all_packages or _FAMILY.match(key):
+            if names is None or names.match(key):
                 result.append(_describe(dist, meta, key, str(name)))
         except Exception:  # skip the one broken record, keep the rest
             continue
@@ -492,7 +537,7 @@ def collect(all_packages: bool = False) -> dict[str, Any]:
 
     ``all_packages`` lists every installed distribution instead (``tfdoctor pin``).
     """
-    packages, pip_version = _packages(_distributions(all_packages), all_packages)
+    packages, pip_version = _packages(_distributions(), all_packages)
     return {
         "python": {
             "version": platform.python_version(),

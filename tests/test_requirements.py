@@ -1,0 +1,426 @@
+"""Every declared requirement judged: TensorFlow's on its dependencies, each companion's on
+TensorFlow, tf-keras and keras; what ``pip check`` names, and more, with the side to move.
+
+The requirement lines are the real ones: TensorFlow 2.21.0's METADATA and the headers of the
+companions' wheels on PyPI (``tests/data/pypi/metadata``). Each fix is checked as a property:
+applied to the facts, the cause it answers is gone.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any, Optional
+
+import pytest
+
+from tests import factories as f
+from tests.fakeenv import FakeEnv, check, found, make_env, tf_requires
+from tfdoctor.checks import run_checks
+from tfdoctor.checks._context import CheckContext
+from tfdoctor.facts import Facts, PackageFacts, normalize_name
+from tfdoctor.findings import Finding, Severity
+from tfdoctor.matrix import MatrixError, load_companions, parse_companions
+from tfdoctor.probes.pyenv import probe_pyenv
+
+METADATA = Path(__file__).resolve().parent / "data" / "pypi" / "metadata"
+PIP = f"{f.python().executable} -m pip"
+H5PY_RANGE = "h5py<3.15.0,>=3.11.0"
+
+
+def declared(name: str, version: str) -> tuple[str, ...]:
+    """The ``Requires-Dist`` lines of a real release (``tensorflow_text``, ``2.20.0``)."""
+    text = (METADATA / f"{name}-{version}.METADATA").read_text(encoding="utf-8")
+    return tuple(
+        line.split(":", 1)[1].strip()
+        for line in text.splitlines()
+        if line.startswith("Requires-Dist:")
+    )
+
+
+def companion(name: str, version: str) -> PackageFacts:
+    """An installed companion declaring what its real wheel declares."""
+    return f.pkg(name, version, *declared(name.replace("-", "_"), version))
+
+
+#: Releases a fix may install, with what their wheels declare.
+RELEASES = {
+    "tensorflow-text==2.21.0": declared("tensorflow_text", "2.21.0"),
+    "tf-keras==2.21.0": declared("tf_keras", "2.21.0"),
+}
+
+
+def tf221(*extra: PackageFacts, env: Optional[dict[str, str]] = None, **kw: Any) -> Facts:
+    """TensorFlow 2.21.0 (its real requirements) with each in range, and ``extra``."""
+    tf = f.pkg("tensorflow", "2.21.0", *tf_requires(), top_level=("tensorflow",))
+    present = {
+        "numpy": "2.1.3",
+        "keras": "3.12.0",
+        "protobuf": "6.31.1",
+        "ml-dtypes": "0.5.1",
+        "h5py": "3.14.0",
+        "tensorboard": "2.20.0",
+    }
+    wanted = {normalize_name(p.name) for p in extra}
+    base = tuple(f.pkg(n, v) for n, v in present.items() if n not in wanted)
+    return f.facts(
+        python=f.python(version="3.11.9"),
+        packages=(tf, *base, *extra),
+        tensorflow=f.tensorflow(version="2.21.0", cuda_version="12.5", cudnn_version="9"),
+        environment={"PATH": "/usr/bin:/bin", **(env or {})},
+        **kw,
+    )
+
+
+def pins(facts: Facts) -> list[Finding]:
+    return [x for x in run_checks(CheckContext(facts, f.FIXTURE_MATRIX)) if x.id == "packages.pins"]
+
+
+def causes(found: Iterable[Finding]) -> list[Optional[str]]:
+    return [x.cause for x in found]
+
+
+def fixed(facts: Facts, finding: Finding) -> Facts:
+    """The facts after the finding's fix."""
+    assert finding.fix is not None
+    after = f.apply_pip(facts, finding.fix.commands, metadata=RELEASES)
+    assert after is not None, finding.fix.commands
+    return after
+
+
+# --- TensorFlow's own requirements --------------------------------------------------------------
+
+
+def test_in_range_everywhere_is_quiet() -> None:
+    assert pins(tf221()) == []
+
+
+def test_h5py_outside_tensorflows_range_is_a_warning_naming_what_breaks() -> None:
+    facts = tf221(f.pkg("h5py", "3.16.0"))
+    (finding,) = pins(facts)
+    assert (finding.severity, finding.cause) == (Severity.WARNING, "dependency-out-of-range")
+    assert finding.summary == f"h5py 3.16.0 is outside TensorFlow 2.21.0's range {H5PY_RANGE}"
+    assert "Keras HDF5 files" in finding.detail
+    assert finding.fix is not None
+    assert finding.fix.commands == (f'{PIP} install "{H5PY_RANGE}"',)
+    assert pins(fixed(facts, finding)) == []
+
+
+def test_a_pre_release_inside_the_range_is_in_range_as_pip_check_judges_it() -> None:
+    assert pins(tf221(f.pkg("numpy", "2.3.0rc1"), f.pkg("h5py", "3.14.0rc1"))) == []
+
+
+def test_a_requirement_outside_the_old_list_of_four_is_judged() -> None:
+    # requests<3: neither a start-time import nor one of numpy/keras/protobuf/ml-dtypes.
+    (finding,) = pins(tf221(f.pkg("requests", "3.0.0")))
+    assert finding.severity is Severity.WARNING
+    assert "requests 3.0.0" in finding.summary and "requests<3,>=2.21.0" in finding.summary
+
+
+def test_a_missing_lazily_imported_requirement_is_a_warning() -> None:
+    facts = tf221()
+    packages = facts.packages or ()
+    tf = dataclasses.replace(packages[0], requires_missing=("h5py",))
+    facts = dataclasses.replace(
+        facts, packages=(tf, *(p for p in packages[1:] if p.name != "h5py"))
+    )
+    (finding,) = pins(facts)
+    assert (finding.severity, finding.cause) == (Severity.WARNING, "dependency-missing")
+    assert "h5py: imported when used, by Keras HDF5 files" in finding.detail
+
+
+def test_what_a_wrappers_platform_build_declares_is_judged() -> None:
+    # The Windows wheel of tensorflow 2.16.2 declares only tensorflow-intel==2.16.2 (its real
+    # METADATA); tensorflow-intel declares the rest, here an h5py range (the matrix pins none).
+    windows = f.platform(
+        system="Windows", release="10", machine="AMD64", libc="", libc_version=None
+    )
+    wrapper = f.pkg("tensorflow", "2.16.2", *declared("tensorflow", "2.16.2-windows"))
+    inner = f.pkg(
+        "tensorflow-intel",
+        "2.16.2",
+        "h5py>=3.10.0",
+        "tensorboard<2.17,>=2.16",
+        top_level=("tensorflow",),
+    )
+    facts = f.facts(
+        platform=windows,
+        python=f.python(version="3.11.9", executable="C:\\venv\\Scripts\\python.exe"),
+        packages=(wrapper, inner, f.pkg("h5py", "3.9.0"), f.pkg("tensorboard", "2.16.2")),
+        tensorflow=f.tensorflow(version="2.16.2"),
+    )
+    (finding,) = pins(facts)
+    assert finding.summary == "h5py 3.9.0 is outside TensorFlow 2.16.2's range h5py>=3.10.0"
+
+
+# --- companions ---------------------------------------------------------------------------------
+
+
+def test_tensorflow_text_of_another_line_is_an_error_fixed_by_its_release_for_this_one() -> None:
+    facts = tf221(companion("tensorflow-text", "2.20.0"))
+    (finding,) = pins(facts)
+    assert (finding.severity, finding.cause) == (Severity.ERROR, "companion-mismatch")
+    assert finding.summary == (
+        "tensorflow-text 2.20.0 requires tensorflow<2.21,>=2.20.0, but tensorflow 2.21.0 is "
+        "installed"
+    )
+    assert "undefined symbol" in finding.detail
+    assert finding.fix is not None
+    assert finding.fix.commands == (f'{PIP} install "tensorflow-text==2.21.*"',)
+    assert pins(fixed(facts, finding)) == []
+
+
+@pytest.mark.parametrize(
+    ("env", "severity"),
+    [
+        pytest.param(
+            {"TF_USE_LEGACY_KERAS": "1"}, Severity.ERROR, id="legacy-keras-serves-tf.keras"
+        ),
+        pytest.param({}, Severity.WARNING, id="not-serving-tf.keras"),
+    ],
+)
+def test_tf_keras_of_another_line_is_one_finding_fixed_by_its_release(
+    env: dict[str, str], severity: Severity
+) -> None:
+    facts = tf221(companion("tf-keras", "2.20.1"), env=env)
+    (finding,) = pins(facts)  # one cause, one fix: not a companion-mismatch as well
+    assert (finding.severity, finding.cause) == (severity, "tf-keras-mismatch")
+    assert "wants tensorflow<2.21,>=2.20" in finding.summary
+    assert finding.fix is not None
+    assert finding.fix.commands == (f'{PIP} install "tf-keras<2.22,>=2.21"',)
+    assert pins(fixed(facts, finding)) == []
+
+
+def test_a_range_behind_the_tensorflow_extra_is_read_and_the_move_of_tensorflow_said() -> None:
+    # tensorflow-io declares its range only behind its `tensorflow` extra (pip check never
+    # reads it); no release of it admits TensorFlow 2.21, so only TensorFlow can move.
+    (finding,) = pins(tf221(companion("tensorflow-io", "0.37.1")))
+    assert (finding.severity, finding.cause) == (Severity.ERROR, "companion-mismatch")
+    assert "requires tensorflow<2.17.0,>=2.16.0" in finding.summary
+    assert finding.fix is not None
+    assert "No tensorflow-io release for TensorFlow 2.21.0 is known" in finding.fix.text
+    assert "downgrades TensorFlow from 2.21.0" in finding.fix.text
+    assert finding.fix.commands == (f'{PIP} install "tensorflow<2.17.0,>=2.16.0"',)
+
+
+def test_an_end_of_life_companion_says_so_before_tensorflow_is_downgraded() -> None:
+    (finding,) = pins(tf221(companion("tensorflow-addons", "0.23.0")))
+    assert finding.cause == "companion-mismatch"
+    assert finding.fix is not None
+    assert finding.fix.text.startswith("TensorFlow Addons reached its end of life")
+    assert "downgrades TensorFlow from 2.21.0" in finding.fix.text
+    assert "moving the code off tensorflow-addons is the lasting fix" in finding.fix.text
+
+
+def test_a_companion_pinning_one_tensorflow_gets_that_tensorflow_where_no_release_fits() -> None:
+    # tensorflow-decision-forests 1.12 declares tensorflow==2.19.0; the table knows no
+    # release for 2.21.
+    # Its tf-keras range moves with it: one finding, not one more for the missing tf-keras.
+    (finding,) = pins(tf221(companion("tensorflow-decision-forests", "1.12.0")))
+    assert "requires tensorflow==2.19.0" in finding.summary
+    assert (finding.severity, finding.cause) == (Severity.ERROR, "companion-mismatch")
+    assert finding.fix is not None
+    assert finding.fix.commands == (f'{PIP} install "tensorflow==2.19.0"',)
+
+
+def test_a_companions_keras_range_is_installed_within_tensorflows() -> None:
+    # tensorflow-decision-forests 1.12 requires tf_keras~=2.19 (and tensorflow==2.19.0, here
+    # met); TensorFlow 2.19 pairs with tf-keras<2.20,>=2.19: the fix asks for a tf-keras
+    # both accept, never one that breaks TensorFlow.
+    tf = f.pkg("tensorflow", "2.19.0", *declared("tensorflow", "2.19.1-linux"))
+    facts = f.facts(
+        packages=(
+            dataclasses.replace(tf, top_level=("tensorflow",)),
+            f.pkg("tensorboard", "2.19.0"),
+            companion("tensorflow-decision-forests", "1.12.0"),
+        ),
+        tensorflow=f.tensorflow(version="2.19.0"),
+    )
+    (finding,) = pins(facts)
+    assert finding.summary == (
+        "tensorflow-decision-forests 1.12.0 requires tf-keras~=2.19, which is not installed"
+    )
+    assert (finding.severity, finding.cause) == (Severity.WARNING, "companion-mismatch")
+    assert finding.fix is not None
+    assert finding.fix.commands == (f'{PIP} install "tf-keras~=2.19,<2.20,>=2.19"',)
+
+
+def test_a_companion_admitting_the_installed_tensorflow_is_quiet() -> None:
+    facts = tf221(companion("tensorflow-text", "2.21.0"), companion("tf-keras", "2.21.0"))
+    assert pins(facts) == []
+
+
+# --- TensorBoard, no longer required --------------------------------------------------------------
+
+
+def test_tensorboard_absent_where_tensorflow_no_longer_requires_it_is_a_note() -> None:
+    facts = tf221()
+    facts = dataclasses.replace(
+        facts, packages=tuple(p for p in facts.packages or () if p.name != "tensorboard")
+    )
+    (finding,) = pins(facts)
+    assert (finding.severity, finding.cause) == (Severity.INFO, "tensorboard-not-installed")
+    assert "tf.summary.scalar" in finding.detail
+    assert finding.fix is not None
+    assert finding.fix.commands == (f'{PIP} install "tensorboard"',)
+
+
+def test_tensorboard_absent_where_tensorflow_requires_it_is_no_note() -> None:
+    # TensorFlow 2.15 requires it: the probe's missing list and dependency-missing judge it.
+    facts = f.facts()
+    assert "tensorboard-not-installed" not in causes(pins(facts))
+
+
+# --- the companion table ------------------------------------------------------------------------
+
+
+def test_the_shipped_companion_table_gives_each_release_for_the_tensorflow_it_declares() -> None:
+    table = load_companions()
+    assert {"tensorflow-text", "tensorflow-io", "tensorflow-addons"} <= set(table.companions)
+    for comp in table.companions.values():
+        assert all(s in table.sources for s in comp.sources)
+        for row in comp.releases:
+            inside = f.satisfying(row.tensorflow)
+            assert inside is not None and comp.release_for(inside) == row, (comp.name, row)
+
+
+def test_a_companion_table_with_unsorted_releases_is_refused() -> None:
+    text = (
+        "schema_version: 1\n"
+        "sources:\n  - {id: s, title: t, url: 'https://example.org'}\n"
+        "companions:\n"
+        "  - name: x\n    source: s\n    releases:\n"
+        "      - {release: '2.21', tensorflow: '<2.22'}\n"
+        "      - {release: '2.20', tensorflow: '<2.21'}\n"
+    )
+    with pytest.raises(MatrixError, match="sorted oldest first"):
+        parse_companions(text, "c.yaml")
+
+
+def test_the_companion_of_a_newer_line_moves_to_the_installed_tensorflows_line() -> None:
+    # TensorFlow 2.20 with tensorflow-text 2.21: the companion moves back, not TensorFlow up.
+    tf = f.pkg("tensorflow", "2.20.0", "tensorboard~=2.20.0", top_level=("tensorflow",))
+    facts = f.facts(
+        packages=(tf, f.pkg("numpy", "2.1.3"), companion("tensorflow-text", "2.21.0")),
+        tensorflow=f.tensorflow(version="2.20.0"),
+    )
+    (finding,) = pins(facts)
+    assert finding.fix is not None
+    assert finding.fix.commands == (f'{PIP} install "tensorflow-text==2.20.*"',)
+
+
+# --- the probe lists what the family requires ---------------------------------------------------
+
+
+def test_the_probe_lists_what_tensorflow_requires_and_nothing_unrelated(tmp_path: Path) -> None:
+    env = make_env(tmp_path)
+    env.install("pandas", "2.2.3", requires=("numpy>=1.23.2",))  # requires the family, unasked
+    facts = probe_pyenv(env.python)
+    names = {normalize_name(p.name) for p in facts.packages or ()}
+    # Not in the family by name, but TensorFlow 2.21 requires them (its Requires-Dist).
+    assert {"google-pasta", "libclang", "requests", "setuptools"} <= names
+    assert "pandas" not in names
+
+
+# --- never less than pip check ----------------------------------------------------------------
+
+_PIP_CONFLICT = re.compile(
+    r"^(?P<who>\S+) \S+ (?:requires (?P<missing>[A-Za-z0-9._-]+)|has requirement "
+    r"(?P<req>[A-Za-z0-9._-]+))"
+)
+
+
+def pip_check(env: FakeEnv, tmp_path: Path) -> set[tuple[str, str]]:
+    """What the real ``pip check`` of ``env`` names: (requirer, requirement) pairs.
+
+    The venv has no pip of its own: pip's package is put on its path from a directory holding
+    nothing else, so that pip's own distribution is not among those it judges.
+    """
+    pip_dir = Path(
+        subprocess.check_output(
+            [sys.executable, "-c", "import pip; print(pip.__path__[0])"], text=True
+        ).strip()
+    )
+    shelf = tmp_path / "pip-only"
+    shelf.mkdir()
+    (shelf / "pip").symlink_to(pip_dir, target_is_directory=True)
+    run_env = {k: v for k, v in os.environ.items() if not k.startswith(("PIP_", "PYTHON"))}
+    run_env["PYTHONPATH"] = str(shelf)
+    done = subprocess.run(
+        [env.python, "-m", "pip", "check"],
+        capture_output=True,
+        text=True,
+        env=run_env,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode in (0, 1), done.stderr
+    pairs = set()
+    for line in done.stdout.splitlines():
+        match = _PIP_CONFLICT.match(line)
+        if match is not None:
+            dep = match.group("missing") or match.group("req")
+            pairs.add((normalize_name(match.group("who")), normalize_name(dep)))
+    return pairs
+
+
+def doctor_pairs(report: dict[str, Any]) -> set[tuple[str, str]]:
+    """(requirer, requirement) pairs the doctor's packages.pins findings name."""
+    pairs = set()
+    for x in found(report, "packages.pins"):
+        summary = x["summary"]
+        if x["cause"] == "dependency-missing":
+            names = summary.split(": ", 1)[1].split(", ")
+            pairs.update(("tensorflow", normalize_name(n)) for n in names)
+        elif x["cause"] == "companion-mismatch":
+            who, rest = summary.split(" ", 1)
+            target = re.match(r"\S+ requires ([A-Za-z0-9._-]+?)[<>=!~]", rest)
+            assert target is not None, summary
+            pairs.add((normalize_name(who), normalize_name(target.group(1))))
+        elif x["cause"] == "tf-keras-mismatch":
+            pairs.add(("tf-keras", "tensorflow"))
+        elif "is outside TensorFlow" in summary:
+            pairs.add(("tensorflow", normalize_name(summary.split(" ", 1)[0])))
+    return pairs
+
+
+def test_the_doctor_names_every_conflict_pip_check_names_and_more(tmp_path: Path) -> None:
+    pytest.importorskip("pip")
+    env = make_env(tmp_path)
+    env.install("h5py", "3.16.0")  # TensorFlow: h5py<3.15.0
+    env.install("protobuf", "5.29.0")  # TensorFlow: protobuf<8.0.0,>=6.31.1
+    env.remove("grpcio")  # required, imported when used
+    env.remove("google-pasta")  # required, read by no list of the doctor's
+    env.install("tensorflow-text", "2.20.0", requires=declared("tensorflow_text", "2.20.0"))
+    env.install("tf-keras", "2.20.1", requires=declared("tf_keras", "2.20.1"))
+    # Declared behind its `tensorflow` extra: pip check does not read it, the doctor does.
+    env.install("tensorflow-io", "0.37.1", requires=declared("tensorflow_io", "0.37.1"))
+    env.install("tensorflow-io-gcs-filesystem", "0.37.1")
+    # Requires tensorflow==2.19.0 and tf_keras~=2.19 (which tf-keras 2.20.1 satisfies), and
+    # pandas, ydf ...: what it requires besides TensorFlow and Keras is not the doctor's.
+    env.install(
+        "tensorflow-decision-forests",
+        "1.12.0",
+        requires=declared("tensorflow_decision_forests", "1.12.0"),
+    )
+    family = {"tensorflow", "tf-keras", "keras"}
+    pip_says = {
+        (who, dep) for who, dep in pip_check(env, tmp_path) if who == "tensorflow" or dep in family
+    }
+    assert {
+        ("tensorflow", "h5py"),
+        ("tensorflow", "grpcio"),
+        ("tensorflow-text", "tensorflow"),
+        ("tensorflow-decision-forests", "tensorflow"),
+    } <= pip_says
+    _, report = check(env, "--static", cwd=tmp_path)
+    doctor_says = doctor_pairs(report)
+    assert pip_says <= doctor_says, pip_says - doctor_says
+    assert ("tensorflow-io", "tensorflow") in doctor_says - pip_says
+    for x in found(report, "packages.pins"):
+        assert x["fix"] and x["fix"]["commands"], x
