@@ -298,8 +298,12 @@ def test_a_name_added_later_is_missing_only_from_older_targets(tmp_path: Path) -
     }
     (finding, *_) = _by_id(code, "scan.api-removed", target="2.16")
     assert "TensorFlow 2.16" in finding.summary or "TensorFlow 2.16" in finding.detail
-    # A line without a listing of its own is not judged; a line the matrix does not know
-    # cannot be a target at all.
-    assert found([str(code)], target="2.15") == set()
+    # Older lines have their own listings (neither name exists in 2.15); TensorFlow 1 has
+    # none and is not judged; a line the matrix does not know cannot be a target at all.
+    assert found([str(code)], target="2.15") == {
+        (0, 2, "scan.api-removed"),
+        (0, 3, "scan.api-removed"),
+    }
+    assert found([str(code)], target="1.15") == set()
     with pytest.raises(ScanError, match=r"--target 2\.22: not a TensorFlow release line"):
         found([str(code)], target="2.22")
