@@ -214,10 +214,8 @@ def keras_tree(site: Tree, source: str) -> str:
     """The dotted module a ``_KerasLazyLoader`` serves from the Keras in ``site``."""
     mode, _, submodule = source[len(KERAS_LAZY) :].partition(":")
     keras3, keras2 = KERAS_TREES[mode]
-    if site.is_package(KERAS_TREES["v2"][0]):
-        tree = keras3  # Keras 3 installed: it serves tf.keras, and no tf.compat.v1.keras
-    else:
-        tree = keras2
+    # Keras 3 installed: it serves tf.keras, and no tf.compat.v1.keras.
+    tree = keras3 if site.is_package(KERAS_TREES["v2"][0]) else keras2
     if not tree:
         return ""
     return f"{tree}.{submodule}" if submodule else tree
@@ -240,9 +238,8 @@ def walk(site: Tree, public: str, dotted: str, table: dict[str, list[str]]) -> N
     # A name set twice (imported, then set lazily): the later one is what the module holds,
     # unless the Keras installed serves nothing there.
     sources: dict[str, str] = {}
-    for name, source in _members(site.init_text(dotted), dotted):
-        if source.startswith(KERAS_LAZY):
-            source = keras_tree(site, source)
+    for name, written in _members(site.init_text(dotted), dotted):
+        source = keras_tree(site, written) if written.startswith(KERAS_LAZY) else written
         if source:
             sources[name] = source
     for name, source in sources.items():
@@ -507,9 +504,7 @@ def newest_patches() -> list[str]:
     _package_path()
     from tfdoctor.matrix import load_matrix  # noqa: PLC0415  (scripts/ is no package)
 
-    return [
-        row.latest_patch for row in load_matrix().lines if version_key(row.line) >= (2, 0)
-    ]
+    return [row.latest_patch for row in load_matrix().lines if version_key(row.line) >= (2, 0)]
 
 
 def listing(site: Tree) -> Any:

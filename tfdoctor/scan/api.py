@@ -12,9 +12,9 @@ component the target does not have.
 from __future__ import annotations
 
 import functools
-from pathlib import Path
 from collections.abc import Iterable, Sequence
-from typing import Optional
+from pathlib import Path
+from typing import Optional, Union
 
 from tfdoctor.matrix import version_key
 from tfdoctor.records import Record, record
@@ -94,15 +94,17 @@ def parse_api(text: str) -> ApiIndex:
                 versions[words[0]] = words[1]
         elif row.strip():
             rows.append(row)
-    return _index(versions.get("tensorflow", ""), versions.get("keras", ""), rows)
+    pairs = [(key, value) for key, _, value in (row.partition("\t") for row in rows)]
+    return _index(versions.get("tensorflow", ""), versions.get("keras", ""), pairs)
 
 
-def _index(tf_version: str, keras_version: str, rows: Iterable[str]) -> ApiIndex:
+def _index(tf_version: str, keras_version: str, rows: Iterable[tuple[str, _Value]]) -> ApiIndex:
     modules: dict[str, Optional[frozenset[str]]] = {}
     renames: dict[str, str] = {}
-    for row in rows:
-        key, _, value = row.partition("\t")
-        if key.startswith("="):
+    for key, value in rows:
+        if not isinstance(value, str):
+            modules[key] = value
+        elif key.startswith("="):
             renames[key[1:]] = value.strip()
         elif value.strip() == "*":
             modules[key] = None
@@ -162,7 +164,11 @@ def _ops(old: dict[str, str], new: dict[str, str]) -> list[str]:
     return ops
 
 
-def _apply(rows: dict[str, str], ops: Iterable[str]) -> None:
+#: A row's value while the store is replayed: its text, or the members once a ``~`` touched it.
+_Value = Union[str, frozenset[str]]
+
+
+def _apply(rows: dict[str, _Value], ops: Iterable[str]) -> None:
     """Apply one block's operations to ``rows`` in place."""
     for op in ops:
         key, _, value = op[1:].partition("\t")
@@ -171,13 +177,15 @@ def _apply(rows: dict[str, str], ops: Iterable[str]) -> None:
         elif op[0] == "-":
             del rows[key]
         else:
-            members = set(rows[key].split())
-            for change in value.split():
-                if change[0] == "+":
-                    members.add(change[1:])
-                else:
-                    members.discard(change[1:])
-            rows[key] = " ".join(sorted(members))
+            old = rows[key]
+            members = frozenset(old.split()) if isinstance(old, str) else old
+            words = value.split()
+            gone = {word[1:] for word in words if word[0] == "-"}
+            rows[key] = (members - gone) | {word[1:] for word in words if word[0] == "+"}
+
+
+def _text(value: _Value) -> str:
+    return value if isinstance(value, str) else " ".join(sorted(value))
 
 
 def pack(listings: Sequence[Listing], head: Sequence[str] = ()) -> str:
@@ -213,11 +221,11 @@ def _blocks(text: str) -> list[_Block]:
 
 def unpack(text: str) -> list[Listing]:
     """Every line's full listing from the store's text, newest first (rows sorted)."""
-    rows: dict[str, str] = {}
+    rows: dict[str, _Value] = {}
     out = []
     for block in _blocks(text):
         _apply(rows, block.ops)
-        listing = tuple(f"{key}\t{value}" for key, value in sorted(rows.items()))
+        listing = tuple(f"{key}\t{_text(value)}" for key, value in sorted(rows.items()))
         out.append(Listing(block.line, block.tensorflow, block.keras, listing))
     return out
 
@@ -239,11 +247,11 @@ def bundled_lines() -> tuple[str, ...]:
 @functools.cache
 def load_api(line: str) -> Optional[ApiIndex]:
     """The bundled API listing of TensorFlow ``line``, if there is one."""
-    rows: dict[str, str] = {}
+    rows: dict[str, _Value] = {}
     for block in _stored():
         _apply(rows, block.ops)
         if block.line == line:
-            return _index(block.tensorflow, block.keras, (f"{k}\t{v}" for k, v in rows.items()))
+            return _index(block.tensorflow, block.keras, rows.items())
     return None
 
 
