@@ -1,13 +1,17 @@
-"""List the public API of the installed TensorFlow and Keras into tfdoctor's scan data.
+"""List the public API of each TensorFlow line (and its Keras) into tfdoctor's scan data.
 
 Usage: python scripts/gen_scan_api.py [--site-packages DIR] [--check]
        python scripts/gen_scan_api.py --version X.Y.Z [--wheel-url URL] [--check]
+       python scripts/gen_scan_api.py --all [--check]
 
 TensorFlow's wheels generate their public namespace as plain ``from X import Y as Z`` files
-(``tensorflow/__init__.py`` and the ``tensorflow/_api/v2`` tree; Keras 3 likewise under
-``keras/`` and, for ``tf.keras``, ``keras/_tf_keras/keras``). This script reads those files as
-text with :mod:`ast`; it never imports TensorFlow. The result, one line per module, is what
-``tfdoctor scan`` uses to say "this name does not exist in the target" as a fact:
+(``tensorflow/__init__.py`` and the ``tensorflow/_api/v2`` tree, ``tensorflow_core/`` in 2.0
+and 2.1, relative imports there), with lazily loaded modules set by ``setattr``
+(``_LazyLoader`` for ``tf.estimator`` and, 2.6 to 2.14, ``tf.keras`` from Keras 2's
+``keras/api/_v2``; ``_KerasLazyLoader`` from 2.15, served by Keras 3's ``keras/_tf_keras``
+where Keras 3 is installed). This script reads those files as text with :mod:`ast`; it never
+imports TensorFlow. One line's listing, one row per module, is what ``tfdoctor scan`` uses to
+say "this name does not exist in the target" as a fact:
 
     MODULE<TAB>member member/ ...     (a trailing ``/`` marks a submodule)
     MODULE<TAB>*                      (members not listed: not checked)
@@ -15,13 +19,18 @@ text with :mod:`ast`; it never imports TensorFlow. The result, one line per modu
 
 The last kind is how ``tf_upgrade_v2`` renames: a TensorFlow 1 name absent from TensorFlow 2
 whose object TensorFlow 2 exports under another name (``tf.random_normal`` -> ``tf.random.normal``).
+Every line is kept in ``tfdoctor/scan/api_lines.txt`` (:func:`tfdoctor.scan.api.pack`): the
+newest in full, each older line as its differences from the next; a run replaces the lines it
+read and keeps the others.
 
 ``--version`` (or ``--wheel-url``) reads a release without installing it: the generated files
 come out of the Linux x86-64 ``tensorflow-cpu`` wheel on PyPI (else ``tensorflow``'s) over HTTP
 range requests, with the reader of ``scripts/refresh_matrix.py``, so only the zip's central
 directory and the ``__init__.py`` files travel (about 1 MB of a 200 MB wheel). ``tf.keras`` and
 ``keras`` are read likewise from the Keras wheel that pip installs beside it on Python 3.11: the
-newest release that the TensorFlow wheel's ``Requires-Dist: keras`` admits.
+newest release that the TensorFlow wheel's ``Requires-Dist: keras`` admits (of the same line for
+Keras 2); up to 2.5 TensorFlow requires no Keras and ``tf.keras`` is in its own wheel. ``--all``
+reads the newest patch of every line from 2.0 that the bundled matrix knows.
 
 ``--check`` writes nothing and exits 1 when the data file differs from what it would write.
 """
@@ -283,9 +292,10 @@ def render(site: Tree) -> tuple[str, str, list[str]]:
     # The top of the namespace is tensorflow/__init__.py (tensorflow_core's in 2.0 and 2.1);
     # its submodules live in _api/v2, tf.keras in Keras' own tree from 2.6 on.
     walk(site, "tf", "tensorflow", table)
-    # The standalone `keras` package is listed where it is Keras 3 (generated API files);
-    # Keras 2's `keras/__init__.py` is the implementation itself.
-    if site.is_package(KERAS_TREES["v2"][0]):
+    # The standalone `keras` package is listed where its files are generated API: Keras 3,
+    # and Keras 2 from 2.13 (the implementation moved to keras/src); before, Keras 2's
+    # `keras/__init__.py` is the implementation itself.
+    if site.is_package("keras.src"):
         walk(site, "keras", "keras", table)
     body = [f"{module}\t{' '.join(names)}" for module, names in sorted(table.items())]
     body = [row for row in body if not row.startswith("keras._tf_keras")]

@@ -360,3 +360,12 @@ def test_an_upgrade_plan_reports_what_the_upgrade_removes(tmp_path: Path) -> Non
 def _by_id_plan(path: Path, since: str, target: str) -> list:  # type: ignore[type-arg]
     report = scan(ScanOptions((str(path),), target, since=since), RULES, "test")
     return [f for f in report.findings if f.id == "scan.api-removed"]
+
+
+def test_standalone_keras_2_is_judged_where_its_api_files_are_generated(tmp_path: Path) -> None:
+    code = tmp_path / "k.py"
+    code.write_text("import keras\nshape = keras.backend.int_shape\ntotal = keras.ops.sum\n")
+    # keras.ops is Keras 3's; Keras 2.13 to 2.15 generate their API files (keras/src holds
+    # the code), so the listing knows; before 2.13 keras/__init__.py is the code: not judged.
+    assert found([str(code)], target="2.15") == {(0, 3, "scan.api-removed")}
+    assert found([str(code)], target="2.12") == set()

@@ -238,8 +238,6 @@ class Judge:
             keras3 = self.keras3
             if keras3 is not None and self.target >= keras3 and self.applies(keras3):
                 return self._keras_missing(name, newest)
-            if name.startswith("keras.") and (keras3 is None or self.target < keras3):
-                return None  # Keras 2's own package is its implementation: not listed
         elif not name.startswith("tf."):
             return None
         return self._missing(name)
