@@ -369,3 +369,7 @@ def test_standalone_keras_2_is_judged_where_its_api_files_are_generated(tmp_path
     # the code), so the listing knows; before 2.13 keras/__init__.py is the code: not judged.
     assert found([str(code)], target="2.15") == {(0, 3, "scan.api-removed")}
     assert found([str(code)], target="2.12") == set()
+    (ops,) = _by_id(code, "scan.api-removed", target="2.15")
+    assert "not in the Keras 2.15.0 of TensorFlow 2.15" in ops.detail
+    # An upgrade plan from a line whose listing cannot tell reports nothing it cannot prove.
+    assert found([str(code)], since="2.12", target="2.15") == set()

@@ -28,7 +28,7 @@ from tfdoctor.findings import Finding, Fix, Location, Report, Severity
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import Matrix, load_matrix, version_key
 from tfdoctor.records import Record, record
-from tfdoctor.scan.api import MISSING, ApiIndex, api_for, bundled_lines, load_api
+from tfdoctor.scan.api import MISSING, OK, ApiIndex, api_for, bundled_lines, load_api
 from tfdoctor.scan.rules import Rule, Rules
 from tfdoctor.scan.walker import SKIPPED, FileUses, MethodUse, Use, scan_path
 
@@ -251,21 +251,21 @@ class Judge:
         if found.status != MISSING:
             return None
         gone = found.missing_at
-        where = "tf.compat.v1" if name.startswith("tf.compat.v1.") else "public API"
         if self.since is None:
-            what = f"`{gone}` is not in TensorFlow {self.target_line}'s {where} (AttributeError)."
+            what = f"`{gone}` is not in {_api_of(name, api)} (AttributeError)."
             release = ""
         else:
-            # An upgrade plan reports what the upgrade removes, not what never was.
+            # An upgrade plan reports what the upgrade removes, not what never was (or what
+            # the older line's listing cannot tell).
             since_api = self.since_api
-            if since_api is None or since_api.lookup(name).status == MISSING:
+            if since_api is None or since_api.lookup(name).status != OK:
                 return None
             release = self._removed_in(name)
             what = (
-                f"`{gone}` is in TensorFlow {since_api.line}'s {where} but not in "
-                f"{self.target_line}'s: removed in {release} (AttributeError)."
+                f"`{gone}` is in {_api_of(name, since_api)} but not in {_api_of(name, api)}: "
+                f"removed in {release} (AttributeError)."
             )
-        if where == "tf.compat.v1":
+        if name.startswith("tf.compat.v1."):
             fix = "Port this TensorFlow 1 code to the TensorFlow 2 API (see the migration guide)."
         else:
             fix = "Find its replacement in the release notes and API docs of this release."
@@ -368,6 +368,15 @@ class Judge:
             if self.rule_applies(rule):
                 return self._verdict(rule, call.method)
         return None
+
+
+def _api_of(name: str, api: ApiIndex) -> str:
+    """Whose API a name is judged against: ``TensorFlow 2.15's public API``."""
+    if name.startswith("tf.compat.v1."):
+        return f"TensorFlow {api.line}'s tf.compat.v1"
+    if name.startswith("keras.") and api.keras:
+        return f"the Keras {api.keras} of TensorFlow {api.line}"
+    return f"TensorFlow {api.line}'s public API"
 
 
 def _keras_idiom(api: ApiIndex, gone: str, last: str, name: str) -> Optional[str]:
