@@ -93,8 +93,12 @@ class SiteTree:
 
     def __init__(self, site: Path) -> None:
         self.site = site
+        # TensorFlow 2.0 and 2.1 install the package as tensorflow_core (see WheelTree).
+        self.core = (site / "tensorflow_core" / "__init__.py").is_file()
 
     def _dir(self, dotted: str) -> Path:
+        if self.core and (dotted == "tensorflow" or dotted.startswith("tensorflow.")):
+            dotted = "tensorflow_core" + dotted[len("tensorflow") :]
         return self.site.joinpath(*dotted.split("."))
 
     def is_package(self, dotted: str) -> bool:

@@ -200,3 +200,67 @@ def test_the_generator_reads_every_way_a_line_exports_a_name() -> None:
         ("keras", "<keras>v2:"),
         ("layers", "<keras>v1:legacy"),
     ]
+
+
+def _write(site: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        path = site / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+
+
+def test_the_generator_lists_a_2_0_layout_with_tf_keras_and_compat_v1(tmp_path: Path) -> None:
+    # TensorFlow 2.0 and 2.1: the package is tensorflow_core, the files import relatively,
+    # tf.keras is TensorFlow's own tree and tf.losses an attribute of it.
+    gen = _load_script()
+    _write(
+        tmp_path,
+        {
+            "tensorflow/__init__.py": "from tensorflow_core import *\n",
+            "tensorflow_core/__init__.py": (
+                "from . _api.v2 import compat\n"
+                "from . _api.v2 import random\n"
+                "from tensorflow.python.ops.variables import Variable\n"
+                "try:\n"
+                "  from .python.keras.api._v2 import keras\n"
+                "except ImportError:\n"
+                "  pass\n"
+                "if hasattr(_current_module, 'keras'):\n"
+                "  losses = keras.losses\n"
+                "  setattr(_current_module, 'losses', losses)\n"
+            ),
+            "tensorflow_core/_api/v2/compat/__init__.py": "from . import v1\n",
+            "tensorflow_core/_api/v2/compat/v1/__init__.py": (
+                "from tensorflow.python.client.session import Session\n"
+                "from tensorflow.python.ops.random_ops import random_normal\n"
+                "from tensorflow.python.keras.api._v1 import keras\n"
+            ),
+            "tensorflow_core/_api/v2/random/__init__.py": (
+                "from tensorflow.python.ops.random_ops import random_normal as normal\n"
+            ),
+            "tensorflow_core/python/keras/api/_v2/keras/__init__.py": "from . import losses\n",
+            "tensorflow_core/python/keras/api/_v2/keras/losses/__init__.py": (
+                "from tensorflow.python.keras.losses import MeanSquaredError\n"
+            ),
+            "tensorflow_core/python/keras/api/_v1/keras/__init__.py": "from . import layers\n",
+            "tensorflow_core/python/keras/api/_v1/keras/layers/__init__.py": (
+                "from tensorflow.python.keras.layers.core import Dense\n"
+            ),
+            "tensorflow-2.0.4.dist-info/METADATA": "Version: 2.0.4\n",
+            "keras-2.3.1.dist-info/METADATA": "Version: 2.3.1\n",
+        },
+    )
+    tf_version, keras_version, rows = gen.render(gen.SiteTree(tmp_path))
+    assert (tf_version, keras_version) == ("2.0.4", "2.3.1")
+    assert rows == [
+        "tf\tVariable compat/ keras/ losses/ random/",
+        "tf.compat\tv1/",
+        "tf.compat.v1\tSession keras/ random_normal",
+        "tf.compat.v1.keras\tlayers/",
+        "tf.compat.v1.keras.layers\tDense",
+        "tf.keras\tlosses/",
+        "tf.keras.losses\tMeanSquaredError",
+        "tf.losses\tMeanSquaredError",
+        "tf.random\tnormal",
+        "=tf.compat.v1.random_normal\ttf.random.normal",
+    ]
