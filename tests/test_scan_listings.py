@@ -167,6 +167,17 @@ def test_names_exist_in_the_lines_the_wheels_ship_them(
 
 # --- the generator ---------------------------------------------------------------------------
 
+#: How TensorFlow 2.0's tensorflow_core/__init__.py sets tf.keras and tf.losses.
+TF20_KERAS = (
+    "try:\n"
+    "  from .python.keras.api._v2 import keras\n"
+    "except ImportError:\n"
+    "  pass\n"
+    "if hasattr(_current_module, 'keras'):\n"
+    "  losses = keras.losses\n"
+    "  setattr(_current_module, 'losses', losses)\n"
+)
+
 
 def test_the_generator_reads_every_way_a_line_exports_a_name() -> None:
     gen = _load_script()
@@ -177,14 +188,8 @@ def test_the_generator_reads_every_way_a_line_exports_a_name() -> None:
         "_estimator_module = 'tensorflow_estimator.python.estimator.api._v2.estimator'\n"
         "estimator = _LazyLoader('estimator', globals(), _estimator_module)\n"
         "setattr(_current_module, 'estimator', estimator)\n"
-        "try:\n"
-        "  from .python.keras.api._v2 import keras\n"
-        "except ImportError:\n"
-        "  pass\n"
-        "if hasattr(_current_module, 'keras'):\n"
-        "  losses = keras.losses\n"
-        "  setattr(_current_module, 'losses', losses)\n"
-        "setattr(_current_module, 'keras', _KerasLazyLoader(globals()))\n"
+        + TF20_KERAS
+        + "setattr(_current_module, 'keras', _KerasLazyLoader(globals()))\n"
         "_current_module.layers = _KerasLazyLoader(globals(), submodule='legacy', mode='v1')\n"
         "def _hidden():\n"
         "  from tensorflow.python import not_api\n"
@@ -220,14 +225,7 @@ def test_the_generator_lists_a_2_0_layout_with_tf_keras_and_compat_v1(tmp_path: 
             "tensorflow_core/__init__.py": (
                 "from . _api.v2 import compat\n"
                 "from . _api.v2 import random\n"
-                "from tensorflow.python.ops.variables import Variable\n"
-                "try:\n"
-                "  from .python.keras.api._v2 import keras\n"
-                "except ImportError:\n"
-                "  pass\n"
-                "if hasattr(_current_module, 'keras'):\n"
-                "  losses = keras.losses\n"
-                "  setattr(_current_module, 'losses', losses)\n"
+                "from tensorflow.python.ops.variables import Variable\n" + TF20_KERAS
             ),
             "tensorflow_core/_api/v2/compat/__init__.py": "from . import v1\n",
             "tensorflow_core/_api/v2/compat/v1/__init__.py": (
