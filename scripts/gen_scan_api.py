@@ -1,13 +1,17 @@
-"""List the public API of the installed TensorFlow and Keras into tfdoctor's scan data.
+"""List the public API of each TensorFlow line (and its Keras) into tfdoctor's scan data.
 
 Usage: python scripts/gen_scan_api.py [--site-packages DIR] [--check]
        python scripts/gen_scan_api.py --version X.Y.Z [--wheel-url URL] [--check]
+       python scripts/gen_scan_api.py --all [--check]
 
 TensorFlow's wheels generate their public namespace as plain ``from X import Y as Z`` files
-(``tensorflow/__init__.py`` and the ``tensorflow/_api/v2`` tree; Keras 3 likewise under
-``keras/`` and, for ``tf.keras``, ``keras/_tf_keras/keras``). This script reads those files as
-text with :mod:`ast`; it never imports TensorFlow. The result, one line per module, is what
-``tfdoctor scan`` uses to say "this name does not exist in the target" as a fact:
+(``tensorflow/__init__.py`` and the ``tensorflow/_api/v2`` tree, ``tensorflow_core/`` in 2.0
+and 2.1, relative imports there), with lazily loaded modules set by ``setattr``
+(``_LazyLoader`` for ``tf.estimator`` and, 2.6 to 2.14, ``tf.keras`` from Keras 2's
+``keras/api/_v2``; ``_KerasLazyLoader`` from 2.15, served by Keras 3's ``keras/_tf_keras``
+where Keras 3 is installed). This script reads those files as text with :mod:`ast`; it never
+imports TensorFlow. One line's listing, one row per module, is what ``tfdoctor scan`` uses to
+say "this name does not exist in the target" as a fact:
 
     MODULE<TAB>member member/ ...     (a trailing ``/`` marks a submodule)
     MODULE<TAB>*                      (members not listed: not checked)
@@ -15,13 +19,18 @@ text with :mod:`ast`; it never imports TensorFlow. The result, one line per modu
 
 The last kind is how ``tf_upgrade_v2`` renames: a TensorFlow 1 name absent from TensorFlow 2
 whose object TensorFlow 2 exports under another name (``tf.random_normal`` -> ``tf.random.normal``).
+Every line is kept in ``tfdoctor/scan/api_lines.txt`` (:func:`tfdoctor.scan.api.pack`): the
+newest in full, each older line as its differences from the next; a run replaces the lines it
+read and keeps the others.
 
 ``--version`` (or ``--wheel-url``) reads a release without installing it: the generated files
 come out of the Linux x86-64 ``tensorflow-cpu`` wheel on PyPI (else ``tensorflow``'s) over HTTP
 range requests, with the reader of ``scripts/refresh_matrix.py``, so only the zip's central
 directory and the ``__init__.py`` files travel (about 1 MB of a 200 MB wheel). ``tf.keras`` and
 ``keras`` are read likewise from the Keras wheel that pip installs beside it on Python 3.11: the
-newest release that the TensorFlow wheel's ``Requires-Dist: keras`` admits.
+newest release that the TensorFlow wheel's ``Requires-Dist: keras`` admits (of the same line for
+Keras 2); up to 2.5 TensorFlow requires no Keras and ``tf.keras`` is in its own wheel. ``--all``
+reads the newest patch of every line from 2.0 that the bundled matrix knows.
 
 ``--check`` writes nothing and exits 1 when the data file differs from what it would write.
 """
@@ -50,18 +59,16 @@ OPAQUE = (
     "tf.compat.v1.raw_ops",
     "tf.compat.v1.compat",
     "tf.compat.v1.__internal__",
-    "tf.compat.v1.keras",
 )
 
-#: tensorflow/__init__.py sets these with ``setattr`` (lazily loaded Keras modules):
-#: ``tf.keras`` is Keras 3's ``keras._tf_keras.keras`` from 2.16 on, and ``tf.losses``,
-#: ``tf.metrics``, ``tf.optimizers``, ``tf.initializers`` are its submodules.
-LAZY = {
-    "tf.keras": "keras._tf_keras.keras",
-    "tf.losses": "keras._tf_keras.keras.losses",
-    "tf.metrics": "keras._tf_keras.keras.metrics",
-    "tf.optimizers": "keras._tf_keras.keras.optimizers",
-    "tf.initializers": "keras._tf_keras.keras.initializers",
+#: From 2.15 tensorflow/__init__.py sets ``tf.keras`` (and ``tf.losses``, ``tf.metrics``, ...)
+#: to a ``_KerasLazyLoader``, which names no module: it serves Keras 3's ``keras._tf_keras``
+#: tree where Keras 3 is installed, else Keras 2's ``keras.api._v2`` (``_v1`` for
+#: ``tf.compat.v1.keras``, which Keras 3 does not serve: tensorflow/python/util/lazy_loader.py).
+KERAS_LAZY = "<keras>"
+KERAS_TREES = {
+    "v2": ("keras._tf_keras.keras", "keras.api._v2.keras"),
+    "v1": ("", "keras.api._v1.keras"),
 }
 
 
@@ -86,8 +93,12 @@ class SiteTree:
 
     def __init__(self, site: Path) -> None:
         self.site = site
+        # TensorFlow 2.0 and 2.1 install the package as tensorflow_core (see WheelTree).
+        self.core = (site / "tensorflow_core" / "__init__.py").is_file()
 
     def _dir(self, dotted: str) -> Path:
+        if self.core and (dotted == "tensorflow" or dotted.startswith("tensorflow.")):
+            dotted = "tensorflow_core" + dotted[len("tensorflow") :]
         return self.site.joinpath(*dotted.split("."))
 
     def is_package(self, dotted: str) -> bool:
@@ -109,17 +120,118 @@ class SiteTree:
         raise SystemExit(f"gen_scan_api: {dist} is not installed in {self.site}")
 
 
-def _members(text: str) -> list[tuple[str, str]]:
-    """(public name, dotted source) for each ``from X import Y as Z`` of a generated file."""
+def _body_nodes(body: list[ast.stmt]) -> list[ast.stmt]:
+    """The statements of a module body, with those inside ``if``/``try``/``with`` blocks (where
+    the generated files import lazily loaded or optional modules), not those of functions."""
+    out: list[ast.stmt] = []
+    for node in body:
+        out.append(node)
+        if isinstance(node, ast.If):
+            out.extend(_body_nodes(node.body) + _body_nodes(node.orelse))
+        elif isinstance(node, ast.Try):
+            out.extend(_body_nodes(node.body) + _body_nodes(node.orelse))
+            out.extend(_body_nodes(node.finalbody))
+            for handler in node.handlers:
+                out.extend(_body_nodes(handler.body))
+        elif isinstance(node, ast.With):
+            out.extend(_body_nodes(node.body))
+    return out
+
+
+def _string(node: ast.expr, env: dict[str, str]) -> Optional[str]:
+    """The value of a string expression built from literals and earlier string variables."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.Name):
+        return env.get(node.id)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = _string(node.left, env), _string(node.right, env)
+        return left + right if left is not None and right is not None else None
+    return None
+
+
+def _members(text: str, package: str = "") -> list[tuple[str, str]]:
+    """(public name, dotted source) for each name a generated ``__init__.py`` of ``package``
+    exports: ``from X import Y as Z`` (relative ones too, as in TensorFlow 2.0 and 2.1), and
+    ``setattr(_current_module, "NAME", _LazyLoader(..., "dotted"))`` (lazily loaded modules:
+    ``tf.keras`` from Keras 2.6 on, ``tf.estimator``)."""
     tree = ast.parse(text)
     out: list[tuple[str, str]] = []
-    for node in tree.body:
-        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+    env: dict[str, str] = {}
+    #: Variable -> the dotted module it holds (imported, lazily loaded, or an attribute of one).
+    held: dict[str, str] = {}
+    for node in _body_nodes(tree.body):
+        if isinstance(node, ast.ImportFrom) and (node.module or node.level):
+            base = node.module or ""
+            if node.level:
+                parent = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join(parent + ([base] if base else []))
             for alias in node.names:
                 name = alias.asname or alias.name
                 if name != "*":
-                    out.append((name, f"{node.module}.{alias.name}"))
+                    out.append((name, f"{base}.{alias.name}"))
+                    held[name] = f"{base}.{alias.name}"
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target = node.targets[0]
+            if isinstance(target, ast.Attribute) and ast.unparse(target.value) == "_current_module":
+                # 2.15 on: `_current_module.layers = _KerasLazyLoader(...)`
+                dotted = _loaded(node.value, env, held)
+                if dotted is not None:
+                    out.append((target.attr, dotted))
+                continue
+            if not isinstance(target, ast.Name):
+                continue
+            dotted = _loaded(node.value, env, held)
+            if dotted is not None:
+                held[target.id] = dotted
+            else:
+                string = _string(node.value, env)
+                if string is not None:
+                    env[target.id] = string
+        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+            call = node.value
+            if (
+                ast.unparse(call.func) == "setattr"
+                and len(call.args) == 3
+                and ast.unparse(call.args[0]) == "_current_module"
+                and isinstance(call.args[1], ast.Constant)
+            ):
+                value = call.args[2]
+                dotted = held.get(value.id) if isinstance(value, ast.Name) else None
+                dotted = dotted or _loaded(value, env, held)
+                if dotted is not None:
+                    out.append((str(call.args[1].value), dotted))
     return out
+
+
+def _loaded(value: ast.expr, env: dict[str, str], held: dict[str, str]) -> Optional[str]:
+    """The module an expression loads: ``_LazyLoader(name, globals(), "dotted")``,
+    ``_KerasLazyLoader(globals(), submodule=..., mode=...)``, or ``keras.losses`` where
+    ``keras`` holds a module (2.0 to 2.5: ``losses = keras.losses``)."""
+    if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name):
+        base = held.get(value.value.id)
+        return f"{base}.{value.attr}" if base else None
+    if not isinstance(value, ast.Call):
+        return None
+    func = ast.unparse(value.func)
+    if "KerasLazyLoader" in func:
+        words = {k.arg: _string(k.value, env) for k in value.keywords if k.arg}
+        submodule = words.get("submodule") or ""
+        return f"{KERAS_LAZY}{words.get('mode') or 'v2'}:{submodule}"
+    if "LazyLoader" in func and len(value.args) == 3:
+        return _string(value.args[2], env)
+    return None
+
+
+def keras_tree(site: Tree, source: str) -> str:
+    """The dotted module a ``_KerasLazyLoader`` serves from the Keras in ``site``."""
+    mode, _, submodule = source[len(KERAS_LAZY) :].partition(":")
+    keras3, keras2 = KERAS_TREES[mode]
+    # Keras 3 installed: it serves tf.keras, and no tf.compat.v1.keras.
+    tree = keras3 if site.is_package(KERAS_TREES["v2"][0]) else keras2
+    if not tree:
+        return ""
+    return f"{tree}.{submodule}" if submodule else tree
 
 
 #: Public name -> the dotted object it is imported from (filled by :func:`walk`).
@@ -130,16 +242,20 @@ def walk(site: Tree, public: str, dotted: str, table: dict[str, list[str]]) -> N
     """Record module ``public`` (the package ``dotted``) and, depth first, its submodules."""
     if public in table:
         return
-    if public in OPAQUE:
-        table[public] = ["*"]
-        return
-    if not site.is_package(dotted):
+    if public in OPAQUE or not site.is_package(dotted):
         table[public] = ["*"]
         return
     members: list[str] = []
     table[public] = members
     subs: list[tuple[str, str]] = []
-    for name, source in _members(site.init_text(dotted)):
+    # A name set twice (imported, then set lazily): the later one is what the module holds,
+    # unless the Keras installed serves nothing there.
+    sources: dict[str, str] = {}
+    for name, written in _members(site.init_text(dotted), dotted):
+        source = keras_tree(site, written) if written.startswith(KERAS_LAZY) else written
+        if source:
+            sources[name] = source
+    for name, source in sources.items():
         if name.startswith("_") and not (name.startswith("__") and name.endswith("__")):
             continue  # private names are no API, dunder ones (__version__) are
         if site.is_package(source):
@@ -148,10 +264,8 @@ def walk(site: Tree, public: str, dotted: str, table: dict[str, list[str]]) -> N
         else:
             members.append(name)
             ORIGINS[f"{public}.{name}"] = source
-    if public == "tf":
-        members.extend(f"{lazy[3:]}/" for lazy in LAZY)
-        subs.extend(LAZY.items())
-    members[:] = sorted(set(members))
+    # A name both imported and lazily loaded: the module wins over the plain name.
+    members[:] = sorted(m for m in set(members) if m + "/" not in members)
     for sub_public, sub_dotted in subs:
         walk(site, sub_public, sub_dotted, table)
 
@@ -173,43 +287,24 @@ def _renames() -> list[str]:
     return rows
 
 
-def render(site: Tree) -> tuple[str, str]:
-    """(the TensorFlow line, the data file's text) for the TensorFlow and Keras in ``site``."""
+def render(site: Tree) -> tuple[str, str, list[str]]:
+    """(TensorFlow version, Keras version, the line's header text, its rows) for ``site``."""
     tf_version = site.version("tensorflow")
     keras_version = site.version("keras")
     ORIGINS.clear()
     table: dict[str, list[str]] = {}
-    # The top of the namespace is tensorflow/__init__.py; its submodules live in _api/v2.
-    top = _members(site.init_text("tensorflow"))
-    members = []
-    subs = []
-    for name, source in top:
-        if name.startswith("_") and not name.endswith("__"):
-            continue
-        if site.is_package(source):
-            members.append(name + "/")
-            subs.append((f"tf.{name}", source))
-        else:
-            members.append(name)
-            ORIGINS[f"tf.{name}"] = source
-    members.extend(f"{lazy[3:]}/" for lazy in LAZY)
-    subs.extend(LAZY.items())
-    table["tf"] = sorted(set(members))
-    for public, dotted in subs:
-        walk(site, public, dotted, table)
-    walk(site, "keras", "keras", table)
-    line = ".".join(tf_version.split(".")[:2])
-    head = [
-        f"# The public API of TensorFlow {tf_version} (tf.keras: Keras {keras_version}) and of",
-        f"# Keras {keras_version} (keras), read from their wheels' generated API files.",
-        "# Generated by scripts/gen_scan_api.py; do not edit.",
-        f"# tensorflow {tf_version}",
-        f"# keras {keras_version}",
-    ]
+    # The top of the namespace is tensorflow/__init__.py (tensorflow_core's in 2.0 and 2.1);
+    # its submodules live in _api/v2, tf.keras in Keras' own tree from 2.6 on.
+    walk(site, "tf", "tensorflow", table)
+    # The standalone `keras` package is listed where its files are generated API: Keras 3,
+    # and Keras 2 from 2.13 (the implementation moved to keras/src); before, Keras 2's
+    # `keras/__init__.py` is the implementation itself.
+    if site.is_package("keras.src"):
+        walk(site, "keras", "keras", table)
     body = [f"{module}\t{' '.join(names)}" for module, names in sorted(table.items())]
     body = [row for row in body if not row.startswith("keras._tf_keras")]
     body.extend(_renames())
-    return line, "\n".join(head + body) + "\n"
+    return tf_version, keras_version, body
 
 
 # === remote wheels ==========================================================================
@@ -222,6 +317,8 @@ WHEEL_PLATFORM = "linux-x86_64"
 PREFETCH_GAP = 1024 * 1024
 #: Room for a member's local header (30 bytes, its name, an extra field) past its offset.
 HEADER_SLACK = 1024
+#: The first line whose tf.keras is Keras 3.
+KERAS3_LINE = (2, 16)
 _KERAS_REQ_RE = re.compile(r"^Requires-Dist:\s*keras\b(?!-)", re.IGNORECASE)
 
 
@@ -245,9 +342,13 @@ class WheelTree:
             for name in archive.namelist():
                 if name.endswith("/__init__.py"):
                     self._where.setdefault(name, archive)
+        # TensorFlow 2.0 and 2.1 ship the package as tensorflow_core, which `tensorflow`
+        # forwards to; their generated files name it either way.
+        self.core = "tensorflow_core/__init__.py" in self._where
 
-    @staticmethod
-    def _path(dotted: str) -> str:
+    def _path(self, dotted: str) -> str:
+        if self.core and (dotted == "tensorflow" or dotted.startswith("tensorflow.")):
+            dotted = "tensorflow_core" + dotted[len("tensorflow") :]
         return dotted.replace(".", "/") + "/__init__.py"
 
     def is_package(self, dotted: str) -> bool:
@@ -262,8 +363,9 @@ class WheelTree:
         return self._texts[path]
 
     def version(self, dist: str) -> str:
-        """The version of the wheel read for ``dist``."""
-        return self.archives[dist][1]
+        """The version of the wheel read for ``dist`` ("" for no Keras wheel: up to 2.5
+        tf.keras is TensorFlow's own)."""
+        return self.archives[dist][1] if dist in self.archives else ""
 
     def prefetch(self, archive: zipfile.ZipFile, wanted: list[zipfile.ZipInfo]) -> None:
         """Read ``wanted`` members with one range request per cluster of nearby members.
@@ -299,11 +401,16 @@ def _api_members(archive: zipfile.ZipFile, dist: str) -> list[zipfile.ZipInfo]:
             and i.filename.endswith("/__init__.py")
             and not i.filename.startswith("keras/src/")
         ]
+    # tensorflow_core/ in 2.0 and 2.1; tf.keras's own tree (python/keras/api) up to 2.5.
     return [
         i
         for i in archive.infolist()
-        if i.filename == "tensorflow/__init__.py"
-        or (i.filename.startswith("tensorflow/_api/v2/") and i.filename.endswith("/__init__.py"))
+        if i.filename in ("tensorflow/__init__.py", "tensorflow_core/__init__.py")
+        or (
+            i.filename.startswith(("tensorflow/", "tensorflow_core/"))
+            and ("/_api/v2/" in i.filename or "/keras/api/" in i.filename)
+            and i.filename.endswith("/__init__.py")
+        )
     ]
 
 
@@ -327,12 +434,19 @@ def _tf_wheel_url(rm: Any, pypi: Any, version: str) -> str:
     raise SystemExit(f"gen_scan_api: no {WHEEL_PLATFORM} wheel of TensorFlow {version} on PyPI")
 
 
-def _keras_wheel(rm: Any, pypi: Any, tf_metadata: str) -> tuple[str, str]:
-    """(URL, version) of the Keras wheel pip installs with that TensorFlow on Python 3.11."""
+def _keras_wheel(rm: Any, pypi: Any, tf_metadata: str, line: str) -> Optional[tuple[str, str]]:
+    """(URL, version) of the Keras wheel pip installs with TensorFlow ``line`` on Python 3.11;
+    None where TensorFlow requires no Keras (up to 2.5, tf.keras is its own)."""
     from packaging.requirements import Requirement  # noqa: PLC0415
     from packaging.specifiers import SpecifierSet  # noqa: PLC0415
 
     specifier = SpecifierSet()
+    if not any(_KERAS_REQ_RE.match(row) for row in tf_metadata.splitlines()):
+        return None
+    if version_key(line) < KERAS3_LINE:
+        # Keras 2.6 to 2.15 shipped one line per TensorFlow line (2.6.0's own requirement,
+        # keras~=2.6, would admit them all).
+        specifier &= SpecifierSet(f"=={line}.*")
     for row in tf_metadata.splitlines():
         if _KERAS_REQ_RE.match(row):
             requirement = Requirement(row.split(":", 1)[1].strip())
@@ -343,7 +457,7 @@ def _keras_wheel(rm: Any, pypi: Any, tf_metadata: str) -> tuple[str, str]:
     best = None
     for file in pypi.index("keras"):
         wheel = rm.parse_wheel(file)
-        if wheel is None or file.yanked or not file.filename.endswith("-py3-none-any.whl"):
+        if wheel is None or file.yanked or not file.filename.endswith("-none-any.whl"):
             continue
         version = wheel.version
         if version.is_prerelease or version.is_devrelease or version not in specifier:
@@ -371,35 +485,80 @@ def wheel_tree(version: Optional[str], wheel_url: Optional[str]) -> WheelTree:
         tf_version = re.search(r"^Version:\s*(\S+)", tf_metadata, re.MULTILINE)
         if tf_version is None:
             raise SystemExit(f"gen_scan_api: {url}: METADATA has no Version")
-        keras_url, keras_version = _keras_wheel(rm, pypi, tf_metadata)
-        pypi.log(f"wheel {keras_url.rsplit('/', 1)[-1]}")
-        keras_zip = zipfile.ZipFile(rm.HttpRangeFile(keras_url))
-        tree = WheelTree(
-            {"tensorflow": (tf_zip, tf_version.group(1)), "keras": (keras_zip, keras_version)}
-        )
-        tree.prefetch(tf_zip, _api_members(tf_zip, "tensorflow"))
-        tree.prefetch(keras_zip, _api_members(keras_zip, "keras"))
+        line = ".".join(tf_version.group(1).split(".")[:2])
+        archives = {"tensorflow": (tf_zip, tf_version.group(1))}
+        keras = _keras_wheel(rm, pypi, tf_metadata, line)
+        if keras is not None:
+            pypi.log(f"wheel {keras[0].rsplit('/', 1)[-1]}")
+            archives["keras"] = (zipfile.ZipFile(rm.HttpRangeFile(keras[0])), keras[1])
+        tree = WheelTree(archives)
+        for dist, (archive, _version) in archives.items():
+            tree.prefetch(archive, _api_members(archive, dist))
     except (rm.FetchError, zipfile.BadZipFile, OSError) as error:
         raise SystemExit(f"gen_scan_api: {error}") from error
     return tree
 
 
+HEAD = (
+    "The public API of each TensorFlow line (tf, its tf.compat.v1 and tf.keras) and, from 2.16,",
+    "of the Keras 3 it installs (keras), read from the Linux wheels' generated API files.",
+    "Generated by scripts/gen_scan_api.py; do not edit.",
+    "`@ LINE` opens a line: the newest in full, each older one as the rows that differ from",
+    "the line above it (+KEY: the row is, -KEY: the row is not, ~KEY: members in and out).",
+)
+
+
+def _package_path() -> None:
+    """Put the repository first on sys.path: the store's format lives in tfdoctor.scan.api."""
+    sys.path.insert(0, str(ROOT))
+
+
+def newest_patches() -> list[str]:
+    """The newest patch of every TensorFlow 2 line the bundled matrix knows."""
+    _package_path()
+    from tfdoctor.matrix import load_matrix  # noqa: PLC0415  (scripts/ is no package)
+
+    return [row.latest_patch for row in load_matrix().lines if version_key(row.line) >= (2, 0)]
+
+
+def listing(site: Tree) -> Any:
+    """The :class:`tfdoctor.scan.api.Listing` of the TensorFlow and Keras in ``site``."""
+    _package_path()
+    from tfdoctor.scan.api import Listing  # noqa: PLC0415
+
+    tf_version, keras_version, rows = render(site)
+    line = ".".join(tf_version.split(".")[:2])
+    return Listing(line, tf_version, keras_version, tuple(rows))
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Write (or with --check, compare) ``tfdoctor/scan/api_tf<line>.txt``."""
+    """Write (or with --check, compare) the lines' listings in ``tfdoctor/scan/api_lines.txt``."""
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--site-packages", help="where TensorFlow and Keras are installed")
     parser.add_argument("--version", help="read TensorFlow X.Y.Z's wheel on PyPI instead")
     parser.add_argument("--wheel-url", help="read this TensorFlow wheel (a URL) instead")
+    parser.add_argument(
+        "--all", action="store_true", help="read the newest patch of every line on PyPI"
+    )
     parser.add_argument("--check", action="store_true", help="only report a stale file")
     args = parser.parse_args(argv)
-    site: Tree
-    if args.version or args.wheel_url:
-        site = wheel_tree(args.version, args.wheel_url)
-    else:
-        site = SiteTree(Path(args.site_packages or sysconfig.get_paths()["purelib"]))
-    line, text = render(site)
-    path = OUT_DIR / f"api_tf{line}.txt"
+    _package_path()
+    from tfdoctor.scan import api  # noqa: PLC0415
+
+    path = OUT_DIR / api.STORE
     current = path.read_text(encoding="utf-8") if path.exists() else ""
+    lines = {x.line: x for x in api.unpack(current)}
+    if args.all:
+        for version in newest_patches():
+            new = listing(wheel_tree(version, None))
+            lines[new.line] = new
+    elif args.version or args.wheel_url:
+        new = listing(wheel_tree(args.version, args.wheel_url))
+        lines[new.line] = new
+    else:
+        new = listing(SiteTree(Path(args.site_packages or sysconfig.get_paths()["purelib"])))
+        lines[new.line] = new
+    text = api.pack(list(lines.values()), HEAD)
     if current == text:
         return 0
     if args.check:
@@ -407,6 +566,11 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     path.write_text(text, encoding="utf-8")
     return 0
+
+
+def version_key(version: str) -> tuple[int, ...]:
+    """``2.15`` -> (2, 15)."""
+    return tuple(int(part) for part in version.split(".") if part.isdigit())
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ import pytest
 
 from tfdoctor.findings import Severity
 from tfdoctor.scan import ScanError, ScanOptions, collect_files, judge_files, scan, scan_files
+from tfdoctor.scan.api import api_for, bundled_lines, load_api
 from tfdoctor.scan.rules import load_rules
 from tfdoctor.scan.walker import notebook_cells, scan_source
 
@@ -266,14 +267,11 @@ def test_scanning_never_imports_tensorflow() -> None:
 
 # --- the API listings of each line ----------------------------------------------------------------
 
-LISTED_LINES = ("2.16", "2.17", "2.18", "2.19", "2.20", "2.21")
+LISTED_LINES = bundled_lines()
 
 
 @pytest.mark.parametrize("line", LISTED_LINES)
 def test_each_bundled_listing_loads_as_its_own_line(line: str) -> None:
-    from tfdoctor.scan.api import api_for, bundled_lines, load_api
-
-    assert line in bundled_lines()
     api = load_api(line)
     assert api is not None and api.line == line and api_for(line) is api
     assert api.has("tf.function") and api.has("tf.keras.layers.Dense")
@@ -298,8 +296,80 @@ def test_a_name_added_later_is_missing_only_from_older_targets(tmp_path: Path) -
     }
     (finding, *_) = _by_id(code, "scan.api-removed", target="2.16")
     assert "TensorFlow 2.16" in finding.summary or "TensorFlow 2.16" in finding.detail
-    # A line without a listing of its own is not judged; a line the matrix does not know
-    # cannot be a target at all.
-    assert found([str(code)], target="2.15") == set()
+    # Older lines have their own listings (neither name exists in 2.15); TensorFlow 1 has
+    # none and is not judged; a line the matrix does not know cannot be a target at all.
+    assert found([str(code)], target="2.15") == {
+        (0, 2, "scan.api-removed"),
+        (0, 3, "scan.api-removed"),
+    }
+    assert found([str(code)], target="1.15") == set()
     with pytest.raises(ScanError, match=r"--target 2\.22: not a TensorFlow release line"):
         found([str(code)], target="2.22")
+
+
+# A script written for TensorFlow 2.3: each use exists in some lines and not in others.
+OLD_SCRIPT = (
+    "import tensorflow as tf\n"
+    "from tensorflow.keras.utils import multi_gpu_model\n"  # 2: gone from 2.4
+    "policy = tf.keras.mixed_precision.experimental.Policy('mixed_float16')\n"  # 3: to 2.8
+    "opt = tf.keras.optimizers.legacy.Adam()\n"  # 4: from 2.9
+    "est = tf.estimator.Estimator\n"  # 5: up to 2.15
+    "total = tf.keras.ops.sum\n"  # 6: Keras 3 only
+    "sess = tf.Session()\n"  # 7: TensorFlow 1
+    "hook = tf.data.experimental.CheckpointInputPipelineHook\n"  # 8: up to 2.15
+)
+
+
+@pytest.mark.parametrize(
+    ("target", "lines"),
+    [
+        pytest.param("2.15", {2, 3, 6}, id="2.15"),
+        pytest.param("2.11", {2, 3, 6}, id="2.11"),
+        pytest.param("2.4", {2, 4, 6}, id="2.4"),
+        pytest.param("2.3", {4, 6}, id="2.3"),
+    ],
+)
+def test_an_older_target_is_judged_by_its_own_listing(
+    tmp_path: Path, target: str, lines: set[int]
+) -> None:
+    # Read from the wheels: multi_gpu_model left tf.keras.utils in 2.4, the experimental
+    # mixed-precision names after 2.8; optimizers.legacy arrived in 2.9, tf.estimator stayed
+    # until 2.15. What exists on the target is no alarm; tf.Session is never TensorFlow 2.
+    code = tmp_path / "old.py"
+    code.write_text(OLD_SCRIPT)
+    expected_ids = {(0, line, "scan.api-removed") for line in lines}
+    assert found([str(code)], target=target) == expected_ids | {(0, 7, "scan.tf1-session")}
+
+
+def test_an_upgrade_plan_reports_what_the_upgrade_removes(tmp_path: Path) -> None:
+    code = tmp_path / "old.py"
+    code.write_text(OLD_SCRIPT)
+    plan = found([str(code)], since="2.15", target="2.16")
+    # In 2.15 and gone in 2.16: the hook (with tf.estimator, which a rule knows); the names
+    # 2.15 already lacked are no news to this plan.
+    assert (0, 8, "scan.api-removed") in plan
+    assert (0, 5, "scan.tf-estimator") in plan
+    assert not {(0, line, "scan.api-removed") for line in (2, 3, 6)} & plan
+    (hook,) = [f for f in _by_id_plan(code, "2.15", "2.16") if f.location.line == 8]
+    assert "2.15" in hook.detail and "removed in 2.16" in hook.detail
+    # Over several lines, the line that removed it is named.
+    (gone,) = [f for f in _by_id_plan(code, "2.3", "2.11") if f.location.line == 2]
+    assert "removed in 2.4" in gone.detail
+
+
+def _by_id_plan(path: Path, since: str, target: str) -> list:  # type: ignore[type-arg]
+    report = scan(ScanOptions((str(path),), target, since=since), RULES, "test")
+    return [f for f in report.findings if f.id == "scan.api-removed"]
+
+
+def test_standalone_keras_2_is_judged_where_its_api_files_are_generated(tmp_path: Path) -> None:
+    code = tmp_path / "k.py"
+    code.write_text("import keras\nshape = keras.backend.int_shape\ntotal = keras.ops.sum\n")
+    # keras.ops is Keras 3's; Keras 2.13 to 2.15 generate their API files (keras/src holds
+    # the code), so the listing knows; before 2.13 keras/__init__.py is the code: not judged.
+    assert found([str(code)], target="2.15") == {(0, 3, "scan.api-removed")}
+    assert found([str(code)], target="2.12") == set()
+    (ops,) = _by_id(code, "scan.api-removed", target="2.15")
+    assert "not in the Keras 2.15.0 of TensorFlow 2.15" in ops.detail
+    # An upgrade plan from a line whose listing cannot tell reports nothing it cannot prove.
+    assert found([str(code)], since="2.12", target="2.15") == set()

@@ -28,7 +28,7 @@ from tfdoctor.findings import Finding, Fix, Location, Report, Severity
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import Matrix, load_matrix, version_key
 from tfdoctor.records import Record, record
-from tfdoctor.scan.api import MISSING, ApiIndex, api_for, bundled_lines, load_api
+from tfdoctor.scan.api import MISSING, OK, ApiIndex, api_for, bundled_lines, load_api
 from tfdoctor.scan.rules import Rule, Rules
 from tfdoctor.scan.walker import SKIPPED, FileUses, MethodUse, Use, scan_path
 
@@ -151,6 +151,8 @@ class Judge:
         self.since = version_key(options.since) if options.since else None
         self.installed = options.installed
         self.api: Optional[ApiIndex] = api_for(options.target)
+        #: The listing of the line the code was written for (``--from``).
+        self.since_api: Optional[ApiIndex] = api_for(options.since) if options.since else None
         # TensorFlow 1 names and Keras 3's API are the same in every listing from their line
         # on: the newest listing answers for any target past those lines.
         lines = bundled_lines()
@@ -227,54 +229,70 @@ class Judge:
         newest = self.newest
         if newest is None:
             return None
-        tf1 = self._tf1_name(name, newest)
+        tf1 = self._tf1_name(name, self.api or newest)
         if tf1 is not None:
             return tf1
         if name.startswith("keras.") or name.startswith(_KERAS_ALIASES):
-            if self.keras3 is None or self.target < self.keras3 or not self.applies(self.keras3):
-                return None
             if name.startswith("keras.src.") or name == "keras.src":
                 return None  # Keras' private tree: not API, and not ours to judge
-            return self._keras_missing(name, newest)
-        if not name.startswith("tf."):
+            keras3 = self.keras3
+            if keras3 is not None and self.target >= keras3 and self.applies(keras3):
+                return self._keras_missing(name, newest)
+        elif not name.startswith("tf."):
             return None
-        if name.startswith("tf.compat.v1."):
-            api = self.api
-            if api is None or self.since is not None:
-                return None
-            found = api.lookup(name)
-            if found.status != MISSING:
-                return None
-            return self._generic(
-                "api-removed",
-                f"`{found.missing_at}` is not in TensorFlow {self.target_line}'s tf.compat.v1.",
-                "Port this TensorFlow 1 code to the TensorFlow 2 API (see the migration guide).",
-            )
+        return self._missing(name)
+
+    def _missing(self, name: str) -> Optional[Verdict]:
+        """``name`` is not in the target's listing (with ``--from``: and was in that line's)."""
         api = self.api
-        if api is None or self.since is not None:
+        if api is None:
             return None
         found = api.lookup(name)
         if found.status != MISSING:
             return None
-        return self._generic(
-            "api-removed",
-            f"`{found.missing_at}` is not in TensorFlow {self.target_line}'s public API "
-            "(AttributeError).",
-            "Find its replacement in the release notes and API docs of this release.",
-        )
+        gone = found.missing_at
+        if self.since is None:
+            what = f"`{gone}` is not in {_api_of(name, api)} (AttributeError)."
+            release = ""
+        else:
+            # An upgrade plan reports what the upgrade removes, not what never was (or what
+            # the older line's listing cannot tell).
+            since_api = self.since_api
+            if since_api is None or since_api.lookup(name).status != OK:
+                return None
+            release = self._removed_in(name)
+            what = (
+                f"`{gone}` is in {_api_of(name, since_api)} but not in {_api_of(name, api)}: "
+                f"removed in {release} (AttributeError)."
+            )
+        if name.startswith("tf.compat.v1."):
+            fix = "Port this TensorFlow 1 code to the TensorFlow 2 API (see the migration guide)."
+        else:
+            fix = "Find its replacement in the release notes and API docs of this release."
+        return self._generic("api-removed", what, fix, release=release)
 
-    def _tf1_name(self, name: str, newest: ApiIndex) -> Optional[Verdict]:
+    def _removed_in(self, name: str) -> str:
+        """The first listed line after ``--from``, up to the target, that lacks ``name``."""
+        for line in sorted(bundled_lines(), key=version_key):
+            key = version_key(line)
+            if self.since is not None and self.since < key <= self.target:
+                api = load_api(line)
+                if api is not None and api.lookup(name).status == MISSING:
+                    return line
+        return self.target_line
+
+    def _tf1_name(self, name: str, listing: ApiIndex) -> Optional[Verdict]:
         """A TensorFlow 1 name: missing from TensorFlow 2's namespace, kept in tf.compat.v1."""
         if not name.startswith("tf.") or name.startswith(("tf.compat.", "tf.keras")):
             return None
-        found = newest.lookup(name)
+        found = listing.lookup(name)
         if found.status != MISSING:
             return None
         gone = found.missing_at
         compat = "tf.compat.v1." + gone[3:]
-        if not newest.has(compat) or not self.applies(TF2_LINE):
+        if not listing.has(compat) or not self.applies(TF2_LINE):
             return None
-        idiom = newest.renames.get(compat)
+        idiom = listing.renames.get(compat)
         fix = f"Use {idiom}" if idiom else "Port it to the TensorFlow 2 API (migration guide)"
         return self._generic(
             "api-moved-to-compat-v1",
@@ -350,6 +368,15 @@ class Judge:
             if self.rule_applies(rule):
                 return self._verdict(rule, call.method)
         return None
+
+
+def _api_of(name: str, api: ApiIndex) -> str:
+    """Whose API a name is judged against: ``TensorFlow 2.15's public API``."""
+    if name.startswith("tf.compat.v1."):
+        return f"TensorFlow {api.line}'s tf.compat.v1"
+    if name.startswith("keras.") and api.keras:
+        return f"the Keras {api.keras} of TensorFlow {api.line}"
+    return f"TensorFlow {api.line}'s public API"
 
 
 def _keras_idiom(api: ApiIndex, gone: str, last: str, name: str) -> Optional[str]:

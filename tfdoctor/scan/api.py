@@ -1,5 +1,9 @@
 """The public API of a TensorFlow line, as listed from its wheels by ``scripts/gen_scan_api.py``.
 
+Every line from 2.0 is kept in one file, ``api_lines.txt``: the newest line's listing in full,
+then each older line as the rows that differ from the line after it (the rows of 22 lines
+share most of their text). A line's listing is rebuilt on first use, in this process.
+
 A name either exists (a module, or a symbol: what lies beyond a symbol, a class attribute, is
 not judged), lies in a namespace whose members are not listed, or is missing from the first
 component the target does not have.
@@ -8,8 +12,9 @@ component the target does not have.
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Optional
+from typing import Optional, Union
 
 from tfdoctor.matrix import version_key
 from tfdoctor.records import Record, record
@@ -79,44 +84,175 @@ class ApiIndex(Record):
 
 
 def parse_api(text: str) -> ApiIndex:
-    """An :class:`ApiIndex` from the data file's text."""
-    modules: dict[str, Optional[frozenset[str]]] = {}
-    renames: dict[str, str] = {}
+    """An :class:`ApiIndex` from one line's listing (rows, and ``# tensorflow X`` comments)."""
     versions: dict[str, str] = {}
+    rows = []
     for row in text.splitlines():
         if row.startswith("#"):
             words = row[1:].split()
             if len(words) == 2 and words[0] in ("tensorflow", "keras"):
                 versions[words[0]] = words[1]
-            continue
-        if not row.strip():
-            continue
-        key, _, value = row.partition("\t")
-        if key.startswith("="):
+        elif row.strip():
+            rows.append(row)
+    pairs = [(key, value) for key, _, value in (row.partition("\t") for row in rows)]
+    return _index(versions.get("tensorflow", ""), versions.get("keras", ""), pairs)
+
+
+def _index(tf_version: str, keras_version: str, rows: Iterable[tuple[str, _Value]]) -> ApiIndex:
+    modules: dict[str, Optional[frozenset[str]]] = {}
+    renames: dict[str, str] = {}
+    for key, value in rows:
+        if not isinstance(value, str):
+            modules[key] = value
+        elif key.startswith("="):
             renames[key[1:]] = value.strip()
         elif value.strip() == "*":
             modules[key] = None
         else:
             modules[key] = frozenset(value.split())
-    tf_version = versions.get("tensorflow", "")
     line = ".".join(tf_version.split(".")[:2])
-    return ApiIndex(line, tf_version, versions.get("keras", ""), modules, renames)
+    return ApiIndex(line, tf_version, keras_version, modules, renames)
+
+
+# --- the file of every line ------------------------------------------------------------------
+
+STORE = "api_lines.txt"
+
+
+@record
+class Listing(Record):
+    """One line's listing as rows (``KEY<TAB>value``), the unit the store packs."""
+
+    line: str
+    tensorflow: str
+    keras: str
+    rows: tuple[str, ...]
+
+
+@record
+class _Block(Record):
+    line: str
+    tensorflow: str
+    keras: str
+    #: ``+KEY<TAB>value`` (set), ``-KEY`` (drop), ``~KEY<TAB>+a -b`` (members in and out).
+    ops: tuple[str, ...]
+
+
+def _split(rows: Iterable[str]) -> dict[str, str]:
+    return dict(row.partition("\t")[::2] for row in rows)
+
+
+def _ops(old: dict[str, str], new: dict[str, str]) -> list[str]:
+    """The operations that turn the rows ``old`` into ``new``, sorted by key."""
+    ops = []
+    for key in sorted(old.keys() | new.keys()):
+        before, after = old.get(key), new.get(key)
+        if before == after:
+            continue
+        if after is None:
+            ops.append(f"-{key}")
+            continue
+        if before is None or key.startswith("=") or "*" in (before, after):
+            ops.append(f"+{key}\t{after}")
+            continue
+        was, now = set(before.split()), set(after.split())
+        change = [f"+{m}" for m in sorted(now - was)] + [f"-{m}" for m in sorted(was - now)]
+        if len(change) < len(now):
+            ops.append(f"~{key}\t{' '.join(change)}")
+        else:
+            ops.append(f"+{key}\t{after}")
+    return ops
+
+
+#: A row's value while the store is replayed: its text, or the members once a ``~`` touched it.
+_Value = Union[str, frozenset[str]]
+
+
+def _apply(rows: dict[str, _Value], ops: Iterable[str]) -> None:
+    """Apply one block's operations to ``rows`` in place."""
+    for op in ops:
+        key, _, value = op[1:].partition("\t")
+        if op[0] == "+":
+            rows[key] = value
+        elif op[0] == "-":
+            del rows[key]
+        else:
+            old = rows[key]
+            members = frozenset(old.split()) if isinstance(old, str) else old
+            words = value.split()
+            gone = {word[1:] for word in words if word[0] == "-"}
+            rows[key] = (members - gone) | {word[1:] for word in words if word[0] == "+"}
+
+
+def _text(value: _Value) -> str:
+    return value if isinstance(value, str) else " ".join(sorted(value))
+
+
+def pack(listings: Sequence[Listing], head: Sequence[str] = ()) -> str:
+    """The store's text for ``listings``: newest line in full, each older one as differences."""
+    ordered = sorted(listings, key=lambda x: version_key(x.line), reverse=True)
+    out = [f"# {comment}" for comment in head]
+    previous: dict[str, str] = {}
+    for listing in ordered:
+        rows = _split(listing.rows)
+        out.append(f"@ {listing.line} tensorflow={listing.tensorflow} keras={listing.keras}")
+        out.extend(_ops(previous, rows))
+        previous = rows
+    return "\n".join(out) + "\n"
+
+
+def _blocks(text: str) -> list[_Block]:
+    blocks: list[_Block] = []
+    head: Optional[list[str]] = None
+    ops: list[str] = []
+    for row in text.splitlines():
+        if row.startswith("@ "):
+            if head is not None:
+                blocks.append(_Block(head[0], head[1], head[2], tuple(ops)))
+            words = row[2:].split()
+            head = [words[0], *(word.partition("=")[2] for word in words[1:3])]
+            ops = []
+        elif row and not row.startswith("#"):
+            ops.append(row)
+    if head is not None:
+        blocks.append(_Block(head[0], head[1], head[2], tuple(ops)))
+    return blocks
+
+
+def unpack(text: str) -> list[Listing]:
+    """Every line's full listing from the store's text, newest first (rows sorted)."""
+    rows: dict[str, _Value] = {}
+    out = []
+    for block in _blocks(text):
+        _apply(rows, block.ops)
+        listing = tuple(f"{key}\t{_text(value)}" for key, value in sorted(rows.items()))
+        out.append(Listing(block.line, block.tensorflow, block.keras, listing))
+    return out
+
+
+@functools.cache
+def _stored() -> tuple[_Block, ...]:
+    path = DATA_DIR / STORE
+    if not path.is_file():
+        return ()
+    return tuple(_blocks(path.read_text(encoding="utf-8")))
 
 
 @functools.cache
 def bundled_lines() -> tuple[str, ...]:
     """The TensorFlow lines with a bundled API listing, newest first."""
-    found = [p.stem[len("api_tf") :] for p in DATA_DIR.glob("api_tf*.txt")]
-    return tuple(sorted(found, key=version_key, reverse=True))
+    return tuple(sorted((b.line for b in _stored()), key=version_key, reverse=True))
 
 
 @functools.cache
 def load_api(line: str) -> Optional[ApiIndex]:
     """The bundled API listing of TensorFlow ``line``, if there is one."""
-    path = DATA_DIR / f"api_tf{line}.txt"
-    if not path.is_file():
-        return None
-    return parse_api(path.read_text(encoding="utf-8"))
+    rows: dict[str, _Value] = {}
+    for block in _stored():
+        _apply(rows, block.ops)
+        if block.line == line:
+            return _index(block.tensorflow, block.keras, rows.items())
+    return None
 
 
 def api_for(target: str) -> Optional[ApiIndex]:

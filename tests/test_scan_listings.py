@@ -1,0 +1,264 @@
+"""The API listings of every line: the store's invariants, and how the generator reads wheels."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from tfdoctor.matrix import version_key
+from tfdoctor.scan import api
+from tfdoctor.scan.api import Listing, bundled_lines, load_api, pack, parse_api, unpack
+
+ROOT = Path(__file__).resolve().parent.parent
+STORE = (Path(api.__file__).parent / api.STORE).read_text(encoding="utf-8")
+
+
+def _load_script() -> ModuleType:
+    """Import scripts/gen_scan_api.py (scripts/ is not a package)."""
+    spec = importlib.util.spec_from_file_location(
+        "gen_scan_api", ROOT / "scripts" / "gen_scan_api.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["gen_scan_api"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+# --- the store: a synthetic set --------------------------------------------------------------
+
+SYNTHETIC = [
+    Listing(
+        "9.3",
+        "9.3.0",
+        "3.1.0",
+        (
+            "=tf.compat.v1.random_normal\ttf.random.normal",
+            "tf\tVariable compat/ function keras/ random/",
+            "tf.compat\tv1/",
+            "tf.compat.v1\tSession random_normal",
+            "tf.keras\t*",
+            "tf.random\tnormal uniform",
+        ),
+    ),
+    Listing(
+        "9.2",
+        "9.2.1",
+        "",
+        (
+            "=tf.compat.v1.random_normal\ttf.random_normal_v2",
+            "tf\tVariable compat/ contrib/ keras/ random/",
+            "tf.compat\tv1/",
+            "tf.compat.v1\tSession random_normal",
+            "tf.contrib\t*",
+            "tf.keras\tlayers/",
+            "tf.keras.layers\tDense",
+            "tf.random\tnormal",
+        ),
+    ),
+    Listing("9.1", "9.1.0", "", ("tf\tSession",)),
+]
+
+
+def test_the_store_rebuilds_each_line_of_a_synthetic_set_exactly() -> None:
+    text = pack(SYNTHETIC, ("a comment",))
+    assert unpack(text) == SYNTHETIC
+    ops = text.splitlines()
+    # Newest in full; older lines as differences: a member in or out, a row set or dropped.
+    assert ops[0] == "# a comment"
+    assert ops[1] == "@ 9.3 tensorflow=9.3.0 keras=3.1.0"
+    assert "~tf\t+contrib/ -function" in ops
+    assert "+tf.random\tnormal" in ops  # as short as its difference: the whole row
+    assert "+tf.keras\tlayers/" in ops  # from unlisted to listed: the whole row
+    assert "-tf.random" in ops
+    assert "+=tf.compat.v1.random_normal\ttf.random_normal_v2" in ops
+    # A row the same in two lines is written once.
+    assert ops.count("+tf.compat\tv1/") == 1
+    assert pack(unpack(text), ("a comment",)) == text
+
+
+def test_a_listing_from_the_store_is_the_listing_from_its_rows(tmp_path: Path) -> None:
+    text = pack(SYNTHETIC)
+    for listing in unpack(text):
+        rows = "\n".join(listing.rows)
+        index = parse_api(f"# tensorflow {listing.tensorflow}\n# keras {listing.keras}\n{rows}\n")
+        assert index.line == listing.line
+    old = parse_api("# tensorflow 9.2.1\n" + "\n".join(SYNTHETIC[1].rows))
+    assert old.has("tf.keras.layers.Dense") and old.lookup("tf.contrib.x").status == "unknown"
+    assert old.renames == {"tf.compat.v1.random_normal": "tf.random_normal_v2"}
+
+
+# --- the store: the bundled file -------------------------------------------------------------
+
+
+def test_the_bundled_store_is_in_its_canonical_form() -> None:
+    head = [row[2:] for row in STORE.splitlines() if row.startswith("# ")]
+    assert pack(unpack(STORE), head) == STORE
+
+
+def test_every_line_from_2_0_is_listed_once_newest_first() -> None:
+    lines = [row.split()[1] for row in STORE.splitlines() if row.startswith("@ ")]
+    assert lines == sorted(lines, key=version_key, reverse=True)
+    assert len(set(lines)) == len(lines)
+    newest = version_key(lines[0])
+    assert [version_key(line) for line in reversed(lines)] == [
+        (2, minor) for minor in range(newest[1] + 1)
+    ]
+    assert tuple(lines) == bundled_lines()
+
+
+def test_each_line_is_sorted_and_its_versions_are_of_that_line() -> None:
+    for listing in unpack(STORE):
+        assert listing.tensorflow.startswith(listing.line + ".")
+        keys = [row.partition("\t")[0] for row in listing.rows]
+        assert keys == sorted(keys)
+        for row in listing.rows:
+            members = row.partition("\t")[2].split()
+            assert members == sorted(set(members)), row[:60]
+
+
+def test_each_block_writes_only_what_differs_sorted_by_key() -> None:
+    block: list[str] = []
+    blocks = []
+    for row in STORE.splitlines():
+        if row.startswith("@ "):
+            block = []
+            blocks.append(block)
+        elif row and not row.startswith("#"):
+            block.append(row)
+    for ops in blocks:
+        keys = [op[1:].partition("\t")[0] for op in ops]
+        assert keys == sorted(keys) and len(set(keys)) == len(keys)
+    # Far smaller than 22 listings written out (each is about 120 KB).
+    assert len(STORE) < 4 * sum(len(op) for op in blocks[0])
+
+
+@pytest.mark.parametrize(
+    ("name", "first", "last"),
+    [
+        pytest.param("tf.compat.v1.Session", "2.0", None, id="compat.v1"),
+        pytest.param("tf.compat.v1.keras.layers.Dense", "2.0", "2.15", id="compat.v1.keras"),
+        pytest.param("tf.estimator.Estimator", "2.0", "2.15", id="estimator"),
+        pytest.param("tf.keras.optimizers.legacy.Adam", "2.9", None, id="optimizers.legacy"),
+        pytest.param("tf.keras.utils.multi_gpu_model", "2.0", "2.3", id="multi_gpu_model"),
+        pytest.param("tf.losses.MeanSquaredError", "2.0", None, id="tf.losses"),
+        pytest.param("tf.keras.ops.sum", "2.16", None, id="keras3"),
+        # Keras 2's own package is generated API from 2.13 (keras/src): listed from there.
+        pytest.param("keras.backend.int_shape", "2.13", "2.15", id="keras2"),
+    ],
+)
+def test_names_exist_in_the_lines_the_wheels_ship_them(
+    name: str, first: str, last: str | None
+) -> None:
+    # Read from the wheels: 2.0 and 2.1 as tensorflow_core, tf.keras from tensorflow's own
+    # tree to 2.5 and Keras 2's from 2.6 (lazily loaded), Keras 3's from 2.16.
+    for line in bundled_lines():
+        index = load_api(line)
+        assert index is not None
+        inside = version_key(first) <= version_key(line) and (
+            last is None or version_key(line) <= version_key(last)
+        )
+        assert index.has(name) == inside, line
+
+
+# --- the generator ---------------------------------------------------------------------------
+
+#: How TensorFlow 2.0's tensorflow_core/__init__.py sets tf.keras and tf.losses.
+TF20_KERAS = (
+    "try:\n"
+    "  from .python.keras.api._v2 import keras\n"
+    "except ImportError:\n"
+    "  pass\n"
+    "if hasattr(_current_module, 'keras'):\n"
+    "  losses = keras.losses\n"
+    "  setattr(_current_module, 'losses', losses)\n"
+)
+
+
+def test_the_generator_reads_every_way_a_line_exports_a_name() -> None:
+    gen = _load_script()
+    text = (
+        "from . _api.v2 import audio\n"
+        "from .python.ops import array_ops as _array_ops\n"
+        "from tensorflow.python.ops.math_ops import add\n"
+        "_estimator_module = 'tensorflow_estimator.python.estimator.api._v2.estimator'\n"
+        "estimator = _LazyLoader('estimator', globals(), _estimator_module)\n"
+        "setattr(_current_module, 'estimator', estimator)\n"
+        + TF20_KERAS
+        + "setattr(_current_module, 'keras', _KerasLazyLoader(globals()))\n"
+        "_current_module.layers = _KerasLazyLoader(globals(), submodule='legacy', mode='v1')\n"
+        "def _hidden():\n"
+        "  from tensorflow.python import not_api\n"
+    )
+    members = gen._members(text, "tensorflow_core")
+    assert members == [
+        ("audio", "tensorflow_core._api.v2.audio"),
+        ("_array_ops", "tensorflow_core.python.ops.array_ops"),
+        ("add", "tensorflow.python.ops.math_ops.add"),
+        ("estimator", "tensorflow_estimator.python.estimator.api._v2.estimator"),
+        ("keras", "tensorflow_core.python.keras.api._v2.keras"),
+        ("losses", "tensorflow_core.python.keras.api._v2.keras.losses"),
+        ("keras", "<keras>v2:"),
+        ("layers", "<keras>v1:legacy"),
+    ]
+
+
+def _write(site: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        path = site / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+
+
+def test_the_generator_lists_a_2_0_layout_with_tf_keras_and_compat_v1(tmp_path: Path) -> None:
+    # TensorFlow 2.0 and 2.1: the package is tensorflow_core, the files import relatively,
+    # tf.keras is TensorFlow's own tree and tf.losses an attribute of it.
+    gen = _load_script()
+    _write(
+        tmp_path,
+        {
+            "tensorflow/__init__.py": "from tensorflow_core import *\n",
+            "tensorflow_core/__init__.py": (
+                "from . _api.v2 import compat\n"
+                "from . _api.v2 import random\n"
+                "from tensorflow.python.ops.variables import Variable\n" + TF20_KERAS
+            ),
+            "tensorflow_core/_api/v2/compat/__init__.py": "from . import v1\n",
+            "tensorflow_core/_api/v2/compat/v1/__init__.py": (
+                "from tensorflow.python.client.session import Session\n"
+                "from tensorflow.python.ops.random_ops import random_normal\n"
+                "from tensorflow.python.keras.api._v1 import keras\n"
+            ),
+            "tensorflow_core/_api/v2/random/__init__.py": (
+                "from tensorflow.python.ops.random_ops import random_normal as normal\n"
+            ),
+            "tensorflow_core/python/keras/api/_v2/keras/__init__.py": "from . import losses\n",
+            "tensorflow_core/python/keras/api/_v2/keras/losses/__init__.py": (
+                "from tensorflow.python.keras.losses import MeanSquaredError\n"
+            ),
+            "tensorflow_core/python/keras/api/_v1/keras/__init__.py": "from . import layers\n",
+            "tensorflow_core/python/keras/api/_v1/keras/layers/__init__.py": (
+                "from tensorflow.python.keras.layers.core import Dense\n"
+            ),
+            "tensorflow-2.0.4.dist-info/METADATA": "Version: 2.0.4\n",
+            "keras-2.3.1.dist-info/METADATA": "Version: 2.3.1\n",
+        },
+    )
+    tf_version, keras_version, rows = gen.render(gen.SiteTree(tmp_path))
+    assert (tf_version, keras_version) == ("2.0.4", "2.3.1")
+    assert rows == [
+        "tf\tVariable compat/ keras/ losses/ random/",
+        "tf.compat\tv1/",
+        "tf.compat.v1\tSession keras/ random_normal",
+        "tf.compat.v1.keras\tlayers/",
+        "tf.compat.v1.keras.layers\tDense",
+        "tf.keras\tlosses/",
+        "tf.keras.losses\tMeanSquaredError",
+        "tf.losses\tMeanSquaredError",
+        "tf.random\tnormal",
+        "=tf.compat.v1.random_normal\ttf.random.normal",
+    ]
