@@ -423,7 +423,7 @@ def test_an_add_on_of_another_release_is_fitted_to_the_installed_tensorflow() ->
     )
     facts = Facts("", "", packages=(PackageFacts("tensorflow", "2.15.1", ""),))
     report = explain([split_text(line)], SIGNATURES, f.FIXTURE_MATRIX, facts)
-    finding = _only(report, "companion-built-for-other-tf")
+    finding = _only(report, "companion-version-mismatch")
     assert finding.fix is not None
     assert any('"tensorflow-text==2.15.*"' in c for c in finding.fix.commands)
 
@@ -433,4 +433,4 @@ def test_tensorflows_own_library_is_no_add_on() -> None:
         "ImportError: /usr/lib/python3.10/site-packages/tensorflow/python/"
         "_pywrap_tensorflow_internal.so: undefined symbol: _ZN10tensorflow6StatusC1Ev"
     )
-    assert all(x.cause != "companion-built-for-other-tf" for x in _explain(line).findings)
+    assert all(x.cause != "companion-version-mismatch" for x in _explain(line).findings)

@@ -33,10 +33,7 @@ BATCHES = sorted(p for p in UNSEEN.iterdir() if p.is_dir())
 
 #: Causes a thread confirmed that the catalogue has no id for yet: a case naming one scores
 #: as a miss until the catalogue gains it. Each says what the cause is.
-PROPOSED_CAUSES = {
-    "companion-version-mismatch": "a companion package (tensorflow-io, tensorflow-text) "
-    "built for another TensorFlow release: its native ops do not load",
-}
+PROPOSED_CAUSES: dict[str, str] = {}
 
 _REQUIRED = {
     "source",

@@ -153,9 +153,11 @@ CAUSES: Mapping[str, Cause] = dict(
         ),
         _c(
             "tf-keras-missing",
-            "TF_USE_LEGACY_KERAS without tf-keras",
-            "With TF_USE_LEGACY_KERAS=1, tf.keras is served by the tf-keras package; without it "
-            "importing tf.keras fails.",
+            "Keras 2 (tf-keras) is needed but not installed",
+            "From TensorFlow 2.16 tf.keras is Keras 3; Keras 2 is the separate tf-keras "
+            "package. With TF_USE_LEGACY_KERAS=1 tf.keras is served by tf-keras, and libraries "
+            "written for Keras 2 (transformers' TensorFlow models, among others) import it or "
+            "refuse Keras 3: without tf-keras both fail.",
             "https://keras.io/getting_started/#tensorflow--keras-2-backwards-compatibility",
         ),
         _c(
@@ -1145,13 +1147,49 @@ def host_memory_fix(m: Machine) -> Fix:
     )
 
 
-def gpu_library_init_fix(m: Machine) -> Fix:
-    """Memory growth, so cuDNN/cuBLAS find memory for their handles; then the versions."""
+#: What makes cuDNN or cuBLAS fail to create its handle, each with what tells it apart and its
+#: fix, most common first: memory (TensorFlow maps nearly all GPU memory at start, issue 24496),
+#: a library of another version than the build's, a driver older than the build's CUDA.
+GPU_LIBRARY_INIT_CANDIDATES: Mapping[str, tuple[str, str, str]] = {
+    "memory": (
+        "the GPU's memory was already taken (by another process, or by TensorFlow itself, "
+        "which maps nearly all of it at start)",
+        "`nvidia-smi` shows the memory in use and the processes holding it",
+        "stop the other processes and turn on memory growth (TF_FORCE_GPU_ALLOW_GROWTH=true "
+        "or tf.config.experimental.set_memory_growth)",
+    ),
+    "version": (
+        "the cuDNN or cuBLAS loaded is of another version than the build's",
+        "`tfdoctor check` compares the libraries the loader picks with the build's",
+        "install the cuDNN/cuBLAS release the build names (check's fix says which and how)",
+    ),
+    "driver": (
+        "the NVIDIA driver is older than the build's CUDA needs",
+        "`nvidia-smi` prints the driver version; `tfdoctor check` compares it with the build's",
+        "upgrade the driver",
+    ),
+}
+_CANDIDATE_COMMANDS = {
+    "memory": ("nvidia-smi", "export TF_FORCE_GPU_ALLOW_GROWTH=true"),
+    "version": ("tfdoctor check",),
+    "driver": ("nvidia-smi --query-gpu=driver_version --format=csv",),
+}
+
+
+def gpu_library_init_fix(m: Machine, order: Sequence[str] = ("memory", "version", "driver")) -> Fix:
+    """The candidates for a cuDNN/cuBLAS handle that fails to start, in ``order`` (the most
+    likely first), each with what tells it apart and its fix: the error text alone does not
+    say which one it is."""
+    ranked = [*order, *(k for k in GPU_LIBRARY_INIT_CANDIDATES if k not in order)]
+    steps = []
+    for number, key in enumerate(ranked, 1):
+        what, tell, fix = GPU_LIBRARY_INIT_CANDIDATES[key]
+        steps.append(f"{number}. {what}: {tell}; if so, {fix}.")
+    commands = tuple(dict.fromkeys(c for key in ranked for c in _CANDIDATE_COMMANDS[key]))
     return Fix(
-        "Turn on memory growth so cuDNN and cuBLAS find GPU memory when they start, and stop "
-        "other processes on the GPU; if it persists, check the cuDNN/cuBLAS versions against "
-        "the build (`tfdoctor check`).",
-        ("export TF_FORCE_GPU_ALLOW_GROWTH=true", "nvidia-smi"),
+        "The error does not say why the library could not start; the candidates, most likely "
+        "first: " + " ".join(steps),
+        commands,
     )
 
 
@@ -1278,6 +1316,25 @@ def tf_keras_fix(m: Machine) -> Fix:
     """Install tf-keras of the installed TensorFlow's line (its pin from the matrix)."""
     spec = m.tf_keras_spec or "tf-keras"
     return install_fix(m, "Install tf-keras (Keras 2), released with TensorFlow.", spec)
+
+
+def tf_keras_missing_fix(m: Machine) -> Fix:
+    """tf-keras of the installed TensorFlow's line, and TF_USE_LEGACY_KERAS so that tf.keras
+    is tf-keras too (one Keras in the process, as the library that asked for it expects)."""
+    legacy = "set TF_USE_LEGACY_KERAS=1 before TensorFlow is imported, so that tf.keras is Keras 2"
+    spec = m.tf_keras_spec
+    if spec is not None:
+        return Fix(
+            f"Install tf-keras of this TensorFlow's line and {legacy} as well.",
+            (*m.pip_install(spec), "export TF_USE_LEGACY_KERAS=1"),
+        )
+    # tf-keras is released with TensorFlow and numbered like it: 2.X serves TensorFlow 2.X.
+    return Fix(
+        "Install the tf-keras of the installed TensorFlow's minor (tf-keras 2.X for TensorFlow "
+        f'2.X: `pip install "tf-keras~=2.X.0"`; `pip show tensorflow` gives X) and {legacy} '
+        "as well.",
+        ("pip show tensorflow", "export TF_USE_LEGACY_KERAS=1"),
+    )
 
 
 def no_wheel_fix(m: Machine) -> Fix:
@@ -1839,7 +1896,7 @@ FAILURE_CAUSES: Mapping[str, Cause] = dict(
             "https://github.com/NVIDIA/nccl/issues/290",
         ),
         _c(
-            "companion-built-for-other-tf",
+            "companion-version-mismatch",
             "An add-on's compiled ops were built for another TensorFlow",
             "Packages with compiled TensorFlow ops (tensorflow-text, tensorflow-io, "
             "tensorflow-addons, custom op libraries) link against the C++ library of the "
@@ -1902,6 +1959,13 @@ def nccl_shm_fix() -> Fix:
 
 #: Add-ons whose release follows TensorFlow's minor (tensorflow-text 2.X serves TensorFlow 2.X).
 _SAME_MINOR = frozenset({"tensorflow-text"})
+#: Where add-ons whose versions do not follow TensorFlow's publish which release fits which.
+_COMPANION_TABLES = {
+    "tensorflow-io": "tensorflow-io's table (https://github.com/tensorflow/io#tensorflow-"
+    "version-compatibility)",
+    "tensorflow-io-gcs-filesystem": "tensorflow-io's table (https://github.com/tensorflow/io"
+    "#tensorflow-version-compatibility; tensorflow-io-gcs-filesystem is released with it)",
+}
 
 
 def companion_fix(m: Machine, dist: Optional[str]) -> Fix:
@@ -1915,12 +1979,24 @@ def companion_fix(m: Machine, dist: Optional[str]) -> Fix:
             "TensorFlow's).",
             f"{dist}=={line}.*",
         )
-    name = dist or "the add-on"
+    if dist is None:
+        return Fix(
+            "Install the add-on release built for the installed TensorFlow (its compatibility "
+            "table), or install the TensorFlow it was built for; a custom op library must be "
+            "rebuilt against the installed TensorFlow.",
+            ("pip show tensorflow",),
+        )
+    # tensorflow-io numbers its releases on its own (0.37.1 was built for 2.16): the pairing is
+    # its README's table, https://github.com/tensorflow/io#tensorflow-version-compatibility,
+    # and its releases come after TensorFlow's, so the newest TensorFlow may have none yet.
+    table = _COMPANION_TABLES.get(dist, "its compatibility table")
+    installed = f"TensorFlow {line}" if line else "the installed TensorFlow"
     return Fix(
-        f"Install the {name} release built for the installed TensorFlow (its compatibility "
-        "table), or install the TensorFlow it was built for; a custom op library must be "
-        "rebuilt against the installed TensorFlow.",
-        (f"pip show tensorflow {dist}" if dist else "pip show tensorflow",),
+        f"Install the {dist} release built for {installed}: its version does not follow "
+        f"TensorFlow's, so look it up in {table}. If no release is built for {installed} "
+        f"yet, install the TensorFlow that the installed {dist} was built for (the same "
+        "table) instead.",
+        (f"pip show tensorflow {dist}", f"pip index versions {dist}"),
     )
 
 
