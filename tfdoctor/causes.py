@@ -1176,21 +1176,25 @@ _CANDIDATE_COMMANDS = {
 }
 
 
-def gpu_library_init_fix(m: Machine, order: Sequence[str] = ("memory", "version", "driver")) -> Fix:
-    """The candidates for a cuDNN/cuBLAS handle that fails to start, in ``order`` (the most
-    likely first), each with what tells it apart and its fix: the error text alone does not
-    say which one it is."""
+def gpu_library_init_fix(
+    m: Machine, order: Sequence[str] = ("memory",), shown: Sequence[str] = ()
+) -> Fix:
+    """The candidates for a cuDNN/cuBLAS handle that fails to start, those in ``order`` first
+    (the most likely), each with what tells it apart and its fix: the error text alone does
+    not say which one it is. ``shown``: the evidence that put a candidate first."""
     ranked = [*order, *(k for k in GPU_LIBRARY_INIT_CANDIDATES if k not in order)]
     steps = []
     for number, key in enumerate(ranked, 1):
         what, tell, fix = GPU_LIBRARY_INIT_CANDIDATES[key]
         steps.append(f"{number}. {what}: {tell}; if so, {fix}.")
     commands = tuple(dict.fromkeys(c for key in ranked for c in _CANDIDATE_COMMANDS[key]))
-    return Fix(
-        "The error does not say why the library could not start; the candidates, most likely "
-        "first: " + " ".join(steps),
-        commands,
+    why = (
+        f"The evidence shows {' and '.join(shown)}: "
+        + ("those candidates come first" if len(shown) > 1 else "that candidate comes first")
+        if shown
+        else "The error does not say why the library could not start"
     )
+    return Fix(f"{why}; the candidates, most likely first: " + " ".join(steps), commands)
 
 
 def config_order_fix() -> Fix:

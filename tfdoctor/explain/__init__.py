@@ -453,13 +453,16 @@ def _gpu_library_init(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[st
     # facts) show. A cuDNN other than the build's, or a driver below the build's floor, is
     # seen; memory, the usual reason, is not, so it leads otherwise.
     order: list[str] = []
+    shown: list[str] = []
     loaded, built = r.cudnn_loaded, r.cudnn_compiled or m.build_cudnn
     if loaded and built and version_key(loaded)[:2] != version_key(built)[:2]:
         order.append("version")
+        shown.append(f"cuDNN {loaded} loaded for a build of cuDNN {built}")
     floor = _floor(m)
     if r.driver_version and floor and version_key(r.driver_version) < version_key(floor):
         order.append("driver")
-    return "gpu-library-init-failed", causes.gpu_library_init_fix(m, (*order, "memory"))
+        shown.append(f"driver {r.driver_version}, older than the {floor} the build needs")
+    return "gpu-library-init-failed", causes.gpu_library_init_fix(m, (*order, "memory"), shown)
 
 
 def _keras(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
