@@ -46,6 +46,13 @@ def _only(report: Report, cause: str) -> Finding:
     return found[0]
 
 
+def _fix_of(log: str, cause: str) -> str:
+    """The fix text of the one finding of ``cause`` that ``log`` gets."""
+    fix = _only(_explain(log), cause).fix
+    assert fix is not None
+    return fix.text
+
+
 # --- reading tracebacks ----------------------------------------------------------------------
 
 CPYTHON = """\
@@ -566,8 +573,7 @@ def test_protobufs_list_of_workarounds_alone_names_protobuf() -> None:
         " 2. Set PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION=python (but this will use pure-Python "
         "parsing and will be much slower).\n"
     )
-    finding = _only(_explain(log), "protobuf-incompatible")
-    assert finding.fix is not None and "protobuf" in finding.fix.text
+    assert "protobuf" in _fix_of(log, "protobuf-incompatible")
 
 
 # --- a cuDNN or cuBLAS handle that fails to start: candidates ranked by evidence -------------
@@ -584,9 +590,7 @@ _CANDIDATE_WORDS = {
 
 
 def _ranking(log: str) -> list[str]:
-    finding = _only(_explain(log), "gpu-library-init-failed")
-    assert finding.fix is not None
-    text = finding.fix.text
+    text = _fix_of(log, "gpu-library-init-failed")
     assert all(words in text for words in _CANDIDATE_WORDS.values()), text
     return sorted(_CANDIDATE_WORDS, key=lambda key: text.index(_CANDIDATE_WORDS[key]))
 
