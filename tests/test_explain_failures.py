@@ -612,6 +612,15 @@ def _ranking(log: str) -> list[str]:
             "driver",
             id="driver-below-the-builds-floor",
         ),
+        pytest.param(
+            "tf.__version__ 2.15.0\n"
+            '  File "/usr/lib/python3.10/site-packages/tensorflow/python/x.py", line 1, in f\n'
+            + _HANDLE
+            + "\nE tensorflow/stream_executor/cuda/cuda_dnn.cc:337] Possibly insufficient driver "
+            "version: 450.80.2",
+            "driver",
+            id="cudnns-own-driver-line",
+        ),
     ],
 )
 def test_the_candidates_for_a_handle_that_fails_are_ranked_by_evidence(
