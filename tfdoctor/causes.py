@@ -1324,20 +1324,27 @@ def tf_keras_fix(m: Machine) -> Fix:
 
 def tf_keras_missing_fix(m: Machine) -> Fix:
     """tf-keras of the installed TensorFlow's line, and TF_USE_LEGACY_KERAS so that tf.keras
-    is tf-keras too (one Keras in the process, as the library that asked for it expects)."""
-    legacy = "set TF_USE_LEGACY_KERAS=1 before TensorFlow is imported, so that tf.keras is Keras 2"
+    is tf-keras too (one Keras in the process, as the library that asked for it expects),
+    unless the machine's environment already sets it."""
+    env = m.facts.environment or {}
+    already = env.get("TF_USE_LEGACY_KERAS", "").strip().lower() in ("1", "true", "yes")
+    legacy: tuple[str, ...] = () if already else ("export TF_USE_LEGACY_KERAS=1",)
+    also = (
+        ""
+        if already
+        else " and set TF_USE_LEGACY_KERAS=1 before TensorFlow is imported, so that tf.keras "
+        "is Keras 2 as well"
+    )
     spec = m.tf_keras_spec
     if spec is not None:
         return Fix(
-            f"Install tf-keras of this TensorFlow's line and {legacy} as well.",
-            (*m.pip_install(spec), "export TF_USE_LEGACY_KERAS=1"),
+            f"Install tf-keras of this TensorFlow's line{also}.", (*m.pip_install(spec), *legacy)
         )
     # tf-keras is released with TensorFlow and numbered like it: 2.X serves TensorFlow 2.X.
     return Fix(
         "Install the tf-keras of the installed TensorFlow's minor (tf-keras 2.X for TensorFlow "
-        f'2.X: `pip install "tf-keras~=2.X.0"`; `pip show tensorflow` gives X) and {legacy} '
-        "as well.",
-        ("pip show tensorflow", "export TF_USE_LEGACY_KERAS=1"),
+        f'2.X: `pip install "tf-keras~=2.X.0"`; `pip show tensorflow` gives X){also}.',
+        ("pip show tensorflow", *legacy),
     )
 
 
