@@ -46,6 +46,13 @@ def _only(report: Report, cause: str) -> Finding:
     return found[0]
 
 
+def _fix_of(log: str, cause: str) -> str:
+    """The fix text of the one finding of ``cause`` that ``log`` gets."""
+    fix = _only(_explain(log), cause).fix
+    assert fix is not None
+    return fix.text
+
+
 # --- reading tracebacks ----------------------------------------------------------------------
 
 CPYTHON = """\
@@ -434,3 +441,199 @@ def test_tensorflows_own_library_is_no_add_on() -> None:
         "_pywrap_tensorflow_internal.so: undefined symbol: _ZN10tensorflow6StatusC1Ev"
     )
     assert all(x.cause != "companion-mismatch" for x in _explain(line).findings)
+
+
+def test_an_add_on_missing_a_tsl_symbol_is_named_by_its_directory() -> None:
+    # From 2.13 much of TensorFlow's C++ is in namespace tsl: the mangled name no longer says
+    # "TensorFlow", the add-on's directory does.
+    line = (
+        "caused by: ['/opt/venv/lib/python3.12/site-packages/tensorflow_io/python/ops/"
+        "libtensorflow_io_plugins.so: undefined symbol: _ZN3tsl5mutex6unlockEv']"
+    )
+    finding = _only(_explain(line), "companion-mismatch")
+    assert finding.fix is not None
+    assert "https://github.com/tensorflow/io#tensorflow-version-compatibility" in finding.fix.text
+    assert "pip show tensorflow tensorflow-io" in finding.fix.commands
+
+
+def test_tensorflows_own_library_missing_a_tsl_symbol_is_no_add_on() -> None:
+    line = (
+        "ImportError: /usr/lib/python3.12/site-packages/tensorflow/python/"
+        "_pywrap_tensorflow_internal.so: undefined symbol: _ZN3tsl5mutex6unlockEv"
+    )
+    assert all(x.cause != "companion-mismatch" for x in _explain(line).findings)
+
+
+# --- Keras 3's saving errors: the fix of scan's rule of the same name ------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "rule"),
+    [
+        pytest.param(
+            "ValueError: Invalid filepath extension for saving. Please add either a `.keras` "
+            "extension for the native Keras format (recommended) or a `.h5` extension. "
+            "Received: filepath=out/model.",
+            "keras3-save-savedmodel",
+            id="save-dir",
+        ),
+        pytest.param(
+            "ValueError: The filepath provided must end in `.keras` (Keras model format). "
+            "Received: filepath=ckpt/best.hdf5",
+            "keras3-checkpoint-path",
+            id="checkpoint",
+        ),
+        pytest.param(
+            "ValueError: The filename must end in `.weights.h5`. Received: filepath=cp.ckpt",
+            "keras3-save-weights",
+            id="weights",
+        ),
+    ],
+)
+def test_a_keras3_saving_error_gets_scans_fix_for_that_use(line: str, rule: str) -> None:
+    finding = _only(_explain(line), "keras3-behaviour-change")
+    verdict = ApiKnowledge(f.FIXTURE_MATRIX).rule(rule)
+    assert verdict is not None and finding.fix is not None
+    assert finding.fix.text == verdict.fix.text
+    assert "export TF_USE_LEGACY_KERAS=1" in finding.fix.commands
+
+
+def test_a_signature_named_after_a_scan_rule_shares_its_cause() -> None:
+    rules = {r.id: r for r in ApiKnowledge(f.FIXTURE_MATRIX).rules.rules}
+    shared = [s for s in SIGNATURES.signatures if s.id in rules]
+    assert len(shared) >= 4
+    for sig in shared:
+        assert sig.cause == rules[sig.id].cause, sig.id
+
+
+def test_the_keras2_fix_of_a_saving_error_is_the_logs_tensorflows() -> None:
+    log = "tf.__version__ 2.18.0\nValueError: The filepath provided must end in `.keras`."
+    finding = _only(_explain(log), "keras3-behaviour-change")
+    assert finding.fix is not None
+    assert any("tf-keras<2.19,>=2.18" in c for c in finding.fix.commands)
+
+
+def test_a_removed_module_names_the_last_release_that_had_it() -> None:
+    verdict = ApiKnowledge(f.FIXTURE_MATRIX).name("tf.estimator")
+    assert verdict is not None
+    assert 'pip install "tensorflow==2.15.*"' in verdict.fix.text
+    # tf.contrib left with TensorFlow 2.0: 1.15 is another major, no stop-gap to offer.
+    contrib = ApiKnowledge(f.FIXTURE_MATRIX).name("tf.contrib")
+    assert contrib is not None and "Stop-gap: stay on" not in contrib.fix.text
+
+
+# --- Keras and TensorFlow of different releases; tf-keras asked for; protobuf's list --------
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "AttributeError: module 'tensorflow.compat.v2.__internal__' has no attribute 'dispatch'",
+        "AttributeError: module 'tensorflow.compat.v2.__internal__.tracking' has no attribute "
+        "'DelegatingTrackableMixin'",
+        "tensorflow.python.framework.errors_impl.AlreadyExistsError: Another metric with the "
+        "same name already exists.",
+    ],
+    ids=["internal", "internal-submodule", "metric"],
+)
+def test_keras_of_another_release_is_keras_version(line: str) -> None:
+    finding = _only(_explain(line), "keras-version")
+    assert finding.severity is Severity.ERROR
+
+
+def test_keras_of_another_release_gets_the_keras_of_the_logs_tensorflow() -> None:
+    log = "tf.__version__ 2.6.0\nAlreadyExistsError: Another metric with the same name"
+    log += " already exists."
+    finding = _only(_explain(log), "keras-version")
+    assert finding.fix is not None
+    assert any("keras<2.7,>=2.6" in c for c in finding.fix.commands)
+
+
+def test_a_library_that_asks_for_tf_keras_gets_it_with_the_legacy_switch() -> None:
+    line = (
+        "ValueError: Your currently installed version of Keras is Keras 3, but this is not yet "
+        "supported in Transformers. Please install the backwards-compatible tf-keras package "
+        "with `pip install tf-keras`."
+    )
+    finding = _only(_explain(line), "tf-keras-missing")
+    assert finding.fix is not None
+    assert "export TF_USE_LEGACY_KERAS=1" in finding.fix.commands
+    # The log does not show TensorFlow: the fix says how to find its minor, pins nothing.
+    assert "pip show tensorflow" in finding.fix.commands
+    assert "tf-keras~=2.X.0" in finding.fix.text
+    pinned = _only(_explain("tf.__version__ 2.17.0\n" + line), "tf-keras-missing")
+    assert pinned.fix is not None
+    assert any("tf-keras<2.18,>=2.17" in c for c in pinned.fix.commands)
+
+
+def test_protobufs_list_of_workarounds_alone_names_protobuf() -> None:
+    log = (
+        "If you cannot immediately regenerate your protos, some other possible workarounds are:\n"
+        " 1. Downgrade the protobuf package to 3.20.x or lower.\n"
+        " 2. Set PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION=python (but this will use pure-Python "
+        "parsing and will be much slower).\n"
+    )
+    assert "protobuf" in _fix_of(log, "protobuf-incompatible")
+
+
+# --- a cuDNN or cuBLAS handle that fails to start: candidates ranked by evidence -------------
+
+_HANDLE = (
+    "2023-01-01 00:00:00.000000: E tensorflow/stream_executor/cuda/cuda_dnn.cc:334] Could not "
+    "create cudnn handle: CUDNN_STATUS_INTERNAL_ERROR"
+)
+_CANDIDATE_WORDS = {
+    "memory": "memory was already taken",
+    "version": "of another version than the build's",
+    "driver": "driver is older than",
+}
+
+
+def _ranking(log: str) -> list[str]:
+    text = _fix_of(log, "gpu-library-init-failed")
+    assert all(words in text for words in _CANDIDATE_WORDS.values()), text
+    return sorted(_CANDIDATE_WORDS, key=lambda key: text.index(_CANDIDATE_WORDS[key]))
+
+
+@pytest.mark.parametrize(
+    ("log", "first"),
+    [
+        pytest.param(_HANDLE, "memory", id="nothing-else-shown"),
+        pytest.param(
+            "Loaded runtime CuDNN library: 7.4.1 but source was compiled with: 7.6.0\n" + _HANDLE,
+            "version",
+            id="cudnn-of-another-version",
+        ),
+        pytest.param(
+            "tf.__version__ 2.15.0\n"
+            "| NVIDIA-SMI 450.80.02    Driver Version: 450.80.02    CUDA Version: 11.0     |\n"
+            '  File "/usr/lib/python3.10/site-packages/tensorflow/python/x.py", line 1, in f\n'
+            + _HANDLE,
+            "driver",
+            id="driver-below-the-builds-floor",
+        ),
+        pytest.param(
+            "tf.__version__ 2.15.0\n"
+            '  File "/usr/lib/python3.10/site-packages/tensorflow/python/x.py", line 1, in f\n'
+            + _HANDLE
+            + "\nE tensorflow/stream_executor/cuda/cuda_dnn.cc:337] Possibly insufficient driver "
+            "version: 450.80.2",
+            "driver",
+            id="cudnns-own-driver-line",
+        ),
+    ],
+)
+def test_the_candidates_for_a_handle_that_fails_are_ranked_by_evidence(
+    log: str, first: str
+) -> None:
+    ranking = _ranking(log)
+    assert ranking[0] == first
+    assert len(ranking) == 3
+
+
+def test_each_candidate_says_what_tells_it_apart() -> None:
+    fix = causes.gpu_library_init_fix(Machine(Facts("", ""), None))
+    assert "`nvidia-smi` shows the memory in use" in fix.text
+    assert "`tfdoctor check` compares" in fix.text
+    assert fix.commands[0] == "nvidia-smi"
+    assert "tfdoctor check" in fix.commands

@@ -153,9 +153,11 @@ CAUSES: Mapping[str, Cause] = dict(
         ),
         _c(
             "tf-keras-missing",
-            "TF_USE_LEGACY_KERAS without tf-keras",
-            "With TF_USE_LEGACY_KERAS=1, tf.keras is served by the tf-keras package; without it "
-            "importing tf.keras fails.",
+            "Keras 2 (tf-keras) is needed but not installed",
+            "From TensorFlow 2.16 tf.keras is Keras 3; Keras 2 is the separate tf-keras "
+            "package. With TF_USE_LEGACY_KERAS=1 tf.keras is served by tf-keras, and libraries "
+            "written for Keras 2 (transformers' TensorFlow models, among others) import it or "
+            "refuse Keras 3: without tf-keras both fail.",
             "https://keras.io/getting_started/#tensorflow--keras-2-backwards-compatibility",
         ),
         _c(
@@ -1173,14 +1175,54 @@ def host_memory_fix(m: Machine) -> Fix:
     )
 
 
-def gpu_library_init_fix(m: Machine) -> Fix:
-    """Memory growth, so cuDNN/cuBLAS find memory for their handles; then the versions."""
-    return Fix(
-        "Turn on memory growth so cuDNN and cuBLAS find GPU memory when they start, and stop "
-        "other processes on the GPU; if it persists, check the cuDNN/cuBLAS versions against "
-        "the build (`tfdoctor check`).",
-        ("export TF_FORCE_GPU_ALLOW_GROWTH=true", "nvidia-smi"),
+#: What makes cuDNN or cuBLAS fail to create its handle, each with what tells it apart and its
+#: fix, most common first: memory (TensorFlow maps nearly all GPU memory at start, issue 24496),
+#: a library of another version than the build's, a driver older than the build's CUDA.
+GPU_LIBRARY_INIT_CANDIDATES: Mapping[str, tuple[str, str, str]] = {
+    "memory": (
+        "the GPU's memory was already taken (by another process, or by TensorFlow itself, "
+        "which maps nearly all of it at start)",
+        "`nvidia-smi` shows the memory in use and the processes holding it",
+        "stop the other processes and turn on memory growth (TF_FORCE_GPU_ALLOW_GROWTH=true "
+        "or tf.config.experimental.set_memory_growth)",
+    ),
+    "version": (
+        "the cuDNN or cuBLAS loaded is of another version than the build's",
+        "`tfdoctor check` compares the libraries the loader picks with the build's",
+        "install the cuDNN/cuBLAS release the build names (check's fix says which and how)",
+    ),
+    "driver": (
+        "the NVIDIA driver is older than the build's CUDA needs",
+        "`nvidia-smi` prints the driver version; `tfdoctor check` compares it with the build's",
+        "upgrade the driver",
+    ),
+}
+_CANDIDATE_COMMANDS = {
+    "memory": ("nvidia-smi", "export TF_FORCE_GPU_ALLOW_GROWTH=true"),
+    "version": ("tfdoctor check",),
+    "driver": ("nvidia-smi --query-gpu=driver_version --format=csv",),
+}
+
+
+def gpu_library_init_fix(
+    m: Machine, order: Sequence[str] = ("memory",), shown: Sequence[str] = ()
+) -> Fix:
+    """The candidates for a cuDNN/cuBLAS handle that fails to start, those in ``order`` first
+    (the most likely), each with what tells it apart and its fix: the error text alone does
+    not say which one it is. ``shown``: the evidence that put a candidate first."""
+    ranked = [*order, *(k for k in GPU_LIBRARY_INIT_CANDIDATES if k not in order)]
+    steps = []
+    for number, key in enumerate(ranked, 1):
+        what, tell, fix = GPU_LIBRARY_INIT_CANDIDATES[key]
+        steps.append(f"{number}. {what}: {tell}; if so, {fix}.")
+    commands = tuple(dict.fromkeys(c for key in ranked for c in _CANDIDATE_COMMANDS[key]))
+    why = (
+        f"The evidence shows {' and '.join(shown)}: "
+        + ("those candidates come first" if len(shown) > 1 else "that candidate comes first")
+        if shown
+        else "The error does not say why the library could not start"
     )
+    return Fix(f"{why}; the candidates, most likely first: " + " ".join(steps), commands)
 
 
 def config_order_fix() -> Fix:
@@ -1327,12 +1369,21 @@ def companion_fix(
             f"{name}=={fit.release}.*",
         )
     if comp is None or not spec:
+        # Known from a log's library path alone: say where the pairing is published.
         shown = name or "the add-on"
+        running = f"TensorFlow {tf.version}" if tf is not None else "the installed TensorFlow"
+        urls = m.companion_urls(name) if name else ()
+        table = (
+            f"its compatibility table ({', '.join(urls)})" if urls else "its compatibility table"
+        )
         return Fix(
-            f"Install the {shown} release built for the installed TensorFlow (its "
-            "compatibility table), or install the TensorFlow it was built for; a custom op "
-            "library must be rebuilt against the installed TensorFlow.",
-            (f"pip show tensorflow {name}" if name else "pip show tensorflow",),
+            f"Install the {shown} release built for {running}: look it up in {table}. If no "
+            f"release is built for {running} yet, install the TensorFlow the installed "
+            f"{shown} was built for (the same table) instead; a custom op library must be "
+            "rebuilt against the installed TensorFlow.",
+            (f"pip show tensorflow {name}", f"pip index versions {name}")
+            if name
+            else ("pip show tensorflow",),
         )
     if target != "tensorflow" or tf is None:
         # TensorFlow constrains Keras too: ask pip for one both accept (it refuses, changing
@@ -1379,6 +1430,32 @@ def tf_keras_fix(m: Machine) -> Fix:
     """Install tf-keras of the installed TensorFlow's line (its pin from the matrix)."""
     spec = m.tf_keras_spec or "tf-keras"
     return install_fix(m, "Install tf-keras (Keras 2), released with TensorFlow.", spec)
+
+
+def tf_keras_missing_fix(m: Machine) -> Fix:
+    """tf-keras of the installed TensorFlow's line, and TF_USE_LEGACY_KERAS so that tf.keras
+    is tf-keras too (one Keras in the process, as the library that asked for it expects),
+    unless the machine's environment already sets it."""
+    env = m.facts.environment or {}
+    already = env.get("TF_USE_LEGACY_KERAS", "").strip().lower() in ("1", "true", "yes")
+    legacy: tuple[str, ...] = () if already else ("export TF_USE_LEGACY_KERAS=1",)
+    also = (
+        ""
+        if already
+        else " and set TF_USE_LEGACY_KERAS=1 before TensorFlow is imported, so that tf.keras "
+        "is Keras 2 as well"
+    )
+    spec = m.tf_keras_spec
+    if spec is not None:
+        return Fix(
+            f"Install tf-keras of this TensorFlow's line{also}.", (*m.pip_install(spec), *legacy)
+        )
+    # tf-keras is released with TensorFlow and numbered like it: 2.X serves TensorFlow 2.X.
+    return Fix(
+        "Install the tf-keras of the installed TensorFlow's minor (tf-keras 2.X for TensorFlow "
+        f'2.X: `pip install "tf-keras~=2.X.0"`; `pip show tensorflow` gives X){also}.',
+        ("pip show tensorflow", *legacy),
+    )
 
 
 def no_wheel_fix(m: Machine) -> Fix:

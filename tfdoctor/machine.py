@@ -678,6 +678,14 @@ class Machine(Record):
         """The companion table's row for ``name`` (which release fits which TensorFlow)."""
         return load_companions().companions.get(normalize_name(name))
 
+    def companion_urls(self, name: str) -> tuple[str, ...]:
+        """Where the companion table's row for ``name`` comes from (its sources' addresses)."""
+        table = load_companions()
+        row = table.companions.get(normalize_name(name))
+        if row is None:
+            return ()
+        return tuple(table.sources[s].url for s in row.sources if s in table.sources)
+
     # --- the loader's path ---------------------------------------------------------------------
 
     @functools.cached_property

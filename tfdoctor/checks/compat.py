@@ -818,7 +818,7 @@ def _tf_keras(ctx: CheckContext, pkg: PackageFacts, line: Optional[TFLine]) -> I
             "TF_USE_LEGACY_KERAS is set but tf-keras is not installed",
             "With TF_USE_LEGACY_KERAS=1, `tf.keras` is served by the tf-keras package; "
             "without it importing tf.keras fails.",
-            causes.tf_keras_fix(m),
+            causes.tf_keras_missing_fix(ctx.machine),
         )
     elif tfk is not None and not fits:
         yield causes.finding(

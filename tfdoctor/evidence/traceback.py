@@ -168,6 +168,8 @@ _PACKAGES = {
     "tensorflow_core": "tensorflow",
     "tensorflow_text": "tensorflow-text",
     "tensorflow_io": "tensorflow-io",
+    "tensorflow_io_gcs_filesystem": "tensorflow-io-gcs-filesystem",
+    "tensorflow_decision_forests": "tensorflow-decision-forests",
     "tensorflow_addons": "tensorflow-addons",
     "tensorflow_hub": "tensorflow-hub",
     "tensorflow_probability": "tensorflow-probability",

@@ -50,7 +50,7 @@ from tfdoctor.facts import (
 )
 from tfdoctor.findings import Finding, Fix, Report, Severity
 from tfdoctor.machine import Machine, library_of
-from tfdoctor.matrix import Matrix
+from tfdoctor.matrix import Matrix, version_key
 from tfdoctor.records import Record, record
 from tfdoctor.signatures import BENIGN, EVIDENCE, Signature, Signatures
 
@@ -433,6 +433,38 @@ def _protobuf(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
     return "protobuf-incompatible", causes.protobuf_fix(m, too_old)
 
 
+def _keras3(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
+    # A signature named as a scan rule (keras3-save-savedmodel) is that rule's error: its fix
+    # is the rule's, the same words scan gives for the use that raised it.
+    if m.matrix is not None:
+        from tfdoctor.scan.knowledge import ApiKnowledge  # noqa: PLC0415 - loads scan's rules
+
+        knowledge = ApiKnowledge(m.matrix)
+        for hit in hits:
+            verdict = knowledge.rule(hit.signature.id)
+            if verdict is not None and verdict.cause == "keras3-behaviour-change":
+                # The rule's words; the legacy-Keras commands of the log's own TensorFlow.
+                return verdict.cause, Fix(verdict.fix.text, causes.keras3_fix(m).commands)
+    return "keras3-behaviour-change", causes.keras3_fix(m)
+
+
+def _gpu_library_init(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
+    # The message is the same whatever the reason: rank the candidates by what the log (or the
+    # facts) show. A cuDNN other than the build's, or a driver below the build's floor, is
+    # seen; memory, the usual reason, is not, so it leads otherwise.
+    order: list[str] = []
+    shown: list[str] = []
+    loaded, built = r.cudnn_loaded, r.cudnn_compiled or m.build_cudnn
+    if loaded and built and version_key(loaded)[:2] != version_key(built)[:2]:
+        order.append("version")
+        shown.append(f"cuDNN {loaded} loaded for a build of cuDNN {built}")
+    floor = _floor(m)
+    if r.driver_version and floor and version_key(r.driver_version) < version_key(floor):
+        order.append("driver")
+        shown.append(f"driver {r.driver_version}, older than the {floor} the build needs")
+    return "gpu-library-init-failed", causes.gpu_library_init_fix(m, (*order, "memory"), shown)
+
+
 def _keras(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
     return "keras-version", causes.keras_match_fix(m)
 
@@ -502,7 +534,7 @@ BUILDERS: dict[str, Builder] = {
     "gpu-ptx-jit": _ptx_jit,
     "glibc-too-old": _glibc,
     "keras-version": _keras,
-    "keras3-behaviour-change": _simple("keras3-behaviour-change", causes.keras3_fix),
+    "keras3-behaviour-change": _keras3,
     "keras3-model-under-keras2": _simple("keras3-model-under-keras2", causes.keras3_model_fix),
     "driver-not-loaded": _driver_not_loaded,
     "numpy-abi": _simple("numpy-abi", causes.numpy_abi_fix),
@@ -513,7 +545,7 @@ BUILDERS: dict[str, Builder] = {
         ),
     ),
     "protobuf-incompatible": _protobuf,
-    "tf-keras-missing": _simple("tf-keras-missing", causes.tf_keras_fix),
+    "tf-keras-missing": _simple("tf-keras-missing", causes.tf_keras_missing_fix),
     "tf-not-installed": _simple("tf-not-installed", causes.tensorflow_install_fix),
     "tf-no-wheel-for-python": _no_wheel,
     "tf-gpu-package-removed": _simple("tf-gpu-package-removed", causes.tensorflow_gpu_removed_fix),
@@ -532,7 +564,7 @@ BUILDERS: dict[str, Builder] = {
     "ptxas-missing": _simple("ptxas-missing", causes.ptxas_install_fix),
     "gpu-out-of-memory": _simple("gpu-out-of-memory", causes.gpu_memory_fix),
     "host-out-of-memory": _simple("host-out-of-memory", causes.host_memory_fix),
-    "gpu-library-init-failed": _simple("gpu-library-init-failed", causes.gpu_library_init_fix),
+    "gpu-library-init-failed": _gpu_library_init,
     "gpu-config-too-late": _simple("gpu-config-too-late", lambda m: causes.config_order_fix()),
     "distribute-config-too-late": _simple(
         "distribute-config-too-late", lambda m: causes.strategy_order_fix()

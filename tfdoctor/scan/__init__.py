@@ -140,6 +140,7 @@ class Judge:
 
     def __init__(self, rules: Rules, options: ScanOptions, matrix: Matrix) -> None:
         self.rules = rules
+        self.matrix = matrix
         self.target = version_key(options.target)
         self.target_line = options.target
         # Where Keras 3 serves tf.keras, and the fixes of the target line, are the matrix's.
@@ -333,8 +334,28 @@ class Judge:
         """The catalogue's commands for Keras 2 code on the target line."""
         return keras3_fix(self.target_machine).commands
 
+    def rule_verdict(self, rule: Rule) -> Verdict:
+        """The verdict of ``rule`` itself, for evidence that names the rule, not a use."""
+        return self._verdict(rule, rule.api[0] if rule.api else rule.method or "")
+
+    def _last_with(self, rule: Rule) -> Optional[str]:
+        """The last release line before ``rule``'s removal, of the same major (the matrix's)."""
+        before = [
+            x.line
+            for x in self.matrix.lines
+            if x.key < rule.release_key and x.key[:1] == rule.release_key[:1]
+        ]
+        return max(before, key=version_key) if before else None
+
     def _verdict(self, rule: Rule, name: str) -> Verdict:
         text = rule.replacement
+        last = self._last_with(rule) if rule.effect == "module-removed" else None
+        if last is not None:
+            # Code that cannot move yet runs on the last line that had the module.
+            text += (
+                f" Stop-gap: stay on TensorFlow {last}, the last release with it "
+                f'(pip install "tensorflow=={last}.*").'
+            )
         if rule.compat:
             stopgap = "tf.compat.v1." + name[3:] if name.startswith("tf.") else ""
             if stopgap:

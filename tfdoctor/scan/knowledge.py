@@ -77,6 +77,11 @@ class ApiKnowledge:
         rule = next((r for r in self.rules.rules if r.id == verdict.key), None)
         return verdict if rule is not None and rule.kwarg == kwarg else None
 
+    def rule(self, rule_id: str) -> Optional[Verdict]:
+        """The verdict of the rule ``rule_id`` (evidence that names the rule), or None."""
+        rule = next((r for r in self.rules.rules if r.id == rule_id), None)
+        return self._judge.rule_verdict(rule) if rule is not None else None
+
     def method(self, method: str, receiver: str) -> Optional[Verdict]:
         """The verdict on ``receiver.method(...)`` (``receiver``: the object's name or class)."""
         return self._judge.judge_method(MethodUse(method, receiver, 0, 0))
