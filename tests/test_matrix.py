@@ -12,6 +12,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from tests.factories import FIXTURE_MATRIX
 from tfdoctor.compat import (
     NONE,
     PTX,
@@ -296,7 +297,7 @@ cuda_families:"""
         pytest.param(
             sub('latest_patch: "2.15.1"', 'latest_patch: "2.15"'),
             "m.yaml:21: tensorflow[2.15].latest_patch: '2.15' is not a valid release version "
-            "(X.Y.Z)",
+            "(X.Y.Z, or X.Y.ZrcN before the line's first final)",
             id="latest-patch-not-x-y-z",
         ),
         pytest.param(
@@ -581,10 +582,15 @@ def targets(draw: st.DrawFn) -> Target:
 @settings(max_examples=200, deadline=None)
 @given(targets())
 def test_verdicts_agree_with_the_data(target: Target) -> None:
+    assert_verdicts_agree(MATRIX, target)
+
+
+def assert_verdicts_agree(matrix: Matrix, target: Target) -> None:
+    """The invariants every verdict of ``matrix`` for ``target`` keeps, whatever its lines."""
     plat = target.platform or "linux-x86_64"
     os_name = PLATFORMS[plat]
-    found = verdicts(MATRIX, target)
-    assert [v.line for v in found] == list(MATRIX.lines)
+    found = verdicts(matrix, target)
+    assert [v.line for v in found] == list(matrix.lines)
     for verdict in found:
         entry = verdict.line
         # (a) a verdict fits exactly when nothing excludes it, and each reason says something.
@@ -600,14 +606,14 @@ def test_verdicts_agree_with_the_data(target: Target) -> None:
             assert os_name != "macos" and entry.cuda is not None
             assert os_name == "linux" or entry.windows_native_gpu
         # (c) a fitting line's driver floor is met.
-        floor = driver_floor(MATRIX, entry, os_name)
+        floor = driver_floor(matrix, entry, os_name)
         if target.driver is not None and floor is not None:
             assert version_key(target.driver) >= version_key(floor.version)
         if target.gpu is not None and entry.compute_capabilities is not None:
             assert gpu_code(entry.compute_capabilities, target.gpu) != NONE
-    # (e) the newest fit is the first fitting line in matrix order.
-    best = newest_fit(MATRIX, target)
-    first = next((v for v in found if v.fits), None)
+    # (e) the newest fit is the first fitting line in matrix order that has a final release.
+    best = newest_fit(matrix, target)
+    first = next((v for v in found if v.fits and not v.line.pre_release), None)
     assert (best.line if best else None) is (first.line if first else None)
 
 
@@ -675,7 +681,8 @@ def test_gpu_code_table(
 
 
 def _newest(**query: str) -> Optional[str]:
-    best = newest_fit(MATRIX, make_target(MATRIX, **query))
+    # The frozen matrix: which line is newest must not change when a release is added.
+    best = newest_fit(FIXTURE_MATRIX, make_target(FIXTURE_MATRIX, **query))
     return best.line.line if best else None
 
 
@@ -704,7 +711,9 @@ def test_python_312_never_gets_a_line_without_cp312_wheels() -> None:
     found = verdicts(MATRIX, make_target(MATRIX, python="3.12", platform="linux"))
     fitting = [v.line.line for v in found if v.fits]
     assert fitting == [e.line for e in MATRIX.lines if "3.12" in e.python["linux-x86_64"]]
-    assert fitting[0] == "2.21" and "2.15" not in fitting
+    assert "2.15" not in fitting
+    best = newest_fit(MATRIX, make_target(MATRIX, python="3.12", platform="linux"))
+    assert best is not None and best.line is MATRIX.releases[0]
     assert "no wheel for Python 3.12 on linux-x86_64" in _reasons("2.15", python="3.12")
 
 
