@@ -1043,7 +1043,7 @@ def draft_entry(facts: Mapping[str, Any]) -> dict[str, Any]:
     notes: list[str] = []
 
     def cite(field: str, value: object, source: object) -> object:
-        if value is not None and value != [] and value != {}:
+        if value is not None and value not in ([], {}):
             sources[field] = source
         return value
 

@@ -12,7 +12,7 @@ from tests import factories as f
 from tests.test_cli import tfdoctor, write_facts
 from tests.test_matrix import VALID_MATRIX
 from tfdoctor.compat import Target, describe_target, newest_fit
-from tfdoctor.matrix import MATRIX_ENV, load_matrix
+from tfdoctor.matrix import DEFAULT_MATRIX, MATRIX_ENV, load_matrix
 
 #: The bundled matrix, read without $TFDOCTOR_MATRIX (the subprocesses run without it too).
 MATRIX = load_matrix(env={})
@@ -245,3 +245,19 @@ def test_matrix_option_wins_over_the_environment(tmp_path: Path) -> None:
     assert [d["tensorflow"] for d in data] == ["9.9", "2.0"]
     assert data[0]["latest_patch"] == "9.9.0"
     assert data[0]["sources"]["cuda"] == ["https://pypi.org/project/tensorflow/9.9.0/"]
+
+
+def test_a_pre_release_line_is_marked_and_never_the_newest_fit(tmp_path: Path) -> None:
+    major, minor = MATRIX.lines[0].key
+    name = f"{major}.{minor + 1}"
+    grown = tmp_path / "pre.yaml"
+    text = f.with_release(DEFAULT_MATRIX.read_text(encoding="utf-8"), f"{name}.0rc0")
+    grown.write_text(text, encoding="utf-8")
+    newest = load_matrix(str(grown), env={}).newest_release
+    assert newest is not None
+    out = tfdoctor("matrix", "--matrix", str(grown), "--python-version", "3.11", env=CLEAN_ENV)
+    assert out.returncode == 0, out.stderr
+    assert f"Pre-release: {name} ({name}.0rc0); not recommended" in out.stdout
+    assert f'Newest fit: pip install "tensorflow=={newest.latest_patch}"' in out.stdout
+    data = json.loads(tfdoctor("matrix", "--matrix", str(grown), "--json", env=CLEAN_ENV).stdout)
+    assert [d["tensorflow"] for d in data if d["pre_release"]] == [name]
