@@ -5,8 +5,12 @@ Usage::
 
     python scripts/refresh_matrix.py dump [--lines 2.20,2.21] [--cache-dir DIR]
     python scripts/refresh_matrix.py check [--matrix compat_matrix.yaml] [--cache-dir DIR]
+    python scripts/refresh_matrix.py draft --lines 2.22 [--pre]
 
-Both take ``--offline`` (answer from ``--cache-dir`` only), ``--index-url`` (a PEP 691 mirror),
+``draft`` prints the matrix rows of those lines as YAML, each fact with its source id, and
+``notes`` for what the wheels could not tell. ``--pre`` reads a line that has no final release
+yet at its newest pre-release (``2.22.0rc0``); ``check --pre`` then compares such a row too.
+All take ``--offline`` (answer from ``--cache-dir`` only), ``--index-url`` (a PEP 691 mirror),
 ``--timeout`` and ``-v`` (log each fetch to stderr).
 
 Only the PyPI simple index (JSON form, PEP 691) and, inside a few wheels, the central
@@ -305,17 +309,30 @@ def line_of(version: Version) -> str:
 
 def latest_finals(files: Iterable[IndexFile]) -> dict[str, Version]:
     """The newest final (no pre/dev release), non-yanked version of each minor line."""
-    latest: dict[str, Version] = {}
+    return latest_versions(files, pre=False)
+
+
+def latest_versions(files: Iterable[IndexFile], pre: bool) -> dict[str, Version]:
+    """The newest non-yanked version of each minor line: its final, else (``pre``) a pre-release.
+
+    A line with a final release always takes its newest final; with ``pre`` a line that has
+    only pre-releases (``2.22.0rc0``) takes the newest of them. Development releases never count.
+    """
+    finals: dict[str, Version] = {}
+    previews: dict[str, Version] = {}
     for file in files:
         if file.yanked:
             continue
         version = file_version(file)
-        if version is None or version.is_prerelease or version.is_devrelease:
+        if version is None or version.is_devrelease:
             continue
+        found = previews if version.is_prerelease else finals
         line = line_of(version)
-        if line not in latest or version > latest[line]:
-            latest[line] = version
-    return latest
+        if line not in found or version > found[line]:
+            found[line] = version
+    if pre:
+        return {**{k: v for k, v in previews.items() if k not in finals}, **finals}
+    return finals
 
 
 def wheels_of(files: Iterable[IndexFile], version: Version) -> list[WheelInfo]:
@@ -501,6 +518,18 @@ def cudnn_pin(extra: Optional[Mapping[str, str]]) -> Optional[tuple[str, str]]:
     for name, specifier in sorted((extra or {}).items()):
         if canonicalize_name(name).startswith("nvidia-cudnn-"):
             return name, specifier
+    return None
+
+
+def extra_cuda(extra: Optional[Mapping[str, str]]) -> Optional[str]:
+    """The CUDA major.minor an and-cuda extra pins: the floor of its CUDA runtime wheel.
+
+    From 2.22 build_info.py no longer records ``cuda_version``; the extra's
+    ``nvidia-cuda-runtime-cuXX`` floor (``>=12.5.82``) still names the CUDA the build wants.
+    """
+    for name, specifier in sorted((extra or {}).items()):
+        if canonicalize_name(name).startswith("nvidia-cuda-runtime-"):
+            return pin_major_minor(specifier)
     return None
 
 
@@ -916,8 +945,18 @@ def diff_line(entry: Mapping[str, Any], facts: Mapping[str, Any]) -> list[str]:
             facts.get("windows_gpu_package") is not None,
             _equal,
         ),
-        ("cuda", entry.get("cuda"), gpu.get("cuda"), _cuda_agrees),
-        ("cudnn", entry.get("cudnn"), gpu.get("cudnn_major"), _cudnn_agrees),
+        (
+            "cuda",
+            entry.get("cuda"),
+            gpu.get("cuda") or (extra_cuda(facts.get("and_cuda")) if gpu else None),
+            _cuda_agrees,
+        ),
+        *(
+            # From 2.22 build_info records no cuDNN version: the extra's row below compares it.
+            []
+            if gpu and gpu.get("cudnn_major") is None and cudnn_extra
+            else [("cudnn", entry.get("cudnn"), gpu.get("cudnn_major"), _cudnn_agrees)]
+        ),
         *(
             # The and-cuda extra pins cuDNN to a release, so it gives the minor too.
             [
@@ -971,6 +1010,172 @@ def agreement_summary(count: int) -> str:
         f"{count} {noun} with the wheels (fields: {', '.join(CHECKED_FIELDS)}); "
         f"not checked, not wheel facts: {', '.join(UNCHECKED_FIELDS)}"
     )
+
+
+# === draft =================================================================================
+
+# Where each drafted fact comes from: source ids of the matrix's `sources` table.
+DRAFT_SOURCES: dict[str, object] = {
+    "latest_patch": "pypi-files",
+    "requires_python": "wheel-metadata",
+    "python": "pypi-files",
+    "glibc_min": "pypi-files",
+    "gpu_package": "wheel-build-info",
+    "cuda_builds": ["wheel-build-info", "aarch64-wheel-build-info"],
+    "windows_native_gpu": ["windows-wheel-build-info", "tf-2.11-release-notes"],
+    "pins": "wheel-metadata",
+    "pins.tf_keras": "tf-keras-metadata",
+    "and_cuda": "wheel-metadata",
+    "cuda_install": "tf-install-pip",
+}
+
+
+def draft_entry(facts: Mapping[str, Any]) -> dict[str, Any]:
+    """A matrix row for one line from its wheel facts, each fact with its source.
+
+    What the wheels do not tell is left null and said in ``notes``: the reviewer reads the
+    draft, adds what needs another source (GPU failures, the macOS plugin) and pastes it.
+    """
+    gpu: Mapping[str, Any] = linux_gpu_build(facts) or {}
+    extra = facts.get("and_cuda")
+    cudnn_extra = cudnn_pin(extra)
+    sources: dict[str, object] = {}
+    notes: list[str] = []
+
+    def cite(field: str, value: object, source: object) -> object:
+        if value is not None and value not in ([], {}):
+            sources[field] = source
+        return value
+
+    cuda = gpu.get("cuda")
+    cuda_source: object = "wheel-build-info"
+    if cuda is None and gpu:
+        cuda, cuda_source = extra_cuda(extra), "wheel-metadata"
+        notes.append(
+            "build_info.py records no CUDA or cuDNN version: both are the floors of the "
+            "and-cuda extra's nvidia-cuda-runtime and nvidia-cudnn wheels."
+        )
+    cudnn = pin_major_minor(cudnn_extra[1]) if cudnn_extra else gpu.get("cudnn_major")
+    caps = gpu.get("compute_capabilities")
+    if gpu and caps is None:
+        notes.append(
+            "build_info.py lists no GPU architectures: read them from the .nv_fatbin "
+            "headers of the wheel's shared objects (compute_capabilities left null)."
+        )
+    pins = facts.get("pins") or {}
+    pin_fields: dict[str, object] = {}
+    for name in ("numpy", "protobuf", "keras", "tf-keras", "ml-dtypes"):
+        field = name.replace("-", "_")
+        if name == TF_KERAS_DIST:
+            pin_fields[field] = (facts.get("tf_keras") or {}).get("tensorflow")
+        else:
+            value = pin_value(pins.get(name, []))
+            pin_fields[field] = value if value is None or isinstance(value, str) else None
+            if value is not None and not isinstance(value, str):
+                notes.append(f"{name} has conditional pins: {_render(value)}")
+    requires = [str(r) for r in facts.get("requires_dist") or []]
+    if pin_fields["keras"] is None and any(r.startswith("keras-nightly") for r in requires):
+        notes.append(
+            "The wheel requires keras-nightly, not keras: "
+            + next(r for r in requires if r.startswith("keras-nightly"))
+        )
+    if pin_fields["tf_keras"] is None:
+        notes.append("tf-keras has no release for this line.")
+    builds = list(facts.get("cuda_builds") or [])
+    latest = str(facts["latest_patch"])
+    if Version(latest).is_prerelease:
+        notes.append(
+            f"{latest} is a pre-release: the line is marked by its latest_patch, and "
+            "recommendations skip it unless asked for pre-releases."
+        )
+    entry: dict[str, Any] = {
+        "line": facts["line"],
+        "latest_patch": cite("latest_patch", latest, DRAFT_SOURCES["latest_patch"]),
+        "requires_python": cite(
+            "requires_python", facts.get("requires_python"), DRAFT_SOURCES["requires_python"]
+        ),
+        "python": cite("python", facts.get("python"), DRAFT_SOURCES["python"]),
+        "glibc_min": cite("glibc_min", facts.get("glibc_min"), DRAFT_SOURCES["glibc_min"]),
+        "gpu_package": cite(
+            "gpu_package",
+            {
+                "linux": facts.get("linux_gpu_package"),
+                "windows": facts.get("windows_gpu_package"),
+                "macos": None,
+            },
+            DRAFT_SOURCES["gpu_package"],
+        ),
+        "cuda_builds": cite("cuda_builds", builds, DRAFT_SOURCES["cuda_builds"]),
+        "windows_native_gpu": cite(
+            "windows_native_gpu",
+            "windows-x86_64" in builds,
+            DRAFT_SOURCES["windows_native_gpu"],
+        ),
+        "wrappers": cite("wrappers", dict(facts.get("wrappers") or {}), "platform-wheel-metadata"),
+        "cuda": cite("cuda", cuda, cuda_source),
+        "cudnn": cite("cudnn", cudnn, "wheel-metadata" if cudnn_extra else "wheel-build-info"),
+        "compute_capabilities": cite(
+            "compute_capabilities",
+            {"sass": caps["sass"], "ptx": caps["ptx"]} if caps else None,
+            "wheel-build-info",
+        ),
+        "pins": cite("pins", pin_fields, DRAFT_SOURCES["pins"]),
+        "and_cuda": cite("and_cuda", extra, DRAFT_SOURCES["and_cuda"]),
+    }
+    if pin_fields["tf_keras"] is not None:
+        sources["pins.tf_keras"] = DRAFT_SOURCES["pins.tf_keras"]
+    if extra:
+        entry["cuda_install"] = {"method": AND_CUDA_EXTRA}
+        sources["cuda_install"] = DRAFT_SOURCES["cuda_install"]
+    notes.extend(f"Could not read {what}." for what in facts.get("unread") or [])
+    entry["sources"] = sources
+    entry["notes"] = notes
+    return entry
+
+
+def _yaml_scalar(value: object) -> str:
+    """A scalar as the matrix writes it: strings double-quoted, null, true/false."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return json.dumps(str(value))
+
+
+def _yaml_value(value: object, indent: int) -> list[str]:
+    """The lines of a value under a key (a mapping nests, a list of scalars stays inline)."""
+    pad = " " * indent
+    if isinstance(value, Mapping):
+        if not value:
+            return [" {}"]
+        out = [""]
+        for key, item in value.items():
+            rendered = _yaml_value(item, indent + 2)
+            out.append(f"{pad}{key}:{rendered[0]}")
+            out.extend(rendered[1:])
+        return out
+    if isinstance(value, (list, tuple)):
+        if all(not isinstance(v, (Mapping, list, tuple)) for v in value) and all(
+            len(str(v)) < 40 for v in value
+        ):
+            return [" [" + ", ".join(str(v) if _bare(v) else _yaml_scalar(v) for v in value) + "]"]
+        return ["", *(f"{pad}- {_yaml_scalar(v)}" for v in value)]
+    return [f" {_yaml_scalar(value)}"]
+
+
+def _bare(value: object) -> bool:
+    """Whether a list item is written unquoted, as the matrix does (platform keys, sm_XY)."""
+    return isinstance(value, str) and re.fullmatch(r"[a-z][a-z0-9_.-]*", value) is not None
+
+
+def render_entry(entry: Mapping[str, Any]) -> str:
+    """A drafted row as the YAML list item to paste under ``tensorflow:``."""
+    lines: list[str] = []
+    for index, (key, value) in enumerate(entry.items()):
+        rendered = _yaml_value(value, 6)
+        lines.append(f"{'  - ' if index == 0 else '    '}{key}:{rendered[0]}")
+        lines.extend(rendered[1:])
+    return "\n".join(lines) + "\n"
 
 
 # === network ================================================================================
@@ -1224,10 +1429,10 @@ def _read_build(pypi: PyPI, wheel: WheelInfo) -> Optional[dict[str, object]]:
 
 
 def _tf_keras_record(
-    pypi: PyPI, line: str, files: Sequence[IndexFile]
+    pypi: PyPI, line: str, files: Sequence[IndexFile], pre: bool = False
 ) -> Optional[dict[str, object]]:
     """The tf-keras release of a line and the tensorflow range it requires; None if no release."""
-    version = latest_finals(files).get(line)
+    version = latest_versions(files, pre).get(line)
     if version is None:
         return None
     wheel = pure_wheel(wheels_of(files, version))
@@ -1251,10 +1456,12 @@ def collect_line(
     version: Version,
     files: Sequence[IndexFile],
     side: Mapping[str, Sequence[IndexFile]],
+    pre: bool = False,
 ) -> dict[str, object]:
     """Every fact of one minor line, reading the few wheels it needs.
 
-    ``side`` holds the index files of the side distributions (SIDE_DISTS) by name.
+    ``side`` holds the index files of the side distributions (SIDE_DISTS) by name; ``pre``
+    lets a pre-release line read its side distributions' pre-releases too.
     """
     wheels = wheels_of(files, version)
     linux = pick_wheel(wheels, "linux-x86_64")
@@ -1320,7 +1527,7 @@ def collect_line(
         gpu_windows = pick_wheel(gpu_wheels or wheels, "windows-x86_64")
         if gpu_windows:
             facts["windows_build_info"] = _read_build(pypi, gpu_windows)
-    facts["tf_keras"] = _tf_keras_record(pypi, line, side.get(TF_KERAS_DIST, ()))
+    facts["tf_keras"] = _tf_keras_record(pypi, line, side.get(TF_KERAS_DIST, ()), pre)
     facts["linux_gpu_package"] = linux_gpu_package(facts)
     facts["windows_gpu_package"] = windows_gpu_package(facts)
     facts["cuda_builds"] = expected_cuda_builds(facts)
@@ -1389,21 +1596,26 @@ def unread_facts(facts: Mapping[str, Any]) -> list[str]:
 
 
 def collect(
-    pypi: PyPI, only_lines: Optional[Sequence[str]] = None
+    pypi: PyPI, only_lines: Optional[Sequence[str]] = None, pre: bool = False
 ) -> tuple[list[dict[str, object]], dict[str, dict[str, object]]]:
-    """Facts of every wanted line (newest first) and the side distributions' line lists."""
+    """Facts of every wanted line (newest first) and the side distributions' line lists.
+
+    With ``pre`` a line that has only pre-releases on PyPI is read at its newest one.
+    """
     files = pypi.index("tensorflow")
     side = {dist: pypi.index(dist) for dist in SIDE_DISTS}
-    latest = latest_finals(files)
+    latest = latest_versions(files, pre)
     lines = wanted_lines(latest)
     if only_lines:
         unknown = [line for line in only_lines if line not in latest]
         if unknown:
-            raise ValueError(
-                f"no final tensorflow release on PyPI for line(s) {', '.join(unknown)}"
-            )
+            kind = "tensorflow release" if pre else "final tensorflow release (try --pre)"
+            raise ValueError(f"no {kind} on PyPI for line(s) {', '.join(unknown)}")
         lines = [line for line in lines if line in only_lines]
-    facts = [collect_line(pypi, line, latest[line], files, side) for line in lines]
+    facts = [
+        collect_line(pypi, line, latest[line], files, side, pre and latest[line].is_prerelease)
+        for line in lines
+    ]
     dists = {dist: side_dist_summary(dist_files) for dist, dist_files in side.items()}
     side_latest = {dist: latest_finals(dist_files) for dist, dist_files in side.items()}
     for entry in facts:
@@ -1430,7 +1642,14 @@ def _parse_args(argv: Sequence[str]) -> argparse.Namespace:
     check = sub.add_parser("check", help="compare compat_matrix.yaml with the wheels")
     check.add_argument("--matrix", default="compat_matrix.yaml", type=Path)
     check.add_argument("--lines", help="comma-separated minor lines, e.g. 2.20,2.21")
-    for command in (dump, check):
+    draft = sub.add_parser("draft", help="print matrix rows (YAML) for lines, with sources")
+    draft.add_argument("--lines", required=True, help="comma-separated minor lines, e.g. 2.22")
+    for command in (dump, check, draft):
+        command.add_argument(
+            "--pre",
+            action="store_true",
+            help="a line with no final release is read at its newest pre-release",
+        )
         command.add_argument("--cache-dir", type=Path, help="keep fetched index and members here")
         command.add_argument("--timeout", type=float, default=TIMEOUT_S, help="seconds/request")
         command.add_argument("--offline", action="store_true", help="use only the cache")
@@ -1467,13 +1686,16 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         offline=args.offline,
     )
     try:
-        lines, dists = collect(pypi, only)
+        lines, dists = collect(pypi, only, args.pre)
     except FetchError as error:
         print(f"refresh_matrix: network error: {error}", file=sys.stderr)
         return 2
     except ValueError as error:
         print(f"refresh_matrix: {error}", file=sys.stderr)
         return 2
+    if args.command == "draft":
+        print("".join(render_entry(draft_entry(facts)) for facts in lines), end="")
+        return 0
     if args.command == "dump":
         document = {"source": "https://pypi.org/simple/", "lines": lines, "dists": dists}
         print(json.dumps(document, indent=1, sort_keys=True))

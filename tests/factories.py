@@ -283,3 +283,18 @@ def apply_pip(
     if not changed:
         return None
     return dataclasses.replace(facts, packages=tuple(packages))
+
+
+def with_release(text: str, patch: str) -> str:
+    """Matrix ``text`` with a line for ``patch`` (``2.23.0``, ``2.23.0rc0``) on top.
+
+    The new line copies the newest one, as a release that changes nothing else would; lines
+    still at a pre-release get their final first, as they would have by then.
+    """
+    line = ".".join(patch.split(".")[:2])
+    text = re.sub(r'latest_patch: "(\d+\.\d+\.\d+)(?:a|b|rc)\d+"', r'latest_patch: "\1"', text)
+    head, rest = text.split("\ntensorflow:\n", 1)
+    newest = rest.split("\n  - line: ", 1)[0]
+    copied = re.sub(r'^  - line: "[^"]*"', f'  - line: "{line}"', newest, count=1)
+    copied = re.sub(r'latest_patch: "[^"]*"', f'latest_patch: "{patch}"', copied, count=1)
+    return f"{head}\ntensorflow:\n{copied}\n{rest}"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any, Callable, Optional
 
 import pytest
@@ -26,6 +27,7 @@ from tfdoctor.checks.compat import (
 from tfdoctor.compat import driver_floor, ptx_driver_floor
 from tfdoctor.facts import (
     CudaLibsFacts,
+    DeviceFacts,
     Facts,
     GpuFacts,
     LibraryCandidate,
@@ -34,10 +36,11 @@ from tfdoctor.facts import (
 )
 from tfdoctor.findings import Finding, Severity
 from tfdoctor.machine import Machine
-from tfdoctor.matrix import ComputeCapabilities
+from tfdoctor.matrix import ComputeCapabilities, Matrix, load_matrix
 from tfdoctor.pin import environment_pinset
 
 CheckFunc = Callable[[CheckContext], Iterable[Finding]]
+METADATA = Path(__file__).resolve().parent / "data" / "pypi" / "metadata"
 
 MATRIX = f.FIXTURE_MATRIX
 PIP = f"{f.python().executable} -m pip"
@@ -1120,3 +1123,70 @@ def test_keras_of_another_line_under_a_release_that_ships_with_its_own() -> None
     assert "is not the Keras of TensorFlow 2.6" in finding.summary
     assert finding.fix is not None
     assert finding.fix.commands == (f'{PIP} install "keras==2.6.*"',)
+
+
+def _and_cuda_commands(facts: Facts, matrix: Matrix) -> list[str]:
+    """Every command of every finding's fix that installs a CUDA extra."""
+    found = run_checks(CheckContext(facts, matrix))
+    return [c for x in found if x.fix for c in x.fix.commands if "[and-cuda]" in c]
+
+
+@pytest.mark.parametrize(
+    ("matrix", "version"),
+    [
+        pytest.param(MATRIX, "2.21.0", id="2.21"),
+        pytest.param(load_matrix(env={}), "2.22.0rc0", id="2.22-pre-release"),
+    ],
+)
+def test_native_windows_is_never_told_to_install_the_cuda_extra(
+    matrix: Matrix, version: str
+) -> None:
+    # The win_amd64 wheels of 2.21 and 2.22 still declare the and-cuda extra, unmarked
+    # (tests/data/pypi/metadata/tensorflow-*-windows.METADATA): there it would fetch CUDA
+    # wheels for a CPU build that never loads them.
+    requires = tuple(
+        line.split(": ", 1)[1]
+        for line in (METADATA / f"tensorflow-{version}-windows.METADATA")
+        .read_text("utf-8")
+        .splitlines()
+        if line.startswith("Requires-Dist: ")
+    )
+    cpu_build = f.tensorflow(
+        version=version,
+        build_info={"is_cuda_build": "False"},
+        is_cuda_build=False,
+        cuda_version=None,
+        cudnn_version=None,
+        compute_capabilities=(),
+        devices=(DeviceFacts("/physical_device:CPU:0", "CPU"),),
+    )
+    tf_pkg = f.pkg("tensorflow", version, *requires, top_level=("tensorflow",))
+    windows = f.facts(
+        platform=WINDOWS,
+        python=WIN_PYTHON,
+        packages=(tf_pkg, f.pkg("numpy", "2.1.0")),
+        tensorflow=cpu_build,
+        cuda_libs=f.cuda_libs(),
+    )
+    missing = CudaLibsFacts(
+        cuda_major=12,
+        cudnn_major=9,
+        libraries=tuple(f.lib(n, f"lib{n}.so") for n in ("cudart", "cublas", "cudnn")),
+    )
+    assert _and_cuda_commands(dataclasses.replace(windows, cuda_libs=missing), matrix) == []
+    # Beside the removed tensorflow-gpu package, whose fix reinstalls the kept release.
+    stub = f.pkg("tensorflow-gpu", "2.12.0", top_level=("tensorflow",))
+    both = dataclasses.replace(windows, packages=(*windows.packages, stub))
+    assert _and_cuda_commands(both, matrix) == []
+    # The same release on Linux without its CUDA libraries is told to install them so.
+    linux = f.facts(
+        packages=(tf_pkg, f.pkg("numpy", "2.1.0")),
+        tensorflow=f.tensorflow(
+            version=version,
+            cuda_version="12.5.1",
+            cudnn_version="9",
+            devices=(DeviceFacts("/physical_device:CPU:0", "CPU"),),
+        ),
+        cuda_libs=missing,
+    )
+    assert any(f"tensorflow[and-cuda]=={version}" in c for c in _and_cuda_commands(linux, matrix))

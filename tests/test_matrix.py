@@ -12,6 +12,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from tests.factories import FIXTURE_MATRIX, with_release
 from tfdoctor.compat import (
     NONE,
     PTX,
@@ -296,7 +297,7 @@ cuda_families:"""
         pytest.param(
             sub('latest_patch: "2.15.1"', 'latest_patch: "2.15"'),
             "m.yaml:21: tensorflow[2.15].latest_patch: '2.15' is not a valid release version "
-            "(X.Y.Z)",
+            "(X.Y.Z, or X.Y.ZrcN before the line's first final)",
             id="latest-patch-not-x-y-z",
         ),
         pytest.param(
@@ -581,10 +582,15 @@ def targets(draw: st.DrawFn) -> Target:
 @settings(max_examples=200, deadline=None)
 @given(targets())
 def test_verdicts_agree_with_the_data(target: Target) -> None:
+    assert_verdicts_agree(MATRIX, target)
+
+
+def assert_verdicts_agree(matrix: Matrix, target: Target) -> None:
+    """The invariants every verdict of ``matrix`` for ``target`` keeps, whatever its lines."""
     plat = target.platform or "linux-x86_64"
     os_name = PLATFORMS[plat]
-    found = verdicts(MATRIX, target)
-    assert [v.line for v in found] == list(MATRIX.lines)
+    found = verdicts(matrix, target)
+    assert [v.line for v in found] == list(matrix.lines)
     for verdict in found:
         entry = verdict.line
         # (a) a verdict fits exactly when nothing excludes it, and each reason says something.
@@ -600,14 +606,14 @@ def test_verdicts_agree_with_the_data(target: Target) -> None:
             assert os_name != "macos" and entry.cuda is not None
             assert os_name == "linux" or entry.windows_native_gpu
         # (c) a fitting line's driver floor is met.
-        floor = driver_floor(MATRIX, entry, os_name)
+        floor = driver_floor(matrix, entry, os_name)
         if target.driver is not None and floor is not None:
             assert version_key(target.driver) >= version_key(floor.version)
         if target.gpu is not None and entry.compute_capabilities is not None:
             assert gpu_code(entry.compute_capabilities, target.gpu) != NONE
-    # (e) the newest fit is the first fitting line in matrix order.
-    best = newest_fit(MATRIX, target)
-    first = next((v for v in found if v.fits), None)
+    # (e) the newest fit is the first fitting line in matrix order that has a final release.
+    best = newest_fit(matrix, target)
+    first = next((v for v in found if v.fits and not v.line.pre_release), None)
     assert (best.line if best else None) is (first.line if first else None)
 
 
@@ -675,7 +681,8 @@ def test_gpu_code_table(
 
 
 def _newest(**query: str) -> Optional[str]:
-    best = newest_fit(MATRIX, make_target(MATRIX, **query))
+    # The frozen matrix: which line is newest must not change when a release is added.
+    best = newest_fit(FIXTURE_MATRIX, make_target(FIXTURE_MATRIX, **query))
     return best.line.line if best else None
 
 
@@ -704,7 +711,9 @@ def test_python_312_never_gets_a_line_without_cp312_wheels() -> None:
     found = verdicts(MATRIX, make_target(MATRIX, python="3.12", platform="linux"))
     fitting = [v.line.line for v in found if v.fits]
     assert fitting == [e.line for e in MATRIX.lines if "3.12" in e.python["linux-x86_64"]]
-    assert fitting[0] == "2.21" and "2.15" not in fitting
+    assert "2.15" not in fitting
+    best = newest_fit(MATRIX, make_target(MATRIX, python="3.12", platform="linux"))
+    assert best is not None and best.line is MATRIX.releases[0]
     assert "no wheel for Python 3.12 on linux-x86_64" in _reasons("2.15", python="3.12")
 
 
@@ -860,3 +869,92 @@ def test_platform_of_and_python_minor() -> None:
     assert platform_of("FreeBSD", "amd64") is None
     assert python_minor("3.12.1") == "3.12"
     assert python_minor("2.7.18") is None
+
+
+# --- adding a release is data only -------------------------------------------------------------
+
+
+def _next_line(matrix: Matrix) -> str:
+    """The line after the matrix's newest, ``2.23`` after ``2.22``."""
+    major, minor = matrix.lines[0].key
+    return f"{major}.{minor + 1}"
+
+
+#: The shipped matrix with one more final release on top, as the next release will make it.
+GROWN = parse_matrix(
+    with_release(DEFAULT_MATRIX.read_text(encoding="utf-8"), f"{_next_line(MATRIX)}.0"),
+    "grown.yaml",
+)
+
+
+def test_a_new_release_loads_and_is_the_newest_fit() -> None:
+    new = GROWN.lines[0]
+    assert new.line == _next_line(MATRIX) and not new.pre_release
+    assert GROWN.newest_release is new and GROWN.releases == GROWN.lines
+    for target in (Target(), Target(new.python["linux-x86_64"][-1], "linux-x86_64")):
+        best = newest_fit(GROWN, target)
+        assert best is not None and best.line is new, target
+
+
+@settings(max_examples=100, deadline=None)
+@given(targets())
+def test_a_new_release_keeps_every_verdict_invariant(target: Target) -> None:
+    assert_verdicts_agree(GROWN, target)
+
+
+def test_a_pre_release_line_is_listed_but_never_the_newest_fit() -> None:
+    name = _next_line(MATRIX)
+    grown = parse_matrix(
+        with_release(DEFAULT_MATRIX.read_text(encoding="utf-8"), f"{name}.0rc0"), "pre.yaml"
+    )
+    pre, newest = grown.lines[0], grown.lines[1]
+    assert (pre.line, pre.pre_release, newest.pre_release) == (name, True, False)
+    assert grown.newest_release is newest and pre not in grown.releases
+    # The line fits (it is listed as such), yet only a request for pre-releases gets it.
+    assert verdicts(grown, Target())[0].fits
+    best = newest_fit(grown, Target())
+    assert best is not None and best.line is newest
+    asked = newest_fit(grown, Target(), pre=True)
+    assert asked is not None and asked.line is pre
+    assert install_requirement(pre, Target()) == f"tensorflow=={name}.0rc0"
+
+
+def test_a_pre_release_below_a_final_line_is_refused() -> None:
+    text = with_release(DEFAULT_MATRIX.read_text(encoding="utf-8"), f"{_next_line(MATRIX)}.0")
+    older = GROWN.lines[1]
+    broken = text.replace(
+        f'latest_patch: "{older.latest_patch}"', f'latest_patch: "{older.latest_patch}rc1"', 1
+    )
+    message = parse_error(broken)
+    assert f"tensorflow[{older.line}].latest_patch: {older.latest_patch}rc1 is a pre-release" in (
+        message
+    )
+
+
+def test_the_shipped_pre_release_lines_are_the_newest() -> None:
+    pre = [entry for entry in MATRIX.lines if entry.pre_release]
+    assert MATRIX.lines[: len(pre)] == tuple(pre)
+    for entry in pre:
+        assert re.fullmatch(r"\d+\.\d+\.\d+(a|b|rc)\d+", entry.latest_patch), entry.line
+
+
+# --- facts of particular lines -------------------------------------------------------------------
+
+
+def test_2_22_python_comes_from_its_wheel_tags_not_its_classifiers() -> None:
+    # The 2.22.0rc0 wheels exist for CPython 3.10-3.14 though its classifiers stop at 3.13.
+    entry = line("2.22")
+    for plat in ("linux-x86_64", "linux-aarch64", "macos-arm64", "windows-x86_64"):
+        assert entry.python[plat] == ("3.10", "3.11", "3.12", "3.13", "3.14"), plat
+    assert entry.sources_of("python") == ("pypi-files",)
+
+
+@pytest.mark.parametrize("name", ["2.21", "2.22"])
+def test_xla_on_compute_capability_12_is_a_known_failure(name: str) -> None:
+    entry = line(name)
+    assert "sm_120" in entry.known_gpu_failures["12.0"]
+    assert entry.sources_of("known_gpu_failures") == ("tf-issue-111958",)
+    target = make_target(MATRIX, gpu="GeForce RTX 5090")
+    assert "fails on compute capability 12.0" in _reasons(name, gpu="12.0")
+    best = newest_fit(MATRIX, target)
+    assert best is None or "12.0" not in best.line.known_gpu_failures

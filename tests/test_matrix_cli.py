@@ -11,8 +11,8 @@ import pytest
 from tests import factories as f
 from tests.test_cli import tfdoctor, write_facts
 from tests.test_matrix import VALID_MATRIX
-from tfdoctor.compat import Target, describe_target
-from tfdoctor.matrix import MATRIX_ENV, load_matrix
+from tfdoctor.compat import Target, describe_target, newest_fit
+from tfdoctor.matrix import DEFAULT_MATRIX, MATRIX_ENV, load_matrix
 
 #: The bundled matrix, read without $TFDOCTOR_MATRIX (the subprocesses run without it too).
 MATRIX = load_matrix(env={})
@@ -27,6 +27,7 @@ JSON_KEYS = {
     "min_driver_ptx_linux", "compute_capabilities", "numpy", "protobuf", "keras", "tf_keras",
     "ml_dtypes", "and_cuda", "gpu_package", "cuda_builds", "windows_native_gpu", "wrappers",
     "fits", "reasons", "caveats", "install", "known_gpu_failures", "notes", "sources",
+    "pre_release",
 }  # fmt: skip
 
 #: Values read off the wheels and NVIDIA's driver tables, for a few lines.
@@ -107,7 +108,10 @@ def test_python_query_json_fits_only_lines_with_wheels() -> None:
         if not obj["fits"]:
             assert obj["install"] is None
             assert obj["reasons"] and "Python 3.12" in obj["reasons"][0]
-    assert data[0]["install"] == "tensorflow==2.21.0"
+    best = newest_fit(MATRIX, Target(python="3.12", platform="linux-x86_64"))
+    assert best is not None
+    first_release = next(d for d in data if d["fits"] and not d["pre_release"])
+    assert first_release["install"] == f"tensorflow=={best.line.latest_patch}"
 
 
 def test_python_query_text_lists_the_excluded_lines() -> None:
@@ -115,10 +119,12 @@ def test_python_query_text_lists_the_excluded_lines() -> None:
     assert out.returncode == 0, out.stderr
     text = out.stdout
     assert text.startswith("TensorFlow for Python 3.12 on linux-x86_64\n")
-    assert 'Newest fit: pip install "tensorflow==2.21.0"' in text
+    best = newest_fit(MATRIX, Target(python="3.12", platform="linux-x86_64"))
+    assert best is not None
+    assert f'Newest fit: pip install "tensorflow=={best.line.latest_patch}"' in text
     excluded = text.split("\nExcluded:\n", 1)[1]
     assert "no wheel for Python 3.12 on linux-x86_64 (Python 3.9-3.11)" in excluded
-    assert "2.15" in excluded and "2.21" not in excluded
+    assert "2.15" in excluded and f"{best.line.line}:" not in excluded
     assert "\x1b[" not in text
 
 
@@ -140,9 +146,12 @@ def test_describe_target(target: Target, text: str) -> None:
 
 
 def test_query_nothing_fits_exits_2() -> None:
-    out = tfdoctor("matrix", "--python-version", "3.14", "--platform", "linux", env=CLEAN_ENV)
+    # A Python newer than every wheel of every line.
+    newest = max(int(p.split(".")[1]) for e in MATRIX.lines for p in e.python["linux-x86_64"])
+    python = f"3.{newest + 1}"
+    out = tfdoctor("matrix", "--python-version", python, "--platform", "linux", env=CLEAN_ENV)
     assert out.returncode == 2, out.stdout + out.stderr
-    assert out.stdout.startswith("TensorFlow for Python 3.14 on linux-x86_64: no release fits")
+    assert out.stdout.startswith(f"TensorFlow for Python {python} on linux-x86_64: no release fits")
     assert "Newest fit" not in out.stdout
     assert out.stderr == ""
 
@@ -236,3 +245,19 @@ def test_matrix_option_wins_over_the_environment(tmp_path: Path) -> None:
     assert [d["tensorflow"] for d in data] == ["9.9", "2.0"]
     assert data[0]["latest_patch"] == "9.9.0"
     assert data[0]["sources"]["cuda"] == ["https://pypi.org/project/tensorflow/9.9.0/"]
+
+
+def test_a_pre_release_line_is_marked_and_never_the_newest_fit(tmp_path: Path) -> None:
+    major, minor = MATRIX.lines[0].key
+    name = f"{major}.{minor + 1}"
+    grown = tmp_path / "pre.yaml"
+    text = f.with_release(DEFAULT_MATRIX.read_text(encoding="utf-8"), f"{name}.0rc0")
+    grown.write_text(text, encoding="utf-8")
+    newest = load_matrix(str(grown), env={}).newest_release
+    assert newest is not None
+    out = tfdoctor("matrix", "--matrix", str(grown), "--python-version", "3.11", env=CLEAN_ENV)
+    assert out.returncode == 0, out.stderr
+    assert f"Pre-release: {name} ({name}.0rc0); not recommended" in out.stdout
+    assert f'Newest fit: pip install "tensorflow=={newest.latest_patch}"' in out.stdout
+    data = json.loads(tfdoctor("matrix", "--matrix", str(grown), "--json", env=CLEAN_ENV).stdout)
+    assert [d["tensorflow"] for d in data if d["pre_release"]] == [name]

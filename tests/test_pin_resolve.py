@@ -19,13 +19,14 @@ from typing import Any, Optional
 import pytest
 from packaging.requirements import Requirement
 
+from tests.factories import FIXTURE_MATRIX, FIXTURE_MATRIX_PATH
 from tests.pin_index import Index, serve, sha256, wheel
 from tests.test_pin import gpu_facts, requirement_lines
 from tests.test_pin_cli import write_facts
-from tfdoctor.compat import Target, make_target
+from tfdoctor.compat import Target, make_target, newest_fit
 from tfdoctor.doctor import DoctorError, PinOptions, make_pins
 from tfdoctor.facts import normalize_name
-from tfdoctor.matrix import Matrix, load_matrix
+from tfdoctor.matrix import MATRIX_ENV, Matrix
 from tfdoctor.pin import PinEntry, PinError, Pinset, target_pinset
 from tfdoctor.pin.hashes import add_hashes, parse_release_hashes, parse_simple_html
 from tfdoctor.pin.resolve import (
@@ -106,7 +107,8 @@ def index() -> Iterator[tuple[Index, str]]:
 
 @pytest.fixture(scope="module")
 def matrix() -> Matrix:
-    return load_matrix(str(ROOT / "compat_matrix.yaml"))
+    # The frozen matrix, whose newest line is the one the served index holds.
+    return FIXTURE_MATRIX
 
 
 def child_env(tmp: Path) -> dict[str, str]:
@@ -119,7 +121,7 @@ def tfdoctor(*args: str, env: Mapping[str, str]) -> subprocess.CompletedProcess[
     return subprocess.run(
         [sys.executable, "-m", "tfdoctor", "pin", *args],
         cwd=ROOT,
-        env=dict(env),
+        env={MATRIX_ENV: str(FIXTURE_MATRIX_PATH), **env},
         capture_output=True,
         text=True,
         timeout=300,
@@ -332,10 +334,15 @@ def test_the_glibc_ceiling_is_never_below_the_tensorflow_wheels_floor(matrix: Ma
     target = make_target(matrix, python="3.12", platform="linux")
     wheels = wheel_target(matrix, target_pinset(matrix, target), target)
     assert wheels.tags[0] == f"manylinux_2_{GLIBC.split('.')[1]}_x86_64"
-    line = matrix.lines[0]
+    pinned = newest_fit(matrix, target)
+    assert pinned is not None
+    line = pinned.line
     assert line.glibc_min is not None
     raised = dataclasses.replace(
-        matrix, lines=(dataclasses.replace(line, glibc_min="2.34"), *matrix.lines[1:])
+        matrix,
+        lines=tuple(
+            dataclasses.replace(e, glibc_min="2.34") if e is line else e for e in matrix.lines
+        ),
     )
     wheels = wheel_target(raised, target_pinset(raised, target), target)
     assert wheels.tags[0] == "manylinux_2_34_x86_64"

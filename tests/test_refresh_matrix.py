@@ -730,6 +730,16 @@ WHEELS = {
         "build_info.py": "build_info/tensorflow-2.21.0-windows.py",
     },
     "tf_keras-2.21.0-py3-none-any.whl": {"METADATA": "metadata/tf_keras-2.21.0.METADATA"},
+    "tensorflow-2.22.0rc0-cp311-cp311-manylinux_2_27_x86_64.whl": {
+        "METADATA": "metadata/tensorflow-2.22.0rc0-linux.METADATA",
+        "build_info.py": "build_info/tensorflow-2.22.0rc0-linux.py",
+    },
+    "tensorflow-2.22.0rc0-cp311-cp311-manylinux_2_27_aarch64.whl": {
+        "build_info.py": "build_info/tensorflow-2.22.0rc0-aarch64.py",
+    },
+    "tensorflow-2.22.0rc0-cp311-cp311-win_amd64.whl": {
+        "build_info.py": "build_info/tensorflow-2.22.0rc0-windows.py",
+    },
     "tensorflow-2.12.1-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl": {
         "METADATA": "metadata/tensorflow-2.12.1-linux.METADATA",
         "build_info.py": "build_info/tensorflow-2.12.1-linux.py",
@@ -1292,3 +1302,107 @@ def test_range_file_refuses_a_server_without_ranges(server: RangeServer) -> None
 def test_range_file_reports_http_errors(server: RangeServer) -> None:
     with pytest.raises(rm.FetchError, match="HTTP 404"):
         rm.HttpRangeFile(url_of(server, "/missing.whl"), timeout=10)
+
+
+# --- pre-release lines and drafts ----------------------------------------------------------------
+
+
+def test_latest_versions_take_a_pre_release_only_where_a_line_has_no_final() -> None:
+    files = index("tensorflow")
+    with_pre = rm.latest_versions(files, pre=True)
+    assert str(with_pre["2.22"]) == "2.22.0rc0"
+    # 2.21 has rc0, rc1 and a final: the final wins.
+    assert {k: v for k, v in with_pre.items() if k != "2.22"} == rm.latest_finals(files)
+    assert "2.22" not in rm.latest_versions(files, pre=False)
+
+
+def pre_line_facts(cache: Path, line: str) -> dict[str, object]:
+    """collect for one line with --pre, answered from the cache only."""
+    pypi = rm.PyPI(cache_dir=cache, offline=True)
+    lines, _ = rm.collect(pypi, [line], pre=True)
+    result: dict[str, object] = lines[0]
+    return result
+
+
+def test_a_line_with_only_pre_releases_needs_pre(cache_dir: Path) -> None:
+    pypi = rm.PyPI(cache_dir=cache_dir, offline=True)
+    with pytest.raises(ValueError, match=r"no final tensorflow release \(try --pre\)"):
+        rm.collect(pypi, ["2.22"])
+
+
+def test_draft_of_2_22_reads_python_from_the_wheel_tags_and_cuda_from_the_extra(
+    cache_dir: Path,
+) -> None:
+    facts = pre_line_facts(cache_dir, "2.22")
+    entry = rm.draft_entry(facts)
+    assert entry["latest_patch"] == "2.22.0rc0"
+    # Wheels for CPython 3.10-3.14, though the METADATA's classifiers stop at 3.13.
+    classifiers = (DATA / "metadata" / "tensorflow-2.22.0rc0-linux.METADATA").read_text("utf-8")
+    assert "Python :: 3.14" not in classifiers and "Python :: 3.13" in classifiers
+    assert entry["python"]["linux-x86_64"] == ["3.10", "3.11", "3.12", "3.13", "3.14"]
+    # build_info no longer records CUDA, cuDNN or the architectures.
+    assert (entry["cuda"], entry["cudnn"], entry["compute_capabilities"]) == ("12.5", "9.10", None)
+    assert entry["sources"]["cuda"] == entry["sources"]["cudnn"] == "wheel-metadata"
+    assert "compute_capabilities" not in entry["sources"]
+    assert entry["and_cuda"]["nvidia-nvshmem-cu12"] == ">=3.2.5"
+    assert entry["pins"]["keras"] is None
+    assert any("keras-nightly" in note for note in entry["notes"])
+    assert any("pre-release" in note for note in entry["notes"])
+
+
+def test_a_drafted_row_is_a_valid_matrix_row_that_check_agrees_with(cache_dir: Path) -> None:
+    import yaml
+
+    from tfdoctor.matrix import DEFAULT_MATRIX, parse_matrix
+
+    facts = pre_line_facts(cache_dir, "2.22")
+    drafted = rm.render_entry(rm.draft_entry(facts))
+    assert rm.diff_line(yaml.safe_load(drafted)[0], facts) == []
+    # Pasted over the shipped 2.22 row, the matrix loads with it.
+    text = DEFAULT_MATRIX.read_text(encoding="utf-8")
+    head, rest = text.split("\ntensorflow:\n", 1)
+    tail = rest.split('\n  - line: "2.21"\n', 1)[1]
+    matrix = parse_matrix(f'{head}\ntensorflow:\n{drafted}  - line: "2.21"\n{tail}', "d.yaml")
+    assert matrix.lines[0].pre_release and matrix.lines[0].cudnn == "9.10"
+
+
+def test_check_pre_agrees_with_the_shipped_2_22_row(cache_dir: Path) -> None:
+    import yaml
+
+    from tfdoctor.matrix import DEFAULT_MATRIX
+
+    rows = yaml.safe_load(DEFAULT_MATRIX.read_text(encoding="utf-8"))["tensorflow"]
+    row = next(r for r in rows if r["line"] == "2.22")
+    facts = pre_line_facts(cache_dir, "2.22")
+    if row["latest_patch"] != facts["latest_patch"]:
+        pytest.skip(f"the shipped row is at {row['latest_patch']}, past the recorded wheels")
+    assert rm.diff_line(row, facts) == []
+    wrong = dict(row, cuda="12.8")
+    assert rm.diff_line(wrong, pre_line_facts(cache_dir, "2.22")) == [
+        '2.22: cuda: matrix "12.8", wheels "12.5"'
+    ]
+
+
+@pytest.mark.parametrize("version", ["2.21.0", "2.22.0rc0"])
+def test_the_windows_wheel_declares_and_cuda_without_a_platform_marker(version: str) -> None:
+    # Why no fix suggests tensorflow[and-cuda] on native Windows: there the extra still pulls
+    # the nvidia-* wheels, for a CPU build that never loads them.
+    meta = metadata(f"tensorflow-{version}-windows")
+    windows = rm._env("windows-x86_64", "3.11", "and-cuda")
+    pulled = [
+        r.name
+        for r in rm._requirements(meta.requires_dist)
+        if r.name.startswith("nvidia-") and rm._applies(r, windows)
+    ]
+    assert "nvidia-cudnn-cu12" in pulled and len(pulled) >= 12
+
+
+def test_main_draft_prints_yaml_rows(cache_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import yaml
+
+    code = rm.main(
+        ["draft", "--lines", "2.22", "--pre", "--offline", "--cache-dir", str(cache_dir)]
+    )
+    assert code == 0
+    rows = yaml.safe_load(capsys.readouterr().out)
+    assert [r["line"] for r in rows] == ["2.22"]

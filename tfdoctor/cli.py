@@ -946,11 +946,12 @@ def _scan_target(python: str, table: Matrix) -> tuple[str, Optional[frozenset[st
     installed = Machine(facts, None).tf
     key = release_line(installed.version) if installed is not None else None
     # A line the matrix does not know yet (a tfdoctor older than the TensorFlow) is scanned
-    # as its newest line, the nearest it can judge.
+    # as its newest release, the nearest it can judge (a pre-release only when asked for).
     if key is not None and table.line_for(f"{key[0]}.{key[1]}") is not None:
         packages = frozenset(normalize_name(p.name) for p in found.packages or ())
         return f"{key[0]}.{key[1]}", packages
-    return table.lines[0].line, None
+    newest = table.newest_release or table.lines[0]
+    return newest.line, None
 
 
 # --- tfdoctor cluster, diff, fleet ---------------------------------------------------------------

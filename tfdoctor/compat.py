@@ -7,6 +7,7 @@ checks, ``tfdoctor matrix`` and ``tfdoctor pin`` give the same answers.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Optional
 
 from tfdoctor.matrix import (
@@ -353,14 +354,23 @@ def _gpu_reasons(
 
 
 def verdicts(matrix: Matrix, target: Target) -> tuple[Verdict, ...]:
-    """Every line's verdict for ``target``, newest line first."""
+    """Every line's verdict for ``target``, newest line first (pre-release lines included)."""
     return tuple(evaluate(matrix, line, target) for line in matrix.lines)
 
 
-def newest_fit(matrix: Matrix, target: Target) -> Optional[Verdict]:
-    """The newest line that fits ``target``, if any."""
-    for verdict in verdicts(matrix, target):
-        if verdict.fits:
+def newest_fit(matrix: Matrix, target: Target, pre: bool = False) -> Optional[Verdict]:
+    """The newest line that fits ``target``, if any; a pre-release line only with ``pre``.
+
+    A release candidate is for testing, not for a fix to install: pip itself takes one only
+    when asked (``--pre``, or a specifier naming it; PEP 440 "Handling of pre-releases").
+    """
+    return best_of(verdicts(matrix, target), pre)
+
+
+def best_of(found: Sequence[Verdict], pre: bool = False) -> Optional[Verdict]:
+    """The first verdict (newest first) that fits, skipping pre-release lines unless ``pre``."""
+    for verdict in found:
+        if verdict.fits and (pre or not verdict.line.pre_release):
             return verdict
     return None
 

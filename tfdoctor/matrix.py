@@ -64,6 +64,9 @@ PIN_FIELDS = ("numpy", "protobuf", "keras", "tf_keras", "ml_dtypes")
 
 _LINE_RE = re.compile(r"^(\d+)\.(\d+)$")
 _PATCH_RE = re.compile(r"^(\d+)\.(\d+)\.(\d+)$")
+#: A line's newest release: a final (``2.21.0``) or, before the line's first final, a PEP 440
+#: pre-release (``2.22.0rc0``), which marks the line as a pre-release.
+_LATEST_RE = re.compile(r"^(\d+)\.(\d+)\.(\d+)((a|b|rc)\d+)?$")
 _PYTHON_RE = re.compile(r"^3\.(\d+)$")
 _DRIVER_RE = re.compile(r"^\d+\.\d+(\.\d+)?$")
 _CC_RE = re.compile(r"^\d+\.\d+$")
@@ -203,6 +206,12 @@ class TFLine(Record):
     lineno: int = 0
 
     @property
+    def pre_release(self) -> bool:
+        """The line has no final release yet: its newest is ``2.22.0rc0`` or the like."""
+        match = _LATEST_RE.match(self.latest_patch)
+        return match is not None and match.group(4) is not None
+
+    @property
     def key(self) -> tuple[int, int]:
         """The line as a sortable tuple, ``(2, 16)``."""
         major, minor = self.line.split(".")
@@ -225,8 +234,18 @@ class Matrix(Record):
     cuda_toolkits: tuple[CudaToolkit, ...]
     cuda_families: tuple[CudaFamily, ...]
     gpus: tuple[GpuModel, ...]
-    #: Newest line first.
+    #: Newest line first, pre-release lines included.
     lines: tuple[TFLine, ...]
+
+    @property
+    def releases(self) -> tuple[TFLine, ...]:
+        """The lines with a final release, newest first (what recommendations choose from)."""
+        return tuple(line for line in self.lines if not line.pre_release)
+
+    @property
+    def newest_release(self) -> Optional[TFLine]:
+        """The newest line with a final release."""
+        return self.releases[0] if self.releases else None
 
     def line_for(self, version: str) -> Optional[TFLine]:
         """The line a TensorFlow version (``2.16.1``, ``2.16.0rc0``, ``2.16``) belongs to."""
@@ -536,6 +555,14 @@ def _read_lines(reader: _Reader, node: Node, sources: Mapping[str, Source]) -> t
                 else "lines must be sorted newest first"
             )
             raise reader.error(item, f"tensorflow[{entry.line}].line", problem)
+        if entry.pre_release and any(not line.pre_release for line in lines):
+            # Lines are released in order: a line still at its release candidates is newer
+            # than every line with a final release.
+            raise reader.error(
+                item,
+                f"tensorflow[{entry.line}].latest_patch",
+                f"{entry.latest_patch} is a pre-release, but a newer line has a final release",
+            )
         lines.append(entry)
     return tuple(lines)
 
@@ -547,7 +574,10 @@ def _read_line(reader: _Reader, node: Node, index: int, sources: Mapping[str, So
     )
     where = f"tensorflow[{line}]"
     patch = reader.required_string(
-        fields["latest_patch"], f"{where}.latest_patch", _PATCH_RE, "release version (X.Y.Z)"
+        fields["latest_patch"],
+        f"{where}.latest_patch",
+        _LATEST_RE,
+        "release version (X.Y.Z, or X.Y.ZrcN before the line's first final)",
     )
     if release_line(patch) != release_line(line):
         raise reader.error(

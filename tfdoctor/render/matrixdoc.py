@@ -26,15 +26,20 @@ it, and every fact in it names its source.
 The wheels themselves win over documentation: Python versions and platforms from the wheel
 file names on PyPI; `Requires-Python` and `Requires-Dist` (numpy, protobuf, keras, ml-dtypes,
 the `and-cuda` extra) from each wheel's METADATA; CUDA, cuDNN and the GPU architectures from
-`tensorflow/python/platform/build_info.py` inside the wheels; thin wrappers from the METADATA
-of each platform's own wheel. TensorFlow's tested build configurations, release notes and
+`tensorflow/python/platform/build_info.py` inside the wheels (from 2.22 it records neither: CUDA
+and cuDNN are then the floors of the `and-cuda` extra, the architectures the `.nv_fatbin`
+headers of the wheel's libraries); thin wrappers from the METADATA of each platform's own wheel. TensorFlow's tested build configurations, release notes and
 release build scripts fill in what the wheels do not record; NVIDIA's CUDA release notes
 (Table 3) and compatibility guide give the drivers. Where the documentation disagrees with the
 wheels, the entry's notes say what the documentation claims.
 
 `python scripts/refresh_matrix.py check` compares the matrix with PyPI (it needs the network;
-nothing in tfdoctor does at run time). `python scripts/refresh_matrix.py dump --lines X.Y`
-prints the wheel facts of a new release line to write its entry from.
+nothing in tfdoctor does at run time). `python scripts/refresh_matrix.py draft --lines X.Y`
+prints the entry of a new release line as YAML, each fact with its source and notes for what
+the wheels could not tell (`dump` prints the raw wheel facts); with `--pre` a line that has no
+final release yet is read at its newest pre-release. Adding a release is a change of this file
+and of the generated documents only: the tests state invariants of the data, and check logic
+runs on a frozen copy of the matrix.
 
 ## The rules the checks apply
 
@@ -73,7 +78,7 @@ strings. An entry of `tensorflow` has:
 | field | meaning |
 |---|---|
 | `line` | the release line, `"2.16"` |
-| `latest_patch` | the newest final release of the line on PyPI |
+| `latest_patch` | the newest final release of the line on PyPI; before the line's first final, its newest pre-release (`2.22.0rc0`), which marks the line as a pre-release: it is listed, but the newest fit (`matrix`, the fixes, `pin`) is never one |
 | `requires_python` | the wheels' `Requires-Python`, or null where they have none |
 | `python` | per platform (`linux-x86_64`, `linux-aarch64`, `macos-x86_64`, `macos-arm64`, `windows-x86_64`): the CPython versions with a `tensorflow` wheel of the latest patch |
 | `glibc_min` | the lowest glibc of the Linux x86-64 wheels' manylinux tags |
@@ -93,7 +98,7 @@ strings. An entry of `tensorflow` has:
 | `notes` | where the documentation says otherwise, and other caveats |
 
 `tfdoctor matrix --json` prints one object per line with the keys `tensorflow`,
-`latest_patch`, `requires_python`, `python` (Linux x86-64), `python_by_platform`,
+`latest_patch`, `pre_release`, `requires_python`, `python` (Linux x86-64), `python_by_platform`,
 `glibc_min`, `cuda`, `cudnn`, `cuda_builds`, `min_driver_linux`, `min_driver_windows` (null without native
 Windows GPU support), `min_driver_ptx_linux`, `compute_capabilities`, `numpy`, `protobuf`,
 `keras`, `tf_keras`, `ml_dtypes`, `and_cuda`, `gpu_package`, `windows_native_gpu`,

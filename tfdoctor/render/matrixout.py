@@ -13,6 +13,7 @@ from typing import Any, Callable, Optional
 from tfdoctor.compat import (
     Target,
     Verdict,
+    best_of,
     describe_target,
     driver_floor,
     install_requirement,
@@ -63,6 +64,7 @@ def line_json(matrix: Matrix, verdict: Verdict, target: Target) -> dict[str, Any
     return {
         "tensorflow": line.line,
         "latest_patch": line.latest_patch,
+        "pre_release": line.pre_release,
         "requires_python": line.requires_python,
         "python": list(line.python["linux-x86_64"]),
         "python_by_platform": {k: list(v) for k, v in line.python.items()},
@@ -176,8 +178,15 @@ def render_matrix_text(
         console.print(Text(header, style="bold" if color else ""), soft_wrap=True)
         for row_line in body:
             console.print(Text(row_line), soft_wrap=True)
-    if asked and fitting:
-        best = fitting[0]
+    pre = [v.line for v in fitting if v.line.pre_release]
+    if pre:
+        say(
+            "Pre-release: "
+            + ", ".join(f"{line.line} ({line.latest_patch})" for line in pre)
+            + "; not recommended until its final release."
+        )
+    best = best_of(verdicts) if asked else None
+    if best is not None:
         console.print()
         # A command: printed whole, however narrow the terminal.
         console.print(

@@ -56,10 +56,12 @@ def module_api(module: str) -> Optional[str]:
 
 
 class ApiKnowledge:
-    """scan's judge of API uses, for one release line (the newest the matrix knows)."""
+    """scan's judge of API uses, for one release line (the newest final release the matrix
+    knows)."""
 
     def __init__(self, matrix: Matrix, rules: Optional[Rules] = None) -> None:
-        target = matrix.lines[0].line if matrix.lines else "2.0"
+        newest = matrix.newest_release or (matrix.lines[0] if matrix.lines else None)
+        target = newest.line if newest is not None else "2.0"
         self.rules = rules if rules is not None else load_rules()
         self.target = target
         self._judge = Judge(self.rules, ScanOptions((), target), matrix)
