@@ -281,3 +281,20 @@ def test_a_smoke_test_that_failed_a_kernel_shows_no_kernel_running() -> None:
     seen = Machine(dataclasses.replace(facts, smoke=smoke), f.FIXTURE_MATRIX).observations
     assert "gpu-conv-ran" in seen
     assert "gpu-xla-ran" not in seen and "gpu-kernels-ran" not in seen
+
+
+@pytest.mark.parametrize(
+    ("summary", "note"),
+    [
+        ("Missing CUDA libraries", "TensorFlow lists GPU:0 although missing CUDA libraries"),
+        (
+            "TensorFlow 2.15 has no code",
+            "TensorFlow lists GPU:0 although TensorFlow 2.15 has no code",
+        ),
+        ("Python 3.7: no wheel", "TensorFlow lists GPU:0 although Python 3.7: no wheel"),
+        ("NVIDIA driver too old", "TensorFlow lists GPU:0 although NVIDIA driver too old"),
+    ],
+)
+def test_the_note_reads_as_one_sentence_and_keeps_names(summary: str, note: str) -> None:
+    finding = causes.finding("driver.cuda", Severity.ERROR, "driver-too-old", summary)
+    assert overrule(finding, Machine(f.facts(), f.FIXTURE_MATRIX)).summary == note

@@ -36,14 +36,24 @@ def overrule(finding: Finding, machine: Machine) -> Finding:
     seen = refuting(finding, machine)
     if seen is None:
         return finding
-    summary = finding.summary
-    if summary[:1].isupper() and summary[1:2].islower():
-        summary = summary[0].lower() + summary[1:]
     return dataclasses.replace(
         finding,
         severity=Severity.INFO,
-        summary=f"{seen} although {summary}",
+        summary=f"{seen} although {_mid_sentence(finding.summary)}",
         detail=f"{seen}: what TensorFlow did wins over what tfdoctor inferred, so this is a "
         "note, not a problem; the fix applies only if it stops working."
         + (f"\n{finding.detail}" if finding.detail else ""),
     )
+
+
+#: Capitalised words that stay capitalised mid-sentence.
+_PROPER = frozenset({"Python", "Linux", "Windows", "Keras", "Docker", "Rosetta", "Kubernetes"})
+
+
+def _mid_sentence(summary: str) -> str:
+    """``summary`` continuing a sentence: a plain first word lower-cased ("Missing CUDA ..."
+    -> "missing CUDA ..."), names kept ("TensorFlow", "NVIDIA", "Python")."""
+    word = summary.split(" ", 1)[0]
+    if word[1:].islower() and word.isalpha() and word not in _PROPER:
+        return summary[0].lower() + summary[1:]
+    return summary
