@@ -71,9 +71,7 @@ CASES = [
     (
         "32-bit",
         "python.bits",
-        f.facts(
-            python=f.python(bits=32), packages=(f.pkg("numpy", "1.26.4"),), tensorflow=NOT_INSTALLED
-        ),
+        f.python32_machine(),
         Severity.ERROR,
         "64-bit wheels",
     ),

@@ -79,7 +79,7 @@ def test_list_shows_every_check_id() -> None:
             1,
             id="warning-strict",
         ),
-        pytest.param(f.facts(python=f.python(bits=32)), (), 2, id="error"),
+        pytest.param(f.python32_machine(), (), 2, id="error"),
         pytest.param(
             f.facts(tensorflow=None, errors=(ProbeError("tensorflow", "crashed", "boom"),)),
             ("--strict",),
@@ -112,7 +112,7 @@ def test_json_report_replays_to_the_same_findings(tmp_path: Path) -> None:
 
 
 def test_facts_from_stdin_and_selected_checks(tmp_path: Path) -> None:
-    text = json.dumps(to_json(f.facts(python=f.python(bits=32))))
+    text = json.dumps(to_json(f.python32_machine()))
     out = tfdoctor("check", "python.bits", "cpu.avx", "--facts", "-", "--json", stdin=text)
     ids = [x["id"] for x in json.loads(out.stdout)["findings"]]
     assert ids == ["python.bits", "cpu.avx"]
@@ -161,7 +161,7 @@ def test_bad_input_is_one_line_and_exit_3(
 
 
 def test_markdown_and_text_formats(tmp_path: Path) -> None:
-    path = write_facts(tmp_path, f.facts(python=f.python(bits=32)))
+    path = write_facts(tmp_path, f.python32_machine())
     md = tfdoctor("check", "--facts", str(path), "--format", "markdown")
     text = tfdoctor("check", "--facts", str(path), "--no-color")
     assert md.returncode == text.returncode == 2

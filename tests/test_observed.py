@@ -83,8 +83,17 @@ FACTORY_MACHINES = {"factory-gpu": f.facts(), "factory-cpu-only": f.cpu_only_mac
 
 def _imports(facts: Facts) -> Facts:
     tf = facts.tensorflow or TensorFlowFacts(status="ok", interpreter="python")
+    installed = Machine(facts, None).tf
+    # TensorFlow's own module answers with its version (a shadow module has none).
+    version = tf.version or (installed.version if installed is not None else "2.15.1")
     tf = dataclasses.replace(
-        tf, status="ok", error_type=None, error_message=None, signal=None, returncode=0
+        tf,
+        status="ok",
+        version=version,
+        error_type=None,
+        error_message=None,
+        signal=None,
+        returncode=0,
     )
     return dataclasses.replace(facts, tensorflow=tf)
 
@@ -298,3 +307,10 @@ def test_a_smoke_test_that_failed_a_kernel_shows_no_kernel_running() -> None:
 def test_the_note_reads_as_one_sentence_and_keeps_names(summary: str, note: str) -> None:
     finding = causes.finding("driver.cuda", Severity.ERROR, "driver-too-old", summary)
     assert overrule(finding, Machine(f.facts(), f.FIXTURE_MATRIX)).summary == note
+
+
+def test_an_import_that_loaded_a_shadow_is_no_observation() -> None:
+    # A module named tensorflow without a version is not TensorFlow: its "import" refutes
+    # nothing (tf-shadowed-module stands).
+    shadow = f.tensorflow(version=None, build_info={}, is_cuda_build=None, devices=())
+    assert Machine(f.facts(tensorflow=shadow), None).observations == {}

@@ -406,13 +406,7 @@ def tfdoctor(*args: str, env: Optional[dict[str, str]] = None) -> subprocess.Com
 @pytest.fixture
 def broken_facts(tmp_path: Path) -> Path:
     path = tmp_path / "facts.json"
-    # No TensorFlow installs on 32-bit Python (one that imported would overrule python.bits).
-    facts = f.facts(
-        python=f.python(bits=32),
-        packages=(f.pkg("numpy", "1.26.4"),),
-        tensorflow=f.tensorflow(status="not-installed", version=None, devices=()),
-    )
-    path.write_text(json.dumps(to_json(facts)), encoding="utf-8")
+    path.write_text(json.dumps(to_json(f.python32_machine())), encoding="utf-8")
     return path
 
 

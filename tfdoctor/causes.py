@@ -61,7 +61,6 @@ CONTRADICTED_BY: Mapping[str, tuple[str, ...]] = {
         "tf-not-installed",
         "tf-no-wheel-for-python",
         "tf-shadowed-module",
-        "wheel-mismatch",
         "numpy-abi",
         "protobuf-incompatible",
         "dependency-missing",

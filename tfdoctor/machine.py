@@ -555,8 +555,9 @@ class Machine(Record):
         listing and the import (the smoke child imports the examined TensorFlow)."""
         seen: dict[str, str] = {}
         tf = self.facts.tensorflow
-        if tf is not None and tf.status == "ok":
-            seen["tf-imports"] = f"TensorFlow {tf.version or ''} imports".replace("  ", " ")
+        # Without a version the import loaded some other module named tensorflow (a shadow).
+        if tf is not None and tf.status == "ok" and tf.version:
+            seen["tf-imports"] = f"TensorFlow {tf.version} imports"
             listed = [d for d in tf.devices if d.device_type == "GPU"]
             if listed:
                 names = ", ".join(_short_device(d.name) for d in listed)
