@@ -212,6 +212,16 @@ def cpu_only_machine(**kw: Any) -> Facts:
     return dataclasses.replace(base, **kw)
 
 
+def python32_machine() -> Facts:
+    """A 32-bit Python: no TensorFlow wheel installs there, so there is none to import (one
+    that imported would make ``python.bits`` only a note: observed beats inferred)."""
+    return facts(
+        python=python(bits=32),
+        packages=(pkg("numpy", "1.26.4"),),
+        tensorflow=tensorflow(status="not-installed", version=None, devices=()),
+    )
+
+
 #: The frozen test matrix (tests/data/matrix/fixture.yaml): check logic is tested against it,
 #: not against the shipped compat_matrix.yaml, so a new release there breaks no test.
 FIXTURE_MATRIX_PATH = Path(__file__).resolve().parent / "data" / "matrix" / "fixture.yaml"

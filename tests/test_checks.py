@@ -23,7 +23,14 @@ from tfdoctor.checks import (
     select_checks,
 )
 from tfdoctor.checks._context import CheckContext
-from tfdoctor.facts import DriverFacts, Facts, GpuFacts, LibraryCandidate, ProbeError
+from tfdoctor.facts import (
+    DeviceFacts,
+    DriverFacts,
+    Facts,
+    GpuFacts,
+    LibraryCandidate,
+    ProbeError,
+)
 from tfdoctor.findings import Finding, Severity
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -47,6 +54,12 @@ DLOPEN = "libcudart.so.12: cannot open shared object file: No such file or direc
 SECOND_GPU = GpuFacts(1, "Tesla T4", "GPU-aa", None, "7.5", 16 * 2**30, 0, None, 0, 3)
 
 #: cuDNN missing, and TensorFlow listing no GPU and saying why.
+# Machines whose TensorFlow shows what the finding claims: a rule contradicted by what
+# TensorFlow showed (it imports, it lists the GPU) is only a note (tests/test_observed.py).
+NO_GPU_TF = f.tensorflow(devices=(DeviceFacts("/physical_device:CPU:0", "CPU"),))
+NOT_INSTALLED = f.tensorflow(status="not-installed", version=None, devices=())
+SIGILL = f.tensorflow(status="signal", signal="SIGILL", devices=())
+
 LIBS_MISSING = f.facts(
     cuda_libs=f.cuda_libs(f.lib("cudnn", "libcudnn.so.8")),
     tensorflow=f.tensorflow(devices=(), log_errors=("Cannot dlopen some GPU libraries.",)),
@@ -55,7 +68,13 @@ LIBS_MISSING = f.facts(
 CASES = [
     # (id, check, facts, severity, text that must appear in summary+fix)
     ("healthy-bits", "python.bits", f.facts(), Severity.OK, "64-bit"),
-    ("32-bit", "python.bits", f.facts(python=f.python(bits=32)), Severity.ERROR, "64-bit wheels"),
+    (
+        "32-bit",
+        "python.bits",
+        f.python32_machine(),
+        Severity.ERROR,
+        "64-bit wheels",
+    ),
     ("venv", "python.environment", f.facts(), Severity.OK, "venv"),
     (
         "system-python",
@@ -75,14 +94,17 @@ CASES = [
     (
         "rosetta",
         "platform.rosetta",
-        f.facts(platform=f.platform(system="Darwin", machine="x86_64", rosetta=True)),
+        f.facts(
+            platform=f.platform(system="Darwin", machine="x86_64", rosetta=True),
+            tensorflow=SIGILL,
+        ),
         Severity.ERROR,
         "arch -arm64",
     ),
     (
         "wsl1",
         "platform.wsl",
-        f.facts(platform=f.platform(wsl="WSL1")),
+        f.facts(platform=f.platform(wsl="WSL1"), tensorflow=NO_GPU_TF),
         Severity.WARNING,
         "wsl --set-version",
     ),
@@ -91,7 +113,7 @@ CASES = [
     (
         "no-avx",
         "cpu.avx",
-        f.facts(cpu=f.cpu(flags=("sse4_1", "sse4_2"))),
+        f.facts(cpu=f.cpu(flags=("sse4_1", "sse4_2")), tensorflow=SIGILL),
         Severity.ERROR,
         "lacks AVX",
     ),
@@ -137,7 +159,7 @@ CASES = [
     (
         "no-tf",
         "packages.tensorflow",
-        f.facts(packages=(f.pkg("numpy", "2.0.0"),)),
+        f.facts(packages=(f.pkg("numpy", "2.0.0"),), tensorflow=NOT_INSTALLED),
         Severity.WARNING,
         '-m pip install "tensorflow[and-cuda]==',
     ),
@@ -253,7 +275,8 @@ CASES = [
                     "version-mismatch",
                     "Failed to initialize NVML: Driver/library version mismatch",
                 ),
-            )
+            ),
+            tensorflow=NO_GPU_TF,
         ),
         Severity.ERROR,
         "sudo reboot",
@@ -261,21 +284,24 @@ CASES = [
     (
         "no-permission",
         "driver.nvidia",
-        f.facts(driver=DriverFacts("none", error=ProbeError("driver", "no-permission", "denied"))),
+        f.facts(
+            driver=DriverFacts("none", error=ProbeError("driver", "no-permission", "denied")),
+            tensorflow=NO_GPU_TF,
+        ),
         Severity.ERROR,
         "usermod -aG video",
     ),
     (
         "container-without-toolkit",
         "driver.nvidia",
-        f.facts(driver=f.NO_DRIVER, platform=f.platform(container="docker")),
+        f.facts(driver=f.NO_DRIVER, platform=f.platform(container="docker"), tensorflow=NO_GPU_TF),
         Severity.ERROR,
         "--gpus all",
     ),
     (
         "host-nodes-without-driver-library",
         "driver.nvidia",
-        f.facts(driver=f.NO_DRIVER),
+        f.facts(driver=f.NO_DRIVER, tensorflow=NO_GPU_TF),
         Severity.ERROR,
         "Reinstall the NVIDIA driver",
     ),

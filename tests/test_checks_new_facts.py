@@ -65,7 +65,10 @@ def test_a_gpu_on_the_bus_without_the_module(
     nvidia_kernel: NvidiaKernelFacts, command: str
 ) -> None:
     facts = f.facts(
-        driver=NOT_LOADED, platform=f.platform(nvidia_device_nodes=()), nvidia_kernel=nvidia_kernel
+        driver=NOT_LOADED,
+        platform=f.platform(nvidia_device_nodes=()),
+        nvidia_kernel=nvidia_kernel,
+        tensorflow=f.tensorflow(devices=()),
     )
     (finding,) = judge("driver.nvidia", facts)
     assert (finding.severity, finding.cause) == (Severity.ERROR, "driver-not-loaded")

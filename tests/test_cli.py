@@ -79,7 +79,7 @@ def test_list_shows_every_check_id() -> None:
             1,
             id="warning-strict",
         ),
-        pytest.param(f.facts(python=f.python(bits=32)), (), 2, id="error"),
+        pytest.param(f.python32_machine(), (), 2, id="error"),
         pytest.param(
             f.facts(tensorflow=None, errors=(ProbeError("tensorflow", "crashed", "boom"),)),
             ("--strict",),
@@ -112,7 +112,7 @@ def test_json_report_replays_to_the_same_findings(tmp_path: Path) -> None:
 
 
 def test_facts_from_stdin_and_selected_checks(tmp_path: Path) -> None:
-    text = json.dumps(to_json(f.facts(python=f.python(bits=32))))
+    text = json.dumps(to_json(f.python32_machine()))
     out = tfdoctor("check", "python.bits", "cpu.avx", "--facts", "-", "--json", stdin=text)
     ids = [x["id"] for x in json.loads(out.stdout)["findings"]]
     assert ids == ["python.bits", "cpu.avx"]
@@ -161,7 +161,7 @@ def test_bad_input_is_one_line_and_exit_3(
 
 
 def test_markdown_and_text_formats(tmp_path: Path) -> None:
-    path = write_facts(tmp_path, f.facts(python=f.python(bits=32)))
+    path = write_facts(tmp_path, f.python32_machine())
     md = tfdoctor("check", "--facts", str(path), "--format", "markdown")
     text = tfdoctor("check", "--facts", str(path), "--no-color")
     assert md.returncode == text.returncode == 2
@@ -307,11 +307,15 @@ def test_output_to_a_closed_pipe_is_one_line_and_exit_3(command: tuple[str, ...]
 @pytest.mark.skipif(sys.platform == "win32", reason="needs POSIX signals and sh")
 def _interrupting_python(tmp_path: Path, answers_version: bool) -> Path:
     """An "interpreter" that interrupts the doctor while the doctor waits for it, as Ctrl-C
-    in a terminal would: the doctor is surely inside a command when the signal lands. With
-    ``answers_version`` it passes the doctor's version question to this Python first."""
+    in a terminal would: the doctor is surely inside a command when the signal lands.
+
+    With ``answers_version`` it is this Python for everything but the environment probe
+    (the version question, the cuInit child a command may start before it has even parsed
+    its options), and interrupts only there, inside the probes; without, at once.
+    """
     python = tmp_path / "python"
     passthrough = (
-        f'case "$2" in *tfdoctor-python*) exec "{sys.executable}" "$@";; esac\n'
+        f'case "$*" in *env_info*) ;; *) exec "{sys.executable}" "$@";; esac\n'
         if answers_version
         else ""
     )

@@ -406,7 +406,7 @@ def tfdoctor(*args: str, env: Optional[dict[str, str]] = None) -> subprocess.Com
 @pytest.fixture
 def broken_facts(tmp_path: Path) -> Path:
     path = tmp_path / "facts.json"
-    path.write_text(json.dumps(to_json(f.facts(python=f.python(bits=32)))), encoding="utf-8")
+    path.write_text(json.dumps(to_json(f.python32_machine())), encoding="utf-8")
     return path
 
 

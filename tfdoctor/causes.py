@@ -46,10 +46,63 @@ class Cause(Record):
     title: str
     explanation: str
     links: tuple[str, ...] = ()
+    #: Kinds of observation (:data:`tfdoctor.machine.OBSERVATION_KINDS`) that show the opposite
+    #: of what this cause claims: where TensorFlow showed one, a finding resting on the cause is
+    #: at most a note (:mod:`tfdoctor.checks.observed`). Filled from :data:`CONTRADICTED_BY`.
+    contradicted_by: tuple[str, ...] = ()
+
+
+#: Observed beats inferred, the one relation: each kind of observation, and the causes whose
+#: claim it refutes. "TensorFlow cannot import" falls to an import that ran; "TensorFlow cannot
+#: use the GPU" to a GPU in its device list; "this GPU is ignored" to a list with every GPU;
+#: "GPU kernels (convolutions, XLA's) cannot run" to the smoke test running them there.
+CONTRADICTED_BY: Mapping[str, tuple[str, ...]] = {
+    "tf-imports": (
+        "tf-not-installed",
+        "tf-no-wheel-for-python",
+        "tf-shadowed-module",
+        "numpy-abi",
+        "protobuf-incompatible",
+        # Not dependency-missing: it also names requirements TensorFlow imports only when a
+        # feature is used, which an import that ran does not refute (its check already weighs
+        # the import for the ones imported at start).
+        "cpu-lacks-avx",
+        "cpu-emulated",
+        "glibc-too-old",
+        "msvc-runtime-missing",
+        "python-32bit",
+        "import-failed-unknown",
+        "import-crash",
+        "import-hang",
+    ),
+    "tf-lists-gpu": (
+        "tf-cpu-only-build",
+        "windows-native-gpu-ended",
+        "wsl1",
+        "driver-not-loaded",
+        "driver-libraries-missing",
+        "driver-version-mismatch",
+        "driver-no-permission",
+        "driver-too-old",
+        "cuinit-unknown-error",
+        "container-no-gpu",
+        "cuda-libs-missing",
+        "cuda-libs-off-path",
+        "cuda-wheels-unfound",
+        "conda-cuda-mismatch",
+        "gpu-unseen-no-reason",
+        "cuda-visible-devices-hidden",
+    ),
+    "tf-lists-every-gpu": ("gpu-arch-unsupported",),
+    "gpu-kernels-ran": ("gpu-known-failure", "gpu-arch-unsupported", "gpu-ptx-driver-too-old"),
+    "gpu-conv-ran": ("cudnn-version-mismatch", "cudnn-shadowed", "gpu-library-init-failed"),
+    "gpu-xla-ran": ("ptxas-too-new", "ptxas-too-old", "ptxas-missing", "libdevice-missing"),
+}
 
 
 def _c(cid: str, title: str, explanation: str, *links: str) -> tuple[str, Cause]:
-    return cid, Cause(cid, title, explanation, links)
+    refuted_by = tuple(kind for kind, ids in CONTRADICTED_BY.items() if cid in ids)
+    return cid, Cause(cid, title, explanation, links, refuted_by)
 
 
 #: Every cause, by id. Ids are stable: reports, ``explain`` and ``scan`` name them.
@@ -331,6 +384,15 @@ CAUSES: Mapping[str, Cause] = dict(
             "Without machine code for the GPU the driver compiles every kernel from PTX at "
             "first use, which takes minutes; a release with machine code for it starts at once.",
             "https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#just-in-time-compilation",
+        ),
+        _c(
+            "gpu-ptx-driver-too-old",
+            "The driver is too old for the wheel's PTX for this GPU",
+            "Without machine code for the GPU every kernel is compiled from the wheel's PTX by "
+            "the driver, which accepts PTX only from CUDA releases it supports: TensorFlow "
+            "lists the GPU, then its kernels fail ('CUDA_ERROR_UNSUPPORTED_PTX_VERSION', 'the "
+            "provided PTX was compiled with an unsupported toolchain').",
+            "https://docs.nvidia.com/deploy/cuda-compatibility/index.html",
         ),
         _c(
             "gpu-known-failure",

@@ -43,6 +43,7 @@ from tfdoctor.facts import (
     GpuFacts,
     PackageFacts,
     PythonFacts,
+    SmokeFacts,
     TensorFlowFacts,
     normalize_name,
 )
@@ -113,6 +114,21 @@ LAZY_IMPORTS: Mapping[str, str] = {
 #: the Keras packages released with it.
 COMPANION_TARGETS = (*TF_DISTRIBUTIONS, "tf-keras", "keras")
 
+#: What TensorFlow itself can show working, by kind: the import, its device list, kernels run
+#: on the GPU by the smoke test. An inference that says the opposite (a cause's
+#: ``contradicted_by`` in :mod:`tfdoctor.causes`) is at most a note: observed beats inferred.
+OBSERVATION_KINDS: Mapping[str, str] = {
+    "tf-imports": "TensorFlow imported in the examined interpreter",
+    "tf-lists-gpu": "TensorFlow listed at least one GPU",
+    "tf-lists-every-gpu": "TensorFlow listed a GPU for each GPU the driver lists",
+    "gpu-kernels-ran": "the smoke test ran every kernel it tried on each of the driver's GPUs",
+    "gpu-conv-ran": "the smoke test's convolutions (cuDNN) ran on each of the driver's GPUs",
+    "gpu-xla-ran": "the smoke test's XLA-compiled kernel ran on each of the driver's GPUs",
+}
+#: Smoke kernels by the part of the GPU stack they need (kernel names: ``SmokeResult.kernel``).
+_CONV_KERNELS = ("conv2d-forward", "conv2d-backward")
+_XLA_KERNELS = ("xla-dense",)
+
 #: Driver error reasons that, without ``/dev/nvidia*`` nodes or PCI devices, mean "no GPU".
 _ABSENT_REASONS = frozenset({"library-not-found", "driver-not-loaded", "no-gpu"})
 
@@ -147,11 +163,28 @@ def tf_shadow(python: Optional[PythonFacts], providers: Sequence[PackageFacts]) 
 
 
 @record
+class LogHints(Record):
+    """What a log says or implies about the machine that no probe recorded (``explain``
+    without facts): used to fit fixes, never written into the facts. Each None when the log
+    gives no sign of it."""
+
+    #: ``linux``, ``windows`` or ``macos``.
+    os: Optional[str] = None
+    #: The Python minor version (``3.11``).
+    python: Optional[str] = None
+    conda: bool = False
+    wsl: bool = False
+
+
+@record
 class Machine(Record):
     """The derived view of one :class:`Facts` (and the matrix): build it with :func:`view`."""
 
     facts: Facts
     matrix: Optional[Matrix]
+    #: What a log adds where the facts hold nothing (no probe ran): the operating system and
+    #: Python version it shows or implies. Never the machine's architecture or interpreter.
+    hints: Optional[LogHints] = None
 
     # --- TensorFlow ---------------------------------------------------------------------------
 
@@ -353,12 +386,16 @@ class Machine(Record):
     @functools.cached_property
     def os(self) -> Optional[str]:
         """``linux``, ``windows`` or ``macos`` (WSL counts as Linux)."""
-        return PLATFORMS[self.platform] if self.platform else None
+        if self.platform:
+            return PLATFORMS[self.platform]
+        return self.hints.os if self.facts.platform is None and self.hints else None
 
     @property
     def wsl(self) -> Optional[str]:
         """``WSL1``/``WSL2`` under the Windows Subsystem for Linux."""
-        return self.facts.platform.wsl if self.facts.platform else None
+        if self.facts.platform is None:
+            return "WSL2" if self.hints is not None and self.hints.wsl else None
+        return self.facts.platform.wsl
 
     @property
     def container(self) -> Optional[str]:
@@ -378,6 +415,8 @@ class Machine(Record):
     def in_conda(self) -> bool:
         """The interpreter lives in a conda environment (conda commands apply)."""
         py = self.facts.python
+        if py is None and self.hints is not None and self.hints.conda:
+            return True
         return self.facts.conda is not None or (py is not None and py.env_kind == "conda")
 
     @functools.cached_property
@@ -410,6 +449,13 @@ class Machine(Record):
         if py.env_kind in ("venv", "virtualenv"):
             return "venv"
         return py.env_kind
+
+    @functools.cached_property
+    def python_version(self) -> Optional[str]:
+        """The examined interpreter's version (the probe's, else the log's hint)."""
+        if self.facts.python is not None:
+            return self.facts.python.version
+        return self.hints.python if self.hints is not None else None
 
     @functools.cached_property
     def python_exe(self) -> str:
@@ -466,7 +512,7 @@ class Machine(Record):
     @functools.cached_property
     def target(self) -> Target:
         """This machine as a matrix target: Python, platform, driver and its oldest GPU."""
-        python = python_minor(self.facts.python.version) if self.facts.python else None
+        python = python_minor(self.python_version) if self.python_version else None
         drv = self.facts.driver
         driver = drv.driver_version if drv is not None and drv.gpus else None
         caps = self.gpu_capabilities
@@ -479,7 +525,7 @@ class Machine(Record):
         """PEP 508 marker variables of the examined interpreter, as far as the facts tell."""
         python, plat = self.facts.python, self.facts.platform
         return marker_environment(
-            python_version=None if python is None else python.version,
+            python_version=self.python_version,
             implementation=None if python is None else python.implementation,
             system=None if plat is None else plat.system,
             machine=None if plat is None else plat.machine,
@@ -526,6 +572,41 @@ class Machine(Record):
         if self.device_nodes or self.pci_gpus:
             return "driver-broken"
         return "absent"
+
+    # --- what TensorFlow itself showed ------------------------------------------------------
+
+    @functools.cached_property
+    def observations(self) -> Mapping[str, str]:
+        """Each kind of :data:`OBSERVATION_KINDS` that the facts show, with the plain words
+        of what was seen (``TensorFlow lists GPU:0``). A kernel run on a GPU implies the
+        listing and the import (the smoke child imports the examined TensorFlow)."""
+        seen: dict[str, str] = {}
+        tf = self.facts.tensorflow
+        # Without a version the import loaded some other module named tensorflow (a shadow).
+        if tf is not None and tf.status == "ok" and tf.version:
+            seen["tf-imports"] = f"TensorFlow {tf.version} imports"
+            listed = [d for d in tf.devices if d.device_type == "GPU"]
+            if listed:
+                names = ", ".join(_short_device(d.name) for d in listed)
+                seen["tf-lists-gpu"] = f"TensorFlow lists {names}"
+                caps = [d.details.get("compute_capability") for d in listed]
+                if _covers(self.gpus, len(listed), [c for c in caps if c]):
+                    seen["tf-lists-every-gpu"] = seen["tf-lists-gpu"]
+        smoke = self.facts.smoke
+        if smoke is not None:
+            for kind, kernels, what in (
+                ("gpu-kernels-ran", None, "kernels"),
+                ("gpu-conv-ran", _CONV_KERNELS, "convolutions (cuDNN)"),
+                ("gpu-xla-ran", _XLA_KERNELS, "XLA-compiled kernel"),
+            ):
+                ran = _ran_on_gpus(smoke, kernels, len(self.gpus))
+                if ran:
+                    seen[kind] = f"The smoke test's {what} ran on {', '.join(ran)}"
+            if "gpu-kernels-ran" in seen:
+                seen.setdefault("tf-imports", "The smoke test imported TensorFlow")
+                seen.setdefault("tf-lists-gpu", seen["gpu-kernels-ran"])
+                seen.setdefault("tf-lists-every-gpu", seen["gpu-kernels-ran"])
+        return seen
 
     # --- CUDA libraries ------------------------------------------------------------------------
 
@@ -828,6 +909,48 @@ def applicable_requirements(
                 continue
         out.append((name, str(req.specifier)))
     return out
+
+
+def _short_device(name: str) -> str:
+    """``/physical_device:GPU:0`` -> ``GPU:0``."""
+    return name.rsplit("device:", 1)[-1].lstrip("/")
+
+
+def _covers(gpus: Sequence[GpuFacts], listed: int, listed_caps: Sequence[str]) -> bool:
+    """TensorFlow's ``listed`` GPUs (with the compute capabilities it gave) account for every
+    GPU the driver lists: as many, and of the same capabilities where TensorFlow said."""
+    if listed < len(gpus):
+        return False
+    if len(listed_caps) < listed:
+        return True  # TensorFlow gave no capability for some: the count decides
+    remaining = list(listed_caps)
+    for gpu in gpus:
+        if gpu.compute_capability is None:
+            continue
+        if gpu.compute_capability not in remaining:
+            return False
+        remaining.remove(gpu.compute_capability)
+    return True
+
+
+def _ran_on_gpus(
+    smoke: SmokeFacts, kernels: Optional[Sequence[str]], driver_gpus: int
+) -> list[str]:
+    """The GPUs on which the smoke test ran ``kernels`` (every kernel when None), each where it
+    was pinned and without a wrong result; empty unless that holds on every GPU tested and the
+    GPUs tested are at least as many as the driver lists."""
+    ran: list[str] = []
+    for device in smoke.devices:
+        if device.device_type != "GPU":
+            continue
+        results = [r for r in device.results if kernels is None or r.kernel in kernels]
+        good = [
+            r for r in results if r.status == "ok" and r.placed_on == r.device and r.ok is not False
+        ]
+        if not results or len(good) != len(results):
+            return []
+        ran.append(_short_device(device.name))
+    return ran if ran and len(ran) >= driver_gpus else []
 
 
 def _norm_dir(path: str) -> str:

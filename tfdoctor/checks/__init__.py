@@ -2,9 +2,11 @@
 
 Each check has a stable id, written once, here; it guards its inputs first (no facts -> an
 ``unknown`` finding, never a silent pass) and its findings carry its id (the one exception is
-:data:`FINDING_IDS`). A check that raises becomes a ``doctor.crashed`` finding naming it; the
-other checks still run. Named subsets (:data:`SMOKE`, :data:`GPU_GATE`, the checks an option
-asks for) live beside the registry, so no caller filters checks by id strings.
+:data:`FINDING_IDS`). A finding whose cause what TensorFlow showed contradicts (it imported,
+it lists the GPU, the smoke test ran kernels there) becomes a note naming that observation
+(:mod:`tfdoctor.checks.observed`). A check that raises becomes a ``doctor.crashed`` finding
+naming it; the other checks still run. Named subsets (:data:`SMOKE`, :data:`GPU_GATE`, the
+checks an option asks for) live beside the registry, so no caller filters checks by id strings.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from tfdoctor.checks import (
     container,
     drift,
     gpu,
+    observed,
     platform,
     python,
     runtime,
@@ -265,4 +268,7 @@ def _run_one(ctx: CheckContext, check: Check) -> tuple[Finding, ...]:
                 check=check.id,
             ),
         )
-    return tuple(dataclasses.replace(f, check=check.id) for f in produced)
+    # Observed beats inferred: a finding that what TensorFlow showed contradicts is a note.
+    return tuple(
+        observed.overrule(dataclasses.replace(f, check=check.id), ctx.machine) for f in produced
+    )

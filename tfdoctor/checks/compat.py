@@ -388,7 +388,7 @@ def check_compute_capability(ctx: CheckContext) -> Iterator[Finding]:
                 yield causes.finding(
                     "gpu.compute-capability",
                     Severity.ERROR,
-                    "driver-too-old",
+                    "gpu-ptx-driver-too-old",
                     f"{label} runs TensorFlow {pkg.version} only through PTX JIT, which needs "
                     f"driver >= {ptx_floor.version}",
                     detail + f" {ptx_floor.rule}; this driver is {drv.driver_version}.",

@@ -32,6 +32,7 @@ from tfdoctor.evidence.pip import (
 )
 from tfdoctor.evidence.traceback import (
     MAX_TRACEBACKS,
+    Inferred,
     Traceback,
     origin_of,
     path_hints,
@@ -44,12 +45,10 @@ from tfdoctor.facts import (
     Facts,
     GpuFacts,
     PackageFacts,
-    PlatformFacts,
-    PythonFacts,
     TensorFlowFacts,
 )
 from tfdoctor.findings import Finding, Fix, Report, Severity
-from tfdoctor.machine import Machine, library_of
+from tfdoctor.machine import LogHints, Machine, library_of
 from tfdoctor.matrix import Matrix, version_key
 from tfdoctor.records import Record, record
 from tfdoctor.signatures import BENIGN, EVIDENCE, Signature, Signatures
@@ -179,7 +178,9 @@ class Revealed(Record):
 
     tf_version: Optional[str] = None
     tf_dist: Optional[str] = None
+    #: The Python version the log states, else the one a path implies (then in ``inferred``).
     python: Optional[str] = None
+    #: The operating system library names or path styles imply (always in ``inferred``).
     os: Optional[str] = None
     cudnn_loaded: Optional[str] = None
     cudnn_compiled: Optional[str] = None
@@ -193,16 +194,17 @@ class Revealed(Record):
     conda: bool = False
     #: What pip said it could see for this interpreter and platform.
     pip_refusals: tuple[PipRefusal, ...] = ()
+    #: Facts the log does not state but its paths and file names imply, each with its basis.
+    inferred: tuple[Inferred, ...] = ()
 
     def known(self) -> list[str]:
-        """What the log shows, as phrases."""
+        """What the log states, as phrases (not what it only implies: :attr:`inferred`)."""
         out = []
+        guessed = {hint.fact for hint in self.inferred}
         if self.tf_version:
             out.append(f"TensorFlow {self.tf_version}")
-        if self.python:
+        if self.python and "python" not in guessed:
             out.append(f"Python {self.python}")
-        if self.os:
-            out.append({"linux": "Linux", "windows": "Windows", "macos": "macOS"}[self.os])
         if self.cudnn_compiled:
             out.append(f"a build for cuDNN {self.cudnn_compiled}")
         if self.cudnn_loaded:
@@ -242,23 +244,36 @@ def cudnn_dotted(value: Optional[str]) -> Optional[str]:
     return value
 
 
-def _os_of(lines: Sequence[str], libraries: Sequence[str]) -> Optional[str]:
-    """The operating system the cited lines show: library names, then path styles."""
-    if any(lib.endswith(".dll") for lib in libraries):
-        return "windows"
-    if any(".so" in lib for lib in libraries):
-        return "linux"
-    text = "\n".join(lines)
-    if re.search(r"(?:^|[\s\"'(])/Users/|\.dylib\b|\bon darwin$", text, re.MULTILINE):
-        return "macos"
-    if re.search(r"\b[A-Za-z]:\\|\\(?:site|dist)-packages\\|\.dll\b", text):
-        return "windows"
-    if re.search(
-        r"(?:^|[\s\"'(])/(?:usr|home|opt|root|lib|lib64|content|workspace|mnt)/|\.so\b"
-        r"|core dumped|/sbin/ldconfig",
-        text,
-    ):
-        return "linux"
+#: Path styles and words that imply an operating system, in the order they are tried.
+_OS_TEXT = (
+    ("macos", re.compile(r"(?:^|[\s\"'(])/Users/|\.dylib\b|\bon darwin$", re.MULTILINE)),
+    ("windows", re.compile(r"\b[A-Za-z]:\\|\\(?:site|dist)-packages\\|\.dll\b")),
+    (
+        "linux",
+        re.compile(
+            r"(?:^|[\s\"'(])/(?:usr|home|opt|root|lib|lib64|content|workspace|mnt)/|\.so\b"
+            r"|core dumped|/sbin/ldconfig"
+        ),
+    ),
+)
+
+
+def _os_of(
+    lines: Sequence[str], libraries: Sequence[str], frames: Sequence[str] = ()
+) -> Optional[Inferred]:
+    """The operating system the cited lines and the tracebacks' file paths (``frames``)
+    imply (no log states it), with what implies it: library names, then path styles."""
+    for lib in libraries:
+        if lib.endswith(".dll"):
+            return Inferred("os", "windows", lib)
+    for lib in libraries:
+        if ".so" in lib:
+            return Inferred("os", "linux", lib)
+    text = "\n".join((*lines, *(f" {path}" for path in frames)))
+    for name, pattern in _OS_TEXT:
+        match = pattern.search(text)
+        if match is not None:
+            return Inferred("os", name, match.group(0).strip())
     return None
 
 
@@ -268,10 +283,19 @@ def reveal(evidence: Evidence) -> Revealed:
     libraries = evidence.values("library")
     site = evidence.first("site_packages")
     python = evidence.first("python_version")
+    inferred: list[Inferred] = []
     if python is None and site is not None:
         match = re.search(r"python(3\.\d+)[/\\]|Python3(\d+)[/\\]", site)
         if match is not None:
             python = match.group(1) or f"3.{match.group(2)}"
+            inferred.append(Inferred("python", python, site))
+    conda = site is not None and bool(re.search(r"conda|[/\\]envs[/\\]", site))
+    if conda and site is not None:
+        inferred.append(Inferred("environment", "a conda environment", site))
+    frames = [f.path for tb in evidence.tracebacks for f in tb.frames]
+    os_hint = _os_of(lines, libraries, frames)
+    if os_hint is not None:
+        inferred.append(os_hint)
     compiled = evidence.first("cudnn_compiled")
     loaded = evidence.first("cudnn_loaded") or evidence.first("cudnn_version")
     caps = evidence.values("compute_capability")
@@ -280,7 +304,7 @@ def reveal(evidence: Evidence) -> Revealed:
         tf_version=evidence.first("tf_version", evidence_only=True),
         tf_dist=evidence.first("dist", evidence_only=True),
         python=python,
-        os=_os_of(lines, libraries),
+        os=os_hint.value if os_hint is not None else None,
         cudnn_loaded=cudnn_dotted(loaded),
         cudnn_compiled=cudnn_dotted(compiled),
         cuda_version=evidence.first("cuda_version"),
@@ -290,13 +314,18 @@ def reveal(evidence: Evidence) -> Revealed:
         numpy_version=evidence.first("numpy_version"),
         site_packages=site,
         wsl="/usr/lib/wsl/" in text,
-        conda=site is not None and bool(re.search(r"conda|[/\\]envs[/\\]", site)),
+        conda=conda,
         pip_refusals=tuple(evidence.refusals),
+        inferred=tuple(inferred),
     )
 
 
 def log_facts(revealed: Revealed, evidence: Evidence, base: Optional[Facts], version: str) -> Facts:
-    """Facts holding only what the log shows, over ``base`` (a machine's facts) when given."""
+    """Facts holding only what the log shows, over ``base`` (a machine's facts) when given.
+
+    What the log does not show stays unknown: no interpreter, word size, architecture or
+    operating system is made up for it (what the log implies of the Python and the operating
+    system reaches the fixes through :func:`log_hints`, marked inferred in the report)."""
     now = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
     facts = base or Facts(tfdoctor_version=version, collected_at=now)
     cited = tuple(evidence.cited_lines()[:MAX_LOG_ERRORS])
@@ -318,33 +347,6 @@ def log_facts(revealed: Revealed, evidence: Evidence, base: Optional[Facts], ver
         )
     if revealed.numpy_version and "numpy" not in names:
         packages.append(PackageFacts("numpy", revealed.numpy_version, ""))
-    python = facts.python
-    if python is None and revealed.python:
-        python = PythonFacts(
-            version=revealed.python,
-            implementation="CPython",
-            executable="",
-            bits=64,
-            env_kind="conda" if revealed.conda else "unknown",
-            prefix="",
-            base_prefix="",
-            pip_version=None,
-        )
-    platform = facts.platform
-    if platform is None and revealed.os in ("linux", "windows"):
-        # TensorFlow's CUDA builds and pip's manylinux wheels are x86-64 where the log names
-        # no architecture; the fixes say so where it matters.
-        platform = PlatformFacts(
-            system="Linux" if revealed.os == "linux" else "Windows",
-            release="",
-            os_name="",
-            machine="x86_64" if revealed.os == "linux" else "AMD64",
-            libc="",
-            libc_version=None,
-            wsl="WSL2" if revealed.wsl else None,
-            container=None,
-            rosetta=False,
-        )
     driver = facts.driver
     if driver is None and (revealed.compute_capability or revealed.driver_version):
         gpus: tuple[GpuFacts, ...] = ()
@@ -361,10 +363,13 @@ def log_facts(revealed: Revealed, evidence: Evidence, base: Optional[Facts], ver
         facts,
         tensorflow=tf,
         packages=tuple(packages) if packages else facts.packages,
-        python=python,
-        platform=platform,
         driver=driver,
     )
+
+
+def log_hints(revealed: Revealed) -> LogHints:
+    """What the log says or implies of the operating system and Python, for fitting fixes."""
+    return LogHints(os=revealed.os, python=revealed.python, conda=revealed.conda, wsl=revealed.wsl)
 
 
 # --- findings -------------------------------------------------------------------------------
@@ -605,8 +610,10 @@ def _cause_finding(
     final = cause
     if builder is not None:
         final, fix = builder(m, r, hits)
-    if fix is not None and (m.tf is None or m.platform is None):
+    if fix is not None and (m.tf is None or m.os is None):
         fix = _without_extra_installs(fix)
+    elif fix is not None and m.platform is None:
+        fix = _extra_for_unknown_architecture(fix)
     gpu = _gpu_shown(m, r)
     rank = max(
         _SEVERITY[(h.signature.severity_with_gpu if gpu else None) or h.signature.severity].rank
@@ -622,6 +629,8 @@ def _cause_finding(
     known = r.known()
     if known:
         parts.append("The log shows: " + ", ".join(known) + ".")
+    if inferred:
+        parts.append(inferred)
     unknown = [] if with_facts else r.unknown()
     if unknown:
         parts.append(
@@ -631,8 +640,6 @@ def _cause_finding(
             "--facts, for one fitted to it)."
         )
     summary = hits[0].signature.summary if final == cause else causes.CAUSES[final].title
-    if inferred:
-        parts.append(inferred)
     return causes.finding(
         f"explain.{final}",
         severity,
@@ -654,6 +661,19 @@ def _without_extra_installs(fix: Fix) -> Fix:
         fix.text + " (Which release installs here depends on the platform and Python, which "
         "the log does not show: `tfdoctor matrix --python-version X.Y` lists them.)",
         kept,
+    )
+
+
+def _extra_for_unknown_architecture(fix: Fix) -> Fix:
+    """``fix`` saying that its CUDA extra serves some architectures only: the log shows the
+    operating system (or implies it) but never the machine's architecture."""
+    if not any("[and-cuda]" in c for c in fix.commands):
+        return fix
+    return Fix(
+        fix.text + " (The extra installs NVIDIA's CUDA wheels only on the platforms whose "
+        "wheels declare it, Linux x86-64 first; the log does not show this machine's "
+        "architecture.)",
+        fix.commands,
     )
 
 
@@ -704,7 +724,7 @@ def explain(
     evidence = scan(lines, signatures)
     revealed = reveal(evidence)
     merged = log_facts(revealed, evidence, facts, version)
-    machine = Machine(merged, matrix)
+    machine = Machine(merged, matrix, log_hints(revealed))
     by_cause: dict[str, list[Hits]] = {}
     benign: list[Hits] = []
     for hit in sorted(evidence.hits.values(), key=lambda h: h.first):
@@ -740,7 +760,7 @@ def explain(
         installed = machine.tf.version if machine.tf is not None else None
         for found in api_findings(evidence.tracebacks, knowledge, installed):
             findings[found.id] = found
-    inferred = _inferred(evidence)
+    inferred = _inferred(evidence, revealed)
     for cause, hits in by_cause.items():
         found = _cause_finding(cause, hits, machine, revealed, facts is not None, inferred)
         if found.id not in findings:
@@ -768,11 +788,14 @@ def explain(
     return Report(merged, tuple(dataclasses.replace(f, check="explain") for f in out))
 
 
-def _inferred(evidence: Evidence) -> str:
-    """What the paths in the log's tracebacks imply, marked as inferred ('' when nothing)."""
+def _inferred(evidence: Evidence, revealed: Revealed) -> str:
+    """What the log implies without stating it (its paths, its tracebacks' paths, library
+    names), marked as inferred ('' when nothing)."""
     paths = [f.path for tb in evidence.tracebacks for f in tb.frames]
-    hints = path_hints(paths)
-    return inferred_note(hints) if hints else ""
+    hints: dict[tuple[str, str], Inferred] = {}
+    for hint in (*revealed.inferred, *path_hints(paths)):
+        hints.setdefault((hint.fact, hint.value), hint)
+    return inferred_note(list(hints.values())) if hints else ""
 
 
 def _unread_finding(log: LogReader, first: int, end: Optional[int]) -> Finding:

@@ -15,9 +15,14 @@ def inferred_note(hints: Sequence[Inferred]) -> str:
     """The facts paths imply, each with the path it rests on, marked as inferred."""
     words = []
     for hint in hints:
-        what = f"Python {hint.value}" if hint.fact == "python" else hint.value
+        what = _SHOWN.get(hint.fact, "{}").format(_OS_NAMES.get(hint.value, hint.value))
         words.append(f"{what} ({hint.because})")
-    return "Inferred from paths, not stated: " + "; ".join(words) + "."
+    return "Inferred from paths and file names, not stated: " + "; ".join(words) + "."
+
+
+#: How an inferred fact reads, by kind (the value fills the braces).
+_SHOWN = {"python": "Python {}", "os": "{}"}
+_OS_NAMES = {"linux": "Linux", "windows": "Windows", "macos": "macOS"}
 
 
 #: Exceptions that say the program was stopped, not that it failed.

@@ -1,0 +1,98 @@
+"""explain keeps what a log states apart from what it implies, and makes up nothing else.
+
+A log never states the interpreter, its word size or the machine's architecture, and implies
+the operating system and Python only through paths and file names: the report's facts leave
+them unknown, the fixes are the general ones where they would need them, and the finding says
+in plain words what the log shows and what was inferred, from which path.
+"""
+
+from __future__ import annotations
+
+from tests import factories as f
+from tfdoctor.explain import explain
+from tfdoctor.explain.reader import split_text
+from tfdoctor.facts import Facts, to_json
+from tfdoctor.findings import Finding, Report
+from tfdoctor.machine import LogHints, Machine
+from tfdoctor.signatures import load_signatures
+
+SIGNATURES = load_signatures()
+
+DLOPEN = (
+    "2021-01-02 20:12:26.425425: W tensorflow/stream_executor/platform/default/dso_loader.cc:60]"
+    " Could not load dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot "
+    "open shared object file: No such file or directory"
+)
+#: A path that implies Python 3.10 in a conda environment (TensorFlow's own frame).
+CONDA_FRAME = (
+    '  File "/home/me/miniconda3/envs/tf/lib/python3.10/site-packages/tensorflow/__init__.py",'
+    " line 37, in <module>"
+)
+INSTALLED_215 = "Successfully installed keras-2.15.0 tensorflow-2.15.0"
+
+
+def _explain(*lines: str) -> Report:
+    return explain([split_text("\n".join(lines))], SIGNATURES, f.FIXTURE_MATRIX)
+
+
+def _cause(report: Report) -> Finding:
+    return next(x for x in report.findings if x.cause)
+
+
+def _fix_text(finding: Finding) -> str:
+    assert finding.fix is not None
+    return "\n".join((finding.fix.text, *finding.fix.commands))
+
+
+def test_a_log_gets_no_interpreter_and_no_architecture() -> None:
+    report = _explain(DLOPEN, CONDA_FRAME, INSTALLED_215)
+    facts = to_json(report.facts)
+    assert facts["python"] is None and facts["platform"] is None
+    # What the log states is in the facts: the release it installed.
+    assert [(p["name"], p["version"]) for p in facts["packages"]] == [("tensorflow", "2.15.0")]
+
+
+def test_the_finding_says_what_was_shown_and_what_was_inferred_from_which_path() -> None:
+    detail = _cause(_explain(DLOPEN, CONDA_FRAME, INSTALLED_215)).detail
+    assert "The log shows: TensorFlow 2.15.0." in detail
+    inferred = next(line for line in detail.splitlines() if line.startswith("Inferred"))
+    assert inferred.startswith("Inferred from paths and file names, not stated: ")
+    assert "Python 3.10 (/home/me/miniconda3/envs/tf/lib/python3.10/site-packages)" in inferred
+    assert "a conda environment (" in inferred
+    assert "Linux (libcudart.so.11.0)" in inferred
+    # Shown before inferred, each once: the inferred Python is not listed as shown.
+    assert detail.index("The log shows") < detail.index("Inferred from paths")
+    assert "Python 3.10" not in detail.split("Inferred")[0]
+
+
+def test_what_a_path_implies_still_fits_the_fix() -> None:
+    # The conda environment the path implies gets the conda line; no interpreter is named.
+    text = _fix_text(_cause(_explain(DLOPEN, CONDA_FRAME, INSTALLED_215)))
+    assert "tensorflow[and-cuda]==2.15.0" in text
+    assert "-m pip" not in text
+
+
+def test_the_cuda_extra_says_the_architecture_is_not_shown() -> None:
+    finding = _cause(_explain(DLOPEN, INSTALLED_215))
+    assert finding.fix is not None
+    assert 'pip install "tensorflow[and-cuda]==2.15.0"' in finding.fix.commands
+    assert "does not show this machine's architecture" in finding.fix.text
+
+
+def test_without_an_operating_system_the_extra_is_left_out() -> None:
+    report = _explain(
+        "ImportError: libcudart.so.11.0: cannot open shared object file: No such file or directory",
+    )
+    assert report.facts.platform is None
+    assert "and-cuda" not in "\n".join(_fix_text(x) for x in report.findings if x.fix)
+
+
+def test_hints_fill_only_what_the_facts_lack() -> None:
+    bare = Facts(tfdoctor_version="0", collected_at="2026-01-01T00:00:00+00:00")
+    hinted = Machine(bare, f.FIXTURE_MATRIX, LogHints(os="linux", python="3.11", conda=True))
+    assert (hinted.os, hinted.platform, hinted.target.python) == ("linux", None, "3.11")
+    assert hinted.in_conda and hinted.marker_env.get("python_version") == "3.11"
+    # The generic interpreter: no executable is made up.
+    assert hinted.pip("install x") == ("pip install x",)
+    probed = Machine(f.facts(), f.FIXTURE_MATRIX, LogHints(os="windows", python="3.8"))
+    assert (probed.os, probed.target.python) == ("linux", "3.11")

@@ -1,0 +1,316 @@
+"""Observed beats inferred, as a property of every facts document on file.
+
+Where TensorFlow itself showed something working (it imported, it listed a GPU, the smoke
+test ran kernels on the GPU), no finding may say the opposite as a warning or an error: a
+finding whose cause the observation refutes (``Cause.contradicted_by``) is at most a note.
+The property runs over every facts document under tests/data (held-out ones included, which
+it loads without printing them) and the factories, as recorded and in variants where
+TensorFlow is made to show more: that it imports, that it lists every GPU, that the smoke
+test's kernels ran on them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import gzip
+import json
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests import factories as f
+from tfdoctor import causes
+from tfdoctor.checks import run_checks
+from tfdoctor.checks._context import CheckContext
+from tfdoctor.checks.compat import check_driver_cuda
+from tfdoctor.checks.observed import overrule
+from tfdoctor.facts import (
+    DeviceFacts,
+    Facts,
+    SmokeDevice,
+    SmokeFacts,
+    SmokeResult,
+    TensorFlowFacts,
+    facts_from_json,
+)
+from tfdoctor.findings import Finding, Severity
+from tfdoctor.machine import OBSERVATION_KINDS, Machine
+
+DATA = Path(__file__).parent / "data"
+#: Where facts documents live: bare, inside a corpus case (``facts``) or inside a report.
+FACT_DIRS = ("reports", "real_failures", "healthy", "real_failures_unseen", "golden")
+
+
+def _document(path: Path) -> Any:
+    if path.name.endswith(".gz"):
+        with gzip.open(path, "rt", encoding="utf-8") as handle:
+            return json.load(handle)
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def _facts_files() -> Iterator[tuple[str, Path]]:
+    for folder in FACT_DIRS:
+        for path in sorted((DATA / folder).rglob("*.json*")):
+            if path.name.endswith((".json", ".json.gz")):
+                yield f"{folder}/{path.name}", path
+
+
+def _facts_of(doc: Any) -> Any:
+    """The facts document inside ``doc``, or None when it holds none."""
+    if isinstance(doc, dict) and isinstance(doc.get("facts"), dict):
+        doc = doc["facts"]
+    return doc if isinstance(doc, dict) and "collected_at" in doc else None
+
+
+def _machines() -> list[Any]:
+    params = []
+    for name, path in _facts_files():
+        doc = _facts_of(_document(path))
+        if doc is not None:
+            held_out = path.name.endswith(".gz")
+            params.append(pytest.param(path, held_out, id=name))
+    return params
+
+
+MACHINES = _machines()
+FACTORY_MACHINES = {"factory-gpu": f.facts(), "factory-cpu-only": f.cpu_only_machine()}
+
+
+# --- the variants: TensorFlow made to show more ------------------------------------------------
+
+
+def _imports(facts: Facts) -> Facts:
+    tf = facts.tensorflow or TensorFlowFacts(status="ok", interpreter="python")
+    installed = Machine(facts, None).tf
+    # TensorFlow's own module answers with its version (a shadow module has none).
+    version = tf.version or (installed.version if installed is not None else "2.15.1")
+    tf = dataclasses.replace(
+        tf,
+        status="ok",
+        version=version,
+        error_type=None,
+        error_message=None,
+        signal=None,
+        returncode=0,
+    )
+    return dataclasses.replace(facts, tensorflow=tf)
+
+
+def _gpu_names(facts: Facts) -> list[tuple[int, str | None]]:
+    gpus = facts.driver.gpus if facts.driver is not None else ()
+    return [(g.index, g.compute_capability) for g in gpus] or [(0, None)]
+
+
+def _lists_every_gpu(facts: Facts) -> Facts:
+    facts = _imports(facts)
+    assert facts.tensorflow is not None
+    devices = tuple(
+        DeviceFacts(f"/physical_device:GPU:{i}", "GPU", {"compute_capability": cap} if cap else {})
+        for i, cap in _gpu_names(facts)
+    )
+    tf = dataclasses.replace(
+        facts.tensorflow,
+        devices=(DeviceFacts("/physical_device:CPU:0", "CPU"), *devices),
+        is_cuda_build=True,
+    )
+    return dataclasses.replace(facts, tensorflow=tf)
+
+
+#: Every kernel the smoke child plans on a GPU (smoke_kernels.plan_for), each run and right.
+_PLAN = (
+    ("first-op", "float32"),
+    ("matmul", "float32"),
+    ("conv2d-forward", "float32"),
+    ("conv2d-backward", "float32"),
+    ("xla-dense", "float32"),
+    ("train-step", "eager"),
+)
+
+
+def _kernels_ran(facts: Facts) -> Facts:
+    facts = _lists_every_gpu(facts)
+    devices = []
+    for i, cap in _gpu_names(facts):
+        name = f"/device:GPU:{i}"
+        results = tuple(
+            SmokeResult(kernel, dtype, name, placed_on=name, ok=True) for kernel, dtype in _PLAN
+        )
+        devices.append(SmokeDevice(name, "GPU", compute_capability=cap, results=results))
+    smoke = SmokeFacts("ok", "quick", "python", devices=tuple(devices))
+    return dataclasses.replace(facts, smoke=smoke)
+
+
+#: Variant name -> how it is made, and the observations it must produce (so that the property
+#: is never checked vacuously).
+VARIANTS: dict[str, tuple[Callable[[Facts], Facts], tuple[str, ...]]] = {
+    "as-recorded": (lambda facts: facts, ()),
+    "imports": (_imports, ("tf-imports",)),
+    "lists-every-gpu": (_lists_every_gpu, ("tf-imports", "tf-lists-gpu", "tf-lists-every-gpu")),
+    "kernels-ran": (_kernels_ran, tuple(OBSERVATION_KINDS)),
+}
+
+
+# --- the property ------------------------------------------------------------------------------
+
+
+def violations(facts: Facts, findings: Sequence[Finding]) -> list[str]:
+    """Each finding above a note whose cause an observation on ``facts`` refutes."""
+    seen = Machine(facts, f.FIXTURE_MATRIX).observations
+    out = []
+    for finding in findings:
+        cause = causes.CAUSES.get(finding.cause)
+        if cause is None or finding.severity.rank <= Severity.INFO.rank:
+            continue
+        against = [kind for kind in cause.contradicted_by if kind in seen]
+        if against:
+            out.append(f"{finding.id} {finding.severity.value} ({finding.cause}) vs {against}")
+    return out
+
+
+def _judge(facts: Facts) -> tuple[Finding, ...]:
+    plain = run_checks(CheckContext(facts, f.FIXTURE_MATRIX))
+    gated = run_checks(CheckContext(facts, f.FIXTURE_MATRIX, require_gpu=True))
+    return plain + gated
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+@pytest.mark.parametrize(("path", "held_out"), MACHINES)
+def test_no_finding_contradicts_what_tensorflow_showed(
+    path: Path, held_out: bool, variant: str
+) -> None:
+    make, kinds = VARIANTS[variant]
+    facts = make(facts_from_json(_facts_of(_document(path))))
+    seen = Machine(facts, f.FIXTURE_MATRIX).observations
+    assert set(kinds) <= set(seen), (kinds, sorted(seen))
+    found = violations(facts, _judge(facts))
+    # A held-out machine's findings are not shown: only that the property holds there.
+    assert found == [], len(found) if held_out else found
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+@pytest.mark.parametrize("name", list(FACTORY_MACHINES))
+def test_no_finding_contradicts_what_tensorflow_showed_on_the_factories(
+    name: str, variant: str
+) -> None:
+    make, kinds = VARIANTS[variant]
+    facts = make(FACTORY_MACHINES[name])
+    assert set(kinds) <= set(Machine(facts, f.FIXTURE_MATRIX).observations)
+    assert violations(facts, _judge(facts)) == []
+
+
+def test_every_kind_of_facts_document_is_covered() -> None:
+    held_out = [p for p in MACHINES if p.values[1]]
+    folders = {p.id.split("/")[0] for p in MACHINES if p.id is not None}
+    assert folders == set(FACT_DIRS), folders
+    assert len(MACHINES) >= 75 and held_out, (len(MACHINES), len(held_out))
+
+
+# --- the property can fail -----------------------------------------------------------------
+
+
+def test_a_planted_contradiction_is_caught() -> None:
+    facts = f.facts()  # TensorFlow lists GPU:0
+    planted = causes.finding(
+        "cuda.libraries",
+        Severity.ERROR,
+        "cuda-libs-missing",
+        "Missing CUDA libraries TensorFlow needs: cudnn",
+    )
+    assert violations(facts, [planted]) == [
+        "cuda.libraries error (cuda-libs-missing) vs ['tf-lists-gpu']"
+    ]
+    note = overrule(planted, Machine(facts, f.FIXTURE_MATRIX))
+    assert violations(facts, [note]) == []
+    assert note.severity is Severity.INFO
+    assert note.summary == (
+        "TensorFlow lists GPU:0 although missing CUDA libraries TensorFlow needs: cudnn"
+    )
+
+
+def test_a_check_called_past_the_rule_is_caught() -> None:
+    # driver.cuda alone infers from the matrix that driver 470 cannot run CUDA 12.2; TensorFlow
+    # lists the GPU all the same (NVIDIA's forward compatibility package does that).
+    facts = f.facts(driver=f.driver(driver_version="470.82.01", cuda_version="11.4"))
+    ctx = CheckContext(facts, f.FIXTURE_MATRIX)
+    raw = list(check_driver_cuda(ctx))
+    assert violations(facts, raw) == ["driver.cuda error (driver-too-old) vs ['tf-lists-gpu']"]
+    [judged] = [x for x in run_checks(ctx) if x.id == "driver.cuda"]
+    assert judged.severity is Severity.INFO
+    assert judged.summary.startswith("TensorFlow lists GPU:0 although driver 470.82.01 is too")
+    assert judged.fix == raw[0].fix
+
+
+# --- the relation and the observations ----------------------------------------------------------
+
+
+def test_the_relation_names_only_causes_and_observations_that_exist() -> None:
+    assert set(causes.CONTRADICTED_BY) <= set(OBSERVATION_KINDS)
+    named = {cid for ids in causes.CONTRADICTED_BY.values() for cid in ids}
+    assert named - set(causes.CAUSES) == set()
+    for cid in named:
+        assert causes.CAUSES[cid].contradicted_by, cid
+
+
+def test_a_listed_gpu_refutes_no_claim_about_one_kind_of_kernel() -> None:
+    # cuDNN of the wrong version still lists the GPU: only a convolution that ran refutes it.
+    facts = f.facts(
+        cuda_libs=f.cuda_libs(
+            f.lib("cudart", "libcudart.so.12", f.pip_cand("cuda_runtime/lib/x.so", "12.2")),
+            f.lib("cudnn", "libcudnn.so.8", f.pip_cand("cudnn/lib/libcudnn.so.8", "8.6.0")),
+        )
+    )
+    [before] = [x for x in run_checks(CheckContext(facts, f.FIXTURE_MATRIX)) if x.cause]
+    assert (before.cause, before.severity) == ("cudnn-version-mismatch", Severity.ERROR)
+    ran = _kernels_ran(facts)
+    [after] = [x for x in run_checks(CheckContext(ran, f.FIXTURE_MATRIX)) if x.cause]
+    assert after.severity is Severity.INFO
+    assert after.summary.startswith("The smoke test's convolutions (cuDNN) ran on GPU:0 although")
+
+
+def test_a_gpu_the_driver_lists_but_tensorflow_ignores_is_not_covered() -> None:
+    # TensorFlow lists one GPU (compute capability 8.0); the driver's second, a K40 (3.5), is
+    # missing from its list: "the wheel ignores this GPU" stands.
+    k40 = dataclasses.replace(
+        f.driver().gpus[0], index=1, name="Tesla K40", compute_capability="3.5"
+    )
+    facts = f.facts(driver=f.driver(gpus=(f.driver().gpus[0], k40)))
+    seen = Machine(facts, f.FIXTURE_MATRIX).observations
+    assert "tf-lists-gpu" in seen and "tf-lists-every-gpu" not in seen
+
+
+def test_a_smoke_test_that_failed_a_kernel_shows_no_kernel_running() -> None:
+    facts = _kernels_ran(f.facts())
+    assert facts.smoke is not None
+    [device] = facts.smoke.devices
+    failed = dataclasses.replace(device.results[4], status="error", ok=False, error="ptxas")
+    broken = (*device.results[:4], failed, *device.results[5:])
+    smoke = dataclasses.replace(facts.smoke, devices=(dataclasses.replace(device, results=broken),))
+    seen = Machine(dataclasses.replace(facts, smoke=smoke), f.FIXTURE_MATRIX).observations
+    assert "gpu-conv-ran" in seen
+    assert "gpu-xla-ran" not in seen and "gpu-kernels-ran" not in seen
+
+
+@pytest.mark.parametrize(
+    ("summary", "note"),
+    [
+        ("Missing CUDA libraries", "TensorFlow lists GPU:0 although missing CUDA libraries"),
+        (
+            "TensorFlow 2.15 has no code",
+            "TensorFlow lists GPU:0 although TensorFlow 2.15 has no code",
+        ),
+        ("Python 3.7: no wheel", "TensorFlow lists GPU:0 although Python 3.7: no wheel"),
+        ("NVIDIA driver too old", "TensorFlow lists GPU:0 although NVIDIA driver too old"),
+    ],
+)
+def test_the_note_reads_as_one_sentence_and_keeps_names(summary: str, note: str) -> None:
+    finding = causes.finding("driver.cuda", Severity.ERROR, "driver-too-old", summary)
+    assert overrule(finding, Machine(f.facts(), f.FIXTURE_MATRIX)).summary == note
+
+
+def test_an_import_that_loaded_a_shadow_is_no_observation() -> None:
+    # A module named tensorflow without a version is not TensorFlow: its "import" refutes
+    # nothing (tf-shadowed-module stands).
+    shadow = f.tensorflow(version=None, build_info={}, is_cuda_build=None, devices=())
+    assert Machine(f.facts(tensorflow=shadow), None).observations == {}
