@@ -280,11 +280,16 @@ class Machine(Record):
             return None
         if self.declared_cuda[0] is not None:
             return self.declared_cuda[0]
-        if self.line is None or self.platform is None:
+        if self.line is None:
             return None
-        if self.platform not in self.line.cuda_builds:
-            return None
-        return self.line.cuda
+        if self.platform is not None:
+            return self.line.cuda if self.platform in self.line.cuda_builds else None
+        # A log without the machine (explain): its operating system, when implied, is enough,
+        # as the line's CUDA build has one CUDA version on every platform it ships for.
+        os_name = self.os
+        if os_name is not None and any(PLATFORMS[p] == os_name for p in self.line.cuda_builds):
+            return self.line.cuda
+        return None
 
     @functools.cached_property
     def build_cudnn(self) -> Optional[str]:
