@@ -20,6 +20,10 @@ from tfdoctor.findings import Severity
 DATA = Path(__file__).parent / "data"
 #: Machines made healthy on purpose (README there), with what their wheels' objects say.
 HEALTHY = sorted((DATA / "healthy").glob("*.json"))
+#: Those whose CUDA comes from TensorFlow's ``and-cuda`` wheels (2.14 on), and those with
+#: NVIDIA's toolkit and cuDNN installed system-wide (2.12 and 2.13 have no such extra).
+AND_CUDA = [p for p in HEALTHY if "-and-cuda-" in p.stem]
+SYSTEM_CUDA = [p for p in HEALTHY if "-system-cuda-" in p.stem]
 #: The real-failure corpus's healthy machines (``expect.cause: none``).
 CORPUS = sorted(
     p
@@ -57,7 +61,7 @@ def test_a_healthy_machine_gets_no_warning_and_no_error(path: Path, tmp_path: Pa
 
 def test_the_healthy_set_covers_the_and_cuda_lines_whose_build_names_no_curand() -> None:
     versions = {}
-    for path in HEALTHY:
+    for path in AND_CUDA:
         facts = facts_from_json(_facts_document(path))
         assert facts.cuda_libs is not None and facts.cuda_libs.runpath
         assert facts.cuda_libs.named_libraries is not None
@@ -66,10 +70,26 @@ def test_the_healthy_set_covers_the_and_cuda_lines_whose_build_names_no_curand()
         assert curand.selected is None  # as on the real machines: nothing searches for it
         assert facts.tensorflow is not None
         versions[facts.tensorflow.version] = path.stem
-    assert {"2.18.0", "2.21.0"} <= set(versions)
+    assert {"2.14.1", "2.15.1", "2.17.1", "2.18.0", "2.19.1", "2.20.0", "2.21.0"} <= set(versions)
 
 
-@pytest.mark.parametrize("path", HEALTHY, ids=lambda p: p.stem)
+def test_the_system_cuda_lines_name_curand_and_find_it_through_the_ldconfig_cache() -> None:
+    """2.12 and 2.13 name cuRAND and their RUNPATH reaches no wheel: the toolkit is found."""
+    versions = set()
+    for path in SYSTEM_CUDA:
+        facts = facts_from_json(_facts_document(path))
+        assert facts.cuda_libs is not None and facts.cuda_libs.named_libraries is not None
+        assert "curand" in facts.cuda_libs.named_libraries
+        assert not any("nvidia" in d for d in facts.cuda_libs.runpath)
+        (curand,) = [lib for lib in facts.cuda_libs.libraries if lib.name == "curand"]
+        assert curand.selected is not None
+        assert curand.candidates[curand.selected].origin == "ldconfig"
+        assert facts.tensorflow is not None
+        versions.add(facts.tensorflow.version)
+    assert versions == {"2.12.1", "2.13.1"}
+
+
+@pytest.mark.parametrize("path", AND_CUDA, ids=lambda p: p.stem)
 def test_without_what_the_build_says_the_search_would_require_curand(path: Path) -> None:
     """The fixtures are healthy because the build is read: with neither its names nor its
     RUNPATH, and TensorFlow not imported, the constant list asks for cuRAND."""
