@@ -398,13 +398,7 @@ def parse_matrix(text: str, path: str = "<matrix>") -> Matrix:
         ("schema_version", "sources", "cuda_toolkits", "cuda_families", "tensorflow"),
         ("gpus",),
     )
-    version = reader.integer(top["schema_version"], "schema_version")
-    if version != MATRIX_SCHEMA_VERSION:
-        raise reader.error(
-            top["schema_version"],
-            "schema_version",
-            f"{version} is not supported (this tfdoctor reads {MATRIX_SCHEMA_VERSION})",
-        )
+    reader.schema_version(top["schema_version"], MATRIX_SCHEMA_VERSION)
     sources = _read_sources(reader, top["sources"])
     toolkits = _read_toolkits(reader, top["cuda_toolkits"], sources)
     families = _read_families(reader, top["cuda_families"], sources)
@@ -874,13 +868,7 @@ def parse_companions(text: str, path: str = "<companions>") -> Companions:
     root = compose(text, path, "companions", MatrixError)
     reader = _Reader(path)
     top = reader.mapping(root, "companions", ("schema_version", "sources", "companions"))
-    version = reader.integer(top["schema_version"], "schema_version")
-    if version != MATRIX_SCHEMA_VERSION:
-        raise reader.error(
-            top["schema_version"],
-            "schema_version",
-            f"{version} is not supported (this tfdoctor reads {MATRIX_SCHEMA_VERSION})",
-        )
+    reader.schema_version(top["schema_version"], MATRIX_SCHEMA_VERSION)
     sources = _read_sources(reader, top["sources"])
     out: dict[str, Companion] = {}
     for i, item in enumerate(reader.sequence(top["companions"], "companions")):

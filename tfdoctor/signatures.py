@@ -132,13 +132,7 @@ def parse_signatures(
     root = compose(text, path, "signatures file", SignatureError)
     reader = NodeReader(path, SignatureError)
     top = reader.mapping(root, "signatures-file", ("schema_version", "signatures"))
-    version = reader.integer(top["schema_version"], "schema_version")
-    if version != SIGNATURES_SCHEMA_VERSION:
-        raise reader.error(
-            top["schema_version"],
-            "schema_version",
-            f"{version} is not supported (this tfdoctor reads {SIGNATURES_SCHEMA_VERSION})",
-        )
+    reader.schema_version(top["schema_version"], SIGNATURES_SCHEMA_VERSION)
     out: list[Signature] = []
     seen: set[str] = set()
     for i, node in enumerate(reader.sequence(top["signatures"], "signatures")):

@@ -213,6 +213,17 @@ class NodeReader:
             raise self.error(node, field, f"expected true or false, got {describe(node)}")
         return str(node.value).lower() in ("true", "yes", "on")
 
+    def schema_version(self, node: Node, supported: int) -> int:
+        """The file's ``schema_version``, which must be the one this reader ``supported``."""
+        version = self.integer(node, "schema_version")
+        if version != supported:
+            raise self.error(
+                node,
+                "schema_version",
+                f"{version} is not supported (this tfdoctor reads {supported})",
+            )
+        return version
+
     def integer(self, node: Node, field: str) -> int:
         """A plain decimal integer."""
         from yaml import ScalarNode  # noqa: PLC0415

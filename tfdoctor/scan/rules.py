@@ -133,13 +133,7 @@ def parse_rules(text: str, path: str = "<rules>") -> Rules:
     root = compose(text, path, "rules file", RulesError)
     reader = _Reader(path)
     top = reader.mapping(root, "rules file", ("schema_version", "sources", "rules"))
-    version = reader.integer(top["schema_version"], "schema_version")
-    if version != RULES_SCHEMA_VERSION:
-        raise reader.error(
-            top["schema_version"],
-            "schema_version",
-            f"{version} is not supported (this tfdoctor reads {RULES_SCHEMA_VERSION})",
-        )
+    reader.schema_version(top["schema_version"], RULES_SCHEMA_VERSION)
     sources = reader.sources(top["sources"], _ID_RE, RuleSource)
     rules: list[Rule] = []
     seen: set[str] = set()
