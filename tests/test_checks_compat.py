@@ -1190,3 +1190,15 @@ def test_native_windows_is_never_told_to_install_the_cuda_extra(
         cuda_libs=missing,
     )
     assert any(f"tensorflow[and-cuda]=={version}" in c for c in _and_cuda_commands(linux, matrix))
+
+
+@pytest.mark.parametrize(
+    ("value", "legacy"),
+    [("1", True), ("true", True), ("True", True), ("yes", False), ("TRUE", False), (" 1", False)],
+)
+def test_the_legacy_switch_is_read_as_tensorflow_reads_it(value: str, legacy: bool) -> None:
+    # tensorflow/__init__.py: os.environ.get("TF_USE_LEGACY_KERAS", None) in ("true", "True", "1")
+    from tfdoctor.machine import Machine
+
+    machine = Machine(f.facts(environment={"TF_USE_LEGACY_KERAS": value}), f.FIXTURE_MATRIX)
+    assert machine.legacy_keras is legacy

@@ -1378,13 +1378,18 @@ def keras_match_fix(m: Machine) -> Fix:
     )
 
 
+def _legacy_switch(m: Machine) -> tuple[str, ...]:
+    """The command that makes tf.keras tf-keras, unless the machine already sets it."""
+    return () if m.legacy_keras else ("export TF_USE_LEGACY_KERAS=1",)
+
+
 def keras3_fix(m: Machine) -> Fix:
     """Keras 2 code under Keras 3: tf-keras with TF_USE_LEGACY_KERAS, or migrate."""
     spec = m.tf_keras_spec or "tf-keras"
     return Fix(
         "This code is written for Keras 2: install tf-keras and set TF_USE_LEGACY_KERAS=1 "
         "(before TensorFlow is imported), or migrate it to Keras 3 (save models as `.keras`).",
-        (*m.pip_install(spec), "export TF_USE_LEGACY_KERAS=1"),
+        (*m.pip_install(spec), *_legacy_switch(m)),
     )
 
 
@@ -1498,12 +1503,10 @@ def tf_keras_missing_fix(m: Machine) -> Fix:
     """tf-keras of the installed TensorFlow's line, and TF_USE_LEGACY_KERAS so that tf.keras
     is tf-keras too (one Keras in the process, as the library that asked for it expects),
     unless the machine's environment already sets it."""
-    env = m.facts.environment or {}
-    already = env.get("TF_USE_LEGACY_KERAS", "").strip().lower() in ("1", "true", "yes")
-    legacy: tuple[str, ...] = () if already else ("export TF_USE_LEGACY_KERAS=1",)
+    legacy = _legacy_switch(m)
     also = (
         ""
-        if already
+        if m.legacy_keras
         else " and set TF_USE_LEGACY_KERAS=1 before TensorFlow is imported, so that tf.keras "
         "is Keras 2 as well"
     )

@@ -352,6 +352,14 @@ class Machine(Record):
         return f"tensorflow[and-cuda]=={version}"
 
     @functools.cached_property
+    def legacy_keras(self) -> bool:
+        """TF_USE_LEGACY_KERAS is set: tf.keras is served by tf-keras. TensorFlow compares the
+        value exactly with "true", "True" and "1" (tensorflow/__init__.py and
+        python/util/lazy_loader.py of 2.16-2.21): " 1", "yes" or "TRUE" leave Keras 3 in place."""
+        env = self.facts.environment or {}
+        return env.get("TF_USE_LEGACY_KERAS") in ("true", "True", "1")
+
+    @functools.cached_property
     def keras3_is_tf_keras(self) -> bool:
         """Keras 3 serves ``tf.keras`` on the installed line: its wheel's keras pin admits 3."""
         return self.line is not None and keras3_serves_tf_keras(self.line)

@@ -784,17 +784,11 @@ def _keras_in_step(
     )
 
 
-def _legacy_keras(facts: Facts) -> bool:
-    """TF_USE_LEGACY_KERAS is set: tf.keras is served by tf-keras."""
-    env = facts.environment or {}
-    return env.get("TF_USE_LEGACY_KERAS", "").strip().lower() in ("1", "true", "yes")
-
-
 def _tf_keras(ctx: CheckContext, pkg: PackageFacts, line: Optional[TFLine]) -> Iterator[Finding]:
     """TF_USE_LEGACY_KERAS needs tf-keras of the same line (TensorFlow 2.16+); a tf-keras of
     another line does not import, an error where it serves tf.keras."""
     facts, m = ctx.facts, ctx.machine
-    legacy = _legacy_keras(facts)
+    legacy = m.legacy_keras
     tfk = facts.package("tf-keras")
     spec = m.tf_keras_spec
     # tf-keras's own requirement on tensorflow first (its wheel), else the matrix's pairing.
