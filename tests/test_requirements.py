@@ -424,3 +424,16 @@ def test_the_doctor_names_every_conflict_pip_check_names_and_more(tmp_path: Path
     assert ("tensorflow-io", "tensorflow") in doctor_says - pip_says
     for x in found(report, "packages.pins"):
         assert x["fix"] and x["fix"]["commands"], x
+
+
+def test_a_companion_for_a_pre_release_tensorflow_is_asked_for_as_one() -> None:
+    # tensorflow-text follows TensorFlow's versions (its README); under 2.22.0rc0 only its own
+    # pre-release fits, which `tensorflow-text==2.22.*` would never install (PEP 440).
+    from tfdoctor import causes
+    from tfdoctor.facts import PackageFacts
+    from tfdoctor.machine import Machine
+
+    text = PackageFacts("tensorflow-text", "2.21.0", "")
+    facts = f.facts(packages=(PackageFacts("tensorflow", "2.22.0rc0", ""), text))
+    fix = causes.companion_fix(Machine(facts, None), "tensorflow-text", text, "tensorflow", "<2.22")
+    assert any('"tensorflow-text>=2.22.0rc0,<2.23' in c for c in fix.commands), fix.commands

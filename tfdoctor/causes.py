@@ -1411,6 +1411,16 @@ def keras3_model_fix(m: Machine) -> Fix:
     return Fix(text, (*m.pip_install(f"{dist}>={first.line}"), "unset TF_USE_LEGACY_KERAS"))
 
 
+def _is_prerelease(version: str) -> bool:
+    """``2.22.0rc0`` and the like (PEP 440), which pip installs only when asked by name."""
+    from packaging.version import InvalidVersion, Version  # noqa: PLC0415 - 40 ms import
+
+    try:
+        return Version(version).is_prerelease
+    except InvalidVersion:
+        return False
+
+
 def companion_fix(
     m: Machine,
     name: Optional[str],
@@ -1428,12 +1438,20 @@ def companion_fix(
     row = m.companion(name) if name else None
     fit = row.release_for(tf.version) if row is not None and tf is not None else None
     installed = version_key(comp.version)[:2] if comp is not None else None
-    if fit is not None and installed != version_key(fit.release)[:2]:
+    if fit is not None and tf is not None and installed != version_key(fit.release)[:2]:
+        # A pre-release TensorFlow is served by the companion's pre-releases, which pip picks
+        # only for a specifier that names one (PEP 440; `==X.Y.*` never matches X.Y.0rc0).
+        upper = fit.tensorflow.split(",")[0] if fit.tensorflow.startswith("<") else ""
+        wanted = (
+            f"{name}>={fit.release}.0rc0{',' + upper if upper else ''}"
+            if _is_prerelease(tf.version)
+            else f"{name}=={fit.release}.*"
+        )
         return install_fix(
             m,
             f"Install {name} {fit.release}, the release for the installed TensorFlow "
             f"(it declares tensorflow{fit.tensorflow}).",
-            f"{name}=={fit.release}.*",
+            wanted,
         )
     if comp is None or not spec:
         # Known from a log's library path alone: say where the pairing is published.
