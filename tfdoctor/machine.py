@@ -51,6 +51,7 @@ from tfdoctor.matrix import (
     PIN_FIELDS,
     PLATFORMS,
     Companion,
+    Companions,
     ComputeCapabilities,
     Matrix,
     TFLine,
@@ -768,17 +769,20 @@ class Machine(Record):
                     found.append((pkg, target, spec))
         return tuple(found)
 
+    @functools.cached_property
+    def companion_table(self) -> Companions:
+        """The companion table, read once for this view (each read hashes the file)."""
+        return load_companions()
+
     def companion(self, name: str) -> Optional[Companion]:
         """The companion table's row for ``name`` (which release fits which TensorFlow)."""
-        return load_companions().companions.get(normalize_name(name))
+        return self.companion_table.companions.get(normalize_name(name))
 
     def companion_urls(self, name: str) -> tuple[str, ...]:
         """Where the companion table's row for ``name`` comes from (its sources' addresses)."""
-        table = load_companions()
-        row = table.companions.get(normalize_name(name))
-        if row is None:
-            return ()
-        return tuple(table.sources[s].url for s in row.sources if s in table.sources)
+        row = self.companion(name)
+        sources = self.companion_table.sources
+        return tuple(sources[s].url for s in row.sources if s in sources) if row else ()
 
     # --- the loader's path ---------------------------------------------------------------------
 
