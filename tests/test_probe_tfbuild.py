@@ -4,11 +4,13 @@ here byte by byte."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import struct
 import subprocess
 import venv
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -273,3 +275,23 @@ def test_a_library_linked_at_link_time_is_named_too(tmp_path: Path) -> None:
 def test_fat_binaries_made_by_nvcc(name: str, sass: tuple[str, ...], ptx: tuple[str, ...]) -> None:
     data = (Path(__file__).parent / "data" / "fatbin" / f"{name}.fatbin").read_bytes()
     assert parse_fatbin(data) == FatbinCode(sass=sass, ptx=ptx, containers=1)
+
+
+def test_a_read_is_kept_until_the_object_changes(tmp_path: Path, monkeypatch: Any) -> None:
+    monkeypatch.setenv("TFDOCTOR_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("TFDOCTOR_NO_CACHE", raising=False)
+    package = _package(tmp_path)
+    first = read_build(package, LIBRARY_NAMES)
+    assert list((tmp_path / "cache").glob("tfbuild-*.json"))
+    # Overwritten in place with the same size and time: the key cannot tell, so the kept
+    # read answers (the object itself, now zeros, would name nothing).
+    framework = package / "libtensorflow_framework.so.2"
+    stats = framework.stat()
+    with framework.open("r+b") as handle:
+        handle.write(bytes(stats.st_size))
+    os.utime(framework, ns=(stats.st_atime_ns, stats.st_mtime_ns))
+    assert read_build(package, LIBRARY_NAMES) == first
+    # A reinstall changes the time: read afresh, and the zeros are no library.
+    os.utime(framework, ns=(stats.st_atime_ns, stats.st_mtime_ns + 1_000_000_000))
+    again = read_build(package, LIBRARY_NAMES)
+    assert again != first and str(framework) not in again.objects

@@ -11,12 +11,14 @@ whose name is in none of the build's objects is one the build never opens: Tenso
 
 from __future__ import annotations
 
+import json
 import mmap
 import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Optional, Union
 
+from tfdoctor.cache import entry_path, read_entry, write_entry
 from tfdoctor.facts import GpuCodeFacts, ProbeError
 from tfdoctor.probes.elf import (
     RUNPATH_COMPANIONS,
@@ -118,7 +120,48 @@ def _sorted(archs: set[str]) -> tuple[str, ...]:
     return tuple(sorted(archs, key=lambda a: int(a.rpartition("_")[2])))
 
 
+#: The modules whose code decides what an object read gives: a cached read is keyed by them.
+_READER_CODE = tuple(
+    Path(__file__).with_name(name) for name in ("tfbuild.py", "elf.py", "fatbin.py")
+)
+
+
 def _read_object(
+    path: Path, names: Sequence[str]
+) -> Union[tuple[frozenset[str], FatbinCode], ProbeError]:
+    """:func:`_read_uncached`, kept in the cache between runs: TensorFlow's objects are
+    large (about 0.3 s to search on every ``check``) and change only with a reinstall, which
+    changes their size, modification time or inode, the entry's key."""
+    try:
+        stats = path.stat()
+        code = [f.read_bytes() for f in _READER_CODE]
+    except OSError:
+        return _read_uncached(path, names)
+    identity = f"{path}\0{stats.st_size}\0{stats.st_mtime_ns}\0{stats.st_ino}"
+    entry = entry_path("tfbuild", (identity.encode(), "\0".join(names).encode(), *code), ".json")
+    cached = read_entry(entry) if entry is not None else None
+    if cached is not None:
+        try:
+            doc = json.loads(cached)
+            return frozenset(doc["named"]), FatbinCode(
+                tuple(doc["sass"]), tuple(doc["ptx"]), int(doc["containers"])
+            )
+        except (ValueError, KeyError, TypeError):
+            pass  # a damaged entry: read the object again
+    result = _read_uncached(path, names)
+    if entry is not None and not isinstance(result, ProbeError):
+        found, fat = result
+        doc = {
+            "named": sorted(found),
+            "sass": fat.sass,
+            "ptx": fat.ptx,
+            "containers": fat.containers,
+        }
+        write_entry(entry, json.dumps(doc).encode())
+    return result
+
+
+def _read_uncached(
     path: Path, names: Sequence[str]
 ) -> Union[tuple[frozenset[str], FatbinCode], ProbeError]:
     try:
