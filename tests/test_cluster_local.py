@@ -215,3 +215,19 @@ def test_a_survivor_names_the_peer_it_could_no_longer_reach() -> None:
     )
     # Without the spec the address cannot be named as a task: the error's first line stands.
     assert lost_peers(error, None) == ([], "")
+
+
+def test_a_peer_cut_off_mid_collective_is_named_by_its_remote_target() -> None:
+    # gRPC's words at the surviving worker when its peer is killed during the collective.
+    error = (
+        "UnavailableError: {{function_node __inference_<lambda>_39}} Collective ops is aborted "
+        "by: Socket closed\nAdditional GRPC error information from remote target "
+        "/job:worker/replica:0/task:1"
+    )
+    spec = local_spec([4421, 44219])
+    assert lost_peers(error, spec, "127.0.0.1:4421") == (
+        ["worker 1 (127.0.0.1:44219)"],
+        "could no longer be reached",
+    )
+    # Naming no task, the words alone say nothing about which peer went.
+    assert lost_peers(error.split("\n", maxsplit=1)[0], spec, "127.0.0.1:4421") == ([], "")

@@ -30,6 +30,11 @@ def _rate(bps: float) -> str:
 #: addresses; last error: UNKNOWN: ipv4:127.0.0.1:44219: Failed to connect to remote host:
 #: Connection refused" (measured, TF 2.21: a peer that died between two collectives).
 _UNREACHABLE = "failed to connect to all addresses"
+#: A peer killed during a collective, as its peers' gRPC channel reports it, with the peer as
+#: the remote target (measured, TF 2.21: "Socket closed" / "Connection reset by peer" and
+#: "remote target /job:worker/replica:0/task:1" in the error's detail).
+_CUT_OFF = ("Socket closed", "Connection reset by peer")
+_REMOTE_TASK = re.compile(r"/job:(\w+)/replica:\d+/task:(\d+)")
 
 
 def lost_peers(
@@ -43,6 +48,16 @@ def lost_peers(
     dead = unhealthy(error)
     if dead:
         return dead, "stopped sending heartbeats"
+    if spec is not None and any(words in error for words in _CUT_OFF):
+        # gRPC's own words for a peer killed mid-collective name it as the remote target.
+        named = {(job, int(index)) for job, index in _REMOTE_TASK.findall(error)}
+        gone = [
+            f"{a.job} {a.index} ({a.text})"
+            for a in spec.addresses()
+            if a.text != own_address and (a.job, a.index) in named
+        ]
+        if gone:
+            return gone, "could no longer be reached"
     if spec is None or _UNREACHABLE not in error:
         return [], ""
     gone = [
