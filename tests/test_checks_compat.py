@@ -1118,6 +1118,7 @@ def test_keras_of_another_line_under_a_release_that_ships_with_its_own() -> None
     assert len(found) == 1  # the range finding, not a second one for the same cause
     assert found[0].fix is not None
     loose = dataclasses.replace(tf26, requires=("keras~=2.6",))
+    assert facts.packages is not None
     facts = dataclasses.replace(facts, packages=(loose, *facts.packages[1:]))
     (finding,) = [x for x in judge(check_dependency_pins, facts) if x.cause == "keras-version"]
     assert "is not the Keras of TensorFlow 2.6" in finding.summary
@@ -1176,6 +1177,7 @@ def test_native_windows_is_never_told_to_install_the_cuda_extra(
     assert _and_cuda_commands(dataclasses.replace(windows, cuda_libs=missing), matrix) == []
     # Beside the removed tensorflow-gpu package, whose fix reinstalls the kept release.
     stub = f.pkg("tensorflow-gpu", "2.12.0", top_level=("tensorflow",))
+    assert windows.packages is not None
     both = dataclasses.replace(windows, packages=(*windows.packages, stub))
     assert _and_cuda_commands(both, matrix) == []
     # The same release on Linux without its CUDA libraries is told to install them so.

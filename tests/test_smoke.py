@@ -16,7 +16,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 import pytest
 
@@ -457,7 +457,7 @@ def test_a_signal_names_the_running_kernel_and_leaves_the_rest_not_run() -> None
             }
         ],
     }
-    events = [
+    events: list[dict[str, Any]] = [
         {"event": "imported", "seconds": 3.1, "tf_version": "2.21.0"},
         plan,
         {
