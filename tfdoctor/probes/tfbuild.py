@@ -120,8 +120,6 @@ def _sorted(archs: set[str]) -> tuple[str, ...]:
     return tuple(sorted(archs, key=lambda a: int(a.rpartition("_")[2])))
 
 
-
-
 def _read_object(
     path: Path, names: Sequence[str]
 ) -> Union[tuple[frozenset[str], FatbinCode], ProbeError]:
