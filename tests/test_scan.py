@@ -425,6 +425,13 @@ def test_a_keras_name_under_keras_3_is_judged_from_keras_3_and_tf_keras(tmp_path
     # Keras 3 itself dropped it after 3.2.
     assert "up to Keras 3.2.1" in by_line[6].detail
     assert 'pip install "keras<3.3"' in by_line[6].fix.text
+    # ... a pin the target's own keras range excludes (2.21 requires Keras 3.12 on) is none.
+    (late,) = [
+        f
+        for f in scan(ScanOptions((str(code),), "2.21"), RULES, "test").findings
+        if f.location is not None and f.location.line == 6
+    ]
+    assert "up to Keras 3.2.1" in late.detail and "keras<" not in late.fix.text
     # Before 2.16 the names are judged against Keras 2.15, which serves tf.compat.v1.keras.
     assert found([str(code)], target="2.15") == {
         (0, line, "scan.api-removed") for line in (4, 5, 6)

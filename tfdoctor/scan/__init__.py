@@ -337,12 +337,14 @@ class Judge:
         dropped = self._keras3_last_with(name)
         if dropped is not None:
             last_with, version = dropped
+            fix = "Find its replacement in the Keras release notes"
+            if self._keras_pin_admits(version):
+                fix += f'; stop-gap: pip install "keras<{_next_minor(last_with)}"'
             return self._generic(
                 "api-removed",
                 f"`{gone}` is Keras 3 API up to Keras {version}, not in Keras {newest.keras} "
                 "(AttributeError or ImportError).",
-                "Find its replacement in the Keras release notes; stop-gap: "
-                f'pip install "keras<{_next_minor(last_with)}".',
+                fix + ".",
                 release=keras3,
             )
         keras2 = self.keras2
@@ -376,6 +378,20 @@ class Judge:
             legacy_keras=True,
             release=".".join(str(n) for n in self.keras3 or ()),
         )
+
+    def _keras_pin_admits(self, version: str) -> bool:
+        """Whether the target line's ``keras`` requirement admits Keras ``version`` (a
+        stop-gap pin below the range would not install beside TensorFlow)."""
+        line = self.matrix.line_for(self.target_line)
+        spec = line.pins.keras if line is not None else None
+        if not spec:
+            return True
+        from packaging.specifiers import InvalidSpecifier, SpecifierSet  # noqa: PLC0415 - 40 ms
+
+        try:
+            return version in SpecifierSet(spec)
+        except InvalidSpecifier:
+            return True
 
     def _keras3_last_with(self, name: str) -> Optional[tuple[str, str]]:
         """(release, version) of the newest Keras 3 listed that has ``name`` when the newest
