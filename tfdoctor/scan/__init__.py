@@ -348,9 +348,10 @@ class Judge:
                 release=keras3,
             )
         keras2 = self.keras2
+        legacy = keras2.lookup(_keras2_name(name)).status if keras2 is not None else None
         last = name.rsplit(".", 1)[-1]
         idiom = _keras_idiom(newest, gone, last, name)
-        if keras2 is not None and keras2.lookup(_keras2_name(name)).status == MISSING:
+        if keras2 is not None and legacy == MISSING:
             # Keras 2's public API lacks it too: tf-keras would not bring it back (Keras 2.6 to
             # 2.12's own modules, such as keras.utils.np_utils, were never API). An upgrade
             # plan reports it only where the older line had it.
@@ -368,11 +369,13 @@ class Judge:
             return self._generic(
                 "api-removed", what, "Check the name; find the API meant in the Keras API docs."
             )
-        where = f" (tf-keras {keras2.keras} has it)" if keras2 is not None else ""
+        where = ""
+        if keras2 is not None and legacy == OK:
+            where = f": it is Keras 2 API (tf-keras {keras2.keras} has it)"
         return self._generic(
             "keras3-behaviour-change",
             f"`{gone}` does not exist in Keras 3, which serves tf.keras from TensorFlow 2.16 "
-            f"(AttributeError or ImportError): it is Keras 2 API{where}.",
+            f"(AttributeError or ImportError){where}.",
             (f"Use {idiom}" if idiom else "Port it to the Keras 3 API (migration guide)")
             + "; or keep Keras 2: install tf-keras and set TF_USE_LEGACY_KERAS=1.",
             legacy_keras=True,
