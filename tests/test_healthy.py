@@ -140,6 +140,7 @@ def test_no_healthy_and_cuda_release_is_one_the_matrix_says_misses_its_wheels() 
         facts = facts_from_json(_facts_document(path))
         assert facts.cuda_libs is not None and facts.tensorflow is not None
         version = facts.tensorflow.version
+        assert version is not None, path.stem
         assert any("/nvidia/cudnn/lib" in d for d in facts.cuda_libs.runpath), path.stem
         line = matrix.line_for(version)
         assert line is not None and line.cuda_install is not None

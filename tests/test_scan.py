@@ -415,22 +415,24 @@ def test_a_keras_name_under_keras_3_is_judged_from_keras_3_and_tf_keras(tmp_path
     }
     report = scan(ScanOptions((str(code),), "2.16"), RULES, "test")
     by_line = {f.location.line: f for f in report.findings if f.location is not None}
+    fixes = {n: x.fix for n, x in by_line.items() if x.fix is not None}
     # Keras 2 has it: tf-keras with the legacy switch runs it.
     assert "tf-keras 2.16.0 has it" in by_line[3].detail
-    assert any("tf-keras" in c for c in by_line[3].fix.commands)
+    assert any("tf-keras" in c for c in fixes[3].commands)
     # No Keras has it: tf-keras would change nothing, so it is not offered.
     for line in (4, 5):
         assert "neither in Keras 3.15.1 nor in Keras 2's public API" in by_line[line].detail
-        assert "tf-keras" not in " ".join((by_line[line].fix.text, *by_line[line].fix.commands))
+        assert "tf-keras" not in " ".join((fixes[line].text, *fixes[line].commands))
     # Keras 3 itself dropped it after 3.2.
     assert "up to Keras 3.2.1" in by_line[6].detail
-    assert 'pip install "keras<3.3"' in by_line[6].fix.text
+    assert 'pip install "keras<3.3"' in fixes[6].text
     # ... a pin the target's own keras range excludes (2.21 requires Keras 3.12 on) is none.
     (late,) = [
         f
         for f in scan(ScanOptions((str(code),), "2.21"), RULES, "test").findings
         if f.location is not None and f.location.line == 6
     ]
+    assert late.fix is not None
     assert "up to Keras 3.2.1" in late.detail and "keras<" not in late.fix.text
     # Before 2.16 the names are judged against Keras 2.15, which serves tf.compat.v1.keras.
     assert found([str(code)], target="2.15") == {
