@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
+from collections import Counter
+from collections.abc import Sequence
 
 import pytest
 
@@ -10,6 +13,7 @@ from tfdoctor.causes import CAUSES
 from tfdoctor.signatures import (
     BENIGN,
     EVIDENCE,
+    Signature,
     SignatureError,
     load_signatures,
     parse_signatures,
@@ -33,46 +37,124 @@ def _doc(entry: str = GOOD_ENTRY) -> str:
     return "schema_version: 1\nsignatures:\n" + entry
 
 
-def test_the_bundled_signatures_load() -> None:
+def duplicate_ids(signatures: Sequence[Signature]) -> list[str]:
+    """Ids given to more than one signature."""
+    counts = Counter(s.id for s in signatures)
+    return sorted(sid for sid, n in counts.items() if n > 1)
+
+
+def example_faults(sig: Signature) -> list[str]:
+    """What makes a signature untrustworthy: no example, an example its keyword or pattern
+    misses (the prefilter would skip the line, or the pattern never fire), a cause outside the
+    catalogue, a source that is not an https address."""
+    faults = [] if sig.examples else ["no example"]
+    faults += [f"keyword misses {line!r}" for line in sig.examples if sig.keyword not in line]
+    faults += [f"pattern misses {line!r}" for line in sig.examples if not sig.pattern.search(line)]
+    if sig.cause not in CAUSES and sig.cause not in (BENIGN, EVIDENCE):
+        faults.append(f"unknown cause {sig.cause!r}")
+    faults += [
+        f"source {url!r} is not https" for url in sig.sources if not url.startswith("https://")
+    ]
+    return faults
+
+
+def _is_cause(sig: Signature) -> bool:
+    return sig.cause not in (BENIGN, EVIDENCE)
+
+
+def benign_lines_blamed(signatures: Sequence[Signature]) -> list[tuple[str, str, str]]:
+    """(benign signature, its example, cause signature) where a harmless line would be read
+    as evidence for a cause, as the reader runs it: keyword first, then the pattern."""
+    causes = [s for s in signatures if _is_cause(s)]
+    return [
+        (benign.id, line, c.id)
+        for benign in signatures
+        if benign.cause == BENIGN
+        for line in benign.examples
+        for c in causes
+        if c.keyword in line and c.pattern.search(line)
+    ]
+
+
+def cause_lines_excused(signatures: Sequence[Signature]) -> list[tuple[str, str, str]]:
+    """(cause signature, its example, benign signature) where a benign pattern also matches a
+    line that is evidence for a cause."""
+    benign = [s for s in signatures if s.cause == BENIGN]
+    return [
+        (sig.id, line, b.id)
+        for sig in signatures
+        if _is_cause(sig)
+        for line in sig.examples
+        for b in benign
+        if b.pattern.search(line)
+    ]
+
+
+def loud_non_causes(signatures: Sequence[Signature]) -> list[str]:
+    """Benign and evidence signatures above ``info`` (or raised with a GPU), and benign ones
+    that do not say why they are harmless."""
+    loud = [
+        s.id
+        for s in signatures
+        if not _is_cause(s) and (s.severity != "info" or s.severity_with_gpu is not None)
+    ]
+    return loud + [s.id for s in signatures if s.cause == BENIGN and not s.explanation]
+
+
+FIRST_CAUSE = next(s for s in SIGNATURES.signatures if _is_cause(s))
+FIRST_BENIGN = next(s for s in SIGNATURES.signatures if s.cause == BENIGN)
+
+
+def test_the_bundled_signatures_load_with_unique_ids() -> None:
     assert len(SIGNATURES.signatures) >= 40
-    ids = [s.id for s in SIGNATURES.signatures]
-    assert len(ids) == len(set(ids))
+    assert duplicate_ids(SIGNATURES.signatures) == []
+    assert duplicate_ids((*SIGNATURES.signatures, FIRST_CAUSE)) == [FIRST_CAUSE.id]
 
 
 @pytest.mark.parametrize("sig", SIGNATURES.signatures, ids=lambda s: s.id)
-def test_every_example_matches_its_own_pattern(sig: object) -> None:
-    from tfdoctor.signatures import Signature
+def test_every_example_matches_its_own_pattern(sig: Signature) -> None:
+    assert example_faults(sig) == []
 
-    assert isinstance(sig, Signature)
-    assert sig.examples
-    for line in sig.examples:
-        assert sig.keyword in line, line
-        assert sig.pattern.search(line), line
-    assert sig.cause in CAUSES or sig.cause in (BENIGN, EVIDENCE)
-    assert all(re.match(r"https://", u) for u in sig.sources)
+
+@pytest.mark.parametrize(
+    ("change", "fault"),
+    [
+        pytest.param({"examples": ()}, "no example", id="no-example"),
+        pytest.param({"examples": ("an unrelated line",)}, "keyword misses", id="keyword"),
+        pytest.param({"pattern": re.compile("^never$")}, "pattern misses", id="pattern"),
+        pytest.param({"cause": "no-such-cause"}, "unknown cause", id="cause"),
+        pytest.param({"sources": ("http://example.org",)}, "is not https", id="http-source"),
+    ],
+)
+def test_a_planted_bad_signature_is_caught(change: dict[str, object], fault: str) -> None:
+    faults = example_faults(dataclasses.replace(FIRST_CAUSE, **change))  # type: ignore[arg-type]
+    assert any(fault in x for x in faults), faults
 
 
 def test_no_benign_example_matches_a_cause_signature() -> None:
-    causes = [s for s in SIGNATURES.signatures if s.cause not in (BENIGN, EVIDENCE)]
-    for benign in (s for s in SIGNATURES.signatures if s.cause == BENIGN):
-        for line in benign.examples:
-            hits = [c.id for c in causes if c.keyword in line and c.pattern.search(line)]
-            assert hits == [], (benign.id, line)
+    assert benign_lines_blamed(SIGNATURES.signatures) == []
+    # Planted: a benign signature whose example is a cause's evidence.
+    line = FIRST_CAUSE.examples[0]
+    planted = dataclasses.replace(FIRST_BENIGN, examples=(line,))
+    assert (FIRST_BENIGN.id, line, FIRST_CAUSE.id) in benign_lines_blamed((FIRST_CAUSE, planted))
 
 
 def test_no_cause_example_matches_a_benign_signature() -> None:
-    benign = [s for s in SIGNATURES.signatures if s.cause == BENIGN]
-    for sig in (s for s in SIGNATURES.signatures if s.cause not in (BENIGN, EVIDENCE)):
-        for line in sig.examples:
-            assert [b.id for b in benign if b.pattern.search(line)] == [], (sig.id, line)
+    assert cause_lines_excused(SIGNATURES.signatures) == []
+    # Planted: a benign signature with a cause's pattern excuses that cause's lines.
+    planted = dataclasses.replace(FIRST_CAUSE, id="planted", cause=BENIGN)
+    line = FIRST_CAUSE.examples[0]
+    assert (FIRST_CAUSE.id, line, "planted") in cause_lines_excused((FIRST_CAUSE, planted))
 
 
-def test_benign_and_evidence_signatures_are_info() -> None:
-    for sig in SIGNATURES.signatures:
-        if sig.cause in (BENIGN, EVIDENCE):
-            assert sig.severity == "info" and sig.severity_with_gpu is None, sig.id
-        if sig.cause == BENIGN:
-            assert sig.explanation, sig.id
+def test_benign_and_evidence_signatures_are_info_and_benign_ones_say_why() -> None:
+    assert loud_non_causes(SIGNATURES.signatures) == []
+    assert loud_non_causes((dataclasses.replace(FIRST_BENIGN, severity="warning"),)) == [
+        FIRST_BENIGN.id
+    ]
+    assert loud_non_causes((dataclasses.replace(FIRST_BENIGN, explanation=""),)) == [
+        FIRST_BENIGN.id
+    ]
 
 
 def test_a_valid_document_parses() -> None:
