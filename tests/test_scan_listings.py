@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import sys
+from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
+from typing import Optional
 
 import pytest
 
@@ -100,40 +104,102 @@ def test_the_bundled_store_is_in_its_canonical_form() -> None:
     assert pack(unpack(STORE), head) == STORE
 
 
-def test_every_line_from_2_0_is_listed_once_newest_first() -> None:
-    lines = [row.split()[1] for row in STORE.splitlines() if row.startswith("@ ")]
-    assert lines == sorted(lines, key=version_key, reverse=True)
-    assert len(set(lines)) == len(lines)
-    newest = version_key(lines[0])
-    assert [version_key(line) for line in reversed(lines)] == [
-        (2, minor) for minor in range(newest[1] + 1)
-    ]
-    assert tuple(lines) == bundled_lines()
+def order_faults(releases: Sequence[str]) -> list[str]:
+    """What keeps a store's releases from being newest first, each once."""
+    faults = []
+    if list(releases) != sorted(releases, key=version_key, reverse=True):
+        faults.append("not newest first")
+    return faults + [f"{r} listed twice" for r, n in Counter(releases).items() if n > 1]
 
 
-def test_each_line_is_sorted_and_its_versions_are_of_that_line() -> None:
-    for listing in unpack(STORE):
-        assert listing.tensorflow.startswith(listing.line + ".")
-        keys = [row.partition("\t")[0] for row in listing.rows]
-        assert keys == sorted(keys)
-        for row in listing.rows:
-            members = row.partition("\t")[2].split()
-            assert members == sorted(set(members)), row[:60]
+def missing_minors(releases: Sequence[str], first: str, last: Optional[str] = None) -> list[str]:
+    """The minor releases of ``first``'s major from ``first`` to ``last`` (default: the newest
+    listed of that major) that ``releases`` lacks."""
+    major, low = version_key(first)[:2]
+    minors = {version_key(r)[1] for r in releases if version_key(r)[0] == major}
+    high = version_key(last)[1] if last else max(minors, default=low)
+    return [f"{major}.{m}" for m in range(low, high + 1) if m not in minors]
 
 
-def test_each_block_writes_only_what_differs_sorted_by_key() -> None:
+def listing_faults(listing: Listing) -> list[str]:
+    """A listing whose version is of another line, or whose keys or members are not sorted
+    (the store packs sorted rows; a lookup bisects them)."""
+    version = listing.tensorflow or listing.keras
+    faults = [] if version.startswith(listing.line + ".") else [f"{version} is not of its line"]
+    keys = [row.partition("\t")[0] for row in listing.rows]
+    if keys != sorted(keys):
+        faults.append(f"{listing.line}: keys not sorted")
+    for row in listing.rows:
+        members = row.partition("\t")[2].split()
+        if members != sorted(set(members)):
+            faults.append(f"{listing.line}: members not sorted: {row[:60]}")
+    return faults
+
+
+def store_blocks(text: str) -> list[list[str]]:
+    """Each block's operations, in store order."""
     block: list[str] = []
     blocks = []
-    for row in STORE.splitlines():
+    for row in text.splitlines():
         if row.startswith("@ "):
             block = []
             blocks.append(block)
         elif row and not row.startswith("#"):
             block.append(row)
-    for ops in blocks:
+    return blocks
+
+
+def block_faults(text: str) -> list[str]:
+    """Blocks whose operations are not sorted by key, or touch a key twice."""
+    faults = []
+    for number, ops in enumerate(store_blocks(text)):
         keys = [op[1:].partition("\t")[0] for op in ops]
-        assert keys == sorted(keys) and len(set(keys)) == len(keys)
+        if keys != sorted(keys) or len(set(keys)) != len(keys):
+            faults.append(f"block {number}")
+    return faults
+
+
+def store_releases(text: str) -> list[str]:
+    """The releases a store's blocks name, in store order."""
+    return [row.split()[1] for row in text.splitlines() if row.startswith("@ ")]
+
+
+def test_every_line_from_2_0_is_listed_once_newest_first() -> None:
+    lines = store_releases(STORE)
+    assert order_faults(lines) == [] and missing_minors(lines, "2.0") == []
+    assert tuple(lines) == bundled_lines()
+    # Planted: two lines swapped, one listed twice, one left out.
+    assert order_faults([lines[1], lines[0], *lines[2:]]) == ["not newest first"]
+    assert order_faults([lines[0], *lines]) == [f"{lines[0]} listed twice"]
+    assert missing_minors([*lines[:2], *lines[3:]], "2.0") == [lines[2]]
+
+
+def test_each_line_is_sorted_and_its_versions_are_of_that_line() -> None:
+    listings = unpack(STORE)
+    assert [fault for listing in listings for fault in listing_faults(listing)] == []
+    # Planted: another line's version, rows out of order, members out of order.
+    newest = listings[0]
+    assert listing_faults(dataclasses.replace(newest, tensorflow="1.15.5")) == [
+        "1.15.5 is not of its line"
+    ]
+    swapped = dataclasses.replace(newest, rows=(newest.rows[1], newest.rows[0], *newest.rows[2:]))
+    assert listing_faults(swapped) == [f"{newest.line}: keys not sorted"]
+    unsorted = dataclasses.replace(newest, rows=("tf\tb a",))
+    assert listing_faults(unsorted) == [f"{newest.line}: members not sorted: tf\tb a"]
+
+
+def test_each_block_writes_only_what_differs_sorted_by_key() -> None:
+    assert block_faults(STORE) == []
+    # Planted: the last block's two first operations swapped, or one written twice.
+    rows = STORE.splitlines()
+    start = max(i for i, row in enumerate(rows) if row.startswith("@ ")) + 1
+    swapped = [*rows[:start], rows[start + 1], rows[start], *rows[start + 2 :]]
+    last = len(store_blocks(STORE)) - 1
+    assert block_faults("\n".join(swapped)) == [f"block {last}"]
+    twice = [*rows[: start + 1], rows[start], *rows[start + 1 :]]
+    assert block_faults("\n".join(twice)) == [f"block {last}"]
     # Far smaller than 22 listings written out (each is about 120 KB).
+    blocks = store_blocks(STORE)
     assert len(STORE) < 4 * sum(len(op) for op in blocks[0])
 
 
@@ -148,25 +214,24 @@ def test_each_keras_store_is_canonical_newest_first_each_minor_once(dist: str) -
     text = KERAS_STORES[dist]
     head = [row[2:] for row in text.splitlines() if row.startswith("# ")]
     assert pack(unpack(text), head) == text
-    releases = [row.split()[1] for row in text.splitlines() if row.startswith("@ ")]
-    assert releases == sorted(releases, key=version_key, reverse=True)
-    assert len(set(releases)) == len(releases)
+    releases = store_releases(text)
+    assert order_faults(releases) == []
     assert tuple(releases) == api.keras_releases(dist)
     for listing in unpack(text):
-        assert listing.keras.startswith(listing.line + ".") and not listing.tensorflow
+        assert listing_faults(listing) == [] and not listing.tensorflow
     # Much smaller than the releases written out in full.
     full = sum(len("\n".join(x.rows)) for x in unpack(text))
     assert len(text) * 4 < full
 
 
 def test_the_keras_stores_cover_keras_2_6_on_every_keras_3_and_tf_keras_from_2_14() -> None:
-    keras = {version_key(x) for x in api.keras_releases("keras")}
-    assert {(2, minor) for minor in range(6, 16)} <= keras
-    newest3 = max(k for k in keras if k[0] == 3)
-    assert {(3, minor) for minor in range(newest3[1] + 1)} <= keras
-    tf_keras = sorted(version_key(x) for x in api.keras_releases("tf-keras"))
-    assert tf_keras[0] == (2, 14)
-    assert tf_keras == [(2, minor) for minor in range(14, tf_keras[-1][1] + 1)]
+    keras = api.keras_releases("keras")
+    assert missing_minors(keras, "2.6", "2.15") == [] and missing_minors(keras, "3.0") == []
+    tf_keras = api.keras_releases("tf-keras")
+    assert min(tf_keras, key=version_key) == "2.14" and missing_minors(tf_keras, "2.14") == []
+    # Planted: a Keras 2 release and a Keras 3 release left out.
+    assert missing_minors([r for r in keras if r != "2.10"], "2.6", "2.15") == ["2.10"]
+    assert missing_minors([r for r in keras if r != "3.1"], "3.0") == ["3.1"]
 
 
 @pytest.mark.parametrize(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import subprocess
 import sys
 from pathlib import Path
@@ -10,7 +11,7 @@ import pytest
 
 from tfdoctor.causes import CAUSES
 from tfdoctor.scan.api import MISSING, OK, UNKNOWN, api_for, bundled_lines, load_api, parse_api
-from tfdoctor.scan.rules import RulesError, load_rules, parse_rules
+from tfdoctor.scan.rules import Rule, RulesError, RuleSource, load_rules, parse_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -32,13 +33,39 @@ rules:
 """
 
 
+def rule_faults(rule: Rule) -> list[str]:
+    """What keeps a rule from being shown: a cause outside the catalogue, no source, a source
+    that is not an https address, no words for what breaks or what replaces it."""
+    faults = [] if rule.cause in CAUSES else [f"unknown cause {rule.cause!r}"]
+    faults += [] if rule.sources else ["no source"]
+    faults += [f"{s.id} is not https" for s in rule.sources if not s.url.startswith("https://")]
+    faults += [f"no {field}" for field in ("what", "replacement") if not getattr(rule, field)]
+    return faults
+
+
 def test_bundled_rules_load_and_cite_their_sources() -> None:
-    rules = load_rules()
-    assert len(rules.rules) >= 30
-    for rule in rules.rules:
-        assert rule.cause in CAUSES
-        assert rule.sources and all(s.url.startswith("https://") for s in rule.sources)
-        assert rule.replacement and rule.what
+    rules = load_rules().rules
+    assert len(rules) >= 30
+    assert [(r.id, fault) for r in rules for fault in rule_faults(r)] == []
+
+
+@pytest.mark.parametrize(
+    ("change", "fault"),
+    [
+        pytest.param({"cause": "no-such-cause"}, "unknown cause 'no-such-cause'", id="cause"),
+        pytest.param({"sources": ()}, "no source", id="no-source"),
+        pytest.param(
+            {"sources": (RuleSource("old", "Old notes", "http://example.org"),)},
+            "old is not https",
+            id="http-source",
+        ),
+        pytest.param({"what": ""}, "no what", id="no-what"),
+        pytest.param({"replacement": ""}, "no replacement", id="no-replacement"),
+    ],
+)
+def test_a_planted_bad_rule_is_caught(change: dict[str, object], fault: str) -> None:
+    rule = dataclasses.replace(load_rules().rules[0], **change)  # type: ignore[arg-type]
+    assert rule_faults(rule) == [fault]
 
 
 def test_a_minimal_file_parses() -> None:
