@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Optional
 
@@ -167,30 +167,98 @@ def test_bundled_matrix_is_the_repository_file() -> None:
     assert MATRIX.path == str(DEFAULT_MATRIX)
 
 
-def test_every_line_is_complete_and_newest_first() -> None:
-    file_lines = DEFAULT_MATRIX.read_text(encoding="utf-8").splitlines()
-    assert len(MATRIX.lines) >= 20
-    keys = [entry.key for entry in MATRIX.lines]
-    assert keys == sorted(keys, reverse=True) and len(set(keys)) == len(keys)
-    for entry in MATRIX.lines:
-        assert re.fullmatch(r"\d+\.\d+", entry.line)
-        assert entry.latest_patch.startswith(entry.line + ".")
-        assert set(entry.python) == set(PLATFORMS)
-        assert entry.python["linux-x86_64"], entry.line
-        assert set(entry.gpu_package) == set(OPERATING_SYSTEMS)
-        assert set(entry.wrappers) <= set(PLATFORMS)
-        assert isinstance(entry.pins, Pins) and isinstance(entry.windows_native_gpu, bool)
-        assert entry.sources_of("python") and entry.sources_of("latest_patch")
+def entry_faults(matrix: Matrix, entry: TFLine, file_lines: Sequence[str]) -> list[str]:
+    """What is incomplete about one line: a malformed name or newest release, a platform or
+    operating system missing, no Linux wheel, no source for its Python versions or newest
+    release, a line number that does not point at it, an unknown toolkit or GPU architecture."""
+    checks = {
+        "name": re.fullmatch(r"\d+\.\d+", entry.line) is not None,
+        "latest_patch": entry.latest_patch.startswith(entry.line + "."),
+        "platforms": set(entry.python) == set(PLATFORMS) and set(entry.wrappers) <= set(PLATFORMS),
+        "linux wheels": bool(entry.python.get("linux-x86_64")),
+        "gpu_package": set(entry.gpu_package) == set(OPERATING_SYSTEMS),
+        "types": isinstance(entry.pins, Pins) and isinstance(entry.windows_native_gpu, bool),
+        "sources": bool(entry.sources_of("python") and entry.sources_of("latest_patch")),
         # lineno points at the entry in the file (messages and docs cite it).
-        assert file_lines[entry.lineno - 1].strip() == f'- line: "{entry.line}"'
-        if entry.cuda is not None:
-            toolkit = MATRIX.toolkit(entry.cuda)
-            assert toolkit is not None and toolkit.cuda == entry.cuda
-        if entry.compute_capabilities is not None:
-            caps = entry.compute_capabilities
-            assert all(parse_arch(a) for a in caps.sass + caps.ptx)
-    for fact_source in {s for e in MATRIX.lines for ids in e.sources.values() for s in ids}:
-        assert MATRIX.sources[fact_source].url.startswith("https://")
+        "lineno": 0 < entry.lineno <= len(file_lines)
+        and file_lines[entry.lineno - 1].strip() == f'- line: "{entry.line}"',
+        "cuda": entry.cuda is None
+        or getattr(matrix.toolkit(entry.cuda), "cuda", None) == entry.cuda,
+        "architectures": entry.compute_capabilities is None
+        or all(
+            parse_arch(a)
+            for a in (*entry.compute_capabilities.sass, *entry.compute_capabilities.ptx)
+        ),
+    }
+    return [f"{entry.line}: {what}" for what, ok in checks.items() if not ok]
+
+
+def matrix_faults(matrix: Matrix, file_lines: Sequence[str]) -> list[str]:
+    """What keeps the matrix's lines from being complete, sourced and newest first, once each."""
+    keys = [entry.key for entry in matrix.lines]
+    faults = [] if keys == sorted(keys, reverse=True) else ["lines not newest first"]
+    faults += [] if len(set(keys)) == len(keys) else ["a line listed twice"]
+    faults += [x for entry in matrix.lines for x in entry_faults(matrix, entry, file_lines)]
+    cited = {s for e in matrix.lines for ids in e.sources.values() for s in ids}
+    faults += [
+        f"source {sid} is not https"
+        for sid in sorted(cited)
+        if sid not in matrix.sources or not matrix.sources[sid].url.startswith("https://")
+    ]
+    return faults
+
+
+FILE_LINES = DEFAULT_MATRIX.read_text(encoding="utf-8").splitlines()
+
+
+def test_every_line_is_complete_and_newest_first() -> None:
+    assert len(MATRIX.lines) >= 20
+    assert matrix_faults(MATRIX, FILE_LINES) == []
+
+
+def _with_line(index: int, **change: object) -> Matrix:
+    lines = list(MATRIX.lines)
+    lines[index] = dataclasses.replace(lines[index], **change)  # type: ignore[arg-type]
+    return dataclasses.replace(MATRIX, lines=tuple(lines))
+
+
+@pytest.mark.parametrize(
+    ("planted", "fault"),
+    [
+        pytest.param(
+            lambda: dataclasses.replace(
+                MATRIX, lines=(MATRIX.lines[1], MATRIX.lines[0], *MATRIX.lines[2:])
+            ),
+            "lines not newest first",
+            id="order",
+        ),
+        pytest.param(lambda: _with_line(0, line=MATRIX.lines[0].line + " "), ": name", id="name"),
+        pytest.param(lambda: _with_line(1, latest_patch="1.0.0"), ": latest_patch", id="patch"),
+        pytest.param(
+            lambda: _with_line(1, python={**MATRIX.lines[1].python, "linux-x86_64": ()}),
+            ": linux wheels",
+            id="no-linux-wheels",
+        ),
+        pytest.param(lambda: _with_line(1, gpu_package={}), ": gpu_package", id="gpu-package"),
+        pytest.param(lambda: _with_line(1, sources={}), ": sources", id="unsourced"),
+        pytest.param(lambda: _with_line(1, lineno=1), ": lineno", id="lineno"),
+        pytest.param(lambda: _with_line(1, cuda="0.1"), ": cuda", id="unknown-toolkit"),
+        pytest.param(
+            lambda: dataclasses.replace(
+                MATRIX,
+                sources={
+                    k: dataclasses.replace(v, url="http://example.org")
+                    for k, v in MATRIX.sources.items()
+                },
+            ),
+            "is not https",
+            id="http-source",
+        ),
+    ],
+)
+def test_a_planted_incomplete_line_is_caught(planted: Callable[[], Matrix], fault: str) -> None:
+    faults = matrix_faults(planted(), FILE_LINES)
+    assert any(fault in x for x in faults), faults
 
 
 @pytest.mark.parametrize(
@@ -931,11 +999,25 @@ def test_a_pre_release_below_a_final_line_is_refused() -> None:
     )
 
 
+def pre_release_faults(lines: Sequence[TFLine]) -> list[str]:
+    """Pre-release lines below a final line (recommendations skip them only at the top), and
+    pre-releases of a patch other than ``.0`` (a line without a final has no ``X.Y.0`` yet)."""
+    pre = [entry for entry in lines if entry.pre_release]
+    faults = [] if tuple(lines[: len(pre)]) == tuple(pre) else ["a pre-release below a final"]
+    return faults + [
+        f"{entry.line}: {entry.latest_patch}"
+        for entry in pre
+        if not re.fullmatch(rf"{re.escape(entry.line)}\.0(a|b|rc)\d+", entry.latest_patch)
+    ]
+
+
 def test_the_shipped_pre_release_lines_are_the_newest() -> None:
-    pre = [entry for entry in MATRIX.lines if entry.pre_release]
-    assert MATRIX.lines[: len(pre)] == tuple(pre)
-    for entry in pre:
-        assert re.fullmatch(r"\d+\.\d+\.\d+(a|b|rc)\d+", entry.latest_patch), entry.line
+    assert pre_release_faults(MATRIX.lines) == []
+    # Planted: a pre-release line below the newest final one, and one of a later patch.
+    below = dataclasses.replace(MATRIX.releases[1], latest_patch=f"{MATRIX.releases[1].line}.0rc0")
+    assert pre_release_faults((MATRIX.releases[0], below)) == ["a pre-release below a final"]
+    patch = dataclasses.replace(below, latest_patch=f"{below.line}.1rc0")
+    assert pre_release_faults((patch, *MATRIX.releases)) == [f"{below.line}: {below.line}.1rc0"]
 
 
 # --- facts of particular lines -------------------------------------------------------------------
