@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 import pytest
@@ -486,25 +488,71 @@ def test_findings_carry_their_checks_id() -> None:
                 assert finding.id == check.finding_id, (check.id, finding)
 
 
+FINDINGS_DOC = (ROOT / "docs" / "findings.md").read_text(encoding="utf-8")
+
+
+def documented_finding_ids(doc: str) -> set[str]:
+    """The finding ids docs/findings.md gives a section (``### `gpu.visible```)."""
+    return set(re.findall(r"^### `([a-z0-9.-]+)`", doc, re.MULTILINE))
+
+
+def documented_causes(doc: str) -> set[str]:
+    """The cause ids docs/findings.md lists in its table of causes."""
+    return set(re.findall(r"^\| `([a-z0-9-]+)` \|", doc, re.MULTILINE))
+
+
+def doc_gaps(declared: Iterable[str], documented: Iterable[str]) -> tuple[list[str], list[str]]:
+    """(declared but undocumented, documented but declared nowhere)."""
+    return sorted(set(declared) - set(documented)), sorted(set(documented) - set(declared))
+
+
+DECLARED_IDS = {c.finding_id for c in CHECKS} | {"doctor.crashed"}
+
+
 def test_every_id_is_documented() -> None:
-    doc = (ROOT / "docs" / "findings.md").read_text(encoding="utf-8")
-    documented = set(re.findall(r"^### `([a-z0-9.-]+)`", doc, re.MULTILINE))
-    declared = {c.finding_id for c in CHECKS} | {"doctor.crashed"}
-    assert declared == documented
+    assert doc_gaps(DECLARED_IDS, documented_finding_ids(FINDINGS_DOC)) == ([], [])
+    # Planted: a section dropped, and one for an id no check reports.
+    dropped = FINDINGS_DOC.replace("### `python.bits`", "### Python bits")
+    assert doc_gaps(DECLARED_IDS, documented_finding_ids(dropped)) == (["python.bits"], [])
+    extra = FINDINGS_DOC + "\n### `gpu.ghost`\n"
+    assert doc_gaps(DECLARED_IDS, documented_finding_ids(extra)) == ([], ["gpu.ghost"])
 
 
 def test_every_cause_is_documented() -> None:
-    doc = (ROOT / "docs" / "findings.md").read_text(encoding="utf-8")
-    listed = set(re.findall(r"^\| `([a-z0-9-]+)` \|", doc, re.MULTILINE))
-    assert listed == set(CAUSES)
+    assert doc_gaps(CAUSES, documented_causes(FINDINGS_DOC)) == ([], [])
+    # Planted: a cause's row dropped from the table.
+    cause = sorted(CAUSES)[0]
+    dropped = FINDINGS_DOC.replace(f"| `{cause}` |", f"| {cause} |")
+    assert doc_gaps(CAUSES, documented_causes(dropped)) == ([cause], [])
+
+
+def registry_faults(checks: Sequence[Check], finding_ids: Mapping[str, str]) -> list[str]:
+    """Check ids registered twice, functions registered twice, and checks whose findings'
+    id (``finding_ids``, else the check's own) is of another area than the check's id."""
+    ids = Counter(c.id for c in checks)
+    funcs = Counter(c.func for c in checks)
+    faults = [f"{cid} registered twice" for cid, n in ids.items() if n > 1]
+    faults += [f"{c.id} shares its function" for c in checks if funcs[c.func] > 1]
+    return faults + [
+        f"{c.id} reports as {finding_ids[c.id]}"
+        for c in checks
+        if c.id in finding_ids and finding_ids[c.id].split(".")[0] != c.id.split(".")[0]
+    ]
 
 
 def test_check_ids_are_unique_and_prefixes_of_their_findings() -> None:
-    ids = [c.id for c in CHECKS]
-    assert len(ids) == len(set(ids))
-    assert len({c.func for c in CHECKS}) == len(CHECKS)
-    for check in CHECKS:
-        assert check.finding_id.split(".")[0] == check.id.split(".")[0]
+    assert registry_faults(CHECKS, FINDING_IDS) == []
+    assert all(c.finding_id == FINDING_IDS.get(c.id, c.id) for c in CHECKS)
+    # Planted: a check registered twice; a check reporting under another area's id.
+    (bits,) = select_checks(["python.bits"])
+    assert registry_faults((*CHECKS, bits), FINDING_IDS) == [
+        "python.bits registered twice",
+        "python.bits shares its function",
+        "python.bits shares its function",
+    ]
+    assert registry_faults(CHECKS, {**FINDING_IDS, "python.bits": "gpu.bits"}) == [
+        "python.bits reports as gpu.bits"
+    ]
 
 
 def test_finding_ids_that_differ_name_registered_checks() -> None:
@@ -513,10 +561,21 @@ def test_finding_ids_that_differ_name_registered_checks() -> None:
     assert probes.finding_id == "doctor.probe-failed"
 
 
+def subset_faults(subset: Sequence[Check], registry: Sequence[Check]) -> list[str]:
+    """Members of a named subset that are not registered, or are listed twice."""
+    faults = [f"{c.id} is not registered" for c in subset if c not in registry]
+    return faults + [f"{c.id} listed twice" for c, n in Counter(subset).items() if n > 1]
+
+
 def test_named_subsets_are_registered_checks() -> None:
     for subset in (SMOKE, SMOKE_COMMAND, GPU_GATE):
-        assert set(subset) <= set(CHECKS)
-        assert len(set(subset)) == len(subset)
+        assert subset_faults(subset, CHECKS) == []
+    # Planted: an unregistered check and a check listed twice.
+    stray = Check("smoke.stray", "Stray", SMOKE[0].func)
+    assert subset_faults((*SMOKE, stray, SMOKE[0]), CHECKS) == [
+        "smoke.stray is not registered",
+        f"{SMOKE[0].id} listed twice",
+    ]
     assert {c.id.split(".")[0] for c in SMOKE} == {"smoke"}
     assert [c.id for c in SMOKE_COMMAND] == ["runtime.memory-held", *(c.id for c in SMOKE)]
     # The smoke checks report in registry order, last.
