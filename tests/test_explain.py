@@ -6,6 +6,7 @@ import dataclasses
 import io
 import json
 import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -139,13 +140,29 @@ def _case(path: Path) -> dict[str, Any]:
     return data
 
 
+CASE_FIELDS = {"source", "cause", "fix_has", "fix_lacks"}
+
+
+def case_faults(case: Mapping[str, Any]) -> list[str]:
+    """A log case whose source is not a GitHub issue or pull request, or that carries a field
+    the replay below does not read (a typo there would go unchecked)."""
+    faults = []
+    if not re.match(r"https://github\.com/\S+/(issues|pull)/\d+$", str(case.get("source"))):
+        faults.append(f"source {case.get('source')!r}")
+    return faults + [f"field {k!r}" for k in sorted(set(case) - CASE_FIELDS)]
+
+
 def test_the_corpus_is_large_and_sourced() -> None:
     cases = [_case(p) for p in CASES]
     assert sum(c["cause"] != "benign" for c in cases) >= 130
     assert sum(c["cause"] == "benign" for c in cases) >= 30
-    for path, case in zip(CASES, cases):
-        assert re.match(r"https://github\.com/\S+/(issues|pull)/\d+$", case["source"]), path.name
-        assert set(case) <= {"source", "cause", "fix_has", "fix_lacks"}, path.name
+    assert [(p.name, x) for p, c in zip(CASES, cases) for x in case_faults(c)] == []
+    # Planted: a forum thread as the source, a misspelt field.
+    case = _case(CASES[0])
+    assert case_faults({**case, "source": "https://stackoverflow.com/q/1"}) == [
+        "source 'https://stackoverflow.com/q/1'"
+    ]
+    assert case_faults({**case, "fix_hass": ["pip"]}) == ["field 'fix_hass'"]
 
 
 @pytest.mark.parametrize("path", CASES, ids=lambda p: p.stem)
@@ -452,7 +469,7 @@ def test_cli_combines_a_saved_report(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert report["facts"]["packages"][0]["name"] == "tensorflow"
 
 
-def test_findings_are_documented() -> None:
+def test_explains_finding_ids_are_documented() -> None:
     doc = (Path(__file__).resolve().parent.parent / "docs" / "findings.md").read_text("utf-8")
     assert "explain.<cause>" in doc and "explain.benign.<signature>" in doc
     assert "explain.no-signature" in doc

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -39,16 +40,22 @@ def _fix_text(finding: Finding) -> str:
     return "\n".join((finding.fix.text, *finding.fix.commands))
 
 
+def case_faults(case: Mapping[str, Any]) -> list[str]:
+    """A machine case without an https source, or without the confirmed root cause and the
+    fix that worked (what the replay is judged against)."""
+    faults = [] if re.match(r"https://", str(case.get("source"))) else ["source"]
+    return faults + [key for key in ("root_cause", "fix_that_worked") if not case.get(key)]
+
+
 def test_the_corpus_is_large_and_sourced() -> None:
     assert len(CASES) >= 60, len(CASES)
-    urls = set()
-    for path in CASES:
-        case = _load(path)
-        assert re.match(r"https://", case["source"]), path.name
-        assert case["root_cause"] and case["fix_that_worked"], path.name
-        urls.add(case["source"])
+    cases = [_load(path) for path in CASES]
+    assert [(p.name, x) for p, c in zip(CASES, cases) for x in case_faults(c)] == []
     # Each case is its own thread, but a thread may show two machines.
-    assert len(urls) >= len(CASES) * 0.8
+    assert len({c["source"] for c in cases}) >= len(CASES) * 0.8
+    # Planted: a source that is no address, a case without the fix that worked.
+    assert case_faults({**cases[0], "source": "a forum post"}) == ["source"]
+    assert case_faults({**cases[0], "fix_that_worked": ""}) == ["fix_that_worked"]
 
 
 #: Cases the checks do not yet get right, each with what is missing. Strict: a case that
