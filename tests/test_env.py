@@ -13,6 +13,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 import pytest
@@ -170,8 +171,18 @@ def test_output_matches_golden(fmt: str) -> None:
     assert actual == path.read_text(encoding="utf-8")
 
 
+def golden_gaps(formats: Iterable[str], files: Mapping[str, str], folder: Path) -> list[str]:
+    """Formats without a golden file that exists, and golden files of no format."""
+    gaps = [fmt for fmt in formats if fmt not in files or not (folder / files[fmt]).is_file()]
+    return gaps + sorted(set(files) - set(formats))
+
+
 def test_every_format_has_a_golden_file() -> None:
-    assert set(_FILES) == set(FORMATS)
+    assert golden_gaps(FORMATS, _FILES, GOLDEN) == []
+    # Planted: a format without a file, a file whose name is wrong, a file of no format.
+    assert golden_gaps((*FORMATS, "xml"), _FILES, GOLDEN) == ["xml"]
+    assert golden_gaps(FORMATS, {**_FILES, "sh": "env.bash"}, GOLDEN) == ["sh"]
+    assert golden_gaps(FORMATS, {**_FILES, "csh": "env.csh"}, GOLDEN) == ["csh"]
 
 
 # --- real shells read the values back exactly ----------------------------------------------

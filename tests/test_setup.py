@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -67,6 +68,11 @@ def _every_command_names() -> set[str]:
     return names
 
 
+def commands_not_run(registered: Iterable[str], run: Iterable[str]) -> set[str]:
+    """Registered commands and groups that scripts/every_command.py never runs."""
+    return set(registered) - set(run)
+
+
 def test_every_command_runs_on_the_oldest_python() -> None:
     from tfdoctor.cli import app
 
@@ -74,4 +80,8 @@ def test_every_command_runs_on_the_oldest_python() -> None:
         c.name or (c.callback.__name__ if c.callback else "") for c in app.registered_commands
     }
     groups = {g.name or "" for g in app.registered_groups}
-    assert commands | groups <= _every_command_names()
+    run = _every_command_names()
+    assert commands and groups and commands_not_run(commands | groups, run) == set()
+    # Planted: a command the script does not run.
+    assert commands_not_run({*commands, "ghost"}, run) == {"ghost"}
+    assert commands_not_run(commands, run - {"check"}) == {"check"}

@@ -12,6 +12,7 @@ import dataclasses
 import os
 import sys
 import time
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Optional
 
@@ -114,11 +115,22 @@ def test_a_start_import_out_of_range_is_an_error_only_where_the_import_did_not_r
     assert pin.severity is severity
 
 
-def test_every_start_import_is_a_requirement_tensorflow_declares() -> None:
+def undeclared_start_imports(start_imports: Iterable[str], requires: Iterable[str]) -> set[str]:
+    """Distributions the gate expects ``import tensorflow`` to load that TensorFlow's
+    metadata does not require (their ranges would be no requirement of TensorFlow's)."""
     from packaging.requirements import Requirement
 
-    declared = {Requirement(r).name.lower().replace("_", "-") for r in tf_requires()}
-    assert set(START_IMPORTS) <= declared
+    declared = {Requirement(r).name.lower().replace("_", "-") for r in requires}
+    return set(start_imports) - declared
+
+
+def test_every_start_import_is_a_requirement_tensorflow_declares() -> None:
+    assert undeclared_start_imports(START_IMPORTS, tf_requires()) == set()
+    # Planted: a distribution TensorFlow does not declare, and a declared one dropped.
+    assert undeclared_start_imports((*START_IMPORTS, "colorama"), tf_requires()) == {"colorama"}
+    first = sorted(START_IMPORTS)[0]
+    kept = [r for r in tf_requires() if not r.lower().replace("_", "-").startswith(first)]
+    assert undeclared_start_imports(START_IMPORTS, kept) == {first}
 
 
 # --- a tensorflow module that shadows the installed one -------------------------------------
