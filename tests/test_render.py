@@ -14,6 +14,7 @@ import re
 import subprocess
 import sys
 import typing
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -557,20 +558,45 @@ def _dataclasses() -> dict[str, type]:
     return found
 
 
+def schema_faults(defs: Mapping[str, Any], shapes: Mapping[str, type]) -> list[str]:
+    """Where the schema's definitions and the dataclasses part: a class or a definition
+    missing, fields missing or out of order, a definition that admits unknown fields."""
+    faults = [f"{name}: no definition" for name in sorted(set(shapes) - set(defs))]
+    faults += [f"{name}: no class" for name in sorted(set(defs) - {*shapes, "Severity"})]
+    for name, cls in shapes.items():
+        if name not in defs:
+            continue
+        if list(defs[name]["properties"]) != [x.name for x in dataclasses.fields(cls)]:
+            faults.append(f"{name}: fields")
+        if defs[name].get("additionalProperties") is not False:
+            faults.append(f"{name}: admits unknown fields")
+    return faults
+
+
+SHAPES: dict[str, type] = {
+    **_dataclasses(),
+    "Finding": Finding,
+    "Fix": Fix,
+    "Location": Location,
+    "Summary": Summary,
+}
+
+
 def test_schema_defines_every_dataclass_with_its_fields() -> None:
     """An independent walk: the generator left out no dataclass and no field."""
     defs = json.loads(SCHEMA.read_text(encoding="utf-8"))["$defs"]
-    shapes = {
-        **_dataclasses(),
-        "Finding": Finding,
-        "Fix": Fix,
-        "Location": Location,
-        "Summary": Summary,
-    }
-    assert set(defs) == {*shapes, "Severity"}
-    for name, cls in shapes.items():
-        assert list(defs[name]["properties"]) == [x.name for x in dataclasses.fields(cls)], name
-        assert defs[name]["additionalProperties"] is False, name
+    assert "Severity" in defs and schema_faults(defs, SHAPES) == []
+    # Planted: a definition dropped, a field dropped, a definition left open.
+    assert schema_faults({k: v for k, v in defs.items() if k != "Fix"}, SHAPES) == [
+        "Fix: no definition"
+    ]
+    fix = defs["Fix"]
+    fewer = {**fix, "properties": {k: v for k, v in fix["properties"].items() if k != "text"}}
+    assert schema_faults({**defs, "Fix": fewer}, SHAPES) == ["Fix: fields"]
+    assert schema_faults({**defs, "Fix": {**fix, "additionalProperties": True}}, SHAPES) == [
+        "Fix: admits unknown fields"
+    ]
+    assert schema_faults({**defs, "Ghost": fix}, SHAPES) == ["Ghost: no class"]
 
 
 def test_schema_versions_are_the_ones_written() -> None:
