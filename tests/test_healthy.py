@@ -14,9 +14,9 @@ from tests import factories as f
 from tests.test_cli import tfdoctor
 from tfdoctor.checks._context import CheckContext
 from tfdoctor.checks.gpu import check_cuda_libraries
-from tfdoctor.facts import facts_from_json
+from tfdoctor.facts import Facts, facts_from_json
 from tfdoctor.findings import Severity
-from tfdoctor.matrix import load_matrix
+from tfdoctor.matrix import Matrix, load_matrix
 
 DATA = Path(__file__).parent / "data"
 #: Machines made healthy on purpose (README there), with what their wheels' objects say.
@@ -60,17 +60,24 @@ def test_a_healthy_machine_gets_no_warning_and_no_error(path: Path, tmp_path: Pa
     assert problems == []
 
 
+def and_cuda_faults(facts: Facts) -> list[str]:
+    """What keeps an ``and-cuda`` fixture from showing a build that names no cuRAND: no RUNPATH
+    or names read from the build, cuRAND among the names, or a cuRAND something searched for."""
+    libs = facts.cuda_libs
+    if libs is None or not libs.runpath or libs.named_libraries is None:
+        return ["the build was not read"]
+    faults = ["the build names curand"] if "curand" in libs.named_libraries else []
+    curand = [lib for lib in libs.libraries if lib.name == "curand"]
+    # As on the real machines: nothing searches for it.
+    if len(curand) != 1 or curand[0].selected is not None:
+        faults.append("curand was searched for")
+    return faults
+
+
 def test_the_healthy_set_covers_the_and_cuda_lines_whose_build_names_no_curand() -> None:
-    versions = {}
-    for path in AND_CUDA:
-        facts = facts_from_json(_facts_document(path))
-        assert facts.cuda_libs is not None and facts.cuda_libs.runpath
-        assert facts.cuda_libs.named_libraries is not None
-        assert "curand" not in facts.cuda_libs.named_libraries
-        (curand,) = [lib for lib in facts.cuda_libs.libraries if lib.name == "curand"]
-        assert curand.selected is None  # as on the real machines: nothing searches for it
-        assert facts.tensorflow is not None
-        versions[facts.tensorflow.version] = path.stem
+    machines = {path.stem: facts_from_json(_facts_document(path)) for path in AND_CUDA}
+    assert [(name, x) for name, m in machines.items() for x in and_cuda_faults(m)] == []
+    versions = {m.tensorflow.version for m in machines.values() if m.tensorflow}
     lines = {
         "2.14.1",
         "2.15.1",
@@ -82,7 +89,19 @@ def test_the_healthy_set_covers_the_and_cuda_lines_whose_build_names_no_curand()
         "2.21.0",
         "2.22.0rc0",
     }
-    assert lines <= set(versions)
+    assert lines <= versions
+    # Planted: a build that names cuRAND, and one whose names were never read.
+    healthy = next(iter(machines.values()))
+    assert healthy.cuda_libs is not None and healthy.cuda_libs.named_libraries is not None
+    named = (*healthy.cuda_libs.named_libraries, "curand")
+    libs = dataclasses.replace(healthy.cuda_libs, named_libraries=named)
+    assert and_cuda_faults(dataclasses.replace(healthy, cuda_libs=libs)) == [
+        "the build names curand"
+    ]
+    unread = dataclasses.replace(healthy.cuda_libs, named_libraries=None)
+    assert and_cuda_faults(dataclasses.replace(healthy, cuda_libs=unread)) == [
+        "the build was not read"
+    ]
 
 
 def test_the_system_cuda_lines_name_curand_and_find_it_through_the_ldconfig_cache() -> None:
@@ -132,19 +151,31 @@ def test_the_full_report_shows_what_the_build_says() -> None:
     )
 
 
+def unfound_but_reached(facts: Facts, matrix: Matrix) -> list[str]:
+    """The release, where a machine's build reaches its ``and-cuda`` wheels through its RUNPATH
+    yet the matrix says that release's wheels go unfound."""
+    if facts.cuda_libs is None or facts.tensorflow is None or facts.tensorflow.version is None:
+        return ["no release or libraries recorded"]
+    version = facts.tensorflow.version
+    if not any("/nvidia/cudnn/lib" in d for d in facts.cuda_libs.runpath):
+        return [f"{version}: the RUNPATH reaches no wheel"]
+    line = matrix.line_for(version)
+    if line is None or line.cuda_install is None:
+        return [f"{version}: no CUDA install in the matrix"]
+    return [version] if version in line.cuda_install.wheels_unfound else []
+
+
 def test_no_healthy_and_cuda_release_is_one_the_matrix_says_misses_its_wheels() -> None:
     """A release whose wheel's RUNPATH (read here) reaches its ``and-cuda`` wheels is not in the
     bundled matrix's ``wheels_unfound``: 2.16.2's framework library lists them, 2.16.1's not."""
     matrix = load_matrix()
-    for path in AND_CUDA:
-        facts = facts_from_json(_facts_document(path))
-        assert facts.cuda_libs is not None and facts.tensorflow is not None
-        version = facts.tensorflow.version
-        assert version is not None, path.stem
-        assert any("/nvidia/cudnn/lib" in d for d in facts.cuda_libs.runpath), path.stem
-        line = matrix.line_for(version)
-        assert line is not None and line.cuda_install is not None
-        assert version not in line.cuda_install.wheels_unfound, path.stem
+    machines = [facts_from_json(_facts_document(path)) for path in AND_CUDA]
+    assert [x for facts in machines for x in unfound_but_reached(facts, matrix)] == []
     line = matrix.line_for("2.16.1")
     assert line is not None and line.cuda_install is not None
     assert line.cuda_install.wheels_unfound == ("2.16.1",)
+    # Planted: a healthy 2.16.1 machine, whose release the matrix says misses its wheels.
+    (healthy,) = [m for m in machines if m.tensorflow and m.tensorflow.version == "2.16.2"]
+    assert healthy.tensorflow is not None
+    older = dataclasses.replace(healthy.tensorflow, version="2.16.1")
+    assert unfound_but_reached(dataclasses.replace(healthy, tensorflow=older), matrix) == ["2.16.1"]
