@@ -16,6 +16,7 @@ import shutil
 import stat
 import subprocess
 import sys
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Optional
 
@@ -36,12 +37,27 @@ def action() -> dict[str, Any]:
     return data
 
 
+def input_faults(inputs: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    """Inputs without a description, or whose default is not a string (inputs are strings
+    on GitHub: a YAML ``false`` would arrive as ``"false"`` only by luck)."""
+    faults = [
+        f"{name}: no description" for name, spec in inputs.items() if not spec.get("description")
+    ]
+    return faults + [
+        f"{name}: default"
+        for name, spec in inputs.items()
+        if not isinstance(spec.get("default"), str)
+    ]
+
+
 def test_the_action_is_composite_with_the_documented_inputs(action: dict[str, Any]) -> None:
     assert action["runs"]["using"] == "composite"
     assert {"strict", "static", "require-gpu", "against"} <= set(action["inputs"])
-    for name, spec in action["inputs"].items():
-        assert spec.get("description"), name
-        assert isinstance(spec.get("default"), str), name  # inputs are strings on GitHub
+    assert input_faults(action["inputs"]) == []
+    # Planted: an input without a description, one whose default YAML reads as a boolean.
+    strict = action["inputs"]["strict"]
+    assert input_faults({"strict": {**strict, "description": ""}}) == ["strict: no description"]
+    assert input_faults({"strict": {**strict, "default": False}}) == ["strict: default"]
     steps = action["runs"]["steps"]
     upload = steps[-1]
     assert upload["uses"].startswith("actions/upload-artifact@")
@@ -49,13 +65,26 @@ def test_the_action_is_composite_with_the_documented_inputs(action: dict[str, An
     assert upload["with"]["path"] == "${{ inputs.report }}"
 
 
+def script_faults(steps: Sequence[Mapping[str, Any]]) -> list[str]:
+    """Script steps that paste an expression into their script, or do not run it with bash.
+
+    An expression inside ``run:`` is pasted into the script before bash reads it: an input
+    holding ``"; curl … | sh`` would run. Inputs travel through ``env:`` instead (GitHub's
+    security hardening guide, "Understanding the risk of script injections").
+    """
+    scripts = [step for step in steps if "run" in step]
+    faults = [f"{step['name']}: expression" for step in scripts if "${{" in step["run"]]
+    return faults + [f"{step['name']}: shell" for step in scripts if step.get("shell") != "bash"]
+
+
 def test_no_input_is_expanded_inside_a_script(action: dict[str, Any]) -> None:
-    # An expression inside `run:` is pasted into the script before bash reads it: an input
-    # holding `"; curl … | sh` would run. Inputs travel through `env:` instead.
-    for step in action["runs"]["steps"]:
-        if "run" in step:
-            assert "${{" not in step["run"], step["name"]
-            assert step["shell"] == "bash", step["name"]
+    steps = action["runs"]["steps"]
+    assert any("run" in step for step in steps) and script_faults(steps) == []
+    # Planted: a step that pastes an input into its script, one without bash.
+    step = next(step for step in steps if "run" in step)
+    pasted = {**step, "run": 'tfdoctor check --against "${{ inputs.against }}"'}
+    assert script_faults([pasted]) == [f"{step['name']}: expression"]
+    assert script_faults([{**step, "shell": "sh"}]) == [f"{step['name']}: shell"]
 
 
 def test_the_scripts_pass_shellcheck(action: dict[str, Any], tmp_path: Path) -> None:
