@@ -494,12 +494,29 @@ def test_parse_size(text: str, size: int) -> None:
 def test_the_children_parse_on_old_pythons_and_import_nothing_from_tfdoctor(
     child: Path, python: tuple[int, int]
 ) -> None:
-    tree = ast.parse(child.read_text(encoding="utf-8"), feature_version=python)
-    for node in ast.walk(tree):
+    assert package_imports(child.read_text(encoding="utf-8"), python) == []
+
+
+def package_imports(source: str, python: tuple[int, int]) -> list[str]:
+    """The tfdoctor modules a child's source imports (a child runs by path in the target
+    interpreter, where tfdoctor is not installed); SyntaxError where ``python`` cannot
+    parse it."""
+    names = []
+    for node in ast.walk(ast.parse(source, feature_version=python)):
         if isinstance(node, ast.ImportFrom) and node.module:
-            assert not node.module.startswith("tfdoctor"), node.module
+            names.append(node.module)
         if isinstance(node, ast.Import):
-            assert not any(a.name.startswith("tfdoctor") for a in node.names)
+            names.extend(a.name for a in node.names)
+    return [name for name in names if name.split(".")[0] == "tfdoctor"]
+
+
+def test_a_child_importing_the_package_or_newer_syntax_is_caught() -> None:
+    assert package_imports("import json\nfrom tfdoctor.smoke import CHILD\n", (3, 8)) == [
+        "tfdoctor.smoke"
+    ]
+    assert package_imports("import tfdoctor\n", (3, 8)) == ["tfdoctor"]
+    with pytest.raises(SyntaxError):
+        package_imports("if (n := 1):\n    pass\n", (3, 7))
 
 
 # --- devices asked for, placement with soft placement off, the CPU shared --------------------
