@@ -9,7 +9,7 @@ import re
 import stat
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Optional
 
 import pytest
 from packaging.requirements import Requirement
@@ -317,32 +317,51 @@ def test_target_mode_golden(matrix: Matrix) -> None:
     check_golden("target-linux-470.txt", render(target_pinset(matrix, target, origins)))
 
 
+def pinned_line(matrix: Matrix, python: str, plat: str) -> Optional[str]:
+    """The line ``pin --python-version --platform`` pins TensorFlow from (None: it refuses)."""
+    try:
+        pinset = target_pinset(matrix, Target(python=python, platform=plat))
+    except PinError:
+        return None
+    root = next(e for e in pinset.entries if not e.via)
+    line = matrix.line_for(root.specifier.lstrip("="))
+    assert line is not None
+    return line.line
+
+
+def pin_faults(matrix: Matrix, python: str, plat: str, pinned: Optional[str]) -> list[str]:
+    """What is wrong with pinning ``pinned`` for a target: a line without a wheel for it, a
+    refusal though a release has one, an older line than the newest release with one (a
+    pre-release line is never pinned unless asked for)."""
+    with_wheels = [e.line for e in matrix.releases if python in e.python.get(plat, ())]
+    if pinned is None:
+        return [f"refused, yet {with_wheels[0]} has wheels"] if with_wheels else []
+    if pinned not in with_wheels:
+        return [f"{pinned} has no wheel"]
+    return [] if pinned == with_wheels[0] else [f"{pinned} is older than {with_wheels[0]}"]
+
+
 @pytest.mark.parametrize("plat", sorted(PLATFORMS))
 @pytest.mark.parametrize("python", ["3.8", "3.9", "3.10", "3.11", "3.12", "3.13"])
 def test_target_python_always_has_wheels(matrix: Matrix, plat: str, python: str) -> None:
-    target = Target(python=python, platform=plat)
-    try:
-        pinset = target_pinset(matrix, target)
-    except PinError:
-        assert not any(python in line.python.get(plat, ()) for line in matrix.releases)
-        return
-    root = next(e for e in pinset.entries if not e.via)
-    line = matrix.line_for(root.specifier.lstrip("="))
-    assert line is not None and python in line.python[plat]
-    # A pre-release line is never pinned unless asked for.
-    newer = [entry for entry in matrix.releases if entry.key > line.key]
-    assert not any(python in entry.python.get(plat, ()) for entry in newer)
+    assert pin_faults(matrix, python, plat, pinned_line(matrix, python, plat)) == []
+
+
+def test_a_planted_pin_without_wheels_is_caught(matrix: Matrix) -> None:
+    newest = pinned_line(matrix, "3.12", "linux-x86_64")
+    assert newest is not None
+    assert pin_faults(matrix, "3.12", "linux-x86_64", "2.15") == ["2.15 has no wheel"]
+    assert pin_faults(matrix, "3.12", "linux-x86_64", None) == [f"refused, yet {newest} has wheels"]
+    older = next(e.line for e in matrix.releases[1:] if "3.12" in e.python["linux-x86_64"])
+    assert pin_faults(matrix, "3.12", "linux-x86_64", older) == [f"{older} is older than {newest}"]
 
 
 def test_python_311_never_gets_a_release_without_cp311_wheels(matrix: Matrix) -> None:
-    for plat in PLATFORMS:
-        try:
-            pinset = pins_for(matrix, python="3.11", platform=plat)
-        except PinError:
-            continue
-        root = next(e for e in pinset.entries if not e.via)
-        line = matrix.line_for(root.specifier.lstrip("="))
-        assert line is not None and "3.11" in line.python[plat], plat
+    pinned = {plat: pinned_line(matrix, "3.11", plat) for plat in PLATFORMS}
+    assert any(pinned.values())  # not every platform refused: something was judged
+    assert {p: pin_faults(matrix, "3.11", p, line) for p, line in pinned.items()} == {
+        p: [] for p in PLATFORMS
+    }
 
 
 def test_driver_470_gets_a_cuda_11_build(matrix: Matrix) -> None:
