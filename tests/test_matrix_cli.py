@@ -61,6 +61,36 @@ SPOT_VALUES: dict[str, dict[str, Any]] = {
 }
 
 
+def json_line_faults(obj: dict[str, Any]) -> list[str]:
+    """What is wrong with one line of ``matrix --json`` asked nothing: its keys, a line that
+    does not fit as plain tensorflow (every line has a Linux x86-64 wheel), Python versions,
+    driver floors that disagree with its CUDA builds, value types, sources."""
+    caps = obj.get("compute_capabilities")
+    urls = [url for urls in obj.get("sources", {}).values() for url in urls]
+    checks = {
+        "keys": set(obj) == JSON_KEYS,
+        "fits": (obj["fits"], obj["reasons"]) == (True, []),
+        "install": obj["install"] == f"tensorflow=={obj['latest_patch']}",
+        "python": bool(obj["python"])
+        and all(p.startswith("3.") for p in obj["python"])
+        and obj["python"] == obj["python_by_platform"]["linux-x86_64"],
+        "windows_native_gpu": isinstance(obj["windows_native_gpu"], bool)
+        and obj["windows_native_gpu"] == ("windows-x86_64" in obj["cuda_builds"]),
+        # A Windows driver floor only where native Windows gets a CUDA build.
+        "min_driver_windows": (obj["min_driver_windows"] is not None)
+        == (obj["windows_native_gpu"] and obj["cuda"] is not None),
+        "min_driver_linux": (obj["cuda"] is None) == (obj["min_driver_linux"] is None),
+        "types": all(
+            obj[key] is None or isinstance(obj[key], str)
+            for key in ("cuda", "cudnn", "min_driver_linux", "min_driver_ptx_linux", "numpy")
+        )
+        and (obj["and_cuda"] is None or isinstance(obj["and_cuda"], dict)),
+        "compute_capabilities": caps is None or (set(caps) == {"sass", "ptx"} and caps["sass"]),
+        "sources": bool(urls) and all(u.startswith("https://") and "{" not in u for u in urls),
+    }
+    return [f"{obj['tensorflow']}: {what}" for what, ok in checks.items() if not ok]
+
+
 def test_json_lists_every_line_as_the_matrix_says() -> None:
     out = tfdoctor("matrix", "--json", env=CLEAN_ENV)
     assert out.returncode == 0, out.stderr
@@ -68,31 +98,18 @@ def test_json_lists_every_line_as_the_matrix_says() -> None:
     data = json.loads(out.stdout)
     assert isinstance(data, list)
     assert [d["tensorflow"] for d in data] == [e.line for e in MATRIX.lines]
-    for obj in data:
-        name = obj["tensorflow"]
-        assert set(obj) == JSON_KEYS, name
-        # Nothing asked: every line has a Linux x86-64 wheel, so fits as plain tensorflow.
-        assert (obj["fits"], obj["reasons"]) == (True, []), name
-        assert obj["install"] == f"tensorflow=={obj['latest_patch']}", name
-        assert obj["python"] and all(p.startswith("3.") for p in obj["python"]), name
-        assert obj["python"] == obj["python_by_platform"]["linux-x86_64"], name
-        assert isinstance(obj["windows_native_gpu"], bool), name
-        assert obj["windows_native_gpu"] == ("windows-x86_64" in obj["cuda_builds"]), name
-        # A Windows driver floor only where native Windows gets a CUDA build.
-        assert (obj["min_driver_windows"] is not None) == (
-            obj["windows_native_gpu"] and obj["cuda"] is not None
-        ), name
-        assert (obj["cuda"] is None) == (obj["min_driver_linux"] is None), name
-        for key in ("cuda", "cudnn", "min_driver_linux", "min_driver_ptx_linux", "numpy"):
-            assert obj[key] is None or isinstance(obj[key], str), (name, key)
-        assert obj["and_cuda"] is None or isinstance(obj["and_cuda"], dict), name
-        caps = obj["compute_capabilities"]
-        assert caps is None or (set(caps) == {"sass", "ptx"} and caps["sass"]), name
-        urls = [url for urls in obj["sources"].values() for url in urls]
-        assert urls and all(u.startswith("https://") and "{" not in u for u in urls), name
+    assert [fault for obj in data for fault in json_line_faults(obj)] == []
     by_line = {d["tensorflow"]: d for d in data}
     for name, values in SPOT_VALUES.items():
         assert {k: by_line[name][k] for k in values} == values, name
+    # Planted: a Windows floor on a line without a native Windows build, an unfilled source.
+    obj = next(d for d in data if not d["windows_native_gpu"] and d["cuda"])
+    name = obj["tensorflow"]
+    floor = {**obj, "min_driver_windows": "527.41"}
+    assert json_line_faults(floor) == [f"{name}: min_driver_windows"]
+    unfilled = {**obj, "sources": {"cuda": ["https://pypi.org/project/{name}"]}}
+    assert json_line_faults(unfilled) == [f"{name}: sources"]
+    assert json_line_faults({**obj, "colour": "blue"}) == [f"{name}: keys"]
 
 
 def test_python_query_json_fits_only_lines_with_wheels() -> None:
