@@ -20,7 +20,7 @@ from tfdoctor.facts import (
     LibraryCandidate,
     facts_from_json,
 )
-from tfdoctor.findings import Finding, Severity
+from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine, dll_version, library_of, unloaded_files
 
 #: What ``Machine.ld_path_with`` appends: the old value, when there was one.
@@ -47,7 +47,7 @@ def tf_pkg(name: str, version: str) -> tuple:  # type: ignore[type-arg]
     return (f.pkg(name, version, top_level=("tensorflow",)), f.pkg("numpy", "1.26.4"))
 
 
-def fix_text(fix: causes.Fix) -> str:
+def fix_text(fix: Fix) -> str:
     return "\n".join((fix.text, *fix.commands))
 
 
@@ -103,7 +103,7 @@ def test_the_cuda_library_fix_follows_the_release(
         cuda_libs=no_cuda_libs(),
         tensorflow=f.tensorflow(version=packages[0].version, cuda_version=None),
     )
-    _cause, fix = causes.cuda_libraries_fix(machine(facts), MISSING)
+    _cause, fix = causes.gpu.cuda_libraries_fix(machine(facts), MISSING)
     assert wanted in fix_text(fix)
     assert unwanted not in fix_text(fix)
 
@@ -114,14 +114,14 @@ def test_conda_commands_only_inside_conda() -> None:
         cuda_libs=no_cuda_libs(),
         tensorflow=f.tensorflow(version="2.10.1", cuda_version=None, cudnn_version=None),
     )
-    _, fix = causes.cuda_libraries_fix(machine(plain), MISSING)
+    _, fix = causes.gpu.cuda_libraries_fix(machine(plain), MISSING)
     assert "conda" not in fix_text(fix)
     conda = dataclasses.replace(
         plain,
         python=f.python(env_kind="conda", prefix="/home/u/miniconda3/envs/tf"),
         conda=CondaFacts("/home/u/miniconda3/envs/tf", (CondaPackage("python", "3.10.4"),)),
     )
-    _, fix = causes.cuda_libraries_fix(machine(conda), MISSING)
+    _, fix = causes.gpu.cuda_libraries_fix(machine(conda), MISSING)
     assert "conda install -c conda-forge cudatoolkit=11.2 cudnn=8.1" in fix.commands
 
 
@@ -146,7 +146,7 @@ def test_a_toolkit_off_the_path_gets_the_one_path_line() -> None:
         FoundLibrary("cudnn", "/opt/cudnn/lib/libcudnn.so.8", "8.9.7", "opt"),
     )
     facts = f.facts(cuda_libs=no_cuda_libs(*found))
-    cause, fix = causes.cuda_libraries_fix(machine(facts), MISSING)
+    cause, fix = causes.gpu.cuda_libraries_fix(machine(facts), MISSING)
     assert cause == "cuda-libs-off-path"
     assert fix.commands == (
         "export LD_LIBRARY_PATH=/usr/local/cuda-12.2/lib64:/opt/cudnn/lib"
@@ -163,7 +163,9 @@ def test_a_module_tree_gets_module_load() -> None:
         ),
         FoundLibrary("cudnn", "/sw/cudnn/8.9/lib/libcudnn.so.8", "8.9.7", "module", "cudnn/8.9"),
     )
-    _, fix = causes.cuda_libraries_fix(machine(f.facts(cuda_libs=no_cuda_libs(*found))), MISSING)
+    _, fix = causes.gpu.cuda_libraries_fix(
+        machine(f.facts(cuda_libs=no_cuda_libs(*found))), MISSING
+    )
     assert fix.commands == ("module load cuda/12.2", "module load cudnn/8.9")
 
 
@@ -172,7 +174,9 @@ def test_a_copy_of_another_cuda_major_is_not_offered() -> None:
         FoundLibrary(n, f"/usr/local/cuda-11.8/lib64/lib{n}.so.11", "11.8", "usr-local-cuda")
         for n in MISSING
     )
-    cause, _ = causes.cuda_libraries_fix(machine(f.facts(cuda_libs=no_cuda_libs(*found))), MISSING)
+    cause, _ = causes.gpu.cuda_libraries_fix(
+        machine(f.facts(cuda_libs=no_cuda_libs(*found))), MISSING
+    )
     assert cause == "cuda-libs-missing"
 
 
@@ -181,7 +185,7 @@ def test_a_runpath_without_the_wheels_gets_the_wheel_directories() -> None:
         packages=(*f.packages(), f.pkg("nvidia-cudnn-cu12", "8.9.4.25")),
         cuda_libs=no_cuda_libs(runpath=(f"{f.SITE}/tensorflow",)),
     )
-    cause, fix = causes.cuda_libraries_fix(machine(facts), MISSING)
+    cause, fix = causes.gpu.cuda_libraries_fix(machine(facts), MISSING)
     assert cause == "cuda-wheels-unfound"
     assert f"{f.SITE}/nvidia/cudnn/lib" in fix.commands[0]
 
@@ -286,7 +290,7 @@ def test_windows_dlls_off_the_path_get_a_path_entry() -> None:
         tensorflow=f.tensorflow(version="2.10.1", cuda_version="64_112", cudnn_version="64_8"),
         cuda_libs=no_cuda_libs(*found),
     )
-    cause, fix = causes.cuda_libraries_fix(machine(facts), ("cudart", "cudnn"))
+    cause, fix = causes.gpu.cuda_libraries_fix(machine(facts), ("cudart", "cudnn"))
     assert cause == "cuda-libs-off-path"
     assert fix.commands == (f'setx PATH "%PATH%;{bin_dir}"',)
 
@@ -309,7 +313,7 @@ def test_conda_cuda_decides_only_where_the_release_has_no_route_of_its_own(
         tensorflow=f.tensorflow(version=version, cuda_version=cuda),
         cuda_libs=no_cuda_libs(),
     )
-    _, fix = causes.cuda_libraries_fix(machine(facts), MISSING)
+    _, fix = causes.gpu.cuda_libraries_fix(machine(facts), MISSING)
     assert any(c.endswith(wanted) for c in fix.commands), fix
 
 
@@ -336,7 +340,7 @@ def test_every_problem_the_checks_report_names_its_cause() -> None:
 
 def test_removing_tensorflow_gpu_restores_the_kept_release_files() -> None:
     facts = f.facts(packages=(*f.packages(), f.pkg("tensorflow-gpu", "2.12.0")))
-    fix = causes.tensorflow_gpu_removed_fix(machine(facts))
+    fix = causes.software.tensorflow_gpu_removed_fix(machine(facts))
     assert fix.commands == (
         "/opt/venv/bin/python -m pip uninstall -y tensorflow-gpu",
         '/opt/venv/bin/python -m pip install --force-reinstall --no-deps "tensorflow==2.15.1"',
@@ -359,11 +363,11 @@ def test_a_venv_for_an_externally_managed_python_carries_its_tensorflow() -> Non
 def test_a_keras3_model_needs_no_install_where_keras3_already_serves_tf_keras() -> None:
     # TensorFlow 2.15 (Keras 2): install a Keras 3 line. TensorFlow 2.21 (Keras 3): only the
     # legacy switch stands in the way; reinstalling would change nothing.
-    old = causes.keras3_model_fix(Machine(f.facts(), f.FIXTURE_MATRIX))
+    old = causes.software.keras3_model_fix(Machine(f.facts(), f.FIXTURE_MATRIX))
     assert any('"tensorflow>=2.16"' in c for c in old.commands), old.commands
     new_tf = f.pkg("tensorflow", "2.21.0", "keras>=3.12.0", top_level=("tensorflow",))
     facts = f.facts(packages=(new_tf, f.pkg("numpy", "2.1.0")))
-    assert causes.keras3_model_fix(Machine(facts, f.FIXTURE_MATRIX)).commands == (
+    assert causes.software.keras3_model_fix(Machine(facts, f.FIXTURE_MATRIX)).commands == (
         "unset TF_USE_LEGACY_KERAS",
     )
 
@@ -381,20 +385,39 @@ def test_keras3_serves_tf_keras_on_every_line_from_2_16(line: str, keras3: bool)
 
 
 def test_no_cause_id_is_defined_twice() -> None:
-    # The catalogues merge into one dict: a second definition would silently replace the first.
+    # Each area's catalogue is a dict: a second definition in one area would silently replace
+    # the first, so count the definitions in the sources of every area module.
     import ast
     from collections import Counter
     from pathlib import Path
 
-    tree = ast.parse(Path(causes.__file__).read_text(encoding="utf-8"))
-    ids = [
-        node.args[0].value
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Name)
-        and node.func.id == "_c"
-        and node.args
-        and isinstance(node.args[0], ast.Constant)
-    ]
+    ids = []
+    for area in causes.AREAS:
+        tree = ast.parse(Path(area.__file__ or "").read_text(encoding="utf-8"))
+        ids.extend(
+            node.args[0].value
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "define"
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+        )
     assert len(ids) == len(causes.CAUSES)
     assert [cid for cid, n in Counter(ids).items() if n > 1] == []
+
+
+def test_an_id_two_areas_define_is_refused() -> None:
+    # Planted: the same id in two areas; merging must fail instead of keeping the second.
+    one = causes.CAUSES["numpy-abi"]
+    with pytest.raises(ValueError, match="numpy-abi"):
+        causes.merge(({"numpy-abi": one}, {"numpy-abi": one}))
+    assert list(causes.merge(({"numpy-abi": one}, {}))) == ["numpy-abi"]
+
+
+def test_every_area_module_is_assembled() -> None:
+    # An area module left out of AREAS would define causes no finding can name.
+    import pkgutil
+
+    names = {m.name for m in pkgutil.iter_modules(causes.__path__)} - {"base", "common"}
+    assert names == {area.__name__.rsplit(".", 1)[1] for area in causes.AREAS}

@@ -245,7 +245,7 @@ def check_driver_cuda(ctx: CheckContext) -> Iterator[Finding]:
     cuda = _build_cuda(ctx, line)
     if cuda is None:
         return
-    floor = causes.build_driver_floor(ctx.machine)
+    floor = causes.gpu.build_driver_floor(ctx.machine)
     if floor is None:
         yield unknown("driver.cuda", f"the driver CUDA {cuda} needs on {os_name}")
         return
@@ -267,7 +267,7 @@ def check_driver_cuda(ctx: CheckContext) -> Iterator[Finding]:
         f"Rule: {floor.rule}. With an older driver TensorFlow reports "
         "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH or 'driver version is insufficient' and uses "
         "no GPU.",
-        causes.driver_too_old_fix(ctx.machine, floor.version),
+        causes.gpu.driver_too_old_fix(ctx.machine, floor.version),
         (DRIVER_LINK,),
     )
 
@@ -360,7 +360,7 @@ def check_compute_capability(ctx: CheckContext) -> Iterator[Finding]:
                 f"TensorFlow {pkg.version} has no code for {label}",
                 f"The wheel carries {carried}. TensorFlow ignores this GPU "
                 "('Ignoring visible gpu device ... with Cuda compute capability').",
-                causes.gpu_arch_fix(ctx.machine, gpu.compute_capability),
+                causes.gpu.gpu_arch_fix(ctx.machine, gpu.compute_capability),
                 ("https://developer.nvidia.com/cuda-gpus",),
             )
         elif code == PTX:
@@ -383,7 +383,7 @@ def check_compute_capability(ctx: CheckContext) -> Iterator[Finding]:
                     f"Install NVIDIA driver {ptx_floor.version} or newer, or TensorFlow "
                     "{version}, the newest this driver runs on this GPU.",
                 )
-                upgrade_text, upgrade = causes.driver_upgrade(ctx.machine, ptx_floor.version)
+                upgrade_text, upgrade = causes.gpu.driver_upgrade(ctx.machine, ptx_floor.version)
                 commands = (*upgrade, *(newest.commands if newest else ()))
                 yield causes.finding(
                     "gpu.compute-capability",
@@ -395,7 +395,7 @@ def check_compute_capability(ctx: CheckContext) -> Iterator[Finding]:
                     fix(newest.text if newest else upgrade_text + ".", *commands),
                 )
                 continue
-            first = causes.first_line_with_code(ctx.machine, gpu.compute_capability)
+            first = causes.gpu.first_line_with_code(ctx.machine, gpu.compute_capability)
             better = (
                 f" TensorFlow {first.line} and later carry machine code for this GPU."
                 if first is not None
@@ -407,7 +407,7 @@ def check_compute_capability(ctx: CheckContext) -> Iterator[Finding]:
                 "gpu-ptx-jit",
                 f"{label} runs TensorFlow {pkg.version} only through PTX JIT",
                 detail + better,
-                causes.ptx_jit_fix(ctx.machine, gpu.compute_capability),
+                causes.gpu.ptx_jit_fix(ctx.machine, gpu.compute_capability),
             )
         else:
             yield Finding(
@@ -493,7 +493,7 @@ def check_cuda_versions(ctx: CheckContext) -> Iterator[Finding]:
     else:
         cause = "cuda-wheel-pins"
         pullers = _other_frameworks(facts, off_pins)
-        remedy = causes.install_fix(
+        remedy = causes.common.install_fix(
             ctx.machine,
             "Install the NVIDIA wheels TensorFlow pins"
             + (
@@ -556,8 +556,8 @@ def _cuda_versions_fix(
     """Unshadow the right cuDNN, or get the cuDNN the build needs the release's own way."""
     m = ctx.machine
     if shadowing is not None:
-        return "cudnn-shadowed", causes.shadow_fix(m, *shadowing)
-    cause, remedy = causes.cuda_libraries_fix(m, ("cudnn",))
+        return "cudnn-shadowed", causes.gpu.shadow_fix(m, *shadowing)
+    cause, remedy = causes.gpu.cuda_libraries_fix(m, ("cudnn",))
     need = f"TensorFlow needs cuDNN {m.build_cudnn} (same major, this minor or newer). "
     remedy = Fix(need + remedy.text, remedy.commands)
     return ("cudnn-version-mismatch" if cause == "cuda-libs-missing" else cause), remedy
@@ -681,16 +681,20 @@ def check_dependency_pins(ctx: CheckContext) -> Iterator[Finding]:
             )
         elif dist not in START_IMPORTS and dist not in dict(_PINNED):
             detail += " TensorFlow does not import it as it starts; what uses it may fail."
-        cause, remedy = "dependency-out-of-range", causes.range_fix(m, dist)
+        cause, remedy = "dependency-out-of-range", causes.common.range_fix(m, dist)
         if dist == "numpy" and _above(dep.version, spec):
             # Outside the range upwards by a major: NumPy 2 under a NumPy 1 build, known to
             # break the import (an error even when --static did not try it).
             if version_key(dep.version)[:1] >= (2,):
-                cause, remedy, severity = "numpy-abi", causes.numpy_abi_fix(m), Severity.ERROR
+                cause, remedy, severity = (
+                    "numpy-abi",
+                    causes.software.numpy_abi_fix(m),
+                    Severity.ERROR,
+                )
         elif dist == "protobuf" and _breaks_generated_code(dep.version, spec):
             cause, severity = "protobuf-incompatible", Severity.ERROR
         elif dist == "keras":
-            cause, remedy = "keras-version", causes.keras_match_fix(m)
+            cause, remedy = "keras-version", causes.software.keras_match_fix(m)
         reported.add(dist)
         yield causes.finding(
             "packages.pins",
@@ -720,7 +724,9 @@ def _tensorboard(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Finding]:
         "tensorboard-not-installed",
         f"TensorBoard is not installed (TensorFlow {pkg.version} does not require it)",
         f"If the code uses them, {LAZY_IMPORTS['tensorboard']} fail without it.",
-        causes.install_fix(m, "Install TensorBoard if the code writes summaries.", "tensorboard"),
+        causes.common.install_fix(
+            m, "Install TensorBoard if the code writes summaries.", "tensorboard"
+        ),
     )
 
 
@@ -756,7 +762,7 @@ def _missing_dependencies(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Find
             else f"{d}: not imported as TensorFlow starts"
             for d in missing
         ),
-        causes.install_fix(
+        causes.common.install_fix(
             m, "Install what TensorFlow requires, in the ranges it declares.", *specs
         ),
     )
@@ -780,7 +786,7 @@ def _keras_in_step(
         f"(keras {line.line}.x is released with it)",
         f"keras {keras.version} belongs to another TensorFlow line and does not import with "
         f"TensorFlow {pkg.version}, though the range TensorFlow declares may admit it.",
-        causes.keras_match_fix(ctx.machine),
+        causes.software.keras_match_fix(ctx.machine),
     )
 
 
@@ -812,7 +818,7 @@ def _tf_keras(ctx: CheckContext, pkg: PackageFacts, line: Optional[TFLine]) -> I
             "TF_USE_LEGACY_KERAS is set but tf-keras is not installed",
             "With TF_USE_LEGACY_KERAS=1, `tf.keras` is served by the tf-keras package; "
             "without it importing tf.keras fails.",
-            causes.tf_keras_missing_fix(ctx.machine),
+            causes.software.tf_keras_missing_fix(ctx.machine),
         )
     elif tfk is not None and not fits:
         yield causes.finding(
@@ -822,7 +828,7 @@ def _tf_keras(ctx: CheckContext, pkg: PackageFacts, line: Optional[TFLine]) -> I
             f"tf-keras {tfk.version} does not match TensorFlow {pkg.version} (wants {wants})",
             "tf-keras is released in step with TensorFlow; another line's tf-keras may not "
             "import" + (", and TF_USE_LEGACY_KERAS makes it serve tf.keras." if legacy else "."),
-            causes.tf_keras_fix(m),
+            causes.software.tf_keras_fix(m),
         )
 
 
@@ -855,7 +861,7 @@ def _companions(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Finding]:
                 "companion-mismatch",
                 f"{comp.name} {comp.version} requires {target}{spec}, which is not installed",
                 f"What of {comp.name} uses it fails without it (`pip check` reports it too).",
-                causes.companion_fix(m, comp.name, comp, target, spec),
+                causes.software.companion_fix(m, comp.name, comp, target, spec),
             )
             continue
         if _in_range(have.version, spec):
@@ -873,7 +879,7 @@ def _companions(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Finding]:
             "calls what is not there."
             if on_tf
             else f"{comp.name} declares the {target} it works with; another may not import.",
-            causes.companion_fix(m, comp.name, comp, target, spec),
+            causes.software.companion_fix(m, comp.name, comp, target, spec),
         )
 
 
@@ -893,5 +899,5 @@ def check_windows_gpu(ctx: CheckContext) -> Iterator[Finding]:
         "windows-native-gpu-ended",
         f"TensorFlow {m.tf.version} has no GPU support on native Windows",
         "",
-        causes.windows_gpu_fix(m),
+        causes.platform.windows_gpu_fix(m),
     )

@@ -63,5 +63,5 @@ def check_conda_mix(ctx: CheckContext) -> Iterator[Finding]:
         f"conda's {toolkit.name} {toolkit.version} is not the CUDA {build} that {tf_name} "
         f"{pip_tf.version if pip_tf else ''} was built for".replace("  ", " "),
         "",
-        causes.conda_cuda_fix(m, toolkit.name),
+        causes.conda.conda_cuda_fix(m, toolkit.name),
     )

@@ -108,7 +108,7 @@ def check_gpu_absent(ctx: CheckContext) -> Iterator[Finding]:
                 if image_run
                 else " The container was started without GPU access."
             ),
-            causes.container_gpu_fix(ctx.machine),
+            causes.container.container_gpu_fix(ctx.machine),
         )
         return
     yield Finding(

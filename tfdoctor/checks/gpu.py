@@ -147,12 +147,12 @@ def _driver_cause(ctx: CheckContext, reason: str) -> tuple[str, Fix]:
     same that explain uses)."""
     cause = _REASON_CAUSES.get(reason, "driver-not-loaded")
     if cause == "container-no-gpu":
-        return cause, causes.container_gpu_fix(ctx.machine)
+        return cause, causes.container.container_gpu_fix(ctx.machine)
     if cause == "driver-version-mismatch":
-        return cause, causes.driver_mismatch_fix()
+        return cause, causes.gpu.driver_mismatch_fix()
     if cause == "driver-no-permission":
         return cause, _DRIVER_REASONS["no-permission"][1]
-    return "driver-not-loaded", causes.driver_load_fix(ctx.machine)
+    return "driver-not-loaded", causes.gpu.driver_load_fix(ctx.machine)
 
 
 def _kernel_finding(ctx: CheckContext) -> Optional[Finding]:
@@ -174,7 +174,7 @@ def _kernel_finding(ctx: CheckContext) -> Optional[Finding]:
             "driver-not-loaded",
             f"{count} NVIDIA GPU(s) on the PCI bus, but the nvidia kernel module is not loaded",
             detail,
-            causes.driver_load_fix(m),
+            causes.gpu.driver_load_fix(m),
         )
     closed = [n.path for n in kernel.device_nodes if not n.accessible]
     if closed:
@@ -214,7 +214,7 @@ def check_ecc(ctx: CheckContext) -> Iterator[Finding]:
                 "errors",
                 "Uncorrectable memory errors corrupt results and crash kernels; pages are "
                 "retired on the next driver reload.",
-                causes.gpu_memory_errors_fix(gpu.index),
+                causes.gpu.gpu_memory_errors_fix(gpu.index),
             )
 
 
@@ -254,7 +254,7 @@ def check_gpu_visible(ctx: CheckContext) -> Iterator[Finding]:
                 f"This TensorFlow ({m.tf.name} {m.tf.version}) is a CPU-only build, but the "
                 f"machine has {len(gpus)} NVIDIA GPU(s)",
                 "",
-                causes.gpu_build_fix(m),
+                causes.gpu.gpu_build_fix(m),
             )
             return
         if gpus:
@@ -305,7 +305,7 @@ def check_gpu_visible(ctx: CheckContext) -> Iterator[Finding]:
                 f"This TensorFlow ({name} {tf.version}) is a CPU-only build, but the machine "
                 f"has {len(gpus)} NVIDIA GPU(s)",
                 "",
-                causes.gpu_build_fix(m) if m.tf is not None else None,
+                causes.gpu.gpu_build_fix(m) if m.tf is not None else None,
             )
         else:
             yield Finding(
@@ -338,7 +338,7 @@ def check_gpu_visible(ctx: CheckContext) -> Iterator[Finding]:
     unloaded = ctx.machine.unloaded_files
     cuinit = facts.cuinit
     if (cuinit is not None and cuinit.code == 35) or _OLD_DRIVER_LOG.search(ctx.machine.tf_log):
-        floor = causes.build_driver_floor(ctx.machine)
+        floor = causes.gpu.build_driver_floor(ctx.machine)
         yield causes.finding(
             "gpu.visible",
             Severity.ERROR,
@@ -346,13 +346,13 @@ def check_gpu_visible(ctx: CheckContext) -> Iterator[Finding]:
             f"TensorFlow sees none of the {len(gpus)} GPU(s): the driver is too old for its "
             "CUDA build",
             log,
-            causes.driver_too_old_fix(ctx.machine, floor.version if floor else None),
+            causes.gpu.driver_too_old_fix(ctx.machine, floor.version if floor else None),
         )
         return
     if missing or unloaded or ctx.machine.dlopen_failed:
         names = missing or tuple(library_of(n) for n in unloaded)
         what = ", ".join(missing or unloaded) or "some CUDA libraries"
-        cause, remedy = causes.cuda_libraries_fix(ctx.machine, tuple(n for n in names if n))
+        cause, remedy = causes.gpu.cuda_libraries_fix(ctx.machine, tuple(n for n in names if n))
         yield causes.finding(
             "gpu.visible",
             Severity.ERROR,
@@ -370,7 +370,7 @@ def check_gpu_visible(ctx: CheckContext) -> Iterator[Finding]:
             f"TensorFlow sees none of the {len(gpus)} GPU(s): cuInit fails with "
             "CUDA_ERROR_UNKNOWN (999)",
             log,
-            causes.cuinit_unknown_fix(),
+            causes.gpu.cuinit_unknown_fix(),
         )
         return
     yield causes.finding(
@@ -379,7 +379,7 @@ def check_gpu_visible(ctx: CheckContext) -> Iterator[Finding]:
         "gpu-unseen-no-reason",
         f"TensorFlow sees none of the {len(gpus)} GPU(s) the driver lists",
         log or "TensorFlow logged no reason; run with TF_CPP_MIN_LOG_LEVEL=0 to see more.",
-        causes.read_device_log_fix(),
+        causes.gpu.read_device_log_fix(),
     )
 
 
@@ -451,7 +451,7 @@ def check_cuda_libraries(ctx: CheckContext) -> Iterator[Finding]:
             detail,
         )
         return
-    cause, remedy = causes.cuda_libraries_fix(ctx.machine, missing)
+    cause, remedy = causes.gpu.cuda_libraries_fix(ctx.machine, missing)
     found = [f for f in libs.elsewhere if f.name in missing]
     if found:
         detail += "\nfound off the loader's path:\n" + "\n".join(
@@ -483,7 +483,7 @@ def check_cuda_shadowed(ctx: CheckContext) -> Iterator[Finding]:
         if pip is None or (pip.version and chosen.version and pip.version == chosen.version):
             continue
         directory = str(PurePath(chosen.path).parent)
-        remedy = causes.shadow_fix(ctx.machine, lib, pip)
+        remedy = causes.gpu.shadow_fix(ctx.machine, lib, pip)
         yield causes.finding(
             "cuda.shadowed",
             Severity.WARNING,

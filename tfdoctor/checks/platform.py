@@ -37,7 +37,7 @@ def check_rosetta(ctx: CheckContext) -> Iterator[Finding]:
             "QEMU user-mode emulation lacks AVX, which the x86-64 TensorFlow wheels need, and "
             "runs native code many times slower: TensorFlow dies with 'Illegal instruction' or "
             "crawls. The native image or interpreter for the host runs the host's own wheels.",
-            causes.native_interpreter_fix(ctx.machine),
+            causes.platform.native_interpreter_fix(ctx.machine),
             cause="cpu-emulated",
         )
         return
@@ -55,7 +55,7 @@ def check_rosetta(ctx: CheckContext) -> Iterator[Finding]:
         detail="Rosetta 2 does not translate AVX instructions, so the x86-64 TensorFlow wheel dies "
         "with 'Illegal instruction' on import. Native arm64 wheels exist from TensorFlow "
         "2.13 (tensorflow-macos before that).",
-        fix=causes.native_interpreter_fix(ctx.machine),
+        fix=causes.platform.native_interpreter_fix(ctx.machine),
         links=(
             "https://developer.apple.com/documentation/apple-silicon/about-the-rosetta-translation-environment",
         ),
@@ -109,7 +109,7 @@ def check_cpu_features(ctx: CheckContext) -> Iterator[Finding]:
             "Since 1.6 the official x86-64 wheels are compiled with AVX; importing them on "
             "this CPU ends in 'Illegal instruction (core dumped)'. Virtual machines sometimes "
             "hide AVX from the guest (check the hypervisor's CPU model).",
-            causes.cpu_avx_fix(),
+            causes.platform.cpu_avx_fix(),
             ("https://www.tensorflow.org/install/source",),
         )
         return

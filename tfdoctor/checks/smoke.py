@@ -460,7 +460,7 @@ def check_first_op(ctx: CheckContext) -> Iterator[Finding]:
                 "A first op this slow means the driver JIT-compiled TensorFlow's PTX for this "
                 f"GPU (compute capability {capability}): the wheel carries no machine code "
                 "for it. Every new process pays this until the JIT cache holds it.",
-                causes.ptx_jit_fix(ctx.machine, capability),
+                causes.gpu.ptx_jit_fix(ctx.machine, capability),
             )
         else:
             start = (

@@ -65,7 +65,7 @@ def check_tf_distributions(ctx: CheckContext) -> Iterator[Finding]:
             "No distribution that provides `import tensorflow` was found in "
             + (facts.python.prefix if facts.python else "this interpreter")
             + ".",
-            causes.tensorflow_install_fix(m),
+            causes.software.tensorflow_install_fix(m),
         )
         return
     # A thin wrapper (tensorflow -> tensorflow-intel on Windows, tensorflow-macos -> tensorflow)
@@ -87,7 +87,7 @@ def check_tf_distributions(ctx: CheckContext) -> Iterator[Finding]:
         "tf-multiple-distributions",
         f"{len(independent)} TensorFlow distributions are installed side by side: {listing}",
         "",
-        causes.reinstall_tf_fix(
+        causes.software.reinstall_tf_fix(
             m, "Remove every TensorFlow distribution, then install exactly one."
         ),
     )
@@ -141,7 +141,7 @@ def check_tensorflow_gpu_package(ctx: CheckContext) -> Iterator[Finding]:
         "tensorflow-gpu has been removed from PyPI: its last release line is 2.11 and later "
         "versions only print an error. GPU support on Linux comes with the plain `tensorflow` "
         "wheel; `tensorflow[and-cuda]` (2.14+) also installs the CUDA libraries.",
-        causes.tensorflow_gpu_removed_fix(m),
+        causes.software.tensorflow_gpu_removed_fix(m),
     )
 
 
@@ -199,7 +199,7 @@ def _wheel_misfits(ctx: CheckContext) -> Optional[Finding]:
             "glibc-too-old",
             f"{names}: built for glibc {need} or newer, this system has {glibc[0].here}",
             detail,
-            causes.glibc_fix(f"GLIBC_{need}"),
+            causes.platform.glibc_fix(f"GLIBC_{need}"),
         )
     return causes.finding(
         "packages.wheels",
@@ -208,7 +208,7 @@ def _wheel_misfits(ctx: CheckContext) -> Optional[Finding]:
         f"{names}: wheel built for another Python or machine ({misfits[0][1].built_for}; "
         f"here: {misfits[0][1].here})",
         detail,
-        causes.wheel_reinstall_fix(m, [p for p, _ in misfits]),
+        causes.platform.wheel_reinstall_fix(m, [p for p, _ in misfits]),
     )
 
 
@@ -300,7 +300,7 @@ def _import_error_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
             f"TensorFlow{version} was built against NumPy 1.x but NumPy "
             f"{numpy.version if numpy else '2'} is installed",
             detail,
-            causes.numpy_abi_fix(m),
+            causes.software.numpy_abi_fix(m),
         )
     if files := unloaded_files(text):
         lib = files[0]
@@ -321,7 +321,7 @@ def _import_error_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
             )
             and name != "cuda"
         ):
-            cause, remedy = causes.cuda_libraries_fix(m, (name,))
+            cause, remedy = causes.gpu.cuda_libraries_fix(m, (name,))
         elif name == "cuda":
             cause, remedy = (
                 "driver-not-loaded",
@@ -353,10 +353,10 @@ def _import_error_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
             "glibc-too-old",
             f"TensorFlow{version} needs {match.group(1)}, newer than this system's C library",
             detail,
-            causes.glibc_fix(match.group(1)),
+            causes.platform.glibc_fix(match.group(1)),
         )
     if _PROTOBUF.search(text):
-        remedy = causes.range_fix(m, "protobuf") or causes.install_fix(
+        remedy = causes.common.range_fix(m, "protobuf") or causes.common.install_fix(
             m,
             "Install a protobuf older than 3.21 (the pure-Python fallback also works).",
             "protobuf<3.21",
@@ -376,7 +376,7 @@ def _import_error_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
             "msvc-runtime-missing",
             f"TensorFlow{version} fails to load its native library (DLL load failed)",
             detail,
-            causes.msvc_fix(),
+            causes.platform.msvc_fix(),
         )
     return causes.finding(
         "tensorflow.import",
@@ -427,7 +427,7 @@ def _signal_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
             "extensions (AVX and, in newer lines, more) this CPU or VM lacks."
             + (" This CPU reports no AVX." if no_avx else "")
             + tail,
-            causes.cpu_avx_fix(),
+            causes.platform.cpu_avx_fix(),
         )
     if len(m.tf_providers) > 1:
         return causes.finding(
@@ -436,7 +436,7 @@ def _signal_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
             "tf-multiple-distributions",
             summary + ": two TensorFlow distributions share one directory",
             "See packages.tensorflow." + tail,
-            causes.reinstall_tf_fix(
+            causes.software.reinstall_tf_fix(
                 m, "Remove every TensorFlow distribution, then install exactly one."
             ),
         )

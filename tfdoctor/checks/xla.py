@@ -61,7 +61,7 @@ def check_ptxas(ctx: CheckContext) -> Iterator[Finding]:
         "ptxas-too-new",
         f"ptxas {have} is newer than the CUDA {driver_cuda} this driver supports: {effect}",
         f"ptxas: {libs.ptxas}",
-        causes.ptxas_fix(ctx.machine),
+        causes.xla.ptxas_fix(ctx.machine),
     )
 
 
@@ -89,5 +89,5 @@ def check_libdevice(ctx: CheckContext) -> Iterator[Finding]:
             else "Searched: XLA_FLAGS' --xla_gpu_cuda_data_dir, the CUDA toolkit roots and "
             "the nvidia-cuda-nvcc wheel."
         ),
-        causes.libdevice_fix(ctx.machine),
+        causes.xla.libdevice_fix(ctx.machine),
     )

@@ -6,7 +6,8 @@ import re
 from collections.abc import Sequence
 from typing import Any, Optional
 
-from tfdoctor.causes import cluster_unreachable_fix, finding, peer_failed_fix, port_in_use_fix
+from tfdoctor.causes import finding
+from tfdoctor.causes.cluster import cluster_unreachable_fix, peer_failed_fix, port_in_use_fix
 from tfdoctor.cluster.fleet import compare_nodes
 from tfdoctor.cluster.spec import ClusterSpec
 from tfdoctor.cluster.workers import WorkerOutcome, unhealthy

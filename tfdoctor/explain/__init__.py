@@ -387,12 +387,12 @@ def _libraries(hits: Sequence[Hits]) -> tuple[str, ...]:
 
 
 def _cuda_libs(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
-    return causes.cuda_libraries_fix(m, _libraries(hits))
+    return causes.gpu.cuda_libraries_fix(m, _libraries(hits))
 
 
 def _cudnn(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
     # As the check does: the right cuDNN, got the release's own way (checks/compat.py).
-    cause, fix = causes.cuda_libraries_fix(m, ("cudnn",))
+    cause, fix = causes.gpu.cuda_libraries_fix(m, ("cudnn",))
     need = r.cudnn_compiled or m.build_cudnn  # what TensorFlow itself said wins
     if need:
         fix = Fix(
@@ -411,17 +411,17 @@ def _capability(r: Revealed, hits: Sequence[Hits]) -> Optional[str]:
 
 
 def _arch(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
-    return "gpu-arch-unsupported", causes.gpu_arch_fix(m, _capability(r, hits))
+    return "gpu-arch-unsupported", causes.gpu.gpu_arch_fix(m, _capability(r, hits))
 
 
 def _ptx_jit(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
     cap = _capability(r, hits) or "X.Y"
-    return "gpu-ptx-jit", causes.ptx_jit_fix(m, cap)
+    return "gpu-ptx-jit", causes.gpu.ptx_jit_fix(m, cap)
 
 
 def _glibc(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
     glibc = next((g["glibc"] for h in hits for g in h.groups if g.get("glibc")), "GLIBC_2.17")
-    return "glibc-too-old", causes.glibc_fix(glibc)
+    return "glibc-too-old", causes.platform.glibc_fix(glibc)
 
 
 def _cpu_avx(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
@@ -429,13 +429,13 @@ def _cpu_avx(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
     # is x86-64 code under Rosetta 2, which does not translate AVX
     # (https://developer.apple.com/documentation/apple-silicon/about-the-rosetta-translation-environment).
     if r.os == "macos":
-        return "cpu-emulated", causes.native_interpreter_fix(m)
-    return "cpu-lacks-avx", causes.cpu_avx_fix()
+        return "cpu-emulated", causes.platform.native_interpreter_fix(m)
+    return "cpu-lacks-avx", causes.platform.cpu_avx_fix()
 
 
 def _protobuf(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
     too_old = any(h.signature.id == "protobuf-builder-missing" for h in hits)
-    return "protobuf-incompatible", causes.protobuf_fix(m, too_old)
+    return "protobuf-incompatible", causes.software.protobuf_fix(m, too_old)
 
 
 def _keras3(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
@@ -449,8 +449,8 @@ def _keras3(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
             verdict = knowledge.rule(hit.signature.id)
             if verdict is not None and verdict.cause == "keras3-behaviour-change":
                 # The rule's words; the legacy-Keras commands of the log's own TensorFlow.
-                return verdict.cause, Fix(verdict.fix.text, causes.keras3_fix(m).commands)
-    return "keras3-behaviour-change", causes.keras3_fix(m)
+                return verdict.cause, Fix(verdict.fix.text, causes.code.keras3_fix(m).commands)
+    return "keras3-behaviour-change", causes.code.keras3_fix(m)
 
 
 def _gpu_library_init(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
@@ -467,21 +467,23 @@ def _gpu_library_init(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[st
     if r.driver_version and floor and version_key(r.driver_version) < version_key(floor):
         order.append("driver")
         shown.append(f"driver {r.driver_version}, older than the {floor} the build needs")
-    return "gpu-library-init-failed", causes.gpu_library_init_fix(m, (*order, "memory"), shown)
+    return "gpu-library-init-failed", causes.runtime.gpu_library_init_fix(
+        m, (*order, "memory"), shown
+    )
 
 
 def _keras(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
-    return "keras-version", causes.keras_match_fix(m)
+    return "keras-version", causes.software.keras_match_fix(m)
 
 
 def _driver_not_loaded(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
     if m.container:
-        return "container-no-gpu", causes.container_gpu_fix(m)
-    return "driver-not-loaded", causes.driver_load_fix(m)
+        return "container-no-gpu", causes.container.container_gpu_fix(m)
+    return "driver-not-loaded", causes.gpu.driver_load_fix(m)
 
 
 def _floor(m: Machine) -> Optional[str]:
-    floor = causes.build_driver_floor(m)
+    floor = causes.gpu.build_driver_floor(m)
     return floor.version if floor is not None else None
 
 
@@ -491,19 +493,19 @@ def _group(hits: Sequence[Hits], name: str) -> Optional[str]:
 
 
 def _ptxas_old(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
-    return "ptxas-too-old", causes.ptxas_old_fix(m, _group(hits, "gpu_arch"))
+    return "ptxas-too-old", causes.xla.ptxas_old_fix(m, _group(hits, "gpu_arch"))
 
 
 def _companion(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
     library = _group(hits, "library")
     dist = origin_of(library).dist if library else ""
-    return "companion-mismatch", causes.companion_fix(m, dist or None)
+    return "companion-mismatch", causes.software.companion_fix(m, dist or None)
 
 
 def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
     library = _group(hits, "library")
     macos = r.os == "macos" or bool(library and library.endswith(".dylib"))
-    return "native-library-unresolved", causes.native_library_fix(library, macos)
+    return "native-library-unresolved", causes.platform.native_library_fix(library, macos)
 
 
 def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
@@ -511,14 +513,14 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
     lines = [line for h in hits for _, line in h.citations]
     wheel = next((w for w in map(read_wheel_refusal, lines) if w is not None), None)
     if wheel is not None:
-        return "tf-no-wheel-for-python", causes.wheel_tags_fix(
+        return "tf-no-wheel-for-python", causes.platform.wheel_tags_fix(
             m, wheel.file, wheel.python_version, wheel.platform
         )
     refusals = [x for x in r.pip_refusals if x.dist.startswith(("tensorflow", "tf-"))]
     if not refusals:
-        return "tf-no-wheel-for-python", causes.no_wheel_fix(m)
+        return "tf-no-wheel-for-python", causes.platform.no_wheel_fix(m)
     refusal = refusals[0]
-    cause, fix, _ = causes.pip_refusal_fix(
+    cause, fix, _ = causes.platform.pip_refusal_fix(
         m, refusal.final_versions, requested_version(refusal.spec), r.python
     )
     return cause, fix
@@ -540,50 +542,66 @@ BUILDERS: dict[str, Builder] = {
     "glibc-too-old": _glibc,
     "keras-version": _keras,
     "keras3-behaviour-change": _keras3,
-    "keras3-model-under-keras2": _simple("keras3-model-under-keras2", causes.keras3_model_fix),
+    "keras3-model-under-keras2": _simple(
+        "keras3-model-under-keras2", causes.software.keras3_model_fix
+    ),
     "driver-not-loaded": _driver_not_loaded,
-    "numpy-abi": _simple("numpy-abi", causes.numpy_abi_fix),
+    "numpy-abi": _simple("numpy-abi", causes.software.numpy_abi_fix),
     "dependency-out-of-range": _simple(
         "dependency-out-of-range",
-        lambda m: causes.declared_range_fix(
+        lambda m: causes.common.declared_range_fix(
             m, "numpy", "numpy<1.20", "Install a NumPy this TensorFlow supports (before 1.20)."
         ),
     ),
     "protobuf-incompatible": _protobuf,
-    "tf-keras-missing": _simple("tf-keras-missing", causes.tf_keras_missing_fix),
-    "tf-not-installed": _simple("tf-not-installed", causes.tensorflow_install_fix),
+    "tf-keras-missing": _simple("tf-keras-missing", causes.software.tf_keras_missing_fix),
+    "tf-not-installed": _simple("tf-not-installed", causes.software.tensorflow_install_fix),
     "tf-no-wheel-for-python": _no_wheel,
-    "tf-gpu-package-removed": _simple("tf-gpu-package-removed", causes.tensorflow_gpu_removed_fix),
-    "msvc-runtime-missing": _simple("msvc-runtime-missing", lambda m: causes.msvc_fix()),
-    "cpu-lacks-avx": _cpu_avx,
-    "cpu-emulated": _simple("cpu-emulated", causes.native_interpreter_fix),
-    "cuinit-unknown-error": _simple("cuinit-unknown-error", lambda m: causes.cuinit_unknown_fix()),
-    "cuda-visible-devices-hidden": _simple("cuda-visible-devices-hidden", causes.no_device_fix),
-    "driver-version-mismatch": _simple(
-        "driver-version-mismatch", lambda m: causes.driver_mismatch_fix()
+    "tf-gpu-package-removed": _simple(
+        "tf-gpu-package-removed", causes.software.tensorflow_gpu_removed_fix
     ),
-    "driver-too-old": _simple("driver-too-old", lambda m: causes.driver_too_old_fix(m, _floor(m))),
-    "container-no-gpu": _simple("container-no-gpu", causes.container_gpu_fix),
-    "ptxas-too-new": _simple("ptxas-too-new", causes.ptxas_fix),
-    "libdevice-missing": _simple("libdevice-missing", causes.libdevice_fix),
-    "ptxas-missing": _simple("ptxas-missing", causes.ptxas_install_fix),
-    "gpu-out-of-memory": _simple("gpu-out-of-memory", causes.gpu_memory_fix),
-    "host-out-of-memory": _simple("host-out-of-memory", causes.host_memory_fix),
+    "msvc-runtime-missing": _simple("msvc-runtime-missing", lambda m: causes.platform.msvc_fix()),
+    "cpu-lacks-avx": _cpu_avx,
+    "cpu-emulated": _simple("cpu-emulated", causes.platform.native_interpreter_fix),
+    "cuinit-unknown-error": _simple(
+        "cuinit-unknown-error", lambda m: causes.gpu.cuinit_unknown_fix()
+    ),
+    "cuda-visible-devices-hidden": _simple("cuda-visible-devices-hidden", causes.gpu.no_device_fix),
+    "driver-version-mismatch": _simple(
+        "driver-version-mismatch", lambda m: causes.gpu.driver_mismatch_fix()
+    ),
+    "driver-too-old": _simple(
+        "driver-too-old", lambda m: causes.gpu.driver_too_old_fix(m, _floor(m))
+    ),
+    "container-no-gpu": _simple("container-no-gpu", causes.container.container_gpu_fix),
+    "ptxas-too-new": _simple("ptxas-too-new", causes.xla.ptxas_fix),
+    "libdevice-missing": _simple("libdevice-missing", causes.xla.libdevice_fix),
+    "ptxas-missing": _simple("ptxas-missing", causes.xla.ptxas_install_fix),
+    "gpu-out-of-memory": _simple("gpu-out-of-memory", causes.runtime.gpu_memory_fix),
+    "host-out-of-memory": _simple("host-out-of-memory", causes.runtime.host_memory_fix),
     "gpu-library-init-failed": _gpu_library_init,
-    "gpu-config-too-late": _simple("gpu-config-too-late", lambda m: causes.config_order_fix()),
+    "gpu-config-too-late": _simple(
+        "gpu-config-too-late", lambda m: causes.runtime.config_order_fix()
+    ),
     "distribute-config-too-late": _simple(
-        "distribute-config-too-late", lambda m: causes.strategy_order_fix()
+        "distribute-config-too-late", lambda m: causes.runtime.strategy_order_fix()
     ),
     "cluster-task-unreachable": _simple(
-        "cluster-task-unreachable", lambda m: causes.cluster_unreachable_fix()
+        "cluster-task-unreachable", lambda m: causes.cluster.cluster_unreachable_fix()
     ),
-    "cluster-worker-failed": _simple("cluster-worker-failed", lambda m: causes.peer_failed_fix()),
-    "cluster-port-in-use": _simple("cluster-port-in-use", lambda m: causes.port_in_use_fix()),
+    "cluster-worker-failed": _simple(
+        "cluster-worker-failed", lambda m: causes.cluster.peer_failed_fix()
+    ),
+    "cluster-port-in-use": _simple(
+        "cluster-port-in-use", lambda m: causes.cluster.port_in_use_fix()
+    ),
     "ptxas-too-old": _ptxas_old,
-    "nccl-shm-too-small": _simple("nccl-shm-too-small", lambda m: causes.nccl_shm_fix()),
+    "nccl-shm-too-small": _simple("nccl-shm-too-small", lambda m: causes.container.nccl_shm_fix()),
     "companion-mismatch": _companion,
     "native-library-unresolved": _native,
-    "tensorboard-not-installed": _simple("tensorboard-not-installed", causes.tensorboard_fix),
+    "tensorboard-not-installed": _simple(
+        "tensorboard-not-installed", causes.software.tensorboard_fix
+    ),
 }
 
 

@@ -20,8 +20,9 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Optional
 
-from tfdoctor.causes import CAUSES, keras3_fix
+from tfdoctor.causes import CAUSES
 from tfdoctor.causes import finding as cause_finding
+from tfdoctor.causes.code import keras3_fix
 from tfdoctor.compat import first_keras3_line
 from tfdoctor.facts import Facts, PackageFacts
 from tfdoctor.findings import Finding, Fix, Location, Report, Severity
