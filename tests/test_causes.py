@@ -384,27 +384,147 @@ def test_keras3_serves_tf_keras_on_every_line_from_2_16(line: str, keras3: bool)
     assert keras3_serves_tf_keras(found) is keras3
 
 
-def test_no_cause_id_is_defined_twice() -> None:
-    # Each area's catalogue is a dict: a second definition in one area would silently replace
-    # the first, so count the definitions in the sources of every area module.
+def id_violations(sources: dict[str, str]) -> list[str]:
+    """What breaks "each id constant is defined by exactly one ``define`` of its own area":
+    ``sources`` maps an area's name to its module's text."""
     import ast
-    from collections import Counter
-    from pathlib import Path
 
-    ids = []
-    for area in causes.AREAS:
-        tree = ast.parse(Path(area.__file__ or "").read_text(encoding="utf-8"))
-        ids.extend(
-            node.args[0].value
+    problems: list[str] = []
+    values: dict[str, str] = {}
+    for area, text in sources.items():
+        tree = ast.parse(text)
+        constants = {
+            node.target.id: node.value.args[0].value
+            for node in tree.body
+            if isinstance(node, ast.AnnAssign)
+            and isinstance(node.target, ast.Name)
+            and isinstance(node.value, ast.Call)
+            and isinstance(node.value.func, ast.Name)
+            and node.value.func.id == "CauseId"
+        }
+        defined = [
+            node.args[0]
             for node in ast.walk(tree)
             if isinstance(node, ast.Call)
             and isinstance(node.func, ast.Name)
             and node.func.id == "define"
             and node.args
-            and isinstance(node.args[0], ast.Constant)
+        ]
+        names = [arg.id for arg in defined if isinstance(arg, ast.Name)]
+        problems.extend(
+            f"{area}: define() with {ast.unparse(arg)}, not an id constant of the area"
+            for arg in defined
+            if not isinstance(arg, ast.Name) or arg.id not in constants
         )
-    assert len(ids) == len(causes.CAUSES)
-    assert [cid for cid, n in Counter(ids).items() if n > 1] == []
+        for name, value in constants.items():
+            if names.count(name) != 1:
+                problems.append(f"{area}.{name} is defined {names.count(name)} times")
+            if value in values:
+                problems.append(f"{area}.{name} repeats {values[value]}'s id {value!r}")
+            values[value] = f"{area}.{name}"
+    return problems
+
+
+def _area_sources() -> dict[str, str]:
+    from pathlib import Path
+
+    return {
+        area.__name__.rsplit(".", 1)[1]: Path(area.__file__ or "").read_text(encoding="utf-8")
+        for area in causes.AREAS
+    }
+
+
+def test_every_id_constant_is_registered_exactly_once() -> None:
+    # An area's catalogue is a dict: a second definition would silently replace the first,
+    # and a constant without one would name a cause no finding can carry.
+    assert id_violations(_area_sources()) == []
+    constants = {
+        value
+        for area in causes.AREAS
+        for name, value in vars(area).items()
+        if name.isupper() and isinstance(value, str) and value in causes.CAUSES
+    }
+    assert constants == set(causes.CAUSES)
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        pytest.param(
+            'A: Final = CauseId("a")\nCAUSES = dict((define(A, "t", "e"), define(A, "u", "f")))',
+            ["x.A is defined 2 times"],
+            id="defined-twice",
+        ),
+        pytest.param('A: Final = CauseId("a")\n', ["x.A is defined 0 times"], id="never-defined"),
+        pytest.param(
+            'A: Final = CauseId("a")\nCAUSES = dict((define(A, "t", "e"), define("b", "u", "f")))',
+            ["x: define() with 'b', not an id constant of the area"],
+            id="literal-id",
+        ),
+        pytest.param(
+            'A: Final = CauseId("a")\nB: Final = CauseId("a")\n'
+            'CAUSES = dict((define(A, "t", "e"), define(B, "u", "f")))',
+            ["x.B repeats x.A's id 'a'"],
+            id="same-id-twice",
+        ),
+    ],
+)
+def test_the_id_rule_catches_violations(source: str, expected: list[str]) -> None:
+    assert id_violations({"x": source}) == expected
+
+
+#: Words the data files use where no cause is meant: a log line that is harmless noise
+#: (``benign``), evidence for another signature's cause (``evidence``), a healthy machine
+#: (``none``), a finding without a cause (``""``).
+_NOT_CAUSES = {"benign", "evidence", "none", ""}
+
+
+def named_causes(text: str, suffix: str) -> set[str]:
+    """The cause ids a data file names: ``cause:`` entries in YAML, ``"cause"`` keys in JSON."""
+    import json
+    import re
+
+    if suffix == ".yaml":
+        return {m.group(1) for m in re.finditer(r"^[ -]*cause:[ ]*([^\s#]+)", text, re.M)}
+    found: set[str] = set()
+    stack = [json.loads(text)]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            cause = node.get("cause")
+            if isinstance(cause, str):
+                found.add(cause)
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return found
+
+
+def test_every_cause_the_data_files_name_is_catalogued() -> None:
+    from pathlib import Path
+
+    root = Path(causes.__file__).resolve().parent.parent.parent
+    files = [root / "tfdoctor" / "signatures.yaml", root / "tfdoctor" / "scan_rules.yaml"]
+    files += sorted((root / "tests" / "data").rglob("*.json"))
+    named: dict[str, str] = {}
+    for path in files:
+        for cid in named_causes(path.read_text(encoding="utf-8"), path.suffix):
+            named.setdefault(cid, str(path.relative_to(root)))
+    named.update({cid: "CONTRADICTED_BY" for ids in causes.CONTRADICTED_BY.values() for cid in ids})
+    assert len(named) > 50  # the files were read
+    unknown = {cid: where for cid, where in named.items() if cid not in causes.CAUSES}
+    assert {cid: where for cid, where in unknown.items() if cid not in _NOT_CAUSES} == {}
+
+
+@pytest.mark.parametrize(
+    ("text", "suffix"),
+    [
+        pytest.param("  - id: x\n    cause: no-such-cause  # planted\n", ".yaml", id="yaml"),
+        pytest.param('{"cases": [{"expect": {"cause": "no-such-cause"}}]}', ".json", id="json"),
+    ],
+)
+def test_a_planted_unknown_cause_is_seen(text: str, suffix: str) -> None:
+    assert named_causes(text, suffix) - set(causes.CAUSES) == {"no-such-cause"}
 
 
 def test_an_id_two_areas_define_is_refused() -> None:

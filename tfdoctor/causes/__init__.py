@@ -27,7 +27,7 @@ from tfdoctor.causes import (
     software,
     xla,
 )
-from tfdoctor.causes.base import CONTRADICTED_BY, Cause
+from tfdoctor.causes.base import CONTRADICTED_BY, Cause, CauseId
 from tfdoctor.findings import Finding, Fix, Severity
 
 __all__ = [
@@ -35,6 +35,7 @@ __all__ = [
     "CAUSES",
     "CONTRADICTED_BY",
     "Cause",
+    "CauseId",
     "cluster",
     "code",
     "conda",
@@ -70,7 +71,7 @@ CAUSES: Mapping[str, Cause] = merge(area.CAUSES for area in AREAS)
 def finding(
     check: str,
     severity: Severity,
-    cause: str,
+    cause: CauseId,
     summary: str,
     detail: str = "",
     fix: Optional[Fix] = None,

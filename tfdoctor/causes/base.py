@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import NewType
 
 from tfdoctor.records import Record, record
+
+#: A cause's id: stable, named in reports, ``explain``, ``scan`` and the data files. Each area
+#: module names its ids as constants (``causes.software.NUMPY_ABI``); a plain string becomes
+#: one only where it is checked against the catalogue (data files, a report read back).
+CauseId = NewType("CauseId", str)
 
 
 @record
@@ -69,7 +75,7 @@ CONTRADICTED_BY: Mapping[str, tuple[str, ...]] = {
 }
 
 
-def define(cid: str, title: str, explanation: str, *links: str) -> tuple[str, Cause]:
+def define(cid: CauseId, title: str, explanation: str, *links: str) -> tuple[CauseId, Cause]:
     """One entry of an area's catalogue, with the observations that refute it."""
     refuted_by = tuple(kind for kind, ids in CONTRADICTED_BY.items() if cid in ids)
     return cid, Cause(cid, title, explanation, links, refuted_by)

@@ -3,10 +3,35 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Optional
+from typing import Final, Optional
 
-from tfdoctor.causes.base import Cause, define
+from tfdoctor.causes.base import Cause, CauseId, define
 from tfdoctor.findings import Fix
+
+#: The ids of this area's causes, as checks, explain and scan name them.
+TF_CONFIG_INVALID_JSON: Final = CauseId("tf-config-invalid-json")
+TF_CONFIG_NO_CLUSTER: Final = CauseId("tf-config-no-cluster")
+TF_CONFIG_SPARSE_CLUSTER: Final = CauseId("tf-config-sparse-cluster")
+TF_CONFIG_BAD_CLUSTER: Final = CauseId("tf-config-bad-cluster")
+TF_CONFIG_MASTER_TASK: Final = CauseId("tf-config-master-task")
+TF_CONFIG_UNKNOWN_JOB: Final = CauseId("tf-config-unknown-job")
+TF_CONFIG_MULTIPLE_CHIEFS: Final = CauseId("tf-config-multiple-chiefs")
+TF_CONFIG_TASK_INVALID: Final = CauseId("tf-config-task-invalid")
+TF_CONFIG_TASK_OUT_OF_RANGE: Final = CauseId("tf-config-task-out-of-range")
+TF_CONFIG_BAD_ADDRESS: Final = CauseId("tf-config-bad-address")
+TF_CONFIG_DUPLICATE_ADDRESS: Final = CauseId("tf-config-duplicate-address")
+TF_CONFIG_LOCALHOST_MULTI_HOST: Final = CauseId("tf-config-localhost-multi-host")
+TF_CONFIG_UNRESOLVABLE: Final = CauseId("tf-config-unresolvable")
+TF_CONFIG_SINGLE_WORKER: Final = CauseId("tf-config-single-worker")
+SLURM_OUTSIDE_SRUN: Final = CauseId("slurm-outside-srun")
+SLURM_INCONSISTENT: Final = CauseId("slurm-inconsistent")
+SLURM_RESOLVER_NOT_DEFAULT: Final = CauseId("slurm-resolver-not-default")
+K8S_NO_TF_CONFIG: Final = CauseId("k8s-no-tf-config")
+CLUSTER_PORT_IN_USE: Final = CauseId("cluster-port-in-use")
+CLUSTER_TASK_UNREACHABLE: Final = CauseId("cluster-task-unreachable")
+CLUSTER_COLLECTIVE_FAILED: Final = CauseId("cluster-collective-failed")
+CLUSTER_WORKER_FAILED: Final = CauseId("cluster-worker-failed")
+FLEET_FACT_DIFFERS: Final = CauseId("fleet-fact-differs")
 
 _TF_CONFIG_GUIDE = "https://www.tensorflow.org/guide/distributed_training#setting_up_tf_config_environment_variable"
 
@@ -24,14 +49,14 @@ _SLURM_RESOLVER = (
 CAUSES: Mapping[str, Cause] = dict(
     (
         define(
-            "tf-config-invalid-json",
+            TF_CONFIG_INVALID_JSON,
             "TF_CONFIG is not a JSON object",
             "TFConfigClusterResolver reads TF_CONFIG with json.loads; anything else fails when "
             "the strategy is created.",
             _TF_CONFIG_GUIDE,
         ),
         define(
-            "tf-config-no-cluster",
+            TF_CONFIG_NO_CLUSTER,
             "No cluster description: training runs as one worker",
             "Without TF_CONFIG, or without its `cluster` key, TFConfigClusterResolver returns an "
             "empty ClusterSpec and MultiWorkerMirroredStrategy silently trains on this worker "
@@ -39,20 +64,20 @@ CAUSES: Mapping[str, Cause] = dict(
             _TF_CONFIG_GUIDE,
         ),
         define(
-            "tf-config-sparse-cluster",
+            TF_CONFIG_SPARSE_CLUSTER,
             "TF_CONFIG with `sparseCluster` only",
             "TFConfigClusterResolver reads only the `cluster` key; a dynamic-worker "
             "`sparseCluster` alone leaves an empty ClusterSpec, and training runs as one worker.",
             _TF_CONFIG_GUIDE,
         ),
         define(
-            "tf-config-bad-cluster",
+            TF_CONFIG_BAD_CLUSTER,
             "TF_CONFIG `cluster` has the wrong shape",
             "`cluster` maps each job name to a list of `host:port` strings (ClusterSpec).",
             _TF_CONFIG_GUIDE,
         ),
         define(
-            "tf-config-master-task",
+            TF_CONFIG_MASTER_TASK,
             "A `master` task in TensorFlow 2",
             "TensorFlow 1's `master` task type is rejected by TensorFlow 2's "
             "multi_worker_util._validate_cluster_spec ('Disallowed task type'); the role is "
@@ -60,105 +85,105 @@ CAUSES: Mapping[str, Cause] = dict(
             _TF_CONFIG_GUIDE,
         ),
         define(
-            "tf-config-unknown-job",
+            TF_CONFIG_UNKNOWN_JOB,
             "A job name TensorFlow does not allow",
             "multi_worker_util._validate_cluster_spec allows the jobs chief, worker, evaluator "
             "and ps only.",
             _TF_CONFIG_GUIDE,
         ),
         define(
-            "tf-config-multiple-chiefs",
+            TF_CONFIG_MULTIPLE_CHIEFS,
             "More than one chief or evaluator",
             "multi_worker_util._validate_cluster_spec allows at most one `chief` and one "
             "`evaluator` task.",
             _TF_CONFIG_GUIDE,
         ),
         define(
-            "tf-config-task-invalid",
+            TF_CONFIG_TASK_INVALID,
             "TF_CONFIG `task` missing or not in the cluster",
             "Each process names its own task (`type` a job of `cluster`, `index` an integer); "
             "TensorFlow rejects a task type the cluster lacks.",
             _TF_CONFIG_GUIDE,
         ),
         define(
-            "tf-config-task-out-of-range",
+            TF_CONFIG_TASK_OUT_OF_RANGE,
             "TF_CONFIG task index out of range",
             "The task index must be below the number of addresses of its job "
             "(multi_worker_util._validate_cluster_spec).",
             _TF_CONFIG_GUIDE,
         ),
         define(
-            "tf-config-bad-address",
+            TF_CONFIG_BAD_ADDRESS,
             "A task address is not host:port",
             "Each task's gRPC server listens on the port of its address; an address without a "
             "valid port (1-65535) cannot be served or reached.",
             _TF_CONFIG_GUIDE,
         ),
         define(
-            "tf-config-duplicate-address",
+            TF_CONFIG_DUPLICATE_ADDRESS,
             "Two tasks share one address",
             "Two gRPC servers cannot listen on one host:port; the second fails to start or the "
             "collectives wait for a task that never answers.",
             _TF_CONFIG_GUIDE,
         ),
         define(
-            "tf-config-localhost-multi-host",
+            TF_CONFIG_LOCALHOST_MULTI_HOST,
             "localhost in a cluster that spans hosts",
             "A loopback address means each machine itself: other hosts cannot reach a task "
             "listed as localhost or 127.x, and the collectives wait for it.",
             _TF_CONFIG_GUIDE,
         ),
         define(
-            "tf-config-unresolvable",
+            TF_CONFIG_UNRESOLVABLE,
             "A task's host name does not resolve",
             "gRPC cannot connect to a task whose name does not resolve; the collectives wait "
             "for it until they time out ('failed to connect to all addresses').",
             _TF_CONFIG_GUIDE,
         ),
         define(
-            "tf-config-single-worker",
+            TF_CONFIG_SINGLE_WORKER,
             "A cluster of one task",
             "A valid TF_CONFIG with a single task: MultiWorkerMirroredStrategy runs on this "
             "worker alone.",
             _MULTI_WORKER,
         ),
         define(
-            "slurm-outside-srun",
+            SLURM_OUTSIDE_SRUN,
             "In a Slurm job but outside a job step",
             "SlurmClusterResolver reads SLURM_PROCID and the SLURM_STEP_* variables, which only "
             "`srun` sets ('Not running inside a SLURM step?').",
             _SLURM_RESOLVER,
         ),
         define(
-            "slurm-inconsistent",
+            SLURM_INCONSISTENT,
             "The Slurm step variables do not add up",
             "SlurmClusterResolver builds the cluster from SLURM_STEP_NODELIST, "
             "SLURM_STEP_TASKS_PER_NODE and SLURM_STEP_NUM_TASKS; they must agree.",
             _SLURM_RESOLVER,
         ),
         define(
-            "slurm-resolver-not-default",
+            SLURM_RESOLVER_NOT_DEFAULT,
             "MultiWorkerMirroredStrategy does not read Slurm by itself",
             "The strategy reads TF_CONFIG unless given a resolver: in a Slurm step without "
             "TF_CONFIG, pass SlurmClusterResolver() (it uses ports 8888 and up on each node).",
             _SLURM_RESOLVER,
         ),
         define(
-            "k8s-no-tf-config",
+            K8S_NO_TF_CONFIG,
             "A Kubernetes pod without TF_CONFIG",
             "Kubeflow's v1 TFJob operator writes TF_CONFIG into each pod; Kubeflow Trainer v2 "
             "has no TensorFlow runtime, so a Job or JobSet must set TF_CONFIG itself.",
             "https://www.kubeflow.org/docs/components/trainer/legacy-v1/user-guides/tensorflow/",
         ),
         define(
-            "cluster-port-in-use",
+            CLUSTER_PORT_IN_USE,
             "A task's port is already in use",
             "The task's gRPC server cannot listen on a port another process holds; TensorFlow "
             "fails to start the server ('Address already in use').",
             _TF_CONFIG_GUIDE,
         ),
         define(
-            "cluster-task-unreachable",
+            CLUSTER_TASK_UNREACHABLE,
             "A task did not arrive",
             "A task's server never answered within the time allowed: the process was not "
             "started, died, listens elsewhere, or a firewall blocks its port (a worker stuck "
@@ -166,20 +191,20 @@ CAUSES: Mapping[str, Cause] = dict(
             _MULTI_WORKER,
         ),
         define(
-            "cluster-collective-failed",
+            CLUSTER_COLLECTIVE_FAILED,
             "The collective all-reduce failed or gave wrong values",
             "A sum all-reduce over every worker through MultiWorkerMirroredStrategy did not "
             "return the known total: a task contributed nothing or the collective broke.",
             _MULTI_WORKER,
         ),
         define(
-            "cluster-worker-failed",
+            CLUSTER_WORKER_FAILED,
             "A worker process failed",
             "A worker ended before the collective test finished; its own output says why.",
             _MULTI_WORKER,
         ),
         define(
-            "fleet-fact-differs",
+            FLEET_FACT_DIFFERS,
             "Nodes of one cluster differ",
             "Workers of one job should run the same TensorFlow, CUDA, cuDNN, driver and Python, "
             "with the same GPUs and settings; a node that differs fails or slows the whole job.",

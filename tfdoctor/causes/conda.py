@@ -3,19 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Optional
+from typing import Final, Optional
 
-from tfdoctor.causes.base import Cause, define
+from tfdoctor.causes.base import Cause, CauseId, define
 from tfdoctor.causes.common import TF_PIP_GUIDE, install_fix
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import TFLine, version_key
 
+#: The ids of this area's causes, as checks, explain and scan name them.
+CONDA_CUDA_MISMATCH: Final = CauseId("conda-cuda-mismatch")
+
 #: Causes in the conda environment's CUDA.
 CAUSES: Mapping[str, Cause] = dict(
     (
         define(
-            "conda-cuda-mismatch",
+            CONDA_CUDA_MISMATCH,
             "conda's CUDA is not the CUDA TensorFlow was built for",
             "The conda environment's CUDA packages are of another major version than "
             "TensorFlow's build; their libraries come first once the environment is active "

@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Final
 
-from tfdoctor.causes.base import Cause, define
+from tfdoctor.causes.base import Cause, CauseId, define
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine
+
+#: The ids of this area's causes, as checks, explain and scan name them.
+CONTAINER_NO_GPU: Final = CauseId("container-no-gpu")
+NCCL_SHM_TOO_SMALL: Final = CauseId("nccl-shm-too-small")
 
 NVIDIA_CONTAINER_TOOLKIT = (
     "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html"
@@ -23,14 +28,14 @@ _DOCKER_RUN = "https://docs.docker.com/reference/cli/docker/container/run/"
 CAUSES: Mapping[str, Cause] = dict(
     (
         define(
-            "container-no-gpu",
+            CONTAINER_NO_GPU,
             "The container was started without GPU access",
             "Containers see a GPU only when started through the NVIDIA Container Toolkit (`docker"
             " run --gpus all`, a Kubernetes `nvidia.com/gpu` resource limit).",
             NVIDIA_CONTAINER_TOOLKIT,
         ),
         define(
-            "nccl-shm-too-small",
+            NCCL_SHM_TOO_SMALL,
             "NCCL cannot create its shared memory (/dev/shm too small)",
             "NCCL moves data between the GPUs of one machine through shared memory in /dev/shm. "
             "Docker gives a container a 64 MiB /dev/shm unless told otherwise, and NCCL's "

@@ -5,24 +5,47 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from pathlib import PurePosixPath, PureWindowsPath
-from typing import Optional
+from typing import Final, Optional
 
-from tfdoctor.causes.base import Cause, define
+from tfdoctor.causes.base import Cause, CauseId, define
 from tfdoctor.causes.common import TF_PIP_GUIDE, install_fix, major_of
 from tfdoctor.causes.conda import conda_libraries_fix, conda_toolkit_line
 from tfdoctor.causes.container import container_gpu_fix
-from tfdoctor.causes.platform import windows_gpu_fix
+from tfdoctor.causes.platform import WINDOWS_NATIVE_GPU_ENDED, windows_gpu_fix
 from tfdoctor.compat import DriverFloor
 from tfdoctor.facts import FoundLibrary, LibraryCandidate, LibraryFacts
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import TFLine, version_key
 
+#: The ids of this area's causes, as checks, explain and scan name them.
+TF_CPU_ONLY_BUILD: Final = CauseId("tf-cpu-only-build")
+DRIVER_NOT_LOADED: Final = CauseId("driver-not-loaded")
+DRIVER_LIBRARIES_MISSING: Final = CauseId("driver-libraries-missing")
+DRIVER_VERSION_MISMATCH: Final = CauseId("driver-version-mismatch")
+DRIVER_NO_PERMISSION: Final = CauseId("driver-no-permission")
+DRIVER_TOO_OLD: Final = CauseId("driver-too-old")
+CUINIT_UNKNOWN_ERROR: Final = CauseId("cuinit-unknown-error")
+CUDA_LIBS_MISSING: Final = CauseId("cuda-libs-missing")
+CUDA_LIBS_OFF_PATH: Final = CauseId("cuda-libs-off-path")
+CUDA_WHEELS_UNFOUND: Final = CauseId("cuda-wheels-unfound")
+CUDNN_SHADOWED: Final = CauseId("cudnn-shadowed")
+CUDA_LIB_SHADOWED: Final = CauseId("cuda-lib-shadowed")
+CUDNN_VERSION_MISMATCH: Final = CauseId("cudnn-version-mismatch")
+CUDA_WHEEL_PINS: Final = CauseId("cuda-wheel-pins")
+GPU_ARCH_UNSUPPORTED: Final = CauseId("gpu-arch-unsupported")
+GPU_PTX_JIT: Final = CauseId("gpu-ptx-jit")
+GPU_PTX_DRIVER_TOO_OLD: Final = CauseId("gpu-ptx-driver-too-old")
+GPU_KNOWN_FAILURE: Final = CauseId("gpu-known-failure")
+GPU_MEMORY_ERRORS: Final = CauseId("gpu-memory-errors")
+GPU_UNSEEN_NO_REASON: Final = CauseId("gpu-unseen-no-reason")
+CUDA_VISIBLE_DEVICES_HIDDEN: Final = CauseId("cuda-visible-devices-hidden")
+
 #: Causes in the driver, the CUDA libraries and the devices.
 CAUSES: Mapping[str, Cause] = dict(
     (
         define(
-            "tf-cpu-only-build",
+            TF_CPU_ONLY_BUILD,
             "A CPU-only TensorFlow on a machine with an NVIDIA GPU",
             "CPU builds (tensorflow-cpu; plain tensorflow 1.15 and 2.0, whose GPU build is "
             "tensorflow-gpu; the Linux aarch64, native Windows 2.11+ and macOS wheels) never use "
@@ -30,46 +53,46 @@ CAUSES: Mapping[str, Cause] = dict(
             TF_PIP_GUIDE,
         ),
         define(
-            "driver-not-loaded",
+            DRIVER_NOT_LOADED,
             "The NVIDIA kernel driver is not loaded",
             "A GPU is on the PCI bus but the nvidia kernel module is not loaded (not installed "
             "for this kernel, blocked by Secure Boot, or nouveau holds the device).",
             "https://docs.nvidia.com/datacenter/tesla/driver-installation-guide/",
         ),
         define(
-            "driver-libraries-missing",
+            DRIVER_LIBRARIES_MISSING,
             "The NVIDIA driver's user-space libraries are missing",
             "The GPU's device nodes exist but libnvidia-ml.so.1 and libcuda.so.1 are not "
             "installed: a broken or partial driver installation.",
             "https://docs.nvidia.com/datacenter/tesla/driver-installation-guide/",
         ),
         define(
-            "driver-version-mismatch",
+            DRIVER_VERSION_MISMATCH,
             "NVIDIA kernel module and libraries differ",
             "The loaded kernel module and the user-space driver libraries are different versions,"
             " typically after a driver upgrade without a reboot.",
         ),
         define(
-            "driver-no-permission",
+            DRIVER_NO_PERMISSION,
             "No permission to open the NVIDIA devices",
             "This user cannot open /dev/nvidia*; CUDA then reports no device.",
         ),
         define(
-            "driver-too-old",
+            DRIVER_TOO_OLD,
             "The NVIDIA driver is too old for the build's CUDA",
             "Each CUDA version needs a minimum driver; an older one makes TensorFlow report "
             "'driver version is insufficient' and use no GPU.",
             "https://docs.nvidia.com/deploy/cuda-compatibility/index.html",
         ),
         define(
-            "cuinit-unknown-error",
+            CUINIT_UNKNOWN_ERROR,
             "cuInit fails with CUDA_ERROR_UNKNOWN",
             "cuInit returns 999 most often after a suspend/resume cycle, when the nvidia_uvm "
             "module lost its state; reloading it restores CUDA.",
             "https://forums.developer.nvidia.com/t/cuda-fails-after-suspend/",
         ),
         define(
-            "cuda-libs-missing",
+            CUDA_LIBS_MISSING,
             "CUDA libraries TensorFlow needs are not installed",
             "TensorFlow's GPU build loads the CUDA runtime, cuBLAS, cuFFT, cuSPARSE, cuSOLVER, "
             "cuRAND and cuDNN of its CUDA version at start; without them it skips the GPU "
@@ -77,61 +100,61 @@ CAUSES: Mapping[str, Cause] = dict(
             TF_PIP_GUIDE,
         ),
         define(
-            "cuda-libs-off-path",
+            CUDA_LIBS_OFF_PATH,
             "CUDA libraries installed where the loader does not look",
             "The libraries exist on this machine, but not on the dynamic loader's path "
             "(LD_LIBRARY_PATH, TensorFlow's RUNPATH, the ldconfig cache).",
             "https://man7.org/linux/man-pages/man8/ld.so.8.html",
         ),
         define(
-            "cuda-wheels-unfound",
+            CUDA_WHEELS_UNFOUND,
             "This release does not find its own CUDA wheels",
             "The nvidia-* wheels its and-cuda extra installs are there, but this release's "
             "libraries do not search their directories.",
             "https://github.com/tensorflow/tensorflow/issues/63362",
         ),
         define(
-            "cudnn-shadowed",
+            CUDNN_SHADOWED,
             "Another cuDNN comes first on the loader's path",
             "The dynamic loader searches LD_LIBRARY_PATH before TensorFlow's RUNPATH and the "
             "ldconfig cache: a stray copy there wins over the right one.",
         ),
         define(
-            "cuda-lib-shadowed",
+            CUDA_LIB_SHADOWED,
             "Another copy of a CUDA library comes first on the loader's path",
             "The dynamic loader searches LD_LIBRARY_PATH before TensorFlow's RUNPATH and the "
             "ldconfig cache: a copy of another version there wins over the pip wheel's.",
         ),
         define(
-            "cudnn-version-mismatch",
+            CUDNN_VERSION_MISMATCH,
             "cuDNN of the wrong version",
             "TensorFlow refuses a cuDNN of another major, or an older minor than its build "
             "('Loaded runtime CuDNN library: X but source was compiled with: Y').",
             "https://www.tensorflow.org/install/source#gpu",
         ),
         define(
-            "cuda-wheel-pins",
+            CUDA_WHEEL_PINS,
             "NVIDIA wheels outside TensorFlow's pins",
             "The nvidia-* wheels differ from the versions TensorFlow's and-cuda extra pins, often"
             " because another framework in the environment pulled its own.",
             TF_PIP_GUIDE,
         ),
         define(
-            "gpu-arch-unsupported",
+            GPU_ARCH_UNSUPPORTED,
             "The wheel carries no code for this GPU",
             "TensorFlow ignores a GPU whose compute capability has neither machine code nor PTX "
             "in the wheel ('Ignoring visible gpu device ... with Cuda compute capability').",
             "https://developer.nvidia.com/cuda-gpus",
         ),
         define(
-            "gpu-ptx-jit",
+            GPU_PTX_JIT,
             "The wheel has only PTX for this GPU",
             "Without machine code for the GPU the driver compiles every kernel from PTX at "
             "first use, which takes minutes; a release with machine code for it starts at once.",
             "https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#just-in-time-compilation",
         ),
         define(
-            "gpu-ptx-driver-too-old",
+            GPU_PTX_DRIVER_TOO_OLD,
             "The driver is too old for the wheel's PTX for this GPU",
             "Without machine code for the GPU every kernel is compiled from the wheel's PTX by "
             "the driver, which accepts PTX only from CUDA releases it supports: TensorFlow "
@@ -140,13 +163,13 @@ CAUSES: Mapping[str, Cause] = dict(
             "https://docs.nvidia.com/deploy/cuda-compatibility/index.html",
         ),
         define(
-            "gpu-known-failure",
+            GPU_KNOWN_FAILURE,
             "This release is known to fail on this GPU",
             "Reported failures of the release's wheels on this GPU generation.",
             "https://github.com/tensorflow/tensorflow/issues/101746",
         ),
         define(
-            "gpu-memory-errors",
+            GPU_MEMORY_ERRORS,
             "The GPU reports uncorrected memory errors",
             "Uncorrectable ECC errors mean the GPU returned corrupted memory: results are wrong "
             "and kernels crash until the pages are retired (at the next driver reload) or the "
@@ -154,14 +177,14 @@ CAUSES: Mapping[str, Cause] = dict(
             "https://docs.nvidia.com/deploy/dynamic-page-retirement/index.html",
         ),
         define(
-            "gpu-unseen-no-reason",
+            GPU_UNSEEN_NO_REASON,
             "TensorFlow lists no GPU and the evidence does not say why",
             "The driver lists the GPUs and the libraries load, yet TensorFlow registers none; "
             "nothing collected names the cause, so its own log while it lists devices is the "
             "next evidence to read (tfdoctor explain reads it).",
         ),
         define(
-            "cuda-visible-devices-hidden",
+            CUDA_VISIBLE_DEVICES_HIDDEN,
             "CUDA_VISIBLE_DEVICES hides the GPUs",
             "CUDA numbers devices from 0 and stops at the first invalid entry: an empty, negative"
             " or out-of-range value hides every GPU.",
@@ -286,7 +309,7 @@ def _newest_and_cuda(m: Machine) -> Optional[TFLine]:
     return None
 
 
-def cuda_libraries_fix(m: Machine, missing: tuple[str, ...]) -> tuple[str, Fix]:
+def cuda_libraries_fix(m: Machine, missing: tuple[str, ...]) -> tuple[CauseId, Fix]:
     """The cause and the fix for CUDA libraries TensorFlow cannot load, fitted to this machine.
 
     In order: copies found off the path get the one path line; native Windows after 2.10 has
@@ -296,13 +319,13 @@ def cuda_libraries_fix(m: Machine, missing: tuple[str, ...]) -> tuple[str, Fix]:
     """
     line = m.line
     if m.os == "windows" and line is not None and not line.windows_native_gpu:
-        return "windows-native-gpu-ended", windows_gpu_fix(m)
+        return WINDOWS_NATIVE_GPU_ENDED, windows_gpu_fix(m)
     wheels = m.cuda_wheels_installed
     conda_line = conda_toolkit_line(m)
     own_route = m.cuda_install_method == "and-cuda" and not m.wheels_unfound()
     if conda_line is not None and not wheels and not own_route:
         # The environment already holds a CUDA toolkit: the release built for it runs on it.
-        return "cuda-libs-missing", install_fix(
+        return CUDA_LIBS_MISSING, install_fix(
             m,
             f"This conda environment's CUDA {conda_line.cuda} is not the CUDA {m.build_cuda} "
             f"this TensorFlow was built for: install TensorFlow {conda_line.latest_patch}, "
@@ -311,7 +334,7 @@ def cuda_libraries_fix(m: Machine, missing: tuple[str, ...]) -> tuple[str, Fix]:
         )
     if m.tf is not None and wheels and m.wheel_library_dirs and m.runpath_misses_wheels:
         # TensorFlow's own RUNPATH, read from its library, names no nvidia/*/lib directory.
-        return "cuda-wheels-unfound", Fix(
+        return CUDA_WHEELS_UNFOUND, Fix(
             f"TensorFlow {m.tf.version}'s libraries do not search the nvidia-* wheels' "
             "directories (their RUNPATH names none): put them on the loader's path.",
             (m.ld_path_with(m.wheel_library_dirs),),
@@ -326,10 +349,10 @@ def cuda_libraries_fix(m: Machine, missing: tuple[str, ...]) -> tuple[str, Fix]:
             commands: tuple[str, ...] = (m.ld_path_with(m.wheel_library_dirs),)
             if newer is not None and line is not None and newer.key > line.key:
                 text += f", or upgrade to TensorFlow {newer.latest_patch}, which finds them"
-            return "cuda-wheels-unfound", Fix(text + ".", commands)
+            return CUDA_WHEELS_UNFOUND, Fix(text + ".", commands)
         newer = _newest_and_cuda(m)
         if newer is not None and (line is None or newer.key > line.key):
-            return "cuda-libs-missing", install_fix(
+            return CUDA_LIBS_MISSING, install_fix(
                 m,
                 f"Install TensorFlow {newer.latest_patch} with its CUDA libraries "
                 f"({m.tf.version}'s own wheels are not found by it).",
@@ -338,7 +361,7 @@ def cuda_libraries_fix(m: Machine, missing: tuple[str, ...]) -> tuple[str, Fix]:
     found = _usable_elsewhere(m, missing)
     covered = {f.name for f in found}
     if found and {n for n in missing if n != "nccl"} <= covered:
-        return "cuda-libs-off-path", off_path_fix(m, found)
+        return CUDA_LIBS_OFF_PATH, off_path_fix(m, found)
     if "cudart" in covered:
         # The toolkit is here but off the path; what it lacks (cuDNN, usually) is installed
         # beside it the release's own way.
@@ -346,16 +369,16 @@ def cuda_libraries_fix(m: Machine, missing: tuple[str, ...]) -> tuple[str, Fix]:
         path = off_path_fix(m, found)
         conda = m.facts.conda
         if conda is not None and all(conda.package(n) is not None for n in rest):
-            return "cuda-libs-off-path", path
+            return CUDA_LIBS_OFF_PATH, path
         _, more = cuda_libraries_fix(m, rest)
-        return "cuda-libs-off-path", Fix(
+        return CUDA_LIBS_OFF_PATH, Fix(
             f"{path.text} Then, for {', '.join(rest)}: {more.text}",
             (*path.commands, *more.commands),
         )
     if m.os == "windows":
-        return "cuda-libs-missing", _system_toolkit_fix(m)
+        return CUDA_LIBS_MISSING, _system_toolkit_fix(m)
     if m.is_nightly:
-        return "cuda-libs-missing", install_fix(
+        return CUDA_LIBS_MISSING, install_fix(
             m,
             "Install the CUDA libraries the nightly build pins, as pip wheels.",
             "tf-nightly[and-cuda]",
@@ -364,16 +387,16 @@ def cuda_libraries_fix(m: Machine, missing: tuple[str, ...]) -> tuple[str, Fix]:
     method = m.cuda_install_method
     if method == "and-cuda" and spec is not None:
         if m.conda_tensorflow:
-            return "cuda-libs-missing", conda_libraries_fix(m, line)
-        return "cuda-libs-missing", install_fix(
+            return CUDA_LIBS_MISSING, conda_libraries_fix(m, line)
+        return CUDA_LIBS_MISSING, install_fix(
             m,
             "Install the CUDA and cuDNN libraries this TensorFlow was built for, as pip "
             "wheels (its and-cuda extra).",
             spec,
         )
     if method == "cudnn-wheel" and line is not None:
-        return "cuda-libs-missing", _cudnn_wheel_fix(m, line, missing)
-    return "cuda-libs-missing", _system_toolkit_fix(m)
+        return CUDA_LIBS_MISSING, _cudnn_wheel_fix(m, line, missing)
+    return CUDA_LIBS_MISSING, _system_toolkit_fix(m)
 
 
 def _cudnn_wheel_fix(m: Machine, line: TFLine, missing: tuple[str, ...]) -> Fix:

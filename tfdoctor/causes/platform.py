@@ -4,27 +4,40 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Mapping, Sequence
-from typing import Optional
+from typing import Final, Optional
 
-from tfdoctor.causes.base import Cause, define
+from tfdoctor.causes.base import Cause, CauseId, define
 from tfdoctor.causes.common import TF_PIP_GUIDE, install_fix
 from tfdoctor.facts import PackageFacts
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import TFLine, version_key
 
+#: The ids of this area's causes, as checks, explain and scan name them.
+TF_NO_WHEEL_FOR_PYTHON: Final = CauseId("tf-no-wheel-for-python")
+WHEEL_MISMATCH: Final = CauseId("wheel-mismatch")
+WINDOWS_NATIVE_GPU_ENDED: Final = CauseId("windows-native-gpu-ended")
+CPU_LACKS_AVX: Final = CauseId("cpu-lacks-avx")
+CPU_EMULATED: Final = CauseId("cpu-emulated")
+GLIBC_TOO_OLD: Final = CauseId("glibc-too-old")
+MSVC_RUNTIME_MISSING: Final = CauseId("msvc-runtime-missing")
+PYTHON_32BIT: Final = CauseId("python-32bit")
+WSL1: Final = CauseId("wsl1")
+NATIVE_LIBRARY_UNRESOLVED: Final = CauseId("native-library-unresolved")
+TF_RELEASE_NOT_FOR_PYTHON: Final = CauseId("tf-release-not-for-python")
+
 #: Causes in the interpreter, the operating system, the CPU and the wheels.
 CAUSES: Mapping[str, Cause] = dict(
     (
         define(
-            "tf-no-wheel-for-python",
+            TF_NO_WHEEL_FOR_PYTHON,
             "No TensorFlow wheel for this Python or platform",
             "pip finds no TensorFlow release built for this interpreter ('No matching "
             "distribution found for tensorflow').",
             "https://www.tensorflow.org/install/source#tested_build_configurations",
         ),
         define(
-            "wheel-mismatch",
+            WHEEL_MISMATCH,
             "A wheel built for another Python or platform",
             "The installed wheel's tags (its WHEEL file) name another Python version or machine "
             "than the examined interpreter's, so its compiled modules do not load there. pip "
@@ -34,21 +47,21 @@ CAUSES: Mapping[str, Cause] = dict(
             "https://packaging.python.org/en/latest/specifications/platform-compatibility-tags/",
         ),
         define(
-            "windows-native-gpu-ended",
+            WINDOWS_NATIVE_GPU_ENDED,
             "No GPU support on native Windows after TensorFlow 2.10",
             "GPU support on native Windows ended with TensorFlow 2.10; later releases run on the "
             "CPU there. WSL2 runs the Linux wheels with the GPU.",
             "https://www.tensorflow.org/install/pip#windows-native",
         ),
         define(
-            "cpu-lacks-avx",
+            CPU_LACKS_AVX,
             "The CPU lacks instructions the wheel needs",
             "TensorFlow's wheels are compiled for AVX (and newer lines for more); a CPU or VM "
             "without them dies with 'Illegal instruction'.",
             "https://www.tensorflow.org/install/pip#hardware_requirements",
         ),
         define(
-            "cpu-emulated",
+            CPU_EMULATED,
             "The interpreter runs under CPU emulation",
             "An x86-64 Python under QEMU user-mode or Rosetta lacks AVX and runs TensorFlow "
             "slowly or not at all; a native interpreter or image for the host's architecture is "
@@ -56,31 +69,31 @@ CAUSES: Mapping[str, Cause] = dict(
             TF_PIP_GUIDE,
         ),
         define(
-            "glibc-too-old",
+            GLIBC_TOO_OLD,
             "The C library is older than the wheel needs",
             "TensorFlow's Linux wheels declare a manylinux glibc floor; an older system cannot "
             "load them.",
         ),
         define(
-            "msvc-runtime-missing",
+            MSVC_RUNTIME_MISSING,
             "A native DLL does not load on Windows",
             "TensorFlow's Windows wheels need the Microsoft Visual C++ 2015-2022 runtime "
             "(msvcp140_1.dll), 64-bit Python and a CPU with AVX.",
             "https://www.tensorflow.org/install/pip#windows-native",
         ),
         define(
-            "python-32bit",
+            PYTHON_32BIT,
             "32-bit Python",
             "TensorFlow publishes 64-bit wheels only.",
         ),
         define(
-            "wsl1",
+            WSL1,
             "WSL 1 has no GPU access",
             "CUDA in WSL needs WSL 2.",
             "https://learn.microsoft.com/windows/wsl/install",
         ),
         define(
-            "native-library-unresolved",
+            NATIVE_LIBRARY_UNRESOLVED,
             "A native library could not be loaded",
             "The dynamic loader could not find or load a shared library that a Python "
             "extension (TensorFlow's own, or another package's) needs. The message names the "
@@ -90,7 +103,7 @@ CAUSES: Mapping[str, Cause] = dict(
             "https://man7.org/linux/man-pages/man1/ldd.1.html",
         ),
         define(
-            "tf-release-not-for-python",
+            TF_RELEASE_NOT_FOR_PYTHON,
             "The requested TensorFlow release has no wheel for this Python and platform",
             "pip lists the TensorFlow releases that publish a wheel for the Python and platform "
             "it runs on; the requested one is not among them. Each release supports a range of "
@@ -252,7 +265,7 @@ def _pythons(line: TFLine) -> set[str]:
 
 def pip_refusal_fix(
     m: Machine, listed: Sequence[str], requested: Optional[str], python: Optional[str]
-) -> tuple[str, Fix, str]:
+) -> tuple[CauseId, Fix, str]:
     """Cause, fix and reasoning for pip's "no matching distribution", from what pip listed.
 
     ``listed``: the final releases pip could see (empty: none at all); ``requested``: the
@@ -286,7 +299,7 @@ def pip_refusal_fix(
                 )
         want = f"TensorFlow {requested}" if requested else "the requested release"
         return (
-            "tf-release-not-for-python",
+            TF_RELEASE_NOT_FOR_PYTHON,
             Fix(
                 f'{why}. Install one it lists (`pip install "tensorflow=={newest}"`), or use '
                 f"a Python that {want} publishes wheels for (`tfdoctor matrix` lists each "
@@ -304,7 +317,7 @@ def pip_refusal_fix(
                 f"release supports (the newest supports up to {supported[-1]})"
             )
             return (
-                "tf-no-wheel-for-python",
+                TF_NO_WHEEL_FOR_PYTHON,
                 Fix(
                     f"{why}. Use Python {supported[-1]} or older, e.g. in a new virtual "
                     "environment.",
@@ -315,7 +328,7 @@ def pip_refusal_fix(
         if key < version_key(supported[0]):
             why = f"pip sees no TensorFlow release at all for Python {python}: too old"
             return (
-                "tf-no-wheel-for-python",
+                TF_NO_WHEEL_FOR_PYTHON,
                 Fix(f"{why}. Use Python {supported[0]} or newer.", (check,)),
                 why,
             )
@@ -324,7 +337,7 @@ def pip_refusal_fix(
             "interpreter is 32-bit, or the platform (operating system, CPU) has none"
         )
         return (
-            "tf-no-wheel-for-python",
+            TF_NO_WHEEL_FOR_PYTHON,
             Fix(
                 f"{why}. Use a 64-bit CPython on a platform TensorFlow publishes wheels for.",
                 (check,),
@@ -338,7 +351,7 @@ def pip_refusal_fix(
     )
     span = f" (Python {supported[0]} to {supported[-1]})" if supported else ""
     return (
-        "tf-no-wheel-for-python",
+        TF_NO_WHEEL_FOR_PYTHON,
         Fix(
             f"{why}. Check which with the command below, then use a 64-bit CPython that "
             f"TensorFlow publishes wheels for{span}.",

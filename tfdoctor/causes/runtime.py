@@ -3,23 +3,31 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Final
 
-from tfdoctor.causes.base import Cause, define
+from tfdoctor.causes.base import Cause, CauseId, define
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine
+
+#: The ids of this area's causes, as checks, explain and scan name them.
+GPU_OUT_OF_MEMORY: Final = CauseId("gpu-out-of-memory")
+HOST_OUT_OF_MEMORY: Final = CauseId("host-out-of-memory")
+GPU_LIBRARY_INIT_FAILED: Final = CauseId("gpu-library-init-failed")
+GPU_CONFIG_TOO_LATE: Final = CauseId("gpu-config-too-late")
+DISTRIBUTE_CONFIG_TOO_LATE: Final = CauseId("distribute-config-too-late")
 
 #: Causes only a log reveals: they happen while a program runs, not in how it is installed.
 CAUSES: Mapping[str, Cause] = dict(
     (
         define(
-            "gpu-out-of-memory",
+            GPU_OUT_OF_MEMORY,
             "The GPU ran out of memory",
             "The model, batch or another process needs more GPU memory than is free "
             "('OOM when allocating tensor', 'CUDA_ERROR_OUT_OF_MEMORY').",
             "https://www.tensorflow.org/guide/gpu#limiting_gpu_memory_growth",
         ),
         define(
-            "host-out-of-memory",
+            HOST_OUT_OF_MEMORY,
             "The process ran out of host memory",
             "A tensor placed on the CPU did not fit in the memory the process may use (RAM, "
             "a container's or job's limit); GPU memory settings do not change that ('OOM when "
@@ -27,7 +35,7 @@ CAUSES: Mapping[str, Cause] = dict(
             "https://www.tensorflow.org/guide/data_performance",
         ),
         define(
-            "gpu-library-init-failed",
+            GPU_LIBRARY_INIT_FAILED,
             "cuDNN or cuBLAS fails to initialise",
             "cuDNN and cuBLAS create their handles when first used; most often the GPU's memory "
             "is already taken then (TensorFlow maps nearly all of it at start unless memory "
@@ -37,7 +45,7 @@ CAUSES: Mapping[str, Cause] = dict(
             "https://www.tensorflow.org/guide/gpu#limiting_gpu_memory_growth",
         ),
         define(
-            "gpu-config-too-late",
+            GPU_CONFIG_TOO_LATE,
             "GPU options set after the GPU was initialised",
             "Memory growth, memory limits, visible and virtual devices can only be set before "
             "TensorFlow initialises the GPU (the first op, model or device listing of logical "
@@ -45,7 +53,7 @@ CAUSES: Mapping[str, Cause] = dict(
             "https://www.tensorflow.org/api_docs/python/tf/config/experimental/set_memory_growth",
         ),
         define(
-            "distribute-config-too-late",
+            DISTRIBUTE_CONFIG_TOO_LATE,
             "A multi-worker strategy created after the runtime started",
             "MultiWorkerMirroredStrategy configures collective ops, which is only possible "
             "before TensorFlow's runtime starts: the strategy must be created first.",

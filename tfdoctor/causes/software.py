@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Optional
+from typing import Final, Optional
 
-from tfdoctor.causes.base import Cause, define
+from tfdoctor.causes.base import Cause, CauseId, define
 from tfdoctor.causes.common import (
     TF_PIP_GUIDE,
     declared_range_fix,
@@ -19,31 +19,50 @@ from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import version_key
 
+#: The ids of this area's causes, as checks, explain and scan name them.
+TF_NOT_INSTALLED: Final = CauseId("tf-not-installed")
+TF_MULTIPLE_DISTRIBUTIONS: Final = CauseId("tf-multiple-distributions")
+TF_GPU_PACKAGE_REMOVED: Final = CauseId("tf-gpu-package-removed")
+TF_SHADOWED_MODULE: Final = CauseId("tf-shadowed-module")
+NUMPY_ABI: Final = CauseId("numpy-abi")
+DEPENDENCY_OUT_OF_RANGE: Final = CauseId("dependency-out-of-range")
+DEPENDENCY_MISSING: Final = CauseId("dependency-missing")
+PROTOBUF_INCOMPATIBLE: Final = CauseId("protobuf-incompatible")
+KERAS_VERSION: Final = CauseId("keras-version")
+TF_KERAS_MISSING: Final = CauseId("tf-keras-missing")
+TF_KERAS_MISMATCH: Final = CauseId("tf-keras-mismatch")
+COMPANION_MISMATCH: Final = CauseId("companion-mismatch")
+IMPORT_FAILED_UNKNOWN: Final = CauseId("import-failed-unknown")
+IMPORT_CRASH: Final = CauseId("import-crash")
+IMPORT_HANG: Final = CauseId("import-hang")
+KERAS3_MODEL_UNDER_KERAS2: Final = CauseId("keras3-model-under-keras2")
+TENSORBOARD_NOT_INSTALLED: Final = CauseId("tensorboard-not-installed")
+
 #: Causes in the installed packages.
 CAUSES: Mapping[str, Cause] = dict(
     (
         define(
-            "tf-not-installed",
+            TF_NOT_INSTALLED,
             "TensorFlow is not installed",
             "No distribution that provides `import tensorflow` is installed in this environment.",
             TF_PIP_GUIDE,
         ),
         define(
-            "tf-multiple-distributions",
+            TF_MULTIPLE_DISTRIBUTIONS,
             "Several TensorFlow distributions installed",
             "Each writes the same `tensorflow/` package; the last one installed won file by file,"
             " so the import may mix releases. Uninstalling one also deletes files the other "
             "needs: remove all, then install one.",
         ),
         define(
-            "tf-gpu-package-removed",
+            TF_GPU_PACKAGE_REMOVED,
             "The removed tensorflow-gpu package",
             "tensorflow-gpu ended with 2.11; GPU support on Linux comes with the plain "
             "`tensorflow` wheel.",
             "https://pypi.org/project/tensorflow-gpu/",
         ),
         define(
-            "tf-shadowed-module",
+            TF_SHADOWED_MODULE,
             "`import tensorflow` loads another module",
             "A `tensorflow` folder or `tensorflow.py` earlier on sys.path (the working directory,"
             " PYTHONPATH, a .pth entry or the user site) is imported instead of the installed "
@@ -51,7 +70,7 @@ CAUSES: Mapping[str, Cause] = dict(
             "https://docs.python.org/3/library/sys_path_init.html",
         ),
         define(
-            "numpy-abi",
+            NUMPY_ABI,
             "NumPy 2 under a TensorFlow built for NumPy 1",
             "NumPy 2 changed its C ABI: TensorFlow releases whose declared range excludes NumPy 2"
             " were compiled against NumPy 1.x and fail to import ('compiled using NumPy 1.x "
@@ -59,13 +78,13 @@ CAUSES: Mapping[str, Cause] = dict(
             "https://numpy.org/devdocs/numpy_2_0_migration_guide.html",
         ),
         define(
-            "dependency-out-of-range",
+            DEPENDENCY_OUT_OF_RANGE,
             "A dependency outside TensorFlow's declared range",
             "The installed version is outside the range TensorFlow's wheel declares (`pip check` "
             "reports it too).",
         ),
         define(
-            "dependency-missing",
+            DEPENDENCY_MISSING,
             "A package TensorFlow requires is not installed",
             "TensorFlow's metadata requires it; one that `import tensorflow` imports before "
             "anything else runs fails the import with ModuleNotFoundError, another fails the "
@@ -73,21 +92,21 @@ CAUSES: Mapping[str, Cause] = dict(
             "an uninstall leaves it out (`pip check` reports it too).",
         ),
         define(
-            "protobuf-incompatible",
+            PROTOBUF_INCOMPATIBLE,
             "protobuf incompatible with TensorFlow",
             "TensorFlow's generated code needs the protobuf runtime range it declares; a newer "
             "protobuf fails with 'Descriptors cannot be created directly'.",
             "https://protobuf.dev/news/2022-05-06/#python-updates",
         ),
         define(
-            "keras-version",
+            KERAS_VERSION,
             "Keras does not match TensorFlow",
             "Keras 3 serves tf.keras only from TensorFlow 2.16 on; older TensorFlow needs Keras 2"
             " of its own line, and Keras 2 code under 2.16+ needs tf-keras.",
             "https://keras.io/getting_started/#tensorflow--keras-2-backwards-compatibility",
         ),
         define(
-            "tf-keras-missing",
+            TF_KERAS_MISSING,
             "Keras 2 (tf-keras) is needed but not installed",
             "From TensorFlow 2.16 tf.keras is Keras 3; Keras 2 is the separate tf-keras "
             "package. With TF_USE_LEGACY_KERAS=1 tf.keras is served by tf-keras, and libraries "
@@ -96,13 +115,13 @@ CAUSES: Mapping[str, Cause] = dict(
             "https://keras.io/getting_started/#tensorflow--keras-2-backwards-compatibility",
         ),
         define(
-            "tf-keras-mismatch",
+            TF_KERAS_MISMATCH,
             "tf-keras of another TensorFlow line",
             "tf-keras is released in step with TensorFlow; another line's tf-keras may not import.",
             "https://pypi.org/project/tf-keras/",
         ),
         define(
-            "companion-mismatch",
+            COMPANION_MISMATCH,
             "A companion package built for another TensorFlow",
             "Packages released with TensorFlow (tensorflow-text, tensorflow-io, "
             "tensorflow-decision-forests, TensorFlow Addons) declare the TensorFlow they were "
@@ -113,23 +132,23 @@ CAUSES: Mapping[str, Cause] = dict(
             "https://github.com/tensorflow/io#tensorflow-version-compatibility",
         ),
         define(
-            "import-failed-unknown",
+            IMPORT_FAILED_UNKNOWN,
             "TensorFlow fails to import",
             "The import failed with an error this tfdoctor does not recognise; the log shows "
             "where.",
         ),
         define(
-            "import-crash",
+            IMPORT_CRASH,
             "Importing TensorFlow crashed the interpreter",
             "Native code crashed during import; the evidence below says what is known.",
         ),
         define(
-            "import-hang",
+            IMPORT_HANG,
             "Importing TensorFlow hangs",
             "The import did not finish in time; the evidence below says what is known.",
         ),
         define(
-            "keras3-model-under-keras2",
+            KERAS3_MODEL_UNDER_KERAS2,
             "A model saved by Keras 3 loaded by Keras 2",
             "Keras 3 (tf.keras from TensorFlow 2.16) writes configs that name its own modules "
             "(keras.src.models.functional) and arguments (batch_shape); Keras 2 (TensorFlow 2.15 "
@@ -139,7 +158,7 @@ CAUSES: Mapping[str, Cause] = dict(
             "https://github.com/tensorflow/tensorflow/issues/70866",
         ),
         define(
-            "tensorboard-not-installed",
+            TENSORBOARD_NOT_INSTALLED,
             "TensorBoard summaries without the tensorboard package",
             "TensorFlow 2.21 no longer installs tensorboard; tf.summary's scalar, histogram, "
             "image, audio and text ops and the Keras TensorBoard callback import it when used "

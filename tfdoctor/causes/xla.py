@@ -4,14 +4,20 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Mapping
-from typing import Optional
+from typing import Final, Optional
 
-from tfdoctor.causes.base import Cause, define
+from tfdoctor.causes.base import Cause, CauseId, define
 from tfdoctor.causes.common import install_fix
 from tfdoctor.cuda_layout import wheel_name
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import version_key
+
+#: The ids of this area's causes, as checks, explain and scan name them.
+PTXAS_TOO_NEW: Final = CauseId("ptxas-too-new")
+LIBDEVICE_MISSING: Final = CauseId("libdevice-missing")
+PTXAS_MISSING: Final = CauseId("ptxas-missing")
+PTXAS_TOO_OLD: Final = CauseId("ptxas-too-old")
 
 #: NVIDIA's list of the GPU architectures each CUDA release's compilers know.
 NVCC_GPU_FEATURES = (
@@ -23,7 +29,7 @@ NVCC_GPU_FEATURES = (
 CAUSES: Mapping[str, Cause] = dict(
     (
         define(
-            "ptxas-too-new",
+            PTXAS_TOO_NEW,
             "ptxas newer than the driver",
             "XLA compiles with the ptxas it finds; PTX from a ptxas newer than the driver "
             "supports fails to load ('the provided PTX was compiled with an unsupported "
@@ -31,21 +37,21 @@ CAUSES: Mapping[str, Cause] = dict(
             "https://docs.nvidia.com/deploy/cuda-compatibility/index.html",
         ),
         define(
-            "libdevice-missing",
+            LIBDEVICE_MISSING,
             "XLA cannot find libdevice",
             "XLA's GPU compiler needs libdevice.10.bc from a CUDA toolkit or the nvidia-cuda-nvcc"
             " wheel ('libdevice not found at ./libdevice.10.bc').",
             "https://www.tensorflow.org/xla",
         ),
         define(
-            "ptxas-missing",
+            PTXAS_MISSING,
             "XLA cannot find ptxas",
             "XLA compiles GPU code with ptxas from a CUDA toolkit or the nvidia-cuda-nvcc wheel; "
             "without it, it falls back to the driver's slower compiler or fails.",
             "https://www.tensorflow.org/xla",
         ),
         define(
-            "ptxas-too-old",
+            PTXAS_TOO_OLD,
             "The ptxas XLA ran is too old for this GPU",
             "XLA compiles GPU kernels for the GPU's own architecture (sm_86 for compute "
             "capability 8.6) with the first ptxas it finds: on PATH, under CUDA_HOME, or from "

@@ -98,7 +98,11 @@ def check_python_wheels(ctx: CheckContext) -> Iterator[Finding]:
     """
     for finding in _python_wheels(ctx):
         problem = finding.severity.rank >= Severity.WARNING.rank and not finding.cause
-        yield dataclasses.replace(finding, cause="tf-no-wheel-for-python") if problem else finding
+        yield (
+            dataclasses.replace(finding, cause=causes.platform.TF_NO_WHEEL_FOR_PYTHON)
+            if problem
+            else finding
+        )
 
 
 def _python_wheels(ctx: CheckContext) -> Iterator[Finding]:
@@ -261,7 +265,7 @@ def check_driver_cuda(ctx: CheckContext) -> Iterator[Finding]:
     yield causes.finding(
         "driver.cuda",
         Severity.ERROR,
-        "driver-too-old",
+        causes.gpu.DRIVER_TOO_OLD,
         f"Driver {have} is too old for TensorFlow {line.line}'s CUDA {cuda} build "
         f"(needs >= {floor.version})",
         f"Rule: {floor.rule}. With an older driver TensorFlow reports "
@@ -340,7 +344,7 @@ def check_compute_capability(ctx: CheckContext) -> Iterator[Finding]:
             yield causes.finding(
                 "gpu.compute-capability",
                 Severity.ERROR,
-                "gpu-known-failure",
+                causes.gpu.GPU_KNOWN_FAILURE,
                 f"TensorFlow {pkg.version} is known to fail on {label}",
                 f"On this GPU its {failure}.",
                 newer
@@ -356,7 +360,7 @@ def check_compute_capability(ctx: CheckContext) -> Iterator[Finding]:
             yield causes.finding(
                 "gpu.compute-capability",
                 Severity.ERROR,
-                "gpu-arch-unsupported",
+                causes.gpu.GPU_ARCH_UNSUPPORTED,
                 f"TensorFlow {pkg.version} has no code for {label}",
                 f"The wheel carries {carried}. TensorFlow ignores this GPU "
                 "('Ignoring visible gpu device ... with Cuda compute capability').",
@@ -388,7 +392,7 @@ def check_compute_capability(ctx: CheckContext) -> Iterator[Finding]:
                 yield causes.finding(
                     "gpu.compute-capability",
                     Severity.ERROR,
-                    "gpu-ptx-driver-too-old",
+                    causes.gpu.GPU_PTX_DRIVER_TOO_OLD,
                     f"{label} runs TensorFlow {pkg.version} only through PTX JIT, which needs "
                     f"driver >= {ptx_floor.version}",
                     detail + f" {ptx_floor.rule}; this driver is {drv.driver_version}.",
@@ -404,7 +408,7 @@ def check_compute_capability(ctx: CheckContext) -> Iterator[Finding]:
             yield causes.finding(
                 "gpu.compute-capability",
                 Severity.WARNING,
-                "gpu-ptx-jit",
+                causes.gpu.GPU_PTX_JIT,
                 f"{label} runs TensorFlow {pkg.version} only through PTX JIT",
                 detail + better,
                 causes.gpu.ptx_jit_fix(ctx.machine, gpu.compute_capability),
@@ -491,7 +495,7 @@ def check_cuda_versions(ctx: CheckContext) -> Iterator[Finding]:
     if cudnn_problem:
         cause, remedy = _cuda_versions_fix(ctx, shadowing)
     else:
-        cause = "cuda-wheel-pins"
+        cause = causes.gpu.CUDA_WHEEL_PINS
         pullers = _other_frameworks(facts, off_pins)
         remedy = causes.common.install_fix(
             ctx.machine,
@@ -552,15 +556,17 @@ def _cudnn_serves(loaded: str, build: str) -> bool:
 def _cuda_versions_fix(
     ctx: CheckContext,
     shadowing: Optional[tuple[LibraryFacts, LibraryCandidate]],
-) -> tuple[str, Fix]:
+) -> tuple[causes.CauseId, Fix]:
     """Unshadow the right cuDNN, or get the cuDNN the build needs the release's own way."""
     m = ctx.machine
     if shadowing is not None:
-        return "cudnn-shadowed", causes.gpu.shadow_fix(m, *shadowing)
+        return causes.gpu.CUDNN_SHADOWED, causes.gpu.shadow_fix(m, *shadowing)
     cause, remedy = causes.gpu.cuda_libraries_fix(m, ("cudnn",))
     need = f"TensorFlow needs cuDNN {m.build_cudnn} (same major, this minor or newer). "
     remedy = Fix(need + remedy.text, remedy.commands)
-    return ("cudnn-version-mismatch" if cause == "cuda-libs-missing" else cause), remedy
+    return (
+        causes.gpu.CUDNN_VERSION_MISMATCH if cause == causes.gpu.CUDA_LIBS_MISSING else cause
+    ), remedy
 
 
 # --- dependency pins --------------------------------------------------------------------------
@@ -681,20 +687,20 @@ def check_dependency_pins(ctx: CheckContext) -> Iterator[Finding]:
             )
         elif dist not in START_IMPORTS and dist not in dict(_PINNED):
             detail += " TensorFlow does not import it as it starts; what uses it may fail."
-        cause, remedy = "dependency-out-of-range", causes.common.range_fix(m, dist)
+        cause, remedy = causes.software.DEPENDENCY_OUT_OF_RANGE, causes.common.range_fix(m, dist)
         if dist == "numpy" and _above(dep.version, spec):
             # Outside the range upwards by a major: NumPy 2 under a NumPy 1 build, known to
             # break the import (an error even when --static did not try it).
             if version_key(dep.version)[:1] >= (2,):
                 cause, remedy, severity = (
-                    "numpy-abi",
+                    causes.software.NUMPY_ABI,
                     causes.software.numpy_abi_fix(m),
                     Severity.ERROR,
                 )
         elif dist == "protobuf" and _breaks_generated_code(dep.version, spec):
-            cause, severity = "protobuf-incompatible", Severity.ERROR
+            cause, severity = causes.software.PROTOBUF_INCOMPATIBLE, Severity.ERROR
         elif dist == "keras":
-            cause, remedy = "keras-version", causes.software.keras_match_fix(m)
+            cause, remedy = causes.software.KERAS_VERSION, causes.software.keras_match_fix(m)
         reported.add(dist)
         yield causes.finding(
             "packages.pins",
@@ -721,7 +727,7 @@ def _tensorboard(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Finding]:
     yield causes.finding(
         "packages.pins",
         Severity.INFO,
-        "tensorboard-not-installed",
+        causes.software.TENSORBOARD_NOT_INSTALLED,
         f"TensorBoard is not installed (TensorFlow {pkg.version} does not require it)",
         f"If the code uses them, {LAZY_IMPORTS['tensorboard']} fail without it.",
         causes.common.install_fix(
@@ -752,7 +758,7 @@ def _missing_dependencies(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Find
     yield causes.finding(
         "packages.pins",
         Severity.ERROR if at_start and not m.import_observed else Severity.WARNING,
-        "dependency-missing",
+        causes.software.DEPENDENCY_MISSING,
         f"Not installed, though TensorFlow {pkg.version} requires them: {', '.join(missing)}",
         "\n".join(
             f"{d}: imported as TensorFlow starts ({START_IMPORTS[d]})"
@@ -781,7 +787,7 @@ def _keras_in_step(
     yield causes.finding(
         "packages.pins",
         Severity.ERROR,
-        "keras-version",
+        causes.software.KERAS_VERSION,
         f"keras {keras.version} is not the Keras of TensorFlow {line.line} "
         f"(keras {line.line}.x is released with it)",
         f"keras {keras.version} belongs to another TensorFlow line and does not import with "
@@ -814,7 +820,7 @@ def _tf_keras(ctx: CheckContext, pkg: PackageFacts, line: Optional[TFLine]) -> I
         yield causes.finding(
             "packages.pins",
             Severity.ERROR,
-            "tf-keras-missing",
+            causes.software.TF_KERAS_MISSING,
             "TF_USE_LEGACY_KERAS is set but tf-keras is not installed",
             "With TF_USE_LEGACY_KERAS=1, `tf.keras` is served by the tf-keras package; "
             "without it importing tf.keras fails.",
@@ -824,7 +830,7 @@ def _tf_keras(ctx: CheckContext, pkg: PackageFacts, line: Optional[TFLine]) -> I
         yield causes.finding(
             "packages.pins",
             Severity.ERROR if legacy else Severity.WARNING,
-            "tf-keras-mismatch",
+            causes.software.TF_KERAS_MISMATCH,
             f"tf-keras {tfk.version} does not match TensorFlow {pkg.version} (wants {wants})",
             "tf-keras is released in step with TensorFlow; another line's tf-keras may not "
             "import" + (", and TF_USE_LEGACY_KERAS makes it serve tf.keras." if legacy else "."),
@@ -858,7 +864,7 @@ def _companions(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Finding]:
             yield causes.finding(
                 "packages.pins",
                 Severity.WARNING,
-                "companion-mismatch",
+                causes.software.COMPANION_MISMATCH,
                 f"{comp.name} {comp.version} requires {target}{spec}, which is not installed",
                 f"What of {comp.name} uses it fails without it (`pip check` reports it too).",
                 causes.software.companion_fix(m, comp.name, comp, target, spec),
@@ -871,7 +877,7 @@ def _companions(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Finding]:
         yield causes.finding(
             "packages.pins",
             Severity.ERROR if on_tf else Severity.WARNING,
-            "companion-mismatch",
+            causes.software.COMPANION_MISMATCH,
             f"{comp.name} {comp.version} requires {target}{spec}, but {have.name} "
             f"{have.version} is installed",
             f"{comp.name} is built against the TensorFlow it declares; with another its "
@@ -896,7 +902,7 @@ def check_windows_gpu(ctx: CheckContext) -> Iterator[Finding]:
     yield causes.finding(
         "platform.windows-gpu",
         Severity.WARNING,
-        "windows-native-gpu-ended",
+        causes.platform.WINDOWS_NATIVE_GPU_ENDED,
         f"TensorFlow {m.tf.version} has no GPU support on native Windows",
         "",
         causes.platform.windows_gpu_fix(m),

@@ -33,11 +33,11 @@ _NO_DEVICES_VALUES = ("", "void", "none")
 # and driver, which the NVIDIA Container Toolkit mounts in (its install guide: "the NVIDIA
 # driver ... on the host"); the image cannot change them.
 _HOST_CAUSES = (
-    "driver-too-old",
-    "driver-version-mismatch",
-    "driver-not-loaded",
-    "driver-no-permission",
-    "cuinit-unknown-error",
+    causes.gpu.DRIVER_TOO_OLD,
+    causes.gpu.DRIVER_VERSION_MISMATCH,
+    causes.gpu.DRIVER_NOT_LOADED,
+    causes.gpu.DRIVER_NO_PERMISSION,
+    causes.gpu.CUINIT_UNKNOWN_ERROR,
 )
 
 
@@ -98,7 +98,7 @@ def check_gpu_absent(ctx: CheckContext) -> Iterator[Finding]:
         yield causes.finding(
             "gpu.absent",
             Severity.INFO if static else Severity.WARNING,
-            "container-no-gpu",
+            causes.container.CONTAINER_NO_GPU,
             summary,
             _no_access_evidence(facts, drv)
             + (
@@ -125,7 +125,9 @@ def check_gpu_absent(ctx: CheckContext) -> Iterator[Finding]:
 
 
 #: Causes that mean TensorFlow cannot use a GPU here, whatever their severity in the report.
-_NO_GPU_BUILD_CAUSES = frozenset({"tf-cpu-only-build", "windows-native-gpu-ended"})
+_NO_GPU_BUILD_CAUSES = frozenset(
+    {causes.gpu.TF_CPU_ONLY_BUILD, causes.platform.WINDOWS_NATIVE_GPU_ENDED}
+)
 
 
 def _worst(findings: Sequence[Finding]) -> Optional[Finding]:
@@ -175,7 +177,7 @@ def _blocked(ctx: CheckContext, worst: Optional[Finding]) -> Finding:
         remedy = Fix(f"{remedy.text} {note.text}", (*remedy.commands, *note.commands))
         kind = ctx.machine.container
         links += (TOOLKIT_CDI,) if kind == "podman" else (TOOLKIT_INSTALL,)
-    if worst.cause == "container-no-gpu" and ctx.machine.container == "kubernetes":
+    if worst.cause == causes.container.CONTAINER_NO_GPU and ctx.machine.container == "kubernetes":
         links += (KUBERNETES_GPUS,)
     return Finding(
         "gpu.required",

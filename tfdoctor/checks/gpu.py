@@ -60,10 +60,10 @@ _DRIVER_REASONS: dict[str, tuple[str, Fix]] = {
 
 #: Driver failure reason -> the cause in the catalogue.
 _REASON_CAUSES = {
-    "version-mismatch": "driver-version-mismatch",
-    "no-permission": "driver-no-permission",
-    "driver-not-loaded": "driver-not-loaded",
-    "library-not-found": "container-no-gpu",
+    "version-mismatch": causes.gpu.DRIVER_VERSION_MISMATCH,
+    "no-permission": causes.gpu.DRIVER_NO_PERMISSION,
+    "driver-not-loaded": causes.gpu.DRIVER_NOT_LOADED,
+    "library-not-found": causes.container.CONTAINER_NO_GPU,
 }
 
 
@@ -122,7 +122,7 @@ def check_driver(ctx: CheckContext) -> Iterator[Finding]:
     summary = _DRIVER_REASONS[err.reason][0]
     cause, remedy = _driver_cause(ctx, err.reason)
     if err.reason == "library-not-found" and not ctx.machine.container:
-        cause = "driver-libraries-missing"
+        cause = causes.gpu.DRIVER_LIBRARIES_MISSING
         summary = (
             "NVIDIA device nodes exist but the driver's user-space library (libnvidia-ml.so.1) "
             "is missing: a broken or partial driver install"
@@ -142,17 +142,17 @@ def check_driver(ctx: CheckContext) -> Iterator[Finding]:
     )
 
 
-def _driver_cause(ctx: CheckContext, reason: str) -> tuple[str, Fix]:
+def _driver_cause(ctx: CheckContext, reason: str) -> tuple[causes.CauseId, Fix]:
     """The cause a driver failure reason names, and its fix (one builder per cause, the
     same that explain uses)."""
-    cause = _REASON_CAUSES.get(reason, "driver-not-loaded")
+    cause = _REASON_CAUSES.get(reason, causes.gpu.DRIVER_NOT_LOADED)
     if cause == "container-no-gpu":
         return cause, causes.container.container_gpu_fix(ctx.machine)
     if cause == "driver-version-mismatch":
         return cause, causes.gpu.driver_mismatch_fix()
     if cause == "driver-no-permission":
         return cause, _DRIVER_REASONS["no-permission"][1]
-    return "driver-not-loaded", causes.gpu.driver_load_fix(ctx.machine)
+    return causes.gpu.DRIVER_NOT_LOADED, causes.gpu.driver_load_fix(ctx.machine)
 
 
 def _kernel_finding(ctx: CheckContext) -> Optional[Finding]:
@@ -171,7 +171,7 @@ def _kernel_finding(ctx: CheckContext) -> Optional[Finding]:
         return causes.finding(
             "driver.nvidia",
             Severity.ERROR,
-            "driver-not-loaded",
+            causes.gpu.DRIVER_NOT_LOADED,
             f"{count} NVIDIA GPU(s) on the PCI bus, but the nvidia kernel module is not loaded",
             detail,
             causes.gpu.driver_load_fix(m),
@@ -181,7 +181,7 @@ def _kernel_finding(ctx: CheckContext) -> Optional[Finding]:
         return causes.finding(
             "driver.nvidia",
             Severity.ERROR,
-            "driver-no-permission",
+            causes.gpu.DRIVER_NO_PERMISSION,
             f"This user cannot open {', '.join(closed)}",
             "",
             _DRIVER_REASONS["no-permission"][1],
@@ -209,7 +209,7 @@ def check_ecc(ctx: CheckContext) -> Iterator[Finding]:
             yield causes.finding(
                 "gpu.ecc",
                 Severity.WARNING,
-                "gpu-memory-errors",
+                causes.gpu.GPU_MEMORY_ERRORS,
                 f"GPU {gpu.index} ({gpu.name}) reports {gpu.ecc_uncorrected} uncorrected ECC "
                 "errors",
                 "Uncorrectable memory errors corrupt results and crash kernels; pages are "
@@ -250,7 +250,7 @@ def check_gpu_visible(ctx: CheckContext) -> Iterator[Finding]:
             yield causes.finding(
                 "gpu.visible",
                 Severity.WARNING,
-                "tf-cpu-only-build",
+                causes.gpu.TF_CPU_ONLY_BUILD,
                 f"This TensorFlow ({m.tf.name} {m.tf.version}) is a CPU-only build, but the "
                 f"machine has {len(gpus)} NVIDIA GPU(s)",
                 "",
@@ -281,7 +281,7 @@ def check_gpu_visible(ctx: CheckContext) -> Iterator[Finding]:
         yield causes.finding(
             "gpu.visible",
             Severity.WARNING,
-            "cuda-visible-devices-hidden",
+            causes.gpu.CUDA_VISIBLE_DEVICES_HIDDEN,
             f"CUDA_VISIBLE_DEVICES={hidden!r} hides every GPU from TensorFlow",
             "CUDA numbers devices from 0 and stops at the first invalid entry.",
             fix(
@@ -301,7 +301,9 @@ def check_gpu_visible(ctx: CheckContext) -> Iterator[Finding]:
             yield causes.finding(
                 "gpu.visible",
                 Severity.WARNING,
-                "windows-native-gpu-ended" if windows_ended else "tf-cpu-only-build",
+                causes.platform.WINDOWS_NATIVE_GPU_ENDED
+                if windows_ended
+                else causes.gpu.TF_CPU_ONLY_BUILD,
                 f"This TensorFlow ({name} {tf.version}) is a CPU-only build, but the machine "
                 f"has {len(gpus)} NVIDIA GPU(s)",
                 "",
@@ -342,7 +344,7 @@ def check_gpu_visible(ctx: CheckContext) -> Iterator[Finding]:
         yield causes.finding(
             "gpu.visible",
             Severity.ERROR,
-            "driver-too-old",
+            causes.gpu.DRIVER_TOO_OLD,
             f"TensorFlow sees none of the {len(gpus)} GPU(s): the driver is too old for its "
             "CUDA build",
             log,
@@ -366,7 +368,7 @@ def check_gpu_visible(ctx: CheckContext) -> Iterator[Finding]:
         yield causes.finding(
             "gpu.visible",
             Severity.ERROR,
-            "cuinit-unknown-error",
+            causes.gpu.CUINIT_UNKNOWN_ERROR,
             f"TensorFlow sees none of the {len(gpus)} GPU(s): cuInit fails with "
             "CUDA_ERROR_UNKNOWN (999)",
             log,
@@ -376,7 +378,7 @@ def check_gpu_visible(ctx: CheckContext) -> Iterator[Finding]:
     yield causes.finding(
         "gpu.visible",
         Severity.ERROR,
-        "gpu-unseen-no-reason",
+        causes.gpu.GPU_UNSEEN_NO_REASON,
         f"TensorFlow sees none of the {len(gpus)} GPU(s) the driver lists",
         log or "TensorFlow logged no reason; run with TF_CPP_MIN_LOG_LEVEL=0 to see more.",
         causes.gpu.read_device_log_fix(),
@@ -487,7 +489,7 @@ def check_cuda_shadowed(ctx: CheckContext) -> Iterator[Finding]:
         yield causes.finding(
             "cuda.shadowed",
             Severity.WARNING,
-            "cudnn-shadowed" if lib.name == "cudnn" else "cuda-lib-shadowed",
+            causes.gpu.CUDNN_SHADOWED if lib.name == "cudnn" else causes.gpu.CUDA_LIB_SHADOWED,
             f"{lib.name} {chosen.version or '(unknown version)'} from {directory} "
             f"({chosen.origin}) shadows the pip wheel's {pip.version or '(unknown version)'}",
             "The dynamic loader searches LD_LIBRARY_PATH before the pip wheels' directories "

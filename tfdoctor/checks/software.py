@@ -60,7 +60,7 @@ def check_tf_distributions(ctx: CheckContext) -> Iterator[Finding]:
         yield causes.finding(
             "packages.tensorflow",
             Severity.WARNING,
-            "tf-not-installed",
+            causes.software.TF_NOT_INSTALLED,
             "TensorFlow is not installed in this environment",
             "No distribution that provides `import tensorflow` was found in "
             + (facts.python.prefix if facts.python else "this interpreter")
@@ -84,7 +84,7 @@ def check_tf_distributions(ctx: CheckContext) -> Iterator[Finding]:
     yield causes.finding(
         "packages.tensorflow",
         Severity.ERROR,
-        "tf-multiple-distributions",
+        causes.software.TF_MULTIPLE_DISTRIBUTIONS,
         f"{len(independent)} TensorFlow distributions are installed side by side: {listing}",
         "",
         causes.software.reinstall_tf_fix(
@@ -136,7 +136,7 @@ def check_tensorflow_gpu_package(ctx: CheckContext) -> Iterator[Finding]:
     yield causes.finding(
         "packages.tensorflow-gpu",
         Severity.WARNING,
-        "tf-gpu-package-removed",
+        causes.software.TF_GPU_PACKAGE_REMOVED,
         f"The removed tensorflow-gpu package is installed ({pkg.version})",
         "tensorflow-gpu has been removed from PyPI: its last release line is 2.11 and later "
         "versions only print an error. GPU support on Linux comes with the plain `tensorflow` "
@@ -196,7 +196,7 @@ def _wheel_misfits(ctx: CheckContext) -> Optional[Finding]:
         return causes.finding(
             "packages.wheels",
             severity,
-            "glibc-too-old",
+            causes.platform.GLIBC_TOO_OLD,
             f"{names}: built for glibc {need} or newer, this system has {glibc[0].here}",
             detail,
             causes.platform.glibc_fix(f"GLIBC_{need}"),
@@ -204,7 +204,7 @@ def _wheel_misfits(ctx: CheckContext) -> Optional[Finding]:
     return causes.finding(
         "packages.wheels",
         severity,
-        "wheel-mismatch",
+        causes.platform.WHEEL_MISMATCH,
         f"{names}: wheel built for another Python or machine ({misfits[0][1].built_for}; "
         f"here: {misfits[0][1].here})",
         detail,
@@ -265,7 +265,7 @@ def _shadowing(ctx: CheckContext) -> Optional[Finding]:
     return causes.finding(
         "tensorflow.import",
         Severity.ERROR,
-        "tf-shadowed-module",
+        causes.software.TF_SHADOWED_MODULE,
         f"`import tensorflow` loads {origin} (from {where}), not the installed distribution",
         f"sys.path entry: {py.tensorflow_path_entry or '?'}",
         fix(
@@ -296,7 +296,7 @@ def _import_error_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
         return causes.finding(
             "tensorflow.import",
             Severity.ERROR,
-            "numpy-abi",
+            causes.software.NUMPY_ABI,
             f"TensorFlow{version} was built against NumPy 1.x but NumPy "
             f"{numpy.version if numpy else '2'} is installed",
             detail,
@@ -324,7 +324,7 @@ def _import_error_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
             cause, remedy = causes.gpu.cuda_libraries_fix(m, (name,))
         elif name == "cuda":
             cause, remedy = (
-                "driver-not-loaded",
+                causes.gpu.DRIVER_NOT_LOADED,
                 fix(
                     "libcuda.so.1 comes with the NVIDIA driver: install the driver (on a machine "
                     "without a GPU, install the CPU build instead).",
@@ -333,7 +333,7 @@ def _import_error_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
             )
         else:
             cause, remedy = (
-                "import-failed-unknown",
+                causes.software.IMPORT_FAILED_UNKNOWN,
                 fix(
                     f"Install the system library that provides {lib}.", f"ldconfig -p | grep {lib}"
                 ),
@@ -350,7 +350,7 @@ def _import_error_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
         return causes.finding(
             "tensorflow.import",
             Severity.ERROR,
-            "glibc-too-old",
+            causes.platform.GLIBC_TOO_OLD,
             f"TensorFlow{version} needs {match.group(1)}, newer than this system's C library",
             detail,
             causes.platform.glibc_fix(match.group(1)),
@@ -364,7 +364,7 @@ def _import_error_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
         return causes.finding(
             "tensorflow.import",
             Severity.ERROR,
-            "protobuf-incompatible",
+            causes.software.PROTOBUF_INCOMPATIBLE,
             f"TensorFlow{version} fails to import with the installed protobuf",
             detail,
             remedy,
@@ -373,7 +373,7 @@ def _import_error_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
         return causes.finding(
             "tensorflow.import",
             Severity.ERROR,
-            "msvc-runtime-missing",
+            causes.platform.MSVC_RUNTIME_MISSING,
             f"TensorFlow{version} fails to load its native library (DLL load failed)",
             detail,
             causes.platform.msvc_fix(),
@@ -381,7 +381,7 @@ def _import_error_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
     return causes.finding(
         "tensorflow.import",
         Severity.ERROR,
-        "import-failed-unknown",
+        causes.software.IMPORT_FAILED_UNKNOWN,
         f"TensorFlow{version} is installed but fails to import",
         detail,
         fix(
@@ -408,7 +408,7 @@ def _signal_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
             return causes.finding(
                 "tensorflow.import",
                 Severity.ERROR,
-                "cpu-emulated",
+                causes.platform.CPU_EMULATED,
                 summary + f": this {plat.machine} Python runs under {plat.emulation} emulation",
                 "The emulated CPU lacks the AVX instructions the wheel needs." + tail,
                 fix(
@@ -421,7 +421,7 @@ def _signal_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
         return causes.finding(
             "tensorflow.import",
             Severity.ERROR,
-            "cpu-lacks-avx",
+            causes.platform.CPU_LACKS_AVX,
             summary,
             "The CPU met an instruction it does not have: the wheel was compiled for vector "
             "extensions (AVX and, in newer lines, more) this CPU or VM lacks."
@@ -433,7 +433,7 @@ def _signal_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
         return causes.finding(
             "tensorflow.import",
             Severity.ERROR,
-            "tf-multiple-distributions",
+            causes.software.TF_MULTIPLE_DISTRIBUTIONS,
             summary + ": two TensorFlow distributions share one directory",
             "See packages.tensorflow." + tail,
             causes.software.reinstall_tf_fix(
@@ -443,7 +443,7 @@ def _signal_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
     return causes.finding(
         "tensorflow.import",
         Severity.ERROR,
-        "import-crash",
+        causes.software.IMPORT_CRASH,
         summary,
         "The facts point at no known cause: the distribution is single, the module resolves to "
         "it, and no library of the wrong version was found. The log tail and a native "
@@ -524,7 +524,7 @@ def check_tf_import(ctx: CheckContext) -> Iterator[Finding]:
         yield causes.finding(
             "tensorflow.import",
             Severity.ERROR,
-            "import-hang",
+            causes.software.IMPORT_HANG,
             f"Importing TensorFlow did not finish within {tf.timeout or 0:g} s",
             "The facts show no known cause; where it stops tells more."
             + ("\n\n" + tf.stderr_tail if tf.stderr_tail else ""),

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Optional
 
+from tfdoctor import causes
 from tfdoctor.bounded import MAX_REPORT_BYTES, InputError, read_json
 from tfdoctor.causes import finding
 from tfdoctor.facts import Facts, FactsError
@@ -147,7 +148,7 @@ def difference_finding(diff: Difference) -> Finding:
     return finding(
         f"{CHECK}.differs.{_slug(diff.fact)}",
         severity,
-        "fleet-fact-differs",
+        causes.cluster.FLEET_FACT_DIFFERS,
         summary,
         listing,
         Fix(

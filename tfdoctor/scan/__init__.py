@@ -20,7 +20,8 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Optional
 
-from tfdoctor.causes import CAUSES
+from tfdoctor import causes
+from tfdoctor.causes import CAUSES, CauseId
 from tfdoctor.causes import finding as cause_finding
 from tfdoctor.causes.code import keras3_fix
 from tfdoctor.compat import first_keras3_line
@@ -127,7 +128,7 @@ class Verdict(Record):
     """One use judged: the rule (or the listing's fact) and the words for the finding."""
 
     key: str
-    cause: str
+    cause: CauseId
     severity: Severity
     what: str
     fix: Fix
@@ -271,7 +272,7 @@ class Judge:
             fix = "Port this TensorFlow 1 code to the TensorFlow 2 API (see the migration guide)."
         else:
             fix = "Find its replacement in the release notes and API docs of this release."
-        return self._generic("api-removed", what, fix, release=release)
+        return self._generic(causes.code.API_REMOVED, what, fix, release=release)
 
     def _removed_in(self, name: str) -> str:
         """The first listed line after ``--from``, up to the target, that lacks ``name``."""
@@ -297,7 +298,7 @@ class Judge:
         idiom = listing.renames.get(compat)
         fix = f"Use {idiom}" if idiom else "Port it to the TensorFlow 2 API (migration guide)"
         return self._generic(
-            "api-moved-to-compat-v1",
+            causes.code.API_MOVED_TO_COMPAT_V1,
             f"`{gone}` is TensorFlow 1 API: not in TensorFlow 2's namespace (AttributeError).",
             f"{fix}; stop-gap: {compat}.",
             release=".".join(str(n) for n in TF2_LINE),
@@ -315,7 +316,7 @@ class Judge:
         last = name.rsplit(".", 1)[-1]
         idiom = _keras_idiom(newest, gone, last, name)
         return self._generic(
-            "keras3-behaviour-change",
+            causes.code.KERAS3_BEHAVIOUR_CHANGE,
             f"`{gone}` does not exist in Keras 3, which serves tf.keras from TensorFlow 2.16 "
             "(AttributeError or ImportError).",
             (f"Use {idiom}" if idiom else "Port it to the Keras 3 API (migration guide)")
@@ -325,7 +326,7 @@ class Judge:
         )
 
     def _generic(
-        self, cause: str, what: str, fix: str, legacy_keras: bool = False, release: str = ""
+        self, cause: CauseId, what: str, fix: str, legacy_keras: bool = False, release: str = ""
     ) -> Verdict:
         commands = self._legacy_commands() if legacy_keras else ()
         links = CAUSES[cause].links
