@@ -394,7 +394,7 @@ def id_violations(sources: dict[str, str]) -> list[str]:
     for area, text in sources.items():
         tree = ast.parse(text)
         constants = {
-            node.target.id: node.value.args[0].value
+            node.target.id: ast.literal_eval(node.value.args[0])
             for node in tree.body
             if isinstance(node, ast.AnnAssign)
             and isinstance(node.target, ast.Name)

@@ -29,7 +29,14 @@ from tfdoctor.compat import (
     ptx_driver_floor,
     python_minor,
 )
-from tfdoctor.facts import Facts, LibraryCandidate, LibraryFacts, PackageFacts, normalize_name
+from tfdoctor.facts import (
+    Facts,
+    LibraryCandidate,
+    LibraryFacts,
+    PackageFacts,
+    TFStatus,
+    normalize_name,
+)
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import LAZY_IMPORTS, MATRIX_DISTRIBUTIONS, START_IMPORTS, Machine
 from tfdoctor.matrix import ComputeCapabilities, Matrix, TFLine, version_key
@@ -149,7 +156,10 @@ def _python_wheels(ctx: CheckContext) -> Iterator[Finding]:
                 f"TensorFlow {line.line} has wheels for Python {python} on {plat}",
             )
             return
-        broken = facts.tensorflow is not None and facts.tensorflow.status not in ("ok", "skipped")
+        broken = facts.tensorflow is not None and facts.tensorflow.status not in (
+            TFStatus.OK,
+            TFStatus.SKIPPED,
+        )
         span = f"{wheels[0]}-{wheels[-1]}" if wheels else "none"
         if pkg.version != line.latest_patch and not broken:
             # The matrix lists the latest patch's wheels; earlier patches sometimes had more

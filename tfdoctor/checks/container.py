@@ -13,7 +13,7 @@ from typing import Optional
 
 from tfdoctor import causes
 from tfdoctor.checks._context import CheckContext
-from tfdoctor.facts import DriverFacts, Facts, PlatformFacts
+from tfdoctor.facts import DriverFacts, Facts, PlatformFacts, TFStatus
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
 
@@ -91,7 +91,7 @@ def check_gpu_absent(ctx: CheckContext) -> Iterator[Finding]:
         tf = facts.tensorflow
         # --static is how build steps check (docker/Dockerfile.gpu): a note there, a warning
         # when the container runs or a GPU is required.
-        static = tf is not None and tf.status == "skipped" and not ctx.require_gpu
+        static = tf is not None and tf.status == TFStatus.SKIPPED and not ctx.require_gpu
         summary = f"No GPU was handed to {_where(plat)}"
         if image_run:
             summary += ", which runs a CUDA build of TensorFlow"
@@ -197,7 +197,7 @@ def check_gpu_required(ctx: CheckContext, gate: Sequence[Finding]) -> Iterator[F
         return
     tf, drv = ctx.facts.tensorflow, ctx.facts.driver
     tf_gpus = [d.name for d in tf.devices if d.device_type == "GPU"] if tf is not None else []
-    if tf is not None and tf.status == "ok" and tf_gpus:
+    if tf is not None and tf.status == TFStatus.OK and tf_gpus:
         # What TensorFlow lists wins over any rule: a forward-compatible driver runs it.
         yield Finding(
             "gpu.required",
@@ -207,7 +207,7 @@ def check_gpu_required(ctx: CheckContext, gate: Sequence[Finding]) -> Iterator[F
         return
     worst = _worst(gate)
     listed = drv.gpus if drv is not None else ()
-    static = tf is not None and tf.status == "skipped"
+    static = tf is not None and tf.status == TFStatus.SKIPPED
     # Without importing TensorFlow only an error of the GPU checks shows that it cannot use
     # the GPUs the driver lists (a warning such as PTX JIT leaves them usable).
     unconfirmed = static and bool(listed) and ctx.machine.tf is not None

@@ -9,7 +9,7 @@ from typing import Optional
 
 from tfdoctor import causes
 from tfdoctor.checks._context import CheckContext, fix, unknown
-from tfdoctor.facts import Facts, LibraryFacts
+from tfdoctor.facts import Facts, LibraryFacts, TFStatus
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import library_of
 
@@ -239,12 +239,12 @@ def check_gpu_visible(ctx: CheckContext) -> Iterator[Finding]:
     facts = ctx.facts
     tf, drv = facts.tensorflow, facts.driver
     gpus = drv.gpus if drv else ()
-    not_installed = tf is not None and tf.status == "not-installed"
+    not_installed = tf is not None and tf.status == TFStatus.NOT_INSTALLED
     if not_installed or (facts.packages is not None and ctx.machine.tf is None):
         # Not applicable rather than unknown: packages.tensorflow says what to install.
         yield Finding("gpu.visible", Severity.INFO, "Not applicable: TensorFlow is not installed")
         return
-    if tf is None or tf.status == "skipped":
+    if tf is None or tf.status == TFStatus.SKIPPED:
         m = ctx.machine
         if gpus and m.tf is not None and m.cpu_only_distribution:
             yield causes.finding(
@@ -265,7 +265,7 @@ def check_gpu_visible(ctx: CheckContext) -> Iterator[Finding]:
                 "(--static)",
             )
         return
-    if tf.status != "ok":
+    if tf.status != TFStatus.OK:
         yield unknown("gpu.visible", "which GPUs TensorFlow sees: it did not import")
         return
     tf_gpus = [d for d in tf.devices if d.device_type == "GPU"]
@@ -434,7 +434,7 @@ def check_cuda_libraries(ctx: CheckContext) -> Iterator[Finding]:
         return
     tf = facts.tensorflow
     listed = [d.name for d in tf.devices if d.device_type == "GPU"] if tf is not None else []
-    if tf is not None and tf.status == "ok" and listed:
+    if tf is not None and tf.status == TFStatus.OK and listed:
         # Observed beats inferred: TensorFlow registered the GPU, so whatever the search
         # missed was found by the loader after all, or is not needed for it.
         yield Finding(

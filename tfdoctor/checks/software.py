@@ -16,6 +16,7 @@ from tfdoctor.checks._context import (
 from tfdoctor.facts import (
     PackageFacts,
     TensorFlowFacts,
+    TFStatus,
     normalize_name,
 )
 from tfdoctor.findings import Finding, Severity
@@ -167,7 +168,7 @@ def check_wheel_tags(ctx: CheckContext) -> Iterator[Finding]:
     # and succeeded, the observation outranks the tags.
     tf = facts.tensorflow
     fatal = misfits.severity is Severity.ERROR
-    ok = tf is not None and tf.status == "ok"
+    ok = tf is not None and tf.status == TFStatus.OK
     yield misfits if fatal and not ok else dataclasses.replace(misfits, severity=Severity.WARNING)
 
 
@@ -464,7 +465,7 @@ def check_tf_import(ctx: CheckContext) -> Iterator[Finding]:
             "tensorflow.import", "whether TensorFlow imports", facts.error_for("tensorflow")
         )
         return
-    if tf.status == "skipped":
+    if tf.status == TFStatus.SKIPPED:
         # Where the import resolves is known without running it (the path finder's answer).
         shadow = _shadowing(ctx)
         if shadow is not None:
@@ -478,7 +479,7 @@ def check_tf_import(ctx: CheckContext) -> Iterator[Finding]:
             "Static mode checks the installation without running TensorFlow.",
         )
         return
-    if tf.status == "ok":
+    if tf.status == TFStatus.OK:
         shadow = _shadowing(ctx)
         if shadow is not None:
             # It imported, but the module it imported is not the installed TensorFlow.
@@ -496,7 +497,7 @@ def check_tf_import(ctx: CheckContext) -> Iterator[Finding]:
             f"TensorFlow {tf.version} imports ({build}, {tf.seconds or 0:.1f} s)",
         )
         return
-    if tf.status == "not-installed":
+    if tf.status == TFStatus.NOT_INSTALLED:
         # packages.tensorflow already says "not installed" with the fix.
         sev = Severity.WARNING if ctx.machine.tf else Severity.INFO
         yield Finding(
@@ -506,13 +507,13 @@ def check_tf_import(ctx: CheckContext) -> Iterator[Finding]:
             tf.error_message or "",
         )
         return
-    if tf.status == "import-error":
+    if tf.status == TFStatus.IMPORT_ERROR:
         yield _import_error_finding(ctx, tf)
         return
-    if tf.status == "signal":
+    if tf.status == TFStatus.SIGNAL:
         yield _signal_finding(ctx, tf)
         return
-    if tf.status == "timeout":
+    if tf.status == TFStatus.TIMEOUT:
         shadow = _shadowing(ctx)
         if shadow is not None:
             yield dataclasses.replace(

@@ -46,6 +46,7 @@ from tfdoctor.facts import (
     GpuFacts,
     PackageFacts,
     TensorFlowFacts,
+    TFStatus,
 )
 from tfdoctor.findings import Finding, Fix, Report, Severity
 from tfdoctor.machine import LogHints, Machine, library_of
@@ -329,7 +330,7 @@ def log_facts(revealed: Revealed, evidence: Evidence, base: Optional[Facts], ver
     now = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
     facts = base or Facts(tfdoctor_version=version, collected_at=now)
     cited = tuple(evidence.cited_lines()[:MAX_LOG_ERRORS])
-    tf = facts.tensorflow or TensorFlowFacts(status="skipped", interpreter="")
+    tf = facts.tensorflow or TensorFlowFacts(status=TFStatus.SKIPPED, interpreter="")
     tf = dataclasses.replace(
         tf,
         version=tf.version or revealed.tf_version,
