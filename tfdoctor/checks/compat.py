@@ -872,12 +872,12 @@ def _tf_keras(ctx: CheckContext, pkg: PackageFacts, line: Optional[TFLine]) -> I
             yield causes.finding(
                 "packages.pins",
                 Severity.ERROR,
-                "tf-keras-missing",
+                causes.software.TF_KERAS_MISSING,
                 f"{names} need{'s' if len(needy) == 1 else ''} tf-keras, which is not installed",
                 "From TensorFlow 2.16 tf.keras is Keras 3, and "
                 + "; ".join(f"{p.name}: {user.failure}" for p, user in needy)
                 + ".",
-                causes.tf_keras_missing_fix(ctx.machine),
+                causes.software.tf_keras_missing_fix(ctx.machine),
                 ctx.machine.keras2_user_urls(tuple(user.name for _, user in needy)),
             )
     elif tfk is not None and not fits:

@@ -146,11 +146,11 @@ def _driver_cause(ctx: CheckContext, reason: str) -> tuple[causes.CauseId, Fix]:
     """The cause a driver failure reason names, and its fix (one builder per cause, the
     same that explain uses)."""
     cause = _REASON_CAUSES.get(reason, causes.gpu.DRIVER_NOT_LOADED)
-    if cause == "container-no-gpu":
+    if cause == causes.container.CONTAINER_NO_GPU:
         return cause, causes.container.container_gpu_fix(ctx.machine)
-    if cause == "driver-version-mismatch":
+    if cause == causes.gpu.DRIVER_VERSION_MISMATCH:
         return cause, causes.gpu.driver_mismatch_fix()
-    if cause == "driver-no-permission":
+    if cause == causes.gpu.DRIVER_NO_PERMISSION:
         return cause, _DRIVER_REASONS["no-permission"][1]
     return causes.gpu.DRIVER_NOT_LOADED, causes.gpu.driver_load_fix(ctx.machine)
 
