@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Iterable
 
 import pytest
 
@@ -253,10 +254,22 @@ def test_a_stray_directory_that_serves_other_libraries_stays_behind_the_right_on
     assert fixes == {(f"export LD_LIBRARY_PATH={f.SITE}/nvidia/cudnn/lib" + KEEP,)}
 
 
+def cause_faults(cid: str, cause: causes.Cause) -> list[str]:
+    """A catalogue entry filed under another id than its own, without a title, or whose
+    explanation is not a finished sentence."""
+    faults = [] if cid == cause.id else [f"{cid}: filed as {cause.id}"]
+    faults += [] if cause.title else [f"{cid}: no title"]
+    return faults + ([] if cause.explanation.endswith((".", ")", "'")) else [f"{cid}: explanation"])
+
+
 def test_every_cause_has_an_explanation_and_a_stable_id() -> None:
-    for cid, cause in causes.CAUSES.items():
-        assert cid == cause.id
-        assert cause.title and cause.explanation.endswith((".", ")", "'")), cid
+    assert [x for cid, cause in causes.CAUSES.items() for x in cause_faults(cid, cause)] == []
+    # Planted: an entry under another id, one without a title, an explanation cut short.
+    abi = causes.CAUSES["numpy-abi"]
+    assert cause_faults("numpy-2", abi) == ["numpy-2: filed as numpy-abi"]
+    assert cause_faults("numpy-abi", dataclasses.replace(abi, title="")) == ["numpy-abi: no title"]
+    cut = dataclasses.replace(abi, explanation=abi.explanation.rstrip(".)'") + " and")
+    assert cause_faults("numpy-abi", cut) == ["numpy-abi: explanation"]
 
 
 def test_tensorrt_load_failures_are_not_blamed() -> None:
@@ -324,6 +337,17 @@ def test_conda_cuda_decides_only_where_the_release_has_no_route_of_its_own(
     assert any(c.endswith(wanted) for c in fix.commands), fix
 
 
+def nameless(findings: Iterable[Finding]) -> set[tuple[str, str]]:
+    """(id, summary) of warnings and errors that name no cause, but for smoke results
+    (measurements), drift against a requirements file and the doctor's own findings."""
+    exempt = ("smoke.", "packages.drift", "doctor.")
+    return {
+        (x.id, x.summary)
+        for x in findings
+        if x.severity.rank >= Severity.WARNING.rank and not x.cause and not x.id.startswith(exempt)
+    }
+
+
 def test_every_problem_the_checks_report_names_its_cause() -> None:
     """A warning or error without a cause would have no catalogue entry for explain and scan
     to share; smoke results (measurements, not causes) and drift against a requirements file
@@ -331,18 +355,16 @@ def test_every_problem_the_checks_report_names_its_cause() -> None:
     from tests import test_checks
     from tests.test_real_failures import CASES as CORPUS
 
-    exempt = ("smoke.", "packages.drift", "doctor.")
     facts_list = [case[2] for case in test_checks.CASES]
     facts_list += [
         facts_from_json(json.loads(p.read_text(encoding="utf-8"))["facts"]) for p in CORPUS
     ]
-    nameless = {
-        (x.id, x.summary)
-        for facts in facts_list
-        for x in _findings(facts)
-        if x.severity.rank >= Severity.WARNING.rank and not x.cause and not x.id.startswith(exempt)
-    }
-    assert nameless == set()
+    findings = [x for facts in facts_list for x in _findings(facts)]
+    assert any(x.cause for x in findings) and nameless(findings) == set()
+    # Planted: a warning without a cause; a smoke result, exempt, is not one.
+    planted = Finding("gpu.visible", Severity.WARNING, "no cause named")
+    assert nameless([*findings, planted]) == {("gpu.visible", "no cause named")}
+    assert nameless([dataclasses.replace(planted, id="smoke.matmul")]) == set()
 
 
 def test_removing_tensorflow_gpu_restores_the_kept_release_files() -> None:
