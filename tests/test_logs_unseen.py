@@ -16,6 +16,8 @@ import random
 import re
 import subprocess
 import sys
+from collections import Counter
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -128,14 +130,27 @@ def test_a_case_keeps_what_explain_said_at_first_sight(path: Path) -> None:
     assert all(re.match(r"[\w.-]+:(ok|info|unknown|warning|error)$", g) for g in sight["got"])
 
 
+def source_faults(sources: Sequence[str], seen: Iterable[str]) -> list[str]:
+    """Threads that are two cases of one kind, or that the corpora the tool was built on use."""
+    twice = [f"{url} twice" for url, n in Counter(sources).items() if n > 1]
+    return twice + [f"{url} already seen" for url in sorted(set(sources) & set(seen))]
+
+
+SEEN = {_load(p)["source"] for p in (DATA / "logs").glob("*.json")}
+SEEN |= {_load(p)["source"] for p in (DATA / "real_failures").glob("*.json")}
+
+
 @pytest.mark.parametrize("cases", [ALL, MACHINES], ids=["logs", "machines"])
 def test_sources_are_unique_and_new(cases: list[Path]) -> None:
     """One thread is one case of a kind, and none is in the corpora the tool was built on."""
-    sources = [_load(p)["source"] for p in cases]
-    assert len(sources) == len(set(sources))
-    seen = {_load(p)["source"] for p in (DATA / "logs").glob("*.json")}
-    seen |= {_load(p)["source"] for p in (DATA / "real_failures").glob("*.json")}
-    assert set(sources) & seen == set()
+    assert source_faults([_load(p)["source"] for p in cases], SEEN) == []
+
+
+def test_a_planted_repeated_or_seen_thread_is_caught() -> None:
+    sources = [_load(p)["source"] for p in ALL]
+    seen = sorted(SEEN)[0]
+    assert source_faults([*sources, sources[0]], SEEN) == [f"{sources[0]} twice"]
+    assert source_faults([*sources, seen], SEEN) == [f"{seen} already seen"]
 
 
 @pytest.mark.parametrize("batch", BATCHES, ids=lambda p: p.name)
@@ -151,17 +166,32 @@ def test_the_held_out_third_is_the_seeded_draw(batch: Path) -> None:
     assert {n for n, m in metas.items() if m["held_out"]} == drawn
 
 
+def cited_threads(urls: Iterable[str], texts: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
+    """(file, thread) where a text cites a thread, with or without its https://github.com/.
+    A thread number must not run on into a longer one (issues/112 is not issues/11281)."""
+    keys = {url: re.sub(r"^https://github\.com/", "", url) for url in urls}
+    patterns = {url: re.compile(re.escape(key) + r"(?!\d)") for url, key in keys.items()}
+    return [
+        (name, url) for name, text in texts for url, pat in patterns.items() if pat.search(text)
+    ]
+
+
 def test_no_held_out_thread_is_cited_by_the_package() -> None:
     """No signature, rule or builder cites a held-out thread: it stays a measure, not a target."""
     held = [_load(p)["source"] for p in ALL + MACHINES if _load(p)["held_out"]]
-    keys = {re.sub(r"^https://github\.com/", "", url) for url in held}
+    assert held
     texts = [
-        (path, path.read_text(encoding="utf-8", errors="replace"))
+        (path.name, path.read_text(encoding="utf-8", errors="replace"))
         for path in (ROOT / "tfdoctor").rglob("*")
         if path.is_file() and path.suffix in {".py", ".yaml", ".txt", ".md", ".json"}
     ]
-    cited = [(p.name, k) for p, text in texts for k in keys if k in text]
-    assert cited == []
+    assert cited_threads(held, texts) == []
+    # Planted: a signature citing a held-out thread; a longer thread number is another thread.
+    url = held[0]
+    planted = ("signatures.yaml", f"    sources: [{url}]\n")
+    assert cited_threads(held, [*texts, planted]) == [("signatures.yaml", url)]
+    assert cited_threads(held, [("notes.md", f"{url}7 and {url}/x")]) == [("notes.md", url)]
+    assert cited_threads(held, [("notes.md", f"{url}7")]) == []
 
 
 # --- the machines (check --facts) -------------------------------------------------------------
