@@ -87,24 +87,53 @@ def test_there_are_batches_of_both_kinds() -> None:
         assert "benign" in causes and causes != {"benign"}, batch.name
 
 
-@pytest.mark.parametrize("path", ALL, ids=lambda p: f"{p.parent.name}/{p.stem}")
-def test_a_case_is_well_formed(path: Path) -> None:
-    meta = _load(path)
-    assert _REQUIRED <= set(meta) <= _REQUIRED | _OPTIONAL, set(meta) ^ _REQUIRED
-    assert re.match(r"https://\S+$", meta["source"])
-    if meta["source"].startswith("https://github.com/"):
-        assert _GITHUB.match(meta["source"]), meta["source"]
-    cause = meta["cause"]
-    assert cause == "benign" or cause in CAUSES or cause in PROPOSED_CAUSES, cause
-    assert _KEBAB.match(cause)
+def meta_faults(meta: dict[str, Any]) -> list[str]:
+    """What is wrong with a log case's description: fields missing or unknown, a source that
+    is no https address (or no issue or pull request on GitHub), a cause outside the
+    catalogue and the proposals, empty words, a fix for a benign log, a held_out not a bool."""
+    faults = [f"missing {k}" for k in sorted(_REQUIRED - set(meta))]
+    faults += [f"unknown {k}" for k in sorted(set(meta) - _REQUIRED - _OPTIONAL)]
+    source = str(meta.get("source"))
+    if not re.match(r"https://\S+$", source) or (
+        source.startswith("https://github.com/") and not _GITHUB.match(source)
+    ):
+        faults.append(f"source {source!r}")
+    cause = str(meta.get("cause"))
+    if not _KEBAB.match(cause) or cause not in {"benign", *CAUSES, *PROPOSED_CAUSES}:
+        faults.append(f"cause {cause!r}")
     for key in ("title", "root_cause", "fix_that_worked", "confirmed_by", "collected"):
-        assert isinstance(meta[key], str) and meta[key].strip(), key
+        if not (isinstance(meta.get(key), str) and meta[key].strip()):
+            faults.append(f"empty {key}")
     for key in ("fix_has", "fix_lacks"):
         words = meta.get(key, [])
-        assert isinstance(words, list) and all(isinstance(w, str) and w for w in words), key
-    if cause == "benign":
-        assert not meta.get("fix_has"), "a benign log has no fix"
-    assert isinstance(meta["held_out"], bool)
+        if not (isinstance(words, list) and all(isinstance(w, str) and w for w in words)):
+            faults.append(f"{key} is not a list of words")
+    if cause == "benign" and meta.get("fix_has"):
+        faults.append("a benign log has no fix")
+    return faults + ([] if isinstance(meta.get("held_out"), bool) else ["held_out"])
+
+
+@pytest.mark.parametrize("path", ALL, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_a_case_is_well_formed(path: Path) -> None:
+    assert meta_faults(_load(path)) == []
+
+
+@pytest.mark.parametrize(
+    ("change", "fault"),
+    [
+        pytest.param({"title": None}, "missing title", id="missing"),
+        pytest.param({"colour": "blue"}, "unknown colour", id="unknown"),
+        pytest.param({"source": "https://github.com/o/r/discussions/1"}, "source", id="source"),
+        pytest.param({"cause": "no-such-cause"}, "cause 'no-such-cause'", id="cause"),
+        pytest.param({"root_cause": " "}, "empty root_cause", id="empty"),
+        pytest.param({"fix_has": "pip"}, "fix_has is not a list of words", id="words"),
+        pytest.param({"cause": "benign", "fix_has": ["pip"]}, "a benign log has no fix", id="fix"),
+        pytest.param({"held_out": "yes"}, "held_out", id="held-out"),
+    ],
+)
+def test_a_planted_malformed_case_is_caught(change: dict[str, Any], fault: str) -> None:
+    meta = {k: v for k, v in {**_load(ALL[0]), **change}.items() if v is not None}
+    assert any(x.startswith(fault) for x in meta_faults(meta)), meta_faults(meta)
 
 
 @pytest.mark.parametrize("path", ALL, ids=lambda p: f"{p.parent.name}/{p.stem}")
