@@ -248,41 +248,79 @@ def test_the_layering_rule_catches_violations(name: str, source: str, expected: 
 MODULES = sorted(PACKAGE.rglob("*.py"))
 
 
+def process_violations(name: str, imports: set[str]) -> list[str]:
+    """Imports of module ``name`` that the layers do not cover: TensorFlow anywhere but in a
+    child script and gpu_config, a renderer anywhere but in the renderers and the CLI."""
+    bad = []
+    # gpu_config's configure_gpus() runs in the user's training process, where it must
+    # configure TensorFlow itself; the doctor never imports it (see the test below).
+    if "child" not in name.split(".") and name != "tfdoctor.gpu_config":
+        bad += [f"{name} imports {i}" for i in sorted(imports) if i.split(".")[0] == "tensorflow"]
+    if not _within(name, ("tfdoctor.cli", "tfdoctor.render")):
+        bad += [f"{name} imports {i}" for i in sorted(imports) if _within(i, ("tfdoctor.render",))]
+    return bad
+
+
+@pytest.mark.parametrize(
+    ("name", "source", "expected"),
+    [
+        pytest.param("tfdoctor.checks.gpu", "import tensorflow as tf", 1, id="check-imports-tf"),
+        pytest.param("tfdoctor.entry", "from tensorflow import config", 1, id="entry-imports-tf"),
+        pytest.param("tfdoctor.probes.child.tf_info", "import tensorflow", 0, id="child-tf"),
+        pytest.param("tfdoctor.gpu_config", "import tensorflow", 0, id="gpu-config-tf"),
+        pytest.param("tfdoctor.entry", "from tfdoctor.render import text", 1, id="entry-render"),
+        pytest.param("tfdoctor.cli", "from tfdoctor.render import text", 0, id="cli-render"),
+        pytest.param("tfdoctor.render.text", "import tfdoctor.render._common", 0, id="render"),
+    ],
+)
+def test_the_process_rule_catches_violations(name: str, source: str, expected: int) -> None:
+    assert len(process_violations(name, _imports_of(source))) == expected
+
+
 @pytest.mark.parametrize("path", MODULES, ids=_module_name)
 def test_imports_follow_the_data_flow(path: Path) -> None:
     name = _module_name(path)
-    internal = {i for i in _imports(path) if i == "tfdoctor" or i.startswith("tfdoctor.")}
-    # gpu_config's configure_gpus() runs in the user's training process, where it must
-    # configure TensorFlow itself; the doctor never imports it (see the test below).
-    if "child" not in path.parts and name != "tfdoctor.gpu_config":
-        assert not any(i.split(".")[0] == "tensorflow" for i in _imports(path)), name
     assert layer_violations(name, _imports(path)) == []
-    if name != "tfdoctor.cli":
-        assert not any(i.startswith("tfdoctor.render") for i in internal) or _within(
-            name, ("tfdoctor.render",)
-        )
+    assert process_violations(name, _imports(path)) == []
 
 
 CHILDREN = sorted((PACKAGE / "probes" / "child").glob("*.py"))
 
 
+def child_violations(filename: str, source: str, stdlib: set[str]) -> list[str]:
+    """Imports of a child script outside the standard library (a child runs by path in the
+    target interpreter, which has only that); SyntaxError where Python 3.7 cannot parse it."""
+    ast.parse(source, feature_version=(3, 7))
+    # nvml_info runs under the doctor's own interpreter, where nvidia-ml-py is installed;
+    # env_info tries the importlib_metadata backport on 3.7 and falls back without it;
+    # tf_info is the one child that imports TensorFlow.
+    allowed = {
+        "nvml_info.py": {"pynvml"},
+        "env_info.py": {"importlib_metadata"},
+        "tf_info.py": {"tensorflow"},
+    }.get(filename, set())
+    tops = sorted({i.split(".")[0] for i in _imports_of(source)})
+    return [top for top in tops if top not in stdlib | allowed | {"__future__"}]
+
+
 @pytest.mark.parametrize("path", CHILDREN, ids=lambda p: p.name)
 def test_child_scripts_run_on_python_37_with_the_standard_library(path: Path) -> None:
-    source = path.read_text(encoding="utf-8")
-    ast.parse(source, feature_version=(3, 7))
     stdlib = set(getattr(sys, "stdlib_module_names", ()))
     if not stdlib:
         pytest.skip("sys.stdlib_module_names needs Python 3.10+")
-    # nvml_info runs under the doctor's own interpreter, where nvidia-ml-py is installed;
-    # env_info tries the importlib_metadata backport on 3.7 and falls back without it.
-    allowed_extra = {"nvml_info.py": {"pynvml"}, "env_info.py": {"importlib_metadata"}}.get(
-        path.name, set()
-    )
-    for imported in _imports(path):
-        top = imported.split(".")[0]
-        if top == "tensorflow" and path.name == "tf_info.py":
-            continue
-        assert top in stdlib or top in allowed_extra or top == "__future__", imported
+    assert child_violations(path.name, path.read_text(encoding="utf-8"), stdlib) == []
+
+
+def test_the_child_rule_catches_violations() -> None:
+    stdlib = set(getattr(sys, "stdlib_module_names", ()))
+    if not stdlib:
+        pytest.skip("sys.stdlib_module_names needs Python 3.10+")
+    assert child_violations("gpu_info.py", "import json\nimport yaml\n", stdlib) == ["yaml"]
+    assert child_violations("gpu_info.py", "import tensorflow\n", stdlib) == ["tensorflow"]
+    assert child_violations("tf_info.py", "import tensorflow\n", stdlib) == []
+    assert child_violations("gpu_info.py", "from tfdoctor import facts\n", stdlib) == ["tfdoctor"]
+    with pytest.raises(SyntaxError):
+        child_violations("gpu_info.py", "if (n := 1):\n    pass\n", stdlib)
 
 
 def test_importing_the_cli_leaves_tensorflow_out() -> None:
