@@ -481,11 +481,22 @@ def test_unknown_check_id_is_rejected() -> None:
 ALL_FACTS = [c[2] for c in CASES] + [NONE_FACTS]
 
 
+def misfiled(checks: Sequence[Check], facts_list: Sequence[Facts]) -> set[tuple[str, str]]:
+    """(check, finding id) where a check reports under an id other than its finding id."""
+    return {
+        (check.id, finding.id)
+        for facts in facts_list
+        for check in checks
+        for finding in run_checks(CheckContext(facts), [check])
+        if finding.id != check.finding_id
+    }
+
+
 def test_findings_carry_their_checks_id() -> None:
-    for facts in ALL_FACTS:
-        for check in CHECKS:
-            for finding in run_checks(CheckContext(facts), [check]):
-                assert finding.id == check.finding_id, (check.id, finding)
+    assert misfiled(CHECKS, ALL_FACTS) == set()
+    # Planted: a check that reports under another check's id.
+    stray = Check("python.bits", "Bits", lambda _ctx: [Finding("gpu.visible", Severity.OK, "")])
+    assert misfiled([stray], ALL_FACTS[:1]) == {("python.bits", "gpu.visible")}
 
 
 FINDINGS_DOC = (ROOT / "docs" / "findings.md").read_text(encoding="utf-8")

@@ -950,17 +950,26 @@ SAMPLE_FACTS = {
 }
 
 
+def passes(func: CheckFunc, facts: Facts, matrix: Any) -> list[str]:
+    """The summaries of the OK findings a check gives (an exception fails the test)."""
+    return [x.summary for x in judge(func, facts, matrix) if x.severity is Severity.OK]
+
+
 @pytest.mark.parametrize("func", COMPAT_CHECKS, ids=lambda fn: fn.__name__)
 @pytest.mark.parametrize("facts", list(SAMPLE_FACTS.values()), ids=list(SAMPLE_FACTS))
-def test_without_matrix_never_crashes(func: CheckFunc, facts: Facts) -> None:
-    for finding in judge(func, facts, matrix=None):
-        assert finding.severity is not Severity.OK, finding
+def test_without_matrix_never_crashes_or_passes(func: CheckFunc, facts: Facts) -> None:
+    assert passes(func, facts, None) == []
 
 
 @pytest.mark.parametrize("func", COMPAT_CHECKS, ids=lambda fn: fn.__name__)
 def test_bare_facts_never_crash_or_pass(func: CheckFunc) -> None:
-    for finding in judge(func, BARE):
-        assert finding.severity is not Severity.OK, finding
+    assert passes(func, BARE, MATRIX) == []
+
+
+def test_a_pass_is_seen_where_the_check_has_its_inputs() -> None:
+    # With facts and matrix, the healthy machine's checks pass: the rule above would see it.
+    assert passes(check_python_wheels, SAMPLE_FACTS["healthy"], MATRIX)
+    assert passes(check_driver_cuda, SAMPLE_FACTS["healthy"], MATRIX)
 
 
 # --- review cases: build without TensorFlow's word, drivers by place, older patches ----------
