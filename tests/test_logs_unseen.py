@@ -246,17 +246,40 @@ def _facts_text(meta_path: Path) -> str:
     return data.decode("utf-8")
 
 
+def machine_faults(meta: dict[str, Any]) -> list[str]:
+    """What is wrong with a machine case's description: its keys, a GitHub source that is no
+    issue or pull request, an expectation with other keys, an unknown cause, a severity that
+    is no problem, a held_out that is not a bool."""
+    faults = [] if set(meta) == _MACHINE_KEYS else [f"keys {sorted(set(meta) ^ _MACHINE_KEYS)}"]
+    source = str(meta.get("source"))
+    if source.startswith("https://github.com/") and not _GITHUB.match(source):
+        faults.append(f"source {source!r}")
+    expect = meta.get("expect", {})
+    if set(expect) != {"cause", "severity", "fix_includes", "fix_excludes"}:
+        faults.append("expect keys")
+    if expect.get("cause") not in {"none", *CAUSES, *PROPOSED_CAUSES}:
+        faults.append(f"cause {expect.get('cause')!r}")
+    if expect.get("severity") not in {"warning", "error"}:
+        faults.append(f"severity {expect.get('severity')!r}")
+    return faults + ([] if isinstance(meta.get("held_out"), bool) else ["held_out"])
+
+
+def test_a_planted_malformed_machine_case_is_caught() -> None:
+    meta = _load(MACHINES[0])
+    assert machine_faults({**meta, "colour": "blue"}) == ["keys ['colour']"]
+    assert machine_faults({**meta, "source": "https://github.com/o/r/wiki"}) == [
+        "source 'https://github.com/o/r/wiki'"
+    ]
+    expect = meta["expect"]
+    assert machine_faults({**meta, "expect": {**expect, "cause": "x"}}) == ["cause 'x'"]
+    assert machine_faults({**meta, "expect": {**expect, "severity": "ok"}}) == ["severity 'ok'"]
+    assert machine_faults({**meta, "held_out": 1}) == ["held_out"]
+
+
 @pytest.mark.parametrize("path", MACHINES, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_a_machine_case_is_well_formed(path: Path) -> None:
     meta = _load(path)
-    assert set(meta) == _MACHINE_KEYS, set(meta) ^ _MACHINE_KEYS
-    assert _GITHUB.match(meta["source"]) or not meta["source"].startswith("https://github.com/")
-    expect = meta["expect"]
-    assert set(expect) == {"cause", "severity", "fix_includes", "fix_excludes"}
-    cause = expect["cause"]
-    assert cause == "none" or cause in CAUSES or cause in PROPOSED_CAUSES, cause
-    assert expect["severity"] in {"warning", "error"}
-    assert isinstance(meta["held_out"], bool)
+    assert machine_faults(meta) == []
     plain, packed = path.with_suffix(".facts.json"), path.with_suffix(".facts.json.gz")
     assert plain.exists() != packed.exists(), path.stem
     assert packed.exists() is meta["held_out"], path.stem
