@@ -40,8 +40,20 @@ MATRIX_SCHEMA_VERSION = 1
 #: Environment variable naming another matrix file (``--matrix`` wins over it).
 MATRIX_ENV = "TFDOCTOR_MATRIX"
 
-#: The matrix shipped inside the package (a copy of the repository's ``compat_matrix.yaml``).
-DEFAULT_MATRIX = Path(__file__).with_name("compat_matrix.yaml")
+#: The matrix's file name: at the repository root, and inside a built package.
+MATRIX_FILE = "compat_matrix.yaml"
+
+
+def bundled_matrix(package_dir: Path) -> Path:
+    """The matrix that goes with the package in ``package_dir``: the copy a build put beside
+    its modules (setup.py), else the repository's own file one level up (a source checkout,
+    on ``PYTHONPATH`` or installed editable)."""
+    beside = package_dir / MATRIX_FILE
+    return beside if beside.is_file() else package_dir.parent / MATRIX_FILE
+
+
+#: The matrix used when neither ``--matrix`` nor ``$TFDOCTOR_MATRIX`` names one.
+DEFAULT_MATRIX = bundled_matrix(Path(__file__).parent)
 
 #: Platform keys of the per-platform Python lists, and the operating system of each.
 PLATFORMS: Mapping[str, str] = {
