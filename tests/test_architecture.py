@@ -60,7 +60,9 @@ ALLOWED = {
     ),
     # The YAML data files' shared reader imports nothing from the package.
     "tfdoctor.yamldoc": (),
-    "tfdoctor.matrix": ("tfdoctor.yamldoc",),
+    # One specification of the matrix's keys, read by the loader and scripts/refresh_matrix.py.
+    "tfdoctor.matrix_schema": (),
+    "tfdoctor.matrix": ("tfdoctor.yamldoc", "tfdoctor.matrix_schema"),
     "tfdoctor.compat": ("tfdoctor.matrix",),
     # The derived view of the facts, computed once; the catalogue of causes builds on it.
     "tfdoctor.machine": (

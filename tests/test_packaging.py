@@ -59,8 +59,10 @@ def test_a_built_wheel_carries_the_matrix_and_the_data(tmp_path: Path) -> None:
     )
     out = tmp_path / "dist"
     proc = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "--no-build-isolation"]
-        + ["--no-index", "--quiet", "--wheel-dir", str(out)],
+        [
+            *(sys.executable, "-m", "pip", "wheel", str(source), "--no-deps"),
+            *("--no-build-isolation", "--no-index", "--quiet", "--wheel-dir", str(out)),
+        ],
         capture_output=True,
         text=True,
         timeout=300,

@@ -28,6 +28,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
 
+from tfdoctor import matrix_schema as schema
 from tfdoctor.records import Record, record
 from tfdoctor.yamldoc import NodeReader, compose, is_null, load_cached
 
@@ -55,24 +56,19 @@ def bundled_matrix(package_dir: Path) -> Path:
 #: The matrix used when neither ``--matrix`` nor ``$TFDOCTOR_MATRIX`` names one.
 DEFAULT_MATRIX = bundled_matrix(Path(__file__).parent)
 
-#: Platform keys of the per-platform Python lists, and the operating system of each.
-PLATFORMS: Mapping[str, str] = {
-    "linux-x86_64": "linux",
-    "linux-aarch64": "linux",
-    "macos-x86_64": "macos",
-    "macos-arm64": "macos",
-    "windows-x86_64": "windows",
-}
 #: The platform an operating system name stands for when no architecture is given.
 DEFAULT_PLATFORM_OF_OS: Mapping[str, str] = {
     "linux": "linux-x86_64",
     "macos": "macos-arm64",
     "windows": "windows-x86_64",
 }
-OPERATING_SYSTEMS = ("linux", "windows", "macos")
+
+#: Platform keys of the per-platform Python lists, and the operating system of each.
+PLATFORMS = schema.PLATFORMS
+OPERATING_SYSTEMS = schema.OPERATING_SYSTEMS
 
 #: The pins every line states (``null`` when the wheel does not require the package).
-PIN_FIELDS = ("numpy", "protobuf", "keras", "tf_keras", "ml_dtypes")
+PIN_FIELDS = schema.field("pins").part_names()
 
 _LINE_RE = re.compile(r"^(\d+)\.(\d+)$")
 _PATCH_RE = re.compile(r"^(\d+)\.(\d+)\.(\d+)$")
@@ -397,7 +393,9 @@ def load_matrix(path: Optional[str] = None, env: Optional[Mapping[str, str]] = N
     """
     environ = os.environ if env is None else env
     chosen = path or environ.get(MATRIX_ENV) or str(DEFAULT_MATRIX)
-    return load_cached(chosen, "matrix", MatrixError, parse_matrix, Matrix, environ)
+    return load_cached(
+        chosen, "matrix", MatrixError, parse_matrix, Matrix, environ, (schema.__name__,)
+    )
 
 
 def parse_matrix(text: str, path: str = "<matrix>") -> Matrix:
@@ -405,10 +403,7 @@ def parse_matrix(text: str, path: str = "<matrix>") -> Matrix:
     root = compose(text, path, "matrix", MatrixError)
     reader = _Reader(path)
     top = reader.mapping(
-        root,
-        "matrix",
-        ("schema_version", "sources", "cuda_toolkits", "cuda_families", "tensorflow"),
-        ("gpus",),
+        root, "matrix", schema.required(schema.TOP_FIELDS), schema.optional(schema.TOP_FIELDS)
     )
     reader.schema_version(top["schema_version"], MATRIX_SCHEMA_VERSION)
     sources = _read_sources(reader, top["sources"])
@@ -453,15 +448,17 @@ def _driver_columns(
     )
 
 
-_DRIVER_FIELDS = ("min_driver_linux", "min_driver_windows", "source")
-
-
 def _read_toolkits(
     reader: _Reader, node: Node, sources: Mapping[str, Source]
 ) -> tuple[CudaToolkit, ...]:
     rows: list[CudaToolkit] = []
     for i, item in enumerate(reader.sequence(node, "cuda_toolkits")):
-        fields = reader.mapping(item, f"cuda_toolkits[{i}]", ("cuda", *_DRIVER_FIELDS), ("note",))
+        fields = reader.mapping(
+            item,
+            f"cuda_toolkits[{i}]",
+            schema.required(schema.TOOLKIT_FIELDS),
+            schema.optional(schema.TOOLKIT_FIELDS),
+        )
         cuda = reader.required_string(
             fields["cuda"], f"cuda_toolkits[{i}].cuda", _LINE_RE, "CUDA version"
         )
@@ -477,7 +474,12 @@ def _read_families(
 ) -> tuple[CudaFamily, ...]:
     rows: list[CudaFamily] = []
     for i, item in enumerate(reader.sequence(node, "cuda_families")):
-        fields = reader.mapping(item, f"cuda_families[{i}]", ("major", *_DRIVER_FIELDS), ("note",))
+        fields = reader.mapping(
+            item,
+            f"cuda_families[{i}]",
+            schema.required(schema.FAMILY_FIELDS),
+            schema.optional(schema.FAMILY_FIELDS),
+        )
         major = reader.integer(fields["major"], f"cuda_families[{i}].major")
         where = f"cuda_families[{major}]"
         if rows and major <= rows[-1].major:
@@ -513,38 +515,18 @@ def _read_gpus(reader: _Reader, node: Node, sources: Mapping[str, Source]) -> tu
     return tuple(rows)
 
 
-_LINE_FIELDS = (
-    "line",
-    "latest_patch",
-    "requires_python",
-    "python",
-    "glibc_min",
-    "gpu_package",
-    "cuda_builds",
-    "windows_native_gpu",
-    "wrappers",
-    "cuda",
-    "cudnn",
-    "compute_capabilities",
-    "pins",
-    "and_cuda",
-    "sources",
-)
-_OPTIONAL_LINE_FIELDS = (
-    "notes",
-    "known_gpu_failures",
-    "cuda_install",
-    "tensorflow_gpu_release",
-    "keras_in_step",
-)
-#: Fields that state facts and so need a source when not null (``line`` is the key).
-_FACT_FIELDS = (
-    *(f for f in _LINE_FIELDS if f not in ("line", "sources")),
-    "known_gpu_failures",
-    "cuda_install",
-    "tensorflow_gpu_release",
-    "keras_in_step",
-)
+_LINE_FIELDS = schema.required(schema.LINE_FIELDS)
+_OPTIONAL_LINE_FIELDS = schema.optional(schema.LINE_FIELDS)
+#: Fields that state facts and so need a source when stated (``line`` is the key).
+_FACT_FIELDS = schema.sourced(schema.LINE_FIELDS)
+#: What a line's ``sources`` may name: those fields, and ``pins.NAME``.
+_SOURCE_KEYS = schema.source_keys(schema.LINE_FIELDS)
+
+
+def _parts(name: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(required, optional) sub-keys of a line's field, from the schema."""
+    parts = schema.field(name).parts
+    return schema.required(parts), schema.optional(parts)
 
 
 def _read_lines(reader: _Reader, node: Node, sources: Mapping[str, Source]) -> tuple[TFLine, ...]:
@@ -591,7 +573,7 @@ def _read_line(reader: _Reader, node: Node, index: int, sources: Mapping[str, So
         )
     requires_python = reader.specifier(fields["requires_python"], f"{where}.requires_python")
 
-    pyfields = reader.mapping(fields["python"], f"{where}.python", tuple(PLATFORMS))
+    pyfields = reader.mapping(fields["python"], f"{where}.python", *_parts("python"))
     python: dict[str, tuple[str, ...]] = {}
     for plat, plat_node in pyfields.items():
         versions: list[str] = []
@@ -609,7 +591,9 @@ def _read_line(reader: _Reader, node: Node, index: int, sources: Mapping[str, So
     glibc = reader.string(
         fields["glibc_min"], f"{where}.glibc_min", _LINE_RE, "glibc version", nullable=True
     )
-    gpu_fields = reader.mapping(fields["gpu_package"], f"{where}.gpu_package", OPERATING_SYSTEMS)
+    gpu_fields = reader.mapping(
+        fields["gpu_package"], f"{where}.gpu_package", *_parts("gpu_package")
+    )
     gpu_package = {
         os_name: reader.string(
             n, f"{where}.gpu_package.{os_name}", _DIST_RE, "distribution name", nullable=True
@@ -632,13 +616,15 @@ def _read_line(reader: _Reader, node: Node, index: int, sources: Mapping[str, So
     caps = None
     if not is_null(fields["compute_capabilities"]):
         cap_fields = reader.mapping(
-            fields["compute_capabilities"], f"{where}.compute_capabilities", ("sass", "ptx")
+            fields["compute_capabilities"],
+            f"{where}.compute_capabilities",
+            *_parts("compute_capabilities"),
         )
         caps = ComputeCapabilities(
             _arch_list(reader, cap_fields["sass"], f"{where}.compute_capabilities.sass", "sm"),
             _arch_list(reader, cap_fields["ptx"], f"{where}.compute_capabilities.ptx", "compute"),
         )
-    pin_fields = reader.mapping(fields["pins"], f"{where}.pins", PIN_FIELDS)
+    pin_fields = reader.mapping(fields["pins"], f"{where}.pins", *_parts("pins"))
     pins = Pins(**{k: reader.specifier(n, f"{where}.pins.{k}") for k, n in pin_fields.items()})
     and_cuda = None
     if not is_null(fields["and_cuda"]):
@@ -667,8 +653,7 @@ def _read_line(reader: _Reader, node: Node, index: int, sources: Mapping[str, So
     src_nodes = reader.any_mapping(fields["sources"], f"{where}.sources")
     line_sources: dict[str, tuple[str, ...]] = {}
     for fact, src_node in src_nodes.items():
-        head, _, sub = fact.partition(".")
-        if head not in _FACT_FIELDS or (sub and (head != "pins" or sub not in PIN_FIELDS)):
+        if fact not in _SOURCE_KEYS:
             raise reader.error(src_node, f"{where}.sources.{fact}", "not a fact of this entry")
         line_sources[fact] = reader.source_ids(src_node, f"{where}.sources.{fact}", sources)
 
@@ -715,29 +700,20 @@ def _read_line(reader: _Reader, node: Node, index: int, sources: Mapping[str, So
 
 
 def _stated_facts(entry: TFLine) -> Iterator[tuple[str, str]]:
-    """(field, sub-field) of every non-null fact of an entry; sub-field "" for whole fields."""
+    """(field, part) of every stated fact of an entry; part "" for whole fields."""
     for fact in _FACT_FIELDS:
-        value: Any = getattr(entry, fact)
-        if fact == "pins":
-            for pin in PIN_FIELDS:
-                if getattr(entry.pins, pin) is not None:
-                    yield fact, pin
-        elif fact in (
-            "wrappers",
-            "cuda_builds",
-            "known_gpu_failures",
-            "tensorflow_gpu_release",
-            "keras_in_step",
-        ):
-            if value:
-                yield fact, ""
-        elif value is not None:
-            yield fact, ""
+        value: Any = getattr(entry, fact.name)
+        if fact.sourced_parts:
+            for part in fact.part_names():
+                if getattr(value, part) is not None:
+                    yield fact.name, part
+        elif bool(value) if fact.stated == schema.NON_EMPTY else value is not None:
+            yield fact.name, ""
 
 
 def _cuda_install(reader: _Reader, node: Node, where: str, line: str) -> CudaInstall:
     """``cuda_install``: a method from :data:`CUDA_INSTALL_METHODS` and broken patches."""
-    fields = reader.mapping(node, where, ("method",), ("wheels_unfound",))
+    fields = reader.mapping(node, where, *_parts("cuda_install"))
     method = reader.required_string(fields["method"], f"{where}.method")
     if method not in CUDA_INSTALL_METHODS:
         raise reader.error(
