@@ -19,7 +19,7 @@ ALLOWED = {
     "tfdoctor.bounded": (),
     "tfdoctor.facts": (),
     # The CUDA pip wheels' layout and XLA's CUDA-root flag, shared by probes and services.
-    "tfdoctor.cuda_layout": (),
+    "tfdoctor.cuda_layout": ("tfdoctor.yamldoc",),
     # Findings carry the exit code their severities earn (the codes live with the defaults).
     "tfdoctor.findings": ("tfdoctor.defaults", "tfdoctor.facts"),
     "tfdoctor.redact": ("tfdoctor.facts", "tfdoctor.findings"),
@@ -28,6 +28,7 @@ ALLOWED = {
     "tfdoctor.smoke": (
         "tfdoctor.defaults",
         "tfdoctor.facts",
+        "tfdoctor.gpus",
         "tfdoctor.probes._run",
         "tfdoctor.smoke",
     ),
@@ -62,7 +63,9 @@ ALLOWED = {
     "tfdoctor.yamldoc": (),
     # One specification of the matrix's keys, read by the loader and scripts/refresh_matrix.py.
     "tfdoctor.matrix_schema": (),
-    "tfdoctor.matrix": ("tfdoctor.yamldoc", "tfdoctor.matrix_schema"),
+    # The GPU table (data/gpus.yaml): the matrix's GPU models and the smoke test's peaks.
+    "tfdoctor.gpus": ("tfdoctor.yamldoc",),
+    "tfdoctor.matrix": ("tfdoctor.yamldoc", "tfdoctor.matrix_schema", "tfdoctor.gpus"),
     "tfdoctor.compat": ("tfdoctor.matrix",),
     # The derived view of the facts, computed once; the catalogue of causes builds on it.
     "tfdoctor.machine": (

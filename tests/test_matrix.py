@@ -51,7 +51,7 @@ from tfdoctor.matrix import (
 
 ROOT = Path(__file__).resolve().parent.parent
 
-#: A small valid matrix: one source, one toolkit, one family, two GPUs, two lines. The
+#: A small valid matrix: one source, one toolkit, one family, two lines. The
 #: validation cases below change one thing each and name the line it is on.
 VALID_MATRIX = """\
 schema_version: 1
@@ -69,9 +69,6 @@ cuda_families:
     min_driver_linux: "525.60.13"
     min_driver_windows: "527.41"
     source: [pypi]
-gpus:
-  - {name: "Tesla T4", compute_capability: "7.5", source: pypi}
-  - {name: "A100", compute_capability: "8.0", source: pypi}
 tensorflow:
   - line: "2.15"
     latest_patch: "2.15.1"
@@ -233,7 +230,7 @@ def test_gpu_model(name: str, capability: Optional[str]) -> None:
 def test_valid_matrix_parses() -> None:
     matrix = parse_matrix(VALID_MATRIX, "m.yaml")
     assert [e.line for e in matrix.lines] == ["2.15", "2.0"]
-    assert [(e.line, e.lineno) for e in matrix.lines] == [("2.15", 20), ("2.0", 58)]
+    assert [(e.line, e.lineno) for e in matrix.lines] == [("2.15", 17), ("2.0", 55)]
     assert matrix.path == "m.yaml"
     assert matrix.lines[1].windows_native_gpu is True
     assert matrix.lines[0].sources_of("pins.numpy") == ("pypi",)
@@ -266,7 +263,7 @@ cuda_families:"""
         pytest.param(
             sub("schema_version: 1\n", "schema_version: 1\ncolour: blue\n"),
             "m.yaml:2: matrix.colour: unknown field (expected one of: cuda_families, "
-            "cuda_toolkits, gpus, schema_version, sources, tensorflow)",
+            "cuda_toolkits, schema_version, sources, tensorflow)",
             id="unknown-top-level-field",
         ),
         pytest.param(
@@ -276,12 +273,12 @@ cuda_families:"""
         ),
         pytest.param(
             sub('    cudnn: "8.9"\n', ""),
-            "m.yaml:20: tensorflow[0].cudnn: missing field",
+            "m.yaml:17: tensorflow[0].cudnn: missing field",
             id="missing-field-in-line",
         ),
         pytest.param(
             sub('    cudnn: "8.9"\n', '    cudnn: "8.9"\n    colour: blue\n'),
-            "m.yaml:35: tensorflow[0].colour: unknown field (expected one of: and_cuda, "
+            "m.yaml:32: tensorflow[0].colour: unknown field (expected one of: and_cuda, "
             "compute_capabilities, cuda, cuda_builds, cuda_install, cudnn, glibc_min, "
             "gpu_package, keras_in_step, known_gpu_failures, latest_patch, line, notes, pins, "
             "python, requires_python, sources, tensorflow_gpu_release, windows_native_gpu, "
@@ -290,29 +287,29 @@ cuda_families:"""
         ),
         pytest.param(
             sub('  - line: "2.15"', "  - line: 2.10"),
-            "m.yaml:20: tensorflow[0].line: expected a string, got '2.10' "
+            "m.yaml:17: tensorflow[0].line: expected a string, got '2.10' "
             "(quote versions: YAML reads 2.10 as 2.1)",
             id="unquoted-version",
         ),
         pytest.param(
             sub('latest_patch: "2.15.1"', 'latest_patch: "2.15"'),
-            "m.yaml:21: tensorflow[2.15].latest_patch: '2.15' is not a valid release version "
+            "m.yaml:18: tensorflow[2.15].latest_patch: '2.15' is not a valid release version "
             "(X.Y.Z, or X.Y.ZrcN before the line's first final)",
             id="latest-patch-not-x-y-z",
         ),
         pytest.param(
             sub('latest_patch: "2.15.1"', 'latest_patch: "2.14.1"'),
-            "m.yaml:21: tensorflow[2.15].latest_patch: 2.14.1 is not a 2.15 release",
+            "m.yaml:18: tensorflow[2.15].latest_patch: 2.14.1 is not a 2.15 release",
             id="latest-patch-of-another-line",
         ),
         pytest.param(
             sub('numpy: "<2.0.0,>=1.23.5"', 'numpy: "=>1.23.5"'),
-            "m.yaml:37: tensorflow[2.15].pins.numpy: '=>1.23.5' is not a valid version specifier",
+            "m.yaml:34: tensorflow[2.15].pins.numpy: '=>1.23.5' is not a valid version specifier",
             id="bad-numpy-specifier",
         ),
         pytest.param(
             sub('"==8.9.4.25"', '"8.9.4.25"'),
-            "m.yaml:43: tensorflow[2.15].and_cuda.nvidia-cudnn-cu12: '8.9.4.25' is not a valid "
+            "m.yaml:40: tensorflow[2.15].and_cuda.nvidia-cudnn-cu12: '8.9.4.25' is not a valid "
             "version specifier",
             id="bad-and-cuda-specifier",
         ),
@@ -321,7 +318,7 @@ cuda_families:"""
                 '  - line: "2.0"\n    latest_patch: "2.0.4"',
                 '  - line: "2.15"\n    latest_patch: "2.15.0"',
             ),
-            "m.yaml:58: tensorflow[2.15].line: duplicate line",
+            "m.yaml:55: tensorflow[2.15].line: duplicate line",
             id="duplicate-line",
         ),
         pytest.param(
@@ -329,30 +326,30 @@ cuda_families:"""
                 '  - line: "2.0"\n    latest_patch: "2.0.4"',
                 '  - line: "2.16"\n    latest_patch: "2.16.0"',
             ),
-            "m.yaml:58: tensorflow[2.16].line: lines must be sorted newest first",
+            "m.yaml:55: tensorflow[2.16].line: lines must be sorted newest first",
             id="unsorted-lines",
         ),
         pytest.param(
             sub('["3.9", "3.10", "3.11"]', '["3.10", "3.9", "3.11"]'),
-            "m.yaml:24: tensorflow[2.15].python.linux-x86_64: versions must be sorted, "
+            "m.yaml:21: tensorflow[2.15].python.linux-x86_64: versions must be sorted, "
             "without duplicates",
             id="python-versions-unsorted",
         ),
         pytest.param(
             sub("      linux-aarch64: []\n", "      linux-riscv64: []\n"),
-            "m.yaml:25: tensorflow[2.15].python.linux-riscv64: unknown field (expected one of: "
+            "m.yaml:22: tensorflow[2.15].python.linux-riscv64: unknown field (expected one of: "
             "linux-aarch64, linux-x86_64, macos-arm64, macos-x86_64, windows-x86_64)",
             id="unknown-platform-key",
         ),
         pytest.param(
             sub("      pins: pypi\n", ""),
-            "m.yaml:37: tensorflow[2.15].pins.numpy: no source "
+            "m.yaml:34: tensorflow[2.15].pins.numpy: no source "
             "(add sources.pins or sources.pins.numpy)",
             id="pin-without-source",
         ),
         pytest.param(
             sub("      cudnn: pypi", "      cudnn: nvidia-docs"),
-            "m.yaml:52: tensorflow[2.15].sources.cudnn: unknown source 'nvidia-docs' "
+            "m.yaml:49: tensorflow[2.15].sources.cudnn: unknown source 'nvidia-docs' "
             "(define it under sources)",
             id="undefined-source-id",
         ),
@@ -374,36 +371,31 @@ cuda_families:"""
         ),
         pytest.param(
             sub('    cuda: "12.2"', '    cuda: "12.4"'),
-            "m.yaml:20: tensorflow[2.15].cuda: CUDA 12.4 has no row in cuda_toolkits",
+            "m.yaml:17: tensorflow[2.15].cuda: CUDA 12.4 has no row in cuda_toolkits",
             id="line-cuda-without-toolkit",
         ),
         pytest.param(
             sub("sass: [sm_70, sm_75]", "sass: [sm_x, sm_75]"),
-            "m.yaml:35: tensorflow[2.15].compute_capabilities.sass: 'sm_x' is not a sm_XY "
+            "m.yaml:32: tensorflow[2.15].compute_capabilities.sass: 'sm_x' is not a sm_XY "
             "architecture",
             id="bad-arch",
         ),
         pytest.param(
             sub("windows_native_gpu: false", 'windows_native_gpu: "false"'),
-            "m.yaml:31: tensorflow[2.15].windows_native_gpu: expected true or false, got 'false'",
+            "m.yaml:28: tensorflow[2.15].windows_native_gpu: expected true or false, got 'false'",
             id="bool-as-string",
         ),
         pytest.param(
             sub("windows_native_gpu: false", "windows_native_gpu: true"),
-            "m.yaml:31: tensorflow[2.15].windows_native_gpu: true disagrees with cuda_builds "
+            "m.yaml:28: tensorflow[2.15].windows_native_gpu: true disagrees with cuda_builds "
             "(has no windows-x86_64)",
             id="windows-gpu-without-windows-cuda-build",
         ),
         pytest.param(
             sub("cuda_builds: [linux-x86_64]", "cuda_builds: [linux-x86_64, windows-x86_64]"),
-            "m.yaml:31: tensorflow[2.15].windows_native_gpu: false disagrees with cuda_builds "
+            "m.yaml:28: tensorflow[2.15].windows_native_gpu: false disagrees with cuda_builds "
             "(lists windows-x86_64)",
             id="windows-cuda-build-without-windows-gpu",
-        ),
-        pytest.param(
-            sub('{name: "A100"', '{name: "NVIDIA Tesla T4"'),
-            "m.yaml:18: gpus[NVIDIA Tesla T4].name: duplicate GPU model",
-            id="duplicate-gpu-model",
         ),
     ],
 )
@@ -415,7 +407,7 @@ def test_invalid_matrix_names_file_line_and_field(
 
 def test_fact_without_source_names_the_field_once() -> None:
     text = sub("      cuda: pypi\n", "")(VALID_MATRIX)
-    assert parse_error(text) == "m.yaml:33: tensorflow[2.15].cuda: no source (add sources.cuda)"
+    assert parse_error(text) == "m.yaml:30: tensorflow[2.15].cuda: no source (add sources.cuda)"
 
 
 @pytest.mark.parametrize("value", ["0x1", "0b1", "1:30"], ids=["hex", "binary", "sexagesimal"])
@@ -432,13 +424,13 @@ def test_control_character_is_one_line_at_its_line() -> None:
     text = sub('    cudnn: "8.9"', '    cudnn: "8.9\x00"')(VALID_MATRIX)
     message = parse_error(text)
     assert "\n" not in message
-    assert re.match(r"^m\.yaml:34: YAML syntax error: .*#x0000", message), message
+    assert re.match(r"^m\.yaml:31: YAML syntax error: .*#x0000", message), message
 
 
 def test_unknown_sub_fact_in_sources() -> None:
     text = sub("      pins: pypi\n", "      pins: pypi\n      pins.numpyy: pypi\n")(VALID_MATRIX)
     assert parse_error(text) == (
-        "m.yaml:55: tensorflow[2.15].sources.pins.numpyy: not a fact of this entry"
+        "m.yaml:52: tensorflow[2.15].sources.pins.numpyy: not a fact of this entry"
     )
 
 

@@ -27,10 +27,10 @@ from tfdoctor.compat import (
 )
 from tfdoctor.cuda_layout import (
     DEFAULT_CUDA_ROOT,
-    LIBRARY_DIRS,
-    NVCC_WHEEL_DIR,
     declared_cuda,
     libraries_in,
+    library_dirs,
+    nvcc_wheel_dir,
     wheel_dir,
     without_xla_cuda_data_dir,
     xla_cuda_data_dir,
@@ -647,7 +647,7 @@ class Machine(Record):
         if not wheel_dirs:
             return frozenset()
         listed = {name for d in wheel_dirs for name in libraries_in(d)}
-        return frozenset(n for n in searched if LIBRARY_DIRS.get(n) and n not in listed)
+        return frozenset(n for n in searched if library_dirs(n) and n not in listed)
 
     @functools.cached_property
     def missing_libraries(self) -> tuple[str, ...]:
@@ -861,11 +861,11 @@ class Machine(Record):
             return None
         defaults = {PurePosixPath(DEFAULT_CUDA_ROOT)}
         if self.tf is not None and self.tf.location:
-            defaults.add(PurePosixPath(self.tf.location) / "nvidia" / NVCC_WHEEL_DIR)
+            defaults.add(PurePosixPath(self.tf.location) / "nvidia" / nvcc_wheel_dir())
         else:
             # Without a known TensorFlow, any site's cuda_nvcc may be the one next to it.
             sites = self.facts.python.site_packages if self.facts.python else ()
-            defaults.update(PurePosixPath(s) / "nvidia" / NVCC_WHEEL_DIR for s in sites)
+            defaults.update(PurePosixPath(s) / "nvidia" / nvcc_wheel_dir() for s in sites)
         current = (self.facts.environment or {}).get("XLA_FLAGS", "")
         data_dir = xla_cuda_data_dir(current)
         if data_dir is not None and PurePosixPath(data_dir) == PurePosixPath(root):

@@ -29,8 +29,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
 
 from tfdoctor import matrix_schema as schema
+from tfdoctor.gpus import GpuModel, gpu_data
 from tfdoctor.records import Record, record
-from tfdoctor.yamldoc import NodeReader, compose, is_null, load_cached
+from tfdoctor.yamldoc import SOURCE_ID, DataSource, NodeReader, compose, is_null, load_cached
 
 if TYPE_CHECKING:
     from yaml import Node
@@ -79,7 +80,6 @@ _PYTHON_RE = re.compile(r"^3\.(\d+)$")
 _DRIVER_RE = re.compile(r"^\d+\.\d+(\.\d+)?$")
 _CC_RE = re.compile(r"^\d+\.\d+$")
 _ARCH_RE = re.compile(r"^(sm|compute)_(\d+)(\d)([af]?)$")
-_ID_RE = re.compile(r"^[a-z0-9][a-z0-9.-]*$")
 _DIST_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 
 
@@ -125,15 +125,6 @@ class CudaFamily(Record):
     min_driver_windows: Optional[str]
     source: tuple[str, ...]
     note: str = ""
-
-
-@record
-class GpuModel(Record):
-    """An NVIDIA GPU model and its compute capability."""
-
-    name: str
-    compute_capability: str
-    source: tuple[str, ...]
 
 
 @record
@@ -235,15 +226,25 @@ class TFLine(Record):
 
 @record
 class Matrix(Record):
-    """The whole matrix: sources, CUDA driver tables, GPU models and TensorFlow lines."""
+    """The whole matrix: sources, CUDA driver tables and TensorFlow lines; the GPU models come
+    from the package's GPU table (``data/gpus.yaml``), which serves the smoke test too."""
 
     path: str
     sources: Mapping[str, Source]
     cuda_toolkits: tuple[CudaToolkit, ...]
     cuda_families: tuple[CudaFamily, ...]
-    gpus: tuple[GpuModel, ...]
     #: Newest line first, pre-release lines included.
     lines: tuple[TFLine, ...]
+
+    @property
+    def gpus(self) -> tuple[GpuModel, ...]:
+        """The GPU models, oldest compute capability first."""
+        return gpu_data().models
+
+    @property
+    def gpu_sources(self) -> Mapping[str, DataSource]:
+        """The sources the GPU models cite, by id."""
+        return gpu_data().sources
 
     @property
     def releases(self) -> tuple[TFLine, ...]:
@@ -282,25 +283,7 @@ class Matrix(Record):
 
     def gpu_model(self, name: str) -> Optional[GpuModel]:
         """A GPU model by name, ignoring case, spaces and an ``NVIDIA``/``GeForce`` prefix."""
-        want = _gpu_key(name)
-        for model in self.gpus:
-            if _gpu_key(model.name) == want:
-                return model
-        # Names from the driver carry more words ("NVIDIA A100-SXM4-80GB"): the longest
-        # model name contained in the given one.
-        best: Optional[GpuModel] = None
-        for model in self.gpus:
-            key = _gpu_key(model.name)
-            if re.search(rf"(^|[^a-z0-9]){re.escape(key)}($|[^a-z0-9])", want) and (
-                best is None or len(key) > len(_gpu_key(best.name))
-            ):
-                best = model
-        return best
-
-
-def _gpu_key(name: str) -> str:
-    key = name.lower().replace("nvidia", " ").replace("geforce", " ").replace("tesla", " ")
-    return " ".join(key.replace("-", " ").split())
+        return gpu_data().model(name)
 
 
 # --- version helpers -------------------------------------------------------------------------
@@ -343,7 +326,7 @@ def parse_arch(arch: str) -> Optional[tuple[str, int, int, bool]]:
 
 
 class _Reader(NodeReader):
-    """The shared node reader with the matrix's own values: specifiers and source ids."""
+    """The shared node reader with the matrix's own values: specifiers."""
 
     def __init__(self, path: str) -> None:
         super().__init__(path, MatrixError)
@@ -364,21 +347,6 @@ class _Reader(NodeReader):
         except InvalidSpecifier:
             raise self.error(node, field, f"{value!r} is not a valid version specifier") from None
         return value
-
-    def source_ids(self, node: Node, field: str, known: Mapping[str, Source]) -> tuple[str, ...]:
-        """One source id or a list of them, each defined under ``sources``."""
-        from yaml import SequenceNode  # noqa: PLC0415
-
-        items = self.sequence(node, field) if isinstance(node, SequenceNode) else [node]
-        if not items:
-            raise self.error(node, field, "needs at least one source")
-        out = []
-        for item in items:
-            sid = self.required_string(item, field)
-            if sid not in known:
-                raise self.error(item, field, f"unknown source {sid!r} (define it under sources)")
-            out.append(sid)
-        return tuple(out)
 
 
 def _note(reader: _Reader, fields: Mapping[str, Node], where: str) -> str:
@@ -409,9 +377,8 @@ def parse_matrix(text: str, path: str = "<matrix>") -> Matrix:
     sources = _read_sources(reader, top["sources"])
     toolkits = _read_toolkits(reader, top["cuda_toolkits"], sources)
     families = _read_families(reader, top["cuda_families"], sources)
-    gpus = _read_gpus(reader, top["gpus"], sources) if "gpus" in top else ()
     lines = _read_lines(reader, top["tensorflow"], sources)
-    matrix = Matrix(path, sources, toolkits, families, gpus, lines)
+    matrix = Matrix(path, sources, toolkits, families, lines)
     for entry, node in zip(lines, reader.sequence(top["tensorflow"], "tensorflow")):
         if entry.cuda is not None and matrix.toolkit(entry.cuda) is None:
             raise reader.error(
@@ -423,7 +390,7 @@ def parse_matrix(text: str, path: str = "<matrix>") -> Matrix:
 
 
 def _read_sources(reader: _Reader, node: Node) -> dict[str, Source]:
-    return reader.sources(node, _ID_RE, Source)
+    return reader.sources(node, SOURCE_ID, Source)
 
 
 def _driver_columns(
@@ -489,30 +456,6 @@ def _read_families(
 
 
 _UNSORTED_ROWS = "rows must be sorted oldest first, without duplicates"
-
-
-def _read_gpus(reader: _Reader, node: Node, sources: Mapping[str, Source]) -> tuple[GpuModel, ...]:
-    rows: list[GpuModel] = []
-    seen: set[str] = set()
-    for i, item in enumerate(reader.sequence(node, "gpus")):
-        fields = reader.mapping(item, f"gpus[{i}]", ("name", "compute_capability", "source"))
-        name = reader.required_string(fields["name"], f"gpus[{i}].name")
-        if _gpu_key(name) in seen:
-            raise reader.error(fields["name"], f"gpus[{name}].name", "duplicate GPU model")
-        seen.add(_gpu_key(name))
-        rows.append(
-            GpuModel(
-                name,
-                reader.required_string(
-                    fields["compute_capability"],
-                    f"gpus[{name}].compute_capability",
-                    _CC_RE,
-                    "compute capability",
-                ),
-                reader.source_ids(fields["source"], f"gpus[{name}].source", sources),
-            )
-        )
-    return tuple(rows)
 
 
 _LINE_FIELDS = schema.required(schema.LINE_FIELDS)

@@ -143,7 +143,6 @@ TOP_FIELDS: tuple[Field, ...] = (
     Field("sources", "list of {id, title, url}", sourced=False),
     Field("cuda_toolkits", "list of toolkit rows, oldest first", sourced=False),
     Field("cuda_families", "list of family rows, oldest first", sourced=False),
-    Field("gpus", "list of {name, compute_capability, source}", required=False, sourced=False),
     Field("tensorflow", "list of line rows, newest first", sourced=False),
 )
 

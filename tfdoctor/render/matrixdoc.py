@@ -248,6 +248,9 @@ def render_compat_doc(matrix: Matrix) -> str:
         ),
     )
     out += ["", "## GPU models", ""]
+    used = dict.fromkeys(sid for g in matrix.gpus for sid in g.source)
+    cited = ", ".join(f"[{sid}]({matrix.gpu_sources[sid].url})" for sid in used)
+    out += [f"From `tfdoctor/data/gpus.yaml` (sources: {cited}).", ""]
     out += _table(
         ("model", "compute capability"),
         ((g.name, g.compute_capability) for g in matrix.gpus),
