@@ -111,6 +111,8 @@ ALLOWED = {
     "tfdoctor.render": (
         "tfdoctor.defaults",
         "tfdoctor.matrix",
+        # docs/compatibility.md's field table is rendered from the one field specification.
+        "tfdoctor.matrix_schema",
         "tfdoctor.compat",
         "tfdoctor.facts",
         "tfdoctor.findings",

@@ -111,3 +111,5 @@ def test_every_field_says_how_it_is_kept() -> None:
         assert field.stated in (schema.NOT_NULL, schema.NON_EMPTY), field.name
         assert all(part.refreshed in states for part in field.parts), field.name
     assert set(schema.checked_fields()).isdisjoint(schema.unchecked_fields())
+    # docs/compatibility.md's field table is rendered from these.
+    assert all(field.doc for field in schema.LINE_FIELDS)

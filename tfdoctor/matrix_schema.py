@@ -46,6 +46,8 @@ class Field:
     parts: tuple[Field, ...] = ()
     #: Each stated part needs a source, given as ``sources.FIELD.PART`` or ``sources.FIELD``.
     sourced_parts: bool = False
+    #: What the value means, for docs/compatibility.md.
+    doc: str = ""
 
     def part_names(self) -> tuple[str, ...]:
         """The names of the sub-keys, in order."""
@@ -66,16 +68,46 @@ _PIN = "version specifier or null"
 
 #: The keys of one ``tensorflow`` row, in the order the file writes them.
 LINE_FIELDS: tuple[Field, ...] = (
-    Field("line", "release line, X.Y string", sourced=False, refreshed=KEY),
-    Field("latest_patch", "X.Y.Z (or X.Y.ZrcN before the first final)", refreshed=CHECKED),
-    Field("requires_python", "version specifier or null", refreshed=CHECKED),
+    Field(
+        "line",
+        "release line, X.Y string",
+        sourced=False,
+        refreshed=KEY,
+        doc='the release line, `"2.16"`',
+    ),
+    Field(
+        "latest_patch",
+        "X.Y.Z (or X.Y.ZrcN before the first final)",
+        refreshed=CHECKED,
+        doc=(
+            "the newest final release of the line on PyPI; before the line's first final, its "
+            "newest pre-release (`2.22.0rc0`), which marks the line as a pre-release: it is "
+            "listed, but the newest fit (`matrix`, the fixes, `pin`) is never one"
+        ),
+    ),
+    Field(
+        "requires_python",
+        "version specifier or null",
+        refreshed=CHECKED,
+        doc="the wheels' `Requires-Python`, or null where they have none",
+    ),
     Field(
         "python",
         "platform key -> sorted CPython versions with a wheel",
         refreshed=CHECKED,
         parts=tuple(Field(p, "list of 3.x strings", refreshed=CHECKED) for p in PLATFORMS),
+        doc=(
+            "per platform (`linux-x86_64`, `linux-aarch64`, `macos-x86_64`, `macos-arm64`, "
+            "`windows-x86_64`): the CPython versions with a `tensorflow` wheel of the latest "
+            "patch"
+        ),
     ),
-    Field("glibc_min", "X.Y string or null", refreshed=CHECKED),
+    Field(
+        "glibc_min",
+        "X.Y string or null",
+        refreshed=CHECKED,
+        doc="the lowest glibc of the Linux x86-64 wheels' manylinux tags",
+    ),
     Field(
         "gpu_package",
         "operating system -> distribution with GPU support, or null",
@@ -86,12 +118,50 @@ LINE_FIELDS: tuple[Field, ...] = (
             # A plugin pairing (tensorflow-metal), not a fact of the tensorflow wheels.
             Field("macos", "distribution or null", refreshed=HAND),
         ),
+        doc=(
+            "per OS (`linux`, `windows`, `macos`): the distribution that brings GPU support, or "
+            "null"
+        ),
     ),
-    Field("cuda_builds", "list of platform keys", refreshed=CHECKED, stated=NON_EMPTY),
-    Field("windows_native_gpu", "true or false", refreshed=CHECKED, stated=NON_EMPTY),
-    Field("wrappers", "platform key -> distribution", refreshed=CHECKED, stated=NON_EMPTY),
-    Field("cuda", "X.Y string or null", refreshed=CHECKED),
-    Field("cudnn", "X or X.Y string or null", refreshed=CHECKED),
+    Field(
+        "cuda_builds",
+        "list of platform keys",
+        refreshed=CHECKED,
+        stated=NON_EMPTY,
+        doc=(
+            "the platforms whose GPU distribution is a CUDA build (the Linux aarch64 wheels are "
+            "CPU builds)"
+        ),
+    ),
+    Field(
+        "windows_native_gpu",
+        "true or false",
+        refreshed=CHECKED,
+        stated=NON_EMPTY,
+        doc=(
+            "whether native Windows gets a CUDA build (must agree with `windows-x86_64` in "
+            "`cuda_builds`)"
+        ),
+    ),
+    Field(
+        "wrappers",
+        "platform key -> distribution",
+        refreshed=CHECKED,
+        stated=NON_EMPTY,
+        doc="platform -> the distribution the `tensorflow` wheel is a thin wrapper for there",
+    ),
+    Field(
+        "cuda",
+        "X.Y string or null",
+        refreshed=CHECKED,
+        doc="the CUDA version the build uses (null: no CUDA build)",
+    ),
+    Field(
+        "cudnn",
+        "X or X.Y string or null",
+        refreshed=CHECKED,
+        doc="the cuDNN version the build uses (null: no CUDA build)",
+    ),
     Field(
         "compute_capabilities",
         "{sass: [sm_XY...], ptx: [compute_XY...]} or null",
@@ -100,6 +170,7 @@ LINE_FIELDS: tuple[Field, ...] = (
             Field("sass", "list of sm_XY", refreshed=CHECKED),
             Field("ptx", "list of compute_XY", refreshed=CHECKED),
         ),
+        doc="`sass` (machine code, `sm_XY`) and `ptx` (`compute_XY`); null when unknown",
     ),
     Field(
         "pins",
@@ -113,15 +184,45 @@ LINE_FIELDS: tuple[Field, ...] = (
             Field("ml_dtypes", _PIN, refreshed=CHECKED),
         ),
         sourced_parts=True,
+        doc=(
+            "`numpy`, `protobuf`, `keras`, `tf_keras`, `ml_dtypes`: version specifiers the wheel "
+            "declares (tf-keras: the range tf-keras of this line declares for tensorflow); null "
+            "where none"
+        ),
     ),
-    Field("and_cuda", "distribution -> version specifier, or null", refreshed=CHECKED),
-    Field("sources", "fact -> source id or list of ids", sourced=False, refreshed=DRAFTED),
-    Field("notes", "list of strings", required=False, sourced=False, refreshed=DRAFTED),
+    Field(
+        "and_cuda",
+        "distribution -> version specifier, or null",
+        refreshed=CHECKED,
+        doc="the `[and-cuda]` extra: distribution -> specifier; null before 2.14",
+    ),
+    Field(
+        "sources",
+        "fact -> source id or list of ids",
+        sourced=False,
+        refreshed=DRAFTED,
+        doc=(
+            "fact -> source id(s); `pins.tf_keras` overrides `pins` for one pin. Every non-null "
+            "fact needs one"
+        ),
+    ),
+    Field(
+        "notes",
+        "list of strings",
+        required=False,
+        sourced=False,
+        refreshed=DRAFTED,
+        doc="where the documentation says otherwise, and other caveats",
+    ),
     Field(
         "known_gpu_failures",
         "compute capability X.Y -> how the wheels fail there",
         required=False,
         stated=NON_EMPTY,
+        doc=(
+            "optional: compute capability -> how the wheels fail on such GPUs although their code"
+            " should run there (reported failures, sourced)"
+        ),
     ),
     Field(
         "cuda_install",
@@ -132,9 +233,34 @@ LINE_FIELDS: tuple[Field, ...] = (
             Field("method", "and-cuda, cudnn-wheel or system", refreshed=DRAFTED),
             Field("wheels_unfound", "list of X.Y.Z", required=False),
         ),
+        doc=(
+            "optional: how the GPU build gets its CUDA libraries on Linux, per TensorFlow's "
+            "install guide: `method` `and-cuda` (the extra's wheels), `cudnn-wheel` (2.12-2.13: "
+            "the cuDNN wheel on `LD_LIBRARY_PATH`) or `system` (a toolkit and cuDNN beside "
+            "TensorFlow: NVIDIA's packages, or conda's); `wheels_unfound`: patches whose own "
+            "wheels TensorFlow does not find (2.16)"
+        ),
     ),
-    Field("tensorflow_gpu_release", "true or false", required=False, stated=NON_EMPTY),
-    Field("keras_in_step", "true or false", required=False, stated=NON_EMPTY),
+    Field(
+        "tensorflow_gpu_release",
+        "true or false",
+        required=False,
+        stated=NON_EMPTY,
+        doc=(
+            "optional: a real `tensorflow-gpu` release of this line exists (1.15-2.11; later ones"
+            " only refuse to install)"
+        ),
+    ),
+    Field(
+        "keras_in_step",
+        "true or false",
+        required=False,
+        stated=NON_EMPTY,
+        doc=(
+            "optional: the separate `keras` package was released with this line (2.6-2.15), so "
+            "keras 2.X serves TensorFlow 2.X only, whatever range the wheel declares"
+        ),
+    ),
 )
 
 #: The keys of the whole document.
