@@ -12,7 +12,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from tests.factories import FIXTURE_MATRIX, with_release
+from tests.factories import FIXTURE_MATRIX, FIXTURE_MATRIX_PATH, with_release
 from tfdoctor.compat import (
     NONE,
     PTX,
@@ -127,12 +127,16 @@ wrappers: pypi, cuda_builds: pypi}
     cuda_builds: [windows-x86_64]
 """
 
-MATRIX = load_matrix(env={})
+#: The frozen fixture: the look-ups and verdicts are tested on it, so a release added to the
+#: shipped matrix changes no expectation here.
+MATRIX = FIXTURE_MATRIX
+#: The shipped matrix: only its invariants are tested (and the facts of particular lines).
+SHIPPED = load_matrix(env={})
 
 
-def line(name: str) -> TFLine:
-    """A line of the bundled matrix that must exist."""
-    entry = MATRIX.line_for(name)
+def line(name: str, matrix: Matrix = MATRIX) -> TFLine:
+    """A line that must exist."""
+    entry = matrix.line_for(name)
     assert entry is not None, name
     return entry
 
@@ -161,15 +165,15 @@ def test_bundled_matrix_is_the_repository_file() -> None:
     assert DEFAULT_MATRIX.read_text(encoding="utf-8") == (ROOT / "compat_matrix.yaml").read_text(
         encoding="utf-8"
     )
-    assert MATRIX.path == str(DEFAULT_MATRIX)
+    assert SHIPPED.path == str(DEFAULT_MATRIX)
 
 
 def test_every_line_is_complete_and_newest_first() -> None:
     file_lines = DEFAULT_MATRIX.read_text(encoding="utf-8").splitlines()
-    assert len(MATRIX.lines) >= 20
-    keys = [entry.key for entry in MATRIX.lines]
+    assert len(SHIPPED.lines) >= 20
+    keys = [entry.key for entry in SHIPPED.lines]
     assert keys == sorted(keys, reverse=True) and len(set(keys)) == len(keys)
-    for entry in MATRIX.lines:
+    for entry in SHIPPED.lines:
         assert re.fullmatch(r"\d+\.\d+", entry.line)
         assert entry.latest_patch.startswith(entry.line + ".")
         assert set(entry.python) == set(PLATFORMS)
@@ -181,13 +185,13 @@ def test_every_line_is_complete_and_newest_first() -> None:
         # lineno points at the entry in the file (messages and docs cite it).
         assert file_lines[entry.lineno - 1].strip() == f'- line: "{entry.line}"'
         if entry.cuda is not None:
-            toolkit = MATRIX.toolkit(entry.cuda)
+            toolkit = SHIPPED.toolkit(entry.cuda)
             assert toolkit is not None and toolkit.cuda == entry.cuda
         if entry.compute_capabilities is not None:
             caps = entry.compute_capabilities
             assert all(parse_arch(a) for a in caps.sass + caps.ptx)
-    for fact_source in {s for e in MATRIX.lines for ids in e.sources.values() for s in ids}:
-        assert MATRIX.sources[fact_source].url.startswith("https://")
+    for fact_source in {s for e in SHIPPED.lines for ids in e.sources.values() for s in ids}:
+        assert SHIPPED.sources[fact_source].url.startswith("https://")
 
 
 @pytest.mark.parametrize(
@@ -471,16 +475,16 @@ def test_env_chooses_the_matrix_and_path_wins(tmp_path: Path) -> None:
 
 # --- fuzz ------------------------------------------------------------------------------------
 
-_BUNDLED_TEXT = DEFAULT_MATRIX.read_text(encoding="utf-8")
-_BUNDLED_LINES = _BUNDLED_TEXT.splitlines(keepends=True)
+_FIXTURE_TEXT = FIXTURE_MATRIX_PATH.read_text(encoding="utf-8")
+_FIXTURE_LINES = _FIXTURE_TEXT.splitlines(keepends=True)
 # Printable text: control characters are the subject of their own test above.
 _CHARS = st.characters(min_codepoint=0x20, max_codepoint=0x7E) | st.sampled_from("\n\t é")
 
 
 @st.composite
 def mutated_matrix(draw: st.DrawFn) -> str:
-    """The bundled matrix with one random edit."""
-    lines = list(_BUNDLED_LINES)
+    """The fixture matrix with one random edit."""
+    lines = list(_FIXTURE_LINES)
     index = st.integers(0, len(lines) - 1)
     op = draw(st.sampled_from(["delete", "duplicate", "swap", "replace", "truncate"]))
     if op == "delete":
@@ -678,8 +682,9 @@ def _newest(**query: str) -> Optional[str]:
     return best.line.line if best else None
 
 
-def _reasons(name: str, **query: str) -> str:
-    return "; ".join(evaluate(MATRIX, line(name), make_target(MATRIX, **query)).reasons)
+def _reasons(name: str, matrix: Matrix = MATRIX, **query: str) -> str:
+    target = make_target(matrix, **query)
+    return "; ".join(evaluate(matrix, line(name, matrix), target).reasons)
 
 
 @pytest.mark.parametrize(
@@ -872,9 +877,9 @@ def _next_line(matrix: Matrix) -> str:
     return f"{major}.{minor + 1}"
 
 
-#: The shipped matrix with one more final release on top, as the next release will make it.
+#: The fixture with one more final release on top, as the next release will make it.
 GROWN = parse_matrix(
-    with_release(DEFAULT_MATRIX.read_text(encoding="utf-8"), f"{_next_line(MATRIX)}.0"),
+    with_release(_FIXTURE_TEXT, f"{_next_line(MATRIX)}.0"),
     "grown.yaml",
 )
 
@@ -896,9 +901,7 @@ def test_a_new_release_keeps_every_verdict_invariant(target: Target) -> None:
 
 def test_a_pre_release_line_is_listed_but_never_the_newest_fit() -> None:
     name = _next_line(MATRIX)
-    grown = parse_matrix(
-        with_release(DEFAULT_MATRIX.read_text(encoding="utf-8"), f"{name}.0rc0"), "pre.yaml"
-    )
+    grown = parse_matrix(with_release(_FIXTURE_TEXT, f"{name}.0rc0"), "pre.yaml")
     pre, newest = grown.lines[0], grown.lines[1]
     assert (pre.line, pre.pre_release, newest.pre_release) == (name, True, False)
     assert grown.newest_release is newest and pre not in grown.releases
@@ -912,7 +915,7 @@ def test_a_pre_release_line_is_listed_but_never_the_newest_fit() -> None:
 
 
 def test_a_pre_release_below_a_final_line_is_refused() -> None:
-    text = with_release(DEFAULT_MATRIX.read_text(encoding="utf-8"), f"{_next_line(MATRIX)}.0")
+    text = with_release(_FIXTURE_TEXT, f"{_next_line(MATRIX)}.0")
     older = GROWN.lines[1]
     broken = text.replace(
         f'latest_patch: "{older.latest_patch}"', f'latest_patch: "{older.latest_patch}rc1"', 1
@@ -924,18 +927,18 @@ def test_a_pre_release_below_a_final_line_is_refused() -> None:
 
 
 def test_the_shipped_pre_release_lines_are_the_newest() -> None:
-    pre = [entry for entry in MATRIX.lines if entry.pre_release]
-    assert MATRIX.lines[: len(pre)] == tuple(pre)
+    pre = [entry for entry in SHIPPED.lines if entry.pre_release]
+    assert SHIPPED.lines[: len(pre)] == tuple(pre)
     for entry in pre:
         assert re.fullmatch(r"\d+\.\d+\.\d+(a|b|rc)\d+", entry.latest_patch), entry.line
 
 
-# --- facts of particular lines -------------------------------------------------------------------
+# --- facts of particular lines of the shipped matrix ------------------------------------------
 
 
 def test_2_22_python_comes_from_its_wheel_tags_not_its_classifiers() -> None:
     # The 2.22.0rc0 wheels exist for CPython 3.10-3.14 though its classifiers stop at 3.13.
-    entry = line("2.22")
+    entry = line("2.22", SHIPPED)
     for plat in ("linux-x86_64", "linux-aarch64", "macos-arm64", "windows-x86_64"):
         assert entry.python[plat] == ("3.10", "3.11", "3.12", "3.13", "3.14"), plat
     assert entry.sources_of("python") == ("pypi-files",)
@@ -943,10 +946,10 @@ def test_2_22_python_comes_from_its_wheel_tags_not_its_classifiers() -> None:
 
 @pytest.mark.parametrize("name", ["2.21", "2.22"])
 def test_xla_on_compute_capability_12_is_a_known_failure(name: str) -> None:
-    entry = line(name)
+    entry = line(name, SHIPPED)
     assert "sm_120" in entry.known_gpu_failures["12.0"]
     assert entry.sources_of("known_gpu_failures") == ("tf-issue-111958",)
-    target = make_target(MATRIX, gpu="GeForce RTX 5090")
-    assert "fails on compute capability 12.0" in _reasons(name, gpu="12.0")
-    best = newest_fit(MATRIX, target)
+    target = make_target(SHIPPED, gpu="GeForce RTX 5090")
+    assert "fails on compute capability 12.0" in _reasons(name, SHIPPED, gpu="12.0")
+    best = newest_fit(SHIPPED, target)
     assert best is None or "12.0" not in best.line.known_gpu_failures
