@@ -68,11 +68,14 @@ ALLOWED = {
     "tfdoctor.matrix": ("tfdoctor.yamldoc", "tfdoctor.matrix_schema", "tfdoctor.gpus"),
     "tfdoctor.compat": ("tfdoctor.matrix",),
     # The derived view of the facts, computed once; the catalogue of causes builds on it.
+    # When `import tensorflow` imports each requirement (data/tf_imports.yaml).
+    "tfdoctor.tf_imports": ("tfdoctor.yamldoc",),
     "tfdoctor.machine": (
         "tfdoctor.facts",
         "tfdoctor.matrix",
         "tfdoctor.compat",
         "tfdoctor.cuda_layout",
+        "tfdoctor.tf_imports",
     ),
     # Whether a wheel's WHEEL tags fit the interpreter and machine the facts describe.
     "tfdoctor.wheel_tags": ("tfdoctor.facts",),
@@ -126,6 +129,8 @@ ALLOWED = {
     # Pins from facts and the matrix (the packages probe lists the installed distributions).
     "tfdoctor.pin": (
         "tfdoctor.facts",
+        # The TensorRT wheels' Python cap (data/cuda.yaml).
+        "tfdoctor.cuda_layout",
         "tfdoctor.matrix",
         "tfdoctor.compat",
         "tfdoctor.machine",

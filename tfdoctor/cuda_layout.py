@@ -79,6 +79,9 @@ class CudaData(Record):
     sources: Mapping[str, DataSource]
     newest_cuda: tuple[int, int]
     newest_cudnn_major: int
+    #: The TensorRT release TensorFlow 2.14's and-cuda extra pins, the last Python its wheels
+    #: serve, and the URLs that say so.
+    tensorrt: tuple[str, tuple[int, int], tuple[str, ...]]
     libraries: tuple[CudaLibrary, ...]
     sonames: tuple[SonameRow, ...]
     #: Libraries whose soname is the toolkit's major under a CUDA major newer than the table.
@@ -116,6 +119,7 @@ def parse_cuda_data(text: str, path: str = "<cuda data>") -> CudaData:
             "schema_version",
             "sources",
             "newest",
+            "tensorrt",
             "libraries",
             "sonames",
             "follow_toolkit_major",
@@ -129,6 +133,16 @@ def parse_cuda_data(text: str, path: str = "<cuda data>") -> CudaData:
     newest = reader.mapping(top["newest"], "newest", ("cuda", "cudnn_major", "source"))
     cuda = reader.required_string(newest["cuda"], "newest.cuda", _MAJOR_MINOR, "CUDA X.Y")
     reader.source_ids(newest["source"], "newest.source", sources)
+    trt = reader.mapping(top["tensorrt"], "tensorrt", ("release", "last_python", "source"))
+    trt_python = reader.required_string(
+        trt["last_python"], "tensorrt.last_python", _MAJOR_MINOR, "Python X.Y"
+    )
+    python_major, python_minor = trt_python.split(".")
+    tensorrt = (
+        reader.required_string(trt["release"], "tensorrt.release", _MAJOR_MINOR, "X.Y"),
+        (int(python_major), int(python_minor)),
+        tuple(sources[s].url for s in reader.source_ids(trt["source"], "tensorrt.source", sources)),
+    )
     libraries = _libraries(reader, top["libraries"], sources)
     names = tuple(lib.name for lib in libraries)
     follow = reader.mapping(
@@ -149,6 +163,7 @@ def parse_cuda_data(text: str, path: str = "<cuda data>") -> CudaData:
         sources=sources,
         newest_cuda=(int(major), int(minor)),
         newest_cudnn_major=reader.integer(newest["cudnn_major"], "newest.cudnn_major"),
+        tensorrt=tensorrt,
         libraries=libraries,
         sonames=_sonames(reader, top["sonames"], sources, names),
         follow_toolkit_major=_names(
@@ -315,6 +330,12 @@ def soname_versions(cuda_major: int, cuda_minor: int) -> dict[str, str]:
 def fixed_sonames() -> dict[str, str]:
     """Library -> the soname version it has under every CUDA major (NCCL, the driver)."""
     return {lib.name: lib.soname for lib in cuda_data().libraries if lib.soname is not None}
+
+
+def tensorrt_python_cap() -> tuple[str, tuple[int, int], tuple[str, ...]]:
+    """(TensorRT release, the last Python its wheels serve, the URLs that say so) for the
+    ``tensorrt`` pin of TensorFlow 2.14's ``and-cuda`` extra."""
+    return cuda_data().tensorrt
 
 
 def nvcc_wheel_dir() -> str:

@@ -52,6 +52,9 @@ matrix, `tests/data/matrix/fixture.yaml`).
   (reported GPU failures, the macOS plugin), pastes the entry at the top of
   `compat_matrix.yaml` (at the repository root; a build copies it into the package) and runs
   `python scripts/refresh_matrix.py check` and `python scripts/gen_compatibility_doc.py`.
+  Which requirements `import tensorflow` imports as it starts, and which only when a feature
+  is used, is `tfdoctor/data/tf_imports.yaml` (measured on one release, each row sourced):
+  a release that imports differently changes its rows.
 - **A CUDA version.** Its driver rows in `compat_matrix.yaml` (`cuda_toolkits`, and
   `cuda_families` for a new major, from NVIDIA's release notes); for a new major, its soname
   row in `tfdoctor/data/cuda.yaml` (`sonames`, from the release notes' component versions)
