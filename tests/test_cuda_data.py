@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from tests.planted import line_of, planted_error
 from tfdoctor.cuda_layout import CUDA_DATA, CudaDataError, cuda_data, parse_cuda_data
 
 TEXT = CUDA_DATA.read_text(encoding="utf-8")
@@ -50,10 +51,6 @@ def test_the_pairing_is_sorted_and_ends_below_the_newest() -> None:
     assert DATA.newest_cuda[0] >= majors[-1]
 
 
-def _line_of(text: str, needle: str) -> int:
-    return text[: text.index(needle)].count("\n") + 1
-
-
 @pytest.mark.parametrize(
     ("old", "new", "message"),
     [
@@ -90,15 +87,10 @@ def _line_of(text: str, needle: str) -> int:
     ],
 )
 def test_a_planted_violation_is_one_line(old: str, new: str, message: str) -> None:
-    assert TEXT.count(old) == 1, old
-    text = TEXT.replace(old, new)
-    with pytest.raises(CudaDataError) as info:
-        parse_cuda_data(text, "cuda.yaml")
-    error = str(info.value)
-    assert "\n" not in error
-    assert re.match(rf"^cuda\.yaml:\d+: {re.escape(message)}", error), error
+    line, error = planted_error(parse_cuda_data, CudaDataError, TEXT, old, new, "cuda.yaml")
+    assert error.startswith(message), error
     # At the planted line, or the next one for a key added below it.
-    assert int(error.split(":")[1]) - _line_of(TEXT, old) in (0, 1), error
+    assert line - line_of(TEXT, old) in (0, 1), error
 
 
 def test_a_new_cuda_major_is_a_row_of_data() -> None:

@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from tests.planted import line_of, planted_error
 from tfdoctor.gpus import GPU_DATA, GpuDataError, gpu_data, parse_gpu_data
 
 TEXT = GPU_DATA.read_text(encoding="utf-8")
@@ -77,14 +78,9 @@ def test_every_model_with_peaks_gives_a_tensor_core_or_float32_figure() -> None:
     ],
 )
 def test_a_planted_violation_is_one_line(old: str, new: str, message: str) -> None:
-    assert TEXT.count(old) == 1, old
-    with pytest.raises(GpuDataError) as info:
-        parse_gpu_data(TEXT.replace(old, new), "gpus.yaml")
-    error = str(info.value)
-    assert "\n" not in error
-    assert re.match(rf"^gpus\.yaml:\d+: {re.escape(message)}", error), error
-    planted = TEXT[: TEXT.index(old)].count("\n") + 1
-    assert int(error.split(":")[1]) == planted, error
+    line, error = planted_error(parse_gpu_data, GpuDataError, TEXT, old, new, "gpus.yaml")
+    assert error.startswith(message), error
+    assert line == line_of(TEXT, old), error
 
 
 def test_a_new_gpu_is_a_row_of_data() -> None:

@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from tests.planted import planted_error
 from tfdoctor.machine import LAZY_IMPORTS, START_IMPORTS
 from tfdoctor.tf_imports import TF_IMPORTS_DATA, TfImportsError, parse_tf_imports, tf_imports
 
@@ -46,9 +47,5 @@ def test_the_machine_view_reads_the_shipped_table() -> None:
     ],
 )
 def test_a_planted_violation_is_one_line(old: str, new: str, message: str) -> None:
-    assert TEXT.count(old) == 1, old
-    with pytest.raises(TfImportsError) as info:
-        parse_tf_imports(TEXT.replace(old, new), "tf_imports.yaml")
-    error = str(info.value)
-    assert "\n" not in error
-    assert re.match(rf"^tf_imports\.yaml:\d+: {re.escape(message)}", error), error
+    _, error = planted_error(parse_tf_imports, TfImportsError, TEXT, old, new, "tf_imports.yaml")
+    assert error.startswith(message), error
