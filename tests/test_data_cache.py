@@ -159,26 +159,3 @@ def test_the_bundled_matrix_from_the_cache_equals_a_fresh_parse(env: dict[str, s
 def test_cache_dir_follows_the_environment(environ: dict[str, str], expected: str | None) -> None:
     found = cache_dir(environ)
     assert (None if found is None else str(found)) == expected
-
-
-def test_a_changed_schema_module_is_a_miss(
-    tmp_path: Path, env: dict[str, str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # A reader that follows a schema in another module (the matrix and matrix_schema) names
-    # that module: editing the schema must not serve a value validated under the old one.
-    import importlib
-
-    (tmp_path / "schema_under_test.py").write_text("FIELDS = ('a',)\n", encoding="utf-8")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    # Left in sys.modules only for this test.
-    monkeypatch.setitem(
-        sys.modules, "schema_under_test", importlib.import_module("schema_under_test")
-    )
-    doc, parse = _doc(tmp_path), Counted()
-    deps = ("schema_under_test",)
-    load_cached(str(doc), "doc", MatrixError, parse, list, env, deps)
-    load_cached(str(doc), "doc", MatrixError, parse, list, env, deps)
-    assert parse.calls == 1
-    (tmp_path / "schema_under_test.py").write_text("FIELDS = ('a', 'b')\n", encoding="utf-8")
-    load_cached(str(doc), "doc", MatrixError, parse, list, env, deps)
-    assert parse.calls == 2

@@ -361,9 +361,7 @@ def load_matrix(path: Optional[str] = None, env: Optional[Mapping[str, str]] = N
     """
     environ = os.environ if env is None else env
     chosen = path or environ.get(MATRIX_ENV) or str(DEFAULT_MATRIX)
-    return load_cached(
-        chosen, "matrix", MatrixError, parse_matrix, Matrix, environ, (schema.__name__,)
-    )
+    return load_cached(chosen, "matrix", MatrixError, parse_matrix, Matrix, environ)
 
 
 def parse_matrix(text: str, path: str = "<matrix>") -> Matrix:

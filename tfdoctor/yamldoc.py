@@ -322,21 +322,19 @@ def load_cached(
     parse: Callable[[str, str], T],
     kind: type[T],
     env: Optional[Mapping[str, str]] = None,
-    depends: Sequence[str] = (),
 ) -> T:
     """``parse(text, path)`` of the file at ``path``, from the cache when it holds the same.
 
     The key is a digest of the file's bytes, ``path`` (parsed data names its file), the code
-    of ``parse``'s module (where its types are defined too) and of the modules named in
-    ``depends`` (a schema the reader follows), and this Python's version: a changed file or
-    reader never meets an old entry. An entry is used only if it is this
+    of ``parse``'s module (where its types are defined too) and this Python's version: a
+    changed file or reader never meets an old entry. An entry is used only if it is this
     user's own file, writable by no one else, and unpickles to a ``kind``; anything else is
     parsed afresh. Errors are the reader's own (nothing is cached for a file that does not
     validate). The cache is best effort: a read-only or missing home only costs the parse.
     """
     raw = _read_bytes(path, noun, error)
     text = _decode(raw, path, noun, error)
-    entry = _cache_entry(raw, path, noun, (getattr(parse, "__module__", ""), *depends), env)
+    entry = _cache_entry(raw, path, noun, parse, env)
     if entry is not None:
         hit = _read_entry(entry, kind)
         if hit is not None:
@@ -351,19 +349,18 @@ def _cache_entry(
     raw: bytes,
     path: str,
     noun: str,
-    modules: Sequence[str],
+    parse: Callable[..., Any],
     env: Optional[Mapping[str, str]],
 ) -> Optional[Path]:
-    codes: list[bytes] = []
-    for name in modules:
-        source = getattr(sys.modules.get(name, None), "__file__", None)
-        if not source:
-            return None
-        try:
-            codes.append(Path(source).read_bytes())
-        except OSError:
-            return None
-    return entry_path(noun, (raw, path.encode(), *codes), ".pickle", env)
+    module = sys.modules.get(getattr(parse, "__module__", ""), None)
+    source = getattr(module, "__file__", None)
+    if not source:
+        return None
+    try:
+        code = Path(source).read_bytes()
+    except OSError:
+        return None
+    return entry_path(noun, (raw, path.encode(), code), ".pickle", env)
 
 
 def _read_entry(entry: Path, kind: type[T]) -> Optional[T]:
