@@ -4,7 +4,8 @@ pairs with; and the XLA flag that names a CUDA root.
 
 The library probe, ``tfdoctor env`` and the machine view read the same layout from here. The
 data file is validated once per process (and cached across processes by its bytes); a new
-CUDA major is a data change. Imports nothing from the package but the YAML reader.
+CUDA major is a data change. Imports nothing from the package but the YAML reader and the
+record base.
 """
 
 from __future__ import annotations

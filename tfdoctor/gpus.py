@@ -4,7 +4,7 @@ the FP32 throughput per SM that derives a peak where no data sheet is in the tab
 One table serves ``tfdoctor matrix --gpu NAME`` (through :class:`tfdoctor.matrix.Matrix`) and
 the smoke test's fraction of peak. It is validated once per process (and cached across
 processes by its bytes); a new GPU is a data change. Imports nothing from the package but the
-YAML reader.
+YAML reader and the record base.
 """
 
 from __future__ import annotations

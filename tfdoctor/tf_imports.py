@@ -3,7 +3,8 @@
 used (a bad one fails that feature).
 
 The rows were measured on one release and name their sources; a release that imports
-differently is a data change. Imports nothing from the package but the YAML reader.
+differently is a data change. Imports nothing from the package but the YAML reader and the
+record base.
 """
 
 from __future__ import annotations
