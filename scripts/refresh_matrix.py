@@ -1001,20 +1001,9 @@ def agreement_summary(count: int) -> str:
 
 # === draft =================================================================================
 
-# Where each drafted fact comes from: source ids of the matrix's `sources` table.
-DRAFT_SOURCES: dict[str, object] = {
-    "latest_patch": "pypi-files",
-    "requires_python": "wheel-metadata",
-    "python": "pypi-files",
-    "glibc_min": "pypi-files",
-    "gpu_package": "wheel-build-info",
-    "cuda_builds": ["wheel-build-info", "aarch64-wheel-build-info"],
-    "windows_native_gpu": ["windows-wheel-build-info", "tf-2.11-release-notes"],
-    "pins": "wheel-metadata",
-    "pins.tf_keras": "tf-keras-metadata",
-    "and_cuda": "wheel-metadata",
-    "cuda_install": "tf-install-pip",
-}
+# Where each drafted fact comes from: source ids of the matrix's `sources` table, as
+# tfdoctor/matrix_schema.py gives them per field.
+DRAFT_SOURCES: Mapping[str, object] = matrix_schema.draft_sources()
 
 
 def draft_entry(facts: Mapping[str, Any]) -> dict[str, Any]:
@@ -1035,9 +1024,10 @@ def draft_entry(facts: Mapping[str, Any]) -> dict[str, Any]:
         return value
 
     cuda = gpu.get("cuda")
-    cuda_source: object = "wheel-build-info"
+    cuda_source: object = DRAFT_SOURCES["cuda"]
     if cuda is None and gpu:
-        cuda, cuda_source = extra_cuda(extra), "wheel-metadata"
+        # No version in build_info: the floor the and-cuda extra pins, from the same METADATA.
+        cuda, cuda_source = extra_cuda(extra), DRAFT_SOURCES["and_cuda"]
         notes.append(
             "build_info.py records no CUDA or cuDNN version: both are the floors of the "
             "and-cuda extra's nvidia-cuda-runtime and nvidia-cudnn wheels."
@@ -1098,13 +1088,13 @@ def draft_entry(facts: Mapping[str, Any]) -> dict[str, Any]:
             "windows-x86_64" in builds,
             DRAFT_SOURCES["windows_native_gpu"],
         ),
-        "wrappers": cite("wrappers", dict(facts.get("wrappers") or {}), "platform-wheel-metadata"),
+        "wrappers": cite("wrappers", dict(facts.get("wrappers") or {}), DRAFT_SOURCES["wrappers"]),
         "cuda": cite("cuda", cuda, cuda_source),
-        "cudnn": cite("cudnn", cudnn, "wheel-metadata" if cudnn_extra else "wheel-build-info"),
+        "cudnn": cite("cudnn", cudnn, DRAFT_SOURCES["and_cuda" if cudnn_extra else "cudnn"]),
         "compute_capabilities": cite(
             "compute_capabilities",
             {"sass": caps["sass"], "ptx": caps["ptx"]} if caps else None,
-            "wheel-build-info",
+            DRAFT_SOURCES["compute_capabilities"],
         ),
         "pins": cite("pins", pin_fields, DRAFT_SOURCES["pins"]),
         "and_cuda": cite("and_cuda", extra, DRAFT_SOURCES["and_cuda"]),

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 import yaml
 
-from tests.factories import FIXTURE_MATRIX_PATH
+from tests.factories import FIXTURE_MATRIX, FIXTURE_MATRIX_PATH
 from tfdoctor import matrix_schema as schema
 from tfdoctor.matrix import PIN_FIELDS, MatrixError, TFLine, parse_matrix
 
@@ -113,3 +113,10 @@ def test_every_field_says_how_it_is_kept() -> None:
     assert set(schema.checked_fields()).isdisjoint(schema.unchecked_fields())
     # docs/compatibility.md's field table is rendered from these.
     assert all(field.doc for field in schema.LINE_FIELDS)
+
+
+def test_every_source_the_draft_cites_is_a_source_of_the_matrix() -> None:
+    cited = schema.draft_sources()
+    ids = {i for v in cited.values() for i in ([v] if isinstance(v, str) else v)}
+    assert ids <= set(FIXTURE_MATRIX.sources)
+    assert set(cited) <= set(schema.source_keys())

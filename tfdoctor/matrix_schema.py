@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterator, Mapping
+from typing import Union
 
 #: How a field is kept up to date.
 #: ``refresh_matrix.py draft`` writes it from the wheels and ``check`` compares it with them.
@@ -48,6 +49,8 @@ class Field:
     sourced_parts: bool = False
     #: What the value means, for docs/compatibility.md.
     doc: str = ""
+    #: The matrix source ids ``refresh_matrix.py draft`` cites for the value it drafts.
+    drafted_from: tuple[str, ...] = ()
 
     def part_names(self) -> tuple[str, ...]:
         """The names of the sub-keys, in order."""
@@ -84,12 +87,14 @@ LINE_FIELDS: tuple[Field, ...] = (
             "newest pre-release (`2.22.0rc0`), which marks the line as a pre-release: it is "
             "listed, but the newest fit (`matrix`, the fixes, `pin`) is never one"
         ),
+        drafted_from=("pypi-files",),
     ),
     Field(
         "requires_python",
         "version specifier or null",
         refreshed=CHECKED,
         doc="the wheels' `Requires-Python`, or null where they have none",
+        drafted_from=("wheel-metadata",),
     ),
     Field(
         "python",
@@ -101,12 +106,14 @@ LINE_FIELDS: tuple[Field, ...] = (
             "`windows-x86_64`): the CPython versions with a `tensorflow` wheel of the latest "
             "patch"
         ),
+        drafted_from=("pypi-files",),
     ),
     Field(
         "glibc_min",
         "X.Y string or null",
         refreshed=CHECKED,
         doc="the lowest glibc of the Linux x86-64 wheels' manylinux tags",
+        drafted_from=("pypi-files",),
     ),
     Field(
         "gpu_package",
@@ -122,6 +129,7 @@ LINE_FIELDS: tuple[Field, ...] = (
             "per OS (`linux`, `windows`, `macos`): the distribution that brings GPU support, or "
             "null"
         ),
+        drafted_from=("wheel-build-info",),
     ),
     Field(
         "cuda_builds",
@@ -132,6 +140,7 @@ LINE_FIELDS: tuple[Field, ...] = (
             "the platforms whose GPU distribution is a CUDA build (the Linux aarch64 wheels are "
             "CPU builds)"
         ),
+        drafted_from=("wheel-build-info", "aarch64-wheel-build-info"),
     ),
     Field(
         "windows_native_gpu",
@@ -142,6 +151,7 @@ LINE_FIELDS: tuple[Field, ...] = (
             "whether native Windows gets a CUDA build (must agree with `windows-x86_64` in "
             "`cuda_builds`)"
         ),
+        drafted_from=("windows-wheel-build-info", "tf-2.11-release-notes"),
     ),
     Field(
         "wrappers",
@@ -149,18 +159,21 @@ LINE_FIELDS: tuple[Field, ...] = (
         refreshed=CHECKED,
         stated=NON_EMPTY,
         doc="platform -> the distribution the `tensorflow` wheel is a thin wrapper for there",
+        drafted_from=("platform-wheel-metadata",),
     ),
     Field(
         "cuda",
         "X.Y string or null",
         refreshed=CHECKED,
         doc="the CUDA version the build uses (null: no CUDA build)",
+        drafted_from=("wheel-build-info",),
     ),
     Field(
         "cudnn",
         "X or X.Y string or null",
         refreshed=CHECKED,
         doc="the cuDNN version the build uses (null: no CUDA build)",
+        drafted_from=("wheel-build-info",),
     ),
     Field(
         "compute_capabilities",
@@ -171,6 +184,7 @@ LINE_FIELDS: tuple[Field, ...] = (
             Field("ptx", "list of compute_XY", refreshed=CHECKED),
         ),
         doc="`sass` (machine code, `sm_XY`) and `ptx` (`compute_XY`); null when unknown",
+        drafted_from=("wheel-build-info",),
     ),
     Field(
         "pins",
@@ -180,7 +194,8 @@ LINE_FIELDS: tuple[Field, ...] = (
             Field("numpy", _PIN, refreshed=CHECKED),
             Field("protobuf", _PIN, refreshed=CHECKED),
             Field("keras", _PIN, refreshed=CHECKED),
-            Field("tf_keras", _PIN, refreshed=CHECKED),
+            # tf-keras X.Y declares the TensorFlow range it serves in its own METADATA.
+            Field("tf_keras", _PIN, refreshed=CHECKED, drafted_from=("tf-keras-metadata",)),
             Field("ml_dtypes", _PIN, refreshed=CHECKED),
         ),
         sourced_parts=True,
@@ -189,12 +204,14 @@ LINE_FIELDS: tuple[Field, ...] = (
             "declares (tf-keras: the range tf-keras of this line declares for tensorflow); null "
             "where none"
         ),
+        drafted_from=("wheel-metadata",),
     ),
     Field(
         "and_cuda",
         "distribution -> version specifier, or null",
         refreshed=CHECKED,
         doc="the `[and-cuda]` extra: distribution -> specifier; null before 2.14",
+        drafted_from=("wheel-metadata",),
     ),
     Field(
         "sources",
@@ -240,6 +257,7 @@ LINE_FIELDS: tuple[Field, ...] = (
             "TensorFlow: NVIDIA's packages, or conda's); `wheels_unfound`: patches whose own "
             "wheels TensorFlow does not find (2.16)"
         ),
+        drafted_from=("tf-install-pip",),
     ),
     Field(
         "tensorflow_gpu_release",
@@ -342,6 +360,20 @@ def checked_fields(fields: tuple[Field, ...] = LINE_FIELDS) -> tuple[str, ...]:
 def unchecked_fields(fields: tuple[Field, ...] = LINE_FIELDS) -> tuple[str, ...]:
     """What ``check`` leaves alone: drafted for review, or written by hand (not the key)."""
     return tuple(name for name, state in _by_refresh(fields) if state not in (CHECKED, KEY))
+
+
+def draft_sources(fields: tuple[Field, ...] = LINE_FIELDS) -> dict[str, Union[str, list[str]]]:
+    """Fact (``pins.tf_keras`` for a part) -> the source id (or list of ids) ``draft`` cites
+    for it, as the matrix's ``sources`` writes them."""
+    out: dict[str, Union[str, list[str]]] = {}
+    for f in fields:
+        for name, ids in (
+            (f.name, f.drafted_from),
+            *((f"{f.name}.{p.name}", p.drafted_from) for p in f.parts),
+        ):
+            if ids:
+                out[name] = ids[0] if len(ids) == 1 else list(ids)
+    return out
 
 
 def drafted_fields(fields: tuple[Field, ...] = LINE_FIELDS) -> tuple[str, ...]:
