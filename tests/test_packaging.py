@@ -80,3 +80,15 @@ def test_a_built_wheel_carries_the_matrix_and_the_data(tmp_path: Path) -> None:
         f"tfdoctor/data/{p.name}" for p in (ROOT / "tfdoctor" / "data").glob("*.yaml")
     }
     assert shipped_data
+
+
+def test_package_data_names_every_data_file() -> None:
+    # Checked without building, where the wheel test above cannot run.
+    tomllib = pytest.importorskip("tomllib", reason="tomllib is Python 3.11+")
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    globs = config["tool"]["setuptools"]["package-data"]["tfdoctor"]
+    package = ROOT / "tfdoctor"
+    shipped = {p for pattern in globs for p in package.glob(pattern)}
+    data = set((package / "data").iterdir())
+    assert data and data <= shipped
+    assert MATRIX_FILE not in globs  # setup.py copies it from the root
