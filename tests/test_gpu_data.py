@@ -3,43 +3,94 @@ violation of each rule answered in one line naming the file, the line and the fi
 
 from __future__ import annotations
 
+import dataclasses
 import re
+from collections.abc import Sequence
 
 import pytest
 
 from tests.planted import line_of, planted_error
-from tfdoctor.gpus import GPU_DATA, GpuDataError, gpu_data, parse_gpu_data
+from tfdoctor.gpus import GPU_DATA, GpuData, GpuDataError, GpuModel, gpu_data, parse_gpu_data
+from tfdoctor.yamldoc import DataSource
 
 TEXT = GPU_DATA.read_text(encoding="utf-8")
 DATA = gpu_data()
 
 
+def source_gaps(data: GpuData) -> list[str]:
+    """Sources no model, peak or the FP32 rate cites, and sources that are not https."""
+    cited = {sid for model in data.models for sid in model.source}
+    urls = {peak.source for model in data.models for peak in model.peaks} | {data.fp32_source}
+    cited |= {s.id for s in data.sources.values() if s.url in urls}
+    gaps = [f"{sid} is cited by nothing" for sid in sorted(set(data.sources) - cited)]
+    return gaps + [
+        f"{s.id} is not https" for s in data.sources.values() if not s.url.startswith("https://")
+    ]
+
+
+def shared_names(models: Sequence[GpuModel]) -> list[tuple[str, list[str]]]:
+    """(model name, the models whose peak patterns it meets) where it meets more than one:
+    first match wins within a model's variants; across models the order must not matter."""
+    out = []
+    for model in models:
+        owners = sorted(
+            {
+                other.name
+                for other in models
+                for peak in other.peaks
+                if re.search(peak.pattern, model.name, re.IGNORECASE)
+            }
+        )
+        if len(owners) > 1:
+            out.append((model.name, owners))
+    return out
+
+
+def peak_faults(models: Sequence[GpuModel]) -> list[str]:
+    """Variants that give no figure (neither tensor core nor FP32), or no https source."""
+    faults = [p.label for m in models for p in m.peaks if not p.peaks()]
+    return faults + [
+        f"{p.label} source" for m in models for p in m.peaks if not p.source.startswith("https://")
+    ]
+
+
+def _with_peak(**change: object) -> tuple[GpuModel, ...]:
+    """The models, the first variant of the first model with peaks changed."""
+    index, model = next((i, m) for i, m in enumerate(DATA.models) if m.peaks)
+    peak = dataclasses.replace(model.peaks[0], **change)  # type: ignore[arg-type]
+    models = list(DATA.models)
+    models[index] = dataclasses.replace(model, peaks=(peak, *model.peaks[1:]))
+    return tuple(models)
+
+
 def test_every_source_is_cited() -> None:
-    cited = {sid for model in DATA.models for sid in model.source}
-    cited |= {s.id for s in DATA.sources.values() if s.url == DATA.fp32_source}
-    urls = {peak.source for model in DATA.models for peak in model.peaks}
-    cited |= {s.id for s in DATA.sources.values() if s.url in urls}
-    assert cited == set(DATA.sources)
-    assert all(s.url.startswith("https://") for s in DATA.sources.values())
+    assert source_gaps(DATA) == []
+    # Planted: a source nothing cites, a source that is not https.
+    extra = DataSource("ghost", "Ghost", "https://example.org/ghost")
+    assert source_gaps(dataclasses.replace(DATA, sources={**DATA.sources, "ghost": extra})) == [
+        "ghost is cited by nothing"
+    ]
+    sid, source = next(iter(DATA.sources.items()))
+    plain = dataclasses.replace(source, url="http" + source.url[len("https") :])
+    assert f"{sid} is not https" in source_gaps(
+        dataclasses.replace(DATA, sources={**DATA.sources, sid: plain})
+    )
 
 
 def test_no_model_name_meets_the_peaks_of_two_models() -> None:
-    # First match wins within a model's variants; across models the order must not matter.
-    for model in DATA.models:
-        owners = {
-            other.name
-            for other in DATA.models
-            for peak in other.peaks
-            if re.search(peak.pattern, model.name, re.IGNORECASE)
-        }
-        assert len(owners) <= 1, (model.name, owners)
+    assert shared_names(DATA.models) == []
+    # Planted: a variant pattern that meets every name.
+    owner = next(m.name for m in DATA.models if m.peaks)
+    shared = shared_names(_with_peak(pattern="."))
+    assert shared and all(owner in owners for _, owners in shared)
 
 
 def test_every_model_with_peaks_gives_a_tensor_core_or_float32_figure() -> None:
-    for model in DATA.models:
-        for peak in model.peaks:
-            assert peak.peaks(), peak.label
-            assert peak.source.startswith("https://"), peak.label
+    assert peak_faults(DATA.models) == []
+    # Planted: a variant without figures, one whose source is not https.
+    none = _with_peak(label="blank", float32=None, tf32=None, float16=None, bfloat16=None)
+    assert peak_faults(none) == ["blank"]
+    assert peak_faults(_with_peak(label="plain", source="http://example.org")) == ["plain source"]
 
 
 @pytest.mark.parametrize(
