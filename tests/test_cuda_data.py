@@ -3,12 +3,14 @@ violation of each rule answered in one line naming the file, the line and the fi
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import pytest
 
 from tests.planted import line_of, planted_error
-from tfdoctor.cuda_layout import CUDA_DATA, CudaDataError, cuda_data, parse_cuda_data
+from tfdoctor.cuda_layout import CUDA_DATA, CudaData, CudaDataError, cuda_data, parse_cuda_data
+from tfdoctor.yamldoc import DataSource
 
 TEXT = CUDA_DATA.read_text(encoding="utf-8")
 DATA = cuda_data()
@@ -22,33 +24,85 @@ def _cited(text: str) -> set[str]:
     return ids
 
 
+def citation_gaps(text: str, data: CudaData) -> list[str]:
+    """Sources nothing cites, citations of no source, and sources that are not https."""
+    cited, defined = _cited(text), set(data.sources)
+    gaps = [f"{sid} is cited by nothing" for sid in sorted(defined - cited)]
+    gaps += [f"{sid} is no source" for sid in sorted(cited - defined)]
+    return gaps + [
+        f"{s.id} is not https" for s in data.sources.values() if not s.url.startswith("https://")
+    ]
+
+
+def soname_faults(data: CudaData) -> list[str]:
+    """Soname rows that do not name exactly the libraries following the toolkit (cuDNN's
+    soname is its own major, not the toolkit's), and follow_toolkit_major names outside them."""
+    fixed = {lib.name for lib in data.libraries if lib.soname is not None}
+    following = {lib.name for lib in data.libraries} - fixed - {"cudnn"}
+    faults = [f"CUDA {row.cuda_major}" for row in data.sonames if set(row.versions) != following]
+    faults += [
+        f"CUDA {row.cuda_major}.{minor}"
+        for row in data.sonames
+        for minor, table in row.minors.items()
+        if not set(table) <= following
+    ]
+    return faults + sorted(set(data.follow_toolkit_major) - following)
+
+
+def directory_faults(data: CudaData) -> list[str]:
+    """Library directories, and nvcc's, that no wheel ships."""
+    directories = {w.directory for w in data.wheels}
+    faults = [
+        f"{lib.name}: {d}" for lib in data.libraries for d in lib.wheel_dirs if d not in directories
+    ]
+    return faults + ([] if data.nvcc_dir in directories else [f"nvcc: {data.nvcc_dir}"])
+
+
+def pairing_faults(data: CudaData) -> list[str]:
+    """A cuDNN pairing out of order, naming a cuDNN newer than the newest, or a CUDA newer
+    than the newest."""
+    majors = [cuda for cuda, _ in data.cudnn_pairing]
+    faults = [] if majors == sorted(majors) else ["not sorted"]
+    faults += [f"cuDNN {n}" for _, n in data.cudnn_pairing if n > data.newest_cudnn_major]
+    return faults + ([] if data.newest_cuda[0] >= max(majors) else ["CUDA above the newest"])
+
+
 def test_every_source_is_cited_and_every_citation_resolves() -> None:
-    assert _cited(TEXT) == set(DATA.sources)
-    assert all(s.url.startswith("https://") for s in DATA.sources.values())
+    assert citation_gaps(TEXT, DATA) == []
+    # Planted: a citation of no source; a source nothing cites.
+    assert citation_gaps(TEXT + "    source: ghost\n", DATA) == ["ghost is no source"]
+    extra = DataSource("ghost", "Ghost", "https://example.org/ghost")
+    assert citation_gaps(
+        TEXT, dataclasses.replace(DATA, sources={**DATA.sources, "ghost": extra})
+    ) == ["ghost is cited by nothing"]
 
 
 def test_every_soname_row_names_the_libraries_that_follow_the_toolkit() -> None:
-    fixed = {lib.name for lib in DATA.libraries if lib.soname is not None}
-    # cuDNN's soname is its own major, not the toolkit's.
-    following = {lib.name for lib in DATA.libraries} - fixed - {"cudnn"}
-    for row in DATA.sonames:
-        assert set(row.versions) == following, row.cuda_major
-        assert all(set(table) <= following for table in row.minors.values())
-    assert set(DATA.follow_toolkit_major) <= following
+    assert soname_faults(DATA) == []
+    # Planted: a row that leaves one library out.
+    row = DATA.sonames[-1]
+    fewer = dataclasses.replace(row, versions=dict(list(row.versions.items())[1:]))
+    assert soname_faults(dataclasses.replace(DATA, sonames=(*DATA.sonames[:-1], fewer))) == [
+        f"CUDA {row.cuda_major}"
+    ]
 
 
 def test_every_library_directory_is_a_wheels_directory() -> None:
-    directories = {w.directory for w in DATA.wheels}
-    for lib in DATA.libraries:
-        assert set(lib.wheel_dirs) <= directories, lib.name
-    assert DATA.nvcc_dir in directories
+    assert directory_faults(DATA) == []
+    # Planted: a library in a directory no wheel ships.
+    lib = dataclasses.replace(DATA.libraries[0], wheel_dirs=("ghost",))
+    planted = dataclasses.replace(DATA, libraries=(lib, *DATA.libraries[1:]))
+    assert directory_faults(planted) == [f"{lib.name}: ghost"]
 
 
 def test_the_pairing_is_sorted_and_ends_below_the_newest() -> None:
-    majors = [cuda for cuda, _ in DATA.cudnn_pairing]
-    assert majors == sorted(majors)
-    assert all(cudnn <= DATA.newest_cudnn_major for _, cudnn in DATA.cudnn_pairing)
-    assert DATA.newest_cuda[0] >= majors[-1]
+    assert pairing_faults(DATA) == []
+    # Planted: two rows out of order; a cuDNN newer than the newest.
+    cuda, cudnn = DATA.cudnn_pairing[0]
+    reverse = dataclasses.replace(DATA, cudnn_pairing=((cuda, cudnn), (cuda - 1, cudnn)))
+    assert pairing_faults(reverse) == ["not sorted"]
+    newer = dataclasses.replace(DATA, cudnn_pairing=((cuda, DATA.newest_cudnn_major + 1),))
+    assert pairing_faults(newer) == [f"cuDNN {DATA.newest_cudnn_major + 1}"]
 
 
 @pytest.mark.parametrize(
