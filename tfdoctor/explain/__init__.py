@@ -18,11 +18,12 @@ import dataclasses
 import datetime
 import re
 import shlex
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Callable, Optional
 
 from tfdoctor import causes
 from tfdoctor.bounded import size_text
+from tfdoctor.evidence import tflog
 from tfdoctor.evidence.pip import (
     MAX_REFUSALS,
     PipRefusal,
@@ -30,6 +31,7 @@ from tfdoctor.evidence.pip import (
     read_wheel_refusal,
     requested_version,
 )
+from tfdoctor.evidence.tflog import cudnn_dotted, library_of
 from tfdoctor.evidence.traceback import (
     MAX_TRACEBACKS,
     Inferred,
@@ -48,7 +50,7 @@ from tfdoctor.facts import (
     TensorFlowFacts,
 )
 from tfdoctor.findings import Finding, Fix, Report, Severity
-from tfdoctor.machine import LogHints, Machine, library_of
+from tfdoctor.machine import LogHints, Machine
 from tfdoctor.matrix import Matrix, version_key
 from tfdoctor.records import Record, record
 from tfdoctor.signatures import BENIGN, EVIDENCE, Signature, Signatures
@@ -57,6 +59,9 @@ from tfdoctor.signatures import BENIGN, EVIDENCE, Signature, Signatures
 CITATIONS = 3
 #: The most log lines handed to the facts' ``log_errors``.
 MAX_LOG_ERRORS = 40
+#: The most events of TensorFlow's log lines kept (a failure repeated on every step of a long
+#: run says no more the thousandth time).
+MAX_EVENTS = 500
 
 _SEVERITY = {"info": Severity.INFO, "warning": Severity.WARNING, "error": Severity.ERROR}
 
@@ -82,6 +87,13 @@ class Evidence:
     tracebacks: list[Traceback] = dataclasses.field(default_factory=list)
     #: pip's refusals with the releases it could see (:mod:`tfdoctor.evidence.pip`).
     refusals: list[PipRefusal] = dataclasses.field(default_factory=list)
+    #: What TensorFlow's own log lines report (:mod:`tfdoctor.evidence.tflog`), each with
+    #: where it is in the log (``line 12``, ``cell 3, line 4``).
+    events: list[tuple[str, tflog.Event]] = dataclasses.field(default_factory=list)
+
+    def logged(self, kind: type[tflog.E]) -> list[tuple[str, tflog.E]]:
+        """The events of one kind, with where each is."""
+        return [(where, e) for where, e in self.events if isinstance(e, kind)]
 
     def values(self, group: str, evidence_only: bool = False) -> list[str]:
         """Every distinct value a named group took, in order of appearance (``evidence_only``:
@@ -118,6 +130,9 @@ def scan(blocks: Iterable[LogText], signatures: Signatures) -> Evidence:
     is never touched by a regular expression.
     """
     keywords = signatures.keywords
+    # TensorFlow's log-line families (tflog) are found in the same pass: a literal that is
+    # also a signature's keyword is searched for once.
+    literals = list(dict.fromkeys((*keywords, *tflog.KEYWORDS)))
     evidence = Evidence()
     order = 0
     for block in blocks:
@@ -129,17 +144,7 @@ def scan(blocks: Iterable[LogText], signatures: Signatures) -> Evidence:
             evidence.tracebacks.extend(found_tbs[: MAX_TRACEBACKS - len(evidence.tracebacks)])
         if len(evidence.refusals) < MAX_REFUSALS:
             evidence.refusals.extend(read_refusals((text,)))
-        found: dict[int, list[Signature]] = {}
-        for keyword, sigs in keywords.items():
-            if all(_saturated(evidence, sig) for sig in sigs):
-                continue  # versions already read: the rest of the log cannot add to them
-            i = find(keyword)
-            while i >= 0:
-                found.setdefault(text.rfind("\n", 0, i) + 1, []).extend(sigs)
-                i = find("\n", i)
-                if i < 0:
-                    break
-                i = find(keyword, i)
+        found, to_read = _candidates(text, literals, keywords, evidence)
         line_no, counted = 0, 0
         for start in sorted(found):
             end = find("\n", start)
@@ -148,6 +153,10 @@ def scan(blocks: Iterable[LogText], signatures: Signatures) -> Evidence:
             line_no += text.count("\n", counted, start)
             counted = start
             line = text[start:end]
+            if start in to_read and len(evidence.events) < MAX_EVENTS:
+                where = block.where(line_no)
+                read = tflog.read_with(line, block.first_line + line_no, to_read[start])
+                evidence.events.extend((where, event) for event in read)
             for sig in {id(sig): sig for sig in found[start]}.values():  # once each, in order
                 match = sig.pattern.search(line)
                 if match is None:
@@ -161,6 +170,38 @@ def scan(blocks: Iterable[LogText], signatures: Signatures) -> Evidence:
                     hit.citations.append((block.where(line_no), line.strip()))
                     hit.groups.append({k: v for k, v in match.groupdict().items() if v})
     return evidence
+
+
+def _candidates(
+    text: str,
+    literals: Sequence[str],
+    keywords: Mapping[str, tuple[Signature, ...]],
+    evidence: Evidence,
+) -> tuple[dict[int, list[Signature]], dict[int, list[tflog.Reader]]]:
+    """The starts of the lines of ``text`` that hold a literal, with the signatures to match
+    there and the tflog readers to run there."""
+    readers = tflog.KEYWORDS if len(evidence.events) < MAX_EVENTS else {}
+    found: dict[int, list[Signature]] = {}
+    to_read: dict[int, list[tflog.Reader]] = {}
+    find = text.find
+    for keyword in literals:
+        sigs = keywords.get(keyword, ())
+        if sigs and all(_saturated(evidence, sig) for sig in sigs):
+            sigs = ()  # versions already read: the rest of the log cannot add to them
+        families = readers.get(keyword, ())
+        if not sigs and not families:
+            continue
+        i = find(keyword)
+        while i >= 0:
+            start = text.rfind("\n", 0, i) + 1
+            found.setdefault(start, []).extend(sigs)
+            if families:
+                to_read.setdefault(start, []).extend(families)
+            i = find("\n", i)
+            if i < 0:
+                break
+            i = find(keyword, i)
+    return found, to_read
 
 
 def _saturated(evidence: Evidence, sig: Signature) -> bool:
@@ -230,20 +271,6 @@ class Revealed(Record):
         return out
 
 
-_CUDNN_INT = re.compile(r"^(\d)(\d)(\d\d)$")
-
-
-def cudnn_dotted(value: Optional[str]) -> Optional[str]:
-    """cuDNN versions as TensorFlow logs them: ``8.9.4``, ``7201`` (7.2.1), ``8600`` (8.6.0)."""
-    if not value:
-        return None
-    match = _CUDNN_INT.match(value)
-    if match is not None:
-        major, minor, patch = match.groups()
-        return f"{major}.{minor}.{int(patch)}"
-    return value
-
-
 #: Path styles and words that imply an operating system, in the order they are tried.
 _OS_TEXT = (
     ("macos", re.compile(r"(?:^|[\s\"'(])/Users/|\.dylib\b|\bon darwin$", re.MULTILINE)),
@@ -296,9 +323,19 @@ def reveal(evidence: Evidence) -> Revealed:
     os_hint = _os_of(lines, libraries, frames)
     if os_hint is not None:
         inferred.append(os_hint)
-    compiled = evidence.first("cudnn_compiled")
-    loaded = evidence.first("cudnn_loaded") or evidence.first("cudnn_version")
-    caps = evidence.values("compute_capability")
+    inferred.extend(_soname_hints(evidence))
+    # TensorFlow's own lines first (tflog's events), then what other lines state (nvidia-smi's
+    # header, "Loaded cuDNN version 8600", the devices TensorFlow created).
+    mismatch = [e for _, e in evidence.logged(tflog.VersionMismatch) if e.library == "cuDNN"]
+    compiled = next((e.compiled for e in mismatch if e.compiled), None)
+    loaded = next((e.loaded for e in mismatch if e.loaded), None)
+    compiled = compiled or evidence.first("cudnn_compiled")
+    loaded = loaded or evidence.first("cudnn_loaded") or evidence.first("cudnn_version")
+    caps = [
+        *(e.capability for _, e in evidence.logged(tflog.GpuIgnored) if e.capability),
+        *(e.capability for _, e in evidence.logged(tflog.NoKernelsForGpu)),
+        *evidence.values("compute_capability"),
+    ]
     text = "\n".join(lines)
     return Revealed(
         tf_version=evidence.first("tf_version", evidence_only=True),
@@ -310,7 +347,7 @@ def reveal(evidence: Evidence) -> Revealed:
         cuda_version=evidence.first("cuda_version"),
         compute_capability=caps[0] if caps else None,
         gpu_name=evidence.first("gpu_name"),
-        driver_version=evidence.first("driver_version"),
+        driver_version=_driver_version(evidence) or evidence.first("driver_version"),
         numpy_version=evidence.first("numpy_version"),
         site_packages=site,
         wsl="/usr/lib/wsl/" in text,
@@ -318,6 +355,28 @@ def reveal(evidence: Evidence) -> Revealed:
         pip_refusals=tuple(evidence.refusals),
         inferred=tuple(inferred),
     )
+
+
+def _driver_version(evidence: Evidence) -> Optional[str]:
+    """The kernel driver's version as TensorFlow's log lines state it (cuda_diagnostics.cc,
+    cuda_dnn.cc); libcuda's own version is the library's, not the running driver's."""
+    for _, event in evidence.events:
+        if isinstance(event, tflog.DriverMismatch):
+            return event.kernel
+        if isinstance(event, tflog.DriverVersion) and event.source != "libcuda":
+            return event.version
+    return None
+
+
+def _soname_hints(evidence: Evidence) -> list[Inferred]:
+    """The CUDA and cuDNN releases the library files that did not load imply, each with the
+    line that names the file (``libcudart.so.11.0`` is asked for by a build for CUDA 11)."""
+    hints: dict[tuple[str, str], Inferred] = {}
+    for where, event in evidence.logged(tflog.LibraryNotLoaded):
+        for fact, value in (("cuda", event.cuda), ("cudnn", event.cudnn)):
+            if value is not None:
+                hints.setdefault((fact, value), Inferred(fact, value, f"{where}: {event.soname}"))
+    return list(hints.values())
 
 
 def log_facts(revealed: Revealed, evidence: Evidence, base: Optional[Facts], version: str) -> Facts:
