@@ -96,3 +96,31 @@ def test_hints_fill_only_what_the_facts_lack() -> None:
     assert hinted.pip("install x") == ("pip install x",)
     probed = Machine(f.facts(), f.FIXTURE_MATRIX, LogHints(os="windows", python="3.8"))
     assert (probed.os, probed.target.python) == ("linux", "3.11")
+
+
+# --- TensorFlow's own lines: what they state, where; what a file name implies -----------------
+
+CUDNN_MISMATCH = (
+    "E external/local_xla/xla/stream_executor/cuda/cuda_dnn.cc:447] Loaded runtime CuDNN "
+    "library: 8.7.0 but source was compiled with: 8.9.4.  CuDNN library needs to have matching "
+    "major version and equal or higher minor version."
+)
+
+
+def test_what_tensorflows_lines_state_names_the_line() -> None:
+    detail = _cause(_explain("Epoch 1/3", INSTALLED_215, CUDNN_MISMATCH)).detail
+    shown = next(line for line in detail.splitlines() if line.startswith("The log shows"))
+    assert shown == (
+        "The log shows: TensorFlow 2.15.0, a build for cuDNN 8.9.4 (line 3), "
+        "cuDNN 8.7.0 loaded (line 3)."
+    )
+
+
+def test_a_missing_librarys_file_name_implies_its_cuda_as_inferred_with_the_line() -> None:
+    report = _explain("Epoch 1/3", DLOPEN)
+    detail = _cause(report).detail
+    inferred = next(line for line in detail.splitlines() if line.startswith("Inferred"))
+    assert "a build for CUDA 11 (line 2: libcudart.so.11.0)" in inferred
+    # Inferred, so never a fact of the report: no driver, no CUDA made up for the machine.
+    assert report.facts.driver is None
+    assert "CUDA 11" not in detail.split("Inferred")[0]

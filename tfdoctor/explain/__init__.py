@@ -237,24 +237,32 @@ class Revealed(Record):
     pip_refusals: tuple[PipRefusal, ...] = ()
     #: Facts the log does not state but its paths and file names imply, each with its basis.
     inferred: tuple[Inferred, ...] = ()
+    #: Where TensorFlow's own lines state a fact (field name, ``line 12``), for those read from
+    #: its log lines' events (:mod:`tfdoctor.evidence.tflog`).
+    stated_at: tuple[tuple[str, str], ...] = ()
 
     def known(self) -> list[str]:
-        """What the log states, as phrases (not what it only implies: :attr:`inferred`)."""
+        """What the log states, as phrases (not what it only implies: :attr:`inferred`), with
+        the line that states it where TensorFlow's own lines do."""
         out = []
         guessed = {hint.fact for hint in self.inferred}
+        at = dict(self.stated_at)
         if self.tf_version:
             out.append(f"TensorFlow {self.tf_version}")
         if self.python and "python" not in guessed:
             out.append(f"Python {self.python}")
         if self.cudnn_compiled:
-            out.append(f"a build for cuDNN {self.cudnn_compiled}")
+            out.append(f"a build for cuDNN {self.cudnn_compiled}{_at(at, 'cudnn_compiled')}")
         if self.cudnn_loaded:
-            out.append(f"cuDNN {self.cudnn_loaded} loaded")
+            out.append(f"cuDNN {self.cudnn_loaded} loaded{_at(at, 'cudnn_loaded')}")
         if self.gpu_name or self.compute_capability:
-            cc = f" (compute capability {self.compute_capability})"
-            out.append(f"GPU {self.gpu_name or ''}{cc if self.compute_capability else ''}".strip())
+            cc = self.compute_capability
+            notes = [f"compute capability {cc}"] if cc else []
+            notes += [at["compute_capability"]] if "compute_capability" in at else []
+            name = f"GPU {self.gpu_name}" if self.gpu_name else "GPU"
+            out.append(name + (f" ({', '.join(notes)})" if notes else ""))
         if self.driver_version:
-            out.append(f"driver {self.driver_version}")
+            out.append(f"driver {self.driver_version}{_at(at, 'driver_version')}")
         if self.numpy_version:
             out.append(f"NumPy {self.numpy_version}")
         return out
@@ -269,6 +277,11 @@ class Revealed(Record):
         if not self.python:
             out.append("the Python version")
         return out
+
+
+def _at(where: Mapping[str, str], fact: str) -> str:
+    """`` (line 12)`` where a fact is stated, else empty."""
+    return f" ({where[fact]})" if fact in where else ""
 
 
 #: Path styles and words that imply an operating system, in the order they are tried.
@@ -326,16 +339,21 @@ def reveal(evidence: Evidence) -> Revealed:
     inferred.extend(_soname_hints(evidence))
     # TensorFlow's own lines first (tflog's events), then what other lines state (nvidia-smi's
     # header, "Loaded cuDNN version 8600", the devices TensorFlow created).
-    mismatch = [e for _, e in evidence.logged(tflog.VersionMismatch) if e.library == "cuDNN"]
-    compiled = next((e.compiled for e in mismatch if e.compiled), None)
-    loaded = next((e.loaded for e in mismatch if e.loaded), None)
+    stated: dict[str, str] = {}
+    mismatch = [
+        (where, e) for where, e in evidence.logged(tflog.VersionMismatch) if e.library == "cuDNN"
+    ]
+    compiled = _stated(stated, "cudnn_compiled", [(w, e.compiled) for w, e in mismatch])
+    loaded = _stated(stated, "cudnn_loaded", [(w, e.loaded) for w, e in mismatch])
     compiled = compiled or evidence.first("cudnn_compiled")
     loaded = loaded or evidence.first("cudnn_loaded") or evidence.first("cudnn_version")
-    caps = [
-        *(e.capability for _, e in evidence.logged(tflog.GpuIgnored) if e.capability),
-        *(e.capability for _, e in evidence.logged(tflog.NoKernelsForGpu)),
-        *evidence.values("compute_capability"),
+    logged_caps = [
+        *((w, e.capability) for w, e in evidence.logged(tflog.GpuIgnored)),
+        *((w, e.capability) for w, e in evidence.logged(tflog.NoKernelsForGpu)),
     ]
+    cap = _stated(stated, "compute_capability", logged_caps)
+    caps = [cap] if cap else evidence.values("compute_capability")
+    driver = _stated(stated, "driver_version", _driver_versions(evidence))
     text = "\n".join(lines)
     return Revealed(
         tf_version=evidence.first("tf_version", evidence_only=True),
@@ -347,25 +365,38 @@ def reveal(evidence: Evidence) -> Revealed:
         cuda_version=evidence.first("cuda_version"),
         compute_capability=caps[0] if caps else None,
         gpu_name=evidence.first("gpu_name"),
-        driver_version=_driver_version(evidence) or evidence.first("driver_version"),
+        driver_version=driver or evidence.first("driver_version"),
         numpy_version=evidence.first("numpy_version"),
         site_packages=site,
         wsl="/usr/lib/wsl/" in text,
         conda=conda,
         pip_refusals=tuple(evidence.refusals),
         inferred=tuple(inferred),
+        stated_at=tuple(stated.items()),
     )
 
 
-def _driver_version(evidence: Evidence) -> Optional[str]:
-    """The kernel driver's version as TensorFlow's log lines state it (cuda_diagnostics.cc,
-    cuda_dnn.cc); libcuda's own version is the library's, not the running driver's."""
-    for _, event in evidence.events:
-        if isinstance(event, tflog.DriverMismatch):
-            return event.kernel
-        if isinstance(event, tflog.DriverVersion) and event.source != "libcuda":
-            return event.version
+def _stated(
+    stated: dict[str, str], fact: str, found: Sequence[tuple[str, Optional[str]]]
+) -> Optional[str]:
+    """The first value in ``found`` (where, value), its place noted in ``stated``."""
+    for where, value in found:
+        if value:
+            stated[fact] = where
+            return value
     return None
+
+
+def _driver_versions(evidence: Evidence) -> list[tuple[str, Optional[str]]]:
+    """The kernel driver's version where TensorFlow's log lines state it (cuda_diagnostics.cc,
+    cuda_dnn.cc); libcuda's own version is the library's, not the running driver's."""
+    out: list[tuple[str, Optional[str]]] = []
+    for where, event in evidence.events:
+        if isinstance(event, tflog.DriverMismatch):
+            out.append((where, event.kernel))
+        elif isinstance(event, tflog.DriverVersion) and event.source != "libcuda":
+            out.append((where, event.version))
+    return out
 
 
 def _soname_hints(evidence: Evidence) -> list[Inferred]:
