@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -287,11 +288,7 @@ def test_one_line_one_event_with_what_it_states(line: str, expected: tflog.Event
     event = next(e for e in events if type(e) is type(expected))
     # The message is the line without its prefix; the rest is what the line states.
     assert event.message == parse_line(line).message
-    assert event == type(expected)(**{**vars_of(expected), "message": event.message})
-
-
-def vars_of(event: tflog.Event) -> dict[str, object]:
-    return {name: getattr(event, name) for name in event.__dataclass_fields__}
+    assert event == dataclasses.replace(expected, message=event.message)
 
 
 def test_a_line_without_a_family_reports_nothing() -> None:
