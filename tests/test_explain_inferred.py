@@ -124,3 +124,17 @@ def test_a_missing_librarys_file_name_implies_its_cuda_as_inferred_with_the_line
     # Inferred, so never a fact of the report: no driver, no CUDA made up for the machine.
     assert report.facts.driver is None
     assert "CUDA 11" not in detail.split("Inferred")[0]
+
+
+def test_the_allocation_that_failed_is_shown_with_device_size_and_line() -> None:
+    bfc = (
+        "2020-04-21 11:39:04.586734: W tensorflow/core/common_runtime/bfc_allocator.cc:419] "
+        "Allocator (GPU_1_bfc) ran out of memory trying to allocate 1.53GiB (rounded to "
+        "1638400000).  Current allocation summary follows."
+    )
+    detail = _cause(_explain("Epoch 1/3", bfc)).detail
+    assert "The log shows: an allocation of 1.5 GiB failing on GPU:1 (line 2)." in detail
+    # The op's device path is where memory ran out, not the name of a GPU.
+    oom = "ResourceExhaustedError: OOM when allocating tensor with shape[8] and type float on "
+    tensor = _explain(oom + "/job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc")
+    assert "The log shows: an allocation failing on GPU:0 (line 1)." in _cause(tensor).detail

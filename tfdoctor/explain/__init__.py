@@ -230,6 +230,10 @@ class Revealed(Record):
     gpu_name: Optional[str] = None
     driver_version: Optional[str] = None
     numpy_version: Optional[str] = None
+    #: The first allocation the log says failed: the device (``GPU:0``) and the bytes asked,
+    #: each where the line gives it.
+    oom_device: Optional[str] = None
+    oom_bytes: Optional[int] = None
     site_packages: Optional[str] = None
     wsl: bool = False
     conda: bool = False
@@ -265,6 +269,10 @@ class Revealed(Record):
             out.append(f"driver {self.driver_version}{_at(at, 'driver_version')}")
         if self.numpy_version:
             out.append(f"NumPy {self.numpy_version}")
+        if self.oom_device or self.oom_bytes:
+            size = f" of {size_text(self.oom_bytes)}" if self.oom_bytes else ""
+            device = f" on {self.oom_device}" if self.oom_device else ""
+            out.append(f"an allocation{size} failing{device}{_at(at, 'oom')}")
         return out
 
     def unknown(self) -> list[str]:
@@ -354,6 +362,16 @@ def reveal(evidence: Evidence) -> Revealed:
     cap = _stated(stated, "compute_capability", logged_caps)
     caps = [cap] if cap else evidence.values("compute_capability")
     driver = _stated(stated, "driver_version", _driver_versions(evidence))
+    oom = next(
+        (
+            (where, e)
+            for where, e in evidence.logged(tflog.OutOfMemory)
+            if e.failure and (e.device or e.bytes)
+        ),
+        None,
+    )
+    if oom is not None:
+        stated["oom"] = oom[0]
     text = "\n".join(lines)
     return Revealed(
         tf_version=evidence.first("tf_version", evidence_only=True),
@@ -367,6 +385,8 @@ def reveal(evidence: Evidence) -> Revealed:
         gpu_name=evidence.first("gpu_name"),
         driver_version=driver or evidence.first("driver_version"),
         numpy_version=evidence.first("numpy_version"),
+        oom_device=oom[1].device or None if oom is not None else None,
+        oom_bytes=oom[1].bytes if oom is not None else None,
         site_packages=site,
         wsl="/usr/lib/wsl/" in text,
         conda=conda,
