@@ -33,6 +33,7 @@ from tfdoctor.evidence.tflog import (
 from tfdoctor.signatures import load_signatures
 
 LOGS = Path(__file__).parent / "data" / "logs"
+SIGNATURES = load_signatures()
 
 # --- prefixes ---------------------------------------------------------------------------------
 
@@ -409,7 +410,7 @@ SIGNATURE_EVENTS: dict[str, type] = {
 
 @pytest.mark.parametrize("sig_id", sorted(SIGNATURE_EVENTS))
 def test_every_example_of_a_family_signature_is_an_event(sig_id: str) -> None:
-    sig = next(s for s in load_signatures().signatures if s.id == sig_id)
+    sig = SIGNATURES.by_id(sig_id)
     for example in sig.examples:
         kinds = {type(e) for e in read_events(example)}
         assert SIGNATURE_EVENTS[sig_id] in kinds, example
@@ -588,3 +589,10 @@ def test_error_lines_recorded_stderr_deduplicates() -> None:
         "Could not find cuda drivers on your machine, GPU will not be used.",
         "failed call to cuInit: INTERNAL: CUDA error: Failed call to cuInit: UNKNOWN ERROR (303)",
     )
+
+
+def test_nccl_results_without_error_in_their_names_are_read() -> None:
+    (event,) = read_events(
+        "NCCL failure: ncclInvalidUsage: invalid usage (run with NCCL_DEBUG=WARN)"
+    )
+    assert event == NcclError(1, event.message, "ncclInvalidUsage")

@@ -464,7 +464,11 @@ _BFC = re.compile(
 _CUDA_OOM = re.compile(r"\((?P<bytes>\d+) bytes\)(?: from device)?")
 _XLA_OOM = re.compile(r"Out of memory while trying to allocate (?P<bytes>\d+) bytes")
 _STATUS = re.compile(r"(?P<status>(?P<lib>CUDNN|CUBLAS)_STATUS_(?!SUCCESS)[A-Z_]+)")
-_NCCL_CODE = re.compile(r"\b(?P<code>nccl[A-Z]\w*Error)\b")
+# ncclResult_t's failures (nccl.h): what NCCL returned, as TensorFlow and NCCL name it.
+_NCCL_CODE = re.compile(
+    r"\b(?P<code>nccl(?:UnhandledCudaError|SystemError|InternalError|InvalidArgument"
+    r"|InvalidUsage|RemoteError))\b"
+)
 
 
 def _library_events(no: int, message: str) -> Iterator[Event]:
@@ -651,6 +655,7 @@ KEYWORDS: dict[str, tuple[Reader, ...]] = {
     "ncclInternalError": (_nccl_events,),
     "ncclUnhandledCudaError": (_nccl_events,),
     "ncclInvalidUsage": (_nccl_events,),
+    "ncclInvalidArgument": (_nccl_events,),
     "ncclRemoteError": (_nccl_events,),
     "Could not find TensorRT": (_tensorrt_events,),
     "Cannot dlopen some TensorRT libraries": (_tensorrt_events,),
