@@ -90,6 +90,13 @@ def fix_text(fix: Fix) -> str:
             "==2.16.1",
             id="2.16.1-wheels-not-found-upgrade",
         ),
+        pytest.param(
+            tf_pkg("tensorflow", "2.16.2"),
+            f.platform(),
+            "tensorflow[and-cuda]==2.16.2",
+            "LD_LIBRARY_PATH",
+            id="2.16.2-finds-its-own-wheels",
+        ),
     ],
 )
 def test_the_cuda_library_fix_follows_the_release(

@@ -36,7 +36,15 @@ from tfdoctor.facts import (
 )
 from tfdoctor.findings import Finding, Severity
 from tfdoctor.machine import Machine
-from tfdoctor.matrix import ComputeCapabilities, Matrix, load_matrix, parse_matrix
+from tfdoctor.matrix import (
+    DEFAULT_COMPANIONS,
+    ComputeCapabilities,
+    Matrix,
+    MatrixError,
+    load_matrix,
+    parse_companions,
+    parse_matrix,
+)
 from tfdoctor.pin import environment_pinset
 
 CheckFunc = Callable[[CheckContext], Iterable[Finding]]
@@ -1066,6 +1074,44 @@ def test_tf_keras_of_another_line_is_reported_for_2_15() -> None:
     assert [(x.severity, "tf-keras 2.16.0" in x.summary) for x in found] == [
         (Severity.WARNING, True)
     ]
+
+
+@pytest.mark.parametrize(
+    ("tf", "extra", "expected"),
+    [
+        pytest.param("2.17.0", (), True, id="keras3-line-without-tf-keras"),
+        pytest.param("2.17.0", (f.pkg("tf-keras", "2.17.0"),), False, id="tf-keras-installed"),
+        pytest.param("2.15.1", (), False, id="keras2-line"),
+    ],
+)
+def test_a_package_written_for_keras_2_needs_tf_keras_on_a_keras_3_line(
+    tf: str, extra: tuple[PackageFacts, ...], expected: bool
+) -> None:
+    keras = "3.5.0" if tf >= "2.16" else "2.15.0"
+    packages = installed(tf, extra=(f.pkg("keras", keras), f.pkg("deepface", "0.0.93"), *extra))
+    facts = f.facts(python=PY312, packages=packages, tensorflow=tf_build(tf, "12.3", "8"))
+    found = [x for x in judge(check_dependency_pins, facts) if x.cause == "tf-keras-missing"]
+    assert bool(found) is expected, found
+    if expected:
+        (finding,) = found
+        assert finding.severity is Severity.ERROR and "deepface 0.0.93" in finding.summary
+        assert finding.fix is not None
+        assert any('"tf-keras' in c and "2.17" in c for c in finding.fix.commands)
+        assert any("serengil/deepface" in link for link in finding.links)
+        # The fix, applied, clears the cause.
+        fixed = dataclasses.replace(facts, packages=(*packages, f.pkg("tf-keras", "2.17.1")))
+        assert not [x for x in judge(check_dependency_pins, fixed) if x.cause == "tf-keras-missing"]
+
+
+def test_the_keras_2_users_table_is_validated() -> None:
+    text = DEFAULT_COMPANIONS.read_text(encoding="utf-8")
+    assert parse_companions(text, "c.yaml").keras2_users["deepface"].sources
+    twice = text.replace("  - name: retina-face\n", "  - name: deepface\n", 1)
+    with pytest.raises(MatrixError, match="duplicate package"):
+        parse_companions(twice, "c.yaml")
+    unsourced = text.replace("source: retinaface-package-utils", "source: nowhere", 1)
+    with pytest.raises(MatrixError, match="nowhere"):
+        parse_companions(unsourced, "c.yaml")
 
 
 def test_a_gpu_the_line_is_known_to_fail_on_is_an_error() -> None:

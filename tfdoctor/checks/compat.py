@@ -25,6 +25,7 @@ from tfdoctor.compat import (
     evaluate,
     gpu_code,
     install_requirement,
+    keras3_serves_tf_keras,
     newest_fit,
     ptx_driver_floor,
     python_minor,
@@ -33,7 +34,7 @@ from tfdoctor.compat import (
 from tfdoctor.facts import Facts, LibraryCandidate, LibraryFacts, PackageFacts, normalize_name
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import LAZY_IMPORTS, MATRIX_DISTRIBUTIONS, START_IMPORTS, Machine
-from tfdoctor.matrix import ComputeCapabilities, Matrix, TFLine, version_key
+from tfdoctor.matrix import ComputeCapabilities, Keras2User, Matrix, TFLine, version_key
 
 if TYPE_CHECKING:
     from packaging.specifiers import SpecifierSet
@@ -842,6 +843,21 @@ def _tf_keras(ctx: CheckContext, pkg: PackageFacts, line: Optional[TFLine]) -> I
             "without it importing tf.keras fails.",
             causes.tf_keras_missing_fix(ctx.machine),
         )
+    elif tfk is None and line is not None and keras3_serves_tf_keras(line):
+        needy = _keras2_users(ctx)
+        if needy:
+            names = ", ".join(f"{p.name} {p.version}" for p, _ in needy)
+            yield causes.finding(
+                "packages.pins",
+                Severity.ERROR,
+                "tf-keras-missing",
+                f"{names} need{'s' if len(needy) == 1 else ''} tf-keras, which is not installed",
+                "From TensorFlow 2.16 tf.keras is Keras 3, and "
+                + "; ".join(f"{p.name}: {user.failure}" for p, user in needy)
+                + ".",
+                causes.tf_keras_missing_fix(ctx.machine),
+                ctx.machine.keras2_user_urls(tuple(user.name for _, user in needy)),
+            )
     elif tfk is not None and not fits:
         yield causes.finding(
             "packages.pins",
@@ -852,6 +868,16 @@ def _tf_keras(ctx: CheckContext, pkg: PackageFacts, line: Optional[TFLine]) -> I
             "import" + (", and TF_USE_LEGACY_KERAS makes it serve tf.keras." if legacy else "."),
             causes.tf_keras_fix(m),
         )
+
+
+def _keras2_users(ctx: CheckContext) -> list[tuple[PackageFacts, Keras2User]]:
+    """The installed packages the companion table says need Keras 2 (tf-keras)."""
+    found = []
+    for name, user in ctx.machine.companion_table.keras2_users.items():
+        dist = ctx.facts.package(name)
+        if dist is not None and (not user.releases or _in_range(dist.version, user.releases)):
+            found.append((dist, user))
+    return found
 
 
 def _companions(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Finding]:
