@@ -301,7 +301,7 @@ def test_a_refused_wheel_is_read_by_its_tags() -> None:
 )
 def test_none_listed_reasons_from_the_python(python: Optional[str], words: str) -> None:
     machine = Machine(Facts("", ""), f.FIXTURE_MATRIX)
-    cause, fix, _ = causes.pip_refusal_fix(machine, (), None, python)
+    cause, fix, _ = causes.platform.pip_refusal_fix(machine, (), None, python)
     assert cause == "tf-no-wheel-for-python"
     assert words in fix.text
 
@@ -649,7 +649,7 @@ def test_the_candidates_for_a_handle_that_fails_are_ranked_by_evidence(
 
 
 def test_each_candidate_says_what_tells_it_apart() -> None:
-    fix = causes.gpu_library_init_fix(Machine(Facts("", ""), None))
+    fix = causes.runtime.gpu_library_init_fix(Machine(Facts("", ""), None))
     assert "`nvidia-smi` shows the memory in use" in fix.text
     assert "`tfdoctor check` compares" in fix.text
     assert fix.commands[0] == "nvidia-smi"

@@ -20,8 +20,10 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Optional
 
-from tfdoctor.causes import CAUSES, keras3_fix
+from tfdoctor import causes
+from tfdoctor.causes import CAUSES, CauseId
 from tfdoctor.causes import finding as cause_finding
+from tfdoctor.causes.code import keras3_fix
 from tfdoctor.compat import first_keras3_line
 from tfdoctor.facts import Facts, PackageFacts
 from tfdoctor.findings import Finding, Fix, Location, Report, Severity
@@ -144,7 +146,7 @@ class Verdict(Record):
     """One use judged: the rule (or the listing's fact) and the words for the finding."""
 
     key: str
-    cause: str
+    cause: CauseId
     severity: Severity
     what: str
     fix: Fix
@@ -292,7 +294,7 @@ class Judge:
             fix = "Port this TensorFlow 1 code to the TensorFlow 2 API (see the migration guide)."
         else:
             fix = "Find its replacement in the release notes and API docs of this release."
-        return self._generic("api-removed", what, fix, release=release)
+        return self._generic(causes.code.API_REMOVED, what, fix, release=release)
 
     def _removed_in(self, name: str) -> str:
         """The first listed line after ``--from``, up to the target, that lacks ``name``."""
@@ -318,7 +320,7 @@ class Judge:
         idiom = listing.renames.get(compat)
         fix = f"Use {idiom}" if idiom else "Port it to the TensorFlow 2 API (migration guide)"
         return self._generic(
-            "api-moved-to-compat-v1",
+            causes.code.API_MOVED_TO_COMPAT_V1,
             f"`{gone}` is TensorFlow 1 API: not in TensorFlow 2's namespace (AttributeError).",
             f"{fix}; stop-gap: {compat}.",
             release=".".join(str(n) for n in TF2_LINE),
@@ -341,7 +343,7 @@ class Judge:
             if self._keras_pin_admits(version):
                 fix += f'; stop-gap: pip install "keras<{_next_minor(last_with)}"'
             return self._generic(
-                "api-removed",
+                causes.code.API_REMOVED,
                 f"`{gone}` is Keras 3 API up to Keras {version}, not in Keras {newest.keras} "
                 "(AttributeError or ImportError).",
                 fix + ".",
@@ -364,16 +366,18 @@ class Judge:
             )
             if idiom:
                 return self._generic(
-                    "keras3-behaviour-change", what, f"Use {idiom}.", release=keras3
+                    causes.code.KERAS3_BEHAVIOUR_CHANGE, what, f"Use {idiom}.", release=keras3
                 )
             return self._generic(
-                "api-removed", what, "Check the name; find the API meant in the Keras API docs."
+                causes.code.API_REMOVED,
+                what,
+                "Check the name; find the API meant in the Keras API docs.",
             )
         where = ""
         if keras2 is not None and legacy == OK:
             where = f": it is Keras 2 API (tf-keras {keras2.keras} has it)"
         return self._generic(
-            "keras3-behaviour-change",
+            causes.code.KERAS3_BEHAVIOUR_CHANGE,
             f"`{gone}` does not exist in Keras 3, which serves tf.keras from TensorFlow 2.16 "
             f"(AttributeError or ImportError){where}.",
             (f"Use {idiom}" if idiom else "Port it to the Keras 3 API (migration guide)")
@@ -410,7 +414,7 @@ class Judge:
         return None
 
     def _generic(
-        self, cause: str, what: str, fix: str, legacy_keras: bool = False, release: str = ""
+        self, cause: CauseId, what: str, fix: str, legacy_keras: bool = False, release: str = ""
     ) -> Verdict:
         commands = self._legacy_commands() if legacy_keras else ()
         links = CAUSES[cause].links
