@@ -23,6 +23,7 @@ from typing import Callable, Optional
 
 from tfdoctor import causes
 from tfdoctor.bounded import size_text
+from tfdoctor.causes import observed
 from tfdoctor.evidence import tflog
 from tfdoctor.evidence.pip import (
     MAX_REFUSALS,
@@ -887,6 +888,11 @@ def explain(
         unexplained = unexplained_finding(evidence.tracebacks)
         if unexplained is not None:
             out.append(unexplained)
+    if facts is not None:
+        # Observed beats inferred, for what the log claims too: where the machine's facts
+        # show TensorFlow doing what a cause says it cannot (it imports, it lists the GPU),
+        # the log's finding is a note (it may come from another run or environment).
+        out = sorted((observed.overrule(x, machine) for x in out), key=lambda f: -f.severity.rank)
     out.extend(_benign_finding(h) for h in benign)
     if not out:
         out.append(
