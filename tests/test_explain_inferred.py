@@ -121,6 +121,8 @@ def test_a_missing_librarys_file_name_implies_its_cuda_as_inferred_with_the_line
     detail = _cause(report).detail
     inferred = next(line for line in detail.splitlines() if line.startswith("Inferred"))
     assert "a build for CUDA 11 (line 2: libcudart.so.11.0)" in inferred
+    # The matrix's lines built for CUDA 11 (a closed range: CUDA 12 came with 2.15).
+    assert "so TensorFlow 2.4 to 2.14 (line 2: libcudart.so.11.0)" in inferred
     # Inferred, so never a fact of the report: no driver, no CUDA made up for the machine.
     assert report.facts.driver is None
     assert "CUDA 11" not in detail.split("Inferred")[0]
@@ -138,3 +140,11 @@ def test_the_allocation_that_failed_is_shown_with_device_size_and_line() -> None
     oom = "ResourceExhaustedError: OOM when allocating tensor with shape[8] and type float on "
     tensor = _explain(oom + "/job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc")
     assert "The log shows: an allocation failing on GPU:0 (line 1)." in _cause(tensor).detail
+
+
+def test_files_of_two_libraries_narrow_the_lines_to_those_built_for_both() -> None:
+    cudnn7 = "W dso_loader.cc:55] Could not load dynamic library 'libcudnn.so.7'; dlerror: x"
+    cuda10 = "W dso_loader.cc:55] Could not load dynamic library 'libcudart.so.10.1'; dlerror: x"
+    detail = _cause(_explain(cuda10, cudnn7)).detail
+    inferred = next(line for line in detail.splitlines() if line.startswith("Inferred"))
+    assert "so TensorFlow 2.1 to 2.3 (line 1: libcudart.so.10.1, line 2: libcudnn.so.7)" in inferred

@@ -327,8 +327,9 @@ def _os_of(
     return None
 
 
-def reveal(evidence: Evidence) -> Revealed:
-    """What ``evidence`` shows about the machine."""
+def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
+    """What ``evidence`` shows about the machine (``matrix``: which TensorFlow lines the
+    CUDA and cuDNN releases a missing library's file name implies were built for)."""
     lines = evidence.cited_lines()
     libraries = evidence.values("library")
     site = evidence.first("site_packages")
@@ -346,7 +347,7 @@ def reveal(evidence: Evidence) -> Revealed:
     os_hint = _os_of(lines, libraries, frames)
     if os_hint is not None:
         inferred.append(os_hint)
-    inferred.extend(_soname_hints(evidence))
+    inferred.extend(_soname_hints(evidence, matrix))
     # TensorFlow's own lines first (tflog's events), then what other lines state (nvidia-smi's
     # header, "Loaded cuDNN version 8600", the devices TensorFlow created).
     stated: dict[str, str] = {}
@@ -421,15 +422,42 @@ def _driver_versions(evidence: Evidence) -> list[tuple[str, Optional[str]]]:
     return out
 
 
-def _soname_hints(evidence: Evidence) -> list[Inferred]:
+def _soname_hints(evidence: Evidence, matrix: Optional[Matrix]) -> list[Inferred]:
     """The CUDA and cuDNN releases the library files that did not load imply, each with the
-    line that names the file (``libcudart.so.11.0`` is asked for by a build for CUDA 11)."""
+    line that names the file (``libcudart.so.11.0`` is asked for by a build for CUDA 11), and
+    the TensorFlow lines built for all of them (from the matrix)."""
     hints: dict[tuple[str, str], Inferred] = {}
     for where, event in evidence.logged(tflog.LibraryNotLoaded):
         for fact, value in (("cuda", event.cuda), ("cudnn", event.cudnn)):
             if value is not None:
                 hints.setdefault((fact, value), Inferred(fact, value, f"{where}: {event.soname}"))
-    return list(hints.values())
+    found = list(hints.values())
+    lines = _lines_built_for(matrix, found)
+    if lines:
+        found.append(Inferred("tensorflow-lines", lines, ", ".join(h.because for h in found)))
+    return found
+
+
+def _lines_built_for(matrix: Optional[Matrix], hints: Sequence[Inferred]) -> Optional[str]:
+    """The TensorFlow lines (``2.5 to 2.14``) whose builds use every CUDA and cuDNN release
+    ``hints`` name, as the matrix records them; None without a matrix, a hint or a line."""
+    if matrix is None or not hints:
+        return None
+    found = []
+    for line in matrix.releases:
+        built = {"cuda": line.cuda, "cudnn": line.cudnn}
+        if all(_same_release(built[h.fact], h.value) for h in hints):
+            found.append(line.line)
+    if not found:
+        return None
+    ordered = sorted(found, key=version_key)
+    return ordered[0] if len(ordered) == 1 else f"{ordered[0]} to {ordered[-1]}"
+
+
+def _same_release(built: Optional[str], implied: str) -> bool:
+    """A build's ``11.8`` is the ``11`` (or a ``10.0`` is the ``10.0``) a file name implies."""
+    want = version_key(implied)
+    return built is not None and version_key(built)[: len(want)] == want
 
 
 def log_facts(revealed: Revealed, evidence: Evidence, base: Optional[Facts], version: str) -> Facts:
@@ -837,7 +865,7 @@ def explain(
     machine's own, sharpen the fixes (the log's lines join its ``tensorflow.log_errors``).
     """
     evidence = scan(lines, signatures)
-    revealed = reveal(evidence)
+    revealed = reveal(evidence, matrix)
     merged = log_facts(revealed, evidence, facts, version)
     machine = Machine(merged, matrix, log_hints(revealed))
     by_cause: dict[str, list[Hits]] = {}

@@ -26,6 +26,7 @@ _SHOWN = {
     "os": "{}",
     "cuda": "a build for CUDA {}",
     "cudnn": "a build for cuDNN {}",
+    "tensorflow-lines": "so TensorFlow {}",
 }
 _OS_NAMES = {"linux": "Linux", "windows": "Windows", "macos": "macOS"}
 
