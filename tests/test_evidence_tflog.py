@@ -596,3 +596,12 @@ def test_nccl_results_without_error_in_their_names_are_read() -> None:
         "NCCL failure: ncclInvalidUsage: invalid usage (run with NCCL_DEBUG=WARN)"
     )
     assert event == NcclError(1, event.message, "ncclInvalidUsage")
+
+
+def test_a_huge_line_keeps_its_start_only() -> None:
+    line = (
+        "W bfc_allocator.cc:419] Allocator (GPU_0_bfc) ran out of memory trying to allocate 1GiB "
+    )
+    (event,) = read_events(line + "x" * 10_000_000)
+    assert isinstance(event, OutOfMemory) and event.device == "GPU:0"
+    assert len(event.message) == tflog.MAX_MESSAGE

@@ -668,10 +668,15 @@ def read_line(line: str, number: int = 1) -> list[Event]:
     return read_with(line, number, readers) if readers else []
 
 
+#: The most characters of a message an event keeps: a line longer than this (a dumped tensor,
+#: a progress bar that never ends its line) keeps its start, where TensorFlow's words are.
+MAX_MESSAGE = 4096
+
+
 def read_with(line: str, number: int, readers: Iterable[Reader]) -> list[Event]:
     """The events ``readers`` (those of the :data:`KEYWORDS` ``line`` holds) find in it, each
     reader run once: for a scanner that has found the keywords itself."""
-    message = parse_line(line).message
+    message = parse_line(line[: MAX_MESSAGE * 2]).message[:MAX_MESSAGE]
     out: list[Event] = []
     for reader in dict.fromkeys(readers):
         out.extend(reader(number, message))
