@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -408,27 +409,50 @@ SIGNATURE_EVENTS: dict[str, type] = {
 }
 
 
+def examples_not_read_as(examples: Sequence[str], kind: type) -> list[str]:
+    """The examples in which the log reader finds no event of ``kind``."""
+    return [line for line in examples if kind not in {type(e) for e in read_events(line)}]
+
+
 @pytest.mark.parametrize("sig_id", sorted(SIGNATURE_EVENTS))
 def test_every_example_of_a_family_signature_is_an_event(sig_id: str) -> None:
     sig = SIGNATURES.by_id(sig_id)
-    for example in sig.examples:
-        kinds = {type(e) for e in read_events(example)}
-        assert SIGNATURE_EVENTS[sig_id] in kinds, example
+    assert sig.examples and examples_not_read_as(sig.examples, SIGNATURE_EVENTS[sig_id]) == []
 
 
-def test_every_real_log_reads_without_error() -> None:
+def test_an_example_the_reader_does_not_see_is_caught() -> None:
+    sig = SIGNATURES.by_id("ptxas-not-found")
+    planted = (*sig.examples, "Epoch 1/10 - loss: 0.25")
+    assert examples_not_read_as(planted, PtxasProblem) == ["Epoch 1/10 - loss: 0.25"]
+    assert examples_not_read_as(sig.examples, NcclError) == list(sig.examples)
+
+
+def event_faults(text: str, events: Sequence[tflog.Event]) -> list[str]:
+    """Events out of line order, or whose message is not their line's."""
+    faults = [] if [e.line for e in events] == sorted(e.line for e in events) else ["order"]
+    lines = text.split("\n")
+    return faults + [
+        f"line {e.line}: message"
+        for e in events
+        if not 0 < e.line <= len(lines) or e.message != parse_line(lines[e.line - 1]).message
+    ]
+
+
+def test_every_real_log_reads_into_events_in_line_order_with_their_messages() -> None:
     logs = sorted(LOGS.glob("*.log"))
     assert logs
     kinds = set()
-    for log in logs:
-        text = log.read_text(encoding="utf-8", errors="replace")
+    texts = [log.read_text(encoding="utf-8", errors="replace") for log in logs]
+    for log, text in zip(logs, texts):
         events = read_events(text)
-        assert [e.line for e in events] == sorted(e.line for e in events), log.name
-        lines = text.split("\n")
-        for event in events:
-            assert event.message == parse_line(lines[event.line - 1]).message, log.name
+        assert event_faults(text, events) == [], log.name
         kinds |= {type(e) for e in events}
     assert {LibraryNotLoaded, VersionMismatch, GpuIgnored, OutOfMemory, NcclError} <= kinds
+    # Planted: the events of a log reversed, and one moved to another line.
+    text, events = next((t, read_events(t)) for t in texts if len(read_events(t)) > 1)
+    assert event_faults(text, events[::-1]) == ["order"]
+    moved = dataclasses.replace(events[-1], line=len(text.split("\n")) + 1)
+    assert event_faults(text, [*events[:-1], moved]) == [f"line {moved.line}: message"]
 
 
 # --- the lines that go into the facts' log_errors --------------------------------------------
