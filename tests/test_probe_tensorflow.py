@@ -527,13 +527,10 @@ def test_child_script_parses_as_python_3_7() -> None:
     assert "tensorflow" in imported
 
 
-def test_every_status_the_child_writes_is_a_tfstatus() -> None:
-    # The child is stdlib-only and cannot import the constants: its words must match them,
-    # or the parent would take a finished import for a child that printed nothing.
-    from tfdoctor.facts import TFStatus
-
-    tree = ast.parse(Path(child_script(CHILD)).read_text(encoding="utf-8"))
-    written = {
+def written_statuses(source: str) -> set[object]:
+    """The status words a child script writes: ``status=`` keywords and ``"status"`` keys."""
+    tree = ast.parse(source)
+    return {
         node.value.value
         for node in ast.walk(tree)
         if isinstance(node, ast.keyword)
@@ -547,6 +544,17 @@ def test_every_status_the_child_writes_is_a_tfstatus() -> None:
         if isinstance(key, ast.Constant) and key.value == "status"
         if isinstance(value, ast.Constant)
     }
+
+
+def test_every_status_the_child_writes_is_a_tfstatus() -> None:
+    # The child is stdlib-only and cannot import the constants: its words must match them,
+    # or the parent would take a finished import for a child that printed nothing.
+    from tfdoctor.facts import TFStatus
+
+    written = written_statuses(Path(child_script(CHILD)).read_text(encoding="utf-8"))
     known = {v for k, v in vars(TFStatus).items() if k.isupper()}
     assert written == {TFStatus.OK, TFStatus.NOT_INSTALLED, TFStatus.IMPORT_ERROR}
-    assert written <= known
+    assert written - known == set()
+    # Planted: a child that writes a word of its own, as a keyword and as a key.
+    planted = 'emit(status="imported")\nprint({"status": "fine"})\n'
+    assert written_statuses(planted) - known == {"imported", "fine"}
