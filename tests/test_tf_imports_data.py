@@ -3,24 +3,48 @@ planted violation answered in one line naming the file, the line and the field."
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import pytest
 
 from tests.planted import planted_error
 from tfdoctor.machine import LAZY_IMPORTS, START_IMPORTS
-from tfdoctor.tf_imports import TF_IMPORTS_DATA, TfImportsError, parse_tf_imports, tf_imports
+from tfdoctor.tf_imports import (
+    TF_IMPORTS_DATA,
+    TfImports,
+    TfImportsError,
+    parse_tf_imports,
+    tf_imports,
+)
 
 TEXT = TF_IMPORTS_DATA.read_text(encoding="utf-8")
+
+
+def table_faults(data: TfImports) -> list[str]:
+    """Distributions listed both at start and lazily, sources that are not https, and start
+    rows that do not name the module of TensorFlow's that imports them."""
+    faults = [f"{d}: start and lazy" for d in sorted(set(data.start) & set(data.lazy))]
+    faults += [
+        f"{s.id}: not https" for s in data.sources.values() if not s.url.startswith("https://")
+    ]
+    return faults + [
+        f"{d}: no module"
+        for d, where in data.start.items()
+        if not re.match(r"^tensorflow/\S+\.py: ", where)
+    ]
 
 
 def test_the_machine_view_reads_the_shipped_table() -> None:
     data = tf_imports()
     assert dict(START_IMPORTS) == dict(data.start) and dict(LAZY_IMPORTS) == dict(data.lazy)
-    assert set(data.start).isdisjoint(data.lazy)
-    assert all(s.url.startswith("https://") for s in data.sources.values())
-    # Every start row names the module that imports it.
-    assert all(re.match(r"^tensorflow/\S+\.py: ", where) for where in data.start.values())
+    assert table_faults(data) == []
+    # Planted: a start import also lazy; a start row that names no module.
+    dist, where = next(iter(data.start.items()))
+    lazy = dataclasses.replace(data, lazy={**data.lazy, dist: where})
+    assert table_faults(lazy) == [f"{dist}: start and lazy"]
+    vague = dataclasses.replace(data, start={**data.start, dist: "somewhere in tensorflow"})
+    assert table_faults(vague) == [f"{dist}: no module"]
 
 
 @pytest.mark.parametrize(
