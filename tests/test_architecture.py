@@ -401,4 +401,6 @@ def test_every_subpackage_is_shipped() -> None:
         ]["packages"]
     )
     present = {_module_name(p.parent / "__init__.py") for p in PACKAGE.rglob("__init__.py")}
-    assert present - listed == set()
+    assert "tfdoctor.probes.child" in present and present - listed == set()
+    # Planted: a subpackage pyproject.toml forgets.
+    assert present - (listed - {"tfdoctor.probes.child"}) == {"tfdoctor.probes.child"}
