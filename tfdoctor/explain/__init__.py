@@ -23,6 +23,13 @@ from typing import Callable, Optional
 
 from tfdoctor import causes
 from tfdoctor.bounded import size_text
+from tfdoctor.evidence.packages import (
+    MAX_CONFLICTS,
+    Conflict,
+    ImportCheck,
+    read_conflicts,
+    read_import_checks,
+)
 from tfdoctor.evidence.pip import (
     MAX_REFUSALS,
     PipRefusal,
@@ -39,6 +46,7 @@ from tfdoctor.evidence.traceback import (
     read_tracebacks,
 )
 from tfdoctor.explain.exceptions import inferred_note, unexplained_finding
+from tfdoctor.explain.packages import log_packages, package_findings
 from tfdoctor.explain.reader import LogReader, LogText
 from tfdoctor.facts import (
     DriverFacts,
@@ -82,6 +90,10 @@ class Evidence:
     tracebacks: list[Traceback] = dataclasses.field(default_factory=list)
     #: pip's refusals with the releases it could see (:mod:`tfdoctor.evidence.pip`).
     refusals: list[PipRefusal] = dataclasses.field(default_factory=list)
+    #: Requirements pip found broken, and companions' verdicts on the TensorFlow they found
+    #: (:mod:`tfdoctor.evidence.packages`).
+    conflicts: list[Conflict] = dataclasses.field(default_factory=list)
+    import_checks: list[ImportCheck] = dataclasses.field(default_factory=list)
 
     def values(self, group: str, evidence_only: bool = False) -> list[str]:
         """Every distinct value a named group took, in order of appearance (``evidence_only``:
@@ -129,6 +141,10 @@ def scan(blocks: Iterable[LogText], signatures: Signatures) -> Evidence:
             evidence.tracebacks.extend(found_tbs[: MAX_TRACEBACKS - len(evidence.tracebacks)])
         if len(evidence.refusals) < MAX_REFUSALS:
             evidence.refusals.extend(read_refusals((text,)))
+        if len(evidence.conflicts) < MAX_CONFLICTS:
+            evidence.conflicts.extend(read_conflicts((text,)))
+        if len(evidence.import_checks) < MAX_CONFLICTS:
+            evidence.import_checks.extend(read_import_checks((text,)))
         found: dict[int, list[Signature]] = {}
         for keyword, sigs in keywords.items():
             if all(_saturated(evidence, sig) for sig in sigs):
@@ -347,6 +363,11 @@ def log_facts(revealed: Revealed, evidence: Evidence, base: Optional[Facts], ver
         )
     if revealed.numpy_version and "numpy" not in names:
         packages.append(PackageFacts("numpy", revealed.numpy_version, ""))
+    # What pip or a companion said is installed (observed), where nothing else says.
+    names = {p.name for p in packages}
+    packages.extend(
+        p for p in log_packages(evidence.conflicts, evidence.import_checks) if p.name not in names
+    )
     driver = facts.driver
     if driver is None and (revealed.compute_capability or revealed.driver_version):
         gpus: tuple[GpuFacts, ...] = ()
@@ -760,6 +781,10 @@ def explain(
         installed = machine.tf.version if machine.tf is not None else None
         for found in api_findings(evidence.tracebacks, knowledge, installed):
             findings[found.id] = found
+    for found in package_findings(
+        evidence.conflicts, evidence.import_checks, evidence.tracebacks, machine
+    ):
+        findings.setdefault(found.id, found)
     inferred = _inferred(evidence, revealed)
     for cause, hits in by_cause.items():
         found = _cause_finding(cause, hits, machine, revealed, facts is not None, inferred)

@@ -1,0 +1,290 @@
+"""What explain reads of packages: pip's conflict reports (installed, missing, and
+ResolutionImpossible), companions' import-time checks of TensorFlow, and Keras 3 refusing an
+object of a library written for Keras 2. Every log here is written for the test, a variant
+of the family, so that no rule rests on one thread's words."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests import factories as f
+from tfdoctor.evidence.packages import Conflict, read_conflicts, read_import_checks
+from tfdoctor.explain import explain
+from tfdoctor.explain.reader import split_text
+from tfdoctor.findings import Finding, Report, Severity
+from tfdoctor.signatures import load_signatures
+
+SIGNATURES = load_signatures()
+
+
+def _explain(text: str) -> Report:
+    return explain([split_text(text)], SIGNATURES, f.FIXTURE_MATRIX)
+
+
+def _one(report: Report, cause: str) -> Finding:
+    found = [x for x in report.findings if x.cause == cause]
+    assert len(found) == 1, [(x.id, x.severity.value) for x in report.findings]
+    return found[0]
+
+
+def _fix(finding: Finding) -> str:
+    assert finding.fix is not None
+    return "\n".join((finding.fix.text, *finding.fix.commands))
+
+
+# --- reading pip's conflict reports -------------------------------------------------------------
+
+
+#: A conflict as pip prints it, and what is read: requirer, its version, target, specifier,
+#: kind and (for an installed target) the version pip found.
+READ = {
+    "pip-20.3-and-later": (
+        "tensorflow-text 2.14.0 requires tensorflow<2.15,>=2.14.0, but you have tensorflow "
+        "2.16.1 which is incompatible.",
+        "tensorflow-text 2.14.0 tensorflow <2.15,>=2.14.0 installed 2.16.1",
+    ),
+    "pip-20.2": (
+        "tensorflow-addons 0.21.0 requires tensorflow<2.14.0,>=2.11.0, but you'll have "
+        "tensorflow 2.14.1 which is incompatible.",
+        "tensorflow-addons 0.21.0 tensorflow <2.14.0,>=2.11.0 installed 2.14.1",
+    ),
+    "before-pip-20.2": (
+        "ERROR: tensorflow 2.1.0 has requirement gast==0.2.2, but you'll have gast 0.4.0 "
+        "which is incompatible.",
+        "tensorflow 2.1.0 gast ==0.2.2 installed 0.4.0",
+    ),
+    "missing": (
+        "tensorflow 2.13.0 requires flatbuffers>=23.1.21, which is not installed.",
+        "tensorflow 2.13.0 flatbuffers >=23.1.21 missing",
+    ),
+    "names-normalised": (
+        "Tensorflow_CPU 2.10.1 requires Keras<2.11,>=2.10.0, but you have keras 2.12.0 "
+        "which is incompatible.",
+        "tensorflow-cpu 2.10.1 keras <2.11,>=2.10.0 installed 2.12.0",
+    ),
+}
+
+
+@pytest.mark.parametrize("line, fields", READ.values(), ids=READ.keys())
+def test_a_conflict_is_read_as_pip_printed_it(line: str, fields: str) -> None:
+    req, version, target, spec, kind, *have = fields.split()
+    assert read_conflicts([line]) == [Conflict(req, version, target, spec, kind, *have)]
+
+
+def test_resolution_impossible_pairs_the_users_pin_with_each_range() -> None:
+    text = """\
+ERROR: Cannot install -r requirements.txt (line 2) and protobuf==3.20.3 because these
+package versions have conflicting dependencies.
+
+The conflict is caused by:
+    The user requested protobuf==3.20.3
+    grpcio-tools 1.48.2 depends on protobuf<4.0dev and >=3.12.0
+    tensorflow 2.9.3 depends on protobuf<3.20 and >=3.9.2
+"""
+    assert read_conflicts([text]) == [
+        Conflict("grpcio-tools", "1.48.2", "protobuf", "<4.0dev,>=3.12.0", "requested", "==3.20.3"),
+        Conflict("tensorflow", "2.9.3", "protobuf", "<3.20,>=3.9.2", "requested", "==3.20.3"),
+    ]
+
+
+def test_text_without_a_conflict_has_none() -> None:
+    assert read_conflicts(["Successfully installed tensorflow-2.16.1 keras-3.3.3"]) == []
+
+
+# --- what a conflict stands for ----------------------------------------------------------------
+
+
+#: A broken requirement, the cause it stands for, and words its fix must hold.
+CAUSES = {
+    "companion-follows-tensorflow": (
+        "tensorflow-text 2.14.0 requires tensorflow<2.15,>=2.14.0, but you have tensorflow "
+        "2.16.1 which is incompatible.",
+        "companion-mismatch",
+        "tensorflow-text==2.16.*",
+    ),
+    "companion-from-the-table": (
+        "tensorflow-io 0.31.0 requires tensorflow<2.12.0,>=2.11.0, but you have tensorflow "
+        "2.12.1 which is incompatible.",
+        "companion-mismatch",
+        "tensorflow-io==0.32.*",
+    ),
+    "keras": (
+        "tensorflow 2.15.0 requires keras<2.16,>=2.15.0, but you have keras 3.3.3 which is "
+        "incompatible.",
+        "keras-version",
+        "keras<2.16,>=2.15.0",
+    ),
+    "numpy-2": (
+        "tensorflow-intel 2.12.0 requires numpy<1.24,>=1.22, but you have numpy 2.0.1 "
+        "which is incompatible.",
+        "numpy-abi",
+        "numpy<1.24,>=1.22",
+    ),
+    "protobuf": (
+        "tensorflow 2.10.0 requires protobuf<3.20,>=3.9.2, but you have protobuf 4.21.12 "
+        "which is incompatible.",
+        "protobuf-incompatible",
+        "protobuf<3.20,>=3.9.2",
+    ),
+    "another-dependency": (
+        "tensorflow 2.11.0 requires tensorboard<2.12,>=2.11, but you have tensorboard "
+        "2.13.0 which is incompatible.",
+        "dependency-out-of-range",
+        "tensorboard<2.12,>=2.11",
+    ),
+    "missing": (
+        "tensorflow 2.13.0 requires flatbuffers>=23.1.21, which is not installed.",
+        "dependency-missing",
+        "flatbuffers>=23.1.21",
+    ),
+}
+
+
+@pytest.mark.parametrize("line, cause, words", CAUSES.values(), ids=CAUSES.keys())
+def test_a_broken_requirement_is_named_by_what_it_is_about(
+    line: str, cause: str, words: str
+) -> None:
+    finding = _one(_explain(line), cause)
+    assert finding.severity.rank >= Severity.WARNING.rank
+    assert words in _fix(finding)
+
+
+def test_a_users_pin_outside_tensorflows_range_is_the_conflict() -> None:
+    text = """\
+The conflict is caused by:
+    The user requested protobuf==3.20.3
+    grpcio-tools 1.48.2 depends on protobuf<4.0dev and >=3.12.0
+    tensorflow 2.9.3 depends on protobuf<3.20 and >=3.9.2
+
+ERROR: ResolutionImpossible: for help visit https://pip.pypa.io/en/latest/topics/dependency-resolution/
+"""
+    finding = _one(_explain(text), "dependency-out-of-range")
+    assert finding.severity is Severity.ERROR
+    assert "protobuf<3.20,>=3.9.2" in _fix(finding)
+    assert "grpcio" not in finding.summary  # its range admits the pin: not the clash
+
+
+def test_a_companion_against_the_requested_tensorflow_is_a_companion_mismatch() -> None:
+    text = """\
+The conflict is caused by:
+    The user requested tensorflow==2.16.1
+    tensorflow-decision-forests 1.8.1 depends on tensorflow~=2.15.0
+"""
+    finding = _one(_explain(text), "companion-mismatch")
+    assert "pip index versions tensorflow-decision-forests" in _fix(finding)
+
+
+def test_a_conflict_between_other_packages_is_not_tensorflows() -> None:
+    line = (
+        "gensim 4.3.3 requires numpy<2.0,>=1.18.5, but you have numpy 2.1.3 which is incompatible."
+    )
+    report = _explain(line)
+    assert all(x.severity.rank < Severity.WARNING.rank for x in report.findings)
+
+
+def test_a_requirement_pip_lists_but_the_pin_satisfies_is_no_finding() -> None:
+    text = """\
+The conflict is caused by:
+    The user requested numpy==1.26.4
+    pandas 2.2.2 depends on numpy>=1.23.2
+"""
+    assert all(x.severity.rank < Severity.WARNING.rank for x in _explain(text).findings)
+
+
+# --- companions' checks as they import ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, dist, spec, found",
+    [
+        pytest.param(
+            "ImportError: This version of TensorFlow Probability requires TensorFlow\n"
+            "version >= 2.13; Detected an installation of version 2.12.0. Please\n"
+            "upgrade TensorFlow to proceed.",
+            "tensorflow-probability",
+            ">=2.13",
+            "2.12.0",
+            id="probability-wrapped",
+        ),
+        pytest.param(
+            "ImportError: This version of TF-Agents requires TensorFlow version >= 2.15.0; "
+            "Detected an installation of version 2.14.1. Please upgrade TensorFlow to proceed.",
+            "tf-agents",
+            ">=2.15.0",
+            "2.14.1",
+            id="agents",
+        ),
+        pytest.param(
+            "UserWarning: Tensorflow Addons supports using Python ops for all Tensorflow "
+            "versions above or equal to 2.12.0 and strictly below 2.15.0 (nightly versions are "
+            "not supported). \n The versions of TensorFlow you are currently using is 2.16.1 "
+            "and is not supported.",
+            "tensorflow-addons",
+            ">=2.12.0,<2.15.0",
+            "2.16.1",
+            id="addons",
+        ),
+        pytest.param(
+            "ValueError: Arg specs do not match: original=FullArgSpec(args=['x', 'name', "
+            "'out_type'], varargs=None), new=FullArgSpec(args=['x', 'name'], varargs=None), "
+            "fn=<function shape_v2 at 0x7f3a2c0d1b80>",
+            "tensorflow-probability",
+            "",
+            "",
+            id="probability-signatures",
+        ),
+    ],
+)
+def test_a_companions_verdict_is_read(text: str, dist: str, spec: str, found: str) -> None:
+    (check,) = read_import_checks([text])
+    assert (check.dist, check.spec, check.found) == (dist, spec, found)
+    finding = _one(_explain(text), "companion-mismatch")
+    assert finding.severity is Severity.ERROR
+    assert dist in _fix(finding)
+
+
+def test_the_tensorflow_a_companion_found_is_the_installed_one() -> None:
+    text = (
+        "This version of TensorFlow Probability requires TensorFlow version >= 2.16; Detected "
+        "an installation of version 2.15.1. Please upgrade TensorFlow to proceed."
+    )
+    report = _explain(text)
+    assert report.facts.package("tensorflow") is not None
+    assert "2.15.1" in _fix(_one(report, "companion-mismatch"))
+
+
+# --- Keras 3 refusing a Keras 2 library's object ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(
+            "ValueError: Only instances of `keras.Layer` can be added to a Sequential model. "
+            "Received: <tf_keras.src.layers.core.dense.Dense object at 0x7f00aa3c1d50> (of "
+            "type <class 'tf_keras.src.layers.core.dense.Dense'>)",
+            id="tf-keras-layer",
+        ),
+        pytest.param(
+            'Traceback (most recent call last):\n  File "/srv/app/model.py", line 12, in '
+            "build\n    model.add(hub_layer)\n  File "
+            '"/srv/venv/lib/python3.12/site-packages/keras/src/models/sequential.py", line 95, '
+            "in add\n    raise ValueError(\nValueError: Only instances of `keras.Layer` can be "
+            "added to a Sequential model. Received: <tensorflow_hub.keras_layer.KerasLayer "
+            "object at 0x7a11c2>",
+            id="hub-layer-with-frames",
+        ),
+    ],
+)
+def test_keras3_refusing_a_keras2_librarys_object_asks_for_tf_keras(text: str) -> None:
+    finding = _one(_explain(text), "tf-keras-missing")
+    assert finding.severity is Severity.ERROR
+    assert "TF_USE_LEGACY_KERAS" in _fix(finding)
+
+
+def test_keras3_refusing_another_object_is_not_blamed_on_keras2() -> None:
+    text = (
+        "ValueError: Only instances of `keras.Layer` can be added to a Sequential model. "
+        "Received: <function relu at 0x7f00aa> (of type <class 'function'>)"
+    )
+    assert not [x for x in _explain(text).findings if x.cause == "tf-keras-missing"]

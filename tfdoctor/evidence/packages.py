@@ -1,0 +1,200 @@
+"""What a log says of installed packages and their requirements, in the words of the tools
+that checked them: pip's conflict reports, and the version checks companions run as they import.
+
+pip reports a requirement the environment breaks in one of three shapes
+(https://github.com/pypa/pip/blob/24.0/src/pip/_internal/commands/install.py,
+``_warn_about_conflicts``, and ``.../resolution/resolvelib/factory.py``,
+``_report_single_requirement_conflict`` / ``get_installation_error``):
+
+- ``X 1.0 requires Y<2,>=1, but you have Y 2.3 which is incompatible.`` (pip 20.3 and
+  later; ``but you'll have`` in 20.2, ``has requirement Y<2, but you'll have`` before);
+- ``X 1.0 requires Y, which is not installed.``;
+- ``ResolutionImpossible``: under ``The conflict is caused by:``, ``The user requested
+  Y==2.3`` beside ``X 1.0 depends on Y<2 and >=1``.
+
+Companions that need a particular TensorFlow check it as they import and say so in a sentence
+of their own (:data:`IMPORT_CHECKS`). Every value read here is *observed*: what pip or the
+package printed, never what it implies.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Optional
+
+from tfdoctor.records import Record, record
+
+
+def normalize_name(name: str) -> str:
+    """A distribution name as PEP 503 compares them (``Tensorflow_CPU`` -> ``tensorflow-cpu``;
+    https://peps.python.org/pep-0503/#normalized-names): evidence reads text, not facts."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+#: Conflicts and import checks kept per log.
+MAX_CONFLICTS = 20
+
+_NAME = r"[A-Za-z0-9][A-Za-z0-9._-]*"
+_VERSION = r"\d[\w.+!-]*?"
+# A specifier as pip prints it: `<2.3.0,>=2.2.0`, `~=1.19.2`, `==2.0.0` (none for "any").
+_SPEC = r"(?:[<>=!~]=?=?\s*[\w.*+!-]+(?:\s*,\s*[<>=!~]=?=?\s*[\w.*+!-]+)*)?"
+
+_INSTALLED = re.compile(
+    rf"(?P<req>{_NAME}) (?P<rv>{_VERSION}) (?:requires|has requirement) "
+    rf"(?P<target>{_NAME})(?:\[[^\]]*\])?(?P<spec>{_SPEC}), but you(?:'ll)? have "
+    rf"(?P<have_name>{_NAME}) (?P<have>{_VERSION})(?:\.(?=\s|$))? which is incompatible"
+)
+_MISSING = re.compile(
+    rf"(?P<req>{_NAME}) (?P<rv>{_VERSION}) requires (?P<target>{_NAME})(?:\[[^\]]*\])?"
+    rf"(?P<spec>{_SPEC}), which is not installed"
+)
+_REQUESTED = re.compile(rf"The user requested (?P<target>{_NAME})(?:\[[^\]]*\])?(?P<spec>{_SPEC})")
+_DEPENDS = re.compile(
+    rf"(?P<req>{_NAME}) (?P<rv>{_VERSION}) depends on (?P<target>{_NAME})(?:\[[^\]]*\])?"
+    r"(?P<spec>(?:[<>=!~]=?=?\s*[\w.*+!-]+(?:\s*(?:,|and)\s*[<>=!~]=?=?\s*[\w.*+!-]+)*)?)"
+)
+
+
+@record
+class Conflict(Record):
+    """One requirement pip found broken, as it printed it (observed)."""
+
+    #: The distribution that declares the requirement (PEP 503 name) and its version.
+    requirer: str
+    requirer_version: str
+    #: What it requires (PEP 503 name) and the specifier; empty for any version.
+    target: str
+    spec: str
+    #: ``installed``: ``have`` is the version installed; ``requested``: ``have`` is the
+    #: specifier the user asked for (pip installed nothing); ``missing``: not installed.
+    kind: str
+    have: str = ""
+
+
+def _spec(text: str) -> str:
+    """pip's ``<1.19.0 and >=1.16.0`` as a specifier (``<1.19.0,>=1.16.0``)."""
+    return re.sub(r"\s*(?:,|\band\b)\s*", ",", text.strip()).replace(" ", "")
+
+
+def read_conflicts(texts: Iterable[str]) -> list[Conflict]:
+    """Every broken requirement pip reports in ``texts``, in order of appearance."""
+    out: list[Conflict] = []
+    for text in texts:
+        if "requires" in text or "has requirement" in text:
+            found = [(m, "installed") for m in _INSTALLED.finditer(text)]
+            found += [(m, "missing") for m in _MISSING.finditer(text)]
+            for m, kind in sorted(found, key=lambda pair: pair[0].start()):
+                target, spec = normalize_name(m["target"]), _spec(m["spec"])
+                have = m["have"] if kind == "installed" else ""
+                out.append(Conflict(normalize_name(m["req"]), m["rv"], target, spec, kind, have))
+        if "The user requested" in text and "depends on" in text:
+            asked = {
+                normalize_name(m["target"]): _spec(m["spec"]) for m in _REQUESTED.finditer(text)
+            }
+            for m in _DEPENDS.finditer(text):
+                target = normalize_name(m["target"])
+                wanted = asked.get(target)
+                if wanted:  # the user's own pin against a package's range: the conflict
+                    out.append(
+                        Conflict(
+                            normalize_name(m["req"]),
+                            m["rv"],
+                            target,
+                            _spec(m["spec"]),
+                            "requested",
+                            wanted,
+                        )
+                    )
+    return list(dict.fromkeys(out))[:MAX_CONFLICTS]
+
+
+# --- the checks companions run as they import ------------------------------------------------
+
+
+@record
+class ImportCheck(Record):
+    """A companion's own verdict on the TensorFlow it found, as it printed it (observed)."""
+
+    #: The companion's distribution (PEP 503 name).
+    dist: str
+    #: What it requires of TensorFlow (``>=2.5``); empty where the message gives no range.
+    spec: str
+    #: The TensorFlow version it found; empty where the message does not say.
+    found: str
+    #: The sentence, whitespace collapsed.
+    message: str
+
+
+def _dist_of(name: str) -> str:
+    """The distribution a companion's display name stands for (``TensorFlow Probability``
+    -> ``tensorflow-probability``, ``TF-Agents`` -> ``tf-agents``)."""
+    return normalize_name(re.sub(r"\s+", "-", name.strip()))
+
+
+#: The sentences companions print when the TensorFlow they import with is not the one they
+#: were built for: (pattern over whitespace-collapsed text, the distribution when the
+#: sentence does not name it, where the sentence is printed).
+IMPORT_CHECKS: tuple[tuple[re.Pattern[str], str, str], ...] = (
+    (
+        # TensorFlow Probability's _ensure_tf_install, copied by TF-Agents and others.
+        re.compile(
+            r"This version of (?P<name>[A-Za-z][\w-]*(?: [A-Za-z][\w-]*){0,3}) requires "
+            r"TensorFlow version (?P<spec>[<>=!~]=?\s*\d[\w.]*(?:\s*,\s*[<>=!~]=?\s*\d[\w.]*)*)"
+            r"\s*;\s*Detected an installation of version (?P<found>\d[\w.+-]*?)\.?(?=\s|$)"
+        ),
+        "",
+        "https://github.com/tensorflow/probability/blob/v0.13.0/tensorflow_probability/python/__init__.py",
+    ),
+    (
+        # TensorFlow Addons' ensure_tf_install (a warning: it goes on with its Python ops).
+        re.compile(
+            r"(?i:tensorflow) Addons supports using Python ops for all (?i:tensorflow) versions "
+            r"above or equal to (?P<low>\d[\w.]*) and strictly below (?P<high>\d[\w.]*)"
+            r".{0,80}?The versions? of (?i:tensorflow) you are currently using is "
+            r"(?P<found>\d[\w.+-]*?) and is not supported"
+        ),
+        "tensorflow-addons",
+        "https://github.com/tensorflow/addons/blob/v0.19.0/tensorflow_addons/utils/ensure_tf_install.py",
+    ),
+    (
+        # TensorFlow Probability wraps TensorFlow functions and compares their signatures as
+        # it imports: another signature means a TensorFlow of another release.
+        re.compile(
+            r"Arg specs do not match: original=FullArgSpec\(.{0,600}?fn=<function (?P<fn>\w+)"
+        ),
+        "tensorflow-probability",
+        "https://github.com/tensorflow/probability/blob/v0.21.0/tensorflow_probability/python/internal/prefer_static.py",
+    ),
+)
+#: Words every import check's sentence holds: a block without one is not searched.
+_CHECK_WORDS = ("Detected an installation of version", "Addons supports", "Arg specs do not match")
+
+
+def read_import_checks(texts: Iterable[str]) -> list[ImportCheck]:
+    """Every companion's import-time verdict on TensorFlow in ``texts`` (a terminal may wrap
+    the sentence: it is read with its whitespace collapsed)."""
+    out: list[ImportCheck] = []
+    for text in texts:
+        if not any(word in text for word in _CHECK_WORDS):
+            continue
+        flat = re.sub(r"\s+", " ", text)
+        for pattern, dist, _ in IMPORT_CHECKS:
+            for m in pattern.finditer(flat):
+                groups = m.groupdict()
+                spec = groups.get("spec") or ""
+                if groups.get("low"):
+                    spec = f">={groups['low']},<{groups['high']}"
+                name = dist or _dist_of(groups.get("name") or "")
+                found = ImportCheck(
+                    name, spec.replace(" ", ""), groups.get("found") or "", m.group(0)
+                )
+                if found not in out:
+                    out.append(found)
+    return out[:MAX_CONFLICTS]
+
+
+def requested_version_of(spec: str) -> Optional[str]:
+    """The version an ``==X`` specifier pins, else None."""
+    m = re.fullmatch(r"===?(\d[\w.]*)", spec)
+    return m.group(1) if m else None

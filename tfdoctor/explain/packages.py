@@ -1,0 +1,260 @@
+"""What explain concludes from the packages a log names: pip's conflict reports, companions'
+import-time checks, and Keras 3 refusing an object of a library written for Keras 2.
+
+Each verdict names a cause of the catalogue and takes its fix from the catalogue's builders,
+applied to the machine the log shows (the versions pip printed are facts it observed:
+:func:`log_packages` adds them to the log's facts before the machine view is built).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Optional
+
+from tfdoctor import causes
+from tfdoctor.evidence.packages import Conflict, ImportCheck
+from tfdoctor.evidence.traceback import Traceback, library_origins
+from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts
+from tfdoctor.findings import Finding, Fix, Severity
+from tfdoctor.machine import Machine
+from tfdoctor.matrix import version_key
+
+#: Libraries whose layers and models are Keras 2 objects (tf.keras before 2.16, or tf-keras):
+#: Keras 3 refuses them. The top-level import package, its distribution, and the source.
+KERAS2_LIBRARIES: dict[str, tuple[str, str]] = {
+    "tf_keras": ("tf-keras", "https://github.com/keras-team/tf-keras"),
+    # hub.KerasLayer subclasses tf_keras.layers.Layer where tf.keras is Keras 3.
+    "tensorflow_hub": (
+        "tensorflow-hub",
+        "https://github.com/tensorflow/hub/blob/v0.16.1/tensorflow_hub/keras_layer.py",
+    ),
+    # tfp.layers need tf-keras from TFP 0.24 (TensorFlow 2.16), the release notes say.
+    "tensorflow_probability": (
+        "tensorflow-probability",
+        "https://github.com/tensorflow/probability/releases/tag/v0.24.0",
+    ),
+    # Addons ended before Keras 3; its last release supports TensorFlow below 2.16.
+    "tensorflow_addons": ("tensorflow-addons", "https://github.com/tensorflow/addons"),
+}
+
+# Keras 3 names its classes `keras.Layer`, `keras.Model` in its messages; Keras 2 said
+# "instance of class Layer" (keras-team/keras v3.0.0, src/models/sequential.py).
+_KERAS3_WORDS = re.compile(r"`keras\.(?:Layer|Model|layers\.Layer|KerasTensor)`|\bKeras 3\b")
+# An object or class a message prints: `<tensorflow_hub.keras_layer.KerasLayer object at
+# 0x7f...>`, `<class 'tensorflow_hub.keras_layer.KerasLayer'>`.
+_PRINTED = re.compile(
+    r"<class '(?P<cls>[\w.]+)'>|<(?P<obj>[A-Za-z_][\w.]*) object at 0x[0-9a-fA-F]+>"
+)
+
+
+def log_packages(
+    conflicts: Sequence[Conflict], checks: Sequence[ImportCheck]
+) -> list[PackageFacts]:
+    """The distributions pip or a companion said are installed, with the requirement pip
+    quoted (``tensorflow-io 0.14.0`` requiring ``tensorflow<2.3.0,>=2.2.0``; TensorFlow 2.3.0)."""
+    out: dict[str, PackageFacts] = {}
+    for c in conflicts:
+        if c.kind == "requested":
+            continue  # pip installed nothing: no version is known to be there
+        if c.kind == "installed" and c.target not in out:
+            out[c.target] = PackageFacts(c.target, c.have, "")
+        known = out.get(c.requirer)
+        requires = (*(known.requires if known else ()), f"{c.target}{c.spec}")
+        out[c.requirer] = PackageFacts(c.requirer, c.requirer_version, "", requires)
+    for check in checks:
+        if check.found and not any(name in out for name in TF_DISTRIBUTIONS):
+            out["tensorflow"] = PackageFacts("tensorflow", check.found, "")
+    return list(out.values())
+
+
+def package_findings(
+    conflicts: Sequence[Conflict],
+    checks: Sequence[ImportCheck],
+    tracebacks: Sequence[Traceback],
+    m: Machine,
+) -> list[Finding]:
+    """One finding per cause the packages show, in order of appearance."""
+    out: dict[str, Finding] = {}
+    for finding in (
+        *(_conflict(c, m) for c in conflicts),
+        *(_import_check(c, m) for c in checks),
+        *(_keras2_object(tb, m) for tb in tracebacks),
+    ):
+        if finding is not None and finding.id not in out:
+            out[finding.id] = finding
+    return list(out.values())
+
+
+def _satisfies(version: str, spec: str) -> Optional[bool]:
+    """Whether ``version`` is in ``spec`` (pre-releases count, as pip checks); None when
+    either does not parse."""
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet  # noqa: PLC0415
+    from packaging.version import InvalidVersion, Version  # noqa: PLC0415
+
+    try:
+        return SpecifierSet(spec).contains(Version(version), prereleases=True)
+    except (InvalidSpecifier, InvalidVersion):
+        return None
+
+
+def _pinned(spec: str) -> Optional[str]:
+    match = re.fullmatch(r"===?(\d[\w.]*)", spec)
+    return match.group(1) if match else None
+
+
+def _conflict(c: Conflict, m: Machine) -> Optional[Finding]:
+    """The cause one broken requirement stands for: a companion built for another TensorFlow,
+    or one of TensorFlow's own dependencies outside the range it declares."""
+    if c.kind == "requested":
+        asked = _pinned(c.have)
+        if asked is None or _satisfies(asked, c.spec) is not False:
+            return None  # pip lists every requirement on the name; this one is not the clash
+    elif c.kind == "installed" and _satisfies(c.have, c.spec) is not False:
+        return None
+    said = _said(c)
+    if c.target in TF_DISTRIBUTIONS and c.requirer not in TF_DISTRIBUTIONS:
+        return _companion_conflict(c, m, said)
+    if c.requirer not in TF_DISTRIBUTIONS:
+        return None  # neither side is TensorFlow: not a TensorFlow problem to explain
+    return _tf_requirement(c, m, said)
+
+
+def _said(c: Conflict) -> str:
+    if c.kind == "installed":
+        return (
+            f"pip: {c.requirer} {c.requirer_version} requires {c.target}{c.spec}, but "
+            f"{c.target} {c.have} is installed."
+        )
+    if c.kind == "missing":
+        return f"pip: {c.requirer} {c.requirer_version} requires {c.target}{c.spec}, not installed."
+    return (
+        f"pip (ResolutionImpossible): the requirements ask for {c.target}{c.have}; "
+        f"{c.requirer} {c.requirer_version} depends on {c.target}{c.spec}."
+    )
+
+
+def _companion_conflict(c: Conflict, m: Machine, said: str) -> Finding:
+    if c.kind == "requested":
+        fix = Fix(
+            f"{c.requirer} {c.requirer_version} is built for tensorflow{c.spec}, and the "
+            f"requirements ask for tensorflow{c.have}: install the {c.requirer} release made "
+            f"for that TensorFlow (`pip index versions {c.requirer}` lists them; its "
+            "compatibility table says which), or ask for a TensorFlow in its range.",
+            (f"pip index versions {c.requirer}",),
+        )
+        severity = Severity.ERROR
+    else:
+        comp = m.facts.package(c.requirer)
+        fix = causes.companion_fix(m, c.requirer, comp, "tensorflow", c.spec)
+        severity = Severity.ERROR if c.kind == "installed" else Severity.WARNING
+    return causes.finding(
+        "explain.companion-mismatch",
+        severity,
+        "companion-mismatch",
+        f"{c.requirer} {c.requirer_version} is built for another TensorFlow (tensorflow{c.spec})",
+        f"{said} A companion runs only with the TensorFlow it was built for: its compiled ops "
+        "miss symbols, its Python code calls what is not there.",
+        fix,
+    )
+
+
+def _tf_requirement(c: Conflict, m: Machine, said: str) -> Finding:
+    """TensorFlow's own requirement broken: the cause by what it is about."""
+    tf = f"TensorFlow {c.requirer_version}"
+    if c.kind == "requested":
+        fix = Fix(
+            f"The requirements pin {c.target}{c.have}, outside the range {tf} declares "
+            f"({c.target}{c.spec}), so pip installs neither: pin {c.target} inside that range, "
+            f"or choose a TensorFlow release whose range admits {c.target} {_pinned(c.have)}.",
+            m.pip_install(f"{c.requirer}=={c.requirer_version}", f"{c.target}{c.spec}"),
+        )
+        return causes.finding(
+            "explain.dependency-out-of-range",
+            Severity.ERROR,
+            "dependency-out-of-range",
+            f"The requirements pin {c.target} outside {tf}'s range ({c.target}{c.spec})",
+            said,
+            fix,
+        )
+    if c.kind == "missing":
+        return causes.finding(
+            "explain.dependency-missing",
+            Severity.WARNING,
+            "dependency-missing",
+            f"{c.target} is not installed, though {tf} requires it",
+            said,
+            causes.install_fix(
+                m,
+                "Install what TensorFlow requires, in the range it declares.",
+                f"{c.target}{c.spec}",
+            ),
+        )
+    cause, severity = "dependency-out-of-range", Severity.WARNING
+    remedy: Optional[Fix] = causes.range_fix(m, c.target)
+    if c.target == "keras":
+        cause, remedy, severity = "keras-version", causes.keras_match_fix(m), Severity.ERROR
+    elif c.target == "protobuf":
+        cause, remedy, severity = "protobuf-incompatible", causes.protobuf_fix(m), Severity.ERROR
+    elif c.target == "numpy" and version_key(c.have)[:1] >= (2,):
+        # NumPy 2 under a TensorFlow whose range stops before it: built for NumPy 1.
+        cause, remedy, severity = "numpy-abi", causes.numpy_abi_fix(m), Severity.ERROR
+    if remedy is None:
+        remedy = causes.install_fix(
+            m, f"Install the {c.target} range {tf} declares.", f"{c.target}{c.spec}"
+        )
+    return causes.finding(
+        f"explain.{cause}",
+        severity,
+        cause,
+        f"{c.target} {c.have} is outside {tf}'s range ({c.target}{c.spec})",
+        said,
+        remedy,
+    )
+
+
+def _import_check(check: ImportCheck, m: Machine) -> Finding:
+    """A companion refused the TensorFlow it found (or found its signatures changed)."""
+    fix = causes.companion_fix(m, check.dist)
+    if check.spec and check.found:
+        fix = Fix(
+            f"{check.dist} asks for TensorFlow {check.spec}; TensorFlow {check.found} is "
+            f"installed. {fix.text}",
+            fix.commands,
+        )
+    return causes.finding(
+        "explain.companion-mismatch",
+        Severity.ERROR,
+        "companion-mismatch",
+        f"{check.dist} is built for another TensorFlow release",
+        f"{check.dist}, as it imports: {check.message}",
+        fix,
+    )
+
+
+def _keras2_object(tb: Traceback, m: Machine) -> Optional[Finding]:
+    """Keras 3 refusing an object of a library written for Keras 2 (hub.KerasLayer, a
+    tf_keras layer): the library needs Keras 2, which is tf-keras under TensorFlow 2.16+."""
+    keras3 = bool(_KERAS3_WORDS.search(tb.message)) or any(
+        o.generation == "Keras 3" for o in library_origins(tb)
+    )
+    if not keras3:
+        return None
+    for match in _PRINTED.finditer(tb.message):
+        qualified = match.group("cls") or match.group("obj") or ""
+        top = qualified.split(".")[0]
+        if top not in KERAS2_LIBRARIES:
+            continue
+        dist, source = KERAS2_LIBRARIES[top]
+        return causes.finding(
+            "explain.tf-keras-missing",
+            Severity.ERROR,
+            "tf-keras-missing",
+            f"Keras 3 refused a {dist} object: {dist} is written for Keras 2 (tf-keras)",
+            f"{tb.where}: {tb.type}: {tb.message}\n{qualified} is a Keras 2 class; "
+            "TensorFlow 2.16 and later give Keras 3 as tf.keras, which accepts only its own "
+            "layers and models.",
+            causes.tf_keras_missing_fix(m),
+            (source,),
+        )
+    return None
