@@ -8,7 +8,12 @@ from __future__ import annotations
 import pytest
 
 from tests import factories as f
-from tfdoctor.evidence.packages import Conflict, read_conflicts, read_import_checks
+from tfdoctor.evidence.packages import (
+    Conflict,
+    read_conflicts,
+    read_echoed_versions,
+    read_import_checks,
+)
 from tfdoctor.explain import explain
 from tfdoctor.explain.reader import split_text
 from tfdoctor.findings import Finding, Report, Severity
@@ -288,3 +293,41 @@ def test_keras3_refusing_another_object_is_not_blamed_on_keras2() -> None:
         "Received: <function relu at 0x7f00aa> (of type <class 'function'>)"
     )
     assert not [x for x in _explain(text).findings if x.cause == "tf-keras-missing"]
+
+
+# --- versions a session echoed, and the companion fitted to them --------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        pytest.param(">>> tf.__version__\n'2.18.0'\n", {"tensorflow": "2.18.0"}, id="repl"),
+        pytest.param("In [4]: np.__version__\nOut[4]: '2.0.2'\n", {"numpy": "2.0.2"}, id="ipython"),
+        pytest.param(
+            "print(tensorflow.__version__)\n2.17.0rc1\n", {"tensorflow": "2.17.0rc1"}, id="print"
+        ),
+        pytest.param(">>> tf.__version__\nTraceback (most recent call last):\n", {}, id="no-value"),
+    ],
+)
+def test_a_version_echoed_on_the_next_line_is_read(text: str, expected: dict[str, str]) -> None:
+    assert read_echoed_versions([text]) == expected
+
+
+ADDON = (
+    "caused by: ['/opt/venv/lib/python3.12/site-packages/tensorflow_io/python/ops/"
+    "libtensorflow_io.so: undefined symbol: _ZN3tsl6StatusC1Ev']"
+)
+
+
+def test_a_companion_under_a_tensorflow_newer_than_its_releases_names_their_range() -> None:
+    log = f">>> import tensorflow as tf\n>>> tf.__version__\n'2.19.0'\n{ADDON}\n"
+    fix = _fix(_one(_explain(log), "companion-mismatch"))
+    assert "is known to this tfdoctor" in fix
+    assert 'install "tensorflow<2.17.0,>=2.16.0"' in fix
+    assert "pip index versions tensorflow-io" in fix
+
+
+def test_a_companion_under_an_older_tensorflow_moves_to_its_release() -> None:
+    log = f"print(tf.__version__)\n2.3.1\n{ADDON}\n"
+    fix = _fix(_one(_explain(log), "companion-mismatch"))
+    assert "tensorflow-io==0.16.*" in fix

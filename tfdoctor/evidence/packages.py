@@ -198,3 +198,30 @@ def requested_version_of(spec: str) -> Optional[str]:
     """The version an ``==X`` specifier pins, else None."""
     m = re.fullmatch(r"===?(\d[\w.]*)", spec)
     return m.group(1) if m else None
+
+
+# --- versions a session echoed ------------------------------------------------------------------
+
+#: Import names a session asks the version of, and their distribution.
+_MODULES = {"tf": "tensorflow", "tensorflow": "tensorflow", "np": "numpy", "numpy": "numpy"}
+# `>>> tf.__version__` then `'2.18.0'` (the REPL's echo), `In [3]: np.__version__` then
+# `Out[3]: '1.26.4'` (IPython), `print(tf.__version__)` then `2.16.1`: the value is on the
+# next line (https://docs.python.org/3/tutorial/interpreter.html#interactive-mode).
+_ECHO = re.compile(
+    r"^[ \t]*(?:>>>[ \t]*|In \[\d+\]:[ \t]*)?(?:print\()?(?P<module>tf|tensorflow|np|numpy)"
+    r"\.__version__\)?[ \t]*\r?\n[ \t]*(?:Out\[\d+\]:[ \t]*)?['\"]?"
+    r"(?P<version>\d+\.\d+(?:\.\d+)?(?:(?:rc|\.dev|\.post)\d+)?)(?![\w.])",
+    re.MULTILINE,
+)
+
+
+def read_echoed_versions(texts: Iterable[str]) -> dict[str, str]:
+    """The versions a session printed on the line after asking (``{"tensorflow": "2.18.0"}``),
+    the first of each distribution."""
+    out: dict[str, str] = {}
+    for text in texts:
+        if "__version__" not in text:
+            continue
+        for m in _ECHO.finditer(text):
+            out.setdefault(_MODULES[m["module"]], m["version"])
+    return out

@@ -28,6 +28,7 @@ from tfdoctor.evidence.packages import (
     Conflict,
     ImportCheck,
     read_conflicts,
+    read_echoed_versions,
     read_import_checks,
 )
 from tfdoctor.evidence.pip import (
@@ -94,6 +95,8 @@ class Evidence:
     #: (:mod:`tfdoctor.evidence.packages`).
     conflicts: list[Conflict] = dataclasses.field(default_factory=list)
     import_checks: list[ImportCheck] = dataclasses.field(default_factory=list)
+    #: Versions a session printed when asked (``tf.__version__``), by distribution.
+    echoed: dict[str, str] = dataclasses.field(default_factory=dict)
 
     def values(self, group: str, evidence_only: bool = False) -> list[str]:
         """Every distinct value a named group took, in order of appearance (``evidence_only``:
@@ -145,6 +148,8 @@ def scan(blocks: Iterable[LogText], signatures: Signatures) -> Evidence:
             evidence.conflicts.extend(read_conflicts((text,)))
         if len(evidence.import_checks) < MAX_CONFLICTS:
             evidence.import_checks.extend(read_import_checks((text,)))
+        for dist, echoed in read_echoed_versions((text,)).items():
+            evidence.echoed.setdefault(dist, echoed)
         found: dict[int, list[Signature]] = {}
         for keyword, sigs in keywords.items():
             if all(_saturated(evidence, sig) for sig in sigs):
@@ -317,7 +322,8 @@ def reveal(evidence: Evidence) -> Revealed:
     caps = evidence.values("compute_capability")
     text = "\n".join(lines)
     return Revealed(
-        tf_version=evidence.first("tf_version", evidence_only=True),
+        tf_version=evidence.first("tf_version", evidence_only=True)
+        or evidence.echoed.get("tensorflow"),
         tf_dist=evidence.first("dist", evidence_only=True),
         python=python,
         os=os_hint.value if os_hint is not None else None,
@@ -327,7 +333,7 @@ def reveal(evidence: Evidence) -> Revealed:
         compute_capability=caps[0] if caps else None,
         gpu_name=evidence.first("gpu_name"),
         driver_version=evidence.first("driver_version"),
-        numpy_version=evidence.first("numpy_version"),
+        numpy_version=evidence.first("numpy_version") or evidence.echoed.get("numpy"),
         site_packages=site,
         wsl="/usr/lib/wsl/" in text,
         conda=conda,
