@@ -331,3 +331,43 @@ def test_a_companion_under_an_older_tensorflow_moves_to_its_release() -> None:
     log = f"print(tf.__version__)\n2.3.1\n{ADDON}\n"
     fix = _fix(_one(_explain(log), "companion-mismatch"))
     assert "tensorflow-io==0.16.*" in fix
+
+
+# --- plugins built for another TensorFlow -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "line, dist",
+    [
+        pytest.param(
+            "NotFoundError: dlopen(/Users/user/.venv/lib/python3.12/site-packages/"
+            "tensorflow-plugins/libmetal_plugin.dylib, 0x0006): Symbol not found: "
+            "__ZN3tsl8internal15LogMessageFatalC1EPKci",
+            "tensorflow-metal",
+            id="metal-tsl-symbol",
+        ),
+        pytest.param(
+            "dlopen(/opt/homebrew/envs/tf/lib/python3.9/site-packages/tensorflow-plugins/"
+            "libmetal_plugin.dylib, 6): Symbol not found: _TFE_NewTensorHandle",
+            "tensorflow-metal",
+            id="metal-c-api",
+        ),
+        pytest.param(
+            "/srv/venv/lib/python3.10/site-packages/tensorflow-plugins/libitex_gpu.so: "
+            "undefined symbol: _ZNK3xla5Shape8ToStringEb",
+            "intel-extension-for-tensorflow",
+            id="itex-linux",
+        ),
+    ],
+)
+def test_a_plugin_missing_a_tensorflow_symbol_is_a_companion_mismatch(line: str, dist: str) -> None:
+    finding = _one(_explain(line), "companion-mismatch")
+    assert f"pip index versions {dist}" in _fix(finding)
+
+
+def test_a_plugin_missing_a_macos_class_is_not_blamed_on_tensorflow() -> None:
+    line = (
+        "dlopen(/Users/user/env/lib/python3.9/site-packages/tensorflow-plugins/"
+        "libmetal_plugin.dylib, 6): Symbol not found: _OBJC_CLASS_$_MPSGraphExecutionDescriptor"
+    )
+    assert not [x for x in _explain(line).findings if x.cause == "companion-mismatch"]

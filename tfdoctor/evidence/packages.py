@@ -225,3 +225,24 @@ def read_echoed_versions(texts: Iterable[str]) -> dict[str, str]:
         for m in _ECHO.finditer(text):
             out.setdefault(_MODULES[m["module"]], m["version"])
     return out
+
+
+# --- plugins ------------------------------------------------------------------------------------
+
+#: PluggableDevice plugins by the library prefix TensorFlow loads from
+#: site-packages/tensorflow-plugins/, the distribution that installs it, and the source.
+PLUGINS: tuple[tuple[str, str, str], ...] = (
+    ("libmetal_plugin", "tensorflow-metal", "https://developer.apple.com/metal/tensorflow-plugin/"),
+    (
+        "libitex",
+        "intel-extension-for-tensorflow",
+        "https://github.com/intel/intel-extension-for-tensorflow",
+    ),
+)
+
+
+def plugin_dist(path: str) -> str:
+    """The distribution a plugin library under ``tensorflow-plugins/`` belongs to, by its file
+    name; empty when the name is not known."""
+    name = re.split(r"[/\\]", path)[-1]
+    return next((dist for prefix, dist, _ in PLUGINS if name.startswith(prefix)), "")

@@ -27,6 +27,7 @@ from tfdoctor.evidence.packages import (
     MAX_CONFLICTS,
     Conflict,
     ImportCheck,
+    plugin_dist,
     read_conflicts,
     read_echoed_versions,
     read_import_checks,
@@ -523,7 +524,7 @@ def _ptxas_old(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]
 
 def _companion(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
     library = _group(hits, "library")
-    dist = origin_of(library).dist if library else ""
+    dist = (origin_of(library).dist or plugin_dist(library)) if library else ""
     return "companion-mismatch", causes.companion_fix(m, dist or None)
 
 
