@@ -371,3 +371,63 @@ def test_a_plugin_missing_a_macos_class_is_not_blamed_on_tensorflow() -> None:
         "libmetal_plugin.dylib, 6): Symbol not found: _OBJC_CLASS_$_MPSGraphExecutionDescriptor"
     )
     assert not [x for x in _explain(line).findings if x.cause == "companion-mismatch"]
+
+
+# --- NumPy names a library still uses ----------------------------------------------------------
+
+
+def _numpy_traceback(path: str, name: str) -> str:
+    return (
+        "Traceback (most recent call last):\n"
+        f'  File "{path}", line 40, in <module>\n'
+        f"    x = np.{name}\n"
+        '  File "/env/lib/python3.11/site-packages/numpy/__init__.py", line 324, in __getattr__\n'
+        "    raise AttributeError(__former_attrs__[attr])\n"
+        f"AttributeError: module 'numpy' has no attribute '{name}'.\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "path, name, cause, words",
+    [
+        pytest.param(
+            "/env/lib/python3.11/site-packages/tensorboard/compat/tensorflow_stub/dtypes.py",
+            "bool",
+            "dependency-out-of-range",
+            "numpy<1.24",
+            id="expired-alias-in-tensorboard",
+        ),
+        pytest.param(
+            "C:\\Users\\user\\env\\Lib\\site-packages\\tensorflow\\python\\framework\\dtypes.py",
+            "complex",
+            "dependency-out-of-range",
+            "numpy<1.24",
+            id="expired-alias-in-tensorflow-windows",
+        ),
+        pytest.param(
+            "/env/lib/python3.11/site-packages/keras/src/utils/np_utils.py",
+            "float_",
+            "numpy-abi",
+            "numpy",
+            id="numpy-2-removal",
+        ),
+    ],
+)
+def test_a_library_using_a_removed_numpy_name_is_explained(
+    path: str, name: str, cause: str, words: str
+) -> None:
+    finding = _one(_explain(_numpy_traceback(path, name)), cause)
+    assert finding.severity is Severity.ERROR
+    assert words in _fix(finding)
+
+
+@pytest.mark.parametrize(
+    "path, name",
+    [
+        pytest.param("/home/user/project/train.py", "object", id="own-code"),
+        pytest.param("/env/lib/python3.11/site-packages/tensorflow/x.py", "nosuch", id="never-had"),
+    ],
+)
+def test_a_numpy_name_not_removed_or_used_by_own_code_is_not_blamed(path: str, name: str) -> None:
+    report = _explain(_numpy_traceback(path, name))
+    assert not [x for x in report.findings if x.cause in ("dependency-out-of-range", "numpy-abi")]

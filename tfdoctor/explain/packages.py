@@ -80,6 +80,7 @@ def package_findings(
         *(_conflict(c, m) for c in conflicts),
         *(_import_check(c, m) for c in checks),
         *(_keras2_object(tb, m) for tb in tracebacks),
+        *numpy_removed_findings(tracebacks, m),
     ):
         if finding is not None and finding.id not in out:
             out[finding.id] = finding
@@ -258,3 +259,87 @@ def _keras2_object(tb: Traceback, m: Machine) -> Optional[Finding]:
             (source,),
         )
     return None
+
+
+# --- NumPy names a library still uses ----------------------------------------------------------
+
+#: NumPy names removed, by the release that removed them: the aliases deprecated in 1.20 and
+#: expired in 1.24 (https://numpy.org/doc/stable/release/1.24.0-notes.html#expired-deprecations)
+#: and the main-namespace names NumPy 2.0 removed
+#: (https://numpy.org/doc/stable/numpy_2_0_migration_guide.html#main-namespace).
+NUMPY_REMOVED: dict[str, tuple[str, ...]] = {
+    "1.24": ("object", "bool", "int", "float", "complex", "str"),
+    "2.0": (
+        "float_",
+        "complex_",
+        "unicode_",
+        "string_",
+        "NaN",
+        "Inf",
+        "Infinity",
+        "NINF",
+        "PINF",
+        "infty",
+        "cast",
+        "mat",
+        "asfarray",
+        "find_common_type",
+        "round_",
+        "product",
+        "cumproduct",
+        "sometrue",
+        "alltrue",
+        "issubclass_",
+        "sctype2char",
+        "maximum_sctype",
+        "obj2sctype",
+        "issctype",
+        "sctypes",
+        "longfloat",
+        "singlecomplex",
+        "cfloat",
+        "clongfloat",
+        "longcomplex",
+    ),
+}
+_NUMPY_NAME = re.compile(r"module 'numpy' has no attribute '(?P<name>\w+)'")
+
+
+def numpy_removed_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
+    """A library (TensorFlow, TensorBoard, Keras...) using a NumPy name the installed NumPy
+    removed: that NumPy is newer than the library was written for."""
+    for tb in tracebacks:
+        match = _NUMPY_NAME.search(tb.message)
+        if match is None:
+            continue
+        name = match.group("name")
+        release = next((r for r, names in NUMPY_REMOVED.items() if name in names), None)
+        user = next((o.dist for o in library_origins(tb)), "")
+        if release is None or not user:
+            continue  # a name NumPy never had, or the user's own code: change the code
+        detail = (
+            f"{tb.where}: {tb.type}: {tb.message}\n{user} uses np.{name}, which NumPy "
+            f"{release} removed: the installed NumPy is newer than this {user} was written for."
+        )
+        if release == "2.0":
+            cause, fix = "numpy-abi", causes.numpy_abi_fix(m)
+        else:
+            cause = "dependency-out-of-range"
+            fix = causes.declared_range_fix(
+                m,
+                "numpy",
+                f"numpy<{release}",
+                f"Install a NumPy older than {release}, which still has np.{name} (or upgrade "
+                f"{user} to a release written for the newer NumPy).",
+            )
+        return [
+            causes.finding(
+                f"explain.{cause}",
+                Severity.ERROR,
+                cause,
+                f"{user} uses np.{name}, removed in NumPy {release}",
+                detail,
+                fix,
+            )
+        ]
+    return []
