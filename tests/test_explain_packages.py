@@ -13,6 +13,7 @@ from tfdoctor.evidence.packages import (
     read_conflicts,
     read_echoed_versions,
     read_import_checks,
+    read_numpy_builds,
 )
 from tfdoctor.explain import explain
 from tfdoctor.explain.reader import split_text
@@ -431,3 +432,41 @@ def test_a_library_using_a_removed_numpy_name_is_explained(
 def test_a_numpy_name_not_removed_or_used_by_own_code_is_not_blamed(path: str, name: str) -> None:
     report = _explain(_numpy_traceback(path, name))
     assert not [x for x in report.findings if x.cause in ("dependency-out-of-range", "numpy-abi")]
+
+
+# --- NumPy refusing an extension built for another NumPy ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    "line, cause, words",
+    [
+        pytest.param(
+            "RuntimeError: module compiled against API version 0xf but this version of numpy "
+            "is 0xd",
+            "dependency-out-of-range",
+            "numpy>=1.22",
+            id="api-newer-than-running",
+        ),
+        pytest.param(
+            "ImportError: module compiled against ABI version 0x1000009 but this version of "
+            "numpy is 0x2000000",
+            "numpy-abi",
+            "numpy",
+            id="abi-numpy-1-under-2",
+        ),
+    ],
+)
+def test_numpys_refusal_of_an_extension_names_the_numpy_it_wants(
+    line: str, cause: str, words: str
+) -> None:
+    finding = _one(_explain(line), cause)
+    assert words in _fix(finding)
+
+
+def test_numpy_c_api_versions_unknown_to_the_table_are_not_guessed() -> None:
+    assert (
+        read_numpy_builds(
+            ["module compiled against API version 0x7f but this version of numpy is 0xd"]
+        )
+        == []
+    )

@@ -246,3 +246,61 @@ def plugin_dist(path: str) -> str:
     name; empty when the name is not known."""
     name = re.split(r"[/\\]", path)[-1]
     return next((dist for prefix, dist, _ in PLUGINS if name.startswith(prefix)), "")
+
+
+# --- NumPy's check of the extension modules it loads --------------------------------------------
+
+# NumPy refuses an extension module built for another C API or ABI as it imports it:
+# `module compiled against API version 0x10 but this version of numpy is 0xe`, and across
+# NumPy 2 `... against ABI version 0x1000009 but this version of numpy is 0x2000000`
+# (numpy/_core/code_generators/generate_numpy_api.py, _import_array).
+_NUMPY_BUILD = re.compile(
+    r"compiled against (?P<kind>API|ABI) version (?P<built>0x[0-9a-fA-F]+) but this version of "
+    r"numpy is (?P<running>0x[0-9a-fA-F]+)"
+)
+#: The first NumPy release of each C API version
+#: (https://github.com/numpy/numpy/blob/main/numpy/_core/code_generators/cversions.txt).
+NUMPY_C_API: dict[int, str] = {
+    0x9: "1.8",
+    0xA: "1.10",
+    0xB: "1.13",
+    0xC: "1.14",
+    0xD: "1.16",
+    0xE: "1.20",
+    0xF: "1.22",
+    0x10: "1.23",
+    0x11: "1.25",
+    0x12: "2.0",
+    0x13: "2.1",
+    0x14: "2.3",
+    0x15: "2.4",
+}
+
+
+@record
+class NumpyBuild(Record):
+    """An extension NumPy refused, as NumPy printed it (observed): the NumPy it was built for
+    and the one running, each as the first release of its C API (or ABI) version."""
+
+    built: str
+    running: str
+
+
+def _numpy_release(kind: str, value: int) -> Optional[str]:
+    if kind == "ABI":  # 0x1000009 is every NumPy 1, 0x2000000 NumPy 2
+        return {0x1000009: "1.0", 0x2000000: "2.0"}.get(value)
+    return NUMPY_C_API.get(value)
+
+
+def read_numpy_builds(texts: Iterable[str]) -> list[NumpyBuild]:
+    """Every extension NumPy refused in ``texts`` for its C API or ABI version."""
+    out: list[NumpyBuild] = []
+    for text in texts:
+        if "but this version of numpy is" not in text:
+            continue
+        for m in _NUMPY_BUILD.finditer(text):
+            built = _numpy_release(m["kind"], int(m["built"], 16))
+            running = _numpy_release(m["kind"], int(m["running"], 16))
+            if built and running and NumpyBuild(built, running) not in out:
+                out.append(NumpyBuild(built, running))
+    return out

@@ -27,10 +27,12 @@ from tfdoctor.evidence.packages import (
     MAX_CONFLICTS,
     Conflict,
     ImportCheck,
+    NumpyBuild,
     plugin_dist,
     read_conflicts,
     read_echoed_versions,
     read_import_checks,
+    read_numpy_builds,
 )
 from tfdoctor.evidence.pip import (
     MAX_REFUSALS,
@@ -96,6 +98,8 @@ class Evidence:
     #: (:mod:`tfdoctor.evidence.packages`).
     conflicts: list[Conflict] = dataclasses.field(default_factory=list)
     import_checks: list[ImportCheck] = dataclasses.field(default_factory=list)
+    #: Extension modules NumPy refused for the C API or ABI they were built for.
+    numpy_builds: list[NumpyBuild] = dataclasses.field(default_factory=list)
     #: Versions a session printed when asked (``tf.__version__``), by distribution.
     echoed: dict[str, str] = dataclasses.field(default_factory=dict)
 
@@ -149,6 +153,8 @@ def scan(blocks: Iterable[LogText], signatures: Signatures) -> Evidence:
             evidence.conflicts.extend(read_conflicts((text,)))
         if len(evidence.import_checks) < MAX_CONFLICTS:
             evidence.import_checks.extend(read_import_checks((text,)))
+        if len(evidence.numpy_builds) < MAX_CONFLICTS:
+            evidence.numpy_builds.extend(read_numpy_builds((text,)))
         for dist, echoed in read_echoed_versions((text,)).items():
             evidence.echoed.setdefault(dist, echoed)
         found: dict[int, list[Signature]] = {}
@@ -789,7 +795,11 @@ def explain(
         for found in api_findings(evidence.tracebacks, knowledge, installed):
             findings[found.id] = found
     for found in package_findings(
-        evidence.conflicts, evidence.import_checks, evidence.tracebacks, machine
+        evidence.conflicts,
+        evidence.import_checks,
+        evidence.tracebacks,
+        machine,
+        evidence.numpy_builds,
     ):
         findings.setdefault(found.id, found)
     inferred = _inferred(evidence, revealed)

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Optional
 
 from tfdoctor import causes
-from tfdoctor.evidence.packages import Conflict, ImportCheck
+from tfdoctor.evidence.packages import Conflict, ImportCheck, NumpyBuild
 from tfdoctor.evidence.traceback import Traceback, library_origins
 from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts
 from tfdoctor.findings import Finding, Fix, Severity
@@ -73,6 +73,7 @@ def package_findings(
     checks: Sequence[ImportCheck],
     tracebacks: Sequence[Traceback],
     m: Machine,
+    numpy_builds: Sequence[NumpyBuild] = (),
 ) -> list[Finding]:
     """One finding per cause the packages show, in order of appearance."""
     out: dict[str, Finding] = {}
@@ -81,6 +82,7 @@ def package_findings(
         *(_import_check(c, m) for c in checks),
         *(_keras2_object(tb, m) for tb in tracebacks),
         *numpy_removed_findings(tracebacks, m),
+        *(_numpy_build(b, m) for b in numpy_builds),
     ):
         if finding is not None and finding.id not in out:
             out[finding.id] = finding
@@ -343,3 +345,37 @@ def numpy_removed_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[
             )
         ]
     return []
+
+
+def _numpy_build(build: NumpyBuild, m: Machine) -> Finding:
+    """An extension NumPy refused: built for NumPy 1 under NumPy 2 (the ABI changed), or for
+    a newer NumPy than the one running (whose C API lacks what it calls)."""
+    built = "1.x" if build.built == "1.0" else build.built  # the ABI of every NumPy 1
+    said = (
+        f"NumPy refused an extension module built for NumPy {built} (C API or ABI); "
+        f"the NumPy running is {build.running} or a release of the same C API."
+    )
+    if version_key(build.built)[:1] < (2,) <= version_key(build.running)[:1]:
+        return causes.finding(
+            "explain.numpy-abi",
+            Severity.ERROR,
+            "numpy-abi",
+            "An extension built for NumPy 1 runs under NumPy 2",
+            said,
+            causes.numpy_abi_fix(m),
+        )
+    fix = causes.declared_range_fix(
+        m,
+        "numpy",
+        f"numpy>={build.built}",
+        f"Upgrade NumPy to {build.built} or later, the release the module was built against "
+        "(within the range TensorFlow declares).",
+    )
+    return causes.finding(
+        "explain.dependency-out-of-range",
+        Severity.ERROR,
+        "dependency-out-of-range",
+        f"An extension built for NumPy {build.built} runs under an older NumPy",
+        said,
+        fix,
+    )
