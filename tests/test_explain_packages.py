@@ -437,25 +437,23 @@ def test_a_numpy_name_not_removed_or_used_by_own_code_is_not_blamed(path: str, n
 # --- NumPy refusing an extension built for another NumPy ----------------------------------------
 
 
-@pytest.mark.parametrize(
-    "line, cause, words",
-    [
-        pytest.param(
-            "RuntimeError: module compiled against API version 0xf but this version of numpy "
-            "is 0xd",
-            "dependency-out-of-range",
-            "numpy>=1.22",
-            id="api-newer-than-running",
-        ),
-        pytest.param(
-            "ImportError: module compiled against ABI version 0x1000009 but this version of "
-            "numpy is 0x2000000",
-            "numpy-abi",
-            "numpy",
-            id="abi-numpy-1-under-2",
-        ),
-    ],
-)
+#: NumPy's refusal of an extension, the cause, and words the fix holds.
+REFUSED = {
+    "api-newer-than-running": (
+        "RuntimeError: module compiled against API version 0xf but this version of numpy is 0xd",
+        "dependency-out-of-range",
+        "numpy>=1.22",
+    ),
+    "abi-numpy-1-under-2": (
+        "ImportError: module compiled against ABI version 0x1000009 but this version of numpy "
+        "is 0x2000000",
+        "numpy-abi",
+        "numpy",
+    ),
+}
+
+
+@pytest.mark.parametrize("line, cause, words", REFUSED.values(), ids=REFUSED.keys())
 def test_numpys_refusal_of_an_extension_names_the_numpy_it_wants(
     line: str, cause: str, words: str
 ) -> None:
