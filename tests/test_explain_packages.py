@@ -468,3 +468,35 @@ def test_numpy_c_api_versions_unknown_to_the_table_are_not_guessed() -> None:
         )
         == []
     )
+
+
+# --- a package reaching into TensorFlow's private modules ---------------------------------------
+
+
+def _private(path: str, error: str) -> Report:
+    return _explain(f'Traceback (most recent call last):\n  File "{path}", line 7, in f\n{error}\n')
+
+
+def test_keras_2_missing_a_private_tensorflow_name_is_of_another_release() -> None:
+    report = _private(
+        "/env/lib/python3.9/site-packages/keras/engine/training.py",
+        "AttributeError: module 'tensorflow.python.framework.ops' has no attribute '_TensorLike'",
+    )
+    assert _one(report, "keras-version").severity is Severity.ERROR
+
+
+def test_a_companion_missing_a_private_tensorflow_name_is_built_for_another() -> None:
+    report = _private(
+        "/env/lib/python3.10/site-packages/tensorflow_probability/python/internal/tf_keras.py",
+        "ImportError: cannot import name 'keras_tensor' from 'tensorflow.python.keras.engine'",
+    )
+    assert "tensorflow-probability" in _fix(_one(report, "companion-mismatch"))
+
+
+def test_a_private_name_missing_without_a_library_frame_is_not_blamed() -> None:
+    log = (
+        'Traceback (most recent call last):\n  File "/home/user/train.py", line 3, in <module>\n'
+        "AttributeError: module 'tensorflow.python.framework.ops' has no attribute 'Tensor_'\n"
+    )
+    report = _explain(log)
+    assert not [x for x in report.findings if x.cause in ("keras-version", "companion-mismatch")]

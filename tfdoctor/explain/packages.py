@@ -82,6 +82,7 @@ def package_findings(
         *(_import_check(c, m) for c in checks),
         *(_keras2_object(tb, m) for tb in tracebacks),
         *numpy_removed_findings(tracebacks, m),
+        *private_api_findings(tracebacks, m),
         *(_numpy_build(b, m) for b in numpy_builds),
     ):
         if finding is not None and finding.id not in out:
@@ -379,3 +380,50 @@ def _numpy_build(build: NumpyBuild, m: Machine) -> Finding:
         said,
         fix,
     )
+
+
+# --- a package reaching into TensorFlow's private modules ---------------------------------------
+
+# `tensorflow.python.*` is private: it changes between minors, and a package that imports from
+# it runs only with the TensorFlow it was built against (Keras 2 before 2.16, TensorFlow
+# Probability, Addons, Text...). A name missing there, raised in such a package's frames, is
+# that package's release against another TensorFlow
+# (https://www.tensorflow.org/guide/versions#what_is_covered: tensorflow.python is not).
+_PRIVATE = re.compile(
+    r"module '(?:tensorflow|tensorflow_core)\.python[\w.]*' has no attribute '\w+'"
+    r"|cannot import name '\w+' from '(?:tensorflow|tensorflow_core)\.python[\w.]*'"
+    r"|No module named '(?:tensorflow|tensorflow_core)\.python[\w.]*'"
+)
+
+
+def private_api_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
+    """A package built against another TensorFlow, missing a name in tensorflow.python."""
+    for tb in tracebacks:
+        if _PRIVATE.search(tb.message) is None:
+            continue
+        user = next((o for o in library_origins(tb) if o.dist != "tensorflow"), None)
+        if user is None:
+            continue  # no frame says whose code reached in: the user's own, or not shown
+        said = (
+            f"{tb.where}: {tb.type}: {tb.message}\n{user.dist} (from its frames) imports "
+            "TensorFlow's private modules, which change between releases: it was built for "
+            "another TensorFlow."
+        )
+        if user.dist == "keras":
+            cause, fix = "keras-version", causes.keras_match_fix(m)
+        elif user.dist == "tf-keras":
+            cause, fix = "tf-keras-mismatch", causes.tf_keras_fix(m)
+        else:
+            cause, fix = "companion-mismatch", causes.companion_fix(m, user.dist)
+        return [
+            causes.finding(
+                f"explain.{cause}",
+                Severity.ERROR,
+                cause,
+                f"{user.dist} is built for another TensorFlow (a private TensorFlow name is "
+                "missing)",
+                said,
+                fix,
+            )
+        ]
+    return []
