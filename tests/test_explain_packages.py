@@ -500,3 +500,24 @@ def test_a_private_name_missing_without_a_library_frame_is_not_blamed() -> None:
     )
     report = _explain(log)
     assert not [x for x in report.findings if x.cause in ("keras-version", "companion-mismatch")]
+
+
+# --- Keras 2's module layout asked of Keras 3 ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "ModuleNotFoundError: No module named 'keras.src.engine.base_layer_utils'",
+        "ImportError: cannot import name 'data_adapter' from 'keras.src.engine' (unknown location)",
+        "ModuleNotFoundError: No module named 'keras.legacy_tf_layers'",
+    ],
+)
+def test_keras_2s_own_modules_missing_are_keras_2_code_under_keras_3(line: str) -> None:
+    finding = _one(_explain(line), "keras3-behaviour-change")
+    assert "TF_USE_LEGACY_KERAS" in _fix(finding)
+
+
+def test_a_keras_3_module_missing_is_not_called_keras_2_code() -> None:
+    report = _explain("ModuleNotFoundError: No module named 'keras.src.trainers'")
+    assert not [x for x in report.findings if x.cause == "keras3-behaviour-change"]

@@ -14,7 +14,7 @@ from typing import Optional
 
 from tfdoctor import causes
 from tfdoctor.evidence.packages import Conflict, ImportCheck, NumpyBuild
-from tfdoctor.evidence.traceback import Traceback, library_origins
+from tfdoctor.evidence.traceback import Traceback, library_origins, origin_of
 from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
@@ -83,6 +83,7 @@ def package_findings(
         *(_keras2_object(tb, m) for tb in tracebacks),
         *numpy_removed_findings(tracebacks, m),
         *private_api_findings(tracebacks, m),
+        *keras2_layout_findings(tracebacks, m),
         *(_numpy_build(b, m) for b in numpy_builds),
     ):
         if finding is not None and finding.id not in out:
@@ -424,6 +425,39 @@ def private_api_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Fi
                 "missing)",
                 said,
                 fix,
+            )
+        ]
+    return []
+
+
+# --- Keras 2's own module layout asked of Keras 3 ------------------------------------------------
+
+_MISSING_MODULE = re.compile(
+    r"No module named '(?P<m1>keras[\w.]*)'|cannot import name '\w+' from '(?P<m2>keras[\w.]*)'"
+)
+
+
+def keras2_layout_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
+    """Code importing a module only Keras 2 has (keras.engine, keras.src.engine,
+    keras.optimizers.optimizer_v2: the layouts the frames' paths call Keras 2) where Keras 3
+    is installed: Keras 2 code under Keras 3."""
+    for tb in tracebacks:
+        match = _MISSING_MODULE.search(tb.message)
+        if match is None:
+            continue
+        module = match.group("m1") or match.group("m2") or ""
+        origin = origin_of("/site-packages/" + module.replace(".", "/") + "/__init__.py")
+        if origin.generation != "Keras 2":
+            continue
+        return [
+            causes.finding(
+                "explain.keras3-behaviour-change",
+                Severity.ERROR,
+                "keras3-behaviour-change",
+                f"`{module}` is Keras 2's layout, which Keras 3 does not have",
+                f"{tb.where}: {tb.type}: {tb.message}\nKeras 3 (tf.keras from TensorFlow "
+                f"2.16) has no {module}: the code importing it was written for Keras 2.",
+                causes.keras3_fix(m),
             )
         ]
     return []
