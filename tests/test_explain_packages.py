@@ -521,3 +521,27 @@ def test_keras_2s_own_modules_missing_are_keras_2_code_under_keras_3(line: str) 
 def test_a_keras_3_module_missing_is_not_called_keras_2_code() -> None:
     report = _explain("ModuleNotFoundError: No module named 'keras.src.trainers'")
     assert not [x for x in report.findings if x.cause == "keras3-behaviour-change"]
+
+
+# --- a 32-bit Python, as it says itself -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Python 3.8.10 (tags/v3.8.10:3d8993a, May  3 2021, 11:34:34) [MSC v.1928 32 bit (Intel)]"
+        " on win32",
+        '  File "C:\\Users\\user\\AppData\\Local\\Programs\\Python\\Python39-32\\lib\\site.py"'
+        ", line 12, in <module>",
+    ],
+)
+def test_a_32_bit_python_is_named_and_explains_pips_refusal(line: str) -> None:
+    log = f"{line}\nERROR: No matching distribution found for tensorflow\n"
+    report = _explain(log)
+    assert "64-bit Python" in _fix(_one(report, "python-32bit"))
+    assert not [x for x in report.findings if x.cause == "tf-no-wheel-for-python"]
+
+
+def test_a_64_bit_python_is_not_called_32_bit() -> None:
+    log = "Python 3.11.9 (tags/v3.11.9:de54cf5, Apr  2 2024) [MSC v.1938 64 bit (AMD64)] on win32\n"
+    assert not [x for x in _explain(log).findings if x.cause == "python-32bit"]

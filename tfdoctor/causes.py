@@ -1577,6 +1577,20 @@ def no_wheel_fix(m: Machine) -> Fix:
     )
 
 
+def python_64bit_fix(m: Machine) -> Fix:
+    """A 64-bit Python in a new virtual environment: no 32-bit wheel exists on any platform."""
+    return Fix(
+        "Install a 64-bit Python (the x86-64 or arm64 installer), create a virtual "
+        "environment with it, and install TensorFlow there.",
+        (
+            "python -m venv .venv",
+            ".venv\\Scripts\\python -m pip install tensorflow"
+            if m.os == "windows"
+            else ".venv/bin/python -m pip install tensorflow",
+        ),
+    )
+
+
 def tensorflow_gpu_removed_fix(m: Machine) -> Fix:
     """Install ``tensorflow`` instead of the removed ``tensorflow-gpu`` (removing the stub)."""
     if m.facts.package("tensorflow-gpu") is not None:

@@ -586,6 +586,7 @@ BUILDERS: dict[str, Builder] = {
     "protobuf-incompatible": _protobuf,
     "tf-keras-missing": _simple("tf-keras-missing", causes.tf_keras_missing_fix),
     "tf-not-installed": _simple("tf-not-installed", causes.tensorflow_install_fix),
+    "python-32bit": _simple("python-32bit", causes.python_64bit_fix),
     "tf-no-wheel-for-python": _no_wheel,
     "tf-gpu-package-removed": _simple("tf-gpu-package-removed", causes.tensorflow_gpu_removed_fix),
     "msvc-runtime-missing": _simple("msvc-runtime-missing", lambda m: causes.msvc_fix()),
@@ -775,6 +776,9 @@ def explain(
             by_cause["cuda-libs-missing"] = rest
         else:
             del by_cause["cuda-libs-missing"]
+    if "python-32bit" in by_cause:
+        # pip finds no wheel because the interpreter is 32-bit: one cause, the interpreter.
+        by_cause.pop("tf-no-wheel-for-python", None)
     if "native-library-unresolved" in by_cause and any(
         c != "native-library-unresolved" and h.signature.severity == "error"
         for c, hs in by_cause.items()
