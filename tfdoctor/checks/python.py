@@ -19,11 +19,11 @@ def check_bits(ctx: CheckContext) -> Iterator[Finding]:
         yield Finding(
             "python.bits",
             Severity.ERROR,
-            cause="python-32bit",
+            cause=causes.platform.PYTHON_32BIT,
             summary=f"{py.bits}-bit Python {py.version}: TensorFlow ships 64-bit wheels only",
             detail="pip answers 'No matching distribution found for tensorflow' on a 32-bit "
             "interpreter, because no 32-bit wheel exists for any platform.",
-            fix=causes.python_64bit_fix(ctx.machine),
+            fix=causes.platform.python_64bit_fix(ctx.machine),
             links=("https://www.tensorflow.org/install/pip",),
         )
         return

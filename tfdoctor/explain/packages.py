@@ -151,12 +151,12 @@ def _companion_conflict(c: Conflict, m: Machine, said: str) -> Finding:
         severity = Severity.ERROR
     else:
         comp = m.facts.package(c.requirer)
-        fix = causes.companion_fix(m, c.requirer, comp, "tensorflow", c.spec)
+        fix = causes.software.companion_fix(m, c.requirer, comp, "tensorflow", c.spec)
         severity = Severity.ERROR if c.kind == "installed" else Severity.WARNING
     return causes.finding(
         "explain.companion-mismatch",
         severity,
-        "companion-mismatch",
+        causes.software.COMPANION_MISMATCH,
         f"{c.requirer} {c.requirer_version} is built for another TensorFlow (tensorflow{c.spec})",
         f"{said} A companion runs only with the TensorFlow it was built for: its compiled ops "
         "miss symbols, its Python code calls what is not there.",
@@ -177,7 +177,7 @@ def _tf_requirement(c: Conflict, m: Machine, said: str) -> Finding:
         return causes.finding(
             "explain.dependency-out-of-range",
             Severity.ERROR,
-            "dependency-out-of-range",
+            causes.software.DEPENDENCY_OUT_OF_RANGE,
             f"The requirements pin {c.target} outside {tf}'s range ({c.target}{c.spec})",
             said,
             fix,
@@ -186,26 +186,38 @@ def _tf_requirement(c: Conflict, m: Machine, said: str) -> Finding:
         return causes.finding(
             "explain.dependency-missing",
             Severity.WARNING,
-            "dependency-missing",
+            causes.software.DEPENDENCY_MISSING,
             f"{c.target} is not installed, though {tf} requires it",
             said,
-            causes.install_fix(
+            causes.common.install_fix(
                 m,
                 "Install what TensorFlow requires, in the range it declares.",
                 f"{c.target}{c.spec}",
             ),
         )
-    cause, severity = "dependency-out-of-range", Severity.WARNING
-    remedy: Optional[Fix] = causes.range_fix(m, c.target)
+    cause, severity = causes.software.DEPENDENCY_OUT_OF_RANGE, Severity.WARNING
+    remedy: Optional[Fix] = causes.common.range_fix(m, c.target)
     if c.target == "keras":
-        cause, remedy, severity = "keras-version", causes.keras_match_fix(m), Severity.ERROR
+        cause, remedy, severity = (
+            causes.software.KERAS_VERSION,
+            causes.software.keras_match_fix(m),
+            Severity.ERROR,
+        )
     elif c.target == "protobuf":
-        cause, remedy, severity = "protobuf-incompatible", causes.protobuf_fix(m), Severity.ERROR
+        cause, remedy, severity = (
+            causes.software.PROTOBUF_INCOMPATIBLE,
+            causes.software.protobuf_fix(m),
+            Severity.ERROR,
+        )
     elif c.target == "numpy" and version_key(c.have)[:1] >= (2,):
         # NumPy 2 under a TensorFlow whose range stops before it: built for NumPy 1.
-        cause, remedy, severity = "numpy-abi", causes.numpy_abi_fix(m), Severity.ERROR
+        cause, remedy, severity = (
+            causes.software.NUMPY_ABI,
+            causes.software.numpy_abi_fix(m),
+            Severity.ERROR,
+        )
     if remedy is None:
-        remedy = causes.install_fix(
+        remedy = causes.common.install_fix(
             m, f"Install the {c.target} range {tf} declares.", f"{c.target}{c.spec}"
         )
     return causes.finding(
@@ -220,7 +232,7 @@ def _tf_requirement(c: Conflict, m: Machine, said: str) -> Finding:
 
 def _import_check(check: ImportCheck, m: Machine) -> Finding:
     """A companion refused the TensorFlow it found (or found its signatures changed)."""
-    fix = causes.companion_fix(m, check.dist)
+    fix = causes.software.companion_fix(m, check.dist)
     if check.spec and check.found:
         fix = Fix(
             f"{check.dist} asks for TensorFlow {check.spec}; TensorFlow {check.found} is "
@@ -230,7 +242,7 @@ def _import_check(check: ImportCheck, m: Machine) -> Finding:
     return causes.finding(
         "explain.companion-mismatch",
         Severity.ERROR,
-        "companion-mismatch",
+        causes.software.COMPANION_MISMATCH,
         f"{check.dist} is built for another TensorFlow release",
         f"{check.dist}, as it imports: {check.message}",
         fix,
@@ -254,12 +266,12 @@ def _keras2_object(tb: Traceback, m: Machine) -> Optional[Finding]:
         return causes.finding(
             "explain.tf-keras-missing",
             Severity.ERROR,
-            "tf-keras-missing",
+            causes.software.TF_KERAS_MISSING,
             f"Keras 3 refused a {dist} object: {dist} is written for Keras 2 (tf-keras)",
             f"{tb.where}: {tb.type}: {tb.message}\n{qualified} is a Keras 2 class; "
             "TensorFlow 2.16 and later give Keras 3 as tf.keras, which accepts only its own "
             "layers and models.",
-            causes.tf_keras_missing_fix(m),
+            causes.software.tf_keras_missing_fix(m),
             (source,),
         )
     return None
@@ -326,10 +338,10 @@ def numpy_removed_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[
             f"{release} removed: the installed NumPy is newer than this {user} was written for."
         )
         if release == "2.0":
-            cause, fix = "numpy-abi", causes.numpy_abi_fix(m)
+            cause, fix = causes.software.NUMPY_ABI, causes.software.numpy_abi_fix(m)
         else:
-            cause = "dependency-out-of-range"
-            fix = causes.declared_range_fix(
+            cause = causes.software.DEPENDENCY_OUT_OF_RANGE
+            fix = causes.common.declared_range_fix(
                 m,
                 "numpy",
                 f"numpy<{release}",
@@ -361,12 +373,12 @@ def _numpy_build(build: NumpyBuild, m: Machine) -> Finding:
         return causes.finding(
             "explain.numpy-abi",
             Severity.ERROR,
-            "numpy-abi",
+            causes.software.NUMPY_ABI,
             "An extension built for NumPy 1 runs under NumPy 2",
             said,
-            causes.numpy_abi_fix(m),
+            causes.software.numpy_abi_fix(m),
         )
-    fix = causes.declared_range_fix(
+    fix = causes.common.declared_range_fix(
         m,
         "numpy",
         f"numpy>={build.built}",
@@ -376,7 +388,7 @@ def _numpy_build(build: NumpyBuild, m: Machine) -> Finding:
     return causes.finding(
         "explain.dependency-out-of-range",
         Severity.ERROR,
-        "dependency-out-of-range",
+        causes.software.DEPENDENCY_OUT_OF_RANGE,
         f"An extension built for NumPy {build.built} runs under an older NumPy",
         said,
         fix,
@@ -411,11 +423,14 @@ def private_api_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Fi
             "another TensorFlow."
         )
         if user.dist == "keras":
-            cause, fix = "keras-version", causes.keras_match_fix(m)
+            cause, fix = causes.software.KERAS_VERSION, causes.software.keras_match_fix(m)
         elif user.dist == "tf-keras":
-            cause, fix = "tf-keras-mismatch", causes.tf_keras_fix(m)
+            cause, fix = causes.software.TF_KERAS_MISMATCH, causes.software.tf_keras_fix(m)
         else:
-            cause, fix = "companion-mismatch", causes.companion_fix(m, user.dist)
+            cause, fix = (
+                causes.software.COMPANION_MISMATCH,
+                causes.software.companion_fix(m, user.dist),
+            )
         return [
             causes.finding(
                 f"explain.{cause}",
@@ -453,11 +468,11 @@ def keras2_layout_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[
             causes.finding(
                 "explain.keras3-behaviour-change",
                 Severity.ERROR,
-                "keras3-behaviour-change",
+                causes.code.KERAS3_BEHAVIOUR_CHANGE,
                 f"`{module}` is Keras 2's layout, which Keras 3 does not have",
                 f"{tb.where}: {tb.type}: {tb.message}\nKeras 3 (tf.keras from TensorFlow "
                 f"2.16) has no {module}: the code importing it was written for Keras 2.",
-                causes.keras3_fix(m),
+                causes.code.keras3_fix(m),
             )
         ]
     return []
