@@ -194,12 +194,6 @@ def read_import_checks(texts: Iterable[str]) -> list[ImportCheck]:
     return out[:MAX_CONFLICTS]
 
 
-def requested_version_of(spec: str) -> Optional[str]:
-    """The version an ``==X`` specifier pins, else None."""
-    m = re.fullmatch(r"===?(\d[\w.]*)", spec)
-    return m.group(1) if m else None
-
-
 # --- versions a session echoed ------------------------------------------------------------------
 
 #: Import names a session asks the version of, and their distribution.

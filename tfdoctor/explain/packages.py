@@ -1,5 +1,7 @@
 """What explain concludes from the packages a log names: pip's conflict reports, companions'
-import-time checks, and Keras 3 refusing an object of a library written for Keras 2.
+import-time checks, NumPy's refusal of an extension built for another NumPy, a library using a
+NumPy name NumPy removed, a package missing a name in TensorFlow's private modules, Keras 2's
+module layout asked of Keras 3, and Keras 3 refusing an object of a library written for Keras 2.
 
 Each verdict names a cause of the catalogue and takes its fix from the catalogue's builders,
 applied to the machine the log shows (the versions pip printed are facts it observed:
