@@ -545,3 +545,32 @@ def test_a_32_bit_python_is_named_and_explains_pips_refusal(line: str) -> None:
 def test_a_64_bit_python_is_not_called_32_bit() -> None:
     log = "Python 3.11.9 (tags/v3.11.9:de54cf5, Apr  2 2024) [MSC v.1938 64 bit (AMD64)] on win32\n"
     assert not [x for x in _explain(log).findings if x.cause == "python-32bit"]
+
+
+# --- pip refusing a companion, not TensorFlow -----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "log, dist",
+    [
+        pytest.param(
+            "ERROR: Could not find a version that satisfies the requirement "
+            "tensorflow-io==0.37.1 (from versions: 0.34.0, 0.35.0)\n"
+            "ERROR: No matching distribution found for tensorflow-io==0.37.1\n",
+            "tensorflow-io",
+            id="listed",
+        ),
+        pytest.param(
+            "ERROR: Could not find a version that satisfies the requirement tensorflow-text "
+            "(from versions: none)\nERROR: No matching distribution found for tensorflow-text\n",
+            "tensorflow-text",
+            id="none",
+        ),
+    ],
+)
+def test_a_companion_without_a_wheel_is_not_read_as_tensorflow(log: str, dist: str) -> None:
+    report = _explain(log)
+    fix = _fix(_one(report, "companion-mismatch"))
+    assert f"pip index versions {dist}" in fix
+    assert "tensorflow==0." not in fix  # a companion's versions are not TensorFlow's
+    assert not [x for x in report.findings if x.cause.startswith("tf-")]

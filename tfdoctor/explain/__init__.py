@@ -53,12 +53,14 @@ from tfdoctor.explain.exceptions import inferred_note, unexplained_finding
 from tfdoctor.explain.packages import log_packages, package_findings
 from tfdoctor.explain.reader import LogReader, LogText
 from tfdoctor.facts import (
+    TF_DISTRIBUTIONS,
     DriverFacts,
     Facts,
     GpuFacts,
     PackageFacts,
     TensorFlowFacts,
     TFStatus,
+    normalize_name,
 )
 from tfdoctor.findings import Finding, Fix, Report, Severity
 from tfdoctor.machine import LogHints, Machine, library_of
@@ -555,7 +557,15 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.wheel_tags_fix(
             m, wheel.file, wheel.python_version, wheel.platform
         )
-    refusals = [x for x in r.pip_refusals if x.dist.startswith(("tensorflow", "tf-"))]
+    refusals = [x for x in r.pip_refusals if x.dist in TF_DISTRIBUTIONS]
+    named = [normalize_name(g["dist"]) for h in hits for g in h.groups if g.get("dist")]
+    companions = [
+        d for d in (*(x.dist for x in r.pip_refusals), *named) if d not in TF_DISTRIBUTIONS
+    ]
+    if companions and not refusals and all(d not in TF_DISTRIBUTIONS for d in named):
+        # Only a companion was refused (tensorflow-io, -text, Addons): its releases are not
+        # TensorFlow's, and its wheels cover other Pythons and platforms.
+        return causes.software.COMPANION_MISMATCH, _companion_refused(m, r, companions[0])
     if not refusals:
         return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.no_wheel_fix(m)
     refusal = refusals[0]
@@ -563,6 +573,23 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         m, refusal.final_versions, requested_version(refusal.spec), r.python
     )
     return cause, fix
+
+
+def _companion_refused(m: Machine, r: Revealed, dist: str) -> Fix:
+    """pip found no wheel of a companion for this Python and platform: what it listed, then
+    the companion's release for the installed TensorFlow."""
+    listed = next((x.final_versions for x in r.pip_refusals if x.dist == dist), ())
+    seen = (
+        f"pip lists {dist} releases up to {listed[-1]} for this Python and platform"
+        if listed
+        else f"pip lists no {dist} release for this Python and platform"
+    )
+    fix = causes.software.companion_fix(m, dist)
+    return Fix(
+        f"{seen} (a companion publishes wheels for fewer Pythons and platforms than "
+        f"TensorFlow: its PyPI page lists them). {fix.text}",
+        fix.commands,
+    )
 
 
 def _simple(cause: causes.CauseId, build: Callable[[Machine], Fix]) -> Builder:
