@@ -550,24 +550,23 @@ def test_a_64_bit_python_is_not_called_32_bit() -> None:
 # --- pip refusing a companion, not TensorFlow -----------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    "log, dist",
-    [
-        pytest.param(
-            "ERROR: Could not find a version that satisfies the requirement "
-            "tensorflow-io==0.37.1 (from versions: 0.34.0, 0.35.0)\n"
-            "ERROR: No matching distribution found for tensorflow-io==0.37.1\n",
-            "tensorflow-io",
-            id="listed",
-        ),
-        pytest.param(
-            "ERROR: Could not find a version that satisfies the requirement tensorflow-text "
-            "(from versions: none)\nERROR: No matching distribution found for tensorflow-text\n",
-            "tensorflow-text",
-            id="none",
-        ),
-    ],
-)
+#: pip refusing a companion, by what it listed: the log, and the companion.
+REFUSED_COMPANIONS = {
+    "listed": (
+        "ERROR: Could not find a version that satisfies the requirement tensorflow-io==0.37.1 "
+        "(from versions: 0.34.0, 0.35.0)\n"
+        "ERROR: No matching distribution found for tensorflow-io==0.37.1\n",
+        "tensorflow-io",
+    ),
+    "none": (
+        "ERROR: Could not find a version that satisfies the requirement tensorflow-text "
+        "(from versions: none)\nERROR: No matching distribution found for tensorflow-text\n",
+        "tensorflow-text",
+    ),
+}
+
+
+@pytest.mark.parametrize("log, dist", REFUSED_COMPANIONS.values(), ids=REFUSED_COMPANIONS.keys())
 def test_a_companion_without_a_wheel_is_not_read_as_tensorflow(log: str, dist: str) -> None:
     report = _explain(log)
     fix = _fix(_one(report, "companion-mismatch"))
