@@ -23,7 +23,14 @@ ALLOWED = {
     # Findings carry the exit code their severities earn (the codes live with the defaults).
     "tfdoctor.findings": ("tfdoctor.defaults", "tfdoctor.facts"),
     "tfdoctor.redact": ("tfdoctor.facts", "tfdoctor.findings"),
-    "tfdoctor.probes": ("tfdoctor.facts", "tfdoctor.cuda_layout", "tfdoctor.probes"),
+    # Probes keep what a child printed; TensorFlow's log lines are read by the evidence layer's
+    # reader, the one explain and the checks share.
+    "tfdoctor.probes": (
+        "tfdoctor.facts",
+        "tfdoctor.cuda_layout",
+        "tfdoctor.probes",
+        "tfdoctor.evidence",
+    ),
     # The smoke test runs a child like the probes do, and reads its events into facts.
     "tfdoctor.smoke": (
         "tfdoctor.defaults",
@@ -72,6 +79,8 @@ ALLOWED = {
     "tfdoctor.tf_imports": ("tfdoctor.yamldoc",),
     "tfdoctor.machine": (
         "tfdoctor.facts",
+        # TensorFlow's log, read into events once for every check.
+        "tfdoctor.evidence",
         "tfdoctor.matrix",
         "tfdoctor.compat",
         "tfdoctor.cuda_layout",
@@ -96,6 +105,8 @@ ALLOWED = {
         "tfdoctor.causes",
         "tfdoctor.checks",
         "tfdoctor.wheel_tags",
+        # The events of TensorFlow's log, read by the shared reader.
+        "tfdoctor.evidence",
         # choose_policy, the one rule for a mixed-precision policy (no package imports).
         "tfdoctor.gpu_config",
     ),

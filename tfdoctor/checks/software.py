@@ -13,6 +13,8 @@ from tfdoctor.checks._context import (
     fix,
     unknown,
 )
+from tfdoctor.evidence import tflog
+from tfdoctor.evidence.tflog import library_of
 from tfdoctor.facts import (
     PackageFacts,
     TensorFlowFacts,
@@ -20,7 +22,7 @@ from tfdoctor.facts import (
     normalize_name,
 )
 from tfdoctor.findings import Finding, Severity
-from tfdoctor.machine import START_IMPORTS, Machine, library_of, unloaded_files
+from tfdoctor.machine import START_IMPORTS, Machine
 from tfdoctor.matrix import version_key
 from tfdoctor.wheel_tags import misfit
 
@@ -286,8 +288,10 @@ def _import_error_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
     # (a generic ImportError after a dlopen error that only the log shows).
     text = tf.error_message or ""
     known = (_NUMPY_ABI, _GLIBC, _PROTOBUF, _DLL)
-    if not (unloaded_files(text) or any(r.search(text) for r in known)):
+    unloaded = tflog.unloaded_files(tflog.read_events(text))
+    if not (unloaded or any(r.search(text) for r in known)):
         text = m.tf_log
+        unloaded = tflog.unloaded_files(m.tf_events)
     detail = message + ("\n\n" + tf.stderr_tail if tf.stderr_tail else "")
     numpy = facts.package("numpy")
     found = _known_cause(ctx)
@@ -303,8 +307,8 @@ def _import_error_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
             detail,
             causes.software.numpy_abi_fix(m),
         )
-    if files := unloaded_files(text):
-        lib = files[0]
+    if unloaded:
+        lib = unloaded[0]
         name = library_of(lib)
         if (
             name.startswith(
