@@ -573,3 +573,12 @@ def test_a_companion_without_a_wheel_is_not_read_as_tensorflow(log: str, dist: s
     assert f"pip index versions {dist}" in fix
     assert "tensorflow==0." not in fix  # a companion's versions are not TensorFlow's
     assert not [x for x in report.findings if x.cause.startswith("tf-")]
+
+
+def test_tf_keras_of_another_line_is_its_own_cause() -> None:
+    line = (
+        "tf-keras 2.17.0 requires tensorflow<2.18,>=2.17, but you have tensorflow 2.16.2 which "
+        "is incompatible."
+    )
+    finding = _one(_explain(line), "tf-keras-mismatch")
+    assert 'install "tf-keras<2.17,>=2.16"' in _fix(finding)

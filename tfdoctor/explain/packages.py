@@ -120,6 +120,17 @@ def _conflict(c: Conflict, m: Machine) -> Optional[Finding]:
     elif c.kind == "installed" and _satisfies(c.have, c.spec) is not False:
         return None
     said = _said(c)
+    if c.target in TF_DISTRIBUTIONS and c.requirer == "tf-keras" and c.kind == "installed":
+        # tf-keras is released in step with TensorFlow: its own cause and fix (the tf-keras
+        # of the installed line), not a companion's.
+        return causes.finding(
+            "explain.tf-keras-mismatch",
+            Severity.ERROR,
+            causes.software.TF_KERAS_MISMATCH,
+            f"tf-keras {c.requirer_version} is of another TensorFlow line (tensorflow{c.spec})",
+            said,
+            causes.software.tf_keras_fix(m),
+        )
     if c.target in TF_DISTRIBUTIONS and c.requirer not in TF_DISTRIBUTIONS:
         return _companion_conflict(c, m, said)
     if c.requirer not in TF_DISTRIBUTIONS:
