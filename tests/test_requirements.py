@@ -280,13 +280,35 @@ def test_tensorboard_absent_where_tensorflow_requires_it_is_no_note() -> None:
 
 
 def test_the_shipped_companion_table_gives_each_release_for_the_tensorflow_it_declares() -> None:
+    # Invariants of the data: every source defined; a TensorFlow inside a row's range gets
+    # that row or a newer one declaring it too (two releases of one line: the newest).
     table = load_companions()
     assert {"tensorflow-text", "tensorflow-io", "tensorflow-addons"} <= set(table.companions)
     for comp in table.companions.values():
         assert all(s in table.sources for s in comp.sources)
-        for row in comp.releases:
+        for i, row in enumerate(comp.releases):
+            assert all(s in table.sources for s in row.sources), (comp.name, row)
             inside = f.satisfying(row.tensorflow)
-            assert inside is not None and comp.release_for(inside) == row, (comp.name, row)
+            assert inside is not None, (comp.name, row)
+            fit = comp.release_for(inside)
+            assert fit is not None and fit.admits(inside), (comp.name, row)
+            assert comp.releases.index(fit) >= i, (comp.name, row, fit)
+
+
+def test_a_companion_row_names_a_line_or_one_release() -> None:
+    text = (
+        "schema_version: 1\n"
+        "sources:\n  - {id: s, title: t, url: 'https://example.org'}\n"
+        "companions:\n"
+        "  - name: x\n    source: s\n    releases:\n"
+        "      - {release: '1.9', tensorflow: '~=2.16.1'}\n"
+        "      - {release: '1.10.1', tensorflow: '==2.17.1', python: '>=3.9', source: s}\n"
+    )
+    comp = parse_companions(text, "c.yaml").companions["x"]
+    assert [r.requirement("x") for r in comp.releases] == ["x==1.9.*", "x==1.10.1"]
+    assert comp.releases[1].python == ">=3.9" and comp.releases[1].sources == ("s",)
+    with pytest.raises(MatrixError, match="release"):
+        parse_companions(text.replace("'1.10.1'", "'1.10.x'"), "c.yaml")
 
 
 def test_a_companion_table_with_unsorted_releases_is_refused() -> None:

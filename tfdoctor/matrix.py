@@ -64,6 +64,8 @@ PIN_FIELDS = ("numpy", "protobuf", "keras", "tf_keras", "ml_dtypes")
 
 _LINE_RE = re.compile(r"^(\d+)\.(\d+)$")
 _PATCH_RE = re.compile(r"^(\d+)\.(\d+)\.(\d+)$")
+#: A companion table row: a release line or one release.
+_RELEASE_RE = re.compile(r"^\d+\.\d+(?:\.\d+)?$")
 #: A line's newest release: a final (``2.21.0``) or, before the line's first final, a PEP 440
 #: pre-release (``2.22.0rc0``), which marks the line as a pre-release.
 _LATEST_RE = re.compile(r"^(\d+)\.(\d+)\.(\d+)((a|b|rc)\d+)?$")
@@ -812,10 +814,38 @@ DEFAULT_COMPANIONS = Path(__file__).with_name("companions.yaml")
 
 @record
 class CompanionRelease(Record):
-    """One release line of a companion and the TensorFlow range its wheel declares."""
+    """One release line (``X.Y``) or release (``X.Y.Z``) of a companion and the TensorFlow
+    range it declares."""
 
     release: str
     tensorflow: str
+    #: The release's Requires-Python, where its source gives one.
+    python: str = ""
+    #: The row's own sources; empty: the companion's.
+    sources: tuple[str, ...] = ()
+    note: str = ""
+
+    @property
+    def exact(self) -> bool:
+        """Whether the row names one release (``1.10.0``) rather than a line."""
+        return _PATCH_RE.match(self.release) is not None
+
+    def requirement(self, name: str, pre: bool = False) -> str:
+        """What to give pip for this row: the release, any release of the line, or (``pre``,
+        for a pre-release TensorFlow) the line's pre-releases, which pip takes only from a
+        specifier naming one (PEP 440: ``==X.Y.*`` never matches ``X.Y.0rc0``)."""
+        if self.exact:
+            return f"{name}=={self.release}"
+        if pre:
+            upper = self.tensorflow.split(",")[0] if self.tensorflow.startswith("<") else ""
+            return f"{name}>={self.release}.0rc0{',' + upper if upper else ''}"
+        return f"{name}=={self.release}.*"
+
+    def admits(self, tf_version: str) -> bool:
+        """Whether the row's range admits ``tf_version`` (pre-releases included)."""
+        from packaging.specifiers import SpecifierSet  # noqa: PLC0415 - 40 ms import
+
+        return SpecifierSet(self.tensorflow).contains(tf_version, prereleases=True)
 
 
 @record
@@ -835,10 +865,8 @@ class Companion(Record):
     def release_for(self, tf_version: str) -> Optional[CompanionRelease]:
         """The newest release whose declared range admits ``tf_version``; for a companion
         that follows TensorFlow's versions and has no such row, the release of that line."""
-        from packaging.specifiers import SpecifierSet  # noqa: PLC0415 - 40 ms import
-
         for row in reversed(self.releases):
-            if SpecifierSet(row.tensorflow).contains(tf_version, prereleases=True):
+            if row.admits(tf_version):
                 return row
         parts = tf_version.split(".")
         if self.follows_tensorflow and len(parts) >= 2 and all(p.isdigit() for p in parts[:2]):
@@ -884,14 +912,28 @@ def parse_companions(text: str, path: str = "<companions>") -> Companions:
             raise reader.error(fields["name"], f"{where}.name", "duplicate companion")
         rows: list[CompanionRelease] = []
         for j, node in enumerate(reader.sequence(fields["releases"], f"{where}.releases")):
-            row = reader.mapping(node, f"{where}.releases[{j}]", ("release", "tensorflow"))
+            at = f"{where}.releases[{j}]"
+            row = reader.mapping(node, at, ("release", "tensorflow"), ("python", "source", "note"))
             release = reader.required_string(
-                row["release"], f"{where}.releases[{j}].release", _LINE_RE, "release line"
+                row["release"], f"{at}.release", _RELEASE_RE, "release (X.Y or X.Y.Z)"
             )
             if rows and version_key(release) <= version_key(rows[-1].release):
-                raise reader.error(row["release"], f"{where}.releases[{j}]", _UNSORTED_ROWS)
-            spec = reader.specifier(row["tensorflow"], f"{where}.releases[{j}].tensorflow", False)
-            rows.append(CompanionRelease(release, spec or ""))
+                raise reader.error(row["release"], at, _UNSORTED_ROWS)
+            spec = reader.specifier(row["tensorflow"], f"{at}.tensorflow", False)
+            python = (
+                reader.specifier(row["python"], f"{at}.python", False) if "python" in row else ""
+            )
+            rows.append(
+                CompanionRelease(
+                    release,
+                    spec or "",
+                    python or "",
+                    reader.source_ids(row["source"], f"{at}.source", sources)
+                    if "source" in row
+                    else (),
+                    reader.required_string(row["note"], f"{at}.note") if "note" in row else "",
+                )
+            )
         out[name] = Companion(
             name,
             tuple(rows),
