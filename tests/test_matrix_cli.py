@@ -247,12 +247,18 @@ def test_matrix_option_wins_over_the_environment(tmp_path: Path) -> None:
     assert data[0]["sources"]["cuda"] == ["https://pypi.org/project/tensorflow/9.9.0/"]
 
 
-def test_a_pre_release_line_is_marked_and_never_the_newest_fit(tmp_path: Path) -> None:
+def _with_pre_release(tmp_path: Path) -> tuple[str, Path]:
+    """The shipped matrix with a pre-release of the next line on top: (its line, the file)."""
     major, minor = MATRIX.lines[0].key
     name = f"{major}.{minor + 1}"
     grown = tmp_path / "pre.yaml"
     text = f.with_release(DEFAULT_MATRIX.read_text(encoding="utf-8"), f"{name}.0rc0")
     grown.write_text(text, encoding="utf-8")
+    return name, grown
+
+
+def test_a_pre_release_line_is_marked_and_never_the_newest_fit(tmp_path: Path) -> None:
+    name, grown = _with_pre_release(tmp_path)
     newest = load_matrix(str(grown), env={}).newest_release
     assert newest is not None
     out = tfdoctor("matrix", "--matrix", str(grown), "--python-version", "3.11", env=CLEAN_ENV)
@@ -261,3 +267,91 @@ def test_a_pre_release_line_is_marked_and_never_the_newest_fit(tmp_path: Path) -
     assert f'Newest fit: pip install "tensorflow=={newest.latest_patch}"' in out.stdout
     data = json.loads(tfdoctor("matrix", "--matrix", str(grown), "--json", env=CLEAN_ENV).stdout)
     assert [d["tensorflow"] for d in data if d["pre_release"]] == [name]
+
+
+# --- companions -----------------------------------------------------------------------------------
+
+
+def test_which_companion_release_for_a_tensorflow_line_names_it_its_spec_and_sources() -> None:
+    out = tfdoctor(
+        "matrix", "--companion", "tensorflow-text", "--tensorflow", "2.21", env=CLEAN_ENV
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[0] == "tensorflow-text for TensorFlow 2.21"
+    assert "tensorflow-text 2.21: tensorflow<2.22,>=2.21.0 (TensorFlow lines: 2.21)" in out.stdout
+    assert '  pip install "tensorflow-text==2.21.*"' in out.stdout
+    assert "https://github.com/tensorflow/text" in out.stdout
+
+
+def test_which_tensorflow_for_a_companion_release_is_the_reverse_question() -> None:
+    out = tfdoctor("matrix", "--companion", "tensorflow-text==2.20", "--json", env=CLEAN_ENV)
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert (data["companion"], data["release"], data["tensorflow"]) == (
+        "tensorflow-text",
+        "2.20",
+        None,
+    )
+    (match,) = data["matches"]
+    assert match["tensorflow"] == "<2.21,>=2.20.0"
+    assert match["tensorflow_lines"] == ["2.20"]
+    assert match["install"] == "tensorflow-text==2.20.*"
+    assert match["sources"] and all(u.startswith("https://") for u in match["sources"])
+
+
+def test_a_companion_whose_patches_pin_different_tensorflow_releases_lists_each() -> None:
+    out = tfdoctor(
+        "matrix",
+        "--companion",
+        "tensorflow-decision-forests",
+        "--tensorflow",
+        "2.17",
+        "--json",
+        env=CLEAN_ENV,
+    )
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert [(m["release"], m["tensorflow"], m["install"]) for m in data["matches"]] == [
+        ("1.10.1", "==2.17.1", "tensorflow-decision-forests==1.10.1"),
+        ("1.10.0", "==2.17.0", "tensorflow-decision-forests==1.10.0"),
+    ]
+
+
+def test_an_end_of_life_companion_with_no_release_for_the_tensorflow_exits_2() -> None:
+    out = tfdoctor(
+        "matrix", "--companion", "tensorflow-addons", "--tensorflow", "2.21", env=CLEAN_ENV
+    )
+    assert out.returncode == 2, out.stderr
+    assert "no release known" in out.stdout.splitlines()[0]
+    assert "End of life: TensorFlow Addons reached its end of life" in out.stdout
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        pytest.param(("--companion", "tensorflow-nothing"), id="unknown-companion"),
+        pytest.param(("--companion", "tensorflow-text==two"), id="malformed-release"),
+        pytest.param(
+            ("--companion", "tensorflow-text", "--tensorflow", "latest"), id="malformed-tf"
+        ),
+        pytest.param(("--tensorflow", "2.21"), id="tensorflow-without-companion"),
+        pytest.param(
+            ("--companion", "tensorflow-text", "--python-version", "3.11"), id="with-a-target"
+        ),
+    ],
+)
+def test_a_bad_companion_query_is_exit_3_with_one_line(args: tuple[str, ...]) -> None:
+    out = tfdoctor("matrix", *args, env=CLEAN_ENV)
+    assert out.returncode == 3
+    assert out.stdout == ""
+    assert len(out.stderr.splitlines()) == 1 and out.stderr.startswith("tfdoctor: error: ")
+
+
+def test_pre_lets_a_pre_release_line_be_the_newest_fit(tmp_path: Path) -> None:
+    name, grown = _with_pre_release(tmp_path)
+    asked = ("matrix", "--matrix", str(grown), "--python-version", "3.11")
+    out = tfdoctor(*asked, "--pre", env=CLEAN_ENV)
+    assert out.returncode == 0, out.stderr
+    assert f'Newest fit: pip install "tensorflow=={name}.0rc0"' in out.stdout
+    assert f"Pre-release: {name} ({name}.0rc0); for testing." in out.stdout
+    assert f"{name}.0rc0" not in tfdoctor(*asked, env=CLEAN_ENV).stdout.split("Newest fit")[1]

@@ -21,7 +21,15 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, TypeVar
 
 from tfdoctor import __version__
 from tfdoctor.bounded import MAX_REPORT_BYTES, InputError, parse_json, read_text
-from tfdoctor.compat import Target, TargetError, Verdict, make_target, platform_of, verdicts
+from tfdoctor.compat import (
+    CompanionAnswer,
+    Target,
+    TargetError,
+    Verdict,
+    make_target,
+    platform_of,
+    verdicts,
+)
 from tfdoctor.defaults import DEFAULT_TIMEOUT, SHADOW_IMPORT_TIMEOUT
 from tfdoctor.facts import Facts, FactsError, ProbeError, TensorFlowFacts
 from tfdoctor.findings import Report, Severity, facts_from_report_json
@@ -556,6 +564,41 @@ def query_matrix(
         matrix, python=python_version, platform=platform, cuda=cuda, driver=driver, gpu=gpu
     )
     return matrix, target, verdicts(matrix, target), asked
+
+
+_COMPANION_QUERY = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)(?:==(\d+\.\d+(?:\.\d+)?))?$")
+_TF_QUERY = re.compile(r"^\d+\.\d+(?:\.\d+(?:(?:a|b|rc)\d+)?)?$")
+
+
+def query_companion(
+    path: Optional[str],
+    companion: str,
+    tensorflow: Optional[str] = None,
+    pre: bool = False,
+    env: Optional[Mapping[str, str]] = None,
+) -> CompanionAnswer:
+    """Which releases of a companion (``tensorflow-text``, or ``tensorflow-text==2.20`` for
+    one of its releases) go with which TensorFlow (``tensorflow``: a line or a release);
+    DoctorError on a name the companion table does not know or a malformed version."""
+    from tfdoctor.compat import companion_answer  # noqa: PLC0415 - loaded when used
+    from tfdoctor.facts import normalize_name  # noqa: PLC0415
+    from tfdoctor.matrix import load_companions  # noqa: PLC0415
+
+    asked = _COMPANION_QUERY.match(companion.strip())
+    if asked is None:
+        raise DoctorError(f"--companion {companion!r}: expected NAME or NAME==X.Y[.Z]")
+    if tensorflow is not None and _TF_QUERY.match(tensorflow) is None:
+        raise DoctorError(f"--tensorflow {tensorflow!r}: expected a version such as 2.21")
+    matrix = open_matrix(path, env)
+    try:
+        table = load_companions()
+    except MatrixError as exc:
+        raise DoctorError(str(exc)) from None
+    name = normalize_name(asked.group(1))
+    if name not in table.companions:
+        known = ", ".join(sorted(table.companions))
+        raise DoctorError(f"--companion {asked.group(1)}: not in the companion table ({known})")
+    return companion_answer(matrix, table, name, tensorflow, asked.group(2), pre)
 
 
 def _make_target(matrix: Matrix, **fields: Optional[str]) -> Target:

@@ -871,7 +871,11 @@ class Companion(Record):
         parts = tf_version.split(".")
         if self.follows_tensorflow and len(parts) >= 2 and all(p.isdigit() for p in parts[:2]):
             major, minor = int(parts[0]), int(parts[1])
-            return CompanionRelease(f"{major}.{minor}", f"<{major}.{minor + 1},>={major}.{minor}.0")
+            return CompanionRelease(
+                f"{major}.{minor}",
+                f"<{major}.{minor + 1},>={major}.{minor}.0",
+                note=f"not in the table yet: {self.name} X.Y is released for TensorFlow X.Y",
+            )
         return None
 
 
