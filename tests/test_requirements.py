@@ -13,7 +13,7 @@ import os
 import re
 import subprocess
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, Optional
 
@@ -161,20 +161,6 @@ def test_what_a_wrappers_platform_build_declares_is_judged() -> None:
 # --- companions ---------------------------------------------------------------------------------
 
 
-def test_tensorflow_text_of_another_line_is_an_error_fixed_by_its_release_for_this_one() -> None:
-    facts = tf221(companion("tensorflow-text", "2.20.0"))
-    (finding,) = pins(facts)
-    assert (finding.severity, finding.cause) == (Severity.ERROR, "companion-mismatch")
-    assert finding.summary == (
-        "tensorflow-text 2.20.0 requires tensorflow<2.21,>=2.20.0, but tensorflow 2.21.0 is "
-        "installed"
-    )
-    assert "undefined symbol" in finding.detail
-    assert finding.fix is not None
-    assert finding.fix.commands == (f'{PIP} install "tensorflow-text==2.21.*"',)
-    assert pins(fixed(facts, finding)) == []
-
-
 @pytest.mark.parametrize(
     ("env", "severity"),
     [
@@ -253,6 +239,82 @@ def test_a_companions_keras_range_is_installed_within_tensorflows() -> None:
 def test_a_companion_admitting_the_installed_tensorflow_is_quiet() -> None:
     facts = tf221(companion("tensorflow-text", "2.21.0"), companion("tf-keras", "2.21.0"))
     assert pins(facts) == []
+
+
+#: What tensorflow-probability declares (setup.py at v0.25.0): TensorFlow only behind its own
+#: `tf` extra, which no installation of TensorFlow selects.
+TFP_EXTRA = ('tensorflow>=2.16; extra == "tf"', 'tf-keras>=2.16; extra == "tf"')
+
+
+def tf(version: str, metadata: str, *extra: PackageFacts) -> Facts:
+    """TensorFlow ``version`` declaring what the real wheel ``metadata`` declares, and ``extra``."""
+    pkg = f.pkg("tensorflow", version, *declared("tensorflow", metadata), top_level=("tensorflow",))
+    return f.facts(packages=(pkg, *extra), tensorflow=f.tensorflow(version=version))
+
+
+@pytest.mark.parametrize(
+    ("facts", "summary", "why", "install"),
+    [
+        pytest.param(
+            lambda: tf221(companion("tensorflow-text", "2.20.0")),
+            "tensorflow-text 2.20.0 requires tensorflow<2.21,>=2.20.0, but tensorflow 2.21.0 "
+            "is installed",
+            "undefined symbol",
+            "tensorflow-text==2.21.*",
+            id="declared-in-its-metadata",
+        ),
+        # tensorflow-probability 0.25 fails to import below TensorFlow 2.18 (its
+        # required_tensorflow_version); its metadata says nothing pip check reads.
+        pytest.param(
+            lambda: tf(
+                "2.16.2", "2.16.2-linux", f.pkg("tensorflow-probability", "0.25.0", *TFP_EXTRA)
+            ),
+            "tensorflow-probability 0.25.0 requires tensorflow>=2.18, but tensorflow 2.16.2 "
+            "is installed",
+            "github.com/tensorflow/probability",
+            "tensorflow-probability==0.24.*",
+            id="declared-nowhere-judged-by-the-table-row-of-its-release",
+        ),
+    ],
+)
+def test_a_companion_of_another_tensorflow_is_an_error_fixed_by_its_release_for_this_one(
+    facts: Callable[[], Facts], summary: str, why: str, install: str
+) -> None:
+    before = facts()
+    (finding,) = pins(before)
+    assert (finding.severity, finding.cause) == (Severity.ERROR, "companion-mismatch")
+    assert finding.summary == summary
+    assert why in finding.detail
+    assert finding.fix is not None
+    assert finding.fix.commands == (f'{PIP} install "{install}"',)
+    assert pins(fixed(before, finding)) == []
+
+
+def test_several_companions_each_get_their_own_fix_and_none_downgrades_tensorflow_unsaid() -> None:
+    facts = tf221(
+        companion("tensorflow-text", "2.20.0"),
+        companion("tensorflow-io", "0.37.1"),
+        companion("tensorflow-addons", "0.23.0"),
+        f.pkg("tensorflow-probability", "0.25.0", *TFP_EXTRA),
+        companion("tf-keras", "2.21.0"),
+    )
+    found = {x.summary.split(" ")[0]: x for x in pins(facts)}
+    assert set(found) == {"tensorflow-text", "tensorflow-io", "tensorflow-addons"}
+    assert {x.cause for x in found.values()} == {"companion-mismatch"}
+    text_fix, io_fix, addons_fix = (
+        found[n].fix for n in ("tensorflow-text", "tensorflow-io", "tensorflow-addons")
+    )
+    assert text_fix is not None and io_fix is not None and addons_fix is not None
+    assert text_fix.commands == (f'{PIP} install "tensorflow-text==2.21.*"',)
+    assert pins(fixed(facts, found["tensorflow-text"])) == [
+        found["tensorflow-io"],
+        found["tensorflow-addons"],
+    ]
+    # The end-of-life add-on says so first; every fix moving TensorFlow says it downgrades it.
+    assert addons_fix.text.startswith("TensorFlow Addons reached its end of life")
+    for fix in (io_fix, addons_fix):
+        assert any('"tensorflow<' in c for c in fix.commands), fix.commands
+        assert "downgrades TensorFlow from 2.21.0" in fix.text
 
 
 # --- TensorBoard, no longer required --------------------------------------------------------------

@@ -862,6 +862,14 @@ class Companion(Record):
     #: compatibility table states: the release for a line the rows do not list yet.
     follows_tensorflow: bool = False
 
+    def row_of(self, version: str) -> Optional[CompanionRelease]:
+        """The row of an installed release (``0.25.0``): its own, else its line's."""
+        for row in self.releases:
+            if row.release == version:
+                return row
+        line = ".".join(version.split(".")[:2])
+        return next((r for r in self.releases if r.release == line), None)
+
     def release_for(self, tf_version: str) -> Optional[CompanionRelease]:
         """The newest release whose declared range admits ``tf_version``; for a companion
         that follows TensorFlow's versions and has no such row, the release of that line."""
