@@ -46,6 +46,7 @@ from tfdoctor.facts import (
     GpuFacts,
     PackageFacts,
     TensorFlowFacts,
+    normalize_name,
 )
 from tfdoctor.findings import Finding, Fix, Report, Severity
 from tfdoctor.machine import LogHints, Machine, library_of
@@ -495,8 +496,16 @@ def _ptxas_old(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]
 
 
 def _companion(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
+    # Named by its library's path, or by its own words ("TensorFlow Probability").
     library = _group(hits, "library")
-    dist = origin_of(library).dist if library else ""
+    named = _group(hits, "dist")
+    dist = (
+        origin_of(library).dist
+        if library
+        else normalize_name(named.replace(" ", "-"))
+        if named
+        else ""
+    )
     return "companion-mismatch", causes.companion_fix(m, dist or None)
 
 
