@@ -31,10 +31,10 @@ from tfdoctor.compat import (
     verdicts,
 )
 from tfdoctor.defaults import DEFAULT_TIMEOUT, SHADOW_IMPORT_TIMEOUT
-from tfdoctor.facts import Facts, FactsError, ProbeError, TensorFlowFacts
+from tfdoctor.facts import Facts, FactsError, PackageFacts, ProbeError, TensorFlowFacts
 from tfdoctor.findings import Report, Severity, facts_from_report_json
 from tfdoctor.machine import Machine, tf_providers, tf_shadow
-from tfdoctor.matrix import Matrix, MatrixError, load_matrix
+from tfdoctor.matrix import Companions, Matrix, MatrixError, load_matrix
 from tfdoctor.probes._lifeline import stop_all as stop_children
 from tfdoctor.probes._run import Runner, run_command
 from tfdoctor.probes.build_info import read_build_info
@@ -528,6 +528,16 @@ def open_matrix(path: Optional[str] = None, env: Optional[Mapping[str, str]] = N
         raise DoctorError(str(exc)) from None
 
 
+def open_companions() -> Companions:
+    """The bundled companion table; DoctorError when unusable."""
+    from tfdoctor.matrix import load_companions  # noqa: PLC0415 - loaded when used
+
+    try:
+        return load_companions()
+    except MatrixError as exc:
+        raise DoctorError(str(exc)) from None
+
+
 def list_checks() -> Sequence[tuple[str, str]]:
     """(id, title) of every registered check, in order."""
     from tfdoctor.checks import CHECKS  # noqa: PLC0415 - lazy, see the imports
@@ -582,7 +592,6 @@ def query_companion(
     DoctorError on a name the companion table does not know or a malformed version."""
     from tfdoctor.compat import companion_answer  # noqa: PLC0415 - loaded when used
     from tfdoctor.facts import normalize_name  # noqa: PLC0415
-    from tfdoctor.matrix import load_companions  # noqa: PLC0415
 
     asked = _COMPANION_QUERY.match(companion.strip())
     if asked is None:
@@ -590,10 +599,7 @@ def query_companion(
     if tensorflow is not None and _TF_QUERY.match(tensorflow) is None:
         raise DoctorError(f"--tensorflow {tensorflow!r}: expected a version such as 2.21")
     matrix = open_matrix(path, env)
-    try:
-        table = load_companions()
-    except MatrixError as exc:
-        raise DoctorError(str(exc)) from None
+    table = open_companions()
     name = normalize_name(asked.group(1))
     if name not in table.companions:
         known = ", ".join(sorted(table.companions))
@@ -699,7 +705,7 @@ def make_pins(
     if options.targeted:
         table = open_matrix(options.matrix, env)
         target, origins = _pin_target(table, options, facts)
-        pinset = target_pinset(table, target, origins)
+        pinset = target_pinset(table, target, origins, _installed_companions(facts))
         if options.resolve:
             from tfdoctor.pin.resolve import (  # noqa: PLC0415 - network, opt-in
                 ResolveError,
@@ -742,6 +748,12 @@ def make_pins(
         except HashError as exc:
             raise DoctorError(f"--hashes: {exc}") from None
     return pinset
+
+
+def _installed_companions(facts: Facts) -> Optional[tuple[Companions, tuple[PackageFacts, ...]]]:
+    """The companion table and this environment's packages, which a target's pins keep in
+    step with the target's TensorFlow."""
+    return (open_companions(), tuple(facts.packages)) if facts.packages else None
 
 
 def smoke_verdict(facts: Facts) -> Optional[str]:

@@ -830,16 +830,20 @@ class CompanionRelease(Record):
         """Whether the row names one release (``1.10.0``) rather than a line."""
         return _PATCH_RE.match(self.release) is not None
 
-    def requirement(self, name: str, pre: bool = False) -> str:
-        """What to give pip for this row: the release, any release of the line, or (``pre``,
-        for a pre-release TensorFlow) the line's pre-releases, which pip takes only from a
+    def specifier(self, pre: bool = False) -> str:
+        """What to ask pip for: the release, any release of the line, or (``pre``, for a
+        pre-release TensorFlow) the line's pre-releases, which pip takes only from a
         specifier naming one (PEP 440: ``==X.Y.*`` never matches ``X.Y.0rc0``)."""
         if self.exact:
-            return f"{name}=={self.release}"
+            return f"=={self.release}"
         if pre:
             upper = self.tensorflow.split(",")[0] if self.tensorflow.startswith("<") else ""
-            return f"{name}>={self.release}.0rc0{',' + upper if upper else ''}"
-        return f"{name}=={self.release}.*"
+            return f">={self.release}.0rc0{',' + upper if upper else ''}"
+        return f"=={self.release}.*"
+
+    def requirement(self, name: str, pre: bool = False) -> str:
+        """``name`` with :meth:`specifier`: the requirement that installs this row."""
+        return f"{name}{self.specifier(pre)}"
 
     def admits(self, tf_version: str) -> bool:
         """Whether the row's range admits ``tf_version`` (pre-releases included)."""
