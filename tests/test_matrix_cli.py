@@ -355,3 +355,33 @@ def test_pre_lets_a_pre_release_line_be_the_newest_fit(tmp_path: Path) -> None:
     assert f'Newest fit: pip install "tensorflow=={name}.0rc0"' in out.stdout
     assert f"Pre-release: {name} ({name}.0rc0); for testing." in out.stdout
     assert f"{name}.0rc0" not in tfdoctor(*asked, env=CLEAN_ENV).stdout.split("Newest fit")[1]
+
+
+def test_a_package_the_wheel_pins_is_answered_from_the_matrix_both_ways() -> None:
+    # tf-keras is paired with each line by the matrix (pins.tf_keras), not the companion table.
+    line = next(x for x in MATRIX.releases if x.pins.tf_keras)
+    out = tfdoctor(
+        "matrix", "--companion", "tf_keras", "--tensorflow", line.line, "--json", env=CLEAN_ENV
+    )
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["pinned"] is True
+    (match,) = data["matches"]
+    assert match["release"] == line.pins.tf_keras
+    assert match["install"] == f"tf-keras{line.pins.tf_keras}"
+    assert match["tensorflow_lines"] == [line.line] and match["sources"]
+    back = tfdoctor("matrix", "--companion", f"tf-keras=={line.line}", "--json", env=CLEAN_ENV)
+    assert back.returncode == 0, back.stderr
+    assert [m["tensorflow_lines"] for m in json.loads(back.stdout)["matches"]] == [[line.line]]
+
+
+def test_lines_pinning_one_range_are_answered_as_one_run() -> None:
+    out = tfdoctor("matrix", "--companion", "numpy", "--json", env=CLEAN_ENV)
+    assert out.returncode == 0, out.stderr
+    matches = json.loads(out.stdout)["matches"]
+    served = [line for m in matches for line in m["tensorflow_lines"]]
+    pinning = [x.line for x in MATRIX.releases if x.pins.numpy]
+    assert served == pinning  # each line once, newest first
+    for m in matches:
+        specs = {MATRIX.line_for(line).pins.numpy for line in m["tensorflow_lines"]}  # type: ignore[union-attr]
+        assert specs == {m["release"]}

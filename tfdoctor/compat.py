@@ -12,6 +12,7 @@ from typing import Optional
 
 from tfdoctor.matrix import (
     DEFAULT_PLATFORM_OF_OS,
+    PIN_FIELDS,
     PLATFORMS,
     Companion,
     CompanionRelease,
@@ -483,6 +484,8 @@ class CompanionAnswer(Record):
     matches: tuple[CompanionMatch, ...]
     #: Pre-release TensorFlow lines were included (``--pre``).
     pre: bool = False
+    #: A package TensorFlow's wheel pins: each match's ``release`` is the range it pins.
+    pinned: bool = False
 
 
 def _line_releases(matrix: Matrix, line: TFLine) -> tuple[str, ...]:
@@ -558,3 +561,68 @@ def companion_answer(
 
 
 _LINE = re.compile(r"^\d+\.\d+$")
+
+
+#: Packages TensorFlow's wheel pins, paired with each line by the matrix (``pins``).
+PINNED_COMPANIONS = {f.replace("_", "-"): f for f in PIN_FIELDS}
+
+
+def pinned_answer(
+    matrix: Matrix,
+    name: str,
+    tensorflow: Optional[str] = None,
+    release: Optional[str] = None,
+    pre: bool = False,
+) -> CompanionAnswer:
+    """Like :func:`companion_answer`, for a package the matrix pairs with each line (tf-keras,
+    numpy, ...): each match is a range of ``name`` and the run of lines that pin it, newest
+    first. Raises KeyError for another name."""
+    field = PINNED_COMPANIONS[name]
+    if tensorflow is not None:
+        asked = matrix.line_for(tensorflow)
+        lines = [asked] if asked is not None else []
+    else:
+        lines = [line for line in matrix.lines if pre or not line.pre_release]
+    runs: list[tuple[str, list[TFLine]]] = []
+    for line in lines:
+        spec = getattr(line.pins, field)
+        if not spec:
+            continue
+        if release is not None:
+            from packaging.specifiers import SpecifierSet  # noqa: PLC0415 - 40 ms import
+
+            wanted = f"{release}.0" if _LINE.match(release) else release
+            if not SpecifierSet(spec).contains(wanted, prereleases=True):
+                continue
+        if runs and runs[-1][0] == spec and runs[-1][1][-1].key == _next_key(line):
+            runs[-1][1].append(line)
+        else:
+            runs.append((spec, [line]))
+    matches = []
+    for spec, run in runs:
+        newest, oldest = run[0], run[-1]
+        major, minor = newest.key
+        tf_range = (
+            f"=={newest.line}.*" if len(run) == 1 else f"<{major}.{minor + 1},>={oldest.line}.0"
+        )
+        urls = dict.fromkeys(
+            matrix.sources[s].url_for(line)
+            for line in run
+            for s in line.sources_of(f"pins.{field}")
+            if s in matrix.sources
+        )
+        matches.append(
+            CompanionMatch(
+                CompanionRelease(spec, tf_range),
+                f"{name}{spec}",
+                tuple(line.line for line in run),
+                tuple(urls),
+            )
+        )
+    return CompanionAnswer(Companion(name, (), ()), tensorflow, release, tuple(matches), pre, True)
+
+
+def _next_key(line: TFLine) -> tuple[int, int]:
+    """The key of the line after ``line`` (``2.21`` after ``2.20``)."""
+    major, minor = line.key
+    return major, minor + 1

@@ -590,7 +590,11 @@ def query_companion(
     """Which releases of a companion (``tensorflow-text``, or ``tensorflow-text==2.20`` for
     one of its releases) go with which TensorFlow (``tensorflow``: a line or a release);
     DoctorError on a name the companion table does not know or a malformed version."""
-    from tfdoctor.compat import companion_answer  # noqa: PLC0415 - loaded when used
+    from tfdoctor.compat import (  # noqa: PLC0415 - loaded when used
+        PINNED_COMPANIONS,
+        companion_answer,
+        pinned_answer,
+    )
     from tfdoctor.facts import normalize_name  # noqa: PLC0415
 
     asked = _COMPANION_QUERY.match(companion.strip())
@@ -601,8 +605,10 @@ def query_companion(
     matrix = open_matrix(path, env)
     table = open_companions()
     name = normalize_name(asked.group(1))
+    if name in PINNED_COMPANIONS:
+        return pinned_answer(matrix, name, tensorflow, asked.group(2), pre)
     if name not in table.companions:
-        known = ", ".join(sorted(table.companions))
+        known = ", ".join(sorted({*table.companions, *PINNED_COMPANIONS}))
         raise DoctorError(f"--companion {asked.group(1)}: not in the companion table ({known})")
     return companion_answer(matrix, table, name, tensorflow, asked.group(2), pre)
 

@@ -211,9 +211,14 @@ checks as it is imported, or the project's compatibility table; a row's `release
 tf-keras is paired by the matrix (`pins.tf_keras`). Not in the table for want of a primary
 source read here: tensorflow-metal's version table (Apple's page defers it to PyPI).
 
+The packages TensorFlow's wheel pins (`tf-keras`, `numpy`, `protobuf`, `keras`, `ml-dtypes`)
+are answered from the matrix's `pins` instead: each match is the range a run of lines pins.
+
 `tfdoctor matrix --companion NAME --json` prints one object with the keys `companion`,
-`tensorflow`, `release` (what was asked), `pre`, `end_of_life` and `matches`, each match with
-`release`, `tensorflow`, `python`, `note`, `install`, `tensorflow_lines` and `sources` (URLs).
+`tensorflow`, `release` (what was asked), `pre`, `pinned` (true: answered from the matrix's
+`pins`), `end_of_life` and `matches`, each match with `release` (the companion's release line,
+or the range a pinned package is held to), `tensorflow`, `python`, `note`, `install`,
+`tensorflow_lines` and `sources` (URLs).
 """
 
 

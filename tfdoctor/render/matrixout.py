@@ -251,6 +251,7 @@ def companion_json(answer: CompanionAnswer) -> dict[str, Any]:
         "tensorflow": answer.tensorflow,
         "release": answer.release,
         "pre": answer.pre,
+        "pinned": answer.pinned,
         "end_of_life": comp.end_of_life or None,
         "matches": [
             {
@@ -285,6 +286,8 @@ def render_companion_text(answer: CompanionAnswer, width: int = 100) -> str:
         title = f"{comp.name} for TensorFlow {answer.tensorflow}"
     elif answer.release is not None:
         title = f"TensorFlow for {comp.name} {answer.release}"
+    elif answer.pinned:
+        title = f"{comp.name}: the range each TensorFlow line's wheel pins"
     else:
         title = f"{comp.name} releases and the TensorFlow each declares"
     say(title + ("" if answer.matches else ": no release known"))
