@@ -267,7 +267,10 @@ def tf(version: str, metadata: str, *extra: PackageFacts) -> Facts:
         # required_tensorflow_version); its metadata says nothing pip check reads.
         pytest.param(
             lambda: tf(
-                "2.16.2", "2.16.2-linux", f.pkg("tensorflow-probability", "0.25.0", *TFP_EXTRA)
+                "2.16.2",
+                "2.16.2-linux",
+                f.pkg("tensorflow-probability", "0.25.0", *TFP_EXTRA),
+                f.pkg("tf-keras", "2.16.0", "tensorflow<2.17,>=2.16"),
             ),
             "tensorflow-probability 0.25.0 requires tensorflow>=2.18, but tensorflow 2.16.2 "
             "is installed",
@@ -288,6 +291,27 @@ def test_a_companion_of_another_tensorflow_is_an_error_fixed_by_its_release_for_
     assert finding.fix is not None
     assert finding.fix.commands == (f'{PIP} install "{install}"',)
     assert pins(fixed(before, finding)) == []
+
+
+@pytest.mark.parametrize(
+    ("env", "found"),
+    [
+        pytest.param({}, ["tf-keras-missing"], id="needed-by-the-companion"),
+        # TF_USE_LEGACY_KERAS set: the tf-keras check reports it, once.
+        pytest.param({"TF_USE_LEGACY_KERAS": "1"}, ["tf-keras-missing"], id="legacy-keras-set"),
+    ],
+)
+def test_what_a_companions_import_needs_beyond_its_metadata_is_one_finding(
+    env: dict[str, str], found: list[str]
+) -> None:
+    # tensorflow-probability 0.25 imports tf_keras; only its `tf` extra requires tf-keras.
+    facts = tf221(f.pkg("tensorflow-probability", "0.25.0", *TFP_EXTRA), env=env)
+    findings = pins(facts)
+    assert causes(findings) == found
+    fix = findings[0].fix
+    assert fix is not None and any('"tf-keras<2.22,>=2.21"' in c for c in fix.commands)
+    after = f.apply_pip(facts, fix.commands, add_missing=True)
+    assert after is not None and pins(after) == []
 
 
 def test_several_companions_each_get_their_own_fix_and_none_downgrades_tensorflow_unsaid() -> None:

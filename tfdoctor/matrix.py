@@ -824,6 +824,9 @@ class CompanionRelease(Record):
     #: The row's own sources; empty: the companion's.
     sources: tuple[str, ...] = ()
     note: str = ""
+    #: What its import needs that its metadata does not require (tensorflow-probability 0.24
+    #: imports tf_keras, declared only behind its ``tf`` extra): (PEP 503 name, specifier).
+    needs: tuple[tuple[str, str], ...] = ()
 
     @property
     def exact(self) -> bool:
@@ -929,7 +932,9 @@ def parse_companions(text: str, path: str = "<companions>") -> Companions:
         rows: list[CompanionRelease] = []
         for j, node in enumerate(reader.sequence(fields["releases"], f"{where}.releases")):
             at = f"{where}.releases[{j}]"
-            row = reader.mapping(node, at, ("release", "tensorflow"), ("python", "source", "note"))
+            row = reader.mapping(
+                node, at, ("release", "tensorflow"), ("python", "source", "note", "needs")
+            )
             release = reader.required_string(
                 row["release"], f"{at}.release", _RELEASE_RE, "release (X.Y or X.Y.Z)"
             )
@@ -948,6 +953,7 @@ def parse_companions(text: str, path: str = "<companions>") -> Companions:
                     if "source" in row
                     else (),
                     reader.required_string(row["note"], f"{at}.note") if "note" in row else "",
+                    _needs(reader, row["needs"], f"{at}.needs") if "needs" in row else (),
                 )
             )
         out[name] = Companion(
@@ -961,3 +967,20 @@ def parse_companions(text: str, path: str = "<companions>") -> Companions:
             and reader.boolean(fields["follows_tensorflow"], f"{where}.follows_tensorflow"),
         )
     return Companions(path, sources, out)
+
+
+def _needs(reader: _Reader, node: Node, field: str) -> tuple[tuple[str, str], ...]:
+    """A list of PEP 508 requirements without markers, as (PEP 503 name, specifier)."""
+    from packaging.requirements import InvalidRequirement, Requirement  # noqa: PLC0415
+
+    out = []
+    for i, item in enumerate(reader.sequence(node, field)):
+        text = reader.required_string(item, f"{field}[{i}]")
+        try:
+            req = Requirement(text)
+        except InvalidRequirement:
+            raise reader.error(item, f"{field}[{i}]", f"{text!r} is not a requirement") from None
+        if req.marker is not None or req.extras or req.url:
+            raise reader.error(item, f"{field}[{i}]", "expected NAME and a specifier only")
+        out.append((re.sub(r"[-_.]+", "-", req.name).lower(), str(req.specifier)))
+    return tuple(out)

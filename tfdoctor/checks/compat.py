@@ -881,7 +881,8 @@ def _companions(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Finding]:
 
 def _undeclared_companions(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Finding]:
     """Companions whose metadata declares no TensorFlow (tensorflow-probability checks it only
-    as it is imported), judged by the companion table's row for the installed release."""
+    as it is imported), judged by the companion table's row for the installed release; and
+    what a companion's import needs that its metadata does not require (the row's ``needs``)."""
     m = ctx.machine
     declaring = {
         normalize_name(comp.name)
@@ -890,10 +891,27 @@ def _undeclared_companions(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Fin
     }
     for name, row in m.companion_table.companions.items():
         comp = ctx.facts.package(name)
-        if comp is None or name in declaring:
+        own = row.row_of(comp.version) if comp is not None else None
+        if comp is None or own is None:
             continue
-        own = row.row_of(comp.version)
-        if own is None or own.admits(pkg.version):
+        for need, spec in own.needs:
+            if ctx.facts.package(need) is not None or (need == "tf-keras" and m.legacy_keras):
+                continue  # with TF_USE_LEGACY_KERAS set, tf-keras-missing is reported already
+            # A library that imports tf_keras is the tf-keras-missing cause explain knows.
+            keras2 = need == "tf-keras"
+            yield causes.finding(
+                "packages.pins",
+                Severity.ERROR,
+                "tf-keras-missing" if keras2 else "companion-mismatch",
+                f"{comp.name} {comp.version} needs {need}{spec}, which is not installed",
+                f"Its import fails without it, though its metadata requires it only behind an "
+                f"extra that pip did not install (the companion table, from "
+                f"{', '.join(m.companion_urls(name))}).",
+                causes.tf_keras_missing_fix(m)
+                if keras2
+                else causes.companion_fix(m, comp.name, comp, need, spec),
+            )
+        if name in declaring or own.admits(pkg.version):
             continue
         yield causes.finding(
             "packages.pins",
