@@ -296,12 +296,12 @@ def test_a_companion_of_another_tensorflow_is_an_error_fixed_by_its_release_for_
 @pytest.mark.parametrize(
     ("env", "found"),
     [
-        pytest.param({}, ["tf-keras-missing"], id="needed-by-the-companion"),
+        pytest.param({}, ["tf-keras-missing"], id="imported-by-the-companion"),
         # TF_USE_LEGACY_KERAS set: the tf-keras check reports it, once.
         pytest.param({"TF_USE_LEGACY_KERAS": "1"}, ["tf-keras-missing"], id="legacy-keras-set"),
     ],
 )
-def test_what_a_companions_import_needs_beyond_its_metadata_is_one_finding(
+def test_a_companion_importing_tf_keras_it_does_not_declare_is_one_tf_keras_finding(
     env: dict[str, str], found: list[str]
 ) -> None:
     # tensorflow-probability 0.25 imports tf_keras; only its `tf` extra requires tf-keras.
@@ -468,7 +468,7 @@ def pip_check(env: FakeEnv, tmp_path: Path) -> set[tuple[str, str]]:
         check=False,
     )
     assert done.returncode in (0, 1), done.stderr
-    pairs = set()
+    pairs: set[tuple[str, str]] = set()
     for line in done.stdout.splitlines():
         match = _PIP_CONFLICT.match(line)
         if match is not None:
@@ -479,7 +479,7 @@ def pip_check(env: FakeEnv, tmp_path: Path) -> set[tuple[str, str]]:
 
 def doctor_pairs(report: dict[str, Any]) -> set[tuple[str, str]]:
     """(requirer, requirement) pairs the doctor's packages.pins findings name."""
-    pairs = set()
+    pairs: set[tuple[str, str]] = set()
     for x in found(report, "packages.pins"):
         summary = x["summary"]
         if x["cause"] == "dependency-missing":

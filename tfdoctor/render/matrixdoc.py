@@ -207,9 +207,7 @@ moving TensorFlow only where none exists, said so (an end-of-life companion says
 the reverse. Each row is copied from the release's own setup.py or wheel metadata, the range it
 checks as it is imported, or the project's compatibility table; a row's `release` is a line
 (`X.Y`) or, where the patches of a line pin different TensorFlow releases, one release
-(`X.Y.Z`); `python` is its Requires-Python where known, `needs` what its import needs that its
-metadata requires only behind an extra (tensorflow-probability 0.24 imports tf_keras), `source`
-overrides the companion's.
+(`X.Y.Z`); `python` is its Requires-Python where known, `source` overrides the companion's.
 tf-keras is paired by the matrix (`pins.tf_keras`). Not in the table for want of a primary
 source read here: tensorflow-metal's version table (Apple's page defers it to PyPI).
 
@@ -231,15 +229,9 @@ def _companion_tables(companions: Companions) -> list[str]:
         if comp.end_of_life:
             out += [f"End of life: {comp.end_of_life}", ""]
         out += _table(
-            ("release", "tensorflow", "Python", "needs", "note"),
+            ("release", "tensorflow", "Python", "note"),
             (
-                (
-                    r.release,
-                    _code(r.tensorflow),
-                    _code(r.python or None),
-                    ", ".join(f"`{n}{s}`" for n, s in r.needs) or "-",
-                    r.note,
-                )
+                (r.release, _code(r.tensorflow), _code(r.python or None), r.note)
                 for r in reversed(comp.releases)
             ),
         )
