@@ -324,6 +324,24 @@ def test_an_end_of_life_companion_with_no_release_for_the_tensorflow_exits_2() -
     assert out.returncode == 2, out.stderr
     assert "no release known" in out.stdout.splitlines()[0]
     assert "End of life: TensorFlow Addons reached its end of life" in out.stdout
+    assert "https://github.com/tensorflow/addons" in out.stdout  # where to look further
+
+
+def test_a_pre_release_line_asked_for_by_name_gets_the_companions_pre_release(
+    tmp_path: Path,
+) -> None:
+    # tensorflow-text X.Y is released for TensorFlow X.Y (its README): before either is final,
+    # only a specifier naming a pre-release installs it (PEP 440).
+    name, grown = _with_pre_release(tmp_path)
+    major, minor = name.split(".")
+    asked = ("matrix", "--matrix", str(grown), "--companion", "tensorflow-text")
+    out = tfdoctor(*asked, "--tensorflow", name, "--json", env=CLEAN_ENV)
+    assert out.returncode == 0, out.stderr
+    (match,) = json.loads(out.stdout)["matches"]
+    assert match["install"] == f"tensorflow-text>={name}.0rc0,<{major}.{int(minor) + 1}"
+    assert match["tensorflow_lines"] == [name]
+    listed = json.loads(tfdoctor(*asked, "--json", env=CLEAN_ENV).stdout)["matches"]
+    assert name not in [x for m in listed for x in m["tensorflow_lines"]]
 
 
 @pytest.mark.parametrize(

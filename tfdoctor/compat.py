@@ -486,15 +486,17 @@ class CompanionAnswer(Record):
     pre: bool = False
     #: A package TensorFlow's wheel pins: each match's ``release`` is the range it pins.
     pinned: bool = False
+    #: Where the companion's rows come from (addresses), to look further where none matched.
+    sources: tuple[str, ...] = ()
 
 
 def _line_releases(matrix: Matrix, line: TFLine) -> tuple[str, ...]:
-    """The releases of ``line`` a range is judged on: X.Y.0 up to its latest patch (or its
-    pre-release, before the line's first final)."""
+    """The releases of ``line`` a range is judged on: X.Y.0 up to its latest patch (before the
+    line's first final, its pre-release and the X.Y.0 to come)."""
     latest = line.latest_patch
     patch = re.match(r"^\d+\.\d+\.(\d+)$", latest)
     if patch is None:
-        return (latest,)
+        return (latest, f"{line.line}.0")
     return tuple(f"{line.line}.{p}" for p in range(int(patch.group(1)) + 1))
 
 
@@ -517,9 +519,10 @@ def companion_answer(
     Raises KeyError for a companion the table does not know.
     """
     comp = table.companions[name]
-    lines = [line for line in matrix.lines if pre or not line.pre_release]
-    rows: list[CompanionRelease] = list(comp.releases)
     asked_line = matrix.line_for(tensorflow) if tensorflow and _LINE.match(tensorflow) else None
+    # A pre-release line asked for by name is answered; otherwise only with ``pre``.
+    lines = [line for line in matrix.lines if pre or not line.pre_release or line is asked_line]
+    rows: list[CompanionRelease] = list(comp.releases)
     tf_pre = False
     if tensorflow is not None:
         releases = (
@@ -557,7 +560,8 @@ def companion_answer(
         )
         for row in reversed(rows)
     )
-    return CompanionAnswer(comp, tensorflow, release, matches, pre)
+    urls = tuple(table.sources[s].url for s in comp.sources)
+    return CompanionAnswer(comp, tensorflow, release, matches, pre, sources=urls)
 
 
 _LINE = re.compile(r"^\d+\.\d+$")

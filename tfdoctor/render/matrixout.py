@@ -293,6 +293,8 @@ def render_companion_text(answer: CompanionAnswer, width: int = 100) -> str:
     say(title + ("" if answer.matches else ": no release known"))
     if comp.end_of_life:
         say(f"End of life: {comp.end_of_life}")
+    if not answer.matches and answer.sources:
+        say(f"Sources: {', '.join(answer.sources)}", hang="    ")
     for m in answer.matches:
         row = m.release
         say("")
