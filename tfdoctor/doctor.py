@@ -31,7 +31,7 @@ from tfdoctor.compat import (
     verdicts,
 )
 from tfdoctor.defaults import DEFAULT_TIMEOUT, SHADOW_IMPORT_TIMEOUT
-from tfdoctor.facts import Facts, FactsError, PackageFacts, ProbeError, TensorFlowFacts
+from tfdoctor.facts import Facts, FactsError, PackageFacts, ProbeError, TensorFlowFacts, TFStatus
 from tfdoctor.findings import Report, Severity, facts_from_report_json
 from tfdoctor.machine import Machine, tf_providers, tf_shadow
 from tfdoctor.matrix import Companions, Matrix, MatrixError, load_matrix
@@ -142,7 +142,7 @@ def collect_facts(
     pool = ThreadPoolExecutor(max_workers=6)
     try:
         if static:
-            found["tensorflow"] = TensorFlowFacts(status="skipped", interpreter=python)
+            found["tensorflow"] = TensorFlowFacts(status=TFStatus.SKIPPED, interpreter=python)
         futures["driver"] = pool.submit(
             _guard, "driver", lambda: probe_driver(env, runner, min(timeout, 15.0)), errors
         )
