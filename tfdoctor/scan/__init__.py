@@ -343,7 +343,7 @@ class Judge:
             if self._keras_pin_admits(version):
                 fix += f'; stop-gap: pip install "keras<{_next_minor(last_with)}"'
             return self._generic(
-                "api-removed",
+                causes.code.API_REMOVED,
                 f"`{gone}` is Keras 3 API up to Keras {version}, not in Keras {newest.keras} "
                 "(AttributeError or ImportError).",
                 fix + ".",
@@ -366,10 +366,12 @@ class Judge:
             )
             if idiom:
                 return self._generic(
-                    "keras3-behaviour-change", what, f"Use {idiom}.", release=keras3
+                    causes.code.KERAS3_BEHAVIOUR_CHANGE, what, f"Use {idiom}.", release=keras3
                 )
             return self._generic(
-                "api-removed", what, "Check the name; find the API meant in the Keras API docs."
+                causes.code.API_REMOVED,
+                what,
+                "Check the name; find the API meant in the Keras API docs.",
             )
         where = ""
         if keras2 is not None and legacy == OK:
