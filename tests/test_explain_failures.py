@@ -711,7 +711,7 @@ TF_2_16 = Facts("", "", packages=(PackageFacts("tensorflow", "2.16.2", ""),))
             "/opt/venv/lib/python3.11/site-packages/tensorflow_decision_forests/tensorflow/ops/"
             "training/training.so: undefined symbol: _ZN10tensorflow11GetNodeAttrERKNS_9AttrSlice"
             "EN4absl14lts_2020_09_2311string_viewEPSs",
-            "tensorflow-decision-forests==1.9.2.*",
+            "tensorflow-decision-forests==1.9.2",
             id="tensorflow-decision-forests",
         ),
         pytest.param(
@@ -742,3 +742,20 @@ def test_the_metal_plug_in_of_another_release_is_named_and_sent_to_its_table() -
     assert finding.fix is not None
     assert "tensorflow-metal" in finding.fix.text
     assert "pip index versions tensorflow-metal" in finding.fix.commands
+
+
+def test_addons_warning_outside_its_range_says_it_reached_its_end_of_life() -> None:
+    lines = (
+        "/opt/venv/lib/python3.11/site-packages/tensorflow_addons/utils/ensure_tf_install.py:53:"
+        " UserWarning: Tensorflow Addons supports using Python ops for all Tensorflow versions "
+        "above or equal to 2.13.0 and strictly below 2.16.0 (nightly versions are not "
+        "supported). \n The versions of TensorFlow you are currently using is 2.16.2 and is not "
+        "supported. \n"
+    )
+    report = explain([split_text(lines)], SIGNATURES, f.FIXTURE_MATRIX, TF_2_16)
+    finding = _only(report, "companion-mismatch")
+    assert finding.fix is not None
+    assert finding.fix.text.startswith("TensorFlow Addons reached its end of life")
+    # No release to move to: TensorFlow moves, and the fix says it is a downgrade.
+    assert "downgrades TensorFlow from 2.16.2" in finding.fix.text
+    assert any('"tensorflow<2.16.0,>=2.13.0"' in c for c in finding.fix.commands)

@@ -314,6 +314,31 @@ def test_a_companion_importing_tf_keras_it_does_not_declare_is_one_tf_keras_find
     assert after is not None and pins(after) == []
 
 
+def test_a_companion_whose_patches_pin_different_tensorflow_releases_gets_the_one_for_it() -> None:
+    # tensorflow-decision-forests 1.12.0 declares tensorflow==2.19.0; under 2.17.0 the release
+    # for it is 1.10.0 (==2.17.0), not 1.10.1 (==2.17.1), so the fix names the release.
+    facts = tf("2.17.0", "2.19.1-linux", companion("tensorflow-decision-forests", "1.12.0"))
+    (finding,) = pins(facts)
+    assert "requires tensorflow==2.19.0" in finding.summary
+    assert finding.fix is not None
+    assert finding.fix.commands == (f'{PIP} install "tensorflow-decision-forests==1.10.0"',)
+    # What 1.10.0 declares (configure/setup.py at its tag): TensorFlow 2.17.0, tf_keras~=2.17.
+    tfdf_1100 = ("tensorflow==2.17.0", "tf_keras~=2.17")
+    metadata = {"tensorflow-decision-forests==1.10.0": tfdf_1100}
+    after = f.apply_pip(facts, finding.fix.commands, metadata=metadata)
+    assert after is not None
+    assert not [x for x in pins(after) if "requires tensorflow" in x.summary]
+
+
+def test_the_other_release_of_the_same_line_is_still_the_companion_that_moves() -> None:
+    # 1.10.1 pins tensorflow==2.17.1 (its setup.py); under 2.17.0 the fix is 1.10.0, not
+    # TensorFlow moved up for the installed patch.
+    tfdf = f.pkg("tensorflow-decision-forests", "1.10.1", "tensorflow==2.17.1", "tf_keras~=2.17")
+    (finding,) = pins(tf("2.17.0", "2.19.1-linux", tfdf, f.pkg("tf-keras", "2.17.0")))
+    assert finding.fix is not None
+    assert finding.fix.commands == (f'{PIP} install "tensorflow-decision-forests==1.10.0"',)
+
+
 def test_several_companions_each_get_their_own_fix_and_none_downgrades_tensorflow_unsaid() -> None:
     facts = tf221(
         companion("tensorflow-text", "2.20.0"),
