@@ -297,6 +297,7 @@ def test_which_tensorflow_for_a_companion_release_is_the_reverse_question() -> N
     assert match["tensorflow_lines"] == ["2.20"]
     assert match["install"] == "tensorflow-text==2.20.*"
     assert match["sources"] and all(u.startswith("https://") for u in match["sources"])
+    assert set(match["sources"]) <= set(data["sources"])
 
 
 def test_a_companion_whose_patches_pin_different_tensorflow_releases_lists_each() -> None:

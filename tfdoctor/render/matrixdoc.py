@@ -216,7 +216,7 @@ are answered from the matrix's `pins` instead: each match is the range a run of 
 
 `tfdoctor matrix --companion NAME --json` prints one object with the keys `companion`,
 `tensorflow`, `release` (what was asked), `pre`, `pinned` (true: answered from the matrix's
-`pins`), `end_of_life` and `matches`, each match with `release` (the companion's release line,
+`pins`), `end_of_life`, `sources` (the companion's, URLs) and `matches`, each match with `release` (the companion's release line,
 or the range a pinned package is held to), `tensorflow`, `python`, `note`, `install`,
 `tensorflow_lines` and `sources` (URLs).
 """

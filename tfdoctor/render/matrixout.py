@@ -253,6 +253,7 @@ def companion_json(answer: CompanionAnswer) -> dict[str, Any]:
         "pre": answer.pre,
         "pinned": answer.pinned,
         "end_of_life": comp.end_of_life or None,
+        "sources": list(answer.sources),
         "matches": [
             {
                 "release": m.release.release,
