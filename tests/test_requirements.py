@@ -435,6 +435,26 @@ def test_a_companion_table_with_unsorted_releases_is_refused() -> None:
         parse_companions(text, "c.yaml")
 
 
+def test_a_companion_release_without_a_wheel_for_the_python_is_not_the_one_for_it() -> None:
+    text = (
+        "schema_version: 1\n"
+        "sources:\n  - {id: s, title: t, url: 'https://example.org'}\n"
+        "companions:\n"
+        "  - name: x\n    source: s\n    follows_tensorflow: true\n    releases:\n"
+        "      - {release: '0.1', tensorflow: '<2.17,>=2.16', python: '<3.12'}\n"
+        "      - {release: '0.2', tensorflow: '<2.17,>=2.16', python: '<3.11'}\n"
+    )
+    comp = parse_companions(text, "c.yaml").companions["x"]
+    assert [comp.release_for("2.16.2", p) for p in (None, "3.10.4", "3.11.9")] == [
+        comp.releases[1],
+        comp.releases[1],
+        comp.releases[0],
+    ]
+    # Released for that TensorFlow, but for no such Python: none, not a guessed line.
+    assert comp.release_for("2.16.2", "3.12.1") is None
+    assert comp.release_for("2.17.0", "3.12.1") is not None  # no row: the line it follows
+
+
 def test_the_companion_of_a_newer_line_moves_to_the_installed_tensorflows_line() -> None:
     # TensorFlow 2.20 with tensorflow-text 2.21: the companion moves back, not TensorFlow up.
     tf = f.pkg("tensorflow", "2.20.0", "tensorboard~=2.20.0", top_level=("tensorflow",))

@@ -845,6 +845,12 @@ class CompanionRelease(Record):
         """``name`` with :meth:`specifier`: the requirement that installs this row."""
         return f"{name}{self.specifier(pre)}"
 
+    def runs_on(self, python: str) -> bool:
+        """Whether the release's Requires-Python admits ``python`` (unknown: it does)."""
+        from packaging.specifiers import SpecifierSet  # noqa: PLC0415 - 40 ms import
+
+        return not self.python or SpecifierSet(self.python).contains(python, prereleases=True)
+
     def admits(self, tf_version: str) -> bool:
         """Whether the row's range admits ``tf_version`` (pre-releases included)."""
         from packaging.specifiers import SpecifierSet  # noqa: PLC0415 - 40 ms import
@@ -874,12 +880,18 @@ class Companion(Record):
         line = ".".join(version.split(".")[:2])
         return next((r for r in self.releases if r.release == line), None)
 
-    def release_for(self, tf_version: str) -> Optional[CompanionRelease]:
-        """The newest release whose declared range admits ``tf_version``; for a companion
-        that follows TensorFlow's versions and has no such row, the release of that line."""
-        for row in reversed(self.releases):
-            if row.admits(tf_version):
+    def release_for(
+        self, tf_version: str, python: Optional[str] = None
+    ) -> Optional[CompanionRelease]:
+        """The newest release whose declared range admits ``tf_version`` (and whose
+        Requires-Python admits ``python``, where both are known); for a companion that follows
+        TensorFlow's versions and has no row for it, the release of that line."""
+        admitting = [row for row in self.releases if row.admits(tf_version)]
+        for row in reversed(admitting):
+            if python is None or row.runs_on(python):
                 return row
+        if admitting:
+            return None  # released for this TensorFlow, but not for this Python
         parts = tf_version.split(".")
         if self.follows_tensorflow and len(parts) >= 2 and all(p.isdigit() for p in parts[:2]):
             major, minor = int(parts[0]), int(parts[1])

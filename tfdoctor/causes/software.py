@@ -301,7 +301,9 @@ def companion_fix(
     """
     tf = m.tf
     row = m.companion(name) if name else None
-    fit = row.release_for(tf.version) if row is not None and tf is not None else None
+    # Only a release with a wheel for this Python installs (its Requires-Python).
+    python = m.facts.python.version if m.facts.python is not None else None
+    fit = row.release_for(tf.version, python) if row is not None and tf is not None else None
     # The installed release is the fit's when it is that release, or of that line.
     size = len(fit.release.split(".")) if fit is not None else 2
     installed = version_key(comp.version)[:size] if comp is not None else None
@@ -374,8 +376,13 @@ def companion_fix(
             "is the lasting fix."
         )
     else:
+        on = (
+            f" on Python {python}"
+            if python and row is not None and row.release_for(tf.version)
+            else ""
+        )
         text = (
-            f"No {comp.name} release for TensorFlow {tf.version} is known to this tfdoctor: if "
+            f"No {comp.name} release for TensorFlow {tf.version}{on} is known to this tfdoctor: if "
             f"one exists, install it (`pip index versions {comp.name}` lists them; pick the "
             f"one whose requirement admits tensorflow {tf.version}). Otherwise install the "
             f"TensorFlow {comp.name} {comp.version} declares, which {way} TensorFlow from "

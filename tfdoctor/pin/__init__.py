@@ -527,7 +527,10 @@ def exclusion_reasons(all_verdicts: Sequence[Verdict]) -> tuple[str, ...]:
 
 
 def companion_pins(
-    table: Companions, line: TFLine, installed: Iterable[PackageFacts]
+    table: Companions,
+    line: TFLine,
+    installed: Iterable[PackageFacts],
+    python: Optional[str] = None,
 ) -> tuple[list[PinEntry], list[str]]:
     """The installed companions moved to their release for ``line`` (the companion table;
     tf-keras: the matrix's pairing), and a warning for each that has none.
@@ -548,14 +551,15 @@ def companion_pins(
         comp = table.companions.get(name)
         if comp is None:
             continue
-        row = comp.release_for(line.latest_patch)
+        row = comp.release_for(line.latest_patch, python)
         if row is not None:
             entries.append(PinEntry(name, row.specifier(pre)))
             continue
         eol = f" ({comp.end_of_life})" if comp.end_of_life else ""
+        on = f" on Python {python}" if python and comp.release_for(line.latest_patch) else ""
         warnings.append(
             f"{name} {pkg.version} is installed, but no release of it declares TensorFlow "
-            f"{line.latest_patch}{eol}: it is left out, since it would not load with it"
+            f"{line.latest_patch}{on}{eol}: it is left out, since it would not load with it"
         )
     return entries, warnings
 
@@ -626,7 +630,7 @@ def target_pinset(
     if companions is not None:
         # Requested beside TensorFlow, each at its release for this line: the resolver then
         # pins them with what they require.
-        extra, left_out = companion_pins(companions[0], line, companions[1])
+        extra, left_out = companion_pins(companions[0], line, companions[1], target.python)
         entries.extend(extra)
         requested.extend(e.requirement() for e in extra)
         warnings.extend(left_out)
