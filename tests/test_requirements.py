@@ -25,7 +25,7 @@ from tfdoctor.checks import run_checks
 from tfdoctor.checks._context import CheckContext
 from tfdoctor.facts import Facts, PackageFacts, normalize_name
 from tfdoctor.findings import Finding, Severity
-from tfdoctor.matrix import MatrixError, load_companions, parse_companions
+from tfdoctor.matrix import Companion, MatrixError, load_companions, parse_companions
 from tfdoctor.probes.pyenv import probe_pyenv
 
 METADATA = Path(__file__).resolve().parent / "data" / "pypi" / "metadata"
@@ -390,20 +390,43 @@ def test_tensorboard_absent_where_tensorflow_requires_it_is_no_note() -> None:
 # --- the companion table ------------------------------------------------------------------------
 
 
+def companion_faults(comp: Companion, sources: Iterable[str]) -> list[str]:
+    """What is wrong with a companion's rows: a source the table does not define, a range no
+    TensorFlow is inside, a TensorFlow inside a row's range that gets no release declaring it,
+    or an older one (two releases of one line: the newest)."""
+    defined = set(sources)
+    faults = [f"{comp.name}: source {s}" for s in comp.sources if s not in defined]
+    for i, row in enumerate(comp.releases):
+        faults += [
+            f"{comp.name} {row.release}: source {s}" for s in row.sources if s not in defined
+        ]
+        inside = f.satisfying(row.tensorflow)
+        fit = comp.release_for(inside) if inside is not None else None
+        if inside is None:
+            faults.append(f"{comp.name} {row.release}: no TensorFlow inside {row.tensorflow!r}")
+        elif fit is None or not fit.admits(inside) or comp.releases.index(fit) < i:
+            faults.append(f"{comp.name} {row.release}: TensorFlow {inside} gets {fit}")
+    return faults
+
+
 def test_the_shipped_companion_table_gives_each_release_for_the_tensorflow_it_declares() -> None:
-    # Invariants of the data: every source defined; a TensorFlow inside a row's range gets
-    # that row or a newer one declaring it too (two releases of one line: the newest).
     table = load_companions()
     assert {"tensorflow-text", "tensorflow-io", "tensorflow-addons"} <= set(table.companions)
-    for comp in table.companions.values():
-        assert all(s in table.sources for s in comp.sources)
-        for i, row in enumerate(comp.releases):
-            assert all(s in table.sources for s in row.sources), (comp.name, row)
-            inside = f.satisfying(row.tensorflow)
-            assert inside is not None, (comp.name, row)
-            fit = comp.release_for(inside)
-            assert fit is not None and fit.admits(inside), (comp.name, row)
-            assert comp.releases.index(fit) >= i, (comp.name, row, fit)
+    assert [x for c in table.companions.values() for x in companion_faults(c, table.sources)] == []
+    # Planted: a row citing a source the table lacks, a row whose range nothing is inside.
+    comp = table.companions["tensorflow-text"]
+    row = comp.releases[-1]
+    ghost = dataclasses.replace(
+        comp, releases=(*comp.releases[:-1], dataclasses.replace(row, sources=("ghost",)))
+    )
+    assert companion_faults(ghost, table.sources) == [
+        f"tensorflow-text {row.release}: source ghost"
+    ]
+    empty = dataclasses.replace(row, tensorflow="<2.0,>=3.0")
+    nothing = dataclasses.replace(comp, releases=(*comp.releases[:-1], empty))
+    assert companion_faults(nothing, table.sources) == [
+        f"tensorflow-text {row.release}: no TensorFlow inside '<2.0,>=3.0'"
+    ]
 
 
 def test_a_companion_row_names_a_line_or_one_release() -> None:
