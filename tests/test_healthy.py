@@ -104,20 +104,42 @@ def test_the_healthy_set_covers_the_and_cuda_lines_whose_build_names_no_curand()
     ]
 
 
+def system_cuda_faults(facts: Facts) -> list[str]:
+    """What keeps a system-CUDA fixture from showing a build that names cuRAND, whose RUNPATH
+    reaches no wheel, and whose cuRAND the ldconfig cache finds."""
+    libs = facts.cuda_libs
+    if libs is None or libs.named_libraries is None:
+        return ["the build was not read"]
+    faults = [] if "curand" in libs.named_libraries else ["the build names no curand"]
+    faults += ["the RUNPATH reaches a wheel"] if any("nvidia" in d for d in libs.runpath) else []
+    curand = [lib for lib in libs.libraries if lib.name == "curand"]
+    selected = curand[0].selected if len(curand) == 1 else None
+    if selected is None or curand[0].candidates[selected].origin != "ldconfig":
+        faults.append("curand not found through the ldconfig cache")
+    return faults
+
+
 def test_the_system_cuda_lines_name_curand_and_find_it_through_the_ldconfig_cache() -> None:
     """2.12 and 2.13 name cuRAND and their RUNPATH reaches no wheel: the toolkit is found."""
-    versions = set()
-    for path in SYSTEM_CUDA:
-        facts = facts_from_json(_facts_document(path))
-        assert facts.cuda_libs is not None and facts.cuda_libs.named_libraries is not None
-        assert "curand" in facts.cuda_libs.named_libraries
-        assert not any("nvidia" in d for d in facts.cuda_libs.runpath)
-        (curand,) = [lib for lib in facts.cuda_libs.libraries if lib.name == "curand"]
-        assert curand.selected is not None
-        assert curand.candidates[curand.selected].origin == "ldconfig"
-        assert facts.tensorflow is not None
-        versions.add(facts.tensorflow.version)
-    assert versions == {"2.12.1", "2.13.1"}
+    machines = [facts_from_json(_facts_document(path)) for path in SYSTEM_CUDA]
+    assert [x for m in machines for x in system_cuda_faults(m)] == []
+    assert {m.tensorflow.version for m in machines if m.tensorflow} == {"2.12.1", "2.13.1"}
+    # Planted: a build whose RUNPATH reaches the wheels, one whose cuRAND was not found.
+    healthy = machines[0]
+    assert healthy.cuda_libs is not None
+    wheel = f"{f.SITE}/nvidia/curand/lib"
+    reach = dataclasses.replace(healthy.cuda_libs, runpath=(*healthy.cuda_libs.runpath, wheel))
+    assert system_cuda_faults(dataclasses.replace(healthy, cuda_libs=reach)) == [
+        "the RUNPATH reaches a wheel"
+    ]
+    libs = tuple(
+        dataclasses.replace(lib, selected=None) if lib.name == "curand" else lib
+        for lib in healthy.cuda_libs.libraries
+    )
+    lost = dataclasses.replace(healthy.cuda_libs, libraries=libs)
+    assert system_cuda_faults(dataclasses.replace(healthy, cuda_libs=lost)) == [
+        "curand not found through the ldconfig cache"
+    ]
 
 
 @pytest.mark.parametrize("path", AND_CUDA, ids=lambda p: p.stem)
