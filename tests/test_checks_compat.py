@@ -445,6 +445,17 @@ def test_driver_command_names_the_exact_floor() -> None:
 TF215_MATRIX_CAPS = tf_build("2.15.1", "12.2", "8")
 TF216 = tf_build("2.16.2", "12.3", "8")
 
+
+def rtx5090_under_221(**tf: Any) -> Facts:
+    """An RTX 5090 (12.0) under TensorFlow 2.21 (PTX for it only), TensorFlow's facts ``tf``."""
+    return f.facts(
+        python=PY312,
+        packages=installed("2.21.0"),
+        tensorflow=tf_build("2.21.0", "12.5", "9", **tf),
+        driver=f.driver(driver_version="570.86.15", gpus=(RTX5090,)),
+    )
+
+
 CAPABILITY_CASES = {
     "tf2.15-t4-7.5-sass": Case(
         f.facts(tensorflow=TF215_MATRIX_CAPS, driver=f.driver(gpus=(T4,))),
@@ -482,6 +493,27 @@ CAPABILITY_CASES = {
         ),
         (Severity.WARNING,),
         ("PTX", "12.0"),
+    ),
+    # The same machine where CUDA refused the PTX, in the words of its runtime and driver APIs
+    # (the error of the import, or a line TensorFlow logged): the JIT did not carry it.
+    "tf2.21-rtx5090-ptx-refused-runtime": Case(
+        rtx5090_under_221(
+            error_message="CUDA runtime implicit initialization on GPU:0 failed. Status: "
+            "device kernel image is invalid"
+        ),
+        (Severity.ERROR,),
+        ("no code", "12.0", "can run"),
+        detail=("compute_90", "kernel image is invalid"),
+    ),
+    "tf2.21-rtx5090-ptx-refused-driver": Case(
+        rtx5090_under_221(
+            log_errors=(
+                "'cuModuleLoadData(&module, data)' failed with 'CUDA_ERROR_NO_BINARY_FOR_GPU'",
+            )
+        ),
+        (Severity.ERROR,),
+        ("no code", "12.0"),
+        detail=("CUDA_ERROR_NO_BINARY_FOR_GPU",),
     ),
     "tf2.15-h100-ptx-driver-530": Case(
         f.facts(
@@ -538,6 +570,20 @@ def test_each_gpu_gets_its_own_finding() -> None:
         (Severity.OK, 1, 0),
         (Severity.WARNING, 0, 1),
     ]
+
+
+def test_a_listed_gpu_whose_code_cuda_refused_does_not_overrule_the_verdict() -> None:
+    """TensorFlow lists a GPU newer than its build all the same: with CUDA's refusal in the
+    log the listing is no proof that the build has code for it, so the error stays an error."""
+    listed = (DeviceFacts("/physical_device:GPU:0", "GPU"),)
+    ok_facts = rtx5090_under_221(devices=listed)
+    bad_facts = rtx5090_under_221(
+        devices=listed,
+        log_errors=("status: Internal: no kernel image is available for execution on the device",),
+    )
+    assert "tf-lists-every-gpu" in Machine(ok_facts, MATRIX).observations
+    assert "tf-lists-every-gpu" not in Machine(bad_facts, MATRIX).observations
+    assert "tf-lists-gpu" in Machine(bad_facts, MATRIX).observations
 
 
 def test_ptx_with_too_old_driver_fix_upgrades_driver_or_tf() -> None:

@@ -604,7 +604,10 @@ class Machine(Record):
                 names = ", ".join(_short_device(d.name) for d in listed)
                 seen["tf-lists-gpu"] = f"TensorFlow lists {names}"
                 caps = [d.details.get("compute_capability") for d in listed]
-                if _covers(self.gpus, len(listed), [c for c in caps if c]):
+                # A GPU newer than the build is listed all the same, so the listing vouches
+                # for the build's code only while CUDA has not refused it.
+                covered = _covers(self.gpus, len(listed), [c for c in caps if c])
+                if covered and self.gpu_code_refused is None:
                     seen["tf-lists-every-gpu"] = seen["tf-lists-gpu"]
         smoke = self.facts.smoke
         if smoke is not None:
@@ -685,6 +688,20 @@ class Machine(Record):
         return tuple(
             f for f in unloaded_files(self.tf_log) if not library_of(f).startswith("nvinfer")
         )
+
+    @functools.cached_property
+    def gpu_code_refused(self) -> Optional[str]:
+        """The line where TensorFlow (or its smoke test) said CUDA found no code in the build
+        that the GPU can run; None when nothing said so."""
+        texts = [self.tf_log]
+        smoke = self.facts.smoke
+        if smoke is not None:
+            texts.append("\n".join((smoke.error_message or "", smoke.stderr_tail)))
+        for text in texts:
+            for line in text.splitlines():
+                if _NO_GPU_CODE.search(line):
+                    return line.strip()
+        return None
 
     @functools.cached_property
     def dlopen_failed(self) -> bool:
@@ -985,6 +1002,14 @@ _DLOPEN_FILES = re.compile(
 )
 # gpu_device.cc's summary line, logged after any of the above.
 _DLOPEN_SUMMARY = re.compile(r"Cannot dlopen some GPU libraries", re.IGNORECASE)
+# CUDA's words for "no code in the binary this GPU can run", in each API that reports it:
+# the runtime's cudaErrorNoKernelImageForDevice (209) and cudaErrorInvalidKernelImage (200), by
+# message or by name, and the driver's CUDA_ERROR_NO_BINARY_FOR_GPU
+# (https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html).
+_NO_GPU_CODE = re.compile(
+    r"no kernel image is available for execution on the device|device kernel image is invalid"
+    r"|CUDA_ERROR_NO_BINARY_FOR_GPU|cudaErrorNoKernelImageForDevice|cudaErrorInvalidKernelImage"
+)
 
 
 def unloaded_files(text: str) -> tuple[str, ...]:
