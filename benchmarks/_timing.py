@@ -30,7 +30,8 @@ def runs_from_arguments(description: str, default: int) -> int:
     """``--runs N`` from the command line: timed runs per command, at least 5."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--runs", type=int, default=default, help="timed runs per command (>= 5)")
-    return max(5, parser.parse_args().runs)
+    runs: int = parser.parse_args().runs
+    return max(5, runs)
 
 
 def time_interleaved(commands: Mapping[str, Sequence[str]], runs: int) -> dict[str, list[float]]:

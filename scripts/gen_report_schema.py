@@ -28,10 +28,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tfdoctor.causes import CAUSES  # noqa: E402 - needs the path above
+from tfdoctor.defaults import ExitCode  # noqa: E402
 from tfdoctor.facts import SCHEMA_VERSION, Facts, HeldGpu, HeldMemory  # noqa: E402
 from tfdoctor.findings import (  # noqa: E402
     REPORT_SCHEMA_VERSION,
-    ExitCode,
     Finding,
     Fix,
     Severity,

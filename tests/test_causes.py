@@ -20,7 +20,7 @@ from tfdoctor.facts import (
     LibraryCandidate,
     facts_from_json,
 )
-from tfdoctor.findings import Finding, Severity
+from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine, dll_version, library_of, unloaded_files
 
 #: What ``Machine.ld_path_with`` appends: the old value, when there was one.
@@ -47,7 +47,7 @@ def tf_pkg(name: str, version: str) -> tuple:  # type: ignore[type-arg]
     return (f.pkg(name, version, top_level=("tensorflow",)), f.pkg("numpy", "1.26.4"))
 
 
-def fix_text(fix: causes.Fix) -> str:
+def fix_text(fix: Fix) -> str:
     return "\n".join((fix.text, *fix.commands))
 
 

@@ -374,6 +374,7 @@ def test_facts_say_where_the_logged_cudnn_comes_from() -> None:
     )
     assert "does not show" not in finding.detail
     # The log's lines join the machine's TensorFlow facts.
+    assert combined.facts.tensorflow is not None
     assert any("Loaded runtime CuDNN" in line for line in combined.facts.tensorflow.log_errors)
     assert combined.facts.python == _machine_with_stray_cudnn().python
     assert "TensorFlow needs cuDNN 8.6.0" in _fix_text(finding)

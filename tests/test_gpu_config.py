@@ -245,6 +245,10 @@ class _Namespace:
     def __init__(self, **attrs: Any) -> None:
         self.__dict__.update(attrs)
 
+    def __getattr__(self, name: str) -> Any:
+        # Only reached for a name the fake does not define: TensorFlow would raise too.
+        raise AttributeError(name)
+
 
 def configure(
     tf: FakeTF,

@@ -360,7 +360,7 @@ def pip_check(env: FakeEnv, tmp_path: Path) -> set[tuple[str, str]]:
         check=False,
     )
     assert done.returncode in (0, 1), done.stderr
-    pairs = set()
+    pairs: set[tuple[str, str]] = set()
     for line in done.stdout.splitlines():
         match = _PIP_CONFLICT.match(line)
         if match is not None:
@@ -371,7 +371,7 @@ def pip_check(env: FakeEnv, tmp_path: Path) -> set[tuple[str, str]]:
 
 def doctor_pairs(report: dict[str, Any]) -> set[tuple[str, str]]:
     """(requirer, requirement) pairs the doctor's packages.pins findings name."""
-    pairs = set()
+    pairs: set[tuple[str, str]] = set()
     for x in found(report, "packages.pins"):
         summary = x["summary"]
         if x["cause"] == "dependency-missing":

@@ -22,8 +22,20 @@ def test_ci_runs_the_readme_test_command_verbatim() -> None:
     # A fresh machine's Python may be externally managed (PEP 668): both make a venv first.
     assert install.startswith("python3 -m venv") and test.startswith("python3 -m venv")
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    last = [line for line in ci.splitlines() if line.strip()][-1]
-    assert last == test
+    assert test in ci.splitlines()
+
+
+def test_ci_lints_formats_and_type_checks_after_the_suite() -> None:
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    commands = [line.strip() for line in ci if line.strip() and not line.lstrip().startswith("#")]
+    suite = next(i for i, line in enumerate(commands) if line.endswith("python -m pytest"))
+    after = commands[suite + 1 :]
+    # set -e stops at the first that fails; each is its own step, not a test inside the suite.
+    assert "set -euo pipefail" in commands
+    assert "python -m ruff check tfdoctor tests scripts benchmarks" in after
+    assert "python -m ruff format --check tfdoctor tests scripts benchmarks" in after
+    assert "python -m mypy" in after
+    assert not (ROOT / "tests" / "test_quality.py").exists()
 
 
 def test_ci_tries_the_oldest_python_pyproject_admits() -> None:
