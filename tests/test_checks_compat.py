@@ -454,14 +454,9 @@ TF215_MATRIX_CAPS = tf_build("2.15.1", "12.2", "8")
 TF216 = tf_build("2.16.2", "12.3", "8")
 
 
-def rtx5090_under_221(**tf: Any) -> Facts:
-    """An RTX 5090 (12.0) under TensorFlow 2.21 (PTX for it only), TensorFlow's facts ``tf``."""
-    return f.facts(
-        python=PY312,
-        packages=installed("2.21.0"),
-        tensorflow=tf_build("2.21.0", "12.5", "9", **tf),
-        driver=f.driver(driver_version="570.86.15", gpus=(RTX5090,)),
-    )
+def h100_under_215(**tf: Any) -> Facts:
+    """An H100 (9.0) under TensorFlow 2.15 (compute_80 PTX for it only), TensorFlow's ``tf``."""
+    return f.facts(tensorflow=tf_build("2.15.1", "12.2", "8", **tf), driver=f.driver(gpus=(H100,)))
 
 
 CAPABILITY_CASES = {
@@ -502,25 +497,25 @@ CAPABILITY_CASES = {
         (Severity.ERROR,),
         ("known to fail", "12.0"),
     ),
-    # The same machine where CUDA refused the PTX, in the words of its runtime and driver APIs
-    # (the error of the import, or a line TensorFlow logged): the JIT did not carry it.
-    "tf2.21-rtx5090-ptx-refused-runtime": Case(
-        rtx5090_under_221(
+    # The H100 under 2.15 of tf2.15-h100-9.0-ptx, where CUDA refused the PTX, in the words of
+    # its runtime and driver APIs (the import's error, a line TensorFlow logged): no JIT carried it.
+    "tf2.15-h100-ptx-refused-runtime": Case(
+        h100_under_215(
             error_message="CUDA runtime implicit initialization on GPU:0 failed. Status: "
             "device kernel image is invalid"
         ),
         (Severity.ERROR,),
-        ("no code", "12.0", "can run"),
-        detail=("compute_90", "kernel image is invalid"),
+        ("no code", "9.0", "can run"),
+        detail=("compute_80", "kernel image is invalid"),
     ),
-    "tf2.21-rtx5090-ptx-refused-driver": Case(
-        rtx5090_under_221(
+    "tf2.15-h100-ptx-refused-driver": Case(
+        h100_under_215(
             log_errors=(
                 "'cuModuleLoadData(&module, data)' failed with 'CUDA_ERROR_NO_BINARY_FOR_GPU'",
             )
         ),
         (Severity.ERROR,),
-        ("no code", "12.0"),
+        ("no code", "9.0"),
         detail=("CUDA_ERROR_NO_BINARY_FOR_GPU",),
     ),
     "tf2.15-h100-ptx-driver-530": Case(
@@ -584,8 +579,8 @@ def test_a_listed_gpu_whose_code_cuda_refused_does_not_overrule_the_verdict() ->
     """TensorFlow lists a GPU newer than its build all the same: with CUDA's refusal in the
     log the listing is no proof that the build has code for it, so the error stays an error."""
     listed = (DeviceFacts("/physical_device:GPU:0", "GPU"),)
-    ok_facts = rtx5090_under_221(devices=listed)
-    bad_facts = rtx5090_under_221(
+    ok_facts = h100_under_215(devices=listed)
+    bad_facts = h100_under_215(
         devices=listed,
         log_errors=("status: Internal: no kernel image is available for execution on the device",),
     )
