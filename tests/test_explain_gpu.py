@@ -187,3 +187,36 @@ def test_a_message_like_the_family_does_not_get_its_cause(log: str, cause: str |
     if cause is None:
         assert problems == []
     assert all(x.cause != cause for x in problems)
+
+
+# --- the interpreter crashing in native code --------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        ">>> import torch\n>>> import tensorflow as tf\nSegmentation fault (core dumped)",
+        "./train.sh: line 4: 21873 Segmentation fault      (core dumped) python train.py",
+        "zsh: segmentation fault  python -c 'import tensorflow'",
+        "Fatal Python error: Segmentation fault\n\nCurrent thread 0x00007f1f (most recent call "
+        'first):\n  File "<frozen importlib._bootstrap>", line 228 in _call_with_frames_removed',
+        "C:\\Users\\me\\venv\\Scripts\\python.exe C:/work/train.py\n\nProcess finished with exit "
+        "code -1073741819 (0xC0000005)",
+    ],
+    ids=["bash-repl", "bash-script", "zsh", "faulthandler", "windows-access-violation"],
+)
+def test_a_native_crash_is_the_interpreter_crashing(log: str) -> None:
+    found = [x for x in _problems(_explain(log)) if x.cause == "import-crash"]
+    assert len(found) == 1 and found[0].severity is Severity.ERROR
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        "I0101 faulthandler enabled: segmentation faults print a traceback",
+        "Process finished with exit code 0",
+    ],
+    ids=["prose", "clean-exit"],
+)
+def test_words_about_crashes_are_no_crash(log: str) -> None:
+    assert all(x.cause != "import-crash" for x in _explain(log).findings)
