@@ -21,7 +21,7 @@ from tfdoctor.facts import (
     facts_from_json,
 )
 from tfdoctor.findings import Finding, Fix, Severity
-from tfdoctor.machine import Machine, dll_version, library_of, unloaded_files
+from tfdoctor.machine import Machine, cuda_major_of, dll_version, library_of, unloaded_files
 
 #: What ``Machine.ld_path_with`` appends: the old value, when there was one.
 KEEP = '"${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"'
@@ -192,6 +192,29 @@ def test_a_runpath_without_the_wheels_gets_the_wheel_directories() -> None:
 )
 def test_windows_dll_suffixes_read_as_versions(value: str, expected: str | None) -> None:
     assert dll_version(value) == expected
+
+
+@pytest.mark.parametrize(
+    ("name", "major"),
+    [
+        ("libcudart.so.10.1", "10"),
+        ("libcudart.so.11.0", "11"),  # every 11.x
+        ("libcudart.so.12", "12"),
+        ("libcublasLt.so.12", "12"),
+        ("cudart64_92.dll", "9"),
+        ("cudart64_101.dll", "10"),
+        ("cudart64_110.dll", "11"),  # every 11.x
+        ("CUDART64_12.DLL", "12"),
+        ("cublas64_10.dll", "10"),
+        ("cublas64_11.dll", "11"),
+        # Their own majors, not CUDA's: cuFFT 10 ships with CUDA 11.
+        ("libcufft.so.10", None),
+        ("cufft64_10.dll", None),
+        ("libcudnn.so.8", None),
+    ],
+)
+def test_the_runtime_and_cublas_names_carry_the_cuda_major(name: str, major: str | None) -> None:
+    assert cuda_major_of(name) == major
 
 
 def test_library_names_from_log_lines() -> None:

@@ -293,6 +293,18 @@ class Machine(Record):
         return None
 
     @functools.cached_property
+    def build_cuda_major(self) -> Optional[str]:
+        """The build's CUDA major: of :attr:`build_cuda` when known, else as the CUDA runtime or
+        cuBLAS library TensorFlow named in its log or error (``cudart64_110.dll``: 11)."""
+        if self.build_cuda:
+            return self.build_cuda.split(".", 1)[0]
+        for name in unloaded_files(self.tf_log):
+            major = cuda_major_of(name)
+            if major is not None:
+                return major
+        return None
+
+    @functools.cached_property
     def build_cudnn(self) -> Optional[str]:
         """The cuDNN version of the build: the matrix's, unless TensorFlow's record differs."""
         tf = self.facts.tensorflow
@@ -1037,6 +1049,31 @@ def library_of(filename: str) -> str:
 _TOOLKIT_LIBS = r"(?:cudart|cublas|cufft|curand|cusolver|cusparse)"
 _OLD_SONAME = re.compile(rf"lib{_TOOLKIT_LIBS}\.so\.(\d+\.\d+)")
 _OLD_DLL = re.compile(rf"\b{_TOOLKIT_LIBS}64_(\d{{1,2}})(\d)\.dll", re.IGNORECASE)
+
+
+# The CUDA runtime's and cuBLAS's names carry the CUDA major on every release: the sonames
+# libcudart.so.10.1, libcudart.so.11.0 (every 11.x), libcudart.so.12, libcublas.so.11; the DLLs
+# cudart64_92.dll (9.2), cudart64_101.dll (10.1), cudart64_110.dll (every 11.x),
+# cudart64_12.dll, cublas64_11.dll. The other libraries' majors are their own (cuFFT 10 ships
+# with CUDA 11, cuRAND 10 with 11 and 12), so they say nothing of it.
+_MAJOR_SONAME = re.compile(r"lib(?:cudart|cublasLt|cublas)\.so\.(\d+)")
+_MAJOR_DLL = re.compile(r"\b(?:cudart|cublasLt|cublas)64_(\d{2,3})\.dll", re.IGNORECASE)
+
+
+def cuda_major_of(name: str) -> Optional[str]:
+    """The CUDA major a CUDA runtime or cuBLAS library name implies (``libcudart.so.12``,
+    ``cudart64_110.dll`` -> ``12``, ``11``); None for another library's name."""
+    soname = _MAJOR_SONAME.search(name)
+    if soname is not None:
+        return soname.group(1)
+    dll = _MAJOR_DLL.search(name)
+    if dll is None:
+        return None
+    digits = dll.group(1)
+    if len(digits) == 3:  # major and minor: 100, 101, 110
+        return digits[:2]
+    # Two digits: a major from 10 on (cublas64_10, cudart64_12), else 9.2, 8.0 and older.
+    return digits if digits.startswith("1") else digits[0]
 
 
 def _cuda_from_log(tf: TensorFlowFacts) -> Optional[str]:
