@@ -26,6 +26,7 @@ def _problems(report: Report) -> list[Finding]:
 
 
 ARCH, OOM, SHM = "gpu-arch-unsupported", "gpu-out-of-memory", "nccl-shm-too-small"
+KERNEL, LIBS = "op-kernel-missing", "cuda-libs-missing"
 
 #: A log, the cause it must get (at warning or above, exactly once) and a word its fix holds.
 RECOGNISED = [
@@ -130,6 +131,61 @@ RECOGNISED = [
         "shm",
         id="nccl-warn-old-name",
     ),
+    # An op without a kernel where it was placed: run it where it has one.
+    pytest.param(  # a device plugin's GPU lacks it
+        "tensorflow.python.framework.errors_impl.NotFoundError: No registered 'StatelessRandom"
+        "UniformV2' OpKernel for 'GPU' devices compatible with node {{node StatelessRandom"
+        "UniformV2}}\n\t.  Registered:  device='CPU'",
+        KERNEL,
+        "tf.device('/cpu:0')",
+        id="op-no-gpu-kernel",
+    ),
+    pytest.param(  # the placer, for an op pinned to the GPU
+        "InvalidArgumentError: Cannot assign a device for operation model/augment/RandomFlip: "
+        "Could not satisfy explicit device specification '/job:localhost/replica:0/task:0/"
+        "device:GPU:0' because no supported kernel for GPU devices is available.",
+        KERNEL,
+        "set_soft_device_placement",
+        id="placer-no-gpu-kernel",
+    ),
+    # No NCCL in the build: MirroredStrategy's default all-reduce has no kernel anywhere.
+    pytest.param(
+        "InvalidArgumentError: No OpKernel was registered to support Op 'NcclAllReduce' used by "
+        '{{node NcclAllReduce}} with these attrs: [reduction="sum", shared_name="c0", '
+        "T=DT_FLOAT, num_devices=2]\nRegistered devices: [CPU, GPU]\nRegistered kernels:\n  "
+        "<no registered kernels>",
+        KERNEL,
+        "HierarchicalCopyAllReduce",
+        id="nccl-all-reduce",
+    ),
+    pytest.param(
+        "No OpKernel was registered to support Op 'NcclBroadcast' used by {{node NcclBroadcast}}",
+        KERNEL,
+        "HierarchicalCopyAllReduce",
+        id="nccl-broadcast",
+    ),
+    # A CUDA runtime or cuBLAS name says the build's CUDA major when nothing else does.
+    pytest.param(
+        "W dso_loader.cc:64] Could not load dynamic library 'cudart64_110.dll'; dlerror: "
+        "cudart64_110.dll not found",
+        LIBS,
+        "a CUDA 11 toolkit",
+        id="major-cudart-dll",
+    ),
+    pytest.param(
+        "W dso_loader.cc:64] Could not load dynamic library 'cublas64_12.dll'; dlerror: "
+        "cublas64_12.dll not found",
+        LIBS,
+        "a CUDA 12 toolkit",
+        id="major-cublas-dll",
+    ),
+    pytest.param(
+        "W tsl/platform/default/dso_loader.cc:66] Could not load dynamic library "
+        "'libcudart.so.12'; dlerror: libcudart.so.12: cannot open shared object file",
+        LIBS,
+        "a CUDA 12 toolkit",
+        id="major-cudart-soname",
+    ),
 ]
 
 
@@ -173,6 +229,12 @@ NOT_RECOGNISED = [
         OOM,
         id="allocator-pinned-host",
     ),
+    pytest.param(  # an add-on's op that was never loaded is not a device's missing kernel
+        "NotFoundError: No OpKernel was registered to support Op 'SentencepieceOp' used by "
+        "{{node SentencepieceOp}}",
+        KERNEL,
+        id="add-on-op-unloaded",
+    ),
     pytest.param(  # another program's segment is not NCCL's
         "Error while creating shared memory segment /dev/shm/psm_0a1b2c (size 4096)",
         SHM,
@@ -208,6 +270,15 @@ def test_a_message_like_the_family_does_not_get_its_cause(log: str, cause: str |
 def test_a_native_crash_is_the_interpreter_crashing(log: str) -> None:
     found = [x for x in _problems(_explain(log)) if x.cause == "import-crash"]
     assert len(found) == 1 and found[0].severity is Severity.ERROR
+    assert found[0].fix is not None and "faulthandler" in found[0].fix.text
+
+
+def test_a_library_whose_major_is_its_own_names_no_cuda_major() -> None:
+    """cuFFT 10 ships with CUDA 10.1, 10.2 and 11.x: its name says nothing of CUDA's major."""
+    log = "W dso_loader.cc:64] Could not load dynamic library 'cufft64_10.dll'; dlerror: x"
+    (finding,) = [x for x in _problems(_explain(log)) if x.cause == LIBS]
+    assert finding.fix is not None
+    assert "CUDA 1" not in finding.fix.text and "`tfdoctor matrix`" in finding.fix.text
 
 
 @pytest.mark.parametrize(

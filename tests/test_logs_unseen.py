@@ -33,9 +33,7 @@ BATCHES = sorted(p for p in UNSEEN.iterdir() if p.is_dir())
 
 #: Causes a thread confirmed that the catalogue has no id for yet: a case naming one scores
 #: as a miss until the catalogue gains it. Each says what the cause is.
-PROPOSED_CAUSES: dict[str, str] = {
-    "metal-op-unsupported": "the tensorflow-metal plugin has no GPU kernel for an op that runs",
-}
+PROPOSED_CAUSES: dict[str, str] = {}
 
 _REQUIRED = {
     "source",

@@ -805,19 +805,25 @@ def _system_toolkit_fix(m: Machine) -> Fix:
     cudnn = m.build_cudnn or (line.cudnn if line else None)
     if m.in_conda and cuda is not None:
         return _conda_fix(m, line)
+    # Without the build's CUDA X.Y, the runtime's or cuBLAS's name in the log still says its
+    # major (cudart64_110.dll is every 11.x): name that, and where the minor is found.
+    major = m.build_cuda_major if cuda is None else None
+    toolkit = (
+        f"a CUDA {major} toolkit (any {major}.x provides the libraries it asked for; `tfdoctor "
+        "matrix` names the one this TensorFlow was built with) and the cuDNN of its build"
+        if major
+        else "the CUDA toolkit and cuDNN versions this TensorFlow was built with (`tfdoctor "
+        "matrix` lists them)"
+    )
     if cuda is None and m.os == "windows":
         # Windows finds DLLs through PATH (its loader has no LD_LIBRARY_PATH).
         return Fix(
-            "Install the CUDA toolkit and cuDNN versions this TensorFlow was built with "
-            "(`tfdoctor matrix` lists them), and make sure the toolkit's bin directory, which "
-            "holds cudart64_*.dll (and cuDNN's DLLs beside them), is on PATH.",
+            f"Install {toolkit}, and make sure the toolkit's bin directory, which holds "
+            "cudart64_*.dll (and cuDNN's DLLs beside them), is on PATH.",
             ("where cudart64_*.dll cudnn64_*.dll",),
         )
     if cuda is None:
-        return Fix(
-            "Install the CUDA toolkit and cuDNN versions this TensorFlow was built with "
-            "(`tfdoctor matrix` lists them), and put their lib directory on the loader's path."
-        )
+        return Fix(f"Install {toolkit}, and put their lib directory on the loader's path.")
     if m.os == "windows":
         return Fix(
             f"Install CUDA {cuda} and cuDNN {cudnn or '(of its build)'} from NVIDIA's archives "
@@ -1197,6 +1203,18 @@ LOG_CAUSES: Mapping[str, Cause] = dict(
             "https://www.tensorflow.org/tutorials/distribute/multi_worker_with_keras",
         ),
         _c(
+            "op-kernel-missing",
+            "No kernel for an op on the device it runs on",
+            "TensorFlow registers each op's kernels per device, and this build or device plugin "
+            "has none for the op where it was placed: a device plugin (tensorflow-metal, "
+            "DirectML) lacks many ops on its GPU, and builds without NCCL (Windows, macOS) "
+            "have no kernel at all for NcclAllReduce, MirroredStrategy's default all-reduce "
+            "('No registered ... OpKernel for 'GPU' devices', 'No OpKernel was registered to "
+            "support Op').",
+            "https://www.tensorflow.org/guide/gpu#manual_device_placement",
+            "https://www.tensorflow.org/api_docs/python/tf/distribute/MirroredStrategy",
+        ),
+        _c(
             "ptxas-missing",
             "XLA cannot find ptxas",
             "XLA compiles GPU code with ptxas from a CUDA toolkit or the nvidia-cuda-nvcc wheel; "
@@ -1224,6 +1242,39 @@ def gpu_memory_fix(m: Machine) -> Fix:
         "Reduce the batch size (or the model or input size); let TensorFlow grow into the "
         "memory instead of mapping it all at start, and check no other process holds the GPU.",
         ("export TF_FORCE_GPU_ALLOW_GROWTH=true", "nvidia-smi"),
+    )
+
+
+def op_kernel_fix(op: Optional[str]) -> Fix:
+    """Another all-reduce where NCCL's op has no kernel; else the op run where it has one."""
+    if op is not None and op.startswith("Nccl"):
+        # The Windows and macOS builds carry no NCCL (tensorflow/core/nccl is Linux-only), so
+        # MirroredStrategy's default, NcclAllReduce, has no kernel there.
+        return Fix(
+            f"This TensorFlow has no NCCL ({op} has no kernel: the Windows and macOS builds "
+            "carry none). Give MirroredStrategy another all-reduce: "
+            "tf.distribute.MirroredStrategy(cross_device_ops="
+            "tf.distribute.HierarchicalCopyAllReduce()) (or ReductionToOneDevice()); "
+            "MultiWorkerMirroredStrategy takes CommunicationImplementation.RING instead."
+        )
+    what = f"`{op}`" if op else "the op"
+    return Fix(
+        f"Run {what} where it has a kernel: on the CPU, inside `with tf.device('/cpu:0'):`, or "
+        "let TensorFlow place what the GPU cannot run with "
+        "tf.config.set_soft_device_placement(True). A device plugin (tensorflow-metal, "
+        "DirectML) lacks many ops; a newer release of it may have this one."
+    )
+
+
+def import_crash_fix(m: Machine) -> Fix:
+    """Where the crash is, from Python's fault handler; then the usual reasons, in order."""
+    return Fix(
+        "Find where it crashes: Python's fault handler prints the frames of the crash (run the "
+        "import, or the program, with -X faulthandler). If another framework with native "
+        "libraries (torch, cv2, ...) is imported first, import TensorFlow first or run them "
+        "in separate processes; otherwise install TensorFlow afresh in a new environment, "
+        "with one installer (pip or conda, not both), built for this Python and CUDA.",
+        ('python -X faulthandler -c "import tensorflow"',),
     )
 
 

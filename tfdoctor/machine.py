@@ -1079,7 +1079,10 @@ def cuda_major_of(name: str) -> Optional[str]:
 def _cuda_from_log(tf: TensorFlowFacts) -> Optional[str]:
     """The build's CUDA as a pre-11 library name in TensorFlow's error or log reveals it."""
     text = "\n".join((tf.error_message or "", *tf.log_errors))
-    found = [*_OLD_SONAME.findall(text), *(f"{a}.{b}" for a, b in _OLD_DLL.findall(text))]
+    # Two digits from "1" on name a major only (cublas64_10.dll is CUDA 10.1 or 10.2,
+    # cublas64_12.dll CUDA 12): no CUDA 1.x ever was.
+    dlls = (f"{a}.{b}" for a, b in _OLD_DLL.findall(text) if a != "1")
+    found = [*_OLD_SONAME.findall(text), *dlls]
     for version in found:
         if version_key(str(version))[:1] < (11,):
             return str(version)

@@ -524,6 +524,10 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
     return cause, fix
 
 
+def _op_kernel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
+    return "op-kernel-missing", causes.op_kernel_fix(_group(hits, "op"))
+
+
 def _simple(cause: str, build: Callable[[Machine], Fix]) -> Builder:
     def builder(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
         return cause, build(m)
@@ -584,6 +588,8 @@ BUILDERS: dict[str, Builder] = {
     "companion-mismatch": _companion,
     "native-library-unresolved": _native,
     "tensorboard-not-installed": _simple("tensorboard-not-installed", causes.tensorboard_fix),
+    "op-kernel-missing": _op_kernel,
+    "import-crash": _simple("import-crash", causes.import_crash_fix),
 }
 
 
