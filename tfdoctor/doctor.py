@@ -23,7 +23,7 @@ from tfdoctor import __version__
 from tfdoctor.bounded import MAX_REPORT_BYTES, InputError, parse_json, read_text
 from tfdoctor.compat import Target, TargetError, Verdict, make_target, platform_of, verdicts
 from tfdoctor.defaults import DEFAULT_TIMEOUT, SHADOW_IMPORT_TIMEOUT
-from tfdoctor.facts import Facts, FactsError, ProbeError, TensorFlowFacts
+from tfdoctor.facts import Facts, FactsError, ProbeError, TensorFlowFacts, TFStatus
 from tfdoctor.findings import Report, Severity, facts_from_report_json
 from tfdoctor.machine import Machine, tf_providers, tf_shadow
 from tfdoctor.matrix import Matrix, MatrixError, load_matrix
@@ -134,7 +134,7 @@ def collect_facts(
     pool = ThreadPoolExecutor(max_workers=6)
     try:
         if static:
-            found["tensorflow"] = TensorFlowFacts(status="skipped", interpreter=python)
+            found["tensorflow"] = TensorFlowFacts(status=TFStatus.SKIPPED, interpreter=python)
         futures["driver"] = pool.submit(
             _guard, "driver", lambda: probe_driver(env, runner, min(timeout, 15.0)), errors
         )
