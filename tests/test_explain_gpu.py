@@ -108,6 +108,19 @@ RECOGNISED = [
         "process",
         id="allocator-requested-by",
     ),
+    pytest.param(  # a copy to the GPU that found no room, before and after TF said so
+        "tensorflow.python.framework.errors_impl.InternalError: Dst tensor is not initialized.\n"
+        "\t [[{{node _arg_Placeholder_0_0/_1}}]]",
+        OOM,
+        "batch size",
+        id="dst-tensor",
+    ),
+    pytest.param(
+        "InternalError: Dst tensor is not initialized (are you out of memory?).",
+        OOM,
+        "batch size",
+        id="dst-tensor-asks",
+    ),
     # NCCL without room in /dev/shm, with or without NCCL's own prefix.
     pytest.param(  # relayed bare, as a framework's "Last error:"
         "ncclSystemError: System call (e.g. socket, malloc) or external library call failed or "
