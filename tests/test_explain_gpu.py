@@ -27,6 +27,7 @@ def _problems(report: Report) -> list[Finding]:
 
 ARCH, OOM, SHM = "gpu-arch-unsupported", "gpu-out-of-memory", "nccl-shm-too-small"
 KERNEL, LIBS = "op-kernel-missing", "cuda-libs-missing"
+BUSY = "gpu-busy-or-unavailable"
 
 #: A log, the cause it must get (at warning or above, exactly once) and a word its fix holds.
 RECOGNISED = [
@@ -199,6 +200,38 @@ RECOGNISED = [
         "a CUDA 12 toolkit",
         id="major-cudart-soname",
     ),
+    # The context TensorFlow creates first needs GPU memory too: another process holding it
+    # all leaves none, and the fix looks at who holds it.
+    pytest.param(
+        "tensorflow.python.framework.errors_impl.InternalError: CUDA runtime implicit "
+        "initialization on GPU:0 failed. Status: out of memory",
+        OOM,
+        "nvidia-smi",
+        id="context-out-of-memory",
+    ),
+    pytest.param(
+        "InternalError: CUDA runtime implicit initialization on GPU:3 failed. Status: out of "
+        "memory.",
+        OOM,
+        "nvidia-smi",
+        id="context-out-of-memory-gpu3",
+    ),
+    # A GPU that refuses another process: the fix shows its compute mode and who holds it.
+    pytest.param(
+        "tensorflow.python.framework.errors_impl.InternalError: CUDA runtime implicit "
+        "initialization on GPU:0 failed. Status: all CUDA-capable devices are busy or "
+        "unavailable",
+        BUSY,
+        "compute_mode",
+        id="busy-runtime",
+    ),
+    pytest.param(  # CUDA's own words with its error number, as other programs print them
+        "Check failed: error == cudaSuccess (46 vs. 0)  all CUDA-capable devices are busy or "
+        "unavailable",
+        BUSY,
+        "compute_mode",
+        id="busy-error-46",
+    ),
 ]
 
 
@@ -252,6 +285,23 @@ NOT_RECOGNISED = [
         "Error while creating shared memory segment /dev/shm/psm_0a1b2c (size 4096)",
         SHM,
         id="shm-not-nccl",
+    ),
+    pytest.param(  # the context failing for another reason is not memory
+        "InternalError: CUDA runtime implicit initialization on GPU:0 failed. Status: unknown "
+        "error",
+        OOM,
+        id="context-unknown-error",
+    ),
+    pytest.param(  # nor a GPU the build has no code for
+        "InternalError: CUDA runtime implicit initialization on GPU:0 failed. Status: device "
+        "kernel image is invalid",
+        BUSY,
+        id="context-no-code",
+    ),
+    pytest.param(  # a GPU found busy by a monitor is not CUDA refusing a context
+        "nvidia-smi: GPU 0 is busy (utilization 98%), waiting for it to become available",
+        BUSY,
+        id="monitor-busy",
     ),
 ]
 

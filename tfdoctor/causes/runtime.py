@@ -16,6 +16,7 @@ GPU_LIBRARY_INIT_FAILED: Final = CauseId("gpu-library-init-failed")
 GPU_CONFIG_TOO_LATE: Final = CauseId("gpu-config-too-late")
 DISTRIBUTE_CONFIG_TOO_LATE: Final = CauseId("distribute-config-too-late")
 OP_KERNEL_MISSING: Final = CauseId("op-kernel-missing")
+GPU_BUSY_OR_UNAVAILABLE: Final = CauseId("gpu-busy-or-unavailable")
 
 #: Causes only a log reveals: they happen while a program runs, not in how it is installed.
 CAUSES: Mapping[str, Cause] = dict(
@@ -72,6 +73,16 @@ CAUSES: Mapping[str, Cause] = dict(
             "https://www.tensorflow.org/guide/gpu#manual_device_placement",
             "https://www.tensorflow.org/api_docs/python/tf/distribute/MirroredStrategy",
         ),
+        define(
+            GPU_BUSY_OR_UNAVAILABLE,
+            "The GPU refuses another process",
+            "A GPU in the Exclusive_Process compute mode (as clusters and their schedulers set "
+            "it) takes one process at a time: while another holds it, often a second process "
+            "of the same job or a notebook kernel still running, CUDA refuses TensorFlow a "
+            "context ('all CUDA-capable devices are busy or unavailable', "
+            "CUDA_ERROR_DEVICE_UNAVAILABLE, error 46); a Prohibited GPU refuses every process.",
+            "https://docs.nvidia.com/deploy/nvidia-smi/index.html",
+        ),
     )
 )
 
@@ -82,6 +93,21 @@ def gpu_memory_fix(m: Machine) -> Fix:
         "Reduce the batch size (or the model or input size); let TensorFlow grow into the "
         "memory instead of mapping it all at start, and check no other process holds the GPU.",
         ("export TF_FORCE_GPU_ALLOW_GROWTH=true", "nvidia-smi"),
+    )
+
+
+def gpu_busy_fix(m: Machine) -> Fix:
+    """Which process holds the GPU and in which compute mode; another GPU, or the default mode."""
+    return Fix(
+        "See which process holds the GPU and its compute mode: end that process (a notebook "
+        "kernel, a second process of the job), run on a free GPU (CUDA_VISIBLE_DEVICES), or "
+        "where the machine is yours set the Default compute mode; on a cluster ask the "
+        "scheduler for the GPU in each process that uses it.",
+        (
+            "nvidia-smi --query-gpu=index,compute_mode --format=csv",
+            "nvidia-smi --query-compute-apps=gpu_uuid,pid,process_name --format=csv",
+            "sudo nvidia-smi -c DEFAULT",
+        ),
     )
 
 

@@ -564,6 +564,7 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.xla.PTXAS_MISSING: causes.xla.ptxas_install_fix,
     causes.runtime.GPU_OUT_OF_MEMORY: causes.runtime.gpu_memory_fix,
     causes.runtime.HOST_OUT_OF_MEMORY: causes.runtime.host_memory_fix,
+    causes.runtime.GPU_BUSY_OR_UNAVAILABLE: causes.runtime.gpu_busy_fix,
     causes.runtime.GPU_CONFIG_TOO_LATE: lambda m: causes.runtime.config_order_fix(),
     causes.runtime.DISTRIBUTE_CONFIG_TOO_LATE: lambda m: causes.runtime.strategy_order_fix(),
     causes.cluster.CLUSTER_TASK_UNREACHABLE: lambda m: causes.cluster.cluster_unreachable_fix(),
