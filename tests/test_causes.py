@@ -228,6 +228,28 @@ def test_the_runtime_and_cublas_names_carry_the_cuda_major(name: str, major: str
     assert cuda_major_of(name) == major
 
 
+@pytest.mark.parametrize(
+    ("container", "has_gpus", "ld_path", "word"),
+    [
+        pytest.param("docker", False, "", "--gpus", id="container-without-gpu"),
+        pytest.param("docker", True, "", "ld.so.conf.d", id="container-with-gpu"),
+        pytest.param(None, False, "", "ld.so.conf.d", id="host"),
+        pytest.param("docker", False, "/usr/local/cuda/lib64/stubs", "unset", id="on-ld-path"),
+    ],
+)
+def test_the_stub_libcuda_fix_goes_where_the_stub_comes_from(
+    container: str | None, has_gpus: bool, ld_path: str, word: str
+) -> None:
+    facts = f.facts(
+        platform=f.platform(container=container),
+        environment={"PATH": "/usr/bin", "LD_LIBRARY_PATH": ld_path},
+    )
+    fix = causes.gpu.libcuda_stub_fix(
+        Machine(facts, f.FIXTURE_MATRIX), "/usr/local/cuda/lib64/stubs/libcuda.so.1", has_gpus
+    )
+    assert word in "\n".join((fix.text, *fix.commands))
+
+
 def test_library_names_from_log_lines() -> None:
     log = (
         "W dso_loader.cc:64] Could not load dynamic library 'libcudnn.so.8'; dlerror: x\n"

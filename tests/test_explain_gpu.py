@@ -27,7 +27,7 @@ def _problems(report: Report) -> list[Finding]:
 
 ARCH, OOM, SHM = "gpu-arch-unsupported", "gpu-out-of-memory", "nccl-shm-too-small"
 KERNEL, LIBS = "op-kernel-missing", "cuda-libs-missing"
-BUSY = "gpu-busy-or-unavailable"
+BUSY, STUB = "gpu-busy-or-unavailable", "libcuda-stub"
 
 #: A log, the cause it must get (at warning or above, exactly once) and a word its fix holds.
 RECOGNISED = [
@@ -232,6 +232,21 @@ RECOGNISED = [
         "compute_mode",
         id="busy-error-46",
     ),
+    # The toolkit's stub libcuda: TensorFlow prints its bare number, other tools its name.
+    pytest.param(
+        "E external/local_xla/xla/stream_executor/cuda/cuda_driver.cc:282] failed call to "
+        "cuInit: UNKNOWN ERROR (34)",
+        STUB,
+        "ld.so.conf.d",
+        id="stub-number",
+    ),
+    pytest.param(
+        "E tensorflow/stream_executor/cuda/cuda_driver.cc:271] failed call to cuInit: "
+        "CUDA_ERROR_STUB_LIBRARY: CUDA driver is a stub library",
+        STUB,
+        "--gpus all",
+        id="stub-name",
+    ),
 ]
 
 
@@ -302,6 +317,17 @@ NOT_RECOGNISED = [
         "nvidia-smi: GPU 0 is busy (utilization 98%), waiting for it to become available",
         BUSY,
         id="monitor-busy",
+    ),
+    pytest.param(  # 303: no libcuda at all, on a machine without the driver
+        "E tensorflow/stream_executor/cuda/cuda_driver.cc:318] failed call to cuInit: UNKNOWN "
+        "ERROR (303)",
+        STUB,
+        id="cuinit-303",
+    ),
+    pytest.param(  # another number that begins with 34
+        "E cuda_driver.cc:318] failed call to cuInit: UNKNOWN ERROR (340)",
+        STUB,
+        id="cuinit-340",
     ),
 ]
 

@@ -189,6 +189,11 @@ def _kernel_finding(ctx: CheckContext) -> Optional[Finding]:
     return None
 
 
+# CUresult 34: the toolkit's stub libcuda (for linking only) loaded instead of the driver's;
+# TensorFlow prints "UNKNOWN ERROR (34)" when the stub gives no name for it.
+_CUDA_ERROR_STUB_LIBRARY = 34
+_STUB_LOG = re.compile(r"CUDA_ERROR_STUB_LIBRARY|failed call to cuInit:? UNKNOWN ERROR \(34\)")
+
 # What TensorFlow logs when the driver is older than its CUDA build: CUresult 803
 # CUDA_ERROR_SYSTEM_DRIVER_MISMATCH, cudaErrorInsufficientDriver (35, "CUDA driver version is
 # insufficient for CUDA runtime version"), CUresult 222 CUDA_ERROR_UNSUPPORTED_PTX_VERSION.
@@ -231,6 +236,38 @@ def _hidden_by_visible_devices(facts: Facts) -> Optional[str]:
     drv = facts.driver
     if drv and drv.gpus and first.isdigit() and int(first) >= len(drv.gpus):
         return value
+    return None
+
+
+def _driver_side_finding(ctx: CheckContext, count: int, log: str) -> Optional[Finding]:
+    """cuInit failing on the driver's side while the driver lists GPUs: the CUDA toolkit's
+    stub libcuda answering for the driver's (cuInit's code 34, a ``/stubs/`` library, or
+    TensorFlow's log), or a driver older than the build's CUDA (code 35, or the log)."""
+    m, cuinit = ctx.machine, ctx.facts.cuinit
+    stub = cuinit is not None and (
+        cuinit.code == _CUDA_ERROR_STUB_LIBRARY or "/stubs/" in (cuinit.library or "")
+    )
+    if stub or _STUB_LOG.search(m.tf_log):
+        library = cuinit.library if cuinit is not None else None
+        return causes.finding(
+            "gpu.visible",
+            Severity.ERROR,
+            causes.gpu.LIBCUDA_STUB,
+            f"TensorFlow sees none of the {count} GPU(s): the CUDA toolkit's stub libcuda "
+            "loads instead of the driver's" + (f" ({library})" if library else ""),
+            log or "cuInit returns CUDA_ERROR_STUB_LIBRARY (34).",
+            causes.gpu.libcuda_stub_fix(m, library, has_gpus=True),
+        )
+    if (cuinit is not None and cuinit.code == 35) or _OLD_DRIVER_LOG.search(m.tf_log):
+        floor = causes.gpu.build_driver_floor(m)
+        return causes.finding(
+            "gpu.visible",
+            Severity.ERROR,
+            causes.gpu.DRIVER_TOO_OLD,
+            f"TensorFlow sees none of the {count} GPU(s): the driver is too old for its CUDA build",
+            log,
+            causes.gpu.driver_too_old_fix(m, floor.version if floor else None),
+        )
     return None
 
 
@@ -339,17 +376,9 @@ def check_gpu_visible(ctx: CheckContext) -> Iterator[Finding]:
     log = "\n".join(tf.log_errors)
     unloaded = ctx.machine.unloaded_files
     cuinit = facts.cuinit
-    if (cuinit is not None and cuinit.code == 35) or _OLD_DRIVER_LOG.search(ctx.machine.tf_log):
-        floor = causes.gpu.build_driver_floor(ctx.machine)
-        yield causes.finding(
-            "gpu.visible",
-            Severity.ERROR,
-            causes.gpu.DRIVER_TOO_OLD,
-            f"TensorFlow sees none of the {len(gpus)} GPU(s): the driver is too old for its "
-            "CUDA build",
-            log,
-            causes.gpu.driver_too_old_fix(ctx.machine, floor.version if floor else None),
-        )
+    driver_side = _driver_side_finding(ctx, len(gpus), log)
+    if driver_side is not None:
+        yield driver_side
         return
     if missing or unloaded or ctx.machine.dlopen_failed:
         names = missing or tuple(library_of(n) for n in unloaded)

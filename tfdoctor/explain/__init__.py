@@ -556,6 +556,7 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.platform.CPU_EMULATED: causes.platform.native_interpreter_fix,
     causes.gpu.CUINIT_UNKNOWN_ERROR: lambda m: causes.gpu.cuinit_unknown_fix(),
     causes.gpu.CUDA_VISIBLE_DEVICES_HIDDEN: causes.gpu.no_device_fix,
+    causes.gpu.LIBCUDA_STUB: causes.gpu.libcuda_stub_fix,
     causes.gpu.DRIVER_VERSION_MISMATCH: lambda m: causes.gpu.driver_mismatch_fix(),
     causes.gpu.DRIVER_TOO_OLD: lambda m: causes.gpu.driver_too_old_fix(m, _floor(m)),
     causes.container.CONTAINER_NO_GPU: causes.container.container_gpu_fix,
