@@ -19,15 +19,23 @@ ALLOWED = {
     "tfdoctor.bounded": (),
     "tfdoctor.facts": (),
     # The CUDA pip wheels' layout and XLA's CUDA-root flag, shared by probes and services.
-    "tfdoctor.cuda_layout": (),
+    "tfdoctor.cuda_layout": ("tfdoctor.yamldoc",),
     # Findings carry the exit code their severities earn (the codes live with the defaults).
     "tfdoctor.findings": ("tfdoctor.defaults", "tfdoctor.facts"),
     "tfdoctor.redact": ("tfdoctor.facts", "tfdoctor.findings"),
-    "tfdoctor.probes": ("tfdoctor.facts", "tfdoctor.cuda_layout", "tfdoctor.probes"),
+    # Probes keep what a child printed; TensorFlow's log lines are read by the evidence layer's
+    # reader, the one explain and the checks share.
+    "tfdoctor.probes": (
+        "tfdoctor.facts",
+        "tfdoctor.cuda_layout",
+        "tfdoctor.probes",
+        "tfdoctor.evidence",
+    ),
     # The smoke test runs a child like the probes do, and reads its events into facts.
     "tfdoctor.smoke": (
         "tfdoctor.defaults",
         "tfdoctor.facts",
+        "tfdoctor.gpus",
         "tfdoctor.probes._run",
         "tfdoctor.smoke",
     ),
@@ -60,14 +68,23 @@ ALLOWED = {
     ),
     # The YAML data files' shared reader imports nothing from the package.
     "tfdoctor.yamldoc": (),
-    "tfdoctor.matrix": ("tfdoctor.yamldoc",),
+    # One specification of the matrix's keys, read by the loader and scripts/refresh_matrix.py.
+    "tfdoctor.matrix_schema": (),
+    # The GPU table (data/gpus.yaml): the matrix's GPU models and the smoke test's peaks.
+    "tfdoctor.gpus": ("tfdoctor.yamldoc",),
+    "tfdoctor.matrix": ("tfdoctor.yamldoc", "tfdoctor.matrix_schema", "tfdoctor.gpus"),
     "tfdoctor.compat": ("tfdoctor.matrix",),
     # The derived view of the facts, computed once; the catalogue of causes builds on it.
+    # When `import tensorflow` imports each requirement (data/tf_imports.yaml).
+    "tfdoctor.tf_imports": ("tfdoctor.yamldoc",),
     "tfdoctor.machine": (
         "tfdoctor.facts",
+        # TensorFlow's log, read into events once for every check.
+        "tfdoctor.evidence",
         "tfdoctor.matrix",
         "tfdoctor.compat",
         "tfdoctor.cuda_layout",
+        "tfdoctor.tf_imports",
     ),
     # Whether a wheel's WHEEL tags fit the interpreter and machine the facts describe.
     "tfdoctor.wheel_tags": ("tfdoctor.facts",),
@@ -88,6 +105,8 @@ ALLOWED = {
         "tfdoctor.causes",
         "tfdoctor.checks",
         "tfdoctor.wheel_tags",
+        # The events of TensorFlow's log, read by the shared reader.
+        "tfdoctor.evidence",
         # choose_policy, the one rule for a mixed-precision policy (no package imports).
         "tfdoctor.gpu_config",
     ),
@@ -106,6 +125,8 @@ ALLOWED = {
     "tfdoctor.render": (
         "tfdoctor.defaults",
         "tfdoctor.matrix",
+        # docs/compatibility.md's field table is rendered from the one field specification.
+        "tfdoctor.matrix_schema",
         "tfdoctor.compat",
         "tfdoctor.facts",
         "tfdoctor.findings",
@@ -119,6 +140,8 @@ ALLOWED = {
     # Pins from facts and the matrix (the packages probe lists the installed distributions).
     "tfdoctor.pin": (
         "tfdoctor.facts",
+        # The TensorRT wheels' Python cap (data/cuda.yaml).
+        "tfdoctor.cuda_layout",
         "tfdoctor.matrix",
         "tfdoctor.compat",
         "tfdoctor.machine",
@@ -322,9 +345,15 @@ def test_the_installed_package_ships_the_repository_matrix() -> None:
         dist = importlib.metadata.distribution("tfdoctor")
     except importlib.metadata.PackageNotFoundError:
         pytest.skip("the package is not installed in this environment (only importable)")
-    entry = next((f for f in dist.files or () if f.name == "compat_matrix.yaml"), None)
-    if entry is None and (dist.read_text("direct_url.json") or "").find('"editable"') >= 0:
+    if (dist.read_text("direct_url.json") or "").find('"editable"') >= 0:
+        # Its record may list files of an older tree; test_packaging.py builds a real wheel.
         pytest.skip("an editable install serves the matrix from the source tree")
+    if PACKAGE.parent in Path(str(dist.locate_file(""))).resolve().parents or (
+        Path(str(dist.locate_file(""))).resolve() == PACKAGE.parent
+    ):
+        # The checkout's own egg-info (a build leaves it there), found first on the path.
+        pytest.skip("the metadata found is the source tree's, not an installed package's")
+    entry = next((f for f in dist.files or () if f.name == "compat_matrix.yaml"), None)
     assert entry is not None, "compat_matrix.yaml is missing from the installed package"
     installed = Path(str(dist.locate_file(entry))).read_bytes()
     assert installed == (PACKAGE.parent / "compat_matrix.yaml").read_bytes()

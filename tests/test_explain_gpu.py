@@ -247,6 +247,20 @@ RECOGNISED = [
         "--gpus all",
         id="stub-name",
     ),
+    pytest.param(  # newer releases repeat the call inside the absl status
+        "E0000 00:00:1795971381.226757    3751 cuda_platform.cc:52] failed call to cuInit: "
+        "INTERNAL: CUDA error: Failed call to cuInit: UNKNOWN ERROR (34)",
+        STUB,
+        "ld.so.conf.d",
+        id="stub-absl",
+    ),
+    pytest.param(
+        "E0000 00:00:1795971381.226757    3751 cuda_platform.cc:52] failed call to cuInit: "
+        "INTERNAL: CUDA error: Failed call to cuInit: UNKNOWN ERROR (999)",
+        "cuinit-unknown-error",
+        "nvidia_uvm",
+        id="unknown-absl",
+    ),
 ]
 
 
