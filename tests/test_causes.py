@@ -23,7 +23,7 @@ from tfdoctor.facts import (
     facts_from_json,
 )
 from tfdoctor.findings import Finding, Fix, Severity
-from tfdoctor.machine import Machine, dll_version
+from tfdoctor.machine import Machine, cuda_major_of, dll_version
 
 #: What ``Machine.ld_path_with`` appends: the old value, when there was one.
 KEEP = '"${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"'
@@ -205,6 +205,51 @@ def test_a_runpath_without_the_wheels_gets_the_wheel_directories() -> None:
 )
 def test_windows_dll_suffixes_read_as_versions(value: str, expected: str | None) -> None:
     assert dll_version(value) == expected
+
+
+@pytest.mark.parametrize(
+    ("name", "major"),
+    [
+        ("libcudart.so.10.1", "10"),
+        ("libcudart.so.11.0", "11"),  # every 11.x
+        ("libcudart.so.12", "12"),
+        ("libcublasLt.so.12", "12"),
+        ("cudart64_92.dll", "9"),
+        ("cudart64_101.dll", "10"),
+        ("cudart64_110.dll", "11"),  # every 11.x
+        ("CUDART64_12.DLL", "12"),
+        ("cublas64_10.dll", "10"),
+        ("cublas64_11.dll", "11"),
+        # Their own majors, not CUDA's: cuFFT 10 ships with CUDA 11.
+        ("libcufft.so.10", None),
+        ("cufft64_10.dll", None),
+        ("libcudnn.so.8", None),
+    ],
+)
+def test_the_runtime_and_cublas_names_carry_the_cuda_major(name: str, major: str | None) -> None:
+    assert cuda_major_of(name) == major
+
+
+@pytest.mark.parametrize(
+    ("container", "has_gpus", "ld_path", "word"),
+    [
+        pytest.param("docker", False, "", "--gpus", id="container-without-gpu"),
+        pytest.param("docker", True, "", "ld.so.conf.d", id="container-with-gpu"),
+        pytest.param(None, False, "", "ld.so.conf.d", id="host"),
+        pytest.param("docker", False, "/usr/local/cuda/lib64/stubs", "unset", id="on-ld-path"),
+    ],
+)
+def test_the_stub_libcuda_fix_goes_where_the_stub_comes_from(
+    container: str | None, has_gpus: bool, ld_path: str, word: str
+) -> None:
+    facts = f.facts(
+        platform=f.platform(container=container),
+        environment={"PATH": "/usr/bin", "LD_LIBRARY_PATH": ld_path},
+    )
+    fix = causes.gpu.libcuda_stub_fix(
+        Machine(facts, f.FIXTURE_MATRIX), "/usr/local/cuda/lib64/stubs/libcuda.so.1", has_gpus
+    )
+    assert word in "\n".join((fix.text, *fix.commands))
 
 
 def test_library_names_from_log_lines() -> None:

@@ -453,6 +453,12 @@ def test_driver_command_names_the_exact_floor() -> None:
 TF215_MATRIX_CAPS = tf_build("2.15.1", "12.2", "8")
 TF216 = tf_build("2.16.2", "12.3", "8")
 
+
+def h100_under_215(**tf: Any) -> Facts:
+    """An H100 (9.0) under TensorFlow 2.15 (compute_80 PTX for it only), TensorFlow's ``tf``."""
+    return f.facts(tensorflow=tf_build("2.15.1", "12.2", "8", **tf), driver=f.driver(gpus=(H100,)))
+
+
 CAPABILITY_CASES = {
     "tf2.15-t4-7.5-sass": Case(
         f.facts(tensorflow=TF215_MATRIX_CAPS, driver=f.driver(gpus=(T4,))),
@@ -490,6 +496,27 @@ CAPABILITY_CASES = {
         ),
         (Severity.ERROR,),
         ("known to fail", "12.0"),
+    ),
+    # The H100 under 2.15 of tf2.15-h100-9.0-ptx, where CUDA refused the PTX, in the words of
+    # its runtime and driver APIs (the import's error, a line TensorFlow logged): no JIT carried it.
+    "tf2.15-h100-ptx-refused-runtime": Case(
+        h100_under_215(
+            error_message="CUDA runtime implicit initialization on GPU:0 failed. Status: "
+            "device kernel image is invalid"
+        ),
+        (Severity.ERROR,),
+        ("no code", "9.0", "can run"),
+        detail=("compute_80", "kernel image is invalid"),
+    ),
+    "tf2.15-h100-ptx-refused-driver": Case(
+        h100_under_215(
+            log_errors=(
+                "'cuModuleLoadData(&module, data)' failed with 'CUDA_ERROR_NO_BINARY_FOR_GPU'",
+            )
+        ),
+        (Severity.ERROR,),
+        ("no code", "9.0"),
+        detail=("CUDA_ERROR_NO_BINARY_FOR_GPU",),
     ),
     "tf2.15-h100-ptx-driver-530": Case(
         f.facts(
@@ -546,6 +573,20 @@ def test_each_gpu_gets_its_own_finding() -> None:
         (Severity.OK, 1, 0),
         (Severity.WARNING, 0, 1),
     ]
+
+
+def test_a_listed_gpu_whose_code_cuda_refused_does_not_overrule_the_verdict() -> None:
+    """TensorFlow lists a GPU newer than its build all the same: with CUDA's refusal in the
+    log the listing is no proof that the build has code for it, so the error stays an error."""
+    listed = (DeviceFacts("/physical_device:GPU:0", "GPU"),)
+    ok_facts = h100_under_215(devices=listed)
+    bad_facts = h100_under_215(
+        devices=listed,
+        log_errors=("status: Internal: no kernel image is available for execution on the device",),
+    )
+    assert "tf-lists-every-gpu" in Machine(ok_facts, MATRIX).observations
+    assert "tf-lists-every-gpu" not in Machine(bad_facts, MATRIX).observations
+    assert "tf-lists-gpu" in Machine(bad_facts, MATRIX).observations
 
 
 def test_ptx_with_too_old_driver_fix_upgrades_driver_or_tf() -> None:

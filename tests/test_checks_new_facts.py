@@ -115,6 +115,49 @@ def test_cuinit_codes_name_their_cause(code: int, cause: str, command: str) -> N
     assert any(command in c for c in finding.fix.commands) or command in finding.fix.text
 
 
+STUB = "/usr/local/cuda-12.4/targets/x86_64-linux/lib/stubs/libcuda.so.1"
+
+
+@pytest.mark.parametrize(
+    ("cuinit", "ld_path", "log", "command"),
+    [
+        pytest.param(  # the stub's directory first on LD_LIBRARY_PATH: it comes off
+            CuInitFacts("error", code=34, name="CUDA_ERROR_STUB_LIBRARY", library=STUB),
+            "/usr/local/cuda-12.4/targets/x86_64-linux/lib/stubs:/opt/lib",
+            (),
+            "export LD_LIBRARY_PATH=/opt/lib",
+            id="ld-library-path",
+        ),
+        pytest.param(  # served by ldconfig: the configuration that names it is where to look
+            CuInitFacts("error", code=34, name="CUDA_ERROR_STUB_LIBRARY", library=STUB),
+            "",
+            (),
+            "grep -rl stubs /etc/ld.so.conf.d/",
+            id="ldconfig",
+        ),
+        pytest.param(  # only TensorFlow's log tells: the bare number it prints
+            None,
+            "",
+            ("E cuda_driver.cc:282] failed call to cuInit: UNKNOWN ERROR (34)",),
+            "ldconfig -p | grep libcuda.so.1",
+            id="log-only",
+        ),
+    ],
+)
+def test_the_toolkits_stub_libcuda_is_named_with_where_it_comes_from(
+    cuinit: CuInitFacts | None, ld_path: str, log: tuple[str, ...], command: str
+) -> None:
+    facts = f.facts(
+        cuinit=cuinit,
+        environment={"PATH": "/usr/bin:/bin", "LD_LIBRARY_PATH": ld_path},
+        tensorflow=f.tensorflow(devices=(), cuda_version="12.3", log_errors=log),
+    )
+    (finding,) = judge("gpu.visible", facts)
+    assert finding.cause == "libcuda-stub"
+    assert finding.fix is not None
+    assert command in finding.fix.commands, finding.fix.commands
+
+
 @pytest.mark.parametrize(
     ("stderr", "cause", "names"),
     [

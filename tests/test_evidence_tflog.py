@@ -344,6 +344,12 @@ def test_what_is_not_in_the_line_stays_unknown() -> None:
         ("libcurand.so.10", None, None),
         ("cudart64_101.dll", "10.1", None),
         ("cudart64_110.dll", "11", None),
+        # Two digits from "1" on are a major (no CUDA 1.x was); cuFFT's and cuSOLVER's their own.
+        ("cublas64_12.dll", "12", None),
+        ("cublas64_10.dll", "10", None),
+        ("cudart64_92.dll", "9.2", None),
+        ("cufft64_10.dll", None, None),
+        ("cusolver64_11.dll", None, None),
         ("libcudnn.so.8", None, "8"),
         ("libcudnn_ops_infer.so.8", None, "8"),
         ("cudnn64_9.dll", None, "9"),

@@ -258,9 +258,7 @@ def test_the_gpu_in_the_log_raises_a_conditional_signature() -> None:
         pytest.param("cudart64_110.dll", None, id="cuda-11-any-minor"),
     ],
 )
-def test_a_windows_runtime_dll_names_the_build_cuda_only_before_11(
-    dll: str, cuda: str | None
-) -> None:
+def test_a_windows_runtime_dll_names_the_cuda_its_name_carries(dll: str, cuda: str | None) -> None:
     line = (
         "2020-07-30 16:17:56.453813: W tensorflow/stream_executor/platform/default/"
         f"dso_loader.cc:55] Could not load dynamic library '{dll}'; dlerror: {dll} not found"
@@ -268,8 +266,9 @@ def test_a_windows_runtime_dll_names_the_build_cuda_only_before_11(
     fix = _fix_text(_explain(line).findings[0])
     assert "PATH" in fix and "LD_LIBRARY_PATH" not in fix
     if cuda is None:
-        # Every CUDA 11.x runtime is cudart64_110.dll: the minor is not in the name.
-        assert "CUDA 11" not in fix
+        # Every CUDA 11.x runtime is cudart64_110.dll: the name says the major, not the minor.
+        assert "a CUDA 11 toolkit" in fix
+        assert not re.search(r"CUDA 11\.\d", fix)
     else:
         assert f"Install {cuda} " in fix
 

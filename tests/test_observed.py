@@ -97,6 +97,7 @@ def _imports(facts: Facts) -> Facts:
         error_message=None,
         signal=None,
         returncode=0,
+        stderr_tail="",  # what a failed import printed is not what a good one prints
     )
     return dataclasses.replace(facts, tensorflow=tf)
 

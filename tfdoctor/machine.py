@@ -268,6 +268,18 @@ class Machine(Record):
         return None
 
     @functools.cached_property
+    def build_cuda_major(self) -> Optional[str]:
+        """The build's CUDA major: of :attr:`build_cuda` when known, else as the CUDA runtime or
+        cuBLAS library TensorFlow named in its log or error (``cudart64_110.dll``: 11)."""
+        if self.build_cuda:
+            return self.build_cuda.split(".", 1)[0]
+        for name in tflog.unloaded_files(self.tf_events):
+            major = cuda_major_of(name)
+            if major is not None:
+                return major
+        return None
+
+    @functools.cached_property
     def build_cudnn(self) -> Optional[str]:
         """The cuDNN version of the build: the matrix's, unless TensorFlow's record differs."""
         tf = self.facts.tensorflow
@@ -579,7 +591,10 @@ class Machine(Record):
                 names = ", ".join(_short_device(d.name) for d in listed)
                 seen["tf-lists-gpu"] = f"TensorFlow lists {names}"
                 caps = [d.details.get("compute_capability") for d in listed]
-                if _covers(self.gpus, len(listed), [c for c in caps if c]):
+                # A GPU newer than the build is listed all the same, so the listing vouches
+                # for the build's code only while CUDA has not refused it.
+                covered = _covers(self.gpus, len(listed), [c for c in caps if c])
+                if covered and self.gpu_code_refused is None:
                     seen["tf-lists-every-gpu"] = seen["tf-lists-gpu"]
         smoke = self.facts.smoke
         if smoke is not None:
@@ -679,6 +694,20 @@ class Machine(Record):
             for name in tflog.unloaded_files(self.tf_events)
             if not tflog.library_of(name).startswith("nvinfer")
         )
+
+    @functools.cached_property
+    def gpu_code_refused(self) -> Optional[str]:
+        """The line where TensorFlow (or its smoke test) said CUDA found no code in the build
+        that the GPU can run; None when nothing said so."""
+        texts = [self.tf_log]
+        smoke = self.facts.smoke
+        if smoke is not None:
+            texts.append("\n".join((smoke.error_message or "", smoke.stderr_tail)))
+        for text in texts:
+            for line in text.splitlines():
+                if _NO_GPU_CODE.search(line):
+                    return line.strip()
+        return None
 
     @functools.cached_property
     def dlopen_failed(self) -> bool:
@@ -973,6 +1002,41 @@ def _ran_on_gpus(
 def _norm_dir(path: str) -> str:
     text = path.rstrip("/") or "/"
     return str(PurePath(text))
+
+
+# CUDA's words for "no code in the binary this GPU can run", in each API that reports it:
+# the runtime's cudaErrorNoKernelImageForDevice (209) and cudaErrorInvalidKernelImage (200), by
+# message or by name, and the driver's CUDA_ERROR_NO_BINARY_FOR_GPU
+# (https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html).
+_NO_GPU_CODE = re.compile(
+    r"no kernel image is available for execution on the device|device kernel image is invalid"
+    r"|CUDA_ERROR_NO_BINARY_FOR_GPU|cudaErrorNoKernelImageForDevice|cudaErrorInvalidKernelImage"
+)
+
+
+# The CUDA runtime's and cuBLAS's names carry the CUDA major on every release: the sonames
+# libcudart.so.10.1, libcudart.so.11.0 (every 11.x), libcudart.so.12, libcublas.so.11; the DLLs
+# cudart64_92.dll (9.2), cudart64_101.dll (10.1), cudart64_110.dll (every 11.x),
+# cudart64_12.dll, cublas64_11.dll. The other libraries' majors are their own (cuFFT 10 ships
+# with CUDA 11, cuRAND 10 with 11 and 12), so they say nothing of it.
+_MAJOR_SONAME = re.compile(r"lib(?:cudart|cublasLt|cublas)\.so\.(\d+)")
+_MAJOR_DLL = re.compile(r"\b(?:cudart|cublasLt|cublas)64_(\d{2,3})\.dll", re.IGNORECASE)
+
+
+def cuda_major_of(name: str) -> Optional[str]:
+    """The CUDA major a CUDA runtime or cuBLAS library name implies (``libcudart.so.12``,
+    ``cudart64_110.dll`` -> ``12``, ``11``); None for another library's name."""
+    soname = _MAJOR_SONAME.search(name)
+    if soname is not None:
+        return soname.group(1)
+    dll = _MAJOR_DLL.search(name)
+    if dll is None:
+        return None
+    digits = dll.group(1)
+    if len(digits) == 3:  # major and minor: 100, 101, 110
+        return digits[:2]
+    # Two digits: a major from 10 on (cublas64_10, cudart64_12), else 9.2, 8.0 and older.
+    return digits if digits.startswith("1") else digits[0]
 
 
 def _cuda_from_log(tf: TensorFlowFacts) -> Optional[str]:

@@ -51,6 +51,7 @@ GROUPS = frozenset(
         "glibc",
         "site_packages",
         "gpu_arch",
+        "op",
     }
 )
 

@@ -40,6 +40,7 @@ GPU_KNOWN_FAILURE: Final = CauseId("gpu-known-failure")
 GPU_MEMORY_ERRORS: Final = CauseId("gpu-memory-errors")
 GPU_UNSEEN_NO_REASON: Final = CauseId("gpu-unseen-no-reason")
 CUDA_VISIBLE_DEVICES_HIDDEN: Final = CauseId("cuda-visible-devices-hidden")
+LIBCUDA_STUB: Final = CauseId("libcuda-stub")
 
 #: Causes in the driver, the CUDA libraries and the devices.
 CAUSES: Mapping[str, Cause] = dict(
@@ -188,6 +189,16 @@ CAUSES: Mapping[str, Cause] = dict(
             "CUDA_VISIBLE_DEVICES hides the GPUs",
             "CUDA numbers devices from 0 and stops at the first invalid entry: an empty, negative"
             " or out-of-range value hides every GPU.",
+        ),
+        define(
+            LIBCUDA_STUB,
+            "The CUDA toolkit's stub libcuda loads instead of the driver's",
+            "The toolkit's lib64/stubs/libcuda.so is for linking only: every call returns "
+            "CUDA_ERROR_STUB_LIBRARY (34). It loads where its directory comes before the "
+            "driver's library on the loader's path, or stands in where the driver's is absent: "
+            "images built from TensorFlow's GPU Dockerfiles register it (z-cuda-stubs.conf) "
+            "and answer with it in a container started without GPU access.",
+            "https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html",
         ),
     )
 )
@@ -449,19 +460,25 @@ def _system_toolkit_fix(m: Machine) -> Fix:
     cudnn = m.build_cudnn or (line.cudnn if line else None)
     if m.in_conda and cuda is not None:
         return conda_libraries_fix(m, line)
+    # Without the build's CUDA X.Y, the runtime's or cuBLAS's name in the log still says its
+    # major (cudart64_110.dll is every 11.x): name that, and where the minor is found.
+    major = m.build_cuda_major if cuda is None else None
+    toolkit = (
+        f"a CUDA {major} toolkit (any {major}.x provides the libraries it asked for; `tfdoctor "
+        "matrix` names the one this TensorFlow was built with) and the cuDNN of its build"
+        if major
+        else "the CUDA toolkit and cuDNN versions this TensorFlow was built with (`tfdoctor "
+        "matrix` lists them)"
+    )
     if cuda is None and m.os == "windows":
         # Windows finds DLLs through PATH (its loader has no LD_LIBRARY_PATH).
         return Fix(
-            "Install the CUDA toolkit and cuDNN versions this TensorFlow was built with "
-            "(`tfdoctor matrix` lists them), and make sure the toolkit's bin directory, which "
-            "holds cudart64_*.dll (and cuDNN's DLLs beside them), is on PATH.",
+            f"Install {toolkit}, and make sure the toolkit's bin directory, which holds "
+            "cudart64_*.dll (and cuDNN's DLLs beside them), is on PATH.",
             ("where cudart64_*.dll cudnn64_*.dll",),
         )
     if cuda is None:
-        return Fix(
-            "Install the CUDA toolkit and cuDNN versions this TensorFlow was built with "
-            "(`tfdoctor matrix` lists them), and put their lib directory on the loader's path."
-        )
+        return Fix(f"Install {toolkit}, and put their lib directory on the loader's path.")
     if m.os == "windows":
         return Fix(
             f"Install CUDA {cuda} and cuDNN {cudnn or '(of its build)'} from NVIDIA's archives "
@@ -652,6 +669,30 @@ def cuinit_unknown_fix() -> Fix:
         "Reload the nvidia_uvm kernel module (or reboot); it loses its state across a "
         "suspend/resume.",
         ("sudo rmmod nvidia_uvm", "sudo modprobe nvidia_uvm"),
+    )
+
+
+def libcuda_stub_fix(m: Machine, library: Optional[str] = None, has_gpus: bool = False) -> Fix:
+    """The driver's libcuda.so.1 instead of the toolkit's stub at ``library`` (where known):
+    the stub's directory comes off LD_LIBRARY_PATH, or out of the loader's configuration
+    where ldconfig serves it; a container the driver lists no GPU in (``has_gpus`` false) gets
+    its GPU handed over, as the stub then stands in for the driver's copy."""
+    stubs = str(PurePosixPath(library).parent) if library else None
+    if stubs is not None and stubs in m.ld_library_path:
+        return ld_remove_fix(m, stubs, "the driver's libcuda.so.1")
+    if m.container and not has_gpus:
+        return container_gpu_fix(m)
+    where = stubs or "the CUDA toolkit's lib64/stubs"
+    return Fix(
+        f"Take {where} off the loader's path (LD_LIBRARY_PATH, and the /etc/ld.so.conf.d "
+        "file that names it, then run ldconfig) so the driver's libcuda.so.1 loads. In a "
+        "container the stub stands in for the copy the NVIDIA runtime mounts: start it with "
+        "GPU access (docker run --gpus all).",
+        (
+            'echo "$LD_LIBRARY_PATH"',
+            "grep -rl stubs /etc/ld.so.conf.d/",
+            "ldconfig -p | grep libcuda.so.1",
+        ),
     )
 
 

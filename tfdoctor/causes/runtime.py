@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Final
+from typing import Final, Optional
 
 from tfdoctor.causes.base import Cause, CauseId, define
 from tfdoctor.findings import Fix
@@ -15,6 +15,8 @@ HOST_OUT_OF_MEMORY: Final = CauseId("host-out-of-memory")
 GPU_LIBRARY_INIT_FAILED: Final = CauseId("gpu-library-init-failed")
 GPU_CONFIG_TOO_LATE: Final = CauseId("gpu-config-too-late")
 DISTRIBUTE_CONFIG_TOO_LATE: Final = CauseId("distribute-config-too-late")
+OP_KERNEL_MISSING: Final = CauseId("op-kernel-missing")
+GPU_BUSY_OR_UNAVAILABLE: Final = CauseId("gpu-busy-or-unavailable")
 
 #: Causes only a log reveals: they happen while a program runs, not in how it is installed.
 CAUSES: Mapping[str, Cause] = dict(
@@ -59,6 +61,28 @@ CAUSES: Mapping[str, Cause] = dict(
             "before TensorFlow's runtime starts: the strategy must be created first.",
             "https://www.tensorflow.org/tutorials/distribute/multi_worker_with_keras",
         ),
+        define(
+            OP_KERNEL_MISSING,
+            "No kernel for an op on the device it runs on",
+            "TensorFlow registers each op's kernels per device, and this build or device plugin "
+            "has none for the op where it was placed: a device plugin (tensorflow-metal, "
+            "DirectML) lacks many ops on its GPU, and builds without NCCL (Windows, macOS) "
+            "have no kernel at all for NcclAllReduce, MirroredStrategy's default all-reduce "
+            "('No registered ... OpKernel for 'GPU' devices', 'No OpKernel was registered to "
+            "support Op').",
+            "https://www.tensorflow.org/guide/gpu#manual_device_placement",
+            "https://www.tensorflow.org/api_docs/python/tf/distribute/MirroredStrategy",
+        ),
+        define(
+            GPU_BUSY_OR_UNAVAILABLE,
+            "The GPU refuses another process",
+            "A GPU in the Exclusive_Process compute mode (as clusters and their schedulers set "
+            "it) takes one process at a time: while another holds it, often a second process "
+            "of the same job or a notebook kernel still running, CUDA refuses TensorFlow a "
+            "context ('all CUDA-capable devices are busy or unavailable', "
+            "CUDA_ERROR_DEVICE_UNAVAILABLE, error 46); a Prohibited GPU refuses every process.",
+            "https://docs.nvidia.com/deploy/nvidia-smi/index.html",
+        ),
     )
 )
 
@@ -69,6 +93,21 @@ def gpu_memory_fix(m: Machine) -> Fix:
         "Reduce the batch size (or the model or input size); let TensorFlow grow into the "
         "memory instead of mapping it all at start, and check no other process holds the GPU.",
         ("export TF_FORCE_GPU_ALLOW_GROWTH=true", "nvidia-smi"),
+    )
+
+
+def gpu_busy_fix(m: Machine) -> Fix:
+    """Which process holds the GPU and in which compute mode; another GPU, or the default mode."""
+    return Fix(
+        "See which process holds the GPU and its compute mode: end that process (a notebook "
+        "kernel, a second process of the job), run on a free GPU (CUDA_VISIBLE_DEVICES), or "
+        "where the machine is yours set the Default compute mode; on a cluster ask the "
+        "scheduler for the GPU in each process that uses it.",
+        (
+            "nvidia-smi --query-gpu=index,compute_mode --format=csv",
+            "nvidia-smi --query-compute-apps=gpu_uuid,pid,process_name --format=csv",
+            "sudo nvidia-smi -c DEFAULT",
+        ),
     )
 
 
@@ -149,4 +188,25 @@ def strategy_order_fix() -> Fix:
     return Fix(
         "Create tf.distribute.MultiWorkerMirroredStrategy() at the very start of the program "
         "(after TF_CONFIG is set), before any other TensorFlow call."
+    )
+
+
+def op_kernel_fix(op: Optional[str]) -> Fix:
+    """Another all-reduce where NCCL's op has no kernel; else the op run where it has one."""
+    if op is not None and op.startswith("Nccl"):
+        # The Windows and macOS builds carry no NCCL (tensorflow/core/nccl is Linux-only), so
+        # MirroredStrategy's default, NcclAllReduce, has no kernel there.
+        return Fix(
+            f"This TensorFlow has no NCCL ({op} has no kernel: the Windows and macOS builds "
+            "carry none). Give MirroredStrategy another all-reduce: "
+            "tf.distribute.MirroredStrategy(cross_device_ops="
+            "tf.distribute.HierarchicalCopyAllReduce()) (or ReductionToOneDevice()); "
+            "MultiWorkerMirroredStrategy takes CommunicationImplementation.RING instead."
+        )
+    what = f"`{op}`" if op else "the op"
+    return Fix(
+        f"Run {what} where it has a kernel: on the CPU, inside `with tf.device('/cpu:0'):`, or "
+        "let TensorFlow place what the GPU cannot run with "
+        "tf.config.set_soft_device_placement(True). A device plugin (tensorflow-metal, "
+        "DirectML) lacks many ops; a newer release of it may have this one."
     )

@@ -472,6 +472,18 @@ def tensorflow_gpu_removed_fix(m: Machine) -> Fix:
     )
 
 
+def import_crash_fix(m: Machine) -> Fix:
+    """Where the crash is, from Python's fault handler; then the usual reasons, in order."""
+    return Fix(
+        "Find where it crashes: Python's fault handler prints the frames of the crash (run the "
+        "import, or the program, with -X faulthandler). If another framework with native "
+        "libraries (torch, cv2, ...) is imported first, import TensorFlow first or run them "
+        "in separate processes; otherwise install TensorFlow afresh in a new environment, "
+        "with one installer (pip or conda, not both), built for this Python and CUDA.",
+        ('python -X faulthandler -c "import tensorflow"',),
+    )
+
+
 def tensorboard_fix(m: Machine) -> Fix:
     """Install tensorboard next to TensorFlow (2.21 no longer requires it)."""
     return install_fix(

@@ -438,6 +438,20 @@ def check_compute_capability(ctx: CheckContext) -> Iterator[Finding]:
                     fix(newest.text if newest else upgrade_text + ".", *commands),
                 )
                 continue
+            refused = ctx.machine.gpu_code_refused
+            if refused is not None:
+                # The PTX did not carry it: CUDA itself said so (observed beats inferred).
+                yield causes.finding(
+                    "gpu.compute-capability",
+                    Severity.ERROR,
+                    causes.gpu.GPU_ARCH_UNSUPPORTED,
+                    f"TensorFlow {pkg.version} has no code {label} can run",
+                    f"The wheel carries {carried}: no machine code for this GPU, and CUDA did "
+                    f"not run it from the PTX either. TensorFlow said: {refused}",
+                    causes.gpu.gpu_arch_fix(ctx.machine, gpu.compute_capability),
+                    ("https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html",),
+                )
+                continue
             first = causes.gpu.first_line_with_code(ctx.machine, gpu.compute_capability)
             better = (
                 f" TensorFlow {first.line} and later carry machine code for this GPU."

@@ -190,6 +190,11 @@ def _kernel_finding(ctx: CheckContext) -> Optional[Finding]:
     return None
 
 
+# CUresult 34: the toolkit's stub libcuda (for linking only) loaded instead of the driver's;
+# TensorFlow prints "UNKNOWN ERROR (34)" when the stub gives no name for it.
+_CUDA_ERROR_STUB_LIBRARY = 34
+
+
 def _old_driver_logged(m: Machine) -> bool:
     """TensorFlow's log says the driver is older than its CUDA build: cudaErrorInsufficientDriver
     (35, "CUDA driver version is insufficient for CUDA runtime version"), CUresult 803
@@ -205,6 +210,11 @@ def _old_driver_logged(m: Machine) -> bool:
 def _unknown_error_logged(m: Machine) -> bool:
     """TensorFlow's log shows a CUDA call failing with CUDA_ERROR_UNKNOWN (999)."""
     return any(e.number == 999 for e in m.tf_logged(tflog.CudaError))
+
+
+def _stub_logged(m: Machine) -> bool:
+    """TensorFlow's log shows cuInit answered by the toolkit's stub libcuda (34)."""
+    return any(e.number == _CUDA_ERROR_STUB_LIBRARY for e in m.tf_logged(tflog.CudaError))
 
 
 def check_ecc(ctx: CheckContext) -> Iterator[Finding]:
@@ -239,6 +249,38 @@ def _hidden_by_visible_devices(facts: Facts) -> Optional[str]:
     drv = facts.driver
     if drv and drv.gpus and first.isdigit() and int(first) >= len(drv.gpus):
         return value
+    return None
+
+
+def _driver_side_finding(ctx: CheckContext, count: int, log: str) -> Optional[Finding]:
+    """cuInit failing on the driver's side while the driver lists GPUs: the CUDA toolkit's
+    stub libcuda answering for the driver's (cuInit's code 34, a ``/stubs/`` library, or
+    TensorFlow's log), or a driver older than the build's CUDA (code 35, or the log)."""
+    m, cuinit = ctx.machine, ctx.facts.cuinit
+    stub = cuinit is not None and (
+        cuinit.code == _CUDA_ERROR_STUB_LIBRARY or "/stubs/" in (cuinit.library or "")
+    )
+    if stub or _stub_logged(m):
+        library = cuinit.library if cuinit is not None else None
+        return causes.finding(
+            "gpu.visible",
+            Severity.ERROR,
+            causes.gpu.LIBCUDA_STUB,
+            f"TensorFlow sees none of the {count} GPU(s): the CUDA toolkit's stub libcuda "
+            "loads instead of the driver's" + (f" ({library})" if library else ""),
+            log or "cuInit returns CUDA_ERROR_STUB_LIBRARY (34).",
+            causes.gpu.libcuda_stub_fix(m, library, has_gpus=True),
+        )
+    if (cuinit is not None and cuinit.code == 35) or _old_driver_logged(m):
+        floor = causes.gpu.build_driver_floor(m)
+        return causes.finding(
+            "gpu.visible",
+            Severity.ERROR,
+            causes.gpu.DRIVER_TOO_OLD,
+            f"TensorFlow sees none of the {count} GPU(s): the driver is too old for its CUDA build",
+            log,
+            causes.gpu.driver_too_old_fix(m, floor.version if floor else None),
+        )
     return None
 
 
@@ -347,17 +389,9 @@ def check_gpu_visible(ctx: CheckContext) -> Iterator[Finding]:
     log = "\n".join(tf.log_errors)
     unloaded = ctx.machine.unloaded_files
     cuinit = facts.cuinit
-    if (cuinit is not None and cuinit.code == 35) or _old_driver_logged(ctx.machine):
-        floor = causes.gpu.build_driver_floor(ctx.machine)
-        yield causes.finding(
-            "gpu.visible",
-            Severity.ERROR,
-            causes.gpu.DRIVER_TOO_OLD,
-            f"TensorFlow sees none of the {len(gpus)} GPU(s): the driver is too old for its "
-            "CUDA build",
-            log,
-            causes.gpu.driver_too_old_fix(ctx.machine, floor.version if floor else None),
-        )
+    driver_side = _driver_side_finding(ctx, len(gpus), log)
+    if driver_side is not None:
+        yield driver_side
         return
     if missing or unloaded or ctx.machine.dlopen_failed:
         names = missing or tuple(library_of(n) for n in unloaded)

@@ -355,9 +355,14 @@ def cuda_of_soname(soname: str) -> Optional[str]:
         return match.group(1)
     dll = _DLL.search(name)
     if dll is not None:
-        major = int(dll.group(1))
+        digits = dll.group(1) + dll.group(2)
+        if len(digits) == 2 and digits.startswith("1"):
+            # A major alone from 10 on (cublas64_10.dll: 10.1 or 10.2, cudart64_12.dll): no
+            # CUDA 1.x ever was. cuFFT's, cuRAND's, cuSOLVER's and cuSPARSE's are their own.
+            return digits if name.lower().startswith(("cudart", "cublas")) else None
+        major = int(digits[:-1])
         # From CUDA 11 every minor ships the same DLL name (cudart64_110.dll): the major only.
-        return str(major) if major >= 11 else f"{major}.{dll.group(2)}"
+        return str(major) if major >= 11 else f"{major}.{digits[-1]}"
     match = _MAJOR_SONAME.search(name)
     if match is not None and int(match.group(1)) >= 11:
         return match.group(1)
@@ -395,6 +400,9 @@ CU_RESULTS = {
     "CUDA_ERROR_INVALID_VALUE": 1,
     "CUDA_ERROR_OUT_OF_MEMORY": 2,
     "CUDA_ERROR_NOT_INITIALIZED": 3,
+    "CUDA_ERROR_STUB_LIBRARY": 34,
+    "CUDA_ERROR_INSUFFICIENT_DRIVER": 35,
+    "CUDA_ERROR_DEVICE_UNAVAILABLE": 46,
     "CUDA_ERROR_NO_DEVICE": 100,
     "CUDA_ERROR_INVALID_DEVICE": 101,
     "CUDA_ERROR_NO_BINARY_FOR_GPU": 209,
@@ -424,7 +432,7 @@ _MISMATCH = re.compile(
     r" but source was compiled with:? (?P<compiled>\d+(?:\.\d+)*?)\.?(?= |$)"
 )
 _IGNORED = re.compile(
-    r"Ignoring visible gpu device \((?:device: \d+, )?name: (?P<name>[^,]+),.*?with "
+    r"Ignoring (?:visible )?gpu device \((?:device: \d+, )?name: (?P<name>[^,]+),.*?with "
     r"(?:Cuda )?compute capability (?P<cc>\d+\.\d+)\. The minimum required Cuda capability is "
     r"(?P<min>\d+\.\d+)"
 )
@@ -470,7 +478,10 @@ _XLA_OOM = re.compile(r"Out of memory while trying to allocate (?P<bytes>\d+) by
 _STATUS = re.compile(r"(?P<status>(?P<lib>CUDNN|CUBLAS)_STATUS_(?!SUCCESS)[A-Z_]+)")
 # ncclResult_t's failures (nccl.h): what NCCL returned, as TensorFlow and NCCL name it.
 # NCCL's warnings and TensorFlow's and XLA's reports of a failed NCCL call; not NCCL INFO lines.
-_NCCL_FAILED = re.compile(r"NCCL (?:WARN|error|failure|operation \S+ failed)")
+_NCCL_FAILED = re.compile(
+    r"NCCL (?:WARN|error|failure|operation \S+ failed)"
+    r"|Error while creating shared memory segment /dev/shm/nccl-"
+)
 _NCCL_CODE = re.compile(
     r"\b(?P<code>nccl(?:UnhandledCudaError|SystemError|InternalError|InvalidArgument"
     r"|InvalidUsage|RemoteError))\b"
@@ -632,6 +643,8 @@ KEYWORDS: dict[str, tuple[Reader, ...]] = {
     "kernel driver does not appear to be running": (_driver_missing_events,),
     "Loaded runtime CuDNN library": (_version_events,),
     "Ignoring visible gpu device": (_gpu_events,),
+    # Before 0.12 gpu_device.cc said it without "visible".
+    "Ignoring gpu device": (_gpu_events,),
     "not built with CUDA kernel binaries compatible with compute capability": (_no_kernels,),
     "cuInit": (_cuda_error_events,),
     # CUDA_ERROR_INSUFFICIENT_DRIVER, CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE: a driver too old.
@@ -649,6 +662,8 @@ KEYWORDS: dict[str, tuple[Reader, ...]] = {
     "Can't find libdevice directory": (_libdevice_events,),
     "OOM when allocating tensor": (_oom_events,),
     "ran out of memory trying to allocate": (_oom_events,),
+    # 1.x's bfc_allocator.cc began the sentence without the allocator's name.
+    "Ran out of memory trying to allocate": (_oom_events,),
     "CUDA_ERROR_OUT_OF_MEMORY": (_oom_events,),
     "Out of memory while trying to allocate": (_oom_events,),
     # "Could not create cudnn handle: CUDNN_STATUS_...", "failed to create cublas handle:
@@ -657,6 +672,8 @@ KEYWORDS: dict[str, tuple[Reader, ...]] = {
     "CUBLAS_STATUS_": (_handle_events,),
     # "NCCL WARN ...", "NCCL error", "NCCL failure", "NCCL operation ncclGroupEnd() failed".
     "NCCL": (_nccl_events,),
+    # NCCL's shm transport, also when a console keeps only this line of its warning.
+    "Error while creating shared memory segment /dev/shm/nccl-": (_nccl_events,),
     "TF-TRT Warning": (_tensorrt_events,),
 }
 

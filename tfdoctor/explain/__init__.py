@@ -722,6 +722,10 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
     return cause, fix
 
 
+def _op_kernel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    return causes.runtime.OP_KERNEL_MISSING, causes.runtime.op_kernel_fix(_group(hits, "op"))
+
+
 def _companion_refused(m: Machine, r: Revealed, dist: str) -> Fix:
     """pip found no wheel of a companion for this Python and platform: what it listed, then
     the companion's release for the installed TensorFlow."""
@@ -761,6 +765,7 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.platform.CPU_EMULATED: causes.platform.native_interpreter_fix,
     causes.gpu.CUINIT_UNKNOWN_ERROR: lambda m: causes.gpu.cuinit_unknown_fix(),
     causes.gpu.CUDA_VISIBLE_DEVICES_HIDDEN: causes.gpu.no_device_fix,
+    causes.gpu.LIBCUDA_STUB: causes.gpu.libcuda_stub_fix,
     causes.gpu.DRIVER_VERSION_MISMATCH: lambda m: causes.gpu.driver_mismatch_fix(),
     causes.gpu.DRIVER_TOO_OLD: lambda m: causes.gpu.driver_too_old_fix(m, _floor(m)),
     causes.container.CONTAINER_NO_GPU: causes.container.container_gpu_fix,
@@ -769,6 +774,7 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.xla.PTXAS_MISSING: causes.xla.ptxas_install_fix,
     causes.runtime.GPU_OUT_OF_MEMORY: causes.runtime.gpu_memory_fix,
     causes.runtime.HOST_OUT_OF_MEMORY: causes.runtime.host_memory_fix,
+    causes.runtime.GPU_BUSY_OR_UNAVAILABLE: causes.runtime.gpu_busy_fix,
     causes.runtime.GPU_CONFIG_TOO_LATE: lambda m: causes.runtime.config_order_fix(),
     causes.runtime.DISTRIBUTE_CONFIG_TOO_LATE: lambda m: causes.runtime.strategy_order_fix(),
     causes.cluster.CLUSTER_TASK_UNREACHABLE: lambda m: causes.cluster.cluster_unreachable_fix(),
@@ -776,6 +782,7 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.cluster.CLUSTER_PORT_IN_USE: lambda m: causes.cluster.port_in_use_fix(),
     causes.container.NCCL_SHM_TOO_SMALL: lambda m: causes.container.nccl_shm_fix(),
     causes.software.TENSORBOARD_NOT_INSTALLED: causes.software.tensorboard_fix,
+    causes.software.IMPORT_CRASH: causes.software.import_crash_fix,
 }
 
 #: Cause -> the catalogue's fix builder, applied to the machine the log (and facts) show.
@@ -795,6 +802,7 @@ BUILDERS: dict[str, Builder] = {
     causes.xla.PTXAS_TOO_OLD: _ptxas_old,
     causes.software.COMPANION_MISMATCH: _companion,
     causes.platform.NATIVE_LIBRARY_UNRESOLVED: _native,
+    causes.runtime.OP_KERNEL_MISSING: _op_kernel,
     **{cause: _simple(cause, build) for cause, build in _SIMPLE.items()},
 }
 
