@@ -24,7 +24,7 @@ from tests import factories as f
 from tfdoctor import causes
 from tfdoctor.checks import run_checks
 from tfdoctor.checks._context import CheckContext
-from tfdoctor.checks.compat import check_driver_cuda
+from tfdoctor.checks.driver import check_driver_cuda
 from tfdoctor.checks.observed import overrule
 from tfdoctor.facts import (
     DeviceFacts,
