@@ -431,6 +431,17 @@ def _signal_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
     )
 
 
+def _cuda_build(m: Machine) -> str:
+    """``CUDA 12.5 build with code for sm_60 ... sm_90, compute_90 PTX``: the CUDA line and the
+    GPU code the build carries, as far as they were read (build info, pins, its objects)."""
+    text = f"CUDA {m.build_cuda} build" if m.build_cuda else "CUDA build"
+    code = m.build_gpu_code
+    if code is not None and (code.sass or code.ptx):
+        carried = [*code.sass, *(f"{arch} PTX" for arch in code.ptx)]
+        text += " with code for " + ", ".join(carried)
+    return text
+
+
 def check_tf_import(ctx: CheckContext) -> Iterator[Finding]:
     """TensorFlow imports in the examined interpreter; when not, why, with the fix."""
     facts = ctx.facts
@@ -464,7 +475,11 @@ def check_tf_import(ctx: CheckContext) -> Iterator[Finding]:
             )
             return
         build = (
-            "CUDA build" if tf.is_cuda_build else "ROCm build" if tf.is_rocm_build else "CPU build"
+            _cuda_build(ctx.machine)
+            if tf.is_cuda_build
+            else "ROCm build"
+            if tf.is_rocm_build
+            else "CPU build"
         )
         yield Finding(
             "tensorflow.import",
