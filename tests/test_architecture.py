@@ -23,7 +23,7 @@ ALLOWED = {
     "tfdoctor.bounded": (),
     "tfdoctor.facts": (),
     # The CUDA pip wheels' layout and XLA's CUDA-root flag, shared by probes and services.
-    "tfdoctor.cuda_layout": (),
+    "tfdoctor.cuda_layout": ("tfdoctor.yamldoc",),
     # Findings carry the exit code their severities earn (the codes live with the defaults).
     "tfdoctor.findings": ("tfdoctor.defaults", "tfdoctor.facts"),
     "tfdoctor.redact": ("tfdoctor.facts", "tfdoctor.findings"),
@@ -32,6 +32,7 @@ ALLOWED = {
     "tfdoctor.smoke": (
         "tfdoctor.defaults",
         "tfdoctor.facts",
+        "tfdoctor.gpus",
         "tfdoctor.probes._run",
         "tfdoctor.smoke",
     ),
@@ -64,14 +65,21 @@ ALLOWED = {
     ),
     # The YAML data files' shared reader imports nothing from the package.
     "tfdoctor.yamldoc": (),
-    "tfdoctor.matrix": ("tfdoctor.yamldoc",),
+    # One specification of the matrix's keys, read by the loader and scripts/refresh_matrix.py.
+    "tfdoctor.matrix_schema": (),
+    # The GPU table (data/gpus.yaml): the matrix's GPU models and the smoke test's peaks.
+    "tfdoctor.gpus": ("tfdoctor.yamldoc",),
+    "tfdoctor.matrix": ("tfdoctor.yamldoc", "tfdoctor.matrix_schema", "tfdoctor.gpus"),
     "tfdoctor.compat": ("tfdoctor.matrix",),
     # The derived view of the facts, computed once; the catalogue of causes builds on it.
+    # When `import tensorflow` imports each requirement (data/tf_imports.yaml).
+    "tfdoctor.tf_imports": ("tfdoctor.yamldoc",),
     "tfdoctor.machine": (
         "tfdoctor.facts",
         "tfdoctor.matrix",
         "tfdoctor.compat",
         "tfdoctor.cuda_layout",
+        "tfdoctor.tf_imports",
     ),
     # Whether a wheel's WHEEL tags fit the interpreter and machine the facts describe.
     "tfdoctor.wheel_tags": ("tfdoctor.facts",),
@@ -110,6 +118,8 @@ ALLOWED = {
     "tfdoctor.render": (
         "tfdoctor.defaults",
         "tfdoctor.matrix",
+        # docs/compatibility.md's field table is rendered from the one field specification.
+        "tfdoctor.matrix_schema",
         "tfdoctor.compat",
         "tfdoctor.facts",
         "tfdoctor.findings",
@@ -123,6 +133,8 @@ ALLOWED = {
     # Pins from facts and the matrix (the packages probe lists the installed distributions).
     "tfdoctor.pin": (
         "tfdoctor.facts",
+        # The TensorRT wheels' Python cap (data/cuda.yaml).
+        "tfdoctor.cuda_layout",
         "tfdoctor.matrix",
         "tfdoctor.compat",
         "tfdoctor.machine",

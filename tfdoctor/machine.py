@@ -27,10 +27,10 @@ from tfdoctor.compat import (
 )
 from tfdoctor.cuda_layout import (
     DEFAULT_CUDA_ROOT,
-    LIBRARY_DIRS,
-    NVCC_WHEEL_DIR,
     declared_cuda,
     libraries_in,
+    library_dirs,
+    nvcc_wheel_dir,
     wheel_dir,
     without_xla_cuda_data_dir,
     xla_cuda_data_dir,
@@ -60,6 +60,7 @@ from tfdoctor.matrix import (
     version_key,
 )
 from tfdoctor.records import Record, record
+from tfdoctor.tf_imports import ImportTable
 
 #: Distributions whose ``tensorflow`` package is a CPU-only build wherever they install.
 CPU_ONLY_DISTRIBUTIONS = frozenset(
@@ -76,41 +77,13 @@ NIGHTLY_DISTRIBUTIONS = frozenset({"tf-nightly", "tf-nightly-gpu", "tf-nightly-c
 CONDA_TENSORFLOW = ("tensorflow-base", "tensorflow", "tensorflow-gpu", "tensorflow-cpu")
 
 #: Distributions whose modules ``import tensorflow`` imports unconditionally as it starts: one
-#: that is missing, broken or outside TensorFlow's range fails the import itself. Measured on
-#: TensorFlow 2.21.0 (the first import of each module, with the file that makes it). Its other
-#: requirements are not imported at start, or only inside ``try: ... except ImportError``:
-#: h5py (python/keras/saving/hdf5_format.py), requests (python/keras/callbacks.py), keras
-#: (tensorflow/__init__.py, ``keras.src.optimizers``), grpcio, google-pasta, libclang, setuptools.
-START_IMPORTS: Mapping[str, str] = {
-    "absl-py": "tensorflow/python/framework/ops.py: from absl import app",
-    "astunparse": "tensorflow/python/autograph/pyct/parser.py: import astunparse",
-    "flatbuffers": "tensorflow/lite/python/util.py: import flatbuffers",
-    "gast": "tensorflow/python/autograph/converters/asserts.py: import gast",
-    "ml-dtypes": "tensorflow/python/framework/dtypes.py: import ml_dtypes",
-    "numpy": "tensorflow/python/framework/ops.py: import numpy",
-    "opt-einsum": "tensorflow/python/ops/special_math_ops.py: import opt_einsum",
-    "packaging": "tensorflow/python/framework/meta_graph.py: from packaging import version",
-    # Each generated *_pb2.py imports the runtime and, since protobuf 5.26, checks its version.
-    "protobuf": "tensorflow/python/framework/ops.py: from google.protobuf import message",
-    "six": "tensorflow/python/eager/polymorphic_function/function_type_utils.py: import six",
-    "termcolor": "tensorflow/python/autograph/pyct/pretty_printer.py: import termcolor",
-    "typing-extensions": "tensorflow/python/types/trace.py: from typing_extensions import ...",
-    "wrapt": "tensorflow/python/util/nest_util.py: import wrapt",
-}
+#: that is missing, broken or outside TensorFlow's range fails the import itself (distribution
+#: -> the first import, from data/tf_imports.yaml, measured on one release and sourced).
+START_IMPORTS: Mapping[str, str] = ImportTable("start")
 
 #: Distributions whose modules TensorFlow imports only when a feature is used, with that use:
-#: one outside TensorFlow's range fails there, not at ``import tensorflow``. Measured on
-#: TensorFlow 2.21.0 and Keras 3.12 (the module that imports each, when called).
-LAZY_IMPORTS: Mapping[str, str] = {
-    "grpcio": "the TensorFlow Debugger's gRPC streams (tensorflow/python/debug/lib/"
-    "grpc_debug_server.py, source_remote.py) and tf.distribute.experimental.rpc",
-    "h5py": "Keras HDF5 files: model.save('m.h5'), load_model('m.h5'), save_weights('w.h5') "
-    "(keras/src/legacy/saving/legacy_h5_format.py)",
-    "requests": "preemption handling on Google Cloud "
-    "(tensorflow/python/distribute/failure_handling/failure_handling_util.py)",
-    "tensorboard": "tf.summary.scalar, histogram, image and audio, and with them the Keras "
-    "TensorBoard callback (tensorflow/python/summary/tb_summary.py imports tensorboard.summary.v2)",
-}
+#: one outside TensorFlow's range fails there, not at ``import tensorflow``.
+LAZY_IMPORTS: Mapping[str, str] = ImportTable("lazy")
 
 #: What a companion's requirement is judged on: TensorFlow (any of its distributions), and
 #: the Keras packages released with it.
@@ -648,7 +621,7 @@ class Machine(Record):
         if not wheel_dirs:
             return frozenset()
         listed = {name for d in wheel_dirs for name in libraries_in(d)}
-        return frozenset(n for n in searched if LIBRARY_DIRS.get(n) and n not in listed)
+        return frozenset(n for n in searched if library_dirs(n) and n not in listed)
 
     @functools.cached_property
     def missing_libraries(self) -> tuple[str, ...]:
@@ -868,11 +841,11 @@ class Machine(Record):
             return None
         defaults = {PurePosixPath(DEFAULT_CUDA_ROOT)}
         if self.tf is not None and self.tf.location:
-            defaults.add(PurePosixPath(self.tf.location) / "nvidia" / NVCC_WHEEL_DIR)
+            defaults.add(PurePosixPath(self.tf.location) / "nvidia" / nvcc_wheel_dir())
         else:
             # Without a known TensorFlow, any site's cuda_nvcc may be the one next to it.
             sites = self.facts.python.site_packages if self.facts.python else ()
-            defaults.update(PurePosixPath(s) / "nvidia" / NVCC_WHEEL_DIR for s in sites)
+            defaults.update(PurePosixPath(s) / "nvidia" / nvcc_wheel_dir() for s in sites)
         current = (self.facts.environment or {}).get("XLA_FLAGS", "")
         data_dir = xla_cuda_data_dir(current)
         if data_dir is not None and PurePosixPath(data_dir) == PurePosixPath(root):
