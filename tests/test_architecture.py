@@ -27,7 +27,14 @@ ALLOWED = {
     # Findings carry the exit code their severities earn (the codes live with the defaults).
     "tfdoctor.findings": ("tfdoctor.defaults", "tfdoctor.facts"),
     "tfdoctor.redact": ("tfdoctor.facts", "tfdoctor.findings"),
-    "tfdoctor.probes": ("tfdoctor.facts", "tfdoctor.cuda_layout", "tfdoctor.probes"),
+    # Probes keep what a child printed; TensorFlow's log lines are read by the evidence layer's
+    # reader, the one explain and the checks share.
+    "tfdoctor.probes": (
+        "tfdoctor.facts",
+        "tfdoctor.cuda_layout",
+        "tfdoctor.probes",
+        "tfdoctor.evidence",
+    ),
     # The smoke test runs a child like the probes do, and reads its events into facts.
     "tfdoctor.smoke": (
         "tfdoctor.defaults",
@@ -76,6 +83,8 @@ ALLOWED = {
     "tfdoctor.tf_imports": ("tfdoctor.yamldoc",),
     "tfdoctor.machine": (
         "tfdoctor.facts",
+        # TensorFlow's log, read into events once for every check.
+        "tfdoctor.evidence",
         "tfdoctor.matrix",
         "tfdoctor.compat",
         "tfdoctor.cuda_layout",
@@ -100,6 +109,8 @@ ALLOWED = {
         "tfdoctor.causes",
         "tfdoctor.checks",
         "tfdoctor.wheel_tags",
+        # The events of TensorFlow's log, read by the shared reader.
+        "tfdoctor.evidence",
         # choose_policy, the one rule for a mixed-precision policy (no package imports).
         "tfdoctor.gpu_config",
     ),
@@ -366,9 +377,6 @@ AREA_MODULES = {"doctor": "platform"}
 #: Checks the registry runs itself because they judge other checks' findings (``gpu.required``
 #: judges ``GPU_GATE``'s), with the function of the area module that does the judging.
 JUDGED_BY = {"gpu.required": "check_gpu_required"}
-#: Modules of ``tfdoctor/checks/`` that hold no check: the registry's observed-beats-inferred
-#: rule; the private ``_*`` modules (what a check receives, shared helpers) are not listed.
-CHECKLESS_MODULES = {"observed"}
 
 
 def area_module(check_id: str) -> str:
@@ -392,13 +400,11 @@ def misplaced_checks(checks: Iterable[Check]) -> list[str]:
 
 
 def modules_without_checks(checks: Iterable[Check], modules: Iterable[str]) -> list[str]:
-    """The public modules of ``tfdoctor/checks/`` that hold none of ``checks``."""
+    """The public modules of ``tfdoctor/checks/`` that hold none of ``checks``; the private
+    ``_*`` modules (what a check receives, helpers several areas share) hold none."""
     homes = {area_module(c.id) for c in checks}
-    names = {m: m.rsplit(".", maxsplit=1)[-1] for m in modules}
     return sorted(
-        m
-        for m, name in names.items()
-        if not name.startswith("_") and name not in CHECKLESS_MODULES and m not in homes
+        m for m in modules if not m.rsplit(".", maxsplit=1)[-1].startswith("_") and m not in homes
     )
 
 

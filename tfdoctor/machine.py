@@ -35,6 +35,7 @@ from tfdoctor.cuda_layout import (
     without_xla_cuda_data_dir,
     xla_cuda_data_dir,
 )
+from tfdoctor.evidence import tflog
 from tfdoctor.facts import (
     NOTEBOOK_ENV_MARKERS,
     TF_DISTRIBUTIONS,
@@ -652,18 +653,37 @@ class Machine(Record):
         return "\n".join((tf.error_message or "", *tf.log_errors, tf.stderr_tail))
 
     @functools.cached_property
+    def tf_events(self) -> tuple[tflog.Event, ...]:
+        """What TensorFlow's error and log lines report (:mod:`tfdoctor.evidence.tflog`), read
+        once for every check; a line kept both in ``log_errors`` and the stderr tail once."""
+        seen: set[tuple[type, str]] = set()
+        out = []
+        for event in tflog.read_events(self.tf_log):
+            key = (type(event), event.message)
+            if key not in seen:
+                seen.add(key)
+                out.append(event)
+        return tuple(out)
+
+    def tf_logged(self, kind: type[tflog.E]) -> tuple[tflog.E, ...]:
+        """The events of one kind in TensorFlow's log (:attr:`tf_events`)."""
+        return tflog.of_kind(self.tf_events, kind)
+
+    @functools.cached_property
     def unloaded_files(self) -> tuple[str, ...]:
         """Library files TensorFlow said it could not load, TensorRT's left out: TF-TRT is
         optional and its "Could not load dynamic library 'libnvinfer.so.7'" is harmless
         (TensorFlow registers the GPU without it)."""
         return tuple(
-            f for f in unloaded_files(self.tf_log) if not library_of(f).startswith("nvinfer")
+            name
+            for name in tflog.unloaded_files(self.tf_events)
+            if not tflog.library_of(name).startswith("nvinfer")
         )
 
     @functools.cached_property
     def dlopen_failed(self) -> bool:
         """TensorFlow's log says GPU libraries did not load."""
-        return bool(self.unloaded_files) or bool(_DLOPEN_SUMMARY.search(self.tf_log))
+        return bool(self.unloaded_files) or bool(self.tf_logged(tflog.GpuRegistrationSkipped))
 
     # --- declared ranges -----------------------------------------------------------------------
 
@@ -955,46 +975,15 @@ def _norm_dir(path: str) -> str:
     return str(PurePath(text))
 
 
-# How a library that did not load shows in TensorFlow's log or error: the loader's
-# "Could not load dynamic library 'libcudnn.so.8'; dlerror: ..." (tsl/platform/default/
-# dso_loader.cc), the dynamic linker's "libcudart.so.12: cannot open shared object file"
-# inside an ImportError, and on Windows "Could not load dynamic library 'cudnn64_8.dll'".
-_DLOPEN_FILES = re.compile(
-    r"Could not load dynamic library '([^']+)'"
-    r"|(lib[\w.+-]+\.so[\w.]*): cannot open shared object file"
-)
-# gpu_device.cc's summary line, logged after any of the above.
-_DLOPEN_SUMMARY = re.compile(r"Cannot dlopen some GPU libraries", re.IGNORECASE)
-
-
-def unloaded_files(text: str) -> tuple[str, ...]:
-    """Library files a log or error says could not be loaded, in order, once each."""
-    found = (a or b for a, b in _DLOPEN_FILES.findall(text))
-    return tuple(dict.fromkeys(found))
-
-
-def library_of(filename: str) -> str:
-    """``libcudnn.so.8`` / ``cudnn64_8.dll`` -> ``cudnn``; ``libcublasLt.so.12`` -> ``cublasLt``."""
-    stem = re.sub(r"^lib", "", filename.split(".", 1)[0])
-    return re.sub(r"64_\d+$|64$", "", stem)
-
-
-# Before CUDA 11 the toolkit libraries' names carried the CUDA major.minor: the Linux sonames
-# (libcublas.so.10.0, libcudart.so.9.0) and the Windows DLLs (cudart64_101.dll is CUDA 10.1;
-# from 11 on every minor ships cudart64_110.dll, which says only "11"). A failed load of one
-# names the build's CUDA.
-_TOOLKIT_LIBS = r"(?:cudart|cublas|cufft|curand|cusolver|cusparse)"
-_OLD_SONAME = re.compile(rf"lib{_TOOLKIT_LIBS}\.so\.(\d+\.\d+)")
-_OLD_DLL = re.compile(rf"\b{_TOOLKIT_LIBS}64_(\d{{1,2}})(\d)\.dll", re.IGNORECASE)
-
-
 def _cuda_from_log(tf: TensorFlowFacts) -> Optional[str]:
-    """The build's CUDA as a pre-11 library name in TensorFlow's error or log reveals it."""
+    """The build's CUDA as a pre-11 library name in TensorFlow's error or log reveals it
+    (before CUDA 11 every toolkit library's file name carried CUDA's major.minor)."""
     text = "\n".join((tf.error_message or "", *tf.log_errors))
-    found = [*_OLD_SONAME.findall(text), *(f"{a}.{b}" for a, b in _OLD_DLL.findall(text))]
-    for version in found:
-        if version_key(str(version))[:1] < (11,):
-            return str(version)
+    for event in tflog.read_events(text):
+        if isinstance(event, tflog.LibraryNotLoaded):
+            cuda = event.cuda
+            if cuda is not None and version_key(cuda)[:1] < (11,) and "." in cuda:
+                return cuda
     return None
 
 

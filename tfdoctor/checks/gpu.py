@@ -10,7 +10,6 @@ the GPU checks (the registry's ``GPU_GATE``) as the reason, with that finding's 
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Iterator, Sequence
 from typing import Optional
 
@@ -26,19 +25,29 @@ from tfdoctor.compat import (
     ptx_driver_floor,
     verdicts,
 )
+from tfdoctor.evidence import tflog
+from tfdoctor.evidence.tflog import library_of
 from tfdoctor.facts import DriverFacts, Facts, PlatformFacts, TFStatus
 from tfdoctor.findings import Finding, Fix, Severity
-from tfdoctor.machine import Machine, library_of
+from tfdoctor.machine import Machine
 from tfdoctor.matrix import ComputeCapabilities, Matrix, TFLine, version_key
 
-# What TensorFlow logs when the driver is older than its CUDA build: CUresult 803
-# CUDA_ERROR_SYSTEM_DRIVER_MISMATCH, cudaErrorInsufficientDriver (35, "CUDA driver version is
-# insufficient for CUDA runtime version"), CUresult 222 CUDA_ERROR_UNSUPPORTED_PTX_VERSION.
-_OLD_DRIVER_LOG = re.compile(
-    r"CUDA_ERROR_SYSTEM_DRIVER_MISMATCH|driver version is insufficient"
-    r"|CUDA_ERROR_UNSUPPORTED_PTX_VERSION",
-    re.IGNORECASE,
-)
+
+def _old_driver_logged(m: Machine) -> bool:
+    """TensorFlow's log says the driver is older than its CUDA build: cudaErrorInsufficientDriver
+    (35, "CUDA driver version is insufficient for CUDA runtime version"), CUresult 803
+    CUDA_ERROR_SYSTEM_DRIVER_MISMATCH, or the driver refusing the build's PTX (CUresult 222
+    CUDA_ERROR_UNSUPPORTED_PTX_VERSION)."""
+    return (
+        bool(m.tf_logged(tflog.DriverTooOld))
+        or any(e.number == 803 for e in m.tf_logged(tflog.CudaError))
+        or any(p.problem == "unsupported-toolchain" for p in m.tf_logged(tflog.PtxasProblem))
+    )
+
+
+def _unknown_error_logged(m: Machine) -> bool:
+    """TensorFlow's log shows a CUDA call failing with CUDA_ERROR_UNKNOWN (999)."""
+    return any(e.number == 999 for e in m.tf_logged(tflog.CudaError))
 
 
 def check_ecc(ctx: CheckContext) -> Iterator[Finding]:
@@ -181,7 +190,7 @@ def check_gpu_visible(ctx: CheckContext) -> Iterator[Finding]:
     log = "\n".join(tf.log_errors)
     unloaded = ctx.machine.unloaded_files
     cuinit = facts.cuinit
-    if (cuinit is not None and cuinit.code == 35) or _OLD_DRIVER_LOG.search(ctx.machine.tf_log):
+    if (cuinit is not None and cuinit.code == 35) or _old_driver_logged(ctx.machine):
         floor = causes.gpu.build_driver_floor(ctx.machine)
         yield causes.finding(
             "gpu.visible",
@@ -206,7 +215,7 @@ def check_gpu_visible(ctx: CheckContext) -> Iterator[Finding]:
             remedy,
         )
         return
-    if (cuinit is not None and cuinit.code == 999) or "CUDA_ERROR_UNKNOWN" in log:
+    if (cuinit is not None and cuinit.code == 999) or _unknown_error_logged(ctx.machine):
         yield causes.finding(
             "gpu.visible",
             Severity.ERROR,

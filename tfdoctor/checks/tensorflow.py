@@ -16,9 +16,11 @@ from tfdoctor import causes
 from tfdoctor.checks._context import CheckContext, fix, pip_command, unknown
 from tfdoctor.checks._shared import installed_line, matrix_unknown, wheel_misfits
 from tfdoctor.compat import Target, evaluate, install_requirement, newest_fit, python_minor
+from tfdoctor.evidence import tflog
+from tfdoctor.evidence.tflog import library_of
 from tfdoctor.facts import TensorFlowFacts, TFStatus, normalize_name
 from tfdoctor.findings import Finding, Fix, Severity
-from tfdoctor.machine import MATRIX_DISTRIBUTIONS, Machine, library_of, unloaded_files
+from tfdoctor.machine import MATRIX_DISTRIBUTIONS, Machine
 from tfdoctor.matrix import Matrix, version_key
 
 
@@ -261,8 +263,10 @@ def _import_error_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
     # (a generic ImportError after a dlopen error that only the log shows).
     text = tf.error_message or ""
     known = (_NUMPY_ABI, _GLIBC, _PROTOBUF, _DLL)
-    if not (unloaded_files(text) or any(r.search(text) for r in known)):
+    unloaded = tflog.unloaded_files(tflog.read_events(text))
+    if not (unloaded or any(r.search(text) for r in known)):
         text = m.tf_log
+        unloaded = tflog.unloaded_files(m.tf_events)
     detail = message + ("\n\n" + tf.stderr_tail if tf.stderr_tail else "")
     numpy = facts.package("numpy")
     found = _known_cause(ctx)
@@ -278,8 +282,8 @@ def _import_error_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
             detail,
             causes.software.numpy_abi_fix(m),
         )
-    if files := unloaded_files(text):
-        lib = files[0]
+    if unloaded:
+        lib = unloaded[0]
         name = library_of(lib)
         if (
             name.startswith(
