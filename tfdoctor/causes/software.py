@@ -318,6 +318,20 @@ def companion_fix(
             f"(it declares tensorflow{fit.tensorflow}).",
             wanted,
         )
+    if (comp is None or not spec) and row is not None and row.releases and tf is not None:
+        newest = row.releases[-1]
+        if fit is None and _above_range(tf.version, newest.tensorflow):
+            # Newer than every release the table knows: ask pip for a newer one, else only
+            # TensorFlow can move.
+            dist = m.tf_name if m.tf_name is not None and not m.is_nightly else "tensorflow"
+            ended = f" {row.end_of_life}" if row.end_of_life else ""
+            return Fix(
+                f"No {name} release for TensorFlow {tf.version} is known to this tfdoctor: the "
+                f"newest it knows ({newest.release}) declares tensorflow{newest.tensorflow}."
+                f"{ended} If `pip index versions {name}` lists a newer release, install it; "
+                "otherwise install a TensorFlow in that range (a downgrade).",
+                (f"pip index versions {name}", *m.pip_install(f"{dist}{newest.tensorflow}")),
+            )
     if comp is None or not spec:
         # Known from a log's library path alone: say where the pairing is published.
         shown = name or "the add-on"
