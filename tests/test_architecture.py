@@ -330,12 +330,12 @@ def test_importing_the_cli_leaves_tensorflow_out() -> None:
 
 def test_compatibility_doc_is_generated_from_the_matrix() -> None:
     """docs/compatibility.md is exactly what the matrix renders to (regenerate when stale)."""
-    from tfdoctor.matrix import load_matrix
+    from tfdoctor.matrix import load_companions, load_matrix
     from tfdoctor.render.matrixdoc import render_compat_doc
 
     root = PACKAGE.parent
     doc = (root / "docs" / "compatibility.md").read_text(encoding="utf-8")
-    expected = render_compat_doc(load_matrix(str(root / "compat_matrix.yaml")))
+    expected = render_compat_doc(load_matrix(str(root / "compat_matrix.yaml")), load_companions())
     assert doc == expected, (
         "docs/compatibility.md is stale: python scripts/gen_compatibility_doc.py"
     )

@@ -16,7 +16,7 @@ import shlex
 import sys
 from collections.abc import Iterator
 from contextlib import nullcontext
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, NoReturn, Optional
 
 import typer
 
@@ -474,18 +474,41 @@ def matrix_command(
     gpu: Optional[str] = typer.Option(
         None, "--gpu", metavar="CC|NAME", help="GPU compute capability (8.6) or model name."
     ),
+    companion: Optional[str] = typer.Option(
+        None,
+        "--companion",
+        metavar="NAME[==X.Y]",
+        help="Which releases of a companion (tensorflow-text, tensorflow-io, ...) go with which "
+        "TensorFlow; NAME==X.Y: which TensorFlow goes with that release.",
+    ),
+    tensorflow: Optional[str] = typer.Option(
+        None,
+        "--tensorflow",
+        metavar="X.Y",
+        help="With --companion: the companion's release for this TensorFlow.",
+    ),
+    pre: bool = typer.Option(
+        False, "--pre", help="Let a pre-release line be the newest fit, or serve a companion."
+    ),
     json_out: bool = typer.Option(False, "--json", help="Print one JSON object per line."),
     output_format: str = _format_option("matrix"),
     matrix: Optional[str] = MATRIX_OPTION,
     color: Optional[bool] = COLOR_OPTION,
 ) -> None:
-    """Which TensorFlow releases work with a Python, platform, CUDA, driver and GPU.
+    """Which TensorFlow releases work with a Python, platform, CUDA, driver and GPU; with
+    --companion, which release of a companion goes with which TensorFlow.
 
     Exits 0, or 2 when a query matches no release, or 3 on bad input.
     """
     from tfdoctor.doctor import query_matrix  # noqa: PLC0415 - loaded when used
 
     fmt = _output_format(output_format, json_out)
+    if companion is not None:
+        if any(v is not None for v in (python, python_version, platform, cuda, driver, gpu)):
+            raise _fail("--companion answers for a TensorFlow (--tensorflow), not a target")
+        _companion_query(matrix, companion, tensorflow, pre, fmt)
+    if tensorflow is not None:
+        raise _fail("--tensorflow asks about a companion: add --companion NAME")
     with _doctor_errors():
         table, target, verdicts, asked = query_matrix(
             matrix,
@@ -505,11 +528,30 @@ def matrix_command(
 
         use_color = _use_color(sys.stdout) if color is None else color
         text = render_matrix_text(
-            table, verdicts, target, asked=asked, color=use_color, width=_terminal_width()
+            table, verdicts, target, asked=asked, color=use_color, width=_terminal_width(), pre=pre
         )
         _print(text, nl=False)
     fits = any(v.fits for v in verdicts)
     raise typer.Exit(ExitCode.OK if fits or not asked else ExitCode.ERRORS)
+
+
+def _companion_query(
+    matrix: Optional[str], companion: str, tensorflow: Optional[str], pre: bool, fmt: OutputFormat
+) -> NoReturn:
+    """``matrix --companion``: print the answer, exit 2 where no release matches."""
+    from tfdoctor.doctor import query_companion  # noqa: PLC0415 - loaded when used
+    from tfdoctor.render.matrixout import (  # noqa: PLC0415 - lazy
+        render_companion_json,
+        render_companion_text,
+    )
+
+    with _doctor_errors():
+        answer = query_companion(matrix, companion, tensorflow, pre)
+    if fmt is OutputFormat.json:
+        _print(render_companion_json(answer), nl=False)
+    else:
+        _print(render_companion_text(answer, width=_terminal_width()), nl=False)
+    raise typer.Exit(ExitCode.OK if answer.matches else ExitCode.ERRORS)
 
 
 class Shell(str, enum.Enum):

@@ -21,12 +21,20 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, TypeVar
 
 from tfdoctor import __version__
 from tfdoctor.bounded import MAX_REPORT_BYTES, InputError, parse_json, read_text
-from tfdoctor.compat import Target, TargetError, Verdict, make_target, platform_of, verdicts
+from tfdoctor.compat import (
+    CompanionAnswer,
+    Target,
+    TargetError,
+    Verdict,
+    make_target,
+    platform_of,
+    verdicts,
+)
 from tfdoctor.defaults import DEFAULT_TIMEOUT, SHADOW_IMPORT_TIMEOUT
-from tfdoctor.facts import Facts, FactsError, ProbeError, TensorFlowFacts, TFStatus
+from tfdoctor.facts import Facts, FactsError, PackageFacts, ProbeError, TensorFlowFacts, TFStatus
 from tfdoctor.findings import Report, Severity, facts_from_report_json
 from tfdoctor.machine import Machine, tf_providers, tf_shadow
-from tfdoctor.matrix import Matrix, MatrixError, load_matrix
+from tfdoctor.matrix import Companions, Matrix, MatrixError, load_matrix
 from tfdoctor.probes._lifeline import stop_all as stop_children
 from tfdoctor.probes._run import Runner, run_command
 from tfdoctor.probes.build_info import read_build_info
@@ -520,6 +528,16 @@ def open_matrix(path: Optional[str] = None, env: Optional[Mapping[str, str]] = N
         raise DoctorError(str(exc)) from None
 
 
+def open_companions() -> Companions:
+    """The bundled companion table; DoctorError when unusable."""
+    from tfdoctor.matrix import load_companions  # noqa: PLC0415 - loaded when used
+
+    try:
+        return load_companions()
+    except MatrixError as exc:
+        raise DoctorError(str(exc)) from None
+
+
 def list_checks() -> Sequence[tuple[str, str]]:
     """(id, title) of every registered check, in order."""
     from tfdoctor.checks import CHECKS  # noqa: PLC0415 - lazy, see the imports
@@ -556,6 +574,43 @@ def query_matrix(
         matrix, python=python_version, platform=platform, cuda=cuda, driver=driver, gpu=gpu
     )
     return matrix, target, verdicts(matrix, target), asked
+
+
+_COMPANION_QUERY = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)(?:==(\d+\.\d+(?:\.\d+)?))?$")
+_TF_QUERY = re.compile(r"^\d+\.\d+(?:\.\d+(?:(?:a|b|rc)\d+)?)?$")
+
+
+def query_companion(
+    path: Optional[str],
+    companion: str,
+    tensorflow: Optional[str] = None,
+    pre: bool = False,
+    env: Optional[Mapping[str, str]] = None,
+) -> CompanionAnswer:
+    """Which releases of a companion (``tensorflow-text``, or ``tensorflow-text==2.20`` for
+    one of its releases) go with which TensorFlow (``tensorflow``: a line or a release);
+    DoctorError on a name the companion table does not know or a malformed version."""
+    from tfdoctor.compat import (  # noqa: PLC0415 - loaded when used
+        PINNED_COMPANIONS,
+        companion_answer,
+        pinned_answer,
+    )
+    from tfdoctor.facts import normalize_name  # noqa: PLC0415
+
+    asked = _COMPANION_QUERY.match(companion.strip())
+    if asked is None:
+        raise DoctorError(f"--companion {companion!r}: expected NAME or NAME==X.Y[.Z]")
+    if tensorflow is not None and _TF_QUERY.match(tensorflow) is None:
+        raise DoctorError(f"--tensorflow {tensorflow!r}: expected a version such as 2.21")
+    matrix = open_matrix(path, env)
+    table = open_companions()
+    name = normalize_name(asked.group(1))
+    if name in PINNED_COMPANIONS:
+        return pinned_answer(matrix, name, tensorflow, asked.group(2), pre)
+    if name not in table.companions:
+        known = ", ".join(sorted({*table.companions, *PINNED_COMPANIONS}))
+        raise DoctorError(f"--companion {asked.group(1)}: not in the companion table ({known})")
+    return companion_answer(matrix, table, name, tensorflow, asked.group(2), pre)
 
 
 def _make_target(matrix: Matrix, **fields: Optional[str]) -> Target:
@@ -656,7 +711,7 @@ def make_pins(
     if options.targeted:
         table = open_matrix(options.matrix, env)
         target, origins = _pin_target(table, options, facts)
-        pinset = target_pinset(table, target, origins)
+        pinset = target_pinset(table, target, origins, _installed_companions(facts))
         if options.resolve:
             from tfdoctor.pin.resolve import (  # noqa: PLC0415 - network, opt-in
                 ResolveError,
@@ -699,6 +754,12 @@ def make_pins(
         except HashError as exc:
             raise DoctorError(f"--hashes: {exc}") from None
     return pinset
+
+
+def _installed_companions(facts: Facts) -> Optional[tuple[Companions, tuple[PackageFacts, ...]]]:
+    """The companion table and this environment's packages, which a target's pins keep in
+    step with the target's TensorFlow."""
+    return (open_companions(), tuple(facts.packages)) if facts.packages else None
 
 
 def smoke_verdict(facts: Facts) -> Optional[str]:

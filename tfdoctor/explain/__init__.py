@@ -675,8 +675,16 @@ def _ptxas_old(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
 
 
 def _companion(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    # Named by its library's path, or by its own words ("TensorFlow Probability").
     library = _group(hits, "library")
-    dist = (origin_of(library).dist or plugin_dist(library)) if library else ""
+    named = _group(hits, "dist")
+    dist = (
+        (origin_of(library).dist or plugin_dist(library))
+        if library
+        else normalize_name(named.replace(" ", "-"))
+        if named
+        else ""
+    )
     return causes.software.COMPANION_MISMATCH, causes.software.companion_fix(m, dist or None)
 
 
