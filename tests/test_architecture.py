@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import ast
+import importlib
 import subprocess
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
+
+from tfdoctor.checks import CHECKS, Check, cuda, platform
 
 PACKAGE = Path(__file__).resolve().parent.parent / "tfdoctor"
 
@@ -410,3 +414,69 @@ def test_every_subpackage_is_shipped() -> None:
     assert "tfdoctor.probes.child" in present and present - listed == set()
     # Planted: a subpackage pyproject.toml forgets.
     assert present - (listed - {"tfdoctor.probes.child"}) == {"tfdoctor.probes.child"}
+
+
+#: Id areas whose checks live in a module of another name: ``doctor.probes`` reports on the
+#: probes beside the platform checks (a ``checks/doctor.py`` would share its name with
+#: ``tfdoctor/doctor.py``).
+AREA_MODULES = {"doctor": "platform"}
+#: Checks the registry runs itself because they judge other checks' findings (``gpu.required``
+#: judges ``GPU_GATE``'s), with the function of the area module that does the judging.
+JUDGED_BY = {"gpu.required": "check_gpu_required"}
+
+
+def area_module(check_id: str) -> str:
+    """The module a check of this id belongs in: ``tfdoctor.checks.<area>``."""
+    area = check_id.split(".", maxsplit=1)[0]
+    return f"tfdoctor.checks.{AREA_MODULES.get(area, area)}"
+
+
+def misplaced_checks(checks: Iterable[Check]) -> list[str]:
+    """The checks whose function is not defined in the module named after their id's area."""
+    bad = []
+    for check in checks:
+        module = area_module(check.id)
+        func: object = check.func
+        if check.id in JUDGED_BY:
+            func = getattr(importlib.import_module(module), JUDGED_BY[check.id], None)
+        where = getattr(func, "__module__", "?")
+        if where != module:
+            bad.append(f"{check.id}: {where}.{getattr(func, '__name__', '?')} not in {module}")
+    return bad
+
+
+def modules_without_checks(checks: Iterable[Check], modules: Iterable[str]) -> list[str]:
+    """The public modules of ``tfdoctor/checks/`` that hold none of ``checks``; the private
+    ``_*`` modules (what a check receives, helpers several areas share) hold none."""
+    homes = {area_module(c.id) for c in checks}
+    return sorted(
+        m for m in modules if not m.rsplit(".", maxsplit=1)[-1].startswith("_") and m not in homes
+    )
+
+
+CHECK_MODULES = sorted(_module_name(p) for p in (PACKAGE / "checks").glob("[!_]*.py"))
+
+
+def test_every_check_lives_in_the_module_named_after_its_area() -> None:
+    """``packages.pins`` is in checks/packages.py: the id says which file to open."""
+    assert misplaced_checks(CHECKS) == []
+
+
+def test_a_check_outside_its_area_module_is_caught() -> None:
+    planted = (
+        Check("gpu.planted", "A cuda check registered under gpu", cuda.check_cuda_libraries),
+        Check("doctor.planted", "In the platform module, as mapped", platform.check_probes),
+        Check("python.planted", "A lambda of this test", lambda ctx: ()),
+    )
+    assert misplaced_checks(planted) == [
+        "gpu.planted: tfdoctor.checks.cuda.check_cuda_libraries not in tfdoctor.checks.gpu",
+        f"python.planted: {__name__}.<lambda> not in tfdoctor.checks.python",
+    ]
+
+
+def test_every_check_module_holds_a_check() -> None:
+    """A module of checks left without one (a catch-all emptied by a move) goes away."""
+    assert modules_without_checks(CHECKS, CHECK_MODULES) == []
+    assert modules_without_checks(CHECKS, [*CHECK_MODULES, "tfdoctor.checks.compat"]) == [
+        "tfdoctor.checks.compat"
+    ]

@@ -10,8 +10,8 @@ import pytest
 
 from tests import factories as f
 from tfdoctor.checks._context import CheckContext
-from tfdoctor.checks.compat import check_compute_capability
-from tfdoctor.checks.gpu import check_cuda_libraries
+from tfdoctor.checks.cuda import check_cuda_libraries
+from tfdoctor.checks.gpu import check_compute_capability
 from tfdoctor.cuda_layout import declared_cuda
 from tfdoctor.facts import (
     CudaLibsFacts,

@@ -16,14 +16,12 @@ import pytest
 from tests import factories as f
 from tfdoctor.checks import CHECKS, run_checks, select_checks
 from tfdoctor.checks._context import CheckContext
-from tfdoctor.checks.compat import (
-    check_compute_capability,
-    check_cuda_versions,
-    check_dependency_pins,
-    check_driver_cuda,
-    check_python_wheels,
-    check_windows_gpu,
-)
+from tfdoctor.checks.cuda import check_cuda_versions
+from tfdoctor.checks.driver import check_driver_cuda
+from tfdoctor.checks.gpu import check_compute_capability
+from tfdoctor.checks.packages import check_dependency_pins
+from tfdoctor.checks.platform import check_windows_gpu
+from tfdoctor.checks.tensorflow import check_python_wheels
 from tfdoctor.compat import driver_floor, ptx_driver_floor
 from tfdoctor.facts import (
     CudaLibsFacts,

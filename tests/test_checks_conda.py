@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tests import factories as f
 from tfdoctor.checks._context import CheckContext
-from tfdoctor.checks.conda import check_conda_mix
+from tfdoctor.checks.packages import check_conda_mix
 from tfdoctor.facts import CondaFacts, CondaPackage, Facts
 from tfdoctor.findings import Finding, Severity
 

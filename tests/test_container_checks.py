@@ -15,7 +15,7 @@ from tests import factories as f
 from tests.test_cli import tfdoctor
 from tfdoctor.checks import GPU_GATE, run_checks, select_checks
 from tfdoctor.checks._context import CheckContext
-from tfdoctor.checks.container import check_gpu_required
+from tfdoctor.checks.gpu import check_gpu_required
 from tfdoctor.facts import DeviceFacts, DriverFacts, Facts, ProbeError, TensorFlowFacts, to_json
 from tfdoctor.findings import Finding, Severity
 from tfdoctor.matrix import Matrix

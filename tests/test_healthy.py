@@ -13,7 +13,7 @@ import pytest
 from tests import factories as f
 from tests.test_cli import tfdoctor
 from tfdoctor.checks._context import CheckContext
-from tfdoctor.checks.gpu import check_cuda_libraries
+from tfdoctor.checks.cuda import check_cuda_libraries
 from tfdoctor.facts import Facts, facts_from_json
 from tfdoctor.findings import Severity
 from tfdoctor.matrix import Matrix, load_matrix

@@ -25,7 +25,7 @@ from tfdoctor import causes
 from tfdoctor.causes.observed import overrule
 from tfdoctor.checks import run_checks
 from tfdoctor.checks._context import CheckContext
-from tfdoctor.checks.compat import check_driver_cuda
+from tfdoctor.checks.driver import check_driver_cuda
 from tfdoctor.explain import explain
 from tfdoctor.explain.reader import split_text
 from tfdoctor.facts import (

@@ -5,7 +5,10 @@ Each check has a stable id, written once, here; it guards its inputs first (no f
 :data:`FINDING_IDS`). A finding whose cause what TensorFlow showed contradicts (it imported,
 it lists the GPU, the smoke test ran kernels there) becomes a note naming that observation
 (:mod:`tfdoctor.causes.observed`). A check that raises becomes a ``doctor.crashed`` finding
-naming it; the other checks still run. Named subsets (:data:`SMOKE`, :data:`GPU_GATE`, the
+naming it; the other checks still run. A check lives in the module named after its id's area
+(``packages.pins`` in :mod:`tfdoctor.checks.packages`; ``doctor.probes`` in
+:mod:`tfdoctor.checks.platform`), helpers several areas share in
+:mod:`tfdoctor.checks._shared`. Named subsets (:data:`SMOKE`, :data:`GPU_GATE`, the
 checks an option asks for) live beside the registry, so no caller filters checks by id strings.
 """
 
@@ -18,16 +21,16 @@ from typing import Callable, Optional
 
 from tfdoctor.causes import observed
 from tfdoctor.checks import (
-    compat,
-    conda,
-    container,
-    drift,
+    cpu,
+    cuda,
+    driver,
     gpu,
+    packages,
     platform,
     python,
     runtime,
     smoke,
-    software,
+    tensorflow,
     xla,
 )
 from tfdoctor.checks._context import CheckContext
@@ -63,7 +66,7 @@ def _gpu_required(ctx: CheckContext) -> Iterable[Finding]:
     if not ctx.require_gpu:
         return ()
     # Findings already made on this context are reused, not made again.
-    return container.check_gpu_required(ctx, run_checks(ctx, GPU_GATE))
+    return gpu.check_gpu_required(ctx, run_checks(ctx, GPU_GATE))
 
 
 #: ``--require-gpu``'s check: runs even when the CHECK_IDs leave it out.
@@ -72,7 +75,9 @@ GPU_REQUIRED = Check(
 )
 #: ``--against``'s check: runs even when the CHECK_IDs leave it out.
 DRIFT = Check(
-    "packages.drift", "Installed packages match the --against requirements file", drift.check_drift
+    "packages.drift",
+    "Installed packages match the --against requirements file",
+    packages.check_drift,
 )
 #: Judges the fresh-process memory figure a smoke test measures.
 MEMORY_HELD = Check(
@@ -120,66 +125,66 @@ CHECKS: tuple[Check, ...] = (
     Check(
         "platform.windows-gpu",
         "No GPU expected from TensorFlow 2.11+ on native Windows",
-        compat.check_windows_gpu,
+        platform.check_windows_gpu,
     ),
     Check(
         "cpu.avx",
         "CPU has the vector instructions TensorFlow wheels need",
-        platform.check_cpu_features,
+        cpu.check_cpu_features,
     ),
     Check(
         "packages.tensorflow",
         "Exactly one TensorFlow distribution installed",
-        software.check_tf_distributions,
+        packages.check_tf_distributions,
     ),
     Check(
         "packages.tensorflow-gpu",
         "No removed tensorflow-gpu package",
-        software.check_tensorflow_gpu_package,
+        packages.check_tensorflow_gpu_package,
     ),
     Check(
         "packages.wheels",
         "Installed wheels built for this Python and machine",
-        software.check_wheel_tags,
+        packages.check_wheel_tags,
     ),
     Check(
         "tensorflow.python",
         "TensorFlow has wheels for this Python and platform",
-        compat.check_python_wheels,
+        tensorflow.check_python_wheels,
     ),
     Check(
         "packages.pins",
         "Every requirement TensorFlow and its companions declare, in range",
-        compat.check_dependency_pins,
+        packages.check_dependency_pins,
     ),
     Check(
         "packages.conda",
         "One TensorFlow in a conda environment; conda's CUDA of the build's version",
-        conda.check_conda_mix,
+        packages.check_conda_mix,
     ),
     DRIFT,
-    Check("tensorflow.import", "TensorFlow imports", software.check_tf_import),
-    Check("driver.nvidia", "NVIDIA driver loaded", gpu.check_driver),
-    Check("driver.cuda", "Driver new enough for TensorFlow's CUDA build", compat.check_driver_cuda),
+    Check("tensorflow.import", "TensorFlow imports", tensorflow.check_tf_import),
+    Check("driver.nvidia", "NVIDIA driver loaded", driver.check_driver),
+    Check("driver.cuda", "Driver new enough for TensorFlow's CUDA build", driver.check_driver_cuda),
     Check("gpu.ecc", "No uncorrected GPU memory errors", gpu.check_ecc),
     Check("gpu.visible", "TensorFlow sees the GPUs", gpu.check_gpu_visible),
     Check(
         "gpu.compute-capability",
         "The wheel carries code for each GPU",
-        compat.check_compute_capability,
+        gpu.check_compute_capability,
     ),
     Check(
         "gpu.absent",
         "A container without GPU access (a build step) is not a broken GPU",
-        container.check_gpu_absent,
+        gpu.check_gpu_absent,
     ),
     GPU_REQUIRED,
-    Check("cuda.libraries", "CUDA libraries TensorFlow needs are found", gpu.check_cuda_libraries),
-    Check("cuda.shadowed", "No CUDA library shadowed by another version", gpu.check_cuda_shadowed),
+    Check("cuda.libraries", "CUDA libraries TensorFlow needs are found", cuda.check_cuda_libraries),
+    Check("cuda.shadowed", "No CUDA library shadowed by another version", cuda.check_cuda_shadowed),
     Check(
         "cuda.versions",
         "cuDNN and CUDA wheels match the build and its pins",
-        compat.check_cuda_versions,
+        cuda.check_cuda_versions,
     ),
     Check("xla.ptxas", "XLA's ptxas fits the driver", xla.check_ptxas),
     Check("xla.libdevice", "XLA finds libdevice", xla.check_libdevice),
@@ -202,17 +207,17 @@ def _registered(*funcs: CheckFunc) -> tuple[Check, ...]:
 #: ``gpu.required`` names the worst of their findings (ties go to the one naming a cause, then
 #: to the earlier here), so the gate says what the report above it says.
 GPU_GATE: tuple[Check, ...] = _registered(
-    software.check_tf_distributions,
-    software.check_tf_import,
+    packages.check_tf_distributions,
+    tensorflow.check_tf_import,
     platform.check_wsl,
-    compat.check_windows_gpu,
-    gpu.check_driver,
-    container.check_gpu_absent,
-    compat.check_driver_cuda,
-    gpu.check_cuda_libraries,
-    gpu.check_cuda_shadowed,
-    compat.check_cuda_versions,
-    compat.check_compute_capability,
+    platform.check_windows_gpu,
+    driver.check_driver,
+    gpu.check_gpu_absent,
+    driver.check_driver_cuda,
+    cuda.check_cuda_libraries,
+    cuda.check_cuda_shadowed,
+    cuda.check_cuda_versions,
+    gpu.check_compute_capability,
     gpu.check_gpu_visible,
 )
 

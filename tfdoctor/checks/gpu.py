@@ -1,193 +1,36 @@
-"""Checks on the NVIDIA driver, GPU visibility and the CUDA libraries TensorFlow loads."""
+"""Checks on the GPUs: memory errors, whether TensorFlow sees them, code for each in the
+wheel, a container without GPU access, and the ``--require-gpu`` gate.
+
+At ``docker build`` time no container has a GPU; at ``docker run --gpus all`` time it must.
+:func:`check_gpu_absent` tells the first apart from a broken driver; :func:`check_gpu_required`
+turns "no usable GPU" into an error for an entrypoint to fail on, naming the worst finding of
+the GPU checks (the registry's ``GPU_GATE``) as the reason, with that finding's cause and fix.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import PurePath
+import dataclasses
+from collections.abc import Iterator, Sequence
 from typing import Optional
 
 from tfdoctor import causes
-from tfdoctor.checks._context import CheckContext, fix, unknown
+from tfdoctor.checks._context import CheckContext, fix, pip_command, unknown
+from tfdoctor.checks._shared import build_cuda, driver_cause, installed_line, no_gpu_here
+from tfdoctor.compat import (
+    NONE,
+    PTX,
+    Target,
+    gpu_code,
+    install_requirement,
+    ptx_driver_floor,
+    verdicts,
+)
 from tfdoctor.evidence import tflog
 from tfdoctor.evidence.tflog import library_of
-from tfdoctor.facts import Facts, LibraryFacts, TFStatus
+from tfdoctor.facts import DriverFacts, Facts, PlatformFacts, TFStatus
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
-
-_NVIDIA_CONTAINER_DOCS = (
-    "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html"
-)
-
-# Driver failure reasons (DriverFacts.error.reason) -> severity when device nodes show a GPU
-# is there, one-line summary, and fix. Without device nodes most reasons just mean "no GPU".
-_DRIVER_REASONS: dict[str, tuple[str, Fix]] = {
-    "version-mismatch": (
-        "NVIDIA driver/library version mismatch: the loaded kernel module and the user-space "
-        "libraries are different versions (typically after a driver upgrade without reboot)",
-        fix(
-            "Reboot, or reload the kernel modules so they match the installed libraries.",
-            "sudo reboot",
-        ),
-    ),
-    "no-permission": (
-        "No permission to open the NVIDIA devices",
-        fix(
-            "Give this user access to /dev/nvidia* (usually the video group), then log in again.",
-            "ls -l /dev/nvidia*",
-            'sudo usermod -aG video "$USER"',
-        ),
-    ),
-    "driver-not-loaded": (
-        "The NVIDIA kernel driver is not loaded",
-        fix(
-            "Load the kernel module; if that fails, reinstall the driver for this kernel "
-            "(Secure Boot can also block an unsigned module).",
-            "sudo modprobe nvidia",
-            "dmesg | grep -i nvidia | tail",
-        ),
-    ),
-    "library-not-found": (
-        "NVIDIA device nodes exist but the driver's user-space library (libnvidia-ml.so.1) is "
-        "missing: a container started without the NVIDIA runtime, or a broken driver install",
-        fix(
-            "Start the container with GPU access through the NVIDIA Container Toolkit, or "
-            "reinstall the driver on the host.",
-            "docker run --gpus all ...",
-            "nvidia-smi",
-        ),
-    ),
-}
-
-
-#: Driver failure reason -> the cause in the catalogue.
-_REASON_CAUSES = {
-    "version-mismatch": causes.gpu.DRIVER_VERSION_MISMATCH,
-    "no-permission": causes.gpu.DRIVER_NO_PERMISSION,
-    "driver-not-loaded": causes.gpu.DRIVER_NOT_LOADED,
-    "library-not-found": causes.container.CONTAINER_NO_GPU,
-}
-
-
-def _no_gpu_here(ctx: CheckContext) -> bool:
-    """No NVIDIA GPU reached this process (the machine view's one rule); device nodes handed
-    in without the driver's libraries are the driver finding's to explain."""
-    m = ctx.machine
-    return m.gpu_presence == "absent" or (
-        m.gpu_presence == "not-handed-over" and not m.device_nodes
-    )
-
-
-def check_driver(ctx: CheckContext) -> Iterator[Finding]:
-    """The NVIDIA driver loads and lists its GPUs; when not, the exact reason and fix."""
-    facts = ctx.facts
-    drv = facts.driver
-    if drv is None:
-        yield unknown("driver.nvidia", "the NVIDIA driver", facts.error_for("driver"))
-        return
-    if drv.gpus:
-        names = ", ".join(
-            f"{g.index}: {g.name}"
-            + (f" (compute {g.compute_capability})" if g.compute_capability else "")
-            for g in drv.gpus
-        )
-        via = "" if drv.source == "nvml" else f" (via {drv.source}; NVML failed)"
-        cuda = f", supports CUDA {drv.cuda_version}" if drv.cuda_version else ""
-        yield Finding(
-            "driver.nvidia",
-            Severity.OK,
-            f"NVIDIA driver {drv.driver_version}{cuda}{via}; GPUs {names}",
-            drv.nvml_error.message if drv.nvml_error else "",
-        )
-        return
-    kernel = _kernel_finding(ctx)
-    if kernel is not None:
-        yield kernel
-        return
-    if _no_gpu_here(ctx):
-        yield Finding(
-            "driver.nvidia",
-            Severity.INFO,
-            "No NVIDIA GPU or driver on this machine",
-            drv.error.message if drv.error else "",
-        )
-        return
-    err = drv.error
-    if err is None or err.reason not in _DRIVER_REASONS:
-        yield Finding(
-            "driver.nvidia",
-            Severity.UNKNOWN,
-            "Could not determine the state of the NVIDIA driver",
-            err.message + ("\n" + err.detail if err.detail else "") if err else "",
-        )
-        return
-    summary = _DRIVER_REASONS[err.reason][0]
-    cause, remedy = _driver_cause(ctx, err.reason)
-    if err.reason == "library-not-found" and not ctx.machine.container:
-        cause = causes.gpu.DRIVER_LIBRARIES_MISSING
-        summary = (
-            "NVIDIA device nodes exist but the driver's user-space library (libnvidia-ml.so.1) "
-            "is missing: a broken or partial driver install"
-        )
-        remedy = fix(
-            "Reinstall the NVIDIA driver (its user-space libraries), then check nvidia-smi.",
-            "sudo ubuntu-drivers install  # Ubuntu; elsewhere the driver package or runfile",
-            "nvidia-smi",
-        )
-    yield causes.finding(
-        "driver.nvidia",
-        Severity.ERROR,
-        cause,
-        summary,
-        err.message + ("\n" + err.detail if err.detail else ""),
-        remedy,
-    )
-
-
-def _driver_cause(ctx: CheckContext, reason: str) -> tuple[causes.CauseId, Fix]:
-    """The cause a driver failure reason names, and its fix (one builder per cause, the
-    same that explain uses)."""
-    cause = _REASON_CAUSES.get(reason, causes.gpu.DRIVER_NOT_LOADED)
-    if cause == causes.container.CONTAINER_NO_GPU:
-        return cause, causes.container.container_gpu_fix(ctx.machine)
-    if cause == causes.gpu.DRIVER_VERSION_MISMATCH:
-        return cause, causes.gpu.driver_mismatch_fix()
-    if cause == causes.gpu.DRIVER_NO_PERMISSION:
-        return cause, _DRIVER_REASONS["no-permission"][1]
-    return causes.gpu.DRIVER_NOT_LOADED, causes.gpu.driver_load_fix(ctx.machine)
-
-
-def _kernel_finding(ctx: CheckContext) -> Optional[Finding]:
-    """What the PCI bus, the loaded modules and the device nodes say when the driver lists
-    no GPU (on a host: a container sees the host's bus and modules, not its own devices)."""
-    m, kernel = ctx.machine, ctx.facts.nvidia_kernel
-    if kernel is None or m.container or not kernel.pci_devices:
-        return None
-    count = len(kernel.pci_devices)
-    bound = sorted({d.driver for d in kernel.pci_devices if d.driver})
-    modules = kernel.modules
-    if modules is not None and "nvidia" not in modules:
-        detail = f"PCI: {', '.join(d.slot + ' ' + d.device_id for d in kernel.pci_devices)}"
-        if bound:
-            detail += f"; bound to {', '.join(bound)}"
-        return causes.finding(
-            "driver.nvidia",
-            Severity.ERROR,
-            causes.gpu.DRIVER_NOT_LOADED,
-            f"{count} NVIDIA GPU(s) on the PCI bus, but the nvidia kernel module is not loaded",
-            detail,
-            causes.gpu.driver_load_fix(m),
-        )
-    closed = [n.path for n in kernel.device_nodes if not n.accessible]
-    if closed:
-        return causes.finding(
-            "driver.nvidia",
-            Severity.ERROR,
-            causes.gpu.DRIVER_NO_PERMISSION,
-            f"This user cannot open {', '.join(closed)}",
-            "",
-            _DRIVER_REASONS["no-permission"][1],
-        )
-    return None
+from tfdoctor.matrix import ComputeCapabilities, Matrix, TFLine, version_key
 
 
 # CUresult 34: the toolkit's stub libcuda (for linking only) loaded instead of the driver's;
@@ -364,7 +207,7 @@ def check_gpu_visible(ctx: CheckContext) -> Iterator[Finding]:
                 "gpu.visible", Severity.OK, "CPU-only TensorFlow on a machine without GPUs"
             )
         return
-    if drv is not None and _no_gpu_here(ctx):
+    if drv is not None and no_gpu_here(ctx):
         yield Finding(
             "gpu.visible",
             Severity.INFO,
@@ -375,7 +218,7 @@ def check_gpu_visible(ctx: CheckContext) -> Iterator[Finding]:
         return
     if drv is None or not gpus:
         reason = drv.error.reason if drv is not None and drv.error is not None else ""
-        cause, remedy = _driver_cause(ctx, reason)
+        cause, remedy = driver_cause(ctx, reason)
         yield causes.finding(
             "gpu.visible",
             Severity.ERROR,
@@ -427,115 +270,398 @@ def check_gpu_visible(ctx: CheckContext) -> Iterator[Finding]:
     )
 
 
-def _describe(lib: LibraryFacts, unopened: frozenset[str]) -> str:
-    if lib.selected is None:
-        never = " (the build never opens it)" if lib.name in unopened else ""
-        return f"{lib.name}: not found{never}"
-    cand = lib.candidates[lib.selected]
-    version = f" {cand.version}" if cand.version else ""
-    return f"{lib.name}{version} ({cand.origin}: {cand.path})"
+#: NVIDIA's NGC TensorFlow container, built for current GPUs (its release notes list them).
+_NGC_RUN = "docker run --gpus all -it --rm nvcr.io/nvidia/tensorflow:25.02-tf2-py3"
 
 
-def _cuda_build(facts: Facts) -> Optional[bool]:
-    tf = facts.tensorflow
-    if tf is not None and tf.is_cuda_build is not None:
-        return tf.is_cuda_build
-    return None
+def _wheel_capabilities(ctx: CheckContext, line: Optional[TFLine]) -> Optional[ComputeCapabilities]:
+    """The build's own GPU code (its objects, else its build info) when read, else the matrix's."""
+    caps = ctx.machine.build_gpu_code
+    if caps is not None:
+        return caps
+    return line.compute_capabilities if line is not None else None
 
 
-def check_cuda_libraries(ctx: CheckContext) -> Iterator[Finding]:
-    """Every CUDA library the TensorFlow build needs is found, and which file wins."""
-    facts = ctx.facts
-    libs, drv = facts.cuda_libs, facts.driver
-    # No TensorFlow (packages.tensorflow says so), or a CPU-only one: no CUDA build to serve.
-    if _cuda_build(facts) is False or ctx.machine.cpu_only_distribution:
-        return
-    if facts.packages is not None and ctx.machine.tf is None:
-        return
-    if libs is None:
-        yield unknown(
-            "cuda.libraries", "which CUDA libraries would load", facts.error_for("cuda_libs")
-        )
-        return
-    if libs.error is not None and not libs.libraries:
-        yield unknown("cuda.libraries", "which CUDA libraries would load", libs.error)
-        return
-    missing = ctx.machine.missing_libraries
-    unopened = ctx.machine.unopened_libraries
-    detail = "\n".join(_describe(lib, unopened) for lib in libs.libraries)
-    has_gpu = bool(drv and drv.gpus)
-    if not missing:
-        opened = [lib for lib in libs.libraries if lib.name not in unopened]
-        yield Finding(
-            "cuda.libraries",
-            Severity.OK,
-            f"All {len(opened)} CUDA libraries the build opens for CUDA {libs.cuda_major} / "
-            f"cuDNN {libs.cudnn_major} are found",
-            detail,
-        )
-        return
-    tf = facts.tensorflow
-    listed = [d.name for d in tf.devices if d.device_type == "GPU"] if tf is not None else []
-    if tf is not None and tf.status == TFStatus.OK and listed:
-        # Observed beats inferred: TensorFlow registered the GPU, so whatever the search
-        # missed was found by the loader after all, or is not needed for it.
-        yield Finding(
-            "cuda.libraries",
-            Severity.INFO,
-            f"The library search found no {', '.join(missing)}, yet TensorFlow lists "
-            f"{len(listed)} GPU(s) ({', '.join(listed)}): it loaded what it needs",
-            detail,
-        )
-        return
-    if not has_gpu:
-        yield Finding(
-            "cuda.libraries",
-            Severity.INFO,
-            f"CUDA libraries not installed ({', '.join(missing)}); not needed without a GPU",
-            detail,
-        )
-        return
-    cause, remedy = causes.gpu.cuda_libraries_fix(ctx.machine, missing)
-    found = [f for f in libs.elsewhere if f.name in missing]
-    if found:
-        detail += "\nfound off the loader's path:\n" + "\n".join(
-            f"{f.name} {f.version or ''} {f.path} ({f.place})".replace("  ", " ") for f in found
-        )
-    yield causes.finding(
-        "cuda.libraries",
-        Severity.ERROR,
-        cause,
-        f"Missing CUDA libraries TensorFlow needs: {', '.join(missing)}",
-        detail,
-        remedy,
+def _gpu_fit_fix(
+    machine: Machine, matrix: Matrix, capability: str, text: str, native: bool = False
+) -> Optional[Fix]:
+    """Install the newest TensorFlow that fits this machine with a GPU of ``capability``;
+    with ``native``, only a release with machine code for it (not PTX alone)."""
+    here = machine.target
+    target = Target(here.python, here.platform, None, here.driver, capability)
+    fits = (
+        v
+        for v in verdicts(matrix, target)
+        if v.fits
+        and not v.line.pre_release
+        and (not native or _has_machine_code(v.line, capability))
+    )
+    best = next(fits, None)
+    if best is None:
+        return None
+    return fix(
+        text.format(version=best.line.latest_patch),
+        pip_command(machine, f'install "{install_requirement(best.line, target)}"'),
     )
 
 
-def check_cuda_shadowed(ctx: CheckContext) -> Iterator[Finding]:
-    """A library found earlier in the search order hides the pip wheel's, of another version."""
-    facts = ctx.facts
-    libs = facts.cuda_libs
-    if libs is None:
+def _has_machine_code(line: TFLine, capability: str) -> bool:
+    caps = line.compute_capabilities
+    return caps is not None and gpu_code(caps, capability) not in (NONE, PTX)
+
+
+def check_compute_capability(ctx: CheckContext) -> Iterator[Finding]:
+    """Each GPU has machine code in the wheel, or at least PTX (with a long first start)."""
+    facts, matrix = ctx.facts, ctx.matrix
+    drv = facts.driver
+    if matrix is None or drv is None or not drv.gpus:
         return
-    for lib in libs.libraries:
-        if lib.selected is None:
+    pkg, line = installed_line(ctx)
+    if pkg is None or build_cuda(ctx, line) is None:
+        return
+    caps = _wheel_capabilities(ctx, line)
+    if caps is None:
+        yield unknown("gpu.compute-capability", "which GPU architectures the wheel carries")
+        return
+    carried = ", ".join(caps.sass + caps.ptx)
+    os_name = ctx.machine.os or "linux"
+    cuda = build_cuda(ctx, line)
+    build_line = (
+        line
+        if line is None or line.cuda == cuda or cuda is None
+        else dataclasses.replace(line, cuda=cuda)
+    )
+    for gpu in drv.gpus:
+        if not gpu.compute_capability:
+            yield unknown("gpu.compute-capability", f"the compute capability of GPU {gpu.index}")
             continue
-        chosen = lib.candidates[lib.selected]
-        if chosen.origin == "pip":
+        code = gpu_code(caps, gpu.compute_capability)
+        label = f"GPU {gpu.index} ({gpu.name}, compute capability {gpu.compute_capability})"
+        failure = line.known_gpu_failures.get(gpu.compute_capability) if line else None
+        if failure is not None:
+            # A build that reaches this GPU only through PTX fails on the path that compiles
+            # PTX at run time; another release on the same path is no fix, so only a release
+            # with machine code for the GPU is offered.
+            jit_only = code == PTX
+            newer = _gpu_fit_fix(
+                ctx.machine,
+                matrix,
+                gpu.compute_capability,
+                "Install TensorFlow {version}, the newest not known to fail on this GPU; or "
+                "use NVIDIA's NGC TensorFlow container, built for current GPUs.",
+                native=jit_only,
+            )
+            if newer is not None:
+                newer = Fix(newer.text, (*newer.commands, _NGC_RUN))
+            none_native = (
+                f"No TensorFlow release on PyPI carries machine code for compute capability "
+                f"{gpu.compute_capability}, and the failure is on the path that compiles PTX "
+                "at run time, which every release would take on this GPU. "
+                if jit_only
+                else ""
+            )
+            yield causes.finding(
+                "gpu.compute-capability",
+                Severity.ERROR,
+                causes.gpu.GPU_KNOWN_FAILURE,
+                f"TensorFlow {pkg.version} is known to fail on {label}",
+                f"On this GPU its {failure}.",
+                newer
+                or fix(
+                    none_native + "Use NVIDIA's NGC TensorFlow container (built for current "
+                    "GPUs), or build TensorFlow from source for this GPU's compute capability.",
+                    _NGC_RUN,
+                ),
+                ("https://github.com/tensorflow/tensorflow/issues/101746",),
+            )
             continue
-        pip = next((c for c in lib.candidates if c.origin == "pip"), None)
-        if pip is None or (pip.version and chosen.version and pip.version == chosen.version):
-            continue
-        directory = str(PurePath(chosen.path).parent)
-        remedy = causes.gpu.shadow_fix(ctx.machine, lib, pip)
+        if code == NONE:
+            yield causes.finding(
+                "gpu.compute-capability",
+                Severity.ERROR,
+                causes.gpu.GPU_ARCH_UNSUPPORTED,
+                f"TensorFlow {pkg.version} has no code for {label}",
+                f"The wheel carries {carried}. TensorFlow ignores this GPU "
+                "('Ignoring visible gpu device ... with Cuda compute capability').",
+                causes.gpu.gpu_arch_fix(ctx.machine, gpu.compute_capability),
+                ("https://developer.nvidia.com/cuda-gpus",),
+            )
+        elif code == PTX:
+            ptx_floor = ptx_driver_floor(matrix, build_line, os_name) if build_line else None
+            too_old = (
+                ptx_floor is not None
+                and drv.driver_version is not None
+                and version_key(drv.driver_version) < version_key(ptx_floor.version)
+            )
+            detail = (
+                f"The wheel carries {carried}: no machine code for this GPU. At first use the "
+                "driver compiles every kernel from PTX, which takes minutes; the result is "
+                "cached in ~/.nv/ComputeCache, so give the cache room."
+            )
+            if too_old and ptx_floor is not None:
+                newest = _gpu_fit_fix(
+                    ctx.machine,
+                    matrix,
+                    gpu.compute_capability,
+                    f"Install NVIDIA driver {ptx_floor.version} or newer, or TensorFlow "
+                    "{version}, the newest this driver runs on this GPU.",
+                )
+                upgrade_text, upgrade = causes.gpu.driver_upgrade(ctx.machine, ptx_floor.version)
+                commands = (*upgrade, *(newest.commands if newest else ()))
+                yield causes.finding(
+                    "gpu.compute-capability",
+                    Severity.ERROR,
+                    causes.gpu.GPU_PTX_DRIVER_TOO_OLD,
+                    f"{label} runs TensorFlow {pkg.version} only through PTX JIT, which needs "
+                    f"driver >= {ptx_floor.version}",
+                    detail + f" {ptx_floor.rule}; this driver is {drv.driver_version}.",
+                    fix(newest.text if newest else upgrade_text + ".", *commands),
+                )
+                continue
+            refused = ctx.machine.gpu_code_refused
+            if refused is not None:
+                # The PTX did not carry it: CUDA itself said so (observed beats inferred).
+                yield causes.finding(
+                    "gpu.compute-capability",
+                    Severity.ERROR,
+                    causes.gpu.GPU_ARCH_UNSUPPORTED,
+                    f"TensorFlow {pkg.version} has no code {label} can run",
+                    f"The wheel carries {carried}: no machine code for this GPU, and CUDA did "
+                    f"not run it from the PTX either. TensorFlow said: {refused}",
+                    causes.gpu.gpu_arch_fix(ctx.machine, gpu.compute_capability),
+                    ("https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html",),
+                )
+                continue
+            first = causes.gpu.first_line_with_code(ctx.machine, gpu.compute_capability)
+            better = (
+                f" TensorFlow {first.line} and later carry machine code for this GPU."
+                if first is not None
+                else ""
+            )
+            yield causes.finding(
+                "gpu.compute-capability",
+                Severity.WARNING,
+                causes.gpu.GPU_PTX_JIT,
+                f"{label} runs TensorFlow {pkg.version} only through PTX JIT",
+                detail + better,
+                causes.gpu.ptx_jit_fix(ctx.machine, gpu.compute_capability),
+            )
+        else:
+            yield Finding(
+                "gpu.compute-capability",
+                Severity.OK,
+                f"TensorFlow {pkg.version} has machine code for {label}",
+            )
+
+
+TOOLKIT_INSTALL = (
+    "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html"
+)
+
+
+TOOLKIT_CDI = (
+    "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/cdi-support.html"
+)
+
+
+KUBERNETES_GPUS = "https://kubernetes.io/docs/tasks/manage-gpus/scheduling-gpus/"
+
+
+# NVIDIA_VISIBLE_DEVICES values for which the container toolkit hands over no GPU (container
+# toolkit docs, "Specialized Configurations with Docker": void, none, empty).
+_NO_DEVICES_VALUES = ("", "void", "none")
+
+
+def _where(plat: PlatformFacts) -> str:
+    if plat.container == "buildkit":
+        return "this BuildKit build step"
+    if plat.container == "kubernetes":
+        return "this Kubernetes pod"
+    return f"this {plat.container} container" if plat.container else "this machine"
+
+
+def _gpu_image_run(ctx: CheckContext) -> bool:
+    """A container at run time (not a BuildKit step) of an image built to use a GPU."""
+    m = ctx.machine
+    if m.container in (None, "buildkit"):
+        return False
+    env = ctx.facts.environment or {}
+    wants = env.get("NVIDIA_VISIBLE_DEVICES", "").strip().lower() not in _NO_DEVICES_VALUES
+    cuinit = ctx.facts.cuinit
+    cuda_image = cuinit is not None and cuinit.library is not None and "/compat/" in cuinit.library
+    tf = ctx.facts.tensorflow
+    cuda_build = m.build_cuda is not None or (tf is not None and bool(tf.is_cuda_build))
+    # NVIDIA's CUDA images put the toolkit's driver mount point on the loader's path.
+    nvidia_path = any(p.startswith("/usr/local/nvidia/lib") for p in m.ld_library_path)
+    return cuda_build and (wants or cuda_image or nvidia_path or m.pci_gpus > 0)
+
+
+def _no_access_evidence(facts: Facts, drv: DriverFacts) -> str:
+    """What shows that no GPU was handed over: the driver's error, NVIDIA_VISIBLE_DEVICES."""
+    lines = ["No /dev/nvidia* device nodes and no NVIDIA driver."]
+    if drv.error is not None:
+        lines.append(drv.error.message)
+    visible = (facts.environment or {}).get("NVIDIA_VISIBLE_DEVICES")
+    if visible is not None and visible.strip().lower() in _NO_DEVICES_VALUES:
+        lines.append(f"NVIDIA_VISIBLE_DEVICES={visible!r} asks the container toolkit for no GPU.")
+    return "\n".join(lines)
+
+
+def check_gpu_absent(ctx: CheckContext) -> Iterator[Finding]:
+    """In a container without GPU access (every build step), no GPU is expected, not broken;
+    where a GPU is wanted (a GPU image at run time, ``--require-gpu``) it is the cause."""
+    facts = ctx.facts
+    plat, drv = facts.platform, facts.driver
+    # Without the platform or driver facts, doctor.probes and driver.nvidia already say so.
+    if plat is None or drv is None or plat.container is None:
+        return
+    if plat.nvidia_device_nodes or ctx.machine.gpu_presence not in ("absent", "not-handed-over"):
+        return
+    image_run = _gpu_image_run(ctx)
+    if image_run or ctx.require_gpu:
+        tf = facts.tensorflow
+        # --static is how build steps check (docker/Dockerfile.gpu): a note there, a warning
+        # when the container runs or a GPU is required.
+        static = tf is not None and tf.status == TFStatus.SKIPPED and not ctx.require_gpu
+        summary = f"No GPU was handed to {_where(plat)}"
+        if image_run:
+            summary += ", which runs a CUDA build of TensorFlow"
         yield causes.finding(
-            "cuda.shadowed",
-            Severity.WARNING,
-            causes.gpu.CUDNN_SHADOWED if lib.name == "cudnn" else causes.gpu.CUDA_LIB_SHADOWED,
-            f"{lib.name} {chosen.version or '(unknown version)'} from {directory} "
-            f"({chosen.origin}) shadows the pip wheel's {pip.version or '(unknown version)'}",
-            "The dynamic loader searches LD_LIBRARY_PATH before the pip wheels' directories "
-            "(TensorFlow's RUNPATH), then the ldconfig cache: the first match is the one "
-            f"TensorFlow gets.\nloaded: {chosen.path}\nshadowed: {pip.path}",
-            remedy,
+            "gpu.absent",
+            Severity.INFO if static else Severity.WARNING,
+            causes.container.CONTAINER_NO_GPU,
+            summary,
+            _no_access_evidence(facts, drv)
+            + (
+                " The image is a GPU image (a CUDA build of TensorFlow, the CUDA base image's "
+                "variables or libraries); outside a build step this is a container started "
+                "without GPU access."
+                if image_run
+                else " The container was started without GPU access."
+            ),
+            causes.container.container_gpu_fix(ctx.machine),
         )
+        return
+    yield Finding(
+        "gpu.absent",
+        Severity.INFO,
+        f"No GPU visible in {_where(plat)} (expected at build time)",
+        "No /dev/nvidia* device nodes and no NVIDIA driver: the container was given no GPU, "
+        "as no `docker build` step is. At container start, `tfdoctor check --require-gpu` "
+        "fails when a GPU is needed but missing.",
+    )
+
+
+# Causes repaired on the host, not in the image: a container runs on the host's kernel module
+# and driver, which the NVIDIA Container Toolkit mounts in (its install guide: "the NVIDIA
+# driver ... on the host"); the image cannot change them.
+_HOST_CAUSES = (
+    causes.gpu.DRIVER_TOO_OLD,
+    causes.gpu.DRIVER_VERSION_MISMATCH,
+    causes.gpu.DRIVER_NOT_LOADED,
+    causes.gpu.DRIVER_NO_PERMISSION,
+    causes.gpu.CUINIT_UNKNOWN_ERROR,
+)
+
+
+#: Causes that mean TensorFlow cannot use a GPU here, whatever their severity in the report.
+_NO_GPU_BUILD_CAUSES = frozenset(
+    {causes.gpu.TF_CPU_ONLY_BUILD, causes.platform.WINDOWS_NATIVE_GPU_ENDED}
+)
+
+
+def _worst(findings: Sequence[Finding]) -> Optional[Finding]:
+    """The most severe finding above ``ok``; among equals the one naming a cause, then the
+    first (the gate's checks come causes before symptoms)."""
+    ranked = [
+        (-x.severity.rank, not x.cause, i, x)
+        for i, x in enumerate(findings)
+        if x.severity is not Severity.OK
+    ]
+    return min(ranked)[3] if ranked else None
+
+
+def _container_note(m: Machine, cause: str) -> Optional[Fix]:
+    """What to add, in a container, to a fix that is done outside the image."""
+    if m.container in (None, "buildkit"):
+        return None
+    if cause in _HOST_CAUSES:
+        return Fix("This container uses the host's NVIDIA driver: do this on the host.")
+    return None  # container-no-gpu: the cause's own fix names the runtime's way
+
+
+def _blocked(ctx: CheckContext, worst: Optional[Finding]) -> Finding:
+    """The gate's error: the worst GPU finding, raised to an error, with its cause and fix."""
+    if worst is None:
+        return Finding(
+            "gpu.required",
+            Severity.ERROR,
+            "A GPU is required, but TensorFlow lists none and no GPU check says why",
+            "\n".join(ctx.facts.tensorflow.log_errors) if ctx.facts.tensorflow else "",
+            Fix(
+                "Read TensorFlow's log while it lists devices.",
+                (
+                    'TF_CPP_MIN_LOG_LEVEL=0 python -c "import tensorflow as tf; '
+                    "print(tf.config.list_physical_devices('GPU'))\"",
+                ),
+            ),
+        )
+    remedy = worst.fix or Fix(
+        f"TensorFlow needs a GPU the NVIDIA driver lists (`nvidia-smi`); {worst.id} above says "
+        "what stands in the way.",
+        ("nvidia-smi",),
+    )
+    links = worst.links
+    note = _container_note(ctx.machine, worst.cause)
+    if note is not None:
+        remedy = Fix(f"{remedy.text} {note.text}", (*remedy.commands, *note.commands))
+        kind = ctx.machine.container
+        links += (TOOLKIT_CDI,) if kind == "podman" else (TOOLKIT_INSTALL,)
+    if worst.cause == causes.container.CONTAINER_NO_GPU and ctx.machine.container == "kubernetes":
+        links += (KUBERNETES_GPUS,)
+    return Finding(
+        "gpu.required",
+        Severity.ERROR,
+        f"A GPU is required, but TensorFlow cannot use one: {worst.summary} (see {worst.id})",
+        worst.detail,
+        remedy,
+        tuple(dict.fromkeys(links)),
+        cause=worst.cause,
+    )
+
+
+def check_gpu_required(ctx: CheckContext, gate: Sequence[Finding]) -> Iterator[Finding]:
+    """With ``--require-gpu``: a GPU TensorFlow can use, or an error naming the worst of
+    ``gate``, the findings of the GPU checks on the same facts, as the reason there is none."""
+    if not ctx.require_gpu:
+        return
+    tf, drv = ctx.facts.tensorflow, ctx.facts.driver
+    tf_gpus = [d.name for d in tf.devices if d.device_type == "GPU"] if tf is not None else []
+    if tf is not None and tf.status == TFStatus.OK and tf_gpus:
+        # What TensorFlow lists wins over any rule: a forward-compatible driver runs it.
+        yield Finding(
+            "gpu.required",
+            Severity.OK,
+            f"TensorFlow can use {len(tf_gpus)} GPU(s): {', '.join(tf_gpus)}",
+        )
+        return
+    worst = _worst(gate)
+    listed = drv.gpus if drv is not None else ()
+    static = tf is not None and tf.status == TFStatus.SKIPPED
+    # Without importing TensorFlow only an error of the GPU checks shows that it cannot use
+    # the GPUs the driver lists (a warning such as PTX JIT leaves them usable).
+    unconfirmed = static and bool(listed) and ctx.machine.tf is not None
+    # A CPU-only build never uses a GPU, whatever the import would show.
+    decisive = worst is not None and (
+        worst.severity is Severity.ERROR or worst.cause in _NO_GPU_BUILD_CAUSES
+    )
+    if unconfirmed and not decisive:
+        names = ", ".join(g.name for g in listed)
+        yield Finding(
+            "gpu.required",
+            Severity.OK,
+            f"The driver lists {len(listed)} GPU(s) ({names}); TensorFlow was not imported "
+            "(--static), so its use of them is not confirmed",
+        )
+        return
+    yield _blocked(ctx, worst)

@@ -1,4 +1,4 @@
-"""Checks on the platform, the CPU and the probes themselves."""
+"""Checks on the platform (emulation, WSL, native Windows) and on the probes themselves."""
 
 from __future__ import annotations
 
@@ -7,8 +7,6 @@ from collections.abc import Iterator
 from tfdoctor import causes
 from tfdoctor.checks._context import CheckContext, fix, unknown
 from tfdoctor.findings import Finding, Severity
-
-_X86 = ("x86_64", "amd64", "i386", "i686", "x86")
 
 
 def check_probes(ctx: CheckContext) -> Iterator[Finding]:
@@ -84,39 +82,18 @@ def check_wsl(ctx: CheckContext) -> Iterator[Finding]:
     )
 
 
-def check_cpu_features(ctx: CheckContext) -> Iterator[Finding]:
-    """Official x86-64 wheels are built with AVX since TensorFlow 1.6; without it, SIGILL."""
-    cpu, plat = ctx.facts.cpu, ctx.facts.platform
-    if cpu is None or plat is None:
-        yield unknown("cpu.avx", "the CPU's features", ctx.facts.error_for("cpu"))
+def check_windows_gpu(ctx: CheckContext) -> Iterator[Finding]:
+    """Native Windows has no TensorFlow GPU support after 2.10."""
+    facts, m = ctx.facts, ctx.machine
+    if m.matrix is None or m.os != "windows" or facts.driver is None or not facts.driver.gpus:
         return
-    if plat.machine.lower() not in _X86:
-        yield Finding(
-            "cpu.avx", Severity.OK, f"{cpu.model or plat.machine}: not x86, AVX not needed"
-        )
+    if m.tf is None or m.line is None or m.line.windows_native_gpu:
         return
-    if not cpu.flags_known:
-        yield unknown("cpu.avx", "whether the CPU supports AVX")
-        return
-    if "avx" not in cpu.flags:
-        if plat.emulation or plat.rosetta:
-            return  # the emulator lacks AVX, not the CPU: platform.rosetta names the fix
-        yield causes.finding(
-            "cpu.avx",
-            Severity.ERROR,
-            causes.platform.CPU_LACKS_AVX,
-            f"The CPU ({cpu.model or 'unknown model'}) lacks AVX, which TensorFlow wheels require",
-            "Since 1.6 the official x86-64 wheels are compiled with AVX; importing them on "
-            "this CPU ends in 'Illegal instruction (core dumped)'. Virtual machines sometimes "
-            "hide AVX from the guest (check the hypervisor's CPU model).",
-            causes.platform.cpu_avx_fix(),
-            ("https://www.tensorflow.org/install/source",),
-        )
-        return
-    extras = [f for f in ("avx2", "fma", "avx512f") if f in cpu.flags]
-    yield Finding(
-        "cpu.avx",
-        Severity.OK,
-        f"{cpu.model or 'CPU'}: AVX"
-        + (f", {', '.join(e.upper() for e in extras)}" if extras else ""),
+    yield causes.finding(
+        "platform.windows-gpu",
+        Severity.WARNING,
+        causes.platform.WINDOWS_NATIVE_GPU_ENDED,
+        f"TensorFlow {m.tf.version} has no GPU support on native Windows",
+        "",
+        causes.platform.windows_gpu_fix(m),
     )

@@ -567,7 +567,7 @@ def _cuda_libs(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
 
 
 def _cudnn(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
-    # As the check does: the right cuDNN, got the release's own way (checks/compat.py).
+    # As the check does: the right cuDNN, got the release's own way (checks/cuda.py).
     cause, fix = causes.gpu.cuda_libraries_fix(m, ("cudnn",))
     need = r.cudnn_compiled or m.build_cudnn  # what TensorFlow itself said wins
     if need:

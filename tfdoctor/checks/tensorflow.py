@@ -1,217 +1,188 @@
-"""Checks on the installed TensorFlow distributions and on importing TensorFlow."""
+"""Checks on TensorFlow itself: a wheel for this Python, and whether it imports (when not,
+why).
+
+The fixes name the newest TensorFlow that fits this machine's Python, platform, driver and
+GPUs, from :func:`tfdoctor.compat.newest_fit`.
+"""
 
 from __future__ import annotations
 
 import dataclasses
 import re
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Optional
+from typing import Optional
 
 from tfdoctor import causes
-from tfdoctor.checks._context import (
-    CheckContext,
-    fix,
-    unknown,
-)
+from tfdoctor.checks._context import CheckContext, fix, pip_command, unknown
+from tfdoctor.checks._shared import installed_line, matrix_unknown, wheel_misfits
+from tfdoctor.compat import Target, evaluate, install_requirement, newest_fit, python_minor
 from tfdoctor.evidence import tflog
 from tfdoctor.evidence.tflog import library_of
-from tfdoctor.facts import (
-    PackageFacts,
-    TensorFlowFacts,
-    TFStatus,
-    normalize_name,
-)
-from tfdoctor.findings import Finding, Severity
-from tfdoctor.machine import START_IMPORTS, Machine
-from tfdoctor.matrix import version_key
-from tfdoctor.wheel_tags import misfit
-
-if TYPE_CHECKING:
-    from packaging.requirements import Requirement
+from tfdoctor.facts import TensorFlowFacts, TFStatus, normalize_name
+from tfdoctor.findings import Finding, Fix, Severity
+from tfdoctor.machine import MATRIX_DISTRIBUTIONS, Machine
+from tfdoctor.matrix import Matrix, version_key
 
 
-def _requirements(pkg: PackageFacts) -> list[Requirement]:
-    """The distribution's parseable ``Requires-Dist`` lines; malformed ones are skipped."""
-    # packaging's parser costs about 40 ms to import: pay it only when a check needs it.
-    from packaging.requirements import (  # noqa: PLC0415
-        InvalidRequirement,
-        Requirement,
+def _newest_fix(machine: Machine, matrix: Matrix, text: str) -> Optional[Fix]:
+    """A fix installing the newest line that fits this machine, or None when none does."""
+    target = machine.target
+    verdict = newest_fit(matrix, target)
+    if verdict is None:
+        return None
+    req = install_requirement(verdict.line, target)
+    return fix(
+        text.format(version=verdict.line.latest_patch), pip_command(machine, f'install "{req}"')
     )
 
-    out = []
-    for line in pkg.requires:
-        try:
-            out.append(Requirement(line))
-        except InvalidRequirement:
-            continue
-    return out
+
+def _supported_pythons(matrix: Matrix, plat: str) -> list[str]:
+    return sorted(
+        {v for entry in matrix.lines for v in entry.python.get(plat, ())}, key=version_key
+    )
 
 
-def _requires_names(pkg: PackageFacts) -> set[str]:
-    return {normalize_name(req.name) for req in _requirements(pkg)}
+def _venv_fix(matrix: Matrix, plat: Optional[str]) -> Fix:
+    supported = _supported_pythons(matrix, plat or "linux-x86_64")
+    return fix(
+        "Create a virtual environment with a CPython 3 that TensorFlow publishes wheels for.",
+        f"python{supported[-1]} -m venv .venv" if supported else "python3 -m venv .venv",
+    )
 
 
-def check_tf_distributions(ctx: CheckContext) -> Iterator[Finding]:
-    """Two distributions writing ``tensorflow/`` overwrite each other's files."""
-    facts = ctx.facts
-    if facts.packages is None:
-        yield unknown("packages.tensorflow", "the installed packages", facts.error_for("python"))
+def check_python_wheels(ctx: CheckContext) -> Iterator[Finding]:
+    """The installed TensorFlow has wheels for this Python; else the newest one that does.
+
+    Every problem it reports is one cause: no wheel for this Python and platform.
+    """
+    for finding in _python_wheels(ctx):
+        problem = finding.severity.rank >= Severity.WARNING.rank and not finding.cause
+        yield (
+            dataclasses.replace(finding, cause=causes.platform.TF_NO_WHEEL_FOR_PYTHON)
+            if problem
+            else finding
+        )
+
+
+def _python_wheels(ctx: CheckContext) -> Iterator[Finding]:
+    facts, matrix = ctx.facts, ctx.matrix
+    if matrix is None or facts.python is None or facts.platform is None:
+        yield unknown("tensorflow.python", "the Python and platform", facts.error_for("python"))
         return
-    m = ctx.machine
-    providers = list(m.tf_providers)
-    if not providers:
-        yield causes.finding(
-            "packages.tensorflow",
+    python = python_minor(facts.python.version)
+    plat = ctx.machine.platform
+    if python is None or plat is None:
+        yield Finding(
+            "tensorflow.python",
+            Severity.ERROR,
+            f"TensorFlow publishes no wheels for Python {facts.python.version} on "
+            f"{facts.platform.system} {facts.platform.machine}",
+            "TensorFlow's wheels are CPython 3 on Linux (x86-64, aarch64), macOS and "
+            "Windows (x86-64) only.",
+            _venv_fix(matrix, plat)
+            if python is None and plat is not None
+            else fix(
+                "Use Linux (x86-64 or aarch64), macOS or Windows x86-64, or build TensorFlow "
+                "from source for this platform."
+            ),
+        )
+        return
+    pkg, line = installed_line(ctx)
+    if pkg is not None and line is None:
+        yield matrix_unknown("tensorflow.python", ctx, pkg)
+        return
+    if line is not None and pkg is not None:
+        if normalize_name(pkg.name) not in MATRIX_DISTRIBUTIONS:
+            yield Finding(
+                "tensorflow.python",
+                Severity.INFO,
+                f"{pkg.name} {pkg.version} is installed; the matrix lists the tensorflow "
+                "wheels, so its Python support is not judged",
+            )
+            return
+        wheels = line.python.get(plat, ())
+        if python in wheels:
+            yield Finding(
+                "tensorflow.python",
+                Severity.OK,
+                f"TensorFlow {line.line} has wheels for Python {python} on {plat}",
+            )
+            return
+        broken = facts.tensorflow is not None and facts.tensorflow.status not in (
+            TFStatus.OK,
+            TFStatus.SKIPPED,
+        )
+        span = f"{wheels[0]}-{wheels[-1]}" if wheels else "none"
+        if pkg.version != line.latest_patch and not broken:
+            # The matrix lists the latest patch's wheels; earlier patches sometimes had more
+            # (2.11.0 had cp37, 2.11.1 not): an installed older patch that imports is fine.
+            yield Finding(
+                "tensorflow.python",
+                Severity.INFO,
+                f"TensorFlow {line.latest_patch}, the line's latest patch, has no wheel for "
+                f"Python {python} on {plat} (Python {span}); the installed {pkg.version} runs",
+                "Upgrading within the line would need another Python.",
+            )
+            return
+        yield Finding(
+            "tensorflow.python",
+            Severity.ERROR if broken else Severity.WARNING,
+            f"TensorFlow {pkg.version} has no wheel for Python {python} on {plat} "
+            f"(its wheels: Python {span})",
+            "The installed files were built for another Python (copied environment, "
+            "source build, or an upgraded interpreter); compiled extensions may not load.",
+            _newest_fix(
+                ctx.machine,
+                matrix,
+                "Install TensorFlow {version}, the newest that fits this Python, platform, "
+                f"driver and GPUs; or use a Python {line.line} supports ({span}).",
+            )
+            or _venv_fix(matrix, plat),
+            (f"https://pypi.org/project/tensorflow/{line.latest_patch}/#files",),
+        )
+        return
+    # Not installed (or not a known distribution): what to install.
+    best = newest_fit(matrix, Target(python=python, platform=plat))
+    if best is None:
+        supported = _supported_pythons(matrix, plat)
+        yield Finding(
+            "tensorflow.python",
+            Severity.ERROR,
+            f"No TensorFlow release has a wheel for Python {python} on {plat}",
+            f"Pythons with wheels on {plat}: {', '.join(supported) or 'none'}.",
+            _venv_fix(matrix, plat),
+        )
+        return
+    here = ctx.machine.target
+    machine_best = newest_fit(matrix, here)
+    if machine_best is None and here.wants_gpu:
+        reasons = evaluate(matrix, best.line, here).reasons
+        yield Finding(
+            "tensorflow.python",
             Severity.WARNING,
-            causes.software.TF_NOT_INSTALLED,
-            "TensorFlow is not installed in this environment",
-            "No distribution that provides `import tensorflow` was found in "
-            + (facts.python.prefix if facts.python else "this interpreter")
-            + ".",
-            causes.software.tensorflow_install_fix(m),
+            f"No TensorFlow release runs on this machine's GPU with Python {python} on {plat}",
+            f"TensorFlow {best.line.latest_patch} has wheels for this Python, but: "
+            + "; ".join(reasons)
+            + ". Options: update the driver, use another Python, or run on the CPU.",
+            fix(
+                f"Install TensorFlow {best.line.latest_patch} for the CPU (see `tfdoctor "
+                f"matrix --python-version {python}` for the GPU options).",
+                pip_command(ctx.machine, f'install "tensorflow=={best.line.latest_patch}"'),
+            ),
         )
         return
-    # A thin wrapper (tensorflow -> tensorflow-intel on Windows, tensorflow-macos -> tensorflow)
-    # declares the other as a requirement: that pair is one installation, not two.
-    linked: set[str] = set()
-    for pkg in providers:
-        for other in providers:
-            if other is not pkg and normalize_name(other.name) in _requires_names(pkg):
-                linked.add(normalize_name(pkg.name))
-    independent = [p for p in providers if normalize_name(p.name) not in linked]
-    if len(independent) <= 1:
-        listing = ", ".join(f"{p.name} {p.version}" for p in providers)
-        yield Finding("packages.tensorflow", Severity.OK, f"One TensorFlow installation: {listing}")
-        return
-    listing = ", ".join(f"{p.name} {p.version}" for p in independent)
-    yield causes.finding(
-        "packages.tensorflow",
-        Severity.ERROR,
-        causes.software.TF_MULTIPLE_DISTRIBUTIONS,
-        f"{len(independent)} TensorFlow distributions are installed side by side: {listing}",
-        "",
-        causes.software.reinstall_tf_fix(
-            m, "Remove every TensorFlow distribution, then install exactly one."
+    differs = machine_best is not None and machine_best.line != best.line
+    yield Finding(
+        "tensorflow.python",
+        Severity.INFO,
+        f"TensorFlow {best.line.latest_patch} is the newest release for Python {python} on {plat}",
+        f"This machine's platform, driver or GPUs need an older release: "
+        f"{machine_best.line.latest_patch}."
+        if differs and machine_best is not None
+        else "",
+        _newest_fix(
+            ctx.machine, matrix, "Install TensorFlow {version}, the newest that fits this machine."
         ),
-    )
-
-
-def check_tensorflow_gpu_package(ctx: CheckContext) -> Iterator[Finding]:
-    """``tensorflow-gpu`` stopped at 2.11; since 2.12 PyPI only has a package that refuses to
-    install. The plain ``tensorflow`` wheel carries GPU support on Linux since 2.1."""
-    facts = ctx.facts
-    if facts.packages is None:
-        return
-    pkg = facts.package("tensorflow-gpu")
-    if pkg is None:
-        return
-    line = ctx.matrix.line_for(pkg.version) if ctx.matrix is not None else None
-    # Older than every line the matrix knows (1.14 and before): tensorflow-gpu was the GPU
-    # build then too.
-    older = (
-        ctx.matrix is not None
-        and line is None
-        and version_key(pkg.version) < version_key(ctx.matrix.lines[-1].line)
-    )
-    if (line is not None and line.tensorflow_gpu_release) or older:
-        # Up to 2.11 tensorflow-gpu was published beside tensorflow as its GPU build (the
-        # only GPU build for 1.15 and 2.0, where plain tensorflow was CPU-only).
-        only_gpu_build = line is None or line.gpu_package.get("linux") == "tensorflow-gpu"
-        yield Finding(
-            "packages.tensorflow-gpu",
-            Severity.INFO if only_gpu_build else Severity.OK,
-            f"tensorflow-gpu {pkg.version} is the GPU build of TensorFlow "
-            f"{'.'.join(pkg.version.split('.')[:2])}",
-            "Newer lines ship GPU support in `tensorflow` itself; tensorflow-gpu ended with 2.11.",
-        )
-        return
-    if line is not None and line.gpu_package.get("linux") == "tensorflow-gpu":
-        # 1.15 and 2.0: the plain tensorflow wheel was a CPU build; this is the GPU build.
-        yield Finding(
-            "packages.tensorflow-gpu",
-            Severity.INFO,
-            f"tensorflow-gpu {pkg.version} is the GPU build of TensorFlow {line.line}",
-            "For this line the plain `tensorflow` wheel was CPU-only. Newer lines ship GPU "
-            "support in `tensorflow` itself; tensorflow-gpu ended with 2.11.",
-        )
-        return
-    m = ctx.machine
-    yield causes.finding(
-        "packages.tensorflow-gpu",
-        Severity.WARNING,
-        causes.software.TF_GPU_PACKAGE_REMOVED,
-        f"The removed tensorflow-gpu package is installed ({pkg.version})",
-        "tensorflow-gpu has been removed from PyPI: its last release line is 2.11 and later "
-        "versions only print an error. GPU support on Linux comes with the plain `tensorflow` "
-        "wheel; `tensorflow[and-cuda]` (2.14+) also installs the CUDA libraries.",
-        causes.software.tensorflow_gpu_removed_fix(m),
-    )
-
-
-def check_wheel_tags(ctx: CheckContext) -> Iterator[Finding]:
-    """The installed wheels were built for this Python and machine (their WHEEL tags)."""
-    facts, m = ctx.facts, ctx.machine
-    if facts.packages is None or facts.python is None or m.tf is None:
-        return
-    if not any(p.wheel_tags for p in facts.packages):
-        yield Finding(
-            "packages.wheels",
-            Severity.INFO,
-            "Could not judge the wheels: no WHEEL tags recorded",
-            "Installed without wheels (conda, a source build), or facts from an older tfdoctor.",
-        )
-        return
-    misfits = _wheel_misfits(ctx)
-    if misfits is None:
-        tags = f" ({', '.join(m.tf.wheel_tags)})" if m.tf.wheel_tags else ""
-        yield Finding("packages.wheels", Severity.OK, f"The wheels fit this interpreter{tags}")
-        return
-    # TensorFlow and what it imports as it starts fail `import tensorflow`; where that ran
-    # and succeeded, the observation outranks the tags.
-    tf = facts.tensorflow
-    fatal = misfits.severity is Severity.ERROR
-    ok = tf is not None and tf.status == TFStatus.OK
-    yield misfits if fatal and not ok else dataclasses.replace(misfits, severity=Severity.WARNING)
-
-
-def _wheel_misfits(ctx: CheckContext) -> Optional[Finding]:
-    """The distributions whose WHEEL tags do not fit, as one finding (one cause, one fix):
-    an error where TensorFlow or a package it imports as it starts is among them."""
-    facts, m = ctx.facts, ctx.machine
-    py = facts.python
-    if py is None:
-        return None
-    misfits = [
-        (p, why) for p in facts.packages or () if (why := misfit(p.wheel_tags, py, facts.platform))
-    ]
-    if not misfits:
-        return None
-    breaks = {normalize_name(p.name) for p in m.tf_providers} | set(START_IMPORTS)
-    fatal = any(normalize_name(p.name) in breaks for p, _ in misfits)
-    severity = Severity.ERROR if fatal else Severity.WARNING
-    glibc = [why for _, why in misfits if why.part == "glibc"]
-    names = ", ".join(f"{p.name} {p.version}" for p, _ in misfits)
-    detail = "\n".join(
-        f"{p.name}: built for {why.built_for}; here: {why.here}" for p, why in misfits
-    )
-    if len(glibc) == len(misfits):
-        need = max(glibc, key=lambda why: version_key(why.glibc or "0")).glibc or ""
-        return causes.finding(
-            "packages.wheels",
-            severity,
-            causes.platform.GLIBC_TOO_OLD,
-            f"{names}: built for glibc {need} or newer, this system has {glibc[0].here}",
-            detail,
-            causes.platform.glibc_fix(f"GLIBC_{need}"),
-        )
-    return causes.finding(
-        "packages.wheels",
-        severity,
-        causes.platform.WHEEL_MISMATCH,
-        f"{names}: wheel built for another Python or machine ({misfits[0][1].built_for}; "
-        f"here: {misfits[0][1].here})",
-        detail,
-        causes.platform.wheel_reinstall_fix(m, [p for p, _ in misfits]),
     )
 
 
@@ -221,25 +192,29 @@ def _known_cause(ctx: CheckContext) -> Optional[Finding]:
     shadow = _shadowing(ctx)
     if shadow is not None:
         return shadow
-    wheels = _wheel_misfits(ctx)
+    wheels = wheel_misfits(ctx)
     if wheels is not None and wheels.severity is Severity.ERROR:
         return dataclasses.replace(wheels, id="tensorflow.import")
     return None
 
 
-# --- import ---------------------------------------------------------------------------------
-
 _NUMPY_ABI = re.compile(
     r"compiled using NumPy 1\.x cannot be run in\s+NumPy 2|_ARRAY_API not found"
     r"|numpy\.core\.multiarray failed to import|numpy\.core\._multiarray_umath",
 )
+
+
 _GLIBC = re.compile(r"(GLIBC(?:XX)?_[\d.]+)' not found")
+
+
 _PROTOBUF = re.compile(
     # protobuf 4.21 prints "Descriptors cannot not be created directly" (sic).
     r"Descriptors cannot (?:not )?be created directly"
     r"|cannot import name '\w+' from 'google\.protobuf"
     r"|google\.protobuf.*has no attribute",
 )
+
+
 _DLL = re.compile(r"DLL load failed", re.IGNORECASE)
 
 

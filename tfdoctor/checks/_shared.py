@@ -1,0 +1,132 @@
+"""Helpers the checks of several areas share: the installed line and its CUDA build, a
+matrix that predates the release, declared ranges, the driver's failure causes, misfit wheels."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Optional
+
+from tfdoctor import causes
+from tfdoctor.checks._context import CheckContext, fix, pip_command
+from tfdoctor.facts import PackageFacts, normalize_name
+from tfdoctor.findings import Finding, Fix, Severity
+from tfdoctor.machine import START_IMPORTS
+from tfdoctor.matrix import TFLine, version_key
+from tfdoctor.wheel_tags import misfit
+
+if TYPE_CHECKING:
+    from packaging.specifiers import SpecifierSet
+
+
+def installed_line(ctx: CheckContext) -> tuple[Optional[PackageFacts], Optional[TFLine]]:
+    """The installed TensorFlow and its line in the matrix (None where either is unknown)."""
+    pkg = ctx.machine.tf
+    if pkg is None or ctx.matrix is None:
+        return pkg, None
+    return pkg, ctx.matrix.line_for(pkg.version)
+
+
+def matrix_unknown(fid: str, ctx: CheckContext, pkg: PackageFacts) -> Finding:
+    """The finding for a TensorFlow release the matrix does not know."""
+    newest = ctx.matrix.lines[0].line if ctx.matrix else "?"
+    return Finding(
+        fid,
+        Severity.UNKNOWN,
+        f"TensorFlow {pkg.version} is not in the compatibility matrix (newest known: {newest})",
+        "This tfdoctor predates the release or does not cover it; its checks cannot judge it.",
+        fix(
+            "Upgrade tfdoctor for a current matrix.",
+            pip_command(ctx.machine, "install -U tfdoctor"),
+        ),
+    )
+
+
+def build_cuda(ctx: CheckContext, line: Optional[TFLine]) -> Optional[str]:
+    """The CUDA version of the installed build (the machine view's one rule)."""
+    del line  # the machine view knows the installed line
+    return ctx.machine.build_cuda
+
+
+def specifier(spec: str) -> SpecifierSet:
+    """``spec`` parsed as a version range."""
+    from packaging.specifiers import SpecifierSet  # noqa: PLC0415 - loaded when needed
+
+    return SpecifierSet(spec)
+
+
+def no_gpu_here(ctx: CheckContext) -> bool:
+    """No NVIDIA GPU reached this process (the machine view's one rule); device nodes handed
+    in without the driver's libraries are the driver finding's to explain."""
+    m = ctx.machine
+    return m.gpu_presence == "absent" or (
+        m.gpu_presence == "not-handed-over" and not m.device_nodes
+    )
+
+
+#: The fix for device nodes this user cannot open.
+NO_PERMISSION_FIX = fix(
+    "Give this user access to /dev/nvidia* (usually the video group), then log in again.",
+    "ls -l /dev/nvidia*",
+    'sudo usermod -aG video "$USER"',
+)
+
+#: Driver failure reason -> the cause in the catalogue.
+_REASON_CAUSES = {
+    "version-mismatch": causes.gpu.DRIVER_VERSION_MISMATCH,
+    "no-permission": causes.gpu.DRIVER_NO_PERMISSION,
+    "driver-not-loaded": causes.gpu.DRIVER_NOT_LOADED,
+    "library-not-found": causes.container.CONTAINER_NO_GPU,
+}
+
+
+def driver_cause(ctx: CheckContext, reason: str) -> tuple[causes.CauseId, Fix]:
+    """The cause a driver failure reason names, and its fix (one builder per cause, the
+    same that explain uses)."""
+    cause = _REASON_CAUSES.get(reason, causes.gpu.DRIVER_NOT_LOADED)
+    if cause == causes.container.CONTAINER_NO_GPU:
+        return cause, causes.container.container_gpu_fix(ctx.machine)
+    if cause == causes.gpu.DRIVER_VERSION_MISMATCH:
+        return cause, causes.gpu.driver_mismatch_fix()
+    if cause == causes.gpu.DRIVER_NO_PERMISSION:
+        return cause, NO_PERMISSION_FIX
+    return causes.gpu.DRIVER_NOT_LOADED, causes.gpu.driver_load_fix(ctx.machine)
+
+
+def wheel_misfits(ctx: CheckContext) -> Optional[Finding]:
+    """The distributions whose WHEEL tags do not fit, as one finding (one cause, one fix):
+    an error where TensorFlow or a package it imports as it starts is among them."""
+    facts, m = ctx.facts, ctx.machine
+    py = facts.python
+    if py is None:
+        return None
+    misfits = [
+        (p, why) for p in facts.packages or () if (why := misfit(p.wheel_tags, py, facts.platform))
+    ]
+    if not misfits:
+        return None
+    breaks = {normalize_name(p.name) for p in m.tf_providers} | set(START_IMPORTS)
+    fatal = any(normalize_name(p.name) in breaks for p, _ in misfits)
+    severity = Severity.ERROR if fatal else Severity.WARNING
+    glibc = [why for _, why in misfits if why.part == "glibc"]
+    names = ", ".join(f"{p.name} {p.version}" for p, _ in misfits)
+    detail = "\n".join(
+        f"{p.name}: built for {why.built_for}; here: {why.here}" for p, why in misfits
+    )
+    if len(glibc) == len(misfits):
+        need = max(glibc, key=lambda why: version_key(why.glibc or "0")).glibc or ""
+        return causes.finding(
+            "packages.wheels",
+            severity,
+            causes.platform.GLIBC_TOO_OLD,
+            f"{names}: built for glibc {need} or newer, this system has {glibc[0].here}",
+            detail,
+            causes.platform.glibc_fix(f"GLIBC_{need}"),
+        )
+    return causes.finding(
+        "packages.wheels",
+        severity,
+        causes.platform.WHEEL_MISMATCH,
+        f"{names}: wheel built for another Python or machine ({misfits[0][1].built_for}; "
+        f"here: {misfits[0][1].here})",
+        detail,
+        causes.platform.wheel_reinstall_fix(m, [p for p, _ in misfits]),
+    )

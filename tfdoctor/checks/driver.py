@@ -1,0 +1,203 @@
+"""Checks on the NVIDIA driver: it loads and lists its GPUs, and it is new enough for the
+CUDA version TensorFlow was built with."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Optional
+
+from tfdoctor import causes
+from tfdoctor.checks._context import CheckContext, fix, unknown
+from tfdoctor.checks._shared import (
+    NO_PERMISSION_FIX,
+    build_cuda,
+    driver_cause,
+    installed_line,
+    matrix_unknown,
+    no_gpu_here,
+)
+from tfdoctor.findings import Finding, Fix, Severity
+from tfdoctor.matrix import version_key
+
+# Driver failure reasons (DriverFacts.error.reason) -> severity when device nodes show a GPU
+# is there, one-line summary, and fix. Without device nodes most reasons just mean "no GPU".
+_DRIVER_REASONS: dict[str, tuple[str, Fix]] = {
+    "version-mismatch": (
+        "NVIDIA driver/library version mismatch: the loaded kernel module and the user-space "
+        "libraries are different versions (typically after a driver upgrade without reboot)",
+        fix(
+            "Reboot, or reload the kernel modules so they match the installed libraries.",
+            "sudo reboot",
+        ),
+    ),
+    "no-permission": (
+        "No permission to open the NVIDIA devices",
+        NO_PERMISSION_FIX,
+    ),
+    "driver-not-loaded": (
+        "The NVIDIA kernel driver is not loaded",
+        fix(
+            "Load the kernel module; if that fails, reinstall the driver for this kernel "
+            "(Secure Boot can also block an unsigned module).",
+            "sudo modprobe nvidia",
+            "dmesg | grep -i nvidia | tail",
+        ),
+    ),
+    "library-not-found": (
+        "NVIDIA device nodes exist but the driver's user-space library (libnvidia-ml.so.1) is "
+        "missing: a container started without the NVIDIA runtime, or a broken driver install",
+        fix(
+            "Start the container with GPU access through the NVIDIA Container Toolkit, or "
+            "reinstall the driver on the host.",
+            "docker run --gpus all ...",
+            "nvidia-smi",
+        ),
+    ),
+}
+
+
+def check_driver(ctx: CheckContext) -> Iterator[Finding]:
+    """The NVIDIA driver loads and lists its GPUs; when not, the exact reason and fix."""
+    facts = ctx.facts
+    drv = facts.driver
+    if drv is None:
+        yield unknown("driver.nvidia", "the NVIDIA driver", facts.error_for("driver"))
+        return
+    if drv.gpus:
+        names = ", ".join(
+            f"{g.index}: {g.name}"
+            + (f" (compute {g.compute_capability})" if g.compute_capability else "")
+            for g in drv.gpus
+        )
+        via = "" if drv.source == "nvml" else f" (via {drv.source}; NVML failed)"
+        cuda = f", supports CUDA {drv.cuda_version}" if drv.cuda_version else ""
+        yield Finding(
+            "driver.nvidia",
+            Severity.OK,
+            f"NVIDIA driver {drv.driver_version}{cuda}{via}; GPUs {names}",
+            drv.nvml_error.message if drv.nvml_error else "",
+        )
+        return
+    kernel = _kernel_finding(ctx)
+    if kernel is not None:
+        yield kernel
+        return
+    if no_gpu_here(ctx):
+        yield Finding(
+            "driver.nvidia",
+            Severity.INFO,
+            "No NVIDIA GPU or driver on this machine",
+            drv.error.message if drv.error else "",
+        )
+        return
+    err = drv.error
+    if err is None or err.reason not in _DRIVER_REASONS:
+        yield Finding(
+            "driver.nvidia",
+            Severity.UNKNOWN,
+            "Could not determine the state of the NVIDIA driver",
+            err.message + ("\n" + err.detail if err.detail else "") if err else "",
+        )
+        return
+    summary = _DRIVER_REASONS[err.reason][0]
+    cause, remedy = driver_cause(ctx, err.reason)
+    if err.reason == "library-not-found" and not ctx.machine.container:
+        cause = causes.gpu.DRIVER_LIBRARIES_MISSING
+        summary = (
+            "NVIDIA device nodes exist but the driver's user-space library (libnvidia-ml.so.1) "
+            "is missing: a broken or partial driver install"
+        )
+        remedy = fix(
+            "Reinstall the NVIDIA driver (its user-space libraries), then check nvidia-smi.",
+            "sudo ubuntu-drivers install  # Ubuntu; elsewhere the driver package or runfile",
+            "nvidia-smi",
+        )
+    yield causes.finding(
+        "driver.nvidia",
+        Severity.ERROR,
+        cause,
+        summary,
+        err.message + ("\n" + err.detail if err.detail else ""),
+        remedy,
+    )
+
+
+def _kernel_finding(ctx: CheckContext) -> Optional[Finding]:
+    """What the PCI bus, the loaded modules and the device nodes say when the driver lists
+    no GPU (on a host: a container sees the host's bus and modules, not its own devices)."""
+    m, kernel = ctx.machine, ctx.facts.nvidia_kernel
+    if kernel is None or m.container or not kernel.pci_devices:
+        return None
+    count = len(kernel.pci_devices)
+    bound = sorted({d.driver for d in kernel.pci_devices if d.driver})
+    modules = kernel.modules
+    if modules is not None and "nvidia" not in modules:
+        detail = f"PCI: {', '.join(d.slot + ' ' + d.device_id for d in kernel.pci_devices)}"
+        if bound:
+            detail += f"; bound to {', '.join(bound)}"
+        return causes.finding(
+            "driver.nvidia",
+            Severity.ERROR,
+            causes.gpu.DRIVER_NOT_LOADED,
+            f"{count} NVIDIA GPU(s) on the PCI bus, but the nvidia kernel module is not loaded",
+            detail,
+            causes.gpu.driver_load_fix(m),
+        )
+    closed = [n.path for n in kernel.device_nodes if not n.accessible]
+    if closed:
+        return causes.finding(
+            "driver.nvidia",
+            Severity.ERROR,
+            causes.gpu.DRIVER_NO_PERMISSION,
+            f"This user cannot open {', '.join(closed)}",
+            "",
+            NO_PERMISSION_FIX,
+        )
+    return None
+
+
+#: NVIDIA's driver downloads and the Linux packages' branch names.
+DRIVER_LINK = "https://www.nvidia.com/en-us/drivers/"
+
+
+def check_driver_cuda(ctx: CheckContext) -> Iterator[Finding]:
+    """The NVIDIA driver is new enough for the CUDA version TensorFlow was built with."""
+    facts, matrix = ctx.facts, ctx.matrix
+    drv = facts.driver
+    if matrix is None or drv is None or not drv.gpus or not drv.driver_version:
+        return  # no GPU: driver.nvidia says so
+    os_name = ctx.machine.os
+    pkg, line = installed_line(ctx)
+    if pkg is None or os_name not in ("linux", "windows"):
+        return
+    if line is None:
+        yield matrix_unknown("driver.cuda", ctx, pkg)
+        return
+    cuda = build_cuda(ctx, line)
+    if cuda is None:
+        return
+    floor = causes.gpu.build_driver_floor(ctx.machine)
+    if floor is None:
+        yield unknown("driver.cuda", f"the driver CUDA {cuda} needs on {os_name}")
+        return
+    have = drv.driver_version
+    if version_key(have) >= version_key(floor.version):
+        yield Finding(
+            "driver.cuda",
+            Severity.OK,
+            f"Driver {have} runs TensorFlow {line.line}'s CUDA {cuda} build "
+            f"(needs >= {floor.version})",
+        )
+        return
+    yield causes.finding(
+        "driver.cuda",
+        Severity.ERROR,
+        causes.gpu.DRIVER_TOO_OLD,
+        f"Driver {have} is too old for TensorFlow {line.line}'s CUDA {cuda} build "
+        f"(needs >= {floor.version})",
+        f"Rule: {floor.rule}. With an older driver TensorFlow reports "
+        "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH or 'driver version is insufficient' and uses "
+        "no GPU.",
+        causes.gpu.driver_too_old_fix(ctx.machine, floor.version),
+        (DRIVER_LINK,),
+    )

@@ -1,0 +1,692 @@
+"""Checks on the installed packages: TensorFlow's distributions, their wheels, the ranges
+TensorFlow and its companions declare, conda's packages and an ``--against`` file."""
+
+from __future__ import annotations
+
+import dataclasses
+import shlex
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Optional
+
+from tfdoctor import causes
+from tfdoctor.checks._context import CheckContext, fix, pip_command, unknown
+from tfdoctor.checks._shared import installed_line, specifier, wheel_misfits
+from tfdoctor.compat import keras3_serves_tf_keras
+from tfdoctor.facts import PackageFacts, TFStatus, normalize_name
+from tfdoctor.findings import Finding, Severity
+from tfdoctor.machine import CONDA_TENSORFLOW, LAZY_IMPORTS, START_IMPORTS, Machine
+from tfdoctor.matrix import Keras2User, TFLine, version_key
+
+if TYPE_CHECKING:
+    from packaging.requirements import Requirement
+
+
+def _requirements(pkg: PackageFacts) -> list[Requirement]:
+    """The distribution's parseable ``Requires-Dist`` lines; malformed ones are skipped."""
+    # packaging's parser costs about 40 ms to import: pay it only when a check needs it.
+    from packaging.requirements import (  # noqa: PLC0415
+        InvalidRequirement,
+        Requirement,
+    )
+
+    out = []
+    for line in pkg.requires:
+        try:
+            out.append(Requirement(line))
+        except InvalidRequirement:
+            continue
+    return out
+
+
+def _requires_names(pkg: PackageFacts) -> set[str]:
+    return {normalize_name(req.name) for req in _requirements(pkg)}
+
+
+def check_tf_distributions(ctx: CheckContext) -> Iterator[Finding]:
+    """Two distributions writing ``tensorflow/`` overwrite each other's files."""
+    facts = ctx.facts
+    if facts.packages is None:
+        yield unknown("packages.tensorflow", "the installed packages", facts.error_for("python"))
+        return
+    m = ctx.machine
+    providers = list(m.tf_providers)
+    if not providers:
+        yield causes.finding(
+            "packages.tensorflow",
+            Severity.WARNING,
+            causes.software.TF_NOT_INSTALLED,
+            "TensorFlow is not installed in this environment",
+            "No distribution that provides `import tensorflow` was found in "
+            + (facts.python.prefix if facts.python else "this interpreter")
+            + ".",
+            causes.software.tensorflow_install_fix(m),
+        )
+        return
+    # A thin wrapper (tensorflow -> tensorflow-intel on Windows, tensorflow-macos -> tensorflow)
+    # declares the other as a requirement: that pair is one installation, not two.
+    linked: set[str] = set()
+    for pkg in providers:
+        for other in providers:
+            if other is not pkg and normalize_name(other.name) in _requires_names(pkg):
+                linked.add(normalize_name(pkg.name))
+    independent = [p for p in providers if normalize_name(p.name) not in linked]
+    if len(independent) <= 1:
+        listing = ", ".join(f"{p.name} {p.version}" for p in providers)
+        yield Finding("packages.tensorflow", Severity.OK, f"One TensorFlow installation: {listing}")
+        return
+    listing = ", ".join(f"{p.name} {p.version}" for p in independent)
+    yield causes.finding(
+        "packages.tensorflow",
+        Severity.ERROR,
+        causes.software.TF_MULTIPLE_DISTRIBUTIONS,
+        f"{len(independent)} TensorFlow distributions are installed side by side: {listing}",
+        "",
+        causes.software.reinstall_tf_fix(
+            m, "Remove every TensorFlow distribution, then install exactly one."
+        ),
+    )
+
+
+def check_tensorflow_gpu_package(ctx: CheckContext) -> Iterator[Finding]:
+    """``tensorflow-gpu`` stopped at 2.11; since 2.12 PyPI only has a package that refuses to
+    install. The plain ``tensorflow`` wheel carries GPU support on Linux since 2.1."""
+    facts = ctx.facts
+    if facts.packages is None:
+        return
+    pkg = facts.package("tensorflow-gpu")
+    if pkg is None:
+        return
+    line = ctx.matrix.line_for(pkg.version) if ctx.matrix is not None else None
+    # Older than every line the matrix knows (1.14 and before): tensorflow-gpu was the GPU
+    # build then too.
+    older = (
+        ctx.matrix is not None
+        and line is None
+        and version_key(pkg.version) < version_key(ctx.matrix.lines[-1].line)
+    )
+    if (line is not None and line.tensorflow_gpu_release) or older:
+        # Up to 2.11 tensorflow-gpu was published beside tensorflow as its GPU build (the
+        # only GPU build for 1.15 and 2.0, where plain tensorflow was CPU-only).
+        only_gpu_build = line is None or line.gpu_package.get("linux") == "tensorflow-gpu"
+        yield Finding(
+            "packages.tensorflow-gpu",
+            Severity.INFO if only_gpu_build else Severity.OK,
+            f"tensorflow-gpu {pkg.version} is the GPU build of TensorFlow "
+            f"{'.'.join(pkg.version.split('.')[:2])}",
+            "Newer lines ship GPU support in `tensorflow` itself; tensorflow-gpu ended with 2.11.",
+        )
+        return
+    if line is not None and line.gpu_package.get("linux") == "tensorflow-gpu":
+        # 1.15 and 2.0: the plain tensorflow wheel was a CPU build; this is the GPU build.
+        yield Finding(
+            "packages.tensorflow-gpu",
+            Severity.INFO,
+            f"tensorflow-gpu {pkg.version} is the GPU build of TensorFlow {line.line}",
+            "For this line the plain `tensorflow` wheel was CPU-only. Newer lines ship GPU "
+            "support in `tensorflow` itself; tensorflow-gpu ended with 2.11.",
+        )
+        return
+    m = ctx.machine
+    yield causes.finding(
+        "packages.tensorflow-gpu",
+        Severity.WARNING,
+        causes.software.TF_GPU_PACKAGE_REMOVED,
+        f"The removed tensorflow-gpu package is installed ({pkg.version})",
+        "tensorflow-gpu has been removed from PyPI: its last release line is 2.11 and later "
+        "versions only print an error. GPU support on Linux comes with the plain `tensorflow` "
+        "wheel; `tensorflow[and-cuda]` (2.14+) also installs the CUDA libraries.",
+        causes.software.tensorflow_gpu_removed_fix(m),
+    )
+
+
+def check_wheel_tags(ctx: CheckContext) -> Iterator[Finding]:
+    """The installed wheels were built for this Python and machine (their WHEEL tags)."""
+    facts, m = ctx.facts, ctx.machine
+    if facts.packages is None or facts.python is None or m.tf is None:
+        return
+    if not any(p.wheel_tags for p in facts.packages):
+        yield Finding(
+            "packages.wheels",
+            Severity.INFO,
+            "Could not judge the wheels: no WHEEL tags recorded",
+            "Installed without wheels (conda, a source build), or facts from an older tfdoctor.",
+        )
+        return
+    misfits = wheel_misfits(ctx)
+    if misfits is None:
+        tags = f" ({', '.join(m.tf.wheel_tags)})" if m.tf.wheel_tags else ""
+        yield Finding("packages.wheels", Severity.OK, f"The wheels fit this interpreter{tags}")
+        return
+    # TensorFlow and what it imports as it starts fail `import tensorflow`; where that ran
+    # and succeeded, the observation outranks the tags.
+    tf = facts.tensorflow
+    fatal = misfits.severity is Severity.ERROR
+    ok = tf is not None and tf.status == TFStatus.OK
+    yield misfits if fatal and not ok else dataclasses.replace(misfits, severity=Severity.WARNING)
+
+
+def _in_range(version: str, spec: str) -> bool:
+    """``version`` satisfies a declared ``spec`` as ``pip check`` judges it: pre-releases
+    count (pip/_internal/operations/check.py), and a version that does not parse is not
+    judged."""
+    from packaging.version import InvalidVersion  # noqa: PLC0415 - loaded when needed
+
+    try:
+        return specifier(spec).contains(version, prereleases=True)
+    except InvalidVersion:
+        return True
+
+
+#: Packages whose version range against TensorFlow breaks imports most often, with the
+#: severity of being outside TensorFlow's declared range.
+_PINNED = (
+    ("numpy", Severity.ERROR),
+    ("keras", Severity.ERROR),
+    ("protobuf", Severity.WARNING),
+    ("ml-dtypes", Severity.WARNING),
+)
+
+
+def _judged(m: Machine) -> tuple[tuple[str, Severity], ...]:
+    """Every requirement TensorFlow declares here: the pinned packages first, then what
+    ``import tensorflow`` imports as it starts, then the rest (imported when used)."""
+    declared = [name for name, _ in m.declared_requirements]
+    pinned = {dist for dist, _ in _PINNED}
+    start = sorted(d for d in declared if d in START_IMPORTS and d not in pinned)
+    rest = sorted(d for d in declared if d not in START_IMPORTS and d not in pinned)
+    return (*_PINNED, *((d, Severity.WARNING) for d in (*start, *rest)))
+
+
+def _above(version: str, spec: str) -> bool:
+    """``version`` is at or past the range's upper bound (``<X``, or past ``<=X``)."""
+    for raw in spec.split(","):
+        part = raw.strip()
+        strict = part.startswith("<") and not part.startswith("<=")
+        if not (strict or part.startswith("<=")):
+            continue
+        bound = version_key(part.lstrip("<=").split("dev")[0].rstrip("."))
+        have = version_key(version)
+        if (strict and have >= bound) or (not strict and have > bound):
+            return True
+    return False
+
+
+def _admits(spec: Optional[str], version: str) -> bool:
+    """The matrix pin ``spec`` admits ``version`` (no pin admits nothing)."""
+    return spec is not None and version in specifier(spec)
+
+
+def _breaks_generated_code(version: str, spec: str) -> bool:
+    """protobuf 4.21+ refuses code generated by protoc older than 3.19 ("Descriptors cannot
+    be created directly"; https://protobuf.dev/news/2022-05-06/): a TensorFlow that caps
+    protobuf below 4 was generated so, and its import fails under such a runtime."""
+    if version_key(version)[:2] < (4, 21):
+        return False
+    for raw in spec.split(","):
+        part = raw.strip()
+        if part.startswith("<"):
+            bound = version_key(part.lstrip("<=").split("dev")[0].rstrip("."))
+            if bound[:1] < (4,):
+                return True
+    return False
+
+
+def _pin_detail(dist: str, version: str, line: Optional[TFLine]) -> str:
+    major = version_key(version)[:1]
+    # What the line was built for is read from its own pins (wheel METADATA), not from
+    # release numbers: numpy<2 means built against NumPy 1.x; keras<3 means Keras 2.
+    if (
+        dist == "numpy"
+        and major >= (2,)
+        and line is not None
+        and not _admits(line.pins.numpy, "2.0.0")
+    ):
+        return (
+            f"NumPy 2 changed its C ABI: TensorFlow {line.line} was compiled against NumPy 1.x "
+            "and fails to import ('compiled using NumPy 1.x cannot be run in NumPy 2')."
+        )
+    if (
+        dist == "keras"
+        and major >= (3,)
+        and line is not None
+        and not _admits(line.pins.keras, "3.0.0")
+    ):
+        return (
+            f"Keras 3 does not serve tf.keras on TensorFlow {line.line} (its wheel pins Keras "
+            f"{line.pins.keras}); `tf.keras` breaks."
+        )
+    return "Outside the range TensorFlow's wheel declares (`pip check` reports it too)."
+
+
+def check_dependency_pins(ctx: CheckContext) -> Iterator[Finding]:
+    """Every requirement the installed TensorFlow and its companions declare, judged against
+    what is installed (what ``pip check`` reports, with a severity and the side to move)."""
+    facts = ctx.facts
+    if facts.packages is None:
+        return
+    pkg, line = installed_line(ctx)
+    if pkg is None:
+        return
+    m = ctx.machine
+    reported: set[str] = set()
+    yield from _missing_dependencies(ctx, pkg)
+    for dist, pinned_severity in _judged(m):
+        severity = pinned_severity
+        dep = facts.package(dist)
+        spec = m.declared_range(dist)
+        if dep is None or spec is None or _in_range(dep.version, spec):
+            continue
+        detail = _pin_detail(dist, dep.version, line)
+        if dist in START_IMPORTS and not m.import_observed:
+            # Observed beats inferred: where the import ran, its outcome is the verdict
+            # (tensorflow.import); where it did not (--static), the declaration is all there
+            # is, and TensorFlow imports this package before anything else can run.
+            severity = Severity.ERROR
+            detail += (
+                f" TensorFlow imports it as it starts ({START_IMPORTS[dist]}), and the import "
+                "was not run to show this version works (--static)."
+            )
+        elif dist in LAZY_IMPORTS:
+            detail += (
+                f" TensorFlow imports it only when used, by {LAZY_IMPORTS[dist]}: that is where "
+                "an incompatible version fails, not `import tensorflow`."
+            )
+        elif dist not in START_IMPORTS and dist not in dict(_PINNED):
+            detail += " TensorFlow does not import it as it starts; what uses it may fail."
+        cause, remedy = causes.software.DEPENDENCY_OUT_OF_RANGE, causes.common.range_fix(m, dist)
+        if dist == "numpy" and _above(dep.version, spec):
+            # Outside the range upwards by a major: NumPy 2 under a NumPy 1 build, known to
+            # break the import (an error even when --static did not try it).
+            if version_key(dep.version)[:1] >= (2,):
+                cause, remedy, severity = (
+                    causes.software.NUMPY_ABI,
+                    causes.software.numpy_abi_fix(m),
+                    Severity.ERROR,
+                )
+        elif dist == "protobuf" and _breaks_generated_code(dep.version, spec):
+            cause, severity = causes.software.PROTOBUF_INCOMPATIBLE, Severity.ERROR
+        elif dist == "keras":
+            cause, remedy = causes.software.KERAS_VERSION, causes.software.keras_match_fix(m)
+        reported.add(dist)
+        yield causes.finding(
+            "packages.pins",
+            severity,
+            cause,
+            f"{dep.name} {dep.version} is outside TensorFlow {pkg.version}'s range {dist}{spec}",
+            detail,
+            remedy,
+        )
+    yield from _keras_in_step(ctx, pkg, line, reported)
+    yield from _tf_keras(ctx, pkg, line)
+    yield from _companions(ctx, pkg)
+    yield from _tensorboard(ctx, pkg)
+
+
+def _tensorboard(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Finding]:
+    """A note where TensorBoard is absent because TensorFlow no longer requires it (its
+    metadata, read: 2.21 dropped it), since tf.summary's writers still import it."""
+    m = ctx.machine
+    if not pkg.requires or ctx.facts.package("tensorboard") is not None:
+        return
+    if any(name == "tensorboard" for name, _ in m.declared_requirements):
+        return  # required and missing: dependency-missing says so
+    yield causes.finding(
+        "packages.pins",
+        Severity.INFO,
+        causes.software.TENSORBOARD_NOT_INSTALLED,
+        f"TensorBoard is not installed (TensorFlow {pkg.version} does not require it)",
+        f"If the code uses them, {LAZY_IMPORTS['tensorboard']} fail without it.",
+        causes.common.install_fix(
+            m, "Install TensorBoard if the code writes summaries.", "tensorboard"
+        ),
+    )
+
+
+def _missing_dependencies(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Finding]:
+    """Requirements TensorFlow declares that are not installed, as one finding (one cause,
+    one fix): an error when one is imported as TensorFlow starts and the import did not run
+    (else tensorflow.import has the observed verdict), a warning otherwise."""
+    m = ctx.machine
+    declared = {normalize_name(n) for dist in m.tf_declaring for n in dist.requires_missing}
+    # A conda package may lack the dist-info the probe looks for; conda-meta knows it.
+    conda = ctx.facts.conda
+    in_conda = {normalize_name(c.name) for c in conda.packages} if conda is not None else set()
+    missing = [
+        d
+        for d, _ in m.declared_requirements
+        if d in declared and d not in in_conda and ctx.facts.package(d) is None
+    ]
+    if not missing:
+        return
+    missing.sort(key=lambda d: (d not in START_IMPORTS, d))
+    at_start = [d for d in missing if d in START_IMPORTS]
+    specs = [f"{d}{m.declared_range(d) or ''}" for d in missing]
+    yield causes.finding(
+        "packages.pins",
+        Severity.ERROR if at_start and not m.import_observed else Severity.WARNING,
+        causes.software.DEPENDENCY_MISSING,
+        f"Not installed, though TensorFlow {pkg.version} requires them: {', '.join(missing)}",
+        "\n".join(
+            f"{d}: imported as TensorFlow starts ({START_IMPORTS[d]})"
+            if d in START_IMPORTS
+            else f"{d}: imported when used, by {LAZY_IMPORTS[d]}"
+            if d in LAZY_IMPORTS
+            else f"{d}: not imported as TensorFlow starts"
+            for d in missing
+        ),
+        causes.common.install_fix(
+            m, "Install what TensorFlow requires, in the ranges it declares.", *specs
+        ),
+    )
+
+
+def _keras_in_step(
+    ctx: CheckContext, pkg: PackageFacts, line: Optional[TFLine], reported: set[str]
+) -> Iterator[Finding]:
+    """keras 2.X serves TensorFlow 2.X only on the lines released with it (the matrix's
+    ``keras_in_step``), although the wheel's range (``keras~=2.6``) admits later ones."""
+    keras = ctx.facts.package("keras")
+    if line is None or not line.keras_in_step or keras is None or "keras" in reported:
+        return
+    if version_key(keras.version)[:2] == line.key:
+        return
+    yield causes.finding(
+        "packages.pins",
+        Severity.ERROR,
+        causes.software.KERAS_VERSION,
+        f"keras {keras.version} is not the Keras of TensorFlow {line.line} "
+        f"(keras {line.line}.x is released with it)",
+        f"keras {keras.version} belongs to another TensorFlow line and does not import with "
+        f"TensorFlow {pkg.version}, though the range TensorFlow declares may admit it.",
+        causes.software.keras_match_fix(ctx.machine),
+    )
+
+
+def _tf_keras(ctx: CheckContext, pkg: PackageFacts, line: Optional[TFLine]) -> Iterator[Finding]:
+    """TF_USE_LEGACY_KERAS needs tf-keras of the same line (TensorFlow 2.16+); a tf-keras of
+    another line does not import, an error where it serves tf.keras."""
+    facts, m = ctx.facts, ctx.machine
+    legacy = m.legacy_keras
+    tfk = facts.package("tf-keras")
+    spec = m.tf_keras_spec
+    # tf-keras's own requirement on tensorflow first (its wheel), else the matrix's pairing.
+    own = [s for c, target, s in m.companion_requirements if c is tfk and target == "tensorflow"]
+    if own and tfk is not None:
+        wants, fits = f"tensorflow{own[0]}", all(_in_range(pkg.version, s) for s in own)
+    elif line is not None and spec is not None and tfk is not None:
+        wants = spec
+        fits = f"tf-keras{tfk.version}" == spec or tfk.version in specifier(
+            spec.removeprefix("tf-keras")
+        )
+    else:
+        wants, fits = "", True
+    # TF_USE_LEGACY_KERAS picks tf-keras on every line that has a tf-keras release (2.15
+    # reads it too, though its own tf.keras is Keras 2) and where Keras 3 is tf.keras.
+    if legacy and tfk is None and line is not None and spec is not None:
+        yield causes.finding(
+            "packages.pins",
+            Severity.ERROR,
+            causes.software.TF_KERAS_MISSING,
+            "TF_USE_LEGACY_KERAS is set but tf-keras is not installed",
+            "With TF_USE_LEGACY_KERAS=1, `tf.keras` is served by the tf-keras package; "
+            "without it importing tf.keras fails.",
+            causes.software.tf_keras_missing_fix(ctx.machine),
+        )
+    elif tfk is None and line is not None and keras3_serves_tf_keras(line):
+        needy = _keras2_users(ctx)
+        if needy:
+            names = ", ".join(f"{p.name} {p.version}" for p, _ in needy)
+            yield causes.finding(
+                "packages.pins",
+                Severity.ERROR,
+                causes.software.TF_KERAS_MISSING,
+                f"{names} need{'s' if len(needy) == 1 else ''} tf-keras, which is not installed",
+                "From TensorFlow 2.16 tf.keras is Keras 3, and "
+                + "; ".join(f"{p.name}: {user.failure}" for p, user in needy)
+                + ".",
+                causes.software.tf_keras_missing_fix(ctx.machine),
+                ctx.machine.keras2_user_urls(tuple(user.name for _, user in needy)),
+            )
+    elif tfk is not None and not fits:
+        yield causes.finding(
+            "packages.pins",
+            Severity.ERROR if legacy else Severity.WARNING,
+            causes.software.TF_KERAS_MISMATCH,
+            f"tf-keras {tfk.version} does not match TensorFlow {pkg.version} (wants {wants})",
+            "tf-keras is released in step with TensorFlow; another line's tf-keras may not "
+            "import" + (", and TF_USE_LEGACY_KERAS makes it serve tf.keras." if legacy else "."),
+            causes.software.tf_keras_fix(m),
+        )
+
+
+def _keras2_users(ctx: CheckContext) -> list[tuple[PackageFacts, Keras2User]]:
+    """The installed packages the companion table says need Keras 2 (tf-keras)."""
+    found = []
+    for name, user in ctx.machine.companion_table.keras2_users.items():
+        dist = ctx.facts.package(name)
+        if dist is not None and (not user.releases or _in_range(dist.version, user.releases)):
+            found.append((dist, user))
+    return found
+
+
+def _companions(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Finding]:
+    """Each companion's declared range on TensorFlow, tf-keras and keras admits what is
+    installed; tf-keras's own range on TensorFlow is judged with tf-keras (above); a
+    companion declaring none is judged by the companion table's row for its release."""
+    m = ctx.machine
+    yield from _undeclared_companions(ctx, pkg)
+    seen: set[tuple[str, str]] = set()
+    # A companion built for another TensorFlow is one finding: its fix moves it (or
+    # TensorFlow), and its Keras range moves with it.
+    off_tf = {
+        normalize_name(comp.name)
+        for comp, target, spec in m.companion_requirements
+        if target == "tensorflow" and not _in_range(pkg.version, spec)
+    }
+    for comp, target, spec in m.companion_requirements:
+        key = (normalize_name(comp.name), target)
+        if key in seen or key == ("tf-keras", "tensorflow"):
+            continue
+        if target != "tensorflow" and key[0] in off_tf:
+            continue
+        have = pkg if target == "tensorflow" else ctx.facts.package(target)
+        if have is None:
+            seen.add(key)
+            if target in dict(m.declared_requirements):
+                continue  # TensorFlow requires it too: dependency-missing names it
+            yield causes.finding(
+                "packages.pins",
+                Severity.WARNING,
+                causes.software.COMPANION_MISMATCH,
+                f"{comp.name} {comp.version} requires {target}{spec}, which is not installed",
+                f"What of {comp.name} uses it fails without it (`pip check` reports it too).",
+                causes.software.companion_fix(m, comp.name, comp, target, spec),
+            )
+            continue
+        if _in_range(have.version, spec):
+            continue
+        seen.add(key)
+        on_tf = target == "tensorflow"
+        yield causes.finding(
+            "packages.pins",
+            Severity.ERROR if on_tf else Severity.WARNING,
+            causes.software.COMPANION_MISMATCH,
+            f"{comp.name} {comp.version} requires {target}{spec}, but {have.name} "
+            f"{have.version} is installed",
+            f"{comp.name} is built against the TensorFlow it declares; with another its "
+            "compiled ops fail to load ('undefined symbol' in its .so) or its Python code "
+            "calls what is not there."
+            if on_tf
+            else f"{comp.name} declares the {target} it works with; another may not import.",
+            causes.software.companion_fix(m, comp.name, comp, target, spec),
+        )
+
+
+def _undeclared_companions(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Finding]:
+    """Companions whose metadata declares no TensorFlow (tensorflow-probability checks it only
+    as it is imported), judged by the companion table's row for the installed release."""
+    m = ctx.machine
+    declaring = {
+        normalize_name(comp.name)
+        for comp, target, _ in m.companion_requirements
+        if target == "tensorflow"
+    }
+    for name, row in m.companion_table.companions.items():
+        comp = ctx.facts.package(name)
+        own = row.row_of(comp.version) if comp is not None and name not in declaring else None
+        if comp is None or own is None or own.admits(pkg.version):
+            continue
+        yield causes.finding(
+            "packages.pins",
+            Severity.ERROR,
+            causes.software.COMPANION_MISMATCH,
+            f"{comp.name} {comp.version} requires tensorflow{own.tensorflow}, but "
+            f"{pkg.name} {pkg.version} is installed",
+            f"{comp.name} declares no TensorFlow in its metadata; its release {own.release} "
+            f"needs tensorflow{own.tensorflow} (the companion table, from "
+            f"{', '.join(m.companion_urls(name))}), and its import fails or misbehaves with "
+            "another.",
+            causes.software.companion_fix(m, comp.name, comp, "tensorflow", own.tensorflow),
+        )
+
+
+#: conda packages that bring the CUDA runtime: the CUDA 11 era's single package, and the
+#: CUDA 12 era's metapackage that pins the version (conda-forge's cuda-version).
+_CONDA_CUDA = ("cudatoolkit", "cuda-version", "cuda-cudart", "cuda-runtime")
+
+
+def check_conda_mix(ctx: CheckContext) -> Iterator[Finding]:
+    """One TensorFlow in a conda environment, and conda's CUDA of the build's major."""
+    facts, m = ctx.facts, ctx.machine
+    conda = facts.conda
+    if conda is None:
+        return
+    from_conda = m.conda_tensorflow
+    pip_tf = m.tf
+    if from_conda is not None and pip_tf is not None and pip_tf.version != from_conda.version:
+        # conda's package writes site-packages/tensorflow too; a pip install over it (or
+        # under it) leaves files of two releases in one directory.
+        yield causes.finding(
+            "packages.conda",
+            Severity.ERROR,
+            causes.software.TF_MULTIPLE_DISTRIBUTIONS,
+            f"TensorFlow {from_conda.version} from conda ({from_conda.channel}) and "
+            f"{pip_tf.name} {pip_tf.version} from pip share this environment",
+            "conda's tensorflow and pip's write the same `tensorflow/` directory: the import "
+            "mixes the two releases' files.",
+            fix(
+                "Keep one: remove conda's TensorFlow, then restore pip's files (TensorFlow's "
+                "own guide installs it with pip, also inside conda).",
+                "conda remove -y --force "
+                + " ".join(n for n in CONDA_TENSORFLOW if conda.package(n) is not None),
+                *m.pip(f'install --force-reinstall --no-deps "{pip_tf.name}=={pip_tf.version}"'),
+            ),
+        )
+        return
+    build = m.build_cuda
+    toolkit = next((conda.package(n) for n in _CONDA_CUDA if conda.package(n) is not None), None)
+    if build is None or toolkit is None or from_conda is not None:
+        return
+    if version_key(toolkit.version)[:1] == version_key(build)[:1]:
+        yield Finding(
+            "packages.conda",
+            Severity.OK,
+            f"conda's {toolkit.name} {toolkit.version} matches TensorFlow's CUDA {build} build",
+        )
+        return
+    tf_name = normalize_name(pip_tf.name) if pip_tf is not None else "tensorflow"
+    yield causes.finding(
+        "packages.conda",
+        Severity.WARNING,
+        causes.conda.CONDA_CUDA_MISMATCH,
+        f"conda's {toolkit.name} {toolkit.version} is not the CUDA {build} that {tf_name} "
+        f"{pip_tf.version if pip_tf else ''} was built for".replace("  ", " "),
+        "",
+        causes.conda.conda_cuda_fix(m, toolkit.name),
+    )
+
+
+def check_drift(ctx: CheckContext) -> Iterator[Finding]:
+    """Each pinned package is installed at a version its requirement allows."""
+    from packaging.markers import UndefinedEnvironmentName  # noqa: PLC0415 - only with --against
+    from packaging.requirements import Requirement  # noqa: PLC0415
+    from packaging.version import InvalidVersion, Version  # noqa: PLC0415
+
+    facts = ctx.facts
+    if ctx.against is None:
+        return
+    if facts.packages is None:
+        yield unknown("packages.drift", "the installed packages", facts.error_for("python"))
+        return
+    if not facts.packages_complete:
+        # A plain `check --json` report lists TensorFlow's family only: any other pin would
+        # read as "not installed".
+        yield Finding(
+            "packages.drift",
+            Severity.UNKNOWN,
+            "Could not determine the installed packages: this report lists only "
+            "TensorFlow's packages",
+            fix=fix(
+                "Save the report with every package, or compare on the machine itself.",
+                f"tfdoctor check --json --against {shlex.quote(ctx.against_file or 'FILE')}",
+            ),
+        )
+        return
+    # The examined interpreter's marker values; Marker.evaluate takes this one's for any the
+    # facts do not record.
+    env = ctx.machine.marker_env
+    compared = 0
+    drifted: list[Finding] = []
+    for text in ctx.against:
+        req = Requirement(text)
+        try:
+            if req.marker is not None and not req.marker.evaluate(env):
+                continue
+        except UndefinedEnvironmentName:
+            pass  # compare rather than skip silently
+        compared += 1
+        name = normalize_name(req.name)
+        pinned = f"{name}{req.specifier}"
+        installed = facts.package(name)
+        remedy = fix("Install the pinned version.", pip_command(ctx.machine, f'install "{pinned}"'))
+        if installed is None:
+            drifted.append(
+                Finding(
+                    "packages.drift",
+                    Severity.WARNING,
+                    f"{name} is pinned ({pinned}) but not installed",
+                    fix=remedy,
+                )
+            )
+            continue
+        try:
+            matches = req.specifier.contains(Version(installed.version), prereleases=True)
+        except InvalidVersion:
+            matches = False
+        if not matches:
+            drifted.append(
+                Finding(
+                    "packages.drift",
+                    Severity.WARNING,
+                    f"{name} {installed.version} is installed; the requirements pin {pinned}",
+                    "Changed since the file was written (an upgrade, or another install).",
+                    remedy,
+                )
+            )
+    if drifted:
+        yield from drifted
+        return
+    if compared == 0:
+        yield Finding(
+            "packages.drift",
+            Severity.INFO,
+            f"No requirement in {ctx.against_file or 'the file'} applies to this environment",
+            "The file is empty, or every requirement's marker excludes this interpreter and "
+            "platform: nothing was compared.",
+        )
+        return
+    yield Finding(
+        "packages.drift",
+        Severity.OK,
+        f"All {compared} pinned packages match the installed versions",
+    )
