@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from tests import factories as f
-from tfdoctor.cli import main
+from tfdoctor.cli.app import main
 from tfdoctor.explain import explain, scan
 from tfdoctor.explain.reader import LogText, lines_of, read_log, split_text
 from tfdoctor.facts import LibraryCandidate, to_json

@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from tests import factories as f
-from tests.test_cli import tfdoctor
-from tfdoctor.cli import FORMATS, main
+from tests.commandline import tfdoctor
+from tfdoctor.cli.app import main
+from tfdoctor.cli.options import FORMATS
 from tfdoctor.facts import to_json
 
 PYENV = Path.home() / ".pyenv" / "versions"

@@ -8,7 +8,7 @@ from pathlib import Path
 import jsonschema  # type: ignore[import-untyped]  # no stubs in the test extras
 import pytest
 
-from tfdoctor.cli import main
+from tfdoctor.cli.app import main
 from tfdoctor.facts import Facts
 from tfdoctor.findings import Finding, Location, Report, Severity
 from tfdoctor.render.sarif import render_sarif

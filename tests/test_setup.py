@@ -68,7 +68,7 @@ def _every_command_names() -> set[str]:
 
 
 def test_every_command_runs_on_the_oldest_python() -> None:
-    from tfdoctor.cli import app
+    from tfdoctor.cli.app import app
 
     commands = {
         c.name or (c.callback.__name__ if c.callback else "") for c in app.registered_commands

@@ -21,12 +21,12 @@ from typing import Any, Optional
 import pytest
 
 from tests import factories as f
+from tests.commandline import tfdoctor
 from tests.cstubs import build_shared_lib
 from tests.processes import alive, gone_within, start, wait_for_child
 from tests.test_env_memory_checks import CUDA_STUB_C
 from tfdoctor.checks import CHECKS, run_checks
 from tfdoctor.checks._context import CheckContext
-from tfdoctor.doctor import smoke_report
 from tfdoctor.facts import (
     CpuPeakFacts,
     Facts,
@@ -62,6 +62,7 @@ from tfdoctor.smoke.peaks import (
     peak_for,
     read_cpu_quota,
 )
+from tfdoctor.smoke.service import smoke_report
 
 ROOT = Path(__file__).resolve().parent.parent
 SMOKE_CHECKS = tuple(c for c in CHECKS if c.id.startswith("smoke."))
@@ -203,20 +204,6 @@ def test_gpu_kernels_run_on_the_gpu_within_the_memory_cap() -> None:
 # --- the CLI -----------------------------------------------------------------------------
 
 
-def tfdoctor(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ)
-    env.pop("NO_COLOR", None)
-    return subprocess.run(
-        [sys.executable, "-m", "tfdoctor", *args],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        check=False,
-    )
-
-
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -247,7 +234,9 @@ def test_check_smoke_with_a_facts_file_is_refused(tmp_path: Path) -> None:
 @pytest.mark.slow
 @tensorflow_missing
 def test_smoke_command_json_on_the_cpu() -> None:
-    out = tfdoctor("smoke", "--quick", "--json", "--device", "CPU:0", "--max-memory", "256MiB")
+    out = tfdoctor(
+        "smoke", "--quick", "--json", "--device", "CPU:0", "--max-memory", "256MiB", timeout=300
+    )
     report = json.loads(out.stdout)
     # Kernels that compute right and run where pinned give no error; a slow CPU is at most a
     # warning, which changes the exit status only under --strict.
@@ -1397,7 +1386,7 @@ def test_a_device_tensorflow_lacks_and_a_misplaced_kernel_are_errors() -> None:
 @pytest.mark.slow
 @tensorflow_missing
 def test_smoke_on_a_gpu_tensorflow_does_not_list_exits_2_naming_it() -> None:
-    out = tfdoctor("smoke", "--json", "--device", "GPU:9")
+    out = tfdoctor("smoke", "--json", "--device", "GPU:9", timeout=300)
     report = json.loads(out.stdout)
     assert out.returncode == 2, out.stderr
     smoke = report["facts"]["smoke"]
