@@ -22,6 +22,8 @@ from typing import Any, Optional
 import pytest
 import yaml
 
+from tests.fakeenv import FakeEnv, make_env
+
 ROOT = Path(__file__).resolve().parent.parent
 ACTION = ROOT / "action.yml"
 EXPRESSION = re.compile(r"\$\{\{\s*(.*?)\s*\}\}")
@@ -101,16 +103,19 @@ class ActionRun:
         return next(s for s in self.steps if s.id == step_id)
 
 
-def fake_python(tmp_path: Path) -> Path:
-    """An interpreter that records ``-m pip`` and runs ``-m tfdoctor`` with this checkout's."""
+def fake_python(tmp_path: Path, examined: Optional[FakeEnv] = None) -> Path:
+    """An interpreter that records ``-m pip`` and runs ``-m tfdoctor`` with this checkout's,
+    examining ``examined`` (a made environment) where given, so no test depends on what the
+    interpreter running the tests has installed."""
     path = tmp_path / "bin" / "python"
     path.parent.mkdir()
+    examine = f' --python "{examined.python}"' if examined is not None else ""
     path.write_text(
         "#!/bin/sh\n"
         'if [ "$1" = -m ] && [ "$2" = pip ]; then\n'
         '  shift 2; printf "%s\\n" "$*" >> "$FAKE_PIP_LOG"; exit 0\n'
         "fi\n"
-        f'if [ "$1" = -m ] && [ "$2" = tfdoctor ]; then exec "{sys.executable}" "$@"; fi\n'
+        f'if [ "$1" = -m ] && [ "$2" = tfdoctor ]; then exec "{sys.executable}" "$@"{examine}; fi\n'
         'echo "fake python: unexpected call: $*" >&2\n'
         "exit 99\n",
         encoding="utf-8",
@@ -207,7 +212,8 @@ def run_action(tmp_path: Path, action: dict[str, Any], **given: str) -> ActionRu
 def test_a_healthy_static_check_passes_and_keeps_the_report(
     tmp_path: Path, action: dict[str, Any]
 ) -> None:
-    python = fake_python(tmp_path)
+    # A made environment with TensorFlow 2.21 and every requirement in range.
+    python = fake_python(tmp_path, make_env(tmp_path))
     run = run_action(tmp_path, action, python=str(python), static="true")
     assert run.pip_calls == [f"install --disable-pip-version-check --quiet {ROOT}"]
     check = run.step("check")

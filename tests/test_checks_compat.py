@@ -36,7 +36,15 @@ from tfdoctor.facts import (
 )
 from tfdoctor.findings import Finding, Severity
 from tfdoctor.machine import Machine
-from tfdoctor.matrix import ComputeCapabilities, Matrix, load_matrix
+from tfdoctor.matrix import (
+    DEFAULT_COMPANIONS,
+    ComputeCapabilities,
+    Matrix,
+    MatrixError,
+    load_matrix,
+    parse_companions,
+    parse_matrix,
+)
 from tfdoctor.pin import environment_pinset
 
 CheckFunc = Callable[[CheckContext], Iterable[Finding]]
@@ -472,16 +480,16 @@ CAPABILITY_CASES = {
         commands=(CACHE, f'{PIP} install "tensorflow[and-cuda]==2.21.0"'),
         detail=("compute_80", "TensorFlow 2.16 and later carry machine code"),
     ),
-    # 2.21 carries compute_90 PTX: a 12.0 GPU JIT-compiles it (driver 570 >= CUDA 12.5's).
-    "tf2.21-rtx5090-12.0-ptx": Case(
+    # 2.21 carries compute_90 PTX for a 12.0 GPU, and is known to fail on it (XLA).
+    "tf2.21-rtx5090-12.0-known-failure": Case(
         f.facts(
             python=PY312,
             packages=installed("2.21.0"),
             tensorflow=tf_build("2.21.0", "12.5", "9"),
             driver=f.driver(driver_version="570.86.15", gpus=(RTX5090,)),
         ),
-        (Severity.WARNING,),
-        ("PTX", "12.0"),
+        (Severity.ERROR,),
+        ("known to fail", "12.0"),
     ),
     "tf2.15-h100-ptx-driver-530": Case(
         f.facts(
@@ -1068,6 +1076,44 @@ def test_tf_keras_of_another_line_is_reported_for_2_15() -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    ("tf", "extra", "expected"),
+    [
+        pytest.param("2.17.0", (), True, id="keras3-line-without-tf-keras"),
+        pytest.param("2.17.0", (f.pkg("tf-keras", "2.17.0"),), False, id="tf-keras-installed"),
+        pytest.param("2.15.1", (), False, id="keras2-line"),
+    ],
+)
+def test_a_package_written_for_keras_2_needs_tf_keras_on_a_keras_3_line(
+    tf: str, extra: tuple[PackageFacts, ...], expected: bool
+) -> None:
+    keras = "3.5.0" if tf >= "2.16" else "2.15.0"
+    packages = installed(tf, extra=(f.pkg("keras", keras), f.pkg("deepface", "0.0.93"), *extra))
+    facts = f.facts(python=PY312, packages=packages, tensorflow=tf_build(tf, "12.3", "8"))
+    found = [x for x in judge(check_dependency_pins, facts) if x.cause == "tf-keras-missing"]
+    assert bool(found) is expected, found
+    if expected:
+        (finding,) = found
+        assert finding.severity is Severity.ERROR and "deepface 0.0.93" in finding.summary
+        assert finding.fix is not None
+        assert any('"tf-keras' in c and "2.17" in c for c in finding.fix.commands)
+        assert any("serengil/deepface" in link for link in finding.links)
+        # The fix, applied, clears the cause.
+        fixed = dataclasses.replace(facts, packages=(*packages, f.pkg("tf-keras", "2.17.1")))
+        assert not [x for x in judge(check_dependency_pins, fixed) if x.cause == "tf-keras-missing"]
+
+
+def test_the_keras_2_users_table_is_validated() -> None:
+    text = DEFAULT_COMPANIONS.read_text(encoding="utf-8")
+    assert parse_companions(text, "c.yaml").keras2_users["deepface"].sources
+    twice = text.replace("  - name: retina-face\n", "  - name: deepface\n", 1)
+    with pytest.raises(MatrixError, match="duplicate package"):
+        parse_companions(twice, "c.yaml")
+    unsourced = text.replace("source: retinaface-package-utils", "source: nowhere", 1)
+    with pytest.raises(MatrixError, match="nowhere"):
+        parse_companions(unsourced, "c.yaml")
+
+
 def test_a_gpu_the_line_is_known_to_fail_on_is_an_error() -> None:
     # RTX 50 series (12.0) with 2.20: the PTX should JIT, but reported runs fail to load it.
     facts = f.facts(
@@ -1080,13 +1126,44 @@ def test_a_gpu_the_line_is_known_to_fail_on_is_an_error() -> None:
     assert finding.severity is Severity.ERROR
     assert "known to fail" in finding.summary and "CUDA_ERROR_INVALID_PTX" in finding.detail
     assert finding.fix is not None
-    # 2.21 is not reported failing: it is the newest that may run on this GPU.
+    # The failure is on the PTX path, which every release takes on this GPU (none carries
+    # sm_120 code): an older release not reported failing is no fix; the container is.
     assert finding.fix.commands == (
-        f'{PIP} install "tensorflow[and-cuda]==2.21.0"',
         "docker run --gpus all -it --rm nvcr.io/nvidia/tensorflow:25.02-tf2-py3",
     )
+    assert "No TensorFlow release on PyPI carries machine code" in finding.fix.text
     assert MATRIX.line_for("2.20.0") is not None
     assert "12.0" in MATRIX.line_for("2.20.0").known_gpu_failures  # type: ignore[union-attr]
+
+
+def test_a_known_failure_on_the_ptx_path_offers_a_release_with_machine_code() -> None:
+    # Planted: 2.12 (machine code up to sm_80, compute_80 PTX) known to fail on an H100 (9.0),
+    # and the newest line without sm_90 code. The fix skips that PTX-only line for the newest
+    # with machine code for the GPU.
+    text = f.FIXTURE_MATRIX_PATH.read_text(encoding="utf-8")
+    head, rest = text.split('  - line: "2.12"\n', 1)
+    rest = rest.replace(
+        "    cuda_install:", '    known_gpu_failures:\n      "9.0": "planted"\n    cuda_install:', 1
+    ).replace("    sources:\n", "    sources:\n      known_gpu_failures: tf-issue-111958\n", 1)
+    top, lines = head.split("\ntensorflow:\n", 1)
+    newest, older = lines.split('\n  - line: "2.20"', 1)
+    newest = newest.replace(
+        "sass: [sm_60, sm_70, sm_80, sm_89, sm_90]\n      ptx: [compute_90]",
+        "sass: [sm_60, sm_70, sm_80, sm_89]\n      ptx: [compute_80]",
+    )
+    head = f'{top}\ntensorflow:\n{newest}\n  - line: "2.20"{older}'
+    matrix = parse_matrix(head + '  - line: "2.12"\n' + rest, "planted.yaml")
+    facts = f.facts(
+        packages=installed("2.12.1"),
+        tensorflow=tf_build("2.12.1", "11.8", "8"),
+        driver=f.driver(driver_version="570.86.15", gpus=(H100,)),
+    )
+    [finding] = judge(check_compute_capability, facts, matrix)
+    assert finding.cause == "gpu-known-failure", finding
+    assert finding.fix is not None
+    line_220 = matrix.line_for("2.20")
+    assert line_220 is not None
+    assert f'tensorflow[and-cuda]=={line_220.latest_patch}"' in finding.fix.commands[0]
 
 
 def test_protobuf_4_under_a_release_that_caps_it_below_4_is_an_error() -> None:

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import pickle
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tfdoctor.cache import CACHE_KEEP, cache_dir
+from tfdoctor.cache import CACHE_KEEP, cache_dir, code_of
 from tfdoctor.matrix import DEFAULT_MATRIX, Matrix, MatrixError, load_matrix, parse_matrix
 from tfdoctor.yamldoc import load_cached
 
@@ -57,6 +58,73 @@ def test_changed_bytes_are_parsed_again(tmp_path: Path, env: dict[str, str]) -> 
     doc.write_text("a\nc\n", encoding="utf-8")
     assert load_cached(str(doc), "doc", MatrixError, parse, list, env) == ["a", "c"]
     assert parse.calls == 2
+
+
+def test_the_same_bytes_at_another_path_are_parsed_again(
+    tmp_path: Path, env: dict[str, str]
+) -> None:
+    doc, parse = _doc(tmp_path), Counted()
+    load_cached(str(doc), "doc", MatrixError, parse, list, env)
+    (tmp_path / "other").mkdir()
+    moved = _doc(tmp_path / "other")
+    load_cached(str(moved), "doc", MatrixError, parse, list, env)
+    assert parse.calls == 2  # a parsed value names its file: the path is part of the key
+
+
+def test_another_python_parses_again(
+    tmp_path: Path, env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    doc, parse = _doc(tmp_path), Counted()
+    load_cached(str(doc), "doc", MatrixError, parse, list, env)
+    monkeypatch.setattr(sys, "version", sys.version + " (another build)")
+    load_cached(str(doc), "doc", MatrixError, parse, list, env)
+    assert parse.calls == 2
+
+
+_READER = """
+from cachepkg import helper
+
+def parse(text, path):
+    return helper.shape(text)
+"""
+
+
+@pytest.fixture
+def reader_package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A package whose reader calls a helper module of its own: both are the reader's code."""
+    package = tmp_path / "lib" / "cachepkg"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    (package / "reader.py").write_text(_READER, encoding="utf-8")
+    (package / "helper.py").write_text("shape = str.split\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(package.parent))
+    yield package
+    for name in [n for n in sys.modules if n.partition(".")[0] == "cachepkg"]:
+        del sys.modules[name]
+
+
+@pytest.mark.parametrize("changed", ["reader.py", "helper.py"])
+def test_a_change_in_any_module_the_reader_reaches_parses_again(
+    tmp_path: Path, env: dict[str, str], reader_package: Path, changed: str
+) -> None:
+    import importlib
+
+    doc = _doc(tmp_path)
+    reader = importlib.import_module("cachepkg.reader")
+    first = load_cached(str(doc), "doc", MatrixError, reader.parse, list, env)
+    assert load_cached(str(doc), "doc", MatrixError, reader.parse, list, env) == first
+    assert len(_entries(env)) == 1
+    source = reader_package / changed
+    source.write_text(source.read_text(encoding="utf-8") + "# changed\n", encoding="utf-8")
+    load_cached(str(doc), "doc", MatrixError, reader.parse, list, env)
+    assert len(_entries(env)) == 2  # a new key: the old entry is not served
+
+
+def test_the_matrix_is_keyed_by_its_validating_reader_and_record_types() -> None:
+    code = code_of(parse_matrix.__module__)
+    assert code is not None
+    names = {part.split(b"\0", 1)[0].decode() for part in code}
+    assert {"tfdoctor.matrix", "tfdoctor.yamldoc", "tfdoctor.records"} <= names
 
 
 @pytest.mark.parametrize(

@@ -17,29 +17,36 @@ from packaging.requirements import Requirement
 
 from tests import factories as f
 from tests.commandline import ROOT, tfdoctor, write_facts
+from tests.fakeenv import make_env
 from tests.test_pin import gpu_facts, requirement_lines
 from tfdoctor.facts import normalize_name
 
 
-def installed_closure(root: str) -> dict[str, str]:
-    """TensorFlow's installed dependency closure, computed from importlib.metadata directly."""
+def installed_closure(root: str, site: Path) -> dict[str, str]:
+    """``root``'s installed dependency closure in ``site``, read with importlib.metadata."""
     env = {str(k): str(v) for k, v in default_environment().items()}
+    dists = {
+        normalize_name(d.metadata["Name"]): d
+        for d in importlib.metadata.distributions(path=[str(site)])
+    }
     seen: dict[str, str] = {}
     todo = [root]
     while todo:
         name = normalize_name(todo.pop())
-        if name in seen:
+        if name in seen or name not in dists:
             continue
-        try:
-            seen[name] = importlib.metadata.version(name)
-        except importlib.metadata.PackageNotFoundError:
-            seen.pop(name, None)
-            continue
-        for text in importlib.metadata.requires(name) or []:
+        seen[name] = dists[name].version
+        for text in dists[name].requires or []:
             req = Requirement(text)
             if req.marker is None or req.marker.evaluate({**env, "extra": ""}):
                 todo.append(req.name)
     return seen
+
+
+_LIST_DISTRIBUTIONS = (
+    "import importlib.metadata as m, json; "
+    "print(json.dumps({d.metadata['Name']: d.version for d in m.distributions()}))"
+)
 
 
 def pins_of(text: str) -> dict[str, str]:
@@ -52,37 +59,47 @@ def pins_of(text: str) -> dict[str, str]:
     return out
 
 
-def test_environment_mode_agrees_with_importlib_metadata() -> None:
-    try:
-        importlib.metadata.version("tensorflow")
-    except importlib.metadata.PackageNotFoundError:
-        pytest.skip("TensorFlow is not installed in this environment")
-    out = tfdoctor("pin")
+def test_environment_mode_pins_tensorflows_installed_closure(tmp_path: Path) -> None:
+    env = make_env(tmp_path)
+    # Not in TensorFlow's closure: an unrelated distribution and TensorBoard (not required
+    # since 2.21) stay out.
+    env.install("colorama", "0.4.6")
+    out = tfdoctor("pin", "--python", env.python)
     assert out.returncode == 0, out.stderr
-    assert pins_of(out.stdout) == installed_closure("tensorflow")
+    pinned = pins_of(out.stdout)
+    assert pinned == installed_closure("tensorflow", env.site)
+    assert pinned["tensorflow"] == "2.21.0" and "six" in pinned
+    assert "colorama" not in pinned and "tensorboard" not in pinned
 
 
-def test_all_mode_pins_every_distribution_without_paths() -> None:
-    out = tfdoctor("pin", "--all")
+def test_all_mode_pins_every_distribution_and_comments_out_an_editable_one(
+    tmp_path: Path,
+) -> None:
+    env = make_env(tmp_path)
+    env.install("colorama", "0.4.6")
+    env.install("mylib", "0.1.0")
+    (info,) = env.site.glob("mylib-0.1.0.dist-info")
+    source = (tmp_path / "src" / "mylib").as_uri()
+    direct = {"url": source, "dir_info": {"editable": True}}
+    (info / "direct_url.json").write_text(json.dumps(direct), encoding="utf-8")
+    out = tfdoctor("pin", "--all", "--python", env.python)
     assert out.returncode == 0, out.stderr
     assert "file://" not in out.stdout and " @ " not in out.stdout
     pinned = pins_of(out.stdout)
-    for dist in importlib.metadata.distributions():
-        name = normalize_name(dist.metadata["Name"])
-        if name in pinned:
-            assert pinned[name] == dist.version, name
-    listed = subprocess.run(
-        [sys.executable, "-m", "pip", "list", "--format=json", "--disable-pip-version-check"],
+    # Every distribution the examined interpreter sees, as it sees them (with the same
+    # environment, so whatever the path adds counts on both sides).
+    seen = subprocess.run(
+        [env.python, "-c", _LIST_DISTRIBUTIONS],
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=60,
         check=True,
     )
-    for item in json.loads(listed.stdout):
-        if item.get("editable_project_location"):
-            assert f"# {normalize_name(item['name'])}==" in out.stdout
-        else:
-            assert pinned[normalize_name(item["name"])] == item["version"]
+    every = {normalize_name(k): v for k, v in json.loads(seen.stdout).items()}
+    assert every.pop("mylib") == "0.1.0" and "colorama" in every
+    assert pinned == every
+    # An editable install cannot be reproduced from an index: it is named, commented out.
+    assert "# mylib==0.1.0" in out.stdout
 
 
 def test_output_file_is_written_and_replaces_the_old_one(tmp_path: Path) -> None:
@@ -269,13 +286,13 @@ def test_a_saved_check_against_report_replays_through_pin(tmp_path: Path) -> Non
     assert json.loads(report.stdout)["facts"]["packages_complete"] is True
     plain = tfdoctor("check", "python.bits", "--static", "--json")
     assert json.loads(plain.stdout)["facts"]["packages_complete"] is False
-    try:
-        importlib.metadata.version("tensorflow")
-    except importlib.metadata.PackageNotFoundError:
-        return
     out = tfdoctor("pin", "--facts", str(saved))
+    site = next(Path(p) for p in sys.path if p.endswith("-packages") and Path(p).is_dir())
+    if not any(importlib.metadata.distributions(name="tensorflow", path=[str(site)])):
+        assert out.returncode == 2, out.stderr  # nothing of TensorFlow's to pin
+        return
     assert out.returncode == 0, out.stderr
-    assert pins_of(out.stdout) == installed_closure("tensorflow")
+    assert pins_of(out.stdout) == installed_closure("tensorflow", site)
 
 
 def test_pin_refuses_a_report_of_tensorflows_packages_only(tmp_path: Path) -> None:

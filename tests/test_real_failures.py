@@ -54,9 +54,6 @@ def test_the_corpus_is_large_and_sourced() -> None:
 #: Cases the checks do not yet get right, each with what is missing. Strict: a case that
 #: starts passing must leave this list.
 KNOWN_GAPS = {
-    "b05-tf-nightly-rtx5080-jit-from-ptx": "nightly builds have no matrix line",
-    "b07-tf217-deepface-pipx-needs-tf-keras": "a library's need for tf-keras is not in the facts",
-    "b30-tf216-deepface-keras3-layer-never-called": "a library's need for tf-keras is not in facts",
     "c08-tf1131-cuda90-machine-needs-cuda100": "1.13 and 1.12 are outside the matrix",
 }
 #: Cases whose package fix, applied, does not yet clear the cause.

@@ -14,6 +14,7 @@ import hashlib
 import os
 import stat
 import sys
+import types
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Optional
@@ -46,6 +47,40 @@ def cache_dir(env: Optional[Mapping[str, str]] = None) -> Optional[Path]:
         return Path(xdg) / "tfdoctor"
     home = environ.get("HOME", "")
     return Path(home) / ".cache" / "tfdoctor" if home and Path(home).is_absolute() else None
+
+
+def code_of(module_name: str) -> Optional[tuple[bytes, ...]]:
+    """The source of ``module_name`` and of every module of its package it reaches.
+
+    A cached value is a function of the code that made it: the reader, and whatever the reader
+    calls or builds its values from (a validating base class, the record types). This follows
+    the module's globals -- modules, classes and functions -- to every module of the same
+    top-level package, transitively, so a change in any of them is a changed key. None when a
+    module's source cannot be read (nothing is cached then).
+    """
+    package = module_name.partition(".")[0]
+    todo, seen = [module_name], set()
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        module = sys.modules.get(name)
+        if module is None:
+            return None
+        for value in vars(module).values():
+            owner = value.__name__ if isinstance(value, types.ModuleType) else None
+            owner = owner or getattr(value, "__module__", None)
+            if isinstance(owner, str) and owner.partition(".")[0] == package:
+                todo.append(owner)
+    parts = []
+    for name in sorted(seen):
+        source = getattr(sys.modules[name], "__file__", None)
+        try:
+            parts.append(name.encode() + b"\0" + Path(source).read_bytes() if source else b"")
+        except OSError:
+            return None
+    return tuple(parts)
 
 
 def entry_path(

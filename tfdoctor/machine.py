@@ -784,6 +784,12 @@ class Machine(Record):
         sources = self.companion_table.sources
         return tuple(sources[s].url for s in row.sources if s in sources) if row else ()
 
+    def keras2_user_urls(self, names: tuple[str, ...]) -> tuple[str, ...]:
+        """Where the rows of packages that need Keras 2 (``names``) come from."""
+        table = self.companion_table
+        ids = [s for n in names if n in table.keras2_users for s in table.keras2_users[n].sources]
+        return tuple(dict.fromkeys(table.sources[s].url for s in ids if s in table.sources))
+
     # --- the loader's path ---------------------------------------------------------------------
 
     @functools.cached_property

@@ -848,12 +848,26 @@ class Companion(Record):
 
 
 @record
+class Keras2User(Record):
+    """A package whose code needs Keras 2 (the tf-keras package) where Keras 3 is tf.keras."""
+
+    name: str
+    #: Its releases that need it (a PEP 440 specifier; empty: every release).
+    releases: str
+    #: What it does without tf-keras, in its own words or the thread's.
+    failure: str
+    sources: tuple[str, ...]
+
+
+@record
 class Companions(Record):
-    """The companion table: sources and companions by PEP 503 name."""
+    """The companion table: sources and companions by PEP 503 name, and the packages that
+    need Keras 2 (tf-keras) under a TensorFlow whose tf.keras is Keras 3."""
 
     path: str
     sources: Mapping[str, Source]
     companions: Mapping[str, Companion]
+    keras2_users: Mapping[str, Keras2User]
 
 
 def load_companions(path: Optional[str] = None) -> Companions:
@@ -867,9 +881,12 @@ def parse_companions(text: str, path: str = "<companions>") -> Companions:
     """Validate companion YAML ``text`` (``path`` names it in errors)."""
     root = compose(text, path, "companions", MatrixError)
     reader = _Reader(path)
-    top = reader.mapping(root, "companions", ("schema_version", "sources", "companions"))
+    top = reader.mapping(
+        root, "companions", ("schema_version", "sources", "companions"), ("keras2_users",)
+    )
     reader.schema_version(top["schema_version"], MATRIX_SCHEMA_VERSION)
     sources = _read_sources(reader, top["sources"])
+    users = _keras2_users(reader, top["keras2_users"], sources) if "keras2_users" in top else {}
     out: dict[str, Companion] = {}
     for i, item in enumerate(reader.sequence(top["companions"], "companions")):
         fields = reader.mapping(
@@ -902,4 +919,29 @@ def parse_companions(text: str, path: str = "<companions>") -> Companions:
             "follows_tensorflow" in fields
             and reader.boolean(fields["follows_tensorflow"], f"{where}.follows_tensorflow"),
         )
-    return Companions(path, sources, out)
+    return Companions(path, sources, out, users)
+
+
+def _keras2_users(
+    reader: _Reader, node: Any, sources: Mapping[str, Source]
+) -> dict[str, Keras2User]:
+    """The ``keras2_users`` rows, by PEP 503 name."""
+    users: dict[str, Keras2User] = {}
+    for i, item in enumerate(reader.sequence(node, "keras2_users")):
+        where = f"keras2_users[{i}]"
+        fields = reader.mapping(item, where, ("name", "failure", "source"), ("releases",))
+        name = reader.required_string(fields["name"], f"{where}.name", _DIST_RE, "name")
+        if name in users:
+            raise reader.error(fields["name"], f"{where}.name", "duplicate package")
+        spec = (
+            reader.specifier(fields["releases"], f"{where}.releases", False)
+            if "releases" in fields
+            else ""
+        )
+        users[name] = Keras2User(
+            name,
+            spec or "",
+            reader.required_string(fields["failure"], f"{where}.failure"),
+            reader.source_ids(fields["source"], f"{where}.source", sources),
+        )
+    return users

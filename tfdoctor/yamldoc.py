@@ -15,13 +15,12 @@ from __future__ import annotations
 import contextlib
 import pickle
 import re
-import sys
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Optional, TypeVar
 
 from tfdoctor.bounded import MAX_TEXT_BYTES, InputError, read_bytes
-from tfdoctor.cache import entry_path, read_entry, write_entry
+from tfdoctor.cache import code_of, entry_path, read_entry, write_entry
 
 if TYPE_CHECKING:
     from yaml import Node
@@ -272,8 +271,9 @@ def load_cached(
     """``parse(text, path)`` of the file at ``path``, from the cache when it holds the same.
 
     The key is a digest of the file's bytes, ``path`` (parsed data names its file), the code
-    of ``parse``'s module (where its types are defined too) and this Python's version: a
-    changed file or reader never meets an old entry. An entry is used only if it is this
+    of ``parse``'s module and of every package module it reaches (the validating reader, the
+    record types; :func:`tfdoctor.cache.code_of`) and this Python's version: a changed file
+    or reader never meets an old entry. An entry is used only if it is this
     user's own file, writable by no one else, and unpickles to a ``kind``; anything else is
     parsed afresh. Errors are the reader's own (nothing is cached for a file that does not
     validate). The cache is best effort: a read-only or missing home only costs the parse.
@@ -298,15 +298,10 @@ def _cache_entry(
     parse: Callable[..., Any],
     env: Optional[Mapping[str, str]],
 ) -> Optional[Path]:
-    module = sys.modules.get(getattr(parse, "__module__", ""), None)
-    source = getattr(module, "__file__", None)
-    if not source:
+    code = code_of(getattr(parse, "__module__", ""))
+    if code is None:
         return None
-    try:
-        code = Path(source).read_bytes()
-    except OSError:
-        return None
-    return entry_path(noun, (raw, path.encode(), code), ".pickle", env)
+    return entry_path(noun, (raw, path.encode(), *code), ".pickle", env)
 
 
 def _read_entry(entry: Path, kind: type[T]) -> Optional[T]:

@@ -25,14 +25,16 @@ from tfdoctor.compat import (
     evaluate,
     gpu_code,
     install_requirement,
+    keras3_serves_tf_keras,
     newest_fit,
     ptx_driver_floor,
     python_minor,
+    verdicts,
 )
 from tfdoctor.facts import Facts, LibraryCandidate, LibraryFacts, PackageFacts, normalize_name
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import LAZY_IMPORTS, MATRIX_DISTRIBUTIONS, START_IMPORTS, Machine
-from tfdoctor.matrix import ComputeCapabilities, Matrix, TFLine, version_key
+from tfdoctor.matrix import ComputeCapabilities, Keras2User, Matrix, TFLine, version_key
 
 if TYPE_CHECKING:
     from packaging.specifiers import SpecifierSet
@@ -286,17 +288,32 @@ def _wheel_capabilities(ctx: CheckContext, line: Optional[TFLine]) -> Optional[C
     return line.compute_capabilities if line is not None else None
 
 
-def _gpu_fit_fix(machine: Machine, matrix: Matrix, capability: str, text: str) -> Optional[Fix]:
-    """Install the newest TensorFlow that fits this machine with a GPU of ``capability``."""
+def _gpu_fit_fix(
+    machine: Machine, matrix: Matrix, capability: str, text: str, native: bool = False
+) -> Optional[Fix]:
+    """Install the newest TensorFlow that fits this machine with a GPU of ``capability``;
+    with ``native``, only a release with machine code for it (not PTX alone)."""
     here = machine.target
     target = Target(here.python, here.platform, None, here.driver, capability)
-    best = newest_fit(matrix, target)
+    fits = (
+        v
+        for v in verdicts(matrix, target)
+        if v.fits
+        and not v.line.pre_release
+        and (not native or _has_machine_code(v.line, capability))
+    )
+    best = next(fits, None)
     if best is None:
         return None
     return fix(
         text.format(version=best.line.latest_patch),
         pip_command(machine, f'install "{install_requirement(best.line, target)}"'),
     )
+
+
+def _has_machine_code(line: TFLine, capability: str) -> bool:
+    caps = line.compute_capabilities
+    return caps is not None and gpu_code(caps, capability) not in (NONE, PTX)
 
 
 def check_compute_capability(ctx: CheckContext) -> Iterator[Finding]:
@@ -328,15 +345,27 @@ def check_compute_capability(ctx: CheckContext) -> Iterator[Finding]:
         label = f"GPU {gpu.index} ({gpu.name}, compute capability {gpu.compute_capability})"
         failure = line.known_gpu_failures.get(gpu.compute_capability) if line else None
         if failure is not None:
+            # A build that reaches this GPU only through PTX fails on the path that compiles
+            # PTX at run time; another release on the same path is no fix, so only a release
+            # with machine code for the GPU is offered.
+            jit_only = code == PTX
             newer = _gpu_fit_fix(
                 ctx.machine,
                 matrix,
                 gpu.compute_capability,
                 "Install TensorFlow {version}, the newest not known to fail on this GPU; or "
                 "use NVIDIA's NGC TensorFlow container, built for current GPUs.",
+                native=jit_only,
             )
             if newer is not None:
                 newer = Fix(newer.text, (*newer.commands, _NGC_RUN))
+            none_native = (
+                f"No TensorFlow release on PyPI carries machine code for compute capability "
+                f"{gpu.compute_capability}, and the failure is on the path that compiles PTX "
+                "at run time, which every release would take on this GPU. "
+                if jit_only
+                else ""
+            )
             yield causes.finding(
                 "gpu.compute-capability",
                 Severity.ERROR,
@@ -345,8 +374,8 @@ def check_compute_capability(ctx: CheckContext) -> Iterator[Finding]:
                 f"On this GPU its {failure}.",
                 newer
                 or fix(
-                    "Use NVIDIA's NGC TensorFlow container (built for current GPUs), or build "
-                    "TensorFlow from source for this GPU's compute capability.",
+                    none_native + "Use NVIDIA's NGC TensorFlow container (built for current "
+                    "GPUs), or build TensorFlow from source for this GPU's compute capability.",
                     _NGC_RUN,
                 ),
                 ("https://github.com/tensorflow/tensorflow/issues/101746",),
@@ -814,6 +843,21 @@ def _tf_keras(ctx: CheckContext, pkg: PackageFacts, line: Optional[TFLine]) -> I
             "without it importing tf.keras fails.",
             causes.tf_keras_missing_fix(ctx.machine),
         )
+    elif tfk is None and line is not None and keras3_serves_tf_keras(line):
+        needy = _keras2_users(ctx)
+        if needy:
+            names = ", ".join(f"{p.name} {p.version}" for p, _ in needy)
+            yield causes.finding(
+                "packages.pins",
+                Severity.ERROR,
+                "tf-keras-missing",
+                f"{names} need{'s' if len(needy) == 1 else ''} tf-keras, which is not installed",
+                "From TensorFlow 2.16 tf.keras is Keras 3, and "
+                + "; ".join(f"{p.name}: {user.failure}" for p, user in needy)
+                + ".",
+                causes.tf_keras_missing_fix(ctx.machine),
+                ctx.machine.keras2_user_urls(tuple(user.name for _, user in needy)),
+            )
     elif tfk is not None and not fits:
         yield causes.finding(
             "packages.pins",
@@ -824,6 +868,16 @@ def _tf_keras(ctx: CheckContext, pkg: PackageFacts, line: Optional[TFLine]) -> I
             "import" + (", and TF_USE_LEGACY_KERAS makes it serve tf.keras." if legacy else "."),
             causes.tf_keras_fix(m),
         )
+
+
+def _keras2_users(ctx: CheckContext) -> list[tuple[PackageFacts, Keras2User]]:
+    """The installed packages the companion table says need Keras 2 (tf-keras)."""
+    found = []
+    for name, user in ctx.machine.companion_table.keras2_users.items():
+        dist = ctx.facts.package(name)
+        if dist is not None and (not user.releases or _in_range(dist.version, user.releases)):
+            found.append((dist, user))
+    return found
 
 
 def _companions(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Finding]:

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Optional, Union
 
-from tfdoctor.cache import entry_path, read_entry, write_entry
+from tfdoctor.cache import code_of, entry_path, read_entry, write_entry
 from tfdoctor.facts import GpuCodeFacts, ProbeError
 from tfdoctor.probes.elf import (
     RUNPATH_COMPANIONS,
@@ -120,22 +120,19 @@ def _sorted(archs: set[str]) -> tuple[str, ...]:
     return tuple(sorted(archs, key=lambda a: int(a.rpartition("_")[2])))
 
 
-#: The modules whose code decides what an object read gives: a cached read is keyed by them.
-_READER_CODE = tuple(
-    Path(__file__).with_name(name) for name in ("tfbuild.py", "elf.py", "fatbin.py")
-)
-
-
 def _read_object(
     path: Path, names: Sequence[str]
 ) -> Union[tuple[frozenset[str], FatbinCode], ProbeError]:
     """:func:`_read_uncached`, kept in the cache between runs: TensorFlow's objects are
     large (about 0.3 s to search on every ``check``) and change only with a reinstall, which
     changes their size, modification time or inode, the entry's key."""
+    # Keyed by the code that decides what a read gives: this module and what it reaches.
+    code = code_of(__name__)
     try:
         stats = path.stat()
-        code = [f.read_bytes() for f in _READER_CODE]
     except OSError:
+        return _read_uncached(path, names)
+    if code is None:
         return _read_uncached(path, names)
     identity = f"{path}\0{stats.st_size}\0{stats.st_mtime_ns}\0{stats.st_ino}"
     entry = entry_path("tfbuild", (identity.encode(), "\0".join(names).encode(), *code), ".json")
