@@ -10,6 +10,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Optional
 
+import pytest
+
 from tfdoctor.facts import to_json
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -55,3 +57,13 @@ def write_facts(tmp_path: Path, facts: object, name: str = "facts.json") -> Path
     path = tmp_path / name
     path.write_text(json.dumps(to_json(facts)), encoding="utf-8")
     return path
+
+
+def in_process(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    """``tfdoctor ARGS`` through the command line's :func:`~tfdoctor.cli.app.main` in this
+    process (no child, no fast path): its exit code, and what it printed on each stream."""
+    from tfdoctor.cli.app import main
+
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
