@@ -3,6 +3,7 @@
 Usage: python scripts/gen_scan_api.py [--site-packages DIR] [--check]
        python scripts/gen_scan_api.py --version X.Y.Z [--wheel-url URL] [--check]
        python scripts/gen_scan_api.py --all [--check]
+       python scripts/gen_scan_api.py --keras [--check]
 
 TensorFlow's wheels generate their public namespace as plain ``from X import Y as Z`` files
 (``tensorflow/__init__.py`` and the ``tensorflow/_api/v2`` tree, ``tensorflow_core/`` in 2.0
@@ -32,6 +33,15 @@ newest release that the TensorFlow wheel's ``Requires-Dist: keras`` admits (of t
 Keras 2); up to 2.5 TensorFlow requires no Keras and ``tf.keras`` is in its own wheel. ``--all``
 reads the newest patch of every line from 2.0 that the bundled matrix knows.
 
+``--keras`` lists the Keras distributions on their own, each in its store beside that file
+(:data:`tfdoctor.scan.api.KERAS_STORES`, packed the same way): ``keras`` from 2.6, the newest
+release of each minor (2.6 to 2.15 were released with the TensorFlow line of the same number;
+2.6 to 2.12 install the implementation as ``keras/`` and their public API is the tree they
+generate for ``tf.keras``, ``keras/api/_v2/keras``; from 2.13 ``keras/`` is that API), then every
+Keras 3 minor; and ``tf-keras`` (Keras 2 for TensorFlow 2.14 on), with the
+``tf_keras.api._v1.keras`` tree that TensorFlow serves as ``tf.compat.v1.keras`` when
+``TF_USE_LEGACY_KERAS`` is set (tensorflow/python/util/lazy_loader.py).
+
 ``--check`` writes nothing and exits 1 when the data file differs from what it would write.
 """
 
@@ -43,6 +53,7 @@ import re
 import sys
 import sysconfig
 import zipfile
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Optional, Protocol
 
@@ -62,14 +73,17 @@ OPAQUE = (
 )
 
 #: From 2.15 tensorflow/__init__.py sets ``tf.keras`` (and ``tf.losses``, ``tf.metrics``, ...)
-#: to a ``_KerasLazyLoader``, which names no module: it serves Keras 3's ``keras._tf_keras``
-#: tree where Keras 3 is installed, else Keras 2's ``keras.api._v2`` (``_v1`` for
-#: ``tf.compat.v1.keras``, which Keras 3 does not serve: tensorflow/python/util/lazy_loader.py).
+#: to a ``_KerasLazyLoader``, which names no module: it serves Keras 3's ``keras._tf_keras.keras``
+#: tree where Keras 3 is installed, for ``tf.compat.v1.keras`` too (``KerasLazyLoader._initialize``
+#: in tensorflow/python/util/lazy_loader.py picks that package whatever the mode), else Keras 2's
+#: ``keras.api._v2`` (``_v1`` for ``tf.compat.v1.keras``).
 KERAS_LAZY = "<keras>"
 KERAS_TREES = {
     "v2": ("keras._tf_keras.keras", "keras.api._v2.keras"),
-    "v1": ("", "keras.api._v1.keras"),
+    "v1": ("keras._tf_keras.keras", "keras.api._v1.keras"),
 }
+#: The submodules a ``_KerasLazyLoader`` refuses under Keras 3.
+KERAS3_REFUSED = "__internal__.legacy."
 
 
 class Tree(Protocol):
@@ -227,10 +241,13 @@ def keras_tree(site: Tree, source: str) -> str:
     """The dotted module a ``_KerasLazyLoader`` serves from the Keras in ``site``."""
     mode, _, submodule = source[len(KERAS_LAZY) :].partition(":")
     keras3, keras2 = KERAS_TREES[mode]
-    # Keras 3 installed: it serves tf.keras, and no tf.compat.v1.keras.
-    tree = keras3 if site.is_package(KERAS_TREES["v2"][0]) else keras2
-    if not tree:
+    # Keras 3 installed: it serves tf.keras and tf.compat.v1.keras alike, and refuses every
+    # name of the legacy submodules (tf.compat.v1.layers, tf.compat.v1.nn.rnn_cell:
+    # KerasLazyLoader.__getattr__ raises AttributeError for them).
+    keras3_installed = site.is_package(KERAS_TREES["v2"][0])
+    if keras3_installed and submodule.startswith(KERAS3_REFUSED):
         return ""
+    tree = keras3 if keras3_installed else keras2
     return f"{tree}.{submodule}" if submodule else tree
 
 
@@ -499,6 +516,112 @@ def wheel_tree(version: Optional[str], wheel_url: Optional[str]) -> WheelTree:
     return tree
 
 
+# === the Keras distributions on their own ====================================================
+
+#: Each Keras distribution listed on its own, and its first minor listed: keras 2.6 is the first
+#: released apart from TensorFlow, tf-keras 2.14 the first of tf-keras.
+KERAS_FIRST = {"keras": (2, 6), "tf-keras": (2, 14)}
+
+
+def _implementation_packages(site: Tree, names: Sequence[str]) -> list[str]:
+    """The top-level packages of Keras 2.6 to 2.12's implementation (``keras.engine``): they
+    import, but are no API the listing can judge."""
+    return sorted(n for n in names if n != "api" and site.is_package(f"keras.{n}"))
+
+
+def keras_rows(site: Tree, dist: str, packages: Sequence[str] = ()) -> list[str]:
+    """The rows of one Keras distribution's public API in ``site`` (``packages``: the top-level
+    packages of its ``keras/`` directory, for Keras 2.6 to 2.12)."""
+    ORIGINS.clear()
+    table: dict[str, list[str]] = {}
+    if dist == "tf-keras":
+        walk(site, "tf_keras", "tf_keras", table)
+        # What TensorFlow serves as tf.compat.v1.keras when TF_USE_LEGACY_KERAS is set.
+        walk(site, "tf.compat.v1.keras", "tf_keras.api._v1.keras", table)
+    elif site.is_package("keras.src"):
+        # Keras 3.3's keras/__init__.py star-imports its API from keras/api.
+        star = "from keras.api import *" in site.init_text("keras")
+        walk(site, "keras", "keras.api" if star else "keras", table)
+    else:
+        walk(site, "keras", "keras.api._v2.keras", table)
+        members = table["keras"]
+        for name in _implementation_packages(site, packages):
+            if name + "/" not in members and name not in members:
+                members.append(name + "/")
+                table[f"keras.{name}"] = ["*"]
+        members.sort()
+    return [f"{module}\t{' '.join(names)}" for module, names in sorted(table.items())]
+
+
+def _keras_members(archive: zipfile.ZipFile, package: str) -> list[zipfile.ZipInfo]:
+    """The generated API files of a Keras wheel: every ``__init__.py`` outside ``src/``."""
+    return [
+        i
+        for i in archive.infolist()
+        if i.filename.startswith(package + "/")
+        and i.filename.endswith("/__init__.py")
+        and not i.filename.startswith(package + "/src/")
+    ]
+
+
+def keras_listings(dist: str) -> list[Any]:
+    """The :class:`tfdoctor.scan.api.Listing` of the newest release of every minor of ``dist``
+    from :data:`KERAS_FIRST` on, read from its wheels on PyPI."""
+    _package_path()
+    from tfdoctor.scan.api import Listing  # noqa: PLC0415
+
+    rm = _refresh_matrix()
+    pypi = rm.PyPI(log=lambda msg: print(f"gen_scan_api: {msg}", file=sys.stderr))
+    package = dist.replace("-", "_")
+    out = []
+    try:
+        files = pypi.index(dist)
+        for minor, version in sorted(rm.latest_finals(files).items()):
+            if version_key(minor) < KERAS_FIRST[dist]:
+                continue
+            wheel = next(
+                f
+                for f in files
+                if f.filename.endswith("-none-any.whl") and rm.file_version(f) == version
+            )
+            pypi.log(f"wheel {wheel.filename}")
+            archive = zipfile.ZipFile(rm.HttpRangeFile(wheel.url))
+            tree = WheelTree({package: (archive, str(version))})
+            tree.prefetch(archive, _keras_members(archive, package))
+            top = sorted(
+                {n.split("/")[1] for n in archive.namelist() if n.count("/") >= 2}
+                if package == "keras"
+                else set()
+            )
+            rows = keras_rows(tree, dist, top)
+            out.append(Listing(minor, "", str(version), tuple(rows)))
+    except (rm.FetchError, zipfile.BadZipFile, OSError) as error:
+        raise SystemExit(f"gen_scan_api: {error}") from error
+    return out
+
+
+KERAS_HEAD = (
+    "The public API of each minor release of one Keras distribution (its newest patch), read",
+    "from its wheels' generated API files. Generated by scripts/gen_scan_api.py --keras; do",
+    "not edit. `@ LINE` opens a release: the newest in full, each older one as the rows that",
+    "differ from the release above it (+KEY: the row is, -KEY: the row is not, ~KEY: members",
+    "in and out).",
+)
+
+
+def _write_store(name: str, text: str, check: bool) -> int:
+    """Write (or with ``check``, compare) one store; 1 when ``check`` finds it stale."""
+    path = OUT_DIR / name
+    current = path.read_text(encoding="utf-8") if path.exists() else ""
+    if current == text:
+        return 0
+    if check:
+        print(f"{path.relative_to(ROOT)} is stale: run {Path(__file__).name}", file=sys.stderr)
+        return 1
+    path.write_text(text, encoding="utf-8")
+    return 0
+
+
 HEAD = (
     "The public API of each TensorFlow line (tf, its tf.compat.v1 and tf.keras) and, from 2.16,",
     "of the Keras 3 it installs (keras), read from the Linux wheels' generated API files.",
@@ -540,10 +663,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--all", action="store_true", help="read the newest patch of every line on PyPI"
     )
+    parser.add_argument(
+        "--keras", action="store_true", help="read every keras and tf-keras release on PyPI"
+    )
     parser.add_argument("--check", action="store_true", help="only report a stale file")
     args = parser.parse_args(argv)
     _package_path()
     from tfdoctor.scan import api  # noqa: PLC0415
+
+    if args.keras:
+        stale = 0
+        for dist, store in api.KERAS_STORES.items():
+            stale |= _write_store(store, api.pack(keras_listings(dist), KERAS_HEAD), args.check)
+        return stale
 
     path = OUT_DIR / api.STORE
     current = path.read_text(encoding="utf-8") if path.exists() else ""
@@ -558,14 +690,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         new = listing(SiteTree(Path(args.site_packages or sysconfig.get_paths()["purelib"])))
         lines[new.line] = new
-    text = api.pack(list(lines.values()), HEAD)
-    if current == text:
-        return 0
-    if args.check:
-        print(f"{path.relative_to(ROOT)} is stale: run {Path(__file__).name}", file=sys.stderr)
-        return 1
-    path.write_text(text, encoding="utf-8")
-    return 0
+    return _write_store(api.STORE, api.pack(list(lines.values()), HEAD), args.check)
 
 
 def version_key(version: str) -> tuple[int, ...]:

@@ -292,7 +292,14 @@ def apply_pip(
             changed = changed or bool(known) or add_missing
     if not changed:
         return None
-    return dataclasses.replace(facts, packages=tuple(packages))
+    tf = facts.tensorflow
+    if tf is not None and tf.status not in ("ok", "skipped"):
+        # The failed import was observed with the packages before the change: after it, the
+        # doctor would import again, so the old failure is no longer evidence.
+        tf = dataclasses.replace(
+            tf, status="skipped", error_type=None, error_message=None, stderr_tail=""
+        )
+    return dataclasses.replace(facts, packages=tuple(packages), tensorflow=tf)
 
 
 def with_release(text: str, patch: str) -> str:

@@ -286,6 +286,15 @@ def layer_violations(name: str, imports: set[str]) -> list[str]:
         pytest.param("tfdoctor.probes.system", "from tfdoctor import causes", 1, id="probe-causes"),
         pytest.param("tfdoctor.machine", "from tfdoctor.checks import gpu", 1, id="machine-checks"),
         pytest.param("tfdoctor.checks.gpu", "from tfdoctor import causes", 0, id="checks-causes"),
+        pytest.param(
+            "tfdoctor.evidence.pip", "from tfdoctor.causes import gpu", 1, id="evidence-causes"
+        ),
+        pytest.param(
+            "tfdoctor.causes.gpu", "from tfdoctor.causes.conda import x", 0, id="cause-areas"
+        ),
+        pytest.param(
+            "tfdoctor.causes.gpu", "from tfdoctor.checks import gpu", 1, id="causes-checks"
+        ),
         pytest.param("tfdoctor.doctor", "from tfdoctor import __version__", 0, id="doctor-version"),
         pytest.param("tfdoctor.compat", "import tfdoctor.compat_extra", 1, id="prefix-not-module"),
         pytest.param(

@@ -89,6 +89,13 @@ def fix_text(fix: Fix) -> str:
             "==2.16.1",
             id="2.16.1-wheels-not-found-upgrade",
         ),
+        pytest.param(
+            tf_pkg("tensorflow", "2.16.2"),
+            f.platform(),
+            "tensorflow[and-cuda]==2.16.2",
+            "LD_LIBRARY_PATH",
+            id="2.16.2-finds-its-own-wheels",
+        ),
     ],
 )
 def test_the_cuda_library_fix_follows_the_release(
@@ -103,7 +110,7 @@ def test_the_cuda_library_fix_follows_the_release(
         cuda_libs=no_cuda_libs(),
         tensorflow=f.tensorflow(version=packages[0].version, cuda_version=None),
     )
-    _cause, fix = causes.cuda_libraries_fix(machine(facts), MISSING)
+    _cause, fix = causes.gpu.cuda_libraries_fix(machine(facts), MISSING)
     assert wanted in fix_text(fix)
     assert unwanted not in fix_text(fix)
 
@@ -114,14 +121,14 @@ def test_conda_commands_only_inside_conda() -> None:
         cuda_libs=no_cuda_libs(),
         tensorflow=f.tensorflow(version="2.10.1", cuda_version=None, cudnn_version=None),
     )
-    _, fix = causes.cuda_libraries_fix(machine(plain), MISSING)
+    _, fix = causes.gpu.cuda_libraries_fix(machine(plain), MISSING)
     assert "conda" not in fix_text(fix)
     conda = dataclasses.replace(
         plain,
         python=f.python(env_kind="conda", prefix="/home/u/miniconda3/envs/tf"),
         conda=CondaFacts("/home/u/miniconda3/envs/tf", (CondaPackage("python", "3.10.4"),)),
     )
-    _, fix = causes.cuda_libraries_fix(machine(conda), MISSING)
+    _, fix = causes.gpu.cuda_libraries_fix(machine(conda), MISSING)
     assert "conda install -c conda-forge cudatoolkit=11.2 cudnn=8.1" in fix.commands
 
 
@@ -146,7 +153,7 @@ def test_a_toolkit_off_the_path_gets_the_one_path_line() -> None:
         FoundLibrary("cudnn", "/opt/cudnn/lib/libcudnn.so.8", "8.9.7", "opt"),
     )
     facts = f.facts(cuda_libs=no_cuda_libs(*found))
-    cause, fix = causes.cuda_libraries_fix(machine(facts), MISSING)
+    cause, fix = causes.gpu.cuda_libraries_fix(machine(facts), MISSING)
     assert cause == "cuda-libs-off-path"
     assert fix.commands == (
         "export LD_LIBRARY_PATH=/usr/local/cuda-12.2/lib64:/opt/cudnn/lib"
@@ -163,7 +170,9 @@ def test_a_module_tree_gets_module_load() -> None:
         ),
         FoundLibrary("cudnn", "/sw/cudnn/8.9/lib/libcudnn.so.8", "8.9.7", "module", "cudnn/8.9"),
     )
-    _, fix = causes.cuda_libraries_fix(machine(f.facts(cuda_libs=no_cuda_libs(*found))), MISSING)
+    _, fix = causes.gpu.cuda_libraries_fix(
+        machine(f.facts(cuda_libs=no_cuda_libs(*found))), MISSING
+    )
     assert fix.commands == ("module load cuda/12.2", "module load cudnn/8.9")
 
 
@@ -172,7 +181,9 @@ def test_a_copy_of_another_cuda_major_is_not_offered() -> None:
         FoundLibrary(n, f"/usr/local/cuda-11.8/lib64/lib{n}.so.11", "11.8", "usr-local-cuda")
         for n in MISSING
     )
-    cause, _ = causes.cuda_libraries_fix(machine(f.facts(cuda_libs=no_cuda_libs(*found))), MISSING)
+    cause, _ = causes.gpu.cuda_libraries_fix(
+        machine(f.facts(cuda_libs=no_cuda_libs(*found))), MISSING
+    )
     assert cause == "cuda-libs-missing"
 
 
@@ -181,7 +192,7 @@ def test_a_runpath_without_the_wheels_gets_the_wheel_directories() -> None:
         packages=(*f.packages(), f.pkg("nvidia-cudnn-cu12", "8.9.4.25")),
         cuda_libs=no_cuda_libs(runpath=(f"{f.SITE}/tensorflow",)),
     )
-    cause, fix = causes.cuda_libraries_fix(machine(facts), MISSING)
+    cause, fix = causes.gpu.cuda_libraries_fix(machine(facts), MISSING)
     assert cause == "cuda-wheels-unfound"
     assert f"{f.SITE}/nvidia/cudnn/lib" in fix.commands[0]
 
@@ -286,7 +297,7 @@ def test_windows_dlls_off_the_path_get_a_path_entry() -> None:
         tensorflow=f.tensorflow(version="2.10.1", cuda_version="64_112", cudnn_version="64_8"),
         cuda_libs=no_cuda_libs(*found),
     )
-    cause, fix = causes.cuda_libraries_fix(machine(facts), ("cudart", "cudnn"))
+    cause, fix = causes.gpu.cuda_libraries_fix(machine(facts), ("cudart", "cudnn"))
     assert cause == "cuda-libs-off-path"
     assert fix.commands == (f'setx PATH "%PATH%;{bin_dir}"',)
 
@@ -309,7 +320,7 @@ def test_conda_cuda_decides_only_where_the_release_has_no_route_of_its_own(
         tensorflow=f.tensorflow(version=version, cuda_version=cuda),
         cuda_libs=no_cuda_libs(),
     )
-    _, fix = causes.cuda_libraries_fix(machine(facts), MISSING)
+    _, fix = causes.gpu.cuda_libraries_fix(machine(facts), MISSING)
     assert any(c.endswith(wanted) for c in fix.commands), fix
 
 
@@ -336,7 +347,7 @@ def test_every_problem_the_checks_report_names_its_cause() -> None:
 
 def test_removing_tensorflow_gpu_restores_the_kept_release_files() -> None:
     facts = f.facts(packages=(*f.packages(), f.pkg("tensorflow-gpu", "2.12.0")))
-    fix = causes.tensorflow_gpu_removed_fix(machine(facts))
+    fix = causes.software.tensorflow_gpu_removed_fix(machine(facts))
     assert fix.commands == (
         "/opt/venv/bin/python -m pip uninstall -y tensorflow-gpu",
         '/opt/venv/bin/python -m pip install --force-reinstall --no-deps "tensorflow==2.15.1"',
@@ -359,11 +370,11 @@ def test_a_venv_for_an_externally_managed_python_carries_its_tensorflow() -> Non
 def test_a_keras3_model_needs_no_install_where_keras3_already_serves_tf_keras() -> None:
     # TensorFlow 2.15 (Keras 2): install a Keras 3 line. TensorFlow 2.21 (Keras 3): only the
     # legacy switch stands in the way; reinstalling would change nothing.
-    old = causes.keras3_model_fix(Machine(f.facts(), f.FIXTURE_MATRIX))
+    old = causes.software.keras3_model_fix(Machine(f.facts(), f.FIXTURE_MATRIX))
     assert any('"tensorflow>=2.16"' in c for c in old.commands), old.commands
     new_tf = f.pkg("tensorflow", "2.21.0", "keras>=3.12.0", top_level=("tensorflow",))
     facts = f.facts(packages=(new_tf, f.pkg("numpy", "2.1.0")))
-    assert causes.keras3_model_fix(Machine(facts, f.FIXTURE_MATRIX)).commands == (
+    assert causes.software.keras3_model_fix(Machine(facts, f.FIXTURE_MATRIX)).commands == (
         "unset TF_USE_LEGACY_KERAS",
     )
 
@@ -380,21 +391,160 @@ def test_keras3_serves_tf_keras_on_every_line_from_2_16(line: str, keras3: bool)
     assert keras3_serves_tf_keras(found) is keras3
 
 
-def test_no_cause_id_is_defined_twice() -> None:
-    # The catalogues merge into one dict: a second definition would silently replace the first.
+def id_violations(sources: dict[str, str]) -> list[str]:
+    """What breaks "each id constant is defined by exactly one ``define`` of its own area":
+    ``sources`` maps an area's name to its module's text."""
     import ast
-    from collections import Counter
+
+    problems: list[str] = []
+    values: dict[str, str] = {}
+    for area, text in sources.items():
+        tree = ast.parse(text)
+        constants = {
+            node.target.id: ast.literal_eval(node.value.args[0])
+            for node in tree.body
+            if isinstance(node, ast.AnnAssign)
+            and isinstance(node.target, ast.Name)
+            and isinstance(node.value, ast.Call)
+            and isinstance(node.value.func, ast.Name)
+            and node.value.func.id == "CauseId"
+        }
+        defined = [
+            node.args[0]
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "define"
+            and node.args
+        ]
+        names = [arg.id for arg in defined if isinstance(arg, ast.Name)]
+        problems.extend(
+            f"{area}: define() with {ast.unparse(arg)}, not an id constant of the area"
+            for arg in defined
+            if not isinstance(arg, ast.Name) or arg.id not in constants
+        )
+        for name, value in constants.items():
+            if names.count(name) != 1:
+                problems.append(f"{area}.{name} is defined {names.count(name)} times")
+            if value in values:
+                problems.append(f"{area}.{name} repeats {values[value]}'s id {value!r}")
+            values[value] = f"{area}.{name}"
+    return problems
+
+
+def _area_sources() -> dict[str, str]:
     from pathlib import Path
 
-    tree = ast.parse(Path(causes.__file__).read_text(encoding="utf-8"))
-    ids = [
-        node.args[0].value
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Name)
-        and node.func.id == "_c"
-        and node.args
-        and isinstance(node.args[0], ast.Constant)
-    ]
-    assert len(ids) == len(causes.CAUSES)
-    assert [cid for cid, n in Counter(ids).items() if n > 1] == []
+    return {
+        area.__name__.rsplit(".", 1)[1]: Path(area.__file__ or "").read_text(encoding="utf-8")
+        for area in causes.AREAS
+    }
+
+
+def test_every_id_constant_is_registered_exactly_once() -> None:
+    # An area's catalogue is a dict: a second definition would silently replace the first,
+    # and a constant without one would name a cause no finding can carry.
+    assert id_violations(_area_sources()) == []
+    constants = {
+        value
+        for area in causes.AREAS
+        for name, value in vars(area).items()
+        if name.isupper() and isinstance(value, str) and value in causes.CAUSES
+    }
+    assert constants == set(causes.CAUSES)
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        pytest.param(
+            'A: Final = CauseId("a")\nCAUSES = dict((define(A, "t", "e"), define(A, "u", "f")))',
+            ["x.A is defined 2 times"],
+            id="defined-twice",
+        ),
+        pytest.param('A: Final = CauseId("a")\n', ["x.A is defined 0 times"], id="never-defined"),
+        pytest.param(
+            'A: Final = CauseId("a")\nCAUSES = dict((define(A, "t", "e"), define("b", "u", "f")))',
+            ["x: define() with 'b', not an id constant of the area"],
+            id="literal-id",
+        ),
+        pytest.param(
+            'A: Final = CauseId("a")\nB: Final = CauseId("a")\n'
+            'CAUSES = dict((define(A, "t", "e"), define(B, "u", "f")))',
+            ["x.B repeats x.A's id 'a'"],
+            id="same-id-twice",
+        ),
+    ],
+)
+def test_the_id_rule_catches_violations(source: str, expected: list[str]) -> None:
+    assert id_violations({"x": source}) == expected
+
+
+#: Words the data files use where no cause is meant: a log line that is harmless noise
+#: (``benign``), evidence for another signature's cause (``evidence``), a healthy machine
+#: (``none``), a finding without a cause (``""``).
+_NOT_CAUSES = {"benign", "evidence", "none", ""}
+
+
+def named_causes(text: str, suffix: str) -> set[str]:
+    """The cause ids a data file names: ``cause:`` entries in YAML, ``"cause"`` keys in JSON."""
+    import json
+    import re
+
+    if suffix == ".yaml":
+        return {m.group(1) for m in re.finditer(r"^[ -]*cause:[ ]*([^\s#]+)", text, re.M)}
+    found: set[str] = set()
+    stack = [json.loads(text)]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            cause = node.get("cause")
+            if isinstance(cause, str):
+                found.add(cause)
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return found
+
+
+def test_every_cause_the_data_files_name_is_catalogued() -> None:
+    from pathlib import Path
+
+    root = Path(causes.__file__).resolve().parent.parent.parent
+    files = [root / "tfdoctor" / "signatures.yaml", root / "tfdoctor" / "scan_rules.yaml"]
+    files += sorted((root / "tests" / "data").rglob("*.json"))
+    named: dict[str, str] = {}
+    for path in files:
+        for cid in named_causes(path.read_text(encoding="utf-8"), path.suffix):
+            named.setdefault(cid, str(path.relative_to(root)))
+    named.update({cid: "CONTRADICTED_BY" for ids in causes.CONTRADICTED_BY.values() for cid in ids})
+    assert len(named) > 50  # the files were read
+    unknown = {cid: where for cid, where in named.items() if cid not in causes.CAUSES}
+    assert {cid: where for cid, where in unknown.items() if cid not in _NOT_CAUSES} == {}
+
+
+@pytest.mark.parametrize(
+    ("text", "suffix"),
+    [
+        pytest.param("  - id: x\n    cause: no-such-cause  # planted\n", ".yaml", id="yaml"),
+        pytest.param('{"cases": [{"expect": {"cause": "no-such-cause"}}]}', ".json", id="json"),
+    ],
+)
+def test_a_planted_unknown_cause_is_seen(text: str, suffix: str) -> None:
+    assert named_causes(text, suffix) - set(causes.CAUSES) == {"no-such-cause"}
+
+
+def test_an_id_two_areas_define_is_refused() -> None:
+    # Planted: the same id in two areas; merging must fail instead of keeping the second.
+    one = causes.CAUSES["numpy-abi"]
+    with pytest.raises(ValueError, match="numpy-abi"):
+        causes.merge(({"numpy-abi": one}, {"numpy-abi": one}))
+    assert list(causes.merge(({"numpy-abi": one}, {}))) == ["numpy-abi"]
+
+
+def test_every_area_module_is_assembled() -> None:
+    # An area module left out of AREAS would define causes no finding can name.
+    import pkgutil
+
+    names = {m.name for m in pkgutil.iter_modules(causes.__path__)} - {"base", "common"}
+    assert names == {area.__name__.rsplit(".", 1)[1] for area in causes.AREAS}

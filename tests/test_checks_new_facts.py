@@ -208,9 +208,9 @@ def test_the_libdevice_fix_never_names_a_directory_xla_searches() -> None:
     # not search), never /usr/local/cuda (which it does).
     facts = f.facts(tensorflow=LIBDEVICE_LOG)
     machine = Machine(dataclasses.replace(facts, tensorflow=None, packages=()), None)
-    fix = causes.libdevice_fix(machine)
+    fix = causes.xla.libdevice_fix(machine)
     assert "nvidia-cuda-nvcc" in fix.text
-    assert fix.commands == (causes.XLA_AT_CUDA_HOME,)
+    assert fix.commands == (causes.xla.XLA_AT_CUDA_HOME,)
     assert "/usr/local/cuda" not in " ".join(fix.commands)
 
 

@@ -289,7 +289,7 @@ def test_a_refused_wheel_is_read_by_its_tags() -> None:
 )
 def test_none_listed_reasons_from_the_python(python: Optional[str], words: str) -> None:
     machine = Machine(Facts("", ""), f.FIXTURE_MATRIX)
-    cause, fix, _ = causes.pip_refusal_fix(machine, (), None, python)
+    cause, fix, _ = causes.platform.pip_refusal_fix(machine, (), None, python)
     assert cause == "tf-no-wheel-for-python"
     assert words in fix.text
 
@@ -632,8 +632,45 @@ def test_the_candidates_for_a_handle_that_fails_are_ranked_by_evidence(
 
 
 def test_each_candidate_says_what_tells_it_apart() -> None:
-    fix = causes.gpu_library_init_fix(Machine(Facts("", ""), None))
+    fix = causes.runtime.gpu_library_init_fix(Machine(Facts("", ""), None))
     assert "`nvidia-smi` shows the memory in use" in fix.text
     assert "`tfdoctor check` compares" in fix.text
     assert fix.commands[0] == "nvidia-smi"
     assert "tfdoctor check" in fix.commands
+
+
+@pytest.mark.parametrize(
+    ("message", "cause", "word", "tf_keras_offered"),
+    [
+        pytest.param(
+            "AttributeError: module 'tf_keras.api._v2.keras.layers' has no attribute 'NopeLayer'",
+            "api-removed",
+            "tf-keras 2.21.0",
+            False,
+            id="tf-keras-serving-tf.keras",
+        ),
+        pytest.param(
+            "ImportError: cannot import name 'NotALayerEither' from 'keras.layers' "
+            "(/usr/lib/python3.11/site-packages/keras/layers/__init__.py)",
+            "api-removed",
+            "neither in Keras",
+            False,
+            id="in-no-keras",
+        ),
+        pytest.param(
+            "AttributeError: module 'keras._tf_keras.keras.layers' has no attribute "
+            "'DenseFeatures'",
+            "keras3-behaviour-change",
+            "Keras 2 API",
+            True,
+            id="keras-2-api",
+        ),
+    ],
+)
+def test_explain_judges_keras_names_from_the_keras_listings(
+    message: str, cause: str, word: str, tf_keras_offered: bool
+) -> None:
+    finding = _only(_explain(message), cause)
+    assert word in finding.detail
+    fix = " ".join((finding.fix.text, *finding.fix.commands)) if finding.fix else ""
+    assert ("tf-keras" in fix) == tf_keras_offered

@@ -16,6 +16,7 @@ from tfdoctor.checks._context import CheckContext
 from tfdoctor.checks.gpu import check_cuda_libraries
 from tfdoctor.facts import facts_from_json
 from tfdoctor.findings import Severity
+from tfdoctor.matrix import load_matrix
 
 DATA = Path(__file__).parent / "data"
 #: Machines made healthy on purpose (README there), with what their wheels' objects say.
@@ -70,7 +71,17 @@ def test_the_healthy_set_covers_the_and_cuda_lines_whose_build_names_no_curand()
         assert curand.selected is None  # as on the real machines: nothing searches for it
         assert facts.tensorflow is not None
         versions[facts.tensorflow.version] = path.stem
-    lines = {"2.14.1", "2.15.1", "2.17.1", "2.18.0", "2.19.1", "2.20.0", "2.21.0", "2.22.0rc0"}
+    lines = {
+        "2.14.1",
+        "2.15.1",
+        "2.16.2",
+        "2.17.1",
+        "2.18.0",
+        "2.19.1",
+        "2.20.0",
+        "2.21.0",
+        "2.22.0rc0",
+    }
     assert lines <= set(versions)
 
 
@@ -119,3 +130,21 @@ def test_the_full_report_shows_what_the_build_says() -> None:
     assert "GPU code in the build's libraries: sm_60, sm_70, sm_80, sm_89, sm_90, compute_90" in (
         out.stdout
     )
+
+
+def test_no_healthy_and_cuda_release_is_one_the_matrix_says_misses_its_wheels() -> None:
+    """A release whose wheel's RUNPATH (read here) reaches its ``and-cuda`` wheels is not in the
+    bundled matrix's ``wheels_unfound``: 2.16.2's framework library lists them, 2.16.1's not."""
+    matrix = load_matrix()
+    for path in AND_CUDA:
+        facts = facts_from_json(_facts_document(path))
+        assert facts.cuda_libs is not None and facts.tensorflow is not None
+        version = facts.tensorflow.version
+        assert version is not None, path.stem
+        assert any("/nvidia/cudnn/lib" in d for d in facts.cuda_libs.runpath), path.stem
+        line = matrix.line_for(version)
+        assert line is not None and line.cuda_install is not None
+        assert version not in line.cuda_install.wheels_unfound, path.stem
+    line = matrix.line_for("2.16.1")
+    assert line is not None and line.cuda_install is not None
+    assert line.cuda_install.wheels_unfound == ("2.16.1",)

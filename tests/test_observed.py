@@ -215,7 +215,7 @@ def test_a_planted_contradiction_is_caught() -> None:
     planted = causes.finding(
         "cuda.libraries",
         Severity.ERROR,
-        "cuda-libs-missing",
+        causes.gpu.CUDA_LIBS_MISSING,
         "Missing CUDA libraries TensorFlow needs: cudnn",
     )
     assert violations(facts, [planted]) == [
@@ -305,7 +305,7 @@ def test_a_smoke_test_that_failed_a_kernel_shows_no_kernel_running() -> None:
     ],
 )
 def test_the_note_reads_as_one_sentence_and_keeps_names(summary: str, note: str) -> None:
-    finding = causes.finding("driver.cuda", Severity.ERROR, "driver-too-old", summary)
+    finding = causes.finding("driver.cuda", Severity.ERROR, causes.gpu.DRIVER_TOO_OLD, summary)
     assert overrule(finding, Machine(f.facts(), f.FIXTURE_MATRIX)).summary == note
 
 

@@ -686,3 +686,28 @@ def test_child_script_parses_as_python_3_7() -> None:
     # Standard library only (tensorflow is what it examines).
     assert imported - {"tensorflow"} <= set(stdlib)
     assert "tensorflow" in imported
+
+
+def test_every_status_the_child_writes_is_a_tfstatus() -> None:
+    # The child is stdlib-only and cannot import the constants: its words must match them,
+    # or the parent would take a finished import for a child that printed nothing.
+    from tfdoctor.facts import TFStatus
+
+    tree = ast.parse(Path(child_script(CHILD)).read_text(encoding="utf-8"))
+    written = {
+        node.value.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.keyword)
+        and node.arg == "status"
+        and isinstance(node.value, ast.Constant)
+    } | {
+        value.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Dict)
+        for key, value in zip(node.keys, node.values)
+        if isinstance(key, ast.Constant) and key.value == "status"
+        if isinstance(value, ast.Constant)
+    }
+    known = {v for k, v in vars(TFStatus).items() if k.isupper()}
+    assert written == {TFStatus.OK, TFStatus.NOT_INSTALLED, TFStatus.IMPORT_ERROR}
+    assert written <= known

@@ -57,7 +57,7 @@ KNOWN_GAPS = {
     "c08-tf1131-cuda90-machine-needs-cuda100": "1.13 and 1.12 are outside the matrix",
 }
 #: Cases whose package fix, applied, does not yet clear the cause.
-KNOWN_PROPERTY_GAPS = {"b08-tf214-numpy2-abi": "the NumPy range pick is not re-judged"}
+KNOWN_PROPERTY_GAPS: dict[str, str] = {}
 
 
 def _case_param(path: Path) -> object:

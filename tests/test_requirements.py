@@ -435,5 +435,7 @@ def test_a_companion_for_a_pre_release_tensorflow_is_asked_for_as_one() -> None:
 
     text = PackageFacts("tensorflow-text", "2.21.0", "")
     facts = f.facts(packages=(PackageFacts("tensorflow", "2.22.0rc0", ""), text))
-    fix = causes.companion_fix(Machine(facts, None), "tensorflow-text", text, "tensorflow", "<2.22")
+    fix = causes.software.companion_fix(
+        Machine(facts, None), "tensorflow-text", text, "tensorflow", "<2.22"
+    )
     assert any('"tensorflow-text>=2.22.0rc0,<2.23' in c for c in fix.commands), fix.commands

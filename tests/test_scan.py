@@ -13,6 +13,7 @@ from tfdoctor.findings import Severity
 from tfdoctor.matrix import load_matrix
 from tfdoctor.scan import ScanError, ScanOptions, collect_files, judge_files, scan, scan_files
 from tfdoctor.scan.api import api_for, bundled_lines, load_api
+from tfdoctor.scan.knowledge import ApiKnowledge, public_name
 from tfdoctor.scan.rules import load_rules
 from tfdoctor.scan.walker import notebook_cells, scan_source
 
@@ -368,14 +369,101 @@ def _by_id_plan(path: Path, since: str, target: str) -> list:  # type: ignore[ty
     return [f for f in report.findings if f.id == "scan.api-removed"]
 
 
-def test_standalone_keras_2_is_judged_where_its_api_files_are_generated(tmp_path: Path) -> None:
+def test_standalone_keras_2_is_judged_from_the_listing_of_its_own_wheel(tmp_path: Path) -> None:
     code = tmp_path / "k.py"
-    code.write_text("import keras\nshape = keras.backend.int_shape\ntotal = keras.ops.sum\n")
-    # keras.ops is Keras 3's; Keras 2.13 to 2.15 generate their API files (keras/src holds
-    # the code), so the listing knows; before 2.13 keras/__init__.py is the code: not judged.
-    assert found([str(code)], target="2.15") == {(0, 3, "scan.api-removed")}
+    code.write_text(
+        "import keras\n"
+        "shape = keras.backend.int_shape\n"
+        "total = keras.ops.sum\n"
+        "layer = keras.engine.base_layer.Layer\n"
+        "from keras.wrappers.scikit_learn import KerasClassifier\n"
+    )
+    # keras.ops is Keras 3's. Keras 2.13 to 2.15 generate their API files (keras/src holds
+    # the code); Keras 2.6 to 2.12's public API is the tree they generate for tf.keras, and
+    # their implementation's packages (keras.engine) import but are not judged.
+    removed = "scan.api-removed"
+    assert found([str(code)], target="2.15") == {(0, 3, removed), (0, 4, removed), (0, 5, removed)}
+    assert found([str(code)], target="2.12") == {(0, 3, removed)}
+    (ops,) = _by_id(code, removed, target="2.12")
+    assert "`keras.ops` is not in the Keras 2.12.0 of TensorFlow 2.12" in ops.detail
+    # An upgrade plan reports what the upgrade removes (keras.wrappers, in Keras 2.12's API),
+    # not what the older line's listing cannot tell (keras.engine).
+    assert found([str(code)], since="2.12", target="2.15") == {(0, 5, removed)}
+    (wrappers,) = _by_id_plan(code, "2.12", "2.15")
+    assert "removed in 2.13" in wrappers.detail
+
+
+KERAS2_UNDER_KERAS3 = (
+    "import keras\n"
+    "import tensorflow as tf\n"
+    "sess = tf.compat.v1.keras.backend.get_session()\n"  # 3: Keras 2 (tf-keras) only
+    "x = tf.keras.layers.NotALayerAnywhere\n"  # 4: in no Keras
+    "y = keras.layers.NotALayerEither\n"  # 5: in no Keras
+    "policy = keras.QuantizedDTypePolicy\n"  # 6: Keras 3.2 only
+    "dense = tf.compat.v1.keras.layers.Dense\n"  # 7: in Keras 3's tf.keras tree too
+)
+
+
+def test_a_keras_name_under_keras_3_is_judged_from_keras_3_and_tf_keras(tmp_path: Path) -> None:
+    code = tmp_path / "k.py"
+    code.write_text(KERAS2_UNDER_KERAS3)
+    assert found([str(code)], target="2.16") == {
+        (0, 3, "scan.keras3-behaviour-change"),
+        (0, 4, "scan.api-removed"),
+        (0, 5, "scan.api-removed"),
+        (0, 6, "scan.api-removed"),
+    }
+    report = scan(ScanOptions((str(code),), "2.16"), RULES, "test")
+    by_line = {f.location.line: f for f in report.findings if f.location is not None}
+    fixes = {n: x.fix for n, x in by_line.items() if x.fix is not None}
+    # Keras 2 has it: tf-keras with the legacy switch runs it.
+    assert "tf-keras 2.16.0 has it" in by_line[3].detail
+    assert any("tf-keras" in c for c in fixes[3].commands)
+    # No Keras has it: tf-keras would change nothing, so it is not offered.
+    for line in (4, 5):
+        assert "neither in Keras 3.15.1 nor in Keras 2's public API" in by_line[line].detail
+        assert "tf-keras" not in " ".join((fixes[line].text, *fixes[line].commands))
+    # Keras 3 itself dropped it after 3.2.
+    assert "up to Keras 3.2.1" in by_line[6].detail
+    assert 'pip install "keras<3.3"' in fixes[6].text
+    # ... a pin the target's own keras range excludes (2.21 requires Keras 3.12 on) is none.
+    (late,) = [
+        f
+        for f in scan(ScanOptions((str(code),), "2.21"), RULES, "test").findings
+        if f.location is not None and f.location.line == 6
+    ]
+    assert late.fix is not None
+    assert "up to Keras 3.2.1" in late.detail and "keras<" not in late.fix.text
+    # Before 2.16 the names are judged against Keras 2.15, which serves tf.compat.v1.keras.
+    assert found([str(code)], target="2.15") == {
+        (0, line, "scan.api-removed") for line in (4, 5, 6)
+    }
+
+
+def test_tf_keras_names_are_judged_from_the_tf_keras_of_the_target(tmp_path: Path) -> None:
+    code = tmp_path / "k.py"
+    code.write_text(
+        "import tf_keras\n"
+        "from tf_keras.src.engine import base_layer\n"  # private: not judged
+        "dense = tf_keras.layers.Dense\n"
+        "nope = tf_keras.layers.NopeLayer\n"
+        "opt = tf_keras.optimizers.legacy.Adam\n"
+    )
+    assert found([str(code)], target="2.21") == {(0, 4, "scan.api-removed")}
+    (nope,) = _by_id(code, "scan.api-removed", target="2.21")
+    assert "`tf_keras.layers.NopeLayer` is not in the tf-keras 2.21.0 of TensorFlow 2.21" in (
+        nope.detail
+    )
+    # 2.12 had no tf-keras: nothing to judge against.
     assert found([str(code)], target="2.12") == set()
-    (ops,) = _by_id(code, "scan.api-removed", target="2.15")
-    assert "not in the Keras 2.15.0 of TensorFlow 2.15" in ops.detail
-    # An upgrade plan from a line whose listing cannot tell reports nothing it cannot prove.
-    assert found([str(code)], since="2.12", target="2.15") == set()
+
+
+def test_explain_reads_the_same_keras_listings() -> None:
+    knowledge = ApiKnowledge(load_matrix())
+    assert public_name("tf_keras.api._v2.keras.layers") == "tf_keras.layers"
+    legacy = knowledge.name("tf.compat.v1.keras.backend.get_session")
+    assert legacy is not None and legacy.cause == "keras3-behaviour-change"
+    nowhere = knowledge.name("keras.layers.NotALayerEither")
+    assert nowhere is not None and nowhere.cause == "api-removed"
+    tf_keras = knowledge.name("tf_keras.layers.NopeLayer")
+    assert tf_keras is not None and "tf-keras" in tf_keras.what

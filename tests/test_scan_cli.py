@@ -142,3 +142,39 @@ def test_findings_without_a_location_keep_their_json_shape() -> None:
 
     plain = Finding("python.version", Severity.OK, "Python 3.11")
     assert "location" not in finding_to_json(plain)
+
+
+OLD_NAMES = (
+    "import tensorflow as tf\n"
+    "import keras\n"
+    "x = tf.random_normal([2])\n"  # 3: renamed tf.random.normal
+    "y = tf.log(x)\n"  # 4: renamed tf.math.log
+    "f = tf.div_no_nan(x, y)\n"  # 5: renamed tf.math.divide_no_nan
+    "m = tf.keras.utils.multi_gpu_model\n"  # 6: removed in 2.4
+    "w = tf.io.decode_webp\n"  # 7: added in 2.20
+    "from keras.wrappers.scikit_learn import KerasClassifier\n"  # 8: gone from Keras 2.13
+    "layer = keras.layers.NoSuchLayer\n"  # 9: in no Keras 2 (2.12's from its own wheel)
+)
+
+
+@pytest.mark.parametrize(
+    ("target", "removed"),
+    [pytest.param("2.15", {6, 7, 8, 9}, id="2.15"), pytest.param("2.12", {6, 7, 9}, id="2.12")],
+)
+def test_scan_on_a_keras_2_line_finds_renamed_and_removed_names_from_the_listing(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, target: str, removed: set[int]
+) -> None:
+    code = tmp_path / "old.py"
+    code.write_text(OLD_NAMES)
+    status, out, _ = in_process(capsys, "scan", str(code), "--target", target, "--json")
+    assert status == 2
+    findings = json.loads(out)["findings"]
+    by_line = {x["location"]["line"]: x for x in findings}
+    renamed = {3: "tf.random.normal", 4: "tf.math.log", 5: "tf.math.divide_no_nan"}
+    for line, idiom in renamed.items():
+        assert by_line[line]["id"] == "scan.api-moved-to-compat-v1"
+        assert f"Use {idiom}" in by_line[line]["fix"]["text"]
+    gone = {x["location"]["line"] for x in findings if x["id"] == "scan.api-removed"}
+    assert gone == removed
+    assert f"TensorFlow {target}" in by_line[6]["detail"]
+    assert f"the Keras {target}.0 of TensorFlow {target}" in by_line[9]["detail"]

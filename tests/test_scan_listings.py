@@ -137,18 +137,98 @@ def test_each_block_writes_only_what_differs_sorted_by_key() -> None:
     assert len(STORE) < 4 * sum(len(op) for op in blocks[0])
 
 
+KERAS_STORES = {
+    dist: (Path(api.__file__).parent / store).read_text(encoding="utf-8")
+    for dist, store in api.KERAS_STORES.items()
+}
+
+
+@pytest.mark.parametrize("dist", sorted(KERAS_STORES))
+def test_each_keras_store_is_canonical_newest_first_each_minor_once(dist: str) -> None:
+    text = KERAS_STORES[dist]
+    head = [row[2:] for row in text.splitlines() if row.startswith("# ")]
+    assert pack(unpack(text), head) == text
+    releases = [row.split()[1] for row in text.splitlines() if row.startswith("@ ")]
+    assert releases == sorted(releases, key=version_key, reverse=True)
+    assert len(set(releases)) == len(releases)
+    assert tuple(releases) == api.keras_releases(dist)
+    for listing in unpack(text):
+        assert listing.keras.startswith(listing.line + ".") and not listing.tensorflow
+    # Much smaller than the releases written out in full.
+    full = sum(len("\n".join(x.rows)) for x in unpack(text))
+    assert len(text) * 4 < full
+
+
+def test_the_keras_stores_cover_keras_2_6_on_every_keras_3_and_tf_keras_from_2_14() -> None:
+    keras = {version_key(x) for x in api.keras_releases("keras")}
+    assert {(2, minor) for minor in range(6, 16)} <= keras
+    newest3 = max(k for k in keras if k[0] == 3)
+    assert {(3, minor) for minor in range(newest3[1] + 1)} <= keras
+    tf_keras = sorted(version_key(x) for x in api.keras_releases("tf-keras"))
+    assert tf_keras[0] == (2, 14)
+    assert tf_keras == [(2, minor) for minor in range(14, tf_keras[-1][1] + 1)]
+
+
+@pytest.mark.parametrize(
+    ("dist", "name", "first", "last"),
+    [
+        # Keras 3 keeps the legacy optimizers' names (creating one raises ImportError).
+        pytest.param("keras", "keras.optimizers.legacy.Adam", "2.9", None, id="legacy"),
+        pytest.param(
+            "keras", "keras.wrappers.scikit_learn.KerasClassifier", "2.6", "2.12", id="sklearn"
+        ),
+        pytest.param("keras", "keras.ops.sum", "3.0", None, id="keras3.ops"),
+        pytest.param("keras", "keras.layers.Dense", "2.6", None, id="Dense"),
+        # Keras 3.3 star-imports its API from keras/api: listed all the same.
+        pytest.param("keras", "keras.layers.Conv2D", "2.6", None, id="keras3.3-star"),
+        pytest.param("tf-keras", "tf_keras.optimizers.legacy.Adam", "2.14", None, id="tf-keras"),
+        pytest.param(
+            "tf-keras", "tf.compat.v1.keras.backend.get_session", "2.14", None, id="v1-tree"
+        ),
+    ],
+)
+def test_keras_names_exist_in_the_releases_that_ship_them(
+    dist: str, name: str, first: str, last: str | None
+) -> None:
+    for release in api.keras_releases(dist):
+        index = api.load_keras(dist, release)
+        assert index is not None
+        inside = version_key(first) <= version_key(release) and (
+            last is None or version_key(release) <= version_key(last)
+        )
+        assert index.has(name) == inside, release
+
+
+def test_keras_2_before_2_13_leaves_its_implementation_unjudged() -> None:
+    index = api.load_keras("keras", "2.12")
+    assert index is not None
+    assert index.lookup("keras.engine.base_layer.Layer").status == "unknown"
+    assert index.lookup("keras.layers.NoSuchLayer").status == "missing"
+    line = load_api("2.12")
+    assert line is not None and line.keras == "2.12.0"
+    assert line.has("keras.wrappers.scikit_learn.KerasClassifier")
+
+
 @pytest.mark.parametrize(
     ("name", "first", "last"),
     [
         pytest.param("tf.compat.v1.Session", "2.0", None, id="compat.v1"),
-        pytest.param("tf.compat.v1.keras.layers.Dense", "2.0", "2.15", id="compat.v1.keras"),
+        # Keras 3 serves tf.compat.v1.keras as it serves tf.keras (KerasLazyLoader).
+        pytest.param("tf.compat.v1.keras.layers.Dense", "2.0", None, id="compat.v1.keras"),
+        pytest.param("tf.compat.v1.keras.layers.CuDNNLSTM", "2.0", "2.15", id="v1.CuDNNLSTM"),
+        # ... but refuses its legacy submodules: tf.compat.v1.layers keeps TensorFlow's own.
+        pytest.param("tf.compat.v1.layers.dense", "2.0", "2.15", id="compat.v1.layers"),
         pytest.param("tf.estimator.Estimator", "2.0", "2.15", id="estimator"),
         pytest.param("tf.keras.optimizers.legacy.Adam", "2.9", None, id="optimizers.legacy"),
         pytest.param("tf.keras.utils.multi_gpu_model", "2.0", "2.3", id="multi_gpu_model"),
         pytest.param("tf.losses.MeanSquaredError", "2.0", None, id="tf.losses"),
         pytest.param("tf.keras.ops.sum", "2.16", None, id="keras3"),
-        # Keras 2's own package is generated API from 2.13 (keras/src): listed from there.
-        pytest.param("keras.backend.int_shape", "2.13", "2.15", id="keras2"),
+        # Standalone Keras 2 from its own wheel: the tree 2.6 to 2.12 generate for tf.keras,
+        # keras/ itself from 2.13 (keras/src holds the code).
+        pytest.param("keras.backend.int_shape", "2.6", "2.15", id="keras2"),
+        pytest.param("keras.wrappers.scikit_learn.KerasClassifier", "2.6", "2.12", id="sklearn"),
+        # tf-keras, listed from 2.14 (its first release) with the line of its number.
+        pytest.param("tf_keras.optimizers.legacy.Adam", "2.14", None, id="tf_keras"),
     ],
 )
 def test_names_exist_in_the_lines_the_wheels_ship_them(
@@ -261,4 +341,69 @@ def test_the_generator_lists_a_2_0_layout_with_tf_keras_and_compat_v1(tmp_path: 
         "tf.losses\tMeanSquaredError",
         "tf.random\tnormal",
         "=tf.compat.v1.random_normal\ttf.random.normal",
+    ]
+
+
+def test_the_generator_serves_tf_compat_v1_keras_from_keras_3_but_not_its_legacy_layers(
+    tmp_path: Path,
+) -> None:
+    # KerasLazyLoader (tensorflow/python/util/lazy_loader.py) loads keras._tf_keras.keras for
+    # either mode under Keras 3, and raises AttributeError under "__internal__.legacy.".
+    gen = _load_script()
+    _write(tmp_path, {"keras/_tf_keras/keras/__init__.py": "", "keras/src/__init__.py": ""})
+    site = gen.SiteTree(tmp_path)
+    assert gen.keras_tree(site, "<keras>v1:") == "keras._tf_keras.keras"
+    assert gen.keras_tree(site, "<keras>v1:layers") == "keras._tf_keras.keras.layers"
+    assert gen.keras_tree(site, "<keras>v1:__internal__.legacy.layers") == ""
+    keras2 = gen.SiteTree(tmp_path / "none")
+    assert gen.keras_tree(keras2, "<keras>v1:") == "keras.api._v1.keras"
+
+
+def test_the_generator_lists_each_keras_layout(tmp_path: Path) -> None:
+    gen = _load_script()
+    # Keras 2.12: keras/ is the implementation, the API the tree generated for tf.keras.
+    k212 = tmp_path / "k212"
+    _write(
+        k212,
+        {
+            "keras/__init__.py": "from keras import models\nfrom keras.engine import Layer\n",
+            "keras/engine/__init__.py": "",
+            "keras/layers/__init__.py": "from keras.layers.core import Dense, Flatten\n",
+            "keras/api/_v2/keras/__init__.py": "from keras.api._v2.keras import layers\n",
+            "keras/api/_v2/keras/layers/__init__.py": "from keras.layers.core import Dense\n",
+        },
+    )
+    rows = gen.keras_rows(gen.SiteTree(k212), "keras", ["api", "engine", "layers"])
+    assert rows == ["keras\tengine/ layers/", "keras.engine\t*", "keras.layers\tDense"]
+    # Keras 3.3: keras/__init__.py star-imports keras/api.
+    k33 = tmp_path / "k33"
+    _write(
+        k33,
+        {
+            "keras/__init__.py": "from keras.api import *  # noqa: F403\n",
+            "keras/src/__init__.py": "",
+            "keras/api/__init__.py": "from keras.api import ops\n",
+            "keras/api/ops/__init__.py": "from keras.src.ops.numpy import sum\n",
+        },
+    )
+    assert gen.keras_rows(gen.SiteTree(k33), "keras") == ["keras\tops/", "keras.ops\tsum"]
+    # tf-keras: its own tree, and the v1 tree TensorFlow serves as tf.compat.v1.keras.
+    tfk = tmp_path / "tfk"
+    _write(
+        tfk,
+        {
+            "tf_keras/__init__.py": "from tf_keras import layers\n",
+            "tf_keras/src/__init__.py": "",
+            "tf_keras/layers/__init__.py": "from tf_keras.src.layers import Dense\n",
+            "tf_keras/api/_v1/keras/__init__.py": "from tf_keras.api._v1.keras import backend\n",
+            "tf_keras/api/_v1/keras/backend/__init__.py": (
+                "from tf_keras.src.backend import get_session\n"
+            ),
+        },
+    )
+    assert gen.keras_rows(gen.SiteTree(tfk), "tf-keras") == [
+        "tf.compat.v1.keras\tbackend/",
+        "tf.compat.v1.keras.backend\tget_session",
+        "tf_keras\tlayers/",
+        "tf_keras.layers\tDense",
     ]

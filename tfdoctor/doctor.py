@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, TypeVar
 
 from tfdoctor import __version__
 from tfdoctor.defaults import DEFAULT_TIMEOUT, SHADOW_IMPORT_TIMEOUT
-from tfdoctor.facts import Facts, ProbeError, TensorFlowFacts
+from tfdoctor.facts import Facts, ProbeError, TensorFlowFacts, TFStatus
 from tfdoctor.findings import Report, Severity
 from tfdoctor.inputs import DoctorError, load_facts, open_matrix, require_python
 from tfdoctor.machine import tf_providers, tf_shadow
@@ -121,7 +121,7 @@ def collect_facts(
     pool = ThreadPoolExecutor(max_workers=6)
     try:
         if static:
-            found["tensorflow"] = TensorFlowFacts(status="skipped", interpreter=python)
+            found["tensorflow"] = TensorFlowFacts(status=TFStatus.SKIPPED, interpreter=python)
         futures["driver"] = pool.submit(
             _guard, "driver", lambda: probe_driver(env, runner, min(timeout, 15.0)), errors
         )

@@ -14,7 +14,7 @@ import dataclasses
 import re
 import sys
 import typing
-from typing import Any, Optional, TypeVar
+from typing import Any, Final, Optional, TypeVar
 
 from tfdoctor.records import Record, record
 
@@ -375,6 +375,21 @@ class DeviceFacts(Record):
     name: str
     device_type: str
     details: dict[str, str] = dataclasses.field(default_factory=dict)
+
+
+class TFStatus:
+    """The values of :attr:`TensorFlowFacts.status`: how the child's ``import tensorflow`` went."""
+
+    OK: Final = "ok"
+    NOT_INSTALLED: Final = "not-installed"
+    IMPORT_ERROR: Final = "import-error"
+    #: The child died of a signal (a crash in native code).
+    SIGNAL: Final = "signal"
+    TIMEOUT: Final = "timeout"
+    #: The child could not start or printed no result.
+    CHILD_ERROR: Final = "child-error"
+    #: Not run: ``--static``.
+    SKIPPED: Final = "skipped"
 
 
 @record

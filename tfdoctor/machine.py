@@ -45,6 +45,7 @@ from tfdoctor.facts import (
     PythonFacts,
     SmokeFacts,
     TensorFlowFacts,
+    TFStatus,
     normalize_name,
 )
 from tfdoctor.matrix import (
@@ -218,7 +219,7 @@ class Machine(Record):
     def import_observed(self) -> bool:
         """TensorFlow's import ran and its outcome is known (not ``--static``, not unprobed)."""
         tf = self.facts.tensorflow
-        return tf is not None and tf.status not in ("skipped", "child-error")
+        return tf is not None and tf.status not in (TFStatus.SKIPPED, TFStatus.CHILD_ERROR)
 
     @functools.cached_property
     def tf_name(self) -> Optional[str]:
@@ -597,7 +598,7 @@ class Machine(Record):
         seen: dict[str, str] = {}
         tf = self.facts.tensorflow
         # Without a version the import loaded some other module named tensorflow (a shadow).
-        if tf is not None and tf.status == "ok" and tf.version:
+        if tf is not None and tf.status == TFStatus.OK and tf.version:
             seen["tf-imports"] = f"TensorFlow {tf.version} imports"
             listed = [d for d in tf.devices if d.device_type == "GPU"]
             if listed:

@@ -31,7 +31,14 @@ from tfdoctor.compat import (
     python_minor,
     verdicts,
 )
-from tfdoctor.facts import Facts, LibraryCandidate, LibraryFacts, PackageFacts, normalize_name
+from tfdoctor.facts import (
+    Facts,
+    LibraryCandidate,
+    LibraryFacts,
+    PackageFacts,
+    TFStatus,
+    normalize_name,
+)
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import LAZY_IMPORTS, MATRIX_DISTRIBUTIONS, START_IMPORTS, Machine
 from tfdoctor.matrix import ComputeCapabilities, Keras2User, Matrix, TFLine, version_key
@@ -100,7 +107,11 @@ def check_python_wheels(ctx: CheckContext) -> Iterator[Finding]:
     """
     for finding in _python_wheels(ctx):
         problem = finding.severity.rank >= Severity.WARNING.rank and not finding.cause
-        yield dataclasses.replace(finding, cause="tf-no-wheel-for-python") if problem else finding
+        yield (
+            dataclasses.replace(finding, cause=causes.platform.TF_NO_WHEEL_FOR_PYTHON)
+            if problem
+            else finding
+        )
 
 
 def _python_wheels(ctx: CheckContext) -> Iterator[Finding]:
@@ -147,7 +158,10 @@ def _python_wheels(ctx: CheckContext) -> Iterator[Finding]:
                 f"TensorFlow {line.line} has wheels for Python {python} on {plat}",
             )
             return
-        broken = facts.tensorflow is not None and facts.tensorflow.status not in ("ok", "skipped")
+        broken = facts.tensorflow is not None and facts.tensorflow.status not in (
+            TFStatus.OK,
+            TFStatus.SKIPPED,
+        )
         span = f"{wheels[0]}-{wheels[-1]}" if wheels else "none"
         if pkg.version != line.latest_patch and not broken:
             # The matrix lists the latest patch's wheels; earlier patches sometimes had more
@@ -247,7 +261,7 @@ def check_driver_cuda(ctx: CheckContext) -> Iterator[Finding]:
     cuda = _build_cuda(ctx, line)
     if cuda is None:
         return
-    floor = causes.build_driver_floor(ctx.machine)
+    floor = causes.gpu.build_driver_floor(ctx.machine)
     if floor is None:
         yield unknown("driver.cuda", f"the driver CUDA {cuda} needs on {os_name}")
         return
@@ -263,13 +277,13 @@ def check_driver_cuda(ctx: CheckContext) -> Iterator[Finding]:
     yield causes.finding(
         "driver.cuda",
         Severity.ERROR,
-        "driver-too-old",
+        causes.gpu.DRIVER_TOO_OLD,
         f"Driver {have} is too old for TensorFlow {line.line}'s CUDA {cuda} build "
         f"(needs >= {floor.version})",
         f"Rule: {floor.rule}. With an older driver TensorFlow reports "
         "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH or 'driver version is insufficient' and uses "
         "no GPU.",
-        causes.driver_too_old_fix(ctx.machine, floor.version),
+        causes.gpu.driver_too_old_fix(ctx.machine, floor.version),
         (DRIVER_LINK,),
     )
 
@@ -369,7 +383,7 @@ def check_compute_capability(ctx: CheckContext) -> Iterator[Finding]:
             yield causes.finding(
                 "gpu.compute-capability",
                 Severity.ERROR,
-                "gpu-known-failure",
+                causes.gpu.GPU_KNOWN_FAILURE,
                 f"TensorFlow {pkg.version} is known to fail on {label}",
                 f"On this GPU its {failure}.",
                 newer
@@ -385,11 +399,11 @@ def check_compute_capability(ctx: CheckContext) -> Iterator[Finding]:
             yield causes.finding(
                 "gpu.compute-capability",
                 Severity.ERROR,
-                "gpu-arch-unsupported",
+                causes.gpu.GPU_ARCH_UNSUPPORTED,
                 f"TensorFlow {pkg.version} has no code for {label}",
                 f"The wheel carries {carried}. TensorFlow ignores this GPU "
                 "('Ignoring visible gpu device ... with Cuda compute capability').",
-                causes.gpu_arch_fix(ctx.machine, gpu.compute_capability),
+                causes.gpu.gpu_arch_fix(ctx.machine, gpu.compute_capability),
                 ("https://developer.nvidia.com/cuda-gpus",),
             )
         elif code == PTX:
@@ -412,19 +426,19 @@ def check_compute_capability(ctx: CheckContext) -> Iterator[Finding]:
                     f"Install NVIDIA driver {ptx_floor.version} or newer, or TensorFlow "
                     "{version}, the newest this driver runs on this GPU.",
                 )
-                upgrade_text, upgrade = causes.driver_upgrade(ctx.machine, ptx_floor.version)
+                upgrade_text, upgrade = causes.gpu.driver_upgrade(ctx.machine, ptx_floor.version)
                 commands = (*upgrade, *(newest.commands if newest else ()))
                 yield causes.finding(
                     "gpu.compute-capability",
                     Severity.ERROR,
-                    "gpu-ptx-driver-too-old",
+                    causes.gpu.GPU_PTX_DRIVER_TOO_OLD,
                     f"{label} runs TensorFlow {pkg.version} only through PTX JIT, which needs "
                     f"driver >= {ptx_floor.version}",
                     detail + f" {ptx_floor.rule}; this driver is {drv.driver_version}.",
                     fix(newest.text if newest else upgrade_text + ".", *commands),
                 )
                 continue
-            first = causes.first_line_with_code(ctx.machine, gpu.compute_capability)
+            first = causes.gpu.first_line_with_code(ctx.machine, gpu.compute_capability)
             better = (
                 f" TensorFlow {first.line} and later carry machine code for this GPU."
                 if first is not None
@@ -433,10 +447,10 @@ def check_compute_capability(ctx: CheckContext) -> Iterator[Finding]:
             yield causes.finding(
                 "gpu.compute-capability",
                 Severity.WARNING,
-                "gpu-ptx-jit",
+                causes.gpu.GPU_PTX_JIT,
                 f"{label} runs TensorFlow {pkg.version} only through PTX JIT",
                 detail + better,
-                causes.ptx_jit_fix(ctx.machine, gpu.compute_capability),
+                causes.gpu.ptx_jit_fix(ctx.machine, gpu.compute_capability),
             )
         else:
             yield Finding(
@@ -520,9 +534,9 @@ def check_cuda_versions(ctx: CheckContext) -> Iterator[Finding]:
     if cudnn_problem:
         cause, remedy = _cuda_versions_fix(ctx, shadowing)
     else:
-        cause = "cuda-wheel-pins"
+        cause = causes.gpu.CUDA_WHEEL_PINS
         pullers = _other_frameworks(facts, off_pins)
-        remedy = causes.install_fix(
+        remedy = causes.common.install_fix(
             ctx.machine,
             "Install the NVIDIA wheels TensorFlow pins"
             + (
@@ -581,15 +595,17 @@ def _cudnn_serves(loaded: str, build: str) -> bool:
 def _cuda_versions_fix(
     ctx: CheckContext,
     shadowing: Optional[tuple[LibraryFacts, LibraryCandidate]],
-) -> tuple[str, Fix]:
+) -> tuple[causes.CauseId, Fix]:
     """Unshadow the right cuDNN, or get the cuDNN the build needs the release's own way."""
     m = ctx.machine
     if shadowing is not None:
-        return "cudnn-shadowed", causes.shadow_fix(m, *shadowing)
-    cause, remedy = causes.cuda_libraries_fix(m, ("cudnn",))
+        return causes.gpu.CUDNN_SHADOWED, causes.gpu.shadow_fix(m, *shadowing)
+    cause, remedy = causes.gpu.cuda_libraries_fix(m, ("cudnn",))
     need = f"TensorFlow needs cuDNN {m.build_cudnn} (same major, this minor or newer). "
     remedy = Fix(need + remedy.text, remedy.commands)
-    return ("cudnn-version-mismatch" if cause == "cuda-libs-missing" else cause), remedy
+    return (
+        causes.gpu.CUDNN_VERSION_MISMATCH if cause == causes.gpu.CUDA_LIBS_MISSING else cause
+    ), remedy
 
 
 # --- dependency pins --------------------------------------------------------------------------
@@ -710,16 +726,20 @@ def check_dependency_pins(ctx: CheckContext) -> Iterator[Finding]:
             )
         elif dist not in START_IMPORTS and dist not in dict(_PINNED):
             detail += " TensorFlow does not import it as it starts; what uses it may fail."
-        cause, remedy = "dependency-out-of-range", causes.range_fix(m, dist)
+        cause, remedy = causes.software.DEPENDENCY_OUT_OF_RANGE, causes.common.range_fix(m, dist)
         if dist == "numpy" and _above(dep.version, spec):
             # Outside the range upwards by a major: NumPy 2 under a NumPy 1 build, known to
             # break the import (an error even when --static did not try it).
             if version_key(dep.version)[:1] >= (2,):
-                cause, remedy, severity = "numpy-abi", causes.numpy_abi_fix(m), Severity.ERROR
+                cause, remedy, severity = (
+                    causes.software.NUMPY_ABI,
+                    causes.software.numpy_abi_fix(m),
+                    Severity.ERROR,
+                )
         elif dist == "protobuf" and _breaks_generated_code(dep.version, spec):
-            cause, severity = "protobuf-incompatible", Severity.ERROR
+            cause, severity = causes.software.PROTOBUF_INCOMPATIBLE, Severity.ERROR
         elif dist == "keras":
-            cause, remedy = "keras-version", causes.keras_match_fix(m)
+            cause, remedy = causes.software.KERAS_VERSION, causes.software.keras_match_fix(m)
         reported.add(dist)
         yield causes.finding(
             "packages.pins",
@@ -746,10 +766,12 @@ def _tensorboard(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Finding]:
     yield causes.finding(
         "packages.pins",
         Severity.INFO,
-        "tensorboard-not-installed",
+        causes.software.TENSORBOARD_NOT_INSTALLED,
         f"TensorBoard is not installed (TensorFlow {pkg.version} does not require it)",
         f"If the code uses them, {LAZY_IMPORTS['tensorboard']} fail without it.",
-        causes.install_fix(m, "Install TensorBoard if the code writes summaries.", "tensorboard"),
+        causes.common.install_fix(
+            m, "Install TensorBoard if the code writes summaries.", "tensorboard"
+        ),
     )
 
 
@@ -775,7 +797,7 @@ def _missing_dependencies(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Find
     yield causes.finding(
         "packages.pins",
         Severity.ERROR if at_start and not m.import_observed else Severity.WARNING,
-        "dependency-missing",
+        causes.software.DEPENDENCY_MISSING,
         f"Not installed, though TensorFlow {pkg.version} requires them: {', '.join(missing)}",
         "\n".join(
             f"{d}: imported as TensorFlow starts ({START_IMPORTS[d]})"
@@ -785,7 +807,7 @@ def _missing_dependencies(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Find
             else f"{d}: not imported as TensorFlow starts"
             for d in missing
         ),
-        causes.install_fix(
+        causes.common.install_fix(
             m, "Install what TensorFlow requires, in the ranges it declares.", *specs
         ),
     )
@@ -804,12 +826,12 @@ def _keras_in_step(
     yield causes.finding(
         "packages.pins",
         Severity.ERROR,
-        "keras-version",
+        causes.software.KERAS_VERSION,
         f"keras {keras.version} is not the Keras of TensorFlow {line.line} "
         f"(keras {line.line}.x is released with it)",
         f"keras {keras.version} belongs to another TensorFlow line and does not import with "
         f"TensorFlow {pkg.version}, though the range TensorFlow declares may admit it.",
-        causes.keras_match_fix(ctx.machine),
+        causes.software.keras_match_fix(ctx.machine),
     )
 
 
@@ -837,11 +859,11 @@ def _tf_keras(ctx: CheckContext, pkg: PackageFacts, line: Optional[TFLine]) -> I
         yield causes.finding(
             "packages.pins",
             Severity.ERROR,
-            "tf-keras-missing",
+            causes.software.TF_KERAS_MISSING,
             "TF_USE_LEGACY_KERAS is set but tf-keras is not installed",
             "With TF_USE_LEGACY_KERAS=1, `tf.keras` is served by the tf-keras package; "
             "without it importing tf.keras fails.",
-            causes.tf_keras_missing_fix(ctx.machine),
+            causes.software.tf_keras_missing_fix(ctx.machine),
         )
     elif tfk is None and line is not None and keras3_serves_tf_keras(line):
         needy = _keras2_users(ctx)
@@ -850,23 +872,23 @@ def _tf_keras(ctx: CheckContext, pkg: PackageFacts, line: Optional[TFLine]) -> I
             yield causes.finding(
                 "packages.pins",
                 Severity.ERROR,
-                "tf-keras-missing",
+                causes.software.TF_KERAS_MISSING,
                 f"{names} need{'s' if len(needy) == 1 else ''} tf-keras, which is not installed",
                 "From TensorFlow 2.16 tf.keras is Keras 3, and "
                 + "; ".join(f"{p.name}: {user.failure}" for p, user in needy)
                 + ".",
-                causes.tf_keras_missing_fix(ctx.machine),
+                causes.software.tf_keras_missing_fix(ctx.machine),
                 ctx.machine.keras2_user_urls(tuple(user.name for _, user in needy)),
             )
     elif tfk is not None and not fits:
         yield causes.finding(
             "packages.pins",
             Severity.ERROR if legacy else Severity.WARNING,
-            "tf-keras-mismatch",
+            causes.software.TF_KERAS_MISMATCH,
             f"tf-keras {tfk.version} does not match TensorFlow {pkg.version} (wants {wants})",
             "tf-keras is released in step with TensorFlow; another line's tf-keras may not "
             "import" + (", and TF_USE_LEGACY_KERAS makes it serve tf.keras." if legacy else "."),
-            causes.tf_keras_fix(m),
+            causes.software.tf_keras_fix(m),
         )
 
 
@@ -906,10 +928,10 @@ def _companions(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Finding]:
             yield causes.finding(
                 "packages.pins",
                 Severity.WARNING,
-                "companion-mismatch",
+                causes.software.COMPANION_MISMATCH,
                 f"{comp.name} {comp.version} requires {target}{spec}, which is not installed",
                 f"What of {comp.name} uses it fails without it (`pip check` reports it too).",
-                causes.companion_fix(m, comp.name, comp, target, spec),
+                causes.software.companion_fix(m, comp.name, comp, target, spec),
             )
             continue
         if _in_range(have.version, spec):
@@ -919,7 +941,7 @@ def _companions(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Finding]:
         yield causes.finding(
             "packages.pins",
             Severity.ERROR if on_tf else Severity.WARNING,
-            "companion-mismatch",
+            causes.software.COMPANION_MISMATCH,
             f"{comp.name} {comp.version} requires {target}{spec}, but {have.name} "
             f"{have.version} is installed",
             f"{comp.name} is built against the TensorFlow it declares; with another its "
@@ -927,7 +949,7 @@ def _companions(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Finding]:
             "calls what is not there."
             if on_tf
             else f"{comp.name} declares the {target} it works with; another may not import.",
-            causes.companion_fix(m, comp.name, comp, target, spec),
+            causes.software.companion_fix(m, comp.name, comp, target, spec),
         )
 
 
@@ -944,8 +966,8 @@ def check_windows_gpu(ctx: CheckContext) -> Iterator[Finding]:
     yield causes.finding(
         "platform.windows-gpu",
         Severity.WARNING,
-        "windows-native-gpu-ended",
+        causes.platform.WINDOWS_NATIVE_GPU_ENDED,
         f"TensorFlow {m.tf.version} has no GPU support on native Windows",
         "",
-        causes.windows_gpu_fix(m),
+        causes.platform.windows_gpu_fix(m),
     )

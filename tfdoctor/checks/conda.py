@@ -30,7 +30,7 @@ def check_conda_mix(ctx: CheckContext) -> Iterator[Finding]:
         yield causes.finding(
             "packages.conda",
             Severity.ERROR,
-            "tf-multiple-distributions",
+            causes.software.TF_MULTIPLE_DISTRIBUTIONS,
             f"TensorFlow {from_conda.version} from conda ({from_conda.channel}) and "
             f"{pip_tf.name} {pip_tf.version} from pip share this environment",
             "conda's tensorflow and pip's write the same `tensorflow/` directory: the import "
@@ -59,9 +59,9 @@ def check_conda_mix(ctx: CheckContext) -> Iterator[Finding]:
     yield causes.finding(
         "packages.conda",
         Severity.WARNING,
-        "conda-cuda-mismatch",
+        causes.conda.CONDA_CUDA_MISMATCH,
         f"conda's {toolkit.name} {toolkit.version} is not the CUDA {build} that {tf_name} "
         f"{pip_tf.version if pip_tf else ''} was built for".replace("  ", " "),
         "",
-        causes.conda_cuda_fix(m, toolkit.name),
+        causes.conda.conda_cuda_fix(m, toolkit.name),
     )

@@ -13,7 +13,7 @@ from typing import Optional
 
 from tfdoctor import causes
 from tfdoctor.checks._context import CheckContext
-from tfdoctor.facts import DriverFacts, Facts, PlatformFacts
+from tfdoctor.facts import DriverFacts, Facts, PlatformFacts, TFStatus
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
 
@@ -33,11 +33,11 @@ _NO_DEVICES_VALUES = ("", "void", "none")
 # and driver, which the NVIDIA Container Toolkit mounts in (its install guide: "the NVIDIA
 # driver ... on the host"); the image cannot change them.
 _HOST_CAUSES = (
-    "driver-too-old",
-    "driver-version-mismatch",
-    "driver-not-loaded",
-    "driver-no-permission",
-    "cuinit-unknown-error",
+    causes.gpu.DRIVER_TOO_OLD,
+    causes.gpu.DRIVER_VERSION_MISMATCH,
+    causes.gpu.DRIVER_NOT_LOADED,
+    causes.gpu.DRIVER_NO_PERMISSION,
+    causes.gpu.CUINIT_UNKNOWN_ERROR,
 )
 
 
@@ -91,14 +91,14 @@ def check_gpu_absent(ctx: CheckContext) -> Iterator[Finding]:
         tf = facts.tensorflow
         # --static is how build steps check (docker/Dockerfile.gpu): a note there, a warning
         # when the container runs or a GPU is required.
-        static = tf is not None and tf.status == "skipped" and not ctx.require_gpu
+        static = tf is not None and tf.status == TFStatus.SKIPPED and not ctx.require_gpu
         summary = f"No GPU was handed to {_where(plat)}"
         if image_run:
             summary += ", which runs a CUDA build of TensorFlow"
         yield causes.finding(
             "gpu.absent",
             Severity.INFO if static else Severity.WARNING,
-            "container-no-gpu",
+            causes.container.CONTAINER_NO_GPU,
             summary,
             _no_access_evidence(facts, drv)
             + (
@@ -108,7 +108,7 @@ def check_gpu_absent(ctx: CheckContext) -> Iterator[Finding]:
                 if image_run
                 else " The container was started without GPU access."
             ),
-            causes.container_gpu_fix(ctx.machine),
+            causes.container.container_gpu_fix(ctx.machine),
         )
         return
     yield Finding(
@@ -125,7 +125,9 @@ def check_gpu_absent(ctx: CheckContext) -> Iterator[Finding]:
 
 
 #: Causes that mean TensorFlow cannot use a GPU here, whatever their severity in the report.
-_NO_GPU_BUILD_CAUSES = frozenset({"tf-cpu-only-build", "windows-native-gpu-ended"})
+_NO_GPU_BUILD_CAUSES = frozenset(
+    {causes.gpu.TF_CPU_ONLY_BUILD, causes.platform.WINDOWS_NATIVE_GPU_ENDED}
+)
 
 
 def _worst(findings: Sequence[Finding]) -> Optional[Finding]:
@@ -175,7 +177,7 @@ def _blocked(ctx: CheckContext, worst: Optional[Finding]) -> Finding:
         remedy = Fix(f"{remedy.text} {note.text}", (*remedy.commands, *note.commands))
         kind = ctx.machine.container
         links += (TOOLKIT_CDI,) if kind == "podman" else (TOOLKIT_INSTALL,)
-    if worst.cause == "container-no-gpu" and ctx.machine.container == "kubernetes":
+    if worst.cause == causes.container.CONTAINER_NO_GPU and ctx.machine.container == "kubernetes":
         links += (KUBERNETES_GPUS,)
     return Finding(
         "gpu.required",
@@ -195,7 +197,7 @@ def check_gpu_required(ctx: CheckContext, gate: Sequence[Finding]) -> Iterator[F
         return
     tf, drv = ctx.facts.tensorflow, ctx.facts.driver
     tf_gpus = [d.name for d in tf.devices if d.device_type == "GPU"] if tf is not None else []
-    if tf is not None and tf.status == "ok" and tf_gpus:
+    if tf is not None and tf.status == TFStatus.OK and tf_gpus:
         # What TensorFlow lists wins over any rule: a forward-compatible driver runs it.
         yield Finding(
             "gpu.required",
@@ -205,7 +207,7 @@ def check_gpu_required(ctx: CheckContext, gate: Sequence[Finding]) -> Iterator[F
         return
     worst = _worst(gate)
     listed = drv.gpus if drv is not None else ()
-    static = tf is not None and tf.status == "skipped"
+    static = tf is not None and tf.status == TFStatus.SKIPPED
     # Without importing TensorFlow only an error of the GPU checks shows that it cannot use
     # the GPUs the driver lists (a warning such as PTX JIT leaves them usable).
     unconfirmed = static and bool(listed) and ctx.machine.tf is not None

@@ -9,7 +9,7 @@ from typing import Optional
 
 from tfdoctor import causes
 from tfdoctor.checks._context import CheckContext, fix, unknown
-from tfdoctor.facts import Facts, LibraryFacts
+from tfdoctor.facts import Facts, LibraryFacts, TFStatus
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import library_of
 
@@ -60,10 +60,10 @@ _DRIVER_REASONS: dict[str, tuple[str, Fix]] = {
 
 #: Driver failure reason -> the cause in the catalogue.
 _REASON_CAUSES = {
-    "version-mismatch": "driver-version-mismatch",
-    "no-permission": "driver-no-permission",
-    "driver-not-loaded": "driver-not-loaded",
-    "library-not-found": "container-no-gpu",
+    "version-mismatch": causes.gpu.DRIVER_VERSION_MISMATCH,
+    "no-permission": causes.gpu.DRIVER_NO_PERMISSION,
+    "driver-not-loaded": causes.gpu.DRIVER_NOT_LOADED,
+    "library-not-found": causes.container.CONTAINER_NO_GPU,
 }
 
 
@@ -122,7 +122,7 @@ def check_driver(ctx: CheckContext) -> Iterator[Finding]:
     summary = _DRIVER_REASONS[err.reason][0]
     cause, remedy = _driver_cause(ctx, err.reason)
     if err.reason == "library-not-found" and not ctx.machine.container:
-        cause = "driver-libraries-missing"
+        cause = causes.gpu.DRIVER_LIBRARIES_MISSING
         summary = (
             "NVIDIA device nodes exist but the driver's user-space library (libnvidia-ml.so.1) "
             "is missing: a broken or partial driver install"
@@ -142,17 +142,17 @@ def check_driver(ctx: CheckContext) -> Iterator[Finding]:
     )
 
 
-def _driver_cause(ctx: CheckContext, reason: str) -> tuple[str, Fix]:
+def _driver_cause(ctx: CheckContext, reason: str) -> tuple[causes.CauseId, Fix]:
     """The cause a driver failure reason names, and its fix (one builder per cause, the
     same that explain uses)."""
-    cause = _REASON_CAUSES.get(reason, "driver-not-loaded")
-    if cause == "container-no-gpu":
-        return cause, causes.container_gpu_fix(ctx.machine)
-    if cause == "driver-version-mismatch":
-        return cause, causes.driver_mismatch_fix()
-    if cause == "driver-no-permission":
+    cause = _REASON_CAUSES.get(reason, causes.gpu.DRIVER_NOT_LOADED)
+    if cause == causes.container.CONTAINER_NO_GPU:
+        return cause, causes.container.container_gpu_fix(ctx.machine)
+    if cause == causes.gpu.DRIVER_VERSION_MISMATCH:
+        return cause, causes.gpu.driver_mismatch_fix()
+    if cause == causes.gpu.DRIVER_NO_PERMISSION:
         return cause, _DRIVER_REASONS["no-permission"][1]
-    return "driver-not-loaded", causes.driver_load_fix(ctx.machine)
+    return causes.gpu.DRIVER_NOT_LOADED, causes.gpu.driver_load_fix(ctx.machine)
 
 
 def _kernel_finding(ctx: CheckContext) -> Optional[Finding]:
@@ -171,17 +171,17 @@ def _kernel_finding(ctx: CheckContext) -> Optional[Finding]:
         return causes.finding(
             "driver.nvidia",
             Severity.ERROR,
-            "driver-not-loaded",
+            causes.gpu.DRIVER_NOT_LOADED,
             f"{count} NVIDIA GPU(s) on the PCI bus, but the nvidia kernel module is not loaded",
             detail,
-            causes.driver_load_fix(m),
+            causes.gpu.driver_load_fix(m),
         )
     closed = [n.path for n in kernel.device_nodes if not n.accessible]
     if closed:
         return causes.finding(
             "driver.nvidia",
             Severity.ERROR,
-            "driver-no-permission",
+            causes.gpu.DRIVER_NO_PERMISSION,
             f"This user cannot open {', '.join(closed)}",
             "",
             _DRIVER_REASONS["no-permission"][1],
@@ -209,12 +209,12 @@ def check_ecc(ctx: CheckContext) -> Iterator[Finding]:
             yield causes.finding(
                 "gpu.ecc",
                 Severity.WARNING,
-                "gpu-memory-errors",
+                causes.gpu.GPU_MEMORY_ERRORS,
                 f"GPU {gpu.index} ({gpu.name}) reports {gpu.ecc_uncorrected} uncorrected ECC "
                 "errors",
                 "Uncorrectable memory errors corrupt results and crash kernels; pages are "
                 "retired on the next driver reload.",
-                causes.gpu_memory_errors_fix(gpu.index),
+                causes.gpu.gpu_memory_errors_fix(gpu.index),
             )
 
 
@@ -239,22 +239,22 @@ def check_gpu_visible(ctx: CheckContext) -> Iterator[Finding]:
     facts = ctx.facts
     tf, drv = facts.tensorflow, facts.driver
     gpus = drv.gpus if drv else ()
-    not_installed = tf is not None and tf.status == "not-installed"
+    not_installed = tf is not None and tf.status == TFStatus.NOT_INSTALLED
     if not_installed or (facts.packages is not None and ctx.machine.tf is None):
         # Not applicable rather than unknown: packages.tensorflow says what to install.
         yield Finding("gpu.visible", Severity.INFO, "Not applicable: TensorFlow is not installed")
         return
-    if tf is None or tf.status == "skipped":
+    if tf is None or tf.status == TFStatus.SKIPPED:
         m = ctx.machine
         if gpus and m.tf is not None and m.cpu_only_distribution:
             yield causes.finding(
                 "gpu.visible",
                 Severity.WARNING,
-                "tf-cpu-only-build",
+                causes.gpu.TF_CPU_ONLY_BUILD,
                 f"This TensorFlow ({m.tf.name} {m.tf.version}) is a CPU-only build, but the "
                 f"machine has {len(gpus)} NVIDIA GPU(s)",
                 "",
-                causes.gpu_build_fix(m),
+                causes.gpu.gpu_build_fix(m),
             )
             return
         if gpus:
@@ -265,7 +265,7 @@ def check_gpu_visible(ctx: CheckContext) -> Iterator[Finding]:
                 "(--static)",
             )
         return
-    if tf.status != "ok":
+    if tf.status != TFStatus.OK:
         yield unknown("gpu.visible", "which GPUs TensorFlow sees: it did not import")
         return
     tf_gpus = [d for d in tf.devices if d.device_type == "GPU"]
@@ -281,7 +281,7 @@ def check_gpu_visible(ctx: CheckContext) -> Iterator[Finding]:
         yield causes.finding(
             "gpu.visible",
             Severity.WARNING,
-            "cuda-visible-devices-hidden",
+            causes.gpu.CUDA_VISIBLE_DEVICES_HIDDEN,
             f"CUDA_VISIBLE_DEVICES={hidden!r} hides every GPU from TensorFlow",
             "CUDA numbers devices from 0 and stops at the first invalid entry.",
             fix(
@@ -301,11 +301,13 @@ def check_gpu_visible(ctx: CheckContext) -> Iterator[Finding]:
             yield causes.finding(
                 "gpu.visible",
                 Severity.WARNING,
-                "windows-native-gpu-ended" if windows_ended else "tf-cpu-only-build",
+                causes.platform.WINDOWS_NATIVE_GPU_ENDED
+                if windows_ended
+                else causes.gpu.TF_CPU_ONLY_BUILD,
                 f"This TensorFlow ({name} {tf.version}) is a CPU-only build, but the machine "
                 f"has {len(gpus)} NVIDIA GPU(s)",
                 "",
-                causes.gpu_build_fix(m) if m.tf is not None else None,
+                causes.gpu.gpu_build_fix(m) if m.tf is not None else None,
             )
         else:
             yield Finding(
@@ -338,21 +340,21 @@ def check_gpu_visible(ctx: CheckContext) -> Iterator[Finding]:
     unloaded = ctx.machine.unloaded_files
     cuinit = facts.cuinit
     if (cuinit is not None and cuinit.code == 35) or _OLD_DRIVER_LOG.search(ctx.machine.tf_log):
-        floor = causes.build_driver_floor(ctx.machine)
+        floor = causes.gpu.build_driver_floor(ctx.machine)
         yield causes.finding(
             "gpu.visible",
             Severity.ERROR,
-            "driver-too-old",
+            causes.gpu.DRIVER_TOO_OLD,
             f"TensorFlow sees none of the {len(gpus)} GPU(s): the driver is too old for its "
             "CUDA build",
             log,
-            causes.driver_too_old_fix(ctx.machine, floor.version if floor else None),
+            causes.gpu.driver_too_old_fix(ctx.machine, floor.version if floor else None),
         )
         return
     if missing or unloaded or ctx.machine.dlopen_failed:
         names = missing or tuple(library_of(n) for n in unloaded)
         what = ", ".join(missing or unloaded) or "some CUDA libraries"
-        cause, remedy = causes.cuda_libraries_fix(ctx.machine, tuple(n for n in names if n))
+        cause, remedy = causes.gpu.cuda_libraries_fix(ctx.machine, tuple(n for n in names if n))
         yield causes.finding(
             "gpu.visible",
             Severity.ERROR,
@@ -366,20 +368,20 @@ def check_gpu_visible(ctx: CheckContext) -> Iterator[Finding]:
         yield causes.finding(
             "gpu.visible",
             Severity.ERROR,
-            "cuinit-unknown-error",
+            causes.gpu.CUINIT_UNKNOWN_ERROR,
             f"TensorFlow sees none of the {len(gpus)} GPU(s): cuInit fails with "
             "CUDA_ERROR_UNKNOWN (999)",
             log,
-            causes.cuinit_unknown_fix(),
+            causes.gpu.cuinit_unknown_fix(),
         )
         return
     yield causes.finding(
         "gpu.visible",
         Severity.ERROR,
-        "gpu-unseen-no-reason",
+        causes.gpu.GPU_UNSEEN_NO_REASON,
         f"TensorFlow sees none of the {len(gpus)} GPU(s) the driver lists",
         log or "TensorFlow logged no reason; run with TF_CPP_MIN_LOG_LEVEL=0 to see more.",
-        causes.read_device_log_fix(),
+        causes.gpu.read_device_log_fix(),
     )
 
 
@@ -432,7 +434,7 @@ def check_cuda_libraries(ctx: CheckContext) -> Iterator[Finding]:
         return
     tf = facts.tensorflow
     listed = [d.name for d in tf.devices if d.device_type == "GPU"] if tf is not None else []
-    if tf is not None and tf.status == "ok" and listed:
+    if tf is not None and tf.status == TFStatus.OK and listed:
         # Observed beats inferred: TensorFlow registered the GPU, so whatever the search
         # missed was found by the loader after all, or is not needed for it.
         yield Finding(
@@ -451,7 +453,7 @@ def check_cuda_libraries(ctx: CheckContext) -> Iterator[Finding]:
             detail,
         )
         return
-    cause, remedy = causes.cuda_libraries_fix(ctx.machine, missing)
+    cause, remedy = causes.gpu.cuda_libraries_fix(ctx.machine, missing)
     found = [f for f in libs.elsewhere if f.name in missing]
     if found:
         detail += "\nfound off the loader's path:\n" + "\n".join(
@@ -483,11 +485,11 @@ def check_cuda_shadowed(ctx: CheckContext) -> Iterator[Finding]:
         if pip is None or (pip.version and chosen.version and pip.version == chosen.version):
             continue
         directory = str(PurePath(chosen.path).parent)
-        remedy = causes.shadow_fix(ctx.machine, lib, pip)
+        remedy = causes.gpu.shadow_fix(ctx.machine, lib, pip)
         yield causes.finding(
             "cuda.shadowed",
             Severity.WARNING,
-            "cudnn-shadowed" if lib.name == "cudnn" else "cuda-lib-shadowed",
+            causes.gpu.CUDNN_SHADOWED if lib.name == "cudnn" else causes.gpu.CUDA_LIB_SHADOWED,
             f"{lib.name} {chosen.version or '(unknown version)'} from {directory} "
             f"({chosen.origin}) shadows the pip wheel's {pip.version or '(unknown version)'}",
             "The dynamic loader searches LD_LIBRARY_PATH before the pip wheels' directories "

@@ -37,8 +37,8 @@ def check_rosetta(ctx: CheckContext) -> Iterator[Finding]:
             "QEMU user-mode emulation lacks AVX, which the x86-64 TensorFlow wheels need, and "
             "runs native code many times slower: TensorFlow dies with 'Illegal instruction' or "
             "crawls. The native image or interpreter for the host runs the host's own wheels.",
-            causes.native_interpreter_fix(ctx.machine),
-            cause="cpu-emulated",
+            causes.platform.native_interpreter_fix(ctx.machine),
+            cause=causes.platform.CPU_EMULATED,
         )
         return
     if not plat.rosetta:
@@ -50,12 +50,12 @@ def check_rosetta(ctx: CheckContext) -> Iterator[Finding]:
     yield Finding(
         "platform.rosetta",
         Severity.ERROR,
-        cause="cpu-emulated",
+        cause=causes.platform.CPU_EMULATED,
         summary="This Python is an x86-64 build translated by Rosetta 2 on Apple silicon",
         detail="Rosetta 2 does not translate AVX instructions, so the x86-64 TensorFlow wheel dies "
         "with 'Illegal instruction' on import. Native arm64 wheels exist from TensorFlow "
         "2.13 (tensorflow-macos before that).",
-        fix=causes.native_interpreter_fix(ctx.machine),
+        fix=causes.platform.native_interpreter_fix(ctx.machine),
         links=(
             "https://developer.apple.com/documentation/apple-silicon/about-the-rosetta-translation-environment",
         ),
@@ -80,7 +80,7 @@ def check_wsl(ctx: CheckContext) -> Iterator[Finding]:
             "wsl --set-version <distribution> 2",
         ),
         ("https://docs.nvidia.com/cuda/wsl-user-guide/index.html",),
-        cause="wsl1",
+        cause=causes.platform.WSL1,
     )
 
 
@@ -104,12 +104,12 @@ def check_cpu_features(ctx: CheckContext) -> Iterator[Finding]:
         yield causes.finding(
             "cpu.avx",
             Severity.ERROR,
-            "cpu-lacks-avx",
+            causes.platform.CPU_LACKS_AVX,
             f"The CPU ({cpu.model or 'unknown model'}) lacks AVX, which TensorFlow wheels require",
             "Since 1.6 the official x86-64 wheels are compiled with AVX; importing them on "
             "this CPU ends in 'Illegal instruction (core dumped)'. Virtual machines sometimes "
             "hide AVX from the guest (check the hypervisor's CPU model).",
-            causes.cpu_avx_fix(),
+            causes.platform.cpu_avx_fix(),
             ("https://www.tensorflow.org/install/source",),
         )
         return

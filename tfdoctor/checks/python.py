@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from tfdoctor import causes
 from tfdoctor.checks._context import CheckContext, fix, unknown
 from tfdoctor.findings import Finding, Severity
 
@@ -18,7 +19,7 @@ def check_bits(ctx: CheckContext) -> Iterator[Finding]:
         yield Finding(
             "python.bits",
             Severity.ERROR,
-            cause="python-32bit",
+            cause=causes.platform.PYTHON_32BIT,
             summary=f"{py.bits}-bit Python {py.version}: TensorFlow ships 64-bit wheels only",
             detail="pip answers 'No matching distribution found for tensorflow' on a 32-bit "
             "interpreter, because no 32-bit wheel exists for any platform.",

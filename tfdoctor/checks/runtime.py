@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from typing import Optional
 
 from tfdoctor.checks._context import CheckContext, fix, unknown
-from tfdoctor.facts import Facts, GpuFacts, HeldGpu
+from tfdoctor.facts import Facts, GpuFacts, HeldGpu, TFStatus
 from tfdoctor.findings import Finding, Fix, Severity
 
 _GPU_GUIDE = "https://www.tensorflow.org/guide/gpu#limiting_gpu_memory_growth"
@@ -30,9 +30,9 @@ def _gpus_in_use(facts: Facts) -> bool:
     if drv is None or not drv.gpus:
         return False
     tf = facts.tensorflow
-    if tf is None or tf.status == "skipped":
+    if tf is None or tf.status == TFStatus.SKIPPED:
         return True
-    if tf.status != "ok" or tf.is_cuda_build is False:
+    if tf.status != TFStatus.OK or tf.is_cuda_build is False:
         return False  # tensorflow.import / gpu.visible say why
     return any(d.device_type == "GPU" for d in tf.devices)
 

@@ -455,12 +455,12 @@ def check_first_op(ctx: CheckContext) -> Iterator[Finding]:
             yield causes.finding(
                 "smoke.first-op",
                 Severity.WARNING,
-                "gpu-ptx-jit",
+                causes.gpu.GPU_PTX_JIT,
                 f"The first op on {device.name} took {result.seconds:.1f} s",
                 "A first op this slow means the driver JIT-compiled TensorFlow's PTX for this "
                 f"GPU (compute capability {capability}): the wheel carries no machine code "
                 "for it. Every new process pays this until the JIT cache holds it.",
-                causes.ptx_jit_fix(ctx.machine, capability),
+                causes.gpu.ptx_jit_fix(ctx.machine, capability),
             )
         else:
             start = (

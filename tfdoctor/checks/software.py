@@ -16,6 +16,7 @@ from tfdoctor.checks._context import (
 from tfdoctor.facts import (
     PackageFacts,
     TensorFlowFacts,
+    TFStatus,
     normalize_name,
 )
 from tfdoctor.findings import Finding, Severity
@@ -60,12 +61,12 @@ def check_tf_distributions(ctx: CheckContext) -> Iterator[Finding]:
         yield causes.finding(
             "packages.tensorflow",
             Severity.WARNING,
-            "tf-not-installed",
+            causes.software.TF_NOT_INSTALLED,
             "TensorFlow is not installed in this environment",
             "No distribution that provides `import tensorflow` was found in "
             + (facts.python.prefix if facts.python else "this interpreter")
             + ".",
-            causes.tensorflow_install_fix(m),
+            causes.software.tensorflow_install_fix(m),
         )
         return
     # A thin wrapper (tensorflow -> tensorflow-intel on Windows, tensorflow-macos -> tensorflow)
@@ -84,10 +85,10 @@ def check_tf_distributions(ctx: CheckContext) -> Iterator[Finding]:
     yield causes.finding(
         "packages.tensorflow",
         Severity.ERROR,
-        "tf-multiple-distributions",
+        causes.software.TF_MULTIPLE_DISTRIBUTIONS,
         f"{len(independent)} TensorFlow distributions are installed side by side: {listing}",
         "",
-        causes.reinstall_tf_fix(
+        causes.software.reinstall_tf_fix(
             m, "Remove every TensorFlow distribution, then install exactly one."
         ),
     )
@@ -136,12 +137,12 @@ def check_tensorflow_gpu_package(ctx: CheckContext) -> Iterator[Finding]:
     yield causes.finding(
         "packages.tensorflow-gpu",
         Severity.WARNING,
-        "tf-gpu-package-removed",
+        causes.software.TF_GPU_PACKAGE_REMOVED,
         f"The removed tensorflow-gpu package is installed ({pkg.version})",
         "tensorflow-gpu has been removed from PyPI: its last release line is 2.11 and later "
         "versions only print an error. GPU support on Linux comes with the plain `tensorflow` "
         "wheel; `tensorflow[and-cuda]` (2.14+) also installs the CUDA libraries.",
-        causes.tensorflow_gpu_removed_fix(m),
+        causes.software.tensorflow_gpu_removed_fix(m),
     )
 
 
@@ -167,7 +168,7 @@ def check_wheel_tags(ctx: CheckContext) -> Iterator[Finding]:
     # and succeeded, the observation outranks the tags.
     tf = facts.tensorflow
     fatal = misfits.severity is Severity.ERROR
-    ok = tf is not None and tf.status == "ok"
+    ok = tf is not None and tf.status == TFStatus.OK
     yield misfits if fatal and not ok else dataclasses.replace(misfits, severity=Severity.WARNING)
 
 
@@ -196,19 +197,19 @@ def _wheel_misfits(ctx: CheckContext) -> Optional[Finding]:
         return causes.finding(
             "packages.wheels",
             severity,
-            "glibc-too-old",
+            causes.platform.GLIBC_TOO_OLD,
             f"{names}: built for glibc {need} or newer, this system has {glibc[0].here}",
             detail,
-            causes.glibc_fix(f"GLIBC_{need}"),
+            causes.platform.glibc_fix(f"GLIBC_{need}"),
         )
     return causes.finding(
         "packages.wheels",
         severity,
-        "wheel-mismatch",
+        causes.platform.WHEEL_MISMATCH,
         f"{names}: wheel built for another Python or machine ({misfits[0][1].built_for}; "
         f"here: {misfits[0][1].here})",
         detail,
-        causes.wheel_reinstall_fix(m, [p for p, _ in misfits]),
+        causes.platform.wheel_reinstall_fix(m, [p for p, _ in misfits]),
     )
 
 
@@ -265,7 +266,7 @@ def _shadowing(ctx: CheckContext) -> Optional[Finding]:
     return causes.finding(
         "tensorflow.import",
         Severity.ERROR,
-        "tf-shadowed-module",
+        causes.software.TF_SHADOWED_MODULE,
         f"`import tensorflow` loads {origin} (from {where}), not the installed distribution",
         f"sys.path entry: {py.tensorflow_path_entry or '?'}",
         fix(
@@ -296,11 +297,11 @@ def _import_error_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
         return causes.finding(
             "tensorflow.import",
             Severity.ERROR,
-            "numpy-abi",
+            causes.software.NUMPY_ABI,
             f"TensorFlow{version} was built against NumPy 1.x but NumPy "
             f"{numpy.version if numpy else '2'} is installed",
             detail,
-            causes.numpy_abi_fix(m),
+            causes.software.numpy_abi_fix(m),
         )
     if files := unloaded_files(text):
         lib = files[0]
@@ -321,10 +322,10 @@ def _import_error_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
             )
             and name != "cuda"
         ):
-            cause, remedy = causes.cuda_libraries_fix(m, (name,))
+            cause, remedy = causes.gpu.cuda_libraries_fix(m, (name,))
         elif name == "cuda":
             cause, remedy = (
-                "driver-not-loaded",
+                causes.gpu.DRIVER_NOT_LOADED,
                 fix(
                     "libcuda.so.1 comes with the NVIDIA driver: install the driver (on a machine "
                     "without a GPU, install the CPU build instead).",
@@ -333,7 +334,7 @@ def _import_error_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
             )
         else:
             cause, remedy = (
-                "import-failed-unknown",
+                causes.software.IMPORT_FAILED_UNKNOWN,
                 fix(
                     f"Install the system library that provides {lib}.", f"ldconfig -p | grep {lib}"
                 ),
@@ -350,13 +351,13 @@ def _import_error_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
         return causes.finding(
             "tensorflow.import",
             Severity.ERROR,
-            "glibc-too-old",
+            causes.platform.GLIBC_TOO_OLD,
             f"TensorFlow{version} needs {match.group(1)}, newer than this system's C library",
             detail,
-            causes.glibc_fix(match.group(1)),
+            causes.platform.glibc_fix(match.group(1)),
         )
     if _PROTOBUF.search(text):
-        remedy = causes.range_fix(m, "protobuf") or causes.install_fix(
+        remedy = causes.common.range_fix(m, "protobuf") or causes.common.install_fix(
             m,
             "Install a protobuf older than 3.21 (the pure-Python fallback also works).",
             "protobuf<3.21",
@@ -364,7 +365,7 @@ def _import_error_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
         return causes.finding(
             "tensorflow.import",
             Severity.ERROR,
-            "protobuf-incompatible",
+            causes.software.PROTOBUF_INCOMPATIBLE,
             f"TensorFlow{version} fails to import with the installed protobuf",
             detail,
             remedy,
@@ -373,15 +374,15 @@ def _import_error_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
         return causes.finding(
             "tensorflow.import",
             Severity.ERROR,
-            "msvc-runtime-missing",
+            causes.platform.MSVC_RUNTIME_MISSING,
             f"TensorFlow{version} fails to load its native library (DLL load failed)",
             detail,
-            causes.msvc_fix(),
+            causes.platform.msvc_fix(),
         )
     return causes.finding(
         "tensorflow.import",
         Severity.ERROR,
-        "import-failed-unknown",
+        causes.software.IMPORT_FAILED_UNKNOWN,
         f"TensorFlow{version} is installed but fails to import",
         detail,
         fix(
@@ -408,7 +409,7 @@ def _signal_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
             return causes.finding(
                 "tensorflow.import",
                 Severity.ERROR,
-                "cpu-emulated",
+                causes.platform.CPU_EMULATED,
                 summary + f": this {plat.machine} Python runs under {plat.emulation} emulation",
                 "The emulated CPU lacks the AVX instructions the wheel needs." + tail,
                 fix(
@@ -421,29 +422,29 @@ def _signal_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
         return causes.finding(
             "tensorflow.import",
             Severity.ERROR,
-            "cpu-lacks-avx",
+            causes.platform.CPU_LACKS_AVX,
             summary,
             "The CPU met an instruction it does not have: the wheel was compiled for vector "
             "extensions (AVX and, in newer lines, more) this CPU or VM lacks."
             + (" This CPU reports no AVX." if no_avx else "")
             + tail,
-            causes.cpu_avx_fix(),
+            causes.platform.cpu_avx_fix(),
         )
     if len(m.tf_providers) > 1:
         return causes.finding(
             "tensorflow.import",
             Severity.ERROR,
-            "tf-multiple-distributions",
+            causes.software.TF_MULTIPLE_DISTRIBUTIONS,
             summary + ": two TensorFlow distributions share one directory",
             "See packages.tensorflow." + tail,
-            causes.reinstall_tf_fix(
+            causes.software.reinstall_tf_fix(
                 m, "Remove every TensorFlow distribution, then install exactly one."
             ),
         )
     return causes.finding(
         "tensorflow.import",
         Severity.ERROR,
-        "import-crash",
+        causes.software.IMPORT_CRASH,
         summary,
         "The facts point at no known cause: the distribution is single, the module resolves to "
         "it, and no library of the wrong version was found. The log tail and a native "
@@ -464,7 +465,7 @@ def check_tf_import(ctx: CheckContext) -> Iterator[Finding]:
             "tensorflow.import", "whether TensorFlow imports", facts.error_for("tensorflow")
         )
         return
-    if tf.status == "skipped":
+    if tf.status == TFStatus.SKIPPED:
         # Where the import resolves is known without running it (the path finder's answer).
         shadow = _shadowing(ctx)
         if shadow is not None:
@@ -478,7 +479,7 @@ def check_tf_import(ctx: CheckContext) -> Iterator[Finding]:
             "Static mode checks the installation without running TensorFlow.",
         )
         return
-    if tf.status == "ok":
+    if tf.status == TFStatus.OK:
         shadow = _shadowing(ctx)
         if shadow is not None:
             # It imported, but the module it imported is not the installed TensorFlow.
@@ -496,7 +497,7 @@ def check_tf_import(ctx: CheckContext) -> Iterator[Finding]:
             f"TensorFlow {tf.version} imports ({build}, {tf.seconds or 0:.1f} s)",
         )
         return
-    if tf.status == "not-installed":
+    if tf.status == TFStatus.NOT_INSTALLED:
         # packages.tensorflow already says "not installed" with the fix.
         sev = Severity.WARNING if ctx.machine.tf else Severity.INFO
         yield Finding(
@@ -506,13 +507,13 @@ def check_tf_import(ctx: CheckContext) -> Iterator[Finding]:
             tf.error_message or "",
         )
         return
-    if tf.status == "import-error":
+    if tf.status == TFStatus.IMPORT_ERROR:
         yield _import_error_finding(ctx, tf)
         return
-    if tf.status == "signal":
+    if tf.status == TFStatus.SIGNAL:
         yield _signal_finding(ctx, tf)
         return
-    if tf.status == "timeout":
+    if tf.status == TFStatus.TIMEOUT:
         shadow = _shadowing(ctx)
         if shadow is not None:
             yield dataclasses.replace(
@@ -524,7 +525,7 @@ def check_tf_import(ctx: CheckContext) -> Iterator[Finding]:
         yield causes.finding(
             "tensorflow.import",
             Severity.ERROR,
-            "import-hang",
+            causes.software.IMPORT_HANG,
             f"Importing TensorFlow did not finish within {tf.timeout or 0:g} s",
             "The facts show no known cause; where it stops tells more."
             + ("\n\n" + tf.stderr_tail if tf.stderr_tail else ""),

@@ -58,10 +58,10 @@ def check_ptxas(ctx: CheckContext) -> Iterator[Finding]:
     yield causes.finding(
         "xla.ptxas",
         Severity.WARNING,
-        "ptxas-too-new",
+        causes.xla.PTXAS_TOO_NEW,
         f"ptxas {have} is newer than the CUDA {driver_cuda} this driver supports: {effect}",
         f"ptxas: {libs.ptxas}",
-        causes.ptxas_fix(ctx.machine),
+        causes.xla.ptxas_fix(ctx.machine),
     )
 
 
@@ -80,7 +80,7 @@ def check_libdevice(ctx: CheckContext) -> Iterator[Finding]:
     yield causes.finding(
         "xla.libdevice",
         Severity.ERROR if logged else Severity.WARNING,
-        "libdevice-missing",
+        causes.xla.LIBDEVICE_MISSING,
         "XLA cannot find libdevice.10.bc: jit-compiled functions fail on the GPU",
         (logged.group(0) + "\n" if logged else "")
         + (
@@ -89,5 +89,5 @@ def check_libdevice(ctx: CheckContext) -> Iterator[Finding]:
             else "Searched: XLA_FLAGS' --xla_gpu_cuda_data_dir, the CUDA toolkit roots and "
             "the nvidia-cuda-nvcc wheel."
         ),
-        causes.libdevice_fix(ctx.machine),
+        causes.xla.libdevice_fix(ctx.machine),
     )

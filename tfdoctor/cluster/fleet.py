@@ -11,9 +11,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Optional
 
+from tfdoctor import causes
 from tfdoctor.bounded import MAX_REPORT_BYTES, InputError, read_json
 from tfdoctor.causes import finding
-from tfdoctor.facts import Facts, FactsError
+from tfdoctor.facts import Facts, FactsError, TFStatus
 from tfdoctor.findings import Finding, Fix, Report, Severity, facts_from_report_json
 from tfdoctor.machine import Machine
 from tfdoctor.records import Record, record
@@ -58,7 +59,7 @@ def node_summary(facts: Facts) -> dict[str, str]:
         tf.version if tf is not None and tf.version else (installed.version if installed else None)
     )
     out["tensorflow"] = version or UNKNOWN
-    if tf is not None and tf.status == "ok":
+    if tf is not None and tf.status == TFStatus.OK:
         out["tensorflow build CUDA"] = tf.cuda_version or "none"
         out["tensorflow build cuDNN"] = tf.cudnn_version or "none"
     for dist in ("keras", "numpy"):
@@ -147,7 +148,7 @@ def difference_finding(diff: Difference) -> Finding:
     return finding(
         f"{CHECK}.differs.{_slug(diff.fact)}",
         severity,
-        "fleet-fact-differs",
+        causes.cluster.FLEET_FACT_DIFFERS,
         summary,
         listing,
         Fix(

@@ -19,6 +19,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any, Callable, Optional
 
+from tfdoctor import causes
 from tfdoctor.bounded import (
     MAX_JSON_NESTING,
     MAX_TF_CONFIG_BYTES,
@@ -26,7 +27,7 @@ from tfdoctor.bounded import (
     parse_json,
     read_text,
 )
-from tfdoctor.causes import finding
+from tfdoctor.causes import CauseId, finding
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.records import Record, record
 
@@ -237,11 +238,11 @@ def _is_ip(host: str) -> bool:
 # --- TF_CONFIG ---------------------------------------------------------------------------------
 
 
-def _err(cause: str, summary: str, detail: str = "", fix: Optional[Fix] = None) -> Finding:
+def _err(cause: CauseId, summary: str, detail: str = "", fix: Optional[Fix] = None) -> Finding:
     return finding(f"{CHECK}.{cause}", Severity.ERROR, cause, summary, detail, fix)
 
 
-def _warn(cause: str, summary: str, detail: str = "", fix: Optional[Fix] = None) -> Finding:
+def _warn(cause: CauseId, summary: str, detail: str = "", fix: Optional[Fix] = None) -> Finding:
     return finding(f"{CHECK}.{cause}", Severity.WARNING, cause, summary, detail, fix)
 
 
@@ -256,7 +257,7 @@ def parse_tf_config(text: str) -> tuple[Optional[ClusterSpec], list[Finding]]:
     except InputError:
         return None, [
             _err(
-                "tf-config-invalid-json",
+                causes.cluster.TF_CONFIG_INVALID_JSON,
                 f"TF_CONFIG nests deeper than {MAX_JSON_NESTING} levels; a cluster "
                 "description needs three",
                 "A cluster description nests `cluster`, a job, its address list. TensorFlow's "
@@ -267,7 +268,7 @@ def parse_tf_config(text: str) -> tuple[Optional[ClusterSpec], list[Finding]]:
     except ValueError as exc:
         return None, [
             _err(
-                "tf-config-invalid-json",
+                causes.cluster.TF_CONFIG_INVALID_JSON,
                 f"TF_CONFIG is not valid JSON: {exc}",
                 fix=Fix(
                     "Write TF_CONFIG as JSON (double quotes; generate it with json.dumps).",
@@ -281,7 +282,7 @@ def parse_tf_config(text: str) -> tuple[Optional[ClusterSpec], list[Finding]]:
     if not isinstance(doc, dict):
         return None, [
             _err(
-                "tf-config-invalid-json",
+                causes.cluster.TF_CONFIG_INVALID_JSON,
                 f"TF_CONFIG is JSON but not an object (a {type(doc).__name__})",
             )
         ]
@@ -289,7 +290,7 @@ def parse_tf_config(text: str) -> tuple[Optional[ClusterSpec], list[Finding]]:
         if "sparseCluster" in doc:
             return None, [
                 _err(
-                    "tf-config-sparse-cluster",
+                    causes.cluster.TF_CONFIG_SPARSE_CLUSTER,
                     "TF_CONFIG has `sparseCluster` but no `cluster`: TensorFlow trains as one "
                     "worker",
                     fix=_cluster_key_fix(),
@@ -297,7 +298,7 @@ def parse_tf_config(text: str) -> tuple[Optional[ClusterSpec], list[Finding]]:
             ]
         return None, [
             _err(
-                "tf-config-no-cluster",
+                causes.cluster.TF_CONFIG_NO_CLUSTER,
                 "TF_CONFIG has no `cluster` key: TensorFlow trains as one worker",
                 fix=_cluster_key_fix(),
             )
@@ -325,7 +326,7 @@ def _cluster_key_fix() -> Fix:
 def _parse_jobs(cluster: Any) -> tuple[Optional[dict[str, tuple[str, ...]]], list[Finding]]:
     """``cluster`` into job -> addresses; findings on its shape and its task types."""
     bad_shape = _err(
-        "tf-config-bad-cluster",
+        causes.cluster.TF_CONFIG_BAD_CLUSTER,
         "TF_CONFIG `cluster` is not a map of job name to a list of `host:port` addresses",
         f"It is: {json.dumps(cluster)[:200]}",
     )
@@ -348,7 +349,7 @@ def _parse_jobs(cluster: Any) -> tuple[Optional[dict[str, tuple[str, ...]]], lis
     if not jobs or not any(jobs.values()):
         return None, [
             _err(
-                "tf-config-no-cluster",
+                causes.cluster.TF_CONFIG_NO_CLUSTER,
                 "TF_CONFIG `cluster` names no task: TensorFlow trains as one worker",
                 fix=_cluster_key_fix(),
             )
@@ -356,7 +357,7 @@ def _parse_jobs(cluster: Any) -> tuple[Optional[dict[str, tuple[str, ...]]], lis
     if "master" in jobs:
         findings.append(
             _err(
-                "tf-config-master-task",
+                causes.cluster.TF_CONFIG_MASTER_TASK,
                 "TF_CONFIG has a `master` job, which TensorFlow 2 rejects",
                 "multi_worker_util._validate_cluster_spec allows only chief, worker, evaluator "
                 "and ps ('Disallowed task type found in cluster spec').",
@@ -370,7 +371,7 @@ def _parse_jobs(cluster: Any) -> tuple[Optional[dict[str, tuple[str, ...]]], lis
     if unknown:
         findings.append(
             _err(
-                "tf-config-unknown-job",
+                causes.cluster.TF_CONFIG_UNKNOWN_JOB,
                 f"TF_CONFIG has job(s) TensorFlow does not allow: {', '.join(unknown)}",
                 f"Allowed job names: {', '.join(ALLOWED_TASK_TYPES)} "
                 "(multi_worker_util._validate_cluster_spec).",
@@ -381,7 +382,7 @@ def _parse_jobs(cluster: Any) -> tuple[Optional[dict[str, tuple[str, ...]]], lis
         if len(jobs.get(job, ())) > 1:
             findings.append(
                 _err(
-                    "tf-config-multiple-chiefs",
+                    causes.cluster.TF_CONFIG_MULTIPLE_CHIEFS,
                     f"TF_CONFIG has {len(jobs[job])} `{job}` tasks; TensorFlow allows one",
                     f"_validate_cluster_spec: 'There must be at most one {job!r} job.'",
                     Fix(f"Keep one `{job}` address; list the others under `worker`."),
@@ -404,7 +405,7 @@ def _parse_task(
             None,
             [
                 _err(
-                    "tf-config-task-invalid",
+                    causes.cluster.TF_CONFIG_TASK_INVALID,
                     "TF_CONFIG has a cluster but no `task`: this process does not know which "
                     "task it is",
                     fix=fix,
@@ -415,7 +416,13 @@ def _parse_task(
         return (
             None,
             None,
-            [_err("tf-config-task-invalid", "TF_CONFIG `task` has no `type` string", fix=fix)],
+            [
+                _err(
+                    causes.cluster.TF_CONFIG_TASK_INVALID,
+                    "TF_CONFIG `task` has no `type` string",
+                    fix=fix,
+                )
+            ],
         )
     task_type = task["type"]
     raw_index = task.get("index", 0)
@@ -428,7 +435,7 @@ def _parse_task(
             None,
             [
                 _err(
-                    "tf-config-task-invalid",
+                    causes.cluster.TF_CONFIG_TASK_INVALID,
                     f"TF_CONFIG task index {raw_index!r} is not an integer",
                     fix=fix,
                 )
@@ -443,7 +450,7 @@ def _parse_task(
             index,
             [
                 _err(
-                    "tf-config-task-invalid",
+                    causes.cluster.TF_CONFIG_TASK_INVALID,
                     f"TF_CONFIG task type `{task_type}` is not a job in `cluster` "
                     f"({', '.join(sorted(jobs))})",
                     "_validate_cluster_spec: '`task_type` not found in cluster_spec.'",
@@ -458,7 +465,7 @@ def _parse_task(
             index,
             [
                 _err(
-                    "tf-config-task-out-of-range",
+                    causes.cluster.TF_CONFIG_TASK_OUT_OF_RANGE,
                     f"TF_CONFIG task {task_type} {index} is out of range: `{task_type}` has "
                     f"{count} task(s), indices 0 to {count - 1}",
                     "_validate_cluster_spec: 'The `task_id` exceeds the maximum id'.",
@@ -479,7 +486,7 @@ def check_addresses(
     for a in malformed:
         findings.append(
             _err(
-                "tf-config-bad-address",
+                causes.cluster.TF_CONFIG_BAD_ADDRESS,
                 f"{spec.source}: {a.job} {a.index} address {a.text!r} is not host:port",
                 fix=Fix("Write each address as host:port (IPv6 as [addr]:port)."),
             )
@@ -488,7 +495,7 @@ def check_addresses(
         if a.port is not None and not 1 <= a.port <= 65535:
             findings.append(
                 _err(
-                    "tf-config-bad-address",
+                    causes.cluster.TF_CONFIG_BAD_ADDRESS,
                     f"{spec.source}: {a.job} {a.index} port {a.port} is out of range (1-65535)",
                     fix=Fix("Use a free TCP port between 1024 and 65535 for each task."),
                 )
@@ -500,7 +507,7 @@ def check_addresses(
             first = seen[key]
             findings.append(
                 _err(
-                    "tf-config-duplicate-address",
+                    causes.cluster.TF_CONFIG_DUPLICATE_ADDRESS,
                     f"{spec.source}: {first.job} {first.index} and {a.job} {a.index} share "
                     f"the address {a.text}",
                     "Two gRPC servers cannot listen on one port; the second fails to start "
@@ -515,7 +522,7 @@ def check_addresses(
     if loop and len(hosts) > len(loop):
         findings.append(
             _err(
-                "tf-config-localhost-multi-host",
+                causes.cluster.TF_CONFIG_LOCALHOST_MULTI_HOST,
                 f"{spec.source}: loopback address(es) {', '.join(loop)} in a cluster that "
                 f"spans other hosts ({', '.join(h for h in hosts if h not in loop)})",
                 "Each worker reaches 'localhost' on its own machine: the other hosts cannot "
@@ -530,7 +537,7 @@ def check_addresses(
         if reason is not None:
             findings.append(
                 _err(
-                    "tf-config-unresolvable",
+                    causes.cluster.TF_CONFIG_UNRESOLVABLE,
                     f"{spec.source}: host {host!r} does not resolve here ({reason})",
                     "gRPC cannot connect to a task whose name does not resolve; "
                     "TensorFlow waits for it until the collective times out.",
@@ -599,7 +606,7 @@ def single_worker_finding(spec: ClusterSpec) -> Optional[Finding]:
     return finding(
         f"{CHECK}.single-worker",
         Severity.INFO,
-        "tf-config-single-worker",
+        causes.cluster.TF_CONFIG_SINGLE_WORKER,
         f"{spec.source} lists one task: training runs on this worker alone",
     )
 
@@ -672,7 +679,7 @@ def check_slurm(
     if missing:
         return [
             _err(
-                "slurm-outside-srun",
+                causes.cluster.SLURM_OUTSIDE_SRUN,
                 f"In a Slurm job but not in a job step: {', '.join(missing)} unset",
                 "SlurmClusterResolver reads the step's variables, which only `srun` sets; in "
                 "the batch script itself it fails ('Not running inside a SLURM step?').",
@@ -687,7 +694,7 @@ def check_slurm(
     except (ValueError, KeyError) as exc:
         return [
             _err(
-                "slurm-inconsistent",
+                causes.cluster.SLURM_INCONSISTENT,
                 f"The Slurm step variables do not describe a cluster: {exc}",
                 fix=Fix("Start the processes with srun; do not set SLURM_* variables by hand."),
             )
@@ -697,7 +704,7 @@ def check_slurm(
     if not 0 <= spec.task_index < spec.task_count:
         findings.append(
             _err(
-                "slurm-inconsistent",
+                causes.cluster.SLURM_INCONSISTENT,
                 f"SLURM_PROCID {spec.task_index} is outside the step's {spec.task_count} tasks",
             )
         )
@@ -707,7 +714,7 @@ def check_slurm(
             finding(
                 f"{CHECK}.slurm-resolver",
                 Severity.INFO,
-                "slurm-resolver-not-default",
+                causes.cluster.SLURM_RESOLVER_NOT_DEFAULT,
                 f"Slurm step: {spec.task_count} tasks; this process is worker {spec.task_index}."
                 " Pass SlurmClusterResolver() to the strategy (it reads no TF_CONFIG)",
                 fix=Fix(
@@ -731,7 +738,7 @@ def check_kubernetes(env: Mapping[str, str], spec: Optional[ClusterSpec]) -> lis
         return []
     return [
         _err(
-            "k8s-no-tf-config",
+            causes.cluster.K8S_NO_TF_CONFIG,
             "In a Kubernetes pod without TF_CONFIG: TensorFlow trains as one worker",
             "Kubeflow's training operator (v1 TFJob) writes TF_CONFIG into each pod; Kubeflow "
             "Trainer v2 has no TensorFlow runtime, so a Job or JobSet must set it itself.",
@@ -773,7 +780,7 @@ def check_environment(
     if text is None and not slurm and not findings:
         findings.append(
             _err(
-                "tf-config-no-cluster",
+                causes.cluster.TF_CONFIG_NO_CLUSTER,
                 "No cluster description: TF_CONFIG is unset and this is no Slurm step",
                 "MultiWorkerMirroredStrategy() then trains as one worker, silently.",
                 _cluster_key_fix(),

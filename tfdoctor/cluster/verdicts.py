@@ -6,7 +6,9 @@ import re
 from collections.abc import Sequence
 from typing import Any, Optional
 
-from tfdoctor.causes import cluster_unreachable_fix, finding, peer_failed_fix, port_in_use_fix
+from tfdoctor import causes
+from tfdoctor.causes import finding
+from tfdoctor.causes.cluster import cluster_unreachable_fix, peer_failed_fix, port_in_use_fix
 from tfdoctor.cluster.fleet import compare_nodes
 from tfdoctor.cluster.spec import ClusterSpec
 from tfdoctor.cluster.workers import WorkerOutcome, unhealthy
@@ -97,7 +99,7 @@ def outcome_finding(
         return finding(
             f"{CHECK}.port-in-use",
             Severity.ERROR,
-            "cluster-port-in-use",
+            causes.cluster.CLUSTER_PORT_IN_USE,
             f"{outcome.task}: port of {outcome.address} is already in use "
             f"({result.get('error', 'in use')})",
             fix=port_in_use_fix(outcome.address.rpartition(":")[2]),
@@ -118,7 +120,7 @@ def outcome_finding(
         return finding(
             f"{CHECK}.task-unreachable",
             Severity.ERROR,
-            "cluster-task-unreachable",
+            causes.cluster.CLUSTER_TASK_UNREACHABLE,
             summary,
             fix=cluster_unreachable_fix(),
         )
@@ -130,7 +132,7 @@ def outcome_finding(
         return finding(
             f"{CHECK}.worker-failed",
             Severity.ERROR,
-            "cluster-worker-failed",
+            causes.cluster.CLUSTER_WORKER_FAILED,
             f"{outcome.task}: step '{outcome.step}' was aborted: {', '.join(lost)} {how} "
             "(died mid-test)",
             error.strip()[-1500:],
@@ -146,7 +148,11 @@ def outcome_finding(
         )
         detail = outcome.stderr_tail[-1500:]
     return finding(
-        f"{CHECK}.worker-failed", Severity.ERROR, "cluster-worker-failed", summary, detail
+        f"{CHECK}.worker-failed",
+        Severity.ERROR,
+        causes.cluster.CLUSTER_WORKER_FAILED,
+        summary,
+        detail,
     )
 
 
@@ -171,7 +177,7 @@ def allreduce_finding(result: dict[str, Any]) -> Finding:
     return finding(
         f"{CHECK}.allreduce",
         Severity.ERROR,
-        "cluster-collective-failed",
+        causes.cluster.CLUSTER_COLLECTIVE_FAILED,
         "sum all-reduce gave wrong values: " + ("; ".join(wrong) or f"{got} != {expected}"),
     )
 

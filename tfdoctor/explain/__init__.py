@@ -46,6 +46,7 @@ from tfdoctor.facts import (
     GpuFacts,
     PackageFacts,
     TensorFlowFacts,
+    TFStatus,
 )
 from tfdoctor.findings import Finding, Fix, Report, Severity
 from tfdoctor.machine import LogHints, Machine, library_of
@@ -329,7 +330,7 @@ def log_facts(revealed: Revealed, evidence: Evidence, base: Optional[Facts], ver
     now = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
     facts = base or Facts(tfdoctor_version=version, collected_at=now)
     cited = tuple(evidence.cited_lines()[:MAX_LOG_ERRORS])
-    tf = facts.tensorflow or TensorFlowFacts(status="skipped", interpreter="")
+    tf = facts.tensorflow or TensorFlowFacts(status=TFStatus.SKIPPED, interpreter="")
     tf = dataclasses.replace(
         tf,
         version=tf.version or revealed.tf_version,
@@ -374,7 +375,7 @@ def log_hints(revealed: Revealed) -> LogHints:
 
 # --- findings -------------------------------------------------------------------------------
 
-Builder = Callable[[Machine, Revealed, Sequence[Hits]], tuple[str, Fix]]
+Builder = Callable[[Machine, Revealed, Sequence[Hits]], tuple[causes.CauseId, Fix]]
 
 
 def _libraries(hits: Sequence[Hits]) -> tuple[str, ...]:
@@ -386,20 +387,22 @@ def _libraries(hits: Sequence[Hits]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(names))
 
 
-def _cuda_libs(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
-    return causes.cuda_libraries_fix(m, _libraries(hits))
+def _cuda_libs(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    return causes.gpu.cuda_libraries_fix(m, _libraries(hits))
 
 
-def _cudnn(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
+def _cudnn(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     # As the check does: the right cuDNN, got the release's own way (checks/compat.py).
-    cause, fix = causes.cuda_libraries_fix(m, ("cudnn",))
+    cause, fix = causes.gpu.cuda_libraries_fix(m, ("cudnn",))
     need = r.cudnn_compiled or m.build_cudnn  # what TensorFlow itself said wins
     if need:
         fix = Fix(
             f"TensorFlow needs cuDNN {need} (same major, this minor or newer). {fix.text}",
             fix.commands,
         )
-    return ("cudnn-version-mismatch" if cause == "cuda-libs-missing" else cause), fix
+    return (
+        causes.gpu.CUDNN_VERSION_MISMATCH if cause == causes.gpu.CUDA_LIBS_MISSING else cause
+    ), fix
 
 
 def _capability(r: Revealed, hits: Sequence[Hits]) -> Optional[str]:
@@ -410,35 +413,35 @@ def _capability(r: Revealed, hits: Sequence[Hits]) -> Optional[str]:
     return r.compute_capability
 
 
-def _arch(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
-    return "gpu-arch-unsupported", causes.gpu_arch_fix(m, _capability(r, hits))
+def _arch(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    return causes.gpu.GPU_ARCH_UNSUPPORTED, causes.gpu.gpu_arch_fix(m, _capability(r, hits))
 
 
-def _ptx_jit(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
+def _ptx_jit(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     cap = _capability(r, hits) or "X.Y"
-    return "gpu-ptx-jit", causes.ptx_jit_fix(m, cap)
+    return causes.gpu.GPU_PTX_JIT, causes.gpu.ptx_jit_fix(m, cap)
 
 
-def _glibc(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
+def _glibc(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     glibc = next((g["glibc"] for h in hits for g in h.groups if g.get("glibc")), "GLIBC_2.17")
-    return "glibc-too-old", causes.glibc_fix(glibc)
+    return causes.platform.GLIBC_TOO_OLD, causes.platform.glibc_fix(glibc)
 
 
-def _cpu_avx(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
+def _cpu_avx(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     # Every Mac that runs a macOS TensorFlow supports has AVX: an illegal instruction there
     # is x86-64 code under Rosetta 2, which does not translate AVX
     # (https://developer.apple.com/documentation/apple-silicon/about-the-rosetta-translation-environment).
     if r.os == "macos":
-        return "cpu-emulated", causes.native_interpreter_fix(m)
-    return "cpu-lacks-avx", causes.cpu_avx_fix()
+        return causes.platform.CPU_EMULATED, causes.platform.native_interpreter_fix(m)
+    return causes.platform.CPU_LACKS_AVX, causes.platform.cpu_avx_fix()
 
 
-def _protobuf(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
+def _protobuf(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     too_old = any(h.signature.id == "protobuf-builder-missing" for h in hits)
-    return "protobuf-incompatible", causes.protobuf_fix(m, too_old)
+    return causes.software.PROTOBUF_INCOMPATIBLE, causes.software.protobuf_fix(m, too_old)
 
 
-def _keras3(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
+def _keras3(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     # A signature named as a scan rule (keras3-save-savedmodel) is that rule's error: its fix
     # is the rule's, the same words scan gives for the use that raised it.
     if m.matrix is not None:
@@ -447,13 +450,13 @@ def _keras3(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
         knowledge = ApiKnowledge(m.matrix)
         for hit in hits:
             verdict = knowledge.rule(hit.signature.id)
-            if verdict is not None and verdict.cause == "keras3-behaviour-change":
+            if verdict is not None and verdict.cause == causes.code.KERAS3_BEHAVIOUR_CHANGE:
                 # The rule's words; the legacy-Keras commands of the log's own TensorFlow.
-                return verdict.cause, Fix(verdict.fix.text, causes.keras3_fix(m).commands)
-    return "keras3-behaviour-change", causes.keras3_fix(m)
+                return verdict.cause, Fix(verdict.fix.text, causes.code.keras3_fix(m).commands)
+    return causes.code.KERAS3_BEHAVIOUR_CHANGE, causes.code.keras3_fix(m)
 
 
-def _gpu_library_init(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
+def _gpu_library_init(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     # The message is the same whatever the reason: rank the candidates by what the log (or the
     # facts) show. A cuDNN other than the build's, or a driver below the build's floor, is
     # seen; memory, the usual reason, is not, so it leads otherwise.
@@ -467,21 +470,23 @@ def _gpu_library_init(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[st
     if r.driver_version and floor and version_key(r.driver_version) < version_key(floor):
         order.append("driver")
         shown.append(f"driver {r.driver_version}, older than the {floor} the build needs")
-    return "gpu-library-init-failed", causes.gpu_library_init_fix(m, (*order, "memory"), shown)
+    return causes.runtime.GPU_LIBRARY_INIT_FAILED, causes.runtime.gpu_library_init_fix(
+        m, (*order, "memory"), shown
+    )
 
 
-def _keras(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
-    return "keras-version", causes.keras_match_fix(m)
+def _keras(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    return causes.software.KERAS_VERSION, causes.software.keras_match_fix(m)
 
 
-def _driver_not_loaded(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
+def _driver_not_loaded(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     if m.container:
-        return "container-no-gpu", causes.container_gpu_fix(m)
-    return "driver-not-loaded", causes.driver_load_fix(m)
+        return causes.container.CONTAINER_NO_GPU, causes.container.container_gpu_fix(m)
+    return causes.gpu.DRIVER_NOT_LOADED, causes.gpu.driver_load_fix(m)
 
 
 def _floor(m: Machine) -> Optional[str]:
-    floor = causes.build_driver_floor(m)
+    floor = causes.gpu.build_driver_floor(m)
     return floor.version if floor is not None else None
 
 
@@ -490,100 +495,98 @@ def _group(hits: Sequence[Hits], name: str) -> Optional[str]:
     return next((g[name] for h in hits for g in h.groups if g.get(name)), None)
 
 
-def _ptxas_old(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
-    return "ptxas-too-old", causes.ptxas_old_fix(m, _group(hits, "gpu_arch"))
+def _ptxas_old(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    return causes.xla.PTXAS_TOO_OLD, causes.xla.ptxas_old_fix(m, _group(hits, "gpu_arch"))
 
 
-def _companion(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
+def _companion(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     library = _group(hits, "library")
     dist = origin_of(library).dist if library else ""
-    return "companion-mismatch", causes.companion_fix(m, dist or None)
+    return causes.software.COMPANION_MISMATCH, causes.software.companion_fix(m, dist or None)
 
 
-def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
+def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     library = _group(hits, "library")
     macos = r.os == "macos" or bool(library and library.endswith(".dylib"))
-    return "native-library-unresolved", causes.native_library_fix(library, macos)
+    return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.native_library_fix(
+        library, macos
+    )
 
 
-def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
+def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     # pip's own words say what it could see: reason from them before any general advice.
     lines = [line for h in hits for _, line in h.citations]
     wheel = next((w for w in map(read_wheel_refusal, lines) if w is not None), None)
     if wheel is not None:
-        return "tf-no-wheel-for-python", causes.wheel_tags_fix(
+        return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.wheel_tags_fix(
             m, wheel.file, wheel.python_version, wheel.platform
         )
     refusals = [x for x in r.pip_refusals if x.dist.startswith(("tensorflow", "tf-"))]
     if not refusals:
-        return "tf-no-wheel-for-python", causes.no_wheel_fix(m)
+        return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.no_wheel_fix(m)
     refusal = refusals[0]
-    cause, fix, _ = causes.pip_refusal_fix(
+    cause, fix, _ = causes.platform.pip_refusal_fix(
         m, refusal.final_versions, requested_version(refusal.spec), r.python
     )
     return cause, fix
 
 
-def _simple(cause: str, build: Callable[[Machine], Fix]) -> Builder:
-    def builder(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[str, Fix]:
+def _simple(cause: causes.CauseId, build: Callable[[Machine], Fix]) -> Builder:
+    def builder(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
         return cause, build(m)
 
     return builder
 
 
+#: Causes whose fix needs the machine alone: cause -> the catalogue's fix builder.
+_SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
+    causes.software.KERAS3_MODEL_UNDER_KERAS2: causes.software.keras3_model_fix,
+    causes.software.NUMPY_ABI: causes.software.numpy_abi_fix,
+    causes.software.DEPENDENCY_OUT_OF_RANGE: lambda m: causes.common.declared_range_fix(
+        m, "numpy", "numpy<1.20", "Install a NumPy this TensorFlow supports (before 1.20)."
+    ),
+    causes.software.TF_KERAS_MISSING: causes.software.tf_keras_missing_fix,
+    causes.software.TF_NOT_INSTALLED: causes.software.tensorflow_install_fix,
+    causes.software.TF_GPU_PACKAGE_REMOVED: causes.software.tensorflow_gpu_removed_fix,
+    causes.platform.MSVC_RUNTIME_MISSING: lambda m: causes.platform.msvc_fix(),
+    causes.platform.CPU_EMULATED: causes.platform.native_interpreter_fix,
+    causes.gpu.CUINIT_UNKNOWN_ERROR: lambda m: causes.gpu.cuinit_unknown_fix(),
+    causes.gpu.CUDA_VISIBLE_DEVICES_HIDDEN: causes.gpu.no_device_fix,
+    causes.gpu.DRIVER_VERSION_MISMATCH: lambda m: causes.gpu.driver_mismatch_fix(),
+    causes.gpu.DRIVER_TOO_OLD: lambda m: causes.gpu.driver_too_old_fix(m, _floor(m)),
+    causes.container.CONTAINER_NO_GPU: causes.container.container_gpu_fix,
+    causes.xla.PTXAS_TOO_NEW: causes.xla.ptxas_fix,
+    causes.xla.LIBDEVICE_MISSING: causes.xla.libdevice_fix,
+    causes.xla.PTXAS_MISSING: causes.xla.ptxas_install_fix,
+    causes.runtime.GPU_OUT_OF_MEMORY: causes.runtime.gpu_memory_fix,
+    causes.runtime.HOST_OUT_OF_MEMORY: causes.runtime.host_memory_fix,
+    causes.runtime.GPU_CONFIG_TOO_LATE: lambda m: causes.runtime.config_order_fix(),
+    causes.runtime.DISTRIBUTE_CONFIG_TOO_LATE: lambda m: causes.runtime.strategy_order_fix(),
+    causes.cluster.CLUSTER_TASK_UNREACHABLE: lambda m: causes.cluster.cluster_unreachable_fix(),
+    causes.cluster.CLUSTER_WORKER_FAILED: lambda m: causes.cluster.peer_failed_fix(),
+    causes.cluster.CLUSTER_PORT_IN_USE: lambda m: causes.cluster.port_in_use_fix(),
+    causes.container.NCCL_SHM_TOO_SMALL: lambda m: causes.container.nccl_shm_fix(),
+    causes.software.TENSORBOARD_NOT_INSTALLED: causes.software.tensorboard_fix,
+}
+
 #: Cause -> the catalogue's fix builder, applied to the machine the log (and facts) show.
 BUILDERS: dict[str, Builder] = {
-    "cuda-libs-missing": _cuda_libs,
-    "cudnn-version-mismatch": _cudnn,
-    "gpu-arch-unsupported": _arch,
-    "gpu-ptx-jit": _ptx_jit,
-    "glibc-too-old": _glibc,
-    "keras-version": _keras,
-    "keras3-behaviour-change": _keras3,
-    "keras3-model-under-keras2": _simple("keras3-model-under-keras2", causes.keras3_model_fix),
-    "driver-not-loaded": _driver_not_loaded,
-    "numpy-abi": _simple("numpy-abi", causes.numpy_abi_fix),
-    "dependency-out-of-range": _simple(
-        "dependency-out-of-range",
-        lambda m: causes.declared_range_fix(
-            m, "numpy", "numpy<1.20", "Install a NumPy this TensorFlow supports (before 1.20)."
-        ),
-    ),
-    "protobuf-incompatible": _protobuf,
-    "tf-keras-missing": _simple("tf-keras-missing", causes.tf_keras_missing_fix),
-    "tf-not-installed": _simple("tf-not-installed", causes.tensorflow_install_fix),
-    "tf-no-wheel-for-python": _no_wheel,
-    "tf-gpu-package-removed": _simple("tf-gpu-package-removed", causes.tensorflow_gpu_removed_fix),
-    "msvc-runtime-missing": _simple("msvc-runtime-missing", lambda m: causes.msvc_fix()),
-    "cpu-lacks-avx": _cpu_avx,
-    "cpu-emulated": _simple("cpu-emulated", causes.native_interpreter_fix),
-    "cuinit-unknown-error": _simple("cuinit-unknown-error", lambda m: causes.cuinit_unknown_fix()),
-    "cuda-visible-devices-hidden": _simple("cuda-visible-devices-hidden", causes.no_device_fix),
-    "driver-version-mismatch": _simple(
-        "driver-version-mismatch", lambda m: causes.driver_mismatch_fix()
-    ),
-    "driver-too-old": _simple("driver-too-old", lambda m: causes.driver_too_old_fix(m, _floor(m))),
-    "container-no-gpu": _simple("container-no-gpu", causes.container_gpu_fix),
-    "ptxas-too-new": _simple("ptxas-too-new", causes.ptxas_fix),
-    "libdevice-missing": _simple("libdevice-missing", causes.libdevice_fix),
-    "ptxas-missing": _simple("ptxas-missing", causes.ptxas_install_fix),
-    "gpu-out-of-memory": _simple("gpu-out-of-memory", causes.gpu_memory_fix),
-    "host-out-of-memory": _simple("host-out-of-memory", causes.host_memory_fix),
-    "gpu-library-init-failed": _gpu_library_init,
-    "gpu-config-too-late": _simple("gpu-config-too-late", lambda m: causes.config_order_fix()),
-    "distribute-config-too-late": _simple(
-        "distribute-config-too-late", lambda m: causes.strategy_order_fix()
-    ),
-    "cluster-task-unreachable": _simple(
-        "cluster-task-unreachable", lambda m: causes.cluster_unreachable_fix()
-    ),
-    "cluster-worker-failed": _simple("cluster-worker-failed", lambda m: causes.peer_failed_fix()),
-    "cluster-port-in-use": _simple("cluster-port-in-use", lambda m: causes.port_in_use_fix()),
-    "ptxas-too-old": _ptxas_old,
-    "nccl-shm-too-small": _simple("nccl-shm-too-small", lambda m: causes.nccl_shm_fix()),
-    "companion-mismatch": _companion,
-    "native-library-unresolved": _native,
-    "tensorboard-not-installed": _simple("tensorboard-not-installed", causes.tensorboard_fix),
+    causes.gpu.CUDA_LIBS_MISSING: _cuda_libs,
+    causes.gpu.CUDNN_VERSION_MISMATCH: _cudnn,
+    causes.gpu.GPU_ARCH_UNSUPPORTED: _arch,
+    causes.gpu.GPU_PTX_JIT: _ptx_jit,
+    causes.platform.GLIBC_TOO_OLD: _glibc,
+    causes.software.KERAS_VERSION: _keras,
+    causes.code.KERAS3_BEHAVIOUR_CHANGE: _keras3,
+    causes.gpu.DRIVER_NOT_LOADED: _driver_not_loaded,
+    causes.software.PROTOBUF_INCOMPATIBLE: _protobuf,
+    causes.platform.TF_NO_WHEEL_FOR_PYTHON: _no_wheel,
+    causes.platform.CPU_LACKS_AVX: _cpu_avx,
+    causes.runtime.GPU_LIBRARY_INIT_FAILED: _gpu_library_init,
+    causes.xla.PTXAS_TOO_OLD: _ptxas_old,
+    causes.software.COMPANION_MISMATCH: _companion,
+    causes.platform.NATIVE_LIBRARY_UNRESOLVED: _native,
+    **{cause: _simple(cause, build) for cause, build in _SIMPLE.items()},
 }
 
 
@@ -607,7 +610,8 @@ def _cause_finding(
 ) -> Finding:
     builder = BUILDERS.get(cause)
     fix: Optional[Fix] = None
-    final = cause
+    # The signatures name only catalogued causes (checked when they load).
+    final = causes.CauseId(cause)
     if builder is not None:
         final, fix = builder(m, r, hits)
     if fix is not None and (m.tf is None or m.os is None):
@@ -624,7 +628,7 @@ def _cause_finding(
     notes = [h.signature.explanation for h in hits if h.signature.explanation]
     if notes and severity is Severity.INFO:
         parts.append(" ".join(dict.fromkeys(notes)))
-    if r.cudnn_loaded and final in ("cudnn-version-mismatch", "cudnn-shadowed"):
+    if r.cudnn_loaded and final in (causes.gpu.CUDNN_VERSION_MISMATCH, causes.gpu.CUDNN_SHADOWED):
         parts.append(_cudnn_place(m, r))
     known = r.known()
     if known:
@@ -732,22 +736,24 @@ def explain(
             benign.append(hit)
         elif hit.signature.cause != EVIDENCE:
             by_cause.setdefault(hit.signature.cause, []).append(hit)
-    if "cudnn-version-mismatch" in by_cause and "cuda-libs-missing" in by_cause:
+    if causes.gpu.CUDNN_VERSION_MISMATCH in by_cause and causes.gpu.CUDA_LIBS_MISSING in by_cause:
         # "DNN library is not found" follows a refused cuDNN: one cause, the mismatch.
         rest = [
-            h for h in by_cause["cuda-libs-missing"] if h.signature.id != "dnn-library-not-found"
+            h
+            for h in by_cause[causes.gpu.CUDA_LIBS_MISSING]
+            if h.signature.id != "dnn-library-not-found"
         ]
         if rest:
-            by_cause["cuda-libs-missing"] = rest
+            by_cause[causes.gpu.CUDA_LIBS_MISSING] = rest
         else:
-            del by_cause["cuda-libs-missing"]
-    if "native-library-unresolved" in by_cause and any(
-        c != "native-library-unresolved" and h.signature.severity == "error"
+            del by_cause[causes.gpu.CUDA_LIBS_MISSING]
+    if causes.platform.NATIVE_LIBRARY_UNRESOLVED in by_cause and any(
+        c != causes.platform.NATIVE_LIBRARY_UNRESOLVED and h.signature.severity == "error"
         for c, hs in by_cause.items()
         for h in hs
     ):
         # The generic loader advice only where no signature names the library's cause.
-        del by_cause["native-library-unresolved"]
+        del by_cause[causes.platform.NATIVE_LIBRARY_UNRESOLVED]
     findings: dict[str, Finding] = {}
     if matrix is not None and evidence.tracebacks:
         # An exception about an API name: scan's verdict on that name, which is more precise

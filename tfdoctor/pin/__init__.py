@@ -29,7 +29,7 @@ from tfdoctor.compat import (
     newest_fit,
     verdicts,
 )
-from tfdoctor.facts import Facts, PackageFacts, normalize_name
+from tfdoctor.facts import Facts, PackageFacts, TFStatus, normalize_name
 from tfdoctor.machine import Machine, view
 from tfdoctor.matrix import PLATFORMS, Matrix, TFLine, version_key
 from tfdoctor.records import Record, record
@@ -482,7 +482,7 @@ def provenance(facts: Facts, smoke_verdict: Optional[str] = None) -> tuple[tuple
             loaded.append(f"{lib.name} {cand.version or '?'} ({cand.origin})")
         items.append(("CUDA libraries", ", ".join(loaded) or "none found"))
     tf = facts.tensorflow
-    if tf is not None and tf.status == "ok":
+    if tf is not None and tf.status == TFStatus.OK:
         build = f"TensorFlow {tf.version}"
         if tf.is_cuda_build:
             build += f" built with CUDA {tf.cuda_version or '?'}, cuDNN {tf.cudnn_version or '?'}"

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Optional
 
-from tfdoctor.facts import DeviceFacts, TensorFlowFacts
+from tfdoctor.facts import DeviceFacts, TensorFlowFacts, TFStatus
 from tfdoctor.probes._run import CommandResult, Runner, child_script, run_command
 from tfdoctor.probes.build_info import build_flag, read_build_info, versions_from_build_info
 
@@ -235,39 +235,43 @@ def facts_from_result(
 
     if result.start_error is not None:
         return TensorFlowFacts(
-            status="child-error",
+            status=TFStatus.CHILD_ERROR,
             error_type="OSError",
             error_message=f"could not start {interpreter}: {result.start_error}",
             **common,
         )
 
     if result.timed_out:
-        status = "timeout"
+        status = TFStatus.TIMEOUT
         common["timeout"] = float(timeout)
         common["error_message"] = f"no answer within {timeout:g} s; the child was killed"
     elif signal is not None:
-        status = "signal"
+        status = TFStatus.SIGNAL
         common["signal"] = signal
-    elif done is not None and done.get("status") in ("ok", "not-installed", "import-error"):
+    elif done is not None and done.get("status") in (
+        TFStatus.OK,
+        TFStatus.NOT_INSTALLED,
+        TFStatus.IMPORT_ERROR,
+    ):
         status = str(done["status"])
     else:
-        status = "child-error"
+        status = TFStatus.CHILD_ERROR
         common["error_message"] = f"the child printed no result (exit status {result.returncode})"
 
-    if done is not None and status in ("ok", "import-error"):
+    if done is not None and status in (TFStatus.OK, TFStatus.IMPORT_ERROR):
         common["error_type"] = _text(done.get("error_type"))
         common["error_message"] = _text(done.get("error_message"))
 
     build_raw: Optional[Mapping[str, object]] = None
     source: Optional[str] = None
-    if status == "ok" and done is not None:
+    if status == TFStatus.OK and done is not None:
         common["version"] = _text(done.get("version"))
         common["git_version"] = _text(done.get("git_version"))
         common["devices"] = _devices(done.get("devices"))
         imported = done.get("build_info")
         if isinstance(imported, dict):
             build_raw, source = imported, "import"
-    if build_raw is None and status != "not-installed":
+    if build_raw is None and status != TFStatus.NOT_INSTALLED:
         # Fallback: the file itself, readable whether the import failed, crashed or hung.
         from_file = _file_build_info(pre)
         if from_file is not None:
@@ -283,7 +287,7 @@ def facts_from_result(
         common["is_rocm_build"] = versions.is_rocm_build
         common["cuda_version"] = versions.cuda_version
         common["cudnn_version"] = versions.cudnn_version
-    if status == "ok" and done is not None:
+    if status == TFStatus.OK and done is not None:
         # tf.test.is_built_with_* answer even where the build info lacks the flags.
         for key in ("is_cuda_build", "is_rocm_build"):
             if common.get(key) is None:
@@ -319,7 +323,7 @@ def probe_tensorflow(
         return facts_from_result(result, marker, python, timeout)
     except Exception as exc:  # a probe never raises; the checks report this instead
         return TensorFlowFacts(
-            status="child-error",
+            status=TFStatus.CHILD_ERROR,
             interpreter=python,
             error_type=type(exc).__name__,
             error_message=str(exc),

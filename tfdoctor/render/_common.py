@@ -23,6 +23,7 @@ from tfdoctor.facts import (
     ProbeError,
     PythonFacts,
     TensorFlowFacts,
+    TFStatus,
     normalize_name,
 )
 from tfdoctor.findings import Finding, Report, Severity
@@ -398,7 +399,7 @@ def _tensorflow_lines(tf: TensorFlowFacts, brief: bool) -> list[str]:
         lines.append("  log errors:")
         lines += [f"    {e}" for e in tf.log_errors]
     # A healthy import's stderr is noise in a bug report; a failed one's is the evidence.
-    if tf.stderr_tail.strip() and (not brief or tf.status != "ok"):
+    if tf.stderr_tail.strip() and (not brief or tf.status != TFStatus.OK):
         lines.append("  stderr (tail):")
         lines += [f"    {s}" for s in tf.stderr_tail.splitlines()]
     return lines

@@ -92,7 +92,7 @@ strings. An entry of `tensorflow` has:
 | `and_cuda` | the `[and-cuda]` extra: distribution -> specifier; null before 2.14 |
 | `sources` | fact -> source id(s); `pins.tf_keras` overrides `pins` for one pin. Every non-null fact needs one |
 | `known_gpu_failures` | optional: compute capability -> how the wheels fail on such GPUs although their code should run there (reported failures, sourced) |
-| `cuda_install` | optional: how the GPU build gets its CUDA libraries on Linux, per TensorFlow's install guide: `method` `and-cuda` (the extra's wheels), `cudnn-wheel` (2.12-2.13: the cuDNN wheel on `LD_LIBRARY_PATH`) or `system` (a toolkit and cuDNN beside TensorFlow: NVIDIA's packages, or conda's); `wheels_unfound`: patches whose own wheels TensorFlow does not find (2.16) |
+| `cuda_install` | optional: how the GPU build gets its CUDA libraries on Linux, per TensorFlow's install guide: `method` `and-cuda` (the extra's wheels), `cudnn-wheel` (2.12-2.13: the cuDNN wheel on `LD_LIBRARY_PATH`) or `system` (a toolkit and cuDNN beside TensorFlow: NVIDIA's packages, or conda's); `wheels_unfound`: patches whose own wheels TensorFlow does not find (2.16.1) |
 | `tensorflow_gpu_release` | optional: a real `tensorflow-gpu` release of this line exists (1.15-2.11; later ones only refuse to install) |
 | `keras_in_step` | optional: the separate `keras` package was released with this line (2.6-2.15), so keras 2.X serves TensorFlow 2.X only, whatever range the wheel declares |
 | `notes` | where the documentation says otherwise, and other caveats |

@@ -20,15 +20,27 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Optional
 
-from tfdoctor.causes import CAUSES, keras3_fix
+from tfdoctor import causes
+from tfdoctor.causes import CAUSES, CauseId
 from tfdoctor.causes import finding as cause_finding
+from tfdoctor.causes.code import keras3_fix
 from tfdoctor.compat import first_keras3_line
 from tfdoctor.facts import Facts, PackageFacts
 from tfdoctor.findings import Finding, Fix, Location, Report, Severity
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import Matrix, load_matrix, version_key
 from tfdoctor.records import Record, record
-from tfdoctor.scan.api import MISSING, OK, ApiIndex, api_for, bundled_lines, load_api
+from tfdoctor.scan.api import (
+    MISSING,
+    OK,
+    ApiIndex,
+    api_for,
+    bundled_lines,
+    keras2_for,
+    keras_releases,
+    load_api,
+    load_keras,
+)
 from tfdoctor.scan.rules import Rule, Rules
 from tfdoctor.scan.walker import SKIPPED, FileUses, MethodUse, Use, scan_path
 
@@ -39,8 +51,16 @@ SKIP_DIRS = frozenset({"__pycache__", ".git", ".hg", ".svn", ".ipynb_checkpoints
 #: The line whose top-level namespace dropped the TensorFlow 1 API.
 TF2_LINE = (2, 0)
 
-#: Namespaces TensorFlow fills from Keras: judged as the Keras 3 API they are from 2.16.
-_KERAS_ALIASES = ("tf.keras", "tf.losses", "tf.metrics", "tf.optimizers", "tf.initializers")
+#: Namespaces TensorFlow fills from Keras: judged as the Keras 3 API they are from 2.16
+#: (tf.compat.v1.keras too: Keras 3 serves it as tf.keras, tensorflow/python/util/lazy_loader.py).
+_KERAS_ALIASES = (
+    "tf.keras",
+    "tf.losses",
+    "tf.metrics",
+    "tf.optimizers",
+    "tf.initializers",
+    "tf.compat.v1.keras",
+)
 
 
 class ScanError(ValueError):
@@ -126,7 +146,7 @@ class Verdict(Record):
     """One use judged: the rule (or the listing's fact) and the words for the finding."""
 
     key: str
-    cause: str
+    cause: CauseId
     severity: Severity
     what: str
     fix: Fix
@@ -158,6 +178,8 @@ class Judge:
         # on: the newest listing answers for any target past those lines.
         lines = bundled_lines()
         self.newest: Optional[ApiIndex] = load_api(lines[0]) if lines else None
+        #: The Keras 2 (tf-keras) the target line can run instead of Keras 3.
+        self.keras2: Optional[ApiIndex] = keras2_for(options.target)
         #: Each API name a rule names -> those rules (a use looks up each of its prefixes).
         self.by_api: dict[str, list[Rule]] = {}
         for rule in rules.rules:
@@ -239,7 +261,9 @@ class Judge:
             keras3 = self.keras3
             if keras3 is not None and self.target >= keras3 and self.applies(keras3):
                 return self._keras_missing(name, newest)
-        elif not name.startswith("tf."):
+        elif name.startswith(("tf_keras.src.", "tf_keras.api.")):
+            return None  # tf-keras' private trees, as Keras' own
+        elif not name.startswith(("tf.", "tf_keras.")):
             return None
         return self._missing(name)
 
@@ -270,7 +294,7 @@ class Judge:
             fix = "Port this TensorFlow 1 code to the TensorFlow 2 API (see the migration guide)."
         else:
             fix = "Find its replacement in the release notes and API docs of this release."
-        return self._generic("api-removed", what, fix, release=release)
+        return self._generic(causes.code.API_REMOVED, what, fix, release=release)
 
     def _removed_in(self, name: str) -> str:
         """The first listed line after ``--from``, up to the target, that lacks ``name``."""
@@ -296,7 +320,7 @@ class Judge:
         idiom = listing.renames.get(compat)
         fix = f"Use {idiom}" if idiom else "Port it to the TensorFlow 2 API (migration guide)"
         return self._generic(
-            "api-moved-to-compat-v1",
+            causes.code.API_MOVED_TO_COMPAT_V1,
             f"`{gone}` is TensorFlow 1 API: not in TensorFlow 2's namespace (AttributeError).",
             f"{fix}; stop-gap: {compat}.",
             release=".".join(str(n) for n in TF2_LINE),
@@ -311,20 +335,86 @@ class Judge:
         if found.status != MISSING:
             return None
         gone = found.missing_at
+        keras3 = ".".join(str(n) for n in self.keras3 or ())
+        dropped = self._keras3_last_with(name)
+        if dropped is not None:
+            last_with, version = dropped
+            fix = "Find its replacement in the Keras release notes"
+            if self._keras_pin_admits(version):
+                fix += f'; stop-gap: pip install "keras<{_next_minor(last_with)}"'
+            return self._generic(
+                causes.code.API_REMOVED,
+                f"`{gone}` is Keras 3 API up to Keras {version}, not in Keras {newest.keras} "
+                "(AttributeError or ImportError).",
+                fix + ".",
+                release=keras3,
+            )
+        keras2 = self.keras2
+        legacy = keras2.lookup(_keras2_name(name)).status if keras2 is not None else None
         last = name.rsplit(".", 1)[-1]
         idiom = _keras_idiom(newest, gone, last, name)
+        if keras2 is not None and legacy == MISSING:
+            # Keras 2's public API lacks it too: tf-keras would not bring it back (Keras 2.6 to
+            # 2.12's own modules, such as keras.utils.np_utils, were never API). An upgrade
+            # plan reports it only where the older line had it.
+            since_api = self.since_api
+            if self.since is not None and (since_api is None or not since_api.has(name)):
+                return None
+            what = (
+                f"`{gone}` is neither in Keras {newest.keras} nor in Keras 2's public API "
+                f"(tf-keras {keras2.keras}): AttributeError or ImportError."
+            )
+            if idiom:
+                return self._generic(
+                    causes.code.KERAS3_BEHAVIOUR_CHANGE, what, f"Use {idiom}.", release=keras3
+                )
+            return self._generic(
+                causes.code.API_REMOVED,
+                what,
+                "Check the name; find the API meant in the Keras API docs.",
+            )
+        where = ""
+        if keras2 is not None and legacy == OK:
+            where = f": it is Keras 2 API (tf-keras {keras2.keras} has it)"
         return self._generic(
-            "keras3-behaviour-change",
+            causes.code.KERAS3_BEHAVIOUR_CHANGE,
             f"`{gone}` does not exist in Keras 3, which serves tf.keras from TensorFlow 2.16 "
-            "(AttributeError or ImportError).",
+            f"(AttributeError or ImportError){where}.",
             (f"Use {idiom}" if idiom else "Port it to the Keras 3 API (migration guide)")
             + "; or keep Keras 2: install tf-keras and set TF_USE_LEGACY_KERAS=1.",
             legacy_keras=True,
             release=".".join(str(n) for n in self.keras3 or ()),
         )
 
+    def _keras_pin_admits(self, version: str) -> bool:
+        """Whether the target line's ``keras`` requirement admits Keras ``version`` (a
+        stop-gap pin below the range would not install beside TensorFlow)."""
+        line = self.matrix.line_for(self.target_line)
+        spec = line.pins.keras if line is not None else None
+        if not spec:
+            return True
+        from packaging.specifiers import InvalidSpecifier, SpecifierSet  # noqa: PLC0415 - 40 ms
+
+        try:
+            return version in SpecifierSet(spec)
+        except InvalidSpecifier:
+            return True
+
+    def _keras3_last_with(self, name: str) -> Optional[tuple[str, str]]:
+        """(release, version) of the newest Keras 3 listed that has ``name`` when the newest
+        does not: a name Keras 3 itself dropped. Only for standalone ``keras.X``."""
+        if not name.startswith("keras."):
+            return None
+        for release in keras_releases("keras")[1:]:
+            if version_key(release) < (3,):
+                break
+            listing = load_keras("keras", release)
+            if listing is not None and listing.has(name):
+                return release, listing.keras
+        return None
+
     def _generic(
-        self, cause: str, what: str, fix: str, legacy_keras: bool = False, release: str = ""
+        self, cause: CauseId, what: str, fix: str, legacy_keras: bool = False, release: str = ""
     ) -> Verdict:
         commands = self._legacy_commands() if legacy_keras else ()
         links = CAUSES[cause].links
@@ -391,10 +481,29 @@ class Judge:
         return None
 
 
+def _keras2_name(name: str) -> str:
+    """The name in tf-keras' listing of a Keras name as written (``keras.X``, ``tf.keras.X``
+    and ``tf.losses.X`` are ``tf_keras.X``; ``tf.compat.v1.keras.X`` is listed as such)."""
+    if name.startswith("tf.compat.v1.keras"):
+        return name
+    for prefix in ("keras", "tf.keras"):
+        if name == prefix or name.startswith(prefix + "."):
+            return "tf_keras" + name[len(prefix) :]
+    return "tf_keras" + name[len("tf") :]
+
+
+def _next_minor(release: str) -> str:
+    """``3.4`` -> ``3.5``."""
+    major, minor = version_key(release)[:2]
+    return f"{major}.{minor + 1}"
+
+
 def _api_of(name: str, api: ApiIndex) -> str:
     """Whose API a name is judged against: ``TensorFlow 2.15's public API``."""
     if name.startswith("tf.compat.v1."):
         return f"TensorFlow {api.line}'s tf.compat.v1"
+    if name.startswith("tf_keras.") and api.tf_keras:
+        return f"the tf-keras {api.tf_keras} of TensorFlow {api.line}"
     if name.startswith("keras.") and api.keras:
         return f"the Keras {api.keras} of TensorFlow {api.line}"
     return f"TensorFlow {api.line}'s public API"

@@ -2,7 +2,11 @@
 
 Every line from 2.0 is kept in one file, ``api_lines.txt``: the newest line's listing in full,
 then each older line as the rows that differ from the line after it (the rows of 22 lines
-share most of their text). A line's listing is rebuilt on first use, in this process.
+share most of their text). The Keras distributions are kept the same way, release by release,
+each in its own file (:data:`KERAS_STORES`): ``keras`` 2.6 to 2.15 and every Keras 3, and
+``tf-keras``. A line's listing is rebuilt on first use, in this process, with what those say
+of its line: standalone ``keras`` where TensorFlow's own listing has none (Keras 2.6 to 2.12,
+whose package is the implementation) and ``tf_keras``.
 
 A name either exists (a module, or a symbol: what lies beyond a symbol, a class attribute, is
 not judged), lies in a namespace whose members are not listed, or is missing from the first
@@ -11,6 +15,7 @@ component the target does not have.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -51,14 +56,21 @@ class ApiIndex(Record):
     modules: dict[str, Optional[frozenset[str]]]
     #: ``tf.compat.v1.X`` -> the TensorFlow 2 name of the same object.
     renames: dict[str, str]
+    #: The tf-keras release whose ``tf_keras`` rows are listed ("" for none).
+    tf_keras: str = ""
 
     def lookup(self, name: str) -> Lookup:
         """Whether ``name`` (``tf.keras.layers.Dense``) exists in this API."""
         parts = name.split(".")
-        module = parts[0]
-        if module not in self.modules:
+        # A listing of part of a namespace (tf-keras' ``tf.compat.v1.keras``) starts deeper.
+        first = next(
+            (cut for cut in range(1, len(parts) + 1) if ".".join(parts[:cut]) in self.modules),
+            None,
+        )
+        if first is None:
             return Lookup(UNKNOWN)
-        for i, part in enumerate(parts[1:], start=1):
+        module = ".".join(parts[:first])
+        for i, part in enumerate(parts[first:], start=first):
             members = self.modules.get(module)
             if members is None:
                 return Lookup(UNKNOWN)
@@ -117,6 +129,9 @@ def _index(tf_version: str, keras_version: str, rows: Iterable[tuple[str, _Value
 # --- the file of every line ------------------------------------------------------------------
 
 STORE = "api_lines.txt"
+#: The Keras distributions listed on their own, release by release (``keras`` from 2.6: Keras 2
+#: to 2.15, then Keras 3; ``tf-keras`` from 2.14), and the store of each.
+KERAS_STORES = {"keras": "keras_lines.txt", "tf-keras": "tf_keras_lines.txt"}
 
 
 @record
@@ -231,8 +246,8 @@ def unpack(text: str) -> list[Listing]:
 
 
 @functools.cache
-def _stored() -> tuple[_Block, ...]:
-    path = DATA_DIR / STORE
+def _stored(store: str = STORE) -> tuple[_Block, ...]:
+    path = DATA_DIR / store
     if not path.is_file():
         return ()
     return tuple(_blocks(path.read_text(encoding="utf-8")))
@@ -244,14 +259,65 @@ def bundled_lines() -> tuple[str, ...]:
     return tuple(sorted((b.line for b in _stored()), key=version_key, reverse=True))
 
 
-@functools.cache
-def load_api(line: str) -> Optional[ApiIndex]:
-    """The bundled API listing of TensorFlow ``line``, if there is one."""
+def _rows(store: str, line: str) -> Optional[tuple[_Block, dict[str, _Value]]]:
+    """The header and rows of ``line`` in ``store``, replayed from the newest block."""
     rows: dict[str, _Value] = {}
-    for block in _stored():
+    for block in _stored(store):
         _apply(rows, block.ops)
         if block.line == line:
-            return _index(block.tensorflow, block.keras, rows.items())
+            return block, rows
+    return None
+
+
+#: The last line whose standalone ``keras`` is Keras 2 (released with the line of its number).
+LAST_KERAS2 = (2, 15)
+
+
+@functools.cache
+def load_api(line: str) -> Optional[ApiIndex]:
+    """The bundled API listing of TensorFlow ``line``, if there is one, with the standalone
+    ``keras`` of that line where TensorFlow's listing has none, and its ``tf_keras``."""
+    found = _rows(STORE, line)
+    if found is None:
+        return None
+    block, rows = found
+    merged: dict[str, _Value] = dict(rows)
+    if "keras" not in merged and version_key(line) <= LAST_KERAS2:
+        keras = _rows(KERAS_STORES["keras"], line)
+        if keras is not None:
+            merged.update(keras[1])
+    tf_keras = _rows(KERAS_STORES["tf-keras"], line)
+    if tf_keras is not None:
+        merged.update((k, v) for k, v in tf_keras[1].items() if k.split(".")[0] == "tf_keras")
+    index = _index(block.tensorflow, block.keras, merged.items())
+    return dataclasses.replace(index, tf_keras=tf_keras[0].keras) if tf_keras else index
+
+
+def keras_releases(dist: str) -> tuple[str, ...]:
+    """The minor releases of Keras distribution ``dist`` with a bundled listing, newest first."""
+    blocks = _stored(KERAS_STORES[dist])
+    return tuple(sorted((b.line for b in blocks), key=version_key, reverse=True))
+
+
+@functools.cache
+def load_keras(dist: str, release: str) -> Optional[ApiIndex]:
+    """The bundled listing of ``dist`` (``keras``, ``tf-keras``) release ``release`` (``3.4``);
+    its ``keras`` field is the release's full version, its ``line`` empty."""
+    found = _rows(KERAS_STORES[dist], release)
+    if found is None:
+        return None
+    block, rows = found
+    return _index("", block.keras, rows.items())
+
+
+def keras2_for(target: str) -> Optional[ApiIndex]:
+    """The Keras 2 that TensorFlow ``target`` can run (``TF_USE_LEGACY_KERAS``): tf-keras of
+    that line, or for a line newer than any listed the newest tf-keras."""
+    releases = keras_releases("tf-keras")
+    if target in releases:
+        return load_keras("tf-keras", target)
+    if releases and version_key(target) > version_key(releases[0]):
+        return load_keras("tf-keras", releases[0])
     return None
 
 

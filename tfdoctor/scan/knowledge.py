@@ -20,14 +20,19 @@ from tfdoctor.scan.walker import MethodUse, Use, normalize, scan_source
 
 # Module names as Python prints them for the objects that serve an API: TensorFlow's generated
 # `_api.v2` tree, Keras 2 serving tf.keras (`keras.api._v2.keras`), Keras 3 serving tf.keras
-# (`keras._tf_keras.keras`) and Keras 3's own generated `keras.api` tree.
+# (`keras._tf_keras.keras`), Keras 3's own generated `keras.api` tree and tf-keras' own tree
+# (`tf_keras.api._v2.keras`, which TF_USE_LEGACY_KERAS serves as tf.keras: its listing is
+# tf-keras', not Keras 3's).
 _SERVED = (
     ("tensorflow._api.v2", "tensorflow"),
     ("keras.api._v2.keras", "tensorflow.keras"),
     ("keras._tf_keras.keras", "tensorflow.keras"),
     ("keras.api", "keras"),
+    ("tf_keras.api._v2.keras", "tf_keras"),
 )
 _PRIVATE = re.compile(r"^(?:keras|tf_keras)\.src(?:\.|$)")
+#: The roots of the names scan judges.
+_ROOTS = ("tf", "keras", "tf_keras")
 
 
 def public_name(module: str) -> Optional[str]:
@@ -40,7 +45,7 @@ def public_name(module: str) -> Optional[str]:
     if _PRIVATE.match(module):
         return None
     name = normalize(module)
-    if name == "tf" or name.startswith("tf.") or name == "keras" or name.startswith("keras."):
+    if name.split(".")[0] in _ROOTS:
         return name
     return None
 

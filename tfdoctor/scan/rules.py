@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Optional
 
-from tfdoctor.causes import CAUSES
+from tfdoctor.causes import CAUSES, CauseId
 from tfdoctor.matrix import version_key
 from tfdoctor.records import Record, record
 from tfdoctor.yamldoc import SEVERITIES, NodeReader, compose, read_document
@@ -91,7 +91,7 @@ class Rule(Record):
     legacy_keras: bool
     install: tuple[str, ...]
     unless_installed: Optional[str]
-    cause: str
+    cause: CauseId
     sources: tuple[RuleSource, ...]
 
     @property
@@ -214,7 +214,7 @@ def _read_rule(reader: _Reader, node: Any, where: str, sources: Mapping[str, Rul
         unless_installed=reader.optional(
             fields, "unless_installed", f"{where}.unless_installed", _PACKAGE_RE
         ),
-        cause=cause,
+        cause=CauseId(cause),
         sources=tuple(sources[sid] for sid in source_ids),
     )
 

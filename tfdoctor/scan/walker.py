@@ -29,7 +29,7 @@ from tfdoctor.bounded import (
 from tfdoctor.records import Record, record
 
 #: Top-level packages whose APIs are judged; the rest of a file's imports are ignored.
-ROOTS = {"tensorflow": "tf", "keras": "keras"}
+ROOTS = {"tensorflow": "tf", "keras": "keras", "tf_keras": "tf_keras"}
 
 #: Cell magics whose body is Python (``%%time`` times the cell); other cell magics are not.
 PYTHON_CELL_MAGICS = ("%%time", "%%timeit", "%%capture", "%%prun")
@@ -290,9 +290,9 @@ def _bind_import(alias: ast.alias, bindings: _Bindings) -> None:
 
 def _private(qualified: str) -> bool:
     """Keras' private trees: never API, never judged (``from keras.src import ops``,
-    ``keras._tf_keras``, ``keras.api``)."""
+    ``keras._tf_keras``, ``keras.api``, tf-keras' ``tf_keras.src``)."""
     parts = qualified.split(".")
-    if parts[0] == "keras" and len(parts) > 1 and parts[1] in ("src", "api"):
+    if parts[0] in ("keras", "tf_keras") and len(parts) > 1 and parts[1] in ("src", "api"):
         return True
     return any(p.startswith("_") and not p.endswith("__") for p in parts)
 

@@ -1,0 +1,83 @@
+"""The catalogue of causes: each cause once, with its explanation, its fix builder and sources.
+
+Checks decide which causes the evidence shows and attach them to findings; the words and the
+fix come from here, fitted to the examined machine (:class:`tfdoctor.machine.Machine`): the
+package actually installed, the environment kind (conda commands only inside conda, a virtual
+environment where the system Python is externally managed), the release's own way of getting
+its CUDA libraries (from the matrix), and copies of a library the loader cannot see. ``explain``
+and ``scan`` name the same causes, so one cause has one fix.
+
+One module per area, named like the checks of that area (:mod:`tfdoctor.checks`), defines its
+causes next to their fix builders; this module assembles them into :data:`CAUSES`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Optional
+
+from tfdoctor.causes import (
+    cluster,
+    code,
+    conda,
+    container,
+    gpu,
+    platform,
+    runtime,
+    software,
+    xla,
+)
+from tfdoctor.causes.base import CONTRADICTED_BY, Cause, CauseId
+from tfdoctor.findings import Finding, Fix, Severity
+
+__all__ = [
+    "AREAS",
+    "CAUSES",
+    "CONTRADICTED_BY",
+    "Cause",
+    "CauseId",
+    "cluster",
+    "code",
+    "conda",
+    "container",
+    "finding",
+    "gpu",
+    "merge",
+    "platform",
+    "runtime",
+    "software",
+    "xla",
+]
+
+#: The area modules, each with its own ``CAUSES``, in the order the catalogue lists them.
+AREAS = (platform, software, gpu, container, conda, xla, runtime, code, cluster)
+
+
+def merge(areas: Iterable[Mapping[str, Cause]]) -> dict[str, Cause]:
+    """The areas' causes in one mapping; an id two areas define is an error, not an override."""
+    out: dict[str, Cause] = {}
+    for area in areas:
+        for cid, cause in area.items():
+            if cid in out:
+                raise ValueError(f"cause {cid!r} is defined in two areas")
+            out[cid] = cause
+    return out
+
+
+#: Every cause, by id. Ids are stable: reports, ``explain`` and ``scan`` name them.
+CAUSES: Mapping[str, Cause] = merge(area.CAUSES for area in AREAS)
+
+
+def finding(
+    check: str,
+    severity: Severity,
+    cause: CauseId,
+    summary: str,
+    detail: str = "",
+    fix: Optional[Fix] = None,
+    links: tuple[str, ...] = (),
+) -> Finding:
+    """A finding resting on ``cause``: its id is the check's, its links start with the cause's."""
+    known = CAUSES[cause]
+    merged = tuple(dict.fromkeys((*links, *known.links)))
+    return Finding(check, severity, summary, detail or known.explanation, fix, merged, cause=cause)

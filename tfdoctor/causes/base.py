@@ -1,0 +1,81 @@
+"""What a cause is, and which observations refute which causes."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import NewType
+
+from tfdoctor.records import Record, record
+
+#: A cause's id: stable, named in reports, ``explain``, ``scan`` and the data files. Each area
+#: module names its ids as constants (``causes.software.NUMPY_ABI``); a plain string becomes
+#: one only where it is checked against the catalogue (data files, a report read back).
+CauseId = NewType("CauseId", str)
+
+
+@record
+class Cause(Record):
+    """One root cause: what it is, why it breaks TensorFlow, where that is documented."""
+
+    id: str
+    title: str
+    explanation: str
+    links: tuple[str, ...] = ()
+    #: Kinds of observation (:data:`tfdoctor.machine.OBSERVATION_KINDS`) that show the opposite
+    #: of what this cause claims: where TensorFlow showed one, a finding resting on the cause is
+    #: at most a note (:mod:`tfdoctor.checks.observed`). Filled from :data:`CONTRADICTED_BY`.
+    contradicted_by: tuple[str, ...] = ()
+
+
+#: Observed beats inferred, the one relation: each kind of observation, and the causes whose
+#: claim it refutes. "TensorFlow cannot import" falls to an import that ran; "TensorFlow cannot
+#: use the GPU" to a GPU in its device list; "this GPU is ignored" to a list with every GPU;
+#: "GPU kernels (convolutions, XLA's) cannot run" to the smoke test running them there.
+CONTRADICTED_BY: Mapping[str, tuple[str, ...]] = {
+    "tf-imports": (
+        "tf-not-installed",
+        "tf-no-wheel-for-python",
+        "tf-shadowed-module",
+        "numpy-abi",
+        "protobuf-incompatible",
+        # Not dependency-missing: it also names requirements TensorFlow imports only when a
+        # feature is used, which an import that ran does not refute (its check already weighs
+        # the import for the ones imported at start).
+        "cpu-lacks-avx",
+        "cpu-emulated",
+        "glibc-too-old",
+        "msvc-runtime-missing",
+        "python-32bit",
+        "import-failed-unknown",
+        "import-crash",
+        "import-hang",
+    ),
+    "tf-lists-gpu": (
+        "tf-cpu-only-build",
+        "windows-native-gpu-ended",
+        "wsl1",
+        "driver-not-loaded",
+        "driver-libraries-missing",
+        "driver-version-mismatch",
+        "driver-no-permission",
+        "driver-too-old",
+        "cuinit-unknown-error",
+        "container-no-gpu",
+        "cuda-libs-missing",
+        "cuda-libs-off-path",
+        "cuda-wheels-unfound",
+        "conda-cuda-mismatch",
+        "gpu-unseen-no-reason",
+        "cuda-visible-devices-hidden",
+    ),
+    "tf-lists-every-gpu": ("gpu-arch-unsupported",),
+    "gpu-kernels-ran": ("gpu-known-failure", "gpu-arch-unsupported", "gpu-ptx-driver-too-old"),
+    "gpu-conv-ran": ("cudnn-version-mismatch", "cudnn-shadowed", "gpu-library-init-failed"),
+    "gpu-xla-ran": ("ptxas-too-new", "ptxas-too-old", "ptxas-missing", "libdevice-missing"),
+}
+
+
+def define(cid: CauseId, title: str, explanation: str, *links: str) -> tuple[CauseId, Cause]:
+    """One entry of an area's catalogue, with the observations that refute it."""
+    refuted_by = tuple(kind for kind, ids in CONTRADICTED_BY.items() if cid in ids)
+    return cid, Cause(cid, title, explanation, links, refuted_by)

@@ -1,0 +1,244 @@
+"""Causes in a cluster's description and its collectives (``tfdoctor cluster``, ``fleet``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Final, Optional
+
+from tfdoctor.causes.base import Cause, CauseId, define
+from tfdoctor.findings import Fix
+
+#: The ids of this area's causes, as checks, explain and scan name them.
+TF_CONFIG_INVALID_JSON: Final = CauseId("tf-config-invalid-json")
+TF_CONFIG_NO_CLUSTER: Final = CauseId("tf-config-no-cluster")
+TF_CONFIG_SPARSE_CLUSTER: Final = CauseId("tf-config-sparse-cluster")
+TF_CONFIG_BAD_CLUSTER: Final = CauseId("tf-config-bad-cluster")
+TF_CONFIG_MASTER_TASK: Final = CauseId("tf-config-master-task")
+TF_CONFIG_UNKNOWN_JOB: Final = CauseId("tf-config-unknown-job")
+TF_CONFIG_MULTIPLE_CHIEFS: Final = CauseId("tf-config-multiple-chiefs")
+TF_CONFIG_TASK_INVALID: Final = CauseId("tf-config-task-invalid")
+TF_CONFIG_TASK_OUT_OF_RANGE: Final = CauseId("tf-config-task-out-of-range")
+TF_CONFIG_BAD_ADDRESS: Final = CauseId("tf-config-bad-address")
+TF_CONFIG_DUPLICATE_ADDRESS: Final = CauseId("tf-config-duplicate-address")
+TF_CONFIG_LOCALHOST_MULTI_HOST: Final = CauseId("tf-config-localhost-multi-host")
+TF_CONFIG_UNRESOLVABLE: Final = CauseId("tf-config-unresolvable")
+TF_CONFIG_SINGLE_WORKER: Final = CauseId("tf-config-single-worker")
+SLURM_OUTSIDE_SRUN: Final = CauseId("slurm-outside-srun")
+SLURM_INCONSISTENT: Final = CauseId("slurm-inconsistent")
+SLURM_RESOLVER_NOT_DEFAULT: Final = CauseId("slurm-resolver-not-default")
+K8S_NO_TF_CONFIG: Final = CauseId("k8s-no-tf-config")
+CLUSTER_PORT_IN_USE: Final = CauseId("cluster-port-in-use")
+CLUSTER_TASK_UNREACHABLE: Final = CauseId("cluster-task-unreachable")
+CLUSTER_COLLECTIVE_FAILED: Final = CauseId("cluster-collective-failed")
+CLUSTER_WORKER_FAILED: Final = CauseId("cluster-worker-failed")
+FLEET_FACT_DIFFERS: Final = CauseId("fleet-fact-differs")
+
+_TF_CONFIG_GUIDE = "https://www.tensorflow.org/guide/distributed_training#setting_up_tf_config_environment_variable"
+
+
+_MULTI_WORKER = "https://www.tensorflow.org/tutorials/distribute/multi_worker_with_keras"
+
+
+_SLURM_RESOLVER = (
+    "https://www.tensorflow.org/api_docs/python/tf/distribute/cluster_resolver/SlurmClusterResolver"
+)
+
+
+#: Causes ``tfdoctor cluster`` and ``diff``/``fleet`` name; the rules are TensorFlow's own
+#: (multi_worker_util._validate_cluster_spec, TFConfigClusterResolver, SlurmClusterResolver).
+CAUSES: Mapping[str, Cause] = dict(
+    (
+        define(
+            TF_CONFIG_INVALID_JSON,
+            "TF_CONFIG is not a JSON object",
+            "TFConfigClusterResolver reads TF_CONFIG with json.loads; anything else fails when "
+            "the strategy is created.",
+            _TF_CONFIG_GUIDE,
+        ),
+        define(
+            TF_CONFIG_NO_CLUSTER,
+            "No cluster description: training runs as one worker",
+            "Without TF_CONFIG, or without its `cluster` key, TFConfigClusterResolver returns an "
+            "empty ClusterSpec and MultiWorkerMirroredStrategy silently trains on this worker "
+            "alone.",
+            _TF_CONFIG_GUIDE,
+        ),
+        define(
+            TF_CONFIG_SPARSE_CLUSTER,
+            "TF_CONFIG with `sparseCluster` only",
+            "TFConfigClusterResolver reads only the `cluster` key; a dynamic-worker "
+            "`sparseCluster` alone leaves an empty ClusterSpec, and training runs as one worker.",
+            _TF_CONFIG_GUIDE,
+        ),
+        define(
+            TF_CONFIG_BAD_CLUSTER,
+            "TF_CONFIG `cluster` has the wrong shape",
+            "`cluster` maps each job name to a list of `host:port` strings (ClusterSpec).",
+            _TF_CONFIG_GUIDE,
+        ),
+        define(
+            TF_CONFIG_MASTER_TASK,
+            "A `master` task in TensorFlow 2",
+            "TensorFlow 1's `master` task type is rejected by TensorFlow 2's "
+            "multi_worker_util._validate_cluster_spec ('Disallowed task type'); the role is "
+            "`chief`.",
+            _TF_CONFIG_GUIDE,
+        ),
+        define(
+            TF_CONFIG_UNKNOWN_JOB,
+            "A job name TensorFlow does not allow",
+            "multi_worker_util._validate_cluster_spec allows the jobs chief, worker, evaluator "
+            "and ps only.",
+            _TF_CONFIG_GUIDE,
+        ),
+        define(
+            TF_CONFIG_MULTIPLE_CHIEFS,
+            "More than one chief or evaluator",
+            "multi_worker_util._validate_cluster_spec allows at most one `chief` and one "
+            "`evaluator` task.",
+            _TF_CONFIG_GUIDE,
+        ),
+        define(
+            TF_CONFIG_TASK_INVALID,
+            "TF_CONFIG `task` missing or not in the cluster",
+            "Each process names its own task (`type` a job of `cluster`, `index` an integer); "
+            "TensorFlow rejects a task type the cluster lacks.",
+            _TF_CONFIG_GUIDE,
+        ),
+        define(
+            TF_CONFIG_TASK_OUT_OF_RANGE,
+            "TF_CONFIG task index out of range",
+            "The task index must be below the number of addresses of its job "
+            "(multi_worker_util._validate_cluster_spec).",
+            _TF_CONFIG_GUIDE,
+        ),
+        define(
+            TF_CONFIG_BAD_ADDRESS,
+            "A task address is not host:port",
+            "Each task's gRPC server listens on the port of its address; an address without a "
+            "valid port (1-65535) cannot be served or reached.",
+            _TF_CONFIG_GUIDE,
+        ),
+        define(
+            TF_CONFIG_DUPLICATE_ADDRESS,
+            "Two tasks share one address",
+            "Two gRPC servers cannot listen on one host:port; the second fails to start or the "
+            "collectives wait for a task that never answers.",
+            _TF_CONFIG_GUIDE,
+        ),
+        define(
+            TF_CONFIG_LOCALHOST_MULTI_HOST,
+            "localhost in a cluster that spans hosts",
+            "A loopback address means each machine itself: other hosts cannot reach a task "
+            "listed as localhost or 127.x, and the collectives wait for it.",
+            _TF_CONFIG_GUIDE,
+        ),
+        define(
+            TF_CONFIG_UNRESOLVABLE,
+            "A task's host name does not resolve",
+            "gRPC cannot connect to a task whose name does not resolve; the collectives wait "
+            "for it until they time out ('failed to connect to all addresses').",
+            _TF_CONFIG_GUIDE,
+        ),
+        define(
+            TF_CONFIG_SINGLE_WORKER,
+            "A cluster of one task",
+            "A valid TF_CONFIG with a single task: MultiWorkerMirroredStrategy runs on this "
+            "worker alone.",
+            _MULTI_WORKER,
+        ),
+        define(
+            SLURM_OUTSIDE_SRUN,
+            "In a Slurm job but outside a job step",
+            "SlurmClusterResolver reads SLURM_PROCID and the SLURM_STEP_* variables, which only "
+            "`srun` sets ('Not running inside a SLURM step?').",
+            _SLURM_RESOLVER,
+        ),
+        define(
+            SLURM_INCONSISTENT,
+            "The Slurm step variables do not add up",
+            "SlurmClusterResolver builds the cluster from SLURM_STEP_NODELIST, "
+            "SLURM_STEP_TASKS_PER_NODE and SLURM_STEP_NUM_TASKS; they must agree.",
+            _SLURM_RESOLVER,
+        ),
+        define(
+            SLURM_RESOLVER_NOT_DEFAULT,
+            "MultiWorkerMirroredStrategy does not read Slurm by itself",
+            "The strategy reads TF_CONFIG unless given a resolver: in a Slurm step without "
+            "TF_CONFIG, pass SlurmClusterResolver() (it uses ports 8888 and up on each node).",
+            _SLURM_RESOLVER,
+        ),
+        define(
+            K8S_NO_TF_CONFIG,
+            "A Kubernetes pod without TF_CONFIG",
+            "Kubeflow's v1 TFJob operator writes TF_CONFIG into each pod; Kubeflow Trainer v2 "
+            "has no TensorFlow runtime, so a Job or JobSet must set TF_CONFIG itself.",
+            "https://www.kubeflow.org/docs/components/trainer/legacy-v1/user-guides/tensorflow/",
+        ),
+        define(
+            CLUSTER_PORT_IN_USE,
+            "A task's port is already in use",
+            "The task's gRPC server cannot listen on a port another process holds; TensorFlow "
+            "fails to start the server ('Address already in use').",
+            _TF_CONFIG_GUIDE,
+        ),
+        define(
+            CLUSTER_TASK_UNREACHABLE,
+            "A task did not arrive",
+            "A task's server never answered within the time allowed: the process was not "
+            "started, died, listens elsewhere, or a firewall blocks its port (a worker stuck "
+            "after 'Started server with target', or 'failed to connect to all addresses').",
+            _MULTI_WORKER,
+        ),
+        define(
+            CLUSTER_COLLECTIVE_FAILED,
+            "The collective all-reduce failed or gave wrong values",
+            "A sum all-reduce over every worker through MultiWorkerMirroredStrategy did not "
+            "return the known total: a task contributed nothing or the collective broke.",
+            _MULTI_WORKER,
+        ),
+        define(
+            CLUSTER_WORKER_FAILED,
+            "A worker process failed",
+            "A worker ended before the collective test finished; its own output says why.",
+            _MULTI_WORKER,
+        ),
+        define(
+            FLEET_FACT_DIFFERS,
+            "Nodes of one cluster differ",
+            "Workers of one job should run the same TensorFlow, CUDA, cuDNN, driver and Python, "
+            "with the same GPUs and settings; a node that differs fails or slows the whole job.",
+            _MULTI_WORKER,
+        ),
+    )
+)
+
+
+def cluster_unreachable_fix() -> Fix:
+    """Every task started, listening on its own address, reachable through the firewall."""
+    return Fix(
+        "Start every task of the cluster (one process per address in TF_CONFIG), with the "
+        "same cluster and its own task; check each listens on its address and that the "
+        "hosts can reach each other's ports (`tfdoctor cluster check` reads TF_CONFIG).",
+        ('echo "TF_CONFIG=$TF_CONFIG"',),
+    )
+
+
+def peer_failed_fix(lost: Sequence[str] = ()) -> Fix:
+    """The collective only reports that a peer went away: its own log says why."""
+    whose = ", ".join(lost) if lost else "the other workers"
+    return Fix(
+        f"Read the log of {whose} for why it ended (a crash, the kernel's out-of-memory "
+        "killer, preemption or eviction by the scheduler); restart the job from a checkpoint "
+        "once it is fixed.",
+        ("dmesg | grep -i -E 'killed process|out of memory'",),
+    )
+
+
+def port_in_use_fix(port: Optional[str] = None) -> Fix:
+    """Free the task's port, or give the task another one in every TF_CONFIG."""
+    return Fix(
+        "Stop the process that holds the task's port (an earlier run still alive), or give "
+        "the task a free port in every worker's TF_CONFIG.",
+        (f"ss -ltnp 'sport = :{port}'" if port else "ss -ltnp",),
+    )

@@ -1,0 +1,90 @@
+"""Causes code shows (``tfdoctor scan``): an API the target release removed or changed."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Final
+
+from tfdoctor.causes.base import Cause, CauseId, define
+from tfdoctor.causes.common import legacy_keras_switch
+from tfdoctor.findings import Fix
+from tfdoctor.machine import Machine
+
+#: The ids of this area's causes, as checks, explain and scan name them.
+API_REMOVED: Final = CauseId("api-removed")
+API_MOVED_TO_COMPAT_V1: Final = CauseId("api-moved-to-compat-v1")
+TF_CONTRIB_REMOVED: Final = CauseId("tf-contrib-removed")
+TF_ESTIMATOR_REMOVED: Final = CauseId("tf-estimator-removed")
+KERAS3_BEHAVIOUR_CHANGE: Final = CauseId("keras3-behaviour-change")
+API_DEFAULT_CHANGED: Final = CauseId("api-default-changed")
+
+TF2_MIGRATE = "https://www.tensorflow.org/guide/migrate"
+
+
+KERAS3_MIGRATE = "https://keras.io/guides/migrating_to_keras_3/"
+
+
+#: Causes the source code reveals: a use of an API that the target release removed or changed.
+CAUSES: Mapping[str, Cause] = dict(
+    (
+        define(
+            API_REMOVED,
+            "The code uses an API the target TensorFlow does not have",
+            "The name is not in the target release's public API: using it raises AttributeError "
+            "(or ImportError), at import when it is used at module level.",
+            "https://www.tensorflow.org/api_docs/python/tf",
+        ),
+        define(
+            API_MOVED_TO_COMPAT_V1,
+            "A TensorFlow 1 API used under TensorFlow 2",
+            "TensorFlow 2 removed the graph-and-session API from its top-level namespace; the "
+            "name lives on only under tf.compat.v1 (a stop-gap that also needs "
+            "tf.compat.v1.disable_eager_execution() for graph code). The TensorFlow 2 idiom is "
+            "eager code with tf.function.",
+            TF2_MIGRATE,
+        ),
+        define(
+            TF_CONTRIB_REMOVED,
+            "tf.contrib was removed in TensorFlow 2.0",
+            "tf.contrib is not in any TensorFlow 2 release (not even under tf.compat.v1); each "
+            "part moved to core TensorFlow, to a separate package (TensorFlow Addons, "
+            "tf-slim, TensorFlow Probability) or was dropped.",
+            "https://github.com/tensorflow/community/blob/master/rfcs/20180907-contrib-sunset.md",
+        ),
+        define(
+            TF_ESTIMATOR_REMOVED,
+            "tf.estimator was removed in TensorFlow 2.16",
+            "TensorFlow 2.16 no longer ships tf.estimator (and tf.compat.v1.estimator); "
+            "Estimator code must move to Keras models and custom training loops, or stay on "
+            "TensorFlow 2.15 or older.",
+            "https://github.com/tensorflow/tensorflow/releases/tag/v2.16.1",
+        ),
+        define(
+            KERAS3_BEHAVIOUR_CHANGE,
+            "Keras 2 code under Keras 3",
+            "From TensorFlow 2.16, tf.keras is Keras 3, which removed or changed Keras 2 APIs "
+            "(legacy optimizers, the SavedModel save format, most keras.backend functions, "
+            "layers.experimental). Keras 2 stays available as the tf-keras package with "
+            "TF_USE_LEGACY_KERAS=1 set before TensorFlow is imported.",
+            KERAS3_MIGRATE,
+            "https://keras.io/getting_started/#tensorflow--keras-2-backwards-compatibility",
+        ),
+        define(
+            API_DEFAULT_CHANGED,
+            "An API whose default behaviour changed",
+            "The call keeps working but its default changed between the releases compared, so "
+            "the result can differ silently.",
+            TF2_MIGRATE,
+        ),
+    )
+)
+
+
+def keras3_fix(m: Machine) -> Fix:
+    """Keras 2 code under Keras 3: tf-keras with TF_USE_LEGACY_KERAS, or migrate."""
+    spec = m.tf_keras_spec or "tf-keras"
+    return Fix(
+        "This code is written for Keras 2: install tf-keras and set TF_USE_LEGACY_KERAS=1 "
+        "(before TensorFlow is imported), or migrate it to Keras 3 (save models as `.keras`).",
+        (*m.pip_install(spec), *legacy_keras_switch(m)),
+    )

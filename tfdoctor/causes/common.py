@@ -1,0 +1,50 @@
+"""The fix vocabulary all areas share: installs for this environment, declared ranges."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from tfdoctor.findings import Fix
+from tfdoctor.machine import Machine
+from tfdoctor.matrix import version_key
+
+TF_PIP_GUIDE = "https://www.tensorflow.org/install/pip"
+
+
+def install_fix(m: Machine, text: str, *specs: str) -> Fix:
+    """``text`` and ``pip install "spec" ...`` for this environment."""
+    return Fix(text, m.pip_install(*specs))
+
+
+def range_fix(m: Machine, dist: str) -> Optional[Fix]:
+    """Install TensorFlow's declared range of ``dist`` (the one rule for every pin fix)."""
+    spec = m.declared_range(dist)
+    installed = m.facts.package(dist)
+    if spec is None or (installed is not None and _satisfies(installed.version, spec)):
+        return None  # installing what is already installed changes nothing
+    return install_fix(m, f"Install the {dist} range TensorFlow declares.", f"{dist}{spec}")
+
+
+def _satisfies(version: str, spec: str) -> bool:
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet  # noqa: PLC0415
+
+    try:
+        return version in SpecifierSet(spec)
+    except InvalidSpecifier:
+        return False
+
+
+def major_of(version: Optional[str]) -> Optional[int]:
+    """The major of a version string (``"12.3"`` -> 12); None when there is none."""
+    parts = version_key(version) if version else ()
+    return parts[0] if parts else None
+
+
+def declared_range_fix(m: Machine, dist: str, fallback: str, text: str) -> Fix:
+    """TensorFlow's declared range of ``dist``, else ``fallback`` with ``text``."""
+    return range_fix(m, dist) or install_fix(m, text, fallback)
+
+
+def legacy_keras_switch(m: Machine) -> tuple[str, ...]:
+    """The command that makes tf.keras tf-keras, unless the machine already sets it."""
+    return () if m.legacy_keras else ("export TF_USE_LEGACY_KERAS=1",)

@@ -1,0 +1,88 @@
+"""Causes in how a container was started: GPU access, the size of its shared memory."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Final
+
+from tfdoctor.causes.base import Cause, CauseId, define
+from tfdoctor.findings import Fix
+from tfdoctor.machine import Machine
+
+#: The ids of this area's causes, as checks, explain and scan name them.
+CONTAINER_NO_GPU: Final = CauseId("container-no-gpu")
+NCCL_SHM_TOO_SMALL: Final = CauseId("nccl-shm-too-small")
+
+NVIDIA_CONTAINER_TOOLKIT = (
+    "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html"
+)
+
+
+_NCCL_ENV = "https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html#nccl-shm-disable"
+
+
+_DOCKER_RUN = "https://docs.docker.com/reference/cli/docker/container/run/"
+
+
+#: Causes in the container's start: GPU access, shared memory.
+CAUSES: Mapping[str, Cause] = dict(
+    (
+        define(
+            CONTAINER_NO_GPU,
+            "The container was started without GPU access",
+            "Containers see a GPU only when started through the NVIDIA Container Toolkit (`docker"
+            " run --gpus all`, a Kubernetes `nvidia.com/gpu` resource limit).",
+            NVIDIA_CONTAINER_TOOLKIT,
+        ),
+        define(
+            NCCL_SHM_TOO_SMALL,
+            "NCCL cannot create its shared memory (/dev/shm too small)",
+            "NCCL moves data between the GPUs of one machine through shared memory in /dev/shm. "
+            "Docker gives a container a 64 MiB /dev/shm unless told otherwise, and NCCL's "
+            "segments do not fit ('No space left on device', 'Error while creating shared "
+            "memory segment'): the collective, and the multi-GPU step, fails.",
+            _DOCKER_RUN,
+            _NCCL_ENV,
+            "https://github.com/NVIDIA/nccl/issues/290",
+        ),
+    )
+)
+
+
+def container_gpu_fix(m: Machine) -> Fix:
+    """Hand the GPU to the container: the pod's resource limit, podman's CDI device, or
+    docker's ``--gpus`` (with the NVIDIA runtime registered once on the host)."""
+    if m.container == "kubernetes":
+        return Fix(
+            "Request the GPU in the pod spec (the NVIDIA device plugin hands it over only to "
+            "containers that ask): resources.limits nvidia.com/gpu: 1.",
+            ("kubectl describe node | grep -i nvidia.com/gpu",),
+        )
+    if m.container == "podman":
+        return Fix(
+            "Podman takes the GPU through CDI: generate the specification on the host, then "
+            "pass the device.",
+            (
+                "sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml",
+                "podman run --device nvidia.com/gpu=all IMAGE",
+            ),
+        )
+    return Fix(
+        "Start the container with GPU access through the NVIDIA Container Toolkit; if `--gpus` "
+        "is refused, register the NVIDIA runtime with Docker on the host once.",
+        (
+            "docker run --gpus all IMAGE",
+            "sudo nvidia-ctk runtime configure --runtime=docker && sudo systemctl restart docker",
+        ),
+    )
+
+
+def nccl_shm_fix() -> Fix:
+    """A /dev/shm big enough for NCCL: the container's shm size or the host's IPC namespace."""
+    return Fix(
+        "Give the container a larger /dev/shm: `docker run --shm-size=1g` (or `--ipc=host`); "
+        "on Kubernetes mount an emptyDir with medium: Memory at /dev/shm. Check the size with "
+        "`df -h /dev/shm`. As a last resort NCCL_SHM_DISABLE=1 makes NCCL avoid shared memory, "
+        "at a cost in speed.",
+        ("df -h /dev/shm",),
+    )

@@ -1,0 +1,743 @@
+"""Causes in the GPU stack: the NVIDIA driver, the CUDA libraries, the devices TensorFlow sees."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from pathlib import PurePosixPath, PureWindowsPath
+from typing import Final, Optional
+
+from tfdoctor.causes.base import Cause, CauseId, define
+from tfdoctor.causes.common import TF_PIP_GUIDE, install_fix, major_of
+from tfdoctor.causes.conda import conda_libraries_fix, conda_toolkit_line
+from tfdoctor.causes.container import container_gpu_fix
+from tfdoctor.causes.platform import WINDOWS_NATIVE_GPU_ENDED, windows_gpu_fix
+from tfdoctor.compat import DriverFloor
+from tfdoctor.facts import FoundLibrary, LibraryCandidate, LibraryFacts
+from tfdoctor.findings import Fix
+from tfdoctor.machine import Machine
+from tfdoctor.matrix import TFLine, version_key
+
+#: The ids of this area's causes, as checks, explain and scan name them.
+TF_CPU_ONLY_BUILD: Final = CauseId("tf-cpu-only-build")
+DRIVER_NOT_LOADED: Final = CauseId("driver-not-loaded")
+DRIVER_LIBRARIES_MISSING: Final = CauseId("driver-libraries-missing")
+DRIVER_VERSION_MISMATCH: Final = CauseId("driver-version-mismatch")
+DRIVER_NO_PERMISSION: Final = CauseId("driver-no-permission")
+DRIVER_TOO_OLD: Final = CauseId("driver-too-old")
+CUINIT_UNKNOWN_ERROR: Final = CauseId("cuinit-unknown-error")
+CUDA_LIBS_MISSING: Final = CauseId("cuda-libs-missing")
+CUDA_LIBS_OFF_PATH: Final = CauseId("cuda-libs-off-path")
+CUDA_WHEELS_UNFOUND: Final = CauseId("cuda-wheels-unfound")
+CUDNN_SHADOWED: Final = CauseId("cudnn-shadowed")
+CUDA_LIB_SHADOWED: Final = CauseId("cuda-lib-shadowed")
+CUDNN_VERSION_MISMATCH: Final = CauseId("cudnn-version-mismatch")
+CUDA_WHEEL_PINS: Final = CauseId("cuda-wheel-pins")
+GPU_ARCH_UNSUPPORTED: Final = CauseId("gpu-arch-unsupported")
+GPU_PTX_JIT: Final = CauseId("gpu-ptx-jit")
+GPU_PTX_DRIVER_TOO_OLD: Final = CauseId("gpu-ptx-driver-too-old")
+GPU_KNOWN_FAILURE: Final = CauseId("gpu-known-failure")
+GPU_MEMORY_ERRORS: Final = CauseId("gpu-memory-errors")
+GPU_UNSEEN_NO_REASON: Final = CauseId("gpu-unseen-no-reason")
+CUDA_VISIBLE_DEVICES_HIDDEN: Final = CauseId("cuda-visible-devices-hidden")
+
+#: Causes in the driver, the CUDA libraries and the devices.
+CAUSES: Mapping[str, Cause] = dict(
+    (
+        define(
+            TF_CPU_ONLY_BUILD,
+            "A CPU-only TensorFlow on a machine with an NVIDIA GPU",
+            "CPU builds (tensorflow-cpu; plain tensorflow 1.15 and 2.0, whose GPU build is "
+            "tensorflow-gpu; the Linux aarch64, native Windows 2.11+ and macOS wheels) never use "
+            "CUDA GPUs.",
+            TF_PIP_GUIDE,
+        ),
+        define(
+            DRIVER_NOT_LOADED,
+            "The NVIDIA kernel driver is not loaded",
+            "A GPU is on the PCI bus but the nvidia kernel module is not loaded (not installed "
+            "for this kernel, blocked by Secure Boot, or nouveau holds the device).",
+            "https://docs.nvidia.com/datacenter/tesla/driver-installation-guide/",
+        ),
+        define(
+            DRIVER_LIBRARIES_MISSING,
+            "The NVIDIA driver's user-space libraries are missing",
+            "The GPU's device nodes exist but libnvidia-ml.so.1 and libcuda.so.1 are not "
+            "installed: a broken or partial driver installation.",
+            "https://docs.nvidia.com/datacenter/tesla/driver-installation-guide/",
+        ),
+        define(
+            DRIVER_VERSION_MISMATCH,
+            "NVIDIA kernel module and libraries differ",
+            "The loaded kernel module and the user-space driver libraries are different versions,"
+            " typically after a driver upgrade without a reboot.",
+        ),
+        define(
+            DRIVER_NO_PERMISSION,
+            "No permission to open the NVIDIA devices",
+            "This user cannot open /dev/nvidia*; CUDA then reports no device.",
+        ),
+        define(
+            DRIVER_TOO_OLD,
+            "The NVIDIA driver is too old for the build's CUDA",
+            "Each CUDA version needs a minimum driver; an older one makes TensorFlow report "
+            "'driver version is insufficient' and use no GPU.",
+            "https://docs.nvidia.com/deploy/cuda-compatibility/index.html",
+        ),
+        define(
+            CUINIT_UNKNOWN_ERROR,
+            "cuInit fails with CUDA_ERROR_UNKNOWN",
+            "cuInit returns 999 most often after a suspend/resume cycle, when the nvidia_uvm "
+            "module lost its state; reloading it restores CUDA.",
+            "https://forums.developer.nvidia.com/t/cuda-fails-after-suspend/",
+        ),
+        define(
+            CUDA_LIBS_MISSING,
+            "CUDA libraries TensorFlow needs are not installed",
+            "TensorFlow's GPU build loads the CUDA runtime, cuBLAS, cuFFT, cuSPARSE, cuSOLVER, "
+            "cuRAND and cuDNN of its CUDA version at start; without them it skips the GPU "
+            "('Cannot dlopen some GPU libraries').",
+            TF_PIP_GUIDE,
+        ),
+        define(
+            CUDA_LIBS_OFF_PATH,
+            "CUDA libraries installed where the loader does not look",
+            "The libraries exist on this machine, but not on the dynamic loader's path "
+            "(LD_LIBRARY_PATH, TensorFlow's RUNPATH, the ldconfig cache).",
+            "https://man7.org/linux/man-pages/man8/ld.so.8.html",
+        ),
+        define(
+            CUDA_WHEELS_UNFOUND,
+            "This release does not find its own CUDA wheels",
+            "The nvidia-* wheels its and-cuda extra installs are there, but this release's "
+            "libraries do not search their directories.",
+            "https://github.com/tensorflow/tensorflow/issues/63362",
+        ),
+        define(
+            CUDNN_SHADOWED,
+            "Another cuDNN comes first on the loader's path",
+            "The dynamic loader searches LD_LIBRARY_PATH before TensorFlow's RUNPATH and the "
+            "ldconfig cache: a stray copy there wins over the right one.",
+        ),
+        define(
+            CUDA_LIB_SHADOWED,
+            "Another copy of a CUDA library comes first on the loader's path",
+            "The dynamic loader searches LD_LIBRARY_PATH before TensorFlow's RUNPATH and the "
+            "ldconfig cache: a copy of another version there wins over the pip wheel's.",
+        ),
+        define(
+            CUDNN_VERSION_MISMATCH,
+            "cuDNN of the wrong version",
+            "TensorFlow refuses a cuDNN of another major, or an older minor than its build "
+            "('Loaded runtime CuDNN library: X but source was compiled with: Y').",
+            "https://www.tensorflow.org/install/source#gpu",
+        ),
+        define(
+            CUDA_WHEEL_PINS,
+            "NVIDIA wheels outside TensorFlow's pins",
+            "The nvidia-* wheels differ from the versions TensorFlow's and-cuda extra pins, often"
+            " because another framework in the environment pulled its own.",
+            TF_PIP_GUIDE,
+        ),
+        define(
+            GPU_ARCH_UNSUPPORTED,
+            "The wheel carries no code for this GPU",
+            "TensorFlow ignores a GPU whose compute capability has neither machine code nor PTX "
+            "in the wheel ('Ignoring visible gpu device ... with Cuda compute capability').",
+            "https://developer.nvidia.com/cuda-gpus",
+        ),
+        define(
+            GPU_PTX_JIT,
+            "The wheel has only PTX for this GPU",
+            "Without machine code for the GPU the driver compiles every kernel from PTX at "
+            "first use, which takes minutes; a release with machine code for it starts at once.",
+            "https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#just-in-time-compilation",
+        ),
+        define(
+            GPU_PTX_DRIVER_TOO_OLD,
+            "The driver is too old for the wheel's PTX for this GPU",
+            "Without machine code for the GPU every kernel is compiled from the wheel's PTX by "
+            "the driver, which accepts PTX only from CUDA releases it supports: TensorFlow "
+            "lists the GPU, then its kernels fail ('CUDA_ERROR_UNSUPPORTED_PTX_VERSION', 'the "
+            "provided PTX was compiled with an unsupported toolchain').",
+            "https://docs.nvidia.com/deploy/cuda-compatibility/index.html",
+        ),
+        define(
+            GPU_KNOWN_FAILURE,
+            "This release is known to fail on this GPU",
+            "Reported failures of the release's wheels on this GPU generation.",
+            "https://github.com/tensorflow/tensorflow/issues/101746",
+        ),
+        define(
+            GPU_MEMORY_ERRORS,
+            "The GPU reports uncorrected memory errors",
+            "Uncorrectable ECC errors mean the GPU returned corrupted memory: results are wrong "
+            "and kernels crash until the pages are retired (at the next driver reload) or the "
+            "card is replaced.",
+            "https://docs.nvidia.com/deploy/dynamic-page-retirement/index.html",
+        ),
+        define(
+            GPU_UNSEEN_NO_REASON,
+            "TensorFlow lists no GPU and the evidence does not say why",
+            "The driver lists the GPUs and the libraries load, yet TensorFlow registers none; "
+            "nothing collected names the cause, so its own log while it lists devices is the "
+            "next evidence to read (tfdoctor explain reads it).",
+        ),
+        define(
+            CUDA_VISIBLE_DEVICES_HIDDEN,
+            "CUDA_VISIBLE_DEVICES hides the GPUs",
+            "CUDA numbers devices from 0 and stops at the first invalid entry: an empty, negative"
+            " or out-of-range value hides every GPU.",
+        ),
+    )
+)
+
+
+CUDA_ARCHIVE = "https://developer.nvidia.com/cuda-toolkit-archive"
+
+
+CUDNN_ARCHIVE = "https://developer.nvidia.com/rdp/cudnn-archive"
+
+
+def shadow_fix(m: Machine, lib: LibraryFacts, good: LibraryCandidate) -> Fix:
+    """The right copy of ``lib`` loses to the selected one earlier on the path.
+
+    The stray directory comes off ``LD_LIBRARY_PATH``; where it also serves other libraries
+    TensorFlow loads (a toolkit's lib64), the right copy's directory goes first instead.
+    """
+    assert lib.selected is not None
+    chosen = lib.candidates[lib.selected]
+    stray = str(PurePosixPath(chosen.path).parent)
+    right = str(PurePosixPath(good.path).parent)
+    libs = m.facts.cuda_libs
+    serves_others = any(
+        other.name != lib.name
+        and other.selected is not None
+        and str(PurePosixPath(other.candidates[other.selected].path).parent) == stray
+        for other in (libs.libraries if libs is not None else ())
+    )
+    if chosen.origin != "LD_LIBRARY_PATH" or serves_others:
+        return Fix(
+            f"Put {right} (its {lib.name} {good.version or ''}".rstrip()
+            + f") ahead of {stray} on the loader's path.",
+            (m.ld_path_with((right,)),),
+        )
+    return ld_remove_fix(m, stray, f"the right {lib.name}")
+
+
+def ld_remove_fix(m: Machine, directory: str, what: str) -> Fix:
+    """Take ``directory`` off ``LD_LIBRARY_PATH`` so ``what`` loads from the right place."""
+    return Fix(
+        f"Take {directory} off the loader's path so {what} loads (and remove it where "
+        "LD_LIBRARY_PATH is set: ~/.bashrc, the job script, the module).",
+        (m.ld_path_without(directory),),
+    )
+
+
+def _usable_elsewhere(m: Machine, missing: tuple[str, ...]) -> list[FoundLibrary]:
+    """Copies off the loader's path of the missing libraries, of the build's major."""
+    libs = m.facts.cuda_libs
+    if libs is None:
+        return []
+    cuda_major = major_of(m.build_cuda) or libs.cuda_major
+    cudnn_major = major_of(m.build_cudnn) or libs.cudnn_major
+    out = []
+    for found in libs.elsewhere:
+        if found.name not in missing:
+            continue
+        want = cudnn_major if found.name == "cudnn" else cuda_major
+        have = major_of(found.version)
+        # Before CUDA 11 the sonames and DLL names carry the minor (libcudart.so.10.1,
+        # cudart64_101.dll): a 10.2 toolkit does not serve a 10.1 build.
+        old_cuda = m.build_cuda is not None and version_key(m.build_cuda)[:1] < (11,)
+        if (
+            found.name == "cudart"
+            and old_cuda
+            and found.version
+            and version_key(found.version)[:2] != version_key(m.build_cuda or "")[:2]
+        ):
+            continue
+        if found.name != "nccl" and have is not None and want is not None and have != want:
+            continue
+        out.append(found)
+    return out
+
+
+def off_path_fix(m: Machine, found: list[FoundLibrary]) -> Fix:
+    """The one path line that makes libraries found off the path visible."""
+    modules = sorted({f.module for f in found if f.module})
+    if modules:
+        return Fix(
+            "Load the environment module that puts these libraries on the loader's path "
+            "(in the job script too).",
+            tuple(f"module load {name}" for name in modules),
+        )
+    dirs = tuple(dict.fromkeys(str(PurePosixPath(f.path).parent) for f in found))
+    if m.os == "windows":
+        win = tuple(dict.fromkeys(str(PureWindowsPath(f.path).parent) for f in found))
+        return Fix(
+            "Add the directories holding these DLLs to PATH (System Properties > Environment "
+            "Variables), then open a new terminal.",
+            tuple(f'setx PATH "%PATH%;{d}"' for d in win),
+        )
+    text = "Put the directories holding these libraries on the loader's path"
+    if m.in_conda:
+        text += (
+            " (for this conda environment: add the line to "
+            "$CONDA_PREFIX/etc/conda/activate.d/env_vars.sh)"
+        )
+    else:
+        text += (
+            " (add the line to ~/.bashrc or the job script; or list the directories in "
+            "/etc/ld.so.conf.d/ and run `sudo ldconfig`)"
+        )
+    return Fix(text + ".", (m.ld_path_with(dirs),))
+
+
+def _newest_and_cuda(m: Machine) -> Optional[TFLine]:
+    """The newest line with a working ``and-cuda`` extra that fits this machine."""
+    from tfdoctor.compat import newest_fit  # noqa: PLC0415 - avoids a cycle at import
+
+    if m.matrix is None:
+        return None
+    verdict = newest_fit(m.matrix, m.target)
+    if verdict is None:
+        return None
+    line, inst = verdict.line, verdict.line.cuda_install
+    if line.and_cuda and (inst is None or line.latest_patch not in inst.wheels_unfound):
+        return line
+    return None
+
+
+def cuda_libraries_fix(m: Machine, missing: tuple[str, ...]) -> tuple[CauseId, Fix]:
+    """The cause and the fix for CUDA libraries TensorFlow cannot load, fitted to this machine.
+
+    In order: copies found off the path get the one path line; native Windows after 2.10 has
+    no GPU build; a release whose own wheels are not found gets the path line to them (or a
+    newer release); the release's install method from the matrix (``and-cuda``, the cuDNN
+    wheel of 2.12-2.13, or a system/conda toolkit) decides the rest.
+    """
+    line = m.line
+    if m.os == "windows" and line is not None and not line.windows_native_gpu:
+        return WINDOWS_NATIVE_GPU_ENDED, windows_gpu_fix(m)
+    wheels = m.cuda_wheels_installed
+    conda_line = conda_toolkit_line(m)
+    own_route = m.cuda_install_method == "and-cuda" and not m.wheels_unfound()
+    if conda_line is not None and not wheels and not own_route:
+        # The environment already holds a CUDA toolkit: the release built for it runs on it.
+        return CUDA_LIBS_MISSING, install_fix(
+            m,
+            f"This conda environment's CUDA {conda_line.cuda} is not the CUDA {m.build_cuda} "
+            f"this TensorFlow was built for: install TensorFlow {conda_line.latest_patch}, "
+            "the newest built for it (or replace conda's CUDA with this release's).",
+            f"tensorflow=={conda_line.latest_patch}",
+        )
+    if m.tf is not None and wheels and m.wheel_library_dirs and m.runpath_misses_wheels:
+        # TensorFlow's own RUNPATH, read from its library, names no nvidia/*/lib directory.
+        return CUDA_WHEELS_UNFOUND, Fix(
+            f"TensorFlow {m.tf.version}'s libraries do not search the nvidia-* wheels' "
+            "directories (their RUNPATH names none): put them on the loader's path.",
+            (m.ld_path_with(m.wheel_library_dirs),),
+        )
+    if m.tf is not None and m.wheels_unfound():
+        if wheels and m.wheel_library_dirs:
+            newer = _newest_and_cuda(m)
+            text = (
+                f"TensorFlow {m.tf.version} does not search its nvidia-* wheels' directories: "
+                "put them on the loader's path"
+            )
+            commands: tuple[str, ...] = (m.ld_path_with(m.wheel_library_dirs),)
+            if newer is not None and line is not None and newer.key > line.key:
+                text += f", or upgrade to TensorFlow {newer.latest_patch}, which finds them"
+            return CUDA_WHEELS_UNFOUND, Fix(text + ".", commands)
+        newer = _newest_and_cuda(m)
+        if newer is not None and (line is None or newer.key > line.key):
+            return CUDA_LIBS_MISSING, install_fix(
+                m,
+                f"Install TensorFlow {newer.latest_patch} with its CUDA libraries "
+                f"({m.tf.version}'s own wheels are not found by it).",
+                f"tensorflow[and-cuda]=={newer.latest_patch}",
+            )
+    found = _usable_elsewhere(m, missing)
+    covered = {f.name for f in found}
+    if found and {n for n in missing if n != "nccl"} <= covered:
+        return CUDA_LIBS_OFF_PATH, off_path_fix(m, found)
+    if "cudart" in covered:
+        # The toolkit is here but off the path; what it lacks (cuDNN, usually) is installed
+        # beside it the release's own way.
+        rest = tuple(n for n in missing if n not in covered)
+        path = off_path_fix(m, found)
+        conda = m.facts.conda
+        if conda is not None and all(conda.package(n) is not None for n in rest):
+            return CUDA_LIBS_OFF_PATH, path
+        _, more = cuda_libraries_fix(m, rest)
+        return CUDA_LIBS_OFF_PATH, Fix(
+            f"{path.text} Then, for {', '.join(rest)}: {more.text}",
+            (*path.commands, *more.commands),
+        )
+    if m.os == "windows":
+        return CUDA_LIBS_MISSING, _system_toolkit_fix(m)
+    if m.is_nightly:
+        return CUDA_LIBS_MISSING, install_fix(
+            m,
+            "Install the CUDA libraries the nightly build pins, as pip wheels.",
+            "tf-nightly[and-cuda]",
+        )
+    spec = m.and_cuda_spec()
+    method = m.cuda_install_method
+    if method == "and-cuda" and spec is not None:
+        if m.conda_tensorflow:
+            return CUDA_LIBS_MISSING, conda_libraries_fix(m, line)
+        return CUDA_LIBS_MISSING, install_fix(
+            m,
+            "Install the CUDA and cuDNN libraries this TensorFlow was built for, as pip "
+            "wheels (its and-cuda extra).",
+            spec,
+        )
+    if method == "cudnn-wheel" and line is not None:
+        return CUDA_LIBS_MISSING, _cudnn_wheel_fix(m, line, missing)
+    return CUDA_LIBS_MISSING, _system_toolkit_fix(m)
+
+
+def _cudnn_wheel_fix(m: Machine, line: TFLine, missing: tuple[str, ...]) -> Fix:
+    """TensorFlow's guide for 2.12-2.13 (CUDA 11.8): cuDNN as a pip wheel on LD_LIBRARY_PATH,
+    the CUDA 11.8 libraries from conda or as cu11 wheels."""
+    cudnn = m.build_cudnn or line.cudnn or "8.6"
+    if m.in_conda:
+        return Fix(
+            f"Install CUDA {line.cuda} from conda-forge and cuDNN {cudnn} as a pip wheel, then "
+            "put the wheel's lib directory on LD_LIBRARY_PATH (TensorFlow's guide for this line).",
+            (
+                f"conda install -c conda-forge cudatoolkit={line.cuda}",
+                *m.pip_install(f"nvidia-cudnn-cu11=={cudnn}.*"),
+                "export LD_LIBRARY_PATH=\"$CONDA_PREFIX/lib/:$(dirname $(python -c 'import "
+                "nvidia.cudnn; "
+                "print(nvidia.cudnn.__file__)'))/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}\"",
+            ),
+        )
+    wheels = [f"nvidia-cudnn-cu11=={cudnn}.*"]
+    if any(name != "cudnn" for name in missing):
+        wheels = [
+            "nvidia-cuda-runtime-cu11",
+            "nvidia-cublas-cu11",
+            "nvidia-cufft-cu11",
+            "nvidia-curand-cu11",
+            "nvidia-cusolver-cu11",
+            "nvidia-cusparse-cu11",
+            *wheels,
+        ]
+    site = m.site_packages or "$(python -c 'import site; print(site.getsitepackages()[0])')"
+    dirs = tuple(
+        str(PurePosixPath(site) / "nvidia" / d / "lib")
+        for d in (
+            ["cudnn"]
+            if len(wheels) == 1
+            else ["cuda_runtime", "cublas", "cufft", "curand", "cusolver", "cusparse", "cudnn"]
+        )
+    )
+    return Fix(
+        f"Install the CUDA {line.cuda} libraries and cuDNN {cudnn} as pip wheels and put their "
+        "lib directories on LD_LIBRARY_PATH (this release does not search them itself).",
+        (*m.pip_install(*wheels), m.ld_path_with(dirs)),
+    )
+
+
+def _system_toolkit_fix(m: Machine) -> Fix:
+    """CUDA X and cuDNN Y beside TensorFlow: conda inside conda, else NVIDIA's installers."""
+    line = m.line
+    cuda = m.build_cuda or (line.cuda if line else None)
+    cudnn = m.build_cudnn or (line.cudnn if line else None)
+    if m.in_conda and cuda is not None:
+        return conda_libraries_fix(m, line)
+    if cuda is None and m.os == "windows":
+        # Windows finds DLLs through PATH (its loader has no LD_LIBRARY_PATH).
+        return Fix(
+            "Install the CUDA toolkit and cuDNN versions this TensorFlow was built with "
+            "(`tfdoctor matrix` lists them), and make sure the toolkit's bin directory, which "
+            "holds cudart64_*.dll (and cuDNN's DLLs beside them), is on PATH.",
+            ("where cudart64_*.dll cudnn64_*.dll",),
+        )
+    if cuda is None:
+        return Fix(
+            "Install the CUDA toolkit and cuDNN versions this TensorFlow was built with "
+            "(`tfdoctor matrix` lists them), and put their lib directory on the loader's path."
+        )
+    if m.os == "windows":
+        return Fix(
+            f"Install CUDA {cuda} and cuDNN {cudnn or '(of its build)'} from NVIDIA's archives "
+            f"({CUDA_ARCHIVE}, {CUDNN_ARCHIVE}); copy cuDNN's bin, include and lib into the CUDA "
+            "folder, and "
+            "make sure its bin directory is on PATH.",
+            ("where cudart64_*.dll cudnn64_*.dll",),
+        )
+    lib_dir = f"/usr/local/cuda-{cuda}/lib64"
+    cudnn_text = f"cuDNN {cudnn}" if cudnn else "the cuDNN of its build"
+    return Fix(
+        f"Install CUDA {cuda} and {cudnn_text} from NVIDIA's archives ({CUDA_ARCHIVE}, "
+        f"{CUDNN_ARCHIVE}; the runfile or the distribution packages), then put the toolkit's "
+        "lib64 directory on the loader's path.",
+        (m.ld_path_with((lib_dir,)),),
+    )
+
+
+def gpu_build_fix(m: Machine) -> Fix:
+    """Replace a CPU-only distribution with this platform's GPU build of the same release."""
+    assert m.tf is not None
+    name = m.tf.name
+    line = m.line
+    if m.os == "windows" and line is not None and not line.windows_native_gpu:
+        return windows_gpu_fix(m)
+    if m.os == "macos":
+        return Fix(
+            "CUDA GPUs are not supported on macOS; on Apple silicon install tensorflow-metal "
+            "for the Apple GPU.",
+            m.pip_install("tensorflow-metal"),
+        )
+    if m.platform == "linux-aarch64":
+        return Fix(
+            "The Linux aarch64 wheels on PyPI are CPU builds; use NVIDIA's TensorFlow container "
+            "for this architecture (NGC), which is built with CUDA.",
+            ("docker run --gpus all -it --rm nvcr.io/nvidia/tensorflow:24.12-tf2-py3",),
+        )
+    if m.conda_tensorflow:
+        # conda-forge publishes CUDA builds of tensorflow under build strings cuda*.
+        return Fix(
+            "Install conda-forge's CUDA build of TensorFlow into this conda environment.",
+            ('conda install -c conda-forge "tensorflow=*=cuda*"',),
+        )
+    gpu_dist = line.gpu_package.get("linux") if line is not None else None
+    spec = m.and_cuda_spec() or f"{gpu_dist or 'tensorflow'}=={m.tf.version}"
+    uninstall = m.pip(f"uninstall -y {name}")
+    return Fix(
+        f"Replace {name} with the GPU build of the same release ({spec.split('=')[0]}); "
+        "remove the CPU build first, as both write the same files.",
+        (*uninstall, *m.pip_install(spec)),
+    )
+
+
+def first_line_with_code(m: Machine, capability: str) -> Optional[TFLine]:
+    """The oldest line newer than the installed one with machine code for ``capability``."""
+    from tfdoctor.compat import NONE, PTX, gpu_code  # noqa: PLC0415 - avoids a cycle at import
+
+    if m.matrix is None:
+        return None
+    for candidate in reversed(m.matrix.lines):
+        if m.line is not None and candidate.key <= m.line.key:
+            continue
+        caps = candidate.compute_capabilities
+        if caps is not None and gpu_code(caps, capability) not in (NONE, PTX):
+            return candidate
+    return None
+
+
+def gpu_fit_install(m: Machine, capability: str) -> tuple[Optional[TFLine], tuple[str, ...]]:
+    """The newest line that fits this machine with a GPU of ``capability``, and its install."""
+    from tfdoctor.compat import Target, install_requirement, newest_fit  # noqa: PLC0415
+
+    if m.matrix is None:
+        return None, ()
+    here = m.target
+    target = Target(here.python, here.platform, None, here.driver, capability)
+    best = newest_fit(m.matrix, target)
+    if best is None:
+        return None, ()
+    return best.line, m.pip_install(install_requirement(best.line, target))
+
+
+def ptx_jit_fix(m: Machine, capability: str) -> Fix:
+    """Keep the JIT cache (4 GiB: TensorFlow's PTX fills the 256 MiB default), or move to a
+    release with machine code for the GPU."""
+    first = first_line_with_code(m, capability)
+    text = "Let the JIT cache persist and grow, or use a TensorFlow with machine code for this GPU."
+    commands: tuple[str, ...] = ("export CUDA_CACHE_MAXSIZE=4294967296",)
+    if first is not None:
+        text += f" TensorFlow {first.line} and later carry machine code for it."
+        _, install = gpu_fit_install(m, capability)
+        commands += install
+    return Fix(text, commands)
+
+
+#: The last driver branch that supports Kepler (compute capability 3.x) GPUs.
+# https://nvidia.custhelp.com/app/answers/detail/a_id/5202 (Kepler support ends with R470)
+KEPLER_LAST_BRANCH = 470
+
+
+def build_driver_floor(m: Machine) -> Optional[DriverFloor]:
+    """The driver the installed build's CUDA needs here (None: no CUDA build or unknown)."""
+    from tfdoctor.compat import driver_floor  # noqa: PLC0415 - avoids a cycle at import
+
+    line, cuda = m.line, m.build_cuda
+    if m.matrix is None or line is None or cuda is None or m.os not in ("linux", "windows"):
+        return None
+    if line.cuda != cuda:
+        line = dataclasses.replace(line, cuda=cuda)
+    # Under WSL the driver is the Windows host's, and reports Windows version numbers.
+    return driver_floor(m.matrix, line, "windows" if m.wsl else m.os)
+
+
+def driver_upgrade(m: Machine, floor: str) -> tuple[str, list[str]]:
+    """How to get a driver ``>= floor`` here: the host's under WSL or in a container."""
+    branch = floor.split(".", 1)[0]
+    caps = m.gpu_capabilities
+    if caps and version_key(caps[0]) < (5, 0) and int(branch) > KEPLER_LAST_BRANCH:
+        return (
+            f"No driver >= {floor} supports this Kepler GPU (R{KEPLER_LAST_BRANCH} is the last "
+            "branch for compute capability 3.x)",
+            [],
+        )
+    if m.wsl:
+        return (
+            f"Update the NVIDIA driver on the Windows host to {floor} or newer (WSL uses the "
+            "Windows driver; do not install a Linux driver inside WSL)",
+            [],
+        )
+    if m.container:
+        return (
+            f"Update the NVIDIA driver on the host to {floor} or newer (a container uses the "
+            "host's driver)",
+            [],
+        )
+    if m.os == "windows":
+        return f"Install NVIDIA driver {floor} or newer", []
+    return (
+        f"Install NVIDIA driver {floor} or newer",
+        [f"sudo ubuntu-drivers install nvidia:{branch}  # Ubuntu; elsewhere any driver >= {floor}"],
+    )
+
+
+def driver_too_old_fix(m: Machine, floor: Optional[str]) -> Fix:
+    """A driver ``>= floor``, or the newest TensorFlow this driver runs."""
+    from tfdoctor.compat import install_requirement, newest_fit  # noqa: PLC0415
+
+    if floor is None:
+        return Fix(
+            "Upgrade the NVIDIA driver to one that supports the CUDA version TensorFlow was "
+            "built with (`tfdoctor matrix` lists it).",
+            ("nvidia-smi",),
+        )
+    text, commands = driver_upgrade(m, floor)
+    best = newest_fit(m.matrix, m.target) if m.matrix is not None else None
+    if best is not None:
+        commands.extend(m.pip_install(install_requirement(best.line, m.target)))
+        text += (
+            f"; or keep this driver and install TensorFlow {best.line.latest_patch} "
+            f"(CUDA {best.line.cuda}), the newest this driver runs"
+        )
+    return Fix(text + ".", tuple(commands))
+
+
+def gpu_memory_errors_fix(index: int) -> Fix:
+    """Read the ECC and page-retirement counters, reset the idle GPU, watch the count."""
+    return Fix(
+        "Read the details, reset the GPU when it is idle, and have the card checked if the "
+        "count grows.",
+        (f"nvidia-smi -q -d ECC,PAGE_RETIREMENT -i {index}", f"sudo nvidia-smi -r -i {index}"),
+    )
+
+
+def read_device_log_fix() -> Fix:
+    """TensorFlow's own log while it lists devices, to read (or to pass to explain)."""
+    return Fix(
+        "Read TensorFlow's log while it lists devices (or pipe it to `tfdoctor explain -`).",
+        (
+            'TF_CPP_MIN_LOG_LEVEL=0 python -c "import tensorflow as tf; '
+            "print(tf.config.list_physical_devices('GPU'))\"",
+        ),
+    )
+
+
+def cuinit_unknown_fix() -> Fix:
+    """Reload the unified-memory module that lost its state (after suspend/resume)."""
+    return Fix(
+        "Reload the nvidia_uvm kernel module (or reboot); it loses its state across a "
+        "suspend/resume.",
+        ("sudo rmmod nvidia_uvm", "sudo modprobe nvidia_uvm"),
+    )
+
+
+def no_device_fix(m: Machine) -> Fix:
+    """CUDA sees no device: CUDA_VISIBLE_DEVICES, the container's GPU access, the driver."""
+    if m.container:
+        return container_gpu_fix(m)
+    return Fix(
+        "Check that CUDA_VISIBLE_DEVICES lists valid GPU indices (or unset it), that nvidia-smi "
+        "lists a GPU, and, in a container, that it was started with GPU access.",
+        ('echo "CUDA_VISIBLE_DEVICES=$CUDA_VISIBLE_DEVICES"', "nvidia-smi -L"),
+    )
+
+
+def driver_mismatch_fix() -> Fix:
+    """Reload the kernel module of the installed driver: a reboot after an upgrade."""
+    return Fix(
+        "The driver was upgraded while the old kernel module stayed loaded: reboot (or unload "
+        "and reload the nvidia modules) so both are the same version.",
+        ("sudo reboot",),
+    )
+
+
+def driver_load_fix(m: Machine) -> Fix:
+    """Load (or install) the NVIDIA kernel driver, as far as the kernel facts tell why it is
+    not loaded: nouveau holding the GPU, Secure Boot refusing the module, DKMS without a build
+    for the running kernel. A container's host hands the driver over."""
+    if m.container:
+        return container_gpu_fix(m)
+    if m.wsl:
+        return Fix(
+            "Install the NVIDIA driver on the Windows host (WSL uses it; do not install a Linux "
+            "driver inside WSL)."
+        )
+    kernel = m.facts.nvidia_kernel
+    modules = kernel.modules if kernel is not None and kernel.modules is not None else ()
+    bound = {d.driver for d in kernel.pci_devices} if kernel is not None else set()
+    release = m.facts.platform.release if m.facts.platform is not None else ""
+    if "nouveau" in modules or "nouveau" in bound:
+        return Fix(
+            "The open-source nouveau driver holds the GPU: blacklist it, rebuild the initramfs "
+            "and reboot, then load nvidia.",
+            (
+                'echo "blacklist nouveau" | sudo tee /etc/modprobe.d/blacklist-nouveau.conf',
+                "sudo update-initramfs -u && sudo reboot",
+            ),
+        )
+    if kernel is not None and kernel.secure_boot:
+        return Fix(
+            "Secure Boot is on and refuses the unsigned nvidia module: enroll the DKMS signing "
+            "key (MOK) and reboot, or disable Secure Boot.",
+            ("sudo mokutil --import /var/lib/dkms/mok.pub", "sudo reboot"),
+        )
+    if kernel is not None and kernel.dkms and not any(release in d for d in kernel.dkms):
+        return Fix(
+            "The nvidia module was built for another kernel (DKMS has none for this one): build "
+            "it for the running kernel, then load it.",
+            ("sudo dkms autoinstall", "sudo modprobe nvidia", "nvidia-smi"),
+        )
+    return Fix(
+        "Load the nvidia kernel module; if that fails (dmesg says why), reinstall the NVIDIA "
+        "driver for the running kernel.",
+        ("sudo modprobe nvidia", "sudo dmesg | grep -i nvidia | tail", "nvidia-smi"),
+    )
+
+
+def gpu_arch_fix(m: Machine, capability: Optional[str]) -> Fix:
+    """The newest TensorFlow with code for a GPU of ``capability``; where that is unknown (a
+    log's "no kernel image" names no GPU), reading it first."""
+    if capability is None:
+        # nvidia-smi's compute_cap field: driver 510 and later.
+        return Fix(
+            "Read the GPU's compute capability, then use a TensorFlow release built for it "
+            "(`tfdoctor matrix --gpu X.Y`), a newer GPU, or a source build with "
+            "TF_CUDA_COMPUTE_CAPABILITIES set to it.",
+            ("nvidia-smi --query-gpu=name,compute_cap --format=csv",),
+        )
+    line, install = gpu_fit_install(m, capability)
+    if line is not None and install and m.platform is not None and m.facts.python is not None:
+        return Fix(
+            f"Install TensorFlow {line.latest_patch}, the newest release with code for "
+            f"compute capability {capability} that fits this machine.",
+            install,
+        )
+    return Fix(
+        f"Use a TensorFlow release built for compute capability {capability} "
+        f"(`tfdoctor matrix --gpu {capability}`), a newer GPU, or a source build with "
+        f"TF_CUDA_COMPUTE_CAPABILITIES={capability}."
+    )

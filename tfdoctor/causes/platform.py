@@ -1,0 +1,376 @@
+"""Causes in the platform: the interpreter, the OS, the CPU, the C library, the wheels."""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Mapping, Sequence
+from typing import Final, Optional
+
+from tfdoctor.causes.base import Cause, CauseId, define
+from tfdoctor.causes.common import TF_PIP_GUIDE, install_fix
+from tfdoctor.facts import PackageFacts
+from tfdoctor.findings import Fix
+from tfdoctor.machine import Machine
+from tfdoctor.matrix import TFLine, version_key
+
+#: The ids of this area's causes, as checks, explain and scan name them.
+TF_NO_WHEEL_FOR_PYTHON: Final = CauseId("tf-no-wheel-for-python")
+WHEEL_MISMATCH: Final = CauseId("wheel-mismatch")
+WINDOWS_NATIVE_GPU_ENDED: Final = CauseId("windows-native-gpu-ended")
+CPU_LACKS_AVX: Final = CauseId("cpu-lacks-avx")
+CPU_EMULATED: Final = CauseId("cpu-emulated")
+GLIBC_TOO_OLD: Final = CauseId("glibc-too-old")
+MSVC_RUNTIME_MISSING: Final = CauseId("msvc-runtime-missing")
+PYTHON_32BIT: Final = CauseId("python-32bit")
+WSL1: Final = CauseId("wsl1")
+NATIVE_LIBRARY_UNRESOLVED: Final = CauseId("native-library-unresolved")
+TF_RELEASE_NOT_FOR_PYTHON: Final = CauseId("tf-release-not-for-python")
+
+#: Causes in the interpreter, the operating system, the CPU and the wheels.
+CAUSES: Mapping[str, Cause] = dict(
+    (
+        define(
+            TF_NO_WHEEL_FOR_PYTHON,
+            "No TensorFlow wheel for this Python or platform",
+            "pip finds no TensorFlow release built for this interpreter ('No matching "
+            "distribution found for tensorflow').",
+            "https://www.tensorflow.org/install/source#tested_build_configurations",
+        ),
+        define(
+            WHEEL_MISMATCH,
+            "A wheel built for another Python or platform",
+            "The installed wheel's tags (its WHEEL file) name another Python version or machine "
+            "than the examined interpreter's, so its compiled modules do not load there. pip "
+            "never picks such a wheel itself: a site-packages copied between images or "
+            "interpreters, or `pip install --target` with `--python-version` or `--platform`, "
+            "leaves one behind.",
+            "https://packaging.python.org/en/latest/specifications/platform-compatibility-tags/",
+        ),
+        define(
+            WINDOWS_NATIVE_GPU_ENDED,
+            "No GPU support on native Windows after TensorFlow 2.10",
+            "GPU support on native Windows ended with TensorFlow 2.10; later releases run on the "
+            "CPU there. WSL2 runs the Linux wheels with the GPU.",
+            "https://www.tensorflow.org/install/pip#windows-native",
+        ),
+        define(
+            CPU_LACKS_AVX,
+            "The CPU lacks instructions the wheel needs",
+            "TensorFlow's wheels are compiled for AVX (and newer lines for more); a CPU or VM "
+            "without them dies with 'Illegal instruction'.",
+            "https://www.tensorflow.org/install/pip#hardware_requirements",
+        ),
+        define(
+            CPU_EMULATED,
+            "The interpreter runs under CPU emulation",
+            "An x86-64 Python under QEMU user-mode or Rosetta lacks AVX and runs TensorFlow "
+            "slowly or not at all; a native interpreter or image for the host's architecture is "
+            "the fix.",
+            TF_PIP_GUIDE,
+        ),
+        define(
+            GLIBC_TOO_OLD,
+            "The C library is older than the wheel needs",
+            "TensorFlow's Linux wheels declare a manylinux glibc floor; an older system cannot "
+            "load them.",
+        ),
+        define(
+            MSVC_RUNTIME_MISSING,
+            "A native DLL does not load on Windows",
+            "TensorFlow's Windows wheels need the Microsoft Visual C++ 2015-2022 runtime "
+            "(msvcp140_1.dll), 64-bit Python and a CPU with AVX.",
+            "https://www.tensorflow.org/install/pip#windows-native",
+        ),
+        define(
+            PYTHON_32BIT,
+            "32-bit Python",
+            "TensorFlow publishes 64-bit wheels only.",
+        ),
+        define(
+            WSL1,
+            "WSL 1 has no GPU access",
+            "CUDA in WSL needs WSL 2.",
+            "https://learn.microsoft.com/windows/wsl/install",
+        ),
+        define(
+            NATIVE_LIBRARY_UNRESOLVED,
+            "A native library could not be loaded",
+            "The dynamic loader could not find or load a shared library that a Python "
+            "extension (TensorFlow's own, or another package's) needs. The message names the "
+            "library the loader looked for, not always the file that needed it; the loader's "
+            "own trace and ldd say both.",
+            "https://man7.org/linux/man-pages/man8/ld.so.8.html",
+            "https://man7.org/linux/man-pages/man1/ldd.1.html",
+        ),
+        define(
+            TF_RELEASE_NOT_FOR_PYTHON,
+            "The requested TensorFlow release has no wheel for this Python and platform",
+            "pip lists the TensorFlow releases that publish a wheel for the Python and platform "
+            "it runs on; the requested one is not among them. Each release supports a range of "
+            "Python versions, so a pin written for another Python (older or newer) cannot "
+            "install here.",
+            TF_PIP_GUIDE,
+            "https://pypi.org/project/tensorflow/#files",
+        ),
+    )
+)
+
+
+def windows_gpu_fix(m: Machine) -> Fix:
+    """WSL2 with the Linux wheels, or TensorFlow 2.10, the last native Windows GPU release."""
+    from tfdoctor.compat import newest_fit  # noqa: PLC0415 - avoids a cycle at import
+
+    commands = ["wsl --install"]
+    text = "Run TensorFlow under WSL2 (the Linux wheels use the GPU there)"
+    native = newest_fit(m.matrix, m.target) if m.matrix is not None else None
+    if native is not None and native.line.windows_native_gpu:
+        nl = native.line
+        text += (
+            f", or use TensorFlow {nl.latest_patch}, the newest native Windows GPU release for "
+            f"this Python, with CUDA {nl.cuda} and cuDNN {nl.cudnn} installed"
+        )
+        commands.extend(m.pip_install(f"tensorflow=={nl.latest_patch}"))
+        if m.in_conda:
+            commands.append(f"conda install -c conda-forge cudatoolkit={nl.cuda} cudnn={nl.cudnn}")
+    else:
+        text += (
+            ", or, for native Windows GPU support, a Python 3.7-3.10 environment with "
+            "TensorFlow 2.10 (`tfdoctor matrix --platform windows --gpu CC`)"
+        )
+    return Fix(text + ".", tuple(commands))
+
+
+def cpu_avx_fix() -> Fix:
+    """A CPU (or VM CPU model) with the instructions the wheels need, or a source build."""
+    return Fix(
+        "Run on a CPU with AVX (and the other instructions the wheel needs; in a VM, pass the "
+        "host's CPU flags through), or build TensorFlow from source for this CPU.",
+        ("grep -o -w -E 'avx|avx2|fma|avx512f' /proc/cpuinfo | sort -u",),
+    )
+
+
+def wheel_reinstall_fix(m: Machine, packages: Sequence[PackageFacts]) -> Fix:
+    """Reinstall the same versions with the examined interpreter's pip, which picks the wheels
+    built for it (``--force-reinstall``: pip otherwise keeps what it sees installed)."""
+    specs = " ".join(f'"{p.name}=={p.version}"' for p in packages)
+    return Fix(
+        "Reinstall them with this interpreter's pip, which picks the wheels built for this "
+        "Python and machine.",
+        m.pip(f"install --force-reinstall --no-deps {specs}"),
+    )
+
+
+def no_wheel_fix(m: Machine) -> Fix:
+    """A Python and platform TensorFlow publishes wheels for (the newest release that fits)."""
+    from tfdoctor.compat import install_requirement, newest_fit  # noqa: PLC0415
+
+    verdict = newest_fit(m.matrix, m.target) if m.matrix is not None else None
+    if verdict is not None and m.facts.python is not None:
+        return install_fix(
+            m,
+            f"Install TensorFlow {verdict.line.latest_patch}, the newest with a wheel for this "
+            "Python and platform.",
+            install_requirement(verdict.line, m.target),
+        )
+    return Fix(
+        "Use a 64-bit CPython that TensorFlow publishes wheels for (`tfdoctor matrix "
+        "--python-version X.Y` lists the releases for a Python), e.g. in a new virtual "
+        "environment.",
+        (
+            "python -c 'import platform, struct; print(platform.python_version(), "
+            'struct.calcsize("P") * 8)\'',
+        ),
+    )
+
+
+def glibc_fix(glibc: str) -> Fix:
+    """A system (or base image) with the glibc the wheel needs."""
+    version = glibc.split("_", 1)[-1]
+    return Fix(
+        f"Use a Linux distribution (or container base image) with glibc {version} or newer, "
+        "or an older TensorFlow built for this glibc.",
+        ("ldd --version",),
+    )
+
+
+def msvc_fix() -> Fix:
+    """The Visual C++ runtime TensorFlow's Windows wheels need."""
+    return Fix(
+        "Install the Microsoft Visual C++ Redistributable for Visual Studio 2015-2022 "
+        "(x64); check the CPU has AVX; use 64-bit Python.",
+        ("winget install Microsoft.VCRedist.2015+.x64",),
+    )
+
+
+def native_interpreter_fix(m: Machine) -> Fix:
+    """A native interpreter or image instead of an emulated one (QEMU user-mode, Rosetta)."""
+    plat = m.facts.platform
+    if plat is not None and plat.emulation == "qemu":
+        host = plat.host_machine or "the host's architecture"
+        flag = "linux/arm64" if host in ("aarch64", "arm64") else f"linux/{host}"
+        return Fix(
+            "Use the image or interpreter built for the host's architecture.",
+            (f"docker run --platform {flag} ...",),
+        )
+    if plat is not None and plat.rosetta:
+        return Fix(
+            "Use a native arm64 Python (python.org universal2 installer, or Homebrew in "
+            "/opt/homebrew), recreate the environment and reinstall.",
+            (
+                "arch -arm64 /usr/bin/python3 -m venv .venv",
+                ".venv/bin/python -m pip install tensorflow",
+            ),
+        )
+    return Fix(
+        "Use a Python built for this machine's own architecture (on Apple silicon an arm64 "
+        "Python with the macOS wheels; in Docker an image of the host's platform), not one "
+        "translated by Rosetta or QEMU.",
+        ("python -c 'import platform; print(platform.machine())'",),
+    )
+
+
+def native_library_fix(library: Optional[str], macos: bool = False) -> Fix:
+    """How to find which library failed to load, and which file needed it (``macos``: dyld's
+    tools, https://developer.apple.com/library/archive/documentation/DeveloperTools/Conceptual/
+    DynamicLibraries/100-Articles/LoggingDynamicLoaderEvents.html)."""
+    if macos:
+        return Fix(
+            "Find which library dyld misses and which file needs it: the error names both "
+            "('Library not loaded' and 'Referenced from'); otool -L on that file lists what it "
+            "links and from where. Then install that library, or reinstall the package that "
+            "should have brought it.",
+            (
+                "otool -L PATH/TO/THE/EXTENSION.so",
+                'DYLD_PRINT_LIBRARIES=1 python -c "import tensorflow" 2>&1 | tail -n 20',
+            ),
+        )
+    commands = [
+        'LD_DEBUG=libs python -c "import tensorflow" 2>&1 | grep -iE "error|not found|cannot"',
+        "ldd PATH/TO/THE/EXTENSION.so | grep 'not found'",
+    ]
+    if library:
+        commands.insert(0, f"ldconfig -p | grep -F {shlex.quote(library.split('.so')[0])}")
+    return Fix(
+        "Find which library the loader misses and which file needs it: the loader's trace "
+        "(LD_DEBUG=libs) names each library it searches for; ldd on the extension named in "
+        "the traceback lists what it needs and cannot find. Then install that library or add "
+        "its directory to LD_LIBRARY_PATH.",
+        tuple(commands),
+    )
+
+
+def _pythons(line: TFLine) -> set[str]:
+    return {py for versions in line.python.values() for py in versions}
+
+
+def pip_refusal_fix(
+    m: Machine, listed: Sequence[str], requested: Optional[str], python: Optional[str]
+) -> tuple[CauseId, Fix, str]:
+    """Cause, fix and reasoning for pip's "no matching distribution", from what pip listed.
+
+    ``listed``: the final releases pip could see (empty: none at all); ``requested``: the
+    version pinned; ``python``: the version the log shows, if any. The reasoning names what is
+    read from pip's words and what is inferred from the matrix.
+    """
+    lines = m.matrix.lines if m.matrix is not None else ()
+    check = (
+        "python -c 'import platform, struct, sys; print(sys.version.split()[0], "
+        'platform.machine(), struct.calcsize("P") * 8)\''
+    )
+    if listed:
+        newest = max(listed, key=version_key)
+        newest_line = ".".join(newest.split(".")[:2])
+        why = f"pip lists releases up to {newest} for this Python and platform"
+        later = [x for x in lines if version_key(x.line) > version_key(newest_line)]
+        here = next((x for x in lines if x.line == newest_line), None)
+        if later and here is not None:
+            after = min(later, key=lambda x: version_key(x.line))
+            only = sorted(_pythons(here) - _pythons(after), key=version_key)
+            if only:
+                why += (
+                    f"; TensorFlow {after.line} dropped Python {', '.join(only)}, so this "
+                    f"is most likely Python {' or '.join(only)} (inferred from the matrix)"
+                )
+            else:
+                why += (
+                    f"; TensorFlow {after.line} supports the same Pythons, so the platform "
+                    "(operating system, CPU) or the package index is what stops the list "
+                    f"at {newest}"
+                )
+        want = f"TensorFlow {requested}" if requested else "the requested release"
+        return (
+            TF_RELEASE_NOT_FOR_PYTHON,
+            Fix(
+                f'{why}. Install one it lists (`pip install "tensorflow=={newest}"`), or use '
+                f"a Python that {want} publishes wheels for (`tfdoctor matrix` lists each "
+                "release's Pythons).",
+                (check,),
+            ),
+            why,
+        )
+    supported = sorted({py for x in lines for py in _pythons(x)}, key=version_key)
+    if python and supported:
+        key = version_key(python)[:2]
+        if key > version_key(supported[-1]):
+            why = (
+                f"pip sees no TensorFlow release at all for Python {python}: newer than any "
+                f"release supports (the newest supports up to {supported[-1]})"
+            )
+            return (
+                TF_NO_WHEEL_FOR_PYTHON,
+                Fix(
+                    f"{why}. Use Python {supported[-1]} or older, e.g. in a new virtual "
+                    "environment.",
+                    (check,),
+                ),
+                why,
+            )
+        if key < version_key(supported[0]):
+            why = f"pip sees no TensorFlow release at all for Python {python}: too old"
+            return (
+                TF_NO_WHEEL_FOR_PYTHON,
+                Fix(f"{why}. Use Python {supported[0]} or newer.", (check,)),
+                why,
+            )
+        why = (
+            f"pip sees no TensorFlow release at all, though Python {python} has wheels: the "
+            "interpreter is 32-bit, or the platform (operating system, CPU) has none"
+        )
+        return (
+            TF_NO_WHEEL_FOR_PYTHON,
+            Fix(
+                f"{why}. Use a 64-bit CPython on a platform TensorFlow publishes wheels for.",
+                (check,),
+            ),
+            why,
+        )
+    why = (
+        "pip sees no TensorFlow release at all for this interpreter ('from versions: none'): "
+        "its Python is newer or older than every release supports, or it is 32-bit, or the "
+        "platform has no wheels"
+    )
+    span = f" (Python {supported[0]} to {supported[-1]})" if supported else ""
+    return (
+        TF_NO_WHEEL_FOR_PYTHON,
+        Fix(
+            f"{why}. Check which with the command below, then use a 64-bit CPython that "
+            f"TensorFlow publishes wheels for{span}.",
+            (check,),
+        ),
+        why,
+    )
+
+
+def wheel_tags_fix(m: Machine, file: str, python: Optional[str], platform: str) -> Fix:
+    """What a refused wheel's tags say it needs, and how to let pip pick the right one."""
+    needs = f"CPython {python}" if python else "another interpreter"
+    return Fix(
+        f"{file} is built for {needs} on {platform} (its file name's tags); pip refuses it "
+        "for an interpreter or platform that differ. Install by name and version "
+        "(`pip install tensorflow==X.Y.Z`) so pip picks the wheel for this interpreter, or "
+        f"run it with {needs} on {platform}.",
+        (
+            "python -c 'import platform, struct, sys; print(sys.version.split()[0], "
+            'platform.machine(), struct.calcsize("P") * 8)\'',
+        ),
+    )

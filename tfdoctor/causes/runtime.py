@@ -1,0 +1,152 @@
+"""Causes a running program shows: memory, library handles, options set too late."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Final
+
+from tfdoctor.causes.base import Cause, CauseId, define
+from tfdoctor.findings import Fix
+from tfdoctor.machine import Machine
+
+#: The ids of this area's causes, as checks, explain and scan name them.
+GPU_OUT_OF_MEMORY: Final = CauseId("gpu-out-of-memory")
+HOST_OUT_OF_MEMORY: Final = CauseId("host-out-of-memory")
+GPU_LIBRARY_INIT_FAILED: Final = CauseId("gpu-library-init-failed")
+GPU_CONFIG_TOO_LATE: Final = CauseId("gpu-config-too-late")
+DISTRIBUTE_CONFIG_TOO_LATE: Final = CauseId("distribute-config-too-late")
+
+#: Causes only a log reveals: they happen while a program runs, not in how it is installed.
+CAUSES: Mapping[str, Cause] = dict(
+    (
+        define(
+            GPU_OUT_OF_MEMORY,
+            "The GPU ran out of memory",
+            "The model, batch or another process needs more GPU memory than is free "
+            "('OOM when allocating tensor', 'CUDA_ERROR_OUT_OF_MEMORY').",
+            "https://www.tensorflow.org/guide/gpu#limiting_gpu_memory_growth",
+        ),
+        define(
+            HOST_OUT_OF_MEMORY,
+            "The process ran out of host memory",
+            "A tensor placed on the CPU did not fit in the memory the process may use (RAM, "
+            "a container's or job's limit); GPU memory settings do not change that ('OOM when "
+            "allocating tensor ... on .../device:CPU:0 by allocator cpu').",
+            "https://www.tensorflow.org/guide/data_performance",
+        ),
+        define(
+            GPU_LIBRARY_INIT_FAILED,
+            "cuDNN or cuBLAS fails to initialise",
+            "cuDNN and cuBLAS create their handles when first used; most often the GPU's memory "
+            "is already taken then (TensorFlow maps nearly all of it at start unless memory "
+            "growth is on, or another process holds it), less often the library is of another "
+            "version than the build ('CUDNN_STATUS_INTERNAL_ERROR', 'CUBLAS_STATUS_NOT_"
+            "INITIALIZED').",
+            "https://www.tensorflow.org/guide/gpu#limiting_gpu_memory_growth",
+        ),
+        define(
+            GPU_CONFIG_TOO_LATE,
+            "GPU options set after the GPU was initialised",
+            "Memory growth, memory limits, visible and virtual devices can only be set before "
+            "TensorFlow initialises the GPU (the first op, model or device listing of logical "
+            "devices does that).",
+            "https://www.tensorflow.org/api_docs/python/tf/config/experimental/set_memory_growth",
+        ),
+        define(
+            DISTRIBUTE_CONFIG_TOO_LATE,
+            "A multi-worker strategy created after the runtime started",
+            "MultiWorkerMirroredStrategy configures collective ops, which is only possible "
+            "before TensorFlow's runtime starts: the strategy must be created first.",
+            "https://www.tensorflow.org/tutorials/distribute/multi_worker_with_keras",
+        ),
+    )
+)
+
+
+def gpu_memory_fix(m: Machine) -> Fix:
+    """Less memory per step, memory growth, and a look at what else holds the GPU."""
+    return Fix(
+        "Reduce the batch size (or the model or input size); let TensorFlow grow into the "
+        "memory instead of mapping it all at start, and check no other process holds the GPU.",
+        ("export TF_FORCE_GPU_ALLOW_GROWTH=true", "nvidia-smi"),
+    )
+
+
+def host_memory_fix(m: Machine) -> Fix:
+    """Less host memory per step, and a look at the limit the process runs under."""
+    return Fix(
+        "Reduce the batch size (or the model, input or shuffle-buffer size) and stream the "
+        "data with tf.data instead of loading it whole; check the memory free to the process "
+        "(a container's or job's limit counts, not only the machine's RAM).",
+        ("free -h",),
+    )
+
+
+#: What makes cuDNN or cuBLAS fail to create its handle, each with what tells it apart and its
+#: fix, most common first: memory (TensorFlow maps nearly all GPU memory at start, issue 24496),
+#: a library of another version than the build's, a driver older than the build's CUDA.
+GPU_LIBRARY_INIT_CANDIDATES: Mapping[str, tuple[str, str, str]] = {
+    "memory": (
+        "the GPU's memory was already taken (by another process, or by TensorFlow itself, "
+        "which maps nearly all of it at start)",
+        "`nvidia-smi` shows the memory in use and the processes holding it",
+        "stop the other processes and turn on memory growth (TF_FORCE_GPU_ALLOW_GROWTH=true "
+        "or tf.config.experimental.set_memory_growth)",
+    ),
+    "version": (
+        "the cuDNN or cuBLAS loaded is of another version than the build's",
+        "`tfdoctor check` compares the libraries the loader picks with the build's",
+        "install the cuDNN/cuBLAS release the build names (check's fix says which and how)",
+    ),
+    "driver": (
+        "the NVIDIA driver is older than the build's CUDA needs",
+        "`nvidia-smi` prints the driver version; `tfdoctor check` compares it with the build's",
+        "upgrade the driver",
+    ),
+}
+
+
+_CANDIDATE_COMMANDS = {
+    "memory": ("nvidia-smi", "export TF_FORCE_GPU_ALLOW_GROWTH=true"),
+    "version": ("tfdoctor check",),
+    "driver": ("nvidia-smi --query-gpu=driver_version --format=csv",),
+}
+
+
+def gpu_library_init_fix(
+    m: Machine, order: Sequence[str] = ("memory",), shown: Sequence[str] = ()
+) -> Fix:
+    """The candidates for a cuDNN/cuBLAS handle that fails to start, those in ``order`` first
+    (the most likely), each with what tells it apart and its fix: the error text alone does
+    not say which one it is. ``shown``: the evidence that put a candidate first."""
+    ranked = [*order, *(k for k in GPU_LIBRARY_INIT_CANDIDATES if k not in order)]
+    steps = []
+    for number, key in enumerate(ranked, 1):
+        what, tell, fix = GPU_LIBRARY_INIT_CANDIDATES[key]
+        steps.append(f"{number}. {what}: {tell}; if so, {fix}.")
+    commands = tuple(dict.fromkeys(c for key in ranked for c in _CANDIDATE_COMMANDS[key]))
+    why = (
+        f"The evidence shows {' and '.join(shown)}: "
+        + ("those candidates come first" if len(shown) > 1 else "that candidate comes first")
+        if shown
+        else "The error does not say why the library could not start"
+    )
+    return Fix(f"{why}; the candidates, most likely first: " + " ".join(steps), commands)
+
+
+def config_order_fix() -> Fix:
+    """Configure the GPUs first thing, before anything touches them."""
+    return Fix(
+        "Set memory growth, memory limits and visible devices right after `import tensorflow`, "
+        "before any op, model or other import that uses TensorFlow; or use the environment "
+        "variable, which applies at start.",
+        ("export TF_FORCE_GPU_ALLOW_GROWTH=true",),
+    )
+
+
+def strategy_order_fix() -> Fix:
+    """Create the multi-worker strategy before anything else runs."""
+    return Fix(
+        "Create tf.distribute.MultiWorkerMirroredStrategy() at the very start of the program "
+        "(after TF_CONFIG is set), before any other TensorFlow call."
+    )

@@ -1,0 +1,450 @@
+"""Causes in the installed packages: TensorFlow itself, its declared ranges, Keras, companions."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Final, Optional
+
+from tfdoctor.causes.base import Cause, CauseId, define
+from tfdoctor.causes.common import (
+    TF_PIP_GUIDE,
+    declared_range_fix,
+    install_fix,
+    legacy_keras_switch,
+    range_fix,
+)
+from tfdoctor.compat import first_keras3_line
+from tfdoctor.facts import PackageFacts, normalize_name
+from tfdoctor.findings import Fix
+from tfdoctor.machine import Machine
+from tfdoctor.matrix import version_key
+
+#: The ids of this area's causes, as checks, explain and scan name them.
+TF_NOT_INSTALLED: Final = CauseId("tf-not-installed")
+TF_MULTIPLE_DISTRIBUTIONS: Final = CauseId("tf-multiple-distributions")
+TF_GPU_PACKAGE_REMOVED: Final = CauseId("tf-gpu-package-removed")
+TF_SHADOWED_MODULE: Final = CauseId("tf-shadowed-module")
+NUMPY_ABI: Final = CauseId("numpy-abi")
+DEPENDENCY_OUT_OF_RANGE: Final = CauseId("dependency-out-of-range")
+DEPENDENCY_MISSING: Final = CauseId("dependency-missing")
+PROTOBUF_INCOMPATIBLE: Final = CauseId("protobuf-incompatible")
+KERAS_VERSION: Final = CauseId("keras-version")
+TF_KERAS_MISSING: Final = CauseId("tf-keras-missing")
+TF_KERAS_MISMATCH: Final = CauseId("tf-keras-mismatch")
+COMPANION_MISMATCH: Final = CauseId("companion-mismatch")
+IMPORT_FAILED_UNKNOWN: Final = CauseId("import-failed-unknown")
+IMPORT_CRASH: Final = CauseId("import-crash")
+IMPORT_HANG: Final = CauseId("import-hang")
+KERAS3_MODEL_UNDER_KERAS2: Final = CauseId("keras3-model-under-keras2")
+TENSORBOARD_NOT_INSTALLED: Final = CauseId("tensorboard-not-installed")
+
+#: Causes in the installed packages.
+CAUSES: Mapping[str, Cause] = dict(
+    (
+        define(
+            TF_NOT_INSTALLED,
+            "TensorFlow is not installed",
+            "No distribution that provides `import tensorflow` is installed in this environment.",
+            TF_PIP_GUIDE,
+        ),
+        define(
+            TF_MULTIPLE_DISTRIBUTIONS,
+            "Several TensorFlow distributions installed",
+            "Each writes the same `tensorflow/` package; the last one installed won file by file,"
+            " so the import may mix releases. Uninstalling one also deletes files the other "
+            "needs: remove all, then install one.",
+        ),
+        define(
+            TF_GPU_PACKAGE_REMOVED,
+            "The removed tensorflow-gpu package",
+            "tensorflow-gpu ended with 2.11; GPU support on Linux comes with the plain "
+            "`tensorflow` wheel.",
+            "https://pypi.org/project/tensorflow-gpu/",
+        ),
+        define(
+            TF_SHADOWED_MODULE,
+            "`import tensorflow` loads another module",
+            "A `tensorflow` folder or `tensorflow.py` earlier on sys.path (the working directory,"
+            " PYTHONPATH, a .pth entry or the user site) is imported instead of the installed "
+            "distribution.",
+            "https://docs.python.org/3/library/sys_path_init.html",
+        ),
+        define(
+            NUMPY_ABI,
+            "NumPy 2 under a TensorFlow built for NumPy 1",
+            "NumPy 2 changed its C ABI: TensorFlow releases whose declared range excludes NumPy 2"
+            " were compiled against NumPy 1.x and fail to import ('compiled using NumPy 1.x "
+            "cannot be run in NumPy 2').",
+            "https://numpy.org/devdocs/numpy_2_0_migration_guide.html",
+        ),
+        define(
+            DEPENDENCY_OUT_OF_RANGE,
+            "A dependency outside TensorFlow's declared range",
+            "The installed version is outside the range TensorFlow's wheel declares (`pip check` "
+            "reports it too).",
+        ),
+        define(
+            DEPENDENCY_MISSING,
+            "A package TensorFlow requires is not installed",
+            "TensorFlow's metadata requires it; one that `import tensorflow` imports before "
+            "anything else runs fails the import with ModuleNotFoundError, another fails the "
+            "feature that uses it. `pip install --no-deps`, a partial copy of site-packages or "
+            "an uninstall leaves it out (`pip check` reports it too).",
+        ),
+        define(
+            PROTOBUF_INCOMPATIBLE,
+            "protobuf incompatible with TensorFlow",
+            "TensorFlow's generated code needs the protobuf runtime range it declares; a newer "
+            "protobuf fails with 'Descriptors cannot be created directly'.",
+            "https://protobuf.dev/news/2022-05-06/#python-updates",
+        ),
+        define(
+            KERAS_VERSION,
+            "Keras does not match TensorFlow",
+            "Keras 3 serves tf.keras only from TensorFlow 2.16 on; older TensorFlow needs Keras 2"
+            " of its own line, and Keras 2 code under 2.16+ needs tf-keras.",
+            "https://keras.io/getting_started/#tensorflow--keras-2-backwards-compatibility",
+        ),
+        define(
+            TF_KERAS_MISSING,
+            "Keras 2 (tf-keras) is needed but not installed",
+            "From TensorFlow 2.16 tf.keras is Keras 3; Keras 2 is the separate tf-keras "
+            "package. With TF_USE_LEGACY_KERAS=1 tf.keras is served by tf-keras, and libraries "
+            "written for Keras 2 (transformers' TensorFlow models, among others) import it or "
+            "refuse Keras 3: without tf-keras both fail.",
+            "https://keras.io/getting_started/#tensorflow--keras-2-backwards-compatibility",
+        ),
+        define(
+            TF_KERAS_MISMATCH,
+            "tf-keras of another TensorFlow line",
+            "tf-keras is released in step with TensorFlow; another line's tf-keras may not import.",
+            "https://pypi.org/project/tf-keras/",
+        ),
+        define(
+            COMPANION_MISMATCH,
+            "A companion package built for another TensorFlow",
+            "Packages released with TensorFlow (tensorflow-text, tensorflow-io, "
+            "tensorflow-decision-forests, TensorFlow Addons) declare the TensorFlow they were "
+            "built against; with another, their compiled ops fail to load ('undefined symbol: "
+            "_ZN10tensorflow...' in their .so: TensorFlow's C++ symbols change between minor "
+            "releases) or their Python code calls what is not there.",
+            "https://github.com/tensorflow/text#compatibility",
+            "https://github.com/tensorflow/io#tensorflow-version-compatibility",
+        ),
+        define(
+            IMPORT_FAILED_UNKNOWN,
+            "TensorFlow fails to import",
+            "The import failed with an error this tfdoctor does not recognise; the log shows "
+            "where.",
+        ),
+        define(
+            IMPORT_CRASH,
+            "Importing TensorFlow crashed the interpreter",
+            "Native code crashed during import; the evidence below says what is known.",
+        ),
+        define(
+            IMPORT_HANG,
+            "Importing TensorFlow hangs",
+            "The import did not finish in time; the evidence below says what is known.",
+        ),
+        define(
+            KERAS3_MODEL_UNDER_KERAS2,
+            "A model saved by Keras 3 loaded by Keras 2",
+            "Keras 3 (tf.keras from TensorFlow 2.16) writes configs that name its own modules "
+            "(keras.src.models.functional) and arguments (batch_shape); Keras 2 (TensorFlow 2.15 "
+            "or older, or tf-keras with TF_USE_LEGACY_KERAS=1) cannot rebuild the model from "
+            "them.",
+            "https://keras.io/getting_started/#tensorflow--keras-2-backwards-compatibility",
+            "https://github.com/tensorflow/tensorflow/issues/70866",
+        ),
+        define(
+            TENSORBOARD_NOT_INSTALLED,
+            "TensorBoard summaries without the tensorboard package",
+            "TensorFlow 2.21 no longer installs tensorboard; tf.summary's scalar, histogram, "
+            "image, audio and text ops and the Keras TensorBoard callback import it when used "
+            "and fail without it.",
+            "https://github.com/tensorflow/tensorflow/releases/tag/v2.21.0",
+        ),
+    )
+)
+
+
+def _above_range(version: str, spec: str) -> bool:
+    """``version`` is past an upper bound of ``spec`` (``<X``, ``<=X``, ``==X``)."""
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet  # noqa: PLC0415
+    from packaging.version import InvalidVersion, Version  # noqa: PLC0415
+
+    try:
+        have = Version(version)
+        for item in SpecifierSet(spec):
+            if item.operator in ("<", "<=") and not item.contains(have, prereleases=True):
+                return True
+            if item.operator == "==" and "*" not in item.version and have > Version(item.version):
+                return True
+    except (InvalidSpecifier, InvalidVersion):
+        return False
+    return False
+
+
+def numpy_abi_fix(m: Machine) -> Fix:
+    """NumPy inside TensorFlow's range, or a TensorFlow built for NumPy 2."""
+    fix = range_fix(m, "numpy")
+    spec = ("numpy<2",) if fix is None else ()
+    text = (
+        "Install the NumPy range TensorFlow declares (or upgrade TensorFlow to a release "
+        "built for NumPy 2)."
+    )
+    return Fix(text, fix.commands if fix is not None else m.pip_install(*spec))
+
+
+def tensorflow_install_fix(m: Machine) -> Fix:
+    """Install the newest TensorFlow that fits this machine (with its CUDA libraries where a
+    GPU is here and the release has the extra), the rule ``tensorflow.python`` also uses."""
+    from tfdoctor.compat import install_requirement, newest_fit  # noqa: PLC0415
+
+    verdict = newest_fit(m.matrix, m.target) if m.matrix is not None else None
+    if verdict is None:
+        return install_fix(m, "Install TensorFlow into this environment.", "tensorflow")
+    return install_fix(
+        m,
+        f"Install TensorFlow {verdict.line.latest_patch}, the newest that fits this machine.",
+        install_requirement(verdict.line, m.target),
+    )
+
+
+def reinstall_tf_fix(m: Machine, text: str) -> Fix:
+    """Remove every TensorFlow distribution, then install the one wanted."""
+    keep = m.tf
+    names = " ".join(p.name for p in m.tf_providers) or (keep.name if keep else "tensorflow")
+    spec = f"{keep.name}=={keep.version}" if keep else "tensorflow"
+    return Fix(text, (*m.pip(f"uninstall -y {names}"), *m.pip_install(spec)))
+
+
+def protobuf_fix(m: Machine, too_old: bool = False) -> Fix:
+    """TensorFlow's declared protobuf range; without it, away from the side that failed.
+
+    ``too_old``: the runtime lacks ``google.protobuf.internal.builder``, which code generated
+    by protoc 3.20 and later imports (https://github.com/protocolbuffers/protobuf/issues/9778);
+    an upper bound would leave such a protobuf in place.
+    """
+    if too_old:
+        return range_fix(m, "protobuf") or install_fix(
+            m,
+            "Upgrade protobuf to 3.20 or newer: TensorFlow's generated code needs its "
+            "`builder` module.",
+            "protobuf>=3.20",
+        )
+    return declared_range_fix(
+        m,
+        "protobuf",
+        "protobuf<3.21",
+        "Install a protobuf older than 3.21 (the pure-Python fallback also works).",
+    )
+
+
+def keras_match_fix(m: Machine) -> Fix:
+    """The Keras of the installed TensorFlow's line (Keras 2 before 2.16)."""
+    fix = range_fix(m, "keras")
+    if fix is not None:
+        return fix
+    if m.tf is not None and m.line is not None and m.line.keras_in_step:
+        return install_fix(
+            m, f"Install the Keras of TensorFlow {m.line.line}.", f"keras=={m.line.line}.*"
+        )
+    return Fix(
+        "Install the Keras release of your TensorFlow line (keras==2.X.* for TensorFlow 2.X "
+        "before 2.16; Keras 3 from 2.16), or upgrade TensorFlow.",
+        ("pip show tensorflow keras",),
+    )
+
+
+def keras3_model_fix(m: Machine) -> Fix:
+    """Load a Keras 3 model with Keras 3: a TensorFlow whose tf.keras is Keras 3 (the
+    matrix's first such line on), without legacy Keras."""
+    first = first_keras3_line(m.matrix) if m.matrix is not None else None
+    since = f"TensorFlow {first.line} or newer" if first else "a TensorFlow served by Keras 3"
+    text = (
+        f"The model was saved by Keras 3, which Keras 2 cannot read: load it with Keras 3 "
+        f"({since}, TF_USE_LEGACY_KERAS unset), or save it again with the Keras that will "
+        "load it."
+    )
+    if first is None or m.keras3_is_tf_keras:
+        # The installed line already serves Keras 3: only the legacy switch stands between.
+        return Fix(text, ("unset TF_USE_LEGACY_KERAS",))
+    # The installed distribution's own name (tensorflow-cpu stays tensorflow-cpu).
+    dist = m.tf_name if m.tf is not None and not m.is_nightly else "tensorflow"
+    return Fix(text, (*m.pip_install(f"{dist}>={first.line}"), "unset TF_USE_LEGACY_KERAS"))
+
+
+def _is_prerelease(version: str) -> bool:
+    """``2.22.0rc0`` and the like (PEP 440), which pip installs only when asked by name."""
+    from packaging.version import InvalidVersion, Version  # noqa: PLC0415 - 40 ms import
+
+    try:
+        return Version(version).is_prerelease
+    except InvalidVersion:
+        return False
+
+
+def companion_fix(
+    m: Machine,
+    name: Optional[str],
+    comp: Optional[PackageFacts] = None,
+    target: str = "tensorflow",
+    spec: str = "",
+) -> Fix:
+    """Align a companion (``name``; ``comp`` where its facts are known, declaring ``spec`` on
+    ``target``) with the installed TensorFlow, the side that changes least: its release for
+    this TensorFlow (the companion table), else the ``target`` range it declares, and only
+    where no release fits, TensorFlow moved to the companion's range, said so. Known by name
+    alone (a log's library path), without a table row or TensorFlow's version: how to find it.
+    """
+    tf = m.tf
+    row = m.companion(name) if name else None
+    fit = row.release_for(tf.version) if row is not None and tf is not None else None
+    installed = version_key(comp.version)[:2] if comp is not None else None
+    if fit is not None and tf is not None and installed != version_key(fit.release)[:2]:
+        # A pre-release TensorFlow is served by the companion's pre-releases, which pip picks
+        # only for a specifier that names one (PEP 440; `==X.Y.*` never matches X.Y.0rc0).
+        upper = fit.tensorflow.split(",")[0] if fit.tensorflow.startswith("<") else ""
+        wanted = (
+            f"{name}>={fit.release}.0rc0{',' + upper if upper else ''}"
+            if _is_prerelease(tf.version)
+            else f"{name}=={fit.release}.*"
+        )
+        return install_fix(
+            m,
+            f"Install {name} {fit.release}, the release for the installed TensorFlow "
+            f"(it declares tensorflow{fit.tensorflow}).",
+            wanted,
+        )
+    if comp is None or not spec:
+        # Known from a log's library path alone: say where the pairing is published.
+        shown = name or "the add-on"
+        running = f"TensorFlow {tf.version}" if tf is not None else "the installed TensorFlow"
+        urls = m.companion_urls(name) if name else ()
+        table = (
+            f"its compatibility table ({', '.join(urls)})" if urls else "its compatibility table"
+        )
+        return Fix(
+            f"Install the {shown} release built for {running}: look it up in {table}. If no "
+            f"release is built for {running} yet, install the TensorFlow the installed "
+            f"{shown} was built for (the same table) instead; a custom op library must be "
+            "rebuilt against the installed TensorFlow.",
+            (f"pip show tensorflow {name}", f"pip index versions {name}")
+            if name
+            else ("pip show tensorflow",),
+        )
+    if target != "tensorflow" or tf is None:
+        # TensorFlow constrains Keras too: ask pip for one both accept (it refuses, changing
+        # nothing, where none exists) rather than a Keras that breaks TensorFlow.
+        tf_keras = m.tf_keras_spec
+        own = (
+            tf_keras.removeprefix("tf-keras")
+            if target == "tf-keras" and tf_keras is not None
+            else m.declared_range(target)
+        )
+        if not own:
+            return install_fix(
+                m,
+                f"Install the {target} that {comp.name} {comp.version} declares.",
+                f"{target}{spec}",
+            )
+        return install_fix(
+            m,
+            f"Install a {target} that both {comp.name} {comp.version} ({spec}) and TensorFlow "
+            f"({own}) accept; where pip finds none, install the {comp.name} release made for "
+            "the installed TensorFlow.",
+            f"{target}{spec},{own}",
+        )
+    dist = m.tf_name if m.tf_name is not None and not m.is_nightly else "tensorflow"
+    way = "downgrades" if _above_range(tf.version, spec) else "upgrades"
+    if row is not None and row.end_of_life:
+        text = (
+            f"{row.end_of_life} Installing the TensorFlow its release declares ({dist}{spec}) "
+            f"{way} TensorFlow from {tf.version}: a stopgap; moving the code off {comp.name} "
+            "is the lasting fix."
+        )
+    else:
+        text = (
+            f"No {comp.name} release for TensorFlow {tf.version} is known to this tfdoctor: if "
+            f"one exists, install it (`pip index versions {comp.name}` lists them; pick the "
+            f"one whose requirement admits tensorflow {tf.version}). Otherwise install the "
+            f"TensorFlow {comp.name} {comp.version} declares, which {way} TensorFlow from "
+            f"{tf.version}."
+        )
+    return install_fix(m, text, f"{dist}{spec}")
+
+
+def tf_keras_fix(m: Machine) -> Fix:
+    """Install tf-keras of the installed TensorFlow's line (its pin from the matrix)."""
+    spec = m.tf_keras_spec or "tf-keras"
+    return install_fix(m, "Install tf-keras (Keras 2), released with TensorFlow.", spec)
+
+
+def tf_keras_missing_fix(m: Machine) -> Fix:
+    """tf-keras of the installed TensorFlow's line, and TF_USE_LEGACY_KERAS so that tf.keras
+    is tf-keras too (one Keras in the process, as the library that asked for it expects),
+    unless the machine's environment already sets it."""
+    legacy = legacy_keras_switch(m)
+    also = (
+        ""
+        if m.legacy_keras
+        else " and set TF_USE_LEGACY_KERAS=1 before TensorFlow is imported, so that tf.keras "
+        "is Keras 2 as well"
+    )
+    spec = m.tf_keras_spec
+    if spec is not None:
+        return Fix(
+            f"Install tf-keras of this TensorFlow's line{also}.", (*m.pip_install(spec), *legacy)
+        )
+    # tf-keras is released with TensorFlow and numbered like it: 2.X serves TensorFlow 2.X.
+    return Fix(
+        "Install the tf-keras of the installed TensorFlow's minor (tf-keras 2.X for TensorFlow "
+        f'2.X: `pip install "tf-keras~=2.X.0"`; `pip show tensorflow` gives X){also}.',
+        ("pip show tensorflow", *legacy),
+    )
+
+
+def tensorflow_gpu_removed_fix(m: Machine) -> Fix:
+    """Install ``tensorflow`` instead of the removed ``tensorflow-gpu`` (removing the stub)."""
+    if m.facts.package("tensorflow-gpu") is not None:
+        keep = [p for p in m.tf_providers if normalize_name(p.name) != "tensorflow-gpu"]
+        if keep:
+            # Uninstalling tensorflow-gpu deletes files of the tensorflow/ package both
+            # write: the kept release's files are put back, its CUDA extra added where the
+            # release has a working one.
+            extra = m.and_cuda_spec(keep[0].version)
+            return Fix(
+                "Remove tensorflow-gpu, then restore the files of the TensorFlow kept"
+                + (" and install its CUDA libraries." if extra else "."),
+                (
+                    *m.pip("uninstall -y tensorflow-gpu"),
+                    *m.pip(
+                        f'install --force-reinstall --no-deps "{keep[0].name}=={keep[0].version}"'
+                    ),
+                    *(m.pip_install(extra) if extra else ()),
+                ),
+            )
+        spec = "tensorflow[and-cuda]" if m.os == "linux" else "tensorflow"
+        return Fix(
+            "Replace tensorflow-gpu with tensorflow (and its CUDA extra on Linux).",
+            (*m.pip("uninstall -y tensorflow-gpu"), *m.pip_install(spec)),
+        )
+    extra = m.and_cuda_spec() if m.tf is not None else None
+    if extra is not None:
+        return install_fix(
+            m, "Install tensorflow with its CUDA libraries instead of tensorflow-gpu.", extra
+        )
+    return Fix(
+        "Install `tensorflow` instead of `tensorflow-gpu` (change it in requirements files "
+        "too): it carries the same GPU support.",
+        m.pip_install("tensorflow"),
+    )
+
+
+def tensorboard_fix(m: Machine) -> Fix:
+    """Install tensorboard next to TensorFlow (2.21 no longer requires it)."""
+    return install_fix(
+        m, "Install tensorboard next to TensorFlow and add it to the requirements.", "tensorboard"
+    )

@@ -1,0 +1,160 @@
+"""Causes in XLA's GPU compiler: ptxas and libdevice."""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Mapping
+from typing import Final, Optional
+
+from tfdoctor.causes.base import Cause, CauseId, define
+from tfdoctor.causes.common import install_fix
+from tfdoctor.cuda_layout import wheel_name
+from tfdoctor.findings import Fix
+from tfdoctor.machine import Machine
+from tfdoctor.matrix import version_key
+
+#: The ids of this area's causes, as checks, explain and scan name them.
+PTXAS_TOO_NEW: Final = CauseId("ptxas-too-new")
+LIBDEVICE_MISSING: Final = CauseId("libdevice-missing")
+PTXAS_MISSING: Final = CauseId("ptxas-missing")
+PTXAS_TOO_OLD: Final = CauseId("ptxas-too-old")
+
+#: NVIDIA's list of the GPU architectures each CUDA release's compilers know.
+NVCC_GPU_FEATURES = (
+    "https://docs.nvidia.com/cuda/cuda-compiler-driver-nvcc/index.html#gpu-feature-list"
+)
+
+
+#: Causes in XLA's GPU compiler.
+CAUSES: Mapping[str, Cause] = dict(
+    (
+        define(
+            PTXAS_TOO_NEW,
+            "ptxas newer than the driver",
+            "XLA compiles with the ptxas it finds; PTX from a ptxas newer than the driver "
+            "supports fails to load ('the provided PTX was compiled with an unsupported "
+            "toolchain').",
+            "https://docs.nvidia.com/deploy/cuda-compatibility/index.html",
+        ),
+        define(
+            LIBDEVICE_MISSING,
+            "XLA cannot find libdevice",
+            "XLA's GPU compiler needs libdevice.10.bc from a CUDA toolkit or the nvidia-cuda-nvcc"
+            " wheel ('libdevice not found at ./libdevice.10.bc').",
+            "https://www.tensorflow.org/xla",
+        ),
+        define(
+            PTXAS_MISSING,
+            "XLA cannot find ptxas",
+            "XLA compiles GPU code with ptxas from a CUDA toolkit or the nvidia-cuda-nvcc wheel; "
+            "without it, it falls back to the driver's slower compiler or fails.",
+            "https://www.tensorflow.org/xla",
+        ),
+        define(
+            PTXAS_TOO_OLD,
+            "The ptxas XLA ran is too old for this GPU",
+            "XLA compiles GPU kernels for the GPU's own architecture (sm_86 for compute "
+            "capability 8.6) with the first ptxas it finds: on PATH, under CUDA_HOME, or from "
+            "the nvidia-cuda-nvcc wheel. A ptxas from a CUDA release older than the GPU "
+            "refuses the architecture ('Value 'sm_86' is not defined for option 'gpu-name''); "
+            "TensorFlow then falls back to the driver's slower compiler, or the step fails.",
+            NVCC_GPU_FEATURES,
+            "https://github.com/tensorflow/serving/issues/1821",
+        ),
+    )
+)
+
+
+def ptxas_fix(m: Machine) -> Fix:
+    """A driver new enough for the PTX, or a ptxas of the driver's CUDA first on PATH."""
+    drv = m.facts.driver
+    driver_cuda = drv.cuda_version if drv is not None else None
+    if driver_cuda:
+        major, minor = version_key(driver_cuda)[:2]
+        return install_fix(
+            m,
+            "Upgrade the NVIDIA driver to one that supports the CUDA version of the ptxas XLA "
+            f"uses, or use a ptxas of CUDA {driver_cuda} or older (the CUDA compiler wheel of "
+            "that version).",
+            f"{wheel_name('nvidia-cuda-nvcc', major)}=={major}.{minor}.*",
+        )
+    return Fix(
+        "Upgrade the NVIDIA driver to one that supports the CUDA version of the ptxas XLA "
+        "uses, or put a ptxas of the driver's CUDA version (or older) first on PATH.",
+        ("nvidia-smi", "ptxas --version"),
+    )
+
+
+#: Names ``$CUDA_HOME`` as XLA's CUDA root, keeping the user's other XLA flags.
+XLA_AT_CUDA_HOME = 'export XLA_FLAGS="${XLA_FLAGS:+$XLA_FLAGS }--xla_gpu_cuda_data_dir=$CUDA_HOME"'
+
+
+def libdevice_fix(m: Machine) -> Fix:
+    """libdevice where XLA looks: the one found here, conda's, or the CUDA compiler wheel's.
+
+    Never a directory XLA searches already (it would change nothing), and the user's other
+    ``XLA_FLAGS`` are kept.
+    """
+    flags = m.xla_flags_for_libdevice
+    if flags is not None:
+        return Fix(
+            f"Point XLA at the libdevice found under {m.libdevice_root}, where it does not "
+            "look by itself.",
+            (f"export XLA_FLAGS={shlex.quote(flags)}",),
+        )
+    if m.in_conda:
+        # TensorFlow's guide for conda (2.11-2.14): libdevice where XLA's data dir layout
+        # expects it, and the flag naming that dir.
+        return Fix(
+            "Point XLA at the conda environment's CUDA files (TensorFlow's guide for conda).",
+            (
+                "mkdir -p $CONDA_PREFIX/lib/nvvm/libdevice",
+                "cp $CONDA_PREFIX/lib/libdevice.10.bc $CONDA_PREFIX/lib/nvvm/libdevice/",
+                'export XLA_FLAGS="${XLA_FLAGS:+$XLA_FLAGS }'
+                '--xla_gpu_cuda_data_dir=$CONDA_PREFIX/lib"',
+            ),
+        )
+    major = version_key(m.build_cuda)[0] if m.build_cuda else None
+    if major is None:
+        return Fix(
+            "Install libdevice with the CUDA compiler wheel of TensorFlow's CUDA major "
+            "(nvidia-cuda-nvcc-cu12 for CUDA 12, -cu11 for CUDA 11): XLA finds it in "
+            "site-packages by itself. Or, where $CUDA_HOME is a CUDA toolkit that has "
+            "nvvm/libdevice (XLA does not look there by itself), point XLA at it:",
+            (XLA_AT_CUDA_HOME,),
+        )
+    return install_fix(
+        m,
+        "Install libdevice with the CUDA compiler wheel (XLA finds it in site-packages).",
+        wheel_name("nvidia-cuda-nvcc", major),
+    )
+
+
+def ptxas_install_fix(m: Machine) -> Fix:
+    """ptxas from the CUDA compiler wheel of the build's CUDA major."""
+    major = version_key(m.build_cuda)[0] if m.build_cuda else None
+    if major is None:
+        return Fix(
+            "Install ptxas with the CUDA compiler wheel of TensorFlow's CUDA major "
+            "(nvidia-cuda-nvcc-cu12 or -cu11), or put a CUDA toolkit's bin directory on PATH."
+        )
+    return install_fix(
+        m,
+        "Install ptxas with the CUDA compiler wheel of TensorFlow's CUDA version.",
+        wheel_name("nvidia-cuda-nvcc", major),
+    )
+
+
+def ptxas_old_fix(m: Machine, architecture: Optional[str]) -> Fix:
+    """A ptxas from a CUDA release that knows ``architecture`` (``sm_86``), first in line."""
+    arch = architecture or "this GPU's architecture"
+    text = (
+        f"Use a ptxas from a CUDA release that knows {arch} (NVIDIA's GPU feature list): find "
+        "the old one (an old CUDA toolkit's bin first on PATH, or CUDA_HOME) and take it out of "
+        "the way, or install the CUDA compiler wheel, which XLA finds in site-packages."
+    )
+    major = version_key(m.build_cuda)[0] if m.build_cuda else None
+    looks = ("which -a ptxas", "ptxas --version")
+    if major is None:
+        return Fix(text, looks)
+    return Fix(text, (*looks, *m.pip_install(wheel_name("nvidia-cuda-nvcc", major))))
