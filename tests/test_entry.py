@@ -13,6 +13,7 @@ from typing import Optional
 import pytest
 import typer.main
 
+from tests.commandline import tfdoctor
 from tfdoctor import __version__
 from tfdoctor.cli.app import app
 from tfdoctor.cli.fast import PROBING_COMMANDS, RUN_OPTIONS, RunRequest, parse_run
@@ -140,13 +141,7 @@ def test_a_failed_fast_run_is_explained_by_the_cli_and_keeps_its_exit_code() -> 
 def test_an_unknown_run_option_reaches_the_full_command_line() -> None:
     # `run` declares ignore_unknown_options: an unknown word starts COMMAND there, which
     # cannot be found here: 127 with one line, as a shell says it.
-    done = subprocess.run(
-        [sys.executable, "-m", "tfdoctor", "run", "--bogus", "--", "true"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    done = tfdoctor("run", "--bogus", "--", "true")
     assert done.returncode == 127
     assert done.stdout == ""
     assert len(done.stderr.splitlines()) == 1
@@ -154,13 +149,7 @@ def test_an_unknown_run_option_reaches_the_full_command_line() -> None:
 
 
 def test_run_help_is_the_full_command_lines() -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "tfdoctor", "run", "--help"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    done = tfdoctor("run", "--help")
     assert done.returncode == 0
     assert "--explain-on-success" in done.stdout
 
