@@ -21,8 +21,8 @@ wheels, and the wheels themselves are hundreds of megabytes. Per line: the Linux
 wrapper, that of the tensorflow-cpu-aws / tensorflow-intel wheel it pulls), tensorflow-gpu's
 for 1.15 and 2.0, and the METADATA of the line's tf-keras release.
 
-``check`` compares the fields in CHECKED_FIELDS and prints one summary line when they all agree;
-it leaves UNCHECKED_FIELDS alone (not wheel facts).
+``check`` compares the fields tfdoctor/matrix_schema.py marks as checked and prints one summary
+line when they all agree; it leaves the others alone (drafted for review, or written by hand).
 
 Exit codes: 0 facts dumped / the matrix agrees, 1 the matrix differs, 2 network or usage error.
 """
@@ -59,6 +59,7 @@ from packaging.version import InvalidVersion, Version
 # repository root is on the path), so that this script and the probe that reads installs
 # agree about the same file.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from tfdoctor import matrix_schema
 from tfdoctor.compat import build_capabilities
 from tfdoctor.probes.build_info import parse_build_info, parse_cudnn_major
 
@@ -80,7 +81,7 @@ BUILD_INFO_PATHS = (
 # A `tensorflow` wheel this small holds no TensorFlow: it is a wrapper that pulls another dist.
 THIN_WHEEL_BYTES = 1024 * 1024
 
-PLATFORM_KEYS = ("linux-x86_64", "linux-aarch64", "macos-x86_64", "macos-arm64", "windows-x86_64")
+PLATFORM_KEYS = tuple(matrix_schema.PLATFORMS)
 # The wrappers and plugins whose existence per line is reported (version lists only).
 SIDE_DISTS = (
     "tensorflow-gpu",
@@ -105,25 +106,11 @@ PIN_NAMES = ("numpy", "protobuf", "keras", "tf-keras", "ml-dtypes", "h5py", "ten
 WRAPPER_DISTS = ("tensorflow-intel", "tensorflow-cpu-aws", "tensorflow-macos")
 AND_CUDA_EXTRA = "and-cuda"
 PREFERRED_PYTHON = "3.11"
-# The row fields `check` compares with the wheels, and those it leaves alone: the macOS GPU
-# package is a plugin pairing (tensorflow-metal), failures and notes are reports, not wheel facts.
-CHECKED_FIELDS = (
-    "latest_patch",
-    "requires_python",
-    "python",
-    "glibc_min",
-    "gpu_package.linux",
-    "gpu_package.windows",
-    "cuda_builds",
-    "windows_native_gpu",
-    "wrappers",
-    "cuda",
-    "cudnn",
-    "compute_capabilities",
-    "pins",
-    "and_cuda",
-)
-UNCHECKED_FIELDS = ("gpu_package.macos", "known_gpu_failures", "notes", "sources")
+# The row fields `check` compares with the wheels, and those it leaves alone (drafted for a
+# person to review, or written by hand: the macOS GPU package is a plugin pairing, failures and
+# notes are reports), as tfdoctor/matrix_schema.py specifies them for the loader too.
+CHECKED_FIELDS = matrix_schema.checked_fields()
+UNCHECKED_FIELDS = matrix_schema.unchecked_fields()
 
 # PEP 508 environments that stand for each platform key when evaluating markers.
 PLATFORM_ENVS: dict[str, dict[str, str]] = {
@@ -1008,26 +995,15 @@ def agreement_summary(count: int) -> str:
     noun = "line agrees" if count == 1 else "lines agree"
     return (
         f"{count} {noun} with the wheels (fields: {', '.join(CHECKED_FIELDS)}); "
-        f"not checked, not wheel facts: {', '.join(UNCHECKED_FIELDS)}"
+        f"not checked: {', '.join(UNCHECKED_FIELDS)}"
     )
 
 
 # === draft =================================================================================
 
-# Where each drafted fact comes from: source ids of the matrix's `sources` table.
-DRAFT_SOURCES: dict[str, object] = {
-    "latest_patch": "pypi-files",
-    "requires_python": "wheel-metadata",
-    "python": "pypi-files",
-    "glibc_min": "pypi-files",
-    "gpu_package": "wheel-build-info",
-    "cuda_builds": ["wheel-build-info", "aarch64-wheel-build-info"],
-    "windows_native_gpu": ["windows-wheel-build-info", "tf-2.11-release-notes"],
-    "pins": "wheel-metadata",
-    "pins.tf_keras": "tf-keras-metadata",
-    "and_cuda": "wheel-metadata",
-    "cuda_install": "tf-install-pip",
-}
+# Where each drafted fact comes from: source ids of the matrix's `sources` table, as
+# tfdoctor/matrix_schema.py gives them per field.
+DRAFT_SOURCES: Mapping[str, object] = matrix_schema.draft_sources()
 
 
 def draft_entry(facts: Mapping[str, Any]) -> dict[str, Any]:
@@ -1048,9 +1024,10 @@ def draft_entry(facts: Mapping[str, Any]) -> dict[str, Any]:
         return value
 
     cuda = gpu.get("cuda")
-    cuda_source: object = "wheel-build-info"
+    cuda_source: object = DRAFT_SOURCES["cuda"]
     if cuda is None and gpu:
-        cuda, cuda_source = extra_cuda(extra), "wheel-metadata"
+        # No version in build_info: the floor the and-cuda extra pins, from the same METADATA.
+        cuda, cuda_source = extra_cuda(extra), DRAFT_SOURCES["and_cuda"]
         notes.append(
             "build_info.py records no CUDA or cuDNN version: both are the floors of the "
             "and-cuda extra's nvidia-cuda-runtime and nvidia-cudnn wheels."
@@ -1111,13 +1088,13 @@ def draft_entry(facts: Mapping[str, Any]) -> dict[str, Any]:
             "windows-x86_64" in builds,
             DRAFT_SOURCES["windows_native_gpu"],
         ),
-        "wrappers": cite("wrappers", dict(facts.get("wrappers") or {}), "platform-wheel-metadata"),
+        "wrappers": cite("wrappers", dict(facts.get("wrappers") or {}), DRAFT_SOURCES["wrappers"]),
         "cuda": cite("cuda", cuda, cuda_source),
-        "cudnn": cite("cudnn", cudnn, "wheel-metadata" if cudnn_extra else "wheel-build-info"),
+        "cudnn": cite("cudnn", cudnn, DRAFT_SOURCES["and_cuda" if cudnn_extra else "cudnn"]),
         "compute_capabilities": cite(
             "compute_capabilities",
             {"sass": caps["sass"], "ptx": caps["ptx"]} if caps else None,
-            "wheel-build-info",
+            DRAFT_SOURCES["compute_capabilities"],
         ),
         "pins": cite("pins", pin_fields, DRAFT_SOURCES["pins"]),
         "and_cuda": cite("and_cuda", extra, DRAFT_SOURCES["and_cuda"]),

@@ -20,15 +20,23 @@ ALLOWED = {
     "tfdoctor.bounded": (),
     "tfdoctor.facts": (),
     # The CUDA pip wheels' layout and XLA's CUDA-root flag, shared by probes and services.
-    "tfdoctor.cuda_layout": (),
+    "tfdoctor.cuda_layout": ("tfdoctor.yamldoc",),
     # Findings carry the exit code their severities earn (the codes live with the defaults).
     "tfdoctor.findings": ("tfdoctor.defaults", "tfdoctor.facts"),
     "tfdoctor.redact": ("tfdoctor.facts", "tfdoctor.findings"),
-    "tfdoctor.probes": ("tfdoctor.facts", "tfdoctor.cuda_layout", "tfdoctor.probes"),
+    # Probes keep what a child printed; TensorFlow's log lines are read by the evidence layer's
+    # reader, the one explain and the checks share.
+    "tfdoctor.probes": (
+        "tfdoctor.facts",
+        "tfdoctor.cuda_layout",
+        "tfdoctor.probes",
+        "tfdoctor.evidence",
+    ),
     # The smoke test runs a child like the probes do, and reads its events into facts.
     "tfdoctor.smoke": (
         "tfdoctor.defaults",
         "tfdoctor.facts",
+        "tfdoctor.gpus",
         "tfdoctor.probes._run",
         "tfdoctor.smoke",
     ),
@@ -61,14 +69,23 @@ ALLOWED = {
     ),
     # The YAML data files' shared reader imports nothing from the package.
     "tfdoctor.yamldoc": (),
-    "tfdoctor.matrix": ("tfdoctor.yamldoc",),
+    # One specification of the matrix's keys, read by the loader and scripts/refresh_matrix.py.
+    "tfdoctor.matrix_schema": (),
+    # The GPU table (data/gpus.yaml): the matrix's GPU models and the smoke test's peaks.
+    "tfdoctor.gpus": ("tfdoctor.yamldoc",),
+    "tfdoctor.matrix": ("tfdoctor.yamldoc", "tfdoctor.matrix_schema", "tfdoctor.gpus"),
     "tfdoctor.compat": ("tfdoctor.matrix",),
     # The derived view of the facts, computed once; the catalogue of causes builds on it.
+    # When `import tensorflow` imports each requirement (data/tf_imports.yaml).
+    "tfdoctor.tf_imports": ("tfdoctor.yamldoc",),
     "tfdoctor.machine": (
         "tfdoctor.facts",
+        # TensorFlow's log, read into events once for every check.
+        "tfdoctor.evidence",
         "tfdoctor.matrix",
         "tfdoctor.compat",
         "tfdoctor.cuda_layout",
+        "tfdoctor.tf_imports",
     ),
     # Whether a wheel's WHEEL tags fit the interpreter and machine the facts describe.
     "tfdoctor.wheel_tags": ("tfdoctor.facts",),
@@ -89,6 +106,8 @@ ALLOWED = {
         "tfdoctor.causes",
         "tfdoctor.checks",
         "tfdoctor.wheel_tags",
+        # The events of TensorFlow's log, read by the shared reader.
+        "tfdoctor.evidence",
         # choose_policy, the one rule for a mixed-precision policy (no package imports).
         "tfdoctor.gpu_config",
     ),
@@ -114,6 +133,8 @@ ALLOWED = {
     "tfdoctor.render": (
         "tfdoctor.defaults",
         "tfdoctor.matrix",
+        # docs/compatibility.md's field table is rendered from the one field specification.
+        "tfdoctor.matrix_schema",
         "tfdoctor.compat",
         "tfdoctor.facts",
         "tfdoctor.findings",
@@ -129,6 +150,8 @@ ALLOWED = {
     # Pins from facts and the matrix (the packages probe lists the installed distributions).
     "tfdoctor.pin": (
         "tfdoctor.facts",
+        # The TensorRT wheels' Python cap (data/cuda.yaml).
+        "tfdoctor.cuda_layout",
         "tfdoctor.matrix",
         "tfdoctor.compat",
         "tfdoctor.machine",

@@ -177,7 +177,7 @@ CASES = [
         Severity.OK,
         "the GPU build of TensorFlow 2.10",
     ),
-    ("imports", "tensorflow.import", f.facts(), Severity.OK, "CUDA build"),
+    ("imports", "tensorflow.import", f.facts(), Severity.OK, "CUDA 12.2 build with code for sm_50"),
     (
         "static",
         "tensorflow.import",

@@ -115,6 +115,47 @@ def test_cuinit_codes_name_their_cause(code: int, cause: str, command: str) -> N
     assert any(command in c for c in finding.fix.commands) or command in finding.fix.text
 
 
+@pytest.mark.parametrize(
+    ("stderr", "cause", "names"),
+    [
+        # TF 1.14-2.1 said "Could not dlopen library", at info level, and no summary line.
+        pytest.param(
+            "2020-02-04 15:57:41.076301: I tensorflow/stream_executor/platform/default/"
+            "dso_loader.cc:53] Could not dlopen library 'cudnn64_7.dll'; dlerror: cudnn64_7.dll "
+            "not found",
+            "cuda-libs-missing",
+            "cudnn64_7.dll",
+            id="dlopen-tf1.14",
+        ),
+        # Forward compatibility (cuda-compat) on a GPU that does not support it.
+        pytest.param(
+            "E0000 00:00:1744708234.717753 1370911 cuda_driver.cc:282] failed call to cuInit: "
+            "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE: forward compatibility was attempted on "
+            "non supported HW",
+            "driver-too-old",
+            "driver is too old",
+            id="compat-not-supported",
+        ),
+        # absl's wording names the CUresult by number only.
+        pytest.param(
+            "E0000 00:00:1795971381.226757    3751 cuda_platform.cc:52] failed call to cuInit: "
+            "INTERNAL: CUDA error: Failed call to cuInit: UNKNOWN ERROR (999)",
+            "cuinit-unknown-error",
+            "CUDA_ERROR_UNKNOWN (999)",
+            id="cuinit-999-by-number",
+        ),
+    ],
+)
+def test_gpu_visible_reads_tensorflows_stderr_through_the_shared_reader(
+    stderr: str, cause: str, names: str
+) -> None:
+    # Only the stderr the probe keeps, no log_errors: the events are read from the text.
+    facts = f.facts(tensorflow=f.tensorflow(devices=(), stderr_tail=stderr))
+    (finding,) = judge("gpu.visible", facts)
+    assert finding.cause == cause
+    assert names in finding.summary
+
+
 def test_qemu_emulation_names_the_native_image() -> None:
     facts = f.facts(platform=f.platform(emulation="qemu", host_machine="aarch64"))
     (finding,) = judge("platform.rosetta", facts)

@@ -7,9 +7,9 @@ from typing import Optional
 import pytest
 
 from tfdoctor.cuda_layout import (
-    LIBRARY_DIRS,
     libraries_in,
     library_dirs,
+    library_names,
     wheel_dir,
     without_xla_cuda_data_dir,
     xla_cuda_data_dir,
@@ -52,10 +52,10 @@ def test_wheel_dir(dist: str, version: str, expected: Optional[str]) -> None:
 
 
 def test_every_library_lies_in_the_directories_that_name_it() -> None:
-    for name, dirs in LIBRARY_DIRS.items():
+    for name in library_names():
         for directory in library_dirs(name, 13):
             assert name in libraries_in(directory), (name, directory)
-        assert all(name in libraries_in(d) for d in dirs)
+        assert all(name in libraries_in(d) for d in library_dirs(name))
     assert libraries_in("cu13") == (
         "cudart",
         "cublas",

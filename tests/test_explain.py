@@ -448,6 +448,25 @@ def test_cli_combines_a_saved_report(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert report["facts"]["packages"][0]["name"] == "tensorflow"
 
 
+def test_cli_a_logs_error_is_a_note_where_the_saved_report_shows_the_gpu_used(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Observed beats inferred: that machine's TensorFlow lists GPU:0, so the log's claim that
+    # it cannot load its CUDA libraries does not fail the run.
+    facts = tmp_path / "facts.json"
+    facts.write_text(json.dumps(to_json(f.facts())), encoding="utf-8")
+    log = tmp_path / "run.log"
+    log.write_text(DLOPEN + "\n", encoding="utf-8")
+    code, out, _ = _run([str(log), "--facts", str(facts), "--json"], capsys)
+    report = json.loads(out)
+    assert code == 0
+    (finding,) = [x for x in report["findings"] if x["id"] == "explain.cuda-libs-missing"]
+    assert finding["severity"] == "info"
+    assert finding["summary"].startswith("TensorFlow lists GPU:0 although ")
+    # Without the facts, the same log is an error.
+    assert _run([str(log), "--json"], capsys)[0] == 2
+
+
 def test_findings_are_documented() -> None:
     doc = (Path(__file__).resolve().parent.parent / "docs" / "findings.md").read_text("utf-8")
     assert "explain.<cause>" in doc and "explain.benign.<signature>" in doc

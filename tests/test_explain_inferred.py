@@ -96,3 +96,55 @@ def test_hints_fill_only_what_the_facts_lack() -> None:
     assert hinted.pip("install x") == ("pip install x",)
     probed = Machine(f.facts(), f.FIXTURE_MATRIX, LogHints(os="windows", python="3.8"))
     assert (probed.os, probed.target.python) == ("linux", "3.11")
+
+
+# --- TensorFlow's own lines: what they state, where; what a file name implies -----------------
+
+CUDNN_MISMATCH = (
+    "E external/local_xla/xla/stream_executor/cuda/cuda_dnn.cc:447] Loaded runtime CuDNN "
+    "library: 8.7.0 but source was compiled with: 8.9.4.  CuDNN library needs to have matching "
+    "major version and equal or higher minor version."
+)
+
+
+def test_what_tensorflows_lines_state_names_the_line() -> None:
+    detail = _cause(_explain("Epoch 1/3", INSTALLED_215, CUDNN_MISMATCH)).detail
+    shown = next(line for line in detail.splitlines() if line.startswith("The log shows"))
+    assert shown == (
+        "The log shows: TensorFlow 2.15.0, a build for cuDNN 8.9.4 (line 3), "
+        "cuDNN 8.7.0 loaded (line 3)."
+    )
+
+
+def test_a_missing_librarys_file_name_implies_its_cuda_as_inferred_with_the_line() -> None:
+    report = _explain("Epoch 1/3", DLOPEN)
+    detail = _cause(report).detail
+    inferred = next(line for line in detail.splitlines() if line.startswith("Inferred"))
+    assert "a build for CUDA 11 (line 2: libcudart.so.11.0)" in inferred
+    # The matrix's lines built for CUDA 11 (a closed range: CUDA 12 came with 2.15).
+    assert "so TensorFlow 2.4 to 2.14 (line 2: libcudart.so.11.0)" in inferred
+    # Inferred, so never a fact of the report: no driver, no CUDA made up for the machine.
+    assert report.facts.driver is None
+    assert "CUDA 11" not in detail.split("Inferred")[0]
+
+
+def test_the_allocation_that_failed_is_shown_with_device_size_and_line() -> None:
+    bfc = (
+        "2020-04-21 11:39:04.586734: W tensorflow/core/common_runtime/bfc_allocator.cc:419] "
+        "Allocator (GPU_1_bfc) ran out of memory trying to allocate 1.53GiB (rounded to "
+        "1638400000).  Current allocation summary follows."
+    )
+    detail = _cause(_explain("Epoch 1/3", bfc)).detail
+    assert "The log shows: an allocation of 1.5 GiB failing on GPU:1 (line 2)." in detail
+    # The op's device path is where memory ran out, not the name of a GPU.
+    oom = "ResourceExhaustedError: OOM when allocating tensor with shape[8] and type float on "
+    tensor = _explain(oom + "/job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc")
+    assert "The log shows: an allocation failing on GPU:0 (line 1)." in _cause(tensor).detail
+
+
+def test_files_of_two_libraries_narrow_the_lines_to_those_built_for_both() -> None:
+    cudnn7 = "W dso_loader.cc:55] Could not load dynamic library 'libcudnn.so.7'; dlerror: x"
+    cuda10 = "W dso_loader.cc:55] Could not load dynamic library 'libcudart.so.10.1'; dlerror: x"
+    detail = _cause(_explain(cuda10, cudnn7)).detail
+    inferred = next(line for line in detail.splitlines() if line.startswith("Inferred"))
+    assert "so TensorFlow 2.1 to 2.3 (line 1: libcudart.so.10.1, line 2: libcudnn.so.7)" in inferred

@@ -22,10 +22,12 @@ import pytest
 
 from tests import factories as f
 from tfdoctor import causes
+from tfdoctor.causes.observed import overrule
 from tfdoctor.checks import run_checks
 from tfdoctor.checks._context import CheckContext
 from tfdoctor.checks.compat import check_driver_cuda
-from tfdoctor.checks.observed import overrule
+from tfdoctor.explain import explain
+from tfdoctor.explain.reader import split_text
 from tfdoctor.facts import (
     DeviceFacts,
     Facts,
@@ -37,6 +39,7 @@ from tfdoctor.facts import (
 )
 from tfdoctor.findings import Finding, Severity
 from tfdoctor.machine import OBSERVATION_KINDS, Machine
+from tfdoctor.signatures import load_signatures
 
 DATA = Path(__file__).parent / "data"
 #: Where facts documents live: bare, inside a corpus case (``facts``) or inside a report.
@@ -314,3 +317,36 @@ def test_an_import_that_loaded_a_shadow_is_no_observation() -> None:
     # nothing (tf-shadowed-module stands).
     shadow = f.tensorflow(version=None, build_info={}, is_cuda_build=None, devices=())
     assert Machine(f.facts(tensorflow=shadow), None).observations == {}
+
+
+# --- explain with a machine's facts: what the log claims falls to what TensorFlow showed ---
+
+DLOPEN_CUDNN = (
+    "2022-03-01 12:00:00.000000: W tensorflow/stream_executor/platform/default/dso_loader.cc:64]"
+    " Could not load dynamic library 'libcudnn.so.8'; dlerror: libcudnn.so.8: cannot open shared"
+    " object file: No such file or directory"
+)
+
+
+def _explained(facts: Facts | None) -> Finding:
+    report = explain([split_text(DLOPEN_CUDNN)], load_signatures(), f.FIXTURE_MATRIX, facts)
+    return next(x for x in report.findings if x.cause == "cuda-libs-missing")
+
+
+def test_a_logs_claim_is_a_note_where_the_machine_shows_tensorflow_using_the_gpu() -> None:
+    # The machine's facts: TensorFlow imported and lists GPU:0.
+    finding = _explained(f.facts())
+    assert finding.severity is Severity.INFO
+    assert finding.summary.startswith("TensorFlow lists GPU:0 although ")
+    assert "what TensorFlow did wins over what tfdoctor inferred" in finding.detail
+    assert "libcudnn.so.8" in finding.detail  # the log's line is still cited
+    assert finding.fix is not None  # kept for the day it stops working
+
+
+def test_a_logs_claim_stands_where_the_machine_shows_nothing_against_it() -> None:
+    # The log alone, and a machine whose TensorFlow lists no GPU: the claim is an error.
+    assert _explained(None).severity is Severity.ERROR
+    no_gpu = f.facts(
+        tensorflow=f.tensorflow(devices=(DeviceFacts("/physical_device:CPU:0", "CPU"),))
+    )
+    assert _explained(no_gpu).severity is Severity.ERROR

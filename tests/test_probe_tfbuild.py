@@ -15,10 +15,11 @@ from typing import Any
 import pytest
 
 from tests.cstubs import build_shared_lib, require_gcc
+from tfdoctor.cuda_layout import library_names
 from tfdoctor.doctor import collect_facts
 from tfdoctor.facts import GpuCodeFacts, ProbeError
 from tfdoctor.probes._run import run_command
-from tfdoctor.probes.cudalibs import LIBRARY_NAMES, probe_cuda_libs
+from tfdoctor.probes.cudalibs import probe_cuda_libs
 from tfdoctor.probes.elf import ElfSection, parse_elf_sections
 from tfdoctor.probes.fatbin import FatbinCode, parse_fatbin
 from tfdoctor.probes.tfbuild import read_build
@@ -146,9 +147,9 @@ def _package(tmp_path: Path) -> Path:
 
 def test_the_build_names_what_it_opens_and_carries_its_gpu_code(tmp_path: Path) -> None:
     package = _package(tmp_path)
-    read = read_build(package, LIBRARY_NAMES)
+    read = read_build(package, library_names())
     # cuBLASLt comes with cuBLAS; cuRAND is named by neither library.
-    assert read.named == tuple(n for n in LIBRARY_NAMES if n != "curand")
+    assert read.named == tuple(n for n in library_names() if n != "curand")
     framework, cc = (
         str(package / n) for n in ("libtensorflow_framework.so.2", "libtensorflow_cc.so.2")
     )
@@ -161,17 +162,17 @@ def test_the_build_names_what_it_opens_and_carries_its_gpu_code(tmp_path: Path) 
 def test_a_damaged_object_is_reported_and_the_others_still_read(tmp_path: Path) -> None:
     package = _package(tmp_path)
     (package / "libtensorflow_cc.so.2").write_bytes(b"\x7fELF\x02\x01garbage")
-    read = read_build(package, LIBRARY_NAMES)
+    read = read_build(package, library_names())
     assert read.named == ("cudart", "cublas", "cublasLt")
     assert read.gpu_code is not None and read.gpu_code.sass == ("sm_60", "sm_90")
     assert read.error is not None and read.error.reason == "bad-elf"
 
 
 def test_nothing_readable_reads_as_unknown(tmp_path: Path) -> None:
-    assert read_build(None, LIBRARY_NAMES).named is None
-    assert read_build(tmp_path, LIBRARY_NAMES).named is None
+    assert read_build(None, library_names()).named is None
+    assert read_build(tmp_path, library_names()).named is None
     (tmp_path / "libtensorflow_framework.so.2").write_bytes(b"")
-    empty = read_build(tmp_path, LIBRARY_NAMES)
+    empty = read_build(tmp_path, library_names())
     assert empty.named is None and empty.error is not None
 
 
@@ -262,7 +263,7 @@ def test_a_library_linked_at_link_time_is_named_too(tmp_path: Path) -> None:
         check=True,
         capture_output=True,
     )
-    assert read_build(package, LIBRARY_NAMES).named == ("cudart", "cudnn")
+    assert read_build(package, library_names()).named == ("cudart", "cudnn")
 
 
 @pytest.mark.parametrize(
@@ -281,7 +282,7 @@ def test_a_read_is_kept_until_the_object_changes(tmp_path: Path, monkeypatch: An
     monkeypatch.setenv("TFDOCTOR_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.delenv("TFDOCTOR_NO_CACHE", raising=False)
     package = _package(tmp_path)
-    first = read_build(package, LIBRARY_NAMES)
+    first = read_build(package, library_names())
     assert list((tmp_path / "cache").glob("tfbuild-*.json"))
     # Overwritten in place with the same size and time: the key cannot tell, so the kept
     # read answers (the object itself, now zeros, would name nothing).
@@ -290,8 +291,8 @@ def test_a_read_is_kept_until_the_object_changes(tmp_path: Path, monkeypatch: An
     with framework.open("r+b") as handle:
         handle.write(bytes(stats.st_size))
     os.utime(framework, ns=(stats.st_atime_ns, stats.st_mtime_ns))
-    assert read_build(package, LIBRARY_NAMES) == first
+    assert read_build(package, library_names()) == first
     # A reinstall changes the time: read afresh, and the zeros are no library.
     os.utime(framework, ns=(stats.st_atime_ns, stats.st_mtime_ns + 1_000_000_000))
-    again = read_build(package, LIBRARY_NAMES)
+    again = read_build(package, library_names())
     assert again != first and str(framework) not in again.objects

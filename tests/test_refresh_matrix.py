@@ -1098,7 +1098,8 @@ def test_main_check_exit_codes(
     assert out.startswith("2 lines agree with the wheels (fields: latest_patch, ")
     assert "cuda_builds, windows_native_gpu," in out
     assert out.endswith(
-        "not checked, not wheel facts: gpu_package.macos, known_gpu_failures, notes, sources\n"
+        "not checked: gpu_package.macos, sources, notes, known_gpu_failures, cuda_install.method, "
+        "cuda_install.wheels_unfound, tensorflow_gpu_release, keras_in_step\n"
     )
     assert out.count("\n") == 1
     matrix.write_text(MATRIX_2_21.replace('glibc_min: "2.27"', 'glibc_min: "2.17"'), "utf-8")
@@ -1364,6 +1365,16 @@ def test_a_drafted_row_is_a_valid_matrix_row_that_check_agrees_with(cache_dir: P
     tail = rest.split('\n  - line: "2.21"\n', 1)[1]
     matrix = parse_matrix(f'{head}\ntensorflow:\n{drafted}  - line: "2.21"\n{tail}', "d.yaml")
     assert matrix.lines[0].pre_release and matrix.lines[0].cudnn == "9.10"
+
+
+def test_draft_writes_the_fields_the_schema_marks_as_drafted(cache_dir: Path) -> None:
+    from tfdoctor import matrix_schema
+
+    entry = rm.draft_entry(pre_line_facts(cache_dir, "2.22"))
+    # 2.22 has an and-cuda extra, so the draft says how its CUDA libraries are installed.
+    assert set(entry) == set(matrix_schema.drafted_fields())
+    assert set(matrix_schema.required(matrix_schema.LINE_FIELDS)) <= set(entry)
+    assert set(entry["sources"]) <= set(matrix_schema.source_keys())
 
 
 def test_check_pre_agrees_with_the_shipped_2_22_row(cache_dir: Path) -> None:

@@ -581,6 +581,22 @@ def test_a_failure_is_explained_on_stderr_after_the_output(tmp_path: Path) -> No
     assert [f["id"] for f in data["findings"]] == ["explain.cuda-libs-missing"]
 
 
+def test_run_reads_tensorflows_lines_as_explain_and_check_do(tmp_path: Path) -> None:
+    """The shared reader's events: the versions a line states, with its line in the output."""
+    mismatch = (
+        b"E0000 00:00:1744708234.717753 1370911 cuda_dnn.cc:447] Loaded runtime CuDNN library: "
+        b"9.1.0 but source was compiled with: 9.3.0.  CuDNN library needs to have matching "
+        b"major version and equal or higher minor version.\n"
+    )
+    report = tmp_path / "report.json"
+    err = b"Epoch 1/3\nStarting\n" + mismatch
+    proc = tfdoctor_run("--report", str(report), "--", *_writer(b"", err, 1))
+    assert proc.returncode == 1
+    data = json.loads(report.read_text(encoding="utf-8"))
+    (finding,) = [f for f in data["findings"] if f["id"] == "explain.cudnn-version-mismatch"]
+    assert "a build for cuDNN 9.3.0 (line 3), cuDNN 9.1.0 loaded (line 3)" in finding["detail"]
+
+
 def test_a_success_is_explained_only_when_asked(tmp_path: Path) -> None:
     report = tmp_path / "report.json"
     quiet = tfdoctor_run("--report", str(report), "--", *_writer(b"", CUDNN_MISSING))

@@ -1,70 +1,353 @@
-"""Where NVIDIA's CUDA pip wheels put their libraries, and the XLA flag that names a CUDA root.
+"""CUDA release knowledge read from ``data/cuda.yaml``: the libraries TensorFlow loads, their
+soname versions per CUDA major, where NVIDIA's pip wheels put them, the cuDNN a CUDA build
+pairs with; and the XLA flag that names a CUDA root.
 
-The library probe, ``tfdoctor env`` and the machine view read the same layout from here.
-Imports nothing from the package.
+The library probe, ``tfdoctor env`` and the machine view read the same layout from here. The
+data file is validated once per process (and cached across processes by its bytes); a new
+CUDA major is a data change. Imports nothing from the package but the YAML reader and the
+record base.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping, Sequence
-from typing import Optional
+from pathlib import Path
+from typing import TYPE_CHECKING, Optional
 
-#: Library -> its wheel's directories under ``<site>/nvidia/`` (``lib`` inside on Linux,
-#: ``bin`` on Windows) up to CUDA 12. TF's libtensorflow_framework.so.2 carries these in its
-#: RUNPATH as ``$ORIGIN/../nvidia/<dir>/lib`` (cusolver's is in libtensorflow_cc.so.2; TF 2.21
-#: names no curand directory, as XLA no longer loads cuRAND). ``cuda`` is the driver's
-#: libcuda, which no wheel ships.
-LIBRARY_DIRS: Mapping[str, tuple[str, ...]] = {
-    "cudart": ("cuda_runtime",),
-    "cublas": ("cublas",),
-    "cublasLt": ("cublas",),
-    "cufft": ("cufft",),
-    "cusparse": ("cusparse",),
-    "cusolver": ("cusolver",),
-    "curand": ("curand",),
-    "cudnn": ("cudnn",),
-    "nccl": ("nccl",),
-    "cuda": (),
-}
+from tfdoctor.records import Record, record
+from tfdoctor.yamldoc import SOURCE_ID, DataSource, NodeReader, compose, load_cached
 
-#: The first CUDA major whose toolkit wheels share one directory, ``nvidia/cu<major>/lib``.
-GROUPED_FROM = 13
-#: Libraries the CUDA 13 toolkit wheels put in ``nvidia/cu13/lib``; cuDNN and NCCL keep
-#: their own directories (https://github.com/NVIDIA/cuml/pull/7304,
-#: https://github.com/NVIDIA/cuda-python/pull/864).
-GROUPED_LIBRARIES = frozenset(
-    {"cudart", "cublas", "cublasLt", "cufft", "cusparse", "cusolver", "curand"}
-)
+if TYPE_CHECKING:
+    from yaml import Node
 
-#: ``nvidia-*`` distribution, without its ``-cuXX`` suffix -> its directory under ``nvidia/``
-#: (``nvidia-cudnn-cu12`` ships ``nvidia/cudnn/lib``).
-WHEEL_DIRS: Mapping[str, str] = {
-    "nvidia-cublas": "cublas",
-    "nvidia-cuda-cupti": "cuda_cupti",
-    "nvidia-cuda-nvcc": "cuda_nvcc",
-    "nvidia-cuda-nvrtc": "cuda_nvrtc",
-    "nvidia-cuda-runtime": "cuda_runtime",
-    "nvidia-cudnn": "cudnn",
-    "nvidia-cufft": "cufft",
-    "nvidia-curand": "curand",
-    "nvidia-cusolver": "cusolver",
-    "nvidia-cusparse": "cusparse",
-    "nvidia-nccl": "nccl",
-    "nvidia-nvjitlink": "nvjitlink",
-}
-#: Wheel directories whose libraries moved into ``nvidia/cu13/lib`` with CUDA 13 (nvJitLink
-#: and NVRTC too: https://github.com/NVIDIA/cuda-python/pull/864).
-_GROUPED_DIRS = frozenset(
-    {*(d for lib in GROUPED_LIBRARIES for d in LIBRARY_DIRS[lib]), "nvjitlink", "cuda_nvrtc"}
-)
+#: The CUDA data shipped inside the package.
+CUDA_DATA = Path(__file__).parent / "data" / "cuda.yaml"
+CUDA_DATA_VERSION = 1
 
-#: The wheel directory whose ``nvvm/libdevice`` and ``bin/ptxas`` XLA finds by itself
-#: (xla/tsl/platform/default/cuda_libdevice_path.cc, CandidateCudaRoots).
-NVCC_WHEEL_DIR = "cuda_nvcc"
 #: Where a CUDA toolkit sits when nothing says otherwise; XLA searches it whatever was
-#: installed (CandidateCudaRoots: TF_CUDA_TOOLKIT_PATH, /usr/local/cuda).
+#: installed (xla/tsl/platform/default/cuda_libdevice_path.cc, CandidateCudaRoots:
+#: TF_CUDA_TOOLKIT_PATH, /usr/local/cuda).
 DEFAULT_CUDA_ROOT = "/usr/local/cuda"
+
+
+class CudaDataError(ValueError):
+    """A CUDA data file that cannot be used: ``FILE:LINE: FIELD: what is wrong``."""
+
+
+@record
+class CudaLibrary(Record):
+    """A library TensorFlow loads, the wheel directories that ship it, and a fixed soname."""
+
+    name: str
+    #: Directories under ``<site>/nvidia/`` up to the first grouped CUDA major.
+    wheel_dirs: tuple[str, ...]
+    #: The soname version every CUDA major asks for (NCCL ``2``, the driver ``1``), or None
+    #: where it follows the toolkit (:attr:`CudaData.sonames`).
+    soname: Optional[str]
+    source: tuple[str, ...]
+
+
+@record
+class SonameRow(Record):
+    """The soname versions TensorFlow's loader asks for under one CUDA major."""
+
+    cuda_major: int
+    #: Library -> version; ``{minor}`` stands for the toolkit's minor version.
+    versions: Mapping[str, str]
+    #: Toolkit minor -> library -> version, where one minor release differs.
+    minors: Mapping[int, Mapping[str, str]]
+    source: tuple[str, ...]
+
+
+@record
+class NvidiaWheel(Record):
+    """An ``nvidia-*`` distribution (without ``-cuXX``) and its directory under ``nvidia/``."""
+
+    dist: str
+    directory: str
+    #: From :attr:`CudaData.grouped_from` its files sit in ``nvidia/cu<major>`` instead.
+    grouped: bool
+    source: tuple[str, ...]
+
+
+@record
+class CudaData(Record):
+    """The whole CUDA data file, typed."""
+
+    path: str
+    sources: Mapping[str, DataSource]
+    newest_cuda: tuple[int, int]
+    newest_cudnn_major: int
+    #: The TensorRT release TensorFlow 2.14's and-cuda extra pins, the last Python its wheels
+    #: serve, and the URLs that say so.
+    tensorrt: tuple[str, tuple[int, int], tuple[str, ...]]
+    libraries: tuple[CudaLibrary, ...]
+    sonames: tuple[SonameRow, ...]
+    #: Libraries whose soname is the toolkit's major under a CUDA major newer than the table.
+    follow_toolkit_major: tuple[str, ...]
+    #: (CUDA major, cuDNN major): the first row whose major is at least the build's.
+    cudnn_pairing: tuple[tuple[int, int], ...]
+    grouped_from: int
+    nvcc_dir: str
+    wheels: tuple[NvidiaWheel, ...]
+
+    def library(self, name: str) -> Optional[CudaLibrary]:
+        """The row of library ``name``."""
+        return next((lib for lib in self.libraries if lib.name == name), None)
+
+    def grouped_dirs(self) -> frozenset[str]:
+        """The wheel directories whose files move into ``nvidia/cu<major>``."""
+        return frozenset(w.directory for w in self.wheels if w.grouped)
+
+    def grouped_libraries(self) -> tuple[str, ...]:
+        """The libraries in ``nvidia/cu<major>/lib`` from :attr:`grouped_from`, in order."""
+        grouped = self.grouped_dirs()
+        return tuple(
+            lib.name for lib in self.libraries if any(d in grouped for d in lib.wheel_dirs)
+        )
+
+
+def parse_cuda_data(text: str, path: str = "<cuda data>") -> CudaData:
+    """Validate CUDA data YAML ``text`` (``path`` names it in errors)."""
+    root = compose(text, path, "CUDA data", CudaDataError)
+    reader = NodeReader(path, CudaDataError)
+    top = reader.mapping(
+        root,
+        "cuda",
+        (
+            "schema_version",
+            "sources",
+            "newest",
+            "tensorrt",
+            "libraries",
+            "sonames",
+            "follow_toolkit_major",
+            "cudnn_pairing",
+            "wheel_layout",
+            "wheels",
+        ),
+    )
+    reader.schema_version(top["schema_version"], CUDA_DATA_VERSION)
+    sources = reader.sources(top["sources"], SOURCE_ID, DataSource)
+    newest = reader.mapping(top["newest"], "newest", ("cuda", "cudnn_major", "source"))
+    cuda = reader.required_string(newest["cuda"], "newest.cuda", _MAJOR_MINOR, "CUDA X.Y")
+    reader.source_ids(newest["source"], "newest.source", sources)
+    trt = reader.mapping(top["tensorrt"], "tensorrt", ("release", "last_python", "source"))
+    trt_python = reader.required_string(
+        trt["last_python"], "tensorrt.last_python", _MAJOR_MINOR, "Python X.Y"
+    )
+    python_major, python_minor = trt_python.split(".")
+    tensorrt = (
+        reader.required_string(trt["release"], "tensorrt.release", _MAJOR_MINOR, "X.Y"),
+        (int(python_major), int(python_minor)),
+        tuple(sources[s].url for s in reader.source_ids(trt["source"], "tensorrt.source", sources)),
+    )
+    libraries = _libraries(reader, top["libraries"], sources)
+    names = tuple(lib.name for lib in libraries)
+    follow = reader.mapping(
+        top["follow_toolkit_major"], "follow_toolkit_major", ("libraries", "source")
+    )
+    reader.source_ids(follow["source"], "follow_toolkit_major.source", sources)
+    layout = reader.mapping(
+        top["wheel_layout"], "wheel_layout", ("grouped_from", "nvcc_dir", "source")
+    )
+    reader.source_ids(layout["source"], "wheel_layout.source", sources)
+    wheels = _wheels(reader, top["wheels"], sources)
+    nvcc_dir = reader.required_string(layout["nvcc_dir"], "wheel_layout.nvcc_dir")
+    if nvcc_dir not in {w.directory for w in wheels}:
+        raise reader.error(layout["nvcc_dir"], "wheel_layout.nvcc_dir", "not a wheel's dir")
+    major, minor = cuda.split(".")
+    return CudaData(
+        path=path,
+        sources=sources,
+        newest_cuda=(int(major), int(minor)),
+        newest_cudnn_major=reader.integer(newest["cudnn_major"], "newest.cudnn_major"),
+        tensorrt=tensorrt,
+        libraries=libraries,
+        sonames=_sonames(reader, top["sonames"], sources, names),
+        follow_toolkit_major=_names(
+            reader, follow["libraries"], "follow_toolkit_major.libraries", names
+        ),
+        cudnn_pairing=_pairing(reader, top["cudnn_pairing"], sources),
+        grouped_from=reader.integer(layout["grouped_from"], "wheel_layout.grouped_from"),
+        nvcc_dir=nvcc_dir,
+        wheels=wheels,
+    )
+
+
+_MAJOR_MINOR = re.compile(r"^\d+\.\d+$")
+_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
+_DIR = re.compile(r"^[a-z0-9_]+$")
+_DIST = re.compile(r"^nvidia-[a-z0-9-]+[a-z]$")
+_SONAME = re.compile(r"^\d+(\.(\d+|\{minor\}))?$")
+
+
+def _names(reader: NodeReader, node: Node, field: str, known: Sequence[str]) -> tuple[str, ...]:
+    names = reader.strings(node, field)
+    for i, name in enumerate(names):
+        if name not in known:
+            raise reader.error(reader.sequence(node, field)[i], field, f"unknown library {name!r}")
+    return names
+
+
+def _libraries(
+    reader: NodeReader, node: Node, sources: Mapping[str, DataSource]
+) -> tuple[CudaLibrary, ...]:
+    def name(item: Node, field: str) -> str:
+        return reader.required_string(item, field, _NAME, "library name")
+
+    return tuple(
+        CudaLibrary(
+            value,
+            reader.strings(fields["wheel_dirs"], f"{where}.wheel_dirs", _DIR, "directory"),
+            reader.required_string(fields["soname"], f"{where}.soname", _SONAME, "version")
+            if "soname" in fields
+            else None,
+            reader.source_ids(fields["source"], f"{where}.source", sources),
+        )
+        for where, value, fields in reader.keyed_rows(
+            node, "libraries", "name", ("wheel_dirs", "source"), ("soname",), name
+        )
+    )
+
+
+def _sonames(
+    reader: NodeReader, node: Node, sources: Mapping[str, DataSource], names: Sequence[str]
+) -> tuple[SonameRow, ...]:
+    rows: list[SonameRow] = []
+    for where, major, fields in reader.keyed_rows(
+        node, "sonames", "cuda_major", ("versions", "source"), ("minors",), reader.integer, True
+    ):
+        versions = _versions(reader, fields["versions"], f"{where}.versions", names)
+        minors: dict[int, Mapping[str, str]] = {}
+        for minor, minor_node in (
+            reader.mapping(fields["minors"], f"{where}.minors").items()
+            if "minors" in fields
+            else ()
+        ):
+            if not minor.isdigit():
+                raise reader.error(minor_node, f"{where}.minors.{minor}", "not a minor version")
+            minors[int(minor)] = _versions(
+                reader, minor_node, f"{where}.minors.{minor}", tuple(versions)
+            )
+        source = reader.source_ids(fields["source"], f"{where}.source", sources)
+        rows.append(SonameRow(major, versions, minors, source))
+    if not rows:
+        raise reader.error(node, "sonames", "needs at least one row")
+    return tuple(rows)
+
+
+def _versions(reader: NodeReader, node: Node, field: str, names: Sequence[str]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for name, value in reader.mapping(node, field).items():
+        if name not in names:
+            raise reader.error(value, f"{field}.{name}", "unknown library")
+        out[name] = reader.required_string(value, f"{field}.{name}", _SONAME, "soname version")
+    return out
+
+
+def _pairing(
+    reader: NodeReader, node: Node, sources: Mapping[str, DataSource]
+) -> tuple[tuple[int, int], ...]:
+    rows = reader.keyed_rows(
+        node, "cudnn_pairing", "cuda_major", ("cudnn_major", "source"), (), reader.integer, True
+    )
+    for where, _, fields in rows:
+        reader.source_ids(fields["source"], f"{where}.source", sources)
+    return tuple(
+        (cuda, reader.integer(fields["cudnn_major"], f"{where}.cudnn_major"))
+        for where, cuda, fields in rows
+    )
+
+
+def _wheels(
+    reader: NodeReader, node: Node, sources: Mapping[str, DataSource]
+) -> tuple[NvidiaWheel, ...]:
+    def dist(item: Node, field: str) -> str:
+        return reader.required_string(item, field, _DIST, "nvidia-* distribution")
+
+    return tuple(
+        NvidiaWheel(
+            value,
+            reader.required_string(fields["dir"], f"{where}.dir", _DIR, "directory"),
+            reader.boolean(fields["grouped"], f"{where}.grouped"),
+            reader.source_ids(fields["source"], f"{where}.source", sources),
+        )
+        for where, value, fields in reader.keyed_rows(
+            node, "wheels", "dist", ("dir", "grouped", "source"), (), dist
+        )
+    )
+
+
+@functools.cache
+def cuda_data(path: Optional[str] = None) -> CudaData:
+    """The CUDA data (the shipped file unless ``path``), read once per process."""
+    return load_cached(
+        path or str(CUDA_DATA), "cuda-data", CudaDataError, parse_cuda_data, CudaData
+    )
+
+
+# --- look-ups ---------------------------------------------------------------------------------
+
+
+def library_names() -> tuple[str, ...]:
+    """The libraries TensorFlow loads, in the order they are reported."""
+    return tuple(lib.name for lib in cuda_data().libraries)
+
+
+def newest_cuda() -> tuple[tuple[int, int], int]:
+    """((CUDA major, minor), cuDNN major) to search for when the build does not say."""
+    data = cuda_data()
+    return data.newest_cuda, data.newest_cudnn_major
+
+
+def paired_cudnn(cuda_major: int) -> int:
+    """The cuDNN major a build of CUDA ``cuda_major`` pairs with when nothing else says."""
+    data = cuda_data()
+    for cuda, cudnn in data.cudnn_pairing:
+        if cuda_major <= cuda:
+            return cudnn
+    return data.newest_cudnn_major
+
+
+def soname_versions(cuda_major: int, cuda_minor: int) -> dict[str, str]:
+    """Library -> soname version TensorFlow's loader asks for under a CUDA ``major.minor``,
+    for the libraries that follow the toolkit (not cuDNN, NCCL or the driver)."""
+    data = cuda_data()
+    row = next((r for r in data.sonames if r.cuda_major == cuda_major), None)
+    if row is None:
+        # A toolkit the table does not know: the newest row, with the libraries that follow
+        # the toolkit's major at its major.
+        newest = data.sonames[-1]
+        table = dict(newest.versions)
+        table.update(dict.fromkeys(data.follow_toolkit_major, str(cuda_major)))
+        return table
+    table = {**row.versions, **row.minors.get(cuda_minor, {})}
+    return {name: version.replace("{minor}", str(cuda_minor)) for name, version in table.items()}
+
+
+def fixed_sonames() -> dict[str, str]:
+    """Library -> the soname version it has under every CUDA major (NCCL, the driver)."""
+    return {lib.name: lib.soname for lib in cuda_data().libraries if lib.soname is not None}
+
+
+def tensorrt_python_cap() -> tuple[str, tuple[int, int], tuple[str, ...]]:
+    """(TensorRT release, the last Python its wheels serve, the URLs that say so) for the
+    ``tensorrt`` pin of TensorFlow 2.14's ``and-cuda`` extra."""
+    return cuda_data().tensorrt
+
+
+def nvcc_wheel_dir() -> str:
+    """The wheel directory whose ``nvvm/libdevice`` and ``bin/ptxas`` XLA finds by itself."""
+    return cuda_data().nvcc_dir
+
+
+def grouped_from() -> int:
+    """The first CUDA major whose toolkit wheels share one directory, ``nvidia/cu<major>``."""
+    return cuda_data().grouped_from
+
 
 _XLA_DATA_DIR = re.compile(r"--xla_gpu_cuda_data_dir=(\"[^\"]*\"|'[^']*'|\S+)")
 
@@ -72,11 +355,17 @@ _XLA_DATA_DIR = re.compile(r"--xla_gpu_cuda_data_dir=(\"[^\"]*\"|'[^']*'|\S+)")
 def library_dirs(name: str, cuda_major: Optional[int] = None) -> tuple[str, ...]:
     """Directories under ``nvidia/`` that hold library ``name`` for a CUDA major, newest first.
 
-    From CUDA 13 the toolkit libraries sit in ``cu13`` first; the per-library directories
-    follow, for wheels of older releases in the same site.
+    From the first grouped CUDA major the toolkit libraries sit in ``cu<major>`` first; the
+    per-library directories follow, for wheels of older releases in the same site.
     """
-    dirs = LIBRARY_DIRS.get(name, ())
-    if cuda_major is not None and cuda_major >= GROUPED_FROM and name in GROUPED_LIBRARIES:
+    data = cuda_data()
+    lib = data.library(name)
+    dirs = lib.wheel_dirs if lib is not None else ()
+    if (
+        cuda_major is not None
+        and cuda_major >= data.grouped_from
+        and name in data.grouped_libraries()
+    ):
         return (f"cu{cuda_major}", *dirs)
     return dirs
 
@@ -87,30 +376,32 @@ def wheel_dir(dist: str, version: str) -> Optional[str]:
     ``dist`` is in PEP 503 normal form. ``nvidia-cudnn-cu12`` fills ``cudnn``; the CUDA 13
     toolkit wheels carry no suffix (``nvidia-cublas`` 13.0) and fill ``cu13``.
     """
+    data = cuda_data()
     head, _, tail = dist.rpartition("-")
     suffixed = tail.startswith("cu") and tail[2:].isdigit()
-    directory = WHEEL_DIRS.get(head if suffixed else dist)
-    if directory is None:
+    wheel = next((w for w in data.wheels if w.dist == (head if suffixed else dist)), None)
+    if wheel is None:
         return None
     major_text = tail[2:] if suffixed else version.partition(".")[0]
     major = int(major_text) if major_text.isdigit() else None
-    if major is not None and major >= GROUPED_FROM and directory in _GROUPED_DIRS:
+    if major is not None and major >= data.grouped_from and wheel.grouped:
         return f"cu{major}"
-    return directory
+    return wheel.directory
 
 
 def wheel_name(base: str, cuda_major: int) -> str:
     """The pip distribution of an NVIDIA component for a CUDA major: ``nvidia-cuda-nvcc-cu12``
     for CUDA 12; from CUDA 13 the wheels carry no ``-cuXX`` suffix (``nvidia-cuda-nvcc``)."""
-    return base if cuda_major >= GROUPED_FROM else f"{base}-cu{cuda_major}"
+    return base if cuda_major >= grouped_from() else f"{base}-cu{cuda_major}"
 
 
 def libraries_in(directory: str) -> tuple[str, ...]:
-    """The libraries of :data:`LIBRARY_DIRS` a directory under ``nvidia/`` holds."""
+    """The libraries a directory under ``nvidia/`` holds."""
+    data = cuda_data()
     match = re.fullmatch(r"cu(\d+)", directory)
-    if match is not None and int(match.group(1)) >= GROUPED_FROM:
-        return tuple(name for name in LIBRARY_DIRS if name in GROUPED_LIBRARIES)
-    return tuple(name for name, dirs in LIBRARY_DIRS.items() if directory in dirs)
+    if match is not None and int(match.group(1)) >= data.grouped_from:
+        return data.grouped_libraries()
+    return tuple(lib.name for lib in data.libraries if directory in lib.wheel_dirs)
 
 
 def xla_cuda_data_dir(xla_flags: Optional[str]) -> Optional[str]:

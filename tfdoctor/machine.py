@@ -27,14 +27,15 @@ from tfdoctor.compat import (
 )
 from tfdoctor.cuda_layout import (
     DEFAULT_CUDA_ROOT,
-    LIBRARY_DIRS,
-    NVCC_WHEEL_DIR,
     declared_cuda,
     libraries_in,
+    library_dirs,
+    nvcc_wheel_dir,
     wheel_dir,
     without_xla_cuda_data_dir,
     xla_cuda_data_dir,
 )
+from tfdoctor.evidence import tflog
 from tfdoctor.facts import (
     NOTEBOOK_ENV_MARKERS,
     TF_DISTRIBUTIONS,
@@ -60,6 +61,7 @@ from tfdoctor.matrix import (
     version_key,
 )
 from tfdoctor.records import Record, record
+from tfdoctor.tf_imports import ImportTable
 
 #: Distributions whose ``tensorflow`` package is a CPU-only build wherever they install.
 CPU_ONLY_DISTRIBUTIONS = frozenset(
@@ -76,41 +78,13 @@ NIGHTLY_DISTRIBUTIONS = frozenset({"tf-nightly", "tf-nightly-gpu", "tf-nightly-c
 CONDA_TENSORFLOW = ("tensorflow-base", "tensorflow", "tensorflow-gpu", "tensorflow-cpu")
 
 #: Distributions whose modules ``import tensorflow`` imports unconditionally as it starts: one
-#: that is missing, broken or outside TensorFlow's range fails the import itself. Measured on
-#: TensorFlow 2.21.0 (the first import of each module, with the file that makes it). Its other
-#: requirements are not imported at start, or only inside ``try: ... except ImportError``:
-#: h5py (python/keras/saving/hdf5_format.py), requests (python/keras/callbacks.py), keras
-#: (tensorflow/__init__.py, ``keras.src.optimizers``), grpcio, google-pasta, libclang, setuptools.
-START_IMPORTS: Mapping[str, str] = {
-    "absl-py": "tensorflow/python/framework/ops.py: from absl import app",
-    "astunparse": "tensorflow/python/autograph/pyct/parser.py: import astunparse",
-    "flatbuffers": "tensorflow/lite/python/util.py: import flatbuffers",
-    "gast": "tensorflow/python/autograph/converters/asserts.py: import gast",
-    "ml-dtypes": "tensorflow/python/framework/dtypes.py: import ml_dtypes",
-    "numpy": "tensorflow/python/framework/ops.py: import numpy",
-    "opt-einsum": "tensorflow/python/ops/special_math_ops.py: import opt_einsum",
-    "packaging": "tensorflow/python/framework/meta_graph.py: from packaging import version",
-    # Each generated *_pb2.py imports the runtime and, since protobuf 5.26, checks its version.
-    "protobuf": "tensorflow/python/framework/ops.py: from google.protobuf import message",
-    "six": "tensorflow/python/eager/polymorphic_function/function_type_utils.py: import six",
-    "termcolor": "tensorflow/python/autograph/pyct/pretty_printer.py: import termcolor",
-    "typing-extensions": "tensorflow/python/types/trace.py: from typing_extensions import ...",
-    "wrapt": "tensorflow/python/util/nest_util.py: import wrapt",
-}
+#: that is missing, broken or outside TensorFlow's range fails the import itself (distribution
+#: -> the first import, from data/tf_imports.yaml, measured on one release and sourced).
+START_IMPORTS: Mapping[str, str] = ImportTable("start")
 
 #: Distributions whose modules TensorFlow imports only when a feature is used, with that use:
-#: one outside TensorFlow's range fails there, not at ``import tensorflow``. Measured on
-#: TensorFlow 2.21.0 and Keras 3.12 (the module that imports each, when called).
-LAZY_IMPORTS: Mapping[str, str] = {
-    "grpcio": "the TensorFlow Debugger's gRPC streams (tensorflow/python/debug/lib/"
-    "grpc_debug_server.py, source_remote.py) and tf.distribute.experimental.rpc",
-    "h5py": "Keras HDF5 files: model.save('m.h5'), load_model('m.h5'), save_weights('w.h5') "
-    "(keras/src/legacy/saving/legacy_h5_format.py)",
-    "requests": "preemption handling on Google Cloud "
-    "(tensorflow/python/distribute/failure_handling/failure_handling_util.py)",
-    "tensorboard": "tf.summary.scalar, histogram, image and audio, and with them the Keras "
-    "TensorBoard callback (tensorflow/python/summary/tb_summary.py imports tensorboard.summary.v2)",
-}
+#: one outside TensorFlow's range fails there, not at ``import tensorflow``.
+LAZY_IMPORTS: Mapping[str, str] = ImportTable("lazy")
 
 #: What a companion's requirement is judged on: TensorFlow (any of its distributions), and
 #: the Keras packages released with it.
@@ -648,7 +622,7 @@ class Machine(Record):
         if not wheel_dirs:
             return frozenset()
         listed = {name for d in wheel_dirs for name in libraries_in(d)}
-        return frozenset(n for n in searched if LIBRARY_DIRS.get(n) and n not in listed)
+        return frozenset(n for n in searched if library_dirs(n) and n not in listed)
 
     @functools.cached_property
     def missing_libraries(self) -> tuple[str, ...]:
@@ -679,18 +653,37 @@ class Machine(Record):
         return "\n".join((tf.error_message or "", *tf.log_errors, tf.stderr_tail))
 
     @functools.cached_property
+    def tf_events(self) -> tuple[tflog.Event, ...]:
+        """What TensorFlow's error and log lines report (:mod:`tfdoctor.evidence.tflog`), read
+        once for every check; a line kept both in ``log_errors`` and the stderr tail once."""
+        seen: set[tuple[type, str]] = set()
+        out = []
+        for event in tflog.read_events(self.tf_log):
+            key = (type(event), event.message)
+            if key not in seen:
+                seen.add(key)
+                out.append(event)
+        return tuple(out)
+
+    def tf_logged(self, kind: type[tflog.E]) -> tuple[tflog.E, ...]:
+        """The events of one kind in TensorFlow's log (:attr:`tf_events`)."""
+        return tflog.of_kind(self.tf_events, kind)
+
+    @functools.cached_property
     def unloaded_files(self) -> tuple[str, ...]:
         """Library files TensorFlow said it could not load, TensorRT's left out: TF-TRT is
         optional and its "Could not load dynamic library 'libnvinfer.so.7'" is harmless
         (TensorFlow registers the GPU without it)."""
         return tuple(
-            f for f in unloaded_files(self.tf_log) if not library_of(f).startswith("nvinfer")
+            name
+            for name in tflog.unloaded_files(self.tf_events)
+            if not tflog.library_of(name).startswith("nvinfer")
         )
 
     @functools.cached_property
     def dlopen_failed(self) -> bool:
         """TensorFlow's log says GPU libraries did not load."""
-        return bool(self.unloaded_files) or bool(_DLOPEN_SUMMARY.search(self.tf_log))
+        return bool(self.unloaded_files) or bool(self.tf_logged(tflog.GpuRegistrationSkipped))
 
     # --- declared ranges -----------------------------------------------------------------------
 
@@ -868,11 +861,11 @@ class Machine(Record):
             return None
         defaults = {PurePosixPath(DEFAULT_CUDA_ROOT)}
         if self.tf is not None and self.tf.location:
-            defaults.add(PurePosixPath(self.tf.location) / "nvidia" / NVCC_WHEEL_DIR)
+            defaults.add(PurePosixPath(self.tf.location) / "nvidia" / nvcc_wheel_dir())
         else:
             # Without a known TensorFlow, any site's cuda_nvcc may be the one next to it.
             sites = self.facts.python.site_packages if self.facts.python else ()
-            defaults.update(PurePosixPath(s) / "nvidia" / NVCC_WHEEL_DIR for s in sites)
+            defaults.update(PurePosixPath(s) / "nvidia" / nvcc_wheel_dir() for s in sites)
         current = (self.facts.environment or {}).get("XLA_FLAGS", "")
         data_dir = xla_cuda_data_dir(current)
         if data_dir is not None and PurePosixPath(data_dir) == PurePosixPath(root):
@@ -982,46 +975,15 @@ def _norm_dir(path: str) -> str:
     return str(PurePath(text))
 
 
-# How a library that did not load shows in TensorFlow's log or error: the loader's
-# "Could not load dynamic library 'libcudnn.so.8'; dlerror: ..." (tsl/platform/default/
-# dso_loader.cc), the dynamic linker's "libcudart.so.12: cannot open shared object file"
-# inside an ImportError, and on Windows "Could not load dynamic library 'cudnn64_8.dll'".
-_DLOPEN_FILES = re.compile(
-    r"Could not load dynamic library '([^']+)'"
-    r"|(lib[\w.+-]+\.so[\w.]*): cannot open shared object file"
-)
-# gpu_device.cc's summary line, logged after any of the above.
-_DLOPEN_SUMMARY = re.compile(r"Cannot dlopen some GPU libraries", re.IGNORECASE)
-
-
-def unloaded_files(text: str) -> tuple[str, ...]:
-    """Library files a log or error says could not be loaded, in order, once each."""
-    found = (a or b for a, b in _DLOPEN_FILES.findall(text))
-    return tuple(dict.fromkeys(found))
-
-
-def library_of(filename: str) -> str:
-    """``libcudnn.so.8`` / ``cudnn64_8.dll`` -> ``cudnn``; ``libcublasLt.so.12`` -> ``cublasLt``."""
-    stem = re.sub(r"^lib", "", filename.split(".", 1)[0])
-    return re.sub(r"64_\d+$|64$", "", stem)
-
-
-# Before CUDA 11 the toolkit libraries' names carried the CUDA major.minor: the Linux sonames
-# (libcublas.so.10.0, libcudart.so.9.0) and the Windows DLLs (cudart64_101.dll is CUDA 10.1;
-# from 11 on every minor ships cudart64_110.dll, which says only "11"). A failed load of one
-# names the build's CUDA.
-_TOOLKIT_LIBS = r"(?:cudart|cublas|cufft|curand|cusolver|cusparse)"
-_OLD_SONAME = re.compile(rf"lib{_TOOLKIT_LIBS}\.so\.(\d+\.\d+)")
-_OLD_DLL = re.compile(rf"\b{_TOOLKIT_LIBS}64_(\d{{1,2}})(\d)\.dll", re.IGNORECASE)
-
-
 def _cuda_from_log(tf: TensorFlowFacts) -> Optional[str]:
-    """The build's CUDA as a pre-11 library name in TensorFlow's error or log reveals it."""
+    """The build's CUDA as a pre-11 library name in TensorFlow's error or log reveals it
+    (before CUDA 11 every toolkit library's file name carried CUDA's major.minor)."""
     text = "\n".join((tf.error_message or "", *tf.log_errors))
-    found = [*_OLD_SONAME.findall(text), *(f"{a}.{b}" for a, b in _OLD_DLL.findall(text))]
-    for version in found:
-        if version_key(str(version))[:1] < (11,):
-            return str(version)
+    for event in tflog.read_events(text):
+        if isinstance(event, tflog.LibraryNotLoaded):
+            cuda = event.cuda
+            if cuda is not None and version_key(cuda)[:1] < (11,) and "." in cuda:
+                return cuda
     return None
 
 

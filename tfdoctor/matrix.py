@@ -28,8 +28,10 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
 
+from tfdoctor import matrix_schema as schema
+from tfdoctor.gpus import GpuModel, gpu_data
 from tfdoctor.records import Record, record
-from tfdoctor.yamldoc import NodeReader, compose, is_null, load_cached
+from tfdoctor.yamldoc import SOURCE_ID, DataSource, NodeReader, compose, is_null, load_cached
 
 if TYPE_CHECKING:
     from yaml import Node
@@ -40,27 +42,34 @@ MATRIX_SCHEMA_VERSION = 1
 #: Environment variable naming another matrix file (``--matrix`` wins over it).
 MATRIX_ENV = "TFDOCTOR_MATRIX"
 
-#: The matrix shipped inside the package (a copy of the repository's ``compat_matrix.yaml``).
-DEFAULT_MATRIX = Path(__file__).with_name("compat_matrix.yaml")
+#: The matrix's file name: at the repository root, and inside a built package.
+MATRIX_FILE = "compat_matrix.yaml"
 
-#: Platform keys of the per-platform Python lists, and the operating system of each.
-PLATFORMS: Mapping[str, str] = {
-    "linux-x86_64": "linux",
-    "linux-aarch64": "linux",
-    "macos-x86_64": "macos",
-    "macos-arm64": "macos",
-    "windows-x86_64": "windows",
-}
+
+def bundled_matrix(package_dir: Path) -> Path:
+    """The matrix that goes with the package in ``package_dir``: the copy a build put beside
+    its modules (setup.py), else the repository's own file one level up (a source checkout,
+    on ``PYTHONPATH`` or installed editable)."""
+    beside = package_dir / MATRIX_FILE
+    return beside if beside.is_file() else package_dir.parent / MATRIX_FILE
+
+
+#: The matrix used when neither ``--matrix`` nor ``$TFDOCTOR_MATRIX`` names one.
+DEFAULT_MATRIX = bundled_matrix(Path(__file__).parent)
+
 #: The platform an operating system name stands for when no architecture is given.
 DEFAULT_PLATFORM_OF_OS: Mapping[str, str] = {
     "linux": "linux-x86_64",
     "macos": "macos-arm64",
     "windows": "windows-x86_64",
 }
-OPERATING_SYSTEMS = ("linux", "windows", "macos")
+
+#: Platform keys of the per-platform Python lists, and the operating system of each.
+PLATFORMS = schema.PLATFORMS
+OPERATING_SYSTEMS = schema.OPERATING_SYSTEMS
 
 #: The pins every line states (``null`` when the wheel does not require the package).
-PIN_FIELDS = ("numpy", "protobuf", "keras", "tf_keras", "ml_dtypes")
+PIN_FIELDS = schema.field("pins").part_names()
 
 _LINE_RE = re.compile(r"^(\d+)\.(\d+)$")
 _PATCH_RE = re.compile(r"^(\d+)\.(\d+)\.(\d+)$")
@@ -71,7 +80,6 @@ _PYTHON_RE = re.compile(r"^3\.(\d+)$")
 _DRIVER_RE = re.compile(r"^\d+\.\d+(\.\d+)?$")
 _CC_RE = re.compile(r"^\d+\.\d+$")
 _ARCH_RE = re.compile(r"^(sm|compute)_(\d+)(\d)([af]?)$")
-_ID_RE = re.compile(r"^[a-z0-9][a-z0-9.-]*$")
 _DIST_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 
 
@@ -117,15 +125,6 @@ class CudaFamily(Record):
     min_driver_windows: Optional[str]
     source: tuple[str, ...]
     note: str = ""
-
-
-@record
-class GpuModel(Record):
-    """An NVIDIA GPU model and its compute capability."""
-
-    name: str
-    compute_capability: str
-    source: tuple[str, ...]
 
 
 @record
@@ -227,15 +226,25 @@ class TFLine(Record):
 
 @record
 class Matrix(Record):
-    """The whole matrix: sources, CUDA driver tables, GPU models and TensorFlow lines."""
+    """The whole matrix: sources, CUDA driver tables and TensorFlow lines; the GPU models come
+    from the package's GPU table (``data/gpus.yaml``), which serves the smoke test too."""
 
     path: str
     sources: Mapping[str, Source]
     cuda_toolkits: tuple[CudaToolkit, ...]
     cuda_families: tuple[CudaFamily, ...]
-    gpus: tuple[GpuModel, ...]
     #: Newest line first, pre-release lines included.
     lines: tuple[TFLine, ...]
+
+    @property
+    def gpus(self) -> tuple[GpuModel, ...]:
+        """The GPU models, oldest compute capability first."""
+        return gpu_data().models
+
+    @property
+    def gpu_sources(self) -> Mapping[str, DataSource]:
+        """The sources the GPU models cite, by id."""
+        return gpu_data().sources
 
     @property
     def releases(self) -> tuple[TFLine, ...]:
@@ -274,25 +283,7 @@ class Matrix(Record):
 
     def gpu_model(self, name: str) -> Optional[GpuModel]:
         """A GPU model by name, ignoring case, spaces and an ``NVIDIA``/``GeForce`` prefix."""
-        want = _gpu_key(name)
-        for model in self.gpus:
-            if _gpu_key(model.name) == want:
-                return model
-        # Names from the driver carry more words ("NVIDIA A100-SXM4-80GB"): the longest
-        # model name contained in the given one.
-        best: Optional[GpuModel] = None
-        for model in self.gpus:
-            key = _gpu_key(model.name)
-            if re.search(rf"(^|[^a-z0-9]){re.escape(key)}($|[^a-z0-9])", want) and (
-                best is None or len(key) > len(_gpu_key(best.name))
-            ):
-                best = model
-        return best
-
-
-def _gpu_key(name: str) -> str:
-    key = name.lower().replace("nvidia", " ").replace("geforce", " ").replace("tesla", " ")
-    return " ".join(key.replace("-", " ").split())
+        return gpu_data().model(name)
 
 
 # --- version helpers -------------------------------------------------------------------------
@@ -335,7 +326,7 @@ def parse_arch(arch: str) -> Optional[tuple[str, int, int, bool]]:
 
 
 class _Reader(NodeReader):
-    """The shared node reader with the matrix's own values: specifiers and source ids."""
+    """The shared node reader with the matrix's own values: specifiers."""
 
     def __init__(self, path: str) -> None:
         super().__init__(path, MatrixError)
@@ -356,21 +347,6 @@ class _Reader(NodeReader):
         except InvalidSpecifier:
             raise self.error(node, field, f"{value!r} is not a valid version specifier") from None
         return value
-
-    def source_ids(self, node: Node, field: str, known: Mapping[str, Source]) -> tuple[str, ...]:
-        """One source id or a list of them, each defined under ``sources``."""
-        from yaml import SequenceNode  # noqa: PLC0415
-
-        items = self.sequence(node, field) if isinstance(node, SequenceNode) else [node]
-        if not items:
-            raise self.error(node, field, "needs at least one source")
-        out = []
-        for item in items:
-            sid = self.required_string(item, field)
-            if sid not in known:
-                raise self.error(item, field, f"unknown source {sid!r} (define it under sources)")
-            out.append(sid)
-        return tuple(out)
 
 
 def _note(reader: _Reader, fields: Mapping[str, Node], where: str) -> str:
@@ -393,18 +369,14 @@ def parse_matrix(text: str, path: str = "<matrix>") -> Matrix:
     root = compose(text, path, "matrix", MatrixError)
     reader = _Reader(path)
     top = reader.mapping(
-        root,
-        "matrix",
-        ("schema_version", "sources", "cuda_toolkits", "cuda_families", "tensorflow"),
-        ("gpus",),
+        root, "matrix", schema.required(schema.TOP_FIELDS), schema.optional(schema.TOP_FIELDS)
     )
     reader.schema_version(top["schema_version"], MATRIX_SCHEMA_VERSION)
     sources = _read_sources(reader, top["sources"])
     toolkits = _read_toolkits(reader, top["cuda_toolkits"], sources)
     families = _read_families(reader, top["cuda_families"], sources)
-    gpus = _read_gpus(reader, top["gpus"], sources) if "gpus" in top else ()
     lines = _read_lines(reader, top["tensorflow"], sources)
-    matrix = Matrix(path, sources, toolkits, families, gpus, lines)
+    matrix = Matrix(path, sources, toolkits, families, lines)
     for entry, node in zip(lines, reader.sequence(top["tensorflow"], "tensorflow")):
         if entry.cuda is not None and matrix.toolkit(entry.cuda) is None:
             raise reader.error(
@@ -416,7 +388,7 @@ def parse_matrix(text: str, path: str = "<matrix>") -> Matrix:
 
 
 def _read_sources(reader: _Reader, node: Node) -> dict[str, Source]:
-    return reader.sources(node, _ID_RE, Source)
+    return reader.sources(node, SOURCE_ID, Source)
 
 
 def _driver_columns(
@@ -441,15 +413,17 @@ def _driver_columns(
     )
 
 
-_DRIVER_FIELDS = ("min_driver_linux", "min_driver_windows", "source")
-
-
 def _read_toolkits(
     reader: _Reader, node: Node, sources: Mapping[str, Source]
 ) -> tuple[CudaToolkit, ...]:
     rows: list[CudaToolkit] = []
     for i, item in enumerate(reader.sequence(node, "cuda_toolkits")):
-        fields = reader.mapping(item, f"cuda_toolkits[{i}]", ("cuda", *_DRIVER_FIELDS), ("note",))
+        fields = reader.mapping(
+            item,
+            f"cuda_toolkits[{i}]",
+            schema.required(schema.TOOLKIT_FIELDS),
+            schema.optional(schema.TOOLKIT_FIELDS),
+        )
         cuda = reader.required_string(
             fields["cuda"], f"cuda_toolkits[{i}].cuda", _LINE_RE, "CUDA version"
         )
@@ -465,7 +439,12 @@ def _read_families(
 ) -> tuple[CudaFamily, ...]:
     rows: list[CudaFamily] = []
     for i, item in enumerate(reader.sequence(node, "cuda_families")):
-        fields = reader.mapping(item, f"cuda_families[{i}]", ("major", *_DRIVER_FIELDS), ("note",))
+        fields = reader.mapping(
+            item,
+            f"cuda_families[{i}]",
+            schema.required(schema.FAMILY_FIELDS),
+            schema.optional(schema.FAMILY_FIELDS),
+        )
         major = reader.integer(fields["major"], f"cuda_families[{i}].major")
         where = f"cuda_families[{major}]"
         if rows and major <= rows[-1].major:
@@ -477,62 +456,18 @@ def _read_families(
 _UNSORTED_ROWS = "rows must be sorted oldest first, without duplicates"
 
 
-def _read_gpus(reader: _Reader, node: Node, sources: Mapping[str, Source]) -> tuple[GpuModel, ...]:
-    rows: list[GpuModel] = []
-    seen: set[str] = set()
-    for i, item in enumerate(reader.sequence(node, "gpus")):
-        fields = reader.mapping(item, f"gpus[{i}]", ("name", "compute_capability", "source"))
-        name = reader.required_string(fields["name"], f"gpus[{i}].name")
-        if _gpu_key(name) in seen:
-            raise reader.error(fields["name"], f"gpus[{name}].name", "duplicate GPU model")
-        seen.add(_gpu_key(name))
-        rows.append(
-            GpuModel(
-                name,
-                reader.required_string(
-                    fields["compute_capability"],
-                    f"gpus[{name}].compute_capability",
-                    _CC_RE,
-                    "compute capability",
-                ),
-                reader.source_ids(fields["source"], f"gpus[{name}].source", sources),
-            )
-        )
-    return tuple(rows)
+_LINE_FIELDS = schema.required(schema.LINE_FIELDS)
+_OPTIONAL_LINE_FIELDS = schema.optional(schema.LINE_FIELDS)
+#: Fields that state facts and so need a source when stated (``line`` is the key).
+_FACT_FIELDS = schema.sourced(schema.LINE_FIELDS)
+#: What a line's ``sources`` may name: those fields, and ``pins.NAME``.
+_SOURCE_KEYS = schema.source_keys(schema.LINE_FIELDS)
 
 
-_LINE_FIELDS = (
-    "line",
-    "latest_patch",
-    "requires_python",
-    "python",
-    "glibc_min",
-    "gpu_package",
-    "cuda_builds",
-    "windows_native_gpu",
-    "wrappers",
-    "cuda",
-    "cudnn",
-    "compute_capabilities",
-    "pins",
-    "and_cuda",
-    "sources",
-)
-_OPTIONAL_LINE_FIELDS = (
-    "notes",
-    "known_gpu_failures",
-    "cuda_install",
-    "tensorflow_gpu_release",
-    "keras_in_step",
-)
-#: Fields that state facts and so need a source when not null (``line`` is the key).
-_FACT_FIELDS = (
-    *(f for f in _LINE_FIELDS if f not in ("line", "sources")),
-    "known_gpu_failures",
-    "cuda_install",
-    "tensorflow_gpu_release",
-    "keras_in_step",
-)
+def _parts(name: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(required, optional) sub-keys of a line's field, from the schema."""
+    parts = schema.field(name).parts
+    return schema.required(parts), schema.optional(parts)
 
 
 def _read_lines(reader: _Reader, node: Node, sources: Mapping[str, Source]) -> tuple[TFLine, ...]:
@@ -579,7 +514,7 @@ def _read_line(reader: _Reader, node: Node, index: int, sources: Mapping[str, So
         )
     requires_python = reader.specifier(fields["requires_python"], f"{where}.requires_python")
 
-    pyfields = reader.mapping(fields["python"], f"{where}.python", tuple(PLATFORMS))
+    pyfields = reader.mapping(fields["python"], f"{where}.python", *_parts("python"))
     python: dict[str, tuple[str, ...]] = {}
     for plat, plat_node in pyfields.items():
         versions: list[str] = []
@@ -597,7 +532,9 @@ def _read_line(reader: _Reader, node: Node, index: int, sources: Mapping[str, So
     glibc = reader.string(
         fields["glibc_min"], f"{where}.glibc_min", _LINE_RE, "glibc version", nullable=True
     )
-    gpu_fields = reader.mapping(fields["gpu_package"], f"{where}.gpu_package", OPERATING_SYSTEMS)
+    gpu_fields = reader.mapping(
+        fields["gpu_package"], f"{where}.gpu_package", *_parts("gpu_package")
+    )
     gpu_package = {
         os_name: reader.string(
             n, f"{where}.gpu_package.{os_name}", _DIST_RE, "distribution name", nullable=True
@@ -620,13 +557,15 @@ def _read_line(reader: _Reader, node: Node, index: int, sources: Mapping[str, So
     caps = None
     if not is_null(fields["compute_capabilities"]):
         cap_fields = reader.mapping(
-            fields["compute_capabilities"], f"{where}.compute_capabilities", ("sass", "ptx")
+            fields["compute_capabilities"],
+            f"{where}.compute_capabilities",
+            *_parts("compute_capabilities"),
         )
         caps = ComputeCapabilities(
             _arch_list(reader, cap_fields["sass"], f"{where}.compute_capabilities.sass", "sm"),
             _arch_list(reader, cap_fields["ptx"], f"{where}.compute_capabilities.ptx", "compute"),
         )
-    pin_fields = reader.mapping(fields["pins"], f"{where}.pins", PIN_FIELDS)
+    pin_fields = reader.mapping(fields["pins"], f"{where}.pins", *_parts("pins"))
     pins = Pins(**{k: reader.specifier(n, f"{where}.pins.{k}") for k, n in pin_fields.items()})
     and_cuda = None
     if not is_null(fields["and_cuda"]):
@@ -655,8 +594,7 @@ def _read_line(reader: _Reader, node: Node, index: int, sources: Mapping[str, So
     src_nodes = reader.any_mapping(fields["sources"], f"{where}.sources")
     line_sources: dict[str, tuple[str, ...]] = {}
     for fact, src_node in src_nodes.items():
-        head, _, sub = fact.partition(".")
-        if head not in _FACT_FIELDS or (sub and (head != "pins" or sub not in PIN_FIELDS)):
+        if fact not in _SOURCE_KEYS:
             raise reader.error(src_node, f"{where}.sources.{fact}", "not a fact of this entry")
         line_sources[fact] = reader.source_ids(src_node, f"{where}.sources.{fact}", sources)
 
@@ -703,29 +641,20 @@ def _read_line(reader: _Reader, node: Node, index: int, sources: Mapping[str, So
 
 
 def _stated_facts(entry: TFLine) -> Iterator[tuple[str, str]]:
-    """(field, sub-field) of every non-null fact of an entry; sub-field "" for whole fields."""
+    """(field, part) of every stated fact of an entry; part "" for whole fields."""
     for fact in _FACT_FIELDS:
-        value: Any = getattr(entry, fact)
-        if fact == "pins":
-            for pin in PIN_FIELDS:
-                if getattr(entry.pins, pin) is not None:
-                    yield fact, pin
-        elif fact in (
-            "wrappers",
-            "cuda_builds",
-            "known_gpu_failures",
-            "tensorflow_gpu_release",
-            "keras_in_step",
-        ):
-            if value:
-                yield fact, ""
-        elif value is not None:
-            yield fact, ""
+        value: Any = getattr(entry, fact.name)
+        if fact.sourced_parts:
+            for part in fact.part_names():
+                if getattr(value, part) is not None:
+                    yield fact.name, part
+        elif bool(value) if fact.stated == schema.NON_EMPTY else value is not None:
+            yield fact.name, ""
 
 
 def _cuda_install(reader: _Reader, node: Node, where: str, line: str) -> CudaInstall:
     """``cuda_install``: a method from :data:`CUDA_INSTALL_METHODS` and broken patches."""
-    fields = reader.mapping(node, where, ("method",), ("wheels_unfound",))
+    fields = reader.mapping(node, where, *_parts("cuda_install"))
     method = reader.required_string(fields["method"], f"{where}.method")
     if method not in CUDA_INSTALL_METHODS:
         raise reader.error(

@@ -6,8 +6,8 @@ the nodes (``FILE:LINE: FIELD: message``), and each file's own reader validates 
 own code, so that a command that starts often (``check --static`` in a container's start, CI)
 does not parse and validate the same YAML on every start.
 
-This module imports nothing from the package but :mod:`tfdoctor.cache` and
-:mod:`tfdoctor.bounded`.
+This module imports nothing from the package but :mod:`tfdoctor.cache`,
+:mod:`tfdoctor.bounded` and :mod:`tfdoctor.records`.
 """
 
 from __future__ import annotations
@@ -21,12 +21,16 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, TypeVar
 
 from tfdoctor.bounded import MAX_TEXT_BYTES, InputError, read_bytes
 from tfdoctor.cache import code_of, entry_path, read_entry, write_entry
+from tfdoctor.records import Record, record
 
 if TYPE_CHECKING:
     from yaml import Node
 
 T = TypeVar("T")
 S = TypeVar("S")
+
+#: What a data file's source ids look like (``cuda-release-notes``).
+SOURCE_ID = re.compile(r"^[a-z0-9][a-z0-9.-]*$")
 
 #: The severities a data file may give (the values of :class:`tfdoctor.findings.Severity`).
 SEVERITIES = ("info", "warning", "error")
@@ -78,6 +82,15 @@ def compose(text: str, path: str, what: str, error: type[Exception]) -> Any:
     if root is None:
         raise error(f"{path}:1: the {what} is empty")
     return root
+
+
+@record
+class DataSource(Record):
+    """A data file's citable source: its id, what it is, and where to read it."""
+
+    id: str
+    title: str
+    url: str
 
 
 class NodeReader:
@@ -195,6 +208,47 @@ class NodeReader:
                 raise self.error(fields["url"], f"sources[{sid}].url", "must be an https:// URL")
             title = self.required_string(fields["title"], f"sources[{sid}].title")
             out[sid] = make(sid, title, url)
+        return out
+
+    def source_ids(self, node: Node, field: str, known: Mapping[str, object]) -> tuple[str, ...]:
+        """One source id or a list of them, each defined under ``sources``."""
+        from yaml import SequenceNode  # noqa: PLC0415
+
+        items = self.sequence(node, field) if isinstance(node, SequenceNode) else [node]
+        if not items:
+            raise self.error(node, field, "needs at least one source")
+        out = []
+        for item in items:
+            sid = self.required_string(item, field)
+            if sid not in known:
+                raise self.error(item, field, f"unknown source {sid!r} (define it under sources)")
+            out.append(sid)
+        return tuple(out)
+
+    def keyed_rows(
+        self,
+        node: Node,
+        field: str,
+        key: str,
+        required: Iterable[str],
+        optional: Iterable[str] = (),
+        read_key: Optional[Callable[[Node, str], Any]] = None,
+        ascending: bool = False,
+    ) -> list[tuple[str, Any, dict[str, Node]]]:
+        """A list of mappings, each named by its ``key`` field: ``(where, key value, fields)``
+        per row, ``where`` being ``FIELD[KEY]`` for messages. A repeated key is an error, and
+        with ``ascending`` so is a key not greater than the row's before it."""
+        read = read_key or self.required_string
+        out: list[tuple[str, Any, dict[str, Node]]] = []
+        for i, item in enumerate(self.sequence(node, field)):
+            fields = self.mapping(item, f"{field}[{i}]", (key, *required), optional)
+            value = read(fields[key], f"{field}[{i}].{key}")
+            where = f"{field}[{value}]"
+            if any(value == seen for _, seen, _ in out):
+                raise self.error(fields[key], f"{where}.{key}", f"duplicate {key}")
+            if ascending and out and value < out[-1][1]:
+                raise self.error(fields[key], f"{where}.{key}", "rows must be sorted oldest first")
+            out.append((where, value, fields))
         return out
 
     def choice(self, node: Node, field: str, choices: Sequence[str]) -> str:

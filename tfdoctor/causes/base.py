@@ -23,7 +23,7 @@ class Cause(Record):
     links: tuple[str, ...] = ()
     #: Kinds of observation (:data:`tfdoctor.machine.OBSERVATION_KINDS`) that show the opposite
     #: of what this cause claims: where TensorFlow showed one, a finding resting on the cause is
-    #: at most a note (:mod:`tfdoctor.checks.observed`). Filled from :data:`CONTRADICTED_BY`.
+    #: at most a note (:mod:`tfdoctor.causes.observed`). Filled from :data:`CONTRADICTED_BY`.
     contradicted_by: tuple[str, ...] = ()
 
 

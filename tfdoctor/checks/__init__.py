@@ -4,7 +4,7 @@ Each check has a stable id, written once, here; it guards its inputs first (no f
 ``unknown`` finding, never a silent pass) and its findings carry its id (the one exception is
 :data:`FINDING_IDS`). A finding whose cause what TensorFlow showed contradicts (it imported,
 it lists the GPU, the smoke test ran kernels there) becomes a note naming that observation
-(:mod:`tfdoctor.checks.observed`). A check that raises becomes a ``doctor.crashed`` finding
+(:mod:`tfdoctor.causes.observed`). A check that raises becomes a ``doctor.crashed`` finding
 naming it; the other checks still run. Named subsets (:data:`SMOKE`, :data:`GPU_GATE`, the
 checks an option asks for) live beside the registry, so no caller filters checks by id strings.
 """
@@ -16,13 +16,13 @@ import traceback
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Callable, Optional
 
+from tfdoctor.causes import observed
 from tfdoctor.checks import (
     compat,
     conda,
     container,
     drift,
     gpu,
-    observed,
     platform,
     python,
     runtime,

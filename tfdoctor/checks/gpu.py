@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from pathlib import PurePath
 from typing import Optional
 
 from tfdoctor import causes
 from tfdoctor.checks._context import CheckContext, fix, unknown
+from tfdoctor.evidence import tflog
+from tfdoctor.evidence.tflog import library_of
 from tfdoctor.facts import Facts, LibraryFacts, TFStatus
 from tfdoctor.findings import Finding, Fix, Severity
-from tfdoctor.machine import library_of
+from tfdoctor.machine import Machine
 
 _NVIDIA_CONTAINER_DOCS = (
     "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html"
@@ -189,14 +190,21 @@ def _kernel_finding(ctx: CheckContext) -> Optional[Finding]:
     return None
 
 
-# What TensorFlow logs when the driver is older than its CUDA build: CUresult 803
-# CUDA_ERROR_SYSTEM_DRIVER_MISMATCH, cudaErrorInsufficientDriver (35, "CUDA driver version is
-# insufficient for CUDA runtime version"), CUresult 222 CUDA_ERROR_UNSUPPORTED_PTX_VERSION.
-_OLD_DRIVER_LOG = re.compile(
-    r"CUDA_ERROR_SYSTEM_DRIVER_MISMATCH|driver version is insufficient"
-    r"|CUDA_ERROR_UNSUPPORTED_PTX_VERSION",
-    re.IGNORECASE,
-)
+def _old_driver_logged(m: Machine) -> bool:
+    """TensorFlow's log says the driver is older than its CUDA build: cudaErrorInsufficientDriver
+    (35, "CUDA driver version is insufficient for CUDA runtime version"), CUresult 803
+    CUDA_ERROR_SYSTEM_DRIVER_MISMATCH, or the driver refusing the build's PTX (CUresult 222
+    CUDA_ERROR_UNSUPPORTED_PTX_VERSION)."""
+    return (
+        bool(m.tf_logged(tflog.DriverTooOld))
+        or any(e.number == 803 for e in m.tf_logged(tflog.CudaError))
+        or any(p.problem == "unsupported-toolchain" for p in m.tf_logged(tflog.PtxasProblem))
+    )
+
+
+def _unknown_error_logged(m: Machine) -> bool:
+    """TensorFlow's log shows a CUDA call failing with CUDA_ERROR_UNKNOWN (999)."""
+    return any(e.number == 999 for e in m.tf_logged(tflog.CudaError))
 
 
 def check_ecc(ctx: CheckContext) -> Iterator[Finding]:
@@ -339,7 +347,7 @@ def check_gpu_visible(ctx: CheckContext) -> Iterator[Finding]:
     log = "\n".join(tf.log_errors)
     unloaded = ctx.machine.unloaded_files
     cuinit = facts.cuinit
-    if (cuinit is not None and cuinit.code == 35) or _OLD_DRIVER_LOG.search(ctx.machine.tf_log):
+    if (cuinit is not None and cuinit.code == 35) or _old_driver_logged(ctx.machine):
         floor = causes.gpu.build_driver_floor(ctx.machine)
         yield causes.finding(
             "gpu.visible",
@@ -364,7 +372,7 @@ def check_gpu_visible(ctx: CheckContext) -> Iterator[Finding]:
             remedy,
         )
         return
-    if (cuinit is not None and cuinit.code == 999) or "CUDA_ERROR_UNKNOWN" in log:
+    if (cuinit is not None and cuinit.code == 999) or _unknown_error_logged(ctx.machine):
         yield causes.finding(
             "gpu.visible",
             Severity.ERROR,

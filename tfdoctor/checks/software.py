@@ -13,6 +13,8 @@ from tfdoctor.checks._context import (
     fix,
     unknown,
 )
+from tfdoctor.evidence import tflog
+from tfdoctor.evidence.tflog import library_of
 from tfdoctor.facts import (
     PackageFacts,
     TensorFlowFacts,
@@ -20,7 +22,7 @@ from tfdoctor.facts import (
     normalize_name,
 )
 from tfdoctor.findings import Finding, Severity
-from tfdoctor.machine import START_IMPORTS, library_of, unloaded_files
+from tfdoctor.machine import START_IMPORTS, Machine
 from tfdoctor.matrix import version_key
 from tfdoctor.wheel_tags import misfit
 
@@ -286,8 +288,10 @@ def _import_error_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
     # (a generic ImportError after a dlopen error that only the log shows).
     text = tf.error_message or ""
     known = (_NUMPY_ABI, _GLIBC, _PROTOBUF, _DLL)
-    if not (unloaded_files(text) or any(r.search(text) for r in known)):
+    unloaded = tflog.unloaded_files(tflog.read_events(text))
+    if not (unloaded or any(r.search(text) for r in known)):
         text = m.tf_log
+        unloaded = tflog.unloaded_files(m.tf_events)
     detail = message + ("\n\n" + tf.stderr_tail if tf.stderr_tail else "")
     numpy = facts.package("numpy")
     found = _known_cause(ctx)
@@ -303,8 +307,8 @@ def _import_error_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
             detail,
             causes.software.numpy_abi_fix(m),
         )
-    if files := unloaded_files(text):
-        lib = files[0]
+    if unloaded:
+        lib = unloaded[0]
         name = library_of(lib)
         if (
             name.startswith(
@@ -456,6 +460,17 @@ def _signal_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
     )
 
 
+def _cuda_build(m: Machine) -> str:
+    """``CUDA 12.5 build with code for sm_60 ... sm_90, compute_90 PTX``: the CUDA line and the
+    GPU code the build carries, as far as they were read (build info, pins, its objects)."""
+    text = f"CUDA {m.build_cuda} build" if m.build_cuda else "CUDA build"
+    code = m.build_gpu_code
+    if code is not None and (code.sass or code.ptx):
+        carried = [*code.sass, *(f"{arch} PTX" for arch in code.ptx)]
+        text += " with code for " + ", ".join(carried)
+    return text
+
+
 def check_tf_import(ctx: CheckContext) -> Iterator[Finding]:
     """TensorFlow imports in the examined interpreter; when not, why, with the fix."""
     facts = ctx.facts
@@ -489,7 +504,11 @@ def check_tf_import(ctx: CheckContext) -> Iterator[Finding]:
             )
             return
         build = (
-            "CUDA build" if tf.is_cuda_build else "ROCm build" if tf.is_rocm_build else "CPU build"
+            _cuda_build(ctx.machine)
+            if tf.is_cuda_build
+            else "ROCm build"
+            if tf.is_rocm_build
+            else "CPU build"
         )
         yield Finding(
             "tensorflow.import",

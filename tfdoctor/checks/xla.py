@@ -2,27 +2,13 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 from tfdoctor import causes
 from tfdoctor.checks._context import CheckContext
+from tfdoctor.evidence import tflog
 from tfdoctor.findings import Finding, Severity
 from tfdoctor.matrix import version_key
-
-# What XLA logs when it finds no libdevice (xla/service/gpu/llvm_gpu_backend/nvptx_backend.cc
-# and cuda_libdevice_path.cc): "libdevice not found at ./libdevice.10.bc", "Can't find
-# libdevice directory ${CUDA_DIR}/nvvm/libdevice".
-_LIBDEVICE_LOG = re.compile(r"libdevice not found|Can't find libdevice directory")
-# What the driver says of PTX from a newer ptxas (CUDA_ERROR_UNSUPPORTED_PTX_VERSION, 222):
-# "the provided PTX was compiled with an unsupported toolchain".
-# XLA's own warning for a newer ptxas minor (nvptx_compiler.cc): "The NVIDIA driver's CUDA
-# version is 12.4 which is older than the PTX compiler version 12.5.82 ... XLA is disabling
-# parallel compilation".
-_PTX_TOOLCHAIN_LOG = re.compile(
-    r"unsupported toolchain|CUDA_ERROR_UNSUPPORTED_PTX_VERSION"
-    r"|older than the PTX compiler version"
-)
 
 
 def _gpu_build(ctx: CheckContext) -> bool:
@@ -36,7 +22,13 @@ def check_ptxas(ctx: CheckContext) -> Iterator[Finding]:
     if libs is None or drv is None or not _gpu_build(ctx):
         return
     have, driver_cuda = libs.ptxas_version, drv.cuda_version
-    logged = _PTX_TOOLCHAIN_LOG.search(ctx.machine.tf_log)
+    # What the driver says of PTX from a newer ptxas (CUDA_ERROR_UNSUPPORTED_PTX_VERSION, 222),
+    # and XLA's own warning for a newer ptxas minor (nvptx_compiler.cc: "The NVIDIA driver's
+    # CUDA version is 12.4 which is older than the PTX compiler version 12.5.82").
+    logged = any(
+        p.problem in ("unsupported-toolchain", "newer-than-driver")
+        for p in ctx.machine.tf_logged(tflog.PtxasProblem)
+    )
     if not have or not driver_cuda:
         return
     # ptxas turns PTX into machine code for the GPU, which any driver of the same CUDA major
@@ -74,7 +66,10 @@ def check_libdevice(ctx: CheckContext) -> Iterator[Finding]:
     elsewhere = ctx.machine.xla_flags_for_libdevice is not None
     if libs.libdevice is not None and not elsewhere:
         return
-    logged = _LIBDEVICE_LOG.search(ctx.machine.tf_log)
+    # XLA's "libdevice not found at ./libdevice.10.bc" (nvptx_backend.cc) or "Can't find
+    # libdevice directory ${CUDA_DIR}/nvvm/libdevice" (cuda_libdevice_path.cc).
+    found = ctx.machine.tf_logged(tflog.LibdeviceMissing)
+    logged = found[0] if found else None
     if not logged and libs.ptxas is None:
         return  # no evidence the search ran: say nothing rather than guess
     yield causes.finding(
@@ -82,7 +77,7 @@ def check_libdevice(ctx: CheckContext) -> Iterator[Finding]:
         Severity.ERROR if logged else Severity.WARNING,
         causes.xla.LIBDEVICE_MISSING,
         "XLA cannot find libdevice.10.bc: jit-compiled functions fail on the GPU",
-        (logged.group(0) + "\n" if logged else "")
+        (logged.message + "\n" if logged else "")
         + (
             f"libdevice is at {libs.libdevice}, where XLA does not look by itself."
             if elsewhere

@@ -18,11 +18,13 @@ import dataclasses
 import datetime
 import re
 import shlex
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Callable, Optional
 
 from tfdoctor import causes
 from tfdoctor.bounded import size_text
+from tfdoctor.causes import observed
+from tfdoctor.evidence import tflog
 from tfdoctor.evidence.pip import (
     MAX_REFUSALS,
     PipRefusal,
@@ -30,6 +32,7 @@ from tfdoctor.evidence.pip import (
     read_wheel_refusal,
     requested_version,
 )
+from tfdoctor.evidence.tflog import cudnn_dotted, library_of
 from tfdoctor.evidence.traceback import (
     MAX_TRACEBACKS,
     Inferred,
@@ -49,7 +52,7 @@ from tfdoctor.facts import (
     TFStatus,
 )
 from tfdoctor.findings import Finding, Fix, Report, Severity
-from tfdoctor.machine import LogHints, Machine, library_of
+from tfdoctor.machine import LogHints, Machine
 from tfdoctor.matrix import Matrix, version_key
 from tfdoctor.records import Record, record
 from tfdoctor.signatures import BENIGN, EVIDENCE, Signature, Signatures
@@ -58,6 +61,9 @@ from tfdoctor.signatures import BENIGN, EVIDENCE, Signature, Signatures
 CITATIONS = 3
 #: The most log lines handed to the facts' ``log_errors``.
 MAX_LOG_ERRORS = 40
+#: The most events of TensorFlow's log lines kept (a failure repeated on every step of a long
+#: run says no more the thousandth time).
+MAX_EVENTS = 500
 
 _SEVERITY = {"info": Severity.INFO, "warning": Severity.WARNING, "error": Severity.ERROR}
 
@@ -83,6 +89,13 @@ class Evidence:
     tracebacks: list[Traceback] = dataclasses.field(default_factory=list)
     #: pip's refusals with the releases it could see (:mod:`tfdoctor.evidence.pip`).
     refusals: list[PipRefusal] = dataclasses.field(default_factory=list)
+    #: What TensorFlow's own log lines report (:mod:`tfdoctor.evidence.tflog`), each with
+    #: where it is in the log (``line 12``, ``cell 3, line 4``).
+    events: list[tuple[str, tflog.Event]] = dataclasses.field(default_factory=list)
+
+    def logged(self, kind: type[tflog.E]) -> list[tuple[str, tflog.E]]:
+        """The events of one kind, with where each is."""
+        return [(where, e) for where, e in self.events if isinstance(e, kind)]
 
     def values(self, group: str, evidence_only: bool = False) -> list[str]:
         """Every distinct value a named group took, in order of appearance (``evidence_only``:
@@ -119,6 +132,9 @@ def scan(blocks: Iterable[LogText], signatures: Signatures) -> Evidence:
     is never touched by a regular expression.
     """
     keywords = signatures.keywords
+    # TensorFlow's log-line families (tflog) are found in the same pass: a literal that is
+    # also a signature's keyword is searched for once.
+    literals = list(dict.fromkeys((*keywords, *tflog.KEYWORDS)))
     evidence = Evidence()
     order = 0
     for block in blocks:
@@ -130,17 +146,7 @@ def scan(blocks: Iterable[LogText], signatures: Signatures) -> Evidence:
             evidence.tracebacks.extend(found_tbs[: MAX_TRACEBACKS - len(evidence.tracebacks)])
         if len(evidence.refusals) < MAX_REFUSALS:
             evidence.refusals.extend(read_refusals((text,)))
-        found: dict[int, list[Signature]] = {}
-        for keyword, sigs in keywords.items():
-            if all(_saturated(evidence, sig) for sig in sigs):
-                continue  # versions already read: the rest of the log cannot add to them
-            i = find(keyword)
-            while i >= 0:
-                found.setdefault(text.rfind("\n", 0, i) + 1, []).extend(sigs)
-                i = find("\n", i)
-                if i < 0:
-                    break
-                i = find(keyword, i)
+        found, to_read = _candidates(text, literals, keywords, evidence)
         line_no, counted = 0, 0
         for start in sorted(found):
             end = find("\n", start)
@@ -149,6 +155,10 @@ def scan(blocks: Iterable[LogText], signatures: Signatures) -> Evidence:
             line_no += text.count("\n", counted, start)
             counted = start
             line = text[start:end]
+            if start in to_read and len(evidence.events) < MAX_EVENTS:
+                where = block.where(line_no)
+                read = tflog.read_with(line, block.first_line + line_no, to_read[start])
+                evidence.events.extend((where, event) for event in read)
             for sig in {id(sig): sig for sig in found[start]}.values():  # once each, in order
                 match = sig.pattern.search(line)
                 if match is None:
@@ -162,6 +172,38 @@ def scan(blocks: Iterable[LogText], signatures: Signatures) -> Evidence:
                     hit.citations.append((block.where(line_no), line.strip()))
                     hit.groups.append({k: v for k, v in match.groupdict().items() if v})
     return evidence
+
+
+def _candidates(
+    text: str,
+    literals: Sequence[str],
+    keywords: Mapping[str, tuple[Signature, ...]],
+    evidence: Evidence,
+) -> tuple[dict[int, list[Signature]], dict[int, list[tflog.Reader]]]:
+    """The starts of the lines of ``text`` that hold a literal, with the signatures to match
+    there and the tflog readers to run there."""
+    readers = tflog.KEYWORDS if len(evidence.events) < MAX_EVENTS else {}
+    found: dict[int, list[Signature]] = {}
+    to_read: dict[int, list[tflog.Reader]] = {}
+    find = text.find
+    for keyword in literals:
+        sigs = keywords.get(keyword, ())
+        if sigs and all(_saturated(evidence, sig) for sig in sigs):
+            sigs = ()  # versions already read: the rest of the log cannot add to them
+        families = readers.get(keyword, ())
+        if not sigs and not families:
+            continue
+        i = find(keyword)
+        while i >= 0:
+            start = text.rfind("\n", 0, i) + 1
+            found.setdefault(start, []).extend(sigs)
+            if families:
+                to_read.setdefault(start, []).extend(families)
+            i = find("\n", i)
+            if i < 0:
+                break
+            i = find(keyword, i)
+    return found, to_read
 
 
 def _saturated(evidence: Evidence, sig: Signature) -> bool:
@@ -190,6 +232,10 @@ class Revealed(Record):
     gpu_name: Optional[str] = None
     driver_version: Optional[str] = None
     numpy_version: Optional[str] = None
+    #: The first allocation the log says failed: the device (``GPU:0``) and the bytes asked,
+    #: each where the line gives it.
+    oom_device: Optional[str] = None
+    oom_bytes: Optional[int] = None
     site_packages: Optional[str] = None
     wsl: bool = False
     conda: bool = False
@@ -197,26 +243,38 @@ class Revealed(Record):
     pip_refusals: tuple[PipRefusal, ...] = ()
     #: Facts the log does not state but its paths and file names imply, each with its basis.
     inferred: tuple[Inferred, ...] = ()
+    #: Where TensorFlow's own lines state a fact (field name, ``line 12``), for those read from
+    #: its log lines' events (:mod:`tfdoctor.evidence.tflog`).
+    stated_at: tuple[tuple[str, str], ...] = ()
 
     def known(self) -> list[str]:
-        """What the log states, as phrases (not what it only implies: :attr:`inferred`)."""
+        """What the log states, as phrases (not what it only implies: :attr:`inferred`), with
+        the line that states it where TensorFlow's own lines do."""
         out = []
         guessed = {hint.fact for hint in self.inferred}
+        at = dict(self.stated_at)
         if self.tf_version:
             out.append(f"TensorFlow {self.tf_version}")
         if self.python and "python" not in guessed:
             out.append(f"Python {self.python}")
         if self.cudnn_compiled:
-            out.append(f"a build for cuDNN {self.cudnn_compiled}")
+            out.append(f"a build for cuDNN {self.cudnn_compiled}{_at(at, 'cudnn_compiled')}")
         if self.cudnn_loaded:
-            out.append(f"cuDNN {self.cudnn_loaded} loaded")
+            out.append(f"cuDNN {self.cudnn_loaded} loaded{_at(at, 'cudnn_loaded')}")
         if self.gpu_name or self.compute_capability:
-            cc = f" (compute capability {self.compute_capability})"
-            out.append(f"GPU {self.gpu_name or ''}{cc if self.compute_capability else ''}".strip())
+            cc = self.compute_capability
+            notes = [f"compute capability {cc}"] if cc else []
+            notes += [at["compute_capability"]] if "compute_capability" in at else []
+            name = f"GPU {self.gpu_name}" if self.gpu_name else "GPU"
+            out.append(name + (f" ({', '.join(notes)})" if notes else ""))
         if self.driver_version:
-            out.append(f"driver {self.driver_version}")
+            out.append(f"driver {self.driver_version}{_at(at, 'driver_version')}")
         if self.numpy_version:
             out.append(f"NumPy {self.numpy_version}")
+        if self.oom_device or self.oom_bytes:
+            size = f" of {size_text(self.oom_bytes)}" if self.oom_bytes else ""
+            device = f" on {self.oom_device}" if self.oom_device else ""
+            out.append(f"an allocation{size} failing{device}{_at(at, 'oom')}")
         return out
 
     def unknown(self) -> list[str]:
@@ -231,18 +289,9 @@ class Revealed(Record):
         return out
 
 
-_CUDNN_INT = re.compile(r"^(\d)(\d)(\d\d)$")
-
-
-def cudnn_dotted(value: Optional[str]) -> Optional[str]:
-    """cuDNN versions as TensorFlow logs them: ``8.9.4``, ``7201`` (7.2.1), ``8600`` (8.6.0)."""
-    if not value:
-        return None
-    match = _CUDNN_INT.match(value)
-    if match is not None:
-        major, minor, patch = match.groups()
-        return f"{major}.{minor}.{int(patch)}"
-    return value
+def _at(where: Mapping[str, str], fact: str) -> str:
+    """`` (line 12)`` where a fact is stated, else empty."""
+    return f" ({where[fact]})" if fact in where else ""
 
 
 #: Path styles and words that imply an operating system, in the order they are tried.
@@ -278,8 +327,9 @@ def _os_of(
     return None
 
 
-def reveal(evidence: Evidence) -> Revealed:
-    """What ``evidence`` shows about the machine."""
+def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
+    """What ``evidence`` shows about the machine (``matrix``: which TensorFlow lines the
+    CUDA and cuDNN releases a missing library's file name implies were built for)."""
     lines = evidence.cited_lines()
     libraries = evidence.values("library")
     site = evidence.first("site_packages")
@@ -297,9 +347,34 @@ def reveal(evidence: Evidence) -> Revealed:
     os_hint = _os_of(lines, libraries, frames)
     if os_hint is not None:
         inferred.append(os_hint)
-    compiled = evidence.first("cudnn_compiled")
-    loaded = evidence.first("cudnn_loaded") or evidence.first("cudnn_version")
-    caps = evidence.values("compute_capability")
+    inferred.extend(_soname_hints(evidence, matrix))
+    # TensorFlow's own lines first (tflog's events), then what other lines state (nvidia-smi's
+    # header, "Loaded cuDNN version 8600", the devices TensorFlow created).
+    stated: dict[str, str] = {}
+    mismatch = [
+        (where, e) for where, e in evidence.logged(tflog.VersionMismatch) if e.library == "cuDNN"
+    ]
+    compiled = _stated(stated, "cudnn_compiled", [(w, e.compiled) for w, e in mismatch])
+    loaded = _stated(stated, "cudnn_loaded", [(w, e.loaded) for w, e in mismatch])
+    compiled = compiled or evidence.first("cudnn_compiled")
+    loaded = loaded or evidence.first("cudnn_loaded") or evidence.first("cudnn_version")
+    logged_caps = [
+        *((w, e.capability) for w, e in evidence.logged(tflog.GpuIgnored)),
+        *((w, e.capability) for w, e in evidence.logged(tflog.NoKernelsForGpu)),
+    ]
+    cap = _stated(stated, "compute_capability", logged_caps)
+    caps = [cap] if cap else evidence.values("compute_capability")
+    driver = _stated(stated, "driver_version", _driver_versions(evidence))
+    oom = next(
+        (
+            (where, e)
+            for where, e in evidence.logged(tflog.OutOfMemory)
+            if e.failure and (e.device or e.bytes)
+        ),
+        None,
+    )
+    if oom is not None:
+        stated["oom"] = oom[0]
     text = "\n".join(lines)
     return Revealed(
         tf_version=evidence.first("tf_version", evidence_only=True),
@@ -311,14 +386,78 @@ def reveal(evidence: Evidence) -> Revealed:
         cuda_version=evidence.first("cuda_version"),
         compute_capability=caps[0] if caps else None,
         gpu_name=evidence.first("gpu_name"),
-        driver_version=evidence.first("driver_version"),
+        driver_version=driver or evidence.first("driver_version"),
         numpy_version=evidence.first("numpy_version"),
+        oom_device=(oom[1].device or None) if oom is not None else None,
+        oom_bytes=oom[1].bytes if oom is not None else None,
         site_packages=site,
         wsl="/usr/lib/wsl/" in text,
         conda=conda,
         pip_refusals=tuple(evidence.refusals),
         inferred=tuple(inferred),
+        stated_at=tuple(stated.items()),
     )
+
+
+def _stated(
+    stated: dict[str, str], fact: str, found: Sequence[tuple[str, Optional[str]]]
+) -> Optional[str]:
+    """The first value in ``found`` (where, value), its place noted in ``stated``."""
+    for where, value in found:
+        if value:
+            stated[fact] = where
+            return value
+    return None
+
+
+def _driver_versions(evidence: Evidence) -> list[tuple[str, Optional[str]]]:
+    """The kernel driver's version where TensorFlow's log lines state it (cuda_diagnostics.cc,
+    cuda_dnn.cc); libcuda's own version is the library's, not the running driver's."""
+    out: list[tuple[str, Optional[str]]] = []
+    for where, event in evidence.events:
+        if isinstance(event, tflog.DriverMismatch):
+            out.append((where, event.kernel))
+        elif isinstance(event, tflog.DriverVersion) and event.source != "libcuda":
+            out.append((where, event.version))
+    return out
+
+
+def _soname_hints(evidence: Evidence, matrix: Optional[Matrix]) -> list[Inferred]:
+    """The CUDA and cuDNN releases the library files that did not load imply, each with the
+    line that names the file (``libcudart.so.11.0`` is asked for by a build for CUDA 11), and
+    the TensorFlow lines built for all of them (from the matrix)."""
+    hints: dict[tuple[str, str], Inferred] = {}
+    for where, event in evidence.logged(tflog.LibraryNotLoaded):
+        for fact, value in (("cuda", event.cuda), ("cudnn", event.cudnn)):
+            if value is not None:
+                hints.setdefault((fact, value), Inferred(fact, value, f"{where}: {event.soname}"))
+    found = list(hints.values())
+    lines = _lines_built_for(matrix, found)
+    if lines:
+        found.append(Inferred("tensorflow-lines", lines, ", ".join(h.because for h in found)))
+    return found
+
+
+def _lines_built_for(matrix: Optional[Matrix], hints: Sequence[Inferred]) -> Optional[str]:
+    """The TensorFlow lines (``2.5 to 2.14``) whose builds use every CUDA and cuDNN release
+    ``hints`` name, as the matrix records them; None without a matrix, a hint or a line."""
+    if matrix is None or not hints:
+        return None
+    found = []
+    for line in matrix.releases:
+        built = {"cuda": line.cuda, "cudnn": line.cudnn}
+        if all(_same_release(built[h.fact], h.value) for h in hints):
+            found.append(line.line)
+    if not found:
+        return None
+    ordered = sorted(found, key=version_key)
+    return ordered[0] if len(ordered) == 1 else f"{ordered[0]} to {ordered[-1]}"
+
+
+def _same_release(built: Optional[str], implied: str) -> bool:
+    """A build's ``11.8`` is the ``11`` (or a ``10.0`` is the ``10.0``) a file name implies."""
+    want = version_key(implied)
+    return built is not None and version_key(built)[: len(want)] == want
 
 
 def log_facts(revealed: Revealed, evidence: Evidence, base: Optional[Facts], version: str) -> Facts:
@@ -726,7 +865,7 @@ def explain(
     machine's own, sharpen the fixes (the log's lines join its ``tensorflow.log_errors``).
     """
     evidence = scan(lines, signatures)
-    revealed = reveal(evidence)
+    revealed = reveal(evidence, matrix)
     merged = log_facts(revealed, evidence, facts, version)
     machine = Machine(merged, matrix, log_hints(revealed))
     by_cause: dict[str, list[Hits]] = {}
@@ -777,6 +916,11 @@ def explain(
         unexplained = unexplained_finding(evidence.tracebacks)
         if unexplained is not None:
             out.append(unexplained)
+    if facts is not None:
+        # Observed beats inferred, for what the log claims too: where the machine's facts
+        # show TensorFlow doing what a cause says it cannot (it imports, it lists the GPU),
+        # the log's finding is a note (it may come from another run or environment).
+        out = sorted((observed.overrule(x, machine) for x in out), key=lambda f: -f.severity.rank)
     out.extend(_benign_finding(h) for h in benign)
     if not out:
         out.append(

@@ -21,7 +21,13 @@ def inferred_note(hints: Sequence[Inferred]) -> str:
 
 
 #: How an inferred fact reads, by kind (the value fills the braces).
-_SHOWN = {"python": "Python {}", "os": "{}"}
+_SHOWN = {
+    "python": "Python {}",
+    "os": "{}",
+    "cuda": "a build for CUDA {}",
+    "cudnn": "a build for cuDNN {}",
+    "tensorflow-lines": "so TensorFlow {}",
+}
 _OS_NAMES = {"linux": "Linux", "windows": "Windows", "macos": "macOS"}
 
 

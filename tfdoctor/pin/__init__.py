@@ -29,6 +29,7 @@ from tfdoctor.compat import (
     newest_fit,
     verdicts,
 )
+from tfdoctor.cuda_layout import tensorrt_python_cap
 from tfdoctor.facts import Facts, PackageFacts, TFStatus, normalize_name
 from tfdoctor.machine import Machine, view
 from tfdoctor.matrix import PLATFORMS, Matrix, TFLine, version_key
@@ -57,11 +58,9 @@ PLATFORM_MARKERS: Mapping[str, str] = {
 #: NVIDIA's CUDA wheels are published for Linux only (https://pypi.org/project/nvidia-cudnn-cu12/).
 LINUX_MARKER = 'sys_platform == "linux"'
 
-#: TensorFlow 2.14's ``and-cuda`` extra pins ``tensorrt==8.5.3.1``, whose wheels stop at
-#: Python 3.10 (https://github.com/NVIDIA/TensorRT/issues/2744): on a newer Python pip cannot
-#: install the extra at all (https://github.com/tensorflow/tensorflow/issues/61986).
+#: TensorFlow 2.14's ``and-cuda`` extra pins ``tensorrt==8.5.3.1``, whose wheels stop at a
+#: Python (data/cuda.yaml, ``tensorrt``): on a newer Python pip cannot install the extra.
 TENSORRT = "tensorrt"
-TENSORRT_LAST_PYTHON = (3, 10)
 
 
 class PinError(ValueError):
@@ -552,13 +551,14 @@ def target_pinset(
     cuda_label = f"{root_name}[{AND_CUDA}]"
     warnings: list[str] = []
     cuda_pins = dict(line.and_cuda or {}) if AND_CUDA in extras else {}
-    if TENSORRT in cuda_pins and _newer_python(target.python, TENSORRT_LAST_PYTHON):
+    trt_release, trt_python, trt_links = tensorrt_python_cap()
+    if TENSORRT in cuda_pins and _newer_python(target.python, trt_python):
         # TensorFlow runs without TensorRT (only TF-TRT loads it), so the rest of the extra
         # is pinned by hand and the file installs.
         warnings.append(
             f"{TENSORRT}{cuda_pins.pop(TENSORRT)}, which {cuda_label}=={line.latest_patch} "
-            f"requires, has no wheel for Python {target.python} (TensorRT 8.5 wheels stop at "
-            "Python 3.10; https://github.com/tensorflow/tensorflow/issues/61986): "
+            f"requires, has no wheel for Python {target.python} (TensorRT {trt_release} wheels "
+            f"stop at Python {trt_python[0]}.{trt_python[1]}; {trt_links[-1]}): "
             f"{root_name} is pinned without [{AND_CUDA}], its CUDA wheels are listed one by "
             f"one, and {TENSORRT} is left out (TensorFlow runs without it; TF-TRT needs it)"
         )

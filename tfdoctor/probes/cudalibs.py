@@ -23,10 +23,14 @@ from typing import Optional
 
 from tfdoctor.cuda_layout import (
     DEFAULT_CUDA_ROOT,
-    LIBRARY_DIRS,
-    NVCC_WHEEL_DIR,
     declared_cuda,
+    fixed_sonames,
     library_dirs,
+    library_names,
+    newest_cuda,
+    nvcc_wheel_dir,
+    paired_cudnn,
+    soname_versions,
     xla_cuda_data_dir,
 )
 from tfdoctor.facts import CudaLibsFacts, LibraryCandidate, LibraryFacts, ProbeError
@@ -37,60 +41,6 @@ from tfdoctor.probes.tfbuild import BuildRead, read_build
 from tfdoctor.records import Record, record
 
 PROBE = "cuda_libs"
-
-#: What to search for when TensorFlow's build does not say (no TF, or a CPU build).
-NEWEST_CUDA = (12, 0)
-NEWEST_CUDNN_MAJOR = 9
-
-#: The libraries, in the order they are reported. ``cuda`` is the driver's libcuda.
-LIBRARY_NAMES = (
-    "cudart",
-    "cublas",
-    "cublasLt",
-    "cufft",
-    "cusparse",
-    "cusolver",
-    "curand",
-    "cudnn",
-    "nccl",
-    "cuda",
-)
-
-# Soname versions TF's loader asks for: xla/tsl/platform/default/dso_loader.cc (formerly
-# tsl/platform/default/dso_loader.cc) calls GetDsoHandle(name, TF_<LIB>_VERSION), and
-# third_party/gpus/cuda_configure.bzl sets TF_<LIB>_VERSION to the major version of the
-# library in the toolkit (cudart "11.0" for all of CUDA 11, "12" from CUDA 12), which
-# third_party/gpus/cuda/cuda_config.h records. Library majors per toolkit follow NVIDIA's
-# CUDA release notes: CUDA 11.0 shipped cuSOLVER 10, 11.1+ cuSOLVER 11.
-_SOVERSIONS: dict[int, dict[str, str]] = {
-    11: {
-        "cudart": "11.0",
-        "cublas": "11",
-        "cublasLt": "11",
-        "cufft": "10",
-        "cusparse": "11",
-        "cusolver": "11",
-        "curand": "10",
-    },
-    12: {
-        "cudart": "12",
-        "cublas": "12",
-        "cublasLt": "12",
-        "cufft": "11",
-        "cusparse": "12",
-        "cusolver": "11",
-        "curand": "10",
-    },
-    13: {
-        "cudart": "13",
-        "cublas": "13",
-        "cublasLt": "13",
-        "cufft": "12",
-        "cusparse": "12",
-        "cusolver": "12",
-        "curand": "10",
-    },
-}
 
 # Debian and Ubuntu multiarch directories, searched by their glibc by default.
 _MULTIARCH = {
@@ -112,8 +62,9 @@ def searched_versions(
     the CUDA wheels its ``and-cuda`` extra pins (``requires``: its Requires-Dist lines; TF
     2.22's build_info records no versions), else the newest."""
     versions = versions_from_build_info(build_info or {})
+    newest, newest_cudnn = newest_cuda()
     if versions.is_cuda_build is not True:
-        return NEWEST_CUDA[0], NEWEST_CUDA[1], NEWEST_CUDNN_MAJOR
+        return newest[0], newest[1], newest_cudnn
     pinned_cuda, pinned_cudnn = declared_cuda(requires) if requires else (None, None)
     if versions.cuda_major is not None and versions.cuda_minor is not None:
         cuda = (versions.cuda_major, versions.cuda_minor)
@@ -121,38 +72,14 @@ def searched_versions(
         major, _, minor = pinned_cuda.partition(".")
         cuda = (int(major), int(minor))
     else:
-        cuda = NEWEST_CUDA
+        cuda = newest
     cudnn = versions.cudnn_major
     if cudnn is None and pinned_cudnn is not None:
         cudnn = int(pinned_cudnn.partition(".")[0])
     if cudnn is None:
-        # TF's tested build configurations (https://www.tensorflow.org/install/source#gpu)
-        # pair CUDA 10 with cuDNN 7 and CUDA 11 with cuDNN 8; CUDA 12 releases moved to
-        # cuDNN 9 with TF 2.18, the newest is assumed.
-        cudnn = 7 if cuda[0] <= 10 else 8 if cuda[0] == 11 else NEWEST_CUDNN_MAJOR
+        # The pairing of TF's tested build configurations (data/cuda.yaml, cudnn_pairing).
+        cudnn = paired_cudnn(cuda[0])
     return cuda[0], cuda[1], cudnn
-
-
-def _soversions(cuda_major: int, cuda_minor: int) -> dict[str, str]:
-    if cuda_major in _SOVERSIONS:
-        table = dict(_SOVERSIONS[cuda_major])
-        if (cuda_major, cuda_minor) == (11, 0):
-            table["cusolver"] = "10"
-        return table
-    if cuda_major == 10:
-        # cuda_configure.bzl: from CUDA 10.1 the math libraries use the major alone; cudart
-        # keeps major.minor. CUDA 10.0 used major.minor everywhere.
-        full = f"{cuda_major}.{cuda_minor}"
-        lib = str(cuda_major) if cuda_minor >= 1 else full
-        table = dict.fromkeys(_SOVERSIONS[11], lib)
-        table["cudart"] = full
-        return table
-    # A toolkit newer than this table: the libraries that follow the toolkit's major.
-    nearest = _SOVERSIONS[max(_SOVERSIONS)]
-    table = dict(nearest)
-    for name in ("cudart", "cublas", "cublasLt"):
-        table[name] = str(cuda_major)
-    return table
 
 
 def tf_library_names(
@@ -164,18 +91,18 @@ def tf_library_names(
     ``<name><version>.dll`` with cuda_configure.bzl's ``64_`` version prefix, and the driver
     is ``nvcuda.dll``; NCCL is not built for Windows.
     """
-    versions = _soversions(cuda_major, cuda_minor)
+    versions = soname_versions(cuda_major, cuda_minor)
     versions["cudnn"] = str(cudnn_major)
+    names_in_order = library_names()
     if platform == "win32":
         names = {
             name: (f"{name}64_{version.replace('.', '')}.dll",)
             for name, version in versions.items()
         }
         names["cuda"] = ("nvcuda.dll",)
-        return {name: names[name] for name in LIBRARY_NAMES if name in names}
-    versions["nccl"] = "2"
-    versions["cuda"] = "1"
-    return {name: (f"lib{name}.so.{versions[name]}",) for name in LIBRARY_NAMES}
+        return {name: names[name] for name in names_in_order if name in names}
+    versions.update(fixed_sonames())
+    return {name: (f"lib{name}.so.{versions[name]}",) for name in names_in_order}
 
 
 # --- ldconfig -------------------------------------------------------------------------------
@@ -433,7 +360,7 @@ def windows_search_dirs(
     if env.get("CUDA_PATH"):
         dirs.append((Path(env["CUDA_PATH"]) / "bin", "CUDA_PATH"))
     for site in site_dirs:
-        dirs.extend((Path(site) / "nvidia" / pkg / "bin", "pip") for pkg in LIBRARY_DIRS[name])
+        dirs.extend((Path(site) / "nvidia" / pkg / "bin", "pip") for pkg in library_dirs(name))
     return dirs
 
 
@@ -531,7 +458,7 @@ def _cuda_roots(
     data_dir = xla_cuda_data_dir(env.get("XLA_FLAGS"))
     if data_dir:
         roots.append(Path(data_dir))
-    roots.extend(Path(site) / "nvidia" / NVCC_WHEEL_DIR for site in site_dirs)
+    roots.extend(Path(site) / "nvidia" / nvcc_wheel_dir() for site in site_dirs)
     roots.extend(Path(env[var]) for var in ("CUDA_HOME", "CUDA_PATH") if env.get(var))
     roots.extend(Path(d) for d in toolkit_dirs)
     return roots
@@ -663,7 +590,7 @@ def _probe(
         runpath = tensorflow_runpath(package)
         if runpath.error is not None:
             errors.append(runpath.error)
-        build = read_build(package, LIBRARY_NAMES)
+        build = read_build(package, library_names())
         if build.named is None and build.error is not None:
             errors.append(build.error)
         if ldconfig_output is None:

@@ -18,8 +18,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path, PurePosixPath
 from typing import Callable, Optional
 
+from tfdoctor.cuda_layout import library_names
 from tfdoctor.facts import CudaLibsFacts, FoundLibrary, ProbeError
-from tfdoctor.probes.cudalibs import LIBRARY_NAMES, version_from_filename
+from tfdoctor.probes.cudalibs import version_from_filename
 from tfdoctor.records import Record, record
 
 #: Lists a directory: its entry names, sorted; empty when it cannot be read.
@@ -296,7 +297,7 @@ def find_elsewhere(
             cache[path] = lister(path)
         return cache[path]
 
-    ordered = {name: sonames[name] for name in LIBRARY_NAMES if name in sonames}
+    ordered = {name: sonames[name] for name in library_names() if name in sonames}
     found: list[FoundLibrary] = []
     listed: set[str] = set()
     for place in places(env, prefix, once, root):

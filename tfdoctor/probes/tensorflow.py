@@ -10,79 +10,17 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import secrets
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Optional
 
+from tfdoctor.evidence.tflog import error_lines
 from tfdoctor.facts import DeviceFacts, TensorFlowFacts, TFStatus
 from tfdoctor.probes._run import CommandResult, Runner, child_script, run_command
 from tfdoctor.probes.build_info import build_flag, read_build_info, versions_from_build_info
 
 CHILD = "tf_info.py"
-
-# The prefixes TensorFlow puts before a log line, all ending in "file.cc:LINE] ":
-#   2021-04-09 19:52:41.024315: W tensorflow/.../dso_loader.cc:60]   (TF's own logger, <= 2.15)
-#   E0000 00:00:1744708234.717753 1370911 cuda_dnn.cc:8579]          (absl logging, 2.16+;
-#                                                                    glog-style E0501 12:00:00.1
-#                                                                    once absl is initialised)
-#   E external/local_xla/xla/stream_executor/cuda/cuda_dnn.cc:9261]  (timestamp cut off)
-_LOG_PREFIX = re.compile(
-    r"^(?:\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+: [IWEF] "
-    r"|[IWEF]\d{4} \d\d:\d\d:\d+\.\d+\s+\d+ "
-    r"|[IWEF] )"
-    r"\S+:\d+\] "
-)
-
-# Messages about loading CUDA/TensorRT libraries and reaching the GPU, from TF and XLA:
-# tsl/platform/default/dso_loader.cc, core/common_runtime/gpu/gpu_device.cc,
-# tsl/cuda/cudart_stub.cc, stream_executor/cuda/cuda_driver.cc and cuda_diagnostics.cc,
-# cuda_dnn.cc, compiler/tf2tensorrt/utils/py_utils.cc, xla/service/gpu (libdevice, ptxas).
-# Informational lines (cpu_feature_guard's "This TensorFlow binary is optimized ...",
-# "Ignore above cudart dlerror ...", oneDNN and NUMA notes, the harmless duplicate
-# "Unable to register cuDNN factory" of tensorflow/tensorflow#62075) match none of these.
-_ERROR_PATTERNS = re.compile(
-    "|".join(
-        re.escape(text)
-        for text in (
-            "Could not load dynamic library",
-            "Could not load library",
-            "cannot open shared object file",
-            "Cannot dlopen some",
-            "Skipping registering GPU devices",
-            "Could not find cuda drivers",
-            "failed call to cuInit",
-            "kernel driver does not appear to be running",
-            "does not match DSO version",
-            "Loaded runtime CuDNN library",
-            "Could not create cudnn handle",
-            "Ignoring visible gpu device",
-            "not built with CUDA kernel binaries compatible",
-            "Could not find TensorRT",
-            "Can't find libdevice",
-            "libdevice not found",
-            "Couldn't get ptxas version",
-            "Couldn't invoke ptxas",
-        )
-    )
-)
-
-
-def extract_log_errors(stderr: str) -> tuple[str, ...]:
-    """The library-loading and GPU error messages in TensorFlow's stderr, prefixes stripped.
-
-    Each message appears once, in the order first logged (TF logs some once per shared
-    object that initialises logging).
-    """
-    found: list[str] = []
-    for raw in stderr.splitlines():
-        line = raw.strip()
-        line = _LOG_PREFIX.sub("", line, count=1).strip()
-        if line and _ERROR_PATTERNS.search(line) and line not in found:
-            found.append(line)
-    return tuple(found)
-
 
 #: How much of the child's stderr the facts keep: its start (where the import failed: the
 #: first traceback, the first dso_loader lines) and its end (the final error).
@@ -227,7 +165,9 @@ def facts_from_result(
     signal = result.signal_name
     common: dict[str, Any] = {
         "interpreter": interpreter,
-        "log_errors": extract_log_errors(result.stderr),
+        # Read by the shared reader of TensorFlow's log lines, from the whole stderr (the
+        # bounded tail below may leave the middle out).
+        "log_errors": error_lines(result.stderr),
         "returncode": result.returncode,
         "seconds": round(result.seconds, 3),
         "stderr_tail": bounded_stderr(result.stderr),

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from tfdoctor import matrix_schema as schema
 from tfdoctor.compat import driver_floor, ptx_driver_floor
 from tfdoctor.matrix import PLATFORMS, Matrix, TFLine
 from tfdoctor.render.matrixout import gpu_code_summary
@@ -37,9 +38,33 @@ wheels, the entry's notes say what the documentation claims.
 nothing in tfdoctor does at run time). `python scripts/refresh_matrix.py draft --lines X.Y`
 prints the entry of a new release line as YAML, each fact with its source and notes for what
 the wheels could not tell (`dump` prints the raw wheel facts); with `--pre` a line that has no
-final release yet is read at its newest pre-release. Adding a release is a change of this file
-and of the generated documents only: the tests state invariants of the data, and check logic
-runs on a frozen copy of the matrix.
+final release yet is read at its newest pre-release.
+
+## Adding a release, a CUDA version or a GPU
+
+Each is a change of data, reviewed against its sources; no Python file and no test changes
+(the tests state invariants of the shipped data, and check logic runs on a frozen copy of the
+matrix, `tests/data/matrix/fixture.yaml`).
+
+- **A TensorFlow release line.** `python scripts/refresh_matrix.py draft --lines X.Y` (`--pre`
+  before its first final) prints the entry with a source per fact and notes for what the
+  wheels could not tell; a person reviews the sources, adds the facts kept "by hand" below
+  (reported GPU failures, the macOS plugin), pastes the entry at the top of
+  `compat_matrix.yaml` (at the repository root; a build copies it into the package) and runs
+  `python scripts/refresh_matrix.py check` and `python scripts/gen_compatibility_doc.py`.
+  Which requirements `import tensorflow` imports as it starts, and which only when a feature
+  is used, is `tfdoctor/data/tf_imports.yaml` (measured on one release, each row sourced):
+  a release that imports differently changes its rows.
+- **A CUDA version.** Its driver rows in `compat_matrix.yaml` (`cuda_toolkits`, and
+  `cuda_families` for a new major, from NVIDIA's release notes); for a new major, its soname
+  row in `tfdoctor/data/cuda.yaml` (`sonames`, from the release notes' component versions)
+  and, where its wheels move, the `wheels` rows there.
+- **A GPU.** A row in `tfdoctor/data/gpus.yaml`: its name and compute capability from
+  NVIDIA's CUDA GPUs page, and its dense peaks per precision from its data sheet.
+
+Every row of those files names its sources, and each file is validated when it is read: an
+unknown key, a missing source or an unsorted row stops with one line naming the file, the line
+and the field.
 
 ## The rules the checks apply
 
@@ -71,32 +96,23 @@ and one line naming the file, the line and the field:
 
 Top level: `schema_version` (1), `sources` (id, title, URL; `{version}` in a URL is the
 line's latest patch), `cuda_toolkits` (CUDA X.Y -> the driver it shipped with, oldest first),
-`cuda_families` (major -> minor version compatibility floor), `gpus` (model -> compute
-capability) and `tensorflow` (one entry per release line, newest first). Versions are quoted
-strings. An entry of `tensorflow` has:
+`cuda_families` (major -> minor version compatibility floor) and `tensorflow` (one entry per
+release line, newest first). Versions are quoted strings. The keys, whether each is required,
+needs a source and how it is kept up to date are specified once, in `tfdoctor/matrix_schema.py`,
+which both the loader and `scripts/refresh_matrix.py` read (`check` compares the fields kept
+by "draft, check" with the wheels). An entry of `tensorflow` has:
 
-| field | meaning |
-|---|---|
-| `line` | the release line, `"2.16"` |
-| `latest_patch` | the newest final release of the line on PyPI; before the line's first final, its newest pre-release (`2.22.0rc0`), which marks the line as a pre-release: it is listed, but the newest fit (`matrix`, the fixes, `pin`) is never one |
-| `requires_python` | the wheels' `Requires-Python`, or null where they have none |
-| `python` | per platform (`linux-x86_64`, `linux-aarch64`, `macos-x86_64`, `macos-arm64`, `windows-x86_64`): the CPython versions with a `tensorflow` wheel of the latest patch |
-| `glibc_min` | the lowest glibc of the Linux x86-64 wheels' manylinux tags |
-| `gpu_package` | per OS (`linux`, `windows`, `macos`): the distribution that brings GPU support, or null |
-| `cuda_builds` | the platforms whose GPU distribution is a CUDA build (the Linux aarch64 wheels are CPU builds) |
-| `windows_native_gpu` | whether native Windows gets a CUDA build (must agree with `windows-x86_64` in `cuda_builds`) |
-| `wrappers` | platform -> the distribution the `tensorflow` wheel is a thin wrapper for there |
-| `cuda`, `cudnn` | the versions the build uses (null: no CUDA build) |
-| `compute_capabilities` | `sass` (machine code, `sm_XY`) and `ptx` (`compute_XY`); null when unknown |
-| `pins` | `numpy`, `protobuf`, `keras`, `tf_keras`, `ml_dtypes`: version specifiers the wheel declares (tf-keras: the range tf-keras of this line declares for tensorflow); null where none |
-| `and_cuda` | the `[and-cuda]` extra: distribution -> specifier; null before 2.14 |
-| `sources` | fact -> source id(s); `pins.tf_keras` overrides `pins` for one pin. Every non-null fact needs one |
-| `known_gpu_failures` | optional: compute capability -> how the wheels fail on such GPUs although their code should run there (reported failures, sourced) |
-| `cuda_install` | optional: how the GPU build gets its CUDA libraries on Linux, per TensorFlow's install guide: `method` `and-cuda` (the extra's wheels), `cudnn-wheel` (2.12-2.13: the cuDNN wheel on `LD_LIBRARY_PATH`) or `system` (a toolkit and cuDNN beside TensorFlow: NVIDIA's packages, or conda's); `wheels_unfound`: patches whose own wheels TensorFlow does not find (2.16.1) |
-| `tensorflow_gpu_release` | optional: a real `tensorflow-gpu` release of this line exists (1.15-2.11; later ones only refuse to install) |
-| `keras_in_step` | optional: the separate `keras` package was released with this line (2.6-2.15), so keras 2.X serves TensorFlow 2.X only, whatever range the wheel declares |
-| `notes` | where the documentation says otherwise, and other caveats |
+"""
 
+#: How a field is kept up to date, as the schema says (``refresh_matrix.py``'s commands).
+_KEPT = {
+    schema.KEY: "draft",
+    schema.CHECKED: "draft, check",
+    schema.DRAFTED: "draft",
+    schema.HAND: "by hand",
+}
+
+_JSON_KEYS = """\
 `tfdoctor matrix --json` prints one object per line with the keys `tensorflow`,
 `latest_patch`, `pre_release`, `requires_python`, `python` (Linux x86-64), `python_by_platform`,
 `glibc_min`, `cuda`, `cudnn`, `cuda_builds`, `min_driver_linux`, `min_driver_windows` (null without native
@@ -105,6 +121,14 @@ Windows GPU support), `min_driver_ptx_linux`, `compute_capabilities`, `numpy`, `
 `wrappers`, `fits`, `reasons`, `caveats`, `install`, `known_gpu_failures`, `notes` and `sources`
 (fact -> URLs).
 """
+
+
+def _kept(field: schema.Field) -> str:
+    """How a field is kept up to date, with the parts kept otherwise."""
+    others = [p for p in field.parts if p.refreshed != field.refreshed]
+    return "; ".join(
+        [_KEPT[field.refreshed], *(f"`{p.name}` {_KEPT[p.refreshed]}" for p in others)]
+    )
 
 
 def _row(cells: Iterable[str]) -> str:
@@ -196,7 +220,12 @@ def _line_details(matrix: Matrix, line: TFLine) -> list[str]:
 
 def render_compat_doc(matrix: Matrix) -> str:
     """The whole ``docs/compatibility.md`` for ``matrix``."""
-    out = [_INTRO, "## Release lines", ""]
+    out = [_INTRO.rstrip("\n"), ""]
+    out += _table(
+        ("field", "kept", "meaning"),
+        ((f"`{f.name}`", _kept(f), f.doc) for f in schema.LINE_FIELDS),
+    )
+    out += ["", _JSON_KEYS, "## Release lines", ""]
     out += _table(
         (
             "TF",
@@ -248,6 +277,9 @@ def render_compat_doc(matrix: Matrix) -> str:
         ),
     )
     out += ["", "## GPU models", ""]
+    used = dict.fromkeys(sid for g in matrix.gpus for sid in g.source)
+    cited = ", ".join(f"[{sid}]({matrix.gpu_sources[sid].url})" for sid in used)
+    out += [f"From `tfdoctor/data/gpus.yaml` (sources: {cited}).", ""]
     out += _table(
         ("model", "compute capability"),
         ((g.name, g.compute_capability) for g in matrix.gpus),

@@ -20,128 +20,17 @@ from pathlib import Path
 from typing import Optional
 
 from tfdoctor.facts import CpuPeakFacts
+from tfdoctor.gpus import GpuPeak, gpu_data
 from tfdoctor.records import Record, record
 from tfdoctor.smoke.fma import FmaMeasurement, fma_kernels, fma_threads, read_fma
 from tfdoctor.smoke.microarch import find_microarchitecture, flops_from_flags, identify
 
-TERA = 1e12
 GIGA = 1e9
 
 
-@record
-class GpuPeak(Record):
-    """One GPU model's peak TFLOP/s per precision, dense, from the cited document."""
-
-    #: Regular expression on the name TensorFlow reports (``NVIDIA H100 80GB HBM3``).
-    pattern: str
-    label: str
-    float32: Optional[float]
-    tf32: Optional[float]
-    float16: Optional[float]
-    bfloat16: Optional[float]
-    source: str
-
-    def peaks(self) -> dict[str, float]:
-        """FLOP/s per precision, only those the source gives."""
-        values = {
-            "float32": self.float32,
-            "tf32": self.tf32,
-            "float16": self.float16,
-            "bfloat16": self.bfloat16,
-        }
-        return {k: v * TERA for k, v in values.items() if v is not None}
-
-
-_H100 = "https://www.nvidia.com/en-us/data-center/h100/"
-
-#: First match wins: specific names before the general ones.
-GPU_PEAKS: tuple[GpuPeak, ...] = (
-    # H100 PCIe: 51 FP32; TF32 756, BF16/FP16 1,513 with sparsity.
-    GpuPeak(r"H100.*PCIe", "H100 PCIe", 51.0, 378.0, 756.5, 756.5, _H100),
-    # H100 SXM: 67 FP32; TF32 989, BF16/FP16 1,979 with sparsity.
-    GpuPeak(r"H100(?!.*NVL)", "H100 SXM", 67.0, 494.5, 989.5, 989.5, _H100),
-    # H200 SXM is the H100 SXM's GH100 with HBM3e: the same compute figures.
-    GpuPeak(
-        r"H200(?!.*NVL)",
-        "H200 SXM",
-        67.0,
-        494.5,
-        989.5,
-        989.5,
-        "https://www.nvidia.com/en-us/data-center/h200/",
-    ),
-    GpuPeak(
-        r"A100",
-        "A100 (SXM4 and PCIe)",
-        19.5,
-        156.0,
-        312.0,
-        312.0,
-        "https://www.nvidia.com/content/dam/en-zz/Solutions/Data-Center/a100/pdf/"
-        "nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf",
-    ),
-    # L40S: TF32 183 (366 sparse), BF16/FP16 362.05 (733 sparse).
-    GpuPeak(
-        r"L40S",
-        "L40S",
-        91.6,
-        183.0,
-        362.05,
-        362.05,
-        "https://www.nvidia.com/en-us/data-center/l40s/",
-    ),
-    # Volta: FP16 tensor cores only (no TF32, no BF16).
-    GpuPeak(
-        r"V100.*PCIE",
-        "V100 PCIe",
-        14.0,
-        None,
-        112.0,
-        None,
-        "https://images.nvidia.com/content/tesla/pdf/Tesla-V100-PCIe-Product-Brief.pdf",
-    ),
-    GpuPeak(
-        r"V100.*SXM2",
-        "V100 SXM2",
-        15.0,
-        None,
-        120.0,
-        None,
-        "https://images.nvidia.com/content/volta-architecture/pdf/volta-architecture-whitepaper.pdf",
-    ),
-    # Turing T4: 65 TFLOPS mixed precision (FP16 multiply, FP32 accumulate).
-    GpuPeak(
-        r"\bT4\b",
-        "T4",
-        8.1,
-        None,
-        65.0,
-        None,
-        "https://www.nvidia.com/content/dam/en-zz/Solutions/Data-Center/tesla-t4/"
-        "t4-tensor-core-datasheet-951643.pdf",
-    ),
-    # HGX B200 (1,000 W): TF32 2.2 PF and FP16/BF16 4.5 PF with sparsity per GPU. The FP32
-    # figure differs between NVIDIA's pages, so it is left out.
-    GpuPeak(
-        r"B200",
-        "B200 (HGX)",
-        None,
-        1100.0,
-        2250.0,
-        2250.0,
-        "https://www.nvidia.com/en-us/data-center/hgx/",
-    ),
-)
-
-
 def gpu_peak(name: Optional[str]) -> Optional[GpuPeak]:
-    """The table row for a GPU named as TensorFlow names it, or None."""
-    if not name:
-        return None
-    for row in GPU_PEAKS:
-        if re.search(row.pattern, name, re.IGNORECASE):
-            return row
-    return None
+    """The data-sheet row for a GPU named as TensorFlow names it, or None."""
+    return gpu_data().peak(name)
 
 
 def gpu_peak_source(row: GpuPeak) -> str:
@@ -151,39 +40,17 @@ def gpu_peak_source(row: GpuPeak) -> str:
 
 # --- GPUs not in the table: SMs x FP32 results per clock per SM x 2 x clock ----------------
 
-ARITHMETIC_TABLE = (
-    "https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#arithmetic-instructions"
-)
-
-#: Results per clock cycle per multiprocessor of "32-bit floating-point add, multiply,
-#: multiply-add", per compute-capability column of the CUDA C++ Programming Guide's table
-#: "Throughput of Native Arithmetic Instructions" (ARITHMETIC_TABLE; from CUDA 13 the table
-#: lives in the CUDA C++ Best Practices Guide, section "Throughput of Native Arithmetic
-#: Instructions"). A multiply-add result counts two FLOP. A capability the table has no
-#: column for (8.7, 10.x, 11.0) is left out: its peak stays unknown.
-FP32_RESULTS_PER_CLOCK: dict[str, int] = {
-    "5.0": 128,
-    "5.2": 128,
-    "5.3": 128,
-    "6.0": 64,
-    "6.1": 128,
-    "6.2": 128,
-    "7.x": 64,
-    "8.0": 64,
-    "8.6": 128,
-    "8.9": 128,
-    "9.0": 128,
-    "12.x": 128,
-}
-
 
 def fp32_results_per_clock(capability: Optional[str]) -> Optional[int]:
-    """FP32 add/multiply/FMA results per clock per SM for a ``major.minor`` capability."""
+    """FP32 add/multiply/FMA results per clock per SM for a ``major.minor`` capability, from
+    the CUDA guide's arithmetic instructions table (``data/gpus.yaml``); a multiply-add
+    result counts two FLOP."""
     if not capability or not re.fullmatch(r"[0-9]+\.[0-9]+", capability):
         return None
     major = capability.split(".")[0]
-    exact = FP32_RESULTS_PER_CLOCK.get(capability)
-    return exact if exact is not None else FP32_RESULTS_PER_CLOCK.get(f"{major}.x")
+    columns = gpu_data().fp32_results_per_clock
+    exact = columns.get(capability)
+    return exact if exact is not None else columns.get(f"{major}.x")
 
 
 @record
@@ -222,7 +89,8 @@ def derive_gpu_peak(counts: GpuCounts) -> DerivedPeak:
         return DerivedPeak(
             None,
             f"compute capability {counts.compute_capability or 'unknown'} has no column in the "
-            f"CUDA C++ Programming Guide's arithmetic instructions table ({ARITHMETIC_TABLE})",
+            f"CUDA C++ Programming Guide's arithmetic instructions table "
+            f"({gpu_data().fp32_source})",
         )
     if not counts.sm_count or not counts.max_clock_mhz:
         return DerivedPeak(None, "the CUDA driver reported no SM count or clock")
@@ -230,7 +98,7 @@ def derive_gpu_peak(counts: GpuCounts) -> DerivedPeak:
     source = (
         f"derived: {counts.sm_count} SMs \u00d7 {per_sm} FP32 FMA/clk/SM \u00d7 2 \u00d7 "
         f"{counts.max_clock_mhz:g} MHz (CUDA C++ Programming Guide, arithmetic instructions "
-        f"table, compute capability {counts.compute_capability}: {ARITHMETIC_TABLE}); "
+        f"table, compute capability {counts.compute_capability}: {gpu_data().fp32_source}); "
         "non-tensor float32 at the maximum SM clock the CUDA driver reports (GeForce boost "
         "clocks vary by board)"
     )

@@ -1,12 +1,13 @@
-"""Observed beats inferred: what TensorFlow itself showed working overrules a rule's verdict.
+"""Observed beats inferred: what TensorFlow itself showed working overrules a verdict.
 
-A check infers from versions, paths and tables that TensorFlow cannot import, cannot use the
-GPU or cannot run a kind of kernel there. When the facts show TensorFlow doing just that (the
-import ran, the GPU is in its device list, the smoke test's kernels ran on it), the inference
-is wrong for this machine or does not matter: the finding stays, as a note that names what
-was observed. Which observation refutes which cause is data on the catalogue
-(:data:`tfdoctor.causes.CONTRADICTED_BY`); the observations are the machine view's
-(:attr:`tfdoctor.machine.Machine.observations`).
+A check infers from versions, paths and tables, and a log claims in its lines, that TensorFlow
+cannot import, cannot use the GPU or cannot run a kind of kernel there. When a machine's facts
+show TensorFlow doing just that (the import ran, the GPU is in its device list, the smoke
+test's kernels ran on it), the claim is wrong for this machine or does not matter: the finding
+stays, as a note that names what was observed. ``check`` applies this to every finding of its
+checks, ``explain`` to the log's findings when it is given the machine's facts. Which
+observation refutes which cause is data on the catalogue (:data:`tfdoctor.causes.CONTRADICTED_BY`);
+the observations are the machine view's (:attr:`tfdoctor.machine.Machine.observations`).
 """
 
 from __future__ import annotations

@@ -1,0 +1,755 @@
+"""TensorFlow's and XLA's own log lines, read into typed events.
+
+TensorFlow writes its C++ log lines to stderr with one of these prefixes, all ending in
+``file.cc:LINE] ``:
+
+- ``2021-04-09 19:52:41.024315: W tensorflow/.../dso_loader.cc:60] `` (TF's own logger, <= 2.15);
+- ``E0000 00:00:1744708234.717753 1370911 cuda_dnn.cc:8579] `` (absl logging, 2.16+; glog-style
+  ``E0501 12:00:00.1 ...`` once absl is initialised);
+- ``E external/local_xla/xla/stream_executor/cuda/cuda_dnn.cc:9261] `` (timestamp cut off).
+
+:func:`parse_line` reads the prefix (level, source file and line) and the message;
+:func:`read_events` turns the lines that report one of a few families of problems (a library
+that does not load, a cuDNN other than the build's, a GPU ignored for its compute capability,
+cuInit failing, a driver too old, ptxas and libdevice, running out of memory, cuDNN and cuBLAS
+handles, NCCL, GPU registration skipped) into :class:`Event` values that keep the line they
+came from and only what the line states. What a value implies without stating it (the CUDA
+major a soname names) is a separate property, never a field read from the text.
+
+Pure functions of text: the checks (TensorFlow's stderr, through the machine view), ``explain``
+and ``run`` (a pasted log or a command's output) read the same lines the same way.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from typing import Callable, Optional, TypeVar, Union
+
+from tfdoctor.records import Record, record
+
+_PREFIX = re.compile(
+    r"^(?:(?:\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+: (?P<tf>[IWEF]) )"
+    r"|(?:(?P<absl>[IWEF])\d{4} \d\d:\d\d:\d+\.\d+\s+\d+ )"
+    r"|(?:(?P<bare>[IWEF]) ))"
+    r"(?P<source>\S+:\d+)\] "
+)
+
+
+@record
+class LogLine(Record):
+    """One line with TensorFlow's prefix read; ``level`` and ``source`` empty without one."""
+
+    #: ``I``, ``W``, ``E`` or ``F`` (info, warning, error, fatal); empty without a prefix.
+    level: str
+    #: The logging source file and line (``tensorflow/.../dso_loader.cc:60``); empty without.
+    source: str
+    #: The text after the prefix, stripped.
+    message: str
+
+
+def parse_line(line: str) -> LogLine:
+    """``line`` with its TensorFlow/XLA/absl log prefix read off (any of the shapes above)."""
+    text = line.strip()
+    match = _PREFIX.match(text)
+    if match is None:
+        return LogLine("", "", text)
+    level = match.group("tf") or match.group("absl") or match.group("bare") or ""
+    return LogLine(level, match.group("source"), text[match.end() :].strip())
+
+
+def strip_prefix(line: str) -> str:
+    """``line``'s message without TensorFlow's log prefix."""
+    return parse_line(line).message
+
+
+# --- events --------------------------------------------------------------------------------
+# Every event's first two fields: the number of the line it was read from (counted from the
+# ``first_line`` given to the reader) and the message, prefix stripped.
+
+
+@record
+class LibraryNotLoaded(Record):
+    """A shared library (a CUDA or TensorRT library, the driver's libcuda) did not load.
+
+    TensorFlow's loader (tsl/platform/default/dso_loader.cc): ``Could not load dynamic
+    library 'libcudart.so.11.0'; dlerror: ...`` (``Could not dlopen library`` in 1.14-2.1);
+    cuBLAS and cuDNN loading their own parts: ``Could not load library libcudnn_ops_infer.so.8.
+    Error: libcublas.so.11: cannot open shared object file``; the import's own ``ImportError:
+    libcublas.so.9.0: cannot open shared object file``.
+    """
+
+    line: int
+    message: str
+    #: The file that did not load, as named (``libcudart.so.11.0``, ``cudnn64_8.dll``).
+    soname: str
+    #: The loader's reason (``... cannot open shared object file: No such file or directory``);
+    #: empty when the line gives none.
+    error: str = ""
+
+    @property
+    def library(self) -> str:
+        """The library the file belongs to (``libcublasLt.so.12`` -> ``cublasLt``)."""
+        return library_of(self.soname)
+
+    @property
+    def cuda(self) -> Optional[str]:
+        """The CUDA release the file name implies (inferred, not stated); None when it implies
+        none (see :func:`cuda_of_soname`)."""
+        return cuda_of_soname(self.soname)
+
+    @property
+    def cudnn(self) -> Optional[str]:
+        """The cuDNN major the file name implies (``libcudnn.so.8`` -> ``8``), else None."""
+        return cudnn_of_soname(self.soname)
+
+
+@record
+class GpuRegistrationSkipped(Record):
+    """TensorFlow gave up on the GPU after libraries did not load (gpu_device.cc):
+    ``Cannot dlopen some GPU libraries. ...`` or ``Skipping registering GPU devices...``."""
+
+    line: int
+    message: str
+
+
+@record
+class DriverNotFound(Record):
+    """The CUDA driver could not be reached: ``Could not find cuda drivers on your machine``
+    (tsl/cuda/cudart_stub.cc) or ``kernel driver does not appear to be running on this host``
+    (cuda_diagnostics.cc)."""
+
+    line: int
+    message: str
+
+
+@record
+class VersionMismatch(Record):
+    """A library loaded at run time is not the version the build was compiled with.
+
+    ``Loaded runtime CuDNN library: 8.7.0 but source was compiled with: 8.9.4`` (cuda_dnn.cc;
+    before 2.x the versions are integers, ``7201`` for 7.2.1).
+    """
+
+    line: int
+    message: str
+    #: ``cuDNN``.
+    library: str
+    #: The version loaded and the one compiled against, dotted; None where the line is cut.
+    loaded: Optional[str]
+    compiled: Optional[str]
+
+
+@record
+class GpuIgnored(Record):
+    """TensorFlow ignores a GPU whose compute capability is below the build's minimum
+    (gpu_device.cc: ``Ignoring visible gpu device (...) with Cuda compute capability 3.5. The
+    minimum required Cuda capability is 3.7.``)."""
+
+    line: int
+    message: str
+    #: The GPU's name, its compute capability and the build's minimum; None where not given.
+    gpu_name: Optional[str]
+    capability: Optional[str]
+    minimum: Optional[str]
+
+
+@record
+class NoKernelsForGpu(Record):
+    """The build has no machine code for the GPU's compute capability (gpu_device.cc: ``not
+    built with CUDA kernel binaries compatible with compute capability 8.6``)."""
+
+    line: int
+    message: str
+    capability: str
+
+
+@record
+class CudaError(Record):
+    """A CUDA driver call failed with a CUresult (stream_executor/cuda/cuda_driver.cc):
+    ``failed call to cuInit: CUDA_ERROR_NO_DEVICE: ...``, ``failed call to cuInit: UNKNOWN
+    ERROR (303)``, ``... CUDA_ERROR_SYSTEM_DRIVER_MISMATCH ...``."""
+
+    line: int
+    message: str
+    #: ``cuInit`` for a failed cuInit (CUDA could not start at all), else empty.
+    call: str
+    #: The CUresult's name (``CUDA_ERROR_UNKNOWN``); empty when only its number is logged.
+    code: str
+    #: The CUresult's number as logged (``UNKNOWN ERROR (303)``) or as cuda.h defines the
+    #: logged name; None when neither.
+    number: Optional[int] = None
+
+
+@record
+class DriverTooOld(Record):
+    """The driver is older than the CUDA release the build needs: ``CUDA driver version is
+    insufficient for CUDA runtime version`` (cudaErrorInsufficientDriver, 35),
+    or ``CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE`` (forward compatibility on an unsupported
+    GPU)."""
+
+    line: int
+    message: str
+
+
+@record
+class DriverMismatch(Record):
+    """The kernel module and the driver's libraries are different versions (cuda_diagnostics.cc:
+    ``kernel version 352.63.0 does not match DSO version 361.93.2``)."""
+
+    line: int
+    message: str
+    #: The kernel module's version and the driver library's (libcuda's).
+    kernel: str
+    library: str
+
+
+@record
+class DriverVersion(Record):
+    """A driver version as cuda_diagnostics.cc reports it (``kernel reported version is:
+    525.85.12``, ``libcuda reported version is: 361.93.2``) or cuda_dnn.cc after a failed cuDNN
+    call (``Possibly insufficient driver version: 396.26.0``: a hint, not a verdict)."""
+
+    line: int
+    message: str
+    #: ``kernel``, ``libcuda`` or ``cudnn``.
+    source: str
+    version: str
+
+
+@record
+class PtxasProblem(Record):
+    """XLA's GPU compiler and its ptxas (xla/stream_executor/cuda, xla/service/gpu).
+
+    ``problem`` is ``missing`` (no ptxas: ``Couldn't get ptxas version``, ``No PTX compilation
+    provider is available``), ``unknown-arch`` (``Value 'sm_86' is not defined for option
+    'gpu-name'``: a ptxas older than the GPU), ``too-old`` (``You are using ptxas 10.1.243,
+    which is older than 11.1``), ``newer-than-driver`` (``The NVIDIA driver's CUDA version is
+    12.4 which is older than the PTX compiler version 12.5.82``) or ``unsupported-toolchain``
+    (the driver refuses PTX from a newer compiler: CUDA_ERROR_UNSUPPORTED_PTX_VERSION, 222).
+    """
+
+    line: int
+    message: str
+    problem: str
+    #: The GPU architecture named (``sm_86``), else empty.
+    arch: str = ""
+    #: The ptxas version named, else empty.
+    ptxas: str = ""
+    #: The driver's CUDA version (``newer-than-driver``) or the minimum ptxas (``too-old``).
+    other: str = ""
+
+
+@record
+class LibdeviceMissing(Record):
+    """XLA finds no libdevice: ``libdevice not found at ./libdevice.10.bc``, ``Can't find
+    libdevice directory ${CUDA_DIR}/nvvm/libdevice``."""
+
+    line: int
+    message: str
+    #: Where XLA looked, as logged.
+    path: str
+
+
+@record
+class OutOfMemory(Record):
+    """An allocation failed: op_kernel.cc's ``OOM when allocating tensor ... on
+    /job:localhost/replica:0/task:0/device:GPU:0``, bfc_allocator.cc's ``Allocator (GPU_0_bfc)
+    ran out of memory trying to allocate 1.53GiB (rounded to 1638400000)``, cuda_driver.cc's
+    ``failed to allocate 10.76G (11552124928 bytes) from device: CUDA_ERROR_OUT_OF_MEMORY``,
+    XLA's ``Out of memory while trying to allocate 68852648264 bytes``."""
+
+    line: int
+    message: str
+    #: ``GPU:0``, ``CPU:0``; empty when the line names no device.
+    device: str
+    #: The bytes asked for, when the line gives a byte count; else None.
+    bytes: Optional[int] = None
+    #: False where the allocator says the caller can do without (``The caller indicates that
+    #: this is not a failure``): a faster algorithm's scratch space, not an error.
+    failure: bool = True
+
+
+@record
+class HandleFailed(Record):
+    """cuDNN or cuBLAS failed to initialise or run: ``Could not create cudnn handle:
+    CUDNN_STATUS_INTERNAL_ERROR``, ``failed to create cublas handle:
+    CUBLAS_STATUS_NOT_INITIALIZED``."""
+
+    line: int
+    message: str
+    #: ``cuDNN`` or ``cuBLAS``.
+    library: str
+    #: The status named (``CUDNN_STATUS_INTERNAL_ERROR``); empty where the line names none.
+    status: str
+
+
+@record
+class NcclError(Record):
+    """NCCL's own warnings (``NCCL WARN ...``) and the errors TensorFlow reports from it
+    (``NCCL error ...: unhandled system error``, ``ncclInternalError``)."""
+
+    line: int
+    message: str
+    #: The ncclResult_t name the line gives (``ncclSystemError``), else empty.
+    code: str = ""
+
+
+@record
+class TensorRTMissing(Record):
+    """TF-TRT did not find TensorRT (compiler/tf2tensorrt): optional, TensorFlow registers the
+    GPU without it."""
+
+    line: int
+    message: str
+
+
+Event = Union[
+    LibraryNotLoaded,
+    GpuRegistrationSkipped,
+    DriverNotFound,
+    VersionMismatch,
+    GpuIgnored,
+    NoKernelsForGpu,
+    CudaError,
+    DriverTooOld,
+    DriverMismatch,
+    DriverVersion,
+    PtxasProblem,
+    LibdeviceMissing,
+    OutOfMemory,
+    HandleFailed,
+    NcclError,
+    TensorRTMissing,
+]
+
+# --- what a file name implies --------------------------------------------------------------
+
+
+def library_of(filename: str) -> str:
+    """``libcudnn.so.8`` / ``cudnn64_8.dll`` -> ``cudnn``; ``libcublasLt.so.12`` -> ``cublasLt``."""
+    stem = re.sub(r"^lib", "", filename.split(".", 1)[0])
+    return re.sub(r"64_\d+$|64$", "", stem)
+
+
+# Before CUDA 11 every toolkit library's soname carried CUDA's major.minor (libcublas.so.10.0)
+# and the Windows DLLs its digits (cudart64_101.dll is 10.1); from 11 on a library has its own
+# soname version, which follows CUDA's major for the runtime and cuBLAS only (libcudart.so.11.0
+# and libcublas.so.11 ship with every CUDA 11, libcufft.so.10 and libcurand.so.10 with CUDA 11
+# and 12): https://docs.nvidia.com/cuda/cuda-toolkit-release-notes/ (component versions).
+_TOOLKIT = r"(?:cudart|cublas|cublasLt|cufft|curand|cusolver|cusparse)"
+_OLD_SONAME = re.compile(rf"lib{_TOOLKIT}\.so\.(\d+\.\d+)$")
+_MAJOR_SONAME = re.compile(r"lib(?:cudart|cublas|cublasLt)\.so\.(\d+)(?:\.\d+)*$")
+_DLL = re.compile(rf"{_TOOLKIT}64_(\d{{1,2}})(\d)\.dll$", re.IGNORECASE)
+_CUDNN = re.compile(r"(?:libcudnn\w*\.so\.(\d+)|cudnn\w*64_(\d+)\.dll)(?:\.[\d.]*)?$", re.I)
+
+
+def cuda_of_soname(soname: str) -> Optional[str]:
+    """The CUDA release a library file name implies: ``10.0`` for ``libcublas.so.10.0`` and
+    ``cudart64_100.dll``, ``11`` for ``libcudart.so.11.0`` or ``libcublas.so.11``, ``11``
+    for ``cudart64_110.dll``; None for a library whose soname version is its own (cuFFT,
+    cuRAND, cuSOLVER and cuSPARSE from CUDA 11 on) or no CUDA library."""
+    name = soname.strip()
+    match = _OLD_SONAME.search(name)
+    if match is not None and int(match.group(1).split(".")[0]) < 11:
+        return match.group(1)
+    dll = _DLL.search(name)
+    if dll is not None:
+        major = int(dll.group(1))
+        # From CUDA 11 every minor ships the same DLL name (cudart64_110.dll): the major only.
+        return str(major) if major >= 11 else f"{major}.{dll.group(2)}"
+    match = _MAJOR_SONAME.search(name)
+    if match is not None and int(match.group(1)) >= 11:
+        return match.group(1)
+    return None
+
+
+def cudnn_of_soname(soname: str) -> Optional[str]:
+    """The cuDNN major a cuDNN file name implies (``libcudnn.so.8``, ``cudnn64_8.dll``,
+    ``libcudnn_ops_infer.so.8`` -> ``8``), else None."""
+    match = _CUDNN.search(soname.strip())
+    if match is None:
+        return None
+    return match.group(1) or match.group(2)
+
+
+_CUDNN_INT = re.compile(r"^(\d)(\d)(\d\d)$")
+
+
+def cudnn_dotted(value: Optional[str]) -> Optional[str]:
+    """cuDNN versions as TensorFlow logs them: ``8.9.4``, ``7201`` (7.2.1), ``8600`` (8.6.0)."""
+    if not value:
+        return None
+    match = _CUDNN_INT.match(value)
+    if match is not None:
+        major, minor, patch = match.groups()
+        return f"{major}.{minor}.{int(patch)}"
+    return value
+
+
+# --- the families: a literal every such line holds, then what to read from it ----------------
+
+# CUresult values (cuda.h, CUDA driver API): the names TensorFlow logs after "failed call to
+# cuInit:", and the numbers it logs as "UNKNOWN ERROR (n)" when it knows no name.
+CU_RESULTS = {
+    "CUDA_ERROR_INVALID_VALUE": 1,
+    "CUDA_ERROR_OUT_OF_MEMORY": 2,
+    "CUDA_ERROR_NOT_INITIALIZED": 3,
+    "CUDA_ERROR_NO_DEVICE": 100,
+    "CUDA_ERROR_INVALID_DEVICE": 101,
+    "CUDA_ERROR_NO_BINARY_FOR_GPU": 209,
+    "CUDA_ERROR_UNSUPPORTED_PTX_VERSION": 222,
+    "CUDA_ERROR_SHARED_OBJECT_INIT_FAILED": 303,
+    "CUDA_ERROR_OPERATING_SYSTEM": 304,
+    "CUDA_ERROR_NOT_PERMITTED": 800,
+    "CUDA_ERROR_NOT_SUPPORTED": 801,
+    "CUDA_ERROR_SYSTEM_NOT_READY": 802,
+    "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH": 803,
+    "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE": 804,
+    "CUDA_ERROR_UNKNOWN": 999,
+}
+
+_LOAD_QUOTED = re.compile(
+    r"Could not (?:load dynamic|dlopen) library '(?P<soname>[^']+)'(?:; dlerror: (?P<error>.*?))?"
+    r"(?:; LD_LIBRARY_PATH:.*)?$"
+)
+_LOAD_PART = re.compile(
+    r"Could not load library \S+?\. Error: (?P<soname>[\w.+-]+): (?P<error>.*)$"
+)
+_CANNOT_OPEN = re.compile(
+    r"(?P<soname>lib[\w.+-]+\.so[\w.]*): (?P<error>cannot open shared object file.*)$"
+)
+_MISMATCH = re.compile(
+    r"Loaded runtime CuDNN library: (?P<loaded>\d+(?:\.\d+)*)(?: \(compatibility version \d+\))?"
+    r" but source was compiled with:? (?P<compiled>\d+(?:\.\d+)*?)\.?(?= |$)"
+)
+_IGNORED = re.compile(
+    r"Ignoring visible gpu device \((?:device: \d+, )?name: (?P<name>[^,]+),.*?with "
+    r"(?:Cuda )?compute capability (?P<cc>\d+\.\d+)\. The minimum required Cuda capability is "
+    r"(?P<min>\d+\.\d+)"
+)
+_NO_KERNELS = re.compile(
+    r"not built with CUDA kernel binaries compatible with compute capability (?P<cc>\d+\.\d+)"
+)
+_CUINIT = re.compile(r"failed call to cuInit(?:.*?UNKNOWN ERROR \((?P<number>\d+)\))?", re.I)
+_CU_NAME = re.compile(r"CUDA_ERROR_[A-Z_]+")
+_CUDNN_DRIVER = re.compile(r"[Pp]ossibly insufficient driver version: (?P<driver>\d+(?:\.\d+)+)")
+_DSO = re.compile(r"kernel version (?P<kernel>[\d.]+) does not match DSO version (?P<dso>[\d.]+)")
+_REPORTED = re.compile(
+    r"(?P<source>kernel|libcuda) reported version is: (?P<version>\d+(?:\.\d+)+)"
+)
+_GPU_ARCH = re.compile(r"Value '(?P<arch>sm_\d+[a-z]?)' is not defined for option 'gpu-name'")
+_PTXAS_OLD = re.compile(
+    r"You are using ptxas (?P<version>\d+(?:\.\d+)+), which is older than (?P<min>\d+(?:\.\d+)+)"
+)
+_PTXAS_NEWER = re.compile(
+    r"driver's CUDA version is (?P<driver>\d+(?:\.\d+)+) which is older than the PTX "
+    r"compiler version (?P<version>\d+(?:\.\d+)+)"
+)
+_PTXAS_MISSING = re.compile(
+    r"Couldn't (?:get|invoke) ptxas|Couldn't find ptxas|ptxas executable not found"
+    r"|Can't find ptxas binary|\S*ptxas not found|No PTX compilation provider is available"
+)
+_PTX_TOOLCHAIN = re.compile(
+    r"unsupported toolchain|CUDA_ERROR_UNSUPPORTED_PTX_VERSION", re.IGNORECASE
+)
+_LIBDEVICE = re.compile(r"(?:libdevice not found at|Can't find libdevice directory) (?P<path>\S+)")
+_OOM_TENSOR = re.compile(
+    r"OOM when allocating tensor.*? on (?:/job:[\w/:]*?)?/?device:(?P<device>[A-Z]+:\d+)"
+)
+_BFC = re.compile(
+    r"Allocator \((?P<device>[A-Z]+)_(?P<index>\d+)_bfc\) ran out of memory trying to allocate "
+    r"\S+(?: \(rounded to (?P<bytes>\d+)\))?"
+)
+_CUDA_OOM = re.compile(r"\((?P<bytes>\d+) bytes\)(?: from device)?")
+_XLA_OOM = re.compile(r"Out of memory while trying to allocate (?P<bytes>\d+) bytes")
+_STATUS = re.compile(r"(?P<status>(?P<lib>CUDNN|CUBLAS)_STATUS_(?!SUCCESS)[A-Z_]+)")
+# ncclResult_t's failures (nccl.h): what NCCL returned, as TensorFlow and NCCL name it.
+_NCCL_CODE = re.compile(
+    r"\b(?P<code>nccl(?:UnhandledCudaError|SystemError|InternalError|InvalidArgument"
+    r"|InvalidUsage|RemoteError))\b"
+)
+
+
+def _library_events(no: int, message: str) -> Iterator[Event]:
+    match = _LOAD_QUOTED.search(message) or _LOAD_PART.search(message)
+    if match is None:
+        match = _CANNOT_OPEN.search(message)
+    if match is not None:
+        yield LibraryNotLoaded(no, message, match.group("soname"), (match.group("error") or ""))
+
+
+def _version_events(no: int, message: str) -> Iterator[Event]:
+    match = _MISMATCH.search(message)
+    loaded = cudnn_dotted(match.group("loaded")) if match else None
+    yield VersionMismatch(
+        no, message, "cuDNN", loaded, cudnn_dotted(match.group("compiled")) if match else None
+    )
+
+
+def _gpu_events(no: int, message: str) -> Iterator[Event]:
+    match = _IGNORED.search(message)
+    if match is None:
+        yield GpuIgnored(no, message, None, None, None)
+        return
+    yield GpuIgnored(no, message, match.group("name").strip(), match.group("cc"), match["min"])
+
+
+def _no_kernels(no: int, message: str) -> Iterator[Event]:
+    match = _NO_KERNELS.search(message)
+    if match is not None:
+        yield NoKernelsForGpu(no, message, match.group("cc"))
+
+
+def _cuda_error_events(no: int, message: str) -> Iterator[Event]:
+    match = _CUINIT.search(message)
+    name = _CU_NAME.search(message)
+    if match is None and name is None:
+        return
+    code = name.group(0).upper() if name is not None else ""
+    logged = match.group("number") if match is not None else None
+    number = int(logged) if logged else CU_RESULTS.get(code)
+    yield CudaError(no, message, "cuInit" if match is not None else "", code, number)
+
+
+def _driver_old_events(no: int, message: str) -> Iterator[Event]:
+    yield DriverTooOld(no, message)
+
+
+def _dso_events(no: int, message: str) -> Iterator[Event]:
+    match = _DSO.search(message)
+    if match is not None:
+        yield DriverMismatch(no, message, match.group("kernel"), match.group("dso"))
+
+
+def _reported_events(no: int, message: str) -> Iterator[Event]:
+    match = _REPORTED.search(message)
+    if match is not None:
+        yield DriverVersion(no, message, match.group("source"), match.group("version"))
+        return
+    cudnn = _CUDNN_DRIVER.search(message)
+    if cudnn is not None:
+        yield DriverVersion(no, message, "cudnn", cudnn.group("driver"))
+
+
+def _ptxas_events(no: int, message: str) -> Iterator[Event]:
+    arch = _GPU_ARCH.search(message)
+    if arch is not None:
+        yield PtxasProblem(no, message, "unknown-arch", arch=arch.group("arch"))
+        return
+    old = _PTXAS_OLD.search(message)
+    if old is not None:
+        yield PtxasProblem(no, message, "too-old", ptxas=old["version"], other=old["min"])
+        return
+    newer = _PTXAS_NEWER.search(message)
+    if newer is not None:
+        yield PtxasProblem(
+            no, message, "newer-than-driver", ptxas=newer["version"], other=newer["driver"]
+        )
+        return
+    if _PTX_TOOLCHAIN.search(message):
+        yield PtxasProblem(no, message, "unsupported-toolchain")
+        return
+    if _PTXAS_MISSING.search(message):
+        yield PtxasProblem(no, message, "missing")
+
+
+def _libdevice_events(no: int, message: str) -> Iterator[Event]:
+    match = _LIBDEVICE.search(message)
+    yield LibdeviceMissing(no, message, match.group("path").rstrip(".") if match else "")
+
+
+def _oom_events(no: int, message: str) -> Iterator[Event]:
+    optional = "not a failure" in message
+    tensor = _OOM_TENSOR.search(message)
+    if tensor is not None:
+        yield OutOfMemory(no, message, tensor.group("device"))
+        return
+    if "OOM when allocating tensor" in message:
+        yield OutOfMemory(no, message, "")
+        return
+    bfc = _BFC.search(message)
+    if bfc is not None:
+        size = int(bfc.group("bytes")) if bfc.group("bytes") else None
+        device = f"{bfc.group('device')}:{bfc.group('index')}"
+        yield OutOfMemory(no, message, device, size, failure=not optional)
+        return
+    for pattern in (_XLA_OOM, _CUDA_OOM):
+        found = pattern.search(message)
+        if found is not None:
+            yield OutOfMemory(no, message, "", int(found.group("bytes")))
+            return
+    yield OutOfMemory(no, message, "")
+
+
+def _handle_events(no: int, message: str) -> Iterator[Event]:
+    match = _STATUS.search(message)
+    if match is not None:
+        library = "cuDNN" if match.group("lib") == "CUDNN" else "cuBLAS"
+        yield HandleFailed(no, message, library, match.group("status"))
+    elif "handle" in message:
+        yield HandleFailed(no, message, "cuDNN" if "cudnn" in message else "cuBLAS", "")
+
+
+def _nccl_events(no: int, message: str) -> Iterator[Event]:
+    match = _NCCL_CODE.search(message)
+    yield NcclError(no, message, match.group("code") if match else "")
+
+
+def _registration_events(no: int, message: str) -> Iterator[Event]:
+    yield GpuRegistrationSkipped(no, message)
+
+
+def _driver_missing_events(no: int, message: str) -> Iterator[Event]:
+    yield DriverNotFound(no, message)
+
+
+def _tensorrt_events(no: int, message: str) -> Iterator[Event]:
+    yield TensorRTMissing(no, message)
+
+
+Reader = Callable[[int, str], Iterator[Event]]
+E = TypeVar("E", bound=Record)
+
+#: A literal every line of a family holds (the fast prefilter: ``str.find`` in C), and the
+#: family's reader. Sources: dso_loader.cc, gpu_device.cc, cudart_stub.cc, cuda_diagnostics.cc,
+#: cuda_dnn.cc, cuda_blas.cc, cuda_driver.cc, bfc_allocator.cc, op_kernel.cc, asm_compiler.cc,
+#: nvptx_compiler.cc, nvptx_backend.cc, py_utils.cc (tf2tensorrt), NCCL's debug.cc.
+KEYWORDS: dict[str, tuple[Reader, ...]] = {
+    " library '": (_library_events,),
+    "Could not load library ": (_library_events,),
+    "cannot open shared object file": (_library_events,),
+    "Cannot dlopen some GPU libraries": (_registration_events,),
+    "Skipping registering GPU devices": (_registration_events,),
+    "Could not find cuda drivers": (_driver_missing_events,),
+    "kernel driver does not appear to be running": (_driver_missing_events,),
+    "Loaded runtime CuDNN library": (_version_events,),
+    "Ignoring visible gpu device": (_gpu_events,),
+    "not built with CUDA kernel binaries compatible": (_no_kernels,),
+    "cuInit": (_cuda_error_events,),
+    "CUDA_ERROR_": (_cuda_error_events,),
+    "driver version is insufficient": (_driver_old_events,),
+    "CUDA_ERROR_INSUFFICIENT_DRIVER": (_driver_old_events,),
+    "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE": (_driver_old_events,),
+    # cuda_dnn.cc after any failed cuDNN call: the version only, not a verdict on it.
+    "nsufficient driver version": (_reported_events,),
+    "does not match DSO version": (_dso_events,),
+    "reported version is:": (_reported_events,),
+    "ptxas": (_ptxas_events,),
+    "PTX": (_ptxas_events,),
+    "unsupported toolchain": (_ptxas_events,),
+    "libdevice not found": (_libdevice_events,),
+    "Can't find libdevice directory": (_libdevice_events,),
+    "OOM when allocating tensor": (_oom_events,),
+    "ran out of memory trying to allocate": (_oom_events,),
+    "CUDA_ERROR_OUT_OF_MEMORY": (_oom_events,),
+    "Out of memory while trying to allocate": (_oom_events,),
+    "CUDNN_STATUS_": (_handle_events,),
+    "CUBLAS_STATUS_": (_handle_events,),
+    "Could not create cudnn handle": (_handle_events,),
+    "failed to create cublas handle": (_handle_events,),
+    "NCCL WARN": (_nccl_events,),
+    "NCCL error": (_nccl_events,),
+    "NCCL failure": (_nccl_events,),
+    "ncclSystemError": (_nccl_events,),
+    "ncclInternalError": (_nccl_events,),
+    "ncclUnhandledCudaError": (_nccl_events,),
+    "ncclInvalidUsage": (_nccl_events,),
+    "ncclInvalidArgument": (_nccl_events,),
+    "ncclRemoteError": (_nccl_events,),
+    "Could not find TensorRT": (_tensorrt_events,),
+    "Cannot dlopen some TensorRT libraries": (_tensorrt_events,),
+}
+
+
+def read_line(line: str, number: int = 1) -> list[Event]:
+    """The events one log line reports (none for most lines), numbered ``number``."""
+    readers = [r for keyword, rs in KEYWORDS.items() if keyword in line for r in rs]
+    return read_with(line, number, readers) if readers else []
+
+
+#: The most characters of a message an event keeps: a line longer than this (a dumped tensor,
+#: a progress bar that never ends its line) keeps its start, where TensorFlow's words are.
+MAX_MESSAGE = 4096
+
+
+def read_with(line: str, number: int, readers: Iterable[Reader]) -> list[Event]:
+    """The events ``readers`` (those of the :data:`KEYWORDS` ``line`` holds) find in it, each
+    reader run once: for a scanner that has found the keywords itself."""
+    message = parse_line(line[: MAX_MESSAGE * 2]).message[:MAX_MESSAGE]
+    out: list[Event] = []
+    for reader in dict.fromkeys(readers):
+        out.extend(reader(number, message))
+    return out
+
+
+def read_events(text: str, first_line: int = 1) -> list[Event]:
+    """Every event in ``text``, in the order of its lines; the first line is ``first_line``.
+
+    Each family's literal is looked for with ``str.find``; only the lines that hold one are
+    parsed, so most of a long log is never touched by a regular expression.
+    """
+    found: dict[int, list[Reader]] = {}
+    find = text.find
+    for keyword, readers in KEYWORDS.items():
+        i = find(keyword)
+        while i >= 0:
+            found.setdefault(text.rfind("\n", 0, i) + 1, []).extend(readers)
+            end = find("\n", i)
+            if end < 0:
+                break
+            i = find(keyword, end)
+    out: list[Event] = []
+    number, counted = first_line, 0
+    for start in sorted(found):
+        number += text.count("\n", counted, start)
+        counted = start
+        end = find("\n", start)
+        out.extend(read_with(text[start : end if end >= 0 else len(text)], number, found[start]))
+    return out
+
+
+def read_lines(lines: Iterable[str], first_line: int = 1) -> list[Event]:
+    """Every event in ``lines`` (one line each), numbered from ``first_line``."""
+    return [e for n, line in enumerate(lines, first_line) for e in read_line(line, n)]
+
+
+#: What goes into the facts' ``log_errors``: problems loading libraries or reaching the GPU,
+#: the lines a reader of a failed import or an empty device list needs (running out of
+#: memory, NCCL and reported versions are events, but not about the GPU's registration).
+REGISTRATION_PROBLEMS = (
+    LibraryNotLoaded,
+    GpuRegistrationSkipped,
+    DriverNotFound,
+    VersionMismatch,
+    GpuIgnored,
+    NoKernelsForGpu,
+    CudaError,
+    DriverTooOld,
+    DriverMismatch,
+    PtxasProblem,
+    LibdeviceMissing,
+    HandleFailed,
+    TensorRTMissing,
+)
+
+
+def error_lines(text: str) -> tuple[str, ...]:
+    """The messages (prefix stripped) of the lines in ``text`` that report a problem loading
+    libraries or reaching the GPU (:data:`REGISTRATION_PROBLEMS`), once each, in the order
+    first logged (TensorFlow logs some once per shared object that initialises logging)."""
+    found: dict[str, None] = {}
+    for event in read_events(text):
+        if isinstance(event, REGISTRATION_PROBLEMS):
+            found.setdefault(event.message, None)
+    return tuple(found)
+
+
+def of_kind(events: Iterable[Event], kind: type[E]) -> tuple[E, ...]:
+    """The events of one kind, in order."""
+    return tuple(e for e in events if isinstance(e, kind))
+
+
+def unloaded_files(events: Iterable[Event]) -> tuple[str, ...]:
+    """The library files ``events`` say did not load, in order, once each."""
+    return tuple(dict.fromkeys(e.soname for e in events if isinstance(e, LibraryNotLoaded)))
