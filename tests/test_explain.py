@@ -457,14 +457,14 @@ def test_cli_a_logs_error_is_a_note_where_the_saved_report_shows_the_gpu_used(
     facts.write_text(json.dumps(to_json(f.facts())), encoding="utf-8")
     log = tmp_path / "run.log"
     log.write_text(DLOPEN + "\n", encoding="utf-8")
-    code, out, _ = _run([str(log), "--facts", str(facts), "--json"], capsys)
+    code, out, _ = in_process(capsys, "explain", str(log), "--facts", str(facts), "--json")
     report = json.loads(out)
     assert code == 0
     (finding,) = [x for x in report["findings"] if x["id"] == "explain.cuda-libs-missing"]
     assert finding["severity"] == "info"
     assert finding["summary"].startswith("TensorFlow lists GPU:0 although ")
     # Without the facts, the same log is an error.
-    assert _run([str(log), "--json"], capsys)[0] == 2
+    assert in_process(capsys, "explain", str(log), "--json")[0] == 2
 
 
 def test_findings_are_documented() -> None:
