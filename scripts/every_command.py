@@ -48,6 +48,7 @@ def _commands(work: Path) -> list[tuple[list[str], frozenset[int]]]:
         (["check", "--facts", facts, "--format", "github"], findings),
         (["smoke", "--timeout", "120"], findings),
         (["matrix"], frozenset({0})),
+        (["matrix", "--companion", "tensorflow-text", "--tensorflow", "2.21"], frozenset({0})),
         (["env"], frozenset({0})),
         (["pin"], findings),
         (["explain", log], findings),

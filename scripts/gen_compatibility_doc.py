@@ -14,7 +14,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tfdoctor.matrix import MatrixError, load_matrix  # noqa: E402 - needs the path above
+from tfdoctor.matrix import MatrixError, load_companions, load_matrix  # noqa: E402 - needs the path above
 from tfdoctor.render.matrixdoc import render_compat_doc  # noqa: E402
 
 DOC = ROOT / "docs" / "compatibility.md"
@@ -26,7 +26,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="only report a stale document")
     args = parser.parse_args(argv)
     try:
-        text = render_compat_doc(load_matrix(str(ROOT / "compat_matrix.yaml")))
+        text = render_compat_doc(load_matrix(str(ROOT / "compat_matrix.yaml")), load_companions())
     except MatrixError as exc:
         print(f"gen_compatibility_doc: {exc}", file=sys.stderr)
         return 2

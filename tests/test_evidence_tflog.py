@@ -605,3 +605,13 @@ def test_a_huge_line_keeps_its_start_only() -> None:
     (event,) = read_events(line + "x" * 10_000_000)
     assert isinstance(event, OutOfMemory) and event.device == "GPU:0"
     assert len(event.message) == tflog.MAX_MESSAGE
+
+
+def test_nccl_info_lines_are_not_errors() -> None:
+    info = "host:1:2 [0] NCCL INFO Channel 00/02 :    0   1\nhost:1:2 [0] NCCL INFO Connected"
+    failed = (
+        "INTERNAL: NCCL operation ncclGroupEnd() failed: unhandled system error (run with "
+        "NCCL_DEBUG=INFO for details)"
+    )
+    assert read_events(info) == []
+    assert [type(e) for e in read_events(failed)] == [NcclError]

@@ -691,3 +691,88 @@ def test_explain_judges_keras_names_from_the_keras_listings(
     assert word in finding.detail
     fix = " ".join((finding.fix.text, *finding.fix.commands)) if finding.fix else ""
     assert ("tf-keras" in fix) == tf_keras_offered
+
+
+# --- each companion's own library and words, judged with the companion table ------------------
+
+#: TensorFlow 2.16.2 installed: the release of each companion for it is in the table.
+TF_2_16 = Facts("", "", packages=(PackageFacts("tensorflow", "2.16.2", ""),))
+
+
+@pytest.mark.parametrize(
+    ("line", "install"),
+    [
+        pytest.param(
+            "tensorflow.python.framework.errors_impl.NotFoundError: /opt/venv/lib/python3.11/"
+            "site-packages/tensorflow_text/python/ops/_regex_split_ops.so: undefined symbol: "
+            "_ZN10tensorflow8OpKernel11TraceStringEPNS_15OpKernelContextEb",
+            "tensorflow-text==2.16.*",
+            id="tensorflow-text",
+        ),
+        pytest.param(
+            "caused by: ['/opt/venv/lib/python3.11/site-packages/tensorflow_io/python/ops/"
+            "libtensorflow_io_plugins.so: undefined symbol: _ZN3tsl5mutex6unlockEv']",
+            "tensorflow-io==0.37.*",
+            id="tensorflow-io",
+        ),
+        pytest.param(
+            "caused by: ['/opt/venv/lib/python3.11/site-packages/tensorflow_io_gcs_filesystem/"
+            "core/python/ops/libtensorflow_io_gcs_filesystem.so: undefined symbol: "
+            "_ZN3tsl6StatusC1EN10tensorflow5error4CodeESt17basic_string_viewIcSt11char_traitsIcEE"
+            "NS_14SourceLocationE']",
+            "tensorflow-io-gcs-filesystem==0.37.*",
+            id="tensorflow-io-gcs-filesystem",
+        ),
+        # TF-DF's known issues page quotes this line; 1.9.2 pins tensorflow==2.16.2.
+        pytest.param(
+            "/opt/venv/lib/python3.11/site-packages/tensorflow_decision_forests/tensorflow/ops/"
+            "training/training.so: undefined symbol: _ZN10tensorflow11GetNodeAttrERKNS_9AttrSlice"
+            "EN4absl14lts_2020_09_2311string_viewEPSs",
+            "tensorflow-decision-forests==1.9.2",
+            id="tensorflow-decision-forests",
+        ),
+        pytest.param(
+            "E   ImportError: This version of TensorFlow Probability requires TensorFlow version "
+            ">= 2.18; Detected an installation of version 2.16.2. Please upgrade TensorFlow to "
+            "proceed.",
+            "tensorflow-probability==0.24.*",
+            id="tensorflow-probability",
+        ),
+    ],
+)
+def test_a_companions_failure_is_fixed_by_its_release_for_the_installed_tensorflow(
+    line: str, install: str
+) -> None:
+    report = explain([split_text(line)], SIGNATURES, f.FIXTURE_MATRIX, TF_2_16)
+    finding = _only(report, "companion-mismatch")
+    assert finding.fix is not None
+    assert any(f'"{install}"' in c for c in finding.fix.commands), finding.fix.commands
+
+
+def test_the_metal_plug_in_of_another_release_is_named_and_sent_to_its_table() -> None:
+    line = (
+        "tensorflow.python.framework.errors_impl.NotFoundError: dlopen(/Users/me/venv/lib/"
+        "python3.11/site-packages/tensorflow-plugins/libmetal_plugin.dylib, 0x0006): symbol "
+        "not found in flat namespace '_TF_AllocateOutput'"
+    )
+    finding = _only(_explain(line), "companion-mismatch")
+    assert finding.fix is not None
+    assert "tensorflow-metal" in finding.fix.text
+    assert "pip index versions tensorflow-metal" in finding.fix.commands
+
+
+def test_addons_warning_outside_its_range_says_it_reached_its_end_of_life() -> None:
+    lines = (
+        "/opt/venv/lib/python3.11/site-packages/tensorflow_addons/utils/ensure_tf_install.py:53:"
+        " UserWarning: Tensorflow Addons supports using Python ops for all Tensorflow versions "
+        "above or equal to 2.13.0 and strictly below 2.16.0 (nightly versions are not "
+        "supported). \n The versions of TensorFlow you are currently using is 2.16.2 and is not "
+        "supported. \n"
+    )
+    report = explain([split_text(lines)], SIGNATURES, f.FIXTURE_MATRIX, TF_2_16)
+    finding = _only(report, "companion-mismatch")
+    assert finding.fix is not None
+    assert "TensorFlow Addons reached its end of life" in finding.fix.text
+    # No release to move to: TensorFlow moves, and the fix says it is a downgrade.
+    assert "downgrades TensorFlow from 2.16.2" in finding.fix.text
+    assert any('"tensorflow<2.16.0,>=2.13.0"' in c for c in finding.fix.commands)

@@ -247,12 +247,18 @@ def test_matrix_option_wins_over_the_environment(tmp_path: Path) -> None:
     assert data[0]["sources"]["cuda"] == ["https://pypi.org/project/tensorflow/9.9.0/"]
 
 
-def test_a_pre_release_line_is_marked_and_never_the_newest_fit(tmp_path: Path) -> None:
+def _with_pre_release(tmp_path: Path) -> tuple[str, Path]:
+    """The shipped matrix with a pre-release of the next line on top: (its line, the file)."""
     major, minor = MATRIX.lines[0].key
     name = f"{major}.{minor + 1}"
     grown = tmp_path / "pre.yaml"
     text = f.with_release(DEFAULT_MATRIX.read_text(encoding="utf-8"), f"{name}.0rc0")
     grown.write_text(text, encoding="utf-8")
+    return name, grown
+
+
+def test_a_pre_release_line_is_marked_and_never_the_newest_fit(tmp_path: Path) -> None:
+    name, grown = _with_pre_release(tmp_path)
     newest = load_matrix(str(grown), env={}).newest_release
     assert newest is not None
     out = tfdoctor("matrix", "--matrix", str(grown), "--python-version", "3.11", env=CLEAN_ENV)
@@ -261,3 +267,140 @@ def test_a_pre_release_line_is_marked_and_never_the_newest_fit(tmp_path: Path) -
     assert f'Newest fit: pip install "tensorflow=={newest.latest_patch}"' in out.stdout
     data = json.loads(tfdoctor("matrix", "--matrix", str(grown), "--json", env=CLEAN_ENV).stdout)
     assert [d["tensorflow"] for d in data if d["pre_release"]] == [name]
+
+
+# --- companions -----------------------------------------------------------------------------------
+
+
+def test_which_companion_release_for_a_tensorflow_line_names_it_its_spec_and_sources() -> None:
+    out = tfdoctor(
+        "matrix", "--companion", "tensorflow-text", "--tensorflow", "2.21", env=CLEAN_ENV
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[0] == "tensorflow-text for TensorFlow 2.21"
+    assert "tensorflow-text 2.21: tensorflow<2.22,>=2.21.0 (TensorFlow lines: 2.21)" in out.stdout
+    assert '  pip install "tensorflow-text==2.21.*"' in out.stdout
+    assert "https://github.com/tensorflow/text" in out.stdout
+
+
+def test_which_tensorflow_for_a_companion_release_is_the_reverse_question() -> None:
+    out = tfdoctor("matrix", "--companion", "tensorflow-text==2.20", "--json", env=CLEAN_ENV)
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert (data["companion"], data["release"], data["tensorflow"]) == (
+        "tensorflow-text",
+        "2.20",
+        None,
+    )
+    (match,) = data["matches"]
+    assert match["tensorflow"] == "<2.21,>=2.20.0"
+    assert match["tensorflow_lines"] == ["2.20"]
+    assert match["install"] == "tensorflow-text==2.20.*"
+    assert match["sources"] and all(u.startswith("https://") for u in match["sources"])
+    assert set(match["sources"]) <= set(data["sources"])
+
+
+def test_a_companion_whose_patches_pin_different_tensorflow_releases_lists_each() -> None:
+    out = tfdoctor(
+        "matrix",
+        "--companion",
+        "tensorflow-decision-forests",
+        "--tensorflow",
+        "2.17",
+        "--json",
+        env=CLEAN_ENV,
+    )
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert [(m["release"], m["tensorflow"], m["install"]) for m in data["matches"]] == [
+        ("1.10.1", "==2.17.1", "tensorflow-decision-forests==1.10.1"),
+        ("1.10.0", "==2.17.0", "tensorflow-decision-forests==1.10.0"),
+    ]
+
+
+def test_an_end_of_life_companion_with_no_release_for_the_tensorflow_exits_2() -> None:
+    out = tfdoctor(
+        "matrix", "--companion", "tensorflow-addons", "--tensorflow", "2.21", env=CLEAN_ENV
+    )
+    assert out.returncode == 2, out.stderr
+    assert "no release known" in out.stdout.splitlines()[0]
+    assert "End of life: TensorFlow Addons reached its end of life" in out.stdout
+    assert "https://github.com/tensorflow/addons" in out.stdout  # where to look further
+
+
+def test_a_pre_release_line_asked_for_by_name_gets_the_companions_pre_release(
+    tmp_path: Path,
+) -> None:
+    # tensorflow-text X.Y is released for TensorFlow X.Y (its README): before either is final,
+    # only a specifier naming a pre-release installs it (PEP 440).
+    name, grown = _with_pre_release(tmp_path)
+    major, minor = name.split(".")
+    asked = ("matrix", "--matrix", str(grown), "--companion", "tensorflow-text")
+    out = tfdoctor(*asked, "--tensorflow", name, "--json", env=CLEAN_ENV)
+    assert out.returncode == 0, out.stderr
+    (match,) = json.loads(out.stdout)["matches"]
+    assert match["install"] == f"tensorflow-text>={name}.0rc0,<{major}.{int(minor) + 1}"
+    assert match["tensorflow_lines"] == [name]
+    listed = json.loads(tfdoctor(*asked, "--json", env=CLEAN_ENV).stdout)["matches"]
+    assert name not in [x for m in listed for x in m["tensorflow_lines"]]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        pytest.param(("--companion", "tensorflow-nothing"), id="unknown-companion"),
+        pytest.param(("--companion", "tensorflow-text==two"), id="malformed-release"),
+        pytest.param(
+            ("--companion", "tensorflow-text", "--tensorflow", "latest"), id="malformed-tf"
+        ),
+        pytest.param(("--tensorflow", "2.21"), id="tensorflow-without-companion"),
+        pytest.param(
+            ("--companion", "tensorflow-text", "--python-version", "3.11"), id="with-a-target"
+        ),
+    ],
+)
+def test_a_bad_companion_query_is_exit_3_with_one_line(args: tuple[str, ...]) -> None:
+    out = tfdoctor("matrix", *args, env=CLEAN_ENV)
+    assert out.returncode == 3
+    assert out.stdout == ""
+    assert len(out.stderr.splitlines()) == 1 and out.stderr.startswith("tfdoctor: error: ")
+
+
+def test_pre_lets_a_pre_release_line_be_the_newest_fit(tmp_path: Path) -> None:
+    name, grown = _with_pre_release(tmp_path)
+    asked = ("matrix", "--matrix", str(grown), "--python-version", "3.11")
+    out = tfdoctor(*asked, "--pre", env=CLEAN_ENV)
+    assert out.returncode == 0, out.stderr
+    assert f'Newest fit: pip install "tensorflow=={name}.0rc0"' in out.stdout
+    assert f"Pre-release: {name} ({name}.0rc0); for testing." in out.stdout
+    assert f"{name}.0rc0" not in tfdoctor(*asked, env=CLEAN_ENV).stdout.split("Newest fit")[1]
+
+
+def test_a_package_the_wheel_pins_is_answered_from_the_matrix_both_ways() -> None:
+    # tf-keras is paired with each line by the matrix (pins.tf_keras), not the companion table.
+    line = next(x for x in MATRIX.releases if x.pins.tf_keras)
+    out = tfdoctor(
+        "matrix", "--companion", "tf_keras", "--tensorflow", line.line, "--json", env=CLEAN_ENV
+    )
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["pinned"] is True
+    (match,) = data["matches"]
+    assert match["release"] == line.pins.tf_keras
+    assert match["install"] == f"tf-keras{line.pins.tf_keras}"
+    assert match["tensorflow_lines"] == [line.line] and match["sources"]
+    back = tfdoctor("matrix", "--companion", f"tf-keras=={line.line}", "--json", env=CLEAN_ENV)
+    assert back.returncode == 0, back.stderr
+    assert [m["tensorflow_lines"] for m in json.loads(back.stdout)["matches"]] == [[line.line]]
+
+
+def test_lines_pinning_one_range_are_answered_as_one_run() -> None:
+    out = tfdoctor("matrix", "--companion", "numpy", "--json", env=CLEAN_ENV)
+    assert out.returncode == 0, out.stderr
+    matches = json.loads(out.stdout)["matches"]
+    served = [line for m in matches for line in m["tensorflow_lines"]]
+    pinning = [x.line for x in MATRIX.releases if x.pins.numpy]
+    assert served == pinning  # each line once, newest first
+    for m in matches:
+        specs = {MATRIX.line_for(line).pins.numpy for line in m["tensorflow_lines"]}  # type: ignore[union-attr]
+        assert specs == {m["release"]}

@@ -18,10 +18,10 @@ from tests import factories as f
 from tests.golden import check_golden
 from tfdoctor.checks import CHECKS, run_checks, select_checks
 from tfdoctor.checks._context import CheckContext
-from tfdoctor.compat import Target, make_target
+from tfdoctor.compat import Target, make_target, newest_fit, tf_keras_requirement
 from tfdoctor.facts import Facts, PackageFacts, SmokeDevice, SmokeFacts, SmokeResult, to_json
 from tfdoctor.findings import Severity
-from tfdoctor.matrix import PLATFORMS, Matrix, load_matrix
+from tfdoctor.matrix import PLATFORMS, Matrix, load_companions, load_matrix
 from tfdoctor.pin import (
     CONFLICT,
     EDITABLE,
@@ -750,3 +750,34 @@ def test_atomic_write_refuses_what_is_not_a_regular_file(tmp_path: Path) -> None
         write_atomic(fifo, "numpy==1.26.4\n")
     assert stat.S_ISFIFO(fifo.stat().st_mode)
     assert leftovers(tmp_path) == []
+
+
+# --- companions kept in step with a target ------------------------------------------------------
+
+
+def test_a_targets_pins_move_installed_companions_to_their_release_for_its_line() -> None:
+    installed = (
+        f.pkg("tensorflow-text", "2.19.0"),
+        f.pkg("tf-keras", "2.19.0"),
+        f.pkg("tensorflow-io", "0.37.1"),
+        f.pkg("tensorflow-addons", "0.23.0"),
+        f.pkg("pandas", "2.2.3"),  # not a companion
+    )
+    target = make_target(f.FIXTURE_MATRIX, python="3.12", platform="linux-x86_64")
+    pinset = target_pinset(f.FIXTURE_MATRIX, target, companions=(load_companions(), installed))
+    fit = newest_fit(f.FIXTURE_MATRIX, target)
+    assert fit is not None
+    major_minor = fit.line.line
+    text = pinset.entry("tensorflow-text")
+    assert text is not None and text.specifier == f"=={major_minor}.*" and not text.via
+    assert f"tensorflow-text=={major_minor}.*" in pinset.requested
+    tfk = pinset.entry("tf-keras")
+    assert tfk is not None and f"tf-keras{tfk.specifier}" == tf_keras_requirement(fit.line)
+    assert pinset.entry("pandas") is None
+    # No release of tensorflow-io or of Addons declares the line: left out, said why.
+    assert pinset.entry("tensorflow-io") is None and pinset.entry("tensorflow-addons") is None
+    addons, io = sorted(w for w in pinset.warnings if "is installed, but no release" in w)
+    assert addons.startswith("tensorflow-addons 0.23.0") and "end of life" in addons
+    assert io.startswith("tensorflow-io 0.37.1")
+    # TensorFlow stays the root the resolver's wheel tags are read from.
+    assert pinset.requested[0].startswith("tensorflow")

@@ -19,6 +19,7 @@ from typing import Any, Optional
 import pytest
 from packaging.requirements import Requirement
 
+from tests import factories as f
 from tests.commandline import tfdoctor, write_facts
 from tests.factories import FIXTURE_MATRIX, FIXTURE_MATRIX_PATH
 from tests.pin_index import Index, serve, sha256, wheel
@@ -96,6 +97,16 @@ def served_wheels() -> list[tuple[str, tuple[str, bytes]]]:
         ),
         ("typing-extensions", wheel("typing_extensions", "4.12.2", "py3-none-any")),
         ("pywin32-ctypes", wheel("pywin32-ctypes", "0.2.3", "py3-none-any")),
+        # A companion: each release declares the TensorFlow it is built for (its real range).
+        *(
+            (
+                "tensorflow-text",
+                wheel(
+                    "tensorflow-text", f"2.{m}.0", LINUX_312, (f"tensorflow<2.{m + 1},>=2.{m}.0",)
+                ),
+            )
+            for m in (20, 21)
+        ),
     ]
 
 
@@ -164,6 +175,22 @@ def test_resolve_writes_the_exact_pins_pip_picks(index: tuple[Index, str], tmp_p
     again = pin("--resolve", "--index-url", url, *GPU_312, env=env)
     assert again.returncode == 0, again.stderr
     assert again.stdout == out.stdout
+
+
+def test_resolve_keeps_an_installed_companion_in_step_with_the_target(
+    index: tuple[Index, str], tmp_path: Path
+) -> None:
+    # tensorflow-text 2.20 is installed; the target's TensorFlow is 2.21: pip is asked for
+    # tensorflow-text's release for 2.21 beside it and pins that.
+    _, url = index
+    facts = write_facts(tmp_path, gpu_facts("9.3.0.75", f.pkg("tensorflow-text", "2.20.0")))
+    out = pin(
+        "--resolve", "--index-url", url, "--facts", str(facts), *GPU_312, env=child_env(tmp_path)
+    )
+    assert out.returncode == 0, out.stderr
+    found = pins(out.stdout)
+    assert str(found["tensorflow-text"]) == "tensorflow-text==2.21.0"
+    assert str(found["tensorflow"]) == "tensorflow[and-cuda]==2.21.0"
 
 
 def test_resolve_with_hashes_lists_every_file_of_each_pinned_release(

@@ -13,7 +13,7 @@ import os
 import re
 import subprocess
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, Optional
 
@@ -161,20 +161,6 @@ def test_what_a_wrappers_platform_build_declares_is_judged() -> None:
 # --- companions ---------------------------------------------------------------------------------
 
 
-def test_tensorflow_text_of_another_line_is_an_error_fixed_by_its_release_for_this_one() -> None:
-    facts = tf221(companion("tensorflow-text", "2.20.0"))
-    (finding,) = pins(facts)
-    assert (finding.severity, finding.cause) == (Severity.ERROR, "companion-mismatch")
-    assert finding.summary == (
-        "tensorflow-text 2.20.0 requires tensorflow<2.21,>=2.20.0, but tensorflow 2.21.0 is "
-        "installed"
-    )
-    assert "undefined symbol" in finding.detail
-    assert finding.fix is not None
-    assert finding.fix.commands == (f'{PIP} install "tensorflow-text==2.21.*"',)
-    assert pins(fixed(facts, finding)) == []
-
-
 @pytest.mark.parametrize(
     ("env", "severity"),
     [
@@ -255,6 +241,131 @@ def test_a_companion_admitting_the_installed_tensorflow_is_quiet() -> None:
     assert pins(facts) == []
 
 
+#: What tensorflow-probability declares (setup.py at v0.25.0): TensorFlow only behind its own
+#: `tf` extra, which no installation of TensorFlow selects.
+TFP_EXTRA = ('tensorflow>=2.16; extra == "tf"', 'tf-keras>=2.16; extra == "tf"')
+
+
+def tf(version: str, metadata: str, *extra: PackageFacts) -> Facts:
+    """TensorFlow ``version`` declaring what the real wheel ``metadata`` declares, and ``extra``."""
+    pkg = f.pkg("tensorflow", version, *declared("tensorflow", metadata), top_level=("tensorflow",))
+    return f.facts(packages=(pkg, *extra), tensorflow=f.tensorflow(version=version))
+
+
+@pytest.mark.parametrize(
+    ("facts", "summary", "why", "install"),
+    [
+        pytest.param(
+            lambda: tf221(companion("tensorflow-text", "2.20.0")),
+            "tensorflow-text 2.20.0 requires tensorflow<2.21,>=2.20.0, but tensorflow 2.21.0 "
+            "is installed",
+            "undefined symbol",
+            "tensorflow-text==2.21.*",
+            id="declared-in-its-metadata",
+        ),
+        # tensorflow-probability 0.25 fails to import below TensorFlow 2.18 (its
+        # required_tensorflow_version); its metadata says nothing pip check reads.
+        pytest.param(
+            lambda: tf(
+                "2.16.2",
+                "2.16.2-linux",
+                f.pkg("tensorflow-probability", "0.25.0", *TFP_EXTRA),
+                f.pkg("tf-keras", "2.16.0", "tensorflow<2.17,>=2.16"),
+            ),
+            "tensorflow-probability 0.25.0 requires tensorflow>=2.18, but tensorflow 2.16.2 "
+            "is installed",
+            "github.com/tensorflow/probability",
+            "tensorflow-probability==0.24.*",
+            id="declared-nowhere-judged-by-the-table-row-of-its-release",
+        ),
+    ],
+)
+def test_a_companion_of_another_tensorflow_is_an_error_fixed_by_its_release_for_this_one(
+    facts: Callable[[], Facts], summary: str, why: str, install: str
+) -> None:
+    before = facts()
+    (finding,) = pins(before)
+    assert (finding.severity, finding.cause) == (Severity.ERROR, "companion-mismatch")
+    assert finding.summary == summary
+    assert why in finding.detail
+    assert finding.fix is not None
+    assert finding.fix.commands == (f'{PIP} install "{install}"',)
+    assert pins(fixed(before, finding)) == []
+
+
+@pytest.mark.parametrize(
+    ("env", "found"),
+    [
+        pytest.param({}, ["tf-keras-missing"], id="imported-by-the-companion"),
+        # TF_USE_LEGACY_KERAS set: the tf-keras check reports it, once.
+        pytest.param({"TF_USE_LEGACY_KERAS": "1"}, ["tf-keras-missing"], id="legacy-keras-set"),
+    ],
+)
+def test_a_companion_importing_tf_keras_it_does_not_declare_is_one_tf_keras_finding(
+    env: dict[str, str], found: list[str]
+) -> None:
+    # tensorflow-probability 0.25 imports tf_keras; only its `tf` extra requires tf-keras.
+    facts = tf221(f.pkg("tensorflow-probability", "0.25.0", *TFP_EXTRA), env=env)
+    findings = pins(facts)
+    assert causes(findings) == found
+    fix = findings[0].fix
+    assert fix is not None and any('"tf-keras<2.22,>=2.21"' in c for c in fix.commands)
+    after = f.apply_pip(facts, fix.commands, add_missing=True)
+    assert after is not None and pins(after) == []
+
+
+def test_a_companion_whose_patches_pin_different_tensorflow_releases_gets_the_one_for_it() -> None:
+    # tensorflow-decision-forests 1.12.0 declares tensorflow==2.19.0; under 2.17.0 the release
+    # for it is 1.10.0 (==2.17.0), not 1.10.1 (==2.17.1), so the fix names the release.
+    facts = tf("2.17.0", "2.19.1-linux", companion("tensorflow-decision-forests", "1.12.0"))
+    (finding,) = pins(facts)
+    assert "requires tensorflow==2.19.0" in finding.summary
+    assert finding.fix is not None
+    assert finding.fix.commands == (f'{PIP} install "tensorflow-decision-forests==1.10.0"',)
+    # What 1.10.0 declares (configure/setup.py at its tag): TensorFlow 2.17.0, tf_keras~=2.17.
+    tfdf_1100 = ("tensorflow==2.17.0", "tf_keras~=2.17")
+    metadata = {"tensorflow-decision-forests==1.10.0": tfdf_1100}
+    after = f.apply_pip(facts, finding.fix.commands, metadata=metadata)
+    assert after is not None
+    assert not [x for x in pins(after) if "requires tensorflow" in x.summary]
+
+
+def test_the_other_release_of_the_same_line_is_still_the_companion_that_moves() -> None:
+    # 1.10.1 pins tensorflow==2.17.1 (its setup.py); under 2.17.0 the fix is 1.10.0, not
+    # TensorFlow moved up for the installed patch.
+    tfdf = f.pkg("tensorflow-decision-forests", "1.10.1", "tensorflow==2.17.1", "tf_keras~=2.17")
+    (finding,) = pins(tf("2.17.0", "2.19.1-linux", tfdf, f.pkg("tf-keras", "2.17.0")))
+    assert finding.fix is not None
+    assert finding.fix.commands == (f'{PIP} install "tensorflow-decision-forests==1.10.0"',)
+
+
+def test_several_companions_each_get_their_own_fix_and_none_downgrades_tensorflow_unsaid() -> None:
+    facts = tf221(
+        companion("tensorflow-text", "2.20.0"),
+        companion("tensorflow-io", "0.37.1"),
+        companion("tensorflow-addons", "0.23.0"),
+        f.pkg("tensorflow-probability", "0.25.0", *TFP_EXTRA),
+        companion("tf-keras", "2.21.0"),
+    )
+    found = {x.summary.split(" ")[0]: x for x in pins(facts)}
+    assert set(found) == {"tensorflow-text", "tensorflow-io", "tensorflow-addons"}
+    assert {x.cause for x in found.values()} == {"companion-mismatch"}
+    text_fix, io_fix, addons_fix = (
+        found[n].fix for n in ("tensorflow-text", "tensorflow-io", "tensorflow-addons")
+    )
+    assert text_fix is not None and io_fix is not None and addons_fix is not None
+    assert text_fix.commands == (f'{PIP} install "tensorflow-text==2.21.*"',)
+    assert pins(fixed(facts, found["tensorflow-text"])) == [
+        found["tensorflow-io"],
+        found["tensorflow-addons"],
+    ]
+    # The end-of-life add-on says so first; every fix moving TensorFlow says it downgrades it.
+    assert addons_fix.text.startswith("TensorFlow Addons reached its end of life")
+    for fix in (io_fix, addons_fix):
+        assert any('"tensorflow<' in c for c in fix.commands), fix.commands
+        assert "downgrades TensorFlow from 2.21.0" in fix.text
+
+
 # --- TensorBoard, no longer required --------------------------------------------------------------
 
 
@@ -280,13 +391,35 @@ def test_tensorboard_absent_where_tensorflow_requires_it_is_no_note() -> None:
 
 
 def test_the_shipped_companion_table_gives_each_release_for_the_tensorflow_it_declares() -> None:
+    # Invariants of the data: every source defined; a TensorFlow inside a row's range gets
+    # that row or a newer one declaring it too (two releases of one line: the newest).
     table = load_companions()
     assert {"tensorflow-text", "tensorflow-io", "tensorflow-addons"} <= set(table.companions)
     for comp in table.companions.values():
         assert all(s in table.sources for s in comp.sources)
-        for row in comp.releases:
+        for i, row in enumerate(comp.releases):
+            assert all(s in table.sources for s in row.sources), (comp.name, row)
             inside = f.satisfying(row.tensorflow)
-            assert inside is not None and comp.release_for(inside) == row, (comp.name, row)
+            assert inside is not None, (comp.name, row)
+            fit = comp.release_for(inside)
+            assert fit is not None and fit.admits(inside), (comp.name, row)
+            assert comp.releases.index(fit) >= i, (comp.name, row, fit)
+
+
+def test_a_companion_row_names_a_line_or_one_release() -> None:
+    text = (
+        "schema_version: 1\n"
+        "sources:\n  - {id: s, title: t, url: 'https://example.org'}\n"
+        "companions:\n"
+        "  - name: x\n    source: s\n    releases:\n"
+        "      - {release: '1.9', tensorflow: '~=2.16.1'}\n"
+        "      - {release: '1.10.1', tensorflow: '==2.17.1', python: '>=3.9', source: s}\n"
+    )
+    comp = parse_companions(text, "c.yaml").companions["x"]
+    assert [r.requirement("x") for r in comp.releases] == ["x==1.9.*", "x==1.10.1"]
+    assert comp.releases[1].python == ">=3.9" and comp.releases[1].sources == ("s",)
+    with pytest.raises(MatrixError, match="release"):
+        parse_companions(text.replace("'1.10.1'", "'1.10.x'"), "c.yaml")
 
 
 def test_a_companion_table_with_unsorted_releases_is_refused() -> None:
@@ -300,6 +433,26 @@ def test_a_companion_table_with_unsorted_releases_is_refused() -> None:
     )
     with pytest.raises(MatrixError, match="sorted oldest first"):
         parse_companions(text, "c.yaml")
+
+
+def test_a_companion_release_without_a_wheel_for_the_python_is_not_the_one_for_it() -> None:
+    text = (
+        "schema_version: 1\n"
+        "sources:\n  - {id: s, title: t, url: 'https://example.org'}\n"
+        "companions:\n"
+        "  - name: x\n    source: s\n    follows_tensorflow: true\n    releases:\n"
+        "      - {release: '0.1', tensorflow: '<2.17,>=2.16', python: '<3.12'}\n"
+        "      - {release: '0.2', tensorflow: '<2.17,>=2.16', python: '<3.11'}\n"
+    )
+    comp = parse_companions(text, "c.yaml").companions["x"]
+    assert [comp.release_for("2.16.2", p) for p in (None, "3.10.4", "3.11.9")] == [
+        comp.releases[1],
+        comp.releases[1],
+        comp.releases[0],
+    ]
+    # Released for that TensorFlow, but for no such Python: none, not a guessed line.
+    assert comp.release_for("2.16.2", "3.12.1") is None
+    assert comp.release_for("2.17.0", "3.12.1") is not None  # no row: the line it follows
 
 
 def test_the_companion_of_a_newer_line_moves_to_the_installed_tensorflows_line() -> None:

@@ -12,7 +12,11 @@ from typing import Optional
 
 from tfdoctor.matrix import (
     DEFAULT_PLATFORM_OF_OS,
+    PIN_FIELDS,
     PLATFORMS,
+    Companion,
+    CompanionRelease,
+    Companions,
     ComputeCapabilities,
     Matrix,
     TFLine,
@@ -450,3 +454,179 @@ def make_target(
         driver=driver.strip() if driver is not None else None,
         gpu=capability,
     )
+
+
+# --- companions ---------------------------------------------------------------------------------
+
+
+@record
+class CompanionMatch(Record):
+    """A row of the companion table that answers a query, with the matrix lines it serves."""
+
+    release: CompanionRelease
+    #: The pip requirement that installs it.
+    install: str
+    #: The matrix's TensorFlow lines (newest first) with a release inside the row's range.
+    tensorflow_lines: tuple[str, ...]
+    #: Where the row comes from (its own sources' addresses, else the companion's).
+    sources: tuple[str, ...]
+
+
+@record
+class CompanionAnswer(Record):
+    """Which releases of a companion go with which TensorFlow: the rows a query matched."""
+
+    companion: Companion
+    #: The TensorFlow asked about (``2.21``, ``2.21.0``), or None.
+    tensorflow: Optional[str]
+    #: The companion release asked about (``2.20``), or None.
+    release: Optional[str]
+    matches: tuple[CompanionMatch, ...]
+    #: Pre-release TensorFlow lines were included (``--pre``).
+    pre: bool = False
+    #: A package TensorFlow's wheel pins: each match's ``release`` is the range it pins.
+    pinned: bool = False
+    #: Where the companion's rows come from (addresses), to look further where none matched.
+    sources: tuple[str, ...] = ()
+
+
+def _line_releases(matrix: Matrix, line: TFLine) -> tuple[str, ...]:
+    """The releases of ``line`` a range is judged on: X.Y.0 up to its latest patch (before the
+    line's first final, its pre-release and the X.Y.0 to come)."""
+    latest = line.latest_patch
+    patch = re.match(r"^\d+\.\d+\.(\d+)$", latest)
+    if patch is None:
+        return (latest, f"{line.line}.0")
+    return tuple(f"{line.line}.{p}" for p in range(int(patch.group(1)) + 1))
+
+
+def _serves(row: CompanionRelease, releases: Sequence[str]) -> bool:
+    return any(row.admits(v) for v in releases)
+
+
+def companion_answer(
+    matrix: Matrix,
+    table: Companions,
+    name: str,
+    tensorflow: Optional[str] = None,
+    release: Optional[str] = None,
+    pre: bool = False,
+) -> CompanionAnswer:
+    """The companion ``name``'s rows for the TensorFlow ``tensorflow`` (a line ``X.Y`` or a
+    release), or for its own ``release`` (``X.Y`` or ``X.Y.Z``), or all of them; each with
+    the matrix's TensorFlow lines it serves (pre-release lines only with ``pre``).
+
+    Raises KeyError for a companion the table does not know.
+    """
+    comp = table.companions[name]
+    asked_line = matrix.line_for(tensorflow) if tensorflow and _LINE.match(tensorflow) else None
+    # A pre-release line asked for by name is answered; otherwise only with ``pre``.
+    lines = [line for line in matrix.lines if pre or not line.pre_release or line is asked_line]
+    rows: list[CompanionRelease] = list(comp.releases)
+    tf_pre = False
+    if tensorflow is not None:
+        releases = (
+            _line_releases(matrix, asked_line)
+            if asked_line is not None
+            else (f"{tensorflow}.0",)
+            if _LINE.match(tensorflow)
+            else (tensorflow,)
+        )
+        tf_pre = any(re.search(r"[a-z]", v) for v in releases)
+        rows = [row for row in rows if _serves(row, releases)]
+        if not rows:
+            synthetic = comp.release_for(releases[-1])
+            rows = [synthetic] if synthetic is not None else []
+        # Of several releases declaring one range (tensorflow-io 0.33 and 0.34), the newest;
+        # of lines, the newest (each tensorflow-probability from 0.18 admits 2.21): pip's pick.
+        newest = {row.tensorflow: row for row in rows}
+        rows = [row for row in rows if newest[row.tensorflow] is row]
+        rows = rows[-1:] if rows and not rows[-1].exact else rows
+    if release is not None:
+        rows = [
+            row
+            for row in rows
+            if row.release == release
+            or release.startswith(row.release + ".")
+            or row.release.startswith(release + ".")
+        ]
+    own = {row.release for row in comp.releases}
+    matches = tuple(
+        CompanionMatch(
+            row,
+            row.requirement(comp.name, pre=tf_pre and row.release not in own),
+            tuple(line.line for line in lines if _serves(row, _line_releases(matrix, line))),
+            tuple(table.sources[s].url for s in row.sources or comp.sources),
+        )
+        for row in reversed(rows)
+    )
+    urls = tuple(table.sources[s].url for s in comp.sources)
+    return CompanionAnswer(comp, tensorflow, release, matches, pre, sources=urls)
+
+
+_LINE = re.compile(r"^\d+\.\d+$")
+
+
+#: Packages TensorFlow's wheel pins, paired with each line by the matrix (``pins``).
+PINNED_COMPANIONS = {f.replace("_", "-"): f for f in PIN_FIELDS}
+
+
+def pinned_answer(
+    matrix: Matrix,
+    name: str,
+    tensorflow: Optional[str] = None,
+    release: Optional[str] = None,
+    pre: bool = False,
+) -> CompanionAnswer:
+    """Like :func:`companion_answer`, for a package the matrix pairs with each line (tf-keras,
+    numpy, ...): each match is a range of ``name`` and the run of lines that pin it, newest
+    first. Raises KeyError for another name."""
+    field = PINNED_COMPANIONS[name]
+    if tensorflow is not None:
+        asked = matrix.line_for(tensorflow)
+        lines = [asked] if asked is not None else []
+    else:
+        lines = [line for line in matrix.lines if pre or not line.pre_release]
+    runs: list[tuple[str, list[TFLine]]] = []
+    for line in lines:
+        spec = getattr(line.pins, field)
+        if not spec:
+            continue
+        if release is not None:
+            from packaging.specifiers import SpecifierSet  # noqa: PLC0415 - 40 ms import
+
+            wanted = f"{release}.0" if _LINE.match(release) else release
+            if not SpecifierSet(spec).contains(wanted, prereleases=True):
+                continue
+        if runs and runs[-1][0] == spec and runs[-1][1][-1].key == _next_key(line):
+            runs[-1][1].append(line)
+        else:
+            runs.append((spec, [line]))
+    matches = []
+    for spec, run in runs:
+        newest, oldest = run[0], run[-1]
+        major, minor = newest.key
+        tf_range = (
+            f"=={newest.line}.*" if len(run) == 1 else f"<{major}.{minor + 1},>={oldest.line}.0"
+        )
+        urls = dict.fromkeys(
+            matrix.sources[s].url_for(line)
+            for line in run
+            for s in line.sources_of(f"pins.{field}")
+            if s in matrix.sources
+        )
+        matches.append(
+            CompanionMatch(
+                CompanionRelease(spec, tf_range),
+                f"{name}{spec}",
+                tuple(line.line for line in run),
+                tuple(urls),
+            )
+        )
+    return CompanionAnswer(Companion(name, (), ()), tensorflow, release, tuple(matches), pre, True)
+
+
+def _next_key(line: TFLine) -> tuple[int, int]:
+    """The key of the line after ``line`` (``2.21`` after ``2.20``)."""
+    major, minor = line.key
+    return major, minor + 1

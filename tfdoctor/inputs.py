@@ -20,7 +20,7 @@ from tfdoctor.bounded import MAX_REPORT_BYTES, InputError, parse_json, read_text
 from tfdoctor.compat import Target, TargetError, make_target
 from tfdoctor.facts import Facts, FactsError
 from tfdoctor.findings import facts_from_report_json
-from tfdoctor.matrix import Matrix, MatrixError, load_matrix
+from tfdoctor.matrix import Companions, Matrix, MatrixError, load_companions, load_matrix
 from tfdoctor.probes._run import Runner, run_command
 from tfdoctor.probes.pyenv import is_current_interpreter
 
@@ -148,6 +148,14 @@ def open_matrix(path: Optional[str] = None, env: Optional[Mapping[str, str]] = N
     """The matrix at ``path`` / ``$TFDOCTOR_MATRIX`` / bundled; DoctorError when unusable."""
     try:
         return load_matrix(path, env)
+    except MatrixError as exc:
+        raise DoctorError(str(exc)) from None
+
+
+def open_companions() -> Companions:
+    """The bundled companion table; DoctorError when unusable."""
+    try:
+        return load_companions()
     except MatrixError as exc:
         raise DoctorError(str(exc)) from None
 

@@ -73,6 +73,8 @@ PIN_FIELDS = schema.field("pins").part_names()
 
 _LINE_RE = re.compile(r"^(\d+)\.(\d+)$")
 _PATCH_RE = re.compile(r"^(\d+)\.(\d+)\.(\d+)$")
+#: A companion table row: a release line or one release.
+_RELEASE_RE = re.compile(r"^\d+\.\d+(?:\.\d+)?$")
 #: A line's newest release: a final (``2.21.0``) or, before the line's first final, a PEP 440
 #: pre-release (``2.22.0rc0``), which marks the line as a pre-release.
 _LATEST_RE = re.compile(r"^(\d+)\.(\d+)\.(\d+)((a|b|rc)\d+)?$")
@@ -741,10 +743,48 @@ DEFAULT_COMPANIONS = Path(__file__).with_name("companions.yaml")
 
 @record
 class CompanionRelease(Record):
-    """One release line of a companion and the TensorFlow range its wheel declares."""
+    """One release line (``X.Y``) or release (``X.Y.Z``) of a companion and the TensorFlow
+    range it declares."""
 
     release: str
     tensorflow: str
+    #: The release's Requires-Python, where its source gives one.
+    python: str = ""
+    #: The row's own sources; empty: the companion's.
+    sources: tuple[str, ...] = ()
+    note: str = ""
+
+    @property
+    def exact(self) -> bool:
+        """Whether the row names one release (``1.10.0``) rather than a line."""
+        return _PATCH_RE.match(self.release) is not None
+
+    def specifier(self, pre: bool = False) -> str:
+        """What to ask pip for: the release, any release of the line, or (``pre``, for a
+        pre-release TensorFlow) the line's pre-releases, which pip takes only from a
+        specifier naming one (PEP 440: ``==X.Y.*`` never matches ``X.Y.0rc0``)."""
+        if self.exact:
+            return f"=={self.release}"
+        if pre:
+            upper = self.tensorflow.split(",")[0] if self.tensorflow.startswith("<") else ""
+            return f">={self.release}.0rc0{',' + upper if upper else ''}"
+        return f"=={self.release}.*"
+
+    def requirement(self, name: str, pre: bool = False) -> str:
+        """``name`` with :meth:`specifier`: the requirement that installs this row."""
+        return f"{name}{self.specifier(pre)}"
+
+    def runs_on(self, python: str) -> bool:
+        """Whether the release's Requires-Python admits ``python`` (unknown: it does)."""
+        from packaging.specifiers import SpecifierSet  # noqa: PLC0415 - 40 ms import
+
+        return not self.python or SpecifierSet(self.python).contains(python, prereleases=True)
+
+    def admits(self, tf_version: str) -> bool:
+        """Whether the row's range admits ``tf_version`` (pre-releases included)."""
+        from packaging.specifiers import SpecifierSet  # noqa: PLC0415 - 40 ms import
+
+        return SpecifierSet(self.tensorflow).contains(tf_version, prereleases=True)
 
 
 @record
@@ -761,18 +801,34 @@ class Companion(Record):
     #: compatibility table states: the release for a line the rows do not list yet.
     follows_tensorflow: bool = False
 
-    def release_for(self, tf_version: str) -> Optional[CompanionRelease]:
-        """The newest release whose declared range admits ``tf_version``; for a companion
-        that follows TensorFlow's versions and has no such row, the release of that line."""
-        from packaging.specifiers import SpecifierSet  # noqa: PLC0415 - 40 ms import
-
-        for row in reversed(self.releases):
-            if SpecifierSet(row.tensorflow).contains(tf_version, prereleases=True):
+    def row_of(self, version: str) -> Optional[CompanionRelease]:
+        """The row of an installed release (``0.25.0``): its own, else its line's."""
+        for row in self.releases:
+            if row.release == version:
                 return row
+        line = ".".join(version.split(".")[:2])
+        return next((r for r in self.releases if r.release == line), None)
+
+    def release_for(
+        self, tf_version: str, python: Optional[str] = None
+    ) -> Optional[CompanionRelease]:
+        """The newest release whose declared range admits ``tf_version`` (and whose
+        Requires-Python admits ``python``, where both are known); for a companion that follows
+        TensorFlow's versions and has no row for it, the release of that line."""
+        admitting = [row for row in self.releases if row.admits(tf_version)]
+        for row in reversed(admitting):
+            if python is None or row.runs_on(python):
+                return row
+        if admitting:
+            return None  # released for this TensorFlow, but not for this Python
         parts = tf_version.split(".")
         if self.follows_tensorflow and len(parts) >= 2 and all(p.isdigit() for p in parts[:2]):
             major, minor = int(parts[0]), int(parts[1])
-            return CompanionRelease(f"{major}.{minor}", f"<{major}.{minor + 1},>={major}.{minor}.0")
+            return CompanionRelease(
+                f"{major}.{minor}",
+                f"<{major}.{minor + 1},>={major}.{minor}.0",
+                note=f"not in the table yet: {self.name} X.Y is released for TensorFlow X.Y",
+            )
         return None
 
 
@@ -830,14 +886,28 @@ def parse_companions(text: str, path: str = "<companions>") -> Companions:
             raise reader.error(fields["name"], f"{where}.name", "duplicate companion")
         rows: list[CompanionRelease] = []
         for j, node in enumerate(reader.sequence(fields["releases"], f"{where}.releases")):
-            row = reader.mapping(node, f"{where}.releases[{j}]", ("release", "tensorflow"))
+            at = f"{where}.releases[{j}]"
+            row = reader.mapping(node, at, ("release", "tensorflow"), ("python", "source", "note"))
             release = reader.required_string(
-                row["release"], f"{where}.releases[{j}].release", _LINE_RE, "release line"
+                row["release"], f"{at}.release", _RELEASE_RE, "release (X.Y or X.Y.Z)"
             )
             if rows and version_key(release) <= version_key(rows[-1].release):
-                raise reader.error(row["release"], f"{where}.releases[{j}]", _UNSORTED_ROWS)
-            spec = reader.specifier(row["tensorflow"], f"{where}.releases[{j}].tensorflow", False)
-            rows.append(CompanionRelease(release, spec or ""))
+                raise reader.error(row["release"], at, _UNSORTED_ROWS)
+            spec = reader.specifier(row["tensorflow"], f"{at}.tensorflow", False)
+            python = (
+                reader.specifier(row["python"], f"{at}.python", False) if "python" in row else ""
+            )
+            rows.append(
+                CompanionRelease(
+                    release,
+                    spec or "",
+                    python or "",
+                    reader.source_ids(row["source"], f"{at}.source", sources)
+                    if "source" in row
+                    else (),
+                    reader.required_string(row["note"], f"{at}.note") if "note" in row else "",
+                )
+            )
         out[name] = Companion(
             name,
             tuple(rows),

@@ -374,3 +374,17 @@ def wheel_tags_fix(m: Machine, file: str, python: Optional[str], platform: str) 
             'platform.machine(), struct.calcsize("P") * 8)\'',
         ),
     )
+
+
+def python_64bit_fix(m: Machine) -> Fix:
+    """A 64-bit Python in a new virtual environment: no 32-bit wheel exists on any platform."""
+    return Fix(
+        "Install a 64-bit Python (the x86-64 or arm64 installer), create a virtual "
+        "environment with it, and install TensorFlow there.",
+        (
+            "python -m venv .venv",
+            ".venv\\Scripts\\python -m pip install tensorflow"
+            if m.os == "windows"
+            else ".venv/bin/python -m pip install tensorflow",
+        ),
+    )

@@ -301,23 +301,47 @@ def companion_fix(
     """
     tf = m.tf
     row = m.companion(name) if name else None
-    fit = row.release_for(tf.version) if row is not None and tf is not None else None
-    installed = version_key(comp.version)[:2] if comp is not None else None
-    if fit is not None and tf is not None and installed != version_key(fit.release)[:2]:
+    # Only a release with a wheel for this Python installs (its Requires-Python).
+    python = m.facts.python.version if m.facts.python is not None else None
+    fit = row.release_for(tf.version, python) if row is not None and tf is not None else None
+    # The installed release is the fit's when it is that release, or of that line.
+    size = len(fit.release.split(".")) if fit is not None else 2
+    installed = version_key(comp.version)[:size] if comp is not None else None
+    if fit is not None and tf is not None and name and installed != version_key(fit.release):
         # A pre-release TensorFlow is served by the companion's pre-releases, which pip picks
         # only for a specifier that names one (PEP 440; `==X.Y.*` never matches X.Y.0rc0).
-        upper = fit.tensorflow.split(",")[0] if fit.tensorflow.startswith("<") else ""
-        wanted = (
-            f"{name}>={fit.release}.0rc0{',' + upper if upper else ''}"
-            if _is_prerelease(tf.version)
-            else f"{name}=={fit.release}.*"
-        )
         return install_fix(
             m,
             f"Install {name} {fit.release}, the release for the installed TensorFlow "
             f"(it declares tensorflow{fit.tensorflow}).",
-            wanted,
+            fit.requirement(name, pre=_is_prerelease(tf.version)),
         )
+    if comp is None and row is not None and row.end_of_life and row.releases:
+        # Known by name (a log), ended: no release to move to; say so before TensorFlow moves.
+        last = row.releases[-1]
+        dist = m.tf_name if m.tf_name is not None and not m.is_nightly else "tensorflow"
+        running = f" from {tf.version}" if tf is not None else ""
+        return install_fix(
+            m,
+            f"{row.end_of_life} Its last release ({last.release}) declares "
+            f"tensorflow{last.tensorflow}: installing that TensorFlow downgrades TensorFlow"
+            f"{running}, a stopgap; moving the code off {name} is the lasting fix.",
+            f"{dist}{last.tensorflow}",
+        )
+    if (comp is None or not spec) and row is not None and row.releases and tf is not None:
+        newest = row.releases[-1]
+        if fit is None and _above_range(tf.version, newest.tensorflow):
+            # Newer than every release the table knows: ask pip for a newer one, else only
+            # TensorFlow can move.
+            dist = m.tf_name if m.tf_name is not None and not m.is_nightly else "tensorflow"
+            ended = f" {row.end_of_life}" if row.end_of_life else ""
+            return Fix(
+                f"No {name} release for TensorFlow {tf.version} is known to this tfdoctor: the "
+                f"newest it knows ({newest.release}) declares tensorflow{newest.tensorflow}."
+                f"{ended} If `pip index versions {name}` lists a newer release, install it; "
+                "otherwise install a TensorFlow in that range (a downgrade).",
+                (f"pip index versions {name}", *m.pip_install(f"{dist}{newest.tensorflow}")),
+            )
     if comp is None or not spec:
         # Known from a log's library path alone: say where the pairing is published.
         shown = name or "the add-on"
@@ -366,8 +390,13 @@ def companion_fix(
             "is the lasting fix."
         )
     else:
+        on = (
+            f" on Python {python}"
+            if python and row is not None and row.release_for(tf.version)
+            else ""
+        )
         text = (
-            f"No {comp.name} release for TensorFlow {tf.version} is known to this tfdoctor: if "
+            f"No {comp.name} release for TensorFlow {tf.version}{on} is known to this tfdoctor: if "
             f"one exists, install it (`pip index versions {comp.name}` lists them; pick the "
             f"one whose requirement admits tensorflow {tf.version}). Otherwise install the "
             f"TensorFlow {comp.name} {comp.version} declares, which {way} TensorFlow from "

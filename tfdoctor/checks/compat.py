@@ -904,8 +904,10 @@ def _keras2_users(ctx: CheckContext) -> list[tuple[PackageFacts, Keras2User]]:
 
 def _companions(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Finding]:
     """Each companion's declared range on TensorFlow, tf-keras and keras admits what is
-    installed; tf-keras's own range on TensorFlow is judged with tf-keras (above)."""
+    installed; tf-keras's own range on TensorFlow is judged with tf-keras (above); a
+    companion declaring none is judged by the companion table's row for its release."""
     m = ctx.machine
+    yield from _undeclared_companions(ctx, pkg)
     seen: set[tuple[str, str]] = set()
     # A companion built for another TensorFlow is one finding: its fix moves it (or
     # TensorFlow), and its Keras range moves with it.
@@ -950,6 +952,34 @@ def _companions(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Finding]:
             if on_tf
             else f"{comp.name} declares the {target} it works with; another may not import.",
             causes.software.companion_fix(m, comp.name, comp, target, spec),
+        )
+
+
+def _undeclared_companions(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Finding]:
+    """Companions whose metadata declares no TensorFlow (tensorflow-probability checks it only
+    as it is imported), judged by the companion table's row for the installed release."""
+    m = ctx.machine
+    declaring = {
+        normalize_name(comp.name)
+        for comp, target, _ in m.companion_requirements
+        if target == "tensorflow"
+    }
+    for name, row in m.companion_table.companions.items():
+        comp = ctx.facts.package(name)
+        own = row.row_of(comp.version) if comp is not None and name not in declaring else None
+        if comp is None or own is None or own.admits(pkg.version):
+            continue
+        yield causes.finding(
+            "packages.pins",
+            Severity.ERROR,
+            causes.software.COMPANION_MISMATCH,
+            f"{comp.name} {comp.version} requires tensorflow{own.tensorflow}, but "
+            f"{pkg.name} {pkg.version} is installed",
+            f"{comp.name} declares no TensorFlow in its metadata; its release {own.release} "
+            f"needs tensorflow{own.tensorflow} (the companion table, from "
+            f"{', '.join(m.companion_urls(name))}), and its import fails or misbehaves with "
+            "another.",
+            causes.software.companion_fix(m, comp.name, comp, "tensorflow", own.tensorflow),
         )
 
 

@@ -23,16 +23,7 @@ def check_bits(ctx: CheckContext) -> Iterator[Finding]:
             summary=f"{py.bits}-bit Python {py.version}: TensorFlow ships 64-bit wheels only",
             detail="pip answers 'No matching distribution found for tensorflow' on a 32-bit "
             "interpreter, because no 32-bit wheel exists for any platform.",
-            fix=fix(
-                "Install a 64-bit Python (the x86-64 or arm64 installer), create a virtual "
-                "environment with it, and install TensorFlow there.",
-                "python -m venv .venv",
-                (
-                    ".venv\\Scripts\\python -m pip install tensorflow"
-                    if ctx.machine.os == "windows"
-                    else ".venv/bin/python -m pip install tensorflow"
-                ),
-            ),
+            fix=causes.platform.python_64bit_fix(ctx.machine),
             links=("https://www.tensorflow.org/install/pip",),
         )
         return

@@ -433,6 +433,10 @@ _NO_KERNELS = re.compile(
 )
 _CUINIT = re.compile(r"failed call to cuInit(?:.*?UNKNOWN ERROR \((?P<number>\d+)\))?", re.I)
 _CU_NAME = re.compile(r"CUDA_ERROR_[A-Z_]+")
+_DRIVER_OLD = re.compile(
+    r"driver version is insufficient|CUDA_ERROR_INSUFFICIENT_DRIVER"
+    r"|CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE"
+)
 _CUDNN_DRIVER = re.compile(r"[Pp]ossibly insufficient driver version: (?P<driver>\d+(?:\.\d+)+)")
 _DSO = re.compile(r"kernel version (?P<kernel>[\d.]+) does not match DSO version (?P<dso>[\d.]+)")
 _REPORTED = re.compile(
@@ -465,6 +469,8 @@ _CUDA_OOM = re.compile(r"\((?P<bytes>\d+) bytes\)(?: from device)?")
 _XLA_OOM = re.compile(r"Out of memory while trying to allocate (?P<bytes>\d+) bytes")
 _STATUS = re.compile(r"(?P<status>(?P<lib>CUDNN|CUBLAS)_STATUS_(?!SUCCESS)[A-Z_]+)")
 # ncclResult_t's failures (nccl.h): what NCCL returned, as TensorFlow and NCCL name it.
+# NCCL's warnings and TensorFlow's and XLA's reports of a failed NCCL call; not NCCL INFO lines.
+_NCCL_FAILED = re.compile(r"NCCL (?:WARN|error|failure|operation \S+ failed)")
 _NCCL_CODE = re.compile(
     r"\b(?P<code>nccl(?:UnhandledCudaError|SystemError|InternalError|InvalidArgument"
     r"|InvalidUsage|RemoteError))\b"
@@ -513,7 +519,8 @@ def _cuda_error_events(no: int, message: str) -> Iterator[Event]:
 
 
 def _driver_old_events(no: int, message: str) -> Iterator[Event]:
-    yield DriverTooOld(no, message)
+    if _DRIVER_OLD.search(message):
+        yield DriverTooOld(no, message)
 
 
 def _dso_events(no: int, message: str) -> Iterator[Event]:
@@ -587,13 +594,12 @@ def _handle_events(no: int, message: str) -> Iterator[Event]:
     if match is not None:
         library = "cuDNN" if match.group("lib") == "CUDNN" else "cuBLAS"
         yield HandleFailed(no, message, library, match.group("status"))
-    elif "handle" in message:
-        yield HandleFailed(no, message, "cuDNN" if "cudnn" in message else "cuBLAS", "")
 
 
 def _nccl_events(no: int, message: str) -> Iterator[Event]:
     match = _NCCL_CODE.search(message)
-    yield NcclError(no, message, match.group("code") if match else "")
+    if match is not None or _NCCL_FAILED.search(message):
+        yield NcclError(no, message, match.group("code") if match else "")
 
 
 def _registration_events(no: int, message: str) -> Iterator[Event]:
@@ -605,7 +611,8 @@ def _driver_missing_events(no: int, message: str) -> Iterator[Event]:
 
 
 def _tensorrt_events(no: int, message: str) -> Iterator[Event]:
-    yield TensorRTMissing(no, message)
+    if "Could not find TensorRT" in message or "Cannot dlopen some TensorRT" in message:
+        yield TensorRTMissing(no, message)
 
 
 Reader = Callable[[int, str], Iterator[Event]]
@@ -621,44 +628,36 @@ KEYWORDS: dict[str, tuple[Reader, ...]] = {
     "cannot open shared object file": (_library_events,),
     "Cannot dlopen some GPU libraries": (_registration_events,),
     "Skipping registering GPU devices": (_registration_events,),
-    "Could not find cuda drivers": (_driver_missing_events,),
+    "Could not find cuda drivers on your machine": (_driver_missing_events,),
     "kernel driver does not appear to be running": (_driver_missing_events,),
     "Loaded runtime CuDNN library": (_version_events,),
     "Ignoring visible gpu device": (_gpu_events,),
-    "not built with CUDA kernel binaries compatible": (_no_kernels,),
+    "not built with CUDA kernel binaries compatible with compute capability": (_no_kernels,),
     "cuInit": (_cuda_error_events,),
-    "CUDA_ERROR_": (_cuda_error_events,),
+    # CUDA_ERROR_INSUFFICIENT_DRIVER, CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE: a driver too old.
+    "CUDA_ERROR_": (_cuda_error_events, _driver_old_events),
     "driver version is insufficient": (_driver_old_events,),
-    "CUDA_ERROR_INSUFFICIENT_DRIVER": (_driver_old_events,),
-    "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE": (_driver_old_events,),
     # cuda_dnn.cc after any failed cuDNN call: the version only, not a verdict on it.
-    "nsufficient driver version": (_reported_events,),
+    "insufficient driver version": (_reported_events,),
     "does not match DSO version": (_dso_events,),
     "reported version is:": (_reported_events,),
     "ptxas": (_ptxas_events,),
+    # "the provided PTX was compiled with an unsupported toolchain", "No PTX compilation
+    # provider", "older than the PTX compiler version".
     "PTX": (_ptxas_events,),
-    "unsupported toolchain": (_ptxas_events,),
-    "libdevice not found": (_libdevice_events,),
+    "libdevice not found at": (_libdevice_events,),
     "Can't find libdevice directory": (_libdevice_events,),
     "OOM when allocating tensor": (_oom_events,),
     "ran out of memory trying to allocate": (_oom_events,),
     "CUDA_ERROR_OUT_OF_MEMORY": (_oom_events,),
     "Out of memory while trying to allocate": (_oom_events,),
+    # "Could not create cudnn handle: CUDNN_STATUS_...", "failed to create cublas handle:
+    # CUBLAS_STATUS_..." (cuda_dnn.cc and cuda_blas.cc log the status with the message).
     "CUDNN_STATUS_": (_handle_events,),
     "CUBLAS_STATUS_": (_handle_events,),
-    "Could not create cudnn handle": (_handle_events,),
-    "failed to create cublas handle": (_handle_events,),
-    "NCCL WARN": (_nccl_events,),
-    "NCCL error": (_nccl_events,),
-    "NCCL failure": (_nccl_events,),
-    "ncclSystemError": (_nccl_events,),
-    "ncclInternalError": (_nccl_events,),
-    "ncclUnhandledCudaError": (_nccl_events,),
-    "ncclInvalidUsage": (_nccl_events,),
-    "ncclInvalidArgument": (_nccl_events,),
-    "ncclRemoteError": (_nccl_events,),
-    "Could not find TensorRT": (_tensorrt_events,),
-    "Cannot dlopen some TensorRT libraries": (_tensorrt_events,),
+    # "NCCL WARN ...", "NCCL error", "NCCL failure", "NCCL operation ncclGroupEnd() failed".
+    "NCCL": (_nccl_events,),
+    "TF-TRT Warning": (_tensorrt_events,),
 }
 
 

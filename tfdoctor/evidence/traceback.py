@@ -187,9 +187,17 @@ _KERAS2 = re.compile(
 )
 
 
+#: Libraries named for their distribution wherever they lie: tensorflow-metal installs its
+#: PluggableDevice into the tensorflow-plugins/ directory other plug-ins share.
+_LIBRARIES = {"libmetal_plugin.dylib": "tensorflow-metal"}
+
+
 def origin_of(path: str) -> Origin:
     """The distribution a traceback's file belongs to, as far as its path says."""
     unix = path.replace("\\", "/")
+    if unix.rsplit("/", 1)[-1] in _LIBRARIES:
+        installed = _INSTALLED.search(path) is not None
+        return Origin(_LIBRARIES[unix.rsplit("/", 1)[-1]], "", installed, "")
     installed = _INSTALLED.search(path) is not None
     rest = re.split(r"/(?:site|dist)-packages/", unix)[-1] if installed else unix
     parts = rest.split("/")

@@ -25,6 +25,17 @@ from tfdoctor import causes
 from tfdoctor.bounded import size_text
 from tfdoctor.causes import observed
 from tfdoctor.evidence import tflog
+from tfdoctor.evidence.packages import (
+    MAX_CONFLICTS,
+    Conflict,
+    ImportCheck,
+    NumpyBuild,
+    plugin_dist,
+    read_conflicts,
+    read_echoed_versions,
+    read_import_checks,
+    read_numpy_builds,
+)
 from tfdoctor.evidence.pip import (
     MAX_REFUSALS,
     PipRefusal,
@@ -42,14 +53,17 @@ from tfdoctor.evidence.traceback import (
     read_tracebacks,
 )
 from tfdoctor.explain.exceptions import inferred_note, unexplained_finding
+from tfdoctor.explain.packages import log_packages, package_findings
 from tfdoctor.explain.reader import LogReader, LogText
 from tfdoctor.facts import (
+    TF_DISTRIBUTIONS,
     DriverFacts,
     Facts,
     GpuFacts,
     PackageFacts,
     TensorFlowFacts,
     TFStatus,
+    normalize_name,
 )
 from tfdoctor.findings import Finding, Fix, Report, Severity
 from tfdoctor.machine import LogHints, Machine
@@ -89,6 +103,14 @@ class Evidence:
     tracebacks: list[Traceback] = dataclasses.field(default_factory=list)
     #: pip's refusals with the releases it could see (:mod:`tfdoctor.evidence.pip`).
     refusals: list[PipRefusal] = dataclasses.field(default_factory=list)
+    #: Requirements pip found broken, and companions' verdicts on the TensorFlow they found
+    #: (:mod:`tfdoctor.evidence.packages`).
+    conflicts: list[Conflict] = dataclasses.field(default_factory=list)
+    import_checks: list[ImportCheck] = dataclasses.field(default_factory=list)
+    #: Extension modules NumPy refused for the C API or ABI they were built for.
+    numpy_builds: list[NumpyBuild] = dataclasses.field(default_factory=list)
+    #: Versions a session printed when asked (``tf.__version__``), by distribution.
+    echoed: dict[str, str] = dataclasses.field(default_factory=dict)
     #: What TensorFlow's own log lines report (:mod:`tfdoctor.evidence.tflog`), each with
     #: where it is in the log (``line 12``, ``cell 3, line 4``).
     events: list[tuple[str, tflog.Event]] = dataclasses.field(default_factory=list)
@@ -146,6 +168,14 @@ def scan(blocks: Iterable[LogText], signatures: Signatures) -> Evidence:
             evidence.tracebacks.extend(found_tbs[: MAX_TRACEBACKS - len(evidence.tracebacks)])
         if len(evidence.refusals) < MAX_REFUSALS:
             evidence.refusals.extend(read_refusals((text,)))
+        if len(evidence.conflicts) < MAX_CONFLICTS:
+            evidence.conflicts.extend(read_conflicts((text,)))
+        if len(evidence.import_checks) < MAX_CONFLICTS:
+            evidence.import_checks.extend(read_import_checks((text,)))
+        if len(evidence.numpy_builds) < MAX_CONFLICTS:
+            evidence.numpy_builds.extend(read_numpy_builds((text,)))
+        for dist, echoed in read_echoed_versions((text,)).items():
+            evidence.echoed.setdefault(dist, echoed)
         found, to_read = _candidates(text, literals, keywords, evidence)
         line_no, counted = 0, 0
         for start in sorted(found):
@@ -377,7 +407,8 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         stated["oom"] = oom[0]
     text = "\n".join(lines)
     return Revealed(
-        tf_version=evidence.first("tf_version", evidence_only=True),
+        tf_version=evidence.first("tf_version", evidence_only=True)
+        or evidence.echoed.get("tensorflow"),
         tf_dist=evidence.first("dist", evidence_only=True),
         python=python,
         os=os_hint.value if os_hint is not None else None,
@@ -387,7 +418,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         compute_capability=caps[0] if caps else None,
         gpu_name=evidence.first("gpu_name"),
         driver_version=driver or evidence.first("driver_version"),
-        numpy_version=evidence.first("numpy_version"),
+        numpy_version=evidence.first("numpy_version") or evidence.echoed.get("numpy"),
         oom_device=(oom[1].device or None) if oom is not None else None,
         oom_bytes=oom[1].bytes if oom is not None else None,
         site_packages=site,
@@ -487,6 +518,11 @@ def log_facts(revealed: Revealed, evidence: Evidence, base: Optional[Facts], ver
         )
     if revealed.numpy_version and "numpy" not in names:
         packages.append(PackageFacts("numpy", revealed.numpy_version, ""))
+    # What pip or a companion said is installed (observed), where nothing else says.
+    names = {p.name for p in packages}
+    packages.extend(
+        p for p in log_packages(evidence.conflicts, evidence.import_checks) if p.name not in names
+    )
     driver = facts.driver
     if driver is None and (revealed.compute_capability or revealed.driver_version):
         gpus: tuple[GpuFacts, ...] = ()
@@ -639,8 +675,16 @@ def _ptxas_old(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
 
 
 def _companion(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    # Named by its library's path, or by its own words ("TensorFlow Probability").
     library = _group(hits, "library")
-    dist = origin_of(library).dist if library else ""
+    named = _group(hits, "dist")
+    dist = (
+        (origin_of(library).dist or plugin_dist(library))
+        if library
+        else normalize_name(named.replace(" ", "-"))
+        if named
+        else ""
+    )
     return causes.software.COMPANION_MISMATCH, causes.software.companion_fix(m, dist or None)
 
 
@@ -660,7 +704,15 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.wheel_tags_fix(
             m, wheel.file, wheel.python_version, wheel.platform
         )
-    refusals = [x for x in r.pip_refusals if x.dist.startswith(("tensorflow", "tf-"))]
+    refusals = [x for x in r.pip_refusals if x.dist in TF_DISTRIBUTIONS]
+    named = [normalize_name(g["dist"]) for h in hits for g in h.groups if g.get("dist")]
+    companions = [
+        d for d in (*(x.dist for x in r.pip_refusals), *named) if d not in TF_DISTRIBUTIONS
+    ]
+    if companions and not refusals and all(d not in TF_DISTRIBUTIONS for d in named):
+        # Only a companion was refused (tensorflow-io, -text, Addons): its releases are not
+        # TensorFlow's, and its wheels cover other Pythons and platforms.
+        return causes.software.COMPANION_MISMATCH, _companion_refused(m, r, companions[0])
     if not refusals:
         return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.no_wheel_fix(m)
     refusal = refusals[0]
@@ -668,6 +720,23 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         m, refusal.final_versions, requested_version(refusal.spec), r.python
     )
     return cause, fix
+
+
+def _companion_refused(m: Machine, r: Revealed, dist: str) -> Fix:
+    """pip found no wheel of a companion for this Python and platform: what it listed, then
+    the companion's release for the installed TensorFlow."""
+    listed = next((x.final_versions for x in r.pip_refusals if x.dist == dist), ())
+    seen = (
+        f"pip lists {dist} releases up to {listed[-1]} for this Python and platform"
+        if listed
+        else f"pip lists no {dist} release for this Python and platform"
+    )
+    fix = causes.software.companion_fix(m, dist)
+    return Fix(
+        f"{seen} (a companion publishes wheels for fewer Pythons and platforms than "
+        f"TensorFlow: its PyPI page lists them). {fix.text}",
+        fix.commands,
+    )
 
 
 def _simple(cause: causes.CauseId, build: Callable[[Machine], Fix]) -> Builder:
@@ -686,6 +755,7 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     ),
     causes.software.TF_KERAS_MISSING: causes.software.tf_keras_missing_fix,
     causes.software.TF_NOT_INSTALLED: causes.software.tensorflow_install_fix,
+    causes.platform.PYTHON_32BIT: causes.platform.python_64bit_fix,
     causes.software.TF_GPU_PACKAGE_REMOVED: causes.software.tensorflow_gpu_removed_fix,
     causes.platform.MSVC_RUNTIME_MISSING: lambda m: causes.platform.msvc_fix(),
     causes.platform.CPU_EMULATED: causes.platform.native_interpreter_fix,
@@ -886,6 +956,9 @@ def explain(
             by_cause[causes.gpu.CUDA_LIBS_MISSING] = rest
         else:
             del by_cause[causes.gpu.CUDA_LIBS_MISSING]
+    if causes.platform.PYTHON_32BIT in by_cause:
+        # pip finds no wheel because the interpreter is 32-bit: one cause, the interpreter.
+        by_cause.pop(causes.platform.TF_NO_WHEEL_FOR_PYTHON, None)
     if causes.platform.NATIVE_LIBRARY_UNRESOLVED in by_cause and any(
         c != causes.platform.NATIVE_LIBRARY_UNRESOLVED and h.signature.severity == "error"
         for c, hs in by_cause.items()
@@ -905,6 +978,14 @@ def explain(
         installed = machine.tf.version if machine.tf is not None else None
         for found in api_findings(evidence.tracebacks, knowledge, installed):
             findings[found.id] = found
+    for found in package_findings(
+        evidence.conflicts,
+        evidence.import_checks,
+        evidence.tracebacks,
+        machine,
+        evidence.numpy_builds,
+    ):
+        findings.setdefault(found.id, found)
     inferred = _inferred(evidence, revealed)
     for cause, hits in by_cause.items():
         found = _cause_finding(cause, hits, machine, revealed, facts is not None, inferred)

@@ -27,12 +27,13 @@ from tfdoctor.compat import (
     driver_floor,
     install_requirement,
     newest_fit,
+    tf_keras_requirement,
     verdicts,
 )
 from tfdoctor.cuda_layout import tensorrt_python_cap
 from tfdoctor.facts import Facts, PackageFacts, TFStatus, normalize_name
 from tfdoctor.machine import Machine, view
-from tfdoctor.matrix import PLATFORMS, Matrix, TFLine, version_key
+from tfdoctor.matrix import PLATFORMS, Companions, Matrix, TFLine, version_key
 from tfdoctor.records import Record, record
 
 if TYPE_CHECKING:
@@ -524,15 +525,55 @@ def exclusion_reasons(all_verdicts: Sequence[Verdict]) -> tuple[str, ...]:
     return tuple(f"{_span(lines)}: {reason}" for reason, lines in grouped.items())
 
 
+def companion_pins(
+    table: Companions,
+    line: TFLine,
+    installed: Iterable[PackageFacts],
+    python: Optional[str] = None,
+) -> tuple[list[PinEntry], list[str]]:
+    """The installed companions moved to their release for ``line`` (the companion table;
+    tf-keras: the matrix's pairing), and a warning for each that has none.
+
+    A companion left at its installed release would break the target's TensorFlow (its ops
+    are built against one), so it is asked for at the release for the target's line.
+    """
+    entries: list[PinEntry] = []
+    warnings: list[str] = []
+    pre = bool(re.search(r"[a-z]", line.latest_patch))
+    for pkg in sorted(installed, key=lambda p: normalize_name(p.name)):
+        name = normalize_name(pkg.name)
+        if name == "tf-keras":
+            spec = tf_keras_requirement(line)
+            if spec is not None:
+                entries.append(PinEntry(name, spec[len("tf-keras") :]))
+            continue
+        comp = table.companions.get(name)
+        if comp is None:
+            continue
+        row = comp.release_for(line.latest_patch, python)
+        if row is not None:
+            entries.append(PinEntry(name, row.specifier(pre)))
+            continue
+        eol = f" ({comp.end_of_life})" if comp.end_of_life else ""
+        on = f" on Python {python}" if python and comp.release_for(line.latest_patch) else ""
+        warnings.append(
+            f"{name} {pkg.version} is installed, but no release of it declares TensorFlow "
+            f"{line.latest_patch}{on}{eol}: it is left out, since it would not load with it"
+        )
+    return entries, warnings
+
+
 def target_pinset(
     matrix: Matrix,
     target: Target,
     origins: Optional[Mapping[str, str]] = None,
+    companions: Optional[tuple[Companions, Sequence[PackageFacts]]] = None,
 ) -> Pinset:
     """Pins for the newest release line that fits ``target``; :class:`PinError` when none does.
 
     ``origins`` says where each target field came from (``given``, ``this machine``), for
-    the header.
+    the header. ``companions``: the companion table and the installed companions, kept in
+    step (:func:`companion_pins`).
     """
     from packaging.requirements import Requirement  # noqa: PLC0415
 
@@ -586,6 +627,13 @@ def target_pinset(
             entries.append(PinEntry(dist, spec, via=(root_name,)))
     for dist, spec in sorted(cuda_pins.items()):
         entries.append(PinEntry(normalize_name(dist), spec, marker=LINUX_MARKER, via=(cuda_label,)))
+    if companions is not None:
+        # Requested beside TensorFlow, each at its release for this line: the resolver then
+        # pins them with what they require.
+        extra, left_out = companion_pins(companions[0], line, companions[1], target.python)
+        entries.extend(extra)
+        requested.extend(e.requirement() for e in extra)
+        warnings.extend(left_out)
     entries.sort(key=lambda e: e.name)
     return Pinset(
         mode="target",

@@ -190,7 +190,10 @@ def wheel_target(matrix: Matrix, pinset: Pinset, target: Target) -> WheelTarget:
         raise ResolveError("--resolve needs the target's Python version: give --python-version X.Y")
     plat = target.platform or "linux-x86_64"
     glibc = GLIBC
-    root = next((e for e in pinset.entries if not e.via), None)
+    # TensorFlow is asked for first; the installed companions are asked for beside it.
+    first = pinset.requested[0] if pinset.requested else ""
+    named = re.split(r"[\[<>=!~;\s]", first, maxsplit=1)[0]
+    root = pinset.entry(named) if named else next((e for e in pinset.entries if not e.via), None)
     line = matrix.line_for(root.exact_version or "") if root is not None else None
     if line is not None and line.glibc_min and version_key(line.glibc_min) > version_key(glibc):
         glibc = line.glibc_min

@@ -13,10 +13,17 @@ from typing import Callable, Optional
 
 from tfdoctor.compat import Target
 from tfdoctor.doctor import collect_facts, smoke_verdict
-from tfdoctor.facts import Facts
-from tfdoctor.inputs import DoctorError, load_facts, open_matrix, read_target, require_python
+from tfdoctor.facts import Facts, PackageFacts
+from tfdoctor.inputs import (
+    DoctorError,
+    load_facts,
+    open_companions,
+    open_matrix,
+    read_target,
+    require_python,
+)
 from tfdoctor.machine import Machine
-from tfdoctor.matrix import Matrix
+from tfdoctor.matrix import Companions, Matrix
 from tfdoctor.pin import Pinset, environment_pinset, needs_matrix, target_pinset
 from tfdoctor.probes._run import Runner, run_command
 from tfdoctor.records import Record, record
@@ -100,7 +107,7 @@ def make_pins(
     if options.targeted:
         table = open_matrix(options.matrix, env)
         target, origins = _target(table, options, facts)
-        pinset = target_pinset(table, target, origins)
+        pinset = target_pinset(table, target, origins, _installed_companions(facts))
         if options.resolve:
             from tfdoctor.pin.resolve import (  # noqa: PLC0415 - network, opt-in
                 ResolveError,
@@ -143,6 +150,12 @@ def make_pins(
         except HashError as exc:
             raise DoctorError(f"--hashes: {exc}") from None
     return pinset
+
+
+def _installed_companions(facts: Facts) -> Optional[tuple[Companions, tuple[PackageFacts, ...]]]:
+    """The companion table and this environment's packages, which a target's pins keep in
+    step with the target's TensorFlow."""
+    return (open_companions(), tuple(facts.packages)) if facts.packages else None
 
 
 def _target(matrix: Matrix, options: PinOptions, facts: Facts) -> tuple[Target, dict[str, str]]:

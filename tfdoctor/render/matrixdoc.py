@@ -6,10 +6,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Optional
 
 from tfdoctor import matrix_schema as schema
 from tfdoctor.compat import driver_floor, ptx_driver_floor
-from tfdoctor.matrix import PLATFORMS, Matrix, TFLine
+from tfdoctor.matrix import PLATFORMS, Companions, Matrix, TFLine
 from tfdoctor.render.matrixout import gpu_code_summary
 
 _INTRO = """\
@@ -218,8 +219,55 @@ def _line_details(matrix: Matrix, line: TFLine) -> list[str]:
     return out
 
 
-def render_compat_doc(matrix: Matrix) -> str:
-    """The whole ``docs/compatibility.md`` for ``matrix``."""
+_COMPANIONS = """\
+## Companions
+
+Packages released for particular TensorFlow releases, from `tfdoctor/companions.yaml`
+(shipped inside the package): which of their releases declares which TensorFlow. `check` judges
+each installed companion against the installed TensorFlow (its own metadata's range, else this
+table's row for its release) and its fix installs the companion's release for that TensorFlow,
+moving TensorFlow only where none exists, said so (an end-of-life companion says that first).
+`tfdoctor matrix --companion NAME [--tensorflow X.Y]` answers from it; `--companion NAME==X.Y`
+the reverse. Each row is copied from the release's own setup.py or wheel metadata, the range it
+checks as it is imported, or the project's compatibility table; a row's `release` is a line
+(`X.Y`) or, where the patches of a line pin different TensorFlow releases, one release
+(`X.Y.Z`); `python` is its Requires-Python where known, `source` overrides the companion's.
+tf-keras is paired by the matrix (`pins.tf_keras`). Not in the table for want of a primary
+source read here: tensorflow-metal's version table (Apple's page defers it to PyPI).
+
+The packages TensorFlow's wheel pins (`tf-keras`, `numpy`, `protobuf`, `keras`, `ml-dtypes`)
+are answered from the matrix's `pins` instead: each match is the range a run of lines pins.
+
+`tfdoctor matrix --companion NAME --json` prints one object with the keys `companion`,
+`tensorflow`, `release` (what was asked), `pre`, `pinned` (true: answered from the matrix's
+`pins`), `end_of_life`, `sources` (the companion's, URLs) and `matches`, each match with `release` (the companion's release line,
+or the range a pinned package is held to), `tensorflow`, `python`, `note`, `install`,
+`tensorflow_lines` and `sources` (URLs).
+"""
+
+
+def _companion_tables(companions: Companions) -> list[str]:
+    out = [_COMPANIONS]
+    for comp in companions.companions.values():
+        out += [f"### {comp.name}", ""]
+        if comp.end_of_life:
+            out += [f"End of life: {comp.end_of_life}", ""]
+        out += _table(
+            ("release", "tensorflow", "Python", "note"),
+            (
+                (r.release, _code(r.tensorflow), _code(r.python or None), r.note)
+                for r in reversed(comp.releases)
+            ),
+        )
+        ids = dict.fromkeys(s for r in comp.releases for s in r.sources or comp.sources)
+        out += ["", "Sources: " + ", ".join(f"`{s}`" for s in ids), ""]
+    out += ["Companion sources:", ""]
+    out += [f"- `{s.id}`: [{s.title}]({s.url})" for s in companions.sources.values()]
+    return [*out, ""]
+
+
+def render_compat_doc(matrix: Matrix, companions: Optional[Companions] = None) -> str:
+    """The whole ``docs/compatibility.md`` for ``matrix`` (and the companion table)."""
     out = [_INTRO.rstrip("\n"), ""]
     out += _table(
         ("field", "kept", "meaning"),
@@ -284,7 +332,10 @@ def render_compat_doc(matrix: Matrix) -> str:
         ("model", "compute capability"),
         ((g.name, g.compute_capability) for g in matrix.gpus),
     )
-    out += ["", "## Release line details", ""]
+    out += [""]
+    if companions is not None:
+        out += _companion_tables(companions)
+    out += ["## Release line details", ""]
     for line in matrix.lines:
         out += _line_details(matrix, line)
     out += ["## Sources", ""]

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any, Callable, Optional
 
 from tfdoctor.compat import (
+    CompanionAnswer,
     Target,
     Verdict,
     best_of,
@@ -114,8 +115,10 @@ def render_matrix_text(
     asked: bool,
     color: bool = False,
     width: int = 100,
+    pre: bool = False,
 ) -> str:
-    """The table (lines that fit, newest first) and, for a query, the excluded lines and why.
+    """The table (lines that fit, newest first) and, for a query, the excluded lines and why;
+    the newest fit a pre-release line only with ``pre``.
 
     Nothing a reader may copy is cut inside: a version range, a requirement or a driver
     version stays whole; only the GPU code column and the prose wrap, at spaces.
@@ -178,14 +181,14 @@ def render_matrix_text(
         console.print(Text(header, style="bold" if color else ""), soft_wrap=True)
         for row_line in body:
             console.print(Text(row_line), soft_wrap=True)
-    pre = [v.line for v in fitting if v.line.pre_release]
-    if pre:
+    pre_lines = [v.line for v in fitting if v.line.pre_release]
+    if pre_lines:
         say(
             "Pre-release: "
-            + ", ".join(f"{line.line} ({line.latest_patch})" for line in pre)
-            + "; not recommended until its final release."
+            + ", ".join(f"{line.line} ({line.latest_patch})" for line in pre_lines)
+            + ("; for testing." if pre else "; not recommended until its final release.")
         )
-    best = best_of(verdicts) if asked else None
+    best = best_of(verdicts, pre) if asked else None
     if best is not None:
         console.print()
         # A command: printed whole, however narrow the terminal.
@@ -238,3 +241,71 @@ def _grouped(say: Callable[..., None], title: str, items: Sequence[tuple[str, st
     say(f"{title}:")
     for text, names in lines_of.items():
         say(f"  {', '.join(names)}: {text}", hang="  ")
+
+
+def companion_json(answer: CompanionAnswer) -> dict[str, Any]:
+    """A companion query's answer as JSON (the keys are documented in docs/compatibility.md)."""
+    comp = answer.companion
+    return {
+        "companion": comp.name,
+        "tensorflow": answer.tensorflow,
+        "release": answer.release,
+        "pre": answer.pre,
+        "pinned": answer.pinned,
+        "end_of_life": comp.end_of_life or None,
+        "sources": list(answer.sources),
+        "matches": [
+            {
+                "release": m.release.release,
+                "tensorflow": m.release.tensorflow,
+                "python": m.release.python or None,
+                "note": m.release.note or None,
+                "install": m.install,
+                "tensorflow_lines": list(m.tensorflow_lines),
+                "sources": list(m.sources),
+            }
+            for m in answer.matches
+        ],
+    }
+
+
+def render_companion_json(answer: CompanionAnswer) -> str:
+    """The answer as one JSON object; ends in a newline."""
+    return json.dumps(companion_json(answer), indent=2) + "\n"
+
+
+def render_companion_text(answer: CompanionAnswer, width: int = 100) -> str:
+    """The releases that answer the query, newest first: each with the TensorFlow range it
+    declares, the lines of the matrix it serves, the command that installs it, its sources."""
+    comp = answer.companion
+    lines: list[str] = []
+
+    def say(text: str, hang: str = "") -> None:
+        lines.extend(wrap_at_spaces(text, width, hang))
+
+    if answer.tensorflow is not None:
+        title = f"{comp.name} for TensorFlow {answer.tensorflow}"
+    elif answer.release is not None:
+        title = f"TensorFlow for {comp.name} {answer.release}"
+    elif answer.pinned:
+        title = f"{comp.name}: the range each TensorFlow line's wheel pins"
+    else:
+        title = f"{comp.name} releases and the TensorFlow each declares"
+    say(title + ("" if answer.matches else ": no release known"))
+    if comp.end_of_life:
+        say(f"End of life: {comp.end_of_life}")
+    if not answer.matches and answer.sources:
+        say(f"Sources: {', '.join(answer.sources)}", hang="    ")
+    for m in answer.matches:
+        row = m.release
+        say("")
+        served = ", ".join(m.tensorflow_lines) or "none in the matrix"
+        say(f"{comp.name} {row.release}: tensorflow{row.tensorflow} (TensorFlow lines: {served})")
+        if row.python:
+            say(f"  Python: {row.python}", hang="  ")
+        if row.note:
+            say(f"  Note: {row.note}", hang="  ")
+        # A command: printed whole, however narrow the terminal.
+        lines.append(f'  pip install "{m.install}"')
+        say(f"  Sources: {', '.join(m.sources)}", hang="    ")
+    return "\n".join(lines) + "\n"

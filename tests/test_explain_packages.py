@@ -1,0 +1,584 @@
+"""What explain reads of packages: pip's conflict reports (installed, missing, and
+ResolutionImpossible), companions' import-time checks of TensorFlow, and Keras 3 refusing an
+object of a library written for Keras 2. Every log here is written for the test, a variant
+of the family, so that no rule rests on one thread's words."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests import factories as f
+from tfdoctor.evidence.packages import (
+    Conflict,
+    read_conflicts,
+    read_echoed_versions,
+    read_import_checks,
+    read_numpy_builds,
+)
+from tfdoctor.explain import explain
+from tfdoctor.explain.reader import split_text
+from tfdoctor.findings import Finding, Report, Severity
+from tfdoctor.signatures import load_signatures
+
+SIGNATURES = load_signatures()
+
+
+def _explain(text: str) -> Report:
+    return explain([split_text(text)], SIGNATURES, f.FIXTURE_MATRIX)
+
+
+def _one(report: Report, cause: str) -> Finding:
+    found = [x for x in report.findings if x.cause == cause]
+    assert len(found) == 1, [(x.id, x.severity.value) for x in report.findings]
+    return found[0]
+
+
+def _fix(finding: Finding) -> str:
+    assert finding.fix is not None
+    return "\n".join((finding.fix.text, *finding.fix.commands))
+
+
+# --- reading pip's conflict reports -------------------------------------------------------------
+
+
+#: A conflict as pip prints it, and what is read: requirer, its version, target, specifier,
+#: kind and (for an installed target) the version pip found.
+READ = {
+    "pip-20.3-and-later": (
+        "tensorflow-text 2.14.0 requires tensorflow<2.15,>=2.14.0, but you have tensorflow "
+        "2.16.1 which is incompatible.",
+        "tensorflow-text 2.14.0 tensorflow <2.15,>=2.14.0 installed 2.16.1",
+    ),
+    "pip-20.2": (
+        "tensorflow-addons 0.21.0 requires tensorflow<2.14.0,>=2.11.0, but you'll have "
+        "tensorflow 2.14.1 which is incompatible.",
+        "tensorflow-addons 0.21.0 tensorflow <2.14.0,>=2.11.0 installed 2.14.1",
+    ),
+    "before-pip-20.2": (
+        "ERROR: tensorflow 2.1.0 has requirement gast==0.2.2, but you'll have gast 0.4.0 "
+        "which is incompatible.",
+        "tensorflow 2.1.0 gast ==0.2.2 installed 0.4.0",
+    ),
+    "missing": (
+        "tensorflow 2.13.0 requires flatbuffers>=23.1.21, which is not installed.",
+        "tensorflow 2.13.0 flatbuffers >=23.1.21 missing",
+    ),
+    "names-normalised": (
+        "Tensorflow_CPU 2.10.1 requires Keras<2.11,>=2.10.0, but you have keras 2.12.0 "
+        "which is incompatible.",
+        "tensorflow-cpu 2.10.1 keras <2.11,>=2.10.0 installed 2.12.0",
+    ),
+}
+
+
+@pytest.mark.parametrize("line, fields", READ.values(), ids=READ.keys())
+def test_a_conflict_is_read_as_pip_printed_it(line: str, fields: str) -> None:
+    req, version, target, spec, kind, *have = fields.split()
+    assert read_conflicts([line]) == [Conflict(req, version, target, spec, kind, *have)]
+
+
+def test_resolution_impossible_pairs_the_users_pin_with_each_range() -> None:
+    text = """\
+ERROR: Cannot install -r requirements.txt (line 2) and protobuf==3.20.3 because these
+package versions have conflicting dependencies.
+
+The conflict is caused by:
+    The user requested protobuf==3.20.3
+    grpcio-tools 1.48.2 depends on protobuf<4.0dev and >=3.12.0
+    tensorflow 2.9.3 depends on protobuf<3.20 and >=3.9.2
+"""
+    assert read_conflicts([text]) == [
+        Conflict("grpcio-tools", "1.48.2", "protobuf", "<4.0dev,>=3.12.0", "requested", "==3.20.3"),
+        Conflict("tensorflow", "2.9.3", "protobuf", "<3.20,>=3.9.2", "requested", "==3.20.3"),
+    ]
+
+
+def test_text_without_a_conflict_has_none() -> None:
+    assert read_conflicts(["Successfully installed tensorflow-2.16.1 keras-3.3.3"]) == []
+
+
+# --- what a conflict stands for ----------------------------------------------------------------
+
+
+#: A broken requirement, the cause it stands for, and words its fix must hold.
+CAUSES = {
+    "companion-follows-tensorflow": (
+        "tensorflow-text 2.14.0 requires tensorflow<2.15,>=2.14.0, but you have tensorflow "
+        "2.16.1 which is incompatible.",
+        "companion-mismatch",
+        "tensorflow-text==2.16.*",
+    ),
+    "companion-from-the-table": (
+        "tensorflow-io 0.31.0 requires tensorflow<2.12.0,>=2.11.0, but you have tensorflow "
+        "2.12.1 which is incompatible.",
+        "companion-mismatch",
+        "tensorflow-io==0.32.*",
+    ),
+    "keras": (
+        "tensorflow 2.15.0 requires keras<2.16,>=2.15.0, but you have keras 3.3.3 which is "
+        "incompatible.",
+        "keras-version",
+        "keras<2.16,>=2.15.0",
+    ),
+    "numpy-2": (
+        "tensorflow-intel 2.12.0 requires numpy<1.24,>=1.22, but you have numpy 2.0.1 "
+        "which is incompatible.",
+        "numpy-abi",
+        "numpy<1.24,>=1.22",
+    ),
+    "protobuf": (
+        "tensorflow 2.10.0 requires protobuf<3.20,>=3.9.2, but you have protobuf 4.21.12 "
+        "which is incompatible.",
+        "protobuf-incompatible",
+        "protobuf<3.20,>=3.9.2",
+    ),
+    "another-dependency": (
+        "tensorflow 2.11.0 requires tensorboard<2.12,>=2.11, but you have tensorboard "
+        "2.13.0 which is incompatible.",
+        "dependency-out-of-range",
+        "tensorboard<2.12,>=2.11",
+    ),
+    "missing": (
+        "tensorflow 2.13.0 requires flatbuffers>=23.1.21, which is not installed.",
+        "dependency-missing",
+        "flatbuffers>=23.1.21",
+    ),
+}
+
+
+@pytest.mark.parametrize("line, cause, words", CAUSES.values(), ids=CAUSES.keys())
+def test_a_broken_requirement_is_named_by_what_it_is_about(
+    line: str, cause: str, words: str
+) -> None:
+    finding = _one(_explain(line), cause)
+    assert finding.severity.rank >= Severity.WARNING.rank
+    assert words in _fix(finding)
+
+
+def test_a_users_pin_outside_tensorflows_range_is_the_conflict() -> None:
+    text = """\
+The conflict is caused by:
+    The user requested protobuf==3.20.3
+    grpcio-tools 1.48.2 depends on protobuf<4.0dev and >=3.12.0
+    tensorflow 2.9.3 depends on protobuf<3.20 and >=3.9.2
+
+ERROR: ResolutionImpossible: for help visit https://pip.pypa.io/en/latest/topics/dependency-resolution/
+"""
+    finding = _one(_explain(text), "dependency-out-of-range")
+    assert finding.severity is Severity.ERROR
+    assert "protobuf<3.20,>=3.9.2" in _fix(finding)
+    assert "grpcio" not in finding.summary  # its range admits the pin: not the clash
+
+
+def test_a_companion_against_the_requested_tensorflow_is_a_companion_mismatch() -> None:
+    text = """\
+The conflict is caused by:
+    The user requested tensorflow==2.16.1
+    tensorflow-decision-forests 1.8.1 depends on tensorflow~=2.15.0
+"""
+    finding = _one(_explain(text), "companion-mismatch")
+    assert "pip index versions tensorflow-decision-forests" in _fix(finding)
+
+
+def test_a_conflict_between_other_packages_is_not_tensorflows() -> None:
+    line = (
+        "gensim 4.3.3 requires numpy<2.0,>=1.18.5, but you have numpy 2.1.3 which is incompatible."
+    )
+    report = _explain(line)
+    assert all(x.severity.rank < Severity.WARNING.rank for x in report.findings)
+
+
+def test_a_requirement_pip_lists_but_the_pin_satisfies_is_no_finding() -> None:
+    text = """\
+The conflict is caused by:
+    The user requested numpy==1.26.4
+    pandas 2.2.2 depends on numpy>=1.23.2
+"""
+    assert all(x.severity.rank < Severity.WARNING.rank for x in _explain(text).findings)
+
+
+# --- companions' checks as they import ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, dist, spec, found",
+    [
+        pytest.param(
+            "ImportError: This version of TensorFlow Probability requires TensorFlow\n"
+            "version >= 2.13; Detected an installation of version 2.12.0. Please\n"
+            "upgrade TensorFlow to proceed.",
+            "tensorflow-probability",
+            ">=2.13",
+            "2.12.0",
+            id="probability-wrapped",
+        ),
+        pytest.param(
+            "ImportError: This version of TF-Agents requires TensorFlow version >= 2.15.0; "
+            "Detected an installation of version 2.14.1. Please upgrade TensorFlow to proceed.",
+            "tf-agents",
+            ">=2.15.0",
+            "2.14.1",
+            id="agents",
+        ),
+        pytest.param(
+            "UserWarning: Tensorflow Addons supports using Python ops for all Tensorflow "
+            "versions above or equal to 2.12.0 and strictly below 2.15.0 (nightly versions are "
+            "not supported). \n The versions of TensorFlow you are currently using is 2.16.1 "
+            "and is not supported.",
+            "tensorflow-addons",
+            ">=2.12.0,<2.15.0",
+            "2.16.1",
+            id="addons",
+        ),
+        pytest.param(
+            "ValueError: Arg specs do not match: original=FullArgSpec(args=['x', 'name', "
+            "'out_type'], varargs=None), new=FullArgSpec(args=['x', 'name'], varargs=None), "
+            "fn=<function shape_v2 at 0x7f3a2c0d1b80>",
+            "tensorflow-probability",
+            "",
+            "",
+            id="probability-signatures",
+        ),
+    ],
+)
+def test_a_companions_verdict_is_read(text: str, dist: str, spec: str, found: str) -> None:
+    (check,) = read_import_checks([text])
+    assert (check.dist, check.spec, check.found) == (dist, spec, found)
+    finding = _one(_explain(text), "companion-mismatch")
+    assert finding.severity is Severity.ERROR
+    assert dist in _fix(finding)
+
+
+def test_the_tensorflow_a_companion_found_is_the_installed_one() -> None:
+    text = (
+        "This version of TensorFlow Probability requires TensorFlow version >= 2.16; Detected "
+        "an installation of version 2.15.1. Please upgrade TensorFlow to proceed."
+    )
+    report = _explain(text)
+    assert report.facts.package("tensorflow") is not None
+    assert "2.15.1" in _fix(_one(report, "companion-mismatch"))
+
+
+# --- Keras 3 refusing a Keras 2 library's object ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(
+            "ValueError: Only instances of `keras.Layer` can be added to a Sequential model. "
+            "Received: <tf_keras.src.layers.core.dense.Dense object at 0x7f00aa3c1d50> (of "
+            "type <class 'tf_keras.src.layers.core.dense.Dense'>)",
+            id="tf-keras-layer",
+        ),
+        pytest.param(
+            'Traceback (most recent call last):\n  File "/srv/app/model.py", line 12, in '
+            "build\n    model.add(hub_layer)\n  File "
+            '"/srv/venv/lib/python3.12/site-packages/keras/src/models/sequential.py", line 95, '
+            "in add\n    raise ValueError(\nValueError: Only instances of `keras.Layer` can be "
+            "added to a Sequential model. Received: <tensorflow_hub.keras_layer.KerasLayer "
+            "object at 0x7a11c2>",
+            id="hub-layer-with-frames",
+        ),
+    ],
+)
+def test_keras3_refusing_a_keras2_librarys_object_asks_for_tf_keras(text: str) -> None:
+    finding = _one(_explain(text), "tf-keras-missing")
+    assert finding.severity is Severity.ERROR
+    assert "TF_USE_LEGACY_KERAS" in _fix(finding)
+
+
+def test_keras3_refusing_another_object_is_not_blamed_on_keras2() -> None:
+    text = (
+        "ValueError: Only instances of `keras.Layer` can be added to a Sequential model. "
+        "Received: <function relu at 0x7f00aa> (of type <class 'function'>)"
+    )
+    assert not [x for x in _explain(text).findings if x.cause == "tf-keras-missing"]
+
+
+# --- versions a session echoed, and the companion fitted to them --------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        pytest.param(">>> tf.__version__\n'2.18.0'\n", {"tensorflow": "2.18.0"}, id="repl"),
+        pytest.param("In [4]: np.__version__\nOut[4]: '2.0.2'\n", {"numpy": "2.0.2"}, id="ipython"),
+        pytest.param(
+            "print(tensorflow.__version__)\n2.17.0rc1\n", {"tensorflow": "2.17.0rc1"}, id="print"
+        ),
+        pytest.param(">>> tf.__version__\nTraceback (most recent call last):\n", {}, id="no-value"),
+    ],
+)
+def test_a_version_echoed_on_the_next_line_is_read(text: str, expected: dict[str, str]) -> None:
+    assert read_echoed_versions([text]) == expected
+
+
+ADDON = (
+    "caused by: ['/opt/venv/lib/python3.12/site-packages/tensorflow_io/python/ops/"
+    "libtensorflow_io.so: undefined symbol: _ZN3tsl6StatusC1Ev']"
+)
+
+
+def test_a_companion_under_a_tensorflow_newer_than_its_releases_names_their_range() -> None:
+    log = f">>> import tensorflow as tf\n>>> tf.__version__\n'2.19.0'\n{ADDON}\n"
+    fix = _fix(_one(_explain(log), "companion-mismatch"))
+    assert "is known to this tfdoctor" in fix
+    assert 'install "tensorflow<2.17.0,>=2.16.0"' in fix
+    assert "pip index versions tensorflow-io" in fix
+
+
+def test_a_companion_under_an_older_tensorflow_moves_to_its_release() -> None:
+    log = f"print(tf.__version__)\n2.3.1\n{ADDON}\n"
+    fix = _fix(_one(_explain(log), "companion-mismatch"))
+    assert "tensorflow-io==0.16.*" in fix
+
+
+# --- plugins built for another TensorFlow -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "line, dist",
+    [
+        pytest.param(
+            "NotFoundError: dlopen(/Users/user/.venv/lib/python3.12/site-packages/"
+            "tensorflow-plugins/libmetal_plugin.dylib, 0x0006): Symbol not found: "
+            "__ZN3tsl8internal15LogMessageFatalC1EPKci",
+            "tensorflow-metal",
+            id="metal-tsl-symbol",
+        ),
+        pytest.param(
+            "dlopen(/opt/homebrew/envs/tf/lib/python3.9/site-packages/tensorflow-plugins/"
+            "libmetal_plugin.dylib, 6): Symbol not found: _TFE_NewTensorHandle",
+            "tensorflow-metal",
+            id="metal-c-api",
+        ),
+        pytest.param(
+            "/srv/venv/lib/python3.10/site-packages/tensorflow-plugins/libitex_gpu.so: "
+            "undefined symbol: _ZNK3xla5Shape8ToStringEb",
+            "intel-extension-for-tensorflow",
+            id="itex-linux",
+        ),
+    ],
+)
+def test_a_plugin_missing_a_tensorflow_symbol_is_a_companion_mismatch(line: str, dist: str) -> None:
+    finding = _one(_explain(line), "companion-mismatch")
+    assert f"pip index versions {dist}" in _fix(finding)
+
+
+def test_a_plugin_missing_a_macos_class_is_not_blamed_on_tensorflow() -> None:
+    line = (
+        "dlopen(/Users/user/env/lib/python3.9/site-packages/tensorflow-plugins/"
+        "libmetal_plugin.dylib, 6): Symbol not found: _OBJC_CLASS_$_MPSGraphExecutionDescriptor"
+    )
+    assert not [x for x in _explain(line).findings if x.cause == "companion-mismatch"]
+
+
+# --- NumPy names a library still uses ----------------------------------------------------------
+
+
+def _numpy_traceback(path: str, name: str) -> str:
+    return (
+        "Traceback (most recent call last):\n"
+        f'  File "{path}", line 40, in <module>\n'
+        f"    x = np.{name}\n"
+        '  File "/env/lib/python3.11/site-packages/numpy/__init__.py", line 324, in __getattr__\n'
+        "    raise AttributeError(__former_attrs__[attr])\n"
+        f"AttributeError: module 'numpy' has no attribute '{name}'.\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "path, name, cause, words",
+    [
+        pytest.param(
+            "/env/lib/python3.11/site-packages/tensorboard/compat/tensorflow_stub/dtypes.py",
+            "bool",
+            "dependency-out-of-range",
+            "numpy<1.24",
+            id="expired-alias-in-tensorboard",
+        ),
+        pytest.param(
+            "C:\\Users\\user\\env\\Lib\\site-packages\\tensorflow\\python\\framework\\dtypes.py",
+            "complex",
+            "dependency-out-of-range",
+            "numpy<1.24",
+            id="expired-alias-in-tensorflow-windows",
+        ),
+        pytest.param(
+            "/env/lib/python3.11/site-packages/keras/src/utils/np_utils.py",
+            "float_",
+            "numpy-abi",
+            "numpy",
+            id="numpy-2-removal",
+        ),
+    ],
+)
+def test_a_library_using_a_removed_numpy_name_is_explained(
+    path: str, name: str, cause: str, words: str
+) -> None:
+    finding = _one(_explain(_numpy_traceback(path, name)), cause)
+    assert finding.severity is Severity.ERROR
+    assert words in _fix(finding)
+
+
+@pytest.mark.parametrize(
+    "path, name",
+    [
+        pytest.param("/home/user/project/train.py", "object", id="own-code"),
+        pytest.param("/env/lib/python3.11/site-packages/tensorflow/x.py", "nosuch", id="never-had"),
+    ],
+)
+def test_a_numpy_name_not_removed_or_used_by_own_code_is_not_blamed(path: str, name: str) -> None:
+    report = _explain(_numpy_traceback(path, name))
+    assert not [x for x in report.findings if x.cause in ("dependency-out-of-range", "numpy-abi")]
+
+
+# --- NumPy refusing an extension built for another NumPy ----------------------------------------
+
+
+#: NumPy's refusal of an extension, the cause, and words the fix holds.
+REFUSED = {
+    "api-newer-than-running": (
+        "RuntimeError: module compiled against API version 0xf but this version of numpy is 0xd",
+        "dependency-out-of-range",
+        "numpy>=1.22",
+    ),
+    "abi-numpy-1-under-2": (
+        "ImportError: module compiled against ABI version 0x1000009 but this version of numpy "
+        "is 0x2000000",
+        "numpy-abi",
+        "numpy",
+    ),
+}
+
+
+@pytest.mark.parametrize("line, cause, words", REFUSED.values(), ids=REFUSED.keys())
+def test_numpys_refusal_of_an_extension_names_the_numpy_it_wants(
+    line: str, cause: str, words: str
+) -> None:
+    finding = _one(_explain(line), cause)
+    assert words in _fix(finding)
+
+
+def test_numpy_c_api_versions_unknown_to_the_table_are_not_guessed() -> None:
+    assert (
+        read_numpy_builds(
+            ["module compiled against API version 0x7f but this version of numpy is 0xd"]
+        )
+        == []
+    )
+
+
+# --- a package reaching into TensorFlow's private modules ---------------------------------------
+
+
+def _private(path: str, error: str) -> Report:
+    return _explain(f'Traceback (most recent call last):\n  File "{path}", line 7, in f\n{error}\n')
+
+
+def test_keras_2_missing_a_private_tensorflow_name_is_of_another_release() -> None:
+    report = _private(
+        "/env/lib/python3.9/site-packages/keras/engine/training.py",
+        "AttributeError: module 'tensorflow.python.framework.ops' has no attribute '_TensorLike'",
+    )
+    assert _one(report, "keras-version").severity is Severity.ERROR
+
+
+def test_a_companion_missing_a_private_tensorflow_name_is_built_for_another() -> None:
+    report = _private(
+        "/env/lib/python3.10/site-packages/tensorflow_probability/python/internal/tf_keras.py",
+        "ImportError: cannot import name 'keras_tensor' from 'tensorflow.python.keras.engine'",
+    )
+    assert "tensorflow-probability" in _fix(_one(report, "companion-mismatch"))
+
+
+def test_a_private_name_missing_without_a_library_frame_is_not_blamed() -> None:
+    log = (
+        'Traceback (most recent call last):\n  File "/home/user/train.py", line 3, in <module>\n'
+        "AttributeError: module 'tensorflow.python.framework.ops' has no attribute 'Tensor_'\n"
+    )
+    report = _explain(log)
+    assert not [x for x in report.findings if x.cause in ("keras-version", "companion-mismatch")]
+
+
+# --- Keras 2's module layout asked of Keras 3 ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "ModuleNotFoundError: No module named 'keras.src.engine.base_layer_utils'",
+        "ImportError: cannot import name 'data_adapter' from 'keras.src.engine' (unknown location)",
+        "ModuleNotFoundError: No module named 'keras.legacy_tf_layers'",
+    ],
+)
+def test_keras_2s_own_modules_missing_are_keras_2_code_under_keras_3(line: str) -> None:
+    finding = _one(_explain(line), "keras3-behaviour-change")
+    assert "TF_USE_LEGACY_KERAS" in _fix(finding)
+
+
+def test_a_keras_3_module_missing_is_not_called_keras_2_code() -> None:
+    report = _explain("ModuleNotFoundError: No module named 'keras.src.trainers'")
+    assert not [x for x in report.findings if x.cause == "keras3-behaviour-change"]
+
+
+# --- a 32-bit Python, as it says itself -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Python 3.8.10 (tags/v3.8.10:3d8993a, May  3 2021, 11:34:34) [MSC v.1928 32 bit (Intel)]"
+        " on win32",
+        '  File "C:\\Users\\user\\AppData\\Local\\Programs\\Python\\Python39-32\\lib\\site.py"'
+        ", line 12, in <module>",
+    ],
+)
+def test_a_32_bit_python_is_named_and_explains_pips_refusal(line: str) -> None:
+    log = f"{line}\nERROR: No matching distribution found for tensorflow\n"
+    report = _explain(log)
+    assert "64-bit Python" in _fix(_one(report, "python-32bit"))
+    assert not [x for x in report.findings if x.cause == "tf-no-wheel-for-python"]
+
+
+def test_a_64_bit_python_is_not_called_32_bit() -> None:
+    log = "Python 3.11.9 (tags/v3.11.9:de54cf5, Apr  2 2024) [MSC v.1938 64 bit (AMD64)] on win32\n"
+    assert not [x for x in _explain(log).findings if x.cause == "python-32bit"]
+
+
+# --- pip refusing a companion, not TensorFlow -----------------------------------------------------
+
+
+#: pip refusing a companion, by what it listed: the log, and the companion.
+REFUSED_COMPANIONS = {
+    "listed": (
+        "ERROR: Could not find a version that satisfies the requirement tensorflow-io==0.37.1 "
+        "(from versions: 0.34.0, 0.35.0)\n"
+        "ERROR: No matching distribution found for tensorflow-io==0.37.1\n",
+        "tensorflow-io",
+    ),
+    "none": (
+        "ERROR: Could not find a version that satisfies the requirement tensorflow-text "
+        "(from versions: none)\nERROR: No matching distribution found for tensorflow-text\n",
+        "tensorflow-text",
+    ),
+}
+
+
+@pytest.mark.parametrize("log, dist", REFUSED_COMPANIONS.values(), ids=REFUSED_COMPANIONS.keys())
+def test_a_companion_without_a_wheel_is_not_read_as_tensorflow(log: str, dist: str) -> None:
+    report = _explain(log)
+    fix = _fix(_one(report, "companion-mismatch"))
+    assert f"pip index versions {dist}" in fix
+    assert "tensorflow==0." not in fix  # a companion's versions are not TensorFlow's
+    assert not [x for x in report.findings if x.cause.startswith("tf-")]
+
+
+def test_tf_keras_of_another_line_is_its_own_cause() -> None:
+    line = (
+        "tf-keras 2.17.0 requires tensorflow<2.18,>=2.17, but you have tensorflow 2.16.2 which "
+        "is incompatible."
+    )
+    finding = _one(_explain(line), "tf-keras-mismatch")
+    assert 'install "tf-keras<2.17,>=2.16"' in _fix(finding)

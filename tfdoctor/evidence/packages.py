@@ -1,0 +1,302 @@
+"""What a log says of installed packages and their requirements, in the words of the tools
+that checked them: pip's conflict reports, and the version checks companions run as they import.
+
+pip reports a requirement the environment breaks in one of three shapes
+(https://github.com/pypa/pip/blob/24.0/src/pip/_internal/commands/install.py,
+``_warn_about_conflicts``, and ``.../resolution/resolvelib/factory.py``,
+``_report_single_requirement_conflict`` / ``get_installation_error``):
+
+- ``X 1.0 requires Y<2,>=1, but you have Y 2.3 which is incompatible.`` (pip 20.3 and
+  later; ``but you'll have`` in 20.2, ``has requirement Y<2, but you'll have`` before);
+- ``X 1.0 requires Y, which is not installed.``;
+- ``ResolutionImpossible``: under ``The conflict is caused by:``, ``The user requested
+  Y==2.3`` beside ``X 1.0 depends on Y<2 and >=1``.
+
+Companions that need a particular TensorFlow check it as they import and say so in a sentence
+of their own (:data:`IMPORT_CHECKS`). Every value read here is *observed*: what pip or the
+package printed, never what it implies.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Optional
+
+from tfdoctor.records import Record, record
+
+
+def normalize_name(name: str) -> str:
+    """A distribution name as PEP 503 compares them (``Tensorflow_CPU`` -> ``tensorflow-cpu``;
+    https://peps.python.org/pep-0503/#normalized-names): evidence reads text, not facts."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+#: Conflicts and import checks kept per log.
+MAX_CONFLICTS = 20
+
+_NAME = r"[A-Za-z0-9][A-Za-z0-9._-]*"
+_VERSION = r"\d[\w.+!-]*?"
+# A specifier as pip prints it: `<2.3.0,>=2.2.0`, `~=1.19.2`, `==2.0.0` (none for "any").
+_SPEC = r"(?:[<>=!~]=?=?\s*[\w.*+!-]+(?:\s*,\s*[<>=!~]=?=?\s*[\w.*+!-]+)*)?"
+
+_INSTALLED = re.compile(
+    rf"(?P<req>{_NAME}) (?P<rv>{_VERSION}) (?:requires|has requirement) "
+    rf"(?P<target>{_NAME})(?:\[[^\]]*\])?(?P<spec>{_SPEC}), but you(?:'ll)? have "
+    rf"(?P<have_name>{_NAME}) (?P<have>{_VERSION})(?:\.(?=\s|$))? which is incompatible"
+)
+_MISSING = re.compile(
+    rf"(?P<req>{_NAME}) (?P<rv>{_VERSION}) requires (?P<target>{_NAME})(?:\[[^\]]*\])?"
+    rf"(?P<spec>{_SPEC}), which is not installed"
+)
+_REQUESTED = re.compile(rf"The user requested (?P<target>{_NAME})(?:\[[^\]]*\])?(?P<spec>{_SPEC})")
+_DEPENDS = re.compile(
+    rf"(?P<req>{_NAME}) (?P<rv>{_VERSION}) depends on (?P<target>{_NAME})(?:\[[^\]]*\])?"
+    r"(?P<spec>(?:[<>=!~]=?=?\s*[\w.*+!-]+(?:\s*(?:,|and)\s*[<>=!~]=?=?\s*[\w.*+!-]+)*)?)"
+)
+
+
+@record
+class Conflict(Record):
+    """One requirement pip found broken, as it printed it (observed)."""
+
+    #: The distribution that declares the requirement (PEP 503 name) and its version.
+    requirer: str
+    requirer_version: str
+    #: What it requires (PEP 503 name) and the specifier; empty for any version.
+    target: str
+    spec: str
+    #: ``installed``: ``have`` is the version installed; ``requested``: ``have`` is the
+    #: specifier the user asked for (pip installed nothing); ``missing``: not installed.
+    kind: str
+    have: str = ""
+
+
+def _spec(text: str) -> str:
+    """pip's ``<1.19.0 and >=1.16.0`` as a specifier (``<1.19.0,>=1.16.0``)."""
+    return re.sub(r"\s*(?:,|\band\b)\s*", ",", text.strip()).replace(" ", "")
+
+
+def read_conflicts(texts: Iterable[str]) -> list[Conflict]:
+    """Every broken requirement pip reports in ``texts``, in order of appearance."""
+    out: list[Conflict] = []
+    for text in texts:
+        # One substring search gates both shapes ("... which is incompatible", "... which is
+        # not installed"): a log of a million lines is searched once, not once per shape.
+        if "which is " in text:
+            found = [(m, "installed") for m in _INSTALLED.finditer(text)]
+            found += [(m, "missing") for m in _MISSING.finditer(text)]
+            for m, kind in sorted(found, key=lambda pair: pair[0].start()):
+                target, spec = normalize_name(m["target"]), _spec(m["spec"])
+                have = m["have"] if kind == "installed" else ""
+                out.append(Conflict(normalize_name(m["req"]), m["rv"], target, spec, kind, have))
+        if "The user requested" in text and "depends on" in text:
+            asked = {
+                normalize_name(m["target"]): _spec(m["spec"]) for m in _REQUESTED.finditer(text)
+            }
+            for m in _DEPENDS.finditer(text):
+                target = normalize_name(m["target"])
+                wanted = asked.get(target)
+                if wanted:  # the user's own pin against a package's range: the conflict
+                    out.append(
+                        Conflict(
+                            normalize_name(m["req"]),
+                            m["rv"],
+                            target,
+                            _spec(m["spec"]),
+                            "requested",
+                            wanted,
+                        )
+                    )
+    return list(dict.fromkeys(out))[:MAX_CONFLICTS]
+
+
+# --- the checks companions run as they import ------------------------------------------------
+
+
+@record
+class ImportCheck(Record):
+    """A companion's own verdict on the TensorFlow it found, as it printed it (observed)."""
+
+    #: The companion's distribution (PEP 503 name).
+    dist: str
+    #: What it requires of TensorFlow (``>=2.5``); empty where the message gives no range.
+    spec: str
+    #: The TensorFlow version it found; empty where the message does not say.
+    found: str
+    #: The sentence, whitespace collapsed.
+    message: str
+
+
+def _dist_of(name: str) -> str:
+    """The distribution a companion's display name stands for (``TensorFlow Probability``
+    -> ``tensorflow-probability``, ``TF-Agents`` -> ``tf-agents``)."""
+    return normalize_name(re.sub(r"\s+", "-", name.strip()))
+
+
+#: The sentences companions print when the TensorFlow they import with is not the one they
+#: were built for: (pattern over whitespace-collapsed text, the distribution when the
+#: sentence does not name it, where the sentence is printed).
+IMPORT_CHECKS: tuple[tuple[re.Pattern[str], str, str], ...] = (
+    (
+        # TensorFlow Probability's _ensure_tf_install, copied by TF-Agents and others.
+        re.compile(
+            r"This version of (?P<name>[A-Za-z][\w-]*(?: [A-Za-z][\w-]*){0,3}) requires "
+            r"TensorFlow version (?P<spec>[<>=!~]=?\s*\d[\w.]*(?:\s*,\s*[<>=!~]=?\s*\d[\w.]*)*)"
+            r"\s*;\s*Detected an installation of version (?P<found>\d[\w.+-]*?)\.?(?=\s|$)"
+        ),
+        "",
+        "https://github.com/tensorflow/probability/blob/v0.13.0/tensorflow_probability/python/__init__.py",
+    ),
+    (
+        # TensorFlow Addons' ensure_tf_install (a warning: it goes on with its Python ops).
+        re.compile(
+            r"(?i:tensorflow) Addons supports using Python ops for all (?i:tensorflow) versions "
+            r"above or equal to (?P<low>\d[\w.]*) and strictly below (?P<high>\d[\w.]*)"
+            r".{0,80}?The versions? of (?i:tensorflow) you are currently using is "
+            r"(?P<found>\d[\w.+-]*?) and is not supported"
+        ),
+        "tensorflow-addons",
+        "https://github.com/tensorflow/addons/blob/v0.19.0/tensorflow_addons/utils/ensure_tf_install.py",
+    ),
+    (
+        # TensorFlow Probability wraps TensorFlow functions and compares their signatures as
+        # it imports: another signature means a TensorFlow of another release.
+        re.compile(
+            r"Arg specs do not match: original=FullArgSpec\(.{0,600}?fn=<function (?P<fn>\w+)"
+        ),
+        "tensorflow-probability",
+        "https://github.com/tensorflow/probability/blob/v0.21.0/tensorflow_probability/python/internal/prefer_static.py",
+    ),
+)
+#: Words every import check's sentence holds: a block without one is not searched.
+_CHECK_WORDS = ("Detected an installation of version", "Addons supports", "Arg specs do not match")
+
+
+def read_import_checks(texts: Iterable[str]) -> list[ImportCheck]:
+    """Every companion's import-time verdict on TensorFlow in ``texts`` (a terminal may wrap
+    the sentence: it is read with its whitespace collapsed)."""
+    out: list[ImportCheck] = []
+    for text in texts:
+        if not any(word in text for word in _CHECK_WORDS):
+            continue
+        flat = re.sub(r"\s+", " ", text)
+        for pattern, dist, _ in IMPORT_CHECKS:
+            for m in pattern.finditer(flat):
+                groups = m.groupdict()
+                spec = groups.get("spec") or ""
+                if groups.get("low"):
+                    spec = f">={groups['low']},<{groups['high']}"
+                name = dist or _dist_of(groups.get("name") or "")
+                found = ImportCheck(
+                    name, spec.replace(" ", ""), groups.get("found") or "", m.group(0)
+                )
+                if found not in out:
+                    out.append(found)
+    return out[:MAX_CONFLICTS]
+
+
+# --- versions a session echoed ------------------------------------------------------------------
+
+#: Import names a session asks the version of, and their distribution.
+_MODULES = {"tf": "tensorflow", "tensorflow": "tensorflow", "np": "numpy", "numpy": "numpy"}
+# `>>> tf.__version__` then `'2.18.0'` (the REPL's echo), `In [3]: np.__version__` then
+# `Out[3]: '1.26.4'` (IPython), `print(tf.__version__)` then `2.16.1`: the value is on the
+# next line (https://docs.python.org/3/tutorial/interpreter.html#interactive-mode).
+_ECHO = re.compile(
+    r"^[ \t]*(?:>>>[ \t]*|In \[\d+\]:[ \t]*)?(?:print\()?(?P<module>tf|tensorflow|np|numpy)"
+    r"\.__version__\)?[ \t]*\r?\n[ \t]*(?:Out\[\d+\]:[ \t]*)?['\"]?"
+    r"(?P<version>\d+\.\d+(?:\.\d+)?(?:(?:rc|\.dev|\.post)\d+)?)(?![\w.])",
+    re.MULTILINE,
+)
+
+
+def read_echoed_versions(texts: Iterable[str]) -> dict[str, str]:
+    """The versions a session printed on the line after asking (``{"tensorflow": "2.18.0"}``),
+    the first of each distribution."""
+    out: dict[str, str] = {}
+    for text in texts:
+        if "__version__" not in text:
+            continue
+        for m in _ECHO.finditer(text):
+            out.setdefault(_MODULES[m["module"]], m["version"])
+    return out
+
+
+# --- plugins ------------------------------------------------------------------------------------
+
+#: PluggableDevice plugins by the library prefix TensorFlow loads from
+#: site-packages/tensorflow-plugins/, the distribution that installs it, and the source.
+PLUGINS: tuple[tuple[str, str, str], ...] = (
+    ("libmetal_plugin", "tensorflow-metal", "https://developer.apple.com/metal/tensorflow-plugin/"),
+    (
+        "libitex",
+        "intel-extension-for-tensorflow",
+        "https://github.com/intel/intel-extension-for-tensorflow",
+    ),
+)
+
+
+def plugin_dist(path: str) -> str:
+    """The distribution a plugin library under ``tensorflow-plugins/`` belongs to, by its file
+    name; empty when the name is not known."""
+    name = re.split(r"[/\\]", path)[-1]
+    return next((dist for prefix, dist, _ in PLUGINS if name.startswith(prefix)), "")
+
+
+# --- NumPy's check of the extension modules it loads --------------------------------------------
+
+# NumPy refuses an extension module built for another C API or ABI as it imports it:
+# `module compiled against API version 0x10 but this version of numpy is 0xe`, and across
+# NumPy 2 `... against ABI version 0x1000009 but this version of numpy is 0x2000000`
+# (numpy/_core/code_generators/generate_numpy_api.py, _import_array).
+_NUMPY_BUILD = re.compile(
+    r"compiled against (?P<kind>API|ABI) version (?P<built>0x[0-9a-fA-F]+) but this version of "
+    r"numpy is (?P<running>0x[0-9a-fA-F]+)"
+)
+#: The first NumPy release of each C API version
+#: (https://github.com/numpy/numpy/blob/main/numpy/_core/code_generators/cversions.txt).
+NUMPY_C_API: dict[int, str] = {
+    0x9: "1.8",
+    0xA: "1.10",
+    0xB: "1.13",
+    0xC: "1.14",
+    0xD: "1.16",
+    0xE: "1.20",
+    0xF: "1.22",
+    0x10: "1.23",
+    0x11: "1.25",
+    0x12: "2.0",
+    0x13: "2.1",
+    0x14: "2.3",
+    0x15: "2.4",
+}
+
+
+@record
+class NumpyBuild(Record):
+    """An extension NumPy refused, as NumPy printed it (observed): the NumPy it was built for
+    and the one running, each as the first release of its C API (or ABI) version."""
+
+    built: str
+    running: str
+
+
+def _numpy_release(kind: str, value: int) -> Optional[str]:
+    if kind == "ABI":  # 0x1000009 is every NumPy 1, 0x2000000 NumPy 2
+        return {0x1000009: "1.0", 0x2000000: "2.0"}.get(value)
+    return NUMPY_C_API.get(value)
+
+
+def read_numpy_builds(texts: Iterable[str]) -> list[NumpyBuild]:
+    """Every extension NumPy refused in ``texts`` for its C API or ABI version."""
+    out: list[NumpyBuild] = []
+    for text in texts:
+        if "but this version of numpy is" not in text:
+            continue
+        for m in _NUMPY_BUILD.finditer(text):
+            built = _numpy_release(m["kind"], int(m["built"], 16))
+            running = _numpy_release(m["kind"], int(m["running"], 16))
+            if built and running and NumpyBuild(built, running) not in out:
+                out.append(NumpyBuild(built, running))
+    return out

@@ -1,0 +1,491 @@
+"""What explain concludes from the packages a log names: pip's conflict reports, companions'
+import-time checks, NumPy's refusal of an extension built for another NumPy, a library using a
+NumPy name NumPy removed, a package missing a name in TensorFlow's private modules, Keras 2's
+module layout asked of Keras 3, and Keras 3 refusing an object of a library written for Keras 2.
+
+Each verdict names a cause of the catalogue and takes its fix from the catalogue's builders,
+applied to the machine the log shows (the versions pip printed are facts it observed:
+:func:`log_packages` adds them to the log's facts before the machine view is built).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Optional
+
+from tfdoctor import causes
+from tfdoctor.evidence.packages import Conflict, ImportCheck, NumpyBuild
+from tfdoctor.evidence.traceback import Traceback, library_origins, origin_of
+from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts
+from tfdoctor.findings import Finding, Fix, Severity
+from tfdoctor.machine import Machine
+from tfdoctor.matrix import version_key
+
+#: Libraries whose layers and models are Keras 2 objects (tf.keras before 2.16, or tf-keras):
+#: Keras 3 refuses them. The top-level import package, its distribution, and the source.
+KERAS2_LIBRARIES: dict[str, tuple[str, str]] = {
+    "tf_keras": ("tf-keras", "https://github.com/keras-team/tf-keras"),
+    # hub.KerasLayer subclasses tf_keras.layers.Layer where tf.keras is Keras 3.
+    "tensorflow_hub": (
+        "tensorflow-hub",
+        "https://github.com/tensorflow/hub/blob/v0.16.1/tensorflow_hub/keras_layer.py",
+    ),
+    # tfp.layers need tf-keras from TFP 0.24 (TensorFlow 2.16), the release notes say.
+    "tensorflow_probability": (
+        "tensorflow-probability",
+        "https://github.com/tensorflow/probability/releases/tag/v0.24.0",
+    ),
+    # Addons ended before Keras 3; its last release supports TensorFlow below 2.16.
+    "tensorflow_addons": ("tensorflow-addons", "https://github.com/tensorflow/addons"),
+}
+
+# Keras 3 names its classes `keras.Layer`, `keras.Model` in its messages; Keras 2 said
+# "instance of class Layer" (keras-team/keras v3.0.0, src/models/sequential.py).
+_KERAS3_WORDS = re.compile(r"`keras\.(?:Layer|Model|layers\.Layer|KerasTensor)`|\bKeras 3\b")
+# An object or class a message prints: `<tensorflow_hub.keras_layer.KerasLayer object at
+# 0x7f...>`, `<class 'tensorflow_hub.keras_layer.KerasLayer'>`.
+_PRINTED = re.compile(
+    r"<class '(?P<cls>[\w.]+)'>|<(?P<obj>[A-Za-z_][\w.]*) object at 0x[0-9a-fA-F]+>"
+)
+
+
+def log_packages(
+    conflicts: Sequence[Conflict], checks: Sequence[ImportCheck]
+) -> list[PackageFacts]:
+    """The distributions pip or a companion said are installed, with the requirement pip
+    quoted (``tensorflow-io 0.14.0`` requiring ``tensorflow<2.3.0,>=2.2.0``; TensorFlow 2.3.0)."""
+    out: dict[str, PackageFacts] = {}
+    for c in conflicts:
+        if c.kind == "requested":
+            continue  # pip installed nothing: no version is known to be there
+        if c.kind == "installed" and c.target not in out:
+            out[c.target] = PackageFacts(c.target, c.have, "")
+        known = out.get(c.requirer)
+        requires = (*(known.requires if known else ()), f"{c.target}{c.spec}")
+        out[c.requirer] = PackageFacts(c.requirer, c.requirer_version, "", requires)
+    for check in checks:
+        if check.found and not any(name in out for name in TF_DISTRIBUTIONS):
+            out["tensorflow"] = PackageFacts("tensorflow", check.found, "")
+    return list(out.values())
+
+
+def package_findings(
+    conflicts: Sequence[Conflict],
+    checks: Sequence[ImportCheck],
+    tracebacks: Sequence[Traceback],
+    m: Machine,
+    numpy_builds: Sequence[NumpyBuild] = (),
+) -> list[Finding]:
+    """One finding per cause the packages show, in order of appearance."""
+    out: dict[str, Finding] = {}
+    for finding in (
+        *(_conflict(c, m) for c in conflicts),
+        *(_import_check(c, m) for c in checks),
+        *(_keras2_object(tb, m) for tb in tracebacks),
+        *numpy_removed_findings(tracebacks, m),
+        *private_api_findings(tracebacks, m),
+        *keras2_layout_findings(tracebacks, m),
+        *(_numpy_build(b, m) for b in numpy_builds),
+    ):
+        if finding is not None and finding.id not in out:
+            out[finding.id] = finding
+    return list(out.values())
+
+
+def _satisfies(version: str, spec: str) -> Optional[bool]:
+    """Whether ``version`` is in ``spec`` (pre-releases count, as pip checks); None when
+    either does not parse."""
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet  # noqa: PLC0415
+    from packaging.version import InvalidVersion, Version  # noqa: PLC0415
+
+    try:
+        return SpecifierSet(spec).contains(Version(version), prereleases=True)
+    except (InvalidSpecifier, InvalidVersion):
+        return None
+
+
+def _pinned(spec: str) -> Optional[str]:
+    match = re.fullmatch(r"===?(\d[\w.]*)", spec)
+    return match.group(1) if match else None
+
+
+def _conflict(c: Conflict, m: Machine) -> Optional[Finding]:
+    """The cause one broken requirement stands for: a companion built for another TensorFlow,
+    or one of TensorFlow's own dependencies outside the range it declares."""
+    if c.kind == "requested":
+        asked = _pinned(c.have)
+        if asked is None or _satisfies(asked, c.spec) is not False:
+            return None  # pip lists every requirement on the name; this one is not the clash
+    elif c.kind == "installed" and _satisfies(c.have, c.spec) is not False:
+        return None
+    said = _said(c)
+    if c.target in TF_DISTRIBUTIONS and c.requirer == "tf-keras" and c.kind == "installed":
+        # tf-keras is released in step with TensorFlow: its own cause and fix (the tf-keras
+        # of the installed line), not a companion's.
+        return causes.finding(
+            "explain.tf-keras-mismatch",
+            Severity.ERROR,
+            causes.software.TF_KERAS_MISMATCH,
+            f"tf-keras {c.requirer_version} is of another TensorFlow line (tensorflow{c.spec})",
+            said,
+            causes.software.tf_keras_fix(m),
+        )
+    if c.target in TF_DISTRIBUTIONS and c.requirer not in TF_DISTRIBUTIONS:
+        return _companion_conflict(c, m, said)
+    if c.requirer not in TF_DISTRIBUTIONS:
+        return None  # neither side is TensorFlow: not a TensorFlow problem to explain
+    return _tf_requirement(c, m, said)
+
+
+def _said(c: Conflict) -> str:
+    if c.kind == "installed":
+        return (
+            f"pip: {c.requirer} {c.requirer_version} requires {c.target}{c.spec}, but "
+            f"{c.target} {c.have} is installed."
+        )
+    if c.kind == "missing":
+        return f"pip: {c.requirer} {c.requirer_version} requires {c.target}{c.spec}, not installed."
+    return (
+        f"pip (ResolutionImpossible): the requirements ask for {c.target}{c.have}; "
+        f"{c.requirer} {c.requirer_version} depends on {c.target}{c.spec}."
+    )
+
+
+def _companion_conflict(c: Conflict, m: Machine, said: str) -> Finding:
+    if c.kind == "requested":
+        fix = Fix(
+            f"{c.requirer} {c.requirer_version} is built for tensorflow{c.spec}, and the "
+            f"requirements ask for tensorflow{c.have}: install the {c.requirer} release made "
+            f"for that TensorFlow (`pip index versions {c.requirer}` lists them; its "
+            "compatibility table says which), or ask for a TensorFlow in its range.",
+            (f"pip index versions {c.requirer}",),
+        )
+        severity = Severity.ERROR
+    else:
+        comp = m.facts.package(c.requirer)
+        fix = causes.software.companion_fix(m, c.requirer, comp, "tensorflow", c.spec)
+        severity = Severity.ERROR if c.kind == "installed" else Severity.WARNING
+    return causes.finding(
+        "explain.companion-mismatch",
+        severity,
+        causes.software.COMPANION_MISMATCH,
+        f"{c.requirer} {c.requirer_version} is built for another TensorFlow (tensorflow{c.spec})",
+        f"{said} A companion runs only with the TensorFlow it was built for: its compiled ops "
+        "miss symbols, its Python code calls what is not there.",
+        fix,
+    )
+
+
+def _tf_requirement(c: Conflict, m: Machine, said: str) -> Finding:
+    """TensorFlow's own requirement broken: the cause by what it is about."""
+    tf = f"TensorFlow {c.requirer_version}"
+    if c.kind == "requested":
+        fix = Fix(
+            f"The requirements pin {c.target}{c.have}, outside the range {tf} declares "
+            f"({c.target}{c.spec}), so pip installs neither: pin {c.target} inside that range, "
+            f"or choose a TensorFlow release whose range admits {c.target} {_pinned(c.have)}.",
+            m.pip_install(f"{c.requirer}=={c.requirer_version}", f"{c.target}{c.spec}"),
+        )
+        return causes.finding(
+            "explain.dependency-out-of-range",
+            Severity.ERROR,
+            causes.software.DEPENDENCY_OUT_OF_RANGE,
+            f"The requirements pin {c.target} outside {tf}'s range ({c.target}{c.spec})",
+            said,
+            fix,
+        )
+    if c.kind == "missing":
+        return causes.finding(
+            "explain.dependency-missing",
+            Severity.WARNING,
+            causes.software.DEPENDENCY_MISSING,
+            f"{c.target} is not installed, though {tf} requires it",
+            said,
+            causes.common.install_fix(
+                m,
+                "Install what TensorFlow requires, in the range it declares.",
+                f"{c.target}{c.spec}",
+            ),
+        )
+    cause, severity = causes.software.DEPENDENCY_OUT_OF_RANGE, Severity.WARNING
+    remedy: Optional[Fix] = causes.common.range_fix(m, c.target)
+    if c.target == "keras":
+        cause, remedy, severity = (
+            causes.software.KERAS_VERSION,
+            causes.software.keras_match_fix(m),
+            Severity.ERROR,
+        )
+    elif c.target == "protobuf":
+        cause, remedy, severity = (
+            causes.software.PROTOBUF_INCOMPATIBLE,
+            causes.software.protobuf_fix(m),
+            Severity.ERROR,
+        )
+    elif c.target == "numpy" and version_key(c.have)[:1] >= (2,):
+        # NumPy 2 under a TensorFlow whose range stops before it: built for NumPy 1.
+        cause, remedy, severity = (
+            causes.software.NUMPY_ABI,
+            causes.software.numpy_abi_fix(m),
+            Severity.ERROR,
+        )
+    if remedy is None:
+        remedy = causes.common.install_fix(
+            m, f"Install the {c.target} range {tf} declares.", f"{c.target}{c.spec}"
+        )
+    return causes.finding(
+        f"explain.{cause}",
+        severity,
+        cause,
+        f"{c.target} {c.have} is outside {tf}'s range ({c.target}{c.spec})",
+        said,
+        remedy,
+    )
+
+
+def _import_check(check: ImportCheck, m: Machine) -> Finding:
+    """A companion refused the TensorFlow it found (or found its signatures changed)."""
+    fix = causes.software.companion_fix(m, check.dist)
+    if check.spec and check.found:
+        fix = Fix(
+            f"{check.dist} asks for TensorFlow {check.spec}; TensorFlow {check.found} is "
+            f"installed. {fix.text}",
+            fix.commands,
+        )
+    return causes.finding(
+        "explain.companion-mismatch",
+        Severity.ERROR,
+        causes.software.COMPANION_MISMATCH,
+        f"{check.dist} is built for another TensorFlow release",
+        f"{check.dist}, as it imports: {check.message}",
+        fix,
+    )
+
+
+def _keras2_object(tb: Traceback, m: Machine) -> Optional[Finding]:
+    """Keras 3 refusing an object of a library written for Keras 2 (hub.KerasLayer, a
+    tf_keras layer): the library needs Keras 2, which is tf-keras under TensorFlow 2.16+."""
+    keras3 = bool(_KERAS3_WORDS.search(tb.message)) or any(
+        o.generation == "Keras 3" for o in library_origins(tb)
+    )
+    if not keras3:
+        return None
+    for match in _PRINTED.finditer(tb.message):
+        qualified = match.group("cls") or match.group("obj") or ""
+        top = qualified.split(".")[0]
+        if top not in KERAS2_LIBRARIES:
+            continue
+        dist, source = KERAS2_LIBRARIES[top]
+        return causes.finding(
+            "explain.tf-keras-missing",
+            Severity.ERROR,
+            causes.software.TF_KERAS_MISSING,
+            f"Keras 3 refused a {dist} object: {dist} is written for Keras 2 (tf-keras)",
+            f"{tb.where}: {tb.type}: {tb.message}\n{qualified} is a Keras 2 class; "
+            "TensorFlow 2.16 and later give Keras 3 as tf.keras, which accepts only its own "
+            "layers and models.",
+            causes.software.tf_keras_missing_fix(m),
+            (source,),
+        )
+    return None
+
+
+# --- NumPy names a library still uses ----------------------------------------------------------
+
+#: NumPy names removed, by the release that removed them: the aliases deprecated in 1.20 and
+#: expired in 1.24 (https://numpy.org/doc/stable/release/1.24.0-notes.html#expired-deprecations)
+#: and the main-namespace names NumPy 2.0 removed
+#: (https://numpy.org/doc/stable/numpy_2_0_migration_guide.html#main-namespace).
+NUMPY_REMOVED: dict[str, tuple[str, ...]] = {
+    "1.24": ("object", "bool", "int", "float", "complex", "str"),
+    "2.0": (
+        "float_",
+        "complex_",
+        "unicode_",
+        "string_",
+        "NaN",
+        "Inf",
+        "Infinity",
+        "NINF",
+        "PINF",
+        "infty",
+        "cast",
+        "mat",
+        "asfarray",
+        "find_common_type",
+        "round_",
+        "product",
+        "cumproduct",
+        "sometrue",
+        "alltrue",
+        "issubclass_",
+        "sctype2char",
+        "maximum_sctype",
+        "obj2sctype",
+        "issctype",
+        "sctypes",
+        "longfloat",
+        "singlecomplex",
+        "cfloat",
+        "clongfloat",
+        "longcomplex",
+    ),
+}
+_NUMPY_NAME = re.compile(r"module 'numpy' has no attribute '(?P<name>\w+)'")
+
+
+def numpy_removed_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
+    """A library (TensorFlow, TensorBoard, Keras...) using a NumPy name the installed NumPy
+    removed: that NumPy is newer than the library was written for."""
+    for tb in tracebacks:
+        match = _NUMPY_NAME.search(tb.message)
+        if match is None:
+            continue
+        name = match.group("name")
+        release = next((r for r, names in NUMPY_REMOVED.items() if name in names), None)
+        user = next((o.dist for o in library_origins(tb)), "")
+        if release is None or not user:
+            continue  # a name NumPy never had, or the user's own code: change the code
+        detail = (
+            f"{tb.where}: {tb.type}: {tb.message}\n{user} uses np.{name}, which NumPy "
+            f"{release} removed: the installed NumPy is newer than this {user} was written for."
+        )
+        if release == "2.0":
+            cause, fix = causes.software.NUMPY_ABI, causes.software.numpy_abi_fix(m)
+        else:
+            cause = causes.software.DEPENDENCY_OUT_OF_RANGE
+            fix = causes.common.declared_range_fix(
+                m,
+                "numpy",
+                f"numpy<{release}",
+                f"Install a NumPy older than {release}, which still has np.{name} (or upgrade "
+                f"{user} to a release written for the newer NumPy).",
+            )
+        return [
+            causes.finding(
+                f"explain.{cause}",
+                Severity.ERROR,
+                cause,
+                f"{user} uses np.{name}, removed in NumPy {release}",
+                detail,
+                fix,
+            )
+        ]
+    return []
+
+
+def _numpy_build(build: NumpyBuild, m: Machine) -> Finding:
+    """An extension NumPy refused: built for NumPy 1 under NumPy 2 (the ABI changed), or for
+    a newer NumPy than the one running (whose C API lacks what it calls)."""
+    built = "1.x" if build.built == "1.0" else build.built  # the ABI of every NumPy 1
+    said = (
+        f"NumPy refused an extension module built for NumPy {built} (C API or ABI); "
+        f"the NumPy running is {build.running} or a release of the same C API."
+    )
+    if version_key(build.built)[:1] < (2,) <= version_key(build.running)[:1]:
+        return causes.finding(
+            "explain.numpy-abi",
+            Severity.ERROR,
+            causes.software.NUMPY_ABI,
+            "An extension built for NumPy 1 runs under NumPy 2",
+            said,
+            causes.software.numpy_abi_fix(m),
+        )
+    fix = causes.common.declared_range_fix(
+        m,
+        "numpy",
+        f"numpy>={build.built}",
+        f"Upgrade NumPy to {build.built} or later, the release the module was built against "
+        "(within the range TensorFlow declares).",
+    )
+    return causes.finding(
+        "explain.dependency-out-of-range",
+        Severity.ERROR,
+        causes.software.DEPENDENCY_OUT_OF_RANGE,
+        f"An extension built for NumPy {build.built} runs under an older NumPy",
+        said,
+        fix,
+    )
+
+
+# --- a package reaching into TensorFlow's private modules ---------------------------------------
+
+# `tensorflow.python.*` is private: it changes between minors, and a package that imports from
+# it runs only with the TensorFlow it was built against (Keras 2 before 2.16, TensorFlow
+# Probability, Addons, Text...). A name missing there, raised in such a package's frames, is
+# that package's release against another TensorFlow
+# (https://www.tensorflow.org/guide/versions#what_is_covered: tensorflow.python is not).
+_PRIVATE = re.compile(
+    r"module '(?:tensorflow|tensorflow_core)\.python[\w.]*' has no attribute '\w+'"
+    r"|cannot import name '\w+' from '(?:tensorflow|tensorflow_core)\.python[\w.]*'"
+    r"|No module named '(?:tensorflow|tensorflow_core)\.python[\w.]*'"
+)
+
+
+def private_api_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
+    """A package built against another TensorFlow, missing a name in tensorflow.python."""
+    for tb in tracebacks:
+        if _PRIVATE.search(tb.message) is None:
+            continue
+        user = next((o for o in library_origins(tb) if o.dist != "tensorflow"), None)
+        if user is None:
+            continue  # no frame says whose code reached in: the user's own, or not shown
+        said = (
+            f"{tb.where}: {tb.type}: {tb.message}\n{user.dist} (from its frames) imports "
+            "TensorFlow's private modules, which change between releases: it was built for "
+            "another TensorFlow."
+        )
+        if user.dist == "keras":
+            cause, fix = causes.software.KERAS_VERSION, causes.software.keras_match_fix(m)
+        elif user.dist == "tf-keras":
+            cause, fix = causes.software.TF_KERAS_MISMATCH, causes.software.tf_keras_fix(m)
+        else:
+            cause, fix = (
+                causes.software.COMPANION_MISMATCH,
+                causes.software.companion_fix(m, user.dist),
+            )
+        return [
+            causes.finding(
+                f"explain.{cause}",
+                Severity.ERROR,
+                cause,
+                f"{user.dist} is built for another TensorFlow (a private TensorFlow name is "
+                "missing)",
+                said,
+                fix,
+            )
+        ]
+    return []
+
+
+# --- Keras 2's own module layout asked of Keras 3 ------------------------------------------------
+
+_MISSING_MODULE = re.compile(
+    r"No module named '(?P<m1>keras[\w.]*)'|cannot import name '\w+' from '(?P<m2>keras[\w.]*)'"
+)
+
+
+def keras2_layout_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
+    """Code importing a module only Keras 2 has (keras.engine, keras.src.engine,
+    keras.optimizers.optimizer_v2: the layouts the frames' paths call Keras 2) where Keras 3
+    is installed: Keras 2 code under Keras 3."""
+    for tb in tracebacks:
+        match = _MISSING_MODULE.search(tb.message)
+        if match is None:
+            continue
+        module = match.group("m1") or match.group("m2") or ""
+        origin = origin_of("/site-packages/" + module.replace(".", "/") + "/__init__.py")
+        if origin.generation != "Keras 2":
+            continue
+        return [
+            causes.finding(
+                "explain.keras3-behaviour-change",
+                Severity.ERROR,
+                causes.code.KERAS3_BEHAVIOUR_CHANGE,
+                f"`{module}` is Keras 2's layout, which Keras 3 does not have",
+                f"{tb.where}: {tb.type}: {tb.message}\nKeras 3 (tf.keras from TensorFlow "
+                f"2.16) has no {module}: the code importing it was written for Keras 2.",
+                causes.code.keras3_fix(m),
+            )
+        ]
+    return []
