@@ -44,8 +44,8 @@ def installed_closure(root: str, site: Path) -> dict[str, str]:
 
 
 _LIST_DISTRIBUTIONS = (
-    "import importlib.metadata as m, json; "
-    "print(json.dumps({d.metadata['Name']: d.version for d in m.distributions()}))"
+    "import importlib.metadata as m, json\n"
+    "print(json.dumps({d.metadata['Name']: d.version for d in m.distributions()}))\n"
 )
 
 
@@ -86,10 +86,13 @@ def test_all_mode_pins_every_distribution_and_comments_out_an_editable_one(
     assert out.returncode == 0, out.stderr
     assert "file://" not in out.stdout and " @ " not in out.stdout
     pinned = pins_of(out.stdout)
-    # Every distribution the examined interpreter sees, as it sees them (with the same
-    # environment, so whatever the path adds counts on both sides).
+    # Every distribution the examined interpreter sees, as it sees them: the same environment,
+    # and a script run by path as the doctor's probe is (``-c`` would put the working
+    # directory, and a checkout's egg-info, on the path).
+    lister = tmp_path / "list_distributions.py"
+    lister.write_text(_LIST_DISTRIBUTIONS, encoding="utf-8")
     seen = subprocess.run(
-        [env.python, "-c", _LIST_DISTRIBUTIONS],
+        [env.python, str(lister)],
         capture_output=True,
         text=True,
         timeout=60,
