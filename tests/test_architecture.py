@@ -8,6 +8,7 @@ import subprocess
 import sys
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Optional
 
 import pytest
 
@@ -126,6 +127,13 @@ ALLOWED = {
         "tfdoctor.yamldoc",
         "tfdoctor.scan",
     ),
+    # The line scan judges against by default: the installed TensorFlow's, read from metadata.
+    "tfdoctor.scan.target": (
+        "tfdoctor.facts",
+        "tfdoctor.matrix",
+        "tfdoctor.machine",
+        "tfdoctor.probes.pyenv",
+    ),
     "tfdoctor.render": (
         "tfdoctor.defaults",
         "tfdoctor.matrix",
@@ -136,11 +144,13 @@ ALLOWED = {
         "tfdoctor.findings",
         "tfdoctor.redact",
         "tfdoctor.render",
-        "tfdoctor.envvars",
+        "tfdoctor.env.settings",
         "tfdoctor.pin",
         "tfdoctor.machine",
     ),
-    "tfdoctor.envvars": ("tfdoctor.facts", "tfdoctor.cuda_layout", "tfdoctor.machine"),
+    # `tfdoctor env`'s settings, derived from facts; the package's own module imports nothing.
+    "tfdoctor.env": (),
+    "tfdoctor.env.settings": ("tfdoctor.facts", "tfdoctor.cuda_layout", "tfdoctor.machine"),
     # Pins from facts and the matrix (the packages probe lists the installed distributions).
     "tfdoctor.pin": (
         "tfdoctor.facts",
@@ -153,20 +163,54 @@ ALLOWED = {
     ),
     # The training-script API: imports TensorFlow inside its function, nothing of the package.
     "tfdoctor.gpu_config": (),
+    # What every command reads from its user (--python, --facts, --matrix, a target), checked:
+    # below the services, which all read it; it imports no service.
+    "tfdoctor.inputs": (
+        "tfdoctor.facts",
+        "tfdoctor.findings",
+        "tfdoctor.matrix",
+        "tfdoctor.compat",
+        "tfdoctor.probes",
+    ),
+    # Collecting facts and diagnosing them: the probes, the checks, the smoke test.
     "tfdoctor.doctor": (
         "tfdoctor.facts",
         "tfdoctor.findings",
         "tfdoctor.probes",
-        "tfdoctor.matrix",
-        "tfdoctor.compat",
         "tfdoctor.checks",
         "tfdoctor.machine",
-        # The services behind smoke, pin and env are wired here too (named, not "anything").
         "tfdoctor.defaults",
-        "tfdoctor.envvars",
-        "tfdoctor.pin",
+        "tfdoctor.inputs",
         "tfdoctor.smoke",
+        "tfdoctor.smoke.service",
+        "tfdoctor.pin.reqfile",
     ),
+    # The services behind the commands, each in its capability's package, above the doctor.
+    "tfdoctor.pin.service": (
+        "tfdoctor.facts",
+        "tfdoctor.matrix",
+        "tfdoctor.compat",
+        "tfdoctor.machine",
+        "tfdoctor.pin",
+        "tfdoctor.probes._run",
+        "tfdoctor.inputs",
+        "tfdoctor.doctor",
+    ),
+    "tfdoctor.smoke.service": (
+        "tfdoctor.facts",
+        "tfdoctor.findings",
+        "tfdoctor.checks",
+        "tfdoctor.smoke",
+        "tfdoctor.probes.nvidia",
+        "tfdoctor.inputs",
+    ),
+    "tfdoctor.env.service": (
+        "tfdoctor.env.settings",
+        "tfdoctor.probes._run",
+        "tfdoctor.inputs",
+        "tfdoctor.doctor",
+    ),
+    "tfdoctor.query": ("tfdoctor.facts", "tfdoctor.matrix", "tfdoctor.compat", "tfdoctor.inputs"),
     # `tfdoctor cluster`, `diff`, `fleet`: validates cluster descriptions with the causes
     # catalogue, runs its worker child as the probes run theirs, compares nodes' facts.
     "tfdoctor.cluster": (
@@ -184,7 +228,7 @@ ALLOWED = {
 }
 #: The package itself (``from tfdoctor import __version__``; ``from tfdoctor import causes``
 #: names a module and is checked as that module).
-_PACKAGE_ITSELF = {"tfdoctor.doctor"}
+_PACKAGE_ITSELF = {"tfdoctor.doctor", "tfdoctor.smoke.service", "tfdoctor.scan.target"}
 
 
 def _module_name(path: Path) -> str:
@@ -228,9 +272,23 @@ def _within(imported: str, prefixes: tuple[str, ...]) -> bool:
 FOUNDATION = ("tfdoctor.records", "tfdoctor.cache", "tfdoctor.bounded")
 
 
+def _layer_of(name: str) -> Optional[str]:
+    """The most specific layer ``name`` belongs to; None above every layer (entry, cli)."""
+    return next((k for k in sorted(ALLOWED, key=len, reverse=True) if _within(name, (k,))), None)
+
+
+def _reaches(imported: str, prefixes: tuple[str, ...]) -> bool:
+    """Whether a prefix admits ``imported``: a layer nested in a package (``pin.service`` in
+    ``pin``) is admitted only by a prefix that names it, not by its package's."""
+    target = _layer_of(imported)
+    return any(
+        _within(imported, (p,)) and (target is None or _within(p, (target,))) for p in prefixes
+    )
+
+
 def layer_violations(name: str, imports: set[str]) -> list[str]:
     """The imports of module ``name`` that its layer forbids."""
-    layer = next((k for k in sorted(ALLOWED, key=len, reverse=True) if _within(name, (k,))), None)
+    layer = _layer_of(name)
     if layer is None:
         return []  # entry, cli, __main__: the top of the program may import any layer
     internal = {i for i in imports if i == "tfdoctor" or i.startswith("tfdoctor.")}
@@ -238,7 +296,7 @@ def layer_violations(name: str, imports: set[str]) -> list[str]:
     for imported in sorted(internal):
         if imported == "tfdoctor" and layer in _PACKAGE_ITSELF:
             continue
-        if _within(imported, (layer,)) or _within(imported, (*ALLOWED[layer], *FOUNDATION)):
+        if _reaches(imported, (layer, *ALLOWED[layer], *FOUNDATION)):
             continue
         bad.append(f"{name} imports {imported}")
     return bad
@@ -266,6 +324,17 @@ def layer_violations(name: str, imports: set[str]) -> list[str]:
         ),
         pytest.param("tfdoctor.doctor", "from tfdoctor import __version__", 0, id="doctor-version"),
         pytest.param("tfdoctor.compat", "import tfdoctor.compat_extra", 1, id="prefix-not-module"),
+        pytest.param(
+            "tfdoctor.pin.service", "from tfdoctor.cli.output import fail", 1, id="service-cli"
+        ),
+        pytest.param("tfdoctor.inputs", "from tfdoctor.doctor import diagnose", 1, id="inputs-up"),
+        pytest.param(
+            "tfdoctor.smoke.service", "from tfdoctor.doctor import diagnose", 1, id="smoke-doctor"
+        ),
+        pytest.param("tfdoctor.pin", "from tfdoctor.pin.service import make_pins", 1, id="pin-up"),
+        pytest.param(
+            "tfdoctor.cli.pin", "from tfdoctor.pin.service import make_pins", 0, id="cli-service"
+        ),
     ],
 )
 def test_the_layering_rule_catches_violations(name: str, source: str, expected: int) -> None:
@@ -352,7 +421,7 @@ def test_the_child_rule_catches_violations() -> None:
 
 def test_importing_the_cli_leaves_tensorflow_out() -> None:
     code = (
-        "import sys, tfdoctor.cli, tfdoctor.doctor; "
+        "import sys, tfdoctor.cli.app, tfdoctor.doctor; "
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('tensorflow', 'keras')))"
     )
     out = subprocess.run(

@@ -12,37 +12,12 @@ from pathlib import Path
 import pytest
 
 from tests import factories as f
+from tests.commandline import ROOT, tfdoctor, write_facts
 from tests.processes import start
 from tfdoctor import __version__
 from tfdoctor.checks import CHECKS
 from tfdoctor.facts import ProbeError, to_json
 from tfdoctor.findings import REPORT_SCHEMA_VERSION
-
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def tfdoctor(
-    *args: str, env: dict[str, str] | None = None, timeout: float = 120, stdin: str | None = None
-) -> subprocess.CompletedProcess[str]:
-    full_env = dict(os.environ)
-    full_env.pop("NO_COLOR", None)
-    full_env.update(env or {})
-    return subprocess.run(
-        [sys.executable, "-m", "tfdoctor", *args],
-        cwd=ROOT,
-        env=full_env,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        check=False,
-    )
-
-
-def write_facts(tmp_path: Path, facts: object, name: str = "facts.json") -> Path:
-    path = tmp_path / name
-    path.write_text(json.dumps(to_json(facts)), encoding="utf-8")
-    return path
 
 
 def test_version() -> None:

@@ -11,6 +11,7 @@ from typing import Optional
 import pytest
 
 from tests import factories as f
+from tests.commandline import tfdoctor
 from tfdoctor.causes import CAUSES
 from tfdoctor.cluster import check_report
 from tfdoctor.cluster.fleet import compare_nodes, differences, node_summary
@@ -303,37 +304,26 @@ def _save(tmp_path: Path, name: str, facts: Facts) -> str:
     return str(path)
 
 
-def run_cli(
-    *args: str, env: Optional[dict[str, str]] = None, stdin: str = ""
-) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "tfdoctor", *args],
-        cwd=ROOT,
-        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), **(env or {})},
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+#: A child environment without the host's launcher variables (TF_CONFIG, Slurm's, Kubernetes').
+LAUNCHER_FREE = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}
 
 
 def test_diff_cli_names_what_differs(tmp_path: Path) -> None:
     a = _save(tmp_path, "node-a", f.facts())
     b = _save(tmp_path, "node-b", f.facts(tensorflow=f.tensorflow(version="2.16.1")))
-    out = run_cli("diff", a, b, "--json")
+    out = tfdoctor("diff", a, b, "--json", environ=LAUNCHER_FREE)
     assert out.returncode == 2, out.stderr
     doc = json.loads(out.stdout)
     ids = [x["id"] for x in doc["findings"]]
     assert "fleet.differs.tensorflow" in ids
-    text = run_cli("diff", a, b, "--no-color").stdout
+    text = tfdoctor("diff", a, b, "--no-color", environ=LAUNCHER_FREE).stdout
     assert "node-a: 2.15.1; node-b: 2.16.1" in text
 
 
 def test_fleet_cli_names_the_odd_node(tmp_path: Path) -> None:
     paths = [_save(tmp_path, f"n{i}", f.facts()) for i in range(2)]
     paths.append(_save(tmp_path, "n2", f.facts(driver=f.driver(driver_version="535.1"))))
-    out = run_cli("fleet", *paths, "--json")
+    out = tfdoctor("fleet", *paths, "--json", environ=LAUNCHER_FREE)
     assert out.returncode == 1 - 1, out.stderr  # a differing driver is a warning
     summaries = [x["summary"] for x in json.loads(out.stdout)["findings"]]
     assert "NVIDIA driver differs on n2 (the other 2 have 550.54.15)" in summaries
@@ -342,20 +332,24 @@ def test_fleet_cli_names_the_odd_node(tmp_path: Path) -> None:
 def test_fleet_cli_unreadable_report_exits_3(tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text("{not json", encoding="utf-8")
-    out = run_cli("fleet", str(bad), str(tmp_path / "missing.json"))
+    out = tfdoctor("fleet", str(bad), str(tmp_path / "missing.json"), environ=LAUNCHER_FREE)
     assert out.returncode == 3
     assert out.stderr.startswith("tfdoctor: error:") and "Traceback" not in out.stderr
 
 
 def test_cluster_check_cli_exit_codes(tmp_path: Path) -> None:
     good = tf_config({"worker": ["127.0.0.1:2222", "127.0.0.1:2223"]}, W0)
-    assert run_cli("cluster", "check", env={"TF_CONFIG": good}).returncode == 0
-    bad = run_cli("cluster", "check", "--json", env={"TF_CONFIG": "{'x'"})
+    assert (
+        tfdoctor("cluster", "check", env={"TF_CONFIG": good}, environ=LAUNCHER_FREE).returncode == 0
+    )
+    bad = tfdoctor("cluster", "check", "--json", env={"TF_CONFIG": "{'x'"}, environ=LAUNCHER_FREE)
     assert bad.returncode == 2
     assert [x["cause"] for x in json.loads(bad.stdout)["findings"]] == ["tf-config-invalid-json"]
-    from_stdin = run_cli("cluster", "check", "--tf-config", "-", stdin=good)
+    from_stdin = tfdoctor("cluster", "check", "--tf-config", "-", stdin=good, environ=LAUNCHER_FREE)
     assert from_stdin.returncode == 0, from_stdin.stdout
-    missing = run_cli("cluster", "check", "--tf-config", str(tmp_path / "none.json"))
+    missing = tfdoctor(
+        "cluster", "check", "--tf-config", str(tmp_path / "none.json"), environ=LAUNCHER_FREE
+    )
     assert missing.returncode == 3 and "Traceback" not in missing.stderr
 
 
@@ -363,7 +357,7 @@ def test_cluster_check_does_not_import_tensorflow() -> None:
     code = (
         "import sys, os\n"
         "os.environ['TF_CONFIG'] = '{}'\n"
-        "from tfdoctor.cli import main\n"
+        "from tfdoctor.cli.app import main\n"
         "main(['cluster', 'check', '--json'])\n"
         "assert 'tensorflow' not in sys.modules\n"
     )

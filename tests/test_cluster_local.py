@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.commandline import tfdoctor
 from tfdoctor.cluster import SmokeOptions, local_report
 from tfdoctor.cluster.verdicts import judge, lost_peers
 from tfdoctor.cluster.workers import (
@@ -103,14 +104,14 @@ def test_a_port_already_in_use_is_named() -> None:
 def test_cluster_smoke_runs_this_workers_task() -> None:
     (port,) = free_loopback_ports(1)
     config = {"cluster": {"worker": [f"127.0.0.1:{port}"]}, "task": {"type": "worker", "index": 0}}
-    out = subprocess.run(
-        [sys.executable, "-m", "tfdoctor", "cluster", "smoke", "--json", "--timeout", "30"],
-        cwd=ROOT,
-        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "TF_CONFIG": json.dumps(config)},
-        capture_output=True,
-        text=True,
+    out = tfdoctor(
+        "cluster",
+        "smoke",
+        "--json",
+        "--timeout",
+        "30",
+        environ={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "TF_CONFIG": json.dumps(config)},
         timeout=240,
-        check=False,
     )
     assert out.returncode == 0, out.stdout + out.stderr
     ids = [x["id"] for x in json.loads(out.stdout)["findings"]]

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from tests import factories as f
-from tests.test_cli import tfdoctor
+from tests.commandline import tfdoctor
 from tfdoctor.checks import GPU_GATE, run_checks, select_checks
 from tfdoctor.checks._context import CheckContext
 from tfdoctor.checks.gpu import check_gpu_required

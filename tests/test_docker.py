@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.commandline import tfdoctor
 from tfdoctor.matrix import load_matrix
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -233,14 +234,7 @@ def test_environment_switches_the_check(
 )
 def test_the_real_cli_accepts_what_the_entrypoint_passes(options: str) -> None:
     # `--list` stops after parsing: a usage error would exit 3 instead.
-    out = subprocess.run(
-        [sys.executable, "-m", "tfdoctor", *options.split(), "--list"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    out = tfdoctor(*options.split(), "--list")
     assert out.returncode == 0, out.stderr
     assert "gpu.required" in out.stdout
 

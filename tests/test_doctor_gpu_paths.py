@@ -3,17 +3,13 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.commandline import tfdoctor
 from tests.cstubs import build_shared_lib
 from tests.test_probe_nvidia import NVML_STUB_C
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
@@ -24,18 +20,9 @@ def nvml_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def check(nvml_dir: Path, *args: str, **stub: str) -> tuple[int, dict[str, dict[str, object]]]:
-    env = dict(os.environ)
-    env["LD_LIBRARY_PATH"] = str(nvml_dir)
+    env = {"LD_LIBRARY_PATH": str(nvml_dir)}
     env.update({f"STUB_NVML_{k}": v for k, v in stub.items()})
-    out = subprocess.run(
-        [sys.executable, "-m", "tfdoctor", "check", "--json", *args],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    out = tfdoctor("check", "--json", *args, env=env, timeout=300)
     report = json.loads(out.stdout)
     return out.returncode, {f["id"]: f for f in report["findings"]}
 

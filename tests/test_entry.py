@@ -4,16 +4,21 @@ and everything else (or anything unusual) reaches the full command line unchange
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Optional
 
 import pytest
 import typer.main
 
+from tests.commandline import tfdoctor
 from tfdoctor import __version__
-from tfdoctor.cli import app
-from tfdoctor.entry import _PROBING_COMMANDS, RUN_OPTIONS, RunRequest, parse_run
+from tfdoctor.cli.app import app
+from tfdoctor.cli.fast import PROBING_COMMANDS, RUN_OPTIONS, RunRequest, parse_run
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def _declared_flags(name: str) -> set[str]:
@@ -30,11 +35,11 @@ def test_the_fast_parser_knows_exactly_the_run_commands_options() -> None:
     assert set(RUN_OPTIONS) == _declared_flags("run")
 
 
-@pytest.mark.parametrize("name", sorted(_PROBING_COMMANDS))
+@pytest.mark.parametrize("name", sorted(PROBING_COMMANDS))
 def test_the_options_that_probe_elsewhere_are_the_commands_own(name: str) -> None:
     # A renamed option (pin's --interpreter became --python) must not leave the early
     # probes starting for this interpreter while the command examines another.
-    assert set(_PROBING_COMMANDS[name]) - {"--help"} <= _declared_flags(name)
+    assert set(PROBING_COMMANDS[name]) - {"--help"} <= _declared_flags(name)
 
 
 @pytest.mark.parametrize(
@@ -101,7 +106,8 @@ def test_a_successful_run_never_loads_the_cli_framework() -> None:
         "import sys\n"
         "from tfdoctor.entry import main\n"
         "code = main(['run', '--', sys.executable, '-c', 'print(42)'])\n"
-        "print('loaded' if 'typer' in sys.modules or 'tfdoctor.cli' in sys.modules else 'light')\n"
+        "loaded = 'typer' in sys.modules or 'tfdoctor.cli.app' in sys.modules\n"
+        "print('loaded' if loaded else 'light')\n"
         "sys.exit(code)\n"
     )
     assert done.returncode == 0, done.stderr
@@ -135,13 +141,7 @@ def test_a_failed_fast_run_is_explained_by_the_cli_and_keeps_its_exit_code() -> 
 def test_an_unknown_run_option_reaches_the_full_command_line() -> None:
     # `run` declares ignore_unknown_options: an unknown word starts COMMAND there, which
     # cannot be found here: 127 with one line, as a shell says it.
-    done = subprocess.run(
-        [sys.executable, "-m", "tfdoctor", "run", "--bogus", "--", "true"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    done = tfdoctor("run", "--bogus", "--", "true")
     assert done.returncode == 127
     assert done.stdout == ""
     assert len(done.stderr.splitlines()) == 1
@@ -149,18 +149,14 @@ def test_an_unknown_run_option_reaches_the_full_command_line() -> None:
 
 
 def test_run_help_is_the_full_command_lines() -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "tfdoctor", "run", "--help"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    done = tfdoctor("run", "--help")
     assert done.returncode == 0
     assert "--explain-on-success" in done.stdout
 
 
-def _help_run(args: list[str], env: dict[str, str], probe: bool = False) -> tuple[str, bool]:
+def _help_run(
+    args: list[str], env: dict[str, str], probe: bool = False, cwd: Optional[Path] = None
+) -> tuple[str, bool]:
     """The help ``args`` print, and (with ``probe``) whether the CLI framework loaded."""
     code = (
         "import sys\n"
@@ -174,6 +170,7 @@ def _help_run(args: list[str], env: dict[str, str], probe: bool = False) -> tupl
         capture_output=True,
         text=True,
         env=env,
+        cwd=cwd,
         timeout=120,
         check=False,
     )
@@ -211,3 +208,45 @@ def test_a_kept_help_others_can_write_is_made_anew(tmp_path: Path) -> None:
     again, loaded = _help_run(["--help"], env)
     assert again == first
     assert loaded
+
+
+@pytest.mark.parametrize(
+    ("module", "old", "new", "args"),
+    [
+        pytest.param(
+            "env.py",
+            "The environment variables TensorFlow should start with here.",
+            "Variables for TensorFlow, changed.",
+            ["--help"],
+            id="a-command-module",
+        ),
+        pytest.param(
+            "options.py",
+            "Use this compatibility matrix",
+            "Use that changed matrix",
+            ["check", "--help"],
+            id="the-shared-options",
+        ),
+    ],
+)
+def test_a_changed_command_module_is_never_served_stale_help(
+    module: str, old: str, new: str, args: list[str], tmp_path: Path
+) -> None:
+    # A copy of the package, so that one of its command modules can change between two runs.
+    copy = tmp_path / "src"
+    shutil.copytree(ROOT / "tfdoctor", copy / "tfdoctor", ignore=shutil.ignore_patterns("*.pyc"))
+    env = {
+        **os.environ,
+        "TFDOCTOR_CACHE_DIR": str(tmp_path / "cache"),
+        "COLUMNS": "100",
+        "PYTHONPATH": str(copy),
+        "PYTHONDONTWRITEBYTECODE": "1",
+    }
+    before, _ = _help_run(args, env, cwd=copy)
+    kept, loaded = _help_run(args, env, cwd=copy)
+    assert old in before and kept == before and not loaded
+    path = copy / "tfdoctor" / "cli" / module
+    path.write_text(path.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
+    after, loaded = _help_run(args, env, cwd=copy)
+    assert loaded
+    assert new in after and old not in after

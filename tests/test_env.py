@@ -19,7 +19,8 @@ from pathlib import Path
 import pytest
 
 from tests import factories as f
-from tfdoctor.envvars import EnvSetting, environment_settings
+from tests.commandline import tfdoctor
+from tfdoctor.env.settings import EnvSetting, environment_settings
 from tfdoctor.facts import Facts, LibraryCandidate, PackageFacts, to_json
 from tfdoctor.render.envfile import DOTENV_QUOTE_NOTE, FORMATS, EnvFormatError, render_env
 
@@ -352,18 +353,6 @@ def test_the_command_turns_an_unwritable_value_into_exit_3(tmp_path: Path) -> No
 
 
 # --- the command, end to end ----------------------------------------------------------------
-
-
-def tfdoctor(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "tfdoctor", *args],
-        cwd=ROOT,
-        env=dict(os.environ, **(env or {})),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
 
 
 def test_bash_evals_the_command_and_sees_the_variables(tmp_path: Path) -> None:

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from tests import factories as f
-from tfdoctor.cli import main
+from tests.commandline import in_process
 from tfdoctor.explain import explain, scan
 from tfdoctor.explain.reader import LogText, lines_of, read_log, split_text
 from tfdoctor.facts import LibraryCandidate, to_json
@@ -399,22 +399,18 @@ def test_facts_say_where_the_logged_cudnn_comes_from() -> None:
 # --- the command ------------------------------------------------------------------------------
 
 
-def _run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    code = main(["explain", *args])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 def test_cli_exits_2_on_an_error_cause(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     log = tmp_path / "train.log"
     log.write_text(DLOPEN + "\n", encoding="utf-8")
-    code, out, _ = _run([str(log), "--no-color"], capsys)
+    code, out, _ = in_process(capsys, "explain", str(log), "--no-color")
     assert code == 2
     assert "explain.cuda-libs-missing" in out
 
 
 def test_cli_exits_0_on_benign_noise(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = _run([str(LOGS / "benign-factory-relernn-63.log"), "--json"], capsys)
+    code, out, _ = in_process(
+        capsys, "explain", str(LOGS / "benign-factory-relernn-63.log"), "--json"
+    )
     report = json.loads(out)
     assert code == 0 == report["summary"]["exit_code"]
     assert {x["severity"] for x in report["findings"]} == {"info"}
@@ -426,7 +422,7 @@ def test_cli_reads_markdown_from_stdin(
 ) -> None:
     stream = io.TextIOWrapper(io.BytesIO(b"Illegal instruction (core dumped)\n"))
     monkeypatch.setattr("sys.stdin", stream)
-    code, out, _ = _run(["-", "--format", "markdown"], capsys)
+    code, out, _ = in_process(capsys, "explain", "-", "--format", "markdown")
     assert code == 2
     assert "`explain.cpu-lacks-avx`" in out
 
@@ -450,7 +446,7 @@ def test_cli_exits_3_on_bad_input(
 ) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "x.log").write_text("hello\n", encoding="utf-8")
-    code, out, err = _run(args, capsys)
+    code, out, err = in_process(capsys, "explain", *args)
     assert code == 3
     assert out == ""
     assert message in err and err.count("\n") == 1
@@ -461,7 +457,7 @@ def test_cli_combines_a_saved_report(tmp_path: Path, capsys: pytest.CaptureFixtu
     facts.write_text(json.dumps(to_json(_machine_with_stray_cudnn())), encoding="utf-8")
     log = tmp_path / "run.log"
     log.write_text(MISMATCH + "\n", encoding="utf-8")
-    code, out, _ = _run([str(log), "--facts", str(facts), "--json"], capsys)
+    code, out, _ = in_process(capsys, "explain", str(log), "--facts", str(facts), "--json")
     report = json.loads(out)
     assert code == 2
     assert STRAY in report["findings"][0]["detail"]
@@ -477,14 +473,14 @@ def test_cli_a_logs_error_is_a_note_where_the_saved_report_shows_the_gpu_used(
     facts.write_text(json.dumps(to_json(f.facts())), encoding="utf-8")
     log = tmp_path / "run.log"
     log.write_text(DLOPEN + "\n", encoding="utf-8")
-    code, out, _ = _run([str(log), "--facts", str(facts), "--json"], capsys)
+    code, out, _ = in_process(capsys, "explain", str(log), "--facts", str(facts), "--json")
     report = json.loads(out)
     assert code == 0
     (finding,) = [x for x in report["findings"] if x["id"] == "explain.cuda-libs-missing"]
     assert finding["severity"] == "info"
     assert finding["summary"].startswith("TensorFlow lists GPU:0 although ")
     # Without the facts, the same log is an error.
-    assert _run([str(log), "--json"], capsys)[0] == 2
+    assert in_process(capsys, "explain", str(log), "--json")[0] == 2
 
 
 def test_explains_finding_ids_are_documented() -> None:

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from tests import factories as f
-from tests.test_cli import tfdoctor
+from tests.commandline import tfdoctor
 from tfdoctor.checks._context import CheckContext
 from tfdoctor.checks.cuda import check_cuda_libraries
 from tfdoctor.facts import Facts, facts_from_json

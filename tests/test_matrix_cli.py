@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from tests import factories as f
-from tests.test_cli import tfdoctor, write_facts
+from tests.commandline import tfdoctor, write_facts
 from tests.test_matrix import VALID_MATRIX
 from tfdoctor.compat import Target, describe_target, newest_fit
 from tfdoctor.matrix import DEFAULT_MATRIX, MATRIX_ENV, load_matrix

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from tests import factories as f
-from tests.test_cli import tfdoctor
-from tfdoctor.cli import FORMATS, main
+from tests.commandline import in_process, tfdoctor
+from tfdoctor.cli.options import FORMATS
 from tfdoctor.facts import to_json
 
 PYENV = Path.home() / ".pyenv" / "versions"
@@ -235,9 +235,10 @@ def format_inputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 def test_help_offers_the_formats_of_the_table(
     command: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main([*command.split(), "--help"]) == 0
+    code, out, _ = in_process(capsys, *command.split(), "--help")
+    assert code == 0
     offered = "|".join(f.value for f in FORMATS[command.split(maxsplit=1)[0]])
-    assert f"-f, --format [{offered}]" in capsys.readouterr().out
+    assert f"-f, --format [{offered}]" in out
 
 
 def test_the_table_names_every_command_with_a_format_option() -> None:
@@ -262,8 +263,7 @@ def test_each_offered_format_renders(
 ) -> None:
     monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
     argv = [a.format(**format_inputs) for a in FORMAT_COMMANDS[command]]
-    code = main([*argv, "--format", fmt])
-    out, err = capsys.readouterr()
+    code, out, err = in_process(capsys, *argv, "--format", fmt)
     assert code in (0, 1, 2), err
     assert out, err
     if fmt in ("json", "sarif"):
@@ -283,8 +283,11 @@ def test_scan_github_annotates_each_use_with_its_file_and_line_within_githubs_li
         "import tensorflow as tf\n" + "".join(f"s{i} = tf.Session()\n" for i in range(12)),
         encoding="utf-8",
     )
-    assert main(["scan", str(code), "--target", "2.21", "--format", "github"]) == 2
-    lines = capsys.readouterr().out.splitlines()
+    exit_code, out, _ = in_process(
+        capsys, "scan", str(code), "--target", "2.21", "--format", "github"
+    )
+    assert exit_code == 2
+    lines = out.splitlines()
     errors = [line for line in lines if line.startswith("::error ")]
     assert len(errors) == 10  # GitHub shows at most 10 error annotations per step
     assert errors[0].startswith(f"::error file={code},line=2,col=")

@@ -15,10 +15,10 @@ import pytest
 from packaging.requirements import Requirement
 
 from tests import factories as f
+from tests.golden import check_golden
 from tfdoctor.checks import CHECKS, run_checks, select_checks
 from tfdoctor.checks._context import CheckContext
 from tfdoctor.compat import Target, make_target, newest_fit, tf_keras_requirement
-from tfdoctor.doctor import PinOptions, make_pins
 from tfdoctor.facts import Facts, PackageFacts, SmokeDevice, SmokeFacts, SmokeResult, to_json
 from tfdoctor.findings import Severity
 from tfdoctor.matrix import PLATFORMS, Matrix, load_companions, load_matrix
@@ -35,11 +35,11 @@ from tfdoctor.pin import (
 from tfdoctor.pin.atomic import write_atomic
 from tfdoctor.pin.hashes import HashError, add_hashes, parse_release_hashes
 from tfdoctor.pin.reqfile import RequirementsError, parse_requirements
+from tfdoctor.pin.service import PinOptions, make_pins
 from tfdoctor.render.requirements import render_requirements
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data" / "pin"
-UPDATE = os.environ.get("TFDOCTOR_UPDATE_GOLDEN") == "1"
 
 
 @pytest.fixture(scope="module")
@@ -60,13 +60,6 @@ def render(pinset: Pinset) -> str:
     return render_requirements(
         pinset, version="0.1.0", date="2026-01-01", command="tfdoctor pin -o requirements.txt"
     )
-
-
-def check_golden(name: str, text: str) -> None:
-    path = DATA / name
-    if UPDATE:
-        path.write_text(text, encoding="utf-8")
-    assert text == path.read_text(encoding="utf-8")
 
 
 # --- a GPU environment with the and-cuda wheels -----------------------------------------------
@@ -117,7 +110,7 @@ def gpu_facts(cudnn: str = "9.3.0.75", *extra: PackageFacts) -> Facts:
 
 def test_environment_mode_golden() -> None:
     pinset = environment_pinset(gpu_facts())
-    check_golden("environment.txt", render(pinset))
+    check_golden(DATA / "environment.txt", render(pinset))
 
 
 def test_environment_mode_closure_and_via() -> None:
@@ -314,7 +307,7 @@ def pins_for(matrix: Matrix, **kw: str) -> Pinset:
 def test_target_mode_golden(matrix: Matrix) -> None:
     target = make_target(matrix, python="3.10", platform="linux", driver="470.82.01", gpu="8.6")
     origins = {"python": "given", "platform": "given", "driver": "given", "gpu": "given"}
-    check_golden("target-linux-470.txt", render(target_pinset(matrix, target, origins)))
+    check_golden(DATA / "target-linux-470.txt", render(target_pinset(matrix, target, origins)))
 
 
 def pinned_line(matrix: Matrix, python: str, plat: str) -> Optional[str]:

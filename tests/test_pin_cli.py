@@ -16,31 +16,10 @@ from packaging.markers import default_environment
 from packaging.requirements import Requirement
 
 from tests import factories as f
+from tests.commandline import ROOT, tfdoctor, write_facts
 from tests.fakeenv import make_env
 from tests.test_pin import gpu_facts, requirement_lines
-from tfdoctor.facts import normalize_name, to_json
-
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def tfdoctor(
-    *args: str, timeout: float = 120, cwd: Path = ROOT, env: dict[str, str] | None = None
-) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "tfdoctor", *args],
-        cwd=cwd,
-        env=dict(os.environ) if env is None else env,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        check=False,
-    )
-
-
-def write_facts(tmp_path: Path, facts: object) -> Path:
-    path = tmp_path / "facts.json"
-    path.write_text(json.dumps(to_json(facts)), encoding="utf-8")
-    return path
+from tfdoctor.facts import normalize_name
 
 
 def installed_closure(root: str, site: Path) -> dict[str, str]:
@@ -144,7 +123,7 @@ def test_header_shows_paths_relative_to_the_directory_and_home(tmp_path: Path) -
     (work / "reports").mkdir(parents=True)
     (home / "locks").mkdir(parents=True)
     facts = write_facts(work / "reports", gpu_facts())
-    env = {**os.environ, "HOME": str(home), "PYTHONPATH": str(ROOT)}
+    env = {"HOME": str(home), "PYTHONPATH": str(ROOT)}
     out = tfdoctor(
         "pin", "--facts", str(facts), "-o", str(home / "locks" / "my pins.txt"), cwd=work, env=env
     )

@@ -20,13 +20,13 @@ import pytest
 from packaging.requirements import Requirement
 
 from tests import factories as f
+from tests.commandline import tfdoctor, write_facts
 from tests.factories import FIXTURE_MATRIX, FIXTURE_MATRIX_PATH
 from tests.pin_index import Index, serve, sha256, wheel
 from tests.test_pin import gpu_facts, requirement_lines
-from tests.test_pin_cli import write_facts
 from tfdoctor.compat import Target, make_target, newest_fit
-from tfdoctor.doctor import DoctorError, PinOptions, make_pins
 from tfdoctor.facts import normalize_name
+from tfdoctor.inputs import DoctorError
 from tfdoctor.matrix import MATRIX_ENV, Matrix
 from tfdoctor.pin import PinEntry, PinError, Pinset, target_pinset
 from tfdoctor.pin.hashes import add_hashes, parse_release_hashes, parse_simple_html
@@ -44,6 +44,7 @@ from tfdoctor.pin.resolve import (
     target_markers,
     wheel_target,
 )
+from tfdoctor.pin.service import PinOptions, make_pins
 from tfdoctor.probes._run import CommandResult, run_command
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -128,15 +129,10 @@ def child_env(tmp: Path) -> dict[str, str]:
     return dict(os.environ, XDG_CACHE_HOME=str(tmp / "cache"), NO_COLOR="1")
 
 
-def tfdoctor(*args: str, env: Mapping[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "tfdoctor", "pin", *args],
-        cwd=ROOT,
-        env={MATRIX_ENV: str(FIXTURE_MATRIX_PATH), **env},
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
+def pin(*args: str, env: Mapping[str, str]) -> subprocess.CompletedProcess[str]:
+    """``tfdoctor pin ARGS`` on the frozen matrix, in exactly the environment ``env``."""
+    return tfdoctor(
+        "pin", *args, environ={MATRIX_ENV: str(FIXTURE_MATRIX_PATH), **env}, timeout=300
     )
 
 
@@ -162,7 +158,7 @@ GPU_312 = (
 def test_resolve_writes_the_exact_pins_pip_picks(index: tuple[Index, str], tmp_path: Path) -> None:
     _, url = index
     env = child_env(tmp_path)
-    out = tfdoctor("--resolve", "--index-url", url, *GPU_312, env=env)
+    out = pin("--resolve", "--index-url", url, *GPU_312, env=env)
     assert out.returncode == 0, out.stderr
     found = pins(out.stdout)
     assert {k: str(r) for k, r in found.items()} == {
@@ -176,7 +172,7 @@ def test_resolve_writes_the_exact_pins_pip_picks(index: tuple[Index, str], tmp_p
     assert f"#    tfdoctor pin --resolve --index-url {url} --python-version 3.12" in out.stdout
     assert "at the versions pip " in out.stdout and "manylinux_2_28_x86_64 and older" in out.stdout
     assert "ranges" not in out.stdout
-    again = tfdoctor("--resolve", "--index-url", url, *GPU_312, env=env)
+    again = pin("--resolve", "--index-url", url, *GPU_312, env=env)
     assert again.returncode == 0, again.stderr
     assert again.stdout == out.stdout
 
@@ -188,7 +184,7 @@ def test_resolve_keeps_an_installed_companion_in_step_with_the_target(
     # tensorflow-text's release for 2.21 beside it and pins that.
     _, url = index
     facts = write_facts(tmp_path, gpu_facts("9.3.0.75", f.pkg("tensorflow-text", "2.20.0")))
-    out = tfdoctor(
+    out = pin(
         "--resolve", "--index-url", url, "--facts", str(facts), *GPU_312, env=child_env(tmp_path)
     )
     assert out.returncode == 0, out.stderr
@@ -201,7 +197,7 @@ def test_resolve_with_hashes_lists_every_file_of_each_pinned_release(
     index: tuple[Index, str], tmp_path: Path
 ) -> None:
     served, url = index
-    out = tfdoctor("--resolve", "--hashes", "--index-url", url, *GPU_312, env=child_env(tmp_path))
+    out = pin("--resolve", "--hashes", "--index-url", url, *GPU_312, env=child_env(tmp_path))
     assert out.returncode == 0, out.stderr
     logical = out.stdout.replace("\\\n", " ")
     for name, version in (("tensorflow", "2.21.0"), ("numpy", "2.1.0")):
@@ -244,7 +240,7 @@ def test_markers_are_the_targets_not_this_interpreters(
     absent: set[str],
 ) -> None:
     _, url = index
-    out = tfdoctor("--resolve", "--index-url", url, *args, env=child_env(tmp_path))
+    out = pin("--resolve", "--index-url", url, *args, env=child_env(tmp_path))
     assert out.returncode == 0, out.stderr
     found = pins(out.stdout)
     assert present <= set(found) and not absent & set(found)
@@ -255,7 +251,7 @@ def test_no_wheel_for_the_target_exits_2_with_one_line(
     index: tuple[Index, str], tmp_path: Path
 ) -> None:
     _, url = index  # serves no Python 3.13 TensorFlow
-    out = tfdoctor(
+    out = pin(
         "--resolve", "--index-url", url, "--python-version", "3.13", "--platform", "linux",
         env=child_env(tmp_path),
     )  # fmt: skip
@@ -274,7 +270,7 @@ def free_port() -> int:
 
 def test_unreachable_index_exits_3_with_one_line(tmp_path: Path) -> None:
     url = f"http://127.0.0.1:{free_port()}/simple"
-    out = tfdoctor(
+    out = pin(
         "--resolve", "--index-url", url, "--python-version", "3.12", "--platform", "linux",
         env=child_env(tmp_path),
     )  # fmt: skip
@@ -290,7 +286,7 @@ def test_a_token_in_the_index_url_stays_out_of_the_file(
 ) -> None:
     _, url = index
     with_token = url.replace("http://", "http://ci:s3cret@")
-    out = tfdoctor(
+    out = pin(
         "--resolve", "--index-url", with_token, "--python-version", "3.12", "--platform", "linux",
         env=child_env(tmp_path),
     )  # fmt: skip
@@ -300,7 +296,7 @@ def test_a_token_in_the_index_url_stays_out_of_the_file(
 
 
 def test_without_resolve_the_header_says_ranges_and_how_to_get_pins(tmp_path: Path) -> None:
-    out = tfdoctor("--python-version", "3.12", "--platform", "linux", env=child_env(tmp_path))
+    out = pin("--python-version", "3.12", "--platform", "linux", env=child_env(tmp_path))
     assert out.returncode == 0, out.stderr
     header = " ".join(line.lstrip("# ") for line in out.stdout.splitlines() if line[:1] == "#")
     assert "ranges, not exact pins" in header
@@ -327,7 +323,7 @@ def test_without_resolve_the_header_says_ranges_and_how_to_get_pins(tmp_path: Pa
 def test_bad_resolve_options_exit_3_with_one_line(
     args: tuple[str, ...], message: str, tmp_path: Path
 ) -> None:
-    out = tfdoctor(*args, env=child_env(tmp_path))
+    out = pin(*args, env=child_env(tmp_path))
     assert out.returncode == 3, out.stderr
     assert message in out.stderr and out.stderr.count("\n") == 1
 

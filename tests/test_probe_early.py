@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tfdoctor.entry import _probes_this_interpreter
+from tfdoctor.cli.fast import probes_this_interpreter
 from tfdoctor.probes import _run
 from tfdoctor.probes._run import run_command, start_early
 
@@ -117,4 +117,4 @@ def test_an_unclaimed_child_is_killed_at_exit() -> None:
     ],
 )
 def test_which_invocations_start_the_probes_early(args: list[str], expected: bool) -> None:
-    assert _probes_this_interpreter(args) is expected
+    assert probes_this_interpreter(args) is expected

@@ -9,7 +9,6 @@ from __future__ import annotations
 import dataclasses
 import importlib.util
 import json
-import os
 import re
 import subprocess
 import sys
@@ -22,6 +21,7 @@ import pytest
 
 import tfdoctor.facts as facts_module
 from tests import factories as f
+from tests.golden import check_golden
 from tfdoctor.facts import (
     SCHEMA_VERSION,
     CondaFacts,
@@ -241,16 +241,6 @@ def sections_report() -> Report:
     return Report(facts=facts, findings=(*full_findings(), finding))
 
 
-def check_golden(name: str, actual: str) -> None:
-    """Compare ``actual`` with the golden file, or rewrite it under TFDOCTOR_UPDATE_GOLDEN=1."""
-    path = GOLDEN / name
-    if os.environ.get("TFDOCTOR_UPDATE_GOLDEN") == "1":
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(actual, encoding="utf-8")
-    expected = path.read_text(encoding="utf-8")
-    assert actual == expected
-
-
 # --- golden files ---------------------------------------------------------------------------
 
 
@@ -269,7 +259,7 @@ def check_golden(name: str, actual: str) -> None:
     ],
 )
 def test_full_report_matches_golden(name: str, render: Any) -> None:
-    check_golden(name, render(full_report()))
+    check_golden(GOLDEN / name, render(full_report()))
 
 
 @pytest.mark.parametrize(
@@ -282,7 +272,7 @@ def test_full_report_matches_golden(name: str, render: Any) -> None:
     ],
 )
 def test_failed_report_matches_golden(name: str, render: Any) -> None:
-    check_golden(name, render(failed_report()))
+    check_golden(GOLDEN / name, render(failed_report()))
 
 
 # --- behaviour the goldens only show --------------------------------------------------------

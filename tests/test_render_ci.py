@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
-import subprocess
-import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any, Optional
@@ -15,6 +12,7 @@ import pytest
 import xmlschema
 
 from tests import factories as f
+from tests.commandline import tfdoctor
 from tfdoctor.facts import Facts, to_json
 from tfdoctor.findings import Finding, Fix, Report, Severity
 from tfdoctor.records import record
@@ -387,20 +385,6 @@ def test_step_summary_is_empty_without_room() -> None:
 
 
 # --- the command line --------------------------------------------------------------------
-
-
-def tfdoctor(*args: str, env: Optional[dict[str, str]] = None) -> subprocess.CompletedProcess[str]:
-    full_env = {k: v for k, v in os.environ.items() if not k.startswith("GITHUB_")}
-    full_env.update(env or {})
-    return subprocess.run(
-        [sys.executable, "-m", "tfdoctor", *args],
-        cwd=ROOT,
-        env=full_env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
 
 
 @pytest.fixture

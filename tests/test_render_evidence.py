@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_cli import tfdoctor
+from tests.commandline import tfdoctor
 from tests.test_render import full_facts
-from tfdoctor.doctor import query_matrix
 from tfdoctor.facts import facts_from_json
 from tfdoctor.findings import Finding, Fix, Report, Severity
 from tfdoctor.matrix import MATRIX_ENV
+from tfdoctor.query import query_matrix
 from tfdoctor.render._common import FOLD_LINES, FOLD_SLACK, EvidenceFolder, wrap_at_spaces
 from tfdoctor.render.jsonout import render_json
 from tfdoctor.render.markdown import render_markdown

@@ -8,7 +8,7 @@ from pathlib import Path
 import jsonschema  # type: ignore[import-untyped]  # no stubs in the test extras
 import pytest
 
-from tfdoctor.cli import main
+from tests.commandline import in_process
 from tfdoctor.facts import Facts
 from tfdoctor.findings import Finding, Location, Report, Severity
 from tfdoctor.render.sarif import render_sarif
@@ -19,16 +19,12 @@ SARIF_SCHEMA = ROOT / "tests" / "data" / "sarif" / "sarif-schema-2.1.0.json"
 REPORT_SCHEMA = ROOT / "docs" / "report.schema.json"
 
 
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(["scan", *argv])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 def test_breaking_code_exits_2_and_json_carries_locations(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    code, out, _ = run(capsys, str(DATA / "keras2_train.py"), "--target", "2.21", "--json")
+    code, out, _ = in_process(
+        capsys, "scan", str(DATA / "keras2_train.py"), "--target", "2.21", "--json"
+    )
     assert code == 2
     report = json.loads(out)
     jsonschema.validate(report, json.loads(REPORT_SCHEMA.read_text(encoding="utf-8")))
@@ -38,24 +34,24 @@ def test_breaking_code_exits_2_and_json_carries_locations(
 
 
 def test_clean_code_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, str(DATA / "clean_tf2_keras3.py"), "--target", "2.21")
+    code, out, _ = in_process(capsys, "scan", str(DATA / "clean_tf2_keras3.py"), "--target", "2.21")
     assert code == 0
     assert "Summary:" in out
 
 
 def test_notebook_location_names_the_cell(capsys: pytest.CaptureFixture[str]) -> None:
     path = DATA / "keras2_transfer_learning.ipynb"
-    _, out, _ = run(capsys, str(path), "--target", "2.21", "--format", "json")
+    _, out, _ = in_process(capsys, "scan", str(path), "--target", "2.21", "--format", "json")
     locations = [f["location"] for f in json.loads(out)["findings"]]
     assert {"path": str(path), "line": 2, "column": 5, "cell": 4} in locations
 
 
 def test_bad_input_exits_3(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    code, _, err = run(capsys, str(tmp_path / "missing.py"), "--target", "2.21")
+    code, _, err = in_process(capsys, "scan", str(tmp_path / "missing.py"), "--target", "2.21")
     assert code == 3 and "no such file" in err
-    code, _, err = run(capsys, str(DATA), "--target", "latest")
+    code, _, err = in_process(capsys, "scan", str(DATA), "--target", "latest")
     assert code == 3 and "--target" in err
-    code, _, err = run(capsys, str(DATA), "--json", "--format", "sarif")
+    code, _, err = in_process(capsys, "scan", str(DATA), "--json", "--format", "sarif")
     assert code == 3
 
 
@@ -82,7 +78,7 @@ def test_bad_input_exits_3(capsys: pytest.CaptureFixture[str], tmp_path: Path) -
 def test_a_release_line_the_matrix_does_not_know_is_bad_input(
     capsys: pytest.CaptureFixture[str], args: tuple[str, ...], message: str
 ) -> None:
-    code, out, err = run(capsys, str(DATA / "clean_tf2_keras3.py"), *args)
+    code, out, err = in_process(capsys, "scan", str(DATA / "clean_tf2_keras3.py"), *args)
     assert code == 3 and out == ""
     assert err.startswith(f"tfdoctor: error: {message}") and err.count("\n") == 1, err
 
@@ -91,7 +87,9 @@ def test_sarif_output_validates_against_the_sarif_2_1_0_schema(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(ROOT)
-    code, out, _ = run(capsys, "tests/data/scan", "--target", "2.21", "--format", "sarif")
+    code, out, _ = in_process(
+        capsys, "scan", "tests/data/scan", "--target", "2.21", "--format", "sarif"
+    )
     assert code == 2
     log = json.loads(out)
     schema = json.loads(SARIF_SCHEMA.read_text(encoding="utf-8"))
@@ -168,7 +166,7 @@ def test_scan_on_a_keras_2_line_finds_renamed_and_removed_names_from_the_listing
 ) -> None:
     code = tmp_path / "old.py"
     code.write_text(OLD_NAMES)
-    status, out, _ = run(capsys, str(code), "--target", target, "--json")
+    status, out, _ = in_process(capsys, "scan", str(code), "--target", target, "--json")
     assert status == 2
     findings = json.loads(out)["findings"]
     by_line = {x["location"]["line"]: x for x in findings}

@@ -74,7 +74,7 @@ def commands_not_run(registered: Iterable[str], run: Iterable[str]) -> set[str]:
 
 
 def test_every_command_runs_on_the_oldest_python() -> None:
-    from tfdoctor.cli import app
+    from tfdoctor.cli.app import app
 
     commands = {
         c.name or (c.callback.__name__ if c.callback else "") for c in app.registered_commands

@@ -20,11 +20,11 @@ from typing import Any, Optional
 import pytest
 
 from tests import factories as f
+from tests.commandline import tfdoctor
 from tests.processes import alive, gone_within, start, wait_for_child
 from tests.smoke_helpers import assert_schema_valid, by_id, cpu_result, fma_runs_here, judge
 from tfdoctor.checks import run_checks
 from tfdoctor.checks._context import CheckContext
-from tfdoctor.doctor import smoke_report
 from tfdoctor.facts import (
     SmokeDevice,
     SmokeFacts,
@@ -40,6 +40,7 @@ from tfdoctor.smoke.child import smoke_kernels
 from tfdoctor.smoke.events import ChildEnd, smoke_facts
 from tfdoctor.smoke.fma import CHILD as FMA_CHILD
 from tfdoctor.smoke.memory import CHILD as MEMORY_CHILD
+from tfdoctor.smoke.service import smoke_report
 
 ROOT = Path(__file__).resolve().parent.parent
 MARKER = "=== m ==="
@@ -165,20 +166,6 @@ def test_gpu_kernels_run_on_the_gpu_within_the_memory_cap() -> None:
 # --- the CLI -----------------------------------------------------------------------------
 
 
-def tfdoctor(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ)
-    env.pop("NO_COLOR", None)
-    return subprocess.run(
-        [sys.executable, "-m", "tfdoctor", *args],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        check=False,
-    )
-
-
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -209,7 +196,9 @@ def test_check_smoke_with_a_facts_file_is_refused(tmp_path: Path) -> None:
 @pytest.mark.slow
 @tensorflow_missing
 def test_smoke_command_json_on_the_cpu() -> None:
-    out = tfdoctor("smoke", "--quick", "--json", "--device", "CPU:0", "--max-memory", "256MiB")
+    out = tfdoctor(
+        "smoke", "--quick", "--json", "--device", "CPU:0", "--max-memory", "256MiB", timeout=300
+    )
     report = json.loads(out.stdout)
     # Kernels that compute right and run where pinned give no error; a slow CPU is at most a
     # warning, which changes the exit status only under --strict.
@@ -556,7 +545,7 @@ def test_a_device_tensorflow_lacks_and_a_misplaced_kernel_are_errors() -> None:
 @pytest.mark.slow
 @tensorflow_missing
 def test_smoke_on_a_gpu_tensorflow_does_not_list_exits_2_naming_it() -> None:
-    out = tfdoctor("smoke", "--json", "--device", "GPU:9")
+    out = tfdoctor("smoke", "--json", "--device", "GPU:9", timeout=300)
     report = json.loads(out.stdout)
     assert out.returncode == 2, out.stderr
     smoke = report["facts"]["smoke"]

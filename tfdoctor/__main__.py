@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from tfdoctor.entry import main
+from tfdoctor.cli.fast import main
 
 if __name__ == "__main__":
     sys.exit(main())

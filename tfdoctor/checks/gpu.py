@@ -32,7 +32,6 @@ from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import ComputeCapabilities, Matrix, TFLine, version_key
 
-
 # CUresult 34: the toolkit's stub libcuda (for linking only) loaded instead of the driver's;
 # TensorFlow prints "UNKNOWN ERROR (34)" when the stub gives no name for it.
 _CUDA_ERROR_STUB_LIBRARY = 34

@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 from typing import Callable
 
-from tfdoctor.envvars import EnvSetting
+from tfdoctor.env.settings import EnvSetting
 
 #: The formats ``tfdoctor env`` prints.
 FORMATS = ("sh", "fish", "powershell", "dockerfile", "dotenv")
