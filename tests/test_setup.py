@@ -85,3 +85,20 @@ def test_every_command_runs_on_the_oldest_python() -> None:
     # Planted: a command the script does not run.
     assert commands_not_run({*commands, "ghost"}, run) == {"ghost"}
     assert commands_not_run(commands, run - {"check"}) == {"check"}
+
+
+def contributing_paths_missing(text: str, root: Path) -> list[str]:
+    """The repository paths CONTRIBUTING.md names in backquotes that do not exist (paths with
+    a placeholder, ``<area>`` or ``*``, name a family and are skipped)."""
+    named = re.findall(r"`((?:tfdoctor|tests|scripts|docs|benchmarks)/[^`\s]+)`", text)
+    names = [n for n in named if not re.search(r"[<*]", n)]
+    return sorted({n for n in names if not (root / n.split()[0].rstrip(",")).exists()})
+
+
+def test_contributing_names_files_that_exist() -> None:
+    text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    assert contributing_paths_missing(text, ROOT) == []
+    # Planted: a moved file the guide still names.
+    assert contributing_paths_missing(text + "\n`tfdoctor/causes.py`\n", ROOT) == [
+        "tfdoctor/causes.py"
+    ]
