@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import subprocess
 import time
@@ -12,11 +13,16 @@ from collections.abc import Mapping, Sequence
 def timed(argv: Sequence[str], timeout: float = 300.0) -> tuple[float, str]:
     """Wall seconds of one run of ``argv`` and its stdout; the exit code is ignored.
 
-    Commands such as ``tfdoctor check`` exit non-zero as a verdict, not a failure.
+    Commands such as ``tfdoctor check`` exit non-zero as a verdict, not a failure. Bytecode is
+    written and read as in an installed package (pip compiles it at install time), even where
+    the environment sets ``PYTHONDONTWRITEBYTECODE``: compiling every module on every run
+    would measure the compiler, not the command.
     """
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     start = time.perf_counter()
     out = subprocess.run(
         list(argv),
+        env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,
