@@ -448,28 +448,6 @@ def test_compatibility_doc_is_generated_from_the_matrix() -> None:
     )
 
 
-def test_the_installed_package_ships_the_repository_matrix() -> None:
-    """An installed tfdoctor (CI installs it) carries compat_matrix.yaml, byte for byte."""
-    import importlib.metadata
-
-    try:
-        dist = importlib.metadata.distribution("tfdoctor")
-    except importlib.metadata.PackageNotFoundError:
-        pytest.skip("the package is not installed in this environment (only importable)")
-    if (dist.read_text("direct_url.json") or "").find('"editable"') >= 0:
-        # Its record may list files of an older tree; test_packaging.py builds a real wheel.
-        pytest.skip("an editable install serves the matrix from the source tree")
-    if PACKAGE.parent in Path(str(dist.locate_file(""))).resolve().parents or (
-        Path(str(dist.locate_file(""))).resolve() == PACKAGE.parent
-    ):
-        # The checkout's own egg-info (a build leaves it there), found first on the path.
-        pytest.skip("the metadata found is the source tree's, not an installed package's")
-    entry = next((f for f in dist.files or () if f.name == "compat_matrix.yaml"), None)
-    assert entry is not None, "compat_matrix.yaml is missing from the installed package"
-    installed = Path(str(dist.locate_file(entry))).read_bytes()
-    assert installed == (PACKAGE.parent / "compat_matrix.yaml").read_bytes()
-
-
 def test_every_subpackage_is_shipped() -> None:
     """`pip install .` installs the packages pyproject.toml lists: each one with an
     ``__init__.py`` must be there, or the installed tfdoctor lacks it."""

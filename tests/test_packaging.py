@@ -75,7 +75,19 @@ def test_a_built_wheel_carries_the_matrix_and_the_data(tmp_path: Path) -> None:
         names = set(archive.namelist())
         assert archive.read(f"tfdoctor/{MATRIX_FILE}") == (ROOT / MATRIX_FILE).read_bytes()
         record = archive.read(next(n for n in names if n.endswith(".dist-info/RECORD")))
+        archive_bytes = {n: archive.read(n) for n in names if not n.endswith("/")}
     assert f"tfdoctor/{MATRIX_FILE}," in record.decode()
+    # The knowledge files beside the code, each as in the tree (what the installed doctor reads).
+    for data in (
+        "signatures.yaml",
+        "companions.yaml",
+        "scan_rules.yaml",
+        "scan/api_lines.txt",
+        "scan/keras_lines.txt",
+        "scan/tf_keras_lines.txt",
+    ):
+        assert archive_bytes[f"tfdoctor/{data}"] == (ROOT / "tfdoctor" / data).read_bytes(), data
+    assert "tfdoctor/explain/reader.py" in names and "tfdoctor/probes/child/tf_info.py" in names
     shipped_data = {n for n in names if n.startswith("tfdoctor/data/")}
     assert shipped_data == {
         f"tfdoctor/data/{p.name}" for p in (ROOT / "tfdoctor" / "data").glob("*.yaml")
