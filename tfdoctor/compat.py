@@ -243,6 +243,12 @@ def gpu_code(caps: ComputeCapabilities, compute_capability: str) -> str:
     return NONE
 
 
+def carries_machine_code(line: TFLine, compute_capability: str) -> bool:
+    """Whether ``line``'s wheels carry machine code (SASS, not PTX alone) for the GPU."""
+    caps = line.compute_capabilities
+    return caps is not None and gpu_code(caps, compute_capability) == SASS
+
+
 def build_capabilities(items: tuple[str, ...]) -> ComputeCapabilities:
     """GPU code from a TensorFlow build list (build_info's ``cuda_compute_capabilities``).
 

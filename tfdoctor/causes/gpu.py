@@ -534,15 +534,14 @@ def gpu_build_fix(m: Machine) -> Fix:
 
 def first_line_with_code(m: Machine, capability: str) -> Optional[TFLine]:
     """The oldest line newer than the installed one with machine code for ``capability``."""
-    from tfdoctor.compat import NONE, PTX, gpu_code  # noqa: PLC0415 - avoids a cycle at import
+    from tfdoctor.compat import carries_machine_code  # noqa: PLC0415 - avoids a cycle at import
 
     if m.matrix is None:
         return None
     for candidate in reversed(m.matrix.lines):
         if m.line is not None and candidate.key <= m.line.key:
             continue
-        caps = candidate.compute_capabilities
-        if caps is not None and gpu_code(caps, capability) not in (NONE, PTX):
+        if carries_machine_code(candidate, capability):
             return candidate
     return None
 

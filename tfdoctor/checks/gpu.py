@@ -20,6 +20,7 @@ from tfdoctor.compat import (
     NONE,
     PTX,
     Target,
+    carries_machine_code,
     gpu_code,
     install_requirement,
     ptx_driver_floor,
@@ -293,7 +294,7 @@ def _gpu_fit_fix(
         for v in verdicts(matrix, target)
         if v.fits
         and not v.line.pre_release
-        and (not native or _has_machine_code(v.line, capability))
+        and (not native or carries_machine_code(v.line, capability))
     )
     best = next(fits, None)
     if best is None:
@@ -302,11 +303,6 @@ def _gpu_fit_fix(
         text.format(version=best.line.latest_patch),
         pip_command(machine, f'install "{install_requirement(best.line, target)}"'),
     )
-
-
-def _has_machine_code(line: TFLine, capability: str) -> bool:
-    caps = line.compute_capabilities
-    return caps is not None and gpu_code(caps, capability) not in (NONE, PTX)
 
 
 def check_compute_capability(ctx: CheckContext) -> Iterator[Finding]:
