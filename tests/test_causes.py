@@ -618,3 +618,21 @@ def test_every_area_module_is_assembled() -> None:
     shared = {"base", "common", "observed"}
     names = {m.name for m in pkgutil.iter_modules(causes.__path__)} - shared
     assert names == {area.__name__.rsplit(".", 1)[1] for area in causes.AREAS}
+
+
+@pytest.mark.parametrize(
+    ("installed", "fixed"),
+    [
+        pytest.param("7.37.0rc1", False, id="pre-release-in-range"),
+        pytest.param("6.30.0", True, id="below-range"),
+    ],
+)
+def test_a_range_fix_is_offered_only_where_pip_would_change_something(
+    installed: str, fixed: bool
+) -> None:
+    # pip counts an installed pre-release inside the range as satisfying it: installing the
+    # range would change nothing there.
+    tf = f.pkg("tensorflow", "2.21.0", "protobuf<8.0.0,>=6.31.1", top_level=("tensorflow",))
+    facts = f.facts(packages=(tf, f.pkg("numpy", "2.1.0"), f.pkg("protobuf", installed)))
+    fix = causes.common.range_fix(Machine(facts, f.FIXTURE_MATRIX), "protobuf")
+    assert (fix is not None) is fixed

@@ -310,6 +310,18 @@ def release_line(version: str) -> Optional[tuple[int, int]]:
     return int(match.group(1)), int(match.group(2))
 
 
+def spec_contains(version: str, spec: str) -> Optional[bool]:
+    """Whether ``version`` is in the specifier ``spec`` as pip judges an installed one:
+    pre-releases count (pip/_internal/operations/check.py). None when either does not parse."""
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet  # noqa: PLC0415 - 40 ms
+    from packaging.version import InvalidVersion, Version  # noqa: PLC0415
+
+    try:
+        return SpecifierSet(spec).contains(Version(version), prereleases=True)
+    except (InvalidSpecifier, InvalidVersion):
+        return None
+
+
 def version_key(text: str) -> tuple[int, ...]:
     """A dotted numeric version (driver, CUDA, Python) as a comparable tuple."""
     return _dotted(text)

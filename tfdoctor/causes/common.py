@@ -6,7 +6,7 @@ from typing import Optional
 
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine
-from tfdoctor.matrix import version_key
+from tfdoctor.matrix import spec_contains, version_key
 
 TF_PIP_GUIDE = "https://www.tensorflow.org/install/pip"
 
@@ -20,18 +20,9 @@ def range_fix(m: Machine, dist: str) -> Optional[Fix]:
     """Install TensorFlow's declared range of ``dist`` (the one rule for every pin fix)."""
     spec = m.declared_range(dist)
     installed = m.facts.package(dist)
-    if spec is None or (installed is not None and _satisfies(installed.version, spec)):
+    if spec is None or (installed is not None and spec_contains(installed.version, spec)):
         return None  # installing what is already installed changes nothing
     return install_fix(m, f"Install the {dist} range TensorFlow declares.", f"{dist}{spec}")
-
-
-def _satisfies(version: str, spec: str) -> bool:
-    from packaging.specifiers import InvalidSpecifier, SpecifierSet  # noqa: PLC0415
-
-    try:
-        return version in SpecifierSet(spec)
-    except InvalidSpecifier:
-        return False
 
 
 def major_of(version: Optional[str]) -> Optional[int]:

@@ -15,7 +15,7 @@ from tfdoctor.compat import keras3_serves_tf_keras
 from tfdoctor.facts import PackageFacts, TFStatus, normalize_name
 from tfdoctor.findings import Finding, Severity
 from tfdoctor.machine import CONDA_TENSORFLOW, LAZY_IMPORTS, START_IMPORTS, Machine
-from tfdoctor.matrix import Keras2User, TFLine, version_key
+from tfdoctor.matrix import Keras2User, TFLine, spec_contains, version_key
 
 if TYPE_CHECKING:
     from packaging.requirements import Requirement
@@ -166,15 +166,9 @@ def check_wheel_tags(ctx: CheckContext) -> Iterator[Finding]:
 
 
 def _in_range(version: str, spec: str) -> bool:
-    """``version`` satisfies a declared ``spec`` as ``pip check`` judges it: pre-releases
-    count (pip/_internal/operations/check.py), and a version that does not parse is not
-    judged."""
-    from packaging.version import InvalidVersion  # noqa: PLC0415 - loaded when needed
-
-    try:
-        return specifier(spec).contains(version, prereleases=True)
-    except InvalidVersion:
-        return True
+    """``version`` satisfies a declared ``spec`` as ``pip check`` judges it; what does not
+    parse is not judged."""
+    return spec_contains(version, spec) is not False
 
 
 #: Packages whose version range against TensorFlow breaks imports most often, with the

@@ -20,7 +20,7 @@ from tfdoctor.evidence.traceback import Traceback, library_origins, origin_of
 from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
-from tfdoctor.matrix import version_key
+from tfdoctor.matrix import spec_contains, version_key
 
 #: Libraries whose layers and models are Keras 2 objects (tf.keras before 2.16, or tf-keras):
 #: Keras 3 refuses them. The top-level import package, its distribution, and the source.
@@ -93,18 +93,6 @@ def package_findings(
     return list(out.values())
 
 
-def _satisfies(version: str, spec: str) -> Optional[bool]:
-    """Whether ``version`` is in ``spec`` (pre-releases count, as pip checks); None when
-    either does not parse."""
-    from packaging.specifiers import InvalidSpecifier, SpecifierSet  # noqa: PLC0415
-    from packaging.version import InvalidVersion, Version  # noqa: PLC0415
-
-    try:
-        return SpecifierSet(spec).contains(Version(version), prereleases=True)
-    except (InvalidSpecifier, InvalidVersion):
-        return None
-
-
 def _pinned(spec: str) -> Optional[str]:
     match = re.fullmatch(r"===?(\d[\w.]*)", spec)
     return match.group(1) if match else None
@@ -115,9 +103,9 @@ def _conflict(c: Conflict, m: Machine) -> Optional[Finding]:
     or one of TensorFlow's own dependencies outside the range it declares."""
     if c.kind == "requested":
         asked = _pinned(c.have)
-        if asked is None or _satisfies(asked, c.spec) is not False:
+        if asked is None or spec_contains(asked, c.spec) is not False:
             return None  # pip lists every requirement on the name; this one is not the clash
-    elif c.kind == "installed" and _satisfies(c.have, c.spec) is not False:
+    elif c.kind == "installed" and spec_contains(c.have, c.spec) is not False:
         return None
     said = _said(c)
     if c.target in TF_DISTRIBUTIONS and c.requirer == "tf-keras" and c.kind == "installed":

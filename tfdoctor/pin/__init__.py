@@ -33,7 +33,7 @@ from tfdoctor.compat import (
 from tfdoctor.cuda_layout import tensorrt_python_cap
 from tfdoctor.facts import Facts, PackageFacts, TFStatus, normalize_name
 from tfdoctor.machine import Machine, view
-from tfdoctor.matrix import PLATFORMS, Companions, Matrix, TFLine, version_key
+from tfdoctor.matrix import PLATFORMS, Companions, Matrix, TFLine, spec_contains, version_key
 from tfdoctor.records import Record, record
 
 if TYPE_CHECKING:
@@ -154,17 +154,6 @@ def _applies(req: Requirement, env: Mapping[str, str], extra: str) -> bool:
         return False
 
 
-def _contains(specifier: str, version: str) -> Optional[bool]:
-    """Whether ``version`` satisfies ``specifier``; None when either does not parse."""
-    from packaging.specifiers import InvalidSpecifier, SpecifierSet  # noqa: PLC0415
-    from packaging.version import InvalidVersion, Version  # noqa: PLC0415
-
-    try:
-        return SpecifierSet(specifier).contains(Version(version), prereleases=True)
-    except (InvalidSpecifier, InvalidVersion):
-        return None
-
-
 # --- environment mode -------------------------------------------------------------------------
 
 RequirementsOf = Callable[[str, str], list["Requirement"]]
@@ -220,7 +209,7 @@ def _walk(
                     )
                 )
                 continue
-            if req.specifier and _contains(str(req.specifier), have.version) is False:
+            if req.specifier and spec_contains(have.version, str(req.specifier)) is False:
                 closure.problems.append(
                     _Problem(
                         label,
