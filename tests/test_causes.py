@@ -12,7 +12,7 @@ from tests import factories as f
 from tfdoctor import causes
 from tfdoctor.checks import run_checks
 from tfdoctor.checks._context import CheckContext
-from tfdoctor.evidence.tflog import library_of, read_events, unloaded_files
+from tfdoctor.evidence.tflog import cuda_of_soname, library_of, read_events, unloaded_files
 from tfdoctor.facts import (
     CondaFacts,
     CondaPackage,
@@ -23,7 +23,7 @@ from tfdoctor.facts import (
     facts_from_json,
 )
 from tfdoctor.findings import Finding, Fix, Severity
-from tfdoctor.machine import Machine, cuda_major_of, dll_version
+from tfdoctor.machine import Machine, dll_version
 
 #: What ``Machine.ld_path_with`` appends: the old value, when there was one.
 KEEP = '"${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"'
@@ -227,7 +227,8 @@ def test_windows_dll_suffixes_read_as_versions(value: str, expected: str | None)
     ],
 )
 def test_the_runtime_and_cublas_names_carry_the_cuda_major(name: str, major: str | None) -> None:
-    assert cuda_major_of(name) == major
+    cuda = cuda_of_soname(name)
+    assert (cuda.split(".")[0] if cuda else None) == major
 
 
 @pytest.mark.parametrize(

@@ -45,7 +45,6 @@ from tfdoctor.facts import (
     PackageFacts,
     PythonFacts,
     SmokeFacts,
-    TensorFlowFacts,
     TFStatus,
     normalize_name,
 )
@@ -249,7 +248,7 @@ class Machine(Record):
                 return f"{parts[0]}.{parts[1]}"
         if tf is not None and tf.is_cuda_build is False:
             return None
-        logged = _cuda_from_log(tf) if tf is not None else None
+        logged = self._cuda_from_log()
         if logged is not None:
             return logged
         if self.cpu_only_distribution:
@@ -273,10 +272,18 @@ class Machine(Record):
         cuBLAS library TensorFlow named in its log or error (``cudart64_110.dll``: 11)."""
         if self.build_cuda:
             return self.build_cuda.split(".", 1)[0]
-        for name in tflog.unloaded_files(self.tf_events):
-            major = cuda_major_of(name)
-            if major is not None:
-                return major
+        for event in self.tf_logged(tflog.LibraryNotLoaded):
+            if event.cuda is not None:
+                return event.cuda.split(".", 1)[0]
+        return None
+
+    def _cuda_from_log(self) -> Optional[str]:
+        """The build's CUDA as a pre-11 library name in TensorFlow's error or log reveals it
+        (before CUDA 11 every toolkit library's file name carried CUDA's major.minor)."""
+        for event in self.tf_logged(tflog.LibraryNotLoaded):
+            cuda = event.cuda
+            if cuda is not None and version_key(cuda)[:1] < (11,) and "." in cuda:
+                return cuda
         return None
 
     @functools.cached_property
@@ -1012,43 +1019,6 @@ _NO_GPU_CODE = re.compile(
     r"no kernel image is available for execution on the device|device kernel image is invalid"
     r"|CUDA_ERROR_NO_BINARY_FOR_GPU|cudaErrorNoKernelImageForDevice|cudaErrorInvalidKernelImage"
 )
-
-
-# The CUDA runtime's and cuBLAS's names carry the CUDA major on every release: the sonames
-# libcudart.so.10.1, libcudart.so.11.0 (every 11.x), libcudart.so.12, libcublas.so.11; the DLLs
-# cudart64_92.dll (9.2), cudart64_101.dll (10.1), cudart64_110.dll (every 11.x),
-# cudart64_12.dll, cublas64_11.dll. The other libraries' majors are their own (cuFFT 10 ships
-# with CUDA 11, cuRAND 10 with 11 and 12), so they say nothing of it.
-_MAJOR_SONAME = re.compile(r"lib(?:cudart|cublasLt|cublas)\.so\.(\d+)")
-_MAJOR_DLL = re.compile(r"\b(?:cudart|cublasLt|cublas)64_(\d{2,3})\.dll", re.IGNORECASE)
-
-
-def cuda_major_of(name: str) -> Optional[str]:
-    """The CUDA major a CUDA runtime or cuBLAS library name implies (``libcudart.so.12``,
-    ``cudart64_110.dll`` -> ``12``, ``11``); None for another library's name."""
-    soname = _MAJOR_SONAME.search(name)
-    if soname is not None:
-        return soname.group(1)
-    dll = _MAJOR_DLL.search(name)
-    if dll is None:
-        return None
-    digits = dll.group(1)
-    if len(digits) == 3:  # major and minor: 100, 101, 110
-        return digits[:2]
-    # Two digits: a major from 10 on (cublas64_10, cudart64_12), else 9.2, 8.0 and older.
-    return digits if digits.startswith("1") else digits[0]
-
-
-def _cuda_from_log(tf: TensorFlowFacts) -> Optional[str]:
-    """The build's CUDA as a pre-11 library name in TensorFlow's error or log reveals it
-    (before CUDA 11 every toolkit library's file name carried CUDA's major.minor)."""
-    text = "\n".join((tf.error_message or "", *tf.log_errors))
-    for event in tflog.read_events(text):
-        if isinstance(event, tflog.LibraryNotLoaded):
-            cuda = event.cuda
-            if cuda is not None and version_key(cuda)[:1] < (11,) and "." in cuda:
-                return cuda
-    return None
 
 
 def dll_version(value: Optional[str]) -> Optional[str]:
