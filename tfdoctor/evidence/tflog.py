@@ -58,11 +58,6 @@ def parse_line(line: str) -> LogLine:
     return LogLine(level, match.group("source"), text[match.end() :].strip())
 
 
-def strip_prefix(line: str) -> str:
-    """``line``'s message without TensorFlow's log prefix."""
-    return parse_line(line).message
-
-
 # --- events --------------------------------------------------------------------------------
 # Every event's first two fields: the number of the line it was read from (counted from the
 # ``first_line`` given to the reader) and the message, prefix stripped.
@@ -723,11 +718,6 @@ def read_events(text: str, first_line: int = 1) -> list[Event]:
         end = find("\n", start)
         out.extend(read_with(text[start : end if end >= 0 else len(text)], number, found[start]))
     return out
-
-
-def read_lines(lines: Iterable[str], first_line: int = 1) -> list[Event]:
-    """Every event in ``lines`` (one line each), numbered from ``first_line``."""
-    return [e for n, line in enumerate(lines, first_line) for e in read_line(line, n)]
 
 
 #: What goes into the facts' ``log_errors``: problems loading libraries or reaching the GPU,

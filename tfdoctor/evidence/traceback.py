@@ -19,6 +19,7 @@ from collections import deque
 from collections.abc import Iterator
 from typing import Optional
 
+from tfdoctor.evidence.packages import plugin_dist
 from tfdoctor.records import Record, record
 
 #: Tracebacks kept per log, and frames per traceback (the innermost, which name the failure).
@@ -187,18 +188,15 @@ _KERAS2 = re.compile(
 )
 
 
-#: Libraries named for their distribution wherever they lie: tensorflow-metal installs its
-#: PluggableDevice into the tensorflow-plugins/ directory other plug-ins share.
-_LIBRARIES = {"libmetal_plugin.dylib": "tensorflow-metal"}
-
-
 def origin_of(path: str) -> Origin:
     """The distribution a traceback's file belongs to, as far as its path says."""
     unix = path.replace("\\", "/")
-    if unix.rsplit("/", 1)[-1] in _LIBRARIES:
-        installed = _INSTALLED.search(path) is not None
-        return Origin(_LIBRARIES[unix.rsplit("/", 1)[-1]], "", installed, "")
     installed = _INSTALLED.search(path) is not None
+    # A PluggableDevice (tensorflow-metal, Intel's) lies in the tensorflow-plugins/ directory
+    # the plug-ins share: its file name says whose it is.
+    plugin = plugin_dist(unix)
+    if plugin:
+        return Origin(plugin, "", installed, "")
     rest = re.split(r"/(?:site|dist)-packages/", unix)[-1] if installed else unix
     parts = rest.split("/")
     if not installed:
