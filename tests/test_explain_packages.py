@@ -422,6 +422,20 @@ def test_a_library_using_a_removed_numpy_name_is_explained(
     assert words in _fix(finding)
 
 
+def test_numpy_2s_own_words_for_a_removed_name_name_its_release() -> None:
+    # NumPy 2.x's __getattr__ for the names it removed, as it prints them.
+    text = _numpy_traceback(
+        "/env/lib/python3.12/site-packages/tensorflow/python/framework/dtypes.py", "unicode_"
+    ).replace(
+        "AttributeError: module 'numpy' has no attribute 'unicode_'.\n",
+        "AttributeError: `np.unicode_` was removed in the NumPy 2.0 release. "
+        "Use `np.str_` instead.\n",
+    )
+    finding = _one(_explain(text), "numpy-abi")
+    assert finding.severity is Severity.ERROR
+    assert "removed in NumPy 2.0" in finding.summary and "tensorflow" in finding.summary
+
+
 @pytest.mark.parametrize(
     "path, name",
     [

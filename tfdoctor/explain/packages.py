@@ -319,7 +319,13 @@ NUMPY_REMOVED: dict[str, tuple[str, ...]] = {
         "longcomplex",
     ),
 }
-_NUMPY_NAME = re.compile(r"module 'numpy' has no attribute '(?P<name>\w+)'")
+# NumPy 1.24 says `module 'numpy' has no attribute 'object'`; NumPy 2 names the release for
+# the names it removed: "`np.float_` was removed in the NumPy 2.0 release. Use `np.float64`
+# instead." (numpy/__init__.py, __getattr__ and its __expired_attributes__).
+_NUMPY_NAME = re.compile(
+    r"module 'numpy' has no attribute '(?P<name>\w+)'"
+    r"|`np\.(?P<removed>\w+)` was removed in the NumPy (?P<release>\d+\.\d+) release"
+)
 
 
 def numpy_removed_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
@@ -329,8 +335,10 @@ def numpy_removed_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[
         match = _NUMPY_NAME.search(tb.message)
         if match is None:
             continue
-        name = match.group("name")
-        release = next((r for r, names in NUMPY_REMOVED.items() if name in names), None)
+        name = match.group("name") or match.group("removed")
+        release = match.group("release") or next(
+            (r for r, names in NUMPY_REMOVED.items() if name in names), None
+        )
         user = next((o.dist for o in library_origins(tb)), "")
         if release is None or not user:
             continue  # a name NumPy never had, or the user's own code: change the code
@@ -338,7 +346,7 @@ def numpy_removed_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[
             f"{tb.where}: {tb.type}: {tb.message}\n{user} uses np.{name}, which NumPy "
             f"{release} removed: the installed NumPy is newer than this {user} was written for."
         )
-        if release == "2.0":
+        if version_key(release)[:1] >= (2,):
             cause, fix = causes.software.NUMPY_ABI, causes.software.numpy_abi_fix(m)
         else:
             cause = causes.software.DEPENDENCY_OUT_OF_RANGE
