@@ -40,12 +40,6 @@ def matrix_unknown(fid: str, ctx: CheckContext, pkg: PackageFacts) -> Finding:
     )
 
 
-def build_cuda(ctx: CheckContext, line: Optional[TFLine]) -> Optional[str]:
-    """The CUDA version of the installed build (the machine view's one rule)."""
-    del line  # the machine view knows the installed line
-    return ctx.machine.build_cuda
-
-
 def specifier(spec: str) -> SpecifierSet:
     """``spec`` parsed as a version range."""
     from packaging.specifiers import SpecifierSet  # noqa: PLC0415 - loaded when needed

@@ -10,7 +10,7 @@ from typing import Optional
 
 from tfdoctor import causes
 from tfdoctor.checks._context import CheckContext, unknown
-from tfdoctor.checks._shared import build_cuda, installed_line, specifier
+from tfdoctor.checks._shared import installed_line, specifier
 from tfdoctor.facts import Facts, LibraryCandidate, LibraryFacts, TFStatus, normalize_name
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.matrix import version_key
@@ -143,7 +143,7 @@ def check_cuda_versions(ctx: CheckContext) -> Iterator[Finding]:
     if matrix is None or libs is None:
         return
     pkg, line = installed_line(ctx)
-    if pkg is None or line is None or build_cuda(ctx, line) is None:
+    if pkg is None or line is None or ctx.machine.build_cuda is None:
         return
     problems: list[str] = []
     # The build's own record wins over the matrix when they disagree on the major.

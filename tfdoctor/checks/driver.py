@@ -10,7 +10,6 @@ from tfdoctor import causes
 from tfdoctor.checks._context import CheckContext, fix, unknown
 from tfdoctor.checks._shared import (
     NO_PERMISSION_FIX,
-    build_cuda,
     driver_cause,
     installed_line,
     matrix_unknown,
@@ -173,7 +172,7 @@ def check_driver_cuda(ctx: CheckContext) -> Iterator[Finding]:
     if line is None:
         yield matrix_unknown("driver.cuda", ctx, pkg)
         return
-    cuda = build_cuda(ctx, line)
+    cuda = ctx.machine.build_cuda
     if cuda is None:
         return
     floor = causes.gpu.build_driver_floor(ctx.machine)

@@ -15,7 +15,7 @@ from typing import Optional
 
 from tfdoctor import causes
 from tfdoctor.checks._context import CheckContext, fix, pip_command, unknown
-from tfdoctor.checks._shared import build_cuda, driver_cause, installed_line, no_gpu_here
+from tfdoctor.checks._shared import driver_cause, installed_line, no_gpu_here
 from tfdoctor.compat import (
     NONE,
     PTX,
@@ -312,7 +312,7 @@ def check_compute_capability(ctx: CheckContext) -> Iterator[Finding]:
     if matrix is None or drv is None or not drv.gpus:
         return
     pkg, line = installed_line(ctx)
-    if pkg is None or build_cuda(ctx, line) is None:
+    if pkg is None or ctx.machine.build_cuda is None:
         return
     caps = _wheel_capabilities(ctx, line)
     if caps is None:
@@ -320,7 +320,7 @@ def check_compute_capability(ctx: CheckContext) -> Iterator[Finding]:
         return
     carried = ", ".join(caps.sass + caps.ptx)
     os_name = ctx.machine.os or "linux"
-    cuda = build_cuda(ctx, line)
+    cuda = ctx.machine.build_cuda
     build_line = (
         line
         if line is None or line.cuda == cuda or cuda is None

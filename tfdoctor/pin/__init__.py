@@ -528,7 +528,7 @@ def companion_pins(
     """
     entries: list[PinEntry] = []
     warnings: list[str] = []
-    pre = bool(re.search(r"[a-z]", line.latest_patch))
+    pre = line.pre_release
     for pkg in sorted(installed, key=lambda p: normalize_name(p.name)):
         name = normalize_name(pkg.name)
         if name == "tf-keras":
