@@ -546,18 +546,30 @@ def first_line_with_code(m: Machine, capability: str) -> Optional[TFLine]:
     return None
 
 
-def gpu_fit_install(m: Machine, capability: str) -> tuple[Optional[TFLine], tuple[str, ...]]:
-    """The newest line that fits this machine with a GPU of ``capability``, and its install."""
-    from tfdoctor.compat import Target, install_requirement, newest_fit  # noqa: PLC0415
+def gpu_fit_install(
+    m: Machine, capability: str, native: bool = False
+) -> tuple[Optional[TFLine], tuple[str, ...]]:
+    """The newest final line that fits this machine with a GPU of ``capability``, and its
+    install; with ``native``, only a line whose wheels carry machine code for that GPU (not
+    PTX alone, which the driver compiles at run time)."""
+    from tfdoctor.compat import (  # noqa: PLC0415 - avoids a cycle at import
+        Target,
+        carries_machine_code,
+        install_requirement,
+        verdicts,
+    )
 
     if m.matrix is None:
         return None, ()
     here = m.target
     target = Target(here.python, here.platform, None, here.driver, capability)
-    best = newest_fit(m.matrix, target)
-    if best is None:
-        return None, ()
-    return best.line, m.pip_install(install_requirement(best.line, target))
+    for verdict in verdicts(m.matrix, target):  # newest first
+        line = verdict.line
+        if verdict.fits and not line.pre_release:
+            if native and not carries_machine_code(line, capability):
+                continue
+            return line, m.pip_install(install_requirement(line, target))
+    return None, ()
 
 
 def ptx_jit_fix(m: Machine, capability: str) -> Fix:
@@ -568,7 +580,8 @@ def ptx_jit_fix(m: Machine, capability: str) -> Fix:
     commands: tuple[str, ...] = ("export CUDA_CACHE_MAXSIZE=4294967296",)
     if first is not None:
         text += f" TensorFlow {first.line} and later carry machine code for it."
-        _, install = gpu_fit_install(m, capability)
+        # The newest that fits and carries it: a PTX-only release would change nothing.
+        _, install = gpu_fit_install(m, capability, native=True)
         commands += install
     return Fix(text, commands)
 

@@ -14,24 +14,20 @@ from collections.abc import Iterator, Sequence
 from typing import Optional
 
 from tfdoctor import causes
-from tfdoctor.checks._context import CheckContext, fix, pip_command, unknown
+from tfdoctor.checks._context import CheckContext, fix, unknown
 from tfdoctor.checks._shared import driver_cause, installed_line, no_gpu_here
 from tfdoctor.compat import (
     NONE,
     PTX,
-    Target,
-    carries_machine_code,
     gpu_code,
-    install_requirement,
     ptx_driver_floor,
-    verdicts,
 )
 from tfdoctor.evidence import tflog
 from tfdoctor.evidence.tflog import library_of
 from tfdoctor.facts import DriverFacts, Facts, PlatformFacts, TFStatus
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
-from tfdoctor.matrix import ComputeCapabilities, Matrix, TFLine, version_key
+from tfdoctor.matrix import ComputeCapabilities, TFLine, version_key
 
 # CUresult 34: the toolkit's stub libcuda (for linking only) loaded instead of the driver's;
 # TensorFlow prints "UNKNOWN ERROR (34)" when the stub gives no name for it.
@@ -283,26 +279,14 @@ def _wheel_capabilities(ctx: CheckContext, line: Optional[TFLine]) -> Optional[C
 
 
 def _gpu_fit_fix(
-    machine: Machine, matrix: Matrix, capability: str, text: str, native: bool = False
+    machine: Machine, capability: str, text: str, native: bool = False
 ) -> Optional[Fix]:
     """Install the newest TensorFlow that fits this machine with a GPU of ``capability``;
     with ``native``, only a release with machine code for it (not PTX alone)."""
-    here = machine.target
-    target = Target(here.python, here.platform, None, here.driver, capability)
-    fits = (
-        v
-        for v in verdicts(matrix, target)
-        if v.fits
-        and not v.line.pre_release
-        and (not native or carries_machine_code(v.line, capability))
-    )
-    best = next(fits, None)
-    if best is None:
+    line, install = causes.gpu.gpu_fit_install(machine, capability, native)
+    if line is None:
         return None
-    return fix(
-        text.format(version=best.line.latest_patch),
-        pip_command(machine, f'install "{install_requirement(best.line, target)}"'),
-    )
+    return fix(text.format(version=line.latest_patch), *install)
 
 
 def check_compute_capability(ctx: CheckContext) -> Iterator[Finding]:
@@ -340,7 +324,6 @@ def check_compute_capability(ctx: CheckContext) -> Iterator[Finding]:
             jit_only = code == PTX
             newer = _gpu_fit_fix(
                 ctx.machine,
-                matrix,
                 gpu.compute_capability,
                 "Install TensorFlow {version}, the newest not known to fail on this GPU; or "
                 "use NVIDIA's NGC TensorFlow container, built for current GPUs.",
@@ -396,7 +379,6 @@ def check_compute_capability(ctx: CheckContext) -> Iterator[Finding]:
             if too_old and ptx_floor is not None:
                 newest = _gpu_fit_fix(
                     ctx.machine,
-                    matrix,
                     gpu.compute_capability,
                     f"Install NVIDIA driver {ptx_floor.version} or newer, or TensorFlow "
                     "{version}, the newest this driver runs on this GPU.",
