@@ -314,10 +314,8 @@ def _newest_and_cuda(m: Machine) -> Optional[TFLine]:
     verdict = newest_fit(m.matrix, m.target)
     if verdict is None:
         return None
-    line, inst = verdict.line, verdict.line.cuda_install
-    if line.and_cuda and (inst is None or line.latest_patch not in inst.wheels_unfound):
-        return line
-    return None
+    # The machine view's one rule for where the extra works (and finds its own wheels).
+    return verdict.line if m.and_cuda_spec(verdict.line.latest_patch) else None
 
 
 def cuda_libraries_fix(m: Machine, missing: tuple[str, ...]) -> tuple[CauseId, Fix]:
@@ -367,7 +365,7 @@ def cuda_libraries_fix(m: Machine, missing: tuple[str, ...]) -> tuple[CauseId, F
                 m,
                 f"Install TensorFlow {newer.latest_patch} with its CUDA libraries "
                 f"({m.tf.version}'s own wheels are not found by it).",
-                f"tensorflow[and-cuda]=={newer.latest_patch}",
+                m.and_cuda_spec(newer.latest_patch) or f"tensorflow=={newer.latest_patch}",
             )
     found = _usable_elsewhere(m, missing)
     covered = {f.name for f in found}
