@@ -261,7 +261,7 @@ def _facts_text(meta_path: Path) -> str:
 def machine_faults(meta: dict[str, Any]) -> list[str]:
     """What is wrong with a machine case's description: its keys, a GitHub source that is no
     issue or pull request, an expectation with other keys, an unknown cause, a severity that
-    is no problem, a held_out that is not a bool."""
+    is no problem (or, for a healthy machine, not `ok`), a held_out that is not a bool."""
     faults = [] if set(meta) == _MACHINE_KEYS else [f"keys {sorted(set(meta) ^ _MACHINE_KEYS)}"]
     source = str(meta.get("source"))
     if source.startswith("https://github.com/") and not _GITHUB.match(source):
@@ -271,7 +271,9 @@ def machine_faults(meta: dict[str, Any]) -> list[str]:
         faults.append("expect keys")
     if expect.get("cause") not in {"none", *CAUSES, *PROPOSED_CAUSES}:
         faults.append(f"cause {expect.get('cause')!r}")
-    if expect.get("severity") not in {"warning", "error"}:
+    # A healthy machine (cause `none`) must get no problem; any other names the least severity.
+    wanted = {"ok"} if expect.get("cause") == "none" else {"warning", "error"}
+    if expect.get("severity") not in wanted:
         faults.append(f"severity {expect.get('severity')!r}")
     return faults + ([] if isinstance(meta.get("held_out"), bool) else ["held_out"])
 
@@ -285,6 +287,11 @@ def test_a_planted_malformed_machine_case_is_caught() -> None:
     expect = meta["expect"]
     assert machine_faults({**meta, "expect": {**expect, "cause": "x"}}) == ["cause 'x'"]
     assert machine_faults({**meta, "expect": {**expect, "severity": "ok"}}) == ["severity 'ok'"]
+    healthy = {**expect, "cause": "none", "severity": "ok"}
+    assert machine_faults({**meta, "expect": healthy}) == []
+    assert machine_faults({**meta, "expect": {**healthy, "severity": "warning"}}) == [
+        "severity 'warning'"
+    ]
     assert machine_faults({**meta, "held_out": 1}) == ["held_out"]
 
 
