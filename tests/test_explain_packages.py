@@ -448,6 +448,138 @@ def test_a_numpy_name_not_removed_or_used_by_own_code_is_not_blamed(path: str, n
     assert not [x for x in report.findings if x.cause in ("dependency-out-of-range", "numpy-abi")]
 
 
+@pytest.mark.parametrize(
+    "message, instead, below",
+    [
+        pytest.param("module 'numpy' has no attribute 'int'.", "`int`", "numpy<1.24", id="1.24"),
+        pytest.param(
+            "`np.NaN` was removed in the NumPy 2.0 release. Use `np.nan` instead.",
+            "`np.nan`",
+            "numpy<2.0",
+            id="2.0",
+        ),
+    ],
+)
+def test_own_code_using_a_removed_numpy_name_is_told_what_to_write(
+    message: str, instead: str, below: str
+) -> None:
+    text = _numpy_traceback("/home/user/project/train.py", "x").replace(
+        "AttributeError: module 'numpy' has no attribute 'x'.", f"AttributeError: {message}"
+    )
+    finding = _one(_explain(text), "numpy-name-removed")
+    assert finding.severity is Severity.ERROR
+    assert instead in _fix(finding) and below in _fix(finding)
+    assert "train.py, line 40" in finding.detail
+
+
+# --- modules of known distributions --------------------------------------------------------------
+
+
+def _import_traceback(statement: str, message: str, path: str = "/srv/app/run.py") -> str:
+    return (
+        "Traceback (most recent call last):\n"
+        f'  File "{path}", line 3, in <module>\n'
+        f"    {statement}\n"
+        f"{message}\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "module, dist",
+    [
+        pytest.param("cv2", "opencv-python", id="import-name-differs"),
+        pytest.param("sklearn", "scikit-learn", id="sklearn"),
+        pytest.param("keras_cv", "keras-cv", id="tensorflow-project"),
+    ],
+)
+def test_a_missing_module_installs_the_distribution_that_provides_it(
+    module: str, dist: str
+) -> None:
+    text = _import_traceback(f"import {module}", f"ModuleNotFoundError: No module named '{module}'")
+    finding = _one(_explain(text), "package-not-installed")
+    assert finding.severity is Severity.ERROR
+    assert f'pip install "{dist}"' in _fix(finding)
+    assert f"install {module}" not in _fix(finding).replace(f"install {dist}", "")
+
+
+def test_a_missing_companion_is_not_installed_blind() -> None:
+    # Its newest release pins a TensorFlow: without the log's TensorFlow, say how to choose.
+    text = _import_traceback(
+        "import tensorflow_text as text", "ModuleNotFoundError: No module named 'tensorflow_text'"
+    )
+    finding = _one(_explain(text), "package-not-installed")
+    assert 'pip install "tensorflow-text"' not in _fix(finding)
+    assert "pip index versions tensorflow-text" in _fix(finding)
+
+
+def test_a_missing_requirement_of_tensorflow_is_a_broken_install() -> None:
+    text = _import_traceback(
+        "import tensorflow as tf",
+        "ModuleNotFoundError: No module named 'opt_einsum'",
+        "/env/lib/python3.11/site-packages/tensorflow/python/ops/special_math_ops.py",
+    )
+    finding = _one(_explain(text), "dependency-missing")
+    assert finding.fix is not None and "opt-einsum" in finding.fix.commands[-1]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "ModuleNotFoundError: No module named 'my_helpers'",
+        "ModuleNotFoundError: No module named 'sklearn.externals.joblib'",
+    ],
+    ids=["unknown-module", "submodule-of-installed-package"],
+)
+def test_a_module_nobody_lists_is_not_given_an_install(message: str) -> None:
+    report = _explain(_import_traceback("import x", message))
+    assert not [x for x in report.findings if x.cause == "package-not-installed"]
+
+
+@pytest.mark.parametrize(
+    "message, name",
+    [
+        pytest.param(
+            "AttributeError: module 'ml_dtypes' has no attribute 'int2'", "int2", id="attr"
+        ),
+        pytest.param(
+            "ImportError: cannot import name 'float8_e3m4' from 'ml_dtypes' "
+            "(/env/lib/python3.11/site-packages/ml_dtypes/__init__.py)",
+            "float8_e3m4",
+            id="import",
+        ),
+    ],
+)
+def test_a_requirement_without_a_name_its_caller_uses_is_out_of_range(
+    message: str, name: str
+) -> None:
+    text = _import_traceback(
+        "from ml_dtypes import x",
+        message,
+        "/env/lib/python3.11/site-packages/tensorflow/python/framework/dtypes.py",
+    )
+    finding = _one(_explain(text), "dependency-out-of-range")
+    assert name in finding.summary and "tensorflow" in finding.detail
+    assert "ml-dtypes" in _fix(finding)
+
+
+@pytest.mark.parametrize(
+    "name, floor",
+    [("runtime_version", "protobuf>=5.26"), ("builder", "protobuf>=3.20")],
+)
+def test_protobuf_without_a_module_generated_code_imports_is_upgraded(
+    name: str, floor: str
+) -> None:
+    module = "google.protobuf.internal" if name == "builder" else "google.protobuf"
+    text = _import_traceback(
+        f"from {module} import {name}",
+        f"ImportError: cannot import name '{name}' from '{module}' "
+        "(/env/lib/python3.10/site-packages/google/protobuf/__init__.py)",
+        "/env/lib/python3.10/site-packages/object_detection/protos/anchor_pb2.py",
+    )
+    finding = _one(_explain(text), "protobuf-incompatible")
+    assert floor in _fix(finding)
+
+
 # --- NumPy refusing an extension built for another NumPy ----------------------------------------
 
 

@@ -17,6 +17,7 @@ TF_CONTRIB_REMOVED: Final = CauseId("tf-contrib-removed")
 TF_ESTIMATOR_REMOVED: Final = CauseId("tf-estimator-removed")
 KERAS3_BEHAVIOUR_CHANGE: Final = CauseId("keras3-behaviour-change")
 API_DEFAULT_CHANGED: Final = CauseId("api-default-changed")
+NUMPY_NAME_REMOVED: Final = CauseId("numpy-name-removed")
 
 TF2_MIGRATE = "https://www.tensorflow.org/guide/migrate"
 
@@ -75,6 +76,16 @@ CAUSES: Mapping[str, Cause] = dict(
             "The call keeps working but its default changed between the releases compared, so "
             "the result can differ silently.",
             TF2_MIGRATE,
+        ),
+        define(
+            NUMPY_NAME_REMOVED,
+            "The code uses a NumPy name the installed NumPy removed",
+            "NumPy 1.24 removed the aliases of builtins (np.object, np.bool, np.int, np.float, "
+            "np.complex, np.str) and NumPy 2.0 removed many more names (np.float_, np.NaN, "
+            "np.string_...); code written for an older NumPy raises AttributeError, and NumPy's "
+            "message names the replacement.",
+            "https://numpy.org/doc/stable/release/1.24.0-notes.html#expired-deprecations",
+            "https://numpy.org/doc/stable/numpy_2_0_migration_guide.html",
         ),
     )
 )

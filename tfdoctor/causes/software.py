@@ -17,7 +17,7 @@ from tfdoctor.compat import first_keras3_line
 from tfdoctor.facts import PackageFacts, normalize_name
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine
-from tfdoctor.matrix import version_key
+from tfdoctor.matrix import spec_contains, version_key
 
 #: The ids of this area's causes, as checks, explain and scan name them.
 TF_NOT_INSTALLED: Final = CauseId("tf-not-installed")
@@ -37,6 +37,7 @@ IMPORT_CRASH: Final = CauseId("import-crash")
 IMPORT_HANG: Final = CauseId("import-hang")
 KERAS3_MODEL_UNDER_KERAS2: Final = CauseId("keras3-model-under-keras2")
 TENSORBOARD_NOT_INSTALLED: Final = CauseId("tensorboard-not-installed")
+PACKAGE_NOT_INSTALLED: Final = CauseId("package-not-installed")
 
 #: Causes in the installed packages.
 CAUSES: Mapping[str, Cause] = dict(
@@ -165,6 +166,16 @@ CAUSES: Mapping[str, Cause] = dict(
             "and fail without it.",
             "https://github.com/tensorflow/tensorflow/releases/tag/v2.21.0",
         ),
+        define(
+            PACKAGE_NOT_INSTALLED,
+            "A package the code imports is not installed in the Python that ran it",
+            "The import found no module of that name on the interpreter's path: the "
+            "distribution that provides it is not installed there (it may be installed for "
+            "another Python: a notebook kernel, a conda environment, a virtual environment "
+            "not activated). The distribution's name is not always the module's (cv2 is "
+            "opencv-python, sklearn scikit-learn).",
+            "https://packaging.python.org/en/latest/tutorials/installing-packages/",
+        ),
     )
 )
 
@@ -220,19 +231,34 @@ def reinstall_tf_fix(m: Machine, text: str) -> Fix:
     return Fix(text, (*m.pip(f"uninstall -y {names}"), *m.pip_install(spec)))
 
 
-def protobuf_fix(m: Machine, too_old: bool = False) -> Fix:
+#: Modules of google.protobuf that generated code imports, and the first release with each:
+#: `internal.builder` (protoc 3.20 gencode, https://github.com/protocolbuffers/protobuf/issues/9778)
+#: and `runtime_version` (5.26 gencode checks the runtime with it,
+#: https://protobuf.dev/support/cross-version-runtime-guarantee/).
+PROTOBUF_GENCODE_MODULES = {"builder": "3.20", "runtime_version": "5.26"}
+
+
+def protobuf_fix(m: Machine, too_old: bool = False, missing: str = "builder") -> Fix:
     """TensorFlow's declared protobuf range; without it, away from the side that failed.
 
-    ``too_old``: the runtime lacks ``google.protobuf.internal.builder``, which code generated
-    by protoc 3.20 and later imports (https://github.com/protocolbuffers/protobuf/issues/9778);
-    an upper bound would leave such a protobuf in place.
+    ``too_old``: the runtime lacks ``missing`` (a module generated code imports, see
+    PROTOBUF_GENCODE_MODULES); an upper bound would leave such a protobuf in place.
     """
     if too_old:
-        return range_fix(m, "protobuf") or install_fix(
+        floor = PROTOBUF_GENCODE_MODULES.get(missing, "")
+        declared = m.declared_range("protobuf")
+        if floor and declared and spec_contains(floor + ".0", declared) is False:
+            # TensorFlow's range stops below what the generated code needs: only the newer
+            # runtime runs that code (its own requirement wins; pip says where they clash).
+            declared = None
+        fixed = range_fix(m, "protobuf")
+        if fixed is not None and (not floor or declared):
+            return fixed
+        return install_fix(
             m,
-            "Upgrade protobuf to 3.20 or newer: TensorFlow's generated code needs its "
-            "`builder` module.",
-            "protobuf>=3.20",
+            f"Upgrade protobuf{f' to {floor} or newer' if floor else ''}: the generated code "
+            f"imports its `{missing}` module, which older runtimes lack.",
+            f"protobuf>={floor}" if floor else "protobuf",
         )
     return declared_range_fix(
         m,
@@ -488,4 +514,34 @@ def tensorboard_fix(m: Machine) -> Fix:
     """Install tensorboard next to TensorFlow (2.21 no longer requires it)."""
     return install_fix(
         m, "Install tensorboard next to TensorFlow and add it to the requirements.", "tensorboard"
+    )
+
+
+def package_install_fix(m: Machine, dist: str, module: str) -> Fix:
+    """Install ``dist`` (which provides ``module``) into the Python that ran the code: a
+    companion in its release for the installed TensorFlow, so that pip does not move
+    TensorFlow to fit the companion's newest release."""
+    where = (
+        " Install it with the Python that runs the code (`python -m pip`); if `pip show "
+        f"{dist}` already lists it, it is installed for another Python."
+    )
+    row = m.companion(dist)
+    if row is None:
+        return install_fix(
+            m, f"Install {dist}, the distribution that provides `{module}`.{where}", dist
+        )
+    if m.tf is not None:
+        fix = companion_fix(m, dist)
+        return Fix(fix.text + where, fix.commands)
+    # A companion pins the TensorFlow it was built for: its newest release would replace the
+    # installed TensorFlow. Which release fits is the companion table's answer for X.Y.
+    urls = m.companion_urls(dist)
+    table = f" ({', '.join(urls)})" if urls else ""
+    ended = f" {row.end_of_life}" if row.end_of_life else ""
+    return Fix(
+        f"Install the {dist} release built for the installed TensorFlow (`pip show tensorflow` "
+        f"gives its version; the release for it is in {dist}'s compatibility table{table}); a "
+        f"bare `pip install {dist}` installs its newest release, which may replace the "
+        f"installed TensorFlow.{ended}{where}",
+        ("pip show tensorflow", f"pip index versions {dist}"),
     )

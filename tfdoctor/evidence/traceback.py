@@ -13,13 +13,15 @@ without a traceback above it (``AttributeError: module ...`` pasted alone) count
 
 from __future__ import annotations
 
+import functools
 import heapq
 import re
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Optional
 
 from tfdoctor.evidence.packages import plugin_dist
+from tfdoctor.modules import modules
 from tfdoctor.records import Record, record
 
 #: Tracebacks kept per log, and frames per traceback (the innermost, which name the failure).
@@ -161,23 +163,15 @@ def _frame(match: re.Match[str], text: str) -> Frame:
 # --- what paths imply ---------------------------------------------------------------------------
 
 _INSTALLED = re.compile(r"[/\\](?:site|dist)-packages[/\\]")
-#: Package directories and the distribution that installs them.
-_PACKAGES = {
-    "keras": "keras",
-    "tf_keras": "tf-keras",
-    "tensorflow": "tensorflow",
-    "tensorflow_core": "tensorflow",
-    "tensorflow_text": "tensorflow-text",
-    "tensorflow_io": "tensorflow-io",
-    "tensorflow_io_gcs_filesystem": "tensorflow-io-gcs-filesystem",
-    "tensorflow_decision_forests": "tensorflow-decision-forests",
-    "tensorflow_addons": "tensorflow-addons",
-    "tensorflow_hub": "tensorflow-hub",
-    "tensorflow_probability": "tensorflow-probability",
-    "tensorflow_estimator": "tensorflow-estimator",
-    "tensorflow_datasets": "tensorflow-datasets",
-    "tensorboard": "tensorboard",
-}
+
+
+@functools.cache
+def _packages() -> Mapping[str, str]:
+    """TensorFlow's family: package directory -> the distribution that installs it."""
+    table = modules()
+    return {module: table.dists[module] for module in table.family}
+
+
 # Keras 3 keeps its code under keras/src/ in trainers/, backend/, ops/ and models/ (keras-team/
 # keras v3.0.0); Keras 2 had keras/engine/ (up to 2.12) and keras/src/engine/ (2.13 to 2.15).
 _KERAS3 = re.compile(
@@ -201,13 +195,13 @@ def origin_of(path: str) -> Origin:
     parts = rest.split("/")
     if not installed:
         # A source checkout: the last directory named like a package starts the module.
-        starts = [i for i, part in enumerate(parts[:-1]) if part in _PACKAGES]
+        starts = [i for i, part in enumerate(parts[:-1]) if part in _packages()]
         if not starts:
             return Origin("", "", False, "")
         parts = parts[starts[-1] :]
         rest = "/".join(parts)
     top = parts[0]
-    dist = _PACKAGES.get(top, "")
+    dist = _packages().get(top, "")
     if not dist:
         return Origin("", "", installed, "")
     generation = ""

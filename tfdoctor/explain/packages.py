@@ -17,6 +17,7 @@ from typing import Optional
 from tfdoctor import causes
 from tfdoctor.evidence.packages import Conflict, ImportCheck, NumpyBuild
 from tfdoctor.evidence.traceback import Traceback, library_origins, origin_of
+from tfdoctor.explain.modules import module_findings
 from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
@@ -87,6 +88,7 @@ def package_findings(
         *private_api_findings(tracebacks, m),
         *keras2_layout_findings(tracebacks, m),
         *(_numpy_build(b, m) for b in numpy_builds),
+        *module_findings(tracebacks, m),
     ):
         if finding is not None and finding.id not in out:
             out[finding.id] = finding
@@ -340,8 +342,10 @@ def numpy_removed_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[
             (r for r, names in NUMPY_REMOVED.items() if name in names), None
         )
         user = next((o.dist for o in library_origins(tb)), "")
-        if release is None or not user:
-            continue  # a name NumPy never had, or the user's own code: change the code
+        if release is None:
+            continue  # a name NumPy never had
+        if not user:
+            return [_numpy_name_in_code(tb, name, release, m)]
         detail = (
             f"{tb.where}: {tb.type}: {tb.message}\n{user} uses np.{name}, which NumPy "
             f"{release} removed: the installed NumPy is newer than this {user} was written for."
@@ -368,6 +372,51 @@ def numpy_removed_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[
             )
         ]
     return []
+
+
+#: What NumPy 1.24 says to write instead of each builtin alias it removed (its release notes).
+_BUILTIN_ALIASES = {
+    "object": "object",
+    "bool": "bool",
+    "int": "int",
+    "float": "float",
+    "complex": "complex",
+    "str": "str",
+}
+
+
+def _numpy_name_in_code(tb: Traceback, name: str, release: str, m: Machine) -> Finding:
+    """The user's own code (no library frame) using a name NumPy ``release`` removed: change
+    the code, or hold NumPy back until it is changed."""
+    said = re.search(r"Use `(?P<use>[\w.]+)` instead", tb.message)
+    instead = said.group("use") if said else _BUILTIN_ALIASES.get(name)
+    write = (
+        f"write `{instead}` instead of `np.{name}`"
+        if instead
+        else f"replace `np.{name}` with the name NumPy's message gives"
+    )
+    where = next(
+        (
+            f"{f.path}, line {f.line}"
+            for f in reversed(tb.frames)
+            if not origin_of(f.path).installed  # NumPy's own __getattr__ frame is not the code
+        ),
+        "the code",
+    )
+    declared = m.declared_range("numpy")
+    return causes.finding(
+        "explain.numpy-name-removed",
+        Severity.ERROR,
+        causes.code.NUMPY_NAME_REMOVED,
+        f"The code uses np.{name}, removed in NumPy {release}",
+        f"{tb.where}: {tb.type}: {tb.message}\nThe code ({where}) was written for a NumPy "
+        f"older than {release}.",
+        Fix(
+            f"In the code, {write}. Until the code is changed, a NumPy older than {release} "
+            "runs it (inside the range TensorFlow declares).",
+            m.pip_install(f"numpy<{release}" + (f",{declared}" if declared else "")),
+        ),
+    )
 
 
 def _numpy_build(build: NumpyBuild, m: Machine) -> Finding:

@@ -1,0 +1,59 @@
+"""The shipped module table (tfdoctor/data/modules.yaml): invariants of the data, the lookup
+by dotted name, and a planted violation answered in one line naming the file, line and field."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.planted import planted_error
+from tfdoctor.evidence.traceback import origin_of
+from tfdoctor.modules import MODULES_DATA, ModulesError, distribution_of, modules, parse_modules
+
+TEXT = MODULES_DATA.read_text(encoding="utf-8")
+
+
+def test_every_source_is_https_and_every_family_package_names_its_frames() -> None:
+    table = modules()
+    assert all(s.url.startswith("https://") for s in table.sources.values())
+    for module in table.family:
+        path = f"/env/lib/python3.11/site-packages/{module}/x.py"
+        assert origin_of(path).dist == table.dists[module], module
+    # A listed package outside the family is not read as a library origin of a traceback.
+    assert origin_of("/env/lib/python3.11/site-packages/cv2/x.py").dist == ""
+
+
+@pytest.mark.parametrize(
+    "module, dist",
+    [
+        ("cv2", "opencv-python"),
+        ("google.protobuf.internal.builder", "protobuf"),
+        ("tensorflow_text.python.ops", "tensorflow-text"),
+        ("google", None),
+        ("no_such_package", None),
+    ],
+)
+def test_the_longest_listed_prefix_decides(module: str, dist: object) -> None:
+    assert distribution_of(module) == dist
+
+
+@pytest.mark.parametrize(
+    "old, new, field",
+    [
+        ("{module: cv2, dist: opencv-python,", "{module: cv2, dist: OpenCV_Python,", "dist"),
+        ("{module: cv2, dist: opencv-python,", "{module: 'cv2-x', dist: opencv-python,", "module"),
+        (
+            "{module: sklearn, dist: scikit-learn, source: wheel-record}",
+            "{module: sklearn, dist: scikit-learn, source: nowhere}",
+            "source",
+        ),
+        (
+            "{module: keras, dist: keras, family: true,",
+            "{module: keras, dist: keras, family: 1,",
+            "family",
+        ),
+    ],
+    ids=["dist-name", "module-name", "unknown-source", "family-not-boolean"],
+)
+def test_a_planted_fault_is_one_line_naming_the_field(old: str, new: str, field: str) -> None:
+    line, message = planted_error(parse_modules, ModulesError, TEXT, old, new, "modules.yaml")
+    assert line > 1 and field in message.split(":")[0]

@@ -1,0 +1,135 @@
+"""Exceptions that name a module of a known distribution (``data/modules.yaml``).
+
+``No module named 'cv2'``: the distribution that provides the module (opencv-python) is not
+installed in the Python that ran; a requirement of TensorFlow's is a broken install of
+TensorFlow's own. ``module 'ml_dtypes' has no attribute 'int4'`` or ``cannot import name 'X'
+from 'ml_dtypes'``: a requirement of TensorFlow's is installed in a release without a name
+that its caller uses, i.e. outside the range the caller was written for. The family of the
+message decides, never a package's own wording; TensorFlow, Keras, tf-keras, TensorBoard,
+NumPy and protobuf have causes of their own elsewhere.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Optional
+
+from tfdoctor import causes
+from tfdoctor.evidence.traceback import Traceback, library_origins
+from tfdoctor.findings import Finding, Fix, Severity
+from tfdoctor.machine import Machine
+from tfdoctor.modules import distribution_of, modules
+from tfdoctor.tf_imports import tf_imports
+
+_NO_MODULE = re.compile(r"No module named '(?P<module>[\w.]+)'")
+_NO_NAME = re.compile(
+    r"module '(?P<module>[\w.]+)' has no attribute '(?P<attr>\w+)'"
+    r"|cannot import name '(?P<attr2>\w+)' from '(?P<module2>[\w.]+)'"
+)
+#: Distributions whose missing modules and names other readers judge (API knowledge, the
+#: TensorFlow, Keras and TensorBoard causes, NumPy's removed names, protobuf's signatures).
+_ELSEWHERE = frozenset({"tensorflow", "keras", "tf-keras", "tensorboard", "numpy", "protobuf"})
+
+
+def module_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
+    """One finding per module the exceptions show missing, or missing a name."""
+    out: dict[str, Finding] = {}
+    for tb in tracebacks:
+        found = _missing_module(tb, m) or _missing_name(tb, m)
+        if found is not None and found.id not in out:
+            out[found.id] = found
+    return list(out.values())
+
+
+def _tf_requires(m: Machine, dist: str) -> bool:
+    """Whether TensorFlow requires ``dist``: its declared range, else the import table."""
+    table = tf_imports()
+    return m.declared_range(dist) is not None or dist in table.start or dist in table.lazy
+
+
+def _missing_module(tb: Traceback, m: Machine) -> Optional[Finding]:
+    match = _NO_MODULE.search(tb.message)
+    if match is None:
+        return None
+    module = match.group("module")
+    dist = distribution_of(module)
+    # Only the package itself: a submodule missing from an installed package is about its
+    # release (API knowledge), not about the package being absent.
+    if dist is None or dist in _ELSEWHERE or module not in modules().dists:
+        return None
+    said = f"{tb.where}: {tb.type}: {tb.message}"
+    if _tf_requires(m, dist) and m.companion(dist) is None:
+        spec = m.declared_range(dist) or ""
+        return causes.finding(
+            "explain.dependency-missing",
+            Severity.ERROR,
+            causes.software.DEPENDENCY_MISSING,
+            f"{dist} (module {module}) is not installed, though TensorFlow requires it",
+            f"{said}\nTensorFlow requires {dist}: an install made with --no-deps, a partial "
+            "copy or an uninstall left it out.",
+            causes.common.install_fix(
+                m, f"Install {dist} in the range TensorFlow declares.", f"{dist}{spec}"
+            ),
+        )
+    return causes.finding(
+        "explain.package-not-installed",
+        Severity.ERROR,
+        causes.software.PACKAGE_NOT_INSTALLED,
+        f"{dist} (module {module}) is not installed in the Python that ran",
+        f"{said}\nThe module {module} is provided by the distribution {dist}.",
+        causes.software.package_install_fix(m, dist, module),
+    )
+
+
+def _missing_name(tb: Traceback, m: Machine) -> Optional[Finding]:
+    match = _NO_NAME.search(tb.message)
+    if match is None:
+        return None
+    module = match.group("module") or match.group("module2")
+    name = match.group("attr") or match.group("attr2")
+    dist = distribution_of(module)
+    said = f"{tb.where}: {tb.type}: {tb.message}"
+    if dist == "protobuf":
+        # protobuf adds what generated code calls (`builder` in 3.20, `runtime_version` in
+        # 5.26: the `_pb2.py` files of newer protoc import them) and removes little: a name
+        # missing from it is a protobuf older than the generated code that asks.
+        return causes.finding(
+            "explain.protobuf-incompatible",
+            Severity.ERROR,
+            causes.software.PROTOBUF_INCOMPATIBLE,
+            f"The installed protobuf has no {name}: it is older than the code that imports it",
+            f"{said}\nGenerated `_pb2.py` files import what the protobuf release of their "
+            "protoc provides; an older protobuf runtime lacks it.",
+            causes.software.protobuf_fix(m, too_old=True, missing=name),
+        )
+    if dist is None or dist in _ELSEWHERE or m.companion(dist) is not None:
+        return None
+    if not _tf_requires(m, dist):
+        return None  # a package TensorFlow does not pin: the caller's own version choice
+    caller = next((o.dist for o in library_origins(tb) if o.dist != dist), "")
+    who = caller or "the code"
+    said += (
+        f"\n{who} uses {module}.{name}, which the installed "
+        f"{dist} does not have: it is not the {dist} release {who} was written for."
+    )
+    fix = causes.common.range_fix(m, dist)
+    if fix is None:
+        tf = m.tf_name or "tensorflow"
+        pinned = f"{tf}=={m.tf.version}" if m.tf is not None else tf
+        # pip keeps an installed requirement it is asked for and resolves its dependencies
+        # again: those outside the ranges TensorFlow declares are replaced, nothing else moves.
+        fix = Fix(
+            f"Install the {dist} release TensorFlow declares: asking pip for the installed "
+            f"TensorFlow again moves {dist} into its declared range (`pip check` shows the "
+            "range and whether the installed one is outside it).",
+            ("pip check", *m.pip_install(pinned)),
+        )
+    return causes.finding(
+        "explain.dependency-out-of-range",
+        Severity.ERROR,
+        causes.software.DEPENDENCY_OUT_OF_RANGE,
+        f"The installed {dist} has no {name} ({who} expects another {dist} release)",
+        said,
+        fix,
+    )

@@ -1,0 +1,89 @@
+"""Which distribution installs an import package, read from ``data/modules.yaml``.
+
+A message names a module (``No module named 'cv2'``), a fix installs a distribution
+(``opencv-python``); a traceback's frame lies in a package directory (``tensorflow_text/``),
+a finding names the distribution. The rows name their source; a module not listed is unknown,
+never guessed from its name. Imports nothing from the package but the YAML reader and the
+record base.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Optional
+
+from tfdoctor.records import Record, record
+from tfdoctor.yamldoc import SOURCE_ID, DataSource, NodeReader, compose, load_cached
+
+if TYPE_CHECKING:
+    from yaml import Node
+
+#: The module table shipped inside the package.
+MODULES_DATA = Path(__file__).parent / "data" / "modules.yaml"
+MODULES_VERSION = 1
+
+_MODULE = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*$")
+_DIST = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+
+
+class ModulesError(ValueError):
+    """A module table that cannot be used: ``FILE:LINE: FIELD: what is wrong``."""
+
+
+@record
+class Modules(Record):
+    """Import package -> distribution, and the packages of TensorFlow's family."""
+
+    path: str
+    sources: Mapping[str, DataSource]
+    dists: Mapping[str, str]
+    family: frozenset[str]
+
+    def distribution(self, module: str) -> Optional[str]:
+        """The distribution that installs ``module`` (a dotted name: its longest listed
+        prefix decides, so ``google.protobuf.internal`` is protobuf's), or None."""
+        parts = module.split(".")
+        for end in range(len(parts), 0, -1):
+            found = self.dists.get(".".join(parts[:end]))
+            if found is not None:
+                return found
+        return None
+
+
+def parse_modules(text: str, path: str = "<modules>") -> Modules:
+    """Validate module table YAML ``text`` (``path`` names it in errors)."""
+    root = compose(text, path, "module table", ModulesError)
+    reader = NodeReader(path, ModulesError)
+    top = reader.mapping(root, "modules", ("schema_version", "sources", "modules"))
+    reader.schema_version(top["schema_version"], MODULES_VERSION)
+    sources = reader.sources(top["sources"], SOURCE_ID, DataSource)
+
+    def module(item: Node, where: str) -> str:
+        return reader.required_string(item, where, _MODULE, "import package (dotted name)")
+
+    dists: dict[str, str] = {}
+    family: set[str] = set()
+    for where, name, fields in reader.keyed_rows(
+        top["modules"], "modules", "module", ("dist", "source"), ("family",), module
+    ):
+        reader.source_ids(fields["source"], f"{where}.source", sources)
+        dists[name] = reader.required_string(
+            fields["dist"], f"{where}.dist", _DIST, "distribution (PEP 503 name)"
+        )
+        if "family" in fields and reader.boolean(fields["family"], f"{where}.family"):
+            family.add(name)
+    return Modules(path, sources, dists, frozenset(family))
+
+
+@functools.cache
+def modules(path: Optional[str] = None) -> Modules:
+    """The module table (the shipped file unless ``path``), read once per process."""
+    return load_cached(path or str(MODULES_DATA), "modules", ModulesError, parse_modules, Modules)
+
+
+def distribution_of(module: str) -> Optional[str]:
+    """The distribution that installs ``module``, from the shipped table, or None."""
+    return modules().distribution(module)
