@@ -247,6 +247,35 @@ def test_an_unknown_keyword_is_not_blamed_on_keras3() -> None:
     _only_unexplained(_explain(log), "ValueError")
 
 
+@pytest.mark.parametrize(
+    ("message", "fix_word"),
+    [
+        pytest.param(
+            "ValueError: Argument(s) not recognized: {'lr': 0.01}", "learning_rate=", id="lr"
+        ),
+        pytest.param(
+            "ValueError: Argument(s) not recognized: {'epsilon_x': 1e-07, 'lr': 0.5}",
+            "learning_rate=",
+            id="second-key",
+        ),
+        pytest.param(
+            "ValueError: Argument(s) not recognized: {'decay': 1e-06}", "schedule", id="decay"
+        ),
+    ],
+)
+def test_keras3s_refusal_alone_names_its_api_by_its_wording(message: str, fix_word: str) -> None:
+    # No frame says whose API it was: Keras 3's optimizers word their refusal this way.
+    finding = _only(_explain(message), "keras3-behaviour-change")
+    assert finding.fix is not None and fix_word in finding.fix.text
+
+
+def test_a_layer_refusal_is_not_read_as_an_optimizer_one() -> None:
+    # `lr` is an optimizer keyword: a layer refusing it is not the optimizer rule's case.
+    log = "ValueError: Unrecognized keyword arguments passed to Dense: {'lr': 0.01}\n"
+    finding = _only(_explain(log), "keras3-behaviour-change")
+    assert finding.fix is not None and "learning_rate=" not in finding.fix.text
+
+
 def test_a_name_missing_from_an_older_tensorflow_is_not_its_removal() -> None:
     log = (
         "tf.__version__ = 1.2.0\nAttributeError: module 'tensorflow' has no attribute 'estimator'\n"

@@ -31,7 +31,22 @@ _MODELS = frozenset({"Model", "Sequential", "Functional"})
 _KEYWORD = re.compile(
     r"got an unexpected keyword argument '(?P<kw>\w+)'"
     r"|Argument\(s\) not recognized: \{'(?P<kw2>\w+)'"
+    r"|Unrecognized keyword arguments passed to \w+: \{'(?P<kw3>\w+)'"
 )
+#: Keras 3's own refusals of keyword arguments, by the class family that words them: its
+#: optimizers' base class (keras/src/optimizers/base_optimizer.py: "Argument(s) not
+#: recognized: {kwargs}") and its layers' (keras/src/layers/layer.py: "Unrecognized keyword
+#: arguments passed to {cls}: {kwargs}"). The wording says whose API the keywords were passed
+#: to when no frame of the traceback does (the message pasted alone).
+_KERAS3_REFUSALS = (
+    (re.compile(r"Argument\(s\) not recognized: \{(?P<kwargs>[^}]*)"), "keras.optimizers"),
+    (
+        re.compile(r"Unrecognized keyword arguments passed to \w+: \{(?P<kwargs>[^}]*)"),
+        "keras.layers",
+    ),
+)
+#: The keys of a kwargs dict as Python prints it (`{'lr': 0.001, 'decay': 0.0}`).
+_KWARG_KEY = re.compile(r"(?:^|,\s*)'(?P<key>\w+)':")
 
 
 def api_use(tb: Traceback, knowledge: ApiKnowledge) -> Optional[tuple[str, Verdict]]:
@@ -50,7 +65,8 @@ def api_use(tb: Traceback, knowledge: ApiKnowledge) -> Optional[tuple[str, Verdi
         return _named(knowledge, head, last)
     match = _KEYWORD.search(message)
     if match is not None:
-        return _keyword(tb, knowledge, match.group("kw") or match.group("kw2"))
+        kwarg = match.group("kw") or match.group("kw2") or match.group("kw3")
+        return _keyword(tb, knowledge, kwarg) or _refused_keywords(message, knowledge)
     match = _NO_METHOD.search(message)
     if match is not None and match.group("cls") in _MODELS:
         verdict = knowledge.method(match.group("attr"), "model")
@@ -81,6 +97,20 @@ def _keyword(tb: Traceback, knowledge: ApiKnowledge, kwarg: str) -> Optional[tup
             found = knowledge.code(frame.code)
             if found is not None:
                 return found
+    return None
+
+
+def _refused_keywords(message: str, knowledge: ApiKnowledge) -> Optional[tuple[str, Verdict]]:
+    """Scan's verdict on the first keyword a Keras 3 refusal names that a rule knows, the API
+    read from the refusal's wording; every key of the printed dict is asked, in order."""
+    for pattern, api in _KERAS3_REFUSALS:
+        match = pattern.search(message)
+        if match is None:
+            continue
+        for key in _KWARG_KEY.finditer(match.group("kwargs")):
+            verdict = knowledge.keyword(api, key.group("key"))
+            if verdict is not None:
+                return f"{api}({key.group('key')}=...)", verdict
     return None
 
 
