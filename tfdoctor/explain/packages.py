@@ -17,6 +17,7 @@ from typing import Optional
 from tfdoctor import causes
 from tfdoctor.evidence.packages import Conflict, ImportCheck, NumpyBuild
 from tfdoctor.evidence.traceback import Traceback, library_origins, origin_of
+from tfdoctor.explain.generated import generated_code_findings
 from tfdoctor.explain.modules import module_findings
 from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts
 from tfdoctor.findings import Finding, Fix, Severity
@@ -89,6 +90,7 @@ def package_findings(
         *keras2_layout_findings(tracebacks, m),
         *(_numpy_build(b, m) for b in numpy_builds),
         *module_findings(tracebacks, m),
+        *generated_code_findings(tracebacks, m),
     ):
         if finding is not None and finding.id not in out:
             out[finding.id] = finding

@@ -1,0 +1,104 @@
+"""explain reads an exception protobuf's runtime raises under a generated ``_pb2`` module as
+protobuf and the generated code disagreeing, whatever its words, and tells the direction only
+when the words show it. Every log is written for the test, a variant of the family."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests import factories as f
+from tfdoctor.explain import explain
+from tfdoctor.explain.reader import split_text
+from tfdoctor.findings import Report
+from tfdoctor.signatures import load_signatures
+
+SIGNATURES = load_signatures()
+SITE = "/opt/env/lib/python3.11/site-packages"
+
+
+def _explain(text: str) -> Report:
+    return explain([split_text(text)], SIGNATURES, f.FIXTURE_MATRIX)
+
+
+def _traceback(generated: str, runtime: str, exception: str) -> str:
+    return (
+        "Traceback (most recent call last):\n"
+        '  File "train.py", line 1, in <module>\n'
+        "    import tensorflow as tf\n"
+        f'  File "{generated}", line 22, in <module>\n'
+        "    _descriptor.FieldDescriptor(\n"
+        f'  File "{runtime}", line 553, in __new__\n'
+        "    _message.Message._CheckCalledFromGeneratedFile()\n"
+        f"{exception}\n"
+    )
+
+
+def _protobuf_fix(report: Report) -> str:
+    found = [x for x in report.findings if x.cause == "protobuf-incompatible"]
+    assert len(found) == 1, [x.id for x in report.findings]
+    fix = found[0].fix
+    assert fix is not None
+    return "\n".join((fix.text, *fix.commands))
+
+
+@pytest.mark.parametrize(
+    ("generated", "exception"),
+    [
+        pytest.param(
+            f"{SITE}/tensorflow/core/protobuf/config_pb2.py",
+            "AttributeError: module 'google._upb._message' has no attribute 'Message'",
+            id="upb-attribute",
+        ),
+        pytest.param(
+            f"{SITE}/tensorboard/compat/proto/summary_pb2.py",
+            "TypeError: Descriptors cannot be created directly.",
+            id="descriptors-tensorboard",
+        ),
+        pytest.param(
+            "C:\\Users\\user\\env\\Lib\\site-packages\\tensorflow\\core\\framework\\types_pb2.py",
+            "AttributeError: 'google._upb._message.FieldDescriptor' object has no attribute 'x'",
+            id="windows",
+        ),
+    ],
+)
+def test_a_newer_runtime_is_told_to_step_back(generated: str, exception: str) -> None:
+    runtime = (
+        "C:\\Users\\user\\env\\Lib\\site-packages\\google\\protobuf\\descriptor.py"
+        if generated.startswith("C:")
+        else f"{SITE}/google/protobuf/descriptor.py"
+    )
+    assert "protobuf<3.21" in _protobuf_fix(_explain(_traceback(generated, runtime, exception)))
+
+
+def test_other_words_get_no_direction() -> None:
+    # An older runtime refuses newer generated code in its own words: no "older than" advice.
+    text = _traceback(
+        f"{SITE}/object_detection/protos/anchor_pb2.py",
+        f"{SITE}/google/protobuf/descriptor.py",
+        "TypeError: __new__() got an unexpected keyword argument 'serialized_options'",
+    )
+    fix = _protobuf_fix(_explain(text))
+    assert "pip check" in fix and "<3.21" not in fix
+
+
+@pytest.mark.parametrize(
+    ("generated", "exception"),
+    [
+        pytest.param(
+            f"{SITE}/tensorflow/core/protobuf/config_pb2.py",
+            "TypeError: Couldn't build proto file into descriptor pool: duplicate file name "
+            "(tensorflow/core/protobuf/config.proto)",
+            id="duplicate-proto",
+        ),
+        pytest.param(
+            "train.py",
+            "AttributeError: module 'google._upb._message' has no attribute 'Message'",
+            id="caller-not-generated",
+        ),
+    ],
+)
+def test_not_a_version_disagreement(generated: str, exception: str) -> None:
+    report = _explain(_traceback(generated, f"{SITE}/google/protobuf/descriptor.py", exception))
+    assert all(x.cause != "protobuf-incompatible" for x in report.findings), [
+        x.id for x in report.findings
+    ]
