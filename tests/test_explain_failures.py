@@ -287,6 +287,48 @@ def test_a_name_missing_from_an_older_tensorflow_is_not_its_removal() -> None:
 # --- pip's own words ---------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize(
+    ("dist", "asked", "listed", "release"),
+    [
+        pytest.param(
+            "tensorflow-text", "1.15.0", "1.0.0b2, 1.15.0rc0, 1.15.1, 2.0.1", "1.15.1", id="text"
+        ),
+        pytest.param("tensorflow", "2.15.0", "2.14.1, 2.15.1, 2.16.1", "2.15.1", id="tensorflow"),
+        pytest.param(
+            "tensorflow-io", "0.37.0", "0.36.0, 0.37.1, 0.37.2rc0", "0.37.1", id="no-pre-release"
+        ),
+    ],
+)
+def test_a_pin_whose_line_pip_lists_is_told_that_release(
+    dist: str, asked: str, listed: str, release: str
+) -> None:
+    log = (
+        f"ERROR: Could not find a version that satisfies the requirement {dist}=={asked} "
+        f"(from versions: {listed})\nERROR: No matching distribution found for {dist}=={asked}\n"
+    )
+    finding = _only(_explain(log), "tf-release-not-for-python")
+    assert finding.fix is not None
+    assert f'{dist}=={release}"' in "\n".join(finding.fix.commands)
+
+
+@pytest.mark.parametrize(
+    ("requirement", "listed"),
+    [
+        pytest.param("tensorflow-text==2.16.1", "2.0.1, 2.1.1", id="line-not-listed"),
+        pytest.param("tensorflow-text>=2.16", "2.0.1, 2.16.0rc0", id="not-a-pin"),
+    ],
+)
+def test_a_refusal_without_the_pins_line_is_not_a_release_fix(
+    requirement: str, listed: str
+) -> None:
+    log = (
+        f"ERROR: Could not find a version that satisfies the requirement {requirement} "
+        f"(from versions: {listed})\nERROR: No matching distribution found for {requirement}\n"
+    )
+    for finding in _explain(log).findings:
+        assert "line) did" not in (finding.fix.text if finding.fix else "")
+
+
 def test_a_refusal_is_read_with_its_versions() -> None:
     (refusal,) = read_refusals(
         [

@@ -263,6 +263,30 @@ def _pythons(line: TFLine) -> set[str]:
     return {py for versions in line.python.values() for py in versions}
 
 
+def same_line_release(requested: Optional[str], listed: Sequence[str]) -> Optional[str]:
+    """The newest listed release of the line (major.minor) of a pinned ``requested`` release
+    that pip does not list, or None: the release line publishes a wheel here, the pin not."""
+    if requested is None or requested in listed:
+        return None
+    line = version_key(requested)[:2]
+    if len(line) < 2:
+        return None
+    same = [v for v in listed if version_key(v)[:2] == line]
+    return max(same, key=version_key) if same else None
+
+
+def release_line_fix(m: Machine, dist: str, requested: str, release: str) -> Fix:
+    """Install the release of the pinned one's line that pip lists for this Python."""
+    line = ".".join(requested.split(".")[:2])
+    return install_fix(
+        m,
+        f"pip lists {dist} {release} for this Python and platform but not {requested}: that "
+        f"release published no wheel for them, {release} (the same {line} line) did. Install "
+        f"{release}.",
+        f"{dist}=={release}",
+    )
+
+
 def pip_refusal_fix(
     m: Machine, listed: Sequence[str], requested: Optional[str], python: Optional[str]
 ) -> tuple[CauseId, Fix, str]:

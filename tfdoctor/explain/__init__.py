@@ -704,6 +704,15 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.wheel_tags_fix(
             m, wheel.file, wheel.python_version, wheel.platform
         )
+    for refused in r.pip_refusals:
+        # The pinned release's own line is listed (tensorflow-text 1.15.1 for ==1.15.0): that
+        # release, not the package or the Python, is what has no wheel here.
+        asked = requested_version(refused.spec)
+        release = causes.platform.same_line_release(asked, refused.final_versions)
+        if asked is not None and release is not None:
+            return causes.platform.TF_RELEASE_NOT_FOR_PYTHON, causes.platform.release_line_fix(
+                m, refused.dist, asked, release
+            )
     refusals = [x for x in r.pip_refusals if x.dist in TF_DISTRIBUTIONS]
     named = [normalize_name(g["dist"]) for h in hits for g in h.groups if g.get("dist")]
     companions = [
