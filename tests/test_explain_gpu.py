@@ -394,3 +394,15 @@ def test_a_library_whose_major_is_its_own_names_no_cuda_major() -> None:
 )
 def test_words_about_crashes_are_no_crash(log: str) -> None:
     assert all(x.cause != "import-crash" for x in _explain(log).findings)
+
+
+def test_a_gpu_placement_in_a_process_without_one_reads_the_device_log() -> None:
+    text = (
+        "InvalidArgumentError: Cannot assign a device for operation MatMul: Could not satisfy "
+        "explicit device specification '/device:GPU:1' because no devices matching that "
+        "specification are registered in this process; available devices: "
+        "/job:localhost/replica:0/task:0/device:CPU:0"
+    )
+    found = [x for x in _explain(text).findings if x.cause == "gpu-unseen-no-reason"]
+    assert len(found) == 1 and found[0].fix is not None
+    assert "list_physical_devices" in " ".join(found[0].fix.commands)

@@ -728,3 +728,31 @@ def test_tf_keras_of_another_line_is_its_own_cause() -> None:
     )
     finding = _one(_explain(line), "tf-keras-mismatch")
     assert 'install "tf-keras<2.17,>=2.16"' in _fix(finding)
+
+
+# --- ops no loaded library registered -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "op, module",
+    [
+        ("Addons>ImageProjectiveTransformV3", "import tensorflow_addons"),
+        ("IO>DecodeJSON", "import tensorflow_io"),
+        ("NormalizeUTF8", "import tensorflow_text"),
+        ("SimpleMLInferenceOpWithHandle", "import tensorflow_decision_forests"),
+    ],
+)
+def test_an_add_on_op_not_registered_asks_for_its_library(op: str, module: str) -> None:
+    text = (
+        "tensorflow.python.framework.errors_impl.NotFoundError: "
+        f"Op type not registered '{op}' in binary running on worker-3."
+    )
+    finding = _one(_explain(text), "op-not-registered")
+    assert finding.severity is Severity.ERROR
+    assert module in _fix(finding)
+
+
+def test_an_op_of_no_known_library_names_both_explanations() -> None:
+    text = "NotFoundError: Op type not registered 'XlaCallModule' in binary running on h."
+    fix = _fix(_one(_explain(text), "op-not-registered"))
+    assert "newer TensorFlow" in fix and "add-on library" in fix

@@ -27,6 +27,7 @@ MODULES_VERSION = 1
 
 _MODULE = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*$")
 _DIST = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+_OP = re.compile(r"^[A-Za-z][\w>]*\*?$")
 
 
 class ModulesError(ValueError):
@@ -41,6 +42,8 @@ class Modules(Record):
     sources: Mapping[str, DataSource]
     dists: Mapping[str, str]
     family: frozenset[str]
+    #: Op name (or prefix ending in ``*``) -> the distribution whose library registers it.
+    ops: Mapping[str, str]
 
     def distribution(self, module: str) -> Optional[str]:
         """The distribution that installs ``module`` (a dotted name: its longest listed
@@ -52,12 +55,26 @@ class Modules(Record):
                 return found
         return None
 
+    def op_library(self, op: str) -> Optional[str]:
+        """The distribution whose library registers the op ``op``, or None."""
+        found = self.ops.get(op)
+        if found is not None:
+            return found
+        return next(
+            (d for key, d in self.ops.items() if key.endswith("*") and op.startswith(key[:-1])),
+            None,
+        )
+
+    def module_of(self, dist: str) -> Optional[str]:
+        """The import package of ``dist`` (its first listed module), or None."""
+        return next((m for m, d in self.dists.items() if d == dist), None)
+
 
 def parse_modules(text: str, path: str = "<modules>") -> Modules:
     """Validate module table YAML ``text`` (``path`` names it in errors)."""
     root = compose(text, path, "module table", ModulesError)
     reader = NodeReader(path, ModulesError)
-    top = reader.mapping(root, "modules", ("schema_version", "sources", "modules"))
+    top = reader.mapping(root, "modules", ("schema_version", "sources", "modules", "ops"))
     reader.schema_version(top["schema_version"], MODULES_VERSION)
     sources = reader.sources(top["sources"], SOURCE_ID, DataSource)
 
@@ -75,7 +92,19 @@ def parse_modules(text: str, path: str = "<modules>") -> Modules:
         )
         if "family" in fields and reader.boolean(fields["family"], f"{where}.family"):
             family.add(name)
-    return Modules(path, sources, dists, frozenset(family))
+
+    def op(item: Node, where: str) -> str:
+        return reader.required_string(item, where, _OP, "op name, or prefix ending in *")
+
+    ops: dict[str, str] = {}
+    for where, name, fields in reader.keyed_rows(
+        top["ops"], "ops", "op", ("dist", "source"), (), op
+    ):
+        reader.source_ids(fields["source"], f"{where}.source", sources)
+        ops[name] = reader.required_string(
+            fields["dist"], f"{where}.dist", _DIST, "distribution (PEP 503 name)"
+        )
+    return Modules(path, sources, dists, frozenset(family), ops)
 
 
 @functools.cache

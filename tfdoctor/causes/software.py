@@ -38,6 +38,7 @@ IMPORT_HANG: Final = CauseId("import-hang")
 KERAS3_MODEL_UNDER_KERAS2: Final = CauseId("keras3-model-under-keras2")
 TENSORBOARD_NOT_INSTALLED: Final = CauseId("tensorboard-not-installed")
 PACKAGE_NOT_INSTALLED: Final = CauseId("package-not-installed")
+OP_NOT_REGISTERED: Final = CauseId("op-not-registered")
 
 #: Causes in the installed packages.
 CAUSES: Mapping[str, Cause] = dict(
@@ -175,6 +176,15 @@ CAUSES: Mapping[str, Cause] = dict(
             "not activated). The distribution's name is not always the module's (cv2 is "
             "opencv-python, sklearn scikit-learn).",
             "https://packaging.python.org/en/latest/tutorials/installing-packages/",
+        ),
+        define(
+            OP_NOT_REGISTERED,
+            "A graph uses an op this process has not registered",
+            "A saved model or graph names each op it runs; TensorFlow finds the op only if "
+            "its library is loaded: an add-on's ops (tensorflow-text, -io, -addons, decision "
+            "forests) exist once that package is imported, and an op added in a newer "
+            "TensorFlow does not exist in an older one that loads the model.",
+            "https://www.tensorflow.org/guide/create_op#use_the_op_in_python",
         ),
     )
 )
@@ -544,4 +554,36 @@ def package_install_fix(m: Machine, dist: str, module: str) -> Fix:
         f"bare `pip install {dist}` installs its newest release, which may replace the "
         f"installed TensorFlow.{ended}{where}",
         ("pip show tensorflow", f"pip index versions {dist}"),
+    )
+
+
+def op_not_registered_fix(m: Machine, op: Optional[str]) -> Fix:
+    """Load the library that registers ``op`` (the module table names add-on ops), else the
+    TensorFlow that saved the model: the two explanations, the one the op's name supports
+    first."""
+    from tfdoctor.modules import modules  # noqa: PLC0415 - read only for this cause
+
+    table = modules()
+    dist = table.op_library(op) if op else None
+    if dist is not None:
+        module = table.module_of(dist) or dist.replace("-", "_")
+        comp = m.facts.package(dist)
+        install = () if comp is not None else companion_fix(m, dist).commands
+        return Fix(
+            f"{op} is an op of {dist}: import it before the model is loaded or the graph is "
+            f"built (`import {module}` in the same process)"
+            + (
+                "."
+                if comp
+                else "; where it is missing, install its release for the installed TensorFlow."
+            ),
+            install,
+        )
+    what = f"`{op}`" if op else "The op"
+    return Fix(
+        f"{what} is not one of this TensorFlow's ops. Either the model was saved by a newer "
+        "TensorFlow (load it with that release or a newer one), or by a process that had an "
+        "add-on library loaded (import the package that provides the op before loading: "
+        "the op's name usually says which).",
+        ("pip show tensorflow",),
     )

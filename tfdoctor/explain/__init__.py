@@ -735,6 +735,11 @@ def _op_kernel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
     return causes.runtime.OP_KERNEL_MISSING, causes.runtime.op_kernel_fix(_group(hits, "op"))
 
 
+def _op_unregistered(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    op = _group(hits, "op")
+    return causes.software.OP_NOT_REGISTERED, causes.software.op_not_registered_fix(m, op)
+
+
 def _companion_refused(m: Machine, r: Revealed, dist: str) -> Fix:
     """pip found no wheel of a companion for this Python and platform: what it listed, then
     the companion's release for the installed TensorFlow."""
@@ -792,6 +797,7 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.container.NCCL_SHM_TOO_SMALL: lambda m: causes.container.nccl_shm_fix(),
     causes.software.TENSORBOARD_NOT_INSTALLED: causes.software.tensorboard_fix,
     causes.software.IMPORT_CRASH: causes.software.import_crash_fix,
+    causes.gpu.GPU_UNSEEN_NO_REASON: lambda m: causes.gpu.read_device_log_fix(),
 }
 
 #: Cause -> the catalogue's fix builder, applied to the machine the log (and facts) show.
@@ -812,6 +818,7 @@ BUILDERS: dict[str, Builder] = {
     causes.software.COMPANION_MISMATCH: _companion,
     causes.platform.NATIVE_LIBRARY_UNRESOLVED: _native,
     causes.runtime.OP_KERNEL_MISSING: _op_kernel,
+    causes.software.OP_NOT_REGISTERED: _op_unregistered,
     **{cause: _simple(cause, build) for cause, build in _SIMPLE.items()},
 }
 
