@@ -104,6 +104,30 @@ def test_a_cpython_traceback_keeps_type_message_frames_and_code() -> None:
             "<module>",
             id="ipython7",
         ),
+        pytest.param(
+            "[/usr/local/lib/python3.10/dist-packages/keras/src/models/sequential.py]"
+            "(https://localhost:8080/#) in add(self, layer, rebuild)\n"
+            "ValueError: z",
+            "/usr/local/lib/python3.10/dist-packages/keras/src/models/sequential.py",
+            "add",
+            id="colab-link",
+        ),
+        pytest.param(
+            "[~/envs/a/lib/python3.9/site-packages/tensorflow_io/__init__.py](#) in <module>\n"
+            "NotImplementedError: w",
+            "~/envs/a/lib/python3.9/site-packages/tensorflow_io/__init__.py",
+            "<module>",
+            id="colab-link-module",
+        ),
+        pytest.param(
+            "[<ipython-input-3-0a1b2c3d4e5f>](https://localhost:8080/#) in <cell line: 2>()\n"
+            "[C:\\Users\\user\\env\\Lib\\site-packages\\tf_keras\\src\\layers\\core.py]"
+            "(https://localhost:8080/#) in call(self, x)\n"
+            "TypeError: v",
+            "C:\\Users\\user\\env\\Lib\\site-packages\\tf_keras\\src\\layers\\core.py",
+            "call",
+            id="colab-link-windows-after-a-cell",
+        ),
     ],
 )
 def test_notebook_frames_are_read(text: str, path: str, function: str) -> None:

@@ -38,7 +38,10 @@ _FRAME = re.compile(
     # IPython 8: `File /site-packages/keras/src/x.py:122, in error_handler(*args)`.
     r"|^[ \t]*File (?P<ipath>[^\s\"][^\n]*?\.py):(?P<iline>\d+), in (?P<ifunc>[\w.<>]+)"
     # IPython 7 and older: `/usr/lib/python3.6/x.py in f(a)`.
-    r"|^(?P<opath>(?:[A-Za-z]:)?[/\\~][^\n]*?\.py) in (?P<ofunc>[\w.<>]+)\(",
+    r"|^(?P<opath>(?:[A-Za-z]:)?[/\\~][^\n]*?\.py) in (?P<ofunc>[\w.<>]+)\("
+    # The same frame copied from Colab, which prints the file as a link: pasted as Markdown,
+    # `[/usr/lib/python3.10/x.py](https://localhost:8080/#) in f(a)` (or `in <module>`).
+    r"|^\[(?P<lpath>(?:[A-Za-z]:)?[/\\~][^\]\n]*?\.py)\]\([^)\s]*\) in (?P<lfunc>[\w.<>]+)",
     re.MULTILINE,
 )
 _EXCEPTION = re.compile(
@@ -145,8 +148,10 @@ def read_tracebacks(text: str, where: Optional[object] = None) -> list[Traceback
 
 def _frame(match: re.Match[str], text: str) -> Frame:
     path = match.group("path") or match.group("ipath") or match.group("opath") or ""
+    path = path or match.group("lpath") or ""
     number = match.group("line") or match.group("iline") or "0"
     function = match.group("func") or match.group("ifunc") or match.group("ofunc") or ""
+    function = function or match.group("lfunc") or ""
     code = ""
     if match.group("path"):
         # CPython prints the source line, indented, under the frame when it can read the file.
