@@ -135,6 +135,58 @@ def test_notebook_frames_are_read(text: str, path: str, function: str) -> None:
     assert [(fr.path, fr.function) for fr in tb.frames] == [(path, function)]
 
 
+_CUT = (
+    "---------------------------------------------------------------------------\n"
+    "ValueError                                Traceback (most recent call last)\n"
+    "{frame}\n"
+    "     95                 layer = origin_layer\n"
+    "---> 97             raise ValueError(\n"
+    '     98                 "Only instances of `keras.Layer` can be "\n'
+    '     99                 f"added to a Sequential model. "\n'
+)
+
+
+@pytest.mark.parametrize(
+    "frame",
+    [
+        pytest.param(
+            "[/usr/lib/python3.11/site-packages/keras/src/models/sequential.py]"
+            "(https://localhost:8080/#) in add(self, layer, rebuild)",
+            id="colab-link",
+        ),
+        pytest.param(
+            "File /usr/lib/python3.11/site-packages/keras/src/models/sequential.py:97, in "
+            "Sequential.add(self, layer, rebuild)",
+            id="ipython8",
+        ),
+    ],
+)
+def test_a_traceback_cut_before_its_exception_line_keeps_what_the_header_and_source_say(
+    frame: str,
+) -> None:
+    (tb,) = read_tracebacks(_CUT.format(frame=frame))
+    assert tb.name == "ValueError"
+    assert tb.message == "Only instances of `keras.Layer` can be added to a Sequential model."
+    assert tb.frames[-1].path.endswith("keras/src/models/sequential.py")
+
+
+def test_a_cut_traceback_without_a_named_header_is_not_guessed() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/x/site-packages/keras/src/models/sequential.py", line 97, in add\n'
+        "    raise ValueError(\n"
+    )
+    assert read_tracebacks(text) == []
+
+
+def test_a_whole_ipython_traceback_is_read_once_from_its_exception_line() -> None:
+    text = _CUT.format(frame="/x/site-packages/keras/src/models/sequential.py in add(self)") + (
+        "\nValueError: Only instances of `keras.Layer` can be added. Received: 3\n"
+    )
+    (tb,) = read_tracebacks(text)
+    assert tb.message.endswith("Received: 3")
+
+
 def test_a_lone_exception_line_is_an_exception_without_frames() -> None:
     (tb,) = read_tracebacks("AttributeError: module 'tensorflow' has no attribute 'Session'")
     assert (tb.name, tb.frames) == ("AttributeError", ())

@@ -296,6 +296,30 @@ def test_keras3_refusing_another_object_is_not_blamed_on_keras2() -> None:
     assert not [x for x in _explain(text).findings if x.cause == "tf-keras-missing"]
 
 
+_CUT_REFUSAL = (
+    "ValueError                                Traceback (most recent call last)\n"
+    "[/env/lib/python3.11/site-packages/keras/src/models/sequential.py](#) in add(self, layer)\n"
+    "---> 97             raise ValueError(\n"
+    '     98                 "Only instances of `keras.Layer` can be "\n'
+)
+
+
+def test_keras3_refusing_an_unnamed_object_is_a_warning_to_use_tf_keras() -> None:
+    # The paste stops before the message names the object: Keras 2 libraries' layers are the
+    # usual ones, so tf-keras is offered, at warning.
+    finding = _one(_explain(_CUT_REFUSAL), "tf-keras-missing")
+    assert finding.severity is Severity.WARNING
+    assert "tf-keras" in _fix(finding)
+
+
+def test_keras3_refusing_a_named_object_of_no_keras2_library_is_not_blamed_on_tf_keras() -> None:
+    text = (
+        "ValueError: Only instances of `keras.Layer` can be added to a Sequential model. "
+        "Received: <function relu at 0x7f2a1c0d3e20> (of type <class 'function'>)\n"
+    )
+    assert all(x.cause != "tf-keras-missing" for x in _explain(text).findings)
+
+
 # --- versions a session echoed, and the companion fitted to them --------------------------------
 
 

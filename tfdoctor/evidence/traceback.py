@@ -32,6 +32,14 @@ MAX_FRAMES = 64
 _WORDS = ("Error", "Exception", "Traceback")
 
 _HEADER = re.compile(r"Traceback \(most recent call last\)")
+# IPython names the exception on its header line (`ValueError    Traceback (most recent call
+# last)`), so a pasted traceback cut before its last line still says what was raised.
+_NAMED_HEADER = re.compile(
+    r"[ \t]*(?P<type>(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception))[ \t]+Traceback \("
+)
+# IPython's source context under a frame: `---> 97     raise ValueError(` then `     98 "..."`.
+_CONTEXT = re.compile(r"^(?:-*>)?[ \t]*\d+[ \t](?P<code>.*)$")
+_LITERAL = re.compile(r"""[rbfu]*"((?:[^"\\\n]|\\.)*)"|[rbfu]*'((?:[^'\\\n]|\\.)*)'""")
 _FRAME = re.compile(
     # CPython: the path in quotes.
     r'^[ \t]*File "(?P<path>[^"\n]+)", line (?P<line>\d+)(?:, in (?P<func>[^\n]*))?$'
@@ -123,9 +131,13 @@ def read_tracebacks(text: str, where: Optional[object] = None) -> list[Traceback
     # Matches, not frames: a frame is built only when an exception keeps it.
     frames: deque[re.Match[str]] = deque(maxlen=MAX_FRAMES)
     line_no, counted = 0, 0
+    named = ""  # the exception an IPython header names, until its exception line is read
     for pos, kind, match in events:
         if kind == "header":
             frames.clear()
+            start = text.rfind("\n", 0, pos) + 1
+            header = _NAMED_HEADER.match(text, start, match.end())
+            named = header.group("type") if header is not None else ""
         elif kind == "frame":
             frames.append(match)
         else:
@@ -141,9 +153,37 @@ def read_tracebacks(text: str, where: Optional[object] = None) -> list[Traceback
                 )
             )
             frames.clear()
+            named = ""
             if len(out) >= MAX_TRACEBACKS:
                 break
+    else:
+        if named and frames:
+            # The paste stops inside the traceback: IPython's header named the exception, and
+            # the innermost frame's source shows what its raise statement says.
+            last = frames[-1]
+            line_no += text.count("\n", counted, last.start())
+            place = where.where(line_no) if hasattr(where, "where") else f"line {line_no + 1}"
+            found = tuple(_frame(m, text) for m in frames)
+            out.append(Traceback(str(place), named, _raised_words(text, last.end()), found))
     return out
+
+
+def _raised_words(text: str, start: int) -> str:
+    """The string literals of the raise statement in IPython's source context after
+    ``start`` (a frame line), joined; empty when the context shows none."""
+    words: list[str] = []
+    raising = False
+    for line in text[start:].split("\n")[1:12]:
+        context = _CONTEXT.match(line)
+        if context is None:
+            if words or raising:
+                break
+            continue
+        code = context.group("code")
+        raising = raising or bool(re.search(r"\braise\b", code))
+        if raising:
+            words += [a or b for a, b in _LITERAL.findall(code)]
+    return "".join(words).strip()
 
 
 def _frame(match: re.Match[str], text: str) -> Frame:

@@ -50,6 +50,10 @@ _KERAS3_WORDS = re.compile(r"`keras\.(?:Layer|Model|layers\.Layer|KerasTensor)`|
 _PRINTED = re.compile(
     r"<class '(?P<cls>[\w.]+)'>|<(?P<obj>[A-Za-z_][\w.]*) object at 0x[0-9a-fA-F]+>"
 )
+# Keras 3's refusal of an object that is none of its own ("Only instances of `keras.Layer` can
+# be added to a Sequential model. Received: ..."), when the words that would name the object
+# are not in the log (a paste cut inside the traceback).
+_UNNAMED_REFUSAL = re.compile(r"Only instances of `keras\.(?:Layer|Model)`")
 
 
 def log_packages(
@@ -278,6 +282,19 @@ def _keras2_object(tb: Traceback, m: Machine) -> Optional[Finding]:
             "layers and models.",
             causes.software.tf_keras_missing_fix(m),
             (source,),
+        )
+    if _UNNAMED_REFUSAL.match(tb.message) and "Received" not in tb.message:
+        # The object is not named: a Keras 2 library's layer is the usual one, not the only.
+        return causes.finding(
+            "explain.tf-keras-missing",
+            Severity.WARNING,
+            causes.software.TF_KERAS_MISSING,
+            "Keras 3 refused an object that is not one of its own layers",
+            f"{tb.where}: {tb.type}: {tb.message}\nThe log does not show the object's class. "
+            "TensorFlow 2.16 and later give Keras 3 as tf.keras, which accepts only its own "
+            "layers and models; a layer of a library written for Keras 2 (TensorFlow Hub's "
+            "KerasLayer, a tf_keras layer) is refused this way.",
+            causes.software.tf_keras_missing_fix(m),
         )
     return None
 
