@@ -22,16 +22,17 @@ _REPORT_FORMATS = (
 
 #: The formats each command offers (``--format``), in one place, by the same names. Every
 #: report renders as text, JSON and markdown, and for CI as JUnit XML and GitHub workflow
-#: commands; SARIF (code scanning) needs findings with a file and a line: scan's. matrix
+#: commands; SARIF (code scanning) needs findings with a file and a line: scan's; HTML (one
+#: page with charts) is offered where there is something to draw. matrix
 #: prints a table of release lines, as text or JSON lines. ``--json`` is ``--format json``.
 FORMATS: dict[str, tuple[OutputFormat, ...]] = {
-    "check": _REPORT_FORMATS,
-    "smoke": _REPORT_FORMATS,
+    "check": (*_REPORT_FORMATS, OutputFormat.html),
+    "smoke": (*_REPORT_FORMATS, OutputFormat.html),
     "explain": _REPORT_FORMATS,
     "scan": (*_REPORT_FORMATS, OutputFormat.sarif),
-    "cluster": _REPORT_FORMATS,
+    "cluster": (*_REPORT_FORMATS, OutputFormat.html),
     "diff": _REPORT_FORMATS,
-    "fleet": _REPORT_FORMATS,
+    "fleet": (*_REPORT_FORMATS, OutputFormat.html),
     "matrix": (OutputFormat.text, OutputFormat.json),
 }
 
