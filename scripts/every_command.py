@@ -46,6 +46,7 @@ def _commands(work: Path) -> list[tuple[list[str], frozenset[int]]]:
         (["check", "--format", "markdown"], findings),
         (["check", "--facts", facts, "--format", "junit"], findings),
         (["check", "--facts", facts, "--format", "github"], findings),
+        (["check", "--facts", facts, "--format", "html"], findings),
         (["smoke", "--timeout", "120"], findings),
         (["matrix"], frozenset({0})),
         (["matrix", "--companion", "tensorflow-text", "--tensorflow", "2.21"], frozenset({0})),
@@ -56,6 +57,7 @@ def _commands(work: Path) -> list[tuple[list[str], frozenset[int]]]:
         (["run", "--", sys.executable, "-c", "raise SystemExit(4)"], frozenset({4})),
         (["diff", facts, facts], frozenset({0})),
         (["fleet", facts, facts], findings),
+        (["fleet", facts, facts, "--format", "html"], findings),
         (["cluster", "check"], findings),
         (["cluster", "local"], findings),
     ]

@@ -16,10 +16,10 @@ from tfdoctor.bounded import MAX_REPORT_BYTES, InputError, read_json
 from tfdoctor.causes import finding
 from tfdoctor.facts import Facts, FactsError, TFStatus
 from tfdoctor.findings import (
-    FleetRow,
-    FleetTable,
     Finding,
     Fix,
+    FleetRow,
+    FleetTable,
     Report,
     Severity,
     facts_from_report_json,

@@ -24,7 +24,8 @@ body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin:
   color: #1b1f24; background: #fff; }
 main { max-width: 60rem; margin: 0 auto; padding: 1.5rem; }
 h1 { font-size: 1.6rem; margin: 0 0 .3rem; }
-h2 { font-size: 1.25rem; border-bottom: 1px solid #d0d7de; padding-bottom: .2rem; margin-top: 2rem; }
+h2 { font-size: 1.25rem; border-bottom: 1px solid #d0d7de; padding-bottom: .2rem;
+  margin-top: 2rem; }
 h3 { font-size: 1.05rem; margin: 0 0 .4rem; }
 code, pre { font: 13px/1.4 ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace; }
 pre { background: #f6f8fa; border: 1px solid #d0d7de; border-radius: 4px; padding: .6rem;
