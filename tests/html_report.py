@@ -18,6 +18,22 @@ PASSWORD = "s3cretpass"
 INDEX_URL = f"https://builder:{PASSWORD}@pypi.example.org/simple"
 
 
+def _matmul(dtype: str, seconds: float, throughput: float, peak: float) -> SmokeResult:
+    """A correct matmul on GPU:0 at ``throughput`` FLOP/s against ``peak``."""
+    device = "/device:GPU:0"
+    return SmokeResult(
+        "matmul",
+        dtype,
+        device,
+        device,
+        ok=True,
+        seconds=seconds,
+        throughput=throughput,
+        peak=peak,
+        fraction_of_peak=throughput / peak,
+    )
+
+
 def smoke_facts() -> SmokeFacts:
     """A GPU's smoke test: two kernels with their throughput and peak, and one without a rate."""
     device = "/device:GPU:0"
@@ -36,28 +52,8 @@ def smoke_facts() -> SmokeFacts:
                 peak_source="https://www.nvidia.com/a100 data sheet",
                 results=(
                     SmokeResult("first-op", "float32", device, device, ok=True, seconds=0.8),
-                    SmokeResult(
-                        "matmul",
-                        "float32",
-                        device,
-                        device,
-                        ok=True,
-                        seconds=0.01,
-                        throughput=12.3e12,
-                        peak=19.5e12,
-                        fraction_of_peak=12.3 / 19.5,
-                    ),
-                    SmokeResult(
-                        "matmul",
-                        "float16",
-                        device,
-                        device,
-                        ok=True,
-                        seconds=0.001,
-                        throughput=201e12,
-                        peak=312e12,
-                        fraction_of_peak=201 / 312,
-                    ),
+                    _matmul("float32", 0.01, 12.3e12, 19.5e12),
+                    _matmul("float16", 0.001, 201e12, 312e12),
                 ),
             ),
         ),
