@@ -55,6 +55,7 @@ def _commands(work: Path) -> list[tuple[list[str], frozenset[int]]]:
         (["explain", log], findings),
         (["scan", code], findings),
         (["run", "--", sys.executable, "-c", "raise SystemExit(4)"], frozenset({4})),
+        (["bundle", "--static", "-o", str(work / "bundle.tar.gz")], frozenset({0})),
         (["diff", facts, facts], frozenset({0})),
         (["fleet", facts, facts], findings),
         (["fleet", facts, facts, "--format", "html"], findings),

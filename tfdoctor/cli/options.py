@@ -11,6 +11,7 @@ from typing import Any
 import typer
 
 from tfdoctor.cli.output import OutputFormat, doctor_errors, fail
+from tfdoctor.defaults import DEFAULT_TIMEOUT
 
 _REPORT_FORMATS = (
     OutputFormat.text,
@@ -44,6 +45,21 @@ MATRIX_OPTION: Any = typer.Option(
 )
 JSON_OPTION: Any = typer.Option(False, "--json", help="Print the JSON report.")
 STRICT_OPTION: Any = typer.Option(False, "--strict", help="Exit 1 on warnings and unknowns.")
+STATIC_OPTION: Any = typer.Option(
+    False,
+    "--static",
+    help="Do not import TensorFlow (build steps, or when importing is the problem).",
+)
+
+
+def timeout_option(default: float, help_text: str) -> Any:
+    """``--timeout SECONDS`` with its default and what the time is allowed for."""
+    return typer.Option(default, "--timeout", metavar="SECONDS", help=help_text)
+
+
+IMPORT_TIMEOUT_OPTION: Any = timeout_option(
+    DEFAULT_TIMEOUT, "Time allowed for importing TensorFlow."
+)
 COLOR_OPTION: Any = typer.Option(
     None,
     "--color/--no-color",
