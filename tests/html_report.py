@@ -3,6 +3,8 @@ planted markup and secrets; shared by the HTML tests and the browser tests."""
 
 from __future__ import annotations
 
+from typing import Optional
+
 from tests import factories
 from tfdoctor.cluster.fleet import fleet_table
 from tfdoctor.facts import SmokeDevice, SmokeFacts, SmokeResult
@@ -18,8 +20,8 @@ PASSWORD = "s3cretpass"
 INDEX_URL = f"https://builder:{PASSWORD}@pypi.example.org/simple"
 
 
-def _matmul(dtype: str, seconds: float, throughput: float, peak: float) -> SmokeResult:
-    """A correct matmul on GPU:0 at ``throughput`` FLOP/s against ``peak``."""
+def _matmul(dtype: str, seconds: float, throughput: float, peak: Optional[float]) -> SmokeResult:
+    """A correct matmul on GPU:0 at ``throughput`` FLOP/s against ``peak`` (None: unknown)."""
     device = "/device:GPU:0"
     return SmokeResult(
         "matmul",
@@ -30,12 +32,12 @@ def _matmul(dtype: str, seconds: float, throughput: float, peak: float) -> Smoke
         seconds=seconds,
         throughput=throughput,
         peak=peak,
-        fraction_of_peak=throughput / peak,
+        fraction_of_peak=None if peak is None else throughput / peak,
     )
 
 
 def smoke_facts() -> SmokeFacts:
-    """A GPU's smoke test: two kernels with their throughput and peak, and one without a rate."""
+    """A GPU's smoke test: three kernels with a rate (one without a known peak), one without."""
     device = "/device:GPU:0"
     return SmokeFacts(
         status="ok",
@@ -54,6 +56,7 @@ def smoke_facts() -> SmokeFacts:
                     SmokeResult("first-op", "float32", device, device, ok=True, seconds=0.8),
                     _matmul("float32", 0.01, 12.3e12, 19.5e12),
                     _matmul("float16", 0.001, 201e12, 312e12),
+                    _matmul("bfloat16", 0.002, 150e12, None),
                 ),
             ),
         ),

@@ -11,7 +11,7 @@ import pytest
 
 from tests import factories
 from tests.commandline import tfdoctor, write_facts
-from tests.html_report import PASSWORD, SCRIPT, TOKEN, planted_report, render
+from tests.html_report import PASSWORD, SCRIPT, TOKEN, planted_report, render, smoke_facts
 from tfdoctor.cluster.fleet import fleet_table
 from tfdoctor.facts import Facts
 from tfdoctor.findings import Report
@@ -109,11 +109,14 @@ def test_throughput_chart_carries_each_kernel_and_its_peak(page: Page) -> None:
     assert [(g["data-kernel"], g["data-dtype"]) for g in kernels] == [
         ("matmul", "float32"),
         ("matmul", "float16"),
+        ("matmul", "bfloat16"),
     ]
-    assert [float(g["data-throughput"]) for g in kernels] == [12.3e12, 201e12]
-    assert [float(g["data-peak"]) for g in kernels] == [19.5e12, 312e12]
+    assert [float(g["data-throughput"]) for g in kernels] == [12.3e12, 201e12, 150e12]
+    # No peak known for bfloat16: no peak attribute and no line, rather than a line at 0.
+    assert [float(g["data-peak"]) for g in kernels if "data-peak" in g] == [19.5e12, 312e12]
     assert len([ln for ln in page.named("line") if ln.get("class") == "peak"]) == 2
     assert "matmul float32: 12.3 TFLOP/s, peak 19.5 TFLOP/s" in page.all_text
+    assert "matmul bfloat16: 150.0 TFLOP/s, no peak known" in page.all_text
 
 
 def test_bandwidth_chart_has_a_point_per_size_on_a_log_axis(page: Page) -> None:
@@ -140,6 +143,34 @@ def test_a_fleet_secret_variable_shows_no_value() -> None:
     )
     raw = render(report)
     assert "plain-value" not in raw
+
+
+def test_only_a_report_that_probed_the_machine_lists_its_facts() -> None:
+    smoke_only = Report(
+        Facts(tfdoctor_version="0.1.0", collected_at="now", smoke=smoke_facts()), ()
+    )
+    parsed = Page(render(smoke_only))
+    assert [s.get("id") for s in parsed.named("section")] == ["findings", "smoke"]
+    full = Page(render(planted_report()))
+    assert [s.get("id") for s in full.named("section")] == [
+        "findings",
+        "smoke",
+        "bandwidth",
+        "fleet",
+        "facts",
+    ]
+
+
+@pytest.mark.slow
+def test_smoke_draws_what_the_kernels_measured() -> None:
+    done = tfdoctor("smoke", "--format", "html", "--device", "CPU:0", timeout=300)
+    assert done.returncode in (0, 2), done.stderr
+    parsed = Page(done.stdout)
+    kernels = [g for g in parsed.named("g") if g.get("class") == "kernel"]
+    assert ("matmul", "float32") in [(g["data-kernel"], g["data-dtype"]) for g in kernels]
+    assert all(float(g["data-throughput"]) > 0 for g in kernels)
+    peaks = [ln for ln in parsed.named("line") if ln.get("class") == "peak"]
+    assert len(peaks) == len([g for g in kernels if "data-peak" in g])
 
 
 def test_home_and_hostname_are_private() -> None:

@@ -154,11 +154,9 @@ def _finding(f: Finding) -> list[str]:
 
 
 def _has_machine_facts(facts: Facts) -> bool:
-    """Whether the report probed a machine (cluster and fleet reports carry no facts)."""
-    return any(
-        value is not None
-        for value in (facts.python, facts.platform, facts.packages, facts.driver, facts.tensorflow)
-    )
+    """Whether the report probed a machine, as ``check`` does (every check reads Python's
+    facts); the smoke test's, cluster and fleet reports show their own measurements."""
+    return facts.python is not None
 
 
 def _facts(facts: Facts) -> list[str]:
@@ -240,7 +238,7 @@ def _throughput_chart(device: SmokeDevice) -> str:
         over = " over" if r.peak and value > r.peak else ""
         out.append(
             f'<g class="kernel" data-kernel="{_e(r.kernel)}" data-dtype="{_e(r.dtype)}" '
-            f'data-throughput="{value:.6g}" data-peak="{(r.peak or 0.0):.6g}">'
+            f'data-throughput="{value:.6g}"' + (f' data-peak="{r.peak:.6g}">' if r.peak else ">")
         )
         out.append(f"<title>{_e(label)}: {_e(rate(value))}{_e(peak_text)}</title>")
         out.append(f'<text x="{_BAR_LEFT - 6}" y="{y + 14}" text-anchor="end">{_e(label)}</text>')
