@@ -231,3 +231,24 @@ def test_a_failed_write_leaves_no_file_and_the_old_one_intact(tmp_path: Path) ->
     assert done.stdout.startswith(f"cannot write {target}: ")
     assert target.read_bytes() == b"old bundle"
     assert [p.name for p in tmp_path.iterdir()] == ["b.tar.gz"]
+
+
+def test_bad_input_to_the_check_is_one_line_and_no_file(tmp_path: Path) -> None:
+    out = tmp_path / "b.tar.gz"
+    done = tfdoctor("bundle", "-o", str(out), "--smoke", "--static")
+    assert done.returncode == 3
+    assert done.stdout == ""
+    assert done.stderr == (
+        "tfdoctor: error: --smoke imports TensorFlow; it cannot run with --static\n"
+    )
+    assert not out.exists()
+
+
+@pytest.mark.slow
+def test_smoke_adds_the_smoke_report(tmp_path: Path) -> None:
+    out = tmp_path / "b.tgz"
+    done = tfdoctor("bundle", "-o", str(out), "--smoke", timeout=600)
+    assert done.returncode == 0, done.stderr
+    members = _members(out)
+    assert '"kernel": "matmul"' in members["smoke.json"]
+    assert "  smoke.json (" in members["README.txt"]
