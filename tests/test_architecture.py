@@ -211,6 +211,14 @@ ALLOWED = {
         "tfdoctor.doctor",
     ),
     "tfdoctor.query": ("tfdoctor.facts", "tfdoctor.matrix", "tfdoctor.compat", "tfdoctor.inputs"),
+    # `tfdoctor bundle`: redacts, caps and archives what the command gathered; runs pip as
+    # the probes run their commands.
+    "tfdoctor.bundle": (
+        "tfdoctor.facts",
+        "tfdoctor.records",
+        "tfdoctor.redact",
+        "tfdoctor.probes._run",
+    ),
     # `tfdoctor cluster`, `diff`, `fleet`: validates cluster descriptions with the causes
     # catalogue, runs its worker child as the probes run theirs, compares nodes' facts.
     "tfdoctor.cluster": (
