@@ -46,6 +46,7 @@ def _commands(work: Path) -> list[tuple[list[str], frozenset[int]]]:
         (["check", "--format", "markdown"], findings),
         (["check", "--facts", facts, "--format", "junit"], findings),
         (["check", "--facts", facts, "--format", "github"], findings),
+        (["check", "--facts", facts, "--format", "html"], findings),
         (["smoke", "--timeout", "120"], findings),
         (["matrix"], frozenset({0})),
         (["matrix", "--companion", "tensorflow-text", "--tensorflow", "2.21"], frozenset({0})),
@@ -54,8 +55,10 @@ def _commands(work: Path) -> list[tuple[list[str], frozenset[int]]]:
         (["explain", log], findings),
         (["scan", code], findings),
         (["run", "--", sys.executable, "-c", "raise SystemExit(4)"], frozenset({4})),
+        (["bundle", "--static", "-o", str(work / "bundle.tar.gz")], frozenset({0})),
         (["diff", facts, facts], frozenset({0})),
         (["fleet", facts, facts], findings),
+        (["fleet", facts, facts, "--format", "html"], findings),
         (["cluster", "check"], findings),
         (["cluster", "local"], findings),
     ]

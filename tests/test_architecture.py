@@ -54,7 +54,11 @@ ALLOWED = {
     ),
     # Evidence read from text (tracebacks, pip's messages): below the catalogue, observed and
     # inferred kept apart.
-    "tfdoctor.evidence": ("tfdoctor.records", "tfdoctor.evidence"),
+    "tfdoctor.evidence": ("tfdoctor.records", "tfdoctor.evidence", "tfdoctor.modules"),
+    # Which distribution installs an import package, and which registers an op
+    # (data/modules.yaml): read by the evidence layer (whose frames are whose), explain and
+    # the catalogue's fixes (the distribution to install, never the module's name).
+    "tfdoctor.modules": ("tfdoctor.yamldoc", "tfdoctor.records"),
     # Log signatures: data validated against the catalogue's cause ids.
     "tfdoctor.signatures": ("tfdoctor.causes", "tfdoctor.yamldoc"),
     # `tfdoctor explain`: a log as evidence for the catalogue's causes, fixes from its builders.
@@ -70,6 +74,9 @@ ALLOWED = {
         "tfdoctor.evidence",
         # scan's knowledge of API names, asked about the names exceptions mention.
         "tfdoctor.scan",
+        # Module -> distribution, and which requirements `import tensorflow` imports.
+        "tfdoctor.modules",
+        "tfdoctor.tf_imports",
     ),
     # The YAML data files' shared reader imports nothing from the package.
     "tfdoctor.yamldoc": (),
@@ -100,6 +107,7 @@ ALLOWED = {
         "tfdoctor.compat",
         "tfdoctor.machine",
         "tfdoctor.cuda_layout",
+        "tfdoctor.modules",
     ),
     "tfdoctor.checks": (
         "tfdoctor.facts",
@@ -211,6 +219,14 @@ ALLOWED = {
         "tfdoctor.doctor",
     ),
     "tfdoctor.query": ("tfdoctor.facts", "tfdoctor.matrix", "tfdoctor.compat", "tfdoctor.inputs"),
+    # `tfdoctor bundle`: redacts, caps and archives what the command gathered; runs pip as
+    # the probes run their commands.
+    "tfdoctor.bundle": (
+        "tfdoctor.facts",
+        "tfdoctor.records",
+        "tfdoctor.redact",
+        "tfdoctor.probes._run",
+    ),
     # `tfdoctor cluster`, `diff`, `fleet`: validates cluster descriptions with the causes
     # catalogue, runs its worker child as the probes run theirs, compares nodes' facts.
     "tfdoctor.cluster": (

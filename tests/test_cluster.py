@@ -22,7 +22,7 @@ from tfdoctor.cluster.spec import (
     slurm_spec,
     split_address,
 )
-from tfdoctor.cluster.verdicts import judge
+from tfdoctor.cluster.verdicts import judge, measurements
 from tfdoctor.cluster.workers import (
     WorkerOutcome,
     local_spec,
@@ -30,7 +30,7 @@ from tfdoctor.cluster.workers import (
     stragglers,
 )
 from tfdoctor.facts import Facts
-from tfdoctor.findings import Severity, report_to_json
+from tfdoctor.findings import BandwidthPoint, FleetRow, Severity, report_to_json
 from tfdoctor.probes._run import CommandResult
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -451,3 +451,25 @@ def test_check_report_wraps_findings() -> None:
     report = check_report({}, FakeResolver(), "0.1.0", "now")
     assert report.exit_code() == 2
     assert isinstance(WorkerOutcome("w", "a", "ok"), WorkerOutcome)
+
+
+def test_the_run_carries_its_sweep_and_the_workers_facts_for_charts() -> None:
+    gathered = {
+        "worker 0": {"tensorflow": "2.21.0", "python": "3.11.7"},
+        "worker 1": {"tensorflow": "2.21.0", "python": "3.11.7"},
+        "worker 2": {"tensorflow": "2.20.0", "python": "3.11.7"},
+    }
+    outcome = parse_worker_output("worker 0", "127.0.0.1:1", _cmd(_ok_result([1.0, 2.0], gathered)))
+    sweep, fleet = measurements(local_spec([1, 2]), [outcome])
+    assert sweep == (BandwidthPoint(4, 0.001, 4000.0, 4000.0),)
+    assert fleet is not None
+    assert fleet.nodes == ("worker 0 (h)", "worker 1 (h)", "worker 2 (h)")
+    assert fleet.rows == (
+        FleetRow("python", ("3.11.7",) * 3),
+        FleetRow("tensorflow", ("2.21.0", "2.21.0", "2.20.0"), differs=True, odd=("worker 2 (h)",)),
+    )
+
+
+def test_a_run_without_a_result_carries_no_measurements() -> None:
+    outcome = WorkerOutcome("worker 0", "127.0.0.1:1", "timeout")
+    assert measurements(local_spec([1, 2]), [outcome]) == ((), None)

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.commandline import tfdoctor
-from tfdoctor.cluster import SmokeOptions, local_report
+from tfdoctor.cluster import DEFAULT_SIZES, SmokeOptions, local_report
 from tfdoctor.cluster.verdicts import judge, lost_peers
 from tfdoctor.cluster.workers import (
     free_loopback_ports,
@@ -62,6 +62,16 @@ def test_two_workers_all_reduce_correctly_through_the_cli() -> None:
     assert findings["cluster.bandwidth"]["severity"] == "info"
     assert findings["fleet.nodes"]["summary"].startswith("2 node(s): worker 0 (")
     assert "127.0.0.1:" in findings["cluster.local"]["summary"]
+
+
+@pytest.mark.slow
+def test_the_html_report_draws_the_measured_bandwidth() -> None:
+    out = tfdoctor("cluster", "local", "-n", "2", "--format", "html", timeout=240)
+    assert out.returncode == 0, out.stdout + out.stderr
+    # One titled point per size of the default sweep, and the two workers side by side.
+    assert out.stdout.count('<circle class="point"') == len(DEFAULT_SIZES)
+    assert "bus bandwidth" in out.stdout
+    assert '<table class="fleet">' in out.stdout
 
 
 @pytest.mark.slow

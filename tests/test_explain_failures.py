@@ -465,6 +465,40 @@ def test_none_listed_in_a_log_is_not_blamed_on_one_reason() -> None:
     assert finding.fix is not None and "newer or older" in finding.fix.text
 
 
+@pytest.mark.parametrize(
+    ("log", "cause"),
+    [
+        pytest.param(
+            "ERROR: No matching distribution found for tensorflow\n"
+            "ERROR: tensorflow-2.10.1-cp310-cp310-win_amd64.whl is not a supported wheel on this "
+            "platform.\n",
+            "python-32bit",
+            id="no-release-at-all-and-the-64-bit-windows-wheel-refused",
+        ),
+        pytest.param(
+            "ERROR: Could not find a version that satisfies the requirement tensorflow==2.10.1 "
+            "(from versions: 2.12.0, 2.13.0)\nERROR: tensorflow-2.10.1-cp310-cp310-win_amd64.whl "
+            "is not a supported wheel on this platform.\n",
+            "tf-no-wheel-for-python",
+            id="releases-listed-so-the-interpreter-is-64-bit",
+        ),
+        pytest.param(
+            "ERROR: No matching distribution found for tensorflow\n"
+            "ERROR: tensorflow-2.10.1-cp310-cp310-manylinux_2_17_x86_64.whl is not a supported "
+            "wheel on this platform.\n",
+            "tf-no-wheel-for-python",
+            id="linux-wheel",
+        ),
+    ],
+)
+def test_a_refused_64_bit_windows_wheel_with_no_release_at_all_is_a_32_bit_python(
+    log: str, cause: str
+) -> None:
+    finding = _only(_explain(log), cause)
+    assert finding.fix is not None
+    assert ("64-bit Python" in finding.fix.text) is (cause == "python-32bit")
+
+
 # --- TensorFlow 2.21 without tensorboard, under `tfdoctor run` ---------------------------------
 
 TB_MISSING = (

@@ -94,6 +94,38 @@ class Summary(Record):
 
 
 @record
+class BandwidthPoint(Record):
+    """One message size of an all-reduce sweep: seconds per call, algorithm and bus bandwidth
+    (bytes per second, as nccl-tests defines them)."""
+
+    size: int
+    seconds: float
+    algbw: float
+    busbw: float
+
+
+@record
+class FleetRow(Record):
+    """One fact compared across nodes: each node's value, and the nodes out of line."""
+
+    fact: str
+    #: The value on each node, in the order of :attr:`FleetTable.nodes`.
+    values: tuple[str, ...]
+    #: The values differ between the nodes.
+    differs: bool = False
+    #: The nodes holding a minority value when one value is the majority's.
+    odd: tuple[str, ...] = ()
+
+
+@record
+class FleetTable(Record):
+    """The facts a fleet compares, node by node."""
+
+    nodes: tuple[str, ...]
+    rows: tuple[FleetRow, ...]
+
+
+@record
 class Report(Record):
     """Facts plus the findings the checks drew from them."""
 
@@ -101,6 +133,10 @@ class Report(Record):
     findings: tuple[Finding, ...]
     #: Ctrl-C ended the probing early: the facts are what was found by then.
     interrupted: bool = False
+    #: ``cluster smoke``/``local``: the all-reduce bandwidth sweep, smallest message first.
+    bandwidth: tuple[BandwidthPoint, ...] = ()
+    #: ``fleet`` and the cluster commands: the facts compared across the nodes.
+    fleet: Optional[FleetTable] = None
 
     def worst(self) -> Severity:
         """The most severe finding's severity (``ok`` for an empty report)."""

@@ -18,6 +18,7 @@ from tfdoctor.facts import PackageFacts, normalize_name
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import spec_contains, version_key
+from tfdoctor.modules import modules
 
 #: The ids of this area's causes, as checks, explain and scan name them.
 TF_NOT_INSTALLED: Final = CauseId("tf-not-installed")
@@ -561,8 +562,6 @@ def op_not_registered_fix(m: Machine, op: Optional[str]) -> Fix:
     """Load the library that registers ``op`` (the module table names add-on ops), else the
     TensorFlow that saved the model: the two explanations, the one the op's name supports
     first."""
-    from tfdoctor.modules import modules  # noqa: PLC0415 - read only for this cause
-
     table = modules()
     dist = table.op_library(op) if op else None
     if dist is not None:

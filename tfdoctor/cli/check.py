@@ -11,15 +11,17 @@ import typer
 from tfdoctor.cli.options import (
     COLOR_OPTION,
     EXAMINE_OPTION,
+    IMPORT_TIMEOUT_OPTION,
     JSON_OPTION,
     MATRIX_OPTION,
+    STATIC_OPTION,
     STRICT_OPTION,
     chosen_format,
     facts_option,
     format_option,
 )
 from tfdoctor.cli.output import OutputFormat, doctor_errors, emit, print_out, spinner, use_color
-from tfdoctor.defaults import DEFAULT_TIMEOUT, ExitCode
+from tfdoctor.defaults import ExitCode
 
 
 def check(
@@ -32,17 +34,8 @@ def check(
         False, "--verbose", "-v", help="Show every fact and the whole evidence, not just verdicts."
     ),
     strict: bool = STRICT_OPTION,
-    static: bool = typer.Option(
-        False,
-        "--static",
-        help="Do not import TensorFlow (build steps, or when importing is the problem).",
-    ),
-    timeout: float = typer.Option(
-        DEFAULT_TIMEOUT,
-        "--timeout",
-        metavar="SECONDS",
-        help="Time allowed for importing TensorFlow.",
-    ),
+    static: bool = STATIC_OPTION,
+    timeout: float = IMPORT_TIMEOUT_OPTION,
     python: str = EXAMINE_OPTION,
     facts_file: Optional[str] = facts_option("Judge"),
     matrix: Optional[str] = MATRIX_OPTION,

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 RUN_OPTIONS: dict[str, tuple[str, bool, object]] = {
     "--explain-on-success": ("explain_on_success", False, True),
     "--report": ("report_file", True, None),
+    "--bundle": ("bundle_file", True, None),
     "--matrix": ("matrix", True, None),
     "--color": ("color", False, True),
     "--no-color": ("color", False, False),
@@ -47,7 +48,7 @@ class RunRequest:
     A plain class: :mod:`dataclasses` would cost this path more than the rest of it.
     """
 
-    __slots__ = ("color", "command", "explain_on_success", "matrix", "report_file")
+    __slots__ = ("bundle_file", "color", "command", "explain_on_success", "matrix", "report_file")
 
     def __init__(
         self,
@@ -56,7 +57,9 @@ class RunRequest:
         report_file: Optional[str] = None,
         matrix: Optional[str] = None,
         color: Optional[bool] = None,
+        bundle_file: Optional[str] = None,
     ) -> None:
+        self.bundle_file = bundle_file
         self.command = command
         self.explain_on_success = explain_on_success
         self.report_file = report_file
@@ -283,6 +286,13 @@ def _print_text(text: str, code: int) -> int:
     return code
 
 
+def _print_error(message: str) -> int:
+    """One line on stderr; exit code 3."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        sys.stderr.write(f"tfdoctor: error: {message}\n")
+    return 3
+
+
 def _print_version() -> int:
     try:
         sys.stdout.write(f"tfdoctor {__version__}\n")
@@ -296,6 +306,13 @@ def _print_version() -> int:
 
 def _run(request: RunRequest) -> int:
     """Watch the command; load the explanation machinery only when the run earns it."""
+    if request.bundle_file is not None:
+        from tfdoctor.bundle import BundleError, check_output  # --bundle only
+
+        try:
+            check_output(request.bundle_file)
+        except BundleError as exc:  # before the command runs, as the full parser would
+            return _print_error(str(exc))
     from tfdoctor.runwatch import should_explain, watch  # after parsing
 
     watched = watch(request.command)
@@ -303,10 +320,16 @@ def _run(request: RunRequest) -> int:
         watched.start_error is None
         and not should_explain(watched, request.explain_on_success)
         and request.report_file is None
+        and request.bundle_file is None
     ):
         return watched.exit_code
     from tfdoctor.cli.run import finish_run  # the command has ended
 
     return finish_run(
-        watched, request.explain_on_success, request.report_file, request.matrix, request.color
+        watched,
+        request.explain_on_success,
+        request.report_file,
+        request.matrix,
+        request.color,
+        request.bundle_file,
     )

@@ -11,6 +11,7 @@ from typing import Any
 import typer
 
 from tfdoctor.cli.output import OutputFormat, doctor_errors, fail
+from tfdoctor.defaults import DEFAULT_TIMEOUT
 
 _REPORT_FORMATS = (
     OutputFormat.text,
@@ -22,16 +23,17 @@ _REPORT_FORMATS = (
 
 #: The formats each command offers (``--format``), in one place, by the same names. Every
 #: report renders as text, JSON and markdown, and for CI as JUnit XML and GitHub workflow
-#: commands; SARIF (code scanning) needs findings with a file and a line: scan's. matrix
+#: commands; SARIF (code scanning) needs findings with a file and a line: scan's; HTML (one
+#: page with charts) is offered where there is something to draw. matrix
 #: prints a table of release lines, as text or JSON lines. ``--json`` is ``--format json``.
 FORMATS: dict[str, tuple[OutputFormat, ...]] = {
-    "check": _REPORT_FORMATS,
-    "smoke": _REPORT_FORMATS,
+    "check": (*_REPORT_FORMATS, OutputFormat.html),
+    "smoke": (*_REPORT_FORMATS, OutputFormat.html),
     "explain": _REPORT_FORMATS,
     "scan": (*_REPORT_FORMATS, OutputFormat.sarif),
-    "cluster": _REPORT_FORMATS,
+    "cluster": (*_REPORT_FORMATS, OutputFormat.html),
     "diff": _REPORT_FORMATS,
-    "fleet": _REPORT_FORMATS,
+    "fleet": (*_REPORT_FORMATS, OutputFormat.html),
     "matrix": (OutputFormat.text, OutputFormat.json),
 }
 
@@ -43,6 +45,21 @@ MATRIX_OPTION: Any = typer.Option(
 )
 JSON_OPTION: Any = typer.Option(False, "--json", help="Print the JSON report.")
 STRICT_OPTION: Any = typer.Option(False, "--strict", help="Exit 1 on warnings and unknowns.")
+STATIC_OPTION: Any = typer.Option(
+    False,
+    "--static",
+    help="Do not import TensorFlow (build steps, or when importing is the problem).",
+)
+
+
+def timeout_option(default: float, help_text: str) -> Any:
+    """``--timeout SECONDS`` with its default and what the time is allowed for."""
+    return typer.Option(default, "--timeout", metavar="SECONDS", help=help_text)
+
+
+IMPORT_TIMEOUT_OPTION: Any = timeout_option(
+    DEFAULT_TIMEOUT, "Time allowed for importing TensorFlow."
+)
 COLOR_OPTION: Any = typer.Option(
     None,
     "--color/--no-color",

@@ -30,6 +30,7 @@ class OutputFormat(str, enum.Enum):
     junit = "junit"
     github = "github"
     sarif = "sarif"
+    html = "html"
 
 
 class OutputError(Exception):
@@ -172,6 +173,10 @@ def render(
         from tfdoctor.render.markdown import render_markdown
 
         return render_markdown(report, __version__, strict=strict, verbose=verbose)
+    if fmt is OutputFormat.html:
+        from tfdoctor.render.html import render_html
+
+        return render_html(report, __version__, command=command, strict=strict)
     if fmt is OutputFormat.sarif:
         from tfdoctor.render.sarif import render_sarif
 

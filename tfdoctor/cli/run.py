@@ -14,7 +14,7 @@ import typer
 
 from tfdoctor import __version__
 from tfdoctor.cli.options import COLOR_OPTION, MATRIX_OPTION
-from tfdoctor.cli.output import OutputFormat, last_words, render, use_color
+from tfdoctor.cli.output import OutputFormat, fail, last_words, render, use_color
 
 if TYPE_CHECKING:
     from tfdoctor.findings import Report
@@ -31,6 +31,12 @@ def run_command(
     report_file: Optional[str] = typer.Option(
         None, "--report", metavar="FILE", help="Also write the explanation as JSON to FILE."
     ),
+    bundle_file: Optional[str] = typer.Option(
+        None,
+        "--bundle",
+        metavar="FILE",
+        help="Then write a bug-report bundle (see `tfdoctor bundle`) with the output to FILE.",
+    ),
     matrix: Optional[str] = MATRIX_OPTION,
     color: Optional[bool] = COLOR_OPTION,
 ) -> None:
@@ -43,7 +49,16 @@ def run_command(
     # on (--help, an option it does not know); the common case starts COMMAND there.
     from tfdoctor.runwatch import watch
 
-    raise typer.Exit(finish_run(watch(command), explain_on_success, report_file, matrix, color))
+    if bundle_file is not None:
+        from tfdoctor.bundle import BundleError, check_output
+
+        try:
+            check_output(bundle_file)
+        except BundleError as exc:
+            raise fail(str(exc)) from None
+    raise typer.Exit(
+        finish_run(watch(command), explain_on_success, report_file, matrix, color, bundle_file)
+    )
 
 
 def finish_run(
@@ -52,13 +67,28 @@ def finish_run(
     report_file: Optional[str],
     matrix: Optional[str],
     color: Optional[bool],
+    bundle_file: Optional[str] = None,
 ) -> int:
-    """After a watched run: explain and report as asked; the exit code is the command's."""
-    from tfdoctor.runwatch import should_explain
-
+    """After a watched run: explain, report and bundle as asked; the exit code is the command's."""
     if watched.start_error is not None:
         last_words(f"tfdoctor run: cannot start {watched.argv[0]}: {watched.start_error}")
-        return watched.exit_code
+    else:
+        _explain_and_report(watched, explain_on_success, report_file, matrix, color)
+    if bundle_file is not None:
+        _write_bundle(watched, bundle_file, matrix)
+    return watched.exit_code
+
+
+def _explain_and_report(
+    watched: Watched,
+    explain_on_success: bool,
+    report_file: Optional[str],
+    matrix: Optional[str],
+    color: Optional[bool],
+) -> None:
+    """The explanation on stderr when the run earns one, and the JSON report when asked."""
+    from tfdoctor.runwatch import should_explain
+
     show = should_explain(watched, explain_on_success)
     if show or report_file is not None:
         report = _explain_run(watched, matrix)
@@ -70,7 +100,6 @@ def finish_run(
             # The report's own summary names the exit code its findings earn; the last line
             # says the one this process exits with, the command's.
             last_words(text.rstrip("\n") + "\n" + _run_footer(watched))
-    return watched.exit_code
 
 
 def _explain_run(watched: Watched, matrix: Optional[str]) -> Optional[Report]:
@@ -92,6 +121,21 @@ def _explain_run(watched: Watched, matrix: Optional[str]) -> Optional[Report]:
         last_words(f"tfdoctor run: cannot explain the output: {type(exc).__name__}: {exc}")
         return None
     return report
+
+
+def _write_bundle(watched: Watched, path: str, matrix: Optional[str]) -> None:
+    """The bundle with the run's output (this interpreter examined); one line on failure."""
+    from tfdoctor.bundle import BundleError
+    from tfdoctor.cli.bundle import make_bundle
+
+    try:
+        make_bundle(path, sys.executable, matrix=matrix, watched=watched)
+    except BundleError as exc:
+        last_words(f"tfdoctor run: cannot write the bundle: {exc}")
+    except typer.Exit:
+        pass  # bad input to the checks: make_bundle has said so in one line
+    else:
+        last_words(f"tfdoctor run: wrote the bundle {path}")
 
 
 def _run_footer(watched: Watched) -> str:

@@ -15,6 +15,7 @@ from tfdoctor.cli.options import (
     chosen_format,
     format_option,
     interpreter_option,
+    timeout_option,
 )
 from tfdoctor.cli.output import OutputFormat, doctor_errors, emit, fail, progress_bars, use_color
 from tfdoctor.defaults import DEFAULT_KERNEL_TIMEOUT
@@ -29,11 +30,9 @@ def smoke_command(
         metavar="SIZE",
         help="GPU memory the test may take per GPU (512MiB, 2GiB); it grows into it on demand.",
     ),
-    timeout: float = typer.Option(
+    timeout: float = timeout_option(
         DEFAULT_KERNEL_TIMEOUT,
-        "--timeout",
-        metavar="SECONDS",
-        help="Time allowed per kernel before the test is killed and the kernel reported.",
+        "Time allowed per kernel before the test is killed and the kernel reported.",
     ),
     json_out: bool = JSON_OPTION,
     output_format: str = format_option("smoke"),

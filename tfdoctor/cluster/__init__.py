@@ -24,7 +24,7 @@ from tfdoctor.cluster.spec import (
     read_tf_config,
     system_resolver,
 )
-from tfdoctor.cluster.verdicts import judge
+from tfdoctor.cluster.verdicts import judge, measurements
 from tfdoctor.cluster.workers import (
     DEFAULT_SIZES,
     FULL_SIZES,
@@ -58,12 +58,18 @@ def _report(
     version: str,
     now: str,
     outcomes: Sequence[WorkerOutcome] = (),
+    spec: Optional[ClusterSpec] = None,
 ) -> Report:
-    """The report of ``findings``; interrupted (exit 130) when Ctrl-C stopped a worker."""
+    """The report of ``findings``; interrupted (exit 130) when Ctrl-C stopped a worker.
+
+    With ``spec``, the run's bandwidth sweep and the workers' facts go with it (charts)."""
+    bandwidth, fleet = measurements(spec, outcomes) if spec is not None else ((), None)
     return Report(
         Facts(tfdoctor_version=version, collected_at=now),
         tuple(findings),
         interrupted=any(o.status == "interrupted" for o in outcomes),
+        bandwidth=bandwidth,
+        fleet=fleet,
     )
 
 
@@ -93,7 +99,7 @@ def smoke_report(
         return _report(findings, version, now)
     outcome = run_worker(spec, options, env)
     findings = (*findings, *judge(spec, [outcome], options.timeout))
-    return _report(findings, version, now, [outcome])
+    return _report(findings, version, now, [outcome], spec)
 
 
 def local_report(
@@ -115,4 +121,4 @@ def local_report(
         f"{workers} worker(s) on loopback: {addresses}",
         check="cluster",
     )
-    return _report((head, *judge(spec, outcomes, options.timeout)), version, now, outcomes)
+    return _report((head, *judge(spec, outcomes, options.timeout)), version, now, outcomes, spec)

@@ -15,7 +15,15 @@ from tfdoctor import causes
 from tfdoctor.bounded import MAX_REPORT_BYTES, InputError, read_json
 from tfdoctor.causes import finding
 from tfdoctor.facts import Facts, FactsError, TFStatus
-from tfdoctor.findings import Finding, Fix, Report, Severity, facts_from_report_json
+from tfdoctor.findings import (
+    Finding,
+    Fix,
+    FleetRow,
+    FleetTable,
+    Report,
+    Severity,
+    facts_from_report_json,
+)
 from tfdoctor.machine import Machine
 from tfdoctor.records import Record, record
 
@@ -128,6 +136,24 @@ def differences(nodes: Mapping[str, Mapping[str, str]]) -> list[Difference]:
     return out
 
 
+def fleet_table(nodes: Mapping[str, Mapping[str, str]]) -> FleetTable:
+    """Every compared fact, node by node, with the differing ones and their odd nodes marked."""
+    names = sorted(nodes)
+    diffs = {d.fact: d for d in differences(nodes)}
+    rows = []
+    for fact in sorted({k for summary in nodes.values() for k in summary}):
+        diff = diffs.get(fact)
+        rows.append(
+            FleetRow(
+                fact,
+                tuple(nodes[n].get(fact, UNKNOWN) for n in names),
+                differs=diff is not None,
+                odd=(diff.odd or ()) if diff is not None else (),
+            )
+        )
+    return FleetTable(tuple(names), tuple(rows))
+
+
 def _slug(name: str) -> str:
     return "".join(c if c.isalnum() else "-" for c in name.lower().lstrip("$")).strip("-")
 
@@ -209,4 +235,8 @@ def fleet_report(paths: Sequence[str], version: str, now: str) -> Report:
             name = path
         nodes[name] = node_summary(facts)
         verdicts[name] = summary
-    return Report(Facts(tfdoctor_version=version, collected_at=now), compare_nodes(nodes, verdicts))
+    return Report(
+        Facts(tfdoctor_version=version, collected_at=now),
+        compare_nodes(nodes, verdicts),
+        fleet=fleet_table(nodes),
+    )

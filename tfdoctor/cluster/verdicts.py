@@ -9,10 +9,10 @@ from typing import Any, Optional
 from tfdoctor import causes
 from tfdoctor.causes import finding
 from tfdoctor.causes.cluster import cluster_unreachable_fix, peer_failed_fix, port_in_use_fix
-from tfdoctor.cluster.fleet import compare_nodes
+from tfdoctor.cluster.fleet import compare_nodes, fleet_table
 from tfdoctor.cluster.spec import ClusterSpec
 from tfdoctor.cluster.workers import WorkerOutcome, unhealthy
-from tfdoctor.findings import Finding, Severity
+from tfdoctor.findings import BandwidthPoint, Finding, FleetTable, Severity
 
 CHECK = "cluster"
 
@@ -204,17 +204,50 @@ def bandwidth_finding(result: dict[str, Any]) -> Optional[Finding]:
     )
 
 
-def fleet_findings(result: dict[str, Any]) -> tuple[Finding, ...]:
-    """The facts every worker sent through the collective, compared node by node."""
+def gathered_nodes(result: dict[str, Any]) -> dict[str, dict[str, str]]:
+    """The facts every worker sent through the collective, by node name."""
     gathered = result.get("facts") or {}
-    nodes = {
+    return {
         f"{task} ({doc.get('host', '?')})": {str(k): str(v) for k, v in doc["facts"].items()}
         for task, doc in gathered.items()
         if isinstance(doc, dict) and isinstance(doc.get("facts"), dict)
     }
+
+
+def fleet_findings(result: dict[str, Any]) -> tuple[Finding, ...]:
+    """The facts every worker sent through the collective, compared node by node."""
+    nodes = gathered_nodes(result)
     if not nodes:
         return ()
     return compare_nodes(nodes)
+
+
+def sweep_points(result: dict[str, Any]) -> tuple[BandwidthPoint, ...]:
+    """The bandwidth sweep of a worker's result as measurements, smallest message first."""
+    return tuple(
+        BandwidthPoint(int(r["bytes"]), float(r["seconds"]), float(r["algbw"]), float(r["busbw"]))
+        for r in sorted(result.get("sweep") or [], key=lambda r: r["bytes"])
+    )
+
+
+def lead_result(spec: ClusterSpec, outcomes: Sequence[WorkerOutcome]) -> Optional[dict[str, Any]]:
+    """The result the run is judged by: the chief's, else any finished worker's."""
+    done = [o for o in outcomes if o.status == "ok" and o.result]
+    chief = spec.chief
+    lead = next((o for o in done if chief and o.task == f"{chief[0]} {chief[1]}"), None)
+    lead = lead or (done[0] if done else None)
+    return None if lead is None else lead.result
+
+
+def measurements(
+    spec: ClusterSpec, outcomes: Sequence[WorkerOutcome]
+) -> tuple[tuple[BandwidthPoint, ...], Optional[FleetTable]]:
+    """The run's bandwidth sweep and the workers' facts side by side, for the report."""
+    result = lead_result(spec, outcomes)
+    if result is None:
+        return (), None
+    nodes = gathered_nodes(result)
+    return sweep_points(result), fleet_table(nodes) if nodes else None
 
 
 def judge(
@@ -226,14 +259,11 @@ def judge(
         f = outcome_finding(outcome, timeout, spec)
         if f is not None:
             out.append(f)
-    done = [o for o in outcomes if o.status == "ok" and o.result]
-    chief = spec.chief
-    lead = next((o for o in done if chief and o.task == f"{chief[0]} {chief[1]}"), None)
-    lead = lead or (done[0] if done else None)
-    if lead is not None and lead.result is not None:
-        out.append(allreduce_finding(lead.result))
-        band = bandwidth_finding(lead.result)
+    result = lead_result(spec, outcomes)
+    if result is not None:
+        out.append(allreduce_finding(result))
+        band = bandwidth_finding(result)
         if band is not None:
             out.append(band)
-        out.extend(fleet_findings(lead.result))
+        out.extend(fleet_findings(result))
     return tuple(out)

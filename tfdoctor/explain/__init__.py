@@ -700,6 +700,11 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
     # pip's own words say what it could see: reason from them before any general advice.
     lines = [line for h in hits for _, line in h.citations]
     wheel = next((w for w in map(read_wheel_refusal, lines) if w is not None), None)
+    if wheel is not None and wheel.platform == "win_amd64" and _no_release_at_all(r, hits):
+        # pip finds no TensorFlow at all and refuses the 64-bit Windows wheel (the user picks
+        # the wheel of their own CPython): the interpreter is 32-bit, which python.org's
+        # default Windows download was until 3.9; TensorFlow has only 64-bit wheels.
+        return causes.platform.PYTHON_32BIT, causes.platform.python_64bit_fix(m)
     if wheel is not None:
         return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.wheel_tags_fix(
             m, wheel.file, wheel.python_version, wheel.platform
@@ -729,6 +734,20 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         m, refusal.final_versions, requested_version(refusal.spec), r.python
     )
     return cause, fix
+
+
+def _no_release_at_all(r: Revealed, hits: Sequence[Hits]) -> bool:
+    """pip saw no release of a TensorFlow distribution at all: a no-match for any version, or
+    a refusal whose version list is empty."""
+    unpinned = any(
+        h.signature.id == "pip-no-matching-distribution" and not g.get("tf_version")
+        for h in hits
+        for g in h.groups
+    )
+    listed = [x for x in r.pip_refusals if x.dist in TF_DISTRIBUTIONS]
+    return (unpinned and not any(x.versions for x in listed)) or any(
+        not x.versions and not x.spec for x in listed
+    )
 
 
 def _op_kernel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:

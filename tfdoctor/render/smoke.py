@@ -7,7 +7,17 @@ from typing import Optional
 
 from tfdoctor.facts import SmokeDevice, SmokeFacts, SmokeResult
 
-_HEADER = ("kernel", "dtype", "ran on", "result", "error / tol", "time", "throughput", "of peak")
+#: The columns of a device's kernel table (:func:`result_cells`).
+RESULT_HEADER = (
+    "kernel",
+    "dtype",
+    "ran on",
+    "result",
+    "error / tol",
+    "time",
+    "throughput",
+    "of peak",
+)
 #: The text table's peak line keeps this many characters; the JSON has the whole source.
 PEAK_SOURCE_CHARS = 100
 _PARENS = re.compile(r"\s*\([^()]*\)")
@@ -27,7 +37,7 @@ def short_source(source: str) -> str:
     return short
 
 
-def _rate(flops: Optional[float]) -> str:
+def rate(flops: Optional[float]) -> str:
     if flops is None:
         return "-"
     if flops >= 1e12:
@@ -53,7 +63,8 @@ def _above_peak(result: SmokeResult) -> bool:
     return result.fraction_of_peak is not None and result.fraction_of_peak > 1.0
 
 
-def _row(device: SmokeDevice, result: SmokeResult) -> tuple[str, ...]:
+def result_cells(device: SmokeDevice, result: SmokeResult) -> tuple[str, ...]:
+    """One kernel's row of its device's table, as the cells :data:`RESULT_HEADER` names."""
     placed = "-" if result.placed_on is None else result.placed_on.replace("/device:", "")
     if result.placed_on is not None and result.placed_on != result.device:
         placed += " (!)"
@@ -71,7 +82,7 @@ def _row(device: SmokeDevice, result: SmokeResult) -> tuple[str, ...]:
         _verdict(result),
         error,
         _seconds(result.seconds),
-        _rate(result.throughput),
+        rate(result.throughput),
         fraction,
     )
 
@@ -100,7 +111,7 @@ def smoke_lines(smoke: SmokeFacts) -> list[str]:
         lines.append(title)
         lines.append(f"    peak: {short_source(device.peak_source or 'unknown')}")
         if device.peaks:
-            peaks = ", ".join(f"{k} {_rate(v)}" for k, v in sorted(device.peaks.items()))
+            peaks = ", ".join(f"{k} {rate(v)}" for k, v in sorted(device.peaks.items()))
             lines.append(f"    peaks: {peaks}")
         if device.sm_count is not None and device.max_clock_mhz is not None:
             lines.append(f"    SMs: {device.sm_count}, max SM clock {device.max_clock_mhz:g} MHz")
@@ -122,8 +133,8 @@ def smoke_lines(smoke: SmokeFacts) -> list[str]:
                 f"    CPUs: {device.cpu_affinity} usable{quota}; other processes meanwhile: "
                 f"{others}"
             )
-        rows = [_HEADER] + [_row(device, r) for r in device.results]
-        widths = [max(len(row[i]) for row in rows) for i in range(len(_HEADER))]
+        rows = [RESULT_HEADER] + [result_cells(device, r) for r in device.results]
+        widths = [max(len(row[i]) for row in rows) for i in range(len(RESULT_HEADER))]
         for row in rows:
             cells = [cell.ljust(widths[i]) for i, cell in enumerate(row)]
             lines.append(("    " + "  ".join(cells)).rstrip())
