@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shlex
 from collections.abc import Mapping, Sequence
 from typing import Final, Optional
@@ -20,6 +21,7 @@ WINDOWS_NATIVE_GPU_ENDED: Final = CauseId("windows-native-gpu-ended")
 CPU_LACKS_AVX: Final = CauseId("cpu-lacks-avx")
 CPU_EMULATED: Final = CauseId("cpu-emulated")
 GLIBC_TOO_OLD: Final = CauseId("glibc-too-old")
+LIBSTDCXX_TOO_OLD: Final = CauseId("libstdcxx-too-old")
 MSVC_RUNTIME_MISSING: Final = CauseId("msvc-runtime-missing")
 PYTHON_32BIT: Final = CauseId("python-32bit")
 WSL1: Final = CauseId("wsl1")
@@ -73,6 +75,15 @@ CAUSES: Mapping[str, Cause] = dict(
             "The C library is older than the wheel needs",
             "TensorFlow's Linux wheels declare a manylinux glibc floor; an older system cannot "
             "load them.",
+        ),
+        define(
+            LIBSTDCXX_TOO_OLD,
+            "The C++ runtime loaded is older than a native library needs",
+            "A native extension was built with a newer GCC than the libstdc++ the loader found: "
+            "the symbol versions it needs (GLIBCXX_3.4.N, CXXABI_1.3.N) are missing there. In "
+            "a conda environment the system's older copy is often loaded instead of the "
+            "environment's own.",
+            "https://gcc.gnu.org/onlinedocs/libstdc++/manual/abi.html",
         ),
         define(
             MSVC_RUNTIME_MISSING,
@@ -190,6 +201,30 @@ def glibc_fix(glibc: str) -> Fix:
         f"Use a Linux distribution (or container base image) with glibc {version} or newer, "
         "or an older TensorFlow built for this glibc.",
         ("ldd --version",),
+    )
+
+
+def libstdcxx_fix(symbol: str, library: str, requirer: str) -> Fix:
+    """A libstdc++ that has ``symbol``: the conda environment's own where the requirer lies in
+    one (conda-forge's libstdcxx-ng, first on the path), else a newer system runtime."""
+    where = library or "libstdc++.so.6"
+    check = f"strings {where} | grep -F {symbol}"
+    if re.search(r"/(?:opt/conda|(?:mini|ana)conda\d*|miniforge\d*|mambaforge)/|/envs/", requirer):
+        return Fix(
+            f"{requirer} lies in a conda environment: install a libstdc++ with {symbol} there "
+            "(conda-forge's libstdcxx-ng) and let the loader find the environment's copy before "
+            f"the system's {where}.",
+            (
+                check,
+                "conda install -c conda-forge libstdcxx-ng",
+                'export LD_LIBRARY_PATH="$CONDA_PREFIX/lib:$LD_LIBRARY_PATH"',
+            ),
+        )
+    return Fix(
+        f"The libstdc++ found ({where}) lacks {symbol}: install a newer GCC runtime (a newer "
+        "distribution or base image), or a release of the package built with an older "
+        "compiler.",
+        (check,),
     )
 
 

@@ -602,6 +602,14 @@ def _glibc(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseI
     return causes.platform.GLIBC_TOO_OLD, causes.platform.glibc_fix(glibc)
 
 
+def _libstdcxx(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    return causes.platform.LIBSTDCXX_TOO_OLD, causes.platform.libstdcxx_fix(
+        _group(hits, "symbol") or "GLIBCXX_3.4",
+        _group(hits, "library") or "",
+        _group(hits, "requirer") or "",
+    )
+
+
 def _cpu_avx(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     # Every Mac that runs a macOS TensorFlow supports has AVX: an illegal instruction there
     # is x86-64 code under Rosetta 2, which does not translate AVX
@@ -817,6 +825,7 @@ BUILDERS: dict[str, Builder] = {
     causes.gpu.GPU_ARCH_UNSUPPORTED: _arch,
     causes.gpu.GPU_PTX_JIT: _ptx_jit,
     causes.platform.GLIBC_TOO_OLD: _glibc,
+    causes.platform.LIBSTDCXX_TOO_OLD: _libstdcxx,
     causes.software.KERAS_VERSION: _keras,
     causes.code.KERAS3_BEHAVIOUR_CHANGE: _keras3,
     causes.gpu.DRIVER_NOT_LOADED: _driver_not_loaded,
