@@ -135,7 +135,10 @@ def parse_hosted_data(text: str, path: str = "<hosted data>") -> HostedData:
             reader.source_ids(fields["source"], f"{where}.source", sources)[0],
         )
         for where, prefix, fields in reader.keyed_rows(
-            top["tpu_generations"], "tpu_generations", "prefix", ("generation", "tensorflow", "source")
+            top["tpu_generations"],
+            "tpu_generations",
+            "prefix",
+            ("generation", "tensorflow", "source"),
         )
     )
     return HostedData(path, sources, images, generations)
@@ -154,7 +157,9 @@ def _image(
             reader.required_string(row["python"], f"{at}.python", _PYTHON, "Python version"),
             reader.string(row["tensorflow"], f"{at}.tensorflow", _PIN, "pin", nullable=True),
             reader.string(row["cuda"], f"{at}.cuda", nullable=True),
-            reader.string(row["tpu_tensorflow"], f"{at}.tpu_tensorflow", _PIN, "pin", nullable=True),
+            reader.string(
+                row["tpu_tensorflow"], f"{at}.tpu_tensorflow", _PIN, "pin", nullable=True
+            ),
             reader.source_ids(row["source"], f"{at}.source", sources),
         )
         for at, release, row in reader.keyed_rows(

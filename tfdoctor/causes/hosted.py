@@ -90,7 +90,7 @@ def tensorflow_tpu_fix(m: Machine, version: Optional[str]) -> Fix:
 def tpu_generation_fix(generation: str) -> Fix:
     """Use JAX or PyTorch/XLA on this TPU, or a TPU generation TensorFlow runs on."""
     return Fix(
-        f"On TPU {generation} use JAX (pip install \"jax[tpu]\") or PyTorch/XLA; for TensorFlow, "
+        f'On TPU {generation} use JAX (pip install "jax[tpu]") or PyTorch/XLA; for TensorFlow, '
         "create the TPU VM on a generation it runs on (v5e, v5p, v4) with a tpu-vm-tf-* "
         "software version.",
         (),

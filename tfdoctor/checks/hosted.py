@@ -88,9 +88,7 @@ def check_tpu(ctx: CheckContext) -> Iterator[Finding]:
     libtpu = next((p for p in map(ctx.facts.package, LIBTPU) if p is not None), None)
     if m.tf.name == "tensorflow-tpu":
         via = f" with {libtpu.name} {libtpu.version}" if libtpu is not None else ""
-        yield Finding(
-            "hosted.tpu", Severity.OK, f"{m.tf.name} {m.tf.version}{via} on {where}"
-        )
+        yield Finding("hosted.tpu", Severity.OK, f"{m.tf.name} {m.tf.version}{via} on {where}")
         return
     yield causes.finding(
         "hosted.tpu",
@@ -98,7 +96,11 @@ def check_tpu(ctx: CheckContext) -> Iterator[Finding]:
         causes.hosted.TPU_TF_WITHOUT_LIBTPU,
         f"{m.tf.name} {m.tf.version} on {where} has no TPU support: it will use the CPU",
         "The TPU build is the tensorflow-tpu wheel, which installs libtpu from Google's "
-        "libtpu index." + ("" if libtpu is None else f" ({libtpu.name} is installed, but "
-        f"{m.tf.name} does not load it.)"),
+        "libtpu index."
+        + (
+            ""
+            if libtpu is None
+            else f" ({libtpu.name} is installed, but {m.tf.name} does not load it.)"
+        ),
         causes.hosted.tensorflow_tpu_fix(m, m.tf.version),
     )

@@ -76,7 +76,9 @@ def check_kernel_variables(ctx: CheckContext) -> Iterator[Finding]:
         return
     server = nb.server_environment
     if server is None:
-        yield unknown("notebook.variables", "the environment of the process that started the kernel")
+        yield unknown(
+            "notebook.variables", "the environment of the process that started the kernel"
+        )
         return
     differ = tuple(v for v in LOADER_VARS if nb.kernel_environment.get(v) != server.get(v))
     if not differ:

@@ -27,8 +27,6 @@ documented or read by the vendor's own code:
 
 from __future__ import annotations
 
-import glob
-import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Optional
@@ -78,9 +76,9 @@ def probe_hosted(env: Mapping[str, str], root: Path = Path("/")) -> HostedFacts:
     tpu_env = any(env.get(var) for name, var in ENV_MARKERS if name == "tpu-vm")
     patterns = (ACCEL_GLOB, VFIO_GLOB) if tpu_env else (ACCEL_GLOB,)
     devices = tuple(
-        "/" + os.path.relpath(p, root)
+        "/" + p.relative_to(root).as_posix()
         for pattern in patterns
-        for p in sorted(glob.glob(str(root / pattern)))
+        for p in sorted(root.glob(pattern))
     )
     markers += [f"dev:{d}" for d in devices]
     name = _image(env, root, tpu_env or bool(devices))

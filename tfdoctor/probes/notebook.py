@@ -70,7 +70,10 @@ def parse_connection(text: str) -> Optional[str]:
 def read_kernelspec(name: str) -> tuple[tuple[str, ...], dict[str, str], Optional[str]]:
     """(argv, env, error) of the kernelspec called ``name``, through jupyter_client."""
     try:
-        from jupyter_client.kernelspec import KernelSpecManager  # noqa: PLC0415 - optional
+        # Optional: every kernel has it, the doctor's own environment need not (nor its stubs).
+        from jupyter_client.kernelspec import (  # type: ignore[import-not-found,unused-ignore]  # noqa: PLC0415
+            KernelSpecManager,
+        )
     except ImportError:
         return (), {}, "jupyter_client is not importable in the kernel"
     try:
