@@ -1,0 +1,164 @@
+"""Hosted notebook images and Cloud TPU VMs: the probe's markers, the data file, and each image's
+facts file (tests/data/hosted, from what the image really ships) judged by the checks."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.commandline import tfdoctor
+from tfdoctor.checks import run_checks, select_checks
+from tfdoctor.checks._context import CheckContext
+from tfdoctor.facts import facts_from_json
+from tfdoctor.hosted import HostedDataError, hosted_data, parse_hosted_data
+from tfdoctor.matrix import load_matrix
+from tfdoctor.probes.hosted import probe_hosted
+
+DATA = Path(__file__).parent / "data" / "hosted"
+CASES = sorted(DATA.glob("*.json"))
+HOSTED_CHECKS = select_checks(["hosted.tensorflow", "hosted.tpu"])
+
+
+def _case(path: Path) -> dict[str, Any]:
+    doc: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return doc
+
+
+@pytest.mark.parametrize("path", CASES, ids=lambda p: p.stem)
+def test_each_image_gets_its_verdict_and_fix(path: Path) -> None:
+    case = _case(path)
+    expect = case["expect"]
+    facts = facts_from_json(case["facts"])
+
+    findings = run_checks(CheckContext(facts, load_matrix()), HOSTED_CHECKS)
+
+    (found,) = [f for f in findings if f.id == expect["check"]]
+    assert (found.severity.value, found.cause) == (expect["severity"], expect["cause"]), found
+    fix = "" if found.fix is None else found.fix.text + "\n" + "\n".join(found.fix.commands)
+    for needle in expect.get("fix_includes", ()):
+        assert needle in fix, (needle, fix)
+    for needle in expect.get("fix_excludes", ()):
+        assert needle not in fix, (needle, fix)
+    # Each file cites where its image's contents come from.
+    assert case["source"].startswith("https://")
+
+
+def test_every_image_the_probe_names_has_a_facts_file() -> None:
+    named = {_case(p)["facts"]["hosted"]["name"] for p in CASES}
+    assert {image.name for image in hosted_data().images} <= named
+
+
+def test_check_facts_reports_a_replaced_tensorflow_end_to_end(tmp_path: Path) -> None:
+    facts = tmp_path / "facts.json"
+    facts.write_text(json.dumps(_case(DATA / "colab-gpu-tf-upgraded.json")["facts"]), "utf-8")
+
+    out = tfdoctor("check", "--facts", str(facts), "--json", "hosted.tensorflow")
+
+    report = json.loads(out.stdout)
+    assert [(f["id"], f["cause"]) for f in report["findings"]] == [
+        ("hosted.tensorflow", "hosted-tf-replaced")
+    ]
+
+
+# --- the probe ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("env", "files", "expected"),
+    [
+        pytest.param({}, (), (None, None, None), id="nothing"),
+        pytest.param(
+            {"COLAB_RELEASE_TAG": "release-colab_20260818-060047_RC00"},
+            (),
+            ("colab", "release-colab_20260818-060047_RC00", None),
+            id="colab",
+        ),
+        # Kaggle's images are built from Colab's and keep its variables: Kaggle wins.
+        pytest.param(
+            {"KAGGLE_KERNEL_RUN_TYPE": "Interactive", "COLAB_RELEASE_TAG": "x"},
+            ("etc/build_date",),
+            ("kaggle", "20260812", None),
+            id="kaggle-over-colab",
+        ),
+        pytest.param(
+            {"DATABRICKS_RUNTIME_VERSION": "16.4"},
+            (),
+            ("databricks", "16.4", None),
+            id="databricks",
+        ),
+        pytest.param(
+            {"SM_CURRENT_HOST": "algo-1"}, (), ("sagemaker", None, None), id="sagemaker-job"
+        ),
+        pytest.param(
+            {},
+            ("opt/ml/metadata/resource-metadata.json",),
+            ("sagemaker", None, None),
+            id="sagemaker-notebook",
+        ),
+        pytest.param(
+            {},
+            ("opt/deeplearning/metadata/images_version",),
+            ("vertex", "20260812", None),
+            id="vertex",
+        ),
+        pytest.param(
+            {"TPU_ACCELERATOR_TYPE": "v6e-8"},
+            ("dev/vfio/0",),
+            ("tpu-vm", None, "v6e-8"),
+            id="tpu-vm-vfio",
+        ),
+        pytest.param({}, ("dev/accel0",), ("tpu-vm", None, None), id="tpu-vm-accel"),
+        # A VFIO group alone is any device passed through, not a TPU.
+        pytest.param({}, ("dev/vfio/0",), (None, None, None), id="vfio-alone"),
+    ],
+)
+def test_probe_names_the_image_from_its_markers(
+    tmp_path: Path, env: dict[str, str], files: tuple[str, ...], expected: tuple[Any, ...]
+) -> None:
+    for rel in files:
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("20260812\n", encoding="utf-8")
+
+    hosted = probe_hosted(env, tmp_path)
+
+    assert (hosted.name, hosted.image_version, hosted.tpu_type) == expected
+    assert bool(hosted.markers) == (expected[0] is not None)
+
+
+# --- the data file --------------------------------------------------------------------------
+
+
+def test_every_shipped_release_is_pinned_and_sourced() -> None:
+    data = hosted_data()
+    for image in data.images:
+        assert image.sources, image.name
+        for release in image.releases:
+            assert release.sources and all(s in data.sources for s in release.sources)
+    assert data.tpu("v6e-8") is not None and not data.tpu("v6e-8").tensorflow  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        pytest.param(
+            ('tensorflow: "tensorflow==2.20.0"', "tensorflow: 2.20"),
+            "images[colab].releases[latest].tensorflow: expected a string",
+            id="unquoted-version",
+        ),
+        pytest.param(
+            ("source: tpu-v6e", "source: nowhere"),
+            "tpu_generations[v6e].source",
+            id="unknown-source",
+        ),
+    ],
+)
+def test_a_broken_data_file_is_named_by_file_line_and_field(
+    change: tuple[str, str], message: str
+) -> None:
+    text = Path(hosted_data().path).read_text(encoding="utf-8").replace(*change, 1)
+
+    with pytest.raises(HostedDataError, match=message.replace("[", r"\[").replace("]", r"\]")):
+        parse_hosted_data(text, "hosted.yaml")
