@@ -10,50 +10,27 @@ from typing import Any
 import pytest
 
 from tests.commandline import tfdoctor
-from tfdoctor.checks import run_checks, select_checks
-from tfdoctor.checks._context import CheckContext
-from tfdoctor.facts import facts_from_json
+from tests.facts_cases import assert_verdict, read_case
 from tfdoctor.hosted import HostedDataError, hosted_data, parse_hosted_data
-from tfdoctor.matrix import load_matrix
 from tfdoctor.probes.hosted import probe_hosted
 
 DATA = Path(__file__).parent / "data" / "hosted"
 CASES = sorted(DATA.glob("*.json"))
-HOSTED_CHECKS = select_checks(["hosted.tensorflow", "hosted.tpu"])
-
-
-def _case(path: Path) -> dict[str, Any]:
-    doc: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    return doc
 
 
 @pytest.mark.parametrize("path", CASES, ids=lambda p: p.stem)
 def test_each_image_gets_its_verdict_and_fix(path: Path) -> None:
-    case = _case(path)
-    expect = case["expect"]
-    facts = facts_from_json(case["facts"])
-
-    findings = run_checks(CheckContext(facts, load_matrix()), HOSTED_CHECKS)
-
-    (found,) = [f for f in findings if f.id == expect["check"]]
-    assert (found.severity.value, found.cause) == (expect["severity"], expect["cause"]), found
-    fix = "" if found.fix is None else found.fix.text + "\n" + "\n".join(found.fix.commands)
-    for needle in expect.get("fix_includes", ()):
-        assert needle in fix, (needle, fix)
-    for needle in expect.get("fix_excludes", ()):
-        assert needle not in fix, (needle, fix)
-    # Each file cites where its image's contents come from.
-    assert case["source"].startswith("https://")
+    assert_verdict(path)
 
 
 def test_every_image_the_probe_names_has_a_facts_file() -> None:
-    named = {_case(p)["facts"]["hosted"]["name"] for p in CASES}
+    named = {read_case(p)["facts"]["hosted"]["name"] for p in CASES}
     assert {image.name for image in hosted_data().images} <= named
 
 
 def test_check_facts_reports_a_replaced_tensorflow_end_to_end(tmp_path: Path) -> None:
     facts = tmp_path / "facts.json"
-    facts.write_text(json.dumps(_case(DATA / "colab-gpu-tf-upgraded.json")["facts"]), "utf-8")
+    facts.write_text(json.dumps(read_case(DATA / "colab-gpu-tf-upgraded.json")["facts"]), "utf-8")
 
     out = tfdoctor("check", "--facts", str(facts), "--json", "hosted.tensorflow")
 

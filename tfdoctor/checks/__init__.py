@@ -123,6 +123,11 @@ CHECKS: tuple[Check, ...] = (
         python.check_environment,
     ),
     Check("platform.rosetta", "Native Python, not x86-64 under Rosetta", platform.check_rosetta),
+    Check(
+        "platform.metal",
+        "On a Mac: tensorflow-metal loads with this TensorFlow and Python",
+        platform.check_metal,
+    ),
     Check("platform.wsl", "WSL 2 for GPU access", platform.check_wsl),
     Check(
         "notebook.kernel",
