@@ -11,7 +11,9 @@ import pytest
 
 from tests.commandline import tfdoctor
 from tests.facts_cases import assert_verdict, read_case
+from tfdoctor.facts import Facts, HostedFacts
 from tfdoctor.hosted import HostedDataError, hosted_data, parse_hosted_data
+from tfdoctor.machine import Machine
 from tfdoctor.probes.hosted import probe_hosted
 
 DATA = Path(__file__).parent / "data" / "hosted"
@@ -139,3 +141,20 @@ def test_a_broken_data_file_is_named_by_file_line_and_field(
 
     with pytest.raises(HostedDataError, match=message.replace("[", r"\[").replace("]", r"\]")):
         parse_hosted_data(text, "hosted.yaml")
+
+
+@pytest.mark.parametrize(
+    ("hosted", "environment", "expected"),
+    [
+        pytest.param(HostedFacts(name="kaggle"), {}, "kaggle", id="probed"),
+        pytest.param(HostedFacts(name="tpu-vm"), {}, None, id="tpu-vm-is-no-notebook"),
+        pytest.param(HostedFacts(), {"COLAB_GPU": "1"}, None, id="probe-found-none"),
+        pytest.param(None, {"COLAB_GPU": "1"}, "colab", id="older-facts"),
+    ],
+)
+def test_the_machine_view_names_the_notebook_the_probe_found(
+    hosted: HostedFacts | None, environment: dict[str, str], expected: str | None
+) -> None:
+    facts = Facts("0.1.0", "2026-01-01T00:00:00+00:00", environment=environment, hosted=hosted)
+
+    assert Machine(facts, None).notebook == expected

@@ -22,6 +22,15 @@ import pytest
 from tfdoctor.cli.notebook import NotebookReport, check
 from tfdoctor.facts import Facts, NotebookFacts
 from tfdoctor.findings import Finding, Report, Severity
+from tfdoctor.probes.notebook import (
+    connection_file,
+    first_python,
+    parse_connection,
+    parse_terminal,
+    probe_notebook,
+    read_server,
+    server_pid,
+)
 
 #: Plays the Jupyter server: runs a notebook on a kernel with nbclient, writes the result.
 SERVER = textwrap.dedent(
@@ -266,3 +275,151 @@ def test_a_tensorflow_imported_before_an_install_asks_for_a_restart() -> None:
     assert found.cause == "kernel-restart-needed" and "2.19.0" in found.summary
     same = Facts("0.1.0", "x", packages=(pkg,), notebook=_nb(kernel_tensorflow="2.20.0"))
     assert list(check_kernel_restart(CheckContext(same))) == []
+
+
+# --- the probe's readers and parsers ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        pytest.param(["ipykernel_launcher.py", "-f", "/run/k-1.json"], "/run/k-1.json", id="-f"),
+        pytest.param(["ipykernel_launcher.py", "--f=/run/k-2.json"], "/run/k-2.json", id="--f="),
+        pytest.param(["python", "script.py"], None, id="not-a-kernel"),
+    ],
+)
+def test_connection_file_is_read_from_the_kernels_command_line(
+    argv: list[str], expected: str | None
+) -> None:
+    assert connection_file(argv) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param(
+            '{"shell_port": 5, "key": "k", "kernel_name": "py311", "transport": "tcp"}',
+            "py311",
+            id="jupyter-client-8",
+        ),
+        pytest.param('{"shell_port": 5, "key": "k"}', None, id="no-name"),
+        pytest.param("{not json", None, id="malformed"),
+    ],
+)
+def test_parse_connection(text: str, expected: str | None) -> None:
+    assert parse_connection(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("stdout", "expected"),
+    [
+        pytest.param(
+            '{"prefix": "/envs/t", "site": ["/envs/t/lib/python3.12/site-packages"]}\n',
+            ("/envs/t", ("/envs/t/lib/python3.12/site-packages",)),
+            id="plain",
+        ),
+        pytest.param(
+            'a .pth printed this\n{"prefix": "/usr", "site": []}\n', ("/usr", ()), id="noise-first"
+        ),
+        pytest.param("", None, id="empty"),
+        pytest.param('{"site": []}', None, id="no-prefix"),
+    ],
+)
+def test_parse_terminal(stdout: str, expected: tuple[str, tuple[str, ...]] | None) -> None:
+    assert parse_terminal(stdout) == expected
+
+
+def _executable(path: Path, text: str = "#!/bin/sh\n") -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    path.chmod(0o755)
+    return path
+
+
+@pytest.mark.skipif(os.name == "nt", reason="POSIX executables")
+def test_first_python_looks_in_each_directory_in_turn(tmp_path: Path) -> None:
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "python").write_text("not executable", encoding="utf-8")
+    b3 = _executable(tmp_path / "b" / "python3")
+    _executable(tmp_path / "c" / "python")
+    path = os.pathsep.join(str(tmp_path / d) for d in ("a", "b", "c"))
+
+    assert first_python(path) == str(b3)
+    assert first_python(str(tmp_path / "nowhere")) is None
+
+
+def test_the_server_is_jpy_parent_pid_else_the_parent() -> None:
+    assert server_pid({"JPY_PARENT_PID": "4242"}) == (4242 if os.name == "posix" else os.getppid())
+    assert server_pid({"JPY_PARENT_PID": "junk"}) == os.getppid()
+
+
+def test_read_server_reads_a_real_process() -> None:
+    command, environ = read_server(os.getpid())
+
+    assert command and environ is not None and "PATH" in environ
+    assert read_server(2**22 + 12345) == ((), None)  # no such process
+
+
+@pytest.mark.skipif(os.name != "posix", reason="JPY_PARENT_PID is a pid on POSIX")
+@pytest.mark.parametrize(
+    ("script", "prefix", "error"),
+    [
+        pytest.param(
+            'echo \'{"prefix": "/envs/t", "site": ["/envs/t/site"]}\'',
+            "/envs/t",
+            None,
+            id="answers",
+        ),
+        pytest.param("echo boom >&2; exit 1", None, "boom", id="fails"),
+    ],
+)
+def test_probe_asks_the_python_on_the_servers_path(
+    tmp_path: Path, script: str, prefix: str | None, error: str | None
+) -> None:
+    _executable(tmp_path / "bin" / "python", f"#!/bin/sh\n{script}\n")
+    # A real process plays the server, started with the terminal's PATH.
+    server = subprocess.Popen(
+        [sys.executable, "-c", "import time; time.sleep(60)"],
+        env={**os.environ, "PATH": str(tmp_path / "bin"), "LD_LIBRARY_PATH": "/opt/t"},
+    )
+    try:
+        nb = probe_notebook({"JPY_PARENT_PID": str(server.pid), "PATH": "/usr/bin"}, argv=())
+    finally:
+        server.kill()
+        server.wait()
+
+    assert nb.server_pid == server.pid and nb.server_environment is not None
+    assert nb.server_environment["LD_LIBRARY_PATH"] == "/opt/t"
+    assert nb.terminal_python == str(tmp_path / "bin" / "python")
+    assert nb.terminal_prefix == prefix
+    assert (error or "") in (nb.terminal_error or "") and (nb.terminal_error is None) == (
+        error is None
+    )
+    assert nb.kernel_executable == sys.executable and nb.kernel_environment == {"PATH": "/usr/bin"}
+
+
+@pytest.mark.parametrize(
+    ("nb", "expected", "shown"),
+    [
+        pytest.param(_nb(), ("ok", ""), "", id="same"),
+        pytest.param(
+            _nb(
+                kernel_environment={"CUDA_VISIBLE_DEVICES": "1"},
+                kernelspec_env={"CUDA_VISIBLE_DEVICES": "1"},
+            ),
+            ("warning", "kernel-variables-differ"),
+            "CUDA_VISIBLE_DEVICES: kernel '1', terminal unset (set by the kernelspec)",
+            id="kernelspec-env",
+        ),
+        pytest.param(_nb(server_environment=None), ("unknown", ""), "", id="server-unreadable"),
+    ],
+)
+def test_kernel_variables_check(nb: NotebookFacts, expected: tuple[str, str], shown: str) -> None:
+    from tfdoctor.checks._context import CheckContext
+    from tfdoctor.checks.notebook import check_kernel_variables
+
+    facts = Facts("0.1.0", "2026-01-01T00:00:00+00:00", notebook=nb)
+    (found,) = check_kernel_variables(CheckContext(facts))
+
+    assert (found.severity.value, found.cause) == expected
+    assert shown in found.detail
