@@ -47,6 +47,10 @@ class ImageRelease(Record):
     tpu_tensorflow: Optional[str]
     sources: tuple[str, ...]
 
+    def runs(self, python: str) -> bool:
+        """Whether this release's Python is ``python``'s ``X.Y``."""
+        return ".".join(python.split(".")[:2]) == self.python
+
     @property
     def tf_version(self) -> Optional[str]:
         """The shipped TensorFlow's version (``2.20.0``)."""
@@ -70,12 +74,19 @@ class HostedImage(Record):
         """The release a fresh runtime gets."""
         return self.releases[0] if self.releases else None
 
-    def shipping(self, version: str) -> Optional[ImageRelease]:
-        """The newest release that ships TensorFlow ``version``."""
+    def shipping(self, version: str, python: Optional[str] = None) -> Optional[ImageRelease]:
+        """The newest release that ships TensorFlow ``version`` (on Python ``python``'s
+        ``X.Y`` where given)."""
         for release in self.releases:
-            if release.tf_version == version:
+            if release.tf_version == version and (python is None or release.runs(python)):
                 return release
         return None
+
+    def running(self, python: Optional[str]) -> Optional[ImageRelease]:
+        """The release this runtime most likely is: the newest on ``python``'s ``X.Y`` (a
+        runtime version's Python tells it apart), else the latest."""
+        found = next((r for r in self.releases if python and r.runs(python)), None)
+        return found or self.latest
 
 
 @record

@@ -60,8 +60,8 @@ def back_to_image_fix(m: Machine, image: HostedImage, shipped: ImageRelease) -> 
     other = image.shipping(installed) if installed else None
     choose = (
         f" Or keep TensorFlow {installed} by choosing the runtime version {other.release} "
-        f"({image.change_runtime}), which ships it whole."
-        if other is not None and other is not shipped
+        f"({image.change_runtime}), which ships it whole, with Python {other.python}."
+        if other is not None
         else ""
     )
     spec = shipped.tensorflow or ""

@@ -39,9 +39,11 @@ def check_hosted_tensorflow(ctx: CheckContext) -> Iterator[Finding]:
         return
     if m.tf is None:
         return  # packages.tensorflow says it is missing
-    installed = m.tf.version
-    release = image.shipping(installed)
+    installed, python = m.tf.version, m.python_version
     links = tuple(data.url(s) for s in image.sources)
+    # The runtime's Python tells its runtime version apart: a TensorFlow an older runtime
+    # version ships is that runtime's only on that runtime's Python.
+    release = image.shipping(installed, python)
     if release is not None:
         which = "the current runtime" if release is image.latest else f"runtime {release.release}"
         yield Finding(
@@ -51,17 +53,18 @@ def check_hosted_tensorflow(ctx: CheckContext) -> Iterator[Finding]:
             links=links,
         )
         return
-    latest = image.latest
-    cuda = f", with {latest.cuda}" if latest.cuda else ""
+    running = image.running(python)
+    if running is None or running.tensorflow is None:
+        return
+    cuda = f", with {running.cuda}" if running.cuda else ""
     yield causes.finding(
         "hosted.tensorflow",
         Severity.WARNING,
         causes.hosted.HOSTED_TF_REPLACED,
-        f"{m.tf.name} {installed} replaces the {latest.tensorflow} {image.title} ships",
-        f"{image.title}{version} ships {latest.tensorflow} for Python {latest.python}{cuda}; "
-        f"{m.tf.name} {installed} was installed over it, and no runtime version of the image "
-        "ships it.",
-        causes.hosted.back_to_image_fix(m, image, latest),
+        f"{m.tf.name} {installed} replaces the {running.tensorflow} {image.title} ships",
+        f"{image.title}{version} ships {running.tensorflow} for Python {running.python}{cuda}; "
+        f"{m.tf.name} {installed} was installed over it.",
+        causes.hosted.back_to_image_fix(m, image, running),
         links,
     )
 
