@@ -158,3 +158,22 @@ def test_the_machine_view_names_the_notebook_the_probe_found(
     facts = Facts("0.1.0", "2026-01-01T00:00:00+00:00", environment=environment, hosted=hosted)
 
     assert Machine(facts, None).notebook == expected
+
+
+def test_check_probes_the_hosted_image_from_the_environment() -> None:
+    out = tfdoctor(
+        "check",
+        "--static",
+        "--json",
+        "hosted.tpu",
+        env={"TPU_NAME": "local", "TPU_ACCELERATOR_TYPE": "v6e-8"},
+    )
+
+    report = json.loads(out.stdout)
+    hosted = report["facts"]["hosted"]
+    assert (hosted["name"], hosted["tpu_type"]) == ("tpu-vm", "v6e-8")
+    assert "env:TPU_ACCELERATOR_TYPE" in hosted["markers"]
+    # Whatever TensorFlow is installed here, v6e runs none (no TensorFlow: nothing to judge).
+    has_tf = any(p["name"].startswith("tensorflow") for p in report["facts"]["packages"])
+    expected = [("hosted.tpu", "tpu-generation-unsupported")] if has_tf else []
+    assert [(f["id"], f["cause"]) for f in report["findings"]] == expected
