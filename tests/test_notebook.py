@@ -423,3 +423,22 @@ def test_kernel_variables_check(nb: NotebookFacts, expected: tuple[str, str], sh
 
     assert (found.severity.value, found.cause) == expected
     assert shown in found.detail
+
+
+def test_the_extension_loads_without_importing_ipython_or_the_doctor() -> None:
+    code = (
+        "import sys, tfdoctor\n"
+        "registered = []\n"
+        "class Shell:\n"
+        "    def register_magic_function(self, func, magic_kind, magic_name):\n"
+        "        registered.append((magic_kind, magic_name, func.__name__))\n"
+        "assert 'tfdoctor.doctor' not in sys.modules\n"
+        "tfdoctor.load_ipython_extension(Shell())\n"
+        "loaded = [m for m in ('IPython', 'ipykernel', 'tensorflow') if m in sys.modules]\n"
+        "print(registered, loaded)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
+
+    assert done.stdout.strip() == "[('line', 'tfdoctor', 'magic')] []"
