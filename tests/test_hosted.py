@@ -11,7 +11,7 @@ import pytest
 
 from tests.commandline import tfdoctor
 from tests.facts_cases import assert_verdict, read_case
-from tfdoctor.facts import Facts, HostedFacts
+from tfdoctor.facts import Facts, HostedFacts, facts_from_json
 from tfdoctor.hosted import HostedDataError, hosted_data, parse_hosted_data
 from tfdoctor.machine import Machine
 from tfdoctor.probes.hosted import probe_hosted
@@ -177,3 +177,17 @@ def test_check_probes_the_hosted_image_from_the_environment() -> None:
     has_tf = any(p["name"].startswith("tensorflow") for p in report["facts"]["packages"])
     expected = [("hosted.tpu", "tpu-generation-unsupported")] if has_tf else []
     assert [(f["id"], f["cause"]) for f in report["findings"]] == expected
+
+
+def test_verbose_report_shows_the_hosted_image_only_where_there_is_one() -> None:
+    from tfdoctor.render._common import facts_sections
+
+    facts = facts_from_json(read_case(DATA / "kaggle-tpu-tensorflow-cpu.json")["facts"])
+    titles = [s.title for s in facts_sections(facts, brief=False)]
+    hosted = next(s for s in facts_sections(facts, brief=False) if s.title == "Hosted image")
+
+    assert "  TPU: v5litepod-8; devices: /dev/vfio/0" in hosted.lines
+    assert "Hosted image" not in [
+        s.title for s in facts_sections(Facts("0.1.0", "x", hosted=HostedFacts()), brief=False)
+    ]
+    assert titles[-1] == "Probe errors"

@@ -47,7 +47,7 @@ SERVER = textwrap.dedent(
 
 CELLS = (
     "%load_ext tfdoctor",
-    "%tfdoctor --static notebook.kernel notebook.variables",
+    "%tfdoctor --static --verbose notebook.kernel notebook.variables",
     "%tfdoctor --json",
     "import json, tfdoctor\n"
     "r = tfdoctor.check('notebook.kernel', 'notebook.variables', static=True)\n"
@@ -193,6 +193,7 @@ def test_a_kernel_of_another_environment_is_named_with_its_fix(
     assert variables[1:3] == ["warning", "kernel-variables-differ"]
     html = _text(cells[1]["outputs"], "text/html")
     assert "kernel-env-mismatch" in html and "/opt/kernel-only/lib" in html
+    assert "Notebook kernel and terminal" in html and f"prefix {other.parent.parent}" in html
 
 
 # --- the report object and the checks, without a kernel ------------------------------------
