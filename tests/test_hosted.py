@@ -3,6 +3,7 @@ facts file (tests/data/hosted, from what the image really ships) judged by the c
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -11,9 +12,12 @@ import pytest
 
 from tests.commandline import tfdoctor
 from tests.facts_cases import assert_verdict, read_case
+from tfdoctor.checks import run_checks, select_checks
+from tfdoctor.checks._context import CheckContext
 from tfdoctor.facts import Facts, HostedFacts, facts_from_json
 from tfdoctor.hosted import HostedDataError, hosted_data, parse_hosted_data
 from tfdoctor.machine import Machine
+from tfdoctor.matrix import load_matrix
 from tfdoctor.probes.hosted import probe_hosted
 
 DATA = Path(__file__).parent / "data" / "hosted"
@@ -191,3 +195,14 @@ def test_verbose_report_shows_the_hosted_image_only_where_there_is_one() -> None
         s.title for s in facts_sections(Facts("0.1.0", "x", hosted=HostedFacts()), brief=False)
     ]
     assert titles[-1] == "Probe errors"
+
+
+def test_the_images_tensorflow_on_a_python_of_ones_own_is_the_images() -> None:
+    case = read_case(DATA / "colab-gpu-as-shipped.json")
+    facts = facts_from_json(case["facts"])
+    assert facts.python is not None
+    own = dataclasses.replace(facts, python=dataclasses.replace(facts.python, version="3.10.4"))
+
+    (found,) = run_checks(CheckContext(own, load_matrix()), select_checks(["hosted.tensorflow"]))
+
+    assert found.severity.value == "ok", found

@@ -43,7 +43,10 @@ def check_hosted_tensorflow(ctx: CheckContext) -> Iterator[Finding]:
     links = tuple(data.url(s) for s in image.sources)
     # The runtime's Python tells its runtime version apart: a TensorFlow an older runtime
     # version ships is that runtime's only on that runtime's Python.
+    running = image.running(python)
     release = image.shipping(installed, python)
+    if release is None and running is not None and running.tf_version == installed:
+        release = running  # the image's TensorFlow, on a Python of the user's own
     if release is not None:
         which = "the current runtime" if release is image.latest else f"runtime {release.release}"
         yield Finding(
@@ -53,7 +56,6 @@ def check_hosted_tensorflow(ctx: CheckContext) -> Iterator[Finding]:
             links=links,
         )
         return
-    running = image.running(python)
     if running is None or running.tensorflow is None:
         return
     cuda = f", with {running.cuda}" if running.cuda else ""
