@@ -84,6 +84,8 @@ ALLOWED = {
     "tfdoctor.matrix_schema": (),
     # The GPU table (data/gpus.yaml): the matrix's GPU models and the smoke test's peaks.
     "tfdoctor.gpus": ("tfdoctor.yamldoc",),
+    # What hosted notebook images ship, and the TPU generations (data/hosted.yaml).
+    "tfdoctor.hosted": ("tfdoctor.yamldoc",),
     "tfdoctor.matrix": ("tfdoctor.yamldoc", "tfdoctor.matrix_schema", "tfdoctor.gpus"),
     "tfdoctor.compat": ("tfdoctor.matrix",),
     # The derived view of the facts, computed once; the catalogue of causes builds on it.
@@ -108,6 +110,7 @@ ALLOWED = {
         "tfdoctor.machine",
         "tfdoctor.cuda_layout",
         "tfdoctor.modules",
+        "tfdoctor.hosted",
     ),
     "tfdoctor.checks": (
         "tfdoctor.facts",
@@ -122,6 +125,7 @@ ALLOWED = {
         "tfdoctor.evidence",
         # choose_policy, the one rule for a mixed-precision policy (no package imports).
         "tfdoctor.gpu_config",
+        "tfdoctor.hosted",
     ),
     # `tfdoctor scan`: code parsed with ast, judged by data rules; findings name the catalogue's
     # causes. It never imports the code it reads, nor the checks, renderers or the CLI.

@@ -27,10 +27,22 @@ PYTHON_32BIT: Final = CauseId("python-32bit")
 WSL1: Final = CauseId("wsl1")
 NATIVE_LIBRARY_UNRESOLVED: Final = CauseId("native-library-unresolved")
 TF_RELEASE_NOT_FOR_PYTHON: Final = CauseId("tf-release-not-for-python")
+METAL_NO_WHEEL_FOR_PYTHON: Final = CauseId("metal-no-wheel-for-python")
+
+METAL_FILES = "https://pypi.org/project/tensorflow-metal/#files"
 
 #: Causes in the interpreter, the operating system, the CPU and the wheels.
 CAUSES: Mapping[str, Cause] = dict(
     (
+        define(
+            METAL_NO_WHEEL_FOR_PYTHON,
+            "No tensorflow-metal wheel for this Python",
+            "tensorflow-metal publishes wheels for macOS on Apple silicon and a few Python "
+            "versions only (its newest release, 1.2.0, for CPython 3.9 to 3.12): on another "
+            "Python `pip install tensorflow-metal` finds no distribution, and TensorFlow runs on "
+            "the CPU.",
+            METAL_FILES,
+        ),
         define(
             TF_NO_WHEEL_FOR_PYTHON,
             "No TensorFlow wheel for this Python or platform",
@@ -423,3 +435,31 @@ def python_64bit_fix(m: Machine) -> Fix:
             else ".venv/bin/python -m pip install tensorflow",
         ),
     )
+
+
+def metal_python_fix(m: Machine) -> Fix:
+    """An environment of a Python the newest tensorflow-metal has wheels for."""
+    table = m.companion("tensorflow-metal")
+    newest = table.releases[-1] if table is not None and table.releases else None
+    if newest is None:
+        return Fix("Use a Python tensorflow-metal publishes wheels for.", ())
+    python = _newest_python(newest.python)
+    return Fix(
+        f"tensorflow-metal {newest.release} has wheels for Python {newest.python} and pairs "
+        f"with tensorflow{newest.tensorflow}: for the GPU, create an environment with Python "
+        f"{python} and install that pair; otherwise TensorFlow runs on the CPU here.",
+        (
+            f"python{python} -m venv .venv-metal",
+            f'.venv-metal/bin/python -m pip install "tensorflow{newest.tensorflow}" '
+            f'"{newest.requirement("tensorflow-metal")}"',
+        ),
+    )
+
+
+def _newest_python(spec: str) -> str:
+    """The newest ``3.X`` a ``<3.13,>=3.9`` range admits (``3.12``)."""
+    for part in spec.split(","):
+        if part.startswith("<") and not part.startswith("<="):
+            major, minor = part[1:].split(".")[:2]
+            return f"{major}.{int(minor) - 1}"
+    return "3"
