@@ -14,6 +14,8 @@ from tfdoctor.defaults import ExitCode
 from tfdoctor.findings import Finding, Severity, report_to_json
 from tfdoctor.redact import Redactor
 from tfdoctor.render._common import wrap_at_spaces
+from tfdoctor.render.markdown import escape as _escape
+from tfdoctor.render.markdown import fenced
 from tfdoctor.upgrade import Plan
 
 _MARK = {
@@ -97,12 +99,16 @@ def render_upgrade_markdown(plan: Plan) -> str:
             path = item.location.path
             out += [f"#### Code: `{path}`", ""]
         out.append(f"{number}. **{item.severity.value}** `{item.id}`: {_escape(item.summary)}")
-        if item.detail:
-            out += ["", *(f"   {_escape(text)}" for text in item.detail.splitlines())]
+        detail = item.detail.splitlines()
+        # One line is prose; more (the pins) only a code block keeps as written.
+        if len(detail) == 1:
+            out += ["", f"   {_escape(detail[0])}"]
+        elif detail:
+            out += ["", *(f"   {text}" for text in fenced("\n".join(detail), "text"))]
         if item.fix is not None:
             out += ["", f"   Fix: {_escape(item.fix.text)}"]
             if item.fix.commands:
-                out += ["", "   ```sh", *(f"   {c}" for c in item.fix.commands), "   ```"]
+                out += ["", *(f"   {c}" for c in fenced("\n".join(item.fix.commands), "sh"))]
         out.append("")
     oks = [f for f in safe.report.findings if f.severity is Severity.OK]
     if oks:
@@ -128,8 +134,3 @@ def render_upgrade_json(plan: Plan, version: str) -> str:
         "pins_mode": None if pins is None else pins.mode,
     }
     return json.dumps(data, indent=2, sort_keys=True) + "\n"
-
-
-def _escape(text: str) -> str:
-    """Prose made inert in markdown: no stray HTML tags."""
-    return text.replace("<", "&lt;")

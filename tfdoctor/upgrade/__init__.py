@@ -550,7 +550,8 @@ def _install_step(
         if release != line.latest_patch
         else ""
     )
-    detail = "\n".join(["Pins:", *(f"  {text}" for text in lines), *pins.warnings])
+    notes = [f"Note: {text}" for label, text in pins.provenance if label == "Note"]
+    detail = "\n".join(["Pins:", *(f"  {text}" for text in lines), *pins.warnings, *notes])
     what = f"{installed} -> {release}" if installed else release
     return [
         _step(
