@@ -329,3 +329,29 @@ def test_pins_satisfy_the_targets_matrix_row(tmp_path: Path, line: TFLine) -> No
         assert line.and_cuda is not None
         for dist, spec in line.and_cuda.items():
             assert SpecifierSet(pins[normalize_name(dist)].specifier) == SpecifierSet(spec)
+
+
+# --- exact pins from pip's resolver ------------------------------------------------------------
+
+
+def test_resolve_pins_exactly_from_the_index(tmp_path: Path) -> None:
+    # The 2.18 machine (Python 3.12, a T4) against the loopback index `pin --resolve` is
+    # tested on, which serves TensorFlow 2.21.0 and what it requires.
+    from tests.pin_index import Index, serve
+    from tests.test_pin_resolve import served_wheels
+
+    facts = load_facts(str(DATA / "healthy" / "tf218-and-cuda-venv-t4.json"))
+    # Only TensorFlow and what it needs: the index serves no companion.
+    kept = tuple(p for p in facts.packages or () if normalize_name(p.name) == "tensorflow")
+    path = str(write_facts(tmp_path, dataclasses.replace(facts, packages=kept)))
+    env = {"XDG_CACHE_HOME": str(tmp_path / "cache"), "NO_COLOR": "1"}
+    with serve(Index(served_wheels())) as url:
+        result = tfdoctor(
+            "upgrade", "--to", "2.21", "--matrix", MATRIX, "--facts", path, "--json",
+            "--resolve", "--index-url", url, env=env, timeout=300,
+        )  # fmt: skip
+    assert result.returncode == 1, result.stderr
+    plan = json.loads(result.stdout)["plan"]
+    assert plan["pins_mode"] == "resolved"
+    assert "tensorflow[and-cuda]==2.21.0" in plan["pins"]
+    assert "numpy==2.1.0" in plan["pins"]
