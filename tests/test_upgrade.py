@@ -200,6 +200,22 @@ def test_an_end_of_life_add_on_blocks_the_move(
     assert "upgrade.companion" not in ids(data)
 
 
+def test_a_companion_only_the_installed_tensorflow_required_does_not_block(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # TensorFlow 2.15 requires tensorflow-io-gcs-filesystem (installed with it); 2.21 does not,
+    # and no release of it declares 2.21: a note to uninstall it, not a blocker.
+    facts = load_facts(str(TF215))
+    gcs = pkg("tensorflow-io-gcs-filesystem", "0.37.1")
+    facts = dataclasses.replace(facts, packages=(*(facts.packages or ()), gcs))
+    code, data = plan_json(capsys, "--to", "2.21", "--facts", str(write_facts(tmp_path, facts)))
+    assert code == 1
+    note = by_id(data, "upgrade.companion")
+    assert note["severity"] == "info"
+    assert "came with TensorFlow 2.15.1, which requires it" in note["summary"]
+    assert ids(data).index("upgrade.install") < ids(data).index("upgrade.companion")
+
+
 def test_the_installed_release_needs_nothing(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
@@ -355,3 +371,6 @@ def test_resolve_pins_exactly_from_the_index(tmp_path: Path) -> None:
     assert plan["pins_mode"] == "resolved"
     assert "tensorflow[and-cuda]==2.21.0" in plan["pins"]
     assert "numpy==2.1.0" in plan["pins"]
+    install = next(f for f in json.loads(result.stdout)["findings"] if f["id"] == "upgrade.install")
+    # The command installs what the resolver chose, not ranges pip would resolve again.
+    assert '"numpy==2.1.0"' in install["fix"]["commands"][0]

@@ -11,6 +11,7 @@ do, 1 changes to make, 2 the move cannot be done here.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Sequence
 from typing import Optional
@@ -338,12 +339,27 @@ def _below(have: str, need: str) -> bool:
 
 
 def _companion_steps(m: Machine, matrix: Matrix, table: Companions, line: TFLine) -> list[Finding]:
-    """A blocker for each installed companion with no release for the line."""
+    """A blocker for each installed companion with no release for the line; a note for one
+    only the installed TensorFlow required (tensorflow-io-gcs-filesystem up to 2.19)."""
     out: list[Finding] = []
     python = m.target.python
+    pulled = {name for name, _ in m.declared_requirements}
     for pkg in sorted(m.facts.packages or (), key=lambda p: normalize_name(p.name)):
         comp = table.companions.get(normalize_name(pkg.name))
         if comp is None or comp.release_for(line.latest_patch, python) is not None:
+            continue
+        if comp.name in pulled and m.tf is not None:
+            out.append(
+                _step(
+                    "upgrade.companion",
+                    Severity.INFO,
+                    f"{comp.name} {pkg.version} came with TensorFlow {m.tf.version}, which "
+                    f"requires it; no release of it declares TensorFlow {line.latest_patch}",
+                    "An upgrade in place leaves it installed (pip removes no dependency); the "
+                    "pins leave it out. Uninstall it after the move unless your code imports it.",
+                    Fix("Uninstall it after the move.", m.pip(f"uninstall -y {comp.name}")),
+                )
+            )
             continue
         served = [entry.line for entry in matrix.releases if comp.release_for(entry.latest_patch)]
         last = f" Its newest release serves TensorFlow {served[0]}." if served else ""
@@ -510,17 +526,7 @@ def _as_change(item: Finding) -> Finding:
     severity = _AS_CHANGE.get(item.severity, item.severity)
     if severity is item.severity:
         return item
-    return Finding(
-        item.id,
-        severity,
-        item.summary,
-        item.detail,
-        item.fix,
-        item.links,
-        item.check,
-        item.cause,
-        item.location,
-    )
+    return dataclasses.replace(item, severity=severity)
 
 
 # --- the install -----------------------------------------------------------------------------
@@ -562,10 +568,23 @@ def _install_step(
             Fix(
                 "Install the pins in the environment (or write them to a requirements file "
                 "with `tfdoctor pin`).",
-                m.pip_install(*pins.requested),
+                m.pip_install(*_to_install(pins)),
             ),
         )
     ]
+
+
+def _to_install(pins: Pinset) -> tuple[str, ...]:
+    """What to ask pip for: every exact pin pip's resolver chose, else the roots, from which
+    pip resolves the ranges. The resolver ran for this machine's platform, so a marker on a
+    pin (``sys_platform == "linux"``) holds here and is left out of the command."""
+    if pins.mode != "resolved":
+        return pins.requested
+    return tuple(
+        dataclasses.replace(entry, marker=None).requirement()
+        for entry in pins.entries
+        if entry.pinned
+    )
 
 
 # --- the summary ----------------------------------------------------------------------------
