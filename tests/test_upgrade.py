@@ -216,6 +216,22 @@ def test_a_companion_only_the_installed_tensorflow_required_does_not_block(
     assert ids(data).index("upgrade.install") < ids(data).index("upgrade.companion")
 
 
+def test_without_tensorflow_the_plan_is_a_first_install_judging_every_use(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # Ubuntu 24.04's system Python 3.12 (externally managed), a T4, no TensorFlow yet.
+    recorded = DATA / "real_failures" / "b10-ubuntu2404-externally-managed-pip.json"
+    code, data = plan_json(capsys, "--to", "2.21", "--facts", facts_file(tmp_path, recorded), TF115)
+    assert code == 1
+    assert data["plan"]["from"] is None
+    assert data["plan"]["summary"].startswith("TensorFlow 2.21.0: needs ")
+    # No line to compare from: every TensorFlow 1 use is judged against 2.21.
+    assert "api-moved-to-compat-v1" in {f["cause"] for f in data["findings"]}
+    # pip refuses to install into an externally managed Python (PEP 668): a venv first.
+    install = by_id(data, "upgrade.install")["fix"]["commands"]
+    assert install[0] == "python3 -m venv ~/.venvs/tf"
+
+
 def test_the_installed_release_needs_nothing(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
