@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Optional
 
 from tfdoctor.causes import finding as cause_finding
@@ -108,7 +108,7 @@ def plan_upgrade(
     release: str,
     *,
     code: Sequence[Finding] = (),
-    removed_in: Optional[dict[str, str]] = None,
+    removed_in: Optional[Mapping[str, str]] = None,
     pins: Optional[Pinset] = None,
     pin_problem: Optional[tuple[str, tuple[str, ...]]] = None,
     paths: tuple[str, ...] = (),
@@ -123,12 +123,13 @@ def plan_upgrade(
     m = Machine(facts, matrix)
     installed = m.tf.version if m.tf is not None else None
     source_key = m.line.key if m.line is not None else None
-    blockers = [*_platform_steps(m, matrix, line), *_companion_steps(m, matrix, companions, line)]
+    here = [*_platform_steps(m, matrix, line), *_companion_steps(m, matrix, companions, line)]
     changes = _release_changes(m, matrix, line, source_key, code, removed_in or {})
     code_steps = order_code(code)
-    install = _install_step(m, line, release, installed, pins, pin_problem, blockers)
-    first = [f for f in blockers if f.severity.rank >= Severity.UNKNOWN.rank]
-    later = [f for f in blockers if f.severity.rank < Severity.UNKNOWN.rank]
+    install = _install_step(m, line, release, installed, pins, pin_problem, here)
+    # What this machine must change or cannot do comes first, worst first; notes and oks last.
+    first = [f for f in here if f.severity.rank >= Severity.UNKNOWN.rank]
+    later = [f for f in here if f.severity.rank < Severity.UNKNOWN.rank]
     first.sort(key=lambda f: -f.severity.rank)
     steps = (*first, *changes, *code_steps, *install, *later)
     report = Report(facts, steps)
@@ -395,7 +396,7 @@ def _release_changes(
     line: TFLine,
     source: Optional[tuple[int, int]],
     code: Sequence[Finding],
-    removed_in: dict[str, str],
+    removed_in: Mapping[str, str],
 ) -> list[Finding]:
     """Keras 2 -> 3, tf.estimator gone, NumPy 2, TensorBoard no longer a dependency: each
     where the move crosses the release it came with (with no TensorFlow installed, only

@@ -24,7 +24,7 @@ from tfdoctor.pin.service import target_pins
 from tfdoctor.probes._run import Runner, run_command
 from tfdoctor.records import Record, record
 from tfdoctor.scan import ScanError, ScanOptions, scan
-from tfdoctor.scan.rules import Rules, RulesError, load_rules
+from tfdoctor.scan.rules import Rule, Rules, RulesError, load_rules
 from tfdoctor.upgrade import Plan, UpgradeError, plan_upgrade, read_release, scan_since
 
 #: Seconds the probes may take (TensorFlow is not imported: its metadata says its version).
@@ -126,9 +126,9 @@ def _scan_code(
 
 def _removed_in(rules: Rules) -> dict[str, str]:
     """The oldest release line each cause's rules start at."""
-    out: dict[str, str] = {}
+    oldest: dict[str, Rule] = {}
     for rule in rules.rules:
-        seen = out.get(rule.cause)
-        if seen is None or rule.release_key < tuple(int(p) for p in seen.split(".")):
-            out[rule.cause] = rule.release
-    return out
+        seen = oldest.get(rule.cause)
+        if seen is None or rule.release_key < seen.release_key:
+            oldest[rule.cause] = rule
+    return {cause: rule.release for cause, rule in oldest.items()}
