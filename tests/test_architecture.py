@@ -159,6 +159,8 @@ ALLOWED = {
         "tfdoctor.env.settings",
         "tfdoctor.pin",
         "tfdoctor.machine",
+        # `tfdoctor upgrade`'s plan record (not its service).
+        "tfdoctor.upgrade",
     ),
     # `tfdoctor env`'s settings, derived from facts; the package's own module imports nothing.
     "tfdoctor.env": (),
@@ -221,6 +223,32 @@ ALLOWED = {
         "tfdoctor.probes._run",
         "tfdoctor.inputs",
         "tfdoctor.doctor",
+    ),
+    # `tfdoctor upgrade`: the plan, pure functions of facts, the matrix, the companion table,
+    # scan's findings and the target's pins; its service reads the environment, scans, pins.
+    "tfdoctor.upgrade": (
+        "tfdoctor.facts",
+        "tfdoctor.findings",
+        "tfdoctor.matrix",
+        "tfdoctor.compat",
+        "tfdoctor.machine",
+        "tfdoctor.causes",
+        "tfdoctor.pin",
+        "tfdoctor.upgrade",
+    ),
+    "tfdoctor.upgrade.service": (
+        "tfdoctor.facts",
+        "tfdoctor.findings",
+        "tfdoctor.matrix",
+        "tfdoctor.compat",
+        "tfdoctor.machine",
+        "tfdoctor.pin",
+        "tfdoctor.pin.service",
+        "tfdoctor.probes._run",
+        "tfdoctor.inputs",
+        "tfdoctor.doctor",
+        "tfdoctor.scan",
+        "tfdoctor.upgrade",
     ),
     "tfdoctor.query": ("tfdoctor.facts", "tfdoctor.matrix", "tfdoctor.compat", "tfdoctor.inputs"),
     # `tfdoctor bundle`: redacts, caps and archives what the command gathered; runs pip as
