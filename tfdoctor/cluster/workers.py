@@ -31,6 +31,9 @@ WORKER_SCRIPT = str(Path(__file__).resolve().parent / "child" / "cluster_worker.
 DEFAULT_SIZES = (4, 65536, 1048576, 16777216)
 FULL_SIZES = (4, 64, 1024, 16384, 262144, 4194304, 67108864)
 
+#: Seconds the worker child lives past the sum of its step deadlines before it ends itself.
+DEADLINE_MARGIN = 30.0
+
 #: The only address ``cluster local`` ever uses.
 LOOPBACK = "127.0.0.1"
 
@@ -46,8 +49,16 @@ class SmokeOptions(Record):
     sizes: tuple[int, ...] = DEFAULT_SIZES
     iterations: int = 3
 
+    def deadline(self) -> float:
+        """Seconds the child may live in all: the import, every step's timeout, and a margin.
+
+        The steps are the port, the strategy, the known all-reduce, the facts, one per size and
+        the final barrier (``child/cluster_worker.py``).
+        """
+        return self.import_timeout + self.timeout * (5 + len(self.sizes)) + DEADLINE_MARGIN
+
     def argv(self) -> list[str]:
-        """The child's command line."""
+        """The child's command line (it ends with this process, and at its deadline)."""
         return [
             self.python,
             WORKER_SCRIPT,
@@ -59,6 +70,11 @@ class SmokeOptions(Record):
             ",".join(str(s) for s in self.sizes),
             "--iterations",
             str(self.iterations),
+            "--deadline",
+            str(self.deadline()),
+            "--parent",
+            str(os.getpid()),
+            "--watch-stdin",
         ]
 
 
@@ -212,7 +228,8 @@ def run_worker(spec: ClusterSpec, options: SmokeOptions, env: Mapping[str, str])
 
     child_env = {**env, "TF_CONFIG": json.dumps(spec.to_json())}
     try:
-        run = run_stepped(argv, child_env, options.import_timeout, on_line)
+        # stdin stays an open pipe: the child leaves at its end of file when this process goes.
+        run = run_stepped(argv, child_env, options.import_timeout, on_line, keep_stdin_open=True)
     except KeyboardInterrupt:  # the child is killed already (run_stepped)
         return WorkerOutcome(task, address, "interrupted", step=step[0])
     if not run.overran:

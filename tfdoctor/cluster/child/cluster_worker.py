@@ -7,9 +7,11 @@ other task), runs a sum all-reduce with known values (each replica adds ``replic
 its own position, so every contribution is checked), gathers every worker's facts through the
 same all-reduce, and times all-reduces of growing size. Prints one JSON object per line:
 ``{"event": "step", ...}`` as it goes, and a final ``{"event": "result", ...}``. The
-deadlines are kept by the parent, not here: while TensorFlow waits for a missing task inside
-its C++ runtime, no Python thread of this process runs, so only another process can end the
-wait and name the task.
+step deadlines are kept by the parent, not here: while TensorFlow waits for a missing task
+inside its C++ runtime, no Python thread of this process may run, so only another process can
+end the wait and name the task. The worker keeps one deadline of its own, for the whole run,
+and ends with its parent (:func:`tie_to_parent`): killed or not, no parent leaves a worker
+holding its port.
 """
 
 from __future__ import annotations
@@ -18,8 +20,10 @@ import argparse
 import json
 import os
 import platform
+import signal
 import socket
 import sys
+import threading
 import time
 from typing import Any, Optional
 
@@ -41,6 +45,55 @@ EXIT_PORT_IN_USE = 4
 #: and then leaves at once with ``EXIT_FAILED`` (``os._exit``: no result line, no cleanup),
 #: like a node that dies mid-test. The real-process tests use it to play a dead peer.
 DIE_AT_VARIABLE = "TFDOCTOR_CLUSTER_TEST_DIE_AT"
+
+
+#: prctl(2) option, from <linux/prctl.h>.
+PR_SET_PDEATHSIG = 1
+
+
+def _die_with(parent: int) -> None:
+    """Linux: ask the kernel for SIGKILL when ``parent`` goes; leave at once if it has gone.
+
+    The parent asks for it too before exec; asking here as well keeps a worker started by any
+    other launcher from outliving it (prctl(2), PR_SET_PDEATHSIG).
+    """
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes  # noqa: PLC0415 - Linux only
+
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+        except (ImportError, OSError, AttributeError):
+            pass
+    # The parent may have gone before the request took: the kernel then sends nothing.
+    if parent and os.getppid() != parent:
+        os._exit(EXIT_FAILED)
+
+
+def _leave_at_stdin_eof() -> None:
+    """Leave when stdin reaches end of file: the parent, which holds its other end, has gone."""
+    try:
+        while sys.stdin.buffer.read(4096):
+            pass
+    except (OSError, ValueError):
+        pass
+    os._exit(EXIT_FAILED)
+
+
+def tie_to_parent(parent: int, deadline: float, watch_stdin: bool) -> None:
+    """End this worker with its parent, and after ``deadline`` seconds in any case.
+
+    Three ways, so that no worker is left holding its port: the kernel's parent-death signal
+    (Linux), a thread reading stdin (a pipe only the parent writes: end of file when it goes,
+    on any system), and an alarm whose default action ends the process in the kernel, which
+    fires even while TensorFlow's C++ runtime holds the interpreter (signal(7): SIGALRM's
+    default action is to terminate).
+    """
+    _die_with(parent)
+    if watch_stdin:
+        threading.Thread(target=_leave_at_stdin_eof, name="parent-watch", daemon=True).start()
+    if deadline > 0 and hasattr(signal, "setitimer"):
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)
+        signal.setitimer(signal.ITIMER_REAL, deadline)
 
 
 def emit(doc: dict[str, Any]) -> None:
@@ -205,7 +258,11 @@ def main(argv: Optional[list[str]] = None) -> int:
     parser.add_argument("--import-timeout", type=float, default=120.0)
     parser.add_argument("--sizes", default="4,4096,262144,4194304")
     parser.add_argument("--iterations", type=int, default=3)
+    parser.add_argument("--deadline", type=float, default=0.0, help="seconds in all; 0: none")
+    parser.add_argument("--parent", type=int, default=0, help="the pid to end with")
+    parser.add_argument("--watch-stdin", action="store_true", help="leave at stdin's end")
     args = parser.parse_args(argv)
+    tie_to_parent(args.parent, args.deadline, args.watch_stdin)
     started = time.monotonic()
 
     config = json.loads(os.environ.get("TF_CONFIG", "{}"))
