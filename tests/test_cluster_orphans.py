@@ -8,7 +8,6 @@ the tests need the port held, not TensorFlow (whose import alone takes seconds h
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import signal
 import socket
@@ -20,74 +19,17 @@ from pathlib import Path
 
 import pytest
 
+from tests.cluster_helpers import wait_listening, worker_env, write_stand_in
 from tests.processes import gone_within, start, wait_for_child
 from tfdoctor.cluster.workers import WORKER_SCRIPT, free_loopback_ports
 
 ROOT = Path(__file__).resolve().parent.parent
 
-#: A ``tensorflow`` whose strategy binds this task's port from TF_CONFIG, then waits forever.
-FAKE_TENSORFLOW = """\
-import json, os, socket, time
-
-__version__ = "0.0-stand-in"
-
-
-class distribute:
-    @staticmethod
-    def MultiWorkerMirroredStrategy():
-        config = json.loads(os.environ["TF_CONFIG"])
-        task = config["task"]
-        address = config["cluster"][task["type"]][task["index"]]
-        server = socket.socket()
-        server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        server.bind(("127.0.0.1", int(address.rpartition(":")[2])))
-        server.listen()
-        globals()["held"] = server
-        while True:
-            time.sleep(60)
-"""
-
 
 @pytest.fixture
 def stand_in(tmp_path: Path) -> Path:
     """A directory holding the stand-in ``tensorflow`` package."""
-    package = tmp_path / "site" / "tensorflow"
-    package.mkdir(parents=True)
-    (package / "__init__.py").write_text(FAKE_TENSORFLOW, encoding="utf-8")
-    return package.parent
-
-
-def worker_env(site: Path, port: int) -> dict[str, str]:
-    """This environment with the stand-in first on the path and a two-worker TF_CONFIG."""
-    # Port 1 on loopback: a peer that never comes, so the strategy waits.
-    config = {
-        "cluster": {"worker": [f"127.0.0.1:{port}", "127.0.0.1:1"]},
-        "task": {"type": "worker", "index": 0},
-    }
-    return {
-        **os.environ,
-        "PYTHONPATH": os.pathsep.join([str(site), str(ROOT)]),
-        "TF_CONFIG": json.dumps(config),
-    }
-
-
-def listening(port: int) -> bool:
-    """Whether something accepts connections on 127.0.0.1:``port``."""
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-            return True
-    except OSError:
-        return False
-
-
-def wait_listening(port: int, seconds: float = 60) -> bool:
-    """Whether the port starts listening within ``seconds``."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if listening(port):
-            return True
-        time.sleep(0.05)
-    return False
+    return write_stand_in(tmp_path)
 
 
 def port_free_within(port: int, seconds: float) -> bool:
@@ -188,7 +130,8 @@ def test_the_worker_ends_itself_at_its_own_deadline(stand_in: Path) -> None:
     (port,) = free_loopback_ports(1)
     started = time.monotonic()
     worker = subprocess.run(
-        worker_argv("--deadline", "1.5"),
+        # The handshake waits half of --timeout for the peer that never comes: then the strategy.
+        [*worker_argv("--deadline", "3"), "--timeout", "2"],
         env=worker_env(stand_in, port),
         stdin=subprocess.DEVNULL,
         capture_output=True,
@@ -210,5 +153,5 @@ def test_every_worker_tfdoctor_starts_carries_its_deadline_and_parent() -> None:
     argv = options.argv()
     assert argv[argv.index("--parent") + 1] == str(os.getpid())
     assert "--watch-stdin" in argv
-    # import + 7 steps of 10 s + the margin
-    assert float(argv[argv.index("--deadline") + 1]) == options.deadline() == 20 + 70 + 30
+    # import + 8 steps of 10 s + the margin
+    assert float(argv[argv.index("--deadline") + 1]) == options.deadline() == 20 + 80 + 30

@@ -32,6 +32,7 @@ SLURM_TF_CONFIG_MISMATCH: Final = CauseId("slurm-tf-config-mismatch")
 SLURM_RESOLVER_NOT_DEFAULT: Final = CauseId("slurm-resolver-not-default")
 K8S_NO_TF_CONFIG: Final = CauseId("k8s-no-tf-config")
 CLUSTER_PORT_IN_USE: Final = CauseId("cluster-port-in-use")
+CLUSTER_VIEW_MISMATCH: Final = CauseId("cluster-view-mismatch")
 CLUSTER_TASK_UNREACHABLE: Final = CauseId("cluster-task-unreachable")
 CLUSTER_COLLECTIVE_FAILED: Final = CauseId("cluster-collective-failed")
 CLUSTER_WORKER_FAILED: Final = CauseId("cluster-worker-failed")
@@ -220,6 +221,15 @@ CAUSES: Mapping[str, Cause] = dict(
             _TF_CONFIG_GUIDE,
         ),
         define(
+            CLUSTER_VIEW_MISMATCH,
+            "The workers disagree on the cluster or on who is which task",
+            "Every process must see the same cluster list and claim a task of its own: a "
+            "process started with a stale list, or two processes with one index, leave the "
+            "strategy waiting for a task that never arrives (TensorFlow checks neither before "
+            "its collectives time out).",
+            _TF_CONFIG_GUIDE,
+        ),
+        define(
             CLUSTER_TASK_UNREACHABLE,
             "A task did not arrive",
             "A task's server never answered within the time allowed: the process was not "
@@ -269,6 +279,16 @@ def peer_failed_fix(lost: Sequence[str] = ()) -> Fix:
         "killer, preemption or eviction by the scheduler); restart the job from a checkpoint "
         "once it is fixed.",
         ("dmesg | grep -i -E 'killed process|out of memory'",),
+    )
+
+
+def view_mismatch_fix() -> Fix:
+    """One cluster list everywhere, one index per process; restart the processes that differ."""
+    return Fix(
+        "Give every process the same `cluster` and its own `task` index (0 to N-1, one "
+        "each), generated from one source; stop the processes started with an older list "
+        "and start them again.",
+        ('echo "TF_CONFIG=$TF_CONFIG"',),
     )
 
 

@@ -1,7 +1,8 @@
 """One worker of the cluster smoke test: run by path, stdlib and TensorFlow only.
 
 Reads its task from ``TF_CONFIG`` like ``MultiWorkerMirroredStrategy`` does, then runs its
-steps, each under a deadline the parent keeps: checks its own port is free, imports
+steps, each under a deadline the parent keeps: checks its own port is free, exchanges views
+with its peers (task, pid, host, a digest of the cluster list; :func:`handshake`), imports
 TensorFlow, creates the strategy (which starts this task's gRPC server and waits for every
 other task), runs a sum all-reduce with known values (each replica adds ``replica + 1`` at
 its own position, so every contribution is checked), gathers every worker's facts through the
@@ -17,6 +18,7 @@ holding its port.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import platform
@@ -35,6 +37,14 @@ STARTED = time.monotonic()
 
 #: Seconds a finished worker stays up so its peers can pull what they still need from it.
 LINGER_SECONDS = 0.2
+
+#: The first word of a handshake line: what a worker of this test says before its view.
+HANDSHAKE_MAGIC = "tfdoctor-cluster-view-1"
+#: Seconds the handshake waits for peers at most, and half the step's timeout (then the
+#: strategy step names the missing ones).
+HANDSHAKE_SECONDS = 10.0
+#: Seconds a worker keeps answering after it has heard every peer (for late, stale ones).
+HANDSHAKE_LINGER = 0.5
 
 #: Exit statuses the parent reads.
 EXIT_OK = 0
@@ -114,19 +124,127 @@ def tasks_of(cluster: dict[str, list[str]]) -> list[tuple[str, int, str]]:
     return [(job, i, a) for job in order for i, a in enumerate(cluster.get(job, []))]
 
 
-def port_free(address: str) -> Optional[str]:
-    """``None`` when this task's port can be bound, else the error (who holds it)."""
+def listen_on(address: str) -> tuple[Optional[socket.socket], Optional[str]]:
+    """This task's port, bound and listening for the handshake; else why it cannot be bound."""
     _, port = split(address)
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     try:
         # SO_REUSEADDR: a socket of a finished run in TIME_WAIT does not block gRPC either.
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind(("", port))
+        sock.listen(64)
     except OSError as exc:
-        return exc.strerror or str(exc)
-    finally:
         sock.close()
-    return None
+        return None, exc.strerror or str(exc)
+    return sock, None
+
+
+def view_digest(cluster: dict[str, list[str]]) -> str:
+    """A short digest of the cluster list: equal on every worker that sees the same cluster."""
+    canonical = json.dumps({k: list(v) for k, v in cluster.items()}, sort_keys=True)
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:12]
+
+
+def _line(doc: dict[str, Any]) -> bytes:
+    return f"{HANDSHAKE_MAGIC} {json.dumps(doc, sort_keys=True)}\n".encode()
+
+
+def exchange(conn: socket.socket, mine: bytes) -> Optional[dict[str, Any]]:
+    """Send this worker's view on ``conn`` and read the peer's; None when the peer is no
+    worker in its handshake (nothing, or another protocol, such as a gRPC server)."""
+    conn.settimeout(1.0)
+    try:
+        conn.sendall(mine)
+        data = b""
+        while not data.endswith(b"\n") and len(data) < 65536:
+            chunk = conn.recv(4096)
+            if not chunk:
+                break
+            data += chunk
+    except OSError:
+        return None
+    magic, _, body = data.decode("utf-8", "replace").strip().partition(" ")
+    if magic != HANDSHAKE_MAGIC:
+        return None
+    try:
+        doc = json.loads(body)
+    except ValueError:
+        return None
+    return doc if isinstance(doc, dict) else None
+
+
+def ask(address: str, mine: bytes) -> Optional[dict[str, Any]]:
+    """The view of the worker listening at ``address``, or None."""
+    try:
+        with socket.create_connection(split(address), timeout=0.5) as conn:
+            return exchange(conn, mine)
+    except OSError:
+        return None
+
+
+def handshake(
+    server: socket.socket, me: dict[str, Any], peers: list[str], seconds: float
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """Exchange views with every peer address before TensorFlow starts: what was heard (from
+    peers and from any process that called), and the addresses no worker answered at.
+
+    Every exchange tells both ends: a worker that has heard from all its peers has been heard
+    by all of them, so it may stop serving (after a short linger for latecomers).
+    """
+    mine = _line(me)
+    heard: list[dict[str, Any]] = []
+    lock = threading.Lock()
+    stop = threading.Event()
+
+    def serve() -> None:
+        server.settimeout(0.1)
+        while not stop.is_set():
+            try:
+                conn, _ = server.accept()
+            except socket.timeout:
+                continue
+            except OSError:
+                return
+            with conn:
+                doc = exchange(conn, mine)
+            if doc is not None:
+                with lock:
+                    heard.append(doc)
+
+    thread = threading.Thread(target=serve, name="handshake", daemon=True)
+    thread.start()
+    reached: set[str] = set()
+    end = time.monotonic() + seconds
+    while True:
+        with lock:
+            called = {str(d.get("address")) for d in heard}
+        pending = [a for a in peers if a not in reached and a not in called]
+        if not pending or time.monotonic() >= end:
+            break
+        for address in pending:
+            doc = ask(address, mine)
+            if doc is not None:
+                with lock:
+                    heard.append(doc)
+                reached.add(address)
+        time.sleep(0.05)
+    if not pending:
+        time.sleep(HANDSHAKE_LINGER)
+    stop.set()
+    thread.join(timeout=2)
+    server.close()
+    with lock:
+        views = {(d.get("host"), d.get("pid"), d.get("task")): d for d in heard}
+    return list(views.values()), pending
+
+
+def disagreements(me: dict[str, Any], heard: list[dict[str, Any]]) -> bool:
+    """Whether a peer sees another cluster, or another process claims a task already claimed."""
+    claims: dict[str, set[tuple[Any, Any]]] = {}
+    for doc in [me, *heard]:
+        claims.setdefault(str(doc.get("task")), set()).add((doc.get("host"), doc.get("pid")))
+    stale = any(d.get("digest") != me["digest"] for d in heard)
+    return stale or any(len(who) > 1 for who in claims.values())
 
 
 def step(me: str, name: str, seconds: float) -> None:
@@ -272,11 +390,52 @@ def main(argv: Optional[list[str]] = None) -> int:
     tasks = tasks_of(config.get("cluster", {}))
     mine = [a for j, i, a in tasks if (j, i) == (me_job, me_index)]
 
+    cluster = config.get("cluster", {})
+    view = {
+        "task": me,
+        "address": mine[0] if mine else "",
+        "host": socket.gethostname(),
+        "pid": os.getpid(),
+        "digest": view_digest(cluster),
+        "tasks": len(tasks),
+    }
     step(me, "port", args.timeout)
-    held = port_free(mine[0]) if mine else None
+    server, held = listen_on(mine[0]) if mine else (None, None)
     if held is not None:
-        emit({"event": "result", "task": me, "status": "port-in-use", "error": held})
+        # Who holds the port: a worker of this test answers the handshake with its view.
+        holder = ask(mine[0], _line(view))
+        emit(
+            {
+                "event": "result",
+                "task": me,
+                "status": "port-in-use",
+                "error": held,
+                "me": view,
+                "holder": holder,
+            }
+        )
         return EXIT_PORT_IN_USE
+
+    # Before TensorFlow: every worker tells its peers which cluster it believes in and which
+    # task it is, so a stale list or a task claimed twice is named at once, by every worker,
+    # instead of as a strategy that waits for ever.
+    step(me, "handshake", args.timeout)
+    peers = [a for j, i, a in tasks if (j, i) != (me_job, me_index)]
+    if server is not None:
+        heard, unanswered = handshake(server, view, peers, min(args.timeout / 2, HANDSHAKE_SECONDS))
+        emit({"event": "handshake", "me": view, "heard": heard, "unanswered": unanswered})
+        if disagreements(view, heard):
+            emit(
+                {
+                    "event": "result",
+                    "task": me,
+                    "status": "mismatch",
+                    "me": view,
+                    "heard": heard,
+                    "unanswered": unanswered,
+                }
+            )
+            return EXIT_FAILED
 
     step(me, "import", args.import_timeout)
     t0 = time.monotonic()
