@@ -15,10 +15,10 @@ from tfdoctor.causes.cluster import (
     view_mismatch_fix,
 )
 from tfdoctor.cluster.fleet import compare_nodes
-from tfdoctor.cluster.spec import ClusterSpec
+from tfdoctor.cluster.spec import ClusterSpec, named
 from tfdoctor.cluster.workers import WorkerOutcome
 from tfdoctor.evidence.cluster import read_cluster_evidence
-from tfdoctor.findings import Finding, Severity
+from tfdoctor.findings import Finding, Fix, Severity
 
 CHECK = "cluster"
 
@@ -272,16 +272,42 @@ def bandwidth_finding(result: dict[str, Any]) -> Optional[Finding]:
 
 
 def fleet_findings(result: dict[str, Any]) -> tuple[Finding, ...]:
-    """The facts every worker sent through the collective, compared node by node."""
+    """The facts every worker sent through the collective, compared node by node; the
+    workers whose facts did not come back are named, never left out silently."""
     gathered = result.get("facts") or {}
     nodes = {
         f"{task} ({doc.get('host', '?')})": {str(k): str(v) for k, v in doc["facts"].items()}
         for task, doc in gathered.items()
         if isinstance(doc, dict) and isinstance(doc.get("facts"), dict)
     }
-    if not nodes:
-        return ()
-    return compare_nodes(nodes)
+    out = list(compare_nodes(nodes)) if nodes else []
+    unread = sorted(t for t, doc in gathered.items() if f"{t} ({_host(doc)})" not in nodes)
+    workers = result.get("workers")
+    absent = workers - len(gathered) if isinstance(workers, int) else 0
+    if unread or absent > 0:
+        names = [*unread, *([f"{absent} more worker(s)"] if absent > 0 else [])]
+        out.append(
+            Finding(
+                f"{CHECK}.facts-missing",
+                Severity.UNKNOWN,
+                f"the facts of {named(names)} did not come back through the collective: "
+                "those workers are not compared",
+                "; ".join(
+                    f"{t}: {doc.get('error', 'no facts')}"
+                    for t, doc in sorted(gathered.items())
+                    if t in unread and isinstance(doc, dict)
+                ),
+                Fix(
+                    "Run `tfdoctor check --json` on those nodes and compare with `tfdoctor fleet`."
+                ),
+                check=CHECK,
+            )
+        )
+    return tuple(out)
+
+
+def _host(doc: Any) -> str:
+    return str(doc.get("host", "?")) if isinstance(doc, dict) else "?"
 
 
 def judge(

@@ -22,15 +22,14 @@ import hashlib
 import json
 import os
 import platform
+import re
 import signal
 import socket
 import sys
 import threading
 import time
+from pathlib import Path
 from typing import Any, Optional
-
-#: Bytes of one worker's facts document carried through the all-reduce.
-FACTS_BYTES = 4096
 
 #: When this process started its steps (``at`` in each step event counts from here).
 STARTED = time.monotonic()
@@ -267,6 +266,31 @@ def _version(dist: str) -> str:
         return "not installed" if type(exc).__name__ == "PackageNotFoundError" else "(unknown)"
 
 
+def driver_version() -> str:
+    """The loaded NVIDIA kernel module's version, from /proc (``none`` without one)."""
+    try:
+        text = Path("/proc/driver/nvidia/version").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return "none"
+    # "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.15  Tue Mar  5 ..."
+    match = re.search(r"Kernel Module(?: for \S+)?\s+([0-9][0-9.]*)", text)
+    return match.group(1) if match else "(unknown)"
+
+
+def nvidia_distributions() -> dict[str, str]:
+    """The installed ``nvidia-*`` distributions (CUDA libraries, NCCL) and their versions."""
+    try:
+        from importlib import metadata  # noqa: PLC0415 - absent on Python 3.7
+    except ImportError:
+        return {}
+    found = {}
+    for dist in metadata.distributions():
+        name = re.sub(r"[-_.]+", "-", str(dist.metadata["Name"] or "")).lower()
+        if name.startswith("nvidia-"):
+            found[name] = str(dist.version)
+    return dict(sorted(found.items()))
+
+
 def node_facts(tf: Any) -> dict[str, str]:
     """This worker's facts, with the names tfdoctor.cluster.fleet.node_summary uses."""
     facts = {
@@ -279,6 +303,10 @@ def node_facts(tf: Any) -> dict[str, str]:
     facts["tensorflow build cuDNN"] = str(build.get("cudnn_version") or "none")
     for dist in ("keras", "numpy"):
         facts[dist] = _version(dist)
+    facts["NVIDIA driver"] = driver_version()
+    # NCCL and the CUDA libraries as pip installs them (nvidia-nccl-cu12, nvidia-cudnn-cu12 ...),
+    # named as tfdoctor.cluster.fleet.node_summary names them.
+    facts.update(nvidia_distributions())
     gpus = tf.config.list_physical_devices("GPU")
     facts["GPU count"] = str(len(gpus))
     names = sorted(
@@ -321,11 +349,48 @@ def known_sum(tf: Any, strategy: Any) -> tuple[list[float], list[float]]:
     return got, [float(i + 1) for i in range(replicas)]
 
 
+def pack(doc: dict[str, Any]) -> list[int]:
+    """A document as the bytes of its JSON text, whole."""
+    return list(json.dumps(doc, sort_keys=True).encode("utf-8"))
+
+
+def unpack(table: Any) -> dict[str, Any]:
+    """Every worker's document by task from the gathered rows (replica r's bytes in row r).
+
+    A row that does not read back is kept as such, never dropped: the report names it.
+    """
+    gathered: dict[str, Any] = {}
+    for replica, row in enumerate(table):
+        data = bytes(int(b) for b in row if b).decode("utf-8", "replace")
+        try:
+            one = json.loads(data)
+        except ValueError:
+            one = None
+        if isinstance(one, dict) and "task" in one:
+            gathered.setdefault(str(one["task"]), one)
+        else:
+            gathered[f"replica {replica}"] = {
+                "error": f"its facts did not read back ({len(data)} B)"
+            }
+    return gathered
+
+
 def gather_facts(tf: Any, strategy: Any, doc: dict[str, Any]) -> dict[str, Any]:
-    """Every worker's ``doc`` by task, through the collective: each replica fills its row."""
+    """Every worker's ``doc`` by task, through the collective, whatever its size.
+
+    Two all-reduces: each replica's length at its position, then a table as wide as the
+    longest, each replica filling its row (a byte is exact in float32).
+    """
     replicas = int(strategy.num_replicas_in_sync)
-    raw = json.dumps(doc).encode("utf-8")[:FACTS_BYTES]
-    padded = list(raw) + [0] * (FACTS_BYTES - len(raw))
+    raw = pack(doc)
+
+    def lengths_fn() -> Any:
+        ctx = tf.distribute.get_replica_context()
+        return ctx.all_reduce("sum", tf.one_hot(ctx.replica_id_in_sync_group, replicas) * len(raw))
+
+    lengths = _local(strategy, tf.function(lambda: strategy.run(lengths_fn))())
+    width = max(1, int(max(lengths)))
+    padded = raw + [0] * (width - len(raw))
 
     def replica_fn() -> Any:
         ctx = tf.distribute.get_replica_context()
@@ -334,17 +399,7 @@ def gather_facts(tf: Any, strategy: Any, doc: dict[str, Any]) -> dict[str, Any]:
             "sum", tf.one_hot(ctx.replica_id_in_sync_group, replicas)[:, tf.newaxis] * row
         )
 
-    table = _local(strategy, tf.function(lambda: strategy.run(replica_fn))())
-    gathered: dict[str, Any] = {}
-    for row in table:
-        data = bytes(int(b) for b in row if b).decode("utf-8", "replace")
-        try:
-            one = json.loads(data)
-        except ValueError:
-            continue
-        if isinstance(one, dict) and "task" in one:
-            gathered.setdefault(str(one["task"]), one)
-    return gathered
+    return unpack(_local(strategy, tf.function(lambda: strategy.run(replica_fn))()))
 
 
 def time_all_reduce(tf: Any, strategy: Any, size: int, iterations: int) -> dict[str, float]:
