@@ -232,3 +232,13 @@ def test_a_peer_cut_off_mid_collective_is_named_by_its_remote_target() -> None:
     )
     # Naming no task, the words alone say nothing about which peer went.
     assert lost_peers(error.split("\n", maxsplit=1)[0], spec, "127.0.0.1:4421") == ([], "")
+
+
+@pytest.mark.slow
+def test_a_worker_whose_facts_are_large_is_compared_not_dropped() -> None:
+    # 6 KB of one variable: more than the fixed 4 KB row the facts once had to fit in.
+    report = local_report(2, OPTIONS, "0", "now", extra_env={1: {"TF_PADDING": "x" * 6000}})
+    ids = [x.id for x in report.findings]
+    assert "cluster.facts-missing" not in ids
+    (differs,) = [x for x in report.findings if x.id == "fleet.differs.tf-padding"]
+    assert differs.summary == "$TF_PADDING differs between the nodes"

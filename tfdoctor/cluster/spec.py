@@ -81,6 +81,33 @@ def system_resolver(host: str) -> Optional[str]:
     return None
 
 
+#: Seconds between two look-ups of a name that does not resolve yet (``--wait-dns``).
+DNS_RETRY_SECONDS = 0.5
+
+
+def patient(resolve: Resolver, seconds: float, pause: float = DNS_RETRY_SECONDS) -> Resolver:
+    """``resolve``, asked again every ``pause`` seconds until the name resolves or ``seconds``
+    have passed since the first look-up: the DNS names of pods still starting appear late
+    (a headless Service publishes a pod's record only once the pod exists)."""
+    if seconds <= 0:
+        return resolve
+    first: list[float] = []
+    lock = threading.Lock()
+
+    def ask(host: str) -> Optional[str]:
+        with lock:
+            if not first:
+                first.append(time.monotonic())
+        end = first[0] + seconds
+        while True:
+            reason = resolve(host)
+            if reason is None or time.monotonic() + pause > end:
+                return reason
+            time.sleep(pause)
+
+    return ask
+
+
 @record
 class NameLookup(Record):
     """How the host names of a cluster are looked up: at most ``workers`` at once, all within
