@@ -7,6 +7,7 @@ handshake stops them before the (stand-in) TensorFlow is imported.
 from __future__ import annotations
 
 import json
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -96,3 +97,28 @@ def test_view_problems_names_duplicates_lists_and_silent_slots() -> None:
         "no worker answered at h4:1",
     ]
     assert view_problems([a, {**a}], []) == []
+
+
+def test_a_peer_whose_port_another_program_holds_is_named_so(stand_in: Path) -> None:
+    ports = free_loopback_ports(2)
+    workers = [f"127.0.0.1:{p}" for p in ports]
+    with socket.socket() as squatter:  # listens, never speaks: not a worker of this test
+        squatter.bind(("127.0.0.1", ports[1]))
+        squatter.listen()
+        out = subprocess.run(
+            [sys.executable, "-m", "tfdoctor", "cluster", "smoke", "--json", "--timeout", "4"],
+            cwd=ROOT,
+            env=worker_env(stand_in, ports[0], workers, index=0),
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+    assert out.returncode == 2, out.stdout + out.stderr
+    (unreachable,) = [
+        x for x in json.loads(out.stdout)["findings"] if x["id"] == "cluster.task-unreachable"
+    ]
+    assert unreachable["summary"] == (
+        "worker 0: step 'strategy' did not finish in 4 s; worker 1 (another program holds its "
+        f"port 127.0.0.1:{ports[1]}) did not arrive"
+    )

@@ -192,7 +192,12 @@ def missing_tasks(
     shook = handshake_event(stdout)
     if shook is not None:
         tasks = {a.text: f"{a.job} {a.index}" for a in spec.addresses()}
-        silent = [tasks.get(str(u), str(u)) for u in shook.get("unanswered") or ()]
+        held = set(shook.get("held_by_others") or ())
+        silent = [
+            tasks.get(str(u), str(u))
+            + (f" (another program holds its port {u})" if u in held else "")
+            for u in shook.get("unanswered") or ()
+        ]
         return silent, not silent
     names = stragglers(stderr)
     others = [a for a in spec.addresses() if a.text != address]

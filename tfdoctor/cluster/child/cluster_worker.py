@@ -172,20 +172,25 @@ def exchange(conn: socket.socket, mine: bytes) -> Optional[dict[str, Any]]:
     return doc if isinstance(doc, dict) else None
 
 
-def ask(address: str, mine: bytes) -> Optional[dict[str, Any]]:
-    """The view of the worker listening at ``address``, or None."""
+def ask(address: str, mine: bytes, foreign: Optional[set[str]] = None) -> Optional[dict[str, Any]]:
+    """The view of the worker listening at ``address``, or None; an address where something
+    accepts the connection but answers no view is added to ``foreign``."""
     try:
         with socket.create_connection(split(address), timeout=0.5) as conn:
-            return exchange(conn, mine)
+            doc = exchange(conn, mine)
     except OSError:
         return None
+    if doc is None and foreign is not None:
+        foreign.add(address)
+    return doc
 
 
 def handshake(
     server: socket.socket, me: dict[str, Any], peers: list[str], seconds: float
-) -> tuple[list[dict[str, Any]], list[str]]:
+) -> tuple[list[dict[str, Any]], list[str], list[str]]:
     """Exchange views with every peer address before TensorFlow starts: what was heard (from
-    peers and from any process that called), and the addresses no worker answered at.
+    peers and from any process that called), the addresses no worker answered at, and those
+    of them where another program answers (it holds the task's port).
 
     Every exchange tells both ends: a worker that has heard from all its peers has been heard
     by all of them, so it may stop serving (after a short linger for latecomers).
@@ -213,6 +218,7 @@ def handshake(
     thread = threading.Thread(target=serve, name="handshake", daemon=True)
     thread.start()
     reached: set[str] = set()
+    foreign: set[str] = set()
     end = time.monotonic() + seconds
     while True:
         with lock:
@@ -221,7 +227,7 @@ def handshake(
         if not pending or time.monotonic() >= end:
             break
         for address in pending:
-            doc = ask(address, mine)
+            doc = ask(address, mine, foreign)
             if doc is not None:
                 with lock:
                     heard.append(doc)
@@ -234,7 +240,7 @@ def handshake(
     server.close()
     with lock:
         views = {(d.get("host"), d.get("pid"), d.get("task")): d for d in heard}
-    return list(views.values()), pending
+    return list(views.values()), pending, sorted(foreign.intersection(pending))
 
 
 def disagreements(me: dict[str, Any], heard: list[dict[str, Any]]) -> bool:
@@ -477,8 +483,18 @@ def main(argv: Optional[list[str]] = None) -> int:
     step(me, "handshake", args.timeout)
     peers = [a for j, i, a in tasks if (j, i) != (me_job, me_index)]
     if server is not None:
-        heard, unanswered = handshake(server, view, peers, min(args.timeout / 2, HANDSHAKE_SECONDS))
-        emit({"event": "handshake", "me": view, "heard": heard, "unanswered": unanswered})
+        heard, unanswered, taken = handshake(
+            server, view, peers, min(args.timeout / 2, HANDSHAKE_SECONDS)
+        )
+        emit(
+            {
+                "event": "handshake",
+                "me": view,
+                "heard": heard,
+                "unanswered": unanswered,
+                "held_by_others": taken,
+            }
+        )
         if disagreements(view, heard):
             emit(
                 {
