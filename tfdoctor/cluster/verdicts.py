@@ -88,7 +88,7 @@ def view_problems(views: Sequence[Mapping[str, Any]], unanswered: Sequence[str])
         claims.setdefault(str(view.get("task")), {})[(view.get("host"), view.get("pid"))] = view
     for task, who in sorted(claims.items()):
         if len(who) > 1:
-            processes = ", ".join(_process(v) for v in who.values())
+            processes = named([_process(v) for v in who.values()])
             problems.append(f"{task} is claimed by {len(who)} processes: {processes}")
     lists: dict[str, dict[str, Any]] = {}
     for view in views:
@@ -97,12 +97,12 @@ def view_problems(views: Sequence[Mapping[str, Any]], unanswered: Sequence[str])
     if len(lists) > 1:
         ranked = sorted(lists.items(), key=lambda kv: (-len(kv[1]["by"]), kv[0]))
         parts = [
-            f"{', '.join(sorted(seen['by']))} see(s) {seen['tasks']} task(s) [list {digest}]"
+            f"{named(sorted(seen['by']))} see(s) {seen['tasks']} task(s) [list {digest}]"
             for digest, seen in ranked
         ]
         problems.append("the workers see different cluster lists: " + "; ".join(parts))
     if unanswered:
-        problems.append(f"no worker answered at {', '.join(unanswered)}")
+        problems.append(f"no worker answered at {named(list(unanswered))}")
     return problems
 
 

@@ -126,15 +126,21 @@ def tasks_of(cluster: dict[str, list[str]]) -> list[tuple[str, int, str]]:
 def listen_on(address: str) -> tuple[Optional[socket.socket], Optional[str]]:
     """This task's port, bound and listening for the handshake; else why it cannot be bound."""
     _, port = split(address)
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    # Every address, IPv4 and IPv6 alike where the host has both, as TensorFlow's gRPC server
+    # listens ([::]:port); create_server sets SO_REUSEADDR, so a socket of a finished run in
+    # TIME_WAIT does not block it, nor gRPC.
+    # https://docs.python.org/3/library/socket.html#socket.create_server
+    dual = socket.has_dualstack_ipv6()
     try:
-        # SO_REUSEADDR: a socket of a finished run in TIME_WAIT does not block gRPC either.
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind(("", port))
-        sock.listen(64)
+        sock = socket.create_server(
+            ("", port),
+            family=socket.AF_INET6 if dual else socket.AF_INET,
+            backlog=64,
+            dualstack_ipv6=dual,
+        )
     except OSError as exc:
-        sock.close()
-        return None, exc.strerror or str(exc)
+        # create_server adds the address to the message: the errno's own words are enough.
+        return None, os.strerror(exc.errno) if exc.errno else str(exc)
     return sock, None
 
 
@@ -227,6 +233,8 @@ def handshake(
         if not pending or time.monotonic() >= end:
             break
         for address in pending:
+            if time.monotonic() >= end:  # a firewall that drops packets costs each try 0.5 s
+                break
             doc = ask(address, mine, foreign)
             if doc is not None:
                 with lock:
