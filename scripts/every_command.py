@@ -54,9 +54,9 @@ def _commands(work: Path) -> list[tuple[list[str], frozenset[int]]]:
         (["explain", log], findings),
         (["scan", code], findings),
         (["run", "--", sys.executable, "-c", "raise SystemExit(4)"], frozenset({4})),
-        (["diff", facts, facts], frozenset({0})),
+        (["diff", facts, facts, "--strict"], frozenset({0})),
         (["fleet", facts, facts], findings),
-        (["cluster", "check"], findings),
+        (["cluster", "check", "--wait-dns", "1"], findings),
         (["cluster", "local"], findings),
     ]
 
