@@ -154,6 +154,14 @@ def test_the_batch_script_fails_fast_and_kills_a_step_on_a_bad_task() -> None:
     assert "#SBATCH --exclusive\n" in text
     assert "srun --kill-on-bad-exit=1 " in text
     assert "%t" in text and 'CUDA_VISIBLE_DEVICES="$SLURM_LOCALID"' in text
+    # One task per GPU: as many tasks on each node as GPUs.
+    options = dict(
+        line.removeprefix("#SBATCH --").split("=", 1)
+        for line in text.splitlines()
+        if line.startswith("#SBATCH --") and "=" in line
+    )
+    tasks = options["ntasks-per-node"].split()[0]
+    assert tasks == options["gpus-per-node"].split()[0]
     assert os.access(SBATCH, os.X_OK)
 
 
