@@ -62,10 +62,10 @@ def _commands(work: Path) -> list[tuple[list[str], frozenset[int]]]:
         ),
         (["run", "--", sys.executable, "-c", "raise SystemExit(4)"], frozenset({4})),
         (["bundle", "--static", "-o", str(work / "bundle.tar.gz")], frozenset({0})),
-        (["diff", facts, facts], frozenset({0})),
+        (["diff", facts, facts, "--strict"], frozenset({0})),
         (["fleet", facts, facts], findings),
         (["fleet", facts, facts, "--format", "html"], findings),
-        (["cluster", "check"], findings),
+        (["cluster", "check", "--wait-dns", "1"], findings),
         (["cluster", "local"], findings),
     ]
 

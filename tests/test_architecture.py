@@ -271,6 +271,8 @@ ALLOWED = {
         "tfdoctor.probes._run",
         "tfdoctor.probes._lifeline",
         "tfdoctor.defaults",
+        # What a worker's error says about its peers, read by the shared evidence layer.
+        "tfdoctor.evidence",
         "tfdoctor.cluster",
     ),
 }

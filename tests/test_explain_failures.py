@@ -853,7 +853,7 @@ def test_an_old_libstdcxx_names_the_symbol_and_where_to_get_one(line: str, conda
     finding = _only(_explain(line), "libstdcxx-too-old")
     assert finding.fix is not None
     commands = " ".join(finding.fix.commands)
-    symbol = line.split("version `")[1].split("'")[0]
+    symbol = line.split("version `")[1].split("'", maxsplit=1)[0]
     assert f"grep -F {symbol}" in commands
     assert ("conda install -c conda-forge libstdcxx-ng" in commands) is conda
     assert "glibc " not in finding.fix.text.lower()  # not the C library's advice
