@@ -54,12 +54,18 @@ def _commands(work: Path) -> list[tuple[list[str], frozenset[int]]]:
         (["pin"], findings),
         (["explain", log], findings),
         (["scan", code], findings),
+        # 0 nothing to change, 1 changes, 2 cannot be done here (a Python 2.21 has no wheel for).
+        (["upgrade", "--to", "2.21", code], frozenset({0, 1, 2})),
+        (
+            ["upgrade", "--to", "2.15", "--facts", facts, "--format", "markdown"],
+            frozenset({0, 1, 2}),
+        ),
         (["run", "--", sys.executable, "-c", "raise SystemExit(4)"], frozenset({4})),
         (["bundle", "--static", "-o", str(work / "bundle.tar.gz")], frozenset({0})),
-        (["diff", facts, facts], frozenset({0})),
+        (["diff", facts, facts, "--strict"], frozenset({0})),
         (["fleet", facts, facts], findings),
         (["fleet", facts, facts, "--format", "html"], findings),
-        (["cluster", "check"], findings),
+        (["cluster", "check", "--wait-dns", "1"], findings),
         (["cluster", "local"], findings),
     ]
 

@@ -196,6 +196,41 @@ def _definition(cls: type, seen: list[type], refine: dict[tuple[str, str], dict[
     }
 
 
+def _nullable(kind: str, description: str, items: bool = False) -> dict[str, Any]:
+    node: dict[str, Any] = {"type": [kind, "null"], "description": description}
+    if items:
+        node["items"] = {"type": "string"}
+    return node
+
+
+#: The ``plan`` object of ``tfdoctor upgrade --format json``.
+PLAN_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "description": "tfdoctor upgrade only: the move the findings plan, in the order to do them.",
+    "properties": {
+        "from": _nullable("string", "The installed TensorFlow's version; null: none installed."),
+        "to": {"type": "string", "description": "The release moved to (X.Y.Z)."},
+        "summary": {"type": "string", "description": "One line: what the move takes."},
+        "paths": {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": "The code scanned.",
+        },
+        "pins": _nullable(
+            "array", "The target's pins (PEP 508); null when none could be made.", items=True
+        ),
+        "requested": _nullable(
+            "array", "What to install; pip resolves the other pins from it.", items=True
+        ),
+        "pins_mode": _nullable(
+            "string", "target (ranges, offline) or resolved (exact, from pip's resolver)."
+        ),
+    },
+    "required": ["from", "to", "summary", "paths", "pins", "requested", "pins_mode"],
+    "additionalProperties": False,
+}
+
+
 def build_schema() -> dict[str, Any]:
     """The report schema: the top level written here, ``$defs`` generated from the classes."""
     seen: list[type] = []
@@ -210,6 +245,9 @@ def build_schema() -> dict[str, Any]:
         "findings": _type_schema(tuple[Finding, ...], seen),
         "summary": _type_schema(Summary, seen),
     }
+    required = list(properties)
+    # Only `tfdoctor upgrade` writes it (tfdoctor/render/upgrade.py).
+    properties["plan"] = PLAN_SCHEMA
     refine = _refinements()
     defs: dict[str, Any] = {}
 
@@ -232,7 +270,7 @@ def build_schema() -> dict[str, Any]:
         "summary. See docs/report.md.",
         "type": "object",
         "properties": properties,
-        "required": list(properties),
+        "required": required,
         "additionalProperties": False,
         "$defs": defs,
     }

@@ -84,6 +84,8 @@ ALLOWED = {
     "tfdoctor.matrix_schema": (),
     # The GPU table (data/gpus.yaml): the matrix's GPU models and the smoke test's peaks.
     "tfdoctor.gpus": ("tfdoctor.yamldoc",),
+    # What hosted notebook images ship, and the TPU generations (data/hosted.yaml).
+    "tfdoctor.hosted": ("tfdoctor.yamldoc",),
     "tfdoctor.matrix": ("tfdoctor.yamldoc", "tfdoctor.matrix_schema", "tfdoctor.gpus"),
     "tfdoctor.compat": ("tfdoctor.matrix",),
     # The derived view of the facts, computed once; the catalogue of causes builds on it.
@@ -108,6 +110,7 @@ ALLOWED = {
         "tfdoctor.machine",
         "tfdoctor.cuda_layout",
         "tfdoctor.modules",
+        "tfdoctor.hosted",
     ),
     "tfdoctor.checks": (
         "tfdoctor.facts",
@@ -122,6 +125,7 @@ ALLOWED = {
         "tfdoctor.evidence",
         # choose_policy, the one rule for a mixed-precision policy (no package imports).
         "tfdoctor.gpu_config",
+        "tfdoctor.hosted",
     ),
     # `tfdoctor scan`: code parsed with ast, judged by data rules; findings name the catalogue's
     # causes. It never imports the code it reads, nor the checks, renderers or the CLI.
@@ -155,6 +159,8 @@ ALLOWED = {
         "tfdoctor.env.settings",
         "tfdoctor.pin",
         "tfdoctor.machine",
+        # `tfdoctor upgrade`'s plan record (not its service).
+        "tfdoctor.upgrade",
     ),
     # `tfdoctor env`'s settings, derived from facts; the package's own module imports nothing.
     "tfdoctor.env": (),
@@ -218,6 +224,32 @@ ALLOWED = {
         "tfdoctor.inputs",
         "tfdoctor.doctor",
     ),
+    # `tfdoctor upgrade`: the plan, pure functions of facts, the matrix, the companion table,
+    # scan's findings and the target's pins; its service reads the environment, scans, pins.
+    "tfdoctor.upgrade": (
+        "tfdoctor.facts",
+        "tfdoctor.findings",
+        "tfdoctor.matrix",
+        "tfdoctor.compat",
+        "tfdoctor.machine",
+        "tfdoctor.causes",
+        "tfdoctor.pin",
+        "tfdoctor.upgrade",
+    ),
+    "tfdoctor.upgrade.service": (
+        "tfdoctor.facts",
+        "tfdoctor.findings",
+        "tfdoctor.matrix",
+        "tfdoctor.compat",
+        "tfdoctor.machine",
+        "tfdoctor.pin",
+        "tfdoctor.pin.service",
+        "tfdoctor.probes._run",
+        "tfdoctor.inputs",
+        "tfdoctor.doctor",
+        "tfdoctor.scan",
+        "tfdoctor.upgrade",
+    ),
     "tfdoctor.query": ("tfdoctor.facts", "tfdoctor.matrix", "tfdoctor.compat", "tfdoctor.inputs"),
     # `tfdoctor bundle`: redacts, caps and archives what the command gathered; runs pip as
     # the probes run their commands.
@@ -239,6 +271,8 @@ ALLOWED = {
         "tfdoctor.probes._run",
         "tfdoctor.probes._lifeline",
         "tfdoctor.defaults",
+        # What a worker's error says about its peers, read by the shared evidence layer.
+        "tfdoctor.evidence",
         "tfdoctor.cluster",
     ),
 }

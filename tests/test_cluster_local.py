@@ -101,13 +101,16 @@ def test_a_port_already_in_use_is_named() -> None:
     assert by_cause["cluster-port-in-use"].summary.startswith(
         f"worker 1: port of 127.0.0.1:{taken} is already in use"
     )
-    # The other worker ended instead of hanging: it either timed out naming worker 1, or its
-    # gRPC client gave up on the port's holder, which speaks no gRPC.
+    # The other worker ended instead of hanging: it either timed out naming worker 1 and the
+    # program that holds its port (which answered its handshake with nothing), or its gRPC
+    # client gave up on the port's holder, which speaks no gRPC.
     other = [x for x in report.findings if x.summary.startswith("worker 0")]
     assert other, [x.summary for x in report.findings]
     assert other[0].cause in ("cluster-task-unreachable", "cluster-worker-failed"), other[0]
     if other[0].cause == "cluster-task-unreachable":
-        assert other[0].summary.endswith("worker 1 did not arrive")
+        assert other[0].summary.endswith(
+            f"worker 1 (another program holds its port 127.0.0.1:{taken}) did not arrive"
+        )
 
 
 @pytest.mark.slow
@@ -242,3 +245,13 @@ def test_a_peer_cut_off_mid_collective_is_named_by_its_remote_target() -> None:
     )
     # Naming no task, the words alone say nothing about which peer went.
     assert lost_peers(error.split("\n", maxsplit=1)[0], spec, "127.0.0.1:4421") == ([], "")
+
+
+@pytest.mark.slow
+def test_a_worker_whose_facts_are_large_is_compared_not_dropped() -> None:
+    # 6 KB of one variable: more than the fixed 4 KB row the facts once had to fit in.
+    report = local_report(2, OPTIONS, "0", "now", extra_env={1: {"TF_PADDING": "x" * 6000}})
+    ids = [x.id for x in report.findings]
+    assert "cluster.facts-missing" not in ids
+    (differs,) = [x for x in report.findings if x.id == "fleet.differs.tf-padding"]
+    assert differs.summary == "$TF_PADDING differs between the nodes"

@@ -976,3 +976,31 @@ def test_addons_warning_outside_its_range_says_it_reached_its_end_of_life() -> N
     # No release to move to: TensorFlow moves, and the fix says it is a downgrade.
     assert "downgrades TensorFlow from 2.16.2" in finding.fix.text
     assert any('"tensorflow<2.16.0,>=2.13.0"' in c for c in finding.fix.commands)
+
+
+@pytest.mark.parametrize(
+    ("line", "conda"),
+    [
+        pytest.param(
+            "ImportError: /usr/lib/x86_64-linux-gnu/libstdc++.so.6: version `GLIBCXX_3.4.32' not "
+            "found (required by /home/u/mambaforge/envs/ml/lib/python3.11/site-packages/"
+            "tensorflow/libtensorflow_cc.so.2)",
+            True,
+            id="conda-env-loads-the-system-copy",
+        ),
+        pytest.param(
+            "OSError: /lib64/libstdc++.so.6: version `CXXABI_1.3.13' not found (required by "
+            "/srv/venv/lib/python3.10/site-packages/tensorflow_io/python/ops/libtensorflow_io.so)",
+            False,
+            id="system-runtime-too-old",
+        ),
+    ],
+)
+def test_an_old_libstdcxx_names_the_symbol_and_where_to_get_one(line: str, conda: bool) -> None:
+    finding = _only(_explain(line), "libstdcxx-too-old")
+    assert finding.fix is not None
+    commands = " ".join(finding.fix.commands)
+    symbol = line.split("version `")[1].split("'", maxsplit=1)[0]
+    assert f"grep -F {symbol}" in commands
+    assert ("conda install -c conda-forge libstdcxx-ng" in commands) is conda
+    assert "glibc " not in finding.fix.text.lower()  # not the C library's advice

@@ -27,7 +27,9 @@ from tfdoctor.probes.conda import probe_conda
 from tfdoctor.probes.cudalibs import probe_cuda_libs
 from tfdoctor.probes.cuinit import probe_cuinit
 from tfdoctor.probes.elsewhere import probe_elsewhere
+from tfdoctor.probes.hosted import probe_hosted
 from tfdoctor.probes.kernel import probe_nvidia_kernel
+from tfdoctor.probes.notebook import probe_notebook
 from tfdoctor.probes.nvidia import probe_driver
 from tfdoctor.probes.pyenv import probe_pyenv
 from tfdoctor.probes.system import probe_cpu, probe_platform, select_environment
@@ -60,6 +62,9 @@ class CheckOptions(Record):
     against: Optional[str] = None
     #: Also run the smoke test (``--smoke``), after the probes.
     smoke: Optional[SmokeOptions] = None
+    #: This process is a Jupyter kernel examining itself (``tfdoctor.check()``, ``%tfdoctor``):
+    #: also compare it with the environment Jupyter was started from.
+    in_kernel: bool = False
 
 
 def _guard(probe: str, func: Callable[[], T], errors: list[ProbeError]) -> Optional[T]:
@@ -90,6 +95,7 @@ _PROBE_FIELDS = {
     "nvidia_kernel": ("nvidia_kernel",),
     "cuinit": ("cuinit",),
     "conda": ("conda",),
+    "hosted": ("hosted",),
 }
 
 
@@ -101,11 +107,13 @@ def collect_facts(
     runner: Runner = run_command,
     progress: Optional[Progress] = None,
     all_packages: bool = False,
+    in_kernel: bool = False,
 ) -> Facts:
     """Probe this machine and ``python``'s environment into :class:`Facts`.
 
     ``all_packages`` lists every installed distribution, not only TensorFlow's family
-    (``tfdoctor pin``, ``check --against``). Ctrl-C ends every child at once and raises
+    (``tfdoctor pin``, ``check --against``); ``in_kernel`` probes this process as a Jupyter
+    kernel and the environment that started it. Ctrl-C ends every child at once and raises
     :class:`ProbesInterrupted` with the facts found so far, each unfinished probe recorded
     as ``interrupted``.
     """
@@ -126,6 +134,13 @@ def collect_facts(
             _guard, "driver", lambda: probe_driver(env, runner, min(timeout, 15.0)), errors
         )
         futures["cpu"] = pool.submit(_guard, "cpu", lambda: probe_cpu(runner), errors)
+        if in_kernel:
+            futures["notebook"] = pool.submit(
+                _guard,
+                "notebook",
+                lambda: probe_notebook(env, runner, sys.argv, min(timeout, 15.0)),
+                errors,
+            )
         futures["nvidia_kernel"] = pool.submit(
             _guard, "nvidia_kernel", lambda: probe_nvidia_kernel("/", env, runner), errors
         )
@@ -184,6 +199,7 @@ def collect_facts(
             errors,
         )
         found["conda"] = _guard("conda", lambda: probe_conda(prefix), errors)
+        found["hosted"] = _guard("hosted", lambda: probe_hosted(env), errors)
         found["platform"] = _guard(
             "platform", lambda: probe_platform(env, pyenv.machine, pyenv.rosetta, runner), errors
         )
@@ -292,6 +308,7 @@ def diagnose(
                 runner,
                 progress,
                 all_packages=against is not None,
+                in_kernel=options.in_kernel,
             )
         except ProbesInterrupted as exc:
             facts, interrupted = exc.facts, True

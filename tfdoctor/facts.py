@@ -19,9 +19,9 @@ from typing import Any, Final, Optional, TypeVar
 from tfdoctor.records import Record, record
 
 #: Version of the facts document. Bump on any change to the dataclasses below.
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 #: Older versions this tfdoctor still reads: every field added since has a default.
-READABLE_SCHEMA_VERSIONS = (1, 2, 3, 4)
+READABLE_SCHEMA_VERSIONS = (1, 2, 3, 4, 5)
 
 
 class FactsError(ValueError):
@@ -254,6 +254,7 @@ TF_DISTRIBUTIONS = (
     "tensorflow-aarch64",
     "intel-tensorflow",
     "tensorflow-rocm",
+    "tensorflow-tpu",
 )
 
 
@@ -619,6 +620,64 @@ class SmokeFacts(Record):
 
 
 @record
+class NotebookFacts(Record):
+    """The Jupyter kernel the doctor ran in, and the environment Jupyter was started from.
+
+    A kernel inherits the environment of the Jupyter server that started it, not of the
+    user's shell; the server was started from a terminal, so its environment (read from
+    the process that started the kernel) stands for the terminal's.
+    """
+
+    #: The kernel's own interpreter: ``sys.executable``, ``sys.prefix`` and its site-packages.
+    kernel_executable: str
+    kernel_prefix: str
+    kernel_site_packages: tuple[str, ...] = ()
+    #: The kernel's name (its connection file's ``kernel_name``), the kernelspec's ``argv``
+    #: and ``env``, and why the kernelspec could not be read.
+    kernel_name: Optional[str] = None
+    kernelspec_argv: tuple[str, ...] = ()
+    kernelspec_env: dict[str, str] = dataclasses.field(default_factory=dict)
+    kernelspec_error: Optional[str] = None
+    #: The process that started the kernel (``JPY_PARENT_PID``, else the parent process):
+    #: its pid and command line.
+    server_pid: Optional[int] = None
+    server_command: tuple[str, ...] = ()
+    #: The compared variables (``VIRTUAL_ENV``, ``CONDA_PREFIX``, ``PATH``,
+    #: ``LD_LIBRARY_PATH``, ``CUDA_VISIBLE_DEVICES``) in the kernel, and in the server's
+    #: environment (None: it could not be read).
+    kernel_environment: dict[str, str] = dataclasses.field(default_factory=dict)
+    server_environment: Optional[dict[str, str]] = None
+    #: The ``python`` first on the server's ``PATH``, and its ``sys.prefix`` and
+    #: site-packages as it reported them when run; None when none was found or it failed.
+    terminal_python: Optional[str] = None
+    terminal_prefix: Optional[str] = None
+    terminal_site_packages: tuple[str, ...] = ()
+    #: Why the terminal's interpreter could not be asked.
+    terminal_error: Optional[str] = None
+    #: The TensorFlow this kernel had already imported (``tensorflow.__version__`` read from
+    #: ``sys.modules``, never imported by the doctor); None when not imported.
+    kernel_tensorflow: Optional[str] = None
+
+
+@record
+class HostedFacts(Record):
+    """A hosted notebook image or a Cloud TPU VM, from the markers it leaves."""
+
+    #: ``colab``, ``kaggle``, ``sagemaker``, ``vertex``, ``databricks``, ``paperspace``,
+    #: ``tpu-vm``; None when no marker was found.
+    name: Optional[str] = None
+    #: The markers seen: ``env:COLAB_RELEASE_TAG``, ``path:/opt/ml/metadata``, ``dev:/dev/accel0``.
+    markers: tuple[str, ...] = ()
+    #: The image's own version where a marker carries it (``COLAB_RELEASE_TAG``,
+    #: ``DATABRICKS_RUNTIME_VERSION``, the Deep Learning VM's ``images_version``).
+    image_version: Optional[str] = None
+    #: The TPU accelerator type (``v5litepod-8``, ``v6e-8``) where the VM names it
+    #: (``TPU_ACCELERATOR_TYPE``, ``ACCELERATOR_TYPE``), and the TPU device nodes.
+    tpu_type: Optional[str] = None
+    tpu_devices: tuple[str, ...] = ()
+
+
+@record
 class Facts(Record):
     """Everything probed on one machine, for one interpreter."""
 
@@ -647,6 +706,11 @@ class Facts(Record):
     cuinit: Optional[CuInitFacts] = None
     #: The conda environment, when the interpreter is in one (schema 2).
     conda: Optional[CondaFacts] = None
+    #: The Jupyter kernel and the terminal it was started from, when the doctor ran inside a
+    #: kernel (``tfdoctor.check()``, ``%tfdoctor``) (schema 5).
+    notebook: Optional[NotebookFacts] = None
+    #: The hosted notebook image or Cloud TPU VM this runs on (schema 5).
+    hosted: Optional[HostedFacts] = None
 
     def package(self, name: str) -> Optional[PackageFacts]:
         """The installed distribution called ``name`` (normalised as in PEP 503), if any."""

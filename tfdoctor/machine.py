@@ -412,7 +412,11 @@ class Machine(Record):
 
     @functools.cached_property
     def notebook(self) -> Optional[str]:
-        """A hosted notebook VM (``colab``, ``kaggle`` ...), from its environment variables."""
+        """A hosted notebook VM (``colab``, ``kaggle`` ...): the hosted probe's name (a TPU VM
+        is none), else, for facts older than it, the environment variables recorded."""
+        hosted = self.facts.hosted
+        if hosted is not None:
+            return hosted.name if hosted.name != "tpu-vm" else None
         env = self.facts.environment or {}
         for var, name in NOTEBOOK_ENV_MARKERS:
             if var in env:

@@ -49,6 +49,9 @@ GROUPS = frozenset(
         "driver_version",
         "gpu_name",
         "glibc",
+        # A symbol version missing (GLIBCXX_3.4.30) and the file that needed it.
+        "symbol",
+        "requirer",
         "site_packages",
         "gpu_arch",
         "op",

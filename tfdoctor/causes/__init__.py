@@ -22,6 +22,8 @@ from tfdoctor.causes import (
     conda,
     container,
     gpu,
+    hosted,
+    notebook,
     platform,
     runtime,
     software,
@@ -42,7 +44,9 @@ __all__ = [
     "container",
     "finding",
     "gpu",
+    "hosted",
     "merge",
+    "notebook",
     "platform",
     "runtime",
     "software",
@@ -50,7 +54,19 @@ __all__ = [
 ]
 
 #: The area modules, each with its own ``CAUSES``, in the order the catalogue lists them.
-AREAS = (platform, software, gpu, container, conda, xla, runtime, code, cluster)
+AREAS = (
+    platform,
+    notebook,
+    hosted,
+    software,
+    gpu,
+    container,
+    conda,
+    xla,
+    runtime,
+    code,
+    cluster,
+)
 
 
 def merge(areas: Iterable[Mapping[str, Cause]]) -> dict[str, Cause]:

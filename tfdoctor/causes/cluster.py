@@ -19,15 +19,20 @@ TF_CONFIG_MULTIPLE_CHIEFS: Final = CauseId("tf-config-multiple-chiefs")
 TF_CONFIG_TASK_INVALID: Final = CauseId("tf-config-task-invalid")
 TF_CONFIG_TASK_OUT_OF_RANGE: Final = CauseId("tf-config-task-out-of-range")
 TF_CONFIG_BAD_ADDRESS: Final = CauseId("tf-config-bad-address")
+TF_CONFIG_ADDRESS_SCHEME: Final = CauseId("tf-config-address-scheme")
+TF_CONFIG_IPV6_UNBRACKETED: Final = CauseId("tf-config-ipv6-unbracketed")
+TF_CONFIG_ADDRESS_WHITESPACE: Final = CauseId("tf-config-address-whitespace")
 TF_CONFIG_DUPLICATE_ADDRESS: Final = CauseId("tf-config-duplicate-address")
 TF_CONFIG_LOCALHOST_MULTI_HOST: Final = CauseId("tf-config-localhost-multi-host")
 TF_CONFIG_UNRESOLVABLE: Final = CauseId("tf-config-unresolvable")
 TF_CONFIG_SINGLE_WORKER: Final = CauseId("tf-config-single-worker")
 SLURM_OUTSIDE_SRUN: Final = CauseId("slurm-outside-srun")
 SLURM_INCONSISTENT: Final = CauseId("slurm-inconsistent")
+SLURM_TF_CONFIG_MISMATCH: Final = CauseId("slurm-tf-config-mismatch")
 SLURM_RESOLVER_NOT_DEFAULT: Final = CauseId("slurm-resolver-not-default")
 K8S_NO_TF_CONFIG: Final = CauseId("k8s-no-tf-config")
 CLUSTER_PORT_IN_USE: Final = CauseId("cluster-port-in-use")
+CLUSTER_VIEW_MISMATCH: Final = CauseId("cluster-view-mismatch")
 CLUSTER_TASK_UNREACHABLE: Final = CauseId("cluster-task-unreachable")
 CLUSTER_COLLECTIVE_FAILED: Final = CauseId("cluster-collective-failed")
 CLUSTER_WORKER_FAILED: Final = CauseId("cluster-worker-failed")
@@ -120,6 +125,29 @@ CAUSES: Mapping[str, Cause] = dict(
             _TF_CONFIG_GUIDE,
         ),
         define(
+            TF_CONFIG_ADDRESS_SCHEME,
+            "A task address carries a scheme (grpc://)",
+            "TensorFlow takes bare host:port pairs; a '/' before the port fails the strategy's "
+            "start with 'Could not interpret \"grpc://host:port\" as a host-port pair' "
+            "(ValidateHostPortPair, tensorflow/core/distributed_runtime/rpc/grpc_channel.cc).",
+            _TF_CONFIG_GUIDE,
+        ),
+        define(
+            TF_CONFIG_IPV6_UNBRACKETED,
+            "An IPv6 task address without brackets",
+            "gRPC reads a target with two or more colons and no brackets as a bare IPv6 address "
+            "without a port (grpc src/core/util/host_port.cc, SplitHostPort), so `::1:2222` "
+            "is not the port 2222 of ::1; write `[::1]:2222`.",
+            _TF_CONFIG_GUIDE,
+        ),
+        define(
+            TF_CONFIG_ADDRESS_WHITESPACE,
+            "A task address with spaces or line breaks",
+            "TensorFlow hands the address to gRPC as written: a host name with a space never "
+            "resolves, and the peers wait for the task until the collective times out.",
+            _TF_CONFIG_GUIDE,
+        ),
+        define(
             TF_CONFIG_DUPLICATE_ADDRESS,
             "Two tasks share one address",
             "Two gRPC servers cannot listen on one host:port; the second fails to start or the "
@@ -162,6 +190,16 @@ CAUSES: Mapping[str, Cause] = dict(
             _SLURM_RESOLVER,
         ),
         define(
+            SLURM_TF_CONFIG_MISMATCH,
+            "TF_CONFIG does not match the Slurm step it runs in",
+            "srun starts SLURM_NTASKS processes on the step's nodes, each with its SLURM_PROCID; "
+            "a TF_CONFIG with another task count, hosts outside the allocation or an index "
+            "that is not the process's own leaves a task that never arrives or two processes "
+            "claiming one, and the strategy waits until it times out.",
+            _SLURM_RESOLVER,
+            _TF_CONFIG_GUIDE,
+        ),
+        define(
             SLURM_RESOLVER_NOT_DEFAULT,
             "MultiWorkerMirroredStrategy does not read Slurm by itself",
             "The strategy reads TF_CONFIG unless given a resolver: in a Slurm step without "
@@ -180,6 +218,15 @@ CAUSES: Mapping[str, Cause] = dict(
             "A task's port is already in use",
             "The task's gRPC server cannot listen on a port another process holds; TensorFlow "
             "fails to start the server ('Address already in use').",
+            _TF_CONFIG_GUIDE,
+        ),
+        define(
+            CLUSTER_VIEW_MISMATCH,
+            "The workers disagree on the cluster or on who is which task",
+            "Every process must see the same cluster list and claim a task of its own: a "
+            "process started with a stale list, or two processes with one index, leave the "
+            "strategy waiting for a task that never arrives (TensorFlow checks neither before "
+            "its collectives time out).",
             _TF_CONFIG_GUIDE,
         ),
         define(
@@ -232,6 +279,16 @@ def peer_failed_fix(lost: Sequence[str] = ()) -> Fix:
         "killer, preemption or eviction by the scheduler); restart the job from a checkpoint "
         "once it is fixed.",
         ("dmesg | grep -i -E 'killed process|out of memory'",),
+    )
+
+
+def view_mismatch_fix() -> Fix:
+    """One cluster list everywhere, one index per process; restart the processes that differ."""
+    return Fix(
+        "Give every process the same `cluster` and its own `task` index (0 to N-1, one "
+        "each), generated from one source; stop the processes started with an older list "
+        "and start them again.",
+        ('echo "TF_CONFIG=$TF_CONFIG"',),
     )
 
 

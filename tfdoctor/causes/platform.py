@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shlex
 from collections.abc import Mapping, Sequence
 from typing import Final, Optional
@@ -20,15 +21,28 @@ WINDOWS_NATIVE_GPU_ENDED: Final = CauseId("windows-native-gpu-ended")
 CPU_LACKS_AVX: Final = CauseId("cpu-lacks-avx")
 CPU_EMULATED: Final = CauseId("cpu-emulated")
 GLIBC_TOO_OLD: Final = CauseId("glibc-too-old")
+LIBSTDCXX_TOO_OLD: Final = CauseId("libstdcxx-too-old")
 MSVC_RUNTIME_MISSING: Final = CauseId("msvc-runtime-missing")
 PYTHON_32BIT: Final = CauseId("python-32bit")
 WSL1: Final = CauseId("wsl1")
 NATIVE_LIBRARY_UNRESOLVED: Final = CauseId("native-library-unresolved")
 TF_RELEASE_NOT_FOR_PYTHON: Final = CauseId("tf-release-not-for-python")
+METAL_NO_WHEEL_FOR_PYTHON: Final = CauseId("metal-no-wheel-for-python")
+
+METAL_FILES = "https://pypi.org/project/tensorflow-metal/#files"
 
 #: Causes in the interpreter, the operating system, the CPU and the wheels.
 CAUSES: Mapping[str, Cause] = dict(
     (
+        define(
+            METAL_NO_WHEEL_FOR_PYTHON,
+            "No tensorflow-metal wheel for this Python",
+            "tensorflow-metal publishes wheels for macOS on Apple silicon and a few Python "
+            "versions only (its newest release, 1.2.0, for CPython 3.9 to 3.12): on another "
+            "Python `pip install tensorflow-metal` finds no distribution, and TensorFlow runs on "
+            "the CPU.",
+            METAL_FILES,
+        ),
         define(
             TF_NO_WHEEL_FOR_PYTHON,
             "No TensorFlow wheel for this Python or platform",
@@ -73,6 +87,15 @@ CAUSES: Mapping[str, Cause] = dict(
             "The C library is older than the wheel needs",
             "TensorFlow's Linux wheels declare a manylinux glibc floor; an older system cannot "
             "load them.",
+        ),
+        define(
+            LIBSTDCXX_TOO_OLD,
+            "The C++ runtime loaded is older than a native library needs",
+            "A native extension was built with a newer GCC than the libstdc++ the loader found: "
+            "the symbol versions it needs (GLIBCXX_3.4.N, CXXABI_1.3.N) are missing there. In "
+            "a conda environment the system's older copy is often loaded instead of the "
+            "environment's own.",
+            "https://gcc.gnu.org/onlinedocs/libstdc++/manual/abi.html",
         ),
         define(
             MSVC_RUNTIME_MISSING,
@@ -190,6 +213,30 @@ def glibc_fix(glibc: str) -> Fix:
         f"Use a Linux distribution (or container base image) with glibc {version} or newer, "
         "or an older TensorFlow built for this glibc.",
         ("ldd --version",),
+    )
+
+
+def libstdcxx_fix(symbol: str, library: str, requirer: str) -> Fix:
+    """A libstdc++ that has ``symbol``: the conda environment's own where the requirer lies in
+    one (conda-forge's libstdcxx-ng, first on the path), else a newer system runtime."""
+    where = library or "libstdc++.so.6"
+    check = f"strings {where} | grep -F {symbol}"
+    if re.search(r"/(?:opt/conda|(?:mini|ana)conda\d*|miniforge\d*|mambaforge)/|/envs/", requirer):
+        return Fix(
+            f"{requirer} lies in a conda environment: install a libstdc++ with {symbol} there "
+            "(conda-forge's libstdcxx-ng) and let the loader find the environment's copy before "
+            f"the system's {where}.",
+            (
+                check,
+                "conda install -c conda-forge libstdcxx-ng",
+                'export LD_LIBRARY_PATH="$CONDA_PREFIX/lib:$LD_LIBRARY_PATH"',
+            ),
+        )
+    return Fix(
+        f"The libstdc++ found ({where}) lacks {symbol}: install a newer GCC runtime (a newer "
+        "distribution or base image), or a release of the package built with an older "
+        "compiler.",
+        (check,),
     )
 
 
@@ -412,3 +459,31 @@ def python_64bit_fix(m: Machine) -> Fix:
             else ".venv/bin/python -m pip install tensorflow",
         ),
     )
+
+
+def metal_python_fix(m: Machine) -> Fix:
+    """An environment of a Python the newest tensorflow-metal has wheels for."""
+    table = m.companion("tensorflow-metal")
+    newest = table.releases[-1] if table is not None and table.releases else None
+    if newest is None:
+        return Fix("Use a Python tensorflow-metal publishes wheels for.", ())
+    python = _newest_python(newest.python)
+    return Fix(
+        f"tensorflow-metal {newest.release} has wheels for Python {newest.python} and pairs "
+        f"with tensorflow{newest.tensorflow}: for the GPU, create an environment with Python "
+        f"{python} and install that pair; otherwise TensorFlow runs on the CPU here.",
+        (
+            f"python{python} -m venv .venv-metal",
+            f'.venv-metal/bin/python -m pip install "tensorflow{newest.tensorflow}" '
+            f'"{newest.requirement("tensorflow-metal")}"',
+        ),
+    )
+
+
+def _newest_python(spec: str) -> str:
+    """The newest ``3.X`` a ``<3.13,>=3.9`` range admits (``3.12``)."""
+    for part in spec.split(","):
+        if part.startswith("<") and not part.startswith("<="):
+            major, minor = part[1:].split(".")[:2]
+            return f"{major}.{int(minor) - 1}"
+    return "3"

@@ -25,6 +25,8 @@ from tfdoctor.checks import (
     cuda,
     driver,
     gpu,
+    hosted,
+    notebook,
     packages,
     platform,
     python,
@@ -121,7 +123,33 @@ CHECKS: tuple[Check, ...] = (
         python.check_environment,
     ),
     Check("platform.rosetta", "Native Python, not x86-64 under Rosetta", platform.check_rosetta),
+    Check(
+        "platform.metal",
+        "On a Mac: tensorflow-metal loads with this TensorFlow and Python",
+        platform.check_metal,
+    ),
     Check("platform.wsl", "WSL 2 for GPU access", platform.check_wsl),
+    Check(
+        "notebook.kernel",
+        "In a notebook: the kernel runs the terminal's environment",
+        notebook.check_kernel_env,
+    ),
+    Check(
+        "notebook.variables",
+        "In a notebook: LD_LIBRARY_PATH and CUDA_VISIBLE_DEVICES are the terminal's",
+        notebook.check_kernel_variables,
+    ),
+    Check(
+        "notebook.restart",
+        "In a notebook: the imported TensorFlow is the installed one",
+        notebook.check_kernel_restart,
+    ),
+    Check(
+        "hosted.tensorflow",
+        "On a hosted image: the TensorFlow it ships",
+        hosted.check_hosted_tensorflow,
+    ),
+    Check("hosted.tpu", "On a TPU: a generation TensorFlow runs on, with libtpu", hosted.check_tpu),
     Check(
         "platform.windows-gpu",
         "No GPU expected from TensorFlow 2.11+ on native Windows",

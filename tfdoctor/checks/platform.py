@@ -97,3 +97,62 @@ def check_windows_gpu(ctx: CheckContext) -> Iterator[Finding]:
         "",
         causes.platform.windows_gpu_fix(m),
     )
+
+
+#: The file tensorflow-metal's plugin loads from; its name in a load error marks the plugin.
+METAL_LIBRARY = "libmetal_plugin.dylib"
+
+
+def check_metal(ctx: CheckContext) -> Iterator[Finding]:
+    """On a Mac: the tensorflow-metal plugin loads with this TensorFlow, and has a wheel for
+    this Python."""
+    facts, m = ctx.facts, ctx.machine
+    plat = facts.platform
+    if m.os != "macos" or plat is None or plat.rosetta or m.tf is None:
+        return  # platform.rosetta names an x86-64 Python under Rosetta
+    metal = facts.package("tensorflow-metal")
+    tf = facts.tensorflow
+    said = "\n".join(
+        (tf.error_message or "", tf.stderr_tail, *tf.log_errors) if tf is not None else ()
+    )
+    if metal is not None and METAL_LIBRARY in said:
+        line = next(x for x in said.splitlines() if METAL_LIBRARY in x)
+        # A plugin built for another TensorFlow: the companion cause, whose fix reads the
+        # companion table's tensorflow-metal rows.
+        yield causes.finding(
+            "platform.metal",
+            Severity.ERROR,
+            causes.software.COMPANION_MISMATCH,
+            f"tensorflow-metal {metal.version} does not load with {m.tf.name} {m.tf.version}",
+            line.strip(),
+            causes.software.companion_fix(m, "tensorflow-metal", metal),
+        )
+        return
+    table = m.companion("tensorflow-metal")
+    newest = table.releases[-1] if table is not None and table.releases else None
+    py = m.python_version
+    if metal is None and newest is not None and plat.machine == "arm64" and py:
+        if not newest.runs_on(py):
+            yield causes.finding(
+                "platform.metal",
+                Severity.INFO,
+                causes.platform.METAL_NO_WHEEL_FOR_PYTHON,
+                f"No tensorflow-metal wheel for Python {py}: TensorFlow uses the CPU only",
+                "",
+                causes.platform.metal_python_fix(m),
+            )
+        return
+    if metal is not None and tf is not None and tf.status == "ok":
+        if any(d.device_type == "GPU" for d in tf.devices):
+            yield Finding(
+                "platform.metal", Severity.OK, f"tensorflow-metal {metal.version} registers the GPU"
+            )
+            return
+        yield causes.finding(
+            "platform.metal",
+            Severity.WARNING,
+            causes.software.COMPANION_MISMATCH,
+            f"tensorflow-metal {metal.version} is installed, but TensorFlow lists no GPU",
+            "",
+            causes.software.companion_fix(m, "tensorflow-metal", metal),
+        )

@@ -30,6 +30,7 @@ from tfdoctor.cli import (
     run,
     scan,
     smoke,
+    upgrade,
 )
 from tfdoctor.cli.output import OutputError, last_words, print_out
 from tfdoctor.defaults import ExitCode
@@ -49,7 +50,21 @@ app = typer.Typer(
 #: Every command's module, in the order ``tfdoctor --help`` lists them (groups, such as
 #: ``cluster``, after the commands): each has ``register(app)``. A new command is a new
 #: module and its name here.
-COMMANDS = (check, smoke, matrix, env, pin, run, explain, scan, bundle, cluster, diff, fleet)
+COMMANDS = (
+    check,
+    smoke,
+    matrix,
+    env,
+    pin,
+    run,
+    explain,
+    scan,
+    upgrade,
+    bundle,
+    cluster,
+    diff,
+    fleet,
+)
 
 for _command in COMMANDS:
     _command.register(app)

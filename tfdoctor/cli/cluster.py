@@ -32,6 +32,9 @@ TIMEOUT_OPTION: Any = typer.Option(
     metavar="SECONDS",
     help="Time allowed per step (strategy start, each all-reduce); then the missing task is named.",
 )
+#: The longest --wait-dns: an hour, far beyond any pod's start.
+MAX_WAIT_DNS = 3600.0
+
 FULL_OPTION: Any = typer.Option(
     False, "--full", help="Sweep all-reduce sizes from 4 B to 64 MiB (default: up to 16 MiB)."
 )
@@ -54,6 +57,13 @@ def cluster_check_command(
         metavar="FILE",
         help="Validate this TF_CONFIG document ('-' reads stdin) instead of $TF_CONFIG.",
     ),
+    wait_dns: float = typer.Option(
+        0.0,
+        "--wait-dns",
+        metavar="SECONDS",
+        help="Look up a name that does not resolve yet again until it does, for this long "
+        "(the pods of a job appear in DNS as they start).",
+    ),
     json_out: bool = JSON_OPTION,
     output_format: str = format_option("cluster"),
     color: Optional[bool] = COLOR_OPTION,
@@ -62,6 +72,8 @@ def cluster_check_command(
 
     Exits 0 when it is a valid cluster, 2 on errors, 3 when --tf-config cannot be read.
     """
+    if not 0 <= wait_dns <= MAX_WAIT_DNS:
+        raise fail(f"--wait-dns must be between 0 and {MAX_WAIT_DNS:g} seconds")
     from tfdoctor.bounded import InputError
     from tfdoctor.cluster import NameLookup, check_report, read_tf_config, system_resolver
 
@@ -78,7 +90,7 @@ def cluster_check_command(
             if status is None
             else lambda done, total: status.update(f"tfdoctor: resolving host names {done}/{total}")
         )
-        report = check_report(env, system_resolver, __version__, now(), lookup)
+        report = check_report(env, system_resolver, __version__, now(), lookup, wait_dns)
     fmt = chosen_format(output_format, json_out)
     raise typer.Exit(emit_report(report, fmt, color, "cluster check"))
 

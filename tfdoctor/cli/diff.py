@@ -7,7 +7,7 @@ from typing import Optional
 import typer
 
 from tfdoctor.cli.fleet import compare
-from tfdoctor.cli.options import COLOR_OPTION, JSON_OPTION, format_option
+from tfdoctor.cli.options import COLOR_OPTION, JSON_OPTION, STRICT_OPTION, format_option
 
 
 def diff_command(
@@ -16,9 +16,10 @@ def diff_command(
     json_out: bool = JSON_OPTION,
     output_format: str = format_option("diff"),
     color: Optional[bool] = COLOR_OPTION,
+    strict: bool = STRICT_OPTION,
 ) -> None:
     """Works on A, fails on B: each fact that differs between two saved reports."""
-    compare([first, second], output_format, json_out, color, "diff")
+    compare([first, second], output_format, json_out, color, "diff", strict)
 
 
 def register(app: typer.Typer) -> None:

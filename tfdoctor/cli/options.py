@@ -31,6 +31,8 @@ FORMATS: dict[str, tuple[OutputFormat, ...]] = {
     "smoke": (*_REPORT_FORMATS, OutputFormat.html),
     "explain": _REPORT_FORMATS,
     "scan": (*_REPORT_FORMATS, OutputFormat.sarif),
+    # A plan is read in order: text, markdown, JSON; SARIF for the code changes it lists.
+    "upgrade": (OutputFormat.text, OutputFormat.json, OutputFormat.markdown, OutputFormat.sarif),
     "cluster": (*_REPORT_FORMATS, OutputFormat.html),
     "diff": _REPORT_FORMATS,
     "fleet": (*_REPORT_FORMATS, OutputFormat.html),

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Optional
 
@@ -21,6 +22,7 @@ from tfdoctor.cluster.spec import (
     NameLookup,
     Resolver,
     check_environment,
+    patient,
     read_tf_config,
     system_resolver,
 )
@@ -79,8 +81,15 @@ def check_report(
     version: str,
     now: str,
     lookup: NameLookup = DEFAULT_LOOKUP,
+    wait_dns: float = 0.0,
 ) -> Report:
-    """The findings on the cluster description in ``env`` (no TensorFlow, no connection)."""
+    """The findings on the cluster description in ``env`` (no TensorFlow, no connection).
+
+    ``wait_dns``: seconds a name that does not resolve yet is looked up again.
+    """
+    if wait_dns > 0:
+        resolve = patient(resolve, wait_dns)
+        lookup = dataclasses.replace(lookup, deadline=lookup.deadline + wait_dns)
     _, findings = check_environment(env, resolve, lookup)
     return _report(findings, version, now)
 

@@ -14,7 +14,9 @@ from typing import Any, Optional
 from tfdoctor import causes
 from tfdoctor.bounded import MAX_REPORT_BYTES, InputError, read_json
 from tfdoctor.causes import finding
-from tfdoctor.facts import Facts, FactsError, TFStatus
+from tfdoctor.cluster.spec import SHOWN as SHOWN_NODES
+from tfdoctor.cluster.spec import named
+from tfdoctor.facts import Facts, FactsError, TFStatus, normalize_name
 from tfdoctor.findings import (
     Finding,
     Fix,
@@ -39,6 +41,9 @@ BREAKING = frozenset({"tensorflow", "python", "tensorflow build CUDA", "tensorfl
 ENV_EXACT = ("CUDA_VISIBLE_DEVICES", "XLA_FLAGS", "KERAS_BACKEND", "LD_LIBRARY_PATH", "PYTHONPATH")
 ENV_PREFIXES = ("TF_", "NCCL_")
 ENV_SKIP_PREFIXES = ("TF_CLI_", "TF_VAR_")
+
+#: How many odd nodes a finding names before it counts the rest; the majority is a count.
+NAMED_NODES = 10
 
 #: The value a summary shows for a fact its node could not determine.
 UNKNOWN = "(unknown)"
@@ -79,6 +84,11 @@ def node_summary(facts: Facts) -> dict[str, str]:
         out["GPU count"] = str(len(driver.gpus))
         names = sorted({g.name for g in driver.gpus})
         out["GPU model"] = ", ".join(names) if names else "none"
+    # NCCL and the CUDA libraries as pip installs them, by distribution name.
+    for pkg in facts.packages or ():
+        dist = normalize_name(pkg.name)
+        if dist.startswith("nvidia-"):
+            out[dist] = pkg.version
     for name, value in sorted((facts.environment or {}).items()):
         if matters(name):
             out[f"${name}"] = value
@@ -159,24 +169,26 @@ def _slug(name: str) -> str:
 
 
 def difference_finding(diff: Difference) -> Finding:
-    """One finding per differing fact, naming the odd node(s) out where there is a majority."""
-    listing = "; ".join(f"{', '.join(nodes)}: {value}" for value, nodes in diff.groups)
+    """One finding per differing fact: the odd node(s) by name, the majority as a count."""
     odd = diff.odd
     if odd is not None:
-        majority_value = diff.groups[0][0]
+        majority_value, majority = diff.groups[0]
         summary = (
-            f"{diff.fact} differs on {', '.join(odd)} (the other "
-            f"{len(diff.groups[0][1])} have {majority_value})"
+            f"{diff.fact} differs on {named(odd, NAMED_NODES)} (the other "
+            f"{len(majority)} have {majority_value})"
         )
+        listing = [f"{len(majority)} nodes: {majority_value}"]
+        listing += [f"{named(nodes, NAMED_NODES)}: {value}" for value, nodes in diff.groups[1:]]
     else:
         summary = f"{diff.fact} differs between the nodes"
+        listing = [f"{named(nodes, NAMED_NODES)}: {value}" for value, nodes in diff.groups]
     severity = Severity.ERROR if diff.fact in BREAKING else Severity.WARNING
     return finding(
         f"{CHECK}.differs.{_slug(diff.fact)}",
         severity,
         causes.cluster.FLEET_FACT_DIFFERS,
         summary,
-        listing,
+        "; ".join(listing),
         Fix(
             f"Make {diff.fact} the same on every node (one image or one lock file for all "
             "workers); `tfdoctor diff A.json B.json` compares two nodes' reports."
@@ -184,11 +196,68 @@ def difference_finding(diff: Difference) -> Finding:
     )
 
 
+def membership_finding(names: Sequence[str], diffs: Sequence[Difference]) -> Finding:
+    """Every node, and for each differing fact which nodes hold which value, in full: a note
+    (the text report shows it with --verbose; the JSON report always has it)."""
+    lines = [f"nodes: {', '.join(names)}"]
+    for diff in diffs:
+        lines += [f"{diff.fact} = {value}: {', '.join(nodes)}" for value, nodes in diff.groups]
+    return Finding(
+        f"{CHECK}.membership",
+        Severity.INFO,
+        f"{len(names)} node(s) by name, and who holds each value of the {len(diffs)} "
+        "differing fact(s)",
+        "\n".join(lines),
+        check=CHECK,
+    )
+
+
+def verdict_findings(
+    names: Sequence[str], verdicts: Mapping[str, Optional[Mapping[str, Any]]]
+) -> list[Finding]:
+    """Each node's own verdict: the nodes whose check found errors by name, the rest counted."""
+    worst = {n: str(v.get("worst", "unknown")) for n, v in verdicts.items() if v is not None}
+    failed = [n for n in names if worst.get(n) == "error"]
+    fine = [n for n in names if n in worst and worst[n] != "error"]
+    out = []
+    if failed:
+        codes = {str((verdicts[n] or {}).get("exit_code")) for n in failed}
+        out.append(
+            Finding(
+                f"{CHECK}.node-verdict",
+                Severity.ERROR,
+                f"{named(failed, NAMED_NODES)}: "
+                f"{'its' if len(failed) == 1 else 'their'} own check found error "
+                f"(exit code {', '.join(sorted(codes))})",
+                "Run `tfdoctor check` on that node for its findings and fixes: "
+                + ", ".join(failed),
+                check=CHECK,
+            )
+        )
+    if fine:
+        found = sorted({worst[n] for n in fine})
+        out.append(
+            Finding(
+                f"{CHECK}.node-verdict",
+                Severity.OK,
+                f"{fine[0]}: its own check found {found[0]}"
+                if len(fine) == 1
+                else f"{len(fine)} nodes: their own check found {' or '.join(found)}",
+                check=CHECK,
+            )
+        )
+    return out
+
+
 def compare_nodes(
     nodes: Mapping[str, Mapping[str, str]],
     verdicts: Optional[Mapping[str, Optional[Mapping[str, Any]]]] = None,
 ) -> tuple[Finding, ...]:
-    """The fleet's findings: the nodes and their verdicts, then one per differing fact."""
+    """The fleet's findings: the nodes and their verdicts, then one per differing fact.
+
+    Bounded for any number of nodes: odd nodes are named, the majority counted; the full
+    lists are in one note.
+    """
     names = sorted(nodes)
     out: list[Finding] = []
     diffs = differences(nodes)
@@ -197,29 +266,16 @@ def compare_nodes(
         Finding(
             f"{CHECK}.nodes",
             Severity.OK if not diffs else Severity.INFO,
-            f"{len(names)} node(s): {', '.join(names)}; {compared} facts compared, "
-            f"{len(diffs)} differ",
+            f"{len(names)} node(s): {named(names)}; {compared} facts compared, {len(diffs)} differ",
             check=CHECK,
         )
     )
-    for node in names:
-        summary = (verdicts or {}).get(node)
-        if summary is None:
-            continue
-        worst = str(summary.get("worst", "unknown"))
-        severity = Severity.ERROR if worst == "error" else Severity.OK
-        out.append(
-            Finding(
-                f"{CHECK}.node-verdict",
-                severity,
-                f"{node}: its own check found {worst} (exit code {summary.get('exit_code')})",
-                "Run `tfdoctor check` on that node for its findings and fixes."
-                if severity is Severity.ERROR
-                else "",
-                check=CHECK,
-            )
-        )
+    out += verdict_findings(names, verdicts or {})
     out.extend(difference_finding(d) for d in diffs)
+    if len(names) > SHOWN_NODES or any(
+        len(nodes_) > NAMED_NODES for d in diffs for _, nodes_ in d.groups
+    ):
+        out.append(membership_finding(names, diffs))
     return tuple(out)
 
 

@@ -81,6 +81,33 @@ def system_resolver(host: str) -> Optional[str]:
     return None
 
 
+#: Seconds between two look-ups of a name that does not resolve yet (``--wait-dns``).
+DNS_RETRY_SECONDS = 0.5
+
+
+def patient(resolve: Resolver, seconds: float, pause: float = DNS_RETRY_SECONDS) -> Resolver:
+    """``resolve``, asked again every ``pause`` seconds until the name resolves or ``seconds``
+    have passed since the first look-up: the DNS names of pods still starting appear late
+    (a headless Service publishes a pod's record only once the pod exists)."""
+    if seconds <= 0:
+        return resolve
+    first: list[float] = []
+    lock = threading.Lock()
+
+    def ask(host: str) -> Optional[str]:
+        with lock:
+            if not first:
+                first.append(time.monotonic())
+        end = first[0] + seconds
+        while True:
+            reason = resolve(host)
+            if reason is None or time.monotonic() + pause > end:
+                return reason
+            time.sleep(pause)
+
+    return ask
+
+
 @record
 class NameLookup(Record):
     """How the host names of a cluster are looked up: at most ``workers`` at once, all within
@@ -476,55 +503,126 @@ def _parse_task(
     return task_type, index, []
 
 
+#: How many tasks a finding on a repeated mistake names; the rest are a count. A spec of
+#: 70,000 tasks with the same mistake gives one finding, not 70,000.
+SHOWN = 5
+
+#: A URL scheme before the address (``grpc://``, ``http://``).
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
+
+
+def named(items: Sequence[str], shown: int = SHOWN) -> str:
+    """The first ``shown`` of ``items``, then how many more."""
+    more = len(items) - shown
+    return ", ".join(items[:shown]) + (f" and {more} more" if more > 0 else "")
+
+
+def _collapsed(
+    cause: CauseId,
+    source: str,
+    subjects: Sequence[str],
+    what: str,
+    detail: str,
+    fix: Fix,
+) -> list[Finding]:
+    """One finding for every task with the same mistake: the first named, the rest counted."""
+    if not subjects:
+        return []
+    if len(subjects) == 1:
+        return [_err(cause, f"{source}: {subjects[0]}: {what}", detail, fix)]
+    summary = f"{source}: {len(subjects)} tasks {what}: {named(subjects)}"
+    return [_err(cause, summary, detail, fix)]
+
+
+@record
+class AddressRule(Record):
+    """A mistake in the form of one address: the first rule an address breaks is its finding."""
+
+    cause: CauseId
+    test: Callable[[Address], bool]
+    what: str
+    detail: str
+    fix: Fix
+
+
+def _unbracketed_v6(a: Address) -> bool:
+    return not a.text.strip().startswith("[") and a.text.count(":") >= 2
+
+
+#: The rules on an address's form, in the order they are tried.
+ADDRESS_RULES = (
+    AddressRule(
+        causes.cluster.TF_CONFIG_ADDRESS_SCHEME,
+        lambda a: bool(_SCHEME.match(a.text.strip())),
+        "a scheme before host:port, which TensorFlow rejects",
+        "TensorFlow takes bare host:port: the strategy fails with 'Could not interpret "
+        '"grpc://host:port" as a host-port pair\' (ValidateHostPortPair, '
+        "tensorflow/core/distributed_runtime/rpc/grpc_channel.cc). The name is not looked up.",
+        Fix("Drop the scheme: write host:port (grpc://node1:2222 -> node1:2222)."),
+    ),
+    AddressRule(
+        causes.cluster.TF_CONFIG_ADDRESS_WHITESPACE,
+        lambda a: a.text != "".join(a.text.split()),
+        "spaces or line breaks in the address",
+        "TensorFlow passes the address to gRPC as written; a name with a space never "
+        "resolves. The name is not looked up.",
+        Fix("Remove the whitespace (build TF_CONFIG with json.dumps from trimmed names)."),
+    ),
+    AddressRule(
+        causes.cluster.TF_CONFIG_IPV6_UNBRACKETED,
+        _unbracketed_v6,
+        "an IPv6 address without brackets",
+        "gRPC reads a target with two or more colons and no brackets as a bare IPv6 address "
+        "without a port (SplitHostPort, grpc src/core/util/host_port.cc).",
+        Fix("Put IPv6 addresses in brackets: [::1]:2222, [fe80::1%eth0]:2222."),
+    ),
+    AddressRule(
+        causes.cluster.TF_CONFIG_BAD_ADDRESS,
+        lambda a: not a.host or a.port is None,
+        "not host:port",
+        "Each task's gRPC server listens on the port of its address.",
+        Fix("Write each address as host:port (IPv6 as [addr]:port)."),
+    ),
+    AddressRule(
+        causes.cluster.TF_CONFIG_BAD_ADDRESS,
+        lambda a: a.port is not None and not 1 <= a.port <= 65535,
+        "a port out of range (1-65535)",
+        "A TCP port is a number from 1 to 65535.",
+        Fix("Use a free TCP port between 1024 and 65535 for each task."),
+    ),
+)
+
+
+def _subject(a: Address) -> str:
+    return f"{a.job} {a.index} {a.text!r}"
+
+
 def check_addresses(
     spec: ClusterSpec, resolve: Resolver, lookup: NameLookup = DEFAULT_LOOKUP
 ) -> list[Finding]:
-    """Each address: ``host:port`` form, port range, duplicates, loopback mix, resolution."""
+    """Each address: form (scheme, whitespace, IPv6 brackets, host:port, port range),
+    duplicates, loopback mix, resolution; each mistake once, however many tasks make it."""
     findings: list[Finding] = []
-    addresses = spec.addresses()
-    malformed = [a for a in addresses if not a.host or a.port is None]
-    for a in malformed:
-        findings.append(
-            _err(
-                causes.cluster.TF_CONFIG_BAD_ADDRESS,
-                f"{spec.source}: {a.job} {a.index} address {a.text!r} is not host:port",
-                fix=Fix("Write each address as host:port (IPv6 as [addr]:port)."),
-            )
-        )
-    for a in addresses:
-        if a.port is not None and not 1 <= a.port <= 65535:
-            findings.append(
-                _err(
-                    causes.cluster.TF_CONFIG_BAD_ADDRESS,
-                    f"{spec.source}: {a.job} {a.index} port {a.port} is out of range (1-65535)",
-                    fix=Fix("Use a free TCP port between 1024 and 65535 for each task."),
-                )
-            )
-    seen: dict[tuple[str, Optional[int]], Address] = {}
-    for a in addresses:
-        key = (a.host.lower(), a.port)
-        if a.port is not None and key in seen:
-            first = seen[key]
-            findings.append(
-                _err(
-                    causes.cluster.TF_CONFIG_DUPLICATE_ADDRESS,
-                    f"{spec.source}: {first.job} {first.index} and {a.job} {a.index} share "
-                    f"the address {a.text}",
-                    "Two gRPC servers cannot listen on one port; the second fails to start "
-                    "('Address already in use') or every message goes to one of them.",
-                    Fix("Give every task its own host:port (on one host, one port each)."),
-                )
-            )
+    broken: dict[int, list[Address]] = {}
+    good: list[Address] = []
+    for a in spec.addresses():
+        hit = next((n for n, r in enumerate(ADDRESS_RULES) if r.test(a)), None)
+        if hit is None:
+            good.append(a)
         else:
-            seen[key] = a
-    hosts = sorted({a.host.lower() for a in addresses if a.host and a.port is not None})
+            broken.setdefault(hit, []).append(a)
+    for number, rule in enumerate(ADDRESS_RULES):
+        subjects = [_subject(a) for a in broken.get(number, ())]
+        findings += _collapsed(rule.cause, spec.source, subjects, rule.what, rule.detail, rule.fix)
+    findings += _duplicates(spec.source, good)
+    hosts = sorted({a.host.lower() for a in good})
     loop = [h for h in hosts if is_loopback(h)]
     if loop and len(hosts) > len(loop):
         findings.append(
             _err(
                 causes.cluster.TF_CONFIG_LOCALHOST_MULTI_HOST,
-                f"{spec.source}: loopback address(es) {', '.join(loop)} in a cluster that "
-                f"spans other hosts ({', '.join(h for h in hosts if h not in loop)})",
+                f"{spec.source}: loopback address(es) {named(loop)} in a cluster that "
+                f"spans other hosts ({named([h for h in hosts if h not in loop])})",
                 "Each worker reaches 'localhost' on its own machine: the other hosts cannot "
                 "connect to a task listed that way, and the all-reduce waits for it forever.",
                 Fix("List every task by a name or IP address all hosts can reach."),
@@ -532,31 +630,61 @@ def check_addresses(
         )
     names = [h for h in hosts if not (_is_ip(h) or is_loopback(h))]
     answers = resolve_all(names, resolve, lookup)
-    for host in names:
-        reason = answers.get(host)
-        if reason is not None:
-            findings.append(
-                _err(
-                    causes.cluster.TF_CONFIG_UNRESOLVABLE,
-                    f"{spec.source}: host {host!r} does not resolve here ({reason})",
-                    "gRPC cannot connect to a task whose name does not resolve; "
-                    "TensorFlow waits for it until the collective times out.",
-                    Fix(
-                        "Fix the name (in Kubernetes, a headless Service gives each pod a "
-                        "name: <pod>.<service>.<namespace>.svc), or use IP addresses.",
-                        (f"getent hosts {host}",),
-                    ),
-                )
+    failed = [h for h in names if answers.get(h) is not None]
+    if failed:
+        reasons = sorted({str(answers[h]) for h in failed})
+        findings.append(
+            _err(
+                causes.cluster.TF_CONFIG_UNRESOLVABLE,
+                f"{spec.source}: host {failed[0]!r} does not resolve here ({reasons[0]})"
+                if len(failed) == 1
+                else f"{spec.source}: {len(failed)} host names do not resolve here: "
+                f"{named(failed)} ({'; '.join(reasons[:3])})",
+                "gRPC cannot connect to a task whose name does not resolve; "
+                "TensorFlow waits for it until the collective times out.",
+                Fix(
+                    "Fix the name (in Kubernetes, a headless Service gives each pod a "
+                    "name: <pod>.<service>.<namespace>.svc), or use IP addresses.",
+                    (f"getent hosts {failed[0]}",),
+                ),
             )
+        )
     late = [h for h in names if h not in answers]
     if late:
         findings.append(_late_finding(spec.source, late, len(names), lookup.deadline))
     return findings
 
 
+def _duplicates(source: str, addresses: Sequence[Address]) -> list[Finding]:
+    """One finding for every task whose host:port an earlier task already has."""
+    seen: dict[tuple[str, Optional[int]], Address] = {}
+    pairs: list[str] = []
+    for a in addresses:
+        key = (a.host.lower(), a.port)
+        first = seen.setdefault(key, a)
+        if first is not a:
+            pairs.append(f"{first.job} {first.index} and {a.job} {a.index} share {a.text}")
+    if not pairs:
+        return []
+    summary = (
+        f"{source}: {pairs[0]}"
+        if len(pairs) == 1
+        else f"{source}: {len(pairs)} tasks reuse an earlier task's address: {named(pairs)}"
+    )
+    return [
+        _err(
+            causes.cluster.TF_CONFIG_DUPLICATE_ADDRESS,
+            summary,
+            "Two gRPC servers cannot listen on one port; the second fails to start "
+            "('Address already in use') or every message goes to one of them.",
+            Fix("Give every task its own host:port (on one host, one port each)."),
+        )
+    ]
+
+
 def _late_finding(source: str, late: Sequence[str], total: int, deadline: float) -> Finding:
     """The names the resolver did not answer in time: unknown, neither good nor bad."""
-    shown = ", ".join(late[:5]) + (f" and {len(late) - 5} more" if len(late) > 5 else "")
+    shown = named(late)
     return Finding(
         f"{CHECK}.resolve-timeout",
         Severity.UNKNOWN,
@@ -729,6 +857,119 @@ def check_slurm(
     return findings
 
 
+def tf_task_order(spec: ClusterSpec) -> list[tuple[str, int]]:
+    """Every task of ``spec`` in TensorFlow's worker order: chief, workers, then the rest."""
+    jobs = ["chief", "worker", *sorted(j for j in spec.jobs if j not in ("chief", "worker"))]
+    return [(job, i) for job in jobs for i in range(len(spec.jobs.get(job, ())))]
+
+
+def _short(host: str) -> str:
+    """A host name without its domain (Slurm lists nodes by their short names)."""
+    return host.lower().split(".", 1)[0]
+
+
+def check_slurm_tf_config(env: Mapping[str, str], spec: ClusterSpec) -> list[Finding]:
+    """``TF_CONFIG`` inside a Slurm step against the step: task count, this process's rank,
+    the hosts of the allocation and this node."""
+    procid_text = env.get("SLURM_PROCID")
+    if procid_text is None:
+        return []
+    source = spec.source
+    fix = Fix(
+        "Build TF_CONFIG inside srun from the step's own variables: one task per process, "
+        "index = SLURM_PROCID, hosts from the step's node list (scontrol show hostnames).",
+        (
+            'srun bash -c \'export TF_CONFIG=$(python make_tf_config.py "$SLURM_STEP_NODELIST" '
+            '"$SLURM_PROCID"); exec python train.py\'',
+        ),
+    )
+    findings: list[Finding] = []
+    problems: list[str] = []
+    ntasks_var = "SLURM_STEP_NUM_TASKS" if env.get("SLURM_STEP_NUM_TASKS") else "SLURM_NTASKS"
+    ntasks_text = env.get(ntasks_var)
+    if ntasks_text is not None:
+        if not ntasks_text.strip().isdigit():
+            problems.append(f"{ntasks_var} is {ntasks_text!r}, not a number")
+        elif int(ntasks_text) != spec.task_count:
+            problems.append(
+                f"{ntasks_var} is {int(ntasks_text)} but {source} lists {spec.task_count} "
+                "task(s): "
+                + (
+                    "some tasks never start"
+                    if int(ntasks_text) < spec.task_count
+                    else "some processes have no task of their own"
+                )
+            )
+    nodes_var = "SLURM_STEP_NODELIST" if env.get("SLURM_STEP_NODELIST") else "SLURM_JOB_NODELIST"
+    nodes_text = env.get(nodes_var)
+    if nodes_text:
+        try:
+            nodes = {_short(h) for h in expand_hostlist(nodes_text)}
+        except ValueError as exc:
+            problems.append(f"{nodes_var} {nodes_text!r} cannot be read: {exc}")
+        else:
+            outside = sorted(
+                {
+                    a.host
+                    for a in spec.addresses()
+                    if a.host
+                    and not _is_ip(a.host)
+                    and not is_loopback(a.host)
+                    and _short(a.host) not in nodes
+                }
+            )
+            if outside:
+                problems.append(
+                    f"{len(outside)} host(s) of {source} are not in {nodes_var} "
+                    f"({named(sorted(nodes))}): {named(outside)}"
+                )
+    if problems:
+        findings.append(
+            _err(
+                causes.cluster.SLURM_TF_CONFIG_MISMATCH,
+                f"{source} does not match this Slurm step: {'; '.join(problems)}",
+                "srun starts the step's tasks on its nodes; TensorFlow waits for every task "
+                f"{source} lists, on the hosts it names.",
+                fix,
+            )
+        )
+    findings += _rank_mismatch(env, spec, procid_text, fix)
+    return findings
+
+
+def _rank_mismatch(
+    env: Mapping[str, str], spec: ClusterSpec, procid_text: str, fix: Fix
+) -> list[Finding]:
+    """This process's task against its SLURM_PROCID and the node it runs on."""
+    if spec.task_type is None or spec.task_index is None:
+        return []
+    me = (spec.task_type, spec.task_index)
+    order = tf_task_order(spec)
+    problems = []
+    if procid_text.strip().isdigit() and me in order and order.index(me) != int(procid_text):
+        problems.append(
+            f"this process is {me[0]} {me[1]}, task {order.index(me)} in TensorFlow's order "
+            f"(chief, then workers), but SLURM_PROCID is {int(procid_text)}"
+        )
+    node = env.get("SLURMD_NODENAME")
+    tasks = spec.jobs.get(me[0], ())
+    if node and me[1] < len(tasks):
+        host, _ = split_address(tasks[me[1]])
+        if host and not _is_ip(host) and not is_loopback(host) and _short(host) != _short(node):
+            problems.append(f"its address {tasks[me[1]]} is not on this node ({node})")
+    if not problems:
+        return []
+    return [
+        _warn(
+            causes.cluster.SLURM_TF_CONFIG_MISMATCH,
+            f"{spec.source}: {'; '.join(problems)}",
+            "When each process's task is not its own rank, two processes can claim one task "
+            "(the same index everywhere is the usual cause) and another task never arrives.",
+            fix,
+        )
+    ]
+
+
 # --- Kubernetes --------------------------------------------------------------------------------
 
 
@@ -769,6 +1010,7 @@ def check_environment(
         findings.extend(form)
         if spec is not None:
             findings.extend(check_addresses(spec, resolve, lookup))
+            findings.extend(check_slurm_tf_config(env, spec))
     slurm = check_slurm(env, resolve, lookup)
     findings.extend(slurm)
     if spec is None and text is None and slurm and not _has_errors(slurm):

@@ -3,16 +3,22 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Optional
 
 from tfdoctor import causes
 from tfdoctor.causes import finding
-from tfdoctor.causes.cluster import cluster_unreachable_fix, peer_failed_fix, port_in_use_fix
+from tfdoctor.causes.cluster import (
+    cluster_unreachable_fix,
+    peer_failed_fix,
+    port_in_use_fix,
+    view_mismatch_fix,
+)
 from tfdoctor.cluster.fleet import compare_nodes, fleet_table
-from tfdoctor.cluster.spec import ClusterSpec
-from tfdoctor.cluster.workers import WorkerOutcome, unhealthy
-from tfdoctor.findings import BandwidthPoint, Finding, FleetTable, Severity
+from tfdoctor.cluster.spec import ClusterSpec, named
+from tfdoctor.cluster.workers import WorkerOutcome
+from tfdoctor.evidence.cluster import read_cluster_evidence
+from tfdoctor.findings import BandwidthPoint, Finding, Fix, FleetTable, Severity
 
 CHECK = "cluster"
 
@@ -28,15 +34,10 @@ def _rate(bps: float) -> str:
     return f"{bps / 1e6:.1f} MB/s" if bps >= 1e5 else f"{bps / 1e3:.2f} kB/s"
 
 
-#: gRPC's words when a task that had connected no longer answers: "failed to connect to all
-#: addresses; last error: UNKNOWN: ipv4:127.0.0.1:44219: Failed to connect to remote host:
-#: Connection refused" (measured, TF 2.21: a peer that died between two collectives).
-_UNREACHABLE = "failed to connect to all addresses"
-#: A peer killed during a collective, as its peers' gRPC channel reports it, with the peer as
-#: the remote target (measured, TF 2.21: "Socket closed" / "Connection reset by peer" and
-#: "remote target /job:worker/replica:0/task:1" in the error's detail).
-_CUT_OFF = ("Socket closed", "Connection reset by peer")
-_REMOTE_TASK = re.compile(r"/job:(\w+)/replica:\d+/task:(\d+)")
+#: TensorFlow's coordination service declares a silent task dead after this many seconds
+#: without a heartbeat (``heartbeat_timeout``, default 10 s, coordination_config.proto): a
+#: step deadline below it ends before TensorFlow has named a stopped peer.
+HEARTBEAT_SECONDS = 10.0
 
 
 def lost_peers(
@@ -44,30 +45,81 @@ def lost_peers(
 ) -> tuple[list[str], str]:
     """The tasks a worker's error says died mid-run, and how it noticed; ``([], "")`` if none.
 
-    TensorFlow names the tasks whose heartbeats stopped; gRPC names only the address it could
-    no longer reach, which ``spec`` turns back into its task.
+    TensorFlow's own verdict first (tasks that stopped sending heartbeats); then the task
+    gRPC names as the far end of a call that broke or could not connect, or the address it
+    names, which ``spec`` turns back into its task.
     """
-    dead = unhealthy(error)
-    if dead:
-        return dead, "stopped sending heartbeats"
-    if spec is not None and any(words in error for words in _CUT_OFF):
-        # gRPC's own words for a peer killed mid-collective name it as the remote target.
-        named = {(job, int(index)) for job, index in _REMOTE_TASK.findall(error)}
+    seen = read_cluster_evidence(error)
+    if seen.unhealthy:
+        return list(seen.unhealthy), "stopped sending heartbeats"
+    if spec is None or not (seen.cut_off or seen.unreachable):
+        return [], ""
+    others = [a for a in spec.addresses() if a.text != own_address]
+    named = set(seen.remote_targets)
+    gone = [f"{a.job} {a.index} ({a.text})" for a in others if f"{a.job} {a.index}" in named]
+    if not gone:
+        at = {_loose(p) for p in seen.peer_addresses}
+        gone = [f"{a.job} {a.index} ({a.text})" for a in others if _loose(a.text) in at]
+    if not gone and seen.unreachable:
         gone = [
             f"{a.job} {a.index} ({a.text})"
-            for a in spec.addresses()
-            if a.text != own_address and (a.job, a.index) in named
+            for a in others
+            if re.search(rf"(?<![\w.]){re.escape(a.text)}(?!\d)", error)
         ]
-        if gone:
-            return gone, "could no longer be reached"
-    if spec is None or _UNREACHABLE not in error:
-        return [], ""
-    gone = [
-        f"{a.job} {a.index} ({a.text})"
-        for a in spec.addresses()
-        if a.text != own_address and re.search(rf"(?<![\w.]){re.escape(a.text)}(?!\d)", error)
-    ]
     return gone, "could no longer be reached" if gone else ""
+
+
+def _loose(address: str) -> str:
+    """``host:port`` compared without brackets or case (gRPC writes ``ipv6:[::1]:2222``)."""
+    return address.replace("[", "").replace("]", "").lower()
+
+
+def _process(view: Mapping[str, Any]) -> str:
+    """Where one worker's view came from: its pid, host and address."""
+    return f"pid {view.get('pid')} on {view.get('host')} ({view.get('address')})"
+
+
+def view_problems(views: Sequence[Mapping[str, Any]], unanswered: Sequence[str]) -> list[str]:
+    """What the workers' handshake views disagree on: tasks claimed twice, different cluster
+    lists (by digest), and the addresses no worker answered at."""
+    problems = []
+    claims: dict[str, dict[tuple[Any, Any], Mapping[str, Any]]] = {}
+    for view in views:
+        claims.setdefault(str(view.get("task")), {})[(view.get("host"), view.get("pid"))] = view
+    for task, who in sorted(claims.items()):
+        if len(who) > 1:
+            processes = named([_process(v) for v in who.values()])
+            problems.append(f"{task} is claimed by {len(who)} processes: {processes}")
+    lists: dict[str, dict[str, Any]] = {}
+    for view in views:
+        seen = lists.setdefault(str(view.get("digest")), {"tasks": view.get("tasks"), "by": set()})
+        seen["by"].add(f"{view.get('task')} (pid {view.get('pid')} on {view.get('host')})")
+    if len(lists) > 1:
+        ranked = sorted(lists.items(), key=lambda kv: (-len(kv[1]["by"]), kv[0]))
+        parts = [
+            f"{named(sorted(seen['by']))} see(s) {seen['tasks']} task(s) [list {digest}]"
+            for digest, seen in ranked
+        ]
+        problems.append("the workers see different cluster lists: " + "; ".join(parts))
+    if unanswered:
+        problems.append(f"no worker answered at {named(list(unanswered))}")
+    return problems
+
+
+def view_mismatch_finding(outcome: WorkerOutcome) -> Finding:
+    """A worker stopped before TensorFlow because its peers' views differ from its own."""
+    result = outcome.result or {}
+    views = [v for v in (result.get("me"), *(result.get("heard") or ())) if isinstance(v, dict)]
+    if isinstance(result.get("holder"), dict):
+        views.append(result["holder"])
+    problems = view_problems(views, result.get("unanswered") or ())
+    return finding(
+        f"{CHECK}.view-mismatch",
+        Severity.ERROR,
+        causes.cluster.CLUSTER_VIEW_MISMATCH,
+        f"{outcome.task}: " + ("; ".join(problems) or "the workers' views differ"),
+        fix=view_mismatch_fix(),
+    )
 
 
 def outcome_finding(
@@ -95,6 +147,10 @@ def outcome_finding(
             f"{outcome.task} ({outcome.address}) was interrupted (Ctrl-C){where}; not judged",
             check=CHECK,
         )
+    if outcome.status == "mismatch" or (
+        outcome.status == "port-in-use" and isinstance(result.get("holder"), dict)
+    ):
+        return view_mismatch_finding(outcome)
     if outcome.status == "port-in-use":
         return finding(
             f"{CHECK}.port-in-use",
@@ -112,10 +168,21 @@ def outcome_finding(
                 f"{outcome.task}: step '{step}' did not finish in {timeout:g} s; "
                 f"{', '.join(missing)} did not arrive"
             )
+        elif result.get("arrived"):
+            summary = (
+                f"{outcome.task}: step '{step}' did not finish in {timeout:g} s although "
+                "every task had arrived (all answered before TensorFlow started)"
+            )
         else:
             summary = (
                 f"{outcome.task}: step '{step}' did not finish in {timeout:g} s although "
                 "every task's port answers"
+            )
+        if not missing and timeout < HEARTBEAT_SECONDS:
+            summary += (
+                f"; with --timeout below TensorFlow's {HEARTBEAT_SECONDS:g} s heartbeat "
+                "timeout, a peer that stopped (hung, or paused) cannot be told from a slow one: "
+                f"use --timeout {HEARTBEAT_SECONDS + 5:g} or more to have it named"
             )
         return finding(
             f"{CHECK}.task-unreachable",
@@ -215,11 +282,38 @@ def gathered_nodes(result: dict[str, Any]) -> dict[str, dict[str, str]]:
 
 
 def fleet_findings(result: dict[str, Any]) -> tuple[Finding, ...]:
-    """The facts every worker sent through the collective, compared node by node."""
+    """The facts every worker sent through the collective, compared node by node; the
+    workers whose facts did not come back are named, never left out silently."""
+    gathered = result.get("facts") or {}
     nodes = gathered_nodes(result)
-    if not nodes:
-        return ()
-    return compare_nodes(nodes)
+    out = list(compare_nodes(nodes)) if nodes else []
+    unread = sorted(t for t, doc in gathered.items() if f"{t} ({_host(doc)})" not in nodes)
+    workers = result.get("workers")
+    absent = workers - len(gathered) if isinstance(workers, int) else 0
+    if unread or absent > 0:
+        names = [*unread, *([f"{absent} more worker(s)"] if absent > 0 else [])]
+        out.append(
+            Finding(
+                f"{CHECK}.facts-missing",
+                Severity.UNKNOWN,
+                f"the facts of {named(names)} did not come back through the collective: "
+                "those workers are not compared",
+                "; ".join(
+                    f"{t}: {doc.get('error', 'no facts')}"
+                    for t, doc in sorted(gathered.items())
+                    if t in unread and isinstance(doc, dict)
+                ),
+                Fix(
+                    "Run `tfdoctor check --json` on those nodes and compare with `tfdoctor fleet`."
+                ),
+                check=CHECK,
+            )
+        )
+    return tuple(out)
+
+
+def _host(doc: Any) -> str:
+    return str(doc.get("host", "?")) if isinstance(doc, dict) else "?"
 
 
 def sweep_points(result: dict[str, Any]) -> tuple[BandwidthPoint, ...]:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-import re
 import socket
 import sys
 from collections.abc import Mapping, Sequence
@@ -20,6 +19,7 @@ from typing import Any, Optional
 
 from tfdoctor.cluster.spec import ClusterSpec, split_address
 from tfdoctor.defaults import DEFAULT_TIMEOUT
+from tfdoctor.evidence.cluster import read_cluster_evidence
 from tfdoctor.probes._lifeline import stop_all as stop_children
 from tfdoctor.probes._run import CommandResult, run_stepped
 from tfdoctor.records import Record, record
@@ -30,6 +30,9 @@ WORKER_SCRIPT = str(Path(__file__).resolve().parent / "child" / "cluster_worker.
 #: All-reduce sizes in bytes: the default sweep, and the issue's full 4 B to 64 MiB one.
 DEFAULT_SIZES = (4, 65536, 1048576, 16777216)
 FULL_SIZES = (4, 64, 1024, 16384, 262144, 4194304, 67108864)
+
+#: Seconds the worker child lives past the sum of its step deadlines before it ends itself.
+DEADLINE_MARGIN = 30.0
 
 #: The only address ``cluster local`` ever uses.
 LOOPBACK = "127.0.0.1"
@@ -46,8 +49,16 @@ class SmokeOptions(Record):
     sizes: tuple[int, ...] = DEFAULT_SIZES
     iterations: int = 3
 
+    def deadline(self) -> float:
+        """Seconds the child may live in all: the import, every step's timeout, and a margin.
+
+        The steps are the port, the handshake, the strategy, the known all-reduce, the facts,
+        one per size and the final barrier (``child/cluster_worker.py``).
+        """
+        return self.import_timeout + self.timeout * (6 + len(self.sizes)) + DEADLINE_MARGIN
+
     def argv(self) -> list[str]:
-        """The child's command line."""
+        """The child's command line (it ends with this process, and at its deadline)."""
         return [
             self.python,
             WORKER_SCRIPT,
@@ -59,6 +70,11 @@ class SmokeOptions(Record):
             ",".join(str(s) for s in self.sizes),
             "--iterations",
             str(self.iterations),
+            "--deadline",
+            str(self.deadline()),
+            "--parent",
+            str(os.getpid()),
+            "--watch-stdin",
         ]
 
 
@@ -68,8 +84,9 @@ class WorkerOutcome(Record):
 
     task: str
     address: str
-    #: ok, timeout, port-in-use, error (the child caught it), crashed, killed, not-started,
-    #: interrupted (Ctrl-C before it ended: not judged).
+    #: ok, timeout, port-in-use, mismatch (the handshake found workers that disagree on the
+    #: cluster or a task claimed twice), error (the child caught it), crashed, killed,
+    #: not-started, interrupted (Ctrl-C before it ended: not judged).
     status: str
     result: Optional[dict[str, Any]] = None
     #: The last step the child announced.
@@ -91,37 +108,20 @@ def _events(stdout: str) -> list[dict[str, Any]]:
     return out
 
 
-#: How TensorFlow's coordination service names the tasks it still waits for, the names on
-#: the lines after it ("Example stragglers:\n/job:worker/replica:0/task:1").
-_STRAGGLERS = re.compile(r"stragglers:\s*((?:/job:\w+/replica:\d+/task:\d+[\s,]*)+)")
-_TASK = re.compile(r"/job:(\w+)/replica:\d+/task:(\d+)")
-
-
 def stragglers(stderr: str) -> list[str]:
     """The tasks TensorFlow's log last said it waits for, as ``job index``."""
-    found = _STRAGGLERS.findall(stderr)
-    if not found:
-        return []
-    return [f"{job} {index}" for job, index in _TASK.findall(found[-1])]
-
-
-#: How TensorFlow's coordination service names peers that died mid-run, in the error every
-#: surviving task's collective is aborted with ("The following tasks are unhealthy (stopped
-#: sending heartbeats):\n/job:worker/replica:0/task:1\nThe tasks have crashed. ..."), from
-#: xla/tsl/distributed_runtime/coordination/coordination_service.cc (measured, TF 2.21).
-_UNHEALTHY = re.compile(
-    r"unhealthy \(stopped sending heartbeats\):\s*((?:/job:\w+/replica:\d+/task:\d+[\s,]*)+)"
-)
+    return list(read_cluster_evidence(stderr).stragglers)
 
 
 def unhealthy(error: str) -> list[str]:
     """The tasks TensorFlow says stopped sending heartbeats (died mid-run), as ``job index``."""
-    names = [
-        f"{job} {index}"
-        for found in _UNHEALTHY.findall(error)
-        for job, index in _TASK.findall(found)
-    ]
-    return list(dict.fromkeys(names))
+    return list(read_cluster_evidence(error).unhealthy)
+
+
+def handshake_event(stdout: str) -> Optional[dict[str, Any]]:
+    """The views the child exchanged with its peers before TensorFlow, when it got that far."""
+    found = [doc for doc in _events(stdout) if doc.get("event") == "handshake"]
+    return found[-1] if found else None
 
 
 def reachable(address: str, timeout: float = 0.5) -> bool:
@@ -142,11 +142,12 @@ def parse_worker_output(
     cmd: CommandResult,
     step_timed_out: Optional[str] = None,
     missing: Sequence[str] = (),
+    arrived: bool = False,
 ) -> WorkerOutcome:
     """The child's JSON lines (and how it ended) into an outcome.
 
     ``step_timed_out`` names the step the parent ended it in; ``missing``, the tasks that had
-    not arrived then.
+    not arrived then; ``arrived``, that every task had answered the handshake.
     """
     step = None
     result = None
@@ -157,7 +158,7 @@ def parse_worker_output(
             result = doc
     if step_timed_out is not None:
         status = "timeout"
-        result = {"step": step_timed_out, "missing": list(missing)}
+        result = {"step": step_timed_out, "missing": list(missing), "arrived": arrived}
     elif result is not None:
         status = str(result.get("status", "error"))
     elif cmd.start_error is not None:
@@ -179,12 +180,29 @@ def parse_worker_output(
     )
 
 
-def _missing(spec: ClusterSpec, address: str, stderr: str) -> list[str]:
-    """The tasks that have not arrived: TensorFlow's stragglers, then ports that do not answer."""
+def missing_tasks(
+    spec: ClusterSpec, address: str, stdout: str, stderr: str
+) -> tuple[list[str], bool]:
+    """The tasks that have not arrived, and whether every task had arrived before TensorFlow.
+
+    The handshake decided arrival before any deadline could end a worker, so every survivor
+    names the same task: the one no worker answered for. Without it (the child ended before),
+    TensorFlow's stragglers, then the ports that do not answer now.
+    """
+    shook = handshake_event(stdout)
+    if shook is not None:
+        tasks = {a.text: f"{a.job} {a.index}" for a in spec.addresses()}
+        held = set(shook.get("held_by_others") or ())
+        silent = [
+            tasks.get(str(u), str(u))
+            + (f" (another program holds its port {u})" if u in held else "")
+            for u in shook.get("unanswered") or ()
+        ]
+        return silent, not silent
     names = stragglers(stderr)
     others = [a for a in spec.addresses() if a.text != address]
     names += [f"{a.job} {a.index}" for a in others if not reachable(a.text)]
-    return list(dict.fromkeys(names))
+    return list(dict.fromkeys(names)), False
 
 
 def run_worker(spec: ClusterSpec, options: SmokeOptions, env: Mapping[str, str]) -> WorkerOutcome:
@@ -212,15 +230,16 @@ def run_worker(spec: ClusterSpec, options: SmokeOptions, env: Mapping[str, str])
 
     child_env = {**env, "TF_CONFIG": json.dumps(spec.to_json())}
     try:
-        run = run_stepped(argv, child_env, options.import_timeout, on_line)
+        # stdin stays an open pipe: the child leaves at its end of file when this process goes.
+        run = run_stepped(argv, child_env, options.import_timeout, on_line, keep_stdin_open=True)
     except KeyboardInterrupt:  # the child is killed already (run_stepped)
         return WorkerOutcome(task, address, "interrupted", step=step[0])
     if not run.overran:
         return parse_worker_output(task, address, run.result)
     # The tasks still missing when the step ran out: the peers' ports answer, or not, whether
     # this worker still runs.
-    missing = _missing(spec, address, run.result.stderr)
-    return parse_worker_output(task, address, run.result, step[0], missing)
+    missing, arrived = missing_tasks(spec, address, run.result.stdout, run.result.stderr)
+    return parse_worker_output(task, address, run.result, step[0], missing, arrived)
 
 
 def free_loopback_ports(count: int) -> list[int]:

@@ -602,6 +602,14 @@ def _glibc(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseI
     return causes.platform.GLIBC_TOO_OLD, causes.platform.glibc_fix(glibc)
 
 
+def _libstdcxx(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    return causes.platform.LIBSTDCXX_TOO_OLD, causes.platform.libstdcxx_fix(
+        _group(hits, "symbol") or "GLIBCXX_3.4",
+        _group(hits, "library") or "",
+        _group(hits, "requirer") or "",
+    )
+
+
 def _cpu_avx(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     # Every Mac that runs a macOS TensorFlow supports has AVX: an illegal instruction there
     # is x86-64 code under Rosetta 2, which does not translate AVX
@@ -796,6 +804,7 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.software.TF_GPU_PACKAGE_REMOVED: causes.software.tensorflow_gpu_removed_fix,
     causes.platform.MSVC_RUNTIME_MISSING: lambda m: causes.platform.msvc_fix(),
     causes.platform.CPU_EMULATED: causes.platform.native_interpreter_fix,
+    causes.platform.METAL_NO_WHEEL_FOR_PYTHON: causes.platform.metal_python_fix,
     causes.gpu.CUINIT_UNKNOWN_ERROR: lambda m: causes.gpu.cuinit_unknown_fix(),
     causes.gpu.CUDA_VISIBLE_DEVICES_HIDDEN: causes.gpu.no_device_fix,
     causes.gpu.LIBCUDA_STUB: causes.gpu.libcuda_stub_fix,
@@ -826,6 +835,7 @@ BUILDERS: dict[str, Builder] = {
     causes.gpu.GPU_ARCH_UNSUPPORTED: _arch,
     causes.gpu.GPU_PTX_JIT: _ptx_jit,
     causes.platform.GLIBC_TOO_OLD: _glibc,
+    causes.platform.LIBSTDCXX_TOO_OLD: _libstdcxx,
     causes.software.KERAS_VERSION: _keras,
     causes.code.KERAS3_BEHAVIOUR_CHANGE: _keras3,
     causes.gpu.DRIVER_NOT_LOADED: _driver_not_loaded,

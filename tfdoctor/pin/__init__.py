@@ -25,6 +25,7 @@ from tfdoctor.compat import (
     Verdict,
     describe_target,
     driver_floor,
+    evaluate,
     install_requirement,
     newest_fit,
     tf_keras_requirement,
@@ -557,8 +558,10 @@ def target_pinset(
     target: Target,
     origins: Optional[Mapping[str, str]] = None,
     companions: Optional[tuple[Companions, Sequence[PackageFacts]]] = None,
+    line: Optional[TFLine] = None,
 ) -> Pinset:
-    """Pins for the newest release line that fits ``target``; :class:`PinError` when none does.
+    """Pins for the newest release line that fits ``target``, or for ``line`` when given;
+    :class:`PinError` when none fits (or ``line`` does not).
 
     ``origins`` says where each target field came from (``given``, ``this machine``), for
     the header. ``companions``: the companion table and the installed companions, kept in
@@ -566,10 +569,17 @@ def target_pinset(
     """
     from packaging.requirements import Requirement  # noqa: PLC0415
 
-    found = newest_fit(matrix, target)
     plat = target.platform or "linux-x86_64"
+    fitted = describe_target(dataclasses.replace(target, platform=plat))
+    line_given = line is not None
+    if line is not None:
+        chosen = evaluate(matrix, line, target)
+        if not chosen.fits:
+            raise PinError(f"TensorFlow {line.line} does not fit {fitted}", chosen.reasons)
+        found: Optional[Verdict] = chosen
+    else:
+        found = newest_fit(matrix, target)
     if found is None:
-        fitted = describe_target(dataclasses.replace(target, platform=plat))
         raise PinError(
             f"no TensorFlow release fits {fitted}",
             exclusion_reasons(verdicts(matrix, target)),
@@ -627,7 +637,7 @@ def target_pinset(
     return Pinset(
         mode="target",
         entries=tuple(entries),
-        provenance=_target_provenance(matrix, found, target, origins or {}),
+        provenance=_target_provenance(matrix, found, target, origins or {}, chosen=line_given),
         warnings=tuple(warnings),
         requested=tuple(requested),
     )
@@ -639,7 +649,12 @@ def _newer_python(python: Optional[str], last: tuple[int, ...]) -> bool:
 
 
 def _target_provenance(
-    matrix: Matrix, found: Verdict, target: Target, origins: Mapping[str, str]
+    matrix: Matrix,
+    found: Verdict,
+    target: Target,
+    origins: Mapping[str, str],
+    *,
+    chosen: bool = False,
 ) -> tuple[tuple[str, str], ...]:
     line = found.line
     plat = target.platform or "linux-x86_64"
@@ -658,13 +673,12 @@ def _target_provenance(
     items.append(("Target driver", f"{target.driver or 'none (no GPU)'}{origin('driver')}"))
     if target.gpu:
         items.append(("Target GPU", f"compute capability {target.gpu}{origin('gpu')}"))
-    items.append(
-        (
-            "TensorFlow",
-            f"{line.latest_patch}, the newest release line the compatibility matrix says "
-            "fits this target",
-        )
+    why = (
+        "the release line asked for"
+        if chosen
+        else "the newest release line the compatibility matrix says fits this target"
     )
+    items.append(("TensorFlow", f"{line.latest_patch}, {why}"))
     if target.wants_gpu and line.cuda:
         floor = driver_floor(matrix, line, os_name)
         text = f"CUDA {line.cuda}, cuDNN {line.cudnn or '?'}"

@@ -23,7 +23,7 @@ from tfdoctor.inputs import (
     require_python,
 )
 from tfdoctor.machine import Machine
-from tfdoctor.matrix import Companions, Matrix
+from tfdoctor.matrix import Companions, Matrix, TFLine
 from tfdoctor.pin import Pinset, environment_pinset, needs_matrix, target_pinset
 from tfdoctor.probes._run import Runner, run_command
 from tfdoctor.records import Record, record
@@ -107,25 +107,17 @@ def make_pins(
     if options.targeted:
         table = open_matrix(options.matrix, env)
         target, origins = _target(table, options, facts)
-        pinset = target_pinset(table, target, origins, _installed_companions(facts))
-        if options.resolve:
-            from tfdoctor.pin.resolve import (  # noqa: PLC0415 - network, opt-in
-                ResolveError,
-                resolve_target,
-            )
-
-            try:
-                pinset = resolve_target(
-                    pinset,
-                    target,
-                    table,
-                    run=runner,
-                    index_url=options.index_url,
-                    env=env,
-                    hashes=options.hashes,
-                )
-            except ResolveError as exc:
-                raise DoctorError(f"--resolve: {exc}") from None
+        pinset = target_pins(
+            table,
+            target,
+            facts,
+            origins=origins,
+            resolve=options.resolve,
+            index_url=options.index_url,
+            hashes=options.hashes,
+            env=env,
+            runner=runner,
+        )
     else:
         # The matrix costs a YAML parse; the installed metadata usually says all it would.
         lines = open_matrix(options.matrix, env) if needs_matrix(facts) else None
@@ -150,6 +142,41 @@ def make_pins(
         except HashError as exc:
             raise DoctorError(f"--hashes: {exc}") from None
     return pinset
+
+
+def target_pins(
+    table: Matrix,
+    target: Target,
+    facts: Facts,
+    *,
+    line: Optional[TFLine] = None,
+    origins: Optional[Mapping[str, str]] = None,
+    resolve: bool = False,
+    index_url: Optional[str] = None,
+    hashes: bool = False,
+    env: Optional[Mapping[str, str]] = None,
+    runner: Runner = run_command,
+) -> Pinset:
+    """A target's pins (``line``, else the newest line that fits), with the companions
+    installed in ``facts`` kept in step; exact from pip's resolver with ``resolve``.
+
+    Raises :class:`PinError` when the line does not fit, :class:`DoctorError` when the
+    resolver cannot run or the index cannot be reached.
+    """
+    pinset = target_pinset(table, target, origins, _installed_companions(facts), line=line)
+    if not resolve:
+        return pinset
+    from tfdoctor.pin.resolve import (  # noqa: PLC0415 - network, opt-in
+        ResolveError,
+        resolve_target,
+    )
+
+    try:
+        return resolve_target(
+            pinset, target, table, run=runner, index_url=index_url, env=env, hashes=hashes
+        )
+    except ResolveError as exc:
+        raise DoctorError(f"--resolve: {exc}") from None
 
 
 def _installed_companions(facts: Facts) -> Optional[tuple[Companions, tuple[PackageFacts, ...]]]:

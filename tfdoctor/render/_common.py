@@ -17,7 +17,9 @@ from tfdoctor.facts import (
     DriverFacts,
     Facts,
     GpuFacts,
+    HostedFacts,
     LibraryFacts,
+    NotebookFacts,
     PackageFacts,
     PlatformFacts,
     ProbeError,
@@ -34,6 +36,8 @@ from tfdoctor.records import Record, record
 AREA_ORDER: tuple[str, ...] = (
     "python",
     "platform",
+    "notebook",
+    "hosted",
     "cpu",
     "packages",
     "tensorflow",
@@ -267,8 +271,44 @@ def facts_sections(facts: Facts, *, brief: bool) -> list[Section]:
         value = getattr(facts, spec.field)
         lines = _unknown(facts, spec.probes) if value is None else spec.lines(value, brief)
         sections.append(Section(spec.title, tuple(lines)))
+    # Shown where they apply only: outside a hosted image or a kernel there is nothing to say.
+    if facts.hosted is not None and facts.hosted.name is not None:
+        sections.append(Section("Hosted image", tuple(_hosted_lines(facts.hosted))))
+    if facts.notebook is not None:
+        sections.append(
+            Section("Notebook kernel and terminal", tuple(_notebook_lines(facts.notebook)))
+        )
     sections.append(Section("Probe errors", tuple(_probe_error_lines(facts.errors))))
     return sections
+
+
+def _hosted_lines(hosted: HostedFacts) -> list[str]:
+    lines = [
+        f"  image: {hosted.name} ({_opt(hosted.image_version)})",
+        f"  markers: {', '.join(hosted.markers) or 'none'}",
+    ]
+    if hosted.tpu_type or hosted.tpu_devices:
+        devices = ", ".join(hosted.tpu_devices) or "none"
+        lines.append(f"  TPU: {_opt(hosted.tpu_type)}; devices: {devices}")
+    return lines
+
+
+def _notebook_lines(nb: NotebookFacts) -> list[str]:
+    server = nb.server_environment
+    return [
+        f"  kernel: {nb.kernel_executable} (prefix {nb.kernel_prefix})",
+        f"  kernelspec {_opt(nb.kernel_name)}: "
+        + (" ".join(nb.kernelspec_argv) or _opt(nb.kernelspec_error)),
+        f"  started by: pid {_opt(nb.server_pid)} {' '.join(nb.server_command)}".rstrip(),
+        f"  terminal python: {_opt(nb.terminal_python)} (prefix {_opt(nb.terminal_prefix)})",
+        *(f"  kernel {k}={v}" for k, v in sorted(nb.kernel_environment.items())),
+        *(
+            [f"  terminal {k}={v}" for k, v in sorted(server.items())]
+            if server is not None
+            else ["  terminal environment: could not be read"]
+        ),
+        f"  TensorFlow imported in the kernel: {_opt(nb.kernel_tensorflow)}",
+    ]
 
 
 def _unknown(facts: Facts, probes: tuple[str, ...]) -> list[str]:

@@ -38,8 +38,8 @@ def render_markdown(
     out: list[str] = [
         "### tfdoctor report",
         "",
-        f"tfdoctor {_escape(version)}: **{counts_phrase(safe.findings)}**; "
-        f"{_escape(exit_phrase(safe, strict))}.",
+        f"tfdoctor {escape(version)}: **{counts_phrase(safe.findings)}**; "
+        f"{escape(exit_phrase(safe, strict))}.",
         "",
     ]
     ordered = [f for _, group in group_by_area(safe.findings) for f in group]
@@ -66,10 +66,10 @@ def render_markdown(
         facts_text += ["Smoke test", *smoke_lines(facts.smoke), ""]
     out += [
         "<details>",
-        f"<summary>Environment (facts collected {_escape(facts.collected_at)} by tfdoctor "
-        f"{_escape(facts.tfdoctor_version)})</summary>",
+        f"<summary>Environment (facts collected {escape(facts.collected_at)} by tfdoctor "
+        f"{escape(facts.tfdoctor_version)})</summary>",
         "",
-        *_fenced("\n".join(facts_text).rstrip("\n"), "text"),
+        *fenced("\n".join(facts_text).rstrip("\n"), "text"),
         "",
         "</details>",
     ]
@@ -82,13 +82,13 @@ def _finding_block(finding: Finding, evidence: EvidenceFolder) -> list[str]:
     """A list item: the summary, the fix and its commands, the links, then the evidence."""
     cause = f" ({_code(finding.cause)})" if finding.cause else ""
     lines = [
-        f"- **{finding.severity.value}** {_code(finding.id)}{cause}: {_escape(finding.summary)}"
+        f"- **{finding.severity.value}** {_code(finding.id)}{cause}: {escape(finding.summary)}"
     ]
     body: list[str] = []
     if finding.fix is not None:
-        body += ["", f"**Fix:** {_escape(finding.fix.text)}"]
+        body += ["", f"**Fix:** {escape(finding.fix.text)}"]
         if finding.fix.commands:
-            body += ["", *_fenced("\n".join(finding.fix.commands), "sh")]
+            body += ["", *fenced("\n".join(finding.fix.commands), "sh")]
     if finding.links:
         body += ["", "See: " + ", ".join(f"<{link}>" for link in finding.links)]
     if finding.detail:
@@ -96,16 +96,16 @@ def _finding_block(finding: Finding, evidence: EvidenceFolder) -> list[str]:
         # One line is prose; more is a log or a traceback, whose lines and indentation only
         # a code block keeps (markdown joins lines and eats leading spaces).
         if len(detail) == 1:
-            body += ["", _escape(detail[0])]
+            body += ["", escape(detail[0])]
         elif detail:
-            body += ["", *_fenced("\n".join(detail), "text")]
+            body += ["", *fenced("\n".join(detail), "text")]
     # Continuation lines are indented two spaces so they stay inside the list item.
     lines += [f"  {line}" if line else "" for line in body]
     lines.append("")
     return lines
 
 
-def _fenced(text: str, lang: str) -> list[str]:
+def fenced(text: str, lang: str) -> list[str]:
     """A fenced code block whose fence is longer than any backtick run inside it."""
     fence = "`" * max(3, _longest_backtick_run(text) + 1)
     return [f"{fence}{lang}", *text.splitlines(), fence]
@@ -123,7 +123,7 @@ def _longest_backtick_run(text: str) -> int:
     return max((len(run) for run in re.findall(r"`+", text)), default=0)
 
 
-def _escape(text: str) -> str:
+def escape(text: str) -> str:
     """Prose made inert: a stray ``<details>`` would swallow the page and the redaction mask
     ``***`` would turn into emphasis."""
     text = re.sub(r"<(?=[A-Za-z/!?])", "&lt;", text)
@@ -132,4 +132,4 @@ def _escape(text: str) -> str:
 
 def _cell(text: str) -> str:
     """Prose for one table cell: no pipes, no line breaks."""
-    return " ".join(_escape(text).replace("|", "\\|").split())
+    return " ".join(escape(text).replace("|", "\\|").split())

@@ -48,6 +48,11 @@ _STYLE = {
 }
 
 
+#: The cluster test's all-reduce verdict and bandwidth sweep (tfdoctor.cluster.verdicts), the
+#: sweep last: printed in a section of their own.
+COLLECTIVE_IDS = ("cluster.allreduce", "cluster.bandwidth")
+
+
 def render_text(
     report: Report,
     *,
@@ -112,6 +117,18 @@ def render_text(
             "(--verbose shows why)",
             soft_wrap=True,
         )
+
+    collective = [f for f in safe.findings if f.id in COLLECTIVE_IDS]
+    if collective:
+        # The cluster test's results, shown whole: an ok all-reduce line would otherwise fold
+        # into its area's verdict, and the sweep is a note's detail (--verbose only).
+        console.print()
+        console.print(Text("Collective test", style="bold underline"), soft_wrap=True)
+        for found in collective:
+            console.print(Text(found.summary), soft_wrap=True)
+            if found.id == COLLECTIVE_IDS[-1]:
+                for table_line in found.detail.splitlines():
+                    console.print(Text(f"  {table_line}"), soft_wrap=True)
 
     if facts.smoke is not None:
         console.print()

@@ -1,36 +1,49 @@
 """One worker of the cluster smoke test: run by path, stdlib and TensorFlow only.
 
 Reads its task from ``TF_CONFIG`` like ``MultiWorkerMirroredStrategy`` does, then runs its
-steps, each under a deadline the parent keeps: checks its own port is free, imports
+steps, each under a deadline the parent keeps: checks its own port is free, exchanges views
+with its peers (task, pid, host, a digest of the cluster list; :func:`handshake`), imports
 TensorFlow, creates the strategy (which starts this task's gRPC server and waits for every
 other task), runs a sum all-reduce with known values (each replica adds ``replica + 1`` at
 its own position, so every contribution is checked), gathers every worker's facts through the
 same all-reduce, and times all-reduces of growing size. Prints one JSON object per line:
 ``{"event": "step", ...}`` as it goes, and a final ``{"event": "result", ...}``. The
-deadlines are kept by the parent, not here: while TensorFlow waits for a missing task inside
-its C++ runtime, no Python thread of this process runs, so only another process can end the
-wait and name the task.
+step deadlines are kept by the parent, not here: while TensorFlow waits for a missing task
+inside its C++ runtime, no Python thread of this process may run, so only another process can
+end the wait and name the task. The worker keeps one deadline of its own, for the whole run,
+and ends with its parent (:func:`tie_to_parent`): killed or not, no parent leaves a worker
+holding its port.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import platform
+import re
+import signal
 import socket
 import sys
+import threading
 import time
+from pathlib import Path
 from typing import Any, Optional
-
-#: Bytes of one worker's facts document carried through the all-reduce.
-FACTS_BYTES = 4096
 
 #: When this process started its steps (``at`` in each step event counts from here).
 STARTED = time.monotonic()
 
 #: Seconds a finished worker stays up so its peers can pull what they still need from it.
 LINGER_SECONDS = 0.2
+
+#: The first word of a handshake line: what a worker of this test says before its view.
+HANDSHAKE_MAGIC = "tfdoctor-cluster-view-1"
+#: Seconds the handshake waits for peers at most, and half the step's timeout (then the
+#: strategy step names the missing ones).
+HANDSHAKE_SECONDS = 10.0
+#: Seconds a worker keeps answering after it has heard every peer (for late, stale ones).
+HANDSHAKE_LINGER = 0.5
 
 #: Exit statuses the parent reads.
 EXIT_OK = 0
@@ -41,6 +54,55 @@ EXIT_PORT_IN_USE = 4
 #: and then leaves at once with ``EXIT_FAILED`` (``os._exit``: no result line, no cleanup),
 #: like a node that dies mid-test. The real-process tests use it to play a dead peer.
 DIE_AT_VARIABLE = "TFDOCTOR_CLUSTER_TEST_DIE_AT"
+
+
+#: prctl(2) option, from <linux/prctl.h>.
+PR_SET_PDEATHSIG = 1
+
+
+def _die_with(parent: int) -> None:
+    """Linux: ask the kernel for SIGKILL when ``parent`` goes; leave at once if it has gone.
+
+    The parent asks for it too before exec; asking here as well keeps a worker started by any
+    other launcher from outliving it (prctl(2), PR_SET_PDEATHSIG).
+    """
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes  # noqa: PLC0415 - Linux only
+
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+        except (ImportError, OSError, AttributeError):
+            pass
+    # The parent may have gone before the request took: the kernel then sends nothing.
+    if parent and os.getppid() != parent:
+        os._exit(EXIT_FAILED)
+
+
+def _leave_at_stdin_eof() -> None:
+    """Leave when stdin reaches end of file: the parent, which holds its other end, has gone."""
+    try:
+        while sys.stdin.buffer.read(4096):
+            pass
+    except (OSError, ValueError):
+        pass
+    os._exit(EXIT_FAILED)
+
+
+def tie_to_parent(parent: int, deadline: float, watch_stdin: bool) -> None:
+    """End this worker with its parent, and after ``deadline`` seconds in any case.
+
+    Three ways, so that no worker is left holding its port: the kernel's parent-death signal
+    (Linux), a thread reading stdin (a pipe only the parent writes: end of file when it goes,
+    on any system), and an alarm whose default action ends the process in the kernel, which
+    fires even while TensorFlow's C++ runtime holds the interpreter (signal(7): SIGALRM's
+    default action is to terminate).
+    """
+    _die_with(parent)
+    if watch_stdin:
+        threading.Thread(target=_leave_at_stdin_eof, name="parent-watch", daemon=True).start()
+    if deadline > 0 and hasattr(signal, "setitimer"):
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)
+        signal.setitimer(signal.ITIMER_REAL, deadline)
 
 
 def emit(doc: dict[str, Any]) -> None:
@@ -61,19 +123,141 @@ def tasks_of(cluster: dict[str, list[str]]) -> list[tuple[str, int, str]]:
     return [(job, i, a) for job in order for i, a in enumerate(cluster.get(job, []))]
 
 
-def port_free(address: str) -> Optional[str]:
-    """``None`` when this task's port can be bound, else the error (who holds it)."""
+def listen_on(address: str) -> tuple[Optional[socket.socket], Optional[str]]:
+    """This task's port, bound and listening for the handshake; else why it cannot be bound."""
     _, port = split(address)
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    # Every address, IPv4 and IPv6 alike where the host has both, as TensorFlow's gRPC server
+    # listens ([::]:port); create_server sets SO_REUSEADDR, so a socket of a finished run in
+    # TIME_WAIT does not block it, nor gRPC.
+    # https://docs.python.org/3/library/socket.html#socket.create_server
+    dual = socket.has_dualstack_ipv6()
     try:
-        # SO_REUSEADDR: a socket of a finished run in TIME_WAIT does not block gRPC either.
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind(("", port))
+        sock = socket.create_server(
+            ("", port),
+            family=socket.AF_INET6 if dual else socket.AF_INET,
+            backlog=64,
+            dualstack_ipv6=dual,
+        )
     except OSError as exc:
-        return exc.strerror or str(exc)
-    finally:
-        sock.close()
-    return None
+        # create_server adds the address to the message: the errno's own words are enough.
+        return None, os.strerror(exc.errno) if exc.errno else str(exc)
+    return sock, None
+
+
+def view_digest(cluster: dict[str, list[str]]) -> str:
+    """A short digest of the cluster list: equal on every worker that sees the same cluster."""
+    canonical = json.dumps({k: list(v) for k, v in cluster.items()}, sort_keys=True)
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:12]
+
+
+def _line(doc: dict[str, Any]) -> bytes:
+    return f"{HANDSHAKE_MAGIC} {json.dumps(doc, sort_keys=True)}\n".encode()
+
+
+def exchange(conn: socket.socket, mine: bytes) -> Optional[dict[str, Any]]:
+    """Send this worker's view on ``conn`` and read the peer's; None when the peer is no
+    worker in its handshake (nothing, or another protocol, such as a gRPC server)."""
+    conn.settimeout(1.0)
+    try:
+        conn.sendall(mine)
+        data = b""
+        while not data.endswith(b"\n") and len(data) < 65536:
+            chunk = conn.recv(4096)
+            if not chunk:
+                break
+            data += chunk
+    except OSError:
+        return None
+    magic, _, body = data.decode("utf-8", "replace").strip().partition(" ")
+    if magic != HANDSHAKE_MAGIC:
+        return None
+    try:
+        doc = json.loads(body)
+    except ValueError:
+        return None
+    return doc if isinstance(doc, dict) else None
+
+
+def ask(address: str, mine: bytes, foreign: Optional[set[str]] = None) -> Optional[dict[str, Any]]:
+    """The view of the worker listening at ``address``, or None; an address where something
+    accepts the connection but answers no view is added to ``foreign``."""
+    try:
+        with socket.create_connection(split(address), timeout=0.5) as conn:
+            doc = exchange(conn, mine)
+    except OSError:
+        return None
+    if doc is None and foreign is not None:
+        foreign.add(address)
+    return doc
+
+
+def handshake(
+    server: socket.socket, me: dict[str, Any], peers: list[str], seconds: float
+) -> tuple[list[dict[str, Any]], list[str], list[str]]:
+    """Exchange views with every peer address before TensorFlow starts: what was heard (from
+    peers and from any process that called), the addresses no worker answered at, and those
+    of them where another program answers (it holds the task's port).
+
+    Every exchange tells both ends: a worker that has heard from all its peers has been heard
+    by all of them, so it may stop serving (after a short linger for latecomers).
+    """
+    mine = _line(me)
+    heard: list[dict[str, Any]] = []
+    lock = threading.Lock()
+    stop = threading.Event()
+
+    def serve() -> None:
+        server.settimeout(0.1)
+        while not stop.is_set():
+            try:
+                conn, _ = server.accept()
+            except socket.timeout:
+                continue
+            except OSError:
+                return
+            with conn:
+                doc = exchange(conn, mine)
+            if doc is not None:
+                with lock:
+                    heard.append(doc)
+
+    thread = threading.Thread(target=serve, name="handshake", daemon=True)
+    thread.start()
+    reached: set[str] = set()
+    foreign: set[str] = set()
+    end = time.monotonic() + seconds
+    while True:
+        with lock:
+            called = {str(d.get("address")) for d in heard}
+        pending = [a for a in peers if a not in reached and a not in called]
+        if not pending or time.monotonic() >= end:
+            break
+        for address in pending:
+            if time.monotonic() >= end:  # a firewall that drops packets costs each try 0.5 s
+                break
+            doc = ask(address, mine, foreign)
+            if doc is not None:
+                with lock:
+                    heard.append(doc)
+                reached.add(address)
+        time.sleep(0.05)
+    if not pending:
+        time.sleep(HANDSHAKE_LINGER)
+    stop.set()
+    thread.join(timeout=2)
+    server.close()
+    with lock:
+        views = {(d.get("host"), d.get("pid"), d.get("task")): d for d in heard}
+    return list(views.values()), pending, sorted(foreign.intersection(pending))
+
+
+def disagreements(me: dict[str, Any], heard: list[dict[str, Any]]) -> bool:
+    """Whether a peer sees another cluster, or another process claims a task already claimed."""
+    claims: dict[str, set[tuple[Any, Any]]] = {}
+    for doc in [me, *heard]:
+        claims.setdefault(str(doc.get("task")), set()).add((doc.get("host"), doc.get("pid")))
+    stale = any(d.get("digest") != me["digest"] for d in heard)
+    return stale or any(len(who) > 1 for who in claims.values())
 
 
 def step(me: str, name: str, seconds: float) -> None:
@@ -96,6 +280,31 @@ def _version(dist: str) -> str:
         return "not installed" if type(exc).__name__ == "PackageNotFoundError" else "(unknown)"
 
 
+def driver_version() -> str:
+    """The loaded NVIDIA kernel module's version, from /proc (``none`` without one)."""
+    try:
+        text = Path("/proc/driver/nvidia/version").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return "none"
+    # "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.15  Tue Mar  5 ..."
+    match = re.search(r"Kernel Module(?: for \S+)?\s+([0-9][0-9.]*)", text)
+    return match.group(1) if match else "(unknown)"
+
+
+def nvidia_distributions() -> dict[str, str]:
+    """The installed ``nvidia-*`` distributions (CUDA libraries, NCCL) and their versions."""
+    try:
+        from importlib import metadata  # noqa: PLC0415 - absent on Python 3.7
+    except ImportError:
+        return {}
+    found = {}
+    for dist in metadata.distributions():
+        name = re.sub(r"[-_.]+", "-", str(dist.metadata["Name"] or "")).lower()
+        if name.startswith("nvidia-"):
+            found[name] = str(dist.version)
+    return dict(sorted(found.items()))
+
+
 def node_facts(tf: Any) -> dict[str, str]:
     """This worker's facts, with the names tfdoctor.cluster.fleet.node_summary uses."""
     facts = {
@@ -108,6 +317,10 @@ def node_facts(tf: Any) -> dict[str, str]:
     facts["tensorflow build cuDNN"] = str(build.get("cudnn_version") or "none")
     for dist in ("keras", "numpy"):
         facts[dist] = _version(dist)
+    facts["NVIDIA driver"] = driver_version()
+    # NCCL and the CUDA libraries as pip installs them (nvidia-nccl-cu12, nvidia-cudnn-cu12 ...),
+    # named as tfdoctor.cluster.fleet.node_summary names them.
+    facts.update(nvidia_distributions())
     gpus = tf.config.list_physical_devices("GPU")
     facts["GPU count"] = str(len(gpus))
     names = sorted(
@@ -150,11 +363,48 @@ def known_sum(tf: Any, strategy: Any) -> tuple[list[float], list[float]]:
     return got, [float(i + 1) for i in range(replicas)]
 
 
+def pack(doc: dict[str, Any]) -> list[int]:
+    """A document as the bytes of its JSON text, whole."""
+    return list(json.dumps(doc, sort_keys=True).encode("utf-8"))
+
+
+def unpack(table: Any) -> dict[str, Any]:
+    """Every worker's document by task from the gathered rows (replica r's bytes in row r).
+
+    A row that does not read back is kept as such, never dropped: the report names it.
+    """
+    gathered: dict[str, Any] = {}
+    for replica, row in enumerate(table):
+        data = bytes(int(b) for b in row if b).decode("utf-8", "replace")
+        try:
+            one = json.loads(data)
+        except ValueError:
+            one = None
+        if isinstance(one, dict) and "task" in one:
+            gathered.setdefault(str(one["task"]), one)
+        else:
+            gathered[f"replica {replica}"] = {
+                "error": f"its facts did not read back ({len(data)} B)"
+            }
+    return gathered
+
+
 def gather_facts(tf: Any, strategy: Any, doc: dict[str, Any]) -> dict[str, Any]:
-    """Every worker's ``doc`` by task, through the collective: each replica fills its row."""
+    """Every worker's ``doc`` by task, through the collective, whatever its size.
+
+    Two all-reduces: each replica's length at its position, then a table as wide as the
+    longest, each replica filling its row (a byte is exact in float32).
+    """
     replicas = int(strategy.num_replicas_in_sync)
-    raw = json.dumps(doc).encode("utf-8")[:FACTS_BYTES]
-    padded = list(raw) + [0] * (FACTS_BYTES - len(raw))
+    raw = pack(doc)
+
+    def lengths_fn() -> Any:
+        ctx = tf.distribute.get_replica_context()
+        return ctx.all_reduce("sum", tf.one_hot(ctx.replica_id_in_sync_group, replicas) * len(raw))
+
+    lengths = _local(strategy, tf.function(lambda: strategy.run(lengths_fn))())
+    width = max(1, int(max(lengths)))
+    padded = raw + [0] * (width - len(raw))
 
     def replica_fn() -> Any:
         ctx = tf.distribute.get_replica_context()
@@ -163,17 +413,7 @@ def gather_facts(tf: Any, strategy: Any, doc: dict[str, Any]) -> dict[str, Any]:
             "sum", tf.one_hot(ctx.replica_id_in_sync_group, replicas)[:, tf.newaxis] * row
         )
 
-    table = _local(strategy, tf.function(lambda: strategy.run(replica_fn))())
-    gathered: dict[str, Any] = {}
-    for row in table:
-        data = bytes(int(b) for b in row if b).decode("utf-8", "replace")
-        try:
-            one = json.loads(data)
-        except ValueError:
-            continue
-        if isinstance(one, dict) and "task" in one:
-            gathered.setdefault(str(one["task"]), one)
-    return gathered
+    return unpack(_local(strategy, tf.function(lambda: strategy.run(replica_fn))()))
 
 
 def time_all_reduce(tf: Any, strategy: Any, size: int, iterations: int) -> dict[str, float]:
@@ -205,7 +445,11 @@ def main(argv: Optional[list[str]] = None) -> int:
     parser.add_argument("--import-timeout", type=float, default=120.0)
     parser.add_argument("--sizes", default="4,4096,262144,4194304")
     parser.add_argument("--iterations", type=int, default=3)
+    parser.add_argument("--deadline", type=float, default=0.0, help="seconds in all; 0: none")
+    parser.add_argument("--parent", type=int, default=0, help="the pid to end with")
+    parser.add_argument("--watch-stdin", action="store_true", help="leave at stdin's end")
     args = parser.parse_args(argv)
+    tie_to_parent(args.parent, args.deadline, args.watch_stdin)
     started = time.monotonic()
 
     config = json.loads(os.environ.get("TF_CONFIG", "{}"))
@@ -215,11 +459,62 @@ def main(argv: Optional[list[str]] = None) -> int:
     tasks = tasks_of(config.get("cluster", {}))
     mine = [a for j, i, a in tasks if (j, i) == (me_job, me_index)]
 
+    cluster = config.get("cluster", {})
+    view = {
+        "task": me,
+        "address": mine[0] if mine else "",
+        "host": socket.gethostname(),
+        "pid": os.getpid(),
+        "digest": view_digest(cluster),
+        "tasks": len(tasks),
+    }
     step(me, "port", args.timeout)
-    held = port_free(mine[0]) if mine else None
+    server, held = listen_on(mine[0]) if mine else (None, None)
     if held is not None:
-        emit({"event": "result", "task": me, "status": "port-in-use", "error": held})
+        # Who holds the port: a worker of this test answers the handshake with its view.
+        holder = ask(mine[0], _line(view))
+        emit(
+            {
+                "event": "result",
+                "task": me,
+                "status": "port-in-use",
+                "error": held,
+                "me": view,
+                "holder": holder,
+            }
+        )
         return EXIT_PORT_IN_USE
+
+    # Before TensorFlow: every worker tells its peers which cluster it believes in and which
+    # task it is, so a stale list or a task claimed twice is named at once, by every worker,
+    # instead of as a strategy that waits for ever.
+    step(me, "handshake", args.timeout)
+    peers = [a for j, i, a in tasks if (j, i) != (me_job, me_index)]
+    if server is not None:
+        heard, unanswered, taken = handshake(
+            server, view, peers, min(args.timeout / 2, HANDSHAKE_SECONDS)
+        )
+        emit(
+            {
+                "event": "handshake",
+                "me": view,
+                "heard": heard,
+                "unanswered": unanswered,
+                "held_by_others": taken,
+            }
+        )
+        if disagreements(view, heard):
+            emit(
+                {
+                    "event": "result",
+                    "task": me,
+                    "status": "mismatch",
+                    "me": view,
+                    "heard": heard,
+                    "unanswered": unanswered,
+                }
+            )
+            return EXIT_FAILED
 
     step(me, "import", args.import_timeout)
     t0 = time.monotonic()

@@ -26,12 +26,13 @@ except ImportError:  # Python 3.7: the backport if present, else _DistInfo below
         _metadata = None  # type: ignore[assignment]
 
 # Distributions worth reporting: the TensorFlow family, the pins that break most often, every
-# NVIDIA wheel (the CUDA libraries TensorFlow's `and-cuda` extra installs), and every
+# NVIDIA wheel (the CUDA libraries TensorFlow's `and-cuda` extra installs), libtpu (what a
+# TPU VM's TensorFlow loads), and every
 # distribution `import tensorflow` imports when it starts (tfdoctor.machine.START_IMPORTS).
 _FAMILY = re.compile(
     r"^(tensorflow.*|tf-.*|tb-nightly|tensorboard.*|intel-tensorflow.*|keras.*|numpy|protobuf"
     r"|ml-dtypes|h5py|nvidia-.*|jax|jaxlib|torch|typing-extensions|wrapt|grpcio|absl-py"
-    r"|opt-einsum|flatbuffers|gast|astunparse|six|termcolor|packaging)$"
+    r"|opt-einsum|flatbuffers|gast|astunparse|six|termcolor|packaging|libtpu.*)$"
 )
 #: The command-line flag that lists every distribution, not only the family.
 ALL_FLAG = "--all"

@@ -1,0 +1,208 @@
+"""Hosted notebook images and Cloud TPU VMs: the probe's markers, the data file, and each image's
+facts file (tests/data/hosted, from what the image really ships) judged by the checks."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.commandline import tfdoctor
+from tests.facts_cases import assert_verdict, read_case
+from tfdoctor.checks import run_checks, select_checks
+from tfdoctor.checks._context import CheckContext
+from tfdoctor.facts import Facts, HostedFacts, facts_from_json
+from tfdoctor.hosted import HostedDataError, hosted_data, parse_hosted_data
+from tfdoctor.machine import Machine
+from tfdoctor.matrix import load_matrix
+from tfdoctor.probes.hosted import probe_hosted
+
+DATA = Path(__file__).parent / "data" / "hosted"
+CASES = sorted(DATA.glob("*.json"))
+
+
+@pytest.mark.parametrize("path", CASES, ids=lambda p: p.stem)
+def test_each_image_gets_its_verdict_and_fix(path: Path) -> None:
+    assert_verdict(path)
+
+
+def test_every_image_the_probe_names_has_a_facts_file() -> None:
+    named = {read_case(p)["facts"]["hosted"]["name"] for p in CASES}
+    assert {image.name for image in hosted_data().images} <= named
+
+
+def test_check_facts_reports_a_replaced_tensorflow_end_to_end(tmp_path: Path) -> None:
+    facts = tmp_path / "facts.json"
+    facts.write_text(json.dumps(read_case(DATA / "colab-gpu-tf-upgraded.json")["facts"]), "utf-8")
+
+    out = tfdoctor("check", "--facts", str(facts), "--json", "hosted.tensorflow")
+
+    report = json.loads(out.stdout)
+    assert [(f["id"], f["cause"]) for f in report["findings"]] == [
+        ("hosted.tensorflow", "hosted-tf-replaced")
+    ]
+
+
+# --- the probe ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("env", "files", "expected"),
+    [
+        pytest.param({}, (), (None, None, None), id="nothing"),
+        pytest.param(
+            {"COLAB_RELEASE_TAG": "release-colab_20260818-060047_RC00"},
+            (),
+            ("colab", "release-colab_20260818-060047_RC00", None),
+            id="colab",
+        ),
+        # Kaggle's images are built from Colab's and keep its variables: Kaggle wins.
+        pytest.param(
+            {"KAGGLE_KERNEL_RUN_TYPE": "Interactive", "COLAB_RELEASE_TAG": "x"},
+            ("etc/build_date",),
+            ("kaggle", "20260812", None),
+            id="kaggle-over-colab",
+        ),
+        pytest.param(
+            {"DATABRICKS_RUNTIME_VERSION": "16.4"},
+            (),
+            ("databricks", "16.4", None),
+            id="databricks",
+        ),
+        pytest.param(
+            {"SM_CURRENT_HOST": "algo-1"}, (), ("sagemaker", None, None), id="sagemaker-job"
+        ),
+        pytest.param(
+            {},
+            ("opt/ml/metadata/resource-metadata.json",),
+            ("sagemaker", None, None),
+            id="sagemaker-notebook",
+        ),
+        pytest.param(
+            {},
+            ("opt/deeplearning/metadata/images_version",),
+            ("vertex", "20260812", None),
+            id="vertex",
+        ),
+        pytest.param(
+            {"TPU_ACCELERATOR_TYPE": "v6e-8"},
+            ("dev/vfio/0",),
+            ("tpu-vm", None, "v6e-8"),
+            id="tpu-vm-vfio",
+        ),
+        pytest.param({}, ("dev/accel0",), ("tpu-vm", None, None), id="tpu-vm-accel"),
+        # A VFIO group alone is any device passed through, not a TPU.
+        pytest.param({}, ("dev/vfio/0",), (None, None, None), id="vfio-alone"),
+    ],
+)
+def test_probe_names_the_image_from_its_markers(
+    tmp_path: Path, env: dict[str, str], files: tuple[str, ...], expected: tuple[Any, ...]
+) -> None:
+    for rel in files:
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("20260812\n", encoding="utf-8")
+
+    hosted = probe_hosted(env, tmp_path)
+
+    assert (hosted.name, hosted.image_version, hosted.tpu_type) == expected
+    assert bool(hosted.markers) == (expected[0] is not None)
+
+
+# --- the data file --------------------------------------------------------------------------
+
+
+def test_every_shipped_release_is_pinned_and_sourced() -> None:
+    data = hosted_data()
+    for image in data.images:
+        assert image.sources, image.name
+        for release in image.releases:
+            assert release.sources and all(s in data.sources for s in release.sources)
+    assert data.tpu("v6e-8") is not None and not data.tpu("v6e-8").tensorflow  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        pytest.param(
+            ('tensorflow: "tensorflow==2.20.0"', "tensorflow: 2.20"),
+            "images[colab].releases[latest].tensorflow: expected a string",
+            id="unquoted-version",
+        ),
+        pytest.param(
+            ("source: tpu-v6e", "source: nowhere"),
+            "tpu_generations[v6e].source",
+            id="unknown-source",
+        ),
+    ],
+)
+def test_a_broken_data_file_is_named_by_file_line_and_field(
+    change: tuple[str, str], message: str
+) -> None:
+    text = Path(hosted_data().path).read_text(encoding="utf-8").replace(*change, 1)
+
+    with pytest.raises(HostedDataError, match=message.replace("[", r"\[").replace("]", r"\]")):
+        parse_hosted_data(text, "hosted.yaml")
+
+
+@pytest.mark.parametrize(
+    ("hosted", "environment", "expected"),
+    [
+        pytest.param(HostedFacts(name="kaggle"), {}, "kaggle", id="probed"),
+        pytest.param(HostedFacts(name="tpu-vm"), {}, None, id="tpu-vm-is-no-notebook"),
+        pytest.param(HostedFacts(), {"COLAB_GPU": "1"}, None, id="probe-found-none"),
+        pytest.param(None, {"COLAB_GPU": "1"}, "colab", id="older-facts"),
+    ],
+)
+def test_the_machine_view_names_the_notebook_the_probe_found(
+    hosted: HostedFacts | None, environment: dict[str, str], expected: str | None
+) -> None:
+    facts = Facts("0.1.0", "2026-01-01T00:00:00+00:00", environment=environment, hosted=hosted)
+
+    assert Machine(facts, None).notebook == expected
+
+
+def test_check_probes_the_hosted_image_from_the_environment() -> None:
+    out = tfdoctor(
+        "check",
+        "--static",
+        "--json",
+        "hosted.tpu",
+        env={"TPU_NAME": "local", "TPU_ACCELERATOR_TYPE": "v6e-8"},
+    )
+
+    report = json.loads(out.stdout)
+    hosted = report["facts"]["hosted"]
+    assert (hosted["name"], hosted["tpu_type"]) == ("tpu-vm", "v6e-8")
+    assert "env:TPU_ACCELERATOR_TYPE" in hosted["markers"]
+    # Whatever TensorFlow is installed here, v6e runs none (no TensorFlow: nothing to judge).
+    has_tf = any(p["name"].startswith("tensorflow") for p in report["facts"]["packages"])
+    expected = [("hosted.tpu", "tpu-generation-unsupported")] if has_tf else []
+    assert [(f["id"], f["cause"]) for f in report["findings"]] == expected
+
+
+def test_verbose_report_shows_the_hosted_image_only_where_there_is_one() -> None:
+    from tfdoctor.render._common import facts_sections
+
+    facts = facts_from_json(read_case(DATA / "kaggle-tpu-tensorflow-cpu.json")["facts"])
+    titles = [s.title for s in facts_sections(facts, brief=False)]
+    hosted = next(s for s in facts_sections(facts, brief=False) if s.title == "Hosted image")
+
+    assert "  TPU: v5litepod-8; devices: /dev/vfio/0" in hosted.lines
+    assert "Hosted image" not in [
+        s.title for s in facts_sections(Facts("0.1.0", "x", hosted=HostedFacts()), brief=False)
+    ]
+    assert titles[-1] == "Probe errors"
+
+
+def test_the_images_tensorflow_on_a_python_of_ones_own_is_the_images() -> None:
+    case = read_case(DATA / "colab-gpu-as-shipped.json")
+    facts = facts_from_json(case["facts"])
+    assert facts.python is not None
+    own = dataclasses.replace(facts, python=dataclasses.replace(facts.python, version="3.10.4"))
+
+    (found,) = run_checks(CheckContext(own, load_matrix()), select_checks(["hosted.tensorflow"]))
+
+    assert found.severity.value == "ok", found

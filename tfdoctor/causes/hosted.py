@@ -1,0 +1,97 @@
+"""Causes on hosted notebook images and Cloud TPU VMs: a TensorFlow the image does not ship,
+TensorFlow on a TPU without libtpu, a TPU generation TensorFlow does not run on."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Final, Optional
+
+from tfdoctor.causes.base import Cause, CauseId, define
+from tfdoctor.findings import Fix
+from tfdoctor.hosted import HostedImage, ImageRelease
+from tfdoctor.machine import Machine
+
+#: The ids of this area's causes, as checks, explain and scan name them.
+HOSTED_TF_REPLACED: Final = CauseId("hosted-tf-replaced")
+TPU_TF_WITHOUT_LIBTPU: Final = CauseId("tpu-tf-without-libtpu")
+TPU_GENERATION_UNSUPPORTED: Final = CauseId("tpu-generation-unsupported")
+
+#: The index the tensorflow-tpu wheels find libtpu on (Cloud TPU's TensorFlow guide).
+LIBTPU_INDEX = "https://storage.googleapis.com/libtpu-releases/index.html"
+TPU_TENSORFLOW = "https://cloud.google.com/tpu/docs/run-calculation-tensorflow"
+
+#: Causes on hosted images and TPU VMs.
+CAUSES: Mapping[str, Cause] = dict(
+    (
+        define(
+            HOSTED_TF_REPLACED,
+            "TensorFlow replaced on a hosted image that ships another",
+            "A hosted image (Colab, Kaggle ...) ships one TensorFlow together with the CUDA and "
+            "cuDNN wheels, Keras and add-ons built for it. `pip install -U tensorflow` replaces "
+            "TensorFlow alone: the image's CUDA wheels and companions stay at the old release's "
+            "versions, and the GPU or the import breaks. The image's own runtime versions "
+            "ship other TensorFlow releases whole.",
+            "https://research.google.com/colaboratory/runtime-version-faq.html",
+        ),
+        define(
+            TPU_TF_WITHOUT_LIBTPU,
+            "TensorFlow on a TPU VM without the TPU build and libtpu",
+            "The `tensorflow` and `tensorflow-cpu` wheels carry no TPU support: on a Cloud TPU "
+            "VM TensorFlow needs the `tensorflow-tpu` wheel, whose libtpu comes from Google's "
+            "libtpu index, or it runs on the CPU only.",
+            TPU_TENSORFLOW,
+        ),
+        define(
+            TPU_GENERATION_UNSUPPORTED,
+            "A TPU generation TensorFlow does not run on",
+            "Cloud TPU v6e (Trillium) and later generations support JAX and PyTorch/XLA; no "
+            "TensorFlow TPU software version exists for them, so TensorFlow runs on the host's "
+            "CPU there.",
+            "https://cloud.google.com/tpu/docs/v6e",
+        ),
+    )
+)
+
+
+def back_to_image_fix(m: Machine, image: HostedImage, shipped: ImageRelease) -> Fix:
+    """Put the image's own TensorFlow back, or pick the runtime version that ships the one
+    installed; never ``pip install -U tensorflow`` alone."""
+    installed = m.tf.version if m.tf is not None else None
+    other = image.shipping(installed) if installed else None
+    choose = (
+        f" Or keep TensorFlow {installed} by choosing the runtime version {other.release} "
+        f"({image.change_runtime}), which ships it whole, with Python {other.python}."
+        if other is not None
+        else ""
+    )
+    spec = shipped.tensorflow or ""
+    return Fix(
+        f"Reinstall the TensorFlow {image.title} ships ({spec}) and restart the runtime "
+        f"({image.restart}).{choose} Do not run `pip install -U tensorflow` on the image: it "
+        "leaves the image's CUDA wheels and companions behind.",
+        m.pip_install(spec) if spec else (),
+    )
+
+
+def tensorflow_tpu_fix(m: Machine, version: Optional[str]) -> Fix:
+    """Install the TPU build of this TensorFlow release, with libtpu from Google's index."""
+    spec = f"tensorflow-tpu=={version}" if version else "tensorflow-tpu"
+    # Two distributions of the `tensorflow` import package overwrite each other's files.
+    installed = m.tf.name if m.tf is not None and m.tf.name != "tensorflow-tpu" else None
+    remove = m.pip(f"uninstall -y {installed}") if installed else ()
+    commands = (*remove, *m.pip(f'install "{spec}" -f {LIBTPU_INDEX}'))
+    return Fix(
+        "Install the TPU build of TensorFlow (it brings libtpu) in place of the CPU wheel, "
+        "then restart Python and connect with tf.distribute.cluster_resolver.TPUClusterResolver.",
+        commands,
+    )
+
+
+def tpu_generation_fix(generation: str) -> Fix:
+    """Use JAX or PyTorch/XLA on this TPU, or a TPU generation TensorFlow runs on."""
+    return Fix(
+        f'On TPU {generation} use JAX (pip install "jax[tpu]") or PyTorch/XLA; for TensorFlow, '
+        "create the TPU VM on a generation it runs on (v5e, v5p, v4) with a tpu-vm-tf-* "
+        "software version.",
+        (),
+    )

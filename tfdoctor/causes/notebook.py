@@ -1,0 +1,104 @@
+"""Causes in a Jupyter kernel: another environment than the terminal's, variables that differ,
+a TensorFlow imported before the installed one changed."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Mapping
+from pathlib import PurePath
+from typing import Final, Optional
+
+from tfdoctor.causes.base import Cause, CauseId, define
+from tfdoctor.facts import NotebookFacts
+from tfdoctor.findings import Fix
+
+#: The ids of this area's causes, as checks, explain and scan name them.
+KERNEL_ENV_MISMATCH: Final = CauseId("kernel-env-mismatch")
+KERNEL_VARIABLES_DIFFER: Final = CauseId("kernel-variables-differ")
+KERNEL_RESTART_NEEDED: Final = CauseId("kernel-restart-needed")
+
+IPYKERNEL_ENVS = "https://ipython.readthedocs.io/en/stable/install/kernel_install.html"
+KERNELSPECS = "https://jupyter-client.readthedocs.io/en/stable/kernels.html#kernel-specs"
+
+#: Causes in the kernel a notebook runs on.
+CAUSES: Mapping[str, Cause] = dict(
+    (
+        define(
+            KERNEL_ENV_MISMATCH,
+            "The notebook's kernel runs another environment than the terminal",
+            "A kernel runs the interpreter its kernelspec names, whatever environment the "
+            "terminal that started Jupyter had active; `pip install` typed in that terminal "
+            "installs into the terminal's environment, which the kernel never imports from. "
+            "TensorFlow then looks missing, or another version, or without its CUDA wheels.",
+            IPYKERNEL_ENVS,
+            KERNELSPECS,
+        ),
+        define(
+            KERNEL_VARIABLES_DIFFER,
+            "The kernel's library path or visible GPUs differ from the terminal's",
+            "The kernel inherits the environment of the process that started it, plus the "
+            "kernelspec's `env`; `LD_LIBRARY_PATH` and `CUDA_VISIBLE_DEVICES` set in a shell "
+            "after Jupyter started, in the kernelspec, or with `%env`/`os.environ` in the "
+            "notebook, differ from the terminal's. The dynamic loader reads `LD_LIBRARY_PATH` "
+            "once, when the process starts, and CUDA reads `CUDA_VISIBLE_DEVICES` when it "
+            "initialises: a change made inside a running kernel does not take effect.",
+            KERNELSPECS,
+            "https://man7.org/linux/man-pages/man8/ld.so.8.html",
+        ),
+        define(
+            KERNEL_RESTART_NEEDED,
+            "The kernel still runs the TensorFlow it imported before another was installed",
+            "Python imports a module once per process: after `pip install` changes TensorFlow, "
+            "a kernel that had imported it keeps running the old one, with the new one's files "
+            "underneath, until it restarts.",
+            "https://docs.python.org/3/reference/import.html#the-module-cache",
+        ),
+    )
+)
+
+_NAME = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def env_name(prefix: str) -> str:
+    """A kernel name for the environment at ``prefix`` (its folder's name, made safe)."""
+    name = _NAME.sub("-", PurePath(prefix).name).strip("-.")
+    return name or "terminal-env"
+
+
+def register_kernel_fix(nb: NotebookFacts) -> Fix:
+    """Register the terminal's environment as a kernel and choose it, or start Jupyter from it."""
+    python = nb.terminal_python or "python"
+    name = env_name(nb.terminal_prefix or "")
+    q = shlex.quote(python)
+    return Fix(
+        f"Make the environment the terminal installs into ({nb.terminal_prefix or python}) a "
+        f"kernel, then choose the kernel {name!r} in the notebook (Kernel > Change kernel); "
+        f"or start Jupyter from that environment ({q} -m jupyter lab) so that its default "
+        "kernel is that interpreter.",
+        (
+            f"{q} -m pip install ipykernel && {q} -m ipykernel install --user --name {name} "
+            f'--display-name "Python ({name})"',
+        ),
+    )
+
+
+def kernel_variables_fix(nb: NotebookFacts, names: tuple[str, ...]) -> Fix:
+    """Set the variables where the kernel starts: the kernelspec's ``env``, or the server's."""
+    where = (
+        f"the kernelspec of {nb.kernel_name!r} (its kernel.json 'env')"
+        if nb.kernel_name
+        else "the kernelspec's kernel.json 'env'"
+    )
+    return Fix(
+        f"Set {', '.join(names)} before the kernel starts, to the values the code needs: "
+        f"export them in the terminal before starting Jupyter, or in {where}; then restart "
+        "the kernel. Setting them inside a running kernel does not reach the loader.",
+        ("jupyter kernelspec list",),
+    )
+
+
+def restart_fix(restart_menu: Optional[str]) -> Fix:
+    """Restart the kernel so that it imports the installed TensorFlow."""
+    where = restart_menu or "Kernel > Restart Kernel"
+    return Fix(f"Restart the kernel ({where}), then import TensorFlow again.", ())

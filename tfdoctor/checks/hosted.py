@@ -1,0 +1,111 @@
+"""Checks on hosted notebook images and Cloud TPU VMs: the installed TensorFlow against what the
+image ships (``data/hosted.yaml``), and TensorFlow on a TPU."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from tfdoctor import causes
+from tfdoctor.checks._context import CheckContext
+from tfdoctor.facts import HostedFacts
+from tfdoctor.findings import Finding, Severity
+from tfdoctor.hosted import hosted_data
+
+#: Distributions that carry libtpu (the TPU runtime TensorFlow's TPU build loads).
+LIBTPU = ("libtpu", "libtpu-nightly")
+
+
+def _on_tpu(hosted: HostedFacts) -> bool:
+    """This machine has a TPU: its type named, its device nodes present, or a TPU VM."""
+    return bool(hosted.tpu_type or hosted.tpu_devices) or hosted.name == "tpu-vm"
+
+
+def check_hosted_tensorflow(ctx: CheckContext) -> Iterator[Finding]:
+    """The installed TensorFlow is one the hosted image ships (a runtime version of it)."""
+    hosted, m = ctx.facts.hosted, ctx.machine
+    if hosted is None or hosted.name is None or hosted.name == "tpu-vm" or _on_tpu(hosted):
+        return  # not hosted; on a TPU, hosted.tpu judges TensorFlow
+    data = hosted_data()
+    image = data.image(hosted.name)
+    version = f" ({hosted.image_version})" if hosted.image_version else ""
+    if image is None or image.latest is None:
+        title = image.title if image is not None else hosted.name
+        yield Finding(
+            "hosted.tensorflow",
+            Severity.INFO,
+            f"Running on {title}{version}; tfdoctor has no record of the TensorFlow it ships",
+            links=tuple(data.url(s) for s in image.sources) if image is not None else (),
+        )
+        return
+    if m.tf is None:
+        return  # packages.tensorflow says it is missing
+    installed, python = m.tf.version, m.python_version
+    links = tuple(data.url(s) for s in image.sources)
+    # The runtime's Python tells its runtime version apart: a TensorFlow an older runtime
+    # version ships is that runtime's only on that runtime's Python.
+    running = image.running(python)
+    release = image.shipping(installed, python)
+    if release is None and running is not None and running.tf_version == installed:
+        release = running  # the image's TensorFlow, on a Python of the user's own
+    if release is not None:
+        which = "the current runtime" if release is image.latest else f"runtime {release.release}"
+        yield Finding(
+            "hosted.tensorflow",
+            Severity.OK,
+            f"TensorFlow {installed} is the one {image.title}'s {which} ships",
+            links=links,
+        )
+        return
+    if running is None or running.tensorflow is None:
+        return
+    cuda = f", with {running.cuda}" if running.cuda else ""
+    yield causes.finding(
+        "hosted.tensorflow",
+        Severity.WARNING,
+        causes.hosted.HOSTED_TF_REPLACED,
+        f"{m.tf.name} {installed} replaces the {running.tensorflow} {image.title} ships",
+        f"{image.title}{version} ships {running.tensorflow} for Python {running.python}{cuda}; "
+        f"{m.tf.name} {installed} was installed over it.",
+        causes.hosted.back_to_image_fix(m, image, running),
+        links,
+    )
+
+
+def check_tpu(ctx: CheckContext) -> Iterator[Finding]:
+    """On a TPU: a generation TensorFlow runs on, and TensorFlow's TPU build with libtpu."""
+    hosted, m = ctx.facts.hosted, ctx.machine
+    if hosted is None or not _on_tpu(hosted) or m.tf is None:
+        return
+    data = hosted_data()
+    generation = data.tpu(hosted.tpu_type)
+    where = f"TPU {generation.generation}" if generation is not None else "this TPU"
+    if generation is not None and not generation.tensorflow:
+        yield causes.finding(
+            "hosted.tpu",
+            Severity.WARNING,
+            causes.hosted.TPU_GENERATION_UNSUPPORTED,
+            f"TensorFlow does not run on {where} ({hosted.tpu_type}): it will use the CPU",
+            "",
+            causes.hosted.tpu_generation_fix(generation.generation),
+            (data.url(generation.source),),
+        )
+        return
+    libtpu = next((p for p in map(ctx.facts.package, LIBTPU) if p is not None), None)
+    if m.tf.name == "tensorflow-tpu":
+        via = f" with {libtpu.name} {libtpu.version}" if libtpu is not None else ""
+        yield Finding("hosted.tpu", Severity.OK, f"{m.tf.name} {m.tf.version}{via} on {where}")
+        return
+    yield causes.finding(
+        "hosted.tpu",
+        Severity.WARNING,
+        causes.hosted.TPU_TF_WITHOUT_LIBTPU,
+        f"{m.tf.name} {m.tf.version} on {where} has no TPU support: it will use the CPU",
+        "The TPU build is the tensorflow-tpu wheel, which installs libtpu from Google's "
+        "libtpu index."
+        + (
+            ""
+            if libtpu is None
+            else f" ({libtpu.name} is installed, but {m.tf.name} does not load it.)"
+        ),
+        causes.hosted.tensorflow_tpu_fix(m, m.tf.version),
+    )
