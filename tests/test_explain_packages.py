@@ -780,3 +780,30 @@ def test_an_op_of_no_known_library_names_both_explanations() -> None:
     text = "NotFoundError: Op type not registered 'XlaCallModule' in binary running on h."
     fix = _fix(_one(_explain(text), "op-not-registered"))
     assert "newer TensorFlow" in fix and "add-on library" in fix
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "---------------------------------------------------------------------------\n"
+        "ModuleNotFoundError                       Traceback (most recent call last)\n"
+        "Cell In[4], line 2\n      1 import numpy as np\n----> 2 import sklearn\n\n"
+        "ModuleNotFoundError: No module named 'sklearn'\n",
+        _import_traceback(
+            "import sklearn",
+            "ModuleNotFoundError: No module named 'sklearn'",
+            "/tmp/ipykernel_4242/1733081122.py",
+        ),
+    ],
+    ids=["ipython-8-cell", "ipykernel-file"],
+)
+def test_a_module_missing_in_a_notebook_is_installed_into_the_kernel(text: str) -> None:
+    finding = _one(_explain(text), "package-not-installed")
+    assert finding.fix is not None
+    assert finding.fix.commands == ('%pip install "scikit-learn"',)
+
+
+def test_a_module_missing_in_a_script_is_installed_with_pip() -> None:
+    text = _import_traceback("import sklearn", "ModuleNotFoundError: No module named 'sklearn'")
+    finding = _one(_explain(text), "package-not-installed")
+    assert finding.fix is not None and finding.fix.commands == ('pip install "scikit-learn"',)

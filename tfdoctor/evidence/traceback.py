@@ -37,6 +37,9 @@ _HEADER = re.compile(r"Traceback \(most recent call last\)")
 _NAMED_HEADER = re.compile(
     r"[ \t]*(?P<type>(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception))[ \t]+Traceback \("
 )
+# The files IPython compiles a cell to: `<ipython-input-3-...>` (IPython 7), and ipykernel's
+# `/tmp/ipykernel_1234/56.py` (ipykernel 6's cell file names).
+_IPYTHON_FILE = re.compile(r"<ipython-input-|[/\\]ipykernel_\d+[/\\]")
 # IPython's source context under a frame: `---> 97     raise ValueError(` then `     98 "..."`.
 _CONTEXT = re.compile(r"^(?:-*>)?[ \t]*\d+[ \t](?P<code>.*)$")
 _LITERAL = re.compile(r"""[rbfu]*"((?:[^"\\\n]|\\.)*)"|[rbfu]*'((?:[^'\\\n]|\\.)*)'""")
@@ -80,6 +83,8 @@ class Traceback(Record):
     type: str
     message: str
     frames: tuple[Frame, ...] = ()
+    #: Printed by IPython (a notebook or IPython shell): its header, or its kernel's file names.
+    ipython: bool = False
 
     @property
     def name(self) -> str:
@@ -132,28 +137,32 @@ def read_tracebacks(text: str, where: Optional[object] = None) -> list[Traceback
     frames: deque[re.Match[str]] = deque(maxlen=MAX_FRAMES)
     line_no, counted = 0, 0
     named = ""  # the exception an IPython header names, until its exception line is read
+    ipython = False  # whether the traceback being read has IPython's header
     for pos, kind, match in events:
         if kind == "header":
             frames.clear()
             start = text.rfind("\n", 0, pos) + 1
             header = _NAMED_HEADER.match(text, start, match.end())
             named = header.group("type") if header is not None else ""
+            ipython = header is not None
         elif kind == "frame":
             frames.append(match)
         else:
             line_no += text.count("\n", counted, pos)
             counted = pos
             place = where.where(line_no) if hasattr(where, "where") else f"line {line_no + 1}"
+            built = tuple(_frame(m, text) for m in frames)
             out.append(
                 Traceback(
                     str(place),
                     match.group("type"),
                     (match.group("message") or "").strip(),
-                    tuple(_frame(m, text) for m in frames),
+                    built,
+                    ipython or any(_IPYTHON_FILE.search(f.path) for f in built),
                 )
             )
             frames.clear()
-            named = ""
+            named, ipython = "", False
             if len(out) >= MAX_TRACEBACKS:
                 break
     else:
@@ -164,7 +173,7 @@ def read_tracebacks(text: str, where: Optional[object] = None) -> list[Traceback
             line_no += text.count("\n", counted, last.start())
             place = where.where(line_no) if hasattr(where, "where") else f"line {line_no + 1}"
             found = tuple(_frame(m, text) for m in frames)
-            out.append(Traceback(str(place), named, _raised_words(text, last.end()), found))
+            out.append(Traceback(str(place), named, _raised_words(text, last.end()), found, True))
     return out
 
 
