@@ -807,3 +807,61 @@ def test_a_module_missing_in_a_script_is_installed_with_pip() -> None:
     text = _import_traceback("import sklearn", "ModuleNotFoundError: No module named 'sklearn'")
     finding = _one(_explain(text), "package-not-installed")
     assert finding.fix is not None and finding.fix.commands == ('pip install "scikit-learn"',)
+
+
+# --- a saved config and a model's internals name the Keras generation ---------------------------
+
+
+@pytest.mark.parametrize(
+    "module, cause",
+    [
+        ("keras.src.models.functional", "keras3-model-under-keras2"),
+        ("keras.src.engine.functional", "keras3-behaviour-change"),
+        ("keras.engine.sequential", "keras3-behaviour-change"),
+    ],
+)
+def test_the_module_a_saved_config_names_says_which_keras_wrote_it(module: str, cause: str) -> None:
+    cls = module.rsplit(".", 1)[1].title()
+    text = (
+        f"TypeError: Could not locate class '{cls}'. Make sure custom classes are decorated "
+        "with `@keras.saving.register_keras_serializable()`. Full object config: "
+        f"{{'module': '{module}', 'class_name': '{cls}', 'config': {{}}}}"
+    )
+    finding = _one(_explain(text), cause)
+    assert module in finding.detail
+
+
+def test_a_config_of_an_unknown_layout_is_not_blamed_on_a_generation() -> None:
+    text = (
+        "TypeError: Could not locate class 'MyBlock'. Full object config: "
+        "{'module': 'keras.layers', 'class_name': 'MyBlock'}"
+    )
+    report = _explain(text)
+    assert not [
+        x
+        for x in report.findings
+        if x.cause in ("keras3-model-under-keras2", "keras3-behaviour-change")
+    ]
+
+
+def _private_member(frames_in: str) -> str:
+    return (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app/convert.py", line 9, in <module>\n'
+        "    converter = tf.lite.TFLiteConverter.from_keras_model(model)\n"
+        f'  File "/env/lib/python3.11/site-packages/{frames_in}", line 1126, in _get_func\n'
+        "    spec = model._get_save_spec()\n"
+        "AttributeError: 'Functional' object has no attribute '_get_save_spec'\n"
+    )
+
+
+def test_keras_2_code_reaching_into_a_keras_3_model_is_a_keras_3_change() -> None:
+    finding = _one(
+        _explain(_private_member("tensorflow/lite/python/lite.py")), "keras3-behaviour-change"
+    )
+    assert "tensorflow" in finding.summary and "tf-keras" in _fix(finding)
+
+
+def test_a_private_member_missing_under_keras_2_is_no_generation_mismatch() -> None:
+    report = _explain(_private_member("keras/engine/training.py"))
+    assert not [x for x in report.findings if x.cause == "keras3-behaviour-change"]

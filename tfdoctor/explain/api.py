@@ -32,6 +32,8 @@ _KEYWORD = re.compile(
     r"got an unexpected keyword argument '(?P<kw>\w+)'"
     r"|Argument\(s\) not recognized: \{'(?P<kw2>\w+)'"
     r"|Unrecognized keyword arguments passed to \w+: \{'(?P<kw3>\w+)'"
+    # Keras 2's layers (base_layer.py, generic_utils.validate_kwargs) word it as a tuple.
+    r"|\('Keyword argument not understood:', '(?P<kw4>\w+)'\)"
 )
 #: Keras 3's own refusals of keyword arguments, by the class family that words them: its
 #: optimizers' base class (keras/src/optimizers/base_optimizer.py: "Argument(s) not
@@ -65,7 +67,9 @@ def api_use(tb: Traceback, knowledge: ApiKnowledge) -> Optional[tuple[str, Verdi
         return _named(knowledge, head, last)
     match = _KEYWORD.search(message)
     if match is not None:
-        kwarg = match.group("kw") or match.group("kw2") or match.group("kw3")
+        kwarg = (
+            match.group("kw") or match.group("kw2") or match.group("kw3") or match.group("kw4")
+        )
         return _keyword(tb, knowledge, kwarg) or _refused_keywords(message, knowledge)
     match = _NO_METHOD.search(message)
     if match is not None and match.group("cls") in _MODELS:

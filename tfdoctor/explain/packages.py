@@ -89,6 +89,8 @@ def package_findings(
         *(_conflict(c, m) for c in conflicts),
         *(_import_check(c, m) for c in checks),
         *(_keras2_object(tb, m) for tb in tracebacks),
+        *(_saved_config(tb, m) for tb in tracebacks),
+        *(_keras3_model_private(tb, m) for tb in tracebacks),
         *numpy_removed_findings(tracebacks, m),
         *private_api_findings(tracebacks, m),
         *keras2_layout_findings(tracebacks, m),
@@ -255,6 +257,79 @@ def _import_check(check: ImportCheck, m: Machine) -> Finding:
         f"{check.dist} is built for another TensorFlow release",
         f"{check.dist}, as it imports: {check.message}",
         fix,
+    )
+
+
+# A model file's config names the module of each class it saved (`'module':
+# 'keras.src.models.functional'`); Keras prints that config when it cannot rebuild the class.
+_CONFIG_MODULE = re.compile(
+    r"Could not (?:locate|deserialize) class '(?P<cls>\w+)'.*?'module': '(?P<module>keras[\w.]*)'",
+    re.S,
+)
+
+
+def _saved_config(tb: Traceback, m: Machine) -> Optional[Finding]:
+    """A model whose saved config names a module of the other Keras generation: the module's
+    layout says which Keras wrote the file (keras.src.models is Keras 3's, keras.engine and
+    keras.src.engine Keras 2's)."""
+    match = _CONFIG_MODULE.search(tb.message)
+    if match is None:
+        return None
+    module = match.group("module")
+    written = origin_of("/site-packages/" + module.replace(".", "/") + ".py").generation
+    said = (
+        f"{tb.where}: {tb.type}: {tb.message}\nThe saved config names {module}: the file was "
+        f"written by {written or 'another Keras'}, and the Keras loading it cannot rebuild "
+        f"{match.group('cls')}."
+    )
+    if written == "Keras 3":
+        return causes.finding(
+            "explain.keras3-model-under-keras2",
+            Severity.ERROR,
+            causes.software.KERAS3_MODEL_UNDER_KERAS2,
+            f"A model saved by Keras 3 is loaded by Keras 2 ({match.group('cls')})",
+            said,
+            causes.software.keras3_model_fix(m),
+        )
+    if written == "Keras 2":
+        return causes.finding(
+            "explain.keras3-behaviour-change",
+            Severity.ERROR,
+            causes.code.KERAS3_BEHAVIOUR_CHANGE,
+            f"A model saved by Keras 2 is loaded by Keras 3 ({match.group('cls')})",
+            said,
+            causes.code.keras3_fix(m),
+        )
+    return None
+
+
+#: Keras' model classes, whose private members Keras 2 callers (TensorFlow's own SavedModel
+#: and TFLite code paths, libraries written for Keras 2) reach into.
+_KERAS_MODELS = frozenset({"Functional", "Sequential", "Model"})
+_PRIVATE_MEMBER = re.compile(r"'(?P<cls>\w+)' object has no attribute '(?P<attr>_\w+)'")
+
+
+def _keras3_model_private(tb: Traceback, m: Machine) -> Optional[Finding]:
+    """Code written for Keras 2 calling a private member of a Keras 3 model: Keras 3's
+    models do not have Keras 2's internals (`_get_save_spec`, `_is_graph_network`)."""
+    match = _PRIVATE_MEMBER.search(tb.message)
+    if match is None or match.group("cls") not in _KERAS_MODELS:
+        return None
+    origins = library_origins(tb)
+    if any(o.generation == "Keras 2" for o in origins) or (
+        m.tf is not None and version_key(m.tf.version) < (2, 16)
+    ):
+        return None  # Keras 2 itself lacks it: not a generation mismatch
+    caller = next((o.dist for o in origins if o.dist != "keras"), "the code")
+    return causes.finding(
+        "explain.keras3-behaviour-change",
+        Severity.ERROR,
+        causes.code.KERAS3_BEHAVIOUR_CHANGE,
+        f"{caller} reaches for {match.group('attr')}, a Keras 2 model internal Keras 3 lacks",
+        f"{tb.where}: {tb.type}: {tb.message}\n{caller} was written for Keras 2 models; "
+        "TensorFlow 2.16 and later give Keras 3 models, without Keras 2's private members. "
+        "Keras 3's own way to export a SavedModel is model.export(path).",
+        causes.code.keras3_fix(m),
     )
 
 
