@@ -528,22 +528,7 @@ def tensorboard_fix(m: Machine) -> Fix:
     )
 
 
-def package_install_fix(m: Machine, dist: str, module: str, notebook: bool = False) -> Fix:
-    """Install ``dist`` (which provides ``module``); from a notebook (``notebook``), with the
-    %pip magic, which installs into the kernel's own interpreter."""
-    fix = _package_install_fix(m, dist, module)
-    if not notebook:
-        return fix
-    # A notebook's `!pip` runs whatever pip is first on the server's PATH; the %pip magic
-    # runs the kernel's own interpreter (IPython's docs, "%pip").
-    return Fix(
-        fix.text + " In a notebook, `%pip install` installs into the kernel's own Python "
-        "(a `!pip install` may reach another); restart the kernel afterwards.",
-        tuple("%" + c if c.startswith("pip ") else c for c in fix.commands),
-    )
-
-
-def _package_install_fix(m: Machine, dist: str, module: str) -> Fix:
+def package_install_fix(m: Machine, dist: str, module: str) -> Fix:
     """Install ``dist`` (which provides ``module``) into the Python that ran the code: a
     companion in its release for the installed TensorFlow, so that pip does not move
     TensorFlow to fit the companion's newest release."""
@@ -600,4 +585,17 @@ def op_not_registered_fix(m: Machine, op: Optional[str]) -> Fix:
         "add-on library loaded (import the package that provides the op before loading: "
         "the op's name usually says which).",
         ("pip show tensorflow",),
+    )
+
+
+def in_notebook(fix: Fix) -> Fix:
+    """``fix`` for a notebook: its pip commands as the %pip magic, which installs into the
+    kernel's own interpreter; a `!pip` runs whatever pip is first on the server's PATH
+    (IPython's documentation of %pip)."""
+    if not any(c.startswith("pip ") for c in fix.commands):
+        return fix
+    return Fix(
+        fix.text + " In a notebook, `%pip install` installs into the kernel's own Python (a "
+        "`!pip install` may reach another); restart the kernel afterwards.",
+        tuple("%" + c if c.startswith("pip ") else c for c in fix.commands),
     )

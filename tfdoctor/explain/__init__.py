@@ -1055,6 +1055,14 @@ def explain(
         # show TensorFlow doing what a cause says it cannot (it imports, it lists the GPU),
         # the log's finding is a note (it may come from another run or environment).
         out = sorted((observed.overrule(x, machine) for x in out), key=lambda f: -f.severity.rank)
+    if facts is None and any(tb.ipython for tb in evidence.tracebacks):
+        # IPython printed the failure: the installs go into the kernel's own Python.
+        out = [
+            dataclasses.replace(x, fix=causes.software.in_notebook(x.fix))
+            if x.fix is not None
+            else x
+            for x in out
+        ]
     out.extend(_benign_finding(h) for h in benign)
     if not out:
         out.append(

@@ -67,9 +67,7 @@ def api_use(tb: Traceback, knowledge: ApiKnowledge) -> Optional[tuple[str, Verdi
         return _named(knowledge, head, last)
     match = _KEYWORD.search(message)
     if match is not None:
-        kwarg = (
-            match.group("kw") or match.group("kw2") or match.group("kw3") or match.group("kw4")
-        )
+        kwarg = match.group("kw") or match.group("kw2") or match.group("kw3") or match.group("kw4")
         return _keyword(tb, knowledge, kwarg) or _refused_keywords(message, knowledge)
     match = _NO_METHOD.search(message)
     if match is not None and match.group("cls") in _MODELS:

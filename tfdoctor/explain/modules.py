@@ -78,7 +78,7 @@ def _missing_module(tb: Traceback, m: Machine) -> Optional[Finding]:
         causes.software.PACKAGE_NOT_INSTALLED,
         f"{dist} (module {module}) is not installed in the Python that ran",
         f"{said}\nThe module {module} is provided by the distribution {dist}.",
-        causes.software.package_install_fix(m, dist, module, notebook=tb.ipython),
+        causes.software.package_install_fix(m, dist, module),
     )
 
 
