@@ -17,7 +17,20 @@ from typing import Optional
 import typer
 
 from tfdoctor import __version__
-from tfdoctor.cli import check, cluster, diff, env, explain, fleet, matrix, pin, run, scan, smoke
+from tfdoctor.cli import (
+    check,
+    cluster,
+    diff,
+    env,
+    explain,
+    fix,
+    fleet,
+    matrix,
+    pin,
+    run,
+    scan,
+    smoke,
+)
 from tfdoctor.cli.output import OutputError, last_words, print_out
 from tfdoctor.defaults import ExitCode
 
@@ -36,7 +49,7 @@ app = typer.Typer(
 #: Every command's module, in the order ``tfdoctor --help`` lists them (groups, such as
 #: ``cluster``, after the commands): each has ``register(app)``. A new command is a new
 #: module and its name here.
-COMMANDS = (check, smoke, matrix, env, pin, run, explain, scan, cluster, diff, fleet)
+COMMANDS = (check, fix, smoke, matrix, env, pin, run, explain, scan, cluster, diff, fleet)
 
 for _command in COMMANDS:
     _command.register(app)
