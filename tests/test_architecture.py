@@ -147,6 +147,8 @@ ALLOWED = {
         "tfdoctor.env.settings",
         "tfdoctor.pin",
         "tfdoctor.machine",
+        # `tfdoctor fix`'s plan, dry runs, outcome and snapshots (not its service).
+        "tfdoctor.fix",
     ),
     # `tfdoctor env`'s settings, derived from facts; the package's own module imports nothing.
     "tfdoctor.env": (),
@@ -207,6 +209,26 @@ ALLOWED = {
     "tfdoctor.env.service": (
         "tfdoctor.env.settings",
         "tfdoctor.probes._run",
+        "tfdoctor.inputs",
+        "tfdoctor.doctor",
+    ),
+    # `tfdoctor fix`: plans from findings, runs the examined interpreter's pip, keeps the
+    # snapshots and journals; it judges again through the checks (verify), and its service
+    # wires it to the doctor.
+    "tfdoctor.fix": ("tfdoctor.facts", "tfdoctor.findings", "tfdoctor.fix"),
+    "tfdoctor.fix.verify": (
+        "tfdoctor.facts",
+        "tfdoctor.findings",
+        "tfdoctor.fix",
+        "tfdoctor.checks",
+        "tfdoctor.matrix",
+        "tfdoctor.probes.pyenv",
+    ),
+    "tfdoctor.fix.service": (
+        "tfdoctor.defaults",
+        "tfdoctor.findings",
+        "tfdoctor.fix",
+        "tfdoctor.fix.verify",
         "tfdoctor.inputs",
         "tfdoctor.doctor",
     ),

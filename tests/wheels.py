@@ -21,10 +21,10 @@ def make_wheel(
     name: str,
     version: str,
     requires: Sequence[str] = (),
-    files: Mapping[str, str] = {},  # noqa: B006 - read only
+    files: Mapping[str, str] = {},
 ) -> Path:
-    """A pure-Python wheel (PEP 427) of ``name`` ``version`` declaring ``requires``, with a
-    package of the same name holding ``files`` (default: an ``__init__.py`` with its version)."""
+    """A pure-Python wheel (PEP 427) of ``name`` ``version`` declaring ``requires``; ``files``
+    by their path in the wheel (default: the package's ``__init__.py``, with its version)."""
     dist = name.replace("-", "_")
     info = f"{dist}-{version}.dist-info"
     metadata = "".join(
@@ -35,9 +35,7 @@ def make_wheel(
             *(f"Requires-Dist: {r}\n" for r in requires),
         ]
     )
-    contents = {f"{dist}/{path}": text for path, text in files.items()} or {
-        f"{dist}/__init__.py": f'__version__ = "{version}"\n'
-    }
+    contents = dict(files) or {f"{dist}/__init__.py": f'__version__ = "{version}"\n'}
     contents[f"{info}/METADATA"] = metadata
     contents[f"{info}/WHEEL"] = (
         "Wheel-Version: 1.0\nGenerator: tests\nRoot-Is-Purelib: true\nTag: py3-none-any\n"

@@ -14,6 +14,7 @@ from tfdoctor.fix.dryrun import Checked, check_operation
 from tfdoctor.fix.pip import (
     PIP_TIMEOUT,
     IndexOptions,
+    Inventory,
     PipError,
     read_freeze,
     read_inventory,
@@ -119,13 +120,19 @@ def _restore_after(
 def apply_plan(
     snap: Snapshot,
     python: str,
+    inventory: Inventory,
     checked: Sequence[Checked],
     index: IndexOptions,
     lock_fd: int,
     verify: Callable[[], Verdict],
     progress: Progress,
 ) -> Outcome:
-    """Run each operation after checking it again; judge; roll back on any failure."""
+    """Run each operation; judge; roll back on any failure.
+
+    The first step's check is the plan's own dry run on ``inventory`` (the lock was held
+    since, so nothing else changed the environment); each later step is dry-run again just
+    before it runs, against what the earlier steps left, and must change what the plan said.
+    """
     done: list[str] = []
     failure = ""
     verdict: Optional[Verdict] = None
@@ -133,8 +140,9 @@ def apply_plan(
         for i, planned in enumerate(checked, 1):
             op = planned.operation
             progress(f"step {i}/{len(checked)}: {op.shown()}")
-            inventory, _ = read_inventory(python)
-            now = check_operation(python, op, inventory, index)
+            if i > 1:
+                inventory, _ = read_inventory(python)
+            now = planned if i == 1 else check_operation(python, op, inventory, index)
             if now.refusal is not None:
                 failure = f"step {i} ({op.shown()}) refused: {now.refusal}"
                 break

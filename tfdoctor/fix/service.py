@@ -63,6 +63,8 @@ class FixSession:
         self.python = python
         self.prefix = prefix
         self.lock_fd = lock_fd
+        #: ``pip inspect`` as the plan read it (the lock held since: still the environment).
+        self._inspected: Optional[tuple[Inventory, str]] = None
 
     def plan(self, progress: Progress) -> Planned:
         """Restore what an interrupted fix left; examine; plan; dry-run each operation."""
@@ -83,12 +85,13 @@ class FixSession:
             return Planned(report, plan, recovered=recovered)
         progress("asking pip what each step would change (pip install --dry-run)")
         try:
-            inventory, _ = read_inventory(self.python)
+            self._inspected = read_inventory(self.python)
         except PipError as exc:
             refusal = f"pip cannot list this environment ({exc}); pip 22.2 or newer is needed"
             return Planned(
                 report, Plan(plan.interpreter, plan.prefix, refusal=refusal), recovered=recovered
             )
+        inventory = self._inspected[0]
         checked = tuple(self._check(op, inventory) for op in plan.operations)
         source = self.options.index.where()
         return Planned(report, plan, checked, source, recovered)
@@ -124,7 +127,7 @@ class FixSession:
         """Snapshot, then apply the plan under its journal; roll back unless it verifies."""
         try:
             freeze = read_freeze(self.python)
-            _, inspect = read_inventory(self.python)
+            inventory, inspect = self._inspected or read_inventory(self.python)
         except PipError as exc:
             raise DoctorError(f"cannot take the snapshot: {exc}") from None
         touched = sorted({c.name for ck in planned.checked for c in ck.changes})
@@ -139,6 +142,7 @@ class FixSession:
             return apply_plan(
                 snap,
                 self.python,
+                inventory,
                 planned.checked,
                 self.options.index,
                 self.lock_fd,
