@@ -201,6 +201,7 @@ FORMAT_COMMANDS = {
     "diff": ("diff", "{report}", "{report}"),
     "fleet": ("fleet", "{report}", "{report}"),
     "matrix": ("matrix",),
+    "fix": ("fix", "--list"),
 }
 
 #: Those that run TensorFlow kernels or workers: their help is checked, not their output.

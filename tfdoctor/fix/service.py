@@ -13,6 +13,7 @@ from typing import Any, Callable, Optional
 
 from tfdoctor.defaults import DEFAULT_TIMEOUT, ExitCode
 from tfdoctor.doctor import CheckOptions, diagnose
+from tfdoctor.facts import Facts
 from tfdoctor.findings import Report
 from tfdoctor.fix import snapshot
 from tfdoctor.fix.apply import Outcome, Verdict, apply_plan, recover, rollback
@@ -20,7 +21,7 @@ from tfdoctor.fix.dryrun import Checked, Planned, check_operation
 from tfdoctor.fix.pip import IndexOptions, Inventory, PipError, read_freeze, read_inventory
 from tfdoctor.fix.plan import Plan, build_plan
 from tfdoctor.fix.snapshot import Snapshot, SnapshotError
-from tfdoctor.fix.verify import judge, rejudge_facts
+from tfdoctor.fix.verify import judge, judge_facts, rejudge_facts
 from tfdoctor.inputs import DoctorError, load_facts, open_matrix, require_python
 from tfdoctor.records import Record, record
 
@@ -58,8 +59,17 @@ def prefix_of(python: str) -> str:
 class FixSession:
     """One fix of one environment, holding its lock from the plan to the last step."""
 
-    def __init__(self, options: FixOptions, python: str, prefix: str, lock_fd: int) -> None:
+    def __init__(
+        self,
+        options: FixOptions,
+        python: str,
+        prefix: str,
+        lock_fd: int,
+        facts: Optional[Facts] = None,
+    ) -> None:
         self.options = options
+        #: The saved facts the plan is made from (``--facts``); None: examine now.
+        self.facts = facts
         self.python = python
         self.prefix = prefix
         self.lock_fd = lock_fd
@@ -104,8 +114,8 @@ class FixSession:
 
     def _examine(self, progress: Progress) -> Report:
         o = self.options
-        if o.facts_file is not None:
-            return diagnose(CheckOptions(facts_file=o.facts_file, matrix=o.matrix))
+        if self.facts is not None:
+            return judge_facts(self.facts, open_matrix(o.matrix))
         progress("examining the environment (tfdoctor check)")
         return diagnose(
             CheckOptions(python=self.python, static=o.static, timeout=o.timeout, matrix=o.matrix)
@@ -113,7 +123,7 @@ class FixSession:
 
     def _verify(self, before: Report, planned: Planned) -> Verdict:
         o = self.options
-        if o.facts_file is not None:
+        if self.facts is not None:
             after = rejudge_facts(before.facts, self.python, open_matrix(o.matrix))
         else:
             after = diagnose(
@@ -175,16 +185,19 @@ def _terminate_as_interrupt() -> Iterator[None]:
 
 @contextlib.contextmanager
 def open_session(options: FixOptions) -> Iterator[FixSession]:
-    """The examined environment, locked; DoctorError for bad input or a held lock."""
-    python = options.python or sys.executable
+    """The examined environment, locked; DoctorError for bad input or a held lock.
+
+    With ``--facts`` and no ``--python``, the environment is the one the facts describe.
+    """
     if options.timeout <= 0:
         raise DoctorError(f"--timeout must be positive, got {options.timeout:g}")
-    if options.facts_file is not None:
-        load_facts(options.facts_file)  # a bad file is exit 3 before anything is locked
+    facts = load_facts(options.facts_file) if options.facts_file is not None else None
+    described = facts.python.executable if facts is not None and facts.python else ""
+    python = options.python or described or sys.executable
     require_python(python)
     prefix = prefix_of(python)
     with _snapshot_errors(), snapshot.locked(prefix) as fd:
-        yield FixSession(options, python, prefix, fd)
+        yield FixSession(options, python, prefix, fd, facts)
 
 
 def plan_exit_code(planned: Planned) -> int:

@@ -38,6 +38,11 @@ def judge(before: Report, after: Report, fixed: Sequence[Finding]) -> Verdict:
     return Verdict(not reasons, ". ".join(reasons), tuple(still + new))
 
 
+def judge_facts(facts: Facts, matrix: Optional[Matrix]) -> Report:
+    """Saved facts judged by every check, as ``check --facts`` judges them."""
+    return Report(facts=facts, findings=run_checks(CheckContext(facts, matrix)))
+
+
 def rejudge_facts(facts: Facts, python: str, matrix: Optional[Matrix]) -> Report:
     """Saved facts with the environment's Python and packages probed again, judged.
 
@@ -51,4 +56,4 @@ def rejudge_facts(facts: Facts, python: str, matrix: Optional[Matrix]) -> Report
         packages=pyenv.packages,
         tensorflow=TensorFlowFacts(status=TFStatus.SKIPPED, interpreter=python),
     )
-    return Report(facts=fresh, findings=run_checks(CheckContext(fresh, matrix)))
+    return judge_facts(fresh, matrix)
