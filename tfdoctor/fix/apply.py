@@ -3,6 +3,7 @@ what a killed fix left behind."""
 
 from __future__ import annotations
 
+import contextlib
 import shlex
 from collections.abc import Sequence
 from typing import Callable, Optional
@@ -110,11 +111,11 @@ def _restore_after(
         problem = restore(snap, python, index, lock_fd, started)
     except PipError as exc:
         problem = str(exc)
-    if problem:
-        snapshot.append(snap, "restore-failed", reason=problem)
-        return False, problem
-    snapshot.append(snap, "rolled-back", reason=why)
-    return True, ""
+    # A journal that cannot be written any more only costs the record: the next run restores
+    # again (an unfinished journal), which finds nothing left to change.
+    with contextlib.suppress(SnapshotError):
+        snapshot.append(snap, "restore-failed" if problem else "rolled-back", reason=problem or why)
+    return not problem, problem
 
 
 def apply_plan(
@@ -166,14 +167,15 @@ def apply_plan(
             verdict = verify()
             if not verdict.ok:
                 failure = f"after the last step: {verdict.reason}"
-    except PipError as exc:
+    except (PipError, SnapshotError) as exc:
         failure = f"step {len(done) + 1} failed: {exc}"
     except KeyboardInterrupt:
         progress("interrupted: restoring the snapshot")
         restored, problem = _restore_after(snap, python, index, lock_fd, "interrupted")
         return Outcome(snap.id, tuple(done), verdict, "interrupted", restored, problem, True)
     if not failure:
-        snapshot.append(snap, "verified")
+        with contextlib.suppress(SnapshotError):  # verified: nothing is left to restore
+            snapshot.append(snap, "verified")
         return Outcome(snap.id, tuple(done), verdict)
     progress(f"{failure}; restoring the snapshot")
     restored, problem = _restore_after(snap, python, index, lock_fd, failure)

@@ -98,7 +98,8 @@ def render_plan_text(planned: Planned, pending: bool = True) -> str:
             lines.append(f"  {i}. {op.shown()}")
             lines.append(f"     removes: {', '.join(op.findings)}{causes}")
             changes = ", ".join(x.shown() for x in c.changes) or "nothing (already satisfied)"
-            lines.append(f"     pip's dry run: {changes}")
+            if c.changes or c.refusal is None:
+                lines.append(f"     pip's dry run: {changes}")
             if c.refusal is not None:
                 lines.append(f"     REFUSED: {c.refusal}")
         lines.append(f"Packages come from: {planned.source}")
