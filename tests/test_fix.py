@@ -5,6 +5,7 @@ declared-range check with ``--static``), so a metadata-only ``tensorflow`` wheel
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import json
 import os
@@ -222,6 +223,9 @@ def test_a_package_fix_is_applied_verified_and_undone_by_rollback(env: Env) -> N
     assert result["applied"]["verified"] is True
     assert "ml-dtypes==0.5.1" in env.pip_freeze()
     assert env.journal() == ["begin", "step", "done", "verify", "verified"]
+    again = env.run("fix", "--static", "--python", str(env.python))
+    assert again.returncode == 0, again.stderr
+    assert "Nothing to do" in again.stdout
     listed = env.run("fix", "--list")
     assert result["applied"]["snapshot"] in listed.stdout and "verified" in listed.stdout
     back = env.run("fix", "--rollback", result["applied"]["snapshot"], "--no-index",
@@ -337,3 +341,30 @@ def test_bad_input_is_one_line_and_exit_3(args: list[str], tmp_path: Path) -> No
     done = tfdoctor(*args, env={"TFDOCTOR_CACHE_DIR": str(tmp_path)})
     assert done.returncode == 3 and done.stdout == ""
     assert done.stderr.startswith("tfdoctor: error: ") and done.stderr.count("\n") == 1
+
+
+def test_on_a_terminal_it_asks_and_a_no_changes_nothing(env: Env) -> None:
+    import pty
+
+    leader, follower = pty.openpty()
+    child = subprocess.Popen(
+        [sys.executable, "-m", "tfdoctor", *env.args()],
+        cwd=ROOT,
+        env={**os.environ, "TFDOCTOR_CACHE_DIR": str(env.cache)},
+        stdin=follower,
+        stdout=follower,
+        stderr=subprocess.DEVNULL,
+    )
+    os.close(follower)
+    seen = b""
+    while b"Apply these steps?" not in seen:
+        chunk = os.read(leader, 4096)
+        assert chunk, seen
+        seen += chunk
+    os.write(leader, b"n\n")
+    assert child.wait(timeout=120) == 2
+    with contextlib.suppress(OSError):  # the terminal closes with its last process
+        seen += os.read(leader, 4096)
+    os.close(leader)
+    assert b"Not applied." in seen and seen.count(b"Fix plan for") == 1
+    assert env.pip_freeze() == env.freeze and env.journal() == []

@@ -90,8 +90,10 @@ def fix(
             print_out(render_plan_text(planned, pending=False), nl=False)
         if not applicable or not (yes or (asked and _confirm())):
             code = plan_exit_code(planned)
-            shown = render_plan_text(planned, pending=not asked)
-            print_out(render_fix_json(planned, None, code) if as_json else shown, nl=False)
+            if as_json:
+                print_out(render_fix_json(planned, None, code), nl=False)
+            else:
+                print_out("Not applied." if asked else render_plan_text(planned), nl=asked)
             raise typer.Exit(code)
         if not as_json and not asked:
             print_out(render_plan_text(planned, pending=False), nl=False)
