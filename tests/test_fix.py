@@ -22,6 +22,7 @@ from tests import factories
 from tests.commandline import ROOT, tfdoctor
 from tests.processes import start
 from tests.wheels import copy_venv, make_venv, make_wheel
+from tfdoctor.facts import CondaFacts, CondaPackage
 from tfdoctor.findings import Finding, Fix, Report, Severity
 from tfdoctor.fix.dryrun import refusal
 from tfdoctor.fix.pip import Change, Installed, Inventory
@@ -89,6 +90,16 @@ def test_a_command_two_findings_share_runs_once_and_notes_are_left_alone() -> No
     )
     (op,) = plan.operations  # type: ignore[attr-defined]
     assert op.findings == ("a", "b") and op.causes == ("c-a", "c-b")
+
+
+def test_a_pip_step_on_a_conda_package_is_left_to_conda() -> None:
+    conda = CondaFacts("/opt/venv", (CondaPackage("numpy", "1.26.4", channel="conda-forge"),))
+    report = Report(
+        factories.facts(conda=conda), (_finding("a", f'{EXE} -m pip install "numpy<2"'),)
+    )
+    plan = build_plan(report, EXE, "/opt/venv")
+    assert plan.operations == ()
+    assert "numpy is conda's (channel conda-forge)" in plan.manual[0].reason
 
 
 def test_an_externally_managed_python_gets_the_venv_advice_and_no_operation() -> None:

@@ -5,7 +5,7 @@ shell variables, another environment)."""
 from __future__ import annotations
 
 import shlex
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Optional
 
 from tfdoctor.facts import normalize_name
@@ -145,10 +145,18 @@ def build_plan(report: Report, interpreter: str, prefix: str) -> Plan:
     operations: list[Operation] = []
     manual: list[ManualStep] = []
     fixable: list[Finding] = []
+    conda = report.facts.conda
+    # What conda installed from a channel is conda's to change: pip would overwrite files
+    # conda tracks (https://docs.conda.io/projects/conda/en/latest/user-guide/tasks/manage-pkgs.html#installing-non-conda-packages).
+    owned = {
+        normalize_name(p.name): p.channel
+        for p in (conda.packages if conda is not None else ())
+        if p.channel not in ("pypi", "")
+    }
     for finding in report.findings:
         if finding.fix is None or finding.severity.rank < Severity.WARNING.rank:
             continue
-        parsed = [parse_command(c, interpreter) for c in finding.fix.commands]
+        parsed = [_conda_owned(parse_command(c, interpreter), owned) for c in finding.fix.commands]
         if not parsed:
             continue
         cause = (finding.cause,) if finding.cause else ()
@@ -165,6 +173,17 @@ def build_plan(report: Report, interpreter: str, prefix: str) -> Plan:
             assert op is not None
             _add(operations, op, finding.id, cause)
     return Plan(interpreter, prefix, tuple(operations), tuple(manual), tuple(fixable))
+
+
+def _conda_owned(
+    parsed: tuple[Optional[Operation], str], owned: Mapping[str, str]
+) -> tuple[Optional[Operation], str]:
+    """A pip operation on a distribution conda installed becomes a manual step."""
+    op = parsed[0]
+    mine = sorted(n for n in (op.names() if op is not None else ()) if n in owned)
+    if not mine:
+        return parsed
+    return None, f"{mine[0]} is conda's (channel {owned[mine[0]]}): change it with conda"
 
 
 def _add(operations: list[Operation], op: Operation, finding: str, cause: tuple[str, ...]) -> None:
