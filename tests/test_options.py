@@ -21,6 +21,7 @@ PYENV = Path.home() / ".pyenv" / "versions"
 #: Every command that takes ``--python``, with the arguments it needs besides.
 COMMANDS = {
     "check": ("check", "--static"),
+    "fix": ("fix", "--static"),
     "smoke": ("smoke",),
     "env": ("env",),
     "pin": ("pin",),
