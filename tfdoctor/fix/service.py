@@ -19,7 +19,7 @@ from tfdoctor.fix import snapshot
 from tfdoctor.fix.apply import Outcome, Verdict, apply_plan, recover, rollback
 from tfdoctor.fix.dryrun import Checked, Planned, check_operation
 from tfdoctor.fix.pip import IndexOptions, Inventory, PipError, read_freeze, read_inventory
-from tfdoctor.fix.plan import Plan, build_plan
+from tfdoctor.fix.plan import Operation, Plan, build_plan
 from tfdoctor.fix.snapshot import Snapshot, SnapshotError
 from tfdoctor.fix.verify import judge, judge_facts, rejudge_facts
 from tfdoctor.inputs import DoctorError, load_facts, open_matrix, require_python
@@ -106,7 +106,7 @@ class FixSession:
         source = self.options.index.where()
         return Planned(report, plan, checked, source, recovered)
 
-    def _check(self, op: Any, inventory: Inventory) -> Checked:
+    def _check(self, op: Operation, inventory: Inventory) -> Checked:
         try:
             return check_operation(self.python, op, inventory, self.options.index)
         except PipError as exc:
@@ -117,20 +117,19 @@ class FixSession:
         if self.facts is not None:
             return judge_facts(self.facts, open_matrix(o.matrix))
         progress("examining the environment (tfdoctor check)")
-        return diagnose(
-            CheckOptions(python=self.python, static=o.static, timeout=o.timeout, matrix=o.matrix)
-        )
+        return diagnose(self._check_options())
+
+    def _check_options(self) -> CheckOptions:
+        """The check that examines the environment, before the fix and after it."""
+        o = self.options
+        return CheckOptions(python=self.python, static=o.static, timeout=o.timeout, matrix=o.matrix)
 
     def _verify(self, before: Report, planned: Planned) -> Verdict:
         o = self.options
         if self.facts is not None:
             after = rejudge_facts(before.facts, self.python, open_matrix(o.matrix))
         else:
-            after = diagnose(
-                CheckOptions(
-                    python=self.python, static=o.static, timeout=o.timeout, matrix=o.matrix
-                )
-            )
+            after = diagnose(self._check_options())
         return judge(before, after, planned.plan.fixable)
 
     def apply(self, planned: Planned, progress: Progress) -> Outcome:
