@@ -47,6 +47,9 @@ def _commands(work: Path) -> list[tuple[list[str], frozenset[int]]]:
         (["check", "--facts", facts, "--format", "junit"], findings),
         (["check", "--facts", facts, "--format", "github"], findings),
         (["check", "--facts", facts, "--format", "html"], findings),
+        # The plan only (no --yes): nothing is changed.
+        (["fix", "--facts", facts, "--static"], findings),
+        (["fix", "--list"], frozenset({0})),
         (["smoke", "--timeout", "120"], findings),
         (["matrix"], frozenset({0})),
         (["matrix", "--companion", "tensorflow-text", "--tensorflow", "2.21"], frozenset({0})),

@@ -161,6 +161,8 @@ ALLOWED = {
         "tfdoctor.machine",
         # `tfdoctor upgrade`'s plan record (not its service).
         "tfdoctor.upgrade",
+        # `tfdoctor fix`'s plan, dry runs, outcome and snapshots (not its service).
+        "tfdoctor.fix",
     ),
     # `tfdoctor env`'s settings, derived from facts; the package's own module imports nothing.
     "tfdoctor.env": (),
@@ -249,6 +251,26 @@ ALLOWED = {
         "tfdoctor.doctor",
         "tfdoctor.scan",
         "tfdoctor.upgrade",
+    ),
+    # `tfdoctor fix`: plans from findings, runs the examined interpreter's pip, keeps the
+    # snapshots and journals; it judges again through the checks (verify), and its service
+    # wires it to the doctor.
+    "tfdoctor.fix": ("tfdoctor.facts", "tfdoctor.findings", "tfdoctor.fix"),
+    "tfdoctor.fix.verify": (
+        "tfdoctor.facts",
+        "tfdoctor.findings",
+        "tfdoctor.fix",
+        "tfdoctor.checks",
+        "tfdoctor.matrix",
+        "tfdoctor.probes.pyenv",
+    ),
+    "tfdoctor.fix.service": (
+        "tfdoctor.defaults",
+        "tfdoctor.findings",
+        "tfdoctor.fix",
+        "tfdoctor.fix.verify",
+        "tfdoctor.inputs",
+        "tfdoctor.doctor",
     ),
     "tfdoctor.query": ("tfdoctor.facts", "tfdoctor.matrix", "tfdoctor.compat", "tfdoctor.inputs"),
     # `tfdoctor bundle`: redacts, caps and archives what the command gathered; runs pip as

@@ -21,6 +21,7 @@ PYENV = Path.home() / ".pyenv" / "versions"
 #: Every command that takes ``--python``, with the arguments it needs besides.
 COMMANDS = {
     "check": ("check", "--static"),
+    "fix": ("fix", "--static"),
     "smoke": ("smoke",),
     "env": ("env",),
     "pin": ("pin",),
@@ -203,6 +204,7 @@ FORMAT_COMMANDS = {
     "diff": ("diff", "{report}", "{report}"),
     "fleet": ("fleet", "{report}", "{report}"),
     "matrix": ("matrix",),
+    "fix": ("fix", "--list"),
 }
 
 #: Those that run TensorFlow kernels or workers: their help is checked, not their output.

@@ -24,6 +24,7 @@ from tfdoctor.cli import (
     diff,
     env,
     explain,
+    fix,
     fleet,
     matrix,
     pin,
@@ -52,6 +53,7 @@ app = typer.Typer(
 #: module and its name here.
 COMMANDS = (
     check,
+    fix,
     smoke,
     matrix,
     env,

@@ -37,6 +37,8 @@ FORMATS: dict[str, tuple[OutputFormat, ...]] = {
     "diff": _REPORT_FORMATS,
     "fleet": (*_REPORT_FORMATS, OutputFormat.html),
     "matrix": (OutputFormat.text, OutputFormat.json),
+    # A plan and how applying it ended: not a report of findings.
+    "fix": (OutputFormat.text, OutputFormat.json),
 }
 
 MATRIX_OPTION: Any = typer.Option(

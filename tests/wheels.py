@@ -1,0 +1,66 @@
+"""Small wheels built by the tests themselves, and virtual environments to install them in."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import shutil
+import subprocess
+import sys
+import zipfile
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+
+def _digest(data: bytes) -> str:
+    return base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+
+
+def make_wheel(
+    directory: Path,
+    name: str,
+    version: str,
+    requires: Sequence[str] = (),
+    files: Mapping[str, str] = {},
+) -> Path:
+    """A pure-Python wheel (PEP 427) of ``name`` ``version`` declaring ``requires``; ``files``
+    by their path in the wheel (default: the package's ``__init__.py``, with its version)."""
+    dist = name.replace("-", "_")
+    info = f"{dist}-{version}.dist-info"
+    metadata = "".join(
+        [
+            "Metadata-Version: 2.1\n",
+            f"Name: {name}\n",
+            f"Version: {version}\n",
+            *(f"Requires-Dist: {r}\n" for r in requires),
+        ]
+    )
+    contents = dict(files) or {f"{dist}/__init__.py": f'__version__ = "{version}"\n'}
+    contents[f"{info}/METADATA"] = metadata
+    contents[f"{info}/WHEEL"] = (
+        "Wheel-Version: 1.0\nGenerator: tests\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
+    )
+    contents[f"{info}/top_level.txt"] = f"{dist}\n"
+    record = "".join(
+        f"{path},sha256={_digest(text.encode())},{len(text.encode())}\n"
+        for path, text in contents.items()
+    )
+    contents[f"{info}/RECORD"] = record + f"{info}/RECORD,,\n"
+    path = directory / f"{dist}-{version}-py3-none-any.whl"
+    with zipfile.ZipFile(path, "w") as archive:
+        for member, text in contents.items():
+            archive.writestr(member, text)
+    return path
+
+
+def make_venv(path: Path, python: str = sys.executable) -> Path:
+    """A virtual environment with pip at ``path`` (``python -m venv``); its interpreter."""
+    subprocess.run([python, "-m", "venv", str(path)], check=True, timeout=300)
+    return path / "bin" / "python"
+
+
+def copy_venv(template: Path, path: Path) -> Path:
+    """A copy of the environment ``template`` at ``path`` (its interpreter is a link to the
+    base Python, and ``pyvenv.cfg`` makes the copy's prefix its own); its interpreter."""
+    shutil.copytree(template, path, symlinks=True)
+    return path / "bin" / "python"

@@ -1,0 +1,170 @@
+"""What ``tfdoctor fix`` prints: the plan, how applying it ended, the snapshots; as text or
+as one JSON document."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any, Optional
+
+from tfdoctor.fix.apply import Outcome
+from tfdoctor.fix.dryrun import Planned
+from tfdoctor.fix.snapshot import Snapshot
+
+#: Version of ``tfdoctor fix --format json``'s document.
+FIX_SCHEMA_VERSION = 1
+
+
+def plan_json(planned: Planned) -> dict[str, Any]:
+    """The plan as a JSON object."""
+    plan = planned.plan
+    return {
+        "interpreter": plan.interpreter,
+        "prefix": plan.prefix,
+        "packages_from": planned.source or None,
+        "operations": [
+            {
+                "command": c.operation.shown(),
+                "findings": list(c.operation.findings),
+                "causes": list(c.operation.causes),
+                "changes": [
+                    {"name": x.name, "before": x.before, "after": x.after} for x in c.changes
+                ],
+                "refused": c.refusal,
+            }
+            for c in planned.checked
+        ],
+        "manual": [
+            {
+                "command": m.command,
+                "reason": m.reason,
+                "findings": list(m.findings),
+                "causes": list(m.causes),
+            }
+            for m in plan.manual
+        ],
+        "refused": planned.refusal,
+        "recovered": [{"snapshot": s, "problem": p or None} for s, p in planned.recovered],
+    }
+
+
+def outcome_json(outcome: Optional[Outcome]) -> Optional[dict[str, Any]]:
+    """How applying ended, as a JSON object (None: not applied)."""
+    if outcome is None:
+        return None
+    verdict = outcome.verdict
+    return {
+        "snapshot": outcome.snapshot,
+        "done": list(outcome.done),
+        "verified": outcome.ok,
+        "failure": outcome.failure or None,
+        "rolled_back": outcome.restored if not outcome.ok else None,
+        "restore_problem": outcome.restore_problem or None,
+        "interrupted": outcome.interrupted,
+        "remaining": [f.summary for f in verdict.remaining] if verdict is not None else [],
+    }
+
+
+def render_fix_json(planned: Planned, outcome: Optional[Outcome], exit_code: int) -> str:
+    """The whole run as one JSON document."""
+    data = {
+        "schema_version": FIX_SCHEMA_VERSION,
+        "plan": plan_json(planned),
+        "applied": outcome_json(outcome),
+        "exit_code": exit_code,
+    }
+    return json.dumps(data, indent=2, sort_keys=True) + "\n"
+
+
+def render_plan_text(planned: Planned, pending: bool = True) -> str:
+    """The plan in words: operations with their findings and dry runs, then manual steps;
+    ``pending``: it is not being applied (the line that says how to apply it)."""
+    plan = planned.plan
+    lines = [f"Fix plan for {plan.interpreter} (environment {plan.prefix})"]
+    for sid, problem in planned.recovered:
+        lines.append(
+            f"Restored snapshot {sid}, left by an interrupted fix"
+            + (f": NOT exact: {problem}" if problem else " (pip freeze identical).")
+        )
+    if plan.refusal is not None:
+        return "\n".join([*lines, f"Refused: {plan.refusal}", ""])
+    if not planned.checked and not plan.manual:
+        return "\n".join([*lines, "Nothing to do: no error or warning has a fix to apply.", ""])
+    if planned.checked:
+        lines.append(f"Steps (run with {plan.interpreter} -m pip):")
+        for i, c in enumerate(planned.checked, 1):
+            op = c.operation
+            causes = f" (cause: {', '.join(op.causes)})" if op.causes else ""
+            lines.append(f"  {i}. {op.shown()}")
+            lines.append(f"     removes: {', '.join(op.findings)}{causes}")
+            changes = ", ".join(x.shown() for x in c.changes) or "nothing (already satisfied)"
+            if c.changes or c.refusal is None:
+                lines.append(f"     pip's dry run: {changes}")
+            if c.refusal is not None:
+                lines.append(f"     REFUSED: {c.refusal}")
+        lines.append(f"Packages come from: {planned.source}")
+    if plan.manual:
+        lines.append("Manual steps (tfdoctor does not take them):")
+        for m in plan.manual:
+            lines.append(f"  - {m.command}")
+            lines.append(f"    for {', '.join(m.findings)}: {m.reason}")
+    refusal = planned.refusal
+    if refusal is not None:
+        lines.append(f"Refused: {refusal}")
+    elif planned.checked and pending:
+        lines.append("Not applied: run again with --yes to apply.")
+    return "\n".join([*lines, ""])
+
+
+def render_outcome_text(outcome: Outcome) -> str:
+    """How applying ended, in words."""
+    lines = [f"Snapshot {outcome.snapshot} taken before the first step."]
+    for i, command in enumerate(outcome.done, 1):
+        lines.append(f"  done {i}: {command}")
+    if outcome.ok:
+        lines.append("Applied and verified: the fixed findings are gone and no new error appeared.")
+        lines.append(f"Undo with: tfdoctor fix --rollback {outcome.snapshot}")
+        return "\n".join([*lines, ""])
+    lines.append(f"Failed: {outcome.failure}")
+    if outcome.restored:
+        lines.append(f"Rolled back to snapshot {outcome.snapshot}: pip freeze is identical again.")
+    else:
+        lines.append(
+            f"Roll back INCOMPLETE: {outcome.restore_problem}. Retry with: "
+            f"tfdoctor fix --rollback {outcome.snapshot}"
+        )
+    return "\n".join([*lines, ""])
+
+
+def render_snapshots(found: Sequence[Snapshot], as_json: bool) -> str:
+    """``tfdoctor fix --list``."""
+    if as_json:
+        rows = [
+            {
+                "id": s.id,
+                "interpreter": s.interpreter,
+                "prefix": s.prefix,
+                "created": s.created,
+                "state": s.state,
+            }
+            for s in found
+        ]
+        return json.dumps({"snapshots": rows}, indent=2, sort_keys=True) + "\n"
+    if not found:
+        return "No snapshots.\n"
+    return "".join(f"{s.id}  {s.state:15} {s.prefix}\n" for s in found)
+
+
+def render_rollback(snap: Snapshot, problem: str, as_json: bool) -> str:
+    """``tfdoctor fix --rollback``'s answer."""
+    if as_json:
+        data = {
+            "snapshot": snap.id,
+            "prefix": snap.prefix,
+            "restored": not problem,
+            "problem": problem or None,
+        }
+        return json.dumps(data, indent=2, sort_keys=True) + "\n"
+    if problem:
+        return f"Snapshot {snap.id} NOT restored exactly: {problem}\n"
+    return f"Restored snapshot {snap.id} in {snap.prefix}: pip freeze is identical.\n"
