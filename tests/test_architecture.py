@@ -266,6 +266,7 @@ ALLOWED = {
     ),
     "tfdoctor.fix.service": (
         "tfdoctor.defaults",
+        "tfdoctor.facts",
         "tfdoctor.findings",
         "tfdoctor.fix",
         "tfdoctor.fix.verify",
