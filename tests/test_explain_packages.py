@@ -865,3 +865,11 @@ def test_keras_2_code_reaching_into_a_keras_3_model_is_a_keras_3_change() -> Non
 def test_a_private_member_missing_under_keras_2_is_no_generation_mismatch() -> None:
     report = _explain(_private_member("keras/engine/training.py"))
     assert not [x for x in report.findings if x.cause == "keras3-behaviour-change"]
+
+
+def test_a_keras_without_keras_src_is_older_than_what_imports_it() -> None:
+    text = _import_traceback(
+        "model = pickle.load(f)", "ModuleNotFoundError: No module named 'keras.src'"
+    )
+    finding = _one(_explain(text), "keras-version")
+    assert "2.13" in finding.summary

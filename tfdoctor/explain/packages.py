@@ -613,6 +613,21 @@ def keras2_layout_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[
         if match is None:
             continue
         module = match.group("m1") or match.group("m2") or ""
+        if module == "keras.src":
+            # Keras has kept its code under keras/src/ since 2.13 (Keras 3 too): a Keras
+            # without it is older than what imports it (TensorFlow 2.13+, or a file saved by
+            # a newer Keras).
+            return [
+                causes.finding(
+                    "explain.keras-version",
+                    Severity.ERROR,
+                    causes.software.KERAS_VERSION,
+                    "The installed Keras predates keras.src (Keras 2.13), which the code imports",
+                    f"{tb.where}: {tb.type}: {tb.message}\nKeras 2.13 and later (Keras 3 too) "
+                    "keep their code under keras/src/; the Keras installed is older.",
+                    causes.software.keras_match_fix(m),
+                )
+            ]
         origin = origin_of("/site-packages/" + module.replace(".", "/") + "/__init__.py")
         if origin.generation != "Keras 2":
             continue
