@@ -615,3 +615,23 @@ def test_a_companion_for_a_pre_release_tensorflow_is_asked_for_as_one() -> None:
         Machine(facts, None), "tensorflow-text", text, "tensorflow", "<2.22"
     )
     assert any('"tensorflow-text>=2.22.0rc0,<2.23' in c for c in fix.commands), fix.commands
+
+
+@pytest.mark.parametrize(
+    ("distribution", "flag"),
+    [("tensorflow", ""), ("tensorflow-cpu", "--no-deps ")],
+)
+def test_a_companion_requiring_tensorflow_by_name_installs_beside_tensorflow_cpu_alone(
+    distribution: str, flag: str
+) -> None:
+    # tensorflow-text requires `tensorflow` by name: beside tensorflow-cpu, pip would install
+    # a second TensorFlow distribution unless told to install the companion alone.
+    facts = tf221(companion("tensorflow-text", "2.20.0"))
+    assert facts.packages is not None
+    renamed = tuple(
+        dataclasses.replace(p, name=distribution) if p.name == "tensorflow" else p
+        for p in facts.packages
+    )
+    (finding,) = pins(dataclasses.replace(facts, packages=renamed))
+    assert finding.fix is not None
+    assert finding.fix.commands == (f'{PIP} install {flag}"tensorflow-text==2.21.*"',)

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Final
 
 from tfdoctor.causes.base import Cause, CauseId, define
-from tfdoctor.causes.common import legacy_keras_switch
+from tfdoctor.causes.common import companion_install, legacy_keras_switch
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine
 
@@ -97,5 +97,5 @@ def keras3_fix(m: Machine) -> Fix:
     return Fix(
         "This code is written for Keras 2: install tf-keras and set TF_USE_LEGACY_KERAS=1 "
         "(before TensorFlow is imported), or migrate it to Keras 3 (save models as `.keras`).",
-        (*m.pip_install(spec), *legacy_keras_switch(m)),
+        (*companion_install(m, spec), *legacy_keras_switch(m)),
     )

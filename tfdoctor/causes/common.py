@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from typing import Optional
 
+from tfdoctor.facts import normalize_name
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import spec_contains, version_key
@@ -14,6 +16,28 @@ TF_PIP_GUIDE = "https://www.tensorflow.org/install/pip"
 def install_fix(m: Machine, text: str, *specs: str) -> Fix:
     """``text`` and ``pip install "spec" ...`` for this environment."""
     return Fix(text, m.pip_install(*specs))
+
+
+#: Companions whose wheels require only `tensorflow`, by that name (Requires-Dist of the
+#: tf-keras 2.21.0 and tensorflow-text 2.21.1 wheels: `tensorflow<2.22,>=2.21`, nothing else
+#: outside an extra). Beside tensorflow-cpu, pip would install `tensorflow` as well: a second
+#: distribution writing the same files. Without dependencies they install beside it alone.
+ONLY_TENSORFLOW = frozenset({"tf-keras", "tensorflow-text"})
+
+
+def companion_install(m: Machine, spec: str) -> tuple[str, ...]:
+    """``pip install "spec"`` for a companion, with ``--no-deps`` where its only requirement,
+    `tensorflow` by name, is served here by another TensorFlow distribution (tensorflow-cpu)."""
+    name = re.split(r"[<>=!~\[; ]", spec, maxsplit=1)[0]
+    tf = m.tf_name
+    if (
+        normalize_name(name) in ONLY_TENSORFLOW
+        and tf is not None
+        and normalize_name(tf) not in ("tensorflow", "tf-nightly")
+        and not m.is_nightly
+    ):
+        return m.pip(f'install --no-deps "{spec}"')
+    return m.pip_install(spec)
 
 
 def range_fix(m: Machine, dist: str) -> Optional[Fix]:

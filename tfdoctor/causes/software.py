@@ -8,6 +8,7 @@ from typing import Final, Optional
 from tfdoctor.causes.base import Cause, CauseId, define
 from tfdoctor.causes.common import (
     TF_PIP_GUIDE,
+    companion_install,
     declared_range_fix,
     install_fix,
     legacy_keras_switch,
@@ -347,11 +348,10 @@ def companion_fix(
     if fit is not None and tf is not None and name and installed != version_key(fit.release):
         # A pre-release TensorFlow is served by the companion's pre-releases, which pip picks
         # only for a specifier that names one (PEP 440; `==X.Y.*` never matches X.Y.0rc0).
-        return install_fix(
-            m,
+        return Fix(
             f"Install {name} {fit.release}, the release for the installed TensorFlow "
             f"(it declares tensorflow{fit.tensorflow}).",
-            fit.requirement(name, pre=_is_prerelease(tf.version)),
+            companion_install(m, fit.requirement(name, pre=_is_prerelease(tf.version))),
         )
     if comp is None and row is not None and row.end_of_life and row.releases:
         # Known by name (a log), ended: no release to move to; say so before TensorFlow moves.
@@ -445,7 +445,7 @@ def companion_fix(
 def tf_keras_fix(m: Machine) -> Fix:
     """Install tf-keras of the installed TensorFlow's line (its pin from the matrix)."""
     spec = m.tf_keras_spec or "tf-keras"
-    return install_fix(m, "Install tf-keras (Keras 2), released with TensorFlow.", spec)
+    return Fix("Install tf-keras (Keras 2), released with TensorFlow.", companion_install(m, spec))
 
 
 def tf_keras_missing_fix(m: Machine) -> Fix:
@@ -462,7 +462,8 @@ def tf_keras_missing_fix(m: Machine) -> Fix:
     spec = m.tf_keras_spec
     if spec is not None:
         return Fix(
-            f"Install tf-keras of this TensorFlow's line{also}.", (*m.pip_install(spec), *legacy)
+            f"Install tf-keras of this TensorFlow's line{also}.",
+            (*companion_install(m, spec), *legacy),
         )
     # tf-keras is released with TensorFlow and numbered like it: 2.X serves TensorFlow 2.X.
     return Fix(
