@@ -18,7 +18,7 @@ import datetime
 import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Optional
+from typing import Optional, Union
 
 from tfdoctor import causes
 from tfdoctor.causes import CAUSES, CauseId
@@ -199,6 +199,8 @@ class Judge:
             return False  # a changed default is news only to code written for an older line
         if not self.applies(rule.release_key):
             return False
+        if rule.until and self.target >= version_key(rule.until):
+            return False  # from that line on another rule says what happens
         return not (
             rule.unless_installed is not None
             and self.installed is not None
@@ -208,33 +210,43 @@ class Judge:
     # -- names
 
     def judge_use(self, use: Use) -> Optional[Verdict]:
-        """The verdict on one use of a name, or None when it runs as written."""
-        rule = self._name_rule(use)
-        if rule is not None:
-            return self._verdict(rule, use.name)
-        if use.kind == "star":
-            return self._star(use)
-        return self._listing(use.name)
+        """The verdict on one use of a name, or None when it runs as written (the first of
+        :meth:`judge_use_all`)."""
+        verdicts = self.judge_use_all(use)
+        return verdicts[0] if verdicts else None
 
-    def _name_rule(self, use: Use) -> Optional[Rule]:
+    def judge_use_all(self, use: Use) -> list[Verdict]:
+        """Every verdict on one use: each argument of a call that breaks is one (``lr=`` and
+        ``decay=``), beside what the name itself does; empty when it runs as written."""
+        rules = self._name_rules(use)
+        if rules:
+            return [self._verdict(rule, use.name) for rule in rules]
+        verdict = self._star(use) if use.kind == "star" else self._listing(use.name)
+        return [verdict] if verdict is not None else []
+
+    def _name_rules(self, use: Use) -> list[Rule]:
+        """The rules a call's own arguments trigger, each, and the most specific rule on the
+        name alone."""
         best: Optional[Rule] = None
         best_len = -1
+        conditional: list[Rule] = []
         parts = use.name.split(".")
         for cut in range(len(parts), 0, -1):
             api = ".".join(parts[:cut])
             for rule in self.by_api.get(api, ()):
-                if rule.kwarg is not None and rule.kwarg not in use.kwargs:
+                if rule.except_api and use.name.startswith(rule.except_api):
                     continue
-                if rule.needs_path and not _path_matches(rule, use.path_arg):
+                specific = rule.kwarg is not None or rule.needs_path or rule.arg is not None
+                if specific:
+                    if use.kind in ("call", "star") and _call_matches(rule, use):
+                        if self.rule_applies(rule) and rule not in conditional:
+                            conditional.append(rule)
                     continue
-                conditional = rule.kwarg is not None or rule.needs_path
-                if conditional and use.kind not in ("call", "star"):
-                    continue
-                # The most specific wins; a call's own conditions make a rule specific.
-                weight = len(api) + (1000 if conditional else 0)
-                if weight > best_len and self.rule_applies(rule):
-                    best, best_len = rule, weight
-        return best
+                if len(api) > best_len and self.rule_applies(rule):
+                    best, best_len = rule, len(api)
+        if best is not None and not any(r.cause == best.cause for r in conditional):
+            return [*conditional, best]
+        return conditional
 
     def _star(self, use: Use) -> Optional[Verdict]:
         # A bare name after `from tensorflow import *` is TensorFlow's only when TensorFlow 1
@@ -468,13 +480,13 @@ class Judge:
     # -- methods
 
     def judge_method(self, call: MethodUse) -> Optional[Verdict]:
-        """The verdict on ``receiver.method(...)``, or None."""
-        for rule in self.method_rules.get(call.method, ()):
-            if rule.kwarg is not None and rule.kwarg not in call.kwargs:
-                continue
+        """The verdict on ``receiver.method(...)`` (or the read ``receiver.attribute``), or
+        None."""
+        key = "." + call.method if call.attribute else call.method
+        for rule in self.method_rules.get(key, ()):
             if rule.receiver is not None and not rule.receiver.search(call.receiver):
                 continue
-            if rule.needs_path and not _path_matches(rule, call.path_arg):
+            if not _call_matches(rule, call):
                 continue
             if self.rule_applies(rule):
                 return self._verdict(rule, call.method)
@@ -521,6 +533,29 @@ def _keras_idiom(api: ApiIndex, gone: str, last: str, name: str) -> Optional[str
     if ".backend." in name and api.has(f"{root}.ops.{last}"):
         return f"{root}.ops.{last}"
     return None
+
+
+def _call_matches(rule: Rule, call: Union[Use, MethodUse]) -> bool:
+    """Whether a call's arguments are those ``rule`` is about (its keyword, with the value
+    asked; its path; its positional argument)."""
+    if rule.kwarg is not None:
+        value = dict(call.kwarg_values).get(rule.kwarg)
+        if value is None and rule.kwarg in call.kwargs:
+            value = "?"  # a use built without values (evidence that is not source)
+        if rule.kwarg_value == "not-true":
+            if value not in (None, "false"):
+                return False
+        elif value is None:
+            return False
+        elif rule.kwarg_value is not None and value != rule.kwarg_value:
+            return False
+    if rule.needs_path and not _path_matches(rule, call.path_arg):
+        return False
+    if rule.arg is not None and rule.arg_pattern is not None:
+        positional = call.positional if isinstance(call, Use) else ()
+        if len(positional) <= rule.arg or not rule.arg_pattern.search(positional[rule.arg]):
+            return False
+    return True
 
 
 def _path_matches(rule: Rule, path: Optional[str]) -> bool:
@@ -593,18 +628,16 @@ def _file_findings(judge: Judge, found: FileUses) -> list[Finding]:
     # One finding per line and cause: `tf.logging.set_verbosity(tf.logging.INFO)` is one fix.
     seen: set[tuple[Optional[int], int, str]] = set()
     for use in sorted(found.uses, key=lambda u: (u.cell or 0, u.line, u.column)):
-        verdict = judge.judge_use(use)
-        if verdict is None:
-            continue
-        if use.kind == "import" and use.binding:
-            said.add((use.binding, verdict.key))
-        elif use.binding and (use.binding, verdict.key) in said:
-            continue  # the import of this name already carries the finding
-        spot = (use.cell, use.line, verdict.key)
-        if spot in seen:
-            continue
-        seen.add(spot)
-        items.append(_item(found.path, use.written, use.line, use.column, use.cell, verdict))
+        for verdict in judge.judge_use_all(use):
+            if use.kind == "import" and use.binding:
+                said.add((use.binding, verdict.key))
+            elif use.binding and (use.binding, verdict.key) in said:
+                continue  # the import of this name already carries the finding
+            spot = (use.cell, use.line, verdict.key)
+            if spot in seen:
+                continue
+            seen.add(spot)
+            items.append(_item(found.path, use.written, use.line, use.column, use.cell, verdict))
     for call in found.methods:
         verdict = judge.judge_method(call)
         if verdict is not None:

@@ -5,7 +5,11 @@ import keras``, ``from tensorflow.keras import layers``, ``import keras.backend 
 attribute chain, call or bare name rooted in such a binding resolves to its fully qualified
 name, written ``tf.X`` for ``tensorflow.X`` and ``keras.X`` for standalone Keras. Calls of a
 method on any other object are kept when their method name is one the rules ask about
-(``model.fit_generator(...)``). Notebooks (``.ipynb``) are read cell by cell; IPython magics
+(``model.fit_generator(...)``), and so are reads of an attribute whose name a rule asks about, passed
+in the same collection with a leading dot (``.lr`` for ``model.optimizer.lr``). A path argument
+is followed through the function's (or module's) string assignments, concatenations,
+``.format()``, f-strings and ``os.path.join``. An alias assigned from a bound module
+(``tf = tf.compat.v1``, ``keras = tf.keras``) rebinds the name. Notebooks (``.ipynb``) are read cell by cell; IPython magics
 and shell lines are blanked so that line numbers stay those of the cell.
 """
 
@@ -63,6 +67,11 @@ class Use(Record):
     path_arg: Optional[str] = None
     #: The notebook cell (1-based) for a notebook, else None.
     cell: Optional[int] = None
+    #: (keyword, kind of its literal value) for each keyword argument: ``true``, ``false``,
+    #: ``int``, ``str``, ``other`` (a literal of another type) or ``?`` (not a literal).
+    kwarg_values: tuple[tuple[str, str], ...] = ()
+    #: The source text of each positional argument that is a name or attribute chain, else "".
+    positional: tuple[str, ...] = ()
 
 
 @record
@@ -76,6 +85,9 @@ class MethodUse(Record):
     kwargs: tuple[str, ...] = ()
     path_arg: Optional[str] = None
     cell: Optional[int] = None
+    #: A read of the attribute ``receiver.method`` (``optimizer.lr``), not a call.
+    attribute: bool = False
+    kwarg_values: tuple[tuple[str, str], ...] = ()
 
 
 @record
@@ -156,6 +168,8 @@ class _Bindings:
         self.star: list[str] = []
         #: Every name the file binds itself (assignments, definitions, parameters).
         self.local: set[str] = set()
+        #: Names rebound to a module by an assignment (``tf = tf.compat.v1``).
+        self.aliases: set[str] = set()
 
 
 def scan_source(
@@ -215,15 +229,15 @@ def _scan_parts(
         for _, parsed, _ in trees:
             _collect_locals(parsed, bindings)
         for cell_number, parsed, lines in trees:
-            resolver = _Resolver(bindings, methods, lines, cell_number, uses, calls)
+            resolver = _Resolver(bindings, methods, lines, cell_number, uses, calls, parsed)
             resolver.run(ast.walk(parsed))
         return FileUses(path, tuple(uses), tuple(calls), tuple(errors))
-    wanted = [m for m in methods if f".{m}(" in text]
+    wanted = [m for m in methods if (m if m[0] == "." else f".{m}(") in text]
     if not bindings.names and not wanted:
         return FileUses(path, errors=tuple(errors))
     # Only statements whose lines mention a bound name or a wanted method are walked: most of
     # a file is code that touches neither, and walking it costs as much as parsing it.
-    words = sorted(bindings.names) + [f"{m}(" for m in wanted]
+    words = sorted(bindings.names) + [m[1:] if m[0] == "." else f"{m}(" for m in wanted]
     pattern = re.compile(r"\b(?:" + "|".join(re.escape(w) for w in words) + ")")
     seen_local: set[str] = set()
     for cell_number, parsed, lines in trees:
@@ -232,7 +246,7 @@ def _scan_parts(
         )
         if not hits:
             continue
-        resolver = _Resolver(bindings, methods, lines, cell_number, uses, calls)
+        resolver = _Resolver(bindings, methods, lines, cell_number, uses, calls, parsed)
         resolver.run(_nodes_on(parsed.body, hits))  # type: ignore[attr-defined]
         seen_local |= resolver.local
     # A name the file also assigns is not (only) the import's: `backend = None` after a failed
@@ -267,6 +281,8 @@ def _collect_imports(body: list[ast.stmt], bindings: _Bindings) -> None:
                     bindings.imported_objects.add(local)
                 else:
                     bindings.local.add(local)
+        elif isinstance(node, ast.Assign):
+            _bind_alias(node, bindings)
         else:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 bindings.local.add(node.name)
@@ -286,6 +302,27 @@ def _bind_import(alias: ast.alias, bindings: _Bindings) -> None:
         bindings.names[alias.asname] = normalize(alias.name)
         if "." in alias.name and not _is_package_alias(alias.name):
             bindings.imported_objects.add(alias.asname)
+
+
+def _bind_alias(node: ast.Assign, bindings: _Bindings) -> None:
+    """``tf = tf.compat.v1`` or ``keras = tf.keras``: the name now stands for that module (a
+    chain of attributes on a bound module whose last part is lower case: a namespace, not a
+    class or a value)."""
+    if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name):
+        return
+    parts: list[str] = []
+    cur: ast.expr = node.value
+    while isinstance(cur, ast.Attribute):
+        parts.append(cur.attr)
+        cur = cur.value
+    if not parts or not isinstance(cur, ast.Name) or cur.id not in bindings.names:
+        return
+    if cur.id in bindings.imported_objects or not parts[0].islower():
+        return
+    target = node.targets[0].id
+    bindings.names[target] = ".".join([bindings.names[cur.id], *reversed(parts)])
+    bindings.imported_objects.discard(target)
+    bindings.aliases.add(target)
 
 
 def _private(qualified: str) -> bool:
@@ -370,9 +407,12 @@ class _Resolver:
         cell: Optional[int],
         uses: list[Use],
         calls: list[MethodUse],
+        tree: Optional[ast.AST] = None,
     ) -> None:
         self.b = bindings
         self.methods = methods
+        self.attributes = frozenset(m[1:] for m in methods if m.startswith("."))
+        self.strings = _Strings(tree) if tree is not None else None
         self.lines = lines
         self.cell = cell
         self.uses = uses
@@ -397,7 +437,11 @@ class _Resolver:
             elif isinstance(node, ast.Call):
                 self._call(node, skip)
             elif isinstance(node, ast.Attribute):
+                if node.attr in self.attributes and isinstance(node.ctx, ast.Load):
+                    self._attribute(node)
                 self._chain(node, skip, "attribute")
+            elif isinstance(node, ast.Assign):
+                self._alias(node, skip)
             elif isinstance(node, ast.Import):
                 self._import(node)
             elif isinstance(node, ast.ImportFrom):
@@ -422,11 +466,32 @@ class _Resolver:
         binding: str = "",
         kwargs: tuple[str, ...] = (),
         path_arg: Optional[str] = None,
+        call: Optional[ast.Call] = None,
     ) -> None:
         line = getattr(node, "lineno", 1)
         column = self._column(line, getattr(node, "col_offset", 0))
+        values: tuple[tuple[str, str], ...] = ()
+        positional: tuple[str, ...] = ()
+        if call is not None:
+            values = _kwarg_values(call)
+            positional = tuple(
+                _source_text(a) if isinstance(a, (ast.Name, ast.Attribute)) else ""
+                for a in call.args
+            )
         self.uses.append(
-            Use(name, written, line, column, kind, binding, kwargs, path_arg, self.cell)
+            Use(
+                name,
+                written,
+                line,
+                column,
+                kind,
+                binding,
+                kwargs,
+                path_arg,
+                self.cell,
+                values,
+                positional,
+            )
         )
 
     def _resolve(self, node: ast.expr) -> Optional[tuple[str, str, str]]:
@@ -462,6 +527,23 @@ class _Resolver:
         name, written, root = resolved
         self._add(name, written, node, kind, binding=root)
 
+    def _attribute(self, node: ast.Attribute) -> None:
+        """A read of ``receiver.attr`` that a rule asks about (``model.optimizer.lr``)."""
+        if self._resolve(node) is not None:
+            return  # an API name (tf.keras.X.lr), judged as such
+        line = node.end_lineno or node.lineno
+        col = (node.end_col_offset or 0) - len(node.attr)
+        self.calls.append(
+            MethodUse(
+                node.attr,
+                _source_text(node.value),
+                line,
+                self._column(line, max(col, 0)),
+                cell=self.cell,
+                attribute=True,
+            )
+        )
+
     def _name(self, node: ast.Name) -> None:
         if node.id in self.b.imported_objects:
             self._add(self.b.names[node.id], node.id, node, "name", binding=node.id)
@@ -477,14 +559,21 @@ class _Resolver:
     def _call(self, node: ast.Call, skip: set[int]) -> None:
         func = node.func
         kwargs = tuple(k.arg for k in node.keywords if k.arg is not None)
-        path_arg = _path_argument(node)
+        path_arg = _path_argument(node, self.strings)
         if isinstance(func, (ast.Attribute, ast.Name)):
             resolved = self._resolve(func)
             if resolved is not None:
                 self._mark(func, skip)
                 name, written, root = resolved
                 self._add(
-                    name, written, func, "call", binding=root, kwargs=kwargs, path_arg=path_arg
+                    name,
+                    written,
+                    func,
+                    "call",
+                    binding=root,
+                    kwargs=kwargs,
+                    path_arg=path_arg,
+                    call=node,
                 )
                 return
             if isinstance(func, ast.Name):
@@ -499,6 +588,7 @@ class _Resolver:
                             binding=func.id,
                             kwargs=kwargs,
                             path_arg=path_arg,
+                            call=node,
                         )
                 return
             if func.attr in self.methods:
@@ -513,8 +603,22 @@ class _Resolver:
                         kwargs,
                         path_arg,
                         self.cell,
+                        kwarg_values=_kwarg_values(node),
                     )
                 )
+
+    def _alias(self, node: ast.Assign, skip: set[int]) -> None:
+        """``flags = tf.app.flags`` binds like an import: the line says it once for the uses
+        through the name."""
+        target = node.targets[0] if len(node.targets) == 1 else None
+        if not isinstance(target, ast.Name) or target.id not in self.b.aliases:
+            return
+        if not isinstance(node.value, ast.Attribute):
+            return
+        resolved = self._resolve(node.value)
+        self._mark(node.value, skip)
+        if resolved is not None and resolved[0] == self.b.names.get(target.id):
+            self._add(resolved[0], resolved[1], node.value, "import", binding=target.id)
 
     def _import(self, node: ast.Import) -> None:
         for alias in node.names:
@@ -553,11 +657,12 @@ def _where(alias: ast.alias, node: ast.stmt) -> ast.AST:
     return alias if hasattr(alias, "lineno") else node
 
 
-def _path_argument(node: ast.Call) -> Optional[str]:
-    """The first positional argument, or ``filepath=``/``filepath_or_buffer``, as literal text.
+def _path_argument(node: ast.Call, strings: Optional[_Strings] = None) -> Optional[str]:
+    """The first positional argument, or ``filepath=``/``filename=``/``path=``, as text.
 
-    An f-string counts by its literal tail (``f"{out}/model.h5"`` -> ``"…/model.h5"``), which is
-    what decides the format; anything else (a variable) is unknown.
+    Only its tail decides the format, so a string built at run time counts by the tail it
+    surely has (``f"{out}/model.h5"`` -> ``"…/model.h5"``), through variables assigned in the
+    same function or module (:class:`_Strings`); anything else is unknown (None).
     """
     arg: Optional[ast.expr] = node.args[0] if node.args else None
     if arg is None:
@@ -565,13 +670,152 @@ def _path_argument(node: ast.Call) -> Optional[str]:
             if keyword.arg in ("filepath", "filename", "path"):
                 arg = keyword.value
                 break
-    if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
-        return arg.value
-    if isinstance(arg, ast.JoinedStr) and arg.values:
-        last = arg.values[-1]
-        if isinstance(last, ast.Constant) and isinstance(last.value, str):
-            return "\u2026" + last.value
-    return None
+    if arg is None:
+        return None
+    if strings is None:
+        strings = _Strings(None)
+    return strings.tail(arg, getattr(node, "lineno", 0))
+
+
+#: What an unknown part of a string built at run time is written as.
+UNKNOWN_PART = "\u2026"
+
+
+class _Strings:
+    """The strings a file builds: string values through assignments, within a function (or
+    the module), followed only as far as their tail is certain."""
+
+    def __init__(self, tree: Optional[ast.AST]) -> None:
+        self.tree = tree
+        #: (first line, last line, name -> [(line, value)]) per function, the module last.
+        self._scopes: Optional[list[tuple[int, int, dict[str, list[tuple[int, ast.expr]]]]]] = None
+
+    def _build(self) -> list[tuple[int, int, dict[str, list[tuple[int, ast.expr]]]]]:
+        scopes: list[tuple[int, int, dict[str, list[tuple[int, ast.expr]]]]] = []
+        module: dict[str, list[tuple[int, ast.expr]]] = {}
+        if self.tree is None:
+            return [(0, 0, module)]
+        functions = [
+            n
+            for n in ast.walk(self.tree)
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+        ]
+        spans = [(f.lineno, f.end_lineno or f.lineno, {}) for f in functions]
+        # Innermost first: a narrower span is looked at before the spans that contain it.
+        spans.sort(key=lambda span: span[1] - span[0])
+        for node in ast.walk(self.tree):
+            if not isinstance(node, (ast.Assign, ast.AnnAssign)) or node.value is None:
+                continue
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                if not isinstance(target, ast.Name):
+                    continue
+                scope = next((s for s in spans if s[0] <= node.lineno <= s[1]), None)
+                table = scope[2] if scope is not None else module
+                table.setdefault(target.id, []).append((node.lineno, node.value))
+        scopes.extend(spans)
+        scopes.append((0, 0, module))
+        return scopes
+
+    def _lookup(self, name: str, line: int) -> Optional[ast.expr]:
+        """The value last assigned to ``name`` before ``line`` in the scope of ``line``."""
+        if self._scopes is None:
+            self._scopes = self._build()
+        for first, last, table in self._scopes:
+            inside = first <= line <= last or (first, last) == (0, 0)
+            if not inside or name not in table:
+                continue
+            # The nearest assignment before the use (a loop or a branch may assign another
+            # value: the tail is then a guess, as a reader of the code would guess it).
+            before = [value for at, value in table[name] if at < line]
+            return before[-1] if before else None
+        return None
+
+    def tail(self, node: ast.expr, line: int, depth: int = 0) -> Optional[str]:
+        """The text of ``node`` with its unknown parts as :data:`UNKNOWN_PART`, or None when
+        even its tail is unknown."""
+        text = self._text(node, line, depth)
+        if text is None or text.endswith(UNKNOWN_PART):
+            return None
+        return text
+
+    def _text(self, node: ast.expr, line: int, depth: int) -> Optional[str]:
+        if depth > 8:
+            return None
+        if isinstance(node, ast.Constant):
+            return node.value if isinstance(node.value, str) else None
+        if isinstance(node, ast.JoinedStr):
+            parts = []
+            for value in node.values:
+                if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                    parts.append(value.value)
+                elif isinstance(value, ast.FormattedValue):
+                    inner = self._text(value.value, line, depth + 1)
+                    parts.append(inner if inner is not None else UNKNOWN_PART)
+            return "".join(parts)
+        if isinstance(node, ast.Name):
+            value = self._lookup(node.id, line)
+            return self._text(value, line, depth + 1) if value is not None else None
+        if isinstance(node, ast.BinOp):
+            if isinstance(node.op, ast.Add):
+                left = self._text(node.left, line, depth + 1)
+                right = self._text(node.right, line, depth + 1)
+                if right is None:
+                    return None
+                return (left if left is not None else UNKNOWN_PART) + right
+            if isinstance(node.op, ast.Mod):
+                # "%s.h5" % name: the template's tail, unless it ends in a conversion.
+                left = self._text(node.left, line, depth + 1)
+                if left is None or re.search(r"%[-#0 +\d.]*[a-z]$", left):
+                    return None
+                return UNKNOWN_PART + left
+            if isinstance(node.op, ast.Div):  # pathlib: base / "model.h5"
+                right = self._text(node.right, line, depth + 1)
+                return None if right is None else UNKNOWN_PART + "/" + right
+            return None
+        if isinstance(node, ast.Call):
+            return self._call_text(node, line, depth)
+        return None
+
+    def _call_text(self, node: ast.Call, line: int, depth: int) -> Optional[str]:
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr == "format":
+            template = self._text(func.value, line, depth + 1)
+            if template is None or template.endswith("}"):
+                return None
+            return UNKNOWN_PART + template
+        name = _source_text(func)
+        if name.endswith(("path.join", "os.path.join")) and node.args:
+            last = self._text(node.args[-1], line, depth + 1)
+            return None if last is None else UNKNOWN_PART + "/" + last
+        if name in ("str", "Path", "pathlib.Path", "os.fspath") and len(node.args) == 1:
+            return self._text(node.args[0], line, depth + 1)
+        return None
+
+
+def _kwarg_values(node: ast.Call) -> tuple[tuple[str, str], ...]:
+    """(keyword, kind of literal) for each keyword argument of a call (see ``Use``)."""
+    out = []
+    for keyword in node.keywords:
+        if keyword.arg is None:
+            continue
+        value = keyword.value
+        kind = "?"
+        if isinstance(value, ast.Constant):
+            if value.value is True:
+                kind = "true"
+            elif value.value is False:
+                kind = "false"
+            elif isinstance(value.value, int):
+                kind = "int"
+            elif isinstance(value.value, str):
+                kind = "str"
+            else:
+                kind = "other"
+        elif isinstance(value, (ast.Tuple, ast.List)):
+            kind = "other"
+        out.append((keyword.arg, kind))
+    return tuple(out)
 
 
 def _source_text(node: ast.expr) -> str:

@@ -23,7 +23,7 @@ def build(input_shape, classes):
     model.add(Dense(classes, activation="softmax"))
     model.compile(
         loss="categorical_crossentropy",
-        optimizer=Adam(lr=1e-3, decay=1e-6),  # expect: scan.keras3-optimizer-lr
+        optimizer=Adam(lr=1e-3, decay=1e-6),  # expect: scan.keras3-optimizer-lr, scan.keras3-optimizer-decay
         metrics=["accuracy"],
     )
     return model
