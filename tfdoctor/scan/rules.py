@@ -20,6 +20,8 @@ EFFECTS = (
     "import-error",
     "module-removed",
     "value-error",
+    "type-error",
+    "runtime-error",
     "keras3-behaviour",
     "changed-default",
     "needs-package",
