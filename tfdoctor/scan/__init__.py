@@ -63,6 +63,10 @@ _KERAS_ALIASES = (
 )
 
 
+#: Causes that say a file was written for TensorFlow 1.
+_TF1_CAUSES = frozenset({causes.code.API_MOVED_TO_COMPAT_V1, causes.code.TF_CONTRIB_REMOVED})
+
+
 class ScanError(ValueError):
     """Bad input to the scan: a path that does not exist, a target that is not a version."""
 
@@ -215,16 +219,17 @@ class Judge:
         verdicts = self.judge_use_all(use)
         return verdicts[0] if verdicts else None
 
-    def judge_use_all(self, use: Use) -> list[Verdict]:
+    def judge_use_all(self, use: Use, tf1_code: bool = False) -> list[Verdict]:
         """Every verdict on one use: each argument of a call that breaks is one (``lr=`` and
-        ``decay=``), beside what the name itself does; empty when it runs as written."""
-        rules = self._name_rules(use)
+        ``decay=``), beside what the name itself does; empty when it runs as written.
+        ``tf1_code``: the file was written for TensorFlow 1 (rules that say ``tf1_code``)."""
+        rules = self._name_rules(use, tf1_code)
         if rules:
             return [self._verdict(rule, use.name) for rule in rules]
         verdict = self._star(use) if use.kind == "star" else self._listing(use.name)
         return [verdict] if verdict is not None else []
 
-    def _name_rules(self, use: Use) -> list[Rule]:
+    def _name_rules(self, use: Use, tf1_code: bool = False) -> list[Rule]:
         """The rules a call's own arguments trigger, each, and the most specific rule on the
         name alone."""
         best: Optional[Rule] = None
@@ -235,6 +240,8 @@ class Judge:
             api = ".".join(parts[:cut])
             for rule in self.by_api.get(api, ()):
                 if rule.except_api and use.name.startswith(rule.except_api):
+                    continue
+                if rule.tf1_code and not tf1_code:
                     continue
                 specific = rule.kwarg is not None or rule.needs_path or rule.arg is not None
                 if specific:
@@ -627,8 +634,14 @@ def _file_findings(judge: Judge, found: FileUses) -> list[Finding]:
     said: set[tuple[str, str]] = set()  # (binding, verdict key) an import line already said
     # One finding per line and cause: `tf.logging.set_verbosity(tf.logging.INFO)` is one fix.
     seen: set[tuple[Optional[int], int, str]] = set()
-    for use in sorted(found.uses, key=lambda u: (u.cell or 0, u.line, u.column)):
-        for verdict in judge.judge_use_all(use):
+    uses = sorted(found.uses, key=lambda u: (u.cell or 0, u.line, u.column))
+    judged = [judge.judge_use_all(use) for use in uses]
+    # A file that uses TensorFlow 1 API was written for it: its arguments mean what
+    # TensorFlow 1 meant (tf.nn.dropout(x, 0.5) keeps half).
+    if any(v.cause in _TF1_CAUSES for verdicts in judged for v in verdicts):
+        judged = [judge.judge_use_all(use, tf1_code=True) for use in uses]
+    for use, verdicts in zip(uses, judged):
+        for verdict in verdicts:
             if use.kind == "import" and use.binding:
                 said.add((use.binding, verdict.key))
             elif use.binding and (use.binding, verdict.key) in said:

@@ -59,6 +59,7 @@ _RULE_FIELDS = {
     "arg_pattern",
     "until",
     "except_api",
+    "tf1_code",
 }
 
 #: What ``kwarg_value`` can ask of the keyword argument ``kwarg`` (walker.Use.kwarg_values):
@@ -116,6 +117,9 @@ class Rule(Record):
     until: str = ""
     #: Names under ``api`` the rule does not cover.
     except_api: tuple[str, ...] = ()
+    #: The rule holds only in a file written for TensorFlow 1 (another of its uses is
+    #: TensorFlow 1 API): there an argument still means what TensorFlow 1 meant by it.
+    tf1_code: bool = False
 
     @property
     def release_key(self) -> tuple[int, ...]:
@@ -248,6 +252,7 @@ def _read_rule(reader: _Reader, node: Any, where: str, sources: Mapping[str, Rul
         sources=tuple(sources[sid] for sid in source_ids),
         attribute=attribute,
         kwarg_value=kwarg_value,
+        tf1_code=reader.flag(fields, "tf1_code", f"{where}.tf1_code"),
         arg=int(arg_text) if arg_text is not None else None,
         arg_pattern=arg_pattern,
         until=reader.optional(fields, "until", f"{where}.until", _LINE_RE, "X.Y") or "",

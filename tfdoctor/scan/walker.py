@@ -70,7 +70,8 @@ class Use(Record):
     #: (keyword, kind of its literal value) for each keyword argument: ``true``, ``false``,
     #: ``int``, ``str``, ``other`` (a literal of another type) or ``?`` (not a literal).
     kwarg_values: tuple[tuple[str, str], ...] = ()
-    #: The source text of each positional argument that is a name or attribute chain, else "".
+    #: Each positional argument: the source text of a name or attribute chain, the ``repr`` of
+    #: a literal, else ``?``.
     positional: tuple[str, ...] = ()
 
 
@@ -170,6 +171,8 @@ class _Bindings:
         self.local: set[str] = set()
         #: Names rebound to a module by an assignment (``tf = tf.compat.v1``).
         self.aliases: set[str] = set()
+        #: Whether the file imports from a private tree (``tensorflow._api.v1``).
+        self.private = False
 
 
 def scan_source(
@@ -233,11 +236,13 @@ def _scan_parts(
             resolver.run(ast.walk(parsed))
         return FileUses(path, tuple(uses), tuple(calls), tuple(errors))
     wanted = [m for m in methods if (m if m[0] == "." else f".{m}(") in text]
-    if not bindings.names and not wanted:
+    if not bindings.names and not wanted and not bindings.private:
         return FileUses(path, errors=tuple(errors))
     # Only statements whose lines mention a bound name or a wanted method are walked: most of
     # a file is code that touches neither, and walking it costs as much as parsing it.
     words = sorted(bindings.names) + [m[1:] if m[0] == "." else f"{m}(" for m in wanted]
+    if bindings.private:
+        words.extend(ROOTS)  # the lines that import from a private tree bind nothing judged
     pattern = re.compile(r"\b(?:" + "|".join(re.escape(w) for w in words) + ")")
     seen_local: set[str] = set()
     for cell_number, parsed, lines in trees:
@@ -280,6 +285,7 @@ def _collect_imports(body: list[ast.stmt], bindings: _Bindings) -> None:
                     bindings.names[local] = qualified
                     bindings.imported_objects.add(local)
                 else:
+                    bindings.private = bindings.private or in_scope
                     bindings.local.add(local)
         elif isinstance(node, ast.Assign):
             _bind_alias(node, bindings)
@@ -297,6 +303,7 @@ def _bind_import(alias: ast.alias, bindings: _Bindings) -> None:
     elif alias.asname is None:
         bindings.names[root] = normalize(root)
     elif _private(normalize(alias.name)):
+        bindings.private = True
         bindings.local.add(alias.asname)
     else:
         bindings.names[alias.asname] = normalize(alias.name)
@@ -474,10 +481,7 @@ class _Resolver:
         positional: tuple[str, ...] = ()
         if call is not None:
             values = _kwarg_values(call)
-            positional = tuple(
-                _source_text(a) if isinstance(a, (ast.Name, ast.Attribute)) else ""
-                for a in call.args
-            )
+            positional = tuple(_argument_text(a) for a in call.args)
         self.uses.append(
             Use(
                 name,
@@ -791,6 +795,15 @@ class _Strings:
         if name in ("str", "Path", "pathlib.Path", "os.fspath") and len(node.args) == 1:
             return self._text(node.args[0], line, depth + 1)
         return None
+
+
+def _argument_text(node: ast.expr) -> str:
+    """A positional argument as :attr:`Use.positional` keeps it."""
+    if isinstance(node, (ast.Name, ast.Attribute)):
+        return _source_text(node)
+    if isinstance(node, ast.Constant):
+        return repr(node.value)
+    return "?"
 
 
 def _kwarg_values(node: ast.Call) -> tuple[tuple[str, str], ...]:
