@@ -243,7 +243,12 @@ class Judge:
                     continue
                 if rule.tf1_code and not tf1_code:
                     continue
-                specific = rule.kwarg is not None or rule.needs_path or rule.arg is not None
+                specific = (
+                    rule.kwarg is not None
+                    or rule.needs_path
+                    or rule.arg is not None
+                    or rule.keras_tensor_arg
+                )
                 if specific:
                     if use.kind in ("call", "star") and _call_matches(rule, use):
                         if self.rule_applies(rule) and rule not in conditional:
@@ -491,7 +496,13 @@ class Judge:
         None."""
         key = "." + call.method if call.attribute else call.method
         for rule in self.method_rules.get(key, ()):
-            if rule.receiver is not None and not rule.receiver.search(call.receiver):
+            receiver = rule.receiver
+            # The receiver's name says what it is (model.save), or its assignment does
+            # (opt = keras.optimizers.Adam(...); opt.lr).
+            if receiver is not None and not (
+                receiver.search(call.receiver)
+                or (call.receiver_kind and receiver.search(call.receiver_kind))
+            ):
                 continue
             if not _call_matches(rule, call):
                 continue
@@ -557,6 +568,8 @@ def _call_matches(rule: Rule, call: Union[Use, MethodUse]) -> bool:
         elif rule.kwarg_value is not None and value != rule.kwarg_value:
             return False
     if rule.needs_path and not _path_matches(rule, call.path_arg):
+        return False
+    if rule.keras_tensor_arg and not (isinstance(call, Use) and call.keras_tensor_args):
         return False
     if rule.arg is not None and rule.arg_pattern is not None:
         positional = call.positional if isinstance(call, Use) else ()

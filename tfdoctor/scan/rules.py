@@ -60,6 +60,7 @@ _RULE_FIELDS = {
     "until",
     "except_api",
     "tf1_code",
+    "keras_tensor_arg",
 }
 
 #: What ``kwarg_value`` can ask of the keyword argument ``kwarg`` (walker.Use.kwarg_values):
@@ -120,6 +121,8 @@ class Rule(Record):
     #: The rule holds only in a file written for TensorFlow 1 (another of its uses is
     #: TensorFlow 1 API): there an argument still means what TensorFlow 1 meant by it.
     tf1_code: bool = False
+    #: The rule holds only for a call with a Keras symbolic tensor among its arguments.
+    keras_tensor_arg: bool = False
 
     @property
     def release_key(self) -> tuple[int, ...]:
@@ -253,6 +256,7 @@ def _read_rule(reader: _Reader, node: Any, where: str, sources: Mapping[str, Rul
         attribute=attribute,
         kwarg_value=kwarg_value,
         tf1_code=reader.flag(fields, "tf1_code", f"{where}.tf1_code"),
+        keras_tensor_arg=reader.flag(fields, "keras_tensor_arg", f"{where}.keras_tensor_arg"),
         arg=int(arg_text) if arg_text is not None else None,
         arg_pattern=arg_pattern,
         until=reader.optional(fields, "until", f"{where}.until", _LINE_RE, "X.Y") or "",

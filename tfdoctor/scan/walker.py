@@ -19,7 +19,7 @@ import ast
 import bisect
 import builtins
 import re
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from typing import Optional, Union
 
 from tfdoctor.bounded import (
@@ -73,6 +73,9 @@ class Use(Record):
     #: Each positional argument: the source text of a name or attribute chain, the ``repr`` of
     #: a literal, else ``?``.
     positional: tuple[str, ...] = ()
+    #: Whether an argument is a Keras symbolic tensor (``keras.Input`` or a layer called on
+    #: one, followed through the function's assignments).
+    keras_tensor_args: bool = False
 
 
 @record
@@ -89,6 +92,9 @@ class MethodUse(Record):
     #: A read of the attribute ``receiver.method`` (``optimizer.lr``), not a call.
     attribute: bool = False
     kwarg_values: tuple[tuple[str, str], ...] = ()
+    #: What the receiver is, where the function's assignments say: ``model``, ``optimizer``,
+    #: ``layer`` or ``tensor`` (a Keras symbolic tensor); else "".
+    receiver_kind: str = ""
 
 
 @record
@@ -420,6 +426,7 @@ class _Resolver:
         self.methods = methods
         self.attributes = frozenset(m[1:] for m in methods if m.startswith("."))
         self.strings = _Strings(tree) if tree is not None else None
+        self.kinds = _Kinds(self.strings, self._qualified) if self.strings is not None else None
         self.lines = lines
         self.cell = cell
         self.uses = uses
@@ -479,9 +486,14 @@ class _Resolver:
         column = self._column(line, getattr(node, "col_offset", 0))
         values: tuple[tuple[str, str], ...] = ()
         positional: tuple[str, ...] = ()
+        symbolic = False
         if call is not None:
             values = _kwarg_values(call)
             positional = tuple(_argument_text(a) for a in call.args)
+            if self.kinds is not None and name.startswith("tf.") and ".keras" not in name:
+                symbolic = any(
+                    self.kinds.of(a, line) == TENSOR for a in _argument_parts(call.args)
+                )
         self.uses.append(
             Use(
                 name,
@@ -495,6 +507,7 @@ class _Resolver:
                 self.cell,
                 values,
                 positional,
+                symbolic,
             )
         )
 
@@ -513,6 +526,14 @@ class _Resolver:
         parts.reverse()
         written = ".".join([cur.id, *parts])
         return ".".join([base, *parts]), written, cur.id
+
+    def _qualified(self, node: ast.expr) -> Optional[str]:
+        """The fully qualified API name of a name or attribute chain, if it is one."""
+        resolved = self._resolve(node)
+        return resolved[0] if resolved is not None else None
+
+    def _kind(self, node: ast.expr, line: int) -> str:
+        return self.kinds.of(node, line) if self.kinds is not None else ""
 
     def _mark(self, node: ast.expr, skip: set[int]) -> None:
         cur: ast.expr = node
@@ -545,6 +566,7 @@ class _Resolver:
                 self._column(line, max(col, 0)),
                 cell=self.cell,
                 attribute=True,
+                receiver_kind=self._kind(node.value, line),
             )
         )
 
@@ -608,6 +630,7 @@ class _Resolver:
                         path_arg,
                         self.cell,
                         kwarg_values=_kwarg_values(node),
+                        receiver_kind=self._kind(func.value, line),
                     )
                 )
 
@@ -721,7 +744,7 @@ class _Strings:
         scopes.append((0, 0, module))
         return scopes
 
-    def _lookup(self, name: str, line: int) -> Optional[ast.expr]:
+    def lookup(self, name: str, line: int) -> Optional[ast.expr]:
         """The value last assigned to ``name`` before ``line`` in the scope of ``line``."""
         if self._scopes is None:
             self._scopes = self._build()
@@ -758,7 +781,7 @@ class _Strings:
                     parts.append(inner if inner is not None else UNKNOWN_PART)
             return "".join(parts)
         if isinstance(node, ast.Name):
-            value = self._lookup(node.id, line)
+            value = self.lookup(node.id, line)
             return self._text(value, line, depth + 1) if value is not None else None
         if isinstance(node, ast.BinOp):
             if isinstance(node.op, ast.Add):
@@ -795,6 +818,88 @@ class _Strings:
         if name in ("str", "Path", "pathlib.Path", "os.fspath") and len(node.args) == 1:
             return self._text(node.args[0], line, depth + 1)
         return None
+
+
+def _argument_parts(args: list[ast.expr]) -> Iterator[ast.expr]:
+    """The arguments of a call and the items of a list or tuple passed (tf.concat([a, b]))."""
+    for arg in args:
+        if isinstance(arg, (ast.List, ast.Tuple)):
+            yield from arg.elts
+        else:
+            yield arg
+
+
+#: The kinds :class:`_Kinds` tells apart.
+MODEL, OPTIMIZER, LAYER, TENSOR = "model", "optimizer", "layer", "tensor"
+_OPTIMIZER_RE = re.compile(r"^(?:tf\.keras|keras|tf)\.optimizers\.(?:legacy\.)?[A-Z]\w*$")
+_MODEL_RE = re.compile(
+    r"^(?:tf\.keras|keras)\.(?:Model|Sequential|models\.(?:Model|Sequential|load_model|"
+    r"clone_model)|saving\.load_model|applications\.(?:\w+\.)?[A-Z]\w*)$"
+)
+_LAYER_RE = re.compile(r"^(?:tf\.keras|keras)\.layers\.[A-Z]\w*$")
+_INPUT_RE = re.compile(r"^(?:tf\.keras|keras)\.(?:layers\.)?Input$")
+_MERGE_RE = re.compile(r"^(?:tf\.keras|keras)\.(?:layers\.[a-z]\w*|ops\.\w+)$")
+
+
+class _Kinds:
+    """What a local name holds, from the calls assigned to it in the same function (or the
+    module): a Keras model, optimizer or layer, or a Keras symbolic tensor."""
+
+    def __init__(self, strings: _Strings, qualified: Callable[[ast.expr], Optional[str]]) -> None:
+        self.strings = strings
+        self.qualified = qualified
+
+    def of(self, node: ast.expr, line: int, depth: int = 0) -> str:
+        """The kind of ``node`` as evaluated at ``line``, or ""."""
+        if depth > 6:
+            return ""
+        if isinstance(node, ast.Name):
+            value = self.strings.lookup(node.id, line)
+            return self.of(value, line, depth + 1) if value is not None else ""
+        if isinstance(node, ast.Call):
+            return self._call(node, line, depth)
+        if isinstance(node, ast.Attribute):
+            owner = self.of(node.value, line, depth + 1)
+            if owner == MODEL:
+                return {"optimizer": OPTIMIZER, "output": TENSOR, "input": TENSOR}.get(node.attr, "")
+            return ""
+        if isinstance(node, ast.Subscript):
+            owner = self.of(node.value, line, depth + 1)
+            if owner == TENSOR:
+                return TENSOR
+            layers = node.value
+            if isinstance(layers, ast.Attribute) and layers.attr == "layers":
+                return LAYER if self.of(layers.value, line, depth + 1) == MODEL else ""
+            return ""
+        if isinstance(node, ast.BinOp):
+            sides = (self.of(node.left, line, depth + 1), self.of(node.right, line, depth + 1))
+            return TENSOR if TENSOR in sides else ""
+        return ""
+
+    def _call(self, node: ast.Call, line: int, depth: int) -> str:
+        func = node.func
+        name = self.qualified(func) if isinstance(func, (ast.Name, ast.Attribute)) else None
+        if name is not None:
+            if _INPUT_RE.match(name):
+                return TENSOR
+            if _OPTIMIZER_RE.match(name):
+                return OPTIMIZER
+            if _MODEL_RE.match(name):
+                return MODEL
+            if _LAYER_RE.match(name):
+                return LAYER
+            if _MERGE_RE.match(name) and self._symbolic(node, line, depth):
+                return TENSOR
+            return ""
+        if isinstance(func, ast.Attribute) and func.attr == "get_layer":
+            return LAYER if self.of(func.value, line, depth + 1) == MODEL else ""
+        # A layer or a model called on a symbolic tensor gives one: Dense(3)(x), model(x).
+        if self.of(func, line, depth + 1) in (LAYER, MODEL) and self._symbolic(node, line, depth):
+            return TENSOR
+        return ""
+
+    def _symbolic(self, node: ast.Call, line: int, depth: int) -> bool:
+        return any(self.of(a, line, depth + 1) == TENSOR for a in _argument_parts(node.args))
 
 
 def _argument_text(node: ast.expr) -> str:
