@@ -663,19 +663,20 @@ def _file_findings(judge: Judge, found: FileUses) -> list[Finding]:
             if spot in seen:
                 continue
             seen.add(spot)
-            items.append(_item(found.path, use.written, use.line, use.column, use.cell, verdict))
+            items.append(_item(found, use.written, use.line, use.column, use.cell, verdict))
     for call in found.methods:
         verdict = judge.judge_method(call)
         if verdict is not None:
             written = f"{call.receiver}.{call.method}"
-            items.append(_item(found.path, written, call.line, call.column, call.cell, verdict))
+            items.append(_item(found, written, call.line, call.column, call.cell, verdict))
     items.sort(key=lambda item: item[0])
     return [finding for _, finding in items]
 
 
 def _item(
-    path: str, written: str, line: int, column: int, cell: Optional[int], verdict: Verdict
+    found: FileUses, written: str, line: int, column: int, cell: Optional[int], verdict: Verdict
 ) -> tuple[tuple[int, int, int], Finding]:
+    path = found.path
     where = f"{path}:{line}:{column}" if cell is None else f"{path}:cell {cell}:{line}:{column}"
     made = cause_finding(
         f"scan.{verdict.key}",
@@ -686,7 +687,11 @@ def _item(
         verdict.fix,
         verdict.links,
     )
-    located = dataclasses.replace(made, check="scan", location=Location(path, line, column, cell))
+    file_line = None
+    if cell is not None and 0 < cell <= len(found.cell_lines) and found.cell_lines[cell - 1]:
+        file_line = found.cell_lines[cell - 1] + line - 1
+    where_now = Location(path, line, column, cell, file_line)
+    located = dataclasses.replace(made, check="scan", location=where_now)
     return (cell or 0, line, column), located
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 import bisect
+import dataclasses
 import builtins
 import re
 from collections.abc import Callable, Collection, Iterable, Iterator
@@ -106,6 +107,8 @@ class FileUses(Record):
     methods: tuple[MethodUse, ...] = ()
     #: Why the file (or a notebook cell) could not be parsed, with its line.
     errors: tuple[str, ...] = ()
+    #: A notebook's :func:`notebook_source_lines`.
+    cell_lines: tuple[int, ...] = ()
 
 
 def normalize(dotted: str) -> str:
@@ -132,6 +135,33 @@ def notebook_cells(text: str) -> list[tuple[int, str]]:
     Magic (``%``), shell (``!``) and help (``?``) lines become empty lines; a cell run by a
     non-Python cell magic (``%%bash``) is left out. InputError when nested too deeply.
     """
+    return _notebook(text)[0]
+
+
+_SOURCE_KEY = re.compile(r'^\s*"source"\s*:\s*(.*?)\s*$')
+
+
+def notebook_source_lines(text: str, cells: int) -> tuple[int, ...]:
+    """For each of a notebook's ``cells`` cells, the line of its JSON that holds the cell's
+    first source line (0 where that cannot be told), so that a finding can point into the
+    ``.ipynb`` file itself (SARIF, code scanning).
+
+    nbformat 4 writes ``"source": [`` and then one source line per JSON line; a source kept
+    as one string sits on the key's line. Keys inside strings are escaped, so each unescaped
+    ``"source":`` key opens a cell; when their count is not the number of cells (a notebook
+    written on one line, nbformat 3) nothing is told.
+    """
+    found: list[int] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        match = _SOURCE_KEY.match(line)
+        if match:
+            rest = match.group(1)
+            found.append(number + 1 if rest == "[" else number if rest.startswith('"') else 0)
+    return tuple(found) if len(found) == cells else ()
+
+
+def _notebook(text: str) -> tuple[list[tuple[int, str]], int]:
+    """The code cells of a notebook (see :func:`notebook_cells`) and how many cells it has."""
     data = parse_json(text, "notebook", "a notebook")
     cells = data.get("cells") if isinstance(data, dict) else None
     if not isinstance(cells, list):
@@ -149,7 +179,7 @@ def notebook_cells(text: str) -> list[tuple[int, str]]:
         if first.startswith("%%") and not first.startswith(PYTHON_CELL_MAGICS):
             continue
         out.append((number, "\n".join(_python_line(line) for line in lines)))
-    return out
+    return out, len(cells)
 
 
 def _python_line(line: str) -> str:
@@ -188,9 +218,12 @@ def scan_source(
     if not mentions_api(text):
         return FileUses(path)
     parts: list[tuple[Optional[int], str]]
+    cell_lines: tuple[int, ...] = ()
     if notebook:
         try:
-            parts = list(notebook_cells(text))
+            cells, total = _notebook(text)
+            parts = list(cells)
+            cell_lines = notebook_source_lines(text, total)
         except InputError as exc:
             return FileUses(path, errors=(f"{SKIPPED}{str(exc).partition(': ')[2]}",))
         except (ValueError, AttributeError, TypeError) as exc:
@@ -201,7 +234,8 @@ def scan_source(
     if problem is not None:
         return FileUses(path, errors=(f"{SKIPPED}{problem}",))
     try:
-        return _scan_parts(parts, path, text, methods)
+        found = _scan_parts(parts, path, text, methods)
+        return dataclasses.replace(found, cell_lines=cell_lines) if cell_lines else found
     except RecursionError:
         # Python's parser (3.11 on) refuses an expression too deep to build, and the walk
         # below recurses along call chains: the file is skipped, the others scanned.
