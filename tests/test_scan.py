@@ -375,7 +375,9 @@ def test_an_upgrade_plan_reports_what_the_upgrade_removes(tmp_path: Path) -> Non
     # A rule's release is the line it names: multi_gpu_model, from 2.4.
     plan_ids = found([str(code)], since="2.3", target="2.11")
     assert (0, 2, "scan.keras-multi-gpu-model") in plan_ids
-    assert (0, 2, "scan.keras-multi-gpu-model") not in found([str(code)], since="2.4", target="2.11")
+    assert (0, 2, "scan.keras-multi-gpu-model") not in found(
+        [str(code)], since="2.4", target="2.11"
+    )
 
 
 def _by_id_plan(path: Path, since: str, target: str) -> list:  # type: ignore[type-arg]

@@ -250,9 +250,13 @@ class Judge:
                     or rule.keras_tensor_arg
                 )
                 if specific:
-                    if use.kind in ("call", "star") and _call_matches(rule, use):
-                        if self.rule_applies(rule) and rule not in conditional:
-                            conditional.append(rule)
+                    if (
+                        use.kind in ("call", "star")
+                        and _call_matches(rule, use)
+                        and self.rule_applies(rule)
+                        and rule not in conditional
+                    ):
+                        conditional.append(rule)
                     continue
                 if len(api) > best_len and self.rule_applies(rule):
                     best, best_len = rule, len(api)
@@ -563,9 +567,7 @@ def _call_matches(rule: Rule, call: Union[Use, MethodUse]) -> bool:
         if rule.kwarg_value == "not-true":
             if value not in (None, "false"):
                 return False
-        elif value is None:
-            return False
-        elif rule.kwarg_value is not None and value != rule.kwarg_value:
+        elif value is None or (rule.kwarg_value is not None and value != rule.kwarg_value):
             return False
     if rule.needs_path and not _path_matches(rule, call.path_arg):
         return False
@@ -665,10 +667,10 @@ def _file_findings(judge: Judge, found: FileUses) -> list[Finding]:
             seen.add(spot)
             items.append(_item(found, use.written, use.line, use.column, use.cell, verdict))
     for call in found.methods:
-        verdict = judge.judge_method(call)
-        if verdict is not None:
+        said_of_call = judge.judge_method(call)
+        if said_of_call is not None:
             written = f"{call.receiver}.{call.method}"
-            items.append(_item(found, written, call.line, call.column, call.cell, verdict))
+            items.append(_item(found, written, call.line, call.column, call.cell, said_of_call))
     items.sort(key=lambda item: item[0])
     return [finding for _, finding in items]
 

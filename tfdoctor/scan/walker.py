@@ -5,20 +5,22 @@ import keras``, ``from tensorflow.keras import layers``, ``import keras.backend 
 attribute chain, call or bare name rooted in such a binding resolves to its fully qualified
 name, written ``tf.X`` for ``tensorflow.X`` and ``keras.X`` for standalone Keras. Calls of a
 method on any other object are kept when their method name is one the rules ask about
-(``model.fit_generator(...)``), and so are reads of an attribute whose name a rule asks about, passed
-in the same collection with a leading dot (``.lr`` for ``model.optimizer.lr``). A path argument
+(``model.fit_generator(...)``), and so are reads of an attribute a rule asks about, passed in
+the same collection with a leading dot (``.lr`` for ``model.optimizer.lr``). A path argument
 is followed through the function's (or module's) string assignments, concatenations,
-``.format()``, f-strings and ``os.path.join``. An alias assigned from a bound module
-(``tf = tf.compat.v1``, ``keras = tf.keras``) rebinds the name. Notebooks (``.ipynb``) are read cell by cell; IPython magics
-and shell lines are blanked so that line numbers stay those of the cell.
+``.format()``, f-strings and ``os.path.join``; what a name holds (a Keras model, optimizer,
+layer or symbolic tensor) through the calls assigned to it. An alias assigned from a bound
+module (``tf = tf.compat.v1``, ``keras = tf.keras``) rebinds the name. Notebooks (``.ipynb``)
+are read cell by cell; IPython magics and shell lines are blanked so that line numbers stay
+those of the cell.
 """
 
 from __future__ import annotations
 
 import ast
 import bisect
-import dataclasses
 import builtins
+import dataclasses
 import re
 from collections.abc import Callable, Collection, Iterable, Iterator
 from typing import Optional, Union
@@ -525,9 +527,7 @@ class _Resolver:
             values = _kwarg_values(call)
             positional = tuple(_argument_text(a) for a in call.args)
             if self.kinds is not None and name.startswith("tf.") and ".keras" not in name:
-                symbolic = any(
-                    self.kinds.of(a, line) == TENSOR for a in _argument_parts(call.args)
-                )
+                symbolic = any(self.kinds.of(a, line) == TENSOR for a in _argument_parts(call.args))
         self.uses.append(
             Use(
                 name,
@@ -761,7 +761,9 @@ class _Strings:
             for n in ast.walk(self.tree)
             if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
         ]
-        spans = [(f.lineno, f.end_lineno or f.lineno, {}) for f in functions]
+        spans: list[tuple[int, int, dict[str, list[tuple[int, ast.expr]]]]] = [
+            (f.lineno, f.end_lineno or f.lineno, {}) for f in functions
+        ]
         # Innermost first: a narrower span is looked at before the spans that contain it.
         spans.sort(key=lambda span: span[1] - span[0])
         for node in ast.walk(self.tree):
@@ -815,8 +817,8 @@ class _Strings:
                     parts.append(inner if inner is not None else UNKNOWN_PART)
             return "".join(parts)
         if isinstance(node, ast.Name):
-            value = self.lookup(node.id, line)
-            return self._text(value, line, depth + 1) if value is not None else None
+            assigned = self.lookup(node.id, line)
+            return self._text(assigned, line, depth + 1) if assigned is not None else None
         if isinstance(node, ast.BinOp):
             if isinstance(node.op, ast.Add):
                 left = self._text(node.left, line, depth + 1)
@@ -895,7 +897,9 @@ class _Kinds:
         if isinstance(node, ast.Attribute):
             owner = self.of(node.value, line, depth + 1)
             if owner == MODEL:
-                return {"optimizer": OPTIMIZER, "output": TENSOR, "input": TENSOR}.get(node.attr, "")
+                return {"optimizer": OPTIMIZER, "output": TENSOR, "input": TENSOR}.get(
+                    node.attr, ""
+                )
             return ""
         if isinstance(node, ast.Subscript):
             owner = self.of(node.value, line, depth + 1)
