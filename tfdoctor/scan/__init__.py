@@ -593,8 +593,11 @@ def _path_matches(rule: Rule, path: Optional[str]) -> bool:
 
 
 def methods_of(rules: Rules) -> frozenset[str]:
-    """The method names the rules ask the walker to keep."""
-    return frozenset(rules.by_method())
+    """The method names the rules ask the walker to keep (``.name``: an attribute read), and
+    ``~Name`` for the API calls whose path argument a rule reads (ModelCheckpoint): the walker
+    follows a path built at run time only into those calls and the methods."""
+    paths = {f"~{api.rsplit('.', 1)[-1]}" for r in rules.rules if r.needs_path for api in r.api}
+    return frozenset(rules.by_method()) | paths
 
 
 def judge_files(

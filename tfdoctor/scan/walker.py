@@ -209,7 +209,8 @@ class _Bindings:
         self.local: set[str] = set()
         #: Names rebound to a module by an assignment (``tf = tf.compat.v1``).
         self.aliases: set[str] = set()
-        #: Whether the file imports from a private tree (``tensorflow._api.v1``).
+        #: Whether the file imports from a private TensorFlow tree (``tensorflow._api.v1``;
+        #: Keras' own ``keras.src`` is no API and not judged).
         self.private = False
 
 
@@ -277,14 +278,15 @@ def _scan_parts(
             resolver = _Resolver(bindings, methods, lines, cell_number, uses, calls, parsed)
             resolver.run(ast.walk(parsed))
         return FileUses(path, tuple(uses), tuple(calls), tuple(errors))
-    wanted = [m for m in methods if (m if m[0] == "." else f".{m}(") in text]
+    wanted = [m for m in methods if m[0] != "~" and (m if m[0] == "." else f".{m}(") in text]
     if not bindings.names and not wanted and not bindings.private:
         return FileUses(path, errors=tuple(errors))
     # Only statements whose lines mention a bound name or a wanted method are walked: most of
     # a file is code that touches neither, and walking it costs as much as parsing it.
     words = sorted(bindings.names) + [m[1:] if m[0] == "." else f"{m}(" for m in wanted]
     if bindings.private:
-        words.extend(ROOTS)  # the lines that import from a private tree bind nothing judged
+        # The lines that import from TensorFlow's private trees bind nothing judged.
+        words.append("tensorflow")
     pattern = re.compile(r"\b(?:" + "|".join(re.escape(w) for w in words) + ")")
     seen_local: set[str] = set()
     for cell_number, parsed, lines in trees:
@@ -327,7 +329,7 @@ def _collect_imports(body: list[ast.stmt], bindings: _Bindings) -> None:
                     bindings.names[local] = qualified
                     bindings.imported_objects.add(local)
                 else:
-                    bindings.private = bindings.private or in_scope
+                    bindings.private = bindings.private or (in_scope and qualified[:3] == "tf.")
                     bindings.local.add(local)
         elif isinstance(node, ast.Assign):
             _bind_alias(node, bindings)
@@ -345,7 +347,7 @@ def _bind_import(alias: ast.alias, bindings: _Bindings) -> None:
     elif alias.asname is None:
         bindings.names[root] = normalize(root)
     elif _private(normalize(alias.name)):
-        bindings.private = True
+        bindings.private = bindings.private or root == "tensorflow"
         bindings.local.add(alias.asname)
     else:
         bindings.names[alias.asname] = normalize(alias.name)
@@ -357,7 +359,9 @@ def _bind_alias(node: ast.Assign, bindings: _Bindings) -> None:
     """``tf = tf.compat.v1`` or ``keras = tf.keras``: the name now stands for that module (a
     chain of attributes on a bound module whose last part is lower case: a namespace, not a
     class or a value)."""
-    if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name):
+    if not isinstance(node.value, ast.Attribute) or len(node.targets) != 1:
+        return
+    if not isinstance(node.targets[0], ast.Name):
         return
     parts: list[str] = []
     cur: ast.expr = node.value
@@ -461,8 +465,13 @@ class _Resolver:
         self.b = bindings
         self.methods = methods
         self.attributes = frozenset(m[1:] for m in methods if m.startswith("."))
+        #: Calls whose path argument is followed through assignments (``~Name`` in
+        #: ``methods``, and the methods): elsewhere only a literal counts, which is cheap.
+        self.path_calls = frozenset(m.lstrip("~") for m in methods if m[0] != ".")
         self.strings = _Strings(tree) if tree is not None else None
         self.kinds = _Kinds(self.strings, self._qualified) if self.strings is not None else None
+        #: Whether the code can hold a Keras symbolic tensor at all (it calls an Input).
+        self.symbolic = self.kinds is not None and any("Input(" in line for line in lines)
         self.lines = lines
         self.cell = cell
         self.uses = uses
@@ -526,8 +535,11 @@ class _Resolver:
         if call is not None:
             values = _kwarg_values(call)
             positional = tuple(_argument_text(a) for a in call.args)
-            if self.kinds is not None and name.startswith("tf.") and ".keras" not in name:
-                symbolic = any(self.kinds.of(a, line) == TENSOR for a in _argument_parts(call.args))
+            if self.symbolic and name.startswith("tf.") and ".keras" not in name:
+                kinds = self.kinds
+                symbolic = kinds is not None and any(
+                    kinds.of(a, line) == TENSOR for a in _argument_parts(call.args)
+                )
         self.uses.append(
             Use(
                 name,
@@ -619,7 +631,8 @@ class _Resolver:
     def _call(self, node: ast.Call, skip: set[int]) -> None:
         func = node.func
         kwargs = tuple(k.arg for k in node.keywords if k.arg is not None)
-        path_arg = _path_argument(node, self.strings)
+        last = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        path_arg = _path_argument(node, self.strings if last in self.path_calls else None)
         if isinstance(func, (ast.Attribute, ast.Name)):
             resolved = self._resolve(func)
             if resolved is not None:
@@ -738,6 +751,8 @@ def _path_argument(node: ast.Call, strings: Optional[_Strings] = None) -> Option
     return strings.tail(arg, getattr(node, "lineno", 0))
 
 
+#: The span of the module's own scope (every line).
+_WHOLE = 1 << 30
 #: What an unknown part of a string built at run time is written as.
 UNKNOWN_PART = "\u2026"
 
@@ -748,51 +763,50 @@ class _Strings:
 
     def __init__(self, tree: Optional[ast.AST]) -> None:
         self.tree = tree
-        #: (first line, last line, name -> [(line, value)]) per function, the module last.
-        self._scopes: Optional[list[tuple[int, int, dict[str, list[tuple[int, ast.expr]]]]]] = None
+        #: name -> (first, last line of the innermost function around it, or of the whole
+        #: module; line; value) of each assignment to the name.
+        self._assigned: Optional[dict[str, list[tuple[int, int, int, ast.expr]]]] = None
 
-    def _build(self) -> list[tuple[int, int, dict[str, list[tuple[int, ast.expr]]]]]:
-        scopes: list[tuple[int, int, dict[str, list[tuple[int, ast.expr]]]]] = []
-        module: dict[str, list[tuple[int, ast.expr]]] = {}
+    def _build(self) -> dict[str, list[tuple[int, int, int, ast.expr]]]:
+        out: dict[str, list[tuple[int, int, int, ast.expr]]] = {}
         if self.tree is None:
-            return [(0, 0, module)]
-        functions = [
-            n
-            for n in ast.walk(self.tree)
-            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
-        ]
-        spans: list[tuple[int, int, dict[str, list[tuple[int, ast.expr]]]]] = [
-            (f.lineno, f.end_lineno or f.lineno, {}) for f in functions
-        ]
-        # Innermost first: a narrower span is looked at before the spans that contain it.
-        spans.sort(key=lambda span: span[1] - span[0])
-        for node in ast.walk(self.tree):
-            if not isinstance(node, (ast.Assign, ast.AnnAssign)) or node.value is None:
+            return out
+        # Assignments and functions are statements: the walk never enters an expression.
+        body = getattr(self.tree, "body", [])
+        stack: list[tuple[ast.AST, int, int]] = [(n, 0, _WHOLE) for n in body]
+        while stack:
+            node, first, last = stack.pop()
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                first, last = node.lineno, node.end_lineno or node.lineno
+            elif isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for target in targets:
+                    if isinstance(target, ast.Name):
+                        entry = (first, last, node.lineno, node.value)
+                        out.setdefault(target.id, []).append(entry)
                 continue
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            for target in targets:
-                if not isinstance(target, ast.Name):
-                    continue
-                scope = next((s for s in spans if s[0] <= node.lineno <= s[1]), None)
-                table = scope[2] if scope is not None else module
-                table.setdefault(target.id, []).append((node.lineno, node.value))
-        scopes.extend(spans)
-        scopes.append((0, 0, module))
-        return scopes
+            for field in _BODIES:
+                stack.extend(
+                    (child, first, last) for child in _statements(getattr(node, field, ()))
+                )
+        return out
 
     def lookup(self, name: str, line: int) -> Optional[ast.expr]:
-        """The value last assigned to ``name`` before ``line`` in the scope of ``line``."""
-        if self._scopes is None:
-            self._scopes = self._build()
-        for first, last, table in self._scopes:
-            inside = first <= line <= last or (first, last) == (0, 0)
-            if not inside or name not in table:
-                continue
-            # The nearest assignment before the use (a loop or a branch may assign another
-            # value: the tail is then a guess, as a reader of the code would guess it).
-            before = [value for at, value in table[name] if at < line]
-            return before[-1] if before else None
-        return None
+        """The value last assigned to ``name`` before ``line`` in the innermost scope around
+        ``line`` that assigns it (the module's assignments where no function does)."""
+        if self._assigned is None:
+            self._assigned = self._build()
+        entries = self._assigned.get(name)
+        if not entries:
+            return None
+        around = [e for e in entries if e[0] <= line <= e[1]]
+        if not around:
+            return None
+        narrowest = min(e[1] - e[0] for e in around)
+        # The nearest assignment before the use (a loop or a branch may assign another value:
+        # the tail is then a guess, as a reader of the code would guess it).
+        before = [e for e in around if e[1] - e[0] == narrowest and e[2] < line]
+        return max(before, key=lambda e: e[2])[3] if before else None
 
     def tail(self, node: ast.expr, line: int, depth: int = 0) -> Optional[str]:
         """The text of ``node`` with its unknown parts as :data:`UNKNOWN_PART`, or None when
