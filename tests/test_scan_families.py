@@ -291,6 +291,16 @@ def test_what_a_name_holds_decides(tmp_path: Path, body: str, rule: str) -> None
             "opt = keras.optimizers.Adam(1e-3)\nprint(opt.learning_rate)\n", id="learning-rate"
         ),
         pytest.param("class S:\n    lr = 0.1\ns = S()\nprint(s.lr)\n", id="another-object"),
+        pytest.param(
+            "from gensim.models import Word2Vec\nmodel = Word2Vec(sentences=[])\n"
+            "model.save('w2v.model')\n",
+            id="another-package-s-model",
+        ),
+        pytest.param(
+            "model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2)])\n"
+            "print(model.output_shape)\n",
+            id="models-keep-output-shape",
+        ),
         pytest.param("x = tf.zeros([3])\ny = tf.concat([x, x], 0)\n", id="eager-tensors"),
         pytest.param(
             "inp = keras.Input((4,))\n"

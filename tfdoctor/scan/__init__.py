@@ -502,7 +502,10 @@ class Judge:
         for rule in self.method_rules.get(key, ()):
             receiver = rule.receiver
             # The receiver's name says what it is (model.save), or its assignment does
-            # (opt = keras.optimizers.Adam(...); opt.lr).
+            # (opt = keras.optimizers.Adam(...); opt.lr); made by another package's call
+            # (model = Word2Vec(...)), it is not Keras' whatever its name.
+            if receiver is not None and call.receiver_kind == "other":
+                continue
             if receiver is not None and not (
                 receiver.search(call.receiver)
                 or (call.receiver_kind and receiver.search(call.receiver_kind))

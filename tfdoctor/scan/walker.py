@@ -209,6 +209,8 @@ class _Bindings:
         self.local: set[str] = set()
         #: Names rebound to a module by an assignment (``tf = tf.compat.v1``).
         self.aliases: set[str] = set()
+        #: Names bound by imports of other packages (``from gensim.models import Word2Vec``).
+        self.foreign: set[str] = set()
         #: Whether the file imports from a private TensorFlow tree (``tensorflow._api.v1``;
         #: Keras' own ``keras.src`` is no API and not judged).
         self.private = False
@@ -329,6 +331,8 @@ def _collect_imports(body: list[ast.stmt], bindings: _Bindings) -> None:
                     bindings.names[local] = qualified
                     bindings.imported_objects.add(local)
                 else:
+                    if not in_scope and node.level == 0:
+                        bindings.foreign.add(local)
                     bindings.private = bindings.private or (in_scope and qualified[:3] == "tf.")
                     bindings.local.add(local)
         elif isinstance(node, ast.Assign):
@@ -344,6 +348,7 @@ def _bind_import(alias: ast.alias, bindings: _Bindings) -> None:
     root = alias.name.split(".")[0]
     if root not in ROOTS:
         bindings.local.add(alias.asname or root)
+        bindings.foreign.add(alias.asname or root)
     elif alias.asname is None:
         bindings.names[root] = normalize(root)
     elif _private(normalize(alias.name)):
@@ -469,7 +474,11 @@ class _Resolver:
         #: ``methods``, and the methods): elsewhere only a literal counts, which is cheap.
         self.path_calls = frozenset(m.lstrip("~") for m in methods if m[0] != ".")
         self.strings = _Strings(tree) if tree is not None else None
-        self.kinds = _Kinds(self.strings, self._qualified) if self.strings is not None else None
+        self.kinds = (
+            _Kinds(self.strings, self._qualified, bindings.foreign)
+            if self.strings is not None
+            else None
+        )
         #: Whether the code can hold a Keras symbolic tensor at all (it calls an Input).
         self.symbolic = self.kinds is not None and any("Input(" in line for line in lines)
         self.lines = lines
@@ -879,8 +888,8 @@ def _argument_parts(args: list[ast.expr]) -> Iterator[ast.expr]:
             yield arg
 
 
-#: The kinds :class:`_Kinds` tells apart.
-MODEL, OPTIMIZER, LAYER, TENSOR = "model", "optimizer", "layer", "tensor"
+#: The kinds :class:`_Kinds` tells apart (``other``: made by another package's call).
+MODEL, OPTIMIZER, LAYER, TENSOR, OTHER = "model", "optimizer", "layer", "tensor", "other"
 _OPTIMIZER_RE = re.compile(r"^(?:tf\.keras|keras|tf)\.optimizers\.(?:legacy\.)?[A-Z]\w*$")
 _MODEL_RE = re.compile(
     r"^(?:tf\.keras|keras)\.(?:Model|Sequential|models\.(?:Model|Sequential|load_model|"
@@ -895,9 +904,15 @@ class _Kinds:
     """What a local name holds, from the calls assigned to it in the same function (or the
     module): a Keras model, optimizer or layer, or a Keras symbolic tensor."""
 
-    def __init__(self, strings: _Strings, qualified: Callable[[ast.expr], Optional[str]]) -> None:
+    def __init__(
+        self,
+        strings: _Strings,
+        qualified: Callable[[ast.expr], Optional[str]],
+        foreign: Collection[str] = (),
+    ) -> None:
         self.strings = strings
         self.qualified = qualified
+        self.foreign = foreign
 
     def of(self, node: ast.expr, line: int, depth: int = 0) -> str:
         """The kind of ``node`` as evaluated at ``line``, or ""."""
@@ -945,6 +960,11 @@ class _Kinds:
             return ""
         if isinstance(func, ast.Attribute) and func.attr == "get_layer":
             return LAYER if self.of(func.value, line, depth + 1) == MODEL else ""
+        root = func
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        if isinstance(root, ast.Name) and root.id in self.foreign:
+            return OTHER  # Word2Vec(...), joblib.load(...): not Keras
         # A layer or a model called on a symbolic tensor gives one: Dense(3)(x), model(x).
         if self.of(func, line, depth + 1) in (LAYER, MODEL) and self._symbolic(node, line, depth):
             return TENSOR
