@@ -597,10 +597,17 @@ def _path_matches(rule: Rule, path: Optional[str]) -> bool:
 
 def methods_of(rules: Rules) -> frozenset[str]:
     """The method names the rules ask the walker to keep (``.name``: an attribute read), and
-    ``~Name`` for the API calls whose path argument a rule reads (ModelCheckpoint): the walker
-    follows a path built at run time only into those calls and the methods."""
-    paths = {f"~{api.rsplit('.', 1)[-1]}" for r in rules.rules if r.needs_path for api in r.api}
-    return frozenset(rules.by_method()) | paths
+    ``~Name`` for the API calls whose arguments a rule reads beyond their keywords' names (a
+    path, a keyword's value, a positional argument: ModelCheckpoint, Input, dropout): the
+    walker records those, and follows a path built at run time, only for these calls and the
+    methods."""
+    detailed = {
+        f"~{api.rsplit('.', 1)[-1]}"
+        for r in rules.rules
+        if r.needs_path or r.kwarg_value is not None or r.arg is not None
+        for api in r.api
+    }
+    return frozenset(rules.by_method()) | detailed
 
 
 def judge_files(

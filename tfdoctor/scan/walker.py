@@ -470,8 +470,9 @@ class _Resolver:
         self.b = bindings
         self.methods = methods
         self.attributes = frozenset(m[1:] for m in methods if m.startswith("."))
-        #: Calls whose path argument is followed through assignments (``~Name`` in
-        #: ``methods``, and the methods): elsewhere only a literal counts, which is cheap.
+        #: Calls whose arguments are recorded in full and whose path argument is followed
+        #: through assignments (``~Name`` in ``methods``, and the methods): elsewhere only
+        #: keyword names and a literal path count, which is cheap.
         self.path_calls = frozenset(m.lstrip("~") for m in methods if m[0] != ".")
         self.strings = _Strings(tree) if tree is not None else None
         self.kinds = (
@@ -542,8 +543,9 @@ class _Resolver:
         positional: tuple[str, ...] = ()
         symbolic = False
         if call is not None:
-            values = _kwarg_values(call)
-            positional = tuple(_argument_text(a) for a in call.args)
+            if name.rsplit(".", 1)[-1] in self.path_calls:
+                values = _kwarg_values(call)
+                positional = tuple(_argument_text(a) for a in call.args)
             if self.symbolic and name.startswith("tf.") and ".keras" not in name:
                 kinds = self.kinds
                 symbolic = kinds is not None and any(
