@@ -757,9 +757,7 @@ def _path_argument(node: ast.Call, strings: Optional[_Strings] = None) -> Option
                 break
     if arg is None:
         return None
-    if strings is None:
-        strings = _Strings(None)
-    return strings.tail(arg, getattr(node, "lineno", 0))
+    return (strings or _NO_FLOW).tail(arg, getattr(node, "lineno", 0))
 
 
 #: The span of the module's own scope (every line).
@@ -921,6 +919,8 @@ class _Kinds:
         if depth > 6:
             return ""
         if isinstance(node, ast.Name):
+            if node.id in ("self", "cls"):
+                return ""  # the instance: what its attributes hold is not followed
             value = self.strings.lookup(node.id, line)
             return self.of(value, line, depth + 1) if value is not None else ""
         if isinstance(node, ast.Call):
@@ -983,6 +983,10 @@ def _argument_text(node: ast.expr) -> str:
     if isinstance(node, ast.Constant):
         return repr(node.value)
     return "?"
+
+
+#: Strings without data flow: a literal or an f-string's literal tail only.
+_NO_FLOW = _Strings(None)
 
 
 def _kwarg_values(node: ast.Call) -> tuple[tuple[str, str], ...]:
