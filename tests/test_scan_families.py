@@ -140,6 +140,15 @@ def test_keras3_paths_break_as_written_and_as_built(tmp_path: Path, body: str, r
             id="the-function-s-own-assignment-wins",
         ),
         pytest.param("model = keras.Model()\nmodel.load_weights('old.h5')\n", id="legacy-h5"),
+        pytest.param(
+            "path = 'a.ckpt'\ndef f(model, path):\n    model.save_weights(path)\n",
+            id="a-parameter-hides-the-module-s-name",
+        ),
+        pytest.param(
+            "path = 'a.ckpt'\nfor path in ('w1.weights.h5', 'w2.weights.h5'):\n"
+            "    model.load_weights(path)\n",
+            id="a-loop-variable-hides-the-assignment",
+        ),
     ],
 )
 def test_keras3_paths_that_work_are_quiet(tmp_path: Path, body: str) -> None:

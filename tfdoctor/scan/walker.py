@@ -760,6 +760,8 @@ def _path_argument(node: ast.Call, strings: Optional[_Strings] = None) -> Option
     return (strings or _NO_FLOW).tail(arg, getattr(node, "lineno", 0))
 
 
+#: name -> (first, last line of its scope, line, value or None) of each binding.
+_Assigned = dict[str, list[tuple[int, int, int, Optional[ast.expr]]]]
 #: The span of the module's own scope (every line).
 _WHOLE = 1 << 30
 #: What an unknown part of a string built at run time is written as.
@@ -774,10 +776,11 @@ class _Strings:
         self.tree = tree
         #: name -> (first, last line of the innermost function around it, or of the whole
         #: module; line; value) of each assignment to the name.
-        self._assigned: Optional[dict[str, list[tuple[int, int, int, ast.expr]]]] = None
+        #: A value of None: bound to something unknown (a parameter, a loop variable).
+        self._assigned: Optional[_Assigned] = None
 
-    def _build(self) -> dict[str, list[tuple[int, int, int, ast.expr]]]:
-        out: dict[str, list[tuple[int, int, int, ast.expr]]] = {}
+    def _build(self) -> _Assigned:
+        out: _Assigned = {}
         if self.tree is None:
             return out
         # Assignments and functions are statements: the walk never enters an expression.
@@ -787,6 +790,16 @@ class _Strings:
             node, first, last = stack.pop()
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 first, last = node.lineno, node.end_lineno or node.lineno
+                # A parameter hides the module's name of the same spelling.
+                arguments = node.args
+                every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
+                every += [a for a in (arguments.vararg, arguments.kwarg) if a is not None]
+                for arg in every:
+                    out.setdefault(arg.arg, []).append((first, last, first, None))
+            elif isinstance(node, (ast.For, ast.AsyncFor)):
+                for target in ast.walk(node.target):
+                    if isinstance(target, ast.Name):
+                        out.setdefault(target.id, []).append((first, last, node.lineno, None))
             elif isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 for target in targets:
