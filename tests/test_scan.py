@@ -62,10 +62,11 @@ def test_modern_code_has_no_finding(name: str) -> None:
 
 def uncovered_causes(expected_ids: Iterable[str], rules: Sequence[Rule]) -> list[str]:
     """Causes a breaking rule reports that no test file expects a finding of. (Rules of
-    changed defaults show only in an upgrade plan, tested below.)"""
+    changed defaults show only in an upgrade plan, and rules that end at a line (``until``)
+    only on older targets: both are tested below.)"""
     ids = set(expected_ids)
     covered = {r.cause for r in rules if f"scan.{r.id}" in ids}
-    return sorted({r.cause for r in rules if r.kind == "removed"} - covered)
+    return sorted({r.cause for r in rules if r.kind == "removed" and not r.until} - covered)
 
 
 #: What the API listings find beside the rules: a name moved to tf.compat.v1, a Keras name
@@ -351,7 +352,9 @@ def test_an_older_target_is_judged_by_its_own_listing(
     # until 2.15. What exists on the target is no alarm; tf.Session is never TensorFlow 2.
     code = tmp_path / "old.py"
     code.write_text(OLD_SCRIPT)
-    expected_ids = {(0, line, "scan.api-removed") for line in lines}
+    # multi_gpu_model has its rule (with its replacement), removed from the same line on.
+    ids = {2: "scan.keras-multi-gpu-model"}
+    expected_ids = {(0, line, ids.get(line, "scan.api-removed")) for line in lines}
     assert found([str(code)], target=target) == expected_ids | {(0, 7, "scan.tf1-session")}
 
 
@@ -367,8 +370,14 @@ def test_an_upgrade_plan_reports_what_the_upgrade_removes(tmp_path: Path) -> Non
     (hook,) = [f for f in _by_id_plan(code, "2.15", "2.16") if f.location.line == 8]
     assert "2.15" in hook.detail and "removed in 2.16" in hook.detail
     # Over several lines, the line that removed it is named.
-    (gone,) = [f for f in _by_id_plan(code, "2.3", "2.11") if f.location.line == 2]
-    assert "removed in 2.4" in gone.detail
+    (hook_gone,) = [f for f in _by_id_plan(code, "2.3", "2.16") if f.location.line == 8]
+    assert "removed in 2.16" in hook_gone.detail
+    # A rule's release is the line it names: multi_gpu_model, from 2.4.
+    plan_ids = found([str(code)], since="2.3", target="2.11")
+    assert (0, 2, "scan.keras-multi-gpu-model") in plan_ids
+    assert (0, 2, "scan.keras-multi-gpu-model") not in found(
+        [str(code)], since="2.4", target="2.11"
+    )
 
 
 def _by_id_plan(path: Path, since: str, target: str) -> list:  # type: ignore[type-arg]
@@ -389,15 +398,19 @@ def test_standalone_keras_2_is_judged_from_the_listing_of_its_own_wheel(tmp_path
     # the code); Keras 2.6 to 2.12's public API is the tree they generate for tf.keras, and
     # their implementation's packages (keras.engine) import but are not judged.
     removed = "scan.api-removed"
-    assert found([str(code)], target="2.15") == {(0, 3, removed), (0, 4, removed), (0, 5, removed)}
+    wrappers_id = "scan.keras-scikit-learn-wrappers"  # its rule names SciKeras
+    assert found([str(code)], target="2.15") == {
+        (0, 3, removed),
+        (0, 4, removed),
+        (0, 5, wrappers_id),
+    }
     assert found([str(code)], target="2.12") == {(0, 3, removed)}
     (ops,) = _by_id(code, removed, target="2.12")
     assert "`keras.ops` is not in the Keras 2.12.0 of TensorFlow 2.12" in ops.detail
     # An upgrade plan reports what the upgrade removes (keras.wrappers, in Keras 2.12's API),
     # not what the older line's listing cannot tell (keras.engine).
-    assert found([str(code)], since="2.12", target="2.15") == {(0, 5, removed)}
-    (wrappers,) = _by_id_plan(code, "2.12", "2.15")
-    assert "removed in 2.13" in wrappers.detail
+    assert found([str(code)], since="2.12", target="2.15") == {(0, 5, wrappers_id)}
+    assert found([str(code)], since="2.13", target="2.15") == set()
 
 
 KERAS2_UNDER_KERAS3 = (

@@ -63,6 +63,9 @@ class Location(Record):
     column: int
     #: The notebook cell (1-based) the line counts in; absent outside notebooks.
     cell: Optional[int] = None
+    #: In a notebook, the line of the ``.ipynb`` file itself that holds that source line,
+    #: where it can be told (for tools that point into the file, such as code scanning).
+    file_line: Optional[int] = None
 
 
 @record

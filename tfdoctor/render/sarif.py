@@ -87,25 +87,39 @@ def _result(finding: Finding, rule_index: int, root: str) -> dict[str, Any]:
         message += f" Fix: {finding.fix.text}"
         if finding.fix.commands:
             message += " (" + "; ".join(finding.fix.commands) + ")"
-    if where.cell is not None:
-        message = f"Notebook cell {where.cell}, line {where.line}: {message}"
     region: dict[str, Any] = {"startLine": max(1, where.line), "startColumn": max(1, where.column)}
     artifact = {"uri": _uri(where.path, root)}
     if not artifact["uri"].startswith("file:"):
         artifact["uriBaseId"] = "%SRCROOT%"
+    location: dict[str, Any] = {
+        "physicalLocation": {"artifactLocation": artifact, "region": region}
+    }
+    if where.cell is not None:
+        message = f"Notebook cell {where.cell}, line {where.line}: {message}"
+        # Code scanning shows a result at a line of the file it names (it needs a physical
+        # location: SARIF 2.1.0 section 3.28.3, GitHub's SARIF support page), so the region is
+        # the line of the .ipynb JSON that holds the source line, where it is known, and the
+        # cell with the line within it is the logical location (section 3.33).
+        if where.file_line is not None:
+            region["startLine"] = where.file_line
+            del region["startColumn"]  # a column of the cell's source, not of the JSON line
+        else:
+            region = {"startLine": 1}
+        location["physicalLocation"]["region"] = region
+        location["logicalLocations"] = [
+            {
+                "name": f"cell {where.cell}, line {where.line}",
+                "fullyQualifiedName": f"{artifact['uri']}:cell {where.cell}:{where.line}",
+                "kind": "module",
+                "properties": {"cell": where.cell, "line": where.line, "column": where.column},
+            }
+        ]
     return {
         "ruleId": finding.id,
         "ruleIndex": rule_index,
         "level": _LEVEL[finding.severity],
         "message": {"text": message},
-        "locations": [
-            {
-                "physicalLocation": {
-                    "artifactLocation": artifact,
-                    "region": region,
-                }
-            }
-        ],
+        "locations": [location],
     }
 
 

@@ -18,7 +18,7 @@ import datetime
 import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Optional
+from typing import Optional, Union
 
 from tfdoctor import causes
 from tfdoctor.causes import CAUSES, CauseId
@@ -61,6 +61,10 @@ _KERAS_ALIASES = (
     "tf.initializers",
     "tf.compat.v1.keras",
 )
+
+
+#: Causes that say a file was written for TensorFlow 1.
+_TF1_CAUSES = frozenset({causes.code.API_MOVED_TO_COMPAT_V1, causes.code.TF_CONTRIB_REMOVED})
 
 
 class ScanError(ValueError):
@@ -199,6 +203,8 @@ class Judge:
             return False  # a changed default is news only to code written for an older line
         if not self.applies(rule.release_key):
             return False
+        if rule.until and self.target >= version_key(rule.until):
+            return False  # from that line on another rule says what happens
         return not (
             rule.unless_installed is not None
             and self.installed is not None
@@ -208,33 +214,55 @@ class Judge:
     # -- names
 
     def judge_use(self, use: Use) -> Optional[Verdict]:
-        """The verdict on one use of a name, or None when it runs as written."""
-        rule = self._name_rule(use)
-        if rule is not None:
-            return self._verdict(rule, use.name)
-        if use.kind == "star":
-            return self._star(use)
-        return self._listing(use.name)
+        """The verdict on one use of a name, or None when it runs as written (the first of
+        :meth:`judge_use_all`)."""
+        verdicts = self.judge_use_all(use)
+        return verdicts[0] if verdicts else None
 
-    def _name_rule(self, use: Use) -> Optional[Rule]:
+    def judge_use_all(self, use: Use, tf1_code: bool = False) -> list[Verdict]:
+        """Every verdict on one use: each argument of a call that breaks is one (``lr=`` and
+        ``decay=``), beside what the name itself does; empty when it runs as written.
+        ``tf1_code``: the file was written for TensorFlow 1 (rules that say ``tf1_code``)."""
+        rules = self._name_rules(use, tf1_code)
+        if rules:
+            return [self._verdict(rule, use.name) for rule in rules]
+        verdict = self._star(use) if use.kind == "star" else self._listing(use.name)
+        return [verdict] if verdict is not None else []
+
+    def _name_rules(self, use: Use, tf1_code: bool = False) -> list[Rule]:
+        """The rules a call's own arguments trigger, each, and the most specific rule on the
+        name alone."""
         best: Optional[Rule] = None
         best_len = -1
+        conditional: list[Rule] = []
         parts = use.name.split(".")
         for cut in range(len(parts), 0, -1):
             api = ".".join(parts[:cut])
             for rule in self.by_api.get(api, ()):
-                if rule.kwarg is not None and rule.kwarg not in use.kwargs:
+                if rule.except_api and use.name.startswith(rule.except_api):
                     continue
-                if rule.needs_path and not _path_matches(rule, use.path_arg):
+                if rule.tf1_code and not tf1_code:
                     continue
-                conditional = rule.kwarg is not None or rule.needs_path
-                if conditional and use.kind not in ("call", "star"):
+                specific = (
+                    rule.kwarg is not None
+                    or rule.needs_path
+                    or rule.arg is not None
+                    or rule.keras_tensor_arg
+                )
+                if specific:
+                    if (
+                        use.kind in ("call", "star")
+                        and _call_matches(rule, use)
+                        and self.rule_applies(rule)
+                        and rule not in conditional
+                    ):
+                        conditional.append(rule)
                     continue
-                # The most specific wins; a call's own conditions make a rule specific.
-                weight = len(api) + (1000 if conditional else 0)
-                if weight > best_len and self.rule_applies(rule):
-                    best, best_len = rule, weight
-        return best
+                if len(api) > best_len and self.rule_applies(rule):
+                    best, best_len = rule, len(api)
+        if best is not None and not any(r.cause == best.cause for r in conditional):
+            return [*conditional, best]
+        return conditional
 
     def _star(self, use: Use) -> Optional[Verdict]:
         # A bare name after `from tensorflow import *` is TensorFlow's only when TensorFlow 1
@@ -468,13 +496,22 @@ class Judge:
     # -- methods
 
     def judge_method(self, call: MethodUse) -> Optional[Verdict]:
-        """The verdict on ``receiver.method(...)``, or None."""
-        for rule in self.method_rules.get(call.method, ()):
-            if rule.kwarg is not None and rule.kwarg not in call.kwargs:
+        """The verdict on ``receiver.method(...)`` (or the read ``receiver.attribute``), or
+        None."""
+        key = "." + call.method if call.attribute else call.method
+        for rule in self.method_rules.get(key, ()):
+            receiver = rule.receiver
+            # The receiver's name says what it is (model.save), or its assignment does
+            # (opt = keras.optimizers.Adam(...); opt.lr); made by another package's call
+            # (model = Word2Vec(...)), it is not Keras' whatever its name.
+            if receiver is not None and call.receiver_kind == "other":
                 continue
-            if rule.receiver is not None and not rule.receiver.search(call.receiver):
+            if receiver is not None and not (
+                receiver.search(call.receiver)
+                or (call.receiver_kind and receiver.search(call.receiver_kind))
+            ):
                 continue
-            if rule.needs_path and not _path_matches(rule, call.path_arg):
+            if not _call_matches(rule, call):
                 continue
             if self.rule_applies(rule):
                 return self._verdict(rule, call.method)
@@ -523,6 +560,29 @@ def _keras_idiom(api: ApiIndex, gone: str, last: str, name: str) -> Optional[str
     return None
 
 
+def _call_matches(rule: Rule, call: Union[Use, MethodUse]) -> bool:
+    """Whether a call's arguments are those ``rule`` is about (its keyword, with the value
+    asked; its path; its positional argument)."""
+    if rule.kwarg is not None:
+        value = dict(call.kwarg_values).get(rule.kwarg)
+        if value is None and rule.kwarg in call.kwargs:
+            value = "?"  # a use built without values (evidence that is not source)
+        if rule.kwarg_value == "not-true":
+            if value not in (None, "false"):
+                return False
+        elif value is None or (rule.kwarg_value is not None and value != rule.kwarg_value):
+            return False
+    if rule.needs_path and not _path_matches(rule, call.path_arg):
+        return False
+    if rule.keras_tensor_arg and not (isinstance(call, Use) and call.keras_tensor_args):
+        return False
+    if rule.arg is not None and rule.arg_pattern is not None:
+        positional = call.positional if isinstance(call, Use) else ()
+        if len(positional) <= rule.arg or not rule.arg_pattern.search(positional[rule.arg]):
+            return False
+    return True
+
+
 def _path_matches(rule: Rule, path: Optional[str]) -> bool:
     if path is None:
         return False  # a path known only at run time: the rule cannot tell
@@ -536,8 +596,18 @@ def _path_matches(rule: Rule, path: Optional[str]) -> bool:
 
 
 def methods_of(rules: Rules) -> frozenset[str]:
-    """The method names the rules ask the walker to keep."""
-    return frozenset(rules.by_method())
+    """The method names the rules ask the walker to keep (``.name``: an attribute read), and
+    ``~Name`` for the API calls whose arguments a rule reads beyond their keywords' names (a
+    path, a keyword's value, a positional argument: ModelCheckpoint, Input, dropout): the
+    walker records those, and follows a path built at run time, only for these calls and the
+    methods."""
+    detailed = {
+        f"~{api.rsplit('.', 1)[-1]}"
+        for r in rules.rules
+        if r.needs_path or r.kwarg_value is not None or r.arg is not None
+        for api in r.api
+    }
+    return frozenset(rules.by_method()) | detailed
 
 
 def judge_files(
@@ -592,31 +662,36 @@ def _file_findings(judge: Judge, found: FileUses) -> list[Finding]:
     said: set[tuple[str, str]] = set()  # (binding, verdict key) an import line already said
     # One finding per line and cause: `tf.logging.set_verbosity(tf.logging.INFO)` is one fix.
     seen: set[tuple[Optional[int], int, str]] = set()
-    for use in sorted(found.uses, key=lambda u: (u.cell or 0, u.line, u.column)):
-        verdict = judge.judge_use(use)
-        if verdict is None:
-            continue
-        if use.kind == "import" and use.binding:
-            said.add((use.binding, verdict.key))
-        elif use.binding and (use.binding, verdict.key) in said:
-            continue  # the import of this name already carries the finding
-        spot = (use.cell, use.line, verdict.key)
-        if spot in seen:
-            continue
-        seen.add(spot)
-        items.append(_item(found.path, use.written, use.line, use.column, use.cell, verdict))
+    uses = sorted(found.uses, key=lambda u: (u.cell or 0, u.line, u.column))
+    judged = [judge.judge_use_all(use) for use in uses]
+    # A file that uses TensorFlow 1 API was written for it: its arguments mean what
+    # TensorFlow 1 meant (tf.nn.dropout(x, 0.5) keeps half).
+    if any(v.cause in _TF1_CAUSES for verdicts in judged for v in verdicts):
+        judged = [judge.judge_use_all(use, tf1_code=True) for use in uses]
+    for use, verdicts in zip(uses, judged):
+        for verdict in verdicts:
+            if use.kind == "import" and use.binding:
+                said.add((use.binding, verdict.key))
+            elif use.binding and (use.binding, verdict.key) in said:
+                continue  # the import of this name already carries the finding
+            spot = (use.cell, use.line, verdict.key)
+            if spot in seen:
+                continue
+            seen.add(spot)
+            items.append(_item(found, use.written, use.line, use.column, use.cell, verdict))
     for call in found.methods:
-        verdict = judge.judge_method(call)
-        if verdict is not None:
+        said_of_call = judge.judge_method(call)
+        if said_of_call is not None:
             written = f"{call.receiver}.{call.method}"
-            items.append(_item(found.path, written, call.line, call.column, call.cell, verdict))
+            items.append(_item(found, written, call.line, call.column, call.cell, said_of_call))
     items.sort(key=lambda item: item[0])
     return [finding for _, finding in items]
 
 
 def _item(
-    path: str, written: str, line: int, column: int, cell: Optional[int], verdict: Verdict
+    found: FileUses, written: str, line: int, column: int, cell: Optional[int], verdict: Verdict
 ) -> tuple[tuple[int, int, int], Finding]:
+    path = found.path
     where = f"{path}:{line}:{column}" if cell is None else f"{path}:cell {cell}:{line}:{column}"
     made = cause_finding(
         f"scan.{verdict.key}",
@@ -627,7 +702,11 @@ def _item(
         verdict.fix,
         verdict.links,
     )
-    located = dataclasses.replace(made, check="scan", location=Location(path, line, column, cell))
+    file_line = None
+    if cell is not None and 0 < cell <= len(found.cell_lines) and found.cell_lines[cell - 1]:
+        file_line = found.cell_lines[cell - 1] + line - 1
+    where_now = Location(path, line, column, cell, file_line)
+    located = dataclasses.replace(made, check="scan", location=where_now)
     return (cell or 0, line, column), located
 
 

@@ -20,6 +20,8 @@ EFFECTS = (
     "import-error",
     "module-removed",
     "value-error",
+    "type-error",
+    "runtime-error",
     "keras3-behaviour",
     "changed-default",
     "needs-package",
@@ -51,7 +53,19 @@ _RULE_FIELDS = {
     "unless_installed",
     "cause",
     "sources",
+    "attribute",
+    "kwarg_value",
+    "arg",
+    "arg_pattern",
+    "until",
+    "except_api",
+    "tf1_code",
+    "keras_tensor_arg",
 }
+
+#: What ``kwarg_value`` can ask of the keyword argument ``kwarg`` (walker.Use.kwarg_values):
+#: a literal True, anything but a literal True (absent included), a literal int.
+KWARG_VALUES = ("true", "not-true", "int")
 
 
 class RulesError(ValueError):
@@ -93,6 +107,22 @@ class Rule(Record):
     unless_installed: Optional[str]
     cause: CauseId
     sources: tuple[RuleSource, ...]
+    #: A read of this attribute on any object (``optimizer.lr``), instead of ``api``.
+    attribute: Optional[str] = None
+    #: With ``kwarg``: what its value must be (:data:`KWARG_VALUES`).
+    kwarg_value: Optional[str] = None
+    #: The positional argument (0-based) whose source text must match ``arg_pattern``.
+    arg: Optional[int] = None
+    arg_pattern: Optional[re.Pattern[str]] = None
+    #: The release line from which the rule no longer holds (another rule takes over).
+    until: str = ""
+    #: Names under ``api`` the rule does not cover.
+    except_api: tuple[str, ...] = ()
+    #: The rule holds only in a file written for TensorFlow 1 (another of its uses is
+    #: TensorFlow 1 API): there an argument still means what TensorFlow 1 meant by it.
+    tf1_code: bool = False
+    #: The rule holds only for a call with a Keras symbolic tensor among its arguments.
+    keras_tensor_arg: bool = False
 
     @property
     def release_key(self) -> tuple[int, ...]:
@@ -119,6 +149,9 @@ class Rules(Record):
         for rule in self.rules:
             if rule.method is not None:
                 out.setdefault(rule.method, []).append(rule)
+            elif rule.attribute is not None:
+                # The walker takes a leading dot as an attribute read, not a call.
+                out.setdefault("." + rule.attribute, []).append(rule)
         return {name: tuple(rules) for name, rules in out.items()}
 
 
@@ -157,17 +190,21 @@ def _read_rule(reader: _Reader, node: Any, where: str, sources: Mapping[str, Rul
         else ()
     )
     method = reader.optional(fields, "method", f"{where}.method", _NAME_RE)
-    if bool(api) == (method is not None):
-        raise reader.error(node, f"{where}.api", "give either api or method")
-    receiver_text = reader.optional(fields, "receiver", f"{where}.receiver")
-    receiver = None
-    if receiver_text is not None:
-        if method is None:
-            raise reader.error(fields["receiver"], f"{where}.receiver", "only with method")
-        try:
-            receiver = re.compile(receiver_text)
-        except re.error as exc:
-            raise reader.error(fields["receiver"], f"{where}.receiver", str(exc)) from None
+    attribute = reader.optional(fields, "attribute", f"{where}.attribute", _NAME_RE)
+    if [bool(api), method is not None, attribute is not None].count(True) != 1:
+        raise reader.error(node, f"{where}.api", "give one of api, method, attribute")
+    receiver = _pattern(reader, fields, "receiver", where)
+    if receiver is not None and method is None and attribute is None:
+        raise reader.error(fields["receiver"], f"{where}.receiver", "only with method or attribute")
+    kwarg_value = reader.optional(fields, "kwarg_value", f"{where}.kwarg_value")
+    if kwarg_value is not None and (kwarg_value not in KWARG_VALUES or "kwarg" not in fields):
+        raise reader.error(
+            fields["kwarg_value"], f"{where}.kwarg_value", f"one of {KWARG_VALUES}, with kwarg"
+        )
+    arg_text = reader.optional(fields, "arg", f"{where}.arg", re.compile(r"^\d$"), "0 to 9")
+    arg_pattern = _pattern(reader, fields, "arg_pattern", where)
+    if (arg_text is None) != (arg_pattern is None):
+        raise reader.error(node, f"{where}.arg", "give arg and arg_pattern together")
     removed = reader.optional(fields, "removed_in", f"{where}.removed_in", _LINE_RE, "X.Y")
     changed = reader.optional(fields, "changed_in", f"{where}.changed_in", _LINE_RE, "X.Y")
     if (removed is None) == (changed is None):
@@ -216,7 +253,32 @@ def _read_rule(reader: _Reader, node: Any, where: str, sources: Mapping[str, Rul
         ),
         cause=CauseId(cause),
         sources=tuple(sources[sid] for sid in source_ids),
+        attribute=attribute,
+        kwarg_value=kwarg_value,
+        tf1_code=reader.flag(fields, "tf1_code", f"{where}.tf1_code"),
+        keras_tensor_arg=reader.flag(fields, "keras_tensor_arg", f"{where}.keras_tensor_arg"),
+        arg=int(arg_text) if arg_text is not None else None,
+        arg_pattern=arg_pattern,
+        until=reader.optional(fields, "until", f"{where}.until", _LINE_RE, "X.Y") or "",
+        except_api=(
+            reader.strings(fields["except_api"], f"{where}.except_api", _API_RE, "name")
+            if "except_api" in fields
+            else ()
+        ),
     )
+
+
+def _pattern(
+    reader: _Reader, fields: Mapping[str, Any], name: str, where: str
+) -> Optional[re.Pattern[str]]:
+    """The regular expression ``fields[name]``, or None when absent."""
+    text = reader.optional(fields, name, f"{where}.{name}")
+    if text is None:
+        return None
+    try:
+        return re.compile(text)
+    except re.error as exc:
+        raise reader.error(fields[name], f"{where}.{name}", str(exc)) from None
 
 
 def _suffixes(reader: _Reader, fields: Mapping[str, Any], name: str, where: str) -> tuple[str, ...]:

@@ -18,7 +18,7 @@ class Model:
             self.outputs = Dense(2)(self.hidden)
             self.sess = tf.Session(graph=self.graph)  # expect: scan.tf1-session
             self.opt = SGD(learning_rate=0.1)
-            self.cell = tf.nn.rnn_cell.LSTMCell(16)  # expect: scan.api-moved-to-compat-v1
+            self.cell = tf.nn.rnn_cell.LSTMCell(16)  # expect: scan.keras3-rnn-cell-v1
 
     def restore(self, path):
         # tf.compat.v1 used on purpose: the stop-gap the migration guide names.

@@ -23,7 +23,7 @@ def build(input_shape, classes):
     model.add(Dense(classes, activation="softmax"))
     model.compile(
         loss="categorical_crossentropy",
-        optimizer=Adam(lr=1e-3, decay=1e-6),  # expect: scan.keras3-optimizer-lr
+        optimizer=Adam(lr=1e-3, decay=1e-6),  # expect: scan.keras3-optimizer-lr, scan.keras3-optimizer-decay
         metrics=["accuracy"],
     )
     return model
@@ -35,7 +35,7 @@ def main(data_dir="data"):
     train = datagen.flow_from_directory(os.path.join(data_dir, "train"), target_size=(64, 64))
     model = build((64, 64, 3), train.num_classes)
     callbacks = [
-        ModelCheckpoint("best.h5", save_best_only=True),  # expect: scan.keras3-checkpoint-path
+        ModelCheckpoint("best.hdf5", save_best_only=True),  # expect: scan.keras3-checkpoint-path
         TensorBoard(log_dir="logs"),
     ]
     model.fit_generator(train, steps_per_epoch=100, epochs=5, callbacks=callbacks)  # expect: scan.keras3-fit-generator

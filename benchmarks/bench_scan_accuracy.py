@@ -1,0 +1,159 @@
+"""Score ``tfdoctor scan`` on real files from public repositories it was not built from.
+
+Usage: python benchmarks/bench_scan_accuracy.py --files DIR [--batch DIR ...] [--details]
+                                               [--record-first-sight]
+
+A batch (``tests/data/scan_unseen/batch-*``) lists files by repository, path and commit with
+each breaking use written down by line before the tool ran (``cases.json``; the held-out third
+in ``held_out.json.gz``). The files themselves are not kept in this tree: ``DIR`` holds each
+one as ``DIR/<owner>+<name>/<path>``, fetched at the listed commit (``--fetch`` prints the
+``git`` commands that do it). Every file runs through the command a user runs,
+``python -m tfdoctor scan --json --target LINE``, in a fresh process with this checkout first
+on the path.
+
+A line is counted once: a finding at ``warning`` or ``error`` on a line written down is a hit,
+on any other line a false alarm; a written-down line without one is a miss. Recall is hits over
+written-down lines, precision hits over flagged lines. ``--record-first-sight`` writes each
+case's flagged lines into the batch as ``first_sight``, once. Exit 0; 2 when a file is missing
+or the scan could not run; 3 on bad arguments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, NamedTuple
+
+ROOT = Path(__file__).resolve().parent.parent
+BATCHES = ROOT / "tests" / "data" / "scan_unseen"
+FLAGGED = frozenset({"warning", "error"})
+_TIMEOUT = 300.0
+
+
+class Score(NamedTuple):
+    """Hits, written-down lines and flagged lines of some cases."""
+
+    hits: int
+    expected: int
+    flagged: int
+
+    def plus(self, other: Score) -> Score:
+        """The sum of two scores."""
+        return Score(*(a + b for a, b in zip(self, other)))
+
+    def text(self) -> str:
+        """``recall 12/14 (86 %), precision 12/12 (100 %)``."""
+        recall = 100 * self.hits / self.expected if self.expected else 100.0
+        precision = 100 * self.hits / self.flagged if self.flagged else 100.0
+        return (
+            f"recall {self.hits}/{self.expected} ({recall:.0f} %), "
+            f"precision {self.hits}/{self.flagged} ({precision:.0f} %)"
+        )
+
+
+def load(batch: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]], str]:
+    """The studied cases, the held-out cases and the target line of a batch."""
+    seen = json.loads((batch / "cases.json").read_text(encoding="utf-8"))
+    with gzip.open(batch / "held_out.json.gz", "rt", encoding="utf-8") as stream:
+        held = json.load(stream)
+    return seen["cases"], held["cases"], str(seen["target"])
+
+
+def local(files: Path, case: dict[str, Any]) -> Path:
+    """Where a case's file lies under ``--files``."""
+    return files / str(case["repository"]).replace("/", "+") / str(case["path"])
+
+
+def flagged_lines(paths: list[Path], target: str) -> dict[str, set[int]]:
+    """The lines each file has a finding at warning or error on, as ``tfdoctor scan`` says."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    command = [sys.executable, "-m", "tfdoctor", "scan", "--json", "--target", target]
+    done = subprocess.run(
+        [*command, *map(str, paths)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=_TIMEOUT,
+        check=False,
+    )
+    if done.returncode not in (0, 1, 2):
+        raise SystemExit(f"bench_scan_accuracy: scan exited {done.returncode}: {done.stderr}")
+    out: dict[str, set[int]] = {}
+    for finding in json.loads(done.stdout)["findings"]:
+        where = finding.get("location")
+        if where and finding["severity"] in FLAGGED:
+            out.setdefault(str(Path(where["path"]).resolve()), set()).add(int(where["line"]))
+    return out
+
+
+def score(case: dict[str, Any], lines: set[int]) -> Score:
+    """The score of one case given the lines the scan flagged in it."""
+    expected = {int(e["line"]) for e in case["expected"]}
+    return Score(len(expected & lines), len(expected), len(lines))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--files", type=Path, help="where the files of the batches lie")
+    parser.add_argument("--batch", type=Path, action="append", help="a batch directory")
+    parser.add_argument("--details", action="store_true", help="misses and false alarms")
+    parser.add_argument("--fetch", action="store_true", help="print the git commands")
+    parser.add_argument("--record-first-sight", action="store_true")
+    args = parser.parse_args()
+    batches = args.batch or sorted(p for p in BATCHES.glob("batch-*") if p.is_dir())
+    if args.fetch:
+        for batch in batches:
+            seen, held, _ = load(batch)
+            for case in seen + held:
+                where = local(Path("$FILES"), case)
+                print(
+                    f"mkdir -p {where.parent} && curl -fsSL "
+                    f"https://raw.githubusercontent.com/{case['repository']}/{case['commit']}/"
+                    f"{case['path']} -o {where}"
+                )
+        return 0
+    if args.files is None or not args.files.is_dir():
+        print("bench_scan_accuracy: --files DIR is required (see --fetch)", file=sys.stderr)
+        return 3
+    for batch in batches:
+        seen, held, target = load(batch)
+        paths = [local(args.files, case) for case in seen + held]
+        missing = [str(p) for p in paths if not p.is_file()]
+        if missing:
+            print(f"bench_scan_accuracy: missing {', '.join(missing)}", file=sys.stderr)
+            return 2
+        flagged = flagged_lines(paths, target)
+        totals = {"studied": Score(0, 0, 0), "held out": Score(0, 0, 0)}
+        for label, cases in (("studied", seen), ("held out", held)):
+            for case in cases:
+                lines = flagged.get(str(local(args.files, case).resolve()), set())
+                got = score(case, lines)
+                totals[label] = totals[label].plus(got)
+                expected = {int(e["line"]) for e in case["expected"]}
+                if args.details and label == "studied" and (expected ^ lines):
+                    print(
+                        f"  {case['repository']}/{case['path']}: missed "
+                        f"{sorted(expected - lines)}, false alarms {sorted(lines - expected)}"
+                    )
+                if args.record_first_sight and label == "studied":
+                    case.setdefault("first_sight", sorted(lines))
+        if args.record_first_sight:
+            data = json.loads((batch / "cases.json").read_text(encoding="utf-8"))
+            data["cases"] = seen
+            (batch / "cases.json").write_text(
+                json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
+            )
+        print(f"{batch.name} (target {target}):")
+        for label, total in totals.items():
+            print(f"  {label:9} {total.text()}")
+        print(f"  {'all':9} {totals['studied'].plus(totals['held out']).text()}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
