@@ -630,3 +630,27 @@ def test_sarif_points_into_the_notebook_and_names_the_cell(
         assert line == 1  # the file has one line: the cell says where
     else:
         assert "sess = tf.Session()" in text.splitlines()[line - 1]
+
+
+# --- what the project's own modules return ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("neighbour", "flagged"),
+    [
+        pytest.param("nets.py", True, id="a-module-beside-the-file"),
+        pytest.param("nets/__init__.py", True, id="a-package-beside-the-file"),
+        pytest.param(None, False, id="another-package"),
+    ],
+)
+def test_a_model_built_by_the_projects_own_module_is_judged_as_a_model(
+    tmp_path: Path, neighbour: Optional[str], flagged: bool
+) -> None:
+    # `from nets import build` beside nets.py is the project's own code, whose builder
+    # returns a Keras model; without such a file, nets is another package (gensim-like).
+    if neighbour is not None:
+        (tmp_path / neighbour).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / neighbour).write_text("def build():\n    pass\n", encoding="utf-8")
+    body = "from nets import build\n\nmodel = build()\nmodel.save('exported_model')\n"
+    found = [f.id for f in findings(tmp_path, body)]
+    assert ("scan.keras3-save-savedmodel" in found) is flagged

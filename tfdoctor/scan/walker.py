@@ -21,8 +21,10 @@ import ast
 import bisect
 import builtins
 import dataclasses
+import functools
 import re
 from collections.abc import Callable, Collection, Iterable, Iterator
+from pathlib import Path
 from typing import Optional, Union
 
 from tfdoctor.bounded import (
@@ -211,6 +213,9 @@ class _Bindings:
         self.aliases: set[str] = set()
         #: Names bound by imports of other packages (``from gensim.models import Word2Vec``).
         self.foreign: set[str] = set()
+        #: Modules of the scanned file's own project (files and packages beside it): what
+        #: they return may well be a Keras model (``from model import build``).
+        self.project: frozenset[str] = frozenset()
         #: Whether the file imports from a private TensorFlow tree (``tensorflow._api.v1``;
         #: Keras' own ``keras.src`` is no API and not judged).
         self.private = False
@@ -267,6 +272,8 @@ def _scan_parts(
             continue
         trees.append((cell, tree, source.splitlines()))
     bindings = _Bindings()
+    if path and not path.startswith("<"):  # a file, not a source line (``<traceback>``)
+        bindings.project = _project_modules(str(Path(path).absolute().parent))
     for _, parsed, _ in trees:
         _collect_imports(parsed.body, bindings)  # type: ignore[attr-defined]
     uses: list[Use] = []
@@ -331,7 +338,11 @@ def _collect_imports(body: list[ast.stmt], bindings: _Bindings) -> None:
                     bindings.names[local] = qualified
                     bindings.imported_objects.add(local)
                 else:
-                    if not in_scope and node.level == 0:
+                    if (
+                        not in_scope
+                        and node.level == 0
+                        and module.split(".")[0] not in bindings.project
+                    ):
                         bindings.foreign.add(local)
                     bindings.private = bindings.private or (in_scope and qualified[:3] == "tf.")
                     bindings.local.add(local)
@@ -348,7 +359,8 @@ def _bind_import(alias: ast.alias, bindings: _Bindings) -> None:
     root = alias.name.split(".")[0]
     if root not in ROOTS:
         bindings.local.add(alias.asname or root)
-        bindings.foreign.add(alias.asname or root)
+        if root not in bindings.project:
+            bindings.foreign.add(alias.asname or root)
     elif alias.asname is None:
         bindings.names[root] = normalize(root)
     elif _private(normalize(alias.name)):
@@ -1061,6 +1073,21 @@ def read_file(path: str) -> Union[str, OSError, UnicodeDecodeError, InputError]:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         return exc
+
+
+@functools.lru_cache(maxsize=256)
+def _project_modules(directory: str) -> frozenset[str]:
+    """The modules importable from ``directory`` itself: its ``.py`` files and its packages
+    (a scanned file imports its neighbours by these names)."""
+    try:
+        entries = list(Path(directory).iterdir())
+    except OSError:
+        return frozenset()
+    return frozenset(
+        entry.stem if entry.suffix == ".py" else entry.name
+        for entry in entries
+        if entry.suffix == ".py" or (entry / "__init__.py").is_file()
+    )
 
 
 def scan_path(path: str, methods: Collection[str] = ()) -> FileUses:
