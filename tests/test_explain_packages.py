@@ -873,3 +873,12 @@ def test_a_keras_without_keras_src_is_older_than_what_imports_it() -> None:
     )
     finding = _one(_explain(text), "keras-version")
     assert "2.13" in finding.summary
+
+
+def test_numpys_old_words_without_0x_are_read_and_the_copy_imported_first_is_shown() -> None:
+    # NumPy before 1.10 printed the C API versions with %x: `version a ... numpy is 9`.
+    text = "RuntimeError: module compiled against API version a but this version of numpy is 9\n"
+    finding = _one(_explain(text), "dependency-out-of-range")
+    assert finding.fix is not None
+    assert finding.fix.commands[0].endswith('print(numpy.__version__, numpy.__file__)"')
+    assert "numpy>=1.10" in _fix(finding)

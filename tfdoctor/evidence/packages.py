@@ -249,10 +249,11 @@ def plugin_dist(path: str) -> str:
 # NumPy refuses an extension module built for another C API or ABI as it imports it:
 # `module compiled against API version 0x10 but this version of numpy is 0xe`, and across
 # NumPy 2 `... against ABI version 0x1000009 but this version of numpy is 0x2000000`
-# (numpy/_core/code_generators/generate_numpy_api.py, _import_array).
+# (numpy/_core/code_generators/generate_numpy_api.py, _import_array). NumPy before 1.10
+# printed the numbers with "%x", without the 0x (`API version a but ... numpy is 9`).
 _NUMPY_BUILD = re.compile(
-    r"compiled against (?P<kind>API|ABI) version (?P<built>0x[0-9a-fA-F]+) but this version of "
-    r"numpy is (?P<running>0x[0-9a-fA-F]+)"
+    r"compiled against (?P<kind>API|ABI) version (?P<built>(?:0x)?[0-9a-fA-F]+) but this "
+    r"version of numpy is (?P<running>(?:0x)?[0-9a-fA-F]+)\b"
 )
 #: The first NumPy release of each C API version
 #: (https://github.com/numpy/numpy/blob/main/numpy/_core/code_generators/cversions.txt).

@@ -530,12 +530,20 @@ def _numpy_build(build: NumpyBuild, m: Machine) -> Finding:
             said,
             causes.software.numpy_abi_fix(m),
         )
-    fix = causes.common.declared_range_fix(
+    upgrade = causes.common.declared_range_fix(
         m,
         "numpy",
         f"numpy>={build.built}",
         f"Upgrade NumPy to {build.built} or later, the release the module was built against "
         "(within the range TensorFlow declares).",
+    )
+    # Where pip already lists a newer NumPy, an older copy is found first: a system package
+    # (apt's python3-numpy) or another site-packages earlier on sys.path.
+    fix = Fix(
+        upgrade.text + " If pip already lists a newer NumPy, an older copy is imported first "
+        "(a system package such as apt's python3-numpy, or another site-packages earlier on "
+        "sys.path): the first command shows which file is imported; remove that copy.",
+        ('python -c "import numpy; print(numpy.__version__, numpy.__file__)"', *upgrade.commands),
     )
     return causes.finding(
         "explain.dependency-out-of-range",
