@@ -1004,3 +1004,21 @@ def test_an_old_libstdcxx_names_the_symbol_and_where_to_get_one(line: str, conda
     assert f"grep -F {symbol}" in commands
     assert ("conda install -c conda-forge libstdcxx-ng" in commands) is conda
     assert "glibc " not in finding.fix.text.lower()  # not the C library's advice
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "AttributeError: module 'tensorflow.keras.backend' has no attribute 'get_session'",
+        "AttributeError: module 'tensorflow.keras.backend' has no attribute 'set_session'",
+    ],
+)
+def test_a_tf1_keras_name_gone_from_tf2_is_named_with_its_compat_v1_home(message: str) -> None:
+    finding = _only(_explain(message), "api-moved-to-compat-v1")
+    assert finding.fix is not None
+    assert "tf.compat.v1.keras.backend." in finding.fix.text and "2.15" in finding.fix.text
+
+
+def test_a_name_no_release_ever_had_stays_a_removed_name() -> None:
+    text = "AttributeError: module 'tensorflow.keras.backend' has no attribute 'no_such_thing'"
+    assert not [x for x in _explain(text).findings if x.cause == "api-moved-to-compat-v1"]

@@ -336,7 +336,9 @@ class Judge:
 
     def _tf1_name(self, name: str, listing: ApiIndex) -> Optional[Verdict]:
         """A TensorFlow 1 name: missing from TensorFlow 2's namespace, kept in tf.compat.v1."""
-        if not name.startswith("tf.") or name.startswith(("tf.compat.", "tf.keras")):
+        # tf.keras names too (tf.keras.backend.get_session): Keras 2's tf.compat.v1.keras kept
+        # them; under Keras 3 tf.compat.v1.keras is Keras 3's, and the listing says so.
+        if not name.startswith("tf.") or name.startswith("tf.compat."):
             return None
         found = listing.lookup(name)
         if found.status != MISSING:
