@@ -635,3 +635,31 @@ def test_a_companion_requiring_tensorflow_by_name_installs_beside_tensorflow_cpu
     (finding,) = pins(dataclasses.replace(facts, packages=renamed))
     assert finding.fix is not None
     assert finding.fix.commands == (f'{PIP} install {flag}"tensorflow-text==2.21.*"',)
+
+
+def test_a_companion_tensorflow_requires_and_admits_is_a_note_not_an_error() -> None:
+    # pip's own choice under TensorFlow 2.15: tensorflow-io-gcs-filesystem 0.37.1, inside
+    # TensorFlow's `>=0.23.1`, though its `tensorflow` extra names 2.16.
+    tf = f.pkg(
+        "tensorflow",
+        "2.15.1",
+        *f.TF_REQUIRES,
+        'tensorflow-io-gcs-filesystem>=0.23.1; platform_machine != "arm64"',
+        top_level=("tensorflow",),
+    )
+    gcs = f.pkg(
+        "tensorflow-io-gcs-filesystem",
+        "0.37.1",
+        'tensorflow<2.17.0,>=2.16.0; extra == "tensorflow"',
+    )
+    facts = f.facts(
+        packages=(tf, f.pkg("numpy", "1.26.4"), gcs),
+        tensorflow=f.tensorflow(version="2.15.1"),
+    )
+    (finding,) = [x for x in pins(facts) if x.cause == "companion-mismatch"]
+    assert finding.severity is Severity.INFO
+    assert "admits 0.37.1" in finding.detail
+    # Outside TensorFlow's own range it stays an error.
+    older = dataclasses.replace(tf, requires=(*f.TF_REQUIRES, "tensorflow-io-gcs-filesystem>=0.38"))
+    facts = dataclasses.replace(facts, packages=(older, f.pkg("numpy", "1.26.4"), gcs))
+    assert [x.severity for x in pins(facts) if x.cause == "companion-mismatch"] == [Severity.ERROR]

@@ -501,13 +501,26 @@ def _companions(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Finding]:
             continue
         seen.add(key)
         on_tf = target == "tensorflow"
+        # A companion TensorFlow requires itself, installed inside the range TensorFlow
+        # declares for it, is what pip chose for TensorFlow (tensorflow-io-gcs-filesystem
+        # 0.37.1 under TensorFlow 2.15, whose requirement is >=0.23.1): TensorFlow's own
+        # declaration admits it, so the companion's narrower range is a note, not an error.
+        tf_range = m.declared_range(comp.name) if on_tf else None
+        admitted = tf_range is not None and _in_range(comp.version, tf_range)
+        severity = Severity.INFO if admitted else Severity.ERROR if on_tf else Severity.WARNING
         yield causes.finding(
             "packages.pins",
-            Severity.ERROR if on_tf else Severity.WARNING,
+            severity,
             causes.software.COMPANION_MISMATCH,
             f"{comp.name} {comp.version} requires {target}{spec}, but {have.name} "
             f"{have.version} is installed",
-            f"{comp.name} is built against the TensorFlow it declares; with another its "
+            (
+                f"TensorFlow {have.version} itself requires {comp.name}{tf_range}, which "
+                f"admits {comp.version}: pip installed it for TensorFlow. {comp.name}'s own "
+                "range is narrower; its release for this TensorFlow matches it exactly."
+            )
+            if admitted
+            else f"{comp.name} is built against the TensorFlow it declares; with another its "
             "compiled ops fail to load ('undefined symbol' in its .so) or its Python code "
             "calls what is not there."
             if on_tf
