@@ -380,14 +380,20 @@ def test_probe_asks_the_python_on_the_servers_path(
     _executable(tmp_path / "bin" / "python", f"#!/bin/sh\n{script}\n")
     # A real process plays the server, started with the terminal's PATH.
     server = subprocess.Popen(
-        [sys.executable, "-c", "import time; time.sleep(60)"],
+        [sys.executable, "-c", "import time; print('up', flush=True); time.sleep(60)"],
         env={**os.environ, "PATH": str(tmp_path / "bin"), "LD_LIBRARY_PATH": "/opt/t"},
+        stdout=subprocess.PIPE,
+        text=True,
     )
+    # Until the child has started Python, /proc/PID/environ is still the parent's (between
+    # fork and exec): read it only once the child speaks.
+    assert server.stdout is not None and server.stdout.readline() == "up\n"
     try:
         nb = probe_notebook({"JPY_PARENT_PID": str(server.pid), "PATH": "/usr/bin"}, argv=())
     finally:
         server.kill()
         server.wait()
+        server.stdout.close()
 
     assert nb.server_pid == server.pid and nb.server_environment is not None
     assert nb.server_environment["LD_LIBRARY_PATH"] == "/opt/t"

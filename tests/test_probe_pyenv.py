@@ -206,3 +206,18 @@ def test_metadata_headers_read_as_the_email_parser_reads_them() -> None:
     folded = Headers("Name: x\nSummary: a\n  b\nrequires-dist: y\nRequires-Dist: z\n\nBody: no\n")
     assert (folded["name"], folded["Summary"], folded["Body"]) == ("x", "a\n  b", None)
     assert folded.get_all("Requires-Dist") == ["y", "z"]
+
+
+def test_a_field_folded_over_lines_of_only_spaces_does_not_end_the_headers() -> None:
+    # hatchling writes a whole licence text into License, its blank lines as lines of spaces;
+    # the headers go on after it (email's parser reads it the same way).
+    from tfdoctor.probes.child.env_info import Headers
+
+    text = (
+        "Metadata-Version: 2.4\nName: traitlets\nVersion: 5.16.1\n"
+        "License: BSD 3-Clause License\n        \n        All rights reserved.\n        \n"
+        "Requires-Python: >=3.10\nRequires-Dist: pytest; extra == 'test'\n\nThe long text.\n"
+    )
+    headers = Headers(text)
+    assert headers["Requires-Python"] == ">=3.10"
+    assert headers.get_all("Requires-Dist") == ["pytest; extra == 'test'"]

@@ -147,8 +147,10 @@ class Headers:
         self._fields: dict[str, list[str]] = {}
         last: Optional[list[str]] = None
         for line in text.splitlines():
-            if not line.strip():
-                break  # the body (the long description) starts after the first blank line
+            if not line:
+                break  # the body (the long description) starts after the first empty line
+            # A line of only spaces is a folded continuation, as in email's parser: a License
+            # field holding a whole licence text keeps its blank lines that way (hatchling).
             if line[0] in " \t":
                 if last:  # a folded continuation of the previous field
                     last[-1] += "\n" + line
