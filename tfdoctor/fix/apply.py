@@ -137,6 +137,10 @@ def apply_plan(
     done: list[str] = []
     failure = ""
     verdict: Optional[Verdict] = None
+    #: What earlier steps uninstalled: a later step may install it again (the plan's dry run
+    #: saw it installed, so its changes could not name it), as removing every TensorFlow
+    #: distribution and installing the one kept does.
+    removed: set[str] = set()
     try:
         for i, planned in enumerate(checked, 1):
             op = planned.operation
@@ -148,7 +152,11 @@ def apply_plan(
                 failure = f"step {i} ({op.shown()}) refused: {now.refusal}"
                 break
             said = {(normalize_name(c.name), c.after) for c in planned.changes}
-            would = {(normalize_name(c.name), c.after) for c in now.changes}
+            would = {
+                (name, after)
+                for name, after in ((normalize_name(c.name), c.after) for c in now.changes)
+                if name not in removed or (name, after) in said
+            }
             if said != would:
                 failure = (
                     f"step {i} ({op.shown()}): pip would now "
@@ -161,6 +169,8 @@ def apply_plan(
             run_pip(python, args, PIP_TIMEOUT, [lock_fd])
             snapshot.append(snap, "done", index=i)
             done.append(op.shown())
+            if op.action == "uninstall":
+                removed.update(normalize_name(name) for name in op.specs)
         if not failure:
             progress("checking the environment again")
             snapshot.append(snap, "verify")
