@@ -157,6 +157,13 @@ def apply_plan(
                 for name, after in ((normalize_name(c.name), c.after) for c in now.changes)
                 if name not in removed or (name, after) in said
             }
+            # What an earlier step already did (the TensorFlow it installed brought the
+            # TensorBoard a later step installs) is no longer a change: it is in place.
+            said = {
+                (name, after)
+                for name, after in said
+                if (name, after) in would or not _in_place(inventory, name, after)
+            }
             if said != would:
                 failure = (
                     f"step {i} ({op.shown()}): pip would now "
@@ -190,6 +197,12 @@ def apply_plan(
     progress(f"{failure}; restoring the snapshot")
     restored, problem = _restore_after(snap, python, index, lock_fd, failure)
     return Outcome(snap.id, tuple(done), verdict, failure, restored, problem)
+
+
+def _in_place(inventory: Inventory, name: str, after: Optional[str]) -> bool:
+    """Whether ``name`` is already as a change would leave it (``after`` None: removed)."""
+    found = inventory.get(name)
+    return found is None if after is None else found is not None and found.version == after
 
 
 def _changes(checked: Checked) -> str:
