@@ -24,6 +24,7 @@ from tests.processes import start
 from tests.wheels import copy_venv, make_venv, make_wheel
 from tfdoctor.facts import CondaFacts, CondaPackage
 from tfdoctor.findings import Finding, Fix, Report, Severity
+from tfdoctor.fix.apply import follows_plan
 from tfdoctor.fix.dryrun import refusal
 from tfdoctor.fix.pip import Change, Installed, Inventory
 from tfdoctor.fix.plan import Operation, build_plan
@@ -379,3 +380,73 @@ def test_on_a_terminal_it_asks_and_a_no_changes_nothing(env: Env) -> None:
     os.close(leader)
     assert b"Not applied." in seen and seen.count(b"Fix plan for") == 1
     assert env.pip_freeze() == env.freeze and env.journal() == []
+
+
+# --- a step's dry run against the plan's ------------------------------------------------------
+
+
+def _inventory(*installed: tuple[str, str]) -> Inventory:
+    return Inventory(tuple(Installed(name, version, ()) for name, version in installed))
+
+
+@pytest.mark.parametrize(
+    ("planned", "now", "removed", "installed", "follows"),
+    [
+        pytest.param(
+            [Change("tensorboard", None, "2.20.0")],
+            [Change("tensorboard", None, "2.20.0")],
+            (),
+            (),
+            True,
+            id="as-planned",
+        ),
+        pytest.param(
+            [Change("werkzeug", None, "3.1.9")],
+            [Change("tensorflow", None, "2.20.0"), Change("werkzeug", None, "3.1.9")],
+            ("tensorflow",),
+            (),
+            True,
+            id="installs-again-what-an-earlier-step-removed",
+        ),
+        pytest.param(
+            [Change("tensorboard", None, "2.20.0")],
+            [],
+            (),
+            (("tensorboard", "2.20.0"),),
+            True,
+            id="an-earlier-step-already-installed-it",
+        ),
+        pytest.param(
+            [Change("tensorboard", None, "2.20.0")],
+            [Change("tensorboard", None, "2.20.0"), Change("numpy", "1.26.4", "2.3.0")],
+            (),
+            (),
+            False,
+            id="moves-something-the-plan-did-not-say",
+        ),
+        pytest.param(
+            [Change("tensorboard", None, "2.20.0")],
+            [],
+            (),
+            (("tensorboard", "2.19.0"),),
+            False,
+            id="another-release-is-not-in-place",
+        ),
+        pytest.param(
+            [Change("protobuf", "6.31.1", "6.31.1")],
+            [Change("protobuf", "6.31.1", "6.31.1")],
+            (),
+            (("protobuf", "6.31.1"),),
+            True,
+            id="a-reinstall-stays-a-change",
+        ),
+    ],
+)
+def test_a_steps_dry_run_is_held_to_the_plan(
+    planned: list[Change],
+    now: list[Change],
+    removed: tuple[str, ...],
+    installed: tuple[tuple[str, str], ...],
+    follows: bool,
+) -> None:
+    assert follows_plan(planned, now, removed, _inventory(*installed)) is follows

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import shlex
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Callable, Optional
 
 from tfdoctor.facts import normalize_name
@@ -14,6 +14,7 @@ from tfdoctor.fix import snapshot
 from tfdoctor.fix.dryrun import Checked, check_operation
 from tfdoctor.fix.pip import (
     PIP_TIMEOUT,
+    Change,
     IndexOptions,
     Inventory,
     PipError,
@@ -151,20 +152,7 @@ def apply_plan(
             if now.refusal is not None:
                 failure = f"step {i} ({op.shown()}) refused: {now.refusal}"
                 break
-            said = {(normalize_name(c.name), c.after) for c in planned.changes}
-            would = {
-                (name, after)
-                for name, after in ((normalize_name(c.name), c.after) for c in now.changes)
-                if name not in removed or (name, after) in said
-            }
-            # What an earlier step already did (the TensorFlow it installed brought the
-            # TensorBoard a later step installs) is no longer a change: it is in place.
-            said = {
-                (name, after)
-                for name, after in said
-                if (name, after) in would or not _in_place(inventory, name, after)
-            }
-            if said != would:
+            if not follows_plan(planned.changes, now.changes, removed, inventory):
                 failure = (
                     f"step {i} ({op.shown()}): pip would now "
                     f"{_changes(now)}, the plan said {_changes(planned)}"
@@ -197,6 +185,31 @@ def apply_plan(
     progress(f"{failure}; restoring the snapshot")
     restored, problem = _restore_after(snap, python, index, lock_fd, failure)
     return Outcome(snap.id, tuple(done), verdict, failure, restored, problem)
+
+
+def follows_plan(
+    planned: Sequence[Change],
+    now: Sequence[Change],
+    removed: Collection[str],
+    inventory: Inventory,
+) -> bool:
+    """Whether a step's dry run just before it runs (``now``) changes what the plan said it
+    would (``planned``), given what earlier steps did: a distribution they uninstalled
+    (``removed``) may be installed again, and a change they already made (it is in
+    ``inventory``) is in place, not missing."""
+    said = {(normalize_name(c.name), c.after) for c in planned}
+    would = {
+        (name, after)
+        for name, after in ((normalize_name(c.name), c.after) for c in now)
+        if name not in removed or (name, after) in said
+    }
+    # The TensorFlow an earlier step installed brought the TensorBoard a later step asks for.
+    said = {
+        (name, after)
+        for name, after in said
+        if (name, after) in would or not _in_place(inventory, name, after)
+    }
+    return said == would
 
 
 def _in_place(inventory: Inventory, name: str, after: Optional[str]) -> bool:
