@@ -882,3 +882,17 @@ def test_numpys_old_words_without_0x_are_read_and_the_copy_imported_first_is_sho
     assert finding.fix is not None
     assert finding.fix.commands[0].endswith('print(numpy.__version__, numpy.__file__)"')
     assert "numpy>=1.10" in _fix(finding)
+
+
+def test_protobuf_is_upgraded_inside_tensorflows_own_range() -> None:
+    # TensorFlow 2.15 declares protobuf<5.0.0dev,>=3.20.3: an upgrade for `builder` stays in
+    # it; one for `runtime_version` (5.26) cannot, and the fix says so instead of breaking it.
+    from tfdoctor.causes.software import protobuf_fix
+    from tfdoctor.machine import Machine
+
+    m = Machine(f.facts(), f.FIXTURE_MATRIX)
+    builder = protobuf_fix(m, too_old=True, missing="builder")
+    assert any("protobuf>=3.20," in c and "<5.0.0dev" in c for c in builder.commands)
+    runtime = protobuf_fix(m, too_old=True, missing="runtime_version")
+    assert any(c.endswith('"protobuf>=5.26"') for c in runtime.commands)
+    assert "stops below 5.26" in runtime.text

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Final, Optional
 
@@ -18,7 +19,7 @@ from tfdoctor.compat import first_keras3_line
 from tfdoctor.facts import PackageFacts, normalize_name
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine
-from tfdoctor.matrix import spec_contains, version_key
+from tfdoctor.matrix import version_key
 from tfdoctor.modules import modules
 
 #: The ids of this area's causes, as checks, explain and scan name them.
@@ -250,6 +251,20 @@ def reinstall_tf_fix(m: Machine, text: str) -> Fix:
 PROTOBUF_GENCODE_MODULES = {"builder": "3.20", "runtime_version": "5.26"}
 
 
+def _admits_from(spec: str, floor: str) -> bool:
+    """Whether ``spec`` admits some release at ``floor`` or later: each upper bound
+    (``<X``, ``<=X``) lies above it."""
+    bound = version_key(floor)
+    for clause in spec.split(","):
+        match = re.match(r"\s*(<=?)\s*(\d+(?:\.\d+)*)", clause)
+        if match is None:
+            continue
+        top = version_key(match.group(2))
+        if top < bound or (top == bound and match.group(1) == "<"):
+            return False
+    return True
+
+
 def protobuf_fix(m: Machine, too_old: bool = False, missing: str = "builder") -> Fix:
     """TensorFlow's declared protobuf range; without it, away from the side that failed.
 
@@ -257,20 +272,29 @@ def protobuf_fix(m: Machine, too_old: bool = False, missing: str = "builder") ->
     PROTOBUF_GENCODE_MODULES); an upper bound would leave such a protobuf in place.
     """
     if too_old:
-        floor = PROTOBUF_GENCODE_MODULES.get(missing, "")
+        floor = PROTOBUF_GENCODE_MODULES.get(missing)
+        if floor is None:
+            return range_fix(m, "protobuf") or install_fix(
+                m,
+                f"Upgrade protobuf: the code imports its `{missing}` module, which the "
+                "installed runtime lacks.",
+                "protobuf",
+            )
+        # The floor and TensorFlow's own range in one specifier: an upgrade past TensorFlow's
+        # upper bound would fix the generated code and break TensorFlow.
         declared = m.declared_range("protobuf")
-        if floor and declared and spec_contains(floor + ".0", declared) is False:
-            # TensorFlow's range stops below what the generated code needs: only the newer
-            # runtime runs that code (its own requirement wins; pip says where they clash).
-            declared = None
-        fixed = range_fix(m, "protobuf")
-        if fixed is not None and (not floor or declared):
-            return fixed
+        shared = declared is None or _admits_from(declared, floor)
+        text = (
+            f"Upgrade protobuf to {floor} or newer: the generated code imports its `{missing}` "
+            "module, which older runtimes lack."
+        )
+        if not shared:
+            text += (
+                f" TensorFlow's own range ({declared}) stops below {floor}: no protobuf serves "
+                "both; regenerate that code with an older protoc, or move TensorFlow."
+            )
         return install_fix(
-            m,
-            f"Upgrade protobuf{f' to {floor} or newer' if floor else ''}: the generated code "
-            f"imports its `{missing}` module, which older runtimes lack.",
-            f"protobuf>={floor}" if floor else "protobuf",
+            m, text, f"protobuf>={floor}" + (f",{declared}" if shared and declared else "")
         )
     return declared_range_fix(
         m,
