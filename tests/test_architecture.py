@@ -74,9 +74,8 @@ ALLOWED = {
         "tfdoctor.evidence",
         # scan's knowledge of API names, asked about the names exceptions mention.
         "tfdoctor.scan",
-        # Module -> distribution, and which requirements `import tensorflow` imports.
+        # Module -> distribution (data/modules.yaml).
         "tfdoctor.modules",
-        "tfdoctor.tf_imports",
     ),
     # The YAML data files' shared reader imports nothing from the package.
     "tfdoctor.yamldoc": (),

@@ -733,6 +733,15 @@ def normalize_name(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
+def requirement_name(spec: str) -> str:
+    """The distribution a requirement specifier names (``"numpy<2"`` -> ``numpy``)."""
+    name = spec.strip()
+    for i, char in enumerate(name):
+        if not (char.isalnum() or char in "-_."):
+            return name[:i]
+    return name
+
+
 # --- JSON ----------------------------------------------------------------------------------
 
 T = TypeVar("T")

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import re
 from typing import Optional
 
-from tfdoctor.facts import normalize_name
+from tfdoctor.facts import normalize_name, requirement_name
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import spec_contains, version_key
@@ -28,7 +27,7 @@ ONLY_TENSORFLOW = frozenset({"tf-keras", "tensorflow-text"})
 def companion_install(m: Machine, spec: str) -> tuple[str, ...]:
     """``pip install "spec"`` for a companion, with ``--no-deps`` where its only requirement,
     `tensorflow` by name, is served here by another TensorFlow distribution (tensorflow-cpu)."""
-    name = re.split(r"[<>=!~\[; ]", spec, maxsplit=1)[0]
+    name = requirement_name(spec)
     tf = m.tf_name
     if (
         normalize_name(name) in ONLY_TENSORFLOW

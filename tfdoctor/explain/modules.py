@@ -18,9 +18,8 @@ from typing import Optional
 from tfdoctor import causes
 from tfdoctor.evidence.traceback import Traceback, library_origins
 from tfdoctor.findings import Finding, Fix, Severity
-from tfdoctor.machine import Machine
+from tfdoctor.machine import LAZY_IMPORTS, START_IMPORTS, Machine
 from tfdoctor.modules import distribution_of, modules
-from tfdoctor.tf_imports import tf_imports
 
 _NO_MODULE = re.compile(r"No module named '(?P<module>[\w.]+)'")
 _NO_NAME = re.compile(
@@ -44,8 +43,7 @@ def module_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding
 
 def _tf_requires(m: Machine, dist: str) -> bool:
     """Whether TensorFlow requires ``dist``: its declared range, else the import table."""
-    table = tf_imports()
-    return m.declared_range(dist) is not None or dist in table.start or dist in table.lazy
+    return m.declared_range(dist) is not None or dist in START_IMPORTS or dist in LAZY_IMPORTS
 
 
 def _missing_module(tb: Traceback, m: Machine) -> Optional[Finding]:

@@ -8,7 +8,7 @@ import shlex
 from collections.abc import Collection, Sequence
 from typing import Callable, Optional
 
-from tfdoctor.facts import normalize_name
+from tfdoctor.facts import normalize_name, requirement_name
 from tfdoctor.findings import Finding
 from tfdoctor.fix import snapshot
 from tfdoctor.fix.dryrun import Checked, check_operation
@@ -22,7 +22,6 @@ from tfdoctor.fix.pip import (
     read_inventory,
     run_pip,
 )
-from tfdoctor.fix.plan import requirement_name
 from tfdoctor.fix.snapshot import Snapshot, SnapshotError
 from tfdoctor.records import Record, record
 

@@ -8,7 +8,7 @@ import shlex
 from collections.abc import Mapping, Sequence
 from typing import Optional
 
-from tfdoctor.facts import normalize_name
+from tfdoctor.facts import normalize_name, requirement_name
 from tfdoctor.findings import Finding, Report, Severity
 from tfdoctor.records import Record, record
 
@@ -69,15 +69,6 @@ class Plan(Record):
     fixable: tuple[Finding, ...] = ()
     #: Why nothing may be applied here at all (an externally managed Python), if so.
     refusal: Optional[str] = None
-
-
-def requirement_name(spec: str) -> str:
-    """The distribution a requirement specifier names (``"numpy<2"`` -> ``numpy``)."""
-    name = spec.strip()
-    for i, char in enumerate(name):
-        if not (char.isalnum() or char in "-_."):
-            return name[:i]
-    return name
 
 
 def parse_command(command: str, interpreter: str) -> tuple[Optional[Operation], str]:
