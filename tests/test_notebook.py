@@ -276,6 +276,18 @@ def test_a_tensorflow_imported_before_an_install_asks_for_a_restart() -> None:
     assert found.cause == "kernel-restart-needed" and "2.19.0" in found.summary
     same = Facts("0.1.0", "x", packages=(pkg,), notebook=_nb(kernel_tensorflow="2.20.0"))
     assert list(check_kernel_restart(CheckContext(same))) == []
+    # tf.__version__ spells a nightly or a release candidate otherwise than its metadata.
+    for installed, imported in (
+        ("2.21.0.dev20250801", "2.21.0-dev20250801"),
+        ("2.20.0rc0", "2.20.0-rc0"),
+    ):
+        spelt = Facts(
+            "0.1.0",
+            "x",
+            packages=(f.pkg("tf-nightly", installed),),
+            notebook=_nb(kernel_tensorflow=imported),
+        )
+        assert list(check_kernel_restart(CheckContext(spelt))) == [], installed
 
 
 # --- the probe's readers and parsers ---------------------------------------------------------

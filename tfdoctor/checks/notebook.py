@@ -15,6 +15,7 @@ from tfdoctor.checks._context import CheckContext, unknown
 from tfdoctor.facts import NotebookFacts
 from tfdoctor.findings import Finding, Severity
 from tfdoctor.hosted import hosted_data
+from tfdoctor.matrix import spec_contains
 
 #: The variables whose difference changes what TensorFlow loads or sees.
 LOADER_VARS = ("LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES")
@@ -112,7 +113,12 @@ def check_kernel_restart(ctx: CheckContext) -> Iterator[Finding]:
     nb, m = ctx.facts.notebook, ctx.machine
     if nb is None or nb.kernel_tensorflow is None:
         return
-    if m.tf is None or m.tf.version == nb.kernel_tensorflow:
+    if m.tf is None:
+        return
+    # tf.__version__ and the package's metadata spell one release differently
+    # (2.21.0-dev20250801 and 2.21.0.dev20250801): compared as PEP 440 versions.
+    same = spec_contains(nb.kernel_tensorflow, f"=={m.tf.version}")
+    if same or (same is None and m.tf.version == nb.kernel_tensorflow):
         return
     image = hosted_data().image(ctx.facts.hosted.name if ctx.facts.hosted else None)
     yield causes.finding(
