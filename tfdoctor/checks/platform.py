@@ -148,6 +148,20 @@ def check_metal(ctx: CheckContext) -> Iterator[Finding]:
                 "platform.metal", Severity.OK, f"tensorflow-metal {metal.version} registers the GPU"
             )
             return
+        own = table.row_of(metal.version) if table is not None else None
+        if own is not None and own.admits(m.tf.version):
+            # The pair the companion table gives: moving the plugin would change nothing,
+            # and the evidence of why no GPU registered is TensorFlow's own log.
+            yield causes.finding(
+                "platform.metal",
+                Severity.WARNING,
+                causes.gpu.GPU_UNSEEN_NO_REASON,
+                f"tensorflow-metal {metal.version}, the release for TensorFlow "
+                f"{m.tf.version}, is installed, but TensorFlow lists no GPU",
+                "",
+                causes.gpu.read_device_log_fix(),
+            )
+            return
         yield causes.finding(
             "platform.metal",
             Severity.WARNING,
