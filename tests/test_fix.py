@@ -130,6 +130,26 @@ def test_a_second_tensorflow_is_refused() -> None:
     assert why is not None and "second TensorFlow" in why
 
 
+@pytest.mark.parametrize(
+    ("wrapper", "body"),
+    [
+        ("tensorflow", "tensorflow-intel"),
+        ("tensorflow", "tensorflow-cpu-aws"),
+        ("tensorflow-macos", "tensorflow"),
+    ],
+)
+def test_a_wrapper_and_its_body_are_one_tensorflow(wrapper: str, body: str) -> None:
+    # Reinstalling after every TensorFlow distribution was removed: the wrapper brings its
+    # platform's body (the matrix's `wrappers`), one installation under two names.
+    empty = Inventory(())
+    changes = [Change(wrapper, None, "2.15.0"), Change(body, None, "2.15.0")]
+    requires = {wrapper: (f"{body}==2.15.0",), body: ("numpy<2",)}
+    assert refusal(Operation("install", (f"{wrapper}==2.15.0",)), changes, requires, empty) is None
+    apart = {wrapper: ("numpy<2",), body: ("numpy<2",)}
+    why = refusal(Operation("install", (f"{wrapper}==2.15.0",)), changes, apart, empty)
+    assert why is not None and "second TensorFlow" in why
+
+
 def test_a_tensorflow_downgrade_is_refused_unless_asked_for() -> None:
     down = [Change("tensorflow", "2.21.0", "2.20.0")]
     assert "downgrade" in str(refusal(Operation("install", ("keras<3",)), down, {}, _INVENTORY))

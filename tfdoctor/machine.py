@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import re
 import shlex
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import PurePath, PurePosixPath
 from typing import Optional
 
@@ -47,6 +47,7 @@ from tfdoctor.facts import (
     SmokeFacts,
     TFStatus,
     normalize_name,
+    requirement_name,
 )
 from tfdoctor.matrix import (
     PIN_FIELDS,
@@ -116,6 +117,19 @@ def tf_providers(packages: Sequence[PackageFacts]) -> tuple[PackageFacts, ...]:
         if "tensorflow" in p.top_level
         or (not p.top_level and normalize_name(p.name) in TF_DISTRIBUTIONS)
     )
+
+
+def separate_installations(requires: Mapping[str, Iterable[str]]) -> set[str]:
+    """Of TensorFlow distributions (PEP 503 name -> the requirement lines each declares), the
+    ones that are an installation of their own: a thin wrapper requiring another of them
+    (tensorflow -> tensorflow-intel on Windows, -> tensorflow-cpu-aws on Linux aarch64,
+    tensorflow-macos -> tensorflow) is one installation with it, not a second one."""
+    names = set(requires)
+    return {
+        name
+        for name, lines in requires.items()
+        if not {normalize_name(requirement_name(line)) for line in lines} & (names - {name})
+    }
 
 
 def tf_shadow(python: Optional[PythonFacts], providers: Sequence[PackageFacts]) -> Optional[str]:

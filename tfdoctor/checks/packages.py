@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 import shlex
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Optional
+from typing import Optional
 
 from tfdoctor import causes
 from tfdoctor.checks._context import CheckContext, fix, pip_command, unknown
@@ -14,32 +14,14 @@ from tfdoctor.checks._shared import installed_line, specifier, wheel_misfits
 from tfdoctor.compat import keras3_serves_tf_keras
 from tfdoctor.facts import PackageFacts, TFStatus, normalize_name
 from tfdoctor.findings import Finding, Severity
-from tfdoctor.machine import CONDA_TENSORFLOW, LAZY_IMPORTS, START_IMPORTS, Machine
+from tfdoctor.machine import (
+    CONDA_TENSORFLOW,
+    LAZY_IMPORTS,
+    START_IMPORTS,
+    Machine,
+    separate_installations,
+)
 from tfdoctor.matrix import Keras2User, TFLine, spec_contains, version_key
-
-if TYPE_CHECKING:
-    from packaging.requirements import Requirement
-
-
-def _requirements(pkg: PackageFacts) -> list[Requirement]:
-    """The distribution's parseable ``Requires-Dist`` lines; malformed ones are skipped."""
-    # packaging's parser costs about 40 ms to import: pay it only when a check needs it.
-    from packaging.requirements import (  # noqa: PLC0415
-        InvalidRequirement,
-        Requirement,
-    )
-
-    out = []
-    for line in pkg.requires:
-        try:
-            out.append(Requirement(line))
-        except InvalidRequirement:
-            continue
-    return out
-
-
-def _requires_names(pkg: PackageFacts) -> set[str]:
-    return {normalize_name(req.name) for req in _requirements(pkg)}
 
 
 def check_tf_distributions(ctx: CheckContext) -> Iterator[Finding]:
@@ -62,14 +44,8 @@ def check_tf_distributions(ctx: CheckContext) -> Iterator[Finding]:
             causes.software.tensorflow_install_fix(m),
         )
         return
-    # A thin wrapper (tensorflow -> tensorflow-intel on Windows, tensorflow-macos -> tensorflow)
-    # declares the other as a requirement: that pair is one installation, not two.
-    linked: set[str] = set()
-    for pkg in providers:
-        for other in providers:
-            if other is not pkg and normalize_name(other.name) in _requires_names(pkg):
-                linked.add(normalize_name(pkg.name))
-    independent = [p for p in providers if normalize_name(p.name) not in linked]
+    separate = separate_installations({normalize_name(p.name): p.requires for p in providers})
+    independent = [p for p in providers if normalize_name(p.name) in separate]
     if len(independent) <= 1:
         listing = ", ".join(f"{p.name} {p.version}" for p in providers)
         yield Finding("packages.tensorflow", Severity.OK, f"One TensorFlow installation: {listing}")

@@ -14,11 +14,8 @@ from tfdoctor.facts import TF_DISTRIBUTIONS, normalize_name
 from tfdoctor.findings import Report
 from tfdoctor.fix.pip import Change, IndexOptions, Inventory, dry_run, with_before
 from tfdoctor.fix.plan import Operation, Plan
+from tfdoctor.machine import separate_installations
 from tfdoctor.records import Record, record
-
-#: ``tensorflow`` installs ``tensorflow-intel`` on Windows as its wrapper's body: one
-#: TensorFlow, two names (the tensorflow 2.10-2.15 wheels' metadata).
-_WRAPPED = frozenset({"tensorflow-intel"})
 
 
 @record
@@ -63,22 +60,27 @@ def refusal(
             after.pop(normalize_name(c.name), None)
         else:
             after[normalize_name(c.name)] = c.after
+    declared = {normalize_name(p.name): p.requires for p in inventory.packages}
+    declared.update(new_requires)
     return (
-        _second_tensorflow(before, after)
+        _second_tensorflow(before, after, declared)
         or _tf_downgrade(op, changes)
         or _broken_ranges(before, after, new_requires, inventory)
     )
 
 
-def _tf_names(versions: Mapping[str, str]) -> set[str]:
-    names = {n for n in versions if n in TF_DISTRIBUTIONS}
-    return names - _WRAPPED if "tensorflow" in names else names
+def _tf_names(versions: Mapping[str, str], declared: Mapping[str, Sequence[str]]) -> set[str]:
+    """The TensorFlow installations among ``versions`` (a wrapper and its body count once)."""
+    names = [n for n in versions if n in TF_DISTRIBUTIONS]
+    return separate_installations({n: declared.get(n, ()) for n in names})
 
 
-def _second_tensorflow(before: Mapping[str, str], after: Mapping[str, str]) -> Optional[str]:
+def _second_tensorflow(
+    before: Mapping[str, str], after: Mapping[str, str], declared: Mapping[str, Sequence[str]]
+) -> Optional[str]:
     """Two distributions writing one ``tensorflow`` package overwrite each other's files (the
     catalogue's ``tf-multiple-distributions``, :mod:`tfdoctor.causes.software`)."""
-    now, then = _tf_names(after), _tf_names(before)
+    now, then = _tf_names(after, declared), _tf_names(before, declared)
     if len(now) > 1 and now != then:
         return f"it would install a second TensorFlow distribution ({', '.join(sorted(now))})"
     return None
