@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any, Optional
 
 from tfdoctor.facts import normalize_name
@@ -193,8 +193,3 @@ def with_before(changes: Sequence[Change], inventory: Inventory) -> tuple[Change
         have = inventory.get(c.name)
         out.append(Change(c.name, have.version if have is not None else c.before, c.after))
     return tuple(sorted(out, key=lambda c: normalize_name(c.name)))
-
-
-def marker_environment(inventory: Inventory) -> Mapping[str, str]:
-    """The PEP 508 marker values of the examined interpreter, as pip reported them."""
-    return dict(inventory.environment)

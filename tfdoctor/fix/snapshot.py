@@ -23,7 +23,7 @@ from tfdoctor.cache import CACHE_ENV, NO_CACHE_ENV, cache_dir
 from tfdoctor.records import Record, record
 
 #: The journal's events that end a fix: after one of them the snapshot needs no recovery.
-FINAL_EVENTS = frozenset({"verified", "rolled-back", "restored", "nothing-changed"})
+FINAL_EVENTS = frozenset({"verified", "rolled-back", "restored"})
 
 
 class SnapshotError(Exception):

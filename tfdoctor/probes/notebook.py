@@ -177,7 +177,11 @@ def probe_notebook(
     return NotebookFacts(
         kernel_executable=sys.executable,
         kernel_prefix=sys.prefix,
-        kernel_site_packages=(*site.getsitepackages(), *([user] if user else [])),
+        # virtualenv before 20 gave its site module no getsitepackages().
+        kernel_site_packages=(
+            *(site.getsitepackages() if hasattr(site, "getsitepackages") else ()),
+            *([user] if user else []),
+        ),
         kernel_name=kernel_name,
         kernelspec_argv=spec_argv,
         kernelspec_env=spec_env,
