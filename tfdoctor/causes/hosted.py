@@ -87,6 +87,16 @@ def tensorflow_tpu_fix(m: Machine, version: Optional[str]) -> Fix:
     )
 
 
+def image_cpu_tensorflow_fix(image: HostedImage) -> Fix:
+    """TensorFlow on an accelerator of this image that its TensorFlow supports: a GPU."""
+    return Fix(
+        f"On {image.title}'s TPU image TensorFlow runs on the CPU only. For TensorFlow on an "
+        "accelerator, switch the notebook to a GPU accelerator; keep the TPU for a framework "
+        "the image ships a TPU build of.",
+        (),
+    )
+
+
 def tpu_generation_fix(generation: str) -> Fix:
     """Use JAX or PyTorch/XLA on this TPU, or a TPU generation TensorFlow runs on."""
     return Fix(

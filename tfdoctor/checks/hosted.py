@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from tfdoctor import causes
 from tfdoctor.checks._context import CheckContext
-from tfdoctor.facts import HostedFacts
+from tfdoctor.facts import HostedFacts, normalize_name
 from tfdoctor.findings import Finding, Severity
 from tfdoctor.hosted import hosted_data
 
@@ -94,6 +94,24 @@ def check_tpu(ctx: CheckContext) -> Iterator[Finding]:
     if m.tf.name == "tensorflow-tpu":
         via = f" with {libtpu.name} {libtpu.version}" if libtpu is not None else ""
         yield Finding("hosted.tpu", Severity.OK, f"{m.tf.name} {m.tf.version}{via} on {where}")
+        return
+    image = data.image(hosted.name) if hosted.name else None
+    running = image.running(m.python_version) if image is not None else None
+    shipped = running.tpu_tensorflow if running is not None else None
+    if image is not None and shipped == f"{normalize_name(m.tf.name)}=={m.tf.version}":
+        # The image's own TPU requirements ship this CPU-only TensorFlow (its maintainers left
+        # the TPU build out): installing tensorflow-tpu over it is not what the image runs.
+        yield causes.finding(
+            "hosted.tpu",
+            Severity.WARNING,
+            causes.hosted.TPU_TF_WITHOUT_LIBTPU,
+            f"{image.title}'s TPU image ships {shipped}, without TPU support: TensorFlow uses "
+            "the CPU here",
+            f"{image.title} records {shipped} as the TensorFlow of its TPU image, not the "
+            "tensorflow-tpu build.",
+            causes.hosted.image_cpu_tensorflow_fix(image),
+            tuple(data.url(s) for s in running.sources) if running is not None else (),
+        )
         return
     yield causes.finding(
         "hosted.tpu",
