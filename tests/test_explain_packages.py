@@ -896,3 +896,25 @@ def test_protobuf_is_upgraded_inside_tensorflows_own_range() -> None:
     runtime = protobuf_fix(m, too_old=True, missing="runtime_version")
     assert any(c.endswith('"protobuf>=5.26"') for c in runtime.commands)
     assert "stops below 5.26" in runtime.text
+
+
+@pytest.mark.parametrize(
+    ("message", "cause"),
+    [
+        # The private Keras module imported and lacks the name: TensorFlow still has its
+        # private copy, so the caller (standalone Keras) was made for another release.
+        (
+            "AttributeError: module 'tensorflow.python.keras.backend' has no attribute 'get_graph'",
+            "keras-version",
+        ),
+        # tensorflow.python itself lacks keras: the private copy is gone (2.16, Keras 3).
+        (
+            "AttributeError: module 'tensorflow.python' has no attribute 'keras'",
+            "keras3-behaviour-change",
+        ),
+    ],
+)
+def test_a_private_module_that_imported_is_no_removal(message: str, cause: str) -> None:
+    report = _explain(message)
+    found = [x.cause for x in report.findings if x.severity.rank >= Severity.WARNING.rank]
+    assert found == [cause]

@@ -487,3 +487,23 @@ def test_explain_reads_the_same_keras_listings() -> None:
     assert nowhere is not None and nowhere.cause == "api-removed"
     tf_keras = knowledge.name("tf_keras.layers.NopeLayer")
     assert tf_keras is not None and "tf-keras" in tf_keras.what
+
+
+def test_a_name_spelled_otherwise_gets_the_apis_spelling(tmp_path: Path) -> None:
+    code = tmp_path / "s.py"
+    code.write_text(
+        "import tensorflow as tf\n"
+        "from keras.optimizers import adam\n"
+        "x = tf.keras.layers.Conv2d(3, 3)\n"
+        "y = tf.keras.layers.NoSuchLayer(3)\n"
+    )
+    report = scan(ScanOptions((str(code),), "2.21"), RULES, "test")
+    fixes = {
+        x.location.line: x.fix.text
+        for x in report.findings
+        if x.location is not None and x.fix is not None
+    }
+    assert fixes[2].startswith("Use keras.optimizers.Adam:")
+    assert fixes[3].startswith("Use tf.keras.layers.Conv2D:")
+    # A name no member is a spelling of gets no guess.
+    assert "Use " not in fixes[4]

@@ -792,3 +792,88 @@ def gpu_arch_fix(m: Machine, capability: Optional[str]) -> Fix:
         f"(`tfdoctor matrix --gpu {capability}`), a newer GPU, or a source build with "
         f"TF_CUDA_COMPUTE_CAPABILITIES={capability}."
     )
+
+
+#: Why TensorFlow lists no GPU, each with its cause and what tells it apart. Which comes first is
+#: the evidence's to decide (:func:`unlisted_gpu_fix`): the answer ``[]`` is the same for all.
+UNLISTED_GPU_CANDIDATES: Mapping[str, tuple[CauseId, str, str]] = {
+    "windows-native": (
+        WINDOWS_NATIVE_GPU_ENDED,
+        "TensorFlow runs on native Windows, where 2.11 and later have no GPU build",
+        "the paths and prompt are Windows ones (C:\\...), not WSL2's",
+    ),
+    "cpu-build": (
+        TF_CPU_ONLY_BUILD,
+        "the TensorFlow installed is a CPU-only build (tensorflow-cpu; the macOS and Linux "
+        "aarch64 wheels)",
+        'python -c "import tensorflow as tf; print(tf.test.is_built_with_cuda())" prints False',
+    ),
+    "libraries": (
+        CUDA_LIBS_MISSING,
+        "the CUDA or cuDNN libraries the build was made for are not found",
+        "TensorFlow's log at import says `Could not load dynamic library` or `Cannot dlopen "
+        "some GPU libraries` (run with TF_CPP_MIN_LOG_LEVEL=0 to see it)",
+    ),
+    "driver": (
+        DRIVER_NOT_LOADED,
+        "no NVIDIA driver answers (none installed or loaded, or a container started without "
+        "the GPU)",
+        "`nvidia-smi` fails or lists no GPU",
+    ),
+    "hidden": (
+        CUDA_VISIBLE_DEVICES_HIDDEN,
+        "CUDA_VISIBLE_DEVICES hides every GPU (empty, -1 or an index that does not exist)",
+        "`echo $CUDA_VISIBLE_DEVICES` prints it",
+    ),
+}
+
+_UNLISTED_TELLS: Mapping[str, str] = {
+    "cpu-build": 'python -c "import tensorflow as tf; print(tf.test.is_built_with_cuda())"',
+    "libraries": (
+        'TF_CPP_MIN_LOG_LEVEL=0 python -c "import tensorflow as tf; '
+        "print(tf.config.list_physical_devices('GPU'))\""
+    ),
+    "driver": "nvidia-smi",
+    "hidden": 'echo "CUDA_VISIBLE_DEVICES=$CUDA_VISIBLE_DEVICES"',
+}
+
+
+def unlisted_gpu_cause(order: tuple[str, ...]) -> CauseId:
+    """The cause of the candidate ranked first."""
+    return UNLISTED_GPU_CANDIDATES[order[0]][0]
+
+
+def unlisted_gpu_fix(m: Machine, order: tuple[str, ...], shown: str) -> Fix:
+    """The fix of the most likely reason TensorFlow lists no GPU (``order[0]``), then the other
+    candidates, each with what tells it apart. ``shown``: the evidence behind the order."""
+    first = order[0]
+    fix = _unlisted_candidate_fix(m, first)
+    what, tell = UNLISTED_GPU_CANDIDATES[first][1:]
+    steps = [f"1. {what} ({tell}): {fix.text}"]
+    for number, key in enumerate(order[1:], 2):
+        other_what, other_tell = UNLISTED_GPU_CANDIDATES[key][1:]
+        steps.append(f"{number}. {other_what} ({other_tell}).")
+    others = tuple(_UNLISTED_TELLS[k] for k in order[1:] if k in _UNLISTED_TELLS)
+    return Fix(
+        f"{shown}; the candidates, most likely first: " + " ".join(steps),
+        tuple(dict.fromkeys((*fix.commands, *others))),
+    )
+
+
+def _unlisted_candidate_fix(m: Machine, key: str) -> Fix:
+    """One candidate's own fix, fitted to what is known of the machine."""
+    if key == "windows-native":
+        return windows_gpu_fix(m)
+    if key == "cpu-build":
+        if m.tf is not None:
+            return gpu_build_fix(m)
+        return Fix(
+            "Install the GPU build for the platform: on Linux x86-64 the and-cuda extra "
+            "(TensorFlow 2.15 and later), on Apple silicon tensorflow-metal.",
+            ('pip install "tensorflow[and-cuda]"',),
+        )
+    if key == "libraries":
+        return cuda_libraries_fix(m, ("cudart", "cudnn"))[1]
+    if key == "driver":
+        return driver_load_fix(m)
+    return no_device_fix(m)

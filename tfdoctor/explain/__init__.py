@@ -25,6 +25,12 @@ from tfdoctor import causes
 from tfdoctor.bounded import size_text
 from tfdoctor.causes import observed
 from tfdoctor.evidence import tflog
+from tfdoctor.evidence.devices import (
+    MAX_LISTINGS,
+    DeviceListing,
+    read_device_listings,
+    unix_prompt,
+)
 from tfdoctor.evidence.packages import (
     MAX_CONFLICTS,
     Conflict,
@@ -52,6 +58,7 @@ from tfdoctor.evidence.traceback import (
     path_hints,
     read_tracebacks,
 )
+from tfdoctor.explain.devices import unlisted_gpu_finding
 from tfdoctor.explain.exceptions import inferred_note, unexplained_finding
 from tfdoctor.explain.packages import log_packages, package_findings
 from tfdoctor.explain.reader import LogReader, LogText
@@ -114,6 +121,14 @@ class Evidence:
     #: What TensorFlow's own log lines report (:mod:`tfdoctor.evidence.tflog`), each with
     #: where it is in the log (``line 12``, ``cell 3, line 4``).
     events: list[tuple[str, tflog.Event]] = dataclasses.field(default_factory=list)
+    #: What TensorFlow answered when asked for its devices (:mod:`tfdoctor.evidence.devices`),
+    #: each with where it is.
+    devices: list[tuple[str, DeviceListing]] = dataclasses.field(default_factory=list)
+    #: The operating system the text around those answers implies (a prompt, a path), read only
+    #: where the log holds such an answer.
+    os_near_devices: Optional[Inferred] = None
+    #: A Unix shell's prompt near them (not native Windows), read likewise.
+    prompt_near_devices: Optional[str] = None
 
     def logged(self, kind: type[tflog.E]) -> list[tuple[str, tflog.E]]:
         """The events of one kind, with where each is."""
@@ -176,6 +191,12 @@ def scan(blocks: Iterable[LogText], signatures: Signatures) -> Evidence:
             evidence.numpy_builds.extend(read_numpy_builds((text,)))
         for dist, echoed in read_echoed_versions((text,)).items():
             evidence.echoed.setdefault(dist, echoed)
+        if len(evidence.devices) < MAX_LISTINGS:
+            listings = read_device_listings(text, 0)
+            evidence.devices.extend((block.where(x.line), x) for x in listings)
+            if listings and evidence.os_near_devices is None:
+                evidence.os_near_devices = _os_of((text[: 1 << 20],), ())
+                evidence.prompt_near_devices = unix_prompt(text[: 1 << 20])
         found, to_read = _candidates(text, literals, keywords, evidence)
         line_no, counted = 0, 0
         for start in sorted(found):
@@ -374,7 +395,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
     if conda and site is not None:
         inferred.append(Inferred("environment", "a conda environment", site))
     frames = [f.path for tb in evidence.tracebacks for f in tb.frames]
-    os_hint = _os_of(lines, libraries, frames)
+    os_hint = _os_of(lines, libraries, frames) or evidence.os_near_devices
     if os_hint is not None:
         inferred.append(os_hint)
     inferred.extend(_soname_hints(evidence, matrix))
@@ -1044,6 +1065,9 @@ def explain(
         found = _cause_finding(cause, hits, machine, revealed, facts is not None, inferred)
         if found.id not in findings:
             findings[found.id] = found
+    unlisted = _unlisted(evidence, revealed, machine, findings.values(), inferred)
+    if unlisted is not None and unlisted.id not in findings:
+        findings[unlisted.id] = unlisted
     out = sorted(findings.values(), key=lambda f: -f.severity.rank)
     if all(x.severity.rank < Severity.WARNING.rank for x in out):
         # A failure nothing explains is reported as such: never "no problems found".
@@ -1078,6 +1102,28 @@ def explain(
     if isinstance(lines, LogReader) and lines.unread is not None:
         out.append(_unread_finding(lines, *lines.unread))
     return Report(merged, tuple(dataclasses.replace(f, check="explain") for f in out))
+
+
+def _unlisted(
+    evidence: Evidence,
+    revealed: Revealed,
+    machine: Machine,
+    found: Iterable[Finding],
+    inferred: str,
+) -> Optional[Finding]:
+    """The finding for TensorFlow listing no GPU (:mod:`tfdoctor.explain.devices`), with what
+    the log implies of the machine."""
+    unlisted = unlisted_gpu_finding(
+        evidence.devices,
+        found,
+        machine,
+        _gpu_shown(machine, revealed),
+        revealed.tf_dist,
+        evidence.prompt_near_devices,
+    )
+    if unlisted is not None and inferred:
+        unlisted = dataclasses.replace(unlisted, detail=f"{unlisted.detail}\n{inferred}")
+    return unlisted
 
 
 def _inferred(evidence: Evidence, revealed: Revealed) -> str:

@@ -57,6 +57,10 @@ def api_use(tb: Traceback, knowledge: ApiKnowledge) -> Optional[tuple[str, Verdi
     message = tb.message
     match = _NO_ATTRIBUTE.search(message)
     if match is not None:
+        if ".python." in match.group("module"):
+            # The private module itself imported: no rule about its removal applies, and
+            # what it lacks is no API (explain.packages' private_api_findings judges it).
+            return None
         return _named(knowledge, match.group("module"), match.group("attr"))
     match = _NO_NAME.search(message)
     if match is not None:

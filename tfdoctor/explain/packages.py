@@ -569,35 +569,48 @@ _PRIVATE = re.compile(
 )
 
 
+#: An attribute missing from a module of TensorFlow's private Keras copy that did import.
+_PRIVATE_KERAS = re.compile(
+    r"module '(?:tensorflow|tensorflow_core)\.python\.keras[\w.]*' has no attribute"
+)
+
+
 def private_api_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
     """A package built against another TensorFlow, missing a name in tensorflow.python."""
     for tb in tracebacks:
         if _PRIVATE.search(tb.message) is None:
             continue
-        user = next((o for o in library_origins(tb) if o.dist != "tensorflow"), None)
+        user = next((o.dist for o in library_origins(tb) if o.dist != "tensorflow"), None)
+        basis = "from its frames"
+        if user is None and _PRIVATE_KERAS.search(tb.message):
+            # The module imported (the name is missing from it, not the module), so this
+            # TensorFlow still has its private Keras copy (up to 2.15). Besides TensorFlow
+            # itself, the code that reaches into it is standalone Keras's TensorFlow backend
+            # (keras/backend/tensorflow_backend.py imports tensorflow.python.keras.backend
+            # in Keras 2.3): a Keras of another release than this TensorFlow.
+            user, basis = "keras", "no frame is shown: standalone Keras is the usual caller"
         if user is None:
             continue  # no frame says whose code reached in: the user's own, or not shown
         said = (
-            f"{tb.where}: {tb.type}: {tb.message}\n{user.dist} (from its frames) imports "
-            "TensorFlow's private modules, which change between releases: it was built for "
-            "another TensorFlow."
+            f"{tb.where}: {tb.type}: {tb.message}\n{user} ({basis}) imports TensorFlow's "
+            "private modules, which change between releases: it was built for another "
+            "TensorFlow."
         )
-        if user.dist == "keras":
+        if user == "keras":
             cause, fix = causes.software.KERAS_VERSION, causes.software.keras_match_fix(m)
-        elif user.dist == "tf-keras":
+        elif user == "tf-keras":
             cause, fix = causes.software.TF_KERAS_MISMATCH, causes.software.tf_keras_fix(m)
         else:
             cause, fix = (
                 causes.software.COMPANION_MISMATCH,
-                causes.software.companion_fix(m, user.dist),
+                causes.software.companion_fix(m, user),
             )
         return [
             causes.finding(
                 f"explain.{cause}",
                 Severity.ERROR,
                 cause,
-                f"{user.dist} is built for another TensorFlow (a private TensorFlow name is "
-                "missing)",
+                f"{user} is built for another TensorFlow (a private TensorFlow name is missing)",
                 said,
                 fix,
             )

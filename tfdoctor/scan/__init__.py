@@ -318,7 +318,10 @@ class Judge:
                 f"`{gone}` is in {_api_of(name, since_api)} but not in {_api_of(name, api)}: "
                 f"removed in {release} (AttributeError)."
             )
-        if name.startswith("tf.compat.v1."):
+        respelled = api.respelled(name)
+        if respelled:
+            fix = _respelled_fix(respelled)
+        elif name.startswith("tf.compat.v1."):
             fix = "Port this TensorFlow 1 code to the TensorFlow 2 API (see the migration guide)."
         else:
             fix = "Find its replacement in the release notes and API docs of this release."
@@ -394,6 +397,9 @@ class Judge:
                 f"`{gone}` is neither in Keras {newest.keras} nor in Keras 2's public API "
                 f"(tf-keras {keras2.keras}): AttributeError or ImportError."
             )
+            respelled = newest.respelled(name)
+            if respelled:
+                return self._generic(causes.code.API_REMOVED, what, _respelled_fix(respelled))
             if idiom:
                 return self._generic(
                     causes.code.KERAS3_BEHAVIOUR_CHANGE, what, f"Use {idiom}.", release=keras3
@@ -546,6 +552,11 @@ def _api_of(name: str, api: ApiIndex) -> str:
     if name.startswith("keras.") and api.keras:
         return f"the Keras {api.keras} of TensorFlow {api.line}"
     return f"TensorFlow {api.line}'s public API"
+
+
+def _respelled_fix(respelled: str) -> str:
+    """Use the name as the API spells it."""
+    return f"Use {respelled}: the API spells the name so (it differs in case or underscores)."
 
 
 def _keras_idiom(api: ApiIndex, gone: str, last: str, name: str) -> Optional[str]:

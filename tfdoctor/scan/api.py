@@ -90,6 +90,24 @@ class ApiIndex(Record):
         """Whether ``name`` exists."""
         return self.lookup(name).status == OK
 
+    def respelled(self, name: str) -> Optional[str]:
+        """The name this API spells ``name``'s missing part as, if it differs only in case
+        and underscores (``keras.optimizers.adam`` -> ``keras.optimizers.Adam``, ``Conv2d`` ->
+        ``Conv2D``): the member of the module where lookup stopped."""
+        found = self.lookup(name)
+        if found.status != MISSING:
+            return None
+        module, _, part = found.missing_at.rpartition(".")
+        members = self.modules.get(module) or frozenset()
+        key = part.replace("_", "").lower()
+        same = sorted(
+            m.rstrip("/") for m in members if m.rstrip("/").replace("_", "").lower() == key
+        )
+        if len(same) != 1 or same[0] == part:
+            return None
+        rest = name[len(found.missing_at) :]
+        return f"{module}.{same[0]}{rest}"
+
     @staticmethod
     def _private(rest: list[str]) -> bool:
         return rest[0] in PRIVATE_ROOTS or ".".join(rest[:2]) in PRIVATE_ROOTS

@@ -1,0 +1,184 @@
+"""What TensorFlow answered when asked for its GPUs, read as an observation, and the reasons
+for an empty answer ranked by what else the log shows."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import pytest
+
+from tests import factories as f
+from tfdoctor.evidence.devices import (
+    DeviceListing,
+    built_with_cuda,
+    gpus_listed,
+    read_device_listings,
+    unix_prompt,
+)
+from tfdoctor.explain import explain
+from tfdoctor.explain.reader import split_text
+from tfdoctor.findings import Finding, Report, Severity
+from tfdoctor.signatures import load_signatures
+
+SIGNATURES = load_signatures()
+
+DEVICE_LIB_CPU = """[name: "/device:CPU:0"
+device_type: "CPU"
+memory_limit: 268435456
+locality {
+}
+incarnation: 1234
+]"""
+
+DEVICE_LIB_XLA = """[name: "/device:CPU:0"
+device_type: "CPU"
+memory_limit: 268435456
+incarnation: 1
+, name: "/device:XLA_CPU:0"
+device_type: "XLA_CPU"
+memory_limit: 17179869184
+incarnation: 2
+, name: "/device:XLA_GPU:0"
+device_type: "XLA_GPU"
+memory_limit: 17179869184
+incarnation: 3
+]"""
+
+
+@pytest.mark.parametrize(
+    ("text", "gpus", "cuda"),
+    [
+        (">>> tf.config.list_physical_devices('GPU')\n[]", 0, None),
+        ('print(tf.config.experimental.list_physical_devices(device_type="GPU"))\n[]', 0, None),
+        (
+            "python -c \"import tensorflow as tf; print(tf.config.list_physical_devices('GPU'))\"\n"
+            "2.15.0 []",
+            0,
+            None,
+        ),
+        ("Num GPUs Available:  0", 0, None),
+        ("Number of GPUs available: 2", 2, None),
+        ("GPU devices: []", 0, None),
+        ("[PhysicalDevice(name='/physical_device:CPU:0', device_type='CPU')]", 0, None),
+        (
+            "[PhysicalDevice(name='/physical_device:CPU:0', device_type='CPU'), "
+            "PhysicalDevice(name='/physical_device:GPU:0', device_type='GPU')]",
+            1,
+            None,
+        ),
+        (DEVICE_LIB_CPU, 0, None),
+        (">>> tf.test.is_gpu_available()\nFalse", 0, None),
+        (">>> tf.test.gpu_device_name()\n''", 0, None),
+        ("tf.test.is_built_with_cuda(): False", None, False),
+        (">>> tf.test.is_built_with_cuda()\nTrue", None, True),
+    ],
+)
+def test_each_form_of_the_answer_is_read(
+    text: str, gpus: Optional[int], cuda: Optional[bool]
+) -> None:
+    found = read_device_listings(text)
+    assert found, text
+    assert gpus_listed(found) == gpus
+    assert built_with_cuda(found) == cuda
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A device named in a log line is no count of the GPUs listed.
+        "Created device /job:localhost/replica:0/task:0/device:GPU:0 with 9620 MB memory",
+        "Placing op on GPU:0",
+        # An empty list that answers no question about GPUs.
+        "x = []\nprint(x)\n[]",
+        "Successfully installed absl-py-2.1.0",
+    ],
+)
+def test_other_lines_are_no_answer(text: str) -> None:
+    assert read_device_listings(text) == []
+
+
+def test_xla_gpu_devices_are_counted_apart() -> None:
+    (listing,) = read_device_listings(DEVICE_LIB_XLA)
+    assert listing == DeviceListing(listing.line, listing.text, gpus=0, xla_gpus=1)
+
+
+def test_unix_prompts_are_told_from_windows_ones() -> None:
+    assert unix_prompt("(venv) me@box:~/src$ python t.py") == "(venv) me@box:~/src$"
+    assert unix_prompt("me@MacBook-Pro ~ % python t.py") == "me@MacBook-Pro ~ %"
+    assert unix_prompt("C:\\Users\\me> python t.py") is None
+
+
+def _explain(text: str) -> Report:
+    return explain([split_text(text)], SIGNATURES, f.FIXTURE_MATRIX)
+
+
+def _top(report: Report) -> Finding:
+    return max(report.findings, key=lambda x: x.severity.rank)
+
+
+def test_native_windows_with_its_release_is_decided() -> None:
+    text = (
+        'C:\\Users\\me> python -c "import tensorflow as tf; print(tf.__version__); '
+        "print(tf.config.list_physical_devices('GPU'))\"\n"
+        "Successfully installed tensorflow-2.15.0\n"
+        "[]"
+    )
+    top = _top(_explain(text))
+    assert top.cause == "windows-native-gpu-ended"
+    assert top.severity is Severity.ERROR
+    assert top.fix is not None and "WSL2" in top.fix.text and "wsl --install" in top.fix.commands
+
+
+def test_without_any_sign_of_the_platform_the_candidates_are_ranked_not_decided() -> None:
+    top = _top(_explain(DEVICE_LIB_CPU))
+    assert top.cause == "windows-native-gpu-ended"
+    assert top.severity is Severity.WARNING
+    assert top.fix is not None
+    text = top.fix.text
+    assert "neither the operating system" in text
+    # Every other candidate follows, with what tells it apart.
+    for words in ("CUDA or cuDNN libraries", "NVIDIA driver", "CPU-only build", "CUDA_VISIBLE"):
+        assert words in text
+    assert "nvidia-smi" in top.fix.commands
+
+
+def test_a_unix_prompt_puts_the_libraries_first() -> None:
+    text = (
+        '(venv) me@box:~$ python3 -c "import tensorflow as tf; '
+        "print(tf.config.list_physical_devices('GPU'))\"\n[]"
+    )
+    top = _top(_explain(text))
+    assert top.cause == "cuda-libs-missing"
+    assert top.severity is Severity.WARNING
+    assert top.fix is not None and "Unix shell" in top.fix.text
+
+
+def test_a_build_without_cuda_is_named_as_such() -> None:
+    text = "/home/me/env/lib/python3.11/site-packages\ntf.test.is_built_with_cuda(): False\n"
+    top = _top(_explain(text))
+    assert top.cause == "tf-cpu-only-build"
+    assert top.severity is Severity.ERROR
+
+
+def test_xla_gpus_without_a_gpu_point_at_the_libraries() -> None:
+    top = _top(_explain(DEVICE_LIB_XLA))
+    assert top.cause == "cuda-libs-missing"
+    assert "XLA_GPU" in top.detail
+
+
+def test_a_listed_gpu_is_no_finding() -> None:
+    text = "Num GPUs Available:  1"
+    assert all(x.severity.rank < Severity.WARNING.rank for x in _explain(text).findings)
+
+
+def test_a_finding_that_already_says_why_is_not_repeated() -> None:
+    text = (
+        "2021-01-02 20:12:26.425425: W tensorflow/stream_executor/platform/default/"
+        "dso_loader.cc:60] Could not load dynamic library 'libcudart.so.11.0'; dlerror: "
+        "libcudart.so.11.0: cannot open shared object file: No such file or directory\n"
+        "Num GPUs Available:  0"
+    )
+    report = _explain(text)
+    causes = [x.cause for x in report.findings if x.severity.rank >= Severity.WARNING.rank]
+    assert causes == ["cuda-libs-missing"]
+    assert all(x.summary != "TensorFlow lists no GPU" for x in report.findings)

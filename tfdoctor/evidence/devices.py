@@ -1,0 +1,207 @@
+"""What a session printed when it asked TensorFlow for its devices: the GPUs it listed.
+
+Users paste the answers to the questions TensorFlow's install guide asks
+(https://www.tensorflow.org/install/pip, "Verify the GPU setup"):
+``tf.config.list_physical_devices('GPU')`` and its ``[]``, ``print("Num GPUs Available: ",
+len(...))``, ``device_lib.list_local_devices()`` with its ``device_type: "CPU"`` blocks,
+``tf.test.is_gpu_available()`` and ``tf.test.is_built_with_cuda()`` with their ``True`` or
+``False``. Each is an observation of what TensorFlow itself listed, kept apart from any
+inference about why.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+from tfdoctor.records import Record, record
+
+#: Listings kept per log.
+MAX_LISTINGS = 20
+
+
+@record
+class DeviceListing(Record):
+    """One answer TensorFlow gave about its devices (observed), with the line that shows it."""
+
+    #: The log line (1-based, in the block read) and its text.
+    line: int
+    text: str
+    #: How many GPUs the answer lists (0: none); None where it does not count them.
+    gpus: Optional[int] = None
+    #: ``tf.test.is_built_with_cuda()``'s answer, where printed.
+    built_with_cuda: Optional[bool] = None
+    #: XLA's own GPU devices (``XLA_GPU``, TensorFlow 2.0-2.3) listed beside the real ones: the
+    #: CUDA driver answered, the GPU device itself was not registered.
+    xla_gpus: int = 0
+
+
+# Literal strings one of the forms below always holds: only lines with one are read, so a
+# long log is searched with ``str.find`` and few of its lines reach a regular expression.
+_LITERALS = (
+    "PhysicalDevice(",
+    "LogicalDevice(",
+    'device_type: "',
+    "[]",
+    "GPUs",
+    "gpus",
+    "Gpus",
+    "GPU available",
+    "GPU Available",
+    "gpu available",
+    "GPU count",
+    "GPU Count",
+    "_gpu_available",
+    "built_with_cuda",
+    "uilt with CUDA",
+    "uilt with cuda",
+    "gpu_device_name",
+)
+_DEVICE_REPR = re.compile(
+    r"(?:Physical|Logical)Device\(name='[^']*', device_type='(?P<type>\w+)'\)"
+)
+_DEVICE_LIB = re.compile(r'device_type: "(?P<type>\w+)"')
+#: A query for GPUs whose printed answer (``[]``) is on the same line or the next ones.
+_GPU_QUERY = re.compile(
+    r"(?:list_physical_devices|list_logical_devices|get_visible_devices)\(\s*"
+    r"(?:device_type\s*=\s*)?['\"](?:GPU|gpu)['\"]"
+)
+_EMPTY_ANSWER = re.compile(r"(?:^|[\s:=>)])\[\]\s*$")
+_COUNT = re.compile(
+    r"(?i)\b(?:num(?:ber)?(?: of)? gpus?(?: available)?|gpus? (?:available|found|detected|count))"
+    r"\s*[:=]?\s*(?P<n>\d+)\b"
+)
+_LABELLED_EMPTY = re.compile(r"(?i)\bgpus?(?: devices?| available| found)?\s*[:=]\s*\[\]")
+_BOOL_ANSWER = re.compile(
+    r"(?i)(?P<what>is_gpu_available|gpu (?:is )?available|is_built_with_cuda|built with cuda)"
+    r"[^\n]*?(?P<value>\bTrue|\bFalse)\s*$"
+)
+_BARE_BOOL = re.compile(r"^\s*(?:Out\[\d+\]:\s*)?(?P<value>True|False)\s*$")
+_EMPTY_NAME = re.compile(r"^\s*(?:Out\[\d+\]:\s*)?(?:''|\"\")\s*$")
+
+
+def read_device_listings(text: str, first_line: int = 1) -> list[DeviceListing]:
+    """Every answer about devices in ``text`` (one block of a log), in order."""
+    starts = _candidate_lines(text)
+    if not starts:
+        return []
+    out: list[DeviceListing] = []
+    block: list[tuple[int, str]] = []  # device_lib's device_type lines of one listing
+    last, number, counted = -2, 0, 0
+    for start in starts:
+        end = text.find("\n", start)
+        line = text[start : end if end >= 0 else len(text)].strip()
+        number += text.count("\n", counted, start)  # the starts are in order: count once
+        counted = start
+        if block and (not _DEVICE_LIB.search(line) or number - last > 12):
+            # device_lib prints each device in a dozen lines or fewer: a gap ends the listing.
+            out.append(_device_lib_listing(block))
+            block = []
+        if _DEVICE_LIB.search(line):
+            block.append((first_line + number, line))
+            last = number
+            continue
+        found = _listing(line, text, start, first_line + number)
+        if found is not None:
+            out.append(found)
+        if len(out) >= MAX_LISTINGS:
+            return out
+    if block:
+        out.append(_device_lib_listing(block))
+    return out[:MAX_LISTINGS]
+
+
+def _candidate_lines(text: str) -> list[int]:
+    """The starts of the lines that hold one of the literals, in order."""
+    found: set[int] = set()
+    for literal in _LITERALS:
+        i = text.find(literal)
+        while i >= 0 and len(found) < 10 * MAX_LISTINGS:
+            start = text.rfind("\n", 0, i) + 1
+            found.add(start)
+            end = text.find("\n", i)
+            if end < 0:
+                break
+            i = text.find(literal, end)
+            if literal in ("_gpu_available", "built_with_cuda", "gpu_device_name") and end >= 0:
+                found.add(end + 1)  # the answer printed on the line below the question
+    return sorted(s for s in found if s < len(text))
+
+
+def _device_lib_listing(block: list[tuple[int, str]]) -> DeviceListing:
+    """``device_lib.list_local_devices()``'s devices, as one listing."""
+    types = [m.group("type") for _, line in block for m in [_DEVICE_LIB.search(line)] if m]
+    return DeviceListing(
+        block[0][0],
+        block[0][1],
+        gpus=types.count("GPU"),
+        xla_gpus=types.count("XLA_GPU"),
+    )
+
+
+def _listing(line: str, text: str, start: int, where: int) -> Optional[DeviceListing]:
+    """The answer one line gives, if it gives one (``text``/``start``: the lines above it)."""
+    types = _DEVICE_REPR.findall(line)
+    if types:
+        if line.endswith("]") and line.lstrip().startswith("["):
+            return DeviceListing(where, line, gpus=types.count("GPU"))
+        return None
+    above = _lines_above(text, start, 3)
+    if "[]" in line and (
+        _LABELLED_EMPTY.search(line)
+        or (_EMPTY_ANSWER.search(line) and any(_GPU_QUERY.search(x) for x in (line, *above)))
+    ):
+        return DeviceListing(where, line, gpus=0)
+    match = _COUNT.search(line)
+    if match is not None:
+        return DeviceListing(where, line, gpus=int(match.group("n")))
+    answer = _BOOL_ANSWER.search(line)
+    if answer is None and above and _BARE_BOOL.match(line):
+        # The question on one line (``>>> tf.test.is_gpu_available()``), its answer below.
+        answer = _BOOL_ANSWER.search(above[0].rstrip() + " " + line)
+    if answer is not None:
+        value = answer.group("value").lower() == "true"
+        what = answer.group("what").lower()
+        if "cuda" in what:
+            return DeviceListing(where, line, built_with_cuda=value)
+        return DeviceListing(where, line, gpus=None if value else 0)
+    if _EMPTY_NAME.match(line) and above and "gpu_device_name" in above[0]:
+        return DeviceListing(where, line, gpus=0)
+    return None
+
+
+def _lines_above(text: str, start: int, count: int) -> list[str]:
+    """Up to ``count`` lines above the line starting at ``start``, nearest first."""
+    out: list[str] = []
+    end = start - 1
+    while end > 0 and len(out) < count:
+        begin = text.rfind("\n", 0, end) + 1
+        out.append(text[begin:end])
+        end = begin - 1
+    return out
+
+
+#: A Unix shell's prompt (``user@host:~/dir$``, ``(venv) user@host dir %``): not native
+#: Windows, whose shells show a drive (``C:\\>``, ``PS C:\\>``).
+_UNIX_PROMPT = re.compile(
+    r"(?m)^(?:\([\w.-]+\)\s*)?[\w.-]+@[\w.-]+(?::[~/][^\s$#%]*| [~\w./-]+) ?[$#%] "
+)
+
+
+def unix_prompt(text: str) -> Optional[str]:
+    """The first Unix shell prompt in ``text``, if any."""
+    match = _UNIX_PROMPT.search(text)
+    return match.group(0).strip() if match else None
+
+
+def gpus_listed(listings: list[DeviceListing]) -> Optional[int]:
+    """The most GPUs any answer lists; 0 when every counting answer lists none; None when no
+    answer counts them."""
+    counts = [x.gpus for x in listings if x.gpus is not None]
+    return max(counts) if counts else None
+
+
+def built_with_cuda(listings: list[DeviceListing]) -> Optional[bool]:
+    """What ``tf.test.is_built_with_cuda()`` answered, where printed."""
+    answers = [x.built_with_cuda for x in listings if x.built_with_cuda is not None]
+    return answers[0] if answers else None

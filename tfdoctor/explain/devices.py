@@ -1,0 +1,109 @@
+"""A log where TensorFlow lists no GPU: the candidates for why, ranked by what the log shows.
+
+The answer (``[]``, ``Num GPUs Available: 0``, a device list of CPUs) is the same whatever the
+reason, so the reasons are ranked by the evidence around it: the operating system the paths
+and prompt imply, the TensorFlow release, the distribution, ``is_built_with_cuda()``'s answer.
+Where another finding already names why the GPU is not used (a library that did not load, a
+driver), that finding is the explanation and nothing is added.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Optional
+
+from tfdoctor import causes
+from tfdoctor.causes.base import CONTRADICTED_BY
+from tfdoctor.evidence.devices import DeviceListing, built_with_cuda, gpus_listed
+from tfdoctor.findings import Finding, Severity
+from tfdoctor.machine import Machine
+
+#: The causes that say TensorFlow cannot use the GPU: a finding with one already explains an
+#: empty GPU list (the same relation the observation "TensorFlow lists a GPU" refutes).
+_EXPLAINS_NO_GPU = frozenset(CONTRADICTED_BY["tf-lists-gpu"])
+
+
+def unlisted_gpu_finding(
+    listings: Sequence[tuple[str, DeviceListing]],
+    found: Iterable[Finding],
+    m: Machine,
+    gpu_shown: bool,
+    tf_dist: Optional[str],
+    prompt: Optional[str] = None,
+) -> Optional[Finding]:
+    """The finding for a log where TensorFlow lists no GPU, or None (a GPU listed, no answer
+    about GPUs, or another finding explains it). ``gpu_shown``: the log shows a GPU exists
+    (nvidia-smi's table, a compute capability); ``prompt``: a Unix shell's prompt in it."""
+    answers = [x for _, x in listings]
+    if not answers or (gpus_listed(answers) != 0 and built_with_cuda(answers) is not False):
+        return None
+    if any(f.cause in _EXPLAINS_NO_GPU and f.severity.rank >= Severity.WARNING.rank for f in found):
+        return None
+    order, shown, decided = _rank(m, built_with_cuda(answers), tf_dist, prompt)
+    cause = causes.gpu.unlisted_gpu_cause(order)
+    cited = "\n".join(f"{where}: {x.text}" for where, x in listings[:3])
+    xla = sum(x.xla_gpus for x in answers)
+    detail = [cited]
+    if xla:
+        detail.append(
+            "The list holds XLA_GPU devices but no GPU: the CUDA driver answered, and TensorFlow "
+            "did not register the GPU itself (its libraries did not load)."
+        )
+        order = ("libraries", *(k for k in order if k != "libraries"))
+        cause = causes.gpu.unlisted_gpu_cause(order)
+        decided = True
+    return causes.finding(
+        f"explain.{cause}",
+        Severity.ERROR if decided or gpu_shown else Severity.WARNING,
+        cause,
+        "TensorFlow lists no GPU",
+        "\n".join(detail),
+        causes.gpu.unlisted_gpu_fix(m, order, shown),
+    )
+
+
+def _rank(
+    m: Machine, with_cuda: Optional[bool], tf_dist: Optional[str], prompt: Optional[str]
+) -> tuple[tuple[str, ...], str, bool]:
+    """The candidates most likely first, the evidence behind the order, and whether that
+    evidence decides it (rather than only making the first the likeliest)."""
+    line = m.line
+    # None: the release is not known; else whether it has a native Windows GPU build.
+    native = line.windows_native_gpu if line is not None else None
+    rest = ("libraries", "driver", "cpu-build", "hidden")
+    if m.os == "windows" and native is not True:
+        shown = (
+            f"The log shows native Windows and TensorFlow {m.tf.version}, which has no Windows "
+            "GPU build"
+            if native is False and m.tf is not None
+            else "The log shows native Windows but not the TensorFlow release (2.11 and later "
+            "have no Windows GPU build)"
+        )
+        return ("windows-native", *rest), shown, native is False
+    if with_cuda is False or (tf_dist or "").endswith("-cpu") or m.os == "macos":
+        why = (
+            "tf.test.is_built_with_cuda() answered False"
+            if with_cuda is False
+            else "the log shows macOS"
+            if m.os == "macos"
+            else f"the log shows {tf_dist}"
+        )
+        return (
+            ("cpu-build", *(k for k in rest if k != "cpu-build")),
+            f"The build has no CUDA: {why}",
+            True,
+        )
+    if m.os is not None or prompt:
+        seen = f"the log shows {m.os}" if m.os else f"the prompt `{prompt}` is a Unix shell's"
+        return rest, f"Nothing in the log says why ({seen})", False
+    if native is True and m.tf is not None:
+        seen = f"TensorFlow {m.tf.version} has a native Windows GPU build"
+        return rest, f"Nothing in the log says why ({seen})", False
+    # Neither the operating system nor a release with a Windows GPU build is shown: native
+    # Windows, where pip's tensorflow has been a CPU build since 2.11 and prints nothing about
+    # GPUs, is the commonest reason a listing is empty without a word from TensorFlow.
+    return (
+        ("windows-native", *rest),
+        "The log shows neither the operating system nor why",
+        False,
+    )
