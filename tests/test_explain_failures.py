@@ -386,6 +386,11 @@ def test_a_pin_whose_line_pip_lists_is_told_that_release(
     finding = _only(_explain(log), "tf-release-not-for-python")
     assert finding.fix is not None
     assert f'{dist}=={release}"' in "\n".join(finding.fix.commands)
+    # The title names the distribution whose release has no wheel, a companion's too.
+    what = "TensorFlow" if dist == "tensorflow" else dist
+    assert finding.summary == (
+        f"The requested {what} release has no wheel for this Python and platform"
+    )
 
 
 @pytest.mark.parametrize(
