@@ -31,6 +31,7 @@ from tfdoctor.explain.reader import split_text
 from tfdoctor.facts import Facts, PackageFacts
 from tfdoctor.findings import Finding, Report, Severity
 from tfdoctor.machine import Machine
+from tfdoctor.matrix import load_matrix
 from tfdoctor.scan.knowledge import ApiKnowledge, public_name
 from tfdoctor.scan.rules import Rule
 from tfdoctor.signatures import BENIGN, EVIDENCE, Signature, load_signatures
@@ -385,6 +386,11 @@ def test_a_pin_whose_line_pip_lists_is_told_that_release(
     finding = _only(_explain(log), "tf-release-not-for-python")
     assert finding.fix is not None
     assert f'{dist}=={release}"' in "\n".join(finding.fix.commands)
+    # The title names the distribution whose release has no wheel, a companion's too.
+    what = "TensorFlow" if dist == "tensorflow" else dist
+    assert finding.summary == (
+        f"The requested {what} release has no wheel for this Python and platform"
+    )
 
 
 @pytest.mark.parametrize(
@@ -1017,6 +1023,16 @@ def test_a_tf1_keras_name_gone_from_tf2_is_named_with_its_compat_v1_home(message
     finding = _only(_explain(message), "api-moved-to-compat-v1")
     assert finding.fix is not None
     assert "tf.compat.v1.keras.backend." in finding.fix.text and "2.15" in finding.fix.text
+
+
+def test_a_tf1_names_compat_v1_home_is_scans() -> None:
+    # One judgement, two entrances: explain says what scan says of the name in a file.
+    verdict = ApiKnowledge(load_matrix()).name("tf.keras.backend.get_session")
+    assert verdict is not None and verdict.cause == "api-moved-to-compat-v1"
+    assert "kept it only up to TensorFlow 2.15" in verdict.what
+    message = "AttributeError: module 'tensorflow.keras.backend' has no attribute 'get_session'"
+    finding = _only(_explain(message), "api-moved-to-compat-v1")
+    assert finding.fix == verdict.fix and verdict.what in finding.detail
 
 
 def test_a_name_no_release_ever_had_stays_a_removed_name() -> None:

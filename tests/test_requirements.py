@@ -21,11 +21,19 @@ import pytest
 
 from tests import factories as f
 from tests.fakeenv import FakeEnv, check, found, make_env, tf_requires
+from tfdoctor.causes.common import companion_install
 from tfdoctor.checks import run_checks
 from tfdoctor.checks._context import CheckContext
 from tfdoctor.facts import Facts, PackageFacts, normalize_name
 from tfdoctor.findings import Finding, Severity
-from tfdoctor.matrix import Companion, MatrixError, load_companions, parse_companions
+from tfdoctor.machine import Machine
+from tfdoctor.matrix import (
+    DEFAULT_COMPANIONS,
+    Companion,
+    MatrixError,
+    load_companions,
+    parse_companions,
+)
 from tfdoctor.probes.pyenv import probe_pyenv
 
 METADATA = Path(__file__).resolve().parent / "data" / "pypi" / "metadata"
@@ -635,6 +643,33 @@ def test_a_companion_requiring_tensorflow_by_name_installs_beside_tensorflow_cpu
     (finding,) = pins(dataclasses.replace(facts, packages=renamed))
     assert finding.fix is not None
     assert finding.fix.commands == (f'{PIP} install {flag}"tensorflow-text==2.21.*"',)
+
+
+def test_the_companions_requiring_only_tensorflow_are_the_tables() -> None:
+    table = load_companions()
+    assert set(table.only_tensorflow) == {"tf-keras", "tensorflow-text"}
+    for ids in table.only_tensorflow.values():
+        assert ids and all(table.sources[i].url.startswith("https://") for i in ids)
+    text = DEFAULT_COMPANIONS.read_text(encoding="utf-8")
+    row = "  - name: tensorflow-text\n    source: tensorflow-text-metadata\n"
+    assert text.count(row) == 1
+    with pytest.raises(MatrixError, match="duplicate package"):
+        parse_companions(text.replace(row, row + row), "c.yaml")
+    with pytest.raises(MatrixError, match="nowhere"):
+        parse_companions(text.replace(row, row.replace("tensorflow-text-metadata", "nowhere")))
+    # The fix reads the table: without its row, tensorflow-text installs with what it requires.
+    cpu = tuple(
+        dataclasses.replace(p, name="tensorflow-cpu") if p.name == "tensorflow" else p
+        for p in tf221().packages or ()
+    )
+    machine = Machine(dataclasses.replace(tf221(), packages=cpu), None)
+    assert companion_install(machine, "tensorflow-text==2.21.*")[0].startswith(
+        f'{PIP} install --no-deps "'
+    )
+    vars(machine)["companion_table"] = parse_companions(text.replace(row, ""), "c.yaml")
+    assert companion_install(machine, "tensorflow-text==2.21.*") == (
+        f'{PIP} install "tensorflow-text==2.21.*"',
+    )
 
 
 def test_a_companion_tensorflow_requires_and_admits_is_a_note_not_an_error() -> None:

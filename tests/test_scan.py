@@ -478,6 +478,36 @@ def test_tf_keras_names_are_judged_from_the_tf_keras_of_the_target(tmp_path: Pat
     assert found([str(code)], target="2.12") == set()
 
 
+TF1_KERAS_NAMES = (
+    "import tensorflow as tf\n"
+    "sess = tf.keras.backend.get_session()\n"  # 2: TensorFlow 1, in tf.compat.v1.keras to 2.15
+    "net = tf.keras.applications.RegNetX002\n"  # 3: Keras 2, mirrored in tf.compat.v1.keras
+)
+
+
+def test_a_tf1_name_is_named_with_its_last_compat_v1_home(tmp_path: Path) -> None:
+    code = tmp_path / "s.py"
+    code.write_text(TF1_KERAS_NAMES)
+    # Keras 3's tf.compat.v1.keras (2.16 on) has no get_session: its last home is 2.15's.
+    (moved,) = _by_id(code, "scan.api-moved-to-compat-v1", target="2.21")
+    assert moved.location is not None and moved.location.line == 2
+    assert "tf.compat.v1 kept it only up to TensorFlow 2.15" in moved.detail
+    assert moved.fix is not None
+    assert (
+        "stop-gap on TensorFlow 2.15 or older: tf.compat.v1.keras.backend.get_session."
+        in moved.fix.text
+    )
+    # On 2.15 the target's own tf.compat.v1 has it.
+    (kept,) = _by_id(code, "scan.api-moved-to-compat-v1", target="2.15")
+    assert kept.fix is not None
+    assert "stop-gap: tf.compat.v1.keras.backend.get_session." in kept.fix.text
+    # A Keras 2 name is no TensorFlow 1 name, though Keras 2's tf.compat.v1.keras had it too.
+    assert found([str(code)], target="2.21") == {
+        (0, 2, "scan.api-moved-to-compat-v1"),
+        (0, 3, "scan.keras3-behaviour-change"),
+    }
+
+
 def test_explain_reads_the_same_keras_listings() -> None:
     knowledge = ApiKnowledge(load_matrix())
     assert public_name("tf_keras.api._v2.keras.layers") == "tf_keras.layers"

@@ -17,10 +17,13 @@ from tests.commandline import ROOT, in_process, tfdoctor, write_facts
 from tests.factories import FIXTURE_MATRIX, FIXTURE_MATRIX_PATH, pkg
 from tests.golden import check_golden
 from tfdoctor import __version__
+from tfdoctor.compat import DRIVER, PLATFORM, SASS, UNRECORDED, evaluate
 from tfdoctor.facts import Facts, facts_from_json, normalize_name
+from tfdoctor.findings import Finding, Severity
 from tfdoctor.inputs import load_facts
-from tfdoctor.matrix import TFLine
-from tfdoctor.upgrade import UpgradeError, read_release
+from tfdoctor.machine import Machine
+from tfdoctor.matrix import TFLine, load_companions
+from tfdoctor.upgrade import UpgradeError, plan_upgrade, read_release
 from tfdoctor.upgrade.service import UpgradeOptions, make_plan
 
 DATA = ROOT / "tests" / "data"
@@ -36,6 +39,7 @@ TF221 = DATA / "healthy" / "tf221-and-cuda-venv-l4.json"
 PYTHON38 = DATA / "real_failures" / "a18-healthy-tf211-colab-t4-tensorrt-warnings.json"
 H100_PTX = DATA / "real_failures" / "b23-tf215rc0-h100-jit-from-ptx.json"
 TF115_PY36 = DATA / "real_failures" / "a01-tf115-plain-wheel-cpu-only.json"
+WSL2 = DATA / "real_failures" / "b02-tf216-wsl2-conda-wheels-not-found.json"
 
 
 def facts_file(tmp_path: Path, recorded: Path) -> str:
@@ -180,6 +184,75 @@ def test_the_same_gpu_on_a_line_with_its_machine_code(
     _, data = plan_json(capsys, "--to", "2.16", "--facts", facts_file(tmp_path, H100_PTX))
     gpu = by_id(data, "upgrade.gpu")
     assert gpu["severity"] == "ok" and "machine code" in str(gpu["summary"])
+
+
+def test_a_line_without_recorded_gpu_code_is_not_said_to_run_its_machine_code(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # The matrix records no GPU architectures for 2.2: the checks' verdict notes the gap, and
+    # so does the plan (a T4 on Python 3.8, which 2.2 has wheels for).
+    line, _ = read_release(FIXTURE_MATRIX, "2.2")
+    facts = load_facts(facts_file(tmp_path, PYTHON38))
+    assert evaluate(FIXTURE_MATRIX, line, Machine(facts, FIXTURE_MATRIX).target).gpu_code == (
+        UNRECORDED
+    )
+    _, data = plan_json(capsys, "--to", "2.2", "--facts", facts_file(tmp_path, PYTHON38))
+    gpu = by_id(data, "upgrade.gpu")
+    assert gpu["severity"] == "unknown"
+    assert "machine code" not in str(gpu["summary"])
+    assert "do not record their GPU architectures" in str(gpu["summary"])
+
+
+#: The steps worded from the platform verdict.
+_VERDICT_STEPS = ("upgrade.platform", "upgrade.python", "upgrade.gpu", "upgrade.driver")
+
+
+@pytest.mark.parametrize(
+    "recorded", [TF215, PYTHON38, H100_PTX, TF115_PY36, WSL2], ids=lambda p: p.name[:3]
+)
+def test_the_plan_and_the_checks_verdict_agree_on_every_line(
+    tmp_path: Path, recorded: Path
+) -> None:
+    facts = load_facts(facts_file(tmp_path, recorded))
+    target = Machine(facts, FIXTURE_MATRIX).target
+    companions = load_companions()
+    for line in FIXTURE_MATRIX.lines:
+        verdict = evaluate(FIXTURE_MATRIX, line, target)
+        plan = plan_upgrade(facts, FIXTURE_MATRIX, companions, line, line.latest_patch)
+        steps = [f for f in plan.report.findings if f.id in _VERDICT_STEPS]
+        blocked = {f.id for f in steps if f.severity is Severity.ERROR}
+        # The driver is a change to make, not a blocker; everything else excludes the line.
+        excluded = [j for j in verdict.judgements if j.excludes and j.floor is None]
+        assert bool(blocked) == bool(excluded), (blocked, verdict.reasons)
+        if not verdict.about(PLATFORM):  # a platform without wheels stops the plan there
+            floors = {j.floor.version for j in verdict.judgements if j.floor is not None}
+            assert {_floor_of(f) for f in steps if f.id == "upgrade.driver"} == floors
+        machine_code = any("machine code (" in f.summary for f in steps)
+        assert machine_code == (verdict.gpu_code == SASS and not verdict.about(PLATFORM))
+
+
+def _floor_of(step: Finding) -> str:
+    """The driver a driver step asks for (``... >= 525.60.13; this one is 510.47.03``)."""
+    return step.summary.split(">= ")[1].split(";")[0]
+
+
+def test_under_wsl_the_plan_and_the_checks_read_the_windows_driver_floor(
+    tmp_path: Path,
+) -> None:
+    # WSL's driver is the Windows host's, numbered as Windows drivers: 527.00 is above CUDA
+    # 12's Linux floor (525.60.13) and below its Windows one (528.33).
+    facts = load_facts(facts_file(tmp_path, WSL2))
+    assert facts.driver is not None
+    facts = dataclasses.replace(
+        facts, driver=dataclasses.replace(facts.driver, driver_version="527.00")
+    )
+    line, _ = read_release(FIXTURE_MATRIX, "2.21")
+    verdict = evaluate(FIXTURE_MATRIX, line, Machine(facts, FIXTURE_MATRIX).target)
+    assert [j.floor.version for j in verdict.about(DRIVER) if j.floor is not None] == ["528.33"]
+    plan = plan_upgrade(facts, FIXTURE_MATRIX, load_companions(), line, "2.21.0")
+    driver = next(f for f in plan.report.findings if f.id == "upgrade.driver")
+    assert ">= 528.33; this one is 527.00" in driver.summary
+    assert driver.fix is not None and "Windows host" in driver.fix.text
 
 
 def test_an_end_of_life_add_on_blocks_the_move(

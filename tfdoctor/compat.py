@@ -29,6 +29,18 @@ from tfdoctor.records import Record, record
 SASS = "sass"
 PTX = "ptx"
 NONE = "none"
+#: The line's wheels record no GPU architectures: how a GPU runs them is not known.
+UNRECORDED = "unrecorded"
+#: The line is known to fail on the GPU (the matrix's ``known_gpu_failures``).
+FAILS = "fails"
+
+#: What a part of a verdict is about (:attr:`Judgement.about`).
+PLATFORM = "platform"  # no tensorflow wheel for the platform
+PYTHON = "python"  # no wheel for the Python on the platform
+CUDA = "cuda"  # no CUDA build to run on the GPU, or not for the CUDA installed
+DRIVER = "driver"  # the driver is below the CUDA build's floor
+GPU = "gpu"  # the GPU's code in the wheels (see :attr:`Verdict.gpu_code`)
+WRAPPER = "wrapper"  # the tensorflow wheel installs another distribution here
 
 
 @record
@@ -51,6 +63,8 @@ class Target(Record):
     driver: Optional[str] = None
     #: A compute capability (``8.6``).
     gpu: Optional[str] = None
+    #: The driver is the Windows host's (WSL): its version follows Windows' numbering.
+    wsl: bool = False
 
     @property
     def wants_gpu(self) -> bool:
@@ -59,17 +73,46 @@ class Target(Record):
 
 
 @record
+class Judgement(Record):
+    """One part of a verdict: what it is about, in words, and whether it excludes the line."""
+
+    #: :data:`PLATFORM`, :data:`PYTHON`, :data:`CUDA`, :data:`DRIVER`, :data:`GPU` or
+    #: :data:`WRAPPER`.
+    about: str
+    text: str
+    excludes: bool
+    #: The driver floor the target's driver is below (the build's, or PTX JIT's).
+    floor: Optional[DriverFloor] = None
+
+
+@record
 class Verdict(Record):
     """Whether a line fits a target; why not; and what to know when it does."""
 
     line: TFLine
-    reasons: tuple[str, ...] = ()
-    notes: tuple[str, ...] = ()
+    judgements: tuple[Judgement, ...] = ()
+    #: How the target's GPU runs the line's CUDA build (:data:`SASS`, :data:`PTX`,
+    #: :data:`NONE`, :data:`UNRECORDED`, :data:`FAILS`); None where no GPU was judged.
+    gpu_code: Optional[str] = None
+
+    @property
+    def reasons(self) -> tuple[str, ...]:
+        """Why the line does not fit (empty: it fits)."""
+        return tuple(j.text for j in self.judgements if j.excludes)
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        """What to know when it fits."""
+        return tuple(j.text for j in self.judgements if not j.excludes)
 
     @property
     def fits(self) -> bool:
         """True when nothing excludes the line."""
         return not self.reasons
+
+    def about(self, *topics: str) -> tuple[Judgement, ...]:
+        """The judgements about any of ``topics``, in order."""
+        return tuple(j for j in self.judgements if j.about in topics)
 
 
 def platform_key(value: str) -> Optional[str]:
@@ -276,45 +319,45 @@ def _span(versions: tuple[str, ...]) -> str:
 
 
 def evaluate(matrix: Matrix, line: TFLine, target: Target) -> Verdict:
-    """Whether ``line`` works for ``target``, with every reason it does not."""
-    reasons: list[str] = []
-    notes: list[str] = []
+    """Whether ``line`` works for ``target``, with every reason it does not.
+
+    The one verdict on a line for a machine: the checks, ``matrix``, ``pin`` and ``upgrade``
+    all read it, so they cannot disagree on what fits.
+    """
+    out: list[Judgement] = []
+    plat = target.platform or "linux-x86_64"
+    wheels = line.python.get(plat, ())
+    if not wheels:
+        out.append(Judgement(PLATFORM, f"no tensorflow wheel for {plat}", True))
+    elif target.python is not None:
+        minor = python_minor(target.python) or target.python
+        if minor not in wheels:
+            text = f"no wheel for Python {minor} on {plat} (Python {_span(wheels)})"
+            out.append(Judgement(PYTHON, text, True))
+    code = _gpu_judgements(matrix, line, target, out) if target.wants_gpu else None
+    if plat in line.wrappers:
+        text = f"on {plat} the tensorflow wheel installs {line.wrappers[plat]}"
+        out.append(Judgement(WRAPPER, text, False))
+    return Verdict(line, tuple(out), code)
+
+
+def _gpu_judgements(
+    matrix: Matrix, line: TFLine, target: Target, out: list[Judgement]
+) -> Optional[str]:
+    """The CUDA build, driver and GPU parts of the verdict; how the GPU runs the wheels' code
+    (None where it is not judged)."""
     plat = target.platform or "linux-x86_64"
     os_name = PLATFORMS.get(plat, "linux")
-    wheels = line.python.get(plat, ())
-    if target.python is not None:
-        minor = python_minor(target.python) or target.python
-        if not wheels:
-            reasons.append(f"no tensorflow wheel for {plat}")
-        elif minor not in wheels:
-            reasons.append(f"no wheel for Python {minor} on {plat} (Python {_span(wheels)})")
-    elif not wheels:
-        reasons.append(f"no tensorflow wheel for {plat}")
-    if target.wants_gpu:
-        _gpu_reasons(matrix, line, target, os_name, reasons, notes)
-    if plat in line.wrappers:
-        notes.append(f"on {plat} the tensorflow wheel installs {line.wrappers[plat]}")
-    return Verdict(line, tuple(reasons), tuple(notes))
-
-
-def _gpu_reasons(
-    matrix: Matrix,
-    line: TFLine,
-    target: Target,
-    os_name: str,
-    reasons: list[str],
-    notes: list[str],
-) -> None:
     if os_name == "macos":
-        reasons.append("no CUDA build on macOS (Apple GPUs use tensorflow-metal)")
-        return
+        text = "no CUDA build on macOS (Apple GPUs use tensorflow-metal)"
+        out.append(Judgement(CUDA, text, True))
+        return None
     if os_name == "windows" and not line.windows_native_gpu:
-        reasons.append("no GPU support on native Windows after 2.10 (use WSL2)")
-        return
-    plat = target.platform or "linux-x86_64"
+        out.append(Judgement(CUDA, "no GPU support on native Windows after 2.10 (use WSL2)", True))
+        return None
     if line.cuda is None or plat not in line.cuda_builds:
-        reasons.append(f"the {plat} wheels are CPU builds (no CUDA)")
-        return
+        out.append(Judgement(CUDA, f"the {plat} wheels are CPU builds (no CUDA)", True))
+        return None
     if target.cuda is not None:
         have = version_key(target.cuda)
         need = version_key(line.cuda)
@@ -325,42 +368,50 @@ def _gpu_reasons(
         same = have[:1] == need[:1] if family else have[:2] == need[:2]
         if not same:
             wanted = f"{need[0]}.x" if family else line.cuda
-            reasons.append(f"built for CUDA {line.cuda}: needs a CUDA {wanted} installation")
-    floor = driver_floor(matrix, line, os_name)
+            text = f"built for CUDA {line.cuda}: needs a CUDA {wanted} installation"
+            out.append(Judgement(CUDA, text, True))
+    # Under WSL the driver is the Windows host's, and reports Windows version numbers.
+    driver_os = "windows" if target.wsl else os_name
+    floor = driver_floor(matrix, line, driver_os)
     if target.driver is not None and floor is not None and _below(target.driver, floor.version):
-        reasons.append(f"CUDA {line.cuda} build needs driver >= {floor.version} ({floor.rule})")
+        text = f"CUDA {line.cuda} build needs driver >= {floor.version} ({floor.rule})"
+        out.append(Judgement(DRIVER, text, True, floor))
     if target.gpu is None:
-        return
+        return None
     caps = line.compute_capabilities
     if caps is None:
-        notes.append("the wheel does not record its GPU architectures")
-        return
+        out.append(Judgement(GPU, "the wheel does not record its GPU architectures", False))
+        return UNRECORDED
     failure = line.known_gpu_failures.get(target.gpu)
     if failure is not None:
-        reasons.append(f"fails on compute capability {target.gpu}: {failure}")
-        return
+        out.append(Judgement(GPU, f"fails on compute capability {target.gpu}: {failure}", True))
+        return FAILS
     code = gpu_code(caps, target.gpu)
     if code == NONE:
-        reasons.append(
+        text = (
             f"no GPU code for compute capability {target.gpu} "
             f"(carries {', '.join(caps.sass + caps.ptx)})"
         )
+        out.append(Judgement(GPU, text, True))
     elif code == PTX:
-        ptx_floor = ptx_driver_floor(matrix, line, os_name)
+        ptx_floor = ptx_driver_floor(matrix, line, driver_os)
         if (
             target.driver is not None
             and ptx_floor is not None
             and _below(target.driver, ptx_floor.version)
         ):
-            reasons.append(
+            text = (
                 f"compute capability {target.gpu} runs only through PTX JIT, which needs "
                 f"driver >= {ptx_floor.version}"
             )
+            out.append(Judgement(GPU, text, True, ptx_floor))
         else:
-            notes.append(
+            text = (
                 f"compute capability {target.gpu} runs through PTX JIT: the first start "
                 "compiles every kernel (minutes)"
             )
+            out.append(Judgement(GPU, text, False))
+    return code
 
 
 def verdicts(matrix: Matrix, target: Target) -> tuple[Verdict, ...]:

@@ -543,7 +543,11 @@ class Machine(Record):
         driver = drv.driver_version if drv is not None and drv.gpus else None
         caps = self.gpu_capabilities
         return Target(
-            python=python, platform=self.platform, driver=driver, gpu=caps[0] if caps else None
+            python=python,
+            platform=self.platform,
+            driver=driver,
+            gpu=caps[0] if caps else None,
+            wsl=self.wsl is not None,
         )
 
     @functools.cached_property

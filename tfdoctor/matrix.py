@@ -858,13 +858,18 @@ class Keras2User(Record):
 
 @record
 class Companions(Record):
-    """The companion table: sources and companions by PEP 503 name, and the packages that
-    need Keras 2 (tf-keras) under a TensorFlow whose tf.keras is Keras 3."""
+    """The companion table: sources and companions by PEP 503 name, the packages that need
+    Keras 2 (tf-keras) under a TensorFlow whose tf.keras is Keras 3, and the companions that
+    require only ``tensorflow``."""
 
     path: str
     sources: Mapping[str, Source]
     companions: Mapping[str, Companion]
     keras2_users: Mapping[str, Keras2User]
+    #: Companions whose wheels require only ``tensorflow``, by that name (PEP 503 name ->
+    #: the sources that show it): beside another TensorFlow distribution pip would install
+    #: ``tensorflow`` too, so they are installed there without dependencies.
+    only_tensorflow: Mapping[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
 
 
 def load_companions(path: Optional[str] = None) -> Companions:
@@ -879,11 +884,19 @@ def parse_companions(text: str, path: str = "<companions>") -> Companions:
     root = compose(text, path, "companions", MatrixError)
     reader = _Reader(path)
     top = reader.mapping(
-        root, "companions", ("schema_version", "sources", "companions"), ("keras2_users",)
+        root,
+        "companions",
+        ("schema_version", "sources", "companions"),
+        ("keras2_users", "only_tensorflow"),
     )
     reader.schema_version(top["schema_version"], MATRIX_SCHEMA_VERSION)
     sources = _read_sources(reader, top["sources"])
     users = _keras2_users(reader, top["keras2_users"], sources) if "keras2_users" in top else {}
+    only = (
+        _only_tensorflow(reader, top["only_tensorflow"], sources)
+        if "only_tensorflow" in top
+        else {}
+    )
     out: dict[str, Companion] = {}
     for i, item in enumerate(reader.sequence(top["companions"], "companions")):
         fields = reader.mapping(
@@ -930,7 +943,22 @@ def parse_companions(text: str, path: str = "<companions>") -> Companions:
             "follows_tensorflow" in fields
             and reader.boolean(fields["follows_tensorflow"], f"{where}.follows_tensorflow"),
         )
-    return Companions(path, sources, out, users)
+    return Companions(path, sources, out, users, only)
+
+
+def _only_tensorflow(
+    reader: _Reader, node: Any, sources: Mapping[str, Source]
+) -> dict[str, tuple[str, ...]]:
+    """The ``only_tensorflow`` rows: PEP 503 name -> the sources that show it."""
+    out: dict[str, tuple[str, ...]] = {}
+    for i, item in enumerate(reader.sequence(node, "only_tensorflow")):
+        where = f"only_tensorflow[{i}]"
+        fields = reader.mapping(item, where, ("name", "source"), ())
+        name = reader.required_string(fields["name"], f"{where}.name", _DIST_RE, "name")
+        if name in out:
+            raise reader.error(fields["name"], f"{where}.name", "duplicate package")
+        out[name] = reader.source_ids(fields["source"], f"{where}.source", sources)
+    return out
 
 
 def _keras2_users(

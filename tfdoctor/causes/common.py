@@ -17,20 +17,14 @@ def install_fix(m: Machine, text: str, *specs: str) -> Fix:
     return Fix(text, m.pip_install(*specs))
 
 
-#: Companions whose wheels require only `tensorflow`, by that name (Requires-Dist of the
-#: tf-keras 2.21.0 and tensorflow-text 2.21.1 wheels: `tensorflow<2.22,>=2.21`, nothing else
-#: outside an extra). Beside tensorflow-cpu, pip would install `tensorflow` as well: a second
-#: distribution writing the same files. Without dependencies they install beside it alone.
-ONLY_TENSORFLOW = frozenset({"tf-keras", "tensorflow-text"})
-
-
 def companion_install(m: Machine, spec: str) -> tuple[str, ...]:
     """``pip install "spec"`` for a companion, with ``--no-deps`` where its only requirement,
-    `tensorflow` by name, is served here by another TensorFlow distribution (tensorflow-cpu)."""
-    name = requirement_name(spec)
+    `tensorflow` by name (the companion table's ``only_tensorflow``), is served here by another
+    TensorFlow distribution (tensorflow-cpu)."""
+    name = normalize_name(requirement_name(spec))
     tf = m.tf_name
     if (
-        normalize_name(name) in ONLY_TENSORFLOW
+        name in m.companion_table.only_tensorflow
         and tf is not None
         and normalize_name(tf) not in ("tensorflow", "tf-nightly")
         and not m.is_nightly

@@ -9,7 +9,7 @@ from typing import Final, Optional
 
 from tfdoctor.causes.base import Cause, CauseId, define
 from tfdoctor.causes.common import TF_PIP_GUIDE, install_fix
-from tfdoctor.facts import PackageFacts
+from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts, normalize_name
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import TFLine, version_key
@@ -31,7 +31,15 @@ METAL_NO_WHEEL_FOR_PYTHON: Final = CauseId("metal-no-wheel-for-python")
 
 METAL_FILES = "https://pypi.org/project/tensorflow-metal/#files"
 
+
 #: Causes in the interpreter, the operating system, the CPU and the wheels.
+def release_not_for_python_title(dist: str) -> str:
+    """The title of :data:`TF_RELEASE_NOT_FOR_PYTHON` for a release of ``dist`` (TensorFlow's
+    own distributions, or a companion such as tensorflow-text)."""
+    what = "TensorFlow" if normalize_name(dist) in TF_DISTRIBUTIONS else dist
+    return f"The requested {what} release has no wheel for this Python and platform"
+
+
 CAUSES: Mapping[str, Cause] = dict(
     (
         define(
@@ -127,7 +135,7 @@ CAUSES: Mapping[str, Cause] = dict(
         ),
         define(
             TF_RELEASE_NOT_FOR_PYTHON,
-            "The requested TensorFlow release has no wheel for this Python and platform",
+            release_not_for_python_title("tensorflow"),
             "pip lists the TensorFlow releases that publish a wheel for the Python and platform "
             "it runs on; the requested one is not among them. Each release supports a range of "
             "Python versions, so a pin written for another Python (older or newer) cannot "

@@ -738,15 +738,12 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.wheel_tags_fix(
             m, wheel.file, wheel.python_version, wheel.platform
         )
-    for refused in r.pip_refusals:
-        # The pinned release's own line is listed (tensorflow-text 1.15.1 for ==1.15.0): that
-        # release, not the package or the Python, is what has no wheel here.
-        asked = requested_version(refused.spec)
-        release = causes.platform.same_line_release(asked, refused.final_versions)
-        if asked is not None and release is not None:
-            return causes.platform.TF_RELEASE_NOT_FOR_PYTHON, causes.platform.release_line_fix(
-                m, refused.dist, asked, release
-            )
+    refused = _release_refused(r)
+    if refused is not None:
+        dist, asked, release = refused
+        return causes.platform.TF_RELEASE_NOT_FOR_PYTHON, causes.platform.release_line_fix(
+            m, dist, asked, release
+        )
     refusals = [x for x in r.pip_refusals if x.dist in TF_DISTRIBUTIONS]
     named = [normalize_name(g["dist"]) for h in hits for g in h.groups if g.get("dist")]
     companions = [
@@ -763,6 +760,26 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         m, refusal.final_versions, requested_version(refusal.spec), r.python
     )
     return cause, fix
+
+
+def _release_refused(r: Revealed) -> Optional[tuple[str, str, str]]:
+    """The pin pip refused while listing another release of its line (tensorflow-text 1.15.1
+    for ==1.15.0): its distribution, the release asked for and the one listed. That release,
+    not the package or the Python, is what has no wheel here."""
+    for refused in r.pip_refusals:
+        asked = requested_version(refused.spec)
+        release = causes.platform.same_line_release(asked, refused.final_versions)
+        if asked is not None and release is not None:
+            return refused.dist, asked, release
+    return None
+
+
+def _title(cause: causes.CauseId, r: Revealed) -> str:
+    """The catalogue's title of ``cause``, naming the distribution a refused release is of."""
+    refused = _release_refused(r)
+    if cause == causes.platform.TF_RELEASE_NOT_FOR_PYTHON and refused is not None:
+        return causes.platform.release_not_for_python_title(refused[0])
+    return causes.CAUSES[cause].title
 
 
 def _no_release_at_all(r: Revealed, hits: Sequence[Hits]) -> bool:
@@ -926,7 +943,7 @@ def _cause_finding(
             + ": the fix is the general one (run `tfdoctor check` on the machine, or pass "
             "--facts, for one fitted to it)."
         )
-    summary = hits[0].signature.summary if final == cause else causes.CAUSES[final].title
+    summary = hits[0].signature.summary if final == cause else _title(final, r)
     return causes.finding(
         f"explain.{final}",
         severity,

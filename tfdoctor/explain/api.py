@@ -9,7 +9,6 @@ file: the same cause, words and fix.
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections.abc import Sequence
 from typing import Optional
@@ -17,7 +16,7 @@ from typing import Optional
 from tfdoctor import causes
 from tfdoctor.evidence.traceback import Traceback, library_origins, path_hints
 from tfdoctor.explain.exceptions import inferred_note
-from tfdoctor.findings import Finding, Fix
+from tfdoctor.findings import Finding
 from tfdoctor.matrix import version_key
 from tfdoctor.scan import Verdict
 from tfdoctor.scan.knowledge import ApiKnowledge, module_api, public_name
@@ -87,25 +86,8 @@ def _named(knowledge: ApiKnowledge, module: str, attr: str) -> Optional[tuple[st
     if base is None:
         return None
     name = f"{base}.{attr}"
+    # scan's verdict, a TensorFlow 1 name's tf.compat.v1 home included (scan's _tf1_name).
     verdict = knowledge.name(name)
-    if verdict is not None and verdict.cause == causes.code.API_REMOVED:
-        # Judged against the newest line; a name TensorFlow 1 had lived on in tf.compat.v1
-        # for as long as the listings say: that is what the code was written for.
-        until = knowledge.compat_v1_until(name)
-        if until is not None:
-            compat = "tf.compat.v1." + name[3:]
-            verdict = dataclasses.replace(
-                verdict,
-                cause=causes.code.API_MOVED_TO_COMPAT_V1,
-                what=f"`{name}` is TensorFlow 1 API: TensorFlow 2 keeps it only as {compat} "
-                f"(up to TensorFlow {until}).",
-                fix=Fix(
-                    f"Port the code to the TensorFlow 2 API (eager code, tf.function); as a "
-                    f"stop-gap on TensorFlow {until} or older call {compat}, or run the code "
-                    "on the TensorFlow 1.15 it was written for."
-                ),
-                links=causes.CAUSES[causes.code.API_MOVED_TO_COMPAT_V1].links,
-            )
     return (name, verdict) if verdict is not None else None
 
 

@@ -212,4 +212,6 @@ def _target(matrix: Matrix, options: PinOptions, facts: Facts) -> tuple[Target, 
         values[field] = mine
         if mine is not None:
             origins[field] = "this machine"
-    return Target(**values), origins
+    # This machine's driver under WSL is the Windows host's, numbered as Windows drivers.
+    wsl = here.wsl and origins.get("driver") == "this machine"
+    return Target(**values, wsl=wsl), origins

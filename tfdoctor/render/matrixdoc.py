@@ -261,6 +261,18 @@ def _companion_tables(companions: Companions) -> list[str]:
         )
         ids = dict.fromkeys(s for r in comp.releases for s in r.sources or comp.sources)
         out += ["", "Sources: " + ", ".join(f"`{s}`" for s in ids), ""]
+    if companions.only_tensorflow:
+        only = ", ".join(
+            f"{name} ({', '.join(f'`{s}`' for s in ids)})"
+            for name, ids in companions.only_tensorflow.items()
+        )
+        out += [
+            "Companions whose wheels require only `tensorflow`, by that name "
+            "(`only_tensorflow`): beside another TensorFlow distribution (tensorflow-cpu), "
+            "where pip would install `tensorflow` as well, a fix installs them without "
+            f"dependencies: {only}.",
+            "",
+        ]
     out += ["Companion sources:", ""]
     out += [f"- `{s.id}`: [{s.title}]({s.url})" for s in companions.sources.values()]
     return [*out, ""]

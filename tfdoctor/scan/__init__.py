@@ -67,6 +67,24 @@ _KERAS_ALIASES = (
 _TF1_CAUSES = frozenset({causes.code.API_MOVED_TO_COMPAT_V1, causes.code.TF_CONTRIB_REMOVED})
 
 
+def _compat_v1_home(name: str, compat: str, listing: ApiIndex) -> Optional[ApiIndex]:
+    """The listing of the newest TensorFlow 2 line, ``listing``'s or older, whose tf.compat.v1
+    has ``compat`` (``tf.compat.v1.placeholder``) while its namespace lacks ``name``
+    (``tf.placeholder``): a TensorFlow 1 name, and its last home. None when no listed line
+    has ``compat``, or the newest that has it also has ``name`` (a TensorFlow 2 name, such as
+    Keras 2's tf.keras names, which Keras 2's tf.compat.v1.keras mirrored)."""
+    if listing.has(compat):
+        return listing
+    before = version_key(listing.line)
+    for line in bundled_lines():  # newest first
+        key = version_key(line)
+        if key < before and key >= TF2_LINE:
+            older = load_api(line)
+            if older is not None and older.has(compat):
+                return older if older.lookup(name).status == MISSING else None
+    return None
+
+
 class ScanError(ValueError):
     """Bad input to the scan: a path that does not exist, a target that is not a version."""
 
@@ -338,24 +356,36 @@ class Judge:
         return self.target_line
 
     def _tf1_name(self, name: str, listing: ApiIndex) -> Optional[Verdict]:
-        """A TensorFlow 1 name: missing from TensorFlow 2's namespace, kept in tf.compat.v1."""
+        """A TensorFlow 1 name: missing from TensorFlow 2's namespace, kept in tf.compat.v1 by
+        ``listing``'s line or, where that dropped it too, up to the newest line listed with it
+        (scan's verdict, and explain's on an exception naming it)."""
         # tf.keras names too (tf.keras.backend.get_session): Keras 2's tf.compat.v1.keras kept
         # them; under Keras 3 tf.compat.v1.keras is Keras 3's, and the listing says so.
         if not name.startswith("tf.") or name.startswith("tf.compat."):
             return None
         found = listing.lookup(name)
-        if found.status != MISSING:
+        if found.status != MISSING or not self.applies(TF2_LINE):
             return None
         gone = found.missing_at
         compat = "tf.compat.v1." + gone[3:]
-        if not listing.has(compat) or not self.applies(TF2_LINE):
+        home = _compat_v1_home(name, compat, listing)
+        if home is None:
             return None
-        idiom = listing.renames.get(compat)
+        idiom = home.renames.get(compat)
         fix = f"Use {idiom}" if idiom else "Port it to the TensorFlow 2 API (migration guide)"
+        what = f"`{gone}` is TensorFlow 1 API: not in TensorFlow 2's namespace"
+        if home is listing:
+            what += " (AttributeError)."
+            fix += f"; stop-gap: {compat}."
+        else:
+            what += (
+                f", and tf.compat.v1 kept it only up to TensorFlow {home.line} (AttributeError)."
+            )
+            fix += f"; stop-gap on TensorFlow {home.line} or older: {compat}."
         return self._generic(
             causes.code.API_MOVED_TO_COMPAT_V1,
-            f"`{gone}` is TensorFlow 1 API: not in TensorFlow 2's namespace (AttributeError).",
-            f"{fix}; stop-gap: {compat}.",
+            what,
+            fix,
             release=".".join(str(n) for n in TF2_LINE),
         )
 

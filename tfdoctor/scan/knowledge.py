@@ -15,7 +15,6 @@ from typing import Optional
 
 from tfdoctor.matrix import Matrix
 from tfdoctor.scan import Judge, ScanOptions, Verdict
-from tfdoctor.scan.api import bundled_lines, load_api
 from tfdoctor.scan.rules import Rules, load_rules
 from tfdoctor.scan.walker import MethodUse, Use, normalize, scan_source
 
@@ -76,18 +75,6 @@ class ApiKnowledge:
         """The verdict on a use of ``api`` (a public name), as a call with ``kwargs``."""
         kind = "call" if kwargs else "attribute"
         return self._judge.judge_use(Use(api, api, 0, 0, kind, kwargs=tuple(kwargs)))
-
-    def compat_v1_until(self, name: str) -> Optional[str]:
-        """The newest TensorFlow line whose tf.compat.v1 still has ``name`` (a ``tf.X`` name
-        missing from the newest line), or None: a TensorFlow 1 name, and where it lived on."""
-        if not name.startswith("tf.") or name.startswith("tf.compat."):
-            return None
-        compat = "tf.compat.v1." + name[3:]
-        for line in bundled_lines():  # newest first
-            api = load_api(line)
-            if api is not None and api.has(compat):
-                return line
-        return None
 
     def keyword(self, api: str, kwarg: str) -> Optional[Verdict]:
         """The verdict of a rule about passing ``kwarg`` to ``api``, or None."""

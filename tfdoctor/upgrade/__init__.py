@@ -22,19 +22,25 @@ from tfdoctor.causes.common import legacy_keras_switch
 from tfdoctor.causes.gpu import driver_upgrade, ptx_jit_fix
 from tfdoctor.causes.software import TENSORBOARD_NOT_INSTALLED
 from tfdoctor.compat import (
+    CUDA,
+    DRIVER,
+    FAILS,
+    GPU,
     NONE,
+    PLATFORM,
     PTX,
+    PYTHON,
+    UNRECORDED,
     DriverFloor,
-    driver_floor,
+    Verdict,
+    evaluate,
     first_keras3_line,
-    gpu_code,
-    ptx_driver_floor,
     tf_keras_requirement,
 )
 from tfdoctor.facts import Facts, normalize_name
 from tfdoctor.findings import Finding, Fix, Report, Severity
 from tfdoctor.machine import Machine
-from tfdoctor.matrix import PLATFORMS, Companions, Matrix, TFLine, spec_contains, version_key
+from tfdoctor.matrix import Companions, Matrix, TFLine, spec_contains, version_key
 from tfdoctor.pin import Pinset
 from tfdoctor.records import Record, record
 
@@ -141,24 +147,23 @@ def plan_upgrade(
 
 
 def _platform_steps(m: Machine, matrix: Matrix, line: TFLine) -> list[Finding]:
-    """Python, platform, GPU and driver against the line (blockers, changes and oks)."""
-    out: list[Finding] = []
+    """Python, platform, GPU and driver against the line (blockers, changes and oks), worded
+    from :func:`~tfdoctor.compat.evaluate`'s verdict, the one the checks read."""
     target = m.target
     plat = target.platform
     release = line.line
     if plat is None:
-        out.append(
+        return [
             _step(
                 "upgrade.platform",
                 Severity.UNKNOWN,
                 f"Could not determine this machine's platform: whether TensorFlow {release} "
                 "has wheels for it is unknown",
             )
-        )
-        return out
-    wheels = line.python.get(plat, ())
-    if not wheels:
-        out.append(
+        ]
+    verdict = evaluate(matrix, line, target)
+    if verdict.about(PLATFORM):
+        return [
             _step(
                 "upgrade.platform",
                 Severity.ERROR,
@@ -166,50 +171,42 @@ def _platform_steps(m: Machine, matrix: Matrix, line: TFLine) -> list[Finding]:
                 f"The {release} release publishes no tensorflow wheel for {plat}; pip finds "
                 "nothing to install.",
             )
-        )
-        return out
+        ]
+    wheels = line.python.get(plat, ())
     span = f"{wheels[0]}-{wheels[-1]}" if len(wheels) > 1 else wheels[0]
     if target.python is None:
-        out.append(
-            _step(
-                "upgrade.python",
-                Severity.UNKNOWN,
-                f"Could not determine the Python version: TensorFlow {release} needs Python "
-                f"{span} on {plat}",
-            )
+        python = _step(
+            "upgrade.python",
+            Severity.UNKNOWN,
+            f"Could not determine the Python version: TensorFlow {release} needs Python "
+            f"{span} on {plat}",
         )
-    elif target.python not in wheels:
-        newest = wheels[-1]
-        out.append(
-            _step(
-                "upgrade.python",
-                Severity.ERROR,
-                f"Python {target.python} is outside TensorFlow {release}'s range "
-                f"(Python {span} on {plat})",
-                f"TensorFlow {release} publishes wheels for Python {span} only "
-                f"(Requires-Python {line.requires_python or 'not declared'}): pip finds no "
-                f"TensorFlow {release} for Python {target.python}.",
-                Fix(
-                    f"Move to a Python TensorFlow {release} supports ({span}) first, in a new "
-                    "virtual environment.",
-                    (f"python{newest} -m venv ~/.venvs/tf-{release}",),
-                ),
-            )
+    elif verdict.about(PYTHON):
+        python = _step(
+            "upgrade.python",
+            Severity.ERROR,
+            f"Python {target.python} is outside TensorFlow {release}'s range "
+            f"(Python {span} on {plat})",
+            f"TensorFlow {release} publishes wheels for Python {span} only "
+            f"(Requires-Python {line.requires_python or 'not declared'}): pip finds no "
+            f"TensorFlow {release} for Python {target.python}.",
+            Fix(
+                f"Move to a Python TensorFlow {release} supports ({span}) first, in a new "
+                "virtual environment.",
+                (f"python{wheels[-1]} -m venv ~/.venvs/tf-{release}",),
+            ),
         )
     else:
-        out.append(
-            _step(
-                "upgrade.python",
-                Severity.OK,
-                f"Python {target.python} has TensorFlow {release} wheels for {plat}",
-            )
+        python = _step(
+            "upgrade.python",
+            Severity.OK,
+            f"Python {target.python} has TensorFlow {release} wheels for {plat}",
         )
-    out.extend(_gpu_steps(m, matrix, line, plat))
-    return out
+    return [python, *_gpu_steps(m, line, plat, verdict)]
 
 
-def _gpu_steps(m: Machine, matrix: Matrix, line: TFLine, plat: str) -> list[Finding]:
-    """The GPU's code and the driver against the line's CUDA build."""
+def _gpu_steps(m: Machine, line: TFLine, plat: str, verdict: Verdict) -> list[Finding]:
+    """The GPU's code and the driver against the line's CUDA build, from the verdict."""
     release = line.line
     cap = m.target.gpu
     if not m.gpus:
@@ -220,36 +217,36 @@ def _gpu_steps(m: Machine, matrix: Matrix, line: TFLine, plat: str) -> list[Find
                 f"No NVIDIA GPU listed here: TensorFlow {release} runs on the CPU",
             )
         ]
-    if line.cuda is None or plat not in line.cuda_builds:
+    cpu_only = verdict.about(CUDA)
+    if cpu_only:
         return [
             _step(
                 "upgrade.gpu",
                 Severity.ERROR,
                 f"TensorFlow {release} has no CUDA build for {plat}: it would run on the CPU "
                 "only, and this machine has an NVIDIA GPU",
-                "; ".join(line.notes) if line.notes else "",
+                "; ".join((*(j.text for j in cpu_only), *line.notes)),
             )
         ]
+    needs = f"TensorFlow {release}'s CUDA {line.cuda} build needs NVIDIA driver"
+    out = [_driver_step(m, j.floor, needs) for j in verdict.about(DRIVER) if j.floor is not None]
+    code = verdict.gpu_code
     if cap is None:
-        return [
+        out.append(
             _step(
                 "upgrade.gpu",
                 Severity.UNKNOWN,
                 "Could not determine the GPU's compute capability: whether TensorFlow "
                 f"{release} carries code for it is unknown",
             )
-        ]
-    out: list[Finding] = []
-    failure = line.known_gpu_failures.get(cap)
-    code = gpu_code(line.compute_capabilities, cap) if line.compute_capabilities else None
-    os_name = "windows" if m.wsl else PLATFORMS.get(plat, "linux")
-    if failure is not None:
+        )
+    elif code == FAILS:
         out.append(
             _step(
                 "upgrade.gpu",
                 Severity.ERROR,
                 f"TensorFlow {release} fails on this GPU (compute capability {cap})",
-                failure,
+                line.known_gpu_failures[cap],
             )
         )
     elif code == NONE:
@@ -264,14 +261,29 @@ def _gpu_steps(m: Machine, matrix: Matrix, line: TFLine, plat: str) -> list[Find
                 "compile for this GPU, so TensorFlow would not use it.",
             )
         )
+    elif code == UNRECORDED:
+        out.append(
+            _step(
+                "upgrade.gpu",
+                Severity.UNKNOWN,
+                f"TensorFlow {release}'s wheels do not record their GPU architectures: whether "
+                f"they carry code for this GPU (compute capability {cap}) is unknown",
+                "The matrix lists no compute capabilities for this line; the first start on "
+                "the GPU shows whether it runs.",
+            )
+        )
     elif code == PTX:
         # https://docs.nvidia.com/cuda/cuda-c-best-practices-guide/#just-in-time-compilation
-        out += _driver_step(
-            m,
-            ptx_driver_floor(matrix, line, os_name),
-            f"This GPU (compute capability {cap}) runs TensorFlow {release} only by JIT from "
-            "PTX, which needs NVIDIA driver",
-        )
+        out += [
+            _driver_step(
+                m,
+                j.floor,
+                f"This GPU (compute capability {cap}) runs TensorFlow {release} only by JIT "
+                "from PTX, which needs NVIDIA driver",
+            )
+            for j in verdict.about(GPU)
+            if j.floor is not None
+        ]
         out.append(
             _step(
                 "upgrade.gpu",
@@ -286,7 +298,7 @@ def _gpu_steps(m: Machine, matrix: Matrix, line: TFLine, plat: str) -> list[Find
     else:
         how = (
             "its CUDA wheels (tensorflow[and-cuda])"
-            if line.and_cuda and os_name == "linux"
+            if line.and_cuda and m.os == "linux" and not m.wsl
             else f"CUDA {line.cuda} and cuDNN {line.cudnn or '?'} installed on the machine"
         )
         out.append(
@@ -297,13 +309,7 @@ def _gpu_steps(m: Machine, matrix: Matrix, line: TFLine, plat: str) -> list[Find
                 f"(CUDA {line.cuda}, cuDNN {line.cudnn or '?'}, from {how})",
             )
         )
-    driver = m.target.driver
-    out[:0] = _driver_step(
-        m,
-        driver_floor(matrix, line, os_name),
-        f"TensorFlow {release}'s CUDA {line.cuda} build needs NVIDIA driver",
-    )
-    if driver is None:
+    if m.target.driver is None:
         out.append(
             _step(
                 "upgrade.driver",
@@ -315,25 +321,16 @@ def _gpu_steps(m: Machine, matrix: Matrix, line: TFLine, plat: str) -> list[Find
     return out
 
 
-def _driver_step(m: Machine, floor: Optional[DriverFloor], needs: str) -> list[Finding]:
-    """A driver upgrade when this driver is below ``floor`` (``needs``: what needs it)."""
-    driver = m.target.driver
-    if floor is None or driver is None or not _below(driver, floor.version):
-        return []
+def _driver_step(m: Machine, floor: DriverFloor, needs: str) -> Finding:
+    """A driver upgrade to ``floor``, which this driver is below (``needs``: what needs it)."""
     text, commands = driver_upgrade(m, floor.version)
-    return [
-        _step(
-            "upgrade.driver",
-            Severity.WARNING,
-            f"{needs} >= {floor.version}; this one is {driver}",
-            floor.rule,
-            Fix(text, tuple(commands)),
-        )
-    ]
-
-
-def _below(have: str, need: str) -> bool:
-    return version_key(have) < version_key(need)
+    return _step(
+        "upgrade.driver",
+        Severity.WARNING,
+        f"{needs} >= {floor.version}; this one is {m.target.driver}",
+        floor.rule,
+        Fix(text, tuple(commands)),
+    )
 
 
 # --- companions ------------------------------------------------------------------------------
