@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,33 @@ CASES = sorted(DATA.glob("*.json"))
 @pytest.mark.parametrize("path", CASES, ids=lambda p: p.stem)
 def test_each_image_gets_its_verdict_and_fix(path: Path) -> None:
     assert_verdict(path)
+
+
+#: A GitHub file cited at a commit: ``https://github.com/OWNER/REPO/blob/<40 hex>/PATH``.
+_GITHUB_AT_COMMIT = re.compile(r"^https://github\.com/[^/]+/[^/]+/(blob|tree)/[0-9a-f]{40}(/|$)")
+
+
+@pytest.mark.parametrize("path", CASES, ids=lambda p: p.stem)
+def test_each_facts_file_says_where_each_value_comes_from(path: Path) -> None:
+    """Each value is cited (a GitHub file at a commit, or a vendor's page) or marked
+    illustrative with the reason no source gives it."""
+    provenance = read_case(path).get("provenance")
+
+    assert provenance, "a facts file names the sources of its values"
+    for entry in provenance:
+        assert set(entry) in (
+            {"what", "source"},
+            {"what", "source", "note"},
+            {"what", "illustrative"},
+        ), entry
+        assert entry["what"]
+        if "illustrative" in entry:
+            assert entry["illustrative"], entry
+            continue
+        url = entry["source"]
+        assert url.startswith("https://"), entry
+        if url.startswith("https://github.com/"):
+            assert _GITHUB_AT_COMMIT.match(url), f"cite a commit, not a branch: {url}"
 
 
 def test_every_image_the_probe_names_has_a_facts_file() -> None:
@@ -111,6 +139,21 @@ def test_probe_names_the_image_from_its_markers(
     assert bool(hosted.markers) == (expected[0] is not None)
 
 
+def test_kaggles_tpu_image_counts_its_vfio_chips(tmp_path: Path) -> None:
+    """Kaggle's TPU image sets ISTPUVM (Kaggle/docker-python, tpu/Dockerfile) and no TPU type:
+    its /dev/vfio/N nodes are its TPU's, as on a TPU VM."""
+    for n in range(2):
+        (tmp_path / "dev" / "vfio").mkdir(parents=True, exist_ok=True)
+        (tmp_path / "dev" / "vfio" / str(n)).write_text("", encoding="utf-8")
+    env = {"KAGGLE_KERNEL_RUN_TYPE": "Interactive", "ISTPUVM": "1"}
+
+    hosted = probe_hosted(env, tmp_path)
+
+    assert (hosted.name, hosted.tpu_type) == ("kaggle", None)
+    assert hosted.tpu_devices == ("/dev/vfio/0", "/dev/vfio/1")
+    assert "env:ISTPUVM" in hosted.markers
+
+
 # --- the data file --------------------------------------------------------------------------
 
 
@@ -186,11 +229,12 @@ def test_check_probes_the_hosted_image_from_the_environment() -> None:
 def test_verbose_report_shows_the_hosted_image_only_where_there_is_one() -> None:
     from tfdoctor.render._common import facts_sections
 
-    facts = facts_from_json(read_case(DATA / "kaggle-tpu-tensorflow-cpu.json")["facts"])
+    facts = facts_from_json(read_case(DATA / "tpu-vm-v5e-tensorflow-tpu.json")["facts"])
     titles = [s.title for s in facts_sections(facts, brief=False)]
     hosted = next(s for s in facts_sections(facts, brief=False) if s.title == "Hosted image")
 
-    assert "  TPU: v5litepod-8; devices: /dev/vfio/0" in hosted.lines
+    vfio = ", ".join(f"/dev/vfio/{i}" for i in range(8))
+    assert f"  TPU: v5litepod-8; devices: {vfio}" in hosted.lines
     assert "Hosted image" not in [
         s.title for s in facts_sections(Facts("0.1.0", "x", hosted=HostedFacts()), brief=False)
     ]

@@ -19,10 +19,14 @@ documented or read by the vendor's own code:
   (https://cloud.google.com/deep-learning-vm/docs/images).
 - Databricks: ``DATABRICKS_RUNTIME_VERSION`` (the runtime release, ``16.4``).
 - Paperspace Gradient: ``PAPERSPACE_NOTEBOOK_REPO_ID``.
-- Cloud TPU VM: ``TPU_NAME`` and ``TPU_ACCELERATOR_TYPE`` (``v6e-8``; set by GKE and by
-  Colab's TPU runtime) and the TPU device nodes, ``/dev/accel*`` (v2 to v4) and
-  ``/dev/vfio/<n>`` (v5e on), as Ray's TPU support reads them
-  (``ray-project/ray``, ``python/ray/_private/accelerators/tpu.py``).
+- Cloud TPU VM: ``TPU_NAME`` and ``TPU_ACCELERATOR_TYPE`` (``v5litepod-8``), which GKE sets
+  in a TPU pod (Ray's TPU support reads them there and asks the metadata server on a VM made
+  with gcloud: ``ray-project/ray``, ``python/ray/_private/accelerators/tpu.py``); ``ISTPUVM``,
+  which Kaggle's TPU image sets (``Kaggle/docker-python``, ``tpu/Dockerfile``) and its own
+  ``patches/kaggle_datasets.py`` reads; and the TPU device nodes, ``/dev/accelN`` (v2 to v4)
+  and ``/dev/vfio/N`` (v5e, v5p, v6e, 7x), as Google's ``tpu-info`` names each chip's
+  (``AI-Hypercomputer/cloud-accelerator-diagnostics``, ``tpu_info/tpu_info/device.py``,
+  ``chip_path``) and Ray counts them.
 """
 
 from __future__ import annotations
@@ -48,6 +52,7 @@ ENV_MARKERS: tuple[tuple[str, str], ...] = (
     ("paperspace", "PAPERSPACE_NOTEBOOK_REPO_ID"),
     ("tpu-vm", "TPU_NAME"),
     ("tpu-vm", "TPU_ACCELERATOR_TYPE"),
+    ("tpu-vm", "ISTPUVM"),
 )
 #: (image, file) markers, relative to the root.
 PATH_MARKERS: tuple[tuple[str, str], ...] = (
