@@ -154,6 +154,54 @@ def test_kaggles_tpu_image_counts_its_vfio_chips(tmp_path: Path) -> None:
     assert "env:ISTPUVM" in hosted.markers
 
 
+def _pci(root: Path, slot: str, device: str, subsystem: str = "0x0000") -> None:
+    """A PCI device of Google's vendor id under ``root``'s /sys/bus/pci/devices."""
+    folder = root / "sys" / "bus" / "pci" / "devices" / slot
+    folder.mkdir(parents=True)
+    for name, value in (("vendor", "0x1ae0"), ("device", device), ("subsystem_device", subsystem)):
+        (folder / name).write_text(value + "\n", encoding="ascii")
+
+
+@pytest.mark.parametrize(
+    ("chips", "expected"),
+    [
+        # A TPU VM made with gcloud sets no TPU variable: its chips on the PCI bus say it.
+        pytest.param(
+            [("0x0063", "0x0000")], ("tpu-vm", "v5litepod", "pci:0x1ae0:0x0063"), id="v5e"
+        ),
+        pytest.param([("0x006f", "0x0000")], ("tpu-vm", "v6e", "pci:0x1ae0:0x006f"), id="v6e"),
+        pytest.param([("0x0027", "0x004f")], ("tpu-vm", "v3", "pci:0x1ae0:0x0027"), id="v3"),
+        # Google's gVNIC network card has Google's vendor id too, and is no TPU.
+        pytest.param([("0x0042", "0x0058")], (None, None, None), id="gvnic"),
+    ],
+)
+def test_the_probe_reads_the_tpu_chips_on_the_pci_bus(
+    tmp_path: Path, chips: list[tuple[str, str]], expected: tuple[Any, ...]
+) -> None:
+    for n, (device, subsystem) in enumerate(chips):
+        _pci(tmp_path, f"0000:00:{n + 4:02x}.0", device, subsystem)
+    (tmp_path / "dev" / "vfio").mkdir(parents=True)
+    (tmp_path / "dev" / "vfio" / "0").write_text("", encoding="utf-8")
+
+    hosted = probe_hosted({}, tmp_path)
+
+    name, tpu_type, marker = expected
+    assert (hosted.name, hosted.tpu_type) == (name, tpu_type)
+    assert hosted.tpu_devices == (("/dev/vfio/0",) if name else ())
+    assert (marker in hosted.markers) if marker else not hosted.markers
+
+
+def test_a_tpu_generation_read_from_pci_is_judged(tmp_path: Path) -> None:
+    """TensorFlow on a v6e VM made with gcloud: the generation from the PCI bus is enough."""
+    facts = facts_from_json(read_case(DATA / "tpu-vm-v5e-tensorflow-tpu.json")["facts"])
+    _pci(tmp_path, "0000:00:04.0", "0x006f")
+    v6e = dataclasses.replace(facts, hosted=probe_hosted({}, tmp_path))
+
+    (found,) = run_checks(CheckContext(v6e, load_matrix()), select_checks(["hosted.tpu"]))
+
+    assert (found.severity.value, found.cause) == ("warning", "tpu-generation-unsupported")
+
+
 # --- the data file --------------------------------------------------------------------------
 
 
