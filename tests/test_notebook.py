@@ -218,6 +218,7 @@ def test_a_kernel_of_another_environment_is_named_with_its_fix(
     assert "Notebook kernel and terminal" in html and f"prefix {other.parent.parent}" in html
 
 
+@pytest.mark.skipif(os.name == "nt", reason="the fix's commands are POSIX shell")
 def test_the_fix_for_a_kernel_of_another_environment_makes_the_kernel_match(
     tmp_path: Path, jupyter: Path
 ) -> None:
