@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,33 @@ CASES = sorted(DATA.glob("*.json"))
 @pytest.mark.parametrize("path", CASES, ids=lambda p: p.stem)
 def test_each_image_gets_its_verdict_and_fix(path: Path) -> None:
     assert_verdict(path)
+
+
+#: A GitHub file cited at a commit: ``https://github.com/OWNER/REPO/blob/<40 hex>/PATH``.
+_GITHUB_AT_COMMIT = re.compile(r"^https://github\.com/[^/]+/[^/]+/(blob|tree)/[0-9a-f]{40}(/|$)")
+
+
+@pytest.mark.parametrize("path", CASES, ids=lambda p: p.stem)
+def test_each_facts_file_says_where_each_value_comes_from(path: Path) -> None:
+    """Each value is cited (a GitHub file at a commit, or a vendor's page) or marked
+    illustrative with the reason no source gives it."""
+    provenance = read_case(path).get("provenance")
+
+    assert provenance, "a facts file names the sources of its values"
+    for entry in provenance:
+        assert set(entry) in (
+            {"what", "source"},
+            {"what", "source", "note"},
+            {"what", "illustrative"},
+        ), entry
+        assert entry["what"]
+        if "illustrative" in entry:
+            assert entry["illustrative"], entry
+            continue
+        url = entry["source"]
+        assert url.startswith("https://"), entry
+        if url.startswith("https://github.com/"):
+            assert _GITHUB_AT_COMMIT.match(url), f"cite a commit, not a branch: {url}"
 
 
 def test_every_image_the_probe_names_has_a_facts_file() -> None:
@@ -111,6 +139,69 @@ def test_probe_names_the_image_from_its_markers(
     assert bool(hosted.markers) == (expected[0] is not None)
 
 
+def test_kaggles_tpu_image_counts_its_vfio_chips(tmp_path: Path) -> None:
+    """Kaggle's TPU image sets ISTPUVM (Kaggle/docker-python, tpu/Dockerfile) and no TPU type:
+    its /dev/vfio/N nodes are its TPU's, as on a TPU VM."""
+    for n in range(2):
+        (tmp_path / "dev" / "vfio").mkdir(parents=True, exist_ok=True)
+        (tmp_path / "dev" / "vfio" / str(n)).write_text("", encoding="utf-8")
+    env = {"KAGGLE_KERNEL_RUN_TYPE": "Interactive", "ISTPUVM": "1"}
+
+    hosted = probe_hosted(env, tmp_path)
+
+    assert (hosted.name, hosted.tpu_type) == ("kaggle", None)
+    assert hosted.tpu_devices == ("/dev/vfio/0", "/dev/vfio/1")
+    assert "env:ISTPUVM" in hosted.markers
+
+
+def _pci(root: Path, slot: str, device: str, subsystem: str = "0x0000") -> None:
+    """A PCI device of Google's vendor id under ``root``'s /sys/bus/pci/devices."""
+    folder = root / "sys" / "bus" / "pci" / "devices" / slot
+    folder.mkdir(parents=True)
+    for name, value in (("vendor", "0x1ae0"), ("device", device), ("subsystem_device", subsystem)):
+        (folder / name).write_text(value + "\n", encoding="ascii")
+
+
+@pytest.mark.parametrize(
+    ("chips", "expected"),
+    [
+        # A TPU VM made with gcloud sets no TPU variable: its chips on the PCI bus say it.
+        pytest.param(
+            [("0x0063", "0x0000")], ("tpu-vm", "v5litepod", "pci:0x1ae0:0x0063"), id="v5e"
+        ),
+        pytest.param([("0x006f", "0x0000")], ("tpu-vm", "v6e", "pci:0x1ae0:0x006f"), id="v6e"),
+        pytest.param([("0x0027", "0x004f")], ("tpu-vm", "v3", "pci:0x1ae0:0x0027"), id="v3"),
+        # Google's gVNIC network card has Google's vendor id too, and is no TPU.
+        pytest.param([("0x0042", "0x0058")], (None, None, None), id="gvnic"),
+    ],
+)
+def test_the_probe_reads_the_tpu_chips_on_the_pci_bus(
+    tmp_path: Path, chips: list[tuple[str, str]], expected: tuple[Any, ...]
+) -> None:
+    for n, (device, subsystem) in enumerate(chips):
+        _pci(tmp_path, f"0000:00:{n + 4:02x}.0", device, subsystem)
+    (tmp_path / "dev" / "vfio").mkdir(parents=True)
+    (tmp_path / "dev" / "vfio" / "0").write_text("", encoding="utf-8")
+
+    hosted = probe_hosted({}, tmp_path)
+
+    name, tpu_type, marker = expected
+    assert (hosted.name, hosted.tpu_type) == (name, tpu_type)
+    assert hosted.tpu_devices == (("/dev/vfio/0",) if name else ())
+    assert (marker in hosted.markers) if marker else not hosted.markers
+
+
+def test_a_tpu_generation_read_from_pci_is_judged(tmp_path: Path) -> None:
+    """TensorFlow on a v6e VM made with gcloud: the generation from the PCI bus is enough."""
+    facts = facts_from_json(read_case(DATA / "tpu-vm-v5e-tensorflow-tpu.json")["facts"])
+    _pci(tmp_path, "0000:00:04.0", "0x006f")
+    v6e = dataclasses.replace(facts, hosted=probe_hosted({}, tmp_path))
+
+    (found,) = run_checks(CheckContext(v6e, load_matrix()), select_checks(["hosted.tpu"]))
+
+    assert (found.severity.value, found.cause) == ("warning", "tpu-generation-unsupported")
+
+
 # --- the data file --------------------------------------------------------------------------
 
 
@@ -186,11 +277,12 @@ def test_check_probes_the_hosted_image_from_the_environment() -> None:
 def test_verbose_report_shows_the_hosted_image_only_where_there_is_one() -> None:
     from tfdoctor.render._common import facts_sections
 
-    facts = facts_from_json(read_case(DATA / "kaggle-tpu-tensorflow-cpu.json")["facts"])
+    facts = facts_from_json(read_case(DATA / "tpu-vm-v5e-tensorflow-tpu.json")["facts"])
     titles = [s.title for s in facts_sections(facts, brief=False)]
     hosted = next(s for s in facts_sections(facts, brief=False) if s.title == "Hosted image")
 
-    assert "  TPU: v5litepod-8; devices: /dev/vfio/0" in hosted.lines
+    vfio = ", ".join(f"/dev/vfio/{i}" for i in range(8))
+    assert f"  TPU: v5litepod-8; devices: {vfio}" in hosted.lines
     assert "Hosted image" not in [
         s.title for s in facts_sections(Facts("0.1.0", "x", hosted=HostedFacts()), brief=False)
     ]

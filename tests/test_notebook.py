@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import shlex
 import subprocess
 import sys
 import textwrap
@@ -45,14 +46,19 @@ SERVER = textwrap.dedent(
     """
 )
 
+#: Prints the kernel checks' findings as JSON: ``[[id, severity, cause, fix commands], ...]``.
+CHECK_CELL = (
+    "import json, tfdoctor\n"
+    "r = tfdoctor.check('notebook.kernel', 'notebook.variables', static=True)\n"
+    "print(json.dumps([[f.id, f.severity.value, f.cause, f.fix.commands if f.fix else [],"
+    " f.fix.text if f.fix else ''] for f in r.findings]))"
+)
+
 CELLS = (
     "%load_ext tfdoctor",
     "%tfdoctor --static --verbose notebook.kernel notebook.variables",
     "%tfdoctor --json",
-    "import json, tfdoctor\n"
-    "r = tfdoctor.check('notebook.kernel', 'notebook.variables', static=True)\n"
-    "print(json.dumps([[f.id, f.severity.value, f.cause, f.fix.commands if f.fix else []]"
-    " for f in r.findings]))",
+    CHECK_CELL,
 )
 
 
@@ -76,10 +82,10 @@ def _kernelspec(jupyter: Path, name: str, python: str, env: dict[str, str]) -> N
     (folder / "kernel.json").write_text(json.dumps(spec), encoding="utf-8")
 
 
-def _other_venv(tmp_path: Path) -> Path:
-    """A second virtual environment that imports what this interpreter imports (a .pth file
-    naming this interpreter's path), so that ipykernel and tfdoctor run in it."""
-    venv = tmp_path / "other-env"
+def _venv(venv: Path) -> Path:
+    """A virtual environment at ``venv`` that imports what this interpreter imports (a .pth
+    file naming this interpreter's path), so that pip, ipykernel and tfdoctor run in it; its
+    python."""
     subprocess.run(
         [sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120
     )
@@ -96,21 +102,37 @@ def _other_venv(tmp_path: Path) -> Path:
     return python
 
 
-def _run_notebook(tmp_path: Path, kernel: str) -> list[dict[str, Any]]:
-    """Each cell's outputs after the server ran the notebook on ``kernel``."""
+def _jupyter_env(tmp_path: Path, terminal: Path) -> dict[str, str]:
+    """The environment of a Jupyter server started from a terminal whose PATH leads with
+    ``terminal`` (a bin folder): Jupyter's folders, IPython's and the home are temporary."""
     import_paths = [p for p in sys.path if p and Path(p).is_dir()]
     env = {
         **os.environ,
-        # The terminal's python comes first on the server's PATH.
-        "PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")]),
+        "PATH": os.pathsep.join([str(terminal), os.environ.get("PATH", "")]),
+        "HOME": str(tmp_path / "home"),
+        "IPYTHONDIR": str(tmp_path / "ipython"),
         "JUPYTER_PATH": str(tmp_path / "jupyter"),
         "JUPYTER_DATA_DIR": str(tmp_path / "data"),
+        "JUPYTER_CONFIG_DIR": str(tmp_path / "config"),
         "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime"),
         "JUPYTER_PLATFORM_DIRS": "1",
         "PYTHONPATH": os.pathsep.join(import_paths),
         "LD_LIBRARY_PATH": "/opt/terminal/lib",
     }
-    env.pop("VIRTUAL_ENV", None)
+    for name in ("VIRTUAL_ENV", "CONDA_PREFIX"):
+        env.pop(name, None)
+    return env
+
+
+def _run_notebook(
+    tmp_path: Path,
+    kernel: str,
+    terminal: Path = Path(sys.executable).parent,
+    cells: tuple[str, ...] = CELLS,
+) -> list[dict[str, Any]]:
+    """Each cell's outputs after the server, started from a terminal whose PATH leads with
+    ``terminal``, ran the notebook on ``kernel``."""
+    env = _jupyter_env(tmp_path, terminal)
     nb = {
         "cells": [
             {
@@ -120,7 +142,7 @@ def _run_notebook(tmp_path: Path, kernel: str) -> list[dict[str, Any]]:
                 "outputs": [],
                 "execution_count": None,
             }
-            for c in CELLS
+            for c in cells
         ],
         "metadata": {},
         "nbformat": 4,
@@ -137,8 +159,8 @@ def _run_notebook(tmp_path: Path, kernel: str) -> list[dict[str, Any]]:
         timeout=240,
     )
     assert done.returncode == 0, done.stderr[-3000:]
-    cells: list[dict[str, Any]] = json.loads(out.read_text(encoding="utf-8"))["cells"]
-    return [{"outputs": c["outputs"]} for c in cells]
+    ran: list[dict[str, Any]] = json.loads(out.read_text(encoding="utf-8"))["cells"]
+    return [{"outputs": c["outputs"]} for c in ran]
 
 
 def _text(outputs: list[dict[str, Any]], kind: str) -> str:
@@ -177,7 +199,7 @@ def test_a_kernel_of_the_terminals_environment_passes(tmp_path: Path, jupyter: P
 def test_a_kernel_of_another_environment_is_named_with_its_fix(
     tmp_path: Path, jupyter: Path
 ) -> None:
-    other = _other_venv(tmp_path)
+    other = _venv(tmp_path / "other-env")
     _kernelspec(jupyter, "other-env", str(other), {"LD_LIBRARY_PATH": "/opt/kernel-only/lib"})
 
     cells = _run_notebook(tmp_path, "other-env")
@@ -194,6 +216,55 @@ def test_a_kernel_of_another_environment_is_named_with_its_fix(
     html = _text(cells[1]["outputs"], "text/html")
     assert "kernel-env-mismatch" in html and "/opt/kernel-only/lib" in html
     assert "Notebook kernel and terminal" in html and f"prefix {other.parent.parent}" in html
+
+
+@pytest.mark.skipif(os.name == "nt", reason="the fix's commands are POSIX shell")
+def test_the_fix_for_a_kernel_of_another_environment_makes_the_kernel_match(
+    tmp_path: Path, jupyter: Path
+) -> None:
+    """Kernel registered from environment A, terminal in environment B: the fix's commands,
+    run as printed, register B, and the notebook run again on the kernel the fix names
+    matches the terminal."""
+    env_a, env_b = _venv(tmp_path / "env-a"), _venv(tmp_path / "Env-B")
+    terminal = _jupyter_env(tmp_path, env_b.parent)
+    # Nothing reaches an index: B imports ipykernel already (its .pth), as after a first install.
+    offline = {**terminal, "PIP_NO_INDEX": "1", "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
+    subprocess.run(
+        [str(env_a), "-m", "ipykernel", "install", "--user", "--name", "env-a"],
+        env=terminal,
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+
+    (cell,) = _run_notebook(tmp_path, "env-a", env_b.parent, (CHECK_CELL,))
+
+    found = {f[0]: f for f in json.loads(_text(cell["outputs"], "stdout"))}
+    assert found["notebook.kernel"][1:3] == ["warning", "kernel-env-mismatch"]
+    assert found["notebook.variables"][1] == "ok"
+    commands, text = found["notebook.kernel"][3], found["notebook.kernel"][4]
+    assert commands and all(str(env_b) in c for c in commands), commands
+    for command in commands:  # exactly as the fix prints them, in a shell
+        done = subprocess.run(
+            ["/bin/sh", "-c", command],
+            env=offline,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
+        assert done.returncode == 0, (command, done.stdout[-2000:], done.stderr[-2000:])
+    argv = shlex.split(commands[-1])
+    named = argv[argv.index("--name") + 1]
+    assert f"kernel {named!r}" in text, text
+    # Registered where Jupyter looks (the temporary data folder), for B's interpreter.
+    spec = json.loads((tmp_path / "data" / "kernels" / named / "kernel.json").read_text("utf-8"))
+    assert Path(spec["argv"][0]) == env_b
+
+    (again,) = _run_notebook(tmp_path, named, env_b.parent, (CHECK_CELL,))
+
+    after = {f[0]: f for f in json.loads(_text(again["outputs"], "stdout"))}
+    assert after["notebook.kernel"][1:3] == ["ok", ""], after["notebook.kernel"]
 
 
 # --- the report object and the checks, without a kernel ------------------------------------
@@ -257,6 +328,26 @@ def test_kernel_env_check(nb: NotebookFacts, expected: tuple[str, str]) -> None:
     (found,) = check_kernel_env(CheckContext(facts))
 
     assert (found.severity.value, found.cause) == expected
+
+
+@pytest.mark.parametrize(
+    ("prefix", "name", "display"),
+    [
+        pytest.param("/envs/Env-B", "env-b", "'Python (Env-B)'", id="upper-case"),
+        pytest.param("/home/me/proj/.venv", "venv", "'Python (venv)'", id="dot-venv"),
+        pytest.param("/envs/tf 2.20", "tf-2.20", "'Python (tf-2.20)'", id="space"),
+    ],
+)
+def test_the_kernel_fix_names_the_kernel_as_jupyter_stores_it(
+    prefix: str, name: str, display: str
+) -> None:
+    from tfdoctor.causes.notebook import register_kernel_fix
+
+    fix = register_kernel_fix(_nb(terminal_prefix=prefix, terminal_python=f"{prefix}/bin/python"))
+
+    (command,) = fix.commands
+    assert f"--name {name} --display-name {display}" in command
+    assert f"choose the kernel {name!r}" in fix.text
 
 
 def test_a_tensorflow_imported_before_an_install_asks_for_a_restart() -> None:

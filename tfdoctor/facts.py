@@ -672,7 +672,8 @@ class HostedFacts(Record):
     #: ``DATABRICKS_RUNTIME_VERSION``, the Deep Learning VM's ``images_version``).
     image_version: Optional[str] = None
     #: The TPU accelerator type (``v5litepod-8``, ``v6e-8``) where the VM names it
-    #: (``TPU_ACCELERATOR_TYPE``, ``ACCELERATOR_TYPE``), and the TPU device nodes.
+    #: (``TPU_ACCELERATOR_TYPE``), else the generation of the TPU chips on its PCI bus
+    #: (``v5litepod``, ``v6e``); and the TPU device nodes.
     tpu_type: Optional[str] = None
     tpu_devices: tuple[str, ...] = ()
 

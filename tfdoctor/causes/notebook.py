@@ -61,7 +61,14 @@ _NAME = re.compile(r"[^A-Za-z0-9._-]+")
 
 
 def env_name(prefix: str) -> str:
-    """A kernel name for the environment at ``prefix`` (its folder's name, made safe)."""
+    """A kernel name for the environment at ``prefix``: its folder's name, made safe and in
+    lower case, as ``jupyter kernelspec install`` stores and lists it (jupyter_client's
+    ``KernelSpecManager.install_kernel_spec`` lowers the name it is given)."""
+    return _display(prefix).lower()
+
+
+def _display(prefix: str) -> str:
+    """The environment's folder name, made safe for a kernel name."""
     name = _NAME.sub("-", PurePath(prefix).name).strip("-.")
     return name or "terminal-env"
 
@@ -70,15 +77,16 @@ def register_kernel_fix(nb: NotebookFacts) -> Fix:
     """Register the terminal's environment as a kernel and choose it, or start Jupyter from it."""
     python = nb.terminal_python or "python"
     name = env_name(nb.terminal_prefix or "")
+    display = f"Python ({_display(nb.terminal_prefix or '')})"
     q = shlex.quote(python)
     return Fix(
         f"Make the environment the terminal installs into ({nb.terminal_prefix or python}) a "
-        f"kernel, then choose the kernel {name!r} in the notebook (Kernel > Change kernel); "
+        f"kernel, then choose the kernel {name!r} ({display!r} in Kernel > Change kernel); "
         f"or start Jupyter from that environment ({q} -m jupyter lab) so that its default "
         "kernel is that interpreter.",
         (
             f"{q} -m pip install ipykernel && {q} -m ipykernel install --user --name {name} "
-            f'--display-name "Python ({name})"',
+            f"--display-name {shlex.quote(display)}",
         ),
     )
 
