@@ -537,3 +537,22 @@ def test_a_name_spelled_otherwise_gets_the_apis_spelling(tmp_path: Path) -> None
     assert fixes[3].startswith("Use tf.keras.layers.Conv2D:")
     # A name no member is a spelling of gets no guess.
     assert "Use " not in fixes[4]
+
+
+def test_a_keras2_module_gets_the_public_names_it_exported(tmp_path: Path) -> None:
+    code = tmp_path / "m.py"
+    code.write_text(
+        "from keras.utils import np_utils\n"
+        "from tensorflow.keras.utils import generic_utils\n"
+        "from keras.layers.advanced_activations import LeakyReLU\n"
+    )
+    report = scan(ScanOptions((str(code),), "2.21"), RULES, "test")
+    fixes = {
+        x.location.line: x.fix.text
+        for x in report.findings
+        if x.location is not None and x.fix is not None
+    }
+    assert "keras.utils.to_categorical" in fixes[1] and "keras.utils.normalize" in fixes[1]
+    assert "tf.keras.utils.Progbar" in fixes[2]
+    # One of its names asked for: that name, where the API keeps it.
+    assert fixes[3] == "Use keras.layers.LeakyReLU."

@@ -37,6 +37,7 @@ from tfdoctor.scan.api import (
     api_for,
     bundled_lines,
     keras2_for,
+    keras2_module_exports,
     keras_releases,
     load_api,
     load_keras,
@@ -430,6 +431,15 @@ class Judge:
             respelled = newest.respelled(name)
             if respelled:
                 return self._generic(causes.code.API_REMOVED, what, _respelled_fix(respelled))
+            moved = [n for n in keras2_module_exports(gone) if newest.has(n)]
+            if moved and not any(n.rsplit(".", 1)[-1] == last for n in moved):
+                # The module itself is asked for (np_utils), not one of its names.
+                return self._generic(
+                    causes.code.API_REMOVED,
+                    what + " It was one of Keras 2's own modules, never API itself; the names "
+                    "it exported are.",
+                    f"Use the public names it exported instead: {', '.join(moved)}.",
+                )
             if idiom:
                 return self._generic(
                     causes.code.KERAS3_BEHAVIOUR_CHANGE, what, f"Use {idiom}.", release=keras3

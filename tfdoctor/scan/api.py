@@ -349,3 +349,30 @@ def api_for(target: str) -> Optional[ApiIndex]:
         # lacks is not coming back.
         return load_api(lines[0])
     return None
+
+
+#: What each of Keras 2's own modules (``keras.utils.np_utils``) exported as public API, read
+#: from the Keras 2 wheels by ``scripts/gen_keras2_modules.py``.
+KERAS2_MODULES = "keras2_modules.txt"
+
+
+@functools.lru_cache(maxsize=1)
+def _keras2_modules() -> dict[str, tuple[str, ...]]:
+    path = DATA_DIR / KERAS2_MODULES
+    if not path.is_file():
+        return {}
+    out: dict[str, tuple[str, ...]] = {}
+    for row in path.read_text(encoding="utf-8").splitlines():
+        if row and not row.startswith("#"):
+            module, _, names = row.partition("\t")
+            out[module] = tuple(names.split())
+    return out
+
+
+def keras2_module_exports(module: str) -> tuple[str, ...]:
+    """The public names one of Keras 2's own modules exported (``keras.utils.np_utils`` ->
+    ``keras.utils.to_categorical``, ...), spelled under the root asked (``tf.keras.`` for a
+    ``tf.keras.utils.np_utils``); empty for any other module."""
+    root = "tf." if module.startswith("tf.keras.") else ""
+    names = _keras2_modules().get(module[len(root) :], ())
+    return tuple(root + name for name in names)

@@ -1,0 +1,62 @@
+"""The table of what Keras 2's own modules exported, and the script that reads it from wheels."""
+
+from __future__ import annotations
+
+import importlib.util
+import zipfile
+from pathlib import Path
+from types import ModuleType
+
+from tfdoctor.scan.api import DATA_DIR, KERAS2_MODULES, keras2_module_exports
+
+
+def _load_script() -> ModuleType:
+    """Import scripts/gen_keras2_modules.py (scripts/ is not a package)."""
+    path = Path(__file__).resolve().parent.parent / "scripts" / "gen_keras2_modules.py"
+    spec = importlib.util.spec_from_file_location("gen_keras2_modules", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+gen = _load_script()
+
+
+def test_exports_are_read_from_decorators_and_calls() -> None:
+    source = (
+        "from tensorflow.python.util.tf_export import keras_export\n"
+        '@keras_export("keras.utils.to_categorical")\n'
+        "def to_categorical(y): ...\n"
+        'keras_export("keras.utils.normalize", v1=["keras.utils.old"])(print)\n'
+        '@other("keras.utils.not_this")\n'
+        "def f(): ...\n"
+    )
+    assert gen.exported(source) == {"keras.utils.to_categorical", "keras.utils.normalize"}
+    assert gen.exported("def broken(:\n") == set()
+
+
+def test_a_wheel_is_read_module_by_module(tmp_path: Path) -> None:
+    wheel = tmp_path / "keras-2.0.0-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w") as archive:
+        archive.writestr(
+            "keras/utils/np_utils.py", '@keras_export("keras.utils.a")\ndef a(): ...\n'
+        )
+        archive.writestr("keras/layers/__init__.py", 'keras_export("keras.layers.B")(1)\n')
+        archive.writestr("keras/api/_v2/keras/utils/__init__.py", 'keras_export("keras.x")(1)\n')
+        archive.writestr("keras/utils/np_utils_test.py", 'keras_export("keras.y")(1)\n')
+    assert gen.read_wheel(wheel) == {
+        "keras.utils.np_utils": {"keras.utils.a"},
+        "keras.layers": {"keras.layers.B"},
+    }
+    text = gen.render([wheel], gen.read_wheel(wheel))
+    assert "keras-2.0.0-py3-none-any.whl sha256=" in text
+    assert "keras.utils.np_utils\tkeras.utils.a\n" in text
+
+
+def test_the_bundled_table_cites_its_wheels_and_answers_both_roots() -> None:
+    text = (DATA_DIR / KERAS2_MODULES).read_text(encoding="utf-8")
+    assert "keras-2.12.0-py2.py3-none-any.whl sha256=" in text
+    assert "keras.utils.to_categorical" in keras2_module_exports("keras.utils.np_utils")
+    assert "tf.keras.utils.to_categorical" in keras2_module_exports("tf.keras.utils.np_utils")
+    assert keras2_module_exports("keras.no_such_module") == ()
