@@ -918,3 +918,43 @@ def test_a_private_module_that_imported_is_no_removal(message: str, cause: str) 
     report = _explain(message)
     found = [x.cause for x in report.findings if x.severity.rank >= Severity.WARNING.rank]
     assert found == [cause]
+
+
+@pytest.mark.parametrize(
+    ("message", "cause", "words"),
+    [
+        # The class's family is where the Keras API lists it: an optimizer, a layer, a model.
+        (
+            "AttributeError: 'Adam' object has no attribute 'get_updates'",
+            "api-default-changed",
+            "legacy",
+        ),
+        (
+            "AttributeError: 'RMSprop' object has no attribute 'lr'",
+            "keras3-behaviour-change",
+            "learning_rate",
+        ),
+        (
+            "AttributeError: 'Dense' object has no attribute 'output_shape'",
+            "keras3-behaviour-change",
+            "compute_output_shape",
+        ),
+        (
+            "AttributeError: 'Sequential' object has no attribute 'predict_classes'",
+            "api-removed",
+            "np.argmax",
+        ),
+    ],
+)
+def test_a_member_missing_from_a_keras_object_gets_scans_verdict(
+    message: str, cause: str, words: str
+) -> None:
+    report = _explain(message)
+    (found,) = [x for x in report.findings if x.severity.rank >= Severity.WARNING.rank]
+    assert found.cause == cause
+    assert found.fix is not None and words in found.fix.text
+
+
+def test_a_member_missing_from_another_class_is_not_judged_as_keras() -> None:
+    report = _explain("AttributeError: 'Booster' object has no attribute 'lr'")
+    assert not any(x.cause for x in report.findings)

@@ -26,8 +26,6 @@ _NO_MODULE = re.compile(r"No module named '(?P<module>[\w.]+)'")
 _NO_NAME = re.compile(r"cannot import name '(?P<attr>\w+)' from '(?P<module>[\w.]+)'")
 # `'Sequential' object has no attribute 'fit_generator'`: a method a class no longer has.
 _NO_METHOD = re.compile(r"'(?P<cls>\w+)' object has no attribute '(?P<attr>\w+)'")
-#: Keras model classes, whose methods scan's method rules describe.
-_MODELS = frozenset({"Model", "Sequential", "Functional"})
 _KEYWORD = re.compile(
     r"got an unexpected keyword argument '(?P<kw>\w+)'"
     r"|Argument\(s\) not recognized: \{'(?P<kw2>\w+)'"
@@ -74,8 +72,8 @@ def api_use(tb: Traceback, knowledge: ApiKnowledge) -> Optional[tuple[str, Verdi
         kwarg = match.group("kw") or match.group("kw2") or match.group("kw3") or match.group("kw4")
         return _keyword(tb, knowledge, kwarg) or _refused_keywords(message, knowledge)
     match = _NO_METHOD.search(message)
-    if match is not None and match.group("cls") in _MODELS:
-        verdict = knowledge.method(match.group("attr"), "model")
+    if match is not None:
+        verdict = knowledge.member(match.group("cls"), match.group("attr"))
         if verdict is not None:
             return f"{match.group('cls')}.{match.group('attr')}", verdict
     return None

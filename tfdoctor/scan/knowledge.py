@@ -60,6 +60,13 @@ def module_api(module: str) -> Optional[str]:
     return None
 
 
+#: The Keras modules whose classes make up each family scan's method rules know.
+_KERAS_FAMILIES = (
+    ("optimizer", ("tf.keras.optimizers", "tf.keras.optimizers.legacy", "tf_keras.optimizers")),
+    ("layer", ("tf.keras.layers", "tf_keras.layers")),
+)
+
+
 class ApiKnowledge:
     """scan's judge of API uses, for one release line (the newest final release the matrix
     knows)."""
@@ -92,6 +99,32 @@ class ApiKnowledge:
     def method(self, method: str, receiver: str) -> Optional[Verdict]:
         """The verdict on ``receiver.method(...)`` (``receiver``: the object's name or class)."""
         return self._judge.judge_method(MethodUse(method, receiver, 0, 0))
+
+    def member(self, cls: str, attr: str) -> Optional[Verdict]:
+        """The verdict on the member ``attr`` of an object of the Keras class ``cls``
+        (``'Adam' object has no attribute 'lr'``), asked as a call and as a read: the class's
+        family (a model, an optimizer, a layer) is where the Keras API lists it."""
+        kind = self.keras_kind(cls)
+        if kind is None:
+            return None
+        for attribute in (False, True):
+            use = MethodUse(attr, kind, 0, 0, attribute=attribute, receiver_kind=kind)
+            verdict = self._judge.judge_method(use)
+            if verdict is not None:
+                return verdict
+        return None
+
+    def keras_kind(self, cls: str) -> Optional[str]:
+        """``model``, ``optimizer`` or ``layer``: the family a Keras class belongs to, from the
+        modules the target's or Keras 2's API lists it in (None for any other class)."""
+        if cls in ("Model", "Sequential", "Functional"):
+            return "model"
+        listings = [x for x in (self._judge.api, self._judge.keras2) if x is not None]
+        for kind, modules in _KERAS_FAMILIES:
+            for listing in listings:
+                if any(listing.has(f"{module}.{cls}") for module in modules):
+                    return kind
+        return None
 
     def code(self, line: str) -> Optional[tuple[str, Verdict]]:
         """The first use in one source line that breaks, with the name as written; the usual

@@ -1,0 +1,30 @@
+"""A TensorFlow 2.5-era script: the old optimizers' graph-mode interface, Sequential's
+class predictions."""
+
+import numpy as np
+import tensorflow as tf
+
+
+def make_model(features):
+    model = tf.keras.Sequential(
+        [
+            tf.keras.Input(shape=(features,)),
+            tf.keras.layers.Dense(16, activation="relu"),
+            tf.keras.layers.Dense(3, activation="softmax"),
+        ]
+    )
+    return model
+
+
+def updates_for(model, loss):
+    optimizer = tf.keras.optimizers.Adam(learning_rate=0.01)
+    return optimizer.get_updates(loss, model.trainable_weights)  # expect: scan.keras211-optimizer-get-updates
+
+
+def labels(model, x):
+    return model.predict_classes(x)  # expect: scan.keras26-predict-classes
+
+
+if __name__ == "__main__":
+    net = make_model(4)
+    print(labels(net, np.zeros((2, 4), dtype="float32")))
