@@ -254,8 +254,15 @@ ALLOWED = {
     # `tfdoctor fix`: plans from findings, runs the examined interpreter's pip, keeps the
     # snapshots and journals; it judges again through the checks (verify), and its service
     # wires it to the doctor.
-    # The machine view's rule of what counts as one TensorFlow installation, for the dry runs.
-    "tfdoctor.fix": ("tfdoctor.facts", "tfdoctor.findings", "tfdoctor.fix", "tfdoctor.machine"),
+    # The machine view's rule of what counts as one TensorFlow installation, and the readers
+    # of declared requirements and version ranges, for the dry runs.
+    "tfdoctor.fix": (
+        "tfdoctor.facts",
+        "tfdoctor.findings",
+        "tfdoctor.fix",
+        "tfdoctor.machine",
+        "tfdoctor.matrix",
+    ),
     "tfdoctor.fix.verify": (
         "tfdoctor.facts",
         "tfdoctor.findings",
