@@ -99,6 +99,8 @@ ALLOWED = {
         "tfdoctor.cuda_layout",
         "tfdoctor.tf_imports",
     ),
+    # pip's installation report (`install --dry-run --report`), read by pin --resolve and fix.
+    "tfdoctor.pipreport": ("tfdoctor.facts",),
     # Whether a wheel's WHEEL tags fit the interpreter and machine the facts describe.
     "tfdoctor.wheel_tags": ("tfdoctor.facts",),
     "tfdoctor.causes": (
@@ -175,6 +177,7 @@ ALLOWED = {
         "tfdoctor.compat",
         "tfdoctor.machine",
         "tfdoctor.pin",
+        "tfdoctor.pipreport",
     ),
     # The training-script API: imports TensorFlow inside its function, nothing of the package.
     "tfdoctor.gpu_config": (),
@@ -262,6 +265,7 @@ ALLOWED = {
         "tfdoctor.fix",
         "tfdoctor.machine",
         "tfdoctor.matrix",
+        "tfdoctor.pipreport",
     ),
     "tfdoctor.fix.verify": (
         "tfdoctor.facts",

@@ -8,9 +8,10 @@ import json
 import os
 import subprocess
 from collections.abc import Sequence
-from typing import Any, Optional
+from typing import Optional
 
 from tfdoctor.facts import normalize_name
+from tfdoctor.pipreport import ReportError, load_report, parse_report
 from tfdoctor.records import Record, record
 
 #: Seconds one pip command may take: an install may download hundreds of MB (TensorFlow).
@@ -170,19 +171,11 @@ def dry_run(
         python, ["install", "--dry-run", "--quiet", "--report", "-", *index.args(), *args]
     )
     try:
-        items: list[Any] = json.loads(text)["install"]
-        resolved = [
-            (
-                str(i["metadata"]["name"]),
-                str(i["metadata"]["version"]),
-                tuple(str(r) for r in i["metadata"].get("requires_dist", ())),
-            )
-            for i in items
-        ]
-    except (ValueError, KeyError, TypeError) as exc:
-        raise PipError(f"pip's dry-run report is unreadable ({exc})") from None
-    return tuple(Change(n, None, v) for n, v, _ in resolved), {
-        normalize_name(n): r for n, _, r in resolved
+        resolved = parse_report(load_report(text))
+    except ReportError as exc:
+        raise PipError(f"pip's dry-run report is unreadable: {exc}") from None
+    return tuple(Change(r.name, None, r.version) for r in resolved), {
+        r.name: r.requires for r in resolved
     }
 
 
