@@ -286,12 +286,12 @@ ALLOWED = {
     ),
     "tfdoctor.query": ("tfdoctor.facts", "tfdoctor.matrix", "tfdoctor.compat", "tfdoctor.inputs"),
     # `tfdoctor bundle`: redacts, caps and archives what the command gathered; runs pip as
-    # the probes run their commands.
+    # `tfdoctor fix` runs it.
     "tfdoctor.bundle": (
         "tfdoctor.facts",
         "tfdoctor.records",
         "tfdoctor.redact",
-        "tfdoctor.probes._run",
+        "tfdoctor.fix.pip",
     ),
     # `tfdoctor cluster`, `diff`, `fleet`: validates cluster descriptions with the causes
     # catalogue, runs its worker child as the probes run theirs, compares nodes' facts.

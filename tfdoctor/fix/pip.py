@@ -113,14 +113,18 @@ def run_pip(
     ``keep_fds``: descriptors the child keeps (the fix's lock, so that a pip left running by a
     killed tfdoctor still holds it). Ctrl-C ends pip too, then is raised again.
     """
-    with subprocess.Popen(
-        [python, "-m", "pip", *args],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        env=_pip_env(),
-        pass_fds=tuple(keep_fds),
-    ) as child:
+    try:
+        child = subprocess.Popen(
+            [python, "-m", "pip", *args],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=_pip_env(),
+            pass_fds=tuple(keep_fds),
+        )
+    except OSError as exc:  # no such file, not executable
+        raise PipError(f"cannot run {python}: {exc.strerror or exc}") from None
+    with child:
         try:
             out, err = child.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
