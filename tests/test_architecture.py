@@ -99,6 +99,8 @@ ALLOWED = {
         "tfdoctor.cuda_layout",
         "tfdoctor.tf_imports",
     ),
+    # Message sizes and bandwidths in words, for the cluster's findings and the HTML report.
+    "tfdoctor.units": (),
     # pip's installation report (`install --dry-run --report`), read by pin --resolve and fix.
     "tfdoctor.pipreport": ("tfdoctor.facts",),
     # Whether a wheel's WHEEL tags fit the interpreter and machine the facts describe.
@@ -149,6 +151,8 @@ ALLOWED = {
     ),
     "tfdoctor.render": (
         "tfdoctor.defaults",
+        # Message sizes and bandwidths, worded as the cluster's findings word them.
+        "tfdoctor.units",
         "tfdoctor.matrix",
         # docs/compatibility.md's field table is rendered from the one field specification.
         "tfdoctor.matrix_schema",
@@ -308,6 +312,7 @@ ALLOWED = {
         # What a worker's error says about its peers, read by the shared evidence layer.
         "tfdoctor.evidence",
         "tfdoctor.cluster",
+        "tfdoctor.units",
     ),
 }
 #: The package itself (``from tfdoctor import __version__``; ``from tfdoctor import causes``
