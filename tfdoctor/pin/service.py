@@ -147,7 +147,7 @@ def environment_pins(
     *,
     all_packages: bool = False,
 ) -> Pinset:
-    """The pins reproducing the environment ``facts`` describe (they list every package).
+    """The pins reproducing the environment ``facts`` describe, from the packages they list.
 
     Raises :class:`PinError` when nothing fits, :class:`DoctorError` for an unusable matrix.
     """
