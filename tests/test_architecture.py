@@ -99,6 +99,10 @@ ALLOWED = {
         "tfdoctor.cuda_layout",
         "tfdoctor.tf_imports",
     ),
+    # Message sizes and bandwidths in words, for the cluster's findings and the HTML report.
+    "tfdoctor.units": (),
+    # pip's installation report (`install --dry-run --report`), read by pin --resolve and fix.
+    "tfdoctor.pipreport": ("tfdoctor.facts",),
     # Whether a wheel's WHEEL tags fit the interpreter and machine the facts describe.
     "tfdoctor.wheel_tags": ("tfdoctor.facts",),
     "tfdoctor.causes": (
@@ -147,6 +151,8 @@ ALLOWED = {
     ),
     "tfdoctor.render": (
         "tfdoctor.defaults",
+        # Message sizes and bandwidths, worded as the cluster's findings word them.
+        "tfdoctor.units",
         "tfdoctor.matrix",
         # docs/compatibility.md's field table is rendered from the one field specification.
         "tfdoctor.matrix_schema",
@@ -175,6 +181,7 @@ ALLOWED = {
         "tfdoctor.compat",
         "tfdoctor.machine",
         "tfdoctor.pin",
+        "tfdoctor.pipreport",
     ),
     # The training-script API: imports TensorFlow inside its function, nothing of the package.
     "tfdoctor.gpu_config": (),
@@ -254,8 +261,16 @@ ALLOWED = {
     # `tfdoctor fix`: plans from findings, runs the examined interpreter's pip, keeps the
     # snapshots and journals; it judges again through the checks (verify), and its service
     # wires it to the doctor.
-    # The machine view's rule of what counts as one TensorFlow installation, for the dry runs.
-    "tfdoctor.fix": ("tfdoctor.facts", "tfdoctor.findings", "tfdoctor.fix", "tfdoctor.machine"),
+    # The machine view's rule of what counts as one TensorFlow installation, and the readers
+    # of declared requirements and version ranges, for the dry runs.
+    "tfdoctor.fix": (
+        "tfdoctor.facts",
+        "tfdoctor.findings",
+        "tfdoctor.fix",
+        "tfdoctor.machine",
+        "tfdoctor.matrix",
+        "tfdoctor.pipreport",
+    ),
     "tfdoctor.fix.verify": (
         "tfdoctor.facts",
         "tfdoctor.findings",
@@ -275,12 +290,12 @@ ALLOWED = {
     ),
     "tfdoctor.query": ("tfdoctor.facts", "tfdoctor.matrix", "tfdoctor.compat", "tfdoctor.inputs"),
     # `tfdoctor bundle`: redacts, caps and archives what the command gathered; runs pip as
-    # the probes run their commands.
+    # `tfdoctor fix` runs it.
     "tfdoctor.bundle": (
         "tfdoctor.facts",
         "tfdoctor.records",
         "tfdoctor.redact",
-        "tfdoctor.probes._run",
+        "tfdoctor.fix.pip",
     ),
     # `tfdoctor cluster`, `diff`, `fleet`: validates cluster descriptions with the causes
     # catalogue, runs its worker child as the probes run theirs, compares nodes' facts.
@@ -297,6 +312,7 @@ ALLOWED = {
         # What a worker's error says about its peers, read by the shared evidence layer.
         "tfdoctor.evidence",
         "tfdoctor.cluster",
+        "tfdoctor.units",
     ),
 }
 #: The package itself (``from tfdoctor import __version__``; ``from tfdoctor import causes``

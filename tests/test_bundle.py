@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 
 from tests.commandline import ROOT, tfdoctor
-from tfdoctor.bundle import MEMBER_LIMIT, Member, environment_secrets, write_bundle
-from tfdoctor.redact import Redactor
+from tests.wheels import make_venv, make_wheel
+from tfdoctor.bundle import MEMBER_LIMIT, Member, read_pip_inspect, write_bundle
+from tfdoctor.redact import Redactor, environment_secrets
 
 #: Planted secrets: shaped tokens, one without a shape, URL passwords, a home path.
 HF = "hf_" + "Z" * 34
@@ -129,6 +130,43 @@ def test_bundle_writes_every_member_and_a_readme(tmp_path: Path) -> None:
     assert "run.log" not in members
     for text in members.values():
         assert HF not in text and PLAIN not in text and INDEX_PASSWORD not in text
+
+
+def test_the_environment_is_listed_once_and_pinned_from_that_listing(tmp_path: Path) -> None:
+    # A venv with a metadata-only TensorFlow, examined through a wrapper that logs each start
+    # of the interpreter: the package listing (env_info.py) must run once, pip inspect once.
+    links = tmp_path / "links"
+    links.mkdir()
+    make_wheel(links, "tensorflow", "2.21.0", ("numpy>=1.26.0",))
+    make_wheel(links, "numpy", "2.3.0")
+    venv = make_venv(tmp_path / "venv", sys.executable)
+    offline = ["--no-deps", "--no-index", "--find-links", str(links)]
+    subprocess.run(
+        [str(venv), "-m", "pip", "install", "-q", *offline, "tensorflow==2.21.0", "numpy==2.3.0"],
+        check=True,
+        timeout=300,
+    )
+    calls = tmp_path / "calls.log"
+    python = tmp_path / "python"
+    python.write_text(f'#!/bin/sh\necho "$*" >> "{calls}"\nexec "{venv}" "$@"\n', encoding="utf-8")
+    python.chmod(0o755)
+    out = tmp_path / "b.tar.gz"
+    done = tfdoctor("bundle", "-o", str(out), "--static", "--python", str(python), timeout=300)
+    assert done.returncode == 0, done.stderr
+    started = calls.read_text(encoding="utf-8").splitlines()
+    assert len([c for c in started if "env_info.py" in c]) == 1, started
+    assert len([c for c in started if c.startswith("-m pip inspect")]) == 1, started
+    members = _members(out)
+    assert '"packages_complete": true' in members["report.json"]
+    assert "tensorflow==2.21.0" in members["pins.txt"]
+    assert "numpy==2.3.0" in members["pins.txt"]
+
+
+def test_pip_inspect_that_cannot_run_is_a_reason_not_a_crash(tmp_path: Path) -> None:
+    assert read_pip_inspect(str(tmp_path / "no-python")) == (
+        None,
+        f"cannot run {tmp_path / 'no-python'}: No such file or directory",
+    )
 
 
 @pytest.mark.parametrize(

@@ -26,7 +26,7 @@ from tfdoctor.facts import CondaFacts, CondaPackage
 from tfdoctor.findings import Finding, Fix, Report, Severity
 from tfdoctor.fix.apply import follows_plan
 from tfdoctor.fix.dryrun import refusal
-from tfdoctor.fix.pip import Change, Installed, Inventory
+from tfdoctor.fix.pip import Change, IndexOptions, Installed, Inventory, PipError, dry_run
 from tfdoctor.fix.plan import Operation, build_plan
 from tfdoctor.fix.snapshot import env_dir
 
@@ -161,6 +161,27 @@ def test_breaking_an_installed_packages_declared_range_is_refused() -> None:
         Operation("install", ("x",)), [Change("h5py", "3.14.0", "3.15.0")], {}, _INVENTORY
     )
     assert why is not None and "tensorflow requires h5py<3.15.0,>=3.11.0" in why
+
+
+@pytest.mark.parametrize(
+    "printed",
+    [
+        pytest.param("Collecting numpy\n", id="not-json"),
+        pytest.param('{"install": {}}', id="install-not-a-list"),
+        pytest.param('{"install": [{"metadata": {"name": "numpy"}}]}', id="no-version"),
+        pytest.param('{"install": [{"metadata": {"name": "numpy", "version": null}}]}', id="null"),
+        pytest.param('{"install": ["numpy"]}', id="item-not-an-object"),
+    ],
+)
+def test_a_malformed_dry_run_report_is_a_pip_error(tmp_path: Path, printed: str) -> None:
+    # An interpreter whose `-m pip install --dry-run --report -` prints ``printed``.
+    answer = tmp_path / "report.json"
+    answer.write_text(printed, encoding="utf-8")
+    python = tmp_path / "python"
+    python.write_text(f"#!/bin/sh\ncat '{answer}'\n", encoding="utf-8")
+    python.chmod(0o755)
+    with pytest.raises(PipError, match=r"^pip's dry-run report is unreadable: pip's installation"):
+        dry_run(str(python), ["numpy"], IndexOptions(no_index=True))
 
 
 # --- the transaction, on real environments ------------------------------------------------

@@ -32,11 +32,9 @@ from tfdoctor.pin import PinEntry, PinError, Pinset, target_pinset
 from tfdoctor.pin.hashes import add_hashes, parse_release_hashes, parse_simple_html
 from tfdoctor.pin.resolve import (
     GLIBC,
-    Resolved,
     ResolveError,
     WheelTarget,
     display_url,
-    parse_report,
     platform_tags,
     resolve_target,
     resolved_pinset,
@@ -45,6 +43,7 @@ from tfdoctor.pin.resolve import (
     wheel_target,
 )
 from tfdoctor.pin.service import PinOptions, make_pins
+from tfdoctor.pipreport import ReportError, Resolved, parse_report
 from tfdoctor.probes._run import CommandResult, run_command
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -427,8 +426,8 @@ def test_parse_report_reads_names_versions_and_either_hash_form() -> None:
     [{"metadata": {"name": "x"}}, {"download_info": {}}, "numpy"],
     ids=["no-version", "no-metadata", "not-an-object"],
 )
-def test_a_malformed_report_is_a_resolve_error(item: Any) -> None:
-    with pytest.raises(ResolveError):
+def test_a_malformed_report_is_a_report_error(item: Any) -> None:
+    with pytest.raises(ReportError):
         parse_report({"install": [item]})
 
 

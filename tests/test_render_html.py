@@ -13,6 +13,7 @@ from tests import factories
 from tests.commandline import tfdoctor, write_facts
 from tests.html_report import PASSWORD, SCRIPT, TOKEN, planted_report, render, smoke_facts
 from tfdoctor.cluster.fleet import fleet_table
+from tfdoctor.cluster.verdicts import bandwidth_finding, sweep_points
 from tfdoctor.facts import Facts
 from tfdoctor.findings import Report
 
@@ -128,6 +129,20 @@ def test_bandwidth_chart_has_a_point_per_size_on_a_log_axis(page: Page) -> None:
     assert steps[0] / steps[2] == pytest.approx(8 / 4, rel=0.01)
     assert "16 MiB: bus bandwidth 800.0 MB/s" in page.all_text
     assert "message size (log scale)" in page.all_text
+
+
+def test_the_chart_and_the_cluster_finding_name_a_message_size_alike() -> None:
+    result = {
+        "sweep": [
+            {"bytes": 4, "seconds": 1e-5, "algbw": 4e5, "busbw": 4e5},
+            {"bytes": 2**30, "seconds": 0.5, "algbw": 2e9, "busbw": 2e9},
+        ]
+    }
+    found = bandwidth_finding(result)
+    assert found is not None
+    assert found.summary.startswith("all-reduce of 1 GiB: 2000.0 MB/s bus bandwidth")
+    shown = Page(render(Report(factories.facts(), (found,), bandwidth=sweep_points(result))))
+    assert "1 GiB: bus bandwidth 2000.0 MB/s" in shown.all_text
 
 
 def test_fleet_table_marks_the_odd_node(page: Page) -> None:

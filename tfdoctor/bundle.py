@@ -1,8 +1,10 @@
 """``tfdoctor bundle``: one archive for a bug report, redacted, bounded, written atomically.
 
-The command gathers the members (the report, the smoke test, the libraries, ``pip inspect``,
-the pins, a run's log); this module redacts every one of them, caps each, writes a README
-that lists them, and puts them in a ``.tar.gz`` or ``.zip`` all at once or not at all.
+The command gathers the members (the report and the pins, from one collection of facts; the
+smoke test, the libraries, ``pip inspect``, a run's log); this module redacts every one of
+them, caps each, writes a README that lists them, and puts them in a ``.tar.gz`` or ``.zip``
+all at once or not at all. ``pip inspect`` runs as ``tfdoctor fix`` runs pip
+(:func:`tfdoctor.fix.pip.run_pip`).
 """
 
 from __future__ import annotations
@@ -11,7 +13,6 @@ import contextlib
 import io
 import json
 import os
-import re
 import tarfile
 import tempfile
 import time
@@ -21,9 +22,9 @@ from pathlib import Path
 from typing import Any, Optional
 
 from tfdoctor.facts import Facts
-from tfdoctor.probes._run import run_command
+from tfdoctor.fix.pip import PipError, run_pip
 from tfdoctor.records import Record, record
-from tfdoctor.redact import MASK, Redactor, is_secret_name
+from tfdoctor.redact import MASK, Redactor, environment_secrets
 
 #: Bytes kept of one member: a bug report needs the beginning of a long log or listing, and
 #: an archive that mail and issue trackers accept (GitHub takes attachments up to 25 MB).
@@ -34,9 +35,6 @@ PIP_TIMEOUT = 60.0
 TOP = "tfdoctor-bundle"
 #: Archive kinds by the output file's ending.
 SUFFIXES = (".tar.gz", ".tgz", ".zip")
-#: Secret values shorter than this are not searched for in the text (too many false hits).
-_MIN_SECRET = 6
-_URL_PASSWORD = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^\s:/@?#]*:([^\s@/?#]+)@")
 
 
 class BundleError(Exception):
@@ -72,17 +70,12 @@ def read_pip_inspect(python: str) -> tuple[Optional[Any], str]:
     ``--local``: a virtual environment's own packages, not those of the interpreter it was
     made from (https://pip.pypa.io/en/stable/cli/pip_inspect/).
     """
-    env = {**os.environ, "PIP_DISABLE_PIP_VERSION_CHECK": "1", "PIP_NO_INPUT": "1"}
-    done = run_command([python, "-m", "pip", "inspect", "--local"], env, PIP_TIMEOUT)
-    if done.start_error is not None:
-        return None, f"could not start {python}: {done.start_error}"
-    if done.timed_out:
-        return None, f"pip inspect took more than {PIP_TIMEOUT:g} s"
-    if done.returncode != 0:
-        last = (done.stderr.strip().splitlines() or ["no message"])[-1]
-        return None, f"pip inspect failed (exit {done.returncode}): {last}"
     try:
-        return json.loads(done.stdout), ""
+        text = run_pip(python, ["inspect", "--local"], PIP_TIMEOUT)
+    except PipError as exc:
+        return None, str(exc)
+    try:
+        return json.loads(text), ""
     except ValueError as exc:
         return None, f"pip inspect printed no JSON: {exc}"
 
@@ -105,19 +98,6 @@ def library_lines(facts: Facts) -> str:
     if libs.runpath:
         lines += [f"RUNPATH of {libs.runpath_object or 'TensorFlow'}:", *libs.runpath]
     return "\n".join(lines) + "\n"
-
-
-def environment_secrets(environ: Mapping[str, str]) -> tuple[str, ...]:
-    """Values this environment holds secret: of variables named so, and passwords in URLs.
-
-    Masked wherever they appear, in any shape: a log may print a token the patterns miss.
-    """
-    found = set()
-    for name, value in environ.items():
-        if is_secret_name(name) and len(value) >= _MIN_SECRET:
-            found.add(value)
-        found.update(m.group(1) for m in _URL_PASSWORD.finditer(value))
-    return tuple(sorted((s for s in found if len(s) >= _MIN_SECRET), key=len, reverse=True))
 
 
 def _redacted(text: str, redactor: Redactor, secrets: Sequence[str]) -> str:

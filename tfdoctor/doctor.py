@@ -60,6 +60,9 @@ class CheckOptions(Record):
     require_gpu: bool = False
     #: A requirements file to compare the installed packages with (``--against``).
     against: Optional[str] = None
+    #: List every installed distribution, not only TensorFlow's family (the bundle pins the
+    #: environment from the same facts).
+    all_packages: bool = False
     #: Also run the smoke test (``--smoke``), after the probes.
     smoke: Optional[SmokeOptions] = None
     #: This process is a Jupyter kernel examining itself (``tfdoctor.check()``, ``%tfdoctor``):
@@ -307,7 +310,7 @@ def diagnose(
                 env,
                 runner,
                 progress,
-                all_packages=against is not None,
+                all_packages=options.all_packages or against is not None,
                 in_kernel=options.in_kernel,
             )
         except ProbesInterrupted as exc:

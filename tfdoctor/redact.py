@@ -13,6 +13,7 @@ import dataclasses
 import enum
 import re
 import socket
+from collections.abc import Mapping
 from pathlib import Path
 from re import Pattern
 from typing import Any, Callable, TypeVar, Union
@@ -34,6 +35,11 @@ _SECRET_NAME = re.compile(
 
 _Replacement = Union[str, Callable[["re.Match[str]"], str]]
 
+# scheme://user:password@host (pip index URLs, proxies): the password is group 3.
+_URL_CREDENTIALS = re.compile(r"\b([A-Za-z][A-Za-z0-9+.-]*://)([^\s:/@?#]*):([^\s@/?#]+)@")
+#: Secret values shorter than this are not searched for in the text (too many false hits).
+_MIN_SECRET = 6
+
 # Credentials whose shape gives them away wherever they appear. Prefixes are kept so a
 # reader still sees which kind of credential was there.
 _ALWAYS: tuple[tuple[Pattern[str], _Replacement], ...] = (
@@ -44,11 +50,8 @@ _ALWAYS: tuple[tuple[Pattern[str], _Replacement], ...] = (
         ),
         r"-----BEGIN \1PRIVATE KEY-----***-----END \1PRIVATE KEY-----",
     ),
-    # scheme://user:password@host -> scheme://user:***@host (pip index URLs, proxies).
-    (
-        re.compile(r"\b([A-Za-z][A-Za-z0-9+.-]*://)([^\s:/@?#]*):([^\s@/?#]+)@"),
-        r"\1\2:" + MASK + "@",
-    ),
+    # scheme://user:password@host -> scheme://user:***@host.
+    (_URL_CREDENTIALS, r"\1\2:" + MASK + "@"),
     # HTTP authorization headers and bearer tokens.
     (
         re.compile(r"(?i)\b(authorization\s*[:=]\s*)(?:(?:bearer|basic|token)\s+)?\S+"),
@@ -106,6 +109,20 @@ _HOME_PATTERNS: tuple[tuple[Pattern[str], str], ...] = (
 def is_secret_name(name: str) -> bool:
     """Whether an environment variable or parameter called ``name`` holds a secret."""
     return _SECRET_NAME.search(name) is not None
+
+
+def environment_secrets(environ: Mapping[str, str]) -> tuple[str, ...]:
+    """Values this environment holds secret: of variables named so, and passwords in URLs,
+    longest first.
+
+    Masked wherever they appear, in any shape: a log may print a token the patterns miss.
+    """
+    found = set()
+    for name, value in environ.items():
+        if is_secret_name(name):
+            found.add(value)
+        found.update(m.group(3) for m in _URL_CREDENTIALS.finditer(value))
+    return tuple(sorted((s for s in found if len(s) >= _MIN_SECRET), key=len, reverse=True))
 
 
 # Fields that name things rather than describe the machine: finding and check ids are stable

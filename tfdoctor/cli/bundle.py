@@ -22,6 +22,7 @@ from tfdoctor.defaults import DEFAULT_TIMEOUT, ExitCode
 
 if TYPE_CHECKING:
     from tfdoctor.bundle import Member
+    from tfdoctor.facts import Facts
     from tfdoctor.findings import Report
     from tfdoctor.redact import Redactor
     from tfdoctor.runwatch import Watched
@@ -85,8 +86,14 @@ def make_bundle(
         from tfdoctor.smoke import SmokeOptions
 
         smoke_options = SmokeOptions(python=python)
+    # Every distribution listed once: the report shows them and the pins are made from them.
     options = CheckOptions(
-        python=python, static=static, timeout=timeout, matrix=matrix, smoke=smoke_options
+        python=python,
+        static=static,
+        timeout=timeout,
+        matrix=matrix,
+        smoke=smoke_options,
+        all_packages=True,
     )
     with doctor_errors():
         report = diagnose(options)
@@ -99,7 +106,7 @@ def make_bundle(
         Member("libraries.txt", library_lines(report.facts), "the CUDA libraries TensorFlow loads")
     )
     members += _pip_inspect(python, redactor, notes)
-    members += _pins(python, matrix, notes)
+    members += _pins(report.facts, matrix, notes)
     if watched is not None:
         members.append(_run_log(watched))
     header = (
@@ -137,16 +144,17 @@ def _pip_inspect(python: str, redactor: Redactor, notes: list[str]) -> list[Memb
     return [Member("pip-inspect.json", text, "`pip inspect --local` of the examined Python")]
 
 
-def _pins(python: str, matrix: Optional[str], notes: list[str]) -> list[Member]:
-    """``tfdoctor pin``'s requirements for the environment; a note when there are none."""
+def _pins(facts: Facts, matrix: Optional[str], notes: list[str]) -> list[Member]:
+    """``tfdoctor pin``'s requirements for the environment the report describes; a note when
+    there are none."""
     from tfdoctor.bundle import Member
     from tfdoctor.inputs import DoctorError
     from tfdoctor.pin import PinError
-    from tfdoctor.pin.service import PinOptions, make_pins
+    from tfdoctor.pin.service import environment_pins
     from tfdoctor.render.requirements import render_requirements
 
     try:
-        pinset = make_pins(PinOptions(python=python, matrix=matrix))
+        pinset = environment_pins(facts, matrix)
     except (PinError, DoctorError) as exc:
         notes.append(f"pins.txt: tfdoctor pin found nothing to pin: {exc}")
         return []

@@ -19,19 +19,9 @@ from tfdoctor.cluster.spec import ClusterSpec, named
 from tfdoctor.cluster.workers import WorkerOutcome
 from tfdoctor.evidence.cluster import read_cluster_evidence
 from tfdoctor.findings import BandwidthPoint, Finding, Fix, FleetTable, Severity
+from tfdoctor.units import bandwidth_text, size_text
 
 CHECK = "cluster"
-
-
-def _size(n: float) -> str:
-    for unit, scale in (("MiB", 1 << 20), ("KiB", 1 << 10)):
-        if n >= scale:
-            return f"{n / scale:g} {unit}"
-    return f"{n:g} B"
-
-
-def _rate(bps: float) -> str:
-    return f"{bps / 1e6:.1f} MB/s" if bps >= 1e5 else f"{bps / 1e3:.2f} kB/s"
 
 
 #: TensorFlow's coordination service declares a silent task dead after this many seconds
@@ -257,15 +247,15 @@ def bandwidth_finding(result: dict[str, Any]) -> Optional[Finding]:
     lines = [f"{'size':>10} {'time':>10} {'algbw':>12} {'busbw':>12}"]
     for row in sweep:
         lines.append(
-            f"{_size(row['bytes']):>10} {row['seconds'] * 1e3:>8.2f}ms "
-            f"{_rate(row['algbw']):>12} {_rate(row['busbw']):>12}"
+            f"{size_text(row['bytes']):>10} {row['seconds'] * 1e3:>8.2f}ms "
+            f"{bandwidth_text(row['algbw']):>12} {bandwidth_text(row['busbw']):>12}"
         )
     top = sweep[-1]
     return Finding(
         f"{CHECK}.bandwidth",
         Severity.INFO,
-        f"all-reduce of {_size(top['bytes'])}: {_rate(top['busbw'])} bus bandwidth, "
-        f"{sweep[0]['seconds'] * 1e3:.2f} ms for {_size(sweep[0]['bytes'])}",
+        f"all-reduce of {size_text(top['bytes'])}: {bandwidth_text(top['busbw'])} bus bandwidth, "
+        f"{sweep[0]['seconds'] * 1e3:.2f} ms for {size_text(sweep[0]['bytes'])}",
         "\n".join(lines),
         check=CHECK,
     )

@@ -6,15 +6,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Optional
 
-from packaging.markers import InvalidMarker, UndefinedEnvironmentName
-from packaging.requirements import InvalidRequirement, Requirement
 from packaging.version import InvalidVersion, Version
 
 from tfdoctor.facts import TF_DISTRIBUTIONS, normalize_name
 from tfdoctor.findings import Report
 from tfdoctor.fix.pip import Change, IndexOptions, Inventory, dry_run, with_before
 from tfdoctor.fix.plan import Operation, Plan
-from tfdoctor.machine import separate_installations
+from tfdoctor.machine import applicable_requirements, separate_installations
+from tfdoctor.matrix import spec_contains
 from tfdoctor.records import Record, record
 
 
@@ -120,38 +119,14 @@ def _broken_ranges(
         if declared is None:
             installed = inventory.get(holder)
             declared = installed.requires if installed is not None else ()
-        for text in declared:
-            req = _requirement(text, env)
-            if req is None:
-                continue
-            dep = normalize_name(req.name)
+        for dep, spec in applicable_requirements(declared, env):
             if dep not in after or dep == holder:
                 continue
-            if _satisfies(after[dep], req) is False and (
-                dep not in before or _satisfies(before[dep], req) is not False
+            if spec_contains(after[dep], spec) is False and (
+                dep not in before or spec_contains(before[dep], spec) is not False
             ):
-                broken.append(
-                    f"{holder} requires {req.name}{req.specifier}, {req.name} would be {after[dep]}"
-                )
+                broken.append(f"{holder} requires {dep}{spec}, {dep} would be {after[dep]}")
     return f"it would break a declared range: {'; '.join(broken)}" if broken else None
-
-
-def _requirement(text: str, env: Mapping[str, str]) -> Optional[Requirement]:
-    """The requirement ``text``, when it applies here (its marker holds for ``env``)."""
-    try:
-        req = Requirement(text)
-        if req.marker is not None and not req.marker.evaluate(dict(env)):
-            return None
-    except (InvalidRequirement, InvalidMarker, UndefinedEnvironmentName):
-        return None
-    return req
-
-
-def _satisfies(version: str, req: Requirement) -> Optional[bool]:
-    try:
-        return req.specifier.contains(Version(version), prereleases=True)
-    except InvalidVersion:
-        return None
 
 
 @record

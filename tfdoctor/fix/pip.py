@@ -8,9 +8,10 @@ import json
 import os
 import subprocess
 from collections.abc import Sequence
-from typing import Any, Optional
+from typing import Optional
 
 from tfdoctor.facts import normalize_name
+from tfdoctor.pipreport import ReportError, load_report, parse_report
 from tfdoctor.records import Record, record
 
 #: Seconds one pip command may take: an install may download hundreds of MB (TensorFlow).
@@ -112,14 +113,18 @@ def run_pip(
     ``keep_fds``: descriptors the child keeps (the fix's lock, so that a pip left running by a
     killed tfdoctor still holds it). Ctrl-C ends pip too, then is raised again.
     """
-    with subprocess.Popen(
-        [python, "-m", "pip", *args],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        env=_pip_env(),
-        pass_fds=tuple(keep_fds),
-    ) as child:
+    try:
+        child = subprocess.Popen(
+            [python, "-m", "pip", *args],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=_pip_env(),
+            pass_fds=tuple(keep_fds),
+        )
+    except OSError as exc:  # no such file, not executable
+        raise PipError(f"cannot run {python}: {exc.strerror or exc}") from None
+    with child:
         try:
             out, err = child.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
@@ -170,19 +175,11 @@ def dry_run(
         python, ["install", "--dry-run", "--quiet", "--report", "-", *index.args(), *args]
     )
     try:
-        items: list[Any] = json.loads(text)["install"]
-        resolved = [
-            (
-                str(i["metadata"]["name"]),
-                str(i["metadata"]["version"]),
-                tuple(str(r) for r in i["metadata"].get("requires_dist", ())),
-            )
-            for i in items
-        ]
-    except (ValueError, KeyError, TypeError) as exc:
-        raise PipError(f"pip's dry-run report is unreadable ({exc})") from None
-    return tuple(Change(n, None, v) for n, v, _ in resolved), {
-        normalize_name(n): r for n, _, r in resolved
+        resolved = parse_report(load_report(text))
+    except ReportError as exc:
+        raise PipError(f"pip's dry-run report is unreadable: {exc}") from None
+    return tuple(Change(r.name, None, r.version) for r in resolved), {
+        r.name: r.requires for r in resolved
     }
 
 

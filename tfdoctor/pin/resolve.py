@@ -44,9 +44,10 @@ from pathlib import Path
 from typing import Any, Callable, Optional, Protocol
 
 from tfdoctor.compat import Target, marker_environment, python_minor
-from tfdoctor.facts import PackageFacts, normalize_name
+from tfdoctor.facts import PackageFacts
 from tfdoctor.matrix import Matrix, version_key
 from tfdoctor.pin import PinEntry, PinError, Pinset, _requirements_reader, _walk
+from tfdoctor.pipreport import ReportError, Resolved, load_report, parse_report
 from tfdoctor.records import Record, record
 
 #: The index pip reads unless ``--index-url`` names another.
@@ -339,63 +340,9 @@ def run_resolver(
         tail = result.stderr.strip().splitlines()[-1:] or [f"exit status {result.returncode}"]
         raise ResolveError(f"pip failed: {tail[0]}")
     try:
-        report = json.loads(text)
-    except ValueError:
-        raise ResolveError("pip's installation report is not JSON") from None
-    if not isinstance(report, dict) or not isinstance(report.get("install"), list):
-        raise ResolveError("pip's installation report has no install list")
-    return report
-
-
-@record
-class Resolved(Record):
-    """One distribution of pip's report."""
-
-    name: str
-    version: str
-    requires: tuple[str, ...]
-    #: ``sha256:<hex>`` of the file pip chose, when the report has it.
-    hashes: tuple[str, ...]
-
-
-_HEX = re.compile(r"^[0-9a-f]{64}$")
-
-
-def _digests(download: Any) -> tuple[str, ...]:
-    """``sha256:<hex>`` from a report item's ``download_info.archive_info``."""
-    archive = download.get("archive_info") if isinstance(download, dict) else None
-    if not isinstance(archive, dict):
-        return ()
-    found = set()
-    hashes = archive.get("hashes")
-    if isinstance(hashes, dict) and isinstance(hashes.get("sha256"), str):
-        found.add(hashes["sha256"].lower())
-    legacy = archive.get("hash")  # "sha256=<hex>", before pip 23.0 added "hashes"
-    if isinstance(legacy, str) and legacy.startswith("sha256="):
-        found.add(legacy[len("sha256=") :].lower())
-    return tuple(sorted(f"sha256:{h}" for h in found if _HEX.match(h)))
-
-
-def parse_report(report: Mapping[str, Any]) -> tuple[Resolved, ...]:
-    """The distributions of an installation report, by name; :class:`ResolveError` if
-    malformed."""
-    out: dict[str, Resolved] = {}
-    for item in report.get("install", ()):
-        meta = item.get("metadata") if isinstance(item, dict) else None
-        if not isinstance(meta, dict):
-            raise ResolveError("pip's installation report has an item without metadata")
-        name, version = meta.get("name"), meta.get("version")
-        if not isinstance(name, str) or not isinstance(version, str):
-            raise ResolveError("pip's installation report names a distribution without a version")
-        requires = meta.get("requires_dist")
-        key = normalize_name(name)
-        out[key] = Resolved(
-            key,
-            version,
-            tuple(str(r) for r in requires) if isinstance(requires, list) else (),
-            _digests(item.get("download_info")),
-        )
-    return tuple(out[k] for k in sorted(out))
+        return load_report(text)
+    except ReportError as exc:
+        raise ResolveError(str(exc)) from None
 
 
 def resolved_pinset(
@@ -465,7 +412,10 @@ def resolve_target(
     report = run_resolver(
         requirements, wheels, index_url=index, run=run, python=python, env=env, timeout=timeout
     )
-    resolved = parse_report(report)
+    try:
+        resolved = parse_report(report)
+    except ReportError as exc:
+        raise ResolveError(str(exc)) from None
     if not resolved:
         raise ResolveError("pip's installation report lists nothing to install")
     pip_version = report.get("pip_version")

@@ -119,11 +119,7 @@ def make_pins(
             runner=runner,
         )
     else:
-        # The matrix costs a YAML parse; the installed metadata usually says all it would.
-        lines = open_matrix(options.matrix, env) if needs_matrix(facts) else None
-        pinset = environment_pinset(
-            facts, lines, all_packages=options.all_packages, smoke_verdict=smoke_verdict(facts)
-        )
+        pinset = environment_pins(facts, options.matrix, env, all_packages=options.all_packages)
     if options.hashes:
         from tfdoctor.pin.hashes import (  # noqa: PLC0415 - network, opt-in
             PYPI_SIMPLE,
@@ -142,6 +138,24 @@ def make_pins(
         except HashError as exc:
             raise DoctorError(f"--hashes: {exc}") from None
     return pinset
+
+
+def environment_pins(
+    facts: Facts,
+    matrix: Optional[str] = None,
+    env: Optional[Mapping[str, str]] = None,
+    *,
+    all_packages: bool = False,
+) -> Pinset:
+    """The pins reproducing the environment ``facts`` describe, from the packages they list.
+
+    Raises :class:`PinError` when nothing fits, :class:`DoctorError` for an unusable matrix.
+    """
+    # The matrix costs a YAML parse; the installed metadata usually says all it would.
+    lines = open_matrix(matrix, env) if needs_matrix(facts) else None
+    return environment_pinset(
+        facts, lines, all_packages=all_packages, smoke_verdict=smoke_verdict(facts)
+    )
 
 
 def target_pins(

@@ -16,6 +16,7 @@ from tfdoctor.findings import BandwidthPoint, Finding, FleetTable, Report, Sever
 from tfdoctor.redact import MASK, Redactor, is_secret_name
 from tfdoctor.render._common import counts_phrase, exit_phrase, facts_sections, group_by_area
 from tfdoctor.render.smoke import RESULT_HEADER, rate, result_cells, smoke_lines
+from tfdoctor.units import bandwidth_text, size_text
 
 #: Inline styles: screen and print (https://developer.mozilla.org/docs/Web/CSS/@media).
 _CSS = """
@@ -269,19 +270,6 @@ def _throughput_chart(device: SmokeDevice) -> str:
 # --- cluster: bus bandwidth against message size ----------------------------------------
 
 
-def _bytes(n: float) -> str:
-    """A message size in binary units (4 B, 64 KiB, 16 MiB)."""
-    for unit, scale in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
-        if n >= scale:
-            return f"{n / scale:g} {unit}"
-    return f"{n:g} B"
-
-
-def _bandwidth_text(bps: float) -> str:
-    """Bytes per second in the units the cluster's findings use."""
-    return f"{bps / 1e6:.1f} MB/s" if bps >= 1e5 else f"{bps / 1e3:.2f} kB/s"
-
-
 def _bandwidth(points: Sequence[BandwidthPoint]) -> list[str]:
     """A line chart of bus bandwidth against message size (log x axis), and the table."""
     out = ['<section id="bandwidth">', "<h2>All-reduce bandwidth</h2>", "<figure>"]
@@ -296,8 +284,8 @@ def _bandwidth(points: Sequence[BandwidthPoint]) -> list[str]:
     )
     for p in points:
         out.append(
-            f"<tr><td>{_e(_bytes(p.size))}</td><td>{p.seconds * 1e3:.3f} ms</td>"
-            f"<td>{_e(_bandwidth_text(p.algbw))}</td><td>{_e(_bandwidth_text(p.busbw))}</td></tr>"
+            f"<tr><td>{_e(size_text(p.size))}</td><td>{p.seconds * 1e3:.3f} ms</td>"
+            f"<td>{_e(bandwidth_text(p.algbw))}</td><td>{_e(bandwidth_text(p.busbw))}</td></tr>"
         )
     return [*out, "</tbody></table>", "</section>"]
 
@@ -328,7 +316,7 @@ def _bandwidth_chart(points: Sequence[BandwidthPoint]) -> str:
         out.append(
             f'<line class="grid" x1="{left}" y1="{gy:.1f}" x2="{left + plot_w}" y2="{gy:.1f}"/>'
             f'<text x="{left - 6}" y="{gy + 4:.1f}" text-anchor="end">'
-            f"{_e(_bandwidth_text(value))}</text>"
+            f"{_e(bandwidth_text(value))}</text>"
         )
     out.append(
         f'<line class="axis" x1="{left}" y1="{top + plot_h}" x2="{left + plot_w}" '
@@ -340,16 +328,16 @@ def _bandwidth_chart(points: Sequence[BandwidthPoint]) -> str:
         if i % step == 0 or i == len(points) - 1:
             out.append(
                 f'<text x="{x(p.size):.1f}" y="{top + plot_h + 16}" text-anchor="middle">'
-                f"{_e(_bytes(p.size))}</text>"
+                f"{_e(size_text(p.size))}</text>"
             )
     path = " ".join(f"{x(p.size):.1f},{y(p.busbw):.1f}" for p in points)
     out.append(f'<polyline class="line" points="{path}"/>')
     for p in points:
         out.append(
             f'<circle class="point" cx="{x(p.size):.1f}" cy="{y(p.busbw):.1f}" r="4" '
-            f'data-size="{p.size}" data-busbw="{p.busbw:.6g}"><title>{_e(_bytes(p.size))}: '
-            f"bus bandwidth {_e(_bandwidth_text(p.busbw))}, algorithm bandwidth "
-            f"{_e(_bandwidth_text(p.algbw))}, {p.seconds * 1e3:.3f} ms</title></circle>"
+            f'data-size="{p.size}" data-busbw="{p.busbw:.6g}"><title>{_e(size_text(p.size))}: '
+            f"bus bandwidth {_e(bandwidth_text(p.busbw))}, algorithm bandwidth "
+            f"{_e(bandwidth_text(p.algbw))}, {p.seconds * 1e3:.3f} ms</title></circle>"
         )
     out.append(
         f'<text x="{left + plot_w / 2:.0f}" y="{height - 12}" text-anchor="middle">'
