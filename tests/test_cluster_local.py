@@ -31,7 +31,7 @@ from tfdoctor.probes._run import CommandResult
 ROOT = Path(__file__).resolve().parent.parent
 
 #: Small sizes and a short step timeout: the tests are about behaviour, not speed.
-OPTIONS = SmokeOptions(timeout=12.0, sizes=(4, 65536), iterations=1)
+OPTIONS = SmokeOptions(timeout=12.0, sizes=(4, 65536), iterations=1, link_bytes=65536)
 
 
 @pytest.mark.slow
@@ -48,6 +48,14 @@ def test_two_workers_all_reduce_correctly_through_the_cli() -> None:
             "--json",
             "--timeout",
             "30",
+            "--iterations",
+            "3",
+            "--max-size",
+            "65536",
+            "--link-bytes",
+            "65536",
+            "--min-busbw",
+            "1e-9",
         ],
         cwd=ROOT,
         capture_output=True,
@@ -62,11 +70,30 @@ def test_two_workers_all_reduce_correctly_through_the_cli() -> None:
     assert findings["cluster.bandwidth"]["severity"] == "info"
     assert findings["fleet.nodes"]["summary"].startswith("2 node(s): worker 0 (")
     assert "127.0.0.1:" in findings["cluster.local"]["summary"]
+    # The minimum is met, the implementation is the one CPUs run, and the two workers timed
+    # their link both ways.
+    assert findings["cluster.busbw"]["severity"] == "ok"
+    collective = json.loads(out.stdout)["collective"]
+    assert collective["implementation"] == {
+        "configured": "AUTO",
+        "ran": "RING",
+        "device": "CPU",
+        "ranks": 2,
+    }
+    assert [p["size"] for p in collective["bandwidth"]] == [4, 65536]
+    assert all(p["iterations"] == 3 for p in collective["bandwidth"])
+    assert [(x["source"], x["target"]) for x in collective["links"]] == [
+        ("worker 0", "worker 1"),
+        ("worker 1", "worker 0"),
+    ]
+    assert all(x["bandwidth"] > 0 and not x["error"] for x in collective["links"])
 
 
 @pytest.mark.slow
 def test_the_html_report_draws_the_measured_bandwidth() -> None:
-    out = tfdoctor("cluster", "local", "-n", "2", "--format", "html", timeout=240)
+    out = tfdoctor(
+        "cluster", "local", "-n", "2", "--iterations", "2", "--format", "html", timeout=240
+    )
     assert out.returncode == 0, out.stdout + out.stderr
     # One titled point per size of the default sweep, and the two workers side by side.
     assert out.stdout.count('<circle class="point"') == len(DEFAULT_SIZES)

@@ -64,6 +64,12 @@ LINK_BYTES_OPTION: Any = typer.Option(
     metavar="BYTES",
     help="Bytes of each point-to-point transfer between ring neighbours; 0 skips the links.",
 )
+MAX_SIZE_OPTION: Any = typer.Option(
+    None,
+    "--max-size",
+    metavar="BYTES",
+    help="Stop the all-reduce sweep at this message size (a quick run on a slow network).",
+)
 #: The most bytes one neighbour transfer may carry (the size of the largest all-reduce).
 MAX_LINK_BYTES = 1 << 30
 
@@ -76,6 +82,7 @@ def _smoke_options(
     implementation: str,
     link_bytes: int,
     min_busbw: Optional[float],
+    max_size: Optional[int] = None,
 ) -> Any:
     from tfdoctor.cluster import DEFAULT_SIZES, FULL_SIZES, IMPLEMENTATIONS, SmokeOptions
 
@@ -89,11 +96,16 @@ def _smoke_options(
         raise fail(f"--link-bytes must be between 0 and {MAX_LINK_BYTES}")
     if min_busbw is not None and not min_busbw > 0:
         raise fail("--min-busbw must be a positive number of GB/s")
+    sizes: tuple[int, ...] = FULL_SIZES if full else DEFAULT_SIZES
+    if max_size is not None:
+        if max_size < sizes[0]:
+            raise fail(f"--max-size must be at least {sizes[0]} bytes")
+        sizes = tuple(s for s in sizes if s <= max_size)
     require_python(python)
     return SmokeOptions(
         python=python,
         timeout=timeout,
-        sizes=FULL_SIZES if full else DEFAULT_SIZES,
+        sizes=sizes,
         iterations=iterations,
         implementation=implementation.lower(),
         link_bytes=link_bytes,
@@ -150,6 +162,7 @@ def cluster_check_command(
 def cluster_smoke_command(
     timeout: float = TIMEOUT_OPTION,
     full: bool = FULL_OPTION,
+    max_size: Optional[int] = MAX_SIZE_OPTION,
     iterations: int = ITERATIONS_OPTION,
     min_busbw: Optional[float] = MIN_BUSBW_OPTION,
     implementation: str = IMPLEMENTATION_OPTION,
@@ -163,7 +176,7 @@ def cluster_smoke_command(
     from tfdoctor.cluster import smoke_report, system_resolver
 
     options = _smoke_options(
-        python, timeout, full, iterations, implementation, link_bytes, min_busbw
+        python, timeout, full, iterations, implementation, link_bytes, min_busbw, max_size
     )
     report = smoke_report(dict(os.environ), options, system_resolver, __version__, now(), min_busbw)
     fmt = chosen_format(output_format, json_out)
@@ -175,6 +188,7 @@ def cluster_local_command(
     workers: int = typer.Option(2, "--workers", "-n", min=1, max=16, help="Worker processes."),
     timeout: float = TIMEOUT_OPTION,
     full: bool = FULL_OPTION,
+    max_size: Optional[int] = MAX_SIZE_OPTION,
     iterations: int = ITERATIONS_OPTION,
     min_busbw: Optional[float] = MIN_BUSBW_OPTION,
     implementation: str = IMPLEMENTATION_OPTION,
@@ -188,7 +202,7 @@ def cluster_local_command(
     from tfdoctor.cluster import local_report
 
     options = _smoke_options(
-        python, timeout, full, iterations, implementation, link_bytes, min_busbw
+        python, timeout, full, iterations, implementation, link_bytes, min_busbw, max_size
     )
     report = local_report(workers, options, __version__, now(), min_busbw=min_busbw)
     fmt = chosen_format(output_format, json_out)
