@@ -29,31 +29,14 @@ from _timing import print_medians, runs_from_arguments, time_interleaved, timed
 TARGET = 1.5
 SIZE = 16 * 1024 * 1024
 
+#: ``cluster local`` as the report describes it: two workers, the default sweep.
+LOCAL = [sys.executable, "-m", "tfdoctor", "cluster", "local", "--workers", "2", "--json"]
+
 COMMANDS = {
     "check": [sys.executable, "-m", "tfdoctor", "check", "--json"],
-    "cluster local --workers 2": [
-        sys.executable,
-        "-m",
-        "tfdoctor",
-        "cluster",
-        "local",
-        "--workers",
-        "2",
-        "--json",
-    ],
+    "cluster local --workers 2": LOCAL,
     # The same run with the former 3 timed calls per size: what the 20 cost.
-    "cluster local --iterations 3": [
-        sys.executable,
-        "-m",
-        "tfdoctor",
-        "cluster",
-        "local",
-        "--workers",
-        "2",
-        "--iterations",
-        "3",
-        "--json",
-    ],
+    "cluster local --iterations 3": [*LOCAL, "--iterations", "3"],
 }
 
 
