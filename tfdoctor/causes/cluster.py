@@ -323,18 +323,17 @@ def port_in_use_fix(port: Optional[str] = None) -> Fix:
 
 def busbw_below_min_fix(ran: str) -> Fix:
     """Find the slow link, and check the collective runs on the transport meant for it."""
-    commands = ["ip -s link", "ethtool $IFACE | grep -i speed", "tc qdisc show"]
-    if ran != "NCCL":
-        commands.append(
-            "# GPUs: MultiWorkerMirroredStrategy(communication_options="
-            "tf.distribute.experimental.CommunicationOptions(implementation="
-            "tf.distribute.experimental.CommunicationImplementation.NCCL))"
-        )
+    nccl = (
+        ""
+        if ran == "NCCL"
+        else "; on GPUs, have the strategy use NCCL (CommunicationOptions(implementation="
+        "CommunicationImplementation.NCCL))"
+    )
     return Fix(
         "Look at the links view for the slow pair, then at that link: its negotiated speed, "
-        "errors and drops, a shaping qdisc, the route between the hosts; on GPUs, have the "
-        "strategy use NCCL (run nccl-tests' all_reduce_perf to compare).",
-        tuple(commands),
+        f"errors and drops, a shaping qdisc, the route between the hosts{nccl}; compare with "
+        "nccl-tests' all_reduce_perf on the same hosts.",
+        ("ip -s link", "tc qdisc show"),
     )
 
 
@@ -344,5 +343,5 @@ def slow_link_fix(source: str, target: str) -> Fix:
         f"Check the network path between {source} and {target}: the interfaces' negotiated "
         "speed, errors and drops, a traffic-shaping qdisc, a route that takes a slower path; "
         "move the job off that pair of hosts until it is fixed.",
-        ("ip -s link", "ethtool $IFACE | grep -i speed", "tc qdisc show", "ip route get $PEER"),
+        ("ip -s link", "tc qdisc show", "ip route show"),
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import statistics
 from collections.abc import Mapping, Sequence
 from typing import Any, Optional
 
@@ -379,10 +380,9 @@ def link_points(result: Mapping[str, Any]) -> tuple[LinkPoint, ...]:
                 error=str(raw.get("error") or ""),
             )
         )
-    measured = sorted(p.bandwidth for p in points if not p.error and p.bandwidth > 0)
+    measured = [p.bandwidth for p in points if not p.error and p.bandwidth > 0]
     if len(measured) >= 2:
-        mid = len(measured) // 2
-        median = measured[mid] if len(measured) % 2 else (measured[mid - 1] + measured[mid]) / 2
+        median = statistics.median(measured)
         points = [
             dataclasses.replace(p, slow=True)
             if not p.error and 0 < p.bandwidth * SLOW_LINK_FACTOR < median
@@ -427,9 +427,8 @@ def link_findings(points: Sequence[LinkPoint]) -> tuple[Finding, ...]:
     else:
         head = "no ring neighbour link could be timed"
     out = [Finding(f"{CHECK}.links", Severity.INFO, head, "\n".join(lines), check=CHECK)]
-    typical = sorted(p.bandwidth for p in fast)
+    median = statistics.median([p.bandwidth for p in fast]) if fast else 0.0
     for p in slow:
-        median = typical[len(typical) // 2] if typical else 0.0
         out.append(
             finding(
                 f"{CHECK}.slow-link",

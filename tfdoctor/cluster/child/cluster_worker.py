@@ -25,6 +25,7 @@ import platform
 import re
 import signal
 import socket
+import statistics
 import sys
 import threading
 import time
@@ -416,12 +417,6 @@ def gather_facts(tf: Any, strategy: Any, doc: dict[str, Any]) -> dict[str, Any]:
     return unpack(_local(strategy, tf.function(lambda: strategy.run(replica_fn))()))
 
 
-def _median(values: list[float]) -> float:
-    ordered = sorted(values)
-    mid = len(ordered) // 2
-    return ordered[mid] if len(ordered) % 2 else (ordered[mid - 1] + ordered[mid]) / 2
-
-
 def time_all_reduce(
     tf: Any, strategy: Any, size: int, iterations: int, me: str, timeout: float
 ) -> dict[str, Any]:
@@ -455,7 +450,7 @@ def time_all_reduce(
         start = time.perf_counter()
         value = float(_local(strategy, fn())[0])
         times.append(time.perf_counter() - start)
-    seconds = _median(times)
+    seconds = statistics.median(times)
     algbw = n * 4 / seconds
     # nccl-tests' all-reduce bus bandwidth is algbw * 2(n-1)/n for n ranks: what each link of
     # a ring carries, comparable with the hardware's peak whatever the number of ranks.
@@ -589,7 +584,7 @@ def send_link(address: str, port: int, size: int, reps: int, wait: float) -> dic
                     began = time.perf_counter()
     except OSError as exc:
         return {"error": os.strerror(exc.errno) if exc.errno else str(exc) or type(exc).__name__}
-    seconds = _median(times)
+    seconds = statistics.median(times)
     return {
         "bytes": size,
         "seconds": seconds,
