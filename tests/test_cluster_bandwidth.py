@@ -8,6 +8,7 @@ renderer; the real runs are in ``test_cluster_local.py`` (loopback) and
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -237,3 +238,18 @@ def test_bad_bandwidth_options_exit_3_with_one_line(option: tuple[str, str], mes
     assert out.returncode == 3
     assert out.stdout == ""
     assert out.stderr == f"tfdoctor: error: {message}\n"
+
+
+def test_full_sweeps_to_1_gib_and_max_size_stops_it_earlier() -> None:
+    from tfdoctor.cli.cluster import _smoke_options
+
+    full = _smoke_options(sys.executable, 60.0, True, 20, "RING", 0, 1.0)
+    assert full.sizes[0] == 4 and full.sizes[-1] == 1 << 30
+    assert (full.iterations, full.implementation, full.link_bytes) == (20, "ring", 0)
+    argv = full.argv()
+    assert argv[argv.index("--sizes") + 1].endswith(",1073741824")
+    assert argv[argv.index("--implementation") + 1] == "ring"
+    short = _smoke_options(sys.executable, 60.0, True, 20, "auto", MiB, None, 65536)
+    assert short.sizes == (4, 64, 1024, 16384)
+    # The default sweep stays small.
+    assert _smoke_options(sys.executable, 60.0, False, 20, "auto", MiB, None).sizes[-1] == 16 * MiB
