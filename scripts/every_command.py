@@ -70,6 +70,10 @@ def _commands(work: Path) -> list[tuple[list[str], frozenset[int]]]:
         (["fleet", facts, facts, "--format", "html"], findings),
         (["cluster", "check", "--wait-dns", "1"], findings),
         (["cluster", "local"], findings),
+        (
+            ["cluster", "local", "--max-size", "64", "--iterations", "2", "--min-busbw", "1"],
+            findings,
+        ),
     ]
 
 

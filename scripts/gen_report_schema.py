@@ -22,7 +22,7 @@ import sys
 import types
 import typing
 from pathlib import Path
-from typing import Any
+from typing import Any, Optional
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -32,8 +32,11 @@ from tfdoctor.defaults import ExitCode  # noqa: E402
 from tfdoctor.facts import SCHEMA_VERSION, Facts, HeldGpu, HeldMemory  # noqa: E402
 from tfdoctor.findings import (  # noqa: E402
     REPORT_SCHEMA_VERSION,
+    BandwidthPoint,
+    CollectiveImplementation,
     Finding,
     Fix,
+    LinkPoint,
     Severity,
     Summary,
 )
@@ -248,6 +251,19 @@ def build_schema() -> dict[str, Any]:
     required = list(properties)
     # Only `tfdoctor upgrade` writes it (tfdoctor/render/upgrade.py).
     properties["plan"] = PLAN_SCHEMA
+    # Only the cluster commands write it (tfdoctor.findings.collective_to_json).
+    properties["collective"] = {
+        "type": "object",
+        "description": "tfdoctor cluster smoke/local only: the collective implementation, the "
+        "all-reduce sweep and the ring neighbours' transfers.",
+        "properties": {
+            "implementation": _type_schema(Optional[CollectiveImplementation], seen),
+            "bandwidth": _type_schema(tuple[BandwidthPoint, ...], seen),
+            "links": _type_schema(tuple[LinkPoint, ...], seen),
+        },
+        "required": ["implementation", "bandwidth", "links"],
+        "additionalProperties": False,
+    }
     refine = _refinements()
     defs: dict[str, Any] = {}
 

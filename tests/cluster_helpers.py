@@ -24,8 +24,16 @@ __version__ = "0.0-stand-in"
 
 
 class distribute:
+    class experimental:
+        class CommunicationImplementation:
+            AUTO, RING, NCCL = "AUTO", "RING", "NCCL"
+
+        @staticmethod
+        def CommunicationOptions(implementation=None):
+            return implementation
+
     @staticmethod
-    def MultiWorkerMirroredStrategy():
+    def MultiWorkerMirroredStrategy(communication_options=None):
         config = json.loads(os.environ["TF_CONFIG"])
         task = config["task"]
         address = config["cluster"][task["type"]][task["index"]]

@@ -22,7 +22,7 @@ from tfdoctor.cluster.spec import (
     slurm_spec,
     split_address,
 )
-from tfdoctor.cluster.verdicts import judge, measurements
+from tfdoctor.cluster.verdicts import Measurements, judge, measurements
 from tfdoctor.cluster.workers import (
     WorkerOutcome,
     local_spec,
@@ -460,8 +460,9 @@ def test_the_run_carries_its_sweep_and_the_workers_facts_for_charts() -> None:
         "worker 2": {"tensorflow": "2.20.0", "python": "3.11.7"},
     }
     outcome = parse_worker_output("worker 0", "127.0.0.1:1", _cmd(_ok_result([1.0, 2.0], gathered)))
-    sweep, fleet = measurements(local_spec([1, 2]), [outcome])
-    assert sweep == (BandwidthPoint(4, 0.001, 4000.0, 4000.0),)
+    measured = measurements(local_spec([1, 2]), [outcome])
+    assert measured.bandwidth == (BandwidthPoint(4, 0.001, 4000.0, 4000.0),)
+    fleet = measured.fleet
     assert fleet is not None
     assert fleet.nodes == ("worker 0 (h)", "worker 1 (h)", "worker 2 (h)")
     assert fleet.rows == (
@@ -472,4 +473,4 @@ def test_the_run_carries_its_sweep_and_the_workers_facts_for_charts() -> None:
 
 def test_a_run_without_a_result_carries_no_measurements() -> None:
     outcome = WorkerOutcome("worker 0", "127.0.0.1:1", "timeout")
-    assert measurements(local_spec([1, 2]), [outcome]) == ((), None)
+    assert measurements(local_spec([1, 2]), [outcome]) == Measurements()

@@ -31,7 +31,7 @@ from tfdoctor.probes._run import CommandResult
 ROOT = Path(__file__).resolve().parent.parent
 
 #: Small sizes and a short step timeout: the tests are about behaviour, not speed.
-OPTIONS = SmokeOptions(timeout=12.0, sizes=(4, 65536), iterations=1)
+OPTIONS = SmokeOptions(timeout=12.0, sizes=(4, 65536), iterations=1, link_bytes=65536)
 
 
 @pytest.mark.slow
@@ -48,6 +48,14 @@ def test_two_workers_all_reduce_correctly_through_the_cli() -> None:
             "--json",
             "--timeout",
             "30",
+            "--iterations",
+            "3",
+            "--max-size",
+            "65536",
+            "--link-bytes",
+            "65536",
+            "--min-busbw",
+            "1e-9",
         ],
         cwd=ROOT,
         capture_output=True,
@@ -62,11 +70,30 @@ def test_two_workers_all_reduce_correctly_through_the_cli() -> None:
     assert findings["cluster.bandwidth"]["severity"] == "info"
     assert findings["fleet.nodes"]["summary"].startswith("2 node(s): worker 0 (")
     assert "127.0.0.1:" in findings["cluster.local"]["summary"]
+    # The minimum is met, the implementation is the one CPUs run, and the two workers timed
+    # their link both ways.
+    assert findings["cluster.busbw"]["severity"] == "ok"
+    collective = json.loads(out.stdout)["collective"]
+    assert collective["implementation"] == {
+        "configured": "AUTO",
+        "ran": "RING",
+        "device": "CPU",
+        "ranks": 2,
+    }
+    assert [p["size"] for p in collective["bandwidth"]] == [4, 65536]
+    assert all(p["iterations"] == 3 for p in collective["bandwidth"])
+    assert [(x["source"], x["target"]) for x in collective["links"]] == [
+        ("worker 0", "worker 1"),
+        ("worker 1", "worker 0"),
+    ]
+    assert all(x["bandwidth"] > 0 and not x["error"] for x in collective["links"])
 
 
 @pytest.mark.slow
 def test_the_html_report_draws_the_measured_bandwidth() -> None:
-    out = tfdoctor("cluster", "local", "-n", "2", "--format", "html", timeout=240)
+    out = tfdoctor(
+        "cluster", "local", "-n", "2", "--iterations", "2", "--format", "html", timeout=240
+    )
     assert out.returncode == 0, out.stdout + out.stderr
     # One titled point per size of the default sweep, and the two workers side by side.
     assert out.stdout.count('<circle class="point"') == len(DEFAULT_SIZES)
@@ -255,3 +282,17 @@ def test_a_worker_whose_facts_are_large_is_compared_not_dropped() -> None:
     assert "cluster.facts-missing" not in ids
     (differs,) = [x for x in report.findings if x.id == "fleet.differs.tf-padding"]
     assert differs.summary == "$TF_PADDING differs between the nodes"
+
+
+@pytest.mark.slow
+def test_timed_all_reduces_longer_than_the_step_timeout_are_measured_not_killed() -> None:
+    # 100 timed all-reduces of 32 MiB outlast the 8 s step timeout on loopback gRPC (about
+    # 20 s here); the warm-up announces how long they will take, so the parent and the
+    # worker's own alarm wait for them.
+    options = SmokeOptions(timeout=8.0, sizes=(32 * 1024 * 1024,), iterations=100, link_bytes=0)
+    report = local_report(2, options, "0", "now")
+    assert report.exit_code() == 0, [f.summary for f in report.findings]
+    (point,) = report.bandwidth
+    assert point.iterations == 100 and report.links == ()
+    if point.seconds * point.iterations < options.timeout:
+        pytest.skip("this machine's all-reduces finished within one step timeout: nothing shown")

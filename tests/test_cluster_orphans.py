@@ -153,5 +153,5 @@ def test_every_worker_tfdoctor_starts_carries_its_deadline_and_parent() -> None:
     argv = options.argv()
     assert argv[argv.index("--parent") + 1] == str(os.getpid())
     assert "--watch-stdin" in argv
-    # import + 8 steps of 10 s + the margin
-    assert float(argv[argv.index("--deadline") + 1]) == options.deadline() == 20 + 80 + 30
+    # import + 11 steps of 10 s (7, and a warm-up and a timed step per size) + the margin
+    assert float(argv[argv.index("--deadline") + 1]) == options.deadline() == 20 + 110 + 30

@@ -38,8 +38,11 @@ from tfdoctor.facts import (
 )
 from tfdoctor.findings import (
     REPORT_SCHEMA_VERSION,
+    BandwidthPoint,
+    CollectiveImplementation,
     Finding,
     Fix,
+    LinkPoint,
     Location,
     Report,
     Severity,
@@ -565,6 +568,10 @@ def schema_faults(defs: Mapping[str, Any], shapes: Mapping[str, type]) -> list[s
 
 SHAPES: dict[str, type] = {
     **_dataclasses(),
+    # The cluster commands' ``collective`` object.
+    "BandwidthPoint": BandwidthPoint,
+    "CollectiveImplementation": CollectiveImplementation,
+    "LinkPoint": LinkPoint,
     "Finding": Finding,
     "Fix": Fix,
     "Location": Location,

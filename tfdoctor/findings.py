@@ -102,9 +102,54 @@ class BandwidthPoint(Record):
     (bytes per second, as nccl-tests defines them)."""
 
     size: int
+    #: The median of the timed calls.
     seconds: float
+    #: Bytes per second at the median time.
     algbw: float
+    #: algbw * 2(n-1)/n for n ranks, at the median time.
     busbw: float
+    #: The fastest timed call (0: not measured).
+    seconds_min: float = 0.0
+    #: The slowest timed call (0: not measured).
+    seconds_max: float = 0.0
+    #: Timed calls, after one untimed warm-up.
+    iterations: int = 0
+
+
+@record
+class LinkPoint(Record):
+    """One ring neighbour pair's point-to-point transfers, timed alone on the wire."""
+
+    #: The sending task (``worker 0``).
+    source: str
+    #: The receiving task, the next in the ring.
+    target: str
+    #: Bytes per transfer.
+    size: int = 0
+    #: The median transfer's seconds.
+    seconds: float = 0.0
+    seconds_min: float = 0.0
+    seconds_max: float = 0.0
+    #: Bytes per second of the fastest transfer: what the link carries at best.
+    bandwidth: float = 0.0
+    #: Why the pair could not be measured (empty when it was).
+    error: str = ""
+    #: An outlier: far slower than the pairs' median.
+    slow: bool = False
+
+
+@record
+class CollectiveImplementation(Record):
+    """The collective implementation of the all-reduces: as configured, and as run."""
+
+    #: As MultiWorkerMirroredStrategy holds it (CommunicationOptions): AUTO, RING or NCCL.
+    configured: str
+    #: What the all-reduces ran on: RING, NCCL, or AUTO where TensorFlow's runtime picks.
+    ran: str
+    #: The workers' replica device type (CPU, GPU).
+    device: str
+    #: Replicas in the all-reduce (its ranks).
+    ranks: int = 0
 
 
 @record
@@ -138,6 +183,10 @@ class Report(Record):
     interrupted: bool = False
     #: ``cluster smoke``/``local``: the all-reduce bandwidth sweep, smallest message first.
     bandwidth: tuple[BandwidthPoint, ...] = ()
+    #: ``cluster smoke``/``local``: the ring neighbours' point-to-point transfers.
+    links: tuple[LinkPoint, ...] = ()
+    #: ``cluster smoke``/``local``: the collective implementation the all-reduces ran on.
+    collective: Optional[CollectiveImplementation] = None
     #: ``fleet`` and the cluster commands: the facts compared across the nodes.
     fleet: Optional[FleetTable] = None
 
@@ -201,6 +250,20 @@ def report_to_json(report: Report, version: str, strict: bool = False) -> dict[s
             "worst": summary.worst.value,
             "exit_code": summary.exit_code,
         },
+        **collective_to_json(report),
+    }
+
+
+def collective_to_json(report: Report) -> dict[str, Any]:
+    """``{"collective": ...}``: the cluster test's measurements; nothing for other reports."""
+    if not (report.bandwidth or report.links or report.collective is not None):
+        return {}
+    return {
+        "collective": {
+            "implementation": None if report.collective is None else to_json(report.collective),
+            "bandwidth": [to_json(p) for p in report.bandwidth],
+            "links": [to_json(p) for p in report.links],
+        }
     }
 
 

@@ -36,7 +36,11 @@ CLUSTER_VIEW_MISMATCH: Final = CauseId("cluster-view-mismatch")
 CLUSTER_TASK_UNREACHABLE: Final = CauseId("cluster-task-unreachable")
 CLUSTER_COLLECTIVE_FAILED: Final = CauseId("cluster-collective-failed")
 CLUSTER_WORKER_FAILED: Final = CauseId("cluster-worker-failed")
+CLUSTER_BUSBW_BELOW_MIN: Final = CauseId("cluster-busbw-below-min")
+CLUSTER_SLOW_LINK: Final = CauseId("cluster-slow-link")
 FLEET_FACT_DIFFERS: Final = CauseId("fleet-fact-differs")
+
+_NCCL_PERFORMANCE = "https://github.com/NVIDIA/nccl-tests/blob/master/doc/PERFORMANCE.md"
 
 _TF_CONFIG_GUIDE = "https://www.tensorflow.org/guide/distributed_training#setting_up_tf_config_environment_variable"
 
@@ -251,6 +255,22 @@ CAUSES: Mapping[str, Cause] = dict(
             _MULTI_WORKER,
         ),
         define(
+            CLUSTER_BUSBW_BELOW_MIN,
+            "The all-reduce bus bandwidth is below the required minimum",
+            "The median bus bandwidth of the largest all-reduce (algbw * 2(n-1)/n, nccl-tests' "
+            "convention) is below what the fabric was to deliver: a slow or misconfigured link, "
+            "a fallback to another transport, or CPU collectives where NCCL was meant to run.",
+            _NCCL_PERFORMANCE,
+        ),
+        define(
+            CLUSTER_SLOW_LINK,
+            "One link between ring neighbours is far slower than the others",
+            "A ring all-reduce moves every chunk over every neighbour link, so it runs at the "
+            "slowest link's pace: one pair whose point-to-point transfers are far slower than "
+            "the other pairs' holds back the whole collective.",
+            _NCCL_PERFORMANCE,
+        ),
+        define(
             FLEET_FACT_DIFFERS,
             "Nodes of one cluster differ",
             "Workers of one job should run the same TensorFlow, CUDA, cuDNN, driver and Python, "
@@ -298,4 +318,30 @@ def port_in_use_fix(port: Optional[str] = None) -> Fix:
         "Stop the process that holds the task's port (an earlier run still alive), or give "
         "the task a free port in every worker's TF_CONFIG.",
         (f"ss -ltnp 'sport = :{port}'" if port else "ss -ltnp",),
+    )
+
+
+def busbw_below_min_fix(ran: str) -> Fix:
+    """Find the slow link, and check the collective runs on the transport meant for it."""
+    nccl = (
+        ""
+        if ran == "NCCL"
+        else "; on GPUs, have the strategy use NCCL (CommunicationOptions(implementation="
+        "CommunicationImplementation.NCCL))"
+    )
+    return Fix(
+        "Look at the links view for the slow pair, then at that link: its negotiated speed, "
+        f"errors and drops, a shaping qdisc, the route between the hosts{nccl}; compare with "
+        "nccl-tests' all_reduce_perf on the same hosts.",
+        ("ip -s link", "tc qdisc show"),
+    )
+
+
+def slow_link_fix(source: str, target: str) -> Fix:
+    """Check the one link between the two named tasks' hosts."""
+    return Fix(
+        f"Check the network path between {source} and {target}: the interfaces' negotiated "
+        "speed, errors and drops, a traffic-shaping qdisc, a route that takes a slower path; "
+        "move the job off that pair of hosts until it is fixed.",
+        ("ip -s link", "tc qdisc show", "ip route show"),
     )

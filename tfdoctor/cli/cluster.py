@@ -36,17 +36,80 @@ TIMEOUT_OPTION: Any = typer.Option(
 MAX_WAIT_DNS = 3600.0
 
 FULL_OPTION: Any = typer.Option(
-    False, "--full", help="Sweep all-reduce sizes from 4 B to 64 MiB (default: up to 16 MiB)."
+    False, "--full", help="Sweep all-reduce sizes from 4 B to 1 GiB (default: up to 16 MiB)."
 )
+#: nccl-tests' default iteration count (``-n 20``).
+ITERATIONS_OPTION: Any = typer.Option(
+    20,
+    "--iterations",
+    metavar="N",
+    help="Timed all-reduces per size after one warm-up; the median and min-max are reported.",
+)
+MIN_BUSBW_OPTION: Any = typer.Option(
+    None,
+    "--min-busbw",
+    metavar="GB/s",
+    help="Fail (exit 2) when the largest size's median bus bandwidth is below this "
+    "(GB/s = 1e9 bytes/s, as nccl-tests prints it).",
+)
+IMPLEMENTATION_OPTION: Any = typer.Option(
+    "auto",
+    "--implementation",
+    metavar="auto|ring|nccl",
+    help="The collective implementation (tf.distribute.experimental.CommunicationOptions).",
+)
+LINK_BYTES_OPTION: Any = typer.Option(
+    4 * 1024 * 1024,
+    "--link-bytes",
+    metavar="BYTES",
+    help="Bytes of each point-to-point transfer between ring neighbours; 0 skips the links.",
+)
+MAX_SIZE_OPTION: Any = typer.Option(
+    None,
+    "--max-size",
+    metavar="BYTES",
+    help="Stop the all-reduce sweep at this message size (a quick run on a slow network).",
+)
+#: The most bytes one neighbour transfer may carry (the size of the largest all-reduce).
+MAX_LINK_BYTES = 1 << 30
 
 
-def _smoke_options(python: str, timeout: float, full: bool) -> Any:
-    from tfdoctor.cluster import DEFAULT_SIZES, FULL_SIZES, SmokeOptions
+def _smoke_options(
+    python: str,
+    timeout: float,
+    full: bool,
+    iterations: int,
+    implementation: str,
+    link_bytes: int,
+    min_busbw: Optional[float],
+    max_size: Optional[int] = None,
+) -> Any:
+    from tfdoctor.cluster import DEFAULT_SIZES, FULL_SIZES, IMPLEMENTATIONS, SmokeOptions
 
     if timeout <= 0:
         raise fail("--timeout must be positive")
+    if iterations < 1:
+        raise fail("--iterations must be at least 1")
+    if implementation.lower() not in IMPLEMENTATIONS:
+        raise fail(f"--implementation must be one of {', '.join(IMPLEMENTATIONS)}")
+    if not 0 <= link_bytes <= MAX_LINK_BYTES:
+        raise fail(f"--link-bytes must be between 0 and {MAX_LINK_BYTES}")
+    if min_busbw is not None and not min_busbw > 0:
+        raise fail("--min-busbw must be a positive number of GB/s")
+    sizes: tuple[int, ...] = FULL_SIZES if full else DEFAULT_SIZES
+    if max_size is not None:
+        if max_size < sizes[0]:
+            raise fail(f"--max-size must be at least {sizes[0]} bytes")
+        sizes = tuple(s for s in sizes if s <= max_size)
     require_python(python)
-    return SmokeOptions(python=python, timeout=timeout, sizes=FULL_SIZES if full else DEFAULT_SIZES)
+    return SmokeOptions(
+        python=python,
+        timeout=timeout,
+        sizes=sizes,
+        iterations=iterations,
+        implementation=implementation.lower(),
+        link_bytes=link_bytes,
+    )
 
 
 @cluster_app.command("check", short_help="Validate this worker's cluster description.")
@@ -99,6 +162,11 @@ def cluster_check_command(
 def cluster_smoke_command(
     timeout: float = TIMEOUT_OPTION,
     full: bool = FULL_OPTION,
+    max_size: Optional[int] = MAX_SIZE_OPTION,
+    iterations: int = ITERATIONS_OPTION,
+    min_busbw: Optional[float] = MIN_BUSBW_OPTION,
+    implementation: str = IMPLEMENTATION_OPTION,
+    link_bytes: int = LINK_BYTES_OPTION,
     python: str = interpreter_option("Run the worker in this interpreter's TensorFlow."),
     json_out: bool = JSON_OPTION,
     output_format: str = format_option("cluster"),
@@ -107,8 +175,10 @@ def cluster_smoke_command(
     """Run on every worker under its launcher: check, all-reduce, bandwidth, fleet report."""
     from tfdoctor.cluster import smoke_report, system_resolver
 
-    options = _smoke_options(python, timeout, full)
-    report = smoke_report(dict(os.environ), options, system_resolver, __version__, now())
+    options = _smoke_options(
+        python, timeout, full, iterations, implementation, link_bytes, min_busbw, max_size
+    )
+    report = smoke_report(dict(os.environ), options, system_resolver, __version__, now(), min_busbw)
     fmt = chosen_format(output_format, json_out)
     raise typer.Exit(emit_report(report, fmt, color, "cluster smoke"))
 
@@ -118,6 +188,11 @@ def cluster_local_command(
     workers: int = typer.Option(2, "--workers", "-n", min=1, max=16, help="Worker processes."),
     timeout: float = TIMEOUT_OPTION,
     full: bool = FULL_OPTION,
+    max_size: Optional[int] = MAX_SIZE_OPTION,
+    iterations: int = ITERATIONS_OPTION,
+    min_busbw: Optional[float] = MIN_BUSBW_OPTION,
+    implementation: str = IMPLEMENTATION_OPTION,
+    link_bytes: int = LINK_BYTES_OPTION,
     python: str = interpreter_option("Run the workers in this interpreter's TensorFlow."),
     json_out: bool = JSON_OPTION,
     output_format: str = format_option("cluster"),
@@ -126,8 +201,10 @@ def cluster_local_command(
     """Start N workers on free loopback ports, each with its own TF_CONFIG, and smoke them."""
     from tfdoctor.cluster import local_report
 
-    options = _smoke_options(python, timeout, full)
-    report = local_report(workers, options, __version__, now())
+    options = _smoke_options(
+        python, timeout, full, iterations, implementation, link_bytes, min_busbw, max_size
+    )
+    report = local_report(workers, options, __version__, now(), min_busbw=min_busbw)
     fmt = chosen_format(output_format, json_out)
     raise typer.Exit(emit_report(report, fmt, color, "cluster local"))
 

@@ -26,10 +26,12 @@ from tfdoctor.cluster.spec import (
     read_tf_config,
     system_resolver,
 )
-from tfdoctor.cluster.verdicts import judge, measurements
+from tfdoctor.cluster.verdicts import Measurements, judge, measurements
 from tfdoctor.cluster.workers import (
+    DEFAULT_ITERATIONS,
     DEFAULT_SIZES,
     FULL_SIZES,
+    IMPLEMENTATIONS,
     SmokeOptions,
     WorkerOutcome,
     run_local,
@@ -39,8 +41,10 @@ from tfdoctor.facts import Facts
 from tfdoctor.findings import Finding, Report, Severity
 
 __all__ = [
+    "DEFAULT_ITERATIONS",
     "DEFAULT_SIZES",
     "FULL_SIZES",
+    "IMPLEMENTATIONS",
     "ClusterSpec",
     "FleetError",
     "NameLookup",
@@ -64,14 +68,17 @@ def _report(
 ) -> Report:
     """The report of ``findings``; interrupted (exit 130) when Ctrl-C stopped a worker.
 
-    With ``spec``, the run's bandwidth sweep and the workers' facts go with it (charts)."""
-    bandwidth, fleet = measurements(spec, outcomes) if spec is not None else ((), None)
+    With ``spec``, the run's measurements (bandwidth sweep, neighbour links, the collective
+    implementation) and the workers' facts go with it (charts)."""
+    measured = measurements(spec, outcomes) if spec is not None else Measurements()
     return Report(
         Facts(tfdoctor_version=version, collected_at=now),
         tuple(findings),
         interrupted=any(o.status == "interrupted" for o in outcomes),
-        bandwidth=bandwidth,
-        fleet=fleet,
+        bandwidth=measured.bandwidth,
+        links=measured.links,
+        collective=measured.collective,
+        fleet=measured.fleet,
     )
 
 
@@ -100,14 +107,17 @@ def smoke_report(
     resolve: Resolver,
     version: str,
     now: str,
+    min_busbw: Optional[float] = None,
 ) -> Report:
-    """This worker's check, then its task of the collective test when the check passed."""
+    """This worker's check, then its task of the collective test when the check passed.
+
+    ``min_busbw`` (GB/s): the largest all-reduce's median bus bandwidth must reach it."""
     spec, findings = check_environment(env, resolve)
     errors = any(f.severity is Severity.ERROR for f in findings)
     if spec is None or errors or spec.task_type is None:
         return _report(findings, version, now)
     outcome = run_worker(spec, options, env)
-    findings = (*findings, *judge(spec, [outcome], options.timeout))
+    findings = (*findings, *judge(spec, [outcome], options.timeout, min_busbw))
     return _report(findings, version, now, [outcome], spec)
 
 
@@ -120,6 +130,7 @@ def local_report(
     ports: Optional[Sequence[int]] = None,
     skip: Sequence[int] = (),
     extra_env: Optional[Mapping[int, Mapping[str, str]]] = None,
+    min_busbw: Optional[float] = None,
 ) -> Report:
     """N workers on loopback, each with its own TF_CONFIG, and the fleet report of the run."""
     spec, outcomes = run_local(workers, options, ports=ports, skip=skip, extra_env=extra_env)
@@ -130,4 +141,5 @@ def local_report(
         f"{workers} worker(s) on loopback: {addresses}",
         check="cluster",
     )
-    return _report((head, *judge(spec, outcomes, options.timeout)), version, now, outcomes, spec)
+    judged = judge(spec, outcomes, options.timeout, min_busbw)
+    return _report((head, *judged), version, now, outcomes, spec)

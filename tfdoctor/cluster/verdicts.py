@@ -2,26 +2,48 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
+import statistics
 from collections.abc import Mapping, Sequence
 from typing import Any, Optional
 
 from tfdoctor import causes
 from tfdoctor.causes import finding
 from tfdoctor.causes.cluster import (
+    busbw_below_min_fix,
     cluster_unreachable_fix,
     peer_failed_fix,
     port_in_use_fix,
+    slow_link_fix,
     view_mismatch_fix,
 )
 from tfdoctor.cluster.fleet import compare_nodes, fleet_table
 from tfdoctor.cluster.spec import ClusterSpec, named
 from tfdoctor.cluster.workers import WorkerOutcome
 from tfdoctor.evidence.cluster import read_cluster_evidence
-from tfdoctor.findings import BandwidthPoint, Finding, Fix, FleetTable, Severity
+from tfdoctor.findings import (
+    BandwidthPoint,
+    CollectiveImplementation,
+    Finding,
+    Fix,
+    FleetTable,
+    LinkPoint,
+    Severity,
+)
+from tfdoctor.records import Record, record
 from tfdoctor.units import bandwidth_text, size_text
 
 CHECK = "cluster"
+
+#: A neighbour pair is the slow link when its best transfer is this many times slower than
+#: the median pair's: far beyond the noise of transfers timed one at a time (loopback runs
+#: on a busy 2-core machine vary by about 2x).
+SLOW_LINK_FACTOR = 4.0
+
+#: ``--min-busbw`` is in GB/s as nccl-tests prints it: 1e9 bytes per second
+#: (nccl-tests' src/common.cu divides by 1.0E9).
+GB = 1e9
 
 
 #: TensorFlow's coordination service declares a silent task dead after this many seconds
@@ -239,26 +261,190 @@ def allreduce_finding(result: dict[str, Any]) -> Finding:
     )
 
 
+def _spread(row: Mapping[str, Any]) -> str:
+    """The fastest and slowest timed call, in milliseconds, when they were measured."""
+    low, high = row.get("seconds_min"), row.get("seconds_max")
+    if not low or not high:
+        return ""
+    return f"{float(low) * 1e3:.2f}-{float(high) * 1e3:.2f}ms"
+
+
+def implementation(result: Mapping[str, Any]) -> Optional[CollectiveImplementation]:
+    """The collective implementation a worker's result reports, when it reports one."""
+    used = result.get("collective")
+    if not isinstance(used, dict):
+        return None
+    return CollectiveImplementation(
+        configured=str(used.get("configured", "?")),
+        ran=str(used.get("ran", "?")),
+        device=str(used.get("device", "?")),
+        ranks=int(result.get("replicas") or 0),
+    )
+
+
+def _implementation_text(used: Optional[CollectiveImplementation]) -> str:
+    if used is None:
+        return ""
+    if used.ran == used.configured:
+        return f"; {used.ran} on {used.device}"
+    return f"; {used.ran} on {used.device} (configured {used.configured})"
+
+
 def bandwidth_finding(result: dict[str, Any]) -> Optional[Finding]:
-    """The sweep as nccl-tests reports it: size, time, algorithm and bus bandwidth."""
+    """The sweep as nccl-tests reports it: size, median time and its spread, algorithm and
+    bus bandwidth at the median, and the implementation that ran."""
     sweep = result.get("sweep") or []
     if not sweep:
         return None
-    lines = [f"{'size':>10} {'time':>10} {'algbw':>12} {'busbw':>12}"]
+    lines = [f"{'size':>10} {'time':>10} {'min-max':>17} {'algbw':>12} {'busbw':>12}"]
     for row in sweep:
         lines.append(
-            f"{size_text(row['bytes']):>10} {row['seconds'] * 1e3:>8.2f}ms "
+            f"{size_text(row['bytes']):>10} {row['seconds'] * 1e3:>8.2f}ms {_spread(row):>17} "
             f"{bandwidth_text(row['algbw']):>12} {bandwidth_text(row['busbw']):>12}"
         )
     top = sweep[-1]
+    count = top.get("iterations")
+    timed = f", median of {count}" if count else ""
     return Finding(
         f"{CHECK}.bandwidth",
         Severity.INFO,
-        f"all-reduce of {size_text(top['bytes'])}: {bandwidth_text(top['busbw'])} bus bandwidth, "
-        f"{sweep[0]['seconds'] * 1e3:.2f} ms for {size_text(sweep[0]['bytes'])}",
+        f"all-reduce of {size_text(top['bytes'])}: {bandwidth_text(top['busbw'])} bus "
+        f"bandwidth{timed}, {sweep[0]['seconds'] * 1e3:.2f} ms for {size_text(sweep[0]['bytes'])}"
+        f"{_implementation_text(implementation(result))}",
         "\n".join(lines),
         check=CHECK,
     )
+
+
+def min_busbw_finding(result: dict[str, Any], min_busbw: float) -> Optional[Finding]:
+    """The largest size's median bus bandwidth against ``min_busbw`` (GB/s)."""
+    sweep = sorted(result.get("sweep") or [], key=lambda r: r["bytes"])
+    if not sweep:
+        return Finding(
+            f"{CHECK}.busbw",
+            Severity.UNKNOWN,
+            f"could not determine the bus bandwidth to compare with --min-busbw {min_busbw:g} "
+            "GB/s: no all-reduce was timed",
+            check=CHECK,
+        )
+    top = sweep[-1]
+    got = float(top["busbw"]) / GB
+    if got >= min_busbw:
+        return Finding(
+            f"{CHECK}.busbw",
+            Severity.OK,
+            f"bus bandwidth at {size_text(top['bytes'])}: {got:.3g} GB/s, at least the "
+            f"{min_busbw:g} GB/s required",
+            check=CHECK,
+        )
+    used = implementation(result)
+    return finding(
+        f"{CHECK}.busbw",
+        Severity.ERROR,
+        causes.cluster.CLUSTER_BUSBW_BELOW_MIN,
+        f"bus bandwidth at {size_text(top['bytes'])}: {got:.3g} GB/s, below the {min_busbw:g} "
+        f"GB/s required{_implementation_text(used)}",
+        "The median of the timed all-reduces of the largest size, as nccl-tests computes "
+        "bus bandwidth (algbw * 2(n-1)/n).",
+        busbw_below_min_fix(used.ran if used is not None else "?"),
+    )
+
+
+def link_points(result: Mapping[str, Any]) -> tuple[LinkPoint, ...]:
+    """The ring neighbours' transfers of a result, in ring order, the outliers marked."""
+    points = []
+    for raw in result.get("links") or ():
+        if not isinstance(raw, dict):
+            continue
+        low = float(raw.get("seconds_min") or 0.0)
+        size = int(raw.get("bytes") or 0)
+        points.append(
+            LinkPoint(
+                source=str(raw.get("from", "?")),
+                target=str(raw.get("to", "?")),
+                size=size,
+                seconds=float(raw.get("seconds") or 0.0),
+                seconds_min=low,
+                seconds_max=float(raw.get("seconds_max") or 0.0),
+                bandwidth=size / low if low > 0 else 0.0,
+                error=str(raw.get("error") or ""),
+            )
+        )
+    measured = [p.bandwidth for p in points if not p.error and p.bandwidth > 0]
+    if len(measured) >= 2:
+        median = statistics.median(measured)
+        points = [
+            dataclasses.replace(p, slow=True)
+            if not p.error and 0 < p.bandwidth * SLOW_LINK_FACTOR < median
+            else p
+            for p in points
+        ]
+    return tuple(sorted(points, key=lambda p: _task_order(p.source)))
+
+
+def _task_order(task: str) -> tuple[int, str, int]:
+    job, _, index = task.partition(" ")
+    rank = {"chief": 0, "worker": 1}.get(job, 2)
+    return rank, job, int(index) if index.isdigit() else 0
+
+
+def link_findings(points: Sequence[LinkPoint]) -> tuple[Finding, ...]:
+    """The neighbour pairs as a table; each outlier named, with its pace against the rest;
+    each pair that could not be measured named as unknown."""
+    if not points:
+        return ()
+    lines = [f"{'link':>22} {'size':>9} {'best':>12} {'median':>10} {'min-max':>17}"]
+    for p in points:
+        pair = f"{p.source} -> {p.target}"
+        if p.error:
+            lines.append(f"{pair:>22} not measured: {p.error}")
+            continue
+        spread = f"{p.seconds_min * 1e3:.2f}-{p.seconds_max * 1e3:.2f}ms"
+        mark = "  slow" if p.slow else ""
+        lines.append(
+            f"{pair:>22} {size_text(p.size):>9} {bandwidth_text(p.bandwidth):>12} "
+            f"{p.seconds * 1e3:>8.2f}ms {spread:>17}{mark}"
+        )
+    good = [p for p in points if not p.error]
+    slow = [p for p in good if p.slow]
+    fast = [p for p in good if not p.slow]
+    if good:
+        low = min(good, key=lambda p: p.bandwidth)
+        head = (
+            f"{len(good)} ring neighbour link(s) timed alone: slowest {low.source} -> "
+            f"{low.target} at {bandwidth_text(low.bandwidth)}"
+        )
+    else:
+        head = "no ring neighbour link could be timed"
+    out = [Finding(f"{CHECK}.links", Severity.INFO, head, "\n".join(lines), check=CHECK)]
+    median = statistics.median([p.bandwidth for p in fast]) if fast else 0.0
+    for p in slow:
+        out.append(
+            finding(
+                f"{CHECK}.slow-link",
+                Severity.WARNING,
+                causes.cluster.CLUSTER_SLOW_LINK,
+                f"the link {p.source} -> {p.target} is the slow one: "
+                f"{bandwidth_text(p.bandwidth)}, {median / p.bandwidth:.0f}x slower than the "
+                f"other pairs ({bandwidth_text(median)})",
+                "Point-to-point transfers between ring neighbours, one pair at a time, over "
+                "the addresses the collective uses; the best of each pair's transfers.",
+                slow_link_fix(p.source, p.target),
+            )
+        )
+    for p in points:
+        if p.error:
+            out.append(
+                Finding(
+                    f"{CHECK}.link-unmeasured",
+                    Severity.UNKNOWN,
+                    f"could not time the link {p.source} -> {p.target}: {p.error}",
+                    "The link test uses a second, free port on each worker besides its "
+                    "task's port; a firewall that opens only the task's port blocks it.",
+                    check=CHECK,
+                )
+            )
+    return tuple(out)
 
 
 def gathered_nodes(result: dict[str, Any]) -> dict[str, dict[str, str]]:
@@ -309,7 +495,15 @@ def _host(doc: Any) -> str:
 def sweep_points(result: dict[str, Any]) -> tuple[BandwidthPoint, ...]:
     """The bandwidth sweep of a worker's result as measurements, smallest message first."""
     return tuple(
-        BandwidthPoint(int(r["bytes"]), float(r["seconds"]), float(r["algbw"]), float(r["busbw"]))
+        BandwidthPoint(
+            int(r["bytes"]),
+            float(r["seconds"]),
+            float(r["algbw"]),
+            float(r["busbw"]),
+            float(r.get("seconds_min") or 0.0),
+            float(r.get("seconds_max") or 0.0),
+            int(r.get("iterations") or 0),
+        )
         for r in sorted(result.get("sweep") or [], key=lambda r: r["bytes"])
     )
 
@@ -323,21 +517,39 @@ def lead_result(spec: ClusterSpec, outcomes: Sequence[WorkerOutcome]) -> Optiona
     return None if lead is None else lead.result
 
 
-def measurements(
-    spec: ClusterSpec, outcomes: Sequence[WorkerOutcome]
-) -> tuple[tuple[BandwidthPoint, ...], Optional[FleetTable]]:
-    """The run's bandwidth sweep and the workers' facts side by side, for the report."""
+@record
+class Measurements(Record):
+    """What the run measured, for the report beside its findings."""
+
+    bandwidth: tuple[BandwidthPoint, ...] = ()
+    links: tuple[LinkPoint, ...] = ()
+    collective: Optional[CollectiveImplementation] = None
+    fleet: Optional[FleetTable] = None
+
+
+def measurements(spec: ClusterSpec, outcomes: Sequence[WorkerOutcome]) -> Measurements:
+    """The run's bandwidth sweep, links, implementation and the workers' facts side by side."""
     result = lead_result(spec, outcomes)
     if result is None:
-        return (), None
+        return Measurements()
     nodes = gathered_nodes(result)
-    return sweep_points(result), fleet_table(nodes) if nodes else None
+    return Measurements(
+        sweep_points(result),
+        link_points(result),
+        implementation(result),
+        fleet_table(nodes) if nodes else None,
+    )
 
 
 def judge(
-    spec: ClusterSpec, outcomes: Sequence[WorkerOutcome], timeout: float
+    spec: ClusterSpec,
+    outcomes: Sequence[WorkerOutcome],
+    timeout: float,
+    min_busbw: Optional[float] = None,
 ) -> tuple[Finding, ...]:
-    """Every finding on a run: failed workers first, then the chief's (else any) result."""
+    """Every finding on a run: failed workers first, then the chief's (else any) result.
+
+    ``min_busbw`` (GB/s): the largest size's median bus bandwidth must reach it."""
     out: list[Finding] = []
     for outcome in outcomes:
         f = outcome_finding(outcome, timeout, spec)
@@ -349,5 +561,10 @@ def judge(
         band = bandwidth_finding(result)
         if band is not None:
             out.append(band)
+        if min_busbw is not None:
+            below = min_busbw_finding(result, min_busbw)
+            if below is not None:
+                out.append(below)
+        out.extend(link_findings(link_points(result)))
         out.extend(fleet_findings(result))
     return tuple(out)

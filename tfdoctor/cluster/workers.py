@@ -27,9 +27,20 @@ from tfdoctor.records import Record, record
 #: The worker child, run by path.
 WORKER_SCRIPT = str(Path(__file__).resolve().parent / "child" / "cluster_worker.py")
 
-#: All-reduce sizes in bytes: the default sweep, and the issue's full 4 B to 64 MiB one.
+#: All-reduce sizes in bytes: the default sweep, and the full 4 B to 1 GiB one (``--full``),
+#: the range nccl-tests is usually run over to qualify a fabric.
 DEFAULT_SIZES = (4, 65536, 1048576, 16777216)
-FULL_SIZES = (4, 64, 1024, 16384, 262144, 4194304, 67108864)
+FULL_SIZES = (4, 64, 1024, 16384, 262144, 4194304, 67108864, 1073741824)
+
+#: Timed all-reduces per size, after one untimed warm-up (nccl-tests' default is 20, ``-n``).
+DEFAULT_ITERATIONS = 20
+
+#: The collective implementations ``CommunicationOptions`` takes.
+IMPLEMENTATIONS = ("auto", "ring", "nccl")
+
+#: Bytes of each point-to-point transfer between ring neighbours, and how many are timed.
+DEFAULT_LINK_BYTES = 4 * 1024 * 1024
+DEFAULT_LINK_ITERATIONS = 5
 
 #: Seconds the worker child lives past the sum of its step deadlines before it ends itself.
 DEADLINE_MARGIN = 30.0
@@ -40,22 +51,28 @@ LOOPBACK = "127.0.0.1"
 
 @record
 class SmokeOptions(Record):
-    """How the worker child runs: interpreter, per-step timeout, sizes, iterations."""
+    """How the worker child runs: interpreter, per-step timeout, sizes, iterations, the
+    collective implementation and the neighbour transfers (``link_bytes`` 0: none)."""
 
     python: str = sys.executable
     #: Seconds each step after the import may take (strategy, connect, each all-reduce).
     timeout: float = 60.0
     import_timeout: float = DEFAULT_TIMEOUT
     sizes: tuple[int, ...] = DEFAULT_SIZES
-    iterations: int = 3
+    iterations: int = DEFAULT_ITERATIONS
+    implementation: str = "auto"
+    link_bytes: int = DEFAULT_LINK_BYTES
+    link_iterations: int = DEFAULT_LINK_ITERATIONS
 
     def deadline(self) -> float:
         """Seconds the child may live in all: the import, every step's timeout, and a margin.
 
-        The steps are the port, the handshake, the strategy, the known all-reduce, the facts,
-        one per size and the final barrier (``child/cluster_worker.py``).
+        The steps are the port, the handshake, the strategy, the known all-reduce, the links,
+        the facts, two per size (warm-up, timed) and the final barrier
+        (``child/cluster_worker.py``); a step that announces a longer budget (the timed
+        all-reduces, the links) pushes the child's own deadline by as much.
         """
-        return self.import_timeout + self.timeout * (6 + len(self.sizes)) + DEADLINE_MARGIN
+        return self.import_timeout + self.timeout * (7 + 2 * len(self.sizes)) + DEADLINE_MARGIN
 
     def argv(self) -> list[str]:
         """The child's command line (it ends with this process, and at its deadline)."""
@@ -70,6 +87,12 @@ class SmokeOptions(Record):
             ",".join(str(s) for s in self.sizes),
             "--iterations",
             str(self.iterations),
+            "--implementation",
+            self.implementation,
+            "--link-bytes",
+            str(self.link_bytes),
+            "--link-iterations",
+            str(self.link_iterations),
             "--deadline",
             str(self.deadline()),
             "--parent",

@@ -12,7 +12,15 @@ from html import escape
 from typing import Optional
 
 from tfdoctor.facts import Facts, SmokeDevice, SmokeFacts
-from tfdoctor.findings import BandwidthPoint, Finding, FleetTable, Report, Severity
+from tfdoctor.findings import (
+    BandwidthPoint,
+    CollectiveImplementation,
+    Finding,
+    FleetTable,
+    LinkPoint,
+    Report,
+    Severity,
+)
 from tfdoctor.redact import MASK, Redactor, is_secret_name
 from tfdoctor.render._common import counts_phrase, exit_phrase, facts_sections, group_by_area
 from tfdoctor.render.smoke import RESULT_HEADER, rate, result_cells, smoke_lines
@@ -51,6 +59,7 @@ article.sev-unknown { border-color: #8250df; } article.sev-info { border-color: 
 .chart .line { fill: none; stroke: #0969da; stroke-width: 2; }
 .chart .point { fill: #0969da; }
 td.odd { background: #ffebe9; font-weight: 600; } tr.differs th { color: #b00020; }
+tr.slow td { background: #ffebe9; font-weight: 600; }
 .muted { color: #57606a; }
 @media print {
   body { font-size: 11pt; } main { max-width: none; padding: 0; }
@@ -83,7 +92,9 @@ def render_html(
     if safe.facts.smoke is not None:
         body += _smoke(safe.facts.smoke)
     if safe.bandwidth:
-        body += _bandwidth(safe.bandwidth)
+        body += _bandwidth(safe.bandwidth, safe.collective)
+    if safe.links:
+        body += _links(safe.links)
     if safe.fleet is not None:
         body += _fleet(safe.fleet)
     if _has_machine_facts(safe.facts):
@@ -270,22 +281,59 @@ def _throughput_chart(device: SmokeDevice) -> str:
 # --- cluster: bus bandwidth against message size ----------------------------------------
 
 
-def _bandwidth(points: Sequence[BandwidthPoint]) -> list[str]:
+def _spread_ms(low: float, high: float) -> str:
+    """The fastest and slowest timed call, or a dash when they were not measured."""
+    return f"{low * 1e3:.3f}-{high * 1e3:.3f} ms" if low and high else "-"
+
+
+def _bandwidth(
+    points: Sequence[BandwidthPoint], used: Optional[CollectiveImplementation] = None
+) -> list[str]:
     """A line chart of bus bandwidth against message size (log x axis), and the table."""
-    out = ['<section id="bandwidth">', "<h2>All-reduce bandwidth</h2>", "<figure>"]
+    out = ['<section id="bandwidth">', "<h2>All-reduce bandwidth</h2>"]
+    if used is not None:
+        out.append(
+            f'<p class="collective">Collective implementation: <strong>{_e(used.ran)}</strong> '
+            f"on {_e(used.device)} ({used.ranks} ranks; configured {_e(used.configured)}).</p>"
+        )
+    out.append("<figure>")
     out.append(_bandwidth_chart(points))
     out.append(
         "<figcaption>Bus bandwidth of a sum all-reduce against message size (log scale), "
-        "as nccl-tests defines it.</figcaption></figure>"
+        "as nccl-tests defines it, at the median of the timed calls.</figcaption></figure>"
     )
     out.append(
-        "<table><thead><tr><th>size</th><th>time</th><th>algbw</th><th>busbw</th></tr></thead>"
-        "<tbody>"
+        "<table><thead><tr><th>size</th><th>time (median)</th><th>min-max</th><th>timed</th>"
+        "<th>algbw</th><th>busbw</th></tr></thead><tbody>"
     )
     for p in points:
         out.append(
             f"<tr><td>{_e(size_text(p.size))}</td><td>{p.seconds * 1e3:.3f} ms</td>"
+            f"<td>{_e(_spread_ms(p.seconds_min, p.seconds_max))}</td><td>{p.iterations}</td>"
             f"<td>{_e(bandwidth_text(p.algbw))}</td><td>{_e(bandwidth_text(p.busbw))}</td></tr>"
+        )
+    return [*out, "</tbody></table>", "</section>"]
+
+
+def _links(points: Sequence[LinkPoint]) -> list[str]:
+    """The ring neighbours' point-to-point transfers, the slow link marked."""
+    out = [
+        '<section id="links">',
+        "<h2>Links between ring neighbours</h2>",
+        '<table class="links"><thead><tr><th>from</th><th>to</th><th>size</th><th>best</th>'
+        "<th>median</th><th>min-max</th><th></th></tr></thead><tbody>",
+    ]
+    for p in points:
+        cells = f"<td>{_e(p.source)}</td><td>{_e(p.target)}</td>"
+        if p.error:
+            out.append(f'<tr class="unmeasured">{cells}<td colspan="5">{_e(p.error)}</td></tr>')
+            continue
+        mark = ' class="slow"' if p.slow else ""
+        out.append(
+            f"<tr{mark}>{cells}<td>{_e(size_text(p.size))}</td>"
+            f"<td>{_e(bandwidth_text(p.bandwidth))}</td><td>{p.seconds * 1e3:.3f} ms</td>"
+            f"<td>{_e(_spread_ms(p.seconds_min, p.seconds_max))}</td>"
+            f"<td>{'slow link' if p.slow else ''}</td></tr>"
         )
     return [*out, "</tbody></table>", "</section>"]
 

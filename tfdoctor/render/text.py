@@ -48,9 +48,11 @@ _STYLE = {
 }
 
 
-#: The cluster test's all-reduce verdict and bandwidth sweep (tfdoctor.cluster.verdicts), the
-#: sweep last: printed in a section of their own.
-COLLECTIVE_IDS = ("cluster.allreduce", "cluster.bandwidth")
+#: The cluster test's all-reduce verdict, bandwidth sweep, its check against --min-busbw and
+#: the ring neighbours' links (tfdoctor.cluster.verdicts): printed in a section of their own.
+COLLECTIVE_IDS = ("cluster.allreduce", "cluster.bandwidth", "cluster.busbw", "cluster.links")
+#: Those whose detail is a table, printed under the summary.
+TABLE_IDS = ("cluster.bandwidth", "cluster.links")
 
 
 def render_text(
@@ -126,7 +128,7 @@ def render_text(
         console.print(Text("Collective test", style="bold underline"), soft_wrap=True)
         for found in collective:
             console.print(Text(found.summary), soft_wrap=True)
-            if found.id == COLLECTIVE_IDS[-1]:
+            if found.id in TABLE_IDS:
                 for table_line in found.detail.splitlines():
                     console.print(Text(f"  {table_line}"), soft_wrap=True)
 

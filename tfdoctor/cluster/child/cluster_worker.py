@@ -25,6 +25,7 @@ import platform
 import re
 import signal
 import socket
+import statistics
 import sys
 import threading
 import time
@@ -416,39 +417,266 @@ def gather_facts(tf: Any, strategy: Any, doc: dict[str, Any]) -> dict[str, Any]:
     return unpack(_local(strategy, tf.function(lambda: strategy.run(replica_fn))()))
 
 
-def time_all_reduce(tf: Any, strategy: Any, size: int, iterations: int) -> dict[str, float]:
-    """Seconds per all-reduce of ``size`` bytes, and the bandwidths nccl-tests reports."""
+def time_all_reduce(
+    tf: Any, strategy: Any, size: int, iterations: int, me: str, timeout: float
+) -> dict[str, Any]:
+    """Seconds per all-reduce of ``size`` bytes, each timed on its own after a warm-up: the
+    median, the fastest and the slowest, and the bandwidths nccl-tests reports at the median.
+
+    The warm-up (which also traces the function) tells how long the timed calls will take: the
+    step announced for them gets that long, so a 1 GiB all-reduce on a slow link is not killed
+    by a step timeout meant for a handshake.
+    """
     n = max(1, size // 4)
     ranks = int(strategy.num_replicas_in_sync)
 
     def replica_fn() -> Any:
-        return tf.distribute.get_replica_context().all_reduce("sum", tf.ones([n], tf.float32))
+        reduced = tf.distribute.get_replica_context().all_reduce("sum", tf.ones([n], tf.float32))
+        # One element comes back to the host: fetching it waits for the whole all-reduce
+        # without copying the message (a 1 GiB copy would be timed with it).
+        return reduced[:1]
 
     fn = tf.function(lambda: strategy.run(replica_fn))
+    step(me, f"bandwidth {size} B warm-up", timeout)
+    first = time.monotonic()
     _local(strategy, fn())  # trace and warm up
-    start = time.monotonic()
+    warm = time.monotonic() - first
+    extra = warm * iterations * 2
+    extend_deadline(extra)
+    step(me, f"bandwidth {size} B", timeout + extra)
+    times = []
+    value = 0.0
     for _ in range(iterations):
-        out = fn()
-    _local(strategy, out)
-    seconds = (time.monotonic() - start) / iterations
+        start = time.perf_counter()
+        value = float(_local(strategy, fn())[0])
+        times.append(time.perf_counter() - start)
+    seconds = statistics.median(times)
     algbw = n * 4 / seconds
-    # nccl-tests' all-reduce bus bandwidth is algbw * 2(n-1)/n for n ranks.
-    # https://github.com/NVIDIA/nccl-tests/blob/master/doc/PERFORMANCE.md
+    # nccl-tests' all-reduce bus bandwidth is algbw * 2(n-1)/n for n ranks: what each link of
+    # a ring carries, comparable with the hardware's peak whatever the number of ranks.
+    # https://github.com/NVIDIA/nccl-tests/blob/master/doc/PERFORMANCE.md#allreduce
     busbw = algbw * 2 * (ranks - 1) / ranks if ranks > 1 else algbw
-    return {"bytes": float(n * 4), "seconds": seconds, "algbw": algbw, "busbw": busbw}
+    return {
+        "bytes": float(n * 4),
+        "seconds": seconds,
+        "seconds_min": min(times),
+        "seconds_max": max(times),
+        "iterations": iterations,
+        "algbw": algbw,
+        "busbw": busbw,
+        "ok": value == float(ranks),
+    }
 
 
-def main(argv: Optional[list[str]] = None) -> int:
-    """Run the worker's steps; the exit status says how it ended."""
+def extend_deadline(seconds: float) -> None:
+    """Push this worker's own deadline ``seconds`` later (a long step announced its length)."""
+    if seconds <= 0 or not hasattr(signal, "setitimer"):
+        return
+    left, _ = signal.getitimer(signal.ITIMER_REAL)
+    if left > 0:
+        signal.setitimer(signal.ITIMER_REAL, left + seconds)
+
+
+def implementation_of(tf: Any, name: str) -> Any:
+    """The ``CommunicationOptions`` for ``name`` (auto, ring, nccl)."""
+    chosen = getattr(tf.distribute.experimental.CommunicationImplementation, name.upper())
+    return tf.distribute.experimental.CommunicationOptions(implementation=chosen)
+
+
+def collective_used(strategy: Any, configured: str) -> dict[str, str]:
+    """The implementation the strategy was configured with, as TensorFlow holds it, and the
+    one its all-reduces run on this worker's devices.
+
+    TensorFlow runs NCCL only for GPU devices: on CPU every all-reduce is its ring
+    (``CommunicationImplementation``: "NCCL: Use ncclAllReduce for all-reduce", GPU only;
+    MultiWorkerMirroredStrategy warns "Enabled NCCL communication but no GPUs" otherwise).
+    With AUTO on GPUs the runtime picks, and tfdoctor says AUTO.
+    https://www.tensorflow.org/api_docs/python/tf/distribute/experimental/CommunicationImplementation
+    """
+    options = getattr(strategy.extended, "_communication_options", None)
+    held = getattr(getattr(options, "implementation", None), "name", None)
+    held = str(held or configured.upper())
+    device = str(getattr(strategy.extended, "_local_device_type", "") or "CPU").upper()
+    ran = "RING" if device != "GPU" or held == "RING" else held
+    return {"configured": held, "device": device, "ran": ran}
+
+
+# --- point-to-point: each ring neighbour pair, alone on the wire ---------------------------
+
+#: Seconds a link transfer may wait for its peer before the link is reported as failed.
+LINK_WAIT = 10.0
+#: Seconds of timed transfers per link at most: a slow link is timed fewer times, not for
+#: longer than its successor waits for its turn (``LINK_WAIT``).
+LINK_BUDGET = 2.0
+
+
+def link_server() -> Optional[socket.socket]:
+    """A listening socket on a free port of every address, for the neighbour transfers."""
+    dual = socket.has_dualstack_ipv6()
+    try:
+        return socket.create_server(
+            ("", 0),
+            family=socket.AF_INET6 if dual else socket.AF_INET,
+            backlog=8,
+            dualstack_ipv6=dual,
+        )
+    except OSError:
+        return None
+
+
+def _recv_exact(conn: socket.socket, size: int) -> int:
+    got = 0
+    while got < size:
+        chunk = conn.recv(min(1 << 20, size - got))
+        if not chunk:
+            break
+        got += len(chunk)
+    return got
+
+
+def receive_link(server: socket.socket, wait: float) -> None:
+    """Take the transfers of this worker's ring predecessor: each a length, its bytes, an ack.
+
+    Returns when the predecessor closes (its turn is over, this worker's begins) or after
+    ``wait`` seconds without it."""
+    server.settimeout(wait)
+    try:
+        conn, _ = server.accept()
+    except OSError:
+        return
+    with conn:
+        conn.settimeout(wait)
+        try:
+            while True:
+                head = conn.recv(8)
+                if len(head) < 8:
+                    return
+                size = int.from_bytes(head, "big")
+                if _recv_exact(conn, size) < size:
+                    return
+                conn.sendall(b"k")
+        except OSError:
+            return
+
+
+def send_link(address: str, port: int, size: int, reps: int, wait: float) -> dict[str, Any]:
+    """Time ``reps`` transfers of ``size`` bytes to ``address``'s host at ``port`` (after one
+    untimed warm-up), each until the peer's acknowledgement of the last byte; fewer, but at
+    least one, once ``LINK_BUDGET`` seconds have gone on them."""
+    host, _ = split(address)
+    payload = b"\0" * size
+    reps = max(1, reps)
+    times: list[float] = []
+    try:
+        with socket.create_connection((host, port), timeout=wait) as conn:
+            conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            began = time.perf_counter()
+            for rep in range(reps + 1):
+                if len(times) >= 1 and time.perf_counter() - began > LINK_BUDGET:
+                    break
+                start = time.perf_counter()
+                conn.sendall(size.to_bytes(8, "big") + payload)
+                if conn.recv(1) != b"k":
+                    raise OSError("the peer closed the link test")
+                if rep:
+                    times.append(time.perf_counter() - start)
+                else:
+                    began = time.perf_counter()
+    except OSError as exc:
+        return {"error": os.strerror(exc.errno) if exc.errno else str(exc) or type(exc).__name__}
+    seconds = statistics.median(times)
+    return {
+        "bytes": size,
+        "seconds": seconds,
+        "seconds_min": min(times),
+        "seconds_max": max(times),
+        "iterations": len(times),
+        "bandwidth": size / seconds,
+    }
+
+
+def ring_links(
+    server: Optional[socket.socket],
+    ring: list[str],
+    me: str,
+    ports: dict[str, int],
+    addresses: dict[str, str],
+    size: int,
+    reps: int,
+) -> list[dict[str, Any]]:
+    """Each worker times its transfer to the next in TensorFlow's ring order, one at a time:
+    the first sends, and each worker sends once its predecessor has finished sending to it,
+    so no two transfers share the wire or the CPUs. This worker's measurement, as a list."""
+    if server is None or me not in ring or len(ring) < 2:
+        return []
+    at = ring.index(me)
+    nxt = ring[(at + 1) % len(ring)]
+    if at > 0:
+        receive_link(server, LINK_WAIT * (at + 1))
+    out: dict[str, Any] = {"from": me, "to": nxt}
+    port = ports.get(nxt)
+    if port is None:
+        out["error"] = "its peer published no port for the link test"
+    else:
+        out.update(send_link(addresses[nxt], port, size, reps, LINK_WAIT))
+    if at == 0:
+        receive_link(server, LINK_WAIT * len(ring))
+    server.close()
+    return [out]
+
+
+def every_link(gathered: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every worker's link measurement, from the documents gathered through the collective."""
+    return [
+        link
+        for one in gathered.values()
+        if isinstance(one, dict)
+        for link in one.get("links") or ()
+        if isinstance(link, dict)
+    ]
+
+
+def measure_links(
+    args: argparse.Namespace,
+    links: Optional[socket.socket],
+    heard: list[dict[str, Any]],
+    tasks: list[tuple[str, int, str]],
+    me: str,
+) -> list[dict[str, Any]]:
+    """The link step: this worker's transfer to its ring successor (``ring_links``)."""
+    ring = [f"{j} {i}" for j, i, _ in tasks]
+    if links is None or len(ring) < 2:
+        if links is not None:
+            links.close()
+        return []
+    # Every transfer waits for the one before it: the step lasts as long as the ring.
+    budget = LINK_WAIT * (len(ring) + 1)
+    extend_deadline(budget)
+    step(me, "links", args.timeout + budget)
+    ports = {str(d.get("task")): int(d["link_port"]) for d in heard if d.get("link_port")}
+    addresses = {f"{j} {i}": a for j, i, a in tasks}
+    return ring_links(links, ring, me, ports, addresses, args.link_bytes, args.link_iterations)
+
+
+def parse_args(argv: Optional[list[str]]) -> argparse.Namespace:
+    """The command line the parent builds (``tfdoctor.cluster.workers.SmokeOptions.argv``)."""
     parser = argparse.ArgumentParser()
     parser.add_argument("--timeout", type=float, default=60.0)
     parser.add_argument("--import-timeout", type=float, default=120.0)
     parser.add_argument("--sizes", default="4,4096,262144,4194304")
-    parser.add_argument("--iterations", type=int, default=3)
+    parser.add_argument("--iterations", type=int, default=20)
+    parser.add_argument("--implementation", default="auto", choices=("auto", "ring", "nccl"))
+    parser.add_argument("--link-bytes", type=int, default=4194304, help="0: no link test")
+    parser.add_argument("--link-iterations", type=int, default=5)
     parser.add_argument("--deadline", type=float, default=0.0, help="seconds in all; 0: none")
     parser.add_argument("--parent", type=int, default=0, help="the pid to end with")
     parser.add_argument("--watch-stdin", action="store_true", help="leave at stdin's end")
-    args = parser.parse_args(argv)
+    return parser.parse_args(argv)
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    """Run the worker's steps; the exit status says how it ended."""
+    args = parse_args(argv)
     tie_to_parent(args.parent, args.deadline, args.watch_stdin)
     started = time.monotonic()
 
@@ -470,6 +698,11 @@ def main(argv: Optional[list[str]] = None) -> int:
     }
     step(me, "port", args.timeout)
     server, held = listen_on(mine[0]) if mine else (None, None)
+    # The neighbour transfers need a port besides the task's (gRPC holds that one): a free
+    # one, told to the peers in the handshake.
+    links = link_server() if server is not None and args.link_bytes > 0 else None
+    if links is not None:
+        view["link_port"] = links.getsockname()[1]
     if held is not None:
         # Who holds the port: a worker of this test answers the handshake with its view.
         holder = ask(mine[0], _line(view))
@@ -490,6 +723,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     # instead of as a strategy that waits for ever.
     step(me, "handshake", args.timeout)
     peers = [a for j, i, a in tasks if (j, i) != (me_job, me_index)]
+    heard: list[dict[str, Any]] = []
     if server is not None:
         heard, unanswered, taken = handshake(
             server, view, peers, min(args.timeout / 2, HANDSHAKE_SECONDS)
@@ -526,19 +760,21 @@ def main(argv: Optional[list[str]] = None) -> int:
     # ("Collective ops must be configured at program startup").
     # https://www.tensorflow.org/api_docs/python/tf/distribute/MultiWorkerMirroredStrategy
     step(me, "strategy", args.timeout)
-    strategy = tf.distribute.MultiWorkerMirroredStrategy()
+    strategy = tf.distribute.MultiWorkerMirroredStrategy(
+        communication_options=implementation_of(tf, args.implementation)
+    )
+    collective = collective_used(strategy, args.implementation)
 
     step(me, "all-reduce", args.timeout)
     got, expected = known_sum(tf, strategy)
 
+    # The links before the facts: every worker's measurement comes back with its facts.
+    measured = measure_links(args, links, heard, tasks, me)
     step(me, "gather-facts", args.timeout)
-    doc = {"task": me, "host": socket.gethostname(), "facts": node_facts(tf)}
+    doc = {"task": me, "host": socket.gethostname(), "facts": node_facts(tf), "links": measured}
     gathered = gather_facts(tf, strategy, doc)
-
-    sweep = []
-    for size in [int(s) for s in args.sizes.split(",") if s]:
-        step(me, f"bandwidth {size} B", args.timeout)
-        sweep.append(time_all_reduce(tf, strategy, size, args.iterations))
+    sizes = [int(s) for s in args.sizes.split(",") if s]
+    sweep = [time_all_reduce(tf, strategy, n, args.iterations, me, args.timeout) for n in sizes]
 
     # A last all-reduce as a barrier, then a pause before leaving: TensorFlow's collectives
     # pull data from the peer (RecvBuf), so a worker that exits the moment its own result is
@@ -556,6 +792,8 @@ def main(argv: Optional[list[str]] = None) -> int:
             "allreduce": {"ok": got == expected, "got": got, "expected": expected},
             "facts": gathered,
             "sweep": sweep,
+            "collective": collective,
+            "links": every_link(gathered),
             "import_seconds": round(import_seconds, 3),
             "seconds": round(time.monotonic() - started, 3),
         }
