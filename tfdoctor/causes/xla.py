@@ -158,3 +158,16 @@ def ptxas_old_fix(m: Machine, architecture: Optional[str]) -> Fix:
     if major is None:
         return Fix(text, looks)
     return Fix(text, (*looks, *m.pip_install(wheel_name("nvidia-cuda-nvcc", major))))
+
+
+def pluggable_xla_fix() -> Fix:
+    """The optimizer step without XLA, which a pluggable device does not have."""
+    # Keras 2.11's optimizers (keras/optimizers/optimizer.py) default to jit_compile=True
+    # where a GPU is present; a PluggableDevice (tensorflow-metal, DirectML) registers no XLA
+    # platform, so the compiled update step fails (TensorFlow issue 58988).
+    return Fix(
+        "The Keras optimizers of TensorFlow 2.11 and later compile their update step with XLA "
+        "when a GPU is present, and a pluggable device (tensorflow-metal, DirectML) has no XLA "
+        "platform: use tf.keras.optimizers.legacy.<Name> (TensorFlow 2.11 to 2.15), or create "
+        "the optimizer with jit_compile=False (and compile the model with jit_compile=False)."
+    )

@@ -864,6 +864,7 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.software.TENSORBOARD_NOT_INSTALLED: causes.software.tensorboard_fix,
     causes.software.IMPORT_CRASH: causes.software.import_crash_fix,
     causes.gpu.GPU_UNSEEN_NO_REASON: lambda m: causes.gpu.read_device_log_fix(),
+    causes.code.API_DEFAULT_CHANGED: lambda m: causes.xla.pluggable_xla_fix(),
 }
 
 #: Cause -> the catalogue's fix builder, applied to the machine the log (and facts) show.
