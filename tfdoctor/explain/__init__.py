@@ -689,6 +689,17 @@ def _driver_not_loaded(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[c
     return causes.gpu.DRIVER_NOT_LOADED, causes.gpu.driver_load_fix(m)
 
 
+def _container_no_gpu(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    fix = causes.container.container_gpu_fix(m)
+    if not m.container:
+        # The log does not show a container: the same failure on a host is the driver's.
+        host = causes.gpu.driver_load_fix(m)
+        fix = Fix(
+            f"{fix.text} If this is not a container: {host.text}", (*fix.commands, *host.commands)
+        )
+    return causes.container.CONTAINER_NO_GPU, fix
+
+
 def _floor(m: Machine) -> Optional[str]:
     floor = causes.gpu.build_driver_floor(m)
     return floor.version if floor is not None else None
@@ -848,7 +859,6 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.gpu.LIBCUDA_STUB: causes.gpu.libcuda_stub_fix,
     causes.gpu.DRIVER_VERSION_MISMATCH: lambda m: causes.gpu.driver_mismatch_fix(),
     causes.gpu.DRIVER_TOO_OLD: lambda m: causes.gpu.driver_too_old_fix(m, _floor(m)),
-    causes.container.CONTAINER_NO_GPU: causes.container.container_gpu_fix,
     causes.xla.PTXAS_TOO_NEW: causes.xla.ptxas_fix,
     causes.xla.LIBDEVICE_MISSING: causes.xla.libdevice_fix,
     causes.xla.PTXAS_MISSING: causes.xla.ptxas_install_fix,
@@ -887,6 +897,7 @@ BUILDERS: dict[str, Builder] = {
     causes.platform.NATIVE_LIBRARY_UNRESOLVED: _native,
     causes.runtime.OP_KERNEL_MISSING: _op_kernel,
     causes.software.OP_NOT_REGISTERED: _op_unregistered,
+    causes.container.CONTAINER_NO_GPU: _container_no_gpu,
     **{cause: _simple(cause, build) for cause, build in _SIMPLE.items()},
 }
 
