@@ -39,22 +39,12 @@ class DeviceListing(Record):
 # Literal strings one of the forms below always holds: only lines with one are read, so a
 # long log is searched with ``str.find`` and few of its lines reach a regular expression.
 _LITERALS = (
-    "PhysicalDevice(",
-    "LogicalDevice(",
-    'device_type: "',
+    "Device(",  # PhysicalDevice(...), LogicalDevice(...)
+    'device_type: "',  # device_lib's listing
     "[]",
-    "GPUs",
-    "gpus",
-    "Gpus",
-    "GPU available",
-    "GPU Available",
-    "gpu available",
-    "GPU count",
-    "GPU Count",
-    "_gpu_available",
-    "built_with_cuda",
-    "uilt with CUDA",
-    "uilt with cuda",
+    "pus",  # Num GPUs Available, gpus found
+    "vailable",  # GPU available: False, is_gpu_available
+    "uilt",  # is_built_with_cuda, Built with CUDA
     "gpu_device_name",
 )
 _DEVICE_REPR = re.compile(
@@ -123,7 +113,7 @@ def _candidate_lines(text: str) -> list[int]:
             if end < 0:
                 break
             i = text.find(literal, end)
-            if literal in ("_gpu_available", "built_with_cuda", "gpu_device_name") and end >= 0:
+            if literal in ("vailable", "uilt", "gpu_device_name") and end >= 0:
                 found.add(end + 1)  # the answer printed on the line below the question
     return sorted(s for s in found if s < len(text))
 

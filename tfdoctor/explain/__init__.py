@@ -82,6 +82,9 @@ from tfdoctor.signatures import BENIGN, EVIDENCE, Signature, Signatures
 CITATIONS = 3
 #: The most log lines handed to the facts' ``log_errors``.
 MAX_LOG_ERRORS = 40
+#: How much of the log (its first characters) is searched for what TensorFlow answered about
+#: its devices.
+DEVICES_READ = 4 << 20
 #: The most events of TensorFlow's log lines kept (a failure repeated on every step of a long
 #: run says no more the thousandth time).
 MAX_EVENTS = 500
@@ -129,6 +132,8 @@ class Evidence:
     os_near_devices: Optional[Inferred] = None
     #: A Unix shell's prompt near them (not native Windows), read likewise.
     prompt_near_devices: Optional[str] = None
+    #: How many characters of the log were searched for those answers.
+    devices_read: int = 0
 
     def logged(self, kind: type[tflog.E]) -> list[tuple[str, tflog.E]]:
         """The events of one kind, with where each is."""
@@ -191,12 +196,16 @@ def scan(blocks: Iterable[LogText], signatures: Signatures) -> Evidence:
             evidence.numpy_builds.extend(read_numpy_builds((text,)))
         for dist, echoed in read_echoed_versions((text,)).items():
             evidence.echoed.setdefault(dist, echoed)
-        if len(evidence.devices) < MAX_LISTINGS:
-            listings = read_device_listings(text, 0)
+        if len(evidence.devices) < MAX_LISTINGS and evidence.devices_read < DEVICES_READ:
+            # A session asks for its devices where it starts, before a run's output: the
+            # head of the log is read, so that a long training log costs nothing more.
+            head = text[: DEVICES_READ - evidence.devices_read]
+            evidence.devices_read += len(head)
+            listings = read_device_listings(head, 0)
             evidence.devices.extend((block.where(x.line), x) for x in listings)
             if listings and evidence.os_near_devices is None:
-                evidence.os_near_devices = _os_of((text[: 1 << 20],), ())
-                evidence.prompt_near_devices = unix_prompt(text[: 1 << 20])
+                evidence.os_near_devices = _os_of((head,), ())
+                evidence.prompt_near_devices = unix_prompt(head)
         found, to_read = _candidates(text, literals, keywords, evidence)
         line_no, counted = 0, 0
         for start in sorted(found):
