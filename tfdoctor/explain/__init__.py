@@ -196,16 +196,7 @@ def scan(blocks: Iterable[LogText], signatures: Signatures) -> Evidence:
             evidence.numpy_builds.extend(read_numpy_builds((text,)))
         for dist, echoed in read_echoed_versions((text,)).items():
             evidence.echoed.setdefault(dist, echoed)
-        if len(evidence.devices) < MAX_LISTINGS and evidence.devices_read < DEVICES_READ:
-            # A session asks for its devices where it starts, before a run's output: the
-            # head of the log is read, so that a long training log costs nothing more.
-            head = text[: DEVICES_READ - evidence.devices_read]
-            evidence.devices_read += len(head)
-            listings = read_device_listings(head, 0)
-            evidence.devices.extend((block.where(x.line), x) for x in listings)
-            if listings and evidence.os_near_devices is None:
-                evidence.os_near_devices = _os_of((head,), ())
-                evidence.prompt_near_devices = unix_prompt(head)
+        _read_devices(evidence, block)
         found, to_read = _candidates(text, literals, keywords, evidence)
         line_no, counted = 0, 0
         for start in sorted(found):
@@ -232,6 +223,21 @@ def scan(blocks: Iterable[LogText], signatures: Signatures) -> Evidence:
                     hit.citations.append((block.where(line_no), line.strip()))
                     hit.groups.append({k: v for k, v in match.groupdict().items() if v})
     return evidence
+
+
+def _read_devices(evidence: Evidence, block: LogText) -> None:
+    """What TensorFlow answered about its devices in ``block``, into ``evidence``."""
+    if len(evidence.devices) >= MAX_LISTINGS or evidence.devices_read >= DEVICES_READ:
+        return
+    # A session asks for its devices where it starts, before a run's output: the head of the
+    # log is read, so that a long training log costs nothing more.
+    head = block.text[: DEVICES_READ - evidence.devices_read]
+    evidence.devices_read += len(head)
+    listings = read_device_listings(head, 0)
+    evidence.devices.extend((block.where(x.line), x) for x in listings)
+    if listings and evidence.os_near_devices is None:
+        evidence.os_near_devices = _os_of((head,), ())
+        evidence.prompt_near_devices = unix_prompt(head)
 
 
 def _candidates(
