@@ -958,3 +958,30 @@ def test_a_member_missing_from_a_keras_object_gets_scans_verdict(
 def test_a_member_missing_from_another_class_is_not_judged_as_keras() -> None:
     report = _explain("AttributeError: 'Booster' object has no attribute 'lr'")
     assert not any(x.cause for x in report.findings)
+
+
+def test_tensorflows_own_import_of_its_own_module_is_an_incomplete_install() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "<stdin>", line 1, in <module>\n'
+        '  File "/home/me/.local/lib/python3.12/site-packages/tensorflow/__init__.py", line 40, '
+        "in <module>\n"
+        "    from tensorflow.python import pywrap_tensorflow as _pywrap_tensorflow\n"
+        "ModuleNotFoundError: No module named 'tensorflow.python'\n"
+    )
+    report = _explain(text)
+    (found,) = [x for x in report.findings if x.severity.rank >= Severity.WARNING.rank]
+    assert found.cause == "tf-install-incomplete"
+    assert found.fix is not None
+    assert found.fix.commands[0].endswith("uninstall -y tensorflow")
+
+
+def test_the_users_import_of_a_tensorflow_module_is_no_incomplete_install() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/me/proj/train.py", line 3, in <module>\n'
+        "    from tensorflow.python.keras.layers import Dense\n"
+        "ModuleNotFoundError: No module named 'tensorflow.python.keras'\n"
+    )
+    report = _explain(text)
+    assert all(x.cause != "tf-install-incomplete" for x in report.findings)

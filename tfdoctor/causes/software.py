@@ -42,6 +42,7 @@ KERAS3_MODEL_UNDER_KERAS2: Final = CauseId("keras3-model-under-keras2")
 TENSORBOARD_NOT_INSTALLED: Final = CauseId("tensorboard-not-installed")
 PACKAGE_NOT_INSTALLED: Final = CauseId("package-not-installed")
 OP_NOT_REGISTERED: Final = CauseId("op-not-registered")
+TF_INSTALL_INCOMPLETE: Final = CauseId("tf-install-incomplete")
 
 #: Causes in the installed packages.
 CAUSES: Mapping[str, Cause] = dict(
@@ -135,6 +136,17 @@ CAUSES: Mapping[str, Cause] = dict(
             "releases) or their Python code calls what is not there.",
             "https://github.com/tensorflow/text#compatibility",
             "https://github.com/tensorflow/io#tensorflow-version-compatibility",
+        ),
+        define(
+            TF_INSTALL_INCOMPLETE,
+            "TensorFlow's own files are incomplete",
+            "TensorFlow's code fails to import one of its own modules: the package on disk is "
+            "partial, as an install that stopped part way leaves it (Windows' 260-character "
+            "path limit, a full disk, an interrupted pip) or the uninstall of another "
+            "distribution that shared its files. Remove every TensorFlow distribution, then "
+            "install one.",
+            "https://pip.pypa.io/en/stable/cli/pip_install/#cmdoption-force-reinstall",
+            "https://learn.microsoft.com/en-us/windows/win32/fileio/maximum-file-path-limitation",
         ),
         define(
             IMPORT_FAILED_UNKNOWN,
@@ -233,6 +245,16 @@ def tensorflow_install_fix(m: Machine) -> Fix:
         m,
         f"Install TensorFlow {verdict.line.latest_patch}, the newest that fits this machine.",
         install_requirement(verdict.line, m.target),
+    )
+
+
+def incomplete_install_fix(m: Machine) -> Fix:
+    """Every TensorFlow distribution out, one back in (files rewritten from the wheel)."""
+    return reinstall_tf_fix(
+        m,
+        "Remove every TensorFlow distribution and install one again, so that its files are "
+        "written whole (on Windows, with long paths enabled where pip reported a path it "
+        "could not write).",
     )
 
 

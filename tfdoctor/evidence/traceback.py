@@ -301,6 +301,27 @@ def path_hints(paths: list[str]) -> list[Inferred]:
     return out
 
 
+#: A module of TensorFlow's own package, missing: the message of an import that failed.
+_OWN_MODULE_MISSING = re.compile(
+    r"No module named '(?P<m1>(?:tensorflow|tensorflow_core)\.[\w.]+)'"
+    r"|cannot import name '\w+' from '(?P<m2>(?:tensorflow|tensorflow_core)\.[\w.]+)'"
+)
+
+
+def own_module_missing(tb: Traceback) -> Optional[str]:
+    """The module of TensorFlow's package that TensorFlow's own code failed to import, where
+    the innermost frame is TensorFlow's installed code (not a lazy loader, which imports on
+    the user's behalf): its files on disk are incomplete. None otherwise."""
+    match = _OWN_MODULE_MISSING.search(tb.message)
+    if match is None or not tb.frames:
+        return None
+    inner = tb.frames[-1].path
+    origin = origin_of(inner)
+    if origin.dist != "tensorflow" or not origin.installed or "lazy_loader" in inner:
+        return None
+    return match.group("m1") or match.group("m2")
+
+
 def library_origins(tb: Traceback) -> list[Origin]:
     """The distinct library distributions of a traceback's frames, innermost first."""
     out: list[Origin] = []

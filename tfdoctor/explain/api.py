@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Optional
 
 from tfdoctor import causes
-from tfdoctor.evidence.traceback import Traceback, library_origins, path_hints
+from tfdoctor.evidence.traceback import Traceback, library_origins, own_module_missing, path_hints
 from tfdoctor.explain.exceptions import inferred_note
 from tfdoctor.findings import Finding
 from tfdoctor.matrix import version_key
@@ -52,6 +52,8 @@ _KWARG_KEY = re.compile(r"(?:^|,\s*)'(?P<key>\w+)':")
 def api_use(tb: Traceback, knowledge: ApiKnowledge) -> Optional[tuple[str, Verdict]]:
     """The API use an exception is about and scan's verdict on it, or None."""
     message = tb.message
+    if own_module_missing(tb):
+        return None  # TensorFlow's own import of its own module: no use of an API
     match = _NO_ATTRIBUTE.search(message)
     if match is not None:
         if ".python." in match.group("module"):

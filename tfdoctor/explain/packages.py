@@ -16,7 +16,7 @@ from typing import Optional
 
 from tfdoctor import causes
 from tfdoctor.evidence.packages import Conflict, ImportCheck, NumpyBuild
-from tfdoctor.evidence.traceback import Traceback, library_origins, origin_of
+from tfdoctor.evidence.traceback import Traceback, library_origins, origin_of, own_module_missing
 from tfdoctor.explain.generated import generated_code_findings
 from tfdoctor.explain.modules import module_findings
 from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts
@@ -92,6 +92,7 @@ def package_findings(
         *(_saved_config(tb, m) for tb in tracebacks),
         *(_keras3_model_private(tb, m) for tb in tracebacks),
         *numpy_removed_findings(tracebacks, m),
+        *incomplete_install_findings(tracebacks, m),
         *private_api_findings(tracebacks, m),
         *keras2_layout_findings(tracebacks, m),
         *(_numpy_build(b, m) for b in numpy_builds),
@@ -573,6 +574,27 @@ _PRIVATE = re.compile(
 _PRIVATE_KERAS = re.compile(
     r"module '(?:tensorflow|tensorflow_core)\.python\.keras[\w.]*' has no attribute"
 )
+
+
+def incomplete_install_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
+    """TensorFlow's own code failing to import one of its own modules: its files on disk are
+    incomplete."""
+    for tb in tracebacks:
+        module = own_module_missing(tb)
+        if module is None:
+            continue
+        return [
+            causes.finding(
+                f"explain.{causes.software.TF_INSTALL_INCOMPLETE}",
+                Severity.ERROR,
+                causes.software.TF_INSTALL_INCOMPLETE,
+                f"TensorFlow cannot import its own module {module}: its files are incomplete",
+                f"{tb.where}: {tb.type}: {tb.message}\nThe import is TensorFlow's own "
+                f"({tb.frames[-1].path}), of a module its wheel installs.",
+                causes.software.incomplete_install_fix(m),
+            )
+        ]
+    return []
 
 
 def private_api_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
