@@ -211,6 +211,26 @@ CASES = [
         'install "tensorflow[and-cuda]==2.15.1"',
     ),
     (
+        "incomplete",
+        "tensorflow.import",
+        f.facts(
+            tensorflow=f.tensorflow(
+                status="import-error",
+                error_type="ModuleNotFoundError",
+                error_message="No module named 'tensorflow.python'",
+                stderr_tail=(
+                    "Traceback (most recent call last):\n"
+                    '  File "/opt/venv/lib/python3.11/site-packages/tensorflow/__init__.py", '
+                    "line 40, in <module>\n"
+                    "    from tensorflow.python import pywrap_tensorflow\n"
+                    "ModuleNotFoundError: No module named 'tensorflow.python'"
+                ),
+            )
+        ),
+        Severity.ERROR,
+        "uninstall -y tensorflow",
+    ),
+    (
         "glibc",
         "tensorflow.import",
         f.facts(

@@ -18,6 +18,7 @@ from tfdoctor.checks._shared import installed_line, matrix_unknown, wheel_misfit
 from tfdoctor.compat import Target, evaluate, install_requirement, newest_fit, python_minor
 from tfdoctor.evidence import tflog
 from tfdoctor.evidence.tflog import library_of
+from tfdoctor.evidence.traceback import own_module_missing, read_tracebacks
 from tfdoctor.facts import TensorFlowFacts, TFStatus, normalize_name
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import MATRIX_DISTRIBUTIONS, Machine
@@ -348,6 +349,16 @@ def _import_error_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
             f"TensorFlow{version} fails to import with the installed protobuf",
             detail,
             remedy,
+        )
+    own = next(filter(None, map(own_module_missing, read_tracebacks(tf.stderr_tail or ""))), None)
+    if own is not None:
+        return causes.finding(
+            "tensorflow.import",
+            Severity.ERROR,
+            causes.software.TF_INSTALL_INCOMPLETE,
+            f"TensorFlow{version} cannot import its own module {own}: its files are incomplete",
+            detail,
+            causes.software.incomplete_install_fix(m),
         )
     if _DLL.search(text):
         return causes.finding(
