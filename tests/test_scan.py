@@ -556,3 +556,14 @@ def test_a_keras2_module_gets_the_public_names_it_exported(tmp_path: Path) -> No
     assert "tf.keras.utils.Progbar" in fixes[2]
     # One of its names asked for: that name, where the API keeps it.
     assert fixes[3] == "Use keras.layers.LeakyReLU."
+
+
+def test_a_respelling_continues_only_through_a_submodule(tmp_path: Path) -> None:
+    code = tmp_path / "n.py"
+    code.write_text("from keras.layers.normalization import BatchNormalization\n")
+    report = scan(ScanOptions((str(code),), "2.21"), RULES, "test")
+    (finding,) = [x for x in report.findings if x.location is not None]
+    assert finding.fix is not None
+    # keras.layers.Normalization is a class, not the module the name continues in.
+    assert "Normalization.BatchNormalization" not in finding.fix.text
+    assert "keras.layers.BatchNormalization" in finding.fix.text

@@ -99,13 +99,17 @@ class ApiIndex(Record):
             return None
         module, _, part = found.missing_at.rpartition(".")
         members = self.modules.get(module) or frozenset()
+        rest = name[len(found.missing_at) :]
         key = part.replace("_", "").lower()
+        # Deeper names continue only through a submodule (``keras.layers.normalization.X`` is
+        # no ``keras.layers.Normalization.X``: that is a class).
         same = sorted(
-            m.rstrip("/") for m in members if m.rstrip("/").replace("_", "").lower() == key
+            m.rstrip("/")
+            for m in members
+            if m.rstrip("/").replace("_", "").lower() == key and (not rest or m.endswith("/"))
         )
         if len(same) != 1 or same[0] == part:
             return None
-        rest = name[len(found.missing_at) :]
         return f"{module}.{same[0]}{rest}"
 
     @staticmethod
