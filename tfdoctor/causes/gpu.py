@@ -451,6 +451,24 @@ def _cudnn_wheel_fix(m: Machine, line: TFLine, missing: tuple[str, ...]) -> Fix:
     )
 
 
+#: cuDNN 8.3 to 8.9 on Windows load zlib's DLL, which is not in cuDNN's archive: NVIDIA's
+#: installation guide has it installed beside cuDNN ("Installing Zlib").
+CUDNN_ZLIB_GUIDE = (
+    "https://docs.nvidia.com/deeplearning/cudnn/archives/cudnn-890/install-guide/index.html"
+)
+
+
+def zlib_fix() -> Fix:
+    """zlibwapi.dll, which cuDNN 8.3 and later load on Windows, on the DLL search path."""
+    return Fix(
+        "cuDNN 8.3 and later on Windows load zlib's zlibwapi.dll, which cuDNN does not ship: "
+        f"install it as NVIDIA's cuDNN guide says ({CUDNN_ZLIB_GUIDE}, Installing Zlib) and "
+        "put its folder on PATH (or use the cuDNN release the TensorFlow build names, which "
+        "for the native Windows GPU builds, up to 2.10, is cuDNN 8.1 and needs no zlib).",
+        ("where zlibwapi.dll",),
+    )
+
+
 def _system_toolkit_fix(m: Machine) -> Fix:
     """CUDA X and cuDNN Y beside TensorFlow: conda inside conda, else NVIDIA's installers."""
     line = m.line
