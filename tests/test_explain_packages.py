@@ -985,3 +985,24 @@ def test_the_users_import_of_a_tensorflow_module_is_no_incomplete_install() -> N
     )
     report = _explain(text)
     assert all(x.cause != "tf-install-incomplete" for x in report.findings)
+
+
+def test_a_requirement_with_environment_markers_is_read() -> None:
+    report = _explain(
+        'tensorflow-text 2.15.0 requires tensorflow<2.16,>=2.15.0; platform_machine != "arm64" '
+        'or platform_system != "Darwin", but you have tensorflow 2.16.1 which is incompatible.'
+    )
+    (found,) = [x for x in report.findings if x.severity.rank >= Severity.WARNING.rank]
+    assert found.cause == "companion-mismatch"
+    assert found.fix is not None and 'tensorflow-text==2.16.*"' in " ".join(found.fix.commands)
+
+
+def test_colabs_restart_warning_asks_for_a_restart() -> None:
+    report = _explain(
+        "WARNING: The following packages were previously imported in this runtime:\n"
+        "  [tensorflow]\n"
+        "You must restart the runtime in order to use newly installed versions.\n"
+    )
+    (found,) = [x for x in report.findings if x.severity.rank >= Severity.WARNING.rank]
+    assert found.cause == "kernel-restart-needed"
+    assert found.fix is not None and "Restart session" in found.fix.text

@@ -40,9 +40,13 @@ _VERSION = r"\d[\w.+!-]*?"
 # A specifier as pip prints it: `<2.3.0,>=2.2.0`, `~=1.19.2`, `==2.0.0` (none for "any").
 _SPEC = r"(?:[<>=!~]=?=?\s*[\w.*+!-]+(?:\s*,\s*[<>=!~]=?=?\s*[\w.*+!-]+)*)?"
 
+# pip prints a requirement's environment markers after it (`; platform_machine != "arm64"`):
+# they say where the requirement applies, and pip reports it only where it does.
+_MARKERS = r"(?:\s*;[^,\n]*)?"
+
 _INSTALLED = re.compile(
     rf"(?P<req>{_NAME}) (?P<rv>{_VERSION}) (?:requires|has requirement) "
-    rf"(?P<target>{_NAME})(?:\[[^\]]*\])?(?P<spec>{_SPEC}), but you(?:'ll)? have "
+    rf"(?P<target>{_NAME})(?:\[[^\]]*\])?(?P<spec>{_SPEC}){_MARKERS}, but you(?:'ll)? have "
     rf"(?P<have_name>{_NAME}) (?P<have>{_VERSION})(?:\.(?=\s|$))? which is incompatible"
 )
 _MISSING = re.compile(

@@ -893,6 +893,10 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.software.IMPORT_CRASH: causes.software.import_crash_fix,
     causes.gpu.GPU_UNSEEN_NO_REASON: lambda m: causes.gpu.read_device_log_fix(),
     causes.code.API_DEFAULT_CHANGED: lambda m: causes.xla.pluggable_xla_fix(),
+    # Colab words it "runtime"; its menu is Runtime > Restart session.
+    causes.notebook.KERNEL_RESTART_NEEDED: lambda m: causes.notebook.restart_fix(
+        "Runtime > Restart session in Colab"
+    ),
 }
 
 #: Cause -> the catalogue's fix builder, applied to the machine the log (and facts) show.
