@@ -95,6 +95,7 @@ EVENTS = [
             "cannot open shared object file: No such file or directory; LD_LIBRARY_PATH: /usr/lib",
             "libcudart.so.11.0",
             "libcudart.so.11.0: cannot open shared object file: No such file or directory",
+            "/usr/lib",
         ),
         id="dso-loader",
     ),

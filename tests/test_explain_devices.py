@@ -182,3 +182,20 @@ def test_a_finding_that_already_says_why_is_not_repeated() -> None:
     causes = [x.cause for x in report.findings if x.severity.rank >= Severity.WARNING.rank]
     assert causes == ["cuda-libs-missing"]
     assert all(x.summary != "TensorFlow lists no GPU" for x in report.findings)
+
+
+def test_a_toolkit_of_another_major_on_the_printed_path_is_named() -> None:
+    text = (
+        "2023-06-01 10:00:00.000000: W tensorflow/compiler/xla/stream_executor/platform/default/"
+        "dso_loader.cc:64] Could not load dynamic library 'libcudart.so.11.0'; dlerror: "
+        "libcudart.so.11.0: cannot open shared object file: No such file or directory; "
+        "LD_LIBRARY_PATH: /usr/local/cuda-12.1/lib64:/usr/lib"
+    )
+    top = _top(_explain(text))
+    assert top.cause == "cuda-libs-missing"
+    assert top.fix is not None
+    assert "CUDA 12.1 toolkit (/usr/local/cuda-12.1/lib64)" in top.fix.text
+    assert "built for CUDA 12" in top.fix.text and "CUDA 11 toolkit" in top.fix.text
+    # The same file with no toolkit on the path gets the general fix.
+    plain = _top(_explain(text.split("; LD_LIBRARY_PATH", maxsplit=1)[0]))
+    assert plain.fix is not None and "/usr/local/cuda-12.1" not in plain.fix.text

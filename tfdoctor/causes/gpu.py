@@ -458,6 +458,35 @@ CUDNN_ZLIB_GUIDE = (
 )
 
 
+def other_toolkit_fix(m: Machine, installed: str, directory: str, asked: str, wants: str) -> Fix:
+    """TensorFlow asked for the CUDA ``wants`` file ``asked`` and the loader's path holds the
+    CUDA ``installed`` toolkit at ``directory``: a TensorFlow built for that toolkit, or the
+    toolkit of the build beside it."""
+    major = version_key(installed)[0]
+    built = [
+        line
+        for line in (m.matrix.releases if m.matrix is not None else ())
+        if line.cuda and version_key(line.cuda)[0] == major
+    ]
+    newest = max(built, key=lambda line: line.key) if built else None
+    text = (
+        f"TensorFlow asked for {asked} (CUDA {wants}) and the loader's path holds the CUDA "
+        f"{installed} toolkit ({directory}): "
+    )
+    commands: tuple[str, ...] = ()
+    if newest is not None:
+        text += (
+            f"install a TensorFlow built for CUDA {major} (up to TensorFlow "
+            f"{newest.latest_patch}; `tfdoctor matrix` lists those that fit this Python), or "
+        )
+        commands = m.pip_install(f"tensorflow=={newest.latest_patch}")
+    text += (
+        f"install a CUDA {wants} toolkit and the cuDNN of the build beside it ({CUDA_ARCHIVE}) "
+        "and put its lib64 directory first on LD_LIBRARY_PATH."
+    )
+    return Fix(text, commands)
+
+
 def zlib_fix() -> Fix:
     """zlibwapi.dll, which cuDNN 8.3 and later load on Windows, on the DLL search path."""
     return Fix(

@@ -81,6 +81,20 @@ class LibraryNotLoaded(Record):
     #: The loader's reason (``... cannot open shared object file: No such file or directory``);
     #: empty when the line gives none.
     error: str = ""
+    #: The ``LD_LIBRARY_PATH`` TensorFlow's loader printed with the failure (2.x on Linux);
+    #: empty when the line gives none.
+    search_path: str = ""
+
+    @property
+    def path_cuda(self) -> Optional[tuple[str, str]]:
+        """The CUDA toolkit release a directory of :attr:`search_path` is named for, with the
+        directory (``/usr/local/cuda-12.1/lib64`` -> ``12.1``): the toolkit installed
+        (inferred from the name); None when no directory names one."""
+        for directory in self.search_path.split(":"):
+            match = _CUDA_DIR.search(directory)
+            if match is not None:
+                return match.group(1), directory
+        return None
 
     @property
     def library(self) -> str:
@@ -414,8 +428,11 @@ CU_RESULTS = {
 
 _LOAD_QUOTED = re.compile(
     r"Could not (?:load dynamic|dlopen) library '(?P<soname>[^']+)'(?:; dlerror: (?P<error>.*?))?"
-    r"(?:; LD_LIBRARY_PATH:.*)?$"
+    r"(?:; LD_LIBRARY_PATH: ?(?P<path>.*))?$"
 )
+#: A CUDA toolkit's directory named for its release (the runfile's and the packages' default,
+#: /usr/local/cuda-12.1).
+_CUDA_DIR = re.compile(r"/cuda-(\d+\.\d+)(?:/|$)")
 _LOAD_PART = re.compile(
     r"Could not load library \S+?\. Error: (?P<soname>[\w.+-]+): (?P<error>.*)$"
 )
@@ -488,7 +505,14 @@ def _library_events(no: int, message: str) -> Iterator[Event]:
     if match is None:
         match = _CANNOT_OPEN.search(message)
     if match is not None:
-        yield LibraryNotLoaded(no, message, match.group("soname"), (match.group("error") or ""))
+        groups = match.groupdict()
+        yield LibraryNotLoaded(
+            no,
+            message,
+            match.group("soname"),
+            groups.get("error") or "",
+            (groups.get("path") or "").strip(),
+        )
 
 
 def _version_events(no: int, message: str) -> Iterator[Event]:

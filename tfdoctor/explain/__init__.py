@@ -305,6 +305,10 @@ class Revealed(Record):
     site_packages: Optional[str] = None
     wsl: bool = False
     conda: bool = False
+    #: A CUDA library of one release that did not load while the loader's printed path held
+    #: a toolkit of another major: (the toolkit's release, its directory, the file asked for,
+    #: the release the file implies).
+    other_toolkit: Optional[tuple[str, str, str, str]] = None
     #: What pip said it could see for this interpreter and platform.
     pip_refusals: tuple[PipRefusal, ...] = ()
     #: Facts the log does not state but its paths and file names imply, each with its basis.
@@ -458,12 +462,27 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         oom_device=(oom[1].device or None) if oom is not None else None,
         oom_bytes=oom[1].bytes if oom is not None else None,
         site_packages=site,
+        other_toolkit=_other_toolkit(evidence),
         wsl="/usr/lib/wsl/" in text,
         conda=conda,
         pip_refusals=tuple(evidence.refusals),
         inferred=tuple(inferred),
         stated_at=tuple(stated.items()),
     )
+
+
+def _other_toolkit(evidence: Evidence) -> Optional[tuple[str, str, str, str]]:
+    """A CUDA file of one major release that did not load, where the search path TensorFlow
+    printed holds a toolkit of another (libcudart.so.11.0 asked, /usr/local/cuda-12.1 there)."""
+    for _, event in evidence.logged(tflog.LibraryNotLoaded):
+        found, asked = event.path_cuda, event.cuda
+        if (
+            found is not None
+            and asked is not None
+            and version_key(found[0])[:1] != version_key(asked)[:1]
+        ):
+            return found[0], found[1], event.soname, asked
+    return None
 
 
 def _stated(
@@ -602,6 +621,8 @@ def _cuda_libs(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
     if any(h.signature.id == "cudnn-zlib-missing" for h in hits):
         # Not a CUDA library: what cuDNN itself loads, installed apart.
         return causes.gpu.CUDA_LIBS_MISSING, causes.gpu.zlib_fix()
+    if r.other_toolkit is not None and m.facts.cuda_libs is None:
+        return causes.gpu.CUDA_LIBS_MISSING, causes.gpu.other_toolkit_fix(m, *r.other_toolkit)
     return causes.gpu.cuda_libraries_fix(m, _libraries(hits))
 
 
