@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import importlib.metadata
+import os
 import shutil
 import subprocess
 import sys
+import sysconfig
 import zipfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -64,3 +67,37 @@ def copy_venv(template: Path, path: Path) -> Path:
     base Python, and ``pyvenv.cfg`` makes the copy's prefix its own); its interpreter."""
     shutil.copytree(template, path, symlinks=True)
     return path / "bin" / "python"
+
+
+def make_system_python(path: Path) -> Path:
+    """An externally managed (PEP 668) "system" Python at ``path``, made without root; its
+    interpreter.
+
+    A copy of this CPython's executable in ``bin/`` (a shared libpython is found by the
+    executable's own RUNPATH), the standard library linked entry by entry into
+    ``lib/pythonX.Y/`` with an ``EXTERNALLY-MANAGED`` marker beside it, and a site-packages
+    holding only pip (linked from this environment). CPython finds its prefix from the
+    executable's place (the ``lib/pythonX.Y/os.py`` landmark), so ``sys.prefix`` is ``path``
+    and equals ``sys.base_prefix``: pip refuses to install there.
+    """
+    xy = f"python{sys.version_info[0]}.{sys.version_info[1]}"
+    real = Path(os.path.realpath(getattr(sys, "_base_executable", sys.executable)))
+    stdlib = Path(sysconfig.get_paths()["stdlib"])
+    (path / "bin").mkdir(parents=True)
+    lib = path / "lib" / xy
+    site = lib / "site-packages"
+    site.mkdir(parents=True)
+    shutil.copy2(real, path / "bin" / xy)
+    for entry in stdlib.iterdir():
+        if entry.name not in ("site-packages", "EXTERNALLY-MANAGED"):
+            (lib / entry.name).symlink_to(entry)
+    (lib / "EXTERNALLY-MANAGED").write_text(
+        "[externally-managed]\nError=this Python belongs to the system: use a venv\n",
+        encoding="utf-8",
+    )
+    pip = importlib.metadata.distribution("pip")
+    here = Path(str(pip.locate_file("")))
+    for entry in [here / "pip", *here.glob(f"pip-{pip.version}.dist-info")]:
+        (site / entry.name).symlink_to(entry)
+    (path / "bin" / "python3").symlink_to(xy)
+    return path / "bin" / xy
