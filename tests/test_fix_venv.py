@@ -8,21 +8,22 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import signal
 import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.commandline import tfdoctor
-from tests.wheels import make_system_python, make_wheel
+from tests.commandline import ROOT, tfdoctor
+from tests.processes import start
+from tests.wheels import BROKEN_PINS, make_hijacking_links, make_system_python, make_tf_links
 from tfdoctor.facts import PackageFacts
 from tfdoctor.fix.plan import NewVenv, Operation, Plan, carried, into_venv
 from tfdoctor.fix.snapshot import env_dir
 from tfdoctor.fix.venv import VenvError, default_path
-
-#: The stand-in TensorFlow's declared requirements (TensorFlow 2.21.0's, abridged).
-TF_REQUIRES = ("numpy>=1.26.0", "ml_dtypes<1.0.0,>=0.5.1", "h5py<3.15.0,>=3.11.0")
 
 # --- the plan for a new environment, from the in-place plan ------------------------------
 
@@ -91,15 +92,9 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Wheels in ``links/``, a "system" Python in ``system/`` with ml-dtypes below its
     TensorFlow's range, and its ``check --static --json`` report in ``facts.json``."""
     root = tmp_path_factory.mktemp("pep668")
-    links = root / "links"
-    links.mkdir()
-    make_wheel(links, "tensorflow", "2.21.0", TF_REQUIRES)
-    make_wheel(links, "numpy", "2.3.0")
-    make_wheel(links, "h5py", "3.14.0")
-    for version in ("0.4.0", "0.5.1", "1.0.0"):
-        make_wheel(links, "ml-dtypes", version)
+    links = make_tf_links(root / "links")
     python = make_system_python(root / "system")
-    pins = ["tensorflow==2.21.0", "numpy==2.3.0", "h5py==3.14.0", "ml-dtypes==0.4.0"]
+    pins = BROKEN_PINS
     offline = ["--no-deps", "--no-index", "--find-links", str(links)]
     refused = _pip(python, "install", *offline, *pins)
     assert refused.returncode != 0 and "externally-managed-environment" in refused.stderr
@@ -201,13 +196,23 @@ def test_fix_yes_fills_a_new_environment_that_checks_clean_and_rollback_removes_
     imported = subprocess.run([str(new), "-c", "import tensorflow"], check=False, timeout=60)
     assert imported.returncode == 0
 
-    # The environment tfdoctor created may take the next fix; anything else may not.
-    again = system.run("--facts", str(system.facts), "--format", "json")
-    plan = json.loads(again.stdout)["plan"]
-    assert plan["venv"]["replaces"] is True and plan["refused"] is None
+    # The environment tfdoctor created may take the next fix (anything else may not): it is
+    # set aside until the new one holds, then deleted.
+    again = system.run("--yes", "--facts", str(system.facts), "--format", "json")
+    assert again.returncode == 0, again.stdout + again.stderr
+    result = json.loads(again.stdout)
+    assert result["plan"]["venv"]["replaces"] is True and result["applied"]["verified"]
+    assert system.journal() == [
+        "begin", "replace", "create", "step", "done", "verify", "verified"
+    ]  # fmt: skip
+    assert sorted(p.name for p in system.venv.parent.iterdir()) == ["cache", "tf"]
 
-    snapshot = done.stdout.split("tfdoctor fix --rollback ")[1].split()[0]
-    back = tfdoctor("fix", "--rollback", snapshot, env=system.env)
+    # Only the newest snapshot of the folder rolls back: the older one's environment is gone.
+    first = done.stdout.split("tfdoctor fix --rollback ")[1].split()[0]
+    older = tfdoctor("fix", "--rollback", first, env=system.env)
+    assert older.returncode == 3 and "is not the newest" in older.stderr
+    assert system.venv.exists()
+    back = tfdoctor("fix", "--rollback", result["applied"]["snapshot"], env=system.env)
     assert back.returncode == 0, back.stderr
     assert f"the environment {system.venv} it created is removed" in back.stdout
     assert not system.venv.exists()
@@ -215,18 +220,7 @@ def test_fix_yes_fills_a_new_environment_that_checks_clean_and_rollback_removes_
 
 
 def test_a_new_environment_that_does_not_verify_is_removed(system: System, tmp_path: Path) -> None:
-    # This ml-dtypes 0.5.1 puts a directory with a `tensorflow` package first on sys.path.
-    hijack = tmp_path / "hijack"
-    (hijack / "tensorflow").mkdir(parents=True)
-    (hijack / "tensorflow" / "__init__.py").write_text("", encoding="utf-8")
-    bad = tmp_path / "bad"
-    bad.mkdir()
-    hook = f"import sys; sys.path.insert(0, {str(hijack)!r})\n"
-    make_wheel(bad, "ml-dtypes", "0.5.1", files={"ml_dtypes/__init__.py": "", "hook.pth": hook})
-    for name, version, requires in [("tensorflow", "2.21.0", TF_REQUIRES), ("numpy", "2.3.0", ()),
-                                    ("h5py", "3.14.0", ())]:  # fmt: skip
-        make_wheel(bad, name, version, requires)
-    done = system.run("--yes", "--static", links=bad)
+    done = system.run("--yes", "--static", links=make_hijacking_links(tmp_path / "bad"))
     assert done.returncode == 2, done.stderr
     assert "new errors" in done.stdout and f"{system.venv} is removed" in done.stdout
     assert not system.venv.exists() and system.journal()[-1] == "rolled-back"
@@ -258,3 +252,27 @@ def test_a_fix_while_another_holds_the_new_environment_is_refused(system: System
     assert done.returncode == 3 and done.stdout == ""
     assert done.stderr.startswith("tfdoctor: error: another tfdoctor fix")
     assert not system.venv.exists()
+
+
+def test_a_fix_killed_while_filling_the_environment_is_undone_by_the_next_run(
+    system: System,
+) -> None:
+    argv = [sys.executable, "-m", "tfdoctor", "fix", "--yes", "--static"]
+    child = start(
+        [*argv, "--python", str(system.python), "--venv", str(system.venv), "--no-index",
+         "--find-links", str(system.links)],
+        cwd=ROOT, env={**os.environ, **_ENV, **system.env},
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+    )  # fmt: skip
+    deadline = time.monotonic() + 240
+    while "step" not in system.journal() and child.poll() is None:
+        assert time.monotonic() < deadline, system.journal()
+        time.sleep(0.01)
+    os.killpg(child.pid, signal.SIGKILL)  # tfdoctor and the pip it runs
+    child.wait()
+    assert system.journal()[-1] in ("step", "done"), system.journal()
+    assert (system.venv / "pyvenv.cfg").exists()
+    done = system.run("--facts", str(system.facts))
+    assert "left by an interrupted fix" in done.stdout, done.stderr
+    assert not system.venv.exists() and system.journal()[-1] == "rolled-back"
+    assert system.pip_freeze(system.python) == system.freeze

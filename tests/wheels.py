@@ -101,3 +101,36 @@ def make_system_python(path: Path) -> Path:
         (site / entry.name).symlink_to(entry)
     (path / "bin" / "python3").symlink_to(xy)
     return path / "bin" / xy
+
+
+#: The stand-in TensorFlow's declared requirements (TensorFlow 2.21.0's, abridged).
+TF_REQUIRES = ("numpy>=1.26.0", "ml_dtypes<1.0.0,>=0.5.1", "h5py<3.15.0,>=3.11.0")
+#: What a broken stand-in environment has installed: ml-dtypes below TensorFlow's range.
+BROKEN_PINS = ("tensorflow==2.21.0", "numpy==2.3.0", "h5py==3.14.0", "ml-dtypes==0.4.0")
+
+
+def make_tf_links(directory: Path) -> Path:
+    """``directory`` (created) with the stand-in TensorFlow 2.21.0, the numpy and h5py it
+    requires, and ml-dtypes below (0.4.0), in (0.5.1) and above (1.0.0) its range."""
+    directory.mkdir(parents=True)
+    make_wheel(directory, "tensorflow", "2.21.0", TF_REQUIRES)
+    make_wheel(directory, "numpy", "2.3.0")
+    make_wheel(directory, "h5py", "3.14.0")
+    for version in ("0.4.0", "0.5.1", "1.0.0"):
+        make_wheel(directory, "ml-dtypes", version)
+    return directory
+
+
+def make_hijacking_links(directory: Path) -> Path:
+    """Links where the fix's ml-dtypes 0.5.1 makes things worse: it puts a folder with an
+    empty ``tensorflow`` package first on ``sys.path``. The rest as :func:`make_tf_links`."""
+    make_tf_links(directory)
+    hijack = directory / "hijack"
+    (hijack / "tensorflow").mkdir(parents=True)
+    (hijack / "tensorflow" / "__init__.py").write_text("", encoding="utf-8")
+    hook = f"import sys; sys.path.insert(0, {str(hijack)!r})\n"
+    (directory / "ml_dtypes-0.5.1-py3-none-any.whl").unlink()
+    make_wheel(
+        directory, "ml-dtypes", "0.5.1", files={"ml_dtypes/__init__.py": "", "hook.pth": hook}
+    )
+    return directory

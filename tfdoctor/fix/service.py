@@ -194,7 +194,8 @@ class FixSession:
 
     def _verify(self, before: Report, planned: Planned) -> Verdict:
         o = self.options
-        python = planned.plan.target
+        new = planned.plan.venv
+        python = new.python if new is not None else self.python
         if self.facts is not None:
             after = rejudge_facts(before.facts, python, open_matrix(o.matrix))
         else:
