@@ -97,26 +97,28 @@ def render_plan_text(planned: Planned, pending: bool = True) -> str:
     ``pending``: it is not being applied (the line that says how to apply it)."""
     plan = planned.plan
     lines = [f"Fix plan for {plan.interpreter} (environment {plan.prefix})"]
+    new = plan.venv
+    # An externally managed Python is never changed in place: what it recovers is always an
+    # environment a fix of it created.
+    exact = " (pip freeze identical)." if new is None else " (the environment it created removed)."
     for sid, problem in planned.recovered:
         lines.append(
             f"Restored snapshot {sid}, left by an interrupted fix"
-            + (f": NOT exact: {problem}" if problem else " (pip freeze identical).")
+            + (f": NOT exact: {problem}" if problem else exact)
         )
-    new = plan.venv
-    if new is not None:
+    if new is not None and (plan.operations or plan.refusal is not None):
         lines.append(
             "This Python is externally managed (PEP 668): nothing is installed into it. "
             f"The fix creates a virtual environment with it at {new.path}"
             + (" (replacing the one an earlier tfdoctor fix created there)" if new.replaces else "")
-            + " and installs there."
+            + " and installs there:"
         )
+        lines.append(f"  {shlex.quote(new.base)} -m venv {shlex.quote(new.path)}")
     if plan.refusal is not None:
         return "\n".join([*lines, f"Refused: {plan.refusal}", ""])
     if not planned.checked and not plan.manual:
         return "\n".join([*lines, "Nothing to do: no error or warning has a fix to apply.", ""])
     if planned.checked:
-        if new is not None:
-            lines.append(f"  0. {shlex.quote(new.base)} -m venv {shlex.quote(new.path)}")
         lines.append(f"Steps (run with {plan.target} -m pip):")
         for i, c in enumerate(planned.checked, 1):
             op = c.operation
