@@ -42,11 +42,17 @@ def _in_place(*ops: Operation) -> Plan:
 
 
 def test_the_family_installed_for_its_own_sake_is_carried_and_dependencies_are_not() -> None:
-    # keras and numpy come with TensorFlow's own requirements; tensorflow-text requires
-    # TensorFlow, so TensorFlow is required too, yet it stays: nothing else brings it.
-    assert carried(_INSTALLED) == (("tensorflow-text", "2.21.0"), ("tf-keras", "2.21.0"))
-    alone = (PackageFacts("tensorflow", "2.21.0", "/usr/lib", ("numpy",)),)
-    assert carried(alone) == (("tensorflow", "2.21.0"),)
+    # keras and numpy come with TensorFlow's own requirements; tensorflow-text's range does
+    # not choose the TensorFlow release, so TensorFlow stays at its own.
+    assert carried(_INSTALLED) == (
+        ("tensorflow", "2.21.0"), ("tensorflow-text", "2.21.0"), ("tf-keras", "2.21.0")
+    )  # fmt: skip
+    # A wrapper's body comes with the wrapper (tensorflow-intel under tensorflow on Windows).
+    wrapper = (
+        PackageFacts("tensorflow", "2.15.0", "/usr/lib", ("tensorflow-intel==2.15.0",)),
+        PackageFacts("tensorflow-intel", "2.15.0", "/usr/lib", ("numpy",)),
+    )
+    assert carried(wrapper) == (("tensorflow", "2.15.0"),)
 
 
 def test_a_new_environment_gets_the_fixes_and_the_family_at_its_versions() -> None:
@@ -56,7 +62,11 @@ def test_a_new_environment_gets_the_fixes_and_the_family_at_its_versions() -> No
     (op,) = plan.operations
     # Nothing to uninstall or force in a new environment; what a fix removes is not carried.
     assert op == Operation(
-        "install", ("ml-dtypes>=0.5.1", "tf-keras==2.21.0"), (), ("a", "b"), ("c-a", "c-b")
+        "install",
+        ("ml-dtypes>=0.5.1", "tensorflow==2.21.0", "tf-keras==2.21.0"),
+        (),
+        ("a", "b"),
+        ("c-a", "c-b"),
     )
     assert plan.venv == _NEW and plan.target == "/home/u/tf/bin/python"
 

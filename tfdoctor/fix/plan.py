@@ -224,19 +224,25 @@ _FAMILY = re.compile(r"^(tensorflow.*|tf-.*|tb-nightly|intel-tensorflow.*|keras.
 
 
 def carried(installed: Iterable[PackageFacts]) -> tuple[tuple[str, str], ...]:
-    """The TensorFlow family's distributions installed for their own sake (no installed
-    distribution requires them): ``(name, version)``, names normalised, sorted.
+    """The TensorFlow family's distributions installed for their own sake: ``(name,
+    version)``, names normalised, sorted.
 
-    What they require follows from their own metadata when a new environment installs them.
+    What they require follows from their own metadata when a new environment installs them,
+    so a distribution another one requires is left to it; a TensorFlow counts as required
+    only by another TensorFlow (a wrapper's body), not by a companion that names a range.
     """
-    packages = list(installed)
-    required = {normalize_name(requirement_name(r)) for p in packages for r in p.requires}
-    return tuple(
-        sorted(
-            (normalize_name(p.name), p.version)
-            for p in packages
-            if _FAMILY.match(normalize_name(p.name)) and normalize_name(p.name) not in required
+    packages = {normalize_name(p.name): p for p in installed}
+
+    def brought(name: str) -> bool:
+        return any(
+            holder != name
+            and (name not in TF_DISTRIBUTIONS or holder in TF_DISTRIBUTIONS)
+            and any(normalize_name(requirement_name(r)) == name for r in p.requires)
+            for holder, p in packages.items()
         )
+
+    return tuple(
+        sorted((n, p.version) for n, p in packages.items() if _FAMILY.match(n) and not brought(n))
     )
 
 
