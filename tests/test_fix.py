@@ -344,6 +344,15 @@ def test_a_second_fix_of_one_environment_is_refused(env: Env) -> None:
     assert env.pip_freeze() == env.freeze
 
 
+def test_a_venv_folder_for_a_python_that_is_not_externally_managed_is_bad_input(
+    env: Env, tmp_path: Path
+) -> None:
+    done = env.run(*env.args("--venv", str(tmp_path / "elsewhere")))
+    assert done.returncode == 3 and done.stdout == "", done.stderr
+    assert "--venv is for an externally managed Python" in done.stderr
+    assert done.stderr.count("\n") == 1 and not (tmp_path / "elsewhere").exists()
+
+
 def test_facts_of_another_environment_are_refused(env: Env, world: Path) -> None:
     done = env.run("fix", "--facts", str(world / "facts.json"), "--python", str(env.python))
     assert done.returncode == 3 and done.stdout == ""

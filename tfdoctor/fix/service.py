@@ -107,6 +107,11 @@ class FixSession:
             )
         if py.externally_managed:
             return self._plan_venv(report, py, recovered, progress)
+        if self.options.venv is not None:
+            raise DoctorError(
+                f"--venv is for an externally managed Python (PEP 668); {self.python} is not, "
+                "and its own environment is the one fixed"
+            )
         plan = build_plan(report, py.executable, self.prefix)
         if not plan.operations or plan.refusal is not None:
             return Planned(report, plan, recovered=recovered)
