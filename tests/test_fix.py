@@ -21,7 +21,14 @@ import pytest
 from tests import factories
 from tests.commandline import ROOT, tfdoctor
 from tests.processes import start
-from tests.wheels import copy_venv, make_venv, make_wheel
+from tests.wheels import (
+    BROKEN_PINS,
+    copy_venv,
+    make_hijacking_links,
+    make_tf_links,
+    make_venv,
+    make_wheel,
+)
 from tfdoctor.facts import CondaFacts, CondaPackage
 from tfdoctor.findings import Finding, Fix, Report, Severity
 from tfdoctor.fix.apply import follows_plan
@@ -103,13 +110,14 @@ def test_a_pip_step_on_a_conda_package_is_left_to_conda() -> None:
     assert "numpy is conda's (channel conda-forge)" in plan.manual[0].reason
 
 
-def test_an_externally_managed_python_gets_the_venv_advice_and_no_operation() -> None:
+@pytest.mark.parametrize("env_kind", ["system", "user"])  # user: Homebrew's, pyenv-like
+def test_an_externally_managed_python_gets_no_operation_in_place(env_kind: str) -> None:
+    # Its fix goes into a new environment (tests/test_fix_venv.py), never into it.
     plan = _plan(
-        _finding("a", f'{EXE} -m pip install "numpy<2"'), externally_managed=True, env_kind="system"
+        _finding("a", f'{EXE} -m pip install "numpy<2"'), externally_managed=True, env_kind=env_kind
     )
     assert plan.operations == ()  # type: ignore[attr-defined]
-    assert "python3 -m venv" in plan.refusal  # type: ignore[attr-defined]
-    assert "break-system-packages" not in plan.refusal  # type: ignore[attr-defined]
+    assert "externally managed (PEP 668)" in plan.refusal  # type: ignore[attr-defined]
 
 
 # --- what pip's dry run may not do --------------------------------------------------------
@@ -186,26 +194,16 @@ def test_a_malformed_dry_run_report_is_a_pip_error(tmp_path: Path, printed: str)
 
 # --- the transaction, on real environments ------------------------------------------------
 
-#: The stand-in TensorFlow's declared requirements (TensorFlow 2.21.0's, abridged).
-TF_REQUIRES = ("numpy>=1.26.0", "ml_dtypes<1.0.0,>=0.5.1", "h5py<3.15.0,>=3.11.0")
-
 
 @pytest.fixture(scope="module")
 def world(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Wheels in ``links/``, a template venv with ml-dtypes below TensorFlow's range, and
     its saved ``check --static --json`` report in ``facts.json``."""
     root = tmp_path_factory.mktemp("fixworld")
-    links = root / "links"
-    links.mkdir()
-    make_wheel(links, "tensorflow", "2.21.0", TF_REQUIRES)
-    make_wheel(links, "numpy", "2.3.0")
-    make_wheel(links, "h5py", "3.14.0")
-    for version in ("0.4.0", "0.5.1", "1.0.0"):
-        make_wheel(links, "ml-dtypes", version)
+    links = make_tf_links(root / "links")
     python = make_venv(root / "template", sys.executable)
-    pins = ["tensorflow==2.21.0", "numpy==2.3.0", "h5py==3.14.0", "ml-dtypes==0.4.0"]
     offline = ["--no-deps", "--no-index", "--find-links", str(links)]
-    subprocess.run([str(python), "-m", "pip", "install", "-q", *offline, *pins], check=True)
+    subprocess.run([str(python), "-m", "pip", "install", "-q", *offline, *BROKEN_PINS], check=True)
     done = tfdoctor("check", "--static", "--json", "--python", str(python))
     assert done.returncode == 2, done.stderr
     (root / "facts.json").write_text(done.stdout, encoding="utf-8")
@@ -290,16 +288,7 @@ def test_a_package_fix_is_applied_verified_and_undone_by_rollback(env: Env) -> N
 def test_a_fix_that_makes_things_worse_is_rolled_back_byte_for_byte(
     env: Env, tmp_path: Path
 ) -> None:
-    # This ml-dtypes 0.5.1 puts a directory with a `tensorflow` package first on sys.path.
-    hijack = tmp_path / "hijack"
-    (hijack / "tensorflow").mkdir(parents=True)
-    (hijack / "tensorflow" / "__init__.py").write_text("", encoding="utf-8")
-    bad = tmp_path / "bad"
-    bad.mkdir()
-    hook = f"import sys; sys.path.insert(0, {str(hijack)!r})\n"
-    make_wheel(bad, "ml-dtypes", "0.5.1", files={"ml_dtypes/__init__.py": "", "hook.pth": hook})
-    make_wheel(bad, "ml-dtypes", "0.4.0")
-    done = env.run(*env.args("--yes", links=bad))
+    done = env.run(*env.args("--yes", links=make_hijacking_links(tmp_path / "bad")))
     assert done.returncode == 2, done.stderr
     assert "new errors" in done.stdout and "Rolled back" in done.stdout
     assert env.pip_freeze() == env.freeze
@@ -374,6 +363,15 @@ def test_a_second_fix_of_one_environment_is_refused(env: Env) -> None:
     assert done.stderr.startswith("tfdoctor: error: another tfdoctor fix")
     assert done.stderr.count("\n") == 1
     assert env.pip_freeze() == env.freeze
+
+
+def test_a_venv_folder_for_a_python_that_is_not_externally_managed_is_bad_input(
+    env: Env, tmp_path: Path
+) -> None:
+    done = env.run(*env.args("--venv", str(tmp_path / "elsewhere")))
+    assert done.returncode == 3 and done.stdout == "", done.stderr
+    assert "--venv is for an externally managed Python" in done.stderr
+    assert done.stderr.count("\n") == 1 and not (tmp_path / "elsewhere").exists()
 
 
 def test_facts_of_another_environment_are_refused(env: Env, world: Path) -> None:

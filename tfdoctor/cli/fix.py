@@ -45,6 +45,13 @@ def fix(
     no_index: bool = typer.Option(
         False, "--no-index", help="Use no index, only --find-links (no network)."
     ),
+    venv: Optional[str] = typer.Option(
+        None,
+        "--venv",
+        metavar="PATH",
+        help="For an externally managed Python (PEP 668): create the fixed environment here.",
+        show_default="~/.local/share/tfdoctor/venvs/tensorflow-pyX.Y",
+    ),
     rollback: bool = typer.Option(
         False, "--rollback", help="Restore a snapshot taken before an earlier fix."
     ),
@@ -69,7 +76,7 @@ def fix(
 
     as_json = output_format == "json"
     index = IndexOptions(index_url, tuple(find_links or ()), no_index)
-    options = FixOptions(python, facts_file, static, timeout, matrix, index)
+    options = FixOptions(python, facts_file, static, timeout, matrix, index, venv)
     if snapshot_id is not None and not rollback:
         raise fail(f"unexpected argument {snapshot_id!r} (a snapshot id goes with --rollback)")
     if list_only:
@@ -102,7 +109,10 @@ def fix(
         code = ExitCode.OK
     else:
         code = ExitCode.INTERRUPTED if outcome.interrupted else ExitCode.ERRORS
-    text = render_fix_json(planned, outcome, code) if as_json else render_outcome_text(outcome)
+    if as_json:
+        text = render_fix_json(planned, outcome, code)
+    else:
+        text = render_outcome_text(outcome, planned.plan.venv)
     print_out(text, nl=False)
     raise typer.Exit(code)
 

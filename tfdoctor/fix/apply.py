@@ -23,6 +23,7 @@ from tfdoctor.fix.pip import (
     run_pip,
 )
 from tfdoctor.fix.snapshot import Snapshot, SnapshotError
+from tfdoctor.fix.venv import VenvError, remove_created
 from tfdoctor.records import Record, record
 
 Progress = Callable[[str], None]
@@ -76,7 +77,9 @@ def restore(
 ) -> str:
     """Put the environment back to the snapshot's ``pip freeze``: uninstall what was added,
     install the frozen pins without dependencies. Empty when the freeze is byte-identical
-    again; else what differs."""
+    again; else what differs. An environment the fix created is removed instead."""
+    if snap.venv_of:
+        return remove_created(snap)
     frozen = _freeze_lines(snap.freeze())
     current = _freeze_lines(read_freeze(python))
     added = sorted(k for k in current if k not in frozen and not k.startswith("-e"))
@@ -127,8 +130,12 @@ def apply_plan(
     lock_fd: int,
     verify: Callable[[], Verdict],
     progress: Progress,
+    prepare: Optional[Callable[[], Inventory]] = None,
 ) -> Outcome:
     """Run each operation; judge; roll back on any failure.
+
+    ``prepare``: run first, under the same journal and roll back, for what it answers as
+    ``inventory`` (the new environment of an externally managed Python's fix, created).
 
     The first step's check is the plan's own dry run on ``inventory`` (the lock was held
     since, so nothing else changed the environment); each later step is dry-run again just
@@ -142,6 +149,8 @@ def apply_plan(
     #: distribution and installing the one kept does.
     removed: set[str] = set()
     try:
+        if prepare is not None:
+            inventory = prepare()
         for i, planned in enumerate(checked, 1):
             op = planned.operation
             progress(f"step {i}/{len(checked)}: {op.shown()}")
@@ -171,7 +180,7 @@ def apply_plan(
             verdict = verify()
             if not verdict.ok:
                 failure = f"after the last step: {verdict.reason}"
-    except (PipError, SnapshotError) as exc:
+    except (PipError, SnapshotError, VenvError) as exc:
         failure = f"step {len(done) + 1} failed: {exc}"
     except KeyboardInterrupt:
         progress("interrupted: restoring the snapshot")

@@ -94,7 +94,7 @@ class Change(Record):
         return f"replace {self.name} {self.before} -> {self.after}"
 
 
-def _pip_env() -> dict[str, str]:
+def pip_env() -> dict[str, str]:
     """This environment, with pip's questions and its version check off."""
     env = dict(os.environ)
     env.update(PIP_DISABLE_PIP_VERSION_CHECK="1", PIP_NO_INPUT="1")
@@ -119,7 +119,7 @@ def run_pip(
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            env=_pip_env(),
+            env=pip_env(),
             pass_fds=tuple(keep_fds),
         )
     except OSError as exc:  # no such file, not executable

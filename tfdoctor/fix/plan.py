@@ -1,14 +1,17 @@
 """The plan of a fix: the findings' commands split into operations tfdoctor runs itself (pip,
 with the examined interpreter) and steps it leaves to the user (drivers, sudo, apt, conda,
-shell variables, another environment)."""
+shell variables, another environment). For an externally managed Python the operations go
+into a new virtual environment instead (:func:`into_venv`)."""
 
 from __future__ import annotations
 
+import re
 import shlex
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import Optional
 
-from tfdoctor.facts import normalize_name, requirement_name
+from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts, normalize_name, requirement_name
 from tfdoctor.findings import Finding, Report, Severity
 from tfdoctor.records import Record, record
 
@@ -57,6 +60,24 @@ class ManualStep(Record):
 
 
 @record
+class NewVenv(Record):
+    """The virtual environment a fix of an externally managed Python creates and fills."""
+
+    #: Where it is created (absolute).
+    path: str
+    #: The externally managed interpreter it is created with (``BASE -m venv PATH``).
+    base: str
+    #: An environment an earlier ``tfdoctor fix`` created at ``path`` is replaced (it is
+    #: kept aside until the new one is verified).
+    replaces: bool = False
+
+    @property
+    def python(self) -> str:
+        """The new environment's interpreter."""
+        return str(Path(self.path) / "bin" / "python")
+
+
+@record
 class Plan(Record):
     """What a fix does to the examined environment, in order, and what it leaves to the user."""
 
@@ -67,8 +88,16 @@ class Plan(Record):
     manual: tuple[ManualStep, ...] = ()
     #: The findings whose every command is an operation: a verified fix removes them.
     fixable: tuple[Finding, ...] = ()
-    #: Why nothing may be applied here at all (an externally managed Python), if so.
+    #: Why nothing may be applied here at all, if so.
     refusal: Optional[str] = None
+    #: Where the operations run instead of the examined environment (an externally managed
+    #: Python's fix); None: they change the examined environment.
+    venv: Optional[NewVenv] = None
+
+    @property
+    def target(self) -> str:
+        """The interpreter whose pip runs the operations."""
+        return self.venv.python if self.venv is not None else self.interpreter
 
 
 def parse_command(command: str, interpreter: str) -> tuple[Optional[Operation], str]:
@@ -124,14 +153,11 @@ def build_plan(report: Report, interpreter: str, prefix: str) -> Plan:
     not applied. A command two findings share runs once, tied to both.
     """
     python = report.facts.python
-    if python is not None and python.externally_managed and python.env_kind == "system":
+    if python is not None and python.externally_managed:
         # PEP 668 (https://peps.python.org/pep-0668/): the distribution owns this Python's
         # packages; pip refuses, and forcing it (--break-system-packages) can break the OS.
-        refusal = (
-            "this Python is externally managed (PEP 668): create a virtual environment "
-            "(python3 -m venv ~/.venvs/tf), install TensorFlow there, and run tfdoctor fix "
-            "--python ~/.venvs/tf/bin/python"
-        )
+        # Its fix is planned for a new environment (into_venv), never here.
+        refusal = "this Python is externally managed (PEP 668): nothing is installed into it"
         return Plan(interpreter, prefix, refusal=refusal)
     operations: list[Operation] = []
     manual: list[ManualStep] = []
@@ -190,3 +216,59 @@ def _add(operations: list[Operation], op: Operation, finding: str, cause: tuple[
             )
             return
     operations.append(Operation(op.action, op.specs, op.flags, (finding,), cause))
+
+
+#: What counts as TensorFlow's family when a new environment takes over an externally managed
+#: Python's TensorFlow: TensorFlow's distributions, its companions and Keras.
+_FAMILY = re.compile(r"^(tensorflow.*|tf-.*|tb-nightly|intel-tensorflow.*|keras.*)$")
+
+
+def carried(installed: Iterable[PackageFacts]) -> tuple[tuple[str, str], ...]:
+    """The TensorFlow family's distributions installed for their own sake: ``(name,
+    version)``, names normalised, sorted.
+
+    What they require follows from their own metadata when a new environment installs them,
+    so a distribution another one requires is left to it; a TensorFlow counts as required
+    only by another TensorFlow (a wrapper's body), not by a companion that names a range.
+    """
+    packages = {normalize_name(p.name): p for p in installed}
+
+    def brought(name: str) -> bool:
+        return any(
+            holder != name
+            and (name not in TF_DISTRIBUTIONS or holder in TF_DISTRIBUTIONS)
+            and any(normalize_name(requirement_name(r)) == name for r in p.requires)
+            for holder, p in packages.items()
+        )
+
+    return tuple(
+        sorted((n, p.version) for n, p in packages.items() if _FAMILY.match(n) and not brought(n))
+    )
+
+
+def into_venv(plan: Plan, installed: Iterable[PackageFacts], venv: NewVenv) -> Plan:
+    """The plan of an externally managed Python, made for a new virtual environment: one
+    install of what its fixes install and of the TensorFlow family it has.
+
+    ``plan`` is what the fixes would do in place (pip commands of the examined interpreter).
+    A new environment holds nothing, so uninstalls fall away; the family's distributions the
+    fixes do not name are carried at their installed versions, unpinned when a fix chooses
+    the TensorFlow (the resolver then fits them to it), and another TensorFlow than the one a
+    fix chooses is not carried. One install lets pip's resolver see every requirement at once.
+    """
+    installs = [op for op in plan.operations if op.action == "install"]
+    named = {n for op in plan.operations for n in op.names()}
+    chosen_tf = any(n in TF_DISTRIBUTIONS for op in installs for n in op.names())
+    carry = [
+        name if chosen_tf else f"{name}=={version}"
+        for name, version in carried(installed)
+        if name not in named and not (chosen_tf and name in TF_DISTRIBUTIONS)
+    ]
+    specs = tuple(dict.fromkeys([s for op in installs for s in op.specs] + carry))
+    if not plan.operations or not specs:
+        return Plan(plan.interpreter, plan.prefix, (), plan.manual, (), plan.refusal, venv)
+    flags = ("--pre",) if any("--pre" in op.flags for op in installs) else ()
+    findings = tuple(dict.fromkeys(f for op in plan.operations for f in op.findings))
+    causes = tuple(dict.fromkeys(c for op in plan.operations for c in op.causes))
+    op = Operation("install", specs, flags, findings, causes)
+    return Plan(plan.interpreter, plan.prefix, (op,), plan.manual, plan.fixable, None, venv)

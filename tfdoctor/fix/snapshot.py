@@ -43,6 +43,11 @@ class Snapshot(Record):
     state: str
     #: The distributions the plan's dry runs said it would change (names, normalised).
     touched: tuple[str, ...] = ()
+    #: The fix created the environment at ``prefix`` with this (externally managed)
+    #: interpreter; restoring it removes the environment. Empty: the fix changed it in place.
+    venv_of: str = ""
+    #: Where an environment the fix replaced was set aside until the new one held.
+    replaced: str = ""
 
     @property
     def complete(self) -> bool:
@@ -123,8 +128,11 @@ def create(
     operations: Sequence[Mapping[str, Any]],
     touched: Sequence[str],
     env: Optional[Mapping[str, str]] = None,
+    venv_of: str = "",
+    replaced: str = "",
 ) -> Snapshot:
-    """A new snapshot of the environment, its journal opened with ``begin``."""
+    """A new snapshot of the environment, its journal opened with ``begin``; ``venv_of``: of
+    an environment the fix is about to create (see :class:`Snapshot`)."""
     now = datetime.datetime.now(datetime.timezone.utc)
     sid = now.strftime("%Y%m%dT%H%M%SZ") + "-" + secrets.token_hex(2)
     path = env_dir(prefix, env) / sid
@@ -136,6 +144,8 @@ def create(
         "created": created,
         "operations": list(operations),
         "touched": sorted(touched),
+        "venv_of": venv_of,
+        "replaced": replaced,
     }
     try:
         path.mkdir(mode=0o700, parents=True)
@@ -146,7 +156,9 @@ def create(
         _sync_write(path / "journal.jsonl", "")
     except OSError as exc:
         raise SnapshotError(f"cannot write the snapshot in {path}: {exc.strerror}") from None
-    snap = Snapshot(sid, path, interpreter, prefix, created, "begin", tuple(touched))
+    snap = Snapshot(
+        sid, path, interpreter, prefix, created, "begin", tuple(touched), venv_of, replaced
+    )
     append(snap, "begin")
     return snap
 
@@ -190,6 +202,8 @@ def load(path: Path) -> Optional[Snapshot]:
             str(meta["created"]),
             str(events[-1]["event"]),
             tuple(str(n) for n in meta.get("touched", ())),
+            str(meta.get("venv_of", "")),
+            str(meta.get("replaced", "")),
         )
     except (OSError, ValueError, KeyError, TypeError):
         return None

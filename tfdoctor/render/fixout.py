@@ -4,11 +4,14 @@ as one JSON document."""
 from __future__ import annotations
 
 import json
+import shlex
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, Optional
 
 from tfdoctor.fix.apply import Outcome
 from tfdoctor.fix.dryrun import Planned
+from tfdoctor.fix.plan import NewVenv
 from tfdoctor.fix.snapshot import Snapshot
 
 #: Version of ``tfdoctor fix --format json``'s document.
@@ -45,6 +48,19 @@ def plan_json(planned: Planned) -> dict[str, Any]:
         ],
         "refused": planned.refusal,
         "recovered": [{"snapshot": s, "problem": p or None} for s, p in planned.recovered],
+        "venv": venv_json(plan.venv),
+    }
+
+
+def venv_json(new: Optional[NewVenv]) -> Optional[dict[str, Any]]:
+    """The new environment an externally managed Python's fix creates (None: in place)."""
+    if new is None:
+        return None
+    return {
+        "path": new.path,
+        "python": new.python,
+        "created_with": new.base,
+        "replaces": new.replaces,
     }
 
 
@@ -81,17 +97,29 @@ def render_plan_text(planned: Planned, pending: bool = True) -> str:
     ``pending``: it is not being applied (the line that says how to apply it)."""
     plan = planned.plan
     lines = [f"Fix plan for {plan.interpreter} (environment {plan.prefix})"]
+    new = plan.venv
+    # An externally managed Python is never changed in place: what it recovers is always an
+    # environment a fix of it created.
+    exact = " (pip freeze identical)." if new is None else " (the environment it created removed)."
     for sid, problem in planned.recovered:
         lines.append(
             f"Restored snapshot {sid}, left by an interrupted fix"
-            + (f": NOT exact: {problem}" if problem else " (pip freeze identical).")
+            + (f": NOT exact: {problem}" if problem else exact)
         )
+    if new is not None and (plan.operations or plan.refusal is not None):
+        lines.append(
+            "This Python is externally managed (PEP 668): nothing is installed into it. "
+            f"The fix creates a virtual environment with it at {new.path}"
+            + (" (replacing the one an earlier tfdoctor fix created there)" if new.replaces else "")
+            + " and installs there:"
+        )
+        lines.append(f"  {shlex.quote(new.base)} -m venv {shlex.quote(new.path)}")
     if plan.refusal is not None:
         return "\n".join([*lines, f"Refused: {plan.refusal}", ""])
     if not planned.checked and not plan.manual:
         return "\n".join([*lines, "Nothing to do: no error or warning has a fix to apply.", ""])
     if planned.checked:
-        lines.append(f"Steps (run with {plan.interpreter} -m pip):")
+        lines.append(f"Steps (run with {plan.target} -m pip):")
         for i, c in enumerate(planned.checked, 1):
             op = c.operation
             causes = f" (cause: {', '.join(op.causes)})" if op.causes else ""
@@ -116,17 +144,22 @@ def render_plan_text(planned: Planned, pending: bool = True) -> str:
     return "\n".join([*lines, ""])
 
 
-def render_outcome_text(outcome: Outcome) -> str:
-    """How applying ended, in words."""
+def render_outcome_text(outcome: Outcome, new: Optional[NewVenv] = None) -> str:
+    """How applying ended, in words; ``new``: the environment it created, and how to use it."""
     lines = [f"Snapshot {outcome.snapshot} taken before the first step."]
     for i, command in enumerate(outcome.done, 1):
         lines.append(f"  done {i}: {command}")
     if outcome.ok:
         lines.append("Applied and verified: the fixed findings are gone and no new error appeared.")
-        lines.append(f"Undo with: tfdoctor fix --rollback {outcome.snapshot}")
+        if new is not None:
+            lines.extend(venv_usage(new))
+        undo = f" (removes {new.path})" if new is not None else ""
+        lines.append(f"Undo with: tfdoctor fix --rollback {outcome.snapshot}{undo}")
         return "\n".join([*lines, ""])
     lines.append(f"Failed: {outcome.failure}")
-    if outcome.restored:
+    if outcome.restored and new is not None:
+        lines.append(f"Rolled back to snapshot {outcome.snapshot}: {new.path} is removed.")
+    elif outcome.restored:
         lines.append(f"Rolled back to snapshot {outcome.snapshot}: pip freeze is identical again.")
     else:
         lines.append(
@@ -134,6 +167,27 @@ def render_outcome_text(outcome: Outcome) -> str:
             f"tfdoctor fix --rollback {outcome.snapshot}"
         )
     return "\n".join([*lines, ""])
+
+
+def venv_usage(new: NewVenv) -> list[str]:
+    """How to use the new environment: activate it in each shell (the scripts ``venv``
+    writes, https://docs.python.org/3/library/venv.html#how-venvs-work), or register it as a
+    Jupyter kernel (https://ipython.readthedocs.io/en/stable/install/kernel_install.html)."""
+    path = shlex.quote(new.path)
+    python = shlex.quote(new.python)
+    name = Path(new.path).name or "tensorflow"
+    return [
+        f"The fixed environment is {new.path}; the system Python is unchanged. Use it:",
+        f"  bash, zsh, sh:  . {path}/bin/activate",
+        f"  fish:           source {path}/bin/activate.fish",
+        f"  csh, tcsh:      source {path}/bin/activate.csh",
+        f"  PowerShell:     {path}/bin/Activate.ps1",
+        f"  without activating: {python} your_script.py",
+        f"  Jupyter: {python} -m pip install ipykernel && {python} -m ipykernel install "
+        f"--user --name {shlex.quote(name)} --display-name 'Python (TensorFlow)'"
+        ", then pick that kernel",
+        f"  check it: tfdoctor check --python {python}",
+    ]
 
 
 def render_snapshots(found: Sequence[Snapshot], as_json: bool) -> str:
@@ -167,4 +221,8 @@ def render_rollback(snap: Snapshot, problem: str, as_json: bool) -> str:
         return json.dumps(data, indent=2, sort_keys=True) + "\n"
     if problem:
         return f"Snapshot {snap.id} NOT restored exactly: {problem}\n"
+    if snap.venv_of:
+        return (
+            f"Restored snapshot {snap.id}: the environment {snap.prefix} it created is removed.\n"
+        )
     return f"Restored snapshot {snap.id} in {snap.prefix}: pip freeze is identical.\n"
