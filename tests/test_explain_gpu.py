@@ -406,3 +406,21 @@ def test_a_gpu_placement_in_a_process_without_one_reads_the_device_log() -> None
     found = [x for x in _explain(text).findings if x.cause == "gpu-unseen-no-reason"]
     assert len(found) == 1 and found[0].fix is not None
     assert "list_physical_devices" in " ".join(found[0].fix.commands)
+
+
+def test_a_missing_cudnn_file_names_the_cudnn_major_it_asks_for() -> None:
+    report = _explain(
+        "2020-02-01 10:00:00.000000: W tensorflow/stream_executor/platform/default/"
+        "dso_loader.cc:55] Could not load dynamic library 'libcudnn.so.7'; dlerror: "
+        "libcudnn.so.7: cannot open shared object file: No such file or directory"
+    )
+    (found,) = [x for x in report.findings if x.severity.rank >= Severity.WARNING.rank]
+    assert found.cause == "cuda-libs-missing"
+    assert found.fix is not None and "cuDNN 7 (the libcudnn.so.7 it asked for" in found.fix.text
+
+
+def test_a_bare_oom_is_the_allocators() -> None:
+    report = _explain("tensorflow.python.framework.errors_impl.ResourceExhaustedError: OOM")
+    (found,) = [x for x in report.findings if x.severity.rank >= Severity.WARNING.rank]
+    assert found.cause == "gpu-out-of-memory"
+    assert found.fix is not None and "batch size" in found.fix.text

@@ -291,6 +291,15 @@ class Machine(Record):
                 return event.cuda.split(".", 1)[0]
         return None
 
+    @property
+    def asked_cudnn(self) -> Optional[tuple[str, str]]:
+        """The cuDNN major a cuDNN file TensorFlow failed to load names, with the file
+        (``libcudnn.so.7``: 7): what the build asks for where its record is not known."""
+        for event in self.tf_logged(tflog.LibraryNotLoaded):
+            if event.cudnn is not None:
+                return event.cudnn.split(".", 1)[0], event.soname
+        return None
+
     def _cuda_from_log(self) -> Optional[str]:
         """The build's CUDA as a pre-11 library name in TensorFlow's error or log reveals it
         (before CUDA 11 every toolkit library's file name carried CUDA's major.minor)."""

@@ -508,10 +508,19 @@ def _system_toolkit_fix(m: Machine) -> Fix:
     # Without the build's CUDA X.Y, the runtime's or cuBLAS's name in the log still says its
     # major (cudart64_110.dll is every 11.x): name that, and where the minor is found.
     major = m.build_cuda_major if cuda is None else None
+    asked = m.asked_cudnn if cudnn is None else None
+    of_build = (
+        f"cuDNN {asked[0]} (the {asked[1]} it asked for; any {asked[0]}.x of its CUDA)"
+        if asked
+        else "the cuDNN of its build"
+    )
     toolkit = (
         f"a CUDA {major} toolkit (any {major}.x provides the libraries it asked for; `tfdoctor "
-        "matrix` names the one this TensorFlow was built with) and the cuDNN of its build"
+        f"matrix` names the one this TensorFlow was built with) and {of_build}"
         if major
+        else "the CUDA toolkit this TensorFlow was built with (`tfdoctor matrix` lists it) and "
+        + of_build
+        if asked
         else "the CUDA toolkit and cuDNN versions this TensorFlow was built with (`tfdoctor "
         "matrix` lists them)"
     )
