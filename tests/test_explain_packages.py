@@ -1006,3 +1006,35 @@ def test_colabs_restart_warning_asks_for_a_restart() -> None:
     (found,) = [x for x in report.findings if x.severity.rank >= Severity.WARNING.rank]
     assert found.cause == "kernel-restart-needed"
     assert found.fix is not None and "Restart session" in found.fix.text
+
+
+def test_h5py_3_under_an_hdf5_loader_for_h5py_2() -> None:
+    report = _explain(
+        "Traceback (most recent call last):\n"
+        '  File "/usr/local/lib/python3.7/dist-packages/tensorflow/python/keras/saving/'
+        'hdf5_format.py", line 182, in load_model_from_hdf5\n'
+        "    model_config = json.loads(model_config.decode('utf-8'))\n"
+        "AttributeError: 'str' object has no attribute 'decode'\n"
+    )
+    (found,) = [x for x in report.findings if x.severity.rank >= Severity.WARNING.rank]
+    assert found.cause == "dependency-out-of-range"
+    assert found.fix is not None and 'h5py<3.0.0"' in " ".join(found.fix.commands)
+    # The same message from the user's own code is no h5py matter.
+    own = _explain(
+        "Traceback (most recent call last):\n"
+        '  File "/home/me/app.py", line 3, in <module>\n'
+        "AttributeError: 'str' object has no attribute 'decode'\n"
+    )
+    assert all(x.cause != "dependency-out-of-range" for x in own.findings)
+
+
+def test_an_exception_python_ignored_is_not_what_stopped_the_run() -> None:
+    report = _explain(
+        "Epoch 1/1 - loss: 0.1\n"
+        "Exception ignored in: <function AtomicFunction.__del__ at 0x7f0>\n"
+        "Traceback (most recent call last):\n"
+        '  File "/opt/venv/lib/python3.11/site-packages/tensorflow/python/eager/polymorphic_'
+        'function/atomic_function.py", line 291, in __del__\n'
+        "TypeError: 'NoneType' object is not callable\n"
+    )
+    assert all(x.severity.rank <= Severity.INFO.rank for x in report.findings)

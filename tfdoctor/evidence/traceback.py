@@ -85,6 +85,9 @@ class Traceback(Record):
     frames: tuple[Frame, ...] = ()
     #: Printed by IPython (a notebook or IPython shell): its header, or its kernel's file names.
     ipython: bool = False
+    #: Printed under Python's ``Exception ignored in: ...`` (an exception in ``__del__`` or at
+    #: interpreter exit, which Python reports and goes on from): not what stopped the run.
+    ignored: bool = False
 
     @property
     def name(self) -> str:
@@ -138,6 +141,7 @@ def read_tracebacks(text: str, where: Optional[object] = None) -> list[Traceback
     line_no, counted = 0, 0
     named = ""  # the exception an IPython header names, until its exception line is read
     ipython = False  # whether the traceback being read has IPython's header
+    ignored = False  # whether Python said it ignored the exception being read
     for pos, kind, match in events:
         if kind == "header":
             frames.clear()
@@ -145,6 +149,7 @@ def read_tracebacks(text: str, where: Optional[object] = None) -> list[Traceback
             header = _NAMED_HEADER.match(text, start, match.end())
             named = header.group("type") if header is not None else ""
             ipython = header is not None
+            ignored = _after_ignored(text, start)
         elif kind == "frame":
             frames.append(match)
         else:
@@ -152,6 +157,7 @@ def read_tracebacks(text: str, where: Optional[object] = None) -> list[Traceback
             counted = pos
             place = where.where(line_no) if hasattr(where, "where") else f"line {line_no + 1}"
             built = tuple(_frame(m, text) for m in frames)
+            line_start = text.rfind("\n", 0, pos) + 1
             out.append(
                 Traceback(
                     str(place),
@@ -159,10 +165,11 @@ def read_tracebacks(text: str, where: Optional[object] = None) -> list[Traceback
                     (match.group("message") or "").strip(),
                     built,
                     ipython or any(_IPYTHON_FILE.search(f.path) for f in built),
+                    ignored or (not built and _after_ignored(text, line_start)),
                 )
             )
             frames.clear()
-            named, ipython = "", False
+            named, ipython, ignored = "", False, False
             if len(out) >= MAX_TRACEBACKS:
                 break
     else:
@@ -175,6 +182,14 @@ def read_tracebacks(text: str, where: Optional[object] = None) -> list[Traceback
             found = tuple(_frame(m, text) for m in frames)
             out.append(Traceback(str(place), named, _raised_words(text, last.end()), found, True))
     return out
+
+
+def _after_ignored(text: str, start: int) -> bool:
+    """The line before the one starting at ``start`` is Python's ``Exception ignored in``."""
+    if start <= 0:
+        return False
+    begin = text.rfind("\n", 0, start - 1) + 1
+    return text.startswith("Exception ignored", begin)
 
 
 def _raised_words(text: str, start: int) -> str:

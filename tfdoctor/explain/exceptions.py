@@ -37,7 +37,7 @@ _STOPS = frozenset({"KeyboardInterrupt", "SystemExit"})
 
 def unexplained_finding(tracebacks: Sequence[Traceback]) -> Optional[Finding]:
     """The last exception of the log when no cause explains it: what it observes, never OK."""
-    failures = [tb for tb in tracebacks if tb.name not in _STOPS]
+    failures = [tb for tb in tracebacks if tb.name not in _STOPS and not tb.ignored]
     if not failures:
         return None
     tb = failures[-1]

@@ -93,6 +93,7 @@ def package_findings(
         *(_keras3_model_private(tb, m) for tb in tracebacks),
         *numpy_removed_findings(tracebacks, m),
         *incomplete_install_findings(tracebacks, m),
+        *h5py_str_findings(tracebacks, m),
         *private_api_findings(tracebacks, m),
         *keras2_layout_findings(tracebacks, m),
         *(_numpy_build(b, m) for b in numpy_builds),
@@ -574,6 +575,40 @@ _PRIVATE = re.compile(
 _PRIVATE_KERAS = re.compile(
     r"module '(?:tensorflow|tensorflow_core)\.python\.keras[\w.]*' has no attribute"
 )
+
+
+#: Keras' HDF5 loaders (TensorFlow's keras/saving/hdf5_format.py, standalone Keras 2's
+#: engine/saving.py) called .decode on attributes h5py 2 returned as bytes; h5py 3 returns str
+#: (h5py 3.0 release notes), so loading a model raises this until TensorFlow 2.5 / Keras 2.5.
+_HDF5_LOADER = re.compile(r"hdf5_format\.py|[/\\]engine[/\\]saving\.py")
+
+
+def h5py_str_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
+    """``'str' object has no attribute 'decode'`` raised in Keras' HDF5 loader: h5py 3 under
+    a TensorFlow or Keras that expects h5py 2's bytes."""
+    for tb in tracebacks:
+        if "'str' object has no attribute 'decode'" not in tb.message:
+            continue
+        if not any(_HDF5_LOADER.search(f.path) for f in tb.frames[-3:]):
+            continue
+        fix = causes.common.range_fix(m, "h5py") or causes.common.install_fix(
+            m,
+            "Install an h5py before 3.0, which returns the bytes this loader decodes (or "
+            "upgrade to TensorFlow 2.5 or later, whose loader reads h5py 3's strings).",
+            "h5py<3.0.0",
+        )
+        return [
+            causes.finding(
+                f"explain.{causes.software.DEPENDENCY_OUT_OF_RANGE}",
+                Severity.ERROR,
+                causes.software.DEPENDENCY_OUT_OF_RANGE,
+                "h5py 3 under a Keras HDF5 loader written for h5py 2",
+                f"{tb.where}: {tb.type}: {tb.message}\nThe loader ({tb.frames[-1].path}) "
+                "decodes attributes that h5py 2 returned as bytes and h5py 3 returns as str.",
+                fix,
+            )
+        ]
+    return []
 
 
 def incomplete_install_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
