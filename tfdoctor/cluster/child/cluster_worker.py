@@ -55,6 +55,10 @@ EXIT_PORT_IN_USE = 4
 #: and then leaves at once with ``EXIT_FAILED`` (``os._exit``: no result line, no cleanup),
 #: like a node that dies mid-test. The real-process tests use it to play a dead peer.
 DIE_AT_VARIABLE = "TFDOCTOR_CLUSTER_TEST_DIE_AT"
+#: Test hook, not for users: when this variable names a step, the worker announces that step
+#: and then stops itself with SIGSTOP, like a node that hangs or is paused mid-test (its
+#: sockets stay open, it answers nothing); the parent's step deadline ends it.
+STOP_AT_VARIABLE = "TFDOCTOR_CLUSTER_TEST_STOP_AT"
 
 
 #: prctl(2) option, from <linux/prctl.h>.
@@ -267,6 +271,8 @@ def step(me: str, name: str, seconds: float) -> None:
     emit({"event": "step", "step": name, "task": me, "timeout": seconds, "at": at})
     if os.environ.get(DIE_AT_VARIABLE) == name:
         os._exit(EXIT_FAILED)
+    if os.environ.get(STOP_AT_VARIABLE) == name:
+        os.kill(os.getpid(), signal.SIGSTOP)
 
 
 def _version(dist: str) -> str:
