@@ -87,7 +87,9 @@ CASES = {
             ("gather-facts", "gather-facts"),
         )
     },
-    "stopped-above-heartbeat": Fault(_three({STOP_AT: "all-reduce"}), ABOVE, "worker 2", "all-reduce"),
+    "stopped-above-heartbeat": Fault(
+        _three({STOP_AT: "all-reduce"}), ABOVE, "worker 2", "all-reduce"
+    ),
     "stopped-below-heartbeat": Fault(
         _three({STOP_AT: "all-reduce"}),
         BELOW,
@@ -97,7 +99,9 @@ CASES = {
         may_not_tell=True,
     ),
     "port-taken": Fault(_three(), 12.0, "worker 2", "strategy", squat=2),
-    "stale-list": Fault(_three(tasks=4), 16.0, "worker 2", None, words="see different cluster lists"),
+    "stale-list": Fault(
+        _three(tasks=4), 16.0, "worker 2", None, words="see different cluster lists"
+    ),
     "duplicate-index": Fault(
         (Launch(0), Launch(1, survivor=False), Launch(1, survivor=False)),
         16.0,
@@ -111,7 +115,9 @@ CASES = {
 def tf_config(ports: list[int], launch: Launch) -> str:
     """The TF_CONFIG of ``launch``: the first ``launch.tasks`` ports as the worker list."""
     workers = [f"127.0.0.1:{p}" for p in ports[: launch.tasks]]
-    return json.dumps({"cluster": {"worker": workers}, "task": {"type": "worker", "index": launch.index}})
+    return json.dumps(
+        {"cluster": {"worker": workers}, "task": {"type": "worker", "index": launch.index}}
+    )
 
 
 def smoke(ports: list[int], launch: Launch, timeout: float) -> subprocess.Popen[str]:
@@ -123,7 +129,16 @@ def smoke(ports: list[int], launch: Launch, timeout: float) -> subprocess.Popen[
         **launch.env,
     }
     argv = [sys.executable, "-m", "tfdoctor", "cluster", "smoke", "--json"]
-    argv += ["--timeout", f"{timeout:g}", "--max-size", "4", "--iterations", "1", "--link-bytes", "0"]
+    argv += [
+        "--timeout",
+        f"{timeout:g}",
+        "--max-size",
+        "4",
+        "--iterations",
+        "1",
+        "--link-bytes",
+        "0",
+    ]
     return subprocess.Popen(
         argv, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
@@ -206,7 +221,9 @@ def verdict(end: Ended) -> str:
     errors = [x for x in json.loads(end.stdout)["findings"] if x["severity"] == "error"]
     assert errors, end.stdout
     summary: str = errors[0]["summary"]
-    return summary.split(": ", 1)[1] if summary.startswith(f"worker {end.launch.index}:") else summary
+    return (
+        summary.split(": ", 1)[1] if summary.startswith(f"worker {end.launch.index}:") else summary
+    )
 
 
 @pytest.mark.slow

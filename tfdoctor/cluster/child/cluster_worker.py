@@ -677,6 +677,7 @@ def parse_args(argv: Optional[list[str]]) -> argparse.Namespace:
     parser.add_argument("--deadline", type=float, default=0.0, help="seconds in all; 0: none")
     parser.add_argument("--parent", type=int, default=0, help="the pid to end with")
     parser.add_argument("--watch-stdin", action="store_true", help="leave at stdin's end")
+    parser.add_argument("--presence-port", type=int, default=0, help="the parent's; 0: none")
     return parser.parse_args(argv)
 
 
@@ -702,6 +703,9 @@ def main(argv: Optional[list[str]] = None) -> int:
         "digest": view_digest(cluster),
         "tasks": len(tasks),
     }
+    if args.presence_port:
+        # The parent's watch socket: the peers' tfdoctor connect to it to see it go.
+        view["presence"] = args.presence_port
     step(me, "port", args.timeout)
     server, held = listen_on(mine[0]) if mine else (None, None)
     # The neighbour transfers need a port besides the task's (gRPC holds that one): a free
