@@ -19,7 +19,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, Optional
 
@@ -27,7 +27,10 @@ import pytest
 
 from tests.cluster_helpers import ROOT
 from tests.processes import alive, kill_leftovers
-from tfdoctor.cluster.workers import WORKER_SCRIPT, free_loopback_ports
+from tfdoctor.cluster.presence import Presence
+from tfdoctor.cluster.verdicts import outcome_finding
+from tfdoctor.cluster.workers import WORKER_SCRIPT, WorkerOutcome, free_loopback_ports, local_spec
+from tfdoctor.findings import Severity
 
 #: The worker child's test hooks: die (``os._exit``) or stop (SIGSTOP) on entering a step.
 DIE_AT = "TFDOCTOR_CLUSTER_TEST_DIE_AT"
@@ -255,3 +258,93 @@ def test_every_survivor_names_the_faulty_task(case: str, squatter: socket.socket
     assert workers_left(ports) == []
     for port in ports[:3]:
         assert port_free(port), f"port {port} still held"
+
+
+def _until(check: Callable[[], bool], seconds: float = 5.0) -> bool:
+    """Whether ``check()`` holds within ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while not check():
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.02)
+    return True
+
+
+def test_a_peer_at_its_deadline_is_excused_and_one_that_went_is_not() -> None:
+    me, at_deadline, dying = Presence(), Presence(), Presence()
+    try:
+        assert at_deadline.port is not None and dying.port is not None
+        me.watch("worker 1", "127.0.0.1", at_deadline.port)
+        me.watch("worker 2", "127.0.0.1", dying.port)
+        assert _until(lambda: bool(at_deadline._held and dying._held))
+        dying.close()  # its tfdoctor ended without a word: the one to blame
+        assert _until(lambda: me.departed() == ["worker 2"])
+        at_deadline.tell_deadline()
+        at_deadline.close()
+        assert _until(lambda: me.excused() == ["worker 1"])
+        assert me.departed() == ["worker 2"]
+        # A peer whose worker TensorFlow aborted is excused, and says whom TensorFlow named.
+        aborted = Presence()
+        assert aborted.port is not None
+        me.watch("worker 4", "127.0.0.1", aborted.port)
+        assert _until(lambda: bool(aborted._held))
+        aborted.tell_aborted(["worker 5"])
+        aborted.close()
+        assert _until(lambda: me.excused() == ["worker 1", "worker 4"])
+        assert me.relayed() == ["worker 5"]
+        # A peer whose tfdoctor had gone before this one could connect went by itself too.
+        (gone,) = free_loopback_ports(1)
+        me.watch("worker 3", "127.0.0.1", gone)
+        assert _until(lambda: me.departed() == ["worker 2", "worker 3"])
+    finally:
+        for presence in (me, at_deadline, dying):
+            presence.close()
+
+
+def _aborted(
+    excused: tuple[str, ...], departed: tuple[str, ...], relayed: tuple[str, ...] = ()
+) -> str:
+    """The verdict on worker 1 whose collective TensorFlow aborted naming worker 0."""
+    # gRPC's words at a survivor whose peer's deadline ended it mid-collective.
+    error = (
+        "UnavailableError: Collective ops is aborted by: Socket closed\nAdditional GRPC error "
+        "information from remote target /job:worker/replica:0/task:0"
+    )
+    spec = local_spec([4421, 4422, 4423])
+    outcome = WorkerOutcome(
+        "worker 1",
+        "127.0.0.1:4422",
+        "error",
+        {"error": error},
+        step="all-reduce",
+        departed=departed,
+        excused=excused,
+        relayed=relayed,
+    )
+    found = outcome_finding(outcome, BELOW, spec)
+    assert found is not None and found.severity is Severity.ERROR
+    return found.summary
+
+
+def test_a_peer_ended_by_its_own_deadline_is_not_blamed() -> None:
+    # Without news from the peers' tfdoctor, TensorFlow's words stand.
+    assert _aborted((), ()) == (
+        "worker 1: step 'all-reduce' was aborted: worker 0 (127.0.0.1:4421) could no longer "
+        "be reached (died mid-test)"
+    )
+    # Worker 2 left first by itself: it is named, not worker 0 whose end TensorFlow saw.
+    assert _aborted(("worker 0",), ("worker 2",)) == (
+        "worker 1: step 'all-reduce' was aborted: worker 2 arrived, then left the test by "
+        "itself (before any step deadline)"
+    )
+    # Worker 0 was aborted itself, by worker 2 as its TensorFlow said: worker 2 is named.
+    assert _aborted(("worker 0",), (), ("worker 2",)) == (
+        "worker 1: step 'all-reduce' was aborted: worker 2 failed, as another worker's "
+        "TensorFlow reported (died or stopped mid-test)"
+    )
+    # Every peer TensorFlow names only reached its deadline: what cannot be told is said.
+    summary = _aborted(("worker 0", "worker 2"), ())
+    assert summary.startswith(
+        "worker 1: step 'all-reduce' was aborted when worker 0 (127.0.0.1:4421) ended at its "
+        "own step deadline; the task that held them up cannot be told; with --timeout below "
+    )

@@ -83,6 +83,8 @@ def lost_peers(
 
 #: How a peer that went away by itself is named.
 LEFT = "arrived, then left the test by itself (before any step deadline)"
+#: How a peer named by another survivor's TensorFlow is named.
+RELAYED = "failed, as another worker's TensorFlow reported (died or stopped mid-test)"
 
 
 def _task_of(peer: str) -> str:
@@ -205,6 +207,11 @@ def outcome_finding(
                 f"{outcome.task}: step '{step}' did not finish in {timeout:g} s; "
                 f"{outcome.departed[0]} {LEFT}"
             )
+        elif outcome.relayed:
+            summary = (
+                f"{outcome.task}: step '{step}' did not finish in {timeout:g} s; "
+                f"{outcome.relayed[0]} {RELAYED}"
+            )
         elif result.get("arrived"):
             summary = (
                 f"{outcome.task}: step '{step}' did not finish in {timeout:g} s although "
@@ -215,7 +222,7 @@ def outcome_finding(
                 f"{outcome.task}: step '{step}' did not finish in {timeout:g} s although "
                 "every task's port answers"
             )
-        if not missing and not outcome.departed:
+        if not missing and not outcome.departed and not outcome.relayed:
             summary += heartbeat_note(timeout)
         return finding(
             f"{CHECK}.task-unreachable",
@@ -227,10 +234,14 @@ def outcome_finding(
     error = str(result.get("error") or "")
     lost, how = lost_peers(error, spec, outcome.address)
     blamed = [x for x in lost if _task_of(x) not in outcome.excused]
+    why = " (died mid-test)"
     if outcome.departed and outcome.departed[0] not in {_task_of(x) for x in blamed}:
         # The first peer to leave by itself is the cause; TensorFlow names whichever peer
         # its collective last waited on, a healthy one among them.
-        blamed, how = [outcome.departed[0]], LEFT
+        blamed, how, why = [outcome.departed[0]], LEFT, ""
+    if not blamed and not outcome.departed and outcome.relayed:
+        # The peers TensorFlow names were aborted themselves, and said by whom.
+        blamed, how, why = [outcome.relayed[0]], RELAYED, ""
     if lost and not blamed:
         # Every peer TensorFlow names was ended by its own step deadline: held up, like
         # this worker, by a task that neither died nor answered.
@@ -238,7 +249,7 @@ def outcome_finding(
             f"{CHECK}.task-unreachable",
             Severity.ERROR,
             causes.cluster.CLUSTER_TASK_UNREACHABLE,
-            f"{outcome.task}: step '{outcome.step}' was aborted when {named(lost)} reached "
+            f"{outcome.task}: step '{outcome.step}' was aborted when {named(lost)} ended at "
             "its own step deadline; the task that held them up cannot be told"
             + heartbeat_note(timeout),
             error.strip()[-1500:],
@@ -252,8 +263,7 @@ def outcome_finding(
             f"{CHECK}.worker-failed",
             Severity.ERROR,
             causes.cluster.CLUSTER_WORKER_FAILED,
-            f"{outcome.task}: step '{outcome.step}' was aborted: {', '.join(lost)} {how} "
-            "(died mid-test)",
+            f"{outcome.task}: step '{outcome.step}' was aborted: {', '.join(lost)} {how}{why}",
             error.strip()[-1500:],
             fix=peer_failed_fix(lost),
         )

@@ -120,8 +120,11 @@ class WorkerOutcome(Record):
     seconds: Optional[float] = None
     #: Peers whose tfdoctor went away by itself after the view exchange, the first first.
     departed: tuple[str, ...] = ()
-    #: Peers whose tfdoctor ended its worker at its own step deadline (never to blame).
+    #: Peers whose tfdoctor ended its worker at its own step deadline, or whose worker
+    #: TensorFlow aborted naming another peer (never to blame).
     excused: tuple[str, ...] = ()
+    #: The tasks those aborted peers' TensorFlow named, as they told it.
+    relayed: tuple[str, ...] = ()
 
 
 def _events(stdout: str) -> list[dict[str, Any]]:
@@ -272,21 +275,36 @@ def run_worker(spec: ClusterSpec, options: SmokeOptions, env: Mapping[str, str])
             keep_stdin_open=True,
             on_overrun=presence.tell_deadline,
         )
+        blamed = None if run.overran else peers_named(run.result.stdout)
+        if blamed is not None:
+            presence.tell_aborted(blamed)
         if run.result.returncode != 0:
             presence.settle()
         departed, excused = tuple(presence.departed()), tuple(presence.excused())
+        relayed = tuple(presence.relayed())
     except KeyboardInterrupt:  # the child is killed already (run_stepped)
         return WorkerOutcome(task, address, "interrupted", step=step[0])
     finally:
         presence.close()
     if not run.overran:
         outcome = parse_worker_output(task, address, run.result)
-        return dataclasses.replace(outcome, departed=departed, excused=excused)
+        return dataclasses.replace(outcome, departed=departed, excused=excused, relayed=relayed)
     # The tasks still missing when the step ran out: the peers' ports answer, or not, whether
     # this worker still runs.
     missing, arrived = missing_tasks(spec, address, run.result.stdout, run.result.stderr)
     outcome = parse_worker_output(task, address, run.result, step[0], missing, arrived)
-    return dataclasses.replace(outcome, departed=departed, excused=excused)
+    return dataclasses.replace(outcome, departed=departed, excused=excused, relayed=relayed)
+
+
+def peers_named(stdout: str) -> Optional[list[str]]:
+    """The peers TensorFlow named when it aborted the child (dead, or at the far end of a
+    broken call); None when the child's end was no news of a peer."""
+    for doc in _events(stdout):
+        if doc.get("event") == "result" and doc.get("status") != "ok":
+            seen = read_cluster_evidence(str(doc.get("error") or ""))
+            if seen.unhealthy or seen.remote_targets or seen.cut_off or seen.unreachable:
+                return list(seen.unhealthy or seen.remote_targets)
+    return None
 
 
 def watch_peers(presence: Presence, handshake: Mapping[str, Any]) -> None:

@@ -256,6 +256,37 @@ def handshake(
     return list(views.values()), pending, sorted(foreign.intersection(pending))
 
 
+def announce(me: dict[str, Any], peers: list[str], timeout: float) -> None:
+    """Give ``me`` to every peer's handshake, waiting for it as :func:`handshake` does."""
+    mine = _line(me)
+    pending = list(peers)
+    end = time.monotonic() + min(timeout / 2, HANDSHAKE_SECONDS)
+    while pending and time.monotonic() < end:
+        pending = [a for a in pending if ask(a, mine) is None]
+        time.sleep(0.05)
+
+
+def port_in_use(view: dict[str, Any], held: str, peers: list[str], timeout: float) -> int:
+    """Report this task's port as taken, naming the holder when it is a worker of this test."""
+    # Who holds the port: a worker of this test answers the handshake with its view.
+    holder = ask(str(view["address"]), _line(view))
+    if holder is not None:
+        # Another worker of this test holds it: tell every peer this process claims the task
+        # too, so each names both claimants, not the task nobody started.
+        announce(view, peers, timeout)
+    emit(
+        {
+            "event": "result",
+            "task": view["task"],
+            "status": "port-in-use",
+            "error": held,
+            "me": view,
+            "holder": holder,
+        }
+    )
+    return EXIT_PORT_IN_USE
+
+
 def disagreements(me: dict[str, Any], heard: list[dict[str, Any]]) -> bool:
     """Whether a peer sees another cluster, or another process claims a task already claimed."""
     claims: dict[str, set[tuple[Any, Any]]] = {}
@@ -714,19 +745,8 @@ def main(argv: Optional[list[str]] = None) -> int:
     if links is not None:
         view["link_port"] = links.getsockname()[1]
     if held is not None:
-        # Who holds the port: a worker of this test answers the handshake with its view.
-        holder = ask(mine[0], _line(view))
-        emit(
-            {
-                "event": "result",
-                "task": me,
-                "status": "port-in-use",
-                "error": held,
-                "me": view,
-                "holder": holder,
-            }
-        )
-        return EXIT_PORT_IN_USE
+        peers = [a for j, i, a in tasks if (j, i) != (me_job, me_index)]
+        return port_in_use(view, held, peers, args.timeout)
 
     # Before TensorFlow: every worker tells its peers which cluster it believes in and which
     # task it is, so a stale list or a task claimed twice is named at once, by every worker,
