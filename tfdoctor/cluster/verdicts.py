@@ -81,6 +81,28 @@ def lost_peers(
     return gone, "could no longer be reached" if gone else ""
 
 
+#: How a peer that went away by itself is named.
+LEFT = "arrived, then left the test by itself (before any step deadline)"
+#: How a peer named by another survivor's TensorFlow is named.
+RELAYED = "failed, as another worker's TensorFlow reported (died or stopped mid-test)"
+
+
+def _task_of(peer: str) -> str:
+    """``worker 1`` of ``worker 1 (127.0.0.1:2222)``."""
+    return peer.split(" (", 1)[0]
+
+
+def heartbeat_note(timeout: float) -> str:
+    """What a step deadline below TensorFlow's heartbeat timeout cannot tell ("" above it)."""
+    if timeout >= HEARTBEAT_SECONDS:
+        return ""
+    return (
+        f"; with --timeout below TensorFlow's {HEARTBEAT_SECONDS:g} s heartbeat "
+        "timeout, a peer that stopped (hung, or paused) cannot be told from a slow one: "
+        f"use --timeout {HEARTBEAT_SECONDS + 5:g} or more to have it named"
+    )
+
+
 def _loose(address: str) -> str:
     """``host:port`` compared without brackets or case (gRPC writes ``ipv6:[::1]:2222``)."""
     return address.replace("[", "").replace("]", "").lower()
@@ -180,6 +202,16 @@ def outcome_finding(
                 f"{outcome.task}: step '{step}' did not finish in {timeout:g} s; "
                 f"{', '.join(missing)} did not arrive"
             )
+        elif outcome.departed:
+            summary = (
+                f"{outcome.task}: step '{step}' did not finish in {timeout:g} s; "
+                f"{outcome.departed[0]} {LEFT}"
+            )
+        elif outcome.relayed:
+            summary = (
+                f"{outcome.task}: step '{step}' did not finish in {timeout:g} s; "
+                f"{outcome.relayed[0]} {RELAYED}"
+            )
         elif result.get("arrived"):
             summary = (
                 f"{outcome.task}: step '{step}' did not finish in {timeout:g} s although "
@@ -190,12 +222,8 @@ def outcome_finding(
                 f"{outcome.task}: step '{step}' did not finish in {timeout:g} s although "
                 "every task's port answers"
             )
-        if not missing and timeout < HEARTBEAT_SECONDS:
-            summary += (
-                f"; with --timeout below TensorFlow's {HEARTBEAT_SECONDS:g} s heartbeat "
-                "timeout, a peer that stopped (hung, or paused) cannot be told from a slow one: "
-                f"use --timeout {HEARTBEAT_SECONDS + 5:g} or more to have it named"
-            )
+        if not missing and not outcome.departed and not outcome.relayed:
+            summary += heartbeat_note(timeout)
         return finding(
             f"{CHECK}.task-unreachable",
             Severity.ERROR,
@@ -205,6 +233,29 @@ def outcome_finding(
         )
     error = str(result.get("error") or "")
     lost, how = lost_peers(error, spec, outcome.address)
+    blamed = [x for x in lost if _task_of(x) not in outcome.excused]
+    why = " (died mid-test)"
+    if outcome.departed and outcome.departed[0] not in {_task_of(x) for x in blamed}:
+        # The first peer to leave by itself is the cause; TensorFlow names whichever peer
+        # its collective last waited on, a healthy one among them.
+        blamed, how, why = [outcome.departed[0]], LEFT, ""
+    if not blamed and not outcome.departed and outcome.relayed:
+        # The peers TensorFlow names were aborted themselves, and said by whom.
+        blamed, how, why = [outcome.relayed[0]], RELAYED, ""
+    if lost and not blamed:
+        # Every peer TensorFlow names was ended by its own step deadline: held up, like
+        # this worker, by a task that neither died nor answered.
+        return finding(
+            f"{CHECK}.task-unreachable",
+            Severity.ERROR,
+            causes.cluster.CLUSTER_TASK_UNREACHABLE,
+            f"{outcome.task}: step '{outcome.step}' was aborted when {named(lost)} ended at "
+            "its own step deadline; the task that held them up cannot be told"
+            + heartbeat_note(timeout),
+            error.strip()[-1500:],
+            fix=cluster_unreachable_fix(),
+        )
+    lost = blamed
     if lost:
         # A peer died after the strategy connected: TensorFlow aborts every survivor's
         # collective, and its error is the only news of the dead task another node gets.
@@ -212,8 +263,7 @@ def outcome_finding(
             f"{CHECK}.worker-failed",
             Severity.ERROR,
             causes.cluster.CLUSTER_WORKER_FAILED,
-            f"{outcome.task}: step '{outcome.step}' was aborted: {', '.join(lost)} {how} "
-            "(died mid-test)",
+            f"{outcome.task}: step '{outcome.step}' was aborted: {', '.join(lost)} {how}{why}",
             error.strip()[-1500:],
             fix=peer_failed_fix(lost),
         )

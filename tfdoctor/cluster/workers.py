@@ -17,6 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Optional
 
+from tfdoctor.cluster.presence import Presence
 from tfdoctor.cluster.spec import ClusterSpec, split_address
 from tfdoctor.defaults import DEFAULT_TIMEOUT
 from tfdoctor.evidence.cluster import read_cluster_evidence
@@ -117,6 +118,13 @@ class WorkerOutcome(Record):
     returncode: Optional[int] = None
     stderr_tail: str = ""
     seconds: Optional[float] = None
+    #: Peers whose tfdoctor went away by itself after the view exchange, the first first.
+    departed: tuple[str, ...] = ()
+    #: Peers whose tfdoctor ended its worker at its own step deadline, or whose worker
+    #: TensorFlow aborted naming another peer (never to blame).
+    excused: tuple[str, ...] = ()
+    #: The tasks those aborted peers' TensorFlow named, as they told it.
+    relayed: tuple[str, ...] = ()
 
 
 def _events(stdout: str) -> list[dict[str, Any]]:
@@ -240,7 +248,10 @@ def run_worker(spec: ClusterSpec, options: SmokeOptions, env: Mapping[str, str])
     if spec.task_type is not None and spec.task_index is not None:
         tasks = spec.jobs.get(spec.task_type, ())
         address = tasks[spec.task_index] if spec.task_index < len(tasks) else ""
+    presence = Presence()
     argv = options.argv()
+    if presence.port is not None:
+        argv += ["--presence-port", str(presence.port)]
     step = ["start"]
 
     def on_line(line: str) -> Optional[float]:
@@ -249,20 +260,61 @@ def run_worker(spec: ClusterSpec, options: SmokeOptions, env: Mapping[str, str])
             if doc.get("event") == "step":
                 step[0] = str(doc.get("step"))
                 budget = float(doc.get("timeout", options.timeout))
+            elif doc.get("event") == "handshake":
+                watch_peers(presence, doc)
         return budget
 
     child_env = {**env, "TF_CONFIG": json.dumps(spec.to_json())}
     try:
         # stdin stays an open pipe: the child leaves at its end of file when this process goes.
-        run = run_stepped(argv, child_env, options.import_timeout, on_line, keep_stdin_open=True)
+        run = run_stepped(
+            argv,
+            child_env,
+            options.import_timeout,
+            on_line,
+            keep_stdin_open=True,
+            on_overrun=presence.tell_deadline,
+        )
+        blamed = None if run.overran else peers_named(run.result.stdout)
+        if blamed is not None:
+            presence.tell_aborted(blamed)
+        if run.result.returncode != 0:
+            presence.settle()
+        departed, excused = tuple(presence.departed()), tuple(presence.excused())
+        relayed = tuple(presence.relayed())
     except KeyboardInterrupt:  # the child is killed already (run_stepped)
         return WorkerOutcome(task, address, "interrupted", step=step[0])
+    finally:
+        presence.close()
     if not run.overran:
-        return parse_worker_output(task, address, run.result)
+        outcome = parse_worker_output(task, address, run.result)
+        return dataclasses.replace(outcome, departed=departed, excused=excused, relayed=relayed)
     # The tasks still missing when the step ran out: the peers' ports answer, or not, whether
     # this worker still runs.
     missing, arrived = missing_tasks(spec, address, run.result.stdout, run.result.stderr)
-    return parse_worker_output(task, address, run.result, step[0], missing, arrived)
+    outcome = parse_worker_output(task, address, run.result, step[0], missing, arrived)
+    return dataclasses.replace(outcome, departed=departed, excused=excused, relayed=relayed)
+
+
+def peers_named(stdout: str) -> Optional[list[str]]:
+    """The peers TensorFlow named when it aborted the child (dead, or at the far end of a
+    broken call); None when the child's end was no news of a peer."""
+    for doc in _events(stdout):
+        if doc.get("event") == "result" and doc.get("status") != "ok":
+            seen = read_cluster_evidence(str(doc.get("error") or ""))
+            if seen.unhealthy or seen.remote_targets or seen.cut_off or seen.unreachable:
+                return list(seen.unhealthy or seen.remote_targets)
+    return None
+
+
+def watch_peers(presence: Presence, handshake: Mapping[str, Any]) -> None:
+    """Watch the tfdoctor of every peer heard in the view exchange (those that told one)."""
+    for view in handshake.get("heard") or ():
+        if not isinstance(view, dict) or not isinstance(view.get("presence"), int):
+            continue
+        host, _ = split_address(str(view.get("address", "")))
+        if host:
+            presence.watch(str(view.get("task")), host, int(view["presence"]))
 
 
 def free_loopback_ports(count: int) -> list[int]:

@@ -256,6 +256,7 @@ def run_stepped(
     on_line: LineFunc,
     *,
     keep_stdin_open: bool = False,
+    on_overrun: Optional[Callable[[], None]] = None,
 ) -> SteppedResult:
     """Run ``argv``, reading its stdout line by line as it comes: a child that reports its
     steps (the smoke kernels, a cluster worker's all-reduces), each step with a deadline.
@@ -264,7 +265,7 @@ def run_stepped(
     first is ``first_budget`` seconds from the start. When a deadline passes the child's
     process group is killed. The child never outlives this function: an exception here
     (KeyboardInterrupt included) kills its group too; ``keep_stdin_open`` as for
-    :func:`run_command`.
+    :func:`run_command`. ``on_overrun`` runs when a deadline has passed, before the kill.
     """
     start = time.monotonic()
     try:
@@ -291,6 +292,8 @@ def run_stepped(
                 raw = lines.get(timeout=max(0.0, deadline - time.monotonic()))
             except queue.Empty:
                 overran = True
+                if on_overrun is not None:
+                    on_overrun()
                 lifeline.kill_group(proc)
                 break
             if raw is None:

@@ -55,6 +55,10 @@ EXIT_PORT_IN_USE = 4
 #: and then leaves at once with ``EXIT_FAILED`` (``os._exit``: no result line, no cleanup),
 #: like a node that dies mid-test. The real-process tests use it to play a dead peer.
 DIE_AT_VARIABLE = "TFDOCTOR_CLUSTER_TEST_DIE_AT"
+#: Test hook, not for users: when this variable names a step, the worker announces that step
+#: and then stops itself with SIGSTOP, like a node that hangs or is paused mid-test (its
+#: sockets stay open, it answers nothing); the parent's step deadline ends it.
+STOP_AT_VARIABLE = "TFDOCTOR_CLUSTER_TEST_STOP_AT"
 
 
 #: prctl(2) option, from <linux/prctl.h>.
@@ -252,6 +256,37 @@ def handshake(
     return list(views.values()), pending, sorted(foreign.intersection(pending))
 
 
+def announce(me: dict[str, Any], peers: list[str], timeout: float) -> None:
+    """Give ``me`` to every peer's handshake, waiting for it as :func:`handshake` does."""
+    mine = _line(me)
+    pending = list(peers)
+    end = time.monotonic() + min(timeout / 2, HANDSHAKE_SECONDS)
+    while pending and time.monotonic() < end:
+        pending = [a for a in pending if ask(a, mine) is None]
+        time.sleep(0.05)
+
+
+def port_in_use(view: dict[str, Any], held: str, peers: list[str], timeout: float) -> int:
+    """Report this task's port as taken, naming the holder when it is a worker of this test."""
+    # Who holds the port: a worker of this test answers the handshake with its view.
+    holder = ask(str(view["address"]), _line(view))
+    if holder is not None:
+        # Another worker of this test holds it: tell every peer this process claims the task
+        # too, so each names both claimants, not the task nobody started.
+        announce(view, peers, timeout)
+    emit(
+        {
+            "event": "result",
+            "task": view["task"],
+            "status": "port-in-use",
+            "error": held,
+            "me": view,
+            "holder": holder,
+        }
+    )
+    return EXIT_PORT_IN_USE
+
+
 def disagreements(me: dict[str, Any], heard: list[dict[str, Any]]) -> bool:
     """Whether a peer sees another cluster, or another process claims a task already claimed."""
     claims: dict[str, set[tuple[Any, Any]]] = {}
@@ -267,6 +302,8 @@ def step(me: str, name: str, seconds: float) -> None:
     emit({"event": "step", "step": name, "task": me, "timeout": seconds, "at": at})
     if os.environ.get(DIE_AT_VARIABLE) == name:
         os._exit(EXIT_FAILED)
+    if os.environ.get(STOP_AT_VARIABLE) == name:
+        os.kill(os.getpid(), signal.SIGSTOP)
 
 
 def _version(dist: str) -> str:
@@ -671,6 +708,7 @@ def parse_args(argv: Optional[list[str]]) -> argparse.Namespace:
     parser.add_argument("--deadline", type=float, default=0.0, help="seconds in all; 0: none")
     parser.add_argument("--parent", type=int, default=0, help="the pid to end with")
     parser.add_argument("--watch-stdin", action="store_true", help="leave at stdin's end")
+    parser.add_argument("--presence-port", type=int, default=0, help="the parent's; 0: none")
     return parser.parse_args(argv)
 
 
@@ -696,6 +734,9 @@ def main(argv: Optional[list[str]] = None) -> int:
         "digest": view_digest(cluster),
         "tasks": len(tasks),
     }
+    if args.presence_port:
+        # The parent's watch socket: the peers' tfdoctor connect to it to see it go.
+        view["presence"] = args.presence_port
     step(me, "port", args.timeout)
     server, held = listen_on(mine[0]) if mine else (None, None)
     # The neighbour transfers need a port besides the task's (gRPC holds that one): a free
@@ -704,19 +745,8 @@ def main(argv: Optional[list[str]] = None) -> int:
     if links is not None:
         view["link_port"] = links.getsockname()[1]
     if held is not None:
-        # Who holds the port: a worker of this test answers the handshake with its view.
-        holder = ask(mine[0], _line(view))
-        emit(
-            {
-                "event": "result",
-                "task": me,
-                "status": "port-in-use",
-                "error": held,
-                "me": view,
-                "holder": holder,
-            }
-        )
-        return EXIT_PORT_IN_USE
+        peers = [a for j, i, a in tasks if (j, i) != (me_job, me_index)]
+        return port_in_use(view, held, peers, args.timeout)
 
     # Before TensorFlow: every worker tells its peers which cluster it believes in and which
     # task it is, so a stale list or a task claimed twice is named at once, by every worker,
