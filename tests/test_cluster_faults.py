@@ -302,7 +302,10 @@ def test_a_peer_at_its_deadline_is_excused_and_one_that_went_is_not() -> None:
 
 
 def _aborted(
-    excused: tuple[str, ...], departed: tuple[str, ...], relayed: tuple[str, ...] = ()
+    excused: tuple[str, ...],
+    departed: tuple[str, ...],
+    relayed: tuple[str, ...] = (),
+    unheard: tuple[str, ...] = (),
 ) -> str:
     """The verdict on worker 1 whose collective TensorFlow aborted naming worker 0."""
     # gRPC's words at a survivor whose peer's deadline ended it mid-collective.
@@ -320,6 +323,7 @@ def _aborted(
         departed=departed,
         excused=excused,
         relayed=relayed,
+        unheard=unheard,
     )
     found = outcome_finding(outcome, BELOW, spec)
     assert found is not None and found.severity is Severity.ERROR
@@ -347,4 +351,10 @@ def test_a_peer_ended_by_its_own_deadline_is_not_blamed() -> None:
     assert summary.startswith(
         "worker 1: step 'all-reduce' was aborted when worker 0 (127.0.0.1:4421) ended at its "
         "own step deadline; the task that held them up cannot be told; with --timeout below "
+    )
+    # The peer's deadline ran out waiting for a task the view exchange never heard from: that
+    # task never arrived, and is named by this survivor too.
+    assert _aborted(("worker 0",), (), (), ("worker 2",)) == (
+        "worker 1: step 'all-reduce' was aborted when a peer waiting for worker 2 ended at its "
+        "own step deadline; worker 2 did not arrive (never heard in the view exchange)"
     )

@@ -242,6 +242,19 @@ def outcome_finding(
     if not blamed and not outcome.departed and outcome.relayed:
         # The peers TensorFlow names were aborted themselves, and said by whom.
         blamed, how, why = [outcome.relayed[0]], RELAYED, ""
+    if lost and not blamed and outcome.unheard:
+        # Every peer TensorFlow names was ended by its own step deadline, waiting, like this
+        # worker, for a task the view exchange never heard from: that task never arrived.
+        return finding(
+            f"{CHECK}.task-unreachable",
+            Severity.ERROR,
+            causes.cluster.CLUSTER_TASK_UNREACHABLE,
+            f"{outcome.task}: step '{outcome.step}' was aborted when a peer waiting for "
+            f"{', '.join(outcome.unheard)} ended at its own step deadline; "
+            f"{', '.join(outcome.unheard)} did not arrive (never heard in the view exchange)",
+            error.strip()[-1500:],
+            fix=cluster_unreachable_fix(),
+        )
     if lost and not blamed:
         # Every peer TensorFlow names was ended by its own step deadline: held up, like
         # this worker, by a task that neither died nor answered.

@@ -125,6 +125,9 @@ class WorkerOutcome(Record):
     excused: tuple[str, ...] = ()
     #: The tasks those aborted peers' TensorFlow named, as they told it.
     relayed: tuple[str, ...] = ()
+    #: The tasks of the cluster no view of which reached this worker in the view exchange
+    #: (never started, or never got that far); empty when the exchange was not reported.
+    unheard: tuple[str, ...] = ()
 
 
 def _events(stdout: str) -> list[dict[str, Any]]:
@@ -253,6 +256,7 @@ def run_worker(spec: ClusterSpec, options: SmokeOptions, env: Mapping[str, str])
     if presence.port is not None:
         argv += ["--presence-port", str(presence.port)]
     step = ["start"]
+    heard: list[set[str]] = []  # the tasks the view exchange heard from, once reported
 
     def on_line(line: str) -> Optional[float]:
         budget = None
@@ -262,6 +266,8 @@ def run_worker(spec: ClusterSpec, options: SmokeOptions, env: Mapping[str, str])
                 budget = float(doc.get("timeout", options.timeout))
             elif doc.get("event") == "handshake":
                 watch_peers(presence, doc)
+                views = doc.get("heard") or ()
+                heard.append({str(v.get("task")) for v in views if isinstance(v, dict)})
         return budget
 
     child_env = {**env, "TF_CONFIG": json.dumps(spec.to_json())}
@@ -286,14 +292,20 @@ def run_worker(spec: ClusterSpec, options: SmokeOptions, env: Mapping[str, str])
         return WorkerOutcome(task, address, "interrupted", step=step[0])
     finally:
         presence.close()
+    everyone = [f"{job} {i}" for job, tasks in spec.jobs.items() for i in range(len(tasks))]
+    unheard = tuple(t for t in everyone if t != task and t not in heard[-1]) if heard else ()
     if not run.overran:
         outcome = parse_worker_output(task, address, run.result)
-        return dataclasses.replace(outcome, departed=departed, excused=excused, relayed=relayed)
+        return dataclasses.replace(
+            outcome, departed=departed, excused=excused, relayed=relayed, unheard=unheard
+        )
     # The tasks still missing when the step ran out: the peers' ports answer, or not, whether
     # this worker still runs.
     missing, arrived = missing_tasks(spec, address, run.result.stdout, run.result.stderr)
     outcome = parse_worker_output(task, address, run.result, step[0], missing, arrived)
-    return dataclasses.replace(outcome, departed=departed, excused=excused, relayed=relayed)
+    return dataclasses.replace(
+        outcome, departed=departed, excused=excused, relayed=relayed, unheard=unheard
+    )
 
 
 def peers_named(stdout: str) -> Optional[list[str]]:
