@@ -196,6 +196,8 @@ def test_a_toolkit_of_another_major_on_the_printed_path_is_named() -> None:
     assert top.fix is not None
     assert "CUDA 12.1 toolkit (/usr/local/cuda-12.1/lib64)" in top.fix.text
     assert "built for CUDA 12" in top.fix.text and "CUDA 11 toolkit" in top.fix.text
+    # The log shows no Python: no release is installed that may have no wheel for it.
+    assert top.fix.commands == ()
     # The same file with no toolkit on the path gets the general fix.
     plain = _top(_explain(text.split("; LD_LIBRARY_PATH", maxsplit=1)[0]))
     assert plain.fix is not None and "/usr/local/cuda-12.1" not in plain.fix.text

@@ -519,6 +519,16 @@ def test_explain_reads_the_same_keras_listings() -> None:
     assert tf_keras is not None and "tf-keras" in tf_keras.what
 
 
+def fix_texts(code: Path, target: str = "2.21") -> dict[int, str]:
+    """Each line of ``code`` with a finding, and its fix's text."""
+    report = scan(ScanOptions((str(code),), target), RULES, "test")
+    return {
+        x.location.line: x.fix.text
+        for x in report.findings
+        if x.location is not None and x.fix is not None
+    }
+
+
 def test_a_name_spelled_otherwise_gets_the_apis_spelling(tmp_path: Path) -> None:
     code = tmp_path / "s.py"
     code.write_text(
@@ -527,12 +537,7 @@ def test_a_name_spelled_otherwise_gets_the_apis_spelling(tmp_path: Path) -> None
         "x = tf.keras.layers.Conv2d(3, 3)\n"
         "y = tf.keras.layers.NoSuchLayer(3)\n"
     )
-    report = scan(ScanOptions((str(code),), "2.21"), RULES, "test")
-    fixes = {
-        x.location.line: x.fix.text
-        for x in report.findings
-        if x.location is not None and x.fix is not None
-    }
+    fixes = fix_texts(code)
     assert fixes[2].startswith("Use keras.optimizers.Adam:")
     assert fixes[3].startswith("Use tf.keras.layers.Conv2D:")
     # A name no member is a spelling of gets no guess.
@@ -546,12 +551,7 @@ def test_a_keras2_module_gets_the_public_names_it_exported(tmp_path: Path) -> No
         "from tensorflow.keras.utils import generic_utils\n"
         "from keras.layers.advanced_activations import LeakyReLU\n"
     )
-    report = scan(ScanOptions((str(code),), "2.21"), RULES, "test")
-    fixes = {
-        x.location.line: x.fix.text
-        for x in report.findings
-        if x.location is not None and x.fix is not None
-    }
+    fixes = fix_texts(code)
     assert "keras.utils.to_categorical" in fixes[1] and "keras.utils.normalize" in fixes[1]
     assert "tf.keras.utils.Progbar" in fixes[2]
     # One of its names asked for: that name, where the API keeps it.

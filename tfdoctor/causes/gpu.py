@@ -327,6 +327,9 @@ def cuda_libraries_fix(m: Machine, missing: tuple[str, ...]) -> tuple[CauseId, F
     wheel of 2.12-2.13, or a system/conda toolkit) decides the rest.
     """
     line = m.line
+    if "zlibwapi" in missing:
+        # Not a CUDA library: what cuDNN 8.3+ loads on Windows, installed apart.
+        return CUDA_LIBS_MISSING, zlib_fix()
     if m.os == "windows" and line is not None and not line.windows_native_gpu:
         return WINDOWS_NATIVE_GPU_ENDED, windows_gpu_fix(m)
     wheels = m.cuda_wheels_installed
@@ -479,7 +482,13 @@ def other_toolkit_fix(m: Machine, installed: str, directory: str, asked: str, wa
             f"install a TensorFlow built for CUDA {major} (up to TensorFlow "
             f"{newest.latest_patch}; `tfdoctor matrix` lists those that fit this Python), or "
         )
-        commands = m.pip_install(f"tensorflow=={newest.latest_patch}")
+        # The command only where the Python is known and the release that fits it is one
+        # built for this toolkit: a release without a wheel for the Python changes nothing.
+        from tfdoctor.compat import newest_fit  # noqa: PLC0415 - avoids a cycle at import
+
+        fit = newest_fit(m.matrix, m.target) if m.matrix and m.python_version else None
+        if fit is not None and fit.line.cuda and version_key(fit.line.cuda)[0] == major:
+            commands = m.pip_install(f"tensorflow=={fit.line.latest_patch}")
     text += (
         f"install a CUDA {wants} toolkit and the cuDNN of the build beside it ({CUDA_ARCHIVE}) "
         "and put its lib64 directory first on LD_LIBRARY_PATH."
@@ -850,47 +859,43 @@ def gpu_arch_fix(m: Machine, capability: Optional[str]) -> Fix:
     )
 
 
-#: Why TensorFlow lists no GPU, each with its cause and what tells it apart. Which comes first is
-#: the evidence's to decide (:func:`unlisted_gpu_fix`): the answer ``[]`` is the same for all.
-UNLISTED_GPU_CANDIDATES: Mapping[str, tuple[CauseId, str, str]] = {
+#: Why TensorFlow lists no GPU, each with its cause, what tells it apart and the command that
+#: shows it (empty: the text says). Which comes first is the evidence's to decide
+#: (:func:`unlisted_gpu_fix`): the answer ``[]`` is the same for all.
+UNLISTED_GPU_CANDIDATES: Mapping[str, tuple[CauseId, str, str, str]] = {
     "windows-native": (
         WINDOWS_NATIVE_GPU_ENDED,
         "TensorFlow runs on native Windows, where 2.11 and later have no GPU build",
         "the paths and prompt are Windows ones (C:\\...), not WSL2's",
+        "",
     ),
     "cpu-build": (
         TF_CPU_ONLY_BUILD,
         "the TensorFlow installed is a CPU-only build (tensorflow-cpu; the macOS and Linux "
         "aarch64 wheels)",
-        'python -c "import tensorflow as tf; print(tf.test.is_built_with_cuda())" prints False',
+        "tf.test.is_built_with_cuda() prints False",
+        'python -c "import tensorflow as tf; print(tf.test.is_built_with_cuda())"',
     ),
     "libraries": (
         CUDA_LIBS_MISSING,
         "the CUDA or cuDNN libraries the build was made for are not found",
         "TensorFlow's log at import says `Could not load dynamic library` or `Cannot dlopen "
         "some GPU libraries` (run with TF_CPP_MIN_LOG_LEVEL=0 to see it)",
+        read_device_log_fix().commands[0],
     ),
     "driver": (
         DRIVER_NOT_LOADED,
         "no NVIDIA driver answers (none installed or loaded, or a container started without "
         "the GPU)",
         "`nvidia-smi` fails or lists no GPU",
+        "nvidia-smi",
     ),
     "hidden": (
         CUDA_VISIBLE_DEVICES_HIDDEN,
         "CUDA_VISIBLE_DEVICES hides every GPU (empty, -1 or an index that does not exist)",
         "`echo $CUDA_VISIBLE_DEVICES` prints it",
+        'echo "CUDA_VISIBLE_DEVICES=$CUDA_VISIBLE_DEVICES"',
     ),
-}
-
-_UNLISTED_TELLS: Mapping[str, str] = {
-    "cpu-build": 'python -c "import tensorflow as tf; print(tf.test.is_built_with_cuda())"',
-    "libraries": (
-        'TF_CPP_MIN_LOG_LEVEL=0 python -c "import tensorflow as tf; '
-        "print(tf.config.list_physical_devices('GPU'))\""
-    ),
-    "driver": "nvidia-smi",
-    "hidden": 'echo "CUDA_VISIBLE_DEVICES=$CUDA_VISIBLE_DEVICES"',
 }
 
 
@@ -904,12 +909,12 @@ def unlisted_gpu_fix(m: Machine, order: tuple[str, ...], shown: str) -> Fix:
     candidates, each with what tells it apart. ``shown``: the evidence behind the order."""
     first = order[0]
     fix = _unlisted_candidate_fix(m, first)
-    what, tell = UNLISTED_GPU_CANDIDATES[first][1:]
+    _, what, tell, _ = UNLISTED_GPU_CANDIDATES[first]
     steps = [f"1. {what} ({tell}): {fix.text}"]
     for number, key in enumerate(order[1:], 2):
-        other_what, other_tell = UNLISTED_GPU_CANDIDATES[key][1:]
+        _, other_what, other_tell, _ = UNLISTED_GPU_CANDIDATES[key]
         steps.append(f"{number}. {other_what} ({other_tell}).")
-    others = tuple(_UNLISTED_TELLS[k] for k in order[1:] if k in _UNLISTED_TELLS)
+    others = tuple(c for k in order[1:] for c in UNLISTED_GPU_CANDIDATES[k][3:] if c)
     return Fix(
         f"{shown}; the candidates, most likely first: " + " ".join(steps),
         tuple(dict.fromkeys((*fix.commands, *others))),

@@ -618,9 +618,6 @@ def _libraries(hits: Sequence[Hits]) -> tuple[str, ...]:
 
 
 def _cuda_libs(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
-    if any(h.signature.id == "cudnn-zlib-missing" for h in hits):
-        # Not a CUDA library: what cuDNN itself loads, installed apart.
-        return causes.gpu.CUDA_LIBS_MISSING, causes.gpu.zlib_fix()
     if r.other_toolkit is not None and m.facts.cuda_libs is None:
         return causes.gpu.CUDA_LIBS_MISSING, causes.gpu.other_toolkit_fix(m, *r.other_toolkit)
     return causes.gpu.cuda_libraries_fix(m, _libraries(hits))
