@@ -28,6 +28,7 @@ WSL1: Final = CauseId("wsl1")
 NATIVE_LIBRARY_UNRESOLVED: Final = CauseId("native-library-unresolved")
 TF_RELEASE_NOT_FOR_PYTHON: Final = CauseId("tf-release-not-for-python")
 METAL_NO_WHEEL_FOR_PYTHON: Final = CauseId("metal-no-wheel-for-python")
+STATIC_TLS_EXHAUSTED: Final = CauseId("static-tls-exhausted")
 
 METAL_FILES = "https://pypi.org/project/tensorflow-metal/#files"
 
@@ -132,6 +133,16 @@ CAUSES: Mapping[str, Cause] = dict(
             "own trace and ldd say both.",
             "https://man7.org/linux/man-pages/man8/ld.so.8.html",
             "https://man7.org/linux/man-pages/man1/ldd.1.html",
+        ),
+        define(
+            STATIC_TLS_EXHAUSTED,
+            "A library loaded late found no room in the static TLS block",
+            "glibc keeps a small fixed surplus of static thread-local storage for libraries "
+            "loaded after the program started; a library built with initial-exec TLS (libgomp, "
+            "libGLdispatch) that an import loads late can find it used up, most often on "
+            "aarch64 (Jetson). It loads when it is loaded at start (LD_PRELOAD), or with a "
+            "larger surplus (glibc 2.32 and later).",
+            "https://www.gnu.org/software/libc/manual/html_node/Dynamic-Linking-Tunables.html",
         ),
         define(
             TF_RELEASE_NOT_FOR_PYTHON,
@@ -284,6 +295,22 @@ def native_interpreter_fix(m: Machine) -> Fix:
     )
 
 
+def static_tls_fix(library: Optional[str]) -> Fix:
+    """Load ``library`` (the path the loader named) at start, before the import fills the
+    static TLS surplus; or, with glibc 2.32 or later, raise the surplus."""
+    path = library if library and library.startswith("/") else None
+    preload = shlex.quote(path) if path else "/PATH/TO/THE/LIBRARY.so"
+    return Fix(
+        "Load the library the message names when the process starts, so it gets its static "
+        "TLS before the import uses the surplus up (add the line to ~/.bashrc or the job "
+        "script); with glibc 2.32 or later, raising the surplus with the tunable works too.",
+        (
+            f"export LD_PRELOAD={preload}${{LD_PRELOAD:+:$LD_PRELOAD}}",
+            "export GLIBC_TUNABLES=glibc.rtld.optional_static_tls=16384",
+        ),
+    )
+
+
 def native_library_fix(library: Optional[str], macos: bool = False) -> Fix:
     """How to find which library failed to load, and which file needed it (``macos``: dyld's
     tools, https://developer.apple.com/library/archive/documentation/DeveloperTools/Conceptual/
@@ -328,6 +355,29 @@ def same_line_release(requested: Optional[str], listed: Sequence[str]) -> Option
         return None
     same = [v for v in listed if version_key(v)[:2] == line]
     return max(same, key=version_key) if same else None
+
+
+def source_build_fix(m: Machine, dist: str, version: str) -> Fix:
+    """A release of ``dist`` with a wheel for this interpreter, instead of building one that
+    has none (pip chose the source archive of ``version`` and its build failed)."""
+    release = f"{dist} {version}" if version else dist
+    python = f"Python {m.python_version}" if m.python_version else "this Python"
+    # TensorFlow's declared range keeps the choice inside what the installed TensorFlow runs
+    # with (a newest NumPy can be a major TensorFlow does not support).
+    spec = m.declared_range(dist) or ""
+    text = (
+        f"pip found no wheel of {release} for {python} and this platform, so it built the "
+        "source archive, and the build failed: a release older than the interpreter seldom "
+        "builds on it (Python 3.12 removed distutils and pkgutil.ImpImporter, which old build "
+        f"scripts use). Install a {dist} release that publishes a wheel here: --only-binary "
+        f"lets pip choose only among those (then change any pin of {dist} in the "
+        "requirements to the release it installs); or use a Python that "
+        f"{release} has wheels for."
+    )
+    return Fix(
+        text,
+        (f"pip index versions {dist}", *m.pip(f'install --only-binary={dist} "{dist}{spec}"')),
+    )
 
 
 def release_line_fix(m: Machine, dist: str, requested: str, release: str) -> Fix:

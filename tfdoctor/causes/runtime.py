@@ -117,7 +117,9 @@ def host_memory_fix(m: Machine) -> Fix:
         "Reduce the batch size (or the model, input or shuffle-buffer size) and stream the "
         "data with tf.data instead of loading it whole; check the memory free to the process "
         "(a container's or job's limit counts, not only the machine's RAM).",
-        ("free -h",),
+        # A SIGKILL ("Killed", exit status 137) from the kernel's OOM killer is logged by the
+        # kernel, not by the process (https://docs.kernel.org/admin-guide/mm/concepts.html).
+        ("free -h", "sudo dmesg -T | grep -iE 'out of memory|killed process'"),
     )
 
 

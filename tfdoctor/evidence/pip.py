@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable
 from typing import Optional
 
+from tfdoctor.facts import normalize_name
 from tfdoctor.records import Record, record
 
 _REFUSAL = re.compile(
@@ -104,3 +105,66 @@ def read_wheel_refusal(line: str) -> Optional[WheelRefusal]:
         match.group("abi"),
         match.group("platform"),
     )
+
+
+# --- builds from a source archive -------------------------------------------------------------
+
+# pip downloads a source archive only when no wheel of the chosen release fits the interpreter
+# and platform (https://pip.pypa.io/en/stable/cli/pip_install/#installation-order): the name
+# and version are in the archive's file name, `name-version.tar.gz` (PEP 625).
+_ARCHIVE = re.compile(
+    r"(?:Downloading|Using cached|Processing)\s+(?:\S*/)?"
+    r"(?P<dist>[A-Za-z0-9][A-Za-z0-9_.-]*?)-(?P<version>\d+(?:\.\d+)*(?:(?:a|b|rc)\d+)?)"
+    r"\.(?:tar\.gz|zip|tar\.bz2)\b"
+)
+# pip's words when building a wheel failed: legacy and PEP 517 builds
+# (https://github.com/pypa/pip/blob/23.0/src/pip/_internal/wheel_builder.py,
+# src/pip/_internal/operations/build/metadata.py, src/pip/_internal/exceptions.py).
+_BUILD_FAILED = re.compile(
+    r"Failed building wheel for (?P<one>[A-Za-z0-9][A-Za-z0-9_.-]*)"
+    r"|Could not build wheels for (?P<many>[A-Za-z0-9][A-Za-z0-9_., -]*?)"
+    r"(?:, which is required| which use PEP 517|\s*$)"
+    r"|Failed to build (?P<listed>[A-Za-z0-9][A-Za-z0-9_. -]*?)\s*$"
+    r"|(?P<step>Getting requirements to build wheel|Preparing metadata \(pyproject\.toml\)"
+    r"|Building wheel for \S+ \(pyproject\.toml\)|python setup\.py egg_info)"
+    r" did not run successfully"
+)
+_BUILD_WORDS = ("Failed building wheel", "Could not build wheels", "Failed to build", "did not run")
+
+
+@record
+class SourceBuild(Record):
+    """pip building a release from its source archive, and the build failing (observed)."""
+
+    dist: str
+    #: The release, from the archive's name; empty where the log shows no archive.
+    version: str
+    #: The line that says the build failed.
+    message: str
+
+
+def read_source_builds(texts: Iterable[str]) -> list[SourceBuild]:
+    """Every failed build of a source archive in ``texts``: the distribution the failure
+    names (or the last archive downloaded before it, for the PEP 517 steps that name none)."""
+    out: list[SourceBuild] = []
+    for text in texts:
+        if not any(word in text for word in _BUILD_WORDS):
+            continue
+        archives: list[tuple[int, str, str]] = [
+            (m.start(), normalize_name(m.group("dist")), m.group("version"))
+            for m in _ARCHIVE.finditer(text)
+        ]
+        for match in _BUILD_FAILED.finditer(text):
+            named = match.group("one") or match.group("many") or match.group("listed") or ""
+            dists = [normalize_name(d) for d in re.split(r"[\s,]+", named) if d]
+            if not dists:
+                before = [a for a in archives if a[0] < match.start()]
+                dists = [before[-1][1]] if before else []
+            for dist in dists:
+                version = next((v for _, d, v in reversed(archives) if d == dist), "")
+                found = SourceBuild(dist, version, match.group(0).strip())
+                if all(b.dist != dist for b in out):
+                    out.append(found)
+            if len(out) >= MAX_REFUSALS:
+                return out
+    return out

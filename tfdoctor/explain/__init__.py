@@ -45,7 +45,9 @@ from tfdoctor.evidence.packages import (
 from tfdoctor.evidence.pip import (
     MAX_REFUSALS,
     PipRefusal,
+    SourceBuild,
     read_refusals,
+    read_source_builds,
     read_wheel_refusal,
     requested_version,
 )
@@ -119,6 +121,8 @@ class Evidence:
     import_checks: list[ImportCheck] = dataclasses.field(default_factory=list)
     #: Extension modules NumPy refused for the C API or ABI they were built for.
     numpy_builds: list[NumpyBuild] = dataclasses.field(default_factory=list)
+    #: Releases pip built from their source archive, and failed to (:mod:`tfdoctor.evidence.pip`).
+    source_builds: list[SourceBuild] = dataclasses.field(default_factory=list)
     #: Versions a session printed when asked (``tf.__version__``), by distribution.
     echoed: dict[str, str] = dataclasses.field(default_factory=dict)
     #: What TensorFlow's own log lines report (:mod:`tfdoctor.evidence.tflog`), each with
@@ -194,6 +198,8 @@ def scan(blocks: Iterable[LogText], signatures: Signatures) -> Evidence:
             evidence.import_checks.extend(read_import_checks((text,)))
         if len(evidence.numpy_builds) < MAX_CONFLICTS:
             evidence.numpy_builds.extend(read_numpy_builds((text,)))
+        if len(evidence.source_builds) < MAX_REFUSALS:
+            evidence.source_builds.extend(read_source_builds((text,)))
         for dist, echoed in read_echoed_versions((text,)).items():
             evidence.echoed.setdefault(dist, echoed)
         _read_devices(evidence, block)
@@ -617,9 +623,23 @@ def _libraries(hits: Sequence[Hits]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(names))
 
 
+# dlopen's reason when the file loads but a symbol it binds with a version is not in the
+# library of that name the loader found (glibc's "undefined symbol: X, version Y").
+_UNDEFINED = re.compile(
+    r"dlerror: (?P<path>\S+?): undefined symbol: (?P<symbol>\w+)(?:, version (?P<partner>[\w.]+))?"
+)
+
+
 def _cuda_libs(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     if r.other_toolkit is not None and m.facts.cuda_libs is None:
         return causes.gpu.CUDA_LIBS_MISSING, causes.gpu.other_toolkit_fix(m, *r.other_toolkit)
+    for hit in hits:
+        for _, line in hit.citations:
+            found = _UNDEFINED.search(line)
+            if found is not None:
+                return causes.gpu.CUDA_LIB_SHADOWED, causes.gpu.mixed_release_fix(
+                    m, found.group("path"), found.group("symbol"), found.group("partner") or ""
+                )
     return causes.gpu.cuda_libraries_fix(m, _libraries(hits))
 
 
@@ -769,6 +789,12 @@ def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
     macos = r.os == "macos" or bool(library and library.endswith(".dylib"))
     return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.native_library_fix(
         library, macos
+    )
+
+
+def _static_tls(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    return causes.platform.STATIC_TLS_EXHAUSTED, causes.platform.static_tls_fix(
+        _group(hits, "library")
     )
 
 
@@ -935,6 +961,7 @@ BUILDERS: dict[str, Builder] = {
     causes.xla.PTXAS_TOO_OLD: _ptxas_old,
     causes.software.COMPANION_MISMATCH: _companion,
     causes.platform.NATIVE_LIBRARY_UNRESOLVED: _native,
+    causes.platform.STATIC_TLS_EXHAUSTED: _static_tls,
     causes.runtime.OP_KERNEL_MISSING: _op_kernel,
     causes.software.OP_NOT_REGISTERED: _op_unregistered,
     causes.container.CONTAINER_NO_GPU: _container_no_gpu,
@@ -1127,6 +1154,7 @@ def explain(
         evidence.tracebacks,
         machine,
         evidence.numpy_builds,
+        evidence.source_builds,
     ):
         findings.setdefault(found.id, found)
     inferred = _inferred(evidence, revealed)

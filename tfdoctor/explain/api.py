@@ -60,15 +60,18 @@ def api_use(tb: Traceback, knowledge: ApiKnowledge) -> Optional[tuple[str, Verdi
             # The private module itself imported: no rule about its removal applies, and
             # what it lacks is no API (explain.packages' private_api_findings judges it).
             return None
-        return _named(knowledge, match.group("module"), match.group("attr"))
+        found = _named(knowledge, match.group("module"), match.group("attr"))
+        return found or _written(tb, knowledge, match.group("attr"))
     match = _NO_NAME.search(message)
     if match is not None:
-        return _named(knowledge, match.group("module"), match.group("attr"))
+        found = _named(knowledge, match.group("module"), match.group("attr"))
+        return found or _written(tb, knowledge, match.group("attr"))
     match = _NO_MODULE.search(message)
-    if match is not None and "." in match.group("module"):
+    if match is not None:
         module = match.group("module")
         head, _, last = module.rpartition(".")
-        return _named(knowledge, head, last)
+        found = _named(knowledge, head, last) if head else None
+        return found or _written(tb, knowledge, module)
     match = _KEYWORD.search(message)
     if match is not None:
         kwarg = match.group("kw") or match.group("kw2") or match.group("kw3") or match.group("kw4")
@@ -78,6 +81,17 @@ def api_use(tb: Traceback, knowledge: ApiKnowledge) -> Optional[tuple[str, Verdi
         verdict = knowledge.member(match.group("cls"), match.group("attr"))
         if verdict is not None:
             return f"{match.group('cls')}.{match.group('attr')}", verdict
+    return None
+
+
+def _written(tb: Traceback, knowledge: ApiKnowledge, word: str) -> Optional[tuple[str, Verdict]]:
+    """scan's verdict on the source line the traceback printed where it names ``word`` (the
+    missing module or name): the name as the user wrote it can be one a rule knows under a
+    longer path (`from keras.wrappers.scikit_learn import ...` for `No module named
+    'keras.wrappers'`). The innermost such line is the use that raised."""
+    for frame in reversed(tb.frames):
+        if frame.code and word in frame.code:
+            return knowledge.code(frame.code)
     return None
 
 

@@ -16,6 +16,7 @@ from typing import Optional
 
 from tfdoctor import causes
 from tfdoctor.evidence.packages import Conflict, ImportCheck, NumpyBuild
+from tfdoctor.evidence.pip import SourceBuild
 from tfdoctor.evidence.traceback import Traceback, library_origins, origin_of, own_module_missing
 from tfdoctor.explain.generated import generated_code_findings
 from tfdoctor.explain.modules import module_findings
@@ -82,10 +83,12 @@ def package_findings(
     tracebacks: Sequence[Traceback],
     m: Machine,
     numpy_builds: Sequence[NumpyBuild] = (),
+    source_builds: Sequence[SourceBuild] = (),
 ) -> list[Finding]:
     """One finding per cause the packages show, in order of appearance."""
     out: dict[str, Finding] = {}
     for finding in (
+        *(_source_build(b, m) for b in source_builds),
         *(_conflict(c, m) for c in conflicts),
         *(_import_check(c, m) for c in checks),
         *(_keras2_object(tb, m) for tb in tracebacks),
@@ -103,6 +106,21 @@ def package_findings(
         if finding is not None and finding.id not in out:
             out[finding.id] = finding
     return list(out.values())
+
+
+def _source_build(build: SourceBuild, m: Machine) -> Finding:
+    """pip built a release from source because no wheel of it fits, and the build failed."""
+    release = f"{build.dist} {build.version}" if build.version else build.dist
+    return causes.finding(
+        "explain.tf-release-not-for-python",
+        Severity.ERROR,
+        causes.platform.TF_RELEASE_NOT_FOR_PYTHON,
+        f"pip could not build {release} from source: no wheel of it fits this Python and platform",
+        f"{build.message}\npip builds a source archive only when no wheel of the release it "
+        "chose fits the interpreter and platform; the build's own error is above that line.",
+        causes.platform.source_build_fix(m, build.dist, build.version),
+        ("https://pip.pypa.io/en/stable/cli/pip_install/#cmdoption-only-binary",),
+    )
 
 
 def _pinned(spec: str) -> Optional[str]:

@@ -134,15 +134,18 @@ class ApiKnowledge:
             aliases.append("import tensorflow as tf")
         if re.search(r"(?<![\w.])keras\.", line):
             aliases.append("import keras")
-        if not aliases:
+        # An import statement binds its own names (`from keras.wrappers.scikit_learn import
+        # KerasClassifier`): what it imports is the use.
+        statement = re.match(r"\s*(?:from|import)\s+(?:tensorflow|keras|tf_keras)\b", line)
+        if not aliases and statement is None:
             return None
         source = "\n".join((*aliases, line.strip()))
         found = scan_source(source, "<traceback>", frozenset(self.rules.by_method()))
         if found.errors:
             return None
         for use in found.uses:
-            if use.kind == "import":
-                continue
+            if use.line <= len(aliases):
+                continue  # the assumed aliases themselves
             verdict = self._judge.judge_use(use)
             if verdict is not None:
                 return use.written, verdict

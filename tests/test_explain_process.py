@@ -1,0 +1,228 @@
+"""What explain reads of the process and its loader: a process the kernel killed, a library
+without room in the static TLS block, TensorFlow's Windows extensions that do not load, CUDA
+libraries of two releases mixed, a source build pip fell back to, and the source line a
+traceback printed. Every log here is written for the test, a variant of its family."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests import factories as f
+from tfdoctor.evidence.pip import read_source_builds
+from tfdoctor.explain import explain
+from tfdoctor.explain.reader import split_text
+from tfdoctor.findings import Finding, Report, Severity
+from tfdoctor.signatures import load_signatures
+
+SIGNATURES = load_signatures()
+
+
+def _explain(text: str) -> Report:
+    return explain([split_text(text)], SIGNATURES, f.FIXTURE_MATRIX)
+
+
+def _top(report: Report) -> Finding:
+    assert report.findings, "no finding"
+    top = report.findings[0]
+    assert top.severity is Severity.ERROR, [(x.id, x.severity.value) for x in report.findings]
+    return top
+
+
+def _fix(finding: Finding) -> str:
+    assert finding.fix is not None
+    return "\n".join((finding.fix.text, *finding.fix.commands))
+
+
+TRAINING = (
+    "Epoch 1/20\n"
+    "2024-02-10 10:10:12.000000: I external/local_xla/xla/stream_executor/cuda/"
+    "cuda_dnn.cc:454] Loaded cuDNN version 8906\n"
+    " 412/1875 [=====>........................] - ETA: 1:02 - loss: 0.4521\n"
+)
+
+
+@pytest.mark.parametrize(
+    "ending",
+    [
+        "Killed\n",
+        "bash: line 1:  3117 Killed                  python3 fit.py --epochs 20\n",
+        "zsh: killed     python fit.py\n",
+        "Killed: 9\n",
+        "\nProcess finished with exit code 137 (interrupted by signal 9: SIGKILL)\n",
+        "fit-worker-0 exited with code 137\n",
+        "    Last State:     Terminated\n      Reason:       OOMKilled\n      Exit Code:    137\n",
+        "[  881.204551] Out of memory: Killed process 3117 (python3) total-vm:41236580kB\n",
+        "Your session crashed after using all available RAM.\n",
+    ],
+)
+def test_a_killed_process_is_host_memory(ending: str) -> None:
+    top = _top(_explain(TRAINING + ending))
+    assert top.cause == "host-out-of-memory"
+    assert "dmesg" in _fix(top)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Process finished with exit code 0\n",
+        "2024-02-10 10:10:12.000000: I tensorflow/core/util/port.cc:113] oneDNN custom "
+        "operations are on. You may see slightly different numerical results.\n",
+        "The job was killed by the user at 10:12.\n",
+        "skilled annotators labelled 2,000 images\n",
+    ],
+)
+def test_words_like_killed_are_not_a_kill(line: str) -> None:
+    report = _explain(TRAINING + line)
+    assert all(x.cause != "host-out-of-memory" for x in report.findings)
+
+
+def test_static_tls_names_the_library_to_preload() -> None:
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/nano/infer.py", line 2, in <module>\n'
+        "    import tensorflow as tf\n"
+        "ImportError: /usr/lib/aarch64-linux-gnu/libGLdispatch.so.0: cannot allocate memory "
+        "in static TLS block\n"
+    )
+    top = _top(_explain(log))
+    assert top.cause == "static-tls-exhausted"
+    assert top.fix is not None
+    assert top.fix.commands[0].startswith(
+        "export LD_PRELOAD=/usr/lib/aarch64-linux-gnu/libGLdispatch.so.0"
+    )
+    assert any("optional_static_tls" in c for c in top.fix.commands)
+
+
+@pytest.mark.parametrize(
+    ("message", "cause"),
+    [
+        (
+            "ImportError: DLL load failed while importing _pywrap_tfe: The specified module "
+            "could not be found.",
+            "msvc-runtime-missing",
+        ),
+        (
+            "ImportError: DLL load failed while importing _pywrap_cpu_feature_guard: A dynamic "
+            "link library (DLL) initialization routine failed.",
+            "cpu-lacks-avx",
+        ),
+        ("ImportError: DLL load failed with error code -1073741795", "cpu-lacks-avx"),
+    ],
+)
+def test_tensorflow_windows_extensions_that_do_not_load(message: str, cause: str) -> None:
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "C:\\Users\\dev\\app\\main.py", line 1, in <module>\n'
+        "    import tensorflow as tf\n"
+        f"{message}\n"
+    )
+    assert _top(_explain(log)).cause == cause
+
+
+def test_a_windows_dll_of_another_package_is_not_tensorflows() -> None:
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "C:\\Users\\dev\\app\\main.py", line 1, in <module>\n'
+        "    import cv2\n"
+        "ImportError: DLL load failed while importing cv2: The specified module could not "
+        "be found.\n"
+    )
+    report = _explain(log)
+    assert all(x.cause != "msvc-runtime-missing" for x in report.findings)
+
+
+def test_cuda_libraries_of_two_releases_are_a_shadowed_copy() -> None:
+    log = (
+        "2022-11-04 09:12:40.118213: W tensorflow/stream_executor/platform/default/"
+        "dso_loader.cc:64] Could not load dynamic library 'libcusolver.so.11'; dlerror: "
+        "/opt/cuda-11.2/lib64/libcusolver.so.11: undefined symbol: "
+        "cublasLtMatmulAlgoGetHeuristic, version libcublasLt.so.11\n"
+    )
+    top = _top(_explain(log))
+    assert top.cause == "cuda-lib-shadowed"
+    assert top.fix is not None
+    assert "ldd /opt/cuda-11.2/lib64/libcusolver.so.11" in top.fix.commands
+    assert "libcublasLt.so.11" in top.fix.text
+
+
+def test_a_missing_cuda_file_stays_a_missing_library() -> None:
+    log = (
+        "2022-11-04 09:12:40.118213: W tensorflow/stream_executor/platform/default/"
+        "dso_loader.cc:64] Could not load dynamic library 'libcusolver.so.11'; dlerror: "
+        "libcusolver.so.11: cannot open shared object file: No such file or directory\n"
+    )
+    assert _top(_explain(log)).cause == "cuda-libs-missing"
+
+
+PIP_BUILD = """\
+Collecting h5py==2.10.0
+  Downloading h5py-2.10.0.tar.gz (301 kB)
+Building wheels for collected packages: h5py
+  Building wheel for h5py (setup.py) ... error
+  error: subprocess-exited-with-error
+  ERROR: Failed building wheel for h5py
+  Running setup.py clean for h5py
+Failed to build h5py
+ERROR: Could not build wheels for h5py, which is required to install pyproject.toml-based projects
+"""
+
+PEP517_BUILD = """\
+Collecting numpy==1.24.3
+  Using cached numpy-1.24.3.tar.gz (10.9 MB)
+  Installing build dependencies ... done
+  Getting requirements to build wheel ... error
+  error: subprocess-exited-with-error
+
+  x Getting requirements to build wheel did not run successfully.
+  | exit code: 1
+  +-> [20 lines of output]
+      Traceback (most recent call last):
+        File "/srv/env/lib/python3.13/site-packages/hooks/_in_process.py", line 35, in <module>
+          main()
+      ModuleNotFoundError: No module named 'distutils'
+      [end of output]
+"""
+
+
+def test_source_builds_are_read_with_their_release() -> None:
+    (h5py,) = read_source_builds([PIP_BUILD])
+    assert (h5py.dist, h5py.version) == ("h5py", "2.10.0")
+    (numpy,) = read_source_builds([PEP517_BUILD])
+    assert (numpy.dist, numpy.version) == ("numpy", "1.24.3")
+    assert read_source_builds(["Building wheel for h5py (setup.py) ... done\n"]) == []
+
+
+@pytest.mark.parametrize(("log", "dist"), [(PIP_BUILD, "h5py"), (PEP517_BUILD, "numpy")])
+def test_a_failed_source_build_asks_for_a_release_with_a_wheel(log: str, dist: str) -> None:
+    top = _top(_explain(log))
+    assert top.cause == "tf-release-not-for-python"
+    assert dist in top.summary
+    assert top.fix is not None
+    assert any(f"--only-binary={dist}" in c for c in top.fix.commands)
+    # The build's own traceback is pip's, not the failure to explain.
+    assert all(x.id != "explain.unexplained-exception" for x in _explain(log).findings)
+
+
+def test_a_missing_module_is_judged_by_the_source_line_that_imported_it() -> None:
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/dev/grid.py", line 6, in <module>\n'
+        "    from keras.wrappers.scikit_learn import KerasRegressor\n"
+        "ModuleNotFoundError: No module named 'keras.wrappers'\n"
+    )
+    top = _top(_explain(log))
+    assert top.cause == "api-removed"
+    assert "scikeras" in _fix(top)
+
+
+def test_a_source_line_that_does_not_name_the_missing_module_is_not_asked() -> None:
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/dev/grid.py", line 6, in <module>\n'
+        "    model = build()\n"
+        '  File "/home/dev/models.py", line 2, in build\n'
+        "    import keras_tuner\n"
+        "ModuleNotFoundError: No module named 'keras.wrappers'\n"
+    )
+    report = _explain(log)
+    assert all(x.cause != "api-removed" for x in report.findings)
