@@ -738,11 +738,28 @@ REFUSED_COMPANIONS = {
 
 @pytest.mark.parametrize("log, dist", REFUSED_COMPANIONS.values(), ids=REFUSED_COMPANIONS.keys())
 def test_a_companion_without_a_wheel_is_not_read_as_tensorflow(log: str, dist: str) -> None:
+    # pip's refusal is about the companion's wheels for this Python and platform, not about
+    # the TensorFlow it was built for: the finding and its fix name the companion.
     report = _explain(log)
-    fix = _fix(_one(report, "companion-mismatch"))
+    finding = _one(report, "tf-no-wheel-for-python")
+    fix = _fix(finding)
+    assert f"pip found no {dist} wheel" in finding.summary
     assert f"pip index versions {dist}" in fix
+    assert f"https://pypi.org/project/{dist}/#files" in fix
     assert "tensorflow==0." not in fix  # a companion's versions are not TensorFlow's
-    assert not [x for x in report.findings if x.cause.startswith("tf-")]
+    assert "64-bit" not in fix  # nothing says the interpreter is the reason
+    assert [x.cause for x in report.findings] == ["tf-no-wheel-for-python"]
+
+
+def test_a_renamed_companion_without_a_wheel_gets_its_successor() -> None:
+    log = (
+        "$ pip install tflite-runtime\n"
+        "ERROR: Could not find a version that satisfies the requirement tflite-runtime "
+        "(from versions: none)\nERROR: No matching distribution found for tflite-runtime\n"
+    )
+    fix = _fix(_one(_explain(log), "tf-no-wheel-for-python"))
+    assert 'pip install "ai-edge-litert"' in fix
+    assert "ai_edge_litert" in fix
 
 
 def test_tf_keras_of_another_line_is_its_own_cause() -> None:

@@ -9,6 +9,7 @@ record base.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 from collections.abc import Mapping
@@ -44,6 +45,8 @@ class Modules(Record):
     family: frozenset[str]
     #: Op name (or prefix ending in ``*``) -> the distribution whose library registers it.
     ops: Mapping[str, str]
+    #: Distribution -> the one its project now publishes under another name.
+    successors: Mapping[str, str] = dataclasses.field(default_factory=dict)
 
     def distribution(self, module: str) -> Optional[str]:
         """The distribution that installs ``module`` (a dotted name: its longest listed
@@ -74,7 +77,9 @@ def parse_modules(text: str, path: str = "<modules>") -> Modules:
     """Validate module table YAML ``text`` (``path`` names it in errors)."""
     root = compose(text, path, "module table", ModulesError)
     reader = NodeReader(path, ModulesError)
-    top = reader.mapping(root, "modules", ("schema_version", "sources", "modules", "ops"))
+    top = reader.mapping(
+        root, "modules", ("schema_version", "sources", "modules", "ops"), ("successors",)
+    )
     reader.schema_version(top["schema_version"], MODULES_VERSION)
     sources = reader.sources(top["sources"], SOURCE_ID, DataSource)
 
@@ -104,7 +109,18 @@ def parse_modules(text: str, path: str = "<modules>") -> Modules:
         ops[name] = reader.required_string(
             fields["dist"], f"{where}.dist", _DIST, "distribution (PEP 503 name)"
         )
-    return Modules(path, sources, dists, frozenset(family), ops)
+    successors: dict[str, str] = {}
+    if "successors" in top:
+
+        def dist(item: Node, where: str) -> str:
+            return reader.required_string(item, where, _DIST, "distribution (PEP 503 name)")
+
+        for where, name, fields in reader.keyed_rows(
+            top["successors"], "successors", "dist", ("successor", "source"), (), dist
+        ):
+            reader.source_ids(fields["source"], f"{where}.source", sources)
+            successors[name] = dist(fields["successor"], f"{where}.successor")
+    return Modules(path, sources, dists, frozenset(family), ops, successors)
 
 
 @functools.cache

@@ -55,6 +55,8 @@ GROUPS = frozenset(
         "site_packages",
         "gpu_arch",
         "op",
+        # A TensorFlow API a message names (tf.placeholder), for scan's knowledge of it.
+        "api",
     }
 )
 

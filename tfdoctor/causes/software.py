@@ -345,19 +345,38 @@ def keras_match_fix(m: Machine) -> Fix:
 def keras3_model_fix(m: Machine) -> Fix:
     """Load a Keras 3 model with Keras 3: a TensorFlow whose tf.keras is Keras 3 (the
     matrix's first such line on), without legacy Keras."""
-    first = first_keras3_line(m.matrix) if m.matrix is not None else None
-    since = f"TensorFlow {first.line} or newer" if first else "a TensorFlow served by Keras 3"
+    since, commands = _keras3_install(m)
     text = (
         f"The model was saved by Keras 3, which Keras 2 cannot read: load it with Keras 3 "
         f"({since}, TF_USE_LEGACY_KERAS unset), or save it again with the Keras that will "
         "load it."
     )
+    return Fix(text, commands)
+
+
+def keras3_code_fix(m: Machine, module: str) -> Fix:
+    """Run code written for Keras 3 (it imports ``module``, which only Keras 3 has) with
+    Keras 3, or use the release of that code written for the installed Keras 2."""
+    since, commands = _keras3_install(m)
+    text = (
+        f"The code imports {module}, which only Keras 3 has: run it with Keras 3 ({since}, "
+        "TF_USE_LEGACY_KERAS unset), or install the release of the package that imports it "
+        "written for Keras 2 (its changelog says which)."
+    )
+    return Fix(text, commands)
+
+
+def _keras3_install(m: Machine) -> tuple[str, tuple[str, ...]]:
+    """Which TensorFlow serves Keras 3 (the matrix's first such line on), and the commands
+    that get it here without legacy Keras."""
+    first = first_keras3_line(m.matrix) if m.matrix is not None else None
+    since = f"TensorFlow {first.line} or newer" if first else "a TensorFlow served by Keras 3"
     if first is None or m.keras3_is_tf_keras:
         # The installed line already serves Keras 3: only the legacy switch stands between.
-        return Fix(text, ("unset TF_USE_LEGACY_KERAS",))
+        return since, ("unset TF_USE_LEGACY_KERAS",)
     # The installed distribution's own name (tensorflow-cpu stays tensorflow-cpu).
     dist = m.tf_name if m.tf is not None and not m.is_nightly else "tensorflow"
-    return Fix(text, (*m.pip_install(f"{dist}>={first.line}"), "unset TF_USE_LEGACY_KERAS"))
+    return since, (*m.pip_install(f"{dist}>={first.line}"), "unset TF_USE_LEGACY_KERAS")
 
 
 def _is_prerelease(version: str) -> bool:
@@ -368,6 +387,58 @@ def _is_prerelease(version: str) -> bool:
         return Version(version).is_prerelease
     except InvalidVersion:
         return False
+
+
+def h5py_bytes_fix(m: Machine) -> Fix:
+    """An h5py before 3.0 for a Keras HDF5 loader that decodes h5py 2's bytes (TensorFlow
+    before 2.5, Keras 2.4), or a loader that reads h5py 3's strings."""
+    return range_fix(m, "h5py") or install_fix(
+        m,
+        "Install an h5py before 3.0, which returns the bytes this loader decodes (or "
+        "upgrade to TensorFlow 2.5 or later, whose loader reads h5py 3's strings).",
+        "h5py<3.0.0",
+    )
+
+
+def graph_code_fix(port: str) -> Fix:
+    """TensorFlow 1 graph code under eager execution: turn eager execution off for the
+    tf.compat.v1 route, or port it (``port``: scan's words for the API)."""
+    return Fix(
+        "This is TensorFlow 1 graph code, and TensorFlow 2 runs eagerly: call "
+        "tf.compat.v1.disable_eager_execution() at the start of the program and use the "
+        f"tf.compat.v1 names; or port it to TensorFlow 2. {port}".rstrip(),
+    )
+
+
+def companion_no_wheel_fix(m: Machine, dist: str, listed: tuple[str, ...]) -> Fix:
+    """pip saw no wheel of the companion ``dist`` (or none past ``listed``) for this Python and
+    platform: its successor where the project renamed it, else where its wheels exist."""
+    seen = (
+        f"pip lists {dist} releases up to {listed[-1]} for this Python and platform"
+        if listed
+        else f"pip lists no {dist} release for this Python and platform"
+    )
+    successor = modules().successors.get(dist)
+    if successor is not None:
+        module = modules().module_of(successor) or successor.replace("-", "_")
+        return Fix(
+            f"{seen}. {dist} is now published as {successor} (import {module}), whose wheels "
+            "cover more Pythons and platforms: install it instead and change the imports.",
+            m.pip_install(successor),
+        )
+    where = "WSL2 with the Linux wheels" if m.os == "windows" else "Linux, or WSL2 on Windows"
+    return Fix(
+        f"{seen}: {dist} publishes wheels for fewer Pythons and platforms than TensorFlow "
+        f"(its PyPI page lists each release's: https://pypi.org/project/{dist}/#files), and "
+        "no wheel of the release asked for fits this machine. Run it where its wheels exist "
+        f"({where}, or a Linux container) with a Python its newest release supports; a "
+        "release pip does list here goes with the TensorFlow it was built for.",
+        (
+            f"pip index versions {dist}",
+            "python -c 'import platform, sys; print(sys.version.split()[0], "
+            "platform.system(), platform.machine())'",
+        ),
+    )
 
 
 def companion_fix(

@@ -77,6 +77,7 @@ from tfdoctor.facts import (
 from tfdoctor.findings import Finding, Fix, Report, Severity
 from tfdoctor.machine import LogHints, Machine
 from tfdoctor.matrix import Matrix, version_key
+from tfdoctor.modules import modules
 from tfdoctor.records import Record, record
 from tfdoctor.signatures import BENIGN, EVIDENCE, Signature, Signatures
 
@@ -735,6 +736,28 @@ def _gpu_library_init(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
     )
 
 
+def _graph_code(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    # scan's words for the API the message names, after the step every such API needs.
+    api = _group(hits, "api")
+    port = ""
+    if api and m.matrix is not None:
+        from tfdoctor.scan.knowledge import ApiKnowledge  # noqa: PLC0415 - loads scan's rules
+
+        verdict = ApiKnowledge(m.matrix).name(api)
+        port = verdict.fix.text if verdict is not None else ""
+    return causes.code.API_MOVED_TO_COMPAT_V1, causes.software.graph_code_fix(port)
+
+
+def _dependency(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    # Each signature of this cause names its distribution by what it reads: h5py 3 under a
+    # loader written for h5py 2, or a NumPy newer than TensorFlow 2.4 and older support.
+    if any(h.signature.id == "h5py-str-decode" for h in hits):
+        return causes.software.DEPENDENCY_OUT_OF_RANGE, causes.software.h5py_bytes_fix(m)
+    return causes.software.DEPENDENCY_OUT_OF_RANGE, causes.common.declared_range_fix(
+        m, "numpy", "numpy<1.20", "Install a NumPy this TensorFlow supports (before 1.20)."
+    )
+
+
 def _keras(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     return causes.software.KERAS_VERSION, causes.software.keras_match_fix(m)
 
@@ -774,11 +797,14 @@ def _companion(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
     # Named by its library's path, or by its own words ("TensorFlow Probability").
     library = _group(hits, "library")
     named = _group(hits, "dist")
+    op = _group(hits, "op")
     dist = (
         (origin_of(library).dist or plugin_dist(library))
         if library
         else normalize_name(named.replace(" ", "-"))
         if named
+        else (modules().op_library(op) or "")
+        if op
         else ""
     )
     return causes.software.COMPANION_MISMATCH, causes.software.companion_fix(m, dist or None)
@@ -818,14 +844,12 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
             m, dist, asked, release
         )
     refusals = [x for x in r.pip_refusals if x.dist in TF_DISTRIBUTIONS]
-    named = [normalize_name(g["dist"]) for h in hits for g in h.groups if g.get("dist")]
-    companions = [
-        d for d in (*(x.dist for x in r.pip_refusals), *named) if d not in TF_DISTRIBUTIONS
-    ]
-    if companions and not refusals and all(d not in TF_DISTRIBUTIONS for d in named):
-        # Only a companion was refused (tensorflow-io, -text, Addons): its releases are not
-        # TensorFlow's, and its wheels cover other Pythons and platforms.
-        return causes.software.COMPANION_MISMATCH, _companion_refused(m, r, companions[0])
+    dist = _refused_companion(r, hits)
+    if dist is not None:
+        listed = next((x.final_versions for x in r.pip_refusals if x.dist == dist), ())
+        return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.software.companion_no_wheel_fix(
+            m, dist, listed
+        )
     if not refusals:
         return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.no_wheel_fix(m)
     refusal = refusals[0]
@@ -833,6 +857,17 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         m, refusal.final_versions, requested_version(refusal.spec), r.python
     )
     return cause, fix
+
+
+def _refused_companion(r: Revealed, hits: Sequence[Hits]) -> Optional[str]:
+    """The companion pip found no wheel of, where only companions were refused (tensorflow-io,
+    -text, Addons, tflite-runtime: their releases are not TensorFlow's, and their wheels cover
+    other Pythons and platforms); None where a TensorFlow distribution was refused too."""
+    named = [normalize_name(g["dist"]) for h in hits for g in h.groups if g.get("dist")]
+    refused = [normalize_name(x.dist) for x in r.pip_refusals]
+    if any(d in TF_DISTRIBUTIONS for d in (*refused, *named)):
+        return None
+    return next(iter((*refused, *named)), None)
 
 
 def _release_refused(r: Revealed) -> Optional[tuple[str, str, str]]:
@@ -878,23 +913,6 @@ def _op_unregistered(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[cau
     return causes.software.OP_NOT_REGISTERED, causes.software.op_not_registered_fix(m, op)
 
 
-def _companion_refused(m: Machine, r: Revealed, dist: str) -> Fix:
-    """pip found no wheel of a companion for this Python and platform: what it listed, then
-    the companion's release for the installed TensorFlow."""
-    listed = next((x.final_versions for x in r.pip_refusals if x.dist == dist), ())
-    seen = (
-        f"pip lists {dist} releases up to {listed[-1]} for this Python and platform"
-        if listed
-        else f"pip lists no {dist} release for this Python and platform"
-    )
-    fix = causes.software.companion_fix(m, dist)
-    return Fix(
-        f"{seen} (a companion publishes wheels for fewer Pythons and platforms than "
-        f"TensorFlow: its PyPI page lists them). {fix.text}",
-        fix.commands,
-    )
-
-
 def _simple(cause: causes.CauseId, build: Callable[[Machine], Fix]) -> Builder:
     def builder(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
         return cause, build(m)
@@ -906,9 +924,6 @@ def _simple(cause: causes.CauseId, build: Callable[[Machine], Fix]) -> Builder:
 _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.software.KERAS3_MODEL_UNDER_KERAS2: causes.software.keras3_model_fix,
     causes.software.NUMPY_ABI: causes.software.numpy_abi_fix,
-    causes.software.DEPENDENCY_OUT_OF_RANGE: lambda m: causes.common.declared_range_fix(
-        m, "numpy", "numpy<1.20", "Install a NumPy this TensorFlow supports (before 1.20)."
-    ),
     causes.software.TF_KERAS_MISSING: causes.software.tf_keras_missing_fix,
     causes.software.TF_NOT_INSTALLED: causes.software.tensorflow_install_fix,
     causes.platform.PYTHON_32BIT: causes.platform.python_64bit_fix,
@@ -952,6 +967,8 @@ BUILDERS: dict[str, Builder] = {
     causes.platform.GLIBC_TOO_OLD: _glibc,
     causes.platform.LIBSTDCXX_TOO_OLD: _libstdcxx,
     causes.software.KERAS_VERSION: _keras,
+    causes.code.API_MOVED_TO_COMPAT_V1: _graph_code,
+    causes.software.DEPENDENCY_OUT_OF_RANGE: _dependency,
     causes.code.KERAS3_BEHAVIOUR_CHANGE: _keras3,
     causes.gpu.DRIVER_NOT_LOADED: _driver_not_loaded,
     causes.software.PROTOBUF_INCOMPATIBLE: _protobuf,
@@ -1023,6 +1040,11 @@ def _cause_finding(
             "--facts, for one fitted to it)."
         )
     summary = hits[0].signature.summary if final == cause else _title(final, r)
+    companion = (
+        _refused_companion(r, hits) if final == causes.platform.TF_NO_WHEEL_FOR_PYTHON else None
+    )
+    if companion is not None:
+        summary = f"pip found no {companion} wheel for this Python and platform"
     return causes.finding(
         f"explain.{final}",
         severity,

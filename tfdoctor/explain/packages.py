@@ -609,12 +609,7 @@ def h5py_str_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Findi
             continue
         if not any(_HDF5_LOADER.search(f.path) for f in tb.frames[-3:]):
             continue
-        fix = causes.common.range_fix(m, "h5py") or causes.common.install_fix(
-            m,
-            "Install an h5py before 3.0, which returns the bytes this loader decodes (or "
-            "upgrade to TensorFlow 2.5 or later, whose loader reads h5py 3's strings).",
-            "h5py<3.0.0",
-        )
+        fix = causes.software.h5py_bytes_fix(m)
         return [
             causes.finding(
                 f"explain.{causes.software.DEPENDENCY_OUT_OF_RANGE}",
@@ -650,10 +645,29 @@ def incomplete_install_findings(tracebacks: Sequence[Traceback], m: Machine) -> 
     return []
 
 
+# Python before 3.8 printed `cannot import name 'X'` without the module: the import statement
+# the innermost frame shows names it.
+_BARE_NAME = re.compile(r"cannot import name '(?P<name>\w+)'(?! from)")
+_FROM_IMPORT = re.compile(r"^\s*from\s+(?P<module>[\w.]+)\s+import\b")
+
+
+def _private_message(tb: Traceback) -> str:
+    """The exception's message, with the module an old Python left out taken from the import
+    line of the innermost frame that names the missing name."""
+    bare = _BARE_NAME.search(tb.message)
+    if bare is None:
+        return tb.message
+    for frame in reversed(tb.frames):
+        found = _FROM_IMPORT.match(frame.code or "")
+        if found is not None and bare.group("name") in frame.code:
+            return f"cannot import name '{bare.group('name')}' from '{found.group('module')}'"
+    return tb.message
+
+
 def private_api_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
     """A package built against another TensorFlow, missing a name in tensorflow.python."""
     for tb in tracebacks:
-        if _PRIVATE.search(tb.message) is None:
+        if _PRIVATE.search(_private_message(tb)) is None:
             continue
         user = next((o.dist for o in library_origins(tb) if o.dist != "tensorflow"), None)
         basis = "from its frames"
@@ -725,6 +739,21 @@ def keras2_layout_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[
                 )
             ]
         origin = origin_of("/site-packages/" + module.replace(".", "/") + "/__init__.py")
+        if origin.generation == "Keras 3":
+            # The module is Keras 3's layout: the Keras installed is Keras 2, older than the
+            # code that imports it.
+            return [
+                causes.finding(
+                    "explain.keras-version",
+                    Severity.ERROR,
+                    causes.software.KERAS_VERSION,
+                    f"`{module}` is Keras 3's layout, which the installed Keras 2 does not have",
+                    f"{tb.where}: {tb.type}: {tb.message}\nOnly Keras 3 (tf.keras from "
+                    f"TensorFlow 2.16) has {module}: the code importing it was written for "
+                    "Keras 3.",
+                    causes.software.keras3_code_fix(m, module),
+                )
+            ]
         if origin.generation != "Keras 2":
             continue
         return [
