@@ -35,7 +35,10 @@ BATCHES = sorted(p for p in UNSEEN.iterdir() if p.is_dir())
 
 #: Causes a thread confirmed that the catalogue has no id for yet: a case naming one scores
 #: as a miss until the catalogue gains it. Each says what the cause is.
-PROPOSED_CAUSES: dict[str, str] = {}
+PROPOSED_CAUSES: dict[str, str] = {
+    "wsl-driver-broken": "the GPU driver stack of WSL2 is broken (Linux driver or CUDA packages "
+    "inside the distribution, a stale Windows driver): NVML lists the GPU, cuInit finds none",
+}
 
 _REQUIRED = {
     "source",

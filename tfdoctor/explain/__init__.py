@@ -844,11 +844,14 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
             m, dist, asked, release
         )
     refusals = [x for x in r.pip_refusals if x.dist in TF_DISTRIBUTIONS]
-    dist = _refused_companion(r, hits)
-    if dist is not None:
-        listed = next((x.final_versions for x in r.pip_refusals if x.dist == dist), ())
+    companion = _refused_companion(r, hits)
+    if companion is not None:
+        listed = next(
+            (x.final_versions for x in r.pip_refusals if normalize_name(x.dist) == companion),
+            (),
+        )
         return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.software.companion_no_wheel_fix(
-            m, dist, listed
+            m, companion, listed
         )
     if not refusals:
         return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.no_wheel_fix(m)
