@@ -226,3 +226,45 @@ def test_a_source_line_that_does_not_name_the_missing_module_is_not_asked() -> N
     )
     report = _explain(log)
     assert all(x.cause != "api-removed" for x in report.findings)
+
+
+def test_cuda_wheels_asked_for_and_not_loaded_are_put_on_the_path() -> None:
+    log = (
+        "$ uv add 'tensorflow[and-cuda]==2.19.0'\n"
+        "$ uv run python -c 'import tensorflow as tf; print(tf.config.list_physical_devices())'\n"
+        "W0000 00:00:1750000000.000000    4242 gpu_device.cc:2344] Cannot dlopen some GPU "
+        "libraries. Please make sure the missing libraries mentioned above are installed "
+        "properly if you would like to use GPU.\n"
+        "Skipping registering GPU devices...\n"
+    )
+    top = _top(_explain(log))
+    assert top.cause == "cuda-wheels-unfound"
+    assert top.fix is not None
+    assert "LD_LIBRARY_PATH" in top.fix.commands[0]
+    assert "nvidia.__path__" in top.fix.commands[0]
+
+
+def test_a_dlopen_failure_without_the_wheels_stays_a_missing_library() -> None:
+    log = (
+        "W0000 00:00:1750000000.000000    4242 gpu_device.cc:2344] Cannot dlopen some GPU "
+        "libraries. Please make sure the missing libraries mentioned above are installed "
+        "properly if you would like to use GPU.\n"
+    )
+    assert _top(_explain(log)).cause == "cuda-libs-missing"
+
+
+def test_tf_trt_aborting_without_tensorrt_is_an_error_not_noise() -> None:
+    log = (
+        "2021-03-02 08:00:01.000000: W tensorflow/stream_executor/platform/default/"
+        "dso_loader.cc:60] Could not load dynamic library 'libnvinfer.so.7'; dlerror: "
+        "libnvinfer.so.7: cannot open shared object file: No such file or directory\n"
+        "2021-03-02 08:00:09.000000: F tensorflow/compiler/tf2tensorrt/stub/"
+        "nvinfer_stub.cc:49] getInferLibVersion symbol not found.\n"
+        "Aborted (core dumped)\n"
+    )
+    top = _top(_explain(log))
+    assert top.cause == "native-library-unresolved"
+    assert "TensorRT" in _fix(top)
+    # Without the abort, the missing TensorRT is TensorFlow's usual harmless note.
+    quiet = _explain(log.split("\n", maxsplit=1)[0] + "\n")
+    assert all(x.severity is Severity.INFO for x in quiet.findings)

@@ -237,6 +237,23 @@ def shadow_fix(m: Machine, lib: LibraryFacts, good: LibraryCandidate) -> Fix:
     return ld_remove_fix(m, stray, f"the right {lib.name}")
 
 
+def wheel_dirs_fix() -> Fix:
+    """The nvidia-* wheels' lib directories on the loader's path, computed by the
+    environment's own Python (the wheels share the namespace package ``nvidia``)."""
+    find = (
+        'python -c \'import glob, os, nvidia; print(":".join(sorted(glob.glob('
+        'os.path.join(nvidia.__path__[0], "*", "lib")))))\''
+    )
+    return Fix(
+        "The CUDA libraries were installed as pip wheels (the and-cuda extra), but this "
+        "TensorFlow did not find them in the environment: put the wheels' lib directories "
+        "on the loader's path, using the environment's own Python (`poetry run python`, "
+        "`uv run python`, the venv's bin/python), and in the job script or the venv's "
+        "activate script so it lasts.",
+        (f'export LD_LIBRARY_PATH="$({find})${{LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}}"',),
+    )
+
+
 def mixed_release_fix(m: Machine, path: str, symbol: str, partner: str) -> Fix:
     """A CUDA library that loaded but misses a symbol of the library it links (``undefined
     symbol: X, version libcublasLt.so.11``): the two files on the loader's path come from

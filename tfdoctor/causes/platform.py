@@ -311,6 +311,19 @@ def static_tls_fix(library: Optional[str]) -> Fix:
     )
 
 
+def tensorrt_fix() -> Fix:
+    """TensorRT for TF-TRT, of the major the build loads, or the model without TF-TRT."""
+    return Fix(
+        "TF-TRT (TensorFlow's TensorRT converter) loads TensorRT's libnvinfer and "
+        "libnvinfer_plugin of the major this build was made with (the 'Could not load dynamic "
+        "library libnvinfer.so.N' line names it) and aborts the process without them. Install "
+        "that TensorRT release for the build's CUDA (NVIDIA's packages or its tensorrt wheels) "
+        "and put its lib directory on the loader's path, or run the model without TF-TRT "
+        "conversion.",
+        ("ldconfig -p | grep -E 'libnvinfer(_plugin)?\\.so'",),
+    )
+
+
 def native_library_fix(library: Optional[str], macos: bool = False) -> Fix:
     """How to find which library failed to load, and which file needed it (``macos``: dyld's
     tools, https://developer.apple.com/library/archive/documentation/DeveloperTools/Conceptual/

@@ -312,6 +312,9 @@ class Revealed(Record):
     site_packages: Optional[str] = None
     wsl: bool = False
     conda: bool = False
+    #: The log asks for the CUDA libraries as pip wheels (the and-cuda extra) or shows pip
+    #: installing them.
+    cuda_wheels: bool = False
     #: A CUDA library of one release that did not load while the loader's printed path held
     #: a toolkit of another major: (the toolkit's release, its directory, the file asked for,
     #: the release the file implies).
@@ -471,6 +474,10 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         site_packages=site,
         other_toolkit=_other_toolkit(evidence),
         wsl="/usr/lib/wsl/" in text,
+        cuda_wheels=any(
+            h.signature.id in ("and-cuda-requested", "cuda-wheels-installed")
+            for h in evidence.hits.values()
+        ),
         conda=conda,
         pip_refusals=tuple(evidence.refusals),
         inferred=tuple(inferred),
@@ -634,6 +641,8 @@ _UNDEFINED = re.compile(
 def _cuda_libs(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     if r.other_toolkit is not None and m.facts.cuda_libs is None:
         return causes.gpu.CUDA_LIBS_MISSING, causes.gpu.other_toolkit_fix(m, *r.other_toolkit)
+    if r.cuda_wheels and m.facts.cuda_libs is None:
+        return causes.gpu.CUDA_WHEELS_UNFOUND, causes.gpu.wheel_dirs_fix()
     for hit in hits:
         for _, line in hit.citations:
             found = _UNDEFINED.search(line)
@@ -811,6 +820,8 @@ def _companion(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
 
 
 def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    if any(h.signature.id == "tensorrt-stub-abort" for h in hits):
+        return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.tensorrt_fix()
     library = _group(hits, "library")
     macos = r.os == "macos" or bool(library and library.endswith(".dylib"))
     return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.native_library_fix(

@@ -1,0 +1,130 @@
+"""What explain reads of packages, APIs and companions in forms the other tests do not show:
+an op library TensorFlow refuses, a companion reaching into TensorFlow's private modules on an
+old Python, TensorFlow 1 graph code under eager execution, a one-line paste of h5py's decode
+error, and Keras modules of one generation asked of the other. Every log here is written for
+the test, a variant of its family."""
+
+from __future__ import annotations
+
+from tests import factories as f
+from tfdoctor.explain import explain
+from tfdoctor.explain.reader import split_text
+from tfdoctor.findings import Finding, Report, Severity
+from tfdoctor.signatures import load_signatures
+
+SIGNATURES = load_signatures()
+
+
+def _explain(text: str) -> Report:
+    return explain([split_text(text)], SIGNATURES, f.FIXTURE_MATRIX)
+
+
+def _top(text: str) -> Finding:
+    report = _explain(text)
+    assert report.findings, "no finding"
+    top = report.findings[0]
+    assert top.severity is Severity.ERROR, [(x.id, x.severity.value) for x in report.findings]
+    return top
+
+
+def _fix(finding: Finding) -> str:
+    assert finding.fix is not None
+    return "\n".join((finding.fix.text, *finding.fix.commands))
+
+
+def test_an_op_library_whose_names_tensorflow_refuses_is_a_companion_of_another_release() -> None:
+    log = (
+        '  File "/opt/venv/lib/python3.7/site-packages/tensorflow_io/core/python/ops/'
+        '__init__.py", line 60, in _load_library\n'
+        "    l = load_fn(f)\n"
+        "tensorflow.python.framework.errors_impl.InvalidArgumentError: Invalid name: "
+        'IO>AudioResample (Did you use CamelCase?); in OpDef: name: "IO>AudioResample"\n'
+    )
+    top = _top(log)
+    assert top.cause == "companion-mismatch"
+    assert "tensorflow-io" in _fix(top)
+
+
+def test_a_private_name_missing_on_an_old_python_is_read_from_the_import_line() -> None:
+    # Python 3.6 printed `cannot import name 'X'` without the module it was imported from.
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app/run.py", line 3, in <module>\n'
+        "    import tensorflow_probability as tfp\n"
+        '  File "/srv/env/lib/python3.6/site-packages/tensorflow_probability/python/'
+        'internal/backend/numpy/ops.py", line 28, in <module>\n'
+        "    from tensorflow.python.ops import control_flow_util_v2\n"
+        "ImportError: cannot import name 'control_flow_util_v2'\n"
+    )
+    top = _top(log)
+    assert top.cause == "companion-mismatch"
+    assert "tensorflow-probability" in top.summary
+
+
+def test_a_bare_missing_name_of_the_users_own_import_is_not_a_companion() -> None:
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app/run.py", line 3, in <module>\n'
+        "    from helpers import control_flow_util_v2\n"
+        "ImportError: cannot import name 'control_flow_util_v2'\n"
+    )
+    assert all(x.cause != "companion-mismatch" for x in _explain(log).findings)
+
+
+def test_tensorflow_1_graph_code_under_eager_execution() -> None:
+    for message in (
+        "RuntimeError: tf.placeholder() is not compatible with eager execution.",
+        "RuntimeError: tf.gradients is not supported when eager execution is enabled. Use "
+        "tf.GradientTape instead.",
+    ):
+        top = _top(message + "\n")
+        assert top.cause == "api-moved-to-compat-v1"
+        assert "tf.compat.v1.disable_eager_execution()" in _fix(top)
+
+
+def test_h5py_decode_pasted_as_one_line_names_h5py() -> None:
+    line = (
+        "    model_config = json.loads(f.attrs.get('model_config').decode('utf-8')) "
+        "AttributeError: 'str' object has no attribute 'decode'\n"
+    )
+    top = _top(line)
+    assert top.cause == "dependency-out-of-range"
+    assert 'h5py<3.0.0"' in _fix(top)
+
+
+def test_a_decode_error_of_other_code_is_not_h5py() -> None:
+    line = (
+        "    name = row['name'].decode('utf-8') AttributeError: 'str' object has no "
+        "attribute 'decode'\n"
+    )
+    assert all("h5py" not in x.summary for x in _explain(line).findings)
+
+
+def test_a_keras3_module_missing_under_keras2_asks_for_keras3() -> None:
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/dev/seg.py", line 1, in <module>\n'
+        "    import segmentation_models_3d\n"
+        '  File "/home/dev/.venv/lib/python3.10/site-packages/segmentation_models_3d/'
+        'backbones.py", line 4, in <module>\n'
+        "    from keras.src.legacy.preprocessing import image\n"
+        "ModuleNotFoundError: No module named 'keras.src.legacy'\n"
+    )
+    top = _top(log)
+    assert top.cause == "keras-version"
+    assert "Keras 3" in _fix(top)
+    assert top.fix is not None
+    assert any(c.startswith("pip install") for c in top.fix.commands)
+
+
+def test_multi_backend_keras_legacy_module_is_gone() -> None:
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/dev/.venv/lib/python3.8/site-packages/keras_radam/optimizers.py", '
+        "line 3, in <module>\n"
+        "    from keras.legacy import interfaces\n"
+        "ModuleNotFoundError: No module named 'keras.legacy'\n"
+    )
+    top = _top(log)
+    assert top.cause == "api-removed"
+    assert "tf.keras" in _fix(top)
