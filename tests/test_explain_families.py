@@ -6,30 +6,15 @@ the test, a variant of its family."""
 
 from __future__ import annotations
 
-from tests import factories as f
-from tfdoctor.explain import explain
-from tfdoctor.explain.reader import split_text
-from tfdoctor.findings import Finding, Report, Severity
-from tfdoctor.signatures import load_signatures
-
-SIGNATURES = load_signatures()
-
-
-def _explain(text: str) -> Report:
-    return explain([split_text(text)], SIGNATURES, f.FIXTURE_MATRIX)
+from tests.explaining import explained as _explain
+from tests.explaining import fix_text as _fix
+from tests.explaining import top_error
+from tfdoctor.findings import Finding
 
 
 def _top(text: str) -> Finding:
-    report = _explain(text)
-    assert report.findings, "no finding"
-    top = report.findings[0]
-    assert top.severity is Severity.ERROR, [(x.id, x.severity.value) for x in report.findings]
-    return top
-
-
-def _fix(finding: Finding) -> str:
-    assert finding.fix is not None
-    return "\n".join((finding.fix.text, *finding.fix.commands))
+    """The first finding explain gives for ``text``, which must be an error."""
+    return top_error(_explain(text))
 
 
 def test_an_op_library_whose_names_tensorflow_refuses_is_a_companion_of_another_release() -> None:

@@ -7,31 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from tests import factories as f
+from tests.explaining import explained as _explain
+from tests.explaining import fix_text as _fix
+from tests.explaining import top_error
 from tfdoctor.evidence.pip import read_source_builds
-from tfdoctor.explain import explain
-from tfdoctor.explain.reader import split_text
-from tfdoctor.findings import Finding, Report, Severity
-from tfdoctor.signatures import load_signatures
-
-SIGNATURES = load_signatures()
-
-
-def _explain(text: str) -> Report:
-    return explain([split_text(text)], SIGNATURES, f.FIXTURE_MATRIX)
-
-
-def _top(report: Report) -> Finding:
-    assert report.findings, "no finding"
-    top = report.findings[0]
-    assert top.severity is Severity.ERROR, [(x.id, x.severity.value) for x in report.findings]
-    return top
-
-
-def _fix(finding: Finding) -> str:
-    assert finding.fix is not None
-    return "\n".join((finding.fix.text, *finding.fix.commands))
-
+from tfdoctor.findings import Severity
 
 TRAINING = (
     "Epoch 1/20\n"
@@ -56,7 +36,7 @@ TRAINING = (
     ],
 )
 def test_a_killed_process_is_host_memory(ending: str) -> None:
-    top = _top(_explain(TRAINING + ending))
+    top = top_error(_explain(TRAINING + ending))
     assert top.cause == "host-out-of-memory"
     assert "dmesg" in _fix(top)
 
@@ -84,7 +64,7 @@ def test_static_tls_names_the_library_to_preload() -> None:
         "ImportError: /usr/lib/aarch64-linux-gnu/libGLdispatch.so.0: cannot allocate memory "
         "in static TLS block\n"
     )
-    top = _top(_explain(log))
+    top = top_error(_explain(log))
     assert top.cause == "static-tls-exhausted"
     assert top.fix is not None
     assert top.fix.commands[0].startswith(
@@ -116,7 +96,7 @@ def test_tensorflow_windows_extensions_that_do_not_load(message: str, cause: str
         "    import tensorflow as tf\n"
         f"{message}\n"
     )
-    assert _top(_explain(log)).cause == cause
+    assert top_error(_explain(log)).cause == cause
 
 
 def test_a_windows_dll_of_another_package_is_not_tensorflows() -> None:
@@ -138,7 +118,7 @@ def test_cuda_libraries_of_two_releases_are_a_shadowed_copy() -> None:
         "/opt/cuda-11.2/lib64/libcusolver.so.11: undefined symbol: "
         "cublasLtMatmulAlgoGetHeuristic, version libcublasLt.so.11\n"
     )
-    top = _top(_explain(log))
+    top = top_error(_explain(log))
     assert top.cause == "cuda-lib-shadowed"
     assert top.fix is not None
     assert "ldd /opt/cuda-11.2/lib64/libcusolver.so.11" in top.fix.commands
@@ -151,7 +131,7 @@ def test_a_missing_cuda_file_stays_a_missing_library() -> None:
         "dso_loader.cc:64] Could not load dynamic library 'libcusolver.so.11'; dlerror: "
         "libcusolver.so.11: cannot open shared object file: No such file or directory\n"
     )
-    assert _top(_explain(log)).cause == "cuda-libs-missing"
+    assert top_error(_explain(log)).cause == "cuda-libs-missing"
 
 
 PIP_BUILD = """\
@@ -194,7 +174,7 @@ def test_source_builds_are_read_with_their_release() -> None:
 
 @pytest.mark.parametrize(("log", "dist"), [(PIP_BUILD, "h5py"), (PEP517_BUILD, "numpy")])
 def test_a_failed_source_build_asks_for_a_release_with_a_wheel(log: str, dist: str) -> None:
-    top = _top(_explain(log))
+    top = top_error(_explain(log))
     assert top.cause == "tf-release-not-for-python"
     assert dist in top.summary
     assert top.fix is not None
@@ -210,7 +190,7 @@ def test_a_missing_module_is_judged_by_the_source_line_that_imported_it() -> Non
         "    from keras.wrappers.scikit_learn import KerasRegressor\n"
         "ModuleNotFoundError: No module named 'keras.wrappers'\n"
     )
-    top = _top(_explain(log))
+    top = top_error(_explain(log))
     assert top.cause == "api-removed"
     assert "scikeras" in _fix(top)
 
@@ -237,7 +217,7 @@ def test_cuda_wheels_asked_for_and_not_loaded_are_put_on_the_path() -> None:
         "properly if you would like to use GPU.\n"
         "Skipping registering GPU devices...\n"
     )
-    top = _top(_explain(log))
+    top = top_error(_explain(log))
     assert top.cause == "cuda-wheels-unfound"
     assert top.fix is not None
     assert "LD_LIBRARY_PATH" in top.fix.commands[0]
@@ -250,7 +230,7 @@ def test_a_dlopen_failure_without_the_wheels_stays_a_missing_library() -> None:
         "libraries. Please make sure the missing libraries mentioned above are installed "
         "properly if you would like to use GPU.\n"
     )
-    assert _top(_explain(log)).cause == "cuda-libs-missing"
+    assert top_error(_explain(log)).cause == "cuda-libs-missing"
 
 
 def test_tf_trt_aborting_without_tensorrt_is_an_error_not_noise() -> None:
@@ -262,7 +242,7 @@ def test_tf_trt_aborting_without_tensorrt_is_an_error_not_noise() -> None:
         "nvinfer_stub.cc:49] getInferLibVersion symbol not found.\n"
         "Aborted (core dumped)\n"
     )
-    top = _top(_explain(log))
+    top = top_error(_explain(log))
     assert top.cause == "native-library-unresolved"
     assert "TensorRT" in _fix(top)
     # Without the abort, the missing TensorRT is TensorFlow's usual harmless note.

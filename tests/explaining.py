@@ -1,0 +1,31 @@
+"""Shared helpers for tests that explain a log written in the test: the report, its top
+finding (which must be an error) and its fix as one text."""
+
+from __future__ import annotations
+
+from tests import factories as f
+from tfdoctor.explain import explain
+from tfdoctor.explain.reader import split_text
+from tfdoctor.findings import Finding, Report, Severity
+from tfdoctor.signatures import load_signatures
+
+SIGNATURES = load_signatures()
+
+
+def explained(text: str) -> Report:
+    """The report explain gives for ``text``, with the fixture matrix."""
+    return explain([split_text(text)], SIGNATURES, f.FIXTURE_MATRIX)
+
+
+def top_error(report: Report) -> Finding:
+    """The report's first finding, asserted to be an error."""
+    assert report.findings, "no finding"
+    top = report.findings[0]
+    assert top.severity is Severity.ERROR, [(x.id, x.severity.value) for x in report.findings]
+    return top
+
+
+def fix_text(finding: Finding) -> str:
+    """The finding's fix: its text and commands, one per line."""
+    assert finding.fix is not None
+    return "\n".join((finding.fix.text, *finding.fix.commands))
