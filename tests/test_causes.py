@@ -17,9 +17,11 @@ from tfdoctor.facts import (
     CondaFacts,
     CondaPackage,
     CudaLibsFacts,
+    DeviceFacts,
     Facts,
     FoundLibrary,
     LibraryCandidate,
+    LibraryFacts,
     facts_from_json,
 )
 from tfdoctor.findings import Finding, Fix, Severity
@@ -589,7 +591,12 @@ def test_every_cause_the_data_files_name_is_catalogued() -> None:
     named.update({cid: "CONTRADICTED_BY" for ids in causes.CONTRADICTED_BY.values() for cid in ids})
     assert len(named) > 50  # the files were read
     unknown = {cid: where for cid, where in named.items() if cid not in causes.CAUSES}
-    assert {cid: where for cid, where in unknown.items() if cid not in _NOT_CAUSES} == {}
+    # A cause a thread confirmed that the catalogue has no id for yet scores as a miss in the
+    # unseen batches until it gains one (tests/test_logs_unseen.py lists each).
+    from tests.test_logs_unseen import PROPOSED_CAUSES
+
+    allowed = _NOT_CAUSES | set(PROPOSED_CAUSES)
+    assert {cid: where for cid, where in unknown.items() if cid not in allowed} == {}
 
 
 @pytest.mark.parametrize(
@@ -637,3 +644,49 @@ def test_a_range_fix_is_offered_only_where_pip_would_change_something(
     facts = f.facts(packages=(tf, f.pkg("numpy", "2.1.0"), f.pkg("protobuf", installed)))
     fix = causes.common.range_fix(Machine(facts, f.FIXTURE_MATRIX), "protobuf")
     assert (fix is not None) is fixed
+
+
+def _system(name: str, soname: str, version: str) -> LibraryFacts:
+    return f.lib(
+        name,
+        soname,
+        LibraryCandidate(f"/usr/local/cuda-12.3/lib64/{soname}", "ldconfig", version, "call", True),
+    )
+
+
+def test_cudnn_missing_beside_a_system_toolkit_is_added_to_it() -> None:
+    # A CUDA image: the toolkit serves every library but cuDNN (it has cuDNN 9 only, the
+    # build loads libcudnn.so.8). The fix adds cuDNN 8 beside it, and moves nothing else.
+    served = (
+        _system("cudart", "libcudart.so.12", "12.3"),
+        _system("cublas", "libcublas.so.12", "12.3"),
+        _system("cufft", "libcufft.so.11", "11.0"),
+        f.lib("cudnn", "libcudnn.so.8"),
+    )
+    # TensorFlow lists no GPU (it skipped it for want of cuDNN).
+    cpu = f.tensorflow(devices=(DeviceFacts("/physical_device:CPU:0", "CPU"),))
+    facts = f.facts(
+        cuda_libs=CudaLibsFacts(cuda_major=12, cudnn_major=8, libraries=served), tensorflow=cpu
+    )
+    (finding,) = [
+        x for x in run_checks(CheckContext(facts, f.FIXTURE_MATRIX)) if x.id == "cuda.libraries"
+    ]
+    assert finding.cause == "cuda-libs-missing"
+    assert finding.fix is not None
+    text = fix_text(finding.fix)
+    assert "cuDNN 8.9 for CUDA 12" in text
+    assert 'pip install "nvidia-cudnn-cu12==8.9.*"' in text
+    assert "tensorflow" not in " ".join(finding.fix.commands)  # TensorFlow is not moved
+    # Applied: the wheel's cuDNN on the loader's path, and the cause is gone.
+    wheel = LibraryCandidate(
+        f"{f.SITE}/nvidia/cudnn/lib/libcudnn.so.8", "LD_LIBRARY_PATH", "8.9.7", "call", True
+    )
+    fixed = (*served[:-1], f.lib("cudnn", "libcudnn.so.8", wheel))
+    after = dataclasses.replace(
+        facts, cuda_libs=CudaLibsFacts(cuda_major=12, cudnn_major=8, libraries=fixed)
+    )
+    assert not [
+        x
+        for x in run_checks(CheckContext(after, f.FIXTURE_MATRIX))
+        if x.cause == "cuda-libs-missing"
+    ]

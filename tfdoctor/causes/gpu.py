@@ -384,6 +384,9 @@ def cuda_libraries_fix(m: Machine, missing: tuple[str, ...]) -> tuple[CauseId, F
             "directories (their RUNPATH names none): put them on the loader's path.",
             (m.ld_path_with(m.wheel_library_dirs),),
         )
+    toolkit = _system_toolkit_serving(m, missing)
+    if toolkit is not None and missing == ("cudnn",):
+        return CUDA_LIBS_MISSING, cudnn_beside_toolkit_fix(m, *toolkit)
     if m.tf is not None and m.wheels_unfound():
         if wheels and m.wheel_library_dirs:
             newer = _newest_and_cuda(m)
@@ -442,6 +445,54 @@ def cuda_libraries_fix(m: Machine, missing: tuple[str, ...]) -> tuple[CauseId, F
     if method == "cudnn-wheel" and line is not None:
         return CUDA_LIBS_MISSING, _cudnn_wheel_fix(m, line, missing)
     return CUDA_LIBS_MISSING, _system_toolkit_fix(m)
+
+
+def _system_toolkit_serving(m: Machine, missing: tuple[str, ...]) -> Optional[tuple[str, str]]:
+    """The CUDA toolkit outside pip's wheels that serves the build's CUDA runtime here (its
+    release and directory), where only ``missing`` lacks: the loader picked a libcudart of the
+    build's major from the system (ldconfig, LD_LIBRARY_PATH), not from an nvidia-* wheel."""
+    libs = m.facts.cuda_libs
+    major = m.build_cuda_major
+    if libs is None or major is None or "cudart" in missing:
+        return None
+    cudart = next((lib for lib in libs.libraries if lib.name == "cudart"), None)
+    if cudart is None or cudart.selected is None:
+        return None
+    chosen = cudart.candidates[cudart.selected]
+    if "/nvidia/" in chosen.path.replace("\\", "/") or major_of(chosen.version) != int(major):
+        return None
+    return chosen.version or major, str(PurePosixPath(chosen.path).parent)
+
+
+def cudnn_beside_toolkit_fix(m: Machine, toolkit: str, directory: str) -> Fix:
+    """cuDNN of the build's major added to a system CUDA toolkit that serves the rest: NVIDIA's
+    package for that CUDA major, or the nvidia-cudnn wheel of the build's cuDNN release with
+    its lib directory on the loader's path (a cuDNN of another major does not serve)."""
+    major = m.build_cuda_major or toolkit.split(".", 1)[0]
+    cudnn = m.build_cudnn or (m.asked_cudnn[0] if m.asked_cudnn else None)
+    which = f"cuDNN {cudnn}" if cudnn else "the cuDNN of this build"
+    text = (
+        f"The CUDA {toolkit} toolkit here ({directory}) serves every other library this "
+        f"TensorFlow loads; {which} for CUDA {major} is missing beside it (a cuDNN of another "
+        f"major does not serve). Install {which} for CUDA {major}: NVIDIA's package from the "
+        f"cuDNN archive ({CUDNN_ARCHIVE})"
+    )
+    # NVIDIA publishes cuDNN as pip wheels for CUDA 11 and 12 (nvidia-cudnn-cu11, -cu12).
+    if cudnn is None or major not in ("11", "12"):
+        return Fix(text + ", with its lib directory on the loader's path.")
+    series = ".".join(cudnn.split(".")[:2])
+    find = (
+        f'{m.python_exe} -c \'import glob, os, nvidia; print(":".join(glob.glob('
+        'os.path.join(nvidia.__path__[0], "cudnn", "lib"))))\''
+    )
+    return Fix(
+        text + f", or its pip wheel (nvidia-cudnn-cu{major} {series}) with the wheel's lib "
+        "directory on the loader's path.",
+        (
+            *m.pip_install(f"nvidia-cudnn-cu{major}=={series}.*"),
+            f'export LD_LIBRARY_PATH="$({find})${{LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}}"',
+        ),
+    )
 
 
 def _cudnn_wheel_fix(m: Machine, line: TFLine, missing: tuple[str, ...]) -> Fix:
