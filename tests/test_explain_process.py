@@ -248,3 +248,66 @@ def test_tf_trt_aborting_without_tensorrt_is_an_error_not_noise() -> None:
     # Without the abort, the missing TensorRT is TensorFlow's usual harmless note.
     quiet = _explain(log.split("\n", maxsplit=1)[0] + "\n")
     assert all(x.severity is Severity.INFO for x in quiet.findings)
+
+
+def test_a_users_own_tensorflow_py_is_named() -> None:
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "C:\\Users\\dev\\lab\\tensorflow.py", line 1, in <module>\n'
+        "    import tensorflow as tf\n"
+        '  File "C:\\Users\\dev\\lab\\tensorflow.py", line 3, in <module>\n'
+        "    x = tf.constant([1, 2])\n"
+        "AttributeError: partially initialized module 'tensorflow' has no attribute "
+        "'constant' (most likely due to a circular import)\n"
+    )
+    top = top_error(_explain(log))
+    assert top.cause == "tf-shadowed-module"
+    assert top.fix is not None
+    assert top.fix.commands == (
+        'mv "C:\\Users\\dev\\lab\\tensorflow.py" "C:\\Users\\dev\\lab\\tensorflow.py.bak"  '
+        "# rename your own module",
+    )
+
+
+def test_the_installed_tensorflow_in_a_traceback_is_not_a_shadow() -> None:
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/dev/train.py", line 1, in <module>\n'
+        "    import tensorflow as tf\n"
+        '  File "/home/dev/.venv/lib/python3.11/site-packages/tensorflow/__init__.py", '
+        "line 40, in <module>\n"
+        "    from tensorflow.python import pywrap_tensorflow\n"
+        "AttributeError: module 'tensorflow' has no attribute 'python'\n"
+    )
+    assert all(x.cause != "tf-shadowed-module" for x in _explain(log).findings)
+
+
+@pytest.mark.parametrize("wsl", [True, False])
+def test_cudnn_without_the_unversioned_libcuda(wsl: bool) -> None:
+    log = (
+        "I0000 00:00:1700000000.000000  101 gpu_device.cc:2022] Created device "
+        "/job:localhost/replica:0/task:0/device:GPU:0 with 9000 MB memory\n"
+        + ("LD_LIBRARY_PATH=/usr/lib/wsl/lib/../lib\n" if wsl else "")
+        + "Could not load library libcudnn_cnn_infer.so.8. Error: libcuda.so: cannot open "
+        "shared object file: No such file or directory\nAborted (core dumped)\n"
+    )
+    top = top_error(_explain(log))
+    assert top.cause == "driver-libraries-missing"
+    assert top.fix is not None
+    if wsl:
+        assert "/usr/lib/wsl/lib" in top.fix.commands[0]
+    else:
+        assert any("ln -s libcuda.so.1" in c for c in top.fix.commands)
+
+
+def test_a_gpu_below_the_multiprocessor_minimum_is_let_in() -> None:
+    log = (
+        "2021-05-01 10:00:00.000000: I tensorflow/core/common_runtime/gpu/gpu_device.cc:1725] "
+        "Ignoring visible gpu device (device: 0, name: Quadro K420, pci bus id: 0000:03:00.0, "
+        "compute capability: 3.0) with core count: 2. The minimum required count is 8. You can "
+        "adjust this requirement with the env var TF_MIN_GPU_MULTIPROCESSOR_COUNT.\n"
+    )
+    top = top_error(_explain(log))
+    assert top.cause == "gpu-too-few-cores"
+    assert top.fix is not None
+    assert top.fix.commands == ("export TF_MIN_GPU_MULTIPROCESSOR_COUNT=2",)

@@ -57,6 +57,8 @@ GROUPS = frozenset(
         "op",
         # A TensorFlow API a message names (tf.placeholder), for scan's knowledge of it.
         "api",
+        # The multiprocessors of a GPU TensorFlow ignored for having too few.
+        "cores",
     }
 )
 

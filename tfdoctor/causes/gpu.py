@@ -30,6 +30,7 @@ CUINIT_UNKNOWN_ERROR: Final = CauseId("cuinit-unknown-error")
 CUDA_LIBS_MISSING: Final = CauseId("cuda-libs-missing")
 CUDA_LIBS_OFF_PATH: Final = CauseId("cuda-libs-off-path")
 CUDA_WHEELS_UNFOUND: Final = CauseId("cuda-wheels-unfound")
+GPU_TOO_FEW_CORES: Final = CauseId("gpu-too-few-cores")
 CUDNN_SHADOWED: Final = CauseId("cudnn-shadowed")
 CUDA_LIB_SHADOWED: Final = CauseId("cuda-lib-shadowed")
 CUDNN_VERSION_MISMATCH: Final = CauseId("cudnn-version-mismatch")
@@ -149,6 +150,14 @@ CAUSES: Mapping[str, Cause] = dict(
             "https://developer.nvidia.com/cuda-gpus",
         ),
         define(
+            GPU_TOO_FEW_CORES,
+            "TensorFlow ignores a GPU with few multiprocessors",
+            "TensorFlow skips a GPU with fewer streaming multiprocessors than "
+            "TF_MIN_GPU_MULTIPROCESSOR_COUNT (8 unless set), so that a small display GPU does "
+            "not slow a machine with a large one; lowering the variable lets it use the GPU.",
+            "https://github.com/tensorflow/tensorflow/blob/v2.4.0/tensorflow/core/common_runtime/gpu/gpu_device.cc",
+        ),
+        define(
             GPU_PTX_JIT,
             "The wheel has only PTX for this GPU",
             "Without machine code for the GPU the driver compiles every kernel from PTX at "
@@ -235,6 +244,38 @@ def shadow_fix(m: Machine, lib: LibraryFacts, good: LibraryCandidate) -> Fix:
             (m.ld_path_with((right,)),),
         )
     return ld_remove_fix(m, stray, f"the right {lib.name}")
+
+
+def few_cores_fix(cores: Optional[str]) -> Fix:
+    """TF_MIN_GPU_MULTIPROCESSOR_COUNT at or below the GPU's multiprocessors."""
+    count = cores or "1"
+    return Fix(
+        f"Let TensorFlow use the GPU: set TF_MIN_GPU_MULTIPROCESSOR_COUNT to {count} or less "
+        "(the GPU's multiprocessor count) before TensorFlow starts. A GPU this small is often "
+        "slower than the CPU for training.",
+        (f"export TF_MIN_GPU_MULTIPROCESSOR_COUNT={count}",),
+    )
+
+
+def libcuda_link_fix(wsl: bool) -> Fix:
+    """The driver's library under its unversioned name: WSL2's directory on the loader's path,
+    else the link beside libcuda.so.1."""
+    if wsl:
+        return Fix(
+            "WSL2 keeps the driver's libcuda.so in /usr/lib/wsl/lib, which the loader does not "
+            "search by default: put it on the loader's path (in ~/.bashrc too).",
+            (Machine.ld_path_with(("/usr/lib/wsl/lib",)),),
+        )
+    return Fix(
+        "cuDNN opens the driver's library as libcuda.so, a link only the driver's development "
+        "files provide: on WSL2 put /usr/lib/wsl/lib on the loader's path; elsewhere create "
+        "the link beside libcuda.so.1 (the directory ldconfig lists it in).",
+        (
+            "ldconfig -p | grep libcuda.so",
+            'sudo ln -s libcuda.so.1 "$(dirname "$(ldconfig -p | awk \'/libcuda.so.1 /'
+            ' {print $NF; exit}\')")/libcuda.so" && sudo ldconfig',
+        ),
+    )
 
 
 def wheel_dirs_fix() -> Fix:

@@ -389,6 +389,16 @@ def _is_prerelease(version: str) -> bool:
         return False
 
 
+def own_module_fix(origin: str, module: str = "tensorflow") -> Fix:
+    """Rename the user's own file or package named like ``module``, which the import found
+    before the installed distribution (Python's compiled copy beside it goes too)."""
+    return Fix(
+        f"Rename or remove that module (and its __pycache__), so `import {module}` loads the "
+        "installed distribution.",
+        (f'mv "{origin}" "{origin}.bak"  # rename your own module',),
+    )
+
+
 def h5py_bytes_fix(m: Machine) -> Fix:
     """An h5py before 3.0 for a Keras HDF5 loader that decodes h5py 2's bytes (TensorFlow
     before 2.5, Keras 2.4), or a loader that reads h5py 3's strings."""

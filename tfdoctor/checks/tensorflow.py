@@ -240,7 +240,7 @@ def _shadowing(ctx: CheckContext) -> Optional[Finding]:
         # Python skips the user site with PYTHONNOUSERSITE set (docs: site.ENABLE_USER_SITE).
         commands = ("export PYTHONNOUSERSITE=1",)
     else:
-        commands = (f'mv "{origin}" "{origin}.bak"  # rename your own module',)
+        commands = causes.software.own_module_fix(origin).commands
     return causes.finding(
         "tensorflow.import",
         Severity.ERROR,

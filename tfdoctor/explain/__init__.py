@@ -124,6 +124,8 @@ class Evidence:
     numpy_builds: list[NumpyBuild] = dataclasses.field(default_factory=list)
     #: Releases pip built from their source archive, and failed to (:mod:`tfdoctor.evidence.pip`).
     source_builds: list[SourceBuild] = dataclasses.field(default_factory=list)
+    #: Some block names WSL's own paths or kernel (/usr/lib/wsl/, microsoft-standard-WSL2).
+    wsl: bool = False
     #: Versions a session printed when asked (``tf.__version__``), by distribution.
     echoed: dict[str, str] = dataclasses.field(default_factory=dict)
     #: What TensorFlow's own log lines report (:mod:`tfdoctor.evidence.tflog`), each with
@@ -171,6 +173,11 @@ class Evidence:
         ]
 
 
+#: What WSL 2 shows of itself: its driver directory and its kernel's release name
+#: (https://learn.microsoft.com/windows/wsl/compare-versions).
+_WSL_WORDS = ("/usr/lib/wsl/", "microsoft-standard-WSL2")
+
+
 def scan(blocks: Iterable[LogText], signatures: Signatures) -> Evidence:
     """Match every line of ``blocks`` against ``signatures``.
 
@@ -204,6 +211,8 @@ def scan(blocks: Iterable[LogText], signatures: Signatures) -> Evidence:
         for dist, echoed in read_echoed_versions((text,)).items():
             evidence.echoed.setdefault(dist, echoed)
         _read_devices(evidence, block)
+        if not evidence.wsl and any(word in text for word in _WSL_WORDS):
+            evidence.wsl = True
         found, to_read = _candidates(text, literals, keywords, evidence)
         line_no, counted = 0, 0
         for start in sorted(found):
@@ -473,7 +482,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         oom_bytes=oom[1].bytes if oom is not None else None,
         site_packages=site,
         other_toolkit=_other_toolkit(evidence),
-        wsl="/usr/lib/wsl/" in text,
+        wsl=evidence.wsl or "/usr/lib/wsl/" in text,
         cuda_wheels=any(
             h.signature.id in ("and-cuda-requested", "cuda-wheels-installed")
             for h in evidence.hits.values()
@@ -767,6 +776,16 @@ def _dependency(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.C
     )
 
 
+def _driver_libraries(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    return causes.gpu.DRIVER_LIBRARIES_MISSING, causes.gpu.libcuda_link_fix(
+        r.wsl or m.wsl is not None
+    )
+
+
+def _few_cores(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    return causes.gpu.GPU_TOO_FEW_CORES, causes.gpu.few_cores_fix(_group(hits, "cores"))
+
+
 def _keras(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     return causes.software.KERAS_VERSION, causes.software.keras_match_fix(m)
 
@@ -982,6 +1001,8 @@ BUILDERS: dict[str, Builder] = {
     causes.platform.LIBSTDCXX_TOO_OLD: _libstdcxx,
     causes.software.KERAS_VERSION: _keras,
     causes.code.API_MOVED_TO_COMPAT_V1: _graph_code,
+    causes.gpu.DRIVER_LIBRARIES_MISSING: _driver_libraries,
+    causes.gpu.GPU_TOO_FEW_CORES: _few_cores,
     causes.software.DEPENDENCY_OUT_OF_RANGE: _dependency,
     causes.code.KERAS3_BEHAVIOUR_CHANGE: _keras3,
     causes.gpu.DRIVER_NOT_LOADED: _driver_not_loaded,

@@ -97,6 +97,7 @@ def package_findings(
         *numpy_removed_findings(tracebacks, m),
         *incomplete_install_findings(tracebacks, m),
         *h5py_str_findings(tracebacks, m),
+        *shadowed_module_findings(tracebacks),
         *private_api_findings(tracebacks, m),
         *keras2_layout_findings(tracebacks, m),
         *(_numpy_build(b, m) for b in numpy_builds),
@@ -662,6 +663,48 @@ def _private_message(tb: Traceback) -> str:
         if found is not None and bare.group("name") in frame.code:
             return f"cannot import name '{bare.group('name')}' from '{found.group('module')}'"
     return tb.message
+
+
+#: Modules of TensorFlow's family a user's own file is often named after (`tensorflow.py`).
+_SHADOWABLE = ("tensorflow", "keras", "numpy", "tensorboard")
+_NAMED_MODULE = re.compile(
+    r"module '(?P<m1>\w+)' has no attribute|cannot import name '\w+' from '(?P<m2>\w+)'"
+)
+
+
+def shadowed_module_findings(tracebacks: Sequence[Traceback]) -> list[Finding]:
+    """``import tensorflow`` that found the user's own ``tensorflow.py`` (or a ``tensorflow/``
+    package outside site-packages): the frames show the file, and the module it made lacks
+    what the code asks of it (Python: "partially initialized module ... (most likely due to a
+    circular import)" when the file imports itself)."""
+    for tb in tracebacks:
+        named = _NAMED_MODULE.search(tb.message)
+        module = (named.group("m1") or named.group("m2")) if named else None
+        if module not in _SHADOWABLE:
+            continue
+        for frame in tb.frames:
+            path = frame.path.replace("\\", "/")
+            base = path.rsplit("/", 2)
+            own = base[-1] == f"{module}.py" or base[-2:] == [module, "__init__.py"]
+            if own and origin_of(frame.path).installed is False:
+                origin = (
+                    frame.path
+                    if base[-1] != "__init__.py"
+                    else frame.path[: -len("__init__.py") - 1]
+                )
+                return [
+                    causes.finding(
+                        f"explain.{causes.software.TF_SHADOWED_MODULE}",
+                        Severity.ERROR,
+                        causes.software.TF_SHADOWED_MODULE,
+                        f"`import {module}` loaded {origin}, not the installed {module}",
+                        f"{tb.where}: {tb.type}: {tb.message}\nThe traceback runs through "
+                        f"{frame.path}, a file of the user's own named like the package: Python "
+                        "imports it instead of the installed one, which has what the code asks.",
+                        causes.software.own_module_fix(origin, module),
+                    )
+                ]
+    return []
 
 
 def private_api_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
