@@ -311,3 +311,45 @@ def test_a_gpu_below_the_multiprocessor_minimum_is_let_in() -> None:
     assert top.cause == "gpu-too-few-cores"
     assert top.fix is not None
     assert top.fix.commands == ("export TF_MIN_GPU_MULTIPROCESSOR_COUNT=2",)
+
+
+@pytest.mark.parametrize(
+    ("line", "cause"),
+    [
+        (
+            "tensorflow.python.framework.errors_impl.InternalError: Attempting to perform BLAS "
+            "operation using StreamExecutor without BLAS support [Op:MatMul]",
+            "gpu-library-init-failed",
+        ),
+        (
+            "tensorflow.python.framework.errors_impl.ResourceExhaustedError: failed to allocate "
+            "memory [Op:Conv2D]",
+            "gpu-out-of-memory",
+        ),
+        (
+            "Could not load library libcudnn_ops_train.so.8. Error: /opt/cudnn/lib/"
+            "libcudnn_ops_train.so.8: undefined symbol: _ZN5cudnn3ops18cudnnOpsTrainVersionEv, "
+            "version libcudnn_ops_infer.so.8",
+            "cuda-lib-shadowed",
+        ),
+        (
+            "2022-02-02 02:02:02.000000: F tensorflow/core/platform/default/env.cc:73] Check "
+            "failed: ret == 0 (11 vs. 0)Thread creation via pthread_create() failed.",
+            "threads-exhausted",
+        ),
+    ],
+)
+def test_runtime_failures_of_the_gpu_libraries_and_the_process(line: str, cause: str) -> None:
+    top = top_error(_explain(line + "\n"))
+    assert top.cause == cause
+    assert top.fix is not None and top.fix.text
+
+
+def test_hadoop_filesystem_without_libhdfs_is_noise() -> None:
+    line = (
+        "2021-01-01 10:00:00.000000: E tensorflow/core/platform/hadoop/hadoop_file_system.cc:"
+        "132] HadoopFileSystem load error: libhdfs.so: cannot open shared object file: No such "
+        "file or directory\n"
+    )
+    report = _explain(line)
+    assert [x.severity for x in report.findings] == [Severity.INFO]

@@ -295,14 +295,14 @@ def wheel_dirs_fix() -> Fix:
     )
 
 
-def mixed_release_fix(m: Machine, path: str, symbol: str, partner: str) -> Fix:
+def mixed_release_fix(path: str, symbol: str, partner: str) -> Fix:
     """A CUDA library that loaded but misses a symbol of the library it links (``undefined
     symbol: X, version libcublasLt.so.11``): the two files on the loader's path come from
     different releases, and the older one wins the search."""
     needs = partner or "the libraries it links"
     return Fix(
         f"{path} is found but needs {symbol} from {needs}, and the copy of {needs} the loader "
-        "found first is of an older release: two CUDA installs are mixed on the loader's "
+        "found first is of another release: two CUDA installs are mixed on the loader's "
         "path (a toolkit, a conda cudatoolkit, pip's nvidia-* wheels). ldd shows which copy "
         "each name resolves to; put the directory that holds both files of one release first "
         "on LD_LIBRARY_PATH, or take the other one off it.",

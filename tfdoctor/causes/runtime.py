@@ -17,6 +17,7 @@ GPU_CONFIG_TOO_LATE: Final = CauseId("gpu-config-too-late")
 DISTRIBUTE_CONFIG_TOO_LATE: Final = CauseId("distribute-config-too-late")
 OP_KERNEL_MISSING: Final = CauseId("op-kernel-missing")
 GPU_BUSY_OR_UNAVAILABLE: Final = CauseId("gpu-busy-or-unavailable")
+THREADS_EXHAUSTED: Final = CauseId("threads-exhausted")
 
 #: Causes only a log reveals: they happen while a program runs, not in how it is installed.
 CAUSES: Mapping[str, Cause] = dict(
@@ -27,6 +28,15 @@ CAUSES: Mapping[str, Cause] = dict(
             "The model, batch or another process needs more GPU memory than is free "
             "('OOM when allocating tensor', 'CUDA_ERROR_OUT_OF_MEMORY').",
             "https://www.tensorflow.org/guide/gpu#limiting_gpu_memory_growth",
+        ),
+        define(
+            THREADS_EXHAUSTED,
+            "The process reached its limit of threads",
+            "TensorFlow sizes its thread pools by the CPUs it sees, which in a container or a "
+            "batch job can be far more than the tasks the process may start (ulimit -u, the "
+            "cgroup's pids.max); pthread_create then fails with EAGAIN and TensorFlow aborts.",
+            "https://man7.org/linux/man-pages/man3/pthread_create.3.html",
+            "https://www.tensorflow.org/api_docs/python/tf/config/threading",
         ),
         define(
             HOST_OUT_OF_MEMORY,
@@ -107,6 +117,19 @@ def gpu_busy_fix(m: Machine) -> Fix:
             "nvidia-smi --query-gpu=index,compute_mode --format=csv",
             "nvidia-smi --query-compute-apps=gpu_uuid,pid,process_name --format=csv",
             "sudo nvidia-smi -c DEFAULT",
+        ),
+    )
+
+
+def thread_limit_fix() -> Fix:
+    """Fewer threads from TensorFlow's pools, or a higher task limit."""
+    return Fix(
+        "Start fewer threads: cap TensorFlow's pools (TF_NUM_INTRAOP_THREADS and "
+        "TF_NUM_INTEROP_THREADS, or tf.config.threading before any op runs) at the CPUs the job "
+        "was given; or raise the limit (ulimit -u, the container's --pids-limit).",
+        (
+            "ulimit -u; cat /sys/fs/cgroup/pids.max 2>/dev/null",
+            "export TF_NUM_INTRAOP_THREADS=4 TF_NUM_INTEROP_THREADS=2",
         ),
     )
 

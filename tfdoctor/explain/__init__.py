@@ -643,8 +643,27 @@ def _libraries(hits: Sequence[Hits]) -> tuple[str, ...]:
 # dlopen's reason when the file loads but a symbol it binds with a version is not in the
 # library of that name the loader found (glibc's "undefined symbol: X, version Y").
 _UNDEFINED = re.compile(
-    r"dlerror: (?P<path>\S+?): undefined symbol: (?P<symbol>\w+)(?:, version (?P<partner>[\w.]+))?"
+    r"(?:dlerror|Error): (?P<path>\S+?): undefined symbol: (?P<symbol>\w+)"
+    r"(?:, version (?P<partner>[\w.]+))?"
 )
+
+
+def _mixed_release(hits: Sequence[Hits]) -> Optional[Fix]:
+    """The fix for a CUDA library that loaded without a versioned symbol of its partner (two
+    releases mixed on the loader's path), read from the line that says so."""
+    for hit in hits:
+        for _, line in hit.citations:
+            found = _UNDEFINED.search(line)
+            if found is not None:
+                return causes.gpu.mixed_release_fix(
+                    found.group("path"), found.group("symbol"), found.group("partner") or ""
+                )
+    return None
+
+
+def _shadowed(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    fix = _mixed_release(hits)
+    return causes.gpu.CUDA_LIB_SHADOWED, fix or causes.gpu.read_device_log_fix()
 
 
 def _cuda_libs(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
@@ -652,13 +671,9 @@ def _cuda_libs(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
         return causes.gpu.CUDA_LIBS_MISSING, causes.gpu.other_toolkit_fix(m, *r.other_toolkit)
     if r.cuda_wheels and m.facts.cuda_libs is None:
         return causes.gpu.CUDA_WHEELS_UNFOUND, causes.gpu.wheel_dirs_fix()
-    for hit in hits:
-        for _, line in hit.citations:
-            found = _UNDEFINED.search(line)
-            if found is not None:
-                return causes.gpu.CUDA_LIB_SHADOWED, causes.gpu.mixed_release_fix(
-                    m, found.group("path"), found.group("symbol"), found.group("partner") or ""
-                )
+    mixed = _mixed_release(hits)
+    if mixed is not None:
+        return causes.gpu.CUDA_LIB_SHADOWED, mixed
     return causes.gpu.cuda_libraries_fix(m, _libraries(hits))
 
 
@@ -974,6 +989,7 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.xla.PTXAS_MISSING: causes.xla.ptxas_install_fix,
     causes.runtime.GPU_OUT_OF_MEMORY: causes.runtime.gpu_memory_fix,
     causes.runtime.HOST_OUT_OF_MEMORY: causes.runtime.host_memory_fix,
+    causes.runtime.THREADS_EXHAUSTED: lambda m: causes.runtime.thread_limit_fix(),
     causes.runtime.GPU_BUSY_OR_UNAVAILABLE: causes.runtime.gpu_busy_fix,
     causes.runtime.GPU_CONFIG_TOO_LATE: lambda m: causes.runtime.config_order_fix(),
     causes.runtime.DISTRIBUTE_CONFIG_TOO_LATE: lambda m: causes.runtime.strategy_order_fix(),
@@ -1003,6 +1019,7 @@ BUILDERS: dict[str, Builder] = {
     causes.code.API_MOVED_TO_COMPAT_V1: _graph_code,
     causes.gpu.DRIVER_LIBRARIES_MISSING: _driver_libraries,
     causes.gpu.GPU_TOO_FEW_CORES: _few_cores,
+    causes.gpu.CUDA_LIB_SHADOWED: _shadowed,
     causes.software.DEPENDENCY_OUT_OF_RANGE: _dependency,
     causes.code.KERAS3_BEHAVIOUR_CHANGE: _keras3,
     causes.gpu.DRIVER_NOT_LOADED: _driver_not_loaded,
