@@ -353,3 +353,60 @@ def test_hadoop_filesystem_without_libhdfs_is_noise() -> None:
     )
     report = _explain(line)
     assert [x.severity for x in report.findings] == [Severity.INFO]
+
+
+@pytest.mark.parametrize(
+    ("log", "cause", "command"),
+    [
+        (
+            "$ pip3 install tensorflow-cpu\nerror: externally-managed-environment\n\n"
+            "x This environment is externally managed\n",
+            "externally-managed-python",
+            "python3 -m venv ~/.venvs/tf",
+        ),
+        (
+            "ERROR: Could not install packages due to an OSError: [Errno 2] No such file or "
+            "directory: 'C:\\\\Users\\\\dev\\\\venv\\\\Lib\\\\site-packages"
+            "\\\\tensorflow\\\\include"
+            "\\\\x.h'\nHINT: This error might have occurred since this system does not have "
+            "Windows Long Path support enabled. You can find information on how to enable this "
+            "at https://pip.pypa.io/warnings/enable-long-paths\n",
+            "windows-long-paths",
+            "LongPathsEnabled",
+        ),
+        (
+            "% pip install tensorflow[and-cuda]==2.19.0\n"
+            "zsh: no matches found: tensorflow[and-cuda]==2.19.0\n",
+            "shell-glob-extra",
+            "pip install 'tensorflow[and-cuda]==2.19.0'",
+        ),
+    ],
+)
+def test_installs_that_never_reach_tensorflow(log: str, cause: str, command: str) -> None:
+    top = top_error(_explain(log))
+    assert top.cause == cause
+    assert command in _fix(top)
+
+
+def test_a_pinned_package_outside_its_requires_python() -> None:
+    log = "ERROR: Package 'tensorflow-text' requires a different Python: 3.8.10 not in '>=3.9'\n"
+    top = top_error(_explain(log))
+    assert top.cause == "tf-release-not-for-python"
+    assert "tensorflow-text" in top.summary
+    assert "older than it allows" in _fix(top)
+
+
+def test_releases_pip_skipped_for_their_python_decide_the_refusal() -> None:
+    log = (
+        "ERROR: Ignored the following versions that require a different python version: "
+        "2.17.0 Requires-Python >=3.9; 2.17.1 Requires-Python >=3.9\n"
+        "ERROR: Could not find a version that satisfies the requirement tensorflow==2.17.1 "
+        "(from versions: 2.10.0, 2.11.0, 2.12.0, 2.13.0)\n"
+        "ERROR: No matching distribution found for tensorflow==2.17.1\n"
+    )
+    top = top_error(_explain(log))
+    assert top.cause == "tf-release-not-for-python"
+    fix = _fix(top)
+    assert "Requires-Python >=3.9" in fix
+    assert 'pip install "tensorflow==2.13.0"' in fix
+    assert "platform" not in fix.split("\n")[0]  # pip said it was the Python

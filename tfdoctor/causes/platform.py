@@ -29,6 +29,9 @@ NATIVE_LIBRARY_UNRESOLVED: Final = CauseId("native-library-unresolved")
 TF_RELEASE_NOT_FOR_PYTHON: Final = CauseId("tf-release-not-for-python")
 METAL_NO_WHEEL_FOR_PYTHON: Final = CauseId("metal-no-wheel-for-python")
 STATIC_TLS_EXHAUSTED: Final = CauseId("static-tls-exhausted")
+EXTERNALLY_MANAGED: Final = CauseId("externally-managed-python")
+WINDOWS_LONG_PATHS: Final = CauseId("windows-long-paths")
+SHELL_GLOB_EXTRA: Final = CauseId("shell-glob-extra")
 
 METAL_FILES = "https://pypi.org/project/tensorflow-metal/#files"
 
@@ -133,6 +136,32 @@ CAUSES: Mapping[str, Cause] = dict(
             "own trace and ldd say both.",
             "https://man7.org/linux/man-pages/man8/ld.so.8.html",
             "https://man7.org/linux/man-pages/man1/ldd.1.html",
+        ),
+        define(
+            EXTERNALLY_MANAGED,
+            "pip refuses to install into a Python the system manages",
+            "A Python its distribution manages (Debian 12, Ubuntu 23.04 and later, Fedora, "
+            "Homebrew) marks itself externally managed (PEP 668): pip refuses to install into "
+            "it. TensorFlow goes into a virtual environment of that Python instead.",
+            "https://peps.python.org/pep-0668/",
+            "https://packaging.python.org/en/latest/specifications/externally-managed-environments/",
+        ),
+        define(
+            WINDOWS_LONG_PATHS,
+            "Windows refused a path longer than 260 characters",
+            "TensorFlow's wheel holds files whose paths, under a deep site-packages (the "
+            "Microsoft Store Python's above all), pass Windows' 260-character limit: without "
+            "long path support pip cannot write them and the install is left partial.",
+            "https://pip.pypa.io/warnings/enable-long-paths",
+            "https://learn.microsoft.com/en-us/windows/win32/fileio/maximum-file-path-limitation",
+        ),
+        define(
+            SHELL_GLOB_EXTRA,
+            "The shell read the extra's brackets as a file pattern",
+            "zsh (macOS' default shell, and many Linux setups) treats `tensorflow[and-cuda]` as "
+            "a file-name pattern and stops when no file matches; quoted, it reaches pip.",
+            "https://zsh.sourceforge.io/Doc/Release/Expansion.html#Filename-Generation",
+            "https://pip.pypa.io/en/stable/cli/pip_install/#examples",
         ),
         define(
             STATIC_TLS_EXHAUSTED,
@@ -295,6 +324,40 @@ def native_interpreter_fix(m: Machine) -> Fix:
     )
 
 
+def venv_fix(dist: str = "tensorflow") -> Fix:
+    """A virtual environment of the managed Python, with TensorFlow installed into it: the
+    one :meth:`Machine.pip` gives for an externally managed interpreter."""
+    return Fix(
+        "Install into a virtual environment of that Python instead of the system's (or let "
+        "`tfdoctor fix` create, fill and verify one); never --break-system-packages.",
+        ("python3 -m venv ~/.venvs/tf", f'~/.venvs/tf/bin/python -m pip install "{dist}"'),
+    )
+
+
+def long_paths_fix() -> Fix:
+    """Windows' long path support on (an administrator's PowerShell), then a fresh install."""
+    return Fix(
+        "Turn on long path support (in an administrator's PowerShell; or put the environment "
+        "in a short folder such as C:\\venvs\\tf, with a python.org Python rather than the "
+        "Microsoft Store's), then install TensorFlow again, with its dependencies, over the "
+        "partial files.",
+        (
+            'New-ItemProperty -Path "HKLM:\\SYSTEM\\CurrentControlSet\\Control\\FileSystem" '
+            '-Name "LongPathsEnabled" -Value 1 -PropertyType DWORD -Force',
+            "python -m pip install --force-reinstall tensorflow",
+        ),
+    )
+
+
+def quoted_extra_fix(requirement: Optional[str]) -> Fix:
+    """The requirement in quotes, so that the shell passes the brackets to pip."""
+    req = requirement or "tensorflow[and-cuda]"
+    return Fix(
+        "Quote the requirement so the shell passes the brackets to pip.",
+        (f"pip install '{req}'",),
+    )
+
+
 def static_tls_fix(library: Optional[str]) -> Fix:
     """Load ``library`` (the path the loader named) at start, before the import fills the
     static TLS surplus; or, with glibc 2.32 or later, raise the surplus."""
@@ -391,6 +454,56 @@ def source_build_fix(m: Machine, dist: str, version: str) -> Fix:
         text,
         (f"pip index versions {dist}", *m.pip(f'install --only-binary={dist} "{dist}{spec}"')),
     )
+
+
+def python_range_fix(
+    dist: str, version: str, spec: str, python: Optional[str], listed: Sequence[str] = ()
+) -> Fix:
+    """A release whose Requires-Python excludes this interpreter (pip's own words): a Python
+    inside its range, or a release of ``dist`` pip does list for this one."""
+    release = f"{dist} {version}" if version else dist
+    py = f"Python {python}" if python else "this Python"
+    direction = _outside(python, spec) if python else _one_sided(spec)
+    text = (
+        f"{release} declares Requires-Python {spec}, which {py} is outside{direction}: create "
+        "the environment with a Python inside that range"
+    )
+    commands = [f"pip index versions {dist}"]
+    if listed:
+        newest = max(listed, key=version_key)
+        text += f", or install {dist} {newest}, the newest release pip lists for {py}"
+        commands.append(f'pip install "{dist}=={newest}"')
+    else:
+        text += f", or a {dist} release that supports {py} (pip index versions lists them)"
+    return Fix(text + ".", tuple(commands))
+
+
+def _one_sided(spec: str) -> str:
+    """The side an interpreter of unknown version is on, where ``spec`` bounds only one."""
+    lower = any(op in spec for op in (">=", ">"))
+    upper = "<" in spec
+    if lower and not upper:
+        return " (older than it allows)"
+    if upper and not lower:
+        return " (newer than it allows)"
+    return ""
+
+
+def _outside(python: str, spec: str) -> str:
+    """`` (older than it allows)`` or `` (newer than it allows)``, as ``spec`` bounds it."""
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet  # noqa: PLC0415
+    from packaging.version import InvalidVersion, Version  # noqa: PLC0415
+
+    try:
+        have, bounds = Version(python), SpecifierSet(spec)
+    except (InvalidSpecifier, InvalidVersion):
+        return ""
+    for bound in bounds:
+        if bound.operator in (">=", ">") and not bound.contains(have):
+            return " (older than it allows)"
+        if bound.operator in ("<", "<=") and not bound.contains(have):
+            return " (newer than it allows)"
+    return ""
 
 
 def release_line_fix(m: Machine, dist: str, requested: str, release: str) -> Fix:

@@ -168,3 +168,58 @@ def read_source_builds(texts: Iterable[str]) -> list[SourceBuild]:
             if len(out) >= MAX_REFUSALS:
                 return out
     return out
+
+
+# --- releases refused for their Requires-Python --------------------------------------------------
+
+# pip names the releases it skipped for their Requires-Python (pip 21.2 and later,
+# src/pip/_internal/index/package_finder.py: "Ignored the following versions that require a
+# different python version: 2.16.1 Requires-Python >=3.9; ..."), and refuses a pinned one with
+# "Package 'X' requires a different Python: 3.12.1 not in '<3.12,>=3.7'"
+# (src/pip/_internal/resolution/resolvelib/requirements.py, legacy resolver alike).
+_IGNORED = re.compile(
+    r"Ignored the following versions that require a different python version: (?P<list>.+)"
+)
+_IGNORED_ONE = re.compile(r"(?P<version>\d[\w.]*) Requires-Python (?P<spec>[^;]+)")
+_DIFFERENT = re.compile(
+    r"Package '(?P<dist>[A-Za-z0-9][A-Za-z0-9._-]*)' requires a different Python: "
+    r"(?P<python>\d+\.\d+(?:\.\d+)?) not in '(?P<spec>[^']+)'"
+)
+
+
+@record
+class PythonRefusal(Record):
+    """A release pip refused because its Requires-Python excludes this interpreter (observed)."""
+
+    #: The distribution when pip names it (the pinned-package form); empty in the list form,
+    #: which follows the refusal of the distribution it lists.
+    dist: str
+    #: The release; empty where pip names only the package.
+    version: str
+    #: Its Requires-Python (``>=3.9``, ``<3.12,>=3.7``).
+    spec: str
+    #: The interpreter's version, where pip printed it.
+    python: str = ""
+
+
+def read_python_refusals(texts: Iterable[str]) -> list[PythonRefusal]:
+    """Every release pip says it refused for its Requires-Python, in order."""
+    out: list[PythonRefusal] = []
+    for text in texts:
+        if "different python" not in text.lower():
+            continue
+        for match in _IGNORED.finditer(text):
+            for one in _IGNORED_ONE.finditer(match.group("list")):
+                out.append(PythonRefusal("", one.group("version"), one.group("spec").strip()))
+        for match in _DIFFERENT.finditer(text):
+            out.append(
+                PythonRefusal(
+                    normalize_name(match.group("dist")),
+                    "",
+                    match.group("spec"),
+                    match.group("python"),
+                )
+            )
+        if len(out) >= MAX_REFUSALS:
+            return out[:MAX_REFUSALS]
+    return out

@@ -45,7 +45,9 @@ from tfdoctor.evidence.packages import (
 from tfdoctor.evidence.pip import (
     MAX_REFUSALS,
     PipRefusal,
+    PythonRefusal,
     SourceBuild,
+    read_python_refusals,
     read_refusals,
     read_source_builds,
     read_wheel_refusal,
@@ -124,6 +126,8 @@ class Evidence:
     numpy_builds: list[NumpyBuild] = dataclasses.field(default_factory=list)
     #: Releases pip built from their source archive, and failed to (:mod:`tfdoctor.evidence.pip`).
     source_builds: list[SourceBuild] = dataclasses.field(default_factory=list)
+    #: Releases pip refused for their Requires-Python (:mod:`tfdoctor.evidence.pip`).
+    python_refusals: list[PythonRefusal] = dataclasses.field(default_factory=list)
     #: Some block names WSL's own paths or kernel (/usr/lib/wsl/, microsoft-standard-WSL2).
     wsl: bool = False
     #: Versions a session printed when asked (``tf.__version__``), by distribution.
@@ -208,6 +212,8 @@ def scan(blocks: Iterable[LogText], signatures: Signatures) -> Evidence:
             evidence.numpy_builds.extend(read_numpy_builds((text,)))
         if len(evidence.source_builds) < MAX_REFUSALS:
             evidence.source_builds.extend(read_source_builds((text,)))
+        if len(evidence.python_refusals) < MAX_REFUSALS:
+            evidence.python_refusals.extend(read_python_refusals((text,)))
         for dist, echoed in read_echoed_versions((text,)).items():
             evidence.echoed.setdefault(dist, echoed)
         _read_devices(evidence, block)
@@ -330,6 +336,8 @@ class Revealed(Record):
     other_toolkit: Optional[tuple[str, str, str, str]] = None
     #: What pip said it could see for this interpreter and platform.
     pip_refusals: tuple[PipRefusal, ...] = ()
+    #: Releases pip skipped for their Requires-Python, as it listed them.
+    python_refusals: tuple[PythonRefusal, ...] = ()
     #: Facts the log does not state but its paths and file names imply, each with its basis.
     inferred: tuple[Inferred, ...] = ()
     #: Where TensorFlow's own lines state a fact (field name, ``line 12``), for those read from
@@ -489,6 +497,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         ),
         conda=conda,
         pip_refusals=tuple(evidence.refusals),
+        python_refusals=tuple(evidence.python_refusals),
         inferred=tuple(inferred),
         stated_at=tuple(stated.items()),
     )
@@ -797,6 +806,10 @@ def _driver_libraries(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
     )
 
 
+def _glob_extra(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    return causes.platform.SHELL_GLOB_EXTRA, causes.platform.quoted_extra_fix(_group(hits, "dist"))
+
+
 def _few_cores(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     return causes.gpu.GPU_TOO_FEW_CORES, causes.gpu.few_cores_fix(_group(hits, "cores"))
 
@@ -882,6 +895,9 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.wheel_tags_fix(
             m, wheel.file, wheel.python_version, wheel.platform
         )
+    skipped = _skipped_for_python(r)
+    if skipped is not None:
+        return causes.platform.TF_RELEASE_NOT_FOR_PYTHON, skipped
     refused = _release_refused(r)
     if refused is not None:
         dist, asked, release = refused
@@ -916,6 +932,19 @@ def _refused_companion(r: Revealed, hits: Sequence[Hits]) -> Optional[str]:
     if any(d in TF_DISTRIBUTIONS for d in (*refused, *named)):
         return None
     return next(iter((*refused, *named)), None)
+
+
+def _skipped_for_python(r: Revealed) -> Optional[Fix]:
+    """pip refused the requested release and said it skipped that release for its
+    Requires-Python: the interpreter is outside its range (pip's words, not the matrix's)."""
+    for refused in r.pip_refusals:
+        asked = requested_version(refused.spec)
+        skipped = next((x for x in r.python_refusals if not x.dist and x.version == asked), None)
+        if asked is not None and skipped is not None:
+            return causes.platform.python_range_fix(
+                refused.dist, asked, skipped.spec, r.python, refused.final_versions
+            )
+    return None
 
 
 def _release_refused(r: Revealed) -> Optional[tuple[str, str, str]]:
@@ -990,6 +1019,8 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.runtime.GPU_OUT_OF_MEMORY: causes.runtime.gpu_memory_fix,
     causes.runtime.HOST_OUT_OF_MEMORY: causes.runtime.host_memory_fix,
     causes.runtime.THREADS_EXHAUSTED: lambda m: causes.runtime.thread_limit_fix(),
+    causes.platform.EXTERNALLY_MANAGED: lambda m: causes.platform.venv_fix(),
+    causes.platform.WINDOWS_LONG_PATHS: lambda m: causes.platform.long_paths_fix(),
     causes.runtime.GPU_BUSY_OR_UNAVAILABLE: causes.runtime.gpu_busy_fix,
     causes.runtime.GPU_CONFIG_TOO_LATE: lambda m: causes.runtime.config_order_fix(),
     causes.runtime.DISTRIBUTE_CONFIG_TOO_LATE: lambda m: causes.runtime.strategy_order_fix(),
@@ -1020,6 +1051,7 @@ BUILDERS: dict[str, Builder] = {
     causes.gpu.DRIVER_LIBRARIES_MISSING: _driver_libraries,
     causes.gpu.GPU_TOO_FEW_CORES: _few_cores,
     causes.gpu.CUDA_LIB_SHADOWED: _shadowed,
+    causes.platform.SHELL_GLOB_EXTRA: _glob_extra,
     causes.software.DEPENDENCY_OUT_OF_RANGE: _dependency,
     causes.code.KERAS3_BEHAVIOUR_CHANGE: _keras3,
     causes.gpu.DRIVER_NOT_LOADED: _driver_not_loaded,
@@ -1062,9 +1094,11 @@ def _cause_finding(
     final = causes.CauseId(cause)
     if builder is not None:
         final, fix = builder(m, r, hits)
-    if fix is not None and (m.tf is None or m.os is None):
+    # The user's own requirement, quoted, is theirs to keep: no release is chosen for them.
+    own = final == causes.platform.SHELL_GLOB_EXTRA
+    if fix is not None and not own and (m.tf is None or m.os is None):
         fix = _without_extra_installs(fix)
-    elif fix is not None and m.platform is None:
+    elif fix is not None and not own and m.platform is None:
         fix = _extra_for_unknown_architecture(fix)
     gpu = _gpu_shown(m, r)
     rank = max(
@@ -1229,6 +1263,7 @@ def explain(
         machine,
         evidence.numpy_builds,
         evidence.source_builds,
+        evidence.python_refusals,
     ):
         findings.setdefault(found.id, found)
     inferred = _inferred(evidence, revealed)

@@ -16,7 +16,7 @@ from typing import Optional
 
 from tfdoctor import causes
 from tfdoctor.evidence.packages import Conflict, ImportCheck, NumpyBuild
-from tfdoctor.evidence.pip import SourceBuild
+from tfdoctor.evidence.pip import PythonRefusal, SourceBuild
 from tfdoctor.evidence.traceback import Traceback, library_origins, origin_of, own_module_missing
 from tfdoctor.explain.generated import generated_code_findings
 from tfdoctor.explain.modules import module_findings
@@ -84,10 +84,12 @@ def package_findings(
     m: Machine,
     numpy_builds: Sequence[NumpyBuild] = (),
     source_builds: Sequence[SourceBuild] = (),
+    python_refusals: Sequence[PythonRefusal] = (),
 ) -> list[Finding]:
     """One finding per cause the packages show, in order of appearance."""
     out: dict[str, Finding] = {}
     for finding in (
+        *(_python_refusal(x) for x in python_refusals if x.dist),
         *(_source_build(b, m) for b in source_builds),
         *(_conflict(c, m) for c in conflicts),
         *(_import_check(c, m) for c in checks),
@@ -107,6 +109,22 @@ def package_findings(
         if finding is not None and finding.id not in out:
             out[finding.id] = finding
     return list(out.values())
+
+
+def _python_refusal(refusal: PythonRefusal) -> Finding:
+    """pip refused a pinned package: its Requires-Python excludes the interpreter."""
+    return causes.finding(
+        f"explain.{causes.platform.TF_RELEASE_NOT_FOR_PYTHON}",
+        Severity.ERROR,
+        causes.platform.TF_RELEASE_NOT_FOR_PYTHON,
+        causes.platform.release_not_for_python_title(refusal.dist),
+        f"pip: {refusal.dist} requires a different Python: {refusal.python or '?'} not in "
+        f"{refusal.spec!r}",
+        causes.platform.python_range_fix(
+            refusal.dist, refusal.version, refusal.spec, refusal.python or None
+        ),
+        ("https://packaging.python.org/en/latest/specifications/core-metadata/#requires-python",),
+    )
 
 
 def _source_build(build: SourceBuild, m: Machine) -> Finding:
