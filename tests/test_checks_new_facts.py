@@ -358,3 +358,36 @@ def test_without_tensorflow_gpu_visibility_is_not_applicable_not_unknown() -> No
     (finding,) = judge("gpu.visible", facts)
     assert finding.severity is Severity.INFO
     assert "Not applicable" in finding.summary
+
+
+@pytest.mark.parametrize(
+    ("status", "stderr", "cause"),
+    [
+        ("child-error", "PyBfloat16_Type.tp_base != nullptr", "dependency-out-of-range"),
+        (
+            "import-error",
+            "ImportError: /usr/lib/aarch64-linux-gnu/libgomp.so.1: cannot allocate memory in "
+            "static TLS block",
+            "static-tls-exhausted",
+        ),
+    ],
+)
+def test_an_import_failure_no_rule_names_is_read_with_explains_signatures(
+    status: str, stderr: str, cause: str
+) -> None:
+    tf = f.tensorflow(
+        status=status,
+        version=None,
+        error_type="ImportError" if status == "import-error" else None,
+        error_message=stderr.split(": ", 1)[1] if status == "import-error" else None,
+        stderr_tail=stderr,
+    )
+    (finding,) = judge("tensorflow.import", f.facts(tensorflow=tf))
+    assert (finding.severity, finding.cause) == (Severity.ERROR, cause)
+    assert finding.fix is not None and finding.fix.commands
+
+
+def test_an_import_failure_nothing_recognises_stays_unknown() -> None:
+    tf = f.tensorflow(status="child-error", version=None, stderr_tail="something odd happened")
+    (finding,) = judge("tensorflow.import", f.facts(tensorflow=tf))
+    assert finding.severity is Severity.UNKNOWN

@@ -38,8 +38,6 @@ BATCHES = sorted(p for p in UNSEEN.iterdir() if p.is_dir())
 PROPOSED_CAUSES: dict[str, str] = {
     "wsl-driver-broken": "the GPU driver stack of WSL2 is broken (Linux driver or CUDA packages "
     "inside the distribution, a stale Windows driver): NVML lists the GPU, cuInit finds none",
-    "model-from-newer-keras": "a model file saved by a newer Keras than the one loading it: its "
-    "layer configs carry arguments the older Keras refuses (Unrecognized keyword arguments)",
 }
 
 _REQUIRED = {

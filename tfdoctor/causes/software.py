@@ -43,6 +43,7 @@ TENSORBOARD_NOT_INSTALLED: Final = CauseId("tensorboard-not-installed")
 PACKAGE_NOT_INSTALLED: Final = CauseId("package-not-installed")
 OP_NOT_REGISTERED: Final = CauseId("op-not-registered")
 TF_INSTALL_INCOMPLETE: Final = CauseId("tf-install-incomplete")
+MODEL_FROM_NEWER_KERAS: Final = CauseId("model-from-newer-keras")
 
 #: Causes in the installed packages.
 CAUSES: Mapping[str, Cause] = dict(
@@ -136,6 +137,14 @@ CAUSES: Mapping[str, Cause] = dict(
             "releases) or their Python code calls what is not there.",
             "https://github.com/tensorflow/text#compatibility",
             "https://github.com/tensorflow/io#tensorflow-version-compatibility",
+        ),
+        define(
+            MODEL_FROM_NEWER_KERAS,
+            "A model saved by a newer Keras than the one loading it",
+            "A saved model's configuration names the arguments of the Keras that wrote it; an "
+            "older Keras refuses the ones it does not have (ragged, groups, ...). The model "
+            "loads with the release that saved it or a newer one.",
+            "https://www.tensorflow.org/guide/keras/serialization_and_saving",
         ),
         define(
             TF_INSTALL_INCOMPLETE,
@@ -339,6 +348,22 @@ def keras_match_fix(m: Machine) -> Fix:
         "Install the Keras release of your TensorFlow line (keras==2.X.* for TensorFlow 2.X "
         "before 2.16; Keras 3 from 2.16), or upgrade TensorFlow.",
         ("pip show tensorflow keras",),
+    )
+
+
+def newer_model_fix(argument: Optional[str]) -> Fix:
+    """Load the model with the Keras that wrote it (the file records which), or move its
+    weights through that release."""
+    what = f"`{argument}`" if argument else "an argument"
+    return Fix(
+        f"The model's configuration carries {what}, which the Keras loading it does not have: "
+        "load it with the TensorFlow (Keras) release that saved it or a newer one, which an "
+        "HDF5 file records in its keras_version attribute; or, in that release, save the "
+        "weights only and rebuild the model in code here.",
+        (
+            "python -c \"import h5py; f = h5py.File('MODEL.h5', 'r'); "
+            "print(f.attrs.get('keras_version'), f.attrs.get('backend'))\"",
+        ),
     )
 
 

@@ -369,6 +369,9 @@ def _import_error_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
             detail,
             causes.platform.msvc_fix(),
         )
+    read = _read_as_log(ctx, tf, f"TensorFlow{version} fails to import")
+    if read is not None:
+        return read
     return causes.finding(
         "tensorflow.import",
         Severity.ERROR,
@@ -381,6 +384,37 @@ def _import_error_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
             "traceback names.",
             'python -c "import tensorflow" 2>&1 | tail -30',
         ),
+    )
+
+
+def _read_as_log(ctx: CheckContext, tf: TensorFlowFacts, what: str) -> Optional[Finding]:
+    """What ``explain`` reads in the failed import's own words (its exception and stderr), for
+    a failure no rule of this check names: the same signatures and knowledge, fitted to this
+    machine. The first cause of error level, or None."""
+    from tfdoctor.explain import explain  # noqa: PLC0415 - explain's readers load on failure
+    from tfdoctor.explain.reader import split_text  # noqa: PLC0415
+    from tfdoctor.signatures import load_signatures  # noqa: PLC0415
+
+    said = "\n".join(
+        x
+        for x in (
+            f"{tf.error_type}: {tf.error_message}" if tf.error_type else tf.error_message,
+            tf.stderr_tail,
+        )
+        if x
+    )
+    if not said.strip():
+        return None
+    report = explain([split_text(said)], load_signatures(), ctx.matrix, ctx.facts)
+    found = next((x for x in report.findings if x.severity is Severity.ERROR and x.cause), None)
+    if found is None:
+        return None
+    return dataclasses.replace(
+        found,
+        id="tensorflow.import",
+        check="",
+        summary=f"{what}: {found.summary}",
+        detail=said,
     )
 
 
@@ -540,6 +574,10 @@ def check_tf_import(ctx: CheckContext) -> Iterator[Finding]:
                 'TF_CPP_MIN_LOG_LEVEL=0 python -X importtime -c "import tensorflow" 2>&1 | tail',
             ),
         )
+        return
+    read = _read_as_log(ctx, tf, f"Importing TensorFlow failed ({tf.status})")
+    if read is not None:
+        yield read
         return
     yield Finding(
         "tensorflow.import",

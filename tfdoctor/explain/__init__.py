@@ -792,9 +792,19 @@ def _graph_code(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.C
 
 def _dependency(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     # Each signature of this cause names its distribution by what it reads: h5py 3 under a
-    # loader written for h5py 2, or a NumPy newer than TensorFlow 2.4 and older support.
-    if any(h.signature.id == "h5py-str-decode" for h in hits):
+    # loader written for h5py 2, a NumPy older than TensorFlow 1.13's build, or a NumPy newer
+    # than TensorFlow 2.4 and older support.
+    ids = {h.signature.id for h in hits}
+    if "h5py-str-decode" in ids:
         return causes.software.DEPENDENCY_OUT_OF_RANGE, causes.software.h5py_bytes_fix(m)
+    if "bfloat16-numpy-too-old" in ids:
+        return causes.software.DEPENDENCY_OUT_OF_RANGE, causes.common.declared_range_fix(
+            m,
+            "numpy",
+            "numpy>=1.16.0,<2.0",
+            "Install NumPy 1.16 or later (before 2.0), "
+            "the NumPy this TensorFlow was built against.",
+        )
     return causes.software.DEPENDENCY_OUT_OF_RANGE, causes.common.declared_range_fix(
         m, "numpy", "numpy<1.20", "Install a NumPy this TensorFlow supports (before 1.20)."
     )
@@ -808,6 +818,12 @@ def _driver_libraries(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
 
 def _glob_extra(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     return causes.platform.SHELL_GLOB_EXTRA, causes.platform.quoted_extra_fix(_group(hits, "dist"))
+
+
+def _newer_model(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    return causes.software.MODEL_FROM_NEWER_KERAS, causes.software.newer_model_fix(
+        _group(hits, "symbol")
+    )
 
 
 def _few_cores(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
@@ -1052,6 +1068,7 @@ BUILDERS: dict[str, Builder] = {
     causes.gpu.GPU_TOO_FEW_CORES: _few_cores,
     causes.gpu.CUDA_LIB_SHADOWED: _shadowed,
     causes.platform.SHELL_GLOB_EXTRA: _glob_extra,
+    causes.software.MODEL_FROM_NEWER_KERAS: _newer_model,
     causes.software.DEPENDENCY_OUT_OF_RANGE: _dependency,
     causes.code.KERAS3_BEHAVIOUR_CHANGE: _keras3,
     causes.gpu.DRIVER_NOT_LOADED: _driver_not_loaded,
