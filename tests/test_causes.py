@@ -675,7 +675,9 @@ def test_cudnn_missing_beside_a_system_toolkit_is_added_to_it() -> None:
     assert finding.fix is not None
     text = fix_text(finding.fix)
     assert "cuDNN 8.9 for CUDA 12" in text
-    assert 'pip install "nvidia-cudnn-cu12==8.9.*"' in text
+    # The series' wheel as a TensorFlow line's and-cuda extra pins it (a release NVIDIA
+    # published and TensorFlow tested).
+    assert 'pip install "nvidia-cudnn-cu12==8.9.7.29"' in text
     assert "tensorflow" not in " ".join(finding.fix.commands)  # TensorFlow is not moved
     # Applied: the wheel's cuDNN on the loader's path, and the cause is gone.
     wheel = LibraryCandidate(

@@ -150,7 +150,10 @@ def test_a_unix_prompt_puts_the_libraries_first() -> None:
     top = _top(_explain(text))
     assert top.cause == "cuda-libs-missing"
     assert top.severity is Severity.WARNING
-    assert top.fix is not None and "Unix shell" in top.fix.text
+    # The prompt says Linux (bash's user@host:~$): the libraries lead the candidates.
+    assert top.fix is not None
+    assert "1. the CUDA or cuDNN libraries" in top.fix.text
+    assert "linux" in top.fix.text
 
 
 def test_a_build_without_cuda_is_named_as_such() -> None:

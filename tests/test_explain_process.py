@@ -300,17 +300,21 @@ def test_cudnn_without_the_unversioned_libcuda(wsl: bool) -> None:
         assert any("ln -s libcuda.so.1" in c for c in top.fix.commands)
 
 
-def test_a_gpu_below_the_multiprocessor_minimum_is_let_in() -> None:
+def test_a_gpu_below_the_multiprocessor_minimum_beside_a_bigger_one_is_a_note() -> None:
+    # Unless TF_MIN_GPU_MULTIPROCESSOR_COUNT is set, the minimum is the smaller of 8 and the
+    # largest GPU's count: a small GPU is left out only beside a bigger one, which is used.
     log = (
         "2021-05-01 10:00:00.000000: I tensorflow/core/common_runtime/gpu/gpu_device.cc:1725] "
-        "Ignoring visible gpu device (device: 0, name: Quadro K420, pci bus id: 0000:03:00.0, "
+        "Ignoring visible gpu device (device: 1, name: Quadro K420, pci bus id: 0000:03:00.0, "
         "compute capability: 3.0) with core count: 2. The minimum required count is 8. You can "
         "adjust this requirement with the env var TF_MIN_GPU_MULTIPROCESSOR_COUNT.\n"
     )
-    top = top_error(_explain(log))
-    assert top.cause == "gpu-too-few-cores"
-    assert top.fix is not None
-    assert top.fix.commands == ("export TF_MIN_GPU_MULTIPROCESSOR_COUNT=2",)
+    report = _explain(log)
+    (note,) = report.findings
+    assert (note.cause, note.severity) == ("gpu-too-few-cores", Severity.INFO)
+    assert note.fix is not None
+    assert note.fix.commands == ("export TF_MIN_GPU_MULTIPROCESSOR_COUNT=2",)
+    assert "uses that one" in note.fix.text
 
 
 @pytest.mark.parametrize(
@@ -410,3 +414,102 @@ def test_releases_pip_skipped_for_their_python_decide_the_refusal() -> None:
     assert "Requires-Python >=3.9" in fix
     assert 'pip install "tensorflow==2.13.0"' in fix
     assert "platform" not in fix.split("\n")[0]  # pip said it was the Python
+
+
+def test_a_library_of_another_architecture_names_its_package() -> None:
+    log = (
+        "ImportError: dlopen(/Users/dev/env/lib/python3.10/site-packages/numpy/core/"
+        "_multiarray_umath.cpython-310-darwin.so, 0x0002): tried: '/Users/dev/x.so' (mach-o "
+        "file, but is an incompatible architecture (have 'arm64', need 'x86_64'))\n"
+    )
+    top = top_error(_explain(log))
+    assert top.cause == "wheel-mismatch"
+    fix = _fix(top)
+    assert "built for arm64" in fix
+    assert "--force-reinstall --no-cache-dir numpy" in fix
+
+
+def test_tpu_ops_missing_from_the_build_ask_for_the_tpu_build() -> None:
+    line = (
+        "tensorflow.python.framework.errors_impl.NotFoundError: Op type not registered "
+        "'TPUExecute' in binary running on t1v-n-1234-w-0.\n"
+    )
+    top = top_error(_explain(line))
+    assert top.cause == "tpu-tf-without-libtpu"
+    assert "tensorflow-tpu" in _fix(top)
+
+
+def test_the_bash_job_line_of_a_killed_job_is_host_memory() -> None:
+    assert top_error(_explain("[1]+  Killed    python train.py\n")).cause == "host-out-of-memory"
+
+
+def test_the_thread_pool_name_in_newer_pthread_failures() -> None:
+    line = (
+        "F0000 00:00:1700000000.000000 4242 env.cc:154] Check failed: ret == 0 (11 vs. 0)Thread "
+        "tf_data_private_threadpool creation via pthread_create() failed.\n"
+    )
+    assert top_error(_explain(line)).cause == "threads-exhausted"
+
+
+def test_a_static_tls_library_named_without_its_directory_is_found_first() -> None:
+    line = "OSError: libgomp-d22c30c5.so.1.0.0: cannot allocate memory in static TLS block\n"
+    top = top_error(_explain(line))
+    assert top.fix is not None
+    assert not any(c.startswith("export LD_PRELOAD") for c in top.fix.commands)
+    assert top.fix.commands[0] == "find / -name libgomp-d22c30c5.so.1.0.0 2>/dev/null"
+    assert top.fix.commands[1].endswith("${GLIBC_TUNABLES:+:$GLIBC_TUNABLES}")
+
+
+def test_a_source_build_that_pip_then_installed_is_no_failure() -> None:
+    log = (
+        "Collecting pycocotools==2.0.2\n  Downloading pycocotools-2.0.2.tar.gz (23 kB)\n"
+        "  ERROR: Failed building wheel for pycocotools\n"
+        "    Running setup.py install for pycocotools ... done\n"
+        "Successfully installed pycocotools-2.0.2\n"
+    )
+    assert read_source_builds([log]) == []
+
+
+def test_a_pure_python_package_pip_refuses_is_about_the_python_not_the_platform() -> None:
+    log = (
+        "ERROR: Could not find a version that satisfies the requirement keras==3.5.0 (from "
+        "versions: 2.10.0, 2.11.0, 2.12.0, 2.13.1)\n"
+        "ERROR: No matching distribution found for keras==3.5.0\n"
+    )
+    fix = _fix(top_error(_explain(log)))
+    assert "pure Python" in fix
+    assert "WSL2" not in fix
+
+
+def test_the_successor_is_not_offered_where_it_has_no_wheel() -> None:
+    log = (
+        "C:\\Users\\dev> pip install tflite-runtime\n"
+        "ERROR: Could not find a version that satisfies the requirement tflite-runtime (from "
+        "versions: none)\nERROR: No matching distribution found for tflite-runtime\n"
+    )
+    fix = _fix(top_error(_explain(log)))
+    assert "ai-edge-litert" not in fix or "pip index versions ai-edge-litert" in fix
+
+
+def test_cu12_wheels_do_not_serve_a_build_that_asks_for_cuda_11() -> None:
+    log = (
+        "Successfully installed nvidia-cublas-cu12-12.4.5.8 nvidia-cudnn-cu12-9.1.0.70 "
+        "torch-2.4.0\n"
+        "2023-01-01 10:00:00.000000: W tensorflow/stream_executor/platform/default/"
+        "dso_loader.cc:64] Could not load dynamic library 'libcudart.so.11.0'; dlerror: "
+        "libcudart.so.11.0: cannot open shared object file: No such file or directory\n"
+    )
+    assert top_error(_explain(log)).cause != "cuda-wheels-unfound"
+
+
+def test_an_and_cuda_request_the_shell_stopped_installed_no_wheels() -> None:
+    log = (
+        "% pip install tensorflow[and-cuda]\nzsh: no matches found: tensorflow[and-cuda]\n"
+        "% pip install tensorflow\n"
+        "W0000 00:00:1750000000.000000    4242 gpu_device.cc:2344] Cannot dlopen some GPU "
+        "libraries. Please make sure the missing libraries mentioned above are installed "
+        "properly if you would like to use GPU.\n"
+    )
+    causes_found = [x.cause for x in _explain(log).findings]
+    assert "cuda-wheels-unfound" not in causes_found
+    assert "shell-glob-extra" in causes_found

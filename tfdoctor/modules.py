@@ -47,6 +47,8 @@ class Modules(Record):
     ops: Mapping[str, str]
     #: Distribution -> the one its project now publishes under another name.
     successors: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    #: Distributions whose wheels carry compiled code (platform tags, not ``py3-none-any``).
+    native: frozenset[str] = frozenset()
 
     def distribution(self, module: str) -> Optional[str]:
         """The distribution that installs ``module`` (a dotted name: its longest listed
@@ -88,8 +90,9 @@ def parse_modules(text: str, path: str = "<modules>") -> Modules:
 
     dists: dict[str, str] = {}
     family: set[str] = set()
+    native: set[str] = set()
     for where, name, fields in reader.keyed_rows(
-        top["modules"], "modules", "module", ("dist", "source"), ("family",), module
+        top["modules"], "modules", "module", ("dist", "source"), ("family", "native"), module
     ):
         reader.source_ids(fields["source"], f"{where}.source", sources)
         dists[name] = reader.required_string(
@@ -97,6 +100,8 @@ def parse_modules(text: str, path: str = "<modules>") -> Modules:
         )
         if "family" in fields and reader.boolean(fields["family"], f"{where}.family"):
             family.add(name)
+        if "native" in fields and reader.boolean(fields["native"], f"{where}.native"):
+            native.add(dists[name])
 
     def op(item: Node, where: str) -> str:
         return reader.required_string(item, where, _OP, "op name, or prefix ending in *")
@@ -120,7 +125,7 @@ def parse_modules(text: str, path: str = "<modules>") -> Modules:
         ):
             reader.source_ids(fields["source"], f"{where}.source", sources)
             successors[name] = dist(fields["successor"], f"{where}.successor")
-    return Modules(path, sources, dists, frozenset(family), ops, successors)
+    return Modules(path, sources, dists, frozenset(family), ops, successors, frozenset(native))
 
 
 @functools.cache

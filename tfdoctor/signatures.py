@@ -59,6 +59,8 @@ GROUPS = frozenset(
         "api",
         # The multiprocessors of a GPU TensorFlow ignored for having too few.
         "cores",
+        # The CPU architecture a native library was built for (x86_64, arm64).
+        "architecture",
     }
 )
 

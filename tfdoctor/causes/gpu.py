@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 import shlex
 from collections.abc import Mapping
 from pathlib import PurePosixPath, PureWindowsPath
@@ -153,8 +154,9 @@ CAUSES: Mapping[str, Cause] = dict(
             GPU_TOO_FEW_CORES,
             "TensorFlow ignores a GPU with few multiprocessors",
             "TensorFlow skips a GPU with fewer streaming multiprocessors than "
-            "TF_MIN_GPU_MULTIPROCESSOR_COUNT (8 unless set), so that a small display GPU does "
-            "not slow a machine with a large one; lowering the variable lets it use the GPU.",
+            "TF_MIN_GPU_MULTIPROCESSOR_COUNT, which unless set is the smaller of 8 and the "
+            "largest count among the visible GPUs: a small display GPU beside a bigger one is "
+            "left out, and the bigger one is used. Lowering the variable lets it in.",
             "https://github.com/tensorflow/tensorflow/blob/v2.4.0/tensorflow/core/common_runtime/gpu/gpu_device.cc",
         ),
         define(
@@ -250,9 +252,10 @@ def few_cores_fix(cores: Optional[str]) -> Fix:
     """TF_MIN_GPU_MULTIPROCESSOR_COUNT at or below the GPU's multiprocessors."""
     count = cores or "1"
     return Fix(
-        f"Let TensorFlow use the GPU: set TF_MIN_GPU_MULTIPROCESSOR_COUNT to {count} or less "
-        "(the GPU's multiprocessor count) before TensorFlow starts. A GPU this small is often "
-        "slower than the CPU for training.",
+        "TensorFlow left this GPU out because a GPU with more multiprocessors is present (or "
+        "TF_MIN_GPU_MULTIPROCESSOR_COUNT asks for more), and it uses that one. Only if this "
+        f"one should run work too, set TF_MIN_GPU_MULTIPROCESSOR_COUNT to {count} or less "
+        "before TensorFlow starts; a GPU this small often slows the bigger one down.",
         (f"export TF_MIN_GPU_MULTIPROCESSOR_COUNT={count}",),
     )
 
@@ -278,12 +281,14 @@ def libcuda_link_fix(wsl: bool) -> Fix:
     )
 
 
-def wheel_dirs_fix() -> Fix:
-    """The nvidia-* wheels' lib directories on the loader's path, computed by the
-    environment's own Python (the wheels share the namespace package ``nvidia``)."""
+def wheel_dirs_fix(python: str = "python") -> Fix:
+    """The nvidia-* wheels' lib directories on the loader's path, listed by the environment's
+    own Python (``python``) from every directory of the ``nvidia`` namespace package; the line
+    stops, instead of setting an empty entry, where it finds none."""
     find = (
-        'python -c \'import glob, os, nvidia; print(":".join(sorted(glob.glob('
-        'os.path.join(nvidia.__path__[0], "*", "lib")))))\''
+        f"{python} -c 'import glob, os, sys, nvidia; d = [p for r in nvidia.__path__ for p in "
+        'sorted(glob.glob(os.path.join(r, "*", "lib")))]; '
+        'print(":".join(d)) if d else sys.exit("no nvidia-* wheel directories")\''
     )
     return Fix(
         "The CUDA libraries were installed as pip wheels (the and-cuda extra), but this "
@@ -291,7 +296,7 @@ def wheel_dirs_fix() -> Fix:
         "on the loader's path, using the environment's own Python (`poetry run python`, "
         "`uv run python`, the venv's bin/python), and in the job script or the venv's "
         "activate script so it lasts.",
-        (f'export LD_LIBRARY_PATH="$({find})${{LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}}"',),
+        (f'D="$({find})" && export LD_LIBRARY_PATH="$D${{LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}}"',),
     )
 
 
@@ -518,22 +523,36 @@ def cudnn_beside_toolkit_fix(m: Machine, toolkit: str, directory: str) -> Fix:
         f"major does not serve). Install {which} for CUDA {major}: NVIDIA's package from the "
         f"cuDNN archive ({CUDNN_ARCHIVE})"
     )
-    # NVIDIA publishes cuDNN as pip wheels for CUDA 11 and 12 (nvidia-cudnn-cu11, -cu12).
-    if cudnn is None or major not in ("11", "12"):
+    wheel = _cudnn_wheel_spec(m, major, cudnn)
+    if wheel is None:
         return Fix(text + ", with its lib directory on the loader's path.")
-    series = ".".join(cudnn.split(".")[:2])
+    # TensorFlow's own install guide (2.12-2.13) finds the wheel's directory this way.
     find = (
-        f'{m.python_exe} -c \'import glob, os, nvidia; print(":".join(glob.glob('
-        'os.path.join(nvidia.__path__[0], "cudnn", "lib"))))\''
+        f"$(dirname $({m.python_exe} -c 'import nvidia.cudnn; print(nvidia.cudnn.__file__)'))/lib"
     )
     return Fix(
-        text + f", or its pip wheel (nvidia-cudnn-cu{major} {series}) with the wheel's lib "
-        "directory on the loader's path.",
+        text + f", or its pip wheel ({wheel}) with the wheel's lib directory on the loader's path.",
         (
-            *m.pip_install(f"nvidia-cudnn-cu{major}=={series}.*"),
-            f'export LD_LIBRARY_PATH="$({find})${{LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}}"',
+            *m.pip_install(wheel),
+            f'export LD_LIBRARY_PATH="{find}${{LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}}"',
         ),
     )
+
+
+def _cudnn_wheel_spec(m: Machine, major: str, cudnn: Optional[str]) -> Optional[str]:
+    """The nvidia-cudnn wheel of ``cudnn``'s series for CUDA ``major`` that a TensorFlow line
+    of the matrix pins (its and-cuda extra): a series NVIDIA published as a wheel, at a
+    release TensorFlow was tested with; None where no line pins one."""
+    if m.matrix is None or cudnn is None:
+        return None
+    name = f"nvidia-cudnn-cu{major}"
+    series = version_key(cudnn)[:2]
+    for line in m.matrix.lines:
+        pin = (line.and_cuda or {}).get(name)
+        exact = re.fullmatch(r"==(\d[\w.]*)", pin or "")
+        if exact is not None and version_key(exact.group(1))[: len(series)] == series:
+            return f"{name}=={exact.group(1)}"
+    return None
 
 
 def _cudnn_wheel_fix(m: Machine, line: TFLine, missing: tuple[str, ...]) -> Fix:

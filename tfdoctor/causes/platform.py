@@ -140,7 +140,7 @@ CAUSES: Mapping[str, Cause] = dict(
         define(
             EXTERNALLY_MANAGED,
             "pip refuses to install into a Python the system manages",
-            "A Python its distribution manages (Debian 12, Ubuntu 23.04 and later, Fedora, "
+            "A Python its distribution manages (Debian 12, Ubuntu 23.04 and later, Arch Linux, "
             "Homebrew) marks itself externally managed (PEP 668): pip refuses to install into "
             "it. TensorFlow goes into a virtual environment of that Python instead.",
             "https://peps.python.org/pep-0668/",
@@ -329,22 +329,22 @@ def venv_fix(dist: str = "tensorflow") -> Fix:
     one :meth:`Machine.pip` gives for an externally managed interpreter."""
     return Fix(
         "Install into a virtual environment of that Python instead of the system's (or let "
-        "`tfdoctor fix` create, fill and verify one); never --break-system-packages.",
+        "`tfdoctor fix` create, fill and verify one); never --break-system-packages. On Debian "
+        "and Ubuntu the venv module is its own package, python3-venv.",
         ("python3 -m venv ~/.venvs/tf", f'~/.venvs/tf/bin/python -m pip install "{dist}"'),
     )
 
 
 def long_paths_fix() -> Fix:
-    """Windows' long path support on (an administrator's PowerShell), then a fresh install."""
+    """Windows' long path support on (an administrator's PowerShell), then the same install."""
     return Fix(
         "Turn on long path support (in an administrator's PowerShell; or put the environment "
         "in a short folder such as C:\\venvs\\tf, with a python.org Python rather than the "
-        "Microsoft Store's), then install TensorFlow again, with its dependencies, over the "
-        "partial files.",
+        "Microsoft Store's), open a new terminal, and run the same pip command again: it "
+        "writes the files it could not.",
         (
             'New-ItemProperty -Path "HKLM:\\SYSTEM\\CurrentControlSet\\Control\\FileSystem" '
             '-Name "LongPathsEnabled" -Value 1 -PropertyType DWORD -Force',
-            "python -m pip install --force-reinstall tensorflow",
         ),
     )
 
@@ -358,19 +358,44 @@ def quoted_extra_fix(requirement: Optional[str]) -> Fix:
     )
 
 
+def architecture_fix(built: Optional[str], dist: str = "tensorflow") -> Fix:
+    """Reinstall ``dist`` from an interpreter of the machine's own architecture, so that pip
+    picks the wheel built for it (the loader refused a library built for ``built``)."""
+    what = f"for {built}" if built else "for another architecture"
+    return Fix(
+        f"The installed {dist} was built {what}, and the Python loading it runs as another: "
+        "recreate the environment with a Python of the machine's own architecture (on Apple "
+        f"silicon an arm64 Python, not one run under Rosetta) and install {dist} again from it.",
+        (
+            "python -c 'import platform; print(platform.machine())'",
+            f"python -m pip install --force-reinstall --no-cache-dir {dist}",
+        ),
+    )
+
+
 def static_tls_fix(library: Optional[str]) -> Fix:
     """Load ``library`` (the path the loader named) at start, before the import fills the
-    static TLS surplus; or, with glibc 2.32 or later, raise the surplus."""
-    path = library if library and library.startswith("/") else None
-    preload = shlex.quote(path) if path else "/PATH/TO/THE/LIBRARY.so"
-    return Fix(
+    static TLS surplus; or, with glibc 2.32 or later, raise the surplus (tunables are
+    colon-separated: the line keeps any already set)."""
+    tunable = (
+        "export GLIBC_TUNABLES=glibc.rtld.optional_static_tls=16384"
+        "${GLIBC_TUNABLES:+:$GLIBC_TUNABLES}"
+    )
+    text = (
         "Load the library the message names when the process starts, so it gets its static "
         "TLS before the import uses the surplus up (add the line to ~/.bashrc or the job "
-        "script); with glibc 2.32 or later, raising the surplus with the tunable works too.",
-        (
-            f"export LD_PRELOAD={preload}${{LD_PRELOAD:+:$LD_PRELOAD}}",
-            "export GLIBC_TUNABLES=glibc.rtld.optional_static_tls=16384",
-        ),
+        "script); with glibc 2.32 or later, raising the surplus with the tunable works too."
+    )
+    if library and library.startswith("/"):
+        preload = f"export LD_PRELOAD={shlex.quote(library)}${{LD_PRELOAD:+:$LD_PRELOAD}}"
+        return Fix(text, (preload, tunable))
+    # A bare file name: find where it is first; a preload of a path that does not exist makes
+    # every later process print an error.
+    name = library or "THE-LIBRARY.so"
+    return Fix(
+        text + f" The message names {name} without its directory: find it, then preload that "
+        "path (export LD_PRELOAD=/full/path/to/it).",
+        (f"find / -name {shlex.quote(name)} 2>/dev/null", tunable),
     )
 
 
@@ -442,13 +467,13 @@ def source_build_fix(m: Machine, dist: str, version: str) -> Fix:
     # with (a newest NumPy can be a major TensorFlow does not support).
     spec = m.declared_range(dist) or ""
     text = (
-        f"pip found no wheel of {release} for {python} and this platform, so it built the "
-        "source archive, and the build failed: a release older than the interpreter seldom "
-        "builds on it (Python 3.12 removed distutils and pkgutil.ImpImporter, which old build "
-        f"scripts use). Install a {dist} release that publishes a wheel here: --only-binary "
-        f"lets pip choose only among those (then change any pin of {dist} in the "
-        "requirements to the release it installs); or use a Python that "
-        f"{release} has wheels for."
+        f"pip found no wheel of {release} it could use for {python} and this platform, so "
+        "it built the source archive, and the build failed: a release older than the "
+        "interpreter seldom builds on it (Python 3.12 removed distutils and "
+        f"pkgutil.ImpImporter, which old build scripts use). Install a {dist} release that "
+        "publishes a wheel here: --only-binary lets pip choose only among those (then "
+        f"change any pin of {dist} in the requirements to the release it installs); or use a "
+        f"Python that {release} has wheels for."
     )
     return Fix(
         text,

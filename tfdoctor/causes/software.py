@@ -426,7 +426,7 @@ def own_module_fix(origin: str, module: str = "tensorflow") -> Fix:
 
 def h5py_bytes_fix(m: Machine) -> Fix:
     """An h5py before 3.0 for a Keras HDF5 loader that decodes h5py 2's bytes (TensorFlow
-    before 2.5, Keras 2.4), or a loader that reads h5py 3's strings."""
+    before 2.5, standalone Keras before 2.4), or a loader that reads h5py 3's strings."""
     return range_fix(m, "h5py") or install_fix(
         m,
         "Install an h5py before 3.0, which returns the bytes this loader decodes (or "
@@ -447,19 +447,31 @@ def graph_code_fix(port: str) -> Fix:
 
 def companion_no_wheel_fix(m: Machine, dist: str, listed: tuple[str, ...]) -> Fix:
     """pip saw no wheel of the companion ``dist`` (or none past ``listed``) for this Python and
-    platform: its successor where the project renamed it, else where its wheels exist."""
+    platform: its successor where the project renamed it, else where its wheels exist; a
+    pure-Python package's refusal is the Python's version or a release that does not exist."""
     seen = (
         f"pip lists {dist} releases up to {listed[-1]} for this Python and platform"
         if listed
         else f"pip lists no {dist} release for this Python and platform"
     )
-    successor = modules().successors.get(dist)
-    if successor is not None:
-        module = modules().module_of(successor) or successor.replace("-", "_")
+    table = modules()
+    index = f"pip index versions {dist}"
+    if dist not in table.native:
         return Fix(
-            f"{seen}. {dist} is now published as {successor} (import {module}), whose wheels "
-            "cover more Pythons and platforms: install it instead and change the imports.",
-            m.pip_install(successor),
+            f"{seen}. {dist} is pure Python (its wheels install on any platform), so what pip "
+            "refuses is the Python's version (each release's Requires-Python) or a release "
+            "that does not exist: compare the releases pip lists with the one asked for, and "
+            "use a Python the wanted release supports.",
+            (index, "python --version"),
+        )
+    successor = table.successors.get(dist)
+    if successor is not None and m.os != "windows":
+        module = table.module_of(successor) or successor.replace("-", "_")
+        return Fix(
+            f"{seen}. {dist} is now published as {successor} (import {module}): install it "
+            f"instead and change the imports, where its files list this platform (`pip index "
+            f"versions {successor}`).",
+            (f"pip index versions {successor}", *m.pip_install(successor)),
         )
     where = "WSL2 with the Linux wheels" if m.os == "windows" else "Linux, or WSL2 on Windows"
     return Fix(
@@ -469,7 +481,7 @@ def companion_no_wheel_fix(m: Machine, dist: str, listed: tuple[str, ...]) -> Fi
         f"({where}, or a Linux container) with a Python its newest release supports; a "
         "release pip does list here goes with the TensorFlow it was built for.",
         (
-            f"pip index versions {dist}",
+            index,
             "python -c 'import platform, sys; print(sys.version.split()[0], "
             "platform.system(), platform.machine())'",
         ),

@@ -129,7 +129,19 @@ _BUILD_FAILED = re.compile(
     r"|Building wheel for \S+ \(pyproject\.toml\)|python setup\.py egg_info)"
     r" did not run successfully"
 )
-_BUILD_WORDS = ("Failed building wheel", "Could not build wheels", "Failed to build", "did not run")
+#: One of them is in every failure line _BUILD_FAILED reads: a block with neither is skipped.
+_BUILD_WORDS = ("build", "did not run")
+
+
+def _installed_after(text: str, start: int, dist: str) -> bool:
+    """pip reports ``dist`` installed after ``start`` (its own "Successfully installed" list,
+    which names each as ``name-version``)."""
+    for line in text[start:].splitlines():
+        if line.lstrip().startswith("Successfully installed "):
+            names = [normalize_name(w.rsplit("-", 1)[0]) for w in line.split()[2:]]
+            if dist in names:
+                return True
+    return False
 
 
 @record
@@ -161,6 +173,8 @@ def read_source_builds(texts: Iterable[str]) -> list[SourceBuild]:
                 before = [a for a in archives if a[0] < match.start()]
                 dists = [before[-1][1]] if before else []
             for dist in dists:
+                if _installed_after(text, match.end(), dist):
+                    continue  # pip before 23.1 fell back to `setup.py install`, which worked
                 version = next((v for _, d, v in reversed(archives) if d == dist), "")
                 found = SourceBuild(dist, version, match.group(0).strip())
                 if all(b.dist != dist for b in out):
@@ -176,7 +190,8 @@ def read_source_builds(texts: Iterable[str]) -> list[SourceBuild]:
 # src/pip/_internal/index/package_finder.py: "Ignored the following versions that require a
 # different python version: 2.16.1 Requires-Python >=3.9; ..."), and refuses a pinned one with
 # "Package 'X' requires a different Python: 3.12.1 not in '<3.12,>=3.7'"
-# (src/pip/_internal/resolution/resolvelib/requirements.py, legacy resolver alike).
+# (src/pip/_internal/resolution/resolvelib/factory.py, _report_requires_python_error; the
+# legacy resolver alike).
 _IGNORED = re.compile(
     r"Ignored the following versions that require a different python version: (?P<list>.+)"
 )
@@ -206,7 +221,7 @@ def read_python_refusals(texts: Iterable[str]) -> list[PythonRefusal]:
     """Every release pip says it refused for its Requires-Python, in order."""
     out: list[PythonRefusal] = []
     for text in texts:
-        if "different python" not in text.lower():
+        if "different" not in text:
             continue
         for match in _IGNORED.finditer(text):
             for one in _IGNORED_ONE.finditer(match.group("list")):

@@ -241,12 +241,14 @@ def _packages() -> Mapping[str, str]:
     return {module: table.dists[module] for module in table.family}
 
 
-# Keras 3 keeps its code under keras/src/ in trainers/, backend/, ops/, models/ and legacy/
-# (keras-team/keras v3.0.0; Keras 2's keras/src/ of 2.13 to 2.15 has legacy_tf_layers/ but no
-# legacy/); Keras 2 had keras/engine/ (up to 2.12) and keras/src/engine/ (2.13 to 2.15).
+# Keras 3 keeps its code under keras/src/ in trainers/, backend/ (a package), ops/, legacy/ and
+# models/{model,functional,sequential}.py (keras-team/keras v3.0.0). Keras 2.13 to 2.15 build
+# keras/src/ from keras/ too, with a backend.py module, a models/ package of other files,
+# legacy_tf_layers/ and no legacy/; Keras 2 had keras/engine/ (up to 2.12) and
+# keras/src/engine/ (2.13 to 2.15).
 _KERAS3 = re.compile(
-    r"^keras/src/(?:trainers|backend|ops|models|legacy/|optimizers/base_optimizer"
-    r"|layers/layer\.py)"
+    r"^keras/src/(?:trainers|backend/|ops|legacy/|models/(?:model|functional|sequential)\.py"
+    r"|optimizers/base_optimizer|layers/layer\.py)"
 )
 _KERAS2 = re.compile(
     r"^keras/(?:src/)?(?:engine|optimizers/optimizer_v2|optimizer_v2|legacy_tf_layers)/"

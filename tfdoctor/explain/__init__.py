@@ -79,7 +79,7 @@ from tfdoctor.facts import (
 from tfdoctor.findings import Finding, Fix, Report, Severity
 from tfdoctor.machine import LogHints, Machine
 from tfdoctor.matrix import Matrix, version_key
-from tfdoctor.modules import modules
+from tfdoctor.modules import distribution_of, modules
 from tfdoctor.records import Record, record
 from tfdoctor.signatures import BENIGN, EVIDENCE, Signature, Signatures
 
@@ -141,6 +141,8 @@ class Evidence:
     #: The operating system the text around those answers implies (a prompt, a path), read only
     #: where the log holds such an answer.
     os_near_devices: Optional[Inferred] = None
+    #: The operating system a shell prompt anywhere in the log implies (``C:\\Users\\x>``).
+    os_of_prompt: Optional[Inferred] = None
     #: A Unix shell's prompt near them (not native Windows), read likewise.
     prompt_near_devices: Optional[str] = None
     #: How many characters of the log were searched for those answers.
@@ -182,6 +184,35 @@ class Evidence:
 _WSL_WORDS = ("/usr/lib/wsl/", "microsoft-standard-WSL2")
 
 
+def _read_block(evidence: Evidence, block: LogText) -> None:
+    """The readers other than the signatures, over one block: tracebacks, pip's and the
+    companions' words, versions a session echoed, devices, WSL and the shell's prompt."""
+    text = block.text
+    if len(evidence.tracebacks) < MAX_TRACEBACKS:
+        found_tbs = read_tracebacks(text, block)
+        evidence.tracebacks.extend(found_tbs[: MAX_TRACEBACKS - len(evidence.tracebacks)])
+    if len(evidence.refusals) < MAX_REFUSALS:
+        evidence.refusals.extend(read_refusals((text,)))
+    if len(evidence.conflicts) < MAX_CONFLICTS:
+        evidence.conflicts.extend(read_conflicts((text,)))
+    if len(evidence.import_checks) < MAX_CONFLICTS:
+        evidence.import_checks.extend(read_import_checks((text,)))
+    if len(evidence.numpy_builds) < MAX_CONFLICTS:
+        evidence.numpy_builds.extend(read_numpy_builds((text,)))
+    if len(evidence.source_builds) < MAX_REFUSALS:
+        evidence.source_builds.extend(read_source_builds((text,)))
+    if len(evidence.python_refusals) < MAX_REFUSALS:
+        evidence.python_refusals.extend(read_python_refusals((text,)))
+    for dist, echoed in read_echoed_versions((text,)).items():
+        evidence.echoed.setdefault(dist, echoed)
+    _read_devices(evidence, block)
+    if not evidence.wsl and any(word in text for word in _WSL_WORDS):
+        evidence.wsl = True
+    if evidence.os_of_prompt is None:
+        # A prompt opens what a user pasted: its head is enough, and keeps huge logs fast.
+        evidence.os_of_prompt = _os_of_prompt(text[:PROMPT_READ])
+
+
 def scan(blocks: Iterable[LogText], signatures: Signatures) -> Evidence:
     """Match every line of ``blocks`` against ``signatures``.
 
@@ -199,26 +230,7 @@ def scan(blocks: Iterable[LogText], signatures: Signatures) -> Evidence:
         text = block.text
         find = text.find
         evidence.lines += text.count("\n") + 1
-        if len(evidence.tracebacks) < MAX_TRACEBACKS:
-            found_tbs = read_tracebacks(text, block)
-            evidence.tracebacks.extend(found_tbs[: MAX_TRACEBACKS - len(evidence.tracebacks)])
-        if len(evidence.refusals) < MAX_REFUSALS:
-            evidence.refusals.extend(read_refusals((text,)))
-        if len(evidence.conflicts) < MAX_CONFLICTS:
-            evidence.conflicts.extend(read_conflicts((text,)))
-        if len(evidence.import_checks) < MAX_CONFLICTS:
-            evidence.import_checks.extend(read_import_checks((text,)))
-        if len(evidence.numpy_builds) < MAX_CONFLICTS:
-            evidence.numpy_builds.extend(read_numpy_builds((text,)))
-        if len(evidence.source_builds) < MAX_REFUSALS:
-            evidence.source_builds.extend(read_source_builds((text,)))
-        if len(evidence.python_refusals) < MAX_REFUSALS:
-            evidence.python_refusals.extend(read_python_refusals((text,)))
-        for dist, echoed in read_echoed_versions((text,)).items():
-            evidence.echoed.setdefault(dist, echoed)
-        _read_devices(evidence, block)
-        if not evidence.wsl and any(word in text for word in _WSL_WORDS):
-            evidence.wsl = True
+        _read_block(evidence, block)
         found, to_read = _candidates(text, literals, keywords, evidence)
         line_no, counted = 0, 0
         for start in sorted(found):
@@ -327,9 +339,9 @@ class Revealed(Record):
     site_packages: Optional[str] = None
     wsl: bool = False
     conda: bool = False
-    #: The log asks for the CUDA libraries as pip wheels (the and-cuda extra) or shows pip
-    #: installing them.
-    cuda_wheels: bool = False
+    #: The log shows the CUDA libraries installed as pip wheels: their CUDA major ("12"), ""
+    #: where only the and-cuda extra was asked for (and the shell passed it), None otherwise.
+    cuda_wheels: Optional[str] = None
     #: A CUDA library of one release that did not load while the loader's printed path held
     #: a toolkit of another major: (the toolkit's release, its directory, the file asked for,
     #: the release the file implies).
@@ -405,6 +417,38 @@ _OS_TEXT = (
 )
 
 
+# Shell prompts as users paste them: cmd.exe's and PowerShell's (`C:\Users\x>`, `PS C:\x>`),
+# bash's default on Linux (`user@host:~/dir$`) and zsh's on macOS (`user@MacBook-Pro dir %`).
+_PROMPTS: tuple[tuple[str, re.Pattern[str], str], ...] = (
+    ("windows", re.compile(r"^(?:\([\w.-]+\) )?(?:PS )?[A-Z]:\\[^>\n]*> ?\S", re.MULTILINE), ":\\"),
+    (
+        "linux",
+        re.compile(r"^(?:\([\w.-]+\) )?[\w.-]+@[\w.-]+:[~/][^$\n]*\$ \S", re.MULTILINE),
+        "$ ",
+    ),
+    (
+        "macos",
+        re.compile(r"^(?:\([\w.-]+\) )?[\w.-]+@[\w.-]*Mac[\w.-]* [^%\n]*% \S", re.MULTILINE),
+        "% ",
+    ),
+)
+
+
+#: How much of each block is searched for a shell prompt.
+PROMPT_READ = 16 * 1024
+
+
+def _os_of_prompt(text: str) -> Optional[Inferred]:
+    """The operating system the first shell prompt of ``text`` implies, or None."""
+    for name, pattern, needs in _PROMPTS:
+        if needs not in text:
+            continue  # the prompt's own characters are not there: no regex
+        match = pattern.search(text)
+        if match is not None:
+            return Inferred("os", name, match.group(0).strip()[:60])
+    return None
+
+
 def _os_of(
     lines: Sequence[str], libraries: Sequence[str], frames: Sequence[str] = ()
 ) -> Optional[Inferred]:
@@ -441,7 +485,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
     if conda and site is not None:
         inferred.append(Inferred("environment", "a conda environment", site))
     frames = [f.path for tb in evidence.tracebacks for f in tb.frames]
-    os_hint = _os_of(lines, libraries, frames) or evidence.os_near_devices
+    os_hint = _os_of(lines, libraries, frames) or evidence.os_near_devices or evidence.os_of_prompt
     if os_hint is not None:
         inferred.append(os_hint)
     inferred.extend(_soname_hints(evidence, matrix))
@@ -491,16 +535,33 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         site_packages=site,
         other_toolkit=_other_toolkit(evidence),
         wsl=evidence.wsl or "/usr/lib/wsl/" in text,
-        cuda_wheels=any(
-            h.signature.id in ("and-cuda-requested", "cuda-wheels-installed")
-            for h in evidence.hits.values()
-        ),
+        cuda_wheels=_cuda_wheels(evidence),
         conda=conda,
         pip_refusals=tuple(evidence.refusals),
         python_refusals=tuple(evidence.python_refusals),
         inferred=tuple(inferred),
         stated_at=tuple(stated.items()),
     )
+
+
+def _cuda_wheels(evidence: Evidence) -> Optional[str]:
+    """The CUDA major of the nvidia-* wheels pip installed ("" where the and-cuda extra was
+    only asked for), or None: none shown, an and-cuda request the shell stopped (zsh's glob),
+    or wheels of another CUDA major than the library files TensorFlow asked for."""
+    ids = {h.signature.id: h for h in evidence.hits.values()}
+    installed = ids.get("cuda-wheels-installed")
+    if installed is not None:
+        major: Optional[str] = next(
+            (g["cuda_version"] for g in installed.groups if g.get("cuda_version")), ""
+        )
+    elif "and-cuda-requested" in ids and "zsh-glob-extra" not in ids:
+        major = ""
+    else:
+        return None
+    asked = {e.cuda.split(".", 1)[0] for _, e in evidence.logged(tflog.LibraryNotLoaded) if e.cuda}
+    if major and asked and major not in asked:
+        return None  # cu12 wheels cannot serve a build that asks for CUDA 11's files
+    return major
 
 
 def _other_toolkit(evidence: Evidence) -> Optional[tuple[str, str, str, str]]:
@@ -678,8 +739,8 @@ def _shadowed(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
 def _cuda_libs(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     if r.other_toolkit is not None and m.facts.cuda_libs is None:
         return causes.gpu.CUDA_LIBS_MISSING, causes.gpu.other_toolkit_fix(m, *r.other_toolkit)
-    if r.cuda_wheels and m.facts.cuda_libs is None:
-        return causes.gpu.CUDA_WHEELS_UNFOUND, causes.gpu.wheel_dirs_fix()
+    if r.cuda_wheels is not None and m.facts.cuda_libs is None:
+        return causes.gpu.CUDA_WHEELS_UNFOUND, causes.gpu.wheel_dirs_fix(m.python_exe)
     mixed = _mixed_release(hits)
     if mixed is not None:
         return causes.gpu.CUDA_LIB_SHADOWED, mixed
@@ -823,6 +884,29 @@ def _glob_extra(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.C
 def _newer_model(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     return causes.software.MODEL_FROM_NEWER_KERAS, causes.software.newer_model_fix(
         _group(hits, "symbol")
+    )
+
+
+_DLOPENED = re.compile(r"dlopen\(([^,]+),")
+
+
+def _wrong_arch(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    # The loader's words: "have" is the library's architecture; the file it refused (dlopen's
+    # first argument) says whose it is.
+    lines = [line for h in hits for _, line in h.citations]
+    refused = next((m.group(1) for m in map(_DLOPENED.search, lines) if m is not None), "")
+    top = (
+        re.split(r"[/\\](?:site|dist)-packages[/\\]", refused)[-1].split("/")[0] if refused else ""
+    )
+    dist = (distribution_of(top) if top else None) or "tensorflow"
+    return causes.platform.WHEEL_MISMATCH, causes.platform.architecture_fix(
+        _group(hits, "architecture"), dist
+    )
+
+
+def _tpu_build(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    return causes.hosted.TPU_TF_WITHOUT_LIBTPU, causes.hosted.tensorflow_tpu_fix(
+        m, m.tf.version if m.tf is not None else None
     )
 
 
@@ -1069,6 +1153,8 @@ BUILDERS: dict[str, Builder] = {
     causes.gpu.CUDA_LIB_SHADOWED: _shadowed,
     causes.platform.SHELL_GLOB_EXTRA: _glob_extra,
     causes.software.MODEL_FROM_NEWER_KERAS: _newer_model,
+    causes.platform.WHEEL_MISMATCH: _wrong_arch,
+    causes.hosted.TPU_TF_WITHOUT_LIBTPU: _tpu_build,
     causes.software.DEPENDENCY_OUT_OF_RANGE: _dependency,
     causes.code.KERAS3_BEHAVIOUR_CHANGE: _keras3,
     causes.gpu.DRIVER_NOT_LOADED: _driver_not_loaded,

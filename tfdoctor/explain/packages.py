@@ -134,9 +134,11 @@ def _source_build(build: SourceBuild, m: Machine) -> Finding:
         "explain.tf-release-not-for-python",
         Severity.ERROR,
         causes.platform.TF_RELEASE_NOT_FOR_PYTHON,
-        f"pip could not build {release} from source: no wheel of it fits this Python and platform",
-        f"{build.message}\npip builds a source archive only when no wheel of the release it "
-        "chose fits the interpreter and platform; the build's own error is above that line.",
+        f"pip could not build {release} from source: it found no wheel of it to use for this "
+        "Python and platform",
+        f"{build.message}\npip builds a source archive where it finds no wheel of the release "
+        "it chose for the interpreter and platform (or is told not to use one: --no-binary); "
+        "the build's own error is above that line.",
         causes.platform.source_build_fix(m, build.dist, build.version),
         ("https://pip.pypa.io/en/stable/cli/pip_install/#cmdoption-only-binary",),
     )
