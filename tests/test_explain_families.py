@@ -113,3 +113,72 @@ def test_multi_backend_keras_legacy_module_is_gone() -> None:
     top = _top(log)
     assert top.cause == "api-removed"
     assert "tf.keras" in _fix(top)
+
+
+def test_a_package_asking_tensorflow_for_a_newer_name_was_written_for_another_release() -> None:
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/env/lib/python3.7/site-packages/sentence_kit/layers.py", line 12, in '
+        "<module>\n"
+        "    act = tf.keras.activations.gelu\n"
+        "AttributeError: module 'tensorflow_core.python.keras.api._v2.keras.activations' has no "
+        "attribute 'gelu'\n"
+    )
+    top = _top(log)
+    assert top.cause == "companion-mismatch"
+    assert "sentence-kit" in top.summary
+    assert "tf.keras.activations.gelu" in top.summary
+
+
+def test_the_users_own_code_asking_for_a_missing_name_is_not_a_package_mismatch() -> None:
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/dev/train.py", line 12, in <module>\n'
+        "    act = tf.keras.activations.gelu\n"
+        "AttributeError: module 'tensorflow_core.python.keras.api._v2.keras.activations' has no "
+        "attribute 'gelu'\n"
+    )
+    assert all(x.cause != "companion-mismatch" for x in _explain(log).findings)
+
+
+def test_a_pinned_release_of_a_line_for_other_pythons() -> None:
+    log = (
+        "ERROR: Could not find a version that satisfies the requirement tensorflow==1.15.5 "
+        "(from versions: 2.2.0, 2.3.0, 2.4.0)\n"
+        "ERROR: No matching distribution found for tensorflow==1.15.5\n"
+    )
+    top = _top(log)
+    assert top.cause == "tf-release-not-for-python"
+    assert "Python 3.6 to 3.7" in _fix(top)
+
+
+def test_a_pinned_companion_release_pip_does_not_list() -> None:
+    log = (
+        "ERROR: Could not find a version that satisfies the requirement tensorflow-text==2.8.2 "
+        "(from versions: 2.12.0, 2.13.0)\n"
+        "ERROR: No matching distribution found for tensorflow-text==2.8.2\n"
+    )
+    top = _top(log)
+    assert top.cause == "tf-release-not-for-python"
+    assert "tensorflow-text" in top.summary
+    assert "relax the pin" in _fix(top)
+
+
+def test_a_companion_missing_a_name_is_a_companion_of_another_release() -> None:
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/dev/embed.py", line 4, in <module>\n'
+        "    layer = hub.KerasLayer(url)\n"
+        "AttributeError: module 'tensorflow_hub' has no attribute 'KerasLayer'\n"
+    )
+    top = _top(log)
+    assert top.cause == "companion-mismatch"
+    assert "tensorflow-hub" in top.summary
+
+
+def test_the_system_loader_missing_a_cuda_library_for_a_program() -> None:
+    line = (
+        "./predict: error while loading shared libraries: libcudart.so.11.0: cannot open "
+        "shared object file: No such file or directory\n"
+    )
+    assert _top(line).cause == "cuda-libs-missing"

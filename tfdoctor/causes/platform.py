@@ -559,6 +559,24 @@ def pip_refusal_fix(
     )
     if listed:
         newest = max(listed, key=version_key)
+        pinned = _pinned_line_pythons(lines, requested, listed)
+        if pinned is not None:
+            line, pys = pinned
+            why = (
+                f"pip lists releases up to {newest} but not {requested}: TensorFlow {line} "
+                f"publishes wheels for Python {pys[0]} to {pys[-1]} only, so this Python is "
+                "another (from the matrix)"
+            )
+            return (
+                TF_RELEASE_NOT_FOR_PYTHON,
+                Fix(
+                    f"{why}. Install TensorFlow {requested} with Python {pys[-1]} (a new "
+                    f"virtual environment of it), or install one pip lists (`pip install "
+                    f'"tensorflow=={newest}"`) and port the code to it.',
+                    (check,),
+                ),
+                why,
+            )
         newest_line = ".".join(newest.split(".")[:2])
         why = f"pip lists releases up to {newest} for this Python and platform"
         later = [x for x in lines if version_key(x.line) > version_key(newest_line)]
@@ -639,6 +657,21 @@ def pip_refusal_fix(
         ),
         why,
     )
+
+
+def _pinned_line_pythons(
+    lines: Sequence[TFLine], requested: Optional[str], listed: Sequence[str]
+) -> Optional[tuple[str, list[str]]]:
+    """The line of the requested release and the Pythons it has wheels for, where pip lists
+    releases of other lines but none of its own: what it lacks here is this Python."""
+    if not requested:
+        return None
+    line_of = ".".join(requested.split(".")[:2])
+    line = next((x for x in lines if x.line == line_of), None)
+    if line is None or any(v.startswith(line_of + ".") or v == line_of for v in listed):
+        return None
+    pys = sorted(_pythons(line), key=version_key)
+    return (line.line, pys) if pys else None
 
 
 def wheel_tags_fix(m: Machine, file: str, python: Optional[str], platform: str) -> Fix:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Final, Optional
 
 from tfdoctor.causes.base import Cause, CauseId, define
@@ -442,6 +442,29 @@ def graph_code_fix(port: str) -> Fix:
         "This is TensorFlow 1 graph code, and TensorFlow 2 runs eagerly: call "
         "tf.compat.v1.disable_eager_execution() at the start of the program and use the "
         f"tf.compat.v1 names; or port it to TensorFlow 2. {port}".rstrip(),
+    )
+
+
+def pinned_companion_fix(dist: str, spec: str, listed: Sequence[str]) -> Fix:
+    """pip lists releases of ``dist`` but none ``spec`` admits: the pinned release has no wheel
+    for this Python and platform (usually a Python newer or older than it was built for)."""
+    shown = ", ".join(listed[-4:])
+    if dist not in modules().native:
+        return Fix(
+            f"pip lists {dist} {shown} here but no release {spec} admits. {dist} is pure "
+            "Python (its wheels install on any platform), so the release asked for requires "
+            "another Python (its Requires-Python) or does not exist: use a Python it supports "
+            "(a new virtual environment), or relax the pin to a release pip lists here.",
+            (f"pip index versions {dist}", "python --version"),
+        )
+    return Fix(
+        f"pip lists {dist} {shown} here but no release {spec} admits: the release asked for "
+        "publishes no wheel for this Python and platform (most often the Python is newer or "
+        "older than it was built for; its PyPI files list its Pythons: "
+        f"https://pypi.org/project/{dist}/#files). Use a Python that release supports (a new "
+        "virtual environment), or relax the pin to a release pip lists here, with the "
+        "packages that pinned it.",
+        (f"pip index versions {dist}", "python --version"),
     )
 
 

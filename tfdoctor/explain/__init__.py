@@ -1007,10 +1007,13 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
     refusals = [x for x in r.pip_refusals if x.dist in TF_DISTRIBUTIONS]
     companion = _refused_companion(r, hits)
     if companion is not None:
-        listed = next(
-            (x.final_versions for x in r.pip_refusals if normalize_name(x.dist) == companion),
-            (),
-        )
+        refusal_of = next((x for x in r.pip_refusals if normalize_name(x.dist) == companion), None)
+        listed = refusal_of.final_versions if refusal_of is not None else ()
+        if refusal_of is not None and refusal_of.spec and refusal_of.versions:
+            # A release asked for while pip lists others: that release has no wheel here.
+            return causes.platform.TF_RELEASE_NOT_FOR_PYTHON, causes.software.pinned_companion_fix(
+                companion, refusal_of.spec, refusal_of.versions
+            )
         return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.software.companion_no_wheel_fix(
             m, companion, listed
         )
@@ -1018,9 +1021,15 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.no_wheel_fix(m)
     refusal = refusals[0]
     cause, fix, _ = causes.platform.pip_refusal_fix(
-        m, refusal.final_versions, requested_version(refusal.spec), r.python
+        m,
+        refusal.final_versions or refusal.versions,
+        requested_version(refusal.spec),
+        r.python,
     )
     return cause, fix
+
+
+_NO_WHEEL = (causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.TF_RELEASE_NOT_FOR_PYTHON)
 
 
 def _refused_companion(r: Revealed, hits: Sequence[Hits]) -> Optional[str]:
@@ -1229,11 +1238,11 @@ def _cause_finding(
             "--facts, for one fitted to it)."
         )
     summary = hits[0].signature.summary if final == cause else _title(final, r)
-    companion = (
-        _refused_companion(r, hits) if final == causes.platform.TF_NO_WHEEL_FOR_PYTHON else None
-    )
-    if companion is not None:
+    companion = _refused_companion(r, hits) if final in _NO_WHEEL else None
+    if companion is not None and final == causes.platform.TF_NO_WHEEL_FOR_PYTHON:
         summary = f"pip found no {companion} wheel for this Python and platform"
+    elif companion is not None:
+        summary = causes.platform.release_not_for_python_title(companion)
     return causes.finding(
         f"explain.{final}",
         severity,

@@ -56,7 +56,8 @@ def api_use(tb: Traceback, knowledge: ApiKnowledge) -> Optional[tuple[str, Verdi
         return None  # TensorFlow's own import of its own module: no use of an API
     match = _NO_ATTRIBUTE.search(message)
     if match is not None:
-        if ".python." in match.group("module"):
+        served = public_name(match.group("module")) or ".python."
+        if ".python." in match.group("module") and ".python." in f".{served}.":
             # The private module itself imported: no rule about its removal applies, and
             # what it lacks is no API (explain.packages' private_api_findings judges it).
             return None

@@ -101,8 +101,20 @@ def _missing_name(tb: Traceback, m: Machine) -> Optional[Finding]:
             "protoc provides; an older protobuf runtime lacks it.",
             causes.software.protobuf_fix(m, too_old=True, missing=name),
         )
-    if dist is None or dist in _ELSEWHERE or m.companion(dist) is not None:
+    if dist is None or dist in _ELSEWHERE:
         return None
+    if m.companion(dist) is not None:
+        # A companion without a name its caller uses: a release of it that does not go with
+        # the code and the TensorFlow around it.
+        return causes.finding(
+            f"explain.{causes.software.COMPANION_MISMATCH}",
+            Severity.ERROR,
+            causes.software.COMPANION_MISMATCH,
+            f"The installed {dist} has no {name}: another release than the code expects",
+            f"{said}\n{dist} releases go with particular TensorFlow releases; the installed "
+            f"one lacks {module}.{name}.",
+            causes.software.companion_fix(m, dist),
+        )
     if not _tf_requires(m, dist):
         return None  # a package TensorFlow does not pin: the caller's own version choice
     caller = next((o.dist for o in library_origins(tb) if o.dist != dist), "")

@@ -24,6 +24,7 @@ from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import spec_contains, version_key
+from tfdoctor.modules import distribution_of
 
 #: Libraries whose layers and models are Keras 2 objects (tf.keras before 2.16, or tf-keras):
 #: Keras 3 refuses them. The top-level import package, its distribution, and the source.
@@ -100,6 +101,7 @@ def package_findings(
         *incomplete_install_findings(tracebacks, m),
         *h5py_str_findings(tracebacks, m),
         *shadowed_module_findings(tracebacks),
+        *foreign_caller_findings(tracebacks, m),
         *private_api_findings(tracebacks, m),
         *keras2_layout_findings(tracebacks, m),
         *(_numpy_build(b, m) for b in numpy_builds),
@@ -604,7 +606,9 @@ def _numpy_build(build: NumpyBuild, m: Machine) -> Finding:
 # that package's release against another TensorFlow
 # (https://www.tensorflow.org/guide/versions#what_is_covered: tensorflow.python is not).
 _PRIVATE = re.compile(
-    r"module '(?:tensorflow|tensorflow_core)\.python[\w.]*' has no attribute '\w+'"
+    # Not the tf.keras API tree TensorFlow 2.0 to 2.5 served from python.keras.api (public).
+    r"module '(?:tensorflow|tensorflow_core)\.python(?![\w.]*\.api\._v2)[\w.]*' has no "
+    r"attribute '\w+'"
     r"|cannot import name '\w+' from '(?:tensorflow|tensorflow_core)\.python[\w.]*'"
     r"|No module named '(?:tensorflow|tensorflow_core)\.python[\w.]*'"
 )
@@ -690,6 +694,78 @@ _SHADOWABLE = ("tensorflow", "keras", "numpy", "tensorboard")
 _NAMED_MODULE = re.compile(
     r"module '(?P<m1>\w+)' has no attribute|cannot import name '\w+' from '(?P<m2>\w+)'"
 )
+
+
+# A TensorFlow name a caller asked for: an attribute, an import, or a keyword argument.
+_ASKED = re.compile(
+    r"module '(?P<module>[\w.]+)' has no attribute '(?P<attr>\w+)'"
+    r"|cannot import name '(?P<attr2>\w+)' from '(?P<module2>[\w.]+)'"
+    r"|got an unexpected keyword argument '(?P<kw>\w+)'"
+)
+#: Import packages of TensorFlow itself and its Keras: frames there are the callee.
+_TF_OWN = frozenset({"tensorflow", "tensorflow_core", "keras", "tf_keras", "tensorboard"})
+
+
+def _installed_package(path: str) -> Optional[str]:
+    """The top-level import package of an installed file (``.../site-packages/transformers/
+    x.py`` -> ``transformers``), or None outside site-packages."""
+    unix = path.replace("\\", "/")
+    parts = re.split(r"/(?:site|dist)-packages/", unix)
+    if len(parts) < 2:
+        return None
+    top = parts[-1].split("/", 1)[0]
+    return top[:-3] if top.endswith(".py") else top
+
+
+def foreign_caller_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
+    """An installed package outside TensorFlow's own asking TensorFlow for a public name or
+    keyword argument it does not have (what scan's rules do not call a removal): that package
+    was written for another TensorFlow release. The caller is the innermost installed frame
+    that is not TensorFlow's; for a keyword, TensorFlow's frame must follow it (the callee)."""
+    from tfdoctor.scan.knowledge import public_name  # noqa: PLC0415 - scan loads on demand
+
+    for tb in tracebacks:
+        match = _ASKED.search(tb.message)
+        if match is None or own_module_missing(tb):
+            continue
+        module = match.group("module") or match.group("module2")
+        if module is not None:
+            api = public_name(module)
+            if api is None or not api.startswith("tf") or ".python." in f".{api}.":
+                continue
+        packages = [_installed_package(f.path) for f in tb.frames]
+        index = next(
+            (
+                i
+                for i in range(len(packages) - 1, -1, -1)
+                if packages[i] and packages[i] not in _TF_OWN
+            ),
+            None,
+        )
+        if index is None:
+            continue
+        if module is None and not any(p in _TF_OWN for p in packages[index + 1 :]):
+            continue  # a keyword refused by the package's own code, not TensorFlow's
+        top = packages[index] or ""
+        dist = distribution_of(top) or top.replace("_", "-")
+        asked = (
+            f"{api}.{match.group('attr') or match.group('attr2')}"
+            if module
+            else (f"the keyword {match.group('kw')}")
+        )
+        return [
+            causes.finding(
+                f"explain.{causes.software.COMPANION_MISMATCH}",
+                Severity.ERROR,
+                causes.software.COMPANION_MISMATCH,
+                f"{dist} was written for another TensorFlow release (it asks for {asked})",
+                f"{tb.where}: {tb.type}: {tb.message}\n{dist} ({tb.frames[index].path}) asks "
+                f"TensorFlow for {asked}, which the installed TensorFlow does not have: the "
+                f"{dist} release and the TensorFlow release do not go together.",
+                causes.software.companion_fix(m, dist),
+            )
+        ]
+    return []
 
 
 def shadowed_module_findings(tracebacks: Sequence[Traceback]) -> list[Finding]:

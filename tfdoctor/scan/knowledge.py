@@ -24,6 +24,11 @@ from tfdoctor.scan.walker import MethodUse, Use, normalize, scan_source
 # (`tf_keras.api._v2.keras`, which TF_USE_LEGACY_KERAS serves as tf.keras: its listing is
 # tf-keras', not Keras 3's).
 _SERVED = (
+    # TensorFlow 2.0 to 2.5 served tf.keras from their own copy's generated tree
+    # (tensorflow_core in 2.0 and 2.1).
+    ("tensorflow_core.python.keras.api._v2.keras", "tensorflow.keras"),
+    ("tensorflow.python.keras.api._v2.keras", "tensorflow.keras"),
+    ("tensorflow_core._api.v2", "tensorflow"),
     ("tensorflow._api.v2", "tensorflow"),
     ("keras.api._v2.keras", "tensorflow.keras"),
     ("keras._tf_keras.keras", "tensorflow.keras"),
