@@ -513,3 +513,28 @@ def test_an_and_cuda_request_the_shell_stopped_installed_no_wheels() -> None:
     causes_found = [x.cause for x in _explain(log).findings]
     assert "cuda-wheels-unfound" not in causes_found
     assert "shell-glob-extra" in causes_found
+
+
+CUDART_PROBE = (
+    "2020-03-01 10:00:00.000000: W tensorflow/stream_executor/platform/default/"
+    "dso_loader.cc:55] Could not load dynamic library 'cudart64_101.dll'; dlerror: "
+    "cudart64_101.dll not found\n"
+    "2020-03-01 10:00:00.000100: I tensorflow/stream_executor/cuda/cudart_stub.cc:29] Ignore "
+    "above cudart dlerror if you do not have a GPU set up on your machine.\n"
+)
+
+
+def test_the_cuda_runtime_probe_without_a_gpu_in_sight_is_a_note() -> None:
+    report = _explain(CUDART_PROBE)
+    assert all(x.severity is Severity.INFO for x in report.findings)
+    (probe,) = [x for x in report.findings if x.cause == "cuda-libs-missing"]
+    assert "TensorFlow itself says to ignore it" in probe.detail
+
+
+def test_the_cuda_runtime_missing_with_a_gpu_in_sight_is_an_error() -> None:
+    gpu = (
+        "2020-03-01 10:00:01.000000: I tensorflow/core/common_runtime/gpu/gpu_device.cc:1555] "
+        "Found device 0 with properties: pciBusID: 0000:01:00.0 name: GeForce GTX 1660 "
+        "computeCapability: 7.5\n"
+    )
+    assert top_error(_explain(CUDART_PROBE + gpu)).cause == "cuda-libs-missing"
