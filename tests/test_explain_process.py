@@ -538,3 +538,62 @@ def test_the_cuda_runtime_missing_with_a_gpu_in_sight_is_an_error() -> None:
         "computeCapability: 7.5\n"
     )
     assert top_error(_explain(CUDART_PROBE + gpu)).cause == "cuda-libs-missing"
+
+
+@pytest.mark.parametrize(
+    ("line", "cause"),
+    [
+        ("Could not load library cudnn_cnn_infer64_8.dll. Error code 126", "cuda-libs-missing"),
+        (
+            "Could not load symbol cublasGetSmCountTarget from libcublas.so.11. Error: /opt/"
+            "cuda-11.0/lib64/libcublas.so.11: undefined symbol: cublasGetSmCountTarget",
+            "cuda-lib-shadowed",
+        ),
+        (
+            "UnknownError: Fail to find the dnn implementation. [Op:CudnnRNN]",
+            "gpu-library-init-failed",
+        ),
+        ("NotFoundError: No algorithm worked! [Op:Conv2D]", "gpu-library-init-failed"),
+        ("INTERNAL: XLA requires ptxas version 11.8 or higher", "ptxas-too-old"),
+        (
+            "NVIDIA-SMI couldn't find libnvidia-ml.so library in your system.",
+            "driver-libraries-missing",
+        ),
+        (
+            "stderr: nvidia-container-cli: initialization error: load library failed: "
+            "libnvidia-ml.so.1: cannot open shared object file: no such file or directory: "
+            "unknown.",
+            "driver-libraries-missing",
+        ),
+        ("Failed to initialize NVML: Insufficient Permissions", "driver-no-permission"),
+        (
+            "modprobe: FATAL: Module nvidia not found in directory /lib/modules/6.8.0-45-generic",
+            "driver-not-loaded",
+        ),
+        (
+            "nvidia-container-cli: requirement error: unsatisfied condition: cuda>=12.6, please "
+            "update your driver to a newer version",
+            "driver-too-old",
+        ),
+        (
+            "docker: Error response from daemon: unknown or invalid runtime name: nvidia.",
+            "container-no-gpu",
+        ),
+        (
+            "InternalError: NCCL: unhandled system error (run with NCCL_DEBUG=INFO for details)",
+            "cluster-collective-failed",
+        ),
+        ("UnknownError: Could not start gRPC server", "cluster-port-in-use"),
+        ("CUDA_ERROR_ECC_UNCORRECTABLE: uncorrectable ECC error encountered", "gpu-memory-errors"),
+        ("ValueError: Please provide a TPU Name to connect to.", "tpu-not-found"),
+        (
+            "RuntimeError: TPU is already in use by process with pid 912. Not attempting to "
+            "load libtpu.so in this process.",
+            "gpu-busy-or-unavailable",
+        ),
+    ],
+)
+def test_driver_library_and_cluster_lines_name_their_cause(line: str, cause: str) -> None:
+    top = top_error(_explain(line + "\n"))
+    assert top.cause == cause
+    assert top.fix is not None and top.fix.text

@@ -926,6 +926,25 @@ def no_device_fix(m: Machine) -> Fix:
     )
 
 
+def no_permission_fix() -> Fix:
+    """Access for this user to the GPU's device nodes (usually the video group)."""
+    return Fix(
+        "Give this user access to /dev/nvidia* (usually the video group), then log in again.",
+        ("ls -l /dev/nvidia*", 'sudo usermod -aG video "$USER"'),
+    )
+
+
+def collective_failed_fix() -> Fix:
+    """NCCL's own account of a failed collective, and the two settings most often at fault."""
+    return Fix(
+        "Run again with NCCL's own log to see which step failed; most often it is the network "
+        "interface NCCL picked (name the right one with NCCL_SOCKET_IFNAME), shared memory in "
+        "a container (--shm-size or --ipc=host), or peer-to-peer access between the GPUs "
+        "(NCCL_P2P_DISABLE=1 to rule it out).",
+        ("export NCCL_DEBUG=INFO", "ip -brief address"),
+    )
+
+
 def driver_mismatch_fix() -> Fix:
     """Reload the kernel module of the installed driver: a reboot after an upgrade."""
     return Fix(

@@ -15,6 +15,7 @@ from tfdoctor.machine import Machine
 HOSTED_TF_REPLACED: Final = CauseId("hosted-tf-replaced")
 TPU_TF_WITHOUT_LIBTPU: Final = CauseId("tpu-tf-without-libtpu")
 TPU_GENERATION_UNSUPPORTED: Final = CauseId("tpu-generation-unsupported")
+TPU_NOT_FOUND: Final = CauseId("tpu-not-found")
 
 #: The index the tensorflow-tpu wheels find libtpu on (Cloud TPU's TensorFlow guide).
 LIBTPU_INDEX = "https://storage.googleapis.com/libtpu-releases/index.html"
@@ -39,6 +40,14 @@ CAUSES: Mapping[str, Cause] = dict(
             "The `tensorflow` and `tensorflow-cpu` wheels carry no TPU support: on a Cloud TPU "
             "VM TensorFlow needs the `tensorflow-tpu` wheel, whose libtpu comes from Google's "
             "libtpu index, or it runs on the CPU only.",
+            TPU_TENSORFLOW,
+        ),
+        define(
+            TPU_NOT_FOUND,
+            "No TPU is reachable from this runtime",
+            "TensorFlow's TPU resolver finds a TPU by its name or address (TPU_NAME, a Cloud TPU "
+            "VM's metadata, the runtime a notebook was given); on a runtime without one, or "
+            "with the wrong name, it finds none.",
             TPU_TENSORFLOW,
         ),
         define(
@@ -94,6 +103,16 @@ def image_cpu_tensorflow_fix(image: HostedImage) -> Fix:
         "accelerator, switch the notebook to a GPU accelerator; keep the TPU for a framework "
         "the image ships a TPU build of.",
         (),
+    )
+
+
+def tpu_not_found_fix() -> Fix:
+    """A runtime that has a TPU, and the resolver pointed at it."""
+    return Fix(
+        "Run on a runtime that has a TPU (a notebook's runtime type set to TPU, or a Cloud TPU "
+        "VM) and let the resolver find it there, or pass the TPU's name or address: "
+        "tf.distribute.cluster_resolver.TPUClusterResolver(tpu=NAME).",
+        ('echo "TPU_NAME=$TPU_NAME"', "ls /dev/accel* /dev/vfio 2>/dev/null"),
     )
 
 

@@ -57,11 +57,7 @@ def no_gpu_here(ctx: CheckContext) -> bool:
 
 
 #: The fix for device nodes this user cannot open.
-NO_PERMISSION_FIX = fix(
-    "Give this user access to /dev/nvidia* (usually the video group), then log in again.",
-    "ls -l /dev/nvidia*",
-    'sudo usermod -aG video "$USER"',
-)
+NO_PERMISSION_FIX = causes.gpu.no_permission_fix()
 
 #: Driver failure reason -> the cause in the catalogue.
 _REASON_CAUSES = {

@@ -885,9 +885,13 @@ def _dependency(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.C
 
 
 def _driver_libraries(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
-    return causes.gpu.DRIVER_LIBRARIES_MISSING, causes.gpu.libcuda_link_fix(
-        r.wsl or m.wsl is not None
-    )
+    if any(h.signature.id == "cuda-library-needs-libcuda-link" for h in hits):
+        return causes.gpu.DRIVER_LIBRARIES_MISSING, causes.gpu.libcuda_link_fix(
+            r.wsl or m.wsl is not None
+        )
+    # The driver's user-space libraries (libnvidia-ml, libcuda) are not installed where the
+    # kernel module is, or not visible to the container runtime.
+    return causes.gpu.DRIVER_LIBRARIES_MISSING, causes.gpu.driver_load_fix(m)
 
 
 def _glob_extra(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
@@ -1141,6 +1145,10 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.runtime.GPU_OUT_OF_MEMORY: causes.runtime.gpu_memory_fix,
     causes.runtime.HOST_OUT_OF_MEMORY: causes.runtime.host_memory_fix,
     causes.runtime.THREADS_EXHAUSTED: lambda m: causes.runtime.thread_limit_fix(),
+    causes.gpu.DRIVER_NO_PERMISSION: lambda m: causes.gpu.no_permission_fix(),
+    causes.hosted.TPU_NOT_FOUND: lambda m: causes.hosted.tpu_not_found_fix(),
+    causes.gpu.GPU_MEMORY_ERRORS: lambda m: causes.gpu.gpu_memory_errors_fix(0),
+    causes.cluster.CLUSTER_COLLECTIVE_FAILED: lambda m: causes.gpu.collective_failed_fix(),
     causes.platform.EXTERNALLY_MANAGED: lambda m: causes.platform.venv_fix(),
     causes.platform.WINDOWS_LONG_PATHS: lambda m: causes.platform.long_paths_fix(),
     causes.runtime.GPU_BUSY_OR_UNAVAILABLE: causes.runtime.gpu_busy_fix,
