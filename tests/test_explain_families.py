@@ -6,6 +6,8 @@ the test, a variant of its family."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.explaining import explained as _explain
 from tests.explaining import fix_text as _fix
 from tests.explaining import top_error
@@ -182,3 +184,99 @@ def test_the_system_loader_missing_a_cuda_library_for_a_program() -> None:
         "shared object file: No such file or directory\n"
     )
     assert _top(line).cause == "cuda-libs-missing"
+
+
+@pytest.mark.parametrize(
+    ("line", "cause", "word"),
+    [
+        (
+            "ImportError: Could not find the DLL(s) 'msvcp140_1.dll'. TensorFlow requires that "
+            "these DLLs be installed in a directory that is named in your %PATH% environment "
+            "variable.",
+            "msvc-runtime-missing",
+            "Visual C++",
+        ),
+        (
+            "ValueError: decay is deprecated in the new Keras optimizer, please check the "
+            "docstring for valid arguments, or use the legacy optimizer, e.g., "
+            "tf.keras.optimizers.legacy.SGD.",
+            "keras3-behaviour-change",
+            "schedules",
+        ),
+        (
+            "ValueError: Unable to avoid copy while creating an array as requested.",
+            "dependency-out-of-range",
+            "numpy<2",
+        ),
+        (
+            "TypeError: this __dict__ descriptor does not support '_DictWrapper' objects",
+            "dependency-out-of-range",
+            "wrapt",
+        ),
+        (
+            "ImportError: `save_weights` requires h5py when saving in HDF5.",
+            "dependency-missing",
+            "h5py",
+        ),
+        (
+            "TypeError: __init__() got an unexpected keyword argument 'serialized_options'",
+            "protobuf-incompatible",
+            "protobuf",
+        ),
+        (
+            "AttributeError: 'MessageFactory' object has no attribute 'GetPrototype'",
+            "protobuf-incompatible",
+            "protobuf",
+        ),
+        ("ValueError: Unknown layer: Functional", "model-from-newer-keras", "keras_version"),
+        (
+            "ValueError: Unrecognized keyword arguments passed to Embedding: "
+            "{'quantization_config': None}",
+            "model-from-newer-keras",
+            "quantization_config",
+        ),
+        (
+            "ValueError: A KerasTensor is symbolic: it's a placeholder for a shape an a dtype. "
+            "It doesn't have any actual numerical value.",
+            "keras3-behaviour-change",
+            "tf-keras",
+        ),
+        (
+            "ValueError: `prune_low_magnitude` can only prune an object of the following types: "
+            "keras.models.Sequential, keras functional model. You passed an object of type: "
+            "Sequential.",
+            "tf-keras-missing",
+            "tf-keras",
+        ),
+        (
+            "  RuntimeError\n\n  Unable to find installation candidates for tensorflow-intel "
+            "(2.15.0)",
+            "tf-no-wheel-for-python",
+            "tensorflow",
+        ),
+        (
+            "error: Distribution `tensorflow-text==2.18.1 @ registry+https://pypi.org/simple` "
+            "can't be installed because it doesn't have a source distribution or wheel for the "
+            "current platform",
+            "tf-no-wheel-for-python",
+            "tensorflow-text",
+        ),
+    ],
+)
+def test_package_and_keras_messages_name_their_cause(line: str, cause: str, word: str) -> None:
+    top = _top(line + "\n")
+    assert top.cause == cause
+    assert word in _fix(top) or word in top.summary or word in top.detail
+
+
+def test_a_protobuf_with_its_files_gone_is_reinstalled() -> None:
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app.py", line 1, in <module>\n'
+        "    import tensorflow as tf\n"
+        "ImportError: cannot import name 'descriptor' from 'google.protobuf' (unknown "
+        "location)\n"
+    )
+    top = _top(log)
+    assert top.cause == "protobuf-incompatible"
+    assert "force-reinstall" in _fix(top)

@@ -804,7 +804,9 @@ def _cpu_avx(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Caus
 
 
 def _protobuf(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
-    too_old = any(h.signature.id == "protobuf-builder-missing" for h in hits)
+    too_old = any(
+        h.signature.id in ("protobuf-builder-missing", "protobuf-serialized-options") for h in hits
+    )
     return causes.software.PROTOBUF_INCOMPATIBLE, causes.software.protobuf_fix(m, too_old)
 
 
@@ -871,6 +873,21 @@ def _dependency(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.C
     ids = {h.signature.id for h in hits}
     if "h5py-str-decode" in ids:
         return causes.software.DEPENDENCY_OUT_OF_RANGE, causes.software.h5py_bytes_fix(m)
+    if "numpy2-copy-false" in ids:
+        return causes.software.DEPENDENCY_OUT_OF_RANGE, causes.common.install_fix(
+            m,
+            "Install a NumPy 1 release (the code asks NumPy for copy=False, which NumPy 2 "
+            "refuses), or upgrade the package whose frame calls it to a release for NumPy 2.",
+            "numpy<2",
+        )
+    if "wrapt-dictwrapper" in ids:
+        return causes.software.DEPENDENCY_OUT_OF_RANGE, causes.common.declared_range_fix(
+            m,
+            "wrapt",
+            "wrapt<1.15",
+            "Install a wrapt before 1.15, which this TensorFlow's "
+            "tracked objects work with (or upgrade TensorFlow to 2.13 or later).",
+        )
     if "bfloat16-numpy-too-old" in ids:
         return causes.software.DEPENDENCY_OUT_OF_RANGE, causes.common.declared_range_fix(
             m,
@@ -1147,6 +1164,10 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.runtime.THREADS_EXHAUSTED: lambda m: causes.runtime.thread_limit_fix(),
     causes.gpu.DRIVER_NO_PERMISSION: lambda m: causes.gpu.no_permission_fix(),
     causes.hosted.TPU_NOT_FOUND: lambda m: causes.hosted.tpu_not_found_fix(),
+    # The one signature of this cause is Keras asking for h5py (h5py-needed).
+    causes.software.DEPENDENCY_MISSING: lambda m: causes.common.install_fix(
+        m, "Install h5py, which Keras needs to read and write HDF5 (.h5) files.", "h5py"
+    ),
     causes.gpu.GPU_MEMORY_ERRORS: lambda m: causes.gpu.gpu_memory_errors_fix(0),
     causes.cluster.CLUSTER_COLLECTIVE_FAILED: lambda m: causes.gpu.collective_failed_fix(),
     causes.platform.EXTERNALLY_MANAGED: lambda m: causes.platform.venv_fix(),

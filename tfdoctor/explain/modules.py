@@ -88,6 +88,23 @@ def _missing_name(tb: Traceback, m: Machine) -> Optional[Finding]:
     name = match.group("attr") or match.group("attr2")
     dist = distribution_of(module)
     said = f"{tb.where}: {tb.type}: {tb.message}"
+    if dist == "protobuf" and "(unknown location)" in tb.message:
+        # The import found google.protobuf as an empty namespace package: protobuf's files are
+        # gone (a half-done uninstall, or another package's google/ directory left behind).
+        return causes.finding(
+            "explain.protobuf-incompatible",
+            Severity.ERROR,
+            causes.software.PROTOBUF_INCOMPATIBLE,
+            "protobuf's files are missing (google.protobuf has no module file)",
+            f"{said}\n'(unknown location)' means Python found google.protobuf as a bare "
+            "directory: the protobuf install is broken, not of the wrong release.",
+            causes.common.declared_range_fix(
+                m,
+                "protobuf",
+                "protobuf",
+                "Install protobuf again over the broken files (pip install --force-reinstall).",
+            ),
+        )
     if dist == "protobuf":
         # protobuf adds what generated code calls (`builder` in 3.20, `runtime_version` in
         # 5.26: the `_pb2.py` files of newer protoc import them) and removes little: a name
