@@ -597,3 +597,20 @@ def test_driver_library_and_cluster_lines_name_their_cause(line: str, cause: str
     top = top_error(_explain(line + "\n"))
     assert top.cause == cause
     assert top.fix is not None and top.fix.text
+
+
+def test_every_signature_example_is_found_through_the_folded_keywords() -> None:
+    # The scan searches fewer literals than there are keywords (a keyword is folded into a
+    # shorter literal it holds): every example must still reach its own signature.
+    from tfdoctor.explain import scan
+    from tfdoctor.explain.reader import split_text
+    from tfdoctor.signatures import load_signatures
+
+    signatures = load_signatures()
+    lost = []
+    for sig in signatures.signatures:
+        for example in sig.examples:
+            evidence = scan([split_text(example + "\n")], signatures)
+            if sig.id not in evidence.hits:
+                lost.append((sig.id, example[:60]))
+    assert lost == []
