@@ -129,6 +129,10 @@ ALLOWED = {
         # choose_policy, the one rule for a mixed-precision policy (no package imports).
         "tfdoctor.gpu_config",
         "tfdoctor.hosted",
+        # A failed import that no check's rule names is read with explain's signatures and
+        # knowledge: what a log says has one home, whichever entrance the text comes through.
+        "tfdoctor.explain",
+        "tfdoctor.signatures",
     ),
     # `tfdoctor scan`: code parsed with ast, judged by data rules; findings name the catalogue's
     # causes. It never imports the code it reads, nor the checks, renderers or the CLI.

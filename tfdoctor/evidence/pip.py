@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable
 from typing import Optional
 
-from tfdoctor.facts import normalize_name
+from tfdoctor.evidence.packages import normalize_name
 from tfdoctor.records import Record, record
 
 _REFUSAL = re.compile(
