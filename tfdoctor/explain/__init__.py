@@ -368,8 +368,6 @@ class Revealed(Record):
     site_packages: Optional[str] = None
     wsl: bool = False
     conda: bool = False
-    #: TensorFlow's own note that a CUDA runtime error is harmless without a GPU is there.
-    cudart_hint: bool = False
     #: The log shows the CUDA libraries installed as pip wheels: their CUDA major ("12"), ""
     #: where only the and-cuda extra was asked for (and the shell passed it), None otherwise.
     cuda_wheels: Optional[str] = None
@@ -567,7 +565,6 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         other_toolkit=_other_toolkit(evidence),
         wsl=evidence.wsl or "/usr/lib/wsl/" in text,
         cuda_wheels=_cuda_wheels(evidence),
-        cudart_hint="cudart-dlerror-hint" in evidence.hits,
         conda=conda,
         pip_refusals=tuple(evidence.refusals),
         python_refusals=tuple(evidence.python_refusals),
@@ -883,16 +880,6 @@ def _graph_code(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.C
         verdict = ApiKnowledge(m.matrix).name(api)
         port = verdict.fix.text if verdict is not None else ""
     return causes.code.API_MOVED_TO_COMPAT_V1, causes.software.graph_code_fix(port)
-
-
-def _cudart_probe_only(hits: Sequence[Hits]) -> bool:
-    """The only library the hits say did not load is the CUDA runtime (TensorFlow's import
-    probes it; a GPU in use loads the other libraries too)."""
-    return (
-        bool(hits)
-        and all(h.signature.id == "dlopen-cuda-library" for h in hits)
-        and set(_libraries(hits)) == {"cudart"}
-    )
 
 
 def _dependency(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
@@ -1290,15 +1277,6 @@ def _cause_finding(
     )
     severity = next(s for s in _SEVERITY.values() if s.rank == rank)
     parts = [_cite(hits)]
-    if r.cudart_hint and not gpu and _cudart_probe_only(hits):
-        # TensorFlow's own note follows the failure: without a GPU in sight this is the CUDA
-        # runtime probe every CUDA build makes at import, harmless on a CPU-only machine.
-        severity = Severity.INFO
-        parts.append(
-            "Only the CUDA runtime was probed, and TensorFlow itself says to ignore it without "
-            "a GPU; nothing in the log shows one. On a machine with an NVIDIA GPU meant for "
-            "TensorFlow, the fix below applies."
-        )
     notes = [h.signature.explanation for h in hits if h.signature.explanation]
     if notes and severity is Severity.INFO:
         parts.append(" ".join(dict.fromkeys(notes)))
