@@ -129,8 +129,14 @@ _BUILD_FAILED = re.compile(
     r"|Building wheel for \S+ \(pyproject\.toml\)|python setup\.py egg_info)"
     r" did not run successfully"
 )
-#: One of them is in every failure line _BUILD_FAILED reads: a block with neither is skipped.
-_BUILD_WORDS = ("build", "did not run")
+#: One of them is in every failure line _BUILD_FAILED reads: a block with none is skipped
+#: (long literals: a short one such as "build" is in TensorFlow's own CPU notice).
+_BUILD_WORDS = (
+    "Failed building wheel",
+    "Could not build wheels",
+    "Failed to build ",
+    "did not run successfully",
+)
 
 
 def _installed_after(text: str, start: int, dist: str) -> bool:
@@ -221,7 +227,7 @@ def read_python_refusals(texts: Iterable[str]) -> list[PythonRefusal]:
     """Every release pip says it refused for its Requires-Python, in order."""
     out: list[PythonRefusal] = []
     for text in texts:
-        if "different" not in text:
+        if "a different python version" not in text and "a different Python:" not in text:
             continue
         for match in _IGNORED.finditer(text):
             for one in _IGNORED_ONE.finditer(match.group("list")):

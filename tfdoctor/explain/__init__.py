@@ -281,19 +281,21 @@ _FOLDED: dict[int, tuple[Signatures, Mapping[str, tuple[Signature, ...]]]] = {}
 #: Short literals that many keywords contain, searched once for all of them: a keyword that
 #: holds one is looked for only on the lines that hold it (checked with ``in`` there), so a
 #: block is passed over once per gate instead of once per keyword.
-_GATES = ("not ", "rror", "ailed", "found", "No ", "version", "nvalid", "NCCL", "TPU", "Keras")
+_GATES = ("rror", "ailed", "found", "No ", "version", "nvalid", "NCCL", "TPU", "Keras")
 
 
 def _folded_keywords(signatures: Signatures) -> Mapping[str, tuple[Signature, ...]]:
     """The signatures' keywords, each folded into a shorter literal it contains (another
-    keyword, or a tflog reader's): every line holding the longer one holds the shorter, so
-    one search finds both, and the signature's own pattern decides on the line. Each search
-    of a block is a pass over it: fewer literals, fewer passes."""
+    keyword, or a gate): every line holding the longer one holds the shorter, so one search
+    finds both, and the signature's own keyword and pattern decide on the line. Each search
+    of a block is a pass over it: fewer literals, fewer passes. (The log-line readers'
+    literals are not folded into: some, such as "ould not", are on thousands of lines of a
+    long log, and each would carry the folded signatures to every one of them.)"""
     cached = _FOLDED.get(id(signatures))
     if cached is not None and cached[0] is signatures:
         return cached[1]
     own = signatures.keywords
-    shorter = sorted({*own, *tflog.KEYWORDS, *_GATES}, key=len)
+    shorter = sorted({*own, *_GATES}, key=len)
     out: dict[str, list[Signature]] = {}
     for keyword, sigs in own.items():
         probe = next((s for s in shorter if len(s) < len(keyword) and s in keyword), keyword)
