@@ -568,7 +568,7 @@ def companion_fix(
             )
     if comp is None or not spec:
         # Known from a log's library path alone: say where the pairing is published.
-        shown = name or "the add-on"
+        shown = name or "add-on"
         running = f"TensorFlow {tf.version}" if tf is not None else "the installed TensorFlow"
         urls = m.companion_urls(name) if name else ()
         table = (
