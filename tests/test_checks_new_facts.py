@@ -391,10 +391,3 @@ def test_an_import_failure_nothing_recognises_stays_unknown() -> None:
     tf = f.tensorflow(status="child-error", version=None, stderr_tail="something odd happened")
     (finding,) = judge("tensorflow.import", f.facts(tensorflow=tf))
     assert finding.severity is Severity.UNKNOWN
-
-
-def test_protobuf_below_tensorflows_range_is_the_protobuf_cause() -> None:
-    facts = f.facts(packages=f.packages(f.pkg("protobuf", "3.20.2")))
-    (finding,) = [x for x in judge("packages.pins", facts) if "protobuf" in x.summary]
-    assert finding.cause == "protobuf-incompatible"
-    assert finding.fix is not None and "protobuf" in " ".join(finding.fix.commands)

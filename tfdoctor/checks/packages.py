@@ -273,12 +273,8 @@ def check_dependency_pins(ctx: CheckContext) -> Iterator[Finding]:
                     causes.software.numpy_abi_fix(m),
                     Severity.ERROR,
                 )
-        elif dist == "protobuf":
-            # protobuf outside TensorFlow's range is the catalogue's protobuf cause, whichever
-            # side; an error where generated code is known to break, else the pin's severity.
-            cause = causes.software.PROTOBUF_INCOMPATIBLE
-            if _breaks_generated_code(dep.version, spec):
-                severity = Severity.ERROR
+        elif dist == "protobuf" and _breaks_generated_code(dep.version, spec):
+            cause, severity = causes.software.PROTOBUF_INCOMPATIBLE, Severity.ERROR
         elif dist == "keras":
             cause, remedy = causes.software.KERAS_VERSION, causes.software.keras_match_fix(m)
         reported.add(dist)
