@@ -255,6 +255,17 @@ _KERAS2 = re.compile(
 )
 
 
+def installed_package(path: str) -> Optional[str]:
+    """The top-level import package of an installed file (``.../site-packages/transformers/
+    x.py`` -> ``transformers``, ``.../dist-packages/six.py`` -> ``six``), whatever its
+    distribution; None for a file outside site-packages."""
+    if _INSTALLED.search(path) is None:
+        return None
+    top = re.split(r"[/\\](?:site|dist)-packages[/\\]", path)[-1].replace("\\", "/")
+    first = top.split("/", 1)[0]
+    return first[:-3] if first.endswith(".py") else first
+
+
 def origin_of(path: str) -> Origin:
     """The distribution a traceback's file belongs to, as far as its path says."""
     unix = path.replace("\\", "/")

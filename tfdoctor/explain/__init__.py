@@ -58,6 +58,7 @@ from tfdoctor.evidence.traceback import (
     MAX_TRACEBACKS,
     Inferred,
     Traceback,
+    installed_package,
     origin_of,
     path_hints,
     read_tracebacks,
@@ -884,38 +885,44 @@ def _graph_code(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.C
     return causes.code.API_MOVED_TO_COMPAT_V1, causes.software.graph_code_fix(port)
 
 
+#: The dependency each signature of ``dependency-out-of-range`` reads, as a pin to fall back to
+#: where TensorFlow's declared range does not already exclude the installed release, and why.
+_DEPENDENCY_PINS: dict[str, tuple[str, str, str]] = {
+    "numpy2-copy-false": (
+        "numpy",
+        "numpy<2",
+        "Install a NumPy 1 release (the code asks NumPy for copy=False, which NumPy 2 refuses), "
+        "or upgrade the package whose frame calls it to a release for NumPy 2.",
+    ),
+    "wrapt-dictwrapper": (
+        "wrapt",
+        "wrapt<1.15",
+        "Install a wrapt before 1.15, which this TensorFlow's tracked objects work with (or "
+        "upgrade TensorFlow to 2.13 or later).",
+    ),
+    "bfloat16-numpy-too-old": (
+        "numpy",
+        "numpy>=1.16.0,<2.0",
+        "Install NumPy 1.16 or later (before 2.0), the NumPy this TensorFlow was built against.",
+    ),
+    "numpy-symbolic-tensor": (
+        "numpy",
+        "numpy<1.20",
+        "Install a NumPy this TensorFlow supports (before 1.20).",
+    ),
+}
+
+
 def _dependency(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
-    # Each signature of this cause names its distribution by what it reads: h5py 3 under a
-    # loader written for h5py 2, a NumPy older than TensorFlow 1.13's build, or a NumPy newer
-    # than TensorFlow 2.4 and older support.
-    ids = {h.signature.id for h in hits}
+    # Each signature of this cause names its distribution by what it reads (the table); h5py 3
+    # under a loader written for h5py 2 has the catalogue's own builder.
+    ids = [h.signature.id for h in hits]
     if "h5py-str-decode" in ids:
         return causes.software.DEPENDENCY_OUT_OF_RANGE, causes.software.h5py_bytes_fix(m)
-    if "numpy2-copy-false" in ids:
-        return causes.software.DEPENDENCY_OUT_OF_RANGE, causes.common.install_fix(
-            m,
-            "Install a NumPy 1 release (the code asks NumPy for copy=False, which NumPy 2 "
-            "refuses), or upgrade the package whose frame calls it to a release for NumPy 2.",
-            "numpy<2",
-        )
-    if "wrapt-dictwrapper" in ids:
-        return causes.software.DEPENDENCY_OUT_OF_RANGE, causes.common.declared_range_fix(
-            m,
-            "wrapt",
-            "wrapt<1.15",
-            "Install a wrapt before 1.15, which this TensorFlow's "
-            "tracked objects work with (or upgrade TensorFlow to 2.13 or later).",
-        )
-    if "bfloat16-numpy-too-old" in ids:
-        return causes.software.DEPENDENCY_OUT_OF_RANGE, causes.common.declared_range_fix(
-            m,
-            "numpy",
-            "numpy>=1.16.0,<2.0",
-            "Install NumPy 1.16 or later (before 2.0), "
-            "the NumPy this TensorFlow was built against.",
-        )
+    key = next((i for i in ids if i in _DEPENDENCY_PINS), "numpy-symbolic-tensor")
+    dist, fallback, text = _DEPENDENCY_PINS[key]
     return causes.software.DEPENDENCY_OUT_OF_RANGE, causes.common.declared_range_fix(
-        m, "numpy", "numpy<1.20", "Install a NumPy this TensorFlow supports (before 1.20)."
+        m, dist, fallback, text
     )
 
 
@@ -947,9 +954,7 @@ def _wrong_arch(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.C
     # first argument) says whose it is.
     lines = [line for h in hits for _, line in h.citations]
     refused = next((m.group(1) for m in map(_DLOPENED.search, lines) if m is not None), "")
-    top = (
-        re.split(r"[/\\](?:site|dist)-packages[/\\]", refused)[-1].split("/")[0] if refused else ""
-    )
+    top = installed_package(refused) if refused else None
     dist = (distribution_of(top) if top else None) or "tensorflow"
     return causes.platform.WHEEL_MISMATCH, causes.platform.architecture_fix(
         _group(hits, "architecture"), dist

@@ -17,7 +17,13 @@ from typing import Optional
 from tfdoctor import causes
 from tfdoctor.evidence.packages import Conflict, ImportCheck, NumpyBuild
 from tfdoctor.evidence.pip import PythonRefusal, SourceBuild
-from tfdoctor.evidence.traceback import Traceback, library_origins, origin_of, own_module_missing
+from tfdoctor.evidence.traceback import (
+    Traceback,
+    installed_package,
+    library_origins,
+    origin_of,
+    own_module_missing,
+)
 from tfdoctor.explain.generated import generated_code_findings
 from tfdoctor.explain.modules import module_findings
 from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts
@@ -706,17 +712,6 @@ _ASKED = re.compile(
 _TF_OWN = frozenset({"tensorflow", "tensorflow_core", "keras", "tf_keras", "tensorboard"})
 
 
-def _installed_package(path: str) -> Optional[str]:
-    """The top-level import package of an installed file (``.../site-packages/transformers/
-    x.py`` -> ``transformers``), or None outside site-packages."""
-    unix = path.replace("\\", "/")
-    parts = re.split(r"/(?:site|dist)-packages/", unix)
-    if len(parts) < 2:
-        return None
-    top = parts[-1].split("/", 1)[0]
-    return top[:-3] if top.endswith(".py") else top
-
-
 def foreign_caller_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
     """An installed package outside TensorFlow's own asking TensorFlow for a public name or
     keyword argument it does not have (what scan's rules do not call a removal): that package
@@ -733,7 +728,7 @@ def foreign_caller_findings(tracebacks: Sequence[Traceback], m: Machine) -> list
             api = public_name(module)
             if api is None or not api.startswith("tf") or ".python." in f".{api}.":
                 continue
-        packages = [_installed_package(f.path) for f in tb.frames]
+        packages = [installed_package(f.path) for f in tb.frames]
         index = next(
             (
                 i
