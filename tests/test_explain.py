@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import io
 import json
+import random
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -58,6 +59,20 @@ def test_a_redrawn_progress_bar_keeps_its_last_state() -> None:
         ("line 2", "10/10 [==========] - loss: 0.1"),
         ("line 3", "next"),
     ]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_every_redrawn_line_keeps_its_last_non_empty_state(seed: int) -> None:
+    # What a terminal shows of each line: of its states between carriage returns, the last
+    # that is not empty (an empty line when all are). Random lines of a few characters meet
+    # the edges: returns first, last, doubled, alone, and lines with none.
+    draw = random.Random(seed)
+    lines = ["".join(draw.choice("ab\r") for _ in range(draw.randint(0, 8))) for _ in range(300)]
+    shown = []
+    for line in lines:
+        states = [state for state in line.split("\r") if state]
+        shown.append(states[-1] if states else "")
+    assert split_text("\n".join(lines)).text == "\n".join(shown)
 
 
 def test_invalid_utf8_is_replaced_not_fatal() -> None:

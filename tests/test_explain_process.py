@@ -532,3 +532,46 @@ def test_every_signature_example_is_found_through_the_folded_keywords() -> None:
             if sig.id not in evidence.hits:
                 lost.append((sig.id, example[:60]))
     assert lost == []
+
+
+def test_lines_that_differ_only_in_numbers_are_each_matched_counted_and_numbered() -> None:
+    # The literals are searched for once per shape of line (digits read as 0): every line of
+    # a shape must still be matched on its own, with its own number and its own versions.
+    from tfdoctor.explain import scan
+    from tfdoctor.explain.reader import split_text
+    from tfdoctor.signatures import load_signatures
+
+    line = (
+        "2021-01-02 20:12:{0:02d}.425425: W tensorflow/stream_executor/platform/default/"
+        "dso_loader.cc:60] Could not load dynamic library 'libcudart.so.{1}'; dlerror: "
+        "libcudart.so.{1}: cannot open shared object file: No such file or directory"
+    )
+    noise = "Epoch {0}/50 - loss: 0.{0:04d}"
+    lines = []
+    for n in range(1, 41):
+        lines.append(noise.format(n))
+        if n in (5, 17, 30, 38):
+            lines.append(line.format(n, "11.0" if n < 30 else "10.1"))
+    evidence = scan([split_text("\n".join(lines), first_line=1)], load_signatures())
+    hit = evidence.hits["dlopen-cuda-library"]
+    assert hit.count == 4
+    assert [where for where, _ in hit.citations] == ["line 6", "line 19", "line 33"]
+    assert evidence.values("library") == ["libcudart.so.11.0", "libcudart.so.10.1"]
+
+
+def test_a_literal_with_digits_is_not_found_in_a_line_of_the_same_shape_without_it() -> None:
+    # "code 137" (a process the kernel killed) and "code 128" have one shape: only the line
+    # that holds the literal itself may be matched.
+    from tfdoctor.explain import scan
+    from tfdoctor.explain.reader import split_text
+    from tfdoctor.signatures import load_signatures
+
+    signatures = load_signatures()
+    killed = [s for s in signatures.signatures if s.keyword == "code 137"]
+    assert killed, "the signature of exit code 137 is gone"
+    example = killed[0].examples[0]
+    other = example.replace("137", "128")
+    evidence = scan([split_text(f"{other}\n{other}\n{example}\n")], signatures)
+    hit = evidence.hits[killed[0].id]
+    assert hit.count == 1
+    assert hit.citations[0][0] == "line 3"

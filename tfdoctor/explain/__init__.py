@@ -218,8 +218,9 @@ def scan(blocks: Iterable[LogText], signatures: Signatures) -> Evidence:
     """Match every line of ``blocks`` against ``signatures``.
 
     Each signature's literal keyword is looked for with ``str.find`` (a fast substring search
-    in C); only the lines that hold one run the signatures' own patterns, so most of a log
-    is never touched by a regular expression.
+    in C) in the block's distinct line shapes (:func:`_candidates`); only the lines that hold
+    one run the signatures' own patterns, so most of a log is never touched by a regular
+    expression.
     """
     keywords = _folded_keywords(signatures)
     # TensorFlow's log-line families (tflog) are found in the same pass: a literal that is
@@ -228,26 +229,19 @@ def scan(blocks: Iterable[LogText], signatures: Signatures) -> Evidence:
     evidence = Evidence()
     order = 0
     for block in blocks:
-        text = block.text
-        find = text.find
-        evidence.lines += text.count("\n") + 1
+        evidence.lines += block.text.count("\n") + 1
         _read_block(evidence, block)
-        found, to_read = _candidates(text, literals, keywords, evidence)
-        line_no, counted = 0, 0
-        for start in sorted(found):
-            end = find("\n", start)
-            if end < 0:
-                end = len(text)
-            line_no += text.count("\n", counted, start)
-            counted = start
-            line = text[start:end]
-            if start in to_read and len(evidence.events) < MAX_EVENTS:
-                where = block.where(line_no)
-                read = tflog.read_with(line, block.first_line + line_no, to_read[start])
-                evidence.events.extend((where, event) for event in read)
-            for sig in {id(sig): sig for sig in found[start]}.values():  # once each, in order
+        lines = block.text.split("\n")
+        for line_no, sigs, families in _candidates(block.text, literals, keywords, evidence):
+            line = lines[line_no]
+            if families and len(evidence.events) < MAX_EVENTS:
+                readers = [r for literal, rs in families if literal in line for r in rs]
+                if readers:
+                    read = tflog.read_with(line, block.first_line + line_no, readers)
+                    evidence.events.extend((block.where(line_no), event) for event in read)
+            for sig in sigs:
                 if sig.keyword not in line:
-                    continue  # found by a shorter literal its keyword holds (folded)
+                    continue  # its shape holds it, the line does not, or a shorter literal
                 match = sig.pattern.search(line)
                 if match is None:
                     continue
@@ -306,36 +300,64 @@ def _folded_keywords(signatures: Signatures) -> Mapping[str, tuple[Signature, ..
     return folded
 
 
+#: Every digit read as 0: the shape of a line, the same for lines that differ only in their
+#: numbers (timestamps, steps, losses, addresses).
+_SHAPE = str.maketrans("123456789", "000000000")
+
+_Families = list[tuple[str, tuple[tflog.Reader, ...]]]
+
+
 def _candidates(
     text: str,
     literals: Sequence[str],
     keywords: Mapping[str, tuple[Signature, ...]],
     evidence: Evidence,
-) -> tuple[dict[int, list[Signature]], dict[int, list[tflog.Reader]]]:
-    """The starts of the lines of ``text`` that hold a literal, with the signatures to match
-    there and the tflog readers to run there."""
+) -> list[tuple[int, list[Signature], _Families]]:
+    """The lines of ``text`` whose shape holds a literal, in order: each line's number in
+    ``text``, the signatures to match there (each once) and the tflog readers to run there,
+    with the literal that brought them.
+
+    A long log repeats a few shapes of line: a training step, a warning, a progress bar. The
+    literals are searched for in each distinct shape once (a digit in a literal is a 0 there
+    too), so the passes cost the size of the distinct text, not of the log; a line holds a
+    literal only if its shape holds the literal's shape, and the caller checks the line.
+    """
     readers = tflog.KEYWORDS if len(evidence.events) < MAX_EVENTS else {}
-    found: dict[int, list[Signature]] = {}
-    to_read: dict[int, list[tflog.Reader]] = {}
-    find = text.find
-    for keyword in literals:
-        sigs = keywords.get(keyword, ())
+    shapes = text.translate(_SHAPE).split("\n")
+    distinct = "\n".join(dict.fromkeys(shapes))
+    sigs_at: dict[str, list[Signature]] = {}
+    families_at: dict[str, _Families] = {}
+    find = distinct.find
+    for literal in literals:
+        sigs = keywords.get(literal, ())
         if sigs and all(_saturated(evidence, sig) for sig in sigs):
             sigs = ()  # versions already read: the rest of the log cannot add to them
-        families = readers.get(keyword, ())
+        families = readers.get(literal, ())
         if not sigs and not families:
             continue
-        i = find(keyword)
+        shape = literal.translate(_SHAPE)
+        i = find(shape)
         while i >= 0:
-            start = text.rfind("\n", 0, i) + 1
-            found.setdefault(start, []).extend(sigs)
+            start = distinct.rfind("\n", 0, i) + 1
+            end = find("\n", i)
+            if end < 0:
+                end = len(distinct)
+            line = distinct[start:end]
+            if sigs:
+                sigs_at.setdefault(line, []).extend(sigs)
             if families:
-                to_read.setdefault(start, []).extend(families)
-            i = find("\n", i)
-            if i < 0:
-                break
-            i = find(keyword, i)
-    return found, to_read
+                families_at.setdefault(line, []).append((literal, families))
+            i = find(shape, end)
+    if not sigs_at and not families_at:
+        return []
+    at = {
+        shape: (
+            list({id(sig): sig for sig in sigs_at.get(shape, ())}.values()),  # once each, in order
+            families_at.get(shape, []),
+        )
+        for shape in (*sigs_at, *families_at)
+    }
+    return [(line_no, *at[shape]) for line_no, shape in enumerate(shapes) if shape in at]
 
 
 def _saturated(evidence: Evidence, sig: Signature) -> bool:

@@ -73,16 +73,33 @@ def clean(text: str) -> str:
         # its last state. Lines without one are left alone, so the common case stays in C.
         text = text.replace("\r\n", "\n")
         if "\r" in text:
-            text = "\n".join(
-                _last_state(line) if "\r" in line else line for line in text.split("\n")
-            )
+            text = _last_states(text)
     return text
 
 
-def _last_state(line: str) -> str:
-    """The last non-empty state of a line redrawn with carriage returns."""
-    states = [s for s in line.split("\r") if s]
-    return states[-1] if states else ""
+def _last_states(text: str) -> str:
+    """``text`` with each line redrawn with carriage returns cut to its last non-empty state.
+
+    Only the lines that hold a ``\r`` are visited (found with ``str.find``, in C); the text
+    between them is copied whole, so a long log of plain lines costs a few slices.
+    """
+    out: list[str] = []
+    find, rfind = text.find, text.rfind
+    copied = 0
+    i = find("\r")
+    while i >= 0:
+        start = rfind("\n", 0, i) + 1
+        end = find("\n", i)
+        if end < 0:
+            end = len(text)
+        # Trailing returns redraw nothing: the state before them is the last one shown.
+        line = text[start:end].rstrip("\r")
+        out.append(text[copied:start])
+        out.append(line[line.rfind("\r") + 1 :])
+        copied = end
+        i = find("\r", end)
+    out.append(text[copied:])
+    return "".join(out)
 
 
 def split_text(text: str, label: str = "", first_line: int = 1) -> LogText:
