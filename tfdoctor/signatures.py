@@ -53,6 +53,8 @@ GROUPS = frozenset(
         "symbol",
         "requirer",
         "site_packages",
+        # The interpreter's version an installed path names (lib/python3.12/site-packages/).
+        "path_python",
         "gpu_arch",
         "op",
         # A TensorFlow API a message names (tf.placeholder), for scan's knowledge of it.

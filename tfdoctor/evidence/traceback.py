@@ -88,6 +88,9 @@ class Traceback(Record):
     #: Printed under Python's ``Exception ignored in: ...`` (an exception in ``__del__`` or at
     #: interpreter exit, which Python reports and goes on from): not what stopped the run.
     ignored: bool = False
+    #: For an exception printed with no frames: the import statement on the line above it,
+    #: as an interactive session or a pasted snippet shows what raised it (``import tf_keras``).
+    statement: str = ""
 
     @property
     def name(self) -> str:
@@ -126,7 +129,7 @@ def read_tracebacks(text: str, where: Optional[object] = None) -> list[Traceback
     ``where(offset)`` method naming a line for the user; without it, ``line N`` from 1.
     """
     if not any(word in text for word in _WORDS):
-        return []
+        return _bare_messages(text, where, [])
     # The three scans run lazily, merged by position: a log with a million frame lines holds
     # one traceback's frames at a time, and reading stops at MAX_TRACEBACKS.
     events: Iterator[tuple[int, str, re.Match[str]]] = heapq.merge(
@@ -166,6 +169,7 @@ def read_tracebacks(text: str, where: Optional[object] = None) -> list[Traceback
                     built,
                     ipython or any(_IPYTHON_FILE.search(f.path) for f in built),
                     ignored or (not built and _after_ignored(text, line_start)),
+                    "" if built else _statement_above(text, line_start),
                 )
             )
             frames.clear()
@@ -181,7 +185,60 @@ def read_tracebacks(text: str, where: Optional[object] = None) -> list[Traceback
             place = where.where(line_no) if hasattr(where, "where") else f"line {line_no + 1}"
             found = tuple(_frame(m, text) for m in frames)
             out.append(Traceback(str(place), named, _raised_words(text, last.end()), found, True))
+    return _bare_messages(text, where, out)
+
+
+#: The messages Python's import system and attribute lookup print, alone on a line: what a user
+#: quotes of an error without its type ("I get: module 'x' has no attribute 'y'"). Each form is
+#: one exception's own (Objects/moduleobject.c, Python/import.c, Lib/importlib/_bootstrap.py).
+_BARE = re.compile(
+    r"^[ \t]*(?:"
+    r"(?P<attribute>module '[\w.]+' has no attribute '\w+'(?:\. Did you mean: '\w+'\?)?)"
+    r"|(?P<module>No module named '[\w.]+')"
+    r"|(?P<name>cannot import name '\w+' from '[\w.]+'(?: \([^\n)]*\))?)"
+    r")[ \t.]*$",
+    re.MULTILINE,
+)
+_BARE_TYPES = {"attribute": "AttributeError", "module": "ModuleNotFoundError", "name": "ImportError"}
+_BARE_WORDS = ("has no attribute", "No module named", "cannot import name")
+
+
+def _bare_messages(text: str, where: Optional[object], out: list[Traceback]) -> list[Traceback]:
+    """``out`` and, after them, the exceptions quoted by their message alone (typed as that
+    message's own exception), where no exception in ``out`` has the same message."""
+    if len(out) >= MAX_TRACEBACKS or not any(word in text for word in _BARE_WORDS):
+        return out
+    said = {tb.message for tb in out}
+    line_no, counted = 0, 0
+    for match in _BARE.finditer(text):
+        kind = match.lastgroup or ""
+        message = match.group(kind)
+        if message in said:
+            continue
+        said.add(message)
+        line_no += text.count("\n", counted, match.start())
+        counted = match.start()
+        place = where.where(line_no) if hasattr(where, "where") else f"line {line_no + 1}"
+        out.append(Traceback(str(place), _BARE_TYPES[kind], message))
+        if len(out) >= MAX_TRACEBACKS:
+            break
     return out
+
+
+#: An import statement as a session shows it: after Python's ``>>>`` or IPython's ``In [3]:``
+#: prompt, or alone on its line.
+_STATEMENT = re.compile(
+    r"^[ \t]*(?:>>>[ \t]*|In \[\d*\]:[ \t]*)?(?P<code>(?:import|from)[ \t]+[\w.]+[^\n]*)$"
+)
+
+
+def _statement_above(text: str, start: int) -> str:
+    """The import statement on the line before the one starting at ``start``, or ``""``."""
+    if start <= 0:
+        return ""
+    begin = text.rfind("\n", 0, start - 1) + 1
+    found = _STATEMENT.match(text[begin : start - 1][:500])
+    return found.group("code").strip() if found is not None else ""
 
 
 def _after_ignored(text: str, start: int) -> bool:

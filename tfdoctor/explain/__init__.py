@@ -530,11 +530,17 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
     site = evidence.first("site_packages")
     python = evidence.first("python_version")
     inferred: list[Inferred] = []
-    if python is None and site is not None:
-        match = re.search(r"python(3\.\d+)[/\\]|Python3(\d+)[/\\]", site)
+    # The interpreter's directory in a path: TensorFlow's site-packages, else a traceback's
+    # frame (lib/python3.12/, Python312\Lib\, python@3.12's framework).
+    paths = [site] if site is not None else []
+    paths += [frame.path for tb in evidence.tracebacks for frame in tb.frames]
+    paths += [f"lib/python{v}/" for v in evidence.values("path_python", evidence_only=True)[:1]]
+    for path in paths if python is None else ():
+        match = re.search(r"python(3\.\d+)[/\\]|Python3(\d+)[/\\]", path)
         if match is not None:
             python = match.group(1) or f"3.{match.group(2)}"
-            inferred.append(Inferred("python", python, site))
+            inferred.append(Inferred("python", python, path))
+            break
     conda = site is not None and bool(re.search(r"conda|[/\\]envs[/\\]", site))
     if conda and site is not None:
         inferred.append(Inferred("environment", "a conda environment", site))

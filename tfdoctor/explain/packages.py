@@ -617,7 +617,15 @@ _PRIVATE = re.compile(
     r"attribute '\w+'"
     r"|cannot import name '\w+' from '(?:tensorflow|tensorflow_core)\.python[\w.]*'"
     r"|No module named '(?:tensorflow|tensorflow_core)\.python[\w.]*'"
+    # tf.__internal__ (2.5 on) is the API TensorFlow keeps for Keras and its own family, with
+    # no compatibility promise either (tensorflow/python/util/tf_export.py: "internal APIs,
+    # not covered by the guarantees"); Keras 2 (keras 2.6 to 2.15, tf-keras) calls it.
+    r"|module 'tensorflow(?:\._api\.v2)?(?:\.compat\.v[12])?\.__internal__[\w.]*' has no "
+    r"attribute '\w+'"
 )
+
+#: A name missing from tf.__internal__: its caller is a Keras 2 when no frame says otherwise.
+_INTERNAL = re.compile(r"\.__internal__[\w.]*' has no attribute")
 
 
 #: An attribute missing from a module of TensorFlow's private Keras copy that did import.
@@ -798,6 +806,42 @@ def shadowed_module_findings(tracebacks: Sequence[Traceback]) -> list[Finding]:
     return []
 
 
+def _keras2_of(m: Machine) -> tuple[str, str]:
+    """Which Keras 2 distribution this machine would have, with what says so: tf-keras where
+    tf.keras is Keras 3 (the lines that pin ``keras>=3``, TensorFlow 2.16 on), keras before.
+    Decided by tf-keras installed, by the TensorFlow installed, or by the Python version when
+    only lines of one kind support it (Python 3.12 has wheels from TensorFlow 2.16 on)."""
+    names = {p.name.lower().replace("_", "-") for p in m.facts.packages or ()}
+    if "tf-keras" in names:
+        return "tf-keras", "tf-keras is installed"
+    if m.line is not None:
+        keras3 = _pins_keras3(m.line.pins.keras)
+        if keras3 is not None:
+            tf = m.tf.version if m.tf is not None else m.line.line
+            return ("tf-keras" if keras3 else "keras"), f"TensorFlow {tf}'s Keras 2"
+    python = m.python_version
+    if python is not None and m.matrix is not None:
+        minor = ".".join(python.split(".")[:2])
+        kinds = {
+            _pins_keras3(line.pins.keras)
+            for line in m.matrix.lines
+            if any(minor in pythons for pythons in line.python.values())
+        } - {None}
+        if kinds == {True}:
+            return "tf-keras", f"Python {minor} runs only TensorFlow lines whose Keras 2 is tf-keras"
+        if kinds == {False}:
+            return "keras", f"Python {minor} runs only TensorFlow lines whose Keras 2 is keras"
+    return "keras", "no frame is shown: Keras 2 is the caller of tf.__internal__"
+
+
+def _pins_keras3(spec: Optional[str]) -> Optional[bool]:
+    """Whether a line's keras pin is Keras 3 (None: the line pins no keras)."""
+    if not spec:
+        return None
+    found = re.search(r">=?\s*(\d+)", spec)
+    return found is not None and int(found.group(1)) >= 3
+
+
 def private_api_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
     """A package built against another TensorFlow, missing a name in tensorflow.python."""
     for tb in tracebacks:
@@ -805,6 +849,13 @@ def private_api_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Fi
             continue
         user = next((o.dist for o in library_origins(tb) if o.dist != "tensorflow"), None)
         basis = "from its frames"
+        if user is None and tb.statement:
+            imported = re.match(r"(?:from|import)\s+([\w]+)", tb.statement)
+            dist = distribution_of(imported.group(1)) if imported else None
+            if dist is not None and dist not in TF_DISTRIBUTIONS:
+                user, basis = dist, f"`{tb.statement}` raised it"
+        if user is None and _INTERNAL.search(tb.message):
+            user, basis = _keras2_of(m)
         if user is None and _PRIVATE_KERAS.search(tb.message):
             # The module imported (the name is missing from it, not the module), so this
             # TensorFlow still has its private Keras copy (up to 2.15). Besides TensorFlow
