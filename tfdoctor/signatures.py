@@ -63,6 +63,8 @@ GROUPS = frozenset(
         "cores",
         # The CPU architecture a native library was built for (x86_64, arm64).
         "architecture",
+        # The instruction set a build needs and the CPU lacks (AVX, SSE4.1).
+        "instruction",
     }
 )
 

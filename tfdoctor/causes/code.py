@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Final
 
 from tfdoctor.causes.base import Cause, CauseId, define
-from tfdoctor.causes.common import companion_install, legacy_keras_switch
+from tfdoctor.causes.common import TF_KERAS_OF_MINOR, companion_install, legacy_keras_switch
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine
 
@@ -93,9 +93,29 @@ CAUSES: Mapping[str, Cause] = dict(
 
 def keras3_fix(m: Machine) -> Fix:
     """Keras 2 code under Keras 3: tf-keras with TF_USE_LEGACY_KERAS, or migrate."""
-    spec = m.tf_keras_spec or "tf-keras"
+    spec = m.tf_keras_spec
+    if spec is None:
+        return Fix(
+            f"This code is written for Keras 2: install {TF_KERAS_OF_MINOR} and set "
+            "TF_USE_LEGACY_KERAS=1 (before TensorFlow is imported), or migrate it to Keras 3 "
+            "(save models as `.keras`).",
+            ("pip show tensorflow", *legacy_keras_switch(m)),
+        )
     return Fix(
         "This code is written for Keras 2: install tf-keras and set TF_USE_LEGACY_KERAS=1 "
         "(before TensorFlow is imported), or migrate it to Keras 3 (save models as `.keras`).",
         (*companion_install(m, spec), *legacy_keras_switch(m)),
+    )
+
+
+def keras2_model_fix(m: Machine) -> Fix:
+    """A model file Keras 2 wrote, loaded by Keras 3: load it with tf-keras (Keras 2), or
+    save it again as `.keras` where it loads, for Keras 3."""
+    commands = keras3_fix(m).commands
+    which = "tf-keras" if m.tf_keras_spec is not None else TF_KERAS_OF_MINOR
+    return Fix(
+        f"The model file was written by Keras 2, whose classes Keras 3 does not find: load it "
+        f"with {which} and TF_USE_LEGACY_KERAS=1 (or `tf_keras.models.load_model`), or load it "
+        "once with TensorFlow 2.15 or tf-keras and save it as `.keras` for Keras 3.",
+        commands,
     )

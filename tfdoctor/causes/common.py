@@ -53,6 +53,14 @@ def declared_range_fix(m: Machine, dist: str, fallback: str, text: str) -> Fix:
     return range_fix(m, dist) or install_fix(m, text, fallback)
 
 
+#: tf-keras is released with TensorFlow and numbered like it: 2.X serves TensorFlow 2.X (each
+#: wheel requires its TensorFlow line, so an unpinned install would move TensorFlow too).
+TF_KERAS_OF_MINOR = (
+    "the tf-keras of the installed TensorFlow's minor (tf-keras 2.X for TensorFlow 2.X: "
+    '`pip install "tf-keras~=2.X.0"`; `pip show tensorflow` gives X)'
+)
+
+
 def legacy_keras_switch(m: Machine) -> tuple[str, ...]:
     """The command that makes tf.keras tf-keras, unless the machine already sets it."""
     return () if m.legacy_keras else ("export TF_USE_LEGACY_KERAS=1",)

@@ -211,12 +211,18 @@ def windows_gpu_fix(m: Machine) -> Fix:
     return Fix(text + ".", tuple(commands))
 
 
-def cpu_avx_fix() -> Fix:
-    """A CPU (or VM CPU model) with the instructions the wheels need, or a source build."""
+def cpu_avx_fix(instruction: Optional[str] = None) -> Fix:
+    """A CPU (or VM CPU model) with the instructions the wheels need, or a source build;
+    ``instruction``: the set TensorFlow said it lacks (``SSE4.1``), else AVX."""
+    needed = instruction or "AVX"
+    # /proc/cpuinfo spells the flags in lower case with "_" for "." (sse4_1, avx512f).
+    flag = needed.lower().replace(".", "_")
+    flags = "|".join(dict.fromkeys((flag, "avx", "avx2", "fma", "avx512f")))
     return Fix(
-        "Run on a CPU with AVX (and the other instructions the wheel needs; in a VM, pass the "
-        "host's CPU flags through), or build TensorFlow from source for this CPU.",
-        ("grep -o -w -E 'avx|avx2|fma|avx512f' /proc/cpuinfo | sort -u",),
+        f"Run on a CPU with {needed} (and the other instructions the wheel needs; in a VM, pass "
+        "the host's CPU flags through), install a TensorFlow build made without it, or build "
+        "TensorFlow from source for this CPU.",
+        (f"grep -o -w -E '{flags}' /proc/cpuinfo | sort -u",),
     )
 
 

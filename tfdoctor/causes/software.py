@@ -8,6 +8,7 @@ from typing import Final, Optional
 
 from tfdoctor.causes.base import Cause, CauseId, define
 from tfdoctor.causes.common import (
+    TF_KERAS_OF_MINOR,
     TF_PIP_GUIDE,
     companion_install,
     declared_range_fix,
@@ -629,20 +630,12 @@ def companion_fix(
     return install_fix(m, text, f"{dist}{spec}")
 
 
-#: tf-keras is released with TensorFlow and numbered like it: 2.X serves TensorFlow 2.X (each
-#: wheel requires its TensorFlow line, so an unpinned install would move TensorFlow too).
-_TF_KERAS_OF_MINOR = (
-    "the tf-keras of the installed TensorFlow's minor (tf-keras 2.X for TensorFlow 2.X: "
-    '`pip install "tf-keras~=2.X.0"`; `pip show tensorflow` gives X)'
-)
-
-
 def tf_keras_fix(m: Machine) -> Fix:
     """Install tf-keras of the installed TensorFlow's line (its pin from the matrix); where the
     line is unknown, say how to find it rather than install the newest tf-keras."""
     spec = m.tf_keras_spec
     if spec is None:
-        return Fix(f"Install {_TF_KERAS_OF_MINOR}.", ("pip show tensorflow",))
+        return Fix(f"Install {TF_KERAS_OF_MINOR}.", ("pip show tensorflow",))
     return Fix("Install tf-keras (Keras 2), released with TensorFlow.", companion_install(m, spec))
 
 
@@ -663,7 +656,7 @@ def tf_keras_missing_fix(m: Machine) -> Fix:
             f"Install tf-keras of this TensorFlow's line{also}.",
             (*companion_install(m, spec), *legacy),
         )
-    return Fix(f"Install {_TF_KERAS_OF_MINOR}{also}.", ("pip show tensorflow", *legacy))
+    return Fix(f"Install {TF_KERAS_OF_MINOR}{also}.", ("pip show tensorflow", *legacy))
 
 
 def tensorflow_gpu_removed_fix(m: Machine) -> Fix:

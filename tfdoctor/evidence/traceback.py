@@ -199,7 +199,11 @@ _BARE = re.compile(
     r")[ \t.]*$",
     re.MULTILINE,
 )
-_BARE_TYPES = {"attribute": "AttributeError", "module": "ModuleNotFoundError", "name": "ImportError"}
+_BARE_TYPES = {
+    "attribute": "AttributeError",
+    "module": "ModuleNotFoundError",
+    "name": "ImportError",
+}
 _BARE_WORDS = ("has no attribute", "No module named", "cannot import name")
 
 
@@ -230,6 +234,25 @@ def _bare_messages(text: str, where: Optional[object], out: list[Traceback]) -> 
 _STATEMENT = re.compile(
     r"^[ \t]*(?:>>>[ \t]*|In \[\d*\]:[ \t]*)?(?P<code>(?:import|from)[ \t]+[\w.]+[^\n]*)$"
 )
+
+
+def import_statements(text: str, limit: int) -> list[tuple[int, str]]:
+    """The import statements ``text`` shows on lines of their own, outside tracebacks (a
+    session's input, a pasted snippet), each with its line's offset in ``text``; at most
+    ``limit``. The source lines Python prints under a traceback's frames are not included."""
+    out: list[tuple[int, str]] = []
+    find = text.find
+    i = find("import ")
+    while i >= 0 and len(out) < limit:
+        start = text.rfind("\n", 0, i) + 1
+        end = find("\n", i)
+        end = len(text) if end < 0 else end
+        found = _STATEMENT.match(text[start:end][:500])
+        above = text.rfind("\n", 0, max(start - 1, 0)) + 1 if start else start
+        if found is not None and not (start and _FRAME.match(text[above : start - 1])):
+            out.append((text.count("\n", 0, start), found.group("code").strip()))
+        i = find("import ", end)
+    return out
 
 
 def _statement_above(text: str, start: int) -> str:

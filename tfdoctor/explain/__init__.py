@@ -58,6 +58,7 @@ from tfdoctor.evidence.traceback import (
     MAX_TRACEBACKS,
     Inferred,
     Traceback,
+    import_statements,
     installed_package,
     origin_of,
     path_hints,
@@ -91,6 +92,9 @@ MAX_LOG_ERRORS = 40
 #: How much of the log (its first characters) is searched for what TensorFlow answered about
 #: its devices.
 DEVICES_READ = 4 << 20
+#: The characters of a log searched for import statements, and the most kept.
+STATEMENTS_READ = 1 << 20
+MAX_STATEMENTS = 20
 #: The most events of TensorFlow's log lines kept (a failure repeated on every step of a long
 #: run says no more the thousandth time).
 MAX_EVENTS = 500
@@ -148,6 +152,10 @@ class Evidence:
     prompt_near_devices: Optional[str] = None
     #: How many characters of the log were searched for those answers.
     devices_read: int = 0
+    #: Import statements the log shows outside tracebacks (a session's input), with where.
+    statements: list[tuple[str, str]] = dataclasses.field(default_factory=list)
+    #: How many characters of the log were searched for them.
+    statements_read: int = 0
 
     def logged(self, kind: type[tflog.E]) -> list[tuple[str, tflog.E]]:
         """The events of one kind, with where each is."""
@@ -207,6 +215,12 @@ def _read_block(evidence: Evidence, block: LogText) -> None:
     for dist, echoed in read_echoed_versions((text,)).items():
         evidence.echoed.setdefault(dist, echoed)
     _read_devices(evidence, block)
+    if evidence.statements_read < STATEMENTS_READ and len(evidence.statements) < MAX_STATEMENTS:
+        # What a user ran is pasted where the log starts: its head is read, as for devices.
+        head = text[: STATEMENTS_READ - evidence.statements_read]
+        evidence.statements_read += len(head)
+        found = import_statements(head, MAX_STATEMENTS - len(evidence.statements))
+        evidence.statements.extend((block.where(line), code) for line, code in found)
     if not evidence.wsl and any(word in text for word in _WSL_WORDS):
         evidence.wsl = True
     if evidence.os_of_prompt is None:
@@ -857,7 +871,7 @@ def _cpu_avx(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Caus
     # (https://developer.apple.com/documentation/apple-silicon/about-the-rosetta-translation-environment).
     if r.os == "macos":
         return causes.platform.CPU_EMULATED, causes.platform.native_interpreter_fix(m)
-    return causes.platform.CPU_LACKS_AVX, causes.platform.cpu_avx_fix()
+    return causes.platform.CPU_LACKS_AVX, causes.platform.cpu_avx_fix(_group(hits, "instruction"))
 
 
 def _protobuf(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
@@ -868,6 +882,11 @@ def _protobuf(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
 
 
 def _keras3(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    if any(h.signature.id == "model-class-not-located" for h in hits):
+        if _keras_major(m, r) == 2:
+            # Keras 2 loading: the file is Keras 3's.
+            return causes.software.MODEL_FROM_NEWER_KERAS, causes.software.keras3_model_fix(m)
+        return causes.code.KERAS3_BEHAVIOUR_CHANGE, causes.code.keras2_model_fix(m)
     # A signature named as a scan rule (keras3-save-savedmodel) is that rule's error: its fix
     # is the rule's, the same words scan gives for the use that raised it.
     if m.matrix is not None:
@@ -880,6 +899,18 @@ def _keras3(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
                 # The rule's words; the legacy-Keras commands of the log's own TensorFlow.
                 return verdict.cause, Fix(verdict.fix.text, causes.code.keras3_fix(m).commands)
     return causes.code.KERAS3_BEHAVIOUR_CHANGE, causes.code.keras3_fix(m)
+
+
+def _keras_major(m: Machine, r: Revealed) -> Optional[int]:
+    """The Keras major the log's process ran: the keras installed, else its TensorFlow's
+    tf.keras (Keras 3 from the lines that pin keras>=3, unless TF_USE_LEGACY_KERAS is set)."""
+    keras = next((p for p in m.facts.packages or () if normalize_name(p.name) == "keras"), None)
+    if keras is not None and keras.version:
+        return int(version_key(keras.version)[0] or 0) or None
+    line = m.line
+    if line is None or not line.pins.keras or m.legacy_keras:
+        return None
+    return 3 if re.search(r">=?\s*3", line.pins.keras) else 2
 
 
 def _gpu_library_init(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
@@ -1405,6 +1436,23 @@ def _benign_finding(hit: Hits) -> Finding:
     )
 
 
+def _api_findings(evidence: Evidence, matrix: Optional[Matrix], machine: Machine) -> list[Finding]:
+    """scan's verdicts on the API uses the log shows: the names its exceptions are about, more
+    precise than a signature of the same cause; else, where no exception is shown, the
+    imports a session ran, judged for the TensorFlow the log shows."""
+    if matrix is None:
+        return []
+    # scan's judge loads its rules and API listings: only for a log that needs them.
+    from tfdoctor.explain.api import api_findings, statement_findings  # noqa: PLC0415
+    from tfdoctor.scan.knowledge import ApiKnowledge  # noqa: PLC0415
+
+    if evidence.tracebacks:
+        return api_findings(evidence.tracebacks, ApiKnowledge(matrix), machine)
+    if evidence.statements and machine.tf is not None:
+        return statement_findings(evidence.statements, ApiKnowledge(matrix), machine)
+    return []
+
+
 def explain(
     lines: Iterable[LogText],
     signatures: Signatures,
@@ -1450,17 +1498,7 @@ def explain(
         # The generic loader advice only where no signature names the library's cause.
         del by_cause[causes.platform.NATIVE_LIBRARY_UNRESOLVED]
     findings: dict[str, Finding] = {}
-    if matrix is not None and evidence.tracebacks:
-        # An exception about an API name: scan's verdict on that name, which is more precise
-        # than a signature of the same cause.
-        # scan's judge loads its rules and API listings: only for a log with an exception.
-        from tfdoctor.explain.api import api_findings  # noqa: PLC0415 - see above
-        from tfdoctor.scan.knowledge import ApiKnowledge  # noqa: PLC0415 - see above
-
-        knowledge = ApiKnowledge(matrix)
-        installed = machine.tf.version if machine.tf is not None else None
-        for found in api_findings(evidence.tracebacks, knowledge, installed):
-            findings[found.id] = found
+    findings.update((x.id, x) for x in _api_findings(evidence, matrix, machine))
     for found in package_findings(
         evidence.conflicts,
         evidence.import_checks,

@@ -16,7 +16,8 @@ from typing import Optional
 from tfdoctor import causes
 from tfdoctor.evidence.traceback import Traceback, library_origins, own_module_missing, path_hints
 from tfdoctor.explain.exceptions import inferred_note
-from tfdoctor.findings import Finding
+from tfdoctor.findings import Finding, Fix, Severity
+from tfdoctor.machine import Machine
 from tfdoctor.matrix import version_key
 from tfdoctor.scan import Verdict
 from tfdoctor.scan.knowledge import ApiKnowledge, module_api, public_name
@@ -136,10 +137,19 @@ def _refused_keywords(message: str, knowledge: ApiKnowledge) -> Optional[tuple[s
     return None
 
 
+def _fitted(verdict: Verdict, m: Machine) -> Fix:
+    """The verdict's fix, its commands for this machine where they depend on its TensorFlow:
+    scan judges against the newest line, whose tf-keras pin is not this TensorFlow's."""
+    if verdict.cause == causes.code.KERAS3_BEHAVIOUR_CHANGE:
+        return Fix(verdict.fix.text, causes.code.keras3_fix(m).commands)
+    return verdict.fix
+
+
 def api_findings(
-    tracebacks: Sequence[Traceback], knowledge: ApiKnowledge, tf_version: Optional[str]
+    tracebacks: Sequence[Traceback], knowledge: ApiKnowledge, m: Machine
 ) -> list[Finding]:
     """One finding per API cause the exceptions show, in order of appearance."""
+    tf_version = m.tf.version if m.tf is not None else None
     out: dict[str, Finding] = {}
     for tb in tracebacks:
         found = api_use(tb, knowledge)
@@ -173,7 +183,42 @@ def api_findings(
             verdict.cause,
             f"`{name}`: {causes.CAUSES[verdict.cause].title}",
             "\n".join(detail),
-            verdict.fix,
+            _fitted(verdict, m),
             verdict.links,
+        )
+    return list(out.values())
+
+
+def statement_findings(
+    statements: Sequence[tuple[str, str]], knowledge: ApiKnowledge, m: Machine
+) -> list[Finding]:
+    """Scan's errors on the import statements a log shows (with where), for the changes the
+    log's TensorFlow already has: code that cannot run there."""
+    if m.tf is None:
+        return []
+    tf_version = m.tf.version
+    out: dict[str, Finding] = {}
+    for where, code in statements:
+        found = knowledge.code(code)
+        if found is None:
+            continue
+        name, verdict = found
+        if verdict.severity != Severity.ERROR or not verdict.release:
+            continue
+        if version_key(tf_version) < version_key(verdict.release):
+            continue  # the change came later than this TensorFlow
+        fid = f"explain.{verdict.cause}"
+        out.setdefault(
+            fid,
+            causes.finding(
+                fid,
+                verdict.severity,
+                verdict.cause,
+                f"`{name}`: {causes.CAUSES[verdict.cause].title}",
+                f"{where}: {code}\n{verdict.what}\nThe log shows TensorFlow {tf_version}, "
+                f"which has this change (from {verdict.release}).",
+                _fitted(verdict, m),
+                verdict.links,
+            ),
         )
     return list(out.values())

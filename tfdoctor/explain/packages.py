@@ -828,7 +828,10 @@ def _keras2_of(m: Machine) -> tuple[str, str]:
             if any(minor in pythons for pythons in line.python.values())
         } - {None}
         if kinds == {True}:
-            return "tf-keras", f"Python {minor} runs only TensorFlow lines whose Keras 2 is tf-keras"
+            return (
+                "tf-keras",
+                f"Python {minor} runs only TensorFlow lines whose Keras 2 is tf-keras",
+            )
         if kinds == {False}:
             return "keras", f"Python {minor} runs only TensorFlow lines whose Keras 2 is keras"
     return "keras", "no frame is shown: Keras 2 is the caller of tf.__internal__"

@@ -1,0 +1,157 @@
+"""explain on what a user quotes rather than a full traceback: an exception's message alone,
+the import statement a session shows, a name missing from TensorFlow's internal API, Keras'
+model classes it cannot locate, and the instruction set a CPU lacks."""
+
+from __future__ import annotations
+
+from tests.explaining import explained, fix_text, top_error
+from tfdoctor.evidence.traceback import import_statements, read_tracebacks
+
+_INTERNAL = (
+    "AttributeError: module 'tensorflow._api.v2.compat.v2.__internal__' has no attribute "
+    "'register_load_context_function'. Did you mean: 'register_call_context_function'?"
+)
+
+
+def test_a_message_quoted_alone_is_read_as_its_own_exception() -> None:
+    text = "I get this:\nmodule 'tensorflow' has no attribute 'contrib'\nand then it stops\n"
+    (tb,) = read_tracebacks(text)
+    assert (tb.type, tb.message, tb.where) == (
+        "AttributeError",
+        "module 'tensorflow' has no attribute 'contrib'",
+        "line 2",
+    )
+    (tb,) = read_tracebacks("No module named 'tf_keras'\n")
+    assert tb.type == "ModuleNotFoundError"
+
+
+def test_a_message_shown_with_its_type_is_not_read_twice() -> None:
+    text = (
+        "module 'tensorflow' has no attribute 'contrib'\n"
+        "AttributeError: module 'tensorflow' has no attribute 'contrib'\n"
+    )
+    assert [tb.type for tb in read_tracebacks(text)] == ["AttributeError"]
+
+
+def test_prose_that_merely_holds_the_words_is_not_an_exception() -> None:
+    text = "The docs say module 'tensorflow' has no attribute 'contrib' in 2.x, fine.\n"
+    assert read_tracebacks(text) == []
+
+
+def test_the_import_above_an_exception_without_frames_is_kept() -> None:
+    (tb,) = read_tracebacks(">>> import tf_keras\n" + _INTERNAL + "\n")
+    assert tb.statement == "import tf_keras"
+    (tb,) = read_tracebacks("print('hello')\n" + _INTERNAL + "\n")
+    assert tb.statement == ""
+
+
+def test_import_statements_are_read_outside_tracebacks_only() -> None:
+    text = (
+        ">>> import tensorflow as tf\n"
+        "Traceback (most recent call last):\n"
+        '  File "train.py", line 3, in <module>\n'
+        "    from keras.engine import data_adapter\n"
+        "ModuleNotFoundError: No module named 'keras.engine'\n"
+        "In [4]: from keras.preprocessing.text import Tokenizer\n"
+        "  # we import the data next\n"
+    )
+    assert import_statements(text, 10) == [
+        (0, "import tensorflow as tf"),
+        (5, "from keras.preprocessing.text import Tokenizer"),
+    ]
+    assert import_statements(text, 1) == [(0, "import tensorflow as tf")]
+
+
+def test_a_name_missing_from_tf_internal_under_import_tf_keras_is_tf_keras_of_another_line() -> (
+    None
+):
+    top = top_error(explained("import tf_keras\n" + _INTERNAL + "\n"))
+    assert top.cause == "tf-keras-mismatch"
+    fix = fix_text(top)
+    # The TensorFlow is unknown: the newest tf-keras would require (and install) the newest
+    # TensorFlow, so the fix names the minor to match instead of installing it unpinned.
+    assert 'pip install "tf-keras"' not in fix
+    assert "tf-keras~=2.X.0" in fix
+
+
+def test_tf_internal_quoted_alone_under_python_3_12_is_tf_keras() -> None:
+    log = (
+        "module 'tensorflow._api.v2.compat.v2.__internal__' has no attribute "
+        "'register_load_context_function'\n"
+        '  File "/home/u/venv/lib/python3.12/site-packages/transformers/utils/import_utils.py",'
+        " line 1764, in _get_module\n"
+    )
+    report = explained(log)
+    top = top_error(report)
+    assert top.cause == "tf-keras-mismatch"
+    assert "Python 3.12" in top.detail
+
+
+def test_tf_internal_under_tensorflow_2_15_is_keras_of_another_line() -> None:
+    log = "Successfully installed tensorflow-2.15.0\n" + _INTERNAL + "\n"
+    assert top_error(explained(log)).cause == "keras-version"
+
+
+def test_an_import_a_log_shows_is_judged_for_the_tensorflow_it_shows() -> None:
+    shown = "from keras.preprocessing.text import Tokenizer\n\ntensorflow version: {}\n"
+    top = top_error(explained(shown.format("2.16.1")))
+    assert top.cause == "keras3-behaviour-change"
+    # The tf-keras of the log's own TensorFlow line, not of the newest.
+    assert "tf-keras<2.17,>=2.16" in fix_text(top)
+    report = explained(shown.format("2.15.0"))
+    assert all(x.cause != "keras3-behaviour-change" for x in report.findings)
+
+
+def test_an_import_inside_a_traceback_is_not_judged_as_a_statement() -> None:
+    log = (
+        "tensorflow version: 2.16.1\n"
+        "Traceback (most recent call last):\n"
+        '  File "train.py", line 3, in <module>\n'
+        "    from keras.preprocessing.text import Tokenizer\n"
+        "RuntimeError: something else\n"
+    )
+    report = explained(log)
+    assert all(x.cause != "keras3-behaviour-change" for x in report.findings)
+
+
+def test_a_keras2_model_class_keras3_cannot_locate_is_keras2_model_under_keras3() -> None:
+    log = (
+        "Successfully installed tensorflow-2.16.1\n"
+        "TypeError: Could not locate class 'Functional'. Make sure custom classes are "
+        "decorated with `@keras.saving.register_keras_serializable()`.\n"
+    )
+    top = top_error(explained(log))
+    assert top.cause == "keras3-behaviour-change"
+    fix = fix_text(top)
+    assert "TF_USE_LEGACY_KERAS=1" in fix
+    assert "tf-keras<2.17,>=2.16" in fix
+
+
+def test_a_keras3_model_class_keras2_cannot_locate_is_a_model_from_newer_keras() -> None:
+    log = (
+        "Successfully installed tensorflow-2.15.0\n"
+        "TypeError: Could not locate class 'Functional'. Make sure custom classes are "
+        "decorated with `@keras.saving.register_keras_serializable()`.\n"
+    )
+    assert top_error(explained(log)).cause == "model-from-newer-keras"
+
+
+def test_a_custom_class_not_located_is_not_an_environment_cause() -> None:
+    log = (
+        "TypeError: Could not locate class 'AttentionBlock'. Make sure custom classes are "
+        "decorated with `@keras.saving.register_keras_serializable()`.\n"
+    )
+    causes_found = {x.cause for x in explained(log).findings}
+    assert not causes_found & {"keras3-behaviour-change", "model-from-newer-keras"}
+
+
+def test_the_instruction_set_the_cpu_lacks_is_the_one_tensorflow_named() -> None:
+    log = (
+        "F tensorflow/core/platform/cpu_feature_guard.cc:35] The TensorFlow library was "
+        "compiled to use SSE4.1 instructions, but these aren't available on your machine.\n"
+        "Aborted (core dumped)\n"
+    )
+    top = top_error(explained(log))
+    assert top.cause == "cpu-lacks-avx"
+    fix = fix_text(top)
+    assert "SSE4.1" in fix and "sse4_1" in fix
