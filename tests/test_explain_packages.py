@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tests import factories as f
+from tests.explaining import explained, fix_text, top_error
 from tfdoctor.evidence.packages import (
     Conflict,
     read_conflicts,
@@ -1059,3 +1060,35 @@ def test_an_exception_python_ignored_is_not_what_stopped_the_run() -> None:
         "TypeError: 'NoneType' object is not callable\n"
     )
     assert all(x.severity.rank <= Severity.INFO.rank for x in report.findings)
+
+
+def test_a_companion_library_that_does_not_open_is_that_companion_of_another_tensorflow() -> None:
+    log = (
+        "NotImplementedError: unable to open file: libtensorflow_io.so, from paths: "
+        "['/usr/local/lib/python3.8/dist-packages/tensorflow_io/python/ops/libtensorflow_io.so']"
+        "\ncaused by: ['/usr/local/lib/python3.8/dist-packages/tensorflow_io/python/ops/"
+        "libtensorflow_io.so: undefined symbol: _ZN10tensorflow8OpKernelD2Ev']\n"
+    )
+    top = top_error(explained(log))
+    assert top.cause == "companion-mismatch"
+    assert "tensorflow-io" in fix_text(top)
+    # Named by the library's own name alone, too.
+    top = top_error(explained("NotImplementedError: unable to open file: libtensorflow_io.so\n"))
+    assert (top.cause, "tensorflow-io" in fix_text(top)) == ("companion-mismatch", True)
+
+
+def test_a_companion_library_missing_a_system_framework_is_the_loader_with_its_release() -> None:
+    lib = "/Users/u/venv/lib/python3.9/site-packages/tensorflow_io/python/ops/libtensorflow_io.so"
+    log = (
+        f"NotImplementedError: unable to open file: libtensorflow_io.so, from paths: ['{lib}']\n"
+        f"    caused by: ['dlopen({lib}, 6): Library not loaded: /System/Library/Frameworks/"
+        f"AVFAudio.framework/Versions/A/AVFAudio\\n  Referenced from: {lib}\\n  Reason: image "
+        "not found']\n"
+    )
+    report = explained(log)
+    top = top_error(report)
+    assert top.cause == "native-library-unresolved"
+    fix = fix_text(top)
+    assert "tensorflow-io" in fix and "AVFAudio" in fix
+    assert "otool -L" in fix and "ldd" not in fix
+    assert all(x.cause != "companion-mismatch" for x in report.findings)

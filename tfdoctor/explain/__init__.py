@@ -1067,12 +1067,13 @@ def _ptxas_old(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
 
 def _companion(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     # Named by its library's path, or by its own words ("TensorFlow Probability").
-    library = _group(hits, "library")
+    libraries = [g["library"] for h in hits for g in h.groups if g.get("library")]
     named = _group(hits, "dist")
     op = _group(hits, "op")
+    owners = (origin_of(x).dist or plugin_dist(x) or _library_owner(x) for x in libraries)
     dist = (
-        (origin_of(library).dist or plugin_dist(library))
-        if library
+        next(filter(None, owners), "")
+        if libraries
         else normalize_name(named.replace(" ", "-"))
         if named
         else (modules().op_library(op) or "")
@@ -1082,14 +1083,56 @@ def _companion(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
     return causes.software.COMPANION_MISMATCH, causes.software.companion_fix(m, dist or None)
 
 
+#: A library of the operating system itself that the loader could not find (dyld's words).
+_SYSTEM_LIBRARY = re.compile(r"Library not loaded: (/System/Library/[^\s\\]+|/usr/lib/[^\s\\]+)")
+
+
+def _library_owner(library: str) -> str:
+    """The distribution a library's own name says it belongs to (``libtensorflow_io.so`` is
+    tensorflow_io's: tensorflow-io), or ""."""
+    stem = re.sub(r"^lib|\.(?:so|dylib|dll)$", "", library.replace("\\", "/").rsplit("/", 1)[-1])
+    # A package names its libraries after itself, sometimes with a suffix
+    # (libtensorflow_io_plugins.so): the longest prefix the module table knows.
+    parts = stem.split("_")
+    found = (distribution_of("_".join(parts[:end])) for end in range(len(parts), 1, -1))
+    return next(filter(None, found), "")
+
+
+#: An installed file's path in a cited line (a loader's "Referenced from", a companion's
+#: "from paths").
+_INSTALLED_PATH = re.compile(r"""[^\s'"]*[/\\](?:site|dist)-packages[/\\][^\s'",]+""")
+
+
 def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     if any(h.signature.id == "tensorrt-stub-abort" for h in hits):
         return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.tensorrt_fix()
     library = _group(hits, "library")
-    macos = r.os == "macos" or bool(library and library.endswith(".dylib"))
-    return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.native_library_fix(
-        library, macos
+    # "Library not loaded" is dyld's (macOS) wording.
+    dyld = any(h.signature.id == "dylib-not-loaded" for h in hits)
+    macos = r.os == "macos" or dyld or bool(library and library.endswith(".dylib"))
+    fix = causes.platform.native_library_fix(library, macos)
+    # The file that needed the library is a companion's own extension: a release of that
+    # companion built for this system and TensorFlow is what links (its own fix).
+    owners = (
+        origin_of(path).dist
+        for hit in hits
+        for _, line in hit.citations
+        for path in _INSTALLED_PATH.findall(line)
     )
+    named = (_library_owner(g["library"]) for h in hits for g in h.groups if g.get("library"))
+    owner = next((d for d in (*owners, *named) if d and d not in TF_DISTRIBUTIONS), None)
+    if owner is not None:
+        other = causes.software.companion_fix(m, owner)
+        lines = [line for h in hits for _, line in h.citations]
+        system = next(filter(None, map(_SYSTEM_LIBRARY.search, lines)), None)
+        why = (
+            f"{owner}'s library links {system.group(1)}, which this system does not have (the "
+            "release was built for a newer one): "
+            if system is not None
+            else f"The library that needs it is {owner}'s own: "
+        )
+        fix = Fix(f"{why}{other.text} Or: {fix.text}", (*other.commands, *fix.commands))
+    return causes.platform.NATIVE_LIBRARY_UNRESOLVED, fix
 
 
 def _static_tls(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
@@ -1436,6 +1479,28 @@ def _benign_finding(hit: Hits) -> Finding:
     )
 
 
+def _system_library_is_the_loaders(by_cause: dict[str, list[Hits]]) -> None:
+    """A companion's library that links a system library this system lacks: its build is for
+    a newer system, not for another TensorFlow; one finding, the loader's, with both lines."""
+    unopened = [
+        h
+        for h in by_cause.get(causes.software.COMPANION_MISMATCH, ())
+        if h.signature.id == "companion-library-unopened"
+    ]
+    if not unopened or not any(
+        _SYSTEM_LIBRARY.search(line)
+        for h in by_cause.get(causes.platform.NATIVE_LIBRARY_UNRESOLVED, ())
+        for _, line in h.citations
+    ):
+        return
+    by_cause[causes.platform.NATIVE_LIBRARY_UNRESOLVED].extend(unopened)
+    rest = [h for h in by_cause[causes.software.COMPANION_MISMATCH] if h not in unopened]
+    if rest:
+        by_cause[causes.software.COMPANION_MISMATCH] = rest
+    else:
+        del by_cause[causes.software.COMPANION_MISMATCH]
+
+
 def _api_findings(evidence: Evidence, matrix: Optional[Matrix], machine: Machine) -> list[Finding]:
     """scan's verdicts on the API uses the log shows: the names its exceptions are about, more
     precise than a signature of the same cause; else, where no exception is shown, the
@@ -1490,6 +1555,7 @@ def explain(
     if causes.platform.PYTHON_32BIT in by_cause:
         # pip finds no wheel because the interpreter is 32-bit: one cause, the interpreter.
         by_cause.pop(causes.platform.TF_NO_WHEEL_FOR_PYTHON, None)
+    _system_library_is_the_loaders(by_cause)
     if causes.platform.NATIVE_LIBRARY_UNRESOLVED in by_cause and any(
         c != causes.platform.NATIVE_LIBRARY_UNRESOLVED and h.signature.severity == "error"
         for c, hs in by_cause.items()
