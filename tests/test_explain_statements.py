@@ -155,3 +155,56 @@ def test_the_instruction_set_the_cpu_lacks_is_the_one_tensorflow_named() -> None
     assert top.cause == "cpu-lacks-avx"
     fix = fix_text(top)
     assert "SSE4.1" in fix and "sse4_1" in fix
+
+
+_RANDOM_FLIP = (
+    "Traceback (most recent call last):\n"
+    '  File "/home/u/project/train.py", line 134, in <module>\n'
+    '    [layers.RandomFlip("horizontal"), layers.RandomRotation(0.1),]\n'
+    "AttributeError: module 'tensorflow.keras.layers' has no attribute 'RandomFlip'\n"
+)
+
+
+def test_a_name_only_later_releases_have_says_the_tensorflow_is_older() -> None:
+    top = top_error(explained(_RANDOM_FLIP))
+    assert top.cause == "api-removed"
+    fix = fix_text(top)
+    # The listings: tf.keras.layers.RandomFlip is in every line from 2.6 on, in none before.
+    assert 'tensorflow==2.6.*"' in fix
+    assert "does not show which" in fix
+
+
+def test_a_name_the_logs_own_tensorflow_lacks_is_judged_with_that_release() -> None:
+    top = top_error(explained("Successfully installed tensorflow-2.5.0\n" + _RANDOM_FLIP))
+    assert top.cause == "api-removed"
+    assert "this TensorFlow (2.5.0)" in fix_text(top)
+    assert 'tensorflow==2.6.*"' in fix_text(top)
+
+
+def test_a_name_no_release_has_is_not_put_down_to_versions() -> None:
+    log = _RANDOM_FLIP.replace("RandomFlip", "RandomFlipp")
+    # scan's own verdict on a name the newest release lacks (check the name), no release.
+    fixes = [fix_text(x) for x in explained(log).findings if x.fix is not None]
+    assert fixes and not any("tensorflow==" in fix for fix in fixes)
+
+
+def test_pytest_reports_the_exception_of_a_failed_test_after_its_prefixes() -> None:
+    text = (
+        "E       AttributeError: module 'tensorflow' has no attribute 'Session'\n"
+        "FAILED tests/test_model.py::test_fit - ModuleNotFoundError: No module named 'tf_keras'\n"
+    )
+    assert [(tb.type, tb.message) for tb in read_tracebacks(text)] == [
+        ("AttributeError", "module 'tensorflow' has no attribute 'Session'"),
+        ("ModuleNotFoundError", "No module named 'tf_keras'"),
+    ]
+
+
+def test_a_refused_wheel_file_is_asked_for_by_its_own_distribution_and_release() -> None:
+    log = (
+        "$ pip install tensorflow_text-2.12.1-cp39-cp39-macosx_11_0_arm64.whl\n"
+        "ERROR: tensorflow_text-2.12.1-cp39-cp39-macosx_11_0_arm64.whl is not a supported "
+        "wheel on this platform.\n"
+    )
+    fix = fix_text(top_error(explained(log)))
+    assert "pip install tensorflow-text==2.12.1" in fix
+    assert "tensorflow==" not in fix

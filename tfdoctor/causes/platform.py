@@ -683,11 +683,16 @@ def _pinned_line_pythons(
 def wheel_tags_fix(m: Machine, file: str, python: Optional[str], platform: str) -> Fix:
     """What a refused wheel's tags say it needs, and how to let pip pick the right one."""
     needs = f"CPython {python}" if python else "another interpreter"
+    # A wheel's file name is {distribution}-{version}(-{build})?-{python}-{abi}-{platform}.whl
+    # (the binary distribution format): the release it holds, to ask pip for by name.
+    parts = file.replace("\\", "/").rsplit("/", 1)[-1].split("-")
+    release = f"{normalize_name(parts[0])}=={parts[1]}" if len(parts) >= 5 else "tensorflow==X.Y.Z"
     return Fix(
         f"{file} is built for {needs} on {platform} (its file name's tags); pip refuses it "
         "for an interpreter or platform that differ. Install by name and version "
-        "(`pip install tensorflow==X.Y.Z`) so pip picks the wheel for this interpreter, or "
-        f"run it with {needs} on {platform}.",
+        f"(`pip install {release}`) so pip picks the wheel for this interpreter; or take "
+        "the file of the same release built for this interpreter (the cpXY tag of its "
+        f"version, from the same place); or run it with {needs} on {platform}.",
         (
             "python -c 'import platform, struct, sys; print(sys.version.split()[0], "
             'platform.machine(), struct.calcsize("P") * 8)\'',

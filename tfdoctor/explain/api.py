@@ -14,12 +14,19 @@ from collections.abc import Sequence
 from typing import Optional
 
 from tfdoctor import causes
-from tfdoctor.evidence.traceback import Traceback, library_origins, own_module_missing, path_hints
+from tfdoctor.evidence.traceback import (
+    Traceback,
+    installed_package,
+    library_origins,
+    own_module_missing,
+    path_hints,
+)
 from tfdoctor.explain.exceptions import inferred_note
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import version_key
 from tfdoctor.scan import Verdict
+from tfdoctor.scan.api import bundled_lines
 from tfdoctor.scan.knowledge import ApiKnowledge, module_api, public_name
 
 _NO_ATTRIBUTE = re.compile(r"module '(?P<module>[\w.]+)' has no attribute '(?P<attr>\w+)'")
@@ -154,6 +161,8 @@ def api_findings(
     for tb in tracebacks:
         found = api_use(tb, knowledge)
         if found is None:
+            found = _added_later(tb, knowledge, m, tf_version)
+        if found is None:
             continue
         name, verdict = found
         origins = library_origins(tb)
@@ -187,6 +196,50 @@ def api_findings(
             verdict.links,
         )
     return list(out.values())
+
+
+def _added_later(
+    tb: Traceback, knowledge: ApiKnowledge, m: Machine, tf_version: Optional[str]
+) -> Optional[tuple[str, Verdict]]:
+    """A name the log's TensorFlow lacks that a later line has (``tf.keras.layers.RandomFlip``
+    under 2.5; 2.6 has it), judged with that TensorFlow's own API listing: the code was
+    written for a newer release. Where the log does not show the TensorFlow, the oldest line
+    is asked: a name the lines before some release lack, and every line since has, says the
+    TensorFlow that raised it is older than that release. Its fix: that release."""
+    if tb.frames and installed_package(tb.frames[-1].path) is not None:
+        return None  # an installed package asked: a caller of another release (packages.py)
+    oldest = min(bundled_lines(), key=version_key)
+    line = ".".join(tf_version.split(".")[:2]) if tf_version else oldest
+    if line not in bundled_lines() or version_key(line) >= version_key(knowledge.target):
+        return None
+    if tf_version is None and api_use(tb, knowledge) is not None:
+        return None  # the newest line lacks it too: not a name a newer release brings
+    found = api_use(tb, knowledge.at(line))
+    if found is None or found[1].cause != causes.code.API_REMOVED or found[1].release:
+        return None
+    name, verdict = found
+    since = knowledge.first_line_with(name, line)
+    if since is None:
+        return None  # no release has it: not a matter of versions
+    dist = m.tf_name or "tensorflow"
+    this = (
+        f"this TensorFlow ({tf_version}) does not have it"
+        if tf_version
+        else "the TensorFlow that raised this is older (the log does not show which)"
+    )
+    fix = Fix(
+        f"`{name}` is in TensorFlow's API from {since} on, and {this}: the code was written "
+        f"for a newer release. Install TensorFlow {since} (or newer), or write the name as "
+        "the installed release spells it (its API docs).",
+        m.pip(f'install "{dist}=={since}.*"'),
+    )
+    what = (
+        f"{verdict.what} TensorFlow {since} is the first line that has it."
+        if tf_version
+        else f"`{name}` is not in TensorFlow's public API before {since}, and is in every "
+        "line since (AttributeError or ImportError before)."
+    )
+    return name, Verdict(verdict.key, verdict.cause, verdict.severity, what, fix, verdict.links)
 
 
 def statement_findings(

@@ -13,8 +13,9 @@ import re
 from collections.abc import Sequence
 from typing import Optional
 
-from tfdoctor.matrix import Matrix
+from tfdoctor.matrix import Matrix, version_key
 from tfdoctor.scan import Judge, ScanOptions, Verdict
+from tfdoctor.scan.api import bundled_lines
 from tfdoctor.scan.rules import Rules, load_rules
 from tfdoctor.scan.walker import MethodUse, Use, normalize, scan_source
 
@@ -76,12 +77,35 @@ class ApiKnowledge:
     """scan's judge of API uses, for one release line (the newest final release the matrix
     knows)."""
 
-    def __init__(self, matrix: Matrix, rules: Optional[Rules] = None) -> None:
+    def __init__(
+        self, matrix: Matrix, rules: Optional[Rules] = None, target: Optional[str] = None
+    ) -> None:
         newest = matrix.newest_release or (matrix.lines[0] if matrix.lines else None)
-        target = newest.line if newest is not None else "2.0"
+        target = target or (newest.line if newest is not None else "2.0")
+        self.matrix = matrix
         self.rules = rules if rules is not None else load_rules()
         self.target = target
         self._judge = Judge(self.rules, ScanOptions((), target), matrix)
+
+    def at(self, line: str) -> ApiKnowledge:
+        """The same knowledge, judging for the release line ``line`` (``2.5``)."""
+        return ApiKnowledge(self.matrix, self.rules, line)
+
+    def first_line_with(self, api: str, since: str) -> Optional[str]:
+        """The oldest release line after ``since`` from which every bundled line has ``api``
+        (a public name) in its public API; None when the newest does not have it. (Whether
+        ``since`` itself lacks it is the caller's question.)"""
+        later = sorted(
+            (x for x in bundled_lines() if version_key(x) > version_key(since)),
+            key=version_key,
+            reverse=True,
+        )
+        first: Optional[str] = None
+        for line in later:
+            if self.at(line).name(api) is not None:
+                break
+            first = line
+        return first
 
     def name(self, api: str, kwargs: Sequence[str] = ()) -> Optional[Verdict]:
         """The verdict on a use of ``api`` (a public name), as a call with ``kwargs``."""
