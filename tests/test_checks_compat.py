@@ -387,8 +387,22 @@ DRIVER_CASES = {
     "no-gpu": Case(f.cpu_only_machine(), ()),
     "cpu-build": Case(f.facts(tensorflow=f.tensorflow(is_cuda_build=False, cuda_version=None)), ()),
     "no-tf": Case(no_tf(), ()),
+    # A release the matrix has no line of is judged by the CUDA its build records (NVIDIA's
+    # driver table); without that record it is unknown.
     "tf-not-in-matrix": Case(
-        f.facts(packages=installed("2.99.0")), (Severity.UNKNOWN,), ("2.99.0", "not in")
+        f.facts(packages=installed("2.99.0")), (Severity.OK,), ("2.99.0", "CUDA 12.2")
+    ),
+    "tf-not-in-matrix-too-old-driver": Case(
+        f.facts(
+            packages=installed("1.11.0"),
+            tensorflow=f.tensorflow(version="1.11.0", cuda_version="9.2"),
+            driver=f.driver(driver_version="390.87"),
+        ),
+        (Severity.ERROR,),
+        ("390.87", "1.11.0", "CUDA 9.2", ">= 396.26"),
+    ),
+    "tf-not-in-matrix-no-record": Case(
+        f.facts(packages=installed("2.99.0"), tensorflow=None), (Severity.UNKNOWN,), ("not in",)
     ),
 }
 

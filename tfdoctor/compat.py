@@ -240,17 +240,26 @@ def driver_floor(matrix: Matrix, line: TFLine, os_name: str) -> Optional[DriverF
     10.x and 11.0 builds need the driver their toolkit shipped with, which is what
     ``min(toolkit, family)`` gives for 11.0 (its toolkit driver is below the 11.x floor).
     """
-    exact = _toolkit_driver(matrix, line, os_name)
-    if exact is None or line.cuda is None:
+    return cuda_driver_floor(matrix, line.cuda, os_name) if line.cuda is not None else None
+
+
+def cuda_driver_floor(matrix: Matrix, cuda: str, os_name: str) -> Optional[DriverFloor]:
+    """The oldest driver that runs a CUDA ``cuda`` build's machine code on ``os_name`` (for a
+    build the matrix has no line of, its CUDA from the build's own record)."""
+    toolkit = matrix.toolkit(cuda)
+    if toolkit is None:
         return None
-    major = version_key(line.cuda)[0]
+    exact = toolkit.min_driver_linux if os_name == "linux" else toolkit.min_driver_windows
+    if exact is None:
+        return None
+    major = version_key(cuda)[0]
     family = matrix.family(major)
     floor = None
     if family is not None:
         floor = family.min_driver_linux if os_name == "linux" else family.min_driver_windows
     if floor is not None and version_key(floor) < version_key(exact):
         return DriverFloor(floor, f"CUDA {major}.x minor version compatibility floor")
-    return DriverFloor(exact, f"the driver CUDA {line.cuda} shipped with")
+    return DriverFloor(exact, f"the driver CUDA {cuda} shipped with")
 
 
 def ptx_driver_floor(matrix: Matrix, line: TFLine, os_name: str) -> Optional[DriverFloor]:

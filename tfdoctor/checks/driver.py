@@ -15,6 +15,7 @@ from tfdoctor.checks._shared import (
     matrix_unknown,
     no_gpu_here,
 )
+from tfdoctor.compat import cuda_driver_floor
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.matrix import version_key
 
@@ -169,22 +170,32 @@ def check_driver_cuda(ctx: CheckContext) -> Iterator[Finding]:
     pkg, line = installed_line(ctx)
     if pkg is None or os_name not in ("linux", "windows"):
         return
-    if line is None:
+    cuda = ctx.machine.build_cuda
+    if line is None and (cuda is None or ctx.facts.tensorflow is None):
         yield matrix_unknown("driver.cuda", ctx, pkg)
         return
-    cuda = ctx.machine.build_cuda
     if cuda is None:
         return
-    floor = causes.gpu.build_driver_floor(ctx.machine)
+    # A build the matrix has no line of (TensorFlow 1.x, a conda build) names its CUDA in its
+    # own record: NVIDIA's table gives that CUDA's driver.
+    floor = (
+        causes.gpu.build_driver_floor(ctx.machine)
+        if line is not None
+        else cuda_driver_floor(matrix, cuda, "windows" if ctx.machine.wsl else os_name)
+    )
     if floor is None:
-        yield unknown("driver.cuda", f"the driver CUDA {cuda} needs on {os_name}")
+        if line is None:
+            yield matrix_unknown("driver.cuda", ctx, pkg)
+        else:
+            yield unknown("driver.cuda", f"the driver CUDA {cuda} needs on {os_name}")
         return
     have = drv.driver_version
+    release = line.line if line is not None else pkg.version
     if version_key(have) >= version_key(floor.version):
         yield Finding(
             "driver.cuda",
             Severity.OK,
-            f"Driver {have} runs TensorFlow {line.line}'s CUDA {cuda} build "
+            f"Driver {have} runs TensorFlow {release}'s CUDA {cuda} build "
             f"(needs >= {floor.version})",
         )
         return
@@ -192,7 +203,7 @@ def check_driver_cuda(ctx: CheckContext) -> Iterator[Finding]:
         "driver.cuda",
         Severity.ERROR,
         causes.gpu.DRIVER_TOO_OLD,
-        f"Driver {have} is too old for TensorFlow {line.line}'s CUDA {cuda} build "
+        f"Driver {have} is too old for TensorFlow {release}'s CUDA {cuda} build "
         f"(needs >= {floor.version})",
         f"Rule: {floor.rule}. With an older driver TensorFlow reports "
         "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH or 'driver version is insufficient' and uses "
