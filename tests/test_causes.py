@@ -692,3 +692,15 @@ def test_cudnn_missing_beside_a_system_toolkit_is_added_to_it() -> None:
         for x in run_checks(CheckContext(after, f.FIXTURE_MATRIX))
         if x.cause == "cuda-libs-missing"
     ]
+
+
+def test_the_newest_tensorflow_a_driver_runs_is_offered_only_where_the_driver_is_known() -> None:
+    # Without the driver the matrix would name its newest line whatever the driver is.
+    unknown = machine(f.facts(driver=None))
+    assert "the newest this driver runs" not in fix_text(
+        causes.gpu.driver_too_old_fix(unknown, "525.60.13")
+    )
+    old = machine(f.facts(driver=f.driver(driver_version="470.82.01")))
+    offered = fix_text(causes.gpu.driver_too_old_fix(old, "525.60.13"))
+    assert "the newest this driver runs" in offered
+    assert "2.21" not in offered  # CUDA 12 builds need a 525+ driver

@@ -852,7 +852,10 @@ def driver_too_old_fix(m: Machine, floor: Optional[str]) -> Fix:
             ("nvidia-smi",),
         )
     text, commands = driver_upgrade(m, floor)
-    best = newest_fit(m.matrix, m.target) if m.matrix is not None else None
+    # The newest TensorFlow "this driver runs" only where the driver is known: without it
+    # the matrix would name its newest line whatever the driver.
+    target = m.target
+    best = newest_fit(m.matrix, target) if m.matrix is not None and target.driver else None
     if best is not None:
         commands.extend(m.pip_install(install_requirement(best.line, m.target)))
         text += (
