@@ -208,3 +208,34 @@ def test_a_refused_wheel_file_is_asked_for_by_its_own_distribution_and_release()
     fix = fix_text(top_error(explained(log)))
     assert "pip install tensorflow-text==2.12.1" in fix
     assert "tensorflow==" not in fix
+
+
+def test_a_conda_builds_own_library_from_another_channel_is_one_channel_to_install() -> None:
+    # A symbol of snappy's namespace missing from TensorFlow's framework library, in a conda
+    # environment: conda-forge's build links snappy from the environment.
+    log = (
+        "ImportError: /home/u/miniconda3/envs/dl/lib/python3.11/site-packages/tensorflow/"
+        "python/platform/../../libtensorflow_framework.so.2: undefined symbol: "
+        "_ZTIN6snappy4SinkE\n"
+    )
+    top = top_error(explained(log))
+    assert top.cause == "native-library-unresolved"
+    fix = fix_text(top)
+    assert "libsnappy" in fix and "channel_priority strict" in fix and "conda-forge" in fix
+    missing = (
+        '  File "/opt/conda/envs/t/lib/python3.10/site-packages/tensorflow/python/'
+        'pywrap_tensorflow.py", line 62, in <module>\n'
+        "ImportError: libflatbuffers.so.2: cannot open shared object file: No such file or "
+        "directory\n"
+    )
+    assert "libflatbuffers" in fix_text(top_error(explained(missing)))
+
+
+def test_the_same_symbol_outside_conda_gets_the_loaders_general_fix() -> None:
+    log = (
+        "ImportError: /home/u/venv/lib/python3.11/site-packages/tensorflow/libtensorflow_"
+        "framework.so.2: undefined symbol: _ZTIN6snappy4SinkE\n"
+    )
+    fix = fix_text(top_error(explained(log)))
+    assert "conda" not in fix
+    assert "ldconfig -p | grep -F libtensorflow_framework" in fix

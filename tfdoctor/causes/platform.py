@@ -418,6 +418,24 @@ def tensorrt_fix() -> Fix:
     )
 
 
+def conda_channel_fix(library: str) -> Fix:
+    """One channel for a conda TensorFlow and the libraries it links (``library`` came from
+    another): strict channel priority, and conda-forge's TensorFlow with its own libraries
+    (https://conda-forge.org/docs/user/tipsandtricks/#using-multiple-channels)."""
+    return Fix(
+        f"This TensorFlow is a conda build, which links {library} from the environment, and "
+        f"the {library} there comes from another channel or release than the one it was built "
+        "against (conda-forge's builds beside packages of the default channel). Install the "
+        "environment from one channel: conda-forge, with strict channel priority so that no "
+        "other channel's library replaces its own.",
+        (
+            "conda list tensorflow",
+            "conda config --env --set channel_priority strict",
+            "conda install --override-channels -c conda-forge tensorflow",
+        ),
+    )
+
+
 def native_library_fix(library: Optional[str], macos: bool = False) -> Fix:
     """How to find which library failed to load, and which file needed it (``macos``: dyld's
     tools, https://developer.apple.com/library/archive/documentation/DeveloperTools/Conceptual/
@@ -438,7 +456,9 @@ def native_library_fix(library: Optional[str], macos: bool = False) -> Fix:
         "ldd PATH/TO/THE/EXTENSION.so | grep 'not found'",
     ]
     if library:
-        commands.insert(0, f"ldconfig -p | grep -F {shlex.quote(library.split('.so')[0])}")
+        # ldconfig lists file names: the library's own name, not the path a message gave.
+        name = library.replace("\\", "/").rsplit("/", 1)[-1].split(".so")[0]
+        commands.insert(0, f"ldconfig -p | grep -F {shlex.quote(name)}")
     return Fix(
         "Find which library the loader misses and which file needs it: the loader's trace "
         "(LD_DEBUG=libs) names each library it searches for; ldd on the extension named in "

@@ -1087,6 +1087,45 @@ def _companion(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
 _SYSTEM_LIBRARY = re.compile(r"Library not loaded: (/System/Library/[^\s\\]+|/usr/lib/[^\s\\]+)")
 
 
+#: The libraries conda-forge's TensorFlow builds link from the environment instead of carrying
+#: them (the feedstock's TF_SYSTEM_LIBS: flatbuffers, snappy, protobuf, grpc, curl, gif, icu,
+#: libjpeg-turbo, sqlite, png; abseil and re2 in newer builds), by library name and by the
+#: C++ namespace of their symbols (https://github.com/conda-forge/tensorflow-feedstock/blob/
+#: main/recipe/tf_settings.sh).
+_CONDA_TF_LIBRARIES = (
+    "flatbuffers",
+    "snappy",
+    "protobuf",
+    "grpc",
+    "gpr",
+    "absl",
+    "re2",
+    "curl",
+    "gif",
+    "icu",
+    "jpeg",
+    "sqlite3",
+    "png",
+)
+#: The first name of an Itanium-mangled C++ symbol (``_ZTIN6snappy4SinkE``: snappy).
+_MANGLED_NAME = re.compile(r"^_Z(?:T[IVS])?N?K?(\d+)")
+
+
+def _conda_build_library(hits: Sequence[Hits]) -> Optional[str]:
+    """The library of a conda TensorFlow build's own dependencies that a hit names (missing,
+    or the namespace of a symbol missing), or None."""
+    for hit in hits:
+        for groups in hit.groups:
+            library = groups.get("library", "").replace("\\", "/").rsplit("/", 1)[-1]
+            symbol = groups.get("symbol", "")
+            found = _MANGLED_NAME.match(symbol)
+            namespace = symbol[found.end() : found.end() + int(found.group(1))] if found else ""
+            for name in _CONDA_TF_LIBRARIES:
+                if library.startswith(f"lib{name}") or namespace.startswith(name):
+                    return f"lib{name}"
+    return None
+
+
 def _library_owner(library: str) -> str:
     """The distribution a library's own name says it belongs to (``libtensorflow_io.so`` is
     tensorflow_io's: tensorflow-io), or ""."""
@@ -1121,6 +1160,11 @@ def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
     )
     named = (_library_owner(g["library"]) for h in hits for g in h.groups if g.get("library"))
     owner = next((d for d in (*owners, *named) if d and d not in TF_DISTRIBUTIONS), None)
+    foreign = _conda_build_library(hits)
+    if owner is None and r.conda and foreign is not None:
+        # TensorFlow's pip wheels carry these libraries inside; a conda build links them from
+        # the environment, so one from another channel or release breaks it.
+        return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.conda_channel_fix(foreign)
     if owner is not None:
         other = causes.software.companion_fix(m, owner)
         lines = [line for h in hits for _, line in h.citations]
