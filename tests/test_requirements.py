@@ -9,6 +9,7 @@ applied to the facts, the cause it answers is gone.
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 import re
 import subprocess
@@ -20,6 +21,7 @@ from typing import Any, Optional
 import pytest
 
 from tests import factories as f
+from tests.commandline import tfdoctor, write_facts
 from tests.fakeenv import FakeEnv, check, found, make_env, tf_requires
 from tfdoctor.causes.common import companion_install
 from tfdoctor.checks import run_checks
@@ -496,6 +498,62 @@ def test_the_companion_of_a_newer_line_moves_to_the_installed_tensorflows_line()
     (finding,) = pins(facts)
     assert finding.fix is not None
     assert finding.fix.commands == (f'{PIP} install "tensorflow-text==2.20.*"',)
+
+
+def tf200(addons: PackageFacts, tf_version: str = "2.0.0") -> Facts:
+    """A TensorFlow 2.0-era machine (Python 3.7) with ``addons`` installed beside it."""
+    tf = f.pkg("tensorflow", tf_version, "numpy<2.0,>=1.16.0", top_level=("tensorflow",))
+    return f.facts(
+        python=f.python(version="3.7.9"),
+        packages=(tf, f.pkg("numpy", "1.17.4"), addons),
+        tensorflow=f.tensorflow(version=tf_version, cuda_version="10.0", cudnn_version="7"),
+    )
+
+
+def mismatches(tmp_path: Path, facts: Facts) -> list[dict[str, Any]]:
+    """The companion-mismatch findings of ``check --facts`` on ``facts``, in a real process."""
+    out = tfdoctor("check", "packages.pins", "--facts", str(write_facts(tmp_path, facts)), "--json")
+    assert "Traceback" not in out.stderr, out.stderr
+    return [x for x in json.loads(out.stdout)["findings"] if x["cause"] == "companion-mismatch"]
+
+
+@pytest.mark.parametrize(
+    ("addons", "tf_version", "release"),
+    [
+        # 0.10.0 declares only typeguard; its import warns outside 2.2.0 <= TF < 2.3.0. The
+        # release for 2.0.0 is 0.6 (its setup.py at the release: tensorflow == 2.0.0).
+        pytest.param(f.pkg("tensorflow-addons", "0.10.0", "typeguard>=2.7"), "2.0.0", "0.6"),
+        pytest.param(f.pkg("tensorflow-addons", "0.12.0", "typeguard>=2.7"), "2.0.0", "0.6"),
+        # 0.5.0 declares only six and was built against 2.0.0-rc0; 0.4.0 against 2.0.0b1.
+        pytest.param(f.pkg("tensorflow-addons", "0.5.0", "six>=1.10.0"), "2.0.0b1", "0.4.0"),
+    ],
+)
+def test_an_old_addons_release_under_another_tensorflow_is_fixed_by_the_release_for_it(
+    tmp_path: Path, addons: PackageFacts, tf_version: str, release: str
+) -> None:
+    (finding,) = mismatches(tmp_path, tf200(addons, tf_version))
+    assert finding["summary"].startswith(f"tensorflow-addons {addons.version} requires tensorflow")
+    fix = finding["fix"]
+    assert fix["text"].startswith(f"Install tensorflow-addons {release}, the release for")
+    # A row of one release installs that release; a line's row, any release of the line.
+    wanted = f"=={release}" if release.count(".") == 2 else f"=={release}.*"
+    assert fix["commands"] == [f'{PIP} install "tensorflow-addons{wanted}"']
+
+
+@pytest.mark.parametrize(
+    ("addons", "tf_version"),
+    [
+        pytest.param(f.pkg("tensorflow-addons", "0.10.0", "typeguard>=2.7"), "2.2.0"),
+        # 0.11.0 warns outside 2.2.0 <= TF < 2.3.0, but was built with 2.3.0 (0.11.1 fixed
+        # the bound): the row says so, and 2.3.0 is its own TensorFlow.
+        pytest.param(f.pkg("tensorflow-addons", "0.11.0", "typeguard>=2.7"), "2.3.0"),
+        pytest.param(f.pkg("tensorflow-addons", "0.5.1", "six>=1.10.0"), "2.0.0rc1"),
+    ],
+)
+def test_an_old_addons_release_beside_the_tensorflow_it_was_built_for_is_quiet(
+    tmp_path: Path, addons: PackageFacts, tf_version: str
+) -> None:
+    assert mismatches(tmp_path, tf200(addons, tf_version)) == []
 
 
 # --- the probe lists what the family requires ---------------------------------------------------
