@@ -239,3 +239,18 @@ def test_the_same_symbol_outside_conda_gets_the_loaders_general_fix() -> None:
     fix = fix_text(top_error(explained(log)))
     assert "conda" not in fix
     assert "ldconfig -p | grep -F libtensorflow_framework" in fix
+
+
+def test_a_name_later_lines_removed_and_the_oldest_lacked_names_both_ways_out() -> None:
+    # tf.keras.layers.experimental.preprocessing: in the listings from 2.1 until Keras 3
+    # (2.16); with no TensorFlow shown, the error is also what TensorFlow 2.0 raises.
+    log = (
+        "ImportError: cannot import name 'preprocessing' from "
+        "'tensorflow.keras.layers.experimental'\n"
+    )
+    top = top_error(explained(log))
+    assert "from 2.1 until 2.16" in top.detail
+    assert "older than 2.1" in fix_text(top)
+    # Shown a TensorFlow of the Keras 3 lines, the one way out is said alone.
+    shown = explained("Successfully installed tensorflow-2.16.1\n" + log)
+    assert all("older than 2.1" not in fix_text(x) for x in shown.findings if x.fix is not None)

@@ -186,16 +186,45 @@ def api_findings(
         hints = path_hints([f.path for f in tb.frames])
         if hints:
             detail.append(inferred_note(hints))
+        fix = _fitted(verdict, m)
+        since = _came_later(name, verdict, knowledge, tf_version)
+        if since is not None:
+            # Removed in a later line, and also not yet there in the oldest ones: an old
+            # TensorFlow raises the same error, and needs the other way out.
+            detail.append(
+                f"`{name}` is in TensorFlow's public API only from {since} until "
+                f"{verdict.release}: a TensorFlow before {since} raises the same error."
+            )
+            fix = Fix(
+                f"{fix.text} If the installed TensorFlow is older than {since} (`pip show "
+                f"tensorflow`), the code needs a newer one instead: TensorFlow {since} to "
+                f"the line before {verdict.release}.",
+                fix.commands,
+            )
         out[fid] = causes.finding(
             fid,
             verdict.severity,
             verdict.cause,
             f"`{name}`: {causes.CAUSES[verdict.cause].title}",
             "\n".join(detail),
-            _fitted(verdict, m),
+            fix,
             verdict.links,
         )
     return list(out.values())
+
+
+def _came_later(
+    name: str, verdict: Verdict, knowledge: ApiKnowledge, tf_version: Optional[str]
+) -> Optional[str]:
+    """For a name a later line removed, where the log does not show the TensorFlow: the line
+    that brought it, when the oldest lines lack it too; else None."""
+    if tf_version or not verdict.release or not name.startswith("tf."):
+        return None
+    oldest = min(bundled_lines(), key=version_key)
+    since = knowledge.oldest_line_with(name)
+    if since is None or since == oldest or version_key(since) >= version_key(verdict.release):
+        return None
+    return since
 
 
 def _added_later(

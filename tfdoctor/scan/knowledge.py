@@ -107,6 +107,13 @@ class ApiKnowledge:
             first = line
         return first
 
+    def oldest_line_with(self, api: str) -> Optional[str]:
+        """The oldest bundled release line whose public API has ``api``; None when none has."""
+        for line in sorted(bundled_lines(), key=version_key):
+            if self.at(line).name(api) is None:
+                return line
+        return None
+
     def name(self, api: str, kwargs: Sequence[str] = ()) -> Optional[Verdict]:
         """The verdict on a use of ``api`` (a public name), as a call with ``kwargs``."""
         kind = "call" if kwargs else "attribute"
