@@ -254,3 +254,23 @@ def test_a_name_later_lines_removed_and_the_oldest_lacked_names_both_ways_out() 
     # Shown a TensorFlow of the Keras 3 lines, the one way out is said alone.
     shown = explained("Successfully installed tensorflow-2.16.1\n" + log)
     assert all("older than 2.1" not in fix_text(x) for x in shown.findings if x.fix is not None)
+
+
+def test_a_companion_imported_above_an_error_without_frames_is_the_caller() -> None:
+    log = (
+        ">>> import tensorflow_addons as tfa\n"
+        "AttributeError: module 'tensorflow.keras.activations' has no attribute 'gelu'\n"
+    )
+    report = explained(log)
+    top = top_error(report)
+    assert top.cause == "companion-mismatch"
+    assert "tensorflow-addons" in top.summary
+    assert [x.cause for x in report.findings if x.severity.value == "error"] == [
+        "companion-mismatch"
+    ]
+    # The user's own import of TensorFlow is no caller of another release.
+    own = explained(
+        ">>> import tensorflow as tf\n"
+        "AttributeError: module 'tensorflow.keras.activations' has no attribute 'gelu'\n"
+    )
+    assert all(x.cause != "companion-mismatch" for x in own.findings)

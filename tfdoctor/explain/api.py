@@ -237,6 +237,10 @@ def _added_later(
     TensorFlow that raised it is older than that release. Its fix: that release."""
     if tb.frames and installed_package(tb.frames[-1].path) is not None:
         return None  # an installed package asked: a caller of another release (packages.py)
+    if not tb.frames and re.match(
+        r"(?:from|import)\s+(?!(?:tensorflow|keras|tf_keras)\b)", tb.statement
+    ):
+        return None  # so did the package an `import X` above the error imported
     oldest = min(bundled_lines(), key=version_key)
     line = ".".join(tf_version.split(".")[:2]) if tf_version else oldest
     if line not in bundled_lines() or version_key(line) >= version_key(knowledge.target):

@@ -745,11 +745,20 @@ def foreign_caller_findings(tracebacks: Sequence[Traceback], m: Machine) -> list
             ),
             None,
         )
-        if index is None:
-            continue
-        if module is None and not any(p in _TF_OWN for p in packages[index + 1 :]):
-            continue  # a keyword refused by the package's own code, not TensorFlow's
-        top = packages[index] or ""
+        if index is not None:
+            if module is None and not any(p in _TF_OWN for p in packages[index + 1 :]):
+                continue  # a keyword refused by the package's own code, not TensorFlow's
+            top, where = packages[index] or "", tb.frames[index].path
+        else:
+            # No frame shown: the package an interactive `import X` above the error imported
+            # asked TensorFlow, as it imported (a name TensorFlow's own import lacks is not
+            # asked of it by the user).
+            imported = re.match(r"(?:from|import)\s+(\w+)", tb.statement)
+            if tb.frames or module is None or imported is None:
+                continue
+            top, where = imported.group(1), f"`{tb.statement}`"
+            if top in _TF_OWN or distribution_of(top) is None:
+                continue
         dist = distribution_of(top) or top.replace("_", "-")
         asked = (
             f"{api}.{match.group('attr') or match.group('attr2')}"
@@ -762,7 +771,7 @@ def foreign_caller_findings(tracebacks: Sequence[Traceback], m: Machine) -> list
                 Severity.ERROR,
                 causes.software.COMPANION_MISMATCH,
                 f"{dist} was written for another TensorFlow release (it asks for {asked})",
-                f"{tb.where}: {tb.type}: {tb.message}\n{dist} ({tb.frames[index].path}) asks "
+                f"{tb.where}: {tb.type}: {tb.message}\n{dist} ({where}) asks "
                 f"TensorFlow for {asked}, which the installed TensorFlow does not have: the "
                 f"{dist} release and the TensorFlow release do not go together.",
                 causes.software.companion_fix(m, dist),
