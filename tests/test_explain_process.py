@@ -183,6 +183,14 @@ def test_a_failed_source_build_asks_for_a_release_with_a_wheel(log: str, dist: s
     assert all(x.id != "explain.unexplained-exception" for x in _explain(log).findings)
 
 
+def test_a_failed_source_build_keeps_the_major_asked_where_tensorflow_is_not_shown() -> None:
+    # No TensorFlow range to keep within: a newer major (NumPy 2) could be one an older
+    # TensorFlow does not run, so the fix stays in the major the requirement asked for.
+    top = top_error(_explain(PEP517_BUILD))
+    assert top.fix is not None
+    assert any('--only-binary=numpy "numpy<2"' in c for c in top.fix.commands)
+
+
 def test_a_missing_module_is_judged_by_the_source_line_that_imported_it() -> None:
     log = (
         "Traceback (most recent call last):\n"

@@ -492,6 +492,11 @@ def source_build_fix(m: Machine, dist: str, version: str) -> Fix:
     # TensorFlow's declared range keeps the choice inside what the installed TensorFlow runs
     # with (a newest NumPy can be a major TensorFlow does not support).
     spec = m.declared_range(dist) or ""
+    major = version_key(version)[0] if version and version_key(version) else None
+    if not spec and major is not None:
+        # Without TensorFlow's range, the major the requirement asked for: a newer major (a
+        # NumPy 2) can be one an older TensorFlow does not run.
+        spec = f"<{major + 1}"
     text = (
         f"pip found no wheel of {release} it could use for {python} and this platform, so "
         "it built the source archive, and the build failed: a release older than the "
