@@ -583,3 +583,27 @@ def test_a_literal_with_digits_is_not_found_in_a_line_of_the_same_shape_without_
     hit = evidence.hits[killed[0].id]
     assert hit.count == 1
     assert hit.citations[0][0] == "line 3"
+
+
+def test_counting_past_the_citations_agrees_with_matching_every_line() -> None:
+    # Past its citations a signature only counts; one that cannot tell a digit from another
+    # is searched once per shape, one that can (exit code 137, not 128) on every line.
+    from tfdoctor.explain import _shape_blind, scan
+    from tfdoctor.explain.reader import split_text
+    from tfdoctor.signatures import load_signatures
+
+    signatures = load_signatures()
+    trt = signatures.by_id("tf-trt-missing")
+    killed = next(s for s in signatures.signatures if s.keyword == "code 137")
+    assert _shape_blind(trt) and not _shape_blind(killed)
+    lines = []
+    for n in range(1, 13):
+        lines.append(
+            f"2023-12-05 09:29:{n:02d}.002737: W tensorflow/compiler/tf2tensorrt/utils/"
+            "py_utils.cc:38] TF-TRT Warning: Could not find TensorRT"
+        )
+        code = "137" if n % 3 else "128"
+        lines.append(killed.examples[0].replace("137", code))
+    evidence = scan([split_text("\n".join(lines))], signatures)
+    assert evidence.hits[trt.id].count == 12
+    assert evidence.hits[killed.id].count == 8

@@ -246,7 +246,9 @@ def scan(blocks: Iterable[LogText], signatures: Signatures) -> Evidence:
         evidence.lines += block.text.count("\n") + 1
         _read_block(evidence, block)
         lines = block.text.split("\n")
-        for line_no, sigs, families in _candidates(block.text, literals, keywords, evidence):
+        # Whether a signature that only counts now matched a shape: its lines all agree.
+        counted: dict[tuple[str, str], bool] = {}
+        for line_no, shape, sigs, families in _candidates(block.text, literals, keywords, evidence):
             line = lines[line_no]
             if families and len(evidence.events) < MAX_EVENTS:
                 readers = [r for literal, rs in families if literal in line for r in rs]
@@ -254,12 +256,23 @@ def scan(blocks: Iterable[LogText], signatures: Signatures) -> Evidence:
                     read = tflog.read_with(line, block.first_line + line_no, readers)
                     evidence.events.extend((block.where(line_no), event) for event in read)
             for sig in sigs:
+                hit = evidence.hits.get(sig.id)
+                if hit is not None and len(hit.citations) >= CITATIONS and _shape_blind(sig):
+                    # Only counted from here on, by a pattern that cannot tell a line from its
+                    # shape: one search per shape.
+                    key = (sig.id, shape)
+                    found = counted.get(key)
+                    if found is None:
+                        found = counted[key] = (
+                            sig.keyword in line and sig.pattern.search(line) is not None
+                        )
+                    hit.count += found
+                    continue
                 if sig.keyword not in line:
                     continue  # its shape holds it, the line does not, or a shorter literal
                 match = sig.pattern.search(line)
                 if match is None:
                     continue
-                hit = evidence.hits.get(sig.id)
                 if hit is None:
                     order += 1
                     hit = evidence.hits[sig.id] = Hits(sig, first=order)
@@ -320,16 +333,35 @@ _SHAPE = str.maketrans("123456789", "000000000")
 
 _Families = list[tuple[str, tuple[tflog.Reader, ...]]]
 
+#: What lets a pattern tell one digit from another: a digit of its own (a literal, a
+#: quantifier's count, an escape's code) or a character class (``[1-9]``). Without them every
+#: digit is alike to it (``\\d``, ``\\w``, ``.`` take them all).
+_DIGIT_AWARE = re.compile(r"[0-9\[]")
+
+
+def _shape_blind(sig: Signature) -> bool:
+    """Whether ``sig`` matches a line exactly when it matches the line's shape (every digit
+    read as 0): its keyword and pattern cannot tell one digit from another."""
+    blind = _BLIND.get(sig.id)
+    if blind is None:
+        blind = _BLIND[sig.id] = not (
+            _DIGIT_AWARE.search(sig.pattern.pattern) or _DIGIT_AWARE.search(sig.keyword)
+        )
+    return blind
+
+
+_BLIND: dict[str, bool] = {}
+
 
 def _candidates(
     text: str,
     literals: Sequence[str],
     keywords: Mapping[str, tuple[Signature, ...]],
     evidence: Evidence,
-) -> list[tuple[int, list[Signature], _Families]]:
+) -> list[tuple[int, str, list[Signature], _Families]]:
     """The lines of ``text`` whose shape holds a literal, in order: each line's number in
-    ``text``, the signatures to match there (each once) and the tflog readers to run there,
-    with the literal that brought them.
+    ``text``, its shape, the signatures to match there (each once) and the tflog readers to
+    run there, with the literal that brought them.
 
     A long log repeats a few shapes of line: a training step, a warning, a progress bar. The
     literals are searched for in each distinct shape once (a digit in a literal is a 0 there
@@ -371,7 +403,7 @@ def _candidates(
         )
         for shape in (*sigs_at, *families_at)
     }
-    return [(line_no, *at[shape]) for line_no, shape in enumerate(shapes) if shape in at]
+    return [(line_no, shape, *at[shape]) for line_no, shape in enumerate(shapes) if shape in at]
 
 
 def _saturated(evidence: Evidence, sig: Signature) -> bool:
