@@ -1,10 +1,13 @@
 """Benchmark ``tfdoctor explain`` on a large mixed TensorFlow log: MB/s and peak RSS.
 
-Usage: python benchmarks/bench_explain.py [--mb 50] [--keep FILE]
+Usage: python benchmarks/bench_explain.py [--mb 50] [--plain] [--keep FILE]
 
 The log mixes what a training run prints (Keras progress bars redrawn with ``\\r``, epoch
 lines, TensorFlow's start-up noise, a traceback) with a few failure lines, so the prefilter
-meets both the common and the rare case. The target is 50 MB/s and under 100 MB resident.
+meets both the common and the rare case. ``--plain`` writes the harder case: the same lines
+with no redrawn progress bars (each bar's last state only) and TensorFlow's noise after every
+epoch, so that every byte is a line to search. The target is 50 MB/s and under 100 MB
+resident, for both.
 """
 
 from __future__ import annotations
@@ -55,15 +58,22 @@ def _epoch(n: int) -> str:
     )
 
 
-def write_log(path: Path, megabytes: float) -> int:
-    """A mixed log of about ``megabytes`` MB at ``path``; returns its size in bytes."""
+def write_log(path: Path, megabytes: float, plain: bool = False) -> int:
+    """A mixed log of about ``megabytes`` MB at ``path`` (``plain``: no redrawn lines, noise
+    after every epoch); returns its size in bytes."""
     target = int(megabytes * 1_000_000)
     size = 0
     n = 0
     with path.open("w", encoding="utf-8", newline="") as out:
         while size < target:
             n += 1
-            piece = _epoch(n) + (_NOISE if n % 7 == 0 else "") + (_FAILURE if n % 500 == 0 else "")
+            if plain:
+                epoch = "\n".join(line.rsplit("\r", 1)[-1] for line in _epoch(n).split("\n"))
+                piece = epoch + _NOISE + (_FAILURE if n % 300 == 0 else "")
+            else:
+                piece = (
+                    _epoch(n) + (_NOISE if n % 7 == 0 else "") + (_FAILURE if n % 500 == 0 else "")
+                )
             out.write(piece)
             size += len(piece.encode("utf-8"))
     return size
@@ -74,12 +84,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--mb", type=float, default=50.0, help="log size in MB (default 50)")
     parser.add_argument("--keep", metavar="FILE", help="write the log here and keep it")
+    parser.add_argument(
+        "--plain", action="store_true", help="no redrawn progress bars: every line is searched"
+    )
     args = parser.parse_args(argv)
     signatures = load_signatures()
     matrix = load_matrix()
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(args.keep) if args.keep else Path(tmp) / "mixed.log"
-        size = write_log(path, args.mb)
+        size = write_log(path, args.mb, args.plain)
         start = time.perf_counter()
         with path.open("rb") as stream:
             report = explain(read_log(stream, path.name), signatures, matrix)
