@@ -418,21 +418,28 @@ def tensorrt_fix() -> Fix:
     )
 
 
-def conda_channel_fix(library: str) -> Fix:
+def conda_channel_fix(m: Machine, library: str) -> Fix:
     """One channel for a conda TensorFlow and the libraries it links (``library`` came from
-    another): strict channel priority, and conda-forge's TensorFlow with its own libraries
-    (https://conda-forge.org/docs/user/tipsandtricks/#using-multiple-channels)."""
+    another): strict channel priority, and the same TensorFlow release from conda-forge with
+    its own libraries (https://conda-forge.org/docs/user/tipsandtricks/#using-multiple-channels).
+    """
+    tf = m.tf
+    commands = ["conda list tensorflow", "conda config --env --set channel_priority strict"]
+    if tf is not None:
+        commands.append(
+            f'conda install --override-channels -c conda-forge "tensorflow={tf.version}"'
+        )
+        again = f"TensorFlow {tf.version}"
+    else:
+        again = "the TensorFlow release `conda list tensorflow` shows (`tensorflow=X.Y.Z`)"
     return Fix(
         f"This TensorFlow is a conda build, which links {library} from the environment, and "
         f"the {library} there comes from another channel or release than the one it was built "
         "against (conda-forge's builds beside packages of the default channel). Install the "
         "environment from one channel: conda-forge, with strict channel priority so that no "
-        "other channel's library replaces its own.",
-        (
-            "conda list tensorflow",
-            "conda config --env --set channel_priority strict",
-            "conda install --override-channels -c conda-forge tensorflow",
-        ),
+        f"other channel's library replaces its own, and install {again} again from it "
+        "(`conda install --override-channels -c conda-forge`).",
+        tuple(commands),
     )
 
 
@@ -455,9 +462,10 @@ def native_library_fix(library: Optional[str], macos: bool = False) -> Fix:
         'LD_DEBUG=libs python -c "import tensorflow" 2>&1 | grep -iE "error|not found|cannot"',
         "ldd PATH/TO/THE/EXTENSION.so | grep 'not found'",
     ]
-    if library:
-        # ldconfig lists file names: the library's own name, not the path a message gave.
-        name = library.replace("\\", "/").rsplit("/", 1)[-1].split(".so")[0]
+    name = (library or "").replace("\\", "/").rsplit("/", 1)[-1].split(".so")[0]
+    if name and not name.startswith(("libtensorflow", "_pywrap_tensorflow")):
+        # ldconfig lists file names: the library's own name, not the path a message gave;
+        # TensorFlow's own libraries are never in its cache.
         commands.insert(0, f"ldconfig -p | grep -F {shlex.quote(name)}")
     return Fix(
         "Find which library the loader misses and which file needs it: the loader's trace "

@@ -58,7 +58,7 @@ _FRAME = re.compile(
 _EXCEPTION = re.compile(
     # pytest prints the exception of a failed test after "E   " in its report and after
     # "FAILED path::test - " in its summary (https://docs.pytest.org/en/stable/how-to/output.html).
-    r"^[ \t]*(?:E[ \t]+|FAILED [^\s]+ - )?"
+    r"^[ \t]*(?:E[ \t]+|FAILED .+? - )?"
     r"(?P<type>(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt))"
     r"(?::[ \t]*(?P<message>[^\n]*))?[ \t]*$",
     re.MULTILINE,
@@ -235,7 +235,11 @@ def _bare_messages(text: str, where: Optional[object], out: list[Traceback]) -> 
 #: An import statement as a session shows it: after Python's ``>>>`` or IPython's ``In [3]:``
 #: prompt, or alone on its line.
 _STATEMENT = re.compile(
-    r"^[ \t]*(?:>>>[ \t]*|In \[\d*\]:[ \t]*)?(?P<code>(?:import|from)[ \t]+[\w.]+[^\n]*)$"
+    r"^[ \t]*(?:>>>[ \t]*|In \[\d*\]:[ \t]*)?(?P<code>"
+    # `import a.b as c, d` or `from a.b import (c, d as e)`: nothing after but a comment.
+    r"import[ \t]+[\w.]+(?:[ \t]+as[ \t]+\w+)?(?:[ \t]*,[ \t]*[\w.]+(?:[ \t]+as[ \t]+\w+)?)*"
+    r"|from[ \t]+[\w.]+[ \t]+import[ \t]+[\w.*(), \t]+"
+    r")[ \t]*(?:#[^\n]*)?$"
 )
 
 

@@ -66,7 +66,7 @@ from tfdoctor.evidence.traceback import (
 )
 from tfdoctor.explain.devices import unlisted_gpu_finding
 from tfdoctor.explain.exceptions import inferred_note, unexplained_finding
-from tfdoctor.explain.packages import log_packages, package_findings
+from tfdoctor.explain.packages import log_packages, package_findings, pins_keras3
 from tfdoctor.explain.reader import LogReader, LogText
 from tfdoctor.facts import (
     TF_DISTRIBUTIONS,
@@ -336,21 +336,22 @@ _Families = list[tuple[str, tuple[tflog.Reader, ...]]]
 #: What lets a pattern tell one digit from another: a digit of its own (a literal, a
 #: quantifier's count, an escape's code) or a character class (``[1-9]``). Without them every
 #: digit is alike to it (``\\d``, ``\\w``, ``.`` take them all).
-_DIGIT_AWARE = re.compile(r"[0-9\[]")
+_DIGIT_AWARE = re.compile(r"[0-9\[]|\(\?P=")
 
 
 def _shape_blind(sig: Signature) -> bool:
     """Whether ``sig`` matches a line exactly when it matches the line's shape (every digit
     read as 0): its keyword and pattern cannot tell one digit from another."""
-    blind = _BLIND.get(sig.id)
+    key = (sig.keyword, sig.pattern.pattern)
+    blind = _BLIND.get(key)
     if blind is None:
-        blind = _BLIND[sig.id] = not (
+        blind = _BLIND[key] = not (
             _DIGIT_AWARE.search(sig.pattern.pattern) or _DIGIT_AWARE.search(sig.keyword)
         )
     return blind
 
 
-_BLIND: dict[str, bool] = {}
+_BLIND: dict[tuple[str, str], bool] = {}
 
 
 def _candidates(
@@ -437,6 +438,9 @@ class Revealed(Record):
     oom_device: Optional[str] = None
     oom_bytes: Optional[int] = None
     site_packages: Optional[str] = None
+    #: The shared library TensorFlow's own import failed to load (an ImportError raised in a
+    #: frame of TensorFlow's that names a ``.so``), where the log shows one.
+    tf_import_library: Optional[str] = None
     wsl: bool = False
     conda: bool = False
     #: The log shows the CUDA libraries installed as pip wheels: their CUDA major ("12"), ""
@@ -568,6 +572,23 @@ def _os_of(
     return None
 
 
+_SO_NAMED = re.compile(r"(lib[\w.+-]+?\.so(?:\.\d+)*)\b")
+
+
+def _tf_import_library(tracebacks: Sequence[Traceback]) -> Optional[str]:
+    """The library an ImportError raised in TensorFlow's own frame names (TensorFlow's import
+    could not load it), or None."""
+    for tb in tracebacks:
+        if not tb.frames or not tb.name.endswith("ImportError"):
+            continue
+        if origin_of(tb.frames[-1].path).dist != "tensorflow":
+            continue
+        found = _SO_NAMED.search(tb.message)
+        if found is not None:
+            return found.group(1)
+    return None
+
+
 def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
     """What ``evidence`` shows about the machine (``matrix``: which TensorFlow lines the
     CUDA and cuDNN releases a missing library's file name implies were built for)."""
@@ -639,6 +660,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         oom_device=(oom[1].device or None) if oom is not None else None,
         oom_bytes=oom[1].bytes if oom is not None else None,
         site_packages=site,
+        tf_import_library=_tf_import_library(evidence.tracebacks),
         other_toolkit=_other_toolkit(evidence),
         wsl=evidence.wsl or "/usr/lib/wsl/" in text,
         cuda_wheels=_cuda_wheels(evidence),
@@ -936,13 +958,13 @@ def _keras3(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
 def _keras_major(m: Machine, r: Revealed) -> Optional[int]:
     """The Keras major the log's process ran: the keras installed, else its TensorFlow's
     tf.keras (Keras 3 from the lines that pin keras>=3, unless TF_USE_LEGACY_KERAS is set)."""
+    if m.legacy_keras:
+        return 2  # TF_USE_LEGACY_KERAS: tf.keras is tf-keras, whatever keras is installed
     keras = next((p for p in m.facts.packages or () if normalize_name(p.name) == "keras"), None)
     if keras is not None and keras.version:
         return int(version_key(keras.version)[0] or 0) or None
-    line = m.line
-    if line is None or not line.pins.keras or m.legacy_keras:
-        return None
-    return 3 if re.search(r">=?\s*3", line.pins.keras) else 2
+    keras3 = pins_keras3(m.line.pins.keras) if m.line is not None else None
+    return None if keras3 is None else (3 if keras3 else 2)
 
 
 def _gpu_library_init(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
@@ -1120,10 +1142,10 @@ _SYSTEM_LIBRARY = re.compile(r"Library not loaded: (/System/Library/[^\s\\]+|/us
 
 
 #: The libraries conda-forge's TensorFlow builds link from the environment instead of carrying
-#: them (the feedstock's TF_SYSTEM_LIBS: flatbuffers, snappy, protobuf, grpc, curl, gif, icu,
-#: libjpeg-turbo, sqlite, png; abseil and re2 in newer builds), by library name and by the
-#: C++ namespace of their symbols (https://github.com/conda-forge/tensorflow-feedstock/blob/
-#: main/recipe/tf_settings.sh).
+#: them, by library name and by the C++ namespace of their symbols: the feedstock's
+#: TF_SYSTEM_LIBS (flatbuffers, snappy, protobuf, grpc, curl, gif, icu, libjpeg-turbo,
+#: sqlite, png in recipe/build.sh; abseil from recipe/build_common.sh,
+#: https://github.com/conda-forge/tensorflow-feedstock).
 _CONDA_TF_LIBRARIES = (
     "flatbuffers",
     "snappy",
@@ -1131,7 +1153,6 @@ _CONDA_TF_LIBRARIES = (
     "grpc",
     "gpr",
     "absl",
-    "re2",
     "curl",
     "gif",
     "icu",
@@ -1139,21 +1160,39 @@ _CONDA_TF_LIBRARIES = (
     "sqlite3",
     "png",
 )
-#: The first name of an Itanium-mangled C++ symbol (``_ZTIN6snappy4SinkE``: snappy).
-_MANGLED_NAME = re.compile(r"^_Z(?:T[IVS])?N?K?(\d+)")
+#: The start of an Itanium-mangled C++ symbol, before its first nested name.
+_MANGLED_NAME = re.compile(r"^_Z(?:T[IVS])?N?K?")
+_MANGLED_PART = re.compile(r"\d+")
 
 
-def _conda_build_library(hits: Sequence[Hits]) -> Optional[str]:
-    """The library of a conda TensorFlow build's own dependencies that a hit names (missing,
-    or the namespace of a symbol missing), or None."""
+def _namespaces(symbol: str) -> list[str]:
+    """The first two names of a mangled C++ symbol's nesting (``_ZTIN6snappy4SinkE``: snappy,
+    Sink; ``_ZNK6google8protobuf7Message...``: google, protobuf); empty when it is not one."""
+    found = _MANGLED_NAME.match(symbol)
+    out: list[str] = []
+    at = found.end() if found is not None else len(symbol)
+    while len(out) < 2:
+        size = _MANGLED_PART.match(symbol, at)
+        if size is None:
+            break
+        start, length = size.end(), int(size.group())
+        out.append(symbol[start : start + length])
+        at = start + length
+    return out
+
+
+def _conda_build_library(hits: Sequence[Hits], r: Revealed) -> Optional[str]:
+    """The library of a conda TensorFlow build's own dependencies that TensorFlow's own
+    library missed (a symbol of its namespace), or that TensorFlow's import failed to load;
+    None otherwise (another package's missing library is not TensorFlow's build's)."""
     for hit in hits:
         for groups in hit.groups:
             library = groups.get("library", "").replace("\\", "/").rsplit("/", 1)[-1]
-            symbol = groups.get("symbol", "")
-            found = _MANGLED_NAME.match(symbol)
-            namespace = symbol[found.end() : found.end() + int(found.group(1))] if found else ""
+            names = _namespaces(groups.get("symbol", ""))
             for name in _CONDA_TF_LIBRARIES:
-                if library.startswith(f"lib{name}") or namespace.startswith(name):
+                if name in names:
+                    return f"lib{name}"
+                if library.startswith(f"lib{name}") and library == r.tf_import_library:
                     return f"lib{name}"
     return None
 
@@ -1192,22 +1231,33 @@ def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
     )
     named = (_library_owner(g["library"]) for h in hits for g in h.groups if g.get("library"))
     owner = next((d for d in (*owners, *named) if d and d not in TF_DISTRIBUTIONS), None)
-    foreign = _conda_build_library(hits)
+    foreign = _conda_build_library(hits, r)
     if owner is None and r.conda and foreign is not None:
         # TensorFlow's pip wheels carry these libraries inside; a conda build links them from
         # the environment, so one from another channel or release breaks it.
-        return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.conda_channel_fix(foreign)
+        fix = causes.platform.conda_channel_fix(m, foreign)
+        return causes.platform.NATIVE_LIBRARY_UNRESOLVED, fix
     if owner is not None:
-        other = causes.software.companion_fix(m, owner)
         lines = [line for h in hits for _, line in h.citations]
         system = next(filter(None, map(_SYSTEM_LIBRARY.search, lines)), None)
-        why = (
-            f"{owner}'s library links {system.group(1)}, which this system does not have (the "
-            "release was built for a newer one): "
-            if system is not None
-            else f"The library that needs it is {owner}'s own: "
-        )
-        fix = Fix(f"{why}{other.text} Or: {fix.text}", (*other.commands, *fix.commands))
+        if system is not None:
+            # Built for a newer macOS than this one: its release for this TensorFlow may be
+            # that very build; a release whose wheel's macOS tag this system meets, or a newer
+            # macOS, is what loads.
+            fix = Fix(
+                f"{owner}'s library links {system.group(1)}, which this macOS does not have: "
+                f"the {owner} release installed was built for a newer macOS. Upgrade macOS, or "
+                f"install an older {owner} release whose wheel is built for this macOS (the "
+                "macosx_X_Y tag of its file name at most this version), with the TensorFlow "
+                f"that release declares. Or: {fix.text}",
+                ("sw_vers -productVersion", f"pip index versions {owner}", *fix.commands),
+            )
+        else:
+            other = causes.software.companion_fix(m, owner)
+            fix = Fix(
+                f"The library that needs it is {owner}'s own: {other.text} Or: {fix.text}",
+                (*other.commands, *fix.commands),
+            )
     return causes.platform.NATIVE_LIBRARY_UNRESOLVED, fix
 
 

@@ -254,7 +254,6 @@ def _added_later(
     since = knowledge.first_line_with(name, line)
     if since is None:
         return None  # no release has it: not a matter of versions
-    dist = m.tf_name or "tensorflow"
     this = (
         f"this TensorFlow ({tf_version}) does not have it"
         if tf_version
@@ -264,7 +263,7 @@ def _added_later(
         f"`{name}` is in TensorFlow's API from {since} on, and {this}: the code was written "
         f"for a newer release. Install TensorFlow {since} (or newer), or write the name as "
         "the installed release spells it (its API docs).",
-        m.pip(f'install "{dist}=={since}.*"'),
+        _line_install(m, since),
     )
     what = (
         f"{verdict.what} TensorFlow {since} is the first line that has it."
@@ -273,6 +272,17 @@ def _added_later(
         "line since (AttributeError or ImportError before)."
     )
     return name, Verdict(verdict.key, verdict.cause, verdict.severity, what, fix, verdict.links)
+
+
+def _line_install(m: Machine, line: str) -> tuple[str, ...]:
+    """The command that installs the newest release of ``line`` here, by the distribution
+    that line publishes for this machine (``tensorflow-gpu`` ended with 2.11)."""
+    from tfdoctor.compat import install_requirement  # noqa: PLC0415 - compat imports causes
+
+    entry = m.matrix.line_for(line) if m.matrix is not None else None
+    if entry is None:
+        return m.pip(f'install "tensorflow=={line}.*"')
+    return m.pip_install(install_requirement(entry, m.target))
 
 
 def statement_findings(

@@ -824,7 +824,7 @@ def _keras2_of(m: Machine) -> tuple[str, str]:
     if "tf-keras" in names:
         return "tf-keras", "tf-keras is installed"
     if m.line is not None:
-        keras3 = _pins_keras3(m.line.pins.keras)
+        keras3 = pins_keras3(m.line.pins.keras)
         if keras3 is not None:
             tf = m.tf.version if m.tf is not None else m.line.line
             return ("tf-keras" if keras3 else "keras"), f"TensorFlow {tf}'s Keras 2"
@@ -832,7 +832,7 @@ def _keras2_of(m: Machine) -> tuple[str, str]:
     if python is not None and m.matrix is not None:
         minor = ".".join(python.split(".")[:2])
         kinds = {
-            _pins_keras3(line.pins.keras)
+            pins_keras3(line.pins.keras)
             for line in m.matrix.lines
             if any(minor in pythons for pythons in line.python.values())
         } - {None}
@@ -846,8 +846,9 @@ def _keras2_of(m: Machine) -> tuple[str, str]:
     return "keras", "no frame is shown: Keras 2 is the caller of tf.__internal__"
 
 
-def _pins_keras3(spec: Optional[str]) -> Optional[bool]:
-    """Whether a line's keras pin is Keras 3 (None: the line pins no keras)."""
+def pins_keras3(spec: Optional[str]) -> Optional[bool]:
+    """Whether a TensorFlow line's keras pin (``>=3.5.0``, ``<2.16,>=2.15.0``) is Keras 3;
+    None where the line pins no keras."""
     if not spec:
         return None
     found = re.search(r">=?\s*(\d+)", spec)
