@@ -75,6 +75,13 @@ def test_every_redrawn_line_keeps_its_last_non_empty_state(seed: int) -> None:
     assert split_text("\n".join(lines)).text == "\n".join(shown)
 
 
+def test_typographic_quotes_read_as_the_straight_ones_printed() -> None:
+    data = "Could not load dynamic library \u2018libcusolver.so.10\u2019; said \u201cno\u201d\n"
+    assert _read(data.encode("utf-8")) == [
+        ("line 1", "Could not load dynamic library 'libcusolver.so.10'; said \"no\"")
+    ]
+
+
 def test_invalid_utf8_is_replaced_not_fatal() -> None:
     assert _read(b"bad \xff\xfe byte\nok\n") == [
         ("line 1", "bad \ufffd\ufffd byte"),

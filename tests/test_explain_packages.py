@@ -171,6 +171,17 @@ ERROR: ResolutionImpossible: for help visit https://pip.pypa.io/en/latest/topics
     assert "grpcio" not in finding.summary  # its range admits the pin: not the clash
 
 
+def test_a_users_keras_pin_outside_tensorflows_range_is_a_keras_of_another_line() -> None:
+    text = """\
+The conflict is caused by:
+    The user requested keras==2.10.0
+    tensorflow 2.11.1 depends on keras<2.12 and >=2.11.0
+"""
+    finding = _one(_explain(text), "keras-version")
+    assert finding.severity is Severity.ERROR
+    assert "keras<2.12,>=2.11.0" in _fix(finding)
+
+
 def test_a_companion_against_the_requested_tensorflow_is_a_companion_mismatch() -> None:
     text = """\
 The conflict is caused by:

@@ -234,10 +234,17 @@ def _tf_requirement(c: Conflict, m: Machine, said: str) -> Finding:
             f"or choose a TensorFlow release whose range admits {c.target} {_pinned(c.have)}.",
             m.pip_install(f"{c.requirer}=={c.requirer_version}", f"{c.target}{c.spec}"),
         )
+        # Keras 2.6 to 2.15 is released with TensorFlow's line: its pin outside the range is
+        # a Keras of another TensorFlow, as where it is installed (below).
+        cause = (
+            causes.software.KERAS_VERSION
+            if c.target == "keras"
+            else causes.software.DEPENDENCY_OUT_OF_RANGE
+        )
         return causes.finding(
-            "explain.dependency-out-of-range",
+            f"explain.{cause}",
             Severity.ERROR,
-            causes.software.DEPENDENCY_OUT_OF_RANGE,
+            cause,
             f"The requirements pin {c.target} outside {tf}'s range ({c.target}{c.spec})",
             said,
             fix,

@@ -41,6 +41,10 @@ _ANSI = re.compile(
 )
 
 
+#: Typographic quotes, as the straight ones a program printed.
+_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'})
+
+
 class LogError(Exception):
     """A log that cannot be read at all (the file is missing or unreadable)."""
 
@@ -68,6 +72,10 @@ def clean(text: str) -> str:
     line redrawn with ``\\r`` only its last state."""
     if "\x1b" in text:
         text = _ANSI.sub("", text)
+    if not text.isascii():
+        # A log pasted through a web page or a word processor gets typographic quotes
+        # (U+2018 and U+2019 for '): the program printed straight ones.
+        text = text.translate(_QUOTES)
     if "\r" in text:
         # A line redrawn with "\r" (Keras' and tqdm's progress bars): the terminal showed only
         # its last state. Lines without one are left alone, so the common case stays in C.
