@@ -315,3 +315,44 @@ def test_a_companion_built_for_a_newer_macos_is_pointed_at_older_releases_or_mac
     )
     fix = fix_text(top_error(explained(log)))
     assert "sw_vers -productVersion" in fix and "older tensorflow-io release" in fix
+
+
+def test_an_import_of_a_general_package_above_an_error_is_no_caller() -> None:
+    log = ">>> import numpy as np\nAttributeError: module 'tensorflow' has no attribute 'contrib'\n"
+    report = explained(log)
+    assert all("numpy" not in x.summary for x in report.findings)
+
+
+def test_the_users_own_import_of_tensorflow_with_any_blanks_is_no_other_caller() -> None:
+    log = (
+        ">>> import  tensorflow as tf\n"
+        "AttributeError: module 'tensorflow.keras.layers' has no attribute 'RandomFlip'\n"
+    )
+    assert "tensorflow==2.6." in fix_text(top_error(explained(log)))
+
+
+def test_a_versioned_icu_namespace_and_an_absurd_mangled_length_are_read_safely() -> None:
+    icu = (
+        "ImportError: /opt/conda/envs/x/lib/python3.10/site-packages/tensorflow/python/"
+        "_pywrap_tensorflow_internal.so: undefined symbol: _ZN6icu_7313UnicodeStringC1Ev\n"
+    )
+    assert "libicu" in fix_text(top_error(explained(icu)))
+    absurd = (
+        "ImportError: /x/site-packages/tensorflow/python/_pywrap_tensorflow_internal.so: "
+        "undefined symbol: _ZN" + "1" * 5000 + "\n"
+    )
+    assert explained(absurd).findings  # read, not raised
+
+
+def test_import_statements_keep_their_names_and_refuse_prose() -> None:
+    text = (
+        "from a.b import (c, d as e)\n"
+        "from a import b  # x\n"
+        "from a import " + " " * 400 + "!\n"
+        "In [3]: from a import *\n"
+    )
+    assert [code for _, code in import_statements(text, 10)] == [
+        "from a.b import (c, d as e)",
+        "from a import b",
+        "from a import *",
+    ]

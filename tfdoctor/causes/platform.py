@@ -426,12 +426,13 @@ def conda_channel_fix(m: Machine, library: str) -> Fix:
     tf = m.tf
     commands = ["conda list tensorflow", "conda config --env --set channel_priority strict"]
     if tf is not None:
-        commands.append(
-            f'conda install --override-channels -c conda-forge "tensorflow={tf.version}"'
-        )
-        again = f"TensorFlow {tf.version}"
+        # conda reads "=2.15" as any 2.15 release: the same line, whichever patches
+        # conda-forge built (not necessarily every one pip has).
+        line = ".".join(tf.version.split(".")[:2])
+        commands.append(f'conda install --override-channels -c conda-forge "tensorflow={line}"')
+        again = f"TensorFlow {line}"
     else:
-        again = "the TensorFlow release `conda list tensorflow` shows (`tensorflow=X.Y.Z`)"
+        again = "the TensorFlow line `conda list tensorflow` shows (`tensorflow=X.Y`)"
     return Fix(
         f"This TensorFlow is a conda build, which links {library} from the environment, and "
         f"the {library} there comes from another channel or release than the one it was built "

@@ -238,7 +238,8 @@ _STATEMENT = re.compile(
     r"^[ \t]*(?:>>>[ \t]*|In \[\d*\]:[ \t]*)?(?P<code>"
     # `import a.b as c, d` or `from a.b import (c, d as e)`: nothing after but a comment.
     r"import[ \t]+[\w.]+(?:[ \t]+as[ \t]+\w+)?(?:[ \t]*,[ \t]*[\w.]+(?:[ \t]+as[ \t]+\w+)?)*"
-    r"|from[ \t]+[\w.]+[ \t]+import[ \t]+[\w.*(), \t]+"
+    # One run of blanks between names, so that no run is split two ways (backtracking).
+    r"|from[ \t]+[\w.]+[ \t]+import[ \t]+[\w.*(),]+(?:[ \t]+[\w.*(),]+)*"
     r")[ \t]*(?:#[^\n]*)?$"
 )
 

@@ -334,9 +334,10 @@ _SHAPE = str.maketrans("123456789", "000000000")
 _Families = list[tuple[str, tuple[tflog.Reader, ...]]]
 
 #: What lets a pattern tell one digit from another: a digit of its own (a literal, a
-#: quantifier's count, an escape's code) or a character class (``[1-9]``). Without them every
-#: digit is alike to it (``\\d``, ``\\w``, ``.`` take them all).
-_DIGIT_AWARE = re.compile(r"[0-9\[]|\(\?P=")
+#: quantifier's count, an escape's code), a character class (``[1-9]``), a named character
+#: (``\\N{DIGIT ONE}``) or a backreference by name. Without them every digit is alike to it
+#: (``\\d``, ``\\w``, ``.`` take them all).
+_DIGIT_AWARE = re.compile(r"[0-9\[]|\(\?P=|\\N\{")
 
 
 def _shape_blind(sig: Signature) -> bool:
@@ -956,8 +957,9 @@ def _keras3(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
 
 
 def _keras_major(m: Machine, r: Revealed) -> Optional[int]:
-    """The Keras major the log's process ran: the keras installed, else its TensorFlow's
-    tf.keras (Keras 3 from the lines that pin keras>=3, unless TF_USE_LEGACY_KERAS is set)."""
+    """The Keras major of the log's tf.keras: Keras 2 under TF_USE_LEGACY_KERAS, else the
+    keras installed, else its TensorFlow line's (Keras 3 from the lines that pin keras>=3).
+    (Code that imports keras itself gets the installed keras whatever the variable says.)"""
     if m.legacy_keras:
         return 2  # TF_USE_LEGACY_KERAS: tf.keras is tf-keras, whatever keras is installed
     keras = next((p for p in m.facts.packages or () if normalize_name(p.name) == "keras"), None)
@@ -1162,7 +1164,9 @@ _CONDA_TF_LIBRARIES = (
 )
 #: The start of an Itanium-mangled C++ symbol, before its first nested name.
 _MANGLED_NAME = re.compile(r"^_Z(?:T[IVS])?N?K?")
-_MANGLED_PART = re.compile(r"\d+")
+#: A nested name's length: four digits at most (a longer number is no real name, and Python
+#: refuses to read one of thousands of digits).
+_MANGLED_PART = re.compile(r"\d{1,4}")
 
 
 def _namespaces(symbol: str) -> list[str]:
@@ -1190,7 +1194,8 @@ def _conda_build_library(hits: Sequence[Hits], r: Revealed) -> Optional[str]:
             library = groups.get("library", "").replace("\\", "/").rsplit("/", 1)[-1]
             names = _namespaces(groups.get("symbol", ""))
             for name in _CONDA_TF_LIBRARIES:
-                if name in names:
+                # ICU versions its namespace (icu_73).
+                if any(n == name or n.startswith(name + "_") for n in names):
                     return f"lib{name}"
                 if library.startswith(f"lib{name}") and library == r.tf_import_library:
                     return f"lib{name}"

@@ -46,6 +46,8 @@ _KEYWORD = re.compile(
 #: recognized: {kwargs}") and its layers' (keras/src/layers/layer.py: "Unrecognized keyword
 #: arguments passed to {cls}: {kwargs}"). The wording says whose API the keywords were passed
 #: to when no frame of the traceback does (the message pasted alone).
+#: Import packages of TensorFlow itself and its Keras: an import of one is the user's own.
+_TF_OWN = frozenset({"tensorflow", "tensorflow_core", "keras", "tf_keras", "tensorboard"})
 _KERAS3_REFUSALS = (
     (re.compile(r"Argument\(s\) not recognized: \{(?P<kwargs>[^}]*)"), "keras.optimizers"),
     (
@@ -237,9 +239,8 @@ def _added_later(
     TensorFlow that raised it is older than that release. Its fix: that release."""
     if tb.frames and installed_package(tb.frames[-1].path) is not None:
         return None  # an installed package asked: a caller of another release (packages.py)
-    if not tb.frames and re.match(
-        r"(?:from|import)\s+(?!(?:tensorflow|keras|tf_keras)\b)", tb.statement
-    ):
+    imported = re.match(r"(?:from|import)\s+(\w+)", tb.statement)
+    if not tb.frames and imported is not None and imported.group(1) not in _TF_OWN:
         return None  # so did the package an `import X` above the error imported
     oldest = min(bundled_lines(), key=version_key)
     line = ".".join(tf_version.split(".")[:2]) if tf_version else oldest
@@ -276,10 +277,15 @@ def _added_later(
 
 def _line_install(m: Machine, line: str) -> tuple[str, ...]:
     """The command that installs the newest release of ``line`` here, by the distribution
-    that line publishes for this machine (``tensorflow-gpu`` ended with 2.11)."""
+    that line publishes for this machine (``tensorflow-gpu`` ended with 2.11); where the
+    Python is known and ``line`` has no wheel for it, the first later line that has one."""
     from tfdoctor.compat import install_requirement  # noqa: PLC0415 - compat imports causes
 
-    entry = m.matrix.line_for(line) if m.matrix is not None else None
+    lines = sorted(m.matrix.lines, key=lambda x: version_key(x.line)) if m.matrix else []
+    later = [x for x in lines if version_key(x.line) >= version_key(line) and not x.pre_release]
+    python = ".".join((m.python_version or "").split(".")[:2])
+    fits = [x for x in later if not python or any(python in v for v in x.python.values())]
+    entry = fits[0] if fits else None
     if entry is None:
         return m.pip(f'install "tensorflow=={line}.*"')
     return m.pip_install(install_requirement(entry, m.target))

@@ -30,7 +30,7 @@ from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import spec_contains, version_key
-from tfdoctor.modules import distribution_of
+from tfdoctor.modules import distribution_of, modules
 
 #: Libraries whose layers and models are Keras 2 objects (tf.keras before 2.16, or tf-keras):
 #: Keras 3 refuses them. The top-level import package, its distribution, and the source.
@@ -764,7 +764,11 @@ def foreign_caller_findings(tracebacks: Sequence[Traceback], m: Machine) -> list
             if tb.frames or module is None or imported is None:
                 continue
             top, where = imported.group(1), f"`{tb.statement}`"
-            if top in _TF_OWN or distribution_of(top) is None:
+            # Only a companion of TensorFlow's: importing numpy above the error says nothing.
+            known = distribution_of(top)
+            if top in _TF_OWN or known is None:
+                continue
+            if top not in modules().family and m.companion(known) is None:
                 continue
         dist = distribution_of(top) or top.replace("_", "-")
         asked = (

@@ -43,6 +43,8 @@ _ANSI = re.compile(
 
 #: Typographic quotes, as the straight ones a program printed.
 _QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'})
+#: Looked for first: a translate over a long non-ASCII log (Keras 3's progress bars are) is slow.
+_QUOTE_CHARS = ("\u2018", "\u2019", "\u201c", "\u201d")
 
 
 class LogError(Exception):
@@ -72,7 +74,7 @@ def clean(text: str) -> str:
     line redrawn with ``\\r`` only its last state."""
     if "\x1b" in text:
         text = _ANSI.sub("", text)
-    if not text.isascii():
+    if not text.isascii() and any(quote in text for quote in _QUOTE_CHARS):
         # A log pasted through a web page or a word processor gets typographic quotes
         # (U+2018 and U+2019 for '): the program printed straight ones.
         text = text.translate(_QUOTES)
