@@ -192,10 +192,13 @@ def test_pytest_reports_the_exception_of_a_failed_test_after_its_prefixes() -> N
     text = (
         "E       AttributeError: module 'tensorflow' has no attribute 'Session'\n"
         "FAILED tests/test_model.py::test_fit - ModuleNotFoundError: No module named 'tf_keras'\n"
+        "ERROR tests/test_data.py - ImportError: cannot import name 'x' from 'keras.utils'\n"
+        "ERROR: No matching distribution found for tensorflow - ValueError: not an exception\n"
     )
     assert [(tb.type, tb.message) for tb in read_tracebacks(text)] == [
         ("AttributeError", "module 'tensorflow' has no attribute 'Session'"),
         ("ModuleNotFoundError", "No module named 'tf_keras'"),
+        ("ImportError", "cannot import name 'x' from 'keras.utils'"),
     ]
 
 

@@ -56,9 +56,10 @@ _FRAME = re.compile(
     re.MULTILINE,
 )
 _EXCEPTION = re.compile(
-    # pytest prints the exception of a failed test after "E   " in its report and after
-    # "FAILED path::test - " in its summary (https://docs.pytest.org/en/stable/how-to/output.html).
-    r"^[ \t]*(?:E[ \t]+|FAILED .+? - )?"
+    # pytest prints the exception of a failed test after "E   " in its report, and after
+    # "FAILED path::test - " (a test) or "ERROR path - " (a module it could not collect) in its
+    # summary (https://docs.pytest.org/en/stable/how-to/output.html).
+    r"^[ \t]*(?:E[ \t]+|(?:FAILED|ERROR) [^:\n].*? - )?"
     r"(?P<type>(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt))"
     r"(?::[ \t]*(?P<message>[^\n]*))?[ \t]*$",
     re.MULTILINE,
