@@ -66,7 +66,7 @@ from tfdoctor.evidence.traceback import (
 )
 from tfdoctor.explain.devices import unlisted_gpu_finding
 from tfdoctor.explain.exceptions import inferred_note, unexplained_finding
-from tfdoctor.explain.packages import log_packages, package_findings, pins_keras3
+from tfdoctor.explain.packages import log_packages, package_findings, tf_keras_generation
 from tfdoctor.explain.reader import LogReader, LogText
 from tfdoctor.facts import (
     TF_DISTRIBUTIONS,
@@ -938,7 +938,7 @@ def _protobuf(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
 
 def _keras3(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     if any(h.signature.id == "model-class-not-located" for h in hits):
-        if _keras_major(m, r) == 2:
+        if tf_keras_generation(m)[0] == 2:
             # Keras 2 loading: the file is Keras 3's.
             return causes.software.MODEL_FROM_NEWER_KERAS, causes.software.keras3_model_fix(m)
         return causes.code.KERAS3_BEHAVIOUR_CHANGE, causes.code.keras2_model_fix(m)
@@ -954,19 +954,6 @@ def _keras3(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
                 # The rule's words; the legacy-Keras commands of the log's own TensorFlow.
                 return verdict.cause, Fix(verdict.fix.text, causes.code.keras3_fix(m).commands)
     return causes.code.KERAS3_BEHAVIOUR_CHANGE, causes.code.keras3_fix(m)
-
-
-def _keras_major(m: Machine, r: Revealed) -> Optional[int]:
-    """The Keras major of the log's tf.keras: Keras 2 under TF_USE_LEGACY_KERAS, else the
-    keras installed, else its TensorFlow line's (Keras 3 from the lines that pin keras>=3).
-    (Code that imports keras itself gets the installed keras whatever the variable says.)"""
-    if m.legacy_keras:
-        return 2  # TF_USE_LEGACY_KERAS: tf.keras is tf-keras, whatever keras is installed
-    keras = next((p for p in m.facts.packages or () if normalize_name(p.name) == "keras"), None)
-    if keras is not None and keras.version:
-        return int(version_key(keras.version)[0] or 0) or None
-    keras3 = pins_keras3(m.line.pins.keras) if m.line is not None else None
-    return None if keras3 is None else (3 if keras3 else 2)
 
 
 def _gpu_library_init(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
@@ -1205,7 +1192,7 @@ def _conda_build_library(hits: Sequence[Hits], r: Revealed) -> Optional[str]:
 def _library_owner(library: str) -> str:
     """The distribution a library's own name says it belongs to (``libtensorflow_io.so`` is
     tensorflow_io's: tensorflow-io), or ""."""
-    stem = re.sub(r"^lib|\.(?:so|dylib|dll)$", "", library.replace("\\", "/").rsplit("/", 1)[-1])
+    stem = library_of(library.replace("\\", "/").rsplit("/", 1)[-1])
     # A package names its libraries after itself, sometimes with a suffix
     # (libtensorflow_io_plugins.so): the longest prefix the module table knows.
     parts = stem.split("_")

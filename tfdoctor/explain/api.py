@@ -22,6 +22,7 @@ from tfdoctor.evidence.traceback import (
     path_hints,
 )
 from tfdoctor.explain.exceptions import inferred_note
+from tfdoctor.explain.packages import TF_OWN
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import version_key
@@ -46,8 +47,6 @@ _KEYWORD = re.compile(
 #: recognized: {kwargs}") and its layers' (keras/src/layers/layer.py: "Unrecognized keyword
 #: arguments passed to {cls}: {kwargs}"). The wording says whose API the keywords were passed
 #: to when no frame of the traceback does (the message pasted alone).
-#: Import packages of TensorFlow itself and its Keras: an import of one is the user's own.
-_TF_OWN = frozenset({"tensorflow", "tensorflow_core", "keras", "tf_keras", "tensorboard"})
 _KERAS3_REFUSALS = (
     (re.compile(r"Argument\(s\) not recognized: \{(?P<kwargs>[^}]*)"), "keras.optimizers"),
     (
@@ -203,16 +202,21 @@ def api_findings(
                 f"the line before {verdict.release}.",
                 fix.commands,
             )
-        out[fid] = causes.finding(
-            fid,
-            verdict.severity,
-            verdict.cause,
-            f"`{name}`: {causes.CAUSES[verdict.cause].title}",
-            "\n".join(detail),
-            fix,
-            verdict.links,
-        )
+        out[fid] = _verdict_finding(name, verdict, "\n".join(detail), fix)
     return list(out.values())
+
+
+def _verdict_finding(name: str, verdict: Verdict, detail: str, fix: Fix) -> Finding:
+    """scan's verdict on ``name`` as explain's finding: its cause, severity and links."""
+    return causes.finding(
+        f"explain.{verdict.cause}",
+        verdict.severity,
+        verdict.cause,
+        f"`{name}`: {causes.CAUSES[verdict.cause].title}",
+        detail,
+        fix,
+        verdict.links,
+    )
 
 
 def _came_later(
@@ -240,7 +244,7 @@ def _added_later(
     if tb.frames and installed_package(tb.frames[-1].path) is not None:
         return None  # an installed package asked: a caller of another release (packages.py)
     imported = re.match(r"(?:from|import)\s+(\w+)", tb.statement)
-    if not tb.frames and imported is not None and imported.group(1) not in _TF_OWN:
+    if not tb.frames and imported is not None and imported.group(1) not in TF_OWN:
         return None  # so did the package an `import X` above the error imported
     oldest = min(bundled_lines(), key=version_key)
     line = ".".join(tf_version.split(".")[:2]) if tf_version else oldest
@@ -309,18 +313,11 @@ def statement_findings(
             continue
         if version_key(tf_version) < version_key(verdict.release):
             continue  # the change came later than this TensorFlow
-        fid = f"explain.{verdict.cause}"
+        detail = (
+            f"{where}: {code}\n{verdict.what}\nThe log shows TensorFlow {tf_version}, which has "
+            f"this change (from {verdict.release})."
+        )
         out.setdefault(
-            fid,
-            causes.finding(
-                fid,
-                verdict.severity,
-                verdict.cause,
-                f"`{name}`: {causes.CAUSES[verdict.cause].title}",
-                f"{where}: {code}\n{verdict.what}\nThe log shows TensorFlow {tf_version}, "
-                f"which has this change (from {verdict.release}).",
-                _fitted(verdict, m),
-                verdict.links,
-            ),
+            f"explain.{verdict.cause}", _verdict_finding(name, verdict, detail, _fitted(verdict, m))
         )
     return list(out.values())

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Optional
 
 from tfdoctor import causes
+from tfdoctor.compat import keras3_serves_tf_keras
 from tfdoctor.evidence.packages import Conflict, ImportCheck, NumpyBuild
 from tfdoctor.evidence.pip import PythonRefusal, SourceBuild
 from tfdoctor.evidence.traceback import (
@@ -26,7 +27,7 @@ from tfdoctor.evidence.traceback import (
 )
 from tfdoctor.explain.generated import generated_code_findings
 from tfdoctor.explain.modules import module_findings
-from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts
+from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts, normalize_name
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import spec_contains, version_key
@@ -723,8 +724,9 @@ _ASKED = re.compile(
     r"|cannot import name '(?P<attr2>\w+)' from '(?P<module2>[\w.]+)'"
     r"|got an unexpected keyword argument '(?P<kw>\w+)'"
 )
-#: Import packages of TensorFlow itself and its Keras: frames there are the callee.
-_TF_OWN = frozenset({"tensorflow", "tensorflow_core", "keras", "tf_keras", "tensorboard"})
+#: Import packages of TensorFlow itself and its Keras: frames there are the callee, and an
+#: import of one is the user's own.
+TF_OWN = frozenset({"tensorflow", "tensorflow_core", "keras", "tf_keras", "tensorboard"})
 
 
 def foreign_caller_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
@@ -748,12 +750,12 @@ def foreign_caller_findings(tracebacks: Sequence[Traceback], m: Machine) -> list
             (
                 i
                 for i in range(len(packages) - 1, -1, -1)
-                if packages[i] and packages[i] not in _TF_OWN
+                if packages[i] and packages[i] not in TF_OWN
             ),
             None,
         )
         if index is not None:
-            if module is None and not any(p in _TF_OWN for p in packages[index + 1 :]):
+            if module is None and not any(p in TF_OWN for p in packages[index + 1 :]):
                 continue  # a keyword refused by the package's own code, not TensorFlow's
             top, where = packages[index] or "", tb.frames[index].path
         else:
@@ -766,7 +768,7 @@ def foreign_caller_findings(tracebacks: Sequence[Traceback], m: Machine) -> list
             top, where = imported.group(1), f"`{tb.statement}`"
             # Only a companion of TensorFlow's: importing numpy above the error says nothing.
             known = distribution_of(top)
-            if top in _TF_OWN or known is None:
+            if top in TF_OWN or known is None:
                 continue
             if top not in modules().family and m.companion(known) is None:
                 continue
@@ -826,44 +828,47 @@ def shadowed_module_findings(tracebacks: Sequence[Traceback]) -> list[Finding]:
     return []
 
 
+def tf_keras_generation(m: Machine) -> tuple[Optional[int], str]:
+    """The Keras major ``tf.keras`` is on this machine (2 or 3), with what says so; None where
+    nothing does. TF_USE_LEGACY_KERAS makes it Keras 2; else the keras installed; else the
+    installed TensorFlow's line (the matrix's rule, :func:`~tfdoctor.compat.
+    keras3_serves_tf_keras`); else the Python, where every line that supports it is of one
+    kind (Python 3.12 has wheels from TensorFlow 2.16 on). Code that imports keras itself gets
+    the installed keras whatever the variable says."""
+    if m.legacy_keras:
+        return 2, "TF_USE_LEGACY_KERAS is set"
+    keras = next((p for p in m.facts.packages or () if normalize_name(p.name) == "keras"), None)
+    if keras is not None and keras.version and version_key(keras.version)[0] in (2, 3):
+        return version_key(keras.version)[0], f"keras {keras.version} is installed"
+    if m.line is not None:
+        tf = m.tf.version if m.tf is not None else m.line.line
+        return (3 if m.keras3_is_tf_keras else 2), f"TensorFlow {tf}'s tf.keras"
+    python = m.python_version
+    if python is None or m.matrix is None:
+        return None, ""
+    minor = ".".join(python.split(".")[:2])
+    kinds = {
+        keras3_serves_tf_keras(line)
+        for line in m.matrix.lines
+        if line.pins.keras and any(minor in pythons for pythons in line.python.values())
+    }
+    if len(kinds) != 1:
+        return None, ""
+    major = 3 if kinds == {True} else 2
+    return major, f"Python {minor} runs only TensorFlow lines whose tf.keras is Keras {major}"
+
+
 def _keras2_of(m: Machine) -> tuple[str, str]:
     """Which Keras 2 distribution this machine would have, with what says so: tf-keras where
-    tf.keras is Keras 3 (the lines that pin ``keras>=3``, TensorFlow 2.16 on), keras before.
-    Decided by tf-keras installed, by the TensorFlow installed, or by the Python version when
-    only lines of one kind support it (Python 3.12 has wheels from TensorFlow 2.16 on)."""
-    names = {p.name.lower().replace("_", "-") for p in m.facts.packages or ()}
+    tf-keras is installed or tf.keras is Keras 3, keras where it is Keras 2 (and by default:
+    keras 2.6 to 2.15 called tf.__internal__ first)."""
+    names = {normalize_name(p.name) for p in m.facts.packages or ()}
     if "tf-keras" in names:
         return "tf-keras", "tf-keras is installed"
-    if m.line is not None:
-        keras3 = pins_keras3(m.line.pins.keras)
-        if keras3 is not None:
-            tf = m.tf.version if m.tf is not None else m.line.line
-            return ("tf-keras" if keras3 else "keras"), f"TensorFlow {tf}'s Keras 2"
-    python = m.python_version
-    if python is not None and m.matrix is not None:
-        minor = ".".join(python.split(".")[:2])
-        kinds = {
-            pins_keras3(line.pins.keras)
-            for line in m.matrix.lines
-            if any(minor in pythons for pythons in line.python.values())
-        } - {None}
-        if kinds == {True}:
-            return (
-                "tf-keras",
-                f"Python {minor} runs only TensorFlow lines whose Keras 2 is tf-keras",
-            )
-        if kinds == {False}:
-            return "keras", f"Python {minor} runs only TensorFlow lines whose Keras 2 is keras"
-    return "keras", "no frame is shown: Keras 2 is the caller of tf.__internal__"
-
-
-def pins_keras3(spec: Optional[str]) -> Optional[bool]:
-    """Whether a TensorFlow line's keras pin (``>=3.5.0``, ``<2.16,>=2.15.0``) is Keras 3;
-    None where the line pins no keras."""
-    if not spec:
-        return None
-    found = re.search(r">=?\s*(\d+)", spec)
-    return found is not None and int(found.group(1)) >= 3
+    major, basis = tf_keras_generation(m)
+    if major is None:
+        return "keras", "no frame is shown: Keras 2 is the caller of tf.__internal__"
+    return ("tf-keras" if major == 3 else "keras"), basis
 
 
 def private_api_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
