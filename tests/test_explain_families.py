@@ -151,7 +151,58 @@ def test_a_pinned_release_of_a_line_for_other_pythons() -> None:
     )
     top = _top(log)
     assert top.cause == "tf-release-not-for-python"
-    assert "Python 3.6 to 3.7" in _fix(top)
+    assert "Python 3.6-3.7 on Linux x86-64" in _fix(top)
+
+
+@pytest.mark.parametrize(
+    ("listing", "wheels"),
+    [
+        pytest.param(" (from versions: none)", "('from versions: none')", id="none-listed"),
+        pytest.param("", "finds no wheel for this interpreter", id="list-not-shown"),
+    ],
+)
+def test_a_pinned_early_release_names_the_pythons_its_wheels_are_for(
+    listing: str, wheels: str
+) -> None:
+    # TensorFlow 1.10.0's files on PyPI: cp27, cp33-cp36 for Linux and macOS; cp35, cp36 for
+    # Windows. Older than every line of the matrix: its early_releases row says so.
+    log = (
+        "Collecting tensorflow==1.10.0 (from rasa_core->-r requirements.txt (line 10))\n"
+        "  Could not find a version that satisfies the requirement tensorflow==1.10.0 (from "
+        f"rasa_core->-r requirements.txt (line 10)){listing}\n"
+        "No matching distribution found for tensorflow==1.10.0\n"
+    )
+    top = _top(log)
+    assert top.cause == "tf-release-not-for-python"
+    fix = _fix(top)
+    assert wheels in fix
+    assert "Python 2.7, 3.3-3.6 on Linux x86-64 and macOS x86-64" in fix
+    assert "Python 3.5-3.6 on Windows x86-64" in fix
+    assert "with Python 3.6" in fix and "64-bit CPython" in fix
+
+
+def test_a_pinned_release_whose_pythons_include_the_logs_is_not_blamed_on_the_python() -> None:
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/user/venv/lib/python3.6/site-packages/helper.py", line 9, in <module>\n'
+        "subprocess.CalledProcessError: Command 'pip install tensorflow==1.10.0' returned 1.\n"
+        "ERROR: Could not find a version that satisfies the requirement tensorflow==1.10.0 "
+        "(from versions: none)\n"
+        "ERROR: No matching distribution found for tensorflow==1.10.0\n"
+    )
+    fix = _fix(_top(log))
+    assert "Install TensorFlow 1.10.0 with" not in fix
+    assert "Python 3.6 has wheels" in fix
+
+
+def test_a_pinned_wrapper_release_is_not_judged_by_the_tensorflow_wheels() -> None:
+    # tensorflow-cpu published no macOS wheels: the matrix's Pythons are tensorflow's.
+    log = (
+        "ERROR: Could not find a version that satisfies the requirement tensorflow-cpu==2.7.1 "
+        "(from versions: none)\n"
+        "ERROR: No matching distribution found for tensorflow-cpu==2.7.1\n"
+    )
+    assert "macOS x86-64" not in _fix(_top(log))
 
 
 def test_a_pinned_companion_release_pip_does_not_list() -> None:

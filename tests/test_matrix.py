@@ -335,7 +335,7 @@ cuda_families:"""
         pytest.param(
             sub("schema_version: 1\n", "schema_version: 1\ncolour: blue\n"),
             "m.yaml:2: matrix.colour: unknown field (expected one of: cuda_families, "
-            "cuda_toolkits, schema_version, sources, tensorflow)",
+            "cuda_toolkits, early_releases, schema_version, sources, tensorflow)",
             id="unknown-top-level-field",
         ),
         pytest.param(
@@ -1037,3 +1037,51 @@ def test_xla_on_compute_capability_12_is_a_known_failure(name: str) -> None:
     assert "fails on compute capability 12.0" in _reasons(name, SHIPPED, gpu="12.0")
     best = newest_fit(SHIPPED, target)
     assert best is None or "12.0" not in best.line.known_gpu_failures
+
+
+def test_an_early_release_answers_with_its_own_wheels_and_a_line_with_the_lines() -> None:
+    early = FIXTURE_MATRIX.release_pythons("1.10.0")
+    assert early is not None and early["windows-x86_64"] == ("3.5", "3.6")
+    assert "2.7" in early["linux-x86_64"]
+    line = FIXTURE_MATRIX.release_pythons("2.16.1")
+    assert line == FIXTURE_MATRIX.line_for("2.16").python  # type: ignore[union-attr]
+    # Neither an early row nor a line: unknown, never guessed from a neighbour.
+    assert FIXTURE_MATRIX.release_pythons("1.10.1") is None
+
+
+@pytest.mark.parametrize(
+    ("rows", "message"),
+    [
+        pytest.param(
+            '  - release: "1.2.0"\n    python: {linux-x86_64: ["3.6"]}\n    source: pypi-files\n'
+            '  - release: "1.1.0"\n    python: {linux-x86_64: ["3.6"]}\n    source: pypi-files\n',
+            "early_releases[1.1.0].release: rows must be sorted oldest first",
+            id="unsorted",
+        ),
+        pytest.param(
+            '  - release: "1.2.0"\n    python: {linux-x86_64: ["3.6", "3.5"]}\n'
+            "    source: pypi-files\n",
+            "early_releases[1.2.0].python.linux-x86_64: versions must be sorted",
+            id="unsorted-pythons",
+        ),
+        pytest.param(
+            '  - release: "1.2"\n    python: {linux-x86_64: ["3.6"]}\n    source: pypi-files\n',
+            "early_releases[0].release: '1.2' is not a valid release X.Y.Z",
+            id="not-a-release",
+        ),
+        pytest.param(
+            '  - release: "1.2.0"\n    python: {solaris: ["3.6"]}\n    source: pypi-files\n',
+            "early_releases[1.2.0].python.solaris: unknown field",
+            id="unknown-platform",
+        ),
+        pytest.param(
+            '  - release: "1.2.0"\n    python: {linux-x86_64: ["3.6"]}\n    source: nowhere\n',
+            "early_releases[1.2.0].source",
+            id="unknown-source",
+        ),
+    ],
+)
+def test_a_bad_early_release_row_is_named(rows: str, message: str) -> None:
+    text = FIXTURE_MATRIX_PATH.read_text(encoding="utf-8")
+    text = text[: text.index("early_releases:")] + "early_releases:\n" + rows
+    assert message in parse_error(text)

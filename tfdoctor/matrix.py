@@ -130,6 +130,16 @@ class CudaFamily(Record):
 
 
 @record
+class EarlyRelease(Record):
+    """A release older than the matrix's lines: only the Pythons its wheel files are tagged for,
+    by platform key (what pip can install where)."""
+
+    release: str
+    python: Mapping[str, tuple[str, ...]]
+    source: tuple[str, ...]
+
+
+@record
 class ComputeCapabilities(Record):
     """The GPU code a wheel carries: machine code (``sm_XY``) and PTX (``compute_XY``)."""
 
@@ -237,6 +247,8 @@ class Matrix(Record):
     cuda_families: tuple[CudaFamily, ...]
     #: Newest line first, pre-release lines included.
     lines: tuple[TFLine, ...]
+    #: Releases older than every line, oldest first (their wheels' Pythons only).
+    early_releases: tuple[EarlyRelease, ...] = ()
 
     @property
     def gpus(self) -> tuple[GpuModel, ...]:
@@ -282,6 +294,15 @@ class Matrix(Record):
             if row.major == major:
                 return row
         return None
+
+    def release_pythons(self, version: str) -> Optional[Mapping[str, tuple[str, ...]]]:
+        """The Pythons, by platform key, that the wheels of the release ``version`` are for: an
+        early release's own row, else its line's; None where the matrix knows neither."""
+        for row in self.early_releases:
+            if row.release == version:
+                return row.python
+        line = self.line_for(version)
+        return line.python if line is not None else None
 
     def gpu_model(self, name: str) -> Optional[GpuModel]:
         """A GPU model by name, ignoring case, spaces and an ``NVIDIA``/``GeForce`` prefix."""
@@ -390,7 +411,8 @@ def parse_matrix(text: str, path: str = "<matrix>") -> Matrix:
     toolkits = _read_toolkits(reader, top["cuda_toolkits"], sources)
     families = _read_families(reader, top["cuda_families"], sources)
     lines = _read_lines(reader, top["tensorflow"], sources)
-    matrix = Matrix(path, sources, toolkits, families, lines)
+    early = _read_early(reader, top["early_releases"], sources) if "early_releases" in top else ()
+    matrix = Matrix(path, sources, toolkits, families, lines, early)
     for entry, node in zip(lines, reader.sequence(top["tensorflow"], "tensorflow")):
         if entry.cuda is not None and matrix.toolkit(entry.cuda) is None:
             raise reader.error(
@@ -468,6 +490,52 @@ def _read_families(
 
 
 _UNSORTED_ROWS = "rows must be sorted oldest first, without duplicates"
+# The early releases' wheels include Python 2.7 (TensorFlow 1.x).
+_EARLY_PYTHON_RE = re.compile(r"^[23]\.(\d+)$")
+_EARLY_RELEASE_RE = re.compile(r"^\d+\.\d+\.\d+$")
+
+
+def _read_early(
+    reader: _Reader, node: Node, sources: Mapping[str, Source]
+) -> tuple[EarlyRelease, ...]:
+    rows: list[EarlyRelease] = []
+    for i, item in enumerate(reader.sequence(node, "early_releases")):
+        fields = reader.mapping(
+            item,
+            f"early_releases[{i}]",
+            schema.required(schema.EARLY_FIELDS),
+            schema.optional(schema.EARLY_FIELDS),
+        )
+        release = reader.required_string(
+            fields["release"], f"early_releases[{i}].release", _EARLY_RELEASE_RE, "release X.Y.Z"
+        )
+        where = f"early_releases[{release}]"
+        if rows and version_key(release) <= version_key(rows[-1].release):
+            raise reader.error(fields["release"], f"{where}.release", _UNSORTED_ROWS)
+        found = reader.mapping(fields["python"], f"{where}.python", (), tuple(PLATFORMS))
+        python = {
+            plat: _python_list(reader, n, f"{where}.python.{plat}", _EARLY_PYTHON_RE)
+            for plat, n in found.items()
+        }
+        rows.append(
+            EarlyRelease(
+                release, python, reader.source_ids(fields["source"], f"{where}.source", sources)
+            )
+        )
+    return tuple(rows)
+
+
+def _python_list(
+    reader: _Reader, node: Node, where: str, pattern: re.Pattern[str]
+) -> tuple[str, ...]:
+    """A sorted list of distinct Python versions."""
+    versions: list[str] = []
+    for item in reader.sequence(node, where):
+        ver = reader.required_string(item, where, pattern, "Python version (X.Y)")
+        if versions and version_key(ver) <= version_key(versions[-1]):
+            raise reader.error(item, where, "versions must be sorted, without duplicates")
+        versions.append(ver)
+    return tuple(versions)
 
 
 _LINE_FIELDS = schema.required(schema.LINE_FIELDS)
@@ -531,17 +599,7 @@ def _read_line(reader: _Reader, node: Node, index: int, sources: Mapping[str, So
     pyfields = reader.mapping(fields["python"], f"{where}.python", *_parts("python"))
     python: dict[str, tuple[str, ...]] = {}
     for plat, plat_node in pyfields.items():
-        versions: list[str] = []
-        for item in reader.sequence(plat_node, f"{where}.python.{plat}"):
-            ver = reader.required_string(
-                item, f"{where}.python.{plat}", _PYTHON_RE, "Python version (3.x)"
-            )
-            if versions and version_key(ver) <= version_key(versions[-1]):
-                raise reader.error(
-                    item, f"{where}.python.{plat}", "versions must be sorted, without duplicates"
-                )
-            versions.append(ver)
-        python[plat] = tuple(versions)
+        python[plat] = _python_list(reader, plat_node, f"{where}.python.{plat}", _PYTHON_RE)
 
     glibc = reader.string(
         fields["glibc_min"], f"{where}.glibc_min", _LINE_RE, "glibc version", nullable=True

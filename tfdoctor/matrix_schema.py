@@ -288,6 +288,16 @@ TOP_FIELDS: tuple[Field, ...] = (
     Field("cuda_toolkits", "list of toolkit rows, oldest first", sourced=False),
     Field("cuda_families", "list of family rows, oldest first", sourced=False),
     Field("tensorflow", "list of line rows, newest first", sourced=False),
+    Field(
+        "early_releases",
+        "list of early release rows, oldest first",
+        required=False,
+        sourced=False,
+        doc=(
+            "optional: releases before the oldest line, with only the Pythons their wheel files "
+            "are tagged for on each platform (what pip can install where)"
+        ),
+    ),
 )
 
 _DRIVER_FIELDS: tuple[Field, ...] = (
@@ -300,6 +310,12 @@ _DRIVER_FIELDS: tuple[Field, ...] = (
 TOOLKIT_FIELDS: tuple[Field, ...] = (
     Field("cuda", "X.Y string", sourced=False, refreshed=KEY),
     *_DRIVER_FIELDS,
+)
+#: An ``early_releases`` row: a release older than every line, and the Pythons of its wheels.
+EARLY_FIELDS: tuple[Field, ...] = (
+    Field("release", "X.Y.Z string", sourced=False, refreshed=KEY),
+    Field("python", "platform -> list of X.Y", sourced=False),
+    Field("source", "source id or list of ids", sourced=False),
 )
 #: A ``cuda_families`` row: a CUDA major's minor-version-compatibility driver floor.
 FAMILY_FIELDS: tuple[Field, ...] = (

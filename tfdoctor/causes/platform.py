@@ -584,12 +584,18 @@ def release_line_fix(m: Machine, dist: str, requested: str, release: str) -> Fix
 
 
 def pip_refusal_fix(
-    m: Machine, listed: Sequence[str], requested: Optional[str], python: Optional[str]
+    m: Machine,
+    listed: Sequence[str],
+    requested: Optional[str],
+    python: Optional[str],
+    dist: str = "tensorflow",
+    shown: bool = True,
 ) -> tuple[CauseId, Fix, str]:
     """Cause, fix and reasoning for pip's "no matching distribution", from what pip listed.
 
     ``listed``: the final releases pip could see (empty: none at all); ``requested``: the
-    version pinned; ``python``: the version the log shows, if any. The reasoning names what is
+    version pinned; ``python``: the version the log shows, if any; ``dist``: the distribution
+    refused; ``shown``: whether the log shows pip's list at all. The reasoning names what is
     read from pip's words and what is inferred from the matrix.
     """
     lines = m.matrix.lines if m.matrix is not None else ()
@@ -597,20 +603,43 @@ def pip_refusal_fix(
         "python -c 'import platform, struct, sys; print(sys.version.split()[0], "
         'platform.machine(), struct.calcsize("P") * 8)\''
     )
+    # The matrix's Pythons are those of the `tensorflow` wheels; tensorflow-cpu and -gpu
+    # published fewer platforms.
+    release = _release_wheels(m, requested, listed, python) if dist == "tensorflow" else None
+    if release is not None and not listed:
+        # pip sees no TensorFlow here, and the requirement pins one release: whatever else this
+        # interpreter lacks, that release needs one of its own Pythons.
+        seen = (
+            "pip sees no TensorFlow release for this interpreter ('from versions: none'), and "
+            "the requirement pins"
+            if shown
+            else "pip finds no wheel for this interpreter of TensorFlow"
+        )
+        why = f"{seen} {requested}, whose wheels are for {release[0]} (from the matrix)"
+        return (
+            TF_RELEASE_NOT_FOR_PYTHON,
+            Fix(
+                f"{why}. Install TensorFlow {requested} with Python {release[1]} (a new virtual "
+                "environment of it) on a platform it has wheels for, or move the requirement to "
+                "a TensorFlow release that publishes wheels for this Python and platform "
+                "(`tfdoctor matrix` lists each line's Pythons). If the command below prints one "
+                "of those Pythons and platforms, the interpreter is 32-bit (use a 64-bit CPython) "
+                "or pip is too old to read the wheels' platform tags (upgrade pip).",
+                (check, "python -m pip --version"),
+            ),
+            why,
+        )
     if listed:
         newest = max(listed, key=version_key)
-        pinned = _pinned_line_pythons(lines, requested, listed)
-        if pinned is not None:
-            line, pys = pinned
+        if release is not None and not _line_listed(requested, listed):
             why = (
-                f"pip lists releases up to {newest} but not {requested}: TensorFlow {line} "
-                f"publishes wheels for Python {pys[0]} to {pys[-1]} only, so this Python is "
-                "another (from the matrix)"
+                f"pip lists releases up to {newest} but not {requested}, whose wheels are for "
+                f"{release[0]}, so this Python or platform is another (from the matrix)"
             )
             return (
                 TF_RELEASE_NOT_FOR_PYTHON,
                 Fix(
-                    f"{why}. Install TensorFlow {requested} with Python {pys[-1]} (a new "
+                    f"{why}. Install TensorFlow {requested} with Python {release[1]} (a new "
                     f"virtual environment of it), or install one pip lists (`pip install "
                     f'"tensorflow=={newest}"`) and port the code to it.',
                     (check,),
@@ -682,10 +711,14 @@ def pip_refusal_fix(
             ),
             why,
         )
+    seen = (
+        "pip sees no TensorFlow release at all for this interpreter ('from versions: none')"
+        if shown
+        else "pip finds no TensorFlow release that matches the requirement for this interpreter"
+    )
     why = (
-        "pip sees no TensorFlow release at all for this interpreter ('from versions: none'): "
-        "its Python is newer or older than every release supports, or it is 32-bit, or the "
-        "platform has no wheels"
+        f"{seen}: its Python is newer or older than every release supports, or it is 32-bit, or "
+        "the platform has no wheels"
     )
     span = f" (Python {supported[0]} to {supported[-1]})" if supported else ""
     return (
@@ -699,19 +732,61 @@ def pip_refusal_fix(
     )
 
 
-def _pinned_line_pythons(
-    lines: Sequence[TFLine], requested: Optional[str], listed: Sequence[str]
-) -> Optional[tuple[str, list[str]]]:
-    """The line of the requested release and the Pythons it has wheels for, where pip lists
-    releases of other lines but none of its own: what it lacks here is this Python."""
+_PLATFORM_WORDS: Mapping[str, str] = {
+    "linux-x86_64": "Linux x86-64",
+    "linux-aarch64": "Linux aarch64",
+    "macos-x86_64": "macOS x86-64",
+    "macos-arm64": "macOS arm64",
+    "windows-x86_64": "Windows x86-64",
+}
+
+
+def _release_wheels(
+    m: Machine, requested: Optional[str], listed: Sequence[str], python: Optional[str]
+) -> Optional[tuple[str, str]]:
+    """What the wheels of a pinned release are for, in words ("Python 2.7, 3.3-3.6 on Linux
+    x86-64 ..."), and the newest of their Pythons, where the matrix knows the release and the
+    log's Python (if it shows one) is not among them; else None."""
+    if not requested or m.matrix is None or requested in listed:
+        return None
+    by_platform = m.matrix.release_pythons(requested)
+    if not by_platform:
+        return None
+    every = sorted({py for pys in by_platform.values() for py in pys}, key=version_key)
+    if not every or (python and version_key(python)[:2] in {version_key(p) for p in every}):
+        return None
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for plat, pys in by_platform.items():
+        if pys:
+            groups.setdefault(tuple(pys), []).append(_PLATFORM_WORDS.get(plat, plat))
+    parts = [
+        f"Python {_python_span(pys)} on {' and '.join(plats)}" for pys, plats in groups.items()
+    ]
+    bare = [_PLATFORM_WORDS.get(p, p) for p, pys in by_platform.items() if not pys]
+    if bare:
+        parts.append(f"none on {' or '.join(bare)}")
+    return "; ".join(parts), every[-1]
+
+
+def _python_span(pys: Sequence[str]) -> str:
+    """``("2.7", "3.3", "3.4", "3.5")`` -> ``"2.7, 3.3-3.5"``: runs of consecutive minors."""
+    runs: list[list[str]] = []
+    for py in pys:
+        major, minor = version_key(py)[:2]
+        if runs and version_key(runs[-1][-1])[:2] == (major, minor - 1):
+            runs[-1].append(py)
+        else:
+            runs.append([py])
+    return ", ".join(run[0] if len(run) == 1 else f"{run[0]}-{run[-1]}" for run in runs)
+
+
+def _line_listed(requested: Optional[str], listed: Sequence[str]) -> bool:
+    """Whether pip lists a release of the pinned release's line (then that line has wheels
+    here, and the pin alone is what is missing)."""
     if not requested:
-        return None
+        return False
     line_of = ".".join(requested.split(".")[:2])
-    line = next((x for x in lines if x.line == line_of), None)
-    if line is None or any(v.startswith(line_of + ".") or v == line_of for v in listed):
-        return None
-    pys = sorted(_pythons(line), key=version_key)
-    return (line.line, pys) if pys else None
+    return any(v.startswith(line_of + ".") or v == line_of for v in listed)
 
 
 def wheel_tags_fix(m: Machine, file: str, python: Optional[str], platform: str) -> Fix:

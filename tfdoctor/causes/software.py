@@ -469,15 +469,19 @@ def pinned_companion_fix(dist: str, spec: str, listed: Sequence[str]) -> Fix:
     )
 
 
-def companion_no_wheel_fix(m: Machine, dist: str, listed: tuple[str, ...]) -> Fix:
+def companion_no_wheel_fix(
+    m: Machine, dist: str, listed: tuple[str, ...], shown: bool = True
+) -> Fix:
     """pip saw no wheel of the companion ``dist`` (or none past ``listed``) for this Python and
     platform: its successor where the project renamed it, else where its wheels exist; a
-    pure-Python package's refusal is the Python's version or a release that does not exist."""
-    seen = (
-        f"pip lists {dist} releases up to {listed[-1]} for this Python and platform"
-        if listed
-        else f"pip lists no {dist} release for this Python and platform"
-    )
+    pure-Python package's refusal is the Python's version or a release that does not exist.
+    ``shown``: whether the log shows pip's list of versions at all."""
+    if listed:
+        seen = f"pip lists {dist} releases up to {listed[-1]} for this Python and platform"
+    elif shown:
+        seen = f"pip lists no {dist} release for this Python and platform"
+    else:
+        seen = f"pip finds no {dist} release that matches the requirement here"
     table = modules()
     index = f"pip index versions {dist}"
     if dist not in table.native:

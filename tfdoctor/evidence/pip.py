@@ -19,7 +19,9 @@ _REFUSAL = re.compile(
     r"Could not find a version that satisfies the requirement "
     r"(?P<dist>[A-Za-z0-9][A-Za-z0-9._-]*)(?P<spec>[^\s(]*)"
     # pip names where the requirement came from first: "(from -r requirements.txt (line 12))".
-    r"(?:\s*\((?!from versions)(?:[^()]|\([^()]*\))*\))*\s*\(from versions: ?(?P<versions>[^)]*)\)"
+    r"(?:\s*\((?!from versions)(?:[^()]|\([^()]*\))*\))*"
+    # A paste may stop before the list, or an old pip not print it: then what pip saw is unknown.
+    r"(?:\s*\(from versions: ?(?P<versions>[^)]*)\))?"
 )
 _VERSION = re.compile(r"^\d+(?:\.\d+)*(?:(?:a|b|rc)\d+)?$")
 
@@ -33,6 +35,9 @@ class PipRefusal(Record):
     spec: str
     #: The versions pip could see for this Python and platform; empty for ``none``.
     versions: tuple[str, ...]
+    #: Whether the log shows pip's list (``from versions: ...``); if not, ``versions`` is empty
+    #: because it is unknown, not because pip saw none.
+    shown: bool = True
 
     @property
     def final_versions(self) -> tuple[str, ...]:
@@ -52,9 +57,11 @@ def read_refusals(texts: Iterable[str]) -> list[PipRefusal]:
         if "Could not find a version" not in text:
             continue
         for match in _REFUSAL.finditer(text):
-            words = [w.strip() for w in match.group("versions").split(",")]
+            listed = match.group("versions")
+            words = [w.strip() for w in (listed or "").split(",")]
             versions = tuple(w for w in words if _VERSION.match(w))
-            out.append(PipRefusal(match.group("dist").lower(), match.group("spec"), versions))
+            dist, spec = match.group("dist").lower(), match.group("spec")
+            out.append(PipRefusal(dist, spec, versions, listed is not None))
             if len(out) >= MAX_REFUSALS:
                 return out
     return out

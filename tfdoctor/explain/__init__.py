@@ -1292,7 +1292,7 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
                 companion, refusal_of.spec, refusal_of.versions
             )
         return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.software.companion_no_wheel_fix(
-            m, companion, listed
+            m, companion, listed, refusal_of.shown if refusal_of is not None else True
         )
     if not refusals:
         return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.no_wheel_fix(m)
@@ -1302,6 +1302,8 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         refusal.final_versions or refusal.versions,
         requested_version(refusal.spec),
         r.python,
+        normalize_name(refusal.dist),
+        refusal.shown,
     )
     return cause, fix
 
