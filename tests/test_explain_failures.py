@@ -485,14 +485,14 @@ def test_none_listed_in_a_log_is_not_blamed_on_one_reason() -> None:
             "ERROR: Could not find a version that satisfies the requirement tensorflow==2.10.1 "
             "(from versions: 2.12.0, 2.13.0)\nERROR: tensorflow-2.10.1-cp310-cp310-win_amd64.whl "
             "is not a supported wheel on this platform.\n",
-            "tf-no-wheel-for-python",
+            "wheel-mismatch",
             id="releases-listed-so-the-interpreter-is-64-bit",
         ),
         pytest.param(
             "ERROR: No matching distribution found for tensorflow\n"
             "ERROR: tensorflow-2.10.1-cp310-cp310-manylinux_2_17_x86_64.whl is not a supported "
             "wheel on this platform.\n",
-            "tf-no-wheel-for-python",
+            "wheel-mismatch",
             id="linux-wheel",
         ),
     ],

@@ -65,11 +65,12 @@ CAUSES: Mapping[str, Cause] = dict(
         define(
             WHEEL_MISMATCH,
             "A wheel built for another Python or platform",
-            "The installed wheel's tags (its WHEEL file) name another Python version or machine "
-            "than the examined interpreter's, so its compiled modules do not load there. pip "
-            "never picks such a wheel itself: a site-packages copied between images or "
-            "interpreters, or `pip install --target` with `--python-version` or `--platform`, "
-            "leaves one behind.",
+            "The wheel's tags (its file name, or the WHEEL file of an installed one) name another "
+            "Python version or machine than the examined interpreter's, so its compiled modules "
+            "do not load there. pip never picks such a wheel itself: handed one by file or URL "
+            "it refuses it ('is not a supported wheel on this platform'); a site-packages copied "
+            "between images or interpreters, or `pip install --target` with `--python-version` "
+            "or `--platform`, leaves one installed.",
             "https://packaging.python.org/en/latest/specifications/platform-compatibility-tags/",
         ),
         define(

@@ -1269,7 +1269,9 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         # default Windows download was until 3.9; TensorFlow has only 64-bit wheels.
         return causes.platform.PYTHON_32BIT, causes.platform.python_64bit_fix(m)
     if wheel is not None:
-        return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.wheel_tags_fix(
+        # A file handed to pip by name or URL: pip did not look for a wheel, it refused this
+        # one, built for another interpreter or platform.
+        return causes.platform.WHEEL_MISMATCH, causes.platform.wheel_tags_fix(
             m, wheel.file, wheel.python_version, wheel.platform
         )
     skipped = _skipped_for_python(r)
