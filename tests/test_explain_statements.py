@@ -5,7 +5,7 @@ model classes it cannot locate, and the instruction set a CPU lacks."""
 from __future__ import annotations
 
 from tests.explaining import explained, fix_text, top_error
-from tfdoctor.evidence.traceback import import_statements, read_tracebacks
+from tfdoctor.evidence.traceback import import_statements, module_origins, read_tracebacks
 
 _INTERNAL = (
     "AttributeError: module 'tensorflow._api.v2.compat.v2.__internal__' has no attribute "
@@ -359,3 +359,51 @@ def test_import_statements_keep_their_names_and_refuse_prose() -> None:
         "from a import b",
         "from a import *",
     ]
+
+
+def test_the_import_above_an_exception_is_read_past_a_cut() -> None:
+    for cut in ("...", "\u2026", "[...]"):
+        text = f">>> import tensorflow as tf\n{cut}\n"
+        text += "AttributeError: module 'numpy' has no attribute 'x'\n"
+        (tb,) = read_tracebacks(text)
+        assert tb.statement == "import tensorflow as tf", cut
+    # Any other line between them: the statement is not the one that raised it.
+    text = ">>> import tensorflow\n>>> run()\nAttributeError: module 'numpy' has no attribute 'x'\n"
+    assert read_tracebacks(text)[0].statement == ""
+
+
+def test_a_removed_numpy_name_raised_by_an_import_is_the_librarys_not_the_users() -> None:
+    log = (
+        "$ python\n>>> import tensorflow\n...\n"
+        "AttributeError: module 'numpy' has no attribute 'object'.\n"
+        "`np.object` was a deprecated alias for the builtin `object`.\n"
+    )
+    top = top_error(explained(log))
+    assert top.cause == "dependency-out-of-range"
+    assert "numpy<1.24" in fix_text(top)
+    # The same message under the user's own statement: their code, fixed in the code.
+    own = ">>> x = np.object\nAttributeError: module 'numpy' has no attribute 'object'.\n"
+    assert top_error(explained(own)).cause != "dependency-out-of-range"
+
+
+def test_a_private_name_missing_with_no_frame_is_the_package_the_log_shows_imported() -> None:
+    log = (
+        "AttributeError: module 'tensorflow.python.framework.ops' has no attribute '_Tensorish'\n"
+        "_____ TestModels.test_dense[keras] _____\n"
+        "keras = <module 'keras' from '/usr/lib/python3.6/site-packages/keras/__init__.py'>\n"
+    )
+    top = top_error(explained(log))
+    assert top.cause == "keras-version"
+    assert "site-packages/keras/__init__.py" in top.detail
+    # The user's own module printed from a checkout is not a package built for TensorFlow.
+    own = log.replace(
+        "<module 'keras' from '/usr/lib/python3.6/site-packages/keras/__init__.py'>",
+        "<module 'mymodels' from '/home/user/proj/mymodels/__init__.py'>",
+    )
+    assert all(x.cause != "keras-version" for x in explained(own).findings)
+
+
+def test_module_objects_are_read_with_their_files() -> None:
+    text = "x = <module 'keras' from '/a/site-packages/keras/__init__.py'>\n" * 2
+    assert module_origins(text) == [("keras", "/a/site-packages/keras/__init__.py")]
+    assert module_origins("<module 'sys' (built-in)>") == []

@@ -264,13 +264,47 @@ def import_statements(text: str, limit: int) -> list[tuple[int, str]]:
     return out
 
 
+#: Python's repr of a module object: ``<module 'keras' from '/usr/lib/python3/dist-packages/keras/
+#: __init__.py'>`` (pytest prints fixtures so, and sessions echo them): where it was imported from.
+_MODULE_REPR = re.compile(r"<module '(?P<name>[\w.]+)' from '(?P<path>[^'\n]{1,400})'>")
+#: Module origins kept per log.
+MAX_MODULE_ORIGINS = 20
+
+
+def module_origins(text: str, limit: int = MAX_MODULE_ORIGINS) -> list[tuple[str, str]]:
+    """(module, file) of every module object ``text`` prints, observed: the package that was
+    imported and the file it came from; at most ``limit``."""
+    if "<module '" not in text:
+        return []
+    out: list[tuple[str, str]] = []
+    for match in _MODULE_REPR.finditer(text):
+        found = (match.group("name"), match.group("path"))
+        if found not in out:
+            out.append(found)
+            if len(out) >= limit:
+                break
+    return out
+
+
+#: A line a user wrote in place of what they cut (``...``, ``…``, ``[...]``).
+_ELISION = re.compile(r"[ \t]*(?:\.{3,}|\u2026|\[\.{3}\]|\(\.{3}\)|<snip>|\[snip\])[ \t]*\r?")
+
+
 def _statement_above(text: str, start: int) -> str:
-    """The import statement on the line before the one starting at ``start``, or ``""``."""
-    if start <= 0:
-        return ""
-    begin = text.rfind("\n", 0, start - 1) + 1
-    found = _STATEMENT.match(text[begin : start - 1][:500])
-    return found.group("code").strip() if found is not None else ""
+    """The import statement on the line before the one starting at ``start`` (past up to two
+    lines that only mark a cut, ``...``), or ``""``."""
+    for _ in range(3):
+        if start <= 0:
+            return ""
+        begin = text.rfind("\n", 0, start - 1) + 1
+        line = text[begin : start - 1][:500]
+        found = _STATEMENT.match(line)
+        if found is not None:
+            return found.group("code").strip()
+        if not _ELISION.fullmatch(line):
+            return ""
+        start = begin
+    return ""
 
 
 def _after_ignored(text: str, start: int) -> bool:

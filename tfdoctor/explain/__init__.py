@@ -55,11 +55,13 @@ from tfdoctor.evidence.pip import (
 )
 from tfdoctor.evidence.tflog import cudnn_dotted, library_of
 from tfdoctor.evidence.traceback import (
+    MAX_MODULE_ORIGINS,
     MAX_TRACEBACKS,
     Inferred,
     Traceback,
     import_statements,
     installed_package,
+    module_origins,
     origin_of,
     path_hints,
     read_tracebacks,
@@ -154,6 +156,8 @@ class Evidence:
     devices_read: int = 0
     #: Import statements the log shows outside tracebacks (a session's input), with where.
     statements: list[tuple[str, str]] = dataclasses.field(default_factory=list)
+    #: Modules the log prints as objects, with the file each was imported from.
+    modules: list[tuple[str, str]] = dataclasses.field(default_factory=list)
     #: How many characters of the log were searched for them.
     statements_read: int = 0
 
@@ -214,6 +218,10 @@ def _read_block(evidence: Evidence, block: LogText) -> None:
         evidence.python_refusals.extend(read_python_refusals((text,)))
     for dist, echoed in read_echoed_versions((text,)).items():
         evidence.echoed.setdefault(dist, echoed)
+    if len(evidence.modules) < MAX_MODULE_ORIGINS:
+        for origin in module_origins(text, MAX_MODULE_ORIGINS - len(evidence.modules)):
+            if origin not in evidence.modules:
+                evidence.modules.append(origin)
     _read_devices(evidence, block)
     if evidence.statements_read < STATEMENTS_READ and len(evidence.statements) < MAX_STATEMENTS:
         # What a user ran is pasted where the log starts: its head is read, as for devices.
@@ -1696,6 +1704,7 @@ def explain(
         evidence.numpy_builds,
         evidence.source_builds,
         evidence.python_refusals,
+        evidence.modules,
     ):
         findings.setdefault(found.id, found)
     inferred = _inferred(evidence, revealed)

@@ -93,8 +93,10 @@ def package_findings(
     numpy_builds: Sequence[NumpyBuild] = (),
     source_builds: Sequence[SourceBuild] = (),
     python_refusals: Sequence[PythonRefusal] = (),
+    modules: Sequence[tuple[str, str]] = (),
 ) -> list[Finding]:
-    """One finding per cause the packages show, in order of appearance."""
+    """One finding per cause the packages show, in order of appearance (``modules``: the
+    modules the log prints as objects, with the file each came from)."""
     out: dict[str, Finding] = {}
     for finding in (
         *(_python_refusal(x) for x in python_refusals if x.dist),
@@ -109,7 +111,7 @@ def package_findings(
         *h5py_str_findings(tracebacks, m),
         *shadowed_module_findings(tracebacks),
         *foreign_caller_findings(tracebacks, m),
-        *private_api_findings(tracebacks, m),
+        *private_api_findings(tracebacks, m, modules),
         *keras2_layout_findings(tracebacks, m),
         *(_numpy_build(b, m) for b in numpy_builds),
         *module_findings(tracebacks, m),
@@ -495,6 +497,11 @@ def numpy_removed_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[
         user = next((o.dist for o in library_origins(tb)), "")
         if release is None:
             continue  # a name NumPy never had
+        if not user and tb.statement:
+            # No frame shown, but the statement that raised it imports a library: its code
+            # (run by the import) used the name, not the user's.
+            imported = re.match(r"(?:from|import)\s+(\w+)", tb.statement)
+            user = (distribution_of(imported.group(1)) or "") if imported else ""
         if not user:
             return [_numpy_name_in_code(tb, name, release, m)]
         detail = (
@@ -871,8 +878,11 @@ def _keras2_of(m: Machine) -> tuple[str, str]:
     return ("tf-keras" if major == 3 else "keras"), basis
 
 
-def private_api_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
-    """A package built against another TensorFlow, missing a name in tensorflow.python."""
+def private_api_findings(
+    tracebacks: Sequence[Traceback], m: Machine, modules: Sequence[tuple[str, str]] = ()
+) -> list[Finding]:
+    """A package built against another TensorFlow, missing a name in tensorflow.python
+    (``modules``: the modules the log shows imported, for a message without frames)."""
     for tb in tracebacks:
         if _PRIVATE.search(_private_message(tb)) is None:
             continue
@@ -883,6 +893,22 @@ def private_api_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Fi
             dist = distribution_of(imported.group(1)) if imported else None
             if dist is not None and dist not in TF_DISTRIBUTIONS:
                 user, basis = dist, f"`{tb.statement}` raised it"
+        if user is None and not tb.frames:
+            # No frame: a package the log shows imported from an installation (a test's
+            # fixture, a session's echo) that is not TensorFlow's own is the one that reaches
+            # into TensorFlow's private modules.
+            shown = next(
+                (
+                    (dist, path)
+                    for name, path in modules
+                    if installed_package(path) is not None
+                    and (dist := distribution_of(name.split(".")[0])) is not None
+                    and dist not in TF_DISTRIBUTIONS
+                ),
+                None,
+            )
+            if shown is not None:
+                user, basis = shown[0], f"the log shows it imported from {shown[1]}"
         if user is None and _INTERNAL.search(tb.message):
             user, basis = _keras2_of(m)
         if user is None and _PRIVATE_KERAS.search(tb.message):
