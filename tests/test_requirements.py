@@ -168,6 +168,35 @@ def test_what_a_wrappers_platform_build_declares_is_judged() -> None:
     assert finding.summary == "h5py 3.9.0 is outside TensorFlow 2.16.2's range h5py>=3.10.0"
 
 
+def _windows_wrapper_alone(status: str) -> Facts:
+    """tensorflow 2.16.2's Windows wheel (its real METADATA: it requires only
+    tensorflow-intel==2.16.2 there) without tensorflow-intel, whose files hold the code."""
+    windows = f.platform(
+        system="Windows", release="10", machine="AMD64", libc="", libc_version=None
+    )
+    wrapper = f.pkg("tensorflow", "2.16.2", *declared("tensorflow", "2.16.2-windows"))
+    return f.facts(
+        platform=windows,
+        python=f.python(version="3.11.9", executable="C:\\venv\\Scripts\\python.exe"),
+        packages=(wrapper,),
+        tensorflow=f.tensorflow(version="2.16.2", status=status),
+    )
+
+
+def test_the_build_a_platforms_wrapper_wheel_needs_is_missing() -> None:
+    facts = _windows_wrapper_alone("not-installed")
+    (finding,) = [x for x in pins(facts) if x.cause == "dependency-missing"]
+    assert finding.severity is Severity.ERROR
+    assert "tensorflow-intel" in finding.summary
+    assert "tensorflow-intel==2.16.2" in " ".join(finding.fix.commands if finding.fix else ())
+    after = f.apply_pip(facts, finding.fix.commands if finding.fix else (), add_missing=True)
+    assert after is not None
+    assert "dependency-missing" not in causes(pins(after))
+    # Where TensorFlow was seen to import, the code came from elsewhere: a warning only.
+    (seen,) = [x for x in pins(_windows_wrapper_alone("ok")) if x.cause == "dependency-missing"]
+    assert seen.severity is Severity.WARNING
+
+
 # --- companions ---------------------------------------------------------------------------------
 
 

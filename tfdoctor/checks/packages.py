@@ -12,7 +12,7 @@ from tfdoctor import causes
 from tfdoctor.checks._context import CheckContext, fix, pip_command, unknown
 from tfdoctor.checks._shared import installed_line, specifier, wheel_misfits
 from tfdoctor.compat import keras3_serves_tf_keras
-from tfdoctor.facts import PackageFacts, TFStatus, normalize_name
+from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts, TFStatus, normalize_name
 from tfdoctor.findings import Finding, Severity
 from tfdoctor.machine import (
     CONDA_TENSORFLOW,
@@ -321,23 +321,39 @@ def _missing_dependencies(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Find
     # A conda package may lack the dist-info the probe looks for; conda-meta knows it.
     conda = ctx.facts.conda
     in_conda = {normalize_name(c.name) for c in conda.packages} if conda is not None else set()
+    # A platform's thin `tensorflow` wheel requires the build that holds the code
+    # (tensorflow-macos on Apple silicon 2.13-2.15, tensorflow-intel on Windows): a marker
+    # the probe leaves unjudged, and a TensorFlow distribution the probe always lists when
+    # installed, so its absence is observed.
+    wrapped = {
+        d
+        for d, _ in m.declared_requirements
+        if d in TF_DISTRIBUTIONS and not any(normalize_name(p.name) == d for p in m.tf_declaring)
+    }
     missing = [
         d
         for d, _ in m.declared_requirements
-        if d in declared and d not in in_conda and ctx.facts.package(d) is None
+        if (d in declared or d in wrapped) and d not in in_conda and ctx.facts.package(d) is None
     ]
     if not missing:
         return
-    missing.sort(key=lambda d: (d not in START_IMPORTS, d))
-    at_start = [d for d in missing if d in START_IMPORTS]
+    missing.sort(key=lambda d: (d not in START_IMPORTS and d not in wrapped, d))
+    at_start = [d for d in missing if d in START_IMPORTS or d in wrapped]
     specs = [f"{d}{m.declared_range(d) or ''}" for d in missing]
     yield causes.finding(
         "packages.pins",
-        Severity.ERROR if at_start and not m.import_observed else Severity.WARNING,
+        # A wrapped build missing is why no `tensorflow` module imports, unless one did.
+        Severity.ERROR
+        if (at_start and not m.import_observed)
+        or (wrapped & set(missing) and not _imported(ctx))
+        else Severity.WARNING,
         causes.software.DEPENDENCY_MISSING,
         f"Not installed, though TensorFlow {pkg.version} requires them: {', '.join(missing)}",
         "\n".join(
-            f"{d}: imported as TensorFlow starts ({START_IMPORTS[d]})"
+            f"{d}: the build this platform's tensorflow wheel wraps: it holds the "
+            "`tensorflow` package itself"
+            if d in wrapped
+            else f"{d}: imported as TensorFlow starts ({START_IMPORTS[d]})"
             if d in START_IMPORTS
             else f"{d}: imported when used, by {LAZY_IMPORTS[d]}"
             if d in LAZY_IMPORTS
@@ -348,6 +364,12 @@ def _missing_dependencies(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Find
             m, "Install what TensorFlow requires, in the ranges it declares.", *specs
         ),
     )
+
+
+def _imported(ctx: CheckContext) -> bool:
+    """TensorFlow's import was observed to work."""
+    tf = ctx.facts.tensorflow
+    return tf is not None and tf.status == TFStatus.OK
 
 
 def _keras_in_step(
