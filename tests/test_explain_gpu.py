@@ -424,3 +424,41 @@ def test_a_bare_oom_is_the_allocators() -> None:
     (found,) = [x for x in report.findings if x.severity.rank >= Severity.WARNING.rank]
     assert found.cause == "gpu-out-of-memory"
     assert found.fix is not None and "batch size" in found.fix.text
+
+
+@pytest.mark.parametrize(
+    ("path", "cause"),
+    [
+        pytest.param("/usr/local/cuda/lib64", "driver-not-loaded", id="host"),
+        # NVIDIA's CUDA images name the directory the runtime mounts the driver into.
+        pytest.param(
+            "/usr/local/nvidia/lib:/usr/local/nvidia/lib64", "container-no-gpu", id="image"
+        ),
+    ],
+)
+def test_the_old_loader_wording_for_libcuda_and_the_image_its_path_shows(
+    path: str, cause: str
+) -> None:
+    line = (
+        "I tensorflow/stream_executor/dso_loader.cc:105] Couldn't open CUDA library "
+        f"libcuda.so.1. LD_LIBRARY_PATH: {path}\n"
+    )
+    (problem,) = _problems(_explain(line))
+    assert problem.cause == cause
+    inferred = "a container of NVIDIA's CUDA images" in problem.detail
+    assert inferred is (cause == "container-no-gpu")
+
+
+def test_the_old_loader_wording_for_a_cuda_library() -> None:
+    line = (
+        "I tensorflow/stream_executor/dso_loader.cc:99] Couldn't open CUDA library libcudnn.so. "
+        "LD_LIBRARY_PATH: \n"
+    )
+    (problem,) = _problems(_explain(line))
+    assert problem.cause == LIBS
+    # The profiler's library is not one TensorFlow needs to run.
+    cupti = (
+        "I tensorflow/stream_executor/dso_loader.cc:142] Couldn't open CUDA library "
+        "libcupti.so.9.0. LD_LIBRARY_PATH: /usr/local/cuda-9.0/lib64\n"
+    )
+    assert _problems(_explain(cupti)) == []

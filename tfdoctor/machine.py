@@ -163,6 +163,8 @@ class LogHints(Record):
     python: Optional[str] = None
     conda: bool = False
     wsl: bool = False
+    #: ``container`` where the log shows a container image's own paths (its runtime unknown).
+    container: Optional[str] = None
 
 
 @record
@@ -430,8 +432,11 @@ class Machine(Record):
 
     @property
     def container(self) -> Optional[str]:
-        """The container runtime this runs in, if any."""
-        return self.facts.platform.container if self.facts.platform else None
+        """The container runtime this runs in, if any (from a log without facts:
+        ``container``, where it shows a container image's own paths)."""
+        if self.facts.platform is None:
+            return self.hints.container if self.hints is not None else None
+        return self.facts.platform.container
 
     @functools.cached_property
     def notebook(self) -> Optional[str]:

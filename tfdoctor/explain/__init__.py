@@ -452,6 +452,10 @@ class Revealed(Record):
     tf_import_library: Optional[str] = None
     wsl: bool = False
     conda: bool = False
+    #: The loader's printed path is that of NVIDIA's CUDA container images (their
+    #: LD_LIBRARY_PATH names /usr/local/nvidia/lib, where the container runtime mounts the
+    #: host's driver libraries): the process runs in such a container.
+    cuda_image: bool = False
     #: The log shows the CUDA libraries installed as pip wheels: their CUDA major ("12"), ""
     #: where only the and-cuda extra was asked for (and the shell passed it), None otherwise.
     cuda_wheels: Optional[str] = None
@@ -620,6 +624,9 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
     conda = site is not None and bool(re.search(r"conda|[/\\]envs[/\\]", site))
     if conda and site is not None:
         inferred.append(Inferred("environment", "a conda environment", site))
+    image_line = next((line for line in lines if _CUDA_IMAGE_PATH.search(line)), None)
+    if image_line is not None:
+        inferred.append(Inferred("environment", "a container of NVIDIA's CUDA images", image_line))
     frames = [f.path for tb in evidence.tracebacks for f in tb.frames]
     os_hint = _os_of(lines, libraries, frames) or evidence.os_near_devices or evidence.os_of_prompt
     if os_hint is not None:
@@ -672,6 +679,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         tf_import_library=_tf_import_library(evidence.tracebacks),
         other_toolkit=_other_toolkit(evidence),
         wsl=evidence.wsl or "/usr/lib/wsl/" in text,
+        cuda_image=image_line is not None,
         cuda_wheels=_cuda_wheels(evidence),
         conda=conda,
         pip_refusals=tuple(evidence.refusals),
@@ -828,9 +836,22 @@ def log_facts(revealed: Revealed, evidence: Evidence, base: Optional[Facts], ver
     )
 
 
+#: LD_LIBRARY_PATH as the dynamic loader's messages print it, holding the directory NVIDIA's
+#: CUDA images name for the driver libraries the runtime mounts (their Dockerfiles: ENV
+#: LD_LIBRARY_PATH /usr/local/nvidia/lib:/usr/local/nvidia/lib64).
+_CUDA_IMAGE_PATH = re.compile(r"LD_LIBRARY_PATH:[^\n]*?/usr/local/nvidia/lib")
+
+
 def log_hints(revealed: Revealed) -> LogHints:
-    """What the log says or implies of the operating system and Python, for fitting fixes."""
-    return LogHints(os=revealed.os, python=revealed.python, conda=revealed.conda, wsl=revealed.wsl)
+    """What the log says or implies of the operating system, Python and container, for
+    fitting fixes."""
+    return LogHints(
+        os=revealed.os,
+        python=revealed.python,
+        conda=revealed.conda,
+        wsl=revealed.wsl,
+        container="container" if revealed.cuda_image else None,
+    )
 
 
 # --- findings -------------------------------------------------------------------------------
