@@ -56,6 +56,14 @@ RECOGNISED = [
         "3.0",
         id="minimum-wrapped",
     ),
+    pytest.param(  # broken inside "compute" by a console's fixed width
+        "gpu_device.cc:948] Ignoring visible gpu device (device: 0, name: GeForce GTX 670, pci "
+        "bus id: 0000:01:00.0) with Cuda c\nompute capability 3.0. The minimum required Cuda "
+        "capability is 3.5.",
+        ARCH,
+        "3.0",
+        id="minimum-wrapped-mid-word",
+    ),
     pytest.param(
         "I c:\\tf\\core\\common_runtime\\gpu\\gpu_device.cc:1641] Ignoring visible gpu device "
         "(device: 0, name: GeForce GTX 760, pci bus id: 0000:01:00.0, compute capability: 3.0) "
