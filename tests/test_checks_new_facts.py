@@ -17,6 +17,8 @@ from tfdoctor.facts import (
     DeviceNode,
     DriverFacts,
     Facts,
+    LibraryCandidate,
+    LibraryFacts,
     NvidiaKernelFacts,
     PciDevice,
     ProbeError,
@@ -391,3 +393,67 @@ def test_an_import_failure_nothing_recognises_stays_unknown() -> None:
     tf = f.tensorflow(status="child-error", version=None, stderr_tail="something odd happened")
     (finding,) = judge("tensorflow.import", f.facts(tensorflow=tf))
     assert finding.severity is Severity.UNKNOWN
+
+
+def _old_release(*libraries: LibraryFacts, log: tuple[str, ...] = ()) -> Facts:
+    """TensorFlow 0.10.0 (older than every matrix line), built for CUDA 7.5 and cuDNN 5 by
+    its own record, on Python 2.7."""
+    return f.facts(
+        python=f.python(version="2.7.12"),
+        packages=(f.pkg("tensorflow", "0.10.0"),),
+        cuda_libs=f.cuda_libs(*libraries),
+        tensorflow=f.tensorflow(
+            version="0.10.0", cuda_version="7.5", cudnn_version="5", log_errors=log
+        ),
+    )
+
+
+def test_a_release_older_than_the_matrix_is_judged_by_its_own_build_record() -> None:
+    cudnn4 = f.lib(
+        "cudnn",
+        "libcudnn.so",
+        LibraryCandidate(
+            "/usr/local/cuda/lib64/libcudnn.so", "LD_LIBRARY_PATH", "4.0.7", "call", True
+        ),
+    )
+    (finding,) = judge("cuda.versions", _old_release(cudnn4))
+    assert finding.cause == "cudnn-version-mismatch"
+    assert "TensorFlow 0.10.0 was built with cuDNN 5" in finding.summary
+    # A cuDNN 5 beside it: nothing to say.
+    cudnn5 = f.lib(
+        "cudnn",
+        "libcudnn.so",
+        LibraryCandidate(
+            "/usr/local/cuda/lib64/libcudnn.so", "LD_LIBRARY_PATH", "5.1.3", "call", True
+        ),
+    )
+    assert judge("cuda.versions", _old_release(cudnn5)) == []
+
+
+def test_tensorflows_own_word_on_the_cudnn_it_loaded_is_a_mismatch() -> None:
+    # No library probe answer for cuDNN; TensorFlow 1.x printed the versions as integers.
+    said = (
+        "E tensorflow/stream_executor/cuda/cuda_dnn.cc:347] Loaded runtime CuDNN library: 4007 "
+        "(compatibility version 4000) but source was compiled with 5103 (compatibility "
+        "version 5100).",
+    )
+    cudart = f.lib("cudart", "libcudart.so", f.pip_cand("libcudart.so", "7.5"))
+    (finding,) = judge("cuda.versions", _old_release(cudart, log=said))
+    assert finding.cause == "cudnn-version-mismatch"
+    assert "loaded cuDNN 4.0.7 but was built with cuDNN 5.1.3" in finding.summary
+
+
+def test_python_2_on_a_release_that_published_python_2_wheels_is_no_error() -> None:
+    # TensorFlow 1.10.0's files on PyPI include cp27 for Linux (the matrix's early rows).
+    facts = f.facts(
+        python=f.python(version="2.7.12"),
+        packages=(f.pkg("tensorflow", "1.10.0"),),
+        tensorflow=f.tensorflow(version="1.10.0"),
+    )
+    (finding,) = judge("tensorflow.python", facts)
+    assert finding.severity is Severity.OK
+    # One older than the matrix knows anything of: unknown, never "no wheels".
+    old = dataclasses.replace(facts, packages=(f.pkg("tensorflow", "0.10.0"),))
+    (finding,) = judge("tensorflow.python", old)
+    assert finding.severity is Severity.UNKNOWN
+    assert "older than every line" in finding.summary

@@ -26,8 +26,19 @@ def installed_line(ctx: CheckContext) -> tuple[Optional[PackageFacts], Optional[
 
 
 def matrix_unknown(fid: str, ctx: CheckContext, pkg: PackageFacts) -> Finding:
-    """The finding for a TensorFlow release the matrix does not know."""
+    """The finding for a TensorFlow release the matrix does not know: one older than its
+    oldest line is out of its range (no newer tfdoctor covers it); a newer one, not yet in."""
     newest = ctx.matrix.lines[0].line if ctx.matrix else "?"
+    oldest = ctx.matrix.lines[-1].line if ctx.matrix and ctx.matrix.lines else None
+    if oldest is not None and version_key(pkg.version)[:2] < version_key(oldest)[:2]:
+        return Finding(
+            fid,
+            Severity.UNKNOWN,
+            f"TensorFlow {pkg.version} is older than every line of the compatibility matrix "
+            f"(oldest: {oldest})",
+            "Its CUDA, driver and package requirements are not in the matrix: its checks "
+            "cannot judge them.",
+        )
     return Finding(
         fid,
         Severity.UNKNOWN,

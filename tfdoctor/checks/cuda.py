@@ -11,6 +11,7 @@ from typing import Optional
 from tfdoctor import causes
 from tfdoctor.checks._context import CheckContext, unknown
 from tfdoctor.checks._shared import installed_line, specifier
+from tfdoctor.evidence import tflog
 from tfdoctor.facts import Facts, LibraryCandidate, LibraryFacts, TFStatus, normalize_name
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.matrix import version_key
@@ -143,8 +144,10 @@ def check_cuda_versions(ctx: CheckContext) -> Iterator[Finding]:
     if matrix is None or libs is None:
         return
     pkg, line = installed_line(ctx)
-    if pkg is None or line is None or ctx.machine.build_cuda is None:
+    if pkg is None or ctx.machine.build_cuda is None:
         return
+    # A release older than the matrix's lines is judged by its own build record.
+    release = line.line if line is not None else pkg.version
     problems: list[str] = []
     # The build's own record wins over the matrix when they disagree on the major.
     build_cudnn = ctx.machine.build_cudnn
@@ -155,7 +158,7 @@ def check_cuda_versions(ctx: CheckContext) -> Iterator[Finding]:
             continue
         if not _cudnn_serves(loaded, build_cudnn):
             problems.append(
-                f"cuDNN {loaded} would load, but TensorFlow {line.line} was built with "
+                f"cuDNN {loaded} would load, but TensorFlow {release} was built with "
                 f"cuDNN {build_cudnn} (needs {version_key(build_cudnn)[0]}.x, at least "
                 f"{build_cudnn})"
             )
@@ -169,9 +172,18 @@ def check_cuda_versions(ctx: CheckContext) -> Iterator[Finding]:
             )
             if good is not None:
                 shadowing = (lib, good)
+    if not problems:
+        # What TensorFlow itself logged: the cuDNN it loaded and the one it was built with.
+        for event in ctx.machine.tf_logged(tflog.VersionMismatch):
+            if event.loaded and event.compiled and not _cudnn_serves(event.loaded, event.compiled):
+                problems.append(
+                    f"TensorFlow loaded cuDNN {event.loaded} but was built with cuDNN "
+                    f"{event.compiled} (its own log)"
+                )
+                break
     cudnn_problem = bool(problems)
     off_pins: list[str] = []
-    for dist, spec in sorted((line.and_cuda or {}).items()):
+    for dist, spec in sorted(((line.and_cuda if line is not None else None) or {}).items()):
         installed = facts.package(dist)
         if installed is None:
             continue
@@ -203,7 +215,7 @@ def check_cuda_versions(ctx: CheckContext) -> Iterator[Finding]:
         cause,
         problems[0]
         if len(problems) == 1
-        else f"{len(problems)} CUDA library versions do not match TensorFlow {line.line}'s build",
+        else f"{len(problems)} CUDA library versions do not match TensorFlow {release}'s build",
         "\n".join(problems) if len(problems) > 1 else "",
         remedy,
     )

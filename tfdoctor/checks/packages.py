@@ -344,8 +344,7 @@ def _missing_dependencies(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Find
         "packages.pins",
         # A wrapped build missing is why no `tensorflow` module imports, unless one did.
         Severity.ERROR
-        if (at_start and not m.import_observed)
-        or (wrapped & set(missing) and not _imported(ctx))
+        if (at_start and not m.import_observed) or (wrapped & set(missing) and not _imported(ctx))
         else Severity.WARNING,
         causes.software.DEPENDENCY_MISSING,
         f"Not installed, though TensorFlow {pkg.version} requires them: {', '.join(missing)}",

@@ -72,6 +72,21 @@ def _python_wheels(ctx: CheckContext) -> Iterator[Finding]:
         return
     python = python_minor(facts.python.version)
     plat = ctx.machine.platform
+    pkg, line = installed_line(ctx)
+    if python is None and pkg is not None and line is None:
+        # TensorFlow 1.x published Python 2.7 wheels: an installed release older than the
+        # matrix's lines is judged by what its own files say, or not at all.
+        early = matrix.release_pythons(pkg.version) or {}
+        minor = ".".join(facts.python.version.split(".")[:2])
+        if minor in early.get(plat or "", ()):
+            yield Finding(
+                "tensorflow.python",
+                Severity.OK,
+                f"TensorFlow {pkg.version} has wheels for Python {minor} on {plat}",
+            )
+        else:
+            yield matrix_unknown("tensorflow.python", ctx, pkg)
+        return
     if python is None or plat is None:
         yield Finding(
             "tensorflow.python",
@@ -88,7 +103,6 @@ def _python_wheels(ctx: CheckContext) -> Iterator[Finding]:
             ),
         )
         return
-    pkg, line = installed_line(ctx)
     if pkg is not None and line is None:
         yield matrix_unknown("tensorflow.python", ctx, pkg)
         return
