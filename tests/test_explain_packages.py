@@ -1103,3 +1103,31 @@ def test_a_companion_library_missing_a_system_framework_is_the_loader_with_its_r
     assert "tensorflow-io" in fix and "AVFAudio" in fix
     assert "otool -L" in fix and "ldd" not in fix
     assert all(x.cause != "companion-mismatch" for x in report.findings)
+
+
+@pytest.mark.parametrize(
+    ("printed", "other"),
+    [
+        pytest.param(
+            "<tensorflow.python.keras.engine.training.Model object at 0x7f3c>",
+            "tf.keras",
+            id="tf-keras-model",
+        ),
+        pytest.param(
+            "<keras.layers.core.Dense object at 0x7f3c>",
+            "the standalone keras package",
+            id="keras-layer",
+        ),
+    ],
+)
+def test_keras_refusing_a_keras_object_is_two_keras_stacks(printed: str, other: str) -> None:
+    log = f"TypeError: The added layer must be an instance of class Layer. Found: {printed}\n"
+    top = top_error(explained(log))
+    assert top.cause == "keras-version"
+    assert other in top.summary
+    assert "import every Keras name from one package" in fix_text(top)
+
+
+def test_keras_refusing_what_is_not_a_keras_object_is_not_two_stacks() -> None:
+    log = "TypeError: The added layer must be an instance of class Layer. Found: <object>\n"
+    assert all(x.cause != "keras-version" for x in explained(log).findings)

@@ -104,6 +104,7 @@ def package_findings(
         *(_conflict(c, m) for c in conflicts),
         *(_import_check(c, m) for c in checks),
         *(_keras2_object(tb, m) for tb in tracebacks),
+        *(_keras_stacks(tb, m) for tb in tracebacks),
         *(_saved_config(tb, m) for tb in tracebacks),
         *(_keras3_model_private(tb, m) for tb in tracebacks),
         *numpy_removed_findings(tracebacks, m),
@@ -429,6 +430,41 @@ def _keras2_object(tb: Traceback, m: Machine) -> Optional[Finding]:
             "layers and models; a layer of a library written for Keras 2 (TensorFlow Hub's "
             "KerasLayer, a tf_keras layer) is refused this way.",
             causes.software.tf_keras_missing_fix(m),
+        )
+    return None
+
+
+# Keras 2's refusal of an object that is not one of its own layers or models (Sequential.add,
+# the functional API): "must be an instance of class Layer. Found: <...>".
+_KERAS2_REFUSAL = re.compile(r"must be an instance of (?:class )?(?:Layer|Model)\b")
+
+
+def _keras_stacks(tb: Traceback, m: Machine) -> Optional[Finding]:
+    """Keras 2 refusing a Keras layer or model: Keras never refuses its own, so the object is
+    the other Keras's (tf.keras and the standalone keras package, each a separate stack), as
+    when a keras release older than the keras-applications or TensorFlow beside it hands back
+    tf.keras models, or code imports from both."""
+    if not _KERAS2_REFUSAL.search(tb.message):
+        return None
+    for match in _PRINTED.finditer(tb.message):
+        qualified = match.group("cls") or match.group("obj") or ""
+        parts = qualified.split(".")
+        if "keras" not in parts[:-1] or parts[0] in KERAS2_LIBRARIES:
+            continue
+        other = "tf.keras" if parts[0] == "tensorflow" else "the standalone keras package"
+        fix = causes.software.keras_match_fix(m)
+        return causes.finding(
+            "explain.keras-version",
+            Severity.ERROR,
+            causes.software.KERAS_VERSION,
+            f"Keras refused a {other} object: two Keras stacks are mixed",
+            f"{tb.where}: {tb.type}: {tb.message}\n{qualified} is a class of {other}; a Keras "
+            "accepts only its own layers and models, so the object came from the other Keras.",
+            Fix(
+                "Use one Keras: import every Keras name from one package (tensorflow.keras, or "
+                "keras at the release that matches TensorFlow and keras-applications). " + fix.text,
+                fix.commands,
+            ),
         )
     return None
 
