@@ -407,3 +407,19 @@ def test_module_objects_are_read_with_their_files() -> None:
     text = "x = <module 'keras' from '/a/site-packages/keras/__init__.py'>\n" * 2
     assert module_origins(text) == [("keras", "/a/site-packages/keras/__init__.py")]
     assert module_origins("<module 'sys' (built-in)>") == []
+
+
+def test_a_name_missing_from_a_module_that_imported_is_not_the_module_removed() -> None:
+    # tensorflow.python.keras left TensorFlow in 2.16; here it imported (the path shows its
+    # file), so this TensorFlow is older and only the name is gone from it.
+    log = (
+        "ImportError: cannot import name 'LayerNormalization' from 'tensorflow.python.keras."
+        "layers' (/home/user/venv/lib/python3.8/site-packages/tensorflow/python/keras/layers/"
+        "__init__.py)\n"
+    )
+    top = top_error(explained(log))
+    assert top.cause == "api-removed"
+    assert "tensorflow.keras" in fix_text(top)
+    # The module itself missing is the rule's own case.
+    gone = "ModuleNotFoundError: No module named 'tensorflow.python.keras'\n"
+    assert top_error(explained(gone)).cause == "keras3-behaviour-change"

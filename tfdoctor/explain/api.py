@@ -9,6 +9,7 @@ file: the same cause, words and fix.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Sequence
 from typing import Optional
@@ -75,6 +76,8 @@ def api_use(tb: Traceback, knowledge: ApiKnowledge) -> Optional[tuple[str, Verdi
     match = _NO_NAME.search(message)
     if match is not None:
         found = _named(knowledge, match.group("module"), match.group("attr"))
+        if found is not None:
+            found = _module_imported(knowledge, match.group("module"), *found)
         return found or _written(tb, knowledge, match.group("attr"))
     match = _NO_MODULE.search(message)
     if match is not None:
@@ -113,6 +116,32 @@ def _named(knowledge: ApiKnowledge, module: str, attr: str) -> Optional[tuple[st
     # scan's verdict, a TensorFlow 1 name's tf.compat.v1 home included (scan's _tf1_name).
     verdict = knowledge.name(name)
     return (name, verdict) if verdict is not None else None
+
+
+#: Rule effects that say the module itself is gone.
+_MODULE_GONE = ("import-error", "module-removed")
+
+
+def _module_imported(
+    knowledge: ApiKnowledge, module: str, name: str, verdict: Verdict
+) -> tuple[str, Verdict]:
+    """``cannot import name X from M`` says M imported: a rule that M itself was removed
+    (tensorflow.python.keras in 2.16) describes a later release than this one, where M is
+    there without X. The name is what is missing, fixed the rule's way."""
+    rule = next((r for r in knowledge.rules.rules if r.id == verdict.key), None)
+    base = public_name(module) or module
+    if rule is None or rule.effect not in _MODULE_GONE:
+        return name, verdict
+    if not any(base == api or base.startswith(api + ".") for api in rule.api):
+        return name, verdict
+    return name, dataclasses.replace(
+        verdict,
+        cause=causes.code.API_REMOVED,
+        what=f"{module} imports in this TensorFlow but has no {name.rsplit('.', 1)[-1]}: "
+        f"{rule.what}",
+        fix=Fix(rule.replacement, ()),
+        release="",
+    )
 
 
 def _keyword(tb: Traceback, knowledge: ApiKnowledge, kwarg: str) -> Optional[tuple[str, Verdict]]:
