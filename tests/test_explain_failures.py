@@ -432,6 +432,18 @@ def test_a_list_wrapped_over_lines_is_read_whole() -> None:
     assert refusal.final_versions == ("2.10.0", "2.10.1", "2.11.0")
 
 
+def test_a_list_whose_opening_words_are_wrapped_is_still_the_list() -> None:
+    (refusal,) = read_refusals(
+        [
+            "Could not find a version that satisfies the requirement tensorflow==1.10.0 (from "
+            "rasa_core) (from \n      versions: )\nNo matching distribution found"
+        ]
+    )
+    assert (refusal.shown, refusal.versions, refusal.spec) == (True, (), "==1.10.0")
+    (cut,) = read_refusals(["Could not find a version that satisfies the requirement tf==2.3.0"])
+    assert (cut.shown, cut.versions) == (False, ())
+
+
 def test_a_refused_wheel_is_read_by_its_tags() -> None:
     wheel = read_wheel_refusal(
         "tensorflow_gpu-1.0.1-cp34-cp34m-linux_x86_64.whl is not a supported wheel on this "

@@ -151,7 +151,7 @@ def test_a_pinned_release_of_a_line_for_other_pythons() -> None:
     )
     top = _top(log)
     assert top.cause == "tf-release-not-for-python"
-    assert "Python 3.6-3.7 on Linux x86-64" in _fix(top)
+    assert "Python 3.6 to 3.7 on Linux x86-64" in _fix(top)
 
 
 @pytest.mark.parametrize(
@@ -176,8 +176,8 @@ def test_a_pinned_early_release_names_the_pythons_its_wheels_are_for(
     assert top.cause == "tf-release-not-for-python"
     fix = _fix(top)
     assert wheels in fix
-    assert "Python 2.7, 3.3-3.6 on Linux x86-64 and macOS x86-64" in fix
-    assert "Python 3.5-3.6 on Windows x86-64" in fix
+    assert "Python 2.7, 3.3 to 3.6 on Linux x86-64 and macOS x86-64" in fix
+    assert "Python 3.5 to 3.6 on Windows x86-64" in fix
     assert "with Python 3.6" in fix and "64-bit CPython" in fix
 
 

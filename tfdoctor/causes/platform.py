@@ -770,7 +770,8 @@ def _release_wheels(
 
 
 def _python_span(pys: Sequence[str]) -> str:
-    """``("2.7", "3.3", "3.4", "3.5")`` -> ``"2.7, 3.3-3.5"``: runs of consecutive minors."""
+    """``("2.7", "3.3", "3.4", "3.5")`` -> ``"2.7, 3.3 to 3.5"``: runs of consecutive minors
+    (worded as the matrix's other fixes word a range)."""
     runs: list[list[str]] = []
     for py in pys:
         major, minor = version_key(py)[:2]
@@ -778,7 +779,7 @@ def _python_span(pys: Sequence[str]) -> str:
             runs[-1].append(py)
         else:
             runs.append([py])
-    return ", ".join(run[0] if len(run) == 1 else f"{run[0]}-{run[-1]}" for run in runs)
+    return ", ".join(run[0] if len(run) == 1 else f"{run[0]} to {run[-1]}" for run in runs)
 
 
 def _line_listed(requested: Optional[str], listed: Sequence[str]) -> bool:

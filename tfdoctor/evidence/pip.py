@@ -19,9 +19,9 @@ _REFUSAL = re.compile(
     r"Could not find a version that satisfies the requirement "
     r"(?P<dist>[A-Za-z0-9][A-Za-z0-9._-]*)(?P<spec>[^\s(]*)"
     # pip names where the requirement came from first: "(from -r requirements.txt (line 12))".
-    r"(?:\s*\((?!from versions)(?:[^()]|\([^()]*\))*\))*"
+    r"(?:\s*\((?!from\s+versions)(?:[^()]|\([^()]*\))*\))*"
     # A paste may stop before the list, or an old pip not print it: then what pip saw is unknown.
-    r"(?:\s*\(from versions: ?(?P<versions>[^)]*)\))?"
+    r"(?:\s*\(from\s+versions: ?(?P<versions>[^)]*)\))?"
 )
 _VERSION = re.compile(r"^\d+(?:\.\d+)*(?:(?:a|b|rc)\d+)?$")
 
