@@ -5,12 +5,15 @@ of the family, so that no rule rests on one thread's words."""
 
 from __future__ import annotations
 
+from typing import Optional
+
 import pytest
 
 from tests import factories as f
 from tests.explaining import explained, fix_text, top_error
 from tfdoctor.evidence.packages import (
     Conflict,
+    read_conda_rows,
     read_conflicts,
     read_echoed_versions,
     read_import_checks,
@@ -1131,3 +1134,47 @@ def test_keras_refusing_a_keras_object_is_two_keras_stacks(printed: str, other: 
 def test_keras_refusing_what_is_not_a_keras_object_is_not_two_stacks() -> None:
     log = "TypeError: The added layer must be an instance of class Layer. Found: <object>\n"
     assert all(x.cause != "keras-version" for x in explained(log).findings)
+
+
+@pytest.mark.parametrize(
+    ("row", "kind", "command"),
+    [
+        pytest.param(
+            "tensorflow                1.15.0          eigen_py37h9f89a44_0",
+            "cpu",
+            'conda install "tensorflow=1.15.0=gpu_*"',
+            id="defaults-eigen",
+        ),
+        pytest.param(
+            "tensorflow-base           2.3.0           mkl_py38h1234567_0",
+            "cpu",
+            'conda install "tensorflow=2.3.0=gpu_*"',
+            id="defaults-mkl",
+        ),
+        pytest.param(
+            "tensorflow                2.15.0          cpu_py311h6ac8430_2    conda-forge",
+            "cpu",
+            'conda install -c conda-forge "tensorflow=2.15.0=cuda*"',
+            id="conda-forge-cpu",
+        ),
+        pytest.param(
+            "tensorflow                2.15.0          cuda120py311h1b7a0a8_2    conda-forge",
+            "gpu",
+            "",
+            id="conda-forge-cuda",
+        ),
+        pytest.param(
+            "tensorflow                2.15.0          pypi_0    pypi", None, "", id="pip"
+        ),
+    ],
+)
+def test_a_conda_list_row_says_which_build_tensorflow_is(
+    row: str, kind: Optional[str], command: str
+) -> None:
+    (read,) = read_conda_rows([f"# packages in environment at /opt/conda:\n{row}\n"])
+    assert read.kind == kind
+    report = explained(f"I can't use my GPU.\n{row}\n")
+    found = [x for x in report.findings if x.cause == "tf-cpu-only-build"]
+    assert bool(found) is (kind == "cpu")
+    if found:
+        assert found[0].fix is not None and command in found[0].fix.commands

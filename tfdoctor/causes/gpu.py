@@ -704,6 +704,25 @@ def _system_toolkit_fix(m: Machine) -> Fix:
     )
 
 
+def conda_gpu_build_fix(version: str, build: str, channel: str) -> Fix:
+    """The GPU build of the same TensorFlow from the conda channel the CPU build came from:
+    conda-forge builds CUDA variants under build strings ``cuda*`` (its CPU ones ``cpu_*``),
+    the default channels under ``gpu_*`` (their CPU ones ``eigen_*`` and ``mkl_*``)."""
+    release = version or "*"
+    if "conda-forge" in channel or build.startswith("cpu_"):
+        return Fix(
+            "Install conda-forge's CUDA build of the same TensorFlow into this conda "
+            "environment (its CPU builds are cpu_*, its GPU builds cuda*).",
+            (f'conda install -c conda-forge "tensorflow={release}=cuda*"',),
+        )
+    return Fix(
+        "Install the GPU build of the same TensorFlow from the default channels into this conda "
+        "environment (their CPU builds are eigen_* and mkl_*, their GPU builds gpu_*); conda "
+        "installs the CUDA toolkit and cuDNN it needs beside it.",
+        (f'conda install "tensorflow={release}=gpu_*"',),
+    )
+
+
 def gpu_build_fix(m: Machine) -> Fix:
     """Replace a CPU-only distribution with this platform's GPU build of the same release."""
     assert m.tf is not None
@@ -723,12 +742,9 @@ def gpu_build_fix(m: Machine) -> Fix:
             "for this architecture (NGC), which is built with CUDA.",
             ("docker run --gpus all -it --rm nvcr.io/nvidia/tensorflow:24.12-tf2-py3",),
         )
-    if m.conda_tensorflow:
-        # conda-forge publishes CUDA builds of tensorflow under build strings cuda*.
-        return Fix(
-            "Install conda-forge's CUDA build of TensorFlow into this conda environment.",
-            ('conda install -c conda-forge "tensorflow=*=cuda*"',),
-        )
+    conda = m.conda_tensorflow
+    if conda is not None:
+        return conda_gpu_build_fix(conda.version, conda.build, conda.channel)
     gpu_dist = line.gpu_package.get("linux") if line is not None else None
     spec = m.and_cuda_spec() or f"{gpu_dist or 'tensorflow'}=={m.tf.version}"
     uninstall = m.pip(f"uninstall -y {name}")

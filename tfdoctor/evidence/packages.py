@@ -227,6 +227,49 @@ def read_echoed_versions(texts: Iterable[str]) -> dict[str, str]:
     return out
 
 
+# --- conda's package list -----------------------------------------------------------------------
+
+#: A row of ``conda list`` for a TensorFlow package: name, version, build string, channel
+#: (the channel column is empty for the default channels).
+_CONDA_ROW = re.compile(
+    r"^[ \t]*(?P<name>tensorflow(?:-base|-gpu|-cpu)?)[ \t]+(?P<version>\d+\.\d+(?:\.\d+)?)"
+    r"[ \t]+(?P<build>[A-Za-z][\w.]*?_\d+|pypi_0)(?:[ \t]+(?P<channel>[\w./:-]+))?[ \t]*\r?$",
+    re.MULTILINE,
+)
+
+
+@record
+class CondaRow(Record):
+    """One TensorFlow package as ``conda list`` printed it (observed)."""
+
+    name: str
+    version: str
+    build: str
+    channel: str
+
+    @property
+    def kind(self) -> Optional[str]:
+        """``cpu`` or ``gpu`` by the build string: the default channels build ``eigen_``,
+        ``mkl_`` (CPU) and ``gpu_`` variants, conda-forge ``cpu_`` and ``cuda<ver>`` ones;
+        None for pip's (``pypi_0``) or another."""
+        if re.match(r"(?:eigen|mkl|cpu)_", self.build):
+            return "cpu"
+        if re.match(r"gpu_|cuda\d+", self.build):
+            return "gpu"
+        return None
+
+
+def read_conda_rows(texts: Iterable[str]) -> list[CondaRow]:
+    """The TensorFlow packages a pasted ``conda list`` shows, in order."""
+    out: list[CondaRow] = []
+    for text in texts:
+        if "tensorflow" not in text:
+            continue
+        for m in _CONDA_ROW.finditer(text):
+            out.append(CondaRow(m["name"], m["version"], m["build"], m["channel"] or ""))
+    return out
+
+
 # --- plugins ------------------------------------------------------------------------------------
 
 #: PluggableDevice plugins by the library prefix TensorFlow loads from

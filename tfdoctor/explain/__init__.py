@@ -33,10 +33,12 @@ from tfdoctor.evidence.devices import (
 )
 from tfdoctor.evidence.packages import (
     MAX_CONFLICTS,
+    CondaRow,
     Conflict,
     ImportCheck,
     NumpyBuild,
     plugin_dist,
+    read_conda_rows,
     read_conflicts,
     read_echoed_versions,
     read_import_checks,
@@ -158,6 +160,8 @@ class Evidence:
     statements: list[tuple[str, str]] = dataclasses.field(default_factory=list)
     #: Modules the log prints as objects, with the file each was imported from.
     modules: list[tuple[str, str]] = dataclasses.field(default_factory=list)
+    #: TensorFlow's packages as a pasted ``conda list`` shows them.
+    conda_rows: list[CondaRow] = dataclasses.field(default_factory=list)
     #: How many characters of the log were searched for them.
     statements_read: int = 0
 
@@ -218,6 +222,8 @@ def _read_block(evidence: Evidence, block: LogText) -> None:
         evidence.python_refusals.extend(read_python_refusals((text,)))
     for dist, echoed in read_echoed_versions((text,)).items():
         evidence.echoed.setdefault(dist, echoed)
+    if len(evidence.conda_rows) < MAX_CONFLICTS:
+        evidence.conda_rows.extend(read_conda_rows((text,)))
     if len(evidence.modules) < MAX_MODULE_ORIGINS:
         for origin in module_origins(text, MAX_MODULE_ORIGINS - len(evidence.modules)):
             if origin not in evidence.modules:
@@ -1512,6 +1518,24 @@ def _cite(hits: Sequence[Hits]) -> str:
     return "\n".join(out)
 
 
+def _conda_cpu_build(rows: Sequence[CondaRow], gpu: bool) -> Optional[Finding]:
+    """A ``conda list`` showing TensorFlow's CPU build (by its build string): it cannot use a
+    GPU, whatever CUDA is installed; an error where the log shows one."""
+    row = next((r for r in rows if r.name in ("tensorflow", "tensorflow-base")), None)
+    if row is None or row.kind != "cpu":
+        return None
+    return causes.finding(
+        f"explain.{causes.gpu.TF_CPU_ONLY_BUILD}",
+        Severity.ERROR if gpu else Severity.WARNING,
+        causes.gpu.TF_CPU_ONLY_BUILD,
+        f"conda's {row.name} {row.version} is a CPU-only build ({row.build})",
+        f"conda list: {row.name} {row.version} {row.build} {row.channel}".rstrip()
+        + "\nA CPU build of TensorFlow never lists a GPU, whatever driver, CUDA or cuDNN is "
+        "installed beside it.",
+        causes.gpu.conda_gpu_build_fix(row.version, row.build, row.channel),
+    )
+
+
 def _gpu_shown(m: Machine, r: Revealed) -> bool:
     return bool(r.compute_capability) or m.gpu_presence in ("present", "driver-broken")
 
@@ -1728,6 +1752,9 @@ def explain(
         evidence.modules,
     ):
         findings.setdefault(found.id, found)
+    cpu_build = _conda_cpu_build(evidence.conda_rows, _gpu_shown(machine, revealed))
+    if cpu_build is not None:
+        findings.setdefault(cpu_build.id, cpu_build)
     inferred = _inferred(evidence, revealed)
     for cause, hits in by_cause.items():
         found = _cause_finding(cause, hits, machine, revealed, facts is not None, inferred)
