@@ -1178,3 +1178,26 @@ def test_a_conda_list_row_says_which_build_tensorflow_is(
     assert bool(found) is (kind == "cpu")
     if found:
         assert found[0].fix is not None and command in found[0].fix.commands
+
+
+def test_a_keras_that_requires_another_tensorflow_is_a_keras_of_another_release() -> None:
+    log = (
+        "ERROR: keras 2.4.0 has requirement tensorflow>=2.2.0, but you'll have tensorflow "
+        "2.0.0 which is incompatible.\n"
+    )
+    top = top_error(explained(log))
+    assert top.cause == "keras-version"
+    assert "keras" in fix_text(top)
+
+
+def test_an_op_library_linking_another_majors_framework_is_a_companion_of_that_major() -> None:
+    log = (
+        "tensorflow.python.framework.errors_impl.NotFoundError: libtensorflow_framework.so.2: "
+        "cannot open shared object file: No such file or directory\n"
+    )
+    top = top_error(explained(log))
+    assert top.cause == "companion-mismatch"
+    assert "TensorFlow 2.x" in fix_text(top)
+    # The same library missing as TensorFlow 2 itself imports: not a companion's.
+    own = log.replace("tensorflow.python.framework.errors_impl.NotFoundError", "ImportError")
+    assert all(x.cause != "companion-mismatch" for x in explained(own).findings)

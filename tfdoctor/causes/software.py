@@ -516,6 +516,20 @@ def companion_no_wheel_fix(
     )
 
 
+def op_library_major_fix(major: str, installed: Optional[str]) -> Fix:
+    """A package's op library built for TensorFlow ``major``.x, loaded by another TensorFlow
+    (``installed`` where known): its release for the installed TensorFlow, or that major."""
+    have = f"TensorFlow {installed}" if installed else "the installed TensorFlow"
+    return Fix(
+        f"A package's compiled ops (loaded with tf.load_op_library) link TensorFlow {major}.x's "
+        f"own library, which {have} does not have: the package was built for TensorFlow "
+        f"{major}.x. Install its release built for the installed TensorFlow (its "
+        "compatibility table, or `pip index versions PACKAGE`), or use it with a TensorFlow "
+        f"{major}.x in an environment of its own.",
+        ("pip show tensorflow", "pip list"),
+    )
+
+
 def companion_fix(
     m: Machine,
     name: Optional[str],

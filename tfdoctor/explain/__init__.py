@@ -1235,6 +1235,9 @@ def _library_owner(library: str) -> str:
     return next(filter(None, found), "")
 
 
+#: TensorFlow's own shared library, by the major its soname carries.
+_TF_FRAMEWORK = re.compile(r"libtensorflow_(?:framework|cc)\.so\.(\d+)")
+
 #: An installed file's path in a cited line (a loader's "Referenced from", a companion's
 #: "from paths").
 _INSTALLED_PATH = re.compile(r"""[^\s'"]*[/\\](?:site|dist)-packages[/\\][^\s'",]+""")
@@ -1258,6 +1261,17 @@ def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
     )
     named = (_library_owner(g["library"]) for h in hits for g in h.groups if g.get("library"))
     owner = next((d for d in (*owners, *named) if d and d not in TF_DISTRIBUTIONS), None)
+    framework = _TF_FRAMEWORK.search(library or "")
+    cited = [line for h in hits for _, line in h.citations]
+    if framework is not None and any("NotFoundError" in line for line in cited):
+        # tf.load_op_library raises NotFoundError: a package's compiled ops link TensorFlow's
+        # own library of major N (libtensorflow_framework.so.2 since 2.0), which this
+        # TensorFlow lacks when it is of another major: the package was built for that one.
+        major = framework.group(1)
+        if r.tf_version is None or version_key(r.tf_version)[:1] != (int(major),):
+            return causes.software.COMPANION_MISMATCH, causes.software.op_library_major_fix(
+                major, r.tf_version
+            )
     foreign = _conda_build_library(hits, r)
     if owner is None and r.conda and foreign is not None:
         # TensorFlow's pip wheels carry these libraries inside; a conda build links them from

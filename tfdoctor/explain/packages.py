@@ -182,6 +182,18 @@ def _conflict(c: Conflict, m: Machine) -> Optional[Finding]:
             said,
             causes.software.tf_keras_fix(m),
         )
+    if c.target in TF_DISTRIBUTIONS and c.requirer == "keras" and c.kind == "installed":
+        # Keras is TensorFlow's own front end, released with its lines (2.6-2.15) or for a
+        # range of them: a keras that requires another TensorFlow is a Keras of another
+        # release, fixed by the Keras for the installed TensorFlow.
+        return causes.finding(
+            "explain.keras-version",
+            Severity.ERROR,
+            causes.software.KERAS_VERSION,
+            f"keras {c.requirer_version} is for another TensorFlow (tensorflow{c.spec})",
+            said,
+            causes.software.keras_match_fix(m),
+        )
     if c.target in TF_DISTRIBUTIONS and c.requirer not in TF_DISTRIBUTIONS:
         return _companion_conflict(c, m, said)
     if c.requirer not in TF_DISTRIBUTIONS:
