@@ -195,6 +195,22 @@ def test_a_pinned_release_whose_pythons_include_the_logs_is_not_blamed_on_the_py
     assert "Python 3.6 has wheels" in fix
 
 
+def test_none_listed_for_a_python_later_releases_have_is_the_platform_not_the_pin() -> None:
+    # pip on Python 3.12 lists nothing at all: 2.16 and later have 3.12 wheels, so this
+    # platform (or a 32-bit interpreter) has none, whatever release is pinned.
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "/Users/user/venv/lib/python3.12/site-packages/helper.py", line 3, in <module>\n'
+        "subprocess.CalledProcessError: Command 'pip install tensorflow==2.14.0' returned 1.\n"
+        "ERROR: Could not find a version that satisfies the requirement tensorflow==2.14.0 "
+        "(from versions: none)\n"
+        "ERROR: No matching distribution found for tensorflow==2.14.0\n"
+    )
+    top = _top(log)
+    assert top.cause == "tf-no-wheel-for-python"
+    assert "Python 3.12 has wheels" in _fix(top)
+
+
 def test_a_pinned_wrapper_release_is_not_judged_by_the_tensorflow_wheels() -> None:
     # tensorflow-cpu published no macOS wheels: the matrix's Pythons are tensorflow's.
     log = (

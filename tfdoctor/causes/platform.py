@@ -607,7 +607,13 @@ def pip_refusal_fix(
     # The matrix's Pythons are those of the `tensorflow` wheels; tensorflow-cpu and -gpu
     # published fewer platforms.
     release = _release_wheels(m, requested, listed, python) if dist == "tensorflow" else None
-    if release is not None and not listed:
+    supported = sorted({py for x in lines for py in _pythons(x)}, key=version_key)
+    # A Python some release has wheels for, and pip lists none: the platform or the
+    # interpreter's bitness is what stops every release, not the pin (below).
+    python_has_wheels = bool(python) and version_key(python or "")[:2] in {
+        version_key(py)[:2] for py in supported
+    }
+    if release is not None and not listed and not (shown and python_has_wheels):
         # pip sees no TensorFlow here, and the requirement pins one release: whatever else this
         # interpreter lacks, that release needs one of its own Pythons.
         seen = (
@@ -676,7 +682,6 @@ def pip_refusal_fix(
             ),
             why,
         )
-    supported = sorted({py for x in lines for py in _pythons(x)}, key=version_key)
     if python and supported:
         key = version_key(python)[:2]
         if key > version_key(supported[-1]):
