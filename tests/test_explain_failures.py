@@ -1050,3 +1050,14 @@ def test_a_tf1_names_compat_v1_home_is_scans() -> None:
 def test_a_name_no_release_ever_had_stays_a_removed_name() -> None:
     text = "AttributeError: module 'tensorflow.keras.backend' has no attribute 'no_such_thing'"
     assert not [x for x in _explain(text).findings if x.cause == "api-moved-to-compat-v1"]
+
+
+def test_a_signature_named_as_a_scan_rule_takes_the_rules_cause_and_fix() -> None:
+    # TensorFlow 2.11-2.15's optimizers refuse decay= and point at their legacy namespace,
+    # which Keras 3 does not have: scan's rule for 2.11, not a Keras 3 change.
+    log = (
+        "ValueError: decay is deprecated in the new Keras optimizer, please check the docstring "
+        "for valid arguments, or use the legacy optimizer, e.g., tf.keras.optimizers.legacy.Adam.\n"
+    )
+    finding = _only(_explain(log), "api-removed")
+    assert finding.fix is not None and "tf.keras.optimizers.legacy" in finding.fix.text

@@ -977,18 +977,22 @@ def _keras3(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
             # Keras 2 loading: the file is Keras 3's.
             return causes.software.MODEL_FROM_NEWER_KERAS, causes.software.keras3_model_fix(m)
         return causes.code.KERAS3_BEHAVIOUR_CHANGE, causes.code.keras2_model_fix(m)
-    # A signature named as a scan rule (keras3-save-savedmodel) is that rule's error: its fix
-    # is the rule's, the same words scan gives for the use that raised it.
-    if m.matrix is not None:
-        from tfdoctor.scan.knowledge import ApiKnowledge  # noqa: PLC0415 - loads scan's rules
-
-        knowledge = ApiKnowledge(m.matrix)
-        for hit in hits:
-            verdict = knowledge.rule(hit.signature.id)
-            if verdict is not None and verdict.cause == causes.code.KERAS3_BEHAVIOUR_CHANGE:
-                # The rule's words; the legacy-Keras commands of the log's own TensorFlow.
-                return verdict.cause, Fix(verdict.fix.text, causes.code.keras3_fix(m).commands)
+    named = _rule_named(m, hits)
+    if named is not None and named[0] == causes.code.KERAS3_BEHAVIOUR_CHANGE:
+        # The rule's words; the legacy-Keras commands of the log's own TensorFlow.
+        return named[0], Fix(named[1].text, causes.code.keras3_fix(m).commands)
     return causes.code.KERAS3_BEHAVIOUR_CHANGE, causes.code.keras3_fix(m)
+
+
+def _api_removed(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    named = _rule_named(m, hits)
+    if named is not None:
+        return named
+    return causes.code.API_REMOVED, Fix(
+        "Port the uses the installed TensorFlow lacks: `tfdoctor scan` lists each with its "
+        "replacement.",
+        ("tfdoctor scan .",),
+    )
 
 
 def _gpu_library_init(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
@@ -1513,6 +1517,7 @@ BUILDERS: dict[str, Builder] = {
     causes.xla.PTXAS_TOO_OLD: _ptxas_old,
     causes.software.COMPANION_MISMATCH: _companion,
     causes.platform.NATIVE_LIBRARY_UNRESOLVED: _native,
+    causes.code.API_REMOVED: _api_removed,
     causes.platform.STATIC_TLS_EXHAUSTED: _static_tls,
     causes.runtime.OP_KERNEL_MISSING: _op_kernel,
     causes.software.OP_NOT_REGISTERED: _op_unregistered,
@@ -1552,6 +1557,21 @@ def _conda_cpu_build(rows: Sequence[CondaRow], gpu: bool) -> Optional[Finding]:
 
 def _gpu_shown(m: Machine, r: Revealed) -> bool:
     return bool(r.compute_capability) or m.gpu_presence in ("present", "driver-broken")
+
+
+def _rule_named(m: Machine, hits: Sequence[Hits]) -> Optional[tuple[causes.CauseId, Fix]]:
+    """A signature named as a scan rule (keras211-optimizer-decay) is that rule's error: its
+    cause and fix are the rule's, the words scan gives for the use that raised it."""
+    if m.matrix is None:
+        return None
+    from tfdoctor.scan.knowledge import ApiKnowledge  # noqa: PLC0415 - loads scan's rules
+
+    knowledge = ApiKnowledge(m.matrix)
+    for hit in hits:
+        verdict = knowledge.rule(hit.signature.id)
+        if verdict is not None:
+            return verdict.cause, verdict.fix
+    return None
 
 
 def _cause_finding(
