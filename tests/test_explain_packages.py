@@ -451,6 +451,13 @@ def _numpy_traceback(path: str, name: str) -> str:
             "numpy",
             id="numpy-2-removal",
         ),
+        pytest.param(
+            "/usr/lib/python3.12/dist-packages/tensorboard/compat/tensorflow_stub/dtypes.py",
+            "string_",
+            "numpy-name-removed",
+            "numpy<2",
+            id="numpy-2-removal-outside-tensorflows-stack",
+        ),
     ],
 )
 def test_a_library_using_a_removed_numpy_name_is_explained(

@@ -531,6 +531,10 @@ _NUMPY_NAME = re.compile(
 )
 
 
+#: The Keras distributions released with TensorFlow's lines (its front end).
+_TF_KERAS = ("keras", "tf-keras")
+
+
 def numpy_removed_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
     """A library (TensorFlow, TensorBoard, Keras...) using a NumPy name the installed NumPy
     removed: that NumPy is newer than the library was written for."""
@@ -556,8 +560,20 @@ def numpy_removed_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[
             f"{tb.where}: {tb.type}: {tb.message}\n{user} uses np.{name}, which NumPy "
             f"{release} removed: the installed NumPy is newer than this {user} was written for."
         )
-        if version_key(release)[:1] >= (2,):
+        if version_key(release)[:1] >= (2,) and (user in TF_DISTRIBUTIONS or user in _TF_KERAS):
+            # TensorFlow's own code, or the Keras released with it: a stack built for NumPy 1,
+            # whose range excludes 2.
             cause, fix = causes.software.NUMPY_ABI, causes.software.numpy_abi_fix(m)
+        elif version_key(release)[:1] >= (2,):
+            # Another library's Python code written for NumPy 1: the name is what breaks.
+            cause = causes.code.NUMPY_NAME_REMOVED
+            fix = causes.common.declared_range_fix(
+                m,
+                "numpy",
+                "numpy<2",
+                f"Upgrade {user} to a release written for NumPy 2, or install a NumPy 1 release "
+                f"(which still has np.{name}) until there is one.",
+            )
         else:
             cause = causes.software.DEPENDENCY_OUT_OF_RANGE
             fix = causes.common.declared_range_fix(
