@@ -423,3 +423,14 @@ def test_a_name_missing_from_a_module_that_imported_is_not_the_module_removed() 
     # The module itself missing is the rule's own case.
     gone = "ModuleNotFoundError: No module named 'tensorflow.python.keras'\n"
     assert top_error(explained(gone)).cause == "keras3-behaviour-change"
+
+
+def test_a_library_built_on_tensorflow_missing_a_name_as_it_imports_is_of_another_release() -> None:
+    # Python 2 names no module in the message; the import above names the library.
+    log = "import sonnet\nAttributeError: 'module' object has no attribute 'nest'\n"
+    top = top_error(explained(log))
+    assert top.cause == "companion-mismatch"
+    assert "dm-sonnet" in top.summary
+    # A package that is not written against TensorFlow says nothing of TensorFlow.
+    other = "import pandas\nAttributeError: 'module' object has no attribute 'nest'\n"
+    assert all(x.cause != "companion-mismatch" for x in explained(other).findings)

@@ -22,6 +22,14 @@ def test_every_source_is_https_and_every_family_package_names_its_frames() -> No
     assert origin_of("/env/lib/python3.11/site-packages/cv2/x.py").dist == ""
 
 
+def test_libraries_built_on_tensorflow_are_listed_outside_the_family() -> None:
+    table = modules()
+    assert {"sonnet", "tensorflowjs", "tf2onnx"} <= table.on_tensorflow
+    assert not table.on_tensorflow & table.family
+    assert "numpy" not in table.on_tensorflow and "cv2" not in table.on_tensorflow
+    assert all(module in table.dists for module in table.on_tensorflow)
+
+
 @pytest.mark.parametrize(
     "module, dist",
     [

@@ -49,6 +49,10 @@ class Modules(Record):
     successors: Mapping[str, str] = dataclasses.field(default_factory=dict)
     #: Distributions whose wheels carry compiled code (platform tags, not ``py3-none-any``).
     native: frozenset[str] = frozenset()
+    #: Import packages outside TensorFlow's family written against TensorFlow's API
+    #: (libraries built on it): their code asking TensorFlow for what it lacks was written for
+    #: another TensorFlow.
+    on_tensorflow: frozenset[str] = frozenset()
 
     def distribution(self, module: str) -> Optional[str]:
         """The distribution that installs ``module`` (a dotted name: its longest listed
@@ -91,8 +95,14 @@ def parse_modules(text: str, path: str = "<modules>") -> Modules:
     dists: dict[str, str] = {}
     family: set[str] = set()
     native: set[str] = set()
+    on_tensorflow: set[str] = set()
     for where, name, fields in reader.keyed_rows(
-        top["modules"], "modules", "module", ("dist", "source"), ("family", "native"), module
+        top["modules"],
+        "modules",
+        "module",
+        ("dist", "source"),
+        ("family", "native", "on_tensorflow"),
+        module,
     ):
         reader.source_ids(fields["source"], f"{where}.source", sources)
         dists[name] = reader.required_string(
@@ -102,6 +112,10 @@ def parse_modules(text: str, path: str = "<modules>") -> Modules:
             family.add(name)
         if "native" in fields and reader.boolean(fields["native"], f"{where}.native"):
             native.add(dists[name])
+        if "on_tensorflow" in fields and reader.boolean(
+            fields["on_tensorflow"], f"{where}.on_tensorflow"
+        ):
+            on_tensorflow.add(name)
 
     def op(item: Node, where: str) -> str:
         return reader.required_string(item, where, _OP, "op name, or prefix ending in *")
@@ -125,7 +139,16 @@ def parse_modules(text: str, path: str = "<modules>") -> Modules:
         ):
             reader.source_ids(fields["source"], f"{where}.source", sources)
             successors[name] = dist(fields["successor"], f"{where}.successor")
-    return Modules(path, sources, dists, frozenset(family), ops, successors, frozenset(native))
+    return Modules(
+        path,
+        sources,
+        dists,
+        frozenset(family),
+        ops,
+        successors,
+        frozenset(native),
+        frozenset(on_tensorflow),
+    )
 
 
 @functools.cache

@@ -794,6 +794,8 @@ _ASKED = re.compile(
     r"module '(?P<module>[\w.]+)' has no attribute '(?P<attr>\w+)'"
     r"|cannot import name '(?P<attr2>\w+)' from '(?P<module2>[\w.]+)'"
     r"|got an unexpected keyword argument '(?P<kw>\w+)'"
+    # Python 2 named no module: "'module' object has no attribute 'nest'".
+    r"|^'module' object has no attribute '(?P<attr3>\w+)'"
 )
 #: Import packages of TensorFlow itself and its Keras: frames there are the callee, and an
 #: import of one is the user's own.
@@ -834,19 +836,24 @@ def foreign_caller_findings(tracebacks: Sequence[Traceback], m: Machine) -> list
             # asked TensorFlow, as it imported (a name TensorFlow's own import lacks is not
             # asked of it by the user).
             imported = re.match(r"(?:from|import)\s+(\w+)", tb.statement)
-            if tb.frames or module is None or imported is None:
+            unnamed = match.group("attr3") is not None
+            if tb.frames or (module is None and not unnamed) or imported is None:
                 continue
             top, where = imported.group(1), f"`{tb.statement}`"
             # Only a companion of TensorFlow's: importing numpy above the error says nothing.
             known = distribution_of(top)
             if top in TF_OWN or known is None:
                 continue
-            if top not in modules().family and m.companion(known) is None:
+            table = modules()
+            written_for_tf = top in table.family or top in table.on_tensorflow
+            if not written_for_tf and m.companion(known) is None:
                 continue
         dist = distribution_of(top) or top.replace("_", "-")
         asked = (
             f"{api}.{match.group('attr') or match.group('attr2')}"
             if module
+            else f"a module's {match.group('attr3')}"
+            if match.group("attr3")
             else (f"the keyword {match.group('kw')}")
         )
         return [
