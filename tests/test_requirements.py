@@ -785,3 +785,21 @@ def test_a_companion_tensorflow_requires_and_admits_is_a_note_not_an_error() -> 
     older = dataclasses.replace(tf, requires=(*f.TF_REQUIRES, "tensorflow-io-gcs-filesystem>=0.38"))
     facts = dataclasses.replace(facts, packages=(older, f.pkg("numpy", "1.26.4"), gcs))
     assert [x.severity for x in pins(facts) if x.cause == "companion-mismatch"] == [Severity.ERROR]
+
+
+def test_a_standalone_keras_of_another_tensorflow_is_a_keras_of_another_release() -> None:
+    # keras 2.4.3 declares no TensorFlow (numpy, scipy, pyyaml, h5py); the table's row for
+    # 2.4 (its release notes: a front end of tf.keras, TensorFlow 2.2 on) says 1.15 is not it.
+    facts = f.facts(
+        python=f.python(version="3.6.9"),
+        packages=(
+            f.pkg("tensorflow", "1.15.3", "numpy<2.0,>=1.16.0"),
+            f.pkg("keras", "2.4.3", "numpy>=1.9.1", "scipy>=0.14", "pyyaml", "h5py"),
+            f.pkg("numpy", "1.18.5"),
+        ),
+        tensorflow=f.tensorflow(version="1.15.3"),
+    )
+    (finding,) = [x for x in pins(facts) if x.cause == "keras-version"]
+    assert finding.severity is Severity.ERROR
+    assert finding.fix is not None and any('"keras==2.3.*"' in c for c in finding.fix.commands)
+    assert "keras-version" not in causes(pins(fixed(facts, finding)))
