@@ -267,7 +267,7 @@ def test_the_system_loader_missing_a_cuda_library_for_a_program() -> None:
             "ValueError: decay is deprecated in the new Keras optimizer, please check the "
             "docstring for valid arguments, or use the legacy optimizer, e.g., "
             "tf.keras.optimizers.legacy.SGD.",
-            "keras3-behaviour-change",
+            "api-removed",
             "schedules",
         ),
         (

@@ -434,3 +434,15 @@ def test_a_library_built_on_tensorflow_missing_a_name_as_it_imports_is_of_anothe
     # A package that is not written against TensorFlow says nothing of TensorFlow.
     other = "import pandas\nAttributeError: 'module' object has no attribute 'nest'\n"
     assert all(x.cause != "companion-mismatch" for x in explained(other).findings)
+
+
+def test_a_keras_2_module_that_is_there_without_a_name_is_not_keras_3() -> None:
+    # keras.engine is Keras 2's layout, gone in Keras 3; that it is there, lacking Layer,
+    # says this Keras is a Keras 2.
+    log = "AttributeError: module 'keras.engine' has no attribute 'Layer'\n"
+    top = top_error(explained(log))
+    assert top.cause == "api-removed"
+    assert "keras.layers" in fix_text(top)
+    # The Keras 3 reading stays where the module is not shown to be there.
+    gone = "from keras.engine import Layer\nModuleNotFoundError: No module named 'keras.engine'\n"
+    assert "Layer" not in top_error(explained(gone)).summary

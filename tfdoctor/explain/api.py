@@ -72,6 +72,8 @@ def api_use(tb: Traceback, knowledge: ApiKnowledge) -> Optional[tuple[str, Verdi
             # what it lacks is no API (explain.packages' private_api_findings judges it).
             return None
         found = _named(knowledge, match.group("module"), match.group("attr"))
+        if found is not None:
+            found = _module_imported(knowledge, match.group("module"), *found)
         return found or _written(tb, knowledge, match.group("attr"))
     match = _NO_NAME.search(message)
     if match is not None:
@@ -130,6 +132,25 @@ def _module_imported(
     there without X. The name is what is missing, fixed the rule's way."""
     rule = next((r for r in knowledge.rules.rules if r.id == verdict.key), None)
     base = public_name(module) or module
+    if rule is None and verdict.cause == causes.code.KERAS3_BEHAVIOUR_CHANGE:
+        # A module of Keras 2's layout (keras.engine) that Keras 3 does not have: it is there,
+        # so this Keras is a Keras 2, which lacks only the name.
+        if knowledge.name(base) is None:
+            return name, verdict  # Keras 3 has the module too: the verdict on the name stands
+        attr = name.rsplit(".", 1)[-1]
+        return name, dataclasses.replace(
+            verdict,
+            cause=causes.code.API_REMOVED,
+            what=f"{module} imports in this Keras 2 but has no {attr}",
+            fix=Fix(
+                f"The installed Keras 2 has {module} without {attr}: import it from the "
+                "public module that exports it in this release (keras.layers for layers, "
+                "keras.models for models, keras.utils for utilities), or install the Keras "
+                "release the code was written for.",
+                ('python -c "import keras; print(keras.__version__)"',),
+            ),
+            release="",
+        )
     if rule is None or rule.effect not in _MODULE_GONE:
         return name, verdict
     if not any(base == api or base.startswith(api + ".") for api in rule.api):
