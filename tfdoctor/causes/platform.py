@@ -624,7 +624,9 @@ def pip_refusal_fix(
         )
         why = f"{seen} {requested}, whose wheels are for {release[0]} (from the matrix)"
         return (
-            TF_RELEASE_NOT_FOR_PYTHON,
+            # pip's own words decide the cause: a list it printed empty says no release at all
+            # has a wheel here; without the list, only the pinned release is known refused.
+            TF_NO_WHEEL_FOR_PYTHON if shown else TF_RELEASE_NOT_FOR_PYTHON,
             Fix(
                 f"{why}. Install TensorFlow {requested} with Python {release[1]} (a new virtual "
                 "environment of it) on a platform it has wheels for, or move the requirement to "
