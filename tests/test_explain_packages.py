@@ -1208,3 +1208,17 @@ def test_an_op_library_linking_another_majors_framework_is_a_companion_of_that_m
     # The same library missing as TensorFlow 2 itself imports: not a companion's.
     own = log.replace("tensorflow.python.framework.errors_impl.NotFoundError", "ImportError")
     assert all(x.cause != "companion-mismatch" for x in explained(own).findings)
+
+
+def test_conda_rows_are_read_at_the_start_and_after_other_rows() -> None:
+    text = (
+        "tensorflow                1.15.0          eigen_py37h9f89a44_0\n"
+        "numpy                     1.17.4          py37h4320e6b_0\n"
+        "tensorflow-base           1.15.0          eigen_py37h07d2309_0\n"
+        "tensorflow-estimator      1.15.1             pyh2649769_0"
+    )
+    assert [(r.name, r.kind) for r in read_conda_rows([text])] == [
+        ("tensorflow", "cpu"),
+        ("tensorflow-base", "cpu"),
+    ]
+    assert read_conda_rows(["tensorflow"]) == read_conda_rows([""]) == []

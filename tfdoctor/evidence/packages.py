@@ -232,7 +232,7 @@ def read_echoed_versions(texts: Iterable[str]) -> dict[str, str]:
 #: A row of ``conda list`` for a TensorFlow package: name, version, build string, channel
 #: (the channel column is empty for the default channels).
 _CONDA_ROW = re.compile(
-    r"^[ \t]*(?P<name>tensorflow(?:-base|-gpu|-cpu)?)[ \t]+(?P<version>\d+\.\d+(?:\.\d+)?)"
+    r"(?P<name>tensorflow(?:-base|-gpu|-cpu)?)[ \t]+(?P<version>\d+\.\d+(?:\.\d+)?)"
     r"[ \t]+(?P<build>[A-Za-z][\w.]*?_\d+|pypi_0)(?:[ \t]+(?P<channel>[\w./:-]+))?[ \t]*\r?$",
     re.MULTILINE,
 )
@@ -263,10 +263,15 @@ def read_conda_rows(texts: Iterable[str]) -> list[CondaRow]:
     """The TensorFlow packages a pasted ``conda list`` shows, in order."""
     out: list[CondaRow] = []
     for text in texts:
-        if "tensorflow" not in text:
-            continue
-        for m in _CONDA_ROW.finditer(text):
-            out.append(CondaRow(m["name"], m["version"], m["build"], m["channel"] or ""))
+        # conda list starts each row with the name: only the lines that start so are tried
+        # (a long log's own lines start with timestamps), found by a plain search.
+        start = 0 if text.startswith("tensorflow") else text.find("\ntensorflow") + 1
+        while start >= 0 and (start > 0 or text.startswith("tensorflow")):
+            m = _CONDA_ROW.match(text, start)
+            if m is not None:
+                out.append(CondaRow(m["name"], m["version"], m["build"], m["channel"] or ""))
+            following = text.find("\ntensorflow", start)
+            start = following + 1 if following >= 0 else -1
     return out
 
 
