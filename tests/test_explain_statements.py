@@ -428,9 +428,10 @@ def test_a_name_missing_from_a_module_that_imported_is_not_the_module_removed() 
 def test_a_library_built_on_tensorflow_missing_a_name_as_it_imports_is_of_another_release() -> None:
     # Python 2 names no module in the message; the import above names the library.
     log = "import sonnet\nAttributeError: 'module' object has no attribute 'nest'\n"
-    top = top_error(explained(log))
-    assert top.cause == "companion-mismatch"
-    assert "dm-sonnet" in top.summary
+    (top,) = [x for x in explained(log).findings if x.cause == "companion-mismatch"]
+    # Python 2 names no module: the likely reading, as a warning that says so.
+    assert top.severity.value == "warning"
+    assert "dm-sonnet" in top.summary and "does not name" in top.detail
     # A package that is not written against TensorFlow says nothing of TensorFlow.
     other = "import pandas\nAttributeError: 'module' object has no attribute 'nest'\n"
     assert all(x.cause != "companion-mismatch" for x in explained(other).findings)
@@ -446,3 +447,49 @@ def test_a_keras_2_module_that_is_there_without_a_name_is_not_keras_3() -> None:
     # The Keras 3 reading stays where the module is not shown to be there.
     gone = "from keras.engine import Layer\nModuleNotFoundError: No module named 'keras.engine'\n"
     assert "Layer" not in top_error(explained(gone)).summary
+
+
+def test_what_is_shown_but_is_not_evidence_of_the_caller_is_not_blamed() -> None:
+    # A printed numpy module says nothing of who asked TensorFlow for a private name.
+    log = (
+        "AttributeError: module 'tensorflow.python.framework.ops' has no attribute '_Tensorish'\n"
+        "np = <module 'numpy' from '/usr/lib/python3.8/site-packages/numpy/__init__.py'>\n"
+    )
+    assert all("numpy" not in x.summary for x in explained(log).findings)
+    # Importing NumPy runs no other library's code: the removed name is the user's.
+    own = ">>> import numpy as np\n...\nAttributeError: module 'numpy' has no attribute 'float'.\n"
+    assert all("numpy uses" not in x.summary for x in explained(own).findings)
+    # TensorFlow 1.x's own contrib op library (tensorflow_core) is no add-on.
+    core = (
+        "NotFoundError: C:\\Python37\\lib\\site-packages\\tensorflow_core\\contrib\\resampler"
+        "\\python\\ops\\_resampler_ops.so not found\n"
+    )
+    assert all(x.cause != "companion-mismatch" for x in explained(core).findings)
+    # An empty namespace directory left behind is not the module of a Keras 2.
+    left = "ImportError: cannot import name 'Layer' from 'keras.engine' (unknown location)\n"
+    assert all("this Keras 2" not in x.detail for x in explained(left).findings)
+
+
+def test_a_pin_without_a_patch_is_its_first_release() -> None:
+    log = (
+        "ERROR: Could not find a version that satisfies the requirement tensorflow==1.10 "
+        "(from versions: 1.13.1, 1.14.0)\nERROR: No matching distribution found for "
+        "tensorflow==1.10\n"
+    )
+    assert "Python 2.7, 3.3 to 3.6 on Linux x86-64" in fix_text(top_error(explained(log)))
+
+
+def test_a_colab_path_beside_the_cuda_image_path_is_no_container() -> None:
+    line = (
+        "W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic "
+        "library 'libcuda.so.1'; dlerror: libcuda.so.1: cannot open shared object file: No such "
+        "file or directory; LD_LIBRARY_PATH: /usr/local/nvidia/lib:/usr/local/nvidia/lib64\n"
+    )
+    assert any(x.cause == "container-no-gpu" for x in explained(line).findings)
+    colab = line + (
+        "Traceback (most recent call last):\n"
+        '  File "/content/train.py", line 3, in <module>\n'
+        "    model.fit(x)\n"
+        "RuntimeError: no GPU\n"
+    )
+    assert all(x.cause != "container-no-gpu" for x in explained(colab).findings)

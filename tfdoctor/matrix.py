@@ -297,12 +297,15 @@ class Matrix(Record):
 
     def release_pythons(self, version: str) -> Optional[Mapping[str, tuple[str, ...]]]:
         """The Pythons, by platform key, that the wheels of the release ``version`` are for: an
-        early release's own row, else its line's; None where the matrix knows neither."""
+        early release's own row, else its line's where ``version`` is the line's latest patch;
+        None where the matrix knows neither."""
         for row in self.early_releases:
             if row.release == version:
                 return row.python
+        # A line's Pythons are its latest patch's wheels; earlier patches had others (2.1.0
+        # had cp27 and cp35, 2.1.4 not), so another patch of the line is not answered.
         line = self.line_for(version)
-        return line.python if line is not None else None
+        return line.python if line is not None and line.latest_patch == version else None
 
     def gpu_model(self, name: str) -> Optional[GpuModel]:
         """A GPU model by name, ignoring case, spaces and an ``NVIDIA``/``GeForce`` prefix."""

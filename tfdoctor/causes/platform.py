@@ -755,9 +755,13 @@ def _release_wheels(
     """What the wheels of a pinned release are for, in words ("Python 2.7, 3.3-3.6 on Linux
     x86-64 ..."), and the newest of their Pythons, where the matrix knows the release and the
     log's Python (if it shows one) is not among them; else None."""
-    if not requested or m.matrix is None or requested in listed:
+    if not requested or m.matrix is None:
         return None
-    by_platform = m.matrix.release_pythons(requested)
+    # pip reads ==1.4 as 1.4.0: the release is that one.
+    release = requested if requested.count(".") >= 2 else f"{requested}.0"
+    if release in listed or requested in listed:
+        return None
+    by_platform = m.matrix.release_pythons(release)
     if not by_platform:
         return None
     every = sorted({py for pys in by_platform.values() for py in pys}, key=version_key)

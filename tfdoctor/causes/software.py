@@ -347,7 +347,8 @@ def keras_match_fix(m: Machine) -> Fix:
         )
     return Fix(
         "Install the Keras release of your TensorFlow line (keras==2.X.* for TensorFlow 2.X "
-        "before 2.16; Keras 3 from 2.16), or upgrade TensorFlow.",
+        "from 2.6 to 2.15; Keras 3 from 2.16); before 2.6 the standalone keras package is "
+        "another project: use tf.keras (from tensorflow import keras), or upgrade TensorFlow.",
         ("pip show tensorflow keras",),
     )
 

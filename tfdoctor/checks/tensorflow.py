@@ -73,9 +73,10 @@ def _python_wheels(ctx: CheckContext) -> Iterator[Finding]:
     python = python_minor(facts.python.version)
     plat = ctx.machine.platform
     pkg, line = installed_line(ctx)
-    if python is None and pkg is not None and line is None:
-        # TensorFlow 1.x published Python 2.7 wheels: an installed release older than the
-        # matrix's lines is judged by what its own files say, or not at all.
+    if python is None and pkg is not None and facts.python.version.startswith("2."):
+        # TensorFlow up to 2.1 published Python 2.7 wheels: an installed release is judged by
+        # what its own files say (an early release's row, a line's latest patch), or not at
+        # all, never as "no wheels".
         early = matrix.release_pythons(pkg.version) or {}
         minor = ".".join(facts.python.version.split(".")[:2])
         if minor in early.get(plat or "", ()):
@@ -84,8 +85,15 @@ def _python_wheels(ctx: CheckContext) -> Iterator[Finding]:
                 Severity.OK,
                 f"TensorFlow {pkg.version} has wheels for Python {minor} on {plat}",
             )
-        else:
+        elif line is None:
             yield matrix_unknown("tensorflow.python", ctx, pkg)
+        else:
+            yield Finding(
+                "tensorflow.python",
+                Severity.UNKNOWN,
+                f"Whether TensorFlow {pkg.version} has wheels for Python {minor} is not in the "
+                f"matrix (it lists the Pythons of {line.latest_patch}, the line's latest patch)",
+            )
         return
     if python is None or plat is None:
         yield Finding(

@@ -631,6 +631,9 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
     if conda and site is not None:
         inferred.append(Inferred("environment", "a conda environment", site))
     image_line = next((line for line in lines if _CUDA_IMAGE_PATH.search(line)), None)
+    notebook_paths = ("/content/", "/kaggle/")
+    if any(p in x for x in (*lines, *frames_paths(evidence)) for p in notebook_paths):
+        image_line = None  # hosted notebooks (Colab) print the same path: no container shown
     if image_line is not None:
         inferred.append(Inferred("environment", "a container of NVIDIA's CUDA images", image_line))
     frames = [f.path for tb in evidence.tracebacks for f in tb.frames]
@@ -1537,12 +1540,19 @@ def _cite(hits: Sequence[Hits]) -> str:
     return "\n".join(out)
 
 
-def _conda_cpu_build(rows: Sequence[CondaRow], gpu: bool) -> Optional[Finding]:
+def frames_paths(evidence: Evidence) -> list[str]:
+    """The files of every traceback frame the log shows."""
+    return [frame.path for tb in evidence.tracebacks for frame in tb.frames]
+
+
+def _conda_cpu_build(
+    rows: Sequence[CondaRow], gpu: bool, os: Optional[str] = None
+) -> Optional[Finding]:
     """A ``conda list`` showing TensorFlow's CPU build (by its build string): it cannot use a
     GPU, whatever CUDA is installed; an error where the log shows one."""
     row = next((r for r in rows if r.name in ("tensorflow", "tensorflow-base")), None)
-    if row is None or row.kind != "cpu":
-        return None
+    if row is None or row.kind != "cpu" or os == "macos":
+        return None  # macOS has no CUDA GPU build to move to
     return causes.finding(
         f"explain.{causes.gpu.TF_CPU_ONLY_BUILD}",
         Severity.ERROR if gpu else Severity.WARNING,
@@ -1786,7 +1796,7 @@ def explain(
         evidence.modules,
     ):
         findings.setdefault(found.id, found)
-    cpu_build = _conda_cpu_build(evidence.conda_rows, _gpu_shown(machine, revealed))
+    cpu_build = _conda_cpu_build(evidence.conda_rows, _gpu_shown(machine, revealed), revealed.os)
     if cpu_build is not None:
         findings.setdefault(cpu_build.id, cpu_build)
     inferred = _inferred(evidence, revealed)

@@ -78,7 +78,9 @@ def api_use(tb: Traceback, knowledge: ApiKnowledge) -> Optional[tuple[str, Verdi
     match = _NO_NAME.search(message)
     if match is not None:
         found = _named(knowledge, match.group("module"), match.group("attr"))
-        if found is not None:
+        # "(unknown location)": an empty namespace directory left by another release, not
+        # the module itself.
+        if found is not None and "(unknown location)" not in message:
             found = _module_imported(knowledge, match.group("module"), *found)
         return found or _written(tb, knowledge, match.group("attr"))
     match = _NO_MODULE.search(message)
@@ -158,8 +160,7 @@ def _module_imported(
     return name, dataclasses.replace(
         verdict,
         cause=causes.code.API_REMOVED,
-        what=f"{module} imports in this TensorFlow but has no {name.rsplit('.', 1)[-1]}: "
-        f"{rule.what}",
+        what=f"{module} imports in this TensorFlow but has no {name.rsplit('.', 1)[-1]}",
         fix=Fix(rule.replacement, ()),
         release="",
     )

@@ -554,6 +554,7 @@ def numpy_removed_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[
             # (run by the import) used the name, not the user's.
             imported = re.match(r"(?:from|import)\s+(\w+)", tb.statement)
             user = (distribution_of(imported.group(1)) or "") if imported else ""
+            user = "" if user == "numpy" else user  # importing NumPy runs no other code
         if not user:
             return [_numpy_name_in_code(tb, name, release, m)]
         detail = (
@@ -856,15 +857,22 @@ def foreign_caller_findings(tracebacks: Sequence[Traceback], m: Machine) -> list
             if match.group("attr3")
             else (f"the keyword {match.group('kw')}")
         )
+        unnamed = match.group("attr3") is not None
+        said = (
+            f"{dist} ({where}) asks a module it does not name (Python 2's message) for "
+            f"{match.group('attr3')} as it is imported: most often TensorFlow's, when the "
+            f"{dist} release and the TensorFlow release do not go together."
+            if unnamed
+            else f"{dist} ({where}) asks TensorFlow for {asked}, which the installed TensorFlow "
+            f"does not have: the {dist} release and the TensorFlow release do not go together."
+        )
         return [
             causes.finding(
                 f"explain.{causes.software.COMPANION_MISMATCH}",
-                Severity.ERROR,
+                Severity.WARNING if unnamed else Severity.ERROR,
                 causes.software.COMPANION_MISMATCH,
                 f"{dist} was written for another TensorFlow release (it asks for {asked})",
-                f"{tb.where}: {tb.type}: {tb.message}\n{dist} ({where}) asks "
-                f"TensorFlow for {asked}, which the installed TensorFlow does not have: the "
-                f"{dist} release and the TensorFlow release do not go together.",
+                f"{tb.where}: {tb.type}: {tb.message}\n{said}",
                 causes.software.companion_fix(m, dist),
             )
         ]
@@ -949,6 +957,13 @@ def _keras2_of(m: Machine) -> tuple[str, str]:
     return ("tf-keras" if major == 3 else "keras"), basis
 
 
+def _written_for_tensorflow(top: str) -> bool:
+    """An import package written against TensorFlow's API: its family (Keras included) or a
+    library the module table marks as built on it."""
+    table = modules()
+    return top in table.family or top in table.on_tensorflow
+
+
 def private_api_findings(
     tracebacks: Sequence[Traceback], m: Machine, modules: Sequence[tuple[str, str]] = ()
 ) -> list[Finding]:
@@ -973,6 +988,7 @@ def private_api_findings(
                     (dist, path)
                     for name, path in modules
                     if installed_package(path) is not None
+                    and _written_for_tensorflow(name.split(".")[0])
                     and (dist := distribution_of(name.split(".")[0])) is not None
                     and dist not in TF_DISTRIBUTIONS
                 ),
