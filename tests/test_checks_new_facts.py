@@ -460,7 +460,7 @@ def test_python_2_on_a_release_that_published_python_2_wheels_is_no_error() -> N
 
 
 def test_python_2_on_a_line_whose_early_patches_had_python_2_wheels_is_not_an_error() -> None:
-    # TensorFlow 2.1.0 had cp27 wheels; the matrix lists only its latest patch's Pythons.
+    # The fixture lists no row for 2.1.0 (the shipped matrix does: cp27): not judged.
     facts = f.facts(
         python=f.python(version="2.7.17"),
         packages=(f.pkg("tensorflow", "2.1.0"),),

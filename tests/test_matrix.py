@@ -1046,8 +1046,8 @@ def test_an_early_release_answers_with_its_own_wheels_and_a_line_with_the_lines(
     latest = FIXTURE_MATRIX.line_for("2.16")
     assert latest is not None
     assert FIXTURE_MATRIX.release_pythons(latest.latest_patch) == latest.python
-    # Another patch of the line may have had other wheels (2.1.0 had cp27): not answered.
-    assert FIXTURE_MATRIX.release_pythons("2.16.0") is None
+    # Another patch of the line without a row of its own has the line's wheels.
+    assert FIXTURE_MATRIX.release_pythons("2.16.0") == latest.python
     # Neither an early row nor a line: unknown, never guessed from a neighbour.
     assert FIXTURE_MATRIX.release_pythons("1.10.1") is None
 

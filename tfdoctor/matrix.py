@@ -131,8 +131,9 @@ class CudaFamily(Record):
 
 @record
 class EarlyRelease(Record):
-    """A release older than the matrix's lines: only the Pythons its wheel files are tagged for,
-    by platform key (what pip can install where)."""
+    """A release older than the matrix's lines, or a patch whose wheels differ from its line's
+    latest patch: only the Pythons its wheel files are tagged for, by platform key (what pip
+    can install where)."""
 
     release: str
     python: Mapping[str, tuple[str, ...]]
@@ -296,16 +297,16 @@ class Matrix(Record):
         return None
 
     def release_pythons(self, version: str) -> Optional[Mapping[str, tuple[str, ...]]]:
-        """The Pythons, by platform key, that the wheels of the release ``version`` are for: an
-        early release's own row, else its line's where ``version`` is the line's latest patch;
-        None where the matrix knows neither."""
+        """The Pythons, by platform key, that the wheels of the release ``version`` are for: its
+        own row (a release older than every line, or a patch whose wheels differ from its
+        line's latest patch), else its line's; None where the matrix knows neither."""
         for row in self.early_releases:
             if row.release == version:
                 return row.python
-        # A line's Pythons are its latest patch's wheels; earlier patches had others (2.1.0
-        # had cp27 and cp35, 2.1.4 not), so another patch of the line is not answered.
+        # A line's Pythons are its latest patch's wheels; a patch whose wheels differ (2.1.0
+        # had cp27 and cp35, 2.1.4 not) has a row of its own above.
         line = self.line_for(version)
-        return line.python if line is not None and line.latest_patch == version else None
+        return line.python if line is not None else None
 
     def gpu_model(self, name: str) -> Optional[GpuModel]:
         """A GPU model by name, ignoring case, spaces and an ``NVIDIA``/``GeForce`` prefix."""

@@ -294,8 +294,9 @@ TOP_FIELDS: tuple[Field, ...] = (
         required=False,
         sourced=False,
         doc=(
-            "optional: releases before the oldest line, with only the Pythons their wheel files "
-            "are tagged for on each platform (what pip can install where)"
+            "optional: releases before the oldest line, and patches whose wheels differ from "
+            "their line's latest patch, with only the Pythons their wheel files are tagged for "
+            "on each platform (what pip can install where)"
         ),
     ),
 )

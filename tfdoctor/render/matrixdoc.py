@@ -98,9 +98,9 @@ and one line naming the file, the line and the field:
 Top level: `schema_version` (1), `sources` (id, title, URL; `{version}` in a URL is the
 line's latest patch), `cuda_toolkits` (CUDA X.Y -> the driver it shipped with, oldest first),
 `cuda_families` (major -> minor version compatibility floor), `tensorflow` (one entry per
-release line, newest first) and, optionally, `early_releases` (releases older than every line,
-oldest first: `release`, `python` per platform as their wheel files on PyPI are tagged,
-`source`). Versions are quoted strings. The keys, whether each is required,
+release line, newest first) and, optionally, `early_releases` (releases older than every line, and
+patches whose wheels differ from their line's latest patch, oldest first: `release`, `python`
+per platform as their wheel files on PyPI are tagged, `source`). Versions are quoted strings. The keys, whether each is required,
 needs a source and how it is kept up to date are specified once, in `tfdoctor/matrix_schema.py`,
 which both the loader and `scripts/refresh_matrix.py` read (`check` compares the fields kept
 by "draft, check" with the wheels). An entry of `tensorflow` has:
@@ -326,8 +326,9 @@ def render_compat_doc(matrix: Matrix, companions: Optional[Companions] = None) -
         early = ("linux-x86_64", "macos-x86_64", "windows-x86_64")
         out += [
             "",
-            "Releases before the oldest line (`early_releases`: the Pythons their wheel files "
-            "on PyPI are tagged for):",
+            "Releases before the oldest line, and patches whose wheels differ from their "
+            "line's latest patch (`early_releases`: the Pythons their wheel files on PyPI are "
+            "tagged for):",
             "",
         ]
         out += _table(
