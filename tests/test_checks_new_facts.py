@@ -457,14 +457,3 @@ def test_python_2_on_a_release_that_published_python_2_wheels_is_no_error() -> N
     (finding,) = judge("tensorflow.python", old)
     assert finding.severity is Severity.UNKNOWN
     assert "older than every line" in finding.summary
-
-
-def test_python_2_on_a_line_whose_early_patches_had_python_2_wheels_is_not_an_error() -> None:
-    # The fixture lists no row for 2.1.0 (the shipped matrix does: cp27): not judged.
-    facts = f.facts(
-        python=f.python(version="2.7.17"),
-        packages=(f.pkg("tensorflow", "2.1.0"),),
-        tensorflow=f.tensorflow(version="2.1.0"),
-    )
-    (finding,) = judge("tensorflow.python", facts)
-    assert finding.severity is Severity.UNKNOWN

@@ -85,16 +85,11 @@ def _python_wheels(ctx: CheckContext) -> Iterator[Finding]:
                 Severity.OK,
                 f"TensorFlow {pkg.version} has wheels for Python {minor} on {plat}",
             )
-        elif line is None:
+            return
+        if line is None:
             yield matrix_unknown("tensorflow.python", ctx, pkg)
-        else:
-            yield Finding(
-                "tensorflow.python",
-                Severity.UNKNOWN,
-                f"Whether TensorFlow {pkg.version} has wheels for Python {minor} is not in the "
-                f"matrix (it lists the Pythons of {line.latest_patch}, the line's latest patch)",
-            )
-        return
+            return
+        # Its own Pythons are known and this one is not among them: no wheels (below).
     if python is None or plat is None:
         yield Finding(
             "tensorflow.python",
