@@ -336,6 +336,16 @@ def protobuf_fix(m: Machine, too_old: bool = False, missing: str = "builder") ->
     )
 
 
+def tensorflow_requirer_cause(dist: str) -> CauseId:
+    """The cause of a distribution that requires another TensorFlow than the installed one:
+    tf-keras and keras are TensorFlow's own front end, released with its lines, so theirs is
+    a Keras of another release; any other is a companion built for another TensorFlow."""
+    name = normalize_name(dist)
+    if name == "tf-keras":
+        return TF_KERAS_MISMATCH
+    return KERAS_VERSION if name == "keras" else COMPANION_MISMATCH
+
+
 def keras_match_fix(m: Machine) -> Fix:
     """The Keras of the installed TensorFlow's line (Keras 2 before 2.16)."""
     fix = range_fix(m, "keras")

@@ -508,7 +508,9 @@ def _companions(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Finding]:
         yield causes.finding(
             "packages.pins",
             severity,
-            _companion_cause(key[0]) if on_tf else causes.software.COMPANION_MISMATCH,
+            causes.software.tensorflow_requirer_cause(key[0])
+            if on_tf
+            else causes.software.COMPANION_MISMATCH,
             f"{comp.name} {comp.version} requires {target}{spec}, but {have.name} "
             f"{have.version} is installed",
             (
@@ -524,16 +526,6 @@ def _companions(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Finding]:
             else f"{comp.name} declares the {target} it works with; another may not import.",
             causes.software.companion_fix(m, comp.name, comp, target, spec),
         )
-
-
-def _companion_cause(name: str) -> causes.CauseId:
-    """The cause of a companion of another TensorFlow: the standalone keras package is
-    TensorFlow's own front end, so one for another TensorFlow is a Keras of another release."""
-    return (
-        causes.software.KERAS_VERSION
-        if normalize_name(name) == "keras"
-        else causes.software.COMPANION_MISMATCH
-    )
 
 
 def _undeclared_companions(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Finding]:
@@ -553,7 +545,7 @@ def _undeclared_companions(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Fin
         yield causes.finding(
             "packages.pins",
             Severity.ERROR,
-            _companion_cause(name),
+            causes.software.tensorflow_requirer_cause(name),
             f"{comp.name} {comp.version} requires tensorflow{own.tensorflow}, but "
             f"{pkg.name} {pkg.version} is installed",
             f"{comp.name} declares no TensorFlow in its metadata; its release {own.release} "

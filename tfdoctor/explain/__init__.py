@@ -630,13 +630,13 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
     conda = site is not None and bool(re.search(r"conda|[/\\]envs[/\\]", site))
     if conda and site is not None:
         inferred.append(Inferred("environment", "a conda environment", site))
+    frames = [f.path for tb in evidence.tracebacks for f in tb.frames]
     image_line = next((line for line in lines if _CUDA_IMAGE_PATH.search(line)), None)
     notebook_paths = ("/content/", "/kaggle/")
-    if any(p in x for x in (*lines, *frames_paths(evidence)) for p in notebook_paths):
+    if any(p in x for x in (*lines, *frames) for p in notebook_paths):
         image_line = None  # hosted notebooks (Colab) print the same path: no container shown
     if image_line is not None:
         inferred.append(Inferred("environment", "a container of NVIDIA's CUDA images", image_line))
-    frames = [f.path for tb in evidence.tracebacks for f in tb.frames]
     os_hint = _os_of(lines, libraries, frames) or evidence.os_near_devices or evidence.os_of_prompt
     if os_hint is not None:
         inferred.append(os_hint)
@@ -1538,11 +1538,6 @@ def _cite(hits: Sequence[Hits]) -> str:
         if more > 0:
             out.append(f"(and {more} more like it)")
     return "\n".join(out)
-
-
-def frames_paths(evidence: Evidence) -> list[str]:
-    """The files of every traceback frame the log shows."""
-    return [frame.path for tb in evidence.tracebacks for frame in tb.frames]
 
 
 def _conda_cpu_build(

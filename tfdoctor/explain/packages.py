@@ -161,6 +161,13 @@ def _pinned(spec: str) -> Optional[str]:
     return match.group(1) if match else None
 
 
+#: The fix of each front end of TensorFlow that requires another TensorFlow.
+_FRONT_END_FIXES = {
+    causes.software.TF_KERAS_MISMATCH: causes.software.tf_keras_fix,
+    causes.software.KERAS_VERSION: causes.software.keras_match_fix,
+}
+
+
 def _conflict(c: Conflict, m: Machine) -> Optional[Finding]:
     """The cause one broken requirement stands for: a companion built for another TensorFlow,
     or one of TensorFlow's own dependencies outside the range it declares."""
@@ -171,28 +178,17 @@ def _conflict(c: Conflict, m: Machine) -> Optional[Finding]:
     elif c.kind == "installed" and spec_contains(c.have, c.spec) is not False:
         return None
     said = _said(c)
-    if c.target in TF_DISTRIBUTIONS and c.requirer == "tf-keras" and c.kind == "installed":
-        # tf-keras is released in step with TensorFlow: its own cause and fix (the tf-keras
-        # of the installed line), not a companion's.
+    cause = causes.software.tensorflow_requirer_cause(c.requirer)
+    if c.target in TF_DISTRIBUTIONS and c.kind == "installed" and cause in _FRONT_END_FIXES:
+        # TensorFlow's own front end (tf-keras, keras), released with its lines: its own
+        # cause and fix (the Keras of the installed line), not a companion's.
         return causes.finding(
-            "explain.tf-keras-mismatch",
+            f"explain.{cause}",
             Severity.ERROR,
-            causes.software.TF_KERAS_MISMATCH,
-            f"tf-keras {c.requirer_version} is of another TensorFlow line (tensorflow{c.spec})",
+            cause,
+            f"{c.requirer} {c.requirer_version} is of another TensorFlow (tensorflow{c.spec})",
             said,
-            causes.software.tf_keras_fix(m),
-        )
-    if c.target in TF_DISTRIBUTIONS and c.requirer == "keras" and c.kind == "installed":
-        # Keras is TensorFlow's own front end, released with its lines (2.6-2.15) or for a
-        # range of them: a keras that requires another TensorFlow is a Keras of another
-        # release, fixed by the Keras for the installed TensorFlow.
-        return causes.finding(
-            "explain.keras-version",
-            Severity.ERROR,
-            causes.software.KERAS_VERSION,
-            f"keras {c.requirer_version} is for another TensorFlow (tensorflow{c.spec})",
-            said,
-            causes.software.keras_match_fix(m),
+            _FRONT_END_FIXES[cause](m),
         )
     if c.target in TF_DISTRIBUTIONS and c.requirer not in TF_DISTRIBUTIONS:
         return _companion_conflict(c, m, said)
@@ -845,9 +841,7 @@ def foreign_caller_findings(tracebacks: Sequence[Traceback], m: Machine) -> list
             known = distribution_of(top)
             if top in TF_OWN or known is None:
                 continue
-            table = modules()
-            written_for_tf = top in table.family or top in table.on_tensorflow
-            if not written_for_tf and m.companion(known) is None:
+            if not _written_for_tensorflow(top) and m.companion(known) is None:
                 continue
         dist = distribution_of(top) or top.replace("_", "-")
         asked = (
