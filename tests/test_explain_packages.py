@@ -1071,6 +1071,18 @@ def test_h5py_3_under_an_hdf5_loader_for_h5py_2() -> None:
     assert all(x.cause != "dependency-out-of-range" for x in own.findings)
 
 
+def test_the_decode_message_without_frames_names_h5py_as_the_likely_cause() -> None:
+    bare = _explain("AttributeError: 'str' object has no attribute 'decode'\n")
+    (found,) = [x for x in bare.findings if x.severity.rank >= Severity.WARNING.rank]
+    assert (found.cause, found.severity) == ("dependency-out-of-range", Severity.WARNING)
+    assert found.fix is not None and 'h5py<3.0.0"' in " ".join(found.fix.commands)
+    # Under a TensorFlow whose loader reads h5py 3's strings, h5py is no candidate.
+    newer = _explain(
+        "TensorFlow version: 2.12.0\nAttributeError: 'str' object has no attribute 'decode'\n"
+    )
+    assert all(x.cause != "dependency-out-of-range" for x in newer.findings)
+
+
 def test_an_exception_python_ignored_is_not_what_stopped_the_run() -> None:
     report = _explain(
         "Epoch 1/1 - loss: 0.1\n"
@@ -1222,3 +1234,24 @@ def test_conda_rows_are_read_at_the_start_and_after_other_rows() -> None:
         ("tensorflow-base", "cpu"),
     ]
     assert read_conda_rows(["tensorflow"]) == read_conda_rows([""]) == []
+
+
+def test_tensorflow_missing_in_a_notebook_that_runs_another_interpreter() -> None:
+    shown = (
+        "ModuleNotFoundError: No module named 'tensorflow'\n"
+        "sys.executable in the terminal:\n"
+        "'C:\\\\Users\\\\me\\\\miniconda3\\\\envs\\\\tf\\\\python.exe'\n"
+        "sys.executable in the second shell:\n"
+        "'C:\\\\Users\\\\me\\\\miniconda3\\\\python.exe'\n"
+    )
+    found = _one(_explain("In Jupyter:\n" + shown), "kernel-env-mismatch")
+    assert found.severity is Severity.ERROR
+    assert found.fix is not None
+    register = found.fix.commands[0]
+    assert '"C:\\Users\\me\\miniconda3\\envs\\tf\\python.exe" -m ipykernel install' in register
+    assert "--name tf" in register
+    assert all(x.cause != "tf-not-installed" for x in _explain("In Jupyter:\n" + shown).findings)
+    # Without a notebook, or with one interpreter, it stays "not installed" in that Python.
+    _one(_explain(shown), "tf-not-installed")
+    one = "In Jupyter:\nModuleNotFoundError: No module named 'tensorflow'\n/opt/env/bin/python\n"
+    _one(_explain(one), "tf-not-installed")

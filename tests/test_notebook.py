@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 
 from tfdoctor.cli.notebook import NotebookReport, check
+from tfdoctor.evidence.traceback import interpreter_prefix, interpreters
 from tfdoctor.facts import Facts, NotebookFacts
 from tfdoctor.findings import Finding, Report, Severity
 from tfdoctor.probes.notebook import (
@@ -552,3 +553,23 @@ def test_the_extension_loads_without_importing_ipython_or_the_doctor() -> None:
     )
 
     assert done.stdout.strip() == "[('line', 'tfdoctor', 'magic')] []"
+
+
+def test_interpreters_a_log_names_and_their_environments() -> None:
+    text = (
+        "$ which python\n/home/me/anaconda3/envs/tf/bin/python\n"
+        "'C:\\\\Users\\\\me\\\\anaconda3\\\\python.exe'\n"
+        "/usr/lib/python3.8/site-packages/x.py /usr/bin/python3-config /usr/bin/python3.8\n"
+        "/home/me/anaconda3/envs/tf/bin/python\n"
+    )
+    found = interpreters(text)
+    assert found == [
+        "/home/me/anaconda3/envs/tf/bin/python",
+        "C:\\Users\\me\\anaconda3\\python.exe",
+        "/usr/bin/python3.8",
+    ]
+    assert [interpreter_prefix(p) for p in found] == [
+        "/home/me/anaconda3/envs/tf",
+        "C:\\Users\\me\\anaconda3",
+        "/usr",
+    ]

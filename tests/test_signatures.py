@@ -262,3 +262,54 @@ def test_an_unreadable_file_is_one_line(tmp_path: object) -> None:
     assert isinstance(tmp_path, Path)
     with pytest.raises(SignatureError, match=r"cannot read the signatures"):
         load_signatures(str(tmp_path / "missing.yaml"))
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        (
+            "ImportError: DLL load failed: Das angegebene Modul wurde nicht gefunden.",
+            "windows-dll-not-found",
+        ),
+        (
+            "ImportError: DLL load failed: Le module spécifié est introuvable.",
+            "windows-dll-not-found",
+        ),
+        (
+            "ImportError: DLL load failed: 指定されたモジュールが見つかりません。",
+            "windows-dll-not-found",
+        ),
+        ("ImportError: DLL load failed: Не найден указанный модуль.", "windows-dll-not-found"),  # noqa: RUF001
+        (
+            "ImportError: DLL load failed: Een initialisatieroutine van de dynamic link library "
+            "(DLL-bestand) is mislukt.",
+            "windows-dll-init-failed",
+        ),
+        (
+            "ImportError: DLL load failed: 动态链接库(DLL)初始化例程失败。",
+            "windows-dll-init-failed",
+        ),
+        # Another package's module (cv2): not TensorFlow's native library, in any language.
+        (
+            "ImportError: DLL load failed while importing cv2: Das angegebene Modul wurde "
+            "nicht gefunden.",
+            "",
+        ),
+        (
+            "ImportError: DLL load failed: Error en una rutina de inicialización de biblioteca de "
+            "vínculos dinámicos (DLL).",
+            "windows-dll-init-failed",
+        ),
+    ],
+)
+def test_windows_messages_in_the_systems_language_name_their_error(
+    line: str, expected: str
+) -> None:
+    """Windows words the reason after Python's "DLL load failed" in its own language: a
+    module not found (126) and an initialisation routine that failed (1114) stay apart."""
+    hits = [
+        s.id
+        for s in SIGNATURES.signatures
+        if s.id.startswith("windows-dll") and s.keyword in line and s.pattern.search(line)
+    ]
+    assert hits == ([expected] if expected else [])

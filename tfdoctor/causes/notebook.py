@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 import shlex
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import PurePath
 from typing import Final, Optional
 
@@ -89,6 +89,41 @@ def register_kernel_fix(nb: NotebookFacts) -> Fix:
             f"--display-name {shlex.quote(display)}",
         ),
     )
+
+
+def _shell_quote(path: str) -> str:
+    """A path quoted for the shell it belongs to: double quotes for a Windows path."""
+    return f'"{path}"' if "\\" in path or path[1:3] == ":\\" else shlex.quote(path)
+
+
+def kernel_python_fix(pythons: Sequence[str], prefixes: Sequence[str]) -> Fix:
+    """The notebook imports from another interpreter than the one the package was installed
+    into (``pythons`` the log shows, ``prefixes`` their environments): install into the
+    kernel's own interpreter from the notebook, or register the environment that has it as a
+    kernel and choose it."""
+    commands = []
+    for python, prefix in zip(pythons, prefixes):
+        if not _ENV_FOLDER.search(prefix.replace("\\", "/")):
+            continue  # a base or system interpreter: no environment to register
+        q = _shell_quote(python)
+        name = env_name(prefix.replace("\\", "/"))
+        commands.append(
+            f"{q} -m pip install ipykernel && {q} -m ipykernel install --user --name {name}"
+        )
+    commands.append("%pip install tensorflow  # in a notebook cell: the kernel's own Python")
+    return Fix(
+        "The log shows " + " and ".join(pythons) + ": the notebook's kernel is not the "
+        "interpreter TensorFlow was installed into. Print `import sys; sys.executable` in the "
+        "notebook to see the kernel's; install into it from a cell (%pip installs into the "
+        "kernel's interpreter), or register the environment that has TensorFlow as a kernel "
+        "and choose it in Kernel > Change kernel.",
+        tuple(commands),
+    )
+
+
+#: An environment's folder rather than a base or system Python: conda's envs/NAME, or a
+#: virtual environment's usual names.
+_ENV_FOLDER = re.compile(r"/envs/[^/]+$|/(?:\.?venv|\.?env|virtualenvs/[^/]+)$|/\.?venv[^/]*$")
 
 
 def kernel_variables_fix(nb: NotebookFacts, names: tuple[str, ...]) -> Fix:

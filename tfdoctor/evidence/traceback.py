@@ -286,6 +286,43 @@ def module_origins(text: str, limit: int = MAX_MODULE_ORIGINS) -> list[tuple[str
     return out
 
 
+#: A Python interpreter's executable as a log prints it (``sys.executable``, ``which python``,
+#: ``where python``): a Windows ``...\\python.exe`` (backslashes doubled in a repr or not), or
+#: a POSIX ``.../bin/python3.9``.
+_INTERPRETER = re.compile(
+    r"(?P<win>\b[A-Za-z]:(?:\\{1,2}[^\\\s'\"<>|*?:]+)*?\\{1,2}python(?:\d(?:\.\d+)?)?\.exe)\b"
+    r"|(?P<posix>(?<![\w/.])(?:~|/)[^\s'\":;,()]*?/bin/python(?:\d(?:\.\d+)?)?)(?![\w./-])",
+    re.IGNORECASE,
+)
+#: Interpreters kept per log.
+MAX_INTERPRETERS = 8
+
+
+def interpreters(text: str, limit: int = MAX_INTERPRETERS) -> list[str]:
+    """The distinct Python executables ``text`` names (observed paths, a repr's doubled
+    backslashes undone), in order of appearance; at most ``limit``."""
+    if "python" not in text and "Python" not in text:
+        return []
+    out: list[str] = []
+    for match in _INTERPRETER.finditer(text):
+        path = match.group("win")
+        path = path.replace("\\\\", "\\") if path else match.group("posix")
+        if path not in out:
+            out.append(path)
+            if len(out) >= limit:
+                break
+    return out
+
+
+def interpreter_prefix(path: str) -> str:
+    """The environment an interpreter belongs to: the folder above ``bin/`` on POSIX, the
+    executable's folder on Windows (where ``python.exe`` sits at the environment's root)."""
+    if path.lower().endswith(".exe"):
+        return path.rsplit("\\", 1)[0]
+    head = path.rsplit("/", 1)[0]
+    return head[: -len("/bin")] if head.endswith("/bin") else head
+
+
 #: A line a user wrote in place of what they cut (``...``, ``…``, ``[...]``).
 _ELISION = re.compile(r"[ \t]*(?:\.{3,}|\u2026|\[\.{3}\]|\(\.{3}\)|<snip>|\[snip\])[ \t]*\r?")
 

@@ -57,12 +57,15 @@ from tfdoctor.evidence.pip import (
 )
 from tfdoctor.evidence.tflog import cudnn_dotted, library_of
 from tfdoctor.evidence.traceback import (
+    MAX_INTERPRETERS,
     MAX_MODULE_ORIGINS,
     MAX_TRACEBACKS,
     Inferred,
     Traceback,
     import_statements,
     installed_package,
+    interpreter_prefix,
+    interpreters,
     module_origins,
     origin_of,
     path_hints,
@@ -164,6 +167,10 @@ class Evidence:
     conda_rows: list[CondaRow] = dataclasses.field(default_factory=list)
     #: How many characters of the log were searched for them.
     statements_read: int = 0
+    #: Python executables the log's head names (``sys.executable``, ``which python``).
+    interpreters: list[str] = dataclasses.field(default_factory=list)
+    #: The log's head speaks of Jupyter (a notebook, its kernel, ipykernel).
+    jupyter: bool = False
 
     def logged(self, kind: type[tflog.E]) -> list[tuple[str, tflog.E]]:
         """The events of one kind, with where each is."""
@@ -201,6 +208,10 @@ class Evidence:
 _WSL_WORDS = ("/usr/lib/wsl/", "microsoft-standard-WSL2")
 
 
+#: Words of a Jupyter notebook's world in a log (the server, its kernels).
+_JUPYTER = re.compile(r"[Jj]upyter|ipykernel|[Nn]otebook|\bkernel\b")
+
+
 def _read_block(evidence: Evidence, block: LogText) -> None:
     """The readers other than the signatures, over one block: tracebacks, pip's and the
     companions' words, versions a session echoed, devices, WSL and the shell's prompt."""
@@ -235,6 +246,11 @@ def _read_block(evidence: Evidence, block: LogText) -> None:
         evidence.statements_read += len(head)
         found = import_statements(head, MAX_STATEMENTS - len(evidence.statements))
         evidence.statements.extend((block.where(line), code) for line, code in found)
+        for python in interpreters(head, MAX_INTERPRETERS):
+            if python not in evidence.interpreters:
+                evidence.interpreters.append(python)
+        del evidence.interpreters[MAX_INTERPRETERS:]
+        evidence.jupyter = evidence.jupyter or _JUPYTER.search(head) is not None
     if not evidence.wsl and any(word in text for word in _WSL_WORDS):
         evidence.wsl = True
     if evidence.os_of_prompt is None:
@@ -1778,7 +1794,8 @@ def explain(
     ):
         # The generic loader advice only where no signature names the library's cause.
         del by_cause[causes.platform.NATIVE_LIBRARY_UNRESOLVED]
-    findings: dict[str, Finding] = {}
+    # A notebook's other interpreter replaces "not installed" before the causes are judged.
+    findings = {x.id: x for x in (_kernel_python(evidence, by_cause),) if x is not None}
     findings.update((x.id, x) for x in _api_findings(evidence, matrix, machine))
     for found in package_findings(
         evidence.conflicts,
@@ -1836,6 +1853,33 @@ def explain(
     if isinstance(lines, LogReader) and lines.unread is not None:
         out.append(_unread_finding(lines, *lines.unread))
     return Report(merged, tuple(dataclasses.replace(f, check="explain") for f in out))
+
+
+def _kernel_python(evidence: Evidence, by_cause: dict[str, list[Hits]]) -> Optional[Finding]:
+    """TensorFlow missing in a notebook while the log shows interpreters of two environments:
+    the kernel imports from another Python than the one TensorFlow went into. The finding
+    replaces "not installed" (whose fix would install into the wrong one again)."""
+    hits = by_cause.get(causes.software.TF_NOT_INSTALLED)
+    if not hits or not (evidence.jupyter or any(tb.ipython for tb in evidence.tracebacks)):
+        return None
+    prefixes: list[str] = []
+    pythons: list[str] = []
+    for python in evidence.interpreters:
+        prefix = interpreter_prefix(python)
+        if prefix not in prefixes:
+            prefixes.append(prefix)
+            pythons.append(python)
+    if len(prefixes) < 2:
+        return None
+    del by_cause[causes.software.TF_NOT_INSTALLED]
+    return causes.finding(
+        f"explain.{causes.notebook.KERNEL_ENV_MISMATCH}",
+        Severity.ERROR,
+        causes.notebook.KERNEL_ENV_MISMATCH,
+        "The notebook runs another Python than the one TensorFlow was installed into",
+        _cite(hits) + "\nInterpreters the log shows: " + ", ".join(pythons) + ".",
+        causes.notebook.kernel_python_fix(pythons, prefixes),
+    )
 
 
 def _unlisted(

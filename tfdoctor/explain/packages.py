@@ -722,17 +722,39 @@ def h5py_str_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Findi
     for tb in tracebacks:
         if "'str' object has no attribute 'decode'" not in tb.message:
             continue
-        if not any(_HDF5_LOADER.search(f.path) for f in tb.frames[-3:]):
-            continue
         fix = causes.software.h5py_bytes_fix(m)
+        if any(_HDF5_LOADER.search(f.path) for f in tb.frames[-3:]):
+            return [
+                causes.finding(
+                    f"explain.{causes.software.DEPENDENCY_OUT_OF_RANGE}",
+                    Severity.ERROR,
+                    causes.software.DEPENDENCY_OUT_OF_RANGE,
+                    "h5py 3 under a Keras HDF5 loader written for h5py 2",
+                    f"{tb.where}: {tb.type}: {tb.message}\nThe loader ({tb.frames[-1].path}) "
+                    "decodes attributes that h5py 2 returned as bytes and h5py 3 returns as str.",
+                    fix,
+                )
+            ]
+        if tb.frames or (m.tf is not None and version_key(m.tf.version) >= (2, 5)):
+            # The frames name the code that decoded and it is not Keras' loader; or the log
+            # shows a TensorFlow whose loader reads h5py 3's strings.
+            continue
+        # The message pasted without its frames: of the code that meets TensorFlow, Keras'
+        # HDF5 loader is where it is raised (every load_model of an .h5 file under TensorFlow
+        # before 2.5 with h5py 3); Python 2 code calling .decode on a str is the other
+        # candidate, which only the traceback's last frame tells apart.
         return [
             causes.finding(
                 f"explain.{causes.software.DEPENDENCY_OUT_OF_RANGE}",
-                Severity.ERROR,
+                Severity.WARNING,
                 causes.software.DEPENDENCY_OUT_OF_RANGE,
-                "h5py 3 under a Keras HDF5 loader written for h5py 2",
-                f"{tb.where}: {tb.type}: {tb.message}\nThe loader ({tb.frames[-1].path}) "
-                "decodes attributes that h5py 2 returned as bytes and h5py 3 returns as str.",
+                "Most likely h5py 3 under a Keras HDF5 loader written for h5py 2",
+                f"{tb.where}: {tb.type}: {tb.message}\nThe log shows no frames. Keras' HDF5 "
+                "loader of TensorFlow before 2.5 (keras/saving/hdf5_format.py) and of "
+                "standalone Keras before 2.4 (keras/engine/saving.py) decodes attributes "
+                "that h5py 2 returned as bytes and h5py 3 returns as str: if the traceback's "
+                "last frame is one of those files, this is the cause. If it is other code, "
+                "that code calls .decode on a str (Python 2 code): fix it there instead.",
                 fix,
             )
         ]
