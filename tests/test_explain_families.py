@@ -358,3 +358,19 @@ def test_a_protobuf_with_its_files_gone_is_reinstalled() -> None:
     top = _top(log)
     assert top.cause == "protobuf-incompatible"
     assert "force-reinstall" in _fix(top)
+
+
+def test_a_keras_name_later_releases_brought_asks_for_that_keras() -> None:
+    """keras.layers.MelSpectrogram is in every Keras from 3.1 (the bundled listings of each
+    release): a Keras that lacks it is older than the code, and the fix is that release."""
+    for message in (
+        "ImportError: cannot import name 'MelSpectrogram' from 'keras.layers'",
+        # Retyped with blanks inside the quotes: the same name.
+        "AttributeError: module 'keras. layers' has no attribute' MelSpectrogram '",
+    ):
+        top = top_error(_explain(message + "\n"))
+        assert top.cause == "api-removed"
+        assert "keras>=3.1" in " ".join(top.fix.commands if top.fix else ())
+    # A name every listed Keras 3 has (Keras 3.0 too) is no question of a later release.
+    plain = _explain("AttributeError: module 'keras.layers' has no attribute 'Dense'\n")
+    assert all("keras>=" not in _fix(x) for x in plain.findings)

@@ -28,10 +28,22 @@ from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import version_key
 from tfdoctor.scan import Verdict
-from tfdoctor.scan.api import bundled_lines
+from tfdoctor.scan.api import bundled_lines, keras_releases, load_keras
 from tfdoctor.scan.knowledge import ApiKnowledge, module_api, public_name
 
-_NO_ATTRIBUTE = re.compile(r"module '(?P<module>[\w.]+)' has no attribute '(?P<attr>\w+)'")
+_NO_ATTRIBUTE = re.compile(r"module '(?P<module>[\w.]+)' has no attribute\s*'(?P<attr>\w+)'")
+#: A quoted dotted name as a user retyped it, with blanks inside the quotes (``'keras. utils'``,
+#: ``' PyDataset '``): Python never prints a name so, and reading it without them is safe.
+_RETYPED_NAME = re.compile(r"'[ \t]*(\w+(?:[ \t]*\.[ \t]*\w+)*)[ \t]*'")
+
+
+def _as_printed(message: str) -> str:
+    """``message`` with the blanks a retyping put inside quoted names taken out."""
+    if "' " not in message and " '" not in message:
+        return message
+    return _RETYPED_NAME.sub(lambda m: "'" + re.sub(r"[ \t]+", "", m.group(1)) + "'", message)
+
+
 _NO_MODULE = re.compile(r"No module named '(?P<module>[\w.]+)'")
 _NO_NAME = re.compile(r"cannot import name '(?P<attr>\w+)' from '(?P<module>[\w.]+)'")
 # `'Sequential' object has no attribute 'fit_generator'`: a method a class no longer has.
@@ -61,7 +73,7 @@ _KWARG_KEY = re.compile(r"(?:^|,\s*)'(?P<key>\w+)':")
 
 def api_use(tb: Traceback, knowledge: ApiKnowledge) -> Optional[tuple[str, Verdict]]:
     """The API use an exception is about and scan's verdict on it, or None."""
-    message = tb.message
+    message = _as_printed(tb.message)
     if own_module_missing(tb):
         return None  # TensorFlow's own import of its own module: no use of an API
     match = _NO_ATTRIBUTE.search(message)
@@ -213,7 +225,7 @@ def api_findings(
     for tb in tracebacks:
         found = api_use(tb, knowledge)
         if found is None:
-            found = _added_later(tb, knowledge, m, tf_version)
+            found = _added_later(tb, knowledge, m, tf_version) or _keras_added_later(tb, m)
         if found is None:
             continue
         name, verdict = found
@@ -328,6 +340,51 @@ def _added_later(
         "line since (AttributeError or ImportError before)."
     )
     return name, Verdict(verdict.key, verdict.cause, verdict.severity, what, fix, verdict.links)
+
+
+#: A name missing from standalone Keras' public modules.
+_KERAS_NAME = re.compile(
+    r"module '(?P<m1>keras(?:\.\w+)*)' has no attribute\s*'(?P<a1>\w+)'"
+    r"|cannot import name '(?P<a2>\w+)' from '(?P<m2>keras(?:\.\w+)*)'"
+)
+
+
+def _keras_added_later(tb: Traceback, m: Machine) -> Optional[tuple[str, Verdict]]:
+    """A public name of standalone Keras that the Keras which raised lacks and every Keras
+    release since some 3.x has (``keras.utils.PyDataset``: from 3.3), read from the bundled
+    listings of Keras' releases: the installed Keras is older than the code needs. A name
+    Keras 3.0 already has is a Keras 2 / Keras 3 question, answered elsewhere."""
+    match = _KERAS_NAME.search(_as_printed(tb.message))
+    if match is None:
+        return None
+    name = f"{match.group('m1') or match.group('m2')}.{match.group('a1') or match.group('a2')}"
+    releases = keras_releases("keras")  # newest first
+    since: Optional[str] = None
+    for release in releases:
+        index = load_keras("keras", release)
+        if index is None or not index.has(name):
+            break
+        since = release
+    if since is None or since == releases[-1] or version_key(since) <= (3, 0):
+        return None  # no release has it, every listed one does, or Keras 3.0 already did
+    keras = m.facts.package("keras")
+    if keras is not None and version_key(keras.version) >= version_key(since):
+        return None  # the log's Keras has it: missing for another reason
+    this = (
+        f"the installed Keras ({keras.version}) does not have it"
+        if keras is not None
+        else "the Keras that raised this is older (the log does not show which)"
+    )
+    fix = Fix(
+        f"`{name}` is in Keras from {since} on, and {this}: the code was written for a newer "
+        f"Keras. Install Keras {since} or newer (Keras 3 runs on TensorFlow 2.16 or later).",
+        m.pip_install(f"keras>={since}"),
+    )
+    what = f"`{name}` is not in Keras' public API before {since}, and is in every release since."
+    links = causes.CAUSES[causes.code.API_REMOVED].links
+    return name, Verdict(
+        "keras-name-added-later", causes.code.API_REMOVED, Severity.ERROR, what, fix, links
+    )
 
 
 def _line_install(m: Machine, line: str) -> tuple[str, ...]:
