@@ -22,6 +22,7 @@ from tfdoctor.evidence.packages import (
 from tfdoctor.explain import explain
 from tfdoctor.explain.reader import split_text
 from tfdoctor.findings import Finding, Report, Severity
+from tfdoctor.matrix import load_matrix
 from tfdoctor.signatures import load_signatures
 
 SIGNATURES = load_signatures()
@@ -1255,3 +1256,70 @@ def test_tensorflow_missing_in_a_notebook_that_runs_another_interpreter() -> Non
     _one(_explain(shown), "tf-not-installed")
     one = "In Jupyter:\nModuleNotFoundError: No module named 'tensorflow'\n/opt/env/bin/python\n"
     _one(_explain(one), "tf-not-installed")
+
+
+def test_python_2_names_no_module_and_the_frames_show_the_users_tensorflow_py() -> None:
+    report = _explain(
+        ">>> import tensorflow as tf\n"
+        "Traceback (most recent call last):\n"
+        '  File "<stdin>", line 1, in <module>\n'
+        '  File "tensorflow.py", line 3, in <module>\n'
+        "    w = tf.Variable(0.0)\n"
+        "AttributeError: 'module' object has no attribute 'Variable'\n"
+    )
+    found = _one(report, "tf-shadowed-module")
+    assert found.fix is not None and 'mv "tensorflow.py"' in found.fix.commands[0]
+
+
+def test_tensorflow_without_a_name_every_release_has_is_no_whole_tensorflow() -> None:
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/me/model.py", line 4, in <module>\n'
+        "    step = tf.Variable(0)\n"
+        "AttributeError: module 'tensorflow' has no attribute 'Variable'\n"
+    )
+    found = _one(_explain(log), "tf-install-incomplete")
+    assert found.fix is not None and "print(tf.__file__" in found.fix.commands[0]
+    # A name only TensorFlow 2 has is missing from a TensorFlow 1: no hollow install.
+    newer = _explain(log.replace("Variable", "function"))
+    assert all(x.cause != "tf-install-incomplete" for x in newer.findings)
+
+
+def test_a_package_importing_tensorflow_core_was_written_for_tensorflow_1_15_to_2_1() -> None:
+    log = (
+        "/usr/lib/python3.6/site-packages/graphlib/layers/base.py in <module>()\n"
+        "----> 6 from tensorflow_core.python.keras.utils import tf_utils\n"
+        "\n"
+        "ModuleNotFoundError: No module named 'tensorflow_core'\n"
+    )
+    found = _one(_explain(log), "companion-mismatch")
+    assert "graphlib" in found.summary and "tensorflow_core" in found.summary
+    # The user's own import of it, with no package in the frames, is not a companion's.
+    own = _explain("ModuleNotFoundError: No module named 'tensorflow_core'\n")
+    assert all(x.cause != "companion-mismatch" for x in own.findings)
+
+
+@pytest.mark.parametrize(
+    ("log", "command"),
+    [
+        (
+            "UnsatisfiableError: The following specifications were found to be in conflict:\n"
+            "  - python 3.6*\n  - tensorflow 0.12.0rc0*\n",
+            "conda create -n tf0120rc0 python=3.5 tensorflow=0.12.0rc0",
+        ),
+        (
+            "UnsatisfiableError: The following specifications were found\nto be incompatible "
+            "with the existing python installation in your environment:\n\nSpecifications:\n\n"
+            "  - tensorflow==1.13.1 -> python[version='>=2.7,<2.8.0a0|>=3.6,<3.7.0a0|"
+            ">=3.7,<3.8.0a0']\n\nYour python: python=3.8.5\n",
+            "conda create -n tf1131 python=3.7 tensorflow=1.13.1",
+        ),
+    ],
+)
+def test_conda_finds_no_build_of_the_release_for_the_environments_python(
+    log: str, command: str
+) -> None:
+    # The bundled matrix: its early releases hold 0.12.0's Pythons.
+    report = explain([split_text(log)], SIGNATURES, load_matrix())
+    found = _one(report, "tf-release-not-for-python")
+    assert found.fix is not None and found.fix.commands[0] == command

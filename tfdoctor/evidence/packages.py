@@ -353,3 +353,71 @@ def read_numpy_builds(texts: Iterable[str]) -> list[NumpyBuild]:
             if built and running and NumpyBuild(built, running) not in out:
                 out.append(NumpyBuild(built, running))
     return out
+
+
+@record
+class CondaPythonConflict(Record):
+    """conda's solver found no build of a TensorFlow release for the environment's Python
+    (``UnsatisfiableError``), observed."""
+
+    #: The distribution (``tensorflow``, ``tensorflow-gpu``).
+    dist: str
+    #: The release asked for, as written (``0.12.0rc0``, ``1.13.1``).
+    version: str
+    #: The environment's Python as the solver states it (``3.6``, ``3.8.5``).
+    python: str
+    #: The Pythons the release's builds are for, where the solver lists them (``3.6``,
+    #: ``3.7``); empty where it names only the two specifications.
+    pythons: tuple[str, ...] = ()
+
+
+#: conda's UnsatisfiableError (conda/exceptions.py, ``UnsatisfiableError``): the older form
+#: lists the specifications in conflict (``  - python 3.6*`` beside ``  - tensorflow
+#: 0.12.0rc0*``); conda 4.7 and later name the package with its Python requirement against
+#: ``Your python: python=3.8.5``.
+_CONDA_SPEC = re.compile(
+    r"^\s*-\s+(?P<name>python|tensorflow(?:-gpu|-cpu)?)(?:\s+|==?)(?P<version>\d[\w.]*?)\.?\*?\s*$",
+    re.MULTILINE,
+)
+_CONDA_NEEDS_PYTHON = re.compile(
+    r"^\s*-\s+(?P<name>tensorflow(?:-gpu|-cpu)?)==?(?P<version>\d[\w.]*)\s*->\s*"
+    r"python\[version='(?P<pythons>[^']+)'\]",
+    re.MULTILINE,
+)
+_CONDA_YOUR_PYTHON = re.compile(r"Your python: python=(?P<python>\d[\d.]*)")
+#: One alternative of conda's version expression: ``>=3.6,<3.7.0a0`` says Python 3.6.
+_CONDA_MINOR = re.compile(r">=(?P<major>\d+)\.(?P<minor>\d+),<(?P=major)\.(?P<next>\d+)")
+
+
+def read_conda_python_conflicts(texts: Iterable[str]) -> list[CondaPythonConflict]:
+    """Every TensorFlow release conda's solver says has no build for the environment's
+    Python, in order."""
+    out: list[CondaPythonConflict] = []
+    for text in texts:
+        if "UnsatisfiableError" not in text:
+            continue
+        your = _CONDA_YOUR_PYTHON.search(text)
+        for match in _CONDA_NEEDS_PYTHON.finditer(text):
+            if your is None:
+                continue
+            pythons = tuple(
+                f"{m.group('major')}.{m.group('minor')}"
+                for m in _CONDA_MINOR.finditer(match.group("pythons"))
+                if int(m.group("next")) == int(m.group("minor")) + 1
+            )
+            out.append(
+                CondaPythonConflict(
+                    normalize_name(match.group("name")),
+                    match.group("version"),
+                    your.group("python"),
+                    pythons,
+                )
+            )
+        specs = {m.group("name"): m.group("version") for m in _CONDA_SPEC.finditer(text)}
+        python = specs.pop("python", None)
+        for name, version in specs.items():
+            if python is not None and not any(c.dist == name for c in out):
+                out.append(CondaPythonConflict(normalize_name(name), version, python))
+        if len(out) >= MAX_CONFLICTS:
+            return out[:MAX_CONFLICTS]
+    return out

@@ -33,11 +33,13 @@ from tfdoctor.evidence.devices import (
 )
 from tfdoctor.evidence.packages import (
     MAX_CONFLICTS,
+    CondaPythonConflict,
     CondaRow,
     Conflict,
     ImportCheck,
     NumpyBuild,
     plugin_dist,
+    read_conda_python_conflicts,
     read_conda_rows,
     read_conflicts,
     read_echoed_versions,
@@ -167,6 +169,8 @@ class Evidence:
     conda_rows: list[CondaRow] = dataclasses.field(default_factory=list)
     #: How many characters of the log were searched for them.
     statements_read: int = 0
+    #: conda's solver finding no build of a TensorFlow release for the environment's Python.
+    conda_conflicts: list[CondaPythonConflict] = dataclasses.field(default_factory=list)
     #: Python executables the log's head names (``sys.executable``, ``which python``).
     interpreters: list[str] = dataclasses.field(default_factory=list)
     #: The log's head speaks of Jupyter (a notebook, its kernel, ipykernel).
@@ -235,6 +239,8 @@ def _read_block(evidence: Evidence, block: LogText) -> None:
         evidence.echoed.setdefault(dist, echoed)
     if len(evidence.conda_rows) < MAX_CONFLICTS:
         evidence.conda_rows.extend(read_conda_rows((text,)))
+    if len(evidence.conda_conflicts) < MAX_CONFLICTS:
+        evidence.conda_conflicts.extend(read_conda_python_conflicts((text,)))
     if len(evidence.modules) < MAX_MODULE_ORIGINS:
         for origin in module_origins(text, MAX_MODULE_ORIGINS - len(evidence.modules)):
             if origin not in evidence.modules:
@@ -1739,11 +1745,17 @@ def _api_findings(evidence: Evidence, matrix: Optional[Matrix], machine: Machine
     if matrix is None:
         return []
     # scan's judge loads its rules and API listings: only for a log that needs them.
-    from tfdoctor.explain.api import api_findings, statement_findings  # noqa: PLC0415
+    from tfdoctor.explain.api import (  # noqa: PLC0415
+        api_findings,
+        hollow_tensorflow_findings,
+        statement_findings,
+    )
     from tfdoctor.scan.knowledge import ApiKnowledge  # noqa: PLC0415
 
     if evidence.tracebacks:
-        return api_findings(evidence.tracebacks, ApiKnowledge(matrix), machine)
+        return api_findings(
+            evidence.tracebacks, ApiKnowledge(matrix), machine
+        ) or hollow_tensorflow_findings(evidence.tracebacks, machine)
     if evidence.statements and machine.tf is not None:
         return statement_findings(evidence.statements, ApiKnowledge(matrix), machine)
     return []
@@ -1806,6 +1818,7 @@ def explain(
         evidence.source_builds,
         evidence.python_refusals,
         evidence.modules,
+        evidence.conda_conflicts,
     ):
         findings.setdefault(found.id, found)
     cpu_build = _conda_cpu_build(evidence.conda_rows, _gpu_shown(machine, revealed), revealed.os)

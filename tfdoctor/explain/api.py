@@ -28,7 +28,7 @@ from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import version_key
 from tfdoctor.scan import Verdict
-from tfdoctor.scan.api import bundled_lines, keras_releases, load_keras
+from tfdoctor.scan.api import bundled_lines, keras_releases, load_api, load_keras
 from tfdoctor.scan.knowledge import ApiKnowledge, module_api, public_name
 
 _NO_ATTRIBUTE = re.compile(r"module '(?P<module>[\w.]+)' has no attribute\s*'(?P<attr>\w+)'")
@@ -385,6 +385,71 @@ def _keras_added_later(tb: Traceback, m: Machine) -> Optional[tuple[str, Verdict
     return name, Verdict(
         "keras-name-added-later", causes.code.API_REMOVED, Severity.ERROR, what, fix, links
     )
+
+
+#: A name asked of the top-level ``tensorflow`` module itself.
+_TOP_LEVEL = re.compile(r"module 'tensorflow' has no attribute '(?P<attr>\w+)'")
+#: Top-level names of TensorFlow's first public release (0.5.0, tensorflow/python/__init__.py
+#: and the API docs of November 2015) that every release since has kept: the bundled listings
+#: begin at 2.0, and a name only 2.x has (tf.function) would call a 1.x install hollow.
+_SINCE_FIRST_RELEASE = frozenset(
+    (
+        "__version__", "Variable", "constant", "float32", "int32", "zeros", "ones", "matmul",
+        "reshape", "cast", "concat", "shape", "add", "nn", "train", "Graph", "Tensor",
+        "reduce_sum", "reduce_mean",
+    )
+)  # fmt: skip
+
+
+def hollow_tensorflow_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
+    """``module 'tensorflow' has no attribute 'Variable'``: a name every TensorFlow release
+    has (the oldest and the newest bundled listings both do) is missing, so what imported as
+    ``tensorflow`` is no whole TensorFlow: an install without its files, an empty folder an
+    uninstall left (a namespace package), or a module of the user's own that the frames do
+    not show."""
+    lines = sorted(bundled_lines(), key=version_key)
+    oldest, newest = (load_api(lines[0]), load_api(lines[-1])) if lines else (None, None)
+    if oldest is None or newest is None:
+        return []
+    for tb in tracebacks:
+        match = _TOP_LEVEL.search(_as_printed(tb.message))
+        if match is None:
+            continue
+        name = f"tf.{match.group('attr')}"
+        if match.group("attr") not in _SINCE_FIRST_RELEASE or not (
+            oldest.has(name) and newest.has(name)
+        ):
+            continue
+        if any(
+            re.search(r"(?:^|[/\\])tensorflow(?:\.py|[/\\]__init__\.py)$", f.path)
+            and installed_package(f.path) is None
+            for f in tb.frames
+        ):
+            continue  # the user's own tensorflow.py in the frames: shadowing, said elsewhere
+        fix = causes.software.incomplete_install_fix(m)
+        return [
+            causes.finding(
+                f"explain.{causes.software.TF_INSTALL_INCOMPLETE}",
+                Severity.ERROR,
+                causes.software.TF_INSTALL_INCOMPLETE,
+                f"What imported as tensorflow has no {match.group('attr')}: it is no whole "
+                "TensorFlow",
+                f"{tb.where}: {tb.type}: {tb.message}\n`{name}` is in every TensorFlow release "
+                f"(from the first to {lines[-1]}), so the module that imported as tensorflow "
+                "is not TensorFlow's: most often an install whose files are missing, or a "
+                "tensorflow folder an uninstall left empty; else a tensorflow.py or tensorflow/ "
+                "of your own in the working directory or on PYTHONPATH. Its __file__ tells "
+                "which (None for an empty folder).",
+                Fix(
+                    fix.text,
+                    (
+                        'python -c "import tensorflow as tf; print(tf.__file__, tf.__path__)"',
+                        *fix.commands,
+                    ),
+                ),
+            )
+        ]
+    return []
 
 
 def _line_install(m: Machine, line: str) -> tuple[str, ...]:

@@ -16,7 +16,7 @@ from typing import Optional
 
 from tfdoctor import causes
 from tfdoctor.compat import keras3_serves_tf_keras
-from tfdoctor.evidence.packages import Conflict, ImportCheck, NumpyBuild
+from tfdoctor.evidence.packages import CondaPythonConflict, Conflict, ImportCheck, NumpyBuild
 from tfdoctor.evidence.pip import PythonRefusal, SourceBuild
 from tfdoctor.evidence.traceback import (
     Traceback,
@@ -94,12 +94,14 @@ def package_findings(
     source_builds: Sequence[SourceBuild] = (),
     python_refusals: Sequence[PythonRefusal] = (),
     modules: Sequence[tuple[str, str]] = (),
+    conda_conflicts: Sequence[CondaPythonConflict] = (),
 ) -> list[Finding]:
     """One finding per cause the packages show, in order of appearance (``modules``: the
     modules the log prints as objects, with the file each came from)."""
     out: dict[str, Finding] = {}
     for finding in (
         *(_python_refusal(x) for x in python_refusals if x.dist),
+        *(_conda_python(x, m) for x in conda_conflicts),
         *(_source_build(b, m) for b in source_builds),
         *(_conflict(c, m) for c in conflicts),
         *(_import_check(c, m) for c in checks),
@@ -136,6 +138,52 @@ def _python_refusal(refusal: PythonRefusal) -> Finding:
             refusal.dist, refusal.version, refusal.spec, refusal.python or None
         ),
         ("https://packaging.python.org/en/latest/specifications/core-metadata/#requires-python",),
+    )
+
+
+def _conda_python(conflict: CondaPythonConflict, m: Machine) -> Finding:
+    """conda's solver found no build of the release for the environment's Python: a new
+    environment with a Python the release was built for (the solver's list, else the
+    matrix's Pythons of its wheels), or a release built for this Python."""
+    pythons = conflict.pythons
+    whose = "its builds are for"
+    if not pythons and m.matrix is not None:
+        whose = "the release was built for (its PyPI wheels)"
+        # A pre-release (0.12.0rc0) has the Pythons of its final release's wheels.
+        final = re.sub(r"(?:rc|a|b|dev)\d*$", "", conflict.version)
+        final = final if final.count(".") >= 2 else f"{final}.0"
+        by_platform = m.matrix.release_pythons(final) or {}
+        pythons = tuple({py for pys in by_platform.values() for py in pys})
+    ordered = sorted(set(pythons), key=version_key)
+    python = next((p for p in reversed(ordered) if version_key(p)[0] == 3), None)
+    release = f"{conflict.dist} {conflict.version}"
+    if python is None:
+        fix = Fix(
+            f"conda has no build of {release} for Python {conflict.python}: create an "
+            "environment with a Python the release was built for (`conda search` lists its "
+            "builds), or install a release built for this Python.",
+            (f"conda search {conflict.dist}={conflict.version}",),
+        )
+    else:
+        env = f"tf{conflict.version.replace('.', '')}"
+        fix = Fix(
+            f"conda has no build of {release} for Python {conflict.python}; {whose} "
+            f"Python {', '.join(ordered)}. Create an environment with Python {python} "
+            f"for it, or install a release built for Python {conflict.python} instead.",
+            (
+                f"conda create -n {env} python={python} {conflict.dist}={conflict.version}",
+                f"conda activate {env}",
+            ),
+        )
+    return causes.finding(
+        f"explain.{causes.platform.TF_RELEASE_NOT_FOR_PYTHON}",
+        Severity.ERROR,
+        causes.platform.TF_RELEASE_NOT_FOR_PYTHON,
+        f"conda has no build of {release} for Python {conflict.python}",
+        f"conda's solver: {release} conflicts with python {conflict.python} (UnsatisfiableError)"
+        + (f"; {whose} Python {', '.join(ordered)}" if ordered else ""),
+        fix,
+        ("https://docs.conda.io/projects/conda/en/stable/user-guide/troubleshooting.html",),
     )
 
 
@@ -815,6 +863,9 @@ _ASKED = re.compile(
     r"|got an unexpected keyword argument '(?P<kw>\w+)'"
     # Python 2 named no module: "'module' object has no attribute 'nest'".
     r"|^'module' object has no attribute '(?P<attr3>\w+)'"
+    # TensorFlow 1.15 to 2.1 kept their code in the tensorflow_core package (the tensorflow
+    # package forwarded to it); neither earlier nor later releases have it.
+    r"|No module named '(?P<core>tensorflow_core)(?:\.[\w.]+)?'"
 )
 #: Import packages of TensorFlow itself and its Keras: frames there are the callee, and an
 #: import of one is the user's own.
@@ -833,6 +884,8 @@ def foreign_caller_findings(tracebacks: Sequence[Traceback], m: Machine) -> list
         if match is None or own_module_missing(tb):
             continue
         module = match.group("module") or match.group("module2")
+        if match.group("core") and not tb.frames:
+            continue  # the package that imported it is not shown
         if module is not None:
             api = public_name(module)
             if api is None or not api.startswith("tf") or ".python." in f".{api}.":
@@ -847,7 +900,11 @@ def foreign_caller_findings(tracebacks: Sequence[Traceback], m: Machine) -> list
             None,
         )
         if index is not None:
-            if module is None and not any(p in TF_OWN for p in packages[index + 1 :]):
+            if (
+                module is None
+                and not match.group("core")
+                and not any(p in TF_OWN for p in packages[index + 1 :])
+            ):
                 continue  # a keyword refused by the package's own code, not TensorFlow's
             top, where = packages[index] or "", tb.frames[index].path
         else:
@@ -869,6 +926,8 @@ def foreign_caller_findings(tracebacks: Sequence[Traceback], m: Machine) -> list
         asked = (
             f"{api}.{match.group('attr') or match.group('attr2')}"
             if module
+            else "tensorflow_core, where TensorFlow 1.15 to 2.1 kept their code"
+            if match.group("core")
             else f"a module's {match.group('attr3')}"
             if match.group("attr3")
             else (f"the keyword {match.group('kw')}")
@@ -903,9 +962,12 @@ def shadowed_module_findings(tracebacks: Sequence[Traceback]) -> list[Finding]:
     for tb in tracebacks:
         named = _NAMED_MODULE.search(tb.message)
         module = (named.group("m1") or named.group("m2")) if named else None
-        if module not in _SHADOWABLE:
-            continue
-        for frame in tb.frames:
+        # Python 2 does not name the module ("'module' object has no attribute 'Variable'"):
+        # the frames name the file.
+        asked: tuple[str, ...] = (module,) if module in _SHADOWABLE else ()
+        if not asked and "'module' object has no attribute" in tb.message:
+            asked = _SHADOWABLE
+        for frame, module in ((fr, x) for fr in tb.frames for x in asked):
             path = frame.path.replace("\\", "/")
             base = path.rsplit("/", 2)
             own = base[-1] == f"{module}.py" or base[-2:] == [module, "__init__.py"]
