@@ -1061,3 +1061,33 @@ def test_a_signature_named_as_a_scan_rule_takes_the_rules_cause_and_fix() -> Non
     )
     finding = _only(_explain(log), "api-removed")
     assert finding.fix is not None and "tf.keras.optimizers.legacy" in finding.fix.text
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # Keras 3's wrapper: the layer's own exception is the paragraph after it.
+        "TypeError: Exception encountered when calling Flatten.call().\n\nFailed to convert "
+        "elements of (Dimension(None), Dimension(32)) to Tensor.\n\nArguments received by "
+        "Flatten.call():\n  • inputs=tf.Tensor(shape=(?, 2, 16), dtype=float32)\n",
+        "AttributeError: Exception encountered when calling MonoDense.call(). can't set "
+        "attribute 'kernel'\n",
+        # A name passed where Keras 3's add_weight takes the shape, from a package's frames.
+        "Traceback (most recent call last):\n"
+        '  File "/usr/lib/python3.11/site-packages/keras/src/backend/common/variables.py", '
+        "line 550, in standardize_shape\n"
+        "ValueError: Cannot convert '('c', 'o', 'u', 'n', 't')' to a shape. Found invalid "
+        "entry 'c' of type '<class 'str'>'.\n",
+    ],
+)
+def test_keras_2_habits_refused_inside_keras_3_name_keras_3_as_the_likely_cause(log: str) -> None:
+    report = _explain(log)
+    (found,) = [x for x in report.findings if x.severity.rank >= Severity.WARNING.rank]
+    assert (found.cause, found.severity) == ("keras3-behaviour-change", Severity.WARNING)
+    assert found.fix is not None and "TF_USE_LEGACY_KERAS=1" in found.fix.text
+    # The same habit outside Keras 3 (Keras 2's own wording, no keras/src frame) is not it.
+    keras2 = log.replace("Flatten.call()", 'layer "flatten" (type Flatten)').replace(
+        "MonoDense.call()", 'layer "mono" (type MonoDense)'
+    )
+    keras2 = keras2.replace("keras/src/backend/common", "keras/engine")
+    assert all(x.cause != "keras3-behaviour-change" for x in _explain(keras2).findings)

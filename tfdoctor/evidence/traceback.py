@@ -165,11 +165,14 @@ def read_tracebacks(text: str, where: Optional[object] = None) -> list[Traceback
             place = where.where(line_no) if hasattr(where, "where") else f"line {line_no + 1}"
             built = tuple(_frame(m, text) for m in frames)
             line_start = text.rfind("\n", 0, pos) + 1
+            message = (match.group("message") or "").strip()
+            if _KERAS_WRAPPED.search(message):
+                message = f"{message} {_wrapped_cause(text, match.end())}".rstrip()
             out.append(
                 Traceback(
                     str(place),
                     match.group("type"),
-                    (match.group("message") or "").strip(),
+                    message,
                     built,
                     ipython or any(_IPYTHON_FILE.search(f.path) for f in built),
                     ignored or (not built and _after_ignored(text, line_start)),
@@ -190,6 +193,36 @@ def read_tracebacks(text: str, where: Optional[object] = None) -> list[Traceback
             found = tuple(_frame(m, text) for m in frames)
             out.append(Traceback(str(place), named, _raised_words(text, last.end()), found, True))
     return _bare_messages(text, where, out)
+
+
+#: Keras' wrapper of an exception raised inside a layer's call: the first line of the message
+#: says where, the paragraph after it what (keras/src/utils/traceback_utils.py in Keras 3,
+#: keras/utils/traceback_utils.py in Keras 2.8 to 2.15).
+_KERAS_WRAPPED = re.compile(r"Exception encountered when calling (?:\w+\.call\(\)|layer .*)\.?$")
+#: The line after that paragraph: the arguments the call received.
+_RECEIVED = re.compile(r"[ \t]*(?:Call a|A)rguments received by ")
+#: How much of the wrapped paragraph is kept.
+WRAPPED_READ = 1000
+
+
+def _wrapped_cause(text: str, end: int) -> str:
+    """The paragraph after Keras' "Exception encountered when calling ..." line (past blank
+    lines), joined on one line: the exception the layer raised; empty when none follows."""
+    out: list[str] = []
+    pos = end + 1 if text.startswith("\n", end) else end
+    for _ in range(30):
+        stop = text.find("\n", pos)
+        line = text[pos : stop if stop >= 0 else len(text)].strip()
+        if line:
+            if _RECEIVED.match(line) or _FRAME.match(line) or len(" ".join(out)) > WRAPPED_READ:
+                break
+            out.append(line)
+        elif out:
+            break
+        if stop < 0:
+            break
+        pos = stop + 1
+    return " ".join(out)[:WRAPPED_READ]
 
 
 #: The messages Python's import system and attribute lookup print, alone on a line: what a user

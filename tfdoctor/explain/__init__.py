@@ -74,7 +74,7 @@ from tfdoctor.evidence.traceback import (
     read_tracebacks,
 )
 from tfdoctor.explain.devices import unlisted_gpu_finding
-from tfdoctor.explain.exceptions import inferred_note, unexplained_finding
+from tfdoctor.explain.exceptions import inferred_note, keras3_candidate, unexplained_finding
 from tfdoctor.explain.packages import log_packages, package_findings, tf_keras_generation
 from tfdoctor.explain.reader import LogReader, LogText
 from tfdoctor.facts import (
@@ -1835,7 +1835,9 @@ def explain(
     out = sorted(findings.values(), key=lambda f: -f.severity.rank)
     if all(x.severity.rank < Severity.WARNING.rank for x in out):
         # A failure nothing explains is reported as such: never "no problems found".
-        unexplained = unexplained_finding(evidence.tracebacks)
+        unexplained = keras3_candidate(evidence.tracebacks, machine) or unexplained_finding(
+            evidence.tracebacks
+        )
         if unexplained is not None:
             out.append(unexplained)
     if facts is not None:

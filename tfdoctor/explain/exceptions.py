@@ -7,8 +7,10 @@ import re
 from collections.abc import Sequence
 from typing import Optional
 
+from tfdoctor import causes
 from tfdoctor.evidence.traceback import Inferred, Traceback, origin_of, path_hints
 from tfdoctor.findings import Finding, Fix, Severity
+from tfdoctor.machine import Machine
 
 
 def inferred_note(hints: Sequence[Inferred]) -> str:
@@ -68,4 +70,81 @@ def unexplained_finding(tracebacks: Sequence[Traceback]) -> Optional[Finding]:
             ("tfdoctor check",),
         ),
         check="explain",
+    )
+
+
+#: Distributions of TensorFlow and Keras themselves: their frames say nothing of the caller.
+_KERAS_OWN = frozenset({"keras", "tensorflow", "tf-keras", "tensorboard"})
+
+#: Keras 3's own words for a failure inside a layer (keras/src/utils/traceback_utils.py:
+#: "Exception encountered when calling Flatten.call()"; Keras 2 says "... calling layer
+#: 'flatten' (type Flatten)"). Its deserializer's words are Keras 2.13's too: not a sign.
+_KERAS3_WORDS = re.compile(r"Exception encountered when calling \w+\.call\(\)")
+
+
+def keras3_raised(tb: Traceback) -> Optional[str]:
+    """What shows that Keras 3 raised ``tb`` (a frame under ``keras/src/``, or Keras 3's own
+    wording), in words; None where nothing does."""
+    frame = next((f for f in tb.frames if origin_of(f.path).generation == "Keras 3"), None)
+    if frame is not None:
+        return f"the frame {frame.path} is Keras 3's (keras/src/)"
+    if _KERAS3_WORDS.search(tb.message):
+        return "the message is worded as Keras 3 words it"
+    return None
+
+
+#: What Keras 2 code does that Keras 3 refuses, as the refusal words it: TensorFlow 1's
+#: Dimension objects in a shape; a weight Keras 3 makes a read-only property (kernel, bias) set
+#: by a subclass ("can't set attribute", Python 3.11: "property ... has no setter"); a name
+#: passed where Keras 3's add_weight takes the shape (read one letter at a time); a built-in
+#: Keras 2 saved by its function name, which Keras 3's deserializer cannot locate.
+_KERAS2_HABITS = re.compile(
+    r"\bDimension\((?:None|\d+)\)"
+    r"|can't set attribute|property '\w+' of '\w+' object has no setter"
+    r"|Cannot convert '\('\w', '\w'(?:, '\w')*\)' to a shape"
+    r"|Could not locate (?:function|class) '\w+'"
+)
+
+
+def keras3_candidate(tracebacks: Sequence[Traceback], m: Machine) -> Optional[Finding]:
+    """The last exception, raised inside Keras 3, that no cause explains: code written for
+    Keras 2 (tf.keras up to TensorFlow 2.15, or a package built on it) meeting Keras 3 is the
+    likeliest environment cause, and running it under tf-keras tells. A warning, with the
+    other candidate (a fault in the code under Keras 3 itself) named."""
+    failures = [tb for tb in tracebacks if tb.name not in _STOPS and not tb.ignored]
+    if not failures:
+        return None
+    tb = failures[-1]
+    shown = keras3_raised(tb)
+    if shown is None:
+        return None
+    package = next(
+        (
+            origin.dist
+            for origin in map(origin_of, (f.path for f in tb.frames))
+            if origin.installed and origin.dist and origin.dist not in _KERAS_OWN
+        ),
+        None,
+    )
+    habit = _KERAS2_HABITS.search(tb.message)
+    if package is None and habit is None:
+        return None  # nothing says the code is Keras 2's: a fault of its own under Keras 3
+    why = (
+        f"the message shows a Keras 2 habit ({habit.group()})"
+        if habit is not None
+        else f"{package}, in the frames, may be written for Keras 2"
+    )
+    return causes.finding(
+        f"explain.{causes.code.KERAS3_BEHAVIOUR_CHANGE}",
+        Severity.WARNING,
+        causes.code.KERAS3_BEHAVIOUR_CHANGE,
+        "Raised inside Keras 3: most likely code written for Keras 2 meeting Keras 3",
+        f"{tb.where}: {tb.type}: {tb.message}".rstrip(": ")
+        + f"\nKeras 3 raised it: {shown}; {why}. TensorFlow 2.16 and later bring Keras 3 as "
+        "tf.keras, "
+        "and code or a package written for Keras 2 (attributes set on layers, TensorFlow 1 "
+        "shapes, names passed where Keras 3 takes other arguments, models saved by Keras 2) "
+        "fails inside it so. If the same code fails under tf-keras with "
+        "TF_USE_LEGACY_KERAS=1 too, the fault is in the code itself, not the Keras.",
+        causes.code.keras3_fix(m),
     )
