@@ -319,31 +319,40 @@ def module_origins(text: str, limit: int = MAX_MODULE_ORIGINS) -> list[tuple[str
     return out
 
 
-#: A Python interpreter's executable as a log prints it (``sys.executable``, ``which python``,
-#: ``where python``): a Windows ``...\\python.exe`` (backslashes doubled in a repr or not), or
-#: a POSIX ``.../bin/python3.9``.
-_INTERPRETER = re.compile(
-    r"(?P<win>\b[A-Za-z]:(?:\\{1,2}[^\\\s'\"<>|*?:]+)*?\\{1,2}python(?:\d(?:\.\d+)?)?\.exe)\b"
-    r"|(?P<posix>(?<![\w/.])(?:~|/)[^\s'\":;,()]*?/bin/python(?:\d(?:\.\d+)?)?)(?![\w./-])",
-    re.IGNORECASE,
-)
+#: What ends an interpreter's path, and what may not follow its name.
+_PATH_STOP = " \t\n\r'\"`()[]{}<>,;|="
+_VERSION_TAIL = re.compile(r"\d(?:\.\d+)?")
 #: Interpreters kept per log.
 MAX_INTERPRETERS = 8
 
 
 def interpreters(text: str, limit: int = MAX_INTERPRETERS) -> list[str]:
-    """The distinct Python executables ``text`` names (observed paths, a repr's doubled
-    backslashes undone), in order of appearance; at most ``limit``."""
-    if "python" not in text and "Python" not in text:
-        return []
+    """The distinct Python executables ``text`` names (``sys.executable``, ``which python``,
+    ``where python``): a POSIX ``.../bin/python3.9``, or a Windows ``C:\\...\\python.exe``
+    (a repr's doubled backslashes undone); observed paths, in order of appearance, at most
+    ``limit``. Found from each ``python`` the text holds (a plain search), so that a long
+    log costs one pass."""
     out: list[str] = []
-    for match in _INTERPRETER.finditer(text):
-        path = match.group("win")
-        path = path.replace("\\\\", "\\") if path else match.group("posix")
-        if path not in out:
-            out.append(path)
-            if len(out) >= limit:
-                break
+    find = text.find
+    i = find("python")
+    while i >= 0 and len(out) < limit:
+        end = i + len("python")
+        tail = _VERSION_TAIL.match(text, end)
+        end = tail.end() if tail is not None else end
+        windows = text[end : end + 4].lower() == ".exe"
+        end += 4 if windows else 0
+        after = text[end : end + 1]
+        found = None
+        if not after or after in _PATH_STOP or (after in ".\\" and windows):
+            head = max(text.rfind(c, max(0, i - 400), i) for c in _PATH_STOP) + 1
+            path = text[head:end]
+            if windows and text[i - 1 : i] == "\\" and re.match(r"[A-Za-z]:\\", path):
+                found = path.replace("\\\\", "\\")
+            elif not windows and text[i - 5 : i] == "/bin/" and path[:1] in "/~":
+                found = path
+        if found is not None and found not in out:
+            out.append(found)
+        i = find("python", end)
     return out
 
 
