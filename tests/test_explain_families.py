@@ -374,3 +374,41 @@ def test_a_keras_name_later_releases_brought_asks_for_that_keras() -> None:
     # A name every listed Keras 3 has (Keras 3.0 too) is no question of a later release.
     plain = _explain("AttributeError: module 'keras.layers' has no attribute 'Dense'\n")
     assert all("keras>=" not in _fix(x) for x in plain.findings)
+
+
+def test_python_2_import_refusal_takes_its_module_from_the_source_line() -> None:
+    """Python 2 and 3.6 say only "cannot import name Merge"; the frame's source line says
+    from which module, and the name is judged as Python 3.7 would have named it."""
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "make_model.py", line 4, in <module>\n'
+        "    from keras.layers import Dense, Dropout, Merge\n"
+        "ImportError: cannot import name Merge\n"
+    )
+    top = top_error(_explain(log))
+    assert top.cause == "api-removed"
+    assert "keras.layers.Merge" in top.summary
+    # A source line that imports other names leaves the message as it was.
+    other = log.replace("Dense, Dropout, Merge", "Dense, Dropout")
+    assert all(x.cause != "api-removed" for x in _explain(other).findings)
+
+
+def test_a_keras_1_keyword_in_a_notebook_cell_is_judged_from_the_cells_marked_line() -> None:
+    """IPython marks the line that ran under each frame (`----> 2 ...`): the cell's call with
+    Keras 1's nb_epoch is what TensorFlow 2.2's Model.fit refused."""
+    log = (
+        "TypeError                                 Traceback (most recent call last)\n"
+        "<ipython-input-9-8b0da1fd2846> in <module>\n"
+        "      1 # fit\n"
+        "----> 2 model.fit(X_train, Y_train, batch_size=32, nb_epoch=10)\n"
+        "\n"
+        "/opt/conda/lib/python3.7/site-packages/tensorflow/python/keras/engine/training.py in "
+        "_method_wrapper(self, *args, **kwargs)\n"
+        "     65     if not self._in_multi_worker_mode():\n"
+        "---> 66       return method(self, *args, **kwargs)\n"
+        "\n"
+        "TypeError: fit() got an unexpected keyword argument 'nb_epoch'\n"
+    )
+    top = top_error(_explain(log))
+    assert top.cause == "api-removed"
+    assert "epochs=" in _fix(top)

@@ -52,9 +52,15 @@ _FRAME = re.compile(
     r"|^(?P<opath>(?:[A-Za-z]:)?[/\\~][^\n]*?\.py) in (?P<ofunc>[\w.<>]+)\("
     # The same frame copied from Colab, which prints the file as a link: pasted as Markdown,
     # `[/usr/lib/python3.10/x.py](https://localhost:8080/#) in f(a)` (or `in <module>`).
-    r"|^\[(?P<lpath>(?:[A-Za-z]:)?[/\\~][^\]\n]*?\.py)\]\([^)\s]*\) in (?P<lfunc>[\w.<>]+)",
+    r"|^\[(?P<lpath>(?:[A-Za-z]:)?[/\\~][^\]\n]*?\.py)\]\([^)\s]*\) in (?P<lfunc>[\w.<>]+)"
+    # A notebook cell's own frame: `<ipython-input-3-1f2e> in <module>` (IPython 7) or
+    # `Cell In[3], line 2` (IPython 8).
+    r"|^(?P<cpath><ipython-input-[\w-]+>|Cell In ?\[\d*\])(?:, line (?P<cline>\d+)| in "
+    r"(?P<cfunc>[\w.<>]+))",
     re.MULTILINE,
 )
+#: The line IPython marks in a frame's source context: the one that ran (`----> 2 fit(x)`).
+_IPYTHON_MARKED = re.compile(r"^-*> ?(?P<line>\d+)[ \t]+(?P<code>\S[^\n]*)$", re.MULTILINE)
 _EXCEPTION = re.compile(
     # pytest prints the exception of a failed test after "E   " in its report, and after
     # "FAILED path::test - " (a test) or "ERROR path - " (a module it could not collect) in its
@@ -168,6 +174,7 @@ def read_tracebacks(text: str, where: Optional[object] = None) -> list[Traceback
             message = (match.group("message") or "").strip()
             if _KERAS_WRAPPED.search(message):
                 message = f"{message} {_wrapped_cause(text, match.end())}".rstrip()
+            message = _import_source(message, built)
             out.append(
                 Traceback(
                     str(place),
@@ -193,6 +200,25 @@ def read_tracebacks(text: str, where: Optional[object] = None) -> list[Traceback
             found = tuple(_frame(m, text) for m in frames)
             out.append(Traceback(str(place), named, _raised_words(text, last.end()), found, True))
     return _bare_messages(text, where, out)
+
+
+#: Python 2's and 3.6's refusal of a ``from M import X``, which names no module
+#: ("cannot import name Merge", "cannot import name 'Merge'"); 3.7 adds "from 'M'".
+_NAME_ONLY = re.compile(r"^cannot import name '?(?P<name>\w+)'?$")
+
+
+def _import_source(message: str, frames: tuple[Frame, ...]) -> str:
+    """``message`` in Python 3.7's words where an older Python left out the module and the
+    innermost frame's source line shows it (``from keras.layers import Dense, Merge``)."""
+    match = _NAME_ONLY.match(message)
+    if match is None or not frames:
+        return message
+    name = match.group("name")
+    code = frames[-1].code
+    found = re.match(r"\s*from\s+(?P<module>[\w.]+)\s+import\b(?P<names>.*)$", code)
+    if found is None or not re.search(rf"\b{re.escape(name)}\b", found.group("names")):
+        return message
+    return f"cannot import name '{name}' from '{found.group('module')}'"
 
 
 #: Keras' wrapper of an exception raised inside a layer's call: the first line of the message
@@ -414,12 +440,21 @@ def _raised_words(text: str, start: int) -> str:
 
 def _frame(match: re.Match[str], text: str) -> Frame:
     path = match.group("path") or match.group("ipath") or match.group("opath") or ""
-    path = path or match.group("lpath") or ""
-    number = match.group("line") or match.group("iline") or "0"
+    path = path or match.group("lpath") or match.group("cpath") or ""
+    number = match.group("line") or match.group("iline") or match.group("cline") or "0"
     function = match.group("func") or match.group("ifunc") or match.group("ofunc") or ""
-    function = function or match.group("lfunc") or ""
+    function = function or match.group("lfunc") or match.group("cfunc") or ""
     code = ""
-    if match.group("path"):
+    if not match.group("path"):
+        # IPython prints the frame's source context below it and marks the line that ran
+        # (`----> 2 model.fit(x)`), up to the blank line before the next frame.
+        end = text.find("\n\n", match.end())
+        context = text[match.end() : end if end >= 0 else match.end() + 2000][:2000]
+        marked = _IPYTHON_MARKED.search(context)
+        if marked is not None:
+            code = marked.group("code").strip()
+            number = number if number != "0" else marked.group("line")
+    else:
         # CPython prints the source line, indented, under the frame when it can read the file.
         start = match.end() + 1
         end = text.find("\n", start)

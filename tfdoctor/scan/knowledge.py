@@ -173,8 +173,14 @@ class ApiKnowledge:
         # An import statement binds its own names (`from keras.wrappers.scikit_learn import
         # KerasClassifier`): what it imports is the use.
         statement = re.match(r"\s*(?:from|import)\s+(?:tensorflow|keras|tf_keras)\b", line)
-        if not aliases and statement is None:
+        # A method a rule knows (`model.fit(..., nb_epoch=10)`) needs no alias: the rule
+        # applies to the call on any object.
+        called = any(f".{method}(" in line for method in self.rules.by_method())
+        if not aliases and statement is None and not called:
             return None
+        if not aliases and statement is None:
+            # The line comes from a traceback through Keras: the receiver is Keras'.
+            aliases.append("import keras")
         source = "\n".join((*aliases, line.strip()))
         found = scan_source(source, "<traceback>", frozenset(self.rules.by_method()))
         if found.errors:
