@@ -470,3 +470,17 @@ def test_the_old_loader_wording_for_a_cuda_library() -> None:
         "libcupti.so.9.0. LD_LIBRARY_PATH: /usr/local/cuda-9.0/lib64\n"
     )
     assert _problems(_explain(cupti)) == []
+
+
+def test_dockers_daemon_refusing_gpus_asks_for_the_container_toolkit_on_the_host() -> None:
+    log = (
+        "$ docker run --gpus all tensorflow/tensorflow:latest-gpu python -c 'import tensorflow'\n"
+        'docker: Error response from daemon: could not select device driver "" with '
+        "capabilities: [[gpu]].\n"
+    )
+    found = [x for x in _explain(log).findings if x.cause == "container-no-gpu"]
+    assert len(found) == 1 and found[0].fix is not None
+    commands = " ".join(found[0].fix.commands)
+    assert "nvidia-container-toolkit" in commands and "nvidia-ctk runtime configure" in commands
+    # The daemon's refusal is the host's side: no advice about loading a kernel module.
+    assert "modprobe" not in commands

@@ -1323,3 +1323,31 @@ def test_conda_finds_no_build_of_the_release_for_the_environments_python(
     report = explain([split_text(log)], SIGNATURES, load_matrix())
     found = _one(report, "tf-release-not-for-python")
     assert found.fix is not None and found.fix.commands[0] == command
+
+
+def test_an_older_protobuf_runtime_loaded_first_is_named_with_both_versions() -> None:
+    report = _explain(
+        "[libprotobuf FATAL external/protobuf_archive/src/google/protobuf/stubs/common.cc:68] "
+        "This program requires version 3.7.0 of the Protocol Buffer runtime library, but the "
+        "installed version is 3.6.1.  Please update your library.\n"
+        "terminate called after throwing an instance of 'google::protobuf::FatalException'\n"
+    )
+    found = _one(report, "protobuf-incompatible")
+    assert found.fix is not None
+    assert "3.7.0" in found.fix.text and "3.6.1" in found.fix.text
+    assert "Import tensorflow before" in found.fix.text
+
+
+def test_a_package_asking_for_a_tensorflow_module_the_release_lacks_names_the_lines_with_it() -> (
+    None
+):
+    log = (
+        "/usr/local/lib/python3.7/dist-packages/keras_cv/layers/__init__.py in <module>()\n"
+        "---> 15 from tensorflow.keras.__internal__.layers import BaseImageAugmentationLayer\n"
+        "\n"
+        "ModuleNotFoundError: No module named 'tensorflow.keras.__internal__.layers'\n"
+    )
+    found = _one(_explain(log), "companion-mismatch")
+    assert "keras-cv" in found.summary
+    # From the bundled listings: the lines whose public API has the module.
+    assert found.fix is not None and "TensorFlow 2.9 to 2.15 has" in found.fix.text

@@ -65,6 +65,9 @@ GROUPS = frozenset(
         "architecture",
         # The instruction set a build needs and the CPU lacks (AVX, SSE4.1).
         "instruction",
+        # A library's runtime version code was built for, and the one the process loaded.
+        "required",
+        "loaded",
     }
 )
 

@@ -49,6 +49,23 @@ CAUSES: Mapping[str, Cause] = dict(
 )
 
 
+def docker_runtime_fix() -> Fix:
+    """Docker's daemon refused ``--gpus``: it has no NVIDIA runtime, so the NVIDIA Container
+    Toolkit is not installed on the host (or not registered with Docker)."""
+    return Fix(
+        "Docker's daemon has no NVIDIA runtime for --gpus: install the NVIDIA Container "
+        "Toolkit (nvidia-container-toolkit) on the host from NVIDIA's package repository (its "
+        "install guide), register it with Docker, restart Docker, and start the container "
+        "with --gpus.",
+        (
+            "sudo apt-get install -y nvidia-container-toolkit  # after adding NVIDIA's "
+            "repository (install guide); dnf/zypper on other distributions",
+            "sudo nvidia-ctk runtime configure --runtime=docker && sudo systemctl restart docker",
+            "docker run --rm --gpus all IMAGE nvidia-smi",
+        ),
+    )
+
+
 def container_gpu_fix(m: Machine) -> Fix:
     """Hand the GPU to the container: the pod's resource limit, podman's CDI device, or
     docker's ``--gpus`` (with the NVIDIA runtime registered once on the host)."""

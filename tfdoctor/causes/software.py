@@ -297,6 +297,18 @@ def _admits_from(spec: str, floor: str) -> bool:
     return True
 
 
+def protobuf_runtime_fix(required: str, loaded: str) -> Fix:
+    """Two C++ protobuf runtimes in one process: the older one, loaded first by a library
+    imported before TensorFlow, serves TensorFlow's code built for the newer."""
+    return Fix(
+        f"TensorFlow's code was built for protobuf {required}, and the process had already "
+        f"loaded protobuf {loaded}'s C++ runtime, brought by a library imported before "
+        "TensorFlow (one process keeps the first libprotobuf it loads). Import tensorflow "
+        "before the other libraries, or upgrade (or leave out) the library that brings the "
+        "older runtime; `pip list` does not show it, as it is compiled into that library.",
+    )
+
+
 def protobuf_fix(m: Machine, too_old: bool = False, missing: str = "builder") -> Fix:
     """TensorFlow's declared protobuf range; without it, away from the side that failed.
 

@@ -991,6 +991,11 @@ def _cpu_avx(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Caus
 
 
 def _protobuf(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    required, loaded = _group(hits, "required"), _group(hits, "loaded")
+    if required and loaded:
+        return causes.software.PROTOBUF_INCOMPATIBLE, causes.software.protobuf_runtime_fix(
+            required, loaded
+        )
     too_old = any(
         h.signature.id in ("protobuf-builder-missing", "protobuf-serialized-options") for h in hits
     )
@@ -1149,6 +1154,9 @@ def _driver_not_loaded(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[c
 
 
 def _container_no_gpu(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    if any(h.signature.id == "docker-no-gpu-driver" for h in hits):
+        # Docker's own daemon refused: the host side, whatever the log says of containers.
+        return causes.container.CONTAINER_NO_GPU, causes.container.docker_runtime_fix()
     fix = causes.container.container_gpu_fix(m)
     if not m.container:
         # The log does not show a container: the same failure on a host is the driver's.

@@ -866,10 +866,43 @@ _ASKED = re.compile(
     # TensorFlow 1.15 to 2.1 kept their code in the tensorflow_core package (the tensorflow
     # package forwarded to it); neither earlier nor later releases have it.
     r"|No module named '(?P<core>tensorflow_core)(?:\.[\w.]+)?'"
+    # A module of TensorFlow's public tree that the installed release does not have.
+    r"|No module named '(?P<module3>tensorflow\.[\w.]+)'"
 )
 #: Import packages of TensorFlow itself and its Keras: frames there are the callee, and an
 #: import of one is the user's own.
 TF_OWN = frozenset({"tensorflow", "tensorflow_core", "keras", "tf_keras", "tensorboard"})
+
+
+def _with_lines(fix: Fix, asked: str, module: Optional[str]) -> Fix:
+    """``fix`` with the TensorFlow lines whose public API has what was asked (a module or a
+    name; from the bundled API listings), where some have it: the releases the package fits."""
+    from tfdoctor.scan.api import bundled_lines, load_api  # noqa: PLC0415 - loaded on demand
+
+    if module is None or not asked.startswith("tf.") or "__" in asked.replace(module, ""):
+        return fix
+    lines = sorted(bundled_lines(), key=version_key)
+    having: list[int] = []
+    for i, line in enumerate(lines):
+        index = load_api(line)
+        # A module is a listed module of its own (a dunder part such as __internal__ would
+        # pass a name lookup as an attribute every module has).
+        if index is not None and (asked in index.modules if module == asked else index.has(asked)):
+            having.append(i)
+    if not having:
+        return fix
+    runs: list[list[int]] = []
+    for i in having:
+        if runs and runs[-1][-1] == i - 1:
+            runs[-1].append(i)
+        else:
+            runs.append([i])
+    span = ", ".join(
+        lines[r[0]] if len(r) == 1 else f"{lines[r[0]]} to {lines[r[-1]]}" for r in runs
+    )
+    return Fix(
+        f"{fix.text} TensorFlow {span} has {asked} (the public API of each line).", fix.commands
+    )
 
 
 def foreign_caller_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
@@ -883,8 +916,8 @@ def foreign_caller_findings(tracebacks: Sequence[Traceback], m: Machine) -> list
         match = _ASKED.search(tb.message)
         if match is None or own_module_missing(tb):
             continue
-        module = match.group("module") or match.group("module2")
-        if match.group("core") and not tb.frames:
+        module = match.group("module") or match.group("module2") or match.group("module3")
+        if (match.group("core") or match.group("module3")) and not tb.frames:
             continue  # the package that imported it is not shown
         if module is not None:
             api = public_name(module)
@@ -924,7 +957,9 @@ def foreign_caller_findings(tracebacks: Sequence[Traceback], m: Machine) -> list
                 continue
         dist = distribution_of(top) or top.replace("_", "-")
         asked = (
-            f"{api}.{match.group('attr') or match.group('attr2')}"
+            (api or "")
+            if match.group("module3")
+            else f"{api}.{match.group('attr') or match.group('attr2')}"
             if module
             else "tensorflow_core, where TensorFlow 1.15 to 2.1 kept their code"
             if match.group("core")
@@ -948,7 +983,11 @@ def foreign_caller_findings(tracebacks: Sequence[Traceback], m: Machine) -> list
                 causes.software.COMPANION_MISMATCH,
                 f"{dist} was written for another TensorFlow release (it asks for {asked})",
                 f"{tb.where}: {tb.type}: {tb.message}\n{said}",
-                causes.software.companion_fix(m, dist),
+                _with_lines(
+                    causes.software.companion_fix(m, dist),
+                    asked,
+                    asked if match.group("module3") else module,
+                ),
             )
         ]
     return []
