@@ -484,3 +484,14 @@ def test_dockers_daemon_refusing_gpus_asks_for_the_container_toolkit_on_the_host
     assert "nvidia-container-toolkit" in commands and "nvidia-ctk runtime configure" in commands
     # The daemon's refusal is the host's side: no advice about loading a kernel module.
     assert "modprobe" not in commands
+
+
+def test_tensorflow_1s_windows_self_check_names_the_cuda_release_its_dll_is_of() -> None:
+    log = (
+        "ImportError: Could not find 'cudart64_80.dll'. TensorFlow requires that this DLL be "
+        "installed in a directory that is named in your %PATH% environment variable. Download "
+        "and install CUDA 8.0 from this URL: https://developer.nvidia.com/cuda-toolkit\n"
+    )
+    found = [x for x in _explain(log).findings if x.cause == "cuda-libs-missing"]
+    assert len(found) == 1 and found[0].fix is not None
+    assert "CUDA 8.0" in found[0].fix.text

@@ -1351,3 +1351,18 @@ def test_a_package_asking_for_a_tensorflow_module_the_release_lacks_names_the_li
     assert "keras-cv" in found.summary
     # From the bundled listings: the lines whose public API has the module.
     assert found.fix is not None and "TensorFlow 2.9 to 2.15 has" in found.fix.text
+
+
+def test_a_wildcard_pin_of_tensorflow_gpu_names_the_python_of_its_line() -> None:
+    log = (
+        "ERROR: Could not find a version that satisfies the requirement tensorflow-gpu==1.15.* "
+        "(from versions: 2.2.0rc1, 2.2.0, 2.2.1, 2.3.0, 2.3.1, 2.4.0rc0)\n"
+        "ERROR: No matching distribution found for tensorflow-gpu==1.15.*\n"
+    )
+    report = explain([split_text(log)], SIGNATURES, load_matrix())
+    found = _one(report, "tf-release-not-for-python")
+    assert found.fix is not None
+    # tensorflow-gpu 1.15's wheels (the line's Pythons; no macOS for -gpu), by its own name.
+    assert "tensorflow-gpu 1.15.* with Python 3.7" in found.fix.text
+    assert "macOS" not in found.fix.text
+    assert 'pip install "tensorflow-gpu==2.3.1"' in found.fix.text

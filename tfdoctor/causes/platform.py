@@ -600,13 +600,20 @@ def pip_refusal_fix(
     read from pip's words and what is inferred from the matrix.
     """
     lines = m.matrix.lines if m.matrix is not None else ()
+    # How the fix's words name the distribution (its commands use `dist` itself).
+    shown_name = "TensorFlow" if dist == "tensorflow" else dist
     check = (
         "python -c 'import platform, struct, sys; print(sys.version.split()[0], "
         'platform.machine(), struct.calcsize("P") * 8)\''
     )
-    # The matrix's Pythons are those of the `tensorflow` wheels; tensorflow-cpu and -gpu
-    # published fewer platforms.
-    release = _release_wheels(m, requested, listed, python) if dist == "tensorflow" else None
+    # The matrix's Pythons are those of the `tensorflow` wheels; tensorflow-gpu published the
+    # same Pythons for Linux and Windows (never macOS after 1.1), tensorflow-cpu fewer
+    # platforms: only tensorflow's and tensorflow-gpu's are read from it.
+    release = (
+        _release_wheels(m, requested, listed, python, gpu=dist == "tensorflow-gpu")
+        if dist in ("tensorflow", "tensorflow-gpu")
+        else None
+    )
     supported = sorted({py for x in lines for py in _pythons(x)}, key=version_key)
     # A Python some release has wheels for, and pip lists none: the platform or the
     # interpreter's bitness is what stops every release, not the pin (below).
@@ -628,7 +635,7 @@ def pip_refusal_fix(
             # has a wheel here; without the list, only the pinned release is known refused.
             TF_NO_WHEEL_FOR_PYTHON if shown else TF_RELEASE_NOT_FOR_PYTHON,
             Fix(
-                f"{why}. Install TensorFlow {requested} with Python {release[1]} (a new virtual "
+                f"{why}. Install {shown_name} {requested} with Python {release[1]} (a new virtual "
                 "environment of it) on a platform it has wheels for, or move the requirement to "
                 "a TensorFlow release that publishes wheels for this Python and platform "
                 "(`tfdoctor matrix` lists each line's Pythons). If the command below prints one "
@@ -648,9 +655,9 @@ def pip_refusal_fix(
             return (
                 TF_RELEASE_NOT_FOR_PYTHON,
                 Fix(
-                    f"{why}. Install TensorFlow {requested} with Python {release[1]} (a new "
+                    f"{why}. Install {shown_name} {requested} with Python {release[1]} (a new "
                     f"virtual environment of it), or install one pip lists (`pip install "
-                    f'"tensorflow=={newest}"`) and port the code to it.',
+                    f'"{dist}=={newest}"`) and port the code to it.',
                     (check,),
                 ),
                 why,
@@ -670,14 +677,14 @@ def pip_refusal_fix(
             else:
                 why += (
                     f"; TensorFlow {after.line} supports the same Pythons, so the platform "
-                    "(operating system, CPU) or the package index is what stops the list "
-                    f"at {newest}"
+                    "(operating system, CPU), the package index, or the log's date (before "
+                    f"{after.line} came out) is what stops the list at {newest}"
                 )
-        want = f"TensorFlow {requested}" if requested else "the requested release"
+        want = f"{shown_name} {requested}" if requested else "the requested release"
         return (
             TF_RELEASE_NOT_FOR_PYTHON,
             Fix(
-                f'{why}. Install one it lists (`pip install "tensorflow=={newest}"`), or use '
+                f'{why}. Install one it lists (`pip install "{dist}=={newest}"`), or use '
                 f"a Python that {want} publishes wheels for (`tfdoctor matrix` lists each "
                 "release's Pythons).",
                 (check,),
@@ -750,18 +757,27 @@ _PLATFORM_WORDS: Mapping[str, str] = {
 
 
 def _release_wheels(
-    m: Machine, requested: Optional[str], listed: Sequence[str], python: Optional[str]
+    m: Machine,
+    requested: Optional[str],
+    listed: Sequence[str],
+    python: Optional[str],
+    gpu: bool = False,
 ) -> Optional[tuple[str, str]]:
     """What the wheels of a pinned release are for, in words ("Python 2.7, 3.3-3.6 on Linux
     x86-64 ..."), and the newest of their Pythons, where the matrix knows the release and the
-    log's Python (if it shows one) is not among them; else None."""
+    log's Python (if it shows one) is not among them; else None. ``gpu``: of tensorflow-gpu,
+    which had no macOS wheels."""
     if not requested or m.matrix is None:
         return None
-    # pip reads ==1.4 as 1.4.0: the release is that one.
-    release = requested if requested.count(".") >= 2 else f"{requested}.0"
+    # pip reads ==1.4 as 1.4.0: the release is that one; ==1.15.* is the line, whose Pythons
+    # are its latest patch's.
+    release = requested.removesuffix(".*")
+    release = release if release.count(".") >= 2 else f"{release}.0"
     if release in listed or requested in listed:
         return None
     by_platform = m.matrix.release_pythons(release)
+    if by_platform and gpu:
+        by_platform = {k: v for k, v in by_platform.items() if not k.startswith("macos")}
     if not by_platform:
         return None
     every = sorted({py for pys in by_platform.values() for py in pys}, key=version_key)

@@ -68,8 +68,9 @@ def read_refusals(texts: Iterable[str]) -> list[PipRefusal]:
 
 
 def requested_version(spec: str) -> Optional[str]:
-    """The version an ``==X`` specifier pins, else None."""
-    match = re.fullmatch(r"===?(\d+(?:\.\d+)*\w*)", spec)
+    """The version an ``==X`` specifier pins (``==1.15.*``, a line's releases, kept as
+    written), else None."""
+    match = re.fullmatch(r"===?(\d+(?:\.\d+)*\w*(?:\.\*)?)", spec)
     return match.group(1) if match else None
 
 

@@ -439,6 +439,12 @@ _LOAD_PART = re.compile(
 _CANNOT_OPEN = re.compile(
     r"(?P<soname>lib[\w.+-]+\.so[\w.]*): (?P<error>cannot open shared object file.*)$"
 )
+#: TensorFlow 1.3-1.12's import check on Windows (python/platform/self_check.py): "Could not
+#: find 'cudart64_80.dll'. TensorFlow requires that this DLL be installed ...".
+_SELF_CHECK = re.compile(
+    r"Could not find '(?P<soname>\w+\.dll)'\. (?P<error>TensorFlow requires that this DLL be "
+    r"installed[^.]*)"
+)
 _MISMATCH = re.compile(
     r"Loaded runtime CuDNN library: (?P<loaded>\d+(?:\.\d+)*)(?: \(compatibility version \d+\))?"
     r" but source was compiled with:? (?P<compiled>\d+(?:\.\d+)*?)\.?(?= |$)"
@@ -503,7 +509,7 @@ _NCCL_CODE = re.compile(
 def _library_events(no: int, message: str) -> Iterator[Event]:
     match = _LOAD_QUOTED.search(message) or _LOAD_PART.search(message)
     if match is None:
-        match = _CANNOT_OPEN.search(message)
+        match = _CANNOT_OPEN.search(message) or _SELF_CHECK.search(message)
     if match is not None:
         groups = match.groupdict()
         yield LibraryNotLoaded(
@@ -656,6 +662,7 @@ KEYWORDS: dict[str, tuple[Reader, ...]] = {
     " library '": (_library_events,),
     "Could not load library ": (_library_events,),
     "cannot open shared object file": (_library_events,),
+    "TensorFlow requires that this DLL be installed": (_library_events,),
     "Cannot dlopen some GPU libraries": (_registration_events,),
     "Skipping registering GPU devices": (_registration_events,),
     "Could not find cuda drivers on your machine": (_driver_missing_events,),
