@@ -10,7 +10,7 @@ import pytest
 from tests import factories as f
 from tfdoctor.explain import explain
 from tfdoctor.explain.reader import split_text
-from tfdoctor.findings import Finding, Report, Severity
+from tfdoctor.findings import Finding, Fix, Report, Severity
 from tfdoctor.signatures import load_signatures
 
 SIGNATURES = load_signatures()
@@ -472,15 +472,20 @@ def test_the_old_loader_wording_for_a_cuda_library() -> None:
     assert _problems(_explain(cupti)) == []
 
 
+def _fix_of(log: str, cause: str) -> Fix:
+    """The fix of the one finding of ``cause`` the log gets."""
+    (found,) = [x for x in _explain(log).findings if x.cause == cause]
+    assert found.fix is not None
+    return found.fix
+
+
 def test_dockers_daemon_refusing_gpus_asks_for_the_container_toolkit_on_the_host() -> None:
     log = (
         "$ docker run --gpus all tensorflow/tensorflow:latest-gpu python -c 'import tensorflow'\n"
         'docker: Error response from daemon: could not select device driver "" with '
         "capabilities: [[gpu]].\n"
     )
-    found = [x for x in _explain(log).findings if x.cause == "container-no-gpu"]
-    assert len(found) == 1 and found[0].fix is not None
-    commands = " ".join(found[0].fix.commands)
+    commands = " ".join(_fix_of(log, "container-no-gpu").commands)
     assert "nvidia-container-toolkit" in commands and "nvidia-ctk runtime configure" in commands
     # The daemon's refusal is the host's side: no advice about loading a kernel module.
     assert "modprobe" not in commands
@@ -492,6 +497,4 @@ def test_tensorflow_1s_windows_self_check_names_the_cuda_release_its_dll_is_of()
         "installed in a directory that is named in your %PATH% environment variable. Download "
         "and install CUDA 8.0 from this URL: https://developer.nvidia.com/cuda-toolkit\n"
     )
-    found = [x for x in _explain(log).findings if x.cause == "cuda-libs-missing"]
-    assert len(found) == 1 and found[0].fix is not None
-    assert "CUDA 8.0" in found[0].fix.text
+    assert "CUDA 8.0" in _fix_of(log, "cuda-libs-missing").text
