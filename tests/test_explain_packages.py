@@ -1366,3 +1366,17 @@ def test_a_wildcard_pin_of_tensorflow_gpu_names_the_python_of_its_line() -> None
     assert "tensorflow-gpu 1.15.* with Python 3.7" in found.fix.text
     assert "macOS" not in found.fix.text
     assert 'pip install "tensorflow-gpu==2.3.1"' in found.fix.text
+
+
+def test_no_release_at_all_names_the_platforms_whose_wheels_begin_or_end_later() -> None:
+    log = (
+        "ERROR: Could not find a version that satisfies the requirement tensorflow>=2.9.0 "
+        "(from tensorflow-recommenders) (from versions: none)\n"
+        "ERROR: No matching distribution found for tensorflow>=2.9.0\n"
+    )
+    report = explain([split_text(log)], SIGNATURES, load_matrix())
+    found = _one(report, "tf-no-wheel-for-python")
+    assert found.fix is not None
+    # Read from the matrix's Pythons per platform of each line.
+    assert "macOS arm64 from 2.13 (tensorflow-macos before that)" in found.fix.text
+    assert "Linux aarch64 from 2.10" in found.fix.text

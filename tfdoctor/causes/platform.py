@@ -736,15 +736,46 @@ def pip_refusal_fix(
         "the platform has no wheels"
     )
     span = f" (Python {supported[0]} to {supported[-1]})" if supported else ""
+    # The matrix's platforms are the tensorflow distribution's (its wrappers had fewer).
+    platforms = _platform_spans(lines) if dist == "tensorflow" else ""
     return (
         TF_NO_WHEEL_FOR_PYTHON,
         Fix(
             f"{why}. Check which with the command below, then use a 64-bit CPython that "
-            f"TensorFlow publishes wheels for{span}.",
+            f"TensorFlow publishes wheels for{span}"
+            + (
+                f". Not every platform has wheels of every release: {platforms}"
+                if platforms
+                else ""
+            )
+            + ".",
             (check,),
         ),
         why,
     )
+
+
+def _platform_spans(lines: Sequence[TFLine]) -> str:
+    """The platforms whose ``tensorflow`` wheels begin or end inside the lines the matrix
+    knows, in words ("macOS arm64 from 2.13 (tensorflow-macos before that), macOS x86-64 up
+    to 2.16"), read from each line's Pythons per platform."""
+    ordered = sorted(lines, key=lambda x: version_key(x.line))
+    finals = [x for x in ordered if not x.pre_release]
+    words = []
+    for key, name in _PLATFORM_WORDS.items():
+        having = [x.line for x in finals if x.python.get(key)]
+        if not having or len(having) == len(finals):
+            continue
+        first, last = having[0], having[-1]
+        part = name
+        if first != finals[0].line:
+            part += f" from {first}"
+            if key == "macos-arm64":
+                part += " (tensorflow-macos before that)"
+        if last != finals[-1].line:
+            part += f" up to {last}"
+        words.append(part)
+    return ", ".join(words)
 
 
 _PLATFORM_WORDS: Mapping[str, str] = {
