@@ -32,6 +32,11 @@ def _explain(text: str) -> Report:
     return explain([split_text(text)], SIGNATURES, f.FIXTURE_MATRIX)
 
 
+def _bundled(text: str) -> Report:
+    """The report with the bundled matrix (its early releases and platforms)."""
+    return explain([split_text(text)], SIGNATURES, load_matrix())
+
+
 def _one(report: Report, cause: str) -> Finding:
     found = [x for x in report.findings if x.cause == cause]
     assert len(found) == 1, [(x.id, x.severity.value) for x in report.findings]
@@ -1320,8 +1325,7 @@ def test_conda_finds_no_build_of_the_release_for_the_environments_python(
     log: str, command: str
 ) -> None:
     # The bundled matrix: its early releases hold 0.12.0's Pythons.
-    report = explain([split_text(log)], SIGNATURES, load_matrix())
-    found = _one(report, "tf-release-not-for-python")
+    found = _one(_bundled(log), "tf-release-not-for-python")
     assert found.fix is not None and found.fix.commands[0] == command
 
 
@@ -1359,8 +1363,7 @@ def test_a_wildcard_pin_of_tensorflow_gpu_names_the_python_of_its_line() -> None
         "(from versions: 2.2.0rc1, 2.2.0, 2.2.1, 2.3.0, 2.3.1, 2.4.0rc0)\n"
         "ERROR: No matching distribution found for tensorflow-gpu==1.15.*\n"
     )
-    report = explain([split_text(log)], SIGNATURES, load_matrix())
-    found = _one(report, "tf-release-not-for-python")
+    found = _one(_bundled(log), "tf-release-not-for-python")
     assert found.fix is not None
     # tensorflow-gpu 1.15's wheels (the line's Pythons; no macOS for -gpu), by its own name.
     assert "tensorflow-gpu 1.15.* with Python 3.7" in found.fix.text
@@ -1374,8 +1377,7 @@ def test_no_release_at_all_names_the_platforms_whose_wheels_begin_or_end_later()
         "(from tensorflow-recommenders) (from versions: none)\n"
         "ERROR: No matching distribution found for tensorflow>=2.9.0\n"
     )
-    report = explain([split_text(log)], SIGNATURES, load_matrix())
-    found = _one(report, "tf-no-wheel-for-python")
+    found = _one(_bundled(log), "tf-no-wheel-for-python")
     assert found.fix is not None
     # Read from the matrix's Pythons per platform of each line.
     assert "macOS arm64 from 2.13 (tensorflow-macos before that)" in found.fix.text
