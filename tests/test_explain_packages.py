@@ -1382,3 +1382,41 @@ def test_no_release_at_all_names_the_platforms_whose_wheels_begin_or_end_later()
     # Read from the matrix's Pythons per platform of each line.
     assert "macOS arm64 from 2.13 (tensorflow-macos before that)" in found.fix.text
     assert "Linux aarch64 from 2.10" in found.fix.text
+
+
+def test_a_package_importing_a_keras_2_module_under_keras_3_needs_keras_2_itself() -> None:
+    log = (
+        "File ~\\anaconda3\\envs\\py310\\lib\\site-packages\\keras_vggface\\models.py:16\n"
+        "     15 from keras_applications.imagenet_utils import _obtain_input_shape\n"
+        "---> 16 from keras.utils import layer_utils\n"
+        "\n"
+        # The paste lost the closing quote: Python always prints it.
+        "ImportError: cannot import name 'layer_utils' from 'keras.utils\n"
+    )
+    found = _one(_explain(log), "keras3-behaviour-change")
+    assert found.fix is not None
+    # The package imports keras itself: TF_USE_LEGACY_KERAS would not reach it.
+    assert found.fix.commands == ('pip install "tensorflow~=2.15.0" "keras~=2.15.0"',)
+    assert "keras_vggface" in found.fix.text
+
+
+def test_conda_with_no_build_of_any_release_for_the_python_is_no_wheel_for_it() -> None:
+    log = (
+        "UnsatisfiableError: The following specifications were found\nto be incompatible with "
+        "the existing python installation in your environment:\n\n"
+        "  - tensorflow -> python[version='2.7.*|3.7.*|3.6.*|3.5.*']\n\nYour python: python=3.8\n"
+    )
+    found = _one(_explain(log), "tf-no-wheel-for-python")
+    assert (
+        found.fix is not None
+        and found.fix.commands[0] == "conda create -n tf python=3.7 tensorflow"
+    )
+
+
+def test_a_distribution_the_tables_do_not_know_is_not_called_pure_python() -> None:
+    log = (
+        "ERROR: Could not find a version that satisfies the requirement tensorflow-foo==1.0 "
+        "(from versions: none)\nERROR: No matching distribution found for tensorflow-foo==1.0\n"
+    )
+    texts = " ".join(x.fix.text for x in _explain(log).findings if x.fix is not None)
+    assert "pure Python" not in texts

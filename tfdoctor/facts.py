@@ -248,6 +248,9 @@ TF_DISTRIBUTIONS = (
     "tf-nightly",
     "tf-nightly-cpu",
     "tf-nightly-gpu",
+    # TensorFlow 2.0's preview nightlies (2019), published under names of their own.
+    "tf-nightly-2-0-preview",
+    "tf-nightly-gpu-2-0-preview",
     "tensorflow-intel",
     "tensorflow-macos",
     "tensorflow-cpu-aws",

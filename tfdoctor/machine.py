@@ -72,7 +72,15 @@ MATRIX_DISTRIBUTIONS = frozenset(
     {"tensorflow", "tensorflow-cpu", "tensorflow-gpu", "tensorflow-intel"}
 )
 #: Nightly builds (``2.22.0.dev20250101``); their GPU extra is ``tf-nightly[and-cuda]``.
-NIGHTLY_DISTRIBUTIONS = frozenset({"tf-nightly", "tf-nightly-gpu", "tf-nightly-cpu"})
+NIGHTLY_DISTRIBUTIONS = frozenset(
+    {
+        "tf-nightly",
+        "tf-nightly-gpu",
+        "tf-nightly-cpu",
+        "tf-nightly-2-0-preview",
+        "tf-nightly-gpu-2-0-preview",
+    }
+)
 
 #: conda packages that install the ``tensorflow`` import package (conda-forge and defaults).
 CONDA_TENSORFLOW = ("tensorflow-base", "tensorflow", "tensorflow-gpu", "tensorflow-cpu")

@@ -507,6 +507,19 @@ def companion_no_wheel_fix(
         seen = f"pip finds no {dist} release that matches the requirement here"
     table = modules()
     index = f"pip index versions {dist}"
+    if dist not in table.native and dist not in table.dists.values():
+        # A distribution the module table does not know: nothing says what its wheels are.
+        return Fix(
+            f"{seen}: the release asked for has no wheel for this Python and platform, or "
+            f"does not exist. Compare the releases pip lists (`pip index versions {dist}`) with "
+            "the one asked for, and check the Python's version and platform against the "
+            f"files its releases publish (https://pypi.org/project/{dist}/#files).",
+            (
+                index,
+                "python -c 'import platform, sys; print(sys.version.split()[0], "
+                "platform.system(), platform.machine())'",
+            ),
+        )
     if dist not in table.native:
         return Fix(
             f"{seen}. {dist} is pure Python (its wheels install on any platform), so what pip "

@@ -362,7 +362,8 @@ class CondaPythonConflict(Record):
 
     #: The distribution (``tensorflow``, ``tensorflow-gpu``).
     dist: str
-    #: The release asked for, as written (``0.12.0rc0``, ``1.13.1``).
+    #: The release asked for, as written (``0.12.0rc0``, ``1.13.1``); empty where none was
+    #: (no build of any release for this Python in the channels).
     version: str
     #: The environment's Python as the solver states it (``3.6``, ``3.8.5``).
     python: str
@@ -380,13 +381,17 @@ _CONDA_SPEC = re.compile(
     re.MULTILINE,
 )
 _CONDA_NEEDS_PYTHON = re.compile(
-    r"^\s*-\s+(?P<name>tensorflow(?:-gpu|-cpu)?)==?(?P<version>\d[\w.]*)\s*->\s*"
+    r"^\s*-\s+(?P<name>tensorflow(?:-gpu|-cpu)?)(?:==?(?P<version>\d[\w.]*))?\s*->\s*"
     r"python\[version='(?P<pythons>[^']+)'\]",
     re.MULTILINE,
 )
 _CONDA_YOUR_PYTHON = re.compile(r"Your python: python=(?P<python>\d[\d.]*)")
-#: One alternative of conda's version expression: ``>=3.6,<3.7.0a0`` says Python 3.6.
-_CONDA_MINOR = re.compile(r">=(?P<major>\d+)\.(?P<minor>\d+),<(?P=major)\.(?P<next>\d+)")
+#: One alternative of conda's version expression: ``>=3.6,<3.7.0a0`` or ``3.6.*`` says
+#: Python 3.6.
+_CONDA_MINOR = re.compile(
+    r">=(?P<major>\d+)\.(?P<minor>\d+),<(?P=major)\.(?P<next>\d+)"
+    r"|(?:^|\|)(?P<smajor>\d+)\.(?P<sminor>\d+)\.\*"
+)
 
 
 def read_conda_python_conflicts(texts: Iterable[str]) -> list[CondaPythonConflict]:
@@ -402,13 +407,15 @@ def read_conda_python_conflicts(texts: Iterable[str]) -> list[CondaPythonConflic
                 continue
             pythons = tuple(
                 f"{m.group('major')}.{m.group('minor')}"
+                if m.group("major")
+                else f"{m.group('smajor')}.{m.group('sminor')}"
                 for m in _CONDA_MINOR.finditer(match.group("pythons"))
-                if int(m.group("next")) == int(m.group("minor")) + 1
+                if not m.group("major") or int(m.group("next")) == int(m.group("minor")) + 1
             )
             out.append(
                 CondaPythonConflict(
                     normalize_name(match.group("name")),
-                    match.group("version"),
+                    match.group("version") or "",
                     your.group("python"),
                     pythons,
                 )

@@ -47,7 +47,8 @@ _FRAME = re.compile(
     # CPython: the path in quotes.
     r'^[ \t]*File "(?P<path>[^"\n]+)", line (?P<line>\d+)(?:, in (?P<func>[^\n]*))?$'
     # IPython 8: `File /site-packages/keras/src/x.py:122, in error_handler(*args)`.
-    r"|^[ \t]*File (?P<ipath>[^\s\"][^\n]*?\.py):(?P<iline>\d+), in (?P<ifunc>[\w.<>]+)"
+    # (its ", in f(...)" left out for a module's own code in some releases).
+    r"|^[ \t]*File (?P<ipath>[^\s\"][^\n]*?\.py):(?P<iline>\d+)(?:, in (?P<ifunc>[\w.<>]+))?"
     # IPython 7 and older: `/usr/lib/python3.6/x.py in f(a)`.
     r"|^(?P<opath>(?:[A-Za-z]:)?[/\\~][^\n]*?\.py) in (?P<ofunc>[\w.<>]+)\("
     # The same frame copied from Colab, which prints the file as a link: pasted as Markdown,
@@ -174,7 +175,7 @@ def read_tracebacks(text: str, where: Optional[object] = None) -> list[Traceback
             message = (match.group("message") or "").strip()
             if _KERAS_WRAPPED.search(message):
                 message = f"{message} {_wrapped_cause(text, match.end())}".rstrip()
-            message = _import_source(message, built)
+            message = _import_source(_closed(message), built)
             out.append(
                 Traceback(
                     str(place),
@@ -205,6 +206,14 @@ def read_tracebacks(text: str, where: Optional[object] = None) -> list[Traceback
 #: Python 2's and 3.6's refusal of a ``from M import X``, which names no module
 #: ("cannot import name Merge", "cannot import name 'Merge'"); 3.7 adds "from 'M'".
 _NAME_ONLY = re.compile(r"^cannot import name '?(?P<name>\w+)'?$")
+
+
+def _closed(message: str) -> str:
+    """``message`` with the closing quote a paste cut off restored, where it ends inside a
+    quoted name (``No module named 'tensorflow``): Python always closes the quotes it opens."""
+    if message.count("'") % 2 and re.search(r"'[\w.]+$", message):
+        return message + "'"
+    return message
 
 
 def _import_source(message: str, frames: tuple[Frame, ...]) -> str:

@@ -28,7 +28,14 @@ from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import version_key
 from tfdoctor.scan import Verdict
-from tfdoctor.scan.api import bundled_lines, keras_releases, load_api, load_keras
+from tfdoctor.scan.api import (
+    LAST_KERAS2,
+    bundled_lines,
+    keras2_module_exports,
+    keras_releases,
+    load_api,
+    load_keras,
+)
 from tfdoctor.scan.knowledge import ApiKnowledge, module_api, public_name
 
 _NO_ATTRIBUTE = re.compile(r"module '(?P<module>[\w.]+)' has no attribute\s*'(?P<attr>\w+)'")
@@ -211,7 +218,7 @@ def _refused_keywords(message: str, knowledge: ApiKnowledge) -> Optional[tuple[s
 def _fitted(verdict: Verdict, m: Machine) -> Fix:
     """The verdict's fix, its commands for this machine where they depend on its TensorFlow:
     scan judges against the newest line, whose tf-keras pin is not this TensorFlow's."""
-    if verdict.cause == causes.code.KERAS3_BEHAVIOUR_CHANGE:
+    if verdict.cause == causes.code.KERAS3_BEHAVIOUR_CHANGE and verdict.key != _KERAS2_PACKAGE:
         return Fix(verdict.fix.text, causes.code.keras3_fix(m).commands)
     return verdict.fix
 
@@ -229,6 +236,7 @@ def api_findings(
         if found is None:
             continue
         name, verdict = found
+        verdict = _keras2_package(tb, name, verdict, m)
         origins = library_origins(tb)
         keras3 = any(o.generation == "Keras 3" for o in origins)
         if (
@@ -267,6 +275,48 @@ def api_findings(
             )
         out[fid] = _verdict_finding(name, verdict, "\n".join(detail), fix)
     return list(out.values())
+
+
+#: The key of a verdict about an installed package written for Keras 2 (its fix is its own).
+_KERAS2_PACKAGE = "keras2-package-under-keras3"
+
+
+def _keras2_package(tb: Traceback, name: str, verdict: Verdict, m: Machine) -> Verdict:
+    """One of Keras 2's own modules (keras.utils.layer_utils), missing where an installed
+    package other than Keras asks for it: that package was written for Keras 2 and meets
+    Keras 3; its user cannot port its code, so the fix is Keras 2 for it (or its release
+    written for Keras 3), not scan's advice to the code's author."""
+    if verdict.cause != causes.code.API_REMOVED or not keras2_module_exports(name):
+        return verdict
+    package = next(
+        (
+            top
+            for top in (installed_package(f.path) for f in reversed(tb.frames))
+            if top is not None and top not in TF_OWN
+        ),
+        None,
+    )
+    if package is None:
+        return verdict
+    # It imports the keras package itself, which TF_USE_LEGACY_KERAS does not change: Keras 2
+    # is the standalone keras of the last line that had it, with that line's TensorFlow.
+    last = ".".join(str(x) for x in LAST_KERAS2)
+    dist = m.tf_name or "tensorflow"
+    return dataclasses.replace(
+        verdict,
+        key=_KERAS2_PACKAGE,
+        cause=causes.code.KERAS3_BEHAVIOUR_CHANGE,
+        what=f"{verdict.what} {package} (an installed package) imports it: it was written for "
+        "Keras 2, and the installed Keras is Keras 3.",
+        fix=Fix(
+            f"{package} imports the keras package itself, which TF_USE_LEGACY_KERAS does not "
+            f"change: run it with Keras 2, that is TensorFlow {last} and Keras {last} (in a "
+            "new virtual environment of a Python they support), or install a release of "
+            f"{package} written for Keras 3, where there is one.",
+            m.pip_install(f"{dist}~={last}.0", f"keras~={last}.0"),
+        ),
+        links=causes.CAUSES[causes.code.KERAS3_BEHAVIOUR_CHANGE].links,
+    )
 
 
 def _verdict_finding(name: str, verdict: Verdict, detail: str, fix: Fix) -> Finding:

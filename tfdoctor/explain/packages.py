@@ -147,6 +147,8 @@ def _conda_python(conflict: CondaPythonConflict, m: Machine) -> Finding:
     matrix's Pythons of its wheels), or a release built for this Python."""
     pythons = conflict.pythons
     whose = "its builds are for"
+    if not conflict.version:
+        return _conda_no_build(conflict)
     if not pythons and m.matrix is not None:
         whose = "the release was built for (its PyPI wheels)"
         # A pre-release (0.12.0rc0) has the Pythons of its final release's wheels.
@@ -183,6 +185,36 @@ def _conda_python(conflict: CondaPythonConflict, m: Machine) -> Finding:
         f"conda's solver: {release} conflicts with python {conflict.python} (UnsatisfiableError)"
         + (f"; {whose} Python {', '.join(ordered)}" if ordered else ""),
         fix,
+        ("https://docs.conda.io/projects/conda/en/stable/user-guide/troubleshooting.html",),
+    )
+
+
+def _conda_no_build(conflict: CondaPythonConflict) -> Finding:
+    """conda's channels hold no build of the distribution, of any release, for the
+    environment's Python: an environment of a Python they have builds for."""
+    ordered = sorted(set(conflict.pythons), key=version_key)
+    python = next((p for p in reversed(ordered) if version_key(p)[0] == 3), None)
+    builds = f"; its builds there are for Python {', '.join(ordered)}" if ordered else ""
+    commands = (
+        (f"conda create -n tf python={python} {conflict.dist}", "conda activate tf")
+        if python
+        else (f"conda search {conflict.dist}",)
+    )
+    return causes.finding(
+        f"explain.{causes.platform.TF_NO_WHEEL_FOR_PYTHON}",
+        Severity.ERROR,
+        causes.platform.TF_NO_WHEEL_FOR_PYTHON,
+        f"conda has no build of {conflict.dist} for Python {conflict.python}",
+        f"conda's solver: {conflict.dist} conflicts with python {conflict.python} "
+        f"(UnsatisfiableError){builds}.",
+        Fix(
+            f"The conda channels have no {conflict.dist} build for Python {conflict.python}"
+            f"{builds}. Create an environment with "
+            + (f"Python {python}" if python else "a Python they have builds for")
+            + " for it, or install TensorFlow with pip inside the environment, whose wheels "
+            "may cover this Python (`tfdoctor matrix` lists each release's Pythons).",
+            commands,
+        ),
         ("https://docs.conda.io/projects/conda/en/stable/user-guide/troubleshooting.html",),
     )
 
