@@ -1420,3 +1420,14 @@ def test_a_distribution_the_tables_do_not_know_is_not_called_pure_python() -> No
     )
     texts = " ".join(x.fix.text for x in _explain(log).findings if x.fix is not None)
     assert "pure Python" not in texts
+
+
+def test_a_tflite_operator_newer_than_the_runtime_asks_for_the_converters_release() -> None:
+    for line in (
+        "ValueError: Didn't find op for builtin opcode 'RESIZE_NEAREST_NEIGHBOR' version '3'\n",
+        "java.lang.IllegalArgumentException: Internal error: Cannot create interpreter: Op "
+        "builtin_code out of range: 127. Are you using old TFLite binary with newer model? "
+        "Registration failed.\n",
+    ):
+        found = _one(_explain(line), "op-not-registered")
+        assert found.fix is not None and "runtime of the converter's release" in found.fix.text

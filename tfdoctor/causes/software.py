@@ -799,6 +799,20 @@ def package_install_fix(m: Machine, dist: str, module: str) -> Fix:
     )
 
 
+def tflite_runtime_fix() -> Fix:
+    """A TFLite model whose operators are newer than the runtime that loads it: a runtime of
+    the converter's release or newer, or the model converted by the runtime's release."""
+    return Fix(
+        "The model was converted by a newer TensorFlow than the TFLite runtime that loads it "
+        "(TFLite versions each operator, and a runtime knows only the versions of its own "
+        "release and older). Load it with a runtime of the converter's release or newer "
+        "(tflite-runtime, TensorFlow's tf.lite.Interpreter, or the Android/iOS TensorFlow Lite "
+        "library of that version), or convert the model with the TensorFlow release of the "
+        "runtime.",
+        ('python -c "import tensorflow as tf; print(tf.__version__)"  # the converter\'s',),
+    )
+
+
 def op_not_registered_fix(m: Machine, op: Optional[str]) -> Fix:
     """Load the library that registers ``op`` (the module table names add-on ops), else the
     TensorFlow that saved the model: the two explanations, the one the op's name supports

@@ -1463,6 +1463,8 @@ def _op_kernel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
 
 
 def _op_unregistered(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    if all(h.signature.id.startswith("tflite-") for h in hits):
+        return causes.software.OP_NOT_REGISTERED, causes.software.tflite_runtime_fix()
     op = _group(hits, "op")
     return causes.software.OP_NOT_REGISTERED, causes.software.op_not_registered_fix(m, op)
 
