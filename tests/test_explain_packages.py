@@ -1431,3 +1431,12 @@ def test_a_tflite_operator_newer_than_the_runtime_asks_for_the_converters_releas
     ):
         found = _one(_explain(line), "op-not-registered")
         assert found.fix is not None and "runtime of the converter's release" in found.fix.text
+
+
+def test_keras_3s_refusal_retyped_without_backticks_still_names_the_keras_2_library() -> None:
+    message = (
+        "ValueError: Only instances of keras.Layer can be added to a Sequential model. Received: "
+        "<tensorflow_hub.keras_layer.KerasLayer object at 0x77d2995e4680>\n"
+    )
+    found = _one(_explain(message), "tf-keras-missing")
+    assert "tensorflow-hub" in found.summary

@@ -53,7 +53,11 @@ KERAS2_LIBRARIES: dict[str, tuple[str, str]] = {
 
 # Keras 3 names its classes `keras.Layer`, `keras.Model` in its messages; Keras 2 said
 # "instance of class Layer" (keras-team/keras v3.0.0, src/models/sequential.py).
-_KERAS3_WORDS = re.compile(r"`keras\.(?:Layer|Model|layers\.Layer|KerasTensor)`|\bKeras 3\b")
+_KERAS3_WORDS = re.compile(
+    r"`keras\.(?:Layer|Model|layers\.Layer|KerasTensor)`|\bKeras 3\b"
+    # The same refusal retyped without its backticks.
+    r"|Only instances of keras\.(?:Layer|Model)\b"
+)
 # An object or class a message prints: `<tensorflow_hub.keras_layer.KerasLayer object at
 # 0x7f...>`, `<class 'tensorflow_hub.keras_layer.KerasLayer'>`.
 _PRINTED = re.compile(
@@ -62,7 +66,7 @@ _PRINTED = re.compile(
 # Keras 3's refusal of an object that is none of its own ("Only instances of `keras.Layer` can
 # be added to a Sequential model. Received: ..."), when the words that would name the object
 # are not in the log (a paste cut inside the traceback).
-_UNNAMED_REFUSAL = re.compile(r"Only instances of `keras\.(?:Layer|Model)`")
+_UNNAMED_REFUSAL = re.compile(r"Only instances of `?keras\.(?:Layer|Model)\b")
 
 
 def log_packages(
