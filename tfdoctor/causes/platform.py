@@ -737,7 +737,7 @@ def pip_refusal_fix(
     )
     span = f" (Python {supported[0]} to {supported[-1]})" if supported else ""
     # The matrix's platforms are the tensorflow distribution's (its wrappers had fewer).
-    platforms = _platform_spans(lines) if dist == "tensorflow" else ""
+    platforms = _platform_spans(lines, m.os) if dist == "tensorflow" else ""
     return (
         TF_NO_WHEEL_FOR_PYTHON,
         Fix(
@@ -755,14 +755,16 @@ def pip_refusal_fix(
     )
 
 
-def _platform_spans(lines: Sequence[TFLine]) -> str:
+def _platform_spans(lines: Sequence[TFLine], os: Optional[str] = None) -> str:
     """The platforms whose ``tensorflow`` wheels begin or end inside the lines the matrix
     knows, in words ("macOS arm64 from 2.13 (tensorflow-macos before that), macOS x86-64 up
-    to 2.16"), read from each line's Pythons per platform."""
+    to 2.16"), read from each line's Pythons per platform; of ``os`` alone where known."""
     ordered = sorted(lines, key=lambda x: version_key(x.line))
     finals = [x for x in ordered if not x.pre_release]
     words = []
     for key, name in _PLATFORM_WORDS.items():
+        if os is not None and not key.startswith(os):
+            continue
         having = [x.line for x in finals if x.python.get(key)]
         if not having or len(having) == len(finals):
             continue
