@@ -5,6 +5,7 @@ of the family, so that no rule rests on one thread's words."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Optional
 
 import pytest
@@ -21,6 +22,7 @@ from tfdoctor.evidence.packages import (
 )
 from tfdoctor.explain import explain
 from tfdoctor.explain.reader import split_text
+from tfdoctor.facts import Facts, PackageFacts
 from tfdoctor.findings import Finding, Report, Severity
 from tfdoctor.matrix import load_matrix
 from tfdoctor.signatures import load_signatures
@@ -1440,3 +1442,48 @@ def test_keras_3s_refusal_retyped_without_backticks_still_names_the_keras_2_libr
     )
     found = _one(_explain(message), "tf-keras-missing")
     assert "tensorflow-hub" in found.summary
+
+
+def test_two_interpreters_without_jupyter_are_no_notebook_kernel() -> None:
+    log = (
+        "Ubuntu 22.04, Linux kernel 5.15, a plain script; which python:\n"
+        "/home/me/proj/.venv/bin/python\n/usr/bin/python3 -m pip --version\n"
+        "ModuleNotFoundError: No module named 'tensorflow'\n"
+    )
+    _one(_explain(log), "tf-not-installed")
+    assert all(x.cause != "kernel-env-mismatch" for x in _explain(log).findings)
+
+
+def test_a_windows_venv_interpreter_belongs_to_the_folder_above_scripts() -> None:
+    log = (
+        "In Jupyter: ModuleNotFoundError: No module named 'tensorflow'\n"
+        "'C:\\\\proj\\\\venv\\\\Scripts\\\\python.exe'\n'C:\\\\Python311\\\\python.exe'\n"
+    )
+    fix = _one(_explain(log), "kernel-env-mismatch").fix
+    assert fix is not None and "--name venv" in fix.commands[0]
+
+
+def test_the_bare_decode_message_beside_an_h5py_2_is_not_h5py() -> None:
+    log = "AttributeError: 'str' object has no attribute 'decode'\n"
+    for h5py, expected in (("2.10.0", False), ("3.1.0", True)):
+        facts = _with_h5py(h5py)
+        report = explain([split_text(log)], SIGNATURES, f.FIXTURE_MATRIX, facts=facts)
+        found = any(x.cause == "dependency-out-of-range" for x in report.findings)
+        assert found is expected, h5py
+
+
+def _with_h5py(version: str) -> Facts:
+    """A machine's facts with h5py ``version`` installed (and nothing said of TensorFlow)."""
+    return dataclasses.replace(f.facts(), packages=(PackageFacts("h5py", version, ""),))
+
+
+def test_tensorflow_gpu_after_its_last_release_is_suggested_as_tensorflow() -> None:
+    log = (
+        "ERROR: Could not find a version that satisfies the requirement tensorflow-gpu==2.11.0 "
+        "(from versions: 2.12.0)\nERROR: No matching distribution found for "
+        "tensorflow-gpu==2.11.0\n"
+    )
+    found = _one(_bundled(log), "tf-release-not-for-python")
+    assert found.fix is not None
+    assert 'tensorflow==2.12.0"' in found.fix.text
+    assert "tensorflow-gpu==2.12.0" not in found.fix.text

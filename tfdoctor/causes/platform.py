@@ -647,6 +647,11 @@ def pip_refusal_fix(
         )
     if listed:
         newest = max(listed, key=version_key)
+        # tensorflow-gpu 2.12 and later are placeholders that refuse to install: its users
+        # install tensorflow.
+        suggest = (
+            "tensorflow" if dist == "tensorflow-gpu" and version_key(newest) >= (2, 12) else dist
+        )
         if release is not None and not _line_listed(requested, listed):
             why = (
                 f"pip lists releases up to {newest} but not {requested}, whose wheels are for "
@@ -657,7 +662,7 @@ def pip_refusal_fix(
                 Fix(
                     f"{why}. Install {shown_name} {requested} with Python {release[1]} (a new "
                     f"virtual environment of it), or install one pip lists (`pip install "
-                    f'"{dist}=={newest}"`) and port the code to it.',
+                    f'"{suggest}=={newest}"`) and port the code to it.',
                     (check,),
                 ),
                 why,
@@ -684,7 +689,7 @@ def pip_refusal_fix(
         return (
             TF_RELEASE_NOT_FOR_PYTHON,
             Fix(
-                f'{why}. Install one it lists (`pip install "{dist}=={newest}"`), or use '
+                f'{why}. Install one it lists (`pip install "{suggest}=={newest}"`), or use '
                 f"a Python that {want} publishes wheels for (`tfdoctor matrix` lists each "
                 "release's Pythons).",
                 (check,),
@@ -803,14 +808,21 @@ def _release_wheels(
     if not requested or m.matrix is None:
         return None
     # pip reads ==1.4 as 1.4.0: the release is that one; ==1.15.* is the line, whose Pythons
-    # are its latest patch's.
+    # are its latest patch's (the line's own).
     release = requested.removesuffix(".*")
     release = release if release.count(".") >= 2 else f"{release}.0"
     if release in listed or requested in listed:
         return None
-    by_platform = m.matrix.release_pythons(release)
+    line = m.matrix.line_for(release) if requested.endswith(".*") else None
+    by_platform = line.python if line is not None else m.matrix.release_pythons(release)
     if by_platform and gpu:
-        by_platform = {k: v for k, v in by_platform.items() if not k.startswith("macos")}
+        # tensorflow-gpu: Linux x86-64, and Windows up to 2.10 (native Windows GPU ended there).
+        windows = version_key(release) < (2, 11)
+        by_platform = {
+            k: v
+            for k, v in by_platform.items()
+            if k == "linux-x86_64" or (k == "windows-x86_64" and windows)
+        }
     if not by_platform:
         return None
     every = sorted({py for pys in by_platform.values() for py in pys}, key=version_key)

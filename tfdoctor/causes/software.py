@@ -305,7 +305,10 @@ def protobuf_runtime_fix(required: str, loaded: str) -> Fix:
         f"loaded protobuf {loaded}'s C++ runtime, brought by a library imported before "
         "TensorFlow (one process keeps the first libprotobuf it loads). Import tensorflow "
         "before the other libraries, or upgrade (or leave out) the library that brings the "
-        "older runtime; `pip list` does not show it, as it is compiled into that library.",
+        "older runtime; `pip list` does not show it, as it is compiled into that library. "
+        "In a conda environment, TensorFlow may link conda's shared libprotobuf instead: "
+        "`conda list libprotobuf` shows it, and it must be the version TensorFlow was built "
+        f"for ({required}).",
     )
 
 
@@ -808,7 +811,8 @@ def tflite_runtime_fix() -> Fix:
         "release and older). Load it with a runtime of the converter's release or newer "
         "(tflite-runtime, TensorFlow's tf.lite.Interpreter, or the Android/iOS TensorFlow Lite "
         "library of that version), or convert the model with the TensorFlow release of the "
-        "runtime.",
+        "runtime. The other cause: an op resolver built without that operator (TFLite Micro's "
+        "MicroMutableOpResolver, a selective build): register the operator in it (AddXxx()).",
         ('python -c "import tensorflow as tf; print(tf.__version__)"  # the converter\'s',),
     )
 

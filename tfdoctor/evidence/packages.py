@@ -377,11 +377,12 @@ class CondaPythonConflict(Record):
 #: 0.12.0rc0*``); conda 4.7 and later name the package with its Python requirement against
 #: ``Your python: python=3.8.5``.
 _CONDA_SPEC = re.compile(
-    r"^\s*-\s+(?P<name>python|tensorflow(?:-gpu|-cpu)?)(?:\s+|==?)(?P<version>\d[\w.]*?)\.?\*?\s*$",
+    r"^[ \t]*-[ \t]+(?P<name>python|tensorflow(?:-gpu|-cpu)?)(?:[ \t]+|==?)"
+    r"(?P<version>\d[\w.]*?)\.?\*?[ \t]*$",
     re.MULTILINE,
 )
 _CONDA_NEEDS_PYTHON = re.compile(
-    r"^\s*-\s+(?P<name>tensorflow(?:-gpu|-cpu)?)(?:==?(?P<version>\d[\w.]*))?\s*->\s*"
+    r"^[ \t]*-[ \t]+(?P<name>tensorflow(?:-gpu|-cpu)?)(?:==?(?P<version>\d[\w.]*))?[ \t]*->[ \t]*"
     r"python\[version='(?P<pythons>[^']+)'\]",
     re.MULTILINE,
 )

@@ -392,10 +392,13 @@ def interpreters(text: str, limit: int = MAX_INTERPRETERS) -> list[str]:
 
 
 def interpreter_prefix(path: str) -> str:
-    """The environment an interpreter belongs to: the folder above ``bin/`` on POSIX, the
-    executable's folder on Windows (where ``python.exe`` sits at the environment's root)."""
+    """The environment an interpreter belongs to: the folder above ``bin/`` on POSIX; on
+    Windows the executable's folder (conda's and python.org's root), or the one above a
+    venv's ``Scripts\\``."""
     if path.lower().endswith(".exe"):
-        return path.rsplit("\\", 1)[0]
+        folder = path.rsplit("\\", 1)[0]
+        # A venv keeps its python.exe in Scripts\ (conda and python.org at the root).
+        return folder[: -len("\\Scripts")] if folder.lower().endswith("\\scripts") else folder
     head = path.rsplit("/", 1)[0]
     return head[: -len("/bin")] if head.endswith("/bin") else head
 

@@ -212,9 +212,9 @@ class Evidence:
 _WSL_WORDS = ("/usr/lib/wsl/", "microsoft-standard-WSL2")
 
 
-#: Words of a Jupyter notebook's world in a log (the server, its kernels), found by a plain
-#: search (a regular expression with no literal prefix costs a tenth of a second a megabyte).
-_JUPYTER_WORDS = ("jupyter", "Jupyter", "ipykernel", "notebook", "Notebook", " kernel")
+#: Words only Jupyter's world prints (its name, its kernel package, IPython's cells), found
+#: by a plain search (a pattern with no literal prefix costs a tenth of a second a megabyte).
+_JUPYTER_WORDS = ("jupyter", "Jupyter", "ipykernel", "Cell In[", "<ipython-input-")
 
 
 def _read_block(evidence: Evidence, block: LogText) -> None:

@@ -277,6 +277,10 @@ def api_findings(
     return list(out.values())
 
 
+#: TensorFlow distributions with a release of the last Keras 2 line under their own name.
+_KERAS2_LINE_DISTS = frozenset(
+    {"tensorflow", "tensorflow-cpu", "tensorflow-macos", "tensorflow-intel"}
+)
 #: The key of a verdict about an installed package written for Keras 2 (its fix is its own).
 _KERAS2_PACKAGE = "keras2-package-under-keras3"
 
@@ -301,7 +305,8 @@ def _keras2_package(tb: Traceback, name: str, verdict: Verdict, m: Machine) -> V
     # It imports the keras package itself, which TF_USE_LEGACY_KERAS does not change: Keras 2
     # is the standalone keras of the last line that had it, with that line's TensorFlow.
     last = ".".join(str(x) for x in LAST_KERAS2)
-    dist = m.tf_name or "tensorflow"
+    # The distributions that published that line's release by their own name.
+    dist = m.tf_name if m.tf_name in _KERAS2_LINE_DISTS else "tensorflow"
     return dataclasses.replace(
         verdict,
         key=_KERAS2_PACKAGE,
@@ -401,7 +406,7 @@ _KERAS_NAME = re.compile(
 
 def _keras_added_later(tb: Traceback, m: Machine) -> Optional[tuple[str, Verdict]]:
     """A public name of standalone Keras that the Keras which raised lacks and every Keras
-    release since some 3.x has (``keras.utils.PyDataset``: from 3.3), read from the bundled
+    release since some 3.x has (``keras.layers.MelSpectrogram``: from 3.1), read from the bundled
     listings of Keras' releases: the installed Keras is older than the code needs. A name
     Keras 3.0 already has is a Keras 2 / Keras 3 question, answered elsewhere."""
     match = _KERAS_NAME.search(_as_printed(tb.message))
@@ -425,10 +430,14 @@ def _keras_added_later(tb: Traceback, m: Machine) -> Optional[tuple[str, Verdict
         if keras is not None
         else "the Keras that raised this is older (the log does not show which)"
     )
+    # Keras 3 over a TensorFlow before 2.16 replaces the Keras 2 that TensorFlow's tf.keras
+    # is: the TensorFlow that ships Keras 3 comes with it unless the log shows one.
+    tf_ok = m.tf is not None and version_key(m.tf.version) >= (2, 16)
     fix = Fix(
         f"`{name}` is in Keras from {since} on, and {this}: the code was written for a newer "
-        f"Keras. Install Keras {since} or newer (Keras 3 runs on TensorFlow 2.16 or later).",
-        m.pip_install(f"keras>={since}"),
+        f"Keras. Install Keras {since} or newer, with a TensorFlow of 2.16 or later (the "
+        "first whose tf.keras is Keras 3).",
+        m.pip_install(f"keras>={since}", *(() if tf_ok else ("tensorflow>=2.16",))),
     )
     what = f"`{name}` is not in Keras' public API before {since}, and is in every release since."
     links = causes.CAUSES[causes.code.API_REMOVED].links

@@ -96,13 +96,12 @@ def keras3_raised(tb: Traceback) -> Optional[str]:
 #: What Keras 2 code does that Keras 3 refuses, as the refusal words it: TensorFlow 1's
 #: Dimension objects in a shape; a weight Keras 3 makes a read-only property (kernel, bias) set
 #: by a subclass ("can't set attribute", Python 3.11: "property ... has no setter"); a name
-#: passed where Keras 3's add_weight takes the shape (read one letter at a time); a built-in
-#: Keras 2 saved by its function name, which Keras 3's deserializer cannot locate.
+#: passed where Keras 3's add_weight takes the shape (read one letter at a time). (Keras 3's
+#: "Could not locate function" is its own word for any unregistered object: no sign.)
 _KERAS2_HABITS = re.compile(
     r"\bDimension\((?:None|\d+)\)"
     r"|can't set attribute|property '\w+' of '\w+' object has no setter"
     r"|Cannot convert '\('\w', '\w'(?:, '\w')*\)' to a shape"
-    r"|Could not locate (?:function|class) '\w+'"
 )
 
 

@@ -819,9 +819,14 @@ def h5py_str_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Findi
                     fix,
                 )
             ]
-        if tb.frames or (m.tf is not None and version_key(m.tf.version) >= (2, 5)):
+        h5py = m.facts.package("h5py")
+        if (
+            tb.frames
+            or (m.tf is not None and version_key(m.tf.version) >= (2, 5))
+            or (h5py is not None and version_key(h5py.version) < (3,))
+        ):
             # The frames name the code that decoded and it is not Keras' loader; or the log
-            # shows a TensorFlow whose loader reads h5py 3's strings.
+            # shows a TensorFlow whose loader reads h5py 3's strings, or an h5py 2.
             continue
         # The message pasted without its frames: of the code that meets TensorFlow, Keras'
         # HDF5 loader is where it is raised (every load_model of an .h5 file under TensorFlow
