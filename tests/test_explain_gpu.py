@@ -498,3 +498,13 @@ def test_tensorflow_1s_windows_self_check_names_the_cuda_release_its_dll_is_of()
         "and install CUDA 8.0 from this URL: https://developer.nvidia.com/cuda-toolkit\n"
     )
     assert "CUDA 8.0" in _fix_of(log, "cuda-libs-missing").text
+
+
+def test_the_drivers_dll_missing_on_windows_is_a_driver_to_install_not_a_module_to_load() -> None:
+    log = (
+        "ImportError: Could not find 'nvcuda.dll'. TensorFlow requires that this DLL be "
+        "installed in a directory that is named in your %PATH% environment variable.\n"
+    )
+    fix = _fix_of(log, "driver-not-loaded")
+    assert "where nvcuda.dll" in fix.commands
+    assert not any("modprobe" in c for c in fix.commands)

@@ -984,6 +984,15 @@ def driver_load_fix(m: Machine) -> Fix:
             "Install the NVIDIA driver on the Windows host (WSL uses it; do not install a Linux "
             "driver inside WSL)."
         )
+    if m.os == "windows":
+        # Windows has no kernel module to load: the driver's installer puts nvcuda.dll in
+        # System32.
+        return Fix(
+            "Install the NVIDIA driver for this GPU (NVIDIA's driver download page, or the "
+            "GPU's vendor); its installer puts nvcuda.dll in C:\\Windows\\System32. Then "
+            "nvidia-smi lists the GPU.",
+            ("nvidia-smi", "where nvcuda.dll"),
+        )
     kernel = m.facts.nvidia_kernel
     modules = kernel.modules if kernel is not None and kernel.modules is not None else ()
     bound = {d.driver for d in kernel.pci_devices} if kernel is not None else set()
