@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Final, Optional
 
 from tfdoctor.causes.base import Cause, CauseId, define
@@ -97,3 +97,35 @@ def conda_cuda_fix(m: Machine, toolkit: str) -> Fix:
             (f"conda remove -y {toolkit}", *m.pip_install(spec)),
         )
     return conda_libraries_fix(m, m.line, replace=True)
+
+
+def conda_python_fix(
+    dist: str, version: str, python: str, pythons: Sequence[str], whose: str
+) -> Fix:
+    """conda has no build of ``dist`` ``version`` (of any release where ``version`` is empty)
+    for the environment's Python ``python``: a new environment with the newest Python 3 of
+    ``pythons`` (what ``whose`` says they are), or another release (pip's wheels where no
+    release has a conda build for this Python)."""
+    release = f"{dist} {version}".rstrip()
+    newest = next((p for p in reversed(pythons) if p.startswith("3.")), None)
+    listed = f"; {whose} Python {', '.join(pythons)}" if pythons else ""
+    other = (
+        f"or install a release built for Python {python} instead"
+        if version
+        else "or install TensorFlow with pip inside the environment, whose wheels may cover "
+        "this Python (`tfdoctor matrix` lists each release's Pythons)"
+    )
+    if newest is None:
+        return Fix(
+            f"conda has no build of {release} for Python {python}{listed}: create an "
+            f"environment with a Python it was built for (`conda search` lists its builds), "
+            f"{other}.",
+            (f"conda search {dist}" + (f"={version}" if version else ""),),
+        )
+    env = f"tf{version.replace('.', '')}"
+    spec = f"{dist}={version}" if version else dist
+    return Fix(
+        f"conda has no build of {release} for Python {python}{listed}. Create an environment "
+        f"with Python {newest} for it, {other}.",
+        (f"conda create -n {env} python={newest} {spec}", f"conda activate {env}"),
+    )

@@ -760,6 +760,13 @@ def pip_refusal_fix(
     )
 
 
+def wheel_lines(lines: Sequence[TFLine], platform: str) -> list[str]:
+    """The final lines, oldest first, whose ``tensorflow`` wheels include ``platform``
+    (``macos-arm64``), read from each line's Pythons per platform in the matrix."""
+    finals = sorted((x for x in lines if not x.pre_release), key=lambda x: version_key(x.line))
+    return [x.line for x in finals if x.python.get(platform)]
+
+
 def _platform_spans(lines: Sequence[TFLine], os: Optional[str] = None) -> str:
     """The platforms whose ``tensorflow`` wheels begin or end inside the lines the matrix
     knows, in words ("macOS arm64 from 2.13 (tensorflow-macos before that), macOS x86-64 up
@@ -770,7 +777,7 @@ def _platform_spans(lines: Sequence[TFLine], os: Optional[str] = None) -> str:
     for key, name in _PLATFORM_WORDS.items():
         if os is not None and not key.startswith(os):
             continue
-        having = [x.line for x in finals if x.python.get(key)]
+        having = wheel_lines(finals, key)
         if not having or len(having) == len(finals):
             continue
         first, last = having[0], having[-1]

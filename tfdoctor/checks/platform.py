@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from tfdoctor import causes
 from tfdoctor.checks._context import CheckContext, fix, unknown
 from tfdoctor.findings import Finding, Severity
+from tfdoctor.machine import Machine
 
 
 def check_probes(ctx: CheckContext) -> Iterator[Finding]:
@@ -51,8 +52,7 @@ def check_rosetta(ctx: CheckContext) -> Iterator[Finding]:
         cause=causes.platform.CPU_EMULATED,
         summary="This Python is an x86-64 build translated by Rosetta 2 on Apple silicon",
         detail="Rosetta 2 does not translate AVX instructions, so the x86-64 TensorFlow wheel dies "
-        "with 'Illegal instruction' on import. Native arm64 wheels exist from TensorFlow "
-        "2.13 (tensorflow-macos before that).",
+        "with 'Illegal instruction' on import." + _native_wheels(ctx.machine),
         fix=causes.platform.native_interpreter_fix(ctx.machine),
         links=(
             "https://developer.apple.com/documentation/apple-silicon/about-the-rosetta-translation-environment",
@@ -170,3 +170,11 @@ def check_metal(ctx: CheckContext) -> Iterator[Finding]:
             "",
             causes.software.companion_fix(m, "tensorflow-metal", metal),
         )
+
+
+def _native_wheels(m: Machine) -> str:
+    """Since which line native arm64 wheels of tensorflow exist, from the matrix."""
+    lines = causes.platform.wheel_lines(m.matrix.lines, "macos-arm64") if m.matrix else []
+    if not lines:
+        return ""
+    return f" Native arm64 wheels exist from TensorFlow {lines[0]} (tensorflow-macos before that)."

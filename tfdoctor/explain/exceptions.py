@@ -8,7 +8,14 @@ from collections.abc import Sequence
 from typing import Optional
 
 from tfdoctor import causes
-from tfdoctor.evidence.traceback import Inferred, Traceback, origin_of, path_hints
+from tfdoctor.evidence.traceback import (
+    Inferred,
+    Traceback,
+    installed_package,
+    origin_of,
+    path_hints,
+)
+from tfdoctor.explain.packages import TF_OWN
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
 
@@ -73,9 +80,6 @@ def unexplained_finding(tracebacks: Sequence[Traceback]) -> Optional[Finding]:
     )
 
 
-#: Distributions of TensorFlow and Keras themselves: their frames say nothing of the caller.
-_KERAS_OWN = frozenset({"keras", "tensorflow", "tf-keras", "tensorboard"})
-
 #: Keras 3's own words for a failure inside a layer (keras/src/utils/traceback_utils.py:
 #: "Exception encountered when calling Flatten.call()"; Keras 2 says "... calling layer
 #: 'flatten' (type Flatten)"). Its deserializer's words are Keras 2.13's too: not a sign.
@@ -117,11 +121,12 @@ def keras3_candidate(tracebacks: Sequence[Traceback], m: Machine) -> Optional[Fi
     shown = keras3_raised(tb)
     if shown is None:
         return None
+    # An installed package other than TensorFlow's and Keras' own (whose frames are the callee).
     package = next(
         (
-            origin.dist
-            for origin in map(origin_of, (f.path for f in tb.frames))
-            if origin.installed and origin.dist and origin.dist not in _KERAS_OWN
+            top
+            for top in (installed_package(f.path) for f in tb.frames)
+            if top is not None and top not in TF_OWN
         ),
         None,
     )

@@ -146,78 +146,33 @@ def _python_refusal(refusal: PythonRefusal) -> Finding:
 
 
 def _conda_python(conflict: CondaPythonConflict, m: Machine) -> Finding:
-    """conda's solver found no build of the release for the environment's Python: a new
-    environment with a Python the release was built for (the solver's list, else the
-    matrix's Pythons of its wheels), or a release built for this Python."""
-    pythons = conflict.pythons
-    whose = "its builds are for"
-    if not conflict.version:
-        return _conda_no_build(conflict)
-    if not pythons and m.matrix is not None:
+    """conda's solver found no build for the environment's Python: of the pinned release
+    (``tf-release-not-for-python``), or of any release (``tf-no-wheel-for-python``). The
+    Pythons are the solver's list, else the matrix's Pythons of the release's wheels."""
+    pythons, whose = conflict.pythons, "its builds are for"
+    if conflict.version and not pythons and m.matrix is not None:
         whose = "the release was built for (its PyPI wheels)"
         # A pre-release (0.12.0rc0) has the Pythons of its final release's wheels.
         final = re.sub(r"(?:rc|a|b|dev)\d*$", "", conflict.version)
         final = final if final.count(".") >= 2 else f"{final}.0"
         by_platform = m.matrix.release_pythons(final) or {}
         pythons = tuple({py for pys in by_platform.values() for py in pys})
-    ordered = sorted(set(pythons), key=version_key)
-    python = next((p for p in reversed(ordered) if version_key(p)[0] == 3), None)
-    release = f"{conflict.dist} {conflict.version}"
-    if python is None:
-        fix = Fix(
-            f"conda has no build of {release} for Python {conflict.python}: create an "
-            "environment with a Python the release was built for (`conda search` lists its "
-            "builds), or install a release built for this Python.",
-            (f"conda search {conflict.dist}={conflict.version}",),
-        )
-    else:
-        env = f"tf{conflict.version.replace('.', '')}"
-        fix = Fix(
-            f"conda has no build of {release} for Python {conflict.python}; {whose} "
-            f"Python {', '.join(ordered)}. Create an environment with Python {python} "
-            f"for it, or install a release built for Python {conflict.python} instead.",
-            (
-                f"conda create -n {env} python={python} {conflict.dist}={conflict.version}",
-                f"conda activate {env}",
-            ),
-        )
+    ordered = tuple(sorted(set(pythons), key=version_key))
+    release = f"{conflict.dist} {conflict.version}".rstrip()
+    cause = (
+        causes.platform.TF_RELEASE_NOT_FOR_PYTHON
+        if conflict.version
+        else causes.platform.TF_NO_WHEEL_FOR_PYTHON
+    )
     return causes.finding(
-        f"explain.{causes.platform.TF_RELEASE_NOT_FOR_PYTHON}",
+        f"explain.{cause}",
         Severity.ERROR,
-        causes.platform.TF_RELEASE_NOT_FOR_PYTHON,
+        cause,
         f"conda has no build of {release} for Python {conflict.python}",
         f"conda's solver: {release} conflicts with python {conflict.python} (UnsatisfiableError)"
         + (f"; {whose} Python {', '.join(ordered)}" if ordered else ""),
-        fix,
-        ("https://docs.conda.io/projects/conda/en/stable/user-guide/troubleshooting.html",),
-    )
-
-
-def _conda_no_build(conflict: CondaPythonConflict) -> Finding:
-    """conda's channels hold no build of the distribution, of any release, for the
-    environment's Python: an environment of a Python they have builds for."""
-    ordered = sorted(set(conflict.pythons), key=version_key)
-    python = next((p for p in reversed(ordered) if version_key(p)[0] == 3), None)
-    builds = f"; its builds there are for Python {', '.join(ordered)}" if ordered else ""
-    commands = (
-        (f"conda create -n tf python={python} {conflict.dist}", "conda activate tf")
-        if python
-        else (f"conda search {conflict.dist}",)
-    )
-    return causes.finding(
-        f"explain.{causes.platform.TF_NO_WHEEL_FOR_PYTHON}",
-        Severity.ERROR,
-        causes.platform.TF_NO_WHEEL_FOR_PYTHON,
-        f"conda has no build of {conflict.dist} for Python {conflict.python}",
-        f"conda's solver: {conflict.dist} conflicts with python {conflict.python} "
-        f"(UnsatisfiableError){builds}.",
-        Fix(
-            f"The conda channels have no {conflict.dist} build for Python {conflict.python}"
-            f"{builds}. Create an environment with "
-            + (f"Python {python}" if python else "a Python they have builds for")
-            + " for it, or install TensorFlow with pip inside the environment, whose wheels "
-            "may cover this Python (`tfdoctor matrix` lists each release's Pythons).",
-            commands,
+        causes.conda.conda_python_fix(
+            conflict.dist, conflict.version, conflict.python, ordered, whose
         ),
         ("https://docs.conda.io/projects/conda/en/stable/user-guide/troubleshooting.html",),
     )
