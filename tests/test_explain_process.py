@@ -607,3 +607,28 @@ def test_counting_past_the_citations_agrees_with_matching_every_line() -> None:
     evidence = scan([split_text("\n".join(lines))], signatures)
     assert evidence.hits[trt.id].count == 12
     assert evidence.hits[killed.id].count == 8
+
+
+def test_a_block_answers_in_from_its_shapes_exactly_as_its_text_does() -> None:
+    # The readers' gates ask the block's distinct line shapes first: a word must be found
+    # there exactly when the text holds it (digits, a line's end and words of no line alike).
+    import random
+    from pathlib import Path
+
+    from tfdoctor.explain import _Shaped, _shapes
+
+    rng = random.Random(7)
+    logs = sorted(Path(__file__).parent.joinpath("data", "logs").glob("*.log"))
+    assert logs
+    for path in logs[::5]:
+        raw = path.read_text(encoding="utf-8", errors="replace")
+        text = _Shaped(raw)
+        text.shapes = _shapes(raw)[1]
+        words = ["Traceback", "No module named", "libcudart.so.11.0", "0.9", "\n2", "\nEpoch"]
+        for _ in range(40):
+            start = rng.randrange(max(1, len(raw) - 12))
+            word = raw[start : start + rng.randint(1, 12)]
+            # the word itself, and the same word with its digits changed, mostly absent
+            words += [word, word.translate(str.maketrans("0123456789", "1234567890"))]
+        for word in words:
+            assert (word in text) == (word in raw), (path.name, word)

@@ -217,10 +217,27 @@ _WSL_WORDS = ("/usr/lib/wsl/", "microsoft-standard-WSL2")
 _JUPYTER_WORDS = ("jupyter", "Jupyter", "ipykernel", "Cell In[", "<ipython-input-")
 
 
-def _read_block(evidence: Evidence, block: LogText) -> None:
+class _Shaped(str):
+    """A block's text whose ``in`` first asks the block's distinct line shapes (every digit
+    read as 0, each shape once): a word no shape holds is in no line, and that answer costs
+    the size of the distinct text, not of the block. Each reader's gate (``word in text``) is
+    a pass over the block otherwise; a long log repeats a few shapes, and a dozen readers
+    passing over all of it cost more than the signatures do."""
+
+    shapes: str
+
+    def __contains__(self, word: object) -> bool:
+        if isinstance(word, str) and "\n" not in word and word.translate(_SHAPE) not in self.shapes:
+            return False
+        return str.__contains__(self, word)  # type: ignore[operator]  # str's own answer
+
+
+def _read_block(evidence: Evidence, block: LogText, distinct: str) -> None:
     """The readers other than the signatures, over one block: tracebacks, pip's and the
-    companions' words, versions a session echoed, devices, WSL and the shell's prompt."""
-    text = block.text
+    companions' words, versions a session echoed, devices, WSL and the shell's prompt.
+    ``distinct`` is the block's distinct line shapes (:func:`_shapes`)."""
+    text = _Shaped(block.text)
+    text.shapes = distinct
     if len(evidence.tracebacks) < MAX_TRACEBACKS:
         found_tbs = read_tracebacks(text, block)
         evidence.tracebacks.extend(found_tbs[: MAX_TRACEBACKS - len(evidence.tracebacks)])
@@ -281,11 +298,14 @@ def scan(blocks: Iterable[LogText], signatures: Signatures) -> Evidence:
     order = 0
     for block in blocks:
         evidence.lines += block.text.count("\n") + 1
-        _read_block(evidence, block)
+        shapes, distinct = _shapes(block.text)
+        _read_block(evidence, block, distinct)
         lines = block.text.split("\n")
         # Whether a signature that only counts now matched a shape: its lines all agree.
         counted: dict[tuple[str, str], bool] = {}
-        for line_no, shape, sigs, families in _candidates(block.text, literals, keywords, evidence):
+        for line_no, shape, sigs, families in _candidates(
+            shapes, distinct, literals, keywords, evidence
+        ):
             line = lines[line_no]
             if families and len(evidence.events) < MAX_EVENTS:
                 readers = [r for literal, rs in families if literal in line for r in rs]
@@ -392,13 +412,21 @@ def _shape_blind(sig: Signature) -> bool:
 _BLIND: dict[tuple[str, str], bool] = {}
 
 
+def _shapes(text: str) -> tuple[list[str], str]:
+    """The shape of each line of ``text``, and the distinct shapes, each once in the order
+    first seen, joined by newlines."""
+    shapes = text.translate(_SHAPE).split("\n")
+    return shapes, "\n".join(dict.fromkeys(shapes))
+
+
 def _candidates(
-    text: str,
+    shapes: list[str],
+    distinct: str,
     literals: Sequence[str],
     keywords: Mapping[str, tuple[Signature, ...]],
     evidence: Evidence,
 ) -> list[tuple[int, str, list[Signature], _Families]]:
-    """The lines of ``text`` whose shape holds a literal, in order: each line's number in
+    """The lines whose shape holds a literal, in order: each line's number in
     ``text``, its shape, the signatures to match there (each once) and the tflog readers to
     run there, with the literal that brought them.
 
@@ -408,8 +436,6 @@ def _candidates(
     literal only if its shape holds the literal's shape, and the caller checks the line.
     """
     readers = tflog.KEYWORDS if len(evidence.events) < MAX_EVENTS else {}
-    shapes = text.translate(_SHAPE).split("\n")
-    distinct = "\n".join(dict.fromkeys(shapes))
     sigs_at: dict[str, list[Signature]] = {}
     families_at: dict[str, _Families] = {}
     find = distinct.find
