@@ -412,3 +412,39 @@ def test_a_keras_1_keyword_in_a_notebook_cell_is_judged_from_the_cells_marked_li
     top = top_error(_explain(log))
     assert top.cause == "api-removed"
     assert "epochs=" in _fix(top)
+
+
+def test_a_private_import_cut_from_its_frames_is_code_built_for_another_tensorflow() -> None:
+    # Only the statement that raised is shown: whose code it is, the log cannot say; the
+    # private tree it imports from says it was written against another TensorFlow.
+    log = (
+        "from tensorflow.python.keras.layers.preprocessing import image_preprocessing as ops\n"
+        "ImportError: cannot import name 'image_preprocessing'\n"
+    )
+    top = _top(log)
+    assert top.cause == "companion-mismatch"
+    assert "public name" in _fix(top)
+
+
+def test_the_import_ipython_marked_above_a_private_import_names_the_package() -> None:
+    # IPython marks each frame's line that ran (`---> 10 ...`); with the file lines cut, the
+    # import that led to the failing statement is the package whose code holds it.
+    log = (
+        "ImportError                               Traceback (most recent call last)\n"
+        "----> 3 import tensorflow_addons as tfa\n"
+        "---> 10 from tensorflow.python.keras.engine import keras_tensor\n"
+        "ImportError: cannot import name 'keras_tensor'\n"
+    )
+    top = _top(log)
+    assert top.cause == "companion-mismatch"
+    assert "tensorflow-addons" in top.summary
+
+
+def test_a_users_own_frame_importing_a_private_name_is_not_called_a_package() -> None:
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/user/train.py", line 3, in <module>\n'
+        "    from tensorflow.python.keras.engine import keras_tensor\n"
+        "ImportError: cannot import name 'keras_tensor' from 'tensorflow.python.keras.engine'\n"
+    )
+    assert all(x.cause != "companion-mismatch" for x in _explain(log).findings)

@@ -102,6 +102,11 @@ class Traceback(Record):
     #: For an exception printed with no frames: the import statement on the line above it,
     #: as an interactive session or a pasted snippet shows what raised it (``import tf_keras``).
     statement: str = ""
+    #: For an exception printed with no frames, whose statement IPython marked (``---> 10
+    #: from x import y``): the import statements IPython marked above it, outermost first,
+    #: the imports that led there (``----> 3 import deepchem as dc``) when the frames' file
+    #: lines were cut from the paste.
+    importers: tuple[str, ...] = ()
 
     @property
     def name(self) -> str:
@@ -176,6 +181,7 @@ def read_tracebacks(text: str, where: Optional[object] = None) -> list[Traceback
             if _KERAS_WRAPPED.search(message):
                 message = f"{message} {_wrapped_cause(text, match.end())}".rstrip()
             message = _import_source(_closed(message), built)
+            statement, importers = ("", ()) if built else _statement_above(text, line_start)
             out.append(
                 Traceback(
                     str(place),
@@ -184,7 +190,8 @@ def read_tracebacks(text: str, where: Optional[object] = None) -> list[Traceback
                     built,
                     ipython or any(_IPYTHON_FILE.search(f.path) for f in built),
                     ignored or (not built and _after_ignored(text, line_start)),
-                    "" if built else _statement_above(text, line_start),
+                    statement,
+                    importers,
                 )
             )
             frames.clear()
@@ -407,21 +414,48 @@ def interpreter_prefix(path: str) -> str:
 _ELISION = re.compile(r"[ \t]*(?:\.{3,}|\u2026|\[\.{3}\]|\(\.{3}\)|<snip>|\[snip\])[ \t]*\r?")
 
 
-def _statement_above(text: str, start: int) -> str:
+#: IPython's mark of the line that ran in a frame's source (``---> 10 ``), before a statement.
+_ARROW = re.compile(r"[ \t]*-+> ?\d+[ \t]+")
+
+
+def _statement_above(text: str, start: int) -> tuple[str, tuple[str, ...]]:
     """The import statement on the line before the one starting at ``start`` (past up to two
-    lines that only mark a cut, ``...``), or ``""``."""
+    lines that only mark a cut, ``...``), or ``""``; and where IPython marked it as a frame's
+    line that ran, the import statements it marked above (:attr:`Traceback.importers`)."""
     for _ in range(3):
         if start <= 0:
-            return ""
+            return "", ()
         begin = text.rfind("\n", 0, start - 1) + 1
         line = text[begin : start - 1][:500]
-        found = _STATEMENT.match(line)
+        arrow = _ARROW.match(line)
+        found = _STATEMENT.match(line[arrow.end() :] if arrow else line)
         if found is not None:
-            return found.group("code").strip()
+            statement = found.group("code").strip()
+            return statement, (_marked_imports_above(text, begin) if arrow else ())
         if not _ELISION.fullmatch(line):
-            return ""
+            return "", ()
         start = begin
-    return ""
+    return "", ()
+
+
+def _marked_imports_above(text: str, start: int) -> tuple[str, ...]:
+    """The import statements IPython marked as run on the lines above the one starting at
+    ``start``, outermost first: its unmarked source context and cut marks are passed over,
+    anything else ends them (at most a few frames' worth of lines)."""
+    found: list[str] = []
+    for _ in range(12):
+        if start <= 0:
+            break
+        begin = text.rfind("\n", 0, start - 1) + 1
+        line = text[begin : start - 1][:500]
+        arrow = _ARROW.match(line)
+        statement = _STATEMENT.match(line[arrow.end() :]) if arrow else None
+        if statement is not None:
+            found.append(statement.group("code").strip())
+        elif arrow is not None or not (_CONTEXT.match(line) or _ELISION.fullmatch(line)):
+            break
+        start = begin
+    return tuple(reversed(found))
 
 
 def _after_ignored(text: str, start: int) -> bool:

@@ -838,9 +838,9 @@ def _private_message(tb: Traceback) -> str:
     bare = _BARE_NAME.search(tb.message)
     if bare is None:
         return tb.message
-    for frame in reversed(tb.frames):
-        found = _FROM_IMPORT.match(frame.code or "")
-        if found is not None and bare.group("name") in frame.code:
+    for code in (*(frame.code for frame in reversed(tb.frames)), tb.statement):
+        found = _FROM_IMPORT.match(code or "")
+        if found is not None and bare.group("name") in code:
             return f"cannot import name '{bare.group('name')}' from '{found.group('module')}'"
     return tb.message
 
@@ -1092,6 +1092,22 @@ def private_api_findings(
             dist = distribution_of(imported.group(1)) if imported else None
             if dist is not None and dist not in TF_DISTRIBUTIONS:
                 user, basis = dist, f"`{tb.statement}` raised it"
+        led = ""  # the import that led to the statement, where its package is not known
+        if user is None:
+            # The imports IPython marked above the statement that raised (its frames' file
+            # lines cut from the paste): the innermost one of a module other than
+            # TensorFlow's holds that statement, or imports what does.
+            for statement in reversed(tb.importers):
+                imported = re.match(r"(?:from|import)\s+(\w+)", statement)
+                top = imported.group(1) if imported else ""
+                dist = distribution_of(top)
+                if not top or dist in TF_DISTRIBUTIONS or top in ("tensorflow", "tensorflow_core"):
+                    continue
+                if dist is not None:
+                    user, basis = dist, f"`{statement}` led to it"
+                else:
+                    led = statement
+                break
         if user is None and not tb.frames:
             # No frame: a package the log shows imported from an installation (a test's
             # fixture, a session's echo) that is not TensorFlow's own is the one that reaches
@@ -1119,7 +1135,10 @@ def private_api_findings(
             # in Keras 2.3): a Keras of another release than this TensorFlow.
             user, basis = "keras", "no frame is shown: standalone Keras is the usual caller"
         if user is None:
-            continue  # no frame says whose code reached in: the user's own, or not shown
+            if tb.frames or _PRIVATE_IMPORT.search(_private_message(tb)) is None:
+                # The frames show the code is the user's own, or no statement is shown.
+                continue
+            return [_private_import_finding(tb, m, led)]
         said = (
             f"{tb.where}: {tb.type}: {tb.message}\n{user} ({basis}) imports TensorFlow's "
             "private modules, which change between releases: it was built for another "
@@ -1145,6 +1164,47 @@ def private_api_findings(
             )
         ]
     return []
+
+
+#: A module of tensorflow.python (its Keras copy too) that could not be imported from: the
+#: statement itself says the code reaches into TensorFlow's private tree.
+_PRIVATE_IMPORT = re.compile(
+    r"cannot import name '\w+' from '(?:tensorflow|tensorflow_core)\.python[\w.]*'"
+    r"|No module named '(?:tensorflow|tensorflow_core)\.python[\w.]*'"
+)
+
+
+def _private_import_finding(tb: Traceback, m: Machine, led: str) -> Finding:
+    """An import from TensorFlow's private tree that this TensorFlow lacks, by code the log
+    does not name (``led``: the import that led there, of a module no table knows): code
+    written against another TensorFlow, most often a package's (user code imports tf.*)."""
+    via = (
+        f" The import `{led}` led to it: that module, or a package it imports, holds it."
+        if led
+        else ""
+    )
+    said = (
+        f"{tb.where}: {tb.type}: {tb.message}"
+        + (f" (raised by `{tb.statement}`)" if tb.statement else "")
+        + "\nThe statement imports from tensorflow.python, "
+        "TensorFlow's private tree, which changes between releases: the code that holds it "
+        f"was written against another TensorFlow.{via} The log does not show whose code it is "
+        "(a traceback's file paths would)."
+    )
+    general = causes.software.companion_fix(m, None)
+    fix = Fix(
+        f"If the statement is a package's (the traceback's file paths show which): "
+        f"{general.text} If it is your own code, import the public name (tf.*) instead.",
+        general.commands,
+    )
+    return causes.finding(
+        f"explain.{causes.software.COMPANION_MISMATCH}",
+        Severity.ERROR,
+        causes.software.COMPANION_MISMATCH,
+        "Code built for another TensorFlow imports a private TensorFlow name this release lacks",
+        said,
+        fix,
+    )
 
 
 # --- Keras 2's own module layout asked of Keras 3 ------------------------------------------------
