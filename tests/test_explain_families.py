@@ -448,3 +448,9 @@ def test_a_users_own_frame_importing_a_private_name_is_not_called_a_package() ->
         "ImportError: cannot import name 'keras_tensor' from 'tensorflow.python.keras.engine'\n"
     )
     assert all(x.cause != "companion-mismatch" for x in _explain(log).findings)
+
+
+def test_a_programs_own_minimum_compute_capability_is_the_gpus_architecture() -> None:
+    top = _top("No CUDA device found with minimum required compute capability 3.5\n")
+    assert top.cause == "gpu-arch-unsupported"
+    assert "3.5 or newer" in _fix(top)

@@ -1025,9 +1025,18 @@ def driver_load_fix(m: Machine) -> Fix:
     )
 
 
-def gpu_arch_fix(m: Machine, capability: Optional[str]) -> Fix:
+def gpu_arch_fix(m: Machine, capability: Optional[str], minimum: Optional[str] = None) -> Fix:
     """The newest TensorFlow with code for a GPU of ``capability``; where that is unknown (a
-    log's "no kernel image" names no GPU), reading it first."""
+    log's "no kernel image" names no GPU), reading it first (``minimum``: the oldest
+    capability the build said it has code for)."""
+    if capability is None and minimum is not None:
+        return Fix(
+            f"The build needs a GPU of compute capability {minimum} or newer. Read the GPU's "
+            f"capability: below {minimum}, use a newer GPU, or a TensorFlow release (or a build "
+            "of the program) made for the GPU's capability (`tfdoctor matrix --gpu X.Y`), or "
+            "the CPU.",
+            ("nvidia-smi --query-gpu=name,compute_cap --format=csv",),
+        )
     if capability is None:
         # nvidia-smi's compute_cap field: driver 510 and later.
         return Fix(

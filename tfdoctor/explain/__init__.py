@@ -986,7 +986,12 @@ def _capability(r: Revealed, hits: Sequence[Hits]) -> Optional[str]:
 
 
 def _arch(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
-    return causes.gpu.GPU_ARCH_UNSUPPORTED, causes.gpu.gpu_arch_fix(m, _capability(r, hits))
+    minimum = next(
+        (g["min_capability"] for h in hits for g in h.groups if g.get("min_capability")), None
+    )
+    return causes.gpu.GPU_ARCH_UNSUPPORTED, causes.gpu.gpu_arch_fix(
+        m, _capability(r, hits), minimum
+    )
 
 
 def _ptx_jit(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
