@@ -454,3 +454,25 @@ def test_a_programs_own_minimum_compute_capability_is_the_gpus_architecture() ->
     top = _top("No CUDA device found with minimum required compute capability 3.5\n")
     assert top.cause == "gpu-arch-unsupported"
     assert "3.5 or newer" in _fix(top)
+
+
+def test_an_import_that_needs_libcuda_is_the_driver_not_the_toolkit() -> None:
+    top = _top(
+        "ImportError: libcuda.so.1: cannot open shared object file: No such file or directory\n"
+    )
+    assert top.cause == "driver-libraries-missing"
+    assert "CPU build" in _fix(top)
+
+
+def test_tensorflows_own_failed_dlopen_of_libcuda_is_not_an_import_failure() -> None:
+    line = (
+        "2020-06-19 15:23:25.512364: W tensorflow/stream_executor/platform/default/dso_loader.cc:"
+        "55] Could not load dynamic library 'libcuda.so.1'; dlerror: libcuda.so.1: cannot open "
+        "shared object file: No such file or directory\n"
+    )
+    assert all(x.cause != "driver-libraries-missing" for x in _explain(line).findings)
+
+
+def test_glibcs_older_static_tls_words_are_the_same_cause() -> None:
+    top = _top("ImportError: dlopen: cannot load any more object with static TLS\n")
+    assert top.cause == "static-tls-exhausted"

@@ -1025,6 +1025,29 @@ def driver_load_fix(m: Machine) -> Fix:
     )
 
 
+def libcuda_import_fix(m: Machine) -> Fix:
+    """A GPU build whose import needs libcuda.so.1 (TensorFlow 1.x's tensorflow-gpu linked it):
+    the driver where there is a GPU, the CPU build where there is none."""
+    tf = m.tf
+    cpu = f"tensorflow=={tf.version}" if tf is not None else "tensorflow<2"
+    return Fix(
+        "libcuda.so.1 is the NVIDIA driver's library (installed with the driver, not with the CUDA "
+        "toolkit or a wheel), and "
+        "this GPU build of TensorFlow links it at import. On a machine with an NVIDIA GPU, "
+        "install the driver (nvidia-smi then lists the GPU); on machines without one (a "
+        "cluster's CPU nodes), install the CPU build of the same release instead "
+        f"(`{cpu}`: tensorflow-gpu 1.x needs the driver everywhere it is imported). Where the "
+        "driver is installed and the loader still misses it (a container's CUDA compat "
+        "directory, a driver in a non-standard place), add the directory holding "
+        "libcuda.so.1 to LD_LIBRARY_PATH.",
+        (
+            "nvidia-smi",
+            "ldconfig -p | grep -F libcuda.so.1",
+            "find / -name 'libcuda.so.1*' 2>/dev/null",
+        ),
+    )
+
+
 def gpu_arch_fix(m: Machine, capability: Optional[str], minimum: Optional[str] = None) -> Fix:
     """The newest TensorFlow with code for a GPU of ``capability``; where that is unknown (a
     log's "no kernel image" names no GPU), reading it first (``minimum``: the oldest

@@ -1134,6 +1134,8 @@ def _driver_libraries(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
         return causes.gpu.DRIVER_LIBRARIES_MISSING, causes.gpu.libcuda_link_fix(
             r.wsl or m.wsl is not None
         )
+    if any(h.signature.id == "import-needs-libcuda" for h in hits):
+        return causes.gpu.DRIVER_LIBRARIES_MISSING, causes.gpu.libcuda_import_fix(m)
     # The driver's user-space libraries (libnvidia-ml, libcuda) are not installed where the
     # kernel module is, or not visible to the container runtime.
     return causes.gpu.DRIVER_LIBRARIES_MISSING, causes.gpu.driver_load_fix(m)
