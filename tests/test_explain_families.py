@@ -476,3 +476,12 @@ def test_tensorflows_own_failed_dlopen_of_libcuda_is_not_an_import_failure() -> 
 def test_glibcs_older_static_tls_words_are_the_same_cause() -> None:
     top = _top("ImportError: dlopen: cannot load any more object with static TLS\n")
     assert top.cause == "static-tls-exhausted"
+
+
+def test_an_edge_tpu_delegate_that_cannot_prepare_is_its_runtime_against_another_tflite() -> None:
+    top = _top(
+        "RuntimeError: Internal: Unsupported data type in custom op handler: 0Node number 1 "
+        "(EdgeTpuDelegateForCustomOp) failed to prepare.\n"
+    )
+    assert top.cause == "companion-mismatch"
+    assert "tflite_runtime" in _fix(top)

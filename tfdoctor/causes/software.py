@@ -817,6 +817,22 @@ def tflite_runtime_fix() -> Fix:
     )
 
 
+def edgetpu_runtime_fix() -> Fix:
+    """The Edge TPU runtime and the TFLite interpreter of one Coral release."""
+    return Fix(
+        "The Edge TPU runtime (libedgetpu) is built against one TensorFlow Lite release and "
+        "the interpreter that loads its delegate (tflite_runtime, or TensorFlow's tf.lite) is "
+        "of another, usually older: install the tflite_runtime of the same Coral release as "
+        "the installed libedgetpu (Coral's package repository has both; libedgetpu 15 and "
+        "later go with tflite_runtime 2.5), or the libedgetpu of the interpreter's release.",
+        (
+            "dpkg -l | grep -E 'edgetpu|tflite'",
+            "python3 -m pip show tflite-runtime",
+            "sudo apt-get install --only-upgrade libedgetpu1-std python3-tflite-runtime",
+        ),
+    )
+
+
 def op_not_registered_fix(m: Machine, op: Optional[str]) -> Fix:
     """Load the library that registers ``op`` (the module table names add-on ops), else the
     TensorFlow that saved the model: the two explanations, the one the op's name supports

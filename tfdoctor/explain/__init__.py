@@ -1215,6 +1215,8 @@ def _ptxas_old(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
 
 
 def _companion(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    if any(h.signature.id == "edgetpu-delegate-prepare" for h in hits):
+        return causes.software.COMPANION_MISMATCH, causes.software.edgetpu_runtime_fix()
     # Named by its library's path, or by its own words ("TensorFlow Probability").
     libraries = [g["library"] for h in hits for g in h.groups if g.get("library")]
     named = _group(hits, "dist")
