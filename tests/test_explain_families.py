@@ -485,3 +485,46 @@ def test_an_edge_tpu_delegate_that_cannot_prepare_is_its_runtime_against_another
     )
     assert top.cause == "companion-mismatch"
     assert "tflite_runtime" in _fix(top)
+
+
+def test_two_packages_ranges_that_pip_cannot_meet_name_the_tensorflow_that_meets_the_other() -> (
+    None
+):
+    log = (
+        "ERROR: Cannot install app==1.0 because these package versions have conflicting "
+        "dependencies.\n\nThe conflict is caused by:\n"
+        "    app 1.0 depends on numpy<1.19,>=1.16\n"
+        "    tensorflow 2.4.3 depends on numpy~=1.19.2\n"
+    )
+    top = _top(log)
+    assert top.cause == "dependency-out-of-range"
+    # TensorFlow 2.3 declares numpy<1.19.0,>=1.16.0 (its wheel's metadata, in the matrix).
+    assert "TensorFlow 2.3" in _fix(top)
+
+
+def test_pipenvs_incompatible_ranges_are_read_as_pips() -> None:
+    log = (
+        "There are incompatible versions in the resolved dependencies:\n"
+        "  numpy<1.19,>=1.16 (from app==1.0->-r /tmp/reqs.txt (line 4))\n"
+        "  numpy~=1.19.2 (from tensorflow==2.4.3->-r /tmp/reqs.txt (line 5))\n"
+    )
+    assert _top(log).cause == "dependency-out-of-range"
+
+
+def test_ranges_that_meet_are_not_the_conflict() -> None:
+    log = (
+        "The conflict is caused by:\n"
+        "    app 1.0 depends on numpy>=1.11\n"
+        "    tensorflow 2.4.3 depends on numpy~=1.19.2\n"
+    )
+    assert all(x.cause != "dependency-out-of-range" for x in _explain(log).findings)
+
+
+def test_a_tensorflow_ecosystem_packages_protobuf_range_is_the_protobuf_cause() -> None:
+    line = (
+        "tensorflow-metadata 1.12.0 requires protobuf<4,>=3.13, but you have protobuf 4.22.1 "
+        "which is incompatible.\n"
+    )
+    top = _top(line)
+    assert top.cause == "protobuf-incompatible"
+    assert "protobuf<4,>=3.13" in " ".join(top.fix.commands if top.fix else ())

@@ -10,7 +10,11 @@ pip reports a requirement the environment breaks in one of three shapes
   later; ``but you'll have`` in 20.2, ``has requirement Y<2, but you'll have`` before);
 - ``X 1.0 requires Y, which is not installed.``;
 - ``ResolutionImpossible``: under ``The conflict is caused by:``, ``The user requested
-  Y==2.3`` beside ``X 1.0 depends on Y<2 and >=1``.
+  Y==2.3`` beside ``X 1.0 depends on Y<2 and >=1``, or two packages' ranges on one name
+  (``X 1.0 depends on Y==1.2`` beside ``Z 2.0 depends on Y>=1.3``).
+
+pipenv lists the ranges it could not meet together under ``There are incompatible versions in
+the resolved dependencies:``, one per line: ``Y<2,>=1 (from X==1.0->-r ...)``.
 
 Companions that need a particular TensorFlow check it as they import and say so in a sentence
 of their own (:data:`IMPORT_CHECKS`). Every value read here is *observed*: what pip or the
@@ -54,6 +58,12 @@ _MISSING = re.compile(
     rf"(?P<spec>{_SPEC}), which is not installed"
 )
 _REQUESTED = re.compile(rf"The user requested (?P<target>{_NAME})(?:\[[^\]]*\])?(?P<spec>{_SPEC})")
+#: pipenv's line of one range it could not meet with the others.
+_PIPENV_RANGE = re.compile(
+    rf"^[ \t]+(?P<target>{_NAME})(?:\[[^\]]*\])?(?P<spec>{_SPEC}) \(from "
+    rf"(?P<req>{_NAME})(?:\[[^\]]*\])?==(?P<rv>{_VERSION})(?=->|\))",
+    re.MULTILINE,
+)
 _DEPENDS = re.compile(
     rf"(?P<req>{_NAME}) (?P<rv>{_VERSION}) depends on (?P<target>{_NAME})(?:\[[^\]]*\])?"
     r"(?P<spec>(?:[<>=!~]=?=?\s*[\w.*+!-]+(?:\s*(?:,|and)\s*[<>=!~]=?=?\s*[\w.*+!-]+)*)?)"
@@ -74,6 +84,9 @@ class Conflict(Record):
     #: specifier the user asked for (pip installed nothing); ``missing``: not installed.
     kind: str
     have: str = ""
+    #: ``between``: the other package whose range on ``target`` (``have``) none of the
+    #: requirer's meets, with its version (``rasa 2.8.7``).
+    other: str = ""
 
 
 def _spec(text: str) -> str:
@@ -112,7 +125,47 @@ def read_conflicts(texts: Iterable[str]) -> list[Conflict]:
                             wanted,
                         )
                     )
+        if "conflict is caused by" in text and "The user requested" not in text:
+            out += _between(
+                (m["req"], m["rv"], m["target"], m["spec"]) for m in _DEPENDS.finditer(text)
+            )
+        if "incompatible versions in the resolved dependencies" in text:
+            out += _between(
+                (m["req"], m["rv"], m["target"], m["spec"]) for m in _PIPENV_RANGE.finditer(text)
+            )
     return list(dict.fromkeys(out))[:MAX_CONFLICTS]
+
+
+#: TensorFlow's distributions, as the resolvers name them (PEP 503), for which side is whose.
+_TF_SIDE = ("tensorflow", "tensorflow-cpu", "tensorflow-gpu", "tensorflow-macos", "tf-nightly")
+
+
+def _between(ranges: Iterable[tuple[str, str, str, str]]) -> list[Conflict]:
+    """The ranges two packages declare on one name that a resolver could not meet together,
+    TensorFlow's side as the requirer: one conflict per other package whose range is set."""
+    by_target: dict[str, list[tuple[str, str, str]]] = {}
+    for req, version, target, spec in ranges:
+        by_target.setdefault(normalize_name(target), []).append(
+            (normalize_name(req), version, _spec(spec))
+        )
+    out: list[Conflict] = []
+    for target, sides in by_target.items():
+        ours = [x for x in sides if x[0] in _TF_SIDE]
+        for req, version, spec in ours[:1]:
+            for other, other_version, other_spec in sides:
+                if other not in _TF_SIDE and other_spec:
+                    out.append(
+                        Conflict(
+                            req,
+                            version,
+                            target,
+                            spec,
+                            "between",
+                            other_spec,
+                            f"{other} {other_version}",
+                        )
+                    )
+    return out
 
 
 # --- the checks companions run as they import ------------------------------------------------

@@ -210,6 +210,8 @@ _FRONT_END_FIXES = {
 def _conflict(c: Conflict, m: Machine) -> Optional[Finding]:
     """The cause one broken requirement stands for: a companion built for another TensorFlow,
     or one of TensorFlow's own dependencies outside the range it declares."""
+    if c.kind == "between":
+        return _between(c, m) if c.requirer in TF_DISTRIBUTIONS else None
     if c.kind == "requested":
         asked = _pinned(c.have)
         if asked is None or spec_contains(asked, c.spec) is not False:
@@ -231,9 +233,102 @@ def _conflict(c: Conflict, m: Machine) -> Optional[Finding]:
         )
     if c.target in TF_DISTRIBUTIONS and c.requirer not in TF_DISTRIBUTIONS:
         return _companion_conflict(c, m, said)
+    if c.target == "protobuf" and c.kind == "installed" and _tensorflow_ecosystem(c.requirer):
+        # TensorFlow's own family (tensorflow-metadata, -datasets, -serving-api) compiles its
+        # messages with one protobuf: the same fault as TensorFlow's range, on the package
+        # that states it.
+        return causes.finding(
+            "explain.protobuf-incompatible",
+            Severity.ERROR,
+            causes.software.PROTOBUF_INCOMPATIBLE,
+            f"{c.requirer} {c.requirer_version} needs protobuf{c.spec}, not {c.have}",
+            said,
+            causes.common.install_fix(
+                m,
+                f"Install a protobuf in the range {c.requirer} declares (its generated code "
+                "runs only with that protobuf), before the packages that pull a newer one.",
+                f"protobuf{c.spec}",
+            ),
+        )
     if c.requirer not in TF_DISTRIBUTIONS:
         return None  # neither side is TensorFlow: not a TensorFlow problem to explain
     return _tf_requirement(c, m, said)
+
+
+def _tensorflow_ecosystem(dist: str) -> bool:
+    """A distribution of TensorFlow's own ecosystem: its family in the module table, or named
+    as Google names them (tensorflow-metadata, tensorflow-serving-api, tf-models-official)."""
+    table = modules()
+    module = dist.replace("-", "_")
+    return (
+        dist in TF_DISTRIBUTIONS
+        or module in table.family
+        or module in table.on_tensorflow
+        or dist.startswith(("tensorflow-", "tf-"))
+    )
+
+
+def _meeting(a: str, b: str) -> Optional[str]:
+    """A version both specifiers admit, tried at the versions they name and just past them
+    (``>1.0`` and ``<2.0`` meet at 1.0.1); None where none of those does."""
+    named = re.findall(r"\d+(?:\.\d+)*", f"{a} {b}")
+    tried = [*named, *(f"{v}.1" for v in named)]
+    tried += [".".join([*v.split(".")[:-1], str(int(v.split(".")[-1]) + 1)]) for v in named]
+    return next((v for v in tried if spec_contains(v, a) and spec_contains(v, b)), None)
+
+
+def _between(c: Conflict, m: Machine) -> Optional[Finding]:
+    """TensorFlow's range on a package and another package's that no version meets: the
+    TensorFlow release whose range meets the other's (the matrix's pins), else the other's pin
+    is what must move."""
+    if _meeting(c.spec, c.have) is not None:
+        return None  # the resolver lists every range on the name; these two meet
+    other = c.other.split(" ", 1)[0]
+    said = (
+        f"The resolver: {c.other} requires {c.target}{c.have}, and TensorFlow "
+        f"{c.requirer_version} requires {c.target}{c.spec}; no {c.target} meets both."
+    )
+    lines = m.matrix.lines if m.matrix is not None else ()
+    fits = [
+        x
+        for x in lines
+        if (pin := getattr(x.pins, c.target.replace("-", "_"), None))
+        and _meeting(pin, c.have) is not None
+    ]
+    if fits:
+        # The nearest line to the one resolved moves least (and keeps the other package's own
+        # TensorFlow range likeliest met); of two as near, the older.
+        here = version_key(c.requirer_version)[:2]
+        ordered = sorted({*(x.line for x in lines)}, key=version_key)
+        at = {line: i for i, line in enumerate(ordered)}
+        place = sum(1 for line in ordered if version_key(line) < here)
+        best = min(fits, key=lambda x: (abs(at[x.line] - place), version_key(x.line)))
+        pin = getattr(best.pins, c.target.replace("-", "_"))
+        fix = Fix(
+            f"Require TensorFlow {best.line} (its {c.target} range, {pin}, meets {other}'s "
+            f"{c.target}{c.have}; from the matrix), or a release of {other} whose {c.target} "
+            f"range admits TensorFlow {c.requirer_version}'s.",
+            m.pip_install(f"{c.requirer}=={best.latest_patch}", f"{other}"),
+        )
+    else:
+        fix = Fix(
+            f"No TensorFlow release in the matrix declares a {c.target} range that meets "
+            f"{other}'s {c.target}{c.have}: install a release of {other} with a wider {c.target} "
+            f"range (`pip index versions {other}`), or keep the two in separate environments.",
+            (f"pip index versions {other}",),
+        )
+    cause = {
+        "keras": causes.software.KERAS_VERSION,
+        "protobuf": causes.software.PROTOBUF_INCOMPATIBLE,
+    }.get(c.target, causes.software.DEPENDENCY_OUT_OF_RANGE)
+    return causes.finding(
+        f"explain.{cause}",
+        Severity.ERROR,
+        cause,
+        f"{c.other} and TensorFlow {c.requirer_version} require {c.target} ranges that do not meet",
+        said,
+        fix,
+    )
 
 
 def _said(c: Conflict) -> str:
