@@ -528,3 +528,19 @@ def test_a_tensorflow_ecosystem_packages_protobuf_range_is_the_protobuf_cause() 
     top = _top(line)
     assert top.cause == "protobuf-incompatible"
     assert "protobuf<4,>=3.13" in " ".join(top.fix.commands if top.fix else ())
+
+
+def test_a_keras_2_models_builtin_loss_keras_3_cannot_locate_is_a_keras_2_file() -> None:
+    top = _top(
+        "TypeError: Could not locate function 'mse'. Make sure custom classes are decorated "
+        "with `@keras.saving.register_keras_serializable()`. Full object config: {'module': "
+        "'keras.metrics', 'class_name': 'function', 'config': 'mse', 'registered_name': 'mse'}\n"
+    )
+    assert top.cause == "keras3-behaviour-change"
+    assert "TF_USE_LEGACY_KERAS" in _fix(top)
+
+
+def test_a_paste_cut_before_the_closing_quote_still_misses_tensorflow() -> None:
+    assert _top("ModuleNotFoundError: No module named 'tensorflow\n").cause == "tf-not-installed"
+    line = "ModuleNotFoundError: No module named 'tensorflow_hub'\n"
+    assert all(x.cause != "tf-not-installed" for x in _explain(line).findings)

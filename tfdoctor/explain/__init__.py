@@ -1034,7 +1034,9 @@ def _protobuf(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
 
 
 def _keras3(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
-    if any(h.signature.id == "model-class-not-located" for h in hits):
+    if any(
+        h.signature.id in ("model-class-not-located", "model-function-not-located") for h in hits
+    ):
         if tf_keras_generation(m)[0] == 2:
             # Keras 2 loading: the file is Keras 3's.
             return causes.software.MODEL_FROM_NEWER_KERAS, causes.software.keras3_model_fix(m)
