@@ -544,3 +544,15 @@ def test_a_paste_cut_before_the_closing_quote_still_misses_tensorflow() -> None:
     assert _top("ModuleNotFoundError: No module named 'tensorflow\n").cause == "tf-not-installed"
     line = "ModuleNotFoundError: No module named 'tensorflow_hub'\n"
     assert all(x.cause != "tf-not-installed" for x in _explain(line).findings)
+
+
+def test_a_keras_1_argument_keras_refused_is_named_with_its_keras_2_name() -> None:
+    top = _top("TypeError: ('Keyword argument not understood:', 'input')\n")
+    assert top.cause == "api-removed"
+    assert "inputs=" in _fix(top)
+    # A name only Keras 1 used is Keras 1's wherever it is refused...
+    line = "TypeError: __init__() got an unexpected keyword argument 'border_mode'\n"
+    assert "padding=" in _fix(_top(line))
+    # ...a common word refused by a class the log does not show to be Keras' is not.
+    line = "TypeError: __init__() got an unexpected keyword argument 'init'\n"
+    assert all(x.cause != "api-removed" for x in _explain(line).findings)

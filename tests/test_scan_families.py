@@ -654,3 +654,20 @@ def test_a_model_built_by_the_projects_own_module_is_judged_as_a_model(
     body = "from nets import build\n\nmodel = build()\nmodel.save('exported_model')\n"
     found = [f.id for f in findings(tmp_path, body)]
     assert ("scan.keras3-save-savedmodel" in found) is flagged
+
+
+def test_keras_1_argument_names_are_named_with_their_keras_2_names(tmp_path: Path) -> None:
+    body = (
+        "from tensorflow.keras.layers import Conv2D, Dense, Embedding\n"
+        "c = Conv2D(32, (3, 3), border_mode='same')\n"
+        "d = Dense(output_dim=10)\n"
+    )
+    found = findings(tmp_path, body)
+    assert [f.id for f in found] == [
+        "scan.keras1-layer-border-mode",
+        "scan.keras1-layer-output-dim",
+    ]
+    assert "padding=" in (found[0].fix.text if found[0].fix else "")
+    # Embedding's output_dim is its own Keras 2 argument.
+    quiet = "from tensorflow.keras.layers import Embedding\ne = Embedding(1000, output_dim=64)\n"
+    assert findings(tmp_path, quiet) == []

@@ -111,7 +111,15 @@ def api_use(tb: Traceback, knowledge: ApiKnowledge) -> Optional[tuple[str, Verdi
     match = _KEYWORD.search(message)
     if match is not None:
         kwarg = match.group("kw") or match.group("kw2") or match.group("kw3") or match.group("kw4")
-        return _keyword(tb, knowledge, kwarg) or _refused_keywords(message, knowledge)
+        found = _keyword(tb, knowledge, kwarg) or _refused_keywords(message, knowledge)
+        if found is None and (
+            match.group("kw3")
+            or match.group("kw4")
+            or _keras_frames(tb)
+            or kwarg not in _KERAS1_COMMON_WORDS
+        ):
+            found = _keras1_keyword(knowledge, kwarg)
+        return found
     match = _NO_METHOD.search(message)
     if match is not None:
         verdict = knowledge.member(match.group("cls"), match.group("attr"))
@@ -198,6 +206,28 @@ def _keyword(tb: Traceback, knowledge: ApiKnowledge, kwarg: str) -> Optional[tup
             found = knowledge.code(frame.code)
             if found is not None:
                 return found
+    return None
+
+
+#: Keras 1 argument names other libraries use too: refused by a class the log does not show to
+#: be Keras', they say nothing of Keras 1 (``border_mode`` or ``nb_filter`` are Keras 1's alone).
+_KERAS1_COMMON_WORDS = frozenset({"input", "output", "init", "bias", "sigma", "output_dim"})
+
+
+def _keras_frames(tb: Traceback) -> bool:
+    """Whether a frame of the traceback is Keras' own (standalone, tf.keras or tf-keras)."""
+    return any(o.dist in ("keras", "tf-keras") or o.generation for o in library_origins(tb))
+
+
+def _keras1_keyword(knowledge: ApiKnowledge, kwarg: str) -> Optional[tuple[str, Verdict]]:
+    """scan's verdict on a Keras 1 argument name (``border_mode``, ``nb_filter``) that Keras
+    refused where the log does not show which class: those names are Keras 1's alone, and
+    their rules (``keras1-*``) say what Keras 2 calls each."""
+    for rule in knowledge.rules.rules:
+        if rule.id.startswith("keras1-") and rule.kwarg == kwarg:
+            verdict = knowledge.rule(rule.id)
+            if verdict is not None:
+                return f"{kwarg}=...", verdict
     return None
 
 
