@@ -556,3 +556,36 @@ def test_a_keras_1_argument_keras_refused_is_named_with_its_keras_2_name() -> No
     # ...a common word refused by a class the log does not show to be Keras' is not.
     line = "TypeError: __init__() got an unexpected keyword argument 'init'\n"
     assert all(x.cause != "api-removed" for x in _explain(line).findings)
+
+
+def test_python_2s_relative_module_name_of_tf_contrib_is_tf_contrib() -> None:
+    assert _top("ImportError: No module named contrib.slim\n").cause == "tf-contrib-removed"
+    line = "ImportError: No module named foo.bar\n"
+    assert all(x.cause != "tf-contrib-removed" for x in _explain(line).findings)
+
+
+def test_a_key_error_in_tensorflows_graph_importer_is_an_op_it_does_not_register() -> None:
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "load.py", line 9, in <module>\n'
+        "    tf.import_graph_def(graph_def, name='')\n"
+        '  File "/usr/lib/python2.7/dist-packages/tensorflow/python/framework/importer.py", '
+        "line 258, in import_graph_def\n"
+        "    op_def = op_dict[node.op]\n"
+        "KeyError: u'FIFOQueueV2'\n"
+    )
+    top = _top(log)
+    assert top.cause == "op-not-registered"
+    assert "FIFOQueueV2" in top.summary
+
+
+def test_a_keras_name_missing_under_a_python_keras_3_cannot_run_is_keras_2s_release() -> None:
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "/opt/conda/lib/python3.7/site-packages/efficientnet/__init__.py", line 71, in f\n'
+        "    keras.utils.generic_utils.get_custom_objects().update(custom_objects)\n"
+        "AttributeError: module 'keras.utils' has no attribute 'generic_utils'\n"
+    )
+    assert _top(log).cause == "keras-version"
+    newer = log.replace("python3.7", "python3.11")
+    assert _top(newer).cause == "keras3-behaviour-change"

@@ -15,7 +15,9 @@ from collections.abc import Sequence
 from typing import Optional
 
 from tfdoctor import causes
+from tfdoctor.compat import first_keras3_line
 from tfdoctor.evidence.traceback import (
+    Inferred,
     Traceback,
     installed_package,
     library_origins,
@@ -52,6 +54,10 @@ def _as_printed(message: str) -> str:
 
 
 _NO_MODULE = re.compile(r"No module named '(?P<module>[\w.]+)'")
+#: Python 2's words: no quotes, and only the part of the dotted path that did not import,
+#: relative to the last package that did (``import tensorflow.contrib.slim`` under a
+#: TensorFlow without contrib: "No module named contrib.slim").
+_PY2_NO_MODULE = re.compile(r"^No module named (?P<tail>[A-Za-z_][\w.]*)\s*$")
 _NO_NAME = re.compile(r"cannot import name '(?P<attr>\w+)' from '(?P<module>[\w.]+)'")
 # `'Sequential' object has no attribute 'fit_generator'`: a method a class no longer has.
 _NO_METHOD = re.compile(r"'(?P<cls>\w+)' object has no attribute '(?P<attr>\w+)'")
@@ -108,6 +114,10 @@ def api_use(tb: Traceback, knowledge: ApiKnowledge) -> Optional[tuple[str, Verdi
         head, _, last = module.rpartition(".")
         found = _named(knowledge, head, last) if head else None
         return found or _written(tb, knowledge, module)
+    match = _PY2_NO_MODULE.search(message)
+    if match is not None and _tensorflow_tail(tb, match.group("tail")):
+        head, _, last = f"tensorflow.{match.group('tail')}".rpartition(".")
+        return _named(knowledge, head, last)
     match = _KEYWORD.search(message)
     if match is not None:
         kwarg = match.group("kw") or match.group("kw2") or match.group("kw3") or match.group("kw4")
@@ -214,6 +224,15 @@ def _keyword(tb: Traceback, knowledge: ApiKnowledge, kwarg: str) -> Optional[tup
 _KERAS1_COMMON_WORDS = frozenset({"input", "output", "init", "bias", "sigma", "output_dim"})
 
 
+def _tensorflow_tail(tb: Traceback, tail: str) -> bool:
+    """Whether Python 2's relative ``tail`` is of TensorFlow's tree: the statement or a frame's
+    code imports it from tensorflow, or it is tf.contrib (no other package of that name is
+    imported so)."""
+    first = tail.split(".", 1)[0]
+    code = " ".join((tb.statement, *(f.code for f in tb.frames)))
+    return first == "contrib" or f"tensorflow.{first}" in code or f"tf.{first}" in code
+
+
 def _keras_frames(tb: Traceback) -> bool:
     """Whether a frame of the traceback is Keras' own (standalone, tf.keras or tf-keras)."""
     return any(o.dist in ("keras", "tf-keras") or o.generation for o in library_origins(tb))
@@ -242,6 +261,19 @@ def _refused_keywords(message: str, knowledge: ApiKnowledge) -> Optional[tuple[s
             verdict = knowledge.keyword(api, key.group("key"))
             if verdict is not None:
                 return f"{api}({key.group('key')}=...)", verdict
+    return None
+
+
+def _python_before_keras3(hints: Sequence[Inferred], m: Machine) -> Optional[tuple[str, str]]:
+    """The Python the paths show and the oldest Python of TensorFlow's first Keras 3 line
+    (the matrix's), where the first is older: no Keras 3 runs there."""
+    python = next((h.value for h in hints if h.fact == "python"), None)
+    line = first_keras3_line(m.matrix) if m.matrix is not None else None
+    if python is None or line is None:
+        return None
+    pythons = sorted({p for ps in line.python.values() for p in ps}, key=version_key)
+    if pythons and version_key(python)[:2] < version_key(pythons[0])[:2]:
+        return python, pythons[0]
     return None
 
 
@@ -278,6 +310,26 @@ def api_findings(
         ):
             # The log's TensorFlow predates the change: the name is missing for another reason.
             continue
+        hints = path_hints([f.path for f in tb.frames])
+        older = _python_before_keras3(hints, m)
+        if (
+            older
+            and verdict.cause == causes.code.KERAS3_BEHAVIOUR_CHANGE
+            and name.startswith("keras.")
+        ):
+            # The paths show a Python no Keras 3 installs on: the Keras that lacks the name
+            # is a Keras 2 of another release than the code's.
+            verdict = Verdict(
+                verdict.key,
+                causes.software.KERAS_VERSION,
+                Severity.ERROR,
+                f"`{name}` is missing from the installed Keras, and that Keras is not Keras 3: "
+                f"the paths show Python {older[0]}, and Keras 3 installs on Python "
+                f"{older[1]} or newer (the Python of TensorFlow's first Keras 3 line). It is a "
+                "Keras 2 of another release than the code was written for.",
+                causes.software.keras_match_fix(m),
+                verdict.links,
+            )
         fid = f"explain.{verdict.cause}"
         if fid in out:
             continue
@@ -285,7 +337,6 @@ def api_findings(
         shown = [f"{o.dist} ({o.generation})" if o.generation else o.dist for o in origins]
         if shown:
             detail.append("The frames are in: " + ", ".join(shown) + " (from their paths).")
-        hints = path_hints([f.path for f in tb.frames])
         if hints:
             detail.append(inferred_note(hints))
         fix = _fitted(verdict, m)

@@ -113,6 +113,7 @@ def package_findings(
         *(_keras_stacks(tb, m) for tb in tracebacks),
         *(_saved_config(tb, m) for tb in tracebacks),
         *(_keras3_model_private(tb, m) for tb in tracebacks),
+        *(_graph_op_unknown(tb, m) for tb in tracebacks),
         *numpy_removed_findings(tracebacks, m),
         *incomplete_install_findings(tracebacks, m),
         *h5py_str_findings(tracebacks, m),
@@ -127,6 +128,34 @@ def package_findings(
         if finding is not None and finding.id not in out:
             out[finding.id] = finding
     return list(out.values())
+
+
+#: TensorFlow 1.x's graph importer looked each node's op up in the registry's dict
+#: (python/framework/importer.py: ``op_def = op_dict[node.op]``): an op this build does not
+#: register raised the bare KeyError, before "Op type not registered" was worded (1.5).
+_IMPORTER = re.compile(r"tensorflow[/\\]python[/\\]framework[/\\]importer\.py$")
+_OP_NAME = re.compile(r"^u?'(?P<op>[A-Z]\w*)'$")
+
+
+def _graph_op_unknown(tb: Traceback, m: Machine) -> Optional[Finding]:
+    """A KeyError naming an op, raised in TensorFlow's graph importer: the graph was written
+    by a TensorFlow (or with a library) that registers an op this one does not."""
+    if tb.name != "KeyError" or not tb.frames or not _IMPORTER.search(tb.frames[-1].path):
+        return None
+    match = _OP_NAME.match(tb.message.strip())
+    if match is None:
+        return None
+    op = match.group("op")
+    return causes.finding(
+        f"explain.{causes.software.OP_NOT_REGISTERED}",
+        Severity.ERROR,
+        causes.software.OP_NOT_REGISTERED,
+        f"The graph uses the op {op}, which this TensorFlow does not register",
+        f"{tb.where}: {tb.type}: {tb.message}\nTensorFlow's graph importer found no op named "
+        f"{op} in this build's registry (older releases raise a bare KeyError where newer ones "
+        "say 'Op type not registered').",
+        causes.software.op_not_registered_fix(m, op),
+    )
 
 
 def _python_refusal(refusal: PythonRefusal) -> Finding:
