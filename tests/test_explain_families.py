@@ -589,3 +589,21 @@ def test_a_keras_name_missing_under_a_python_keras_3_cannot_run_is_keras_2s_rele
     assert _top(log).cause == "keras-version"
     newer = log.replace("python3.7", "python3.11")
     assert _top(newer).cause == "keras3-behaviour-change"
+
+
+def test_the_r_interfaces_words_for_python_failures_are_read() -> None:
+    # R reports SIGILL in its own words; reticulate's condition details print Python's
+    # exception after "error: "; the R packages say TensorFlow is missing in theirs.
+    assert _top(" *** caught illegal operation ***\n").cause == "cpu-lacks-avx"
+    onload = (
+        "Error: .onLoad failed in loadNamespace() for 'tfprobability', details:\n"
+        "  call: py_module_import(module, convert = convert)\n"
+        "  error: ModuleNotFoundError: No module named 'tensorflow_probability'\n"
+    )
+    assert _top(onload).cause == "package-not-installed"
+    assert _top("Error: Valid installation of TensorFlow not found.\n").cause == "tf-not-installed"
+
+
+def test_a_cuda_library_the_loader_cannot_open_is_read_without_its_prefix() -> None:
+    line = "libcublas.so.9.0: cannot open shared object file: No such file or directory\n"
+    assert _top(line).cause == "cuda-libs-missing"

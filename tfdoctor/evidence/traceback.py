@@ -66,7 +66,9 @@ _EXCEPTION = re.compile(
     # pytest prints the exception of a failed test after "E   " in its report, and after
     # "FAILED path::test - " (a test) or "ERROR path - " (a module it could not collect) in its
     # summary (https://docs.pytest.org/en/stable/how-to/output.html).
-    r"^[ \t]*(?:E[ \t]+|(?:FAILED|ERROR) [^:\n].*? - )?"
+    # R's condition details (the R interfaces load Python through reticulate) print it after
+    # "error: " ("  error: ModuleNotFoundError: No module named 'x'").
+    r"^[ \t]*(?:E[ \t]+|(?:FAILED|ERROR) [^:\n].*? - |error:[ \t]+)?"
     r"(?P<type>(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt))"
     r"(?::[ \t]*(?P<message>[^\n]*))?[ \t]*$",
     re.MULTILINE,
