@@ -607,3 +607,14 @@ def test_the_r_interfaces_words_for_python_failures_are_read() -> None:
 def test_a_cuda_library_the_loader_cannot_open_is_read_without_its_prefix() -> None:
     line = "libcublas.so.9.0: cannot open shared object file: No such file or directory\n"
     assert _top(line).cause == "cuda-libs-missing"
+
+
+def test_code_generated_by_a_newer_protobuf_names_the_package_that_ships_it() -> None:
+    log = (
+        "google.protobuf.runtime_version.VersionError: Detected incompatible Protobuf\n"
+        "Gencode/Runtime versions when loading google/rpc/error_details.proto:\n"
+        "gencode 6.33.5 runtime 5.29.6.\n"
+    )
+    top = _top(log)
+    assert top.cause == "protobuf-incompatible"
+    assert "googleapis-common-protos" in _fix(top)

@@ -68,6 +68,8 @@ GROUPS = frozenset(
         # A library's runtime version code was built for, and the one the process loaded.
         "required",
         "loaded",
+        # The .proto file whose generated code a protobuf runtime refused.
+        "proto",
     }
 )
 

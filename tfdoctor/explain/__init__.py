@@ -1023,6 +1023,10 @@ def _cpu_avx(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Caus
 
 def _protobuf(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     required, loaded = _group(hits, "required"), _group(hits, "loaded")
+    if any(h.signature.id.startswith("protobuf-gencode-") for h in hits):
+        return causes.software.PROTOBUF_INCOMPATIBLE, causes.software.protobuf_gencode_fix(
+            m, required, loaded, _group(hits, "proto")
+        )
     if required and loaded:
         return causes.software.PROTOBUF_INCOMPATIBLE, causes.software.protobuf_runtime_fix(
             required, loaded
