@@ -618,3 +618,22 @@ def test_code_generated_by_a_newer_protobuf_names_the_package_that_ships_it() ->
     top = _top(log)
     assert top.cause == "protobuf-incompatible"
     assert "googleapis-common-protos" in _fix(top)
+
+
+def test_keras_own_import_missing_its_own_name_is_two_keras_releases_in_one_folder() -> None:
+    # pytest's short traceback (`path.py:20: in <module>`): every frame from Keras' first on
+    # is Keras' own.
+    log = (
+        "tests/test_model.py:6: in <module>\n"
+        "    import keras\n"
+        "/env/lib/python3.6/site-packages/keras/__init__.py:20: in <module>\n"
+        "    from . import initializers\n"
+        "/env/lib/python3.6/site-packages/keras/initializers/__init__.py:82: in populate\n"
+        "    generic_utils.populate_dict_with_module_objects(\n"
+        "E   AttributeError: module 'keras.utils.generic_utils' has no attribute "
+        "'populate_dict_with_module_objects'\n"
+    )
+    top = _top(log)
+    assert top.cause == "keras-version"
+    assert "keras-nightly" in _fix(top)
+    assert all(x.cause != "api-removed" for x in _explain(log).findings)

@@ -57,7 +57,11 @@ _FRAME = re.compile(
     # A notebook cell's own frame: `<ipython-input-3-1f2e> in <module>` (IPython 7) or
     # `Cell In[3], line 2` (IPython 8).
     r"|^(?P<cpath><ipython-input-[\w-]+>|Cell In ?\[\d*\])(?:, line (?P<cline>\d+)| in "
-    r"(?P<cfunc>[\w.<>]+))",
+    r"(?P<cfunc>[\w.<>]+))"
+    # pytest's short tracebacks (--tb=short, its collection errors): `path.py:20: in f`, the
+    # source line indented below.
+    r"|^(?P<ppath>(?:[A-Za-z]:)?[^\s:\"'][^:\n\"]*?\.py):(?P<pline>\d+): "
+    r"in (?P<pfunc>[\w.<>]+)[ \t]*$",
     re.MULTILINE,
 )
 #: The line IPython marks in a frame's source context: the one that ran (`----> 2 fit(x)`).
@@ -488,12 +492,14 @@ def _raised_words(text: str, start: int) -> str:
 
 def _frame(match: re.Match[str], text: str) -> Frame:
     path = match.group("path") or match.group("ipath") or match.group("opath") or ""
-    path = path or match.group("lpath") or match.group("cpath") or ""
+    path = path or match.group("lpath") or match.group("cpath") or match.group("ppath") or ""
     number = match.group("line") or match.group("iline") or match.group("cline") or "0"
+    number = match.group("pline") or number
     function = match.group("func") or match.group("ifunc") or match.group("ofunc") or ""
     function = function or match.group("lfunc") or match.group("cfunc") or ""
+    function = function or match.group("pfunc") or ""
     code = ""
-    if not match.group("path"):
+    if not match.group("path") and not match.group("ppath"):
         # IPython prints the frame's source context below it and marks the line that ran
         # (`----> 2 model.fit(x)`), up to the blank line before the next frame.
         end = text.find("\n\n", match.end())
@@ -503,7 +509,8 @@ def _frame(match: re.Match[str], text: str) -> Frame:
             code = marked.group("code").strip()
             number = number if number != "0" else marked.group("line")
     else:
-        # CPython prints the source line, indented, under the frame when it can read the file.
+        # CPython (and pytest) print the source line, indented, under the frame when they
+        # can read the file.
         start = match.end() + 1
         end = text.find("\n", start)
         candidate = text[start : end if end >= 0 else len(text)]
@@ -633,6 +640,27 @@ def own_module_missing(tb: Traceback) -> Optional[str]:
     inner = tb.frames[-1].path
     origin = origin_of(inner)
     if origin.dist != "tensorflow" or not origin.installed or "lazy_loader" in inner:
+        return None
+    return match.group("m1") or match.group("m2")
+
+
+_KERAS_NAME_MISSING = re.compile(
+    r"module '(?P<m1>keras\.[\w.]+)' has no attribute '\w+'"
+    r"|cannot import name '\w+' from '(?P<m2>keras\.[\w.]+)'"
+)
+
+
+def keras_own_missing(tb: Traceback) -> Optional[str]:
+    """The module of the keras package that Keras' own installed code found without a name it
+    imports from it, where every frame from the first of Keras' own on is Keras': one keras
+    folder holding the files of two releases (two distributions installing into it, or an
+    upgrade stopped halfway). None otherwise."""
+    match = _KERAS_NAME_MISSING.search(tb.message)
+    if match is None or not tb.frames:
+        return None
+    origins = [origin_of(f.path) for f in tb.frames]
+    first = next((i for i, o in enumerate(origins) if o.dist == "keras" and o.installed), None)
+    if first is None or not all(o.dist == "keras" for o in origins[first:]):
         return None
     return match.group("m1") or match.group("m2")
 

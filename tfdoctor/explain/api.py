@@ -20,6 +20,7 @@ from tfdoctor.evidence.traceback import (
     Inferred,
     Traceback,
     installed_package,
+    keras_own_missing,
     library_origins,
     own_module_missing,
     path_hints,
@@ -87,8 +88,8 @@ _KWARG_KEY = re.compile(r"(?:^|,\s*)'(?P<key>\w+)':")
 def api_use(tb: Traceback, knowledge: ApiKnowledge) -> Optional[tuple[str, Verdict]]:
     """The API use an exception is about and scan's verdict on it, or None."""
     message = _as_printed(tb.message)
-    if own_module_missing(tb):
-        return None  # TensorFlow's own import of its own module: no use of an API
+    if own_module_missing(tb) or keras_own_missing(tb):
+        return None  # TensorFlow's or Keras' own import of its own module: no use of an API
     match = _NO_ATTRIBUTE.search(message)
     if match is not None:
         served = public_name(match.group("module")) or ".python."

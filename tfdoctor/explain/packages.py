@@ -21,6 +21,7 @@ from tfdoctor.evidence.pip import PythonRefusal, SourceBuild
 from tfdoctor.evidence.traceback import (
     Traceback,
     installed_package,
+    keras_own_missing,
     library_origins,
     origin_of,
     own_module_missing,
@@ -114,6 +115,7 @@ def package_findings(
         *(_saved_config(tb, m) for tb in tracebacks),
         *(_keras3_model_private(tb, m) for tb in tracebacks),
         *(_graph_op_unknown(tb, m) for tb in tracebacks),
+        *(_keras_tree_mixed(tb, m) for tb in tracebacks),
         *numpy_removed_findings(tracebacks, m),
         *incomplete_install_findings(tracebacks, m),
         *h5py_str_findings(tracebacks, m),
@@ -155,6 +157,31 @@ def _graph_op_unknown(tb: Traceback, m: Machine) -> Optional[Finding]:
         f"{op} in this build's registry (older releases raise a bare KeyError where newer ones "
         "say 'Op type not registered').",
         causes.software.op_not_registered_fix(m, op),
+    )
+
+
+def _keras_tree_mixed(tb: Traceback, m: Machine) -> Optional[Finding]:
+    """Keras' own code missing a name of another of its modules: its folder holds files of
+    two releases (keras-nightly, which TensorFlow 2.5 requires, installed over keras 2.4; a
+    tf-nightly's Keras over a release's), so no release of it is whole."""
+    module = keras_own_missing(tb)
+    if module is None:
+        return None
+    fix = causes.software.keras_match_fix(m)
+    return causes.finding(
+        f"explain.{causes.software.KERAS_VERSION}",
+        Severity.ERROR,
+        causes.software.KERAS_VERSION,
+        "The keras package holds the files of two Keras releases",
+        f"{tb.where}: {tb.type}: {tb.message}\nKeras' own code imports {module} and does not "
+        "find what its release has there: another distribution installed into the same keras "
+        "folder (keras-nightly, which TensorFlow 2.5 requires, beside standalone keras; or an "
+        "upgrade that stopped halfway).",
+        Fix(
+            "Uninstall every distribution that installs the keras package, then install the one "
+            f"Keras the installed TensorFlow needs. {fix.text}",
+            ("pip uninstall -y keras keras-nightly", *fix.commands),
+        ),
     )
 
 
