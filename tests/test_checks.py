@@ -656,3 +656,22 @@ def test_checks_are_pure() -> None:
     first = run_checks(CheckContext(facts))
     assert run_checks(CheckContext(facts)) == first
     assert dataclasses.asdict(facts) == before
+
+
+def test_two_distributions_installing_the_keras_package_are_a_mixed_keras() -> None:
+    # TensorFlow 2.5 required keras-nightly, which installs the same keras/ folder as the
+    # standalone keras a user had: each wrote over the other's files.
+    tf = f.pkg("tensorflow", "2.5.0", "keras-nightly~=2.5.0.dev", top_level=("tensorflow",))
+    nightly = f.pkg("keras-nightly", "2.5.0.dev2021032900", top_level=("keras",))
+    keras = f.pkg("keras", "2.4.3", top_level=("keras",))
+    mixed = [
+        x
+        for x in run_one("packages.pins", f.facts(packages=(tf, nightly, keras)))
+        if "Two distributions" in x.summary
+    ]
+    assert len(mixed) == 1 and mixed[0].cause == "keras-version"
+    assert mixed[0].severity is Severity.ERROR
+    text = _text(mixed[0])
+    assert "uninstall -y keras-nightly keras" in text and "keras-nightly~=2.5.0.dev" in text
+    alone = run_one("packages.pins", f.facts(packages=(tf, nightly)))
+    assert not [x for x in alone if "Two distributions" in x.summary]

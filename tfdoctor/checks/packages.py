@@ -4,6 +4,7 @@ TensorFlow and its companions declare, conda's packages and an ``--against`` fil
 from __future__ import annotations
 
 import dataclasses
+import re
 import shlex
 from collections.abc import Iterator
 from typing import Optional
@@ -287,9 +288,58 @@ def check_dependency_pins(ctx: CheckContext) -> Iterator[Finding]:
             remedy,
         )
     yield from _keras_in_step(ctx, pkg, line, reported)
+    yield from _keras_shared(ctx, pkg)
     yield from _tf_keras(ctx, pkg, line)
     yield from _companions(ctx, pkg)
     yield from _tensorboard(ctx, pkg)
+
+
+#: The distributions that install the ``keras`` package TensorFlow has required.
+_KERAS_DISTS = ("keras", "keras-nightly")
+
+
+def _requirement_name(requirement: str) -> str:
+    """The distribution a requirement string (``keras-nightly~=2.5.0.dev``) names."""
+    match = re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)", requirement)
+    return match.group(1) if match else ""
+
+
+def _keras_shared(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Finding]:
+    """Two installed distributions that both install the ``keras`` package (keras beside
+    keras-nightly, which TensorFlow 2.5 requires): each overwrote the other's files, and the
+    folder holds a mix of two releases that no import list shows."""
+    facts = ctx.facts
+    if facts.packages is None:
+        return
+    sharing = [p for p in facts.packages if "keras" in p.top_level]
+    if len(sharing) < 2:
+        return
+    named = ", ".join(f"{p.name} {p.version}" for p in sharing)
+    wanted = next(
+        (r for r in pkg.requires if normalize_name(_requirement_name(r)) in _KERAS_DISTS),
+        None,
+    )
+    reinstall = (
+        ctx.machine.pip(f'install --force-reinstall --no-deps "{wanted.split(";")[0].strip()}"')
+        if wanted
+        else causes.software.keras_match_fix(ctx.machine).commands
+    )
+    yield causes.finding(
+        "packages.pins",
+        Severity.ERROR,
+        causes.software.KERAS_VERSION,
+        f"Two distributions install the keras package: {named}",
+        "Each wrote its files into the same keras/ folder, so it holds a mix of two releases; "
+        "Keras' own imports between its modules fail, or TensorFlow gets a Keras of another "
+        f"release. TensorFlow {pkg.version} requires "
+        + (f"{wanted}." if wanted else "the Keras of its line."),
+        fix(
+            "Uninstall every distribution that installs keras, then install the one TensorFlow "
+            "requires.",
+            *ctx.machine.pip("uninstall -y " + " ".join(p.name for p in sharing)),
+            *reinstall,
+        ),
+    )
 
 
 def _tensorboard(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Finding]:
