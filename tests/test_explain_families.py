@@ -637,3 +637,16 @@ def test_keras_own_import_missing_its_own_name_is_two_keras_releases_in_one_fold
     assert top.cause == "keras-version"
     assert "keras-nightly" in _fix(top)
     assert all(x.cause != "api-removed" for x in _explain(log).findings)
+
+
+def test_the_new_optimizer_refusing_a_variable_it_was_not_built_with() -> None:
+    line = (
+        "KeyError: 'The optimizer cannot recognize variable dense_8/kernel:0. This usually "
+        "means you are trying to call the optimizer to update different parts of the model "
+        "separately. Please call `optimizer.build(variables)` with the full list of trainable "
+        "variables before the training loop or use legacy optimizer "
+        "`tf.keras.optimizers.legacy.Adam.'\n"
+    )
+    top = _top(line)
+    assert top.cause == "api-default-changed"
+    assert "optimizer.build" in _fix(top) and "legacy" in _fix(top)

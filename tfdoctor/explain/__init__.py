@@ -1499,6 +1499,14 @@ def _no_release_at_all(r: Revealed, hits: Sequence[Hits]) -> bool:
     )
 
 
+def _api_default(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    # TensorFlow 2.11's optimizer, by what the log shows it met: a variable it was not built
+    # with, or a device without XLA for its compiled step.
+    if any(h.signature.id == "optimizer-unbuilt-variable" for h in hits):
+        return causes.code.API_DEFAULT_CHANGED, causes.xla.optimizer_build_fix()
+    return causes.code.API_DEFAULT_CHANGED, causes.xla.pluggable_xla_fix()
+
+
 def _op_kernel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     return causes.runtime.OP_KERNEL_MISSING, causes.runtime.op_kernel_fix(_group(hits, "op"))
 
@@ -1560,7 +1568,6 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.software.TENSORBOARD_NOT_INSTALLED: causes.software.tensorboard_fix,
     causes.software.IMPORT_CRASH: causes.software.import_crash_fix,
     causes.gpu.GPU_UNSEEN_NO_REASON: lambda m: causes.gpu.read_device_log_fix(),
-    causes.code.API_DEFAULT_CHANGED: lambda m: causes.xla.pluggable_xla_fix(),
     # Colab words it "runtime"; its menu is Runtime > Restart session.
     causes.notebook.KERNEL_RESTART_NEEDED: lambda m: causes.notebook.restart_fix(
         "Runtime > Restart session in Colab"
@@ -1589,6 +1596,7 @@ BUILDERS: dict[str, Builder] = {
     causes.gpu.DRIVER_NOT_LOADED: _driver_not_loaded,
     causes.software.PROTOBUF_INCOMPATIBLE: _protobuf,
     causes.platform.TF_NO_WHEEL_FOR_PYTHON: _no_wheel,
+    causes.code.API_DEFAULT_CHANGED: _api_default,
     causes.platform.CPU_LACKS_AVX: _cpu_avx,
     causes.runtime.GPU_LIBRARY_INIT_FAILED: _gpu_library_init,
     causes.xla.PTXAS_TOO_OLD: _ptxas_old,
