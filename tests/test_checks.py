@@ -675,3 +675,30 @@ def test_two_distributions_installing_the_keras_package_are_a_mixed_keras() -> N
     assert "uninstall -y keras-nightly keras" in text and "keras-nightly~=2.5.0.dev" in text
     alone = run_one("packages.pins", f.facts(packages=(tf, nightly)))
     assert not [x for x in alone if "Two distributions" in x.summary]
+
+
+@pytest.mark.parametrize(
+    ("version", "spec", "loads"),
+    [
+        ("3.20.3", "<3.20,>=3.9.2", True),  # above the cap, of the admitted major
+        ("4.22.1", "<4,>=3.13", False),  # past 4.21, which refuses old generated code
+        ("5.26.1", "<5.0.0dev,>=3.20.3", False),  # a major the range excludes
+        ("3.19.0", "<3.20,>=3.9.2", False),  # inside the range: not above it
+    ],
+)
+def test_a_protobuf_above_tensorflows_cap_that_still_loads_its_code(
+    version: str, spec: str, loads: bool
+) -> None:
+    from tfdoctor.causes.software import protobuf_above_cap_loads
+
+    assert protobuf_above_cap_loads(version, spec) is loads
+
+
+def test_a_protobuf_above_the_cap_tensorflow_imported_with_is_a_note() -> None:
+    tf = f.pkg("tensorflow", "2.10.0", "protobuf<3.20,>=3.9.2", top_level=("tensorflow",))
+    found = [
+        x
+        for x in run_one("packages.pins", f.facts(packages=(tf, f.pkg("protobuf", "3.20.3"))))
+        if "protobuf" in x.summary
+    ]
+    assert [x.severity for x in found] == [Severity.INFO]

@@ -289,7 +289,13 @@ def _conflict(c: Conflict, m: Machine) -> Optional[Finding]:
         )
     if c.target in TF_DISTRIBUTIONS and c.requirer not in TF_DISTRIBUTIONS:
         return _companion_conflict(c, m, said)
-    if c.target == "protobuf" and c.kind == "installed" and _tensorflow_ecosystem(c.requirer):
+    if (
+        c.target == "protobuf"
+        and c.kind == "installed"
+        and c.requirer not in TF_DISTRIBUTIONS
+        and _tensorflow_ecosystem(c.requirer)
+        and _protobuf_breaks(c)
+    ):
         # TensorFlow's own family (tensorflow-metadata, -datasets, -serving-api) compiles its
         # messages with one protobuf: the same fault as TensorFlow's range, on the package
         # that states it.
@@ -309,6 +315,14 @@ def _conflict(c: Conflict, m: Machine) -> Optional[Finding]:
     if c.requirer not in TF_DISTRIBUTIONS:
         return None  # neither side is TensorFlow: not a TensorFlow problem to explain
     return _tf_requirement(c, m, said)
+
+
+def _protobuf_breaks(c: Conflict) -> bool:
+    """A protobuf outside a range that breaks (or may break) the requirer's generated code:
+    every one but a protobuf above the cap that still loads it
+    (:func:`tfdoctor.causes.software.protobuf_above_cap_loads`), where pip's notice is all
+    there is."""
+    return not causes.software.protobuf_above_cap_loads(c.have, c.spec)
 
 
 def _tensorflow_ecosystem(dist: str) -> bool:
@@ -473,10 +487,12 @@ def _tf_requirement(c: Conflict, m: Machine, said: str) -> Finding:
             Severity.ERROR,
         )
     elif c.target == "protobuf":
+        # Above TensorFlow's cap only breaks its generated code from protobuf 4.21 on; a
+        # runtime between the cap and 4.21 loads it, and pip's notice is all there is.
         cause, remedy, severity = (
             causes.software.PROTOBUF_INCOMPATIBLE,
             causes.software.protobuf_fix(m),
-            Severity.ERROR,
+            Severity.ERROR if _protobuf_breaks(c) else Severity.INFO,
         )
     elif c.target == "numpy" and version_key(c.have)[:1] >= (2,):
         # NumPy 2 under a TensorFlow whose range stops before it: built for NumPy 1.
