@@ -650,3 +650,19 @@ def test_the_new_optimizer_refusing_a_variable_it_was_not_built_with() -> None:
     top = _top(line)
     assert top.cause == "api-default-changed"
     assert "optimizer.build" in _fix(top) and "legacy" in _fix(top)
+
+
+def test_an_installed_package_importing_a_keras_internal_the_keras_lacks_predates_it() -> None:
+    # Keras 2.13 moved keras.engine under keras.src, and Keras 3 dropped it: either way the
+    # package's own import is older than the installed Keras, and the package is what moves.
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "/env/lib/python3.11/site-packages/wandb/integration/keras/keras.py", line 86, '
+        "in patch_tf_keras\n"
+        "    from keras.engine import training\n"
+        "ModuleNotFoundError: No module named 'keras.engine'\n"
+    )
+    top = _top(log)
+    assert top.cause == "companion-mismatch"
+    assert "upgrade wandb" in _fix(top)
+    assert all(x.cause != "keras3-behaviour-change" for x in _explain(log).findings)

@@ -30,6 +30,7 @@ from tfdoctor.explain.packages import TF_OWN
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import version_key
+from tfdoctor.modules import distribution_of
 from tfdoctor.scan import Verdict
 from tfdoctor.scan.api import (
     LAST_KERAS2,
@@ -300,6 +301,7 @@ def api_findings(
             continue
         name, verdict = found
         verdict = _keras2_package(tb, name, verdict, m)
+        verdict = _package_before_keras(tb, name, verdict, m)
         origins = library_origins(tb)
         keras3 = any(o.generation == "Keras 3" for o in origins)
         if (
@@ -403,6 +405,40 @@ def _keras2_package(tb: Traceback, name: str, verdict: Verdict, m: Machine) -> V
             m.pip_install(f"{dist}~={last}.0", f"keras~={last}.0"),
         ),
         links=causes.CAUSES[causes.code.KERAS3_BEHAVIOUR_CHANGE].links,
+    )
+
+
+#: The keys of verdicts the API listings give (no rule of scan's names the use).
+_LISTING_KEYS = frozenset({causes.code.API_REMOVED, causes.code.KERAS3_BEHAVIOUR_CHANGE})
+
+
+def _package_before_keras(tb: Traceback, name: str, verdict: Verdict, m: Machine) -> Verdict:
+    """A Keras module or name an installed package's own import asks for (its frame raised)
+    and the installed Keras lacks, where no rule gives it a Keras 3 idiom: Keras moved its
+    internals under keras.src in 2.13 and Keras 3 dropped Keras 2's, so that package's
+    release predates the installed Keras. Its user fixes the package, not the code."""
+    if verdict.key not in _LISTING_KEYS or not name.startswith("keras."):
+        return verdict  # a rule's own idiom for the name, or not Keras
+    if verdict.cause not in (causes.code.API_REMOVED, causes.code.KERAS3_BEHAVIOUR_CHANGE):
+        return verdict
+    package = installed_package(tb.frames[-1].path) if tb.frames else None
+    if package is None or package in TF_OWN:
+        return verdict
+    dist = distribution_of(package) or package.replace("_", "-")
+    return dataclasses.replace(
+        verdict,
+        key="package-before-keras",
+        cause=causes.software.COMPANION_MISMATCH,
+        severity=Severity.ERROR,
+        what=f"{dist} (an installed package; its own frame raised) imports {name}, which the "
+        "installed Keras does not have: Keras 2.13 moved its internal modules under keras.src "
+        f"and Keras 3 dropped Keras 2's, so this {dist} release predates the installed Keras.",
+        fix=Fix(
+            f"Upgrade {dist} to a release made for the installed Keras, or install the Keras "
+            f"(with its TensorFlow) this {dist} release was written for.",
+            (*m.pip(f"install --upgrade {dist}"), f"pip show {dist} keras tensorflow"),
+        ),
+        links=causes.CAUSES[causes.software.COMPANION_MISMATCH].links,
     )
 
 

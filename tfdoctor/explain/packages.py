@@ -1423,6 +1423,11 @@ def keras2_layout_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[
             ]
         if origin.generation != "Keras 2":
             continue
+        importer = installed_package(tb.frames[-1].path) if tb.frames else None
+        if importer is not None and importer not in TF_OWN:
+            # An installed package's own import of Keras 2's layout: its release predates the
+            # installed Keras, Keras 2.13's keras.src as much as Keras 3 (explain.api).
+            continue
         return [
             causes.finding(
                 "explain.keras3-behaviour-change",
