@@ -666,3 +666,16 @@ def test_an_installed_package_importing_a_keras_internal_the_keras_lacks_predate
     assert top.cause == "companion-mismatch"
     assert "upgrade wandb" in _fix(top)
     assert all(x.cause != "keras3-behaviour-change" for x in _explain(log).findings)
+
+
+def test_numpys_c_api_failing_alone_and_beside_numpy_2s_own_words() -> None:
+    alone = _top("ImportError: numpy.core.multiarray failed to import\n")
+    assert alone.cause == "dependency-out-of-range"
+    assert "numpy<2" in _fix(alone)
+    beside = (
+        "A module that was compiled using NumPy 1.x cannot be run in\n"
+        "NumPy 2.0.0 as it may crash.\n"
+        "ImportError: numpy.core.multiarray failed to import\n"
+    )
+    causes_found = [x.cause for x in _explain(beside).findings if x.severity.value == "error"]
+    assert causes_found == ["numpy-abi"]

@@ -243,6 +243,21 @@ def numpy_abi_fix(m: Machine) -> Fix:
     return Fix(text, fix.commands if fix is not None else m.pip_install(*spec))
 
 
+def numpy_c_api_fix(m: Machine) -> Fix:
+    """NumPy's C API not the build's, direction unknown: TensorFlow's declared range, which
+    settles both; without it, the two candidates and the command that tells them apart."""
+    fix = range_fix(m, "numpy")
+    if fix is not None:
+        return fix
+    return Fix(
+        "An extension was built against another NumPy than the one installed: most often an "
+        "older NumPy than the build's (upgrade NumPy into the range TensorFlow declares, shown "
+        "by the first command); or NumPy 2 under a TensorFlow before 2.16 (install "
+        '"numpy<2").',
+        ("pip show tensorflow numpy", 'python -m pip install --upgrade "numpy<2"'),
+    )
+
+
 def tensorflow_install_fix(m: Machine) -> Fix:
     """Install the newest TensorFlow that fits this machine (with its CUDA libraries where a
     GPU is here and the release has the extra), the rule ``tensorflow.python`` also uses."""

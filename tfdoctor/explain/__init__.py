@@ -1128,6 +1128,8 @@ def _dependency(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.C
     ids = [h.signature.id for h in hits]
     if "h5py-str-decode" in ids:
         return causes.software.DEPENDENCY_OUT_OF_RANGE, causes.software.h5py_bytes_fix(m)
+    if ids == ["numpy-multiarray-failed"]:
+        return causes.software.DEPENDENCY_OUT_OF_RANGE, causes.software.numpy_c_api_fix(m)
     key = next((i for i in ids if i in _DEPENDENCY_PINS), "numpy-symbolic-tensor")
     dist, fallback, text = _DEPENDENCY_PINS[key]
     return causes.software.DEPENDENCY_OUT_OF_RANGE, causes.common.declared_range_fix(
@@ -1858,7 +1860,7 @@ def explain(
     if causes.platform.PYTHON_32BIT in by_cause:
         # pip finds no wheel because the interpreter is 32-bit: one cause, the interpreter.
         by_cause.pop(causes.platform.TF_NO_WHEEL_FOR_PYTHON, None)
-    _system_library_is_the_loaders(by_cause)
+    _settle_overlaps(by_cause)
     if causes.platform.NATIVE_LIBRARY_UNRESOLVED in by_cause and any(
         c != causes.platform.NATIVE_LIBRARY_UNRESOLVED and h.signature.severity == "error"
         for c, hs in by_cause.items()
@@ -1928,6 +1930,26 @@ def explain(
     if isinstance(lines, LogReader) and lines.unread is not None:
         out.append(_unread_finding(lines, *lines.unread))
     return Report(merged, tuple(dataclasses.replace(f, check="explain") for f in out))
+
+
+def _settle_overlaps(by_cause: dict[str, list[Hits]]) -> None:
+    """Where two causes' signatures read one failure, the one whose words say more keeps it."""
+    _system_library_is_the_loaders(by_cause)
+    if causes.software.NUMPY_ABI in by_cause:
+        # NumPy 2's own message says which way: the bare C API failure beside it is the same.
+        _drop_signature(
+            by_cause, causes.software.DEPENDENCY_OUT_OF_RANGE, "numpy-multiarray-failed"
+        )
+
+
+def _drop_signature(by_cause: dict[str, list[Hits]], cause: str, signature: str) -> None:
+    """``by_cause`` without the hits of ``signature`` under ``cause`` (and the cause where
+    none is left)."""
+    kept = [h for h in by_cause.get(cause, ()) if h.signature.id != signature]
+    if kept:
+        by_cause[cause] = kept
+    else:
+        by_cause.pop(cause, None)
 
 
 def _kernel_python(evidence: Evidence, by_cause: dict[str, list[Hits]]) -> Optional[Finding]:
