@@ -679,3 +679,10 @@ def test_numpys_c_api_failing_alone_and_beside_numpy_2s_own_words() -> None:
     )
     causes_found = [x.cause for x in _explain(beside).findings if x.severity.value == "error"]
     assert causes_found == ["numpy-abi"]
+
+
+def test_transformers_without_its_tf_classes_is_tensorflow_missing() -> None:
+    line = "ImportError: cannot import name 'TFBertForMaskedLM' from 'transformers'\n"
+    assert _top(line).cause == "tf-not-installed"
+    torch_class = "ImportError: cannot import name 'BertForMaskedLM' from 'transformers'\n"
+    assert all(x.cause != "tf-not-installed" for x in _explain(torch_class).findings)
