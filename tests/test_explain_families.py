@@ -686,3 +686,14 @@ def test_transformers_without_its_tf_classes_is_tensorflow_missing() -> None:
     assert _top(line).cause == "tf-not-installed"
     torch_class = "ImportError: cannot import name 'BertForMaskedLM' from 'transformers'\n"
     assert all(x.cause != "tf-not-installed" for x in _explain(torch_class).findings)
+
+
+def test_pip_refusing_any_tflite_package_is_read_like_tflite_runtime() -> None:
+    log = (
+        "ERROR: Could not find a version that satisfies the requirement tflite-micro "
+        "(from versions: none)\n"
+        "ERROR: No matching distribution found for tflite-micro\n"
+    )
+    top = _top(log)
+    assert top.cause == "tf-no-wheel-for-python"
+    assert "tflite-micro" in _fix(top)
