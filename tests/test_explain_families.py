@@ -697,3 +697,10 @@ def test_pip_refusing_any_tflite_package_is_read_like_tflite_runtime() -> None:
     top = _top(log)
     assert top.cause == "tf-no-wheel-for-python"
     assert "tflite-micro" in _fix(top)
+
+
+def test_a_private_tensorflow_name_missing_with_no_frame_is_code_of_another_release() -> None:
+    line = (
+        "AttributeError: module 'tensorflow.python.framework.ops' has no attribute '_TensorLike'\n"
+    )
+    assert _top(line).cause == "companion-mismatch"

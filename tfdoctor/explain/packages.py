@@ -1333,11 +1333,14 @@ def private_api_findings(
     return []
 
 
-#: A module of tensorflow.python (its Keras copy too) that could not be imported from: the
-#: statement itself says the code reaches into TensorFlow's private tree.
+#: A module of tensorflow.python (its Keras copy too) that could not be imported from, or a
+#: private name missing from one: the words themselves say the code reaches into TensorFlow's
+#: private tree.
 _PRIVATE_IMPORT = re.compile(
     r"cannot import name '\w+' from '(?:tensorflow|tensorflow_core)\.python[\w.]*'"
     r"|No module named '(?:tensorflow|tensorflow_core)\.python[\w.]*'"
+    # A private name (a leading underscore) of a private module: no user code asks for it.
+    r"|module '(?:tensorflow|tensorflow_core)\.python[\w.]*' has no attribute '_\w+'"
 )
 
 
@@ -1353,14 +1356,14 @@ def _private_import_finding(tb: Traceback, m: Machine, led: str) -> Finding:
     said = (
         f"{tb.where}: {tb.type}: {tb.message}"
         + (f" (raised by `{tb.statement}`)" if tb.statement else "")
-        + "\nThe statement imports from tensorflow.python, "
-        "TensorFlow's private tree, which changes between releases: the code that holds it "
+        + "\nThe code asks tensorflow.python, "
+        "TensorFlow's private tree, which changes between releases, for a name it lacks: the code "
         f"was written against another TensorFlow.{via} The log does not show whose code it is "
         "(a traceback's file paths would)."
     )
     general = causes.software.companion_fix(m, None)
     fix = Fix(
-        f"If the statement is a package's (the traceback's file paths show which): "
+        f"If the code is a package's (the traceback's file paths show which): "
         f"{general.text} If it is your own code, import the public name (tf.*) instead.",
         general.commands,
     )
