@@ -301,64 +301,80 @@ def api_findings(
             continue
         name, verdict = found
         verdict = _keras2_package(tb, name, verdict, m)
-        verdict = _package_before_keras(tb, name, verdict, m)
-        origins = library_origins(tb)
-        keras3 = any(o.generation == "Keras 3" for o in origins)
-        if (
-            tf_version
-            and verdict.release
-            and version_key(tf_version) < version_key(verdict.release)
-            and not keras3
-            and not name.startswith("keras.")
-        ):
-            # The log's TensorFlow predates the change: the name is missing for another reason.
-            continue
-        hints = path_hints([f.path for f in tb.frames])
-        older = _python_before_keras3(hints, m)
-        if (
-            older
-            and verdict.cause == causes.code.KERAS3_BEHAVIOUR_CHANGE
-            and name.startswith("keras.")
-        ):
-            # The paths show a Python no Keras 3 installs on: the Keras that lacks the name
-            # is a Keras 2 of another release than the code's.
-            verdict = Verdict(
-                verdict.key,
-                causes.software.KERAS_VERSION,
-                Severity.ERROR,
-                f"`{name}` is missing from the installed Keras, and that Keras is not Keras 3: "
-                f"the paths show Python {older[0]}, and Keras 3 installs on Python "
-                f"{older[1]} or newer (the Python of TensorFlow's first Keras 3 line). It is a "
-                "Keras 2 of another release than the code was written for.",
-                causes.software.keras_match_fix(m),
-                verdict.links,
-            )
-        fid = f"explain.{verdict.cause}"
-        if fid in out:
-            continue
-        detail = [f"{tb.where}: {tb.type}: {tb.message}", verdict.what]
-        shown = [f"{o.dist} ({o.generation})" if o.generation else o.dist for o in origins]
-        if shown:
-            detail.append("The frames are in: " + ", ".join(shown) + " (from their paths).")
-        if hints:
-            detail.append(inferred_note(hints))
-        fix = _fitted(verdict, m)
-        since = _came_later(name, verdict, knowledge, tf_version)
-        if since is not None:
-            # Removed in a later line, and also not yet there in the oldest ones: an old
-            # TensorFlow raises the same error, and needs the other way out.
-            detail.append(
-                f"`{name}` is in TensorFlow's public API only from {since} until "
-                f"{verdict.release}: a TensorFlow before {since} raises the same error."
-            )
-            fix = Fix(
-                f"{fix.text} If the installed TensorFlow is older than {since} (`pip show "
-                f"tensorflow`), the code needs a newer one instead: TensorFlow {since} to "
-                f"the line before {verdict.release}.",
-                fix.commands,
-            )
-        out[fid] = _verdict_finding(name, verdict, "\n".join(detail), fix)
+        primary = _package_before_keras(tb, name, verdict, m)
+        # An installed package's use of a name the Keras lacks: what to do is the package's
+        # (primary); what the name is stays known to whoever patches the package (a warning).
+        secondary = (
+            [dataclasses.replace(verdict, severity=Severity.WARNING)]
+            if primary is not verdict
+            else []
+        )
+        for judged in (primary, *secondary):
+            found_finding = _api_finding(tb, name, judged, knowledge, m, tf_version)
+            if found_finding is not None and found_finding.id not in out:
+                out[found_finding.id] = found_finding
     return list(out.values())
+
+
+def _api_finding(
+    tb: Traceback,
+    name: str,
+    verdict: Verdict,
+    knowledge: ApiKnowledge,
+    m: Machine,
+    tf_version: Optional[str],
+) -> Optional[Finding]:
+    """The finding of one verdict on the API use ``tb`` shows; None where the log's
+    TensorFlow predates the change (the name is missing for another reason)."""
+    origins = library_origins(tb)
+    keras3 = any(o.generation == "Keras 3" for o in origins)
+    if (
+        tf_version
+        and verdict.release
+        and version_key(tf_version) < version_key(verdict.release)
+        and not keras3
+        and not name.startswith("keras.")
+    ):
+        # The log's TensorFlow predates the change: the name is missing for another reason.
+        return None
+    hints = path_hints([f.path for f in tb.frames])
+    older = _python_before_keras3(hints, m)
+    if older and verdict.cause == causes.code.KERAS3_BEHAVIOUR_CHANGE and name.startswith("keras."):
+        # The paths show a Python no Keras 3 installs on: the Keras that lacks the name
+        # is a Keras 2 of another release than the code's.
+        verdict = Verdict(
+            verdict.key,
+            causes.software.KERAS_VERSION,
+            Severity.ERROR,
+            f"`{name}` is missing from the installed Keras, and that Keras is not Keras 3: "
+            f"the paths show Python {older[0]}, and Keras 3 installs on Python "
+            f"{older[1]} or newer (the Python of TensorFlow's first Keras 3 line). It is a "
+            "Keras 2 of another release than the code was written for.",
+            causes.software.keras_match_fix(m),
+            verdict.links,
+        )
+    detail = [f"{tb.where}: {tb.type}: {tb.message}", verdict.what]
+    shown = [f"{o.dist} ({o.generation})" if o.generation else o.dist for o in origins]
+    if shown:
+        detail.append("The frames are in: " + ", ".join(shown) + " (from their paths).")
+    if hints:
+        detail.append(inferred_note(hints))
+    fix = _fitted(verdict, m)
+    since = _came_later(name, verdict, knowledge, tf_version)
+    if since is not None:
+        # Removed in a later line, and also not yet there in the oldest ones: an old
+        # TensorFlow raises the same error, and needs the other way out.
+        detail.append(
+            f"`{name}` is in TensorFlow's public API only from {since} until "
+            f"{verdict.release}: a TensorFlow before {since} raises the same error."
+        )
+        fix = Fix(
+            f"{fix.text} If the installed TensorFlow is older than {since} (`pip show "
+            f"tensorflow`), the code needs a newer one instead: TensorFlow {since} to "
+            f"the line before {verdict.release}.",
+            fix.commands,
+        )
+    return _verdict_finding(name, verdict, "\n".join(detail), fix)
 
 
 #: TensorFlow distributions with a release of the last Keras 2 line under their own name.
