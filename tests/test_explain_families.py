@@ -457,11 +457,14 @@ def test_a_programs_own_minimum_compute_capability_is_the_gpus_architecture() ->
 
 
 def test_an_import_that_needs_libcuda_is_the_driver_not_the_toolkit() -> None:
-    top = _top(
-        "ImportError: libcuda.so.1: cannot open shared object file: No such file or directory\n"
-    )
+    line = "ImportError: libcuda.so.1: cannot open shared object file: No such file or directory\n"
+    top = _top(line)
     assert top.cause == "driver-libraries-missing"
     assert "CPU build" in _fix(top)
+    assert not any("pip install" in c for c in (top.fix.commands if top.fix else ()))
+    # The CPU build of the release the log shows (tensorflow-cpu from 2.1).
+    shown = _fix(_top(f"Successfully installed tensorflow-2.4.0\n{line}"))
+    assert 'install "tensorflow-cpu==2.4.0"' in shown
 
 
 def test_tensorflows_own_failed_dlopen_of_libcuda_is_not_an_import_failure() -> None:
@@ -550,12 +553,21 @@ def test_a_keras_1_argument_keras_refused_is_named_with_its_keras_2_name() -> No
     top = _top("TypeError: ('Keyword argument not understood:', 'input')\n")
     assert top.cause == "api-removed"
     assert "inputs=" in _fix(top)
-    # A name only Keras 1 used is Keras 1's wherever it is refused...
-    line = "TypeError: __init__() got an unexpected keyword argument 'border_mode'\n"
-    assert "padding=" in _fix(_top(line))
-    # ...a common word refused by a class the log does not show to be Keras' is not.
-    line = "TypeError: __init__() got an unexpected keyword argument 'init'\n"
-    assert all(x.cause != "api-removed" for x in _explain(line).findings)
+    # Keras' frames say whose refusal it is...
+    keras = (
+        "Traceback (most recent call last):\n"
+        '  File "/env/lib/python3.10/site-packages/keras/engine/base_layer.py", line 3, in f\n'
+        "TypeError: __init__() got an unexpected keyword argument 'border_mode'\n"
+    )
+    assert "padding=" in _fix(_top(keras))
+    # ...other libraries share the names (albumentations' border_mode, scikit-learn's
+    # subsample): refused by a class the log does not show to be Keras', they are not Keras 1.
+    for line in (
+        "TypeError: __init__() got an unexpected keyword argument 'border_mode'\n",
+        "TypeError: HistGradientBoostingClassifier.__init__() got an unexpected keyword "
+        "argument 'subsample'\n",
+    ):
+        assert all(x.cause != "api-removed" for x in _explain(line).findings)
 
 
 def test_python_2s_relative_module_name_of_tf_contrib_is_tf_contrib() -> None:

@@ -669,5 +669,9 @@ def test_keras_1_argument_names_are_named_with_their_keras_2_names(tmp_path: Pat
     ]
     assert "padding=" in (found[0].fix.text if found[0].fix else "")
     # Embedding's output_dim is its own Keras 2 argument.
-    quiet = "from tensorflow.keras.layers import Embedding\ne = Embedding(1000, output_dim=64)\n"
-    assert findings(tmp_path, quiet) == []
+    quiet = (
+        "from tensorflow.keras.layers import Embedding\n"
+        "e = Embedding(1000, output_dim=64)\n"
+        "r = tf.keras.layers.experimental.RandomFourierFeatures(output_dim=4096)\n"
+    )
+    assert findings(tmp_path, quiet, target="2.15") == []

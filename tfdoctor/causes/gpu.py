@@ -1026,25 +1026,32 @@ def driver_load_fix(m: Machine) -> Fix:
 
 
 def libcuda_import_fix(m: Machine) -> Fix:
-    """A GPU build whose import needs libcuda.so.1 (TensorFlow 1.x's tensorflow-gpu linked it):
+    """A GPU build whose import needs libcuda.so.1 (TensorFlow 1.x's GPU wheels linked it):
     the driver where there is a GPU, the CPU build where there is none."""
     tf = m.tf
-    cpu = f"tensorflow=={tf.version}" if tf is not None else "tensorflow<2"
+    # The CPU build of the same release: tensorflow itself up to 1.15 (tensorflow-gpu was
+    # the GPU one), tensorflow-cpu from 2.1 (tensorflow holds both). Unknown: named, not run.
+    cpu = (
+        None
+        if tf is None
+        else f"tensorflow=={tf.version}"
+        if version_key(tf.version) < (2, 1)
+        else f"tensorflow-cpu=={tf.version}"
+    )
+    commands: tuple[str, ...] = ("nvidia-smi", "ldconfig -p | grep -F libcuda.so.1")
+    if cpu is not None and m.tf_name != "tensorflow-cpu":
+        commands += m.pip(f"uninstall -y {m.tf_name or 'tensorflow'}") + m.pip_install(cpu)
     return Fix(
-        "libcuda.so.1 is the NVIDIA driver's library (installed with the driver, not with the CUDA "
-        "toolkit or a wheel), and "
-        "this GPU build of TensorFlow links it at import. On a machine with an NVIDIA GPU, "
-        "install the driver (nvidia-smi then lists the GPU); on machines without one (a "
-        "cluster's CPU nodes), install the CPU build of the same release instead "
-        f"(`{cpu}`: tensorflow-gpu 1.x needs the driver everywhere it is imported). Where the "
-        "driver is installed and the loader still misses it (a container's CUDA compat "
-        "directory, a driver in a non-standard place), add the directory holding "
+        "libcuda.so.1 is the NVIDIA driver's library (installed with the driver, not with the "
+        "CUDA toolkit or a wheel), and a GPU build that links it (TensorFlow 1.x's GPU wheels "
+        "did) cannot import without it. On a machine with an NVIDIA GPU, install the driver "
+        "(nvidia-smi then lists the GPU); on machines without one (a cluster's CPU nodes), "
+        "install the CPU build of the same release instead ("
+        + (f"`{cpu}`" if cpu else "tensorflow for 1.x, tensorflow-cpu for 2.x")
+        + "). Where the driver is installed and the loader still misses it (a container's "
+        "CUDA compat directory, a driver in a non-standard place), add the directory holding "
         "libcuda.so.1 to LD_LIBRARY_PATH.",
-        (
-            "nvidia-smi",
-            "ldconfig -p | grep -F libcuda.so.1",
-            "find / -name 'libcuda.so.1*' 2>/dev/null",
-        ),
+        commands,
     )
 
 

@@ -27,6 +27,7 @@ import re
 from collections.abc import Iterable
 from typing import Optional
 
+from tfdoctor.facts import TF_DISTRIBUTIONS
 from tfdoctor.records import Record, record
 
 
@@ -42,7 +43,10 @@ MAX_CONFLICTS = 20
 _NAME = r"[A-Za-z0-9][A-Za-z0-9._-]*"
 _VERSION = r"\d[\w.+!-]*?"
 # A specifier as pip prints it: `<2.3.0,>=2.2.0`, `~=1.19.2`, `==2.0.0` (none for "any").
-_SPEC = r"(?:[<>=!~]=?=?\s*[\w.*+!-]+(?:\s*,\s*[<>=!~]=?=?\s*[\w.*+!-]+)*)?"
+# One parse of each operator (``===``, a two-character one, or ``<``/``>``): optional
+# characters that could match the same ``=`` make a failing line backtrack exponentially.
+_OP = r"(?:===|[<>!=~]=|[<>])"
+_SPEC = rf"(?:{_OP}\s*[\w.*+!-]+(?:\s*,\s*{_OP}\s*[\w.*+!-]+)*)?"
 
 # pip prints a requirement's environment markers after it (`; platform_machine != "arm64"`):
 # they say where the requirement applies, and pip reports it only where it does.
@@ -66,7 +70,7 @@ _PIPENV_RANGE = re.compile(
 )
 _DEPENDS = re.compile(
     rf"(?P<req>{_NAME}) (?P<rv>{_VERSION}) depends on (?P<target>{_NAME})(?:\[[^\]]*\])?"
-    r"(?P<spec>(?:[<>=!~]=?=?\s*[\w.*+!-]+(?:\s*(?:,|and)\s*[<>=!~]=?=?\s*[\w.*+!-]+)*)?)"
+    rf"(?P<spec>(?:{_OP}\s*[\w.*+!-]+(?:\s*(?:,|and)\s*{_OP}\s*[\w.*+!-]+)*)?)"
 )
 
 
@@ -136,10 +140,6 @@ def read_conflicts(texts: Iterable[str]) -> list[Conflict]:
     return list(dict.fromkeys(out))[:MAX_CONFLICTS]
 
 
-#: TensorFlow's distributions, as the resolvers name them (PEP 503), for which side is whose.
-_TF_SIDE = ("tensorflow", "tensorflow-cpu", "tensorflow-gpu", "tensorflow-macos", "tf-nightly")
-
-
 def _between(ranges: Iterable[tuple[str, str, str, str]]) -> list[Conflict]:
     """The ranges two packages declare on one name that a resolver could not meet together,
     TensorFlow's side as the requirer: one conflict per other package whose range is set."""
@@ -150,10 +150,10 @@ def _between(ranges: Iterable[tuple[str, str, str, str]]) -> list[Conflict]:
         )
     out: list[Conflict] = []
     for target, sides in by_target.items():
-        ours = [x for x in sides if x[0] in _TF_SIDE]
+        ours = [x for x in sides if x[0] in TF_DISTRIBUTIONS]
         for req, version, spec in ours[:1]:
             for other, other_version, other_spec in sides:
-                if other not in _TF_SIDE and other_spec:
+                if other not in TF_DISTRIBUTIONS and other_spec:
                     out.append(
                         Conflict(
                             req,

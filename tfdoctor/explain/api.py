@@ -124,12 +124,9 @@ def api_use(tb: Traceback, knowledge: ApiKnowledge) -> Optional[tuple[str, Verdi
     if match is not None:
         kwarg = match.group("kw") or match.group("kw2") or match.group("kw3") or match.group("kw4")
         found = _keyword(tb, knowledge, kwarg) or _refused_keywords(message, knowledge)
-        if found is None and (
-            match.group("kw3")
-            or match.group("kw4")
-            or _keras_frames(tb)
-            or kwarg not in _KERAS1_COMMON_WORDS
-        ):
+        if found is None and (match.group("kw3") or match.group("kw4") or _keras_frames(tb)):
+            # Keras' own words, or Keras' frames: other libraries share these names
+            # (scikit-learn's subsample, albumentations' border_mode).
             found = _keras1_keyword(knowledge, kwarg)
         return found
     match = _NO_METHOD.search(message)
@@ -219,11 +216,6 @@ def _keyword(tb: Traceback, knowledge: ApiKnowledge, kwarg: str) -> Optional[tup
             if found is not None:
                 return found
     return None
-
-
-#: Keras 1 argument names other libraries use too: refused by a class the log does not show to
-#: be Keras', they say nothing of Keras 1 (``border_mode`` or ``nb_filter`` are Keras 1's alone).
-_KERAS1_COMMON_WORDS = frozenset({"input", "output", "init", "bias", "sigma", "output_dim"})
 
 
 def _tensorflow_tail(tb: Traceback, tail: str) -> bool:
