@@ -119,3 +119,14 @@ def keras2_model_fix(m: Machine) -> Fix:
         "once with TensorFlow 2.15 or tf-keras and save it as `.keras` for Keras 3.",
         commands,
     )
+
+
+def optimizer_build_fix() -> Fix:
+    """Build the new optimizer with every variable it will update, or keep the old one."""
+    return Fix(
+        "From TensorFlow 2.11 the Keras optimizer creates its state for the variables it is "
+        "built with, at its first update: call optimizer.build(model.trainable_variables) (the "
+        "full list, every part the loop updates) before the training loop, use one optimizer "
+        "per part, or use tf.keras.optimizers.legacy.<Name> (TensorFlow 2.11 to 2.15), the "
+        "optimizer the code was written for."
+    )

@@ -160,17 +160,6 @@ def ptxas_old_fix(m: Machine, architecture: Optional[str]) -> Fix:
     return Fix(text, (*looks, *m.pip_install(wheel_name("nvidia-cuda-nvcc", major))))
 
 
-def optimizer_build_fix() -> Fix:
-    """Build the new optimizer with every variable it will update, or keep the old one."""
-    return Fix(
-        "From TensorFlow 2.11 the Keras optimizer creates its state for the variables it is "
-        "built with, at its first update: call optimizer.build(model.trainable_variables) (the "
-        "full list, every part the loop updates) before the training loop, use one optimizer "
-        "per part, or use tf.keras.optimizers.legacy.<Name> (TensorFlow 2.11 to 2.15), the "
-        "optimizer the code was written for."
-    )
-
-
 def pluggable_xla_fix() -> Fix:
     """The optimizer step without XLA, which a pluggable device does not have."""
     # Keras 2.11's optimizers (keras/optimizers/optimizer.py) default to jit_compile=True

@@ -4,7 +4,6 @@ TensorFlow and its companions declare, conda's packages and an ``--against`` fil
 from __future__ import annotations
 
 import dataclasses
-import re
 import shlex
 from collections.abc import Iterator
 from typing import Optional
@@ -13,7 +12,13 @@ from tfdoctor import causes
 from tfdoctor.checks._context import CheckContext, fix, pip_command, unknown
 from tfdoctor.checks._shared import installed_line, specifier, wheel_misfits
 from tfdoctor.compat import keras3_serves_tf_keras
-from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts, TFStatus, normalize_name
+from tfdoctor.facts import (
+    TF_DISTRIBUTIONS,
+    PackageFacts,
+    TFStatus,
+    normalize_name,
+    requirement_name,
+)
 from tfdoctor.findings import Finding, Severity
 from tfdoctor.machine import (
     CONDA_TENSORFLOW,
@@ -284,12 +289,6 @@ def check_dependency_pins(ctx: CheckContext) -> Iterator[Finding]:
 _KERAS_DISTS = ("keras", "keras-nightly")
 
 
-def _requirement_name(requirement: str) -> str:
-    """The distribution a requirement string (``keras-nightly~=2.5.0.dev``) names."""
-    match = re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)", requirement)
-    return match.group(1) if match else ""
-
-
 def _keras_shared(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Finding]:
     """Two installed distributions that both install the ``keras`` package (keras beside
     keras-nightly, which TensorFlow 2.5 requires): each overwrote the other's files, and the
@@ -302,7 +301,7 @@ def _keras_shared(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Finding]:
         return
     named = ", ".join(f"{p.name} {p.version}" for p in sharing)
     wanted = next(
-        (r for r in pkg.requires if normalize_name(_requirement_name(r)) in _KERAS_DISTS),
+        (r for r in pkg.requires if normalize_name(requirement_name(r)) in _KERAS_DISTS),
         None,
     )
     reinstall = (

@@ -113,6 +113,8 @@ class Traceback(Record):
     #: the imports that led there (``----> 3 import deepchem as dc``) when the frames' file
     #: lines were cut from the paste.
     importers: tuple[str, ...] = ()
+    #: The statement was typed at an interactive prompt (``>>>``, ``In [3]:``): the user's own.
+    typed: bool = False
 
     @property
     def name(self) -> str:
@@ -187,7 +189,9 @@ def read_tracebacks(text: str, where: Optional[object] = None) -> list[Traceback
             if _KERAS_WRAPPED.search(message):
                 message = f"{message} {_wrapped_cause(text, match.end())}".rstrip()
             message = _import_source(_closed(message), built)
-            statement, importers = ("", ()) if built else _statement_above(text, line_start)
+            statement, importers, typed = (
+                ("", (), False) if built else _statement_above(text, line_start)
+            )
             out.append(
                 Traceback(
                     str(place),
@@ -198,6 +202,7 @@ def read_tracebacks(text: str, where: Optional[object] = None) -> list[Traceback
                     ignored or (not built and _after_ignored(text, line_start)),
                     statement,
                     importers,
+                    typed,
                 )
             )
             frames.clear()
@@ -424,24 +429,26 @@ _ELISION = re.compile(r"[ \t]*(?:\.{3,}|\u2026|\[\.{3}\]|\(\.{3}\)|<snip>|\[snip
 _ARROW = re.compile(r"[ \t]*-+> ?\d+[ \t]+")
 
 
-def _statement_above(text: str, start: int) -> tuple[str, tuple[str, ...]]:
+def _statement_above(text: str, start: int) -> tuple[str, tuple[str, ...], bool]:
     """The import statement on the line before the one starting at ``start`` (past up to two
-    lines that only mark a cut, ``...``), or ``""``; and where IPython marked it as a frame's
-    line that ran, the import statements it marked above (:attr:`Traceback.importers`)."""
+    lines that only mark a cut, ``...``), or ``""``; where IPython marked it as a frame's
+    line that ran, the import statements it marked above (:attr:`Traceback.importers`); and
+    whether a prompt shows it typed (:attr:`Traceback.typed`)."""
     for _ in range(3):
         if start <= 0:
-            return "", ()
+            return "", (), False
         begin = text.rfind("\n", 0, start - 1) + 1
         line = text[begin : start - 1][:500]
         arrow = _ARROW.match(line)
         found = _STATEMENT.match(line[arrow.end() :] if arrow else line)
         if found is not None:
             statement = found.group("code").strip()
-            return statement, (_marked_imports_above(text, begin) if arrow else ())
+            typed = line.lstrip().startswith((">>>", "In ["))
+            return statement, (_marked_imports_above(text, begin) if arrow else ()), typed
         if not _ELISION.fullmatch(line):
-            return "", ()
+            return "", (), False
         start = begin
-    return "", ()
+    return "", (), False
 
 
 def _marked_imports_above(text: str, start: int) -> tuple[str, ...]:

@@ -1505,7 +1505,7 @@ def _api_default(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.
     # TensorFlow 2.11's optimizer, by what the log shows it met: a variable it was not built
     # with, or a device without XLA for its compiled step.
     if any(h.signature.id == "optimizer-unbuilt-variable" for h in hits):
-        return causes.code.API_DEFAULT_CHANGED, causes.xla.optimizer_build_fix()
+        return causes.code.API_DEFAULT_CHANGED, causes.code.optimizer_build_fix()
     return causes.code.API_DEFAULT_CHANGED, causes.xla.pluggable_xla_fix()
 
 

@@ -1302,8 +1302,10 @@ def private_api_findings(
             # in Keras 2.3): a Keras of another release than this TensorFlow.
             user, basis = "keras", "no frame is shown: standalone Keras is the usual caller"
         if user is None:
-            if tb.frames or _PRIVATE_IMPORT.search(_private_message(tb)) is None:
-                # The frames show the code is the user's own, or no statement is shown.
+            if tb.frames or tb.typed or _PRIVATE_IMPORT.search(_private_message(tb)) is None:
+                # The frames, or a prompt, show the code is the user's own (what the private
+                # name stands for is explain.api's to say), or the words are not a private
+                # name's.
                 continue
             return [_private_import_finding(tb, m, led)]
         said = (
@@ -1369,7 +1371,8 @@ def _private_import_finding(tb: Traceback, m: Machine, led: str) -> Finding:
     )
     return causes.finding(
         f"explain.{causes.software.COMPANION_MISMATCH}",
-        Severity.ERROR,
+        # Whose code it is, the log does not show: an inference, not an observation.
+        Severity.WARNING,
         causes.software.COMPANION_MISMATCH,
         "Code built for another TensorFlow imports a private TensorFlow name this release lacks",
         said,
