@@ -484,6 +484,32 @@ def keras_match_fix(m: Machine) -> Fix:
     )
 
 
+def keras_shared_fix(m: Machine, dists: Sequence[str], wanted: Optional[str]) -> Fix:
+    """The keras folder two distributions wrote into (``dists``): uninstall them all and
+    reinstall the one TensorFlow requires (``wanted``, its requirement); where that is not
+    known, the Keras of TensorFlow's line, and nothing uninstalled that cannot be put back."""
+    if wanted:
+        return Fix(
+            "Uninstall every distribution that installs the keras package, then install the "
+            f"one TensorFlow requires ({wanted}).",
+            (
+                *m.pip("uninstall -y " + " ".join(dists)),
+                *m.pip(f'install --force-reinstall --no-deps "{wanted}"'),
+            ),
+        )
+    match = keras_match_fix(m)
+    reinstall = [c for c in match.commands if " install " in f" {c} "]
+    return Fix(
+        "Uninstall every distribution that installs the keras package ("
+        + ", ".join(dists)
+        + "), then install the one Keras the installed TensorFlow requires (`pip show "
+        "tensorflow` lists its requirements).",
+        (*m.pip("uninstall -y " + " ".join(dists)), *reinstall)
+        if reinstall
+        else ("pip show tensorflow keras keras-nightly",),
+    )
+
+
 def newer_model_fix(argument: Optional[str]) -> Fix:
     """Load the model with the Keras that wrote it (the file records which), or move its
     weights through that release."""

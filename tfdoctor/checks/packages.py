@@ -304,11 +304,6 @@ def _keras_shared(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Finding]:
         (r for r in pkg.requires if normalize_name(requirement_name(r)) in _KERAS_DISTS),
         None,
     )
-    reinstall = (
-        ctx.machine.pip(f'install --force-reinstall --no-deps "{wanted.split(";")[0].strip()}"')
-        if wanted
-        else causes.software.keras_match_fix(ctx.machine).commands
-    )
     yield causes.finding(
         "packages.pins",
         Severity.ERROR,
@@ -318,11 +313,10 @@ def _keras_shared(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Finding]:
         "Keras' own imports between its modules fail, or TensorFlow gets a Keras of another "
         f"release. TensorFlow {pkg.version} requires "
         + (f"{wanted}." if wanted else "the Keras of its line."),
-        fix(
-            "Uninstall every distribution that installs keras, then install the one TensorFlow "
-            "requires.",
-            *ctx.machine.pip("uninstall -y " + " ".join(p.name for p in sharing)),
-            *reinstall,
+        causes.software.keras_shared_fix(
+            ctx.machine,
+            [p.name for p in sharing],
+            wanted.split(";")[0].strip() if wanted else None,
         ),
     )
 

@@ -28,7 +28,7 @@ from tfdoctor.evidence.traceback import (
 )
 from tfdoctor.explain.generated import generated_code_findings
 from tfdoctor.explain.modules import module_findings
-from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts, normalize_name
+from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts, normalize_name, requirement_name
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import spec_contains, version_key
@@ -167,7 +167,14 @@ def _keras_tree_mixed(tb: Traceback, m: Machine) -> Optional[Finding]:
     module = keras_own_missing(tb)
     if module is None:
         return None
-    fix = causes.software.keras_match_fix(m)
+    wanted = next(
+        (
+            r.split(";")[0].strip()
+            for r in (m.tf.requires if m.tf is not None else ())
+            if normalize_name(requirement_name(r)) in ("keras", "keras-nightly")
+        ),
+        None,
+    )
     return causes.finding(
         f"explain.{causes.software.KERAS_VERSION}",
         Severity.ERROR,
@@ -177,11 +184,7 @@ def _keras_tree_mixed(tb: Traceback, m: Machine) -> Optional[Finding]:
         "find what its release has there: another distribution installed into the same keras "
         "folder (keras-nightly, which TensorFlow 2.5 requires, beside standalone keras; or an "
         "upgrade that stopped halfway).",
-        Fix(
-            "Uninstall every distribution that installs the keras package, then install the one "
-            f"Keras the installed TensorFlow needs. {fix.text}",
-            ("pip uninstall -y keras keras-nightly", *fix.commands),
-        ),
+        causes.software.keras_shared_fix(m, ["keras", "keras-nightly"], wanted),
     )
 
 
