@@ -53,8 +53,14 @@ ALLOWED = {
         "tfdoctor.explain.reader",
     ),
     # Evidence read from text (tracebacks, pip's messages): below the catalogue, observed and
-    # inferred kept apart.
-    "tfdoctor.evidence": ("tfdoctor.records", "tfdoctor.evidence", "tfdoctor.modules"),
+    # inferred kept apart. It may read the facts' own vocabulary (which distributions install
+    # TensorFlow), which imports nothing.
+    "tfdoctor.evidence": (
+        "tfdoctor.records",
+        "tfdoctor.evidence",
+        "tfdoctor.modules",
+        "tfdoctor.facts",
+    ),
     # Which distribution installs an import package, and which registers an op
     # (data/modules.yaml): read by the evidence layer (whose frames are whose), explain and
     # the catalogue's fixes (the distribution to install, never the module's name).

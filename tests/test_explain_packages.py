@@ -18,6 +18,7 @@ from tfdoctor.evidence.packages import (
     read_conflicts,
     read_echoed_versions,
     read_import_checks,
+    read_install_requests,
     read_numpy_builds,
 )
 from tfdoctor.explain import explain
@@ -1487,3 +1488,75 @@ def test_tensorflow_gpu_after_its_last_release_is_suggested_as_tensorflow() -> N
     assert found.fix is not None
     assert 'tensorflow==2.12.0"' in found.fix.text
     assert "tensorflow-gpu==2.12.0" not in found.fix.text
+
+
+# --- a program asking for a package -------------------------------------------------------------
+
+
+#: A program's own failing sentence naming the package it lacks, and the distribution named.
+REQUESTS = {
+    "module-list": (
+        "ERROR  app.loader - Cannot load the pipeline: install the package(s) that contain the "
+        "module(s): tensorflow_text, tensorflow_hub.",
+        "tensorflow-text",
+    ),
+    "you-must": ("ImportError: You must install pydot to draw the graph.", "pydot"),
+    "please-distribution": (
+        "RuntimeError: please install tensorflow-addons to use the Lookahead wrapper",
+        "tensorflow-addons",
+    ),
+    "not-installed": (
+        "ValueError: tensorflow_probability is not installed",
+        "tensorflow-probability",
+    ),
+    "pip-in-sentence": (
+        "ImportError: the decoder needs sentencepiece ops; they are missing. Run pip install "
+        "tensorflow-text",
+        "tensorflow-text",
+    ),
+    "requires-library": (
+        "ImportError: export requires the tf2onnx package to be installed.",
+        "tf2onnx",
+    ),
+}
+
+
+@pytest.mark.parametrize("text,dist", REQUESTS.values(), ids=REQUESTS.keys())
+def test_a_package_a_program_asks_for_is_not_installed(text: str, dist: str) -> None:
+    finding = top_error(explained(text))
+    assert finding.id == "explain.package-not-installed", finding.id
+    assert dist in fix_text(finding)
+
+
+#: Sentences that name a package without saying the program stopped for want of it.
+NOT_REQUESTS = {
+    "pip-notice": "[notice] A new release of pip is available; to update, run: pip install -U pip",
+    "warning": "UserWarning: h5py is not installed, saving to HDF5 will not work",
+    "optional": "Install scipy for faster resampling (optional).",
+    "installed": "Successfully installed tensorflow-text-2.15.0 tensorflow-hub-0.16.1",
+    "unknown-name": "ImportError: You must install frobnicator-cli first.",
+}
+
+
+@pytest.mark.parametrize("text", NOT_REQUESTS.values(), ids=NOT_REQUESTS.keys())
+def test_a_package_named_without_a_failure_is_no_finding(text: str) -> None:
+    report = explained(text)
+    assert all(x.cause != "package-not-installed" for x in report.findings), [
+        x.id for x in report.findings
+    ]
+
+
+def test_a_requested_package_the_log_lists_installed_is_not_missing() -> None:
+    text = (
+        "tensorflow-text 2.15.0\n"
+        "ImportError: you need to install tensorflow_text for this tokenizer"
+    )
+    facts = f.facts(packages=f.packages(f.pkg("tensorflow-text", "2.15.0")))
+    report = explain([split_text(text)], SIGNATURES, f.FIXTURE_MATRIX, facts)
+    assert all(x.cause != "package-not-installed" for x in report.findings)
+
+
+def test_requests_are_read_once_each_with_their_line() -> None:
+    text = "ok\nImportError: please install 'tensorflow_hub'\nagain: please install tensorflow_hub"
+    found = read_install_requests(text)
+    assert [(r.name, r.index) for r in found] == [("tensorflow_hub", 1)]

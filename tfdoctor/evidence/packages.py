@@ -482,3 +482,81 @@ def read_conda_python_conflicts(texts: Iterable[str]) -> list[CondaPythonConflic
         if len(out) >= MAX_CONFLICTS:
             return out[:MAX_CONFLICTS]
     return out
+
+
+# --- a program asking for a package -------------------------------------------------------------
+
+
+@record
+class InstallRequest(Record):
+    """A program's own words that a named package or module must be installed for it to go
+    on (observed: the name as printed, not yet resolved to a distribution)."""
+
+    #: The module or distribution name as the sentence prints it.
+    name: str
+    #: The line it was read from, stripped.
+    line: str
+    #: Its index among the text's lines.
+    index: int
+
+
+#: The sentences programs use to say a package is missing, whatever the program: each names
+#: the package in a group ``name`` (or a comma-separated ``names``). Rasa's "Please install
+#: the package(s) that contain the module(s): tensorflow_text", "You must install pydot",
+#: "please install tensorflow-addons", "h5py is not installed", "requires the X package to be
+#: installed" and a ``pip install X`` inside a sentence that says something is missing.
+_QUOTE = r"[`'\"]?"
+_PKG = r"(?P<name>[A-Za-z][\w.-]*[A-Za-z0-9])"
+_REQUESTS: tuple[re.Pattern[str], ...] = (
+    re.compile(r"package\(s\) that contains? the module\(s\):\s*(?P<names>[\w.]+(?:,\s*[\w.]+)*)"),
+    re.compile(
+        r"(?i:please|you (?:must|need to|should|have to)|make sure to|be sure to)\s+"
+        rf"(?:first\s+)?install\s+(?:the\s+)?(?:(?:python\s+)?(?:package|module|library)\s+)?"
+        rf"{_QUOTE}{_PKG}{_QUOTE}"
+    ),
+    re.compile(rf"{_QUOTE}{_PKG}{_QUOTE}\s+(?:is|are)\s+not\s+installed"),
+    re.compile(
+        rf"requires\s+(?:the\s+)?{_QUOTE}{_PKG}{_QUOTE}\s+(?:(?:package|module|library)\s+)?"
+        r"(?:to be installed|but it was not found|which is not installed)"
+    ),
+    re.compile(rf"\bpip3?\s+install\s+(?:-U\s+|--upgrade\s+|--user\s+)*{_QUOTE}{_PKG}"),
+)
+#: What a sentence with ``pip install X`` must also say for X to be a package it lacks (pip's
+#: own notices and tips name packages too: "To update, run: pip install --upgrade pip").
+_MISSING_WORDS = re.compile(
+    r"(?i)not (?:been )?installed|not found|\bmissing\b|could not (?:import|load|find)|"
+    r"\brequires?\b|\brequired\b|please install|must install|need to install"
+)
+#: Words every request holds; a block without one is not read.
+_REQUEST_WORDS = ("install",)
+#: Lines that are warnings or notices: a program that goes on is not stopped by the package.
+_NOT_FAILING = re.compile(r"(?i)warn|\bnotice\b|optional|\bfaster\b|recommended|deprecat")
+#: Requests kept per log.
+MAX_REQUESTS = 10
+#: A line longer than this is not a sentence a program printed (a pasted blob): not read.
+_REQUEST_LINE = 2000
+
+
+def read_install_requests(text: str) -> list[InstallRequest]:
+    """Every package a program's failing sentence in ``text`` asks to be installed, in order
+    (warnings and notices that name an optional package are not requests)."""
+    if not any(word in text for word in _REQUEST_WORDS):
+        return []
+    out: list[InstallRequest] = []
+    for index, line in enumerate(text.split("\n")):
+        if "install" not in line or len(line) > _REQUEST_LINE or _NOT_FAILING.search(line):
+            continue
+        for i, pattern in enumerate(_REQUESTS):
+            match = pattern.search(line)
+            if match is None:
+                continue
+            if i == len(_REQUESTS) - 1 and not _MISSING_WORDS.search(line):
+                continue
+            names = match.groupdict().get("names")
+            for name in names.split(",") if names else (match.group("name"),):
+                found = InstallRequest(name.strip().rstrip("."), line.strip(), index)
+                if found.name and all(r.name != found.name for r in out):
+                    out.append(found)
+        if len(out) >= MAX_REQUESTS:
+            break
+    return out[:MAX_REQUESTS]

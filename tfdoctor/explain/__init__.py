@@ -33,10 +33,12 @@ from tfdoctor.evidence.devices import (
 )
 from tfdoctor.evidence.packages import (
     MAX_CONFLICTS,
+    MAX_REQUESTS,
     CondaPythonConflict,
     CondaRow,
     Conflict,
     ImportCheck,
+    InstallRequest,
     NumpyBuild,
     plugin_dist,
     read_conda_python_conflicts,
@@ -44,6 +46,7 @@ from tfdoctor.evidence.packages import (
     read_conflicts,
     read_echoed_versions,
     read_import_checks,
+    read_install_requests,
     read_numpy_builds,
 )
 from tfdoctor.evidence.pip import (
@@ -75,6 +78,7 @@ from tfdoctor.evidence.traceback import (
 )
 from tfdoctor.explain.devices import unlisted_gpu_finding
 from tfdoctor.explain.exceptions import inferred_note, keras3_candidate, unexplained_finding
+from tfdoctor.explain.modules import requested_findings
 from tfdoctor.explain.packages import log_packages, package_findings, tf_keras_generation
 from tfdoctor.explain.reader import LogReader, LogText
 from tfdoctor.facts import (
@@ -175,6 +179,8 @@ class Evidence:
     interpreters: list[str] = dataclasses.field(default_factory=list)
     #: The log's head speaks of Jupyter (a notebook, its kernel, ipykernel).
     jupyter: bool = False
+    #: Packages a program said must be installed, with where (:mod:`tfdoctor.evidence.packages`).
+    install_requests: list[tuple[str, InstallRequest]] = dataclasses.field(default_factory=list)
 
     def logged(self, kind: type[tflog.E]) -> list[tuple[str, tflog.E]]:
         """The events of one kind, with where each is."""
@@ -259,6 +265,11 @@ def _read_block(evidence: Evidence, block: LogText, distinct: str) -> None:
         evidence.conda_rows.extend(read_conda_rows((text,)))
     if len(evidence.conda_conflicts) < MAX_CONFLICTS:
         evidence.conda_conflicts.extend(read_conda_python_conflicts((text,)))
+    if len(evidence.install_requests) < MAX_REQUESTS:
+        evidence.install_requests.extend(
+            (block.where(r.index), r)
+            for r in read_install_requests(text)[: MAX_REQUESTS - len(evidence.install_requests)]
+        )
     if len(evidence.modules) < MAX_MODULE_ORIGINS:
         for origin in module_origins(text, MAX_MODULE_ORIGINS - len(evidence.modules)):
             if origin not in evidence.modules:
@@ -1882,6 +1893,8 @@ def explain(
         evidence.modules,
         evidence.conda_conflicts,
     ):
+        findings.setdefault(found.id, found)
+    for found in requested_findings(evidence.install_requests, machine):
         findings.setdefault(found.id, found)
     cpu_build = _conda_cpu_build(evidence.conda_rows, _gpu_shown(machine, revealed), revealed.os)
     if cpu_build is not None:

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Optional
 
 from tfdoctor import causes
+from tfdoctor.evidence.packages import InstallRequest, normalize_name
 from tfdoctor.evidence.traceback import Traceback, library_origins
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import LAZY_IMPORTS, START_IMPORTS, Machine
@@ -56,7 +57,12 @@ def _missing_module(tb: Traceback, m: Machine) -> Optional[Finding]:
     # release (API knowledge), not about the package being absent.
     if dist is None or dist in _ELSEWHERE or module not in modules().dists:
         return None
-    said = f"{tb.where}: {tb.type}: {tb.message}"
+    return _not_installed(module, dist, f"{tb.where}: {tb.type}: {tb.message}", m)
+
+
+def _not_installed(module: str, dist: str, said: str, m: Machine) -> Finding:
+    """The finding for ``dist`` (which provides ``module``) missing from the Python that ran:
+    a broken install of TensorFlow's own where TensorFlow requires it."""
     if _tf_requires(m, dist) and m.companion(dist) is None:
         spec = m.declared_range(dist) or ""
         return causes.finding(
@@ -160,3 +166,33 @@ def _missing_name(tb: Traceback, m: Machine) -> Optional[Finding]:
         said,
         fix,
     )
+
+
+def requested_findings(requests: Sequence[tuple[str, InstallRequest]], m: Machine) -> list[Finding]:
+    """One finding per package a program said must be installed (``requests``: each with where
+    it is), where the name is a module or distribution the table knows and the log does not
+    show it installed. The program's own words decide, not its wording: Rasa's "install the
+    package(s) that contain the module(s)", "You must install X", "X is not installed"."""
+    out: dict[str, Finding] = {}
+    for where, request in requests:
+        resolved = _requested_dist(request.name)
+        if resolved is None:
+            continue
+        module, dist = resolved
+        if dist in _ELSEWHERE or m.facts.package(dist) is not None:
+            continue
+        said = f"{where}: {request.line}\nThe program asks for {request.name}."
+        found = _not_installed(module, dist, said, m)
+        out.setdefault(found.id, found)
+    return list(out.values())
+
+
+def _requested_dist(name: str) -> Optional[tuple[str, str]]:
+    """The module and distribution a printed package name stands for: an import name
+    (``tensorflow_text``) or a distribution's own (``tensorflow-text``), or None."""
+    table = modules()
+    if name in table.dists:
+        return name, table.dists[name]
+    wanted = normalize_name(name)
+    module = table.module_of(wanted)
+    return (module, wanted) if module is not None else None
