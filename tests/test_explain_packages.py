@@ -577,15 +577,33 @@ def test_a_missing_requirement_of_tensorflow_is_a_broken_install() -> None:
     assert finding.fix is not None and "opt-einsum" in finding.fix.commands[-1]
 
 
+def test_a_submodule_of_an_unlisted_package_is_not_a_missing_package() -> None:
+    message = "ModuleNotFoundError: No module named 'sklearn.externals.joblib'"
+    report = _explain(_import_traceback("import x", message))
+    assert not [x for x in report.findings if x.cause == "package-not-installed"]
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["ModuleNotFoundError: No module named 'my_helpers'", "ImportError: No module named 'pkg_x'"],
+)
+def test_a_module_nobody_lists_is_a_warning_that_installs_no_guessed_name(message: str) -> None:
+    """Which distribution provides an unlisted module is likely, not known: the finding says
+    so, names the likely distribution and the user's own module, and installs nothing."""
+    finding = _one(_explain(_import_traceback("import x", message)), "package-not-installed")
+    assert finding.severity is Severity.WARNING
+    assert finding.fix is not None and not any("install" in c for c in finding.fix.commands)
+    assert "PYTHONPATH" in finding.fix.text
+
+
 @pytest.mark.parametrize(
     "message",
     [
-        "ModuleNotFoundError: No module named 'my_helpers'",
-        "ModuleNotFoundError: No module named 'sklearn.externals.joblib'",
+        "ModuleNotFoundError: No module named '_lzma'",  # an interpreter built without it
+        "ModuleNotFoundError: No module named 'sqlite3'",  # the standard library's
     ],
-    ids=["unknown-module", "submodule-of-installed-package"],
 )
-def test_a_module_nobody_lists_is_not_given_an_install(message: str) -> None:
+def test_a_private_or_standard_module_is_no_package_to_install(message: str) -> None:
     report = _explain(_import_traceback("import x", message))
     assert not [x for x in report.findings if x.cause == "package-not-installed"]
 
@@ -1037,6 +1055,21 @@ def test_the_users_import_of_a_tensorflow_module_is_no_incomplete_install() -> N
     )
     report = _explain(text)
     assert all(x.cause != "tf-install-incomplete" for x in report.findings)
+
+
+@pytest.mark.parametrize(
+    "module", ["tensorflow.python.framework", "tensorflow.python.util", "tensorflow.core"]
+)
+def test_a_module_every_release_installs_missing_is_an_incomplete_install(module: str) -> None:
+    """Whoever imports it, and without frames: no release lacks it, so no API moved."""
+    report = _explain(f"ModuleNotFoundError: No module named '{module}'")
+    (found,) = [x for x in report.findings if x.severity.rank >= Severity.WARNING.rank]
+    assert found.cause == "tf-install-incomplete"
+
+
+def test_a_file_named_tensorflow_is_no_incomplete_install() -> None:
+    text = "ModuleNotFoundError: No module named 'tensorflow.python'; 'tensorflow' is not a package"
+    assert all(x.cause != "tf-install-incomplete" for x in _explain(text).findings)
 
 
 def test_a_requirement_with_environment_markers_is_read() -> None:

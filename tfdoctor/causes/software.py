@@ -934,6 +934,25 @@ def package_install_fix(m: Machine, dist: str, module: str) -> Fix:
     )
 
 
+def unlisted_module_fix(module: str) -> Fix:
+    """Install whatever provides ``module``, a module no listed distribution installs: its
+    distribution is usually named like it (PEP 503 compares ``apache_beam`` and
+    ``apache-beam`` as one name), but not always, so the project's own instructions decide;
+    or, for the user's own module, the directory that holds it on the path."""
+    guess = re.sub(r"[-_.]+", "-", module).lower()
+    return Fix(
+        f"Install the distribution that provides `{module}` with the Python that runs the "
+        f"code (`python -m pip install`). Its name is often the module's (`{guess}`), but not "
+        "always (the module cv2 is the distribution opencv-python): the project's instructions "
+        f"name it, and a project's optional extra may be what installs it. If `{module}` is a "
+        "module of your own project, run the code from the directory that holds it or add "
+        "that directory to PYTHONPATH.",
+        # No install command: a guessed name can be another project's distribution on PyPI
+        # (object-detection is not TensorFlow's Object Detection API); the check is safe.
+        (f'python -c "import {module}"',),
+    )
+
+
 def tflite_runtime_fix() -> Fix:
     """A TFLite model whose operators are newer than the runtime that loads it: a runtime of
     the converter's release or newer, or the model converted by the runtime's release."""

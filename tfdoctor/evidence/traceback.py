@@ -637,12 +637,43 @@ _OWN_MODULE_MISSING = re.compile(
 )
 
 
+#: Packages of TensorFlow's own tree that every release installs, from 0.12 to 2.21 (each is a
+#: directory of https://github.com/tensorflow/tensorflow/tree/v0.12.0/tensorflow and of
+#: .../tree/v2.21.0/tensorflow): one of them missing, while ``tensorflow`` itself imports as a
+#: package, is an install without TensorFlow's files, never an API a release moved. The
+#: modules releases did drop (tensorflow.python.keras, tensorflow.contrib) are not here.
+EVERY_RELEASE_MODULES = frozenset(
+    {
+        "tensorflow.python",
+        "tensorflow.python.client",
+        "tensorflow.python.framework",
+        "tensorflow.python.lib",
+        "tensorflow.python.lib.io",
+        "tensorflow.python.ops",
+        "tensorflow.python.platform",
+        "tensorflow.python.training",
+        "tensorflow.python.util",
+        "tensorflow.core",
+        "tensorflow.core.framework",
+        "tensorflow.core.protobuf",
+    }
+)
+
+
 def own_module_missing(tb: Traceback) -> Optional[str]:
     """The module of TensorFlow's package that TensorFlow's own code failed to import, where
     the innermost frame is TensorFlow's installed code (not a lazy loader, which imports on
-    the user's behalf): its files on disk are incomplete. None otherwise."""
+    the user's behalf), or a module every release installs, whoever imported it: its files
+    on disk are incomplete. None otherwise."""
     match = _OWN_MODULE_MISSING.search(tb.message)
-    if match is None or not tb.frames:
+    if match is None:
+        return None
+    if (
+        match.group("m1") in EVERY_RELEASE_MODULES
+        and "is not a package" not in tb.message  # a file named tensorflow.py: shadowed
+    ):
+        return match.group("m1")
+    if not tb.frames:
         return None
     inner = tb.frames[-1].path
     origin = origin_of(inner)

@@ -11,8 +11,13 @@ NumPy and protobuf have causes of their own elsewhere.
 
 from __future__ import annotations
 
+import functools
+import pkgutil
 import re
+import sys
+import sysconfig
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Optional
 
 from tfdoctor import causes
@@ -55,7 +60,9 @@ def _missing_module(tb: Traceback, m: Machine) -> Optional[Finding]:
     dist = distribution_of(module)
     # Only the package itself: a submodule missing from an installed package is about its
     # release (API knowledge), not about the package being absent.
-    if dist is None or dist in _ELSEWHERE or module not in modules().dists:
+    if dist is None:
+        return _unlisted_module(tb, module, m)
+    if dist in _ELSEWHERE or module not in modules().dists:
         return None
     return _not_installed(module, dist, f"{tb.where}: {tb.type}: {tb.message}", m)
 
@@ -196,3 +203,41 @@ def _requested_dist(name: str) -> Optional[tuple[str, str]]:
     wanted = normalize_name(name)
     module = table.module_of(wanted)
     return (module, wanted) if module is not None else None
+
+
+@functools.cache
+def _stdlib() -> frozenset[str]:
+    """Modules of Python's standard library: ``sys.stdlib_module_names`` (Python 3.10+), else
+    what the running Python's standard library directories hold. Missing from an
+    interpreter, they are no package to install (what a Python of another release lacks is a
+    cause of its own)."""
+    names = getattr(sys, "stdlib_module_names", None)
+    if names:
+        return frozenset(names)
+    paths = sysconfig.get_paths()
+    dirs = [paths["stdlib"], str(Path(paths["platstdlib"]) / "lib-dynload")]
+    found = {m.name for m in pkgutil.iter_modules(dirs)}
+    return frozenset(found | set(sys.builtin_module_names))
+
+
+def _unlisted_module(tb: Traceback, module: str, m: Machine) -> Optional[Finding]:
+    """``No module named 'X'`` for a top-level module no listed distribution installs: a
+    package not installed in the Python that ran, whichever it is (or the user's own module
+    off the path). A warning: which distribution provides X is not known, only likely."""
+    if (
+        "." in module
+        or module.startswith("_")
+        or module in _stdlib()
+        or tb.name not in ("ModuleNotFoundError", "ImportError")
+    ):
+        return None
+    return causes.finding(
+        "explain.package-not-installed",
+        Severity.WARNING,
+        causes.software.PACKAGE_NOT_INSTALLED,
+        f"The module {module} is not installed in the Python that ran",
+        f"{tb.where}: {tb.type}: {tb.message}\nNo distribution tfdoctor knows installs "
+        f"{module}: the one that does is not installed here, or {module} is a module of the "
+        "code's own project that is not on the path.",
+        causes.software.unlisted_module_fix(module),
+    )

@@ -987,13 +987,26 @@ def incomplete_install_findings(tracebacks: Sequence[Traceback], m: Machine) -> 
                 f"explain.{causes.software.TF_INSTALL_INCOMPLETE}",
                 Severity.ERROR,
                 causes.software.TF_INSTALL_INCOMPLETE,
-                f"TensorFlow cannot import its own module {module}: its files are incomplete",
-                f"{tb.where}: {tb.type}: {tb.message}\nThe import is TensorFlow's own "
-                f"({tb.frames[-1].path}), of a module its wheel installs.",
+                f"TensorFlow's own module {module} is missing: its files are incomplete",
+                f"{tb.where}: {tb.type}: {tb.message}\n{_whose_import(tb)}",
                 causes.software.incomplete_install_fix(m),
             )
         ]
     return []
+
+
+def _whose_import(tb: Traceback) -> str:
+    """Why the missing module says the install is incomplete: TensorFlow's own import, or a
+    module every release installs."""
+    if tb.frames and origin_of(tb.frames[-1].path).dist == "tensorflow":
+        return (
+            f"The import is TensorFlow's own ({tb.frames[-1].path}), of a module its wheel "
+            "installs."
+        )
+    return (
+        "Every TensorFlow release installs that module: the tensorflow package that imported "
+        "has lost its files (an interrupted install or uninstall, or a broken build)."
+    )
 
 
 # Python before 3.8 printed `cannot import name 'X'` without the module: the import statement
@@ -1253,8 +1266,8 @@ def private_api_findings(
     """A package built against another TensorFlow, missing a name in tensorflow.python
     (``modules``: the modules the log shows imported, for a message without frames)."""
     for tb in tracebacks:
-        if _PRIVATE.search(_private_message(tb)) is None:
-            continue
+        if _PRIVATE.search(_private_message(tb)) is None or own_module_missing(tb):
+            continue  # (a module TensorFlow's own install lacks is incomplete_install_findings')
         user = next((o.dist for o in library_origins(tb) if o.dist != "tensorflow"), None)
         basis = "from its frames"
         if user is None and tb.statement:
