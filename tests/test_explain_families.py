@@ -329,7 +329,7 @@ def test_the_system_loader_missing_a_cuda_library_for_a_program() -> None:
         (
             "  RuntimeError\n\n  Unable to find installation candidates for tensorflow-intel "
             "(2.15.0)",
-            "tf-no-wheel-for-python",
+            "tf-release-not-for-python",
             "tensorflow",
         ),
         (

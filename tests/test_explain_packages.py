@@ -1593,3 +1593,37 @@ def test_requests_are_read_once_each_with_their_line() -> None:
     text = "ok\nImportError: please install 'tensorflow_hub'\nagain: please install tensorflow_hub"
     found = read_install_requests(text)
     assert [(r.name, r.index) for r in found] == [("tensorflow_hub", 1)]
+
+
+# --- a resolver's chosen release without a file here ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        (
+            "error: Distribution tensorflow==2.14.1 @ registry+https://pypi.org/simple can't be "
+            "installed because it doesn't have a source distribution or wheel for the current "
+            "platform hint: You're using CPython 3.13 (`cp313`), but `tensorflow` (v2.14.1) only "
+            "has wheels with the following Python ABI tags: `cp39`, `cp310`, `cp311`",
+            ("3.11", "3.13"),
+        ),
+        (
+            "error: Distribution tensorflow-cpu==2.16.2 @ registry+https://pypi.org/"
+            "simple can't be installed because it doesn't have a source distribution or wheel for "
+            "the current platform hint: Wheels are available for `tensorflow-cpu` "
+            "(v2.16.2) on the following platforms: `manylinux_2_17_x86_64`, `win_amd64`",
+            ("manylinux_2_17_x86_64",),
+        ),
+        ("Unable to find installation candidates for tensorflow (2.15.0)", ("2.15.0",)),
+    ],
+    ids=["uv-python", "uv-platform", "poetry"],
+)
+def test_a_release_a_resolver_chose_without_a_file_here_is_that_release(
+    text: str, words: tuple[str, ...]
+) -> None:
+    """uv and Poetry name the one release they chose: that release has no wheel here, and the
+    resolver's hint says which Pythons or platforms it has."""
+    finding = top_error(explained(text))
+    assert finding.cause == "tf-release-not-for-python", finding.id
+    assert all(w in fix_text(finding) for w in words), fix_text(finding)

@@ -572,6 +572,43 @@ def _outside(python: str, spec: str) -> str:
     return ""
 
 
+def resolver_release_fix(
+    dist: str,
+    version: str,
+    python: Optional[str],
+    abi_tags: Sequence[str],
+    platforms: Sequence[str],
+) -> Fix:
+    """A resolver (uv, Poetry) chose ``dist`` ``version`` and found no file of it for this
+    interpreter or platform: a Python the release's wheels are built for (``abi_tags``, as the
+    resolver's hint lists them: ``cp311`` is CPython 3.11), or a platform they are built for,
+    or a release of ``dist`` that has a wheel here (a pin or a Python range of the project)."""
+    pythons = [f"{t[2]}.{t[3:]}" for t in abi_tags if re.fullmatch(r"cp\d\d+", t)]
+    release = f"{dist} {version}"
+    used = f" (this is {python})" if python else ""
+    if pythons:
+        text = (
+            f"The resolver chose {release}, whose wheels are for CPython "
+            f"{', '.join(pythons)} only{used}: create the environment with Python {pythons[-1]} "
+            f"(`uv venv --python {pythons[-1]}`, or the project's requires-python narrowed to "
+            f"it), or require a {dist} release that publishes wheels for this Python."
+        )
+    elif platforms:
+        text = (
+            f"The resolver chose {release}, whose wheels are for {', '.join(platforms)} only: "
+            f"this platform has none. Require a {dist} release that publishes a wheel for this "
+            "platform (its files on PyPI list them), or run where those wheels install."
+        )
+    else:
+        text = (
+            f"The resolver chose {release} and found no wheel of it for this Python and "
+            f"platform: require a {dist} release that publishes one for them (its files on PyPI "
+            "list each wheel's Python and platform), or use a Python and platform it is built "
+            "for."
+        )
+    return Fix(text, (f"pip index versions {dist}", "python --version"))
+
+
 def release_line_fix(m: Machine, dist: str, requested: str, release: str) -> Fix:
     """Install the release of the pinned one's line that pip lists for this Python."""
     line = ".".join(requested.split(".")[:2])

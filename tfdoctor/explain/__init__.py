@@ -1415,6 +1415,9 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         return causes.platform.WHEEL_MISMATCH, causes.platform.wheel_tags_fix(
             m, wheel.file, wheel.python_version, wheel.platform
         )
+    chosen = _resolver_release(hits)
+    if chosen is not None:
+        return causes.platform.TF_RELEASE_NOT_FOR_PYTHON, chosen
     skipped = _skipped_for_python(r)
     if skipped is not None:
         return causes.platform.TF_RELEASE_NOT_FOR_PYTHON, skipped
@@ -1463,6 +1466,49 @@ def _refused_companion(r: Revealed, hits: Sequence[Hits]) -> Optional[str]:
     if any(d in TF_DISTRIBUTIONS for d in (*refused, *named)):
         return None
     return next(iter((*refused, *named)), None)
+
+
+#: Resolvers that name the one release they chose and found no file of for this interpreter
+#: or platform (uv, Poetry): that TensorFlow release, not every release, has no wheel here.
+_RESOLVER_RELEASE = ("uv-no-wheel", "uv-no-abi-tag", "poetry-no-candidates")
+# uv's hints under it (crates/uv-resolver/src/error.rs and uv-distribution-types):
+# "You're using CPython 3.12 (`cp312`), but `tensorflow-cpu` (v2.15.0) only has wheels with
+# the following Python ABI tag(s): `cp39`, `cp310`" and "Wheels are available for `X` (v1) on
+# the following platform(s): `manylinux_2_17_x86_64`, ...".
+_UV_PYTHON = re.compile(r"You're using CPython (?P<python>\d+\.\d+)")
+_UV_ABI = re.compile(
+    r"only has wheels with the following Python (?:ABI )?tags?: (?P<tags>[`\w, ]+)"
+)
+_UV_PLATFORMS = re.compile(r"on the following platforms?: (?P<platforms>[`\w., ]+)")
+
+
+def _resolver_release(hits: Sequence[Hits]) -> Optional[Fix]:
+    """The fix for a release a resolver chose and found no file of, read with its hint."""
+    found = [
+        (g, line)
+        for h in hits
+        if h.signature.id in _RESOLVER_RELEASE
+        for g, (_, line) in zip(h.groups, h.citations)
+    ]
+    if not found:
+        return None
+    groups, line = found[0]
+    if normalize_name(groups.get("dist") or "") not in TF_DISTRIBUTIONS or not groups.get(
+        "tf_version"
+    ):
+        # A companion's (tensorflow-text, tensorflow-io-gcs-filesystem): whether any of its
+        # releases has a wheel here is the companion's question (_refused_companion).
+        return None
+    python = _UV_PYTHON.search(line)
+    abi = _UV_ABI.search(line)
+    platforms = _UV_PLATFORMS.search(line)
+    return causes.platform.resolver_release_fix(
+        normalize_name(groups["dist"]),
+        groups["tf_version"],
+        python.group("python") if python else None,
+        re.findall(r"\w+", abi.group("tags")) if abi else (),
+        re.findall(r"[\w.]+", platforms.group("platforms")) if platforms else (),
+    )
 
 
 def _skipped_for_python(r: Revealed) -> Optional[Fix]:
