@@ -1091,3 +1091,46 @@ def test_keras_2_habits_refused_inside_keras_3_name_keras_3_as_the_likely_cause(
     )
     keras2 = keras2.replace("keras/src/backend/common", "keras/engine")
     assert all(x.cause != "keras3-behaviour-change" for x in _explain(keras2).findings)
+
+
+def _refused_in(frames: Iterable[tuple[str, str]]) -> str:
+    """A keyword refused where Python raises it: in the caller's frame (the last shown)."""
+    lines = ["Traceback (most recent call last):"]
+    for path, code in frames:
+        lines += [f'  File "{path}", line 7, in run', f"    {code}"]
+    lines.append("TypeError: __init__() got an unexpected keyword argument 'reuse_scope'")
+    return "\n".join(lines) + "\n"
+
+
+SITE = "/srv/env/lib/python3.8/site-packages"
+
+
+def test_a_companion_refusing_a_keyword_in_its_own_frame_called_another_tensorflow() -> None:
+    """The callee is not shown (Python raises in the caller): a package written against
+    TensorFlow passing an argument its callee lacks was written for another release."""
+    log = _refused_in(
+        [("/home/u/train.py", "hub.load(path)"), (f"{SITE}/tensorflow_hub/module.py", "x, y)")]
+    )
+    finding = _only(_explain(log), "companion-mismatch")
+    assert finding.severity is Severity.WARNING
+    assert "tensorflow-hub" in finding.summary
+
+
+@pytest.mark.parametrize(
+    "frames",
+    [
+        # A package not written against TensorFlow: its callee can be anything.
+        [("/home/u/train.py", "get(url)"), (f"{SITE}/requests/api.py", "x, y)")],
+        # Another package's frame after the companion's: the callee is that package.
+        [
+            (f"{SITE}/tensorflow_hub/module.py", "x, y)"),
+            (f"{SITE}/requests/api.py", "x, y)"),
+        ],
+    ],
+    ids=["not-written-for-tensorflow", "callee-shown"],
+)
+def test_a_keyword_refused_by_another_callee_is_no_companion_mismatch(
+    frames: list[tuple[str, str]],
+) -> None:
+    report = _explain(_refused_in(frames))
+    assert all(x.cause != "companion-mismatch" for x in report.findings)

@@ -1111,14 +1111,26 @@ def foreign_caller_findings(tracebacks: Sequence[Traceback], m: Machine) -> list
             ),
             None,
         )
+        unseen_callee = False
         if index is not None:
+            top, where = packages[index] or "", tb.frames[index].path
             if (
                 module is None
                 and not match.group("core")
                 and not any(p in TF_OWN for p in packages[index + 1 :])
             ):
-                continue  # a keyword refused by the package's own code, not TensorFlow's
-            top, where = packages[index] or "", tb.frames[index].path
+                # Python raises a refused keyword in the caller's frame: the callee is shown
+                # only where a wrapper of TensorFlow's took the call. A package written
+                # against TensorFlow refusing in its own innermost frame called, most often,
+                # TensorFlow (a warning: the callee is not shown); any other frame after it
+                # is another callee's.
+                known = distribution_of(top)
+                written = _written_for_tensorflow(top) or (
+                    known is not None and m.companion(known) is not None
+                )
+                if index != len(packages) - 1 or not written:
+                    continue
+                unseen_callee = True
         else:
             # No frame shown: the package an interactive `import X` above the error imported
             # asked TensorFlow, as it imported (a name TensorFlow's own import lacks is not
@@ -1155,10 +1167,17 @@ def foreign_caller_findings(tracebacks: Sequence[Traceback], m: Machine) -> list
             else f"{dist} ({where}) asks TensorFlow for {asked}, which the installed TensorFlow "
             f"does not have: the {dist} release and the TensorFlow release do not go together."
         )
+        if unseen_callee:
+            said = (
+                f"{dist} ({where}) passes {asked}, which the function it calls does not take; "
+                f"{dist} is written against TensorFlow, so that function is most likely "
+                f"TensorFlow's (the traceback does not show it): the {dist} release and the "
+                "TensorFlow release do not go together."
+            )
         return [
             causes.finding(
                 f"explain.{causes.software.COMPANION_MISMATCH}",
-                Severity.WARNING if unnamed else Severity.ERROR,
+                Severity.WARNING if unnamed or unseen_callee else Severity.ERROR,
                 causes.software.COMPANION_MISMATCH,
                 f"{dist} was written for another TensorFlow release (it asks for {asked})",
                 f"{tb.where}: {tb.type}: {tb.message}\n{said}",
