@@ -1627,3 +1627,49 @@ def test_a_release_a_resolver_chose_without_a_file_here_is_that_release(
     finding = top_error(explained(text))
     assert finding.cause == "tf-release-not-for-python", finding.id
     assert all(w in fix_text(finding) for w in words), fix_text(finding)
+
+
+# --- a pip too old for what it installs ----------------------------------------------------------
+
+
+def test_pypi_refusing_an_old_tls_is_pip_too_old_fixed_with_get_pip() -> None:
+    text = (
+        "Could not fetch URL https://pypi.python.org/simple/numpy/: There was a problem "
+        "confirming the ssl certificate: [SSL: TLSV1_ALERT_PROTOCOL_VERSION] tlsv1 alert "
+        "protocol version (_ssl.c:661) - skipping\n"
+    )
+    finding = top_error(explained(text))
+    assert finding.cause == "pip-too-old"
+    assert any("get-pip.py" in c for c in finding.fix.commands)  # type: ignore[union-attr]
+
+
+def test_a_pip_before_requires_python_failing_a_build_is_upgraded_in_two_steps() -> None:
+    text = (
+        'Command "python setup.py egg_info" failed with error code 1 in /tmp/pip-build-q/h5py/\n'
+        "You are using pip version 8.0.2, however version 19.1 is available.\n"
+    )
+    finding = top_error(explained(text))
+    assert finding.cause == "pip-too-old"
+    commands = finding.fix.commands  # type: ignore[union-attr]
+    assert commands[0] == 'python -m pip install --upgrade "pip<21"'
+
+
+def test_a_recent_pip_failing_a_build_is_not_pip_too_old() -> None:
+    text = (
+        'Command "python setup.py egg_info" failed with error code 1 in /tmp/pip-build-q/h5py/\n'
+        "You are using pip version 18.1, however version 19.1 is available.\n"
+    )
+    assert all(x.cause != "pip-too-old" for x in explained(text).findings)
+
+
+def test_a_pip_before_manylinux2010_finding_no_tensorflow_is_pip_too_old() -> None:
+    text = (
+        "Collecting tensorflow==2.1.0\n"
+        "  Could not find a version that satisfies the requirement tensorflow==2.1.0 (from "
+        "versions: 1.13.1, 1.13.2, 1.14.0)\n"
+        "No matching distribution found for tensorflow==2.1.0\n"
+        "You are using pip version 10.0.1, however version 20.0.2 is available.\n"
+    )
+    finding = top_error(explained(text))
+    assert finding.cause == "pip-too-old"
+    assert "10.0.1" in finding.fix.text  # type: ignore[union-attr]

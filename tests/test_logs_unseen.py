@@ -38,8 +38,6 @@ BATCHES = sorted(p for p in UNSEEN.iterdir() if p.is_dir())
 PROPOSED_CAUSES: dict[str, str] = {
     "wsl-driver-broken": "the GPU driver stack of WSL2 is broken (Linux driver or CUDA packages "
     "inside the distribution, a stale Windows driver): NVML lists the GPU, cuInit finds none",
-    "pip-too-old": "pip older than the wheel tags a release ships (manylinux2010 needs pip 19): "
-    "pip lists only older releases and finds none in the requested range",
     "python-too-old-for-package": "pip installed a package whose code needs a newer Python than "
     "the one running it (its Requires-Python admits the old one), so importing it fails on syntax "
     "or typing the old Python lacks",

@@ -45,6 +45,9 @@ GROUPS = frozenset(
         "min_capability",
         "dist",
         "numpy_version",
+        # The version of pip the log shows, and the directory of a source build it failed.
+        "pip_version",
+        "build_dir",
         "python_version",
         "driver_version",
         "gpu_name",

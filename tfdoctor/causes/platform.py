@@ -32,6 +32,7 @@ STATIC_TLS_EXHAUSTED: Final = CauseId("static-tls-exhausted")
 EXTERNALLY_MANAGED: Final = CauseId("externally-managed-python")
 WINDOWS_LONG_PATHS: Final = CauseId("windows-long-paths")
 SHELL_GLOB_EXTRA: Final = CauseId("shell-glob-extra")
+PIP_TOO_OLD: Final = CauseId("pip-too-old")
 
 METAL_FILES = "https://pypi.org/project/tensorflow-metal/#files"
 
@@ -44,8 +45,30 @@ def release_not_for_python_title(dist: str) -> str:
     return f"The requested {what} release has no wheel for this Python and platform"
 
 
+#: What each pip release added that installing TensorFlow's wheels needs: Requires-Python
+#: (pip 9.0: older pips install releases that dropped the Python and fail building them),
+#: manylinux2010 (PEP 571, pip 19.0), manylinux2014 (PEP 599, pip 19.3), manylinux_x_y
+#: (PEP 600) and macOS 11's tags (pip 20.3). TensorFlow's install page asks for pip 19.0 or
+#: later (20.3 on macOS).
+PIP_RELEASE_NOTES = "https://pip.pypa.io/en/stable/news/"
+PIP_REQUIRES_PYTHON = (9, 0)
+PIP_MANYLINUX2010 = (19, 0)
+
 CAUSES: Mapping[str, Cause] = dict(
     (
+        define(
+            PIP_TOO_OLD,
+            "pip is too old for the wheels it has to install",
+            "Wheels name the platforms and Pythons they are for with tags that later pip "
+            "releases introduced (manylinux2010: pip 19.0, manylinux2014: 19.3, manylinux_2_17 "
+            "and macOS 11: 20.3); an older pip skips those wheels, so it lists only older "
+            "releases, or none. pip before 9.0 also ignores a release's Requires-Python and "
+            "installs releases that no longer support the Python, and PyPI refuses clients "
+            "without TLS 1.2 (since 2018).",
+            TF_PIP_GUIDE,
+            PIP_RELEASE_NOTES,
+            "https://peps.python.org/pep-0600/",
+        ),
         define(
             METAL_NO_WHEEL_FOR_PYTHON,
             "No tensorflow-metal wheel for this Python",
@@ -570,6 +593,44 @@ def _outside(python: str, spec: str) -> str:
         if bound.operator in ("<", "<=") and not bound.contains(have):
             return " (newer than it allows)"
     return ""
+
+
+def pip_upgrade_fix(reason: str, tls: bool = False, pip: Optional[str] = None) -> Fix:
+    """Upgrade pip in the environment that installs, then install again. ``tls``: PyPI refused
+    this pip's connection, so it cannot fetch its own upgrade: get-pip.py installs one (an
+    older Python needs its own copy, bootstrap.pypa.io/pip/X.Y/get-pip.py). ``pip``: the
+    version the log shows; one before 9.0 ignores Requires-Python, so upgrading it in one
+    step would install a pip that no longer runs on an old Python: first the last pip for
+    Python 2.7 and 3.5 (20.3.4), which reads Requires-Python, then the newest this Python
+    admits."""
+    if tls:
+        return Fix(
+            f"{reason} Install a current pip with get-pip.py (for Python 3.7 or older, the "
+            "copy for that Python: https://bootstrap.pypa.io/pip/3.7/get-pip.py, .../2.7/...), "
+            "then run the install again.",
+            (
+                "curl -sSLO https://bootstrap.pypa.io/get-pip.py",
+                "python get-pip.py",
+                "python -m pip --version",
+            ),
+        )
+    first = (
+        ('python -m pip install --upgrade "pip<21"',)
+        if pip and version_key(pip) < PIP_REQUIRES_PYTHON
+        else ()
+    )
+    return Fix(
+        f"{reason} Upgrade pip in the environment that installs (TensorFlow asks for pip 19.0 "
+        "or later, 20.3 on macOS), then run the install again."
+        + (
+            " This pip ignores Requires-Python: upgrade it first to a pip before 21 (which "
+            "reads it and still runs on Python 2.7 and 3.5), then to the newest this Python "
+            "admits."
+            if first
+            else ""
+        ),
+        (*first, "python -m pip install --upgrade pip", "python -m pip --version"),
+    )
 
 
 def resolver_release_fix(

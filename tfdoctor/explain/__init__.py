@@ -531,6 +531,8 @@ class Revealed(Record):
     other_toolkit: Optional[tuple[str, str, str, str]] = None
     #: What pip said it could see for this interpreter and platform.
     pip_refusals: tuple[PipRefusal, ...] = ()
+    #: The version of pip the log shows (its upgrade notice, ``pip X from ...``).
+    pip_version: Optional[str] = None
     #: Releases pip skipped for their Requires-Python, as it listed them.
     python_refusals: tuple[PythonRefusal, ...] = ()
     #: Facts the log does not state but its paths and file names imply, each with its basis.
@@ -752,6 +754,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         cuda_wheels=_cuda_wheels(evidence),
         conda=conda,
         pip_refusals=tuple(evidence.refusals),
+        pip_version=evidence.first("pip_version", evidence_only=True),
         python_refusals=tuple(evidence.python_refusals),
         inferred=tuple(inferred),
         stated_at=tuple(stated.items()),
@@ -1443,6 +1446,22 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
     if not refusals:
         return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.no_wheel_fix(m)
     refusal = refusals[0]
+    pinned = requested_version(refusal.spec)
+    if (
+        r.pip_version
+        and version_key(r.pip_version) < causes.platform.PIP_MANYLINUX2010
+        and (pinned is None or version_key(pinned) >= (1, 15))
+        and r.os in (None, "linux")
+    ):
+        # Every Linux wheel of TensorFlow since 1.15 and 2.0 carries the manylinux2010 tag
+        # or a newer one: a pip before 19.0 lists none of them (Windows' and macOS' tags it
+        # reads; an older release's refusal is about its Pythons).
+        return causes.platform.PIP_TOO_OLD, causes.platform.pip_upgrade_fix(
+            f"The log shows pip {r.pip_version}, older than 19.0, the first that reads the "
+            "platform tags of TensorFlow's wheels since 1.15 and 2.0 (manylinux2010), so pip "
+            "lists only older releases, or none.",
+            pip=r.pip_version,
+        )
     cause, fix, _ = causes.platform.pip_refusal_fix(
         m,
         refusal.final_versions or refusal.versions,
@@ -1508,6 +1527,21 @@ def _resolver_release(hits: Sequence[Hits]) -> Optional[Fix]:
         python.group("python") if python else None,
         re.findall(r"\w+", abi.group("tags")) if abi else (),
         re.findall(r"[\w.]+", platforms.group("platforms")) if platforms else (),
+    )
+
+
+def _pip_old(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    shown = f"pip {r.pip_version}" if r.pip_version else "this pip"
+    if any(h.signature.id == "pypi-tls-refused" for h in hits):
+        return causes.platform.PIP_TOO_OLD, causes.platform.pip_upgrade_fix(
+            f"PyPI refused the connection: it accepts TLS 1.2 only (since 2018), which {shown} "
+            "or the Python's SSL library under it does not speak, so pip cannot fetch anything.",
+            tls=True,
+        )
+    return causes.platform.PIP_TOO_OLD, causes.platform.pip_upgrade_fix(
+        f"{shown if r.pip_version else 'This pip'} predates Requires-Python (pip 9.0): it "
+        "installs releases that no longer support this Python, whose builds then fail.",
+        pip=r.pip_version,
     )
 
 
@@ -1655,6 +1689,7 @@ BUILDERS: dict[str, Builder] = {
     causes.gpu.DRIVER_NOT_LOADED: _driver_not_loaded,
     causes.software.PROTOBUF_INCOMPATIBLE: _protobuf,
     causes.platform.TF_NO_WHEEL_FOR_PYTHON: _no_wheel,
+    causes.platform.PIP_TOO_OLD: _pip_old,
     causes.code.API_DEFAULT_CHANGED: _api_default,
     causes.platform.CPU_LACKS_AVX: _cpu_avx,
     causes.runtime.GPU_LIBRARY_INIT_FAILED: _gpu_library_init,
@@ -1940,11 +1975,13 @@ def explain(
         evidence.conda_conflicts,
     ):
         findings.setdefault(found.id, found)
-    for found in requested_findings(evidence.install_requests, machine):
-        findings.setdefault(found.id, found)
-    cpu_build = _conda_cpu_build(evidence.conda_rows, _gpu_shown(machine, revealed), revealed.os)
-    if cpu_build is not None:
-        findings.setdefault(cpu_build.id, cpu_build)
+    for extra in (
+        *requested_findings(evidence.install_requests, machine),
+        _conda_cpu_build(evidence.conda_rows, _gpu_shown(machine, revealed), revealed.os),
+        _pip_ignores_requires_python(evidence, revealed, machine),
+    ):
+        if extra is not None:
+            findings.setdefault(extra.id, extra)
     inferred = _inferred(evidence, revealed)
     for cause, hits in by_cause.items():
         found = _cause_finding(cause, hits, machine, revealed, facts is not None, inferred)
@@ -1989,6 +2026,26 @@ def explain(
     if isinstance(lines, LogReader) and lines.unread is not None:
         out.append(_unread_finding(lines, *lines.unread))
     return Report(merged, tuple(dataclasses.replace(f, check="explain") for f in out))
+
+
+def _pip_ignores_requires_python(
+    evidence: Evidence, revealed: Revealed, machine: Machine
+) -> Optional[Finding]:
+    """pip before 9.0 (its version shown) failing to build a source archive: it ignores a
+    release's Requires-Python, so it took a release that no longer supports this Python."""
+    built = evidence.hits.get("pip-egg-info-failed")
+    pip = revealed.pip_version
+    if built is None or not pip or version_key(pip) >= causes.platform.PIP_REQUIRES_PYTHON:
+        return None
+    cause, fix = _pip_old(machine, revealed, [built])
+    return causes.finding(
+        f"explain.{cause}",
+        Severity.ERROR,
+        cause,
+        f"pip {pip} ignores Requires-Python and built a release this Python cannot run",
+        _cite([built]),
+        fix,
+    )
 
 
 def _settle_overlaps(by_cause: dict[str, list[Hits]]) -> None:
