@@ -1134,3 +1134,36 @@ def test_a_keyword_refused_by_another_callee_is_no_companion_mismatch(
 ) -> None:
     report = _explain(_refused_in(frames))
     assert all(x.cause != "companion-mismatch" for x in report.findings)
+
+
+def test_a_member_a_letter_from_a_removed_one_gets_that_ones_fix() -> None:
+    report = _explain("AttributeError: 'Sequential' object has no attribute 'predict_clases'")
+    finding = _only(report, "api-removed")
+    assert "predict_classes" in finding.detail
+    assert finding.fix is not None and "predict" in finding.fix.text
+
+
+def test_a_member_like_no_removed_one_is_not_judged() -> None:
+    report = _explain("AttributeError: 'Sequential' object has no attribute 'summarise'")
+    assert all(x.cause != "api-removed" for x in report.findings)
+
+
+def test_an_op_without_a_kernel_on_the_gpu_it_was_pinned_to_is_op_kernel_missing() -> None:
+    line = (
+        "InvalidArgumentError: Could not satisfy device specification '/job:localhost/"
+        "replica:0/task:0/device:GPU:0'. enable_soft_placement=0. Supported device types [CPU]. "
+        "All available devices [/job:localhost/replica:0/task:0/device:GPU:0, /job:localhost/"
+        "replica:0/task:0/device:CPU:0]. [Op:ScatterNd]"
+    )
+    finding = _only(_explain(line), "op-kernel-missing")
+    assert finding.fix is not None and "ScatterNd" in finding.fix.text
+
+
+def test_a_gpu_that_does_not_exist_is_not_a_missing_kernel() -> None:
+    line = (
+        "InvalidArgumentError: Could not satisfy device specification '/job:localhost/"
+        "replica:0/task:0/device:GPU:3'. enable_soft_placement=0. Supported device types [GPU, "
+        "CPU]. All available devices [/job:localhost/replica:0/task:0/device:GPU:0, "
+        "/job:localhost/replica:0/task:0/device:CPU:0]. [Op:MatMul]"
+    )
+    assert all(x.cause != "op-kernel-missing" for x in _explain(line).findings)

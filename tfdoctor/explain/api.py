@@ -10,6 +10,7 @@ file: the same cause, words and fix.
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import re
 from collections.abc import Sequence
 from typing import Optional
@@ -131,10 +132,32 @@ def api_use(tb: Traceback, knowledge: ApiKnowledge) -> Optional[tuple[str, Verdi
         return found
     match = _NO_METHOD.search(message)
     if match is not None:
-        verdict = knowledge.member(match.group("cls"), match.group("attr"))
+        cls, attr = match.group("cls"), match.group("attr")
+        verdict = knowledge.member(cls, attr)
         if verdict is not None:
-            return f"{match.group('cls')}.{match.group('attr')}", verdict
+            return f"{cls}.{attr}", verdict
+        return _misspelt_member(knowledge, cls, attr)
     return None
+
+
+def _misspelt_member(knowledge: ApiKnowledge, cls: str, attr: str) -> Optional[tuple[str, Verdict]]:
+    """A member no Keras had, a letter or two from one a rule knows removed
+    (``predict_class`` for ``predict_classes``): the code was written with that name in mind,
+    and what replaced it is the fix (said as a likeness, not as the name written)."""
+    known = sorted(
+        {r.method or r.attribute or "" for r in knowledge.rules.rules if r.method or r.attribute}
+    )
+    close = difflib.get_close_matches(attr, known, n=1, cutoff=0.9)
+    if not close or close[0] == attr:
+        return None
+    verdict = knowledge.member(cls, close[0])
+    if verdict is None:
+        return None
+    return f"{cls}.{attr}", dataclasses.replace(
+        verdict,
+        what=f"`{attr}` is no member any Keras had; `{close[0]}` is the one it resembles. "
+        + verdict.what,
+    )
 
 
 def _written(tb: Traceback, knowledge: ApiKnowledge, word: str) -> Optional[tuple[str, Verdict]]:
