@@ -147,9 +147,13 @@ def ptxas_install_fix(m: Machine) -> Fix:
 
 def ptxas_old_fix(m: Machine, architecture: Optional[str]) -> Fix:
     """A ptxas from a CUDA release that knows ``architecture`` (``sm_86``), first in line."""
-    arch = architecture or "this GPU's architecture"
+    knows = (
+        f"that knows {architecture} (NVIDIA's GPU feature list)"
+        if architecture
+        else "at least as new as the one TensorFlow was built with (its tested configurations)"
+    )
     text = (
-        f"Use a ptxas from a CUDA release that knows {arch} (NVIDIA's GPU feature list): find "
+        f"Use a ptxas from a CUDA release {knows}: find "
         "the old one (an old CUDA toolkit's bin first on PATH, or CUDA_HOME) and take it out of "
         "the way, or install the CUDA compiler wheel, which XLA finds in site-packages."
     )
