@@ -858,6 +858,28 @@ def pip_refusal_fix(
     )
 
 
+def platform_ended_fix(m: Machine, release: str, platform: str, last: Optional[TFLine]) -> Fix:
+    """A TensorFlow release with no wheel for ``platform``: the last line's newest patch that
+    has one, or another platform."""
+    where = _PLATFORM_WORDS.get(platform, platform)
+    if last is None:
+        return Fix(
+            f"TensorFlow {release} publishes no wheel for {where}, and no release the matrix "
+            "knows does: run it on a platform it has wheels for (Linux x86-64, or a container "
+            "of it).",
+            ("python -m pip index versions tensorflow",),
+        )
+    pythons = last.python.get(platform) or ()
+    span = f" (with Python {_python_span(list(pythons))})" if pythons else ""
+    return install_fix(
+        m,
+        f"TensorFlow {release} publishes no wheel for {where}; {last.latest_patch} is the last "
+        f"release that does{span}. Install it, or run {release} on a platform it has wheels "
+        "for (Linux x86-64, or a container of it).",
+        f"tensorflow=={last.latest_patch}",
+    )
+
+
 def wheel_lines(lines: Sequence[TFLine], platform: str) -> list[str]:
     """The final lines, oldest first, whose ``tensorflow`` wheels include ``platform``
     (``macos-arm64``), read from each line's Pythons per platform in the matrix."""

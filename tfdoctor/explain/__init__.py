@@ -60,6 +60,7 @@ from tfdoctor.evidence.pip import (
     read_wheel_refusal,
     requested_version,
 )
+from tfdoctor.evidence.stated import STATED_READ, Stated, read_gpu_complaint, read_stated
 from tfdoctor.evidence.tflog import cudnn_dotted, library_of
 from tfdoctor.evidence.traceback import (
     MAX_INTERPRETERS,
@@ -179,6 +180,12 @@ class Evidence:
     interpreters: list[str] = dataclasses.field(default_factory=list)
     #: The log's head speaks of Jupyter (a notebook, its kernel, ipykernel).
     jupyter: bool = False
+    #: The machine as the user's issue form states it, and their sentence that TensorFlow does
+    #: not use the GPU, with where (:mod:`tfdoctor.evidence.stated`), from the log's head.
+    stated: Stated = dataclasses.field(default_factory=Stated)
+    #: The head of the log's first block, as read for the form (its words of installing).
+    first_text: str = ""
+    gpu_complaint: Optional[tuple[str, str]] = None
     #: Packages a program said must be installed, with where (:mod:`tfdoctor.evidence.packages`).
     install_requests: list[tuple[str, InstallRequest]] = dataclasses.field(default_factory=list)
 
@@ -286,6 +293,17 @@ def _read_block(evidence: Evidence, block: LogText, distinct: str) -> None:
                 evidence.interpreters.append(python)
         del evidence.interpreters[MAX_INTERPRETERS:]
         evidence.jupyter = evidence.jupyter or any(w in head for w in _JUPYTER_WORDS)
+        if not evidence.stated.lines:
+            evidence.stated = read_stated(head)
+            if evidence.stated.lines:
+                evidence.first_text = head[:STATED_READ]
+        if evidence.gpu_complaint is None:
+            complaint = read_gpu_complaint(head)
+            if complaint is not None:
+                evidence.gpu_complaint = (
+                    block.where(head[: head.find(complaint)].count("\n")),
+                    complaint,
+                )
     if not evidence.wsl and any(word in text for word in _WSL_WORDS):
         evidence.wsl = True
     if evidence.os_of_prompt is None:
@@ -700,8 +718,18 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
     if image_line is not None:
         inferred.append(Inferred("environment", "a container of NVIDIA's CUDA images", image_line))
     os_hint = _os_of(lines, libraries, frames) or evidence.os_near_devices or evidence.os_of_prompt
+    said = evidence.stated
+    if os_hint is None and said.os is not None:
+        # The user's own form states it: what they wrote, cited as written.
+        basis = next(
+            (x for x in said.lines if "platform" in x.lower() or "system" in x.lower()), ""
+        )
+        os_hint = Inferred("os", said.os, f"the issue's form: {basis}")
     if os_hint is not None:
         inferred.append(os_hint)
+    if python is None and said.python is not None:
+        python = said.python
+        inferred.append(Inferred("python", python, "the issue's form"))
     inferred.extend(_soname_hints(evidence, matrix))
     # TensorFlow's own lines first (tflog's events), then what other lines state (nvidia-smi's
     # header, "Loaded cuDNN version 8600", the devices TensorFlow created).
@@ -733,7 +761,8 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
     text = "\n".join(lines)
     return Revealed(
         tf_version=evidence.first("tf_version", evidence_only=True)
-        or evidence.echoed.get("tensorflow"),
+        or evidence.echoed.get("tensorflow")
+        or evidence.stated.tf_version,
         tf_dist=evidence.first("dist", evidence_only=True),
         python=python,
         os=os_hint.value if os_hint is not None else None,
@@ -749,7 +778,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         site_packages=site,
         tf_import_library=_tf_import_library(evidence.tracebacks),
         other_toolkit=_other_toolkit(evidence),
-        wsl=evidence.wsl or "/usr/lib/wsl/" in text,
+        wsl=evidence.wsl or "/usr/lib/wsl/" in text or evidence.stated.wsl,
         cuda_image=image_line is not None,
         cuda_wheels=_cuda_wheels(evidence),
         conda=conda,
@@ -1979,6 +2008,7 @@ def explain(
         *requested_findings(evidence.install_requests, machine),
         _conda_cpu_build(evidence.conda_rows, _gpu_shown(machine, revealed), revealed.os),
         _pip_ignores_requires_python(evidence, revealed, machine),
+        _stated_platform_release(evidence, machine),
     ):
         if extra is not None:
             findings.setdefault(extra.id, extra)
@@ -2026,6 +2056,39 @@ def explain(
     if isinstance(lines, LogReader) and lines.unread is not None:
         out.append(_unread_finding(lines, *lines.unread))
     return Report(merged, tuple(dataclasses.replace(f, check="explain") for f in out))
+
+
+#: Words of installing: a stated platform and release are about an install only beside them.
+_INSTALL_WORDS = re.compile(r"(?i)\bpip\b|\binstall|\bwheels?\b|\bdownload|\bpypi\b|\bbinar")
+
+
+def _stated_platform_release(evidence: Evidence, machine: Machine) -> Optional[Finding]:
+    """The user's form names a platform and a TensorFlow release that publishes no wheel for
+    it (the matrix's Pythons per platform are empty), and the text is about installing: that
+    release is not for this platform, whatever pip printed or not."""
+    said = evidence.stated
+    platform = said.platform()
+    matrix = machine.matrix
+    if platform is None or said.tf_version is None or matrix is None:
+        return None
+    line = matrix.line_for(said.tf_version)
+    if line is None or platform not in line.python or line.python[platform]:
+        return None
+    text = "\n".join(said.lines) + "\n" + (evidence.first_text or "")
+    if not _INSTALL_WORDS.search(text):
+        return None
+    having = causes.platform.wheel_lines(matrix.lines, platform)
+    last = matrix.line_for(having[-1]) if having else None
+    return causes.finding(
+        f"explain.{causes.platform.TF_RELEASE_NOT_FOR_PYTHON}",
+        Severity.ERROR,
+        causes.platform.TF_RELEASE_NOT_FOR_PYTHON,
+        causes.platform.release_not_for_python_title("tensorflow"),
+        "\n".join(said.lines)
+        + f"\nThe form states {platform} and TensorFlow {said.tf_version}, whose release "
+        "publishes no wheel for that platform (from the matrix).",
+        causes.platform.platform_ended_fix(machine, said.tf_version, platform, last),
+    )
 
 
 def _pip_ignores_requires_python(
@@ -2104,8 +2167,14 @@ def _unlisted(
 ) -> Optional[Finding]:
     """The finding for TensorFlow listing no GPU (:mod:`tfdoctor.explain.devices`), with what
     the log implies of the machine."""
+    listings = evidence.devices
+    if not listings and evidence.gpu_complaint is not None:
+        # No answer of TensorFlow's is shown, only the user's words that it does not use the
+        # GPU: the same question, asked of what the log states around it.
+        where, said = evidence.gpu_complaint
+        listings = [(where, DeviceListing(0, said, gpus=0))]
     unlisted = unlisted_gpu_finding(
-        evidence.devices,
+        listings,
         found,
         machine,
         _gpu_shown(machine, revealed),

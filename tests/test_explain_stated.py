@@ -1,0 +1,136 @@
+"""What a user states of the machine in words: an issue form's fields, and a sentence that
+TensorFlow does not use the GPU. Every form here is written for the test in the shapes of
+TensorFlow's templates (the 2022 forms' headings, the older Markdown items)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.explaining import explained, fix_text, top_error
+from tfdoctor.evidence.stated import Stated, read_gpu_complaint, read_stated
+
+FORM = """### Issue type
+
+Bug
+
+### TensorFlow version
+
+{tf}
+
+### OS platform and distribution
+
+{os}
+
+### Python version
+
+{py}
+
+### Current behavior?
+
+{what}
+"""
+
+ITEMS = """**System information**
+- OS Platform and Distribution (e.g., Linux Ubuntu 16.04): {os}
+- TensorFlow installed from (source or binary): binary
+- TensorFlow version (use command below): {tf}
+- Python version: {py}
+
+{what}
+"""
+
+
+@pytest.mark.parametrize(
+    "form, tf, os, py, expected",
+    [
+        (FORM, "2.15.1", "Ubuntu 22.04", "3.11", Stated("2.15.1", "3.11", "linux")),
+        (FORM, "tf 2.17", "Windows 11 Pro", "Python 3.12.4", Stated("2.17", "3.12.4", "windows")),
+        (
+            ITEMS,
+            "v2.4.0-rc4-71-g582c8d236cb 2.4.0",
+            "macOS 12.6 (Intel)",
+            "3.8.10",
+            Stated("2.4.0", "3.8.10", "macos", "x86_64"),
+        ),
+        (ITEMS, "2.10.0", "WSL2 Ubuntu 20.04", "3.9", Stated("2.10.0", "3.9", "linux", wsl=True)),
+    ],
+    ids=["form-linux", "form-windows", "items-git-describe", "items-wsl"],
+)
+def test_a_forms_fields_are_read_as_stated(
+    form: str, tf: str, os: str, py: str, expected: Stated
+) -> None:
+    found = read_stated(form.format(tf=tf, os=os, py=py, what="It fails."))
+    assert (found.tf_version, found.python, found.os, found.arch, found.wsl) == (
+        expected.tf_version,
+        expected.python,
+        expected.os,
+        expected.arch,
+        expected.wsl,
+    )
+    assert found.lines
+
+
+def test_text_without_a_form_states_nothing() -> None:
+    assert read_stated("Traceback (most recent call last):\nValueError: x\n") == Stated()
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "but tensorflow can't utilize the GPU at all",
+        "The GPU is not detected by TensorFlow.",
+        "no GPU found when I run list_physical_devices",
+        "TensorFlow does not use my gpu",
+    ],
+)
+def test_a_users_sentence_that_the_gpu_is_unused_is_read(line: str) -> None:
+    assert read_gpu_complaint(f"Some context.\n{line}\nMore.") == line
+
+
+def test_tensorflows_own_line_is_no_complaint() -> None:
+    text = (
+        "2024-01-02 10:00:00.000000: I external/local_xla/xla/tsl/cuda/cudart_stub.cc:32] Could "
+        "not find cuda drivers on your machine, GPU will not be used.\n"
+    )
+    assert read_gpu_complaint(text) is None
+
+
+def test_native_windows_after_2_10_with_an_unused_gpu_is_the_ended_windows_build() -> None:
+    text = FORM.format(
+        tf="2.15.0", os="Windows 10", py="3.10", what="TensorFlow can't see the GPU."
+    )
+    finding = top_error(explained(text))
+    assert finding.cause == "windows-native-gpu-ended"
+    assert "wsl" in fix_text(finding).lower()
+
+
+def test_a_stated_platform_the_release_has_no_wheel_for_is_that_release() -> None:
+    text = FORM.format(
+        tf="2.18.0",
+        os="macOS 14 on an Intel Mac",
+        py="3.11",
+        what="pip install tensorflow==2.18.0 finds no matching distribution.",
+    )
+    finding = top_error(explained(text))
+    assert finding.cause == "tf-release-not-for-python"
+    assert '"tensorflow==2.16.2"' in fix_text(finding)
+
+
+@pytest.mark.parametrize(
+    "tf, os, what",
+    [
+        # A platform the release publishes wheels for.
+        ("2.18.0", "macOS 14 (Apple M2)", "pip install tensorflow fails."),
+        # Not about installing.
+        ("2.18.0", "macOS 14 on an Intel Mac", "The model's loss is NaN after one epoch."),
+        # Linux after 2.10 has its GPU build.
+        ("2.15.0", "Ubuntu 22.04", "TensorFlow can't see the GPU."),
+    ],
+    ids=["wheel-exists", "not-an-install", "linux-gpu"],
+)
+def test_a_stated_machine_without_those_causes_gets_neither(tf: str, os: str, what: str) -> None:
+    report = explained(FORM.format(tf=tf, os=os, py="3.11", what=what))
+    assert all(
+        x.cause not in ("tf-release-not-for-python", "windows-native-gpu-ended")
+        for x in report.findings
+    ), [x.id for x in report.findings]

@@ -1,0 +1,181 @@
+"""What a user states of the machine in words: the fields of an issue's form, and a sentence
+saying that TensorFlow does not use the GPU.
+
+TensorFlow's issue forms ask for the release, the platform, the Python and the CUDA versions
+under headings (``### TensorFlow version`` then the answer, since 2022:
+https://github.com/tensorflow/tensorflow/tree/master/.github/ISSUE_TEMPLATE), and its older
+Markdown templates as list items (``- TensorFlow version (use command below): 2.3.0``,
+``- OS Platform and Distribution (e.g., Linux Ubuntu 16.04): Windows 10``); Keras' and many
+projects' templates copy them. A pasted thread often holds nothing else. What is read here is
+*stated*: the user's words, kept with the line they came from; nothing is added to them.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+from tfdoctor.records import Record, record
+
+#: How much of a text is searched for the form's fields (they open an issue).
+STATED_READ = 64 << 10
+
+
+@record
+class Stated(Record):
+    """The machine as a user's form states it; each field None where it does not."""
+
+    tf_version: Optional[str] = None
+    python: Optional[str] = None
+    #: ``windows``, ``macos`` or ``linux``.
+    os: Optional[str] = None
+    #: ``x86_64``, ``arm64`` (Apple silicon) or ``aarch64``, where the platform's words say.
+    arch: Optional[str] = None
+    #: The answer names WSL (Linux under Windows, not native Windows).
+    wsl: bool = False
+    #: The lines the fields were read from, as written.
+    lines: tuple[str, ...] = ()
+
+    def platform(self) -> Optional[str]:
+        """The wheel platform key the statement names (``macos-x86_64``), or None where it
+        does not name both the system and, for macOS and Linux, the processor."""
+        if self.os == "windows" and not self.wsl:
+            return "windows-x86_64"
+        if self.os == "macos" and self.arch in ("x86_64", "arm64"):
+            return f"macos-{self.arch}"
+        if self.os == "linux" and self.arch in ("x86_64", "aarch64"):
+            return f"linux-{self.arch}"
+        return None
+
+
+# A field's label, in either template's words, and which field it fills.
+_LABELS = (
+    (re.compile(r"(?i)^tensorflow\s+version\b|^tf\s+version\b"), "tf_version"),
+    (re.compile(r"(?i)^python\s+version\b"), "python"),
+    (re.compile(r"(?i)^os\s+platform(?:\s+and\s+distribution)?\b|^operating\s+system\b"), "os"),
+)
+#: ``### Label`` (a form's heading, the answer on the next non-empty line) or ``- Label: answer``
+#: / ``**Label**: answer`` (a template's item).
+_HEADING = re.compile(r"^\s*#{2,4}\s*(?P<label>[^\n]+?)\s*$")
+_ITEM = re.compile(
+    r"^\s*(?:[-*]\s*)?\**(?P<label>[A-Za-z][^:\n]{2,80}?)\**\s*:\s*(?P<value>\S[^\n]*)$"
+)
+_VERSION = re.compile(r"(?<![\w.])v?(\d+\.\d+(?:\.\d+)?)(?![\w.])")
+_PYTHON = re.compile(r"(?<![\d.])(3\.\d{1,2}(?:\.\d+)?|2\.7(?:\.\d+)?)(?![\d.])")
+
+_OS_WORDS = (
+    (re.compile(r"(?i)\bwsl\d?\b|windows subsystem for linux"), "linux"),
+    (re.compile(r"(?i)\bwin(?:dows)?\s*(?:7|8|10|11|server)?\b|\bwin(?:7|8|10|11)\b"), "windows"),
+    (
+        re.compile(
+            r"(?i)\bmac\s*os\b|\bmacos\b|\bos\s*x\b|\bmac\b|\bdarwin\b|\bsonoma\b|\bventura\b|"
+            r"\bmonterey\b|\bbig\s*sur\b|\bsequoia\b"
+        ),
+        "macos",
+    ),
+    (
+        re.compile(
+            r"(?i)\blinux\b|\bubuntu\b|\bdebian\b|\bcentos\b|\bfedora\b|\brhel\b|\bred\s*hat\b|"
+            r"\barch\b|\bmanjaro\b|\bopensuse\b|\brocky\b|\balmalinux\b"
+        ),
+        "linux",
+    ),
+)
+_ARCH_WORDS = (
+    (re.compile(r"(?i)\bx86[_-]?64\b|\bamd64\b|\bx64\b|\bintel\b"), "x86_64"),
+    (re.compile(r"(?i)\barm64\b|\bapple\s+silicon\b|\bm[1-4](?:\s*(?:pro|max|ultra))?\b"), "arm64"),
+    (re.compile(r"(?i)\baarch64\b"), "aarch64"),
+)
+
+
+def read_stated(text: str) -> Stated:
+    """The fields of an issue's form (or template) in the head of ``text``."""
+    head = text[:STATED_READ]
+    if "version" not in head.lower() and "platform" not in head.lower():
+        return Stated()
+    values: dict[str, tuple[str, str]] = {}
+    lines = head.split("\n")
+    for i, line in enumerate(lines):
+        heading = _HEADING.match(line)
+        if heading is not None:
+            field = _field(heading.group("label"))
+            answer = next((x.strip() for x in lines[i + 1 : i + 4] if x.strip()), "")
+            if field and answer and not answer.startswith("#"):
+                values.setdefault(field, (answer, f"{line.strip()} {answer}"))
+            continue
+        item = _ITEM.match(line)
+        if item is not None:
+            field = _field(item.group("label"))
+            if field:
+                values.setdefault(field, (item.group("value").strip(), line.strip()))
+    stated = _judge(values)
+    if stated.os == "macos" and stated.arch is None:
+        # The processor is often said in the text rather than in the field ("my Intel Mac").
+        arch = next((name for pattern, name in _ARCH_WORDS[:2] if pattern.search(head)), None)
+        if arch is not None:
+            stated = Stated(
+                stated.tf_version, stated.python, stated.os, arch, stated.wsl, stated.lines
+            )
+    return stated
+
+
+def _field(label: str) -> Optional[str]:
+    label = label.strip().strip("*").strip()
+    return next((field for pattern, field in _LABELS if pattern.search(label)), None)
+
+
+def _judge(values: dict[str, tuple[str, str]]) -> Stated:
+    tf_version = python = os = arch = None
+    wsl = False
+    used: list[str] = []
+    if "tf_version" in values:
+        answer, line = values["tf_version"]
+        # `python -c "import tensorflow as tf; print(tf.version.GIT_VERSION, tf.version.VERSION)"`
+        # prints the git describe first: the release is the last plain version.
+        found = [v for v in _VERSION.findall(answer) if v.split(".")[0] in ("0", "1", "2")]
+        if found:
+            tf_version = found[-1]
+            used.append(line)
+    if "python" in values:
+        answer, line = values["python"]
+        found = _PYTHON.findall(answer)
+        if found:
+            python = found[0]
+            used.append(line)
+    if "os" in values:
+        answer, line = values["os"]
+        os = next((name for pattern, name in _OS_WORDS if pattern.search(answer)), None)
+        wsl = bool(_OS_WORDS[0][0].search(answer))
+        arch = next((name for pattern, name in _ARCH_WORDS if pattern.search(answer)), None)
+        if os is not None:
+            used.append(line)
+    return Stated(tf_version, python, os, arch, wsl, tuple(used))
+
+
+#: A sentence saying TensorFlow does not use, find or list the GPU, in a user's words.
+_NO_GPU = re.compile(
+    r"(?i)(?:\b(?:can'?t|cannot|not|isn'?t|doesn'?t|does not|don'?t|unable to|fails? to|won'?t|"
+    r"never)\b[^.\n]{0,40}?\b(?:use|utili[sz]e|detect|find|see|recogni[sz]e|list|access|run on)\b"
+    r"[^.\n]{0,25}?\bgpus?\b"
+    r"|\bgpus?\b[^.\n]{0,30}?\b(?:is|are)\s+(?:not|never)\s+(?:detected|found|available|used|"
+    r"recogni[sz]ed|listed|visible|being used|utili[sz]ed)\b"
+    r"|\bno\s+gpus?\s+(?:is\s+|are\s+)?(?:detected|found|available|listed)\b)"
+)
+
+
+#: A line a program printed (TensorFlow's `file.cc:123]` prefix, a logger's level), not the
+#: user's words: TensorFlow's own "GPU will not be used" on a machine without one is no
+#: complaint.
+_PRINTED = re.compile(r"\.(?:cc|py|h):\d+\]|^\s*(?:\d{4}-\d\d-\d\d|[IWEF]\d{4} |[IWEF] \S+/)")
+
+
+def read_gpu_complaint(text: str) -> Optional[str]:
+    """The first line of ``text`` (its head) in which the user says the GPU is not used or not
+    found; lines a program printed are not the user's."""
+    for match in _NO_GPU.finditer(text[:STATED_READ]):
+        start = text.rfind("\n", 0, match.start()) + 1
+        end = text.find("\n", match.end())
+        line = text[start : end if end >= 0 else len(text)].strip()
+        if not _PRINTED.search(line):
+            return line
+    return None
