@@ -134,3 +134,32 @@ def test_a_stated_machine_without_those_causes_gets_neither(tf: str, os: str, wh
         x.cause not in ("tf-release-not-for-python", "windows-native-gpu-ended")
         for x in report.findings
     ), [x.id for x in report.findings]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My saved model loads fine with TensorFlow 2.14 but I am unable to load the model in "
+        "tensorflow 2.17.",
+        "Since Keras 3 my code fails: the layer no longer takes 'input_length'.",
+    ],
+    ids=["model-across-2.16", "argument-beside-keras3"],
+)
+def test_keras3_in_a_users_words_is_the_keras3_boundary(text: str) -> None:
+    report = explained(text)
+    (finding,) = [x for x in report.findings if x.cause == "keras3-behaviour-change"]
+    assert finding.detail.startswith("line ")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Both releases before Keras 3.
+        "The model loads with TensorFlow 2.12 but I am unable to load the model in TF 2.13.",
+        # An argument Keras 3 still takes.
+        "With Keras 3 the 'units' argument is confusing.",
+    ],
+    ids=["both-before", "kept-argument"],
+)
+def test_words_that_do_not_cross_the_keras3_boundary_are_not_it(text: str) -> None:
+    assert all(x.cause != "keras3-behaviour-change" for x in explained(text).findings)

@@ -12,6 +12,7 @@ projects' templates copy them. A pasted thread often holds nothing else. What is
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import Optional
 
@@ -33,8 +34,10 @@ class Stated(Record):
     arch: Optional[str] = None
     #: The answer names WSL (Linux under Windows, not native Windows).
     wsl: bool = False
-    #: The lines the fields were read from, as written.
+    #: The lines the fields were read from, as written (a form's answer under its heading).
     lines: tuple[str, ...] = ()
+    #: The answer the system was read from.
+    os_said: str = ""
 
     def platform(self) -> Optional[str]:
         """The wheel platform key the statement names (``macos-x86_64``), or None where it
@@ -101,7 +104,7 @@ def read_stated(text: str) -> Stated:
             field = _field(heading.group("label"))
             answer = next((x.strip() for x in lines[i + 1 : i + 4] if x.strip()), "")
             if field and answer and not answer.startswith("#"):
-                values.setdefault(field, (answer, f"{line.strip()} {answer}"))
+                values.setdefault(field, (answer, answer))
             continue
         item = _ITEM.match(line)
         if item is not None:
@@ -113,9 +116,7 @@ def read_stated(text: str) -> Stated:
         # The processor is often said in the text rather than in the field ("my Intel Mac").
         arch = next((name for pattern, name in _ARCH_WORDS[:2] if pattern.search(head)), None)
         if arch is not None:
-            stated = Stated(
-                stated.tf_version, stated.python, stated.os, arch, stated.wsl, stated.lines
-            )
+            stated = dataclasses.replace(stated, arch=arch)
     return stated
 
 
@@ -127,6 +128,7 @@ def _field(label: str) -> Optional[str]:
 def _judge(values: dict[str, tuple[str, str]]) -> Stated:
     tf_version = python = os = arch = None
     wsl = False
+    os_said = ""
     used: list[str] = []
     if "tf_version" in values:
         answer, line = values["tf_version"]
@@ -149,7 +151,8 @@ def _judge(values: dict[str, tuple[str, str]]) -> Stated:
         arch = next((name for pattern, name in _ARCH_WORDS if pattern.search(answer)), None)
         if os is not None:
             used.append(line)
-    return Stated(tf_version, python, os, arch, wsl, tuple(used))
+            os_said = answer
+    return Stated(tf_version, python, os, arch, wsl, tuple(used), os_said)
 
 
 #: A sentence saying TensorFlow does not use, find or list the GPU, in a user's words.

@@ -24,6 +24,7 @@ from typing import Callable, Optional
 from tfdoctor import causes
 from tfdoctor.bounded import size_text
 from tfdoctor.causes import observed
+from tfdoctor.compat import first_keras3_line
 from tfdoctor.evidence import tflog
 from tfdoctor.evidence.devices import (
     MAX_LISTINGS,
@@ -183,8 +184,10 @@ class Evidence:
     #: The machine as the user's issue form states it, and their sentence that TensorFlow does
     #: not use the GPU, with where (:mod:`tfdoctor.evidence.stated`), from the log's head.
     stated: Stated = dataclasses.field(default_factory=Stated)
-    #: The head of the log's first block, as read for the form (its words of installing).
+    #: The head of the log's first block (what the user wrote around the lines pasted), and
+    #: that block (for where a line of it is).
     first_text: str = ""
+    first_block: Optional[LogText] = None
     gpu_complaint: Optional[tuple[str, str]] = None
     #: Packages a program said must be installed, with where (:mod:`tfdoctor.evidence.packages`).
     install_requests: list[tuple[str, InstallRequest]] = dataclasses.field(default_factory=list)
@@ -293,10 +296,10 @@ def _read_block(evidence: Evidence, block: LogText, distinct: str) -> None:
                 evidence.interpreters.append(python)
         del evidence.interpreters[MAX_INTERPRETERS:]
         evidence.jupyter = evidence.jupyter or any(w in head for w in _JUPYTER_WORDS)
-        if not evidence.stated.lines:
+        if not evidence.first_text:
+            evidence.first_text = head[:STATED_READ]
+            evidence.first_block = block
             evidence.stated = read_stated(head)
-            if evidence.stated.lines:
-                evidence.first_text = head[:STATED_READ]
         if evidence.gpu_complaint is None:
             complaint = read_gpu_complaint(head)
             if complaint is not None:
@@ -721,10 +724,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
     said = evidence.stated
     if os_hint is None and said.os is not None:
         # The user's own form states it: what they wrote, cited as written.
-        basis = next(
-            (x for x in said.lines if "platform" in x.lower() or "system" in x.lower()), ""
-        )
-        os_hint = Inferred("os", said.os, f"the issue's form: {basis}")
+        os_hint = Inferred("os", said.os, f"the issue's form: {said.os_said}")
     if os_hint is not None:
         inferred.append(os_hint)
     if python is None and said.python is not None:
@@ -2017,9 +2017,13 @@ def explain(
         found = _cause_finding(cause, hits, machine, revealed, facts is not None, inferred)
         if found.id not in findings:
             findings[found.id] = found
-    unlisted = _unlisted(evidence, revealed, machine, findings.values(), inferred)
-    if unlisted is not None and unlisted.id not in findings:
-        findings[unlisted.id] = unlisted
+    # After the signatures' findings: a line of the log's own says more than its words.
+    for late in (
+        _keras3_in_words(evidence, machine),
+        _unlisted(evidence, revealed, machine, findings.values(), inferred),
+    ):
+        if late is not None:
+            findings.setdefault(late.id, late)
     out = sorted(findings.values(), key=lambda f: -f.severity.rank)
     if all(x.severity.rank < Severity.WARNING.rank for x in out):
         # A failure nothing explains is reported as such: never "no problems found".
@@ -2074,7 +2078,7 @@ def _stated_platform_release(evidence: Evidence, machine: Machine) -> Optional[F
     line = matrix.line_for(said.tf_version)
     if line is None or platform not in line.python or line.python[platform]:
         return None
-    text = "\n".join(said.lines) + "\n" + (evidence.first_text or "")
+    text = evidence.first_text
     if not _INSTALL_WORDS.search(text):
         return None
     having = causes.platform.wheel_lines(matrix.lines, platform)
@@ -2084,10 +2088,90 @@ def _stated_platform_release(evidence: Evidence, machine: Machine) -> Optional[F
         Severity.ERROR,
         causes.platform.TF_RELEASE_NOT_FOR_PYTHON,
         causes.platform.release_not_for_python_title("tensorflow"),
-        "\n".join(said.lines)
+        _cite_head(evidence, said.lines)
         + f"\nThe form states {platform} and TensorFlow {said.tf_version}, whose release "
         "publishes no wheel for that platform (from the matrix).",
         causes.platform.platform_ended_fix(machine, said.tf_version, platform, last),
+    )
+
+
+#: A TensorFlow release a user names (``tensorflow 2.15``, ``TF 2.16.1``, ``tf==2.15``).
+_NAMED_TF = re.compile(r"(?i)\b(?:tensorflow|tf)(?:\s*==\s*|\s+|-)v?(\d+\.\d+)(?:\.\d+)?\b")
+#: Words of a model that does not load.
+_MODEL_NOT_LOADING = re.compile(
+    r"(?i)\bmodel\b[^\n]{0,80}?\b(?:unable|can'?t|cannot|fails?|failed|error|not)\b[^\n]{0,30}?"
+    r"\b(?:load|import|open|read|restore)"
+    r"|\b(?:unable|can'?t|cannot|fails?|failed)\s+to\s+(?:load|import|open|read|restore)\b"
+    r"[^\n]{0,30}?\bmodel\b"
+)
+#: "Keras 3" as users write it.
+_KERAS3_WORDS = re.compile(r"(?i)\bkeras\s*3\b")
+_QUOTED_ARG = re.compile(r"['`\"](\w+)['`\"]")
+
+
+def _cite_head(evidence: Evidence, fragments: Iterable[str]) -> str:
+    """The lines of the log's head that hold ``fragments``, each with where it is."""
+    text, block = evidence.first_text, evidence.first_block
+    out: list[str] = []
+    for fragment in fragments:
+        at = text.find(fragment)
+        if at < 0 or block is None:
+            continue
+        start = text.rfind("\n", 0, at) + 1
+        end = text.find("\n", at)
+        cited = (
+            f"{block.where(text.count(chr(10), 0, at))}: {text[start : end if end >= 0 else None]}"
+        )
+        if cited not in out:
+            out.append(cited)
+    return "\n".join(out)
+
+
+def _keras3_in_words(evidence: Evidence, machine: Machine) -> Optional[Finding]:
+    """The Keras 2 to Keras 3 boundary in a user's words, where no line of the log shows it:
+    a model that worked under a release before the first Keras 3 line and does not load under
+    one from it, or an argument the text quotes beside "Keras 3" that a rule says Keras 3
+    removed (Embedding's `input_length`)."""
+    text = evidence.first_text
+    matrix = machine.matrix
+    first = first_keras3_line(matrix) if matrix is not None else None
+    if not text or first is None or matrix is None:
+        return None
+    boundary = version_key(first.line)
+    named = {version_key(v) for v in _NAMED_TF.findall(text)}
+    said = ""
+    model = False
+    cited: list[str] = []
+    loading = _MODEL_NOT_LOADING.search(text)
+    if any(v < boundary for v in named) and any(v >= boundary for v in named) and loading:
+        model = True
+        cited = [loading.group(0)]
+        said = (
+            f"The text names TensorFlow releases on both sides of {first.line}, where Keras 3 "
+            "became tf.keras, and a model that does not load: a model Keras 2 saved, read by "
+            "Keras 3."
+        )
+    elif _KERAS3_WORDS.search(text):
+        from tfdoctor.scan.knowledge import ApiKnowledge  # noqa: PLC0415 - loads scan's rules
+
+        removed = {
+            r.kwarg
+            for r in ApiKnowledge(matrix).rules.rules
+            if r.kwarg and r.cause == causes.code.KERAS3_BEHAVIOUR_CHANGE
+        }
+        arg = next((a for a in _QUOTED_ARG.findall(text) if a in removed), None)
+        if arg is not None:
+            said = f"The text quotes `{arg}` beside Keras 3, which does not take it."
+            cited = [arg]
+    if not said:
+        return None
+    return causes.finding(
+        f"explain.{causes.code.KERAS3_BEHAVIOUR_CHANGE}",
+        Severity.WARNING,
+        causes.code.KERAS3_BEHAVIOUR_CHANGE,
+        "Keras 2 code or models under Keras 3 (the user's words)",
+        f"{_cite_head(evidence, cited)}\n{said}",
+        causes.code.keras2_model_fix(machine) if model else causes.code.keras3_fix(machine),
     )
 
 
