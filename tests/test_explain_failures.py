@@ -1167,3 +1167,31 @@ def test_a_gpu_that_does_not_exist_is_not_a_missing_kernel() -> None:
         "/job:localhost/replica:0/task:0/device:CPU:0]. [Op:MatMul]"
     )
     assert all(x.cause != "op-kernel-missing" for x in _explain(line).findings)
+
+
+@pytest.mark.parametrize(
+    "line, pin",
+    [
+        (
+            "TypeError: EndVector() missing 1 required positional argument: 'vectorNumElems'",
+            ">=2.0",
+        ),
+        ("TypeError: EndVector() takes 1 positional argument but 2 were given", "<2"),
+    ],
+    ids=["flatbuffers-1-under-code-for-2", "flatbuffers-2-under-code-for-1"],
+)
+def test_flatbuffers_of_the_other_major_is_out_of_range(line: str, pin: str) -> None:
+    finding = _only(_explain(line), "dependency-out-of-range")
+    assert finding.fix is not None and any(f"flatbuffers{pin}" in c for c in finding.fix.commands)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "ImportError: libcusolver.so.10.0",
+        "serve: error while loading shared libraries: libnvrtc.so.11.2: cannot open shared "
+        "object file: No such file or directory",
+    ],
+)
+def test_a_cuda_library_quoted_or_nvrtc_is_missing_cuda_libraries(line: str) -> None:
+    _only(_explain(line), "cuda-libs-missing")

@@ -508,3 +508,32 @@ def test_the_drivers_dll_missing_on_windows_is_a_driver_to_install_not_a_module_
     fix = _fix_of(log, "driver-not-loaded")
     assert "where nvcuda.dll" in fix.commands
     assert not any("modprobe" in c for c in fix.commands)
+
+
+_NO_DRIVER_HOST = (
+    "2021-03-02 10:00:00.000001: W tensorflow/stream_executor/platform/default/dso_loader.cc:60]"
+    " Could not load dynamic library 'libcuda.so.1'; dlerror: libcuda.so.1: cannot open shared "
+    "object file: No such file or directory\n"
+    "2021-03-02 10:00:00.000002: E tensorflow/stream_executor/cuda/cuda_driver.cc:313] failed "
+    "call to cuInit: UNKNOWN ERROR (303)\n"
+    "2021-03-02 10:00:00.000003: I tensorflow/stream_executor/cuda/cuda_diagnostics.cc:156] "
+    "kernel driver does not appear to be running on this host (box): /proc/driver/nvidia/version "
+    "does not exist\n"
+)
+
+
+def test_the_driver_probe_on_a_host_without_one_and_no_gpu_wanted_is_a_note() -> None:
+    report = _explain(_NO_DRIVER_HOST + "Epoch 1/3\n")
+    assert all(x.severity.rank < Severity.WARNING.rank for x in report.findings), [
+        (x.id, x.severity.value) for x in report.findings
+    ]
+
+
+@pytest.mark.parametrize(
+    "wanted",
+    ["My RTX 3060 is not detected by TensorFlow.\n", "$ nvidia-smi\nNVIDIA-SMI has failed\n"],
+    ids=["complaint", "nvidia-smi"],
+)
+def test_the_driver_probe_where_a_gpu_is_wanted_is_no_note(wanted: str) -> None:
+    report = _explain(wanted + _NO_DRIVER_HOST)
+    assert any(x.severity.rank >= Severity.WARNING.rank for x in report.findings)

@@ -346,7 +346,7 @@ def library_of(filename: str) -> str:
 # soname version, which follows CUDA's major for the runtime and cuBLAS only (libcudart.so.11.0
 # and libcublas.so.11 ship with every CUDA 11, libcufft.so.10 and libcurand.so.10 with CUDA 11
 # and 12): https://docs.nvidia.com/cuda/cuda-toolkit-release-notes/ (component versions).
-_TOOLKIT = r"(?:cudart|cublas|cublasLt|cufft|curand|cusolver|cusparse)"
+_TOOLKIT = r"(?:cudart|cublas|cublasLt|cufft|curand|cusolver|cusparse|nvrtc)"
 _OLD_SONAME = re.compile(rf"lib{_TOOLKIT}\.so\.(\d+\.\d+)$")
 _MAJOR_SONAME = re.compile(r"lib(?:cudart|cublas|cublasLt)\.so\.(\d+)(?:\.\d+)*$")
 _DLL = re.compile(rf"{_TOOLKIT}64_(\d{{1,2}})(\d)\.dll$", re.IGNORECASE)

@@ -552,6 +552,9 @@ class Revealed(Record):
     other_toolkit: Optional[tuple[str, str, str, str]] = None
     #: What pip said it could see for this interpreter and platform.
     pip_refusals: tuple[PipRefusal, ...] = ()
+    #: TensorFlow found no NVIDIA kernel driver on the host (cuda_diagnostics.cc) and nothing
+    #: in the log expects a GPU (no GPU shown, listed, wanted or complained of, no container).
+    no_gpu_host: bool = False
     #: The version of pip the log shows (its upgrade notice, ``pip X from ...``).
     pip_version: Optional[str] = None
     #: Releases pip skipped for their Requires-Python, as it listed them.
@@ -691,6 +694,26 @@ def _tf_import_library(tracebacks: Sequence[Traceback]) -> Optional[str]:
     return None
 
 
+#: Words of a log that expects a GPU beside TensorFlow's driver probe: nvidia-smi's table or
+#: its failure, a container's GPU flags, a GPU model, CUDA libraries TensorFlow gave up on.
+_GPU_EXPECTED = re.compile(
+    r"NVIDIA-SMI|nvidia-smi|--gpus|nvidia-docker|NVIDIA_VISIBLE_DEVICES|Cannot dlopen some GPU"
+    r"|GeForce|Quadro|Tesla|RTX|\bGTX\b|CUDA_VISIBLE_DEVICES",
+    re.IGNORECASE,
+)
+
+
+def _no_gpu_host(evidence: Evidence, text: str, container: bool) -> bool:
+    """TensorFlow's probe found no NVIDIA kernel driver on this host, and nothing else in the
+    log says a GPU was expected."""
+    if container or not evidence.logged(tflog.DriverNotFound):
+        return False
+    if evidence.devices or evidence.gpu_complaint is not None:
+        return False
+    head = evidence.first_text
+    return not _GPU_EXPECTED.search(text) and not _GPU_EXPECTED.search(head)
+
+
 def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
     """What ``evidence`` shows about the machine (``matrix``: which TensorFlow lines the
     CUDA and cuDNN releases a missing library's file name implies were built for)."""
@@ -784,6 +807,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         conda=conda,
         pip_refusals=tuple(evidence.refusals),
         pip_version=evidence.first("pip_version", evidence_only=True),
+        no_gpu_host=_no_gpu_host(evidence, text, image_line is not None),
         python_refusals=tuple(evidence.python_refusals),
         inferred=tuple(inferred),
         stated_at=tuple(stated.items()),
@@ -1156,6 +1180,21 @@ _DEPENDENCY_PINS: dict[str, tuple[str, str, str]] = {
         "numpy",
         "numpy>=1.16.0,<2.0",
         "Install NumPy 1.16 or later (before 2.0), the NumPy this TensorFlow was built against.",
+    ),
+    "flatbuffers-endvector-old": (
+        "flatbuffers",
+        "flatbuffers>=2.0",
+        "Install the flatbuffers release the installed TensorFlow declares (`pip show "
+        "tensorflow` lists the range): the TFLite converter code calls Builder.EndVector() "
+        "without the length flatbuffers 1.x requires, so it was written for flatbuffers 2.",
+    ),
+    "flatbuffers-endvector-new": (
+        "flatbuffers",
+        "flatbuffers<2",
+        "Install the flatbuffers release the installed TensorFlow declares (`pip show "
+        "tensorflow` lists the range): the TFLite converter code passes Builder.EndVector() "
+        "the length flatbuffers 2 no longer takes, so it was written for flatbuffers 1; or "
+        "upgrade TensorFlow (and the converting package) to releases built for flatbuffers 2.",
     ),
     "numpy-symbolic-tensor": (
         "numpy",
@@ -1805,7 +1844,17 @@ def _cause_finding(
         for h in hits
     )
     severity = next(s for s in _SEVERITY.values() if s.rank == rank)
+    if final == causes.gpu.DRIVER_NOT_LOADED and r.no_gpu_host and severity is Severity.WARNING:
+        # TensorFlow's own probe found no NVIDIA kernel driver on the host, and nothing in the
+        # log expects a GPU: what every CUDA build prints on a machine without one.
+        severity = Severity.INFO
     parts = [_cite(hits)]
+    if final == causes.gpu.DRIVER_NOT_LOADED and severity is Severity.INFO and r.no_gpu_host:
+        parts.append(
+            "TensorFlow found no NVIDIA kernel driver on this host and nothing in the log "
+            "expects a GPU: on a machine without an NVIDIA GPU this is harmless (TensorFlow runs "
+            "on the CPU); the fix is for a machine that has one."
+        )
     notes = [h.signature.explanation for h in hits if h.signature.explanation]
     if notes and severity is Severity.INFO:
         parts.append(" ".join(dict.fromkeys(notes)))
