@@ -1027,7 +1027,12 @@ def _cuda_libs(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
     mixed = _mixed_release(hits)
     if mixed is not None:
         return causes.gpu.CUDA_LIB_SHADOWED, mixed
-    return causes.gpu.cuda_libraries_fix(m, _libraries(hits))
+    names = _libraries(hits)
+    cause, fix = causes.gpu.cuda_libraries_fix(m, names)
+    if names and not any(name in fix.text for name in names):
+        # Say which: the toolkit's installer and NVIDIA's wheels package each library apart.
+        fix = Fix(f"Missing: {', '.join(names)}. {fix.text}", fix.commands)
+    return cause, fix
 
 
 def _cudnn(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
@@ -2191,6 +2196,7 @@ def _keras3_in_words(evidence: Evidence, machine: Machine) -> Optional[Finding]:
     said = ""
     model = False
     cited: list[str] = []
+    replacement = ""
     loading = _MODEL_NOT_LOADING.search(text)
     if any(v < boundary for v in named) and any(v >= boundary for v in named) and loading:
         model = True
@@ -2212,6 +2218,11 @@ def _keras3_in_words(evidence: Evidence, machine: Machine) -> Optional[Finding]:
         if arg is not None:
             said = f"The text quotes `{arg}` beside Keras 3, which does not take it."
             cited = [arg]
+            replacement = next(
+                r.replacement
+                for r in ApiKnowledge(matrix).rules.rules
+                if r.kwarg == arg and r.cause == causes.code.KERAS3_BEHAVIOUR_CHANGE
+            )
     if not said:
         return None
     return causes.finding(
@@ -2220,8 +2231,14 @@ def _keras3_in_words(evidence: Evidence, machine: Machine) -> Optional[Finding]:
         causes.code.KERAS3_BEHAVIOUR_CHANGE,
         "Keras 2 code or models under Keras 3 (the user's words)",
         f"{_cite_head(evidence, cited)}\n{said}",
-        causes.code.keras2_model_fix(machine) if model else causes.code.keras3_fix(machine),
+        causes.code.keras2_model_fix(machine) if model else _with_rule(replacement, machine),
     )
+
+
+def _with_rule(replacement: str, machine: Machine) -> Fix:
+    """Keras 3's own way for what the text names (the rule's), or Keras 2 kept (tf-keras)."""
+    kept = causes.code.keras3_fix(machine)
+    return Fix(f"{replacement} To keep the Keras 2 code instead: {kept.text}", kept.commands)
 
 
 def _pip_ignores_requires_python(
