@@ -1673,3 +1673,14 @@ def test_a_pip_before_manylinux2010_finding_no_tensorflow_is_pip_too_old() -> No
     finding = top_error(explained(text))
     assert finding.cause == "pip-too-old"
     assert "10.0.1" in finding.fix.text  # type: ignore[union-attr]
+
+
+def test_autographs_cause_naming_a_requirements_missing_name_is_out_of_range() -> None:
+    text = (
+        "WARNING:tensorflow:Entity <function step at 0x7f> could not be transformed and will be "
+        "executed as-is. Please report this to the AutoGraph team. Cause: converting <function "
+        "step at 0x7f>: AttributeError: module 'gast' has no attribute 'Str'\n"
+    )
+    finding = top_error(explained(text))
+    assert finding.cause == "dependency-out-of-range"
+    assert "gast" in finding.summary

@@ -282,7 +282,10 @@ def _wrapped_cause(text: str, end: int) -> str:
 #: quotes of an error without its type ("I get: module 'x' has no attribute 'y'"). Each form is
 #: one exception's own (Objects/moduleobject.c, Python/import.c, Lib/importlib/_bootstrap.py).
 _BARE = re.compile(
-    r"^[ \t]*(?:"
+    # AutoGraph's warning ends with the exception that stopped its conversion ("... will be
+    # executed as-is. ... Cause: converting <function f>: AttributeError: module 'gast' has
+    # no attribute 'Num'"): that message, read as if quoted alone.
+    r"^[ \t]*(?:[^\n]*?\bCause: (?:converting <[^\n]*?>: )?(?:\w+Error: )?)?(?:"
     r"(?P<attribute>module '[\w.]+' has no attribute '\w+'(?:\. Did you mean: '\w+'\?)?)"
     r"|(?P<module>No module named '[\w.]+')"
     r"|(?P<name>cannot import name '\w+' from '[\w.]+'(?: \([^\n)]*\))?)"
