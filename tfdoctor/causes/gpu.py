@@ -44,6 +44,14 @@ GPU_MEMORY_ERRORS: Final = CauseId("gpu-memory-errors")
 GPU_UNSEEN_NO_REASON: Final = CauseId("gpu-unseen-no-reason")
 CUDA_VISIBLE_DEVICES_HIDDEN: Final = CauseId("cuda-visible-devices-hidden")
 LIBCUDA_STUB: Final = CauseId("libcuda-stub")
+ROCM_VERSION_MISMATCH: Final = CauseId("rocm-version-mismatch")
+
+#: AMD's table of the TensorFlow releases each ROCm release supports; tensorflow-rocm's
+#: version is ``<TensorFlow version>.<ROCm version without dots>`` (2.14.0.600: ROCm 6.0.0).
+ROCM_TF_MATRIX = (
+    "https://rocm.docs.amd.com/projects/install-on-linux/en/docs-6.3.0/reference/"
+    "3rd-party-support-matrix.html"
+)
 
 #: Causes in the driver, the CUDA libraries and the devices.
 CAUSES: Mapping[str, Cause] = dict(
@@ -174,6 +182,17 @@ CAUSES: Mapping[str, Cause] = dict(
             "lists the GPU, then its kernels fail ('CUDA_ERROR_UNSUPPORTED_PTX_VERSION', 'the "
             "provided PTX was compiled with an unsupported toolchain').",
             "https://docs.nvidia.com/deploy/cuda-compatibility/index.html",
+        ),
+        define(
+            ROCM_VERSION_MISMATCH,
+            "tensorflow-rocm was built for another ROCm release than the one installed",
+            "tensorflow-rocm links the ROCm runtime libraries of the release it was built for "
+            "by their versioned names (libamdhip64.so.4, librocblas.so.0); another ROCm "
+            "release installs other names, or other binaries: the import fails to load them, "
+            "or the process aborts once they are loaded. ROCm 3.5 replaced the HCC runtime "
+            "(libmcwamp, libhip_hcc, libhc_am) with HIP-Clang's, so wheels built before it "
+            "do not load on later ROCm at all.",
+            ROCM_TF_MATRIX,
         ),
         define(
             GPU_KNOWN_FAILURE,
@@ -1052,6 +1071,38 @@ def libcuda_import_fix(m: Machine) -> Fix:
         "CUDA compat directory, a driver in a non-standard place), add the directory holding "
         "libcuda.so.1 to LD_LIBRARY_PATH.",
         commands,
+    )
+
+
+def rocm_match_fix(library: Optional[str]) -> Fix:
+    """The tensorflow-rocm release built for the installed ROCm, or the ROCm release the
+    installed wheel was built for (``library``: the ROCm library that did not load)."""
+    asked = f" (it asks for {library})" if library else ""
+    return Fix(
+        f"The installed tensorflow-rocm was built for another ROCm release{asked}. Install the "
+        "tensorflow-rocm built for the installed ROCm (its version ends in the ROCm release: "
+        "2.14.0.600 is for ROCm 6.0.0; AMD's support matrix lists the TensorFlow releases of "
+        "each ROCm, and from ROCm 6.1 the wheels are on repo.radeon.com), or install the ROCm "
+        "release the wheel was built for.",
+        (
+            "cat /opt/rocm/.info/version",
+            "pip show tensorflow-rocm",
+            "pip index versions tensorflow-rocm",
+        ),
+    )
+
+
+def rocm_arch_fix() -> Fix:
+    """A ROCm build without code for the GPU's architecture (gfxNNNN)."""
+    return Fix(
+        "The ROCm build has no code object for this GPU's architecture (its gfx name): use a "
+        "ROCm and tensorflow-rocm release that lists this GPU as supported (AMD's GPU support "
+        "list for the ROCm release), or a build made for its gfx target.",
+        (
+            "rocminfo | grep -m1 -o 'gfx[0-9a-f]*'",
+            "cat /opt/rocm/.info/version",
+            "pip show tensorflow-rocm",
+        ),
     )
 
 

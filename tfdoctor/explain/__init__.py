@@ -1058,6 +1058,8 @@ def _capability(r: Revealed, hits: Sequence[Hits]) -> Optional[str]:
 
 
 def _arch(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    if all(h.signature.id.startswith("rocm-") for h in hits):
+        return causes.gpu.GPU_ARCH_UNSUPPORTED, causes.gpu.rocm_arch_fix()
     minimum = next(
         (g["min_capability"] for h in hits for g in h.groups if g.get("min_capability")), None
     )
@@ -1763,6 +1765,10 @@ BUILDERS: dict[str, Builder] = {
     causes.software.PROTOBUF_INCOMPATIBLE: _protobuf,
     causes.platform.TF_NO_WHEEL_FOR_PYTHON: _no_wheel,
     causes.platform.PIP_TOO_OLD: _pip_old,
+    causes.gpu.ROCM_VERSION_MISMATCH: lambda m, r, hits: (
+        causes.gpu.ROCM_VERSION_MISMATCH,
+        causes.gpu.rocm_match_fix(_group(hits, "library")),
+    ),
     causes.code.API_DEFAULT_CHANGED: _api_default,
     causes.platform.CPU_LACKS_AVX: _cpu_avx,
     causes.runtime.GPU_LIBRARY_INIT_FAILED: _gpu_library_init,
