@@ -87,6 +87,13 @@ def fix_text(fix: Fix) -> str:
             id="nightly-own-extra",
         ),
         pytest.param(
+            tf_pkg("tf-nightly", "2.4.0.dev20201011"),
+            f.platform(),
+            "CUDA toolkit",
+            "and-cuda",
+            id="nightly-before-the-extra",
+        ),
+        pytest.param(
             tf_pkg("tensorflow", "2.16.1"),
             f.platform(),
             "tensorflow[and-cuda]==2.",

@@ -537,3 +537,28 @@ def test_the_driver_probe_on_a_host_without_one_and_no_gpu_wanted_is_a_note() ->
 def test_the_driver_probe_where_a_gpu_is_wanted_is_no_note(wanted: str) -> None:
     report = _explain(wanted + _NO_DRIVER_HOST)
     assert any(x.severity.rank >= Severity.WARNING.rank for x in report.findings)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "ImportError: libhc_am.so: cannot open shared object file: No such file or directory",
+        "ImportError: libamdhip64.so.5: cannot open shared object file: No such file or directory",
+    ],
+)
+def test_rocm_runtime_libraries_of_another_release_are_the_rocm_mismatch(line: str) -> None:
+    (found,) = _problems(_explain(line + "\n"))
+    assert found.cause == "rocm-version-mismatch"
+    assert found.fix is not None and "pip show tensorflow-rocm" in found.fix.commands
+
+
+def test_a_rocm_library_missing_from_the_path_is_not_a_release_mismatch() -> None:
+    line = "ImportError: librccl.so.1: cannot open shared object file: No such file or directory\n"
+    assert all(x.cause != "rocm-version-mismatch" for x in _explain(line).findings)
+
+
+def test_rocm_without_a_code_object_for_the_gpu_is_an_unsupported_architecture() -> None:
+    line = '"hipErrorNoBinaryForGpu: Unable to find code object for all current devices!"\n'
+    (found,) = _problems(_explain(line))
+    assert found.cause == "gpu-arch-unsupported"
+    assert found.fix is not None and "gfx" in found.fix.text

@@ -43,9 +43,6 @@ PROPOSED_CAUSES: dict[str, str] = {
     "or typing the old Python lacks",
     "tpu-version-mismatch": "a Cloud TPU node runs another TensorFlow (TPU software version) than "
     "the client VM's TensorFlow, which TPUs do not support: ops fail or cores halt",
-    "rocm-version-mismatch": "tensorflow-rocm built against another ROCm release than the one "
-    "installed: the HIP and ROCm libraries it links (their sonames, their ABI) are not those on the "
-    "machine, so the import fails on a missing library or the process crashes",
 }
 
 _REQUIRED = {

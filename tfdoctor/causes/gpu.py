@@ -490,7 +490,7 @@ def cuda_libraries_fix(m: Machine, missing: tuple[str, ...]) -> tuple[CauseId, F
         )
     if m.os == "windows":
         return CUDA_LIBS_MISSING, _system_toolkit_fix(m)
-    if m.is_nightly:
+    if m.is_nightly and _nightly_has_and_cuda(m):
         return CUDA_LIBS_MISSING, install_fix(
             m,
             "Install the CUDA libraries the nightly build pins, as pip wheels.",
@@ -1072,6 +1072,18 @@ def libcuda_import_fix(m: Machine) -> Fix:
         "libcuda.so.1 to LD_LIBRARY_PATH.",
         commands,
     )
+
+
+def _nightly_has_and_cuda(m: Machine) -> bool:
+    """Whether a tf-nightly build has the and-cuda extra: the line its version precedes has
+    one (the matrix's), or is newer than every line the matrix knows (2.14's nightlies were
+    the first with it)."""
+    if m.tf is None or m.matrix is None:
+        return True
+    line = m.matrix.line_for(m.tf.version)
+    if line is None:
+        return all(version_key(m.tf.version) > version_key(x.line) for x in m.matrix.lines)
+    return line.and_cuda is not None
 
 
 def rocm_match_fix(library: Optional[str]) -> Fix:
