@@ -1195,3 +1195,13 @@ def test_flatbuffers_of_the_other_major_is_out_of_range(line: str, pin: str) -> 
 )
 def test_a_cuda_library_quoted_or_nvrtc_is_missing_cuda_libraries(line: str) -> None:
     _only(_explain(line), "cuda-libs-missing")
+
+
+def test_an_add_on_no_table_lists_is_named_by_its_directory_and_found_by_its_files() -> None:
+    line = (
+        "ImportError: /srv/env/lib/python3.10/site-packages/zebra_ops/_ops.so: undefined symbol: "
+        "_ZN10tensorflow8OpKernel11TraceStringEPNS_15OpKernelContextEb"
+    )
+    finding = _only(_explain(line), "companion-mismatch")
+    assert finding.fix is not None and "`zebra_ops`" in finding.fix.text
+    assert any("startswith('zebra_ops/')" in c for c in finding.fix.commands)

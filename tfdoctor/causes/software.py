@@ -934,6 +934,15 @@ def package_install_fix(m: Machine, dist: str, module: str) -> Fix:
     )
 
 
+def owner_of_package_command(top: str) -> str:
+    """A command printing the distribution that installed the import package ``top`` (from
+    every installed distribution's RECORD, through importlib.metadata)."""
+    return (
+        "python -c \"import importlib.metadata as md; print([d.metadata['Name'] for d in "
+        f"md.distributions() if any(str(f).startswith('{top}/') for f in (d.files or []))])\""
+    )
+
+
 def unlisted_module_fix(module: str) -> Fix:
     """Install whatever provides ``module``, a module no listed distribution installs: its
     distribution is usually named like it (PEP 503 compares ``apache_beam`` and

@@ -1328,7 +1328,16 @@ def _companion(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
         if op
         else ""
     )
-    return causes.software.COMPANION_MISMATCH, causes.software.companion_fix(m, dist or None)
+    fix = causes.software.companion_fix(m, dist or None)
+    top = next((t for t in map(installed_package, libraries) if t), None)
+    if not dist and top is not None:
+        # No distribution the table knows: the directory it is installed in names the add-on.
+        fix = Fix(
+            f"The add-on is the package installed as `{top}` (its library: "
+            f"{next(x for x in libraries if installed_package(x) == top)}). {fix.text}",
+            (*fix.commands, causes.software.owner_of_package_command(top)),
+        )
+    return causes.software.COMPANION_MISMATCH, fix
 
 
 #: A library of the operating system itself that the loader could not find (dyld's words).
