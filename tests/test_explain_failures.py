@@ -1205,3 +1205,25 @@ def test_an_add_on_no_table_lists_is_named_by_its_directory_and_found_by_its_fil
     finding = _only(_explain(line), "companion-mismatch")
     assert finding.fix is not None and "`zebra_ops`" in finding.fix.text
     assert any("startswith('zebra_ops/')" in c for c in finding.fix.commands)
+
+
+@pytest.mark.parametrize("mark", ["> ", "#", "# "])
+def test_a_traceback_quoted_behind_a_mark_is_read(mark: str) -> None:
+    text = "\n".join(
+        mark + line
+        for line in (
+            "Traceback (most recent call last):",
+            '  File "/srv/env/lib/python3.9/site-packages/pkg/mod.py", line 3, in <module>',
+            "    import missing_thing",
+            "ModuleNotFoundError: No module named 'missing_thing'",
+        )
+    )
+    (tb,) = read_tracebacks(text)
+    assert tb.name == "ModuleNotFoundError"
+    assert tb.frames and tb.frames[-1].path.endswith("pkg/mod.py")
+
+
+def test_comments_without_a_quoted_traceback_are_left_alone() -> None:
+    text = "# ValueError is raised below on purpose\nraise ValueError('x')\nValueError: x\n"
+    (tb,) = read_tracebacks(text)
+    assert tb.message == "x"

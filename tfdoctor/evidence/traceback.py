@@ -146,6 +146,32 @@ class Origin(Record):
     module: str
 
 
+#: A traceback's lines pasted behind a quote mark: Markdown's `>` or a comment's `#` before
+#: `File "..."`, `Traceback (most recent call last)` or the exception line.
+_QUOTED = re.compile(
+    r"^[ \t]*[>#][ \t]?"
+    r"(?=[ \t]*(?:File \"|Traceback \(most recent|[A-Za-z_][\w.]*(?:Error|Exception)\b))",
+    re.MULTILINE,
+)
+_QUOTE_WORDS = (
+    '#File "',
+    '# File "',
+    '> File "',
+    '>File "',
+    "#Traceback",
+    "# Traceback",
+    "> Traceback",
+)
+
+
+def _unquoted(text: str) -> str:
+    """``text`` with the quote marks taken off the traceback lines a user quoted (each line
+    keeps its place: line numbers do not move). Only where a frame or header is quoted."""
+    if not any(word in text for word in _QUOTE_WORDS):
+        return text
+    return _QUOTED.sub("", text)
+
+
 def read_tracebacks(text: str, where: Optional[object] = None) -> list[Traceback]:
     """Every exception in ``text`` with the frames printed above it.
 
@@ -154,6 +180,7 @@ def read_tracebacks(text: str, where: Optional[object] = None) -> list[Traceback
     """
     if not any(word in text for word in _WORDS):
         return _bare_messages(text, where, [])
+    text = _unquoted(text)
     # The three scans run lazily, merged by position: a log with a million frame lines holds
     # one traceback's frames at a time, and reading stops at MAX_TRACEBACKS.
     events: Iterator[tuple[int, str, re.Match[str]]] = heapq.merge(
