@@ -632,3 +632,18 @@ def test_a_block_answers_in_from_its_shapes_exactly_as_its_text_does() -> None:
             words += [word, word.translate(str.maketrans("0123456789", "1234567890"))]
         for word in words:
             assert (word in text) == (word in raw), (path.name, word)
+
+
+@pytest.mark.parametrize(
+    "words, found",
+    [
+        ("Every time I load the full dataset the process gets killed.\n", True),
+        ("Training was killed by the OOM killer after epoch 3.\n", True),
+        ("The training job was killed by the scheduler at the time limit.\n", False),
+    ],
+)
+def test_a_kill_in_a_users_words_is_a_memory_warning(words: str, found: bool) -> None:
+    report = _explain(words)
+    hits = [x for x in report.findings if x.cause == "host-out-of-memory"]
+    assert bool(hits) is found
+    assert all(x.severity.value == "warning" for x in hits)
