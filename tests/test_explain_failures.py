@@ -1227,3 +1227,16 @@ def test_comments_without_a_quoted_traceback_are_left_alone() -> None:
     text = "# ValueError is raised below on purpose\nraise ValueError('x')\nValueError: x\n"
     (tb,) = read_tracebacks(text)
     assert tb.message == "x"
+
+
+def test_a_package_asking_for_multi_backend_keras_needs_that_keras() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/u/run.py", line 1, in <module>\n'
+        "    import oldpkg\n"
+        '  File "/srv/env/lib/python3.8/site-packages/oldpkg/__init__.py", line 4, in <module>\n'
+        "    from keras.backend.tensorflow_backend import set_session\n"
+        "ModuleNotFoundError: No module named 'keras.backend.tensorflow_backend'\n"
+    )
+    finding = _only(_explain(text), "keras-version")
+    assert finding.fix is not None and any("keras<2.4" in c for c in finding.fix.commands)

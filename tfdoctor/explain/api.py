@@ -443,6 +443,15 @@ def _keras2_package(tb: Traceback, name: str, verdict: Verdict, m: Machine) -> V
 _LISTING_KEYS = frozenset({causes.code.API_REMOVED, causes.code.KERAS3_BEHAVIOUR_CHANGE})
 
 
+#: Modules only multi-backend Keras had (2.3.1 and before: its per-backend modules, which
+#: Keras 2.4, a wrapper of tf.keras, dropped; https://github.com/keras-team/keras/releases/tag/2.4.0).
+_MULTI_BACKEND_ONLY = (
+    "keras.backend.tensorflow_backend",
+    "keras.backend.theano_backend",
+    "keras.backend.cntk_backend",
+)
+
+
 def _package_before_keras(tb: Traceback, name: str, verdict: Verdict, m: Machine) -> Verdict:
     """A Keras module or name an installed package's own import asks for (its frame raised)
     and the installed Keras lacks, where no rule gives it a Keras 3 idiom: Keras moved its
@@ -456,6 +465,25 @@ def _package_before_keras(tb: Traceback, name: str, verdict: Verdict, m: Machine
     if package is None or package in TF_OWN:
         return verdict
     dist = distribution_of(package) or package.replace("_", "-")
+    if any(name == b or name.startswith(b + ".") for b in _MULTI_BACKEND_ONLY):
+        # A module only multi-backend Keras had (2.3.1 and before): the package needs that
+        # Keras, which its own release cannot change; Keras is what to pin.
+        return dataclasses.replace(
+            verdict,
+            key="package-needs-multi-backend-keras",
+            cause=causes.software.KERAS_VERSION,
+            severity=Severity.ERROR,
+            what=f"{dist} (an installed package; its own frame raised) imports {name}, which "
+            "only multi-backend Keras (2.3.1 and before) has: it needs that Keras, and the "
+            "installed one is later.",
+            fix=Fix(
+                f"Install the multi-backend Keras {dist} was written for (keras 2.3.1 or "
+                f"before, with the TensorFlow 1.x or 2.0-2.1 it supports), or a {dist} "
+                "release written for tf.keras.",
+                (f"pip show {dist} keras tensorflow", *m.pip_install("keras<2.4")),
+            ),
+            links=causes.CAUSES[causes.software.KERAS_VERSION].links,
+        )
     return dataclasses.replace(
         verdict,
         key="package-before-keras",
