@@ -1684,3 +1684,9 @@ def test_autographs_cause_naming_a_requirements_missing_name_is_out_of_range() -
     finding = top_error(explained(text))
     assert finding.cause == "dependency-out-of-range"
     assert "gast" in finding.summary
+
+
+def test_keras3_refusing_a_layer_quoted_alone_is_a_keras2_layer_warning() -> None:
+    report = explained("Only instances of `keras.Layer` can be added to a Sequential model.\n")
+    (found,) = [x for x in report.findings if x.cause == "tf-keras-missing"]
+    assert found.severity is Severity.WARNING

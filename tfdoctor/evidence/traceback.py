@@ -316,6 +316,8 @@ _BARE = re.compile(
     r"(?P<attribute>module '[\w.]+' has no attribute '\w+'(?:\. Did you mean: '\w+'\?)?)"
     r"|(?P<module>No module named '[\w.]+')"
     r"|(?P<name>cannot import name '\w+' from '[\w.]+'(?: \([^\n)]*\))?)"
+    # Keras 3's refusal of a layer that is not its own (models/sequential.py), quoted alone.
+    r"|(?P<refusal>Only instances of `?keras\.(?:Layer|Model)`? can be added to a \w+ model)"
     r")[ \t.]*$",
     re.MULTILINE,
 )
@@ -323,8 +325,9 @@ _BARE_TYPES = {
     "attribute": "AttributeError",
     "module": "ModuleNotFoundError",
     "name": "ImportError",
+    "refusal": "ValueError",
 }
-_BARE_WORDS = ("has no attribute", "No module named", "cannot import name")
+_BARE_WORDS = ("has no attribute", "No module named", "cannot import name", "Only instances of")
 
 
 def _bare_messages(text: str, where: Optional[object], out: list[Traceback]) -> list[Traceback]:
