@@ -1170,19 +1170,19 @@ def test_a_gpu_that_does_not_exist_is_not_a_missing_kernel() -> None:
 
 
 @pytest.mark.parametrize(
-    "line, pin",
+    "line",
     [
-        (
-            "TypeError: EndVector() missing 1 required positional argument: 'vectorNumElems'",
-            ">=2.0",
-        ),
-        ("TypeError: EndVector() takes 1 positional argument but 2 were given", "<2"),
+        "TypeError: EndVector() missing 1 required positional argument: 'vectorNumElems'",
+        "TypeError: EndVector() takes 1 positional argument but 2 were given",
     ],
     ids=["flatbuffers-1-under-code-for-2", "flatbuffers-2-under-code-for-1"],
 )
-def test_flatbuffers_of_the_other_major_is_out_of_range(line: str, pin: str) -> None:
+def test_flatbuffers_of_the_other_major_is_out_of_range(line: str) -> None:
+    """Which side moved depends on TensorFlow and the converting package: without the
+    declared range the fix shows the ranges and pins nothing."""
     finding = _only(_explain(line), "dependency-out-of-range")
-    assert finding.fix is not None and any(f"flatbuffers{pin}" in c for c in finding.fix.commands)
+    assert finding.fix is not None and "flatbuffers" in finding.fix.text
+    assert not any("install" in c for c in finding.fix.commands)
 
 
 @pytest.mark.parametrize(

@@ -8,6 +8,7 @@ import pytest
 
 from tests.explaining import explained, fix_text, top_error
 from tfdoctor.evidence.stated import Stated, read_gpu_complaint, read_stated
+from tfdoctor.findings import Severity
 
 FORM = """### Issue type
 
@@ -163,3 +164,37 @@ def test_keras3_in_a_users_words_is_the_keras3_boundary(text: str) -> None:
 )
 def test_words_that_do_not_cross_the_keras3_boundary_are_not_it(text: str) -> None:
     assert all(x.cause != "keras3-behaviour-change" for x in explained(text).findings)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm using Keras 3 with the JAX backend. How do I change the 'batch_size' in fit?",
+        "I don't want to use the GPU for this, CPU is enough.",
+        "My model loads fine in TF 2.15 and in tensorflow 2.16.1 too. No error when loading it.",
+        "The docs say you must install tensorflow-text before running. Done, both import fine.",
+        "I ran pip install tensorflow-addons as required by the README.",
+    ],
+    ids=["keras3-fit-argument", "cpu-by-choice", "loads-in-both", "install-done", "install-said"],
+)
+def test_a_users_harmless_words_are_no_finding(text: str) -> None:
+    report = explained(text)
+    assert all(x.severity.rank < Severity.WARNING.rank for x in report.findings), [
+        (x.id, x.severity.value) for x in report.findings
+    ]
+
+
+@pytest.mark.parametrize(
+    "os, expected",
+    [
+        ("Ubuntu 22.04 (Docker Desktop on Windows 11)", "linux"),
+        ("Windows 10 and macOS 14", None),
+    ],
+)
+def test_a_system_inside_another_or_two_systems(os: str, expected: object) -> None:
+    assert read_stated(FORM.format(tf="2.16.1", os=os, py="3.11", what="x")).os == expected
+
+
+def test_several_releases_in_the_version_answer_state_none() -> None:
+    text = FORM.format(tf="2.16.1 (also tried 1.15)", os="Ubuntu", py="3.11", what="x")
+    assert read_stated(text).tf_version is None

@@ -190,8 +190,9 @@ CAUSES: Mapping[str, Cause] = dict(
             "by their versioned names (libamdhip64.so.4, librocblas.so.0); another ROCm "
             "release installs other names, or other binaries: the import fails to load them, "
             "or the process aborts once they are loaded. ROCm 3.5 replaced the HCC runtime "
-            "(libmcwamp, libhip_hcc, libhc_am) with HIP-Clang's, so wheels built before it "
-            "do not load on later ROCm at all.",
+            "(libmcwamp, libhc_am) with HIP-Clang's: wheels built before it need libraries "
+            "later ROCm releases do not have (some keep a compatibility link, libhip_hcc, "
+            "under /opt/rocm/hip/lib, off the loader's default path).",
             ROCM_TF_MATRIX,
         ),
         define(
@@ -1095,9 +1096,13 @@ def rocm_match_fix(library: Optional[str]) -> Fix:
         "tensorflow-rocm built for the installed ROCm (its version ends in the ROCm release: "
         "2.14.0.600 is for ROCm 6.0.0; AMD's support matrix lists the TensorFlow releases of "
         "each ROCm, and from ROCm 6.1 the wheels are on repo.radeon.com), or install the ROCm "
-        "release the wheel was built for.",
+        "release the wheel was built for. Where ROCm is not installed at all, install the "
+        "release the wheel was built for; where the library exists under /opt/rocm but off "
+        "the loader's path (/opt/rocm/hip/lib, /opt/rocm/lib), put that directory on "
+        "LD_LIBRARY_PATH first.",
         (
             "cat /opt/rocm/.info/version",
+            "ls /opt/rocm/lib /opt/rocm/hip/lib 2>/dev/null | grep -E 'amdhip|hip_hcc|mcwamp'",
             "pip show tensorflow-rocm",
             "pip index versions tensorflow-rocm",
         ),

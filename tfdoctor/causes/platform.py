@@ -609,7 +609,9 @@ def pip_upgrade_fix(reason: str, tls: bool = False, pip: Optional[str] = None) -
             "copy for that Python: https://bootstrap.pypa.io/pip/3.7/get-pip.py, .../2.7/...), "
             "then run the install again.",
             (
-                "curl -sSLO https://bootstrap.pypa.io/get-pip.py",
+                "python --version",
+                "curl -sSLO https://bootstrap.pypa.io/get-pip.py  # Python 3.7 or older: "
+                "https://bootstrap.pypa.io/pip/X.Y/get-pip.py",
                 "python get-pip.py",
                 "python -m pip --version",
             ),

@@ -531,6 +531,13 @@ _MISSING_WORDS = re.compile(
 _REQUEST_WORDS = ("install",)
 #: Lines that are warnings or notices: a program that goes on is not stopped by the package.
 _NOT_FAILING = re.compile(r"(?i)warn|\bnotice\b|optional|\bfaster\b|recommended|deprecat")
+#: What marks a line as printed by a program that stopped: an exception's type before its
+#: message, or a logger's error level. A user's own sentence ("I ran pip install X") is not.
+_PRINTED_FAILURE = re.compile(
+    r"\b[A-Z]\w*(?:Error|Exception)\b\s*:|\b(?:ERROR|CRITICAL|FATAL)\b|^\s*E\s"
+)
+#: A user writing in the first person, or saying it is done: their words, not a program's.
+_FIRST_PERSON = re.compile(r"(?i)\b(?:I|I'm|I've|we|my|our)\b|\bdone\b|\balready\b")
 #: Requests kept per log.
 MAX_REQUESTS = 10
 #: A line longer than this is not a sentence a program printed (a pasted blob): not read.
@@ -545,6 +552,8 @@ def read_install_requests(text: str) -> list[InstallRequest]:
     out: list[InstallRequest] = []
     for index, line in enumerate(text.split("\n")):
         if "install" not in line or len(line) > _REQUEST_LINE or _NOT_FAILING.search(line):
+            continue
+        if not _PRINTED_FAILURE.search(line) or _FIRST_PERSON.search(line):
             continue
         for i, pattern in enumerate(_REQUESTS):
             match = pattern.search(line)

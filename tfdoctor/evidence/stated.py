@@ -59,7 +59,7 @@ _LABELS = (
 )
 #: ``### Label`` (a form's heading, the answer on the next non-empty line) or ``- Label: answer``
 #: / ``**Label**: answer`` (a template's item).
-_HEADING = re.compile(r"^\s*#{2,4}\s*(?P<label>[^\n]+?)\s*$")
+_HEADING = re.compile(r"^[ \t]*#{2,4}(?P<label>[^\n]*)$")
 _ITEM = re.compile(
     r"^\s*(?:[-*]\s*)?\**(?P<label>[A-Za-z][^:\n]{2,80}?)\**\s*:\s*(?P<value>\S[^\n]*)$"
 )
@@ -84,6 +84,8 @@ _OS_WORDS = (
         "linux",
     ),
 )
+#: A system run inside another one.
+_GUEST = re.compile(r"(?i)\bdocker\b|\bcontainer\b|\bvm\b|\bvirtual ?box\b|\bwsl\d?\b|\bpodman\b")
 _ARCH_WORDS = (
     (re.compile(r"(?i)\bx86[_-]?64\b|\bamd64\b|\bx64\b|\bintel\b"), "x86_64"),
     (re.compile(r"(?i)\barm64\b|\bapple\s+silicon\b|\bm[1-4](?:\s*(?:pro|max|ultra))?\b"), "arm64"),
@@ -101,7 +103,7 @@ def read_stated(text: str) -> Stated:
     for i, line in enumerate(lines):
         heading = _HEADING.match(line)
         if heading is not None:
-            field = _field(heading.group("label"))
+            field = _field(heading.group("label").strip())
             answer = next((x.strip() for x in lines[i + 1 : i + 4] if x.strip()), "")
             if field and answer and not answer.startswith("#"):
                 values.setdefault(field, (answer, answer))
@@ -113,8 +115,13 @@ def read_stated(text: str) -> Stated:
                 values.setdefault(field, (item.group("value").strip(), line.strip()))
     stated = _judge(values)
     if stated.os == "macos" and stated.arch is None:
-        # The processor is often said in the text rather than in the field ("my Intel Mac").
-        arch = next((name for pattern, name in _ARCH_WORDS[:2] if pattern.search(head)), None)
+        # The processor is often said in the text rather than in the field ("my Intel Mac"):
+        # the user's own lines only (a log line may name Intel's MKL), Apple silicon first.
+        words = "\n".join(x for x in head.split("\n") if not _PRINTED.search(x))
+        arch = next(
+            (name for pattern, name in (_ARCH_WORDS[1], _ARCH_WORDS[0]) if pattern.search(words)),
+            None,
+        )
         if arch is not None:
             stated = dataclasses.replace(stated, arch=arch)
     return stated
@@ -135,7 +142,10 @@ def _judge(values: dict[str, tuple[str, str]]) -> Stated:
         # `python -c "import tensorflow as tf; print(tf.version.GIT_VERSION, tf.version.VERSION)"`
         # prints the git describe first: the release is the last plain version.
         found = [v for v in _VERSION.findall(answer) if v.split(".")[0] in ("0", "1", "2")]
-        if found:
+        described = re.search(r"\bv\d+\.\d+\S*-g[0-9a-f]{6,}", answer) is not None
+        if found and (described or len(set(found)) == 1):
+            # One release, or git's description then the release: several releases named
+            # ("2.16.1, also tried 1.15") say no single one.
             tf_version = found[-1]
             used.append(line)
     if "python" in values:
@@ -146,8 +156,11 @@ def _judge(values: dict[str, tuple[str, str]]) -> Stated:
             used.append(line)
     if "os" in values:
         answer, line = values["os"]
-        os = next((name for pattern, name in _OS_WORDS if pattern.search(answer)), None)
+        named = {name for pattern, name in _OS_WORDS if pattern.search(answer)}
         wsl = bool(_OS_WORDS[0][0].search(answer))
+        if "linux" in named and _GUEST.search(answer):
+            named = {"linux"}  # Linux in a container or VM on another system
+        os = next(iter(named)) if len(named) == 1 else None
         arch = next((name for pattern, name in _ARCH_WORDS if pattern.search(answer)), None)
         if os is not None:
             used.append(line)
@@ -172,6 +185,14 @@ _NO_GPU = re.compile(
 _PRINTED = re.compile(r"\.(?:cc|py|h):\d+\]|^\s*(?:\d{4}-\d\d-\d\d|[IWEF]\d{4} |[IWEF] \S+/)")
 
 
+#: A line where not using the GPU is chosen or asked about, not a failure: "I don't want to
+#: use the GPU", "CPU only", CUDA_VISIBLE_DEVICES=-1, a question.
+_BY_CHOICE = re.compile(
+    r"(?i)\b(?:want|need|intend|prefer|wish)\b|\bcpu[- ]only\b|CUDA_VISIBLE_DEVICES\s*=\s*-1|\?\s*$"
+    r"|\?\s+\w"
+)
+
+
 def read_gpu_complaint(text: str) -> Optional[str]:
     """The first line of ``text`` (its head) in which the user says the GPU is not used or not
     found; lines a program printed are not the user's."""
@@ -179,6 +200,6 @@ def read_gpu_complaint(text: str) -> Optional[str]:
         start = text.rfind("\n", 0, match.start()) + 1
         end = text.find("\n", match.end())
         line = text[start : end if end >= 0 else len(text)].strip()
-        if not _PRINTED.search(line):
+        if not _PRINTED.search(line) and not _BY_CHOICE.search(line):
             return line
     return None

@@ -115,6 +115,9 @@ class Traceback(Record):
     importers: tuple[str, ...] = ()
     #: The statement was typed at an interactive prompt (``>>>``, ``In [3]:``): the user's own.
     typed: bool = False
+    #: Read from a warning the program went on after (AutoGraph's ``Cause: ...`` of a function
+    #: it ran unconverted): what it says is at most a warning.
+    warned: bool = False
 
     @property
     def name(self) -> str:
@@ -164,10 +167,19 @@ _QUOTE_WORDS = (
 )
 
 
+#: A quoted traceback's header, or a quoted frame with its line number.
+_QUOTED_TRACE = re.compile(
+    r"^[ \t]*[>#][ \t]?[ \t]*"
+    r"(?:Traceback \(most recent call last\)|File \"[^\"\n]+\", line \d+)",
+    re.MULTILINE,
+)
+
+
 def _unquoted(text: str) -> str:
     """``text`` with the quote marks taken off the traceback lines a user quoted (each line
-    keeps its place: line numbers do not move). Only where a frame or header is quoted."""
-    if not any(word in text for word in _QUOTE_WORDS):
+    keeps its place: line numbers do not move). Only where a header or a frame with its line
+    number is quoted: a script's comments (`# File "x.yaml" is read below`) stay."""
+    if not any(word in text for word in _QUOTE_WORDS) or not _QUOTED_TRACE.search(text):
         return text
     return _QUOTED.sub("", text)
 
@@ -312,7 +324,7 @@ _BARE = re.compile(
     # AutoGraph's warning ends with the exception that stopped its conversion ("... will be
     # executed as-is. ... Cause: converting <function f>: AttributeError: module 'gast' has
     # no attribute 'Num'"): that message, read as if quoted alone.
-    r"^[ \t]*(?:[^\n]*?\bCause: (?:converting <[^\n]*?>: )?(?:\w+Error: )?)?(?:"
+    r"^[ \t]*(?:[^\n]*?\bCause: (?:converting <[^<>\n]*>: )?(?:\w+Error: )?)?(?:"
     r"(?P<attribute>module '[\w.]+' has no attribute '\w+'(?:\. Did you mean: '\w+'\?)?)"
     r"|(?P<module>No module named '[\w.]+')"
     r"|(?P<name>cannot import name '\w+' from '[\w.]+'(?: \([^\n)]*\))?)"
@@ -346,7 +358,8 @@ def _bare_messages(text: str, where: Optional[object], out: list[Traceback]) -> 
         line_no += text.count("\n", counted, match.start())
         counted = match.start()
         place = where.where(line_no) if hasattr(where, "where") else f"line {line_no + 1}"
-        out.append(Traceback(str(place), _BARE_TYPES[kind], message))
+        warned = "Cause: " in match.group(0)
+        out.append(Traceback(str(place), _BARE_TYPES[kind], message, warned=warned))
         if len(out) >= MAX_TRACEBACKS:
             break
     return out

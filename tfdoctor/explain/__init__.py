@@ -1221,6 +1221,13 @@ def _dependency(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.C
         return causes.software.DEPENDENCY_OUT_OF_RANGE, causes.software.numpy_c_api_fix(m)
     key = next((i for i in ids if i in _DEPENDENCY_PINS), "numpy-symbolic-tensor")
     dist, fallback, text = _DEPENDENCY_PINS[key]
+    if key.startswith("flatbuffers-"):
+        # Which side moved depends on the TensorFlow and the converting package: without
+        # TensorFlow's declared range, no pin is offered, only what shows the ranges.
+        fix = causes.common.range_fix(m, dist) or Fix(
+            text, ("pip show tensorflow flatbuffers", "pip check")
+        )
+        return causes.software.DEPENDENCY_OUT_OF_RANGE, fix
     return causes.software.DEPENDENCY_OUT_OF_RANGE, causes.common.declared_range_fix(
         m, dist, fallback, text
     )
@@ -2093,7 +2100,7 @@ def explain(
     ):
         if late is not None:
             findings.setdefault(late.id, late)
-    out = sorted(findings.values(), key=lambda f: -f.severity.rank)
+    out = sorted(_warned_capped(findings.values(), evidence), key=lambda f: -f.severity.rank)
     if all(x.severity.rank < Severity.WARNING.rank for x in out):
         # A failure nothing explains is reported as such: never "no problems found".
         unexplained = keras3_candidate(evidence.tracebacks, machine) or unexplained_finding(
@@ -2168,14 +2175,20 @@ def _stated_platform_release(evidence: Evidence, machine: Machine) -> Optional[F
 _NAMED_TF = re.compile(r"(?i)\b(?:tensorflow|tf)(?:\s*==\s*|\s+|-)v?(\d+\.\d+)(?:\.\d+)?\b")
 #: Words of a model that does not load.
 _MODEL_NOT_LOADING = re.compile(
-    r"(?i)\bmodel\b[^\n]{0,80}?\b(?:unable|can'?t|cannot|fails?|failed|error|not)\b[^\n]{0,30}?"
+    r"(?i)\bmodel\b[^.\n]{0,80}?\b(?:unable|can'?t|cannot|fails?|failed|not)\b[^.\n]{0,30}?"
     r"\b(?:load|import|open|read|restore)"
     r"|\b(?:unable|can'?t|cannot|fails?|failed)\s+to\s+(?:load|import|open|read|restore)\b"
-    r"[^\n]{0,30}?\bmodel\b"
+    r"[^.\n]{0,30}?\bmodel\b"
 )
+#: Words that say it works after all.
+_WORKS = re.compile(r"(?i)\bno errors?\b")
 #: "Keras 3" as users write it.
 _KERAS3_WORDS = re.compile(r"(?i)\bkeras\s*3\b")
 _QUOTED_ARG = re.compile(r"['`\"](\w+)['`\"]")
+#: Words that say an argument is not taken.
+_REFUSED_WORDS = re.compile(
+    r"(?i)\bno\b|\bnot\b|n't\b|\bremoved\b|\bunrecogni[sz]ed\b|\bunexpected\b|\bdropped\b"
+)
 
 
 def _cite_head(evidence: Evidence, fragments: Iterable[str]) -> str:
@@ -2213,6 +2226,8 @@ def _keras3_in_words(evidence: Evidence, machine: Machine) -> Optional[Finding]:
     cited: list[str] = []
     replacement = ""
     loading = _MODEL_NOT_LOADING.search(text)
+    if loading is not None and _WORKS.search(text):
+        loading = None
     if any(v < boundary for v in named) and any(v >= boundary for v in named) and loading:
         model = True
         cited = [loading.group(0)]
@@ -2229,7 +2244,17 @@ def _keras3_in_words(evidence: Evidence, machine: Machine) -> Optional[Finding]:
             for r in ApiKnowledge(matrix).rules.rules
             if r.kwarg and r.cause == causes.code.KERAS3_BEHAVIOUR_CHANGE
         }
-        arg = next((a for a in _QUOTED_ARG.findall(text) if a in removed), None)
+        # The argument quoted on a line that names Keras 3 and says it is gone or refused.
+        arg = next(
+            (
+                a
+                for line in text.split("\n")
+                if _KERAS3_WORDS.search(line) and _REFUSED_WORDS.search(line)
+                for a in _QUOTED_ARG.findall(line)
+                if a in removed
+            ),
+            None,
+        )
         if arg is not None:
             said = f"The text quotes `{arg}` beside Keras 3, which does not take it."
             cited = [arg]
@@ -2274,6 +2299,20 @@ def _pip_ignores_requires_python(
         _cite([built]),
         fix,
     )
+
+
+def _warned_capped(found: Iterable[Finding], evidence: Evidence) -> list[Finding]:
+    """``found`` with the errors read only from a warning the program went on after (an
+    exception AutoGraph names as the cause it ran a function unconverted) made warnings."""
+    said = [f"{tb.where}: {tb.type}: {tb.message}" for tb in evidence.tracebacks if tb.warned]
+    if not said:
+        return list(found)
+    return [
+        dataclasses.replace(x, severity=Severity.WARNING)
+        if x.severity is Severity.ERROR and any(s in x.detail for s in said)
+        else x
+        for x in found
+    ]
 
 
 def _settle_overlaps(by_cause: dict[str, list[Hits]]) -> None:

@@ -205,6 +205,40 @@ def _requested_dist(name: str) -> Optional[tuple[str, str]]:
     return (module, wanted) if module is not None else None
 
 
+#: Standard modules of Python 2 that Python 3 renamed, and those later Pythons removed (PEP
+#: 594 and PEP 632: distutils, imp, asynchat, asyncore, smtpd in 3.12): code written for
+#: another Python, not a package to install.
+_GONE_FROM_PYTHON = frozenset(
+    {
+        "urllib2",
+        "urlparse",
+        "cPickle",
+        "cStringIO",
+        "StringIO",
+        "ConfigParser",
+        "Queue",
+        "Tkinter",
+        "tkMessageBox",
+        "httplib",
+        "HTMLParser",
+        "commands",
+        "copy_reg",
+        "thread",
+        "__builtin__",
+        "SocketServer",
+        "cookielib",
+        "xmlrpclib",
+        "exceptions",
+        "sets",
+        "distutils",
+        "imp",
+        "asynchat",
+        "asyncore",
+        "smtpd",
+    }
+)
+
+
 @functools.cache
 def _stdlib() -> frozenset[str]:
     """Modules of Python's standard library: ``sys.stdlib_module_names`` (Python 3.10+), else
@@ -228,6 +262,7 @@ def _unlisted_module(tb: Traceback, module: str, m: Machine) -> Optional[Finding
         "." in module
         or module.startswith("_")
         or module in _stdlib()
+        or module in _GONE_FROM_PYTHON
         or tb.name not in ("ModuleNotFoundError", "ImportError")
     ):
         return None
