@@ -1700,3 +1700,12 @@ def test_autographs_cause_is_at_most_a_warning() -> None:
     report = explained(text)
     assert all(x.severity is not Severity.ERROR for x in report.findings)
     assert any(x.cause == "dependency-out-of-range" for x in report.findings)
+
+
+def test_a_request_wrapped_onto_the_line_after_the_error_is_read() -> None:
+    text = (
+        "2021-01-01 10:00:00 ERROR    app.loader  - Could not load the model: some packages are "
+        "missing. To\n"
+        "run it, please install the package(s) that contain the module(s): tensorflow_hub.\n"
+    )
+    assert [r.name for r in read_install_requests(text)] == ["tensorflow_hub"]

@@ -550,10 +550,18 @@ def read_install_requests(text: str) -> list[InstallRequest]:
     if not any(word in text for word in _REQUEST_WORDS):
         return []
     out: list[InstallRequest] = []
-    for index, line in enumerate(text.split("\n")):
+    lines = text.split("\n")
+    for index, line in enumerate(lines):
         if "install" not in line or len(line) > _REQUEST_LINE or _NOT_FAILING.search(line):
             continue
-        if not _PRINTED_FAILURE.search(line) or _FIRST_PERSON.search(line):
+        # The program's mark on this line, or on the one before it (a message a terminal or
+        # a paste wrapped onto a second line).
+        marked = _PRINTED_FAILURE.search(line) or (
+            index > 0
+            and len(lines[index - 1]) <= _REQUEST_LINE
+            and _PRINTED_FAILURE.search(lines[index - 1])
+        )
+        if not marked or _FIRST_PERSON.search(line):
             continue
         for i, pattern in enumerate(_REQUESTS):
             match = pattern.search(line)
