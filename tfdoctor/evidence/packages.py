@@ -538,6 +538,25 @@ _PRINTED_FAILURE = re.compile(
 )
 #: A user writing in the first person, or saying it is done: their words, not a program's.
 _FIRST_PERSON = re.compile(r"(?i)\b(?:I|I'm|I've|we|my|our)\b|\bdone\b|\balready\b")
+#: Words a request's name slot holds that name no package ("please install the package(s)
+#: that ...", "install it").
+_NOT_NAMES = frozenset(
+    {
+        "package",
+        "packages",
+        "module",
+        "modules",
+        "library",
+        "libraries",
+        "it",
+        "them",
+        "this",
+        "that",
+        "the",
+        "dependencies",
+        "requirements",
+    }
+)
 #: Requests kept per log.
 MAX_REQUESTS = 10
 #: A line longer than this is not a sentence a program printed (a pasted blob): not read.
@@ -572,6 +591,8 @@ def read_install_requests(text: str) -> list[InstallRequest]:
             names = match.groupdict().get("names")
             for name in names.split(",") if names else (match.group("name"),):
                 found = InstallRequest(name.strip().rstrip("."), line.strip(), index)
+                if found.name.lower() in _NOT_NAMES:
+                    continue
                 if found.name and all(r.name != found.name for r in out):
                     out.append(found)
         if len(out) >= MAX_REQUESTS:
