@@ -576,3 +576,27 @@ def test_cli_require_gpu_passes_on_a_gpu_container(tmp_path: Path) -> None:
     assert out.returncode == 0, out.stdout + out.stderr
     (finding,) = json.loads(out.stdout)["findings"]
     assert (finding["id"], finding["severity"]) == ("gpu.required", "ok")
+
+
+LIBCUDA = "libcuda.so.1: cannot open shared object file: No such file or directory"
+
+
+@pytest.mark.parametrize(
+    "container, nodes, cause",
+    [
+        ("docker", (), "container-no-gpu"),
+        (None, (), "driver-not-loaded"),
+    ],
+    ids=["container-without-gpu-access", "host"],
+)
+def test_libcuda_missing_inside_a_container_is_the_gpu_not_handed_over(
+    container: str | None, nodes: tuple[str, ...], cause: str
+) -> None:
+    facts = f.facts(
+        platform=f.platform(container=container, nvidia_device_nodes=nodes),
+        tensorflow=f.tensorflow(
+            status="import-error", error_type="ImportError", error_message=LIBCUDA
+        ),
+    )
+    (found,) = [x for x in run_one("tensorflow.import", facts) if x.severity is Severity.ERROR]
+    assert found.cause == cause
