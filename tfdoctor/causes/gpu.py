@@ -12,7 +12,7 @@ from typing import Final, Optional
 from tfdoctor.causes.base import Cause, CauseId, define
 from tfdoctor.causes.common import TF_PIP_GUIDE, install_fix, major_of
 from tfdoctor.causes.conda import conda_libraries_fix, conda_toolkit_line
-from tfdoctor.causes.container import container_gpu_fix
+from tfdoctor.causes.container import CONTAINER_NO_GPU, container_gpu_fix
 from tfdoctor.causes.platform import WINDOWS_NATIVE_GPU_ENDED, windows_gpu_fix
 from tfdoctor.compat import DriverFloor
 from tfdoctor.facts import FoundLibrary, LibraryCandidate, LibraryFacts
@@ -991,6 +991,13 @@ def driver_mismatch_fix() -> Fix:
         "and reload the nvidia modules) so both are the same version.",
         ("sudo reboot",),
     )
+
+
+def driver_not_loaded(m: Machine) -> tuple[CauseId, Fix]:
+    """TensorFlow could not load the driver's libcuda: inside a container, the GPU was not
+    handed over (the host's driver comes with it); elsewhere, the driver is not loaded. The one
+    answer check's import failure and explain's log line share."""
+    return (CONTAINER_NO_GPU if m.container else DRIVER_NOT_LOADED), driver_load_fix(m)
 
 
 def driver_load_fix(m: Machine) -> Fix:

@@ -320,20 +320,8 @@ def _import_error_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
             and name != "cuda"
         ):
             cause, remedy = causes.gpu.cuda_libraries_fix(m, (name,))
-        elif name == "cuda" and m.container and not _nvidia_nodes(m):
-            # Inside a container the driver's libcuda comes from the host, handed over with
-            # the GPU: none here, and no /dev/nvidia* either, is a container started without
-            # GPU access (explain says the same of the log line).
-            cause, remedy = causes.container.CONTAINER_NO_GPU, causes.container.container_gpu_fix(m)
         elif name == "cuda":
-            cause, remedy = (
-                causes.gpu.DRIVER_NOT_LOADED,
-                fix(
-                    "libcuda.so.1 comes with the NVIDIA driver: install the driver (on a machine "
-                    "without a GPU, install the CPU build instead).",
-                    "nvidia-smi",
-                ),
-            )
+            cause, remedy = causes.gpu.driver_not_loaded(m)
         else:
             cause, remedy = (
                 causes.software.IMPORT_FAILED_UNKNOWN,
@@ -607,9 +595,3 @@ def check_tf_import(ctx: CheckContext) -> Iterator[Finding]:
         f"Could not run the TensorFlow probe ({tf.status})",
         (tf.error_message or "") + ("\n\n" + tf.stderr_tail if tf.stderr_tail else ""),
     )
-
-
-def _nvidia_nodes(m: Machine) -> bool:
-    """Whether the machine's facts list NVIDIA device nodes (/dev/nvidia*)."""
-    platform = m.facts.platform
-    return bool(platform is not None and platform.nvidia_device_nodes)

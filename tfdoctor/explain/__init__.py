@@ -1285,9 +1285,7 @@ def _keras(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseI
 
 
 def _driver_not_loaded(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
-    if m.container:
-        return causes.container.CONTAINER_NO_GPU, causes.container.container_gpu_fix(m)
-    return causes.gpu.DRIVER_NOT_LOADED, causes.gpu.driver_load_fix(m)
+    return causes.gpu.driver_not_loaded(m)
 
 
 def _container_no_gpu(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
@@ -2240,7 +2238,7 @@ def _keras3_in_words(evidence: Evidence, machine: Machine) -> Optional[Finding]:
         from tfdoctor.scan.knowledge import ApiKnowledge  # noqa: PLC0415 - loads scan's rules
 
         removed = {
-            r.kwarg
+            r.kwarg: r.replacement
             for r in ApiKnowledge(matrix).rules.rules
             if r.kwarg and r.cause == causes.code.KERAS3_BEHAVIOUR_CHANGE
         }
@@ -2258,11 +2256,7 @@ def _keras3_in_words(evidence: Evidence, machine: Machine) -> Optional[Finding]:
         if arg is not None:
             said = f"The text quotes `{arg}` beside Keras 3, which does not take it."
             cited = [arg]
-            replacement = next(
-                r.replacement
-                for r in ApiKnowledge(matrix).rules.rules
-                if r.kwarg == arg and r.cause == causes.code.KERAS3_BEHAVIOUR_CHANGE
-            )
+            replacement = removed[arg]
     if not said:
         return None
     return causes.finding(

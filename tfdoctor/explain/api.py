@@ -465,39 +465,41 @@ def _package_before_keras(tb: Traceback, name: str, verdict: Verdict, m: Machine
     if package is None or package in TF_OWN:
         return verdict
     dist = distribution_of(package) or package.replace("_", "-")
+    said = f"{dist} (an installed package; its own frame raised) imports {name}, which "
     if any(name == b or name.startswith(b + ".") for b in _MULTI_BACKEND_ONLY):
         # A module only multi-backend Keras had (2.3.1 and before): the package needs that
         # Keras, which its own release cannot change; Keras is what to pin.
-        return dataclasses.replace(
-            verdict,
-            key="package-needs-multi-backend-keras",
-            cause=causes.software.KERAS_VERSION,
-            severity=Severity.ERROR,
-            what=f"{dist} (an installed package; its own frame raised) imports {name}, which "
+        key, cause = "package-needs-multi-backend-keras", causes.software.KERAS_VERSION
+        what = said + (
             "only multi-backend Keras (2.3.1 and before) has: it needs that Keras, and the "
-            "installed one is later.",
-            fix=Fix(
-                f"Install the multi-backend Keras {dist} was written for (keras 2.3.1 or "
-                f"before, with the TensorFlow 1.x or 2.0-2.1 it supports), or a {dist} "
-                "release written for tf.keras.",
-                (f"pip show {dist} keras tensorflow", *m.pip_install("keras<2.4")),
-            ),
-            links=causes.CAUSES[causes.software.KERAS_VERSION].links,
+            "installed one is later."
         )
-    return dataclasses.replace(
-        verdict,
-        key="package-before-keras",
-        cause=causes.software.COMPANION_MISMATCH,
-        severity=Severity.ERROR,
-        what=f"{dist} (an installed package; its own frame raised) imports {name}, which the "
-        "installed Keras does not have: Keras 2.13 moved its internal modules under keras.src "
-        f"and Keras 3 dropped Keras 2's, so this {dist} release predates the installed Keras.",
-        fix=Fix(
+        fix = Fix(
+            f"Install the multi-backend Keras {dist} was written for (keras 2.3.1 or before, "
+            f"with the TensorFlow 1.x or 2.0-2.1 it supports), or a {dist} release written "
+            "for tf.keras.",
+            (f"pip show {dist} keras tensorflow", *m.pip_install("keras<2.4")),
+        )
+    else:
+        key, cause = "package-before-keras", causes.software.COMPANION_MISMATCH
+        what = said + (
+            "the installed Keras does not have: Keras 2.13 moved its internal modules under "
+            f"keras.src and Keras 3 dropped Keras 2's, so this {dist} release predates the "
+            "installed Keras."
+        )
+        fix = Fix(
             f"Upgrade {dist} to a release made for the installed Keras, or install the Keras "
             f"(with its TensorFlow) this {dist} release was written for.",
             (*m.pip(f"install --upgrade {dist}"), f"pip show {dist} keras tensorflow"),
-        ),
-        links=causes.CAUSES[causes.software.COMPANION_MISMATCH].links,
+        )
+    return dataclasses.replace(
+        verdict,
+        key=key,
+        cause=cause,
+        severity=Severity.ERROR,
+        what=what,
+        fix=fix,
+        links=causes.CAUSES[cause].links,
     )
 
 
