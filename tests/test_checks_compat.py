@@ -1176,6 +1176,22 @@ def test_the_keras_2_users_table_is_validated() -> None:
         parse_companions(unsourced, "c.yaml")
 
 
+def test_the_standalone_keras_rows_are_validated() -> None:
+    text = DEFAULT_COMPANIONS.read_text(encoding="utf-8")
+    keras = parse_companions(text, "c.yaml").standalone_keras
+    assert keras is not None and keras.releases and all(r.tensorflow for r in keras.releases)
+    unsorted = text.replace(
+        '{release: "2.4", tensorflow: "<2.5,>=2.2"', '{release: "2.1.9", tensorflow: "<2.5"'
+    )
+    with pytest.raises(MatrixError, match="standalone_keras"):
+        parse_companions(unsorted, "c.yaml")
+    unsourced = text.replace(
+        "source: [keras-init-2.4.0, tensorflow-2.5-keras-nightly]", "source: x"
+    )
+    with pytest.raises(MatrixError, match="standalone_keras"):
+        parse_companions(unsourced, "c.yaml")
+
+
 def test_a_gpu_the_line_is_known_to_fail_on_is_an_error() -> None:
     # RTX 50 series (12.0) with 2.20: the PTX should JIT, but reported runs fail to load it.
     facts = f.facts(
@@ -1343,3 +1359,65 @@ def test_the_legacy_switch_is_read_as_tensorflow_reads_it(value: str, legacy: bo
 
     machine = Machine(f.facts(environment={"TF_USE_LEGACY_KERAS": value}), f.FIXTURE_MATRIX)
     assert machine.legacy_keras is legacy
+
+
+def _keras_verdicts(tf: PackageFacts, keras: str, python: str = "3.7.9") -> list[Finding]:
+    """The keras-version findings of the pins check for ``tf`` beside keras ``keras``."""
+    facts = f.facts(
+        packages=(tf, f.pkg("numpy", "1.18.5"), f.pkg("keras", keras)),
+        python=f.python(version=python),
+        tensorflow=f.tensorflow(status="skipped", version=None, cuda_version=None),
+    )
+    return [x for x in judge(check_dependency_pins, facts) if x.cause == "keras-version"]
+
+
+def _old_tf(version: str) -> PackageFacts:
+    """A TensorFlow from before its wheel required a keras."""
+    return f.pkg("tensorflow", version, "numpy>=1.16", top_level=("tensorflow",))
+
+
+@pytest.mark.parametrize(
+    ("tf_version", "keras_version", "release"),
+    [
+        pytest.param("1.15.3", "2.4.3", "2.3", id="keras-2.4-needs-tf-2.2"),
+        pytest.param("2.3.1", "2.3.1", "2.4", id="keras-2.3-uses-tensorlike-gone-in-2.3"),
+        pytest.param("2.1.4", "2.2.5", "2.3", id="keras-2.2-only-tf-1"),
+        pytest.param("1.12.3", "2.4.3", "2.2", id="before-keras-2.3s-range"),
+    ],
+)
+def test_standalone_keras_that_does_not_work_with_the_tensorflow_installed(
+    tf_version: str, keras_version: str, release: str
+) -> None:
+    # Before 2.5 TensorFlow's wheel requires no keras, and these keras releases declare no
+    # TensorFlow: pip installs any beside any, and the companion table's standalone_keras rows
+    # are what judge the pair.
+    (finding,) = _keras_verdicts(_old_tf(tf_version), keras_version)
+    assert finding.severity == Severity.WARNING
+    assert f"keras {keras_version} does not work with tensorflow {tf_version}" in finding.summary
+    assert finding.fix is not None
+    assert finding.fix.commands == (f'{PIP} install "keras=={release}.*"',)
+    # The fix, applied, installs a keras that works with this TensorFlow.
+    assert not _keras_verdicts(_old_tf(tf_version), f"{release}.1")
+
+
+@pytest.mark.parametrize(
+    ("tf_version", "keras_version"),
+    [
+        pytest.param("2.3.1", "2.4.3", id="keras-2.4-on-tf-2.3"),
+        pytest.param("1.15.3", "2.3.1", id="keras-2.3-on-tf-1.15"),
+        pytest.param("1.15.3", "2.2.4", id="keras-2.2-on-tf-1.15"),
+        pytest.param("2.4.1", "2.6.0", id="no-row-for-keras-2.6"),
+    ],
+)
+def test_standalone_keras_that_works_with_the_tensorflow_installed_is_not_judged(
+    tf_version: str, keras_version: str
+) -> None:
+    assert not _keras_verdicts(_old_tf(tf_version), keras_version)
+
+
+def test_a_keras_tensorflow_requires_is_judged_by_that_requirement_alone() -> None:
+    # TensorFlow 2.6 requires keras of its line: the standalone rows (keras 2.4 needs <2.5)
+    # would say the same thing a second time.
+    tf26 = f.pkg("tensorflow", "2.6.5", "keras<2.7,>=2.6.0rc3", top_level=("tensorflow",))
+    (finding,) = _keras_verdicts(tf26, "2.4.3", python="3.9.18")
+    assert "outside TensorFlow 2.6.5's range" in finding.summary

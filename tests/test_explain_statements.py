@@ -4,6 +4,8 @@ model classes it cannot locate, and the instruction set a CPU lacks."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.explaining import explained, fix_text, top_error
 from tfdoctor.evidence.traceback import import_statements, module_origins, read_tracebacks
 
@@ -186,6 +188,70 @@ def test_a_name_no_release_has_is_not_put_down_to_versions() -> None:
     # scan's own verdict on a name the newest release lacks (check the name), no release.
     fixes = [fix_text(x) for x in explained(log).findings if x.fix is not None]
     assert fixes and not any("tensorflow==" in fix for fix in fixes)
+
+
+def _tf1_error(message: str, head: str = "") -> str:
+    return (
+        head + "Traceback (most recent call last):\n"
+        '  File "/home/u/project/train.py", line 9, in <module>\n'
+        "    main()\n"
+        f"AttributeError: {message}\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("message", "name"),
+    [
+        pytest.param(
+            "module 'tensorflow' has no attribute 'optimizers'", "tf.optimizers", id="top"
+        ),
+        # TensorFlow 1.13-1.15 print their generated API's module: the release shows itself.
+        pytest.param(
+            "module 'tensorflow._api.v1.random' has no attribute 'set_seed'",
+            "tf.random.set_seed",
+            id="v1-module",
+        ),
+        pytest.param(
+            "module 'tensorflow_core._api.v1.summary' has no attribute 'create_file_writer'",
+            "tf.summary.create_file_writer",
+            id="v1-core-module",
+        ),
+    ],
+)
+def test_a_tensorflow_2_name_tensorflow_1_lacks_says_the_tensorflow_is_1x(
+    message: str, name: str
+) -> None:
+    top = top_error(explained(_tf1_error(message)))
+    assert top.cause == "api-removed"
+    assert f"`{name}` is TensorFlow 2's" in top.detail
+    fix = fix_text(top)
+    # The newest line before Keras 3 (tf.keras Keras 2, as TensorFlow 2 code of that era
+    # expects), never tf.compat.v1, which has no such name.
+    assert "tensorflow==2.15." in fix
+    assert "compat.v1" not in fix
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # In tf.compat.v1 too: TensorFlow 1.x may have had it (tf.is_tensor from 1.13).
+        pytest.param("module 'tensorflow' has no attribute 'is_tensor'", id="v1-has-it"),
+        # TensorFlow 2 (2.0 has tf.optimizers): not a 1.x release; a hollow install says so.
+        pytest.param("module 'tensorflow' has no attribute 'Sessionn'", id="no-release-has-it"),
+    ],
+)
+def test_a_name_tensorflow_1_may_have_had_is_not_put_down_to_tf1(message: str) -> None:
+    fixes = [fix_text(x) for x in explained(_tf1_error(message)).findings if x.fix is not None]
+    assert not any("is TensorFlow 2's" in x.detail for x in explained(_tf1_error(message)).findings)
+    assert not any("tensorflow==2.15." in fix for fix in fixes)
+
+
+def test_a_tensorflow_2_name_missing_under_a_2x_release_is_not_put_down_to_tf1() -> None:
+    log = _tf1_error(
+        "module 'tensorflow' has no attribute 'optimizers'",
+        "Successfully installed tensorflow-2.4.0\n",
+    )
+    assert not any("is TensorFlow 2's" in x.detail for x in explained(log).findings)
 
 
 def test_pytest_reports_the_exception_of_a_failed_test_after_its_prefixes() -> None:

@@ -932,6 +932,10 @@ class Companions(Record):
     #: the sources that show it): beside another TensorFlow distribution pip would install
     #: ``tensorflow`` too, so they are installed there without dependencies.
     only_tensorflow: Mapping[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
+    #: The standalone keras releases from before TensorFlow required a Keras of its own (up
+    #: to 2.4; from 2.5 TensorFlow's wheel declares the keras it needs), each with the
+    #: TensorFlow range it works with.
+    standalone_keras: Optional[Companion] = None
 
 
 def load_companions(path: Optional[str] = None) -> Companions:
@@ -949,7 +953,7 @@ def parse_companions(text: str, path: str = "<companions>") -> Companions:
         root,
         "companions",
         ("schema_version", "sources", "companions"),
-        ("keras2_users", "only_tensorflow"),
+        ("keras2_users", "only_tensorflow", "standalone_keras"),
     )
     reader.schema_version(top["schema_version"], MATRIX_SCHEMA_VERSION)
     sources = _read_sources(reader, top["sources"])
@@ -971,30 +975,7 @@ def parse_companions(text: str, path: str = "<companions>") -> Companions:
         where = f"companions[{name}]"
         if name in out:
             raise reader.error(fields["name"], f"{where}.name", "duplicate companion")
-        rows: list[CompanionRelease] = []
-        for j, node in enumerate(reader.sequence(fields["releases"], f"{where}.releases")):
-            at = f"{where}.releases[{j}]"
-            row = reader.mapping(node, at, ("release", "tensorflow"), ("python", "source", "note"))
-            release = reader.required_string(
-                row["release"], f"{at}.release", _RELEASE_RE, "release (X.Y or X.Y.Z)"
-            )
-            if rows and version_key(release) <= version_key(rows[-1].release):
-                raise reader.error(row["release"], at, _UNSORTED_ROWS)
-            spec = reader.specifier(row["tensorflow"], f"{at}.tensorflow", False)
-            python = (
-                reader.specifier(row["python"], f"{at}.python", False) if "python" in row else ""
-            )
-            rows.append(
-                CompanionRelease(
-                    release,
-                    spec or "",
-                    python or "",
-                    reader.source_ids(row["source"], f"{at}.source", sources)
-                    if "source" in row
-                    else (),
-                    reader.required_string(row["note"], f"{at}.note") if "note" in row else "",
-                )
-            )
+        rows = _companion_rows(reader, fields["releases"], where, sources)
         out[name] = Companion(
             name,
             tuple(rows),
@@ -1005,7 +986,52 @@ def parse_companions(text: str, path: str = "<companions>") -> Companions:
             "follows_tensorflow" in fields
             and reader.boolean(fields["follows_tensorflow"], f"{where}.follows_tensorflow"),
         )
-    return Companions(path, sources, out, users, only)
+    keras = (
+        _standalone_keras(reader, top["standalone_keras"], sources)
+        if "standalone_keras" in top
+        else None
+    )
+    return Companions(path, sources, out, users, only, keras)
+
+
+def _companion_rows(
+    reader: _Reader, node: Any, where: str, sources: Mapping[str, Source]
+) -> tuple[CompanionRelease, ...]:
+    """The ``releases`` rows of a companion (``where`` names it in errors), oldest first."""
+    rows: list[CompanionRelease] = []
+    for j, item in enumerate(reader.sequence(node, f"{where}.releases")):
+        at = f"{where}.releases[{j}]"
+        row = reader.mapping(item, at, ("release", "tensorflow"), ("python", "source", "note"))
+        release = reader.required_string(
+            row["release"], f"{at}.release", _RELEASE_RE, "release (X.Y or X.Y.Z)"
+        )
+        if rows and version_key(release) <= version_key(rows[-1].release):
+            raise reader.error(row["release"], at, _UNSORTED_ROWS)
+        spec = reader.specifier(row["tensorflow"], f"{at}.tensorflow", False)
+        python = reader.specifier(row["python"], f"{at}.python", False) if "python" in row else ""
+        rows.append(
+            CompanionRelease(
+                release,
+                spec or "",
+                python or "",
+                reader.source_ids(row["source"], f"{at}.source", sources)
+                if "source" in row
+                else (),
+                reader.required_string(row["note"], f"{at}.note") if "note" in row else "",
+            )
+        )
+    return tuple(rows)
+
+
+def _standalone_keras(reader: _Reader, node: Any, sources: Mapping[str, Source]) -> Companion:
+    """The ``standalone_keras`` rows: the keras releases from before TensorFlow required a
+    Keras of its own, each with the TensorFlow it works with."""
+    fields = reader.mapping(node, "standalone_keras", ("releases", "source"), ())
+    return Companion(
+        "keras",
+        _companion_rows(reader, fields["releases"], "standalone_keras", sources),
+        reader.source_ids(fields["source"], "standalone_keras.source", sources),
+    )
 
 
 def _only_tensorflow(

@@ -476,6 +476,18 @@ def keras_match_fix(m: Machine) -> Fix:
         return install_fix(
             m, f"Install the Keras of TensorFlow {m.line.line}.", f"keras=={m.line.line}.*"
         )
+    table = m.companion_table.standalone_keras
+    row = table.release_for(m.tf.version) if table is not None and m.tf is not None else None
+    if row is not None and m.tf is not None:
+        # Before TensorFlow required a Keras of its own: the standalone release that works
+        # with it (the companion table's standalone_keras rows).
+        return install_fix(
+            m,
+            f"Install keras {row.release}, the standalone Keras release that works with "
+            f"TensorFlow {m.tf.version} (it needs tensorflow{row.tensorflow}); or import Keras "
+            "from TensorFlow instead (`from tensorflow import keras`), which always matches it.",
+            row.requirement("keras"),
+        )
     return Fix(
         "Install the Keras release of your TensorFlow line (keras==2.X.* for TensorFlow 2.X "
         "from 2.6 to 2.15; Keras 3 from 2.16); before 2.6 the standalone keras package is "

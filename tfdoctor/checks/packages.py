@@ -282,6 +282,7 @@ def check_dependency_pins(ctx: CheckContext) -> Iterator[Finding]:
     yield from _keras_shared(ctx, pkg)
     yield from _tf_keras(ctx, pkg, line)
     yield from _companions(ctx, pkg)
+    yield from _standalone_keras(ctx, pkg)
     yield from _tensorboard(ctx, pkg)
 
 
@@ -318,6 +319,43 @@ def _keras_shared(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Finding]:
             [p.name for p in sharing],
             wanted.split(";")[0].strip() if wanted else None,
         ),
+    )
+
+
+def _standalone_keras(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Finding]:
+    """A standalone keras from before TensorFlow required a Keras of its own (to 2.4) beside
+    a TensorFlow it does not work with (the companion table's standalone_keras rows): its
+    metadata declares no TensorFlow, so pip installed it without a word, and `import keras`
+    fails (keras 2.4 under TensorFlow 1.x) or breaks on TensorFlow's internals (2.3 under
+    TensorFlow 2.3). Where TensorFlow's wheel requires a keras, that requirement judges it."""
+    m = ctx.machine
+    keras = ctx.facts.package("keras")
+    table = m.companion_table.standalone_keras
+    if (
+        keras is None
+        or table is None
+        or any(name in _KERAS_DISTS for name, _ in m.declared_requirements)
+    ):
+        return
+    if any(
+        normalize_name(comp.name) == "keras" and target == "tensorflow"
+        for comp, target, _ in m.companion_requirements
+    ):
+        return  # its wheel declares a TensorFlow (keras 2.4.0): _companions judges that
+    own = table.row_of(keras.version)
+    if own is None or own.admits(pkg.version):
+        return
+    urls = ", ".join(dict.fromkeys(m.companion_table.sources[s].url for s in own.sources))
+    yield causes.finding(
+        "packages.pins",
+        Severity.WARNING,
+        causes.software.KERAS_VERSION,
+        f"keras {keras.version} does not work with {pkg.name} {pkg.version} (it needs "
+        f"tensorflow{own.tensorflow})",
+        f"keras {own.release} declares no TensorFlow in its metadata, so pip installs it beside "
+        f"any; it works with tensorflow{own.tensorflow} ({urls}). With this TensorFlow "
+        "`import keras` fails or breaks on TensorFlow's internals; tf.keras is unaffected.",
+        causes.software.keras_match_fix(m),
     )
 
 

@@ -93,6 +93,8 @@ def api_use(tb: Traceback, knowledge: ApiKnowledge) -> Optional[tuple[str, Verdi
     if own_module_missing(tb) or keras_own_missing(tb):
         return None  # TensorFlow's or Keras' own import of its own module: no use of an API
     match = _NO_ATTRIBUTE.search(message)
+    if match is not None and _V1_API_MODULE.match(match.group("module")):
+        return None  # TensorFlow 1's own module, printed: a 1.x release (_tf2_name_under_tf1)
     if match is not None:
         served = public_name(match.group("module")) or ".python."
         if ".python." in match.group("module") and ".python." in f".{served}.":
@@ -311,7 +313,11 @@ def api_findings(
     for tb in tracebacks:
         found = api_use(tb, knowledge)
         if found is None:
-            found = _added_later(tb, knowledge, m, tf_version) or _keras_added_later(tb, m)
+            found = (
+                _added_later(tb, knowledge, m, tf_version)
+                or _tf2_name_under_tf1(tb, m, tf_version)
+                or _keras_added_later(tb, m)
+            )
         if found is None:
             continue
         name, verdict = found
@@ -574,6 +580,90 @@ def _added_later(
         "line since (AttributeError or ImportError before)."
     )
     return name, Verdict(verdict.key, verdict.cause, verdict.severity, what, fix, verdict.links)
+
+
+#: A module of TensorFlow 1.x's generated API as an error prints it: ``tensorflow._api.v1.random``
+#: (1.13 to 1.15; ``tensorflow_core._api.v1`` in 1.15) is that release's ``tf.random``. In
+#: TensorFlow 2 the same tree is ``tensorflow._api.v2.compat.v1``: the name shows a 1.x release.
+_V1_API_MODULE = re.compile(r"^tensorflow(?:_core)?\._api\.v1(?P<rest>(?:\.\w+)*)$")
+#: A name missing from a module of TensorFlow.
+_TF_NAME = re.compile(
+    r"module '(?P<m1>tensorflow(?:_core)?(?:\.\w+)*)' has no attribute\s*'(?P<a1>\w+)'"
+    r"|cannot import name '(?P<a2>\w+)' from '(?P<m2>tensorflow(?:_core)?(?:\.\w+)*)'"
+)
+
+
+def _tf2_name_under_tf1(
+    tb: Traceback, m: Machine, tf_version: Optional[str]
+) -> Optional[tuple[str, Verdict]]:
+    """A name of TensorFlow 2's API that TensorFlow 1's lacks (``tf.optimizers``,
+    ``tf.random.set_seed``) missing where the log's TensorFlow is not 2.x: the code was written
+    for TensorFlow 2. TensorFlow 1's API is what 2.0 keeps whole as ``tf.compat.v1`` (both
+    generated from the same ``tf_export(v1=...)`` table), so a name the oldest bundled line (2.0)
+    has as ``tf.X`` and lacks as ``tf.compat.v1.X`` is no 1.x name; a module printed as
+    ``tensorflow._api.v1...`` shows the 1.x release itself."""
+    match = _TF_NAME.search(_as_printed(tb.message))
+    if match is None:
+        return None
+    if tf_version is not None and version_key(tf_version) >= (2, 0):
+        return None  # a 2.x release lacks it: _added_later's question
+    if tb.frames and installed_package(tb.frames[-1].path) is not None:
+        return None  # an installed package asked: a caller of another release (packages.py)
+    module, attr = match.group("m1") or match.group("m2"), match.group("a1") or match.group("a2")
+    v1 = _V1_API_MODULE.match(module)
+    if v1 is not None:
+        public: Optional[str] = "tf" + v1.group("rest")
+    else:
+        public = public_name(re.sub(r"^tensorflow_core\b", "tensorflow", module))
+    if public is None or public.startswith(("tf.compat", "tf._")) or not public.startswith("tf"):
+        return None
+    lines = sorted(bundled_lines(), key=version_key)
+    oldest = load_api(lines[0]) if lines else None
+    name = f"{public}.{attr}"
+    v1_name = "tf.compat.v1" + name[len("tf") :]
+    if oldest is None or not oldest.has(name) or oldest.lookup(v1_name).status != "missing":
+        return None
+    seen = (
+        f"the module it names ({module}) is TensorFlow 1's generated API"
+        if v1 is not None
+        else f"this TensorFlow ({tf_version}) is a 1.x release"
+        if tf_version
+        else "the TensorFlow that raised this is a 1.x release (the log does not show which)"
+    )
+    what = (
+        f"`{name}` is TensorFlow 2's: TensorFlow {lines[0]} has it, and its `tf.compat.v1`, "
+        f"which keeps TensorFlow 1's API whole, has no `{v1_name}`; {seen}."
+    )
+    fix = Fix(
+        "The code was written for TensorFlow 2 and runs on TensorFlow 1: install TensorFlow "
+        "2 (the command installs the newest line for this Python whose tf.keras is still "
+        "Keras 2, as code of that era expects), or rewrite the code in TensorFlow 1's API "
+        "(its API docs).",
+        _tf2_install(m),
+    )
+    links = causes.CAUSES[causes.code.API_REMOVED].links
+    return name, Verdict(
+        "tf2-name-under-tf1", causes.code.API_REMOVED, Severity.ERROR, what, fix, links
+    )
+
+
+def _tf2_install(m: Machine) -> tuple[str, ...]:
+    """The command installing the newest TensorFlow 2 line before Keras 3 with a wheel for
+    this Python (else the first later one): TensorFlow 2 code of the Keras 2 era."""
+    keras3 = first_keras3_line(m.matrix) if m.matrix else None
+    lines = sorted(m.matrix.lines, key=lambda x: version_key(x.line)) if m.matrix else []
+    python = ".".join((m.python_version or "").split(".")[:2])
+    fits = [
+        x.line
+        for x in lines
+        if not x.pre_release and (not python or any(python in v for v in x.python.values()))
+    ]
+    before = [
+        line for line in fits if keras3 is None or version_key(line) < version_key(keras3.line)
+    ]
+    if before:
+        return _line_install(m, before[-1])
+    return _line_install(m, fits[0] if fits else "2.15")
 
 
 #: A name missing from standalone Keras' public modules.

@@ -275,6 +275,23 @@ def _companion_tables(companions: Companions) -> list[str]:
             f"dependencies: {only}.",
             "",
         ]
+    keras = companions.standalone_keras
+    if keras is not None:
+        out += [
+            "### keras, before TensorFlow required its own",
+            "",
+            "The standalone keras releases from before TensorFlow's wheel required a keras "
+            "(`standalone_keras`; from 2.5 that requirement judges it): `check` warns where the "
+            "installed one does not work with the installed TensorFlow, and the fix installs "
+            "the release that does.",
+            "",
+        ]
+        out += _table(
+            ("release", "tensorflow"),
+            ((r.release, _code(r.tensorflow)) for r in reversed(keras.releases)),
+        )
+        ids = dict.fromkeys(s for r in keras.releases for s in r.sources or keras.sources)
+        out += ["", "Sources: " + ", ".join(f"`{s}`" for s in ids), ""]
     out += ["Companion sources:", ""]
     out += [f"- `{s.id}`: [{s.title}]({s.url})" for s in companions.sources.values()]
     return [*out, ""]
