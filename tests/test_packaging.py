@@ -90,7 +90,9 @@ def test_a_built_wheel_carries_the_matrix_and_the_data(tmp_path: Path) -> None:
     assert "tfdoctor/explain/reader.py" in names and "tfdoctor/probes/child/tf_info.py" in names
     shipped_data = {n for n in names if n.startswith("tfdoctor/data/")}
     assert shipped_data == {
-        f"tfdoctor/data/{p.name}" for p in (ROOT / "tfdoctor" / "data").glob("*.yaml")
+        f"tfdoctor/data/{p.name}"
+        for p in (ROOT / "tfdoctor" / "data").iterdir()
+        if p.suffix in (".yaml", ".txt")
     }
     assert shipped_data
 

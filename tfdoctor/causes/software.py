@@ -22,6 +22,7 @@ from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import spec_contains, version_key
 from tfdoctor.modules import modules
+from tfdoctor.wheel_index import ReleaseWheels, platform_words, releases_of
 
 #: The ids of this area's causes, as checks, explain and scan name them.
 TF_NOT_INSTALLED: Final = CauseId("tf-not-installed")
@@ -616,10 +617,100 @@ def graph_code_fix(port: str) -> Fix:
     )
 
 
-def pinned_companion_fix(dist: str, spec: str, listed: Sequence[str]) -> Fix:
+def _best_python(row: ReleaseWheels, python: Optional[str]) -> Optional[str]:
+    """The Python to use for ``row``'s wheels: the nearest one it has to ``python`` (the newest
+    below a Python too new, the oldest above one too old), else its newest."""
+    if row.pure:
+        majors = sorted(p[2:] for p in row.pythons if p.startswith("py"))
+        return "2.7" if majors == ["2"] else None
+    pythons = sorted((p for p in row.pythons if p[0].isdigit()), key=version_key)
+    if not pythons:
+        return None
+    if python is not None:
+        here = version_key(".".join(python.split(".")[:2]))
+        older = [p for p in pythons if version_key(p) < here]
+        newer = [p for p in pythons if version_key(p) > here]
+        if newer and not older:
+            return newer[0]
+        if older:
+            return older[-1]
+    return pythons[-1]
+
+
+def published_wheels(m: Machine, dist: str, spec: str = "") -> Optional[str]:
+    """What the releases of ``dist`` that ``spec`` admits (every release where empty) publish,
+    from the bundled index of PyPI's files, against this machine's Python and system where
+    known: the Python, the platform or the release that has a wheel here. None where the index
+    does not list ``dist``."""
+    rows = releases_of(dist)
+    if not rows:
+        return None
+    asked = [r for r in rows if not spec or spec_contains(r.version, spec)]
+    if not asked:
+        return (
+            f"No release of {dist} on PyPI matches {spec} (its releases run from "
+            f"{rows[0].version} to {rows[-1].version})."
+        )
+    newest = asked[-1]
+    python = m.python_version
+    minor = ".".join(python.split(".")[:2]) if python else None
+    os = m.os
+    arch = m.platform.split("-", 1)[1] if m.platform else None
+    named = f"{dist} {newest.version}" if spec else f"{dist}'s newest release ({newest.version})"
+    words = [f"{named} publishes {newest.describe()}."]
+    on_os = [r for r in asked if r.platform_fits(os, arch)]
+    system = platform_words(tuple(p for p in newest.platforms if p.startswith(f"{os}-"))) or os
+    if os is not None and not on_os:
+        first = next((r for r in rows if r.platform_fits(os, arch)), None)
+        where = {"linux": "Linux", "macos": "macOS", "windows": "Windows"}.get(os, os)
+        words.append(
+            f"No release {spec or ''} has a wheel for {where}".replace("  ", " ")
+            + (
+                f"; the first that has one is {first.version} ({first.describe()})."
+                if first is not None
+                else f": run it where its wheels are ({platform_words(newest.platforms)}"
+                + ("; WSL2 or a Linux container on Windows)." if os == "windows" else ").")
+            )
+        )
+        return " ".join(words)
+    if python is None:
+        best = _best_python(newest, None)
+        if best is not None:
+            words.append(f"Use one of those Pythons (Python {best} is the newest).")
+        return " ".join(words)
+    if any(r.python_fits(python) for r in on_os):
+        fit = [r for r in on_os if r.python_fits(python)][-1]
+        words.append(
+            f"{dist} {fit.version} has a wheel for Python {minor} here, so what pip refused is "
+            "the interpreter (a 32-bit Python) or its own age (a pip too old to read the "
+            "wheels' tags)."
+        )
+        return " ".join(words)
+    best = _best_python(on_os[-1] if on_os else newest, python)
+    there = f" on {system}" if os is not None and system else ""
+    words.append(
+        f"None {'of them ' if spec else ''}has a wheel for Python {minor}{there}"
+        + (f": use Python {best} (a new virtual environment)" if best else "")
+    )
+    # No other release is offered: the one asked for is what the requirement (often another
+    # package's) names, and a release for another TensorFlow would not fit it.
+    words[-1] += "."
+    return " ".join(words)
+
+
+def pinned_companion_fix(
+    dist: str, spec: str, listed: Sequence[str], m: Optional[Machine] = None
+) -> Fix:
     """pip lists releases of ``dist`` but none ``spec`` admits: the pinned release has no wheel
     for this Python and platform (usually a Python newer or older than it was built for)."""
     shown = ", ".join(listed[-4:])
+    known = published_wheels(m, dist, spec) if m is not None else None
+    if known is not None:
+        return Fix(
+            f"pip lists {dist} {shown} here but no release {spec} admits: the release asked "
+            f"for has no wheel for this Python and platform. {known}",
+            (f"pip index versions {dist}", "python --version"),
+        )
     if dist not in modules().native:
         return Fix(
             f"pip lists {dist} {shown} here but no release {spec} admits. {dist} is pure "
@@ -640,7 +731,7 @@ def pinned_companion_fix(dist: str, spec: str, listed: Sequence[str]) -> Fix:
 
 
 def companion_no_wheel_fix(
-    m: Machine, dist: str, listed: tuple[str, ...], shown: bool = True
+    m: Machine, dist: str, listed: tuple[str, ...], shown: bool = True, spec: str = ""
 ) -> Fix:
     """pip saw no wheel of the companion ``dist`` (or none past ``listed``) for this Python and
     platform: its successor where the project renamed it, else where its wheels exist; a
@@ -654,6 +745,16 @@ def companion_no_wheel_fix(
         seen = f"pip finds no {dist} release that matches the requirement here"
     table = modules()
     index = f"pip index versions {dist}"
+    known = published_wheels(m, dist, spec)
+    if known is not None and not (m.os != "windows" and table.successors.get(dist)):
+        return Fix(
+            f"{seen}. {known}",
+            (
+                index,
+                "python -c 'import platform, sys; print(sys.version.split()[0], "
+                "platform.system(), platform.machine())'",
+            ),
+        )
     if dist not in table.native and dist not in table.dists.values():
         # A distribution the module table does not know: nothing says what its wheels are.
         return Fix(

@@ -1527,10 +1527,14 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         if refusal_of is not None and refusal_of.spec and refusal_of.versions:
             # A release asked for while pip lists others: that release has no wheel here.
             return causes.platform.TF_RELEASE_NOT_FOR_PYTHON, causes.software.pinned_companion_fix(
-                companion, refusal_of.spec, refusal_of.versions
+                companion, refusal_of.spec, refusal_of.versions, m
             )
         return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.software.companion_no_wheel_fix(
-            m, companion, listed, refusal_of.shown if refusal_of is not None else True
+            m,
+            companion,
+            listed,
+            refusal_of.shown if refusal_of is not None else True,
+            refusal_of.spec if refusal_of is not None else "",
         )
     if not refusals:
         return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.no_wheel_fix(m)
