@@ -56,6 +56,10 @@ def test_a_release_fits_a_python_and_a_system_by_its_tags() -> None:
             "windows", "3.7", "==2.2.1", "the first that has one is 2.4.1", id="no-windows-wheel"
         ),
         pytest.param(None, None, "==0.9.9", "No release of", id="no-such-release"),
+        # The system unknown: the systems the release lacks, with the first release that has one.
+        pytest.param(
+            None, None, "==2.2.1", "no Windows wheel: the first release with one is 2.4.1", id="os"
+        ),
     ],
 )
 def test_the_releases_asked_for_are_told_against_this_python_and_system(

@@ -673,6 +673,17 @@ def published_wheels(m: Machine, dist: str, spec: str = "") -> Optional[str]:
             )
         )
         return " ".join(words)
+    if os is None and spec:
+        # The system is not known: name the systems the release lacks that later ones have
+        # (tensorflow-text's first Windows wheels came with 2.4.1).
+        for key, where in (("windows", "Windows"), ("macos", "macOS"), ("linux", "Linux")):
+            if newest.platform_fits(key):
+                continue
+            first = next((r for r in rows if r.platform_fits(key)), None)
+            if first is not None:
+                words.append(
+                    f"It has no {where} wheel: the first release with one is {first.version}."
+                )
     if python is None:
         best = _best_python(newest, None)
         if best is not None:
