@@ -559,3 +559,69 @@ def test_a_colab_path_beside_the_cuda_image_path_is_no_container() -> None:
         "RuntimeError: no GPU\n"
     )
     assert all(x.cause != "container-no-gpu" for x in explained(colab).findings)
+
+
+def _no_keras(statement: str, frames: str = "", head: str = "") -> str:
+    return (
+        head + "Traceback (most recent call last):\n"
+        '  File "/home/u/project/train.py", line 3, in <module>\n'
+        f"    {statement}\n" + frames + "ModuleNotFoundError: No module named 'keras'\n"
+    )
+
+
+_LAZY = (
+    '  File "/home/u/venv/lib/python3.9/site-packages/tensorflow/python/util/lazy_loader.py", '
+    "line 62, in _load\n"
+    "    module = importlib.import_module(self.__name__)\n"
+)
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        pytest.param(_no_keras("from tensorflow.keras.layers import Dense", _LAZY), id="lazy"),
+        pytest.param(_no_keras("model = tf.keras.Sequential()"), id="tf.keras"),
+        pytest.param(_no_keras("import tensorflow_addons as tfa"), id="companion"),
+    ],
+)
+def test_keras_missing_on_the_way_through_tensorflow_is_tensorflows_dependency(log: str) -> None:
+    top = top_error(explained(log))
+    assert top.cause == "dependency-missing"
+    assert "keras==2.X.*" in fix_text(top)
+
+
+def test_keras_missing_under_a_shown_tensorflow_installs_the_keras_of_its_line() -> None:
+    log = _no_keras(
+        "from tensorflow.keras.layers import Dense",
+        _LAZY,
+        "Successfully installed tensorflow-2.10.1\n",
+    )
+    top = top_error(explained(log))
+    assert top.cause == "dependency-missing"
+    assert 'keras<2.11,>=2.10.0"' in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # The user's own import of the keras package: no TensorFlow on the way.
+        pytest.param(_no_keras("import keras"), id="own-import"),
+        # Before 2.6 tf.keras was TensorFlow's own code.
+        pytest.param(
+            _no_keras("import tensorflow_addons", head="Successfully installed tensorflow-2.4.1\n"),
+            id="tf-2.4",
+        ),
+    ],
+)
+def test_keras_missing_elsewhere_is_not_tensorflows_dependency(log: str) -> None:
+    assert not any(x.cause == "dependency-missing" for x in explained(log).findings)
+
+
+def test_an_ipython_statement_cut_after_import_still_names_its_module() -> None:
+    text = (
+        "ModuleNotFoundError                       Traceback (most recent call last)\n"
+        "---> 11 from tensorflow_addons.layers import\n"
+        "ModuleNotFoundError: No module named 'keras'\n"
+    )
+    (tb,) = read_tracebacks(text)
+    assert tb.statement == "from tensorflow_addons.layers import"

@@ -684,6 +684,18 @@ def published_wheels(m: Machine, dist: str, spec: str = "") -> Optional[str]:
                 words.append(
                     f"It has no {where} wheel: the first release with one is {first.version}."
                 )
+    if os is not None and not newest.platform_fits(os, arch):
+        # Only older releases have a wheel for this system (tflite-runtime's last Windows
+        # wheels are 2.5.0's).
+        last = on_os[-1]
+        where = {"linux": "Linux", "macos": "macOS", "windows": "Windows"}.get(os, os)
+        words.append(
+            f"The last release with a {where} wheel is {last.version} ({last.describe()}); "
+            f"later ones have none: use that release, or run the newest where its wheels are "
+            f"({platform_words(newest.platforms)}"
+            + ("; WSL2 or a Linux container on Windows)." if os == "windows" else ").")
+        )
+        return " ".join(words)
     if python is None:
         best = _best_python(newest, None)
         if best is not None:
@@ -719,7 +731,9 @@ def pinned_companion_fix(
     if known is not None:
         return Fix(
             f"pip lists {dist} {shown} here but no release {spec} admits: the release asked "
-            f"for has no wheel for this Python and platform. {known}",
+            f"for has no wheel for this Python and platform. {known} Else relax the pin to a "
+            "release pip lists here, with the packages that pinned it (its files: "
+            f"https://pypi.org/project/{dist}/#files).",
             (f"pip index versions {dist}", "python --version"),
         )
     if dist not in modules().native:
@@ -759,7 +773,7 @@ def companion_no_wheel_fix(
     known = published_wheels(m, dist, spec)
     if known is not None and not (m.os != "windows" and table.successors.get(dist)):
         return Fix(
-            f"{seen}. {known}",
+            f"{seen}. {known} (Its files: https://pypi.org/project/{dist}/#files.)",
             (
                 index,
                 "python -c 'import platform, sys; print(sys.version.split()[0], "

@@ -371,8 +371,9 @@ _STATEMENT = re.compile(
     r"^[ \t]*(?:>>>[ \t]*|In \[\d*\]:[ \t]*)?(?P<code>"
     # `import a.b as c, d` or `from a.b import (c, d as e)`: nothing after but a comment.
     r"import[ \t]+[\w.]+(?:[ \t]+as[ \t]+\w+)?(?:[ \t]*,[ \t]*[\w.]+(?:[ \t]+as[ \t]+\w+)?)*"
-    # One run of blanks between names, so that no run is split two ways (backtracking).
-    r"|from[ \t]+[\w.]+[ \t]+import[ \t]+[\w.*(),]+(?:[ \t]+[\w.*(),]+)*"
+    # One run of blanks between names, so that no run is split two ways (backtracking). The
+    # names may be cut from a paste (`from a.b import` at a line's end): the module remains.
+    r"|from[ \t]+[\w.]+[ \t]+import(?:[ \t]+[\w.*(),]+(?:[ \t]+[\w.*(),]+)*)?"
     r")[ \t]*(?:#[^\n]*)?$"
 )
 

@@ -25,6 +25,7 @@ from tfdoctor.evidence.packages import InstallRequest, normalize_name
 from tfdoctor.evidence.traceback import Traceback, library_origins
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import LAZY_IMPORTS, START_IMPORTS, Machine
+from tfdoctor.matrix import version_key
 from tfdoctor.modules import distribution_of, modules
 
 _NO_MODULE = re.compile(r"No module named '(?P<module>[\w.]+)'")
@@ -62,9 +63,49 @@ def _missing_module(tb: Traceback, m: Machine) -> Optional[Finding]:
     # release (API knowledge), not about the package being absent.
     if dist is None:
         return _unlisted_module(tb, module, m)
+    if module == "keras":
+        return _keras_missing(tb, m)
     if dist in _ELSEWHERE or module not in modules().dists:
         return None
     return _not_installed(module, dist, f"{tb.where}: {tb.type}: {tb.message}", m)
+
+
+#: A statement or source line that reaches Keras through TensorFlow (``tf.keras``,
+#: ``from tensorflow.keras import ...``, ``import tensorflow_addons``).
+_THROUGH_TENSORFLOW = re.compile(
+    r"\b(?:tensorflow(?:_\w+)?|tf)\.keras\b|^\s*(?:from|import)\s+tensorflow_\w+"
+)
+#: The user's own import of the keras package.
+_OWN_KERAS = re.compile(r"^\s*(?:from\s+keras(?:\.\w+)*\s+import|import\s+keras\b)")
+
+
+def _keras_missing(tb: Traceback, m: Machine) -> Optional[Finding]:
+    """``No module named 'keras'`` reached through TensorFlow: from 2.6 tf.keras is the keras
+    package TensorFlow requires (2.6 to 2.15 Keras 2 of its own line, Keras 3 from 2.16), loaded
+    lazily as tf.keras is first used, so an environment without it (conda's tensorflow 2.6.0
+    package did not require it; an install with --no-deps) fails only there. The user's own
+    ``import keras`` without TensorFlow on the way is no TensorFlow dependency: not judged."""
+    said = f"{tb.where}: {tb.type}: {tb.message}"
+    lines = [tb.statement, *tb.importers, *(f.code for f in tb.frames)]
+    through_tf = any(_THROUGH_TENSORFLOW.search(x) for x in lines if x) or any(
+        (o.dist or "").startswith("tensorflow") for o in library_origins(tb)
+    )
+    last = tb.frames[-1].code if tb.frames else tb.statement
+    if not through_tf or (last and _OWN_KERAS.match(last)):
+        return None
+    tf = m.tf
+    if tf is not None and version_key(tf.version)[:2] < (2, 6):
+        return None  # before 2.6 tf.keras was TensorFlow's own: not this
+    return causes.finding(
+        "explain.dependency-missing",
+        Severity.ERROR,
+        causes.software.DEPENDENCY_MISSING,
+        "keras is not installed, though TensorFlow's tf.keras is that package (from 2.6)",
+        f"{said}\nFrom TensorFlow 2.6 tf.keras is the separate keras package, which TensorFlow "
+        "requires and loads as tf.keras is first used: an environment that left it out (conda's "
+        "tensorflow 2.6.0 package, an install with --no-deps) fails there.",
+        causes.software.keras_match_fix(m),
+    )
 
 
 def _not_installed(module: str, dist: str, said: str, m: Machine) -> Finding:
