@@ -625,3 +625,28 @@ def test_an_ipython_statement_cut_after_import_still_names_its_module() -> None:
     )
     (tb,) = read_tracebacks(text)
     assert tb.statement == "from tensorflow_addons.layers import"
+
+
+@pytest.mark.parametrize(
+    ("log", "target"),
+    [
+        pytest.param(
+            "dyld: Symbol not found: ____chkstk_darwin (which was built for Mac OS X 10.15)\n",
+            "macOS 10.15 or newer",
+            id="built-for",
+        ),
+        pytest.param(
+            "ImportError: dlopen(/Users/u/venv/lib/python2.7/site-packages/tensorflow/python/"
+            "_pywrap_tensorflow.so, 2): Symbol not found: ___sincos_stret\n"
+            "  Referenced from: /Users/u/venv/lib/python2.7/site-packages/tensorflow/python/"
+            "_pywrap_tensorflow.so\n"
+            "  Expected in: /usr/lib/libSystem.B.dylib\n",
+            "the macOS the binary was built for",
+            id="system-symbol",
+        ),
+    ],
+)
+def test_a_system_symbol_an_older_macos_lacks_is_macos_too_old(log: str, target: str) -> None:
+    top = top_error(explained(log))
+    assert top.cause == "macos-too-old"
+    assert target in fix_text(top)

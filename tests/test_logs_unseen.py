@@ -43,9 +43,6 @@ PROPOSED_CAUSES: dict[str, str] = {
     "or typing the old Python lacks",
     "tpu-version-mismatch": "a Cloud TPU node runs another TensorFlow (TPU software version) than "
     "the client VM's TensorFlow, which TPUs do not support: ops fail or cores halt",
-    "macos-too-old": "the macOS release is older than the one the binary was built for (its "
-    "minimum deployment target): dyld finds no symbol that only newer system libraries export "
-    "(___sincos_stret, ____chkstk_darwin), so the library does not load",
 }
 
 _REQUIRED = {

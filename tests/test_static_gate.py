@@ -294,6 +294,22 @@ LINUX = f.platform(machine="x86_64", libc="glibc", libc_version="2.35")
             None,
             id="universal2",
         ),
+        # The macOS release the facts name is below the wheel's deployment target.
+        pytest.param(
+            ("cp39-cp39-macosx_10_15_x86_64",),
+            f.python(version="3.9.7"),
+            f.platform(system="Darwin", machine="x86_64", os_name="macOS 10.13.6"),
+            "macos",
+            id="macos-too-old",
+        ),
+        # macOS 11 as a Python built with an older SDK reports it (10.16) meets macosx_11_0.
+        pytest.param(
+            ("cp39-cp39-macosx_11_0_x86_64",),
+            f.python(version="3.9.7"),
+            f.platform(system="Darwin", machine="x86_64", os_name="macOS 10.16"),
+            None,
+            id="macos-10.16-is-11",
+        ),
         pytest.param(
             ("cp311-cp311-win_amd64",),
             PY311,
@@ -428,3 +444,19 @@ def test_a_requirement_conda_installed_is_not_missing() -> None:
     conda = CondaFacts("/opt/conda", (CondaPackage("protobuf", "6.31.1", "py311", "conda-forge"),))
     in_conda = dataclasses.replace(missing, conda=conda)
     assert [x.cause for x in judge(in_conda) if x.id == "packages.pins"] == []
+
+
+def test_a_wheel_for_a_newer_macos_is_macos_too_old() -> None:
+    tf = dataclasses.replace(
+        f.packages()[0], version="2.13.1", wheel_tags=("cp39-cp39-macosx_10_15_x86_64",)
+    )
+    facts = f.facts(
+        packages=(tf,),
+        python=f.python(version="3.9.7"),
+        platform=f.platform(system="Darwin", machine="x86_64", os_name="macOS 10.13.6"),
+        tensorflow=f.tensorflow(status="skipped"),
+    )
+    (wheel,) = [x for x in judge(facts) if x.id == "packages.wheels"]
+    assert (wheel.severity, wheel.cause) == (Severity.ERROR, "macos-too-old")
+    assert "macOS 10.15" in wheel.summary and "macOS 10.13" in wheel.summary
+    assert wheel.fix is not None and "macOS 10.15 or newer" in wheel.fix.text

@@ -52,6 +52,8 @@ GROUPS = frozenset(
         "driver_version",
         "gpu_name",
         "glibc",
+        # The macOS release a binary was built for (dyld: "which was built for Mac OS X 10.15").
+        "macos_version",
         # A symbol version missing (GLIBCXX_3.4.30) and the file that needed it.
         "symbol",
         "requirer",

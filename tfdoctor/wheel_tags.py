@@ -98,6 +98,26 @@ def _arch(name: str) -> str:
     return _ARCH_ALIASES.get(lowered, lowered)
 
 
+_MACOS_TARGET = re.compile(r"^macosx_(\d+)_(\d+)_")
+_MACOS_RELEASE = re.compile(r"^macOS (\d+)\.(\d+)")
+
+
+def _macos_misfit(tag: str, platform: PlatformFacts) -> Optional[Misfit]:
+    """A macosx_X_Y tag above the macOS release the facts name (``macOS 10.13.6``)."""
+    target, have = _MACOS_TARGET.match(tag), _MACOS_RELEASE.match(platform.os_name or "")
+    if target is None or have is None:
+        return None
+    need = (int(target.group(1)), int(target.group(2)))
+    here = (int(have.group(1)), int(have.group(2)))
+    if here == (10, 16):
+        here = (11, 0)  # macOS 11 as a Python built with an older SDK reports it
+    if here >= need:
+        return None
+    return Misfit(
+        "macos", tag, f"macOS {need[0]}.{need[1]} or newer ({tag})", f"macOS {here[0]}.{here[1]}"
+    )
+
+
 def _platform_misfit(tag: str, platform: Optional[PlatformFacts]) -> Optional[Misfit]:
     if tag == "any" or platform is None:
         return None
@@ -121,6 +141,9 @@ def _platform_misfit(tag: str, platform: Optional[PlatformFacts]) -> Optional[Mi
         os_name, archs = "linux", (_arch(tag[len("linux_") :]),)
     elif m := _MACOS.match(tag):
         os_name, archs = "darwin", _MACOS_FAT.get(m.group(1), (_arch(m.group(1)),))
+        macos = _macos_misfit(tag, platform)
+        if macos is not None and system == "darwin" and machine in archs:
+            return macos
     else:
         return None  # a platform the facts cannot compare
     if os_name != system or machine not in archs:

@@ -44,6 +44,7 @@ CONTRADICTED_BY: Mapping[str, tuple[str, ...]] = {
         "cpu-lacks-avx",
         "cpu-emulated",
         "glibc-too-old",
+        "macos-too-old",
         "msvc-runtime-missing",
         "python-32bit",
         "import-failed-unknown",

@@ -22,6 +22,7 @@ CPU_LACKS_AVX: Final = CauseId("cpu-lacks-avx")
 CPU_EMULATED: Final = CauseId("cpu-emulated")
 GLIBC_TOO_OLD: Final = CauseId("glibc-too-old")
 LIBSTDCXX_TOO_OLD: Final = CauseId("libstdcxx-too-old")
+MACOS_TOO_OLD: Final = CauseId("macos-too-old")
 MSVC_RUNTIME_MISSING: Final = CauseId("msvc-runtime-missing")
 PYTHON_32BIT: Final = CauseId("python-32bit")
 WSL1: Final = CauseId("wsl1")
@@ -123,6 +124,15 @@ CAUSES: Mapping[str, Cause] = dict(
             "The C library is older than the wheel needs",
             "TensorFlow's Linux wheels declare a manylinux glibc floor; an older system cannot "
             "load them.",
+        ),
+        define(
+            MACOS_TOO_OLD,
+            "macOS is older than the release the binary was built for",
+            "A macOS binary is built for a minimum macOS (its deployment target; a wheel's "
+            "macosx_X_Y tag): on an older release the loader finds system symbols missing "
+            "(dyld's 'Symbol not found ... Expected in: /usr/lib/libSystem.B.dylib') and the "
+            "import fails.",
+            "https://www.tensorflow.org/install/pip#system-requirements",
         ),
         define(
             LIBSTDCXX_TOO_OLD,
@@ -291,6 +301,18 @@ def glibc_fix(glibc: str) -> Fix:
         f"Use a Linux distribution (or container base image) with glibc {version} or newer, "
         "or an older TensorFlow built for this glibc.",
         ("ldd --version",),
+    )
+
+
+def macos_fix(built_for: Optional[str]) -> Fix:
+    """A macOS at least as new as the binary's target (``built_for``, where the log names it),
+    or a build for this macOS."""
+    target = f"macOS {built_for}" if built_for else "the macOS the binary was built for"
+    return Fix(
+        f"Upgrade macOS to {target} or newer, or install a TensorFlow built for this macOS "
+        "(pip installs only wheels whose macosx_X_Y tag this macOS meets; a conda package or a "
+        "downloaded binary may need a newer macOS than this one).",
+        ("sw_vers -productVersion",),
     )
 
 

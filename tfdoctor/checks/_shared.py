@@ -122,6 +122,17 @@ def wheel_misfits(ctx: CheckContext) -> Optional[Finding]:
             detail,
             causes.platform.glibc_fix(f"GLIBC_{need}"),
         )
+    macos = [why for _, why in misfits if why.part == "macos"]
+    if len(macos) == len(misfits):
+        need = max(macos, key=lambda why: version_key(why.built_for.split()[1])).built_for
+        return causes.finding(
+            "packages.wheels",
+            severity,
+            causes.platform.MACOS_TOO_OLD,
+            f"{names}: built for {need.split(' (')[0]}, this system is {macos[0].here}",
+            detail,
+            causes.platform.macos_fix(need.split()[1]),
+        )
     return causes.finding(
         "packages.wheels",
         severity,

@@ -1073,6 +1073,13 @@ def _ptx_jit(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Caus
     return causes.gpu.GPU_PTX_JIT, causes.gpu.ptx_jit_fix(m, cap)
 
 
+def _macos(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    built_for = next(
+        (g["macos_version"] for h in hits for g in h.groups if g.get("macos_version")), None
+    )
+    return causes.platform.MACOS_TOO_OLD, causes.platform.macos_fix(built_for)
+
+
 def _glibc(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     glibc = next((g["glibc"] for h in hits for g in h.groups if g.get("glibc")), "GLIBC_2.17")
     return causes.platform.GLIBC_TOO_OLD, causes.platform.glibc_fix(glibc)
@@ -1767,6 +1774,7 @@ BUILDERS: dict[str, Builder] = {
     causes.gpu.GPU_ARCH_UNSUPPORTED: _arch,
     causes.gpu.GPU_PTX_JIT: _ptx_jit,
     causes.platform.GLIBC_TOO_OLD: _glibc,
+    causes.platform.MACOS_TOO_OLD: _macos,
     causes.platform.LIBSTDCXX_TOO_OLD: _libstdcxx,
     causes.software.KERAS_VERSION: _keras,
     causes.code.API_MOVED_TO_COMPAT_V1: _graph_code,
