@@ -650,3 +650,22 @@ def test_a_system_symbol_an_older_macos_lacks_is_macos_too_old(log: str, target:
     top = top_error(explained(log))
     assert top.cause == "macos-too-old"
     assert target in fix_text(top)
+
+
+_PIP_2024 = (
+    "Using pip 20.2.4 from /usr/local/lib/python3.8/site-packages/pip (python 3.8)\n"
+    "ERROR: Could not find a version that satisfies the requirement tensorflow (from versions: "
+    "none)\nERROR: No matching distribution found for tensorflow\n"
+)
+
+
+def test_a_pip_before_macos_11s_tags_listing_no_tensorflow_is_pip_too_old() -> None:
+    # Python 3.8 has TensorFlow wheels on macOS; pip 20.2 reads no macOS 11 tag.
+    top = top_error(explained(_PIP_2024))
+    assert top.cause == "pip-too-old"
+    assert "20.3" in fix_text(top) and "install --upgrade pip" in fix_text(top)
+
+
+def test_on_linux_the_same_refusal_is_not_put_down_to_macos_tags() -> None:
+    log = "user@box:~/project$ pip install -v tensorflow\n" + _PIP_2024
+    assert not any("macOS 11" in fix_text(x) for x in explained(log).findings if x.fix)

@@ -54,6 +54,10 @@ def release_not_for_python_title(dist: str) -> str:
 PIP_RELEASE_NOTES = "https://pip.pypa.io/en/stable/news/"
 PIP_REQUIRES_PYTHON = (9, 0)
 PIP_MANYLINUX2010 = (19, 0)
+#: The first pip whose tags fit macOS 11 and later as it reports itself (11.x, not 10.x): older
+#: ones find no macOS wheel there (pip 20.3's release notes: macOS Big Sur support, through
+#: packaging 20.5's tags).
+PIP_MACOS11 = (20, 3)
 
 CAUSES: Mapping[str, Cause] = dict(
     (

@@ -614,12 +614,20 @@ def _at(where: Mapping[str, str], fact: str) -> str:
 
 #: Path styles and words that imply an operating system, in the order they are tried.
 _OS_TEXT = (
-    ("macos", re.compile(r"(?:^|[\s\"'(])/Users/|\.dylib\b|\bon darwin$", re.MULTILINE)),
+    (
+        "macos",
+        re.compile(
+            r"(?:^|[\s\"'(])/(?:Users/|opt/homebrew/|usr/local/Cellar/)|\.dylib\b|\bon darwin$",
+            re.MULTILINE,
+        ),
+    ),
     ("windows", re.compile(r"\b[A-Za-z]:\\|\\(?:site|dist)-packages\\|\.dll\b")),
     (
         "linux",
         re.compile(
-            r"(?:^|[\s\"'(])/(?:usr|home|opt|root|lib|lib64|content|workspace|mnt)/|\.so\b"
+            # Not /usr/local/: Homebrew's prefix on Intel Macs as much as a Linux one.
+            r"(?:^|[\s\"'(])/(?:usr/(?!local/)|home/|opt/|root/|lib/|lib64/|content/|workspace/"
+            r"|mnt/)|\.so\b"
             r"|core dumped|/sbin/ldconfig"
         ),
     ),
@@ -1562,6 +1570,24 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
             "lists only older releases, or none.",
             pip=r.pip_version,
         )
+    if (
+        r.pip_version
+        and version_key(r.pip_version) < causes.platform.PIP_MACOS11
+        and r.os in (None, "macos")
+        and not refusal.versions
+        and r.python
+        and _python_has_macos_wheels(m, r.python)
+    ):
+        # pip lists no TensorFlow at all for a Python that has macOS wheels, and it is older
+        # than the first pip that reads macOS 11's tags: on macOS 11 and later that pip finds
+        # no macOS wheel of anything (elsewhere it would list releases for this Python).
+        return causes.platform.PIP_TOO_OLD, causes.platform.pip_upgrade_fix(
+            f"The log shows pip {r.pip_version} listing no TensorFlow for Python {r.python}, "
+            "which TensorFlow publishes macOS wheels for: a pip older than 20.3 does not "
+            "recognise macOS 11 and later (Big Sur reports 11.x), so it finds no macOS wheel "
+            "there. Upgrade pip first.",
+            pip=r.pip_version,
+        )
     cause, fix, _ = causes.platform.pip_refusal_fix(
         m,
         refusal.final_versions or refusal.versions,
@@ -1574,6 +1600,17 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
 
 
 _NO_WHEEL = (causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.TF_RELEASE_NOT_FOR_PYTHON)
+
+
+def _python_has_macos_wheels(m: Machine, python: str) -> bool:
+    """Whether some TensorFlow line publishes macOS wheels for ``python`` (the matrix)."""
+    minor = ".".join(python.split(".")[:2])
+    return m.matrix is not None and any(
+        minor in pythons
+        for line in m.matrix.lines
+        for key, pythons in line.python.items()
+        if key.startswith("macos-")
+    )
 
 
 def _refused_companion(r: Revealed, hits: Sequence[Hits]) -> Optional[str]:
