@@ -1421,3 +1421,29 @@ def test_a_keras_tensorflow_requires_is_judged_by_that_requirement_alone() -> No
     tf26 = f.pkg("tensorflow", "2.6.5", "keras<2.7,>=2.6.0rc3", top_level=("tensorflow",))
     (finding,) = _keras_verdicts(tf26, "2.4.3", python="3.9.18")
     assert "outside TensorFlow 2.6.5's range" in finding.summary
+
+
+def _h5py_verdicts(tf: PackageFacts, h5py: str) -> list[Finding]:
+    facts = f.facts(
+        packages=(tf, f.pkg("numpy", "1.18.5"), f.pkg("h5py", h5py)),
+        python=f.python(version="3.7.9"),
+        tensorflow=f.tensorflow(status="skipped", version=None, cuda_version=None),
+    )
+    return [x for x in judge(check_dependency_pins, facts) if x.cause == "dependency-out-of-range"]
+
+
+def test_a_range_the_line_needs_without_declaring_it_is_judged_like_its_pins() -> None:
+    # TensorFlow 2.1.0's wheel declares no h5py; the line's later patches declare h5py<=2.10.0
+    # (the matrix's undeclared_ranges): h5py 3 breaks its HDF5 loader, and pip check is silent.
+    (finding,) = _h5py_verdicts(_old_tf("2.1.0"), "3.1.0")
+    assert finding.severity == Severity.WARNING
+    assert "does not declare" in finding.detail and "pip check` does not" in finding.detail
+    assert finding.fix is not None
+    assert finding.fix.commands == (f'{PIP} install "h5py<=2.10.0"',)
+    assert not _h5py_verdicts(_old_tf("2.1.0"), "2.10.0")  # the fix applied
+    # A patch that declares it is judged by its own declaration, worded so.
+    declared = f.pkg("tensorflow", "2.1.4", "h5py<=2.10.0", top_level=("tensorflow",))
+    (finding,) = _h5py_verdicts(declared, "3.1.0")
+    assert "pip check` reports it too" in finding.detail
+    # A line without such a range: nothing to judge.
+    assert not _h5py_verdicts(_old_tf("2.2.0"), "3.1.0")

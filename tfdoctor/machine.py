@@ -799,7 +799,8 @@ class Machine(Record):
         Read from its installed metadata (``Requires-Dist``, markers evaluated for this
         interpreter, no extra: what ``pip check`` judges); several lines for one name join.
         Where it names no range for a package the matrix pins, the matrix line's pin stands
-        in (tf-keras is not TensorFlow's requirement: it is judged as a companion).
+        in (tf-keras is not TensorFlow's requirement: it is judged as a companion), and so does
+        a range the line needs without declaring it (``undeclared_ranges``).
         """
         found: dict[str, list[str]] = {}
         for dist in self.tf_declaring:
@@ -811,6 +812,11 @@ class Machine(Record):
             value = getattr(self.line.pins, field) if self.line is not None else None
             name = normalize_name(field)
             if field != "tf_keras" and isinstance(value, str) and not found.get(name):
+                found[name] = [value]
+        # Ranges the line's code needs that its wheel does not declare (the matrix's
+        # undeclared_ranges): judged as if declared, where the wheel names none.
+        for name, value in (self.line.undeclared_ranges if self.line is not None else {}).items():
+            if not found.get(name):
                 found[name] = [value]
         return tuple((name, ",".join(specs)) for name, specs in found.items())
 

@@ -211,6 +211,9 @@ class TFLine(Record):
     #: A real ``tensorflow-gpu`` release of this line exists (1.15-2.11; from 2.12 PyPI has
     #: only a package that refuses to install).
     tensorflow_gpu_release: bool = False
+    #: Distribution -> a range this line's code needs of a package its wheel does not
+    #: declare (h5py<3.0.0 up to 2.1, whose HDF5 loader decodes what h5py 3 returns as str).
+    undeclared_ranges: Mapping[str, str] = dataclasses.field(default_factory=dict)
     #: The separate ``keras`` package of this line is released with it (2.6-2.15): keras
     #: 2.X serves TensorFlow 2.X only, whatever range the wheel declares.
     keras_in_step: bool = False
@@ -643,18 +646,19 @@ def _read_line(reader: _Reader, node: Node, index: int, sources: Mapping[str, So
         )
     pin_fields = reader.mapping(fields["pins"], f"{where}.pins", *_parts("pins"))
     pins = Pins(**{k: reader.specifier(n, f"{where}.pins.{k}") for k, n in pin_fields.items()})
-    and_cuda = None
-    if not is_null(fields["and_cuda"]):
-        and_cuda = {}
-        for dist, spec_node in reader.any_mapping(fields["and_cuda"], f"{where}.and_cuda").items():
-            if not _DIST_RE.match(dist):
-                raise reader.error(spec_node, f"{where}.and_cuda.{dist}", "not a distribution name")
-            spec = reader.specifier(spec_node, f"{where}.and_cuda.{dist}", nullable=False)
-            assert spec is not None
-            and_cuda[dist] = spec
+    and_cuda = (
+        None
+        if is_null(fields["and_cuda"])
+        else _dist_specs(reader, fields["and_cuda"], f"{where}.and_cuda")
+    )
     failures = (
         _gpu_failures(reader, fields["known_gpu_failures"], f"{where}.known_gpu_failures")
         if "known_gpu_failures" in fields
+        else {}
+    )
+    undeclared = (
+        _dist_specs(reader, fields["undeclared_ranges"], f"{where}.undeclared_ranges")
+        if "undeclared_ranges" in fields
         else {}
     )
     cuda_install = (
@@ -692,6 +696,7 @@ def _read_line(reader: _Reader, node: Node, index: int, sources: Mapping[str, So
         sources=line_sources,
         notes=notes,
         known_gpu_failures=failures,
+        undeclared_ranges=undeclared,
         cuda_install=cuda_install,
         tensorflow_gpu_release=(
             reader.boolean(fields["tensorflow_gpu_release"], f"{where}.tensorflow_gpu_release")
@@ -766,6 +771,18 @@ def _windows_gpu(reader: _Reader, node: Node, where: str, cuda_builds: tuple[str
             f"({'has no' if value else 'lists'} windows-x86_64)",
         )
     return value
+
+
+def _dist_specs(reader: _Reader, node: Node, field: str) -> dict[str, str]:
+    """Distribution -> specifier (the and-cuda extra, a line's undeclared ranges)."""
+    out: dict[str, str] = {}
+    for dist, spec_node in reader.any_mapping(node, field).items():
+        if not _DIST_RE.match(dist):
+            raise reader.error(spec_node, f"{field}.{dist}", "not a distribution name")
+        spec = reader.specifier(spec_node, f"{field}.{dist}", nullable=False)
+        assert spec is not None
+        out[dist] = spec
+    return out
 
 
 def _gpu_failures(reader: _Reader, node: Node, field: str) -> dict[str, str]:

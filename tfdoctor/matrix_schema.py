@@ -270,6 +270,16 @@ LINE_FIELDS: tuple[Field, ...] = (
         ),
     ),
     Field(
+        "undeclared_ranges",
+        "distribution -> specifier",
+        required=False,
+        stated=NON_EMPTY,
+        doc=(
+            "optional: ranges this line's code needs of a package its wheel does not declare "
+            "(h5py below 3 for the HDF5 loader of 2.1 and before), judged like its own pins"
+        ),
+    ),
+    Field(
         "keras_in_step",
         "true or false",
         required=False,

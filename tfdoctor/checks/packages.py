@@ -178,7 +178,9 @@ def _admits(spec: Optional[str], version: str) -> bool:
     return spec is not None and version in specifier(spec)
 
 
-def _pin_detail(dist: str, version: str, line: Optional[TFLine]) -> str:
+def _pin_detail(dist: str, version: str, line: Optional[TFLine], own: bool = True) -> str:
+    """Why ``dist`` ``version`` outside TensorFlow's range matters; ``own``: the installed
+    wheel declares the range itself (else the matrix's pin or undeclared range stands in)."""
     major = version_key(version)[:1]
     # What the line was built for is read from its own pins (wheel METADATA), not from
     # release numbers: numpy<2 means built against NumPy 1.x; keras<3 means Keras 2.
@@ -202,6 +204,13 @@ def _pin_detail(dist: str, version: str, line: Optional[TFLine]) -> str:
             f"Keras 3 does not serve tf.keras on TensorFlow {line.line} (its wheel pins Keras "
             f"{line.pins.keras}); `tf.keras` breaks."
         )
+    undeclared = line.undeclared_ranges.get(dist) if line is not None else None
+    if line is not None and not own and undeclared and not _admits(undeclared, version):
+        return (
+            f"TensorFlow {line.line}'s code needs {dist}{undeclared}, which this release's wheel "
+            "does not declare (its line's last patches do): pip installed a newer one without a "
+            "word, and `pip check` does not report it."
+        )
     return "Outside the range TensorFlow's wheel declares (`pip check` reports it too)."
 
 
@@ -223,7 +232,8 @@ def check_dependency_pins(ctx: CheckContext) -> Iterator[Finding]:
         spec = m.declared_range(dist)
         if dep is None or spec is None or _in_range(dep.version, spec):
             continue
-        detail = _pin_detail(dist, dep.version, line)
+        own = any(normalize_name(requirement_name(r)) == dist for r in pkg.requires)
+        detail = _pin_detail(dist, dep.version, line, own)
         if dist in START_IMPORTS and not m.import_observed:
             # Observed beats inferred: where the import ran, its outcome is the verdict
             # (tensorflow.import); where it did not (--static), the declaration is all there
