@@ -1709,3 +1709,36 @@ def test_a_request_wrapped_onto_the_line_after_the_error_is_read() -> None:
         "run it, please install the package(s) that contain the module(s): tensorflow_hub.\n"
     )
     assert [r.name for r in read_install_requests(text)] == ["tensorflow_hub"]
+
+
+@pytest.mark.parametrize(
+    ("line", "cause", "command"),
+    [
+        pytest.param(
+            "pkg_resources.ContextualVersionConflict: (numpy 1.23.3 (/home/u/env/lib/python3.9/"
+            "site-packages), Requirement.parse('numpy~=1.19.2'), {'tensorflow'})",
+            "dependency-out-of-range",
+            'pip install "numpy~=1.19.2"',
+            id="contextual-version-conflict",
+        ),
+        pytest.param(
+            "pkg_resources.DistributionNotFound: The 'h5py<2.11.0,>=2.10.0' distribution was not "
+            "found and is required by tensorflow",
+            "dependency-missing",
+            'pip install "h5py<2.11.0,>=2.10.0"',
+            id="distribution-not-found",
+        ),
+    ],
+)
+def test_pkg_resources_refusals_are_read_as_the_requirement_they_break(
+    line: str, cause: str, command: str
+) -> None:
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/u/env/bin/checkm2", line 33, in <module>\n'
+        "    sys.exit(load_entry_point('checkm2', 'console_scripts', 'checkm2')())\n" + line + "\n"
+    )
+    top = top_error(explained(log))
+    assert top.cause == cause
+    assert command in fix_text(top)
+    assert "TensorFlow 's" not in top.summary and "pkg_resources:" in top.detail

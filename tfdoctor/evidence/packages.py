@@ -74,6 +74,22 @@ _DEPENDS = re.compile(
 )
 
 
+#: setuptools' pkg_resources refusing an installed distribution as an entry point or
+#: ``pkg_resources.require`` resolves it: ``ContextualVersionConflict: (numpy 1.23.3
+#: (/site-packages), Requirement.parse('numpy~=1.19.2'), {'tensorflow'})`` names what is
+#: installed, the requirement it breaks and who requires it (pkg_resources/__init__.py).
+_PKG_RESOURCES_CONFLICT = re.compile(
+    rf"\((?P<have_name>{_NAME}) (?P<have>{_VERSION}) \([^)\n]*\), Requirement\.parse\("
+    rf"'(?P<target>{_NAME})(?:\[[^\]]*\])?(?P<spec>{_SPEC})[^'\n]*'\), "
+    rf"\{{(?P<requirers>[^}}\n]*)\}}\)"
+)
+#: ``DistributionNotFound: The 'h5py' distribution was not found and is required by tensorflow``.
+_PKG_RESOURCES_MISSING = re.compile(
+    rf"The '(?P<target>{_NAME})(?:\[[^\]]*\])?(?P<spec>{_SPEC})[^'\n]*' distribution was not "
+    rf"found and is required by (?P<requirers>{_NAME}(?:, {_NAME})*)"
+)
+
+
 @record
 class Conflict(Record):
     """One requirement pip found broken, as it printed it (observed)."""
@@ -91,6 +107,14 @@ class Conflict(Record):
     #: ``between``: the other package whose range on ``target`` (``have``) none of the
     #: requirer's meets, with its version (``rasa 2.8.7``).
     other: str = ""
+    #: Who reported it: ``pip``, or ``pkg_resources`` (which prints no requirer version:
+    #: ``requirer_version`` is then empty).
+    source: str = "pip"
+
+    @property
+    def requirer_named(self) -> str:
+        """``tensorflow 2.3.0``, or the name alone where the version was not printed."""
+        return f"{self.requirer} {self.requirer_version}".strip()
 
 
 def _spec(text: str) -> str:
@@ -111,6 +135,8 @@ def read_conflicts(texts: Iterable[str]) -> list[Conflict]:
                 target, spec = normalize_name(m["target"]), _spec(m["spec"])
                 have = m["have"] if kind == "installed" else ""
                 out.append(Conflict(normalize_name(m["req"]), m["rv"], target, spec, kind, have))
+        if "Requirement.parse(" in text or "distribution was not found" in text:
+            out += _pkg_resources(text)
         if "The user requested" in text and "depends on" in text:
             asked = {
                 normalize_name(m["target"]): _spec(m["spec"]) for m in _REQUESTED.finditer(text)
@@ -138,6 +164,32 @@ def read_conflicts(texts: Iterable[str]) -> list[Conflict]:
                 (m["req"], m["rv"], m["target"], m["spec"]) for m in _PIPENV_RANGE.finditer(text)
             )
     return list(dict.fromkeys(out))[:MAX_CONFLICTS]
+
+
+def _pkg_resources(text: str) -> list[Conflict]:
+    """The requirements pkg_resources found broken, one conflict per requirer it names (its
+    version is not printed)."""
+    found = [
+        (m, re.findall(r"'([^']+)'", m["requirers"]), "installed", m["have"])
+        for m in _PKG_RESOURCES_CONFLICT.finditer(text)
+    ]
+    found += [
+        (m, m["requirers"].split(", "), "missing", "")
+        for m in _PKG_RESOURCES_MISSING.finditer(text)
+    ]
+    return [
+        Conflict(
+            normalize_name(requirer),
+            "",
+            normalize_name(m["target"]),
+            _spec(m["spec"]),
+            kind,
+            have,
+            source="pkg_resources",
+        )
+        for m, requirers, kind, have in found
+        for requirer in requirers
+    ]
 
 
 def _between(ranges: Iterable[tuple[str, str, str, str]]) -> list[Conflict]:

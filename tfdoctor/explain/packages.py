@@ -286,7 +286,7 @@ def _conflict(c: Conflict, m: Machine) -> Optional[Finding]:
             f"explain.{cause}",
             Severity.ERROR,
             cause,
-            f"{c.requirer} {c.requirer_version} is of another TensorFlow (tensorflow{c.spec})",
+            f"{c.requirer_named} is of another TensorFlow (tensorflow{c.spec})",
             said,
             _FRONT_END_FIXES[cause](m),
         )
@@ -306,7 +306,7 @@ def _conflict(c: Conflict, m: Machine) -> Optional[Finding]:
             "explain.protobuf-incompatible",
             Severity.ERROR,
             causes.software.PROTOBUF_INCOMPATIBLE,
-            f"{c.requirer} {c.requirer_version} needs protobuf{c.spec}, not {c.have}",
+            f"{c.requirer_named} needs protobuf{c.spec}, not {c.have}",
             said,
             causes.common.install_fix(
                 m,
@@ -407,21 +407,21 @@ def _between(c: Conflict, m: Machine) -> Optional[Finding]:
 def _said(c: Conflict) -> str:
     if c.kind == "installed":
         return (
-            f"pip: {c.requirer} {c.requirer_version} requires {c.target}{c.spec}, but "
+            f"{c.source}: {c.requirer_named} requires {c.target}{c.spec}, but "
             f"{c.target} {c.have} is installed."
         )
     if c.kind == "missing":
-        return f"pip: {c.requirer} {c.requirer_version} requires {c.target}{c.spec}, not installed."
+        return f"{c.source}: {c.requirer_named} requires {c.target}{c.spec}, not installed."
     return (
         f"pip (ResolutionImpossible): the requirements ask for {c.target}{c.have}; "
-        f"{c.requirer} {c.requirer_version} depends on {c.target}{c.spec}."
+        f"{c.requirer_named} depends on {c.target}{c.spec}."
     )
 
 
 def _companion_conflict(c: Conflict, m: Machine, said: str) -> Finding:
     if c.kind == "requested":
         fix = Fix(
-            f"{c.requirer} {c.requirer_version} is built for tensorflow{c.spec}, and the "
+            f"{c.requirer_named} is built for tensorflow{c.spec}, and the "
             f"requirements ask for tensorflow{c.have}: install the {c.requirer} release made "
             f"for that TensorFlow (`pip index versions {c.requirer}` lists them; its "
             "compatibility table says which), or ask for a TensorFlow in its range.",
@@ -436,7 +436,7 @@ def _companion_conflict(c: Conflict, m: Machine, said: str) -> Finding:
         "explain.companion-mismatch",
         severity,
         causes.software.COMPANION_MISMATCH,
-        f"{c.requirer} {c.requirer_version} is built for another TensorFlow (tensorflow{c.spec})",
+        f"{c.requirer_named} is built for another TensorFlow (tensorflow{c.spec})",
         f"{said} A companion runs only with the TensorFlow it was built for: its compiled ops "
         "miss symbols, its Python code calls what is not there.",
         fix,
@@ -445,7 +445,7 @@ def _companion_conflict(c: Conflict, m: Machine, said: str) -> Finding:
 
 def _tf_requirement(c: Conflict, m: Machine, said: str) -> Finding:
     """TensorFlow's own requirement broken: the cause by what it is about."""
-    tf = f"TensorFlow {c.requirer_version}"
+    tf = f"TensorFlow {c.requirer_version}".rstrip()
     if c.kind == "requested":
         fix = Fix(
             f"The requirements pin {c.target}{c.have}, outside the range {tf} declares "
@@ -471,7 +471,7 @@ def _tf_requirement(c: Conflict, m: Machine, said: str) -> Finding:
     if c.kind == "missing":
         return causes.finding(
             "explain.dependency-missing",
-            Severity.WARNING,
+            Severity.ERROR if c.source == "pkg_resources" else Severity.WARNING,
             causes.software.DEPENDENCY_MISSING,
             f"{c.target} is not installed, though {tf} requires it",
             said,
@@ -508,6 +508,9 @@ def _tf_requirement(c: Conflict, m: Machine, said: str) -> Finding:
         remedy = causes.common.install_fix(
             m, f"Install the {c.target} range {tf} declares.", f"{c.target}{c.spec}"
         )
+    if c.source == "pkg_resources":
+        # pkg_resources raised it: the program stopped there (pip's notice stops nothing).
+        severity = Severity.ERROR
     return causes.finding(
         f"explain.{cause}",
         severity,
