@@ -669,3 +669,16 @@ def test_a_pip_before_macos_11s_tags_listing_no_tensorflow_is_pip_too_old() -> N
 def test_on_linux_the_same_refusal_is_not_put_down_to_macos_tags() -> None:
     log = "user@box:~/project$ pip install -v tensorflow\n" + _PIP_2024
     assert not any("macOS 11" in fix_text(x) for x in explained(log).findings if x.fix)
+
+
+def test_multi_backend_keras_refusing_tensorflow_2_installs_the_keras_that_works_with_it() -> None:
+    log = (
+        "Successfully installed tensorflow-2.1.0\n"
+        "RuntimeError: It looks like you are trying to use a version of multi-backend Keras that "
+        "does not support TensorFlow 2.0. We recommend using `tf.keras`, or alternatively, "
+        "downgrading to TensorFlow 1.14.\n"
+    )
+    top = top_error(explained(log))
+    assert top.cause == "keras-version"
+    # The standalone keras rows: 2.3 works with TensorFlow 1.13 to 2.2.
+    assert 'keras==2.3.*"' in fix_text(top)
