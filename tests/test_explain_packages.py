@@ -1742,3 +1742,32 @@ def test_pkg_resources_refusals_are_read_as_the_requirement_they_break(
     assert top.cause == cause
     assert command in fix_text(top)
     assert "TensorFlow 's" not in top.summary and "pkg_resources:" in top.detail
+
+
+_TF_KERAS_NOTICE = (
+    "ERROR: pip's dependency resolver does not currently take into account all the packages "
+    "that are installed. This behaviour is the source of the following dependency conflicts.\n"
+    "tf-keras 2.15.1 requires tensorflow<2.16,>=2.15, but you have tensorflow 2.16.1 which is "
+    "incompatible.\n"
+)
+
+
+def test_pips_notice_of_a_tf_keras_nothing_uses_is_a_note() -> None:
+    (finding,) = [x for x in explained(_TF_KERAS_NOTICE).findings if x.cause]
+    assert (finding.cause, finding.severity) == ("tf-keras-mismatch", Severity.INFO)
+
+
+def test_a_tf_keras_of_another_tensorflow_that_the_log_goes_through_is_an_error() -> None:
+    log = _TF_KERAS_NOTICE + (
+        "Traceback (most recent call last):\n"
+        '  File "train.py", line 2, in <module>\n'
+        "    import tf_keras\n"
+        '  File "/home/u/env/lib/python3.11/site-packages/tf_keras/__init__.py", line 3, in '
+        "<module>\n"
+        "    from tf_keras import __internal__\n"
+        "AttributeError: module 'tensorflow.compat.v2' has no attribute '__internal__'\n"
+    )
+    report = explained(log)
+    assert any(
+        x.cause == "tf-keras-mismatch" and x.severity is Severity.ERROR for x in report.findings
+    )

@@ -108,7 +108,7 @@ def package_findings(
         *(_python_refusal(x) for x in python_refusals if x.dist),
         *(_conda_python(x, m) for x in conda_conflicts),
         *(_source_build(b, m) for b in source_builds),
-        *(_conflict(c, m) for c in conflicts),
+        *(_conflict(c, m, _legacy_keras_used(tracebacks)) for c in conflicts),
         *(_import_check(c, m) for c in checks),
         *(_keras2_object(tb, m) for tb in tracebacks),
         *(_keras_stacks(tb, m) for tb in tracebacks),
@@ -266,9 +266,22 @@ _FRONT_END_FIXES = {
 }
 
 
-def _conflict(c: Conflict, m: Machine) -> Optional[Finding]:
+def _legacy_keras_used(tracebacks: Sequence[Traceback]) -> bool:
+    """Whether an exception of the log went through tf-keras (``tf_keras`` in a frame, its
+    message or the statement that raised it)."""
+    return any(
+        "tf_keras" in tb.message
+        or "tf_keras" in tb.statement
+        or any("tf_keras" in f.path or "tf_keras" in f.code for f in tb.frames)
+        for tb in tracebacks
+    )
+
+
+def _conflict(c: Conflict, m: Machine, legacy_keras_used: bool = True) -> Optional[Finding]:
     """The cause one broken requirement stands for: a companion built for another TensorFlow,
-    or one of TensorFlow's own dependencies outside the range it declares."""
+    or one of TensorFlow's own dependencies outside the range it declares. ``legacy_keras_used``:
+    the log shows tf-keras in use (a tf-keras of another TensorFlow breaks only what imports
+    it, as ``TF_USE_LEGACY_KERAS`` or ``import tf_keras`` does)."""
     if c.kind == "between":
         return _between(c, m) if c.requirer in TF_DISTRIBUTIONS else None
     if c.kind == "requested":
@@ -282,12 +295,25 @@ def _conflict(c: Conflict, m: Machine) -> Optional[Finding]:
     if c.target in TF_DISTRIBUTIONS and c.kind == "installed" and cause in _FRONT_END_FIXES:
         # TensorFlow's own front end (tf-keras, keras), released with its lines: its own
         # cause and fix (the Keras of the installed line), not a companion's.
+        # pip's notice of a tf-keras of another TensorFlow, with nothing of the log going
+        # through tf-keras: only code that imports it breaks (a Keras 3 program does not).
+        quiet = (
+            cause == causes.software.TF_KERAS_MISMATCH
+            and c.source == "pip"
+            and not legacy_keras_used
+        )
         return causes.finding(
             f"explain.{cause}",
-            Severity.ERROR,
+            Severity.INFO if quiet else Severity.ERROR,
             cause,
             f"{c.requirer_named} is of another TensorFlow (tensorflow{c.spec})",
-            said,
+            said
+            + (
+                " Nothing in the log goes through tf-keras: it breaks only code that imports it "
+                "(import tf_keras, or tf.keras with TF_USE_LEGACY_KERAS=1)."
+                if quiet
+                else ""
+            ),
             _FRONT_END_FIXES[cause](m),
         )
     if c.target in TF_DISTRIBUTIONS and c.requirer not in TF_DISTRIBUTIONS:
