@@ -682,3 +682,32 @@ def test_multi_backend_keras_refusing_tensorflow_2_installs_the_keras_that_works
     assert top.cause == "keras-version"
     # The standalone keras rows: 2.3 works with TensorFlow 1.13 to 2.2.
     assert 'keras==2.3.*"' in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    ("code", "attr", "cause"),
+    [
+        pytest.param(
+            "x = tf.placeholder(tf.float32, [None, 784])",
+            "placeholder",
+            "api-moved-to-compat-v1",
+            id="placeholder",
+        ),
+        pytest.param("slim = tf.contrib.slim", "contrib", "tf-contrib-removed", id="contrib"),
+    ],
+)
+def test_python_2s_words_for_a_missing_attribute_are_read_with_the_line_that_raised(
+    code: str, attr: str, cause: str
+) -> None:
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "train.py", line 12, in <module>\n'
+        f"    {code}\n"
+        f"AttributeError: 'module' object has no attribute '{attr}'\n"
+    )
+    assert top_error(explained(log)).cause == cause
+
+
+def test_python_2s_words_without_the_line_that_raised_say_nothing_of_an_api() -> None:
+    log = "AttributeError: 'module' object has no attribute 'placeholder'\n"
+    assert not any(x.cause.startswith("api-") for x in explained(log).findings)

@@ -57,6 +57,9 @@ def _as_printed(message: str) -> str:
 
 
 _NO_MODULE = re.compile(r"No module named '(?P<module>[\w.]+)'")
+#: Python 2's words for a module's missing attribute: the module is not named, the source line
+#: the traceback printed is what says which (``tf.placeholder(...)``).
+_PY2_NO_ATTRIBUTE = re.compile(r"^'module' object has no attribute '(?P<attr>\w+)'")
 #: Python 2's words: no quotes, and only the part of the dotted path that did not import,
 #: relative to the last package that did (``import tensorflow.contrib.slim`` under a
 #: TensorFlow without contrib: "No module named contrib.slim").
@@ -123,6 +126,13 @@ def api_use(tb: Traceback, knowledge: ApiKnowledge) -> Optional[tuple[str, Verdi
     if match is not None and _tensorflow_tail(tb, match.group("tail")):
         head, _, last = f"tensorflow.{match.group('tail')}".rpartition(".")
         return _named(knowledge, head, last)
+    match = _PY2_NO_ATTRIBUTE.search(message)
+    if match is not None:
+        attr = match.group("attr")
+        found = _written(tb, knowledge, f".{attr}")
+        # The line's first broken use must be the missing attribute itself, not another name
+        # of the same line (tf.random_uniform beside the missing tf.Variable).
+        return found if found is not None and f".{attr}" in f".{found[0]}." else None
     match = _KEYWORD.search(message)
     if match is not None:
         kwarg = match.group("kw") or match.group("kw2") or match.group("kw3") or match.group("kw4")
