@@ -711,3 +711,16 @@ def test_python_2s_words_for_a_missing_attribute_are_read_with_the_line_that_rai
 def test_python_2s_words_without_the_line_that_raised_say_nothing_of_an_api() -> None:
     log = "AttributeError: 'module' object has no attribute 'placeholder'\n"
     assert not any(x.cause.startswith("api-") for x in explained(log).findings)
+
+
+def test_an_op_a_tpu_worker_lacks_is_a_tpu_of_another_tensorflow() -> None:
+    log = (
+        "NotFoundError: 'AnonymousSeedGenerator' is neither a type of a primitive operation nor "
+        "a name of a function registered in binary running on n-c0cd0e2d-w-0.\n"
+    )
+    top = top_error(explained(log))
+    assert top.cause == "tpu-version-mismatch"
+    assert "tensorflowVersion" in fix_text(top)
+    # The same words about a host that is no TPU worker are not put down to a TPU.
+    other = log.replace("n-c0cd0e2d-w-0", "my-laptop")
+    assert not any(x.cause == "tpu-version-mismatch" for x in explained(other).findings)

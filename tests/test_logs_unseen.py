@@ -41,8 +41,6 @@ PROPOSED_CAUSES: dict[str, str] = {
     "python-too-old-for-package": "pip installed a package whose code needs a newer Python than "
     "the one running it (its Requires-Python admits the old one), so importing it fails on syntax "
     "or typing the old Python lacks",
-    "tpu-version-mismatch": "a Cloud TPU node runs another TensorFlow (TPU software version) than "
-    "the client VM's TensorFlow, which TPUs do not support: ops fail or cores halt",
 }
 
 _REQUIRED = {

@@ -16,6 +16,7 @@ HOSTED_TF_REPLACED: Final = CauseId("hosted-tf-replaced")
 TPU_TF_WITHOUT_LIBTPU: Final = CauseId("tpu-tf-without-libtpu")
 TPU_GENERATION_UNSUPPORTED: Final = CauseId("tpu-generation-unsupported")
 TPU_NOT_FOUND: Final = CauseId("tpu-not-found")
+TPU_VERSION_MISMATCH: Final = CauseId("tpu-version-mismatch")
 
 #: The index the tensorflow-tpu wheels find libtpu on (Cloud TPU's TensorFlow guide).
 LIBTPU_INDEX = "https://storage.googleapis.com/libtpu-releases/index.html"
@@ -51,6 +52,16 @@ CAUSES: Mapping[str, Cause] = dict(
             TPU_TENSORFLOW,
         ),
         define(
+            TPU_VERSION_MISMATCH,
+            "The TPU runs another TensorFlow than the client",
+            "A TPU node (Colab's TPU runtime, a Cloud TPU node) runs the TensorFlow of its TPU "
+            "software version, and the client's TensorFlow sends it graphs and ops: a client of "
+            "another release builds what the TPU's binary does not have (an op it has not "
+            "registered, an internal op of another signature), and the run fails or the cores "
+            "halt. Cloud TPU requires the same TensorFlow on both sides.",
+            "https://cloud.google.com/tpu/docs/supported-tpu-configurations#tpu_software_versions",
+        ),
+        define(
             TPU_GENERATION_UNSUPPORTED,
             "A TPU generation TensorFlow does not run on",
             "Cloud TPU v6e (Trillium) and later generations support JAX and PyTorch/XLA; no "
@@ -60,6 +71,22 @@ CAUSES: Mapping[str, Cause] = dict(
         ),
     )
 )
+
+
+def tpu_version_fix() -> Fix:
+    """Run the client with the TensorFlow the TPU runs (or the TPU with the client's)."""
+    return Fix(
+        "Use the same TensorFlow on the client as on the TPU: on Colab keep the TensorFlow the "
+        "TPU runtime ships (do not pip install another, or restart the runtime after "
+        "uninstalling it); on a Cloud TPU node, create the TPU with the software version of "
+        "the client's TensorFlow (tf-nightly needs the nightly TPU software), or install the "
+        "client TensorFlow of the TPU's version.",
+        (
+            'python -c "import tensorflow as tf; print(tf.__version__)"',
+            "gcloud compute tpus describe $TPU_NAME --zone $ZONE "
+            "--format='value(tensorflowVersion)'",
+        ),
+    )
 
 
 def back_to_image_fix(m: Machine, image: HostedImage, shipped: ImageRelease) -> Fix:

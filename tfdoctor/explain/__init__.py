@@ -1822,6 +1822,10 @@ BUILDERS: dict[str, Builder] = {
     causes.software.MODEL_FROM_NEWER_KERAS: _newer_model,
     causes.platform.WHEEL_MISMATCH: _wrong_arch,
     causes.hosted.TPU_TF_WITHOUT_LIBTPU: _tpu_build,
+    causes.hosted.TPU_VERSION_MISMATCH: lambda m, r, hits: (
+        causes.hosted.TPU_VERSION_MISMATCH,
+        causes.hosted.tpu_version_fix(),
+    ),
     causes.software.DEPENDENCY_OUT_OF_RANGE: _dependency,
     causes.code.KERAS3_BEHAVIOUR_CHANGE: _keras3,
     causes.gpu.DRIVER_NOT_LOADED: _driver_not_loaded,
