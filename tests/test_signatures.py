@@ -16,6 +16,7 @@ from tfdoctor.signatures import (
     Signature,
     SignatureError,
     load_signatures,
+    optional_backticks,
     parse_signatures,
 )
 
@@ -313,3 +314,20 @@ def test_windows_messages_in_the_systems_language_name_their_error(
         if s.id.startswith("windows-dll") and s.keyword in line and s.pattern.search(line)
     ]
     assert hits == ([expected] if expected else [])
+
+
+@pytest.mark.parametrize("sig", SIGNATURES.signatures, ids=lambda s: s.id)
+def test_every_example_matches_with_its_backticks_lost(sig: Signature) -> None:
+    # A message pasted into a Markdown page loses its paired backticks (`x` renders as code;
+    # a lone one, the opening quote of `GLIBC_2.17', stays).
+    for line in sig.examples:
+        if line.count("`") % 2:
+            continue
+        plain = line.replace("`", "")
+        assert sig.keyword in plain and sig.pattern.search(plain), (sig.id, plain)
+
+
+def test_only_literal_backticks_become_optional() -> None:
+    assert optional_backticks("The `save_format` arg") == "The `?save_format`? arg"
+    assert optional_backticks("version [`'](?P<glibc>x)") == "version [`'](?P<glibc>x)"
+    assert optional_backticks("a\\`b") == "a\\`b"

@@ -171,6 +171,32 @@ def parse_signatures(
 
 
 _REQUIRED = ("id", "cause", "severity", "keyword", "pattern", "summary", "sources", "examples")
+
+
+def optional_backticks(pattern: str) -> str:
+    """``pattern`` with each literal backtick outside a character class made optional."""
+    out: list[str] = []
+    in_class = escaped = False
+    for char in pattern:
+        out.append(char)
+        if escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif char == "[" and not in_class:
+            in_class = True
+        elif char == "]" and in_class:
+            in_class = False
+        elif char == "`" and not in_class:
+            out.append("?")
+    return "".join(out)
+
+
+def _without_backticks(keyword: str) -> str:
+    """The longest part of ``keyword`` between backticks: what a log without them still has."""
+    return max(keyword.split("`"), key=len) if "`" in keyword else keyword
+
+
 _OPTIONAL = ("explanation", "severity_with_gpu")
 
 
@@ -212,10 +238,12 @@ def _read_signature(reader: NodeReader, node: Node, index: int, known: set[str])
         raise reader.error(
             node, f"{where}.explanation", "a benign signature says why it is harmless"
         )
-    keyword = reader.required_string(fields["keyword"], f"{where}.keyword")
+    # A log pasted into a Markdown page loses the backticks of a message (`save_format`
+    # renders as code): a backtick the pattern or keyword quotes is not required.
+    keyword = _without_backticks(reader.required_string(fields["keyword"], f"{where}.keyword"))
     text = reader.required_string(fields["pattern"], f"{where}.pattern")
     try:
-        pattern = re.compile(text)
+        pattern = re.compile(optional_backticks(text))
     except re.error as exc:
         raise reader.error(fields["pattern"], f"{where}.pattern", f"invalid regex: {exc}") from None
     unknown = sorted(set(pattern.groupindex) - GROUPS)
