@@ -724,3 +724,15 @@ def test_an_op_a_tpu_worker_lacks_is_a_tpu_of_another_tensorflow() -> None:
     # The same words about a host that is no TPU worker are not put down to a TPU.
     other = log.replace("n-c0cd0e2d-w-0", "my-laptop")
     assert not any(x.cause == "tpu-version-mismatch" for x in explained(other).findings)
+
+
+def test_a_tf_variable_method_missing_from_a_keras_3_variable_is_keras_3() -> None:
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "train.py", line 20, in <module>\n'
+        "    m.save('/tmp/model.ckpt')\n"
+        "AttributeError: 'Variable' object has no attribute 'read_value'\n"
+    )
+    top = top_error(explained(log))
+    assert top.cause == "keras3-behaviour-change"
+    assert "variable.value" in fix_text(top)

@@ -268,6 +268,12 @@ def test_scikeras_is_what_to_install(tmp_path: Path) -> None:
             id="model-layers-item",
         ),
         pytest.param(
+            "model = keras.Sequential()\nfor weight in model.weights:\n"
+            "    print(weight.read_value())\n",
+            "keras3-variable-read-value",
+            id="variable-read-value",
+        ),
+        pytest.param(
             "inp = keras.Input(shape=(4,))\nout = tf.concat([inp, inp], axis=-1)\n",
             "keras3-tf-op-on-keras-tensor",
             id="tf-concat-on-input",

@@ -151,10 +151,15 @@ class ApiKnowledge:
         return None
 
     def keras_kind(self, cls: str) -> Optional[str]:
-        """``model``, ``optimizer`` or ``layer``: the family a Keras class belongs to, from the
-        modules the target's or Keras 2's API lists it in (None for any other class)."""
+        """``model``, ``optimizer``, ``layer`` or ``variable``: the family a Keras class belongs
+        to, from the modules the target's or Keras 2's API lists it in (None for any other
+        class)."""
         if cls in ("Model", "Sequential", "Functional"):
             return "model"
+        if cls in ("Variable", "KerasVariable"):
+            # Keras 3's variable class (keras.Variable, keras/src/backend/common/variables.py),
+            # which model.weights and a layer's kernel are where tf.keras is Keras 3.
+            return "variable"
         listings = [x for x in (self._judge.api, self._judge.keras2) if x is not None]
         for kind, modules in _KERAS_FAMILIES:
             for listing in listings:
