@@ -736,3 +736,26 @@ def test_a_tf_variable_method_missing_from_a_keras_3_variable_is_keras_3() -> No
     top = top_error(explained(log))
     assert top.cause == "keras3-behaviour-change"
     assert "variable.value" in fix_text(top)
+
+
+def test_a_packages_own_name_missing_in_a_notebook_is_a_kernel_to_restart() -> None:
+    log = (
+        "ImportError                               Traceback (most recent call last)\n"
+        "[/usr/local/lib/python3.11/dist-packages/numpy/_core/strings.py]"
+        "(https://localhost:8080/#) in <module>()\n"
+        "---> 14 from numpy._core.umath import (\n"
+        "\n"
+        "ImportError: cannot import name '_center' from 'numpy._core.umath' "
+        "(/usr/local/lib/python3.11/dist-packages/numpy/_core/umath.py)\n"
+    )
+    top = top_error(explained(log))
+    assert top.cause == "kernel-restart-needed"
+    # The same refusal outside a notebook is no kernel to restart.
+    plain = (
+        "Traceback (most recent call last):\n"
+        '  File "/usr/local/lib/python3.11/dist-packages/numpy/_core/strings.py", line 14, in '
+        "<module>\n"
+        "    from numpy._core.umath import (\n"
+        "ImportError: cannot import name '_center' from 'numpy._core.umath'\n"
+    )
+    assert not any(x.cause == "kernel-restart-needed" for x in explained(plain).findings)

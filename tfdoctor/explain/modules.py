@@ -22,7 +22,7 @@ from typing import Optional
 
 from tfdoctor import causes
 from tfdoctor.evidence.packages import InstallRequest, normalize_name
-from tfdoctor.evidence.traceback import Traceback, library_origins
+from tfdoctor.evidence.traceback import Traceback, installed_package, library_origins
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import LAZY_IMPORTS, START_IMPORTS, Machine
 from tfdoctor.matrix import version_key
@@ -142,6 +142,22 @@ def _missing_name(tb: Traceback, m: Machine) -> Optional[Finding]:
     name = match.group("attr") or match.group("attr2")
     dist = distribution_of(module)
     said = f"{tb.where}: {tb.type}: {tb.message}"
+    if tb.ipython and tb.frames and installed_package(tb.frames[-1].path) == module.split(".")[0]:
+        # A package's own import of its own module's name, in a notebook: its files on disk
+        # are of another release than the modules the kernel imported before an install.
+        return causes.finding(
+            f"explain.{causes.notebook.KERNEL_RESTART_NEEDED}",
+            Severity.ERROR,
+            causes.notebook.KERNEL_RESTART_NEEDED,
+            f"{module.split('.')[0]} fails to import its own {module}.{name}: the kernel holds "
+            "modules of the release an install replaced",
+            f"{said}\nThe package's own files import each other; one of them missing a name of "
+            "another means two releases meet: the kernel imported part of the package before an "
+            "install replaced it on disk (a `pip install` in the notebook).",
+            causes.notebook.restart_fix(
+                "Runtime > Restart session in Colab, Kernel > Restart Kernel in Jupyter"
+            ),
+        )
     if dist == "protobuf" and "(unknown location)" in tb.message:
         # The import found google.protobuf as an empty namespace package: protobuf's files are
         # gone (a half-done uninstall, or another package's google/ directory left behind).
