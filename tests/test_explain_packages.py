@@ -177,7 +177,8 @@ The conflict is caused by:
 
 ERROR: ResolutionImpossible: for help visit https://pip.pypa.io/en/latest/topics/dependency-resolution/
 """
-    finding = _one(_explain(text), "dependency-out-of-range")
+    # protobuf's range is the one TensorFlow's generated code needs: its own cause.
+    finding = _one(_explain(text), "protobuf-incompatible")
     assert finding.severity is Severity.ERROR
     assert "protobuf<3.20,>=3.9.2" in _fix(finding)
     assert "grpcio" not in finding.summary  # its range admits the pin: not the clash
@@ -1771,3 +1772,21 @@ def test_a_tf_keras_of_another_tensorflow_that_the_log_goes_through_is_an_error(
     assert any(
         x.cause == "tf-keras-mismatch" and x.severity is Severity.ERROR for x in report.findings
     )
+
+
+def test_a_pin_outside_tensorflows_range_moves_tensorflow_to_a_line_that_admits_it() -> None:
+    log = (
+        "ERROR: Cannot install -r requirements.txt (line 3) and protobuf==3.20.3 because these "
+        "package versions have conflicting dependencies.\n\n"
+        "The conflict is caused by:\n"
+        "    The user requested protobuf==3.20.3\n"
+        "    onnx 1.13.1 depends on protobuf<4 and >=3.20.2\n"
+        "    tensorflow 2.9.0 depends on protobuf<3.20 and >=3.9.2\n"
+    )
+    top = top_error(explained(log))
+    assert top.cause == "protobuf-incompatible"
+    fix = fix_text(top)
+    # The fixture matrix: 2.10 and 2.11 declare protobuf<3.20, 2.12 admits 3.20.3.
+    line = f.FIXTURE_MATRIX.line_for("2.12")
+    assert line is not None
+    assert f'"tensorflow=={line.latest_patch}" "protobuf==3.20.3"' in fix

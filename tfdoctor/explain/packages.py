@@ -31,7 +31,7 @@ from tfdoctor.explain.modules import module_findings
 from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts, normalize_name, requirement_name
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
-from tfdoctor.matrix import spec_contains, version_key
+from tfdoctor.matrix import PIN_FIELDS, TFLine, spec_contains, version_key
 from tfdoctor.modules import distribution_of, modules
 
 #: Libraries whose layers and models are Keras 2 objects (tf.keras before 2.16, or tf-keras):
@@ -469,21 +469,59 @@ def _companion_conflict(c: Conflict, m: Machine, said: str) -> Finding:
     )
 
 
+def _line_admitting(m: Machine, target: str, version: str, current: str) -> Optional[TFLine]:
+    """The oldest final TensorFlow line after ``current`` whose wheel's pin on ``target`` (a
+    package the matrix pins) admits ``version``; None where none does or it is not pinned."""
+    field = target.replace("-", "_")
+    if m.matrix is None or field not in PIN_FIELDS or not current:
+        return None
+    later = sorted(
+        (
+            x
+            for x in m.matrix.lines
+            if not x.pre_release and version_key(x.line) > version_key(current)[:2]
+        ),
+        key=lambda x: version_key(x.line),
+    )
+    for line in later:
+        spec = getattr(line.pins, field)
+        if spec and spec_contains(version, spec):
+            return line
+    return None
+
+
 def _tf_requirement(c: Conflict, m: Machine, said: str) -> Finding:
     """TensorFlow's own requirement broken: the cause by what it is about."""
     tf = f"TensorFlow {c.requirer_version}".rstrip()
     if c.kind == "requested":
-        fix = Fix(
-            f"The requirements pin {c.target}{c.have}, outside the range {tf} declares "
-            f"({c.target}{c.spec}), so pip installs neither: pin {c.target} inside that range, "
-            f"or choose a TensorFlow release whose range admits {c.target} {_pinned(c.have)}.",
-            m.pip_install(f"{c.requirer}=={c.requirer_version}", f"{c.target}{c.spec}"),
-        )
+        pinned = _pinned(c.have)
+        admitting = _line_admitting(m, c.target, pinned, c.requirer_version) if pinned else None
+        if admitting is not None:
+            # A later line's declared range admits the pin (what the other packages that pinned
+            # it need too): moving TensorFlow is what satisfies every side.
+            fix = Fix(
+                f"The requirements pin {c.target}{c.have}, outside the range {tf} declares "
+                f"({c.target}{c.spec}), so pip installs neither. TensorFlow {admitting.line} "
+                f"declares {c.target}{getattr(admitting.pins, c.target.replace('-', '_'))}, "
+                f"which admits it: install that TensorFlow with the pin (or pin {c.target} "
+                f"inside {tf}'s range, where nothing else needs {pinned}).",
+                m.pip_install(f"{c.requirer}=={admitting.latest_patch}", f"{c.target}=={pinned}"),
+            )
+        else:
+            fix = Fix(
+                f"The requirements pin {c.target}{c.have}, outside the range {tf} declares "
+                f"({c.target}{c.spec}), so pip installs neither: pin {c.target} inside that "
+                f"range, or choose a TensorFlow release whose range admits {c.target} {pinned}.",
+                m.pip_install(f"{c.requirer}=={c.requirer_version}", f"{c.target}{c.spec}"),
+            )
         # Keras 2.6 to 2.15 is released with TensorFlow's line: its pin outside the range is
-        # a Keras of another TensorFlow, as where it is installed (below).
+        # a Keras of another TensorFlow, as where it is installed (below); protobuf's range is
+        # the one TensorFlow's generated code needs, as where it is installed.
         cause = (
             causes.software.KERAS_VERSION
             if c.target == "keras"
+            else causes.software.PROTOBUF_INCOMPATIBLE
+            if c.target == "protobuf"
             else causes.software.DEPENDENCY_OUT_OF_RANGE
         )
         return causes.finding(
