@@ -8,6 +8,7 @@ import pytest
 
 from tests.explaining import explained, fix_text, top_error
 from tfdoctor.evidence.traceback import import_statements, module_origins, read_tracebacks
+from tfdoctor.findings import Severity
 
 _INTERNAL = (
     "AttributeError: module 'tensorflow._api.v2.compat.v2.__internal__' has no attribute "
@@ -759,3 +760,31 @@ def test_a_packages_own_name_missing_in_a_notebook_is_a_kernel_to_restart() -> N
         "ImportError: cannot import name '_center' from 'numpy._core.umath'\n"
     )
     assert not any(x.cause == "kernel-restart-needed" for x in explained(plain).findings)
+
+
+def test_a_flex_model_under_a_runtime_without_the_flex_delegate() -> None:
+    log = (
+        "ERROR: Select TensorFlow op(s), included in the given model, is(are) not supported by "
+        "this interpreter. Make sure you apply/link the Flex delegate before inference.\n"
+    )
+    top = top_error(explained(log))
+    assert top.cause == "op-not-registered"
+    assert "Flex delegate" in fix_text(top) and "TFLITE_BUILTINS" in fix_text(top)
+
+
+def test_a_refused_tflite_runtime_wheel_is_read_from_its_tags() -> None:
+    log = (
+        "ERROR: tflite_runtime-2.6.0-cp39-none-linux_aarch64.whl is not a supported wheel on "
+        "this platform.\n"
+    )
+    top = top_error(explained(log))
+    assert top.cause == "wheel-mismatch"
+    assert "CPython 3.9" in fix_text(top) and "tflite-runtime==2.6.0" in fix_text(top)
+
+
+def test_nccls_plugin_probe_is_no_missing_library() -> None:
+    log = (
+        "Unable to load libnccl-net.so : libnccl-net.so: cannot open shared object file: No such "
+        "file or directory\nNCCL version 2.3.7+cuda8.0\n"
+    )
+    assert all(x.severity is Severity.INFO for x in explained(log).findings)

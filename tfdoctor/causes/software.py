@@ -1115,6 +1115,21 @@ def tflite_runtime_fix() -> Fix:
     )
 
 
+def tflite_flex_fix() -> Fix:
+    """A model with Select TensorFlow ops (Flex) under a runtime without the Flex delegate:
+    a runtime that links it, or the model converted with builtin operators only."""
+    return Fix(
+        "The model was converted with Select TensorFlow ops (SELECT_TF_OPS), which run only "
+        "where the Flex delegate is linked: TensorFlow's own tf.lite.Interpreter (the full "
+        "tensorflow package) links it; tflite-runtime and a plain TensorFlow Lite library do "
+        "not (on Android add org.tensorflow:tensorflow-lite-select-tf-ops; elsewhere build the "
+        "runtime with the Flex delegate). Or convert the model with builtin operators only "
+        "(converter.target_spec.supported_ops = [tf.lite.OpsSet.TFLITE_BUILTINS]), replacing "
+        "the ops the converter reports.",
+        ("pip install tensorflow  # tf.lite.Interpreter with the Flex delegate",),
+    )
+
+
 def edgetpu_runtime_fix() -> Fix:
     """The Edge TPU runtime and the TFLite interpreter of one Coral release."""
     return Fix(

@@ -1742,6 +1742,8 @@ def _op_kernel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
 
 
 def _op_unregistered(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    if any(h.signature.id == "tflite-flex-delegate-missing" for h in hits):
+        return causes.software.OP_NOT_REGISTERED, causes.software.tflite_flex_fix()
     if all(h.signature.id.startswith("tflite-") for h in hits):
         return causes.software.OP_NOT_REGISTERED, causes.software.tflite_runtime_fix()
     op = _group(hits, "op")
