@@ -788,3 +788,13 @@ def test_nccls_plugin_probe_is_no_missing_library() -> None:
         "file or directory\nNCCL version 2.3.7+cuda8.0\n"
     )
     assert all(x.severity is Severity.INFO for x in explained(log).findings)
+
+
+def test_horovod_built_for_another_tensorflow_is_installed_again_without_the_cache() -> None:
+    log = (
+        "horovod.common.exceptions.HorovodVersionMismatchError: Framework tensorflow installed "
+        "with version 2.14.0 but found version 2.12.0.\n"
+    )
+    top = top_error(explained(log))
+    assert top.cause == "companion-mismatch"
+    assert "--no-cache-dir --force-reinstall --no-deps horovod" in fix_text(top)

@@ -1115,6 +1115,21 @@ def tflite_runtime_fix() -> Fix:
     )
 
 
+def rebuild_on_install_fix(m: Machine, dist: str, env: str = "") -> Fix:
+    """A companion that compiles its TensorFlow extension as it is installed (Horovod): built
+    against another TensorFlow, it is installed again, from source, without pip's cached wheel
+    of the old build."""
+    prefix = f"{env} " if env else ""
+    return Fix(
+        f"{dist} builds its TensorFlow extension when it is installed, against the TensorFlow "
+        "present then: install it again with this TensorFlow in place, without pip's cache "
+        "(which holds the wheel built for the other one).",
+        tuple(
+            prefix + c for c in m.pip(f"install --no-cache-dir --force-reinstall --no-deps {dist}")
+        ),
+    )
+
+
 def tflite_flex_fix() -> Fix:
     """A model with Select TensorFlow ops (Flex) under a runtime without the Flex delegate:
     a runtime that links it, or the model converted with builtin operators only."""
