@@ -798,3 +798,16 @@ def test_horovod_built_for_another_tensorflow_is_installed_again_without_the_cac
     top = top_error(explained(log))
     assert top.cause == "companion-mismatch"
     assert "--no-cache-dir --force-reinstall --no-deps horovod" in fix_text(top)
+
+
+def test_the_tfjs_converter_refusing_newer_ops_is_an_older_converter() -> None:
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/u/venv/lib/python3.6/site-packages/tensorflowjs/converters/'
+        'tf_saved_model_conversion_v2.py", line 126, in optimize_graph\n'
+        "    ', '.join(unsupported))\n"
+        "ValueError: Unsupported Ops in the model before optimization\nFusedBatchNormV3\n"
+    )
+    top = top_error(explained(log))
+    assert top.cause == "companion-mismatch"
+    assert "install --upgrade tensorflowjs" in fix_text(top)

@@ -1115,6 +1115,17 @@ def tflite_runtime_fix() -> Fix:
     )
 
 
+def converter_older_fix(m: Machine, dist: str) -> Fix:
+    """A model converter (``dist``) older than the TensorFlow that wrote the model: a newer
+    converter, or the model exported by a TensorFlow the converter knows."""
+    return Fix(
+        f"The model holds ops of a newer TensorFlow than the installed {dist} knows how to "
+        f"convert: upgrade {dist} (its newer releases map them), or export the model with the "
+        f"TensorFlow {dist} requires (`pip show {dist}` lists it).",
+        (*m.pip(f"install --upgrade {dist}"), f"pip show {dist}"),
+    )
+
+
 def rebuild_on_install_fix(m: Machine, dist: str, env: str = "") -> Fix:
     """A companion that compiles its TensorFlow extension as it is installed (Horovod): built
     against another TensorFlow, it is installed again, from source, without pip's cached wheel

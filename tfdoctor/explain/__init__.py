@@ -1334,6 +1334,10 @@ def _ptxas_old(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
 def _companion(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     if any(h.signature.id == "edgetpu-delegate-prepare" for h in hits):
         return causes.software.COMPANION_MISMATCH, causes.software.edgetpu_runtime_fix()
+    if any(h.signature.id == "tfjs-unsupported-ops" for h in hits):
+        return causes.software.COMPANION_MISMATCH, causes.software.converter_older_fix(
+            m, "tensorflowjs"
+        )
     if any(h.signature.id == "horovod-framework-version-mismatch" for h in hits):
         return causes.software.COMPANION_MISMATCH, causes.software.rebuild_on_install_fix(
             m, "horovod", "HOROVOD_WITH_TENSORFLOW=1"
