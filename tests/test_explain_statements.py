@@ -811,3 +811,15 @@ def test_the_tfjs_converter_refusing_newer_ops_is_an_older_converter() -> None:
     top = top_error(explained(log))
     assert top.cause == "companion-mismatch"
     assert "install --upgrade tensorflowjs" in fix_text(top)
+
+
+def test_a_narrow_unicode_python_2_wheel_on_linux_names_the_wide_abi() -> None:
+    log = (
+        "tensorflow-1.3.0-cp27-cp27m-manylinux1_x86_64.whl is not a supported wheel on this "
+        "platform.\n"
+    )
+    top = top_error(explained(log))
+    assert top.cause == "wheel-mismatch"
+    assert "cp27mu" in fix_text(top)
+    wide = log.replace("cp27m-", "cp27mu-")
+    assert "narrow-Unicode" not in fix_text(top_error(explained(wide)))

@@ -1018,19 +1018,30 @@ def _line_listed(requested: Optional[str], listed: Sequence[str]) -> bool:
     return any(v.startswith(line_of + ".") or v == line_of for v in listed)
 
 
-def wheel_tags_fix(m: Machine, file: str, python: Optional[str], platform: str) -> Fix:
+def wheel_tags_fix(
+    m: Machine, file: str, python: Optional[str], platform: str, abi: str = ""
+) -> Fix:
     """What a refused wheel's tags say it needs, and how to let pip pick the right one."""
     needs = f"CPython {python}" if python else "another interpreter"
+    # CPython before 3.3 was built with narrow (cpXYm) or wide (cpXYmu) Unicode, an ABI of
+    # its own (PEP 3149); Linux distributions build 2.7 wide, so a cp27m Linux wheel fits none.
+    unicode = (
+        f" Its ABI tag {abi} is a narrow-Unicode CPython {python}; the Pythons of Linux "
+        f"distributions are built wide ({abi}u): take the {abi}u file of the same release."
+        if abi.endswith("m") and python and python.startswith("2.") and "linux" in platform
+        else ""
+    )
     # A wheel's file name is {distribution}-{version}(-{build})?-{python}-{abi}-{platform}.whl
     # (the binary distribution format): the release it holds, to ask pip for by name.
     parts = file.replace("\\", "/").rsplit("/", 1)[-1].split("-")
     release = f"{normalize_name(parts[0])}=={parts[1]}" if len(parts) >= 5 else "tensorflow==X.Y.Z"
     return Fix(
         f"{file} is built for {needs} on {platform} (its file name's tags); pip refuses it "
-        "for an interpreter or platform that differ. Install by name and version "
-        f"(`pip install {release}`) so pip picks the wheel for this interpreter; or take "
-        "the file of the same release built for this interpreter (the cpXY tag of its "
-        f"version, from the same place); or run it with {needs} on {platform}.",
+        f"for an interpreter or platform that differ.{unicode} Take the file of the same "
+        "release built for this interpreter (the cpXY tag of its version, from the same "
+        f"place: a vendor's build, such as ROCm's, stays that vendor's); or install by name "
+        f"and version (`pip install {release}`) where PyPI's build of it will do, so pip picks "
+        f"the wheel for this interpreter; or run it with {needs} on {platform}.",
         (
             "python -c 'import platform, struct, sys; print(sys.version.split()[0], "
             'platform.machine(), struct.calcsize("P") * 8)\'',

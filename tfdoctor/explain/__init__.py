@@ -1528,7 +1528,7 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         # A file handed to pip by name or URL: pip did not look for a wheel, it refused this
         # one, built for another interpreter or platform.
         return causes.platform.WHEEL_MISMATCH, causes.platform.wheel_tags_fix(
-            m, wheel.file, wheel.python_version, wheel.platform
+            m, wheel.file, wheel.python_version, wheel.platform, wheel.abi
         )
     chosen = _resolver_release(hits)
     if chosen is not None:
