@@ -823,3 +823,32 @@ def test_a_narrow_unicode_python_2_wheel_on_linux_names_the_wide_abi() -> None:
     assert "cp27mu" in fix_text(top)
     wide = log.replace("cp27m-", "cp27mu-")
     assert "narrow-Unicode" not in fix_text(top_error(explained(wide)))
+
+
+@pytest.mark.parametrize(
+    ("message", "public"),
+    [
+        pytest.param(
+            "AttributeError: module 'keras.preprocessing.sequence' has no attribute "
+            "'pad_sequences'",
+            "from keras.utils import pad_sequences",
+            id="pad-sequences",
+        ),
+        pytest.param(
+            "ImportError: cannot import name 'img_to_array' from 'keras.preprocessing.image'",
+            "from keras.utils import img_to_array",
+            id="img-to-array",
+        ),
+    ],
+)
+def test_a_name_keras_2_moved_between_its_own_modules_is_imported_by_its_public_name(
+    message: str, public: str
+) -> None:
+    top = top_error(explained(message + "\n"))
+    assert top.cause == "api-removed"
+    assert public in fix_text(top)
+
+
+def test_a_name_that_stayed_in_its_public_module_is_not_said_to_have_moved() -> None:
+    report = explained("AttributeError: module 'keras.utils' has no attribute 'get_file'\n")
+    assert not any("public name" in fix_text(x) for x in report.findings if x.fix)

@@ -36,6 +36,7 @@ from tfdoctor.scan import Verdict
 from tfdoctor.scan.api import (
     LAST_KERAS2,
     bundled_lines,
+    keras2_homes,
     keras2_module_exports,
     keras_releases,
     load_api,
@@ -327,6 +328,7 @@ def api_findings(
                 _added_later(tb, knowledge, m, tf_version)
                 or _tf2_name_under_tf1(tb, m, tf_version)
                 or _keras_added_later(tb, m)
+                or _keras2_moved(tb)
             )
         if found is None:
             continue
@@ -590,6 +592,45 @@ def _added_later(
         "line since (AttributeError or ImportError before)."
     )
     return name, Verdict(verdict.key, verdict.cause, verdict.severity, what, fix, verdict.links)
+
+
+def _keras2_moved(tb: Traceback) -> Optional[tuple[str, Verdict]]:
+    """A name missing from one of standalone Keras 2's own modules (``keras.preprocessing.
+    sequence`` has no ``pad_sequences``) that a later Keras 2 keeps in another module and
+    exports under public names (keras.utils.pad_sequences): ``import keras`` of 2.6 to 2.12 is
+    Keras' implementation, whose modules moved between releases; the public name stays."""
+    match = _KERAS_NAME.search(_as_printed(tb.message))
+    if match is None:
+        return None
+    module = match.group("m1") or match.group("m2")
+    attr = match.group("a1") or match.group("a2")
+    # Two of Keras 2's modules exporting one public name: it moved between the releases the
+    # listing was read from (keras.preprocessing.sequence's pad_sequences is
+    # keras.utils.data_utils' from 2.9).
+    homes = keras2_homes(attr)
+    public = sorted(
+        {n for home, names in homes.items() if home != module for n in names}
+        - {f"{module}.{attr}"},
+        key=lambda n: (not n.startswith("keras.utils."), n.count("."), n),
+    )
+    if not public or not any(home != module for home in homes):
+        return None  # no other module keeps it: missing for another reason
+    where, _, _ = public[0].rpartition(".")
+    what = (
+        f"`{module}` is one of Keras 2's own modules (what `import keras` gives from 2.6 to "
+        f"2.12), and the installed Keras keeps `{attr}` elsewhere: it moved between releases. "
+        f"Its public names stay: {', '.join(public[:3])}."
+    )
+    fix = Fix(
+        f"Import `{attr}` by its public name (`from {where} import {attr}`), which every Keras "
+        f"release that has it keeps; or `from tensorflow.keras{where[len('keras') :]} import "
+        f"{attr}` for the Keras of the installed TensorFlow.",
+        (),
+    )
+    links = causes.CAUSES[causes.code.API_REMOVED].links
+    return f"{module}.{attr}", Verdict(
+        "keras2-name-moved", causes.code.API_REMOVED, Severity.ERROR, what, fix, links
+    )
 
 
 #: A module of TensorFlow 1.x's generated API as an error prints it: ``tensorflow._api.v1.random``

@@ -373,6 +373,18 @@ def _keras2_modules() -> dict[str, tuple[str, ...]]:
     return out
 
 
+def keras2_homes(name: str) -> dict[str, tuple[str, ...]]:
+    """Keras 2's own modules (2.6 to 2.12) that export a public name ending in ``.name``,
+    each with those public names (``pad_sequences`` -> keras.utils.data_utils:
+    keras.preprocessing.sequence.pad_sequences, keras.utils.pad_sequences)."""
+    out: dict[str, tuple[str, ...]] = {}
+    for module, names in _keras2_modules().items():
+        found = tuple(n for n in names if n.rsplit(".", 1)[-1] == name)
+        if found:
+            out[module] = found
+    return out
+
+
 def keras2_module_exports(module: str) -> tuple[str, ...]:
     """The public names one of Keras 2's own modules exported (``keras.utils.np_utils`` ->
     ``keras.utils.to_categorical``, ...), spelled under the root asked (``tf.keras.`` for a
