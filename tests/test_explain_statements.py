@@ -8,6 +8,7 @@ import pytest
 
 from tests.explaining import explained, fix_text, top_error
 from tfdoctor.evidence.traceback import import_statements, module_origins, read_tracebacks
+from tfdoctor.explain.reader import clean
 from tfdoctor.findings import Severity
 
 _INTERNAL = (
@@ -852,3 +853,31 @@ def test_a_name_keras_2_moved_between_its_own_modules_is_imported_by_its_public_
 def test_a_name_that_stayed_in_its_public_module_is_not_said_to_have_moved() -> None:
     report = explained("AttributeError: module 'keras.utils' has no attribute 'get_file'\n")
     assert not any("public name" in fix_text(x) for x in report.findings if x.fix)
+
+
+_SESSION_TB = (
+    "Traceback (most recent call last):\n"
+    '  File "/home/runner/work/x/x/t.py", line 20, in <module>\n'
+    "    self._session = tf.Session()\n"
+    "AttributeError: module 'tensorflow' has no attribute 'Session'\n"
+)
+
+
+def test_github_actions_timestamps_before_every_line_are_read_through() -> None:
+    log = "".join(f"2023-01-05T10:00:01.1234567Z {line}\n" for line in _SESSION_TB.splitlines())
+    assert top_error(explained(log)).cause == "api-moved-to-compat-v1"
+
+
+def test_a_ci_pages_line_numbers_and_lost_indentation_are_read_through() -> None:
+    log = "".join(
+        f"{1439 + i} {line.strip()}\n" for i, line in enumerate(_SESSION_TB.splitlines())
+    ).replace("module 'tensorflow' has", "'module' object has")
+    # Python 2's words: the line that raised (now flush left) says which module.
+    assert top_error(explained(log)).cause == "api-moved-to-compat-v1"
+
+
+def test_numbers_that_do_not_count_up_stay_in_the_text() -> None:
+    text = "10 epochs done\n3 layers frozen\n7 files\n"
+    assert clean(text) == text
+    counted = "1 a\n2 b\n3 c\n"
+    assert clean(counted) == "a\nb\nc\n"

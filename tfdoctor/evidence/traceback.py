@@ -568,7 +568,13 @@ def _frame(match: re.Match[str], text: str) -> Frame:
         start = match.end() + 1
         end = text.find("\n", start)
         candidate = text[start : end if end >= 0 else len(text)]
-        if candidate.startswith((" ", "\t")) and not _FRAME.match(candidate):
+        # A traceback whose indentation a copy lost (a CI page's log view) has its frame lines
+        # flush left too: the line under one is its source unless it is a frame or the error.
+        flush = text[match.start() : match.start() + 1] not in (" ", "\t")
+        if (
+            candidate.startswith((" ", "\t"))
+            or (flush and candidate and not _EXCEPTION_START.match(candidate))
+        ) and not _FRAME.match(candidate):
             code = candidate.strip()
             if set(code) <= set("^~ "):
                 code = ""  # the carets of Python 3.11's error locations, not code
@@ -578,6 +584,10 @@ def _frame(match: re.Match[str], text: str) -> Frame:
 # --- what paths imply ---------------------------------------------------------------------------
 
 _INSTALLED = re.compile(r"[/\\](?:site|dist)-packages[/\\]")
+#: A line that starts an exception or a traceback rather than a source line.
+_EXCEPTION_START = re.compile(
+    r"^(?:[\w.]+(?:Error|Exception|Exit|Interrupt|Warning)\b|Traceback \(|During handling)"
+)
 
 
 @functools.cache

@@ -69,11 +69,50 @@ class LogText(Record):
         return f"{self.label}, line {line}" if self.label else f"line {line}"
 
 
+#: GitHub Actions' timestamp before every line of a job's log (``2023-01-05T10:00:01.1234567Z``).
+_ACTIONS_STAMP = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ", re.MULTILINE)
+#: A CI page's line number before a line, as copied from its log view (``1439 File ...``).
+_LINE_NUMBER = re.compile(r"^(\d{1,7}) (?=\S)", re.MULTILINE)
+_NUMBERED_RUN = re.compile(r"^\d{1,7} \S[^\n]*\n\d{1,7} \S[^\n]*\n\d{1,7} \S", re.MULTILINE)
+#: How much of a block's start is searched for a CI service's prefixes.
+_CI_HEAD = 64 * 1024
+
+
+def _without_ci_prefixes(text: str) -> str:
+    """``text`` without the prefixes a CI service's log view puts before every line: GitHub
+    Actions' timestamps, and line numbers where three or more lines in a row carry numbers
+    that count up by one (a copy of Travis' or GitLab's log view)."""
+    if "Z " in text and _ACTIONS_STAMP.search(text, 0, _CI_HEAD):
+        text = _ACTIONS_STAMP.sub("", text)
+    # A log view numbers every line: three numbered lines in a row near the start, or none.
+    if _NUMBERED_RUN.search(text, 0, _CI_HEAD) is None:
+        return text
+    numbered = list(_LINE_NUMBER.finditer(text))
+    if len(numbered) < 3:
+        return text
+    keep: set[int] = set()
+    run: list[re.Match[str]] = []
+    for match in numbered:
+        if run and int(match.group(1)) == int(run[-1].group(1)) + 1:
+            run.append(match)
+            continue
+        if len(run) >= 3:
+            keep.update(m.start() for m in run)
+        run = [match]
+    if len(run) >= 3:
+        keep.update(m.start() for m in run)
+    if not keep:
+        return text
+    return _LINE_NUMBER.sub(lambda m: "" if m.start() in keep else m.group(0), text)
+
+
 def clean(text: str) -> str:
     """``text`` as a terminal showed it: no escape sequences, ``\\n`` line ends, and of a
     line redrawn with ``\\r`` only its last state."""
     if "\x1b" in text:
         text = _ANSI.sub("", text)
+    if text[:1].isdigit() or "\n1" in text or "\n2" in text:
+        text = _without_ci_prefixes(text)
     if not text.isascii() and any(quote in text for quote in _QUOTE_CHARS):
         # A log pasted through a web page or a word processor gets typographic quotes
         # (U+2018 and U+2019 for '): the program printed straight ones.
