@@ -881,3 +881,19 @@ def test_numbers_that_do_not_count_up_stay_in_the_text() -> None:
     assert clean(text) == text
     counted = "1 a\n2 b\n3 c\n"
     assert clean(counted) == "a\nb\nc\n"
+
+
+def test_libcuda_missing_beside_a_loaded_kernel_module_is_the_drivers_libraries() -> None:
+    log = (
+        "W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic "
+        "library 'libcuda.so.1'; dlerror: libcuda.so.1: cannot open shared object file: No such "
+        "file or directory\n"
+        "I tensorflow/stream_executor/cuda/cuda_diagnostics.cc:200] libcuda reported version "
+        "is: NOT_FOUND: was unable to find libcuda.so DSO loaded into this program\n"
+        "I tensorflow/stream_executor/cuda/cuda_diagnostics.cc:204] kernel reported version is: "
+        "460.91.3\n"
+    )
+    causes_seen = [x.cause for x in explained(log).findings]
+    assert "driver-libraries-missing" in causes_seen and "driver-not-loaded" not in causes_seen
+    without = log.rsplit("I tensorflow", 1)[0]
+    assert "driver-libraries-missing" not in [x.cause for x in explained(without).findings]

@@ -993,6 +993,24 @@ def driver_mismatch_fix() -> Fix:
     )
 
 
+def libcuda_beside_module_fix(version: str) -> Fix:
+    """The NVIDIA kernel module ``version`` is loaded, and libcuda is not where the loader
+    looks: the driver's user-space libraries of that version, or their directory made known."""
+    return Fix(
+        f"The NVIDIA kernel module {version} is loaded, but the driver's user-space library "
+        "(libcuda.so.1) is not where the loader looks: install the driver's libraries of the "
+        f"same version {version} (the distribution's libnvidia-compute / nvidia-utils package "
+        "of that driver, or the driver installer again), or add the directory that holds "
+        "libcuda.so.1 to the loader's path (ldconfig). A conda environment's own driver stub "
+        "does not replace it. In a container (which sees the host's module), the GPU was not "
+        "handed over: start it with --gpus all (the NVIDIA Container Toolkit mounts libcuda).",
+        (
+            "cat /proc/driver/nvidia/version",
+            "ldconfig -p | grep libcuda",
+        ),
+    )
+
+
 def driver_not_loaded(m: Machine) -> tuple[CauseId, Fix]:
     """TensorFlow could not load the driver's libcuda: inside a container, the GPU was not
     handed over (the host's driver comes with it); elsewhere, the driver is not loaded. The one

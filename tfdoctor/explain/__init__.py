@@ -528,6 +528,9 @@ class Revealed(Record):
     compute_capability: Optional[str] = None
     gpu_name: Optional[str] = None
     driver_version: Optional[str] = None
+    #: The loaded NVIDIA kernel module's version, as cuda_diagnostics.cc reports it ("kernel
+    #: reported version is: 460.91.3"): the module is loaded, whatever libcuda did.
+    kernel_module: Optional[str] = None
     numpy_version: Optional[str] = None
     #: The first allocation the log says failed: the device (``GPU:0``) and the bytes asked,
     #: each where the line gives it.
@@ -803,6 +806,10 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         compute_capability=caps[0] if caps else None,
         gpu_name=evidence.first("gpu_name"),
         driver_version=driver or evidence.first("driver_version"),
+        kernel_module=next(
+            (e.version for _, e in evidence.logged(tflog.DriverVersion) if e.source == "kernel"),
+            None,
+        ),
         numpy_version=evidence.first("numpy_version") or evidence.echoed.get("numpy"),
         oom_device=(oom[1].device or None) if oom is not None else None,
         oom_bytes=oom[1].bytes if oom is not None else None,
@@ -1300,6 +1307,12 @@ def _keras(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseI
 
 
 def _driver_not_loaded(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    if r.kernel_module and not m.container:
+        # TensorFlow's own diagnosis found the kernel module loaded: what is missing is the
+        # driver's user-space library, not the driver.
+        return causes.gpu.DRIVER_LIBRARIES_MISSING, causes.gpu.libcuda_beside_module_fix(
+            r.kernel_module
+        )
     return causes.gpu.driver_not_loaded(m)
 
 
