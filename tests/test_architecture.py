@@ -111,6 +111,9 @@ ALLOWED = {
     "tfdoctor.pipreport": ("tfdoctor.facts",),
     # Whether a wheel's WHEEL tags fit the interpreter and machine the facts describe.
     "tfdoctor.wheel_tags": ("tfdoctor.facts",),
+    # The wheels each companion release publishes on PyPI (data/wheels.txt), read by the
+    # catalogue's fixes for pip's refusals.
+    "tfdoctor.wheel_index": ("tfdoctor.records",),
     "tfdoctor.causes": (
         "tfdoctor.facts",
         "tfdoctor.findings",
@@ -120,6 +123,7 @@ ALLOWED = {
         "tfdoctor.cuda_layout",
         "tfdoctor.modules",
         "tfdoctor.hosted",
+        "tfdoctor.wheel_index",
     ),
     "tfdoctor.checks": (
         "tfdoctor.facts",

@@ -655,7 +655,7 @@ def test_a_system_symbol_an_older_macos_lacks_is_macos_too_old(log: str, target:
 
 
 _PIP_2024 = (
-    "Using pip 20.2.4 from /usr/local/lib/python3.8/site-packages/pip (python 3.8)\n"
+    "Using pip 20.2.4 from /Users/u/env/lib/python3.8/site-packages/pip (python 3.8)\n"
     "ERROR: Could not find a version that satisfies the requirement tensorflow (from versions: "
     "none)\nERROR: No matching distribution found for tensorflow\n"
 )
@@ -669,7 +669,7 @@ def test_a_pip_before_macos_11s_tags_listing_no_tensorflow_is_pip_too_old() -> N
 
 
 def test_on_linux_the_same_refusal_is_not_put_down_to_macos_tags() -> None:
-    log = "user@box:~/project$ pip install -v tensorflow\n" + _PIP_2024
+    log = _PIP_2024.replace("/Users/u/", "/home/u/")
     assert not any("macOS 11" in fix_text(x) for x in explained(log).findings if x.fix)
 
 
@@ -897,3 +897,54 @@ def test_libcuda_missing_beside_a_loaded_kernel_module_is_the_drivers_libraries(
     assert "driver-libraries-missing" in causes_seen and "driver-not-loaded" not in causes_seen
     without = log.rsplit("I tensorflow", 1)[0]
     assert "driver-libraries-missing" not in [x.cause for x in explained(without).findings]
+
+
+def test_dylds_referenced_from_note_on_any_missing_symbol_is_no_old_macos() -> None:
+    log = (
+        "ImportError: dlopen(/Users/u/env/lib/python3.8/site-packages/h5py/_errors.so, 2): "
+        "Symbol not found: _H5E_ALREADYEXISTS_g\n"
+        "  Referenced from: /Users/u/env/lib/python3.8/site-packages/h5py/_errors.so (which was "
+        "built for Mac OS X 10.9)\n"
+        "  Expected in: /Users/u/env/lib/libhdf5.103.dylib\n"
+    )
+    assert not any(x.cause == "macos-too-old" for x in explained(log).findings)
+
+
+def test_a_pin_is_moved_only_to_a_line_with_wheels_for_the_logs_python() -> None:
+    log = (
+        '  File "/home/u/env/lib/python3.7/site-packages/pip/_internal/x.py", line 1, in f\n'
+        "The conflict is caused by:\n"
+        "    The user requested protobuf==3.20.3\n"
+        "    tensorflow 2.9.0 depends on protobuf<3.20 and >=3.9.2\n"
+    )
+    # 2.12, whose range admits 3.20.3, has no wheel for Python 3.7.
+    fix = fix_text(top_error(explained(log)))
+    assert '"protobuf==3.20.3"' not in fix
+
+
+def test_tensorflow_itself_missing_under_pkg_resources_is_no_companion_mismatch() -> None:
+    log = (
+        "pkg_resources.DistributionNotFound: The 'tensorflow>=2.4' distribution was not found "
+        "and is required by tensorflow-text\n"
+    )
+    assert not any(x.cause == "companion-mismatch" for x in explained(log).findings)
+
+
+def test_a_namespace_packages_missing_name_in_a_notebook_is_no_kernel_to_restart() -> None:
+    log = (
+        "ImportError                               Traceback (most recent call last)\n"
+        "[/usr/local/lib/python3.10/dist-packages/google/protobuf/descriptor.py]"
+        "(https://localhost:8080/#) in <module>()\n"
+        "---> 47   from google.protobuf.pyext import _message\n"
+        "\n"
+        "ImportError: cannot import name '_message' from 'google.protobuf.pyext'\n"
+    )
+    assert not any(x.cause == "kernel-restart-needed" for x in explained(log).findings)
+
+
+def test_a_companions_op_on_a_tpu_worker_is_no_version_skew() -> None:
+    log = (
+        "NotFoundError: 'SentencepieceOp' is neither a type of a primitive operation nor a name "
+        "of a function registered in binary running on n-c0cd0e2d-w-0.\n"
+    )
+    assert top_error(explained(log)).cause == "op-not-registered"

@@ -53,12 +53,20 @@ def test_a_release_fits_a_python_and_a_system_by_its_tags() -> None:
         pytest.param("windows", "3.8", "~=0.9.1", "use Python 3.7", id="python-too-new"),
         # Windows wheels begin with 2.4.1: the pinned 2.2.1 has none.
         pytest.param(
-            "windows", "3.7", "==2.2.1", "the first that has one is 2.4.1", id="no-windows-wheel"
+            "windows",
+            "3.7",
+            "==2.2.1",
+            "the first later release with one is 2.4.1",
+            id="no-windows-wheel",
         ),
         pytest.param(None, None, "==0.9.9", "No release of", id="no-such-release"),
         # The system unknown: the systems the release lacks, with the first release that has one.
         pytest.param(
-            None, None, "==2.2.1", "no Windows wheel: the first release with one is 2.4.1", id="os"
+            None,
+            None,
+            "==2.2.1",
+            "no Windows wheel: the first later release with one is 2.4.1",
+            id="os",
         ),
     ],
 )

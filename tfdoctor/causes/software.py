@@ -637,6 +637,25 @@ def _best_python(row: ReleaseWheels, python: Optional[str]) -> Optional[str]:
     return pythons[-1]
 
 
+def _nearest_with(
+    rows: Sequence[ReleaseWheels], asked: ReleaseWheels, os: str, arch: Optional[str]
+) -> str:
+    """Words for the release nearest to ``asked`` that has a wheel for ``os``: the first after
+    it, else the last before it (tflite-runtime's last Windows wheels are 2.5.0's); empty where
+    none has one."""
+    later = [
+        r
+        for r in rows
+        if version_key(r.version) > version_key(asked.version) and r.platform_fits(os, arch)
+    ]
+    if later:
+        return f"the first later release with one is {later[0].version} ({later[0].describe()})"
+    earlier = [r for r in rows if r.platform_fits(os, arch)]
+    if earlier:
+        return f"the last release with one is {earlier[-1].version} ({earlier[-1].describe()})"
+    return ""
+
+
 def published_wheels(m: Machine, dist: str, spec: str = "") -> Optional[str]:
     """What the releases of ``dist`` that ``spec`` admits (every release where empty) publish,
     from the bundled index of PyPI's files, against this machine's Python and system where
@@ -661,13 +680,13 @@ def published_wheels(m: Machine, dist: str, spec: str = "") -> Optional[str]:
     on_os = [r for r in asked if r.platform_fits(os, arch)]
     system = platform_words(tuple(p for p in newest.platforms if p.startswith(f"{os}-"))) or os
     if os is not None and not on_os:
-        first = next((r for r in rows if r.platform_fits(os, arch)), None)
         where = {"linux": "Linux", "macos": "macOS", "windows": "Windows"}.get(os, os)
+        other = _nearest_with(rows, newest, os, arch)
         words.append(
             f"No release {spec or ''} has a wheel for {where}".replace("  ", " ")
             + (
-                f"; the first that has one is {first.version} ({first.describe()})."
-                if first is not None
+                f"; {other}."
+                if other
                 else f": run it where its wheels are ({platform_words(newest.platforms)}"
                 + ("; WSL2 or a Linux container on Windows)." if os == "windows" else ").")
             )
@@ -679,11 +698,9 @@ def published_wheels(m: Machine, dist: str, spec: str = "") -> Optional[str]:
         for key, where in (("windows", "Windows"), ("macos", "macOS"), ("linux", "Linux")):
             if newest.platform_fits(key):
                 continue
-            first = next((r for r in rows if r.platform_fits(key)), None)
-            if first is not None:
-                words.append(
-                    f"It has no {where} wheel: the first release with one is {first.version}."
-                )
+            other = _nearest_with(rows, newest, key, None)
+            if other:
+                words.append(f"It has no {where} wheel: {other}.")
     if os is not None and not newest.platform_fits(os, arch):
         # Only older releases have a wheel for this system (tflite-runtime's last Windows
         # wheels are 2.5.0's).

@@ -19,7 +19,7 @@ from tfdoctor.facts import (
     normalize_name,
     requirement_name,
 )
-from tfdoctor.findings import Finding, Severity
+from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import (
     CONDA_TENSORFLOW,
     LAZY_IMPORTS,
@@ -280,11 +280,21 @@ def check_dependency_pins(ctx: CheckContext) -> Iterator[Finding]:
         elif dist == "keras":
             cause, remedy = causes.software.KERAS_VERSION, causes.software.keras_match_fix(m)
         reported.add(dist)
+        whose = f"TensorFlow {pkg.version}'s range"
+        if not own and line is not None and dist in line.undeclared_ranges:
+            # The matrix's undeclared range, not the wheel's: said as what the code needs.
+            whose = f"the range TensorFlow {pkg.version}'s code needs,"
+            if remedy is not None:
+                remedy = Fix(
+                    f"Install the {dist} range TensorFlow {line.line}'s code needs ({dist}"
+                    f"{spec}; the line's last patches declare it).",
+                    remedy.commands,
+                )
         yield causes.finding(
             "packages.pins",
             severity,
             cause,
-            f"{dep.name} {dep.version} is outside TensorFlow {pkg.version}'s range {dist}{spec}",
+            f"{dep.name} {dep.version} is outside {whose} {dist}{spec}",
             detail,
             remedy,
         )

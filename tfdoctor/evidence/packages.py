@@ -24,7 +24,7 @@ package printed, never what it implies.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Optional
 
 from tfdoctor.facts import TF_DISTRIBUTIONS
@@ -79,7 +79,7 @@ _DEPENDS = re.compile(
 #: (/site-packages), Requirement.parse('numpy~=1.19.2'), {'tensorflow'})`` names what is
 #: installed, the requirement it breaks and who requires it (pkg_resources/__init__.py).
 _PKG_RESOURCES_CONFLICT = re.compile(
-    rf"\((?P<have_name>{_NAME}) (?P<have>{_VERSION}) \([^)\n]*\), Requirement\.parse\("
+    rf"\((?P<have_name>{_NAME}) (?P<have>{_VERSION}) \([^)\n]{{0,400}}\), Requirement\.parse\("
     rf"'(?P<target>{_NAME})(?:\[[^\]]*\])?(?P<spec>{_SPEC})[^'\n]*'\), "
     rf"\{{(?P<requirers>[^}}\n]*)\}}\)"
 )
@@ -166,17 +166,34 @@ def read_conflicts(texts: Iterable[str]) -> list[Conflict]:
     return list(dict.fromkeys(out))[:MAX_CONFLICTS]
 
 
+#: The longest line the pkg_resources readers look at, and the most requirers read from one.
+_PKG_RESOURCES_LINE = 4000
+_PKG_RESOURCES_REQUIRERS = 8
+
+
+def _lines_with(text: str, word: str) -> Iterator[str]:
+    """The lines of ``text`` that hold ``word``, each at most ``_PKG_RESOURCES_LINE`` long."""
+    at = text.find(word)
+    while at >= 0:
+        start = text.rfind("\n", 0, at) + 1
+        end = text.find("\n", at)
+        end = len(text) if end < 0 else end
+        if end - start <= _PKG_RESOURCES_LINE:
+            yield text[start:end]
+        at = text.find(word, end)
+
+
 def _pkg_resources(text: str) -> list[Conflict]:
     """The requirements pkg_resources found broken, one conflict per requirer it names (its
-    version is not printed)."""
-    found = [
-        (m, re.findall(r"'([^']+)'", m["requirers"]), "installed", m["have"])
-        for m in _PKG_RESOURCES_CONFLICT.finditer(text)
-    ]
-    found += [
-        (m, m["requirers"].split(", "), "missing", "")
-        for m in _PKG_RESOURCES_MISSING.finditer(text)
-    ]
+    version is not printed). One on TensorFlow itself missing is no companion's: left out."""
+    found: list[tuple[re.Match[str], list[str], str, str]] = []
+    for line in _lines_with(text, "Requirement.parse("):
+        for m in _PKG_RESOURCES_CONFLICT.finditer(line):
+            found.append((m, re.findall(r"'([^']+)'", m["requirers"]), "installed", m["have"]))
+    for line in _lines_with(text, "distribution was not found"):
+        for m in _PKG_RESOURCES_MISSING.finditer(line):
+            if normalize_name(m["target"]) not in TF_DISTRIBUTIONS:
+                found.append((m, m["requirers"].split(", "), "missing", ""))
     return [
         Conflict(
             normalize_name(requirer),
@@ -187,8 +204,8 @@ def _pkg_resources(text: str) -> list[Conflict]:
             have,
             source="pkg_resources",
         )
-        for m, requirers, kind, have in found
-        for requirer in requirers
+        for m, requirers, kind, have in found[:MAX_CONFLICTS]
+        for requirer in requirers[:_PKG_RESOURCES_REQUIRERS]
     ]
 
 

@@ -628,9 +628,7 @@ _OS_TEXT = (
     (
         "linux",
         re.compile(
-            # Not /usr/local/: Homebrew's prefix on Intel Macs as much as a Linux one.
-            r"(?:^|[\s\"'(])/(?:usr/(?!local/)|home/|opt/|root/|lib/|lib64/|content/|workspace/"
-            r"|mnt/)|\.so\b"
+            r"(?:^|[\s\"'(])/(?:usr|home|opt|root|lib|lib64|content|workspace|mnt)/|\.so\b"
             r"|core dumped|/sbin/ldconfig"
         ),
     ),
@@ -1267,6 +1265,15 @@ def _driver_libraries(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
     return causes.gpu.DRIVER_LIBRARIES_MISSING, causes.gpu.driver_load_fix(m)
 
 
+def _tpu_version(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    op = _group(hits, "op")
+    if op is not None and (">" in op or modules().op_library(op)):
+        # A companion's op (tensorflow-text's, Addons' Namespace>Op) is on no TPU worker,
+        # whatever its release: not a matter of versions.
+        return causes.software.OP_NOT_REGISTERED, causes.software.op_not_registered_fix(m, op)
+    return causes.hosted.TPU_VERSION_MISMATCH, causes.hosted.tpu_version_fix()
+
+
 def _glob_extra(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     return causes.platform.SHELL_GLOB_EXTRA, causes.platform.quoted_extra_fix(_group(hits, "dist"))
 
@@ -1594,7 +1601,7 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
     if (
         r.pip_version
         and version_key(r.pip_version) < causes.platform.PIP_MACOS11
-        and r.os in (None, "macos")
+        and r.os == "macos"
         and not refusal.versions
         and r.python
         and _python_has_macos_wheels(m, r.python)
@@ -1845,10 +1852,7 @@ BUILDERS: dict[str, Builder] = {
     causes.software.MODEL_FROM_NEWER_KERAS: _newer_model,
     causes.platform.WHEEL_MISMATCH: _wrong_arch,
     causes.hosted.TPU_TF_WITHOUT_LIBTPU: _tpu_build,
-    causes.hosted.TPU_VERSION_MISMATCH: lambda m, r, hits: (
-        causes.hosted.TPU_VERSION_MISMATCH,
-        causes.hosted.tpu_version_fix(),
-    ),
+    causes.hosted.TPU_VERSION_MISMATCH: _tpu_version,
     causes.software.DEPENDENCY_OUT_OF_RANGE: _dependency,
     causes.code.KERAS3_BEHAVIOUR_CHANGE: _keras3,
     causes.gpu.DRIVER_NOT_LOADED: _driver_not_loaded,

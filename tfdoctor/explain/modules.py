@@ -35,6 +35,9 @@ _NO_NAME = re.compile(
 )
 #: Distributions whose missing modules and names other readers judge (API knowledge, the
 #: TensorFlow, Keras and TensorBoard causes, NumPy's removed names, protobuf's signatures).
+#: Namespace packages that several distributions share (google.protobuf beside google.api):
+#: one of them missing a name of another is no sign of a package replaced under a kernel.
+_NAMESPACE_ROOTS = frozenset({"google", "azure", "mpl_toolkits", "jaraco", "backports"})
 _ELSEWHERE = frozenset({"tensorflow", "keras", "tf-keras", "tensorboard", "numpy", "protobuf"})
 
 
@@ -142,22 +145,6 @@ def _missing_name(tb: Traceback, m: Machine) -> Optional[Finding]:
     name = match.group("attr") or match.group("attr2")
     dist = distribution_of(module)
     said = f"{tb.where}: {tb.type}: {tb.message}"
-    if tb.ipython and tb.frames and installed_package(tb.frames[-1].path) == module.split(".")[0]:
-        # A package's own import of its own module's name, in a notebook: its files on disk
-        # are of another release than the modules the kernel imported before an install.
-        return causes.finding(
-            f"explain.{causes.notebook.KERNEL_RESTART_NEEDED}",
-            Severity.ERROR,
-            causes.notebook.KERNEL_RESTART_NEEDED,
-            f"{module.split('.')[0]} fails to import its own {module}.{name}: the kernel holds "
-            "modules of the release an install replaced",
-            f"{said}\nThe package's own files import each other; one of them missing a name of "
-            "another means two releases meet: the kernel imported part of the package before an "
-            "install replaced it on disk (a `pip install` in the notebook).",
-            causes.notebook.restart_fix(
-                "Runtime > Restart session in Colab, Kernel > Restart Kernel in Jupyter"
-            ),
-        )
     if dist == "protobuf" and "(unknown location)" in tb.message:
         # The import found google.protobuf as an empty namespace package: protobuf's files are
         # gone (a half-done uninstall, or another package's google/ directory left behind).
@@ -187,6 +174,28 @@ def _missing_name(tb: Traceback, m: Machine) -> Optional[Finding]:
             f"{said}\nGenerated `_pb2.py` files import what the protobuf release of their "
             "protoc provides; an older protobuf runtime lacks it.",
             causes.software.protobuf_fix(m, too_old=True, missing=name),
+        )
+    top = module.split(".")[0]
+    if (
+        tb.ipython
+        and tb.frames
+        and top not in _NAMESPACE_ROOTS
+        and installed_package(tb.frames[-1].path) == top
+    ):
+        # A package's own import of its own module's name, in a notebook: its files on disk
+        # are of another release than the modules the kernel imported before an install.
+        return causes.finding(
+            f"explain.{causes.notebook.KERNEL_RESTART_NEEDED}",
+            Severity.ERROR,
+            causes.notebook.KERNEL_RESTART_NEEDED,
+            f"{module.split('.')[0]} fails to import its own {module}.{name}: the kernel holds "
+            "modules of the release an install replaced",
+            f"{said}\nThe package's own files import each other; one of them missing a name of "
+            "another means two releases meet: the kernel imported part of the package before an "
+            "install replaced it on disk (a `pip install` in the notebook).",
+            causes.notebook.restart_fix(
+                "Runtime > Restart session in Colab, Kernel > Restart Kernel in Jupyter"
+            ),
         )
     if dist is None or dist in _ELSEWHERE:
         return None
