@@ -948,3 +948,14 @@ def test_a_companions_op_on_a_tpu_worker_is_no_version_skew() -> None:
         "of a function registered in binary running on n-c0cd0e2d-w-0.\n"
     )
     assert top_error(explained(log)).cause == "op-not-registered"
+
+
+def test_a_cuda_library_the_loader_did_not_find_is_looked_for_before_it_is_installed() -> None:
+    log = (
+        "W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic "
+        "library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open shared object "
+        "file: No such file or directory\n"
+    )
+    fix = fix_text(top_error(explained(log)))
+    assert "LD_LIBRARY_PATH" in fix and "ldconfig -p | grep" in fix
+    assert "conda" not in fix  # nothing says this Python is conda's

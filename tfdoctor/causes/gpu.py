@@ -705,7 +705,21 @@ def _system_toolkit_fix(m: Machine) -> Fix:
             ("where cudart64_*.dll cudnn64_*.dll",),
         )
     if cuda is None:
-        return Fix(f"Install {toolkit}, and put their lib directory on the loader's path.")
+        # Not known which build, nor whether a copy is on disk off the loader's path (an
+        # environment's lib, pip's nvidia wheels, another toolkit): look first, install second.
+        return Fix(
+            "The loader did not find it, which is not yet that it is absent: if the commands "
+            "below show a copy (a Python environment's own lib directory, "
+            "site-packages/nvidia/*/lib of pip's CUDA wheels, another toolkit's lib64), put "
+            "that directory first on LD_LIBRARY_PATH (export LD_LIBRARY_PATH=<that "
+            f"directory>:$LD_LIBRARY_PATH). Otherwise install {toolkit}, and put their lib "
+            "directory on LD_LIBRARY_PATH.",
+            (
+                "ldconfig -p | grep -E 'libcudart|libcublas|libcudnn'",
+                "find / \\( -name 'libcudart.so*' -o -name 'libcudnn.so*' \\) -not -path "
+                "'/proc/*' 2>/dev/null",
+            ),
+        )
     if m.os == "windows":
         return Fix(
             f"Install CUDA {cuda} and cuDNN {cudnn or '(of its build)'} from NVIDIA's archives "
