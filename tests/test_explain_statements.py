@@ -959,3 +959,16 @@ def test_a_cuda_library_the_loader_did_not_find_is_looked_for_before_it_is_insta
     fix = fix_text(top_error(explained(log)))
     assert "LD_LIBRARY_PATH" in fix and "ldconfig -p | grep" in fix
     assert "conda" not in fix  # nothing says this Python is conda's
+
+
+def test_a_tensorflow_library_of_another_architecture_is_rebuilt_not_reinstalled() -> None:
+    log = "deps/libtensorflow/lib/libtensorflow.so: error adding symbols: File in wrong format\n"
+    top = top_error(explained(log))
+    assert top.cause == "wheel-mismatch"
+    assert "file deps/libtensorflow/lib/libtensorflow.so" in fix_text(top)
+    assert "pip" not in fix_text(top)  # the C library is no wheel
+    wheel = (
+        "ImportError: /home/u/env/lib/python3.8/site-packages/tensorflow/python/"
+        "_pywrap_tensorflow_internal.so: wrong ELF class: ELFCLASS64\n"
+    )
+    assert "--force-reinstall" in fix_text(top_error(explained(wheel)))

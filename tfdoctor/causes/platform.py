@@ -429,6 +429,18 @@ def architecture_fix(built: Optional[str], dist: str = "tensorflow") -> Fix:
     )
 
 
+def library_architecture_fix(library: str) -> Fix:
+    """A library file (not a wheel's) built for another CPU architecture or word size than this
+    machine: its build for this one."""
+    return Fix(
+        f"{library} is built for another CPU architecture (or word size) than this machine: "
+        "`file` shows which it is, `uname -m` which this machine is. Get the build of it for "
+        "this machine's architecture (for TensorFlow's C library, the archive for this "
+        "platform, or one built from source here), and link against that.",
+        (f"file {library}", "uname -m"),
+    )
+
+
 def static_tls_fix(library: Optional[str]) -> Fix:
     """Load ``library`` (the path the loader named) at start, before the import fills the
     static TLS surplus; or, with glibc 2.32 or later, raise the surplus (tunables are

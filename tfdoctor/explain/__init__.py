@@ -1288,6 +1288,13 @@ _DLOPENED = re.compile(r"dlopen\(([^,]+),")
 
 
 def _wrong_arch(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    library = _group(hits, "library")
+    if any(h.signature.id == "library-wrong-architecture" for h in hits) and library:
+        top = installed_package(library)
+        if top is None:
+            # A library file of its own (libtensorflow.so of the C API), not a wheel's: its
+            # build for this machine's architecture, not a reinstall.
+            return causes.platform.WHEEL_MISMATCH, causes.platform.library_architecture_fix(library)
     # The loader's words: "have" is the library's architecture; the file it refused (dlopen's
     # first argument) says whose it is.
     lines = [line for h in hits for _, line in h.citations]
