@@ -972,3 +972,15 @@ def test_a_tensorflow_library_of_another_architecture_is_rebuilt_not_reinstalled
         "_pywrap_tensorflow_internal.so: wrong ELF class: ELFCLASS64\n"
     )
     assert "--force-reinstall" in fix_text(top_error(explained(wheel)))
+
+
+def test_a_pinned_nvidia_jetson_build_is_looked_up_on_nvidias_index() -> None:
+    log = (
+        "ERROR: Could not find a version that satisfies the requirement "
+        "tensorflow==1.15.5+nv21.7 (from versions: none)\n"
+        "ERROR: No matching distribution found for tensorflow==1.15.5+nv21.7\n"
+    )
+    top = top_error(explained(log))
+    assert top.cause == "tf-release-not-for-python"
+    assert "developer.download.nvidia.com/compute/redist/jp/" in fix_text(top)
+    assert "64-bit" not in fix_text(top)

@@ -429,6 +429,26 @@ def architecture_fix(built: Optional[str], dist: str = "tensorflow") -> Fix:
     )
 
 
+#: NVIDIA's index of TensorFlow builds for Jetson, one directory per JetPack release.
+JETSON_INDEX = "https://developer.download.nvidia.com/compute/redist/jp/"
+JETSON_GUIDE = (
+    "https://docs.nvidia.com/deeplearning/frameworks/install-tf-jetson-platform/index.html"
+)
+
+
+def jetson_index_fix(dist: str, spec: str) -> Fix:
+    """A pinned +nvYY.MM release: NVIDIA's Jetson build, published only on NVIDIA's index of
+    one JetPack release (which drops old builds); a build that index still lists."""
+    return Fix(
+        f"{dist}{spec} is NVIDIA's build for Jetson, published only on NVIDIA's index for one "
+        f"JetPack release ({JETSON_INDEX}v<JetPack>/, {JETSON_GUIDE}), never on PyPI, and "
+        "NVIDIA removes older builds from it: find the JetPack the board runs, then pin a "
+        f"+nv build that JetPack's index still lists (pip install --extra-index-url "
+        f"{JETSON_INDEX}v<JetPack> {dist}==<a listed release>).",
+        ("cat /etc/nv_tegra_release", f"curl -s {JETSON_INDEX}"),
+    )
+
+
 def library_architecture_fix(library: str) -> Fix:
     """A library file (not a wheel's) built for another CPU architecture or word size than this
     machine: its build for this one."""

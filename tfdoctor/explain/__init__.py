@@ -1570,6 +1570,13 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
             m, dist, asked, release
         )
     refusals = [x for x in r.pip_refusals if x.dist in TF_DISTRIBUTIONS]
+    jetson = next((x for x in refusals if _NVIDIA_LOCAL.search(x.spec or "")), None)
+    if jetson is not None:
+        # A +nvYY.MM release is NVIDIA's build for Jetson, only on NVIDIA's index of one
+        # JetPack release, which drops old builds: not a Python without wheels.
+        return causes.platform.TF_RELEASE_NOT_FOR_PYTHON, causes.platform.jetson_index_fix(
+            normalize_name(jetson.dist), jetson.spec
+        )
     companion = _refused_companion(r, hits)
     if companion is not None:
         refusal_of = next((x for x in r.pip_refusals if normalize_name(x.dist) == companion), None)
@@ -1635,6 +1642,8 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
 
 
 _NO_WHEEL = (causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.TF_RELEASE_NOT_FOR_PYTHON)
+#: A release with NVIDIA's local version label for its Jetson builds (``1.15.5+nv21.7``).
+_NVIDIA_LOCAL = re.compile(r"==\s*[\d.]+\+nv\d")
 
 
 def _python_has_macos_wheels(m: Machine, python: str) -> bool:
