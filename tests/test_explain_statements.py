@@ -879,8 +879,21 @@ def test_a_ci_pages_line_numbers_and_lost_indentation_are_read_through() -> None
 def test_numbers_that_do_not_count_up_stay_in_the_text() -> None:
     text = "10 epochs done\n3 layers frozen\n7 files\n"
     assert clean(text) == text
-    counted = "1 a\n2 b\n3 c\n"
-    assert clean(counted) == "a\nb\nc\n"
+    # A numbered list, or a table of numbers, that holds no log: its numbers stay.
+    for kept in ("1 install cuda\n2 reboot\n3 run\n4 test\n", "0 0.693\n1 0.54\n2 0.43\n3 0.41\n"):
+        assert clean(kept) == kept
+    # Numbers counting up on lines that are not next to each other are no log view's.
+    apart = "100 first\n101 second\n102 ERROR third\n\nunrelated\n103 warnings emitted\n"
+    assert clean(apart) == apart
+    # A log view: the numbering goes on over an empty line (a bare number) and indentation.
+    view = (
+        '10 Traceback (most recent call last):\n11   File "a.py", line 1, in <module>\n'
+        "12     import tensorflow\n13\n14 ImportError: x\n"
+    )
+    assert clean(view) == (
+        'Traceback (most recent call last):\n  File "a.py", line 1, in <module>\n'
+        "    import tensorflow\n\nImportError: x\n"
+    )
 
 
 def test_libcuda_missing_beside_a_loaded_kernel_module_is_the_drivers_libraries() -> None:
@@ -984,3 +997,25 @@ def test_a_pinned_nvidia_jetson_build_is_looked_up_on_nvidias_index() -> None:
     assert top.cause == "tf-release-not-for-python"
     assert "developer.download.nvidia.com/compute/redist/jp/" in fix_text(top)
     assert "64-bit" not in fix_text(top)
+
+
+def test_a_flush_left_frame_takes_no_pytest_error_or_log_line_as_its_source() -> None:
+    text = (
+        'File "<frozen runpy>", line 198, in _run_module_as_main\n'
+        "2023-01-01 10:00:00.000000: I tensorflow/core/x.cc:1] foo\n"
+        "ModuleNotFoundError: No module named 'x'\n"
+    )
+    (tb,) = read_tracebacks(text)
+    assert tb.frames[0].code == ""
+
+
+def test_a_kernel_module_beside_a_driver_nvidia_smi_cannot_reach_is_not_put_down_to_libcuda() -> (
+    None
+):
+    log = (
+        "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure "
+        "that the latest NVIDIA driver is installed and running.\n"
+        "I tensorflow/stream_executor/cuda/cuda_diagnostics.cc:204] kernel reported version is: "
+        "460.91.3\n"
+    )
+    assert not any(x.cause == "driver-libraries-missing" for x in explained(log).findings)

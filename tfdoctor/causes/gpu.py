@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import re
 import shlex
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import PurePosixPath, PureWindowsPath
 from typing import Final, Optional
 
@@ -490,7 +490,7 @@ def cuda_libraries_fix(m: Machine, missing: tuple[str, ...]) -> tuple[CauseId, F
             (*path.commands, *more.commands),
         )
     if m.os == "windows":
-        return CUDA_LIBS_MISSING, _system_toolkit_fix(m)
+        return CUDA_LIBS_MISSING, _system_toolkit_fix(m, missing)
     if m.is_nightly and _nightly_has_and_cuda(m):
         return CUDA_LIBS_MISSING, install_fix(
             m,
@@ -510,7 +510,7 @@ def cuda_libraries_fix(m: Machine, missing: tuple[str, ...]) -> tuple[CauseId, F
         )
     if method == "cudnn-wheel" and line is not None:
         return CUDA_LIBS_MISSING, _cudnn_wheel_fix(m, line, missing)
-    return CUDA_LIBS_MISSING, _system_toolkit_fix(m)
+    return CUDA_LIBS_MISSING, _system_toolkit_fix(m, missing)
 
 
 def _system_toolkit_serving(m: Machine, missing: tuple[str, ...]) -> Optional[tuple[str, str]]:
@@ -671,7 +671,18 @@ def zlib_fix() -> Fix:
     )
 
 
-def _system_toolkit_fix(m: Machine) -> Fix:
+def _library_search(names: Sequence[str]) -> tuple[str, ...]:
+    """Commands that look for the CUDA libraries ``names`` (``cudart``, ``cusolver``) in the
+    loader's cache and on disk (not under /proc)."""
+    libs = [f"lib{n}" for n in dict.fromkeys(names) if re.fullmatch(r"\w+", n)][:6]
+    found = " -o ".join(f"-name '{lib}.so*'" for lib in libs)
+    return (
+        f"ldconfig -p | grep -E '{'|'.join(libs)}'",
+        f"find / -path /proc -prune -o \\( {found} \\) -print 2>/dev/null",
+    )
+
+
+def _system_toolkit_fix(m: Machine, missing: tuple[str, ...] = ()) -> Fix:
     """CUDA X and cuDNN Y beside TensorFlow: conda inside conda, else NVIDIA's installers."""
     line = m.line
     cuda = m.build_cuda or (line.cuda if line else None)
@@ -714,11 +725,7 @@ def _system_toolkit_fix(m: Machine) -> Fix:
             "that directory first on LD_LIBRARY_PATH (export LD_LIBRARY_PATH=<that "
             f"directory>:$LD_LIBRARY_PATH). Otherwise install {toolkit}, and put their lib "
             "directory on LD_LIBRARY_PATH.",
-            (
-                "ldconfig -p | grep -E 'libcudart|libcublas|libcudnn'",
-                "find / \\( -name 'libcudart.so*' -o -name 'libcudnn.so*' \\) -not -path "
-                "'/proc/*' 2>/dev/null",
-            ),
+            _library_search(missing or ("cudart", "cudnn")),
         )
     if m.os == "windows":
         return Fix(

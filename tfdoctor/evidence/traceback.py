@@ -570,7 +570,7 @@ def _frame(match: re.Match[str], text: str) -> Frame:
         candidate = text[start : end if end >= 0 else len(text)]
         # A traceback whose indentation a copy lost (a CI page's log view) has its frame lines
         # flush left too: the line under one is its source unless it is a frame or the error.
-        flush = text[match.start() : match.start() + 1] not in (" ", "\t")
+        flush = match.group("path") is not None and text[match.start()] not in (" ", "\t")
         if (
             candidate.startswith((" ", "\t"))
             or (flush and candidate and not _EXCEPTION_START.match(candidate))
@@ -586,7 +586,9 @@ def _frame(match: re.Match[str], text: str) -> Frame:
 _INSTALLED = re.compile(r"[/\\](?:site|dist)-packages[/\\]")
 #: A line that starts an exception or a traceback rather than a source line.
 _EXCEPTION_START = re.compile(
-    r"^(?:[\w.]+(?:Error|Exception|Exit|Interrupt|Warning)\b|Traceback \(|During handling)"
+    r"^(?:[\w.]+(?:Error|Exception|Exit|Interrupt|Warning)\b|Traceback \(|During handling"
+    # pytest's error lines, a log line's timestamp or glog prefix, CPython's repeat note.
+    r"|E\s|\d{4}-\d\d-\d\d[ T]|[IWEF]\d{4} |\[Previous line repeated)"
 )
 
 

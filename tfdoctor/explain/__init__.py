@@ -1321,7 +1321,8 @@ def _keras(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseI
 
 
 def _driver_not_loaded(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
-    if r.kernel_module and not m.container:
+    dlopen = any(h.signature.id in ("dlopen-libcuda", "dlopen-libcuda-old") for h in hits)
+    if r.kernel_module and dlopen and not m.container:
         # TensorFlow's own diagnosis found the kernel module loaded: what is missing is the
         # driver's user-space library, not the driver.
         return causes.gpu.DRIVER_LIBRARIES_MISSING, causes.gpu.libcuda_beside_module_fix(

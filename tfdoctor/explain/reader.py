@@ -71,35 +71,59 @@ class LogText(Record):
 
 #: GitHub Actions' timestamp before every line of a job's log (``2023-01-05T10:00:01.1234567Z``).
 _ACTIONS_STAMP = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ", re.MULTILINE)
-#: A CI page's line number before a line, as copied from its log view (``1439 File ...``).
-_LINE_NUMBER = re.compile(r"^(\d{1,7}) (?=\S)", re.MULTILINE)
-_NUMBERED_RUN = re.compile(r"^\d{1,7} \S[^\n]*\n\d{1,7} \S[^\n]*\n\d{1,7} \S", re.MULTILINE)
+#: A CI page's line number before a line, as copied from its log view (``1439 File ...``;
+#: a bare number for an empty line).
+_LINE_NUMBER = re.compile(r"^(\d{1,7})(?: |$)", re.MULTILINE)
+_NUMBERED_RUN = re.compile(
+    r"^\d{1,7}(?: [^\n]*)?\n\d{1,7}(?: [^\n]*)?\n\d{1,7}(?: |$)", re.MULTILINE
+)
 #: How much of a block's start is searched for a CI service's prefixes.
 _CI_HEAD = 64 * 1024
+#: The fewest lines in a row a log view's numbering is read from.
+_NUMBERED_LINES = 4
+
+
+#: What a log view's numbered lines hold somewhere in a run: a traceback, an error, a log line.
+_LOG_CONTENT = re.compile(
+    r"Traceback \(|^\s*File \"|^[\w.]+(?:Error|Exception)\b|ERROR|\d{4}-\d\d-\d\d[ T]\d",
+    re.MULTILINE,
+)
+
+
+def _log_view(text: str, run: list[re.Match[str]]) -> bool:
+    """Whether a run of numbered lines is a log view's: long enough, and holding log content
+    (a numbered list or a table of numbers keeps its numbers)."""
+    if len(run) < _NUMBERED_LINES:
+        return False
+    end = text.find("\n", run[-1].end())
+    return _LOG_CONTENT.search(text, run[0].start(), end if end >= 0 else len(text)) is not None
 
 
 def _without_ci_prefixes(text: str) -> str:
     """``text`` without the prefixes a CI service's log view puts before every line: GitHub
-    Actions' timestamps, and line numbers where three or more lines in a row carry numbers
-    that count up by one (a copy of Travis' or GitLab's log view)."""
+    Actions' timestamps, and line numbers where four or more lines in a row (next to each
+    other) carry numbers that count up by one (a copy of Travis' or GitLab's log view)."""
     if "Z " in text and _ACTIONS_STAMP.search(text, 0, _CI_HEAD):
         text = _ACTIONS_STAMP.sub("", text)
-    # A log view numbers every line: three numbered lines in a row near the start, or none.
+    # A log view numbers every line: numbered lines in a row near the start, or none.
     if _NUMBERED_RUN.search(text, 0, _CI_HEAD) is None:
-        return text
-    numbered = list(_LINE_NUMBER.finditer(text))
-    if len(numbered) < 3:
         return text
     keep: set[int] = set()
     run: list[re.Match[str]] = []
-    for match in numbered:
-        if run and int(match.group(1)) == int(run[-1].group(1)) + 1:
+    for match in _LINE_NUMBER.finditer(text):
+        last = run[-1] if run else None
+        if (
+            last is not None
+            and int(match.group(1)) == int(last.group(1)) + 1
+            # The next line: only its line break between the two.
+            and text.find("\n", last.end()) + 1 == match.start()
+        ):
             run.append(match)
             continue
-        if len(run) >= 3:
+        if _log_view(text, run):
             keep.update(m.start() for m in run)
         run = [match]
-    if len(run) >= 3:
+    if _log_view(text, run):
         keep.update(m.start() for m in run)
     if not keep:
         return text
