@@ -85,7 +85,8 @@ _NUMBERED_LINES = 4
 
 #: What a log view's numbered lines hold somewhere in a run: a traceback, an error, a log line.
 _LOG_CONTENT = re.compile(
-    r"Traceback \(|^\s*File \"|^[\w.]+(?:Error|Exception)\b|ERROR|\d{4}-\d\d-\d\d[ T]\d",
+    r"Traceback \(|^(?:\d{1,7} )?\s*File \"|^(?:\d{1,7} )?[\w.]+(?:Error|Exception)\b|ERROR"
+    r"|\d{4}-\d\d-\d\d[ T]\d",
     re.MULTILINE,
 )
 
