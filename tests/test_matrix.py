@@ -1088,3 +1088,11 @@ def test_a_bad_early_release_row_is_named(rows: str, message: str) -> None:
     text = FIXTURE_MATRIX_PATH.read_text(encoding="utf-8")
     text = text[: text.index("early_releases:")] + "early_releases:\n" + rows
     assert message in parse_error(text)
+
+
+def test_a_line_has_wheels_for_a_python_on_some_platform() -> None:
+    line = FIXTURE_MATRIX.line_for("2.1")
+    assert line is not None
+    assert line.has_wheels_for("3.7.9") and line.has_wheels_for("3.6")
+    assert not line.has_wheels_for("3.8")
+    assert line.has_wheels_for(None) and line.has_wheels_for("")  # unknown: taken as served

@@ -220,6 +220,12 @@ class TFLine(Record):
     #: Where the entry starts in the matrix file (1-based), for messages.
     lineno: int = 0
 
+    def has_wheels_for(self, python: Optional[str]) -> bool:
+        """Whether the line publishes a wheel for Python ``python`` (``3.8`` or ``3.8.10``) on
+        some platform; an unknown Python (None or empty) is taken as served."""
+        minor = ".".join((python or "").split(".")[:2])
+        return not minor or any(minor in pythons for pythons in self.python.values())
+
     @property
     def pre_release(self) -> bool:
         """The line has no final release yet: its newest is ``2.22.0rc0`` or the like."""

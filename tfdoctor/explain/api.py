@@ -703,12 +703,7 @@ def _tf2_install(m: Machine) -> tuple[str, ...]:
     this Python (else the first later one): TensorFlow 2 code of the Keras 2 era."""
     keras3 = first_keras3_line(m.matrix) if m.matrix else None
     lines = sorted(m.matrix.lines, key=lambda x: version_key(x.line)) if m.matrix else []
-    python = ".".join((m.python_version or "").split(".")[:2])
-    fits = [
-        x.line
-        for x in lines
-        if not x.pre_release and (not python or any(python in v for v in x.python.values()))
-    ]
+    fits = [x.line for x in lines if not x.pre_release and x.has_wheels_for(m.python_version)]
     before = [
         line for line in fits if keras3 is None or version_key(line) < version_key(keras3.line)
     ]
@@ -839,8 +834,7 @@ def _line_install(m: Machine, line: str) -> tuple[str, ...]:
 
     lines = sorted(m.matrix.lines, key=lambda x: version_key(x.line)) if m.matrix else []
     later = [x for x in lines if version_key(x.line) >= version_key(line) and not x.pre_release]
-    python = ".".join((m.python_version or "").split(".")[:2])
-    fits = [x for x in later if not python or any(python in v for v in x.python.values())]
+    fits = [x for x in later if x.has_wheels_for(m.python_version)]
     entry = fits[0] if fits else None
     if entry is None:
         return m.pip(f'install "tensorflow=={line}.*"')

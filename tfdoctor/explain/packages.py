@@ -475,7 +475,6 @@ def _line_admitting(m: Machine, target: str, version: str, current: str) -> Opti
     field = target.replace("-", "_")
     if m.matrix is None or field not in PIN_FIELDS or not current:
         return None
-    python = ".".join((m.python_version or "").split(".")[:2])
     later = sorted(
         (
             x
@@ -483,7 +482,7 @@ def _line_admitting(m: Machine, target: str, version: str, current: str) -> Opti
             if not x.pre_release
             and version_key(x.line) > version_key(current)[:2]
             # Only a line with wheels for the log's Python, where the log shows it.
-            and (not python or any(python in v for v in x.python.values()))
+            and x.has_wheels_for(m.python_version)
         ),
         key=lambda x: version_key(x.line),
     )
