@@ -78,40 +78,6 @@ def _refresh_matrix() -> Any:
     return refresh_matrix
 
 
-def platform_of(tag: str) -> Optional[str]:
-    """The platform key of one wheel platform tag (``any`` for a pure wheel); None for one no
-    key names."""
-    if tag == "any":
-        return "any"
-    if tag == "win_amd64":
-        return "windows-x86_64"
-    if tag == "win32":
-        return "windows-x86"
-    if tag == "win_arm64":
-        return "windows-arm64"
-    arch = None
-    for suffix, name in (
-        ("_x86_64", "x86_64"),
-        ("_aarch64", "aarch64"),
-        ("_armv7l", "armv7l"),
-        ("_armv6l", "armv6l"),
-        ("_i686", "x86"),
-        ("_arm64", "arm64"),
-        ("_universal2", "universal2"),
-        ("_intel", "x86_64"),
-    ):
-        if tag.endswith(suffix):
-            arch = name
-            break
-    if arch is None:
-        return None
-    if tag.startswith(("manylinux", "linux_", "musllinux")):
-        return f"linux-{arch}"
-    if tag.startswith("macosx_"):
-        return f"macos-{arch}"
-    return None
-
-
 def rows_of(files: Iterable[Any], rm: Any) -> list[str]:
     """One row per release of ``files`` (a distribution's simple-index files), oldest first."""
     from packaging.utils import parse_wheel_filename  # noqa: PLC0415
@@ -129,7 +95,7 @@ def rows_of(files: Iterable[Any], rm: Any) -> list[str]:
         if file.requires_python and version not in requires:
             requires[version] = file.requires_python.replace(" ", "")
         for tag in tags:
-            key = platform_of(tag.platform)
+            key = rm.wheel_platform(tag.platform)
             if key == "macos-universal2":
                 found["platforms"].update(("macos-arm64", "macos-x86_64"))
             elif key is not None:

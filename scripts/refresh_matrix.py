@@ -202,22 +202,42 @@ def parse_simple_index(doc: Mapping[str, Any]) -> list[IndexFile]:
     return files
 
 
+#: Wheel platform tags' architecture suffixes and the names platform keys give them.
+_TAG_ARCHES = (
+    ("_x86_64", "x86_64"),
+    ("_aarch64", "aarch64"),
+    ("_armv7l", "armv7l"),
+    ("_armv6l", "armv6l"),
+    ("_i686", "x86"),
+    ("_arm64", "arm64"),
+    ("_universal2", "universal2"),
+    ("_intel", "x86_64"),
+)
+
+
+def wheel_platform(platform_tag: str) -> Optional[str]:
+    """The platform key of one wheel platform tag, for any architecture (``linux-armv7l``,
+    ``windows-x86``, ``macos-universal2``; ``any`` for a pure wheel); None for a tag of another
+    system. The matrix keeps only some of these keys (:func:`platform_key`)."""
+    if platform_tag == "any":
+        return "any"
+    windows = {"win_amd64": "x86_64", "win32": "x86", "win_arm64": "arm64"}
+    if platform_tag in windows:
+        return f"windows-{windows[platform_tag]}"
+    arch = next((name for suffix, name in _TAG_ARCHES if platform_tag.endswith(suffix)), None)
+    if arch is None:
+        return None
+    if platform_tag.startswith(("manylinux", "linux_", "musllinux")):
+        return f"linux-{arch}"
+    if platform_tag.startswith("macosx_"):
+        return f"macos-{arch}"
+    return None
+
+
 def platform_key(platform_tag: str) -> Optional[str]:
     """The matrix platform key of one wheel platform tag, None for others (win32, i686, ...)."""
-    if platform_tag == "win_amd64":
-        return "windows-x86_64"
-    if platform_tag.startswith(("manylinux", "linux_", "musllinux")):
-        if platform_tag.endswith("_x86_64"):
-            return "linux-x86_64"
-        if platform_tag.endswith("_aarch64"):
-            return "linux-aarch64"
-        return None
-    if platform_tag.startswith("macosx_"):
-        if platform_tag.endswith("_x86_64") or platform_tag.endswith("_intel"):
-            return "macos-x86_64"
-        if platform_tag.endswith("_arm64"):
-            return "macos-arm64"
-    return None
+    key = wheel_platform(platform_tag)
+    return key if key in PLATFORM_KEYS else None
 
 
 def macos_keys(platform_tag: str) -> tuple[str, ...]:

@@ -711,3 +711,17 @@ def test_the_newest_tensorflow_a_driver_runs_is_offered_only_where_the_driver_is
     offered = fix_text(causes.gpu.driver_too_old_fix(old, "525.60.13"))
     assert "the newest this driver runs" in offered
     assert "2.21" not in offered  # CUDA 12 builds need a 525+ driver
+
+
+def test_a_converter_upgrade_holds_the_installed_tensorflow() -> None:
+    # tensorflowjs 4.x requires tensorflow-decision-forests, each release of which pins one
+    # TensorFlow: an upgrade that does not name the installed TensorFlow can move it.
+    tf = f.pkg("tensorflow", "2.15.1", top_level=("tensorflow",))
+    facts = f.facts(packages=(tf, f.pkg("tensorflowjs", "3.21.0")))
+    fix = causes.software.converter_older_fix(machine(facts), "tensorflowjs")
+    assert any(
+        "install --upgrade tensorflowjs" in c and '"tensorflow==2.15.1"' in c for c in fix.commands
+    )
+    unknown = causes.software.converter_older_fix(machine(f.facts(packages=())), "tensorflowjs")
+    assert not any("tensorflow==" in c for c in unknown.commands)
+    assert "pip show" in " ".join(unknown.commands) and "tensorflow==VERSION" in unknown.text

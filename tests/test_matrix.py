@@ -1096,3 +1096,18 @@ def test_a_line_has_wheels_for_a_python_on_some_platform() -> None:
     assert line.has_wheels_for("3.7.9") and line.has_wheels_for("3.6")
     assert not line.has_wheels_for("3.8")
     assert line.has_wheels_for(None) and line.has_wheels_for("")  # unknown: taken as served
+
+
+def test_a_line_has_wheels_for_a_python_on_a_platform_family() -> None:
+    line = FIXTURE_MATRIX.line_for("2.1")
+    assert line is not None
+    assert line.has_wheels_for("3.7", "macos-") and line.has_wheels_for(None, "macos-x86_64")
+    assert not line.has_wheels_for("3.8", "macos-")
+    assert not line.has_wheels_for(None, "macos-arm64")  # no wheel there for any Python
+    assert not line.has_wheels_for("3.7", "freebsd-")  # a platform the line has no key for
+
+
+def test_lines_are_chosen_by_the_range_they_declare_on_a_pinned_package() -> None:
+    chosen = FIXTURE_MATRIX.lines_pinning("protobuf", lambda spec: "<3.20" in spec)
+    assert [x.line for x in chosen] == ["2.11", "2.10", "2.9", "2.8", "2.7", "2.6"]
+    assert FIXTURE_MATRIX.lines_pinning("absl-py", lambda spec: True) == ()  # not pinned

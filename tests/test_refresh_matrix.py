@@ -1417,3 +1417,24 @@ def test_main_draft_prints_yaml_rows(cache_dir: Path, capsys: pytest.CaptureFixt
     assert code == 0
     rows = yaml.safe_load(capsys.readouterr().out)
     assert [r["line"] for r in rows] == ["2.22"]
+
+
+@pytest.mark.parametrize(
+    ("tag", "any_arch", "matrix_key"),
+    [
+        ("win_amd64", "windows-x86_64", "windows-x86_64"),
+        ("win32", "windows-x86", None),
+        ("manylinux2014_aarch64", "linux-aarch64", "linux-aarch64"),
+        ("musllinux_1_1_x86_64", "linux-x86_64", "linux-x86_64"),
+        ("linux_armv7l", "linux-armv7l", None),
+        ("macosx_10_9_intel", "macos-x86_64", "macos-x86_64"),
+        ("macosx_10_15_universal2", "macos-universal2", None),
+        ("any", "any", None),
+        ("cygwin_x86_64", None, None),
+    ],
+)
+def test_a_wheel_platform_tag_has_one_key_and_the_matrix_keeps_some(
+    tag: str, any_arch: Optional[str], matrix_key: Optional[str]
+) -> None:
+    assert rm.wheel_platform(tag) == any_arch
+    assert rm.platform_key(tag) == matrix_key

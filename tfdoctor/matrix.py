@@ -24,7 +24,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
 
@@ -220,11 +220,18 @@ class TFLine(Record):
     #: Where the entry starts in the matrix file (1-based), for messages.
     lineno: int = 0
 
-    def has_wheels_for(self, python: Optional[str]) -> bool:
+    def has_wheels_for(self, python: Optional[str], platform: str = "") -> bool:
         """Whether the line publishes a wheel for Python ``python`` (``3.8`` or ``3.8.10``) on
-        some platform; an unknown Python (None or empty) is taken as served."""
+        some platform whose key starts with ``platform`` (``macos-``; empty: any platform); an
+        unknown Python (None or empty) is taken as served where the line has wheels there."""
         minor = ".".join((python or "").split(".")[:2])
-        return not minor or any(minor in pythons for pythons in self.python.values())
+        if not minor and not platform:
+            return True
+        return any(
+            (minor in pythons) if minor else bool(pythons)
+            for key, pythons in self.python.items()
+            if key.startswith(platform)
+        )
 
     @property
     def pre_release(self) -> bool:
@@ -279,6 +286,17 @@ class Matrix(Record):
     def newest_release(self) -> Optional[TFLine]:
         """The newest line with a final release."""
         return self.releases[0] if self.releases else None
+
+    def lines_pinning(self, target: str, admits: Callable[[str], bool]) -> tuple[TFLine, ...]:
+        """The lines, newest first, whose wheel declares a range on ``target`` (a package the
+        matrix pins: ``protobuf``, ``tf-keras``) for which ``admits(range)`` holds: the one
+        way TensorFlow lines are chosen by what they require of another package."""
+        field = target.replace("-", "_")
+        if field not in PIN_FIELDS:
+            return ()
+        return tuple(
+            x for x in self.lines if (pin := getattr(x.pins, field)) is not None and admits(pin)
+        )
 
     def line_for(self, version: str) -> Optional[TFLine]:
         """The line a TensorFlow version (``2.16.1``, ``2.16.0rc0``, ``2.16``) belongs to."""

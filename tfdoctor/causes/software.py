@@ -1134,12 +1134,29 @@ def tflite_runtime_fix() -> Fix:
 
 def converter_older_fix(m: Machine, dist: str) -> Fix:
     """A model converter (``dist``) older than the TensorFlow that wrote the model: a newer
-    converter, or the model exported by a TensorFlow the converter knows."""
+    converter, with the installed TensorFlow held where it is known, or the model exported by
+    a TensorFlow the converter knows.
+
+    A converter's upgrade can move TensorFlow: tensorflowjs 4.x requires
+    tensorflow-decision-forests, whose releases each pin one TensorFlow (their Requires-Dist),
+    so pip installs the newest of those with the TensorFlow it pins unless the command names
+    the TensorFlow to keep."""
+    tf = m.tf
+    if tf is not None:
+        held = f" in the same command as the installed {tf.name} {tf.version}, so that pip keeps it"
+        upgrade = m.pip(f'install --upgrade {dist} "{tf.name}=={tf.version}"')
+    else:
+        held = (
+            " naming the installed TensorFlow in the same command (`pip show tensorflow` prints "
+            'it; add `"tensorflow==VERSION"`), or pip may move TensorFlow with the converter\'s '
+            "own requirements"
+        )
+        upgrade = (*m.pip(f"show {dist} tensorflow"), *m.pip(f"install --upgrade {dist}"))
     return Fix(
         f"The model holds ops of a newer TensorFlow than the installed {dist} knows how to "
-        f"convert: upgrade {dist} (its newer releases map them), or export the model with the "
-        f"TensorFlow {dist} requires (`pip show {dist}` lists it).",
-        (*m.pip(f"install --upgrade {dist}"), f"pip show {dist}"),
+        f"convert: upgrade {dist} (its newer releases map them){held}; or export the model "
+        f"with the TensorFlow {dist} requires (`pip show {dist}` lists it).",
+        upgrade,
     )
 
 

@@ -1649,12 +1649,8 @@ _NVIDIA_LOCAL = re.compile(r"==\s*[\d.]+\+nv\d")
 
 def _python_has_macos_wheels(m: Machine, python: str) -> bool:
     """Whether some TensorFlow line publishes macOS wheels for ``python`` (the matrix)."""
-    minor = ".".join(python.split(".")[:2])
     return m.matrix is not None and any(
-        minor in pythons
-        for line in m.matrix.lines
-        for key, pythons in line.python.items()
-        if key.startswith("macos-")
+        line.has_wheels_for(python, "macos-") for line in m.matrix.lines
     )
 
 

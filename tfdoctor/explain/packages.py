@@ -31,7 +31,7 @@ from tfdoctor.explain.modules import module_findings
 from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts, normalize_name, requirement_name
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
-from tfdoctor.matrix import PIN_FIELDS, TFLine, spec_contains, version_key
+from tfdoctor.matrix import TFLine, spec_contains, version_key
 from tfdoctor.modules import distribution_of, modules
 
 #: Libraries whose layers and models are Keras 2 objects (tf.keras before 2.16, or tf-keras):
@@ -388,12 +388,11 @@ def _between(c: Conflict, m: Machine) -> Optional[Finding]:
         f"{c.requirer_version} requires {c.target}{c.spec}; no {c.target} meets both."
     )
     lines = m.matrix.lines if m.matrix is not None else ()
-    fits = [
-        x
-        for x in lines
-        if (pin := getattr(x.pins, c.target.replace("-", "_"), None))
-        and _meeting(pin, c.have) is not None
-    ]
+    fits = (
+        m.matrix.lines_pinning(c.target, lambda pin: _meeting(pin, c.have) is not None)
+        if m.matrix is not None
+        else ()
+    )
     if fits:
         # The nearest line to the one resolved moves least (and keeps the other package's own
         # TensorFlow range likeliest met); of two as near, the older.
@@ -472,13 +471,12 @@ def _companion_conflict(c: Conflict, m: Machine, said: str) -> Finding:
 def _line_admitting(m: Machine, target: str, version: str, current: str) -> Optional[TFLine]:
     """The oldest final TensorFlow line after ``current`` whose wheel's pin on ``target`` (a
     package the matrix pins) admits ``version``; None where none does or it is not pinned."""
-    field = target.replace("-", "_")
-    if m.matrix is None or field not in PIN_FIELDS or not current:
+    if m.matrix is None or not current:
         return None
     later = sorted(
         (
             x
-            for x in m.matrix.lines
+            for x in m.matrix.lines_pinning(target, lambda spec: bool(spec_contains(version, spec)))
             if not x.pre_release
             and version_key(x.line) > version_key(current)[:2]
             # Only a line with wheels for the log's Python, where the log shows it.
@@ -486,11 +484,7 @@ def _line_admitting(m: Machine, target: str, version: str, current: str) -> Opti
         ),
         key=lambda x: version_key(x.line),
     )
-    for line in later:
-        spec = getattr(line.pins, field)
-        if spec and spec_contains(version, spec):
-            return line
-    return None
+    return later[0] if later else None
 
 
 def _tf_requirement(c: Conflict, m: Machine, said: str) -> Finding:
