@@ -72,6 +72,10 @@ OPAQUE = (
     "tf.compat.v1.__internal__",
 )
 
+#: Also not listed in a TensorFlow 1.x line: ``tf.contrib`` is the implementation itself, not
+#: generated API, and 1.x's ``tf.compat.v1`` repeats ``tf``.
+TF1_OPAQUE = ("tf.contrib", "tf.compat.v1")
+
 #: From 2.15 tensorflow/__init__.py sets ``tf.keras`` (and ``tf.losses``, ``tf.metrics``, ...)
 #: to a ``_KerasLazyLoader``, which names no module: it serves Keras 3's ``keras._tf_keras.keras``
 #: tree where Keras 3 is installed, for ``tf.compat.v1.keras`` too (``KerasLazyLoader._initialize``
@@ -164,6 +168,43 @@ def _string(node: ast.expr, env: dict[str, str]) -> Optional[str]:
     return None
 
 
+def _assigned(
+    target: ast.expr,
+    value: ast.expr,
+    env: dict[str, str],
+    held: dict[str, str],
+    out: list[tuple[str, str]],
+) -> None:
+    """What one assignment of a generated ``__init__.py`` exports (into ``out``) or holds
+    (``held``: modules, ``env``: strings)."""
+    if isinstance(target, ast.Attribute) and ast.unparse(target.value) == "_current_module":
+        # 2.15 on: `_current_module.layers = _KerasLazyLoader(...)`
+        dotted = _loaded(value, env, held)
+        if dotted is not None:
+            out.append((target.attr, dotted))
+        return
+    if isinstance(target, ast.Attribute):
+        into = ast.unparse(target.value).removeprefix("_current_module.")
+        if into in held and isinstance(value, ast.Name) and value.id in held:
+            # `app.flags = flags` (1.15 and 2.x's compat.v1: `_current_module.app.flags =
+            # flags`) puts a module into an imported submodule (tf.app).
+            out.append((f"{into}.{target.attr}", held[value.id]))
+        return
+    if not isinstance(target, ast.Name):
+        return
+    dotted = _loaded(value, env, held)
+    if dotted is not None:
+        held[target.id] = dotted
+        if not target.id.startswith("_"):
+            # 1.x: `contrib = LazyLoader('contrib', globals(), 'tensorflow.contrib')` sets the
+            # public name itself (2.x sets a private one, then setattr).
+            out.append((target.id, dotted))
+        return
+    string = _string(value, env)
+    if string is not None:
+        env[target.id] = string
+
+
 def _members(text: str, package: str = "") -> list[tuple[str, str]]:
     """(public name, dotted source) for each name a generated ``__init__.py`` of ``package``
     exports: ``from X import Y as Z`` (relative ones too, as in TensorFlow 2.0 and 2.1), and
@@ -175,6 +216,8 @@ def _members(text: str, package: str = "") -> list[tuple[str, str]]:
     #: Variable -> the dotted module it holds (imported, lazily loaded, or an attribute of one).
     held: dict[str, str] = {}
     for node in _body_nodes(tree.body):
+        if isinstance(node, ast.ImportFrom) and node.module == "__future__":
+            continue  # 1.x's generated files import print_function unaliased: no API
         if isinstance(node, ast.ImportFrom) and (node.module or node.level):
             base = node.module or ""
             if node.level:
@@ -186,24 +229,17 @@ def _members(text: str, package: str = "") -> list[tuple[str, str]]:
                     out.append((name, f"{base}.{alias.name}"))
                     held[name] = f"{base}.{alias.name}"
         elif isinstance(node, ast.Assign) and len(node.targets) == 1:
-            target = node.targets[0]
-            if isinstance(target, ast.Attribute) and ast.unparse(target.value) == "_current_module":
-                # 2.15 on: `_current_module.layers = _KerasLazyLoader(...)`
-                dotted = _loaded(node.value, env, held)
-                if dotted is not None:
-                    out.append((target.attr, dotted))
-                continue
-            if not isinstance(target, ast.Name):
-                continue
-            dotted = _loaded(node.value, env, held)
-            if dotted is not None:
-                held[target.id] = dotted
-            else:
-                string = _string(node.value, env)
-                if string is not None:
-                    env[target.id] = string
+            _assigned(node.targets[0], node.value, env, held, out)
         elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
             call = node.value
+            hooked = next((k.value for k in call.keywords if k.arg == "child_package_str"), None)
+            if hooked is not None and ast.unparse(call.func).endswith("package_hook"):
+                # 1.13: component_api_helper.package_hook(parent_package_str=__name__,
+                # child_package_str="tensorflow_estimator....estimator") sets tf.estimator.
+                child = _string(hooked, env)
+                if child is not None:
+                    out.append((child.rsplit(".", 1)[-1], child))
+                continue
             if (
                 ast.unparse(call.func) == "setattr"
                 and len(call.args) == 3
@@ -215,7 +251,7 @@ def _members(text: str, package: str = "") -> list[tuple[str, str]]:
                 dotted = dotted or _loaded(value, env, held)
                 if dotted is not None:
                     out.append((str(call.args[1].value), dotted))
-    return out
+    return list(dict.fromkeys(out))  # a name both assigned and set: once
 
 
 def _loaded(value: ast.expr, env: dict[str, str], held: dict[str, str]) -> Optional[str]:
@@ -232,7 +268,7 @@ def _loaded(value: ast.expr, env: dict[str, str], held: dict[str, str]) -> Optio
         words = {k.arg: _string(k.value, env) for k in value.keywords if k.arg}
         submodule = words.get("submodule") or ""
         return f"{KERAS_LAZY}{words.get('mode') or 'v2'}:{submodule}"
-    if "LazyLoader" in func and len(value.args) == 3:
+    if "LazyLoader" in func and len(value.args) >= 3:  # 1.13 to 1.15 add a warning
         return _string(value.args[2], env)
     return None
 
@@ -255,11 +291,17 @@ def keras_tree(site: Tree, source: str) -> str:
 ORIGINS: dict[str, str] = {}
 
 
-def walk(site: Tree, public: str, dotted: str, table: dict[str, list[str]]) -> None:
+def walk(
+    site: Tree,
+    public: str,
+    dotted: str,
+    table: dict[str, list[str]],
+    opaque: tuple[str, ...] = OPAQUE,
+) -> None:
     """Record module ``public`` (the package ``dotted``) and, depth first, its submodules."""
     if public in table:
         return
-    if public in OPAQUE or not site.is_package(dotted):
+    if public in opaque or not site.is_package(dotted):
         table[public] = ["*"]
         return
     members: list[str] = []
@@ -272,9 +314,13 @@ def walk(site: Tree, public: str, dotted: str, table: dict[str, list[str]]) -> N
         source = keras_tree(site, written) if written.startswith(KERAS_LAZY) else written
         if source:
             sources[name] = source
+    placed: list[tuple[str, str]] = []
     for name, source in sources.items():
         if name.startswith("_") and not (name.startswith("__") and name.endswith("__")):
             continue  # private names are no API, dunder ones (__version__) are
+        if "." in name:
+            placed.append((name, source))  # a member set into a submodule: once it is walked
+            continue
         if site.is_package(source):
             members.append(name + "/")
             subs.append((f"{public}.{name}", source))
@@ -284,7 +330,12 @@ def walk(site: Tree, public: str, dotted: str, table: dict[str, list[str]]) -> N
     # A name both imported and lazily loaded: the module wins over the plain name.
     members[:] = sorted(m for m in set(members) if m + "/" not in members)
     for sub_public, sub_dotted in subs:
-        walk(site, sub_public, sub_dotted, table)
+        walk(site, sub_public, sub_dotted, table, opaque)
+    for name, source in placed:
+        module, _, attr = f"{public}.{name}".rpartition(".")
+        into = table.get(module)
+        if into is not None and into != ["*"]:
+            into[:] = sorted({*into, attr + "/" if site.is_package(source) else attr})
 
 
 def _renames() -> list[str]:
@@ -312,7 +363,8 @@ def render(site: Tree) -> tuple[str, str, list[str]]:
     table: dict[str, list[str]] = {}
     # The top of the namespace is tensorflow/__init__.py (tensorflow_core's in 2.0 and 2.1);
     # its submodules live in _api/v2, tf.keras in Keras' own tree from 2.6 on.
-    walk(site, "tf", "tensorflow", table)
+    tf1 = version_key(tf_version) < (2, 0)
+    walk(site, "tf", "tensorflow", table, OPAQUE + TF1_OPAQUE if tf1 else OPAQUE)
     # The standalone `keras` package is listed where its files are generated API: Keras 3,
     # and Keras 2 from 2.13 (the implementation moved to keras/src); before, Keras 2's
     # `keras/__init__.py` is the implementation itself.
@@ -355,10 +407,15 @@ class WheelTree:
         self.archives = archives
         self._texts: dict[str, str] = {}
         self._where: dict[str, zipfile.ZipFile] = {}
+        #: A member's path in the installed tree -> its name in the wheel (1.x wheels put the
+        #: package under ``tensorflow-X.data/purelib/``, which pip installs into site-packages).
+        self._member: dict[str, str] = {}
         for archive, _version in archives.values():
             for name in archive.namelist():
                 if name.endswith("/__init__.py"):
-                    self._where.setdefault(name, archive)
+                    path = _DATA_DIR_RE.sub("", name)
+                    self._where.setdefault(path, archive)
+                    self._member.setdefault(path, name)
         # TensorFlow 2.0 and 2.1 ship the package as tensorflow_core, which `tensorflow`
         # forwards to; their generated files name it either way.
         self.core = "tensorflow_core/__init__.py" in self._where
@@ -376,7 +433,7 @@ class WheelTree:
         """The text of ``dotted``/__init__.py (prefetched, else fetched now)."""
         path = self._path(dotted)
         if path not in self._texts:
-            self._texts[path] = self._where[path].read(path).decode("utf-8")
+            self._texts[path] = self._where[path].read(self._member[path]).decode("utf-8")
         return self._texts[path]
 
     def version(self, dist: str) -> str:
@@ -404,7 +461,7 @@ class WheelTree:
                 raw.read(hi - lo)
                 start = i + 1
         for info in infos:
-            self._texts[info.filename] = archive.read(info).decode("utf-8")
+            self._texts[_DATA_DIR_RE.sub("", info.filename)] = archive.read(info).decode("utf-8")
 
 
 def _api_members(archive: zipfile.ZipFile, dist: str) -> list[zipfile.ZipInfo]:
@@ -418,17 +475,24 @@ def _api_members(archive: zipfile.ZipFile, dist: str) -> list[zipfile.ZipInfo]:
             and i.filename.endswith("/__init__.py")
             and not i.filename.startswith("keras/src/")
         ]
-    # tensorflow_core/ in 2.0 and 2.1; tf.keras's own tree (python/keras/api) up to 2.5.
-    return [
-        i
-        for i in archive.infolist()
-        if i.filename in ("tensorflow/__init__.py", "tensorflow_core/__init__.py")
-        or (
-            i.filename.startswith(("tensorflow/", "tensorflow_core/"))
-            and ("/_api/v2/" in i.filename or "/keras/api/" in i.filename)
-            and i.filename.endswith("/__init__.py")
-        )
-    ]
+    # tensorflow_core/ in 1.15 to 2.1; tf.keras's own tree (python/keras/api) up to 2.5; the
+    # 1.x wheels' _api/v1 tree (from 1.13), under their .data/purelib/ directory. Before 1.13
+    # the generated modules sit at the package's top (tensorflow/app/): read as walked.
+    tree = "/_api/v1/" if dist == "tensorflow1" else "/_api/v2/"
+    out = []
+    for info in archive.infolist():
+        path = _DATA_DIR_RE.sub("", info.filename)
+        if path in ("tensorflow/__init__.py", "tensorflow_core/__init__.py") or (
+            path.startswith(("tensorflow/", "tensorflow_core/"))
+            and (tree in path or "/keras/api/" in path)
+            and path.endswith("/__init__.py")
+        ):
+            out.append(info)
+    return out
+
+
+#: The ``.data/purelib/`` (or ``platlib``) directory of a wheel's member path.
+_DATA_DIR_RE = re.compile(r"^[^/]+\.data/(?:purelib|platlib)/")
 
 
 def _metadata(archive: zipfile.ZipFile) -> str:
@@ -510,7 +574,8 @@ def wheel_tree(version: Optional[str], wheel_url: Optional[str]) -> WheelTree:
             archives["keras"] = (zipfile.ZipFile(rm.HttpRangeFile(keras[0])), keras[1])
         tree = WheelTree(archives)
         for dist, (archive, _version) in archives.items():
-            tree.prefetch(archive, _api_members(archive, dist))
+            kind = "tensorflow1" if dist == "tensorflow" and version_key(line) < (2, 0) else dist
+            tree.prefetch(archive, _api_members(archive, kind))
     except (rm.FetchError, zipfile.BadZipFile, OSError) as error:
         raise SystemExit(f"gen_scan_api: {error}") from error
     return tree
@@ -622,6 +687,14 @@ def _write_store(name: str, text: str, check: bool) -> int:
     return 0
 
 
+TF1_HEAD = (
+    "The public API of each TensorFlow 1.x line from 1.9 (tf and its tf.keras; tf.contrib and",
+    "tf.compat.v1, which repeats tf, are not listed), read from the Linux wheels' generated",
+    "API files. Generated by scripts/gen_scan_api.py --tf1; do not edit. `@ LINE` opens a",
+    "line: the newest in full, each older one as the rows that differ from the line above it",
+    "(+KEY: the row is, -KEY: the row is not, ~KEY: members in and out).",
+)
+
 HEAD = (
     "The public API of each TensorFlow line (tf, its tf.compat.v1 and tf.keras) and, from 2.16,",
     "of the Keras 3 it installs (keras), read from the Linux wheels' generated API files.",
@@ -637,11 +710,38 @@ def _package_path() -> None:
 
 
 def newest_patches() -> list[str]:
-    """The newest patch of every TensorFlow 2 line the bundled matrix knows."""
+    """The newest patch of every released TensorFlow 2 line the bundled matrix knows."""
     _package_path()
     from tfdoctor.matrix import load_matrix  # noqa: PLC0415  (scripts/ is no package)
 
-    return [row.latest_patch for row in load_matrix().lines if version_key(row.line) >= (2, 0)]
+    # A line with no final release yet is left out: scan's default target is the newest line
+    # listed, and that is a released one.
+    return [
+        row.latest_patch
+        for row in load_matrix().lines
+        if version_key(row.line) >= (2, 0) and not row.pre_release
+    ]
+
+
+#: The first 1.x line whose wheel generates its API as files: 1.8 and older build ``tf`` by
+#: ``from tensorflow.python import *``, which names nothing a reader of text can list.
+TF1_FIRST = (1, 9)
+
+
+def tf1_patches() -> list[str]:
+    """The newest final patch of every TensorFlow 1.x line from :data:`TF1_FIRST`, on PyPI."""
+    rm = _refresh_matrix()
+    pypi = rm.PyPI(log=lambda msg: print(f"gen_scan_api: {msg}", file=sys.stderr))
+    newest: dict[tuple[int, int], Any] = {}
+    for version in rm.final_versions(pypi.index("tensorflow")):
+        line = (version.major, version.minor)
+        if (
+            version.major == 1
+            and line >= TF1_FIRST
+            and (line not in newest or version > newest[line])
+        ):
+            newest[line] = version
+    return [str(v) for _line, v in sorted(newest.items())]
 
 
 def listing(site: Tree) -> Any:
@@ -666,11 +766,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--keras", action="store_true", help="read every keras and tf-keras release on PyPI"
     )
+    parser.add_argument(
+        "--tf1", action="store_true", help="read the newest patch of every 1.x line from 1.9"
+    )
     parser.add_argument("--check", action="store_true", help="only report a stale file")
     args = parser.parse_args(argv)
     _package_path()
     from tfdoctor.scan import api  # noqa: PLC0415
 
+    if args.tf1:
+        listings = [listing(wheel_tree(version, None)) for version in tf1_patches()]
+        return _write_store(api.TF1_STORE, api.pack(listings, TF1_HEAD), args.check)
     if args.keras:
         stale = 0
         for dist, store in api.KERAS_STORES.items():

@@ -233,19 +233,44 @@ def test_a_tensorflow_2_name_tensorflow_1_lacks_says_the_tensorflow_is_1x(
     assert "compat.v1" not in fix
 
 
+def test_a_name_no_release_has_is_not_put_down_to_a_release() -> None:
+    message = "module 'tensorflow' has no attribute 'Sessionn'"
+    findings = explained(_tf1_error(message)).findings
+    fixes = [fix_text(x) for x in findings if x.fix is not None]
+    assert not any("is TensorFlow 2's" in x.detail for x in findings)
+    assert not any("tensorflow==2.15." in fix for fix in fixes)
+
+
 @pytest.mark.parametrize(
-    "message",
+    ("message", "since"),
     [
-        # In tf.compat.v1 too: TensorFlow 1.x may have had it (tf.is_tensor from 1.13).
-        pytest.param("module 'tensorflow' has no attribute 'is_tensor'", id="v1-has-it"),
-        # TensorFlow 2 (2.0 has tf.optimizers): not a 1.x release; a hollow install says so.
-        pytest.param("module 'tensorflow' has no attribute 'Sessionn'", id="no-release-has-it"),
+        # The 1.x listings (1.9 to 1.15): tf.is_tensor from 1.14, tf.py_function from 1.13,
+        # kept in TensorFlow 2: a TensorFlow without them is an older 1.x.
+        pytest.param("module 'tensorflow' has no attribute 'is_tensor'", "1.14", id="is-tensor"),
+        pytest.param("module 'tensorflow' has no attribute 'py_function'", "1.13", id="py-func"),
+        pytest.param("module 'tensorflow' has no attribute 'function'", "1.14", id="function"),
     ],
 )
-def test_a_name_tensorflow_1_may_have_had_is_not_put_down_to_tf1(message: str) -> None:
-    fixes = [fix_text(x) for x in explained(_tf1_error(message)).findings if x.fix is not None]
-    assert not any("is TensorFlow 2's" in x.detail for x in explained(_tf1_error(message)).findings)
-    assert not any("tensorflow==2.15." in fix for fix in fixes)
+def test_a_name_tensorflow_1_gained_says_the_tensorflow_is_an_older_1x(
+    message: str, since: str
+) -> None:
+    top = top_error(explained(_tf1_error(message)))
+    assert top.cause == "api-removed"
+    assert "is TensorFlow 2's" not in top.detail
+    fix = fix_text(top)
+    assert f"from {since} on" in fix and "compat.v1" not in fix
+    # Shown as a release that has it: missing for another reason, no claim of versions.
+    shown = explained(_tf1_error(message, head=">>> tf.__version__\n'1.15.5'\n")).findings
+    assert not any(f"from {since} on" in fix_text(x) for x in shown if x.fix is not None)
+
+
+def test_a_name_a_1x_release_already_had_is_no_tensorflow_2_name() -> None:
+    # tf.io.gfile is in 1.13 on: not TensorFlow 2's even though 2.0 has it.
+    top = top_error(
+        explained(_tf1_error("module 'tensorflow._api.v1.io' has no attribute 'gfile'"))
+    )
+    assert "is TensorFlow 2's" not in top.detail
+    assert "from 1.13 on" in fix_text(top)
 
 
 def test_a_tensorflow_2_name_missing_under_a_2x_release_is_not_put_down_to_tf1() -> None:

@@ -352,6 +352,31 @@ def test_the_generator_reads_every_way_a_line_exports_a_name() -> None:
     ]
 
 
+def test_the_generator_reads_how_a_1x_line_exports_a_name() -> None:
+    # 1.9 to 1.15: public names assigned lazy loaders (with 1.13's warning argument), a module
+    # put into a submodule (tf.app.flags; 1.15 through _current_module), 1.13's package hook
+    # for tf.estimator, and unaliased __future__ imports that are no API.
+    gen = _load_script()
+    text = (
+        "from __future__ import print_function\n"
+        "from tensorflow._api.v1 import app\n"
+        "from tensorflow.python.platform import flags\n"
+        "_component_api_helper.package_hook(\n"
+        "    parent_package_str=__name__,\n"
+        "    child_package_str=('tensorflow_estimator.python.estimator.api.estimator'))\n"
+        "contrib = LazyLoader('contrib', globals(), 'tensorflow.contrib', _CONTRIB_WARNING)\n"
+        "app.flags = flags\n"
+        "_current_module.app.flags = flags\n"
+    )
+    assert gen._members(text, "tensorflow") == [
+        ("app", "tensorflow._api.v1.app"),
+        ("flags", "tensorflow.python.platform.flags"),
+        ("estimator", "tensorflow_estimator.python.estimator.api.estimator"),
+        ("contrib", "tensorflow.contrib"),
+        ("app.flags", "tensorflow.python.platform.flags"),
+    ]
+
+
 def _write(site: Path, files: dict[str, str]) -> None:
     for name, text in files.items():
         path = site / name
@@ -472,3 +497,27 @@ def test_the_generator_lists_each_keras_layout(tmp_path: Path) -> None:
         "tf_keras\tlayers/",
         "tf_keras.layers\tDense",
     ]
+
+
+def test_the_bundled_1x_listings_hold_when_names_arrived() -> None:
+    from tfdoctor.scan.api import load_tf1, tf1_lines
+
+    assert tf1_lines() == ("1.15", "1.14", "1.13", "1.12", "1.11", "1.10", "1.9")
+    has = {line: load_tf1(line) for line in tf1_lines()}
+    assert all(index is not None for index in has.values())
+    first = {
+        name: min((x for x, i in has.items() if i is not None and i.has(name)), key=_key)
+        for name in ("tf.py_function", "tf.function", "tf.compat.v1", "tf.app.flags")
+    }
+    assert first == {
+        "tf.py_function": "1.13",
+        "tf.function": "1.14",
+        "tf.compat.v1": "1.13",
+        "tf.app.flags": "1.9",
+    }
+    last = has["1.15"]
+    assert last is not None and last.has("tf.contrib") and not last.has("tf.random.set_seed")
+
+
+def _key(line: str) -> tuple[int, ...]:
+    return tuple(int(p) for p in line.split("."))

@@ -41,6 +41,8 @@ from tfdoctor.scan.api import (
     keras_releases,
     load_api,
     load_keras,
+    load_tf1,
+    tf1_lines,
 )
 from tfdoctor.scan.knowledge import ApiKnowledge, module_api, public_name
 
@@ -327,6 +329,7 @@ def api_findings(
             found = (
                 _added_later(tb, knowledge, m, tf_version)
                 or _tf2_name_under_tf1(tb, m, tf_version)
+                or _tf1_added_later(tb, m, tf_version)
                 or _keras_added_later(tb, m)
                 or _keras2_moved(tb)
             )
@@ -653,27 +656,18 @@ def _tf2_name_under_tf1(
     generated from the same ``tf_export(v1=...)`` table), so a name the oldest bundled line (2.0)
     has as ``tf.X`` and lacks as ``tf.compat.v1.X`` is no 1.x name; a module printed as
     ``tensorflow._api.v1...`` shows the 1.x release itself."""
-    match = _TF_NAME.search(_as_printed(tb.message))
-    if match is None:
+    missing = _tf_name_missing(tb, tf_version)
+    if missing is None:
         return None
-    if tf_version is not None and version_key(tf_version) >= (2, 0):
-        return None  # a 2.x release lacks it: _added_later's question
-    if tb.frames and installed_package(tb.frames[-1].path) is not None:
-        return None  # an installed package asked: a caller of another release (packages.py)
-    module, attr = match.group("m1") or match.group("m2"), match.group("a1") or match.group("a2")
-    v1 = _V1_API_MODULE.match(module)
-    if v1 is not None:
-        public: Optional[str] = "tf" + v1.group("rest")
-    else:
-        public = public_name(re.sub(r"^tensorflow_core\b", "tensorflow", module))
-    if public is None or public.startswith(("tf.compat", "tf._")) or not public.startswith("tf"):
-        return None
+    name, module, v1 = missing
     lines = sorted(bundled_lines(), key=version_key)
     oldest = load_api(lines[0]) if lines else None
-    name = f"{public}.{attr}"
     v1_name = "tf.compat.v1" + name[len("tf") :]
     if oldest is None or not oldest.has(name) or oldest.lookup(v1_name).status != "missing":
         return None
+    last_tf1 = load_tf1(tf1_lines()[0]) if tf1_lines() else None
+    if last_tf1 is not None and last_tf1.has(name):
+        return None  # TensorFlow 1.15 has it too: a release older than that lacks it
     seen = (
         f"the module it names ({module}) is TensorFlow 1's generated API"
         if v1 is not None
@@ -695,6 +689,87 @@ def _tf2_name_under_tf1(
     links = causes.CAUSES[causes.code.API_REMOVED].links
     return name, Verdict(
         "tf2-name-under-tf1", causes.code.API_REMOVED, Severity.ERROR, what, fix, links
+    )
+
+
+def _tf_name_missing(
+    tb: Traceback, tf_version: Optional[str]
+) -> Optional[tuple[str, str, Optional[re.Match[str]]]]:
+    """(public name, module as printed, its match as 1.x's generated API) of a name an
+    exception says TensorFlow's public API lacks, where the TensorFlow may be a 1.x release and
+    the caller is not an installed package; None otherwise."""
+    match = _TF_NAME.search(_as_printed(tb.message))
+    if match is None:
+        return None
+    if tf_version is not None and version_key(tf_version) >= (2, 0):
+        return None  # a 2.x release lacks it: _added_later's question
+    if tb.frames and installed_package(tb.frames[-1].path) is not None:
+        return None  # an installed package asked: a caller of another release (packages.py)
+    module, attr = match.group("m1") or match.group("m2"), match.group("a1") or match.group("a2")
+    v1 = _V1_API_MODULE.match(module)
+    if v1 is not None:
+        public: Optional[str] = "tf" + v1.group("rest")
+    else:
+        public = public_name(re.sub(r"^tensorflow_core\b", "tensorflow", module))
+    if public is None or public.startswith(("tf.compat", "tf._")) or not public.startswith("tf"):
+        return None
+    return f"{public}.{attr}", module, v1
+
+
+def _tf1_added_later(
+    tb: Traceback, m: Machine, tf_version: Optional[str]
+) -> Optional[tuple[str, Verdict]]:
+    """A name TensorFlow 1.x gained in some release and kept through 1.15 (``tf.py_function``
+    from 1.13, ``tf.function`` from 1.14), missing where the TensorFlow is a 1.x release older
+    than that, read from the 1.x lines' own API listings (1.9 to 1.15): the code was written for
+    a newer TensorFlow. Where the log does not show the release, only a name every TensorFlow 2
+    line keeps too says so (a TensorFlow 2 raising it is otherwise as likely)."""
+    missing = _tf_name_missing(tb, tf_version)
+    if missing is None:
+        return None
+    name, _module, v1 = missing
+    lines = sorted(tf1_lines(), key=version_key)  # oldest first
+    since: Optional[str] = None
+    for line in reversed(lines):
+        index = load_tf1(line)
+        if index is None or not index.has(name):
+            break
+        since = line
+    if since is None or since == lines[0]:
+        return None  # 1.15 lacks it, or the oldest listed line has it: no release brought it
+    tf2 = sorted(bundled_lines(), key=version_key)
+    in_tf2 = bool(tf2) and all(
+        (index := load_api(line)) is not None and index.has(name) for line in (tf2[0], tf2[-1])
+    )
+    if tf_version is not None:
+        if version_key(tf_version)[:2] >= version_key(since):
+            return None  # this TensorFlow has it: missing for another reason
+        this = f"this TensorFlow ({tf_version}) is older"
+    elif v1 is not None or in_tf2:
+        this = "the TensorFlow that raised this is older (the log does not show which)"
+    else:
+        return None
+    if in_tf2:
+        fix = Fix(
+            f"`{name}` is in TensorFlow from {since} on, and {this}: the code was written for "
+            f"a newer TensorFlow. Install TensorFlow 2 (the command installs the newest line "
+            f"for this Python whose tf.keras is still Keras 2), or {since} or later of 1.x if "
+            "the rest of the code is TensorFlow 1's.",
+            _tf2_install(m),
+        )
+    else:
+        fix = Fix(
+            f"`{name}` is in TensorFlow 1.x from {since} on, and {this}: install TensorFlow "
+            f"1.15, the last 1.x release, which has it.",
+            _line_install(m, "1.15"),
+        )
+    what = (
+        f"`{name}` is not in TensorFlow's public API before {since}, and is in every 1.x "
+        f"release since" + (" and in TensorFlow 2." if in_tf2 else ".")
+    )
+    links = causes.CAUSES[causes.code.API_REMOVED].links
+    return name, Verdict(
+        "tf1-name-added-later", causes.code.API_REMOVED, Severity.ERROR, what, fix, links
     )
 
 

@@ -154,6 +154,9 @@ STORE = "api_lines.txt"
 #: The Keras distributions listed on their own, release by release (``keras`` from 2.6: Keras 2
 #: to 2.15, then Keras 3; ``tf-keras`` from 2.14), and the store of each.
 KERAS_STORES = {"keras": "keras_lines.txt", "tf-keras": "tf_keras_lines.txt"}
+#: TensorFlow 1.x lines (1.9 to 1.15), apart: what scan judges against is TensorFlow 2, and a
+#: 1.x listing answers only "which 1.x release has this name" (explain).
+TF1_STORE = "tf1_lines.txt"
 
 
 @record
@@ -313,6 +316,22 @@ def load_api(line: str) -> Optional[ApiIndex]:
         merged.update((k, v) for k, v in tf_keras[1].items() if k.split(".")[0] == "tf_keras")
     index = _index(block.tensorflow, block.keras, merged.items())
     return dataclasses.replace(index, tf_keras=tf_keras[0].keras) if tf_keras else index
+
+
+@functools.cache
+def tf1_lines() -> tuple[str, ...]:
+    """The TensorFlow 1.x lines with a bundled listing, newest first."""
+    return tuple(sorted((b.line for b in _stored(TF1_STORE)), key=version_key, reverse=True))
+
+
+@functools.cache
+def load_tf1(line: str) -> Optional[ApiIndex]:
+    """The bundled listing of TensorFlow 1.x ``line`` (``1.13``), if there is one."""
+    found = _rows(TF1_STORE, line)
+    if found is None:
+        return None
+    block, rows = found
+    return _index(block.tensorflow, block.keras, rows.items())
 
 
 def keras_releases(dist: str) -> tuple[str, ...]:
