@@ -163,6 +163,37 @@ def test_a_build_without_cuda_is_named_as_such() -> None:
     assert top.severity is Severity.ERROR
 
 
+_ASKED = ">>> tf.config.list_physical_devices('GPU')\n"
+
+
+@pytest.mark.parametrize(
+    "sign",
+    [
+        pytest.param(
+            "Successfully installed tensorflow-2.18.0-cp311-cp311-macosx_12_0_arm64.whl\n",
+            id="wheel-tag",
+        ),
+        pytest.param("Platform: macOS-14.1-arm64-arm-64bit\n", id="platform-string"),
+        pytest.param("me@MacBook-Pro ~ % python3 t.py\n", id="zsh-prompt"),
+    ],
+)
+def test_on_macos_an_empty_list_is_the_metal_plugin_missing(sign: str) -> None:
+    top = _top(_explain(sign + _ASKED + "[]\n"))
+    assert top.cause == "package-not-installed"
+    assert top.fix is not None and "tensorflow-metal" in " ".join(top.fix.commands)
+    # Never the Windows or CUDA candidates: no CUDA build exists for macOS.
+    assert "wsl" not in " ".join(top.fix.commands) and "nvidia-smi" not in top.fix.commands
+
+
+def test_a_linux_or_windows_wheel_tag_is_no_mac() -> None:
+    for tag, cause in (
+        ("manylinux_2_17_x86_64", "cuda-libs-missing"),
+        ("win_amd64", "windows-native-gpu-ended"),
+    ):
+        text = f"Successfully installed tensorflow-2.18.0-cp311-cp311-{tag}.whl\n{_ASKED}[]\n"
+        assert _top(_explain(text)).cause == cause, tag
+
+
 def test_xla_gpus_without_a_gpu_point_at_the_libraries() -> None:
     top = _top(_explain(DEVICE_LIB_XLA))
     assert top.cause == "cuda-libs-missing"

@@ -13,7 +13,12 @@ from tfdoctor.causes.base import Cause, CauseId, define
 from tfdoctor.causes.common import TF_PIP_GUIDE, install_fix, major_of
 from tfdoctor.causes.conda import conda_libraries_fix, conda_toolkit_line
 from tfdoctor.causes.container import CONTAINER_NO_GPU, container_gpu_fix
-from tfdoctor.causes.platform import WINDOWS_NATIVE_GPU_ENDED, windows_gpu_fix
+from tfdoctor.causes.platform import (
+    WINDOWS_NATIVE_GPU_ENDED,
+    metal_missing_fix,
+    windows_gpu_fix,
+)
+from tfdoctor.causes.software import PACKAGE_NOT_INSTALLED
 from tfdoctor.compat import DriverFloor
 from tfdoctor.facts import FoundLibrary, LibraryCandidate, LibraryFacts
 from tfdoctor.findings import Fix
@@ -1213,6 +1218,13 @@ UNLISTED_GPU_CANDIDATES: Mapping[str, tuple[CauseId, str, str, str]] = {
         "the paths and prompt are Windows ones (C:\\...), not WSL2's",
         "",
     ),
+    "metal": (
+        PACKAGE_NOT_INSTALLED,
+        "TensorFlow runs on macOS, where the GPU is reached only through Apple's "
+        "tensorflow-metal plugin, and the plugin is not installed",
+        "`pip show tensorflow-metal` finds nothing",
+        "pip show tensorflow-metal",
+    ),
     "cpu-build": (
         TF_CPU_ONLY_BUILD,
         "the TensorFlow installed is a CPU-only build (tensorflow-cpu; the macOS and Linux "
@@ -1269,6 +1281,8 @@ def _unlisted_candidate_fix(m: Machine, key: str) -> Fix:
     """One candidate's own fix, fitted to what is known of the machine."""
     if key == "windows-native":
         return windows_gpu_fix(m)
+    if key == "metal":
+        return metal_missing_fix(m)
     if key == "cpu-build":
         if m.tf is not None:
             return gpu_build_fix(m)

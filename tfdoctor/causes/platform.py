@@ -1095,6 +1095,40 @@ def python_64bit_fix(m: Machine) -> Fix:
     )
 
 
+def metal_missing_fix(m: Machine) -> Fix:
+    """tensorflow-metal for a Mac whose TensorFlow lists no GPU and has no plugin: the
+    release the companion table pairs with the installed TensorFlow, else the newest pair."""
+    table = m.companion("tensorflow-metal")
+    tf = m.tf
+    python = m.python_version
+    fit = table.release_for(tf.version, python) if table is not None and tf is not None else None
+    if fit is not None and tf is not None:
+        return Fix(
+            f"On macOS TensorFlow reaches the GPU only through Apple's tensorflow-metal "
+            f"plugin: install tensorflow-metal {fit.release}, the release for TensorFlow "
+            f"{tf.version} (tensorflow{fit.tensorflow}).",
+            m.pip_install(fit.requirement("tensorflow-metal")),
+        )
+    newest = table.releases[-1] if table is not None and table.releases else None
+    if newest is None:
+        return Fix(
+            "On macOS TensorFlow reaches the GPU only through Apple's tensorflow-metal plugin: "
+            "install it.",
+            m.pip_install("tensorflow-metal"),
+        )
+    this = (
+        f"no tensorflow-metal release is paired with TensorFlow {tf.version}"
+        if tf is not None
+        else "each tensorflow-metal release works with one TensorFlow line"
+    )
+    return Fix(
+        f"On macOS TensorFlow reaches the GPU only through Apple's tensorflow-metal plugin, "
+        f"and {this}: install the newest pair, tensorflow{newest.tensorflow} with "
+        f"tensorflow-metal {newest.release} (Python {newest.python}).",
+        m.pip_install(f"tensorflow{newest.tensorflow}", newest.requirement("tensorflow-metal")),
+    )
+
+
 def metal_python_fix(m: Machine) -> Fix:
     """An environment of a Python the newest tensorflow-metal has wheels for."""
     table = m.companion("tensorflow-metal")

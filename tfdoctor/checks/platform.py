@@ -141,6 +141,19 @@ def check_metal(ctx: CheckContext) -> Iterator[Finding]:
                 "",
                 causes.platform.metal_python_fix(m),
             )
+        elif tf is not None and tf.status == "ok" and not any(
+            d.device_type == "GPU" for d in tf.devices
+        ):
+            # TensorFlow ran and listed no GPU: on a Mac only Apple's plugin brings one.
+            yield causes.finding(
+                "platform.metal",
+                Severity.WARNING,
+                causes.software.PACKAGE_NOT_INSTALLED,
+                "tensorflow-metal is not installed: TensorFlow uses the CPU only on this Mac",
+                f"TensorFlow {m.tf.version} ran and listed no GPU; no CUDA build exists for "
+                "macOS, and the Apple GPU is reached only through the tensorflow-metal plugin.",
+                causes.platform.metal_missing_fix(m),
+            )
         return
     if metal is not None and tf is not None and tf.status == "ok":
         if any(d.device_type == "GPU" for d in tf.devices):

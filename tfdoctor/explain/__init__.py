@@ -620,16 +620,27 @@ _OS_TEXT = (
     (
         "macos",
         re.compile(
-            r"(?:^|[\s\"'(])/(?:Users/|opt/homebrew/|usr/local/Cellar/)|\.dylib\b|\bon darwin$",
+            r"(?:^|[\s\"'(])/(?:Users/|opt/homebrew/|usr/local/Cellar/)|\.dylib\b|\bon darwin$"
+            # A wheel's platform tag (PEP 425: macosx_14_0_arm64) and platform.platform()'s
+            # words for macOS (macOS-14.1-arm64-arm-64bit; Darwin-19.6.0-x86_64-i386-64bit).
+            r"|[-.]macosx_\d+_\d+_(?:arm64|x86_64|universal2|intel)\b"
+            r"|\b(?:macOS|Darwin)-\d+\.\d+(?:\.\d+)?-(?:arm64|x86_64)\b",
             re.MULTILINE,
         ),
     ),
-    ("windows", re.compile(r"\b[A-Za-z]:\\|\\(?:site|dist)-packages\\|\.dll\b")),
+    (
+        "windows",
+        re.compile(
+            r"\b[A-Za-z]:\\|\\(?:site|dist)-packages\\|\.dll\b|[-.]win(?:_amd64|32)\.whl\b"
+            r"|\bWindows-1[01]-10\.\d+\.\d+"
+        ),
+    ),
     (
         "linux",
         re.compile(
             r"(?:^|[\s\"'(])/(?:usr|home|opt|root|lib|lib64|content|workspace|mnt)/|\.so\b"
-            r"|core dumped|/sbin/ldconfig"
+            r"|core dumped|/sbin/ldconfig|[-.](?:many|musl)linux\w*_(?:x86_64|aarch64)\.whl\b"
+            r"|\bLinux-\d+\.\d+\.\d+\S*-(?:x86_64|aarch64)-with-"
         ),
     ),
 )

@@ -80,6 +80,9 @@ def _rank(
             "have no Windows GPU build)"
         )
         return ("windows-native", *rest), shown, native is False
+    if m.os == "macos" and m.facts.package("tensorflow-metal") is None:
+        # No CUDA build exists for macOS: Apple's plugin is the only way to its GPU.
+        return ("metal",), "The log shows macOS and no tensorflow-metal", True
     if with_cuda is False or (tf_dist or "").endswith("-cpu") or m.os == "macos":
         why = (
             "tf.test.is_built_with_cuda() answered False"
