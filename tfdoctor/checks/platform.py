@@ -141,8 +141,10 @@ def check_metal(ctx: CheckContext) -> Iterator[Finding]:
                 "",
                 causes.platform.metal_python_fix(m),
             )
-        elif tf is not None and tf.status == "ok" and not any(
-            d.device_type == "GPU" for d in tf.devices
+        elif (
+            tf is not None
+            and tf.status == "ok"
+            and not any(d.device_type == "GPU" for d in tf.devices)
         ):
             # TensorFlow ran and listed no GPU: on a Mac only Apple's plugin brings one.
             yield causes.finding(
