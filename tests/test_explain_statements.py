@@ -631,7 +631,8 @@ def test_keras_missing_under_a_shown_tensorflow_installs_the_keras_of_its_line()
 @pytest.mark.parametrize(
     "log",
     [
-        # The user's own import of the keras package: no TensorFlow on the way.
+        # The user's own import of the keras package: no TensorFlow on the way (the package
+        # is not installed, not TensorFlow's dependency).
         pytest.param(_no_keras("import keras"), id="own-import"),
         # Before 2.6 tf.keras was TensorFlow's own code.
         pytest.param(
@@ -642,6 +643,50 @@ def test_keras_missing_under_a_shown_tensorflow_installs_the_keras_of_its_line()
 )
 def test_keras_missing_elsewhere_is_not_tensorflows_dependency(log: str) -> None:
     assert not any(x.cause == "dependency-missing" for x in explained(log).findings)
+
+
+@pytest.mark.parametrize(
+    ("head", "wanted"),
+    [
+        pytest.param("", "keras==2.X.*", id="tensorflow-unknown"),
+        pytest.param("Successfully installed tensorflow-2.12.0\n", "keras<2.13", id="tf-2.12"),
+    ],
+)
+def test_the_codes_own_import_of_a_missing_keras_is_keras_not_installed(
+    head: str, wanted: str
+) -> None:
+    top = top_error(explained(_no_keras("import keras", head=head)))
+    assert top.cause == "package-not-installed"
+    assert wanted in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    ("message", "cause"),
+    [
+        # Python 2 prints the module bare; a known distribution's module is still read.
+        pytest.param("ImportError: No module named tensorflow", "tf-not-installed", id="py2-tf"),
+        pytest.param("ImportError: No module named cv2", "package-not-installed", id="py2-cv2"),
+        pytest.param(
+            "I got `No module named tensorflow` errors", "tf-not-installed", id="backticked"
+        ),
+    ],
+)
+def test_an_unquoted_missing_module_is_read(message: str, cause: str) -> None:
+    assert top_error(explained(message + "\n")).cause == cause
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # Python 2's tail of a dotted import (import tensorflow.contrib.slim): no package.
+        "ImportError: No module named slim",
+        "ImportError: No module named tensorflow.contrib",
+        "ImportError: No module named tensorflow_hubx",
+    ],
+)
+def test_an_unquoted_name_no_distribution_installs_is_not_called_missing(message: str) -> None:
+    found = explained(message + "\n").findings
+    assert not any(x.cause in ("tf-not-installed", "package-not-installed") for x in found)
 
 
 def test_an_ipython_statement_cut_after_import_still_names_its_module() -> None:

@@ -28,7 +28,12 @@ from tfdoctor.machine import LAZY_IMPORTS, START_IMPORTS, Machine
 from tfdoctor.matrix import version_key
 from tfdoctor.modules import distribution_of, modules
 
-_NO_MODULE = re.compile(r"No module named '(?P<module>[\w.]+)'")
+#: Python 3 quotes the name; a paste in Markdown backticks it; Python 2 prints it bare (then
+#: only the part that did not import, so a bare name is read only as a known distribution's).
+_NO_MODULE = re.compile(
+    r"No module named (?:'(?P<module>[\w.]+)'|[\"`](?P<ticked>[\w.]+)[\"`]"
+    r"|(?P<bare>[A-Za-z_]\w*)(?!\w|\.\w))"
+)
 _NO_NAME = re.compile(
     r"module '(?P<module>[\w.]+)' has no attribute '(?P<attr>\w+)'"
     r"|cannot import name '(?P<attr2>\w+)' from '(?P<module2>[\w.]+)'"
@@ -60,8 +65,10 @@ def _missing_module(tb: Traceback, m: Machine) -> Optional[Finding]:
     match = _NO_MODULE.search(tb.message)
     if match is None:
         return None
-    module = match.group("module")
+    module = match.group("module") or match.group("ticked") or match.group("bare")
     dist = distribution_of(module)
+    if match.group("bare") and dist is None:
+        return None  # Python 2's tail of a dotted import, or a word: not a module known here
     # Only the package itself: a submodule missing from an installed package is about its
     # release (API knowledge), not about the package being absent.
     if dist is None:
@@ -95,7 +102,17 @@ def _keras_missing(tb: Traceback, m: Machine) -> Optional[Finding]:
     )
     last = tb.frames[-1].code if tb.frames else tb.statement
     if not through_tf or (last and _OWN_KERAS.match(last)):
-        return None
+        # The code's own `import keras`: the keras package is not in the Python that ran.
+        return causes.finding(
+            "explain.package-not-installed",
+            Severity.ERROR,
+            causes.software.PACKAGE_NOT_INSTALLED,
+            "keras is not installed in the Python that ran",
+            f"{said}\nThe code imports the keras package itself, and the Python that ran has "
+            "none (an image or environment may ship TensorFlow, whose tf.keras is importable, "
+            "without it).",
+            causes.software.keras_match_fix(m),
+        )
     tf = m.tf
     if tf is not None and version_key(tf.version)[:2] < (2, 6):
         return None  # before 2.6 tf.keras was TensorFlow's own: not this
