@@ -716,12 +716,34 @@ def test_an_ipython_statement_cut_after_import_still_names_its_module() -> None:
             "the macOS the binary was built for",
             id="system-symbol",
         ),
+        pytest.param(
+            "dyld: lazy symbol binding failed: Symbol not found: _clock_gettime\n"
+            "  Referenced from: /Users/u/lib/libtensorflow_framework.so (which was built for "
+            "Mac OS X 10.12)\n"
+            "  Expected in: /usr/lib/libSystem.B.dylib\n",
+            "macOS 10.12 or newer",
+            id="referenced-built-for",
+        ),
     ],
 )
 def test_a_system_symbol_an_older_macos_lacks_is_macos_too_old(log: str, target: str) -> None:
     top = top_error(explained(log))
     assert top.cause == "macos-too-old"
     assert target in fix_text(top)
+
+
+def test_a_built_for_note_on_a_plugins_missing_symbol_is_no_old_macos() -> None:
+    # dyld names the referencing binary's target for any missing symbol: a symbol TensorFlow's
+    # own library lacks (a plugin of another release) is not the system's.
+    log = (
+        "dlopen(/Users/u/env/lib/python3.11/site-packages/tensorflow-plugins/"
+        "libmetal_plugin.dylib, 0x0006): Symbol not found: __ZN3tsl8internal10LogMessageC1EPKcii\n"
+        "  Referenced from: /Users/u/env/lib/python3.11/site-packages/tensorflow-plugins/"
+        "libmetal_plugin.dylib (which was built for Mac OS X 12.0)\n"
+        "  Expected in: /Users/u/env/lib/python3.11/site-packages/tensorflow/python/"
+        "_pywrap_tensorflow_internal.so\n"
+    )
+    assert not any(x.cause == "macos-too-old" for x in explained(log).findings)
 
 
 _PIP_2024 = (

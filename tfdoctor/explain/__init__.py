@@ -560,6 +560,8 @@ class Revealed(Record):
     no_gpu_host: bool = False
     #: The version of pip the log shows (its upgrade notice, ``pip X from ...``).
     pip_version: Optional[str] = None
+    #: The macOS a library dyld could not bind was built for (its "Referenced from:" line).
+    dyld_built_for: Optional[str] = None
     #: Releases pip skipped for their Requires-Python, as it listed them.
     python_refusals: tuple[PythonRefusal, ...] = ()
     #: Facts the log does not state but its paths and file names imply, each with its basis.
@@ -831,6 +833,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         conda=conda,
         pip_refusals=tuple(evidence.refusals),
         pip_version=evidence.first("pip_version", evidence_only=True),
+        dyld_built_for=evidence.first("macos_version", evidence_only=True),
         no_gpu_host=_no_gpu_host(evidence, text, image_line is not None),
         python_refusals=tuple(evidence.python_refusals),
         inferred=tuple(inferred),
@@ -1101,7 +1104,9 @@ def _macos(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseI
     built_for = next(
         (g["macos_version"] for h in hits for g in h.groups if g.get("macos_version")), None
     )
-    return causes.platform.MACOS_TOO_OLD, causes.platform.macos_fix(built_for)
+    # The system library lacks the symbol (this cause's own hit): the macOS the referencing
+    # binary was built for, on dyld's "Referenced from:" line, is the one it needs.
+    return causes.platform.MACOS_TOO_OLD, causes.platform.macos_fix(built_for or r.dyld_built_for)
 
 
 def _glibc(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
