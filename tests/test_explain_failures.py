@@ -866,6 +866,33 @@ def test_the_candidates_for_a_handle_that_fails_are_ranked_by_evidence(
     assert len(ranking) == 3
 
 
+_NO_DNN = (
+    "tensorflow.python.framework.errors_impl.UnknownError: Fail to find the dnn "
+    "implementation. [Op:CudnnRNN]"
+)
+
+
+def test_no_cudnn_at_all_without_a_handle_error_puts_its_version_first() -> None:
+    text = _fix_of(_NO_DNN, "cudnn-version-mismatch")
+    assert text.index(_CANDIDATE_WORDS["version"]) < text.index(_CANDIDATE_WORDS["memory"])
+
+
+@pytest.mark.parametrize(
+    "before",
+    [
+        pytest.param(_HANDLE + "\n", id="handle-error"),
+        pytest.param(
+            "W tensorflow/core/common_runtime/bfc_allocator.cc:457] Allocator (GPU_0_bfc) ran "
+            "out of memory trying to allocate 1.00GiB (rounded to 1073741824)\n",
+            id="out-of-memory",
+        ),
+    ],
+)
+def test_no_cudnn_after_a_handle_or_memory_failure_keeps_memory_first(before: str) -> None:
+    found = _explain(before + _NO_DNN).findings
+    assert not any(x.cause == "cudnn-version-mismatch" for x in found)
+
+
 def test_each_candidate_says_what_tells_it_apart() -> None:
     fix = causes.runtime.gpu_library_init_fix(Machine(Facts("", ""), None))
     assert "`nvidia-smi` shows the memory in use" in fix.text

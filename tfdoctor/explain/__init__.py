@@ -1187,9 +1187,28 @@ def _gpu_library_init(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
     if r.driver_version and floor and version_key(r.driver_version) < version_key(floor):
         order.append("driver")
         shown.append(f"driver {r.driver_version}, older than the {floor} the build needs")
+    ids = {h.signature.id for h in hits}
+    if not order and ids <= _NO_DNN_PLUGIN and not (r.oom_device or r.oom_bytes):
+        # The stream executor has no cuDNN plugin at all, and no handle error or failed
+        # allocation came first (memory taken fails cudnnCreate, which logs its
+        # CUDNN_STATUS_ line): the library that loaded did not start, as a cuDNN older or of
+        # another major than the build's does. That is what the finding is about; where the
+        # log shows the versions, their own finding already is.
+        shown.append(
+            "TensorFlow without any cuDNN to run with, and no cuDNN handle error or "
+            "out-of-memory line before it"
+        )
+        return causes.gpu.CUDNN_VERSION_MISMATCH, causes.runtime.gpu_library_init_fix(
+            m, ("version", "memory"), shown
+        )
     return causes.runtime.GPU_LIBRARY_INIT_FAILED, causes.runtime.gpu_library_init_fix(
         m, (*order, "memory"), shown
     )
+
+
+#: The signatures of a stream executor without its cuDNN plugin (cudnn_rnn_ops.cc's "Fail to
+#: find the dnn implementation"), as opposed to a plugin whose handle failed.
+_NO_DNN_PLUGIN = frozenset({"dnn-implementation-missing"})
 
 
 def _graph_code(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
