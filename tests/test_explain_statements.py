@@ -1111,3 +1111,43 @@ def test_a_kernel_module_beside_a_driver_nvidia_smi_cannot_reach_is_not_put_down
         "460.91.3\n"
     )
     assert not any(x.cause == "driver-libraries-missing" for x in explained(log).findings)
+
+
+def test_installs_from_inside_a_kernel_are_read_with_their_names_only() -> None:
+    from tfdoctor.evidence.packages import read_kernel_installs
+
+    text = (
+        'In [3]: %pip install -U "tf-keras>=2.16" numpy<2 -r req.txt\n'
+        "!conda install -c conda-forge cudatoolkit=11.2 -y\n"
+        "$ pip install scipy\n"
+    )
+    assert read_kernel_installs(text) == ["tf-keras", "numpy", "cudatoolkit"]
+
+
+_KERNEL_LOG = "!pip install tensorflow==1.6.0\nimport keras\nAttributeError: module 'tensorflow' "
+
+
+def test_a_name_every_release_has_missing_after_a_kernel_install_needs_a_restart() -> None:
+    top = top_error(explained(_KERNEL_LOG + "has no attribute 'name_scope'\n"))
+    assert top.cause == "kernel-restart-needed"
+    assert "Restart" in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # Installed from a shell, not inside the kernel: nothing in memory to mix.
+        pytest.param(
+            _KERNEL_LOG.replace("!pip", "$ pip") + "has no attribute 'name_scope'\n",
+            id="shell-install",
+        ),
+        # A name some releases lack (tf.random.set_seed: 2.0 on): a question of versions.
+        pytest.param(
+            _KERNEL_LOG.replace("'tensorflow' ", "'tensorflow.random' ")
+            + "has no attribute 'set_seed'\n",
+            id="versioned-name",
+        ),
+    ],
+)
+def test_a_kernel_restart_needs_both_the_install_and_a_name_no_release_lacks(log: str) -> None:
+    assert not any(x.cause == "kernel-restart-needed" for x in explained(log).findings)

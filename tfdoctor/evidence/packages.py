@@ -667,3 +667,59 @@ def read_install_requests(text: str) -> list[InstallRequest]:
         if len(out) >= MAX_REQUESTS:
             break
     return out[:MAX_REQUESTS]
+
+
+#: An install run inside a notebook's kernel (IPython's shell escape ``!pip install`` or the
+#: ``%pip``/``%conda`` magics), maybe behind the cell's prompt (``In [2]: !pip install x``).
+_KERNEL_INSTALL = re.compile(
+    r"^[ \t]*(?:In \[\d*\]: ?)?[!%](?:pip3?|conda|mamba|python3? -m pip) install\b"
+    r"(?P<args>[^\n]{0,500})",
+    re.MULTILINE,
+)
+_REQUIREMENT_NAME = re.compile(r"^[\"']?(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)")
+#: pip's and conda's options whose value is the next word.
+_VALUED_OPTIONS = frozenset(
+    {
+        "-c",
+        "--channel",
+        "-r",
+        "--requirement",
+        "-e",
+        "--editable",
+        "-i",
+        "--index-url",
+        "--extra-index-url",
+        "-f",
+        "--find-links",
+        "-t",
+        "--target",
+        "--prefix",
+        "-n",
+        "--name",
+        "--constraint",
+        "-p",
+    }
+)
+#: Distributions installed in a running kernel kept per log.
+MAX_KERNEL_INSTALLS = 20
+
+
+def read_kernel_installs(text: str) -> list[str]:
+    """The distributions (PEP 503 names, in order) that ``text`` shows installed from inside a
+    notebook's running kernel: what the kernel imported before stays in its memory."""
+    if "install" not in text:
+        return []
+    out: list[str] = []
+    for match in _KERNEL_INSTALL.finditer(text):
+        args = match.group("args").split()
+        for i, arg in enumerate(args):
+            if i and args[i - 1] in _VALUED_OPTIONS:
+                continue  # an option's value (a channel, an index, an environment's name)
+            if arg.startswith("-") or "/" in arg or arg.endswith(".txt"):
+                continue  # options, paths, URLs and requirement files name no package here
+            name = _REQUIREMENT_NAME.match(arg)
+            if name is not None and normalize_name(name.group("name")) not in out:
+                out.append(normalize_name(name.group("name")))
+        if len(out) >= MAX_KERNEL_INSTALLS:
+            break
+    return out[:MAX_KERNEL_INSTALLS]

@@ -48,6 +48,7 @@ from tfdoctor.evidence.packages import (
     read_echoed_versions,
     read_import_checks,
     read_install_requests,
+    read_kernel_installs,
     read_numpy_builds,
 )
 from tfdoctor.evidence.pip import (
@@ -169,6 +170,8 @@ class Evidence:
     devices_read: int = 0
     #: Import statements the log shows outside tracebacks (a session's input), with where.
     statements: list[tuple[str, str]] = dataclasses.field(default_factory=list)
+    #: Distributions the log installs from inside a running notebook kernel (``!pip install``).
+    kernel_installs: list[str] = dataclasses.field(default_factory=list)
     #: Modules the log prints as objects, with the file each was imported from.
     modules: list[tuple[str, str]] = dataclasses.field(default_factory=list)
     #: TensorFlow's packages as a pasted ``conda list`` shows them.
@@ -285,28 +288,7 @@ def _read_block(evidence: Evidence, block: LogText, distinct: str) -> None:
             if origin not in evidence.modules:
                 evidence.modules.append(origin)
     _read_devices(evidence, block)
-    if evidence.statements_read < STATEMENTS_READ and len(evidence.statements) < MAX_STATEMENTS:
-        # What a user ran is pasted where the log starts: its head is read, as for devices.
-        head = text[: STATEMENTS_READ - evidence.statements_read]
-        evidence.statements_read += len(head)
-        found = import_statements(head, MAX_STATEMENTS - len(evidence.statements))
-        evidence.statements.extend((block.where(line), code) for line, code in found)
-        for python in interpreters(head, MAX_INTERPRETERS):
-            if python not in evidence.interpreters:
-                evidence.interpreters.append(python)
-        del evidence.interpreters[MAX_INTERPRETERS:]
-        evidence.jupyter = evidence.jupyter or any(w in head for w in _JUPYTER_WORDS)
-        if not evidence.first_text:
-            evidence.first_text = head[:STATED_READ]
-            evidence.first_block = block
-            evidence.stated = read_stated(head)
-        if evidence.gpu_complaint is None:
-            complaint = read_gpu_complaint(head)
-            if complaint is not None:
-                evidence.gpu_complaint = (
-                    block.where(head[: head.find(complaint)].count("\n")),
-                    complaint,
-                )
+    _read_head(evidence, block, text)
     if not evidence.wsl and any(word in text for word in _WSL_WORDS):
         evidence.wsl = True
     if evidence.os_of_prompt is None:
@@ -370,6 +352,37 @@ def scan(blocks: Iterable[LogText], signatures: Signatures) -> Evidence:
                     hit.citations.append((block.where(line_no), line.strip()))
                     hit.groups.append({k: v for k, v in match.groupdict().items() if v})
     return evidence
+
+
+def _read_head(evidence: Evidence, block: LogText, text: str) -> None:
+    """What a user ran, read from the head of ``block``: import statements, interpreters,
+    installs in a running kernel, a notebook's words, the issue's form, a GPU complaint."""
+    if evidence.statements_read >= STATEMENTS_READ or len(evidence.statements) >= MAX_STATEMENTS:
+        return
+    # What a user ran is pasted where the log starts: its head is read, as for devices.
+    head = text[: STATEMENTS_READ - evidence.statements_read]
+    evidence.statements_read += len(head)
+    found = import_statements(head, MAX_STATEMENTS - len(evidence.statements))
+    evidence.statements.extend((block.where(line), code) for line, code in found)
+    for dist in read_kernel_installs(head):
+        if dist not in evidence.kernel_installs:
+            evidence.kernel_installs.append(dist)
+    for python in interpreters(head, MAX_INTERPRETERS):
+        if python not in evidence.interpreters:
+            evidence.interpreters.append(python)
+    del evidence.interpreters[MAX_INTERPRETERS:]
+    evidence.jupyter = evidence.jupyter or any(w in head for w in _JUPYTER_WORDS)
+    if not evidence.first_text:
+        evidence.first_text = head[:STATED_READ]
+        evidence.first_block = block
+        evidence.stated = read_stated(head)
+    if evidence.gpu_complaint is None:
+        complaint = read_gpu_complaint(head)
+        if complaint is not None:
+            evidence.gpu_complaint = (
+                block.where(head[: head.find(complaint)].count("\n")),
+                complaint,
+            )
 
 
 def _read_devices(evidence: Evidence, block: LogText) -> None:
@@ -2204,6 +2217,7 @@ def explain(
         evidence.python_refusals,
         evidence.modules,
         evidence.conda_conflicts,
+        evidence.kernel_installs,
     ):
         findings.setdefault(found.id, found)
     for extra in (

@@ -23,10 +23,13 @@ from typing import Optional
 from tfdoctor import causes
 from tfdoctor.evidence.packages import InstallRequest, normalize_name
 from tfdoctor.evidence.traceback import Traceback, installed_package, library_origins
+from tfdoctor.facts import TF_DISTRIBUTIONS
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import LAZY_IMPORTS, START_IMPORTS, Machine
 from tfdoctor.matrix import version_key
 from tfdoctor.modules import distribution_of, modules
+from tfdoctor.scan.api import bundled_lines, load_api, load_tf1, tf1_lines
+from tfdoctor.scan.knowledge import public_name
 
 #: Python 3 quotes the name; a paste in Markdown backticks it; Python 2 prints it bare (then
 #: only the part that did not import, so a bare name is read only as a known distribution's).
@@ -46,11 +49,18 @@ _NAMESPACE_ROOTS = frozenset({"google", "azure", "mpl_toolkits", "jaraco", "back
 _ELSEWHERE = frozenset({"tensorflow", "keras", "tf-keras", "tensorboard", "numpy", "protobuf"})
 
 
-def module_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
-    """One finding per module the exceptions show missing, or missing a name."""
+def module_findings(
+    tracebacks: Sequence[Traceback], m: Machine, kernel_installs: Sequence[str] = ()
+) -> list[Finding]:
+    """One finding per module the exceptions show missing, or missing a name
+    (``kernel_installs``: distributions installed from inside the running notebook kernel)."""
     out: dict[str, Finding] = {}
     for tb in tracebacks:
-        found = _missing_module(tb, m) or _missing_name(tb, m)
+        found = (
+            _missing_module(tb, m)
+            or _reinstalled_in_kernel(tb, kernel_installs)
+            or _missing_name(tb, m)
+        )
         if found is not None and found.id not in out:
             out[found.id] = found
     return list(out.values())
@@ -152,6 +162,46 @@ def _not_installed(module: str, dist: str, said: str, m: Machine) -> Finding:
         f"{said}\nThe module {module} is provided by the distribution {dist}.",
         causes.software.package_install_fix(m, dist, module),
     )
+
+
+def _reinstalled_in_kernel(tb: Traceback, installed: Sequence[str]) -> Optional[Finding]:
+    """A name every TensorFlow release has (``tf.name_scope``: the bundled API listings of
+    1.9 on) missing from TensorFlow in a log that installed TensorFlow from inside the running
+    kernel: no release lacks it, so the module the kernel holds is a mix of the release it
+    imported before the install and the files the install put on disk."""
+    if not any(d in TF_DISTRIBUTIONS for d in installed):
+        return None
+    match = _NO_NAME.search(tb.message)
+    if match is None:
+        return None
+    module = match.group("module") or match.group("module2")
+    attr = match.group("attr") or match.group("attr2")
+    public = public_name(re.sub(r"^tensorflow_core\b", "tensorflow", module))
+    if public is None or not public.startswith("tf") or not _in_every_release(f"{public}.{attr}"):
+        return None
+    said = f"{tb.where}: {tb.type}: {tb.message}"
+    return causes.finding(
+        f"explain.{causes.notebook.KERNEL_RESTART_NEEDED}",
+        Severity.ERROR,
+        causes.notebook.KERNEL_RESTART_NEEDED,
+        f"TensorFlow lacks {public}.{attr}, which every release has: the kernel holds the "
+        "release an install in the notebook replaced",
+        f"{said}\nThe log installs TensorFlow from inside the running kernel; `{public}.{attr}` is "
+        "in every TensorFlow release, so what lacks it is a kernel mixing the modules it "
+        "imported before the install with the other release's files on disk.",
+        causes.notebook.restart_fix(
+            "Runtime > Restart session in Colab, Kernel > Restart Kernel in Jupyter"
+        ),
+    )
+
+
+def _in_every_release(name: str) -> bool:
+    """Whether every bundled TensorFlow API listing (1.9 to the newest line) has ``name``."""
+    indexes = [
+        *(load_tf1(line) for line in tf1_lines()),
+        *(load_api(line) for line in bundled_lines()),
+    ]
+    return bool(indexes) and all(x is not None and x.has(name) for x in indexes)
 
 
 def _missing_name(tb: Traceback, m: Machine) -> Optional[Finding]:

@@ -100,9 +100,11 @@ def package_findings(
     python_refusals: Sequence[PythonRefusal] = (),
     modules: Sequence[tuple[str, str]] = (),
     conda_conflicts: Sequence[CondaPythonConflict] = (),
+    kernel_installs: Sequence[str] = (),
 ) -> list[Finding]:
     """One finding per cause the packages show, in order of appearance (``modules``: the
-    modules the log prints as objects, with the file each came from)."""
+    modules the log prints as objects, with the file each came from; ``kernel_installs``: the
+    distributions installed from inside a running notebook kernel)."""
     out: dict[str, Finding] = {}
     for finding in (
         *(_python_refusal(x) for x in python_refusals if x.dist),
@@ -124,7 +126,7 @@ def package_findings(
         *private_api_findings(tracebacks, m, modules),
         *keras2_layout_findings(tracebacks, m),
         *(_numpy_build(b, m) for b in numpy_builds),
-        *module_findings(tracebacks, m),
+        *module_findings(tracebacks, m, kernel_installs),
         *generated_code_findings(tracebacks, m),
     ):
         if finding is not None and finding.id not in out:
