@@ -1447,3 +1447,21 @@ def test_a_range_the_line_needs_without_declaring_it_is_judged_like_its_pins() -
     assert "pip check` reports it too" in finding.detail
     # A line without such a range: nothing to judge.
     assert not _h5py_verdicts(_old_tf("2.2.0"), "3.1.0")
+
+
+def _slim_verdicts(tf_version: str, slim: str) -> list[Finding]:
+    tf = f.pkg("tensorflow", tf_version, top_level=("tensorflow",))
+    facts = f.facts(
+        packages=(tf, f.pkg("numpy", "1.18.5"), f.pkg("tf-slim", slim)),
+        python=f.python(version="3.7.9"),
+        tensorflow=f.tensorflow(status="skipped", version=None, cuda_version=None),
+    )
+    return [x for x in judge(check_dependency_pins, facts) if x.cause == "companion-mismatch"]
+
+
+def test_tf_slim_before_its_contrib_free_release_under_tensorflow_2_is_judged() -> None:
+    # tf-slim declares no TensorFlow; 1.0 imports tensorflow.contrib (gone in 2.0), 1.1 does not.
+    (finding,) = _slim_verdicts("2.1.0", "1.0")
+    assert finding.fix is not None and any('"tf-slim==1.1.*"' in c for c in finding.fix.commands)
+    assert not _slim_verdicts("2.1.0", "1.1.0")  # the fix applied: nothing to judge
+    assert not _slim_verdicts("1.14.0", "1.0")  # TensorFlow 1 has contrib
