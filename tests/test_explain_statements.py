@@ -1151,3 +1151,25 @@ def test_a_name_every_release_has_missing_after_a_kernel_install_needs_a_restart
 )
 def test_a_kernel_restart_needs_both_the_install_and_a_name_no_release_lacks(log: str) -> None:
     assert not any(x.cause == "kernel-restart-needed" for x in explained(log).findings)
+
+
+_LIBCUDA = "ImportError: libcuda.so.1: cannot open shared object file: No such file or directory\n"
+
+
+def test_libcuda_missing_inside_a_cuda_image_is_a_container_started_without_the_gpu() -> None:
+    image = (
+        "W tensorflow/stream_executor/platform/default/dso_loader.cc:60] Could not load dynamic "
+        "library 'libcuda.so.1'; dlerror: libcuda.so.1: cannot open shared object file: No such "
+        "file or directory; LD_LIBRARY_PATH: /usr/local/nvidia/lib:/usr/local/nvidia/lib64\n"
+    )
+    found = explained(image + _LIBCUDA).findings
+    assert [x.cause for x in found if x.severity.rank >= Severity.WARNING.rank] == [
+        "container-no-gpu"
+    ]
+    assert "--gpus" in fix_text(found[0])
+
+
+def test_libcuda_missing_elsewhere_names_the_container_case_after_the_driver() -> None:
+    top = top_error(explained(_LIBCUDA))
+    assert top.cause == "driver-libraries-missing"
+    assert "--gpus all" in fix_text(top)

@@ -1119,7 +1119,9 @@ def libcuda_import_fix(m: Machine) -> Fix:
         "(nvidia-smi then lists the GPU); on machines without one (a cluster's CPU nodes), "
         "install the CPU build of the same release instead ("
         + (f"`{cpu}`" if cpu else "tensorflow for 1.x, tensorflow-cpu for 2.x")
-        + "). Where the driver is installed and the loader still misses it (a container's "
+        + "). In a container, the host's driver library is mounted only into a container "
+        "started with the GPU (`docker run --gpus all`, with the NVIDIA Container Toolkit on "
+        "the host). Where the driver is installed and the loader still misses it (a container's "
         "CUDA compat directory, a driver in a non-standard place), add the directory holding "
         "libcuda.so.1 to LD_LIBRARY_PATH.",
         commands,

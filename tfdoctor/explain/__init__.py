@@ -1307,6 +1307,10 @@ def _driver_libraries(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
             r.wsl or m.wsl is not None
         )
     if any(h.signature.id == "import-needs-libcuda" for h in hits):
+        if m.container is not None or r.cuda_image:
+            # A container: the runtime mounts the host driver's libcuda only into a container
+            # started with the GPU.
+            return causes.container.CONTAINER_NO_GPU, causes.container.container_gpu_fix(m)
         return causes.gpu.DRIVER_LIBRARIES_MISSING, causes.gpu.libcuda_import_fix(m)
     # The driver's user-space libraries (libnvidia-ml, libcuda) are not installed where the
     # kernel module is, or not visible to the container runtime.
