@@ -17,12 +17,14 @@ it can be recomputed on any later commit.
 An ``explain`` case is right when
 - benign: no finding is above ``info``;
 - otherwise: a finding names the expected cause at ``warning`` or ``error``, and its fix
-  contains every ``fix_has`` word and no ``fix_lacks`` word.
+  contains every ``fix_has`` word and no ``fix_lacks`` word, in any case (``cudnn`` is the
+  fix's ``cuDNN``; a word written from a thread does not know the fix's capitals).
 
 A ``check`` case is right as ``tests/test_real_failures.py`` judges the seen corpus: for
 ``expect.cause`` ``none``, no finding at ``warning`` or above; otherwise a finding names the
 cause at ``expect.severity`` or above, the fixes of the findings naming it contain every
-``fix_includes`` word, and no fix in the report contains a ``fix_excludes`` word.
+``fix_includes`` word, and no fix in the report contains a ``fix_excludes`` word (in any case,
+as for ``explain``).
 
 Prints one table: each batch's score over all its cases, the held-out cases only and the
 others, and the same split for its failures and its benign (or healthy) cases apart.
@@ -170,9 +172,9 @@ def judge(meta: dict[str, Any], report: dict[str, Any]) -> tuple[bool, list[str]
             continue
         if _RANKS.get(finding.get("severity"), 0) < _RANKS["warning"]:
             continue
-        text = _fix_text(finding)
-        if all(w in text for w in meta.get("fix_has", ())) and not any(
-            w in text for w in meta.get("fix_lacks", ())
+        text = _fix_text(finding).lower()
+        if all(w.lower() in text for w in meta.get("fix_has", ())) and not any(
+            w.lower() in text for w in meta.get("fix_lacks", ())
         ):
             return True, got
     return False, got
@@ -190,10 +192,10 @@ def judge_check(expect: dict[str, Any], report: dict[str, Any]) -> tuple[bool, l
     least = _RANKS[expect.get("severity", "warning")]
     if max(_RANKS.get(f.get("severity"), 0) for f in hits) < least:
         return False, got
-    text = "\n".join(_fix_text(f) for f in hits)
-    every_fix = "\n".join(_fix_text(f) for f in findings)
-    right = all(w in text for w in expect.get("fix_includes", ())) and not any(
-        w in every_fix for w in expect.get("fix_excludes", ())
+    text = "\n".join(_fix_text(f) for f in hits).lower()
+    every_fix = "\n".join(_fix_text(f) for f in findings).lower()
+    right = all(w.lower() in text for w in expect.get("fix_includes", ())) and not any(
+        w.lower() in every_fix for w in expect.get("fix_excludes", ())
     )
     return right, got
 

@@ -449,3 +449,21 @@ def test_the_benchmark_exits_2_when_a_case_cannot_be_run(tmp_path: Path) -> None
     assert proc.returncode == 2
     assert "could not run 2: cannot read 2.log.gz" in proc.stderr
     assert re.search(r"\s1/2\s+50\.0 %", proc.stdout)
+
+
+def test_a_fix_word_is_found_in_any_case() -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_accuracy", BENCH)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    finding = {
+        "cause": "cudnn-version-mismatch",
+        "severity": "error",
+        "fix": {"text": "Install the cuDNN the build names.", "commands": []},
+    }
+    report = {"findings": [finding]}
+    case = {"cause": "cudnn-version-mismatch", "fix_has": ["cudnn"]}
+    assert bench.judge(case, report)[0]
+    assert not bench.judge({**case, "fix_lacks": ["CUDNN"]}, report)[0]
