@@ -1173,3 +1173,20 @@ def test_libcuda_missing_elsewhere_names_the_container_case_after_the_driver() -
     top = top_error(explained(_LIBCUDA))
     assert top.cause == "driver-libraries-missing"
     assert "--gpus all" in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    ("run", "cause"),
+    [
+        pytest.param("$ docker run --rm -it my/gpu-image\n", "container-no-gpu", id="no-gpu-flag"),
+        pytest.param(
+            "$ sudo docker run --gpus all -it my/gpu-image\n", "driver-libraries-missing", id="gpus"
+        ),
+        pytest.param("$ nvidia-docker run -it my/gpu-image\n", "driver-libraries-missing", id="nv"),
+    ],
+)
+def test_libcuda_missing_after_a_docker_run_is_judged_by_its_gpu_flags(
+    run: str, cause: str
+) -> None:
+    found = explained(run + _LIBCUDA).findings
+    assert [x.cause for x in found if x.severity.rank >= Severity.WARNING.rank] == [cause]

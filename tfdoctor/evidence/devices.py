@@ -195,3 +195,26 @@ def built_with_cuda(listings: list[DeviceListing]) -> Optional[bool]:
     """What ``tf.test.is_built_with_cuda()`` answered, where printed."""
     answers = [x.built_with_cuda for x in listings if x.built_with_cuda is not None]
     return answers[0] if answers else None
+
+
+#: ``docker run`` (or ``podman run``) as a shell line, behind a prompt or ``sudo``; and the
+#: flags that hand the container a GPU: docker's ``--gpus`` (19.03), the NVIDIA runtime of
+#: nvidia-docker 2 (``--runtime=nvidia``), a CDI device (``--device nvidia.com/gpu=all``) or the
+#: variable the NVIDIA runtime reads. ``nvidia-docker run`` adds the runtime itself.
+_CONTAINER_RUN = re.compile(
+    r"^(?P<before>[^\n]{0,80}?)\b(?P<cmd>(?:docker|podman) run\b[^\n]{0,2000})", re.MULTILINE
+)
+_GPU_FLAGS = re.compile(r"--gpus\b|--runtime[= ]nvidia|nvidia\.com/gpu|NVIDIA_VISIBLE_DEVICES")
+
+
+def container_run_without_gpu(text: str) -> Optional[str]:
+    """The first ``docker run`` or ``podman run`` command ``text`` shows that hands the
+    container no GPU (at most 200 characters of it); None where none is shown or each hands
+    one over."""
+    if " run" not in text:
+        return None
+    for match in _CONTAINER_RUN.finditer(text):
+        if match.group("before").endswith("nvidia-") or _GPU_FLAGS.search(match.group("cmd")):
+            continue
+        return match.group("cmd").strip()[:200]
+    return None

@@ -29,6 +29,7 @@ from tfdoctor.evidence import tflog
 from tfdoctor.evidence.devices import (
     MAX_LISTINGS,
     DeviceListing,
+    container_run_without_gpu,
     read_device_listings,
     unix_prompt,
 )
@@ -172,6 +173,8 @@ class Evidence:
     statements: list[tuple[str, str]] = dataclasses.field(default_factory=list)
     #: Distributions the log installs from inside a running notebook kernel (``!pip install``).
     kernel_installs: list[str] = dataclasses.field(default_factory=list)
+    #: The first ``docker run`` the log shows that hands the container no GPU, if any.
+    docker_run_without_gpu: Optional[str] = None
     #: Modules the log prints as objects, with the file each was imported from.
     modules: list[tuple[str, str]] = dataclasses.field(default_factory=list)
     #: TensorFlow's packages as a pasted ``conda list`` shows them.
@@ -367,6 +370,8 @@ def _read_head(evidence: Evidence, block: LogText, text: str) -> None:
     for dist in read_kernel_installs(head):
         if dist not in evidence.kernel_installs:
             evidence.kernel_installs.append(dist)
+    if evidence.docker_run_without_gpu is None:
+        evidence.docker_run_without_gpu = container_run_without_gpu(head)
     for python in interpreters(head, MAX_INTERPRETERS):
         if python not in evidence.interpreters:
             evidence.interpreters.append(python)
@@ -575,6 +580,8 @@ class Revealed(Record):
     pip_version: Optional[str] = None
     #: The macOS a library dyld could not bind was built for (its "Referenced from:" line).
     dyld_built_for: Optional[str] = None
+    #: A ``docker run`` the log shows without a GPU flag (the command as shown).
+    docker_run_without_gpu: Optional[str] = None
     #: Releases pip skipped for their Requires-Python, as it listed them.
     python_refusals: tuple[PythonRefusal, ...] = ()
     #: Facts the log does not state but its paths and file names imply, each with its basis.
@@ -847,6 +854,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         pip_refusals=tuple(evidence.refusals),
         pip_version=evidence.first("pip_version", evidence_only=True),
         dyld_built_for=evidence.first("macos_version", evidence_only=True),
+        docker_run_without_gpu=evidence.docker_run_without_gpu,
         no_gpu_host=_no_gpu_host(evidence, text, image_line is not None),
         python_refusals=tuple(evidence.python_refusals),
         inferred=tuple(inferred),
@@ -1307,7 +1315,7 @@ def _driver_libraries(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
             r.wsl or m.wsl is not None
         )
     if any(h.signature.id == "import-needs-libcuda" for h in hits):
-        if m.container is not None or r.cuda_image:
+        if m.container is not None or r.cuda_image or r.docker_run_without_gpu:
             # A container: the runtime mounts the host driver's libcuda only into a container
             # started with the GPU.
             return causes.container.CONTAINER_NO_GPU, causes.container.container_gpu_fix(m)
