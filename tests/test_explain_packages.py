@@ -1790,3 +1790,30 @@ def test_a_pin_outside_tensorflows_range_moves_tensorflow_to_a_line_that_admits_
     line = f.FIXTURE_MATRIX.line_for("2.12")
     assert line is not None
     assert f'"tensorflow=={line.latest_patch}" "protobuf==3.20.3"' in fix
+
+
+_BACKTRACK = (
+    "Collecting tf-models-official\n"
+    "Will try a different candidate, due to conflict:\n"
+    "    tf-models-official 2.13.1 depends on tensorflow-text~=2.13.0\n"
+)
+
+
+def test_pip_backtracking_over_a_dependency_without_a_wheel_for_the_system_is_named() -> None:
+    top = explained("PS C:\\dev> pip install tf-models-official\n" + _BACKTRACK).findings[0]
+    assert top.cause == "tf-release-not-for-python"
+    assert top.severity is Severity.WARNING
+    assert top.fix is not None and "2.10" in top.fix.text  # tensorflow-text's last on Windows
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        # Linux has tensorflow-text 2.13 wheels: the conflict is about versions.
+        pytest.param("me@box:~$ pip install tf-models-official\n", id="linux"),
+        pytest.param("", id="system-unknown"),
+    ],
+)
+def test_pip_backtracking_is_not_put_down_to_wheels_where_they_exist(head: str) -> None:
+    found = explained(head + _BACKTRACK).findings
+    assert not any(x.cause == "tf-release-not-for-python" for x in found)

@@ -73,6 +73,13 @@ _DEPENDS = re.compile(
     rf"(?P<spec>(?:{_OP}\s*[\w.*+!-]+(?:\s*(?:,|and)\s*{_OP}\s*[\w.*+!-]+)*)?)"
 )
 
+#: pip's notice as it drops a candidate and the requirement that made it (pip's
+#: resolution/resolvelib/reporter.py): "Will try a different candidate, due to conflict:" then
+#: "    A 1.2 depends on B~=3.0".
+_BACKTRACK = re.compile(
+    r"Will try a different candidate, due to conflict:[ \t]*\r?\n[ \t]*" + _DEPENDS.pattern
+)
+
 
 #: setuptools' pkg_resources refusing an installed distribution as an entry point or
 #: ``pkg_resources.require`` resolves it: ``ContextualVersionConflict: (numpy 1.23.3
@@ -101,7 +108,9 @@ class Conflict(Record):
     target: str
     spec: str
     #: ``installed``: ``have`` is the version installed; ``requested``: ``have`` is the
-    #: specifier the user asked for (pip installed nothing); ``missing``: not installed.
+    #: specifier the user asked for (pip installed nothing); ``missing``: not installed;
+    #: ``backtrack``: pip dropped the requirer's candidate over this requirement and tries
+    #: another (older) one.
     kind: str
     have: str = ""
     #: ``between``: the other package whose range on ``target`` (``have``) none of the
@@ -155,6 +164,19 @@ def read_conflicts(texts: Iterable[str]) -> list[Conflict]:
                             wanted,
                         )
                     )
+        if "Will try a different candidate" in text:
+            # pip's backtracking (resolvelib, pip 23.1 on): the candidate's requirement it
+            # could not meet, each after the notice that it moves on.
+            for m in _BACKTRACK.finditer(text):
+                out.append(
+                    Conflict(
+                        normalize_name(m["req"]),
+                        m["rv"],
+                        normalize_name(m["target"]),
+                        _spec(m["spec"]),
+                        "backtrack",
+                    )
+                )
         if "conflict is caused by" in text and "The user requested" not in text:
             out += _between(
                 (m["req"], m["rv"], m["target"], m["spec"]) for m in _DEPENDS.finditer(text)

@@ -33,6 +33,7 @@ from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import TFLine, spec_contains, version_key
 from tfdoctor.modules import distribution_of, modules
+from tfdoctor.wheel_index import releases_of
 
 #: Libraries whose layers and models are Keras 2 objects (tf.keras before 2.16, or tf-keras):
 #: Keras 3 refuses them. The top-level import package, its distribution, and the source.
@@ -286,6 +287,8 @@ def _conflict(c: Conflict, m: Machine, legacy_keras_used: bool = True) -> Option
     it, as ``TF_USE_LEGACY_KERAS`` or ``import tf_keras`` does)."""
     if c.kind == "between":
         return _between(c, m) if c.requirer in TF_DISTRIBUTIONS else None
+    if c.kind == "backtrack":
+        return _backtrack(c, m)
     if c.kind == "requested":
         asked = _pinned(c.have)
         if asked is None or spec_contains(asked, c.spec) is not False:
@@ -428,6 +431,33 @@ def _between(c: Conflict, m: Machine) -> Optional[Finding]:
         f"{c.other} and TensorFlow {c.requirer_version} require {c.target} ranges that do not meet",
         said,
         fix,
+    )
+
+
+def _backtrack(c: Conflict, m: Machine) -> Optional[Finding]:
+    """pip dropping a candidate over a requirement no release of which publishes a wheel for
+    the system the log shows (the bundled index of PyPI's files: tensorflow-text has no
+    Windows wheel after 2.10): pip goes on to older candidates, and what it settles on, if
+    anything, is a release of another era than the rest of the environment."""
+    if m.os is None:
+        return None
+    rows = [r for r in releases_of(c.target) if not c.spec or spec_contains(r.version, c.spec)]
+    if not rows or any(r.platform_fits(m.os) for r in rows):
+        return None  # a wheel exists here: the conflict is about versions (pip says which)
+    where = {"linux": "Linux", "macos": "macOS", "windows": "Windows"}.get(m.os, m.os)
+    said = (
+        f"pip: Will try a different candidate, due to conflict: {c.requirer_named} depends on "
+        f"{c.target}{c.spec}."
+    )
+    return causes.finding(
+        f"explain.{causes.platform.TF_RELEASE_NOT_FOR_PYTHON}",
+        Severity.WARNING,
+        causes.platform.TF_RELEASE_NOT_FOR_PYTHON,
+        f"{c.target}{c.spec}, which {c.requirer_named} needs, has no wheel for {where}",
+        f"{said}\nNo release of {c.target} in {c.spec or 'any version'} publishes a wheel for "
+        f"{where} (PyPI's files): pip moves back to older {c.requirer} releases, and what it "
+        "settles on, if anything, belongs to another era than the rest of the environment.",
+        causes.software.companion_no_wheel_fix(m, c.target, (), False, c.spec),
     )
 
 
