@@ -457,3 +457,26 @@ def test_python_2_on_a_release_that_published_python_2_wheels_is_no_error() -> N
     (finding,) = judge("tensorflow.python", old)
     assert finding.severity is Severity.UNKNOWN
     assert "older than every line" in finding.summary
+
+
+@pytest.mark.parametrize(
+    ("tf_version", "severity"),
+    [
+        # Keras 3 (tf.keras from 2.16) compiles fit with XLA on a GPU by default.
+        pytest.param("2.16.1", Severity.WARNING, id="keras-3"),
+        # Keras 2 compiles with XLA only where the code asks: other code runs.
+        pytest.param("2.6.0", Severity.INFO, id="keras-2"),
+    ],
+)
+def test_libdevice_off_xlas_path_without_a_logged_failure_weighs_who_uses_xla(
+    tf_version: str, severity: Severity
+) -> None:
+    libs = dataclasses.replace(
+        f.cuda_libs(),
+        libdevice="/usr/local/cuda-11.4/nvvm/libdevice/libdevice.10.bc",
+        ptxas="/usr/local/cuda-11.4/bin/ptxas",
+    )
+    tf = f.pkg("tensorflow", tf_version, top_level=("tensorflow",))
+    facts = f.facts(packages=(tf, f.pkg("numpy", "1.26.4")), cuda_libs=libs)
+    (finding,) = judge("xla.libdevice", facts)
+    assert finding.severity is severity

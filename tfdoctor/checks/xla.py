@@ -72,9 +72,15 @@ def check_libdevice(ctx: CheckContext) -> Iterator[Finding]:
     logged = found[0] if found else None
     if not logged and libs.ptxas is None:
         return  # no evidence the search ran: say nothing rather than guess
+    m = ctx.machine
+    # Keras 3 compiles fit/evaluate/predict with XLA on a GPU unless told otherwise
+    # (jit_compile="auto": Trainer._resolve_auto_jit_compile, keras/src/trainers/trainer.py),
+    # so where it is tf.keras every model meets XLA; with Keras 2 only code that asks does.
+    by_default = m.keras3_is_tf_keras and not m.legacy_keras
+    severity = Severity.ERROR if logged else Severity.WARNING if by_default else Severity.INFO
     yield causes.finding(
         "xla.libdevice",
-        Severity.ERROR if logged else Severity.WARNING,
+        severity,
         causes.xla.LIBDEVICE_MISSING,
         "XLA cannot find libdevice.10.bc: jit-compiled functions fail on the GPU",
         (logged.message + "\n" if logged else "")
@@ -83,6 +89,12 @@ def check_libdevice(ctx: CheckContext) -> Iterator[Finding]:
             if elsewhere
             else "Searched: XLA_FLAGS' --xla_gpu_cuda_data_dir, the CUDA toolkit roots and "
             "the nvidia-cuda-nvcc wheel."
+        )
+        + (
+            ""
+            if logged or by_default
+            else " tf.keras here is Keras 2, which compiles with XLA only where the code asks "
+            "(jit_compile=True, tf.function(jit_compile=True)): other code runs."
         ),
-        causes.xla.libdevice_fix(ctx.machine),
+        causes.xla.libdevice_fix(m),
     )
