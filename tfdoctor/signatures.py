@@ -58,6 +58,8 @@ GROUPS = frozenset(
         "symbol",
         "requirer",
         "site_packages",
+        # The build a TensorFlow C library archive's name says it is (gpu-windows-x86_64).
+        "archive",
         # The interpreter's version an installed path names (lib/python3.12/site-packages/).
         "path_python",
         "gpu_arch",

@@ -1203,6 +1203,17 @@ def gpu_arch_fix(m: Machine, capability: Optional[str], minimum: Optional[str] =
             f"compute capability {capability} that fits this machine.",
             install,
         )
+    first = first_line_with_code(m, capability) if m.tf is not None else None
+    if first is not None and m.tf is not None:
+        # The release installed is known, the machine is not: the nearest release that has
+        # the GPU's code, which changes the least.
+        return Fix(
+            f"TensorFlow {m.tf.version} has no code for compute capability {capability}; "
+            f"TensorFlow {first.line} is the first later release with machine code for it: "
+            f"use {first.latest_patch} (`tfdoctor matrix --gpu {capability}` lists every "
+            "release that has it), a newer GPU, or a source build with "
+            f"TF_CUDA_COMPUTE_CAPABILITIES={capability}."
+        )
     return Fix(
         f"Use a TensorFlow release built for compute capability {capability} "
         f"(`tfdoctor matrix --gpu {capability}`), a newer GPU, or a source build with "

@@ -225,11 +225,23 @@ CAUSES: Mapping[str, Cause] = dict(
 )
 
 
-def windows_gpu_fix(m: Machine) -> Fix:
-    """WSL2 with the Linux wheels, or TensorFlow 2.10, the last native Windows GPU release."""
+def windows_gpu_fix(m: Machine, archive: bool = False) -> Fix:
+    """WSL2 with the Linux wheels, or TensorFlow 2.10, the last native Windows GPU release
+    (``archive``: TensorFlow's C library, whose archives follow the same builds)."""
     from tfdoctor.compat import newest_fit  # noqa: PLC0415 - avoids a cycle at import
 
     commands = ["wsl --install"]
+    if archive:
+        lines = m.matrix.lines if m.matrix is not None else ()
+        last = next((x.line for x in lines if x.windows_native_gpu), None)
+        release = f"TensorFlow {last}" if last else "the last release with one"
+        return Fix(
+            "Use the Windows GPU archive of TensorFlow's C library (libtensorflow-gpu-windows-"
+            f"x86_64) of {release}, the last native Windows GPU release "
+            "(https://www.tensorflow.org/install/lang_c lists it), or build and run under "
+            "WSL2 with the Linux GPU archive.",
+            tuple(commands),
+        )
     text = "Run TensorFlow under WSL2 (the Linux wheels use the GPU there)"
     native = newest_fit(m.matrix, m.target) if m.matrix is not None else None
     if native is not None and native.line.windows_native_gpu:
@@ -249,18 +261,107 @@ def windows_gpu_fix(m: Machine) -> Fix:
     return Fix(text + ".", tuple(commands))
 
 
-def cpu_avx_fix(instruction: Optional[str] = None) -> Fix:
+def cpu_avx_fix(
+    instruction: Optional[str] = None, windows: bool = False, binding: Optional[str] = None
+) -> Fix:
     """A CPU (or VM CPU model) with the instructions the wheels need, or a source build;
-    ``instruction``: the set TensorFlow said it lacks (``SSE4.1``), else AVX."""
+    ``instruction``: the set TensorFlow said it lacks (``SSE4.1``), else AVX; ``windows``: the
+    log is native Windows'; ``binding``: TensorFlow.js for Node's addon that failed."""
     needed = instruction or "AVX"
     # /proc/cpuinfo spells the flags in lower case with "_" for "." (sse4_1, avx512f).
     flag = needed.lower().replace(".", "_")
     flags = "|".join(dict.fromkeys((flag, "avx", "avx2", "fma", "avx512f")))
+    # Windows has no /proc/cpuinfo: Sysinternals' Coreinfo lists the instruction sets
+    # (https://learn.microsoft.com/en-us/sysinternals/downloads/coreinfo).
+    check = (
+        f'coreinfo64 -accepteula -f | findstr /i "{needed}"'
+        if windows or binding
+        else f"grep -o -w -E '{flags}' /proc/cpuinfo | sort -u"
+    )
+    found = tfjs_binding(binding) if binding else None
+    if found is not None:
+        # TensorFlow.js runs without TensorFlow's C library on its JavaScript and WebAssembly
+        # backends (https://www.tensorflow.org/js/guide/platform_environment).
+        package = found[1]
+        return Fix(
+            f"TensorFlow's library that @tensorflow/{package} loads (tensorflow.dll) is "
+            f"compiled for {needed}, which this CPU lacks: run on a CPU with {needed}, or drop "
+            "the native addon for TensorFlow.js's own backends (@tensorflow/tfjs with "
+            "@tensorflow/tfjs-backend-wasm), which need no TensorFlow library.",
+            (
+                check,
+                f"npm uninstall @tensorflow/{package}",
+                "npm install @tensorflow/tfjs @tensorflow/tfjs-backend-wasm",
+            ),
+        )
     return Fix(
         f"Run on a CPU with {needed} (and the other instructions the wheel needs; in a VM, pass "
         "the host's CPU flags through), install a TensorFlow build made without it, or build "
         "TensorFlow from source for this CPU.",
-        (f"grep -o -w -E '{flags}' /proc/cpuinfo | sort -u",),
+        (check,),
+    )
+
+
+#: TensorFlow.js for Node's addon in its package: node_modules\@tensorflow\tfjs-node(-gpu)\
+#: lib\napi-vN\tfjs_binding.node (package.json's binary.module_path), as Node prints it on
+#: Windows (``\\?\`` before it) or elsewhere.
+_TFJS_BINDING = re.compile(
+    r"^(?:\\\\\?\\)?(?P<root>.*?[\\/](?P<package>tfjs-node(?:-gpu)?))[\\/]lib[\\/]"
+    r"(?P<napi>napi-v\d+)[\\/]tfjs_binding\.node\.?$"
+)
+
+
+def tfjs_binding(path: str) -> Optional[tuple[str, str, str, str]]:
+    """TensorFlow.js for Node's addon ``path`` as its package's directory, the package
+    (``tfjs-node-gpu``), the N-API directory (``napi-v8``) and the separator, or None."""
+    found = _TFJS_BINDING.match(path.strip())
+    if found is None:
+        return None
+    sep = "\\" if "\\" in found.group("root") else "/"
+    return found.group("root"), found.group("package"), found.group("napi"), sep
+
+
+def tfjs_binding_fix(binding: str, built: bool = True) -> Fix:
+    """TensorFlow.js for Node's addon that does not load: ``built``, it exists and a DLL it
+    links does not load (tensorflow.dll, which the install copies from deps\\lib beside the
+    addon on Windows: scripts/install.js, deps-stage.js), else the install left no addon."""
+    found = tfjs_binding(binding)
+    root, package, napi, sep = found or ("node_modules/@tensorflow/tfjs-node", "tfjs-node", "", "/")
+    rebuild = f"npm rebuild @tensorflow/{package} --build-addon-from-source"
+    if not built:
+        return Fix(
+            f"The install of @tensorflow/{package} did not fetch or build its addon "
+            "(tfjs_binding.node): rebuild it, as tfjs-node's own message says (the build "
+            "needs Python and a C++ compiler: on Windows the Visual Studio Build Tools).",
+            (rebuild,),
+        )
+    target = f"{root}{sep}lib{sep}{napi or 'napi-vN'}"
+    text = (
+        f"tfjs_binding.node is there, but a DLL it links did not load: most often "
+        f"tensorflow.dll, which the install leaves in {root}{sep}deps{sep}lib and copies into "
+        f"{target}, where the addon looks for it. Copy it there, or rebuild the addon (which "
+        "stages it again)."
+    )
+    if package.endswith("-gpu"):
+        text += (
+            " For the GPU package the CUDA and cuDNN DLLs that tensorflow.dll was built for "
+            "must be on PATH too."
+        )
+    copy = f'copy "{root}{sep}deps{sep}lib{sep}tensorflow.dll" "{target}"'
+    return Fix(text, (copy, rebuild) if sep != "/" else (rebuild,))
+
+
+def tfjs_word_size_fix(binding: str) -> Fix:
+    """TensorFlow.js for Node's addon and TensorFlow library are 64-bit builds only
+    (scripts/deps-constants.js lists x86_64 alone for Windows): a 32-bit Node.js cannot
+    load them."""
+    found = tfjs_binding(binding)
+    package = found[1] if found is not None else "tfjs-node"
+    return Fix(
+        f"@tensorflow/{package} is built for 64-bit (x64) Node.js only, and this Node.js is "
+        "of another word size (`node -p process.arch` prints ia32 for a 32-bit one): install "
+        f"the 64-bit Node.js and install @tensorflow/{package} again with it.",
+        ('node -p "process.arch"', f"npm install @tensorflow/{package}"),
     )
 
 
@@ -758,6 +859,24 @@ def pip_refusal_fix(
     read from pip's words and what is inferred from the matrix.
     """
     lines = m.matrix.lines if m.matrix is not None else ()
+    asked_line = (
+        m.matrix.line_for(requested.removesuffix(".*"))
+        if m.matrix is not None and requested
+        else None
+    )
+    if (
+        dist == "tensorflow-gpu"
+        and m.os == "windows"
+        and asked_line is not None
+        and not asked_line.windows_native_gpu
+    ):
+        # The GPU build asked for on native Windows, of a line that has none there: no
+        # Python or pip would find it.
+        why = (
+            f"tensorflow-gpu {requested} is asked for on native Windows, where TensorFlow "
+            f"{asked_line.line} has no GPU build (from the matrix)"
+        )
+        return WINDOWS_NATIVE_GPU_ENDED, windows_gpu_fix(m), why
     # How the fix's words name the distribution (its commands use `dist` itself).
     shown_name = "TensorFlow" if dist == "tensorflow" else dist
     check = (
@@ -1003,8 +1122,10 @@ def _release_wheels(
     line = m.matrix.line_for(release) if requested.endswith(".*") else None
     by_platform = line.python if line is not None else m.matrix.release_pythons(release)
     if by_platform and gpu:
-        # tensorflow-gpu: Linux x86-64, and Windows up to 2.10 (native Windows GPU ended there).
-        windows = version_key(release) < (2, 11)
+        # tensorflow-gpu: Linux x86-64, and Windows while the line had a native Windows GPU
+        # build (up to 2.10).
+        own = line or m.matrix.line_for(release)
+        windows = own is not None and own.windows_native_gpu
         by_platform = {
             k: v
             for k, v in by_platform.items()

@@ -656,6 +656,16 @@ def _nearest_with(
     return ""
 
 
+def wheels_for_system(m: Machine, dist: str, spec: str = "") -> Optional[bool]:
+    """Whether some release of ``dist`` that ``spec`` admits publishes a wheel for this
+    machine's system (the bundled index of PyPI's files); None where the system is not known
+    or the index has no such release."""
+    rows = [r for r in releases_of(dist) if not spec or spec_contains(r.version, spec)]
+    if m.os is None or not rows:
+        return None
+    return any(r.platform_fits(m.os) for r in rows)
+
+
 def published_wheels(m: Machine, dist: str, spec: str = "") -> Optional[str]:
     """What the releases of ``dist`` that ``spec`` admits (every release where empty) publish,
     from the bundled index of PyPI's files, against this machine's Python and system where

@@ -175,7 +175,14 @@ _NO_GPU = re.compile(
     r"[^.\n]{0,25}?\bgpus?\b"
     r"|\bgpus?\b[^.\n]{0,30}?\b(?:is|are)\s+(?:not|never)\s+(?:detected|found|available|used|"
     r"recogni[sz]ed|listed|visible|being used|utili[sz]ed)\b"
-    r"|\bno\s+gpus?\s+(?:is\s+|are\s+)?(?:detected|found|available|listed)\b)"
+    r"|\bno\s+gpus?\s+(?:is\s+|are\s+)?(?:detected|found|available|listed)\b"
+    # The work landing on the CPU instead: "only uses the CPU", "trains on the CPU instead",
+    # "CPU mode only".
+    r"|\b(?:only|just)\s+(?:uses?|using|utili[sz]es?|(?:runs?|running|trains?|training)\s+on)"
+    r"\s+(?:the\s+)?cpu\b"
+    r"|\b(?:uses?|using|(?:runs?|running|trains?|training)\s+on)\s+(?:the\s+)?cpu\s+"
+    r"(?:only|instead)\b"
+    r"|\bcpu\s+mode\s+only\b|\bonly\s+(?:in\s+)?cpu\s+mode\b)"
 )
 
 
@@ -188,8 +195,9 @@ _PRINTED = re.compile(r"\.(?:cc|py|h):\d+\]|^\s*(?:\d{4}-\d\d-\d\d|[IWEF]\d{4} |
 #: A line where not using the GPU is chosen or asked about, not a failure: "I don't want to
 #: use the GPU", "CPU only", CUDA_VISIBLE_DEVICES=-1, a question.
 _BY_CHOICE = re.compile(
-    r"(?i)\b(?:want|need|intend|prefer|wish)\b|\bcpu[- ]only\b|CUDA_VISIBLE_DEVICES\s*=\s*-1|\?\s*$"
-    r"|\?\s+\w"
+    # "CPU only" as a build or a choice; not "runs on the CPU only", which is the complaint.
+    r"(?i)\b(?:want|need|intend|prefer|wish)\b|(?<!on )(?<!on the )\bcpu[- ]only\b"
+    r"|CUDA_VISIBLE_DEVICES\s*=\s*-1|\?\s*$|\?\s+\w"
 )
 
 

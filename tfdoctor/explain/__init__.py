@@ -33,6 +33,7 @@ from tfdoctor.evidence.devices import (
     read_device_listings,
     unix_prompt,
 )
+from tfdoctor.evidence.nodejs import rejoin_addon_paths
 from tfdoctor.evidence.packages import (
     MAX_CONFLICTS,
     MAX_REQUESTS,
@@ -315,9 +316,11 @@ def scan(blocks: Iterable[LogText], signatures: Signatures) -> Evidence:
     order = 0
     for block in blocks:
         evidence.lines += block.text.count("\n") + 1
-        shapes, distinct = _shapes(block.text)
+        # Node's addon path, on a line of its own below Windows' reason, joins that line.
+        text = rejoin_addon_paths(block.text)
+        shapes, distinct = _shapes(text)
         _read_block(evidence, block, distinct)
-        lines = block.text.split("\n")
+        lines = text.split("\n")
         # Whether a signature that only counts now matched a shape: its lines all agree.
         counted: dict[tuple[str, str], bool] = {}
         for line_no, shape, sigs, families in _candidates(
@@ -650,11 +653,14 @@ _OS_TEXT = (
             re.MULTILINE,
         ),
     ),
+    # A wheel's Windows platform tag (win_amd64, win32), platform.platform()'s words
+    # (Windows-10-10.0.19041-SP0) and CPython's Windows build string ("[MSC v.1929 64 bit
+    # (AMD64)]", which its banner and sys.version print) say Windows too.
     (
         "windows",
         re.compile(
-            r"\b[A-Za-z]:\\|\\(?:site|dist)-packages\\|\.dll\b|[-.]win(?:_amd64|32)\.whl\b"
-            r"|\bWindows-1[01]-10\.\d+\.\d+"
+            r"\b[A-Za-z]:\\|\\(?:site|dist)-packages\\|\.dll\b|[-_.]win(?:_amd64|32)\b"
+            r"|\[MSC v\.\d+|\bWindows-1[01]-10\.\d+\.\d+"
         ),
     ),
     (
@@ -1149,7 +1155,12 @@ def _cpu_avx(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Caus
     # (https://developer.apple.com/documentation/apple-silicon/about-the-rosetta-translation-environment).
     if r.os == "macos":
         return causes.platform.CPU_EMULATED, causes.platform.native_interpreter_fix(m)
-    return causes.platform.CPU_LACKS_AVX, causes.platform.cpu_avx_fix(_group(hits, "instruction"))
+    library = _group(hits, "library")
+    return causes.platform.CPU_LACKS_AVX, causes.platform.cpu_avx_fix(
+        _group(hits, "instruction"),
+        windows=r.os == "windows",
+        binding=library if library and causes.platform.tfjs_binding(library) else None,
+    )
 
 
 def _protobuf(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
@@ -1349,6 +1360,8 @@ _DLOPENED = re.compile(r"dlopen\(([^,]+),")
 
 def _wrong_arch(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     library = _group(hits, "library")
+    if library and causes.platform.tfjs_binding(library):
+        return causes.platform.WHEEL_MISMATCH, causes.platform.tfjs_word_size_fix(library)
     if any(h.signature.id == "library-wrong-architecture" for h in hits) and library:
         top = installed_package(library)
         if top is None:
@@ -1542,6 +1555,13 @@ def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
     if any(h.signature.id == "tensorrt-stub-abort" for h in hits):
         return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.tensorrt_fix()
     library = _group(hits, "library")
+    if library and causes.platform.tfjs_binding(library):
+        # TensorFlow.js for Node's addon: the file tfjs-node itself says is missing, or one
+        # Windows could not load for a DLL it links.
+        built = not any(h.signature.id == "tfjs-binding-not-built" for h in hits)
+        return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.tfjs_binding_fix(
+            library, built
+        )
     # "Library not loaded" is dyld's (macOS) wording.
     dyld = any(h.signature.id == "dylib-not-loaded" for h in hits)
     macos = r.os == "macos" or dyld or bool(library and library.endswith(".dylib"))
@@ -2237,6 +2257,7 @@ def explain(
         _conda_cpu_build(evidence.conda_rows, _gpu_shown(machine, revealed), revealed.os),
         _pip_ignores_requires_python(evidence, revealed, machine),
         _stated_platform_release(evidence, machine),
+        _windows_gpu_archive(evidence, machine),
     ):
         if extra is not None:
             findings.setdefault(extra.id, extra)
@@ -2321,6 +2342,33 @@ def _stated_platform_release(evidence: Evidence, machine: Machine) -> Optional[F
         "publishes no wheel for that platform (from the matrix).",
         causes.platform.platform_ended_fix(machine, said.tf_version, platform, last),
     )
+
+
+def _windows_gpu_archive(evidence: Evidence, machine: Machine) -> Optional[Finding]:
+    """A Windows GPU archive of TensorFlow's C library named for a release the matrix says has
+    no native Windows GPU build (2.11 and later): no such archive was published."""
+    hit = evidence.hits.get("libtensorflow-archive")
+    matrix = machine.matrix
+    if hit is None or matrix is None:
+        return None
+    for (where, cited), groups in zip(hit.citations, hit.groups):
+        if groups.get("archive") != "gpu-windows-x86_64":
+            continue
+        release = groups["tf_version"]
+        line = matrix.line_for(release)
+        if line is None or line.windows_native_gpu:
+            continue
+        return causes.finding(
+            f"explain.{causes.platform.WINDOWS_NATIVE_GPU_ENDED}",
+            Severity.ERROR,
+            causes.platform.WINDOWS_NATIVE_GPU_ENDED,
+            f"No Windows GPU build of TensorFlow {release}'s C library exists",
+            f"{where}: {cited}\nTensorFlow {release} has no native Windows GPU build (from the "
+            "matrix), so no GPU archive of its C library for Windows was published.",
+            causes.platform.windows_gpu_fix(machine, archive=True),
+            hit.signature.sources,
+        )
+    return None
 
 
 #: A TensorFlow release a user names (``tensorflow 2.15``, ``TF 2.16.1``, ``tf==2.15``).

@@ -33,7 +33,6 @@ from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import TFLine, spec_contains, version_key
 from tfdoctor.modules import distribution_of, modules
-from tfdoctor.wheel_index import releases_of
 
 #: Libraries whose layers and models are Keras 2 objects (tf.keras before 2.16, or tf-keras):
 #: Keras 3 refuses them. The top-level import package, its distribution, and the source.
@@ -439,12 +438,9 @@ def _backtrack(c: Conflict, m: Machine) -> Optional[Finding]:
     the system the log shows (the bundled index of PyPI's files: tensorflow-text has no
     Windows wheel after 2.10): pip goes on to older candidates, and what it settles on, if
     anything, is a release of another era than the rest of the environment."""
-    if m.os is None:
-        return None
-    rows = [r for r in releases_of(c.target) if not c.spec or spec_contains(r.version, c.spec)]
-    if not rows or any(r.platform_fits(m.os) for r in rows):
-        return None  # a wheel exists here: the conflict is about versions (pip says which)
-    where = {"linux": "Linux", "macos": "macOS", "windows": "Windows"}.get(m.os, m.os)
+    if causes.software.wheels_for_system(m, c.target, c.spec) is not False:
+        return None  # a wheel exists here, or nothing is known: about versions (pip says which)
+    where = {"linux": "Linux", "macos": "macOS", "windows": "Windows"}.get(m.os or "", m.os)
     said = (
         f"pip: Will try a different candidate, due to conflict: {c.requirer_named} depends on "
         f"{c.target}{c.spec}."
