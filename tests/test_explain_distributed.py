@@ -222,3 +222,25 @@ def test_a_release_without_nccl_wheels_gets_nvidias_package_for_its_cuda() -> No
     facts = f.facts(tensorflow=tf, packages=(f.pkg("tensorflow", "2.13.1"),))
     finding = _one(explained(LOG, facts), NCCL_CUDA)
     assert "+cuda11.8" in fix_text(finding)
+
+
+@pytest.mark.parametrize(
+    ("warning", "kept"),
+    [
+        pytest.param("Cuda failure 2 'out of memory'", {"gpu-out-of-memory"}, id="oom"),
+        pytest.param(
+            "Cuda failure 217 'peer access is not supported between these two devices'",
+            {COLLECTIVE},
+            id="peer-access",
+        ),
+        # A driver older than NCCL's CUDA is NCCL's build too: both causes stand.
+        pytest.param(
+            "Cuda failure 'CUDA driver version is insufficient for CUDA runtime version'",
+            {"driver-too-old", NCCL_CUDA},
+            id="driver-older-than-nccl-cuda",
+        ),
+    ],
+)
+def test_nccls_own_warning_names_the_cuda_failure(warning: str, kept: set[str]) -> None:
+    log = f"w2:901:944 [1] misc/utils.cc:51 NCCL WARN {warning}\n{LOG}"
+    assert _problem_causes(explained(log)) == kept

@@ -2430,6 +2430,7 @@ def _settle_overlaps(by_cause: dict[str, list[Hits]]) -> None:
     """Where two causes' signatures read one failure, the one whose words say more keeps it."""
     _system_library_is_the_loaders(by_cause)
     _abort_names_its_failure(by_cause)
+    _nccl_names_its_cuda_failure(by_cause)
     if causes.software.NUMPY_ABI in by_cause:
         # NumPy 2's own message says which way: the bare C API failure beside it is the same.
         _drop_signature(
@@ -2459,6 +2460,31 @@ def _abort_names_its_failure(by_cause: dict[str, list[Hits]]) -> None:
         }
         if all(line in read_elsewhere for _, line in wrapper.citations):
             _drop_signature(by_cause, cause, signature)
+
+
+#: NCCL's own warning naming the CUDA call that failed (checks.h, CUDACHECK), before the
+#: "unhandled cuda error" it returns.
+_NCCL_CUDA_FAILURE = "NCCL WARN Cuda failure "
+
+#: Causes whose reading of that warning agrees with an NCCL of another CUDA release: a driver
+#: older than NCCL's CUDA, a GPU NCCL's build has no code for.
+_NCCL_BUILD_FAILURES = (causes.gpu.DRIVER_TOO_OLD, causes.gpu.GPU_ARCH_UNSUPPORTED)
+
+
+def _nccl_names_its_cuda_failure(by_cause: dict[str, list[Hits]]) -> None:
+    """Where NCCL's own warning names the CUDA failure and another cause reads it as its own
+    (the GPU out of memory, peer access refused), the "unhandled cuda error" is that failure,
+    not an NCCL built for another CUDA release."""
+    if causes.gpu.NCCL_CUDA_MISMATCH not in by_cause:
+        return
+    if any(
+        _NCCL_CUDA_FAILURE in line
+        for cause, hits in by_cause.items()
+        if cause != causes.gpu.NCCL_CUDA_MISMATCH and cause not in _NCCL_BUILD_FAILURES
+        for hit in hits
+        for _, line in hit.citations
+    ):
+        del by_cause[causes.gpu.NCCL_CUDA_MISMATCH]
 
 
 def _drop_signature(by_cause: dict[str, list[Hits]], cause: str, signature: str) -> None:
