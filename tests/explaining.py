@@ -3,18 +3,22 @@ finding (which must be an error) and its fix as one text."""
 
 from __future__ import annotations
 
+from typing import Optional
+
 from tests import factories as f
 from tfdoctor.explain import explain
 from tfdoctor.explain.reader import split_text
+from tfdoctor.facts import Facts
 from tfdoctor.findings import Finding, Report, Severity
 from tfdoctor.signatures import load_signatures
 
 SIGNATURES = load_signatures()
 
 
-def explained(text: str) -> Report:
-    """The report explain gives for ``text``, with the fixture matrix."""
-    return explain([split_text(text)], SIGNATURES, f.FIXTURE_MATRIX)
+def explained(text: str, facts: Optional[Facts] = None) -> Report:
+    """The report explain gives for ``text``, with the fixture matrix (and a machine's
+    ``facts``, where given)."""
+    return explain([split_text(text)], SIGNATURES, f.FIXTURE_MATRIX, facts)
 
 
 def top_error(report: Report) -> Finding:

@@ -41,9 +41,6 @@ PROPOSED_CAUSES: dict[str, str] = {
     "python-too-old-for-package": "pip installed a package whose code needs a newer Python than "
     "the one running it (its Requires-Python admits the old one), so importing it fails on syntax "
     "or typing the old Python lacks",
-    "nccl-cuda-mismatch": "the NCCL library installed beside the framework was built for another "
-    "CUDA release than the one the framework and driver use, so NCCL's CUDA calls fail "
-    "(ncclCommInitRank: unhandled cuda error)",
     "dataset-autoshard-mismatch": "a multi-worker input pipeline is auto-sharded other than the "
     "program meant (its sharding option set on a dataset the program then replaced), so the "
     "workers' input goes out of step and the collective hangs",

@@ -77,6 +77,10 @@ GROUPS = frozenset(
         "loaded",
         # The .proto file whose generated code a protobuf runtime refused.
         "proto",
+        # The NCCL release a process loaded and the CUDA release it was built for, as NCCL
+        # prints them when it starts (NCCL version 2.18.3+cuda12.2).
+        "nccl_version",
+        "nccl_cuda",
     }
 )
 

@@ -48,6 +48,12 @@ _TF_CONFIG_GUIDE = "https://www.tensorflow.org/guide/distributed_training#settin
 _MULTI_WORKER = "https://www.tensorflow.org/tutorials/distribute/multi_worker_with_keras"
 
 
+_COMMUNICATION = (
+    "https://www.tensorflow.org/api_docs/python/tf/distribute/experimental/"
+    "CommunicationImplementation"
+)
+
+
 _SLURM_RESOLVER = (
     "https://www.tensorflow.org/api_docs/python/tf/distribute/cluster_resolver/SlurmClusterResolver"
 )
@@ -245,8 +251,13 @@ CAUSES: Mapping[str, Cause] = dict(
             CLUSTER_COLLECTIVE_FAILED,
             "The collective all-reduce failed or gave wrong values",
             "A sum all-reduce over every worker through MultiWorkerMirroredStrategy did not "
-            "return the known total: a task contributed nothing or the collective broke.",
+            "return the known total, or a collective aborted: a task contributed nothing, NCCL "
+            "failed to set it up, or the workers joined its group with other devices or "
+            "counts (TensorFlow's collective executor aborts a group whose members differ in "
+            "device type or group size: a worker that sees no GPU, or another number of them, "
+            "or processes running different programs or strategies).",
             _MULTI_WORKER,
+            _COMMUNICATION,
         ),
         define(
             CLUSTER_WORKER_FAILED,
@@ -288,6 +299,26 @@ def cluster_unreachable_fix() -> Fix:
         "same cluster and its own task; check each listens on its address and that the "
         "hosts can reach each other's ports (`tfdoctor cluster check` reads TF_CONFIG).",
         ('echo "TF_CONFIG=$TF_CONFIG"',),
+    )
+
+
+def collective_group_fix() -> Fix:
+    """Every worker joins each collective group alike: the same devices, the same program."""
+    return Fix(
+        "The workers joined one collective group with different devices or group sizes: "
+        "each worker must see the same GPUs (a worker whose GPU is hidden or missing joins "
+        "as CPU, one with fewer GPUs gives another group size) and run the same program, "
+        "with one strategy created once per process. Give every worker its GPUs (the same "
+        "CUDA_VISIBLE_DEVICES, each listing them), or where the workers cannot have the same "
+        "devices use CommunicationImplementation.RING instead of NCCL "
+        "(tf.distribute.MultiWorkerMirroredStrategy(communication_options="
+        "tf.distribute.experimental.CommunicationOptions(implementation="
+        "tf.distribute.experimental.CommunicationImplementation.RING))).",
+        (
+            'echo "CUDA_VISIBLE_DEVICES=$CUDA_VISIBLE_DEVICES"',
+            "nvidia-smi -L",
+            "python -c \"import tensorflow as tf; print(tf.config.list_physical_devices('GPU'))\"",
+        ),
     )
 
 

@@ -20,10 +20,10 @@ from tfdoctor.causes.platform import (
 )
 from tfdoctor.causes.software import PACKAGE_NOT_INSTALLED
 from tfdoctor.compat import DriverFloor
-from tfdoctor.facts import FoundLibrary, LibraryCandidate, LibraryFacts
+from tfdoctor.facts import FoundLibrary, LibraryCandidate, LibraryFacts, requirement_name
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine
-from tfdoctor.matrix import TFLine, version_key
+from tfdoctor.matrix import TFLine, spec_contains, version_key
 
 #: The ids of this area's causes, as checks, explain and scan name them.
 TF_CPU_ONLY_BUILD: Final = CauseId("tf-cpu-only-build")
@@ -50,12 +50,20 @@ GPU_UNSEEN_NO_REASON: Final = CauseId("gpu-unseen-no-reason")
 CUDA_VISIBLE_DEVICES_HIDDEN: Final = CauseId("cuda-visible-devices-hidden")
 LIBCUDA_STUB: Final = CauseId("libcuda-stub")
 ROCM_VERSION_MISMATCH: Final = CauseId("rocm-version-mismatch")
+NCCL_CUDA_MISMATCH: Final = CauseId("nccl-cuda-mismatch")
 
 #: AMD's table of the TensorFlow releases each ROCm release supports; tensorflow-rocm's
 #: version is ``<TensorFlow version>.<ROCm version without dots>`` (2.14.0.600: ROCm 6.0.0).
 ROCM_TF_MATRIX = (
     "https://rocm.docs.amd.com/projects/install-on-linux/en/docs-6.3.0/reference/"
     "3rd-party-support-matrix.html"
+)
+
+#: NVIDIA's NCCL packages, one build per CUDA release (libnccl2=2.x.y-1+cudaX.Y), and what
+#: ncclUnhandledCudaError means: a CUDA call inside NCCL failed.
+NCCL_INSTALL_GUIDE = "https://docs.nvidia.com/deeplearning/nccl/install-guide/index.html"
+NCCL_RESULT_TYPES = (
+    "https://docs.nvidia.com/deeplearning/nccl/archives/nccl_2143/user-guide/docs/api/types.html"
 )
 
 #: Causes in the driver, the CUDA libraries and the devices.
@@ -236,6 +244,18 @@ CAUSES: Mapping[str, Cause] = dict(
             "images built from TensorFlow's GPU Dockerfiles register it (z-cuda-stubs.conf) "
             "and answer with it in a container started without GPU access.",
             "https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html",
+        ),
+        define(
+            NCCL_CUDA_MISMATCH,
+            "NCCL was built for another CUDA release than the one in use",
+            "NCCL is built for one CUDA release (NVIDIA ships a libnccl2 package per CUDA "
+            "release, pip an nvidia-nccl-cuXX wheel per major) and makes its own CUDA calls "
+            "as it sets up a communicator: an NCCL of another release than the framework's "
+            "CUDA and the driver (one installed separately, or one that loads ahead of the "
+            "framework's own) fails them, and the collective stops with NCCL's 'unhandled "
+            "cuda error' (ncclUnhandledCudaError).",
+            NCCL_INSTALL_GUIDE,
+            NCCL_RESULT_TYPES,
         ),
     )
 )
@@ -1007,6 +1027,85 @@ def collective_failed_fix() -> Fix:
         "a container (--shm-size or --ipc=host), or peer-to-peer access between the GPUs "
         "(NCCL_P2P_DISABLE=1 to rule it out).",
         ("export NCCL_DEBUG=INFO", "ip -brief address"),
+    )
+
+
+def nccl_cuda_fix(m: Machine, nccl_cuda: Optional[str] = None) -> Fix:
+    """The NCCL build for the CUDA the framework uses, from where this environment gets its
+    libraries (conda, the release's pinned wheel, NVIDIA's packages), and no second NCCL
+    ahead of it; ``nccl_cuda`` is the CUDA release the loaded NCCL says it was built for."""
+    cuda = m.build_cuda
+    built = ""
+    if nccl_cuda is not None:
+        other = cuda is not None and version_key(cuda)[:2] != version_key(nccl_cuda)[:2]
+        built = f"The NCCL that ran was built for CUDA {nccl_cuda}" + (
+            f", and this TensorFlow uses CUDA {cuda}. " if other else ". "
+        )
+    want = f"CUDA {cuda}" if cuda else "the CUDA release TensorFlow uses"
+    rebuild = (
+        " Where Horovod is installed, reinstall it afterwards: pip builds it against the NCCL "
+        "it finds."
+    )
+    shadow = (
+        "or remove the separately installed NCCL that loads ahead of the framework's own (a "
+        "system libnccl2, a directory on LD_LIBRARY_PATH)."
+    )
+    find = "ldconfig -p | grep libnccl"
+    wheel = _nccl_wheel(m)
+    if m.in_conda:
+        pin = ""
+        if cuda:
+            pin = f" cuda-version={cuda}" if version_key(cuda) >= (12,) else f" cudatoolkit={cuda}"
+        return Fix(
+            f"{built}Install conda's NCCL built for {want} into this environment, {shadow}"
+            f"{rebuild}",
+            ("conda list nccl", find, f"conda install -c conda-forge nccl{pin}"),
+        )
+    if wheel is not None and not _installed_within(m, wheel):
+        return Fix(
+            f"{built}Install the NCCL wheel this TensorFlow pins for {want} ({wheel}), "
+            f"{shadow}{rebuild}",
+            (find, *m.pip_install(wheel)),
+        )
+    if wheel is not None:
+        return Fix(
+            f"{built}The NCCL wheel this TensorFlow pins for {want} is installed: remove the "
+            "separately installed NCCL that loads ahead of it (a system libnccl2, a "
+            f"directory on LD_LIBRARY_PATH, another framework's nvidia-nccl wheel).{rebuild}",
+            (find, *m.pip("list"), 'echo "LD_LIBRARY_PATH=$LD_LIBRARY_PATH"'),
+        )
+    package = f"+cuda{cuda}" if cuda else "+cudaX.Y"
+    return Fix(
+        f"{built}Install the NCCL build for {want}: NVIDIA's libnccl2 and libnccl-dev whose "
+        f"version ends in {package} (apt-cache madison lists the builds; in a conda "
+        "environment conda's nccl, with pip wheels the nvidia-nccl-cuXX of the CUDA major), "
+        f"{shadow}{rebuild}",
+        (
+            find,
+            f"apt-cache madison libnccl2 | grep -F '{package}'",
+            f"sudo apt-get install libnccl2=VERSION{package} libnccl-dev=VERSION{package}",
+        ),
+    )
+
+
+def _nccl_wheel(m: Machine) -> Optional[str]:
+    """The nvidia-nccl-cuXX requirement the installed line's and-cuda extra pins, where its
+    CUDA libraries come as those wheels."""
+    line = m.line
+    if line is None or not line.and_cuda or m.cuda_install_method != "and-cuda":
+        return None
+    for name, spec in sorted(line.and_cuda.items()):
+        if name.startswith("nvidia-nccl-cu"):
+            return f"{name}{spec}"
+    return None
+
+
+def _installed_within(m: Machine, requirement: str) -> bool:
+    """The requirement's distribution is installed at a version it admits."""
+    name = requirement_name(requirement)
+    installed = m.facts.package(name)
+    return installed is not None and bool(
+        spec_contains(installed.version, requirement[len(name) :])
     )
 
 

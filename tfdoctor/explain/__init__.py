@@ -553,6 +553,10 @@ class Revealed(Record):
     #: reported version is: 460.91.3"): the module is loaded, whatever libcuda did.
     kernel_module: Optional[str] = None
     numpy_version: Optional[str] = None
+    #: The NCCL release the process loaded and the CUDA release it was built for, as NCCL
+    #: printed them when it started.
+    nccl_version: Optional[str] = None
+    nccl_cuda: Optional[str] = None
     #: The first allocation the log says failed: the device (``GPU:0``) and the bytes asked,
     #: each where the line gives it.
     oom_device: Optional[str] = None
@@ -617,6 +621,8 @@ class Revealed(Record):
             out.append(f"driver {self.driver_version}{_at(at, 'driver_version')}")
         if self.numpy_version:
             out.append(f"NumPy {self.numpy_version}")
+        if self.nccl_version and self.nccl_cuda:
+            out.append(f"NCCL {self.nccl_version} built for CUDA {self.nccl_cuda}")
         if self.oom_device or self.oom_bytes:
             size = f" of {size_text(self.oom_bytes)}" if self.oom_bytes else ""
             device = f" on {self.oom_device}" if self.oom_device else ""
@@ -848,6 +854,8 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
             None,
         ),
         numpy_version=evidence.first("numpy_version") or evidence.echoed.get("numpy"),
+        nccl_version=evidence.first("nccl_version", evidence_only=True),
+        nccl_cuda=evidence.first("nccl_cuda", evidence_only=True),
         oom_device=(oom[1].device or None) if oom is not None else None,
         oom_bytes=oom[1].bytes if oom is not None else None,
         site_packages=site,
@@ -1858,6 +1866,18 @@ def _api_default(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.
     return causes.code.API_DEFAULT_CHANGED, causes.xla.pluggable_xla_fix()
 
 
+#: The collective executor refusing a member of a group (TensorFlow 2.5+ and earlier words).
+_GROUP_MISMATCH = ("collective-group-mismatch", "collective-group-mismatch-old")
+
+
+def _collective(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    # A member refused by its group is the workers disagreeing on the group's devices; NCCL's
+    # own failures are read from NCCL's log.
+    if any(h.signature.id in _GROUP_MISMATCH for h in hits):
+        return causes.cluster.CLUSTER_COLLECTIVE_FAILED, causes.cluster.collective_group_fix()
+    return causes.cluster.CLUSTER_COLLECTIVE_FAILED, causes.gpu.collective_failed_fix()
+
+
 def _op_kernel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     return causes.runtime.OP_KERNEL_MISSING, causes.runtime.op_kernel_fix(_group(hits, "op"))
 
@@ -1907,7 +1927,6 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
         m, "Install h5py, which Keras needs to read and write HDF5 (.h5) files.", "h5py"
     ),
     causes.gpu.GPU_MEMORY_ERRORS: lambda m: causes.gpu.gpu_memory_errors_fix(0),
-    causes.cluster.CLUSTER_COLLECTIVE_FAILED: lambda m: causes.gpu.collective_failed_fix(),
     causes.platform.EXTERNALLY_MANAGED: lambda m: causes.platform.venv_fix(),
     causes.platform.WINDOWS_LONG_PATHS: lambda m: causes.platform.long_paths_fix(),
     causes.platform.WINDOWS_NATIVE_GPU_ENDED: causes.platform.windows_gpu_fix,
@@ -1967,6 +1986,11 @@ BUILDERS: dict[str, Builder] = {
     causes.runtime.OP_KERNEL_MISSING: _op_kernel,
     causes.software.OP_NOT_REGISTERED: _op_unregistered,
     causes.container.CONTAINER_NO_GPU: _container_no_gpu,
+    causes.cluster.CLUSTER_COLLECTIVE_FAILED: _collective,
+    causes.gpu.NCCL_CUDA_MISMATCH: lambda m, r, hits: (
+        causes.gpu.NCCL_CUDA_MISMATCH,
+        causes.gpu.nccl_cuda_fix(m, r.nccl_cuda),
+    ),
     **{cause: _simple(cause, build) for cause, build in _SIMPLE.items()},
 }
 
@@ -2514,11 +2538,62 @@ def _warned_capped(found: Iterable[Finding], evidence: Evidence) -> list[Finding
 def _settle_overlaps(by_cause: dict[str, list[Hits]]) -> None:
     """Where two causes' signatures read one failure, the one whose words say more keeps it."""
     _system_library_is_the_loaders(by_cause)
+    _abort_names_its_failure(by_cause)
+    _nccl_names_its_cuda_failure(by_cause)
     if causes.software.NUMPY_ABI in by_cause:
         # NumPy 2's own message says which way: the bare C API failure beside it is the same.
         _drop_signature(
             by_cause, causes.software.DEPENDENCY_OUT_OF_RANGE, "numpy-multiarray-failed"
         )
+
+
+#: Signatures of a collective's abort, which quotes the failure that aborted it ("Collective
+#: ops is aborted by: <failure>", base_collective_executor.cc).
+_ABORT_WRAPPERS = ((causes.cluster.CLUSTER_WORKER_FAILED, "collective-aborted"),)
+
+
+def _abort_names_its_failure(by_cause: dict[str, list[Hits]]) -> None:
+    """A collective's abort quotes the failure that aborted it: where another cause's signature
+    reads that failure on every line the abort was read from, the abort is that failure (NCCL,
+    a group's membership), not a peer that went away."""
+    for cause, signature in _ABORT_WRAPPERS:
+        wrapper = next((h for h in by_cause.get(cause, ()) if h.signature.id == signature), None)
+        if wrapper is None:
+            continue
+        read_elsewhere = {
+            line
+            for other, hits in by_cause.items()
+            if other != cause
+            for hit in hits
+            for _, line in hit.citations
+        }
+        if all(line in read_elsewhere for _, line in wrapper.citations):
+            _drop_signature(by_cause, cause, signature)
+
+
+#: NCCL's own warning naming the CUDA call that failed (checks.h, CUDACHECK), before the
+#: "unhandled cuda error" it returns.
+_NCCL_CUDA_FAILURE = "NCCL WARN Cuda failure "
+
+#: Causes whose reading of that warning agrees with an NCCL of another CUDA release: a driver
+#: older than NCCL's CUDA, a GPU NCCL's build has no code for.
+_NCCL_BUILD_FAILURES = (causes.gpu.DRIVER_TOO_OLD, causes.gpu.GPU_ARCH_UNSUPPORTED)
+
+
+def _nccl_names_its_cuda_failure(by_cause: dict[str, list[Hits]]) -> None:
+    """Where NCCL's own warning names the CUDA failure and another cause reads it as its own
+    (the GPU out of memory, peer access refused), the "unhandled cuda error" is that failure,
+    not an NCCL built for another CUDA release."""
+    if causes.gpu.NCCL_CUDA_MISMATCH not in by_cause:
+        return
+    if any(
+        _NCCL_CUDA_FAILURE in line
+        for cause, hits in by_cause.items()
+        if cause != causes.gpu.NCCL_CUDA_MISMATCH and cause not in _NCCL_BUILD_FAILURES
+        for hit in hits
+        for _, line in hit.citations
+    ):
+        del by_cause[causes.gpu.NCCL_CUDA_MISMATCH]
 
 
 def _drop_signature(by_cause: dict[str, list[Hits]], cause: str, signature: str) -> None:

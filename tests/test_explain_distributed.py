@@ -1,0 +1,246 @@
+"""Distributed-training failures explain reads in the forms they take: NCCL's CUDA calls
+failing (an NCCL built for another CUDA release), in NCCL's, TensorFlow's, Horovod's and other
+frameworks' words; and the collective executor refusing a member of a group, in TensorFlow's
+wordings before and after 2.5. The lines here are written for the tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests import factories as f
+from tests.explaining import explained, fix_text
+from tfdoctor.findings import Finding, Report, Severity
+
+NCCL_CUDA, COLLECTIVE, PEER = (
+    "nccl-cuda-mismatch",
+    "cluster-collective-failed",
+    "cluster-worker-failed",
+)
+
+
+def _problem_causes(report: Report) -> set[str]:
+    """The causes of the findings at warning or above (what a user must act on)."""
+    return {
+        x.cause for x in report.findings if x.severity.rank >= Severity.WARNING.rank and x.cause
+    }
+
+
+def _one(report: Report, cause: str) -> Finding:
+    """The one finding naming ``cause``, asserted to be an error with a fix."""
+    found = [x for x in report.findings if x.cause == cause]
+    assert len(found) == 1, [(x.id, x.severity) for x in report.findings]
+    assert found[0].severity is Severity.ERROR and found[0].fix is not None
+    return found[0]
+
+
+#: A log, the cause it must get (an error, exactly once) and a word its fix holds.
+RECOGNISED = [
+    # NCCL's CUDA calls failing, whoever reports it.
+    pytest.param(
+        "tensorflow.python.framework.errors_impl.UnknownError: ncclCommInitAll failed: "
+        "unhandled cuda error",
+        NCCL_CUDA,
+        "libnccl2",
+        id="nccl-init-all",
+    ),
+    pytest.param(  # TensorFlow's NcclManager, inside the collective's abort
+        "E0412 base_collective_executor.cc:249] BaseCollectiveExecutor::StartAbort UNKNOWN: "
+        "Error invoking NCCL: unhandled cuda error",
+        NCCL_CUDA,
+        "libnccl2",
+        id="tensorflow-nccl-manager",
+    ),
+    pytest.param(  # NCCL 2.13 and later add where to look
+        "UnknownError: Error invoking NCCL: unhandled cuda error (run with NCCL_DEBUG=INFO for "
+        "details)\n\t [[{{node CollectiveReduceV2}}]]",
+        NCCL_CUDA,
+        "LD_LIBRARY_PATH",
+        id="nccl-debug-hint",
+    ),
+    pytest.param(
+        "horovod.common.exceptions.HorovodInternalError: NCCL error: unhandled cuda error",
+        NCCL_CUDA,
+        "Horovod",
+        id="horovod",
+    ),
+    pytest.param(
+        "w1:77:90 [1] NCCL WARN transport/p2p.cc:190 unhandled cuda error",
+        NCCL_CUDA,
+        "libnccl",
+        id="nccl-warn",
+    ),
+    pytest.param(  # the result's own name, as other frameworks print it
+        "RuntimeError: NCCL communicator was aborted\nncclUnhandledCudaError: Call to CUDA "
+        "function failed.",
+        NCCL_CUDA,
+        "libnccl2",
+        id="result-name",
+    ),
+    # A member of a collective group that does not fit it.
+    pytest.param(
+        "W0301 base_collective_executor.cc:249] BaseCollectiveExecutor::StartAbort INTERNAL: "
+        "Device /job:worker/replica:0/task:2/device:GPU:0 is joining a group with incompatible "
+        "device typeCPU (group_key=7)",
+        COLLECTIVE,
+        "CUDA_VISIBLE_DEVICES",
+        id="device-type",
+    ),
+    pytest.param(
+        "InternalError: Collective ops is aborted by: Device /job:worker/replica:0/task:1/"
+        "device:GPU:1 is joining a group with size2, but that group has size 3 (group_key=2)\n"
+        "The error could be from a previous operation. Restart your program to reset.",
+        COLLECTIVE,
+        "RING",
+        id="group-size",
+    ),
+    pytest.param(
+        "Device /job:worker/replica:0/task:0/device:CPU:0 is joining a group that is already "
+        "full (group_key=4)",
+        COLLECTIVE,
+        "one strategy",
+        id="group-full",
+    ),
+    pytest.param(  # before TensorFlow 2.5
+        "InternalError: Collective Op CollectiveReduce is assigned to device /job:worker/"
+        "replica:0/task:0/device:CPU:0 with type CPU and group_key 3 but that group has type GPU",
+        COLLECTIVE,
+        "CUDA_VISIBLE_DEVICES",
+        id="old-device-type",
+    ),
+    pytest.param(  # 2.0-2.2 wrote no space before the key
+        "Collective Op allreduce_1/CollectiveReduce has group_size 8 and group_key5 but that "
+        "group has size 4",
+        COLLECTIVE,
+        "RING",
+        id="old-group-size",
+    ),
+]
+
+
+@pytest.mark.parametrize(("log", "cause", "fix_word"), RECOGNISED)
+def test_each_wording_is_an_error_of_its_cause(log: str, cause: str, fix_word: str) -> None:
+    assert fix_word in fix_text(_one(explained(log), cause))
+
+
+#: A log like a family's that must not get its cause.
+NOT_RECOGNISED = [
+    pytest.param(
+        "NCCL: unhandled system error (run with NCCL_DEBUG=INFO for details)",
+        NCCL_CUDA,
+        id="system",
+    ),
+    pytest.param(
+        "UnknownError: Error invoking NCCL: internal error - please report this issue to the "
+        "NCCL developers",
+        NCCL_CUDA,
+        id="internal",
+    ),
+    pytest.param(
+        "ncclRemoteError: A call failed possibly due to a network error or a remote process "
+        "exiting prematurely.",
+        NCCL_CUDA,
+        id="remote",
+    ),
+    pytest.param(  # a CUDA failure that names no NCCL
+        "RuntimeError: unhandled cuda error in the custom kernel", NCCL_CUDA, id="no-nccl"
+    ),
+    pytest.param(  # NCCL's start-up line alone is no failure
+        "worker-0:812:812 [0] NCCL INFO NCCL version 2.18.3+cuda12.2", NCCL_CUDA, id="version"
+    ),
+    pytest.param(  # a peer that went away is not a group that disagrees
+        "UnavailableError: Collective ops is aborted by: Socket closed\nThe error could be from "
+        "a previous operation. Restart your program to reset.",
+        COLLECTIVE,
+        id="socket-closed",
+    ),
+    pytest.param(
+        "I0301 collective_param_resolver_local.cc:400] Device /job:worker/replica:0/task:0/"
+        "device:GPU:0 is joining a group of 4 devices",
+        COLLECTIVE,
+        id="joining-prose",
+    ),
+]
+
+
+@pytest.mark.parametrize(("log", "cause"), NOT_RECOGNISED)
+def test_a_near_miss_does_not_get_the_cause(log: str, cause: str) -> None:
+    assert cause not in _problem_causes(explained(log))
+
+
+def test_an_abort_is_the_failure_it_quotes_not_a_peer_gone() -> None:
+    log = (
+        "UnknownError: Collective ops is aborted by: Error invoking NCCL: unhandled cuda error\n"
+        "The error could be from a previous operation. Restart your program to reset."
+    )
+    assert _problem_causes(explained(log)) == {NCCL_CUDA}
+    # The abort beside another line is still a peer's failure.
+    other = "UnavailableError: Collective ops is aborted by: Socket closed\n" + log
+    assert _problem_causes(explained(other)) == {NCCL_CUDA, PEER}
+
+
+def test_the_fix_says_which_cuda_the_loaded_nccl_was_built_for() -> None:
+    log = (
+        "gpu01:3301:3301 [0] NCCL INFO NCCL version 2.1.2+cuda9.0\n"
+        "UnknownError: ncclCommInitRank failed: unhandled cuda error"
+    )
+    finding = _one(explained(log), NCCL_CUDA)
+    assert "built for CUDA 9.0" in fix_text(finding)
+    assert "NCCL 2.1.2 built for CUDA 9.0" in finding.detail
+    # Nothing shows the framework's CUDA or where its libraries come from: NVIDIA's packages,
+    # with the other ways named.
+    assert "+cudaX.Y" in fix_text(finding) and "nvidia-nccl-cuXX" in fix_text(finding)
+
+
+LOG = "UnknownError: Error invoking NCCL: unhandled cuda error"
+
+
+def test_pip_wheels_get_the_nccl_wheel_the_release_pins() -> None:
+    finding = _one(explained(LOG, f.facts()), NCCL_CUDA)
+    assert finding.fix is not None
+    assert any('"nvidia-nccl-cu12==2.16.5"' in c for c in finding.fix.commands)
+    assert "CUDA 12.2" in finding.fix.text and "apt-get" not in fix_text(finding)
+
+
+def test_the_pinned_wheel_installed_leaves_the_shadowing_nccl() -> None:
+    facts = f.facts(packages=f.packages(f.pkg("nvidia-nccl-cu12", "2.16.5")))
+    finding = _one(explained(LOG, facts), NCCL_CUDA)
+    assert finding.fix is not None
+    assert "is installed" in finding.fix.text and "LD_LIBRARY_PATH" in finding.fix.text
+    assert not any("install" in c and "nccl" in c for c in finding.fix.commands)
+
+
+def test_a_conda_environment_gets_condas_nccl_for_the_build_cuda() -> None:
+    facts = f.facts(python=f.python(env_kind="conda", prefix="/opt/conda/envs/tf"))
+    finding = _one(explained(LOG, facts), NCCL_CUDA)
+    assert finding.fix is not None
+    assert "conda install -c conda-forge nccl cuda-version=12.2" in finding.fix.commands
+    assert not any("pip" in c for c in finding.fix.commands)
+
+
+def test_a_release_without_nccl_wheels_gets_nvidias_package_for_its_cuda() -> None:
+    tf = f.tensorflow(version="2.13.1", cuda_version="11.8")
+    facts = f.facts(tensorflow=tf, packages=(f.pkg("tensorflow", "2.13.1"),))
+    finding = _one(explained(LOG, facts), NCCL_CUDA)
+    assert "+cuda11.8" in fix_text(finding)
+
+
+@pytest.mark.parametrize(
+    ("warning", "kept"),
+    [
+        pytest.param("Cuda failure 2 'out of memory'", {"gpu-out-of-memory"}, id="oom"),
+        pytest.param(
+            "Cuda failure 217 'peer access is not supported between these two devices'",
+            {COLLECTIVE},
+            id="peer-access",
+        ),
+        # A driver older than NCCL's CUDA is NCCL's build too: both causes stand.
+        pytest.param(
+            "Cuda failure 'CUDA driver version is insufficient for CUDA runtime version'",
+            {"driver-too-old", NCCL_CUDA},
+            id="driver-older-than-nccl-cuda",
+        ),
+    ],
+)
+def test_nccls_own_warning_names_the_cuda_failure(warning: str, kept: set[str]) -> None:
+    log = f"w2:901:944 [1] misc/utils.cc:51 NCCL WARN {warning}\n{LOG}"
+    assert _problem_causes(explained(log)) == kept
