@@ -464,8 +464,11 @@ def test_python_2_on_a_release_that_published_python_2_wheels_is_no_error() -> N
     [
         # Keras 3 (tf.keras from 2.16) compiles fit with XLA on a GPU by default.
         pytest.param("2.16.1", Severity.WARNING, id="keras-3"),
-        # Keras 2 compiles with XLA only where the code asks: other code runs.
-        pytest.param("2.6.0", Severity.INFO, id="keras-2"),
+        # Keras 2.11's optimizers compile their step with XLA on a GPU by default.
+        pytest.param("2.11.0", Severity.WARNING, id="keras-2.11-optimizers"),
+        pytest.param("2.15.1", Severity.WARNING, id="keras-2.15"),
+        # Before 2.11 only code that asks uses XLA: other code runs.
+        pytest.param("2.6.0", Severity.INFO, id="before-2.11"),
     ],
 )
 def test_libdevice_off_xlas_path_without_a_logged_failure_weighs_who_uses_xla(

@@ -235,3 +235,11 @@ def test_a_toolkit_of_another_major_on_the_printed_path_is_named() -> None:
     # The same file with no toolkit on the path gets the general fix.
     plain = _top(_explain(text.split("; LD_LIBRARY_PATH", maxsplit=1)[0]))
     assert plain.fix is not None and "/usr/local/cuda-12.1" not in plain.fix.text
+
+
+def test_on_macos_a_log_that_names_the_plugin_is_not_called_without_it() -> None:
+    text = (
+        "Successfully installed tensorflow-2.16.1 tensorflow-metal-1.1.0\n"
+        "Platform: macOS-14.2-arm64-arm-64bit\n" + _ASKED + "[]\n"
+    )
+    assert all(x.cause != "package-not-installed" for x in _explain(text).findings)

@@ -1237,15 +1237,22 @@ def metal_missing_fix(m: Machine) -> Fix:
             "install it.",
             m.pip_install("tensorflow-metal"),
         )
-    this = (
-        f"no tensorflow-metal release is paired with TensorFlow {tf.version}"
-        if tf is not None
-        else "each tensorflow-metal release works with one TensorFlow line"
-    )
+    if tf is not None:
+        # Reaching the GPU means another TensorFlow: said, not run (an option, and
+        # tensorflow-macos would need uninstalling before `tensorflow` goes beside it).
+        return Fix(
+            "On macOS TensorFlow reaches the GPU only through Apple's tensorflow-metal "
+            f"plugin, and no tensorflow-metal release is paired with TensorFlow {tf.version}: "
+            f"for the GPU, move to the newest pair, tensorflow{newest.tensorflow} with "
+            f"tensorflow-metal {newest.release} (Python {newest.python}), in place of "
+            f"{tf.name}; otherwise TensorFlow runs on the CPU here.",
+            ("pip index versions tensorflow-metal",),
+        )
     return Fix(
-        f"On macOS TensorFlow reaches the GPU only through Apple's tensorflow-metal plugin, "
-        f"and {this}: install the newest pair, tensorflow{newest.tensorflow} with "
-        f"tensorflow-metal {newest.release} (Python {newest.python}).",
+        "On macOS TensorFlow reaches the GPU only through Apple's tensorflow-metal plugin, and "
+        "each release works with one TensorFlow line: install the newest pair, "
+        f"tensorflow{newest.tensorflow} with tensorflow-metal {newest.release} (Python "
+        f"{newest.python}).",
         m.pip_install(f"tensorflow{newest.tensorflow}", newest.requirement("tensorflow-metal")),
     )
 

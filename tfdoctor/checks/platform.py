@@ -146,10 +146,14 @@ def check_metal(ctx: CheckContext) -> Iterator[Finding]:
             and tf.status == "ok"
             and not any(d.device_type == "GPU" for d in tf.devices)
         ):
-            # TensorFlow ran and listed no GPU: on a Mac only Apple's plugin brings one.
+            # TensorFlow ran and listed no GPU: on a Mac only Apple's plugin brings one. A
+            # warning where a plugin release pairs with this TensorFlow (installing it is the
+            # whole fix); a note where none does, as reaching the GPU then means another
+            # TensorFlow, and a Mac on the CPU is no fault.
+            fits = table is not None and table.release_for(m.tf.version, py) is not None
             yield causes.finding(
                 "platform.metal",
-                Severity.WARNING,
+                Severity.WARNING if fits else Severity.INFO,
                 causes.software.PACKAGE_NOT_INSTALLED,
                 "tensorflow-metal is not installed: TensorFlow uses the CPU only on this Mac",
                 f"TensorFlow {m.tf.version} ran and listed no GPU; no CUDA build exists for "

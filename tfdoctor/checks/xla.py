@@ -10,6 +10,9 @@ from tfdoctor.evidence import tflog
 from tfdoctor.findings import Finding, Severity
 from tfdoctor.matrix import version_key
 
+#: The first line whose Keras uses XLA on a GPU without being asked (its optimizers).
+XLA_BY_DEFAULT = (2, 11)
+
 
 def _gpu_build(ctx: CheckContext) -> bool:
     m = ctx.machine
@@ -73,10 +76,12 @@ def check_libdevice(ctx: CheckContext) -> Iterator[Finding]:
     if not logged and libs.ptxas is None:
         return  # no evidence the search ran: say nothing rather than guess
     m = ctx.machine
-    # Keras 3 compiles fit/evaluate/predict with XLA on a GPU unless told otherwise
-    # (jit_compile="auto": Trainer._resolve_auto_jit_compile, keras/src/trainers/trainer.py),
-    # so where it is tf.keras every model meets XLA; with Keras 2 only code that asks does.
-    by_default = m.keras3_is_tf_keras and not m.legacy_keras
+    # From 2.11 XLA runs without being asked: Keras 2.11's optimizers compile their update
+    # step with it on a GPU (jit_compile=True by default, keras/optimizers/optimizer.py; the
+    # "libdevice not found" of tf-keras issue 62 came from `optimizer="adam"`), and Keras 3
+    # compiles fit itself (jit_compile="auto", keras/src/trainers/trainer.py). Before 2.11
+    # only code that asks uses XLA. Unknown release: as from 2.11.
+    by_default = m.line is None or m.line.key >= XLA_BY_DEFAULT
     severity = Severity.ERROR if logged else Severity.WARNING if by_default else Severity.INFO
     yield causes.finding(
         "xla.libdevice",
@@ -93,8 +98,8 @@ def check_libdevice(ctx: CheckContext) -> Iterator[Finding]:
         + (
             ""
             if logged or by_default
-            else " tf.keras here is Keras 2, which compiles with XLA only where the code asks "
-            "(jit_compile=True, tf.function(jit_compile=True)): other code runs."
+            else f" TensorFlow {m.line.line if m.line else ''} compiles with XLA only where the "
+            "code asks (jit_compile=True, tf.function(jit_compile=True)): other code runs."
         ),
         causes.xla.libdevice_fix(m),
     )

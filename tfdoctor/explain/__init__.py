@@ -188,6 +188,8 @@ class Evidence:
     interpreters: list[str] = dataclasses.field(default_factory=list)
     #: The log's head speaks of Jupyter (a notebook, its kernel, ipykernel).
     jupyter: bool = False
+    #: The log names Apple's tensorflow-metal plugin (installed, loading, or its device line).
+    metal_shown: bool = False
     #: The machine as the user's issue form states it, and their sentence that TensorFlow does
     #: not use the GPU, with where (:mod:`tfdoctor.evidence.stated`), from the log's head.
     stated: Stated = dataclasses.field(default_factory=Stated)
@@ -360,6 +362,11 @@ def scan(blocks: Iterable[LogText], signatures: Signatures) -> Evidence:
     return evidence
 
 
+#: tensorflow-metal named in a log: its distribution, its library, or the device line it
+#: prints as it registers the GPU (tensorflow-metal's "Metal device set to: Apple M1").
+_METAL_WORDS = re.compile(r"tensorflow[-_]metal|metal_plugin|Metal device set to", re.IGNORECASE)
+
+
 def _read_head(evidence: Evidence, block: LogText, text: str) -> None:
     """What a user ran, read from the head of ``block``: import statements, interpreters,
     installs in a running kernel, a notebook's words, the issue's form, a GPU complaint."""
@@ -375,6 +382,7 @@ def _read_head(evidence: Evidence, block: LogText, text: str) -> None:
             evidence.kernel_installs.append(dist)
     if evidence.docker_run_without_gpu is None:
         evidence.docker_run_without_gpu = container_run_without_gpu(head)
+    evidence.metal_shown = evidence.metal_shown or _METAL_WORDS.search(head) is not None
     for python in interpreters(head, MAX_INTERPRETERS):
         if python not in evidence.interpreters:
             evidence.interpreters.append(python)
@@ -2655,6 +2663,7 @@ def _unlisted(
         _gpu_shown(machine, revealed),
         revealed.tf_dist,
         evidence.prompt_near_devices,
+        evidence.metal_shown,
     )
     if unlisted is not None and inferred:
         unlisted = dataclasses.replace(unlisted, detail=f"{unlisted.detail}\n{inferred}")

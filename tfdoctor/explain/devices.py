@@ -30,16 +30,18 @@ def unlisted_gpu_finding(
     gpu_shown: bool,
     tf_dist: Optional[str],
     prompt: Optional[str] = None,
+    metal_shown: bool = False,
 ) -> Optional[Finding]:
     """The finding for a log where TensorFlow lists no GPU, or None (a GPU listed, no answer
     about GPUs, or another finding explains it). ``gpu_shown``: the log shows a GPU exists
-    (nvidia-smi's table, a compute capability); ``prompt``: a Unix shell's prompt in it."""
+    (nvidia-smi's table, a compute capability); ``prompt``: a Unix shell's prompt in it;
+    ``metal_shown``: the log names tensorflow-metal."""
     answers = [x for _, x in listings]
     if not answers or (gpus_listed(answers) != 0 and built_with_cuda(answers) is not False):
         return None
     if any(f.cause in _EXPLAINS_NO_GPU and f.severity.rank >= Severity.WARNING.rank for f in found):
         return None
-    order, shown, decided = _rank(m, built_with_cuda(answers), tf_dist, prompt)
+    order, shown, decided = _rank(m, built_with_cuda(answers), tf_dist, prompt, metal_shown)
     cause = causes.gpu.unlisted_gpu_cause(order)
     cited = "\n".join(f"{where}: {x.text}" for where, x in listings[:3])
     xla = sum(x.xla_gpus for x in answers)
@@ -63,7 +65,11 @@ def unlisted_gpu_finding(
 
 
 def _rank(
-    m: Machine, with_cuda: Optional[bool], tf_dist: Optional[str], prompt: Optional[str]
+    m: Machine,
+    with_cuda: Optional[bool],
+    tf_dist: Optional[str],
+    prompt: Optional[str],
+    metal_shown: bool = False,
 ) -> tuple[tuple[str, ...], str, bool]:
     """The candidates most likely first, the evidence behind the order, and whether that
     evidence decides it (rather than only making the first the likeliest)."""
@@ -80,9 +86,10 @@ def _rank(
             "have no Windows GPU build)"
         )
         return ("windows-native", *rest), shown, native is False
-    if m.os == "macos" and m.facts.package("tensorflow-metal") is None:
-        # No CUDA build exists for macOS: Apple's plugin is the only way to its GPU.
-        return ("metal",), "The log shows macOS and no tensorflow-metal", True
+    if m.os == "macos" and not metal_shown and m.facts.package("tensorflow-metal") is None:
+        # No CUDA build exists for macOS: Apple's plugin is the only way to its GPU. The log
+        # not naming it is no proof it is absent: the likeliest reason, not a decided one.
+        return ("metal", "cpu-build"), "The log shows macOS and no sign of tensorflow-metal", False
     if with_cuda is False or (tf_dist or "").endswith("-cpu") or m.os == "macos":
         why = (
             "tf.test.is_built_with_cuda() answered False"
