@@ -903,7 +903,7 @@ def test_the_tfjs_converter_refusing_newer_ops_is_an_older_converter() -> None:
     )
     top = top_error(explained(log))
     assert top.cause == "companion-mismatch"
-    assert "install --upgrade tensorflowjs" in fix_text(top)
+    assert "upgrade tensorflowjs" in fix_text(top) and "pip show tensorflowjs" in fix_text(top)
 
 
 def test_a_narrow_unicode_python_2_wheel_on_linux_names_the_wide_abi() -> None:

@@ -86,12 +86,13 @@ def test_real_failure_gets_its_cause_and_a_working_fix(path: Path) -> None:
     assert hits, (expect["cause"], [(x.id, x.cause, x.summary) for x in problems])
     worst = max(hits, key=lambda x: x.severity.rank)
     assert worst.severity.rank >= Severity(expect["severity"]).rank, worst
-    text = "\n".join(_fix_text(x) for x in hits)
+    # Words in any case, as benchmarks/bench_accuracy.py judges the unseen machines.
+    text = "\n".join(_fix_text(x) for x in hits).lower()
     for needle in expect.get("fix_includes", ()):
-        assert needle in text, (needle, text)
-    every_fix = "\n".join(_fix_text(x) for x in findings)
+        assert needle.lower() in text, (needle, text)
+    every_fix = "\n".join(_fix_text(x) for x in findings).lower()
     for needle in expect.get("fix_excludes", ()):
-        assert needle not in every_fix, (needle, every_fix)
+        assert needle.lower() not in every_fix, (needle, every_fix)
 
 
 @pytest.mark.parametrize("path", CASES, ids=lambda p: p.stem)

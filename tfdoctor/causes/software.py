@@ -1161,7 +1161,8 @@ def converter_older_fix(m: Machine, dist: str) -> Fix:
             'it; add `"tensorflow==VERSION"`), or pip may move TensorFlow with the converter\'s '
             "own requirements"
         )
-        upgrade = (*m.pip(f"show {dist} tensorflow"), *m.pip(f"install --upgrade {dist}"))
+        # No TensorFlow to hold: an unpinned upgrade could move it, so only what shows it.
+        upgrade = m.pip(f"show {dist} tensorflow")
     return Fix(
         f"The model holds ops of a newer TensorFlow than the installed {dist} knows how to "
         f"convert: upgrade {dist} (its newer releases map them){held}; or export the model "
