@@ -9,6 +9,7 @@ import pytest
 
 from tests import factories as f
 from tests.explaining import explained, fix_text
+from tfdoctor.facts import CondaFacts, CondaPackage
 from tfdoctor.findings import Finding, Report, Severity
 
 NCCL_CUDA, COLLECTIVE, PEER = (
@@ -210,11 +211,23 @@ def test_the_pinned_wheel_installed_leaves_the_shadowing_nccl() -> None:
 
 
 def test_a_conda_environment_gets_condas_nccl_for_the_build_cuda() -> None:
-    facts = f.facts(python=f.python(env_kind="conda", prefix="/opt/conda/envs/tf"))
+    prefix = "/opt/conda/envs/tf"
+    conda_tf = CondaPackage("tensorflow", "2.15.0", "cuda120py311", "conda-forge")
+    facts = f.facts(
+        python=f.python(env_kind="conda", prefix=prefix), conda=CondaFacts(prefix, (conda_tf,))
+    )
     finding = _one(explained(LOG, facts), NCCL_CUDA)
     assert finding.fix is not None
     assert "conda install -c conda-forge nccl cuda-version=12.2" in finding.fix.commands
     assert not any("pip" in c for c in finding.fix.commands)
+
+
+def test_pip_tensorflow_inside_conda_gets_the_wheel_it_pins() -> None:
+    facts = f.facts(python=f.python(env_kind="conda", prefix="/opt/conda/envs/tf"))
+    finding = _one(explained(LOG, facts), NCCL_CUDA)
+    assert finding.fix is not None
+    assert any('"nvidia-nccl-cu12==2.16.5"' in c for c in finding.fix.commands)
+    assert finding.fix.commands[0] == "export NCCL_DEBUG=INFO"
 
 
 def test_a_release_without_nccl_wheels_gets_nvidias_package_for_its_cuda() -> None:

@@ -1050,41 +1050,51 @@ def nccl_cuda_fix(m: Machine, nccl_cuda: Optional[str] = None) -> Fix:
         "or remove the separately installed NCCL that loads ahead of the framework's own (a "
         "system libnccl2, a directory on LD_LIBRARY_PATH)."
     )
+    # NCCL says which CUDA call failed only with NCCL_DEBUG set (its WARN "Cuda failure
+    # '<reason>'"): out of memory or a driver too old read differently from a build mismatch.
+    built += (
+        "Run again with NCCL_DEBUG=INFO first: NCCL's WARN line then names the CUDA failure "
+        "(out of memory, peer access, a driver too old are other causes). For a build of "
+        "another CUDA: "
+    )
     find = "ldconfig -p | grep libnccl"
+    debug = "export NCCL_DEBUG=INFO"
     wheel = _nccl_wheel(m)
-    if m.in_conda:
+    if m.in_conda and (wheel is None or m.conda_tensorflow is not None):
         pin = ""
         if cuda:
             pin = f" cuda-version={cuda}" if version_key(cuda) >= (12,) else f" cudatoolkit={cuda}"
         return Fix(
             f"{built}Install conda's NCCL built for {want} into this environment, {shadow}"
             f"{rebuild}",
-            ("conda list nccl", find, f"conda install -c conda-forge nccl{pin}"),
+            (debug, "conda list nccl", find, f"conda install -c conda-forge nccl{pin}"),
         )
     if wheel is not None and not _installed_within(m, wheel):
         return Fix(
             f"{built}Install the NCCL wheel this TensorFlow pins for {want} ({wheel}), "
             f"{shadow}{rebuild}",
-            (find, *m.pip_install(wheel)),
+            (debug, find, *m.pip_install(wheel)),
         )
     if wheel is not None:
         return Fix(
             f"{built}The NCCL wheel this TensorFlow pins for {want} is installed: remove the "
             "separately installed NCCL that loads ahead of it (a system libnccl2, a "
             f"directory on LD_LIBRARY_PATH, another framework's nvidia-nccl wheel).{rebuild}",
-            (find, *m.pip("list"), 'echo "LD_LIBRARY_PATH=$LD_LIBRARY_PATH"'),
+            (debug, find, *m.pip("list"), 'echo "LD_LIBRARY_PATH=$LD_LIBRARY_PATH"'),
         )
     package = f"+cuda{cuda}" if cuda else "+cudaX.Y"
+    listing = (
+        f"apt-cache madison libnccl2 | grep -F '{package}'"
+        if cuda
+        else "apt-cache madison libnccl2"
+    )
     return Fix(
         f"{built}Install the NCCL build for {want}: NVIDIA's libnccl2 and libnccl-dev whose "
-        f"version ends in {package} (apt-cache madison lists the builds; in a conda "
-        "environment conda's nccl, with pip wheels the nvidia-nccl-cuXX of the CUDA major), "
-        f"{shadow}{rebuild}",
-        (
-            find,
-            f"apt-cache madison libnccl2 | grep -F '{package}'",
-            f"sudo apt-get install libnccl2=VERSION{package} libnccl-dev=VERSION{package}",
-        ),
+        f"version ends in {package} (`apt-cache madison libnccl2` lists them; install both at "
+        "the version it shows: sudo apt-get install libnccl2=<version> libnccl-dev=<version>; "
+        "in a conda environment conda's nccl, with pip wheels the nvidia-nccl-cuXX of the CUDA "
+        f"major), {shadow}{rebuild}",
+        (debug, find, listing),
     )
 
 
