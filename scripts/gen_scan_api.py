@@ -251,7 +251,15 @@ def _members(text: str, package: str = "") -> list[tuple[str, str]]:
                 dotted = dotted or _loaded(value, env, held)
                 if dotted is not None:
                     out.append((str(call.args[1].value), dotted))
-    return list(dict.fromkeys(out))  # a name both assigned and set: once
+    # `del LazyLoader` (1.x) takes back what the module imported for its own use.
+    deleted = {
+        target.id
+        for node in _body_nodes(tree.body)
+        if isinstance(node, ast.Delete)
+        for target in node.targets
+        if isinstance(target, ast.Name)
+    }
+    return list(dict.fromkeys(x for x in out if x[0] not in deleted))  # once each
 
 
 def _loaded(value: ast.expr, env: dict[str, str], held: dict[str, str]) -> Optional[str]:

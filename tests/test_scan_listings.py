@@ -521,3 +521,13 @@ def test_the_bundled_1x_listings_hold_when_names_arrived() -> None:
 
 def _key(line: str) -> tuple[int, ...]:
     return tuple(int(p) for p in line.split("."))
+
+
+def test_the_generator_leaves_out_what_a_module_deletes() -> None:
+    gen = _load_script()
+    text = (
+        "from tensorflow.python.util.lazy_loader import LazyLoader\n"
+        "contrib = LazyLoader('contrib', globals(), 'tensorflow.contrib')\n"
+        "del LazyLoader\n"
+    )
+    assert gen._members(text, "tensorflow") == [("contrib", "tensorflow.contrib")]
