@@ -243,3 +243,14 @@ def test_on_macos_a_log_that_names_the_plugin_is_not_called_without_it() -> None
         "Platform: macOS-14.2-arm64-arm-64bit\n" + _ASKED + "[]\n"
     )
     assert all(x.cause != "package-not-installed" for x in _explain(text).findings)
+
+
+def test_a_users_words_that_the_cpu_is_used_give_way_to_a_created_gpu_device() -> None:
+    text = (
+        "My data augmentation only uses the CPU, which is expected since tf.data runs there.\n"
+        "2024-01-01 00:00:00.000000: I tensorflow/core/common_runtime/gpu/gpu_device.cc:1886] "
+        "Created device /job:localhost/replica:0/task:0/device:GPU:0 with 9620 MB memory:  -> "
+        "device: 0, name: NVIDIA GeForce RTX 3080, pci bus id: 0000:01:00.0, compute "
+        "capability: 8.6\n"
+    )
+    assert all(x.severity.rank < Severity.WARNING.rank for x in _explain(text).findings)

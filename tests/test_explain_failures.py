@@ -1268,3 +1268,14 @@ def test_a_package_asking_for_multi_backend_keras_needs_that_keras() -> None:
     )
     finding = _only(_explain(text), "keras-version")
     assert finding.fix is not None and any("keras<2.4" in c for c in finding.fix.commands)
+
+
+def test_no_cudnn_after_its_library_failed_to_load_makes_no_version_claim() -> None:
+    log = (
+        "W tensorflow/stream_executor/platform/default/dso_loader.cc:55] Could not load dynamic "
+        "library 'libcudnn.so.7'; dlerror: libcudnn.so.7: cannot open shared object file: No "
+        "such file or directory\n" + _NO_DNN
+    )
+    found = _explain(log).findings
+    assert not any(x.cause == "cudnn-version-mismatch" for x in found)
+    assert any(x.cause == "cuda-libs-missing" for x in found)

@@ -1190,3 +1190,62 @@ def test_libcuda_missing_after_a_docker_run_is_judged_by_its_gpu_flags(
 ) -> None:
     found = explained(run + _LIBCUDA).findings
     assert [x.cause for x in found if x.severity.rank >= Severity.WARNING.rank] == [cause]
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        pytest.param(
+            "$ docker run -it --rm \\\n    --gpus all \\\n    my/gpu-image\n", id="continued"
+        ),
+        pytest.param("I first started redis with docker run -d redis, then:\n", id="prose"),
+    ],
+)
+def test_a_docker_run_that_hands_over_the_gpu_or_is_prose_is_no_container_case(head: str) -> None:
+    found = explained(head + _LIBCUDA).findings
+    assert [x.cause for x in found if x.severity.rank >= Severity.WARNING.rank] == [
+        "driver-libraries-missing"
+    ]
+
+
+def test_a_podman_run_without_the_gpu_gets_podmans_fix() -> None:
+    top = top_error(explained("$ podman run -it --rm my/gpu-image\n" + _LIBCUDA))
+    assert top.cause == "container-no-gpu"
+    assert "nvidia.com/gpu" in fix_text(top) and "docker run" not in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        pytest.param(
+            "!pip install tensorflow\nTraceback (most recent call last):\n"
+            '  File "/content/tensorflow.py", line 2, in <module>\n    x = tf.constant(1)\n'
+            "AttributeError: module 'tensorflow' has no attribute 'constant'\n",
+            id="own-tensorflow-py",
+        ),
+        pytest.param(
+            "!pip install tensorflow\nAttributeError: partially initialized module 'tensorflow' "
+            "has no attribute 'constant' (most likely due to a circular import)\n",
+            id="circular",
+        ),
+    ],
+)
+def test_a_shadowed_tensorflow_after_a_kernel_install_is_no_restart(log: str) -> None:
+    assert not any(x.cause == "kernel-restart-needed" for x in explained(log).findings)
+
+
+def test_the_platform_of_a_refused_wheel_is_not_taken_for_the_machines() -> None:
+    log = (
+        "ERROR: tensorflow-2.15.0-cp311-cp311-macosx_10_15_x86_64.whl is not a supported wheel "
+        "on this platform.\n"
+    )
+    assert not any("macOS (" in x.detail for x in explained(log).findings)
+
+
+def test_a_name_a_later_1x_brought_under_a_shown_1x_installs_the_last_1x() -> None:
+    head = ">>> tf.__version__\n'1.12.0'\n"
+    top = top_error(
+        explained(_tf1_error("module 'tensorflow' has no attribute 'py_function'", head))
+    )
+    assert top.cause == "api-removed"
+    assert "tensorflow==1.15" in fix_text(top)

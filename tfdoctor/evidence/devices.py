@@ -197,24 +197,31 @@ def built_with_cuda(listings: list[DeviceListing]) -> Optional[bool]:
     return answers[0] if answers else None
 
 
-#: ``docker run`` (or ``podman run``) as a shell line, behind a prompt or ``sudo``; and the
-#: flags that hand the container a GPU: docker's ``--gpus`` (19.03), the NVIDIA runtime of
-#: nvidia-docker 2 (``--runtime=nvidia``), a CDI device (``--device nvidia.com/gpu=all``) or the
-#: variable the NVIDIA runtime reads. ``nvidia-docker run`` adds the runtime itself.
+#: ``docker run`` (or ``podman run``) as a command a user ran: at a line's start, behind a
+#: shell prompt (``$``, ``#``, ``%``, ``>``) or ``sudo``; and the flags that hand the container a
+#: GPU: docker's ``--gpus`` (19.03), the NVIDIA runtime of nvidia-docker 2
+#: (``--runtime=nvidia``), a CDI device (``--device nvidia.com/gpu=all``) or the variable the
+#: NVIDIA runtime reads. ``nvidia-docker run`` adds the runtime itself (not matched).
 _CONTAINER_RUN = re.compile(
-    r"^(?P<before>[^\n]{0,80}?)\b(?P<cmd>(?:docker|podman) run\b[^\n]{0,2000})", re.MULTILINE
+    r"^(?:[^\n]{0,80}?[#$%>][ \t]*)?[ \t]*(?:sudo[ \t]+)?"
+    r"(?P<cmd>(?P<tool>docker|podman) run\b[^\n]{0,2000})",
+    re.MULTILINE,
 )
 _GPU_FLAGS = re.compile(r"--gpus\b|--runtime[= ]nvidia|nvidia\.com/gpu|NVIDIA_VISIBLE_DEVICES")
+#: A shell line continued on the next (``\`` at its end).
+_CONTINUED = re.compile(r"\\[ \t]*\r?\n[ \t]*")
 
 
-def container_run_without_gpu(text: str) -> Optional[str]:
-    """The first ``docker run`` or ``podman run`` command ``text`` shows that hands the
-    container no GPU (at most 200 characters of it); None where none is shown or each hands
-    one over."""
+def container_run_without_gpu(text: str) -> Optional[tuple[str, str]]:
+    """The first ``docker run`` or ``podman run`` command ``text`` shows a user running that
+    hands the container no GPU, as (``docker`` or ``podman``, the command's first 200
+    characters, its continued lines joined); None where none is shown or each hands one
+    over."""
     if " run" not in text:
         return None
-    for match in _CONTAINER_RUN.finditer(text):
-        if match.group("before").endswith("nvidia-") or _GPU_FLAGS.search(match.group("cmd")):
+    joined = _CONTINUED.sub(" ", text) if "\\\n" in text or "\\\r\n" in text else text
+    for match in _CONTAINER_RUN.finditer(joined):
+        if _GPU_FLAGS.search(match.group("cmd")):
             continue
-        return match.group("cmd").strip()[:200]
+        return match.group("tool"), match.group("cmd").strip()[:200]
     return None

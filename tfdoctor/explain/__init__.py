@@ -174,8 +174,9 @@ class Evidence:
     statements: list[tuple[str, str]] = dataclasses.field(default_factory=list)
     #: Distributions the log installs from inside a running notebook kernel (``!pip install``).
     kernel_installs: list[str] = dataclasses.field(default_factory=list)
-    #: The first ``docker run`` the log shows that hands the container no GPU, if any.
-    docker_run_without_gpu: Optional[str] = None
+    #: The first ``docker run`` (or ``podman run``) the log shows that hands the container no
+    #: GPU, if any, as (the tool, the command).
+    docker_run_without_gpu: Optional[tuple[str, str]] = None
     #: Modules the log prints as objects, with the file each was imported from.
     modules: list[tuple[str, str]] = dataclasses.field(default_factory=list)
     #: TensorFlow's packages as a pasted ``conda list`` shows them.
@@ -595,8 +596,9 @@ class Revealed(Record):
     pip_version: Optional[str] = None
     #: The macOS a library dyld could not bind was built for (its "Referenced from:" line).
     dyld_built_for: Optional[str] = None
-    #: A ``docker run`` the log shows without a GPU flag (the command as shown).
-    docker_run_without_gpu: Optional[str] = None
+    #: A ``docker run`` or ``podman run`` the log shows without a GPU flag (the tool, the
+    #: command as shown).
+    docker_run_without_gpu: Optional[tuple[str, str]] = None
     #: Releases pip skipped for their Requires-Python, as it listed them.
     python_refusals: tuple[PythonRefusal, ...] = ()
     #: Facts the log does not state but its paths and file names imply, each with its basis.
@@ -653,6 +655,10 @@ def _at(where: Mapping[str, str], fact: str) -> str:
     """`` (line 12)`` where a fact is stated, else empty."""
     return f" ({where[fact]})" if fact in where else ""
 
+
+#: pip's refusal of a wheel file ("X.whl is not a supported wheel on this platform"): its
+#: platform tag is the one the machine does not have.
+_REFUSED_WHEEL_LINE = re.compile(r"^[^\n]*is not a supported wheel[^\n]*$", re.MULTILINE)
 
 #: Path styles and words that imply an operating system, in the order they are tried.
 _OS_TEXT = (
@@ -732,6 +738,9 @@ def _os_of(
         if ".so" in lib:
             return Inferred("os", "linux", lib)
     text = "\n".join((*lines, *(f" {path}" for path in frames)))
+    if "supported wheel" in text:
+        # pip's refusal names a wheel of exactly the platform this machine is not.
+        text = _REFUSED_WHEEL_LINE.sub("", text)
     for name, pattern in _OS_TEXT:
         match = pattern.search(text)
         if match is not None:
@@ -1045,7 +1054,13 @@ def log_hints(revealed: Revealed) -> LogHints:
         python=revealed.python,
         conda=revealed.conda,
         wsl=revealed.wsl,
-        container="container" if revealed.cuda_image else None,
+        container=(
+            revealed.docker_run_without_gpu[0]
+            if revealed.docker_run_without_gpu
+            else "container"
+            if revealed.cuda_image
+            else None
+        ),
     )
 
 
@@ -1236,7 +1251,12 @@ def _gpu_library_init(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
         order.append("driver")
         shown.append(f"driver {r.driver_version}, older than the {floor} the build needs")
     ids = {h.signature.id for h in hits}
-    if not order and ids <= _NO_DNN_PLUGIN and not (r.oom_device or r.oom_bytes):
+    if (
+        not order
+        and ids <= _NO_DNN_PLUGIN
+        and not (r.oom_device or r.oom_bytes)
+        and not m.dlopen_failed  # a cuDNN that did not load at all: that finding says why
+    ):
         # The stream executor has no cuDNN plugin at all, and no handle error or failed
         # allocation came first (memory taken fails cudnnCreate, which logs its
         # CUDNN_STATUS_ line): the library that loaded did not start, as a cuDNN older or of
@@ -2651,7 +2671,9 @@ def _unlisted(
     """The finding for TensorFlow listing no GPU (:mod:`tfdoctor.explain.devices`), with what
     the log implies of the machine."""
     listings = evidence.devices
-    if not listings and evidence.gpu_complaint is not None:
+    created = any(h.signature.id == "created-gpu-device" for h in evidence.hits.values())
+    if not listings and evidence.gpu_complaint is not None and not created:
+        # (A GPU device TensorFlow created outranks the user's words: observed beats said.)
         # No answer of TensorFlow's is shown, only the user's words that it does not use the
         # GPU: the same question, asked of what the log states around it.
         where, said = evidence.gpu_complaint

@@ -749,7 +749,16 @@ def _tf1_added_later(
         this = "the TensorFlow that raised this is older (the log does not show which)"
     else:
         return None
-    if in_tf2:
+    if in_tf2 and tf_version is not None:
+        # The log shows a 1.x release, and the code around it is of that era: the last 1.x
+        # has the name and keeps TensorFlow 1's API; TensorFlow 2 is the other way.
+        fix = Fix(
+            f"`{name}` is in TensorFlow from {since} on, and {this}: the code was written for "
+            f"a newer TensorFlow. Install TensorFlow 1.15, the last 1.x release (it has the "
+            "name and keeps TensorFlow 1's API), or TensorFlow 2 if the code is TensorFlow 2's.",
+            _line_install(m, "1.15"),
+        )
+    elif in_tf2:
         fix = Fix(
             f"`{name}` is in TensorFlow from {since} on, and {this}: the code was written for "
             f"a newer TensorFlow. Install TensorFlow 2 (the command installs the newest line "

@@ -104,7 +104,8 @@ def _keras_missing(tb: Traceback, m: Machine) -> Optional[Finding]:
     package TensorFlow requires (2.6 to 2.15 Keras 2 of its own line, Keras 3 from 2.16), loaded
     lazily as tf.keras is first used, so an environment without it (conda's tensorflow 2.6.0
     package did not require it; an install with --no-deps) fails only there. The user's own
-    ``import keras`` without TensorFlow on the way is no TensorFlow dependency: not judged."""
+    ``import keras`` without TensorFlow on the way is no TensorFlow dependency: the keras
+    package is not installed in that Python."""
     said = f"{tb.where}: {tb.type}: {tb.message}"
     lines = [tb.statement, *tb.importers, *(f.code for f in tb.frames)]
     through_tf = any(_THROUGH_TENSORFLOW.search(x) for x in lines if x) or any(
@@ -169,7 +170,7 @@ def _reinstalled_in_kernel(tb: Traceback, installed: Sequence[str]) -> Optional[
     1.9 on) missing from TensorFlow in a log that installed TensorFlow from inside the running
     kernel: no release lacks it, so the module the kernel holds is a mix of the release it
     imported before the install and the files the install put on disk."""
-    if not any(d in TF_DISTRIBUTIONS for d in installed):
+    if not any(d in TF_DISTRIBUTIONS for d in installed) or _shadowed(tb):
         return None
     match = _NO_NAME.search(tb.message)
     if match is None:
@@ -193,6 +194,20 @@ def _reinstalled_in_kernel(tb: Traceback, installed: Sequence[str]) -> Optional[
             "Runtime > Restart session in Colab, Kernel > Restart Kernel in Jupyter"
         ),
     )
+
+
+def _shadowed(tb: Traceback) -> bool:
+    """The name is missing because ``tensorflow`` is not TensorFlow's package: a module of the
+    code's own named tensorflow (a frame's ``tensorflow.py``, a ``tensorflow/`` folder outside
+    site-packages), or one still importing itself (Python's "partially initialized module")."""
+    if "partially initialized" in tb.message:
+        return True
+    for frame in tb.frames:
+        path = frame.path.replace("\\", "/")
+        own = "site-packages/" not in path and "dist-packages/" not in path
+        if own and (path.endswith("/tensorflow.py") or "/tensorflow/" in path):
+            return True
+    return False
 
 
 def _in_every_release(name: str) -> bool:
