@@ -16,6 +16,13 @@ from tfdoctor.records import Record, record
 
 #: The platform keys' words (``linux-x86_64`` -> "Linux x86-64").
 _SYSTEMS = {"linux": "Linux", "macos": "macOS", "windows": "Windows"}
+
+
+def system_name(os: str) -> str:
+    """A system key as a sentence names it (``macos`` -> ``macOS``)."""
+    return _SYSTEMS.get(os, os)
+
+
 _ARCHES = {"x86_64": "x86-64", "aarch64": "ARM64", "arm64": "Apple silicon", "x86": "32-bit x86"}
 
 

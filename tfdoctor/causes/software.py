@@ -22,7 +22,7 @@ from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import spec_contains, version_key
 from tfdoctor.modules import modules
-from tfdoctor.wheel_index import ReleaseWheels, platform_words, releases_of
+from tfdoctor.wheel_index import ReleaseWheels, platform_words, releases_of, system_name
 
 #: The ids of this area's causes, as checks, explain and scan name them.
 TF_NOT_INSTALLED: Final = CauseId("tf-not-installed")
@@ -690,7 +690,7 @@ def published_wheels(m: Machine, dist: str, spec: str = "") -> Optional[str]:
     on_os = [r for r in asked if r.platform_fits(os, arch)]
     system = platform_words(tuple(p for p in newest.platforms if p.startswith(f"{os}-"))) or os
     if os is not None and not on_os:
-        where = {"linux": "Linux", "macos": "macOS", "windows": "Windows"}.get(os, os)
+        where = system_name(os)
         other = _nearest_with(rows, newest, os, arch)
         words.append(
             f"No release {spec or ''} has a wheel for {where}".replace("  ", " ")
@@ -715,7 +715,7 @@ def published_wheels(m: Machine, dist: str, spec: str = "") -> Optional[str]:
         # Only older releases have a wheel for this system (tflite-runtime's last Windows
         # wheels are 2.5.0's).
         last = on_os[-1]
-        where = {"linux": "Linux", "macos": "macOS", "windows": "Windows"}.get(os, os)
+        where = system_name(os)
         words.append(
             f"The last release with a {where} wheel is {last.version} ({last.describe()}); "
             f"later ones have none: use that release, or run the newest where its wheels are "

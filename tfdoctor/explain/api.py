@@ -710,7 +710,7 @@ def _tf_name_missing(
     if v1 is not None:
         public: Optional[str] = "tf" + v1.group("rest")
     else:
-        public = public_name(re.sub(r"^tensorflow_core\b", "tensorflow", module))
+        public = public_name(module)
     if public is None or public.startswith(("tf.compat", "tf._")) or not public.startswith("tf"):
         return None
     return f"{public}.{attr}", module, v1

@@ -177,7 +177,7 @@ def _reinstalled_in_kernel(tb: Traceback, installed: Sequence[str]) -> Optional[
         return None
     module = match.group("module") or match.group("module2")
     attr = match.group("attr") or match.group("attr2")
-    public = public_name(re.sub(r"^tensorflow_core\b", "tensorflow", module))
+    public = public_name(module)
     if public is None or not public.startswith("tf") or not _in_every_release(f"{public}.{attr}"):
         return None
     said = f"{tb.where}: {tb.type}: {tb.message}"

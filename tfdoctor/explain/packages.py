@@ -440,7 +440,6 @@ def _backtrack(c: Conflict, m: Machine) -> Optional[Finding]:
     anything, is a release of another era than the rest of the environment."""
     if causes.software.wheels_for_system(m, c.target, c.spec) is not False:
         return None  # a wheel exists here, or nothing is known: about versions (pip says which)
-    where = {"linux": "Linux", "macos": "macOS", "windows": "Windows"}.get(m.os or "", m.os)
     said = (
         f"pip: Will try a different candidate, due to conflict: {c.requirer_named} depends on "
         f"{c.target}{c.spec}."
@@ -449,10 +448,11 @@ def _backtrack(c: Conflict, m: Machine) -> Optional[Finding]:
         f"explain.{causes.platform.TF_RELEASE_NOT_FOR_PYTHON}",
         Severity.WARNING,
         causes.platform.TF_RELEASE_NOT_FOR_PYTHON,
-        f"{c.target}{c.spec}, which {c.requirer_named} needs, has no wheel for {where}",
+        f"{c.target}{c.spec}, which {c.requirer_named} needs, has no wheel for this system",
         f"{said}\nNo release of {c.target} in {c.spec or 'any version'} publishes a wheel for "
-        f"{where} (PyPI's files): pip moves back to older {c.requirer} releases, and what it "
-        "settles on, if anything, belongs to another era than the rest of the environment.",
+        f"the system the log shows ({m.os}; PyPI's files): pip moves back to older "
+        f"{c.requirer} releases, and what it settles on, if anything, belongs to another era "
+        "than the rest of the environment.",
         causes.software.companion_no_wheel_fix(m, c.target, (), False, c.spec),
     )
 

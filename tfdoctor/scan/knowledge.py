@@ -35,6 +35,8 @@ _SERVED = (
     ("keras._tf_keras.keras", "tensorflow.keras"),
     ("keras.api", "keras"),
     ("tf_keras.api._v2.keras", "tf_keras"),
+    # 2.0 and 2.1 (and 1.15) print the package by its tensorflow_core name.
+    ("tensorflow_core", "tensorflow"),
 )
 _PRIVATE = re.compile(r"^(?:keras|tf_keras)\.src(?:\.|$)")
 #: The roots of the names scan judges.
