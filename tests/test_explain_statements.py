@@ -503,8 +503,8 @@ def test_module_objects_are_read_with_their_files() -> None:
 
 
 def test_a_name_missing_from_a_module_that_imported_is_not_the_module_removed() -> None:
-    # tensorflow.python.keras left TensorFlow in 2.16; here it imported (the path shows its
-    # file), so this TensorFlow is older and only the name is gone from it.
+    # A rule says tensorflow.python.keras no longer works beside Keras 3; here it imported (the
+    # path shows its file) and only the name is gone from it.
     log = (
         "ImportError: cannot import name 'LayerNormalization' from 'tensorflow.python.keras."
         "layers' (/home/user/venv/lib/python3.8/site-packages/tensorflow/python/keras/layers/"

@@ -125,6 +125,19 @@ def test_target_before_keras3_reports_only_the_tensorflow_1_uses() -> None:
     assert not {i for i in ids if "keras3" in i or "tensorboard" in i or "estimator" in i}
 
 
+def test_tensorflows_private_keras_copy_is_judged_by_the_keras_beside_it(tmp_path: Path) -> None:
+    # The copy stayed in the wheels (importing works); what breaks is mixing it with tf.keras:
+    # the keras package serves tf.keras from 2.6 (a warning), Keras 3 from 2.16 (an error).
+    # Before 2.6 it is private use like any tensorflow.python module.
+    code = tmp_path / "private.py"
+    code.write_text("from tensorflow.python.keras.layers import Dense\n")
+    assert found([str(code)], target="2.5") == {(0, 1, "scan.tf-private-module")}
+    assert found([str(code)], target="2.10") == {(0, 1, "scan.tf-python-keras")}
+    assert found([str(code)], target="2.16") == {(0, 1, "scan.tf-python-keras-keras3")}
+    (warning,) = _by_id(code, "scan.tf-python-keras", target="2.10")
+    assert warning.severity == Severity.WARNING and "tensorflow.keras" in warning.fix.text
+
+
 def test_from_reports_only_what_changes_between_the_two_lines() -> None:
     ids = {i for _, _, i in found([str(DATA)], target="2.21", since="2.15")}
     assert "scan.tf-estimator" in ids and "scan.keras3-legacy-optimizers" in ids

@@ -196,16 +196,18 @@ def _named(knowledge: ApiKnowledge, module: str, attr: str) -> Optional[tuple[st
     return (name, verdict) if verdict is not None else None
 
 
-#: Rule effects that say the module itself is gone.
-_MODULE_GONE = ("import-error", "module-removed")
+#: Rule effects that say the module as a whole is gone or unusable (removed, or a private copy
+#: that no longer works beside the public API, such as tensorflow.python.keras): a name
+#: missing from the module, which imported, is that name's absence, not the rule's case.
+_MODULE_GONE = ("import-error", "module-removed", "runtime-error")
 
 
 def _module_imported(
     knowledge: ApiKnowledge, module: str, name: str, verdict: Verdict
 ) -> tuple[str, Verdict]:
     """``cannot import name X from M`` says M imported: a rule that M itself was removed
-    (tensorflow.python.keras in 2.16) describes a later release than this one, where M is
-    there without X. The name is what is missing, fixed the rule's way."""
+    (tf.estimator in 2.16) describes a later release than this one, where M is there without
+    X. The name is what is missing, fixed the rule's way."""
     rule = next((r for r in knowledge.rules.rules if r.id == verdict.key), None)
     base = public_name(module) or module
     if rule is None and verdict.cause == causes.code.KERAS3_BEHAVIOUR_CHANGE:

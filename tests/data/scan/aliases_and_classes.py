@@ -6,7 +6,7 @@ from tensorflow.compat import v1
 from tensorflow.compat import v1 as tf1
 from tensorflow.contrib import slim  # expect: scan.tf-contrib
 from tensorflow.keras.optimizers.legacy import SGD  # expect: scan.keras3-legacy-optimizers
-from tensorflow.python.keras.layers import Dense  # expect: scan.tf-python-keras
+from tensorflow.python.keras.layers import Dense  # expect: scan.tf-python-keras-keras3
 
 
 class Model:
