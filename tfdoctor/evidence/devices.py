@@ -64,7 +64,7 @@ _COUNT = re.compile(
 _LABELLED_EMPTY = re.compile(r"(?i)\bgpus?(?: devices?| available| found)?\s*[:=]\s*\[\]")
 _BOOL_ANSWER = re.compile(
     r"(?i)(?P<what>is_gpu_available|gpu (?:is )?available|is_built_with_cuda|built with cuda)"
-    r"[^\n]*?(?P<value>\bTrue|\bFalse)\s*$"
+    r"[^\n]{0,200}?(?P<value>\bTrue|\bFalse)\s*$"
 )
 _BARE_BOOL = re.compile(r"^\s*(?:Out\[\d+\]:\s*)?(?P<value>True|False)\s*$")
 _EMPTY_NAME = re.compile(r"^\s*(?:Out\[\d+\]:\s*)?(?:''|\"\")\s*$")

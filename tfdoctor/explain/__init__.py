@@ -1043,7 +1043,9 @@ def log_facts(revealed: Revealed, evidence: Evidence, base: Optional[Facts], ver
 #: LD_LIBRARY_PATH as the dynamic loader's messages print it, holding the directory NVIDIA's
 #: CUDA images name for the driver libraries the runtime mounts (their Dockerfiles: ENV
 #: LD_LIBRARY_PATH /usr/local/nvidia/lib:/usr/local/nvidia/lib64).
-_CUDA_IMAGE_PATH = re.compile(r"LD_LIBRARY_PATH:[^\n]*?/usr/local/nvidia/lib")
+# The path is one word after the colon: searching only that word keeps a line that repeats
+# "LD_LIBRARY_PATH:" linear.
+_CUDA_IMAGE_PATH = re.compile(r"LD_LIBRARY_PATH:[ \t]*[^\s]*?/usr/local/nvidia/lib")
 
 
 def log_hints(revealed: Revealed) -> LogHints:

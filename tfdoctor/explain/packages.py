@@ -632,7 +632,9 @@ def _import_check(check: ImportCheck, m: Machine) -> Finding:
 # A model file's config names the module of each class it saved (`'module':
 # 'keras.src.models.functional'`); Keras prints that config when it cannot rebuild the class.
 _CONFIG_MODULE = re.compile(
-    r"Could not (?:locate|deserialize) class '(?P<cls>\w+)'.*?'module': '(?P<module>keras[\w.]*)'",
+    r"Could not (?:locate|deserialize) class '(?P<cls>\w+)'"
+    # The gap stops at the next such message: a text repeating it stays linear.
+    r"(?:(?!Could not (?:locate|deserialize) class ).)*?'module': '(?P<module>keras[\w.]*)'",
     re.S,
 )
 
