@@ -15,7 +15,8 @@ of it, this builds lines of about ``--kb`` KB that make the search work hardest:
 - ``head``: the example's first words repeated (the start of a match, over and over).
 
 Each line goes through the whole of ``explain`` (signatures, the evidence layer, every
-reader), so a slow pattern anywhere is found, not only in the signatures. The result is the
+reader) and through the redaction every report applies, so a slow pattern anywhere is
+found, not only in the signatures. The result is the
 slowest lines and their throughput; the exit code is 1 when a line takes longer than
 ``--limit`` seconds (default 1 s for 100 KB: 0.1 MB/s, 500 times below the target for a
 whole log, so only a super-linear pattern fails it).
@@ -35,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tfdoctor.explain import explain
 from tfdoctor.explain.reader import read_log
 from tfdoctor.matrix import Matrix, load_matrix
+from tfdoctor.redact import Redactor
 from tfdoctor.signatures import Signatures, load_signatures
 
 
@@ -60,11 +62,17 @@ def long_lines(signatures: Signatures, size: int) -> Iterator[tuple[str, str, st
             yield signature.id, f"head{tag}", _fill(head, size)
 
 
+#: Reports redact every string they hold, cited log lines included.
+_REDACTOR = Redactor(private=True, home="/home/someone", hostname="build-host-7")
+
+
 def time_line(line: str, signatures: Signatures, matrix: Matrix) -> float:
-    """Seconds ``explain`` takes over ``line`` (read as a log of that one line)."""
+    """Seconds ``explain`` and a report's redaction take over ``line`` (read as a log of that
+    one line)."""
     stream = io.BytesIO((line + "\n").encode("utf-8"))
     start = time.perf_counter()
     explain(read_log(stream, "line.log"), signatures, matrix)
+    _REDACTOR.text(line)
     return time.perf_counter() - start
 
 

@@ -67,6 +67,15 @@ MIG_UUID = "MIG-1a2b3c4d-5e6f-7a8b-9c0d-1e2f3a4b5c6d"
         ),
         pytest.param("HF_TOKEN=abc123 python x.py", "HF_TOKEN=*** python x.py", id="env-assign"),
         pytest.param("--api-key=abc123", "--api-key=***", id="option-assign"),
+        pytest.param("run-x --db-password=abc123", "run-x --db-password=***", id="dashed-name"),
+        pytest.param("git+https://u:pw12345@h/r", "git+https://u:***@h/r", id="scheme-with-plus"),
+        pytest.param(
+            "-----BEGIN PRIVATE KEY-----\n-----BEGIN EC PRIVATE KEY-----\nMHc\n"
+            "-----END EC PRIVATE KEY-----",
+            "-----BEGIN PRIVATE KEY-----\n-----BEGIN EC PRIVATE KEY-----***"
+            "-----END EC PRIVATE KEY-----",
+            id="pem-after-an-unclosed-begin",
+        ),
         pytest.param(
             "-----BEGIN RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY-----",
             "-----BEGIN RSA PRIVATE KEY-----***-----END RSA PRIVATE KEY-----",

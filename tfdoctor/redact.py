@@ -36,7 +36,11 @@ _SECRET_NAME = re.compile(
 _Replacement = Union[str, Callable[["re.Match[str]"], str]]
 
 # scheme://user:password@host (pip index URLs, proxies): the password is group 3.
-_URL_CREDENTIALS = re.compile(r"\b([A-Za-z][A-Za-z0-9+.-]*://)([^\s:/@?#]*):([^\s@/?#]+)@")
+# A scheme starts only where no scheme character precedes it (not at every "." of a long
+# dotted word: each such start would rescan the word).
+_URL_CREDENTIALS = re.compile(
+    r"(?<![A-Za-z0-9+.-])([A-Za-z][A-Za-z0-9+.-]*://)([^\s:/@?#]*):([^\s@/?#]+)@"
+)
 #: Secret values shorter than this are not searched for in the text (too many false hits).
 _MIN_SECRET = 6
 
@@ -46,7 +50,10 @@ _ALWAYS: tuple[tuple[Pattern[str], _Replacement], ...] = (
     # PEM private keys pasted into a variable or a log.
     (
         re.compile(
-            r"-----BEGIN ([A-Z ]*)PRIVATE KEY-----.*?-----END [A-Z ]*PRIVATE KEY-----", re.DOTALL
+            # The body stops at the next BEGIN: a text of many unclosed keys stays linear.
+            r"-----BEGIN ([A-Z ]*)PRIVATE KEY-----(?:(?!-----BEGIN ).)*?"
+            r"-----END [A-Z ]*PRIVATE KEY-----",
+            re.DOTALL,
         ),
         r"-----BEGIN \1PRIVATE KEY-----***-----END \1PRIVATE KEY-----",
     ),
@@ -74,8 +81,10 @@ _ALWAYS: tuple[tuple[Pattern[str], _Replacement], ...] = (
     # Slack tokens.
     (re.compile(r"\b(xox[abprs]-)[A-Za-z0-9-]{10,}"), r"\1" + MASK),
     # NAME=value where the name says secret: HF_TOKEN=..., ?password=..., --api-key=...
+    # A name starts only where no name character precedes it, so a long run of name
+    # characters ("a-a-a-...") is scanned once, not once from each of its letters.
     (
-        re.compile(r"(?<![A-Za-z0-9_.])([A-Za-z_][A-Za-z0-9_.-]*)(=)([^\s&\"',;]+)"),
+        re.compile(r"(?<![A-Za-z0-9_.-])(-{0,2}[A-Za-z_][A-Za-z0-9_.-]*)(=)([^\s&\"',;]+)"),
         lambda m: f"{m.group(1)}={MASK}" if _SECRET_NAME.search(m.group(1)) else m.group(0),
     ),
 )
