@@ -29,6 +29,39 @@ def test_a_message_quoted_alone_is_read_as_its_own_exception() -> None:
     assert tb.type == "ModuleNotFoundError"
 
 
+_RAISED = 'Traceback (most recent call last):\n  File "a.py", line 1, in <module>\n'
+
+
+@pytest.mark.parametrize(
+    ("quoted", "message"),
+    [
+        ('No module named "tensorflow.contrib"', "No module named 'tensorflow.contrib'"),
+        ("No module named `keras.engine`", "No module named 'keras.engine'"),
+        (
+            "module `tensorflow` has no attribute `Session`",
+            "module 'tensorflow' has no attribute 'Session'",
+        ),
+        (
+            'cannot import name "Adam" from "keras.optimizers"',
+            "cannot import name 'Adam' from 'keras.optimizers'",
+        ),
+    ],
+)
+def test_a_name_quoted_otherwise_is_read_in_pythons_quotes(quoted: str, message: str) -> None:
+    # Alone on a line and after its type: every reader then meets Python's own form.
+    (alone,) = read_tracebacks(f"It says:\n{quoted}\n")
+    (typed,) = read_tracebacks(f"{_RAISED}    import x\nImportError: {quoted}\n")
+    assert alone.message == typed.message == message
+
+
+def test_quotes_inside_a_message_that_python_does_not_quote_are_kept() -> None:
+    text = f'{_RAISED}    f()\nValueError: bad value "x"\n'
+    (tb,) = read_tracebacks(text)
+    assert tb.message == 'bad value "x"'
+    loaded = text.replace('bad value "x"', 'could not load from "model.h5"')
+    assert read_tracebacks(loaded)[0].message == 'could not load from "model.h5"'
+
+
 def test_a_message_shown_with_its_type_is_not_read_twice() -> None:
     text = (
         "module 'tensorflow' has no attribute 'contrib'\n"

@@ -227,7 +227,7 @@ def read_tracebacks(text: str, where: Optional[object] = None) -> list[Traceback
             message = (match.group("message") or "").strip()
             if _KERAS_WRAPPED.search(message):
                 message = f"{message} {_wrapped_cause(text, match.end())}".rstrip()
-            message = _import_source(_closed(message), built)
+            message = _import_source(_closed(in_python_quotes(message)), built)
             statement, importers, typed = (
                 ("", (), False) if built else _statement_above(text, line_start)
             )
@@ -263,6 +263,27 @@ def read_tracebacks(text: str, where: Optional[object] = None) -> list[Traceback
 #: Python 2's and 3.6's refusal of a ``from M import X``, which names no module
 #: ("cannot import name Merge", "cannot import name 'Merge'"); 3.7 adds "from 'M'".
 _NAME_ONLY = re.compile(r"^cannot import name '?(?P<name>\w+)'?$")
+
+
+#: A module or name Python quotes ('x') that a paste quoted otherwise: Markdown's backticks,
+#: or double quotes a forum or a translation put in.
+_OTHER_QUOTES = re.compile(
+    r"(?P<words>No module named |cannot import name |^module |(?<=') has no attribute "
+    r"|(?<=') from )(?P<q>[\"`])(?P<name>[\w.]+)(?P=q)"
+)
+
+
+def in_python_quotes(message: str) -> str:
+    """``message`` with the modules and names Python's import system and attribute lookup
+    quote in single quotes quoted that way, however the paste quoted them: every reader of
+    these messages then reads one form."""
+    if '"' not in message and "`" not in message:
+        return message
+    # In order: the module's or name's quotes first, so that what follows them (" from ",
+    # " has no attribute ") is read after a quote of Python's own.
+    for _ in range(2):
+        message = _OTHER_QUOTES.sub(lambda m: f"{m.group('words')}'{m.group('name')}'", message)
+    return message
 
 
 def _closed(message: str) -> str:
@@ -325,9 +346,10 @@ _BARE = re.compile(
     # executed as-is. ... Cause: converting <function f>: AttributeError: module 'gast' has
     # no attribute 'Num'"): that message, read as if quoted alone.
     r"^[ \t]*(?:[^\n]*?\bCause: (?:converting <[^<>\n]*>: )?(?:\w+Error: )?)?(?:"
-    r"(?P<attribute>module '[\w.]+' has no attribute '\w+'(?:\. Did you mean: '\w+'\?)?)"
-    r"|(?P<module>No module named '[\w.]+')"
-    r"|(?P<name>cannot import name '\w+' from '[\w.]+'(?: \([^\n)]*\))?)"
+    r"(?P<attribute>module ([`'\"])[\w.]+\2 has no attribute ([`'\"])\w+\3"
+    r"(?:\. Did you mean: '\w+'\?)?)"
+    r"|(?P<module>No module named ([`'\"])[\w.]+\5)"
+    r"|(?P<name>cannot import name ([`'\"])\w+\7 from ([`'\"])[\w.]+\8(?: \([^\n)]*\))?)"
     # Keras 3's refusal of a layer that is not its own (models/sequential.py), quoted alone.
     r"|(?P<refusal>Only instances of `?keras\.(?:Layer|Model)`? can be added to a \w+ model)"
     r")[ \t.]*$",
@@ -350,8 +372,8 @@ def _bare_messages(text: str, where: Optional[object], out: list[Traceback]) -> 
     said = {tb.message for tb in out}
     line_no, counted = 0, 0
     for match in _BARE.finditer(text):
-        kind = match.lastgroup or ""
-        message = match.group(kind)
+        kind = next(k for k in _BARE_TYPES if match.group(k) is not None)
+        message = in_python_quotes(match.group(kind))
         if message in said:
             continue
         said.add(message)

@@ -31,11 +31,11 @@ from tfdoctor.modules import distribution_of, modules
 from tfdoctor.scan.api import bundled_lines, load_api, load_tf1, tf1_lines
 from tfdoctor.scan.knowledge import public_name
 
-#: Python 3 quotes the name; a paste in Markdown backticks it; Python 2 prints it bare (then
-#: only the part that did not import, so a bare name is read only as a known distribution's).
+#: Python 3 quotes the name (the evidence layer reads other quotes as these:
+#: evidence.traceback.in_python_quotes); Python 2 prints it bare (then only the part that did
+#: not import, so a bare name is read only as a known distribution's).
 _NO_MODULE = re.compile(
-    r"No module named (?:'(?P<module>[\w.]+)'|[\"`](?P<ticked>[\w.]+)[\"`]"
-    r"|(?P<bare>[A-Za-z_]\w*)(?!\w|\.\w))"
+    r"No module named (?:'(?P<module>[\w.]+)'|(?P<bare>[A-Za-z_]\w*)(?!\w|\.\w))"
 )
 _NO_NAME = re.compile(
     r"module '(?P<module>[\w.]+)' has no attribute '(?P<attr>\w+)'"
@@ -75,7 +75,7 @@ def _missing_module(tb: Traceback, m: Machine) -> Optional[Finding]:
     match = _NO_MODULE.search(tb.message)
     if match is None:
         return None
-    module = match.group("module") or match.group("ticked") or match.group("bare")
+    module = match.group("module") or match.group("bare")
     dist = distribution_of(module)
     if match.group("bare") and dist is None:
         return None  # Python 2's tail of a dotted import, or a word: not a module known here
