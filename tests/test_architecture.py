@@ -82,6 +82,8 @@ ALLOWED = {
         "tfdoctor.scan",
         # Module -> distribution (data/modules.yaml).
         "tfdoctor.modules",
+        # The system a wheel's platform tag is built for, when a log shows a wheel's name.
+        "tfdoctor.wheel_tags",
     ),
     # The YAML data files' shared reader imports nothing from the package.
     "tfdoctor.yamldoc": (),

@@ -186,9 +186,14 @@ def test_on_macos_an_empty_list_is_the_metal_plugin_missing(sign: str) -> None:
 
 
 def test_a_linux_or_windows_wheel_tag_is_no_mac() -> None:
+    # Every form of tag the wheel specification has: the legacy manylinux names, linux_*,
+    # musllinux and Windows on Arm are read as their system too.
     for tag, cause in (
         ("manylinux_2_17_x86_64", "cuda-libs-missing"),
+        ("manylinux2014_x86_64", "cuda-libs-missing"),
+        ("linux_aarch64", "cuda-libs-missing"),
         ("win_amd64", "windows-native-gpu-ended"),
+        ("win_arm64", "windows-native-gpu-ended"),
     ):
         text = f"Successfully installed tensorflow-2.18.0-cp311-cp311-{tag}.whl\n{_ASKED}[]\n"
         assert _top(_explain(text)).cause == cause, tag

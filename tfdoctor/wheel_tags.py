@@ -118,6 +118,24 @@ def _macos_misfit(tag: str, platform: PlatformFacts) -> Optional[Misfit]:
     )
 
 
+def tag_system(tag: str) -> Optional[str]:
+    """The operating system a wheel's platform tag is built for, as ``platform.system()``
+    lower-cased says it (``linux``, ``darwin``, ``windows``), or None (``any``, or a tag of
+    another system)."""
+    if tag in ("win32", "win_amd64", "win_arm64"):
+        return "windows"
+    if (
+        _MANYLINUX.match(tag)
+        or tag.split("_", 1)[0] in _LEGACY_MANYLINUX
+        or _MUSLLINUX.match(tag)
+        or tag.startswith("linux_")
+    ):
+        return "linux"
+    if _MACOS.match(tag):
+        return "darwin"
+    return None
+
+
 def _platform_misfit(tag: str, platform: Optional[PlatformFacts]) -> Optional[Misfit]:
     if tag == "any" or platform is None:
         return None
@@ -126,26 +144,28 @@ def _platform_misfit(tag: str, platform: Optional[PlatformFacts]) -> Optional[Mi
     here = f"{platform.system} {platform.machine}"
     glibc: Optional[tuple[int, int]] = None
     musl = False
-    if tag in ("win32", "win_amd64", "win_arm64"):
+    os_name = tag_system(tag)
+    if os_name is None:
+        return None  # a platform the facts cannot compare
+    if os_name == "windows":
         # platform.machine() says AMD64 in a 32-bit Python too: win32 is not judged by it.
         archs = {"win32": ("x86", "x86_64"), "win_amd64": ("x86_64",)}.get(tag, ("aarch64",))
-        os_name = "windows"
     elif m := _MANYLINUX.match(tag):
-        os_name, archs, glibc = "linux", (_arch(m.group(3)),), (int(m.group(1)), int(m.group(2)))
+        archs, glibc = (_arch(m.group(3)),), (int(m.group(1)), int(m.group(2)))
     elif tag.split("_", 1)[0] in _LEGACY_MANYLINUX:
         legacy, arch = tag.split("_", 1)
-        os_name, archs, glibc = "linux", (_arch(arch),), _LEGACY_MANYLINUX[legacy]
+        archs, glibc = (_arch(arch),), _LEGACY_MANYLINUX[legacy]
     elif m := _MUSLLINUX.match(tag):
-        os_name, archs, musl = "linux", (_arch(m.group(1)),), True
+        archs, musl = (_arch(m.group(1)),), True
     elif tag.startswith("linux_"):
-        os_name, archs = "linux", (_arch(tag[len("linux_") :]),)
-    elif m := _MACOS.match(tag):
-        os_name, archs = "darwin", _MACOS_FAT.get(m.group(1), (_arch(m.group(1)),))
+        archs = (_arch(tag[len("linux_") :]),)
+    else:
+        m = _MACOS.match(tag)
+        assert m is not None  # tag_system read it as macOS's
+        archs = _MACOS_FAT.get(m.group(1), (_arch(m.group(1)),))
         macos = _macos_misfit(tag, platform)
         if macos is not None and system == "darwin" and machine in archs:
             return macos
-    else:
-        return None  # a platform the facts cannot compare
     if os_name != system or machine not in archs:
         return Misfit("platform", tag, f"{os_name.capitalize()} {'/'.join(archs)} ({tag})", here)
     if musl and platform.libc == "glibc":

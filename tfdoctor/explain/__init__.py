@@ -102,6 +102,7 @@ from tfdoctor.matrix import Matrix, version_key
 from tfdoctor.modules import distribution_of, modules
 from tfdoctor.records import Record, record
 from tfdoctor.signatures import BENIGN, EVIDENCE, Signature, Signatures
+from tfdoctor.wheel_tags import tag_system
 
 #: Citations kept per signature (the first lines it matched).
 CITATIONS = 3
@@ -666,20 +667,19 @@ _OS_TEXT = (
         "macos",
         re.compile(
             r"(?:^|[\s\"'(])/(?:Users/|opt/homebrew/|usr/local/Cellar/)|\.dylib\b|\bon darwin$"
-            # A wheel's platform tag (PEP 425: macosx_14_0_arm64) and platform.platform()'s
-            # words for macOS (macOS-14.1-arm64-arm-64bit; Darwin-19.6.0-x86_64-i386-64bit).
-            r"|[-.]macosx_\d+_\d+_(?:arm64|x86_64|universal2|intel)\b"
+            # platform.platform()'s words for macOS (macOS-14.1-arm64-arm-64bit;
+            # Darwin-19.6.0-x86_64-i386-64bit).
             r"|\b(?:macOS|Darwin)-\d+\.\d+(?:\.\d+)?-(?:arm64|x86_64)\b",
             re.MULTILINE,
         ),
     ),
-    # A wheel's Windows platform tag (win_amd64, win32), platform.platform()'s words
-    # (Windows-10-10.0.19041-SP0) and CPython's Windows build string ("[MSC v.1929 64 bit
-    # (AMD64)]", which its banner and sys.version print) say Windows too.
+    # platform.platform()'s words (Windows-10-10.0.19041-SP0) and CPython's Windows build
+    # string ("[MSC v.1929 64 bit (AMD64)]", which its banner and sys.version print) say
+    # Windows too.
     (
         "windows",
         re.compile(
-            r"\b[A-Za-z]:\\|\\(?:site|dist)-packages\\|\.dll\b|[-_.]win(?:_amd64|32)\b"
+            r"\b[A-Za-z]:\\|\\(?:site|dist)-packages\\|\.dll\b"
             r"|\[MSC v\.\d+|\bWindows-1[01]-10\.\d+\.\d+"
         ),
     ),
@@ -687,11 +687,21 @@ _OS_TEXT = (
         "linux",
         re.compile(
             r"(?:^|[\s\"'(])/(?:usr|home|opt|root|lib|lib64|content|workspace|mnt)/|\.so\b"
-            r"|core dumped|/sbin/ldconfig|[-.](?:many|musl)linux\w*_(?:x86_64|aarch64)\.whl\b"
+            r"|core dumped|/sbin/ldconfig"
             r"|\bLinux-\d+\.\d+\.\d+\S*-(?:x86_64|aarch64)-with-"
         ),
     ),
 )
+#: A wheel's platform tag (PEP 425) where pip or a file name shows one
+#: (tensorflow-2.16.1-cp311-cp311-macosx_12_0_arm64.whl, "win_amd64"): its system is
+#: wheel_tags.tag_system's reading.
+_WHEEL_PLATFORM_TAG = re.compile(
+    r"(?<![A-Za-z0-9])(?P<tag>(?:many|musl)linux\w*?_(?:x86_64|aarch64|i686|"
+    r"ppc64le|s390x|armv7l)|linux_(?:x86_64|aarch64|armv7l|armv6l)"
+    r"|macosx_\d+_\d+_(?:arm64|x86_64|universal2|intel)|win(?:_amd64|_arm64|32))\b"
+)
+#: tag_system's names for what _OS_TEXT calls each system.
+_TAG_OS = {"darwin": "macos", "windows": "windows", "linux": "linux"}
 
 
 # Shell prompts as users paste them: cmd.exe's and PowerShell's (`C:\Users\x>`, `PS C:\x>`),
@@ -741,10 +751,17 @@ def _os_of(
     if "supported wheel" in text:
         # pip's refusal names a wheel of exactly the platform this machine is not.
         text = _REFUSED_WHEEL_LINE.sub("", text)
+    tagged: dict[str, str] = {}
+    for found in _WHEEL_PLATFORM_TAG.finditer(text):
+        system = tag_system(found.group("tag"))
+        if system is not None:
+            tagged.setdefault(_TAG_OS[system], found.group("tag"))
     for name, pattern in _OS_TEXT:
         match = pattern.search(text)
         if match is not None:
             return Inferred("os", name, match.group(0).strip())
+        if name in tagged:
+            return Inferred("os", name, tagged[name])
     return None
 
 
