@@ -1068,6 +1068,28 @@ def test_a_module_every_release_installs_missing_is_an_incomplete_install(module
     assert found.cause == "tf-install-incomplete"
 
 
+def test_a_tensorflow_core_module_not_every_release_has_is_code_of_another_release() -> None:
+    # tensorflow.core is private as tensorflow.python is: a module some releases lack,
+    # asked for with no frame to show whose code asks, is code built for another release.
+    report = _explain("ModuleNotFoundError: No module named 'tensorflow.core.kernels'\n")
+    (found,) = [x for x in report.findings if x.severity.rank >= Severity.WARNING.rank]
+    assert found.cause == "companion-mismatch"
+
+
+def test_python_36s_refusal_reads_its_module_from_the_statement_above() -> None:
+    # Python 3.6 names no module ("cannot import name 'naming'"); the statement printed
+    # above the message does, so it is read as a private name missing from tensorflow.python.
+    text = (
+        "from tensorflow.python.autograph.core import naming\n"
+        "ImportError: cannot import name 'naming'\n"
+    )
+    causes_found = {x.cause for x in _explain(text).findings}
+    assert "companion-mismatch" in causes_found
+    # Another module's name in the statement is not taken for the message's.
+    other = text.replace("import naming", "import converter")
+    assert "companion-mismatch" not in {x.cause for x in _explain(other).findings}
+
+
 def test_a_file_named_tensorflow_is_no_incomplete_install() -> None:
     text = "ModuleNotFoundError: No module named 'tensorflow.python'; 'tensorflow' is not a package"
     assert all(x.cause != "tf-install-incomplete" for x in _explain(text).findings)

@@ -227,10 +227,11 @@ def read_tracebacks(text: str, where: Optional[object] = None) -> list[Traceback
             message = (match.group("message") or "").strip()
             if _KERAS_WRAPPED.search(message):
                 message = f"{message} {_wrapped_cause(text, match.end())}".rstrip()
-            message = _import_source(_closed(in_python_quotes(message)), built)
             statement, importers, typed = (
                 ("", (), False) if built else _statement_above(text, line_start)
             )
+            source = built[-1].code if built else statement
+            message = _import_source(_closed(in_python_quotes(message)), source)
             out.append(
                 Traceback(
                     str(place),
@@ -294,14 +295,15 @@ def _closed(message: str) -> str:
     return message
 
 
-def _import_source(message: str, frames: tuple[Frame, ...]) -> str:
+def _import_source(message: str, code: str) -> str:
     """``message`` in Python 3.7's words where an older Python left out the module and the
-    innermost frame's source line shows it (``from keras.layers import Dense, Merge``)."""
+    statement that raised shows it (``code``: the innermost frame's source line, or the
+    statement printed above a message without frames: ``from keras.layers import Dense,
+    Merge``)."""
     match = _NAME_ONLY.match(message)
-    if match is None or not frames:
+    if match is None or not code:
         return message
     name = match.group("name")
-    code = frames[-1].code
     found = re.match(r"\s*from\s+(?P<module>[\w.]+)\s+import\b(?P<names>.*)$", code)
     if found is None or not re.search(rf"\b{re.escape(name)}\b", found.group("names")):
         return message

@@ -112,6 +112,11 @@ def api_use(tb: Traceback, knowledge: ApiKnowledge) -> Optional[tuple[str, Verdi
             found = _module_imported(knowledge, match.group("module"), *found)
         return found or _written(tb, knowledge, match.group("attr"))
     match = _NO_NAME.search(message)
+    if match is not None and ".python." in match.group("module") and _led_by_a_package(tb):
+        # A package's import (IPython marked it above) reached into the private tree: the
+        # package is of another release (explain.packages' private_api_findings), not an API
+        # the user's code used.
+        return None
     if match is not None:
         found = _named(knowledge, match.group("module"), match.group("attr"))
         # "(unknown location)": an empty namespace directory left by another release, not
@@ -153,6 +158,18 @@ def api_use(tb: Traceback, knowledge: ApiKnowledge) -> Optional[tuple[str, Verdi
             return f"{cls}.{attr}", verdict
         return _misspelt_member(knowledge, cls, attr)
     return None
+
+
+def _led_by_a_package(tb: Traceback) -> bool:
+    """Whether an import IPython marked above the statement that raised is of an installed
+    distribution other than TensorFlow's: that package's code holds the statement (the
+    innermost such import, as private_api_findings reads them)."""
+    for statement in reversed(tb.importers):
+        imported = re.match(r"(?:from|import)\s+(\w+)", statement)
+        top = imported.group(1) if imported else ""
+        if top and top not in ("tensorflow", "tensorflow_core"):
+            return distribution_of(top) is not None
+    return False
 
 
 def _misspelt_member(knowledge: ApiKnowledge, cls: str, attr: str) -> Optional[tuple[str, Verdict]]:

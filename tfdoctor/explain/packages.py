@@ -994,8 +994,8 @@ _PRIVATE = re.compile(
     # Not the tf.keras API tree TensorFlow 2.0 to 2.5 served from python.keras.api (public).
     r"module '(?:tensorflow|tensorflow_core)\.python(?![\w.]*\.api\._v2)[\w.]*' has no "
     r"attribute '\w+'"
-    r"|cannot import name '\w+' from '(?:tensorflow|tensorflow_core)\.python[\w.]*'"
-    r"|No module named '(?:tensorflow|tensorflow_core)\.python[\w.]*'"
+    r"|cannot import name '\w+' from '(?:tensorflow|tensorflow_core)\.(?:python|core)[\w.]*'"
+    r"|No module named '(?:tensorflow|tensorflow_core)\.(?:python|core)[\w.]*'"
     # tf.__internal__ (2.5 on) is the API TensorFlow keeps for Keras and its own family, with
     # no compatibility promise either (tensorflow/python/util/tf_export.py: "internal APIs,
     # not covered by the guarantees"); Keras 2 (keras 2.6 to 2.15, tf-keras) calls it.
@@ -1468,8 +1468,10 @@ def private_api_findings(
 #: private name missing from one: the words themselves say the code reaches into TensorFlow's
 #: private tree.
 _PRIVATE_IMPORT = re.compile(
-    r"cannot import name '\w+' from '(?:tensorflow|tensorflow_core)\.python[\w.]*'"
-    r"|No module named '(?:tensorflow|tensorflow_core)\.python[\w.]*'"
+    # tensorflow.core holds the C++ runtime's Python side (protos, kernels' wrappers): private
+    # as tensorflow.python is.
+    r"cannot import name '\w+' from '(?:tensorflow|tensorflow_core)\.(?:python|core)[\w.]*'"
+    r"|No module named '(?:tensorflow|tensorflow_core)\.(?:python|core)[\w.]*'"
     # A private name (a leading underscore) of a private module: no user code asks for it.
     r"|module '(?:tensorflow|tensorflow_core)\.python[\w.]*' has no attribute '_\w+'"
 )
