@@ -12,7 +12,7 @@ from tfdoctor.causes.common import TF_PIP_GUIDE, install_fix
 from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts, normalize_name
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine
-from tfdoctor.matrix import TFLine, version_key
+from tfdoctor.matrix import CompanionRelease, TFLine, version_key
 
 #: The ids of this area's causes, as checks, explain and scan name them.
 TF_NO_WHEEL_FOR_PYTHON: Final = CauseId("tf-no-wheel-for-python")
@@ -1216,13 +1216,22 @@ def python_64bit_fix(m: Machine) -> Fix:
     )
 
 
+def metal_release(m: Machine) -> Optional[CompanionRelease]:
+    """The tensorflow-metal release the companion table pairs with the installed TensorFlow
+    and Python, or None: whether installing the plugin alone reaches the GPU (check_metal's
+    severity and metal_missing_fix's command both ask this)."""
+    table = m.companion("tensorflow-metal")
+    if table is None or m.tf is None:
+        return None
+    return table.release_for(m.tf.version, m.python_version)
+
+
 def metal_missing_fix(m: Machine) -> Fix:
     """tensorflow-metal for a Mac whose TensorFlow lists no GPU and has no plugin: the
     release the companion table pairs with the installed TensorFlow, else the newest pair."""
     table = m.companion("tensorflow-metal")
     tf = m.tf
-    python = m.python_version
-    fit = table.release_for(tf.version, python) if table is not None and tf is not None else None
+    fit = metal_release(m)
     if fit is not None and tf is not None:
         return Fix(
             f"On macOS TensorFlow reaches the GPU only through Apple's tensorflow-metal "

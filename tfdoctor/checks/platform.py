@@ -150,7 +150,7 @@ def check_metal(ctx: CheckContext) -> Iterator[Finding]:
             # warning where a plugin release pairs with this TensorFlow (installing it is the
             # whole fix); a note where none does, as reaching the GPU then means another
             # TensorFlow, and a Mac on the CPU is no fault.
-            fits = table is not None and table.release_for(m.tf.version, py) is not None
+            fits = causes.platform.metal_release(m) is not None
             yield causes.finding(
                 "platform.metal",
                 Severity.WARNING if fits else Severity.INFO,
