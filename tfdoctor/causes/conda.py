@@ -129,3 +129,31 @@ def conda_python_fix(
         f"with Python {newest} for it, {other}.",
         (f"conda create -n {env} python={newest} {spec}", f"conda activate {env}"),
     )
+
+
+#: The script conda runs as an environment is activated (conda's activate.d hook), and the
+#: lines TensorFlow's pip install guide for 2.9-2.14 wrote into it so that TensorFlow finds the
+#: CUDA libraries conda installed in the environment's lib directory, which the loader does not
+#: search (tensorflow/docs site/en/install/pip.md; tensorflow/docs#2214 for 2.12).
+CONDA_ACTIVATE_SCRIPT = "$CONDA_PREFIX/etc/conda/activate.d/env_vars.sh"
+CONDA_LIB_ON_PATH: tuple[str, ...] = (
+    "mkdir -p $CONDA_PREFIX/etc/conda/activate.d",
+    "echo 'export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:$CONDA_PREFIX/lib/' >> " + CONDA_ACTIVATE_SCRIPT,
+    "source " + CONDA_ACTIVATE_SCRIPT,
+)
+TF_PIP_GUIDE_CONDA = "https://github.com/tensorflow/docs/pull/2214"
+
+
+def conda_env_install_fix(m: Machine, major: Optional[str] = None) -> Fix:
+    """conda's CUDA and cuDNN into the active environment, of the build's release where known
+    (else of the CUDA major the library TensorFlow asked for names)."""
+    if m.build_cuda is not None or m.line is not None:
+        return conda_libraries_fix(m, m.line)
+    major = m.build_cuda_major or major
+    spec = f"cudatoolkit={major} cudnn" if major else "cudatoolkit cudnn"
+    what = f"the CUDA {major}" if major else "the CUDA"
+    return Fix(
+        f"Install {what} toolkit and cuDNN into this conda environment (`tfdoctor matrix` "
+        "names the releases this TensorFlow was built with).",
+        (f"conda install -c conda-forge {spec}",),
+    )

@@ -11,7 +11,12 @@ from typing import Final, Optional
 
 from tfdoctor.causes.base import Cause, CauseId, define
 from tfdoctor.causes.common import TF_PIP_GUIDE, install_fix, major_of
-from tfdoctor.causes.conda import conda_libraries_fix, conda_toolkit_line
+from tfdoctor.causes.conda import (
+    CONDA_LIB_ON_PATH,
+    conda_env_install_fix,
+    conda_libraries_fix,
+    conda_toolkit_line,
+)
 from tfdoctor.causes.container import CONTAINER_NO_GPU, container_gpu_fix
 from tfdoctor.causes.platform import (
     WINDOWS_NATIVE_GPU_ENDED,
@@ -427,6 +432,52 @@ def off_path_fix(m: Machine, found: list[FoundLibrary]) -> Fix:
             "/etc/ld.so.conf.d/ and run `sudo ldconfig`)"
         )
     return Fix(text + ".", (m.ld_path_with(dirs),))
+
+
+def unfound_library_fix(
+    m: Machine, missing: tuple[str, ...], shown: str, conda: bool, major: Optional[str] = None
+) -> Fix:
+    """The candidates for CUDA libraries the loader did not find, where the log cannot tell
+    which it is, most likely first: installed off the loader's path (a conda environment's lib
+    directory, where the log shows one active), then not installed. ``shown``: the evidence
+    that put the first one first; ``major``: the CUDA major the files named imply, where the
+    machine's build is not known."""
+    names = missing or ("cudart",)
+    if conda:
+        lister = "ls " + " ".join(f"$CONDA_PREFIX/lib/lib{n}.so*" for n in names[:4])
+        first = (
+            "the conda environment holds them in $CONDA_PREFIX/lib, which the loader does not "
+            f"search (`{lister}` lists them): put that directory on LD_LIBRARY_PATH each time the "
+            "environment is activated, with the lines TensorFlow's pip install guide (2.9-2.14) "
+            "writes into the environment's activate.d script"
+        )
+        install = conda_env_install_fix(m, major)
+        second = f"the environment holds none: {install.text}"
+        commands = (*CONDA_LIB_ON_PATH, lister, *install.commands)
+    else:
+        first = (
+            "a copy is installed where the loader does not look (a Python environment's lib "
+            "directory, site-packages/nvidia/*/lib, a toolkit's lib64; the commands below find "
+            "it): put that directory first on LD_LIBRARY_PATH (export LD_LIBRARY_PATH=<that "
+            "directory>:$LD_LIBRARY_PATH, in ~/.bashrc or the job script to keep it)"
+        )
+        if m.build_cuda is None:
+            # Not known which build: its CUDA major, where the file named says it.
+            major = m.build_cuda_major or major
+            which = f"a CUDA {major} toolkit" if major else "the CUDA toolkit"
+            install = Fix(
+                f"install {which} and the cuDNN of this TensorFlow's build (`tfdoctor matrix` "
+                "names them), and put their lib directory on LD_LIBRARY_PATH."
+            )
+        else:
+            _, install = cuda_libraries_fix(m, names)
+        second = f"none is installed: {install.text}"
+        commands = (*_library_search(names), *install.commands)
+    return Fix(
+        f"{shown}, which does not say whether the library is on the disk: the candidates, most "
+        f"likely first: 1. {first}. 2. {second}",
+        tuple(dict.fromkeys(commands)),
+    )
 
 
 def _newest_and_cuda(m: Machine) -> Optional[TFLine]:

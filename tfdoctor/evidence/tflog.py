@@ -337,7 +337,7 @@ Event = Union[
 
 def library_of(filename: str) -> str:
     """``libcudnn.so.8`` / ``cudnn64_8.dll`` -> ``cudnn``; ``libcublasLt.so.12`` -> ``cublasLt``."""
-    stem = re.sub(r"^lib", "", filename.split(".", 1)[0])
+    stem = re.sub(r"^lib", "", filename.split(".", 1)[0], flags=re.IGNORECASE)
     return re.sub(r"64_\d+$|64$", "", stem)
 
 

@@ -26,6 +26,7 @@ from tfdoctor.bounded import size_text
 from tfdoctor.causes import observed
 from tfdoctor.compat import first_keras3_line
 from tfdoctor.evidence import tflog
+from tfdoctor.evidence.conda import read_conda_env
 from tfdoctor.evidence.devices import (
     MAX_LISTINGS,
     DeviceListing,
@@ -202,6 +203,9 @@ class Evidence:
     gpu_complaint: Optional[tuple[str, str]] = None
     #: Packages a program said must be installed, with where (:mod:`tfdoctor.evidence.packages`).
     install_requests: list[tuple[str, InstallRequest]] = dataclasses.field(default_factory=list)
+    #: The first line showing an active conda environment (its prompt, a path in its
+    #: directory, ``conda activate``), with where (:mod:`tfdoctor.evidence.conda`).
+    conda_env: Optional[tuple[str, str]] = None
 
     def logged(self, kind: type[tflog.E]) -> list[tuple[str, tflog.E]]:
         """The events of one kind, with where each is."""
@@ -299,6 +303,10 @@ def _read_block(evidence: Evidence, block: LogText, distinct: str) -> None:
     _read_head(evidence, block, text)
     if not evidence.wsl and any(word in text for word in _WSL_WORDS):
         evidence.wsl = True
+    if evidence.conda_env is None:
+        shown = read_conda_env(text)
+        if shown is not None:
+            evidence.conda_env = (block.where(shown[0]), shown[1])
     if evidence.os_of_prompt is None:
         # A prompt opens what a user pasted: its head is enough, and keeps huge logs fast.
         evidence.os_of_prompt = _os_of_prompt(text[:PROMPT_READ])
@@ -577,6 +585,9 @@ class Revealed(Record):
     tf_import_library: Optional[str] = None
     wsl: bool = False
     conda: bool = False
+    #: The line showing an active conda environment (its prompt, a path in its directory,
+    #: ``conda activate``), with where: ``line 1: (tf) user@host:~$ python x.py``.
+    conda_env: Optional[str] = None
     #: The loader's printed path is that of NVIDIA's CUDA container images (their
     #: LD_LIBRARY_PATH names /usr/local/nvidia/lib, where the container runtime mounts the
     #: host's driver libraries): the process runs in such a container.
@@ -899,6 +910,13 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         cuda_image=image_line is not None,
         cuda_wheels=_cuda_wheels(evidence),
         conda=conda,
+        conda_env=(
+            f"{evidence.conda_env[0]}: {evidence.conda_env[1]}"
+            if evidence.conda_env is not None
+            else f"the installed path {site}"
+            if conda
+            else None
+        ),
         pip_refusals=tuple(evidence.refusals),
         pip_version=evidence.first("pip_version", evidence_only=True),
         dyld_built_for=evidence.first("macos_version", evidence_only=True),
@@ -1132,11 +1150,86 @@ def _cuda_libs(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
     if mixed is not None:
         return causes.gpu.CUDA_LIB_SHADOWED, mixed
     names = _libraries(hits)
+    ranked = _unfound_ranked(m, r, hits, names)
+    if ranked is not None:
+        return causes.gpu.CUDA_LIBS_OFF_PATH, ranked
     cause, fix = causes.gpu.cuda_libraries_fix(m, names)
     if names and not any(name in fix.text for name in names):
         # Say which: the toolkit's installer and NVIDIA's wheels package each library apart.
         fix = Fix(f"Missing: {', '.join(names)}. {fix.text}", fix.commands)
     return cause, fix
+
+
+#: TensorFlow 2's loader line for a CUDA library it could not open (dso_loader.cc), and a
+#: user's words (or ldd) naming one as not found.
+_LOADER_LINE = "dlopen-cuda-library"
+_NAMED_NOT_FOUND = "cuda-library-named-not-found"
+_UNFOUND = frozenset({_LOADER_LINE, _NAMED_NOT_FOUND})
+#: A conda environment's own lib directory in the loader's printed path.
+_ENV_LIB_ON_PATH = re.compile(
+    r"(?:/envs/[\w.-]+|/(?:(?:mini|ana)conda\d*|miniforge\d*|mambaforge|opt/conda))/lib/?$"
+)
+
+
+def _unfound_ranked(
+    m: Machine, r: Revealed, hits: Sequence[Hits], names: tuple[str, ...]
+) -> Optional[Fix]:
+    """The ranked candidates for CUDA libraries the loader did not find, where the log cannot
+    decide between installed-off-its-path and not installed and makes the first likelier: an
+    active conda environment shown beside TensorFlow 2's loader line (from 2.9 to 2.14
+    TensorFlow's own guide installs CUDA into the environment's lib directory, off the loader's
+    path until an activate.d script adds it), or the library named as not found in words
+    only. None where the machine's facts (the loader's own search) or the log decide: the
+    printed path already holds the environment's lib, a Windows DLL, a release whose CUDA comes
+    from its own pip wheels."""
+    ids = {h.signature.id for h in hits}
+    if m.facts.cuda_libs is not None or m.os == "windows" or not ids & _UNFOUND:
+        return None
+    if any(g.get("library", "").endswith(".dll") for h in hits for g in h.groups):
+        return None  # Windows finds DLLs through PATH: no loader path, no conda lib
+    printed = [d for e in m.tf_logged(tflog.LibraryNotLoaded) for d in e.search_path.split(":")]
+    if any(_ENV_LIB_ON_PATH.search(directory) for directory in printed):
+        return None  # the environment's lib is searched: the library is not in it
+    conda = r.conda_env is not None and _LOADER_LINE in ids and _conda_route(m)
+    if conda:
+        shown = (
+            f"The log shows an active conda environment ({r.conda_env}) and TensorFlow's "
+            f"loader not finding {', '.join(names) or 'a CUDA library'}"
+        )
+        return causes.gpu.unfound_library_fix(m, names, shown, True, _major_named(hits))
+    if ids != {_NAMED_NOT_FOUND}:
+        return None  # TensorFlow's own lines, without a conda environment: the general fix
+    shown = f"The log names {', '.join(names) or 'a CUDA library'} as not found"
+    return causes.gpu.unfound_library_fix(
+        m, names, shown, r.conda_env is not None and _conda_route(m), _major_named(hits)
+    )
+
+
+def _major_named(hits: Sequence[Hits]) -> Optional[str]:
+    """The CUDA major the library files named imply (``libcudart.so.11.0``: 11), if any."""
+    for hit in hits:
+        for groups in hit.groups:
+            cuda = tflog.cuda_of_soname(groups.get("library", "").lower())
+            if cuda is not None:
+                return cuda.split(".", 1)[0]
+    return None
+
+
+def _conda_route(m: Machine) -> bool:
+    """Whether TensorFlow's CUDA may come from a conda environment's lib directory: not a
+    release whose own CUDA wheels serve it (the matrix's ``cuda_install``), nor a CUDA major
+    only such releases were built for."""
+    if m.line is not None:
+        return m.cuda_install_method != "and-cuda"
+    major = m.build_cuda_major
+    if major is None or m.matrix is None:
+        return True  # not known which release: the conda route is not ruled out
+    return any(
+        line.cuda is not None
+        and line.cuda.split(".", 1)[0] == major
+        and (line.cuda_install is None or line.cuda_install.method != "and-cuda")
+        for line in m.matrix.lines
+    )
 
 
 def _cudnn(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
@@ -2587,11 +2680,32 @@ def _settle_overlaps(by_cause: dict[str, list[Hits]]) -> None:
     _system_library_is_the_loaders(by_cause)
     _abort_names_its_failure(by_cause)
     _nccl_names_its_cuda_failure(by_cause)
+    _dump_is_the_named_allocators(by_cause)
     if causes.software.NUMPY_ABI in by_cause:
         # NumPy 2's own message says which way: the bare C API failure beside it is the same.
         _drop_signature(
             by_cause, causes.software.DEPENDENCY_OUT_OF_RANGE, "numpy-multiarray-failed"
         )
+
+
+#: The BFC allocator's dump lines that name no allocator (bfc_allocator.cc's DumpMemoryLog and
+#: RenderOccupancy), read as the GPU's; and the lines that name a host allocator.
+_UNNAMED_DUMP = frozenset(
+    {"bfc-dump-chunks", "bfc-dump-stats", "bfc-dump-region", "bfc-dump-occupancy"}
+)
+_HOST_ALLOCATOR = frozenset({"bfc-host-ran-out", "bfc-cpu-ran-out"})
+
+
+def _dump_is_the_named_allocators(by_cause: dict[str, list[Hits]]) -> None:
+    """An allocator's dump whose lines name no allocator, in a log that names only a host one
+    running out (its pinned or CPU BFC allocator): the dump is that allocator's, host memory."""
+    gpu = by_cause.get(causes.runtime.GPU_OUT_OF_MEMORY, [])
+    host = by_cause.get(causes.runtime.HOST_OUT_OF_MEMORY, [])
+    if not gpu or not any(h.signature.id in _HOST_ALLOCATOR for h in host):
+        return
+    if all(h.signature.id in _UNNAMED_DUMP for h in gpu):
+        host.extend(gpu)
+        del by_cause[causes.runtime.GPU_OUT_OF_MEMORY]
 
 
 #: Signatures of a collective's abort, which quotes the failure that aborted it ("Collective

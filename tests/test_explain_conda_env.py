@@ -1,0 +1,184 @@
+"""A CUDA library the loader did not find, where the log cannot tell whether it is installed off
+the loader's path or not at all: an active conda environment beside TensorFlow 2's loader line
+puts the environment's lib directory first (TensorFlow's own guide installed CUDA there, off the
+loader's path until an activate.d script adds it); a library named as not found in words only
+puts a copy off the path first. The logs are written for the tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.explaining import SIGNATURES, explained
+from tfdoctor.evidence.conda import read_conda_env
+from tfdoctor.explain import scan
+from tfdoctor.explain.reader import split_text
+from tfdoctor.findings import Finding, Severity
+
+OFF_PATH, MISSING = "cuda-libs-off-path", "cuda-libs-missing"
+DLOPEN = (
+    "2022-08-01 10:00:00.000000: W tensorflow/stream_executor/platform/default/dso_loader.cc:64] "
+    "Could not load dynamic library '{lib}'; dlerror: {lib}: cannot open shared object file: "
+    "No such file or directory{path}"
+)
+
+
+def _dlopen(lib: str = "libcudart.so.11.0", path: str = "") -> str:
+    return DLOPEN.format(lib=lib, path=f"; LD_LIBRARY_PATH: {path}" if path else "")
+
+
+def _problem(text: str) -> Finding:
+    (found,) = [x for x in explained(text).findings if x.severity.rank >= Severity.WARNING.rank]
+    return found
+
+
+@pytest.mark.parametrize(
+    "shown",
+    [
+        pytest.param("(tf) user@box:~/project$ python train.py", id="prompt"),
+        pytest.param("[user@node01 ~]$ conda activate dl", id="activate"),
+        pytest.param("$ mamba create -n pose python=3.9 cudatoolkit=11.2", id="mamba-create"),
+        pytest.param(
+            '  File "/home/user/miniconda3/envs/tf/lib/python3.9/site-packages/keras/'
+            'engine/training.py", line 1184, in fit',
+            id="env-path",
+        ),
+    ],
+)
+def test_a_conda_environment_beside_the_loader_line_ranks_its_lib_off_the_path_first(
+    shown: str,
+) -> None:
+    found = _problem(f"{shown}\n{_dlopen()}\n{_dlopen('libcublas.so.11')}")
+    assert found.cause == OFF_PATH
+    assert found.severity is Severity.ERROR
+    assert found.fix is not None
+    text = found.fix.text
+    assert text.index("$CONDA_PREFIX/lib") < text.index("2. the environment holds none")
+    assert "activate.d" in text and "conda environment" in text
+    assert found.fix.commands[:2] == (
+        "mkdir -p $CONDA_PREFIX/etc/conda/activate.d",
+        "echo 'export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:$CONDA_PREFIX/lib/' >> "
+        "$CONDA_PREFIX/etc/conda/activate.d/env_vars.sh",
+    )
+    # The second candidate installs conda's CUDA of the major the file names.
+    assert "conda install -c conda-forge cudatoolkit=11 cudnn" in found.fix.commands
+
+
+@pytest.mark.parametrize(
+    ("log", "why"),
+    [
+        # No environment shown: the general fix, not an invented one.
+        pytest.param(f"user@box:~/project$ python train.py\n{_dlopen()}", "no-env", id="no-env"),
+        # A venv's prompt looks like conda's: its usual names are not read as conda.
+        pytest.param(f"(venv) user@box:~/p$ python train.py\n{_dlopen()}", "venv", id="venv"),
+        pytest.param(f"(.venv) user@box:~/p$ python x.py\n{_dlopen()}", "venv", id="dot-venv"),
+        # The loader's printed path already holds the environment's lib: the library is not
+        # in it.
+        pytest.param(
+            "(tf) user@box:~$ python x.py\n"
+            + _dlopen(path="/home/user/miniconda3/envs/tf/lib:/usr/local/cuda/lib64"),
+            "on-path",
+            id="env-lib-on-path",
+        ),
+        # CUDA 12's runtime: only releases whose own pip wheels bring CUDA ask for it.
+        pytest.param(
+            f"(tf) user@box:~$ python x.py\n{_dlopen('libcudart.so.12')}", "wheels", id="cuda12"
+        ),
+    ],
+)
+def test_without_an_environment_to_blame_the_library_is_missing(log: str, why: str) -> None:
+    found = _problem(log)
+    assert found.cause != OFF_PATH, why
+    assert found.fix is not None and "activate.d" not in found.fix.text
+
+
+def test_a_windows_dll_in_a_conda_prompt_is_no_loader_path() -> None:
+    log = (
+        "(tf) C:\\Users\\user>python train.py\n"
+        "W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic "
+        "library 'cudart64_110.dll'; dlerror: cudart64_110.dll not found"
+    )
+    found = _problem(log)
+    assert found.cause == MISSING
+    assert found.fix is not None and "activate.d" not in found.fix.text
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "After installing CUDA 11.2 the import says libcudart.so.11.0 not found",
+        "Libcublas.so.11 is not found although the toolkit is installed",
+        "\tlibcudnn.so.8 => not found",
+    ],
+)
+def test_a_library_named_not_found_in_words_is_a_ranked_warning(words: str) -> None:
+    found = _problem(words)
+    assert found.cause == OFF_PATH
+    assert found.severity is Severity.WARNING
+    assert found.fix is not None
+    assert "1. a copy is installed where the loader does not look" in found.fix.text
+    assert "2. none is installed" in found.fix.text
+    assert "LD_LIBRARY_PATH" in found.fix.text
+    assert any(c.startswith("find / ") for c in found.fix.commands)
+
+
+def test_words_in_a_conda_environment_rank_its_lib_first() -> None:
+    found = _problem("(sleap) user@lab:~$ sleap-label\nit says libcudart.so.11.0 not found")
+    assert found.cause == OFF_PATH
+    assert found.severity is Severity.WARNING
+    assert found.fix is not None and "$CONDA_PREFIX/lib" in found.fix.text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # TensorFlow's own Windows line says "not found" after its loader's words: that line's
+        # signature reads it, once.
+        "W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic "
+        "library 'cudart64_110.dll'; dlerror: cudart64_110.dll not found",
+        # Not a CUDA toolkit library: TensorRT's, the driver's.
+        "libnvinfer.so.7 not found",
+        "libcuda.so.1 not found",
+        # Found, not missing; a file name without a version.
+        "libcudart.so.11.0 found in /usr/local/cuda/lib64",
+        "libcudart.so not found in the docs",
+    ],
+)
+def test_words_near_the_family_are_not_a_library_named_not_found(text: str) -> None:
+    evidence = scan([split_text(text)], SIGNATURES)
+    assert "cuda-library-named-not-found" not in evidence.hits
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        pytest.param("(base) user@host:~$ python -V", "(base) user@host:~$ python -V", id="base"),
+        pytest.param(
+            "intro\n(pose) [user@gpu01 work]$ python run.py\n",
+            "(pose) [user@gpu01 work]$ python run.py",
+            id="bracketed",
+        ),
+        pytest.param(
+            "C:\\Users\\user\\anaconda3\\envs\\tf\\python.exe x.py",
+            "C:\\Users\\user\\anaconda3\\envs\\tf\\python.exe x.py",
+            id="windows-path",
+        ),
+        pytest.param("conda activate tf2\n", "conda activate tf2", id="activate"),
+    ],
+)
+def test_the_conda_environment_a_log_shows(text: str, shown: str) -> None:
+    found = read_conda_env(text)
+    assert found is not None and found[1] == shown
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "(venv) user@host:~$ python -V",
+        "(myproject-AbC12xYz) user@host:~$ python -V",
+        "(note) this is a remark",
+        "I never ran conda activate here",
+        "/usr/lib/python3/dist-packages/envs.py",
+    ],
+)
+def test_what_is_no_conda_environment(text: str) -> None:
+    assert read_conda_env(text) is None

@@ -1,0 +1,59 @@
+"""A conda (or mamba) environment a log shows active: its prompt, its paths, its commands.
+
+conda's and mamba's shell hooks put the active environment's name before the prompt
+(``(sleap) user@host:~$``, ``changeps1``:
+https://docs.conda.io/projects/conda/en/latest/user-guide/configuration/settings.html); an
+environment lives in ``<root>/envs/<name>/`` (its interpreter in ``bin/``, its libraries in
+``lib/``); ``conda activate``, ``mamba create`` and ``source activate`` name one. What is read
+here is what the log shows, with the line it came from; a venv's prompt looks the same as
+conda's, so a prompt whose name is a venv's usual one is not read as conda's.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+#: How much of a text is searched (a prompt and the commands open what a user pasted).
+CONDA_READ = 256 << 10
+
+#: A prompt with an environment's name before a Unix shell's own (``user@host:dir$``,
+#: ``[user@host dir]$``, ``user@host dir %``).
+_PROMPT = re.compile(
+    r"(?m)^\((?P<env>[\w.-]{1,60})\)[ \t]+"
+    r"(?:[\w.-]+@[\w.-]+(?::[~/][^\s$#%]{0,200}| [~\w./-]{1,200}) ?[$#%]"
+    r"|\[[\w.-]+@[\w.-]+ [^\]\n]{0,200}\][$#])"
+)
+#: Names ``python -m venv``, virtualenv, Poetry and Pipenv give their environments' prompts.
+_VENV_NAME = re.compile(r"(?i)venv|virtualenv|^\.?env$|-py\d\.\d+$|-[A-Za-z0-9_-]{8}$")
+#: An environment's directory in a path, under conda's, Miniforge's or mamba's root.
+_ENV_PATH = re.compile(
+    r"[/\\](?:(?:mini|ana)conda\d*|miniforge\d*|mambaforge|micromamba|conda|\.conda)"
+    r"[/\\]envs[/\\][\w.-]{1,60}[/\\]"
+)
+#: A command that makes or enters an environment.
+_COMMAND = re.compile(
+    r"(?m)(?:^|[$#%>][ \t]*)"
+    r"(?:(?:conda|mamba|micromamba)[ \t]+(?:activate|create)|source[ \t]+activate)"
+    r"[ \t]+\S"
+)
+
+
+def read_conda_env(text: str) -> Optional[tuple[int, str]]:
+    """The first line of ``text`` (its head) showing an active conda environment: its index
+    and the line, stripped; None where none does."""
+    head = text[:CONDA_READ]
+    found: list[re.Match[str]] = []
+    if "(" in head:
+        found += [m for m in _PROMPT.finditer(head) if not _VENV_NAME.search(m.group("env"))][:1]
+    if "envs" in head:
+        found += [m for m in (_ENV_PATH.search(head),) if m is not None]
+    if "activate" in head or "create" in head:
+        found += [m for m in (_COMMAND.search(head),) if m is not None]
+    if not found:
+        return None
+    first = min(found, key=lambda m: m.start())
+    start = head.rfind("\n", 0, first.start()) + 1
+    end = head.find("\n", first.end())
+    line = head[start : end if end >= 0 else len(head)].strip()[:200]
+    return head.count("\n", 0, start), line
