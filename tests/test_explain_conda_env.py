@@ -34,7 +34,10 @@ def _problem(text: str) -> Finding:
 @pytest.mark.parametrize(
     "shown",
     [
-        pytest.param("(tf) user@box:~/project$ python train.py", id="prompt"),
+        # A prompt's name, where the text names conda.
+        pytest.param(
+            "Installed with conda.\n(tf) user@box:~/project$ python train.py", id="prompt"
+        ),
         pytest.param("[user@node01 ~]$ conda activate dl", id="activate"),
         pytest.param("$ mamba create -n pose python=3.9 cudatoolkit=11.2", id="mamba-create"),
         pytest.param(
@@ -122,7 +125,10 @@ def test_a_library_named_not_found_in_words_is_a_ranked_warning(words: str) -> N
 
 
 def test_words_in_a_conda_environment_rank_its_lib_first() -> None:
-    found = _problem("(sleap) user@lab:~$ sleap-label\nit says libcudart.so.11.0 not found")
+    found = _problem(
+        "I made the env with mamba\n(sleap) user@lab:~$ sleap-label\n"
+        "it says libcudart.so.11.0 not found"
+    )
     assert found.cause == OFF_PATH
     assert found.severity is Severity.WARNING
     assert found.fix is not None and "$CONDA_PREFIX/lib" in found.fix.text
@@ -153,7 +159,7 @@ def test_words_near_the_family_are_not_a_library_named_not_found(text: str) -> N
     [
         pytest.param("(base) user@host:~$ python -V", "(base) user@host:~$ python -V", id="base"),
         pytest.param(
-            "intro\n(pose) [user@gpu01 work]$ python run.py\n",
+            "from the conda docs\n(pose) [user@gpu01 work]$ python run.py\n",
             "(pose) [user@gpu01 work]$ python run.py",
             id="bracketed",
         ),
@@ -168,6 +174,12 @@ def test_words_near_the_family_are_not_a_library_named_not_found(text: str) -> N
 def test_the_conda_environment_a_log_shows(text: str, shown: str) -> None:
     found = read_conda_env(text)
     assert found is not None and found[1] == shown
+
+
+def test_a_prompts_name_alone_is_no_conda_environment() -> None:
+    # `python -m venv myproj` prompts "(myproj)" too: without conda named, no environment.
+    assert read_conda_env("(myproj) user@host:~$ python train.py\n") is None
+    assert read_conda_env("(myproj) user@host:~$ conda list\n") is not None
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,8 @@ https://docs.conda.io/projects/conda/en/latest/user-guide/configuration/settings
 environment lives in ``<root>/envs/<name>/`` (its interpreter in ``bin/``, its libraries in
 ``lib/``); ``conda activate``, ``mamba create`` and ``source activate`` name one. What is read
 here is what the log shows, with the line it came from; a venv's prompt looks the same as
-conda's, so a prompt whose name is a venv's usual one is not read as conda's.
+conda's, so a prompt is read as conda's only where the text names conda (or the prompt is
+conda's own `(base)`), and never with a name a venv usually has.
 """
 
 from __future__ import annotations
@@ -26,6 +27,13 @@ _PROMPT = re.compile(
 )
 #: Names ``python -m venv``, virtualenv, Poetry and Pipenv give their environments' prompts.
 _VENV_NAME = re.compile(r"(?i)venv|virtualenv|^\.?env$|-py\d\.\d+$|-[A-Za-z0-9_-]{8}$")
+#: conda, or a distribution of it, named anywhere: what makes a prompt's name a conda
+#: environment's rather than a venv's. conda's own default environment is `base`.
+_CONDA_WORD = re.compile(
+    r"(?i)\b(?:conda|mamba|micromamba|miniforge\d*|mambaforge|miniconda\d*|anaconda\d*)\b"
+    r"|^\(base\)[ \t]",
+    re.MULTILINE,
+)
 #: An environment's directory in a path, under conda's, Miniforge's or mamba's root.
 _ENV_PATH = re.compile(
     r"[/\\](?:(?:mini|ana)conda\d*|miniforge\d*|mambaforge|micromamba|conda|\.conda)"
@@ -44,7 +52,9 @@ def read_conda_env(text: str) -> Optional[tuple[int, str]]:
     and the line, stripped; None where none does."""
     head = text[:CONDA_READ]
     found: list[re.Match[str]] = []
-    if "(" in head:
+    if "(" in head and _CONDA_WORD.search(head):
+        # A prompt's name alone is a venv's as often as conda's (`python -m venv` names the
+        # prompt after its directory): read only where the text names conda at all.
         found += [m for m in _PROMPT.finditer(head) if not _VENV_NAME.search(m.group("env"))][:1]
     if "envs" in head:
         found += [m for m in (_ENV_PATH.search(head),) if m is not None]
