@@ -118,6 +118,21 @@ def _macos_misfit(tag: str, platform: PlatformFacts) -> Optional[Misfit]:
     )
 
 
+#: A wheel file's platform tag, the last part of its name before ``.whl`` (PEP 427:
+#: ``{name}-{version}-{python}-{abi}-{platform}.whl``).
+_WHEEL_FILE_PLATFORM = re.compile(r"-(?P<tag>[a-z][a-z0-9_.]{2,60}?)\.whl\b")
+
+
+def wheel_platform_tags(text: str) -> list[str]:
+    """The platform tags of the wheel files ``text`` names, in order (a compressed tag set,
+    ``manylinux_2_17_x86_64.manylinux2014_x86_64``, gives each of its tags)."""
+    if ".whl" not in text:
+        return []
+    return [
+        tag for m in _WHEEL_FILE_PLATFORM.finditer(text) for tag in m.group("tag").split(".")
+    ]
+
+
 def tag_system(tag: str) -> Optional[str]:
     """The operating system a wheel's platform tag is built for, as ``platform.system()``
     lower-cased says it (``linux``, ``darwin``, ``windows``), or None (``any``, or a tag of

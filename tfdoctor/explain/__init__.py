@@ -103,7 +103,7 @@ from tfdoctor.matrix import Matrix, version_key
 from tfdoctor.modules import distribution_of, modules
 from tfdoctor.records import Record, record
 from tfdoctor.signatures import BENIGN, EVIDENCE, Signature, Signatures
-from tfdoctor.wheel_tags import tag_system
+from tfdoctor.wheel_tags import tag_system, wheel_platform_tags
 
 #: Citations kept per signature (the first lines it matched).
 CITATIONS = 3
@@ -703,14 +703,6 @@ _OS_TEXT = (
         ),
     ),
 )
-#: A wheel's platform tag (PEP 425) where pip or a file name shows one
-#: (tensorflow-2.16.1-cp311-cp311-macosx_12_0_arm64.whl, "win_amd64"): its system is
-#: wheel_tags.tag_system's reading.
-_WHEEL_PLATFORM_TAG = re.compile(
-    r"(?<![A-Za-z0-9])(?P<tag>(?:many|musl)linux\w*?_(?:x86_64|aarch64|i686|"
-    r"ppc64le|s390x|armv7l)|linux_(?:x86_64|aarch64|armv7l|armv6l)"
-    r"|macosx_\d+_\d+_(?:arm64|x86_64|universal2|intel)|win(?:_amd64|_arm64|32))\b"
-)
 #: tag_system's names for what _OS_TEXT calls each system.
 _TAG_OS = {"darwin": "macos", "windows": "windows", "linux": "linux"}
 
@@ -762,17 +754,15 @@ def _os_of(
     if "supported wheel" in text:
         # pip's refusal names a wheel of exactly the platform this machine is not.
         text = _REFUSED_WHEEL_LINE.sub("", text)
-    tagged: dict[str, str] = {}
-    for found in _WHEEL_PLATFORM_TAG.finditer(text):
-        system = tag_system(found.group("tag"))
-        if system is not None:
-            tagged.setdefault(_TAG_OS[system], found.group("tag"))
     for name, pattern in _OS_TEXT:
         match = pattern.search(text)
         if match is not None:
             return Inferred("os", name, match.group(0).strip())
-        if name in tagged:
-            return Inferred("os", name, tagged[name])
+    # Only then a wheel's name: a requirement for another system can stand in any log.
+    for tag in wheel_platform_tags(text):
+        system = tag_system(tag)
+        if system is not None:
+            return Inferred("os", _TAG_OS[system], tag)
     return None
 
 
