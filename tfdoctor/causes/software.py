@@ -617,6 +617,48 @@ def graph_code_fix(port: str) -> Fix:
     )
 
 
+def keras_session_fix(m: Machine, api: Optional[str]) -> Fix:
+    """Multi-backend Keras 2.3 refusing TensorFlow 1's session (``api``: get_session or
+    set_session) under TensorFlow 2: port the code to tf.keras with tf.compat.v1's session, or
+    run it as written on the last TensorFlow 1 line with the standalone Keras of that line (the
+    matrix's and the companion table's rows), installed only where the log's Python and
+    platform have that line's wheels."""
+    name = api or "get_session"
+    port = (
+        "This is TensorFlow 1 code written for multi-backend Keras (`import keras`), which has "
+        f"no session under TensorFlow 2. Port it to tf.keras: `from tensorflow import keras`, "
+        f"and tf.compat.v1.keras.backend.{name} where it calls K.{name}, with "
+        "tf.compat.v1.disable_eager_execution() at the start of the program for its graph code."
+    )
+    tf1 = max(
+        (
+            line
+            for line in (m.matrix.lines if m.matrix is not None else ())
+            if line.line[:2] == "1."
+        ),
+        key=lambda line: version_key(line.line),
+        default=None,
+    )
+    table = m.companion_table.standalone_keras
+    row = table.release_for(tf1.latest_patch) if table is not None and tf1 is not None else None
+    if tf1 is None or row is None:
+        return Fix(port)
+    pythons = sorted({p for ps in tf1.python.values() for p in ps}, key=version_key)
+    span = f"Python {pythons[0]} to {pythons[-1]}" if pythons else "a Python it supports"
+    as_written = (
+        f" Or run it as written with TensorFlow {tf1.line} and keras {row.release} (the "
+        f"multi-backend Keras of that line), on {span}"
+    )
+    python = m.python_version
+    if not tf1.has_wheels_for(python, m.platform or ""):
+        where = f"Python {python}" if python else "this platform"
+        return Fix(f"{port}{as_written}: TensorFlow {tf1.line} has no wheel for {where} here.")
+    return Fix(
+        f"{port}{as_written}.",
+        m.pip_install(f"tensorflow=={tf1.latest_patch}", row.requirement("keras")),
+    )
+
+
 def _best_python(row: ReleaseWheels, python: Optional[str]) -> Optional[str]:
     """The Python to use for ``row``'s wheels: the nearest one it has to ``python`` (the newest
     below a Python too new, the oldest above one too old), else its newest."""

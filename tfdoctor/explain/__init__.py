@@ -1382,6 +1382,11 @@ _NO_DNN_PLUGIN = frozenset({"dnn-implementation-missing"})
 
 
 def _graph_code(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    if any(h.signature.id == "keras-tf1-session-under-tf2" for h in hits):
+        # Multi-backend Keras' own refusal: its session is what the code asked for.
+        return causes.code.API_MOVED_TO_COMPAT_V1, causes.software.keras_session_fix(
+            m, _group(hits, "symbol")
+        )
     # scan's words for the API the message names, after the step every such API needs.
     api = _group(hits, "api")
     port = ""

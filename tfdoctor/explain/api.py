@@ -144,6 +144,10 @@ def api_use(tb: Traceback, knowledge: ApiKnowledge) -> Optional[tuple[str, Verdi
     match = _KEYWORD.search(message)
     if match is not None:
         kwarg = match.group("kw") or match.group("kw2") or match.group("kw3") or match.group("kw4")
+        if match.group("kw4"):
+            saved = _saved_argument(tb, knowledge, kwarg)
+            if saved is not None:
+                return saved
         found = _keyword(tb, knowledge, kwarg) or _refused_keywords(message, knowledge)
         if found is None and (match.group("kw3") or match.group("kw4") or _keras_frames(tb)):
             # Keras' own words, or Keras' frames: other libraries share these names
@@ -275,6 +279,67 @@ def _keyword(tb: Traceback, knowledge: ApiKnowledge, kwarg: str) -> Optional[tup
     return None
 
 
+#: The functions Keras 2 reads a saved model through, from the file to the layer's class:
+#: load_model -> model_from_config -> deserialize -> deserialize_keras_object -> from_config
+#: (Network's process_layer) -> cls(**config), whose base Layer refuses an argument it does not
+#: know (keras 2.2.4 keras/engine/saving.py, network.py, base_layer.py; TensorFlow 2.x
+#: tensorflow/python/keras/saving/hdf5_format.py, utils/generic_utils.py validate_kwargs).
+#: TFLite's TocoConverter.from_keras_model_file calls load_model too.
+_LOADERS = frozenset(
+    {
+        "load_model",
+        "load_model_from_hdf5",
+        "_deserialize_model",
+        "model_from_config",
+        "model_from_json",
+        "model_from_yaml",
+        "deserialize",
+        "deserialize_keras_object",
+        "from_config",
+        "process_layer",
+        "from_keras_model_file",
+    }
+)
+
+
+def _saved_argument(
+    tb: Traceback, knowledge: ApiKnowledge, kwarg: str
+) -> Optional[tuple[str, Verdict]]:
+    """Keras 2's ``('Keyword argument not understood:', 'x')`` raised while a model is read
+    (a frame of its loaders): the file's layer configuration carries an argument the reading
+    Keras lacks, so a newer Keras wrote it. With no frame shown, the likely reading, as a
+    warning, unless the argument is a Keras 1 name (scan's keras1-* rules say what it is).
+    Frames that build the layer in the code itself are the code's argument: None."""
+    if tb.frames and not any(f.function in _LOADERS for f in tb.frames):
+        return None
+    if not tb.frames and _keras1_keyword(knowledge, kwarg) is not None:
+        return None
+    cause = causes.software.MODEL_FROM_NEWER_KERAS
+    newer = "a newer Keras (or TensorFlow) wrote the file."
+    if tb.frames:
+        what = (
+            f"Keras refused `{kwarg}` while reading a saved model (the frames go through its "
+            "loader): the file's layer configuration carries an argument the Keras reading it "
+            f"does not have: {newer}"
+        )
+    else:
+        what = (
+            "Keras 2 refuses an argument its layer lacks in these words. While it reads a saved "
+            "model (load_model, model_from_json and from_config hand the file's configuration "
+            f"to the layer), that is an argument the file carries: {newer} The log shows no "
+            "frames to confirm it: if the traceback shows the code's own layer call instead, "
+            f"the code passes `{kwarg}`, which this Keras lacks."
+        )
+    return f"{kwarg}=...", Verdict(
+        "keras2-saved-argument",
+        cause,
+        Severity.ERROR if tb.frames else Severity.WARNING,
+        what,
+        causes.software.newer_model_fix(kwarg),
+        causes.CAUSES[cause].links,
+    )
+
+
 def _tensorflow_tail(tb: Traceback, tail: str) -> bool:
     """Whether Python 2's relative ``tail`` is of TensorFlow's tree: the statement or a frame's
     code imports it from tensorflow, or it is tf.contrib (no other package of that name is
@@ -352,7 +417,7 @@ def api_findings(
                 or _keras_added_later(tb, m)
                 or _keras2_moved(tb)
             )
-        if found is None:
+        if found is None or _package_reaches_private(tb, found[0]):
             continue
         name, verdict = found
         verdict = _keras2_package(tb, name, verdict, m)
@@ -369,6 +434,18 @@ def api_findings(
             if found_finding is not None and found_finding.id not in out:
                 out[found_finding.id] = found_finding
     return list(out.values())
+
+
+def _package_reaches_private(tb: Traceback, name: str) -> bool:
+    """A name of TensorFlow's private tree (``tf.python.keras.utils.tf_utils``) that an
+    installed package's own frame asked for (standalone Keras' backend importing
+    tensorflow.python.keras): scan's advice to import the public API is for that package's
+    authors; its user needs the package's release for this TensorFlow, which
+    explain.packages' private_api_findings gives (keras-version for Keras)."""
+    if not name.startswith("tf.python.") or not tb.frames:
+        return False
+    package = installed_package(tb.frames[-1].path)
+    return package is not None and package not in ("tensorflow", "tensorflow_core")
 
 
 def _api_finding(
