@@ -37,6 +37,7 @@ _RAISED = 'Traceback (most recent call last):\n  File "a.py", line 1, in <module
     [
         ('No module named "tensorflow.contrib"', "No module named 'tensorflow.contrib'"),
         ("No module named `keras.engine`", "No module named 'keras.engine'"),
+        ("No module named \u2018keras.engine\u2019", "No module named 'keras.engine'"),
         (
             "module `tensorflow` has no attribute `Session`",
             "module 'tensorflow' has no attribute 'Session'",
@@ -60,6 +61,8 @@ def test_quotes_inside_a_message_that_python_does_not_quote_are_kept() -> None:
     assert tb.message == 'bad value "x"'
     loaded = text.replace('bad value "x"', 'could not load from "model.h5"')
     assert read_tracebacks(loaded)[0].message == 'could not load from "model.h5"'
+    said = "Unknown layer: 'X' from \"custom\""
+    assert read_tracebacks(text.replace('bad value "x"', said))[0].message == said
 
 
 def test_a_message_shown_with_its_type_is_not_read_twice() -> None:

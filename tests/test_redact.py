@@ -70,6 +70,13 @@ MIG_UUID = "MIG-1a2b3c4d-5e6f-7a8b-9c0d-1e2f3a4b5c6d"
         pytest.param("run-x --db-password=abc123", "run-x --db-password=***", id="dashed-name"),
         pytest.param("git+https://u:pw12345@h/r", "git+https://u:***@h/r", id="scheme-with-plus"),
         pytest.param(
+            "pip install -ihttps://u:s3cretpw@pypi.example.com/simple tf",
+            "pip install -ihttps://u:***@pypi.example.com/simple tf",
+            id="attached-short-option",
+        ),
+        pytest.param("1-api_key=abcdef123", "1-api_key=***", id="name-after-a-digit"),
+        pytest.param("---password=abcdef123", "---password=***", id="three-dashes"),
+        pytest.param(
             "-----BEGIN PRIVATE KEY-----\n-----BEGIN EC PRIVATE KEY-----\nMHc\n"
             "-----END EC PRIVATE KEY-----",
             "-----BEGIN PRIVATE KEY-----\n-----BEGIN EC PRIVATE KEY-----***"

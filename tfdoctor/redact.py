@@ -36,11 +36,9 @@ _SECRET_NAME = re.compile(
 _Replacement = Union[str, Callable[["re.Match[str]"], str]]
 
 # scheme://user:password@host (pip index URLs, proxies): the password is group 3.
-# A scheme starts only where no scheme character precedes it (not at every "." of a long
-# dotted word: each such start would rescan the word).
-_URL_CREDENTIALS = re.compile(
-    r"(?<![A-Za-z0-9+.-])([A-Za-z][A-Za-z0-9+.-]*://)([^\s:/@?#]*):([^\s@/?#]+)@"
-)
+# A scheme is at most 32 characters (every registered one is shorter): each start, at any
+# word boundary (pip's "-ihttps://..." included), reads a bounded run, not a whole dotted word.
+_URL_CREDENTIALS = re.compile(r"\b([A-Za-z][A-Za-z0-9+.-]{0,31}://)([^\s:/@?#]*):([^\s@/?#]+)@")
 #: Secret values shorter than this are not searched for in the text (too many false hits).
 _MIN_SECRET = 6
 
@@ -81,10 +79,11 @@ _ALWAYS: tuple[tuple[Pattern[str], _Replacement], ...] = (
     # Slack tokens.
     (re.compile(r"\b(xox[abprs]-)[A-Za-z0-9-]{10,}"), r"\1" + MASK),
     # NAME=value where the name says secret: HF_TOKEN=..., ?password=..., --api-key=...
-    # A name starts only where no name character precedes it, so a long run of name
-    # characters ("a-a-a-...") is scanned once, not once from each of its letters.
+    # The name is a whole run of name characters (options' dashes, a leading digit or dot
+    # included; _SECRET_NAME decides), starting only where no such character precedes it, so a
+    # long run ("a-a-a-...") is scanned once, not once from each of its letters.
     (
-        re.compile(r"(?<![A-Za-z0-9_.-])(-{0,2}[A-Za-z_][A-Za-z0-9_.-]*)(=)([^\s&\"',;]+)"),
+        re.compile(r"(?<![A-Za-z0-9_.-])([A-Za-z0-9_.-]+)(=)([^\s&\"',;]+)"),
         lambda m: f"{m.group(1)}={MASK}" if _SECRET_NAME.search(m.group(1)) else m.group(0),
     ),
 )

@@ -128,9 +128,7 @@ def wheel_platform_tags(text: str) -> list[str]:
     ``manylinux_2_17_x86_64.manylinux2014_x86_64``, gives each of its tags)."""
     if ".whl" not in text:
         return []
-    return [
-        tag for m in _WHEEL_FILE_PLATFORM.finditer(text) for tag in m.group("tag").split(".")
-    ]
+    return [tag for m in _WHEEL_FILE_PLATFORM.finditer(text) for tag in m.group("tag").split(".")]
 
 
 def tag_system(tag: str) -> Optional[str]:

@@ -17,7 +17,7 @@ import functools
 import heapq
 import re
 from collections import deque
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Optional
 
 from tfdoctor.evidence.packages import plugin_dist
@@ -266,25 +266,40 @@ def read_tracebacks(text: str, where: Optional[object] = None) -> list[Traceback
 _NAME_ONLY = re.compile(r"^cannot import name '?(?P<name>\w+)'?$")
 
 
-#: A module or name Python quotes ('x') that a paste quoted otherwise: Markdown's backticks,
-#: or double quotes a forum or a translation put in.
-_OTHER_QUOTES = re.compile(
-    r"(?P<words>No module named |cannot import name |^module |(?<=') has no attribute "
-    r"|(?<=') from )(?P<q>[\"`])(?P<name>[\w.]+)(?P=q)"
+#: Quotes a paste puts where Python printed ' (Markdown's backticks, double quotes, the curly
+#: quotes forums and word processors make of either).
+_Q = "[\"`'\u2018\u2019\u201c\u201d]"
+#: The messages of Python's import system and attribute lookup that quote a module or name
+#: (Python/import.c, Lib/importlib/_bootstrap.py, Objects/moduleobject.c), in any quotes.
+_OTHER_QUOTES = (
+    (re.compile(rf"No module named {_Q}(?P<m>[\w.]+){_Q}"), "No module named '{m}'"),
+    (
+        re.compile(rf"cannot import name {_Q}(?P<n>\w+){_Q} from {_Q}(?P<m>[\w.]+){_Q}"),
+        "cannot import name '{n}' from '{m}'",
+    ),
+    (re.compile(rf"cannot import name {_Q}(?P<n>\w+){_Q}"), "cannot import name '{n}'"),
+    (
+        re.compile(rf"\bmodule {_Q}(?P<m>[\w.]+){_Q} has no attribute {_Q}(?P<n>\w+){_Q}"),
+        "module '{m}' has no attribute '{n}'",
+    ),
 )
+_NOT_PYTHONS = re.compile('["`\u2018\u2019\u201c\u201d]')
 
 
 def in_python_quotes(message: str) -> str:
     """``message`` with the modules and names Python's import system and attribute lookup
     quote in single quotes quoted that way, however the paste quoted them: every reader of
-    these messages then reads one form."""
-    if '"' not in message and "`" not in message:
+    these messages then reads one form. Other words of the message are left as they are."""
+    if _NOT_PYTHONS.search(message) is None:
         return message
-    # In order: the module's or name's quotes first, so that what follows them (" from ",
-    # " has no attribute ") is read after a quote of Python's own.
-    for _ in range(2):
-        message = _OTHER_QUOTES.sub(lambda m: f"{m.group('words')}'{m.group('name')}'", message)
+    for pattern, form in _OTHER_QUOTES:
+        message = pattern.sub(_in_form(form), message)
     return message
+
+
+def _in_form(form: str) -> Callable[[re.Match[str]], str]:
+    """A replacement that writes a match's groups into ``form``."""
+    return lambda match: form.format(**match.groupdict())
 
 
 def _closed(message: str) -> str:
@@ -307,6 +322,8 @@ def _import_source(message: str, code: str) -> str:
     found = re.match(r"\s*from\s+(?P<module>[\w.]+)\s+import\b(?P<names>.*)$", code)
     if found is None or not re.search(rf"\b{re.escape(name)}\b", found.group("names")):
         return message
+    if found.group("module").startswith("."):
+        return message  # a relative import: the module's full name is not on the line
     return f"cannot import name '{name}' from '{found.group('module')}'"
 
 
@@ -348,10 +365,12 @@ _BARE = re.compile(
     # executed as-is. ... Cause: converting <function f>: AttributeError: module 'gast' has
     # no attribute 'Num'"): that message, read as if quoted alone.
     r"^[ \t]*(?:[^\n]*?\bCause: (?:converting <[^<>\n]*>: )?(?:\w+Error: )?)?(?:"
-    r"(?P<attribute>module ([`'\"])[\w.]+\2 has no attribute ([`'\"])\w+\3"
+    r"(?P<attribute>module ([`'\"\u2018\u201c])[\w.]+[`'\"\u2019\u201d] has no attribute "
+    r"([`'\"\u2018\u201c])\w+[`'\"\u2019\u201d]"
     r"(?:\. Did you mean: '\w+'\?)?)"
-    r"|(?P<module>No module named ([`'\"])[\w.]+\5)"
-    r"|(?P<name>cannot import name ([`'\"])\w+\7 from ([`'\"])[\w.]+\8(?: \([^\n)]*\))?)"
+    r"|(?P<module>No module named ([`'\"\u2018\u201c])[\w.]+[`'\"\u2019\u201d])"
+    r"|(?P<name>cannot import name ([`'\"\u2018\u201c])\w+[`'\"\u2019\u201d] from "
+    r"([`'\"\u2018\u201c])[\w.]+[`'\"\u2019\u201d](?: \([^\n)]*\))?)"
     # Keras 3's refusal of a layer that is not its own (models/sequential.py), quoted alone.
     r"|(?P<refusal>Only instances of `?keras\.(?:Layer|Model)`? can be added to a \w+ model)"
     r")[ \t.]*$",

@@ -27,7 +27,7 @@ from tfdoctor.evidence.traceback import (
     path_hints,
 )
 from tfdoctor.explain.exceptions import inferred_note
-from tfdoctor.explain.packages import TF_OWN
+from tfdoctor.explain.packages import TF_OWN, package_behind
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import version_key
@@ -112,7 +112,7 @@ def api_use(tb: Traceback, knowledge: ApiKnowledge) -> Optional[tuple[str, Verdi
             found = _module_imported(knowledge, match.group("module"), *found)
         return found or _written(tb, knowledge, match.group("attr"))
     match = _NO_NAME.search(message)
-    if match is not None and ".python." in match.group("module") and _led_by_a_package(tb):
+    if match is not None and ".python." in match.group("module") and package_behind(tb)[0]:
         # A package's import (IPython marked it above) reached into the private tree: the
         # package is of another release (explain.packages' private_api_findings), not an API
         # the user's code used.
@@ -129,6 +129,10 @@ def api_use(tb: Traceback, knowledge: ApiKnowledge) -> Optional[tuple[str, Verdi
         module = match.group("module")
         head, _, last = module.rpartition(".")
         found = _named(knowledge, head, last) if head else None
+        if found is not None:
+            # Python names the first module of the dotted path that failed: the one above
+            # it imported, so a rule that it was removed describes another release.
+            found = _module_imported(knowledge, head, *found)
         return found or _written(tb, knowledge, module)
     match = _PY2_NO_MODULE.search(message)
     if match is not None and _tensorflow_tail(tb, match.group("tail")):
@@ -162,18 +166,6 @@ def api_use(tb: Traceback, knowledge: ApiKnowledge) -> Optional[tuple[str, Verdi
             return f"{cls}.{attr}", verdict
         return _misspelt_member(knowledge, cls, attr)
     return None
-
-
-def _led_by_a_package(tb: Traceback) -> bool:
-    """Whether an import IPython marked above the statement that raised is of an installed
-    distribution other than TensorFlow's: that package's code holds the statement (the
-    innermost such import, as private_api_findings reads them)."""
-    for statement in reversed(tb.importers):
-        imported = re.match(r"(?:from|import)\s+(\w+)", statement)
-        top = imported.group(1) if imported else ""
-        if top and top not in ("tensorflow", "tensorflow_core"):
-            return distribution_of(top) is not None
-    return False
 
 
 def _misspelt_member(knowledge: ApiKnowledge, cls: str, attr: str) -> Optional[tuple[str, Verdict]]:
@@ -395,8 +387,14 @@ def _python_before_keras3(hints: Sequence[Inferred], m: Machine) -> Optional[tup
 
 def _fitted(verdict: Verdict, m: Machine) -> Fix:
     """The verdict's fix, its commands for this machine where they depend on its TensorFlow:
-    scan judges against the newest line, whose tf-keras pin is not this TensorFlow's."""
-    if verdict.cause == causes.code.KERAS3_BEHAVIOUR_CHANGE and verdict.key != _KERAS2_PACKAGE:
+    scan judges against the newest line, whose tf-keras pin is not this TensorFlow's. A
+    verdict with no commands (a use tf-keras does not keep running either, such as
+    tensorflow.python.keras) gets none."""
+    if (
+        verdict.cause == causes.code.KERAS3_BEHAVIOUR_CHANGE
+        and verdict.key != _KERAS2_PACKAGE
+        and verdict.fix.commands
+    ):
         return Fix(verdict.fix.text, causes.code.keras3_fix(m).commands)
     return verdict.fix
 
@@ -442,10 +440,7 @@ def _package_reaches_private(tb: Traceback, name: str) -> bool:
     tensorflow.python.keras): scan's advice to import the public API is for that package's
     authors; its user needs the package's release for this TensorFlow, which
     explain.packages' private_api_findings gives (keras-version for Keras)."""
-    if not name.startswith("tf.python.") or not tb.frames:
-        return False
-    package = installed_package(tb.frames[-1].path)
-    return package is not None and package not in ("tensorflow", "tensorflow_core")
+    return name.startswith("tf.python.") and package_behind(tb)[0] is not None
 
 
 def _api_finding(

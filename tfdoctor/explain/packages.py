@@ -1373,6 +1373,34 @@ def _written_for_tensorflow(top: str) -> bool:
     return top in table.family or top in table.on_tensorflow
 
 
+def package_behind(tb: Traceback) -> tuple[Optional[str], str, str]:
+    """The installed distribution (not TensorFlow's) whose code raised ``tb``, how the log
+    shows it, and the import that led there where its package is not known: from the
+    frames, else the statement printed above a message without frames, else the imports
+    IPython marked above that statement. ``(None, "", led)`` where nothing shows one."""
+    user = next((o.dist for o in library_origins(tb) if o.dist != "tensorflow"), None)
+    if user is not None:
+        return user, "from its frames", ""
+    if tb.statement:
+        imported = re.match(r"(?:from|import)\s+([\w]+)", tb.statement)
+        dist = distribution_of(imported.group(1)) if imported else None
+        if dist is not None and dist not in TF_DISTRIBUTIONS:
+            return dist, f"`{tb.statement}` raised it", ""
+    # The imports IPython marked above the statement that raised (its frames' file lines cut
+    # from the paste): the innermost one of a module other than TensorFlow's holds that
+    # statement, or imports what does.
+    for statement in reversed(tb.importers):
+        imported = re.match(r"(?:from|import)\s+(\w+)", statement)
+        top = imported.group(1) if imported else ""
+        dist = distribution_of(top)
+        if not top or dist in TF_DISTRIBUTIONS or top in ("tensorflow", "tensorflow_core"):
+            continue
+        if dist is not None:
+            return dist, f"`{statement}` led to it", ""
+        return None, "", statement
+    return None, "", ""
+
+
 def private_api_findings(
     tracebacks: Sequence[Traceback], m: Machine, modules: Sequence[tuple[str, str]] = ()
 ) -> list[Finding]:
@@ -1381,29 +1409,7 @@ def private_api_findings(
     for tb in tracebacks:
         if _PRIVATE.search(_private_message(tb)) is None or own_module_missing(tb):
             continue  # (a module TensorFlow's own install lacks is incomplete_install_findings')
-        user = next((o.dist for o in library_origins(tb) if o.dist != "tensorflow"), None)
-        basis = "from its frames"
-        if user is None and tb.statement:
-            imported = re.match(r"(?:from|import)\s+([\w]+)", tb.statement)
-            dist = distribution_of(imported.group(1)) if imported else None
-            if dist is not None and dist not in TF_DISTRIBUTIONS:
-                user, basis = dist, f"`{tb.statement}` raised it"
-        led = ""  # the import that led to the statement, where its package is not known
-        if user is None:
-            # The imports IPython marked above the statement that raised (its frames' file
-            # lines cut from the paste): the innermost one of a module other than
-            # TensorFlow's holds that statement, or imports what does.
-            for statement in reversed(tb.importers):
-                imported = re.match(r"(?:from|import)\s+(\w+)", statement)
-                top = imported.group(1) if imported else ""
-                dist = distribution_of(top)
-                if not top or dist in TF_DISTRIBUTIONS or top in ("tensorflow", "tensorflow_core"):
-                    continue
-                if dist is not None:
-                    user, basis = dist, f"`{statement}` led to it"
-                else:
-                    led = statement
-                break
+        user, basis, led = package_behind(tb)
         if user is None and not tb.frames:
             # No frame: a package the log shows imported from an installation (a test's
             # fixture, a session's echo) that is not TensorFlow's own is the one that reaches
@@ -1481,6 +1487,8 @@ def _private_import_finding(tb: Traceback, m: Machine, led: str) -> Finding:
     """An import from TensorFlow's private tree that this TensorFlow lacks, by code the log
     does not name (``led``: the import that led there, of a module no table knows): code
     written against another TensorFlow, most often a package's (user code imports tf.*)."""
+    asked = re.search(r"(?:tensorflow|tensorflow_core)\.(?:python|core)", tb.message)
+    tree = asked.group(0) if asked is not None else "tensorflow.python"
     via = (
         f" The import `{led}` led to it: that module, or a package it imports, holds it."
         if led
@@ -1489,7 +1497,7 @@ def _private_import_finding(tb: Traceback, m: Machine, led: str) -> Finding:
     said = (
         f"{tb.where}: {tb.type}: {tb.message}"
         + (f" (raised by `{tb.statement}`)" if tb.statement else "")
-        + "\nThe code asks tensorflow.python, "
+        + f"\nThe code asks {tree}, "
         "TensorFlow's private tree, which changes between releases, for a name it lacks: the code "
         f"was written against another TensorFlow.{via} The log does not show whose code it is "
         "(a traceback's file paths would)."
