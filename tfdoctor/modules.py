@@ -31,6 +31,18 @@ _DIST = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 _OP = re.compile(r"^[A-Za-z][\w>]*\*?$")
 
 
+@record
+class SourceBuildNeeds(Record):
+    """What building a distribution from its source archive needs on the machine."""
+
+    #: Debian and Ubuntu packages with the headers and tools its build compiles against.
+    apt: tuple[str, ...]
+    #: What the headers are, in words ("the HDF5 headers").
+    what: str
+    #: The distribution's own build of it for Python 3 (Debian's name), or "".
+    system_package: str = ""
+
+
 class ModulesError(ValueError):
     """A module table that cannot be used: ``FILE:LINE: FIELD: what is wrong``."""
 
@@ -53,6 +65,8 @@ class Modules(Record):
     #: (libraries built on it): their code asking TensorFlow for what it lacks was written for
     #: another TensorFlow.
     on_tensorflow: frozenset[str] = frozenset()
+    #: Distribution -> what its source build needs (where pip finds no wheel of it).
+    source_builds: Mapping[str, SourceBuildNeeds] = dataclasses.field(default_factory=dict)
 
     def distribution(self, module: str) -> Optional[str]:
         """The distribution that installs ``module`` (a dotted name: its longest listed
@@ -84,7 +98,10 @@ def parse_modules(text: str, path: str = "<modules>") -> Modules:
     root = compose(text, path, "module table", ModulesError)
     reader = NodeReader(path, ModulesError)
     top = reader.mapping(
-        root, "modules", ("schema_version", "sources", "modules", "ops"), ("successors",)
+        root,
+        "modules",
+        ("schema_version", "sources", "modules", "ops"),
+        ("successors", "source_builds"),
     )
     reader.schema_version(top["schema_version"], MODULES_VERSION)
     sources = reader.sources(top["sources"], SOURCE_ID, DataSource)
@@ -148,7 +165,44 @@ def parse_modules(text: str, path: str = "<modules>") -> Modules:
         successors,
         frozenset(native),
         frozenset(on_tensorflow),
+        _source_builds(reader, top, sources),
     )
+
+
+_APT = re.compile(r"^[a-z0-9][a-z0-9.+-]+$")
+
+
+def _source_builds(
+    reader: NodeReader, top: Mapping[str, Node], sources: Mapping[str, DataSource]
+) -> dict[str, SourceBuildNeeds]:
+    """The ``source_builds`` rows: distribution -> what its build needs."""
+    if "source_builds" not in top:
+        return {}
+
+    def dist(item: Node, where: str) -> str:
+        return reader.required_string(item, where, _DIST, "distribution (PEP 503 name)")
+
+    out: dict[str, SourceBuildNeeds] = {}
+    for where, name, fields in reader.keyed_rows(
+        top["source_builds"],
+        "source_builds",
+        "dist",
+        ("apt", "what", "source"),
+        ("system_package",),
+        dist,
+    ):
+        reader.source_ids(fields["source"], f"{where}.source", sources)
+        system = (
+            reader.required_string(fields["system_package"], f"{where}.system_package", _APT)
+            if "system_package" in fields
+            else ""
+        )
+        out[name] = SourceBuildNeeds(
+            reader.strings(fields["apt"], f"{where}.apt", _APT, "Debian package name"),
+            reader.required_string(fields["what"], f"{where}.what"),
+            system,
+        )
+    return out
 
 
 @functools.cache

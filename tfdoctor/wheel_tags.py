@@ -23,6 +23,17 @@ _IMPLEMENTATIONS = {"cp": "CPython", "pp": "PyPy"}
 #: The legacy manylinux names and the glibc they stand for (PEP 600's aliases).
 _LEGACY_MANYLINUX = {"manylinux1": (2, 5), "manylinux2010": (2, 12), "manylinux2014": (2, 17)}
 _MANYLINUX = re.compile(r"^manylinux_(\d+)_(\d+)_(.+)$")
+
+
+def manylinux_name(glibc: tuple[int, ...]) -> str:
+    """The manylinux tag a glibc floor is named by: its legacy alias where it has one
+    (``(2, 12)`` -> ``manylinux2010``), else PEP 600's ``manylinux_2_28``."""
+    alias = next((n for n, g in _LEGACY_MANYLINUX.items() if g == tuple(glibc[:2])), None)
+    return alias or "manylinux_" + "_".join(str(x) for x in glibc[:2])
+
+
+#: The glibc of the first manylinux tag (PEP 513), which every pip since 8.1 reads.
+MANYLINUX1_GLIBC = _LEGACY_MANYLINUX["manylinux1"]
 _MUSLLINUX = re.compile(r"^musllinux_\d+_\d+_(.+)$")
 _MACOS = re.compile(r"^macosx_\d+_\d+_(.+)$")
 _INTERPRETER = re.compile(r"^([a-z]+)(\d)(\d*)$")

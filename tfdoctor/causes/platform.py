@@ -676,11 +676,16 @@ def same_line_release(requested: Optional[str], listed: Sequence[str]) -> Option
     return max(same, key=version_key) if same else None
 
 
-def source_build_fix(m: Machine, dist: str, version: str) -> Fix:
+def source_build_fix(m: Machine, dist: str, version: str, built_for: str = "") -> Fix:
     """A release of ``dist`` with a wheel for this interpreter, instead of building one that
-    has none (pip chose the source archive of ``version`` and its build failed)."""
+    has none (pip chose the source archive of ``version`` and its build failed); where the
+    module table knows what the build needs, those headers, or the system's own build of it.
+    ``built_for``: the Python the build's folder names, where the machine's is not known."""
+    from tfdoctor.modules import modules  # noqa: PLC0415 - the module table, on demand
+
     release = f"{dist} {version}" if version else dist
-    python = f"Python {m.python_version}" if m.python_version else "this Python"
+    interpreter = m.python_version or built_for
+    python = f"Python {interpreter}" if interpreter else "this Python"
     # TensorFlow's declared range keeps the choice inside what the installed TensorFlow runs
     # with (a newest NumPy can be a major TensorFlow does not support).
     spec = m.declared_range(dist) or ""
@@ -693,15 +698,33 @@ def source_build_fix(m: Machine, dist: str, version: str) -> Fix:
         f"pip found no wheel of {release} it could use for {python} and this platform, so "
         "it built the source archive, and the build failed: a release older than the "
         "interpreter seldom builds on it (Python 3.12 removed distutils and "
-        f"pkgutil.ImpImporter, which old build scripts use). Install a {dist} release that "
-        "publishes a wheel here: --only-binary lets pip choose only among those (then "
-        f"change any pin of {dist} in the requirements to the release it installs); or use a "
-        f"Python that {release} has wheels for."
+        "pkgutil.ImpImporter, which old build scripts use), and on a platform its wheels do not "
+        "cover (32-bit Arm, an old Python on a board) it needs what its extension compiles "
+        "against. "
+        f"Install a {dist} release that publishes a wheel here: --only-binary lets pip choose "
+        f"only among those (then change any pin of {dist} in the requirements to the release "
+        f"it installs); or use a Python that {release} has wheels for."
     )
-    return Fix(
-        text,
-        (f"pip index versions {dist}", *m.pip(f'install --only-binary={dist} "{dist}{spec}"')),
-    )
+    commands = [
+        f"pip index versions {dist}",
+        *m.pip(f'install --only-binary={dist} "{dist}{spec}"'),
+    ]
+    needs = modules().source_builds.get(dist)
+    if needs is not None and m.os in (None, "linux"):
+        system, apt = needs.system_package, needs.apt
+        if interpreter.startswith("2."):
+            # Debian names its Python 2 packages python-X where Python 3's are python3-X.
+            system = re.sub(r"^python3-", "python-", system)
+            apt = tuple(re.sub(r"^python3-", "python-", x) for x in apt)
+        text += (
+            f" Where no release has one, give the build {needs.what} (Debian and Ubuntu: "
+            f"{' '.join(apt)}) and install {release} again"
+            + (f", or install the system's own build of {dist}, {system}" if system else "")
+            + "."
+        )
+        commands.append(f"sudo apt-get install {' '.join(apt)}")
+        commands.extend(m.pip(f'install "{dist}{spec}"'))
+    return Fix(text, tuple(commands))
 
 
 def python_range_fix(
@@ -1202,8 +1225,34 @@ def wheel_tags_fix(
     )
 
 
-def python_64bit_fix(m: Machine) -> Fix:
-    """A 64-bit Python in a new virtual environment: no 32-bit wheel exists on any platform."""
+def python_64bit_fix(m: Machine, machine: str = "") -> Fix:
+    """A 64-bit Python in a new virtual environment: no 32-bit wheel exists on any platform.
+    ``machine``: the 32-bit architecture the log shows the system itself is (``i686``,
+    ``armv7l`` from uname or platform), where a 64-bit Python needs a 64-bit system first."""
+    if re.fullmatch(r"i[3-6]86", machine):
+        return Fix(
+            f"The system itself is 32-bit x86 ({machine}): TensorFlow publishes no wheel for "
+            "it (its Linux wheels are for x86-64 and aarch64), and a 64-bit Python needs a "
+            "64-bit system. Install the 64-bit (x86-64, amd64) edition of the operating system "
+            "where the processor supports it (its flags list lm), or use another machine, then "
+            "install TensorFlow in a virtual environment there.",
+            ("uname -m", "grep -qw lm /proc/cpuinfo && echo 'the CPU runs 64-bit systems'"),
+        )
+    if re.fullmatch(r"armv\d+l?", machine):
+        first = ""
+        if m.matrix is not None:
+            finals = sorted(
+                (x for x in m.matrix.lines if not x.pre_release), key=lambda x: version_key(x.line)
+            )
+            having = wheel_lines(finals, "linux-aarch64")
+            first = f" (from TensorFlow {having[0]})" if having else ""
+        return Fix(
+            f"The system itself is 32-bit Arm ({machine}): TensorFlow publishes no wheel for "
+            f"it; its Linux Arm wheels are for 64-bit Arm, aarch64{first}. Install the 64-bit "
+            "(arm64) edition of the operating system where the board supports it, then install "
+            "TensorFlow in a virtual environment there.",
+            ("uname -m", "python3 -c 'import platform; print(platform.machine())'"),
+        )
     return Fix(
         "Install a 64-bit Python (the x86-64 or arm64 installer), create a virtual "
         "environment with it, and install TensorFlow there.",

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from typing import Optional
 
 from tfdoctor.evidence.packages import normalize_name
+from tfdoctor.modules import distribution_of
 from tfdoctor.records import Record, record
 
 _REFUSAL = re.compile(
@@ -127,15 +128,26 @@ _ARCHIVE = re.compile(
 )
 # pip's words when building a wheel failed: legacy and PEP 517 builds
 # (https://github.com/pypa/pip/blob/23.0/src/pip/_internal/wheel_builder.py,
-# src/pip/_internal/operations/build/metadata.py, src/pip/_internal/exceptions.py).
+# src/pip/_internal/operations/build/metadata.py, src/pip/_internal/exceptions.py), and the
+# older generations': the progress line ending in "error" (pip 19 to 23: "Building wheel for X
+# (setup.py) ... error", "Running setup.py install for X ... error"), and the failed command
+# run in pip's build folder for X (pip 9 to 19: "Complete output from command ...
+# pip-install-abc/X/setup.py", 'Command "..." failed with error code 1 in
+# pip-build-abc/X/'; pip 20.3 and later add "_<hash>" to the folder).
+_NAME = r"[A-Za-z0-9][A-Za-z0-9_.-]*"
+_BUILD_DIR = r"[/\\]pip-(?:install|build)-\w+[/\\](?P<{}>" + _NAME + r")[/\\]"
 _BUILD_FAILED = re.compile(
-    r"Failed building wheel for (?P<one>[A-Za-z0-9][A-Za-z0-9_.-]*)"
+    r"Failed building wheel for (?P<one>" + _NAME + ")"
     r"|Could not build wheels for (?P<many>[A-Za-z0-9][A-Za-z0-9_., -]*?)"
     r"(?:, which is required| which use PEP 517|\s*$)"
     r"|Failed to build (?P<listed>[A-Za-z0-9][A-Za-z0-9_. -]*?)\s*$"
     r"|(?P<step>Getting requirements to build wheel|Preparing metadata \(pyproject\.toml\)"
     r"|Building wheel for \S+ \(pyproject\.toml\)|python setup\.py egg_info)"
     r" did not run successfully"
+    r"|(?:Building wheel for|Running setup\.py install for) (?P<progress>" + _NAME + ")"
+    r"(?: \((?:setup\.py|pyproject\.toml)\))? \.\.\. error"
+    r"|Complete output from command [^\n]{0,400}?" + _BUILD_DIR.format("complete") + r"setup\.py"
+    r"|failed with error code \d+ in \S{0,200}?" + _BUILD_DIR.format("code")
 )
 #: One of them is in every failure line _BUILD_FAILED reads: a block with none is skipped
 #: (long literals: a short one such as "build" is in TensorFlow's own CPU notice).
@@ -144,16 +156,53 @@ _BUILD_WORDS = (
     "Could not build wheels",
     "Failed to build ",
     "did not run successfully",
+    " ... error",
+    "Complete output from command",
+    "failed with error code",
+)
+# setup.py's own output while it builds an extension package, which pip shows when the build
+# fails (or with -v): "creating build/lib.linux-armv7l-3.6/h5py", "copying h5py/x.py ->
+# build/lib.linux-aarch64-2.7/h5py", "building 'h5py.defs' extension", and the compiler run on
+# the sources in pip's build folder (distutils' build_py and build_ext commands,
+# https://github.com/pypa/setuptools/blob/v60.0.0/setuptools/_distutils/command/build_ext.py).
+# The package is an import name: only one the module table knows is read (a project's own
+# `pip install .` builds the same way, and is no dependency without a wheel).
+_BUILD_OUTPUT = re.compile(
+    r"build[/\\]lib\.[\w.-]{1,60}?-(?:cpython-)?\d\.?\d+[/\\](?P<lib>[A-Za-z_]\w*)"
+    r"|building '(?P<ext>[A-Za-z_]\w*)(?:\.[\w.]+)?' extension"
+    # The compiler's name ends its word: gcc, cc, arm-linux-gnueabihf-gcc, clang, g++.
+    r"|\b(?:gcc|cc|clang|g\+\+)(?:-\d+)?\s[^\n]{0,400}?" + _BUILD_DIR.format("cc")
+)
+#: The Python a build folder is for: ``lib.linux-armv7l-3.6``, ``temp.linux-x86_64-cpython-310``.
+_BUILD_PYTHON = re.compile(r"build[/\\](?:lib|temp)\.[\w.-]{1,60}?-(?:cpython-)?(\d)\.?(\d+)[/\\]")
+#: In every line _BUILD_OUTPUT reads.
+_OUTPUT_WORDS = ("build/lib.", "build\\lib.", "' extension", "pip-install-", "pip-build-")
+# pip's words for a build that worked after all (the progress line's "done", the summary).
+_BUILT = re.compile(
+    r"(?:Building wheel for|Running setup\.py install for) (?P<dist>" + _NAME + r")"
+    r"(?: \((?:setup\.py|pyproject\.toml)\))? \.\.\. done"
+    r"|Successfully built (?P<built>[^\n]+)"
 )
 
 
+def _dist_of_folder(name: str) -> str:
+    """The distribution pip's build folder is named for (pip 20.3 adds ``_<hash>``)."""
+    return normalize_name(re.sub(r"_[0-9a-f]{8,}$", "", name))
+
+
 def _installed_after(text: str, start: int, dist: str) -> bool:
-    """pip reports ``dist`` installed after ``start`` (its own "Successfully installed" list,
-    which names each as ``name-version``)."""
+    """pip reports ``dist`` installed or built after ``start`` (its own "Successfully
+    installed" list, which names each as ``name-version``; a progress line ending in "done";
+    "Successfully built")."""
     for line in text[start:].splitlines():
         if line.lstrip().startswith("Successfully installed "):
             names = [normalize_name(w.rsplit("-", 1)[0]) for w in line.split()[2:]]
             if dist in names:
+                return True
+        built = _BUILT.search(line)
+        if built is not None:
+            names = [built.group("dist") or "", *(built.group("built") or "").split()]
+            if dist in (normalize_name(n) for n in names if n):
                 return True
     return False
 
@@ -167,34 +216,70 @@ class SourceBuild(Record):
     version: str
     #: The line that says the build failed.
     message: str
+    #: The Python setup.py built for, as its build folder names it (``build/lib.linux-
+    #: aarch64-2.7`` -> ``2.7``); empty where the log shows no build folder.
+    python: str = ""
 
 
 def read_source_builds(texts: Iterable[str]) -> list[SourceBuild]:
     """Every failed build of a source archive in ``texts``: the distribution the failure
-    names (or the last archive downloaded before it, for the PEP 517 steps that name none)."""
+    names (or the last archive downloaded before it, for the PEP 517 steps that name none);
+    else the package setup.py was seen building, where pip never says it built it."""
     out: list[SourceBuild] = []
     for text in texts:
-        if not any(word in text for word in _BUILD_WORDS):
+        failed = any(word in text for word in _BUILD_WORDS)
+        if not failed and not any(word in text for word in _OUTPUT_WORDS):
             continue
         archives: list[tuple[int, str, str]] = [
             (m.start(), normalize_name(m.group("dist")), m.group("version"))
             for m in _ARCHIVE.finditer(text)
         ]
-        for match in _BUILD_FAILED.finditer(text):
+        found: list[tuple[int, str, str]] = []
+        for match in _BUILD_FAILED.finditer(text) if failed else ():
             named = match.group("one") or match.group("many") or match.group("listed") or ""
             dists = [normalize_name(d) for d in re.split(r"[\s,]+", named) if d]
+            folder = match.group("progress") or match.group("complete") or match.group("code")
+            if folder:
+                dists = [_dist_of_folder(folder)]
             if not dists:
                 before = [a for a in archives if a[0] < match.start()]
                 dists = [before[-1][1]] if before else []
-            for dist in dists:
-                if _installed_after(text, match.end(), dist):
-                    continue  # pip before 23.1 fell back to `setup.py install`, which worked
-                version = next((v for _, d, v in reversed(archives) if d == dist), "")
-                found = SourceBuild(dist, version, match.group(0).strip())
-                if all(b.dist != dist for b in out):
-                    out.append(found)
+            found.extend((match.end(), d, match.group(0).strip()) for d in dists)
+        if not found:
+            found = _built_from_source(text)
+        # Each distribution once: its first failure's words, judged from its last one (pip
+        # reporting it installed after that is after every one).
+        last = {dist: end for end, dist, _ in found}
+        for _, dist, message in found:
+            if dist not in last or any(b.dist == dist for b in out):
+                continue
+            if _installed_after(text, last.pop(dist), dist):
+                continue  # pip before 23.1 fell back to `setup.py install`, which worked
+            version = next((v for _, d, v in reversed(archives) if d == dist), "")
+            folder = _BUILD_PYTHON.search(text)
+            python = f"{folder.group(1)}.{folder.group(2)}" if folder else ""
+            out.append(SourceBuild(dist, version, message, python))
             if len(out) >= MAX_REFUSALS:
                 return out
+    return out
+
+
+def _built_from_source(text: str) -> list[tuple[int, str, str]]:
+    """The packages setup.py's own output shows it building (the first line of each), by the
+    module table's distribution of the import name or pip's build folder."""
+    out: list[tuple[int, str, str]] = []
+    for match in _BUILD_OUTPUT.finditer(text):
+        folder = match.group("cc")
+        dist = (
+            _dist_of_folder(folder)
+            if folder
+            else distribution_of(match.group("lib") or match.group("ext") or "")
+        )
+        if dist and dist not in (d for _, d, _ in out):
+            line_start = text.rfind("\n", 0, match.start()) + 1
+            line_end = text.find("\n", match.end())
+            line = text[line_start : line_end if line_end >= 0 else len(text)].strip()
+            out.append((match.end(), dist, line[:300]))
     return out
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+import functools
 import re
 import shlex
 from collections.abc import Iterable, Mapping, Sequence
@@ -103,7 +104,7 @@ from tfdoctor.matrix import Matrix, version_key
 from tfdoctor.modules import distribution_of, modules
 from tfdoctor.records import Record, record
 from tfdoctor.signatures import BENIGN, EVIDENCE, Signature, Signatures
-from tfdoctor.wheel_tags import tag_system, wheel_platform_tags
+from tfdoctor.wheel_tags import MANYLINUX1_GLIBC, manylinux_name, tag_system, wheel_platform_tags
 
 #: Citations kept per signature (the first lines it matched).
 CITATIONS = 3
@@ -1836,6 +1837,9 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
             "lists only older releases, or none.",
             pip=r.pip_version,
         )
+    blind = _blind_to_newer_manylinux(m, r, refusal)
+    if blind is not None:
+        return causes.platform.PIP_TOO_OLD, blind
     if (
         r.pip_version
         and version_key(r.pip_version) < causes.platform.PIP_MACOS11
@@ -1863,6 +1867,87 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         refusal.shown,
     )
     return cause, fix
+
+
+def _either(pythons: Sequence[str]) -> str:
+    """``["3.3", "3.4"]`` -> ``3.3 or 3.4``."""
+    return ", ".join(pythons[:-1]) + (" or " if len(pythons) > 1 else "") + pythons[-1]
+
+
+def _linux_pythons(m: Matrix, version: str) -> Optional[set[str]]:
+    """The Pythons the Linux x86-64 wheels of the release ``version`` are for (the matrix)."""
+    pythons = m.release_pythons(version)
+    return set(pythons.get("linux-x86_64", ())) if pythons is not None else None
+
+
+def _blind_to_newer_manylinux(m: Machine, r: Revealed, refusal: PipRefusal) -> Optional[Fix]:
+    """pip lists TensorFlow's releases up to the last before the first line whose Linux wheels
+    need a newer manylinux tag than manylinux1 (the matrix's glibc_min), and none after, while
+    the Python (the log's, else the one every release listed has wheels for) has wheels of
+    releases after it: only a pip that does not read the newer tag lists so (pip 19.0 reads
+    manylinux2010). None where anything else can explain the list."""
+    matrix = m.matrix
+    listed = refusal.final_versions
+    if matrix is None or not listed or r.os not in (None, "linux"):
+        return None
+    newer = sorted(
+        (
+            x
+            for x in matrix.lines
+            if not x.pre_release and x.glibc_min and version_key(x.glibc_min) > MANYLINUX1_GLIBC
+        ),
+        key=lambda x: version_key(x.line),
+    )
+    if not newer:
+        return None
+    cut = newer[0]
+    if any(version_key(v)[:2] >= cut.key for v in listed):
+        return None  # pip read a wheel of a line past the cut
+    asked = requested_version(refusal.spec)
+    if asked is not None and version_key(asked)[:2] < cut.key:
+        return None  # a release pip would read the tags of: its Python is the question
+    if r.python:
+        candidates = {".".join(r.python.split(".")[:2])}
+    else:
+        # TensorFlow publishes wheels only: each release pip lists has one for this Python.
+        known = [p for p in map(functools.partial(_linux_pythons, matrix), listed) if p]
+        candidates = set.intersection(*known) if known else set()
+    newest = max(listed, key=version_key)
+    for row in matrix.early_releases:
+        between = version_key(newest) < version_key(row.release) and (
+            version_key(row.release)[:2] < cut.key
+        )
+        if between and candidates & set(row.python.get("linux-x86_64", ())):
+            return None  # a release pip reads the tags of is missing from the list too
+    later = {py for x in newer for py in x.python.get("linux-x86_64", ())} | {
+        py
+        for row in matrix.early_releases
+        if version_key(row.release)[:2] >= cut.key
+        for py in row.python.get("linux-x86_64", ())
+    }
+    supported = sorted(candidates & later, key=version_key)
+    if not supported:
+        return None
+    others = sorted(candidates - later, key=version_key)
+    python = (
+        f"Python {r.python}"
+        if r.python
+        else "the Python every release it lists is built for (" + _either(supported) + ")"
+    )
+    tag = manylinux_name(version_key(cut.glibc_min or ""))
+    return causes.platform.pip_upgrade_fix(
+        f"pip lists TensorFlow only up to {newest}: every Linux wheel from {cut.line} on is "
+        f"tagged {tag} or newer (the matrix's glibc {cut.glibc_min}), which pip before "
+        f"{'.'.join(map(str, causes.platform.PIP_MANYLINUX2010))} does not read, while "
+        f"{python} has wheels of those releases."
+        + (
+            f" (If this Python is {_either(others)}, which no later release supports, the "
+            "Python is what to change instead.)"
+            if others
+            else ""
+        ),
+        pip=r.pip_version,
+    )
 
 
 _NO_WHEEL = (causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.TF_RELEASE_NOT_FOR_PYTHON)
@@ -1928,6 +2013,13 @@ def _resolver_release(hits: Sequence[Hits]) -> Optional[Fix]:
         python.group("python") if python else None,
         re.findall(r"\w+", abi.group("tags")) if abi else (),
         re.findall(r"[\w.]+", platforms.group("platforms")) if platforms else (),
+    )
+
+
+def _python_32bit(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    # The architecture uname or platform printed, where the system itself is 32-bit.
+    return causes.platform.PYTHON_32BIT, causes.platform.python_64bit_fix(
+        m, _group(hits, "architecture") or ""
     )
 
 
@@ -2039,7 +2131,6 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.software.NUMPY_ABI: causes.software.numpy_abi_fix,
     causes.software.TF_KERAS_MISSING: causes.software.tf_keras_missing_fix,
     causes.software.TF_NOT_INSTALLED: causes.software.tensorflow_install_fix,
-    causes.platform.PYTHON_32BIT: causes.platform.python_64bit_fix,
     causes.software.TF_GPU_PACKAGE_REMOVED: causes.software.tensorflow_gpu_removed_fix,
     causes.platform.MSVC_RUNTIME_MISSING: lambda m: causes.platform.msvc_fix(),
     causes.platform.CPU_EMULATED: causes.platform.native_interpreter_fix,
@@ -2106,6 +2197,7 @@ BUILDERS: dict[str, Builder] = {
     causes.software.PROTOBUF_INCOMPATIBLE: _protobuf,
     causes.platform.TF_NO_WHEEL_FOR_PYTHON: _no_wheel,
     causes.platform.PIP_TOO_OLD: _pip_old,
+    causes.platform.PYTHON_32BIT: _python_32bit,
     causes.gpu.ROCM_VERSION_MISMATCH: lambda m, r, hits: (
         causes.gpu.ROCM_VERSION_MISMATCH,
         causes.gpu.rocm_match_fix(_group(hits, "library")),
@@ -2384,6 +2476,14 @@ def explain(
             by_cause[causes.gpu.CUDA_LIBS_MISSING] = rest
         else:
             del by_cause[causes.gpu.CUDA_LIBS_MISSING]
+    if (
+        causes.platform.PYTHON_32BIT in by_cause
+        and evidence.source_builds
+        and causes.platform.TF_NO_WHEEL_FOR_PYTHON not in by_cause
+    ):
+        # pip went on to build TensorFlow's dependencies from source: it had a TensorFlow
+        # wheel for this 32-bit system (a community build), and the failed build is the cause.
+        del by_cause[causes.platform.PYTHON_32BIT]
     if causes.platform.PYTHON_32BIT in by_cause:
         # pip finds no wheel because the interpreter is 32-bit: one cause, the interpreter.
         by_cause.pop(causes.platform.TF_NO_WHEEL_FOR_PYTHON, None)
@@ -2398,13 +2498,16 @@ def explain(
     # A notebook's other interpreter replaces "not installed" before the causes are judged.
     findings = {x.id: x for x in (_kernel_python(evidence, by_cause),) if x is not None}
     findings.update((x.id, x) for x in _api_findings(evidence, matrix, machine))
+    ignores_requires_python = _pip_ignores_requires_python(evidence, revealed, machine)
     for found in package_findings(
         evidence.conflicts,
         evidence.import_checks,
         evidence.tracebacks,
         machine,
         evidence.numpy_builds,
-        evidence.source_builds,
+        # A pip that ignores Requires-Python took a release this Python cannot build: the pip
+        # is the cause, not a missing wheel.
+        () if ignores_requires_python is not None else evidence.source_builds,
         evidence.python_refusals,
         evidence.modules,
         evidence.conda_conflicts,
@@ -2414,7 +2517,7 @@ def explain(
     for extra in (
         *requested_findings(evidence.install_requests, machine),
         _conda_cpu_build(evidence.conda_rows, _gpu_shown(machine, revealed), revealed.os),
-        _pip_ignores_requires_python(evidence, revealed, machine),
+        ignores_requires_python,
         _stated_platform_release(evidence, machine),
         _windows_gpu_archive(evidence, machine),
     ):

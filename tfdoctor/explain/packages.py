@@ -251,7 +251,7 @@ def _source_build(build: SourceBuild, m: Machine) -> Finding:
         f"{build.message}\npip builds a source archive where it finds no wheel of the release "
         "it chose for the interpreter and platform (or is told not to use one: --no-binary); "
         "the build's own error is above that line.",
-        causes.platform.source_build_fix(m, build.dist, build.version),
+        causes.platform.source_build_fix(m, build.dist, build.version, build.python),
         ("https://pip.pypa.io/en/stable/cli/pip_install/#cmdoption-only-binary",),
     )
 

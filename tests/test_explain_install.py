@@ -1,0 +1,272 @@
+"""Installation failures explain reads from pip's and the machine's own words: a dependency of
+TensorFlow built from source for want of a wheel (every pip generation's wording), a 32-bit
+system or interpreter, and a pip too old for the manylinux tag of TensorFlow's Linux wheels."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.explaining import explained, fix_text, top_error
+from tfdoctor.evidence.pip import read_source_builds
+from tfdoctor.matrix import load_matrix, version_key
+from tfdoctor.modules import MODULES_DATA, ModulesError, parse_modules
+
+# --- a dependency built from source -------------------------------------------------------------
+
+#: pip 19-23's progress line, then its legacy fallback failing too.
+LEGACY_PROGRESS = """\
+Collecting grpcio>=1.8.6
+  Downloading grpcio-1.24.3.tar.gz (15.6 MB)
+Building wheels for collected packages: grpcio
+  Building wheel for grpcio (setup.py) ... error
+    Running setup.py install for grpcio ... error
+"""
+#: pip 9-19's failed command in its build folder (the folder names the distribution).
+COMPLETE_OUTPUT = """\
+Installing collected packages: numpy, tensorflow
+  Running setup.py install for numpy ... \\
+  Complete output from command /opt/venv/bin/python3 -u -c "import setuptools, tokenize;\
+__file__='/tmp/pip-install-k2j4x9/numpy/setup.py';exec(compile(f.read(), __file__))" install:
+    RuntimeError: Broken toolchain: cannot link a simple C program
+"""
+#: pip 21+'s PEP 517 wording.
+PEP517 = """\
+Collecting scipy==1.2.3
+  Using cached scipy-1.2.3.tar.gz (23.3 MB)
+Building wheels for collected packages: scipy
+  Building wheel for scipy (pyproject.toml) ... error
+  error: subprocess-exited-with-error
+  ERROR: Could not build wheels for scipy, which is required to install \
+pyproject.toml-based projects
+"""
+#: Only setup.py's own output: a paste that stops inside the build.
+SETUP_OUTPUT = """\
+  running build_py
+  creating build/lib.linux-armv7l-3.7/h5py
+  copying h5py/version.py -> build/lib.linux-armv7l-3.7/h5py
+  running build_ext
+  building 'h5py.defs' extension
+"""
+#: The compiler on pip 20.3+'s build folder (its name ends in a hash).
+COMPILER = """\
+  arm-linux-gnueabihf-gcc -pthread -DNDEBUG -g -fwrapv -O2 -Wall -fPIC \
+-I/usr/include/python3.7m \
+-c /tmp/pip-install-7a8b/h5py_0f3c2d1e9a8b7c6d5e4f3a2b1c0d9e8f/h5py/defs.c \
+-o build/temp.linux-armv7l-3.7/h5py/defs.o
+  h5py/api_compat.h:27:10: fatal error: hdf5.h: No such file or directory
+"""
+
+
+@pytest.mark.parametrize(
+    ("log", "dist"),
+    [
+        pytest.param(LEGACY_PROGRESS, "grpcio", id="progress-error"),
+        pytest.param(COMPLETE_OUTPUT, "numpy", id="complete-output"),
+        pytest.param(PEP517, "scipy", id="pep517"),
+        pytest.param(SETUP_OUTPUT, "h5py", id="setup-output"),
+        pytest.param(COMPILER, "h5py", id="compiler-in-build-folder"),
+    ],
+)
+def test_a_dependency_built_from_source_is_named_in_each_pip_generations_words(
+    log: str, dist: str
+) -> None:
+    (build,) = read_source_builds([log])
+    assert build.dist == dist
+    top = top_error(explained(log))
+    assert top.cause == "tf-release-not-for-python"
+    assert dist in top.summary
+    assert any(f"--only-binary={dist}" in c for c in fix_text(top).splitlines())
+
+
+def test_the_fix_names_what_the_build_compiles_against() -> None:
+    text = fix_text(top_error(explained(COMPILER)))
+    assert "sudo apt-get install libhdf5-dev pkg-config" in text
+    assert "python3-h5py" in text
+    scipy = fix_text(top_error(explained(PEP517)))
+    assert "gfortran" in scipy
+    assert "libhdf5-dev" not in scipy
+
+
+def test_a_build_for_python_2_names_debians_python_2_packages() -> None:
+    log = SETUP_OUTPUT.replace("-3.7", "-2.7")
+    (build,) = read_source_builds([log])
+    assert build.python == "2.7"
+    text = fix_text(top_error(explained(log)))
+    assert "Python 2.7" in text
+    assert "python-h5py" in text
+    assert "python3-h5py" not in text
+
+
+def test_a_distribution_the_table_does_not_know_gets_no_invented_headers() -> None:
+    log = "  Building wheel for pyfoo (setup.py) ... error\n"
+    top = top_error(explained(log))
+    assert "pyfoo" in top.summary
+    assert "apt-get" not in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        pytest.param(
+            "Building wheels for collected packages: h5py\n"
+            "  Building wheel for h5py (setup.py) ... done\n"
+            "Successfully built h5py\n",
+            id="wheel-built",
+        ),
+        pytest.param(
+            "  Building wheel for grpcio (setup.py) ... error\n"
+            "  Running setup.py install for grpcio ... done\n",
+            id="legacy-install-worked",
+        ),
+        pytest.param(
+            SETUP_OUTPUT + "Successfully installed h5py-2.10.0\n",
+            id="output-then-installed",
+        ),
+        pytest.param(
+            "  creating build/lib.linux-x86_64-3.8/mytool\n"
+            "  copying mytool/cli.py -> build/lib.linux-x86_64-3.8/mytool\n",
+            id="own-project",
+        ),
+    ],
+)
+def test_a_build_that_worked_or_a_projects_own_is_no_failure(log: str) -> None:
+    assert read_source_builds([log]) == []
+    assert all(x.cause != "tf-release-not-for-python" for x in explained(log).findings)
+
+
+# --- a 32-bit system or interpreter -------------------------------------------------------------
+
+REFUSAL = (
+    "ERROR: Could not find a version that satisfies the requirement tensorflow "
+    "(from versions: none)\n"
+    "ERROR: No matching distribution found for tensorflow\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("machine", "words"),
+    [
+        pytest.param(
+            "$ uname -a\nLinux lab 4.19.0-6-686-pae #1 SMP Debian 4.19.67-2 (2019-08-28) "
+            "i686 GNU/Linux\n",
+            ("i686", "x86-64"),
+            id="uname-i686",
+        ),
+        pytest.param(
+            "Linux-5.10.17-v7+-armv7l-with-glibc2.28\n",
+            ("armv7l", "aarch64"),
+            id="platform-armv7l",
+        ),
+        pytest.param("Compatible tags: 30\n  cp38-cp38-win32\n", ("64-bit",), id="pip-tag-win32"),
+        pytest.param(">>> platform.architecture()\n('32bit', 'ELF')\n", ("64-bit",), id="arch"),
+    ],
+)
+def test_the_machines_own_32_bit_word_explains_pips_refusal(
+    machine: str, words: tuple[str, ...]
+) -> None:
+    report = explained(REFUSAL + machine)
+    top = top_error(report)
+    assert top.cause == "python-32bit"
+    text = fix_text(top)
+    assert all(w in text for w in words)
+    # One cause: the refusal is the 32-bit system's, not reported apart.
+    assert all(x.cause != "tf-no-wheel-for-python" for x in report.findings)
+
+
+def test_the_aarch64_wheels_start_where_the_matrix_says() -> None:
+    matrix = load_matrix()
+    first = min(
+        (x.line for x in matrix.lines if x.python.get("linux-aarch64") and not x.pre_release),
+        key=version_key,
+    )
+    top = top_error(explained(REFUSAL + "Linux-4.19.66-v7+-armv7l-with-debian-10.0\n"))
+    assert f"from TensorFlow {first}" in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        pytest.param("Does TensorFlow run on i686 GNU/Linux at all?\n" + REFUSAL, id="prose"),
+        pytest.param(
+            "Processing ./tensorflow-1.13.1-cp35-none-linux_armv7l.whl\n"
+            "Successfully installed tensorflow-1.13.1\n",
+            id="wheel-file-name",
+        ),
+        pytest.param(
+            "Linux gpu 5.15.0-86-generic #96-Ubuntu SMP Wed Sep 20 08:23:49 UTC 2023 "
+            "x86_64 x86_64 x86_64 GNU/Linux\n" + REFUSAL,
+            id="uname-x86-64",
+        ),
+    ],
+)
+def test_no_32_bit_verdict_without_the_machines_own_word(log: str) -> None:
+    assert all(x.cause != "python-32bit" for x in explained(log).findings)
+
+
+def test_a_dependency_build_on_a_32_bit_board_is_the_build() -> None:
+    # pip found a (community) TensorFlow wheel for this armv7l board and went on to build
+    # h5py: the build is what failed, not the board's lack of wheels.
+    log = (
+        "Linux pi 4.19.66-v7+ #1253 SMP Thu Aug 15 11:49:46 BST 2019 armv7l GNU/Linux\n"
+        "Processing ./tensorflow-1.13.1-cp37-none-linux_armv7l.whl\n" + SETUP_OUTPUT
+    )
+    report = explained(log)
+    assert top_error(report).cause == "tf-release-not-for-python"
+    assert all(x.cause != "python-32bit" for x in report.findings)
+
+
+# --- a pip blind to manylinux2010 ---------------------------------------------------------------
+
+
+def _listed(*versions: str, asked: str = "==1.15.0") -> str:
+    return (
+        f"Could not find a version that satisfies the requirement tensorflow{asked} "
+        f"(from versions: {', '.join(versions)})\n"
+        f"No matching distribution found for tensorflow{asked}\n"
+    )
+
+
+#: What an old pip lists on Linux for a Python 1.x had wheels for, up to the last releases
+#: tagged manylinux1.
+OLD_PIP_LIST = _listed(
+    "1.12.0", "1.12.2", "1.12.3", "1.13.1", "1.13.2", "1.14.0rc0", "1.14.0", "2.0.0a0", "2.0.0b1"
+)
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        pytest.param(OLD_PIP_LIST, id="list-alone"),
+        pytest.param("$ python3 -V\nPython 3.6.9\n" + OLD_PIP_LIST, id="python-shown"),
+        pytest.param(_listed("1.13.1", "1.14.0", asked=">=2.2"), id="lower-bound-past-the-list"),
+    ],
+)
+def test_a_list_that_stops_at_the_last_manylinux1_release_is_an_old_pip(log: str) -> None:
+    top = top_error(explained(log))
+    assert top.cause == "pip-too-old"
+    text = fix_text(top)
+    assert "pip install --upgrade pip" in text
+    assert "manylinux2010" in text
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # Python 3.4: no release after 1.14 has a wheel for it; the Python is the cause.
+        pytest.param("Python 3.4.10\n" + OLD_PIP_LIST, id="python-no-later-release-supports"),
+        # 1.13 (manylinux1, wheels for every Python 1.12 had) is missing: not the tags.
+        pytest.param(_listed("1.11.0", "1.12.0", "1.12.3"), id="gap-before-the-cut"),
+        # pip reads a manylinux2010 wheel: it is not blind to the tag.
+        pytest.param(_listed("1.14.0", "1.15.0", "2.0.0", asked="==2.5.0"), id="past-the-cut"),
+        pytest.param(_listed("1.13.1", "1.14.0", asked="==1.9.0"), id="asked-older"),
+    ],
+)
+def test_a_list_anything_else_explains_is_not_an_old_pip(log: str) -> None:
+    assert all(x.cause != "pip-too-old" for x in explained(log).findings)
+
+
+def test_the_module_tables_build_needs_are_validated() -> None:
+    text = MODULES_DATA.read_text(encoding="utf-8")
+    assert parse_modules(text).source_builds["h5py"].apt == ("libhdf5-dev", "pkg-config")
+    with pytest.raises(ModulesError, match="apt"):
+        parse_modules(text.replace("apt: [libhdf5-dev,", "apt: [HDF5 headers,"))
