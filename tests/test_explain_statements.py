@@ -554,6 +554,17 @@ def test_a_name_missing_from_a_module_that_imported_is_not_the_module_removed() 
     assert top_error(explained(gone)).cause == "keras3-behaviour-change"
 
 
+def test_a_submodule_missing_from_a_module_still_shipped_is_that_submodules_absence() -> None:
+    # tensorflow.python.keras still ships (a rule says it no longer works beside Keras 3):
+    # Python names the submodule, so the copy imported and lacks only that.
+    pruned = "ModuleNotFoundError: No module named 'tensorflow.python.keras.preprocessing'\n"
+    assert top_error(explained(pruned)).cause == "api-removed"
+    # A removed module keeps its own cause: TensorFlow 2.0's forwarding package names the
+    # deeper module when tensorflow.contrib itself is gone.
+    gone = "ModuleNotFoundError: No module named 'tensorflow.contrib.seq2seq'\n"
+    assert top_error(explained(gone)).cause == "tf-contrib-removed"
+
+
 def test_a_library_built_on_tensorflow_missing_a_name_as_it_imports_is_of_another_release() -> None:
     # Python 2 names no module in the message; the import above names the library.
     log = "import sonnet\nAttributeError: 'module' object has no attribute 'nest'\n"

@@ -129,9 +129,11 @@ def api_use(tb: Traceback, knowledge: ApiKnowledge) -> Optional[tuple[str, Verdi
         module = match.group("module")
         head, _, last = module.rpartition(".")
         found = _named(knowledge, head, last) if head else None
-        if found is not None:
-            # Python names the first module of the dotted path that failed: the one above
-            # it imported, so a rule that it was removed describes another release.
+        if found is not None and _still_shipped(knowledge, found[1]):
+            # The module above is one the wheels still ship (a rule says it no longer works,
+            # not that it is gone): what is missing is the submodule. Not for a removed
+            # module: TensorFlow 2.0's forwarding package names the deeper module
+            # ("No module named 'tensorflow.contrib.seq2seq'") when contrib itself is gone.
             found = _module_imported(knowledge, head, *found)
         return found or _written(tb, knowledge, module)
     match = _PY2_NO_MODULE.search(message)
@@ -207,6 +209,13 @@ def _named(knowledge: ApiKnowledge, module: str, attr: str) -> Optional[tuple[st
     # scan's verdict, a TensorFlow 1 name's tf.compat.v1 home included (scan's _tf1_name).
     verdict = knowledge.name(name)
     return (name, verdict) if verdict is not None else None
+
+
+def _still_shipped(knowledge: ApiKnowledge, verdict: Verdict) -> bool:
+    """Whether the verdict's rule is about a module that is still installed but does not work
+    as the code expects (effect runtime-error), not one that was removed."""
+    rule = next((r for r in knowledge.rules.rules if r.id == verdict.key), None)
+    return rule is not None and rule.effect == "runtime-error"
 
 
 #: Rule effects that say the module as a whole is gone or unusable (removed, or a private copy
