@@ -108,6 +108,13 @@ def test_a_whole_dump_is_one_finding() -> None:
             id="cpu-bfc",
         ),
         pytest.param(f"{PREFIX}BFCAllocator dump for cuda_host_bfc", id="old-pinned-dump"),
+        # oneDNN/MKL builds' CPU allocator.
+        pytest.param(
+            "W tensorflow/core/common_runtime/bfc_allocator.cc:431] Allocator (mklcpu) ran out "
+            "of memory trying to allocate 4.00GiB (rounded to 4294967296)requested by op MatMul",
+            id="mkl-cpu",
+        ),
+        pytest.param(f"{PREFIX}BFCAllocator dump for mklcpu", id="mkl-cpu-dump"),
     ],
 )
 def test_a_dump_under_a_host_allocators_name_is_host_memory(head: str) -> None:

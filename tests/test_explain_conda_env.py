@@ -31,6 +31,17 @@ def _problem(text: str) -> Finding:
     return found
 
 
+def test_a_venv_entered_inside_conda_is_no_conda_environment() -> None:
+    log = (
+        "(base) user@box:~$ python3 -m venv tfenv && source tfenv/bin/activate\n"
+        "(tfenv) (base) user@box:~$ python train.py\n"
+        f"{_dlopen()}"
+    )
+    found = _problem(log)
+    assert found.cause == MISSING
+    assert found.fix is not None and "CONDA_PREFIX" not in " ".join(found.fix.commands)
+
+
 @pytest.mark.parametrize(
     "shown",
     [
@@ -114,8 +125,10 @@ def test_a_windows_dll_in_a_conda_prompt_is_no_loader_path() -> None:
     ],
 )
 def test_a_library_named_not_found_in_words_is_a_ranked_warning(words: str) -> None:
+    # Whether a copy is installed the words do not say: the missing cause, its candidates
+    # ranked.
     found = _problem(words)
-    assert found.cause == OFF_PATH
+    assert found.cause == MISSING
     assert found.severity is Severity.WARNING
     assert found.fix is not None
     assert "1. a copy is installed where the loader does not look" in found.fix.text

@@ -8,6 +8,7 @@ import pytest
 
 from tests.explaining import explained, fix_text, top_error
 from tfdoctor.evidence.pip import read_source_builds
+from tfdoctor.findings import Severity
 from tfdoctor.matrix import load_matrix, version_key
 from tfdoctor.modules import MODULES_DATA, ModulesError, parse_modules
 
@@ -47,6 +48,10 @@ SETUP_OUTPUT = """\
   running build_ext
   building 'h5py.defs' extension
 """
+#: The same build, stopped by the compiler's words.
+SETUP_FAILED = (
+    SETUP_OUTPUT + "  error: command 'arm-linux-gnueabihf-gcc' failed with exit status 1\n"
+)
 #: The compiler on pip 20.3+'s build folder (its name ends in a hash).
 COMPILER = """\
   arm-linux-gnueabihf-gcc -pthread -DNDEBUG -g -fwrapv -O2 -Wall -fPIC \
@@ -63,7 +68,7 @@ COMPILER = """\
         pytest.param(LEGACY_PROGRESS, "grpcio", id="progress-error"),
         pytest.param(COMPLETE_OUTPUT, "numpy", id="complete-output"),
         pytest.param(PEP517, "scipy", id="pep517"),
-        pytest.param(SETUP_OUTPUT, "h5py", id="setup-output"),
+        pytest.param(SETUP_FAILED, "h5py", id="setup-output"),
         pytest.param(COMPILER, "h5py", id="compiler-in-build-folder"),
     ],
 )
@@ -78,17 +83,36 @@ def test_a_dependency_built_from_source_is_named_in_each_pip_generations_words(
     assert any(f"--only-binary={dist}" in c for c in fix_text(top).splitlines())
 
 
+def test_setup_output_without_its_end_is_a_warning() -> None:
+    # A paste cut inside the build shows pip compiling h5py, not how the build ended.
+    (build,) = read_source_builds([SETUP_OUTPUT])
+    assert not build.failed and build.system == "linux"
+    (found,) = [
+        x for x in explained(SETUP_OUTPUT).findings if x.cause == "tf-release-not-for-python"
+    ]
+    assert found.severity is Severity.WARNING
+    # pip's non-interactive progress ("finished with status 'done'") is a build that worked.
+    done = SETUP_OUTPUT + "  Building wheel for h5py (setup.py): finished with status 'done'\n"
+    assert read_source_builds([done]) == []
+
+
+def test_a_build_for_macos_gets_no_debian_packages() -> None:
+    log = SETUP_FAILED.replace("linux-armv7l", "macosx-11.0-arm64")
+    assert "apt-get" not in fix_text(top_error(explained(log)))
+
+
 def test_the_fix_names_what_the_build_compiles_against() -> None:
     text = fix_text(top_error(explained(COMPILER)))
-    assert "sudo apt-get install libhdf5-dev pkg-config" in text
+    assert "sudo apt-get install build-essential python3-dev libhdf5-dev pkg-config" in text
     assert "python3-h5py" in text
-    scipy = fix_text(top_error(explained(PEP517)))
+    # Debian's packages where the build's folder says Linux.
+    scipy = fix_text(top_error(explained(PEP517 + "  creating build/temp.linux-x86_64-3.7\n")))
     assert "gfortran" in scipy
     assert "libhdf5-dev" not in scipy
 
 
 def test_a_build_for_python_2_names_debians_python_2_packages() -> None:
-    log = SETUP_OUTPUT.replace("-3.7", "-2.7")
+    log = SETUP_FAILED.replace("-3.7", "-2.7")
     (build,) = read_source_builds([log])
     assert build.python == "2.7"
     text = fix_text(top_error(explained(log)))
@@ -208,7 +232,7 @@ def test_a_dependency_build_on_a_32_bit_board_is_the_build() -> None:
     # h5py: the build is what failed, not the board's lack of wheels.
     log = (
         "Linux pi 4.19.66-v7+ #1253 SMP Thu Aug 15 11:49:46 BST 2019 armv7l GNU/Linux\n"
-        "Processing ./tensorflow-1.13.1-cp37-none-linux_armv7l.whl\n" + SETUP_OUTPUT
+        "Processing ./tensorflow-1.13.1-cp37-none-linux_armv7l.whl\n" + SETUP_FAILED
     )
     report = explained(log)
     assert top_error(report).cause == "tf-release-not-for-python"
@@ -253,9 +277,18 @@ def test_a_list_that_stops_at_the_last_manylinux1_release_is_an_old_pip(log: str
     "log",
     [
         # Python 3.4: no release after 1.14 has a wheel for it; the Python is the cause.
-        pytest.param("Python 3.4.10\n" + OLD_PIP_LIST, id="python-no-later-release-supports"),
+        pytest.param(
+            '  File "/usr/local/lib/python3.4/dist-packages/pip/basecommand.py", line 215, '
+            "in main\n" + OLD_PIP_LIST,
+            id="python-no-later-release-supports",
+        ),
         # 1.13 (manylinux1, wheels for every Python 1.12 had) is missing: not the tags.
         pytest.param(_listed("1.11.0", "1.12.0", "1.12.3"), id="gap-before-the-cut"),
+        # A pip that reads manylinux2010 listed it: the list is about something else.
+        pytest.param(
+            "pip 20.2.4 from /usr/lib/python3/dist-packages/pip (python 3.7)\n" + OLD_PIP_LIST,
+            id="new-pip-shown",
+        ),
         # pip reads a manylinux2010 wheel: it is not blind to the tag.
         pytest.param(_listed("1.14.0", "1.15.0", "2.0.0", asked="==2.5.0"), id="past-the-cut"),
         pytest.param(_listed("1.13.1", "1.14.0", asked="==1.9.0"), id="asked-older"),
@@ -267,6 +300,13 @@ def test_a_list_anything_else_explains_is_not_an_old_pip(log: str) -> None:
 
 def test_the_module_tables_build_needs_are_validated() -> None:
     text = MODULES_DATA.read_text(encoding="utf-8")
-    assert parse_modules(text).source_builds["h5py"].apt == ("libhdf5-dev", "pkg-config")
+    assert parse_modules(text).source_builds["h5py"].apt == (
+        "build-essential",
+        "python3-dev",
+        "libhdf5-dev",
+        "pkg-config",
+    )
     with pytest.raises(ModulesError, match="apt"):
-        parse_modules(text.replace("apt: [libhdf5-dev,", "apt: [HDF5 headers,"))
+        parse_modules(
+            text.replace("apt: [build-essential, python3-dev, libhdf5-dev,", "apt: [HDF5 headers,")
+        )

@@ -676,11 +676,14 @@ def same_line_release(requested: Optional[str], listed: Sequence[str]) -> Option
     return max(same, key=version_key) if same else None
 
 
-def source_build_fix(m: Machine, dist: str, version: str, built_for: str = "") -> Fix:
+def source_build_fix(
+    m: Machine, dist: str, version: str, built_for: str = "", built_on: str = ""
+) -> Fix:
     """A release of ``dist`` with a wheel for this interpreter, instead of building one that
     has none (pip chose the source archive of ``version`` and its build failed); where the
     module table knows what the build needs, those headers, or the system's own build of it.
-    ``built_for``: the Python the build's folder names, where the machine's is not known."""
+    ``built_for``: the Python the build's folder names, where the machine's is not known;
+    ``built_on``: the system it names (Debian's packages only for Linux)."""
     from tfdoctor.modules import modules  # noqa: PLC0415 - the module table, on demand
 
     release = f"{dist} {version}" if version else dist
@@ -710,7 +713,11 @@ def source_build_fix(m: Machine, dist: str, version: str, built_for: str = "") -
         *m.pip(f'install --only-binary={dist} "{dist}{spec}"'),
     ]
     needs = modules().source_builds.get(dist)
-    if needs is not None and m.os in (None, "linux"):
+    if needs is not None and m.in_conda:
+        # conda's packages are built for the environment: no headers, no compiler.
+        text += f" In this conda environment, conda's own build of {dist} needs no compiler."
+        commands.append(f"conda install -c conda-forge {dist}")
+    elif needs is not None and (m.os or built_on) == "linux":
         system, apt = needs.system_package, needs.apt
         if interpreter.startswith("2."):
             # Debian names its Python 2 packages python-X where Python 3's are python3-X.
@@ -719,7 +726,12 @@ def source_build_fix(m: Machine, dist: str, version: str, built_for: str = "") -
         text += (
             f" Where no release has one, give the build {needs.what} (Debian and Ubuntu: "
             f"{' '.join(apt)}) and install {release} again"
-            + (f", or install the system's own build of {dist}, {system}" if system else "")
+            + (
+                f", or, where this is the system's own Python (not a virtual environment), "
+                f"install the system's build of {dist}, {system}"
+                if system and m.env_kind in ("system", "unknown")
+                else ""
+            )
             + "."
         )
         commands.append(f"sudo apt-get install {' '.join(apt)}")

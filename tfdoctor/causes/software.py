@@ -650,9 +650,13 @@ def keras_session_fix(m: Machine, api: Optional[str]) -> Fix:
         f"multi-backend Keras of that line), on {span}"
     )
     python = m.python_version
+    if python is None:
+        # Which Python runs is not shown: said, not run (it replaces the TensorFlow 2 there).
+        return Fix(f"{port}{as_written} (check `python -V` first).")
     if not tf1.has_wheels_for(python, m.platform or ""):
-        where = f"Python {python}" if python else "this platform"
-        return Fix(f"{port}{as_written}: TensorFlow {tf1.line} has no wheel for {where} here.")
+        return Fix(
+            f"{port}{as_written}: TensorFlow {tf1.line} has no wheel for Python {python} here."
+        )
     return Fix(
         f"{port}{as_written}.",
         m.pip_install(f"tensorflow=={tf1.latest_patch}", row.requirement("keras")),

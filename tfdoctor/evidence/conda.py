@@ -47,6 +47,14 @@ _COMMAND = re.compile(
 )
 
 
+#: A virtual environment made or entered (python -m venv, virtualenv, its activate script on
+#: Unix or Windows) or a venv's prompt stacked on conda's: the Python that runs is the venv's.
+_VENV_AFTER = re.compile(
+    r"(?m)-m[ \t]+(?:venv|virtualenv)\b|\bvirtualenv[ \t]+\S|(?:^|[ \t;&])(?:source|\.)[ \t]+\S*"
+    r"bin/activate\b|Scripts[\\/]activate|^\([\w.-]{1,60}\)[ \t]+\([\w.-]{1,60}\)[ \t]"
+)
+
+
 def read_conda_env(text: str) -> Optional[tuple[int, str]]:
     """The first line of ``text`` (its head) showing an active conda environment: its index
     and the line, stripped; None where none does."""
@@ -63,6 +71,8 @@ def read_conda_env(text: str) -> Optional[tuple[int, str]]:
     if not found:
         return None
     first = min(found, key=lambda m: m.start())
+    if _VENV_AFTER.search(head, first.start()):
+        return None  # a venv made or entered inside conda's: the venv's Python runs
     start = head.rfind("\n", 0, first.start()) + 1
     end = head.find("\n", first.end())
     line = head[start : end if end >= 0 else len(head)].strip()[:200]

@@ -175,12 +175,17 @@ _BUILD_OUTPUT = re.compile(
 )
 #: The Python a build folder is for: ``lib.linux-armv7l-3.6``, ``temp.linux-x86_64-cpython-310``.
 _BUILD_PYTHON = re.compile(r"build[/\\](?:lib|temp)\.[\w.-]{1,60}?-(?:cpython-)?(\d)\.?(\d+)[/\\]")
+#: The system a build folder is for (distutils names it after sysconfig.get_platform()).
+_BUILD_SYSTEM = re.compile(r"build[/\\](?:lib|temp)\.(linux|macosx|win)")
+_SYSTEMS = {"linux": "linux", "macosx": "macos", "win": "windows"}
+#: A compiler's or setup.py's own words that a build stopped.
+_FAILED_WORDS = re.compile(r"\b(?:fatal )?error:|\berror: command |exit status \d|\bError \d")
 #: In every line _BUILD_OUTPUT reads.
 _OUTPUT_WORDS = ("build/lib.", "build\\lib.", "' extension", "pip-install-", "pip-build-")
 # pip's words for a build that worked after all (the progress line's "done", the summary).
 _BUILT = re.compile(
     r"(?:Building wheel for|Running setup\.py install for) (?P<dist>" + _NAME + r")"
-    r"(?: \((?:setup\.py|pyproject\.toml)\))? \.\.\. done"
+    r"(?: \((?:setup\.py|pyproject\.toml)\))?(?: \.\.\. done|: finished with status 'done')"
     r"|Successfully built (?P<built>[^\n]+)"
 )
 
@@ -219,6 +224,11 @@ class SourceBuild(Record):
     #: The Python setup.py built for, as its build folder names it (``build/lib.linux-
     #: aarch64-2.7`` -> ``2.7``); empty where the log shows no build folder.
     python: str = ""
+    #: The system the build folder is for (``linux``, ``macos``, ``windows``), or empty.
+    system: str = ""
+    #: Whether the log shows the build failing (pip's or the compiler's words), not only
+    #: setup.py building it (a log cut before its end).
+    failed: bool = True
 
 
 def read_source_builds(texts: Iterable[str]) -> list[SourceBuild]:
@@ -258,7 +268,17 @@ def read_source_builds(texts: Iterable[str]) -> list[SourceBuild]:
             version = next((v for _, d, v in reversed(archives) if d == dist), "")
             folder = _BUILD_PYTHON.search(text)
             python = f"{folder.group(1)}.{folder.group(2)}" if folder else ""
-            out.append(SourceBuild(dist, version, message, python))
+            system = _BUILD_SYSTEM.search(text)
+            out.append(
+                SourceBuild(
+                    dist,
+                    version,
+                    message,
+                    python,
+                    _SYSTEMS[system.group(1)] if system else "",
+                    failed or _FAILED_WORDS.search(text) is not None,
+                )
+            )
             if len(out) >= MAX_REFUSALS:
                 return out
     return out

@@ -680,8 +680,10 @@ _OS_TEXT = (
         re.compile(
             r"(?:^|[\s\"'(])/(?:Users/|opt/homebrew/|usr/local/Cellar/)|\.dylib\b|\bon darwin$"
             # platform.platform()'s words for macOS (macOS-14.1-arm64-arm-64bit;
-            # Darwin-19.6.0-x86_64-i386-64bit).
-            r"|\b(?:macOS|Darwin)-\d+\.\d+(?:\.\d+)?-(?:arm64|x86_64)\b",
+            # Darwin-19.6.0-x86_64-i386-64bit), and setuptools' build folders, named after
+            # the platform they build for (build/temp.macosx-11.0-arm64-3.9).
+            r"|\b(?:macOS|Darwin)-\d+\.\d+(?:\.\d+)?-(?:arm64|x86_64)\b"
+            r"|\bbuild[/\\](?:lib|temp)\.macosx-",
             re.MULTILINE,
         ),
     ),
@@ -692,14 +694,14 @@ _OS_TEXT = (
         "windows",
         re.compile(
             r"\b[A-Za-z]:\\|\\(?:site|dist)-packages\\|\.dll\b"
-            r"|\[MSC v\.\d+|\bWindows-1[01]-10\.\d+\.\d+"
+            r"|\[MSC v\.\d+|\bWindows-1[01]-10\.\d+\.\d+|\bbuild[/\\](?:lib|temp)\.win"
         ),
     ),
     (
         "linux",
         re.compile(
             r"(?:^|[\s\"'(])/(?:usr|home|opt|root|lib|lib64|content|workspace|mnt)/|\.so\b"
-            r"|core dumped|/sbin/ldconfig"
+            r"|core dumped|/sbin/ldconfig|\bbuild/(?:lib|temp)\.linux-"
             r"|\bLinux-\d+\.\d+\.\d+\S*-(?:x86_64|aarch64)-with-"
         ),
     ),
@@ -1143,7 +1145,11 @@ def _cuda_libs(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
     names = _libraries(hits)
     ranked = _unfound_ranked(m, r, hits, names)
     if ranked is not None:
-        return causes.gpu.CUDA_LIBS_OFF_PATH, ranked
+        # Off its path first only where a conda environment makes it likelier; a user's "not
+        # found" alone says nothing of whether it is installed: the missing cause, with the
+        # same ranked candidates.
+        conda = r.conda_env is not None and _conda_route(m)
+        return (causes.gpu.CUDA_LIBS_OFF_PATH if conda else causes.gpu.CUDA_LIBS_MISSING), ranked
     cause, fix = causes.gpu.cuda_libraries_fix(m, names)
     if names and not any(name in fix.text for name in names):
         # Say which: the toolkit's installer and NVIDIA's wheels package each library apart.
@@ -1890,6 +1896,10 @@ def _blind_to_newer_manylinux(m: Machine, r: Revealed, refusal: PipRefusal) -> O
     listed = refusal.final_versions
     if matrix is None or not listed or r.os not in (None, "linux"):
         return None
+    if r.pip_version and version_key(r.pip_version) >= causes.platform.PIP_MANYLINUX2010:
+        return None  # the pip shown reads manylinux2010: its list is about something else
+    if m.platform is not None and m.platform != "linux-x86_64":
+        return None  # manylinux1's last releases are the x86-64 ones; other machines differ
     newer = sorted(
         (
             x
@@ -2791,7 +2801,9 @@ def _settle_overlaps(by_cause: dict[str, list[Hits]]) -> None:
 _UNNAMED_DUMP = frozenset(
     {"bfc-dump-chunks", "bfc-dump-stats", "bfc-dump-region", "bfc-dump-occupancy"}
 )
-_HOST_ALLOCATOR = frozenset({"bfc-host-ran-out", "bfc-cpu-ran-out"})
+_HOST_ALLOCATOR = frozenset(
+    {"bfc-host-ran-out", "bfc-cpu-ran-out", "bfc-cpu-dump-head", "oom-allocating-host"}
+)
 
 
 def _dump_is_the_named_allocators(by_cause: dict[str, list[Hits]]) -> None:

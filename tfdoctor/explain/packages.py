@@ -242,16 +242,23 @@ def _conda_python(conflict: CondaPythonConflict, m: Machine) -> Finding:
 def _source_build(build: SourceBuild, m: Machine) -> Finding:
     """pip built a release from source because no wheel of it fits, and the build failed."""
     release = f"{build.dist} {build.version}" if build.version else build.dist
+    ended = (
+        "the build's own error is above that line."
+        if build.failed
+        else "the log shows setup.py building it and not how the build ended (pip's verdict "
+        "is not in it)."
+    )
     return causes.finding(
         "explain.tf-release-not-for-python",
-        Severity.ERROR,
+        # Only setup.py's output, no failure shown: the likely reading, not an observation.
+        Severity.ERROR if build.failed else Severity.WARNING,
         causes.platform.TF_RELEASE_NOT_FOR_PYTHON,
         f"pip could not build {release} from source: it found no wheel of it to use for this "
         "Python and platform",
         f"{build.message}\npip builds a source archive where it finds no wheel of the release "
         "it chose for the interpreter and platform (or is told not to use one: --no-binary); "
-        "the build's own error is above that line.",
-        causes.platform.source_build_fix(m, build.dist, build.version, build.python),
+        + ended,
+        causes.platform.source_build_fix(m, build.dist, build.version, build.python, build.system),
         ("https://pip.pypa.io/en/stable/cli/pip_install/#cmdoption-only-binary",),
     )
 
