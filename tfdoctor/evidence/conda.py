@@ -27,13 +27,18 @@ _PROMPT = re.compile(
 )
 #: Names ``python -m venv``, virtualenv, Poetry and Pipenv give their environments' prompts.
 _VENV_NAME = re.compile(r"(?i)venv|virtualenv|^\.?env$|-py\d\.\d+$|-[A-Za-z0-9_-]{8}$")
-#: conda, or a distribution of it, named anywhere: what makes a prompt's name a conda
-#: environment's rather than a venv's. conda's own default environment is `base`.
-_CONDA_WORD = re.compile(
-    r"(?i)\b(?:conda|mamba|micromamba|miniforge\d*|mambaforge|miniconda\d*|anaconda\d*)\b"
-    r"|^\(base\)[ \t]",
-    re.MULTILINE,
-)
+#: conda, or a distribution of it (miniconda, anaconda, mamba, micromamba, miniforge),
+#: named anywhere: what makes a prompt's name a conda environment's rather than a venv's.
+_CONDA_WORDS = ("conda", "mamba", "miniforge")
+
+
+def _names_conda(head: str) -> bool:
+    """Whether ``head`` names conda, or shows conda's own default environment's prompt
+    (``(base)``): substring tests, as a log's head is read for every block."""
+    low = head.lower()
+    return "(base)" in head or any(word in low for word in _CONDA_WORDS)
+
+
 #: An environment's directory in a path, under conda's, Miniforge's or mamba's root.
 _ENV_PATH = re.compile(
     r"[/\\](?:(?:mini|ana)conda\d*|miniforge\d*|mambaforge|micromamba|conda|\.conda)"
@@ -60,7 +65,7 @@ def read_conda_env(text: str) -> Optional[tuple[int, str]]:
     and the line, stripped; None where none does."""
     head = text[:CONDA_READ]
     found: list[re.Match[str]] = []
-    if "(" in head and _CONDA_WORD.search(head):
+    if "(" in head and _names_conda(head):
         # A prompt's name alone is a venv's as often as conda's (`python -m venv` names the
         # prompt after its directory): read only where the text names conda at all.
         found += [m for m in _PROMPT.finditer(head) if not _VENV_NAME.search(m.group("env"))][:1]
