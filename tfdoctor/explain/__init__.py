@@ -1145,11 +1145,7 @@ def _cuda_libs(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
     names = _libraries(hits)
     ranked = _unfound_ranked(m, r, hits, names)
     if ranked is not None:
-        # Off its path first only where a conda environment makes it likelier; a user's "not
-        # found" alone says nothing of whether it is installed: the missing cause, with the
-        # same ranked candidates.
-        conda = r.conda_env is not None and _conda_route(m)
-        return (causes.gpu.CUDA_LIBS_OFF_PATH if conda else causes.gpu.CUDA_LIBS_MISSING), ranked
+        return ranked
     cause, fix = causes.gpu.cuda_libraries_fix(m, names)
     if names and not any(name in fix.text for name in names):
         # Say which: the toolkit's installer and NVIDIA's wheels package each library apart.
@@ -1170,7 +1166,7 @@ _ENV_LIB_ON_PATH = re.compile(
 
 def _unfound_ranked(
     m: Machine, r: Revealed, hits: Sequence[Hits], names: tuple[str, ...]
-) -> Optional[Fix]:
+) -> Optional[tuple[causes.CauseId, Fix]]:
     """The ranked candidates for CUDA libraries the loader did not find, where the log cannot
     decide between installed-off-its-path and not installed and makes the first likelier: an
     active conda environment shown beside TensorFlow 2's loader line (from 2.9 to 2.14
@@ -1187,19 +1183,21 @@ def _unfound_ranked(
     printed = [d for e in m.tf_logged(tflog.LibraryNotLoaded) for d in e.search_path.split(":")]
     if any(_ENV_LIB_ON_PATH.search(directory) for directory in printed):
         return None  # the environment's lib is searched: the library is not in it
-    conda = r.conda_env is not None and _LOADER_LINE in ids and _conda_route(m)
-    if conda:
+    conda = r.conda_env is not None and _conda_route(m)
+    if conda and _LOADER_LINE in ids:
         shown = (
             f"The log shows an active conda environment ({r.conda_env}) and TensorFlow's "
             f"loader not finding {', '.join(names) or 'a CUDA library'}"
         )
-        return causes.gpu.unfound_library_fix(m, names, shown, True, _major_named(hits))
-    if ids != {_NAMED_NOT_FOUND}:
+    elif ids == {_NAMED_NOT_FOUND}:
+        shown = f"The log names {', '.join(names) or 'a CUDA library'} as not found"
+    else:
         return None  # TensorFlow's own lines, without a conda environment: the general fix
-    shown = f"The log names {', '.join(names) or 'a CUDA library'} as not found"
-    return causes.gpu.unfound_library_fix(
-        m, names, shown, r.conda_env is not None and _conda_route(m), _major_named(hits)
-    )
+    fix = causes.gpu.unfound_library_fix(m, names, shown, conda, _major_named(hits))
+    # Off its path first only where a conda environment makes it likelier; a user's "not
+    # found" alone says nothing of whether it is installed: the missing cause, with the same
+    # ranked candidates.
+    return (causes.gpu.CUDA_LIBS_OFF_PATH if conda else causes.gpu.CUDA_LIBS_MISSING), fix
 
 
 def _major_named(hits: Sequence[Hits]) -> Optional[str]:
