@@ -262,22 +262,28 @@ def windows_gpu_fix(m: Machine, archive: bool = False) -> Fix:
 
 
 def cpu_avx_fix(
-    instruction: Optional[str] = None, windows: bool = False, binding: Optional[str] = None
+    instruction: Optional[str] = None, system: Optional[str] = None, binding: Optional[str] = None
 ) -> Fix:
     """A CPU (or VM CPU model) with the instructions the wheels need, or a source build;
-    ``instruction``: the set TensorFlow said it lacks (``SSE4.1``), else AVX; ``windows``: the
-    log is native Windows'; ``binding``: TensorFlow.js for Node's addon that failed."""
+    ``instruction``: the set TensorFlow said it lacks (``SSE4.1``), else AVX; ``system``:
+    ``windows``, ``macos`` or ``linux`` (None: Linux's command); ``binding``: TensorFlow.js
+    for Node's addon that failed."""
     needed = instruction or "AVX"
     # /proc/cpuinfo spells the flags in lower case with "_" for "." (sse4_1, avx512f).
     flag = needed.lower().replace(".", "_")
     flags = "|".join(dict.fromkeys((flag, "avx", "avx2", "fma", "avx512f")))
-    # Windows has no /proc/cpuinfo: Sysinternals' Coreinfo lists the instruction sets
-    # (https://learn.microsoft.com/en-us/sysinternals/downloads/coreinfo).
-    check = (
-        f'coreinfo64 -accepteula -f | findstr /i "{needed}"'
-        if windows or binding
-        else f"grep -o -w -E '{flags}' /proc/cpuinfo | sort -u"
-    )
+    if system == "windows" or binding:
+        # Windows has no /proc/cpuinfo: Sysinternals' Coreinfo lists the instruction sets
+        # (https://learn.microsoft.com/en-us/sysinternals/downloads/coreinfo).
+        check = f'coreinfo64 -accepteula -f | findstr /i "{needed}"'
+    elif system == "macos":
+        # macOS lists the CPU's features in sysctl: AVX as AVX1.0, AVX2 among leaf 7's.
+        check = (
+            "sysctl -n machdep.cpu.brand_string machdep.cpu.features "
+            "machdep.cpu.leaf7_features | grep -o -w -E 'AVX1.0|AVX2|FMA|SSE4.1|SSE4.2' | sort -u"
+        )
+    else:
+        check = f"grep -o -w -E '{flags}' /proc/cpuinfo | sort -u"
     found = tfjs_binding(binding) if binding else None
     if found is not None:
         # TensorFlow.js runs without TensorFlow's C library on its JavaScript and WebAssembly
@@ -293,6 +299,15 @@ def cpu_avx_fix(
                 f"npm uninstall @tensorflow/{package}",
                 "npm install @tensorflow/tfjs @tensorflow/tfjs-backend-wasm",
             ),
+        )
+    if system == "macos":
+        # TensorFlow 1.6's release notes: "Prebuilt binaries will use AVX instructions".
+        return Fix(
+            f"This Mac's CPU lacks {needed} (as Intel Macs made up to 2010, and 2012's Mac Pro, "
+            "do), which every "
+            "TensorFlow macOS wheel since 1.6 is compiled for: run on a Mac (or any machine) "
+            f"with {needed}, or build TensorFlow from source for this CPU.",
+            (check,),
         )
     return Fix(
         f"Run on a CPU with {needed} (and the other instructions the wheel needs; in a VM, pass "

@@ -36,7 +36,7 @@ def check_cpu_features(ctx: CheckContext) -> Iterator[Finding]:
             "Since 1.6 the official x86-64 wheels are compiled with AVX; importing them on "
             "this CPU ends in 'Illegal instruction (core dumped)'. Virtual machines sometimes "
             "hide AVX from the guest (check the hypervisor's CPU model).",
-            causes.platform.cpu_avx_fix(),
+            causes.platform.cpu_avx_fix(system=ctx.machine.os),
             ("https://www.tensorflow.org/install/source",),
         )
         return

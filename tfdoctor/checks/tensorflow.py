@@ -439,17 +439,13 @@ def _signal_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
     plat = facts.platform
     if sig == "SIGILL":
         if plat is not None and plat.emulation:
-            host = plat.host_machine or "the host's architecture"
             return causes.finding(
                 "tensorflow.import",
                 Severity.ERROR,
                 causes.platform.CPU_EMULATED,
                 summary + f": this {plat.machine} Python runs under {plat.emulation} emulation",
                 "The emulated CPU lacks the AVX instructions the wheel needs." + tail,
-                fix(
-                    f"Use a native {host} interpreter or image (e.g. docker --platform "
-                    f"linux/{'arm64' if 'arm' in host or 'aarch' in host else host})."
-                ),
+                causes.platform.native_interpreter_fix(m),
             )
         cpu = facts.cpu
         no_avx = cpu is not None and cpu.flags_known and "avx" not in cpu.flags
@@ -462,7 +458,7 @@ def _signal_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
             "extensions (AVX and, in newer lines, more) this CPU or VM lacks."
             + (" This CPU reports no AVX." if no_avx else "")
             + tail,
-            causes.platform.cpu_avx_fix(),
+            causes.platform.cpu_avx_fix(system=m.os),
         )
     if len(m.tf_providers) > 1:
         return causes.finding(

@@ -35,6 +35,7 @@ from tfdoctor.evidence.devices import (
     read_device_listings,
     unix_prompt,
 )
+from tfdoctor.evidence.macos import APPLE, read_mac
 from tfdoctor.evidence.nodejs import rejoin_addon_paths
 from tfdoctor.evidence.packages import (
     MAX_CONFLICTS,
@@ -609,6 +610,9 @@ class Revealed(Record):
     pip_version: Optional[str] = None
     #: The macOS a library dyld could not bind was built for (its "Referenced from:" line).
     dyld_built_for: Optional[str] = None
+    #: The kind of Mac the log shows (``intel`` or ``apple-silicon``, with its words), where
+    #: it shows one (:func:`tfdoctor.evidence.macos.read_mac`; also in ``inferred``).
+    mac: Optional[Inferred] = None
     #: A ``docker run`` or ``podman run`` the log shows without a GPU flag (the tool, the
     #: command as shown).
     docker_run_without_gpu: Optional[tuple[str, str]] = None
@@ -806,6 +810,23 @@ def _no_gpu_host(evidence: Evidence, text: str, container: bool) -> bool:
     return not _GPU_EXPECTED.search(text) and not _GPU_EXPECTED.search(head)
 
 
+def _system_of(
+    evidence: Evidence, lines: Sequence[str], libraries: Sequence[str], frames: Sequence[str]
+) -> tuple[Optional[Inferred], Optional[Inferred]]:
+    """The operating system the log implies and the kind of Mac it shows, each with its
+    basis: library names and path styles, the devices' lines, a prompt, the issue's form,
+    then a Mac's own signs."""
+    os_hint = _os_of(lines, libraries, frames) or evidence.os_near_devices or evidence.os_of_prompt
+    said = evidence.stated
+    if os_hint is None and said.os is not None:
+        # The user's own form states it: what they wrote, cited as written.
+        os_hint = Inferred("os", said.os, f"the issue's form: {said.os_said}")
+    mac = read_mac(evidence.first_text)
+    if os_hint is None and mac is not None:
+        os_hint = Inferred("os", "macos", mac.because)
+    return os_hint, mac
+
+
 def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
     """What ``evidence`` shows about the machine (``matrix``: which TensorFlow lines the
     CUDA and cuDNN releases a missing library's file name implies were built for)."""
@@ -835,13 +856,9 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         image_line = None  # hosted notebooks (Colab) print the same path: no container shown
     if image_line is not None:
         inferred.append(Inferred("environment", "a container of NVIDIA's CUDA images", image_line))
-    os_hint = _os_of(lines, libraries, frames) or evidence.os_near_devices or evidence.os_of_prompt
+    os_hint, mac = _system_of(evidence, lines, libraries, frames)
+    inferred.extend(x for x in (mac, os_hint) if x is not None)
     said = evidence.stated
-    if os_hint is None and said.os is not None:
-        # The user's own form states it: what they wrote, cited as written.
-        os_hint = Inferred("os", said.os, f"the issue's form: {said.os_said}")
-    if os_hint is not None:
-        inferred.append(os_hint)
     if python is None and said.python is not None:
         python = said.python
         inferred.append(Inferred("python", python, "the issue's form"))
@@ -913,6 +930,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         pip_refusals=tuple(evidence.refusals),
         pip_version=evidence.first("pip_version", evidence_only=True),
         dyld_built_for=evidence.first("macos_version", evidence_only=True),
+        mac=mac,
         docker_run_without_gpu=evidence.docker_run_without_gpu,
         no_gpu_host=_no_gpu_host(evidence, text, image_line is not None),
         python_refusals=tuple(evidence.python_refusals),
@@ -1287,16 +1305,34 @@ def _libstdcxx(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
     )
 
 
+#: Signatures of SIGILL in words only macOS's shells (or zsh, macOS's since 10.15) print.
+_MACOS_SIGILL = frozenset({"illegal-instruction-macos", "illegal-hardware-instruction"})
+
+
 def _cpu_avx(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
-    # Every Mac that runs a macOS TensorFlow supports has AVX: an illegal instruction there
-    # is x86-64 code under Rosetta 2, which does not translate AVX
-    # (https://developer.apple.com/documentation/apple-silicon/about-the-rosetta-translation-environment).
-    if r.os == "macos":
+    """An illegal instruction: an emulator's missing AVX or the CPU's own, decided by what the
+    facts and the log show of the machine (both causes' signatures come here)."""
+    plat = m.facts.platform
+    ids = {h.signature.id for h in hits}
+    emulated = (plat is not None and (plat.rosetta or plat.emulation is not None)) or (
+        "qemu-sigill" in ids
+    )
+    if not emulated and plat is None and r.mac is not None:
+        # The Mac the log shows decides: Rosetta 2 on Apple silicon does not translate AVX
+        # (https://developer.apple.com/documentation/apple-silicon/about-the-rosetta-translation-environment);
+        # an Intel Mac runs the wheel natively, and the oldest lack AVX.
+        emulated = r.mac.value == APPLE
+    elif not emulated and plat is None:
+        # A Mac that shows neither kind is taken for Apple silicon under Rosetta, the commoner
+        # since 2020 (an Intel Mac without AVX is older than 2012): the macOS shells' words
+        # or a log of macOS, not zsh's words on a system the log shows is another.
+        emulated = r.os == "macos" or bool(ids & _MACOS_SIGILL and not r.os)
+    if emulated:
         return causes.platform.CPU_EMULATED, causes.platform.native_interpreter_fix(m)
     library = _group(hits, "library")
     return causes.platform.CPU_LACKS_AVX, causes.platform.cpu_avx_fix(
         _group(hits, "instruction"),
-        windows=r.os == "windows",
+        system="macos" if r.mac is not None else (m.os or r.os),
         binding=library if library and causes.platform.tfjs_binding(library) else None,
     )
 
@@ -2141,7 +2177,6 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.software.TF_NOT_INSTALLED: causes.software.tensorflow_install_fix,
     causes.software.TF_GPU_PACKAGE_REMOVED: causes.software.tensorflow_gpu_removed_fix,
     causes.platform.MSVC_RUNTIME_MISSING: lambda m: causes.platform.msvc_fix(),
-    causes.platform.CPU_EMULATED: causes.platform.native_interpreter_fix,
     causes.platform.METAL_NO_WHEEL_FOR_PYTHON: causes.platform.metal_python_fix,
     causes.gpu.CUINIT_UNKNOWN_ERROR: lambda m: causes.gpu.cuinit_unknown_fix(),
     causes.gpu.CUDA_VISIBLE_DEVICES_HIDDEN: causes.gpu.no_device_fix,
@@ -2212,6 +2247,7 @@ BUILDERS: dict[str, Builder] = {
     ),
     causes.code.API_DEFAULT_CHANGED: _api_default,
     causes.platform.CPU_LACKS_AVX: _cpu_avx,
+    causes.platform.CPU_EMULATED: _cpu_avx,
     causes.runtime.GPU_LIBRARY_INIT_FAILED: _gpu_library_init,
     causes.xla.PTXAS_TOO_OLD: _ptxas_old,
     causes.software.COMPANION_MISMATCH: _companion,

@@ -1,0 +1,118 @@
+"""Which kind of Mac a text shows: one with an Intel processor, or Apple silicon.
+
+It decides what an illegal instruction on macOS means. Apple silicon runs x86-64 code only
+under Rosetta 2, which does not translate AVX; an Intel Mac runs it natively, and only the
+oldest ones lack AVX. Apple silicon Macs shipped with macOS 11 (Big Sur, Darwin 20), so a
+macOS release of the 10 line a machine prints is an Intel Mac (macOS 11 reports itself as
+10.16 to programs built against older SDKs, so 10.16 is not one), as is a kernel built for
+x86-64 (``uname -v``: ``RELEASE_X86_64``; Apple silicon's kernel is ``RELEASE_ARM64_*``
+even for a process under Rosetta), while ``sysctl.proc_translated: 1`` is a process under
+Rosetta (https://developer.apple.com/documentation/apple-silicon/about-the-rosetta-translation-environment).
+
+Only signs that are a Mac's own are read (a macOS release, a Darwin kernel, a Mac model, an
+Apple chip): "Intel Core i7" alone may be any PC. What the machine prints is preferred to
+what a user writes; signs of both kinds in the user's words decide nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+from tfdoctor.evidence.traceback import Inferred
+
+#: How much of a text is searched.
+MAC_READ = 64 << 10
+
+INTEL = "Intel Mac"
+APPLE = "Apple silicon"
+
+#: What the machine prints: platform.platform() (macOS-10.13.6-x86_64-i386-64bit,
+#: Darwin-17.7.0-x86_64-i386-64bit), uname's kernel build, sysctl's answers.
+_PRINTED = re.compile(
+    r"\b(?:macOS|Darwin)-(?P<release>\d+)\.(?P<minor>\d+)(?:\.\d+)?-(?P<machine>arm64|x86_64)\b"
+    r"|\bRELEASE_(?P<kernel>X86_64|ARM64)"
+    r"|\bsysctl\.proc_translated:\s*(?P<translated>[01])\b"
+    r"|\bmachdep\.cpu\.brand_string:\s*(?P<brand>Apple M\d|Intel)"
+)
+#: A Mac's own words in a user's text: a macOS release or name, a Mac model with its year,
+#: Apple's chips, Rosetta, an Intel Mac.
+_SAID = re.compile(
+    r"(?i)\b(?:mac\s*os\s*x?|os\s*x|macos)\s*(?:version\s*)?(?P<os_major>1[0-5])\.(?P<os_minor>\d+)"
+    r"|\b(?P<old_name>el\s+capitan|high\s+sierra|mojave|catalina|yosemite|mavericks)\b"
+    r"|\bmac(?:book(?:\s*(?:pro|air))?|\s*mini|\s*pro)?\b[^\n]{0,40}?\b(?P<year>20[012]\d)\b"
+    r"|\b(?P<imac>imac)\b[^\n]{0,40}?\b(?P<imac_year>20[012]\d)\b"
+    r"|\b(?P<chip>apple\s+m[1-5]|m[1-5](?:\s+(?:pro|max|ultra))?\s+(?:chip|mac))\b"
+    r"|\bmac(?:book(?:\s*(?:pro|air))?|\s*mini|\s*studio)?\s+(?:with\s+(?:an?\s+)?)?"
+    r"(?P<mac_chip>m[1-5])\b"
+    r"|\b(?P<silicon>apple\s+silicon|rosetta)\b"
+    r"|\b(?P<intel_mac>intel(?:-based)?\s+mac(?:book)?)\b"
+)
+
+
+def read_mac(text: str) -> Optional[Inferred]:
+    """The kind of Mac ``text`` shows, with the words it
+    rests on (:data:`INTEL`, :data:`APPLE`), or None where it shows neither or both."""
+    head = text[:MAC_READ]
+    if not _MAYBE.search(head):
+        return None  # no word any sign holds: the common case, without the patterns
+    for match in _PRINTED.finditer(head):
+        kind = _printed_kind(match)
+        if kind is not None:
+            return Inferred("processor", kind, _line_of(head, match))
+    said: dict[str, str] = {}
+    for match in _SAID.finditer(head):
+        kind = _said_kind(match)
+        if kind is not None:
+            said.setdefault(kind, _line_of(head, match))
+    if len(said) != 1:
+        return None
+    ((kind, line),) = said.items()
+    return Inferred("processor", kind, line)
+
+
+#: Words every sign holds one of, searched for first (case-insensitively).
+_MAYBE = re.compile(
+    r"(?i)mac|darwin|os\s*x|release_|sysctl|apple|rosetta|sierra|mojave|catalina|yosemite"
+    r"|mavericks|capitan"
+)
+
+
+def _printed_kind(match: re.Match[str]) -> Optional[str]:
+    if match.group("machine"):
+        if match.group("machine") == "arm64":
+            return APPLE
+        release, minor = int(match.group("release")), int(match.group("minor"))
+        darwin = match.group(0).startswith("Darwin")
+        # x86_64 is also what a process under Rosetta reports: only a release before
+        # Apple silicon's first decides (Darwin 20 is macOS 11).
+        if (darwin and release < 20) or (not darwin and release == 10 and minor < 16):
+            return INTEL
+        return None
+    if match.group("kernel"):
+        return INTEL if match.group("kernel") == "X86_64" else APPLE
+    if match.group("translated"):
+        return APPLE if match.group("translated") == "1" else None
+    return APPLE if match.group("brand").startswith("Apple") else INTEL
+
+
+def _said_kind(match: re.Match[str]) -> Optional[str]:
+    if match.group("os_major"):
+        major, minor = int(match.group("os_major")), int(match.group("os_minor"))
+        return INTEL if major == 10 and minor < 16 else None
+    if match.group("old_name"):
+        return INTEL  # every one of these releases came before Apple silicon
+    year = match.group("year") or match.group("imac_year")
+    if year:
+        # Apple's last Intel-only models were announced in 2019; 2020 had both kinds.
+        return INTEL if int(year) < 2020 else None
+    if match.group("chip") or match.group("mac_chip") or match.group("silicon"):
+        return APPLE
+    return INTEL if match.group("intel_mac") else None
+
+
+def _line_of(text: str, match: re.Match[str]) -> str:
+    """The line ``match`` is on, trimmed for a report."""
+    start = text.rfind("\n", 0, match.start()) + 1
+    end = text.find("\n", match.end())
+    return text[start : end if end >= 0 else len(text)].strip()[:100]
