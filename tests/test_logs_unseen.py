@@ -44,6 +44,10 @@ PROPOSED_CAUSES: dict[str, str] = {
     "dataset-autoshard-mismatch": "a multi-worker input pipeline is auto-sharded other than the "
     "program meant (its sharding option set on a dataset the program then replaced), so the "
     "workers' input goes out of step and the collective hangs",
+    "custom-op-build-mismatch": "a project's custom op is compiled or linked with flags that do not "
+    "fit the installed TensorFlow (header include paths such as nsync's, the framework library's "
+    "versioned name or its absence before 1.4), so the compiler or linker fails before any op "
+    "library exists",
 }
 
 _REQUIRED = {
