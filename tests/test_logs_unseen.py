@@ -44,10 +44,10 @@ PROPOSED_CAUSES: dict[str, str] = {
     "dataset-autoshard-mismatch": "a multi-worker input pipeline is auto-sharded other than the "
     "program meant (its sharding option set on a dataset the program then replaced), so the "
     "workers' input goes out of step and the collective hangs",
-    "custom-op-build-mismatch": "a project's custom op is compiled or linked with flags that do not "
-    "fit the installed TensorFlow (header include paths such as nsync's, the framework library's "
-    "versioned name or its absence before 1.4), so the compiler or linker fails before any op "
-    "library exists",
+    "custom-op-build-mismatch": "a project's custom op is compiled or linked with flags that do "
+    "not fit the installed TensorFlow (header include paths such as nsync's, the framework "
+    "library's versioned name or its absence before 1.4), so the compiler or linker fails before "
+    "any op library exists",
     "hosted-tf-line-dropped": "a hosted notebook image no longer offers the TensorFlow line the "
     "notebook selects (Colab's `%tensorflow_version 1.x` after TensorFlow 1 left the image): the "
     "notebook has to pip-install that release where the image's Python has a wheel for it, or "

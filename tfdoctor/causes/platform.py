@@ -414,12 +414,28 @@ def no_wheel_fix(m: Machine) -> Fix:
     )
 
 
-def glibc_fix(glibc: str) -> Fix:
-    """A system (or base image) with the glibc the wheel needs."""
+def glibc_fix(glibc: str, package: Optional[str] = None) -> Fix:
+    """A system (or base image) with the glibc a binary needs, or a build of it for this
+    glibc; ``package``: the installed package the binary belongs to, where the log names it
+    (its import name, ``tensorflow``, ``pycoral``)."""
     version = glibc.split("_", 1)[-1]
+    # glibc is the system's: an upgrade within the release keeps its version (a distribution
+    # never moves a release to a new glibc), so the binary or the system has to change.
+    if package in ("tensorflow", "tensorflow_core"):
+        built = "an older TensorFlow built for this glibc"
+    elif package:
+        built = (
+            f"a release of {package} built for this glibc (or {package} built from source on "
+            "this system)"
+        )
+    else:
+        built = (
+            "a release of the package whose binary needs it built for this glibc (for "
+            "TensorFlow an older one; or the package built from source on this system)"
+        )
     return Fix(
-        f"Use a Linux distribution (or container base image) with glibc {version} or newer, "
-        "or an older TensorFlow built for this glibc.",
+        f"Use a Linux distribution (or container base image) with glibc {version} or newer "
+        f"(upgrading this release's packages keeps its glibc), or {built}.",
         ("ldd --version",),
     )
 
@@ -1238,10 +1254,17 @@ def wheel_tags_fix(
     # (the binary distribution format): the release it holds, to ask pip for by name.
     parts = file.replace("\\", "/").rsplit("/", 1)[-1].split("-")
     release = f"{normalize_name(parts[0])}=={parts[1]}" if len(parts) >= 5 else "tensorflow==X.Y.Z"
+    shown = m.python_version
+    mine = ".".join(shown.split(".")[:2]) if shown else None
+    tag = (
+        f"the cp{mine.replace('.', '')} tag for this Python {mine}"
+        if mine and mine != python
+        else "the cpXY tag of its version"
+    )
     return Fix(
         f"{file} is built for {needs} on {platform} (its file name's tags); pip refuses it "
         f"for an interpreter or platform that differ.{unicode} Take the file of the same "
-        "release built for this interpreter (the cpXY tag of its version, from the same "
+        f"release built for this interpreter ({tag}, from the same "
         f"place: a vendor's build, such as ROCm's, stays that vendor's); or install by name "
         f"and version (`pip install {release}`) where PyPI's build of it will do, so pip picks "
         f"the wheel for this interpreter; or run it with {needs} on {platform}.",
@@ -1249,6 +1272,18 @@ def wheel_tags_fix(
             "python -c 'import platform, struct, sys; print(sys.version.split()[0], "
             'platform.machine(), struct.calcsize("P") * 8)\'',
         ),
+    )
+
+
+def unnamed_wheel_fix() -> Fix:
+    """pip refused a wheel the log does not name: how to see the tags this interpreter
+    accepts, to pick the file whose tags are among them."""
+    return Fix(
+        "pip refused a wheel file built for another Python or platform (the tags in its file "
+        "name, {name}-{version}-{python}-{abi}-{platform}.whl, say which): take the file whose "
+        "tags this interpreter accepts (pip lists them), or install by name and version so "
+        "pip picks one.",
+        ("python -m pip debug --verbose",),
     )
 
 

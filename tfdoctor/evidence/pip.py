@@ -104,8 +104,40 @@ class WheelRefusal(Record):
 def read_wheel_refusal(line: str) -> Optional[WheelRefusal]:
     """The wheel ``line`` says pip refused, or None."""
     match = _WHEEL.search(line)
-    if match is None:
-        return None
+    return _refusal(match) if match is not None else None
+
+
+#: pip's refusal, with or without the file's name before it.
+_REFUSED = "is not a supported wheel on this platform"
+#: A wheel file named on a command line: a path or URL whose last part is a wheel's name.
+_WHEEL_ARG = re.compile(
+    r"(?:^|[\s/\\=])(?P<file>(?P<dist>[A-Za-z0-9_.]+)-(?P<version>\d[\w.+]*)(?:-\d\w*)?"
+    r"-(?P<python>[\w.]+)-(?P<abi>[\w.]+)-(?P<platform>[\w.]+)\.whl)(?![\w.])"
+)
+_PIP_INSTALL = re.compile(r"\bpip(?:\d(?:\.\d+)?)?(?:\.exe)?\s+install\b")
+
+
+def read_wheel_refusals(text: str) -> list[WheelRefusal]:
+    """Every wheel pip refused in ``text``, in order: the file its refusal names, else (a paste
+    that kept only the message) the wheel file the ``pip install`` before it named."""
+    if _REFUSED not in text:
+        return []
+    out: list[WheelRefusal] = []
+    named: Optional[WheelRefusal] = None
+    for line in text.split("\n"):
+        if "install" in line and _PIP_INSTALL.search(line):
+            arg = _WHEEL_ARG.search(line)
+            named = _refusal(arg) if arg is not None else None
+        if _REFUSED in line:
+            found = read_wheel_refusal(line) or named
+            if found is not None and found not in out:
+                out.append(found)
+            if len(out) >= MAX_REFUSALS:
+                break
+    return out
+
+
+def _refusal(match: re.Match[str]) -> WheelRefusal:
     return WheelRefusal(
         match.group("file"),
         match.group("dist"),

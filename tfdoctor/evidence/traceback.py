@@ -499,6 +499,25 @@ def interpreters(text: str, limit: int = MAX_INTERPRETERS) -> list[str]:
     return out
 
 
+#: A command asking an interpreter its version (after any prompt), and the answer CPython
+#: prints on the next line.
+_VERSION_SHOWN = re.compile(
+    r"(?:^|[\s$#>%])(?:python|py)[\d.]{0,5}(?:\.exe)?[ \t]+(?:--version|-V)[ \t]*\r?\n"
+    r"[ \t]*Python (?P<version>[23]\.\d{1,2}(?:\.\d{1,2})?)[ \t]*\r?$",
+    re.MULTILINE,
+)
+
+
+def read_python_shown(text: str) -> Optional[str]:
+    """The Python version ``python --version`` (or ``-V``) printed in ``text``: the answer on
+    the line after the command, not a "Python 3.x" line elsewhere (a README's, a banner
+    quoted in prose)."""
+    if "Python " not in text or ("--version" not in text and "-V" not in text):
+        return None
+    found = _VERSION_SHOWN.search(text)
+    return found.group("version") if found is not None else None
+
+
 def interpreter_prefix(path: str) -> str:
     """The environment an interpreter belongs to: the folder above ``bin/`` on POSIX; on
     Windows the executable's folder (conda's and python.org's root), or the one above a

@@ -61,10 +61,12 @@ from tfdoctor.evidence.pip import (
     PipRefusal,
     PythonRefusal,
     SourceBuild,
+    WheelRefusal,
     read_python_refusals,
     read_refusals,
     read_source_builds,
     read_wheel_refusal,
+    read_wheel_refusals,
     requested_version,
 )
 from tfdoctor.evidence.stated import STATED_READ, Stated, read_gpu_complaint, read_stated
@@ -82,6 +84,7 @@ from tfdoctor.evidence.traceback import (
     module_origins,
     origin_of,
     path_hints,
+    read_python_shown,
     read_tracebacks,
 )
 from tfdoctor.explain.devices import unlisted_gpu_finding
@@ -145,6 +148,10 @@ class Evidence:
     tracebacks: list[Traceback] = dataclasses.field(default_factory=list)
     #: pip's refusals with the releases it could see (:mod:`tfdoctor.evidence.pip`).
     refusals: list[PipRefusal] = dataclasses.field(default_factory=list)
+    #: Wheel files pip refused for this interpreter or platform.
+    wheel_refusals: list[WheelRefusal] = dataclasses.field(default_factory=list)
+    #: The version ``python --version`` printed, where the log shows it asked.
+    python_shown: Optional[str] = None
     #: Requirements pip found broken, and companions' verdicts on the TensorFlow they found
     #: (:mod:`tfdoctor.evidence.packages`).
     conflicts: list[Conflict] = dataclasses.field(default_factory=list)
@@ -276,6 +283,10 @@ def _read_block(evidence: Evidence, block: LogText, distinct: str) -> None:
         evidence.tracebacks.extend(found_tbs[: MAX_TRACEBACKS - len(evidence.tracebacks)])
     if len(evidence.refusals) < MAX_REFUSALS:
         evidence.refusals.extend(read_refusals((text,)))
+    if len(evidence.wheel_refusals) < MAX_REFUSALS:
+        evidence.wheel_refusals.extend(read_wheel_refusals(text))
+    if evidence.python_shown is None:
+        evidence.python_shown = read_python_shown(text)
     if len(evidence.conflicts) < MAX_CONFLICTS:
         evidence.conflicts.extend(read_conflicts((text,)))
     if len(evidence.import_checks) < MAX_CONFLICTS:
@@ -603,6 +614,8 @@ class Revealed(Record):
     other_toolkit: Optional[tuple[str, str, str, str]] = None
     #: What pip said it could see for this interpreter and platform.
     pip_refusals: tuple[PipRefusal, ...] = ()
+    #: Wheel files pip refused, with their tags (the file its message or command named).
+    wheel_refusals: tuple[WheelRefusal, ...] = ()
     #: TensorFlow found no NVIDIA kernel driver on the host (cuda_diagnostics.cc) and nothing
     #: in the log expects a GPU (no GPU shown, listed, wanted or complained of, no container).
     no_gpu_host: bool = False
@@ -833,7 +846,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
     lines = evidence.cited_lines()
     libraries = evidence.values("library")
     site = evidence.first("site_packages")
-    python = evidence.first("python_version")
+    python = evidence.first("python_version") or evidence.python_shown
     inferred: list[Inferred] = []
     # The interpreter's directory in a path: TensorFlow's site-packages, else a traceback's
     # frame (lib/python3.12/, Python312\Lib\, python@3.12's framework).
@@ -928,6 +941,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
             else None
         ),
         pip_refusals=tuple(evidence.refusals),
+        wheel_refusals=tuple(evidence.wheel_refusals),
         pip_version=evidence.first("pip_version", evidence_only=True),
         dyld_built_for=evidence.first("macos_version", evidence_only=True),
         mac=mac,
@@ -1294,7 +1308,10 @@ def _macos(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseI
 
 def _glibc(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     glibc = next((g["glibc"] for h in hits for g in h.groups if g.get("glibc")), "GLIBC_2.17")
-    return causes.platform.GLIBC_TOO_OLD, causes.platform.glibc_fix(glibc)
+    requirer = _group(hits, "requirer") or ""
+    return causes.platform.GLIBC_TOO_OLD, causes.platform.glibc_fix(
+        glibc, installed_package(requirer) if requirer else None
+    )
 
 
 def _libstdcxx(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
@@ -1543,6 +1560,15 @@ _DLOPENED = re.compile(r"dlopen\(([^,]+),")
 
 
 def _wrong_arch(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    if any(h.signature.id == "pip-unsupported-wheel-other" for h in hits):
+        # pip refused a wheel file: its tags (from the message, or the command that named it)
+        # say what it needs.
+        wheel = next(iter(r.wheel_refusals), None)
+        if wheel is None:
+            return causes.platform.WHEEL_MISMATCH, causes.platform.unnamed_wheel_fix()
+        return causes.platform.WHEEL_MISMATCH, causes.platform.wheel_tags_fix(
+            m, wheel.file, wheel.python_version, wheel.platform, wheel.abi
+        )
     library = _group(hits, "library")
     if library and causes.platform.tfjs_binding(library):
         return causes.platform.WHEEL_MISMATCH, causes.platform.tfjs_word_size_fix(library)
@@ -1811,6 +1837,7 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
     # pip's own words say what it could see: reason from them before any general advice.
     lines = [line for h in hits for _, line in h.citations]
     wheel = next((w for w in map(read_wheel_refusal, lines) if w is not None), None)
+    wheel = wheel or next(iter(r.wheel_refusals), None)
     if wheel is not None and wheel.platform == "win_amd64" and _no_release_at_all(r, hits):
         # pip finds no TensorFlow at all and refuses the 64-bit Windows wheel (the user picks
         # the wheel of their own CPython): the interpreter is 32-bit, which python.org's

@@ -1,0 +1,103 @@
+"""What the system refuses a binary for, read for any package: glibc's versioned symbols in
+every quoting a paste leaves, and pip's refusal of a wheel file whatever its distribution,
+named on the message or only on the command before it."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.explaining import explained, fix_text, top_error
+from tfdoctor.evidence.pip import read_wheel_refusals
+from tfdoctor.evidence.traceback import read_python_shown
+
+
+@pytest.mark.parametrize(
+    ("line", "version"),
+    [
+        ("ImportError: /lib/x86_64-linux-gnu/libm.so.6: version 'GLIBC_2.29' not found", "2.29"),
+        ("ImportError: /lib/x86_64-linux-gnu/libc.so.6 version `GLIBC_2.34` not found...", "2.34"),
+        (
+            "OSError: /lib/aarch64-linux-gnu/libc.so.6: version `GLIBC_2.33' not found (required "
+            "by /usr/lib/python3/dist-packages/pycoral/pybind/_pywrap_coral.so)",
+            "2.33",
+        ),
+        ('/lib64/libpthread.so.0: version "GLIBC_2.30" not found', "2.30"),
+    ],
+)
+def test_glibc_too_old_in_every_quoting(line: str, version: str) -> None:
+    top = top_error(explained(f"$ python3 -c 'import x'\n{line}\n"))
+    assert top.cause == "glibc-too-old"
+    assert f"glibc {version}" in fix_text(top)
+
+
+def test_the_package_that_needs_the_glibc_is_named_in_the_fix() -> None:
+    line = (
+        "OSError: /lib/aarch64-linux-gnu/libc.so.6: version `GLIBC_2.33' not found (required by "
+        "/usr/lib/python3/dist-packages/pycoral/pybind/_pywrap_coral.so)"
+    )
+    fix = fix_text(top_error(explained(line + "\n")))
+    assert "pycoral" in fix and "older TensorFlow" not in fix
+
+
+def test_a_symbol_version_of_another_library_is_not_glibc() -> None:
+    line = "/usr/lib/libfoo.so.1: version `GLIBC_PRIVATE' not found"
+    assert all(x.cause != "glibc-too-old" for x in explained(line + "\n").findings)
+
+
+def test_a_refused_wheel_of_any_package_is_read_from_its_tags() -> None:
+    text = (
+        ">> Installing bundled binary dependencies.\n"
+        "ERROR: numpy-1.18.5-cp38-cp38-macosx_11_0_x86_64.whl is not a supported wheel on this "
+        "platform.\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "wheel-mismatch"
+    fix = fix_text(top)
+    assert "macosx_11_0_x86_64" in fix and "numpy==1.18.5" in fix
+
+
+def test_a_bare_refusal_takes_the_wheel_the_pip_command_named() -> None:
+    text = (
+        "$ pip3 install https://example.org/python/tflite_runtime-2.1.0.post1-cp37-cp37m-"
+        "linux_aarch64.whl\n"
+        "is not a supported wheel on this platform\n"
+        "$ python3 --version\n"
+        "Python 3.5.3\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "wheel-mismatch"
+    fix = fix_text(top)
+    assert "CPython 3.7 on linux_aarch64" in fix
+    assert "cp35 tag for this Python 3.5" in fix
+
+
+def test_a_bare_refusal_without_a_command_says_how_to_see_the_tags() -> None:
+    top = top_error(explained("ERROR: is not a supported wheel on this platform.\n"))
+    assert top.cause == "wheel-mismatch"
+    assert "pip debug --verbose" in fix_text(top)
+
+
+def test_the_wheel_named_last_before_the_refusal_is_the_one_refused() -> None:
+    text = (
+        "$ pip install ./a-1.0-cp39-cp39-linux_x86_64.whl\n"
+        "Successfully installed a-1.0\n"
+        "$ pip install ./b-2.0-cp310-cp310-win_amd64.whl\n"
+        "ERROR: is not a supported wheel on this platform\n"
+    )
+    (found,) = read_wheel_refusals(text)
+    assert found.dist == "b" and found.platform == "win_amd64"
+
+
+@pytest.mark.parametrize(
+    ("text", "version"),
+    [
+        ("$ python3 --version\nPython 3.5.3\n", "3.5.3"),
+        ("C:\\Users\\user> python -V\nPython 3.11.4\n", "3.11.4"),
+        ("(tf) user@host:~$ python3.8 --version\r\nPython 3.8.10\r\n", "3.8.10"),
+        ("$ python --version\n\nPython 3.9.1\n", None),  # not the next line
+        ("Requires Python 3.7.5\n", None),  # no command asked
+        ("$ pip --version\nPython 3.7.5\n", None),  # not an interpreter's
+    ],
+)
+def test_the_python_version_is_read_only_after_its_command(text: str, version: str | None) -> None:
+    assert read_python_shown(text) == version
