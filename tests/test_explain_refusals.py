@@ -101,3 +101,51 @@ def test_the_wheel_named_last_before_the_refusal_is_the_one_refused() -> None:
 )
 def test_the_python_version_is_read_only_after_its_command(text: str, version: str | None) -> None:
     assert read_python_shown(text) == version
+
+
+# --- op libraries missing TensorFlow's C++ symbols: a project's own, or a companion's -----
+
+
+def test_a_projects_own_op_library_is_rebuilt_with_tensorflows_flags() -> None:
+    line = (
+        "tensorflow.python.framework.errors_impl.NotFoundError: /home/user/proj/ops/"
+        "tf_match_so.so: undefined symbol: _ZN10tensorflow12OpDefBuilder5InputESs"
+    )
+    top = top_error(explained(line + "\n"))
+    assert top.cause == "native-library-unresolved"
+    fix = fix_text(top)
+    assert "/home/user/proj/ops/tf_match_so.so is the project's own build" in fix
+    assert "old ABI's std::string" in fix and "tf.sysconfig.get_compile_flags()" in fix
+
+
+def test_a_bare_symbol_line_takes_its_library_from_the_frame_that_loaded_it() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/content/proj/src/correlation.py", line 4, in <module>\n'
+        '    tf.resource_loader.get_path_to_datafile("./ops/build/correlation.so"))\n'
+        '  File "/usr/local/lib/python3.6/dist-packages/tensorflow/python/framework/'
+        'load_library.py", line 61, in load_op_library\n'
+        "    lib_handle = py_tf.TF_LoadLibrary(library_filename)\n"
+        "undefined symbol: _ZN10tensorflow12OpDefBuilder4AttrENSt7__cxx1112basic_stringIcSt11"
+        "char_traitsIcESaIcEEE\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "native-library-unresolved"
+    assert "std::__cxx11" in fix_text(top)
+
+
+def test_a_companions_op_library_keeps_its_release_and_names_the_other_abi() -> None:
+    line = (
+        "NotFoundError: tensorflow_addons/custom_ops/activations/_activation_ops.so: undefined "
+        "symbol: _ZN10tensorflow12OpDefBuilder4AttrESs"
+    )
+    top = top_error(explained(line + "\n"))
+    assert top.cause == "companion-mismatch"
+    fix = fix_text(top)
+    assert "build tensorflow-addons from source" in fix
+
+
+def test_a_symbol_of_neither_abi_says_nothing_of_abis() -> None:
+    line = "NotFoundError: /home/user/proj/ops/x.so: undefined symbol: _ZN10tensorflow8OpKernelD2Ev"
+    fix = fix_text(top_error(explained(line + "\n")))
+    assert "ABI's" not in fix and "project's own build" in fix

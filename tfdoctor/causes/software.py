@@ -912,19 +912,104 @@ def op_library_major_fix(major: str, installed: Optional[str]) -> Fix:
     )
 
 
+#: std::string in the old C++ ABI's mangling: the standard substitution ``Ss`` after a name,
+#: a pointer, reference or cv-qualifier, or ending the symbol.
+_OLD_ABI_STRING = re.compile(r"(?<=[0-9A-Z_])Ss(?=[A-Z0-9_]|$)")
+
+
+def cxx_abi_of(symbol: str) -> Optional[str]:
+    """The C++ ABI a missing mangled symbol was asked for in: ``cxx11`` where it names the
+    C++11 ABI's types (``std::__cxx11``, ``[abi:cxx11]``), ``old`` where it takes the old
+    ABI's std::string (``Ss``), None where it shows neither (GCC's dual ABI:
+    https://gcc.gnu.org/onlinedocs/libstdc++/manual/using_dual_abi.html)."""
+    if "cxx11" in symbol:
+        return "cxx11"
+    return "old" if _OLD_ABI_STRING.search(symbol) else None
+
+
+#: TensorFlow's own compile and link flags for an op built against it (tf.sysconfig; its
+#: compile flags carry -D_GLIBCXX_USE_CXX11_ABI as this TensorFlow was built:
+#: https://www.tensorflow.org/guide/create_op).
+TF_OP_FLAGS_COMMAND = (
+    "python -c \"import tensorflow as tf; print(' '.join(tf.sysconfig.get_compile_flags() + "
+    'tf.sysconfig.get_link_flags()))"'
+)
+
+
+# TensorFlow's wheels are compiled with _GLIBCXX_USE_CXX11_ABI=1 since 2.9 (its release notes:
+# https://github.com/tensorflow/tensorflow/releases/tag/v2.9.0), with 0 before.
+def _abi_sentence(abi: Optional[str], what: str) -> str:
+    """What the missing symbol's ABI says of ``what`` (the library that asked for it)."""
+    if abi == "cxx11":
+        return (
+            " The missing symbol is the C++11 ABI's (std::__cxx11), which a TensorFlow "
+            f"compiled with _GLIBCXX_USE_CXX11_ABI=0 lacks: {what} was compiled with the "
+            "other ABI than this TensorFlow, or against another release."
+        )
+    if abi == "old":
+        return (
+            " The missing symbol takes the old ABI's std::string (Ss), which a TensorFlow "
+            "compiled with _GLIBCXX_USE_CXX11_ABI=1 lacks (TensorFlow's own wheels since 2.9, "
+            f"builds from source with a current GCC): {what} was compiled with "
+            "-D_GLIBCXX_USE_CXX11_ABI=0, or against another release."
+        )
+    return ""
+
+
+def custom_op_fix(library: str, symbol: str) -> Fix:
+    """A project's own op library (built by its script, or shipped prebuilt) that misses one
+    of TensorFlow's C++ symbols: rebuilt against the installed TensorFlow with its flags."""
+    what = library or "The op library tf.load_op_library loads"
+    return Fix(
+        f"{what} is the project's own build, compiled against another TensorFlow or with "
+        "other flags than the installed one."
+        + _abi_sentence(cxx_abi_of(symbol), "it")
+        + " Rebuild it against the installed TensorFlow with the compile and link flags it "
+        "reports (they carry its -D_GLIBCXX_USE_CXX11_ABI value: a build script that sets "
+        "_GLIBCXX_USE_CXX11_ABI itself must use TensorFlow's), then run again.",
+        (TF_OP_FLAGS_COMMAND,),
+    )
+
+
 def companion_fix(
     m: Machine,
     name: Optional[str],
     comp: Optional[PackageFacts] = None,
     target: str = "tensorflow",
     spec: str = "",
+    abi: Optional[str] = None,
 ) -> Fix:
     """Align a companion (``name``; ``comp`` where its facts are known, declaring ``spec`` on
     ``target``) with the installed TensorFlow, the side that changes least: its release for
     this TensorFlow (the companion table), else the ``target`` range it declares, and only
     where no release fits, TensorFlow moved to the companion's range, said so. Known by name
     alone (a log's library path), without a table row or TensorFlow's version: how to find it.
+    ``abi``: the C++ ABI the missing symbol was asked for in (:func:`cxx_abi_of`), where one
+    shows: a TensorFlow built apart from PyPI's (from source, conda, a vendor's image) is
+    then the other candidate, named after the release's fix.
     """
+    fix = _companion_release_fix(m, name, comp, target, spec)
+    if abi is None:
+        return fix
+    shown = name or "the add-on"
+    return Fix(
+        fix.text
+        + _abi_sentence(abi, f"{shown}'s library")
+        + f" Where this TensorFlow was built apart from PyPI's (from source, by conda, in a "
+        f"vendor's image) with another C++ ABI, no PyPI wheel of {shown} links it: build "
+        f"{shown} from source against it, or install TensorFlow from PyPI.",
+        (*fix.commands, TF_OP_FLAGS_COMMAND),
+    )
+
+
+def _companion_release_fix(
+    m: Machine,
+    name: Optional[str],
+    comp: Optional[PackageFacts],
+    target: str,
+    spec: str,
+) -> Fix:
+    """:func:`companion_fix` without the ABI's candidate."""
     tf = m.tf
     row = m.companion(name) if name else None
     # Only a release with a wheel for this Python installs (its Requires-Python).

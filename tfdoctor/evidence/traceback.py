@@ -499,6 +499,24 @@ def interpreters(text: str, limit: int = MAX_INTERPRETERS) -> list[str]:
     return out
 
 
+#: A frame calling tf.load_op_library: the caller's frame line, its code line, then TensorFlow's
+#: load_library.py's frame (a paste may end without the exception's type).
+_OP_LOADER = re.compile(
+    r'^\s*File "(?P<caller>[^"\n]{1,400})", line \d+[^\n]*\n(?:[^\n]*\n){0,2}?'
+    r'\s*File "[^"\n]{0,400}[/\\]framework[/\\]load_library\.py"',
+    re.MULTILINE,
+)
+
+
+def op_loader_in(text: str) -> Optional[str]:
+    """The file whose frame called ``tf.load_op_library`` in ``text`` (the frame printed
+    before TensorFlow's ``framework/load_library.py``), where a traceback shows one."""
+    if "load_library.py" not in text:
+        return None
+    found = _OP_LOADER.search(text)
+    return found.group("caller") if found is not None else None
+
+
 #: A command asking an interpreter its version (after any prompt), and the answer CPython
 #: prints on the next line.
 _VERSION_SHOWN = re.compile(

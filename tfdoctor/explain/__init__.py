@@ -82,6 +82,7 @@ from tfdoctor.evidence.traceback import (
     interpreter_prefix,
     interpreters,
     module_origins,
+    op_loader_in,
     origin_of,
     path_hints,
     read_python_shown,
@@ -616,6 +617,9 @@ class Revealed(Record):
     pip_refusals: tuple[PipRefusal, ...] = ()
     #: Wheel files pip refused, with their tags (the file its message or command named).
     wheel_refusals: tuple[WheelRefusal, ...] = ()
+    #: The file whose code called ``tf.load_op_library`` in a traceback (the frame before
+    #: TensorFlow's load_library.py): whose op library it loaded.
+    op_loader: Optional[str] = None
     #: TensorFlow found no NVIDIA kernel driver on the host (cuda_diagnostics.cc) and nothing
     #: in the log expects a GPU (no GPU shown, listed, wanted or complained of, no container).
     no_gpu_host: bool = False
@@ -942,6 +946,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         ),
         pip_refusals=tuple(evidence.refusals),
         wheel_refusals=tuple(evidence.wheel_refusals),
+        op_loader=op_loader_in(evidence.first_text),
         pip_version=evidence.first("pip_version", evidence_only=True),
         dyld_built_for=evidence.first("macos_version", evidence_only=True),
         mac=mac,
@@ -1667,8 +1672,20 @@ def _companion(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
         if op
         else ""
     )
-    fix = causes.software.companion_fix(m, dist or None)
     top = next((t for t in map(installed_package, libraries) if t), None)
+    symbol = _group(hits, "symbol") or ""
+    if not dist and top is None and symbol:
+        own = _own_op_library(libraries, r.op_loader)
+        if own is not None:
+            # No package's: the project's own op library, built by its script or shipped
+            # prebuilt, against another TensorFlow or with other flags.
+            return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.software.custom_op_fix(
+                own, symbol
+            )
+        if r.op_loader is not None and installed_package(r.op_loader):
+            top = installed_package(r.op_loader)
+            dist = distribution_of(top or "") or ""
+    fix = causes.software.companion_fix(m, dist or None, abi=causes.software.cxx_abi_of(symbol))
     if not dist and top is not None:
         # No distribution the table knows: the directory it is installed in names the add-on.
         fix = Fix(
@@ -1677,6 +1694,16 @@ def _companion(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
             (*fix.commands, causes.software.owner_of_package_command(top)),
         )
     return causes.software.COMPANION_MISMATCH, fix
+
+
+def _own_op_library(libraries: Sequence[str], loader: Optional[str]) -> Optional[str]:
+    """The op library a project built or shipped itself (no installed package's), as the
+    log names it ("" where it names none but a project's file loaded it), or None."""
+    if libraries:
+        return libraries[0] if not any(map(installed_package, libraries)) else None
+    if loader is not None and installed_package(loader) is None:
+        return ""
+    return None
 
 
 #: A library of the operating system itself that the loader could not find (dyld's words).
