@@ -149,3 +149,48 @@ def test_a_symbol_of_neither_abi_says_nothing_of_abis() -> None:
     line = "NotFoundError: /home/user/proj/ops/x.so: undefined symbol: _ZN10tensorflow8OpKernelD2Ev"
     fix = fix_text(top_error(explained(line + "\n")))
     assert "ABI's" not in fix and "project's own build" in fix
+
+
+# --- names Keras and TensorFlow's step-locked companions lack --------------------------------
+
+
+def test_keras3_refusing_a_legacy_name_is_keras2_code() -> None:
+    top = top_error(
+        explained("AttributeError: `BatchNormalization` is not available with Keras 3.\n")
+    )
+    assert top.cause == "keras3-behaviour-change"
+    assert "TF_USE_LEGACY_KERAS=1" in fix_text(top)
+
+
+def test_a_module_named_without_module_before_it_is_read_as_pythons_words() -> None:
+    top = top_error(explained("'tensorflow.keras.backend' has no attribute 'control_flow_ops'\n"))
+    assert top.cause == "api-removed"
+    assert "tf.while_loop" in fix_text(top)
+
+
+def test_a_class_name_without_module_is_not_a_module() -> None:
+    report = explained("'Sequential' has no attribute 'predict_classes'\n")
+    assert all(x.cause != "api-removed" for x in report.findings)
+
+
+def test_the_companion_listed_off_tensorflows_line_is_the_one_that_lacks_the_name() -> None:
+    text = (
+        "AttributeError: module 'tensorflow.compat.v2.__internal__' has no attribute "
+        "'monitoring'\n\n"
+        "- tensorflow == 2.4.1\n"
+        "- tensorflow-estimator == 2.6.0\n"
+        "- tensorflow-hub == 0.7.0\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "dependency-out-of-range"
+    assert "tensorflow-estimator==2.4.*" in fix_text(top)
+
+
+def test_keras_listed_off_the_line_stays_keras_first() -> None:
+    text = (
+        "AttributeError: module 'tensorflow.compat.v2.__internal__' has no attribute 'tf2'\n"
+        "tensorflow           2.6.0\n"
+        "keras                2.7.0\n"
+        "tensorflow-estimator 2.7.0\n"
+    )
+    assert top_error(explained(text)).cause == "keras-version"

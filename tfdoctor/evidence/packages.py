@@ -419,6 +419,31 @@ def read_conda_rows(texts: Iterable[str]) -> list[CondaRow]:
     return out
 
 
+# --- package listings ---------------------------------------------------------------------------
+
+#: The distributions released in step with TensorFlow (and TensorFlow's own), whose versions a
+#: pasted listing gives: ``pip list``'s rows, ``pip freeze``'s pins, and the hand-made
+#: ``- name == version`` or ``name: version`` lists of an issue.
+_LISTED = re.compile(
+    r"^[ \t]*(?:[-*][ \t]+)?(?P<name>tensorflow(?:[-_](?:gpu|cpu|estimator|intel|macos))?|keras"
+    r"|tf[-_]keras|tensorboard)[ \t]*(?:==|:|[ \t])[ \t]*v?(?P<version>\d+\.\d+(?:\.\d+)?)"
+    r"[ \t]*\r?$",
+    re.MULTILINE,
+)
+
+
+def read_listed_versions(text: str) -> dict[str, str]:
+    """The versions a pasted package listing in ``text`` gives TensorFlow and the
+    distributions released in step with it (``{"tensorflow-estimator": "2.6.0"}``), the first
+    of each; names as pip normalises them."""
+    if "tensor" not in text and "keras" not in text:
+        return {}
+    out: dict[str, str] = {}
+    for match in _LISTED.finditer(text):
+        out.setdefault(match.group("name").lower().replace("_", "-"), match.group("version"))
+    return out
+
+
 # --- plugins ------------------------------------------------------------------------------------
 
 #: PluggableDevice plugins by the library prefix TensorFlow loads from

@@ -365,7 +365,10 @@ _BARE = re.compile(
     # executed as-is. ... Cause: converting <function f>: AttributeError: module 'gast' has
     # no attribute 'Num'"): that message, read as if quoted alone.
     r"^[ \t]*(?:[^\n]*?\bCause: (?:converting <[^<>\n]*>: )?(?:\w+Error: )?)?(?:"
-    r"(?P<attribute>module ([`'\"\u2018\u201c])[\w.]+[`'\"\u2019\u201d] has no attribute "
+    # A module's name alone before "has no attribute" (a paste that dropped "module"): dotted,
+    # as no class's name in Python's own "'X' object has no attribute" is.
+    r"(?P<attribute>(?:module |(?=[`'\"\u2018\u201c]\w+\.\w))([`'\"\u2018\u201c])[\w.]+"
+    r"[`'\"\u2019\u201d] has no attribute "
     r"([`'\"\u2018\u201c])\w+[`'\"\u2019\u201d]"
     r"(?:\. Did you mean: '\w+'\?)?)"
     r"|(?P<module>No module named ([`'\"\u2018\u201c])[\w.]+[`'\"\u2019\u201d])"
@@ -395,6 +398,8 @@ def _bare_messages(text: str, where: Optional[object], out: list[Traceback]) -> 
     for match in _BARE.finditer(text):
         kind = next(k for k in _BARE_TYPES if match.group(k) is not None)
         message = in_python_quotes(match.group(kind))
+        if kind == "attribute" and not message.startswith("module "):
+            message = f"module {message}"  # Python's own words, for one reading of them
         if message in said:
             continue
         said.add(message)

@@ -54,6 +54,7 @@ from tfdoctor.evidence.packages import (
     read_import_checks,
     read_install_requests,
     read_kernel_installs,
+    read_listed_versions,
     read_numpy_builds,
 )
 from tfdoctor.evidence.pip import (
@@ -91,7 +92,13 @@ from tfdoctor.evidence.traceback import (
 from tfdoctor.explain.devices import unlisted_gpu_finding
 from tfdoctor.explain.exceptions import inferred_note, keras3_candidate, unexplained_finding
 from tfdoctor.explain.modules import requested_findings
-from tfdoctor.explain.packages import log_packages, package_findings, tf_keras_generation
+from tfdoctor.explain.packages import (
+    internal_caller,
+    internal_caller_fix,
+    log_packages,
+    package_findings,
+    tf_keras_generation,
+)
 from tfdoctor.explain.reader import LogReader, LogText
 from tfdoctor.facts import (
     TF_DISTRIBUTIONS,
@@ -167,6 +174,8 @@ class Evidence:
     wsl: bool = False
     #: Versions a session printed when asked (``tf.__version__``), by distribution.
     echoed: dict[str, str] = dataclasses.field(default_factory=dict)
+    #: The versions a pasted package listing gives TensorFlow and its step-locked companions.
+    listed: dict[str, str] = dataclasses.field(default_factory=dict)
     #: What TensorFlow's own log lines report (:mod:`tfdoctor.evidence.tflog`), each with
     #: where it is in the log (``line 12``, ``cell 3, line 4``).
     events: list[tuple[str, tflog.Event]] = dataclasses.field(default_factory=list)
@@ -300,6 +309,8 @@ def _read_block(evidence: Evidence, block: LogText, distinct: str) -> None:
         evidence.python_refusals.extend(read_python_refusals((text,)))
     for dist, echoed in read_echoed_versions((text,)).items():
         evidence.echoed.setdefault(dist, echoed)
+    for dist, listed in read_listed_versions(text).items():
+        evidence.listed.setdefault(dist, listed)
     if len(evidence.conda_rows) < MAX_CONFLICTS:
         evidence.conda_rows.extend(read_conda_rows((text,)))
     if len(evidence.conda_conflicts) < MAX_CONFLICTS:
@@ -911,6 +922,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
     return Revealed(
         tf_version=evidence.first("tf_version", evidence_only=True)
         or evidence.echoed.get("tensorflow")
+        or _listed_tensorflow(evidence.listed)
         or evidence.stated.tf_version,
         tf_dist=evidence.first("dist", evidence_only=True),
         python=python,
@@ -956,6 +968,12 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         inferred=tuple(inferred),
         stated_at=tuple(stated.items()),
     )
+
+
+def _listed_tensorflow(listed: Mapping[str, str]) -> Optional[str]:
+    """TensorFlow's version in a pasted listing, where its distributions there agree."""
+    versions = {v for name, v in listed.items() if name in TF_DISTRIBUTIONS}
+    return versions.pop() if len(versions) == 1 else None
 
 
 def _cuda_wheels(evidence: Evidence) -> Optional[str]:
@@ -1080,10 +1098,20 @@ def log_facts(revealed: Revealed, evidence: Evidence, base: Optional[Facts], ver
         )
     if revealed.numpy_version and "numpy" not in names:
         packages.append(PackageFacts("numpy", revealed.numpy_version, ""))
-    # What pip or a companion said is installed (observed), where nothing else says.
+    # What pip or a companion said is installed (observed), where nothing else says; then what
+    # a pasted listing shows (TensorFlow's own only where nothing else named it).
+    tf_names = set(TF_DISTRIBUTIONS)
     names = {p.name for p in packages}
     packages.extend(
         p for p in log_packages(evidence.conflicts, evidence.import_checks) if p.name not in names
+    )
+    names = {p.name for p in packages}
+    packages.extend(
+        PackageFacts(
+            name, version, "", top_level=("tensorflow",) if name in TF_DISTRIBUTIONS else ()
+        )
+        for name, version in evidence.listed.items()
+        if name not in names and not (name in tf_names and names & tf_names)
     )
     driver = facts.driver
     if driver is None and (revealed.compute_capability or revealed.driver_version):
@@ -1605,6 +1633,9 @@ def _few_cores(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
 
 
 def _keras(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    if any(h.signature.id == "keras-internal-api-missing" for h in hits):
+        # Whichever of TensorFlow's step-locked companions the machine shows off its line.
+        return internal_caller_fix(m, internal_caller(m)[0])
     return causes.software.KERAS_VERSION, causes.software.keras_match_fix(m)
 
 

@@ -1360,6 +1360,47 @@ def tf_keras_generation(m: Machine) -> tuple[Optional[int], str]:
     return major, f"Python {minor} runs only TensorFlow lines whose tf.keras is Keras {major}"
 
 
+#: The distributions that reach into TensorFlow's private compat.v2.__internal__ namespace,
+#: released in step with it (each of one minor serves TensorFlow of that minor).
+_INTERNAL_USERS = ("keras", "tf-keras", "tensorflow-estimator")
+
+
+def internal_caller(m: Machine) -> tuple[str, str]:
+    """The distribution that called a name tf.__internal__ lacks, with what says so: the one
+    of TensorFlow's step-locked companions the machine shows on another minor than TensorFlow
+    (Keras first), else the Keras 2 the machine would have."""
+    if m.tf is not None:
+        minor = version_key(m.tf.version)[:2]
+        off = {
+            normalize_name(p.name): p.version
+            for p in m.facts.packages or ()
+            if normalize_name(p.name) in _INTERNAL_USERS and version_key(p.version)[:2] != minor
+        }
+        for name in _INTERNAL_USERS:
+            if name in off:
+                return name, f"{name} {off[name]} beside TensorFlow {m.tf.version}"
+    return _keras2_of(m)
+
+
+def internal_caller_fix(m: Machine, user: str) -> tuple[causes.CauseId, Fix]:
+    """The cause and fix of ``user`` (:func:`internal_caller`) built for another TensorFlow."""
+    if user == "keras":
+        return causes.software.KERAS_VERSION, causes.software.keras_match_fix(m)
+    if user == "tf-keras":
+        return causes.software.TF_KERAS_MISMATCH, causes.software.tf_keras_fix(m)
+    if user == "tensorflow-estimator" and m.tf is not None:
+        # A dependency TensorFlow declares (up to 2.15), released with each minor.
+        line = ".".join(map(str, version_key(m.tf.version)[:2]))
+        return causes.software.DEPENDENCY_OUT_OF_RANGE, causes.common.declared_range_fix(
+            m,
+            user,
+            f"{user}=={line}.*",
+            f"{user} is of another release than TensorFlow {m.tf.version}: install the "
+            f"release of TensorFlow's line ({line}).",
+        )
+    return causes.software.COMPANION_MISMATCH, causes.software.companion_fix(m, user)
+
+
 def _keras2_of(m: Machine) -> tuple[str, str]:
     """Which Keras 2 distribution this machine would have, with what says so: tf-keras where
     tf-keras is installed or tf.keras is Keras 3, keras where it is Keras 2 (and by default:
@@ -1435,7 +1476,7 @@ def private_api_findings(
             if shown is not None:
                 user, basis = shown[0], f"the log shows it imported from {shown[1]}"
         if user is None and _INTERNAL.search(tb.message):
-            user, basis = _keras2_of(m)
+            user, basis = internal_caller(m)
         if user is None and _PRIVATE_KERAS.search(tb.message):
             # The module imported (the name is missing from it, not the module), so this
             # TensorFlow still has its private Keras copy (up to 2.15). Besides TensorFlow
@@ -1455,15 +1496,7 @@ def private_api_findings(
             "private modules, which change between releases: it was built for another "
             "TensorFlow."
         )
-        if user == "keras":
-            cause, fix = causes.software.KERAS_VERSION, causes.software.keras_match_fix(m)
-        elif user == "tf-keras":
-            cause, fix = causes.software.TF_KERAS_MISMATCH, causes.software.tf_keras_fix(m)
-        else:
-            cause, fix = (
-                causes.software.COMPANION_MISMATCH,
-                causes.software.companion_fix(m, user),
-            )
+        cause, fix = internal_caller_fix(m, user)
         return [
             causes.finding(
                 f"explain.{cause}",
