@@ -52,9 +52,6 @@ PROPOSED_CAUSES: dict[str, str] = {
     "notebook selects (Colab's `%tensorflow_version 1.x` after TensorFlow 1 left the image): the "
     "notebook has to pip-install that release where the image's Python has a wheel for it, or "
     "move to TensorFlow 2",
-    "hosted-runtime-without-gpu": "a hosted notebook (Colab, Kaggle) runs on a runtime without a "
-    "GPU accelerator (none selected, or the session still on the VM it had before the change), so "
-    "TensorFlow lists no GPU; the fix is a GPU runtime and a fresh session, not CUDA or drivers",
 }
 
 _REQUIRED = {

@@ -66,6 +66,8 @@ class HostedImage(Record):
     #: Where its users restart the kernel, and change the runtime version.
     restart: str
     change_runtime: str
+    #: Where a notebook gets a GPU (the runtime's accelerator setting).
+    accelerator: str
     sources: tuple[str, ...]
     releases: tuple[ImageRelease, ...] = ()
 
@@ -135,7 +137,7 @@ def parse_hosted_data(text: str, path: str = "<hosted data>") -> HostedData:
             top["images"],
             "images",
             "name",
-            ("title", "restart", "change_runtime", "source", "releases"),
+            ("title", "restart", "change_runtime", "accelerator", "source", "releases"),
         )
     )
     generations = tuple(
@@ -185,6 +187,7 @@ def _image(
         title=reader.required_string(fields["title"], f"{where}.title"),
         restart=reader.required_string(fields["restart"], f"{where}.restart"),
         change_runtime=reader.required_string(fields["change_runtime"], f"{where}.change_runtime"),
+        accelerator=reader.required_string(fields["accelerator"], f"{where}.accelerator"),
         sources=reader.source_ids(fields["source"], f"{where}.source", sources),
         releases=releases,
     )

@@ -173,6 +173,8 @@ class LogHints(Record):
     wsl: bool = False
     #: ``container`` where the log shows a container image's own paths (its runtime unknown).
     container: Optional[str] = None
+    #: The hosted notebook the log shows (``colab``, ``kaggle``), by its paths or its name.
+    notebook: Optional[str] = None
 
 
 @record
@@ -457,6 +459,8 @@ class Machine(Record):
         for var, name in NOTEBOOK_ENV_MARKERS:
             if var in env:
                 return name
+        if self.facts.platform is None and self.hints is not None:
+            return self.hints.notebook
         return None
 
     @functools.cached_property

@@ -18,6 +18,7 @@ from tfdoctor.causes.conda import (
     conda_toolkit_line,
 )
 from tfdoctor.causes.container import CONTAINER_NO_GPU, container_gpu_fix
+from tfdoctor.causes.hosted import HOSTED_RUNTIME_WITHOUT_GPU, hosted_gpu_runtime_fix
 from tfdoctor.causes.platform import (
     WINDOWS_NATIVE_GPU_ENDED,
     metal_missing_fix,
@@ -1200,7 +1201,11 @@ def libcuda_beside_module_fix(version: str) -> Fix:
 def driver_not_loaded(m: Machine) -> tuple[CauseId, Fix]:
     """TensorFlow could not load the driver's libcuda: inside a container, the GPU was not
     handed over (the host's driver comes with it); elsewhere, the driver is not loaded. The one
-    answer check's import failure and explain's log line share."""
+    answer check's import failure and explain's log line share. On a hosted notebook's VM the
+    driver comes with a GPU runtime: the runtime's accelerator is what to change."""
+    if m.notebook is not None:
+        # (Its VM may run the notebook in a container: the user cannot pass it a GPU.)
+        return HOSTED_RUNTIME_WITHOUT_GPU, hosted_gpu_runtime_fix(m.notebook)
     return (CONTAINER_NO_GPU if m.container else DRIVER_NOT_LOADED), driver_load_fix(m)
 
 
@@ -1208,6 +1213,10 @@ def driver_load_fix(m: Machine) -> Fix:
     """Load (or install) the NVIDIA kernel driver, as far as the kernel facts tell why it is
     not loaded: nouveau holding the GPU, Secure Boot refusing the module, DKMS without a build
     for the running kernel. A container's host hands the driver over."""
+    if m.notebook is not None:
+        # A hosted notebook's VM has the driver where its runtime has a GPU (in a container
+        # or not: the user cannot pass it one).
+        return hosted_gpu_runtime_fix(m.notebook)
     if m.container:
         return container_gpu_fix(m)
     if m.wsl:
@@ -1419,6 +1428,13 @@ UNLISTED_GPU_CANDIDATES: Mapping[str, tuple[CauseId, str, str, str]] = {
         "`nvidia-smi` fails or lists no GPU",
         "nvidia-smi",
     ),
+    "hosted-runtime": (
+        HOSTED_RUNTIME_WITHOUT_GPU,
+        "the hosted notebook runs on a runtime without a GPU accelerator (none chosen, or the "
+        "session still on the VM it had before the change)",
+        "`nvidia-smi` fails there",
+        "nvidia-smi",
+    ),
     "hidden": (
         CUDA_VISIBLE_DEVICES_HIDDEN,
         "CUDA_VISIBLE_DEVICES hides every GPU (empty, -1 or an index that does not exist)",
@@ -1468,4 +1484,6 @@ def _unlisted_candidate_fix(m: Machine, key: str) -> Fix:
         return cuda_libraries_fix(m, ("cudart", "cudnn"))[1]
     if key == "driver":
         return driver_load_fix(m)
+    if key == "hosted-runtime":
+        return hosted_gpu_runtime_fix(m.notebook)
     return no_device_fix(m)

@@ -8,11 +8,12 @@ from typing import Final, Optional
 
 from tfdoctor.causes.base import Cause, CauseId, define
 from tfdoctor.findings import Fix
-from tfdoctor.hosted import HostedImage, ImageRelease
+from tfdoctor.hosted import HostedImage, ImageRelease, hosted_data
 from tfdoctor.machine import Machine
 
 #: The ids of this area's causes, as checks, explain and scan name them.
 HOSTED_TF_REPLACED: Final = CauseId("hosted-tf-replaced")
+HOSTED_RUNTIME_WITHOUT_GPU: Final = CauseId("hosted-runtime-without-gpu")
 TPU_TF_WITHOUT_LIBTPU: Final = CauseId("tpu-tf-without-libtpu")
 TPU_GENERATION_UNSUPPORTED: Final = CauseId("tpu-generation-unsupported")
 TPU_NOT_FOUND: Final = CauseId("tpu-not-found")
@@ -34,6 +35,15 @@ CAUSES: Mapping[str, Cause] = dict(
             "versions, and the GPU or the import breaks. The image's own runtime versions "
             "ship other TensorFlow releases whole.",
             "https://research.google.com/colaboratory/runtime-version-faq.html",
+        ),
+        define(
+            HOSTED_RUNTIME_WITHOUT_GPU,
+            "A hosted notebook on a runtime without a GPU",
+            "A hosted notebook (Colab, Kaggle ...) gets a GPU only when its runtime's accelerator "
+            "is set to one; otherwise, or while the session still runs on the VM it had before "
+            "the change, the VM has no NVIDIA device and TensorFlow lists no GPU. Installing "
+            "CUDA or a driver there changes nothing: the runtime's setting does.",
+            "https://research.google.com/colaboratory/faq.html",
         ),
         define(
             TPU_TF_WITHOUT_LIBTPU,
@@ -71,6 +81,24 @@ CAUSES: Mapping[str, Cause] = dict(
         ),
     )
 )
+
+
+def hosted_gpu_runtime_fix(name: Optional[str]) -> Fix:
+    """A runtime with a GPU accelerator on the hosted notebook ``name`` (``colab``; None where
+    the log does not say which), then a fresh session."""
+    image = hosted_data().image(name) if name else None
+    where = (
+        f"On {image.title}: {image.accelerator}"
+        if image is not None
+        else "Set the notebook runtime's accelerator to a GPU (Colab: Runtime > Change runtime "
+        "type > Hardware accelerator; Kaggle: Settings > Accelerator), then start a fresh "
+        "session"
+    )
+    return Fix(
+        f"{where}; run the notebook again from the top. Do not install CUDA or a driver on the "
+        "runtime: `nvidia-smi` answering is the sign the VM has the GPU.",
+        ("nvidia-smi",),
+    )
 
 
 def tpu_version_fix() -> Fix:

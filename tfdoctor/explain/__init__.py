@@ -638,6 +638,8 @@ class Revealed(Record):
     pip_version: Optional[str] = None
     #: The macOS a library dyld could not bind was built for (its "Referenced from:" line).
     dyld_built_for: Optional[str] = None
+    #: The hosted notebook the log shows (``colab``, ``kaggle``): its paths or its name.
+    notebook: Optional[str] = None
     #: The kind of Mac the log shows (``intel`` or ``apple-silicon``, with its words), where
     #: it shows one (:func:`tfdoctor.evidence.macos.read_mac`; also in ``inferred``).
     mac: Optional[Inferred] = None
@@ -962,12 +964,31 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         pip_version=evidence.first("pip_version", evidence_only=True),
         dyld_built_for=evidence.first("macos_version", evidence_only=True),
         mac=mac,
+        notebook=_notebook_of(evidence.first_text, frames),
         docker_run_without_gpu=evidence.docker_run_without_gpu,
         no_gpu_host=_no_gpu_host(evidence, text, image_line is not None),
         python_refusals=tuple(evidence.python_refusals),
         inferred=tuple(inferred),
         stated_at=tuple(stated.items()),
     )
+
+
+#: A hosted notebook's own paths and names: Colab's /content working directory and its
+#: google.colab package, Kaggle's /kaggle/input and /kaggle/working.
+_NOTEBOOKS = (
+    ("colab", re.compile(r"(?i)\bgoogle\.colab\b|\bcolab(?:oratory)?\b|(?:^|[\s\"'(])/content/")),
+    ("kaggle", re.compile(r"(?i)/kaggle/(?:input|working)\b|\bkaggle\b")),
+)
+
+
+def _notebook_of(head: str, frames: Sequence[str]) -> Optional[str]:
+    """The hosted notebook the head of the log or its tracebacks' files show, or None (two
+    named: neither)."""
+    text = "\n".join((head, *frames))
+    if not any(w in text for w in ("olab", "content/", "aggle", "OLAB", "AGGLE")):
+        return None
+    found = [name for name, pattern in _NOTEBOOKS if pattern.search(text)]
+    return found[0] if len(found) == 1 else None
 
 
 def _listed_tensorflow(listed: Mapping[str, str]) -> Optional[str]:
@@ -1156,6 +1177,7 @@ def log_hints(revealed: Revealed) -> LogHints:
             if revealed.cuda_image
             else None
         ),
+        notebook=revealed.notebook,
     )
 
 

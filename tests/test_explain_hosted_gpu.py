@@ -1,0 +1,65 @@
+"""A hosted notebook without a GPU runtime: the runtime's accelerator is the fix, not CUDA
+or a driver, from the log's own signs of the notebook (its paths, its name)."""
+
+from __future__ import annotations
+
+from tests.explaining import explained, fix_text
+from tfdoctor.evidence.devices import read_device_listings
+from tfdoctor.findings import Finding, Severity
+
+_UNLISTED = (
+    "Traceback (most recent call last):\n"
+    '  File "/content/drive/MyDrive/proj/train.py", line 3, in <module>\n'
+    "    raise SystemError('GPU device not found')\n"
+    "SystemError: GPU device not found\n"
+)
+
+
+def _gpu_finding(text: str) -> Finding:
+    report = explained(text)
+    found = [f for f in report.findings if f.severity.rank >= Severity.WARNING.rank]
+    assert found, [(f.id, f.severity.value) for f in report.findings]
+    return found[0]
+
+
+def test_colab_without_a_gpu_is_told_the_runtime_setting() -> None:
+    top = _gpu_finding(_UNLISTED)
+    assert top.cause == "hosted-runtime-without-gpu"
+    fix = fix_text(top)
+    assert "Hardware accelerator" in fix and "Do not install CUDA" in fix
+
+
+def test_colab_where_libcuda_does_not_load_is_the_runtime_too() -> None:
+    text = (
+        "/content/proj\n"
+        "2023-01-02 10:00:00.000000: W tensorflow/compiler/xla/stream_executor/platform/default/"
+        "dso_loader.cc:64] Could not load dynamic library 'libcuda.so.1'; dlerror: libcuda.so.1: "
+        "cannot open shared object file: No such file or directory\n"
+    )
+    top = _gpu_finding(text)
+    assert top.cause == "hosted-runtime-without-gpu"
+    assert "nvidia-smi" in fix_text(top)
+
+
+def test_kaggle_is_named_by_its_paths() -> None:
+    text = _UNLISTED.replace("/content/drive/MyDrive/proj", "/kaggle/working")
+    top = _gpu_finding(text)
+    assert top.cause == "hosted-runtime-without-gpu"
+    assert "Settings > Accelerator" in fix_text(top)
+
+
+def test_without_a_notebooks_sign_the_runtime_is_not_named() -> None:
+    text = _UNLISTED.replace("/content/drive/MyDrive/proj", "/home/user/proj")
+    assert _gpu_finding(text).cause != "hosted-runtime-without-gpu"
+
+
+def test_a_notebook_cells_answer_is_read_after_what_the_cell_printed() -> None:
+    text = "print(tf.__version__)\ntf.test.is_gpu_available()\n\n1.15.0\nFalse\n"
+    (listing,) = read_device_listings(text)
+    assert listing.gpus == 0
+
+
+def test_an_answer_belongs_to_the_nearest_question_only() -> None:
+    text = "tf.test.is_built_with_cuda()\nTrue\nx = 1\nFalse\n"
+    listings = read_device_listings(text)
+    assert [x.built_with_cuda for x in listings] == [True]
