@@ -194,3 +194,19 @@ def test_keras_listed_off_the_line_stays_keras_first() -> None:
         "tensorflow-estimator 2.7.0\n"
     )
     assert top_error(explained(text)).cause == "keras-version"
+
+
+def test_a_build_folder_names_its_system_in_one_reading() -> None:
+    from tfdoctor.evidence.pip import build_folder_system
+
+    found = [
+        build_folder_system(text)
+        for text in (
+            "creating build/temp.linux-x86_64-3.8/h5py",
+            "build\\lib.win32-3.7\\h5py",
+            "build/lib.macosx-11.0-arm64-3.9",
+            "rebuild/lib.linux-x86_64",
+        )
+    ]
+    assert [x[0] if x else None for x in found] == ["linux", "windows", "macos", None]
+    assert found[0] == ("linux", "build/temp.linux")

@@ -160,6 +160,17 @@ def tag_system(tag: str) -> Optional[str]:
     return None
 
 
+#: tag_system's names as tfdoctor names operating systems (Machine.os: ``macos``).
+_OS_NAMES = {"darwin": "macos", "windows": "windows", "linux": "linux"}
+
+
+def tag_os(tag: str) -> Optional[str]:
+    """The operating system a wheel's platform tag is built for, as tfdoctor names it
+    (``linux``, ``macos``, ``windows``), or None."""
+    system = tag_system(tag)
+    return _OS_NAMES[system] if system is not None else None
+
+
 def _platform_misfit(tag: str, platform: Optional[PlatformFacts]) -> Optional[Misfit]:
     if tag == "any" or platform is None:
         return None

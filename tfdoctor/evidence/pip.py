@@ -207,9 +207,22 @@ _BUILD_OUTPUT = re.compile(
 )
 #: The Python a build folder is for: ``lib.linux-armv7l-3.6``, ``temp.linux-x86_64-cpython-310``.
 _BUILD_PYTHON = re.compile(r"build[/\\](?:lib|temp)\.[\w.-]{1,60}?-(?:cpython-)?(\d)\.?(\d+)[/\\]")
-#: The system a build folder is for (distutils names it after sysconfig.get_platform()).
-_BUILD_SYSTEM = re.compile(r"build[/\\](?:lib|temp)\.(linux|macosx|win)")
+#: The system a build folder is for (distutils names it after sysconfig.get_platform():
+#: build/temp.linux-x86_64-3.8, build/lib.macosx-11.0-arm64-3.9, build\\lib.win-amd64-3.7,
+#: build\\lib.win32-3.7).
+_BUILD_SYSTEM = re.compile(r"\bbuild[/\\](?:lib|temp)\.(linux|macosx|win)(?=-|32-)")
 _SYSTEMS = {"linux": "linux", "macosx": "macos", "win": "windows"}
+
+
+def build_folder_system(text: str) -> Optional[tuple[str, str]]:
+    """The operating system (``linux``, ``macos``, ``windows``) the first build folder in
+    ``text`` is named for, with the folder's words, or None."""
+    if "build" not in text:
+        return None
+    found = _BUILD_SYSTEM.search(text)
+    return (_SYSTEMS[found.group(1)], found.group(0)) if found is not None else None
+
+
 #: A compiler's or setup.py's own words that a build stopped.
 _FAILED_WORDS = re.compile(r"\b(?:fatal )?error:|\berror: command |exit status \d|\bError \d")
 #: In every line _BUILD_OUTPUT reads.
@@ -300,14 +313,14 @@ def read_source_builds(texts: Iterable[str]) -> list[SourceBuild]:
             version = next((v for _, d, v in reversed(archives) if d == dist), "")
             folder = _BUILD_PYTHON.search(text)
             python = f"{folder.group(1)}.{folder.group(2)}" if folder else ""
-            system = _BUILD_SYSTEM.search(text)
+            system = build_folder_system(text)
             out.append(
                 SourceBuild(
                     dist,
                     version,
                     message,
                     python,
-                    _SYSTEMS[system.group(1)] if system else "",
+                    system[0] if system else "",
                     failed or _FAILED_WORDS.search(text) is not None,
                 )
             )

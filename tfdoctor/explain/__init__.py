@@ -63,6 +63,7 @@ from tfdoctor.evidence.pip import (
     PythonRefusal,
     SourceBuild,
     WheelRefusal,
+    build_folder_system,
     read_python_refusals,
     read_refusals,
     read_source_builds,
@@ -116,7 +117,7 @@ from tfdoctor.matrix import Matrix, version_key
 from tfdoctor.modules import distribution_of, modules
 from tfdoctor.records import Record, record
 from tfdoctor.signatures import BENIGN, EVIDENCE, Signature, Signatures
-from tfdoctor.wheel_tags import MANYLINUX1_GLIBC, manylinux_name, tag_system, wheel_platform_tags
+from tfdoctor.wheel_tags import MANYLINUX1_GLIBC, manylinux_name, tag_os, wheel_platform_tags
 
 #: Citations kept per signature (the first lines it matched).
 CITATIONS = 3
@@ -714,10 +715,8 @@ _OS_TEXT = (
         re.compile(
             r"(?:^|[\s\"'(])/(?:Users/|opt/homebrew/|usr/local/Cellar/)|\.dylib\b|\bon darwin$"
             # platform.platform()'s words for macOS (macOS-14.1-arm64-arm-64bit;
-            # Darwin-19.6.0-x86_64-i386-64bit), and setuptools' build folders, named after
-            # the platform they build for (build/temp.macosx-11.0-arm64-3.9).
-            r"|\b(?:macOS|Darwin)-\d+\.\d+(?:\.\d+)?-(?:arm64|x86_64)\b"
-            r"|\bbuild[/\\](?:lib|temp)\.macosx-",
+            # Darwin-19.6.0-x86_64-i386-64bit).
+            r"|\b(?:macOS|Darwin)-\d+\.\d+(?:\.\d+)?-(?:arm64|x86_64)\b",
             re.MULTILINE,
         ),
     ),
@@ -728,20 +727,18 @@ _OS_TEXT = (
         "windows",
         re.compile(
             r"\b[A-Za-z]:\\|\\(?:site|dist)-packages\\|\.dll\b"
-            r"|\[MSC v\.\d+|\bWindows-1[01]-10\.\d+\.\d+|\bbuild[/\\](?:lib|temp)\.win"
+            r"|\[MSC v\.\d+|\bWindows-1[01]-10\.\d+\.\d+"
         ),
     ),
     (
         "linux",
         re.compile(
             r"(?:^|[\s\"'(])/(?:usr|home|opt|root|lib|lib64|content|workspace|mnt)/|\.so\b"
-            r"|core dumped|/sbin/ldconfig|\bbuild/(?:lib|temp)\.linux-"
+            r"|core dumped|/sbin/ldconfig"
             r"|\bLinux-\d+\.\d+\.\d+\S*-(?:x86_64|aarch64)-with-"
         ),
     ),
 )
-#: tag_system's names for what _OS_TEXT calls each system.
-_TAG_OS = {"darwin": "macos", "windows": "windows", "linux": "linux"}
 
 
 # Shell prompts as users paste them: cmd.exe's and PowerShell's (`C:\Users\x>`, `PS C:\x>`),
@@ -795,11 +792,15 @@ def _os_of(
         match = pattern.search(text)
         if match is not None:
             return Inferred("os", name, match.group(0).strip())
+    # setuptools' build folders, named after the platform they build for.
+    folder = build_folder_system(text)
+    if folder is not None:
+        return Inferred("os", *folder)
     # Only then a wheel's name: a requirement for another system can stand in any log.
     for tag in wheel_platform_tags(text):
-        system = tag_system(tag)
+        system = tag_os(tag)
         if system is not None:
-            return Inferred("os", _TAG_OS[system], tag)
+            return Inferred("os", system, tag)
     return None
 
 
