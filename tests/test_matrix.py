@@ -354,7 +354,7 @@ cuda_families:"""
             "compute_capabilities, cuda, cuda_builds, cuda_install, cudnn, glibc_min, "
             "gpu_package, keras_in_step, known_gpu_failures, latest_patch, line, notes, pins, "
             "python, requires_python, sources, tensorflow_gpu_release, undeclared_ranges, "
-            "windows_native_gpu, wrappers)",
+            "windows_native_gpu, wrappers, xla_by_default)",
             id="unknown-field-in-line",
         ),
         pytest.param(

@@ -217,6 +217,8 @@ class TFLine(Record):
     #: The separate ``keras`` package of this line is released with it (2.6-2.15): keras
     #: 2.X serves TensorFlow 2.X only, whatever range the wheel declares.
     keras_in_step: bool = False
+    #: This line's Keras compiles with XLA on a GPU without being asked (2.11 on).
+    xla_by_default: bool = False
     #: Where the entry starts in the matrix file (1-based), for messages.
     lineno: int = 0
 
@@ -730,6 +732,11 @@ def _read_line(reader: _Reader, node: Node, index: int, sources: Mapping[str, So
         keras_in_step=(
             reader.boolean(fields["keras_in_step"], f"{where}.keras_in_step")
             if "keras_in_step" in fields
+            else False
+        ),
+        xla_by_default=(
+            reader.boolean(fields["xla_by_default"], f"{where}.xla_by_default")
+            if "xla_by_default" in fields
             else False
         ),
         lineno=node.start_mark.line + 1,

@@ -289,6 +289,17 @@ LINE_FIELDS: tuple[Field, ...] = (
             "keras 2.X serves TensorFlow 2.X only, whatever range the wheel declares"
         ),
     ),
+    Field(
+        "xla_by_default",
+        "true or false",
+        required=False,
+        stated=NON_EMPTY,
+        doc=(
+            "optional: this line's Keras compiles with XLA on a GPU without being asked (2.11's "
+            "optimizers, Keras 3's fit), so XLA's toolchain (ptxas, libdevice) matters to code "
+            "that never asks for XLA"
+        ),
+    ),
 )
 
 #: The keys of the whole document.

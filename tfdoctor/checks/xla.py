@@ -10,9 +10,6 @@ from tfdoctor.evidence import tflog
 from tfdoctor.findings import Finding, Severity
 from tfdoctor.matrix import version_key
 
-#: The first line whose Keras uses XLA on a GPU without being asked (its optimizers).
-XLA_BY_DEFAULT = (2, 11)
-
 
 def _gpu_build(ctx: CheckContext) -> bool:
     m = ctx.machine
@@ -80,8 +77,8 @@ def check_libdevice(ctx: CheckContext) -> Iterator[Finding]:
     # step with it on a GPU (jit_compile=True by default, keras/optimizers/optimizer.py; the
     # "libdevice not found" of tf-keras issue 62 came from `optimizer="adam"`), and Keras 3
     # compiles fit itself (jit_compile="auto", keras/src/trainers/trainer.py). Before 2.11
-    # only code that asks uses XLA. Unknown release: as from 2.11.
-    by_default = m.line is None or m.line.key >= XLA_BY_DEFAULT
+    # only code that asks uses XLA (the matrix's xla_by_default). Unknown release: as from 2.11.
+    by_default = m.line is None or m.line.xla_by_default
     severity = Severity.ERROR if logged else Severity.WARNING if by_default else Severity.INFO
     yield causes.finding(
         "xla.libdevice",
