@@ -45,6 +45,7 @@ from tfdoctor.scan.api import (
     tf1_lines,
 )
 from tfdoctor.scan.knowledge import ApiKnowledge, module_api, public_name
+from tfdoctor.scan.rules import Rule
 
 _NO_ATTRIBUTE = re.compile(r"module '(?P<module>[\w.]+)' has no attribute\s*'(?P<attr>\w+)'")
 #: A quoted dotted name as a user retyped it, with blanks inside the quotes (``'keras. utils'``,
@@ -211,17 +212,22 @@ def _named(knowledge: ApiKnowledge, module: str, attr: str) -> Optional[tuple[st
     return (name, verdict) if verdict is not None else None
 
 
+def _rule_of(knowledge: ApiKnowledge, verdict: Verdict) -> Optional[Rule]:
+    """The scan rule a verdict comes from, or None (a verdict of the API listing)."""
+    return next((r for r in knowledge.rules.rules if r.id == verdict.key), None)
+
+
 def _still_shipped(knowledge: ApiKnowledge, verdict: Verdict) -> bool:
-    """Whether the verdict's rule is about a module that is still installed but does not work
-    as the code expects (effect runtime-error), not one that was removed."""
-    rule = next((r for r in knowledge.rules.rules if r.id == verdict.key), None)
-    return rule is not None and rule.effect == "runtime-error"
+    """Whether the verdict's rule is about a module that is still installed as a stale private
+    copy (effect private-copy), not one that was removed."""
+    rule = _rule_of(knowledge, verdict)
+    return rule is not None and rule.effect == "private-copy"
 
 
 #: Rule effects that say the module as a whole is gone or unusable (removed, or a private copy
 #: that no longer works beside the public API, such as tensorflow.python.keras): a name
 #: missing from the module, which imported, is that name's absence, not the rule's case.
-_MODULE_GONE = ("import-error", "module-removed", "runtime-error")
+_MODULE_GONE = ("import-error", "module-removed", "private-copy")
 
 
 def _module_imported(
@@ -230,7 +236,7 @@ def _module_imported(
     """``cannot import name X from M`` says M imported: a rule that M itself was removed
     (tf.estimator in 2.16) describes a later release than this one, where M is there without
     X. The name is what is missing, fixed the rule's way."""
-    rule = next((r for r in knowledge.rules.rules if r.id == verdict.key), None)
+    rule = _rule_of(knowledge, verdict)
     base = public_name(module) or module
     if rule is None and verdict.cause == causes.code.KERAS3_BEHAVIOUR_CHANGE:
         # A module of Keras 2's layout (keras.engine) that Keras 3 does not have: it is there,

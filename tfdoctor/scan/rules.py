@@ -22,6 +22,7 @@ EFFECTS = (
     "value-error",
     "type-error",
     "runtime-error",
+    "private-copy",
     "keras3-behaviour",
     "changed-default",
     "needs-package",
