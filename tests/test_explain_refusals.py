@@ -210,3 +210,25 @@ def test_a_build_folder_names_its_system_in_one_reading() -> None:
     ]
     assert [x[0] if x else None for x in found] == ["linux", "windows", "macos", None]
     assert found[0] == ("linux", "build/temp.linux")
+
+
+def test_any_library_missing_a_symbol_names_the_package_that_ships_it() -> None:
+    line = (
+        "ImportError: /opt/venv/lib/python3.10/site-packages/h5py/defs.cpython-310-x86_64-linux-"
+        "gnu.so: undefined symbol: H5Pset_fapl_ros3"
+    )
+    top = top_error(explained(line + "\n"))
+    assert top.cause == "native-library-unresolved"
+    fix = fix_text(top)
+    assert "reinstall h5py" in fix and "ldd " in fix
+
+
+def test_tensorflows_own_symbols_stay_with_their_readings() -> None:
+    line = (
+        "tensorflow.python.framework.errors_impl.NotFoundError: /opt/venv/lib/python3.11/"
+        "site-packages/tensorflow_text/python/ops/_regex_split_ops.so: undefined symbol: "
+        "_ZN10tensorflow8OpKernel11TraceStringEPNS_15OpKernelContextEb"
+    )
+    causes_found = {x.cause for x in explained(line + "\n").findings}
+    assert "companion-mismatch" in causes_found
+    assert "native-library-unresolved" not in causes_found

@@ -691,6 +691,26 @@ def native_library_fix(library: Optional[str], macos: bool = False) -> Fix:
     )
 
 
+def undefined_symbol_fix(library: str, symbol: str, package: Optional[str]) -> Fix:
+    """``library`` loaded but needs ``symbol``, which no loaded library defines: it, or a
+    library it links, is of another build than the rest (``package``: the installed package
+    that ships it, where its path says)."""
+    owner = (
+        f"{library} is {package}'s: reinstall {package} at a release built for this system "
+        "and the libraries it links (its own wheel, not a copy built elsewhere)"
+        if package
+        else f"Find which package or system library provides {library} and reinstall it at a "
+        "release built for this system (a file copied or built on another system links other "
+        "versions)"
+    )
+    return Fix(
+        f"{library} needs {symbol or 'a symbol'}, which no library loaded with it defines: it "
+        f"was built against other versions of the libraries it links. {owner}; ldd shows "
+        "which libraries it links from where.",
+        (f"ldd {shlex.quote(library)}",),
+    )
+
+
 def _pythons(line: TFLine) -> set[str]:
     return {py for versions in line.python.values() for py in versions}
 

@@ -1853,6 +1853,12 @@ def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
         return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.tfjs_binding_fix(
             library, built
         )
+    if any(h.signature.id == "library-undefined-symbol" for h in hits) and library:
+        # A library that loaded but needs a symbol nothing defines: of another build than the
+        # libraries it links; the package that ships it (its path says) is what to reinstall.
+        return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.undefined_symbol_fix(
+            library, _group(hits, "symbol") or "", installed_package(library)
+        )
     # "Library not loaded" is dyld's (macOS) wording.
     dyld = any(h.signature.id == "dylib-not-loaded" for h in hits)
     macos = r.os == "macos" or dyld or bool(library and library.endswith(".dylib"))
