@@ -1465,3 +1465,29 @@ def test_tf_slim_before_its_contrib_free_release_under_tensorflow_2_is_judged() 
     assert finding.fix is not None and any('"tf-slim==1.1.*"' in c for c in finding.fix.commands)
     assert not _slim_verdicts("2.1.0", "1.1.0")  # the fix applied: nothing to judge
     assert not _slim_verdicts("1.14.0", "1.0")  # TensorFlow 1 has contrib
+
+
+def test_a_python_error_of_tensorflows_own_code_is_not_a_wheel_of_another_python() -> None:
+    # TensorFlow 2.11.1 on Python 3.7 (no such wheel), whose import stopped in its Python
+    # code on a NumPy too new: its compiled extensions loaded, so no error for the wheel; the
+    # import failure's own reading names the NumPy, TensorFlow's code being what the probe ran.
+    failed = f.tensorflow(
+        status="import-error",
+        version="2.11.1",
+        error_type="AttributeError",
+        error_message="module 'numpy' has no attribute 'object'.",
+        devices=(),
+    )
+    facts = f.facts(
+        python=f.python(version="3.7.17"), packages=installed("2.11.1"), tensorflow=failed
+    )
+    [wheels] = judge(check_python_wheels, facts)
+    assert wheels.severity is Severity.WARNING
+    found = run_checks(CheckContext(facts, MATRIX))
+    imported = next(x for x in found if x.id == "tensorflow.import")
+    assert imported.cause == "dependency-out-of-range"
+    assert "numpy<1.24" in " ".join(imported.fix.commands if imported.fix else ())
+    # A loader's error is what another Python's files raise: an error for the wheel.
+    crashed = dataclasses.replace(failed, error_type="ImportError", error_message="DLL load")
+    [wheels] = judge(check_python_wheels, dataclasses.replace(facts, tensorflow=crashed))
+    assert wheels.severity is Severity.ERROR

@@ -65,6 +65,22 @@ def check_python_wheels(ctx: CheckContext) -> Iterator[Finding]:
         )
 
 
+#: The exceptions a compiled extension of another Python raises as it loads (the loader's
+#: ImportError, ctypes' OSError, a module initialiser's SystemError).
+_EXTENSION_ERRORS = ("ImportError", "ModuleNotFoundError", "OSError", "SystemError")
+
+
+def _native_failure(tf: Optional[TensorFlowFacts]) -> bool:
+    """Whether TensorFlow's import failed the way files built for another Python fail: a
+    crash, or an error of loading a compiled extension; not an error its Python code raised
+    once its extensions loaded (an AttributeError from a NumPy too new has its own finding)."""
+    if tf is None or tf.status in (TFStatus.OK, TFStatus.SKIPPED, TFStatus.NOT_INSTALLED):
+        return False
+    if tf.status != TFStatus.IMPORT_ERROR:
+        return True
+    return (tf.error_type or "").rsplit(".", 1)[-1] in _EXTENSION_ERRORS or not tf.error_type
+
+
 def _python_wheels(ctx: CheckContext) -> Iterator[Finding]:
     facts, matrix = ctx.facts, ctx.matrix
     if matrix is None or facts.python is None or facts.platform is None:
@@ -126,10 +142,7 @@ def _python_wheels(ctx: CheckContext) -> Iterator[Finding]:
                 f"TensorFlow {line.line} has wheels for Python {python} on {plat}",
             )
             return
-        broken = facts.tensorflow is not None and facts.tensorflow.status not in (
-            TFStatus.OK,
-            TFStatus.SKIPPED,
-        )
+        broken = _native_failure(facts.tensorflow)
         span = f"{wheels[0]}-{wheels[-1]}" if wheels else "none"
         if pkg.version != line.latest_patch and not broken:
             # The matrix lists the latest patch's wheels; earlier patches sometimes had more
@@ -138,7 +151,12 @@ def _python_wheels(ctx: CheckContext) -> Iterator[Finding]:
                 "tensorflow.python",
                 Severity.INFO,
                 f"TensorFlow {line.latest_patch}, the line's latest patch, has no wheel for "
-                f"Python {python} on {plat} (Python {span}); the installed {pkg.version} runs",
+                f"Python {python} on {plat} (Python {span}); the installed {pkg.version} "
+                + (
+                    "runs"
+                    if facts.tensorflow is not None and facts.tensorflow.status == TFStatus.OK
+                    else "is another patch, whose own wheels are not judged"
+                ),
                 "Upgrading within the line would need another Python.",
             )
             return
@@ -397,6 +415,10 @@ def _import_error_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
     )
 
 
+#: The statement the TensorFlow probe runs in its child interpreter.
+_PROBE_STATEMENT = ">>> import tensorflow"
+
+
 def _read_as_log(ctx: CheckContext, tf: TensorFlowFacts, what: str) -> Optional[Finding]:
     """What ``explain`` reads in the failed import's own words (its exception and stderr), for
     a failure no rule of this check names: the same signatures and knowledge, fitted to this
@@ -415,6 +437,9 @@ def _read_as_log(ctx: CheckContext, tf: TensorFlowFacts, what: str) -> Optional[
     )
     if not said.strip():
         return None
+    # The probe's own statement, above its words: what failed is TensorFlow's import, so a
+    # name missing with no frame shown is missing in the code that import ran.
+    said = f"{_PROBE_STATEMENT}\n{said}"
     report = explain([split_text(said)], load_signatures(), ctx.matrix, ctx.facts)
     found = next((x for x in report.findings if x.severity is Severity.ERROR and x.cause), None)
     if found is None:
