@@ -63,3 +63,50 @@ def test_an_answer_belongs_to_the_nearest_question_only() -> None:
     text = "tf.test.is_built_with_cuda()\nTrue\nx = 1\nFalse\n"
     listings = read_device_listings(text)
     assert [x.built_with_cuda for x in listings] == [True]
+
+
+# --- the driver's library in containers and on nodes ------------------------------------------
+
+_LOADER = (
+    "/usr/bin/tensorflow_model_server: error while loading shared libraries: libcuda.so.1: "
+    "cannot open shared object file: No such file or directory\n"
+)
+
+
+def test_a_pods_program_without_libcuda_is_a_pod_without_the_gpu() -> None:
+    text = "$ kubectl --namespace=ml logs deployment/serving -c serving\n" + _LOADER
+    top = _gpu_finding(text)
+    assert top.cause == "container-no-gpu" and top.severity is Severity.ERROR
+    assert "nvidia.com/gpu" in fix_text(top)
+
+
+def test_the_same_program_on_a_host_is_the_drivers_library() -> None:
+    assert _gpu_finding(_LOADER).cause == "driver-libraries-missing"
+
+
+def test_libcuda_not_found_beside_a_loaded_kernel_module_is_the_user_space_library() -> None:
+    text = (
+        "I tensorflow/stream_executor/cuda/cuda_diagnostics.cc:200] libcuda reported version "
+        "is: Not found: was unable to find libcuda.so DSO loaded into this program\n"
+        "I tensorflow/stream_executor/cuda/cuda_diagnostics.cc:204] kernel reported version "
+        "is: 418.67.0\n"
+    )
+    top = _gpu_finding(text)
+    assert top.cause == "driver-libraries-missing" and top.severity is Severity.ERROR
+    assert "418.67.0" in fix_text(top)
+
+
+def test_libcuda_not_found_without_a_kernel_module_is_no_error() -> None:
+    text = (
+        "I tensorflow/stream_executor/cuda/cuda_diagnostics.cc:200] libcuda reported version "
+        "is: Not found: was unable to find libcuda.so DSO loaded into this program\n"
+    )
+    assert all(x.severity is not Severity.ERROR for x in explained(text).findings)
+
+
+def test_a_container_tool_is_read_only_from_its_commands() -> None:
+    from tfdoctor.evidence.devices import container_shown
+
+    assert container_shown("$ kubectl logs pod/x\n") == "kubernetes"
+    assert container_shown("user@host:~$ docker exec -it tf python x.py\n") == "docker"
+    assert container_shown("I read the docker docs and the kubectl guide\n") is None

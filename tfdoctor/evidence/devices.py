@@ -243,3 +243,25 @@ def container_run_without_gpu(text: str) -> Optional[tuple[str, str]]:
             continue
         return match.group("tool"), match.group("cmd").strip()[:200]
     return None
+
+
+#: A program's output read from a container or a pod: ``kubectl logs`` (a pod's container),
+#: ``docker logs``/``docker exec``, ``podman logs``/``exec`` (a ``run`` is
+#: :func:`container_run_without_gpu`'s, which reads its GPU flags).
+_CONTAINER_OUTPUT = re.compile(
+    r"^(?:[^\n]{0,80}?[#$%>][ \t]*)?[ \t]*(?:sudo[ \t]+)?"
+    r"(?:(?P<kube>kubectl)\b[^\n]{0,200}?\b(?:logs|exec)\b"
+    r"|(?P<tool>docker|podman)[ \t]+(?:logs|exec|container[ \t]+(?:logs|exec))\b)",
+    re.MULTILINE,
+)
+
+
+def container_shown(text: str) -> Optional[str]:
+    """The container tool whose command ``text`` shows running the program or reading its
+    output (``kubernetes``, ``docker``, ``podman``), or None."""
+    if "kubectl" not in text and "docker" not in text and "podman" not in text:
+        return None
+    found = _CONTAINER_OUTPUT.search(text)
+    if found is None:
+        return None
+    return "kubernetes" if found.group("kube") else found.group("tool")

@@ -32,6 +32,7 @@ from tfdoctor.evidence.devices import (
     MAX_LISTINGS,
     DeviceListing,
     container_run_without_gpu,
+    container_shown,
     read_device_listings,
     unix_prompt,
 )
@@ -641,6 +642,9 @@ class Revealed(Record):
     dyld_built_for: Optional[str] = None
     #: The hosted notebook the log shows (``colab``, ``kaggle``): its paths or its name.
     notebook: Optional[str] = None
+    #: The container tool whose command the log shows running the program or reading its
+    #: output (``kubectl logs``, ``docker exec``): it ran in a container.
+    container_tool: Optional[str] = None
     #: The kind of Mac the log shows (``intel`` or ``apple-silicon``, with its words), where
     #: it shows one (:func:`tfdoctor.evidence.macos.read_mac`; also in ``inferred``).
     mac: Optional[Inferred] = None
@@ -966,6 +970,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         dyld_built_for=evidence.first("macos_version", evidence_only=True),
         mac=mac,
         notebook=_notebook_of(evidence.first_text, frames),
+        container_tool=container_shown(evidence.first_text),
         docker_run_without_gpu=evidence.docker_run_without_gpu,
         no_gpu_host=_no_gpu_host(evidence, text, image_line is not None),
         python_refusals=tuple(evidence.python_refusals),
@@ -1176,7 +1181,7 @@ def log_hints(revealed: Revealed) -> LogHints:
             if revealed.docker_run_without_gpu
             else "container"
             if revealed.cuda_image
-            else None
+            else revealed.container_tool
         ),
         notebook=revealed.notebook,
     )
@@ -1663,7 +1668,10 @@ def _keras(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseI
 
 
 def _driver_not_loaded(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
-    dlopen = any(h.signature.id in ("dlopen-libcuda", "dlopen-libcuda-old") for h in hits)
+    dlopen = any(
+        h.signature.id in ("dlopen-libcuda", "dlopen-libcuda-old", "libcuda-diagnostics-not-found")
+        for h in hits
+    )
     if r.kernel_module and dlopen and not m.container:
         # TensorFlow's own diagnosis found the kernel module loaded: what is missing is the
         # driver's user-space library, not the driver.
@@ -2412,7 +2420,13 @@ def _conda_cpu_build(
 
 
 def _gpu_shown(m: Machine, r: Revealed) -> bool:
-    return bool(r.compute_capability) or m.gpu_presence in ("present", "driver-broken")
+    """Whether the facts or the log show an NVIDIA GPU: a compute capability, the machine's
+    view, or the NVIDIA kernel module's version TensorFlow read (the module runs for a GPU)."""
+    return (
+        bool(r.compute_capability)
+        or bool(r.kernel_module)
+        or m.gpu_presence in ("present", "driver-broken")
+    )
 
 
 def _rule_named(m: Machine, hits: Sequence[Hits]) -> Optional[tuple[causes.CauseId, Fix]]:
