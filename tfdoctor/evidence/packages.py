@@ -438,6 +438,12 @@ def read_listed_versions(text: str) -> dict[str, str]:
     of each; names as pip normalises them."""
     if "tensor" not in text and "keras" not in text:
         return {}
+    # A block's distinct line shapes (every digit read as 0, each shape once), where the
+    # reader hands them: no listing line among them, none in the block, at the cost of the
+    # distinct text rather than the whole of a long, repetitive log.
+    shapes = getattr(text, "shapes", None)
+    if isinstance(shapes, str) and _LISTED.search(shapes) is None:
+        return {}
     out: dict[str, str] = {}
     for match in _LISTED.finditer(text):
         out.setdefault(match.group("name").lower().replace("_", "-"), match.group("version"))
