@@ -4,14 +4,10 @@ or a driver, from the log's own signs of the notebook (its paths, its name)."""
 from __future__ import annotations
 
 from tests.explaining import explained, fix_text
-from tfdoctor.evidence.devices import read_device_listings
 from tfdoctor.findings import Finding, Severity
 
 _UNLISTED = (
-    "Traceback (most recent call last):\n"
-    '  File "/content/drive/MyDrive/proj/train.py", line 3, in <module>\n'
-    "    raise SystemError('GPU device not found')\n"
-    "SystemError: GPU device not found\n"
+    "!ls /content/drive/MyDrive/proj\ntrain.py\n>>> tf.config.list_physical_devices('GPU')\n[]\n"
 )
 
 
@@ -53,16 +49,23 @@ def test_without_a_notebooks_sign_the_runtime_is_not_named() -> None:
     assert _gpu_finding(text).cause != "hosted-runtime-without-gpu"
 
 
-def test_a_notebook_cells_answer_is_read_after_what_the_cell_printed() -> None:
-    text = "print(tf.__version__)\ntf.test.is_gpu_available()\n\n1.15.0\nFalse\n"
-    (listing,) = read_device_listings(text)
-    assert listing.gpus == 0
+def test_the_words_colab_or_kaggle_are_not_a_hosted_notebook() -> None:
+    text = (
+        "It works on Colab but not on my own PC (Kaggle too).\n"
+        'user@box:~/proj$ python -c "import tensorflow as tf; '
+        "print(tf.config.list_physical_devices('GPU'))\"\n"
+        "[]\n"
+    )
+    assert _gpu_finding(text).cause != "hosted-runtime-without-gpu"
 
 
-def test_an_answer_belongs_to_the_nearest_question_only() -> None:
-    text = "tf.test.is_built_with_cuda()\nTrue\nx = 1\nFalse\n"
-    listings = read_device_listings(text)
-    assert [x.built_with_cuda for x in listings] == [True]
+def test_a_container_run_without_gpus_outranks_the_notebook() -> None:
+    text = (
+        "$ docker run -p 127.0.0.1:9000:8080 us-docker.pkg.dev/colab-images/public/runtime\n"
+        "/content/x.py\n"
+        "ImportError: libcuda.so.1: cannot open shared object file: No such file or directory\n"
+    )
+    assert _gpu_finding(text).cause == "container-no-gpu"
 
 
 # --- the driver's library in containers and on nodes ------------------------------------------

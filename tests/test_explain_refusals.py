@@ -232,3 +232,49 @@ def test_tensorflows_own_symbols_stay_with_their_readings() -> None:
     causes_found = {x.cause for x in explained(line + "\n").findings}
     assert "companion-mismatch" in causes_found
     assert "native-library-unresolved" not in causes_found
+
+
+# --- what the readers must not take (review) ------------------------------------------------
+
+
+def test_a_version_asked_of_python_is_not_pips_when_pip_is_another_majors() -> None:
+    text = "$ python --version\nPython 2.7.18\n$ python3 -m pip install tensorflow\n"
+    assert read_python_shown(text) is None
+
+
+def test_a_universal_wheel_beside_a_platform_wheel_is_not_the_refused_one() -> None:
+    text = (
+        "$ pip install ./dist/mylib-0.1-py3-none-any.whl https://x/h5py-2.10.0-cp37-cp37m-"
+        "linux_armv7l.whl\n"
+        "ERROR: is not a supported wheel on this platform.\n"
+    )
+    (found,) = read_wheel_refusals(text)
+    assert found.dist == "h5py"
+
+
+def test_a_requirements_pin_is_not_the_installed_tensorflow() -> None:
+    text = (
+        "My requirements.txt:\n"
+        "tensorflow==1.15.0\n\n"
+        "AttributeError: module 'tensorflow' has no attribute 'contrib'\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause != "unexplained-exception"
+    assert "contrib" in fix_text(top)
+
+
+def test_keras_3_beside_tensorflow_216_is_its_own_keras() -> None:
+    text = (
+        "AttributeError: module 'tensorflow.compat.v2.__internal__' has no attribute "
+        "'register_load_context_function'\n"
+        "tensorflow 2.16.1\n"
+        "keras 3.3.3\n"
+        "tf_keras 2.15.0\n"
+    )
+    assert top_error(explained(text)).cause == "tf-keras-mismatch"
+
+
+def test_a_macos_extension_is_not_linux_for_its_so_suffix() -> None:
+    text = "ImportError: /x/foo/_ext.cpython-39-darwin.so: undefined symbol: bar\n"
+    detail = explained(text).findings[0].detail
+    assert "macOS" in detail and "Linux" not in detail

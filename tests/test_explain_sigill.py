@@ -39,6 +39,7 @@ def test_an_intel_mac_is_read_from_what_only_an_intel_mac_shows(text: str) -> No
         "machdep.cpu.brand_string: Apple M1 Pro",
         "MacBook Air M2, macOS Ventura",
         "running on Apple silicon",
+        "Hardware: MacBook M1 and Intel Xeon server 2018",
         "the terminal was opened with Rosetta",
     ],
 )
@@ -60,6 +61,10 @@ def test_apple_silicon_is_read_from_what_only_apple_silicon_shows(text: str) -> 
         "build/temp.macosx-10.9-x86_64-3.8/src",
         "Intel(R) Core(TM) i7-8700 CPU @ 3.20GHz",  # any PC
         "MacBook Pro 2021",
+        # Not a Mac: a place, the protein software, a network card's address.
+        "python train.py --data /data/landscapes/yosemite",
+        "export ROSETTA3_DB=/opt/rosetta/main/database",
+        "mac address 00:11:22 changed in 2015",
         # Both kinds in the user's words decide nothing.
         "It worked on my Intel Mac but not on the M1 Mac",
         "",
@@ -141,6 +146,17 @@ def test_zsh_on_linux_is_the_cpus_own() -> None:
         "zsh: illegal hardware instruction  python\n"
     )
     assert top_error(explained(text)).cause == "cpu-lacks-avx"
+
+
+def test_a_mac_a_user_names_does_not_make_a_linux_log_a_macs() -> None:
+    text = (
+        "The same code works fine on my MacBook Pro 2019.\n"
+        "user@box:~$ python x.py\n"
+        "Illegal instruction (core dumped)\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "cpu-lacks-avx"
+    assert "/proc/cpuinfo" in fix_text(top)
 
 
 def test_windows_is_told_of_coreinfo() -> None:

@@ -160,15 +160,16 @@ def tag_system(tag: str) -> Optional[str]:
     return None
 
 
-#: tag_system's names as tfdoctor names operating systems (Machine.os: ``macos``).
-_OS_NAMES = {"darwin": "macos", "windows": "windows", "linux": "linux"}
+#: ``platform.system()``'s names, lower-cased (tag_system's), as tfdoctor names operating
+#: systems (Machine.os: ``macos``).
+OS_OF_SYSTEM = {"linux": "linux", "darwin": "macos", "windows": "windows"}
 
 
 def tag_os(tag: str) -> Optional[str]:
     """The operating system a wheel's platform tag is built for, as tfdoctor names it
     (``linux``, ``macos``, ``windows``), or None."""
     system = tag_system(tag)
-    return _OS_NAMES[system] if system is not None else None
+    return OS_OF_SYSTEM[system] if system is not None else None
 
 
 def _platform_misfit(tag: str, platform: Optional[PlatformFacts]) -> Optional[Misfit]:

@@ -1198,13 +1198,27 @@ def libcuda_beside_module_fix(version: str) -> Fix:
     )
 
 
+#: Hosted notebooks whose VM gets a GPU, and its driver, only from the runtime's accelerator
+#: setting: the user installs no driver there (a Deep Learning VM or SageMaker instance with a
+#: GPU attached may need its driver installed, the driver's own fix).
+_RUNTIME_GPU_NOTEBOOKS = ("colab", "kaggle")
+
+
+def _runtime_chooses_gpu(m: Machine) -> bool:
+    """The machine is a notebook whose runtime setting gives it a GPU, on Linux (or a system
+    not known), and no container the user started is shown (a probe's hosted facts outrank a
+    container the VM runs the notebook in: the user cannot pass that one a GPU)."""
+    if m.notebook not in _RUNTIME_GPU_NOTEBOOKS or m.os not in (None, "linux"):
+        return False
+    return m.facts.hosted is not None or not m.container
+
+
 def driver_not_loaded(m: Machine) -> tuple[CauseId, Fix]:
     """TensorFlow could not load the driver's libcuda: inside a container, the GPU was not
     handed over (the host's driver comes with it); elsewhere, the driver is not loaded. The one
     answer check's import failure and explain's log line share. On a hosted notebook's VM the
     driver comes with a GPU runtime: the runtime's accelerator is what to change."""
-    if m.notebook is not None:
-        # (Its VM may run the notebook in a container: the user cannot pass it a GPU.)
+    if _runtime_chooses_gpu(m):
         return HOSTED_RUNTIME_WITHOUT_GPU, hosted_gpu_runtime_fix(m.notebook)
     return (CONTAINER_NO_GPU if m.container else DRIVER_NOT_LOADED), driver_load_fix(m)
 
@@ -1213,9 +1227,7 @@ def driver_load_fix(m: Machine) -> Fix:
     """Load (or install) the NVIDIA kernel driver, as far as the kernel facts tell why it is
     not loaded: nouveau holding the GPU, Secure Boot refusing the module, DKMS without a build
     for the running kernel. A container's host hands the driver over."""
-    if m.notebook is not None:
-        # A hosted notebook's VM has the driver where its runtime has a GPU (in a container
-        # or not: the user cannot pass it one).
+    if _runtime_chooses_gpu(m):
         return hosted_gpu_runtime_fix(m.notebook)
     if m.container:
         return container_gpu_fix(m)

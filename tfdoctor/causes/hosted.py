@@ -86,13 +86,16 @@ CAUSES: Mapping[str, Cause] = dict(
 def hosted_gpu_runtime_fix(name: Optional[str]) -> Fix:
     """A runtime with a GPU accelerator on the hosted notebook ``name`` (``colab``; None where
     the log does not say which), then a fresh session."""
-    image = hosted_data().image(name) if name else None
+    data = hosted_data()
+    image = data.image(name) if name else None
     where = (
         f"On {image.title}: {image.accelerator}"
         if image is not None
-        else "Set the notebook runtime's accelerator to a GPU (Colab: Runtime > Change runtime "
-        "type > Hardware accelerator; Kaggle: Settings > Accelerator), then start a fresh "
-        "session"
+        else "Set the notebook runtime's accelerator to a GPU ("
+        + "; ".join(
+            f"{i.title}: {i.accelerator}" for i in map(data.image, ("colab", "kaggle")) if i
+        )
+        + ")"
     )
     return Fix(
         f"{where}; run the notebook again from the top. Do not install CUDA or a driver on the "

@@ -421,7 +421,7 @@ def glibc_fix(glibc: str, package: Optional[str] = None) -> Fix:
     version = glibc.split("_", 1)[-1]
     # glibc is the system's: an upgrade within the release keeps its version (a distribution
     # never moves a release to a new glibc), so the binary or the system has to change.
-    if package in ("tensorflow", "tensorflow_core"):
+    if package == "tensorflow":
         built = "an older TensorFlow built for this glibc"
     elif package:
         built = (
@@ -691,23 +691,34 @@ def native_library_fix(library: Optional[str], macos: bool = False) -> Fix:
     )
 
 
-def undefined_symbol_fix(library: str, symbol: str, package: Optional[str]) -> Fix:
-    """``library`` loaded but needs ``symbol``, which no loaded library defines: it, or a
-    library it links, is of another build than the rest (``package``: the installed package
+def undefined_symbol_fix(
+    library: str, symbol: str, package: Optional[str], required: Optional[str] = None
+) -> Fix:
+    """``library`` loaded but needs ``symbol``, which no loaded library defines: the library
+    that should define it (``required``: the symbol version the message names, LIBFFI_BASE_7.0
+    or libcublasLt.so.12) is another build, often one earlier on the loader's path (a conda
+    environment's, LD_LIBRARY_PATH's), or ``library`` itself is (``package``: the distribution
     that ships it, where its path says)."""
-    owner = (
-        f"{library} is {package}'s: reinstall {package} at a release built for this system "
-        "and the libraries it links (its own wheel, not a copy built elsewhere)"
-        if package
-        else f"Find which package or system library provides {library} and reinstall it at a "
-        "release built for this system (a file copied or built on another system links other "
-        "versions)"
+    provider = (
+        f"The symbol's version ({required}) names the library that should define it: the one "
+        "loaded is another build, often a copy earlier on the loader's path (a conda "
+        "environment's lib, a directory in LD_LIBRARY_PATH) than the system's. "
+        if required
+        else ""
     )
+    owner = (
+        f"{library} is of another build: it is {package}'s, reinstall {package} at a release "
+        "built for this system"
+        if package
+        else f"{library} is of another build: reinstall what provides it (a file copied or "
+        "built on another system links other versions)"
+    )
+    if required:
+        owner = f"Or {owner}"
     return Fix(
-        f"{library} needs {symbol or 'a symbol'}, which no library loaded with it defines: it "
-        f"was built against other versions of the libraries it links. {owner}; ldd shows "
-        "which libraries it links from where.",
-        (f"ldd {shlex.quote(library)}",),
+        f"{library} needs {symbol or 'a symbol'}, which no library loaded with it defines. "
+        f"{provider}{owner}; ldd shows which libraries it links, and from where.",
+        (f"ldd {shlex.quote(library)}", 'echo "LD_LIBRARY_PATH=$LD_LIBRARY_PATH"'),
     )
 
 

@@ -958,7 +958,8 @@ def _abi_sentence(abi: Optional[str], what: str) -> str:
 
 def custom_op_fix(library: str, symbol: str) -> Fix:
     """A project's own op library (built by its script, or shipped prebuilt) that misses one
-    of TensorFlow's C++ symbols: rebuilt against the installed TensorFlow with its flags."""
+    of TensorFlow's C++ symbols: rebuilt against the installed TensorFlow with its flags
+    (``symbol``: the missing one, whose C++ ABI is named; "" to name none)."""
     what = library or "The op library tf.load_op_library loads"
     return Fix(
         f"{what} is the project's own build, compiled against another TensorFlow or with "

@@ -74,7 +74,8 @@ def check_libdevice(ctx: CheckContext) -> Iterator[Finding]:
         return  # no evidence the search ran: say nothing rather than guess
     m = ctx.machine
     # From 2.11 XLA runs without being asked: Keras 2.11's optimizers compile their update
-    # step with it on a GPU (jit_compile=True by default, keras/optimizers/optimizer.py; the
+    # step with it on a GPU (jit_compile=True by default, keras/optimizers/
+    # optimizer_experimental/optimizer.py at v2.11.0; the
     # "libdevice not found" of tf-keras issue 62 came from `optimizer="adam"`), and Keras 3
     # compiles fit itself (jit_compile="auto", keras/src/trainers/trainer.py). Before 2.11
     # only code that asks uses XLA (the matrix's xla_by_default). Unknown release: as from 2.11.

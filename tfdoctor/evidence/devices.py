@@ -101,11 +101,6 @@ def read_device_listings(text: str, first_line: int = 1) -> list[DeviceListing]:
     return out[:MAX_LISTINGS]
 
 
-#: How many lines below a question its answer may be printed (a notebook cell prints what its
-#: lines printed, then the value of its last).
-_ANSWER_BELOW = 3
-
-
 def _candidate_lines(text: str) -> list[int]:
     """The starts of the lines that hold one of the literals, in order."""
     found: set[int] = set()
@@ -119,13 +114,7 @@ def _candidate_lines(text: str) -> list[int]:
                 break
             i = text.find(literal, end)
             if literal in ("vailable", "uilt", "gpu_device_name") and end >= 0:
-                # The answer printed below the question: at once, or after a cell's prints.
-                below = end
-                for _ in range(_ANSWER_BELOW):
-                    found.add(below + 1)
-                    below = text.find("\n", below + 1)
-                    if below < 0:
-                        break
+                found.add(end + 1)  # the answer printed on the line below the question
     return sorted(s for s in found if s < len(text))
 
 
@@ -147,7 +136,7 @@ def _listing(line: str, text: str, start: int, where: int) -> Optional[DeviceLis
         if line.endswith("]") and line.lstrip().startswith("["):
             return DeviceListing(where, line, gpus=types.count("GPU"))
         return None
-    above = _lines_above(text, start, _ANSWER_BELOW)
+    above = _lines_above(text, start, 3)
     if "[]" in line and (
         _LABELLED_EMPTY.search(line)
         or (_EMPTY_ANSWER.search(line) and any(_GPU_QUERY.search(x) for x in (line, *above)))
@@ -158,15 +147,8 @@ def _listing(line: str, text: str, start: int, where: int) -> Optional[DeviceLis
         return DeviceListing(where, line, gpus=int(match.group("n")))
     answer = _BOOL_ANSWER.search(line)
     if answer is None and above and _BARE_BOOL.match(line):
-        # The question on one line (``>>> tf.test.is_gpu_available()``), its answer below: at
-        # once, or after what the same cell printed first (a notebook shows a cell's prints
-        # before the value of its last line), up to another answer.
-        for asked in above:
-            if _BARE_BOOL.match(asked):
-                break
-            answer = _BOOL_ANSWER.search(asked.rstrip() + " " + line)
-            if answer is not None:
-                break
+        # The question on one line (``>>> tf.test.is_gpu_available()``), its answer below.
+        answer = _BOOL_ANSWER.search(above[0].rstrip() + " " + line)
     if answer is not None:
         value = answer.group("value").lower() == "true"
         what = answer.group("what").lower()

@@ -39,20 +39,26 @@ _PRINTED = re.compile(
 #: Apple's chips, Rosetta, an Intel Mac.
 _SAID = re.compile(
     r"(?i)\b(?:mac\s*os\s*x?|os\s*x|macos)\s*(?:version\s*)?(?P<os_major>1[0-5])\.(?P<os_minor>\d+)"
-    r"|\b(?P<old_name>el\s+capitan|high\s+sierra|mojave|catalina|yosemite|mavericks)\b"
-    r"|\bmac(?:book(?:\s*(?:pro|air))?|\s*mini|\s*pro)?\b[^\n]{0,40}?\b(?P<year>20[012]\d)\b"
-    r"|\b(?P<imac>imac)\b[^\n]{0,40}?\b(?P<imac_year>20[012]\d)\b"
+    # A release's name only after macOS's own (Yosemite is a park, Catalina an island).
+    r"|\b(?:mac\s*os\s*x?|os\s*x|macos)\s+(?P<old_name>el\s+capitan|high\s+sierra|sierra|mojave"
+    r"|catalina|yosemite|mavericks)\b"
+    # A Mac model and its year, nothing that names a chip between them.
+    r"|\b(?P<model>macbook(?:\s*(?:pro|air))?|imac|mac\s*mini|mac\s*pro)\b"
+    r"(?:(?!\bm[1-5]\b)[^\n]){0,25}?\b(?P<year>20[012]\d)\b"
     r"|\b(?P<chip>apple\s+m[1-5]|m[1-5](?:\s+(?:pro|max|ultra))?\s+(?:chip|mac))\b"
     r"|\bmac(?:book(?:\s*(?:pro|air))?|\s*mini|\s*studio)?\s+(?:with\s+(?:an?\s+)?)?"
     r"(?P<mac_chip>m[1-5])\b"
-    r"|\b(?P<silicon>apple\s+silicon|rosetta)\b"
+    # Rosetta as Apple's translator (not the protein-design software of that name).
+    r"|\b(?P<silicon>apple\s+silicon|rosetta\s*2|(?:under|via|through|with|using)\s+rosetta"
+    r"|rosetta\s+(?:terminal|emulation|translation|mode))\b"
     r"|\b(?P<intel_mac>intel(?:-based)?\s+mac(?:book)?)\b"
 )
 
 
-def read_mac(text: str) -> Optional[Inferred]:
-    """The kind of Mac ``text`` shows, with the words it
-    rests on (:data:`INTEL`, :data:`APPLE`), or None where it shows neither or both."""
+def read_mac(text: str, printed_only: bool = False) -> Optional[Inferred]:
+    """The kind of Mac ``text`` shows, with the words it rests on (:data:`INTEL`,
+    :data:`APPLE`), or None where it shows neither or both; ``printed_only``: only what the
+    machine printed (platform strings, uname, sysctl), not a user's words."""
     head = text[:MAC_READ]
     if not _MAYBE.search(head):
         return None  # no word any sign holds: the common case, without the patterns
@@ -60,6 +66,8 @@ def read_mac(text: str) -> Optional[Inferred]:
         kind = _printed_kind(match)
         if kind is not None:
             return Inferred("processor", kind, _line_of(head, match))
+    if printed_only:
+        return None
     said: dict[str, str] = {}
     for match in _SAID.finditer(head):
         kind = _said_kind(match)
@@ -102,7 +110,7 @@ def _said_kind(match: re.Match[str]) -> Optional[str]:
         return INTEL if major == 10 and minor < 16 else None
     if match.group("old_name"):
         return INTEL  # every one of these releases came before Apple silicon
-    year = match.group("year") or match.group("imac_year")
+    year = match.group("year")
     if year:
         # Apple's last Intel-only models were announced in 2019; 2020 had both kinds.
         return INTEL if int(year) < 2020 else None

@@ -422,14 +422,18 @@ def read_conda_rows(texts: Iterable[str]) -> list[CondaRow]:
 # --- package listings ---------------------------------------------------------------------------
 
 #: The distributions released in step with TensorFlow (and TensorFlow's own), whose versions a
-#: pasted listing gives: ``pip list``'s rows, ``pip freeze``'s pins, and the hand-made
-#: ``- name == version`` or ``name: version`` lists of an issue.
+#: pasted listing gives: ``pip list``'s rows (name, blanks, version), the hand-made
+#: ``- name == version`` or ``name: version`` lists of an issue, and ``pip freeze``'s
+#: ``name==version`` only after the command that printed it (written alone, that is a
+#: requirement, not what is installed). One run of blanks at each place: linear on any line.
 _LISTED = re.compile(
     r"^[ \t]*(?:[-*][ \t]+)?(?P<name>tensorflow(?:[-_](?:gpu|cpu|estimator|intel|macos))?|keras"
-    r"|tf[-_]keras|tensorboard)[ \t]*(?:==|:|[ \t])[ \t]*v?(?P<version>\d+\.\d+(?:\.\d+)?)"
-    r"[ \t]*\r?$",
+    r"|tf[-_]keras|tensorboard)(?P<sep>[ \t]+(?:==?[ \t]+|:[ \t]*)?|==|:[ \t]*)"
+    r"v?(?P<version>\d+\.\d+(?:\.\d+)?)[ \t]*\r?$",
     re.MULTILINE,
 )
+#: The command whose output is pip freeze's pins.
+_FREEZE = re.compile(r"\bpip[\d.]*\s+freeze\b|\bpip[\d.]*\s+list\s+--format[= ]freeze\b")
 
 
 def read_listed_versions(text: str) -> dict[str, str]:
@@ -445,7 +449,13 @@ def read_listed_versions(text: str) -> dict[str, str]:
     if isinstance(shapes, str) and _LISTED.search(shapes) is None:
         return {}
     out: dict[str, str] = {}
+    frozen = -1  # where the last pip freeze command ends, if one was shown
+    if "freeze" in text:
+        commands = [m.end() for m in _FREEZE.finditer(text)]
+        frozen = commands[0] if commands else -1
     for match in _LISTED.finditer(text):
+        if match.group("sep") == "==" and not 0 <= frozen < match.start():
+            continue  # a requirement's pin, not a freeze's output
         out.setdefault(match.group("name").lower().replace("_", "-"), match.group("version"))
     return out
 

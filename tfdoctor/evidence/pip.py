@@ -126,8 +126,10 @@ def read_wheel_refusals(text: str) -> list[WheelRefusal]:
     named: Optional[WheelRefusal] = None
     for line in text.split("\n"):
         if "install" in line and _PIP_INSTALL.search(line):
-            arg = _WHEEL_ARG.search(line)
-            named = _refusal(arg) if arg is not None else None
+            # The wheel a refusal is about: the one platform wheel the command names (a
+            # universal py3-none-any wheel is never refused for its tags; several: not known).
+            args = [a for a in _WHEEL_ARG.finditer(line) if a.group("platform") != "any"]
+            named = _refusal(args[0]) if len(args) == 1 else None
         if _REFUSED in line:
             found = read_wheel_refusal(line) or named
             if found is not None and found not in out:

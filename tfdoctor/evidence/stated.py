@@ -176,8 +176,6 @@ _NO_GPU = re.compile(
     r"|\bgpus?\b[^.\n]{0,30}?\b(?:is|are)\s+(?:not|never)\s+(?:detected|found|available|used|"
     r"recogni[sz]ed|listed|visible|being used|utili[sz]ed)\b"
     r"|\bno\s+gpus?\s+(?:is\s+|are\s+)?(?:detected|found|available|listed)\b"
-    # A program's own check saying so ("GPU device not found", "GPU not available").
-    r"|\bgpu(?:\s+device)?s?\s+not\s+(?:found|detected|available)\b"
     # The work landing on the CPU instead: "only uses the CPU", "trains on the CPU instead",
     # "CPU mode only".
     r"|\b(?:only|just)\s+(?:uses?|using|utili[sz]es?|(?:runs?|running|trains?|training)\s+on)"

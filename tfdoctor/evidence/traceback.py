@@ -366,8 +366,10 @@ _BARE = re.compile(
     # no attribute 'Num'"): that message, read as if quoted alone.
     r"^[ \t]*(?:[^\n]*?\bCause: (?:converting <[^<>\n]*>: )?(?:\w+Error: )?)?(?:"
     # A module's name alone before "has no attribute" (a paste that dropped "module"): dotted,
-    # as no class's name in Python's own "'X' object has no attribute" is.
-    r"(?P<attribute>(?:module |(?=[`'\"\u2018\u201c]\w+\.\w))([`'\"\u2018\u201c])[\w.]+"
+    # its last part in lower case as modules' are (a class's is capitalised).
+    r"(?P<attribute>(?:module "
+    r"|(?=[`'\"\u2018\u201c]\w+(?:\.\w+)*\.[a-z_][a-z0-9_]*[`'\"\u2019\u201d]))"
+    r"([`'\"\u2018\u201c])[\w.]+"
     r"[`'\"\u2019\u201d] has no attribute "
     r"([`'\"\u2018\u201c])\w+[`'\"\u2019\u201d]"
     r"(?:\. Did you mean: '\w+'\?)?)"
@@ -507,8 +509,8 @@ def interpreters(text: str, limit: int = MAX_INTERPRETERS) -> list[str]:
 #: A frame calling tf.load_op_library: the caller's frame line, its code line, then TensorFlow's
 #: load_library.py's frame (a paste may end without the exception's type).
 _OP_LOADER = re.compile(
-    r'^\s*File "(?P<caller>[^"\n]{1,400})", line \d+[^\n]*\n(?:[^\n]*\n){0,2}?'
-    r'\s*File "[^"\n]{0,400}[/\\]framework[/\\]load_library\.py"',
+    r'^[ \t]*File "(?P<caller>[^"\n]{1,400})", line \d+[^\n]*\n(?:[^\n]*\n){0,2}?'
+    r'[ \t]*File "[^"\n]{0,400}[/\\]framework[/\\]load_library\.py"',
     re.MULTILINE,
 )
 
@@ -525,20 +527,31 @@ def op_loader_in(text: str) -> Optional[str]:
 #: A command asking an interpreter its version (after any prompt), and the answer CPython
 #: prints on the next line.
 _VERSION_SHOWN = re.compile(
-    r"(?:^|[\s$#>%])(?:python|py)[\d.]{0,5}(?:\.exe)?[ \t]+(?:--version|-V)[ \t]*\r?\n"
-    r"[ \t]*Python (?P<version>[23]\.\d{1,2}(?:\.\d{1,2})?)[ \t]*\r?$",
+    r"(?:^|[\s$#>%])(?P<command>python|py)(?P<suffix>[\d.]{0,5})(?:\.exe)?[ \t]+(?:--version|-V)"
+    r"[ \t]*\r?\n[ \t]*Python (?P<version>[23]\.\d{1,2}(?:\.\d{1,2})?)[ \t]*\r?$",
     re.MULTILINE,
 )
+#: An interpreter or pip named for a major Python (python3, pip2, python3.8 -m pip).
+_OTHER_MAJOR = {
+    "2": re.compile(r"\b(?:python|pip)3(?:\.\d+)?\b"),
+    "3": re.compile(r"\b(?:python|pip)2(?:\.\d+)?\b"),
+}
 
 
 def read_python_shown(text: str) -> Optional[str]:
     """The Python version ``python --version`` (or ``-V``) printed in ``text``: the answer on
     the line after the command, not a "Python 3.x" line elsewhere (a README's, a banner
-    quoted in prose)."""
+    quoted in prose); None where the log also runs an interpreter or pip of the other major
+    (``python`` answering 2.7 beside ``python3 -m pip``: that pip is another Python's)."""
     if "Python " not in text or ("--version" not in text and "-V" not in text):
         return None
     found = _VERSION_SHOWN.search(text)
-    return found.group("version") if found is not None else None
+    if found is None:
+        return None
+    version = found.group("version")
+    if _OTHER_MAJOR[version[0]].search(text):
+        return None
+    return version
 
 
 def interpreter_prefix(path: str) -> str:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import functools
+import os
 import re
 import shlex
 from collections.abc import Iterable, Mapping, Sequence
@@ -786,20 +787,24 @@ def _os_of(
         if lib.endswith(".dll"):
             return Inferred("os", "windows", lib)
     for lib in libraries:
+        if "-darwin.so" in lib:
+            # CPython's extension suffix on macOS (.cpython-39-darwin.so).
+            return Inferred("os", "macos", lib)
         if ".so" in lib:
             return Inferred("os", "linux", lib)
     text = "\n".join((*lines, *(f" {path}" for path in frames)))
     if "supported wheel" in text:
         # pip's refusal names a wheel of exactly the platform this machine is not.
         text = _REFUSED_WHEEL_LINE.sub("", text)
+    # setuptools' build folders, named after the platform they build for (before the path
+    # styles: a macOS build's extensions end in .so too).
+    folder = build_folder_system(text)
+    if folder is not None:
+        return Inferred("os", *folder)
     for name, pattern in _OS_TEXT:
         match = pattern.search(text)
         if match is not None:
             return Inferred("os", name, match.group(0).strip())
-    # setuptools' build folders, named after the platform they build for.
-    folder = build_folder_system(text)
-    if folder is not None:
-        return Inferred("os", *folder)
     # Only then a wheel's name: a requirement for another system can stand in any log.
     for tag in wheel_platform_tags(text):
         system = tag_os(tag)
@@ -858,7 +863,11 @@ def _system_of(
         os_hint = Inferred("os", said.os, f"the issue's form: {said.os_said}")
     mac = read_mac(evidence.first_text)
     if os_hint is None and mac is not None:
-        os_hint = Inferred("os", "macos", mac.because)
+        # Only what the machine printed says the system (a user's words may name another
+        # machine than the one that failed).
+        printed = read_mac(evidence.first_text, printed_only=True)
+        if printed is not None:
+            os_hint = Inferred("os", "macos", printed.because)
     return os_hint, mac
 
 
@@ -979,19 +988,20 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
     )
 
 
-#: A hosted notebook's own paths and names: Colab's /content working directory and its
-#: google.colab package, Kaggle's /kaggle/input and /kaggle/working.
+#: A hosted notebook's own paths and packages: Colab's /content working directory and its
+#: google.colab package, Kaggle's /kaggle/input and /kaggle/working. Not the words "Colab" or
+#: "Kaggle", which a user writes of another machine ("it works on Colab").
 _NOTEBOOKS = (
-    ("colab", re.compile(r"(?i)\bgoogle\.colab\b|\bcolab(?:oratory)?\b|(?:^|[\s\"'(])/content/")),
-    ("kaggle", re.compile(r"(?i)/kaggle/(?:input|working)\b|\bkaggle\b")),
+    ("colab", re.compile(r"\bgoogle\.colab\b|(?:^|[\s\"'(])/content/")),
+    ("kaggle", re.compile(r"/kaggle/(?:input|working)\b")),
 )
 
 
 def _notebook_of(head: str, frames: Sequence[str]) -> Optional[str]:
-    """The hosted notebook the head of the log or its tracebacks' files show, or None (two
-    named: neither)."""
+    """The hosted notebook the head of the log or its tracebacks' files show by its own paths,
+    or None (two shown: neither)."""
     text = "\n".join((head, *frames))
-    if not any(w in text for w in ("olab", "content/", "aggle", "OLAB", "AGGLE")):
+    if "content/" not in text and "colab" not in text and "/kaggle/" not in text:
         return None
     found = [name for name, pattern in _NOTEBOOKS if pattern.search(text)]
     return found[0] if len(found) == 1 else None
@@ -1367,12 +1377,22 @@ def _macos(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseI
     return causes.platform.MACOS_TOO_OLD, causes.platform.macos_fix(built_for or r.dyld_built_for)
 
 
+def _package_named(top: Optional[str]) -> Optional[str]:
+    """How a fix names the installed import package ``top``: its distribution where the module
+    table knows it (cv2 is opencv-python's), else by its directory (no distribution is made
+    up for it); TensorFlow's as ``tensorflow``."""
+    if not top:
+        return None
+    if top in ("tensorflow", "tensorflow_core"):
+        return "tensorflow"
+    return distribution_of(top) or f"the package installed as {top}"
+
+
 def _glibc(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     glibc = next((g["glibc"] for h in hits for g in h.groups if g.get("glibc")), "GLIBC_2.17")
     requirer = _group(hits, "requirer") or ""
-    return causes.platform.GLIBC_TOO_OLD, causes.platform.glibc_fix(
-        glibc, installed_package(requirer) if requirer else None
-    )
+    top = installed_package(requirer) if requirer else None
+    return causes.platform.GLIBC_TOO_OLD, causes.platform.glibc_fix(glibc, _package_named(top))
 
 
 def _libstdcxx(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
@@ -1395,11 +1415,13 @@ def _cpu_avx(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Caus
     emulated = (plat is not None and (plat.rosetta or plat.emulation is not None)) or (
         "qemu-sigill" in ids
     )
-    if not emulated and plat is None and r.mac is not None:
+    # The Mac the log shows decides only for a log of macOS, or of no system shown.
+    mac = r.mac if r.os in (None, "macos") else None
+    if not emulated and plat is None and mac is not None:
         # The Mac the log shows decides: Rosetta 2 on Apple silicon does not translate AVX
         # (https://developer.apple.com/documentation/apple-silicon/about-the-rosetta-translation-environment);
         # an Intel Mac runs the wheel natively, and the oldest lack AVX.
-        emulated = r.mac.value == APPLE
+        emulated = mac.value == APPLE
     elif not emulated and plat is None:
         # A Mac that shows neither kind is taken for Apple silicon under Rosetta, the commoner
         # since 2020 (an Intel Mac without AVX is older than 2012): the macOS shells' words
@@ -1410,7 +1432,7 @@ def _cpu_avx(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Caus
     library = _group(hits, "library")
     return causes.platform.CPU_LACKS_AVX, causes.platform.cpu_avx_fix(
         _group(hits, "instruction"),
-        system="macos" if r.mac is not None else (m.os or r.os),
+        system="macos" if mac is not None else (m.os or r.os),
         binding=library if library and causes.platform.tfjs_binding(library) else None,
     )
 
@@ -1742,12 +1764,15 @@ def _companion(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
             # No package's: the project's own op library, built by its script or shipped
             # prebuilt, against another TensorFlow or with other flags.
             return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.software.custom_op_fix(
-                own, symbol
+                own, symbol if r.tf_version is None else ""
             )
         if r.op_loader is not None and installed_package(r.op_loader):
             top = installed_package(r.op_loader)
             dist = distribution_of(top or "") or ""
-    fix = causes.software.companion_fix(m, dist or None, abi=causes.software.cxx_abi_of(symbol))
+    # The symbol's C++ ABI says which TensorFlow build lacks it where the log does not show
+    # the release (whose own wheels' ABI would then be the question).
+    abi = causes.software.cxx_abi_of(symbol) if r.tf_version is None else None
+    fix = causes.software.companion_fix(m, dist or None, abi=abi)
     if not dist and top is not None:
         # No distribution the table knows: the directory it is installed in names the add-on.
         fix = Fix(
@@ -1862,10 +1887,18 @@ def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
             library, built
         )
     if any(h.signature.id == "library-undefined-symbol" for h in hits) and library:
-        # A library that loaded but needs a symbol nothing defines: of another build than the
-        # libraries it links; the package that ships it (its path says) is what to reinstall.
+        symbol = _group(hits, "symbol") or ""
+        if re.match(r"_ZN?K?St", symbol):
+            # A symbol of the C++ standard library (namespace std): the libstdc++ loaded is
+            # older than the one the library was built with.
+            return causes.platform.LIBSTDCXX_TOO_OLD, causes.platform.libstdcxx_fix(
+                symbol, "libstdc++.so.6", library
+            )
+        # A library that loaded but needs a symbol nothing defines: it, or the library that
+        # should define it (the message's "version" names that one), is of another build.
+        top = installed_package(os.path.normpath(library))
         return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.undefined_symbol_fix(
-            library, _group(hits, "symbol") or "", installed_package(library)
+            library, symbol, _package_named(top), _group(hits, "required")
         )
     # "Library not loaded" is dyld's (macOS) wording.
     dyld = any(h.signature.id == "dylib-not-loaded" for h in hits)
@@ -1928,12 +1961,23 @@ def _static_tls(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.C
     )
 
 
+#: The distributions whose refused wheels this cause is about (pip-unsupported-wheel's).
+_TF_WHEEL = re.compile(r"(?:tensorflow|tflite|ai_edge_litert|tf_keras|pycoral)", re.IGNORECASE)
+
+
 def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     # pip's own words say what it could see: reason from them before any general advice.
     lines = [line for h in hits for _, line in h.citations]
     wheel = next((w for w in map(read_wheel_refusal, lines) if w is not None), None)
-    wheel = wheel or next(iter(r.wheel_refusals), None)
-    if wheel is not None and wheel.platform == "win_amd64" and _no_release_at_all(r, hits):
+    # Else a TensorFlow wheel the pip command named (a paste that kept only pip's message).
+    wheel = wheel or next((w for w in r.wheel_refusals if _TF_WHEEL.match(w.dist)), None)
+    shown = ".".join((r.python or "").split(".")[:2])
+    if (
+        wheel is not None
+        and wheel.platform == "win_amd64"
+        and _no_release_at_all(r, hits)
+        and (not shown or wheel.python_version == shown)
+    ):
         # pip finds no TensorFlow at all and refuses the 64-bit Windows wheel (the user picks
         # the wheel of their own CPython): the interpreter is 32-bit, which python.org's
         # default Windows download was until 3.9; TensorFlow has only 64-bit wheels.

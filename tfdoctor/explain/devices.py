@@ -77,7 +77,7 @@ def _rank(
     # None: the release is not known; else whether it has a native Windows GPU build.
     native = line.windows_native_gpu if line is not None else None
     rest = ("libraries", "driver", "cpu-build", "hidden")
-    if m.notebook is not None and with_cuda is not False and m.os in (None, "linux"):
+    if m.notebook in ("colab", "kaggle") and with_cuda is not False and m.os in (None, "linux"):
         # A hosted notebook's VM has a GPU only where its runtime's accelerator is one: with
         # no library or driver error before it (that finding explains it), the runtime leads.
         return (

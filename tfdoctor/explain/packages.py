@@ -1371,15 +1371,34 @@ def internal_caller(m: Machine) -> tuple[str, str]:
     (Keras first), else the Keras 2 the machine would have."""
     if m.tf is not None:
         minor = version_key(m.tf.version)[:2]
+        stepped = _stepped_with(m)
         off = {
             normalize_name(p.name): p.version
             for p in m.facts.packages or ()
-            if normalize_name(p.name) in _INTERNAL_USERS and version_key(p.version)[:2] != minor
+            if normalize_name(p.name) in stepped and version_key(p.version)[:2] != minor
         }
         for name in _INTERNAL_USERS:
             if name in off:
                 return name, f"{name} {off[name]} beside TensorFlow {m.tf.version}"
     return _keras2_of(m)
+
+
+def _stepped_with(m: Machine) -> set[str]:
+    """Which of :data:`_INTERNAL_USERS` are released in step with this TensorFlow's line:
+    tf-keras always (2.X for TensorFlow 2.X); keras where the matrix says its line's keras is
+    (2.6-2.15; Keras 3 after, its own numbering); tensorflow-estimator up to the last such
+    line (2.16 dropped it with Keras 2: its last release is 2.15). All three where the line is
+    not known."""
+    line, matrix = m.line, m.matrix
+    if line is None or matrix is None:
+        return set(_INTERNAL_USERS)
+    stepped = {"tf-keras"}
+    if line.keras_in_step:
+        stepped.add("keras")
+    last = max((x.key for x in matrix.lines if x.keras_in_step), default=None)
+    if last is not None and line.key <= last:
+        stepped.add("tensorflow-estimator")
+    return stepped
 
 
 def internal_caller_fix(m: Machine, user: str) -> tuple[causes.CauseId, Fix]:
