@@ -71,12 +71,19 @@ class Modules(Record):
     def distribution(self, module: str) -> Optional[str]:
         """The distribution that installs ``module`` (a dotted name: its longest listed
         prefix decides, so ``google.protobuf.internal`` is protobuf's), or None."""
-        parts = module.split(".")
+        # No listed module has more parts than the deepest key: longer prefixes cannot match
+        # (and a name of thousands of parts costs nothing).
+        parts = module.split(".", self.depth)[: self.depth]
         for end in range(len(parts), 0, -1):
             found = self.dists.get(".".join(parts[:end]))
             if found is not None:
                 return found
         return None
+
+    @functools.cached_property
+    def depth(self) -> int:
+        """The most dotted parts a listed module has."""
+        return max((key.count(".") + 1 for key in self.dists), default=1)
 
     def op_library(self, op: str) -> Optional[str]:
         """The distribution whose library registers the op ``op``, or None."""
