@@ -1491,3 +1491,12 @@ def test_a_python_error_of_tensorflows_own_code_is_not_a_wheel_of_another_python
     crashed = dataclasses.replace(failed, error_type="ImportError", error_message="DLL load")
     [wheels] = judge(check_python_wheels, dataclasses.replace(facts, tensorflow=crashed))
     assert wheels.severity is Severity.ERROR
+
+
+def test_a_probe_that_timed_out_says_nothing_of_the_wheels_python() -> None:
+    slow = f.tensorflow(status="timeout", version="2.11.1", devices=())
+    facts = f.facts(
+        python=f.python(version="3.7.17"), packages=installed("2.11.1"), tensorflow=slow
+    )
+    [wheels] = judge(check_python_wheels, facts)
+    assert wheels.severity is Severity.WARNING

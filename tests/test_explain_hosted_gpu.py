@@ -113,3 +113,31 @@ def test_a_container_tool_is_read_only_from_its_commands() -> None:
     assert container_shown("$ kubectl logs pod/x\n") == "kubernetes"
     assert container_shown("user@host:~$ docker exec -it tf python x.py\n") == "docker"
     assert container_shown("I read the docker docs and the kubectl guide\n") is None
+
+
+def test_a_container_run_without_gpus_ranks_the_container_first() -> None:
+    text = (
+        "$ docker run -v $PWD:/work tensorflow/tensorflow:2.15.0-gpu python /work/check.py\n"
+        ">>> tf.config.list_physical_devices('GPU')\n"
+        "[]\n"
+    )
+    top = _gpu_finding(text)
+    assert top.cause == "driver-not-loaded"
+    assert "--gpus" in fix_text(top)
+
+
+def test_a_kernel_module_with_libcuda_missing_is_one_error() -> None:
+    text = (
+        "$ python train.py\n"
+        "W dso_loader.cc:64] Could not load dynamic library 'libcuda.so.1'; dlerror: libcuda.so.1: "
+        "cannot open shared object file: No such file or directory\n"
+        "E cuda_driver.cc:271] failed call to cuInit: UNKNOWN ERROR (303)\n"
+        "I cuda_diagnostics.cc:204] kernel reported version is: 525.85.12\n"
+    )
+    errors = [x.cause for x in explained(text).findings if x.severity is Severity.ERROR]
+    assert errors == ["driver-libraries-missing"]
+
+
+def test_a_programs_missing_libcuda_is_the_drivers_not_a_wheels() -> None:
+    fix = fix_text(_gpu_finding("$ ./run_server.sh\n" + _LOADER))
+    assert "tensorflow-cpu" not in fix and "pip install" not in fix

@@ -278,3 +278,22 @@ def test_a_macos_extension_is_not_linux_for_its_so_suffix() -> None:
     text = "ImportError: /x/foo/_ext.cpython-39-darwin.so: undefined symbol: bar\n"
     detail = explained(text).findings[0].detail
     assert "macOS" in detail and "Linux" not in detail
+
+
+def test_a_libcxx_symbol_is_not_an_old_libstdcxx() -> None:
+    line = (
+        "ImportError: /v/site-packages/sentencepiece/_sentencepiece.so: undefined symbol: "
+        "_ZNSt3__112basic_stringIcNS_11char_traitsIcEENS_9allocatorIcEEE6appendEPKc"
+    )
+    assert top_error(explained(line + "\n")).cause == "native-library-unresolved"
+
+
+def test_a_std_symbol_is_the_libstdcxx_loaded_checked_where_it_is_loaded() -> None:
+    line = (
+        "ImportError: /home/u/envs/proj/lib/python3.10/site-packages/mylib/_core.so: undefined "
+        "symbol: _ZSt28__throw_bad_array_new_lengthv"
+    )
+    top = top_error(explained(line + "\n"))
+    assert top.cause == "libstdcxx-too-old"
+    fix = fix_text(top)
+    assert "ldd " in fix and "conda" not in fix

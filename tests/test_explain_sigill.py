@@ -164,3 +164,8 @@ def test_windows_is_told_of_coreinfo() -> None:
     top = top_error(explained(text))
     assert top.cause == "cpu-lacks-avx"
     assert "coreinfo" in fix_text(top)
+
+
+def test_a_handler_that_catches_sigill_is_no_death() -> None:
+    text = "[debugger] set handler: caught SIGILL and SIGSEGV will be reported\nEpoch 1/10\n"
+    assert all(x.cause != "cpu-lacks-avx" for x in explained(text).findings)

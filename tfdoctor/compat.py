@@ -24,7 +24,6 @@ from tfdoctor.matrix import (
     version_key,
 )
 from tfdoctor.records import Record, record
-from tfdoctor.wheel_tags import OS_OF_SYSTEM
 
 #: How a GPU runs a wheel's code: its own machine code, PTX compiled at first start, or not.
 SASS = "sass"
@@ -138,7 +137,8 @@ def platform_key(value: str) -> Optional[str]:
 
 def platform_of(system: str, machine: str) -> Optional[str]:
     """The platform key of ``platform.system()`` and ``platform.machine()`` values."""
-    os_name = OS_OF_SYSTEM.get(system.lower())
+    # (wheel_tags.OS_OF_SYSTEM holds the same names; the layers keep compat from importing it.)
+    os_name = {"linux": "linux", "darwin": "macos", "windows": "windows"}.get(system.lower())
     arch = {"amd64": "x86_64", "x86_64": "x86_64", "aarch64": "aarch64", "arm64": "aarch64"}.get(
         machine.lower()
     )

@@ -1204,7 +1204,7 @@ def libcuda_beside_module_fix(version: str) -> Fix:
 _RUNTIME_GPU_NOTEBOOKS = ("colab", "kaggle")
 
 
-def _runtime_chooses_gpu(m: Machine) -> bool:
+def runtime_chooses_gpu(m: Machine) -> bool:
     """The machine is a notebook whose runtime setting gives it a GPU, on Linux (or a system
     not known), and no container the user started is shown (a probe's hosted facts outrank a
     container the VM runs the notebook in: the user cannot pass that one a GPU)."""
@@ -1218,7 +1218,7 @@ def driver_not_loaded(m: Machine) -> tuple[CauseId, Fix]:
     handed over (the host's driver comes with it); elsewhere, the driver is not loaded. The one
     answer check's import failure and explain's log line share. On a hosted notebook's VM the
     driver comes with a GPU runtime: the runtime's accelerator is what to change."""
-    if _runtime_chooses_gpu(m):
+    if runtime_chooses_gpu(m):
         return HOSTED_RUNTIME_WITHOUT_GPU, hosted_gpu_runtime_fix(m.notebook)
     return (CONTAINER_NO_GPU if m.container else DRIVER_NOT_LOADED), driver_load_fix(m)
 
@@ -1227,7 +1227,7 @@ def driver_load_fix(m: Machine) -> Fix:
     """Load (or install) the NVIDIA kernel driver, as far as the kernel facts tell why it is
     not loaded: nouveau holding the GPU, Secure Boot refusing the module, DKMS without a build
     for the running kernel. A container's host hands the driver over."""
-    if _runtime_chooses_gpu(m):
+    if runtime_chooses_gpu(m):
         return hosted_gpu_runtime_fix(m.notebook)
     if m.container:
         return container_gpu_fix(m)

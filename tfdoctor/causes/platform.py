@@ -456,8 +456,15 @@ def libstdcxx_fix(symbol: str, library: str, requirer: str) -> Fix:
     """A libstdc++ that has ``symbol``: the conda environment's own where the requirer lies in
     one (conda-forge's libstdcxx-ng, first on the path), else a newer system runtime."""
     where = library or "libstdc++.so.6"
-    check = f"strings {where} | grep -F {symbol}"
-    if re.search(r"/(?:opt/conda|(?:mini|ana)conda\d*|miniforge\d*|mambaforge)/|/envs/", requirer):
+    # Without the loaded libstdc++'s path, the loader says which one the requirer gets.
+    check = (
+        f"strings {where} | grep -F {symbol}"
+        if library
+        else f"ldd {shlex.quote(requirer)} | grep libstdc++"
+        if requirer
+        else "ldconfig -p | grep libstdc++"
+    )
+    if re.search(r"/(?:opt/conda|(?:mini|ana)conda\d*|miniforge\d*|mambaforge)/", requirer):
         return Fix(
             f"{requirer} lies in a conda environment: install a libstdc++ with {symbol} there "
             "(conda-forge's libstdcxx-ng) and let the loader find the environment's copy before "

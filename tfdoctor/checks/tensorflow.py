@@ -74,9 +74,9 @@ def _native_failure(tf: Optional[TensorFlowFacts]) -> bool:
     """Whether TensorFlow's import failed the way files built for another Python fail: a
     crash, or an error of loading a compiled extension; not an error its Python code raised
     once its extensions loaded (an AttributeError from a NumPy too new has its own finding)."""
-    if tf is None or tf.status in (TFStatus.OK, TFStatus.SKIPPED, TFStatus.NOT_INSTALLED):
-        return False
-    if tf.status != TFStatus.IMPORT_ERROR:
+    if tf is None or tf.status not in (TFStatus.SIGNAL, TFStatus.IMPORT_ERROR):
+        return False  # ran, not run, or no answer (a timeout says nothing of its files)
+    if tf.status == TFStatus.SIGNAL:
         return True
     return (tf.error_type or "").rsplit(".", 1)[-1] in _EXTENSION_ERRORS or not tf.error_type
 

@@ -112,8 +112,9 @@ def _said_kind(match: re.Match[str]) -> Optional[str]:
         return INTEL  # every one of these releases came before Apple silicon
     year = match.group("year")
     if year:
-        # Apple's last Intel-only models were announced in 2019; 2020 had both kinds.
-        return INTEL if int(year) < 2020 else None
+        # A Mac of 2011 or before is an Intel one that may lack AVX (Sandy Bridge's, from
+        # 2011, have it); a later Intel Mac has AVX, so its year decides nothing here.
+        return INTEL if int(year) <= 2011 else None
     if match.group("chip") or match.group("mac_chip") or match.group("silicon"):
         return APPLE
     return INTEL if match.group("intel_mac") else None

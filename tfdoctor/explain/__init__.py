@@ -901,6 +901,8 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
     if image_line is not None:
         inferred.append(Inferred("environment", "a container of NVIDIA's CUDA images", image_line))
     os_hint, mac = _system_of(evidence, lines, libraries, frames)
+    if os_hint is not None and os_hint.value != "macos":
+        mac = None  # a Mac named beside a log of another system is another machine
     inferred.extend(x for x in (mac, os_hint) if x is not None)
     said = evidence.stated
     if python is None and said.python is not None:
@@ -1614,6 +1616,11 @@ def _driver_libraries(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
             # A container: the runtime mounts the host driver's libcuda only into a container
             # started with the GPU.
             return causes.container.CONTAINER_NO_GPU, causes.container.container_gpu_fix(m)
+        cited = [line for h in hits for _, line in h.citations]
+        if any("error while loading shared libraries" in line for line in cited):
+            # A program linked to it (TensorFlow Serving's server), not a Python wheel: the
+            # driver's library is what is missing.
+            return causes.gpu.DRIVER_LIBRARIES_MISSING, causes.gpu.driver_load_fix(m)
         return causes.gpu.DRIVER_LIBRARIES_MISSING, causes.gpu.libcuda_import_fix(m)
     # The driver's user-space libraries (libnvidia-ml, libcuda) are not installed where the
     # kernel module is, or not visible to the container runtime.
@@ -1888,11 +1895,11 @@ def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
         )
     if any(h.signature.id == "library-undefined-symbol" for h in hits) and library:
         symbol = _group(hits, "symbol") or ""
-        if re.match(r"_ZN?K?St", symbol):
+        if re.match(r"_ZN?K?St(?!3__1)", symbol):  # std::__1 is LLVM's libc++, not libstdc++
             # A symbol of the C++ standard library (namespace std): the libstdc++ loaded is
             # older than the one the library was built with.
             return causes.platform.LIBSTDCXX_TOO_OLD, causes.platform.libstdcxx_fix(
-                symbol, "libstdc++.so.6", library
+                symbol, "", library
             )
         # A library that loaded but needs a symbol nothing defines: it, or the library that
         # should define it (the message's "version" names that one), is of another build.
@@ -1962,7 +1969,9 @@ def _static_tls(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.C
 
 
 #: The distributions whose refused wheels this cause is about (pip-unsupported-wheel's).
-_TF_WHEEL = re.compile(r"(?:tensorflow|tflite|ai_edge_litert|tf_keras|pycoral)", re.IGNORECASE)
+_TF_WHEEL = re.compile(
+    r"(?:tensorflow|tf_nightly|tflite|ai_edge_litert|tf_keras|pycoral)", re.IGNORECASE
+)
 
 
 def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
@@ -2464,13 +2473,9 @@ def _conda_cpu_build(
 
 
 def _gpu_shown(m: Machine, r: Revealed) -> bool:
-    """Whether the facts or the log show an NVIDIA GPU: a compute capability, the machine's
-    view, or the NVIDIA kernel module's version TensorFlow read (the module runs for a GPU)."""
-    return (
-        bool(r.compute_capability)
-        or bool(r.kernel_module)
-        or m.gpu_presence in ("present", "driver-broken")
-    )
+    """Whether the facts or the log show an NVIDIA GPU: a compute capability, or the machine's
+    view."""
+    return bool(r.compute_capability) or m.gpu_presence in ("present", "driver-broken")
 
 
 def _rule_named(m: Machine, hits: Sequence[Hits]) -> Optional[tuple[causes.CauseId, Fix]]:
@@ -2509,6 +2514,10 @@ def _cause_finding(
         for h in hits
     )
     severity = next(s for s in _SEVERITY.values() if s.rank == rank)
+    if final == causes.gpu.DRIVER_LIBRARIES_MISSING and r.kernel_module:
+        # The NVIDIA kernel module runs (TensorFlow read its version) and its libcuda did not
+        # load: a driver half installed, whatever the line's own level.
+        severity = Severity.ERROR
     if final == causes.gpu.DRIVER_NOT_LOADED and r.no_gpu_host and severity is Severity.WARNING:
         # TensorFlow's own probe found no NVIDIA kernel driver on the host, and nothing in the
         # log expects a GPU: what every CUDA build prints on a machine without one.

@@ -77,7 +77,15 @@ def _rank(
     # None: the release is not known; else whether it has a native Windows GPU build.
     native = line.windows_native_gpu if line is not None else None
     rest = ("libraries", "driver", "cpu-build", "hidden")
-    if m.notebook in ("colab", "kaggle") and with_cuda is not False and m.os in (None, "linux"):
+    if with_cuda is not False and m.container and not causes.gpu.runtime_chooses_gpu(m):
+        # A container the log shows (a run without a GPU flag, a CUDA image's paths, a pod's
+        # output): its runtime hands it a GPU only when asked.
+        return (
+            ("driver", "libraries", "cpu-build", "hidden"),
+            "The log shows a container, and no GPU handed to it",
+            False,
+        )
+    if with_cuda is not False and causes.gpu.runtime_chooses_gpu(m):
         # A hosted notebook's VM has a GPU only where its runtime's accelerator is one: with
         # no library or driver error before it (that finding explains it), the runtime leads.
         return (
