@@ -298,3 +298,21 @@ def test_the_images_tensorflow_on_a_python_of_ones_own_is_the_images() -> None:
     (found,) = run_checks(CheckContext(own, load_matrix()), select_checks(["hosted.tensorflow"]))
 
     assert found.severity.value == "ok", found
+
+
+def test_a_colab_vm_without_a_driver_is_told_the_runtime_setting() -> None:
+    from tests import factories as f
+    from tfdoctor.checks._context import CheckContext
+    from tfdoctor.checks._shared import driver_cause
+    from tfdoctor.facts import HostedFacts
+
+    colab = HostedFacts(name="colab", markers=("env:COLAB_RELEASE_TAG",))
+    for reason in ("driver-not-loaded", "library-not-found"):
+        cause, remedy = driver_cause(CheckContext(f.facts(hosted=colab), f.FIXTURE_MATRIX), reason)
+        assert cause == "hosted-runtime-without-gpu"
+        assert "Hardware accelerator" in remedy.text
+    # Elsewhere the driver's own cause, and a Deep Learning VM's driver is installable.
+    vertex = HostedFacts(name="vertex", markers=("path:/opt/deeplearning/metadata",))
+    for hosted in (None, vertex):
+        ctx = CheckContext(f.facts(hosted=hosted), f.FIXTURE_MATRIX)
+        assert driver_cause(ctx, "driver-not-loaded")[0] == "driver-not-loaded"

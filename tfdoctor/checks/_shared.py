@@ -83,6 +83,12 @@ def driver_cause(ctx: CheckContext, reason: str) -> tuple[causes.CauseId, Fix]:
     """The cause a driver failure reason names, and its fix (one builder per cause, the
     same that explain uses)."""
     cause = _REASON_CAUSES.get(reason, causes.gpu.DRIVER_NOT_LOADED)
+    if cause in (causes.gpu.DRIVER_NOT_LOADED, causes.container.CONTAINER_NO_GPU) and (
+        causes.gpu.runtime_chooses_gpu(ctx.machine)
+    ):
+        # A Colab or Kaggle VM (which runs the notebook in a container of its own): the
+        # runtime's accelerator setting gives it the GPU and its driver.
+        return causes.gpu.driver_not_loaded(ctx.machine)
     if cause == causes.container.CONTAINER_NO_GPU:
         return cause, causes.container.container_gpu_fix(ctx.machine)
     if cause == causes.gpu.DRIVER_VERSION_MISMATCH:
