@@ -297,3 +297,13 @@ def test_a_std_symbol_is_the_libstdcxx_loaded_checked_where_it_is_loaded() -> No
     assert top.cause == "libstdcxx-too-old"
     fix = fix_text(top)
     assert "ldd " in fix and "conda" not in fix
+
+
+def test_a_symbol_version_of_libstdcxx_alone_is_an_old_libstdcxx() -> None:
+    for line in (
+        "libstdc++.so.6: version `GLIBCXX_3.4.22' not found",
+        "TF 1.5.0 Java API broken in Ubuntu 14.04: `GLIBCXX_3.4.20' not found",
+    ):
+        top = top_error(explained(line + "\n"))
+        assert top.cause == "libstdcxx-too-old"
+        assert "strings libstdc++" not in fix_text(top)  # no path to read: ldconfig's

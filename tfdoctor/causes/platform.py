@@ -459,7 +459,7 @@ def libstdcxx_fix(symbol: str, library: str, requirer: str) -> Fix:
     # Without the loaded libstdc++'s path, the loader says which one the requirer gets.
     check = (
         f"strings {where} | grep -F {symbol}"
-        if library
+        if library.startswith("/")
         else f"ldd {shlex.quote(requirer)} | grep libstdc++"
         if requirer
         else "ldconfig -p | grep libstdc++"
