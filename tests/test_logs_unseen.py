@@ -52,15 +52,6 @@ PROPOSED_CAUSES: dict[str, str] = {
     "notebook selects (Colab's `%tensorflow_version 1.x` after TensorFlow 1 left the image): the "
     "notebook has to pip-install that release where the image's Python has a wheel for it, or "
     "move to TensorFlow 2",
-    "bazel-version-mismatch": "a source build of TensorFlow (or of a project that builds it with "
-    "Bazel) runs a Bazel the source does not accept: outside the range ./configure checks or not "
-    "the .bazelversion release, a release whose rules the build files do not fit (`urls` before "
-    "0.4.1, 0.2.2b's version string), or Bazelisk not on the PATH as `bazel`; the build stops "
-    "before compiling, and the fix is the Bazel release the source names",
-    "build-python-headers-missing": "a source build compiles a Python extension (TensorFlow's or "
-    "protobuf's) against Python's C headers, which the machine lacks: `Python.h: No such file or "
-    "directory` until the interpreter's development package (python3-dev, python3.X-dev) is "
-    "installed",
 }
 
 _REQUIRED = {

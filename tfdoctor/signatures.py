@@ -81,6 +81,8 @@ GROUPS = frozenset(
         # prints them when it starts (NCCL version 2.18.3+cuda12.2).
         "nccl_version",
         "nccl_cuda",
+        # Which way configure asks Bazel to move (upgrade, downgrade).
+        "direction",
     }
 )
 

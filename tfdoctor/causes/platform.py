@@ -34,6 +34,8 @@ EXTERNALLY_MANAGED: Final = CauseId("externally-managed-python")
 WINDOWS_LONG_PATHS: Final = CauseId("windows-long-paths")
 SHELL_GLOB_EXTRA: Final = CauseId("shell-glob-extra")
 PIP_TOO_OLD: Final = CauseId("pip-too-old")
+BAZEL_VERSION_MISMATCH: Final = CauseId("bazel-version-mismatch")
+BUILD_PYTHON_HEADERS_MISSING: Final = CauseId("build-python-headers-missing")
 
 METAL_FILES = "https://pypi.org/project/tensorflow-metal/#files"
 
@@ -59,8 +61,31 @@ PIP_MANYLINUX2010 = (19, 0)
 #: packaging 20.5's tags).
 PIP_MACOS11 = (20, 3)
 
+#: Bazel's launcher for a pinned release, and TensorFlow's build guide.
+BAZELISK = "https://github.com/bazelbuild/bazelisk"
+TF_BUILD_GUIDE = "https://www.tensorflow.org/install/source"
+
 CAUSES: Mapping[str, Cause] = dict(
     (
+        define(
+            BAZEL_VERSION_MISMATCH,
+            "The Bazel building TensorFlow is not a release its source accepts",
+            "A TensorFlow source tree builds with the Bazel releases its ./configure checks "
+            "(a lowest and a highest) or its .bazelversion names; an older Bazel lacks rules "
+            "and attributes its build files use, a newer one has dropped some, and configure "
+            "stops where it finds none named `bazel` on the PATH. Bazelisk, installed as "
+            "`bazel`, fetches the release .bazelversion names.",
+            TF_BUILD_GUIDE,
+            BAZELISK,
+        ),
+        define(
+            BUILD_PYTHON_HEADERS_MISSING,
+            "A source build finds no headers of the Python it builds for",
+            "Building TensorFlow, a companion or a custom op compiles C++ against the Python "
+            "it is configured for (Python.h, pyconfig.h): a distribution's Python ships them "
+            "in a separate development package, which the build machine lacks.",
+            TF_BUILD_GUIDE,
+        ),
         define(
             PIP_TOO_OLD,
             "pip is too old for the wheels it has to install",
@@ -1441,3 +1466,50 @@ def _newest_python(spec: str) -> str:
             major, minor = part[1:].split(".")[:2]
             return f"{major}.{int(minor) - 1}"
     return "3"
+
+
+def bazel_fix(required: Optional[str], newer: Optional[bool]) -> Fix:
+    """The Bazel release the source asks for (``required``: the release configure or
+    .bazelversion names; ``newer``: True where it asks for that release or newer, False for
+    that or older, None where it names one release or none)."""
+    if required:
+        bound = {True: " or newer", False: " or older", None: ""}[newer]
+        text = (
+            f"Build with Bazel {required}{bound}, the release this source asks for: install "
+            "Bazelisk as `bazel` (it fetches the release .bazelversion names, or the one "
+            "USE_BAZEL_VERSION gives), or that Bazel release itself."
+        )
+        commands: tuple[str, ...] = (
+            "bazel --version",
+            f"export USE_BAZEL_VERSION={required}",
+        )
+    else:
+        text = (
+            "Build with a Bazel release this source accepts (./configure prints its range; "
+            ".bazelversion, where the tree has one, names it): install Bazelisk as `bazel` on "
+            "the PATH (it fetches that release), or the release itself; TensorFlow's build "
+            "guide lists the tested Bazel of each line."
+        )
+        commands = ("bazel --version", "cat .bazelversion")
+    return Fix(text, commands)
+
+
+def python_headers_fix(m: Machine) -> Fix:
+    """The development headers of the Python the build is configured for."""
+    if m.in_conda:
+        return Fix(
+            "Build with the conda environment's own Python (its headers ship with it): "
+            "activate the environment before ./configure, and point the build at its python.",
+            ("python -c \"import sysconfig; print(sysconfig.get_paths()['include'])\"",),
+        )
+    version = ".".join((m.python_version or "").split(".")[:2])
+    dev = f"python{version}-dev" if version else "python3-dev"
+    return Fix(
+        "Install the development headers of the Python the build uses (Debian and Ubuntu: "
+        f"{dev}; Fedora and RHEL: python3-devel; a python.org or conda Python has them), then "
+        "build again.",
+        (
+            "python -c \"import sysconfig; print(sysconfig.get_paths()['include'])\"",
+            f"sudo apt install {dev}  # Debian, Ubuntu",
+        ),
+    )

@@ -1962,6 +1962,16 @@ def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
     return causes.platform.NATIVE_LIBRARY_UNRESOLVED, fix
 
 
+def _bazel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    # The last release asked for: configure may be run again after a first change.
+    found = [
+        (g["required"], g.get("direction", "")) for h in hits for g in h.groups if g.get("required")
+    ]
+    required, direction = found[-1] if found else (None, "")
+    newer = {"upgrade": True, "downgrade": False}.get(direction)
+    return causes.platform.BAZEL_VERSION_MISMATCH, causes.platform.bazel_fix(required, newer)
+
+
 def _static_tls(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     return causes.platform.STATIC_TLS_EXHAUSTED, causes.platform.static_tls_fix(
         _group(hits, "library")
@@ -2422,6 +2432,11 @@ BUILDERS: dict[str, Builder] = {
     ),
     causes.code.API_DEFAULT_CHANGED: _api_default,
     causes.platform.CPU_LACKS_AVX: _cpu_avx,
+    causes.platform.BAZEL_VERSION_MISMATCH: _bazel,
+    causes.platform.BUILD_PYTHON_HEADERS_MISSING: lambda m, r, h: (
+        causes.platform.BUILD_PYTHON_HEADERS_MISSING,
+        causes.platform.python_headers_fix(m),
+    ),
     causes.platform.CPU_EMULATED: _cpu_avx,
     causes.runtime.GPU_LIBRARY_INIT_FAILED: _gpu_library_init,
     causes.xla.PTXAS_TOO_OLD: _ptxas_old,
