@@ -59,24 +59,29 @@ def read_mac(text: str, printed_only: bool = False) -> Optional[Inferred]:
     """The kind of Mac ``text`` shows, with the words it rests on (:data:`INTEL`,
     :data:`APPLE`), or None where it shows neither or both; ``printed_only``: only what the
     machine printed (platform strings, uname, sysctl), not a user's words."""
+    found, printed = mac_shown(text)
+    return found if printed or not printed_only else None
+
+
+def mac_shown(text: str) -> tuple[Optional[Inferred], bool]:
+    """:func:`read_mac`'s answer in one pass, with whether the machine printed it (True) or a
+    user's words say it (False)."""
     head = text[:MAC_READ]
     if not _MAYBE.search(head):
-        return None  # no word any sign holds: the common case, without the patterns
+        return None, False  # no word any sign holds: the common case, without the patterns
     for match in _PRINTED.finditer(head):
         kind = _printed_kind(match)
         if kind is not None:
-            return Inferred("processor", kind, _line_of(head, match))
-    if printed_only:
-        return None
+            return Inferred("processor", kind, _line_of(head, match)), True
     said: dict[str, str] = {}
     for match in _SAID.finditer(head):
         kind = _said_kind(match)
         if kind is not None:
             said.setdefault(kind, _line_of(head, match))
     if len(said) != 1:
-        return None
+        return None, False
     ((kind, line),) = said.items()
-    return Inferred("processor", kind, line)
+    return Inferred("processor", kind, line), False
 
 
 #: Words every sign holds one of, searched for first (case-insensitively).

@@ -37,7 +37,7 @@ from tfdoctor.evidence.devices import (
     read_device_listings,
     unix_prompt,
 )
-from tfdoctor.evidence.macos import APPLE, read_mac
+from tfdoctor.evidence.macos import APPLE, mac_shown
 from tfdoctor.evidence.nodejs import rejoin_addon_paths
 from tfdoctor.evidence.packages import (
     MAX_CONFLICTS,
@@ -646,8 +646,8 @@ class Revealed(Record):
     #: The container tool whose command the log shows running the program or reading its
     #: output (``kubectl logs``, ``docker exec``): it ran in a container.
     container_tool: Optional[str] = None
-    #: The kind of Mac the log shows (``intel`` or ``apple-silicon``, with its words), where
-    #: it shows one (:func:`tfdoctor.evidence.macos.read_mac`; also in ``inferred``).
+    #: The kind of Mac the log shows (with its words), where it shows one and its system is
+    #: macOS or not shown (:func:`tfdoctor.evidence.macos.mac_shown`; also in ``inferred``).
     mac: Optional[Inferred] = None
     #: A ``docker run`` or ``podman run`` the log shows without a GPU flag (the tool, the
     #: command as shown).
@@ -861,13 +861,13 @@ def _system_of(
     if os_hint is None and said.os is not None:
         # The user's own form states it: what they wrote, cited as written.
         os_hint = Inferred("os", said.os, f"the issue's form: {said.os_said}")
-    mac = read_mac(evidence.first_text)
-    if os_hint is None and mac is not None:
+    mac, printed = mac_shown(evidence.first_text)
+    if os_hint is None and mac is not None and printed:
         # Only what the machine printed says the system (a user's words may name another
         # machine than the one that failed).
-        printed = read_mac(evidence.first_text, printed_only=True)
-        if printed is not None:
-            os_hint = Inferred("os", "macos", printed.because)
+        os_hint = Inferred("os", "macos", mac.because)
+    if os_hint is not None and os_hint.value != "macos":
+        mac = None  # a Mac named beside a log of another system is another machine
     return os_hint, mac
 
 
@@ -895,14 +895,12 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         inferred.append(Inferred("environment", "a conda environment", site))
     frames = [f.path for tb in evidence.tracebacks for f in tb.frames]
     image_line = next((line for line in lines if _CUDA_IMAGE_PATH.search(line)), None)
-    notebook_paths = ("/content/", "/kaggle/")
-    if any(p in x for x in (*lines, *frames) for p in notebook_paths):
+    notebook = _notebook_of("\n".join((evidence.first_text, *lines)), frames)
+    if notebook is not None:
         image_line = None  # hosted notebooks (Colab) print the same path: no container shown
     if image_line is not None:
         inferred.append(Inferred("environment", "a container of NVIDIA's CUDA images", image_line))
     os_hint, mac = _system_of(evidence, lines, libraries, frames)
-    if os_hint is not None and os_hint.value != "macos":
-        mac = None  # a Mac named beside a log of another system is another machine
     inferred.extend(x for x in (mac, os_hint) if x is not None)
     said = evidence.stated
     if python is None and said.python is not None:
@@ -980,7 +978,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         pip_version=evidence.first("pip_version", evidence_only=True),
         dyld_built_for=evidence.first("macos_version", evidence_only=True),
         mac=mac,
-        notebook=_notebook_of(evidence.first_text, frames),
+        notebook=notebook,
         container_tool=container_shown(evidence.first_text),
         docker_run_without_gpu=evidence.docker_run_without_gpu,
         no_gpu_host=_no_gpu_host(evidence, text, image_line is not None),
@@ -1417,8 +1415,7 @@ def _cpu_avx(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Caus
     emulated = (plat is not None and (plat.rosetta or plat.emulation is not None)) or (
         "qemu-sigill" in ids
     )
-    # The Mac the log shows decides only for a log of macOS, or of no system shown.
-    mac = r.mac if r.os in (None, "macos") else None
+    mac = r.mac  # shown only for a log of macOS, or of no system shown (_system_of)
     if not emulated and plat is None and mac is not None:
         # The Mac the log shows decides: Rosetta 2 on Apple silicon does not translate AVX
         # (https://developer.apple.com/documentation/apple-silicon/about-the-rosetta-translation-environment);
