@@ -61,3 +61,7 @@ def test_a_build_without_python_headers_is_told_the_dev_package() -> None:
     top = top_error(explained(text))
     assert top.cause == "build-python-headers-missing"
     assert "python3-dev" in fix_text(top)
+    assert top.fix is not None and not any("apt" in c for c in top.fix.commands)  # no system
+    linux = top_error(explained("user@host:~/src$ bazel build //x\n" + text))
+    assert linux.fix is not None
+    assert any(c.startswith("sudo apt-get install python3-dev") for c in linux.fix.commands)

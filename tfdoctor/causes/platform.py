@@ -1504,12 +1504,12 @@ def python_headers_fix(m: Machine) -> Fix:
         )
     version = ".".join((m.python_version or "").split(".")[:2])
     dev = f"python{version}-dev" if version else "python3-dev"
+    where = "python -c \"import sysconfig; print(sysconfig.get_paths()['include'])\""
+    # Debian's package only where the system is known to be Linux (as source_build_fix).
+    apt = (f"sudo apt-get install {dev}  # Debian, Ubuntu",) if m.os == "linux" else ()
     return Fix(
         "Install the development headers of the Python the build uses (Debian and Ubuntu: "
         f"{dev}; Fedora and RHEL: python3-devel; a python.org or conda Python has them), then "
         "build again.",
-        (
-            "python -c \"import sysconfig; print(sysconfig.get_paths()['include'])\"",
-            f"sudo apt install {dev}  # Debian, Ubuntu",
-        ),
+        (where, *apt),
     )
