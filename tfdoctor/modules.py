@@ -43,6 +43,16 @@ class SourceBuildNeeds(Record):
     system_package: str = ""
 
 
+@record
+class RemovedModule(Record):
+    """A standard module a Python release removed."""
+
+    #: The first Python without it (``3.12``; ``3.0`` for Python 2's renamed modules).
+    removed_in: str
+    #: What replaces it, as the source names it.
+    use: str
+
+
 class ModulesError(ValueError):
     """A module table that cannot be used: ``FILE:LINE: FIELD: what is wrong``."""
 
@@ -67,6 +77,8 @@ class Modules(Record):
     on_tensorflow: frozenset[str] = frozenset()
     #: Distribution -> what its source build needs (where pip finds no wheel of it).
     source_builds: Mapping[str, SourceBuildNeeds] = dataclasses.field(default_factory=dict)
+    #: Standard module -> the Python release that removed it.
+    removed: Mapping[str, RemovedModule] = dataclasses.field(default_factory=dict)
 
     def distribution(self, module: str) -> Optional[str]:
         """The distribution that installs ``module`` (a dotted name: its longest listed
@@ -108,7 +120,7 @@ def parse_modules(text: str, path: str = "<modules>") -> Modules:
         root,
         "modules",
         ("schema_version", "sources", "modules", "ops"),
-        ("successors", "source_builds"),
+        ("successors", "source_builds", "removed_from_python"),
     )
     reader.schema_version(top["schema_version"], MODULES_VERSION)
     sources = reader.sources(top["sources"], SOURCE_ID, DataSource)
@@ -173,7 +185,40 @@ def parse_modules(text: str, path: str = "<modules>") -> Modules:
         frozenset(native),
         frozenset(on_tensorflow),
         _source_builds(reader, top, sources),
+        _removed(reader, top, sources),
     )
+
+
+_PYTHON = re.compile(r"^3\.\d+$")
+
+
+def _removed(
+    reader: NodeReader, top: Mapping[str, Node], sources: Mapping[str, DataSource]
+) -> dict[str, RemovedModule]:
+    """The ``removed_from_python`` rows: standard module -> the release that removed it."""
+    if "removed_from_python" not in top:
+        return {}
+
+    def module(item: Node, where: str) -> str:
+        return reader.required_string(item, where, _MODULE, "import package (dotted name)")
+
+    out: dict[str, RemovedModule] = {}
+    for where, name, fields in reader.keyed_rows(
+        top["removed_from_python"],
+        "removed_from_python",
+        "module",
+        ("removed_in", "use", "source"),
+        (),
+        module,
+    ):
+        reader.source_ids(fields["source"], f"{where}.source", sources)
+        out[name] = RemovedModule(
+            reader.required_string(
+                fields["removed_in"], f"{where}.removed_in", _PYTHON, "Python release (3.12)"
+            ),
+            reader.required_string(fields["use"], f"{where}.use"),
+        )
+    return out
 
 
 _APT = re.compile(r"^[a-z0-9][a-z0-9.+-]+$")

@@ -36,6 +36,7 @@ SHELL_GLOB_EXTRA: Final = CauseId("shell-glob-extra")
 PIP_TOO_OLD: Final = CauseId("pip-too-old")
 BAZEL_VERSION_MISMATCH: Final = CauseId("bazel-version-mismatch")
 BUILD_PYTHON_HEADERS_MISSING: Final = CauseId("build-python-headers-missing")
+PYTHON_REMOVED_MODULE: Final = CauseId("python-removed-module")
 
 METAL_FILES = "https://pypi.org/project/tensorflow-metal/#files"
 
@@ -85,6 +86,18 @@ CAUSES: Mapping[str, Cause] = dict(
             "it is configured for (Python.h, pyconfig.h): a distribution's Python ships them "
             "in a separate development package, which the build machine lacks.",
             TF_BUILD_GUIDE,
+        ),
+        define(
+            PYTHON_REMOVED_MODULE,
+            "Code written for an older Python imports a standard module this Python removed",
+            "Python releases remove standard modules after a deprecation (distutils, imp, "
+            "asyncore in 3.12; PEP 594's cgi, imghdr, pipes, telnetlib and others in 3.13; "
+            "Python 2's urllib2, cPickle, ConfigParser in 3.0): a package release older than "
+            "the interpreter, or the project's own code, that imports one fails with `No module "
+            "named ...`. A release of the package made for the newer Python, an older Python, "
+            "or the module's replacement in the code mends it.",
+            "https://peps.python.org/pep-0594/",
+            "https://peps.python.org/pep-0632/",
         ),
         define(
             PIP_TOO_OLD,
@@ -1512,4 +1525,91 @@ def python_headers_fix(m: Machine) -> Fix:
         f"{dev}; Fedora and RHEL: python3-devel; a python.org or conda Python has them), then "
         "build again.",
         (where, *apt),
+    )
+
+
+def removed_module_fix(
+    m: Machine, module: str, removed_in: str, use: str, importer: str, dist: bool
+) -> Fix:
+    """What mends code that imports ``module``, which Python ``removed_in`` removed (``use``
+    replaces it). ``importer``: the distribution (``dist``) or installed package directory
+    whose file imports it; empty for the project's own code."""
+    older = _python_before(removed_in)
+    python = m.python_version
+    shown = f"Python {python}" if python else f"this Python ({removed_in} or later)"
+    shim = (
+        " Installing setuptools (`pip install setuptools`) makes `import distutils` work "
+        "again (setuptools ships a copy), which is enough for code that uses distutils.version "
+        "or distutils.util."
+        if module == "distutils"
+        else ""
+    )
+    if importer and dist:
+        return Fix(
+            f"{importer} imports {module}, which {shown} no longer has (removed in "
+            f"{removed_in}): the installed {importer} release predates that Python. Upgrade it "
+            f"to a release that supports Python {removed_in} or later, where the project has "
+            f"one (`pip index versions {importer}` lists them), or run it on Python {older} or "
+            f"older (a new virtual environment).{shim}",
+            (f"pip show {importer}", *m.pip(f'install --upgrade "{importer}"')),
+        )
+    if importer:
+        # An installed package the module table does not know: its distribution's name is
+        # not guessed from the directory; Python names it (importlib.metadata, 3.10+).
+        return Fix(
+            f"The installed package {importer} imports {module}, which {shown} no longer has "
+            f"(removed in {removed_in}): its release predates that Python. Upgrade the "
+            f"distribution that installs it (the command below names it) to a release made for "
+            f"{removed_in} or later, or run it on Python {older} or older.{shim}",
+            (
+                'python -c "import importlib.metadata as md; '
+                f"print(md.packages_distributions().get('{importer}'))\"",
+            ),
+        )
+    return Fix(
+        f"The code imports {module}, which {shown} no longer has (removed in {removed_in}): "
+        f"replace it with {use}, or run the code on Python {older} or older.",
+        (),
+    )
+
+
+def _python_before(release: str) -> str:
+    """The Python release before ``release`` (``3.12`` -> ``3.11``; ``3.0`` -> ``2.7``)."""
+    major, minor = (int(x) for x in release.split(".")[:2])
+    return f"{major}.{minor - 1}" if minor else "2.7"
+
+
+def release_newer_python_fix(m: Machine, module: str, removed_in: str) -> Fix:
+    """TensorFlow's own files import ``module``, which Python ``removed_in`` removed: the
+    installed release predates the interpreter; the first line with wheels for it, from the
+    matrix."""
+    python = m.python_version or removed_in
+    minor = ".".join(python.split(".")[:2])
+    lines = m.matrix.lines if m.matrix is not None else ()
+    first = min(
+        (x for x in lines if minor in _pythons(x)),
+        key=lambda x: version_key(x.line),
+        default=None,
+    )
+    installed = f"TensorFlow {m.tf.version}" if m.tf is not None else "The installed TensorFlow"
+    target = (
+        f"TensorFlow {first.line} or later, the first line with wheels for Python {minor} "
+        "(from the matrix)"
+        if first is not None
+        else f"a TensorFlow release with wheels for Python {minor}"
+    )
+    return Fix(
+        f"{installed} imports {module}, which Python {minor} no longer has (removed in "
+        f"{removed_in}): it was not built for this Python (pip never installs a TensorFlow "
+        f"wheel for a Python it lacks; a copied environment, a conda package or a forced "
+        f"install does). Install {target}, or run this release on the Python it was built for "
+        "(a new virtual environment).",
+        (
+            "python --version",
+            *m.pip_install(
+                f"{m.tf_name or 'tensorflow'}>={first.line}"
+                if first is not None
+                else m.tf_name or "tensorflow"
+            ),
+        ),
     )

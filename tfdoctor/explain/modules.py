@@ -22,7 +22,12 @@ from typing import Optional
 
 from tfdoctor import causes
 from tfdoctor.evidence.packages import InstallRequest, normalize_name
-from tfdoctor.evidence.traceback import Traceback, installed_package, library_origins
+from tfdoctor.evidence.traceback import (
+    Traceback,
+    installed_package,
+    library_origins,
+    origin_of,
+)
 from tfdoctor.facts import TF_DISTRIBUTIONS
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import LAZY_IMPORTS, START_IMPORTS, Machine
@@ -82,7 +87,7 @@ def _missing_module(tb: Traceback, m: Machine) -> Optional[Finding]:
     # Only the package itself: a submodule missing from an installed package is about its
     # release (API knowledge), not about the package being absent.
     if dist is None:
-        return _unlisted_module(tb, module, m)
+        return _removed_module(tb, module, m) or _unlisted_module(tb, module, m)
     if module == "keras":
         return _keras_missing(tb, m)
     if dist in _ELSEWHERE or module not in modules().dists:
@@ -353,40 +358,6 @@ def _requested_dist(name: str) -> Optional[tuple[str, str]]:
     return (module, wanted) if module is not None else None
 
 
-#: Standard modules of Python 2 that Python 3 renamed, and those later Pythons removed (PEP
-#: 594 and PEP 632: distutils, imp, asynchat, asyncore, smtpd in 3.12): code written for
-#: another Python, not a package to install.
-_GONE_FROM_PYTHON = frozenset(
-    {
-        "urllib2",
-        "urlparse",
-        "cPickle",
-        "cStringIO",
-        "StringIO",
-        "ConfigParser",
-        "Queue",
-        "Tkinter",
-        "tkMessageBox",
-        "httplib",
-        "HTMLParser",
-        "commands",
-        "copy_reg",
-        "thread",
-        "__builtin__",
-        "SocketServer",
-        "cookielib",
-        "xmlrpclib",
-        "exceptions",
-        "sets",
-        "distutils",
-        "imp",
-        "asynchat",
-        "asyncore",
-        "smtpd",
-    }
-)
-
-
 @functools.cache
 def _stdlib() -> frozenset[str]:
     """Modules of Python's standard library: ``sys.stdlib_module_names`` (Python 3.10+), else
@@ -410,7 +381,7 @@ def _unlisted_module(tb: Traceback, module: str, m: Machine) -> Optional[Finding
         "." in module
         or module.startswith("_")
         or module in _stdlib()
-        or module in _GONE_FROM_PYTHON
+        or module in modules().removed
         or tb.name not in ("ModuleNotFoundError", "ImportError")
     ):
         return None
@@ -423,4 +394,77 @@ def _unlisted_module(tb: Traceback, module: str, m: Machine) -> Optional[Finding
         f"{module}: the one that does is not installed here, or {module} is a module of the "
         "code's own project that is not on the path.",
         causes.software.unlisted_module_fix(module),
+    )
+
+
+#: Debian and Ubuntu ship the system Python's distutils apart from it, in python3-distutils
+#: (until Python 3.12 removed it): https://packages.debian.org/bookworm/python3-distutils
+_SYSTEM_PYTHON = re.compile(r"/usr/lib/python3(?:\.\d+)?/")
+
+
+def _removed_module(tb: Traceback, module: str, m: Machine) -> Optional[Finding]:
+    """``No module named 'X'`` for a standard module a Python release removed (distutils,
+    imp, PEP 594's modules, Python 2's names), imported by a package release or code older
+    than the interpreter. Where the log shows a Python that still has it, only Debian's
+    split-out distutils is a cause (its system Python without python3-distutils)."""
+    top = module.split(".", maxsplit=1)[0]
+    gone = modules().removed.get(top)
+    if gone is None or tb.name not in ("ModuleNotFoundError", "ImportError"):
+        return None
+    said = f"{tb.where}: {tb.type}: {tb.message}"
+    python = m.python_version
+    older = bool(python) and version_key(python or "")[:2] < version_key(gone.removed_in)[:2]
+    system = top == "distutils" and any(
+        _SYSTEM_PYTHON.search(f.path.replace("\\", "/")) for f in tb.frames
+    )
+    if older and not system:
+        return None  # the Python the log shows still has it: not this
+    if system and (older or not python):
+        # Debian's system Python: its distutils is a package of its own before 3.12.
+        return causes.finding(
+            "explain.package-not-installed",
+            Severity.ERROR,
+            causes.software.PACKAGE_NOT_INSTALLED,
+            "The system Python's distutils is not installed (Debian's python3-distutils)",
+            f"{said}\nDebian and Ubuntu package the system Python's distutils apart from it, in "
+            "python3-distutils (until Python 3.12, which has none).",
+            Fix(
+                "Install the system Python's distutils package"
+                + (
+                    "."
+                    if python
+                    else " (if `python3 --version` prints 3.12 or later, that Python has no "
+                    "distutils at all: `pip install setuptools` provides a copy instead)."
+                ),
+                (() if python else ("python3 --version",))
+                + ("sudo apt-get install python3-distutils",),
+            ),
+        )
+    frames = [f for f in tb.frames if not f.path.startswith("<")]
+    path = frames[-1].path if frames else ""
+    origin = origin_of(path) if path else None
+    importer = (origin.dist if origin is not None else "") or ""
+    package = installed_package(path) if path else None
+    shown = f"Python {python}" if python else f"this Python ({gone.removed_in} or later)"
+    if importer in TF_DISTRIBUTIONS:
+        return causes.finding(
+            f"explain.{causes.platform.TF_RELEASE_NOT_FOR_PYTHON}",
+            Severity.ERROR,
+            causes.platform.TF_RELEASE_NOT_FOR_PYTHON,
+            f"TensorFlow's own files import {module}, which {shown} removed: the installed "
+            "release predates this Python",
+            f"{said}\nPython {gone.removed_in} removed {top}; TensorFlow releases built for "
+            "that Python no longer import it.",
+            causes.platform.release_newer_python_fix(m, top, gone.removed_in),
+        )
+    who = importer or package or ""
+    return causes.finding(
+        f"explain.{causes.platform.PYTHON_REMOVED_MODULE}",
+        Severity.ERROR,
+        causes.platform.PYTHON_REMOVED_MODULE,
+        f"{who or 'The code'} imports {top}, which {shown} removed",
+        f"{said}\nPython {gone.removed_in} removed the standard module {top}: "
+        + (f"the installed {who}" if who else "the code")
+        + f" was written for an older Python. In its place: {gone.use}.",
+        causes.platform.removed_module_fix(m, top, gone.removed_in, gone.use, who, bool(importer)),
     )
