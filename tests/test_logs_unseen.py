@@ -52,10 +52,6 @@ PROPOSED_CAUSES: dict[str, str] = {
     "notebook selects (Colab's `%tensorflow_version 1.x` after TensorFlow 1 left the image): the "
     "notebook has to pip-install that release where the image's Python has a wheel for it, or "
     "move to TensorFlow 2",
-    "native-addon-build-tools-missing": "a Node.js native addon that has to be compiled at install "
-    "time (tfjs-node's binding, built by node-gyp when no prebuilt binary fits) finds no usable "
-    "toolchain: Xcode or its Command Line Tools on macOS (or xcode-select pointing at the wrong "
-    "one), Visual Studio Build Tools on Windows, or a Python that node-gyp supports",
 }
 
 _REQUIRED = {

@@ -83,6 +83,8 @@ GROUPS = frozenset(
         "nccl_cuda",
         # Which way configure asks Bazel to move (upgrade, downgrade).
         "direction",
+        # A language binding's module path (github.com/wamuir/graft).
+        "binding",
     }
 )
 

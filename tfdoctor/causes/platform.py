@@ -37,6 +37,7 @@ PIP_TOO_OLD: Final = CauseId("pip-too-old")
 BAZEL_VERSION_MISMATCH: Final = CauseId("bazel-version-mismatch")
 BUILD_PYTHON_HEADERS_MISSING: Final = CauseId("build-python-headers-missing")
 PYTHON_REMOVED_MODULE: Final = CauseId("python-removed-module")
+NATIVE_ADDON_BUILD_TOOLS_MISSING: Final = CauseId("native-addon-build-tools-missing")
 
 METAL_FILES = "https://pypi.org/project/tensorflow-metal/#files"
 
@@ -86,6 +87,16 @@ CAUSES: Mapping[str, Cause] = dict(
             "it is configured for (Python.h, pyconfig.h): a distribution's Python ships them "
             "in a separate development package, which the build machine lacks.",
             TF_BUILD_GUIDE,
+        ),
+        define(
+            NATIVE_ADDON_BUILD_TOOLS_MISSING,
+            "A native addon has to be compiled and the build finds no toolchain",
+            "A Node.js native addon (TensorFlow.js for Node's tfjs_binding.node) is compiled by "
+            "node-gyp at install time where no prebuilt binary fits the platform or Node "
+            "release; node-gyp needs a C++ toolchain and a Python it supports: Xcode or its "
+            "Command Line Tools on macOS (with xcode-select pointing at them), the Visual Studio "
+            "Build Tools' C++ workload on Windows, make and a C++ compiler on Linux.",
+            "https://github.com/nodejs/node-gyp#installation",
         ),
         define(
             PYTHON_REMOVED_MODULE,
@@ -1611,5 +1622,64 @@ def release_newer_python_fix(m: Machine, module: str, removed_in: str) -> Fix:
                 if first is not None
                 else m.tf_name or "tensorflow"
             ),
+        ),
+    )
+
+
+def addon_toolchain_fix(toolchain: str, os: Optional[str]) -> Fix:
+    """The toolchain node-gyp did not find (``VS``, ``Python``, or "" where the message names
+    Xcode, make or none), for the system the log shows (``os``: linux, macos, windows)."""
+    if toolchain == "Python":
+        return Fix(
+            "node-gyp runs a Python 3 to configure the build and finds none it can use: "
+            "install Python 3 and tell npm which one (or set the PYTHON environment variable), "
+            "then install again.",
+            ("python3 --version", "npm config set python python3"),
+        )
+    if toolchain == "VS" or os == "windows":
+        return Fix(
+            "node-gyp finds no Visual Studio C++ toolchain: install the Visual Studio Build "
+            'Tools with the "Desktop development with C++" workload, then install again in a '
+            "new terminal.",
+            ("winget install Microsoft.VisualStudio.2022.BuildTools",),
+        )
+    if os == "macos":
+        return Fix(
+            "node-gyp builds with Xcode's toolchain: install the Command Line Tools "
+            "(xcode-select --install); where Xcode itself is installed and the build wants "
+            "xcodebuild, point the active developer directory at it, then install again.",
+            (
+                "xcode-select -p",
+                "xcode-select --install",
+                "sudo xcode-select -s /Applications/Xcode.app/Contents/Developer",
+            ),
+        )
+    if os == "linux":
+        return Fix(
+            "node-gyp finds no make or C++ compiler: install the build tools (Debian and "
+            "Ubuntu: build-essential; Fedora: make gcc-c++), then install again.",
+            ("sudo apt-get install build-essential python3",),
+        )
+    return Fix(
+        "node-gyp finds no C++ toolchain for this system: on macOS the Xcode Command Line "
+        "Tools (xcode-select --install), on Windows the Visual Studio Build Tools' \"Desktop "
+        'development with C++" workload, on Linux make and a C++ compiler (build-essential); '
+        "then install again.",
+        ("npm config get python",),
+    )
+
+
+def c_api_headers_fix() -> Fix:
+    """The TensorFlow C library's headers are not where the compiler looks."""
+    return Fix(
+        "The compiler finds no TensorFlow C headers: extract the libtensorflow archive into "
+        "/usr/local (its include/ and lib/ land in the compiler's and loader's default "
+        "paths; then run ldconfig), or, where it lies elsewhere, point the build at it: "
+        "CGO_CFLAGS (or CPATH) at its include directory, CGO_LDFLAGS (or LIBRARY_PATH) at its "
+        "lib directory, and LD_LIBRARY_PATH (or an ld.so.conf.d entry) for running.",
+        (
+            "sudo tar -C /usr/local -xzf libtensorflow-*.tar.gz",
+            "sudo ldconfig",
+            "ls /usr/local/include/tensorflow/c/c_api.h",
         ),
     )

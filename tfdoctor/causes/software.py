@@ -1390,3 +1390,30 @@ def in_notebook(fix: Fix) -> Fix:
         "`!pip install` may reach another); restart the kernel afterwards.",
         tuple("%" + c if c.startswith("pip ") else c for c in fix.commands),
     )
+
+
+def tfjs_releases_fix() -> Fix:
+    """Two tfjs-core releases in one program: the backend's and the one the code uses."""
+    return Fix(
+        "A TensorFlow.js backend (tfjs-node, tfjs-node-gpu) and the tfjs-core the code or a "
+        "model package (body-pix, coco-ssd, face-api) imports are of different releases, each "
+        "with its own copy of tfjs-core: put them on one release (the same version of "
+        "@tensorflow/tfjs, tfjs-core and tfjs-node in package.json, and a model package made "
+        "for it), so that one tfjs-core remains.",
+        ("npm ls @tensorflow/tfjs-core", "npm ls @tensorflow/tfjs-node @tensorflow/tfjs"),
+    )
+
+
+def c_binding_fix(binding: Optional[str], symbol: str) -> Fix:
+    """A binding of the TensorFlow C API (Go, graft, tfgo, Rust) compiled against an older
+    libtensorflow than it was written for: ``symbol`` is the C name the library lacks."""
+    who = binding or "the binding"
+    return Fix(
+        f"{binding or 'The binding'} was written for a newer TensorFlow C library than the "
+        f"one installed, which lacks {symbol}: install the libtensorflow release {who} is "
+        "made for (its README or release notes name it; the official Go package is "
+        "TensorFlow's own release), or use a release of the binding made for the installed "
+        "library.",
+        ("ldconfig -p | grep libtensorflow",)
+        + (("go list -m all | grep -i tensorflow",) if binding else ()),
+    )

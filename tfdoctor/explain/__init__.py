@@ -1731,6 +1731,22 @@ def _group(hits: Sequence[Hits], name: str) -> Optional[str]:
     return next((g[name] for h in hits for g in h.groups if g.get(name)), None)
 
 
+def _addon_tools(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    # node-gyp's words name what it missed: Python, Visual Studio, Xcode (macOS's), make.
+    said = " ".join(line for h in hits for _, line in h.citations)
+    toolchain = (
+        "Python"
+        if "Python" in said
+        else "VS"
+        if "Visual Studio" in said or "find VS" in said
+        else ""
+    )
+    system = "macos" if "Xcode" in said else "linux" if "not found: make" in said else r.os
+    return causes.platform.NATIVE_ADDON_BUILD_TOOLS_MISSING, causes.platform.addon_toolchain_fix(
+        toolchain, system
+    )
+
+
 def _ptxas_old(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     return causes.xla.PTXAS_TOO_OLD, causes.xla.ptxas_old_fix(m, _group(hits, "gpu_arch"))
 
@@ -1741,6 +1757,12 @@ def _companion(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
     if any(h.signature.id == "tfjs-unsupported-ops" for h in hits):
         return causes.software.COMPANION_MISMATCH, causes.software.converter_older_fix(
             m, "tensorflowjs"
+        )
+    if any(h.signature.id == "tfjs-core-releases-differ" for h in hits):
+        return causes.software.COMPANION_MISMATCH, causes.software.tfjs_releases_fix()
+    if any(h.signature.id in ("c-api-name-unknown", "c-api-symbol-undefined") for h in hits):
+        return causes.software.COMPANION_MISMATCH, causes.software.c_binding_fix(
+            _group(hits, "binding"), _group(hits, "symbol") or "a C name"
         )
     if any(h.signature.id == "horovod-framework-version-mismatch" for h in hits):
         return causes.software.COMPANION_MISMATCH, causes.software.rebuild_on_install_fix(
@@ -1882,6 +1904,8 @@ _INSTALLED_PATH = re.compile(r"""[^\s'"]*[/\\](?:site|dist)-packages[/\\][^\s'",
 def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     if any(h.signature.id == "tensorrt-stub-abort" for h in hits):
         return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.tensorrt_fix()
+    if any(h.signature.id == "c-api-header-not-found" for h in hits):
+        return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.c_api_headers_fix()
     library = _group(hits, "library")
     if library and causes.platform.tfjs_binding(library):
         # TensorFlow.js for Node's addon: the file tfjs-node itself says is missing, or one
@@ -2435,6 +2459,7 @@ BUILDERS: dict[str, Builder] = {
         causes.platform.python_headers_fix(m),
     ),
     causes.platform.CPU_EMULATED: _cpu_avx,
+    causes.platform.NATIVE_ADDON_BUILD_TOOLS_MISSING: _addon_tools,
     causes.runtime.GPU_LIBRARY_INIT_FAILED: _gpu_library_init,
     causes.xla.PTXAS_TOO_OLD: _ptxas_old,
     causes.software.COMPANION_MISMATCH: _companion,

@@ -1,0 +1,93 @@
+"""TensorFlow outside Python: the C API's bindings against an older C library, the C headers
+not where the compiler looks, two TensorFlow.js releases in one program, and node-gyp without
+a toolchain for TensorFlow.js for Node's addon."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.explaining import explained, fix_text, top_error
+
+
+def test_a_go_binding_newer_than_the_c_library_names_the_binding() -> None:
+    text = (
+        "# github.com/wamuir/graft/tensorflow\n"
+        "../pkg/mod/github.com/wamuir/graft@v0.4.0/tensorflow/tensor.go:69:26: could not "
+        "determine kind of name for C.TF_FLOAT8_E4M3FN\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "companion-mismatch"
+    fix = fix_text(top)
+    assert "github.com/wamuir/graft" in fix and "TF_FLOAT8_E4M3FN" in fix
+    assert "ldconfig -p | grep libtensorflow" in fix
+
+
+def test_the_linkers_undefined_c_api_function_is_the_same_cause() -> None:
+    text = (
+        "/tmp/go-build1/b001/_x003.o: In function `_cgo_1_Cfunc_TF_NewSession':\n"
+        "/tmp/go-build/cgo-gcc-prolog:198: undefined reference to `TF_NewSession'\n"
+        "collect2: error: ld returned 1 exit status\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "companion-mismatch"
+    assert fix_text(top).startswith("The binding was written for")
+
+
+def test_an_undefined_reference_to_another_libraries_function_is_not_the_c_apis() -> None:
+    text = "main.o: undefined reference to `png_create_read_struct'\n"
+    assert all(f.cause != "companion-mismatch" for f in explained(text).findings)
+
+
+def test_missing_c_headers_are_told_where_the_archive_goes() -> None:
+    text = "attrs.go:20:11: fatal error: tensorflow/c/c_api.h: No such file or directory\n"
+    top = top_error(explained(text))
+    assert top.cause == "native-library-unresolved"
+    fix = fix_text(top)
+    assert "/usr/local" in fix and "CGO_CFLAGS" in fix
+
+
+def test_two_tfjs_core_releases_are_aligned_not_reinstalled() -> None:
+    top = top_error(explained("TypeError: forwardFunc is not a function\n"))
+    assert top.cause == "companion-mismatch"
+    fix = fix_text(top)
+    assert "npm ls @tensorflow/tfjs-core" in fix and "tfjs-node" in fix
+
+
+@pytest.mark.parametrize(
+    ("text", "wanted", "unwanted"),
+    [
+        (
+            "gyp ERR! find VS could not find a version of Visual Studio 2017 or newer to use\n",
+            "Visual Studio Build Tools",
+            "xcode-select",
+        ),
+        ("gyp: No Xcode or CLT version detected!\n", "xcode-select --install", "winget"),
+        (
+            'gyp ERR! stack Error: Can\'t find Python executable "python", you can set the '
+            "PYTHON env variable.\n",
+            "npm config set python",
+            "winget",
+        ),
+        (
+            "$ uname -a\nLinux box 5.15.0 x86_64 GNU/Linux\ngyp ERR! stack Error: not found: "
+            "make\n",
+            "build-essential",
+            "xcode-select",
+        ),
+    ],
+)
+def test_node_gyp_is_told_the_toolchain_it_missed(text: str, wanted: str, unwanted: str) -> None:
+    top = top_error(explained(text))
+    assert top.cause == "native-addon-build-tools-missing"
+    fix = fix_text(top)
+    assert wanted in fix and unwanted not in fix
+
+
+def test_xcodebuilds_refusal_alone_is_a_warning() -> None:
+    text = (
+        "xcode-select: error: tool 'xcodebuild' requires Xcode, but active developer directory "
+        "'/Library/Developer/CommandLineTools' is a command line tools instance\n"
+    )
+    found = [f for f in explained(text).findings if f.cause == "native-addon-build-tools-missing"]
+    assert found and found[0].severity.value == "warning"
+    assert "/Applications/Xcode.app" in fix_text(found[0])
