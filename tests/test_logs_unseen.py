@@ -56,6 +56,10 @@ PROPOSED_CAUSES: dict[str, str] = {
     "time (tfjs-node's binding, built by node-gyp when no prebuilt binary fits) finds no usable "
     "toolchain: Xcode or its Command Line Tools on macOS (or xcode-select pointing at the wrong "
     "one), Visual Studio Build Tools on Windows, or a Python that node-gyp supports",
+    "gpu-memory-growth-mixed": "memory growth is turned on for some visible GPUs and not for "
+    "others (code that configures only the first GPU on a machine with several): TensorFlow "
+    "requires the same setting on every visible GPU and refuses with 'Memory growth cannot "
+    "differ between GPU devices'",
 }
 
 _REQUIRED = {
