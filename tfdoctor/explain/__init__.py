@@ -2510,9 +2510,14 @@ def _conda_cpu_build(
 
 
 def _gpu_shown(m: Machine, r: Revealed) -> bool:
-    """Whether the facts or the log show an NVIDIA GPU: a compute capability, or the machine's
-    view."""
-    return bool(r.compute_capability) or m.gpu_presence in ("present", "driver-broken")
+    """Whether the facts or the log show an NVIDIA GPU: a compute capability, an NVIDIA
+    driver's version (nvidia-smi prints its header only where it lists a GPU; the kernel
+    module's version is a loaded driver), or the machine's view."""
+    return (
+        bool(r.compute_capability)
+        or bool(r.driver_version)
+        or m.gpu_presence in ("present", "driver-broken")
+    )
 
 
 def _rule_named(m: Machine, hits: Sequence[Hits]) -> Optional[tuple[causes.CauseId, Fix]]:
