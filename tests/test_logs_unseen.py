@@ -56,6 +56,12 @@ PROPOSED_CAUSES: dict[str, str] = {
     "time (tfjs-node's binding, built by node-gyp when no prebuilt binary fits) finds no usable "
     "toolchain: Xcode or its Command Line Tools on macOS (or xcode-select pointing at the wrong "
     "one), Visual Studio Build Tools on Windows, or a Python that node-gyp supports",
+    "tf-metadata-unsatisfiable": "a TensorFlow release's own metadata requires a companion "
+    "distribution at a version the index does not offer, or spells it so a resolver cannot match "
+    "it (tensorflow-estimator '2.3.0-rc0' against the published 2.3.0rc0, tensorflow-intel "
+    "2.15.0.post1, tensorflow-cpu-aws 2.16.1), so every lock of that TensorFlow fails whatever the "
+    "project pins; the fix is another TensorFlow release (the next candidate or patch) or pinning "
+    "the companion by hand, not a change to the project's own requirements",
 }
 
 _REQUIRED = {
