@@ -56,6 +56,12 @@ PROPOSED_CAUSES: dict[str, str] = {
     "others (code that configures only the first GPU on a machine with several): TensorFlow "
     "requires the same setting on every visible GPU and refuses with 'Memory growth cannot "
     "differ between GPU devices'",
+    "tf-metadata-unsatisfiable": "a TensorFlow release's own metadata requires a companion "
+    "distribution at a version the index does not offer, or spells it so a resolver cannot match "
+    "it (tensorflow-estimator '2.3.0-rc0' against the published 2.3.0rc0, tensorflow-intel "
+    "2.15.0.post1, tensorflow-cpu-aws 2.16.1), so every lock of that TensorFlow fails whatever the "
+    "project pins; the fix is another TensorFlow release (the next candidate or patch) or pinning "
+    "the companion by hand, not a change to the project's own requirements",
 }
 
 _REQUIRED = {
