@@ -52,10 +52,6 @@ PROPOSED_CAUSES: dict[str, str] = {
     "notebook selects (Colab's `%tensorflow_version 1.x` after TensorFlow 1 left the image): the "
     "notebook has to pip-install that release where the image's Python has a wheel for it, or "
     "move to TensorFlow 2",
-    "gpu-memory-growth-mixed": "memory growth is turned on for some visible GPUs and not for "
-    "others (code that configures only the first GPU on a machine with several): TensorFlow "
-    "requires the same setting on every visible GPU and refuses with 'Memory growth cannot "
-    "differ between GPU devices'",
     "tf-metadata-unsatisfiable": "a TensorFlow release's own metadata requires a companion "
     "distribution at a version the index does not offer, or spells it so a resolver cannot match "
     "it (tensorflow-estimator '2.3.0-rc0' against the published 2.3.0rc0, tensorflow-intel "

@@ -14,6 +14,7 @@ GPU_OUT_OF_MEMORY: Final = CauseId("gpu-out-of-memory")
 HOST_OUT_OF_MEMORY: Final = CauseId("host-out-of-memory")
 GPU_LIBRARY_INIT_FAILED: Final = CauseId("gpu-library-init-failed")
 GPU_CONFIG_TOO_LATE: Final = CauseId("gpu-config-too-late")
+GPU_MEMORY_GROWTH_MIXED: Final = CauseId("gpu-memory-growth-mixed")
 DISTRIBUTE_CONFIG_TOO_LATE: Final = CauseId("distribute-config-too-late")
 OP_KERNEL_MISSING: Final = CauseId("op-kernel-missing")
 GPU_BUSY_OR_UNAVAILABLE: Final = CauseId("gpu-busy-or-unavailable")
@@ -62,6 +63,14 @@ CAUSES: Mapping[str, Cause] = dict(
             "Memory growth, memory limits, visible and virtual devices can only be set before "
             "TensorFlow initialises the GPU (the first op, model or device listing of logical "
             "devices does that).",
+            "https://www.tensorflow.org/api_docs/python/tf/config/experimental/set_memory_growth",
+        ),
+        define(
+            GPU_MEMORY_GROWTH_MIXED,
+            "Memory growth set on some GPUs and not on the others",
+            "TensorFlow initialises every visible GPU with one memory-growth setting and "
+            "refuses a mix ('Memory growth cannot differ between GPU devices'): code that sets "
+            "it on the first GPU only fails on a machine with several.",
             "https://www.tensorflow.org/api_docs/python/tf/config/experimental/set_memory_growth",
         ),
         define(
@@ -204,6 +213,18 @@ def config_order_fix() -> Fix:
         "Set memory growth, memory limits and visible devices right after `import tensorflow`, "
         "before any op, model or other import that uses TensorFlow; or use the environment "
         "variable, which applies at start.",
+        ("export TF_FORCE_GPU_ALLOW_GROWTH=true",),
+    )
+
+
+def memory_growth_all_fix() -> Fix:
+    """The same memory-growth setting on every visible GPU."""
+    return Fix(
+        "Set memory growth on every GPU TensorFlow lists, not the first alone (a loop over "
+        "tf.config.list_physical_devices('GPU') calling "
+        "tf.config.experimental.set_memory_growth(gpu, True)), or set it for all of them at "
+        "start with the environment variable; or hide the GPUs the program should not use "
+        "(CUDA_VISIBLE_DEVICES) so that the setting covers every visible one.",
         ("export TF_FORCE_GPU_ALLOW_GROWTH=true",),
     )
 

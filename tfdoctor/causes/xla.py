@@ -145,13 +145,21 @@ def ptxas_install_fix(m: Machine) -> Fix:
     )
 
 
-def ptxas_old_fix(m: Machine, architecture: Optional[str]) -> Fix:
-    """A ptxas from a CUDA release that knows ``architecture`` (``sm_86``), first in line."""
+def ptxas_old_fix(m: Machine, architecture: Optional[str], tool: str = "ptxas") -> Fix:
+    """A ``tool`` (ptxas, or nvcc compiling a project's CUDA code) from a CUDA release that
+    knows ``architecture`` (``sm_86``), first in line."""
     knows = (
         f"that knows {architecture} (NVIDIA's GPU feature list)"
         if architecture
         else "at least as new as the one TensorFlow was built with (its tested configurations)"
     )
+    if tool == "nvcc":
+        return Fix(
+            f"The CUDA compiler building this code is older than the GPU: use an nvcc from a "
+            f"CUDA toolkit {knows} (a newer toolkit first on PATH, or CUDA_HOME pointing at it; "
+            "in a container, an image of a newer CUDA), then build again.",
+            ("which -a nvcc", "nvcc --version", "nvcc --list-gpu-arch"),
+        )
     text = (
         f"Use a ptxas from a CUDA release {knows}: find "
         "the old one (an old CUDA toolkit's bin first on PATH, or CUDA_HOME) and take it out of "

@@ -637,6 +637,8 @@ class Revealed(Record):
     #: TensorFlow found no NVIDIA kernel driver on the host (cuda_diagnostics.cc) and nothing
     #: in the log expects a GPU (no GPU shown, listed, wanted or complained of, no container).
     no_gpu_host: bool = False
+    #: nvidia-smi's table header is in the log: it prints one only where it lists a GPU.
+    smi_gpu: bool = False
     #: The version of pip the log shows (its upgrade notice, ``pip X from ...``).
     pip_version: Optional[str] = None
     #: The macOS a library dyld could not bind was built for (its "Referenced from:" line).
@@ -982,6 +984,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         container_tool=container_shown(evidence.first_text),
         docker_run_without_gpu=evidence.docker_run_without_gpu,
         no_gpu_host=_no_gpu_host(evidence, text, image_line is not None),
+        smi_gpu="nvidia-smi-header" in evidence.hits,
         python_refusals=tuple(evidence.python_refusals),
         inferred=tuple(inferred),
         stated_at=tuple(stated.items()),
@@ -1748,7 +1751,15 @@ def _addon_tools(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.
 
 
 def _ptxas_old(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
-    return causes.xla.PTXAS_TOO_OLD, causes.xla.ptxas_old_fix(m, _group(hits, "gpu_arch"))
+    arch = _group(hits, "gpu_arch")
+    nvcc = [
+        line for h in hits if h.signature.id == "nvcc-unknown-gpu-arch" for _, line in h.citations
+    ]
+    if nvcc:
+        # nvcc names a virtual architecture (compute_86) where it has no real one (sm_86).
+        named = re.search(r"compute_(\d+[a-z]?)", " ".join(nvcc))
+        arch = arch or (f"sm_{named.group(1)}" if named else None)
+    return causes.xla.PTXAS_TOO_OLD, causes.xla.ptxas_old_fix(m, arch, "nvcc" if nvcc else "ptxas")
 
 
 def _companion(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
@@ -2407,6 +2418,7 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.platform.WINDOWS_NATIVE_GPU_ENDED: causes.platform.windows_gpu_fix,
     causes.runtime.GPU_BUSY_OR_UNAVAILABLE: causes.runtime.gpu_busy_fix,
     causes.runtime.GPU_CONFIG_TOO_LATE: lambda m: causes.runtime.config_order_fix(),
+    causes.runtime.GPU_MEMORY_GROWTH_MIXED: lambda m: causes.runtime.memory_growth_all_fix(),
     causes.runtime.DISTRIBUTE_CONFIG_TOO_LATE: lambda m: causes.runtime.strategy_order_fix(),
     causes.cluster.CLUSTER_TASK_UNREACHABLE: lambda m: causes.cluster.cluster_unreachable_fix(),
     causes.cluster.CLUSTER_WORKER_FAILED: lambda m: causes.cluster.peer_failed_fix(),
@@ -2510,14 +2522,9 @@ def _conda_cpu_build(
 
 
 def _gpu_shown(m: Machine, r: Revealed) -> bool:
-    """Whether the facts or the log show an NVIDIA GPU: a compute capability, an NVIDIA
-    driver's version (nvidia-smi prints its header only where it lists a GPU; the kernel
-    module's version is a loaded driver), or the machine's view."""
-    return (
-        bool(r.compute_capability)
-        or bool(r.driver_version)
-        or m.gpu_presence in ("present", "driver-broken")
-    )
+    """Whether the facts or the log show an NVIDIA GPU: a compute capability, nvidia-smi's
+    table (printed only where it lists a GPU), or the machine's view."""
+    return bool(r.compute_capability) or r.smi_gpu or m.gpu_presence in ("present", "driver-broken")
 
 
 def _rule_named(m: Machine, hits: Sequence[Hits]) -> Optional[tuple[causes.CauseId, Fix]]:

@@ -1,0 +1,99 @@
+"""The GPU's compilers and memory in their other wordings: libdevice and ptxas named briefly,
+TensorFlow's run-time kernel compiler, nvcc older than the GPU, ROCm's out-of-memory, pinned
+host memory, a memory-growth setting that differs between GPUs, and a CUDA runtime not found
+beside an NVIDIA driver the log shows."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.explaining import explained, fix_text, top_error
+
+
+def test_libdevice_not_found_without_its_path() -> None:
+    assert top_error(explained("libdevice not found\n")).cause == "libdevice-missing"
+
+
+def test_the_run_time_kernel_compiler_failing_names_xla_flags() -> None:
+    text = "errors_impl.UnknownError: JIT compilation failed. [Op:FloorMod]\n"
+    top = top_error(explained(text))
+    assert top.cause == "libdevice-missing"
+    assert "XLA_FLAGS" in fix_text(top)
+
+
+def test_ptxas_not_invoked_in_short() -> None:
+    found = [f for f in explained("Couldn't invoke ptxas\n").findings if f.cause == "ptxas-missing"]
+    assert found and "nvidia-cuda-nvcc" in fix_text(found[0])
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "nvcc fatal : Value 'sm_86' is not defined for option 'gpu-architecture'",
+        "nvcc fatal   : Unsupported gpu architecture 'compute_86'",
+    ],
+)
+def test_nvcc_older_than_the_gpu_is_told_a_newer_toolkit(line: str) -> None:
+    top = top_error(explained(line + "\n"))
+    assert top.cause == "ptxas-too-old"
+    fix = fix_text(top)
+    assert "sm_86" in fix and "nvcc --version" in fix
+    # Not XLA's ptxas wheel: nvcc is compiling the project's own CUDA code.
+    assert "which -a ptxas" not in fix
+
+
+def test_rocms_allocation_failure_is_the_gpus_memory() -> None:
+    text = (
+        "2019-01-08 19:06:11.303639: E tensorflow/stream_executor/rocm/rocm_driver.cc:601] "
+        "failed to allocate 7.35G (7889485824 bytes) from device: hipError_t(1002)\n"
+    )
+    assert top_error(explained(text)).cause == "gpu-out-of-memory"
+
+
+def test_pinned_host_memory_is_the_machines_not_the_gpus() -> None:
+    text = (
+        "2020-11-24 11:32:25.434730: E tensorflow/stream_executor/cuda/cuda_driver.cc:868] failed "
+        "to alloc 4294967296 bytes on host: CUDA_ERROR_OUT_OF_MEMORY: out of memory\n"
+        "2020-11-24 11:32:25.435620: W ./tensorflow/core/common_runtime/gpu/cuda_host_allocator.h:"
+        "44] could not allocate pinned host memory of size: 4294967296\n"
+    )
+    found = explained(text).findings
+    assert top_error(explained(text)).cause == "host-out-of-memory"
+    assert all(f.cause != "gpu-out-of-memory" for f in found)
+
+
+def test_the_devices_out_of_memory_stays_the_gpus() -> None:
+    text = (
+        "E tensorflow/stream_executor/cuda/cuda_driver.cc:1002] failed to allocate 10.76G "
+        "(11552124928 bytes) from device: CUDA_ERROR_OUT_OF_MEMORY\n"
+    )
+    assert top_error(explained(text)).cause == "gpu-out-of-memory"
+
+
+def test_memory_growth_on_some_gpus_only() -> None:
+    top = top_error(explained("ValueError: Memory growth cannot differ between GPU devices\n"))
+    assert top.cause == "gpu-memory-growth-mixed"
+    assert "list_physical_devices('GPU')" in fix_text(top)
+
+
+def test_a_weight_name_where_keras_3_takes_the_shape() -> None:
+    text = (
+        "ValueError: Cannot convert '('c', 'o', 'u', 'n', 't', 'e', 'r')' to a shape. Found "
+        "invalid entry 'c' of type '<class 'str'>'.\n"
+    )
+    found = [f for f in explained(text).findings if f.cause == "keras3-behaviour-change"]
+    # The likely reading (a warning), as where a keras/src frame shows the same habit.
+    assert found and found[0].severity.value == "warning"
+
+
+_STUB = (
+    "2023-11-06 01:01:39.145881: I tensorflow/tsl/cuda/cudart_stub.cc:28] Could not find cuda "
+    "drivers on your machine, GPU will not be used.\n"
+)
+_SMI = "| NVIDIA-SMI 535.113.01             Driver Version: 535.113.01   CUDA Version: 12.2     |\n"
+
+
+@pytest.mark.parametrize(("text", "severity"), [(_STUB, "info"), (_STUB + _SMI, "error")])
+def test_a_cuda_runtime_not_found_is_an_error_beside_a_driver(text: str, severity: str) -> None:
+    found = [f for f in explained(text).findings if f.cause == "cuda-libs-missing"]
+    assert found and found[0].severity.value == severity
