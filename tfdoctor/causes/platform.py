@@ -12,7 +12,7 @@ from tfdoctor.causes.common import TF_PIP_GUIDE, install_fix
 from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts, normalize_name
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine
-from tfdoctor.matrix import CompanionRelease, TFLine, version_key
+from tfdoctor.matrix import CompanionRelease, TFLine, spec_contains, version_key
 
 #: The ids of this area's causes, as checks, explain and scan name them.
 TF_NO_WHEEL_FOR_PYTHON: Final = CauseId("tf-no-wheel-for-python")
@@ -1682,4 +1682,73 @@ def c_api_headers_fix() -> Fix:
             "sudo ldconfig",
             "ls /usr/local/include/tensorflow/c/c_api.h",
         ),
+    )
+
+
+def range_release_fix(m: Machine, dist: str, spec: str, python: Optional[str]) -> Optional[Fix]:
+    """A requirement that limits TensorFlow to a range of old releases (``<2.0.0,>=1.12.0``)
+    pip found no wheel of: the Pythons those releases have wheels for (the matrix's lines and
+    early releases within the range). None where the matrix has no release in the range, or
+    where the log's Python is one of them (then the Python is not what stops pip)."""
+    if m.matrix is None or "<" not in spec:
+        return None
+    newest = max(m.matrix.lines, key=lambda x: version_key(x.line), default=None)
+    if newest is None or spec_contains(newest.latest_patch, spec) is not False:
+        return None  # the range reaches the newest line: not a range of old releases
+    releases: list[tuple[str, set[str]]] = [
+        (x.latest_patch, _pythons(x))
+        for x in m.matrix.lines
+        if spec_contains(x.latest_patch, spec) is True
+    ]
+    releases += [
+        (row.release, {py for pys in row.python.values() for py in pys})
+        for row in m.matrix.early_releases
+        if spec_contains(row.release, spec) is True
+    ]
+    if not releases:
+        return None
+    pythons = sorted(set().union(*(pys for _, pys in releases)), key=version_key)
+    minor = ".".join((python or "").split(".")[:2])
+    if not pythons or minor in pythons:
+        return None
+    versions = sorted((r for r, _ in releases), key=version_key)
+    shown = "TensorFlow" if dist in ("tensorflow", "tensorflow-gpu") else dist
+    return Fix(
+        f"The requirement asks for {dist}{spec}: its releases ({shown} {versions[0]} to "
+        f"{versions[-1]} in the matrix) have wheels for Python {_python_span(pythons)} only, "
+        f"and pip found none for this interpreter"
+        + (f" (Python {python})" if python else "")
+        + f". Run it on Python {pythons[-1]} (a new virtual environment), or move the "
+        "requirement to a TensorFlow release with wheels for this Python (`tfdoctor matrix` "
+        "lists each line's Pythons).",
+        (
+            "python -c 'import platform, struct, sys; print(sys.version.split()[0], "
+            'platform.machine(), struct.calcsize("P") * 8)\'',
+        ),
+    )
+
+
+#: The environment marker of each matrix platform key (PEP 508's sys_platform and
+#: platform_machine values there).
+_PLATFORM_MARKERS: Mapping[str, str] = {
+    "windows-x86_64": 'sys_platform == "win32"',
+    "macos-arm64": 'sys_platform == "darwin" and platform_machine == "arm64"',
+    "linux-aarch64": 'sys_platform == "linux" and platform_machine == "aarch64"',
+}
+
+
+def wrapper_pin_fix(dist: str, platforms: Sequence[str], spec: str = "") -> Fix:
+    """A pin of ``dist`` (``spec``: the requirement's specifier), a distribution the
+    ``tensorflow`` wheel requires on ``platforms`` only (the matrix's wrappers), where pip
+    finds none: the requirement belongs to those."""
+    where = ", ".join(platforms)
+    markers = [_PLATFORM_MARKERS[p] for p in platforms if p in _PLATFORM_MARKERS]
+    marker = f" (`{dist}{spec} ; {markers[0]}`)" if len(markers) == 1 else ""
+    return Fix(
+        f"{dist} is the distribution TensorFlow's own wheel requires on {where} only; pip "
+        f"installs it there by itself for `tensorflow`, and it has no wheel elsewhere. A pin of "
+        f"it (a requirements file written by `pip freeze` on {where}) fails on other machines: "
+        f"remove the {dist} line and keep `tensorflow` at the same release, or limit the line "
+        f"to its platform with an environment marker{marker}.",
+        (f"grep -in '{dist.replace('-', '[-_]')}' requirements.txt",),
     )

@@ -68,8 +68,11 @@ _PIPENV_RANGE = re.compile(
     rf"(?P<req>{_NAME})(?:\[[^\]]*\])?==(?P<rv>{_VERSION})(?=->|\))",
     re.MULTILINE,
 )
+#: The requirer may carry the extras it was asked with (``python-doctr[tf-cpu] 0.5.1a0``,
+#: ``tensorflow[and-cuda] 2.15.0``), as pip prints the candidate.
 _DEPENDS = re.compile(
-    rf"(?P<req>{_NAME}) (?P<rv>{_VERSION}) depends on (?P<target>{_NAME})(?:\[[^\]]*\])?"
+    rf"(?P<req>{_NAME})(?:\[[^\]\n]{{0,200}}\])? (?P<rv>{_VERSION}) depends on "
+    rf"(?P<target>{_NAME})(?:\[[^\]]*\])?"
     rf"(?P<spec>(?:{_OP}\s*[\w.*+!-]+(?:\s*(?:,|and)\s*{_OP}\s*[\w.*+!-]+)*)?)"
 )
 

@@ -684,7 +684,7 @@ KEYWORDS: dict[str, tuple[Reader, ...]] = {
     # "the provided PTX was compiled with an unsupported toolchain", "No PTX compilation
     # provider", "older than the PTX compiler version".
     "PTX": (_ptxas_events,),
-    "libdevice not found at": (_libdevice_events,),
+    "libdevice not found": (_libdevice_events,),
     "Can't find libdevice directory": (_libdevice_events,),
     "OOM when allocating tensor": (_oom_events,),
     "ran out of memory trying to allocate": (_oom_events,),

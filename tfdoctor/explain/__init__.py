@@ -2059,6 +2059,9 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         return causes.platform.TF_RELEASE_NOT_FOR_PYTHON, causes.platform.jetson_index_fix(
             normalize_name(jetson.dist), jetson.spec
         )
+    wrapper = _refused_wrapper(m, r)
+    if wrapper is not None:
+        return causes.platform.TF_NO_WHEEL_FOR_PYTHON, wrapper
     companion = _refused_companion(r, hits)
     if companion is not None:
         refusal_of = next((x for x in r.pip_refusals if normalize_name(x.dist) == companion), None)
@@ -2079,6 +2082,14 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.no_wheel_fix(m)
     refusal = refusals[0]
     pinned = requested_version(refusal.spec)
+    ranged = (
+        causes.platform.range_release_fix(m, normalize_name(refusal.dist), refusal.spec, r.python)
+        if pinned is None and refusal.spec and not refusal.versions
+        else None
+    )
+    if ranged is not None:
+        # A range of old releases, none with a wheel for this interpreter: their Pythons.
+        return causes.platform.TF_RELEASE_NOT_FOR_PYTHON, ranged
     if (
         r.pip_version
         and version_key(r.pip_version) < causes.platform.PIP_MANYLINUX2010
@@ -2221,6 +2232,25 @@ def _python_has_macos_wheels(m: Machine, python: str) -> bool:
     return m.matrix is not None and any(
         line.has_wheels_for(python, "macos-") for line in m.matrix.lines
     )
+
+
+def _refused_wrapper(m: Machine, r: Revealed) -> Optional[Fix]:
+    """pip refused a pin of a distribution TensorFlow's ``tensorflow`` wheel requires on one
+    platform only (tensorflow-intel on Windows, tensorflow-macos, tensorflow-cpu-aws: the
+    matrix's wrappers), where it has no wheel: a requirements file frozen on that platform."""
+    if m.matrix is None:
+        return None
+    platforms: dict[str, set[str]] = {}
+    for line in m.matrix.lines:
+        for platform, dist in line.wrappers.items():
+            platforms.setdefault(dist, set()).add(platform)
+    for refusal in r.pip_refusals:
+        dist = normalize_name(refusal.dist)
+        keys = sorted(platforms.get(dist, ()))
+        # On its own platform the refusal is about the Python or the release, not the pin.
+        if keys and not any(r.os is not None and key.startswith(r.os) for key in keys):
+            return causes.platform.wrapper_pin_fix(dist, keys, refusal.spec or "")
+    return None
 
 
 def _refused_companion(r: Revealed, hits: Sequence[Hits]) -> Optional[str]:

@@ -1,0 +1,66 @@
+"""Resolver and index refusals read further: a range of old TensorFlow releases none of which
+has a wheel for the interpreter, a pin of a distribution TensorFlow's wheel requires on one
+platform only, and pip's conflict lines whose requirer carries extras."""
+
+from __future__ import annotations
+
+from tests.explaining import explained, fix_text, top_error
+
+
+def test_a_range_of_tf1_releases_names_their_newest_python() -> None:
+    text = "Could not find a version that satisfies the requirement tensorflow<2.0.0,>=1.12.0\n"
+    top = top_error(explained(text))
+    assert top.cause == "tf-release-not-for-python"
+    # The matrix's Pythons of the releases in the range, not a generic "supported Python".
+    assert "Python 3.7" in fix_text(top)
+
+
+def test_a_range_that_reaches_the_newest_line_is_not_read_as_old_releases() -> None:
+    text = (
+        "ERROR: Could not find a version that satisfies the requirement tensorflow<3,>=2.0 "
+        "(from versions: none)\n"
+    )
+    top = top_error(explained(text))
+    assert "The requirement asks for" not in fix_text(top)
+
+
+def test_a_range_whose_releases_have_the_logs_python_is_not_the_pythons_fault() -> None:
+    text = (
+        "$ python --version\nPython 3.7.9\n"
+        "Could not find a version that satisfies the requirement tensorflow<2.0.0,>=1.12.0\n"
+    )
+    assert "Run it on Python 3.7" not in fix_text(top_error(explained(text)))
+
+
+def test_a_frozen_pin_of_the_windows_only_distribution_elsewhere() -> None:
+    text = (
+        "pip install -r requirements.txt\n"
+        "ERROR: Could not find a version that satisfies the requirement tensorflow_intel==2.14.1 "
+        "(from versions: 0.0.1)\n"
+        "ERROR: No matching distribution found for tensorflow_intel==2.14.1\n"
+    )
+    fix = fix_text(top_error(explained(text)))
+    assert "tensorflow-intel" in fix and 'sys_platform == "win32"' in fix
+    assert "tensorflow-intel==2.14.1 ;" in fix
+
+
+def test_on_its_own_platform_the_wrappers_refusal_is_not_a_frozen_pin() -> None:
+    text = (
+        r"C:\Users\user> pip install tensorflow_intel==2.14.1" + "\n"
+        "ERROR: Could not find a version that satisfies the requirement tensorflow_intel==2.14.1 "
+        "(from versions: 0.0.1)\n"
+    )
+    assert "pip freeze" not in fix_text(top_error(explained(text)))
+
+
+def test_a_requirer_with_extras_in_pips_conflict_block() -> None:
+    text = (
+        "ERROR: Cannot install python-doctr[tf-cpu]==0.5.1a0 and tensorflow-cpu==2.8.0 because "
+        "these package versions have conflicting dependencies.\n"
+        "The conflict is caused by:\n"
+        "    python-doctr[tf-cpu] 0.5.1a0 depends on keras<2.7.0\n"
+        "    tensorflow-cpu 2.8.0 depends on keras<2.9 and >=2.8.0rc0\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "keras-version"
+    assert "keras" in fix_text(top)
