@@ -32,6 +32,21 @@ DEFAULT_SIGNATURES = Path(__file__).with_name("signatures.yaml")
 BENIGN = "benign"
 EVIDENCE = "evidence"
 
+#: The file-name prefixes of TensorFlow's own wheels (every tensorflow* distribution, the
+#: nightly, the Lite runtimes, tf_keras, pycoral): one list for the patterns (as
+#: ``{{tf_wheel}}``) and for the code that reads a refused wheel's name.
+TF_WHEEL_PREFIXES = ("tensorflow", "tf_nightly", "tflite", "ai_edge_litert", "tf_keras", "pycoral")
+#: Named parts a pattern writes as ``{{name}}``, expanded at load.
+PATTERN_PARTS: Mapping[str, str] = {"{{tf_wheel}}": "(?:" + "|".join(TF_WHEEL_PREFIXES) + ")"}
+
+
+def expand_parts(pattern: str) -> str:
+    """``pattern`` with each named part (:data:`PATTERN_PARTS`) written out."""
+    for name, part in PATTERN_PARTS.items():
+        pattern = pattern.replace(name, part)
+    return pattern
+
+
 #: Named groups a pattern may use to extract what the log reveals.
 GROUPS = frozenset(
     {
@@ -253,7 +268,7 @@ def _read_signature(reader: NodeReader, node: Node, index: int, known: set[str])
     keyword = _without_backticks(reader.required_string(fields["keyword"], f"{where}.keyword"))
     text = reader.required_string(fields["pattern"], f"{where}.pattern")
     try:
-        pattern = re.compile(optional_backticks(text))
+        pattern = re.compile(optional_backticks(expand_parts(text)))
     except re.error as exc:
         raise reader.error(fields["pattern"], f"{where}.pattern", f"invalid regex: {exc}") from None
     unknown = sorted(set(pattern.groupindex) - GROUPS)

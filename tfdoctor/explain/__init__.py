@@ -118,7 +118,7 @@ from tfdoctor.machine import LogHints, Machine
 from tfdoctor.matrix import Matrix, version_key
 from tfdoctor.modules import distribution_of, modules
 from tfdoctor.records import Record, record
-from tfdoctor.signatures import BENIGN, EVIDENCE, Signature, Signatures
+from tfdoctor.signatures import BENIGN, EVIDENCE, PATTERN_PARTS, Signature, Signatures
 from tfdoctor.wheel_tags import MANYLINUX1_GLIBC, manylinux_name, tag_os, wheel_platform_tags
 
 #: Citations kept per signature (the first lines it matched).
@@ -2011,9 +2011,7 @@ def _static_tls(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.C
 
 
 #: The distributions whose refused wheels this cause is about (pip-unsupported-wheel's).
-_TF_WHEEL = re.compile(
-    r"(?:tensorflow|tf_nightly|tflite|ai_edge_litert|tf_keras|pycoral)", re.IGNORECASE
-)
+_TF_WHEEL = re.compile(PATTERN_PARTS["{{tf_wheel}}"], re.IGNORECASE)
 
 
 def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
