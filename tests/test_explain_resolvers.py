@@ -64,3 +64,15 @@ def test_a_requirer_with_extras_in_pips_conflict_block() -> None:
     top = top_error(explained(text))
     assert top.cause == "keras-version"
     assert "keras" in fix_text(top)
+
+
+def test_the_nightlys_wheel_is_tensorflows_own_in_the_patterns() -> None:
+    from tfdoctor.signatures import load_signatures
+
+    line = (
+        "ERROR: tf_nightly-2.20.0.dev20250101-cp312-cp312-manylinux_2_17_x86_64.whl is not a "
+        "supported wheel on this platform."
+    )
+    by_id = {s.id: s for s in load_signatures().signatures}
+    assert by_id["pip-unsupported-wheel"].pattern.search(line)
+    assert not by_id["pip-unsupported-wheel-other"].pattern.search(line)
