@@ -47,7 +47,11 @@ def test_missing_c_headers_are_told_where_the_archive_goes() -> None:
 
 
 def test_two_tfjs_core_releases_are_aligned_not_reinstalled() -> None:
-    top = top_error(explained("TypeError: forwardFunc is not a function\n"))
+    text = (
+        "TypeError: forwardFunc is not a function\n"
+        "    at Engine.runKernelFunc (/app/node_modules/@tensorflow/tfjs-core/dist/engine.js:1:1)\n"
+    )
+    top = top_error(explained(text))
     assert top.cause == "companion-mismatch"
     fix = fix_text(top)
     assert "npm ls @tensorflow/tfjs-core" in fix and "tfjs-node" in fix
@@ -65,7 +69,7 @@ def test_two_tfjs_core_releases_are_aligned_not_reinstalled() -> None:
         (
             'gyp ERR! stack Error: Can\'t find Python executable "python", you can set the '
             "PYTHON env variable.\n",
-            "npm config set python",
+            "npm_config_python",
             "winget",
         ),
         (
@@ -83,11 +87,64 @@ def test_node_gyp_is_told_the_toolchain_it_missed(text: str, wanted: str, unwant
     assert wanted in fix and unwanted not in fix
 
 
-def test_xcodebuilds_refusal_alone_is_a_warning() -> None:
+_XCODEBUILD = (
+    "xcode-select: error: tool 'xcodebuild' requires Xcode, but active developer directory "
+    "'/Library/Developer/CommandLineTools' is a command line tools instance\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("after", "severity"), [("gyp info ok\n", "info"), ("gyp ERR! not ok\n", "warning")]
+)
+def test_xcodebuilds_refusal_weighs_by_how_the_build_ended(after: str, severity: str) -> None:
+    found = [
+        f
+        for f in explained(_XCODEBUILD + after).findings
+        if f.cause == "native-addon-build-tools-missing"
+    ]
+    assert found and found[0].severity.value == severity
+    fix = fix_text(found[0])
+    # The Command Line Tools are the active directory: Xcode is asked for, not the tools.
+    assert "/Applications/Xcode.app" in fix and "xcode-select --install" not in fix
+
+
+def test_a_c_programs_undefined_tf_function_is_not_blamed_on_a_binding() -> None:
     text = (
-        "xcode-select: error: tool 'xcodebuild' requires Xcode, but active developer directory "
-        "'/Library/Developer/CommandLineTools' is a command line tools instance\n"
+        "/usr/bin/ld: cannot find -ltensorflow: No such file or directory\n"
+        "hello_tf.c:(.text+0x9): undefined reference to `TF_Version'\n"
     )
-    found = [f for f in explained(text).findings if f.cause == "native-addon-build-tools-missing"]
-    assert found and found[0].severity.value == "warning"
-    assert "/Applications/Xcode.app" in fix_text(found[0])
+    report = explained(text)
+    assert all(f.cause != "companion-mismatch" for f in report.findings)
+    assert top_error(report).cause == "native-library-unresolved"
+
+
+def test_the_c_library_fix_follows_the_system_shown() -> None:
+    mac = "/Users/me/src/main.c:1:10: fatal error: 'tensorflow/c/c_api.h' file not found\n"
+    fix = fix_text(top_error(explained(mac)))
+    assert "brew install libtensorflow" in fix and "ldconfig" not in fix
+
+
+def test_an_architecture_the_toolkit_dropped_is_not_a_toolkit_too_old() -> None:
+    text = "nvcc fatal   : Unsupported gpu architecture 'compute_30'\n"
+    assert all(f.cause != "ptxas-too-old" for f in explained(text).findings)
+
+
+def test_alpines_build_tools_are_named_beside_debians() -> None:
+    text = "$ uname -a\nLinux box 6.1.0 x86_64 Linux\ngyp ERR! stack Error: not found: make\n"
+    fix = fix_text(top_error(explained(text)))
+    assert "apk add --no-cache build-base" in fix and "sudo" not in fix
+
+
+def test_kernel_function_names_without_tfjs_in_the_log_are_a_warning() -> None:
+    alone = [
+        f
+        for f in explained("TypeError: kernelFunc is not a function\n").findings
+        if f.cause == "companion-mismatch"
+    ]
+    assert alone and alone[0].severity.value == "warning"
+    shown = (
+        "TypeError: kernelFunc is not a function\n"
+        "    at Engine.runKernelFunc (/app/node_modules/@tensorflow/tfjs-core/dist/tf-core."
+        "node.js:3349:22)\n"
+    )
+    assert top_error(explained(shown)).cause == "companion-mismatch"

@@ -124,3 +124,32 @@ def test_a_malformed_row_is_refused_with_its_place() -> None:
     )
     with pytest.raises(ModulesError, match="removed_in"):
         parse_modules(text, "m.yaml")
+
+
+def test_the_title_names_the_release_that_removed_it_not_the_logs_python() -> None:
+    text = _traceback("/usr/lib/python3.8/site-packages/oldlib/net.py", "import urllib2", "urllib2")
+    top = top_error(explained(text))
+    assert "Python 3.0 removed" in top.summary and "this is Python 3.8" in top.summary
+    # Before Python 3.10 importlib.metadata cannot name the distribution: RECORD files can.
+    fix = fix_text(top)
+    assert "dist-info/RECORD" in fix and "packages_distributions" not in fix
+
+
+def test_a_submodule_of_a_single_file_module_is_the_projects_own() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/user/proj/run.py", line 2, in <module>\n'
+        "    import exceptions.custom\n"
+        "ModuleNotFoundError: No module named 'exceptions.custom'\n"
+    )
+    assert all(f.cause != "python-removed-module" for f in explained(text).findings)
+
+
+def test_an_unknown_python_is_not_named_in_tensorflows_fix() -> None:
+    text = _traceback(
+        r"C:\Users\user\env\Lib\site-packages\tensorflow\python\framework\load_library.py",
+        "import imp",
+        "imp",
+    )
+    fix = fix_text(top_error(explained(text)))
+    assert "2.16" not in fix and "3.12 or later" in fix

@@ -76,3 +76,22 @@ def test_the_nightlys_wheel_is_tensorflows_own_in_the_patterns() -> None:
     by_id = {s.id: s for s in load_signatures().signatures}
     assert by_id["pip-unsupported-wheel"].pattern.search(line)
     assert not by_id["pip-unsupported-wheel-other"].pattern.search(line)
+
+
+def test_a_range_of_old_releases_on_a_mac_names_rosetta() -> None:
+    text = (
+        "(venv) user@Users-MacBook-Air ~ % pip install -r requirements.txt\n"
+        "ERROR: Could not find a version that satisfies the requirement "
+        "tensorflow<2.0.0,>=1.12.0 (from versions: none)\n"
+    )
+    fix = fix_text(top_error(explained(text)))
+    assert "Python 3.7" in fix and "Rosetta 2" in fix
+
+
+def test_a_wrapper_refused_where_no_system_shows_says_both_readings() -> None:
+    text = (
+        "ERROR: Could not find a version that satisfies the requirement tensorflow-intel==2.15.0 "
+        "(from versions: none)\n"
+    )
+    fix = fix_text(top_error(explained(text)))
+    assert "pip freeze" in fix and "the pin is right and pip refuses the Python" in fix

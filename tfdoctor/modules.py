@@ -51,6 +51,8 @@ class RemovedModule(Record):
     removed_in: str
     #: What replaces it, as the source names it.
     use: str
+    #: A package (distutils.util is its submodule), not a single-file module.
+    package: bool = False
 
 
 class ModulesError(ValueError):
@@ -208,7 +210,7 @@ def _removed(
         "removed_from_python",
         "module",
         ("removed_in", "use", "source"),
-        (),
+        ("package",),
         module,
     ):
         reader.source_ids(fields["source"], f"{where}.source", sources)
@@ -217,6 +219,7 @@ def _removed(
                 fields["removed_in"], f"{where}.removed_in", _PYTHON, "Python release (3.12)"
             ),
             reader.required_string(fields["use"], f"{where}.use"),
+            "package" in fields and reader.boolean(fields["package"], f"{where}.package"),
         )
     return out
 

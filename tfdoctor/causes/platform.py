@@ -12,7 +12,7 @@ from tfdoctor.causes.common import TF_PIP_GUIDE, install_fix
 from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts, normalize_name
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine
-from tfdoctor.matrix import CompanionRelease, TFLine, spec_contains, version_key
+from tfdoctor.matrix import PLATFORMS, CompanionRelease, TFLine, spec_contains, version_key
 
 #: The ids of this area's causes, as checks, explain and scan name them.
 TF_NO_WHEEL_FOR_PYTHON: Final = CauseId("tf-no-wheel-for-python")
@@ -1566,15 +1566,24 @@ def removed_module_fix(
         )
     if importer:
         # An installed package the module table does not know: its distribution's name is
-        # not guessed from the directory; Python names it (importlib.metadata, 3.10+).
+        # not guessed from the directory. The RECORD that lists its files names it (any
+        # Python); importlib.metadata.packages_distributions says so from Python 3.10.
+        site = "$(python -c 'import site; print(site.getsitepackages()[0])')"
+        record = f"grep -l '^{importer}/' \"{site}\"/*.dist-info/RECORD"
+        modern = not python or version_key(python)[:2] >= (3, 10)
         return Fix(
             f"The installed package {importer} imports {module}, which {shown} no longer has "
             f"(removed in {removed_in}): its release predates that Python. Upgrade the "
             f"distribution that installs it (the command below names it) to a release made for "
             f"{removed_in} or later, or run it on Python {older} or older.{shim}",
-            (
-                'python -c "import importlib.metadata as md; '
-                f"print(md.packages_distributions().get('{importer}'))\"",
+            (record,)
+            + (
+                (
+                    'python -c "import importlib.metadata as md; '
+                    f"print(md.packages_distributions().get('{importer}'))\"",
+                )
+                if modern
+                else ()
             ),
         )
     return Fix(
@@ -1594,23 +1603,26 @@ def release_newer_python_fix(m: Machine, module: str, removed_in: str) -> Fix:
     """TensorFlow's own files import ``module``, which Python ``removed_in`` removed: the
     installed release predates the interpreter; the first line with wheels for it, from the
     matrix."""
-    python = m.python_version or removed_in
-    minor = ".".join(python.split(".")[:2])
-    lines = m.matrix.lines if m.matrix is not None else ()
+    # The log's Python, where it shows one: without it the release that removed the module
+    # is only a lower bound, and no first line is named.
+    minor = ".".join((m.python_version or "").split(".")[:2])
+    lines = m.matrix.lines if m.matrix is not None and minor else ()
     first = min(
         (x for x in lines if minor in _pythons(x)),
         key=lambda x: version_key(x.line),
         default=None,
     )
+    python = f"Python {minor}" if minor else f"this Python ({removed_in} or later)"
     installed = f"TensorFlow {m.tf.version}" if m.tf is not None else "The installed TensorFlow"
     target = (
         f"TensorFlow {first.line} or later, the first line with wheels for Python {minor} "
         "(from the matrix)"
         if first is not None
-        else f"a TensorFlow release with wheels for Python {minor}"
+        else "a TensorFlow release with wheels for this Python (`tfdoctor matrix` lists each "
+        "line's Pythons)"
     )
     return Fix(
-        f"{installed} imports {module}, which Python {minor} no longer has (removed in "
+        f"{installed} imports {module}, which {python} no longer has (removed in "
         f"{removed_in}): it was not built for this Python (pip never installs a TensorFlow "
         f"wheel for a Python it lacks; a copied environment, a conda package or a forced "
         f"install does). Install {target}, or run this release on the Python it was built for "
@@ -1626,55 +1638,85 @@ def release_newer_python_fix(m: Machine, module: str, removed_in: str) -> Fix:
     )
 
 
-def addon_toolchain_fix(toolchain: str, os: Optional[str]) -> Fix:
+def addon_toolchain_fix(toolchain: str, os: Optional[str], clt_active: bool = False) -> Fix:
     """The toolchain node-gyp did not find (``VS``, ``Python``, or "" where the message names
-    Xcode, make or none), for the system the log shows (``os``: linux, macos, windows)."""
+    Xcode, make or none), for the system the log shows (``os``: linux, macos, windows);
+    ``clt_active``: xcodebuild said the active developer directory is the Command Line Tools
+    (they are installed: Xcode itself is what it asks for)."""
     if toolchain == "Python":
+        # npm 9 and later refuse `npm config set python` (not an npm option any more);
+        # node-gyp reads npm_config_python from the environment (node-gyp's README).
         return Fix(
             "node-gyp runs a Python 3 to configure the build and finds none it can use: "
-            "install Python 3 and tell npm which one (or set the PYTHON environment variable), "
-            "then install again.",
-            ("python3 --version", "npm config set python python3"),
+            "install Python 3 and tell node-gyp which one (the npm_config_python environment "
+            "variable), then install again.",
+            ("python3 --version", 'export npm_config_python="$(command -v python3)"'),
         )
     if toolchain == "VS" or os == "windows":
         return Fix(
             "node-gyp finds no Visual Studio C++ toolchain: install the Visual Studio Build "
-            'Tools with the "Desktop development with C++" workload, then install again in a '
-            "new terminal.",
-            ("winget install Microsoft.VisualStudio.2022.BuildTools",),
+            'Tools with the "Desktop development with C++" workload (VCTools), then install '
+            "again in a new terminal.",
+            (
+                "winget install Microsoft.VisualStudio.2022.BuildTools --override "
+                '"--wait --passive --add Microsoft.VisualStudio.Workload.VCTools '
+                '--includeRecommended"',
+            ),
+        )
+    if os == "macos" and clt_active:
+        return Fix(
+            "xcodebuild asks for Xcode, and the active developer directory is the Command Line "
+            "Tools: where Xcode is installed, make it the active one (else install Xcode, or "
+            "keep the Command Line Tools if the build went on after this line), then install "
+            "again.",
+            ("xcode-select -p", "sudo xcode-select -s /Applications/Xcode.app/Contents/Developer"),
         )
     if os == "macos":
         return Fix(
-            "node-gyp builds with Xcode's toolchain: install the Command Line Tools "
-            "(xcode-select --install); where Xcode itself is installed and the build wants "
-            "xcodebuild, point the active developer directory at it, then install again.",
-            (
-                "xcode-select -p",
-                "xcode-select --install",
-                "sudo xcode-select -s /Applications/Xcode.app/Contents/Developer",
-            ),
+            "node-gyp builds with Xcode's toolchain and finds none: install the Command Line "
+            "Tools, then install again.",
+            ("xcode-select -p", "xcode-select --install"),
         )
     if os == "linux":
         return Fix(
             "node-gyp finds no make or C++ compiler: install the build tools (Debian and "
-            "Ubuntu: build-essential; Fedora: make gcc-c++), then install again.",
-            ("sudo apt-get install build-essential python3",),
+            "Ubuntu: build-essential; Alpine: build-base; Fedora: make gcc-c++) and Python 3, "
+            "then install again.",
+            (
+                "apt-get install -y build-essential python3  # Debian, Ubuntu (root)",
+                "apk add --no-cache build-base python3  # Alpine",
+            ),
         )
     return Fix(
         "node-gyp finds no C++ toolchain for this system: on macOS the Xcode Command Line "
         "Tools (xcode-select --install), on Windows the Visual Studio Build Tools' \"Desktop "
-        'development with C++" workload, on Linux make and a C++ compiler (build-essential); '
-        "then install again.",
-        ("npm config get python",),
+        'development with C++" workload, on Linux make and a C++ compiler (build-essential, '
+        "Alpine's build-base); then install again."
     )
 
 
-def c_api_headers_fix() -> Fix:
-    """The TensorFlow C library's headers are not where the compiler looks."""
+def c_api_fix(os: Optional[str]) -> Fix:
+    """The TensorFlow C library's headers or library are not where the compiler and the
+    linker look, for the system the log shows (``os``)."""
+    if os == "macos":
+        return Fix(
+            "The compiler or linker finds no TensorFlow C library: install it with Homebrew "
+            "(its headers and library land in Homebrew's prefix, which the build then names), or "
+            "extract the libtensorflow archive and point the build at it (CGO_CFLAGS or CPATH at "
+            "its include directory, CGO_LDFLAGS or LIBRARY_PATH at its lib directory; "
+            "DYLD_LIBRARY_PATH for running).",
+            ("brew install libtensorflow", "brew --prefix libtensorflow"),
+        )
+    if os == "windows":
+        return Fix(
+            "The compiler or linker finds no TensorFlow C library: extract the libtensorflow "
+            "zip and point the build at it (CGO_CFLAGS at its include directory, CGO_LDFLAGS at "
+            "its lib directory), and put the directory of tensorflow.dll on PATH for running."
+        )
     return Fix(
-        "The compiler finds no TensorFlow C headers: extract the libtensorflow archive into "
-        "/usr/local (its include/ and lib/ land in the compiler's and loader's default "
-        "paths; then run ldconfig), or, where it lies elsewhere, point the build at it: "
+        "The compiler or linker finds no TensorFlow C library: extract the libtensorflow "
+        "archive into /usr/local (its include/ and lib/ land in the compiler's and loader's "
+        "default paths; then run ldconfig), or, where it lies elsewhere, point the build at it: "
         "CGO_CFLAGS (or CPATH) at its include directory, CGO_LDFLAGS (or LIBRARY_PATH) at its "
         "lib directory, and LD_LIBRARY_PATH (or an ld.so.conf.d entry) for running.",
         (
@@ -1685,23 +1727,35 @@ def c_api_headers_fix() -> Fix:
     )
 
 
-def range_release_fix(m: Machine, dist: str, spec: str, python: Optional[str]) -> Optional[Fix]:
+def range_release_fix(
+    m: Machine, dist: str, spec: str, python: Optional[str], os: Optional[str] = None
+) -> Optional[Fix]:
     """A requirement that limits TensorFlow to a range of old releases (``<2.0.0,>=1.12.0``)
     pip found no wheel of: the Pythons those releases have wheels for (the matrix's lines and
     early releases within the range). None where the matrix has no release in the range, or
-    where the log's Python is one of them (then the Python is not what stops pip)."""
+    where the log's Python is one of them (then the Python is not what stops pip). ``os``:
+    the system the log shows; only its platforms' wheels count."""
     if m.matrix is None or "<" not in spec:
         return None
     newest = max(m.matrix.lines, key=lambda x: version_key(x.line), default=None)
     if newest is None or spec_contains(newest.latest_patch, spec) is not False:
         return None  # the range reaches the newest line: not a range of old releases
+
+    def on_system(by_platform: Mapping[str, Sequence[str]]) -> set[str]:
+        return {
+            py
+            for key, pys in by_platform.items()
+            if os is None or PLATFORMS.get(key) == os
+            for py in pys
+        }
+
     releases: list[tuple[str, set[str]]] = [
-        (x.latest_patch, _pythons(x))
+        (x.latest_patch, on_system(x.python))
         for x in m.matrix.lines
         if spec_contains(x.latest_patch, spec) is True
     ]
     releases += [
-        (row.release, {py for pys in row.python.values() for py in pys})
+        (row.release, on_system(row.python))
         for row in m.matrix.early_releases
         if spec_contains(row.release, spec) is True
     ]
@@ -1713,14 +1767,24 @@ def range_release_fix(m: Machine, dist: str, spec: str, python: Optional[str]) -
         return None
     versions = sorted((r for r, _ in releases), key=version_key)
     shown = "TensorFlow" if dist in ("tensorflow", "tensorflow-gpu") else dist
+    # Apple silicon has wheels only from TensorFlow 2.13 (macos-arm64 in the matrix): an
+    # older release's macOS wheels are x86-64 ones.
+    intel_only = os == "macos" and not any(
+        pys
+        for x in m.matrix.lines
+        if spec_contains(x.latest_patch, spec) is True
+        for key, pys in x.python.items()
+        if key == "macos-arm64"
+    )
     return Fix(
         f"The requirement asks for {dist}{spec}: its releases ({shown} {versions[0]} to "
         f"{versions[-1]} in the matrix) have wheels for Python {_python_span(pythons)} only, "
         f"and pip found none for this interpreter"
         + (f" (Python {python})" if python else "")
-        + f". Run it on Python {pythons[-1]} (a new virtual environment), or move the "
-        "requirement to a TensorFlow release with wheels for this Python (`tfdoctor matrix` "
-        "lists each line's Pythons).",
+        + f". Run it on Python {pythons[-1]} (a new virtual environment"
+        + (", an x86-64 one under Rosetta 2 on Apple silicon" if intel_only else "")
+        + "), or move the requirement to a TensorFlow release with wheels for this Python "
+        "(`tfdoctor matrix` lists each line's Pythons).",
         (
             "python -c 'import platform, struct, sys; print(sys.version.split()[0], "
             'platform.machine(), struct.calcsize("P") * 8)\'',
@@ -1737,10 +1801,13 @@ _PLATFORM_MARKERS: Mapping[str, str] = {
 }
 
 
-def wrapper_pin_fix(dist: str, platforms: Sequence[str], spec: str = "") -> Fix:
+def wrapper_pin_fix(
+    dist: str, platforms: Sequence[str], spec: str = "", system_shown: bool = True
+) -> Fix:
     """A pin of ``dist`` (``spec``: the requirement's specifier), a distribution the
     ``tensorflow`` wheel requires on ``platforms`` only (the matrix's wrappers), where pip
-    finds none: the requirement belongs to those."""
+    finds none: the requirement belongs to those. Without ``system_shown`` the log may be
+    from one of them, where the refusal is about the Python: both are said."""
     where = ", ".join(platforms)
     markers = [_PLATFORM_MARKERS[p] for p in platforms if p in _PLATFORM_MARKERS]
     marker = f" (`{dist}{spec} ; {markers[0]}`)" if len(markers) == 1 else ""
@@ -1749,6 +1816,12 @@ def wrapper_pin_fix(dist: str, platforms: Sequence[str], spec: str = "") -> Fix:
         f"installs it there by itself for `tensorflow`, and it has no wheel elsewhere. A pin of "
         f"it (a requirements file written by `pip freeze` on {where}) fails on other machines: "
         f"remove the {dist} line and keep `tensorflow` at the same release, or limit the line "
-        f"to its platform with an environment marker{marker}.",
+        f"to its platform with an environment marker{marker}."
+        + (
+            ""
+            if system_shown
+            else f" (If this machine is {where} itself, the pin is right and pip refuses the "
+            "Python: use one the release has wheels for, `tfdoctor matrix` lists them.)"
+        ),
         (f"grep -in '{dist.replace('-', '[-_]')}' requirements.txt",),
     )

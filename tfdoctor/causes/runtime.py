@@ -106,12 +106,13 @@ CAUSES: Mapping[str, Cause] = dict(
 )
 
 
-def gpu_memory_fix(m: Machine) -> Fix:
-    """Less memory per step, memory growth, and a look at what else holds the GPU."""
+def gpu_memory_fix(m: Machine, rocm: bool = False) -> Fix:
+    """Less memory per step, memory growth, and a look at what else holds the GPU (with
+    ``rocm``, AMD's tool: the log is a ROCm build's)."""
     return Fix(
         "Reduce the batch size (or the model or input size); let TensorFlow grow into the "
         "memory instead of mapping it all at start, and check no other process holds the GPU.",
-        ("export TF_FORCE_GPU_ALLOW_GROWTH=true", "nvidia-smi"),
+        ("export TF_FORCE_GPU_ALLOW_GROWTH=true", "rocm-smi" if rocm else "nvidia-smi"),
     )
 
 
@@ -219,13 +220,14 @@ def config_order_fix() -> Fix:
 
 def memory_growth_all_fix() -> Fix:
     """The same memory-growth setting on every visible GPU."""
+    # The check is Python's (context.py compares the settings the program made, None where
+    # it made none): TF_FORCE_GPU_ALLOW_GROWTH does not enter it while the calls remain.
     return Fix(
         "Set memory growth on every GPU TensorFlow lists, not the first alone (a loop over "
         "tf.config.list_physical_devices('GPU') calling "
-        "tf.config.experimental.set_memory_growth(gpu, True)), or set it for all of them at "
-        "start with the environment variable; or hide the GPUs the program should not use "
-        "(CUDA_VISIBLE_DEVICES) so that the setting covers every visible one.",
-        ("export TF_FORCE_GPU_ALLOW_GROWTH=true",),
+        "tf.config.experimental.set_memory_growth(gpu, True)); or hide the GPUs the program "
+        "should not use (CUDA_VISIBLE_DEVICES) so that the setting covers every visible one; "
+        "or remove the set_memory_growth calls and set TF_FORCE_GPU_ALLOW_GROWTH=true instead."
     )
 
 

@@ -1404,16 +1404,17 @@ def tfjs_releases_fix() -> Fix:
     )
 
 
-def c_binding_fix(binding: Optional[str], symbol: str) -> Fix:
+def c_binding_fix(binding: Optional[str], symbol: str, os: Optional[str] = None) -> Fix:
     """A binding of the TensorFlow C API (Go, graft, tfgo, Rust) compiled against an older
-    libtensorflow than it was written for: ``symbol`` is the C name the library lacks."""
+    libtensorflow than it was written for: ``symbol`` is the C name the library lacks;
+    ``os`` the system the log shows (ldconfig is Linux's)."""
     who = binding or "the binding"
+    looks = ("ldconfig -p | grep libtensorflow",) if os in (None, "linux") else ()
     return Fix(
         f"{binding or 'The binding'} was written for a newer TensorFlow C library than the "
         f"one installed, which lacks {symbol}: install the libtensorflow release {who} is "
         "made for (its README or release notes name it; the official Go package is "
         "TensorFlow's own release), or use a release of the binding made for the installed "
         "library.",
-        ("ldconfig -p | grep libtensorflow",)
-        + (("go list -m all | grep -i tensorflow",) if binding else ()),
+        looks + (("go list -m all | grep -i tensorflow",) if binding else ()),
     )

@@ -69,9 +69,10 @@ _PIPENV_RANGE = re.compile(
     re.MULTILINE,
 )
 #: The requirer may carry the extras it was asked with (``python-doctr[tf-cpu] 0.5.1a0``,
-#: ``tensorflow[and-cuda] 2.15.0``), as pip prints the candidate.
+#: ``tensorflow[and-cuda] 2.15.0``), as pip prints the candidate. It starts a name (not
+#: inside one): a start inside a long run of name characters would rescan it (quadratic).
 _DEPENDS = re.compile(
-    rf"(?P<req>{_NAME})(?:\[[^\]\n]{{0,200}}\])? (?P<rv>{_VERSION}) depends on "
+    rf"(?<![\w.-])(?P<req>{_NAME})(?:\[[^\]\n]{{0,200}}\])? (?P<rv>{_VERSION}) depends on "
     rf"(?P<target>{_NAME})(?:\[[^\]]*\])?"
     rf"(?P<spec>(?:{_OP}\s*[\w.*+!-]+(?:\s*(?:,|and)\s*{_OP}\s*[\w.*+!-]+)*)?)"
 )

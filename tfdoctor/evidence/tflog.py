@@ -483,7 +483,10 @@ _PTXAS_MISSING = re.compile(
 _PTX_TOOLCHAIN = re.compile(
     r"unsupported toolchain|CUDA_ERROR_UNSUPPORTED_PTX_VERSION", re.IGNORECASE
 )
-_LIBDEVICE = re.compile(r"(?:libdevice not found at|Can't find libdevice directory) (?P<path>\S+)")
+_LIBDEVICE = re.compile(
+    r"(?:libdevice not found at|Can't find libdevice directory) (?P<path>\S+)"
+    r"|libdevice not found\.?\s*$"
+)
 _OOM_TENSOR = re.compile(
     r"OOM when allocating tensor.*? on (?:/job:[\w/:]*?)?/?device:(?P<device>[A-Z]+:\d+)"
 )
@@ -599,7 +602,9 @@ def _ptxas_events(no: int, message: str) -> Iterator[Event]:
 
 def _libdevice_events(no: int, message: str) -> Iterator[Event]:
     match = _LIBDEVICE.search(message)
-    yield LibdeviceMissing(no, message, match.group("path").rstrip(".") if match else "")
+    if match is None:
+        return  # "libdevice not found" inside another sentence (a script's own notice)
+    yield LibdeviceMissing(no, message, (match.group("path") or "").rstrip("."))
 
 
 def _oom_events(no: int, message: str) -> Iterator[Event]:

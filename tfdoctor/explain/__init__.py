@@ -639,6 +639,10 @@ class Revealed(Record):
     no_gpu_host: bool = False
     #: nvidia-smi's table header is in the log: it prints one only where it lists a GPU.
     smi_gpu: bool = False
+    #: node-gyp's verdict that an addon's build failed is in the log.
+    addon_build_failed: bool = False
+    #: TensorFlow.js is named in the log (a package path or name).
+    tfjs: bool = False
     #: The version of pip the log shows (its upgrade notice, ``pip X from ...``).
     pip_version: Optional[str] = None
     #: The macOS a library dyld could not bind was built for (its "Referenced from:" line).
@@ -985,6 +989,8 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         docker_run_without_gpu=evidence.docker_run_without_gpu,
         no_gpu_host=_no_gpu_host(evidence, text, image_line is not None),
         smi_gpu="nvidia-smi-header" in evidence.hits,
+        addon_build_failed="node-gyp-build-failed" in evidence.hits,
+        tfjs="tfjs-shown" in evidence.hits,
         python_refusals=tuple(evidence.python_refusals),
         inferred=tuple(inferred),
         stated_at=tuple(stated.items()),
@@ -1744,9 +1750,16 @@ def _addon_tools(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.
         if "Visual Studio" in said or "find VS" in said
         else ""
     )
-    system = "macos" if "Xcode" in said else "linux" if "not found: make" in said else r.os
+    system = (
+        "macos"
+        if "Xcode" in said
+        else r.os or "linux"
+        if "not found: make" in said  # make is what node-gyp runs on Linux (and BSDs)
+        else r.os
+    )
+    xcodebuild = any(h.signature.id == "xcodebuild-needs-xcode" for h in hits)
     return causes.platform.NATIVE_ADDON_BUILD_TOOLS_MISSING, causes.platform.addon_toolchain_fix(
-        toolchain, system
+        toolchain, system, clt_active=xcodebuild
     )
 
 
@@ -1773,7 +1786,7 @@ def _companion(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
         return causes.software.COMPANION_MISMATCH, causes.software.tfjs_releases_fix()
     if any(h.signature.id in ("c-api-name-unknown", "c-api-symbol-undefined") for h in hits):
         return causes.software.COMPANION_MISMATCH, causes.software.c_binding_fix(
-            _group(hits, "binding"), _group(hits, "symbol") or "a C name"
+            _group(hits, "binding"), _group(hits, "symbol") or "a C name", r.os
         )
     if any(h.signature.id == "horovod-framework-version-mismatch" for h in hits):
         return causes.software.COMPANION_MISMATCH, causes.software.rebuild_on_install_fix(
@@ -1915,8 +1928,8 @@ _INSTALLED_PATH = re.compile(r"""[^\s'"]*[/\\](?:site|dist)-packages[/\\][^\s'",
 def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     if any(h.signature.id == "tensorrt-stub-abort" for h in hits):
         return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.tensorrt_fix()
-    if any(h.signature.id == "c-api-header-not-found" for h in hits):
-        return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.c_api_headers_fix()
+    if any(h.signature.id in ("c-api-header-not-found", "c-api-library-not-linked") for h in hits):
+        return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.c_api_fix(r.os)
     library = _group(hits, "library")
     if library and causes.platform.tfjs_binding(library):
         # TensorFlow.js for Node's addon: the file tfjs-node itself says is missing, or one
@@ -2081,7 +2094,9 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
     refusal = refusals[0]
     pinned = requested_version(refusal.spec)
     ranged = (
-        causes.platform.range_release_fix(m, normalize_name(refusal.dist), refusal.spec, r.python)
+        causes.platform.range_release_fix(
+            m, normalize_name(refusal.dist), refusal.spec, r.python, r.os
+        )
         if pinned is None and refusal.spec and not refusal.versions
         else None
     )
@@ -2247,7 +2262,9 @@ def _refused_wrapper(m: Machine, r: Revealed) -> Optional[Fix]:
         keys = sorted(platforms.get(dist, ()))
         # On its own platform the refusal is about the Python or the release, not the pin.
         if keys and not any(r.os is not None and key.startswith(r.os) for key in keys):
-            return causes.platform.wrapper_pin_fix(dist, keys, refusal.spec or "")
+            return causes.platform.wrapper_pin_fix(
+                dist, keys, refusal.spec or "", system_shown=r.os is not None
+            )
     return None
 
 
@@ -2431,7 +2448,6 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.xla.PTXAS_TOO_NEW: causes.xla.ptxas_fix,
     causes.xla.LIBDEVICE_MISSING: causes.xla.libdevice_fix,
     causes.xla.PTXAS_MISSING: causes.xla.ptxas_install_fix,
-    causes.runtime.GPU_OUT_OF_MEMORY: causes.runtime.gpu_memory_fix,
     causes.runtime.HOST_OUT_OF_MEMORY: causes.runtime.host_memory_fix,
     causes.runtime.THREADS_EXHAUSTED: lambda m: causes.runtime.thread_limit_fix(),
     causes.gpu.DRIVER_NO_PERMISSION: lambda m: causes.gpu.no_permission_fix(),
@@ -2499,6 +2515,12 @@ BUILDERS: dict[str, Builder] = {
         causes.platform.python_headers_fix(m),
     ),
     causes.platform.CPU_EMULATED: _cpu_avx,
+    causes.runtime.GPU_OUT_OF_MEMORY: lambda m, r, hits: (
+        causes.runtime.GPU_OUT_OF_MEMORY,
+        causes.runtime.gpu_memory_fix(
+            m, rocm=any(h.signature.id == "hip-out-of-memory" for h in hits)
+        ),
+    ),
     causes.platform.NATIVE_ADDON_BUILD_TOOLS_MISSING: _addon_tools,
     causes.runtime.GPU_LIBRARY_INIT_FAILED: _gpu_library_init,
     causes.xla.PTXAS_TOO_OLD: _ptxas_old,
@@ -2591,6 +2613,21 @@ def _cause_finding(
         for h in hits
     )
     severity = next(s for s in _SEVERITY.values() if s.rank == rank)
+    if (
+        final == causes.platform.NATIVE_ADDON_BUILD_TOOLS_MISSING
+        and r.addon_build_failed
+        and severity.rank < Severity.WARNING.rank
+    ):
+        # xcodebuild's refusal is a note where node-gyp goes on; beside its failed build it
+        # is the likely reason.
+        severity = Severity.WARNING
+    if (
+        all(h.signature.id == "tfjs-core-releases-differ" for h in hits)
+        and not r.tfjs
+        and severity.rank > Severity.WARNING.rank
+    ):
+        # The kernel functions' names alone, with no TensorFlow.js in the log: likely theirs.
+        severity = Severity.WARNING
     if final == causes.gpu.DRIVER_LIBRARIES_MISSING and r.kernel_module:
         # The NVIDIA kernel module runs (TensorFlow read its version) and its libcuda did not
         # load: a driver half installed, whatever the line's own level.

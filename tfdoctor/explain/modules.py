@@ -411,6 +411,8 @@ def _removed_module(tb: Traceback, module: str, m: Machine) -> Optional[Finding]
     gone = modules().removed.get(top)
     if gone is None or tb.name not in ("ModuleNotFoundError", "ImportError"):
         return None
+    if top != module and not gone.package:
+        return None  # a submodule of a single-file module: the project's own package
     said = f"{tb.where}: {tb.type}: {tb.message}"
     python = m.python_version
     older = bool(python) and version_key(python or "")[:2] < version_key(gone.removed_in)[:2]
@@ -445,14 +447,13 @@ def _removed_module(tb: Traceback, module: str, m: Machine) -> Optional[Finding]
     origin = origin_of(path) if path else None
     importer = (origin.dist if origin is not None else "") or ""
     package = installed_package(path) if path else None
-    shown = f"Python {python}" if python else f"this Python ({gone.removed_in} or later)"
     if importer in TF_DISTRIBUTIONS:
         return causes.finding(
             f"explain.{causes.platform.TF_RELEASE_NOT_FOR_PYTHON}",
             Severity.ERROR,
             causes.platform.TF_RELEASE_NOT_FOR_PYTHON,
-            f"TensorFlow's own files import {module}, which {shown} removed: the installed "
-            "release predates this Python",
+            f"TensorFlow's own files import {top}, which Python {gone.removed_in} removed: the "
+            "installed release predates this Python",
             f"{said}\nPython {gone.removed_in} removed {top}; TensorFlow releases built for "
             "that Python no longer import it.",
             causes.platform.release_newer_python_fix(m, top, gone.removed_in),
@@ -462,7 +463,8 @@ def _removed_module(tb: Traceback, module: str, m: Machine) -> Optional[Finding]
         f"explain.{causes.platform.PYTHON_REMOVED_MODULE}",
         Severity.ERROR,
         causes.platform.PYTHON_REMOVED_MODULE,
-        f"{who or 'The code'} imports {top}, which {shown} removed",
+        f"{who or 'The code'} imports {top}, which Python {gone.removed_in} removed"
+        + (f" (this is Python {python})" if python else ""),
         f"{said}\nPython {gone.removed_in} removed the standard module {top}: "
         + (f"the installed {who}" if who else "the code")
         + f" was written for an older Python. In its place: {gone.use}.",
