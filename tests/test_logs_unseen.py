@@ -52,6 +52,12 @@ PROPOSED_CAUSES: dict[str, str] = {
     "notebook selects (Colab's `%tensorflow_version 1.x` after TensorFlow 1 left the image): the "
     "notebook has to pip-install that release where the image's Python has a wheel for it, or "
     "move to TensorFlow 2",
+    "conda-virtual-package-mismatch": "conda's solver cannot pick the builds a request needs "
+    "because the machine it solves on does not present the virtual packages those builds depend "
+    "on (no `__cuda` where no NVIDIA driver is visible: a login node, a Docker image build, a "
+    "CPU-only host; a `__glibc` older than the builds require), so it fails with unrelated-looking "
+    "conflicts or falls back to CPU builds; CONDA_OVERRIDE_CUDA (or CONDA_OVERRIDE_GLIBC) set to "
+    "what the machine that runs the code has lets it solve",
     "native-addon-build-tools-missing": "a Node.js native addon that has to be compiled at install "
     "time (tfjs-node's binding, built by node-gyp when no prebuilt binary fits) finds no usable "
     "toolchain: Xcode or its Command Line Tools on macOS (or xcode-select pointing at the wrong "
