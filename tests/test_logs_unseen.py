@@ -58,6 +58,12 @@ PROPOSED_CAUSES: dict[str, str] = {
     "2.15.0.post1, tensorflow-cpu-aws 2.16.1), so every lock of that TensorFlow fails whatever the "
     "project pins; the fix is another TensorFlow release (the next candidate or patch) or pinning "
     "the companion by hand, not a change to the project's own requirements",
+    "conda-virtual-package-mismatch": "conda's solver cannot pick the builds a request needs "
+    "because the machine it solves on does not present the virtual packages those builds depend "
+    "on (no `__cuda` where no NVIDIA driver is visible: a login node, a Docker image build, a "
+    "CPU-only host; a `__glibc` older than the builds require), so it fails with unrelated-looking "
+    "conflicts or falls back to CPU builds; CONDA_OVERRIDE_CUDA (or CONDA_OVERRIDE_GLIBC) set to "
+    "what the machine that runs the code has lets it solve",
 }
 
 _REQUIRED = {
