@@ -157,3 +157,19 @@ def conda_env_install_fix(m: Machine, major: Optional[str] = None) -> Fix:
         "names the releases this TensorFlow was built with).",
         (f"conda install -c conda-forge {spec}",),
     )
+
+
+def channel_build_fix(m: Machine) -> Fix:
+    """The channels have no build of the requested TensorFlow for this platform and Python."""
+    return Fix(
+        "The conda channels searched have no build of that TensorFlow for this platform and "
+        "Python (conda-forge builds only some releases per platform; the defaults channel's "
+        "are old): list the builds there are, and pick one of them, add the channel that has "
+        "one, or create the environment with a Python the release has builds for; or install "
+        "TensorFlow with pip inside the conda environment (PyPI's wheels cover more "
+        "releases).",
+        (
+            "conda search -c conda-forge tensorflow",
+            "python -m pip install tensorflow",
+        ),
+    )

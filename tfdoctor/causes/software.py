@@ -596,6 +596,16 @@ def own_module_fix(origin: str, module: str = "tensorflow") -> Fix:
     )
 
 
+def source_tree_fix() -> Fix:
+    """Leave the TensorFlow source checkout whose tensorflow/ directory the import found."""
+    return Fix(
+        "Start Python outside the TensorFlow source tree: its tensorflow/ directory is found "
+        "before the installed package (the current directory comes first on sys.path). Change "
+        "to another directory and run again (or install the wheel you built and use that).",
+        ("cd ~", "python -c 'import tensorflow as tf; print(tf.__file__)'"),
+    )
+
+
 def h5py_bytes_fix(m: Machine) -> Fix:
     """An h5py before 3.0 for a Keras HDF5 loader that decodes h5py 2's bytes (TensorFlow
     before 2.5, standalone Keras before 2.4), or a loader that reads h5py 3's strings."""

@@ -1567,6 +1567,13 @@ _DEPENDENCY_PINS: dict[str, tuple[str, str, str]] = {
         "numpy>=1.16.0,<2.0",
         "Install NumPy 1.16 or later (before 2.0), the NumPy this TensorFlow was built against.",
     ),
+    "gast-node-arguments": (
+        "gast",
+        "",
+        "Install the gast release the installed TensorFlow pins (`pip show tensorflow` lists "
+        "it: TensorFlow 1.15 to 2.1 gast==0.2.2, 2.2 to 2.4 gast==0.3.3, 2.5 and 2.6 "
+        "gast==0.4.0): AutoGraph's code builds syntax nodes for that release's fields.",
+    ),
     "flatbuffers-endvector-old": (
         "flatbuffers",
         "flatbuffers>=2.0",
@@ -1600,11 +1607,11 @@ def _dependency(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.C
         return causes.software.DEPENDENCY_OUT_OF_RANGE, causes.software.numpy_c_api_fix(m)
     key = next((i for i in ids if i in _DEPENDENCY_PINS), "numpy-symbolic-tensor")
     dist, fallback, text = _DEPENDENCY_PINS[key]
-    if key.startswith("flatbuffers-"):
+    if key.startswith(("flatbuffers-", "gast-")):
         # Which side moved depends on the TensorFlow and the converting package: without
         # TensorFlow's declared range, no pin is offered, only what shows the ranges.
         fix = causes.common.range_fix(m, dist) or Fix(
-            text, ("pip show tensorflow flatbuffers", "pip check")
+            text, (f"pip show tensorflow {dist}", "pip check")
         )
         return causes.software.DEPENDENCY_OUT_OF_RANGE, fix
     return causes.software.DEPENDENCY_OUT_OF_RANGE, causes.common.declared_range_fix(
@@ -2462,6 +2469,7 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.platform.WINDOWS_NATIVE_GPU_ENDED: causes.platform.windows_gpu_fix,
     causes.runtime.GPU_BUSY_OR_UNAVAILABLE: causes.runtime.gpu_busy_fix,
     causes.runtime.GPU_CONFIG_TOO_LATE: lambda m: causes.runtime.config_order_fix(),
+    causes.software.TF_SHADOWED_MODULE: lambda m: causes.software.source_tree_fix(),
     causes.runtime.GPU_MEMORY_GROWTH_MIXED: lambda m: causes.runtime.memory_growth_all_fix(),
     causes.runtime.DISTRIBUTE_CONFIG_TOO_LATE: lambda m: causes.runtime.strategy_order_fix(),
     causes.cluster.CLUSTER_TASK_UNREACHABLE: lambda m: causes.cluster.cluster_unreachable_fix(),
@@ -2515,6 +2523,11 @@ BUILDERS: dict[str, Builder] = {
         causes.platform.python_headers_fix(m),
     ),
     causes.platform.CPU_EMULATED: _cpu_avx,
+    # Only conda's refusals are signatures of this cause (pip's are read in _no_wheel).
+    causes.platform.TF_RELEASE_NOT_FOR_PYTHON: lambda m, r, hits: (
+        causes.platform.TF_RELEASE_NOT_FOR_PYTHON,
+        causes.conda.channel_build_fix(m),
+    ),
     causes.runtime.GPU_OUT_OF_MEMORY: lambda m, r, hits: (
         causes.runtime.GPU_OUT_OF_MEMORY,
         causes.runtime.gpu_memory_fix(

@@ -11,6 +11,7 @@ the generated code disagreeing: protobuf outside the range the code's package de
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Optional
 
@@ -18,6 +19,7 @@ from tfdoctor import causes
 from tfdoctor.evidence.traceback import Frame, Traceback, origin_of
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
+from tfdoctor.modules import distribution_of
 
 #: protobuf's wheel installs the ``google.protobuf`` namespace package: its files lie there.
 _RUNTIME = "/google/protobuf/"
@@ -47,20 +49,40 @@ def generated_code_findings(tracebacks: Sequence[Traceback], m: Machine) -> list
     return []
 
 
+#: A statement importing a generated module (``from tensorboard.compat.proto.event_pb2 import
+#: SessionLog``), where a short traceback (pytest's) leaves out the frames below it.
+_IMPORTS_GENERATED = re.compile(
+    r"^\s*(?:from\s+(?P<module>[\w.]*_pb2)\s+import\b|import\s+(?P<module2>[\w.]*_pb2)\b)"
+)
+#: The upb runtime's own module, named in its refusals of code it was not built for.
+_UPB = "google._upb._message"
+
+
 def _runtime_refusal(tb: Traceback, m: Machine) -> Optional[Finding]:
     frames = list(tb.frames)
-    if not frames or not _in_runtime(frames[-1]) or _DUPLICATE in tb.message:
+    if not frames or _DUPLICATE in tb.message:
         return None
-    # The generated module that called the runtime: the innermost frame above protobuf's own.
-    caller = next((f for f in reversed(frames) if not _in_runtime(f)), None)
-    if caller is None or not _generated(caller):
-        return None
-    owner = origin_of(caller.path).dist or "the calling package"
+    if not _in_runtime(frames[-1]):
+        # The frames stop at the import of a generated module, and the runtime's own module
+        # words the refusal: the same disagreement, its inner frames cut from the paste.
+        imported = _IMPORTS_GENERATED.match(frames[-1].code or "")
+        if _UPB not in tb.message or imported is None:
+            return None
+        module = imported.group("module") or imported.group("module2")
+        owner = distribution_of(module) or "the importing package"
+        name = f"{module.rsplit('.', 1)[-1]}.py"
+    else:
+        # The generated module that called the runtime: the innermost frame above its own.
+        caller = next((f for f in reversed(frames) if not _in_runtime(f)), None)
+        if caller is None or not _generated(caller):
+            return None
+        owner = origin_of(caller.path).dist or "the calling package"
+        name = caller.path.replace("\\", "/").rsplit("/", 1)[-1]
     return causes.finding(
         "explain.protobuf-incompatible",
         Severity.ERROR,
         causes.software.PROTOBUF_INCOMPATIBLE,
-        f"protobuf's runtime refused {owner}'s generated code ({caller.path.rsplit('/', 1)[-1]})",
+        f"protobuf's runtime refused {owner}'s generated code ({name})",
         f"{tb.where}: {tb.type}: {tb.message}\nThe exception is raised in protobuf's runtime "
         f"(google/protobuf/) while {owner}'s generated `_pb2` module loads: the installed "
         "protobuf is not the runtime that code was generated for.",

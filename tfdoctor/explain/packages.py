@@ -1133,6 +1133,8 @@ def _private_message(tb: Traceback) -> str:
 _SHADOWABLE = ("tensorflow", "keras", "numpy", "tensorboard")
 _NAMED_MODULE = re.compile(
     r"module '(?P<m1>\w+)' has no attribute|cannot import name '\w+' from '(?P<m2>\w+)'"
+    # Python's own words where a plain X.py was found for a dotted import of X's submodule.
+    r"|'(?P<m3>\w+)' is not a package"
 )
 
 
@@ -1299,12 +1301,20 @@ def shadowed_module_findings(tracebacks: Sequence[Traceback]) -> list[Finding]:
     circular import)" when the file imports itself)."""
     for tb in tracebacks:
         named = _NAMED_MODULE.search(tb.message)
-        module = (named.group("m1") or named.group("m2")) if named else None
+        module = (named.group("m1") or named.group("m2") or named.group("m3")) if named else None
         # Python 2 does not name the module ("'module' object has no attribute 'Variable'"):
         # the frames name the file.
         asked: tuple[str, ...] = (module,) if module in _SHADOWABLE else ()
         if not asked and "'module' object has no attribute" in tb.message:
             asked = _SHADOWABLE
+        if not asked and tb.message.startswith("No module named"):
+            # Python 2 names only the submodule's tail ("No module named datasets"): the frame
+            # that imported it says whose submodule it asked for.
+            asked = tuple(
+                x
+                for x in _SHADOWABLE
+                if any(re.match(rf"\s*(?:from|import)\s+{x}\.", f.code or "") for f in tb.frames)
+            )
         for frame, module in ((fr, x) for fr in tb.frames for x in asked):
             path = frame.path.replace("\\", "/")
             base = path.rsplit("/", 2)

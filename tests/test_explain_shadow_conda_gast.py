@@ -1,0 +1,89 @@
+"""Families read further: a user's file that shadows a package in Python's other words, a
+TensorFlow source checkout as the current directory, conda's and mamba's refusals, gast's
+node check under AutoGraph, and protobuf's upb runtime refusing a generated module whose
+frames a short traceback left out."""
+
+from __future__ import annotations
+
+from tests.explaining import explained, fix_text, top_error
+
+
+def test_a_plain_file_found_for_a_dotted_import_is_the_users_shadow() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "tensorflow.py", line 1, in <module>\n'
+        "    import tensorflow as tf\n"
+        '  File "proj/tensorflow.py", line 3, in <module>\n'
+        "    from tensorflow.python import debug as tf_debug\n"
+        "ImportError: No module named 'tensorflow.python'; 'tensorflow' is not a package\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-shadowed-module"
+    assert "tensorflow.py" in fix_text(top)
+
+
+def test_python_2_names_only_the_tail_and_the_frame_names_the_package() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/user/exp/keras.py", line 8, in <module>\n'
+        "    from keras.datasets import mnist\n"
+        "ImportError: No module named datasets\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-shadowed-module" and "keras.py" in fix_text(top)
+
+
+def test_an_installed_packages_own_frame_is_no_shadow() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/usr/lib/python2.7/site-packages/keras/__init__.py", line 3, in <module>\n'
+        "    from keras.datasets import mnist\n"
+        "ImportError: No module named datasets\n"
+    )
+    assert all(f.cause != "tf-shadowed-module" for f in explained(text).findings)
+
+
+def test_tensorflows_guard_against_its_source_tree() -> None:
+    text = (
+        "Error importing tensorflow.  Unless you are using bazel,\n"
+        "you should not try to import tensorflow from its source directory;\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-shadowed-module" and "directory" in fix_text(top)
+
+
+def test_mamba_and_conda_find_no_tensorflow_build() -> None:
+    for text in (
+        "    └─ tensorflow >=2.4.0,<2.16 * does not exist (perhaps a typo or a missing channel).\n",
+        "PackagesNotFoundError: The following packages are not available from current channels:\n"
+        "  - tensorflow=1.7.0\n",
+    ):
+        top = top_error(explained(text))
+        assert top.cause == "tf-release-not-for-python"
+        assert "conda search" in fix_text(top)
+
+
+def test_condas_missing_file_past_windows_path_limit() -> None:
+    path = "Lib/site-packages/tensorflow/include/external/" + "x/" * 60 + "a.inc"
+    text = f"appears to be corrupted. The path '{path}'\n"
+    assert top_error(explained(text)).cause == "windows-long-paths"
+    short = "appears to be corrupted. The path 'Lib/site-packages/six.py'\n"
+    assert all(f.cause != "windows-long-paths" for f in explained(short).findings)
+
+
+def test_gasts_node_check_under_autograph() -> None:
+    text = "AssertionError: Bad argument number for Name: 3, expecting 4\n"
+    top = top_error(explained(text))
+    assert top.cause == "dependency-out-of-range" and "gast" in fix_text(top)
+
+
+def test_the_upb_runtime_refusing_a_generated_module_whose_frames_were_cut() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/venv/lib/python3.8/site-packages/torch/utils/tensorboard/writer.py", line 9, '
+        "in <module>\n"
+        "    from tensorboard.compat.proto.event_pb2 import SessionLog\n"
+        "AttributeError: module 'google._upb._message' has no attribute 'Message'\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "protobuf-incompatible" and "tensorboard" in top.summary
