@@ -58,6 +58,11 @@ PROPOSED_CAUSES: dict[str, str] = {
     "2.15.0.post1, tensorflow-cpu-aws 2.16.1), so every lock of that TensorFlow fails whatever the "
     "project pins; the fix is another TensorFlow release (the next candidate or patch) or pinning "
     "the companion by hand, not a change to the project's own requirements",
+    "conda-cuda-undetected": "conda (or another conda-format solver) reports no `__cuda` virtual "
+    "package although the machine has an NVIDIA driver, because its CUDA probe does not find the "
+    "driver's libcuda (under WSL2 it lives in /usr/lib/wsl/lib, which older conda releases did not "
+    "search), so the CUDA builds of tensorflow-gpu or tensorflow cannot be solved; the fix is a "
+    "conda release that detects it or CONDA_OVERRIDE_CUDA, not another driver",
 }
 
 _REQUIRED = {
