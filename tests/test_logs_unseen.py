@@ -64,6 +64,11 @@ PROPOSED_CAUSES: dict[str, str] = {
     "CPU-only host; a `__glibc` older than the builds require), so it fails with unrelated-looking "
     "conflicts or falls back to CPU builds; CONDA_OVERRIDE_CUDA (or CONDA_OVERRIDE_GLIBC) set to "
     "what the machine that runs the code has lets it solve",
+    "conda-cuda-undetected": "conda (or another conda-format solver) reports no `__cuda` virtual "
+    "package although the machine has an NVIDIA driver, because its CUDA probe does not find the "
+    "driver's libcuda (under WSL2 it lives in /usr/lib/wsl/lib, which older conda releases did not "
+    "search), so the CUDA builds of tensorflow-gpu or tensorflow cannot be solved; the fix is a "
+    "conda release that detects it or CONDA_OVERRIDE_CUDA, not another driver",
 }
 
 _REQUIRED = {
