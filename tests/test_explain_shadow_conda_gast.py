@@ -87,3 +87,11 @@ def test_the_upb_runtime_refusing_a_generated_module_whose_frames_were_cut() -> 
     )
     top = top_error(explained(text))
     assert top.cause == "protobuf-incompatible" and "tensorboard" in top.summary
+
+
+def test_wsls_own_gpu_library_missing_is_wsl_not_a_package() -> None:
+    text = "ImportError: libd3d12.so: cannot open shared object file: No such file or directory\n"
+    top = top_error(explained(text))
+    assert top.cause == "wsl-driver-broken"
+    fix = fix_text(top)
+    assert "wsl --update" in fix and "apt" not in fix

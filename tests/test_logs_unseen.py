@@ -36,8 +36,6 @@ BATCHES = sorted(p for p in UNSEEN.iterdir() if p.is_dir())
 #: Causes a thread confirmed that the catalogue has no id for yet: a case naming one scores
 #: as a miss until the catalogue gains it. Each says what the cause is.
 PROPOSED_CAUSES: dict[str, str] = {
-    "wsl-driver-broken": "the GPU driver stack of WSL2 is broken (Linux driver or CUDA packages "
-    "inside the distribution, a stale Windows driver): NVML lists the GPU, cuInit finds none",
     "python-too-old-for-package": "pip installed a package whose code needs a newer Python than "
     "the one running it (its Requires-Python admits the old one), so importing it fails on syntax "
     "or typing the old Python lacks",

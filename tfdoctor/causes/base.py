@@ -55,6 +55,7 @@ CONTRADICTED_BY: Mapping[str, tuple[str, ...]] = {
         "tf-cpu-only-build",
         "windows-native-gpu-ended",
         "wsl1",
+        "wsl-driver-broken",
         "driver-not-loaded",
         "driver-libraries-missing",
         "driver-version-mismatch",

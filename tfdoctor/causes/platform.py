@@ -26,6 +26,7 @@ MACOS_TOO_OLD: Final = CauseId("macos-too-old")
 MSVC_RUNTIME_MISSING: Final = CauseId("msvc-runtime-missing")
 PYTHON_32BIT: Final = CauseId("python-32bit")
 WSL1: Final = CauseId("wsl1")
+WSL_DRIVER_BROKEN: Final = CauseId("wsl-driver-broken")
 NATIVE_LIBRARY_UNRESOLVED: Final = CauseId("native-library-unresolved")
 TF_RELEASE_NOT_FOR_PYTHON: Final = CauseId("tf-release-not-for-python")
 METAL_NO_WHEEL_FOR_PYTHON: Final = CauseId("metal-no-wheel-for-python")
@@ -213,6 +214,17 @@ CAUSES: Mapping[str, Cause] = dict(
             "WSL 1 has no GPU access",
             "CUDA in WSL needs WSL 2.",
             "https://learn.microsoft.com/windows/wsl/install",
+        ),
+        define(
+            WSL_DRIVER_BROKEN,
+            "The GPU libraries WSL 2 brings from Windows are missing or broken",
+            "WSL 2 gives a distribution the GPU through the Windows driver: WSL mounts its "
+            "libraries (libcuda.so.1, libd3d12.so, libdxcore.so) into /usr/lib/wsl/lib, and "
+            "nothing installed inside the distribution replaces them. One of them missing or "
+            "failing to load is a WSL or Windows driver that predates GPU support, or files "
+            "installed over them (a Linux NVIDIA driver inside WSL).",
+            "https://learn.microsoft.com/windows/wsl/tutorials/gpu-compute",
+            "https://docs.nvidia.com/cuda/wsl-user-guide/index.html",
         ),
         define(
             NATIVE_LIBRARY_UNRESOLVED,
@@ -1824,4 +1836,19 @@ def wrapper_pin_fix(
             "Python: use one the release has wheels for, `tfdoctor matrix` lists them.)"
         ),
         (f"grep -in '{dist.replace('-', '[-_]')}' requirements.txt",),
+    )
+
+
+def wsl_gpu_fix() -> Fix:
+    """WSL 2's GPU libraries from Windows: WSL and the Windows driver updated, nothing of a
+    Linux driver inside the distribution over them."""
+    return Fix(
+        "Update WSL and the Windows NVIDIA (or GPU vendor's) driver from Windows, then restart "
+        "WSL; inside the distribution, keep only what WSL mounts in /usr/lib/wsl/lib (no Linux "
+        "NVIDIA driver packages: NVIDIA's WSL guide says to install none there).",
+        (
+            "wsl --update  # in Windows PowerShell",
+            "wsl --shutdown  # in Windows PowerShell",
+            "ls -l /usr/lib/wsl/lib",
+        ),
     )
