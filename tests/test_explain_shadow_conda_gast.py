@@ -95,3 +95,11 @@ def test_wsls_own_gpu_library_missing_is_wsl_not_a_package() -> None:
     assert top.cause == "wsl-driver-broken"
     fix = fix_text(top)
     assert "wsl --update" in fix and "apt" not in fix
+
+
+def test_tensorflow_missing_with_no_interpreter_shown_names_no_release() -> None:
+    top = top_error(explained("ModuleNotFoundError: No module named 'tensorflow'\n"))
+    assert top.cause == "tf-not-installed"
+    fix = fix_text(top)
+    # Nothing shows the machine: no "newest that fits", and the two-interpreter check first.
+    assert "tensorflow==" not in fix and "sys.executable" in fix and "pip -V" in fix

@@ -264,6 +264,22 @@ def tensorflow_install_fix(m: Machine) -> Fix:
     GPU is here and the release has the extra), the rule ``tensorflow.python`` also uses."""
     from tfdoctor.compat import install_requirement, newest_fit  # noqa: PLC0415
 
+    if m.python_version is None and m.facts.python is None:
+        # Nothing shows which interpreter ran (a pasted error alone): no release "fits" a
+        # machine unseen, and the commonest reason TensorFlow is missing after an install is
+        # that another interpreter ran than the one pip installed into.
+        return Fix(
+            "Install TensorFlow with the pip of the Python that ran the code (`python -m pip`, "
+            "with that same `python`). If it was installed already, that went into another "
+            "interpreter: compare the one that runs (sys.executable) with the one pip installs "
+            "into (`pip -V`); in a conda environment, `conda activate` it first; in a notebook "
+            "or IDE, pick the kernel or interpreter of that environment.",
+            (
+                'python -c "import sys; print(sys.executable)"',
+                "python -m pip -V",
+                "python -m pip install tensorflow",
+            ),
+        )
     verdict = newest_fit(m.matrix, m.target) if m.matrix is not None else None
     if verdict is None:
         return install_fix(m, "Install TensorFlow into this environment.", "tensorflow")
