@@ -52,27 +52,72 @@ def test_tensorflows_guard_against_its_source_tree() -> None:
     assert top.cause == "tf-shadowed-module" and "directory" in fix_text(top)
 
 
-def test_mamba_and_conda_find_no_tensorflow_build() -> None:
-    for text in (
-        "    └─ tensorflow >=2.4.0,<2.16 * does not exist (perhaps a typo or a missing channel).\n",
-        "PackagesNotFoundError: The following packages are not available from current channels:\n"
-        "  - tensorflow=1.7.0\n",
-    ):
-        top = top_error(explained(text))
-        assert top.cause == "tf-release-not-for-python"
-        assert "conda search" in fix_text(top)
+def test_mamba_finds_no_tensorflow_build() -> None:
+    text = (
+        "    └─ tensorflow >=2.4.0,<2.16 * does not exist (perhaps a typo or a missing channel).\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-release-not-for-python" and "conda search" in fix_text(top)
+    # Another tensorflow-* package is not TensorFlow's build.
+    other = "    └─ tensorflow-datasets 9.9 does not exist (perhaps a typo or a missing channel).\n"
+    assert all(f.cause != "tf-release-not-for-python" for f in explained(other).findings)
 
 
-def test_condas_missing_file_past_windows_path_limit() -> None:
-    path = "Lib/site-packages/tensorflow/include/external/" + "x/" * 60 + "a.inc"
-    text = f"appears to be corrupted. The path '{path}'\n"
-    assert top_error(explained(text)).cause == "windows-long-paths"
-    short = "appears to be corrupted. The path 'Lib/site-packages/six.py'\n"
-    assert all(f.cause != "windows-long-paths" for f in explained(short).findings)
+def test_tensorflows_source_tree_notice_beside_another_import_error_is_not_the_cause() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/usr/local/lib/python2.7/dist-packages/tensorflow/python/__init__.py", line 49, '
+        "in <module>\n"
+        "    from tensorflow.python import pywrap_tensorflow\n"
+        "ImportError: libcudart.so.8.0: cannot open shared object file: No such file or "
+        "directory\n"
+        "Error importing tensorflow.  Unless you are using bazel,\n"
+        "you should not try to import tensorflow from its source directory;\n"
+    )
+    assert all(f.cause != "tf-shadowed-module" for f in explained(text).findings)
+
+
+def test_a_tensorflow_installed_with_target_is_not_the_users_shadow() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/var/task/handler.py", line 1, in <module>\n'
+        "    import tensorflow as tf\n"
+        '  File "/var/task/tensorflow/__init__.py", line 37, in <module>\n'
+        "    from tensorflow.python.tools import module_util as _module_util\n"
+        "ModuleNotFoundError: No module named 'tensorflow.python.tools'\n"
+    )
+    assert all(f.cause != "tf-shadowed-module" for f in explained(text).findings)
+
+
+def test_gasts_check_outside_tensorflow_is_not_tensorflows_pin() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/venv/lib/python3.8/site-packages/pythran/toolchain.py", line 9, in compile\n'
+        "    tree = convert(node)\n"
+        '  File "/venv/lib/python3.8/site-packages/gast/gast.py", line 19, in create_node\n'
+        "    format(Name, nbparam, len(Fields))\n"
+        "AssertionError: Bad argument number for Name: 3, expecting 4\n"
+    )
+    assert all(f.cause != "dependency-out-of-range" for f in explained(text).findings)
+
+
+def test_a_custom_ops_missing_framework_library_is_not_the_c_archive() -> None:
+    text = "/usr/bin/ld: cannot find -ltensorflow_framework\n"
+    assert "libtensorflow-*.tar.gz" not in "".join(
+        fix_text(f) for f in explained(text).findings if f.fix is not None
+    )
 
 
 def test_gasts_node_check_under_autograph() -> None:
-    text = "AssertionError: Bad argument number for Name: 3, expecting 4\n"
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/venv/lib/python3.7/site-packages/tensorflow_core/python/autograph/pyct/'
+        'templates.py", line 223, in _convert_to_ast\n'
+        "    return gast.Name(id=n, ctx=None, annotation=None)\n"
+        '  File "/venv/lib/python3.7/site-packages/gast/gast.py", line 19, in create_node\n'
+        "    format(Name, nbparam, len(Fields))\n"
+        "AssertionError: Bad argument number for Name: 3, expecting 4\n"
+    )
     top = top_error(explained(text))
     assert top.cause == "dependency-out-of-range" and "gast" in fix_text(top)
 

@@ -1580,23 +1580,19 @@ def removed_module_fix(
         # An installed package the module table does not know: its distribution's name is
         # not guessed from the directory. The RECORD that lists its files names it (any
         # Python); importlib.metadata.packages_distributions says so from Python 3.10.
-        site = "$(python -c 'import site; print(site.getsitepackages()[0])')"
-        record = f"grep -l '^{importer}/' \"{site}\"/*.dist-info/RECORD"
-        modern = not python or version_key(python)[:2] >= (3, 10)
+        # importlib.metadata (Python 3.8+) reads each distribution's RECORD on any system.
+        names = (
+            "python -c \"import importlib.metadata as md; print([d.metadata['Name'] for d in "
+            f"md.distributions() if any(str(f).startswith('{importer}/') for f in "
+            'd.files or [])])"'
+        )
         return Fix(
             f"The installed package {importer} imports {module}, which {shown} no longer has "
             f"(removed in {removed_in}): its release predates that Python. Upgrade the "
-            f"distribution that installs it (the command below names it) to a release made for "
-            f"{removed_in} or later, or run it on Python {older} or older.{shim}",
-            (record,)
-            + (
-                (
-                    'python -c "import importlib.metadata as md; '
-                    f"print(md.packages_distributions().get('{importer}'))\"",
-                )
-                if modern
-                else ()
-            ),
+            f"distribution that installs it (the command below names it, from Python 3.8) to "
+            f"a release made for {removed_in} or later, or run it on Python {older} or "
+            f"older.{shim}",
+            (names,),
         )
     return Fix(
         f"The code imports {module}, which {shown} no longer has (removed in {removed_in}): "
@@ -1655,6 +1651,17 @@ def addon_toolchain_fix(toolchain: str, os: Optional[str], clt_active: bool = Fa
     Xcode, make or none), for the system the log shows (``os``: linux, macos, windows);
     ``clt_active``: xcodebuild said the active developer directory is the Command Line Tools
     (they are installed: Xcode itself is what it asks for)."""
+    if toolchain == "Python" and os == "windows":
+        return Fix(
+            "node-gyp runs a Python 3 to configure the build and finds none it can use: "
+            "install Python 3 (python.org's installer, with the launcher) and tell node-gyp "
+            "which one (the npm_config_python environment variable), then install again in a "
+            "new terminal.",
+            (
+                "py -3 --version",
+                '$env:npm_config_python = (py -3 -c "import sys; print(sys.executable)")',
+            ),
+        )
     if toolchain == "Python":
         # npm 9 and later refuse `npm config set python` (not an npm option any more);
         # node-gyp reads npm_config_python from the environment (node-gyp's README).
@@ -1779,6 +1786,22 @@ def range_release_fix(
         return None
     versions = sorted((r for r, _ in releases), key=version_key)
     shown = "TensorFlow" if dist in ("tensorflow", "tensorflow-gpu") else dist
+    # The log shows the system, not its CPU: a platform of it without any wheel in the range
+    # (64-bit ARM Linux before 2.x's aarch64 wheels) is said, where no Python helps.
+    empty = sorted(
+        key
+        for key, system in PLATFORMS.items()
+        if os is not None
+        and system == os
+        and not any(
+            x.python.get(key) for x in m.matrix.lines if spec_contains(x.latest_patch, spec)
+        )
+        and not any(
+            row.python.get(key)
+            for row in m.matrix.early_releases
+            if spec_contains(row.release, spec)
+        )
+    )
     # Apple silicon has wheels only from TensorFlow 2.13 (macos-arm64 in the matrix): an
     # older release's macOS wheels are x86-64 ones.
     intel_only = os == "macos" and not any(
@@ -1796,7 +1819,13 @@ def range_release_fix(
         + f". Run it on Python {pythons[-1]} (a new virtual environment"
         + (", an x86-64 one under Rosetta 2 on Apple silicon" if intel_only else "")
         + "), or move the requirement to a TensorFlow release with wheels for this Python "
-        "(`tfdoctor matrix` lists each line's Pythons).",
+        "(`tfdoctor matrix` lists each line's Pythons)."
+        + (
+            f" They have no wheels at all for {', '.join(empty)}: there only the requirement "
+            "can change."
+            if empty and not intel_only
+            else ""
+        ),
         (
             "python -c 'import platform, struct, sys; print(sys.version.split()[0], "
             'platform.machine(), struct.calcsize("P") * 8)\'',

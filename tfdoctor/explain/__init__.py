@@ -2591,6 +2591,32 @@ def _gpu_shown(m: Machine, r: Revealed) -> bool:
     return bool(r.compute_capability) or r.smi_gpu or m.gpu_presence in ("present", "driver-broken")
 
 
+def _drop_unsupported(by_cause: dict[str, list[Hits]], evidence: Evidence) -> None:
+    """Signatures whose words are TensorFlow's only in TensorFlow's context, dropped where the
+    log shows otherwise: TensorFlow 0.x-1.x append their source-tree notice to every import
+    error (it is the cause only where no other error and no installed TensorFlow's frame is
+    shown); gast's node check is AutoGraph's only under a TensorFlow frame (pythran and
+    beniget use gast too)."""
+    frames = [f.path.replace("\\", "/") for tb in evidence.tracebacks for f in tb.frames]
+    shadow = by_cause.get(causes.software.TF_SHADOWED_MODULE, [])
+    if shadow and all(h.signature.id == "tf-imported-from-source-tree" for h in shadow):
+        installed = any(origin_of(p).installed for p in frames)
+        others = any(c != causes.software.TF_SHADOWED_MODULE for c in by_cause) or any(
+            tb.name.endswith("Error") and "source directory" not in tb.message
+            for tb in evidence.tracebacks
+        )
+        if installed or others:
+            del by_cause[causes.software.TF_SHADOWED_MODULE]
+    range_hits = by_cause.get(causes.software.DEPENDENCY_OUT_OF_RANGE, [])
+    gast = [h for h in range_hits if h.signature.id == "gast-node-arguments"]
+    if gast and not any("/tensorflow" in p or "/autograph/" in p for p in frames):
+        rest = [h for h in range_hits if h.signature.id != "gast-node-arguments"]
+        if rest:
+            by_cause[causes.software.DEPENDENCY_OUT_OF_RANGE] = rest
+        else:
+            del by_cause[causes.software.DEPENDENCY_OUT_OF_RANGE]
+
+
 def _rule_named(m: Machine, hits: Sequence[Hits]) -> Optional[tuple[causes.CauseId, Fix]]:
     """A signature named as a scan rule (keras211-optimizer-decay) is that rule's error: its
     cause and fix are the rule's, the words scan gives for the use that raised it."""
@@ -2840,7 +2866,7 @@ def explain(
     if causes.platform.PYTHON_32BIT in by_cause:
         # pip finds no wheel because the interpreter is 32-bit: one cause, the interpreter.
         by_cause.pop(causes.platform.TF_NO_WHEEL_FOR_PYTHON, None)
-    _settle_overlaps(by_cause)
+    _settle_overlaps(by_cause, evidence)
     if causes.platform.NATIVE_LIBRARY_UNRESOLVED in by_cause and any(
         c != causes.platform.NATIVE_LIBRARY_UNRESOLVED and h.signature.severity == "error"
         for c, hs in by_cause.items()
@@ -3126,8 +3152,10 @@ def _warned_capped(found: Iterable[Finding], evidence: Evidence) -> list[Finding
     ]
 
 
-def _settle_overlaps(by_cause: dict[str, list[Hits]]) -> None:
-    """Where two causes' signatures read one failure, the one whose words say more keeps it."""
+def _settle_overlaps(by_cause: dict[str, list[Hits]], evidence: Evidence) -> None:
+    """Where two causes' signatures read one failure, the one whose words say more keeps it;
+    signatures that are TensorFlow's only in its context go where the log shows otherwise."""
+    _drop_unsupported(by_cause, evidence)
     _system_library_is_the_loaders(by_cause)
     _abort_names_its_failure(by_cause)
     _nccl_names_its_cuda_failure(by_cause)

@@ -1307,9 +1307,10 @@ def shadowed_module_findings(tracebacks: Sequence[Traceback]) -> list[Finding]:
         asked: tuple[str, ...] = (module,) if module in _SHADOWABLE else ()
         if not asked and "'module' object has no attribute" in tb.message:
             asked = _SHADOWABLE
-        if not asked and tb.message.startswith("No module named"):
-            # Python 2 names only the submodule's tail ("No module named datasets"): the frame
-            # that imported it says whose submodule it asked for.
+        tail = re.fullmatch(r"No module named [A-Za-z_]\w*\s*", tb.message) is not None
+        if not asked and tail:
+            # Python 2 names only the submodule's tail, unquoted ("No module named datasets"):
+            # the frame that imported it says whose submodule it asked for.
             asked = tuple(
                 x
                 for x in _SHADOWABLE
@@ -1318,7 +1319,12 @@ def shadowed_module_findings(tracebacks: Sequence[Traceback]) -> list[Finding]:
         for frame, module in ((fr, x) for fr in tb.frames for x in asked):
             path = frame.path.replace("\\", "/")
             base = path.rsplit("/", 2)
-            own = base[-1] == f"{module}.py" or base[-2:] == [module, "__init__.py"]
+            own = base[-1] == f"{module}.py" or (
+                # A package directory counts where Python's own words name a module; from the
+                # tail alone only a plain file does (a package of TensorFlow's layout outside
+                # site-packages is an install with --target, not the user's own).
+                base[-2:] == [module, "__init__.py"] and not tail
+            )
             if own and origin_of(frame.path).installed is False:
                 origin = (
                     frame.path
