@@ -148,3 +148,23 @@ def test_tensorflow_missing_with_no_interpreter_shown_names_no_release() -> None
     fix = fix_text(top)
     # Nothing shows the machine: no "newest that fits", and the two-interpreter check first.
     assert "tensorflow==" not in fix and "sys.executable" in fix and "pip -V" in fix
+
+
+def test_a_full_disk_in_any_programs_words() -> None:
+    for line in (
+        "ERROR: Could not install packages due to an OSError: [Errno 28] No space left on device",
+        "failed to register layer: write /usr/lib/libtensorflow_cc.so.2: no space left on device",
+        "OSError: [WinError 112] There is not enough space on the disk",
+    ):
+        top = top_error(explained(line + "\n"))
+        assert top.cause == "disk-space-exhausted" and "df -h" in fix_text(top)
+
+
+def test_ncclss_shared_memory_is_not_the_disk() -> None:
+    text = "include/shm.h:28 NCCL WARN Call to posix_fallocate failed : No space left on device\n"
+    assert all(f.cause != "disk-space-exhausted" for f in explained(text).findings)
+
+
+def test_a_build_service_killing_the_build_for_memory() -> None:
+    top = top_error(explained("Command killed due to excessive memory consumption\n"))
+    assert top.cause == "host-out-of-memory" and "--no-cache-dir" in fix_text(top)

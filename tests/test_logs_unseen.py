@@ -67,12 +67,6 @@ PROPOSED_CAUSES: dict[str, str] = {
     "driver's libcuda (under WSL2 it lives in /usr/lib/wsl/lib, which older conda releases did not "
     "search), so the CUDA builds of tensorflow-gpu or tensorflow cannot be solved; the fix is a "
     "conda release that detects it or CONDA_OVERRIDE_CUDA, not another driver",
-    "disk-space-exhausted": "the disk pip, Docker or the tests write to is full (`[Errno 28] No "
-    "space left on device`, `no space left on device` while a layer or wheel is written): "
-    "TensorFlow's wheels with their companions and CUDA wheels need several GB, and a hosted CI "
-    "runner keeps little of its disk free after its preinstalled tools; the fix is room (delete "
-    "the runner's unused toolchains, install without pip's cache, a larger runner or disk), not "
-    "another package version",
 }
 
 _REQUIRED = {

@@ -12,6 +12,7 @@ from tfdoctor.machine import Machine
 #: The ids of this area's causes, as checks, explain and scan name them.
 GPU_OUT_OF_MEMORY: Final = CauseId("gpu-out-of-memory")
 HOST_OUT_OF_MEMORY: Final = CauseId("host-out-of-memory")
+DISK_SPACE_EXHAUSTED: Final = CauseId("disk-space-exhausted")
 GPU_LIBRARY_INIT_FAILED: Final = CauseId("gpu-library-init-failed")
 GPU_CONFIG_TOO_LATE: Final = CauseId("gpu-config-too-late")
 GPU_MEMORY_GROWTH_MIXED: Final = CauseId("gpu-memory-growth-mixed")
@@ -46,6 +47,17 @@ CAUSES: Mapping[str, Cause] = dict(
             "a container's or job's limit); GPU memory settings do not change that ('OOM when "
             "allocating tensor ... on .../device:CPU:0 by allocator cpu').",
             "https://www.tensorflow.org/guide/data_performance",
+        ),
+        define(
+            DISK_SPACE_EXHAUSTED,
+            "The disk being written to is full",
+            "Installing TensorFlow writes gigabytes (its wheel and, for the GPU, NVIDIA's CUDA "
+            "and cuDNN wheels, unpacked once in pip's temporary directory and again in "
+            "site-packages, plus pip's cache); a Docker layer, a checkpoint or a dataset can "
+            "fill a disk too. The system's own error, ENOSPC (errno 28, 'No space left on "
+            "device'), says the filesystem is full, not that a package is wrong.",
+            "https://pip.pypa.io/en/stable/topics/caching/",
+            "https://man7.org/linux/man-pages/man3/errno.3.html",
         ),
         define(
             GPU_LIBRARY_INIT_FAILED,
@@ -113,6 +125,29 @@ def gpu_memory_fix(m: Machine, rocm: bool = False) -> Fix:
         "Reduce the batch size (or the model or input size); let TensorFlow grow into the "
         "memory instead of mapping it all at start, and check no other process holds the GPU.",
         ("export TF_FORCE_GPU_ALLOW_GROWTH=true", "rocm-smi" if rocm else "nvidia-smi"),
+    )
+
+
+def build_memory_fix() -> Fix:
+    """A build service's memory limit hit while it installs or imports TensorFlow."""
+    return Fix(
+        "The build service killed the build at its memory limit: install without pip's cache "
+        "(unpacking TensorFlow's wheel takes memory), ask the service for more memory, or keep "
+        "TensorFlow out of a documentation build (mock the import, as Sphinx's "
+        "autodoc_mock_imports does).",
+        ("python -m pip install --no-cache-dir tensorflow",),
+    )
+
+
+def disk_space_fix() -> Fix:
+    """Room on the filesystem being written: what fills it, pip's cache, a larger disk."""
+    return Fix(
+        "Free space on the filesystem the write went to, or write elsewhere: see which one is "
+        "full, empty pip's cache (or install with --no-cache-dir), point pip's temporary "
+        "directory (TMPDIR) at a disk with room; in Docker remove unused images and build "
+        "cache; on a CI runner remove preinstalled tools it does not need, or use a larger "
+        "runner.",
+        ("df -h", "python -m pip cache purge", "docker system prune"),
     )
 
 

@@ -2455,7 +2455,6 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.xla.PTXAS_TOO_NEW: causes.xla.ptxas_fix,
     causes.xla.LIBDEVICE_MISSING: causes.xla.libdevice_fix,
     causes.xla.PTXAS_MISSING: causes.xla.ptxas_install_fix,
-    causes.runtime.HOST_OUT_OF_MEMORY: causes.runtime.host_memory_fix,
     causes.runtime.THREADS_EXHAUSTED: lambda m: causes.runtime.thread_limit_fix(),
     causes.gpu.DRIVER_NO_PERMISSION: lambda m: causes.gpu.no_permission_fix(),
     causes.hosted.TPU_NOT_FOUND: lambda m: causes.hosted.tpu_not_found_fix(),
@@ -2469,6 +2468,7 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.platform.WINDOWS_NATIVE_GPU_ENDED: causes.platform.windows_gpu_fix,
     causes.runtime.GPU_BUSY_OR_UNAVAILABLE: causes.runtime.gpu_busy_fix,
     causes.runtime.GPU_CONFIG_TOO_LATE: lambda m: causes.runtime.config_order_fix(),
+    causes.runtime.DISK_SPACE_EXHAUSTED: lambda m: causes.runtime.disk_space_fix(),
     causes.platform.WSL_DRIVER_BROKEN: lambda m: causes.platform.wsl_gpu_fix(),
     causes.software.TF_SHADOWED_MODULE: lambda m: causes.software.source_tree_fix(),
     causes.runtime.GPU_MEMORY_GROWTH_MIXED: lambda m: causes.runtime.memory_growth_all_fix(),
@@ -2528,6 +2528,12 @@ BUILDERS: dict[str, Builder] = {
     causes.platform.TF_RELEASE_NOT_FOR_PYTHON: lambda m, r, hits: (
         causes.platform.TF_RELEASE_NOT_FOR_PYTHON,
         causes.conda.channel_build_fix(m),
+    ),
+    causes.runtime.HOST_OUT_OF_MEMORY: lambda m, r, hits: (
+        causes.runtime.HOST_OUT_OF_MEMORY,
+        causes.runtime.build_memory_fix()
+        if all(h.signature.id == "build-killed-for-memory" for h in hits)
+        else causes.runtime.host_memory_fix(m),
     ),
     causes.runtime.GPU_OUT_OF_MEMORY: lambda m, r, hits: (
         causes.runtime.GPU_OUT_OF_MEMORY,
