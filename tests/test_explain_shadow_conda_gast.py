@@ -168,3 +168,13 @@ def test_ncclss_shared_memory_is_not_the_disk() -> None:
 def test_a_build_service_killing_the_build_for_memory() -> None:
     top = top_error(explained("Command killed due to excessive memory consumption\n"))
     assert top.cause == "host-out-of-memory" and "--no-cache-dir" in fix_text(top)
+
+
+def test_intels_oneapi_runtime_is_the_toolkits_environment() -> None:
+    text = "NotFoundError: libmkl_sycl.so.2: cannot open shared object file: No such file\n"
+    fix = fix_text(top_error(explained(text)))
+    assert "setvars.sh" in fix
+    other = (
+        "ImportError: libmkl_rt.so.1: cannot open shared object file: No such file or directory\n"
+    )
+    assert "setvars.sh" not in fix_text(top_error(explained(other)))

@@ -726,6 +726,13 @@ def conda_channel_fix(m: Machine, library: str) -> Fix:
     )
 
 
+#: The file names of Intel's oneAPI GPU runtime: oneMKL's SYCL library, the DPC++/SYCL runtime,
+#: Level Zero's loader (MKL's other libraries, TBB and OpenMP also come in conda and pip
+#: packages, so they are not told this)
+#: (https://intel.github.io/intel-extension-for-tensorflow/latest/docs/install/install_for_xpu.html).
+_ONEAPI_PREFIXES = ("libmkl_sycl", "libsycl", "libze_loader")
+
+
 def native_library_fix(library: Optional[str], macos: bool = False) -> Fix:
     """How to find which library failed to load, and which file needed it (``macos``: dyld's
     tools, https://developer.apple.com/library/archive/documentation/DeveloperTools/Conceptual/
@@ -741,11 +748,22 @@ def native_library_fix(library: Optional[str], macos: bool = False) -> Fix:
                 'DYLD_PRINT_LIBRARIES=1 python -c "import tensorflow" 2>&1 | tail -n 20',
             ),
         )
+    name = (library or "").replace("\\", "/").rsplit("/", 1)[-1].split(".so")[0]
+    if name.startswith(_ONEAPI_PREFIXES):
+        # Intel's oneAPI runtime (oneMKL's SYCL library, the DPC++ runtime, Level Zero's
+        # loader), which Intel Extension for TensorFlow's GPU plugin links: no pip package of
+        # the environment brings it; the toolkit's environment script puts it on the path.
+        return Fix(
+            f"{name} is a library of Intel's oneAPI runtime (Intel Extension for TensorFlow's "
+            "GPU plugin links it), not of a Python package: install the oneAPI Base Toolkit "
+            "release the plugin's documentation names, and load its environment in the shell "
+            "that runs Python.",
+            ("source /opt/intel/oneapi/setvars.sh", f"ldconfig -p | grep -F {shlex.quote(name)}"),
+        )
     commands = [
         'LD_DEBUG=libs python -c "import tensorflow" 2>&1 | grep -iE "error|not found|cannot"',
         "ldd PATH/TO/THE/EXTENSION.so | grep 'not found'",
     ]
-    name = (library or "").replace("\\", "/").rsplit("/", 1)[-1].split(".so")[0]
     if name and not name.startswith(("libtensorflow", "_pywrap_tensorflow")):
         # ldconfig lists file names: the library's own name, not the path a message gave;
         # TensorFlow's own libraries are never in its cache.
