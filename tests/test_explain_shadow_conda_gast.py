@@ -178,3 +178,17 @@ def test_intels_oneapi_runtime_is_the_toolkits_environment() -> None:
         "ImportError: libmkl_rt.so.1: cannot open shared object file: No such file or directory\n"
     )
     assert "setvars.sh" not in fix_text(top_error(explained(other)))
+
+
+def test_a_line_pasted_as_one_inline_code_span_is_read_as_printed() -> None:
+    text = (
+        "When I run it I get the error:\n\n"
+        "`AttributeError: module 'ml_dtypes' has no attribute 'float8_e4m3b11'. Did you mean: "
+        "'float8_e4m3fn'?`\n"
+    )
+    assert top_error(explained(text)).cause == "dependency-out-of-range"
+    # A span inside prose is the prose's: left as it is.
+    from tfdoctor.explain.reader import clean
+
+    assert clean("run `pip list` here\n") == "run `pip list` here\n"
+    assert clean("  `x = 1`\n") == "  x = 1\n"

@@ -131,6 +131,10 @@ def _without_ci_prefixes(text: str) -> str:
     return _LINE_NUMBER.sub(lambda m: "" if m.start() in keep else m.group(0), text)
 
 
+#: A line that is one Markdown inline code span and nothing else (bounded: linear per line).
+_WHOLE_SPAN = re.compile(r"^([ \t]{0,40})`([^`\n]{1,4000})`[ \t]*$", re.MULTILINE)
+
+
 def clean(text: str) -> str:
     """``text`` as a terminal showed it: no escape sequences, ``\\n`` line ends, and of a
     line redrawn with ``\\r`` only its last state."""
@@ -142,6 +146,10 @@ def clean(text: str) -> str:
         # A log pasted through a web page or a word processor gets typographic quotes
         # (U+2018 and U+2019 for '): the program printed straight ones.
         text = text.translate(_QUOTES)
+    if "`" in text:
+        # A line pasted as Markdown's inline code whole (`AttributeError: ...`): the program
+        # printed it without the backticks. Only a line that is one span, nothing around it.
+        text = _WHOLE_SPAN.sub(r"\1\2", text)
     if "\r" in text:
         # A line redrawn with "\r" (Keras' and tqdm's progress bars): the terminal showed only
         # its last state. Lines without one are left alone, so the common case stays in C.
