@@ -192,3 +192,11 @@ def test_a_line_pasted_as_one_inline_code_span_is_read_as_printed() -> None:
 
     assert clean("run `pip list` here\n") == "run `pip list` here\n"
     assert clean("  `x = 1`\n") == "  x = 1\n"
+
+
+def test_autographs_warning_with_gasts_words_stays_harmless() -> None:
+    text = (
+        "WARNING: Entity <function f at 0x7f> could not be transformed and will be executed "
+        "as-is. Cause: Bad argument number for Name: 3, expecting 4\n"
+    )
+    assert all(f.severity.value not in ("error", "warning") for f in explained(text).findings)
