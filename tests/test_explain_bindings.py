@@ -150,10 +150,11 @@ def test_kernel_function_names_without_tfjs_in_the_log_are_a_warning() -> None:
     assert top_error(explained(shown)).cause == "companion-mismatch"
 
 
-def test_node_gyps_python_on_windows_is_told_in_powershells_words() -> None:
+def test_node_gyps_python_on_windows_is_told_no_posix_shell_command() -> None:
     text = (
         r"npm ERR! path C:\Users\me\app\node_modules\@tensorflow\tfjs-node" + "\n"
         "npm ERR! gyp ERR! stack Error: Could not find any Python installation to use\n"
     )
     fix = fix_text(top_error(explained(text)))
-    assert "$env:npm_config_python" in fix and "export " not in fix
+    # cmd and PowerShell alike: the py launcher, which node-gyp tries itself.
+    assert "py -3" in fix and "export " not in fix and "$env:" not in fix

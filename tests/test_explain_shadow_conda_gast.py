@@ -151,13 +151,32 @@ def test_tensorflow_missing_with_no_interpreter_shown_names_no_release() -> None
 
 
 def test_a_full_disk_in_any_programs_words() -> None:
-    for line in (
-        "ERROR: Could not install packages due to an OSError: [Errno 28] No space left on device",
-        "failed to register layer: write /usr/lib/libtensorflow_cc.so.2: no space left on device",
-        "OSError: [WinError 112] There is not enough space on the disk",
+    for line, look in (
+        (
+            "ERROR: Could not install packages: OSError: [Errno 28] No space left on device",
+            "df -h",
+        ),
+        (
+            "failed to register layer: write /usr/lib/libtf.so.2: no space left on device",
+            "df -h",
+        ),
+        (
+            r"C:\Users\me> pip install tensorflow"
+            + "\nOSError: [WinError 112] There is not enough space on the disk",
+            "Get-PSDrive",
+        ),
     ):
         top = top_error(explained(line + "\n"))
-        assert top.cause == "disk-space-exhausted" and "df -h" in fix_text(top)
+        assert top.cause == "disk-space-exhausted" and look in fix_text(top)
+
+
+def test_shared_memory_and_kernel_limits_are_not_a_full_disk() -> None:
+    for line in (
+        "RuntimeError: unable to write to file </torch_18692>: No space left on device (28)",
+        "Failed to add /run/systemd/ask-password to directory watch: No space left on device",
+        "mkdir /sys/fs/cgroup/memory/docker/abc: no space left on device",
+    ):
+        assert all(f.cause != "disk-space-exhausted" for f in explained(line + "\n").findings)
 
 
 def test_ncclss_shared_memory_is_not_the_disk() -> None:
@@ -166,8 +185,48 @@ def test_ncclss_shared_memory_is_not_the_disk() -> None:
 
 
 def test_a_build_service_killing_the_build_for_memory() -> None:
-    top = top_error(explained("Command killed due to excessive memory consumption\n"))
-    assert top.cause == "host-out-of-memory" and "--no-cache-dir" in fix_text(top)
+    for text in (
+        "Command killed due to excessive memory consumption\n",
+        "Collecting tensorflow\nKilled\n\nCommand killed due to timeout or excessive memory "
+        "consumption\n",
+    ):
+        top = top_error(explained(text))
+        assert top.cause == "host-out-of-memory" and "--no-cache-dir" in fix_text(top)
+        assert "batch size" not in fix_text(top)
+
+
+def test_python_2s_dotted_tail_under_the_users_tensorflow_py() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/u/proj/tensorflow.py", line 1, in <module>\n'
+        "    from tensorflow.examples.tutorials.mnist import input_data\n"
+        "ImportError: No module named examples.tutorials.mnist\n"
+    )
+    found = [f for f in explained(text).findings if f.cause == "tf-shadowed-module"]
+    assert found and found[0].severity.value == "error"
+
+
+def test_the_source_trees_own_import_error_keeps_the_source_tree_cause() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/u/tensorflow/tensorflow/python/__init__.py", line 48, in <module>\n'
+        "    from tensorflow.python import pywrap_tensorflow\n"
+        "ImportError: cannot import name 'pywrap_tensorflow'\n"
+        "Error importing tensorflow.  Unless you are using bazel,\n"
+        "you should not try to import tensorflow from its source directory;\n"
+    )
+    assert top_error(explained(text)).cause == "tf-shadowed-module"
+
+
+def test_a_python_shown_without_its_platform_gets_no_release_said_to_fit() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/Users/me/venv/lib/python3.11/site-packages/keras/__init__.py", line 1, in '
+        "<module>\n"
+        "ModuleNotFoundError: No module named 'tensorflow'\n"
+    )
+    fix = fix_text(top_error(explained(text)))
+    assert "tensorflow==" not in fix and "sys.executable" in fix
 
 
 def test_intels_oneapi_runtime_is_the_toolkits_environment() -> None:

@@ -1601,8 +1601,8 @@ def removed_module_fix(
         # importlib.metadata (Python 3.8+) reads each distribution's RECORD on any system.
         names = (
             "python -c \"import importlib.metadata as md; print([d.metadata['Name'] for d in "
-            f"md.distributions() if any(str(f).startswith('{importer}/') for f in "
-            'd.files or [])])"'
+            f"md.distributions() if any(str(f) in ('{importer}.py',) or str(f).startswith("
+            f"'{importer}/') for f in d.files or [])])\""
         )
         return Fix(
             f"The installed package {importer} imports {module}, which {shown} no longer has "
@@ -1670,15 +1670,12 @@ def addon_toolchain_fix(toolchain: str, os: Optional[str], clt_active: bool = Fa
     ``clt_active``: xcodebuild said the active developer directory is the Command Line Tools
     (they are installed: Xcode itself is what it asks for)."""
     if toolchain == "Python" and os == "windows":
+        # node-gyp looks for Python itself, the py launcher among the places it tries.
         return Fix(
             "node-gyp runs a Python 3 to configure the build and finds none it can use: "
-            "install Python 3 (python.org's installer, with the launcher) and tell node-gyp "
-            "which one (the npm_config_python environment variable), then install again in a "
-            "new terminal.",
-            (
-                "py -3 --version",
-                '$env:npm_config_python = (py -3 -c "import sys; print(sys.executable)")',
-            ),
+            "install Python 3 from python.org (with its py launcher, which node-gyp tries), "
+            "then open a new terminal and install again.",
+            ("py -3 --version",),
         )
     if toolchain == "Python":
         # npm 9 and later refuse `npm config set python` (not an npm option any more);
@@ -1897,5 +1894,19 @@ def wsl_gpu_fix() -> Fix:
             "wsl --update  # in Windows PowerShell",
             "wsl --shutdown  # in Windows PowerShell",
             "ls -l /usr/lib/wsl/lib",
+        ),
+    )
+
+
+def framework_link_fix() -> Fix:
+    """A custom op linked by the framework library's unversioned name, which the pip wheel
+    does not ship (only libtensorflow_framework.so.2): TensorFlow's own flags."""
+    return Fix(
+        "Build the op with the flags the installed TensorFlow gives (tf.sysconfig): they name "
+        "its include directory and its framework library by the file the wheel ships "
+        "(-l:libtensorflow_framework.so.2), which -ltensorflow_framework does not find.",
+        (
+            "python -c \"import tensorflow as tf; print(' '.join(tf.sysconfig.get_compile_flags()"
+            ' + tf.sysconfig.get_link_flags()))"',
         ),
     )

@@ -128,26 +128,36 @@ def gpu_memory_fix(m: Machine, rocm: bool = False) -> Fix:
     )
 
 
-def build_memory_fix() -> Fix:
-    """A build service's memory limit hit while it installs or imports TensorFlow."""
+def build_memory_fix(m: Machine) -> Fix:
+    """A build service's memory (or time) limit hit while it installs or imports TensorFlow."""
     return Fix(
-        "The build service killed the build at its memory limit: install without pip's cache "
-        "(unpacking TensorFlow's wheel takes memory), ask the service for more memory, or keep "
-        "TensorFlow out of a documentation build (mock the import, as Sphinx's "
-        "autodoc_mock_imports does).",
-        ("python -m pip install --no-cache-dir tensorflow",),
+        "The build service killed the build at its limit (its memory, or its time where it "
+        "says both): install without pip's cache (unpacking TensorFlow's wheel takes memory), "
+        "ask the service for more, or keep TensorFlow out of a documentation build (mock the "
+        "import, as Sphinx's autodoc_mock_imports does).",
+        m.pip("install --no-cache-dir tensorflow"),
     )
 
 
-def disk_space_fix() -> Fix:
-    """Room on the filesystem being written: what fills it, pip's cache, a larger disk."""
+def disk_space_fix(m: Machine, os: Optional[str], docker: bool = False) -> Fix:
+    """Room on the filesystem being written: what fills it, pip's cache, a larger disk; the
+    commands of the system the log shows, Docker's only where Docker shows."""
+    looks = (
+        ("Get-PSDrive -PSProvider FileSystem  # PowerShell",)
+        if os == "windows"
+        else ("df -h", "df -i  # inodes run out with the same error")
+    )
     return Fix(
         "Free space on the filesystem the write went to, or write elsewhere: see which one is "
         "full, empty pip's cache (or install with --no-cache-dir), point pip's temporary "
-        "directory (TMPDIR) at a disk with room; in Docker remove unused images and build "
-        "cache; on a CI runner remove preinstalled tools it does not need, or use a larger "
-        "runner.",
-        ("df -h", "python -m pip cache purge", "docker system prune"),
+        "directory (TMPDIR, on Windows TEMP) at a disk with room"
+        + ("; remove Docker's unused images and build cache" if docker else "")
+        + "; on a CI runner remove preinstalled tools it does not need, or use a larger runner.",
+        (
+            *looks,
+            *m.pip("cache purge"),
+            *(("docker system prune -a  # removes every unused image",) if docker else ()),
+        ),
     )
 
 

@@ -264,10 +264,10 @@ def tensorflow_install_fix(m: Machine) -> Fix:
     GPU is here and the release has the extra), the rule ``tensorflow.python`` also uses."""
     from tfdoctor.compat import install_requirement, newest_fit  # noqa: PLC0415
 
-    if m.python_version is None and m.facts.python is None:
-        # Nothing shows which interpreter ran (a pasted error alone): no release "fits" a
-        # machine unseen, and the commonest reason TensorFlow is missing after an install is
-        # that another interpreter ran than the one pip installed into.
+    if m.facts.python is None or m.platform is None:
+        # The interpreter and its platform unseen (a pasted log: its CPU is never read): no
+        # release "fits" a machine unseen, and the commonest reason TensorFlow is missing after
+        # an install is that another interpreter ran than the one pip installed into.
         return Fix(
             "Install TensorFlow with the pip of the Python that ran the code (`python -m pip`, "
             "with that same `python`). If it was installed already, that went into another "

@@ -1935,6 +1935,8 @@ _INSTALLED_PATH = re.compile(r"""[^\s'"]*[/\\](?:site|dist)-packages[/\\][^\s'",
 def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     if any(h.signature.id == "tensorrt-stub-abort" for h in hits):
         return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.tensorrt_fix()
+    if any(h.signature.id == "framework-library-not-linked" for h in hits):
+        return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.framework_link_fix()
     if any(h.signature.id in ("c-api-header-not-found", "c-api-library-not-linked") for h in hits):
         return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.c_api_fix(r.os)
     library = _group(hits, "library")
@@ -2468,7 +2470,6 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.platform.WINDOWS_NATIVE_GPU_ENDED: causes.platform.windows_gpu_fix,
     causes.runtime.GPU_BUSY_OR_UNAVAILABLE: causes.runtime.gpu_busy_fix,
     causes.runtime.GPU_CONFIG_TOO_LATE: lambda m: causes.runtime.config_order_fix(),
-    causes.runtime.DISK_SPACE_EXHAUSTED: lambda m: causes.runtime.disk_space_fix(),
     causes.platform.WSL_DRIVER_BROKEN: lambda m: causes.platform.wsl_gpu_fix(),
     causes.software.TF_SHADOWED_MODULE: lambda m: causes.software.source_tree_fix(),
     causes.runtime.GPU_MEMORY_GROWTH_MIXED: lambda m: causes.runtime.memory_growth_all_fix(),
@@ -2524,6 +2525,10 @@ BUILDERS: dict[str, Builder] = {
         causes.platform.python_headers_fix(m),
     ),
     causes.platform.CPU_EMULATED: _cpu_avx,
+    causes.runtime.DISK_SPACE_EXHAUSTED: lambda m, r, hits: (
+        causes.runtime.DISK_SPACE_EXHAUSTED,
+        causes.runtime.disk_space_fix(m, r.os, docker=bool(r.container_tool or r.cuda_image)),
+    ),
     # Only conda's refusals are signatures of this cause (pip's are read in _no_wheel).
     causes.platform.TF_RELEASE_NOT_FOR_PYTHON: lambda m, r, hits: (
         causes.platform.TF_RELEASE_NOT_FOR_PYTHON,
@@ -2531,8 +2536,9 @@ BUILDERS: dict[str, Builder] = {
     ),
     causes.runtime.HOST_OUT_OF_MEMORY: lambda m, r, hits: (
         causes.runtime.HOST_OUT_OF_MEMORY,
-        causes.runtime.build_memory_fix()
-        if all(h.signature.id == "build-killed-for-memory" for h in hits)
+        # The build service's own line says where the memory ran out, whatever else killed.
+        causes.runtime.build_memory_fix(m)
+        if any(h.signature.id == "build-killed-for-memory" for h in hits)
         else causes.runtime.host_memory_fix(m),
     ),
     causes.runtime.GPU_OUT_OF_MEMORY: lambda m, r, hits: (
@@ -2606,11 +2612,11 @@ def _drop_unsupported(by_cause: dict[str, list[Hits]], evidence: Evidence) -> No
     frames = [f.path.replace("\\", "/") for tb in evidence.tracebacks for f in tb.frames]
     shadow = by_cause.get(causes.software.TF_SHADOWED_MODULE, [])
     if shadow and all(h.signature.id == "tf-imported-from-source-tree" for h in shadow):
+        # The import error the notice wraps (cannot import pywrap_tensorflow from the tree's
+        # own files) is the notice's own; another signature's cause or an installed
+        # TensorFlow's frame says the notice is only appended.
         installed = any(origin_of(p).installed for p in frames)
-        others = any(c != causes.software.TF_SHADOWED_MODULE for c in by_cause) or any(
-            tb.name.endswith("Error") and "source directory" not in tb.message
-            for tb in evidence.tracebacks
-        )
+        others = any(c != causes.software.TF_SHADOWED_MODULE for c in by_cause)
         if installed or others:
             del by_cause[causes.software.TF_SHADOWED_MODULE]
     range_hits = by_cause.get(causes.software.DEPENDENCY_OUT_OF_RANGE, [])

@@ -1307,7 +1307,7 @@ def shadowed_module_findings(tracebacks: Sequence[Traceback]) -> list[Finding]:
         asked: tuple[str, ...] = (module,) if module in _SHADOWABLE else ()
         if not asked and "'module' object has no attribute" in tb.message:
             asked = _SHADOWABLE
-        tail = re.fullmatch(r"No module named [A-Za-z_]\w*\s*", tb.message) is not None
+        tail = re.fullmatch(r"No module named [A-Za-z_][\w.]*\s*", tb.message) is not None
         if not asked and tail:
             # Python 2 names only the submodule's tail, unquoted ("No module named datasets"):
             # the frame that imported it says whose submodule it asked for.
