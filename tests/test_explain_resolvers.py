@@ -95,3 +95,11 @@ def test_a_wrapper_refused_where_no_system_shows_says_both_readings() -> None:
     )
     fix = fix_text(top_error(explained(text)))
     assert "pip freeze" in fix and "the pin is right and pip refuses the Python" in fix
+
+
+def test_tensorflow_macos_asked_for_by_name_is_no_frozen_pin() -> None:
+    text = (
+        "ERROR: Could not find a version that satisfies the requirement tensorflow-macos "
+        "(from versions: none)\n"
+    )
+    assert "pip freeze" not in fix_text(top_error(explained(text)))

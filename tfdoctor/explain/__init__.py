@@ -2256,6 +2256,11 @@ def _python_has_macos_wheels(m: Machine, python: str) -> bool:
     )
 
 
+#: Wrapper distributions users also install by name (https://developer.apple.com/metal/
+#: tensorflow-plugin/: `pip install tensorflow-macos` for TensorFlow 2.12 and before).
+_INSTALLED_BY_NAME = frozenset({"tensorflow-macos"})
+
+
 def _refused_wrapper(m: Machine, r: Revealed) -> Optional[Fix]:
     """pip refused a pin of a distribution TensorFlow's ``tensorflow`` wheel requires on one
     platform only (tensorflow-intel on Windows, tensorflow-macos, tensorflow-cpu-aws: the
@@ -2265,7 +2270,10 @@ def _refused_wrapper(m: Machine, r: Revealed) -> Optional[Fix]:
     platforms: dict[str, set[str]] = {}
     for line in m.matrix.lines:
         for platform, dist in line.wrappers.items():
-            platforms.setdefault(dist, set()).add(platform)
+            # tensorflow-macos was also Apple silicon's TensorFlow itself (2.5-2.12, installed
+            # by name as Apple's Metal plugin guide says): a request for it is no frozen pin.
+            if dist not in _INSTALLED_BY_NAME:
+                platforms.setdefault(dist, set()).add(platform)
     for refusal in r.pip_refusals:
         dist = normalize_name(refusal.dist)
         keys = sorted(platforms.get(dist, ()))
