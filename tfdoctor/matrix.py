@@ -66,6 +66,7 @@ DEFAULT_PLATFORM_OF_OS: Mapping[str, str] = {
 
 #: Platform keys of the per-platform Python lists, and the operating system of each.
 PLATFORMS = schema.PLATFORMS
+PLATFORM_MARKERS = schema.PLATFORM_MARKERS
 OPERATING_SYSTEMS = schema.OPERATING_SYSTEMS
 
 #: The pins every line states (``null`` when the wheel does not require the package).

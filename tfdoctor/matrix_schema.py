@@ -65,6 +65,15 @@ PLATFORMS: Mapping[str, str] = {
     "macos-arm64": "macos",
     "windows-x86_64": "windows",
 }
+#: PEP 508 markers selecting a platform key's wheels (``sys_platform`` and
+#: ``platform_machine`` as pip evaluates them there).
+PLATFORM_MARKERS: Mapping[str, str] = {
+    "linux-x86_64": 'sys_platform == "linux" and platform_machine == "x86_64"',
+    "linux-aarch64": 'sys_platform == "linux" and platform_machine == "aarch64"',
+    "macos-x86_64": 'sys_platform == "darwin" and platform_machine == "x86_64"',
+    "macos-arm64": 'sys_platform == "darwin" and platform_machine == "arm64"',
+    "windows-x86_64": 'sys_platform == "win32"',
+}
 OPERATING_SYSTEMS = ("linux", "windows", "macos")
 
 _PIN = "version specifier or null"

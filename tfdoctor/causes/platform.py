@@ -12,7 +12,14 @@ from tfdoctor.causes.common import TF_PIP_GUIDE, install_fix
 from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts, normalize_name
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine
-from tfdoctor.matrix import PLATFORMS, CompanionRelease, TFLine, spec_contains, version_key
+from tfdoctor.matrix import (
+    PLATFORM_MARKERS,
+    PLATFORMS,
+    CompanionRelease,
+    TFLine,
+    spec_contains,
+    version_key,
+)
 
 #: The ids of this area's causes, as checks, explain and scan name them.
 TF_NO_WHEEL_FOR_PYTHON: Final = CauseId("tf-no-wheel-for-python")
@@ -44,6 +51,13 @@ METAL_FILES = "https://pypi.org/project/tensorflow-metal/#files"
 
 
 #: Causes in the interpreter, the operating system, the CPU and the wheels.
+#: The interpreter's version, CPU and word size in one line: what decides which wheels fit.
+INTERPRETER_CHECK: Final = (
+    "python -c 'import platform, struct, sys; print(sys.version.split()[0], "
+    'platform.machine(), struct.calcsize("P") * 8)\''
+)
+
+
 def release_not_for_python_title(dist: str) -> str:
     """The title of :data:`TF_RELEASE_NOT_FOR_PYTHON` for a release of ``dist`` (TensorFlow's
     own distributions, or a companion such as tensorflow-text)."""
@@ -1062,10 +1076,7 @@ def pip_refusal_fix(
         return WINDOWS_NATIVE_GPU_ENDED, windows_gpu_fix(m), why
     # How the fix's words name the distribution (its commands use `dist` itself).
     shown_name = "TensorFlow" if dist == "tensorflow" else dist
-    check = (
-        "python -c 'import platform, struct, sys; print(sys.version.split()[0], "
-        'platform.machine(), struct.calcsize("P") * 8)\''
-    )
+    check = INTERPRETER_CHECK
     # The matrix's Pythons are those of the `tensorflow` wheels; tensorflow-gpu published the
     # same Pythons for Linux and Windows (never macOS after 1.1), tensorflow-cpu fewer
     # platforms: only tensorflow's and tensorflow-gpu's are read from it.
@@ -1385,10 +1396,7 @@ def wheel_tags_fix(
         f"place: a vendor's build, such as ROCm's, stays that vendor's); or install by name "
         f"and version (`pip install {release}`) where PyPI's build of it will do, so pip picks "
         f"the wheel for this interpreter; or run it with {needs} on {platform}.",
-        (
-            "python -c 'import platform, struct, sys; print(sys.version.split()[0], "
-            'platform.machine(), struct.calcsize("P") * 8)\'',
-        ),
+        (INTERPRETER_CHECK,),
     )
 
 
@@ -1775,57 +1783,37 @@ def range_release_fix(
     if newest is None or spec_contains(newest.latest_patch, spec) is not False:
         return None  # the range reaches the newest line: not a range of old releases
 
-    def on_system(by_platform: Mapping[str, Sequence[str]]) -> set[str]:
-        return {
-            py
-            for key, pys in by_platform.items()
-            if os is None or PLATFORMS.get(key) == os
-            for py in pys
-        }
-
-    releases: list[tuple[str, set[str]]] = [
-        (x.latest_patch, on_system(x.python))
+    # Each release in the range, with its Pythons by platform (the matrix's lines and early
+    # releases), read once.
+    in_range: list[tuple[str, Mapping[str, Sequence[str]]]] = [
+        (x.latest_patch, x.python)
         for x in m.matrix.lines
         if spec_contains(x.latest_patch, spec) is True
     ]
-    releases += [
-        (row.release, on_system(row.python))
+    in_range += [
+        (row.release, row.python)
         for row in m.matrix.early_releases
         if spec_contains(row.release, spec) is True
     ]
-    if not releases:
-        return None
-    pythons = sorted(set().union(*(pys for _, pys in releases)), key=version_key)
+    keys = [key for key, system in PLATFORMS.items() if os is None or system == os]
+    pythons = sorted(
+        {py for _, by_key in in_range for key in keys for py in by_key.get(key, ())},
+        key=version_key,
+    )
     minor = ".".join((python or "").split(".")[:2])
-    if not pythons or minor in pythons:
+    if not in_range or not pythons or minor in pythons:
         return None
-    versions = sorted((r for r, _ in releases), key=version_key)
+    versions = sorted((r for r, _ in in_range), key=version_key)
     shown = "TensorFlow" if dist in ("tensorflow", "tensorflow-gpu") else dist
     # The log shows the system, not its CPU: a platform of it without any wheel in the range
-    # (64-bit ARM Linux before 2.x's aarch64 wheels) is said, where no Python helps.
-    empty = sorted(
-        key
-        for key, system in PLATFORMS.items()
+    # (64-bit ARM Linux before 2.x's aarch64 wheels) is said, where no Python helps; on a Mac
+    # that is Apple silicon (wheels from 2.13 on), where an x86-64 Python runs under Rosetta 2.
+    empty = (
+        sorted(k for k in keys if not any(by_key.get(k) for _, by_key in in_range))
         if os is not None
-        and system == os
-        and not any(
-            x.python.get(key) for x in m.matrix.lines if spec_contains(x.latest_patch, spec)
-        )
-        and not any(
-            row.python.get(key)
-            for row in m.matrix.early_releases
-            if spec_contains(row.release, spec)
-        )
+        else []
     )
-    # Apple silicon has wheels only from TensorFlow 2.13 (macos-arm64 in the matrix): an
-    # older release's macOS wheels are x86-64 ones.
-    intel_only = os == "macos" and not any(
-        pys
-        for x in m.matrix.lines
-        if spec_contains(x.latest_patch, spec) is True
-        for key, pys in x.python.items()
-        if key == "macos-arm64"
-    )
+    intel_only = "macos-arm64" in empty
     return Fix(
         f"The requirement asks for {dist}{spec}: its releases ({shown} {versions[0]} to "
         f"{versions[-1]} in the matrix) have wheels for Python {_python_span(pythons)} only, "
@@ -1841,20 +1829,8 @@ def range_release_fix(
             if empty and not intel_only
             else ""
         ),
-        (
-            "python -c 'import platform, struct, sys; print(sys.version.split()[0], "
-            'platform.machine(), struct.calcsize("P") * 8)\'',
-        ),
+        (INTERPRETER_CHECK,),
     )
-
-
-#: The environment marker of each matrix platform key (PEP 508's sys_platform and
-#: platform_machine values there).
-_PLATFORM_MARKERS: Mapping[str, str] = {
-    "windows-x86_64": 'sys_platform == "win32"',
-    "macos-arm64": 'sys_platform == "darwin" and platform_machine == "arm64"',
-    "linux-aarch64": 'sys_platform == "linux" and platform_machine == "aarch64"',
-}
 
 
 def wrapper_pin_fix(
@@ -1865,7 +1841,7 @@ def wrapper_pin_fix(
     finds none: the requirement belongs to those. Without ``system_shown`` the log may be
     from one of them, where the refusal is about the Python: both are said."""
     where = ", ".join(platforms)
-    markers = [_PLATFORM_MARKERS[p] for p in platforms if p in _PLATFORM_MARKERS]
+    markers = [PLATFORM_MARKERS[p] for p in platforms if p in PLATFORM_MARKERS]
     marker = f" (`{dist}{spec} ; {markers[0]}`)" if len(markers) == 1 else ""
     return Fix(
         f"{dist} is the distribution TensorFlow's own wheel requires on {where} only; pip "

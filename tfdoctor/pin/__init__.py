@@ -34,7 +34,15 @@ from tfdoctor.compat import (
 from tfdoctor.cuda_layout import tensorrt_python_cap
 from tfdoctor.facts import Facts, PackageFacts, TFStatus, normalize_name
 from tfdoctor.machine import Machine, view
-from tfdoctor.matrix import PLATFORMS, Companions, Matrix, TFLine, spec_contains, version_key
+from tfdoctor.matrix import (
+    PLATFORM_MARKERS,
+    PLATFORMS,
+    Companions,
+    Matrix,
+    TFLine,
+    spec_contains,
+    version_key,
+)
 from tfdoctor.records import Record, record
 
 if TYPE_CHECKING:
@@ -48,15 +56,6 @@ CONFLICT = "conflict"
 #: The extra of ``tensorflow`` (2.14+) that installs the CUDA libraries as pip wheels.
 AND_CUDA = "and-cuda"
 
-#: PEP 508 markers selecting a platform key's wheels (``sys_platform`` and
-#: ``platform_machine`` as pip evaluates them there).
-PLATFORM_MARKERS: Mapping[str, str] = {
-    "linux-x86_64": 'sys_platform == "linux" and platform_machine == "x86_64"',
-    "linux-aarch64": 'sys_platform == "linux" and platform_machine == "aarch64"',
-    "macos-x86_64": 'sys_platform == "darwin" and platform_machine == "x86_64"',
-    "macos-arm64": 'sys_platform == "darwin" and platform_machine == "arm64"',
-    "windows-x86_64": 'sys_platform == "win32"',
-}
 #: NVIDIA's CUDA wheels are published for Linux only (https://pypi.org/project/nvidia-cudnn-cu12/).
 LINUX_MARKER = 'sys_platform == "linux"'
 
