@@ -11,22 +11,29 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+#: The signals the tests send whose inherited "ignore" a test run may carry: SIGINT in a
+#: background job of a non-interactive shell, SIGHUP under nohup(1).
+_RESET = (signal.SIGINT, signal.SIGHUP)
 
-def _default_sigint() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+def _default_signals() -> None:
+    for signum in _RESET:
+        signal.signal(signum, signal.SIG_DFL)
 
 
 def start(argv: Sequence[str], **kwargs: Any) -> subprocess.Popen[bytes]:
-    """``subprocess.Popen(argv, **kwargs)`` with SIGINT's default action restored in the child.
+    """``subprocess.Popen(argv, **kwargs)`` with SIGINT's and SIGHUP's default actions
+    restored in the child.
 
     A background job of a non-interactive shell (``bash -c 'pytest ... &'``) starts with
-    SIGINT ignored, and an ignored signal stays ignored across exec, where Python then
-    installs no KeyboardInterrupt handler
-    (https://docs.python.org/3/library/signal.html#execution-of-python-signal-handlers):
-    a test that sends SIGINT must give its child the action a terminal's program has.
+    SIGINT ignored, a run under ``nohup`` with SIGHUP ignored, and an ignored signal stays
+    ignored across exec, where Python then installs no KeyboardInterrupt handler
+    (https://docs.python.org/3/library/signal.html#execution-of-python-signal-handlers) and
+    the hangup reaches nobody: a test that sends either must give its child the actions a
+    terminal's program has, whatever started the test run.
     """
-    # The tests start no threads of their own; the hook runs one system call.
-    return subprocess.Popen(list(argv), preexec_fn=_default_sigint, **kwargs)  # noqa: PLW1509
+    # The tests start no threads of their own; the hook runs two system calls.
+    return subprocess.Popen(list(argv), preexec_fn=_default_signals, **kwargs)  # noqa: PLW1509
 
 
 def alive(pid: int) -> bool:

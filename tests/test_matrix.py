@@ -296,6 +296,16 @@ def test_gpu_model(name: str, capability: Optional[str]) -> None:
     assert (model.compute_capability if model else None) == capability
 
 
+def test_wrapper_platforms_gathers_every_line_s_wrappers() -> None:
+    """Each one-platform distribution with every platform where some line requires it."""
+    wrappers = SHIPPED.wrapper_platforms()
+    assert wrappers["tensorflow-intel"] == ("windows-x86_64",)
+    assert wrappers["tensorflow-cpu-aws"] == ("linux-aarch64",)
+    assert wrappers["tensorflow-macos"] == ("macos-arm64",)
+    listed = {(d, k) for line in SHIPPED.lines for k, d in line.wrappers.items()}
+    assert {(d, k) for d, keys in wrappers.items() for k in keys} == listed
+
+
 # --- validation ------------------------------------------------------------------------------
 
 

@@ -359,7 +359,7 @@ def test_terminate_and_hangup_are_forwarded_too(signum: signal.Signals) -> None:
         print("ready", flush=True)
         time.sleep(60)
         """
-    proc = subprocess.Popen(
+    proc = processes.start(
         [sys.executable, "-m", "tfdoctor", "run", "--", *_script(child)],
         cwd=ROOT,
         stdout=subprocess.PIPE,

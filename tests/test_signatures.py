@@ -161,6 +161,9 @@ def test_benign_and_evidence_signatures_are_info_and_benign_ones_say_why() -> No
 def test_a_valid_document_parses() -> None:
     sigs = parse_signatures(_doc(), "s.yaml")
     assert sigs.by_id("demo").cause == "cpu-lacks-avx"
+    assert sigs.by_id("demo").needs == ""
+    needing = parse_signatures(_doc(GOOD_ENTRY + "    needs: tensorflow-frame\n"), "s.yaml")
+    assert needing.by_id("demo").needs == "tensorflow-frame"
 
 
 @pytest.mark.parametrize(
@@ -241,6 +244,21 @@ def test_a_valid_document_parses() -> None:
             _doc(GOOD_ENTRY.replace("https://example.org/x", "http://example.org/x")),
             r"s\.yaml:9: signatures\[demo\]\.sources: 'http://example.org/x' is not an https",
             id="not-https",
+        ),
+        pytest.param(
+            _doc(GOOD_ENTRY + "    needs: sunshine\n"),
+            r"s\.yaml:11: signatures\[demo\]\.needs: 'sunshine' is not one of alone, ",
+            id="unknown-need",
+        ),
+        pytest.param(
+            _doc(
+                GOOD_ENTRY.replace("cause: cpu-lacks-avx", "cause: evidence").replace(
+                    "severity: error", "severity: info"
+                )
+                + "    needs: alone\n"
+            ),
+            r"s\.yaml:11: signatures\[demo\]\.needs: a evidence signature needs no context",
+            id="evidence-with-need",
         ),
         pytest.param(
             _doc(GOOD_ENTRY + GOOD_ENTRY),

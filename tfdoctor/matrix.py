@@ -301,6 +301,16 @@ class Matrix(Record):
             x for x in self.lines if (pin := getattr(x.pins, field)) is not None and admits(pin)
         )
 
+    def wrapper_platforms(self) -> dict[str, tuple[str, ...]]:
+        """Each distribution TensorFlow's ``tensorflow`` wheel requires on some platforms only
+        (the lines' ``wrappers``: tensorflow-intel, tensorflow-macos, tensorflow-cpu-aws) with
+        the platform keys, sorted, where some line requires it."""
+        platforms: dict[str, set[str]] = {}
+        for line in self.lines:
+            for platform, dist in line.wrappers.items():
+                platforms.setdefault(dist, set()).add(platform)
+        return {dist: tuple(sorted(keys)) for dist, keys in platforms.items()}
+
     def line_for(self, version: str) -> Optional[TFLine]:
         """The line a TensorFlow version (``2.16.1``, ``2.16.0rc0``, ``2.16``) belongs to."""
         key = release_line(version)

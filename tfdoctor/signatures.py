@@ -103,6 +103,13 @@ GROUPS = frozenset(
     }
 )
 
+#: What a signature may need beside its line (its ``needs``), where its words are a cause's only
+#: in a context: ``tensorflow-frame``, a traceback frame in TensorFlow's own files (other
+#: programs print the same words: gast's node check for pythran and beniget);
+#: ``alone``, no other cause's line and no frame of an installed package (a notice TensorFlow
+#: appends to every error of a kind, the cause only where nothing else explains it).
+NEEDS = frozenset({"tensorflow-frame", "alone"})
+
 _ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 _URL_RE = re.compile(r"^https://\S+$")
 
@@ -131,6 +138,8 @@ class Signature(Record):
     examples: tuple[str, ...]
     #: The severity when the evidence shows an NVIDIA GPU on the machine (None: unchanged).
     severity_with_gpu: Optional[str] = None
+    #: The context the line counts in, one of :data:`NEEDS` (empty: anywhere).
+    needs: str = ""
     #: Where the entry starts in the file (1-based), for messages.
     lineno: int = 0
 
@@ -222,7 +231,7 @@ def _without_backticks(keyword: str) -> str:
     return max(keyword.split("`"), key=len) if "`" in keyword else keyword
 
 
-_OPTIONAL = ("explanation", "severity_with_gpu")
+_OPTIONAL = ("explanation", "severity_with_gpu", "needs")
 
 
 def _read_signature(reader: NodeReader, node: Node, index: int, known: set[str]) -> Signature:
@@ -253,6 +262,13 @@ def _read_signature(reader: NodeReader, node: Node, index: int, known: set[str])
                 fields["severity_with_gpu"],
                 f"{where}.severity_with_gpu",
                 f"a {cause} signature stays info",
+            )
+    needs = ""
+    if "needs" in fields:
+        needs = reader.choice(fields["needs"], f"{where}.needs", tuple(sorted(NEEDS)))
+        if cause in (BENIGN, EVIDENCE):
+            raise reader.error(
+                fields["needs"], f"{where}.needs", f"a {cause} signature needs no context"
             )
     explanation = (
         reader.required_string(fields["explanation"], f"{where}.explanation")
@@ -313,5 +329,6 @@ def _read_signature(reader: NodeReader, node: Node, index: int, known: set[str])
         sources=sources,
         examples=tuple(examples),
         severity_with_gpu=gpu_severity,
+        needs=needs,
         lineno=node.start_mark.line + 1,
     )

@@ -2267,16 +2267,12 @@ def _refused_wrapper(m: Machine, r: Revealed) -> Optional[Fix]:
     matrix's wrappers), where it has no wheel: a requirements file frozen on that platform."""
     if m.matrix is None:
         return None
-    platforms: dict[str, set[str]] = {}
-    for line in m.matrix.lines:
-        for platform, dist in line.wrappers.items():
-            # tensorflow-macos was also Apple silicon's TensorFlow itself (2.5-2.12, installed
-            # by name as Apple's Metal plugin guide says): a request for it is no frozen pin.
-            if dist not in _INSTALLED_BY_NAME:
-                platforms.setdefault(dist, set()).add(platform)
+    platforms = m.matrix.wrapper_platforms()
     for refusal in r.pip_refusals:
         dist = normalize_name(refusal.dist)
-        keys = sorted(platforms.get(dist, ()))
+        # tensorflow-macos was also Apple silicon's TensorFlow itself (2.5-2.12, installed by
+        # name as Apple's Metal plugin guide says): a request for it is no frozen pin.
+        keys = () if dist in _INSTALLED_BY_NAME else platforms.get(dist, ())
         # On its own platform the refusal is about the Python or the release, not the pin.
         if keys and not any(r.os is not None and key.startswith(r.os) for key in keys):
             return causes.platform.wrapper_pin_fix(
@@ -2612,29 +2608,33 @@ def _gpu_shown(m: Machine, r: Revealed) -> bool:
 
 
 def _drop_unsupported(by_cause: dict[str, list[Hits]], evidence: Evidence) -> None:
-    """Signatures whose words are TensorFlow's only in TensorFlow's context, dropped where the
-    log shows otherwise: TensorFlow 0.x-1.x append their source-tree notice to every import
-    error (it is the cause only where no other error and no installed TensorFlow's frame is
-    shown); gast's node check is AutoGraph's only under a TensorFlow frame (pythran and
-    beniget use gast too)."""
+    """Hits of signatures whose words are a cause's only in a context (their ``needs``),
+    dropped where the log shows another: ``tensorflow-frame`` needs a traceback frame in
+    TensorFlow's files (gast's node check is AutoGraph's only there: pythran and beniget use
+    gast too); ``alone`` needs no other cause's line and no installed package's frame
+    (TensorFlow 0.x-1.x append their source-tree notice to every import error: the notice is
+    the cause only where the error it wraps is its own)."""
+    if not any(h.signature.needs for hits in by_cause.values() for h in hits):
+        return
     frames = [f.path.replace("\\", "/") for tb in evidence.tracebacks for f in tb.frames]
-    shadow = by_cause.get(causes.software.TF_SHADOWED_MODULE, [])
-    if shadow and all(h.signature.id == "tf-imported-from-source-tree" for h in shadow):
-        # The import error the notice wraps (cannot import pywrap_tensorflow from the tree's
-        # own files) is the notice's own; another signature's cause or an installed
-        # TensorFlow's frame says the notice is only appended.
-        installed = any(origin_of(p).installed for p in frames)
-        others = any(c != causes.software.TF_SHADOWED_MODULE for c in by_cause)
-        if installed or others:
-            del by_cause[causes.software.TF_SHADOWED_MODULE]
-    range_hits = by_cause.get(causes.software.DEPENDENCY_OUT_OF_RANGE, [])
-    gast = [h for h in range_hits if h.signature.id == "gast-node-arguments"]
-    if gast and not any("/tensorflow" in p or "/autograph/" in p for p in frames):
-        rest = [h for h in range_hits if h.signature.id != "gast-node-arguments"]
-        if rest:
-            by_cause[causes.software.DEPENDENCY_OUT_OF_RANGE] = rest
+    in_tf = any("/tensorflow" in p or "/autograph/" in p for p in frames)
+    installed = any(origin_of(p).installed for p in frames)
+    unconditional = {c for c, hits in by_cause.items() if any(not h.signature.needs for h in hits)}
+
+    def holds(hit: Hits, cause: str) -> bool:
+        need = hit.signature.needs
+        if need == "tensorflow-frame":
+            return in_tf
+        if need == "alone":
+            return not installed and not (unconditional - {cause})
+        return True
+
+    for cause in list(by_cause):
+        kept = [h for h in by_cause[cause] if holds(h, cause)]
+        if kept:
+            by_cause[cause] = kept
         else:
-            del by_cause[causes.software.DEPENDENCY_OUT_OF_RANGE]
+            del by_cause[cause]
 
 
 def _rule_named(m: Machine, hits: Sequence[Hits]) -> Optional[tuple[causes.CauseId, Fix]]:
