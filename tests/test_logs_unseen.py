@@ -67,6 +67,25 @@ PROPOSED_CAUSES: dict[str, str] = {
     "driver's libcuda (under WSL2 it lives in /usr/lib/wsl/lib, which older conda releases did not "
     "search), so the CUDA builds of tensorflow-gpu or tensorflow cannot be solved; the fix is a "
     "conda release that detects it or CONDA_OVERRIDE_CUDA, not another driver",
+    "protoc-too-old": "the protoc compiler that generates a project's Python modules from its "
+    ".proto files (the Object Detection API's object_detection/protos) is an older release than "
+    "those files' syntax needs (an old distribution package), so it rejects them and no _pb2 module "
+    "is generated; the fix is a newer protoc release, not another Python protobuf or TensorFlow",
+    "protos-not-compiled": "a project that generates its protobuf Python modules at install time "
+    "(the Object Detection API's object_detection/protos/*_pb2.py) is imported without them having "
+    "been generated in the tree Python imports it from, so importing a _pb2 module fails; the fix "
+    "is to run protoc on the .proto files (from the directory the imports are rooted at) and "
+    "reinstall, not to change TensorFlow or protobuf",
+    "pinned-sdist-unbuildable": "a package's pin (tf-models-official's pyyaml<6.0) makes pip build "
+    "an old release of a dependency from its source archive (no wheel for this Python), and that "
+    "build fails because pip's isolated build environment brings build tools newer than the old "
+    "release supports (PyYAML 5.4.1 under Cython 3: `AttributeError: cython_sources`); the fix is "
+    "a release of the dependency that has a wheel installed first, a newer pin, or building it "
+    "with the older tool (`cython<3` and `--no-build-isolation`), not another TensorFlow",
+    "companion-older-than-code": "a companion source tree or package the code imports (the slim "
+    "`nets` package, an installed object_detection egg) is an older release than the code that "
+    "imports it, so a module or name that code needs is missing although the path is set; the "
+    "fix is to update that companion from the same checkout or release as the code",
 }
 
 _REQUIRED = {
