@@ -67,6 +67,17 @@ PROPOSED_CAUSES: dict[str, str] = {
     "driver's libcuda (under WSL2 it lives in /usr/lib/wsl/lib, which older conda releases did not "
     "search), so the CUDA builds of tensorflow-gpu or tensorflow cannot be solved; the fix is a "
     "conda release that detects it or CONDA_OVERRIDE_CUDA, not another driver",
+    "tfds-too-old": "the installed tensorflow-datasets (or tfds-nightly) is older than what the "
+    "code or the data needs: a prepared dataset's metadata carries DatasetInfo or SplitInfo "
+    "fields its protos lack (releaseNotes, filepathTemplate), or the code calls a TFDS API a "
+    "later release added, so parsing or the attribute fails; the fix is upgrading "
+    "tensorflow-datasets or tfds-nightly, not TensorFlow",
+    "filesystem-env-misconfigured": "a remote file system TensorFlow reads or writes (s3://, "
+    "hdfs://, gs://) is configured by environment variables that are unset or wrong for the "
+    "machine or the bucket (AWS_REGION or S3_ENDPOINT, JAVA_HOME or CLASSPATH for libhdfs, "
+    "GOOGLE_APPLICATION_CREDENTIALS), so requests are refused, objects look missing or the "
+    "file system's native library does not load; the fix is setting those variables, not "
+    "reinstalling TensorFlow",
 }
 
 _REQUIRED = {
