@@ -86,6 +86,17 @@ PROPOSED_CAUSES: dict[str, str] = {
     "`nets` package, an installed object_detection egg) is an older release than the code that "
     "imports it, so a module or name that code needs is missing although the path is set; the "
     "fix is to update that companion from the same checkout or release as the code",
+    "tfds-too-old": "the installed tensorflow-datasets (or tfds-nightly) is older than what the "
+    "code or the data needs: a prepared dataset's metadata carries DatasetInfo or SplitInfo "
+    "fields its protos lack (releaseNotes, filepathTemplate), or the code calls a TFDS API a "
+    "later release added, so parsing or the attribute fails; the fix is upgrading "
+    "tensorflow-datasets or tfds-nightly, not TensorFlow",
+    "filesystem-env-misconfigured": "a remote file system TensorFlow reads or writes (s3://, "
+    "hdfs://, gs://) is configured by environment variables that are unset or wrong for the "
+    "machine or the bucket (AWS_REGION or S3_ENDPOINT, JAVA_HOME or CLASSPATH for libhdfs, "
+    "GOOGLE_APPLICATION_CREDENTIALS), so requests are refused, objects look missing or the "
+    "file system's native library does not load; the fix is setting those variables, not "
+    "reinstalling TensorFlow",
 }
 
 _REQUIRED = {
