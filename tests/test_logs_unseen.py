@@ -67,6 +67,11 @@ PROPOSED_CAUSES: dict[str, str] = {
     "driver's libcuda (under WSL2 it lives in /usr/lib/wsl/lib, which older conda releases did not "
     "search), so the CUDA builds of tensorflow-gpu or tensorflow cannot be solved; the fix is a "
     "conda release that detects it or CONDA_OVERRIDE_CUDA, not another driver",
+    "platform-image-unavailable": "a managed ML platform offers no prebuilt training or serving "
+    "image for the TensorFlow release, or the TensorFlow and Python pairing, that a job or model "
+    "asks for (a serving image not yet published for a new release, a legacy container built for "
+    "Python 2 only), so the platform rejects the image or cannot pull it; the fix is a release and "
+    "Python the platform has an image for, or a custom container, not a change to a local install",
 }
 
 _REQUIRED = {
