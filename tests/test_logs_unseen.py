@@ -97,6 +97,11 @@ PROPOSED_CAUSES: dict[str, str] = {
     "GOOGLE_APPLICATION_CREDENTIALS), so requests are refused, objects look missing or the "
     "file system's native library does not load; the fix is setting those variables, not "
     "reinstalling TensorFlow",
+    "platform-image-unavailable": "a managed ML platform offers no prebuilt training or serving "
+    "image for the TensorFlow release, or the TensorFlow and Python pairing, that a job or model "
+    "asks for (a serving image not yet published for a new release, a legacy container built for "
+    "Python 2 only), so the platform rejects the image or cannot pull it; the fix is a release and "
+    "Python the platform has an image for, or a custom container, not a change to a local install",
 }
 
 _REQUIRED = {
