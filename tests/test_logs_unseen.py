@@ -67,6 +67,12 @@ PROPOSED_CAUSES: dict[str, str] = {
     "driver's libcuda (under WSL2 it lives in /usr/lib/wsl/lib, which older conda releases did not "
     "search), so the CUDA builds of tensorflow-gpu or tensorflow cannot be solved; the fix is a "
     "conda release that detects it or CONDA_OVERRIDE_CUDA, not another driver",
+    "tf-distribution-unrecognised": "a library that decides whether TensorFlow is available from "
+    "a list of distribution names (Transformers' tensorflow, tensorflow-cpu, tensorflow-gpu, ...) "
+    "does not know the distribution installed (tf-nightly, tensorflow-rocm, tensorflow-macos, a "
+    "custom build), so it reports TensorFlow missing and disables its TensorFlow classes although "
+    "`import tensorflow` works; the fix is a release of the library that knows the name (or making "
+    "it read that distribution), not installing TensorFlow",
 }
 
 _REQUIRED = {
