@@ -1839,3 +1839,44 @@ def test_pip_backtracking_over_a_dependency_without_a_wheel_for_the_system_is_na
 def test_pip_backtracking_is_not_put_down_to_wheels_where_they_exist(head: str) -> None:
     found = explained(head + _BACKTRACK).findings
     assert not any(x.cause == "tf-release-not-for-python" for x in found)
+
+
+# --- a dependency outside the range a package of TensorFlow's family declares ----------------
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "ERROR: tensorflow-metadata 0.30.0 has requirement absl-py<0.12,>=0.9, but you'll have "
+        "absl-py 0.12.0 which is incompatible.",
+        "tensorflow-datasets 4.0.1 requires absl-py<0.12, but you have absl-py 0.13.0 which is "
+        "incompatible.",
+    ],
+)
+def test_a_family_package_s_range_broken_is_that_dependency_out_of_range(line: str) -> None:
+    found = [x for x in explained(line).findings if x.cause == "dependency-out-of-range"]
+    assert [x.severity for x in found] == [Severity.WARNING]
+    assert any(c.startswith("pip install ") and "absl-py<0.12" in c for c in found[0].fix.commands)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # A library written against TensorFlow pins what it likes: its own business.
+        "ERROR: magenta 1.1.0 has requirement numpy<=1.16.0, but you'll have numpy 1.17.0 which "
+        "is incompatible.",
+        # Inside the range: pip names every requirement on the name, this one holds.
+        "tensorflow-metadata 0.30.0 requires absl-py<0.12,>=0.9, but you have absl-py 0.11.0 "
+        "which is incompatible.",
+        # Its protobuf above the cap that still loads it is protobuf's own reading (info).
+        "tensorboard 2.8.0 requires protobuf<3.20, but you have protobuf 3.20.1 which is "
+        "incompatible.",
+    ],
+)
+def test_no_family_range_finding_where_the_range_is_not_the_family_s_or_holds(line: str) -> None:
+    found = [
+        x
+        for x in explained(line).findings
+        if x.cause == "dependency-out-of-range" and x.severity >= Severity.WARNING
+    ]
+    assert found == []

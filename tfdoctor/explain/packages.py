@@ -352,6 +352,30 @@ def _conflict(c: Conflict, m: Machine, legacy_keras_used: bool = True) -> Option
                 f"protobuf{c.spec}",
             ),
         )
+    if (
+        c.kind == "installed"
+        and c.requirer not in TF_DISTRIBUTIONS
+        and c.target != "protobuf"
+        and c.target not in TF_DISTRIBUTIONS
+        and _tensorflow_family(c.requirer)
+    ):
+        # A package of TensorFlow's own family (tensorflow-metadata, tensorflow-datasets,
+        # TensorBoard) runs with what it declares, as TensorFlow does: an installed dependency
+        # outside that range is the same fault, on the package that states it.
+        return causes.finding(
+            f"explain.{causes.software.DEPENDENCY_OUT_OF_RANGE}",
+            Severity.WARNING,
+            causes.software.DEPENDENCY_OUT_OF_RANGE,
+            f"{c.target} {c.have} is outside the range {c.requirer_named} declares "
+            f"({c.target}{c.spec})",
+            said,
+            causes.common.install_fix(
+                m,
+                f"Install {c.target} in the range {c.requirer} declares, after the packages "
+                "that pulled the other one (or a release of those whose range meets it).",
+                f"{c.target}{c.spec}",
+            ),
+        )
     if c.requirer not in TF_DISTRIBUTIONS:
         return None  # neither side is TensorFlow: not a TensorFlow problem to explain
     return _tf_requirement(c, m, said)
@@ -376,6 +400,14 @@ def _tensorflow_ecosystem(dist: str) -> bool:
         or module in table.on_tensorflow
         or dist.startswith(("tensorflow-", "tf-"))
     )
+
+
+def _tensorflow_family(dist: str) -> bool:
+    """A distribution of TensorFlow's own family, released by its project beside TensorFlow:
+    the module table's family, or named as Google names them (tensorflow-metadata,
+    tf-models-official). Not a library merely written against TensorFlow (``on_tensorflow``),
+    whose pins are its own business."""
+    return dist.startswith(("tensorflow-", "tf-")) or dist.replace("-", "_") in modules().family
 
 
 def _meeting(a: str, b: str) -> Optional[str]:
