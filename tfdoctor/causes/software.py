@@ -46,6 +46,8 @@ PACKAGE_NOT_INSTALLED: Final = CauseId("package-not-installed")
 OP_NOT_REGISTERED: Final = CauseId("op-not-registered")
 TF_INSTALL_INCOMPLETE: Final = CauseId("tf-install-incomplete")
 MODEL_FROM_NEWER_KERAS: Final = CauseId("model-from-newer-keras")
+PROTOS_NOT_COMPILED: Final = CauseId("protos-not-compiled")
+PROTOC_TOO_OLD: Final = CauseId("protoc-too-old")
 
 #: Causes in the installed packages.
 CAUSES: Mapping[str, Cause] = dict(
@@ -211,6 +213,28 @@ CAUSES: Mapping[str, Cause] = dict(
             "forests) exist once that package is imported, and an op added in a newer "
             "TensorFlow does not exist in an older one that loads the model.",
             "https://www.tensorflow.org/guide/create_op#use_the_op_in_python",
+        ),
+        define(
+            PROTOS_NOT_COMPILED,
+            "A project's protobuf modules were never generated",
+            "Projects that describe their configuration in .proto files (the Object Detection "
+            "API's object_detection/protos, and others of the same shape) keep only the .proto "
+            "files in their source tree: the `_pb2.py` modules their code imports are written "
+            "by protoc, a step of installing the project. Until it has run, importing one "
+            "fails, whatever TensorFlow or protobuf is installed.",
+            "https://github.com/tensorflow/models/blob/master/research/object_detection/g3doc/tf2.md",
+            "https://protobuf.dev/getting-started/pythontutorial/#compiling-protocol-buffers",
+        ),
+        define(
+            PROTOC_TOO_OLD,
+            "protoc is older than the .proto files it compiles",
+            "Each protoc release parses the .proto syntax of its time: protoc 2.x knows neither "
+            "proto3 files nor `map` fields (nor `oneof` before 2.6), and protoc before 3.15 "
+            "refuses proto3's `optional` fields. A Linux distribution's packaged protoc is often "
+            "that old, so the project's .proto files fail to parse and no `_pb2` module is "
+            "written.",
+            "https://github.com/protocolbuffers/protobuf/releases",
+            "https://github.com/protocolbuffers/protobuf/releases/tag/v3.15.0",
         ),
     )
 )
@@ -619,6 +643,83 @@ def source_tree_fix() -> Fix:
         "before the installed package (the current directory comes first on sys.path). Change "
         "to another directory and run again (or install the wheel you built and use that).",
         ("cd ~", "python -c 'import tensorflow as tf; print(tf.__file__)'"),
+    )
+
+
+def protos_compile_fix(
+    package: str, module: str, root: Optional[str], installed: bool, windows: bool
+) -> Fix:
+    """Run protoc on the .proto files of ``package`` (``object_detection.protos``) from the
+    directory its imports are rooted at (``root``, where a path shows it), then import
+    ``module`` again; reinstall the project where an installed copy (``installed``) lacked
+    them. ``windows``: the paths are Windows', whose shells do not expand protoc's wildcard."""
+    folder = package.replace(".", "/")
+    top = package.split(".", 1)[0]
+    where = f"in {root}, " if root else f"in the directory that holds {top}/, "
+    if windows:
+        # The Object Detection API's installation guide: on Windows protoc 3.5 and later may
+        # not expand *.proto, so PowerShell hands it one file at a time
+        # (https://github.com/tensorflow/models/blob/v1.13.0/research/object_detection/g3doc/installation.md).
+        compile_ = (
+            f'Get-ChildItem {folder}/*.proto | foreach {{protoc "{folder}/$($_.Name)" '
+            "--python_out=.}"
+        )
+    else:
+        compile_ = f"protoc {folder}/*.proto --python_out=."
+    cd = (f'cd "{root}"',) if root else ()
+    return Fix(
+        f"Generate the project's `_pb2` modules: run protoc on {folder}/*.proto {where}"
+        f"the directory the imports are rooted at ({package} is {folder}/ there), so each "
+        "module is written beside its .proto file"
+        + (
+            ", then reinstall the project from that tree as its installation guide does (the "
+            "installed copy was built without them)"
+            if installed
+            else ""
+        )
+        + ", and run again. Another TensorFlow or protobuf does not write them. protoc must "
+        "be new enough for the files (`protoc --version`; a release from "
+        "https://github.com/protocolbuffers/protobuf/releases if the system's is older).",
+        (*cd, "protoc --version", compile_, f'python -c "import {module}"'),
+    )
+
+
+def protoc_upgrade_fix(optional: bool) -> Fix:
+    """A protoc new enough for the .proto files (3.15 or later where proto3's ``optional``
+    is refused, ``optional``), of the protobuf runtime's own release, then compile again."""
+    need = "3.15 or later (it accepts proto3 `optional` fields)" if optional else "3 or later"
+    # protobuf's cross-version guarantee: generated code runs on a runtime of its own release
+    # or newer, never older (https://protobuf.dev/support/cross-version-runtime-guarantee/),
+    # so the protoc to use is the installed runtime's: 3.x.y for 3.x.y, 21.x for 4.21.x.
+    version = (
+        "V=$(python -c \"import google.protobuf as p; v = p.__version__.split('.'); "
+        "print('.'.join(v[1:] if int(v[0]) >= 4 else v))\")"
+    )
+    zip_ = "protoc-$V-linux-x86_64.zip"
+    return Fix(
+        f"The protoc on PATH is too old for these .proto files: use protoc {need} and compile "
+        "again. A Linux distribution's packaged protoc (protobuf-compiler) is often older. Take "
+        "the protoc of the installed protobuf runtime's release (code from a newer protoc does "
+        "not load on an older runtime): runtime 3.x.y is protoc 3.x.y, runtime 4.21.x protoc "
+        "21.x; a release's zip from https://github.com/protocolbuffers/protobuf/releases (the "
+        "commands fetch Linux x86-64's; other systems' zips are named alike), its bin/ first on "
+        "PATH, then run the same protoc command again (a runtime older than the protoc needed "
+        "is upgraded first, within the range TensorFlow declares)."
+        + (
+            ""
+            if optional
+            else " If `protoc --version` already prints 3 or later, the .proto file itself has a "
+            "field without a label under proto2 syntax (or no `syntax` line): fix the file "
+            "instead."
+        ),
+        (
+            "protoc --version",
+            version,
+            f'curl -LO "https://github.com/protocolbuffers/protobuf/releases/download/v$V/{zip_}"',
+            f'unzip -o "{zip_}" -d "$HOME/.local"',
+            'export PATH="$HOME/.local/bin:$PATH"',
+            "protoc --version",
+        ),
     )
 
 

@@ -2538,6 +2538,12 @@ BUILDERS: dict[str, Builder] = {
         causes.platform.TF_RELEASE_NOT_FOR_PYTHON,
         causes.conda.channel_build_fix(m),
     ),
+    causes.software.PROTOC_TOO_OLD: lambda m, r, hits: (
+        causes.software.PROTOC_TOO_OLD,
+        causes.software.protoc_upgrade_fix(
+            optional=any("optional" in h.signature.id for h in hits)
+        ),
+    ),
     causes.runtime.HOST_OUT_OF_MEMORY: lambda m, r, hits: (
         causes.runtime.HOST_OUT_OF_MEMORY,
         # The build service's own line says where the memory ran out, whatever else killed.
@@ -3180,6 +3186,7 @@ def _settle_overlaps(by_cause: dict[str, list[Hits]], evidence: Evidence) -> Non
     _abort_names_its_failure(by_cause)
     _nccl_names_its_cuda_failure(by_cause)
     _dump_is_the_named_allocators(by_cause)
+    _protoc_label_is_the_files(by_cause, evidence)
     if causes.software.NUMPY_ABI in by_cause:
         # NumPy 2's own message says which way: the bare C API failure beside it is the same.
         _drop_signature(
@@ -3256,6 +3263,19 @@ def _nccl_names_its_cuda_failure(by_cause: dict[str, list[Hits]]) -> None:
         for _, line in hit.citations
     ):
         del by_cause[causes.gpu.NCCL_CUDA_MISMATCH]
+
+
+#: What says the protoc that asked for a label is 3 or later: its version (``protoc --version``
+#: prints ``libprotoc 3.6.1``), or its warning for a file without a ``syntax`` line, which
+#: protoc 3.0 added (parser.cc: "No syntax specified for the proto file").
+_PROTOC_3 = re.compile(r"\blibprotoc (?:[3-9]|[1-9]\d)\.|No syntax specified for the proto file")
+
+
+def _protoc_label_is_the_files(by_cause: dict[str, list[Hits]], evidence: Evidence) -> None:
+    """protoc asking for a field label is protoc 2.x reading newer syntax, unless the log
+    shows protoc 3 or later: then it is a proto2 file's own field without a label."""
+    if _PROTOC_3.search(evidence.first_text):
+        _drop_signature(by_cause, causes.software.PROTOC_TOO_OLD, "protoc-label-expected")
 
 
 def _drop_signature(by_cause: dict[str, list[Hits]], cause: str, signature: str) -> None:

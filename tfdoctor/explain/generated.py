@@ -100,3 +100,108 @@ def _fix(m: Machine, newer: bool) -> Fix:
         "(`pip check` names the range each installed package wants).",
         ("pip check",),
     )
+
+
+#: A generated module that did not import: ``cannot import name 'x_pb2' from 'pkg.protos'``
+#: (Python before 3.8 leaves out the module, Python 2 the quotes: the evidence layer takes the
+#: module from the import statement where the frames show it) or ``No module named
+#: 'pkg.protos.x_pb2'`` (Python 2: ``No module named x_pb2``, only the part that failed).
+_MISSING_GENERATED = re.compile(
+    r"cannot import name '?(?P<name>\w{1,200}_pb2)\b'?(?: from '(?P<package>[\w.]{1,300})')?"
+    r"|No module named '?(?P<module>[\w.]{0,300}_pb2)\b"
+)
+#: The import statement a frame or the line above the exception shows, naming the package.
+_IMPORT_OF = re.compile(
+    r"^\s*from\s+(?P<package>[\w.]{1,300})\s+import\b[^\n]{0,200}?\b(?P<name>\w{1,200}_pb2)\b"
+    r"|^\s*(?:from|import)\s+(?P<module>[\w.]{1,300}_pb2)\b"
+)
+#: Python 3's message names the file of the package it searched:
+#: ``(/src/models/research/object_detection/protos/__init__.py)``.
+_PACKAGE_FILE = re.compile(r"\((?P<path>[^()\n]{1,400}?)\)\s*$")
+#: An interpreter's installed packages: a copy there was installed, not the source tree.
+_INSTALLED = re.compile(r"[/\\](?:site|dist)-packages[/\\]")
+_WINDOWS_PATH = re.compile(r"^[A-Za-z]:[\\/]|\\")
+
+
+def uncompiled_protos_findings(tracebacks: Sequence[Traceback]) -> list[Finding]:
+    """One finding where a project's own generated ``_pb2`` module is missing: the project
+    compiles its .proto files with protoc (the Object Detection API's object_detection/protos),
+    and that step has not run. A known distribution's generated module (TensorFlow's,
+    TensorBoard's, protobuf's) missing is a broken install of it, read elsewhere."""
+    for tb in tracebacks:
+        found = _uncompiled(tb)
+        if found is not None:
+            return [found]
+    return []
+
+
+def _missing_generated(tb: Traceback) -> Optional[tuple[str, str]]:
+    """The package and the full name of the generated module the exception shows missing."""
+    match = _MISSING_GENERATED.search(tb.message)
+    if match is None or "partially initialized" in tb.message:
+        return None
+    dotted = match.group("module")
+    if dotted and "." in dotted:
+        return dotted.rsplit(".", 1)[0], dotted
+    name = match.group("name") or dotted
+    if match.group("package"):
+        return match.group("package"), f"{match.group('package')}.{name}"
+    # The package only an import statement shows (Python 2's bare name, a pasted line).
+    for code in (*(f.code for f in reversed(tb.frames)), tb.statement):
+        line = _IMPORT_OF.match(code or "")
+        if line is None:
+            continue
+        if line.group("module") and line.group("module").endswith(f".{name}"):
+            return line.group("module").rsplit(".", 1)[0], line.group("module")
+        if line.group("package") and line.group("name") == name:
+            return line.group("package"), f"{line.group('package')}.{name}"
+    return None
+
+
+def _tree_root(tb: Traceback, top: str) -> tuple[Optional[str], bool, bool]:
+    """The directory holding the package ``top`` that a path of the traceback shows (the
+    message's package file, else the innermost frame inside it; None where the path is
+    relative, from the directory the program ran in), whether that copy is an installed one
+    (site-packages) rather than a source tree, and whether any path shows it at all."""
+    said = _PACKAGE_FILE.search(tb.message)
+    paths = [said.group("path")] if said is not None else []
+    paths += [f.path for f in reversed(tb.frames) if not f.path.startswith("<")]
+    for path in paths:
+        unified = path.replace("\\", "/")
+        if unified.startswith(f"{top}/"):
+            return None, False, True
+        at = unified.rfind(f"/{top}/")
+        if at < 0:
+            continue
+        if _INSTALLED.search(path):
+            return None, True, True
+        return path[:at] or "/", False, True
+    return None, False, False
+
+
+def _uncompiled(tb: Traceback) -> Optional[Finding]:
+    missing = _missing_generated(tb)
+    if missing is None:
+        return None
+    package, module = missing
+    if distribution_of(package) is not None:
+        return None  # a distribution's own generated code: its install is broken, not built
+    top = package.split(".", 1)[0]
+    root, installed, shown = _tree_root(tb, top)
+    # The project's protos package by name, or its source tree in the frames: without either
+    # the module may be an installed distribution's that tfdoctor does not know.
+    if "protos" not in package.split(".") and (not shown or installed):
+        return None
+    paths = [root or "", *(f.path for f in tb.frames)]
+    windows = any(_WINDOWS_PATH.search(p) for p in paths if p and not p.startswith("<"))
+    where = f" (under {root})" if root else " (an installed copy)" if installed else ""
+    return causes.finding(
+        f"explain.{causes.software.PROTOS_NOT_COMPILED}",
+        Severity.ERROR,
+        causes.software.PROTOS_NOT_COMPILED,
+        f"{module} was never generated: protoc has not compiled {package}'s .proto files",
+        f"{tb.where}: {tb.type}: {tb.message}\n{module.rsplit('.', 1)[-1]} is a module protoc "
+        f"writes from a .proto file of the {top} project{where}; it is not kept in the "
+        "project's source tree, so it exists only once its .proto files are compiled.",
+        causes.software.protos_compile_fix(package, module, root, installed, windows),
+    )

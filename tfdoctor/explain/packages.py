@@ -26,7 +26,7 @@ from tfdoctor.evidence.traceback import (
     origin_of,
     own_module_missing,
 )
-from tfdoctor.explain.generated import generated_code_findings
+from tfdoctor.explain.generated import generated_code_findings, uncompiled_protos_findings
 from tfdoctor.explain.modules import module_findings
 from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts, normalize_name, requirement_name
 from tfdoctor.findings import Finding, Fix, Severity
@@ -126,6 +126,7 @@ def package_findings(
         *private_api_findings(tracebacks, m, modules),
         *keras2_layout_findings(tracebacks, m),
         *(_numpy_build(b, m) for b in numpy_builds),
+        *uncompiled_protos_findings(tracebacks),
         *module_findings(tracebacks, m, kernel_installs),
         *generated_code_findings(tracebacks, m),
     ):
