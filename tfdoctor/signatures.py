@@ -100,6 +100,9 @@ GROUPS = frozenset(
         "direction",
         # A language binding's module path (github.com/wamuir/graft).
         "binding",
+        # The region S3 said a bucket is in, and the scheme of a path no file system serves.
+        "region",
+        "scheme",
     }
 )
 

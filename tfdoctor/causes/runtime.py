@@ -20,6 +20,7 @@ DISTRIBUTE_CONFIG_TOO_LATE: Final = CauseId("distribute-config-too-late")
 OP_KERNEL_MISSING: Final = CauseId("op-kernel-missing")
 GPU_BUSY_OR_UNAVAILABLE: Final = CauseId("gpu-busy-or-unavailable")
 THREADS_EXHAUSTED: Final = CauseId("threads-exhausted")
+FILESYSTEM_ENV_MISCONFIGURED: Final = CauseId("filesystem-env-misconfigured")
 
 #: Causes only a log reveals: they happen while a program runs, not in how it is installed.
 CAUSES: Mapping[str, Cause] = dict(
@@ -113,6 +114,21 @@ CAUSES: Mapping[str, Cause] = dict(
             "context ('all CUDA-capable devices are busy or unavailable', "
             "CUDA_ERROR_DEVICE_UNAVAILABLE, error 46); a Prohibited GPU refuses every process.",
             "https://docs.nvidia.com/deploy/nvidia-smi/index.html",
+        ),
+        define(
+            FILESYSTEM_ENV_MISCONFIGURED,
+            "A remote file system's environment variables are unset or wrong",
+            "TensorFlow's file systems for s3://, hdfs:// and gs:// paths (in TensorFlow up to "
+            "2.5, in tensorflow-io after) take their settings from the process's environment: "
+            "S3 its region, endpoint and keys (AWS_REGION, S3_ENDPOINT with its scheme, "
+            "S3_USE_HTTPS, S3_VERIFY_SSL, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY; not "
+            "~/.aws/config unless AWS_SDK_LOAD_CONFIG is set), HDFS the JVM and Hadoop "
+            "(JAVA_HOME, the JVM's libjvm.so on LD_LIBRARY_PATH, HADOOP_HDFS_HOME, CLASSPATH), "
+            "GCS its credentials (GOOGLE_APPLICATION_CREDENTIALS). Unset or wrong, requests go "
+            "to the wrong region or endpoint, unsigned, or libhdfs cannot start a JVM.",
+            "https://github.com/tensorflow/io/blob/v0.37.1/tensorflow_io/core/filesystems/s3/s3_filesystem.cc",
+            "https://github.com/tensorflow/docs/blob/master/site/en/r1/deploy/hadoop.md",
+            "https://cloud.google.com/docs/authentication/application-default-credentials",
         ),
     )
 )
@@ -302,4 +318,107 @@ def op_kernel_fix(op: Optional[str]) -> Fix:
         "let TensorFlow place what the GPU cannot run with "
         "tf.config.set_soft_device_placement(True). A device plugin (tensorflow-metal, "
         "DirectML) lacks many ops; a newer release of it may have this one."
+    )
+
+
+def s3_region_fix(region: Optional[str]) -> Fix:
+    """The region S3 said the bucket is in (``region``, where its refusal names it), set where
+    TensorFlow's S3 file system reads it."""
+    shown = region or "<the bucket's region>"
+    where = (
+        f"S3 refused the request for being signed for another region and named the bucket's: "
+        f"{region}."
+        if region
+        else "Find the bucket's region with the AWS CLI."
+    )
+    return Fix(
+        f"{where} TensorFlow's S3 file system reads the region from AWS_REGION (or S3_REGION), "
+        "not from ~/.aws/config unless AWS_SDK_LOAD_CONFIG=1 is set, and otherwise signs for "
+        "us-east-1: export it in the environment of the process that opens the s3:// path "
+        "(every worker's, for a cluster) before it starts.",
+        (
+            *(() if region else ("aws s3api get-bucket-location --bucket <bucket>",)),
+            f"export AWS_REGION={shown}",
+        ),
+    )
+
+
+def s3_credentials_fix(plain_http: bool) -> Fix:
+    """Keys and endpoint for TensorFlow's S3 file system, which answers a 403 as credentials
+    'not set properly'; with ``plain_http``, the log shows an endpoint served over http."""
+    http = (
+        " The endpoint shown is plain http: tell the file system so, or it speaks TLS to it."
+        if plain_http
+        else ""
+    )
+    commands = ["aws configure", "export AWS_REGION=<the bucket's region>"]
+    if plain_http:
+        commands += ["export S3_USE_HTTPS=0", "export S3_VERIFY_SSL=0"]
+    return Fix(
+        "S3 refused the request (403): TensorFlow's S3 file system reports that as AWS "
+        "credentials not set properly. Give the process that opens the s3:// path the keys "
+        "(AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY in its environment, or ~/.aws/credentials, "
+        "which `aws configure` writes) and the bucket's region (AWS_REGION); for an "
+        "S3-compatible store (MinIO, Ceph) set S3_ENDPOINT to its URL with the scheme "
+        f"(https://host or http://host:9000), not a bare host name.{http} Check that the same "
+        "keys and endpoint reach the bucket with the AWS CLI.",
+        (
+            *commands,
+            f"export S3_ENDPOINT=<{'http' if plain_http else 'https'}://host:port of the "
+            "S3-compatible store, if not AWS>",
+            "aws s3 ls s3://<bucket>/ --endpoint-url <the same endpoint, if not AWS>",
+        ),
+    )
+
+
+def s3_object_missing_fix() -> Fix:
+    """An s3:// object reported missing: whether it exists, else the region and endpoint."""
+    return Fix(
+        "TensorFlow's S3 file system reports an object as missing when neither it nor a "
+        "prefix of it can be read, which is also what a request to another region or "
+        "endpoint gets. If the AWS CLI lists the object, set the bucket's region and its "
+        "endpoint in the environment of the process that opens it (AWS_REGION and "
+        "S3_ENDPOINT; on EMR or EC2 too, where ~/.aws/config is not read).",
+        (
+            "aws s3 ls <the s3:// path shown>",
+            "aws s3api get-bucket-location --bucket <bucket>",
+            "export AWS_REGION=<the bucket's region>",
+            "export S3_ENDPOINT=s3.<the bucket's region>.amazonaws.com",
+        ),
+    )
+
+
+def hdfs_env_fix() -> Fix:
+    """The JVM and Hadoop libhdfs needs, as TensorFlow's Hadoop guide sets them."""
+    return Fix(
+        "TensorFlow's HDFS file system loads Hadoop's libhdfs.so, which starts a JVM from "
+        "libjvm.so: set JAVA_HOME to a JDK that exists on every node that runs TensorFlow "
+        "(the executors of a Spark or YARN job too), put its libjvm.so directory on "
+        "LD_LIBRARY_PATH ($JAVA_HOME/jre/lib/amd64/server for Java 8, $JAVA_HOME/lib/server "
+        "for Java 9 and later) with libhdfs's ($HADOOP_HDFS_HOME/lib/native), and CLASSPATH "
+        "to Hadoop's jars, then start the job again.",
+        (
+            "ls $JAVA_HOME/jre/lib/amd64/server/libjvm.so $JAVA_HOME/lib/server/libjvm.so",
+            "export JAVA_HOME=<the JDK's directory>",
+            "export HADOOP_HDFS_HOME=<Hadoop's directory>",
+            "export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:$JAVA_HOME/jre/lib/amd64/server"
+            ":$JAVA_HOME/lib/server:$HADOOP_HDFS_HOME/lib/native",
+            "export CLASSPATH=$(${HADOOP_HDFS_HOME}/bin/hadoop classpath --glob)",
+        ),
+    )
+
+
+def gcs_credentials_fix() -> Fix:
+    """Credentials for TensorFlow's GCS file system, which found none and asked anonymously."""
+    return Fix(
+        "Google Cloud Storage refused an anonymous request: TensorFlow's GCS file system "
+        "found no credentials (GOOGLE_APPLICATION_CREDENTIALS, gcloud's application-default "
+        "credentials, or a Google Cloud machine's metadata server). Point "
+        "GOOGLE_APPLICATION_CREDENTIALS at a service account's key file, or log in for "
+        "application-default credentials, in the environment of the process that opens the "
+        "gs:// path.",
+        (
+            "export GOOGLE_APPLICATION_CREDENTIALS=<path to the service account's key.json>",
+            "gcloud auth application-default login",
+        ),
     )

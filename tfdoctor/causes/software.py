@@ -1545,3 +1545,27 @@ def c_binding_fix(binding: Optional[str], symbol: str, os: Optional[str] = None)
         "library.",
         looks + (("go list -m all | grep -i tensorflow",) if binding else ()),
     )
+
+
+def filesystem_plugin_fix(m: Machine, scheme: Optional[str]) -> Fix:
+    """No file system registered for ``scheme``: tensorflow-io's release for the installed
+    TensorFlow (the companion table), imported before the path is opened."""
+    comp = next(
+        (p for p in m.facts.packages or () if normalize_name(p.name) == "tensorflow-io"), None
+    )
+    fix = companion_fix(m, "tensorflow-io", comp)
+    shown = f"{scheme}://" if scheme else "this scheme's"
+    return Fix(
+        f"No file system is registered for {shown} paths. From TensorFlow 2.6 the s3 and hdfs "
+        "file systems (and az, http) are tensorflow-io's, registered as `import tensorflow_io` "
+        "runs, and only by a tensorflow-io built for the installed TensorFlow (one built for "
+        "another warns 'file system plugins are not loaded' and registers none). "
+        f"{fix.text} Then `import tensorflow_io` in the program before it opens the path. "
+        "(TensorFlow 2.5 and older carry s3 and hdfs themselves, in their Linux and macOS "
+        "packages.)",
+        (
+            *fix.commands,
+            'python -c "import tensorflow as tf, tensorflow_io as tfio; '
+            'print(tf.__version__, tfio.__version__)"',
+        ),
+    )

@@ -643,6 +643,11 @@ class Revealed(Record):
     addon_build_failed: bool = False
     #: TensorFlow.js is named in the log (a package path or name).
     tfjs: bool = False
+    #: HDFS or Hadoop is named in the log (an hdfs:// path, libhdfs, Hadoop's variables,
+    #: TensorFlowOnSpark): a JVM library that does not load is the HDFS file system's.
+    hadoop: bool = False
+    #: The log shows S3_ENDPOINT set to a plain-http URL.
+    s3_plain_http: bool = False
     #: The version of pip the log shows (its upgrade notice, ``pip X from ...``).
     pip_version: Optional[str] = None
     #: The macOS a library dyld could not bind was built for (its "Referenced from:" line).
@@ -877,6 +882,19 @@ def _system_of(
     return os_hint, mac
 
 
+#: The evidence signatures that show HDFS or Hadoop in a log.
+_HADOOP_SHOWN = (
+    "hdfs-shown",
+    "hadoop-home-shown",
+    "tensorflowonspark-shown",
+    "tensorflowonspark-module-shown",
+)
+
+#: The JVM's library and Hadoop's, which TensorFlow's HDFS file system loads (libhdfs starts
+#: a JVM from libjvm.so).
+_HDFS_LIBRARIES = ("libjvm.so", "libhdfs.so")
+
+
 def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
     """What ``evidence`` shows about the machine (``matrix``: which TensorFlow lines the
     CUDA and cuDNN releases a missing library's file name implies were built for)."""
@@ -991,6 +1009,8 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         smi_gpu="nvidia-smi-header" in evidence.hits,
         addon_build_failed="node-gyp-build-failed" in evidence.hits,
         tfjs="tfjs-shown" in evidence.hits,
+        hadoop=any(s in evidence.hits for s in _HADOOP_SHOWN),
+        s3_plain_http="s3-endpoint-http-shown" in evidence.hits,
         python_refusals=tuple(evidence.python_refusals),
         inferred=tuple(inferred),
         stated_at=tuple(stated.items()),
@@ -1782,7 +1802,24 @@ def _ptxas_old(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
     return causes.xla.PTXAS_TOO_OLD, causes.xla.ptxas_old_fix(m, arch, "nvcc" if nvcc else "ptxas")
 
 
+def _filesystem_env(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    """Which setting of which remote file system the log's lines point at."""
+    ids = {h.signature.id for h in hits}
+    cause = causes.runtime.FILESYSTEM_ENV_MISCONFIGURED
+    if "s3-region-wrong" in ids:
+        return cause, causes.runtime.s3_region_fix(_group(hits, "region"))
+    if "s3-credentials-not-set" in ids:
+        return cause, causes.runtime.s3_credentials_fix(r.s3_plain_http)
+    if "gcs-anonymous-refused" in ids:
+        return cause, causes.runtime.gcs_credentials_fix()
+    return cause, causes.runtime.s3_object_missing_fix()
+
+
 def _companion(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    if all(h.signature.id == "filesystem-scheme-unregistered" for h in hits):
+        return causes.software.COMPANION_MISMATCH, causes.software.filesystem_plugin_fix(
+            m, _group(hits, "scheme")
+        )
     if any(h.signature.id == "edgetpu-delegate-prepare" for h in hits):
         return causes.software.COMPANION_MISMATCH, causes.software.edgetpu_runtime_fix()
     if any(h.signature.id == "tfjs-unsupported-ops" for h in hits):
@@ -1940,6 +1977,9 @@ def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
     if any(h.signature.id in ("c-api-header-not-found", "c-api-library-not-linked") for h in hits):
         return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.c_api_fix(r.os)
     library = _group(hits, "library")
+    if library and r.hadoop and library.rsplit("/", 1)[-1].startswith(_HDFS_LIBRARIES):
+        # Only where the log shows HDFS: other programs embed a JVM too (JPype, rJava).
+        return causes.runtime.FILESYSTEM_ENV_MISCONFIGURED, causes.runtime.hdfs_env_fix()
     if library and causes.platform.tfjs_binding(library):
         # TensorFlow.js for Node's addon: the file tfjs-node itself says is missing, or one
         # Windows could not load for a DLL it links.
@@ -2561,6 +2601,7 @@ BUILDERS: dict[str, Builder] = {
     causes.runtime.GPU_LIBRARY_INIT_FAILED: _gpu_library_init,
     causes.xla.PTXAS_TOO_OLD: _ptxas_old,
     causes.software.COMPANION_MISMATCH: _companion,
+    causes.runtime.FILESYSTEM_ENV_MISCONFIGURED: _filesystem_env,
     causes.platform.NATIVE_LIBRARY_UNRESOLVED: _native,
     causes.code.API_REMOVED: _api_removed,
     causes.platform.STATIC_TLS_EXHAUSTED: _static_tls,
