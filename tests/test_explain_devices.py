@@ -69,6 +69,13 @@ incarnation: 3
         (DEVICE_LIB_CPU, 0, None),
         (">>> tf.test.is_gpu_available()\nFalse", 0, None),
         (">>> tf.test.gpu_device_name()\n''", 0, None),
+        (
+            "      2 name = tf.test.gpu_device_name()\n      3 if name != '/device:GPU:0':\n"
+            "----> 4     raise SystemError('GPU device not found')\n\n"
+            "SystemError: GPU device not found",
+            0,
+            None,
+        ),
         ("tf.test.is_built_with_cuda(): False", None, False),
         (">>> tf.test.is_built_with_cuda()\nTrue", None, True),
     ],
@@ -91,6 +98,9 @@ def test_each_form_of_the_answer_is_read(
         # An empty list that answers no question about GPUs.
         "x = []\nprint(x)\n[]",
         "Successfully installed absl-py-2.1.0",
+        # The words raised by a check the log does not show asking TensorFlow.
+        "if not gpus:\n    raise RuntimeError('GPU device not found')\n"
+        "RuntimeError: GPU device not found",
     ],
 )
 def test_other_lines_are_no_answer(text: str) -> None:

@@ -85,6 +85,29 @@ def test_the_import_above_an_exception_without_frames_is_kept() -> None:
     assert tb.statement == ""
 
 
+def test_the_source_line_above_an_exception_without_frames_is_its_code() -> None:
+    py2 = "AttributeError: 'module' object has no attribute 'Session'\n"
+    (tb,) = read_tracebacks("        sess = tf.Session(config=cfg)\n" + py2)
+    assert (tb.code, tb.frames) == ("sess = tf.Session(config=cfg)", ())
+    # Not indented (prose, a prompt), a frame's own line, or frames printed: no such line.
+    for above in ("sess = tf.Session()\n", '  File "run.py", line 3, in <module>\n', ""):
+        (tb,) = read_tracebacks(above + py2)
+        assert tb.code == ""
+
+
+def test_python2_s_unnamed_module_is_read_from_the_line_above_it() -> None:
+    report = explained(
+        "    logits = tf.contrib.layers.fully_connected(x, 10)\n"
+        "AttributeError: 'module' object has no attribute 'contrib'\n"
+    )
+    assert top_error(report).cause in ("tf-contrib-removed", "api-removed")
+    # The same words under a line that does not name it: no TensorFlow name is guessed.
+    quiet = explained(
+        "    value = helpers.contrib(3)\nAttributeError: 'module' object has no attribute 'contrib'\n"
+    )
+    assert not any(f.cause in ("tf-contrib-removed", "api-removed") for f in quiet.findings)
+
+
 def test_import_statements_are_read_outside_tracebacks_only() -> None:
     text = (
         ">>> import tensorflow as tf\n"

@@ -67,15 +67,6 @@ PROPOSED_CAUSES: dict[str, str] = {
     "driver's libcuda (under WSL2 it lives in /usr/lib/wsl/lib, which older conda releases did not "
     "search), so the CUDA builds of tensorflow-gpu or tensorflow cannot be solved; the fix is a "
     "conda release that detects it or CONDA_OVERRIDE_CUDA, not another driver",
-    "protoc-too-old": "the protoc compiler that generates a project's Python modules from its "
-    ".proto files (the Object Detection API's object_detection/protos) is an older release than "
-    "those files' syntax needs (an old distribution package), so it rejects them and no _pb2 module "
-    "is generated; the fix is a newer protoc release, not another Python protobuf or TensorFlow",
-    "protos-not-compiled": "a project that generates its protobuf Python modules at install time "
-    "(the Object Detection API's object_detection/protos/*_pb2.py) is imported without them having "
-    "been generated in the tree Python imports it from, so importing a _pb2 module fails; the fix "
-    "is to run protoc on the .proto files (from the directory the imports are rooted at) and "
-    "reinstall, not to change TensorFlow or protobuf",
     "pinned-sdist-unbuildable": "a package's pin (tf-models-official's pyyaml<6.0) makes pip build "
     "an old release of a dependency from its source archive (no wheel for this Python), and that "
     "build fails because pip's isolated build environment brings build tools newer than the old "
@@ -91,12 +82,6 @@ PROPOSED_CAUSES: dict[str, str] = {
     "fields its protos lack (releaseNotes, filepathTemplate), or the code calls a TFDS API a "
     "later release added, so parsing or the attribute fails; the fix is upgrading "
     "tensorflow-datasets or tfds-nightly, not TensorFlow",
-    "filesystem-env-misconfigured": "a remote file system TensorFlow reads or writes (s3://, "
-    "hdfs://, gs://) is configured by environment variables that are unset or wrong for the "
-    "machine or the bucket (AWS_REGION or S3_ENDPOINT, JAVA_HOME or CLASSPATH for libhdfs, "
-    "GOOGLE_APPLICATION_CREDENTIALS), so requests are refused, objects look missing or the "
-    "file system's native library does not load; the fix is setting those variables, not "
-    "reinstalling TensorFlow",
     "platform-image-unavailable": "a managed ML platform offers no prebuilt training or serving "
     "image for the TensorFlow release, or the TensorFlow and Python pairing, that a job or model "
     "asks for (a serving image not yet published for a new release, a legacy container built for "

@@ -46,6 +46,7 @@ _LITERALS = (
     "vailable",  # GPU available: False, is_gpu_available
     "uilt",  # is_built_with_cuda, Built with CUDA
     "gpu_device_name",
+    "GPU device not found",
 )
 _DEVICE_REPR = re.compile(
     r"(?:Physical|Logical)Device\(name='[^']*', device_type='(?P<type>\w+)'\)"
@@ -68,6 +69,10 @@ _BOOL_ANSWER = re.compile(
 )
 _BARE_BOOL = re.compile(r"^\s*(?:Out\[\d+\]:\s*)?(?P<value>True|False)\s*$")
 _EMPTY_NAME = re.compile(r"^\s*(?:Out\[\d+\]:\s*)?(?:''|\"\")\s*$")
+#: The exception a program raises when ``tf.test.gpu_device_name()`` named no GPU (the check
+#: TensorFlow's GPU notebooks run: ``if device_name != '/device:GPU:0': raise
+#: SystemError('GPU device not found')``), as Python prints it.
+_NOT_FOUND_RAISED = re.compile(r"^\s*(?:\w+Error|Exception): GPU device not found\s*$")
 
 
 def read_device_listings(text: str, first_line: int = 1) -> list[DeviceListing]:
@@ -156,6 +161,12 @@ def _listing(line: str, text: str, start: int, where: int) -> Optional[DeviceLis
             return DeviceListing(where, line, built_with_cuda=value)
         return DeviceListing(where, line, gpus=None if value else 0)
     if _EMPTY_NAME.match(line) and above and "gpu_device_name" in above[0]:
+        return DeviceListing(where, line, gpus=0)
+    if _NOT_FOUND_RAISED.match(line) and any(
+        "gpu_device_name" in x for x in _lines_above(text, start, 8)
+    ):
+        # The check's own raise, below the lines that show what it asked (a traceback's
+        # source, a notebook's cell): TensorFlow named no GPU device.
         return DeviceListing(where, line, gpus=0)
     return None
 

@@ -118,6 +118,10 @@ class Traceback(Record):
     #: Read from a warning the program went on after (AutoGraph's ``Cause: ...`` of a function
     #: it ran unconverted): what it says is at most a warning.
     warned: bool = False
+    #: For an exception printed with no frames: the source line printed right above it, as
+    #: Python prints a frame's line (indented), where a paste kept only that of the traceback
+    #: (``    self.x = tf.placeholder(...)``): what the innermost frame ran.
+    code: str = ""
 
     @property
     def name(self) -> str:
@@ -243,6 +247,7 @@ def read_tracebacks(text: str, where: Optional[object] = None) -> list[Traceback
                     statement,
                     importers,
                     typed,
+                    code="" if built or statement else _code_above(text, line_start),
                 )
             )
             frames.clear()
@@ -572,6 +577,20 @@ _ELISION = re.compile(r"[ \t]*(?:\.{3,}|\u2026|\[\.{3}\]|\(\.{3}\)|<snip>|\[snip
 
 #: IPython's mark of the line that ran in a frame's source (``---> 10 ``), before a statement.
 _ARROW = re.compile(r"[ \t]*-+> ?\d+[ \t]+")
+
+
+#: A frame's source line as Python prints it under ``File ...``: indented, not a frame line.
+_CODE_LINE = re.compile(r"[ \t]{2,}(?!File \")(?P<code>\S[^\n]{0,498})")
+
+
+def _code_above(text: str, start: int) -> str:
+    """The indented source line right before the line starting at ``start`` (an exception
+    printed with no frames), or ``""``: Python prints the innermost frame's line there."""
+    if start <= 0:
+        return ""
+    begin = text.rfind("\n", 0, start - 1) + 1
+    found = _CODE_LINE.fullmatch(text[begin : start - 1].rstrip("\r")[:500])
+    return found.group("code").rstrip() if found is not None else ""
 
 
 def _statement_above(text: str, start: int) -> tuple[str, tuple[str, ...], bool]:

@@ -199,6 +199,9 @@ def _written(tb: Traceback, knowledge: ApiKnowledge, word: str) -> Optional[tupl
     for frame in reversed(tb.frames):
         if frame.code and word in frame.code:
             return knowledge.code(frame.code)
+    # A paste that kept only the innermost frame's line above the exception.
+    if tb.code and word in tb.code:
+        return knowledge.code(tb.code)
     return None
 
 
