@@ -103,7 +103,8 @@ def test_python2_s_unnamed_module_is_read_from_the_line_above_it() -> None:
     assert top_error(report).cause in ("tf-contrib-removed", "api-removed")
     # The same words under a line that does not name it: no TensorFlow name is guessed.
     quiet = explained(
-        "    value = helpers.contrib(3)\nAttributeError: 'module' object has no attribute 'contrib'\n"
+        "    value = helpers.contrib(3)\n"
+        "AttributeError: 'module' object has no attribute 'contrib'\n"
     )
     assert not any(f.cause in ("tf-contrib-removed", "api-removed") for f in quiet.findings)
 
