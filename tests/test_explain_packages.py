@@ -1856,7 +1856,9 @@ def test_pip_backtracking_is_not_put_down_to_wheels_where_they_exist(head: str) 
 def test_a_family_package_s_range_broken_is_that_dependency_out_of_range(line: str) -> None:
     found = [x for x in explained(line).findings if x.cause == "dependency-out-of-range"]
     assert [x.severity for x in found] == [Severity.WARNING]
-    assert any(c.startswith("pip install ") and "absl-py<0.12" in c for c in found[0].fix.commands)
+    fix = found[0].fix
+    assert fix is not None
+    assert any(c.startswith("pip install ") and "absl-py<0.12" in c for c in fix.commands)
 
 
 @pytest.mark.parametrize(
