@@ -2450,6 +2450,11 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.software.NUMPY_ABI: causes.software.numpy_abi_fix,
     causes.software.TF_KERAS_MISSING: causes.software.tf_keras_missing_fix,
     causes.software.TF_NOT_INSTALLED: causes.software.tensorflow_install_fix,
+    # Transformers is the library whose words name this cause (_unrecognised_distribution,
+    # which also knows the distribution the log lists).
+    causes.software.TF_DISTRIBUTION_UNRECOGNISED: lambda m: (
+        causes.software.unrecognised_distribution_fix(m, "transformers", None)
+    ),
     causes.software.TF_GPU_PACKAGE_REMOVED: causes.software.tensorflow_gpu_removed_fix,
     causes.platform.MSVC_RUNTIME_MISSING: lambda m: causes.platform.msvc_fix(),
     causes.platform.METAL_NO_WHEEL_FOR_PYTHON: causes.platform.metal_python_fix,
@@ -2894,8 +2899,17 @@ def explain(
     ):
         # The generic loader advice only where no signature names the library's cause.
         del by_cause[causes.platform.NATIVE_LIBRARY_UNRESOLVED]
-    # A notebook's other interpreter replaces "not installed" before the causes are judged.
-    findings = {x.id: x for x in (_kernel_python(evidence, by_cause),) if x is not None}
+    # A distribution Transformers does not recognise, then a notebook's other interpreter,
+    # replace "not installed" before the causes are judged.
+    # (In this order: the first takes the hits it explains from "not installed".)
+    findings = {
+        x.id: x
+        for x in (
+            _unrecognised_distribution(evidence, machine, by_cause, benign),
+            _kernel_python(evidence, by_cause),
+        )
+        if x is not None
+    }
     findings.update((x.id, x) for x in _api_findings(evidence, matrix, machine))
     ignores_requires_python = _pip_ignores_requires_python(evidence, revealed, machine)
     for found in package_findings(
@@ -3266,6 +3280,64 @@ def _drop_signature(by_cause: dict[str, list[Hits]], cause: str, signature: str)
         by_cause[cause] = kept
     else:
         by_cause.pop(cause, None)
+
+
+#: Transformers' words that it has no TensorFlow: its TF classes' placeholders (and the names
+#: its __init__ then leaves undefined), and its notice at import that it found no framework.
+_NO_TF_SIGNATURES = frozenset(
+    {
+        "transformers-requires-tensorflow",
+        "transformers-tf-classes-missing",
+        "transformers-no-framework",
+    }
+)
+
+
+def _unrecognised_distribution(
+    evidence: Evidence, machine: Machine, by_cause: dict[str, list[Hits]], benign: list[Hits]
+) -> Optional[Finding]:
+    """Transformers saying TensorFlow is absent where a listing in the log shows TensorFlow 2
+    installed under another distribution name than ``tensorflow``: its release looks
+    TensorFlow up by a list of names that lacks that one (src/transformers/utils/
+    import_utils.py, ``candidates``). The finding replaces "not installed", whose fix would
+    install a second TensorFlow over the first, and the notice."""
+    said = [
+        h
+        for h in (*by_cause.get(causes.software.TF_NOT_INSTALLED, ()), *benign)
+        if h.signature.id in _NO_TF_SIGNATURES
+    ]
+    if not said or "tensorflow" in evidence.listed:
+        return None  # the plain name is one every release looks for: another reason
+    # A TensorFlow 1.x is refused for its version ("TensorFlow >= 2.0"), not for its name.
+    shown = next(
+        (
+            (name, version)
+            for name, version in evidence.listed.items()
+            if name in TF_DISTRIBUTIONS and version_key(version)[:1] >= (2,)
+        ),
+        None,
+    )
+    if shown is None:
+        return None
+    ids = {h.signature.id for h in said}
+    for hit in said:
+        if hit.signature.cause == BENIGN:
+            benign.remove(hit)
+        else:
+            _drop_signature(by_cause, causes.software.TF_NOT_INSTALLED, hit.signature.id)
+    dist, version = shown
+    cause = causes.software.TF_DISTRIBUTION_UNRECOGNISED
+    return causes.finding(
+        f"explain.{cause}",
+        # The placeholders raise; the notice alone leaves the program running without models.
+        Severity.WARNING if ids == {"transformers-no-framework"} else Severity.ERROR,
+        cause,
+        f"Transformers does not recognise TensorFlow installed as {dist}",
+        f"{_cite(said)}\nThe log lists {dist} {version}: TensorFlow is installed, under a "
+        "distribution name the Transformers release does not look for, so it treats "
+        "TensorFlow as absent.",
+        causes.software.unrecognised_distribution_fix(machine, "transformers", dist),
+    )
 
 
 def _kernel_python(evidence: Evidence, by_cause: dict[str, list[Hits]]) -> Optional[Finding]:
