@@ -225,3 +225,29 @@ def test_the_innermost_wrapper_is_the_module_that_raised() -> None:
     # A wrapper two lines up, past a blank line, names nothing.
     (far,) = read_tracebacks(_WRAPPER.format(module="a.b") + "\n\nNo module named 'keras.engine'")
     assert far.wrapper == ""
+
+
+_STARTUP = (
+    "2021-03-02 10:11:12.123456: I tensorflow/stream_executor/platform/default/"
+    "dso_loader.cc:49] Successfully opened dynamic library libamdhip64.so\n"
+)
+
+
+def test_the_notice_after_tensorflows_own_lines_asks_which_distribution_it_is() -> None:
+    report = explained(_STARTUP + ">>> import transformers\n" + _NOTICE + "\n")
+    found = _named(report, "tf-distribution-unrecognised")
+    assert found and found[0].severity is Severity.WARNING
+    fix = fix_text(found[0])
+    assert "pip list" in fix and "install --upgrade transformers" in fix
+    # Where that TensorFlow is 1.x, the notice is right about it.
+    assert "1.x" in fix
+
+
+def test_tensorflows_own_lines_beside_a_listed_tensorflow_1_are_not_this() -> None:
+    log = _STARTUP + _listing(("tensorflow-rocm", "1.15.12")) + _NOTICE
+    assert not _named(explained(log), "tf-distribution-unrecognised")
+
+
+def test_another_programs_log_line_is_not_tensorflows() -> None:
+    log = "I0302 10:11:12.123456 1234 cuda_dnn.cc:529] Loaded cuDNN version 8902\n" + _NOTICE + "\n"
+    assert not _named(explained(log), "tf-distribution-unrecognised")

@@ -298,7 +298,8 @@ TRANSFORMERS_TF_CANDIDATES: Final = (
 def unrecognised_distribution_fix(m: Machine, library: str, dist: Optional[str]) -> Fix:
     """``library`` (a distribution) reported no TensorFlow beside ``dist``, the TensorFlow
     distribution the log shows installed (None where only TensorFlow's own lines show it):
-    a release of the library that knows that name, or TensorFlow under a name it knows."""
+    a release of the library that knows that name, or TensorFlow under a name it knows (where
+    the name is not shown, how to read it first)."""
     upgrade = m.pip(f"install --upgrade {library}")
     if dist is not None and normalize_name(dist) not in TRANSFORMERS_TF_CANDIDATES:
         # No release's list has it: only TensorFlow under a listed name is seen.
@@ -308,16 +309,25 @@ def unrecognised_distribution_fix(m: Machine, library: str, dist: Optional[str])
             f"(uninstall {dist} first: both write the same tensorflow/ package).",
             (*m.pip(f"uninstall -y {dist}"), *m.pip_install("tensorflow")),
         )
-    shown = f"TensorFlow is installed as {dist}" if dist else "TensorFlow runs here"
+    if dist is None:
+        # Which distribution provides `import tensorflow` is not shown: pip's list says.
+        return Fix(
+            f"List the TensorFlow distribution installed (the first command). If it is "
+            f"TensorFlow 2 under another name than `tensorflow`, upgrade {library} to a release "
+            f"that looks that name up, or install TensorFlow as `tensorflow` in its place "
+            f"(uninstall it first: both write the same tensorflow/ package); a TensorFlow 1.x "
+            f"is one {library} refuses for its version: it needs TensorFlow 2.",
+            ('python -m pip list 2>/dev/null | grep -i -E "tensorflow|tf-nightly"', *upgrade),
+        )
     alternative = (
         f", or install TensorFlow as the `tensorflow` distribution in place of {dist} "
         f"(uninstall {dist} first: both write the same tensorflow/ package)"
-        if dist is not None and normalize_name(dist) != "tensorflow"
+        if normalize_name(dist) != "tensorflow"
         else ""
     )
     return Fix(
-        f"{shown}, a name the installed {library} release does not look for: upgrade "
-        f"{library} to a release that recognises it{alternative}.",
+        f"TensorFlow is installed as {dist}, a name the installed {library} release does not "
+        f"look for: upgrade {library} to a release that recognises it{alternative}.",
         (*upgrade, f"pip show {library}"),
     )
 

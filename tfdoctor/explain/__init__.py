@@ -182,6 +182,9 @@ class Evidence:
     #: What TensorFlow's own log lines report (:mod:`tfdoctor.evidence.tflog`), each with
     #: where it is in the log (``line 12``, ``cell 3, line 4``).
     events: list[tuple[str, tflog.Event]] = dataclasses.field(default_factory=list)
+    #: Where the first line TensorFlow's own logger wrote from its source files is: the
+    #: process that wrote the log imported TensorFlow.
+    tf_logged_at: Optional[str] = None
     #: What TensorFlow answered when asked for its devices (:mod:`tfdoctor.evidence.devices`),
     #: each with where it is.
     devices: list[tuple[str, DeviceListing]] = dataclasses.field(default_factory=list)
@@ -314,6 +317,10 @@ def _read_block(evidence: Evidence, block: LogText, distinct: str) -> None:
         evidence.echoed.setdefault(dist, echoed)
     for dist, listed in read_listed_versions(text).items():
         evidence.listed.setdefault(dist, listed)
+    if evidence.tf_logged_at is None:
+        logged = tflog.tensorflow_line_at(text)
+        if logged is not None:
+            evidence.tf_logged_at = block.where(logged)
     if len(evidence.conda_rows) < MAX_CONFLICTS:
         evidence.conda_rows.extend(read_conda_rows((text,)))
     if len(evidence.conda_conflicts) < MAX_CONFLICTS:
@@ -3308,16 +3315,14 @@ def _unrecognised_distribution(
     ]
     if not said or "tensorflow" in evidence.listed:
         return None  # the plain name is one every release looks for: another reason
+    tf_listed = {n: v for n, v in evidence.listed.items() if n in TF_DISTRIBUTIONS}
     # A TensorFlow 1.x is refused for its version ("TensorFlow >= 2.0"), not for its name.
-    shown = next(
-        (
-            (name, version)
-            for name, version in evidence.listed.items()
-            if name in TF_DISTRIBUTIONS and version_key(version)[:1] >= (2,)
-        ),
-        None,
-    )
-    if shown is None:
+    shown = next(((n, v) for n, v in tf_listed.items() if version_key(v)[:1] >= (2,)), None)
+    logged = evidence.tf_logged_at
+    tf1 = machine.tf is not None and version_key(machine.tf.version)[:1] < (2,)
+    if shown is None and (logged is None or tf_listed or tf1):
+        # No TensorFlow 2 listed, and no line of TensorFlow's own beside nothing that says
+        # it is 1.x.
         return None
     ids = {h.signature.id for h in said}
     for hit in said:
@@ -3325,8 +3330,25 @@ def _unrecognised_distribution(
             benign.remove(hit)
         else:
             _drop_signature(by_cause, causes.software.TF_NOT_INSTALLED, hit.signature.id)
-    dist, version = shown
     cause = causes.software.TF_DISTRIBUTION_UNRECOGNISED
+    fix = causes.software.unrecognised_distribution_fix(
+        machine, "transformers", shown[0] if shown else None
+    )
+    if shown is None:
+        # TensorFlow's own lines say it imported, not under which name or release: an
+        # inference, a warning.
+        return causes.finding(
+            f"explain.{cause}",
+            Severity.WARNING,
+            cause,
+            "Transformers reports no TensorFlow where TensorFlow's own lines show it imported",
+            f"{_cite(said)}\nTensorFlow's own logger wrote to this log ({logged}): TensorFlow "
+            "is installed where it ran. Transformers looks it up by distribution name and "
+            "counts only TensorFlow 2, so either its release does not know the name TensorFlow "
+            "is installed under, or the TensorFlow is 1.x.",
+            fix,
+        )
+    dist, version = shown
     return causes.finding(
         f"explain.{cause}",
         # The placeholders raise; the notice alone leaves the program running without models.
@@ -3336,7 +3358,7 @@ def _unrecognised_distribution(
         f"{_cite(said)}\nThe log lists {dist} {version}: TensorFlow is installed, under a "
         "distribution name the Transformers release does not look for, so it treats "
         "TensorFlow as absent.",
-        causes.software.unrecognised_distribution_fix(machine, "transformers", dist),
+        fix,
     )
 
 
