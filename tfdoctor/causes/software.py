@@ -48,6 +48,7 @@ TF_INSTALL_INCOMPLETE: Final = CauseId("tf-install-incomplete")
 MODEL_FROM_NEWER_KERAS: Final = CauseId("model-from-newer-keras")
 PROTOS_NOT_COMPILED: Final = CauseId("protos-not-compiled")
 PROTOC_TOO_OLD: Final = CauseId("protoc-too-old")
+TF_DISTRIBUTION_UNRECOGNISED: Final = CauseId("tf-distribution-unrecognised")
 
 #: Causes in the installed packages.
 CAUSES: Mapping[str, Cause] = dict(
@@ -138,9 +139,25 @@ CAUSES: Mapping[str, Cause] = dict(
             "tensorflow-decision-forests, TensorFlow Addons) declare the TensorFlow they were "
             "built against; with another, their compiled ops fail to load ('undefined symbol: "
             "_ZN10tensorflow...' in their .so: TensorFlow's C++ symbols change between minor "
-            "releases) or their Python code calls what is not there.",
+            "releases) or their Python code calls what is not there. A library built on "
+            "TensorFlow or Keras (Transformers, Intel's extension, segmentation_models) "
+            "imports the modules of the releases it was written for: its own code fails on a "
+            "module or name a later (or earlier) release does not have.",
             "https://github.com/tensorflow/text#compatibility",
             "https://github.com/tensorflow/io#tensorflow-version-compatibility",
+        ),
+        define(
+            TF_DISTRIBUTION_UNRECOGNISED,
+            "A library does not recognise the installed TensorFlow distribution",
+            "Transformers decides whether TensorFlow is there by asking for the version of each "
+            "distribution name on a list (tensorflow, tensorflow-cpu, tf-nightly, ...); "
+            "TensorFlow installed under a name its release's list lacks (tf-nightly before "
+            "4.2.1, tensorflow-rocm, tensorflow-macos or intel-tensorflow before later "
+            "releases added them) counts as absent, although `import tensorflow` works: its "
+            "TF classes are placeholders that raise 'requires the TensorFlow library but it "
+            "was not found'.",
+            "https://github.com/huggingface/transformers/blob/v4.30.0/src/transformers/utils/import_utils.py",
+            "https://github.com/huggingface/transformers/blob/v4.2.1/src/transformers/file_utils.py",
         ),
         define(
             MODEL_FROM_NEWER_KERAS,
@@ -280,6 +297,79 @@ def numpy_c_api_fix(m: Machine) -> Fix:
         "by the first command); or NumPy 2 under a TensorFlow before 2.16 (install "
         '"numpy<2").',
         ("pip show tensorflow numpy", 'python -m pip install --upgrade "numpy<2"'),
+    )
+
+
+#: The TensorFlow distributions Transformers' newest check looks for, in its order
+#: (src/transformers/utils/import_utils.py, ``candidates``): a distribution outside it is one
+#: no Transformers release recognises.
+TRANSFORMERS_TF_CANDIDATES: Final = (
+    "tensorflow",
+    "tensorflow-cpu",
+    "tensorflow-gpu",
+    "tf-nightly",
+    "tf-nightly-cpu",
+    "tf-nightly-gpu",
+    "tf-nightly-rocm",
+    "intel-tensorflow",
+    "intel-tensorflow-avx512",
+    "tensorflow-rocm",
+    "tensorflow-macos",
+    "tensorflow-aarch64",
+)
+
+
+def unrecognised_distribution_fix(m: Machine, library: str, dist: Optional[str]) -> Fix:
+    """``library`` (a distribution) reported no TensorFlow beside ``dist``, the TensorFlow
+    distribution the log shows installed (None where only TensorFlow's own lines show it):
+    a release of the library that knows that name, or TensorFlow under a name it knows (where
+    the name is not shown, how to read it first)."""
+    upgrade = m.pip(f"install --upgrade {library}")
+    if dist is not None and normalize_name(dist) not in TRANSFORMERS_TF_CANDIDATES:
+        # No release's list has it: only TensorFlow under a listed name is seen.
+        return Fix(
+            f"{library} looks TensorFlow up by distribution name, and no {library} release "
+            f"lists {dist}: install TensorFlow as the `tensorflow` distribution in its place "
+            f"(uninstall {dist} first: both write the same tensorflow/ package).",
+            (*m.pip(f"uninstall -y {dist}"), *m.pip_install("tensorflow")),
+        )
+    if dist is None:
+        # Which distribution provides `import tensorflow` is not shown: pip's list says.
+        return Fix(
+            f"List the TensorFlow distribution installed (the first command). If it is "
+            f"TensorFlow 2 under another name than `tensorflow`, upgrade {library} to a release "
+            f"that looks that name up, or install TensorFlow as `tensorflow` in its place "
+            f"(uninstall it first: both write the same tensorflow/ package); a TensorFlow 1.x "
+            f"is one {library} refuses for its version: it needs TensorFlow 2.",
+            ('python -m pip list 2>/dev/null | grep -i -E "tensorflow|tf-nightly"', *upgrade),
+        )
+    alternative = (
+        f", or install TensorFlow as the `tensorflow` distribution in place of {dist} "
+        f"(uninstall {dist} first: both write the same tensorflow/ package)"
+        if normalize_name(dist) != "tensorflow"
+        else ""
+    )
+    return Fix(
+        f"TensorFlow is installed as {dist}, a name the installed {library} release does not "
+        f"look for: upgrade {library} to a release that recognises it{alternative}.",
+        (*upgrade, f"pip show {library}"),
+    )
+
+
+def library_release_fix(m: Machine, dist: str, written_for: str = "") -> Fix:
+    """An installed library (``dist``) whose own code asks TensorFlow or Keras for what the
+    installed release lacks: its release for the installed one; ``written_for``, where the
+    log shows the TensorFlow or Keras it was written for, as the other way out."""
+    alternative = (
+        f" Or keep this {dist} release and install what it was written for: {written_for}"
+        if written_for
+        else f" Or install the TensorFlow (and Keras) release this {dist} release was written "
+        "for (its release notes or requirements say which)."
+    )
+    return Fix(
+        f"The code of this {dist} release does not fit the installed TensorFlow or Keras: "
+        f"upgrade {dist} to a release made for them.{alternative}",
+        (*m.pip(f"install --upgrade {dist}"), f"pip show {dist} tensorflow keras"),
     )
 
 

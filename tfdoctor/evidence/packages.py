@@ -431,9 +431,14 @@ def read_conda_rows(texts: Iterable[str]) -> list[CondaRow]:
 #: ``name==version`` only after the command that printed it (written alone, that is a
 #: requirement, not what is installed). One run of blanks at each place: linear on any line.
 _LISTED = re.compile(
-    r"^[ \t]*(?:[-*][ \t]+)?(?P<name>tensorflow(?:[-_](?:gpu|cpu|estimator|intel|macos))?|keras"
-    r"|tf[-_]keras|tensorboard)(?P<sep>[ \t]+(?:==?[ \t]+|:[ \t]*)?|==|:[ \t]*)"
-    r"v?(?P<version>\d+\.\d+(?:\.\d+)?)[ \t]*\r?$",
+    r"^[ \t]*(?:[-*][ \t]+)?(?P<name>tensorflow(?:[-_](?:gpu|cpu[-_]aws|cpu|estimator|intel|macos"
+    r"|rocm|aarch64|tpu))?|keras|tf[-_]keras|tensorboard"
+    # TensorFlow's other distributions (facts.TF_DISTRIBUTIONS): the name says which build
+    # provides `import tensorflow`, which libraries that look TensorFlow up by name ask for.
+    r"|tf[-_]nightly(?:[-_](?:cpu|gpu))?|intel[-_]tensorflow(?:[-_]avx512)?)"
+    r"(?P<sep>[ \t]+(?:==?[ \t]+|:[ \t]*)?|==|:[ \t]*)"
+    # A nightly's version carries its date (2.5.0.dev20210119); a candidate its rc.
+    r"v?(?P<version>\d+\.\d+(?:\.\d+)?(?:\.dev\d+|rc\d+)?)[ \t]*\r?$",
     re.MULTILINE,
 )
 #: The command whose output is pip freeze's pins.
@@ -444,7 +449,7 @@ def read_listed_versions(text: str) -> dict[str, str]:
     """The versions a pasted package listing in ``text`` gives TensorFlow and the
     distributions released in step with it (``{"tensorflow-estimator": "2.6.0"}``), the first
     of each; names as pip normalises them."""
-    if "tensor" not in text and "keras" not in text:
+    if "tensor" not in text and "keras" not in text and "nightly" not in text:
         return {}
     # A block's distinct line shapes (every digit read as 0, each shape once), where the
     # reader hands them: no listing line among them, none in the block, at the cost of the

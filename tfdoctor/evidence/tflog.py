@@ -730,6 +730,25 @@ def read_with(line: str, number: int, readers: Iterable[Reader]) -> list[Event]:
     return out
 
 
+#: A line of TensorFlow's own C++ logger whose source is one of TensorFlow's files (the
+#: prefixes of :data:`_PREFIX`; absl's 2.16+ prefix names a bare file, which XLA and JAX share,
+#: so only the forms with TensorFlow's path count): the process imported TensorFlow.
+_TF_SOURCE_LINE = re.compile(
+    r"^[ \t]*(?:\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+: )?[IWEF][ \t]"
+    r"(?:external/[\w-]{1,60}/)?tensorflow/[\w/.-]{1,200}\.cc:\d+\] ",
+    re.MULTILINE,
+)
+
+
+def tensorflow_line_at(text: str) -> Optional[int]:
+    """Where (the 0-based line index in ``text``) the first line TensorFlow's own logger wrote
+    from one of its source files is; None where there is none."""
+    if "tensorflow/" not in text or ".cc:" not in text:
+        return None
+    match = _TF_SOURCE_LINE.search(text)
+    return text.count("\n", 0, match.start()) if match is not None else None
+
+
 def read_events(text: str, first_line: int = 1) -> list[Event]:
     """Every event in ``text``, in the order of its lines; the first line is ``first_line``.
 

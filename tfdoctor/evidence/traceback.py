@@ -122,6 +122,11 @@ class Traceback(Record):
     #: Python prints a frame's line (indented), where a paste kept only that of the traceback
     #: (``    self.x = tf.placeholder(...)``): what the innermost frame ran.
     code: str = ""
+    #: The module a lazy-import wrapper says failed to import with this error (Transformers'
+    #: ``Failed to import transformers.modeling_tf_utils because of the following error (look
+    #: up to see its traceback):`` on the line above, or before the message on its own line):
+    #: the innermost one named, whose import raised it. Empty where none is shown.
+    wrapper: str = ""
 
     @property
     def name(self) -> str:
@@ -248,6 +253,8 @@ def read_tracebacks(text: str, where: Optional[object] = None) -> list[Traceback
                     importers,
                     typed,
                     code="" if built or statement else _code_above(text, line_start),
+                    wrapper=_wrapper_in(message)
+                    or ("" if built else _wrapper_of(text, line_start, match.start())),
                 )
             )
             frames.clear()
@@ -395,6 +402,35 @@ _BARE_TYPES = {
 _BARE_WORDS = ("has no attribute", "No module named", "cannot import name", "Only instances of")
 
 
+#: A lazy module's words for a submodule that failed to import, the error's own message after
+#: them (on the next line, or the same line where a paste joined them): Transformers'
+#: ``_LazyModule._get_module`` (src/transformers/utils/import_utils.py; file_utils.py before
+#: 4.11), which Diffusers, optimum and other libraries copy.
+_LAZY_WRAPPER = re.compile(
+    r"Failed to import (?P<module>[A-Za-z_][\w.]{0,200}) because of the following error "
+    r"\(look up to see its traceback\):"
+)
+
+
+def _wrapper_of(text: str, line_start: int, message_start: int) -> str:
+    """The module the innermost lazy-import wrapper names before an error's message: on the
+    message's own line before it, else ending the line above; empty where none does."""
+    inline = text[line_start:message_start][-1000:]
+    found = list(_LAZY_WRAPPER.finditer(inline))
+    if not found and line_start > 0:
+        begin = text.rfind("\n", 0, line_start - 1) + 1
+        above = text[begin : line_start - 1][-1000:].rstrip()
+        found = [m for m in _LAZY_WRAPPER.finditer(above) if m.end() == len(above)]
+    return found[-1].group("module") if found else ""
+
+
+def _wrapper_in(message: str) -> str:
+    """The module the innermost lazy-import wrapper in ``message`` names, where the paste
+    joined the wrapped error to its line; empty where none does."""
+    found = list(_LAZY_WRAPPER.finditer(message)) if "Failed to import" in message else []
+    return found[-1].group("module") if found and message[found[-1].end() :].strip() else ""
+
+
 def _bare_messages(text: str, where: Optional[object], out: list[Traceback]) -> list[Traceback]:
     """``out`` and, after them, the exceptions quoted by their message alone (typed as that
     message's own exception), where no exception in ``out`` has the same message."""
@@ -414,7 +450,11 @@ def _bare_messages(text: str, where: Optional[object], out: list[Traceback]) -> 
         counted = match.start()
         place = where.where(line_no) if hasattr(where, "where") else f"line {line_no + 1}"
         warned = "Cause: " in match.group(0)
-        out.append(Traceback(str(place), _BARE_TYPES[kind], message, warned=warned))
+        line_start = text.rfind("\n", 0, match.start()) + 1
+        wrapper = _wrapper_of(text, line_start, match.start(kind))
+        out.append(
+            Traceback(str(place), _BARE_TYPES[kind], message, warned=warned, wrapper=wrapper)
+        )
         if len(out) >= MAX_TRACEBACKS:
             break
     return out

@@ -182,6 +182,9 @@ class Evidence:
     #: What TensorFlow's own log lines report (:mod:`tfdoctor.evidence.tflog`), each with
     #: where it is in the log (``line 12``, ``cell 3, line 4``).
     events: list[tuple[str, tflog.Event]] = dataclasses.field(default_factory=list)
+    #: Where the first line TensorFlow's own logger wrote from its source files is: the
+    #: process that wrote the log imported TensorFlow.
+    tf_logged_at: Optional[str] = None
     #: What TensorFlow answered when asked for its devices (:mod:`tfdoctor.evidence.devices`),
     #: each with where it is.
     devices: list[tuple[str, DeviceListing]] = dataclasses.field(default_factory=list)
@@ -314,6 +317,10 @@ def _read_block(evidence: Evidence, block: LogText, distinct: str) -> None:
         evidence.echoed.setdefault(dist, echoed)
     for dist, listed in read_listed_versions(text).items():
         evidence.listed.setdefault(dist, listed)
+    if evidence.tf_logged_at is None:
+        logged = tflog.tensorflow_line_at(text)
+        if logged is not None:
+            evidence.tf_logged_at = block.where(logged)
     if len(evidence.conda_rows) < MAX_CONFLICTS:
         evidence.conda_rows.extend(read_conda_rows((text,)))
     if len(evidence.conda_conflicts) < MAX_CONFLICTS:
@@ -2490,6 +2497,11 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.software.NUMPY_ABI: causes.software.numpy_abi_fix,
     causes.software.TF_KERAS_MISSING: causes.software.tf_keras_missing_fix,
     causes.software.TF_NOT_INSTALLED: causes.software.tensorflow_install_fix,
+    # Transformers is the library whose words name this cause (_unrecognised_distribution,
+    # which also knows the distribution the log lists).
+    causes.software.TF_DISTRIBUTION_UNRECOGNISED: lambda m: (
+        causes.software.unrecognised_distribution_fix(m, "transformers", None)
+    ),
     causes.software.TF_GPU_PACKAGE_REMOVED: causes.software.tensorflow_gpu_removed_fix,
     causes.platform.MSVC_RUNTIME_MISSING: lambda m: causes.platform.msvc_fix(),
     causes.platform.METAL_NO_WHEEL_FOR_PYTHON: causes.platform.metal_python_fix,
@@ -2941,8 +2953,17 @@ def explain(
     ):
         # The generic loader advice only where no signature names the library's cause.
         del by_cause[causes.platform.NATIVE_LIBRARY_UNRESOLVED]
-    # A notebook's other interpreter replaces "not installed" before the causes are judged.
-    findings = {x.id: x for x in (_kernel_python(evidence, by_cause),) if x is not None}
+    # A distribution Transformers does not recognise, then a notebook's other interpreter,
+    # replace "not installed" before the causes are judged.
+    # (In this order: the first takes the hits it explains from "not installed".)
+    findings = {
+        x.id: x
+        for x in (
+            _unrecognised_distribution(evidence, machine, by_cause, benign),
+            _kernel_python(evidence, by_cause),
+        )
+        if x is not None
+    }
     findings.update((x.id, x) for x in _api_findings(evidence, matrix, machine))
     ignores_requires_python = _pip_ignores_requires_python(evidence, revealed, machine)
     for found in package_findings(
@@ -3327,6 +3348,79 @@ def _drop_signature(by_cause: dict[str, list[Hits]], cause: str, signature: str)
         by_cause[cause] = kept
     else:
         by_cause.pop(cause, None)
+
+
+#: Transformers' words that it has no TensorFlow: its TF classes' placeholders (and the names
+#: its __init__ then leaves undefined), and its notice at import that it found no framework.
+_NO_TF_SIGNATURES = frozenset(
+    {
+        "transformers-requires-tensorflow",
+        "transformers-tf-classes-missing",
+        "transformers-no-framework",
+    }
+)
+
+
+def _unrecognised_distribution(
+    evidence: Evidence, machine: Machine, by_cause: dict[str, list[Hits]], benign: list[Hits]
+) -> Optional[Finding]:
+    """Transformers saying TensorFlow is absent where a listing in the log shows TensorFlow 2
+    installed under another distribution name than ``tensorflow``: its release looks
+    TensorFlow up by a list of names that lacks that one (src/transformers/utils/
+    import_utils.py, ``candidates``). The finding replaces "not installed", whose fix would
+    install a second TensorFlow over the first, and the notice."""
+    said = [
+        h
+        for h in (*by_cause.get(causes.software.TF_NOT_INSTALLED, ()), *benign)
+        if h.signature.id in _NO_TF_SIGNATURES
+    ]
+    if not said or "tensorflow" in evidence.listed:
+        return None  # the plain name is one every release looks for: another reason
+    tf_listed = {n: v for n, v in evidence.listed.items() if n in TF_DISTRIBUTIONS}
+    # A TensorFlow 1.x is refused for its version ("TensorFlow >= 2.0"), not for its name.
+    shown = next(((n, v) for n, v in tf_listed.items() if version_key(v)[:1] >= (2,)), None)
+    logged = evidence.tf_logged_at
+    tf1 = machine.tf is not None and version_key(machine.tf.version)[:1] < (2,)
+    if shown is None and (logged is None or tf_listed or tf1):
+        # No TensorFlow 2 listed, and no line of TensorFlow's own beside nothing that says
+        # it is 1.x.
+        return None
+    ids = {h.signature.id for h in said}
+    for hit in said:
+        if hit.signature.cause == BENIGN:
+            benign.remove(hit)
+        else:
+            _drop_signature(by_cause, causes.software.TF_NOT_INSTALLED, hit.signature.id)
+    cause = causes.software.TF_DISTRIBUTION_UNRECOGNISED
+    fix = causes.software.unrecognised_distribution_fix(
+        machine, "transformers", shown[0] if shown else None
+    )
+    if shown is None:
+        # TensorFlow's own lines say it imported, not under which name or release: an
+        # inference, a warning.
+        return causes.finding(
+            f"explain.{cause}",
+            Severity.WARNING,
+            cause,
+            "Transformers reports no TensorFlow where TensorFlow's own lines show it imported",
+            f"{_cite(said)}\nTensorFlow's own logger wrote to this log ({logged}): TensorFlow "
+            "is installed where it ran. Transformers looks it up by distribution name and "
+            "counts only TensorFlow 2, so either its release does not know the name TensorFlow "
+            "is installed under, or the TensorFlow is 1.x.",
+            fix,
+        )
+    dist, version = shown
+    return causes.finding(
+        f"explain.{cause}",
+        # The placeholders raise; the notice alone leaves the program running without models.
+        Severity.WARNING if ids == {"transformers-no-framework"} else Severity.ERROR,
+        cause,
+        f"Transformers does not recognise TensorFlow installed as {dist}",
+        f"{_cite(said)}\nThe log lists {dist} {version}: TensorFlow is installed, under a "
+        "distribution name the Transformers release does not look for, so it treats "
+        "TensorFlow as absent.",
+        fix,
+    )
 
 
 def _kernel_python(evidence: Evidence, by_cause: dict[str, list[Hits]]) -> Optional[Finding]:

@@ -27,7 +27,7 @@ from tfdoctor.evidence.traceback import (
     path_hints,
 )
 from tfdoctor.explain.exceptions import inferred_note
-from tfdoctor.explain.packages import TF_OWN, package_behind
+from tfdoctor.explain.packages import TF_OWN, library_caller, package_behind
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import version_key
@@ -438,6 +438,17 @@ def api_findings(
         name, verdict = found
         verdict = _keras2_package(tb, name, verdict, m)
         primary = _package_before_keras(tb, name, verdict, m)
+        if (
+            primary is verdict
+            and verdict.key in _LISTING_KEYS
+            and verdict.cause == causes.code.API_REMOVED
+            and library_caller(tb) is not None
+        ):
+            # The name, which no rule gives an idiom for, was asked by an installed library's
+            # code (its frame, or the module its lazy import names), not the user's: what to
+            # do is that library's release (explain.packages' companion-mismatch); the
+            # removal stays known, as a warning.
+            primary = dataclasses.replace(verdict, severity=Severity.WARNING)
         # An installed package's use of a name the Keras lacks: what to do is the package's
         # (primary); what the name is stays known to whoever patches the package (a warning).
         secondary = (
@@ -582,6 +593,17 @@ _MULTI_BACKEND_ONLY = (
 )
 
 
+#: Keras 2's internal modules at their place before 2.13 moved them under keras/src/
+#: (keras-team/keras v2.13.1: keras/src/engine/; v2.12.0: keras/engine/).
+_KERAS_212_LAYOUT = re.compile(r"^keras\.(?:engine|optimizers\.optimizer_v2|legacy_tf_layers)\b")
+
+
+def _keras212_dist(m: Machine) -> str:
+    """The TensorFlow distribution to install TensorFlow 2.12 under: the installed one where
+    it published 2.12 under its own name, else ``tensorflow``."""
+    return m.tf_name if m.tf_name in _KERAS2_LINE_DISTS else "tensorflow"
+
+
 def _package_before_keras(tb: Traceback, name: str, verdict: Verdict, m: Machine) -> Verdict:
     """A Keras module or name an installed package's own import asks for (its frame raised)
     and the installed Keras lacks, where no rule gives it a Keras 3 idiom: Keras moved its
@@ -592,10 +614,18 @@ def _package_before_keras(tb: Traceback, name: str, verdict: Verdict, m: Machine
     if verdict.cause not in (causes.code.API_REMOVED, causes.code.KERAS3_BEHAVIOUR_CHANGE):
         return verdict
     package = installed_package(tb.frames[-1].path) if tb.frames else None
+    library = library_caller(tb)
+    if library is not None and (package is None or package in TF_OWN):
+        package = library[0]  # a lazy-import wrapper names it, or TensorFlow's frames follow
     if package is None or package in TF_OWN:
         return verdict
     dist = distribution_of(package) or package.replace("_", "-")
-    said = f"{dist} (an installed package; its own frame raised) imports {name}, which "
+    raised = (
+        "its lazy import failed with this error"
+        if tb.wrapper and not tb.frames
+        else "its own frame raised"
+    )
+    said = f"{dist} (an installed package; {raised}) imports {name}, which "
     if any(name == b or name.startswith(b + ".") for b in _MULTI_BACKEND_ONLY):
         # A module only multi-backend Keras had (2.3.1 and before): the package needs that
         # Keras, which its own release cannot change; Keras is what to pin.
@@ -622,6 +652,20 @@ def _package_before_keras(tb: Traceback, name: str, verdict: Verdict, m: Machine
             f"(with its TensorFlow) this {dist} release was written for.",
             (*m.pip(f"install --upgrade {dist}"), f"pip show {dist} keras tensorflow"),
         )
+        if _KERAS_212_LAYOUT.match(name):
+            # keras/engine/ and its siblings outside keras/src/ are the layout of Keras 2.12
+            # and before (2.13 moved them under keras.src; evidence.traceback's _KERAS2): the
+            # last release with that module is 2.12, installed with TensorFlow 2.12.
+            fix = Fix(
+                f"Upgrade {dist} to a release made for the installed Keras, or keep this {dist} "
+                f"release and install the last Keras with {name}, 2.12, with its TensorFlow "
+                "2.12 (in a new virtual environment of a Python it supports, 3.8 to 3.11).",
+                (
+                    *m.pip(f"install --upgrade {dist}"),
+                    f"pip show {dist} keras tensorflow",
+                    *m.pip_install(f"{_keras212_dist(m)}~=2.12.0", "keras~=2.12.0"),
+                ),
+            )
     return dataclasses.replace(
         verdict,
         key=key,

@@ -1248,7 +1248,12 @@ def foreign_caller_findings(tracebacks: Sequence[Traceback], m: Machine) -> list
             None,
         )
         unseen_callee = False
-        if index is not None:
+        wrapped = library_caller(tb) if not tb.frames and module is not None else None
+        if wrapped is not None:
+            # No frame shown, but a lazy-import wrapper names the library's module whose
+            # import asked TensorFlow for the name.
+            top, where = wrapped
+        elif index is not None:
             top, where = packages[index] or "", tb.frames[index].path
             if (
                 module is None
@@ -1318,7 +1323,7 @@ def foreign_caller_findings(tracebacks: Sequence[Traceback], m: Machine) -> list
                 f"{dist} was written for another TensorFlow release (it asks for {asked})",
                 f"{tb.where}: {tb.type}: {tb.message}\n{said}",
                 _with_lines(
-                    causes.software.companion_fix(m, dist),
+                    library_fix(m, dist),
                     asked,
                     asked if match.group("module3") else module,
                 ),
@@ -1466,7 +1471,23 @@ def internal_caller_fix(m: Machine, user: str) -> tuple[causes.CauseId, Fix]:
             f"{user} is of another release than TensorFlow {m.tf.version}: install the "
             f"release of TensorFlow's line ({line}).",
         )
-    return causes.software.COMPANION_MISMATCH, causes.software.companion_fix(m, user)
+    return causes.software.COMPANION_MISMATCH, library_fix(m, user)
+
+
+def library_fix(m: Machine, dist: str) -> Fix:
+    """The fix of ``dist``'s code asking TensorFlow for what the installed one lacks: a
+    companion's release for this TensorFlow (the companion table); for a library built on
+    TensorFlow but not released with it (Transformers), whose releases no table pairs with
+    TensorFlow's, its newer release, which follows TensorFlow's changes."""
+    if m.companion(dist) is None and dist not in _family_dists():
+        return causes.software.library_release_fix(m, dist)
+    return causes.software.companion_fix(m, dist)
+
+
+def _family_dists() -> frozenset[str]:
+    """The distributions of TensorFlow's family (the module table's ``family`` rows)."""
+    table = modules()
+    return frozenset(table.dists[module] for module in table.family)
 
 
 def _keras2_of(m: Machine) -> tuple[str, str]:
@@ -1489,6 +1510,35 @@ def _written_for_tensorflow(top: str) -> bool:
     return top in table.family or top in table.on_tensorflow
 
 
+def library_caller(tb: Traceback) -> Optional[tuple[str, str]]:
+    """The top-level import package of an installed library outside TensorFlow's family whose
+    own code raised ``tb``, with where the log shows it: the innermost frame that is not
+    TensorFlow's or Keras' own (those are the callee) lies under site-packages or
+    dist-packages in that package; else, with no frame shown, the module a lazy-import
+    wrapper names (Transformers' ``Failed to import transformers.modeling_tf_utils``). None
+    where that frame is the user's own code (outside any site-packages), a family member's
+    (:func:`library_origins` reads those), or nothing shows one."""
+    for frame in reversed(tb.frames):
+        if frame.path.startswith("<frozen "):
+            continue  # importlib's own machinery, between the importer and the imported
+        top = installed_package(frame.path)
+        if top is not None and top in TF_OWN:
+            continue
+        if top is None or top in modules().family:
+            return None
+        return top, frame.path
+    top = tb.wrapper.split(".", 1)[0]
+    if tb.frames or not top or top in modules().family:
+        return None
+    return top, f"its lazy import of {tb.wrapper} failed with this error"
+
+
+def library_dist(top: str) -> str:
+    """The distribution that installs the import package ``top`` (the module table's row),
+    else the name pip normalises ``top`` to (``intel_extension_for_tensorflow``)."""
+    return distribution_of(top) or normalize_name(top)
+
+
 def package_behind(tb: Traceback) -> tuple[Optional[str], str, str]:
     """The installed distribution (not TensorFlow's) whose code raised ``tb``, how the log
     shows it, and the import that led there where its package is not known: from the
@@ -1497,6 +1547,9 @@ def package_behind(tb: Traceback) -> tuple[Optional[str], str, str]:
     user = next((o.dist for o in library_origins(tb) if o.dist != "tensorflow"), None)
     if user is not None:
         return user, "from its frames", ""
+    library = library_caller(tb)
+    if library is not None:
+        return library_dist(library[0]), library[1], ""
     if tb.statement:
         imported = re.match(r"(?:from|import)\s+([\w]+)", tb.statement)
         dist = distribution_of(imported.group(1)) if imported else None
@@ -1677,7 +1730,7 @@ def keras2_layout_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[
         if origin.generation != "Keras 2":
             continue
         importer = installed_package(tb.frames[-1].path) if tb.frames else None
-        if importer is not None and importer not in TF_OWN:
+        if (importer is not None and importer not in TF_OWN) or library_caller(tb) is not None:
             # An installed package's own import of Keras 2's layout: its release predates the
             # installed Keras, Keras 2.13's keras.src as much as Keras 3 (explain.api).
             continue

@@ -1,0 +1,253 @@
+"""Libraries built on TensorFlow or Keras whose own code does not fit the installed release
+(an import of a module or name it lacks, raised in the library's frame or named by its lazy
+import), and a library that does not recognise the installed TensorFlow distribution: who
+asked decides the cause, and the fix names that library."""
+
+from __future__ import annotations
+
+from tests.explaining import explained, fix_text, top_error
+from tfdoctor.evidence.packages import read_listed_versions
+from tfdoctor.evidence.traceback import read_tracebacks
+from tfdoctor.findings import Finding, Report, Severity
+
+_WRAPPER = (
+    "Failed to import {module} because of the following error (look up to see its traceback):"
+)
+
+
+def _named(report: Report, cause: str) -> list[Finding]:
+    return [x for x in report.findings if x.cause == cause]
+
+
+def _at_least_warning(report: Report, cause: str) -> bool:
+    return any(x.severity.rank >= Severity.WARNING.rank for x in _named(report, cause))
+
+
+# --- a library's own import of what the installed TensorFlow or Keras lacks ---------------------
+
+
+def test_a_private_name_a_librarys_pytest_frame_imports_is_that_librarys_release() -> None:
+    log = (
+        "/srv/ci/py3.9/lib/python3.9/site-packages/transformers/modeling_tf_utils.py:71: in "
+        "<module>\n"
+        "    from tensorflow.python.keras.engine import call_context\n"
+        "E   ImportError: cannot import name 'call_context' from "
+        "'tensorflow.python.keras.engine' (/srv/ci/py3.9/lib/python3.9/site-packages/"
+        "tensorflow/python/keras/engine/__init__.py)\n"
+    )
+    report = explained(log)
+    top = top_error(report)
+    assert top.cause == "companion-mismatch"
+    fix = fix_text(top)
+    assert "install --upgrade transformers" in fix
+    # No advice for the user's own code at error level: the code is the library's.
+    assert not [x for x in _named(report, "api-removed") if x.severity is Severity.ERROR]
+
+
+def test_a_keras_module_named_by_a_lazy_import_wrapper_is_that_librarys_release() -> None:
+    log = "\n".join(
+        (
+            "Loading the node failed: " + _WRAPPER.format(module="optimum.exporters.tasks"),
+            _WRAPPER.format(module="transformers.modeling_tf_utils"),
+            "No module named 'keras.engine'",
+        )
+    )
+    report = explained(log)
+    top = top_error(report)
+    assert top.cause == "companion-mismatch"
+    fix = fix_text(top)
+    # The innermost wrapper names the module that imported; Keras 2.12 is the last with
+    # keras.engine outside keras.src.
+    assert "install --upgrade transformers" in fix
+    assert "2.12" in fix
+    assert not [
+        x
+        for x in _named(report, "keras3-behaviour-change")
+        if x.severity.rank >= Severity.WARNING.rank
+    ]
+
+
+def test_a_plugins_frame_importing_keras_2_12s_layout_names_the_plugin_and_keras_2_12() -> None:
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/dev/fit.py", line 2, in <module>\n'
+        "    import intel_extension_for_tensorflow as itex\n"
+        '  File "/home/dev/.local/lib/python3.11/site-packages/intel_extension_for_tensorflow/'
+        'python/ops/norm.py", line 12, in <module>\n'
+        "    from keras.engine.base_layer import Layer\n"
+        "ModuleNotFoundError: No module named 'keras.engine'\n"
+    )
+    top = top_error(explained(log))
+    assert top.cause == "companion-mismatch"
+    fix = fix_text(top)
+    assert "intel-extension-for-tensorflow" in fix
+    assert '"tensorflow~=2.12.0"' in fix
+
+
+def test_a_tensorflow_name_a_wrapped_import_asks_for_is_that_librarys_release() -> None:
+    log = (
+        "RuntimeError: "
+        + _WRAPPER.format(module="transformers.models.gpt2.modeling_tf_gpt2")
+        + " module 'tensorflow' has no attribute 'experimental_nonexistent_op'\n"
+    )
+    report = explained(log)
+    top = top_error(report)
+    assert top.cause == "companion-mismatch"
+    assert "install --upgrade transformers" in fix_text(top)
+    assert not [x for x in _named(report, "api-removed") if x.severity is Severity.ERROR]
+
+
+def test_the_users_own_import_of_keras_engine_keeps_the_keras_3_reading() -> None:
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/dev/project/layers.py", line 4, in <module>\n'
+        "    from keras.engine import base_layer\n"
+        "ModuleNotFoundError: No module named 'keras.engine'\n"
+    )
+    report = explained(log)
+    assert _at_least_warning(report, "keras3-behaviour-change")
+    assert not _named(report, "companion-mismatch")
+
+
+def test_a_wrapper_around_an_error_outside_tensorflow_is_not_a_library_mismatch() -> None:
+    log = "\n".join(
+        (
+            "RuntimeError: " + _WRAPPER.format(module="transformers.pipelines"),
+            "No module named 'torch.distributed.tensor'",
+        )
+    )
+    assert not _named(explained(log), "companion-mismatch")
+
+
+def test_tensorflows_own_frame_missing_its_module_is_not_a_library_mismatch() -> None:
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/dev/run.py", line 1, in <module>\n'
+        "    import tensorflow as tf\n"
+        '  File "/opt/venv/lib/python3.10/site-packages/tensorflow/python/__init__.py", line '
+        "40, in <module>\n"
+        "    from tensorflow.python.eager import context\n"
+        "ModuleNotFoundError: No module named 'tensorflow.python.eager'\n"
+    )
+    assert not _named(explained(log), "companion-mismatch")
+
+
+# --- a TensorFlow distribution the library does not recognise -----------------------------------
+
+_NOTICE = (
+    "None of PyTorch, TensorFlow >= 2.0, or Flax have been found. Models won't be available "
+    "and only tokenizers, configuration and file/data utilities can be used."
+)
+_PLACEHOLDER = (
+    "ImportError: \nTFBertModel requires the TensorFlow library but it was not found in your "
+    "environment. Checkout the instructions on the\ninstallation page: "
+    "https://www.tensorflow.org/install and follow the ones that match your environment.\n"
+)
+
+
+def _listing(*rows: tuple[str, str]) -> str:
+    return "$ pip list\nPackage    Version\n---------- -------\n" + "".join(
+        f"{name:<24} {version}\n" for name, version in rows
+    )
+
+
+def test_the_notice_beside_a_listed_rocm_build_is_an_unrecognised_distribution() -> None:
+    log = _listing(("tensorflow-rocm", "2.3.1"), ("numpy", "1.19.5")) + (
+        ">>> import transformers\n" + _NOTICE + "\n"
+    )
+    report = explained(log)
+    found = _named(report, "tf-distribution-unrecognised")
+    assert found and found[0].severity is Severity.WARNING
+    fix = fix_text(found[0])
+    assert "install --upgrade transformers" in fix and "tensorflow-rocm" in fix
+
+
+def test_a_placeholder_beside_a_listed_nightly_is_an_unrecognised_distribution() -> None:
+    log = _listing(("tf-nightly", "2.5.0.dev20210119")) + _PLACEHOLDER
+    report = explained(log)
+    top = top_error(report)
+    assert top.cause == "tf-distribution-unrecognised"
+    assert "install --upgrade transformers" in fix_text(top)
+    assert not _named(report, "tf-not-installed")
+
+
+def test_a_distribution_no_release_lists_is_replaced_by_tensorflow() -> None:
+    log = _listing(("tensorflow-cpu-aws", "2.15.1")) + _PLACEHOLDER
+    top = top_error(explained(log))
+    assert top.cause == "tf-distribution-unrecognised"
+    fix = fix_text(top)
+    assert "uninstall -y tensorflow-cpu-aws" in fix and '"tensorflow"' in fix
+
+
+def test_the_notice_alone_is_a_note() -> None:
+    report = explained(_NOTICE + "\n")
+    assert all(x.severity.rank < Severity.WARNING.rank for x in report.findings)
+    assert not _named(report, "tf-distribution-unrecognised")
+
+
+def test_the_notice_beside_plain_tensorflow_is_not_a_name_transformers_misses() -> None:
+    log = _listing(("tensorflow", "2.15.0"), ("tensorflow-estimator", "2.15.0")) + _NOTICE
+    assert not _named(explained(log), "tf-distribution-unrecognised")
+
+
+def test_the_notice_beside_tensorflow_1_is_refused_for_its_version_not_its_name() -> None:
+    log = _listing(("tensorflow-gpu", "1.15.0")) + _NOTICE
+    assert not _named(explained(log), "tf-distribution-unrecognised")
+
+
+def test_a_placeholder_with_no_tensorflow_shown_stays_not_installed() -> None:
+    top = top_error(explained(_PLACEHOLDER))
+    assert top.cause == "tf-not-installed"
+
+
+# --- what the evidence layer reads ---------------------------------------------------------------
+
+
+def test_a_listing_names_tensorflows_other_distributions_with_a_nightlys_version() -> None:
+    listed = read_listed_versions(
+        "tf-nightly               2.5.0.dev20210119\ntensorflow-rocm          2.4.0\n"
+    )
+    assert listed == {"tf-nightly": "2.5.0.dev20210119", "tensorflow-rocm": "2.4.0"}
+    # A requirement's pin, with no freeze shown, is not what is installed.
+    assert "tf-nightly" not in read_listed_versions("tf-nightly==2.5.0.dev20210119\n")
+
+
+def test_the_innermost_wrapper_is_the_module_that_raised() -> None:
+    text = "\n".join(
+        (
+            _WRAPPER.format(module="optimum.onnxruntime.modeling_ort"),
+            _WRAPPER.format(module="transformers.modeling_tf_utils"),
+            "No module named 'keras.engine'",
+        )
+    )
+    (tb,) = read_tracebacks(text)
+    assert tb.wrapper == "transformers.modeling_tf_utils"
+    # A wrapper two lines up, past a blank line, names nothing.
+    (far,) = read_tracebacks(_WRAPPER.format(module="a.b") + "\n\nNo module named 'keras.engine'")
+    assert far.wrapper == ""
+
+
+_STARTUP = (
+    "2021-03-02 10:11:12.123456: I tensorflow/stream_executor/platform/default/"
+    "dso_loader.cc:49] Successfully opened dynamic library libamdhip64.so\n"
+)
+
+
+def test_the_notice_after_tensorflows_own_lines_asks_which_distribution_it_is() -> None:
+    report = explained(_STARTUP + ">>> import transformers\n" + _NOTICE + "\n")
+    found = _named(report, "tf-distribution-unrecognised")
+    assert found and found[0].severity is Severity.WARNING
+    fix = fix_text(found[0])
+    assert "pip list" in fix and "install --upgrade transformers" in fix
+    # Where that TensorFlow is 1.x, the notice is right about it.
+    assert "1.x" in fix
+
+
+def test_tensorflows_own_lines_beside_a_listed_tensorflow_1_are_not_this() -> None:
+    log = _STARTUP + _listing(("tensorflow-rocm", "1.15.12")) + _NOTICE
+    assert not _named(explained(log), "tf-distribution-unrecognised")
+
+
+def test_another_programs_log_line_is_not_tensorflows() -> None:
+    log = "I0302 10:11:12.123456 1234 cuda_dnn.cc:529] Loaded cuDNN version 8902\n" + _NOTICE + "\n"
+    assert not _named(explained(log), "tf-distribution-unrecognised")
