@@ -93,6 +93,12 @@ PROPOSED_CAUSES: dict[str, str] = {
     "custom build), so it reports TensorFlow missing and disables its TensorFlow classes although "
     "`import tensorflow` works; the fix is a release of the library that knows the name (or making "
     "it read that distribution), not installing TensorFlow",
+    "distro-python-part-missing": "a Linux distribution's Python leaves parts of the standard "
+    "library to separate packages that are not installed (Debian and Ubuntu ship ensurepip in "
+    "python3.X-venv and distutils in python3.X-distutils), so creating a virtual environment or "
+    "importing the module fails before TensorFlow is reached; the fix is installing that "
+    "distribution package (apt install python3.X-venv or python3.X-distutils), not another pip "
+    "or TensorFlow",
 }
 
 _REQUIRED = {
