@@ -87,12 +87,6 @@ PROPOSED_CAUSES: dict[str, str] = {
     "asks for (a serving image not yet published for a new release, a legacy container built for "
     "Python 2 only), so the platform rejects the image or cannot pull it; the fix is a release and "
     "Python the platform has an image for, or a custom container, not a change to a local install",
-    "tf-distribution-unrecognised": "a library that decides whether TensorFlow is available from "
-    "a list of distribution names (Transformers' tensorflow, tensorflow-cpu, tensorflow-gpu, ...) "
-    "does not know the distribution installed (tf-nightly, tensorflow-rocm, tensorflow-macos, a "
-    "custom build), so it reports TensorFlow missing and disables its TensorFlow classes although "
-    "`import tensorflow` works; the fix is a release of the library that knows the name (or making "
-    "it read that distribution), not installing TensorFlow",
     "distro-python-part-missing": "a Linux distribution's Python leaves parts of the standard "
     "library to separate packages that are not installed (Debian and Ubuntu ship ensurepip in "
     "python3.X-venv and distutils in python3.X-distutils), so creating a virtual environment or "
