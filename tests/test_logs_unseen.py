@@ -110,6 +110,23 @@ PROPOSED_CAUSES: dict[str, str] = {
     "(RLIMIT_NOFILE, `ulimit -n`), so opening a file fails with EMFILE (Too many open files) in "
     "TensorFlow's file-system code, tf.data or TensorFlow Serving; the fix is raising the limit "
     "(ulimit -n, the container's or service's limit) or opening fewer files at once",
+    "tf-distribution-unrecognised": "a library that decides whether TensorFlow is available from "
+    "a list of distribution names (Transformers' tensorflow, tensorflow-cpu, tensorflow-gpu, ...) "
+    "does not know the distribution installed (tf-nightly, tensorflow-rocm, tensorflow-macos, a "
+    "custom build), so it reports TensorFlow missing and disables its TensorFlow classes although "
+    "`import tensorflow` works; the fix is a release of the library that knows the name (or making "
+    "it read that distribution), not installing TensorFlow",
+    "tensorboard-duplicate-install": "more than one TensorBoard distribution is installed in one "
+    "environment (tensorboard beside tb-nightly or the old tensorflow-tensorboard, or a "
+    "half-removed copy pip lists as `-ensorboard`), so their plugins register twice (`Duplicate "
+    "plugins for name projector`) or the `tensorboard` script imports the other copy's modules; "
+    "the fix is uninstalling every TensorBoard distribution (and deleting a leftover `~ensorboard` "
+    "folder) and installing the one the TensorFlow needs",
+    "dependency-api-removed": "a dependency that a TensorFlow package declares without an upper "
+    "bound (TensorBoard's setuptools) released a version that removed a module or API the package "
+    "still imports (setuptools 82 without `pkg_resources` under TensorBoard 2.20), so the import "
+    "fails although pip reports no conflict; the fix is pinning the dependency below that release "
+    "or a release of the package that no longer uses the removed API",
 }
 
 _REQUIRED = {
