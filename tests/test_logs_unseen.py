@@ -127,6 +127,15 @@ PROPOSED_CAUSES: dict[str, str] = {
     "still imports (setuptools 82 without `pkg_resources` under TensorBoard 2.20), so the import "
     "fails although pip reports no conflict; the fix is pinning the dependency below that release "
     "or a release of the package that no longer uses the removed API",
+    "binding-process-not-64bit": "a program that uses TensorFlow through another language's "
+    "binding runs as a 32-bit (or AnyCPU, 32-bit preferred) process, or in a 32-bit JVM, while "
+    "TensorFlow's native library exists only for 64-bit x86, so the binding cannot load or find "
+    "the library beside it (DllNotFoundException, no native library for the architecture); the "
+    "fix is a 64-bit process (an x64 platform target, a 64-bit JVM), not reinstalling TensorFlow",
+    "binding-release-bug": "the installed release of a language binding or of the bridge it uses "
+    "(reticulate for R's tensorflow and keras) has a bug, fixed in a newer release, that makes it "
+    "report TensorFlow missing or fail to load it from a Python where TensorFlow is installed; "
+    "the fix is upgrading the binding, not reinstalling TensorFlow",
 }
 
 _REQUIRED = {
