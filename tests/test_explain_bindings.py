@@ -158,3 +158,40 @@ def test_node_gyps_python_on_windows_is_told_no_posix_shell_command() -> None:
     fix = fix_text(top_error(explained(text)))
     # cmd and PowerShell alike: the py launcher, which node-gyp tries itself.
     assert "py -3" in fix and "export " not in fix and "$env:" not in fix
+
+
+def test_a_dotnet_binding_missing_a_c_function_is_a_release_pairing() -> None:
+    report = explained(
+        "Unhandled exception. System.EntryPointNotFoundException: Unable to find an entry "
+        "point named 'TF_DeleteBuffer2' in DLL 'tensorflow'.\n"
+    )
+    found = top_error(report)
+    assert found.cause == "companion-mismatch"
+    assert "TF_DeleteBuffer2" in fix_text(found) and "Redist" in fix_text(found)
+    assert "go list" not in fix_text(found)
+    # Another library's missing entry point is not TensorFlow's C API.
+    other = explained(
+        "System.EntryPointNotFoundException: Unable to find an entry point named "
+        "'cv_Mat_new' in DLL 'OpenCvSharpExtern'.\n"
+    )
+    assert not any(f.cause == "companion-mismatch" for f in other.findings)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "System.DllNotFoundException: Unable to load DLL 'tensorflow': A dynamic link library "
+        "(DLL) initialization routine failed. (Exception from HRESULT: 0x8007045A)",
+        "The program '[912] Trainer.exe' has exited with code 0xC000001D (Illegal Instruction).",
+    ],
+)
+def test_a_dotnet_host_stopped_by_the_cpu_is_the_instruction_set(line: str) -> None:
+    assert top_error(explained(line + "\n")).cause == "cpu-lacks-avx"
+
+
+def test_a_dotnet_tensorflow_dll_not_found_is_no_cpu_reading() -> None:
+    report = explained(
+        "System.DllNotFoundException: Unable to load DLL 'tensorflow': The specified module "
+        "could not be found. (Exception from HRESULT: 0x8007007E)\n"
+    )
+    assert not any(f.cause == "cpu-lacks-avx" for f in report.findings)

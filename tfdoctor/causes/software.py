@@ -1637,6 +1637,21 @@ def c_binding_fix(binding: Optional[str], symbol: str, os: Optional[str] = None)
     )
 
 
+def dotnet_binding_fix(symbol: str) -> Fix:
+    """A .NET binding of the C API (TensorFlow.NET, TensorFlowSharp) beside a TensorFlow C
+    library of another release, which lacks ``symbol``: the native package its release pairs
+    with."""
+    return Fix(
+        f"The TensorFlow C library the program loads lacks {symbol}, which the .NET binding "
+        "calls: the binding and the native library are of different releases. Install the "
+        "native package the binding's release names (TensorFlow.NET's README pairs each "
+        "release with a SciSharp.TensorFlow.Redist version, the TensorFlow release it wraps), "
+        "or the binding release made for the native library installed; remove other "
+        "tensorflow.dll / libtensorflow copies the loader finds first.",
+        ("dotnet list package",),
+    )
+
+
 def filesystem_plugin_fix(m: Machine, scheme: Optional[str]) -> Fix:
     """No file system registered for ``scheme``: tensorflow-io's release for the installed
     TensorFlow (the companion table), imported before the path is opened."""

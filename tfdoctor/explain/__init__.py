@@ -1835,6 +1835,10 @@ def _companion(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
         )
     if any(h.signature.id == "tfjs-core-releases-differ" for h in hits):
         return causes.software.COMPANION_MISMATCH, causes.software.tfjs_releases_fix()
+    if any(h.signature.id == "dotnet-c-api-entry-point-missing" for h in hits):
+        return causes.software.COMPANION_MISMATCH, causes.software.dotnet_binding_fix(
+            _group(hits, "symbol") or "a C function"
+        )
     if any(h.signature.id in ("c-api-name-unknown", "c-api-symbol-undefined") for h in hits):
         return causes.software.COMPANION_MISMATCH, causes.software.c_binding_fix(
             _group(hits, "binding"), _group(hits, "symbol") or "a C name", r.os
