@@ -604,6 +604,18 @@ def _keras212_dist(m: Machine) -> str:
     return m.tf_name if m.tf_name in _KERAS2_LINE_DISTS else "tensorflow"
 
 
+def _line_pythons(m: Machine, line: str) -> str:
+    """`` (in a new virtual environment of a Python it supports, 3.8 to 3.11)``: the Pythons the
+    matrix lists for a TensorFlow line's wheels, any platform; empty where it does not know."""
+    row = m.matrix.line_for(line) if m.matrix is not None else None
+    pythons = sorted(
+        {py for pys in (row.python.values() if row else ()) for py in pys}, key=version_key
+    )
+    if not pythons:
+        return ""
+    return f" (in a new virtual environment of a Python it supports, {pythons[0]} to {pythons[-1]})"
+
+
 def _package_before_keras(tb: Traceback, name: str, verdict: Verdict, m: Machine) -> Verdict:
     """A Keras module or name an installed package's own import asks for (its frame raised)
     and the installed Keras lacks, where no rule gives it a Keras 3 idiom: Keras moved its
@@ -659,7 +671,7 @@ def _package_before_keras(tb: Traceback, name: str, verdict: Verdict, m: Machine
             fix = Fix(
                 f"Upgrade {dist} to a release made for the installed Keras, or keep this {dist} "
                 f"release and install the last Keras with {name}, 2.12, with its TensorFlow "
-                "2.12 (in a new virtual environment of a Python it supports, 3.8 to 3.11).",
+                f"2.12{_line_pythons(m, '2.12')}.",
                 (
                     *m.pip(f"install --upgrade {dist}"),
                     f"pip show {dist} keras tensorflow",
