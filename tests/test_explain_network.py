@@ -248,3 +248,15 @@ def test_pips_empty_list_alone_is_still_the_wheels() -> None:
         "versions: none)\n"
     )
     assert any(f.cause == "tf-no-wheel-for-python" for f in explained(text).findings)
+
+
+def test_tensorflow_datasets_is_told_its_own_proxy_variables() -> None:
+    line = (
+        "requests.exceptions.ConnectionError: HTTPSConnectionPool(host='storage.googleapis.com', "
+        "port=443): Max retries exceeded with url: /tfds-data/dataset_info/mnist/3.0.1 (Caused "
+        "by NewConnectionError('<urllib3.connection.HTTPSConnection object at 0x7f>: Failed to "
+        "establish a new connection: [Errno 110] Connection timed out'))\n"
+    )
+    top = top_error(explained(line))
+    assert top.cause == "proxy-not-configured"
+    assert "TFDS_HTTPS_PROXY" in fix_text(top)

@@ -23,6 +23,11 @@ _PYTHON_ORG_MAC = "https://github.com/python/cpython/blob/3.11/Mac/BuildScript/r
 _SSL_DOCS = "https://docs.python.org/3/library/ssl.html#ssl.get_default_verify_paths"
 _KERAS_GET_FILE = "https://www.tensorflow.org/api_docs/python/tf/keras/utils/get_file"
 _PIP_PROXY = "https://pip.pypa.io/en/stable/user_guide/#using-a-proxy-server"
+# TensorFlow Datasets' downloader passes TFDS_HTTP(S)_PROXY and TFDS_CA_BUNDLE to requests.
+_TFDS_DOWNLOADER = (
+    "https://github.com/tensorflow/datasets/blob/master/"
+    "tensorflow_datasets/core/download/downloader.py"
+)
 
 CAUSES: Mapping[str, Cause] = dict(
     (
@@ -54,6 +59,7 @@ CAUSES: Mapping[str, Cause] = dict(
             "out; Python's clients use a proxy only when told (HTTPS_PROXY, HTTP_PROXY, pip's "
             "--proxy).",
             _PIP_PROXY,
+            _TFDS_DOWNLOADER,
             "https://docs.python.org/3/library/urllib.request.html#urllib.request.getproxies",
         ),
         define(
@@ -95,8 +101,9 @@ NETWORK_CANDIDATES: Mapping[str, tuple[str, str, str]] = {
         "the network reaches the Internet only through a proxy this process was not given",
         "`env | grep -i proxy` shows no HTTPS_PROXY while a browser or the system settings use one",
         "give the process the proxy (export HTTPS_PROXY and HTTP_PROXY before starting "
-        "Python or the notebook, pip install --proxy); for a proxy that intercepts TLS, also "
-        "its CA certificate (SSL_CERT_FILE, REQUESTS_CA_BUNDLE)",
+        "Python or the notebook, pip install --proxy; TensorFlow Datasets' downloader also "
+        "reads TFDS_HTTPS_PROXY and TFDS_HTTP_PROXY); for a proxy that intercepts TLS, also "
+        "its CA certificate (SSL_CERT_FILE, REQUESTS_CA_BUNDLE, TFDS_CA_BUNDLE)",
     ),
     "host": (
         "the host is blocked on this network (a national or corporate filter) or down",
@@ -111,6 +118,7 @@ _NETWORK_COMMANDS: Mapping[str, tuple[str, ...]] = {
     "proxy": (
         "env | grep -i proxy",
         "export HTTPS_PROXY=http://PROXY_HOST:PORT HTTP_PROXY=http://PROXY_HOST:PORT",
+        "export TFDS_HTTPS_PROXY=http://PROXY_HOST:PORT TFDS_HTTP_PROXY=http://PROXY_HOST:PORT",
         "python -m pip install --proxy http://PROXY_HOST:PORT PACKAGE",
     ),
     "host": (),
@@ -202,7 +210,8 @@ def ca_certs_fix(
         "a proxy of the organisation intercepts TLS and re-signs the connection with its own "
         f"CA: `openssl s_client -connect {host}:443 -showcerts </dev/null` shows that "
         "organisation as the issuer; if so, put the organisation's CA certificate (from its "
-        "IT) in SSL_CERT_FILE and REQUESTS_CA_BUNDLE (pip: pip config set global.cert FILE)"
+        "IT) in SSL_CERT_FILE and REQUESTS_CA_BUNDLE (TensorFlow Datasets: TFDS_CA_BUNDLE; pip: "
+        "pip config set global.cert FILE)"
     )
     local = (
         f'{store}: `python -c "import ssl; print(ssl.get_default_verify_paths())"` names a '
