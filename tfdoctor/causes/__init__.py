@@ -23,6 +23,7 @@ from tfdoctor.causes import (
     container,
     gpu,
     hosted,
+    network,
     notebook,
     platform,
     runtime,
@@ -46,6 +47,7 @@ __all__ = [
     "gpu",
     "hosted",
     "merge",
+    "network",
     "notebook",
     "platform",
     "runtime",
@@ -64,6 +66,7 @@ AREAS = (
     conda,
     xla,
     runtime,
+    network,
     code,
     cluster,
 )

@@ -737,6 +737,8 @@ _OS_TEXT = (
         "macos",
         re.compile(
             r"(?:^|[\s\"'(])/(?:Users/|opt/homebrew/|usr/local/Cellar/)|\.dylib\b|\bon darwin$"
+            # python.org's macOS installer: its framework and its Applications folder.
+            r"|/Library/Frameworks/Python\.framework/|/Applications/Python 3\.\d+/"
             # platform.platform()'s words for macOS (macOS-14.1-arm64-arm-64bit;
             # Darwin-19.6.0-x86_64-i386-64bit).
             r"|\b(?:macOS|Darwin)-\d+\.\d+(?:\.\d+)?-(?:arm64|x86_64)\b",
@@ -1774,6 +1776,102 @@ def _group(hits: Sequence[Hits], name: str) -> Optional[str]:
     return next((g[name] for h in hits for g in h.groups if g.get(name)), None)
 
 
+#: A downloaded file's URL in a cited line, or the host urllib3 names (host='pypi.org').
+_DOWNLOAD_URL = re.compile(
+    r"https?://[^\s'\"<>()]{1,300}|host='(?P<host>[\w.-]{1,253})'"
+    # libcurl's details (TensorFlow's HTTP client): "Could not resolve host: NAME",
+    # "Failed to connect to NAME port 443".
+    r"|(?:resolve host:|connect to) (?P<curl_host>[\w-]{1,63}(?:\.[\w-]{1,63}){1,8})"
+)
+#: The system's words for a failed connection, as the cited line gives them.
+_NETWORK_ERROR = re.compile(
+    r"\[(?:Errno|WinError) -?\d+\] [^'\"<>()\n]{1,120}|Connection to [\w.-]{1,253} timed out"
+    r"|Read timed out|urlopen error timed out|libcurl code \d+ meaning '[^'\n]{1,80}'"
+)
+#: OpenSSL's reason for a failed verification, after Python 3.7's colon.
+_VERIFY_REASON = re.compile(r"certificate verify failed: ([^(\n'>]{1,160})")
+#: The ranking of the candidates for each kind of failed connection: no route or no name
+#: server first where the system found none, a proxy first where the direct connection was
+#: refused or dropped, the host's route first where it connected and then stalled.
+_NETWORK_ORDER: dict[str, tuple[str, ...]] = {
+    "download-network-unreachable": ("no-network", "proxy", "host"),
+    "download-name-unresolved": ("no-network", "proxy", "host"),
+    "download-name-unknown": ("no-network", "proxy", "host"),
+    "download-getaddrinfo-failed": ("no-network", "proxy", "host"),
+    "download-connection-refused": ("proxy", "host", "no-network"),
+    "download-connection-timed-out": ("proxy", "host", "no-network"),
+    "download-read-timed-out": ("host", "proxy", "no-network"),
+    "tf-http-host-unresolved": ("no-network", "proxy", "host"),
+    "tf-http-connect-failed": ("proxy", "host", "no-network"),
+}
+
+
+#: The causes of a download whose connection failed.
+_CONNECTION_CAUSES = (
+    causes.network.NO_NETWORK_ACCESS,
+    causes.network.PROXY_NOT_CONFIGURED,
+    causes.network.DOWNLOAD_HOST_UNREACHABLE,
+)
+
+
+def _download_url(hits: Sequence[Hits]) -> Optional[str]:
+    """The URL (or urllib3's host, as an https URL) the cited lines show, if any."""
+    for h in hits:
+        for _, line in h.citations:
+            match = _DOWNLOAD_URL.search(line)
+            if match is not None:
+                host = match.group("host") or match.group("curl_host")
+                return f"https://{host}" if host else match.group(0).rstrip(".:,;")
+    return None
+
+
+def _download_network(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    """A download whose connection failed: the candidates ranked by what the system said."""
+    first = min(hits, key=lambda h: h.first)
+    order = _NETWORK_ORDER.get(first.signature.id, ("proxy", "host", "no-network"))
+    said = " ".join(line for h in hits for _, line in h.citations)
+    error = _NETWORK_ERROR.search(said)
+    words = error.group(0).strip() if error is not None else first.signature.summary
+    return causes.network.NETWORK_CAUSE[order[0]], causes.network.network_fix(
+        order, words, _download_url(hits), slow=first.signature.id == "download-read-timed-out"
+    )
+
+
+def _ca_certs(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    """A certificate no trusted CA signed: python.org's macOS step where macOS may be the
+    system, and the intercepting proxy first for clients that carry certifi's own bundle."""
+    said = " ".join(line for h in hits for _, line in h.citations)
+    # pip and requests verify with certifi's bundle (urllib3's "HTTPSConnectionPool", requests'
+    # "SSLError("), not the interpreter's store: a missing store does not explain them.
+    proxy_first = any(w in said for w in ("HTTPSConnectionPool", "SSLError(", "pip._vendor"))
+    if r.os == "macos":
+        macos: Optional[bool] = True
+    elif r.os is not None:
+        macos = False
+    elif m.os is not None:
+        macos = m.os == "macos"
+    else:
+        macos = None
+    reason = _VERIFY_REASON.search(said)
+    return causes.network.PYTHON_CA_CERTS_MISSING, causes.network.ca_certs_fix(
+        macos,
+        r.python,
+        proxy_first=proxy_first,
+        reason=reason.group(1).strip() if reason is not None else "",
+        url=_download_url(hits),
+    )
+
+
+def _host_cert(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    """One host's certificate that does not verify, with OpenSSL's reason."""
+    said = " ".join(line for h in hits for _, line in h.citations)
+    reason = _VERIFY_REASON.search(said)
+    return causes.network.DOWNLOAD_HOST_CERT_UNVERIFIABLE, causes.network.host_cert_fix(
+        reason.group(1).strip() if reason is not None else "certificate verify failed",
+        _download_url(hits),
+    )
+
+
 def _addon_tools(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     # node-gyp's words name what it missed: Python, Visual Studio, Xcode (macOS's), make.
     said = " ".join(line for h in hits for _, line in h.citations)
@@ -2549,6 +2647,11 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
 
 #: Cause -> the catalogue's fix builder, applied to the machine the log (and facts) show.
 BUILDERS: dict[str, Builder] = {
+    causes.network.PYTHON_CA_CERTS_MISSING: _ca_certs,
+    causes.network.DOWNLOAD_HOST_CERT_UNVERIFIABLE: _host_cert,
+    causes.network.NO_NETWORK_ACCESS: _download_network,
+    causes.network.PROXY_NOT_CONFIGURED: _download_network,
+    causes.network.DOWNLOAD_HOST_UNREACHABLE: _download_network,
     causes.gpu.CUDA_LIBS_MISSING: _cuda_libs,
     causes.gpu.CUDNN_VERSION_MISMATCH: _cudnn,
     causes.gpu.GPU_ARCH_UNSUPPORTED: _arch,
@@ -3244,10 +3347,24 @@ def _warned_capped(found: Iterable[Finding], evidence: Evidence) -> list[Finding
     ]
 
 
+def _pip_unreached_index(by_cause: dict[str, list[Hits]]) -> None:
+    """pip's empty list of releases after its connection failed is the connection's."""
+    if any(
+        "Retrying (Retry(" in line or "pip._vendor" in line
+        for cause in _CONNECTION_CAUSES
+        for h in by_cause.get(cause, ())
+        for _, line in h.citations
+    ):
+        # pip could not reach its index: "from versions: none" then says nothing of the
+        # wheels, only that pip saw none.
+        by_cause.pop(causes.platform.TF_NO_WHEEL_FOR_PYTHON, None)
+
+
 def _settle_overlaps(by_cause: dict[str, list[Hits]], evidence: Evidence) -> None:
     """Where two causes' signatures read one failure, the one whose words say more keeps it;
     signatures that are TensorFlow's only in its context go where the log shows otherwise."""
     _drop_unsupported(by_cause, evidence)
+    _pip_unreached_index(by_cause)
     _system_library_is_the_loaders(by_cause)
     _abort_names_its_failure(by_cause)
     _nccl_names_its_cuda_failure(by_cause)

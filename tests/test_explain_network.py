@@ -1,0 +1,262 @@
+"""Downloads that fail on the machine's side (Keras' get_file, urllib, requests, pip): a
+certificate no trusted CA signed, a host's own certificate, a connection refused, timed out or
+without a route: the causes and the candidates, ranked by what the system said."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.explaining import explained, fix_text, top_error
+
+_WEIGHTS = "https://storage.googleapis.com/tensorflow/keras-applications/vgg16/vgg16_weights.h5"
+
+
+def _get_file(reason: str, errno: str = "None") -> str:
+    return (
+        f"Downloading data from {_WEIGHTS}\n"
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app/train.py", line 9, in <module>\n'
+        "    model = VGG16(weights='imagenet')\n"
+        f"Exception: URL fetch failure on {_WEIGHTS}: {errno} -- {reason}\n"
+    )
+
+
+def test_an_issuer_the_python_does_not_have_is_its_ca_store() -> None:
+    text = _get_file(
+        "[SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: unable to get local "
+        "issuer certificate (_ssl.c:1129)"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "python-ca-certs-missing"
+    fix = fix_text(top)
+    assert "certifi" in fix and "SSL_CERT_FILE" in fix and "storage.googleapis.com:443" in fix
+    # Never verification turned off, except as the warning against it.
+    assert "verify=False" not in fix.replace("(verify=False)", "")
+
+
+def test_python_orgs_macos_python_gets_its_own_step_with_its_version() -> None:
+    text = (
+        '  File "/Library/Frameworks/Python.framework/Versions/3.6/lib/python3.6/urllib/'
+        'request.py", line 1320, in do_open\n'
+        "urllib.error.URLError: <urlopen error [SSL: CERTIFICATE_VERIFY_FAILED] certificate "
+        "verify failed (_ssl.c:852)>\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "python-ca-certs-missing"
+    assert '"/Applications/Python 3.6/Install Certificates.command"' in fix_text(top)
+
+
+def test_a_linux_python_is_not_told_of_macos_installer() -> None:
+    text = (
+        '  File "/usr/lib/python3.10/urllib/request.py", line 1351, in do_open\n'
+        "urllib.error.URLError: <urlopen error [SSL: CERTIFICATE_VERIFY_FAILED] certificate "
+        "verify failed: unable to get local issuer certificate (_ssl.c:997)>\n"
+    )
+    fix = fix_text(top_error(explained(text)))
+    assert "Install Certificates" not in fix and "python -m pip install --upgrade certifi" in fix
+
+
+def test_a_client_with_certifis_bundle_puts_the_intercepting_proxy_first() -> None:
+    text = (
+        "requests.exceptions.SSLError: HTTPSConnectionPool(host='tfhub.dev', port=443): Max "
+        "retries exceeded with url: /google/x/1 (Caused by SSLError(SSLCertVerificationError(1, "
+        "'[SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: self-signed certificate "
+        "in certificate chain (_ssl.c:1006)')))\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "python-ca-certs-missing"
+    fix = fix_text(top)
+    assert fix.index("intercepts TLS") < fix.index("no CA certificates")
+    assert "REQUESTS_CA_BUNDLE" in fix
+
+
+@pytest.mark.parametrize(
+    "reason",
+    [
+        "certificate has expired",
+        "Hostname mismatch, certificate is not valid for 'data.example.org'.",
+        "self-signed certificate",
+    ],
+    ids=["expired", "hostname", "self-signed"],
+)
+def test_the_hosts_own_certificate_is_the_hosts(reason: str) -> None:
+    text = _get_file(
+        f"[SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: {reason} (_ssl.c:1006)"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "download-host-cert-unverifiable"
+    fix = fix_text(top)
+    assert "date" in fix and "mirror" in fix and "Install Certificates" not in fix
+
+
+def test_no_route_out_is_no_network_first_with_the_cache() -> None:
+    top = top_error(explained(_get_file("[Errno 101] Network is unreachable")))
+    assert top.cause == "no-network-access"
+    fix = fix_text(top)
+    assert "~/.keras/models" in fix and f"curl -I {_WEIGHTS}" in fix
+    assert "vgg16_weights.h5 to ~/.keras/models/" in fix
+    # The other candidates stay named, after it.
+    assert fix.index("no outside network") < fix.index("proxy this process") < fix.index("blocked")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "IOError: [Errno socket error] [Errno 111] Connection refused",
+        "urllib.error.URLError: <urlopen error [Errno 110] Connection timed out>",
+        "WARNING: Retrying (Retry(total=4, connect=None, read=None, redirect=None, status=None)) "
+        "after connection broken by 'ConnectTimeoutError(<pip._vendor.urllib3.connection."
+        "HTTPSConnection object at 0x7f>, 'Connection to pypi.org timed out. (connect "
+        "timeout=15)')': /simple/tensorflow/",
+    ],
+    ids=["py2-refused", "urllib-timeout", "pip-connect-timeout"],
+)
+def test_a_refused_or_dropped_connection_is_a_proxy_first(line: str) -> None:
+    top = top_error(explained(line + "\n"))
+    assert top.cause == "proxy-not-configured"
+    fix = fix_text(top)
+    assert "HTTPS_PROXY" in fix and "env | grep -i proxy" in fix and "--proxy" in fix
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "urllib.error.URLError: <urlopen error [Errno -3] Temporary failure in name resolution>",
+        "urllib.error.URLError: <urlopen error [Errno 8] nodename nor servname provided, or not "
+        "known>",
+        "urllib.error.URLError: <urlopen error [Errno 11001] getaddrinfo failed>",
+    ],
+    ids=["eai-again", "macos-noname", "windows"],
+)
+def test_a_name_that_does_not_resolve_names_every_candidate(line: str) -> None:
+    top = top_error(explained(line + "\n"))
+    assert top.cause == "no-network-access"
+    fix = fix_text(top)
+    assert "HTTPS_PROXY" in fix and "blocked" in fix and "curl -I" in fix
+
+
+def test_a_read_timeout_is_the_route_to_the_host_with_a_longer_timeout() -> None:
+    line = (
+        "pip._vendor.urllib3.exceptions.ReadTimeoutError: HTTPSConnectionPool("
+        "host='files.pythonhosted.org', port=443): Read timed out.\n"
+    )
+    top = top_error(explained(line))
+    assert top.cause == "download-host-unreachable"
+    fix = fix_text(top)
+    assert "--timeout" in fix and "curl -I https://files.pythonhosted.org" in fix
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # A local server (TensorFlow Serving's REST port), not a download.
+        "requests.exceptions.ConnectionError: HTTPConnectionPool(host='localhost', port=8501): "
+        "Max retries exceeded with url: /v1/models/m:predict (Caused by NewConnectionError("
+        "'<urllib3.connection.HTTPConnection object at 0x7f>: Failed to establish a new "
+        "connection: [Errno 111] Connection refused'))",
+        # A proxy is set, and it is the one that failed.
+        "WARNING: Retrying (Retry(total=4)) after connection broken by 'ProxyError('Cannot "
+        "connect to proxy.', NewConnectionError('<pip._vendor.urllib3.connection.HTTPSConnection"
+        " object at 0x7f>: Failed to establish a new connection: [Errno 111] Connection "
+        "refused'))': /simple/tensorflow/",
+        # The same errno outside any download: a kernel, a cluster peer.
+        "ConnectionRefusedError: [Errno 111] Connection refused",
+        "OSError: [Errno 101] Network is unreachable",
+        "socket.gaierror: [Errno -3] Temporary failure in name resolution",
+        # An HTTP answer is no network failure.
+        f"Exception: URL fetch failure on {_WEIGHTS}: 404 -- Not Found",
+        # A certificate error named in prose, not Python's ssl error.
+        "INFO: retrying after certificate verify failed on the mirror",
+    ],
+    ids=[
+        "local-server",
+        "proxy-set",
+        "bare-refused",
+        "bare-unreachable",
+        "bare-dns",
+        "http-404",
+        "prose",
+    ],
+)
+def test_the_same_words_elsewhere_are_not_a_download_cause(line: str) -> None:
+    ids = {
+        "python-ca-certs-missing",
+        "download-host-cert-unverifiable",
+        "proxy-not-configured",
+        "download-host-unreachable",
+        "no-network-access",
+    }
+    assert all(f.cause not in ids for f in explained(line + "\n").findings)
+
+
+@pytest.mark.parametrize(
+    ("line", "cause"),
+    [
+        (
+            "tensorflow.python.framework.errors_impl.UnavailableError: Error executing an HTTP "
+            "request: libcurl code 6 meaning 'Couldn't resolve host name', error details: Could "
+            "not resolve host: storage.googleapis.com",
+            "no-network-access",
+        ),
+        (
+            "AbortedError: All 10 retry attempts failed. The last failure: Unavailable: Error "
+            "executing an HTTP request: libcurl code 7 meaning 'Couldn't connect to server', "
+            "error details: Failed to connect to storage.googleapis.com port 443: Connection "
+            "timed out",
+            "proxy-not-configured",
+        ),
+    ],
+    ids=["curl-name", "curl-connect"],
+)
+def test_tensorflows_own_http_client_reading_gcs(line: str, cause: str) -> None:
+    top = top_error(explained(line + "\n"))
+    assert top.cause == cause
+    fix = fix_text(top)
+    assert "curl -I https://storage.googleapis.com" in fix and "libcurl code" in fix
+
+
+def test_the_gce_metadata_token_lookup_off_google_cloud_is_not_a_download() -> None:
+    line = (
+        "W tensorflow/tsl/platform/cloud/google_auth_provider.cc:184] All attempts to get a "
+        "Google authentication bearer token failed, returning an empty token. Retrieving token "
+        'from GCE failed with "FAILED_PRECONDITION: Error executing an HTTP request: libcurl '
+        "code 6 meaning 'Couldn't resolve host name', error details: Could not resolve host: "
+        'metadata.google.internal".\n'
+    )
+    assert all(f.cause != "no-network-access" for f in explained(line).findings)
+
+
+def test_pips_empty_list_after_a_failed_connection_is_the_connection() -> None:
+    text = (
+        "WARNING: Retrying (Retry(total=4, connect=None, read=None, redirect=None, status=None)) "
+        "after connection broken by 'NewConnectionError('<pip._vendor.urllib3.connection."
+        "HTTPSConnection object at 0x7f>: Failed to establish a new connection: [Errno -3] "
+        "Temporary failure in name resolution')': /simple/tensorflow/\n"
+        "ERROR: Could not find a version that satisfies the requirement tensorflow (from "
+        "versions: none)\n"
+        "ERROR: No matching distribution found for tensorflow\n"
+    )
+    report = explained(text)
+    assert top_error(report).cause == "no-network-access"
+    assert "--no-index --find-links" in fix_text(top_error(report))
+    assert all(f.cause != "tf-no-wheel-for-python" for f in report.findings)
+
+
+def test_pips_empty_list_alone_is_still_the_wheels() -> None:
+    text = (
+        "ERROR: Could not find a version that satisfies the requirement tensorflow (from "
+        "versions: none)\n"
+    )
+    assert any(f.cause == "tf-no-wheel-for-python" for f in explained(text).findings)
+
+
+def test_tensorflow_datasets_is_told_its_own_proxy_variables() -> None:
+    line = (
+        "requests.exceptions.ConnectionError: HTTPSConnectionPool(host='storage.googleapis.com', "
+        "port=443): Max retries exceeded with url: /tfds-data/dataset_info/mnist/3.0.1 (Caused "
+        "by NewConnectionError('<urllib3.connection.HTTPSConnection object at 0x7f>: Failed to "
+        "establish a new connection: [Errno 110] Connection timed out'))\n"
+    )
+    top = top_error(explained(line))
+    assert top.cause == "proxy-not-configured"
+    assert "TFDS_HTTPS_PROXY" in fix_text(top)

@@ -1,0 +1,264 @@
+"""Causes a download shows: the machine's network, a proxy, a host, the CA certificates."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Final, Optional
+
+from tfdoctor.causes.base import Cause, CauseId, define
+from tfdoctor.findings import Fix
+
+#: The ids of this area's causes, as explain names them.
+PYTHON_CA_CERTS_MISSING: Final = CauseId("python-ca-certs-missing")
+DOWNLOAD_HOST_CERT_UNVERIFIABLE: Final = CauseId("download-host-cert-unverifiable")
+PROXY_NOT_CONFIGURED: Final = CauseId("proxy-not-configured")
+DOWNLOAD_HOST_UNREACHABLE: Final = CauseId("download-host-unreachable")
+NO_NETWORK_ACCESS: Final = CauseId("no-network-access")
+
+# Keras' get_file calls urllib's urlretrieve, which verifies with the ssl module's default
+# CA store (keras/utils/data_utils.py; Lib/urllib/request.py); pip and requests carry
+# certifi's bundle instead. python.org's macOS installer ships no CA store for its OpenSSL and
+# leaves it to "Install Certificates.command" (Mac/BuildScript/resources/ReadMe.rtf).
+_PYTHON_ORG_MAC = "https://github.com/python/cpython/blob/3.11/Mac/BuildScript/resources/ReadMe.rtf"
+_SSL_DOCS = "https://docs.python.org/3/library/ssl.html#ssl.get_default_verify_paths"
+_KERAS_GET_FILE = "https://www.tensorflow.org/api_docs/python/tf/keras/utils/get_file"
+_PIP_PROXY = "https://pip.pypa.io/en/stable/user_guide/#using-a-proxy-server"
+# TensorFlow Datasets' downloader passes TFDS_HTTP(S)_PROXY and TFDS_CA_BUNDLE to requests.
+_TFDS_DOWNLOADER = (
+    "https://github.com/tensorflow/datasets/blob/master/"
+    "tensorflow_datasets/core/download/downloader.py"
+)
+
+CAUSES: Mapping[str, Cause] = dict(
+    (
+        define(
+            PYTHON_CA_CERTS_MISSING,
+            "The downloading Python cannot verify certificates: no CA it trusts signed them",
+            "Python's ssl module verifies a server against the CA certificates its OpenSSL "
+            "finds (or, for pip and requests, certifi's bundle); where it finds none (python.org's "
+            "macOS Python until its Install Certificates.command runs) or a TLS-intercepting "
+            "proxy re-signs the connection with the organisation's own CA, every HTTPS download "
+            "fails with CERTIFICATE_VERIFY_FAILED, whatever the host. TensorFlow and Keras are "
+            "not at fault.",
+            _PYTHON_ORG_MAC,
+            _SSL_DOCS,
+        ),
+        define(
+            DOWNLOAD_HOST_CERT_UNVERIFIABLE,
+            "The download host's certificate cannot be verified",
+            "The certificate one host presents is expired, names another host or is "
+            "self-signed, while downloads from other hosts verify: the fault is on that server "
+            "(or in a clock or CA bundle too old to judge it), not in TensorFlow.",
+            _SSL_DOCS,
+        ),
+        define(
+            PROXY_NOT_CONFIGURED,
+            "The network needs a proxy the downloading process was not given",
+            "Where the Internet is reachable only through a proxy, a process that connects "
+            "directly (pip, Keras' get_file, TensorFlow Datasets, TF-Hub) is refused or times "
+            "out; Python's clients use a proxy only when told (HTTPS_PROXY, HTTP_PROXY, pip's "
+            "--proxy).",
+            _PIP_PROXY,
+            _TFDS_DOWNLOADER,
+            "https://docs.python.org/3/library/urllib.request.html#urllib.request.getproxies",
+        ),
+        define(
+            DOWNLOAD_HOST_UNREACHABLE,
+            "The download host cannot be reached from this network",
+            "The host a file comes from is blocked by a national or corporate filter, or the "
+            "service itself is down or its name no longer resolves; the machine and TensorFlow "
+            "are fine, and the file can come by another route.",
+            _KERAS_GET_FILE,
+        ),
+        define(
+            NO_NETWORK_ACCESS,
+            "The machine has no outside network",
+            "An air-gapped host or a cluster's compute nodes have no route out, so the first "
+            "download of weights, datasets or modules fails ('Network is unreachable'); the "
+            "files must be fetched elsewhere and put where the loader looks first.",
+            _KERAS_GET_FILE,
+            "https://www.tensorflow.org/datasets/overview#manual_download_if_download_fails",
+        ),
+    )
+)
+
+
+#: A candidate for a failed connection: what it is, what tells it apart, its fix, and the
+#: commands of both (the test first).
+NETWORK_CANDIDATES: Mapping[str, tuple[str, str, str]] = {
+    "no-network": (
+        "the machine has no outside network (an air-gapped host, a cluster's compute nodes)",
+        "`curl -I URL` fails the same way on this machine and works on another",
+        "download the file on a connected machine and put it where the loader looks first: "
+        "Keras' get_file reads ~/.keras/models (applications' weights) and ~/.keras/datasets "
+        "(keras.datasets) before downloading, a keras.applications model takes weights= the "
+        "file's path, TensorFlow Datasets reads a prepared data_dir (tfds.load(name, "
+        "data_dir=DIR, download=False)), TF-Hub a module directory or TFHUB_CACHE_DIR; pip "
+        "installs from wheels downloaded elsewhere (pip download, then pip install "
+        "--no-index --find-links)",
+    ),
+    "proxy": (
+        "the network reaches the Internet only through a proxy this process was not given",
+        "`env | grep -i proxy` shows no HTTPS_PROXY while a browser or the system settings use one",
+        "give the process the proxy (export HTTPS_PROXY and HTTP_PROXY before starting "
+        "Python or the notebook, pip install --proxy; TensorFlow Datasets' downloader also "
+        "reads TFDS_HTTPS_PROXY and TFDS_HTTP_PROXY); for a proxy that intercepts TLS, also "
+        "its CA certificate (SSL_CERT_FILE, REQUESTS_CA_BUNDLE, TFDS_CA_BUNDLE)",
+    ),
+    "host": (
+        "the host is blocked on this network (a national or corporate filter) or down",
+        "`curl -I URL` fails here, yet other sites load and the URL works from another network",
+        "fetch the file by another route (another network, a VPN, a mirror) into the "
+        "loader's cache as above, or wait for the service",
+    ),
+}
+
+_NETWORK_COMMANDS: Mapping[str, tuple[str, ...]] = {
+    "no-network": ("mkdir -p ~/.keras/models ~/.keras/datasets",),
+    "proxy": (
+        "env | grep -i proxy",
+        "export HTTPS_PROXY=http://PROXY_HOST:PORT HTTP_PROXY=http://PROXY_HOST:PORT",
+        "export TFDS_HTTPS_PROXY=http://PROXY_HOST:PORT TFDS_HTTP_PROXY=http://PROXY_HOST:PORT",
+        "python -m pip install --proxy http://PROXY_HOST:PORT PACKAGE",
+    ),
+    "host": (),
+}
+
+#: The cause each candidate of a failed connection names.
+NETWORK_CAUSE: Mapping[str, CauseId] = {
+    "no-network": NO_NETWORK_ACCESS,
+    "proxy": PROXY_NOT_CONFIGURED,
+    "host": DOWNLOAD_HOST_UNREACHABLE,
+}
+
+
+def network_fix(
+    order: Sequence[str], error: str, url: Optional[str] = None, slow: bool = False
+) -> Fix:
+    """The candidates for a download whose connection failed, those in ``order`` first, each
+    with what tells it apart and its fix: ``error`` (the system's words) alone does not say
+    which one it is. ``url``: the file the log shows, for the commands that test it; ``slow``:
+    the connection was made and the data came too slowly (a longer timeout may do)."""
+    ranked = [*order, *(k for k in NETWORK_CANDIDATES if k not in order)]
+    target = url or "URL"
+    steps = []
+    for number, key in enumerate(ranked, 1):
+        what, tell, fix = NETWORK_CANDIDATES[key]
+        steps.append(f"{number}. {what}: {tell.replace('URL', target)}; if so, {fix}.")
+    commands = [f"curl -I {target}"]
+    commands += [c for key in ranked for c in _NETWORK_COMMANDS[key]]
+    name = url.rstrip("/").rsplit("/", 1)[-1] if url and url.count("/") > 2 else ""
+    if name:
+        # get_file looks for the file under its own name before downloading it.
+        steps.append(
+            f"To bring this file by hand: `curl -L -O {url}` where it downloads, then copy "
+            f"{name} to ~/.keras/models/ (weights) or ~/.keras/datasets/ (keras.datasets) "
+            "here, or pass its path to the loader."
+        )
+    lead = f"The download failed before any data came ({error}): the connection, not TensorFlow."
+    if slow:
+        # urllib3's ReadTimeoutError: connected, then no data within the timeout; pip's own
+        # default is 15 seconds (--timeout).
+        lead = (
+            f"The download connected and then waited too long for data ({error}): a slow or "
+            "filtered route, not TensorFlow. A longer timeout may be enough (pip --timeout, "
+            "--retries)."
+        )
+        commands.insert(1, "python -m pip install --timeout 120 --retries 10 PACKAGE")
+    return Fix(
+        lead + " The candidates, most likely first: " + " ".join(steps),
+        tuple(dict.fromkeys(commands)),
+    )
+
+
+#: What python.org's macOS installer asks to be run once per Python (its ReadMe).
+def _install_certificates(python: Optional[str]) -> str:
+    if python:
+        return f'open "/Applications/Python {python}/Install Certificates.command"'
+    # The folder is named after the interpreter's X.Y: ask the interpreter.
+    return (
+        "open \"/Applications/Python $(python3 -c 'import sys; "
+        'print("%d.%d" % sys.version_info[:2])\')/Install Certificates.command"'
+    )
+
+
+def ca_certs_fix(
+    macos: Optional[bool],
+    python: Optional[str],
+    proxy_first: bool = False,
+    reason: str = "",
+    url: Optional[str] = None,
+) -> Fix:
+    """Certificates the downloading Python can verify with: python.org's macOS Python's own
+    step where the log shows macOS (or does not show the system), certifi's bundle elsewhere,
+    a TLS-intercepting proxy's CA; never verification turned off. ``macos``: True, False, or
+    None where the log does not show the system; ``python``: the interpreter's X.Y the log
+    shows; ``proxy_first``: the client carries certifi's bundle (pip, requests), so an
+    intercepting proxy is the likelier; ``reason``: what OpenSSL said it lacked."""
+    host = url.split("://", 1)[-1].split("/", 1)[0] if url else "HOST"
+    store = "the Python has no CA certificates its ssl module uses"
+    if macos is not False:
+        store += (
+            " (python.org's macOS Python until its Install Certificates.command has run: "
+            f"`{_install_certificates(python)}`, once per Python)"
+        )
+    store_fix = (
+        "install certifi's bundle and point the ssl module at it (SSL_CERT_FILE, exported "
+        "before Python starts)"
+    )
+    proxy = (
+        "a proxy of the organisation intercepts TLS and re-signs the connection with its own "
+        f"CA: `openssl s_client -connect {host}:443 -showcerts </dev/null` shows that "
+        "organisation as the issuer; if so, put the organisation's CA certificate (from its "
+        "IT) in SSL_CERT_FILE and REQUESTS_CA_BUNDLE (TensorFlow Datasets: TFDS_CA_BUNDLE; pip: "
+        "pip config set global.cert FILE)"
+    )
+    local = (
+        f'{store}: `python -c "import ssl; print(ssl.get_default_verify_paths())"` names a '
+        f"cafile or capath that does not exist; if so, {store_fix}"
+    )
+    host_side = (
+        "the host or the network path to it is at fault (a server that sends an incomplete "
+        "chain, which browsers complete and Python does not; a filter that tampers with the "
+        f"connection): other HTTPS hosts verify from this Python and `openssl s_client -connect "
+        f"{host}:443` reports the server's own certificate unverifiable; if so, fetch the file by "
+        "another route (a mirror, another network) into the loader's cache (~/.keras/models, "
+        "~/.keras/datasets, TensorFlow Datasets' data_dir)"
+    )
+    ranked = [proxy, local, host_side] if proxy_first else [local, proxy, host_side]
+    steps = " ".join(f"{n}. {text}." for n, text in enumerate(ranked, 1))
+    said = f" ({reason})" if reason else ""
+    commands = []
+    if macos is not False:
+        commands.append(_install_certificates(python))
+    commands += [
+        "python -m pip install --upgrade certifi",
+        'export SSL_CERT_FILE="$(python -m certifi)"',
+        "export REQUESTS_CA_BUNDLE=/path/to/organisation-ca.pem",
+    ]
+    return Fix(
+        f"Certificate verification failed{said}: the downloading Python could not find the CA "
+        "that signed the server's certificate. The candidates, most likely first: "
+        + steps
+        + " Do not turn verification off (verify=False): it hides the fault and lets anyone "
+        "on the path replace the file.",
+        tuple(commands),
+    )
+
+
+def host_cert_fix(reason: str, url: Optional[str] = None) -> Fix:
+    """One host's certificate that does not verify: the clock and CA bundle checked first,
+    then another route to the file."""
+    target = url or "URL"
+    return Fix(
+        f"The server's certificate did not verify ({reason}). Check first that this machine is "
+        "not the cause: its clock (`date`; a wrong date makes valid certificates look expired) "
+        "and a CA bundle too old to know the server's CA (upgrade certifi). If "
+        f"`curl -I {target}` fails the same from other machines, the host's certificate is at "
+        "fault: download the file from a mirror or by another route into the loader's cache "
+        "(~/.keras/models, ~/.keras/datasets, TensorFlow Datasets' manual_dir), or wait for the "
+        "host to fix its certificate. TensorFlow Datasets' checksums still verify a file "
+        "fetched with tfds.download.DownloadConfig(verify_ssl=False) for that one dataset; "
+        "never turn verification off for every download.",
+        ("date", "python -m pip install --upgrade certifi", f"curl -I {target}"),
+    )
