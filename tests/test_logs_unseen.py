@@ -110,12 +110,6 @@ PROPOSED_CAUSES: dict[str, str] = {
     "(RLIMIT_NOFILE, `ulimit -n`), so opening a file fails with EMFILE (Too many open files) in "
     "TensorFlow's file-system code, tf.data or TensorFlow Serving; the fix is raising the limit "
     "(ulimit -n, the container's or service's limit) or opening fewer files at once",
-    "tf-distribution-unrecognised": "a library that decides whether TensorFlow is available from "
-    "a list of distribution names (Transformers' tensorflow, tensorflow-cpu, tensorflow-gpu, ...) "
-    "does not know the distribution installed (tf-nightly, tensorflow-rocm, tensorflow-macos, a "
-    "custom build), so it reports TensorFlow missing and disables its TensorFlow classes although "
-    "`import tensorflow` works; the fix is a release of the library that knows the name (or making "
-    "it read that distribution), not installing TensorFlow",
     "tensorboard-duplicate-install": "more than one TensorBoard distribution is installed in one "
     "environment (tensorboard beside tb-nightly or the old tensorflow-tensorboard, or a "
     "half-removed copy pip lists as `-ensorboard`), so their plugins register twice (`Duplicate "
@@ -136,34 +130,7 @@ PROPOSED_CAUSES: dict[str, str] = {
     "(reticulate for R's tensorflow and keras) has a bug, fixed in a newer release, that makes it "
     "report TensorFlow missing or fail to load it from a Python where TensorFlow is installed; "
     "the fix is upgrading the binding, not reinstalling TensorFlow",
-    "python-ca-certs-missing": "the Python that downloads a file (Keras' get_file, a dataset or "
-    "model loader) has no CA bundle its ssl module uses, so every HTTPS download fails with "
-    "CERTIFICATE_VERIFY_FAILED (unable to get local issuer certificate) whatever the host: the "
-    "python.org macOS installer leaves this to its Install Certificates.command; the fix is to run "
-    "it (or point SSL_CERT_FILE at certifi's bundle), not to change TensorFlow or Keras",
-    "download-host-cert-unverifiable": "the certificate that one download host presents cannot be "
-    "verified from the machine (an incomplete chain, an expired or otherwise invalid certificate "
-    "on that server) while downloads from other hosts verify, so only that dataset or model fails "
-    "with CERTIFICATE_VERIFY_FAILED; the fix is on the download side (the loader's option to skip "
-    "verification for that host, such as TensorFlow Datasets' verify_ssl=False, another mirror, or "
-    "waiting for the host's certificate to be fixed), not the machine's CA store",
-    "proxy-not-configured": "the machine reaches the Internet only through a proxy that the "
-    "process downloading (pip, Keras' get_file, TensorFlow Datasets, TF-Hub) was not told about, "
-    "so its direct connections are refused or time out; the fix is to give that process the proxy "
-    "(HTTPS_PROXY/HTTP_PROXY, pip's --proxy, the loader's own proxy setting such as "
-    "TFDS_HTTPS_PROXY) and, for a proxy that intercepts TLS, its CA certificate",
-    "download-host-unreachable": "the host a download comes from cannot be reached from the "
-    "machine's network for reasons outside the machine's own configuration: a national or "
-    "corporate filter blocks or tampers with it, or the service itself is down (its name not "
-    "resolving), so the fetch fails with a refused or timed-out connection, a name that does not "
-    "resolve or a certificate that does not verify; the fix is another route to the file (a "
-    "manual download into the cache, a mirror, a VPN or proxy) or waiting for the service, not a "
-    "change to TensorFlow or the CA store",
-    "no-network-access": "the machine that runs the code has no outside network at all (an "
-    "air-gapped host, a cluster's compute nodes), so the first download of weights, datasets or "
-    "modules fails with Network is unreachable; the fix is to fetch the files on a connected "
-    "machine and place them in the loader's cache (~/.keras/models, TFDS's data_dir, "
-    "TFHUB_CACHE_DIR) or to install from local wheels",
+
 }
 
 _REQUIRED = {
