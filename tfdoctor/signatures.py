@@ -111,7 +111,10 @@ GROUPS = frozenset(
 #: programs print the same words: gast's node check for pythran and beniget);
 #: ``alone``, no other cause's line and no frame of an installed package (a notice TensorFlow
 #: appends to every error of a kind, the cause only where nothing else explains it).
-NEEDS = frozenset({"tensorflow-frame", "alone"})
+#: ``fork-shown``, a process the log shows forked (a gunicorn, uWSGI or Celery worker, Keras'
+#: multiprocessing workers, multiprocessing's fork): CUDA's "initialization error" is the fork's
+#: only there.
+NEEDS = frozenset({"tensorflow-frame", "alone", "fork-shown"})
 
 _ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 _URL_RE = re.compile(r"^https://\S+$")

@@ -45,6 +45,7 @@ PIP_TOO_OLD: Final = CauseId("pip-too-old")
 BAZEL_VERSION_MISMATCH: Final = CauseId("bazel-version-mismatch")
 BUILD_PYTHON_HEADERS_MISSING: Final = CauseId("build-python-headers-missing")
 PYTHON_REMOVED_MODULE: Final = CauseId("python-removed-module")
+DISTRO_PYTHON_PART_MISSING: Final = CauseId("distro-python-part-missing")
 NATIVE_ADDON_BUILD_TOOLS_MISSING: Final = CauseId("native-addon-build-tools-missing")
 
 METAL_FILES = "https://pypi.org/project/tensorflow-metal/#files"
@@ -124,6 +125,19 @@ CAUSES: Mapping[str, Cause] = dict(
             "or the module's replacement in the code mends it.",
             "https://peps.python.org/pep-0594/",
             "https://peps.python.org/pep-0632/",
+        ),
+        define(
+            DISTRO_PYTHON_PART_MISSING,
+            "A part of the distribution's Python is packaged apart and not installed",
+            "Debian and Ubuntu split their Python's standard library into packages: venv's "
+            "ensurepip (python3.X-venv), distutils beyond its __init__ and version modules "
+            "(python3.X-distutils, until 3.12 removed distutils), lib2to3 (python3-lib2to3) and "
+            "tkinter (python3-tk). The interpreter still has the module in its release; the "
+            "distribution's package that holds it is missing, so `python3 -m venv` cannot seed "
+            "pip ('ensurepip is not available') and imports fail with `No module named "
+            "'distutils.util'` or `'_tkinter'`.",
+            "https://packages.debian.org/bookworm/python3-venv",
+            "https://packages.debian.org/bullseye/python3-distutils",
         ),
         define(
             PIP_TOO_OLD,
@@ -1574,6 +1588,59 @@ def python_headers_fix(m: Machine) -> Fix:
         f"{dev}; Fedora and RHEL: python3-devel; a python.org or conda Python has them), then "
         "build again.",
         (where, *apt),
+    )
+
+
+#: The Debian/Ubuntu package of each split-out part, by the module missing; ``X`` is the
+#: Python's minor release where the package is named per release (deadsnakes does the same).
+_DISTRO_PACKAGES = {
+    "ensurepip": ("python3-venv", "python3.{minor}-venv"),
+    "distutils": ("python3-distutils", "python3.{minor}-distutils"),
+    "lib2to3": ("python3-lib2to3", "python3.{minor}-lib2to3"),
+    "tkinter": ("python3-tk", "python3.{minor}-tk"),
+}
+
+
+def distro_part_fix(part: str, python: str = "") -> Fix:
+    """The Debian/Ubuntu package that holds ``part`` (ensurepip, distutils, lib2to3, tkinter)
+    of the system Python; ``python``: its release where the log shows it (3.8)."""
+    plain, versioned = _DISTRO_PACKAGES[part]
+    minor = python.split(".")[1] if python.count(".") >= 1 else ""
+    package = versioned.format(minor=minor) if minor else plain
+    ask = () if minor else ("python3 --version",)
+    other = (
+        " If `python3 --version` prints 3.12 or later, that Python has no distutils at all: "
+        "`pip install setuptools` provides a copy instead."
+        if part == "distutils" and not minor
+        else ""
+    )
+    after = (
+        " then create the virtual environment again (remove the half-made one first)."
+        if part == "ensurepip"
+        else " then run the command again."
+    )
+    if part == "tkinter":
+        # Other Pythons split it too: Homebrew's python-tk formula, python.org's Windows
+        # installer's "tcl/tk and IDLE" feature (https://docs.python.org/3/using/windows.html).
+        after += (
+            " Elsewhere: Homebrew's Python needs `brew install python-tk`, python.org's Windows "
+            "installer its 'tcl/tk and IDLE' option (Modify in Apps)."
+        )
+    return Fix(
+        f"Debian and Ubuntu ship the system Python's {part} in a package of its own: install "
+        f"{package}"
+        + (
+            ""
+            if minor
+            else " (for a Python 3.X from the distribution or deadsnakes, "
+            + versioned.format(minor="X")
+            + ")"
+        )
+        + ","
+        + after
+        + " In a Dockerfile, add it to the apt-get install line."
+        + other,
+        (*ask, f"sudo apt-get install {package}"),
     )
 
 

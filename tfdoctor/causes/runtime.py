@@ -21,6 +21,9 @@ OP_KERNEL_MISSING: Final = CauseId("op-kernel-missing")
 GPU_BUSY_OR_UNAVAILABLE: Final = CauseId("gpu-busy-or-unavailable")
 THREADS_EXHAUSTED: Final = CauseId("threads-exhausted")
 FILESYSTEM_ENV_MISCONFIGURED: Final = CauseId("filesystem-env-misconfigured")
+OPEN_FILES_LIMIT_REACHED: Final = CauseId("open-files-limit-reached")
+SPAWN_MAIN_UNGUARDED: Final = CauseId("spawn-main-unguarded")
+TF_INITIALISED_BEFORE_FORK: Final = CauseId("tf-initialised-before-fork")
 
 #: Causes only a log reveals: they happen while a program runs, not in how it is installed.
 CAUSES: Mapping[str, Cause] = dict(
@@ -59,6 +62,47 @@ CAUSES: Mapping[str, Cause] = dict(
             "device'), says the filesystem is full, not that a package is wrong.",
             "https://pip.pypa.io/en/stable/topics/caching/",
             "https://man7.org/linux/man-pages/man3/errno.3.html",
+        ),
+        define(
+            OPEN_FILES_LIMIT_REACHED,
+            "The process reached its limit of open files",
+            "Each process may hold as many file descriptors as its RLIMIT_NOFILE allows (`ulimit "
+            "-n`, often 1024; a container or systemd unit sets its own). Files, sockets and "
+            "pipes all count: TensorFlow Serving polling many model versions, tf.data reading "
+            "many shards in parallel or a data loader's workers reach it, and open() then fails "
+            "with EMFILE ('[Errno 24] Too many open files'). The disk is not full: the limit is "
+            "the process's.",
+            "https://man7.org/linux/man-pages/man2/getrlimit.2.html",
+            "https://man7.org/linux/man-pages/man3/errno.3.html",
+        ),
+        define(
+            SPAWN_MAIN_UNGUARDED,
+            "A spawned child re-ran the main module, which has no __main__ guard",
+            "multiprocessing's spawn start method (the default on Windows, and on macOS since "
+            "Python 3.8) starts each child as a new interpreter that imports the parent's main "
+            "module again (spawn_main, _fixup_main_from_path). Code at the module's top level "
+            "that starts processes, a pool, a server or TensorFlow's work then runs again in "
+            "every child, which refuses to start processes while it bootstraps ('An attempt "
+            "has been made to start a new process before the current process has finished its "
+            "bootstrapping phase'). The top-level work belongs under "
+            "`if __name__ == '__main__':`.",
+            "https://docs.python.org/3/library/multiprocessing.html#the-spawn-and-forkserver-start-methods",
+            "https://github.com/python/cpython/blob/3.8/Lib/multiprocessing/spawn.py",
+        ),
+        define(
+            TF_INITIALISED_BEFORE_FORK,
+            "CUDA or TensorFlow was initialised in a process that then forked",
+            "CUDA does not survive fork(): a child forked after its parent initialised the CUDA "
+            "driver (TensorFlow does so when it first lists or uses the GPU, or loads a model) "
+            "cannot use it, and TensorFlow's runtime threads do not exist in the child either. "
+            "The forked workers of multiprocessing's default start method on Linux, of Keras' "
+            "use_multiprocessing, of gunicorn (with --preload or a model loaded at import), "
+            "uWSGI and Celery's prefork pool then fail with CUDA_ERROR_NOT_INITIALIZED "
+            "('initialization error', 'Failed setting context') or hang when they first run "
+            "the model. TensorFlow belongs in the child: a spawn or forkserver start, or the "
+            "import after the fork.",
+            "https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#initialization",
+            "https://docs.python.org/3/library/multiprocessing.html#contexts-and-start-methods",
         ),
         define(
             GPU_LIBRARY_INIT_FAILED,
@@ -201,6 +245,73 @@ def thread_limit_fix() -> Fix:
         (
             "ulimit -u; cat /sys/fs/cgroup/pids.max 2>/dev/null",
             "export TF_NUM_INTRAOP_THREADS=4 TF_NUM_INTEROP_THREADS=2",
+        ),
+    )
+
+
+def open_files_fix() -> Fix:
+    """A higher limit of open files for the process, where it runs (shell, container, unit)."""
+    return Fix(
+        "Raise the process's limit of open files (RLIMIT_NOFILE) where it is started: "
+        "`ulimit -n` in the shell that starts it (up to the hard limit, `ulimit -Hn`), "
+        "Docker's `--ulimit nofile=65536:65536` for a container (check the limit both on the "
+        "host and inside the container), LimitNOFILE= in a systemd unit; then start the "
+        "process again. Fewer files open at once (fewer parallel readers or model versions "
+        "served) lowers the need.",
+        (
+            "ulimit -n; ulimit -Hn",
+            "ulimit -n 65536",
+            "docker run --ulimit nofile=65536:65536 ...",
+        ),
+    )
+
+
+def spawn_guard_fix(module: str = "") -> Fix:
+    """The ``__main__`` guard around the main module's top-level work (``module``: its file,
+    where the log names it)."""
+    where = f"In {module}, put" if module else "In the script that starts the processes, put"
+    return Fix(
+        f"{where} everything that starts processes, pools, servers or TensorFlow work under "
+        "`if __name__ == '__main__':` (imports and definitions may stay at the top level): "
+        "spawn (Windows; macOS from Python 3.8) imports that module again in every child, "
+        "and the guard keeps the children from running it. On Linux, "
+        "multiprocessing.set_start_method('fork') inside the guard is the other way, where "
+        "the parent has not initialised TensorFlow's GPU before the children start.",
+        ('python -c "import multiprocessing as mp; print(mp.get_start_method())"',),
+    )
+
+
+def fork_after_init_fix(server: str = "") -> Fix:
+    """TensorFlow kept out of the parent of forked workers: spawn, the import in the child,
+    a server's workers loading the model themselves (``server``: gunicorn or celery)."""
+    if server == "gunicorn":
+        return Fix(
+            "gunicorn forks its workers from the process that imported the app: load the "
+            "model (and import TensorFlow) in each worker, not at import time with --preload "
+            "(drop --preload, or load it in a post_fork hook or on the first request), or "
+            "serve with one worker process and threads.",
+            (
+                "gunicorn --workers 1 --threads 4 app:app",
+                "grep -rn 'preload' gunicorn.conf.py",
+            ),
+        )
+    if server == "celery":
+        return Fix(
+            "Celery's prefork pool forks its workers from the process that imported the tasks: "
+            "import TensorFlow and load the model inside the task (or a worker_process_init "
+            "handler), or run a pool that does not fork (--pool=solo or threads).",
+            ("celery -A proj worker --pool=solo", "celery -A proj worker --pool=threads"),
+        )
+    return Fix(
+        "The child processes were forked after TensorFlow initialised CUDA in their parent: "
+        "start them with the spawn or forkserver start method "
+        "(multiprocessing.set_start_method('spawn') under `if __name__ == '__main__':`), "
+        "import TensorFlow only inside the child's function, or keep TensorFlow ops out of "
+        "the forked workers (Keras: use_multiprocessing=False, or a tf.data pipeline in "
+        "place of the Python generator).",
+        (
+            "python -c \"import multiprocessing as mp; mp.set_start_method('spawn')\"",
+            "model.fit(..., use_multiprocessing=False)",
         ),
     )
 

@@ -2586,6 +2586,33 @@ def _op_unregistered(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[cau
     return causes.software.OP_NOT_REGISTERED, causes.software.op_not_registered_fix(m, op)
 
 
+#: The Python release a distribution's package or path names (python3.8-venv,
+#: /usr/lib/python3.8/distutils/).
+_DISTRO_PYTHON = re.compile(r"python3\.(?P<minor>\d+)(?:-venv\b|/)")
+
+
+def _distro_part(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    """Which part of the distribution's Python is missing (its signature says), with the
+    release its own lines name, else the log's Python."""
+    ids = {h.signature.id for h in hits}
+    part = (
+        "tkinter"
+        if "tkinter-missing" in ids
+        else "distutils"
+        if "distutils-stub-debian" in ids
+        else "ensurepip"
+    )
+    named = [
+        f"3.{match.group('minor')}"
+        for h in hits
+        for _, line in h.citations
+        for match in [_DISTRO_PYTHON.search(line)]
+        if match is not None
+    ]
+    python = named[0] if named else (m.python_version or "")
+    return causes.platform.DISTRO_PYTHON_PART_MISSING, causes.platform.distro_part_fix(part, python)
+
+
 def _simple(cause: causes.CauseId, build: Callable[[Machine], Fix]) -> Builder:
     def builder(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
         return cause, build(m)
@@ -2688,6 +2715,21 @@ BUILDERS: dict[str, Builder] = {
         causes.platform.python_headers_fix(m),
     ),
     causes.platform.CPU_EMULATED: _cpu_avx,
+    causes.runtime.OPEN_FILES_LIMIT_REACHED: lambda m, r, hits: (
+        causes.runtime.OPEN_FILES_LIMIT_REACHED,
+        causes.runtime.open_files_fix(),
+    ),
+    causes.runtime.SPAWN_MAIN_UNGUARDED: lambda m, r, hits: (
+        causes.runtime.SPAWN_MAIN_UNGUARDED,
+        causes.runtime.spawn_guard_fix(),
+    ),
+    causes.runtime.TF_INITIALISED_BEFORE_FORK: lambda m, r, hits: (
+        causes.runtime.TF_INITIALISED_BEFORE_FORK,
+        causes.runtime.fork_after_init_fix(
+            "gunicorn" if any(h.signature.id == "gunicorn-workers-forked" for h in hits) else ""
+        ),
+    ),
+    causes.platform.DISTRO_PYTHON_PART_MISSING: _distro_part,
     causes.runtime.DISK_SPACE_EXHAUSTED: lambda m, r, hits: (
         causes.runtime.DISK_SPACE_EXHAUSTED,
         causes.runtime.disk_space_fix(m, r.os, docker=bool(r.container_tool or r.cuda_image)),
@@ -2773,6 +2815,21 @@ def _gpu_shown(m: Machine, r: Revealed) -> bool:
     return bool(r.compute_capability) or r.smi_gpu or m.gpu_presence in ("present", "driver-broken")
 
 
+#: Signatures whose lines show a process forked from another (a server's or pool's workers,
+#: Keras' multiprocessing workers, multiprocessing's fork start method): the context in which
+#: CUDA's "initialization error" is the fork's (needs: fork-shown).
+FORK_SIGNS = frozenset(
+    {
+        "gunicorn-workers-forked",
+        "forked-celery-worker",
+        "forked-uwsgi-worker",
+        "forked-keras-workers",
+        "forked-multiprocessing",
+        "forked-multithreaded-warning",
+    }
+)
+
+
 def _drop_unsupported(by_cause: dict[str, list[Hits]], evidence: Evidence) -> None:
     """Hits of signatures whose words are a cause's only in a context (their ``needs``),
     dropped where the log shows another: ``tensorflow-frame`` needs a traceback frame in
@@ -2784,6 +2841,7 @@ def _drop_unsupported(by_cause: dict[str, list[Hits]], evidence: Evidence) -> No
         return
     frames = [f.path.replace("\\", "/") for tb in evidence.tracebacks for f in tb.frames]
     in_tf = any("/tensorflow" in p or "/autograph/" in p for p in frames)
+    forked = any(sign in evidence.hits for sign in FORK_SIGNS)
     installed = any(origin_of(p).installed for p in frames)
     unconditional = {c for c, hits in by_cause.items() if any(not h.signature.needs for h in hits)}
 
@@ -2793,6 +2851,8 @@ def _drop_unsupported(by_cause: dict[str, list[Hits]], evidence: Evidence) -> No
             return in_tf
         if need == "alone":
             return not installed and not (unconditional - {cause})
+        if need == "fork-shown":
+            return forked
         return True
 
     for cause in list(by_cause):
@@ -3099,7 +3159,9 @@ def explain(
             findings.setdefault(extra.id, extra)
     inferred = _inferred(evidence, revealed)
     for cause, hits in by_cause.items():
-        found = _cause_finding(cause, hits, machine, revealed, facts is not None, inferred)
+        found = _fit_process_fix(
+            _cause_finding(cause, hits, machine, revealed, facts is not None, inferred), evidence
+        )
         if found.id not in findings:
             findings[found.id] = found
     # After the signatures' findings: a line of the log's own says more than its words.
@@ -3358,6 +3420,46 @@ def _pip_unreached_index(by_cause: dict[str, list[Hits]]) -> None:
         # pip could not reach its index: "from versions: none" then says nothing of the
         # wheels, only that pip saw none.
         by_cause.pop(causes.platform.TF_NO_WHEEL_FOR_PYTHON, None)
+
+
+#: runpy's and spawn.py's frames that run the parent's main module again in a spawned child.
+_RERUN_FRAMES = frozenset(
+    {"_fixup_main_from_path", "_fixup_main_from_name", "run_path", "_run_module_code", "_run_code"}
+)
+
+
+def _main_module(evidence: Evidence) -> str:
+    """The main module a spawned child ran again: the first file below spawn.py's and runpy's
+    frames that re-run it, where a traceback shows them."""
+    for tb in evidence.tracebacks:
+        rerun = False
+        for frame in tb.frames:
+            path = frame.path.replace("\\", "/")
+            if frame.function in _RERUN_FRAMES:
+                rerun = True
+            elif (
+                rerun
+                and not path.startswith("<")
+                and not path.endswith(("multiprocessing/spawn.py", "/runpy.py"))
+            ):
+                return frame.path
+    return ""
+
+
+def _fit_process_fix(found: Finding, evidence: Evidence) -> Finding:
+    """``found`` with the fix of a process cause fitted to what the log shows beyond its
+    lines: the main module a spawned child re-ran, a Celery pool that forked the workers."""
+    if found.cause == causes.runtime.SPAWN_MAIN_UNGUARDED:
+        module = _main_module(evidence)
+        if module:
+            return dataclasses.replace(found, fix=causes.runtime.spawn_guard_fix(module))
+    if (
+        found.cause == causes.runtime.TF_INITIALISED_BEFORE_FORK
+        and "forked-celery-worker" in evidence.hits
+        and "gunicorn-workers-forked" not in evidence.hits
+    ):
+        return dataclasses.replace(found, fix=causes.runtime.fork_after_init_fix("celery"))
+    return found
 
 
 def _settle_overlaps(by_cause: dict[str, list[Hits]], evidence: Evidence) -> None:

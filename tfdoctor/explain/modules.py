@@ -397,51 +397,85 @@ def _unlisted_module(tb: Traceback, module: str, m: Machine) -> Optional[Finding
     )
 
 
-#: Debian and Ubuntu ship the system Python's distutils apart from it, in python3-distutils
-#: (until Python 3.12 removed it): https://packages.debian.org/bookworm/python3-distutils
+#: Debian and Ubuntu ship parts of the system Python's standard library apart from it:
+#: distutils in python3-distutils (until Python 3.12 removed it) and lib2to3 in python3-lib2to3
+#: (until 3.13): https://packages.debian.org/bookworm/python3-distutils,
+#: https://packages.debian.org/bookworm/python3-lib2to3.
+_DISTRO_SPLIT = frozenset({"distutils", "lib2to3"})
 _SYSTEM_PYTHON = re.compile(r"/usr/lib/python3(?:\.\d+)?/")
+#: The interpreter's release an installed path names (lib/python3.6/; Windows' Lib\ names none).
+_PATH_PYTHON = re.compile(r"/(?:lib|lib64)/python(?P<version>3\.\d+)/")
+
+
+def _frames_python(tb: Traceback) -> str:
+    """The Python release the traceback's paths name (``lib/python3.8/``), if one alone."""
+    found = {
+        match.group("version")
+        for f in tb.frames
+        for match in [_PATH_PYTHON.search(f.path.replace("\\", "/"))]
+        if match is not None
+    }
+    return found.pop() if len(found) == 1 else ""
+
+
+def _distro_part(tb: Traceback, module: str, removed_in: str, m: Machine) -> Optional[Finding]:
+    """``No module named`` for distutils or lib2to3 where the evidence shows a Python that
+    still has it in its release: the distribution's package that holds it is missing.
+    Evidence, in order: the log's Python (or the frames' ``lib/python3.X/``) before the
+    release that removed it; the system Python's own directory (``/usr/lib/python3``); for
+    distutils, a submodule missing (``distutils.util``), which only Debian's split leaves
+    (its stdlib keeps ``distutils/__init__.py``; a Python without distutils says
+    ``No module named 'distutils'``)."""
+    top = module.split(".", maxsplit=1)[0]
+    if top not in _DISTRO_SPLIT:
+        return None
+    python = m.python_version or _frames_python(tb)
+    if python and version_key(python)[:2] >= version_key(removed_in)[:2]:
+        return None  # a Python that removed it: not the distribution's package
+    system = any(_SYSTEM_PYTHON.search(f.path.replace("\\", "/")) for f in tb.frames)
+    submodule = top == "distutils" and module != top
+    if not (python or system or submodule):
+        return None
+    said = f"{tb.where}: {tb.type}: {tb.message}"
+    why = (
+        f"Python {python} still has {top} in its release"
+        if python
+        else "the system Python's own directory (/usr/lib/python3) raised it"
+        if system
+        else f"{top}'s package is there and its submodule {module} is not, which only "
+        f"Debian's split leaves (a Python {removed_in} or later, without {top}, names "
+        f"'{top}' itself)"
+    )
+    return causes.finding(
+        f"explain.{causes.platform.DISTRO_PYTHON_PART_MISSING}",
+        Severity.ERROR,
+        causes.platform.DISTRO_PYTHON_PART_MISSING,
+        f"The distribution's Python lacks its {top} package (Debian and Ubuntu ship it apart)",
+        f"{said}\nDebian and Ubuntu package the system Python's {top} apart from it (until "
+        f"Python {removed_in}, which removed it): {why}.",
+        causes.platform.distro_part_fix(top, python),
+    )
 
 
 def _removed_module(tb: Traceback, module: str, m: Machine) -> Optional[Finding]:
     """``No module named 'X'`` for a standard module a Python release removed (distutils,
     imp, PEP 594's modules, Python 2's names), imported by a package release or code older
     than the interpreter. Where the log shows a Python that still has it, only Debian's
-    split-out distutils is a cause (its system Python without python3-distutils)."""
+    split-out distutils and lib2to3 are a cause (:func:`_distro_part`)."""
     top = module.split(".", maxsplit=1)[0]
     gone = modules().removed.get(top)
     if gone is None or tb.name not in ("ModuleNotFoundError", "ImportError"):
         return None
     if top != module and not gone.package:
         return None  # a submodule of a single-file module: the project's own package
+    split = _distro_part(tb, module, gone.removed_in, m)
+    if split is not None:
+        return split
     said = f"{tb.where}: {tb.type}: {tb.message}"
     python = m.python_version
     older = bool(python) and version_key(python or "")[:2] < version_key(gone.removed_in)[:2]
-    system = top == "distutils" and any(
-        _SYSTEM_PYTHON.search(f.path.replace("\\", "/")) for f in tb.frames
-    )
-    if older and not system:
+    if older:
         return None  # the Python the log shows still has it: not this
-    if system and (older or not python):
-        # Debian's system Python: its distutils is a package of its own before 3.12.
-        return causes.finding(
-            "explain.package-not-installed",
-            Severity.ERROR,
-            causes.software.PACKAGE_NOT_INSTALLED,
-            "The system Python's distutils is not installed (Debian's python3-distutils)",
-            f"{said}\nDebian and Ubuntu package the system Python's distutils apart from it, in "
-            "python3-distutils (until Python 3.12, which has none).",
-            Fix(
-                "Install the system Python's distutils package"
-                + (
-                    "."
-                    if python
-                    else " (if `python3 --version` prints 3.12 or later, that Python has no "
-                    "distutils at all: `pip install setuptools` provides a copy instead)."
-                ),
-                (() if python else ("python3 --version",))
-                + ("sudo apt-get install python3-distutils",),
-            ),
-        )
     frames = [f for f in tb.frames if not f.path.startswith("<")]
     path = frames[-1].path if frames else ""
     origin = origin_of(path) if path else None
