@@ -87,29 +87,6 @@ PROPOSED_CAUSES: dict[str, str] = {
     "asks for (a serving image not yet published for a new release, a legacy container built for "
     "Python 2 only), so the platform rejects the image or cannot pull it; the fix is a release and "
     "Python the platform has an image for, or a custom container, not a change to a local install",
-    "distro-python-part-missing": "a Linux distribution's Python leaves parts of the standard "
-    "library to separate packages that are not installed (Debian and Ubuntu ship ensurepip in "
-    "python3.X-venv and distutils in python3.X-distutils), so creating a virtual environment or "
-    "importing the module fails before TensorFlow is reached; the fix is installing that "
-    "distribution package (apt install python3.X-venv or python3.X-distutils), not another pip "
-    "or TensorFlow",
-    "spawn-main-unguarded": "a child process started with multiprocessing's spawn start method "
-    "(the default on Windows and, from Python 3.8, on macOS, or one a library chooses) re-imports "
-    "the program's main module, and that module starts processes or does its set-up at import "
-    "time outside an `if __name__ == '__main__':` guard, so the child fails while bootstrapping "
-    "(spawn_main, 'An attempt has been made to start a new process before the current process has "
-    "finished its bootstrapping phase'); the fix is guarding that work, or a start method that "
-    "does not re-import it, not another TensorFlow",
-    "tf-initialised-before-fork": "TensorFlow (its thread pools, a session or the CUDA context) "
-    "was initialised in a process that then forked children (multiprocessing's fork start method, "
-    "Keras's use_multiprocessing workers, gunicorn, uWSGI or Celery prefork workers, a preloaded "
-    "app), and a child uses TensorFlow: it hangs, or fails with CUDA_ERROR_NOT_INITIALIZED; the "
-    "fix is to start TensorFlow only in the child (load the model after the fork, in each "
-    "worker), to use the spawn start method, or not to fork, not another CUDA or driver",
-    "open-files-limit-reached": "the process reached its limit of open file descriptors "
-    "(RLIMIT_NOFILE, `ulimit -n`), so opening a file fails with EMFILE (Too many open files) in "
-    "TensorFlow's file-system code, tf.data or TensorFlow Serving; the fix is raising the limit "
-    "(ulimit -n, the container's or service's limit) or opening fewer files at once",
     "tensorboard-duplicate-install": "more than one TensorBoard distribution is installed in one "
     "environment (tensorboard beside tb-nightly or the old tensorflow-tensorboard, or a "
     "half-removed copy pip lists as `-ensorboard`), so their plugins register twice (`Duplicate "
