@@ -73,6 +73,8 @@ GROUPS = frozenset(
         "symbol",
         "requirer",
         "site_packages",
+        # The name pip lists a half-removed distribution under (-ensorboard: '~ensorboard').
+        "leftover",
         # The build a TensorFlow C library archive's name says it is (gpu-windows-x86_64).
         "archive",
         # The interpreter's version an installed path names (lib/python3.12/site-packages/).
@@ -111,7 +113,7 @@ GROUPS = frozenset(
 #: programs print the same words: gast's node check for pythran and beniget);
 #: ``alone``, no other cause's line and no frame of an installed package (a notice TensorFlow
 #: appends to every error of a kind, the cause only where nothing else explains it).
-NEEDS = frozenset({"tensorflow-frame", "alone"})
+NEEDS = frozenset({"tensorflow-frame", "tensorboard-frame", "alone"})
 
 _ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 _URL_RE = re.compile(r"^https://\S+$")
