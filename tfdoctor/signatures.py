@@ -73,6 +73,8 @@ GROUPS = frozenset(
         "symbol",
         "requirer",
         "site_packages",
+        # The name pip lists a half-removed distribution under (-ensorboard: '~ensorboard').
+        "leftover",
         # The build a TensorFlow C library archive's name says it is (gpu-windows-x86_64).
         "archive",
         # The interpreter's version an installed path names (lib/python3.12/site-packages/).
@@ -109,12 +111,14 @@ GROUPS = frozenset(
 #: What a signature may need beside its line (its ``needs``), where its words are a cause's only
 #: in a context: ``tensorflow-frame``, a traceback frame in TensorFlow's own files (other
 #: programs print the same words: gast's node check for pythran and beniget);
+#: ``tensorboard-frame``, a frame of TensorBoard's or a line naming it (a name as common as
+#: ``run_main`` is TensorBoard's only there);
 #: ``alone``, no other cause's line and no frame of an installed package (a notice TensorFlow
-#: appends to every error of a kind, the cause only where nothing else explains it).
+#: appends to every error of a kind, the cause only where nothing else explains it);
 #: ``fork-shown``, a process the log shows forked (a gunicorn, uWSGI or Celery worker, Keras'
 #: multiprocessing workers, multiprocessing's fork): CUDA's "initialization error" is the fork's
 #: only there.
-NEEDS = frozenset({"tensorflow-frame", "alone", "fork-shown"})
+NEEDS = frozenset({"tensorflow-frame", "tensorboard-frame", "alone", "fork-shown"})
 
 _ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 _URL_RE = re.compile(r"^https://\S+$")

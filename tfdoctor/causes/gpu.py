@@ -1499,3 +1499,67 @@ def _unlisted_candidate_fix(m: Machine, key: str) -> Fix:
     if key == "hosted-runtime":
         return hosted_gpu_runtime_fix(m.notebook)
     return no_device_fix(m)
+
+
+#: CUPTI's file names: the soname carries the CUDA release (libcupti.so.10.1, libcupti.so.12),
+#: the Windows DLL its digits before CUDA 11's year-numbered names (cupti64_101.dll is 10.1).
+_CUPTI_SONAME = re.compile(r"libcupti\.so\.(\d+(?:\.\d+)?)")
+_CUPTI_DLL = re.compile(r"cupti64_(\d{1,2})(\d)\.dll$", re.IGNORECASE)
+
+
+def cupti_cuda(library: str) -> Optional[str]:
+    """The CUDA release a CUPTI file name says (``libcupti.so.10.1``: 10.1), if it says one."""
+    soname = _CUPTI_SONAME.fullmatch(library)
+    if soname is not None:
+        return soname.group(1)
+    dll = _CUPTI_DLL.fullmatch(library)
+    return f"{dll.group(1)}.{dll.group(2)}" if dll is not None else None
+
+
+def cupti_fix(m: Machine, library: str, printed_path: Optional[str]) -> Fix:
+    """CUPTI (the profiler's library) off the loader's path: the CUDA toolkit installs it in
+    extras/CUPTI/lib64 (NVIDIA's CUPTI guide), which neither ld.so's default directories nor the
+    toolkit's lib64 cover. ``printed_path``: the LD_LIBRARY_PATH the loader printed, if any."""
+    cuda = cupti_cuda(library)
+    windows = library.lower().endswith(".dll") or m.os == "windows"
+    note = (
+        " Only TensorFlow's profiler (the TensorBoard Profile tab, tf.profiler) loads CUPTI: "
+        "training runs without it."
+    )
+    if windows:
+        root = r"C:\Program Files\NVIDIA GPU Computing Toolkit\CUDA"
+        folder = (
+            rf"{root}\v{cuda}\extras\CUPTI\lib64" if cuda else rf"{root}\vX.Y\extras\CUPTI\lib64"
+        )
+        return Fix(
+            f"{library} is CUDA {cuda or 'toolkit'}'s CUPTI, installed in the toolkit's "
+            rf"extras\CUPTI\lib64 folder, which is not on PATH: add that folder to PATH, then "
+            "open a new terminal." + note,
+            (f'dir "{folder}"', f'setx PATH "%PATH%;{folder}"'),
+        )
+    directory = (
+        f"/usr/local/cuda-{cuda}/extras/CUPTI/lib64"
+        if cuda
+        else "/usr/local/cuda/extras/CUPTI/lib64"
+    )
+    text = (
+        f"{library} is CUDA {cuda or 'toolkit'}'s CUPTI, which the toolkit installs in "
+        f"extras/CUPTI/lib64, off the loader's default path: put {directory} on LD_LIBRARY_PATH "
+        "(in ~/.bashrc, the job script or the image's ENV)."
+    )
+    if printed_path is not None:
+        dirs = [d for d in printed_path.split(":") if d]
+        if any("CUPTI" in d for d in dirs):
+            text += (
+                f" The loader's path ({printed_path}) holds a CUPTI directory without this "
+                f"file: the CUDA there is another release than {cuda or 'the build'}'s "
+                "(`readlink -f /usr/local/cuda` shows which /usr/local/cuda points to)."
+            )
+        else:
+            text += f" The LD_LIBRARY_PATH the loader printed ({printed_path or 'empty'}) lacks it."
+    commands = (
+        f"ls {directory}",
+        "readlink -f /usr/local/cuda",
+        m.ld_path_with((directory,)),
+    )
+    return Fix(text + note, commands)

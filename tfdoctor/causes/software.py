@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from shlex import quote as shlex_quote
 from typing import Final, Optional
 
 from tfdoctor.causes.base import Cause, CauseId, define
@@ -42,6 +43,8 @@ IMPORT_CRASH: Final = CauseId("import-crash")
 IMPORT_HANG: Final = CauseId("import-hang")
 KERAS3_MODEL_UNDER_KERAS2: Final = CauseId("keras3-model-under-keras2")
 TENSORBOARD_NOT_INSTALLED: Final = CauseId("tensorboard-not-installed")
+TENSORBOARD_DUPLICATE_INSTALL: Final = CauseId("tensorboard-duplicate-install")
+DEPENDENCY_API_REMOVED: Final = CauseId("dependency-api-removed")
 PACKAGE_NOT_INSTALLED: Final = CauseId("package-not-installed")
 OP_NOT_REGISTERED: Final = CauseId("op-not-registered")
 TF_INSTALL_INCOMPLETE: Final = CauseId("tf-install-incomplete")
@@ -211,6 +214,30 @@ CAUSES: Mapping[str, Cause] = dict(
             "image, audio and text ops and the Keras TensorBoard callback import it when used "
             "and fail without it.",
             "https://github.com/tensorflow/tensorflow/releases/tag/v2.21.0",
+        ),
+        define(
+            TENSORBOARD_DUPLICATE_INSTALL,
+            "More than one TensorBoard is installed in one environment",
+            "tensorboard, tb-nightly and the old tensorflow-tensorboard (TensorFlow 1.3-1.5) all "
+            "install the one `tensorboard` package: two of them in one environment overwrite "
+            "each other's files and register every plugin twice, which TensorBoard refuses "
+            "('Duplicate plugins for name projector'), or leave the `tensorboard` script of one "
+            "importing the other's modules. A pip uninstall that was interrupted leaves a "
+            "half-removed copy renamed with a leading '~' (`~ensorboard`), which pip lists as "
+            "the invalid distribution '-ensorboard' and which still counts as an installation.",
+            "https://github.com/tensorflow/tensorboard/blob/2.20.0/tensorboard/backend/application.py",
+            "https://github.com/tensorflow/tensorboard/blob/2.20.0/README.md",
+        ),
+        define(
+            DEPENDENCY_API_REMOVED,
+            "A dependency's new release removed a module a package still imports",
+            "A package that declares a dependency without an upper bound gets the dependency's "
+            "newest release, and fails on import where that release removed a module the "
+            "package still uses: setuptools 82.0.0 removed pkg_resources, which TensorBoard "
+            "up to 2.20 imports at start (TensorBoard 2.21 moved to importlib.metadata). pip "
+            "reports no conflict: the declared range admits the release.",
+            "https://setuptools.pypa.io/en/stable/history.html#v82-0-0",
+            "https://github.com/tensorflow/tensorboard/blob/master/RELEASE.md",
         ),
         define(
             PACKAGE_NOT_INSTALLED,
@@ -1415,6 +1442,124 @@ def tensorboard_fix(m: Machine) -> Fix:
     """Install tensorboard next to TensorFlow (2.21 no longer requires it)."""
     return install_fix(
         m, "Install tensorboard next to TensorFlow and add it to the requirements.", "tensorboard"
+    )
+
+
+#: Every distribution that installs the ``tensorboard`` package: the current name, the
+#: nightly, and the name TensorFlow 1.3-1.5 required (tensorflow-tensorboard).
+TENSORBOARD_DISTRIBUTIONS: Final = ("tensorboard", "tb-nightly", "tensorflow-tensorboard")
+
+
+def tensorboard_duplicate_fix(
+    m: Machine,
+    site_packages: Optional[str] = None,
+    leftover: Optional[str] = None,
+    nightly: bool = False,
+) -> Fix:
+    """Uninstall every TensorBoard distribution, delete the ``~``-prefixed leftovers of an
+    interrupted uninstall (in ``site_packages``, named from pip's ``leftover`` such as
+    ``-ensorboard``, where the log shows them), then install the one TensorBoard that goes
+    with the installed TensorFlow (``nightly``: the log shows a nightly installed)."""
+    every = " ".join(TENSORBOARD_DISTRIBUTIONS)
+    words, spec = (
+        ("tb-nightly, as tf-nightly requires", "tb-nightly") if nightly else _tensorboard_for(m)
+    )
+    # pip renames a directory it is removing with a leading '~' in place of its first
+    # letter, and lists it with '-' there (pip/_internal/req/req_uninstall.py, freeze.py).
+    stem = "~" + leftover[1:] if leftover and leftover.startswith("-") else "~ensorboard"
+    if site_packages is None:
+        where = "the environment's site-packages directory (the command below prints it)"
+        clean: tuple[str, ...] = (
+            "python -c \"import sysconfig; print(sysconfig.get_path('purelib'))\"",
+        )
+    elif "\\" in site_packages or m.os == "windows":
+        where = site_packages
+        clean = (f'Remove-Item -Recurse -Force "{site_packages}\\{stem}*"',)
+    else:
+        where = site_packages
+        clean = (f"rm -rf {shlex_quote(site_packages)}/{stem}*",)
+    text = (
+        "Keep one TensorBoard: uninstall every TensorBoard distribution "
+        f"({', '.join(TENSORBOARD_DISTRIBUTIONS)}; run the uninstall again until pip says "
+        f"none is installed), delete the folders in {where} whose names start with '~' "
+        f"(`{stem}`, `{stem}-X.Y.Z.dist-info`: what an interrupted uninstall left), then "
+        f"install the TensorBoard that goes with the installed TensorFlow ({words}). A "
+        "nightly TensorFlow goes with tb-nightly alone, never beside a stable tensorboard."
+    )
+    return Fix(text, (*m.pip(f"uninstall -y {every}"), *clean, *m.pip_install(spec)))
+
+
+def _tensorboard_for(m: Machine) -> tuple[str, str]:
+    """The words and the requirement for the TensorBoard of the installed TensorFlow: the same
+    minor line (TensorBoard's releases track TensorFlow's), tb-nightly for a nightly."""
+    tf = m.tf
+    if tf is None:
+        return (
+            "`pip show tensorflow` gives its version; TensorBoard X.Y goes with it",
+            "tensorboard",
+        )
+    if m.is_nightly:
+        return ("tb-nightly, as tf-nightly requires", "tb-nightly")
+    major_minor = ".".join(tf.version.split(".")[:2])
+    if version_key(tf.version)[:2] < (1, 6):
+        # The name tensorboard starts at 1.6; TensorFlow 1.3-1.5 required tensorflow-tensorboard
+        # in a range of its own: installing the same TensorFlow again brings what it requires.
+        return (
+            f"the tensorflow-tensorboard TensorFlow {tf.version} requires, which installing it "
+            "again brings",
+            f"{tf.name}=={tf.version}",
+        )
+    return (
+        f"tensorboard {major_minor}.x for TensorFlow {tf.version}",
+        f"tensorboard=={major_minor}.*",
+    )
+
+
+def tensorboard_line_fix(name: str, version: str, tf_name: str, tf_version: str) -> Fix:
+    """The TensorBoard of the installed TensorFlow's line in place of ``name`` ``version``:
+    TensorBoard's releases track TensorFlow's (X.Y for X.Y), a nightly TensorFlow's are
+    tb-nightly's."""
+    key = version_key(tf_version)
+    nightly = "nightly" in tf_name
+    target = "tb-nightly" if nightly else f"tensorboard~={key[0]}.{key[1]}.0"
+    words = "tb-nightly" if nightly else f"tensorboard {key[0]}.{key[1]}.x"
+    return Fix(
+        f"Replace {name} {version} with the TensorBoard of {tf_name} {tf_version}'s line "
+        f"({words}): uninstall every TensorBoard distribution first, so that one copy "
+        "remains.",
+        (
+            f"pip uninstall -y {' '.join(TENSORBOARD_DISTRIBUTIONS)}",
+            f'pip install "{target}"',
+        ),
+    )
+
+
+#: setuptools' first release without pkg_resources (its changelog, v82.0.0).
+SETUPTOOLS_WITHOUT_PKG_RESOURCES: Final = "82"
+
+
+def pkg_resources_fix(m: Machine, importer: Optional[str] = None) -> Fix:
+    """A setuptools that still ships pkg_resources (below 82.0.0): it also installs one where
+    the environment has none. ``importer``: the package whose import needs it, if shown."""
+    who = f"{importer} imports" if importer else "The code (or a package it imports) imports"
+    text = (
+        f"{who} pkg_resources, which setuptools {SETUPTOOLS_WITHOUT_PKG_RESOURCES}.0.0 removed: "
+        f"install a setuptools below {SETUPTOOLS_WITHOUT_PKG_RESOURCES} into the Python that "
+        "runs it (this also installs one where the environment has none, as a virtual "
+        "environment of Python 3.12 or uv's have not) and pin it in the requirements or lock "
+        f"(setuptools<{SETUPTOOLS_WITHOUT_PKG_RESOURCES})."
+    )
+    if importer is None or importer == "tensorboard":
+        text += (
+            " Where TensorBoard is the importer, TensorBoard 2.21, which goes with TensorFlow "
+            "2.21, no longer imports it (its release notes)."
+        )
+    return Fix(
+        text,
+        (
+            *m.pip_install(f"setuptools<{SETUPTOOLS_WITHOUT_PKG_RESOURCES}"),
+            'python -c "import pkg_resources"',
+        ),
     )
 
 

@@ -103,6 +103,7 @@ from tfdoctor.explain.packages import (
     tf_keras_generation,
 )
 from tfdoctor.explain.reader import LogReader, LogText
+from tfdoctor.explain.tensorboard import tensorboard_findings
 from tfdoctor.facts import (
     TF_DISTRIBUTIONS,
     DriverFacts,
@@ -1339,6 +1340,40 @@ def _unfound_ranked(
     # found" alone says nothing of whether it is installed: the missing cause, with the same
     # ranked candidates.
     return (causes.gpu.CUDA_LIBS_OFF_PATH if conda else causes.gpu.CUDA_LIBS_MISSING), fix
+
+
+#: The loader's search path as TensorFlow's dso_loader.cc prints it after dlerror.
+_PRINTED_PATH = re.compile(r"LD_LIBRARY_PATH:[ \t]*(?P<path>[^\s;]*)")
+
+
+def _off_path(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    """CUPTI, the profiler's library, off the loader's path (the one signature of this cause
+    in a log): its directory, from the CUDA release its file name says, and whether the path
+    the loader printed lacks it."""
+    for hit in hits:
+        for groups, (_, line) in zip(hit.groups, hit.citations):
+            library = groups.get("library", "")
+            if "cupti" in library.lower():
+                printed = _PRINTED_PATH.search(line)
+                return causes.gpu.CUDA_LIBS_OFF_PATH, causes.gpu.cupti_fix(
+                    m, library, printed.group("path") if printed is not None else None
+                )
+    return _cuda_libs(m, r, hits)
+
+
+def _tensorboard_duplicate(
+    m: Machine, r: Revealed, hits: Sequence[Hits]
+) -> tuple[causes.CauseId, Fix]:
+    """Every TensorBoard out, pip's '~' leftovers deleted where the log shows the directory,
+    the one TensorBoard of the installed TensorFlow back in."""
+    site = next(
+        (g["site_packages"] for h in hits for g in h.groups if g.get("site_packages")), None
+    )
+    leftover = next((g["leftover"] for h in hits for g in h.groups if g.get("leftover")), None)
+    return (
+        causes.software.TENSORBOARD_DUPLICATE_INSTALL,
+        causes.software.tensorboard_duplicate_fix(m, site, leftover),
+    )
 
 
 def _major_named(hits: Sequence[Hits]) -> Optional[str]:
@@ -2664,6 +2699,7 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.cluster.CLUSTER_PORT_IN_USE: lambda m: causes.cluster.port_in_use_fix(),
     causes.container.NCCL_SHM_TOO_SMALL: lambda m: causes.container.nccl_shm_fix(),
     causes.software.TENSORBOARD_NOT_INSTALLED: causes.software.tensorboard_fix,
+    causes.software.DEPENDENCY_API_REMOVED: causes.software.pkg_resources_fix,
     causes.software.IMPORT_CRASH: causes.software.import_crash_fix,
     causes.gpu.GPU_UNSEEN_NO_REASON: lambda m: causes.gpu.read_device_log_fix(),
     # Colab words it "runtime"; its menu is Runtime > Restart session.
@@ -2680,6 +2716,8 @@ BUILDERS: dict[str, Builder] = {
     causes.network.PROXY_NOT_CONFIGURED: _download_network,
     causes.network.DOWNLOAD_HOST_UNREACHABLE: _download_network,
     causes.gpu.CUDA_LIBS_MISSING: _cuda_libs,
+    causes.gpu.CUDA_LIBS_OFF_PATH: _off_path,
+    causes.software.TENSORBOARD_DUPLICATE_INSTALL: _tensorboard_duplicate,
     causes.gpu.CUDNN_VERSION_MISMATCH: _cudnn,
     causes.gpu.GPU_ARCH_UNSUPPORTED: _arch,
     causes.gpu.GPU_PTX_JIT: _ptx_jit,
@@ -2834,21 +2872,27 @@ def _drop_unsupported(by_cause: dict[str, list[Hits]], evidence: Evidence) -> No
     """Hits of signatures whose words are a cause's only in a context (their ``needs``),
     dropped where the log shows another: ``tensorflow-frame`` needs a traceback frame in
     TensorFlow's files (gast's node check is AutoGraph's only there: pythran and beniget use
-    gast too); ``alone`` needs no other cause's line and no installed package's frame
-    (TensorFlow 0.x-1.x append their source-tree notice to every import error: the notice is
-    the cause only where the error it wraps is its own)."""
+    gast too); ``tensorboard-frame`` a frame in TensorBoard's files or its script, or the
+    package named on the line (``run_main`` is a common name); ``alone`` needs no other
+    cause's line and no installed package's frame (TensorFlow 0.x-1.x append their
+    source-tree notice to every import error: the notice is the cause only where the error it
+    wraps is its own)."""
     if not any(h.signature.needs for hits in by_cause.values() for h in hits):
         return
     frames = [f.path.replace("\\", "/") for tb in evidence.tracebacks for f in tb.frames]
     in_tf = any("/tensorflow" in p or "/autograph/" in p for p in frames)
     forked = any(sign in evidence.hits for sign in FORK_SIGNS)
     installed = any(origin_of(p).installed for p in frames)
+    # TensorBoard's package or its console script (bin/tensorboard, Scripts\tensorboard.exe).
+    in_tb = any("/tensorboard" in p for p in frames)
     unconditional = {c for c, hits in by_cause.items() if any(not h.signature.needs for h in hits)}
 
     def holds(hit: Hits, cause: str) -> bool:
         need = hit.signature.needs
         if need == "tensorflow-frame":
             return in_tf
+        if need == "tensorboard-frame":
+            return in_tb or any("tensorboard" in line for _, line in hit.citations)
         if need == "alone":
             return not installed and not (unconditional - {cause})
         if need == "fork-shown":
@@ -3168,6 +3212,9 @@ def explain(
     for late in (
         _keras3_in_words(evidence, machine),
         _unlisted(evidence, revealed, machine, findings.values(), inferred),
+        # A listing or a nightly's install read over several lines: after the signatures,
+        # whose lines (pip's leftover with its directory) say more.
+        *tensorboard_findings(evidence.first_text, machine),
     ):
         if late is not None:
             findings.setdefault(late.id, late)

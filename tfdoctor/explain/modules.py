@@ -76,11 +76,20 @@ def _tf_requires(m: Machine, dist: str) -> bool:
     return m.declared_range(dist) is not None or dist in START_IMPORTS or dist in LAZY_IMPORTS
 
 
+#: Modules a release of the distribution that provided them removed, which a signature
+#: answers (dependency-api-removed): setuptools 82.0.0 removed pkg_resources
+#: (https://setuptools.pypa.io/en/stable/history.html#v82-0-0), so "install the distribution"
+#: would bring the release without it.
+_REMOVED_FROM_DISTRIBUTION = frozenset({"pkg_resources"})
+
+
 def _missing_module(tb: Traceback, m: Machine) -> Optional[Finding]:
     match = _NO_MODULE.search(tb.message)
     if match is None:
         return None
     module = match.group("module") or match.group("bare")
+    if module in _REMOVED_FROM_DISTRIBUTION:
+        return None
     dist = distribution_of(module)
     if match.group("bare") and dist is None:
         return None  # Python 2's tail of a dotted import, or a word: not a module known here

@@ -1,0 +1,213 @@
+"""TensorBoard and the profiler's environment: two TensorBoards in one environment (their
+duplicate plugins, pip's half-removed copy, the script importing the other copy, a listing of
+both, a nightly pip-installed beside a stable one), a TensorBoard of another line than the
+TensorFlow, pkg_resources gone with setuptools 82, and CUPTI off the loader's path."""
+
+from __future__ import annotations
+
+from tests.explaining import explained, fix_text, top_error
+from tfdoctor.findings import Finding, Report, Severity
+
+
+def _named(report: Report, cause: str) -> Finding:
+    """The report's finding naming ``cause``, asserted to be at warning or above."""
+    found = [x for x in report.findings if x.cause == cause]
+    assert found, [(x.id, x.severity.value) for x in report.findings]
+    assert found[0].severity.rank >= Severity.WARNING.rank
+    return found[0]
+
+
+def _causes(text: str) -> set[str]:
+    return {x.cause for x in explained(text).findings if x.cause}
+
+
+# --- two TensorBoards ---------------------------------------------------------------------
+
+
+def test_duplicate_plugins_is_two_tensorboards() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/opt/venv/lib/python3.8/site-packages/tensorboard/backend/application.py", '
+        "line 180, in __init__\n"
+        "    raise ValueError(\n"
+        "ValueError: Duplicate plugins for name projector\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tensorboard-duplicate-install"
+    fix = fix_text(top)
+    assert "pip uninstall -y tensorboard tb-nightly tensorflow-tensorboard" in fix
+    assert "~ensorboard" in fix
+
+
+def test_another_programs_duplicate_plugins_is_not_tensorboards() -> None:
+    text = "Exception: Duplicate plugins for name logger, one was: <class 'x.Logger'>\n"
+    assert "tensorboard-duplicate-install" not in _causes(text)
+
+
+def test_pips_half_removed_copy_names_its_directory() -> None:
+    text = (
+        "WARNING: Ignoring invalid distribution -ensorboard "
+        "(/home/dev/venv/lib/python3.9/site-packages)\n"
+    )
+    found = _named(explained(text), "tensorboard-duplicate-install")
+    fix = fix_text(found)
+    assert "rm -rf /home/dev/venv/lib/python3.9/site-packages/~ensorboard*" in fix
+
+
+def test_a_windows_leftover_is_removed_with_windows_commands() -> None:
+    text = (
+        "WARNING: Could not generate requirement for distribution -ensorboard 2.3.0 "
+        "(c:\\users\\dev\\miniconda3\\envs\\tb\\lib\\site-packages): Parse error at "
+        "\"'-ensorbo'\": Expected W:(abcd...)\n"
+    )
+    fix = fix_text(_named(explained(text), "tensorboard-duplicate-install"))
+    assert "Remove-Item" in fix and "envs\\tb\\lib\\site-packages\\~ensorboard*" in fix
+
+
+def test_another_packages_leftover_is_not_tensorboards() -> None:
+    text = (
+        "WARNING: Ignoring invalid distribution -rpcio "
+        "(/home/dev/venv/lib/python3.9/site-packages)\n"
+    )
+    assert "tensorboard-duplicate-install" not in _causes(text)
+
+
+def test_the_tensorboard_script_importing_the_other_copy() -> None:
+    text = (
+        "$ tensorboard --logdir runs\n"
+        "Traceback (most recent call last):\n"
+        '  File "/usr/local/bin/tensorboard", line 7, in <module>\n'
+        "    from tensorboard.main import run_main\n"
+        "ImportError: cannot import name 'run_main'\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tensorboard-duplicate-install"
+    assert "tensorflow-tensorboard" in fix_text(top)
+
+
+def test_run_main_missing_from_the_users_own_module_is_not_tensorboard() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/dev/proj/train.py", line 3, in <module>\n'
+        "    from launcher import run_main\n"
+        "ImportError: cannot import name 'run_main'\n"
+    )
+    assert "tensorboard-duplicate-install" not in _causes(text)
+
+
+def test_a_listing_of_two_tensorboards() -> None:
+    text = (
+        "$ pip list\n"
+        "tb-nightly                 2.4.0a20200910\n"
+        "tensorboard                2.3.0\n"
+        "tensorflow                 2.3.0\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tensorboard-duplicate-install" and "uninstall" in fix_text(top)
+
+
+def test_one_tensorboard_of_the_tensorflows_line_is_fine() -> None:
+    text = "INFO: installed: tensorboard==2.3.0\nINFO: installed: tensorflow==2.3.1\n"
+    assert not {"tensorboard-duplicate-install", "companion-mismatch"} & _causes(text)
+
+
+def test_a_tensorboard_of_another_major_than_the_tensorflow() -> None:
+    text = "INFO: installed: tb-nightly==1.15.0a20190806\nINFO: installed: tensorflow==2.0.0\n"
+    found = _named(explained(text), "companion-mismatch")
+    fix = fix_text(found)
+    assert "tb-nightly" in fix and 'pip install "tensorboard~=2.0.0"' in fix
+
+
+def test_a_nightly_installed_then_tensorboard_failing_to_start() -> None:
+    text = (
+        "!pip install -q tf-nightly\n"
+        "%tensorboard --logdir logs\n"
+        "ERROR: Failed to launch TensorBoard (exited with 1).\n"
+    )
+    found = _named(explained(text), "tensorboard-duplicate-install")
+    assert found.severity is Severity.WARNING
+    assert 'pip install "tb-nightly"' in fix_text(found)
+
+
+def test_tensorboard_failing_without_a_nightly_installed_is_not_this() -> None:
+    text = "%tensorboard --logdir logs\nERROR: Failed to launch TensorBoard (exited with 1).\n"
+    assert "tensorboard-duplicate-install" not in _causes(text)
+
+
+# --- pkg_resources --------------------------------------------------------------------------
+
+
+def test_pkg_resources_missing_is_setuptools_82() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/venv/bin/tensorboard", line 5, in <module>\n'
+        "    from tensorboard.main import run_main\n"
+        '  File "/srv/venv/lib/python3.12/site-packages/tensorboard/default.py", line 30, '
+        "in <module>\n"
+        "    import pkg_resources\n"
+        "ModuleNotFoundError: No module named 'pkg_resources'\n"
+    )
+    report = explained(text)
+    top = top_error(report)
+    assert top.cause == "dependency-api-removed"
+    fix = fix_text(top)
+    assert 'pip install "setuptools<82"' in fix and "82.0.0" in fix
+    # Not read as a distribution to install under the module's name.
+    assert all(x.cause != "package-not-installed" for x in report.findings)
+
+
+def test_the_deprecation_warning_is_not_the_removal() -> None:
+    text = (
+        "/srv/venv/lib/python3.12/site-packages/tensorboard/default.py:30: UserWarning: "
+        "pkg_resources is deprecated as an API.\n"
+        "  import pkg_resources\n"
+    )
+    assert "dependency-api-removed" not in _causes(text)
+
+
+# --- CUPTI ------------------------------------------------------------------------------------
+
+
+def test_cupti_off_the_printed_path() -> None:
+    text = (
+        "2021-04-01 09:00:00.000000: W tensorflow/stream_executor/platform/default/"
+        "dso_loader.cc:60] Could not load dynamic library 'libcupti.so.11.2'; dlerror: "
+        "libcupti.so.11.2: cannot open shared object file: No such file or directory; "
+        "LD_LIBRARY_PATH: /usr/local/nvidia/lib:/usr/local/nvidia/lib64\n"
+    )
+    found = _named(explained(text), "cuda-libs-off-path")
+    assert found.severity is Severity.WARNING
+    fix = fix_text(found)
+    assert "/usr/local/cuda-11.2/extras/CUPTI/lib64" in fix
+    assert "lacks it" in fix and "LD_LIBRARY_PATH" in fix
+
+
+def test_cupti_missing_where_the_path_holds_another_cudas_cupti() -> None:
+    text = (
+        "W tensorflow/stream_executor/platform/default/dso_loader.cc:55] Could not load "
+        "dynamic library 'libcupti.so.10.1'; dlerror: libcupti.so.10.1: cannot open shared "
+        "object file: No such file or directory; LD_LIBRARY_PATH: "
+        "/usr/local/cuda/extras/CUPTI/lib64:/usr/local/cuda/lib64\n"
+    )
+    fix = fix_text(_named(explained(text), "cuda-libs-off-path"))
+    assert "cuda-10.1" in fix and "readlink -f /usr/local/cuda" in fix
+
+
+def test_cupti_on_windows() -> None:
+    text = (
+        "W tensorflow/stream_executor/platform/default/dso_loader.cc:55] Could not load "
+        "dynamic library 'cupti64_101.dll'; dlerror: cupti64_101.dll not found\n"
+    )
+    fix = fix_text(_named(explained(text), "cuda-libs-off-path"))
+    assert "v10.1\\extras\\CUPTI\\lib64" in fix and "setx PATH" in fix
+
+
+def test_cupti_is_not_the_cuda_libraries_tensorflow_needs() -> None:
+    text = (
+        "W tensorflow/stream_executor/platform/default/dso_loader.cc:60] Could not load "
+        "dynamic library 'libcupti.so.11.0'; dlerror: libcupti.so.11.0: cannot open shared "
+        "object file: No such file or directory\n"
+    )
+    report = explained(text)
+    assert all(x.severity.rank < Severity.ERROR.rank for x in report.findings)
+    assert "cuda-libs-missing" not in {x.cause for x in report.findings}
