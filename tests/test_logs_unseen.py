@@ -87,17 +87,6 @@ PROPOSED_CAUSES: dict[str, str] = {
     "asks for (a serving image not yet published for a new release, a legacy container built for "
     "Python 2 only), so the platform rejects the image or cannot pull it; the fix is a release and "
     "Python the platform has an image for, or a custom container, not a change to a local install",
-    "tensorboard-duplicate-install": "more than one TensorBoard distribution is installed in one "
-    "environment (tensorboard beside tb-nightly or the old tensorflow-tensorboard, or a "
-    "half-removed copy pip lists as `-ensorboard`), so their plugins register twice (`Duplicate "
-    "plugins for name projector`) or the `tensorboard` script imports the other copy's modules; "
-    "the fix is uninstalling every TensorBoard distribution (and deleting a leftover `~ensorboard` "
-    "folder) and installing the one the TensorFlow needs",
-    "dependency-api-removed": "a dependency that a TensorFlow package declares without an upper "
-    "bound (TensorBoard's setuptools) released a version that removed a module or API the package "
-    "still imports (setuptools 82 without `pkg_resources` under TensorBoard 2.20), so the import "
-    "fails although pip reports no conflict; the fix is pinning the dependency below that release "
-    "or a release of the package that no longer uses the removed API",
     "binding-process-not-64bit": "a program that uses TensorFlow through another language's "
     "binding runs as a 32-bit (or AnyCPU, 32-bit preferred) process, or in a 32-bit JVM, while "
     "TensorFlow's native library exists only for 64-bit x86, so the binding cannot load or find "
