@@ -195,3 +195,26 @@ def test_a_dotnet_tensorflow_dll_not_found_is_no_cpu_reading() -> None:
         "could not be found. (Exception from HRESULT: 0x8007007E)\n"
     )
     assert not any(f.cause == "cpu-lacks-avx" for f in report.findings)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Error loading shared library libgcc_s.so.1: No such file or directory (needed by "
+        "/opt/app/lib/libtensorflow_framework.so.2)",
+        "ImportError: Error relocating /usr/lib/python3.12/site-packages/tensorflow/python/"
+        "_pywrap_tfe.so: __res_init: symbol not found",
+    ],
+)
+def test_musls_loader_refusing_tensorflow_is_a_build_for_glibc(line: str) -> None:
+    found = top_error(explained(line + "\n"))
+    assert found.cause == "wheel-mismatch"
+    assert "glibc" in fix_text(found) and "ldd --version" in fix_text(found)
+
+
+def test_musls_loader_refusing_another_library_is_not_tensorflows() -> None:
+    report = explained(
+        "Error loading shared library libssl.so.3: No such file or directory (needed by "
+        "/usr/bin/curl)\n"
+    )
+    assert not any(f.cause == "wheel-mismatch" for f in report.findings)

@@ -677,6 +677,19 @@ def jetson_index_fix(dist: str, spec: str) -> Fix:
     )
 
 
+def musl_fix() -> Fix:
+    """A TensorFlow build (for glibc) under musl's loader (Alpine): a glibc-based system."""
+    return Fix(
+        "The system is Alpine (musl libc), and TensorFlow's builds, its pip wheels (manylinux) "
+        "and its C library alike, are for glibc: musl's loader cannot run them, and no "
+        "musllinux wheel of TensorFlow exists. Run it on a glibc-based system: in a Dockerfile, "
+        "a Debian- or Ubuntu-based image (python:X.Y-slim of a Python the TensorFlow release "
+        "has wheels for) in place of the Alpine one. The first command prints which C library "
+        "the system has.",
+        ("ldd --version 2>&1 | head -1", "tfdoctor matrix"),
+    )
+
+
 def library_architecture_fix(library: str) -> Fix:
     """A library file (not a wheel's) built for another CPU architecture or word size than this
     machine: its build for this one."""

@@ -1736,6 +1736,8 @@ def _wrong_arch(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.C
         return causes.platform.WHEEL_MISMATCH, causes.platform.wheel_tags_fix(
             m, wheel.file, wheel.python_version, wheel.platform, wheel.abi
         )
+    if any(h.signature.id == "musl-loader-tensorflow" for h in hits):
+        return causes.platform.WHEEL_MISMATCH, causes.platform.musl_fix()
     library = _group(hits, "library")
     if library and causes.platform.tfjs_binding(library):
         return causes.platform.WHEEL_MISMATCH, causes.platform.tfjs_word_size_fix(library)
