@@ -107,7 +107,10 @@ def test_no_route_out_is_no_network_first_with_the_cache() -> None:
         "WARNING: Retrying (Retry(total=4, connect=None, read=None, redirect=None, status=None)) "
         "after connection broken by 'ConnectTimeoutError(<pip._vendor.urllib3.connection."
         "HTTPSConnection object at 0x7f>, 'Connection to pypi.org timed out. (connect "
-        "timeout=15)')': /simple/tensorflow/",
+        "timeout=15)')': /simple/tensorflow/\n"
+        # pip's retries ran out (a retry notice alone is a warning).
+        "ERROR: Could not find a version that satisfies the requirement tensorflow (from "
+        "versions: none)",
     ],
     ids=["py2-refused", "urllib-timeout", "pip-connect-timeout"],
 )
@@ -250,7 +253,9 @@ def test_pips_empty_list_alone_is_still_the_wheels() -> None:
     assert any(f.cause == "tf-no-wheel-for-python" for f in explained(text).findings)
 
 
-def test_tensorflow_datasets_is_told_its_own_proxy_variables() -> None:
+def test_tensorflow_datasets_is_told_the_variables_requests_reads() -> None:
+    # TensorFlow Datasets downloads with requests, which reads HTTPS_PROXY and
+    # REQUESTS_CA_BUNDLE (downloader.py's _sync_download); it reads no TFDS_* variable.
     line = (
         "requests.exceptions.ConnectionError: HTTPSConnectionPool(host='storage.googleapis.com', "
         "port=443): Max retries exceeded with url: /tfds-data/dataset_info/mnist/3.0.1 (Caused "
@@ -259,4 +264,117 @@ def test_tensorflow_datasets_is_told_its_own_proxy_variables() -> None:
     )
     top = top_error(explained(line))
     assert top.cause == "proxy-not-configured"
-    assert "TFDS_HTTPS_PROXY" in fix_text(top)
+    fix = fix_text(top)
+    assert "HTTPS_PROXY" in fix and "REQUESTS_CA_BUNDLE" in fix
+    assert "TFDS_" not in fix
+
+
+def test_no_ca_fix_names_a_variable_tensorflow_datasets_does_not_read() -> None:
+    line = (
+        "requests.exceptions.SSLError: HTTPSConnectionPool(host='storage.googleapis.com', "
+        "port=443): Max retries exceeded with url: /tfds-data/x (Caused by SSLError("
+        "SSLCertVerificationError(1, '[SSL: CERTIFICATE_VERIFY_FAILED] certificate verify "
+        "failed: self-signed certificate in certificate chain (_ssl.c:1006)')))\n"
+    )
+    top = top_error(explained(line))
+    assert top.cause == "python-ca-certs-missing"
+    assert "TFDS_" not in fix_text(top)
+
+
+_PIP_READ_RETRY = (
+    "WARNING: Retrying (Retry(total=4, connect=None, read=None, redirect=None, status=None)) "
+    "after connection broken by 'ReadTimeoutError(\"HTTPSConnectionPool(host='files."
+    "pythonhosted.org', port=443): Read timed out. (read timeout=15)\")': /packages/ab/cd/"
+    "tensorflow-2.15.0-cp311-cp311-manylinux_2_17_x86_64.whl\n"
+)
+_PIP_NAME_RETRY = (
+    "WARNING: Retrying (Retry(total=4, connect=None, read=None, redirect=None, status=None)) "
+    "after connection broken by 'NewConnectionError('<pip._vendor.urllib3.connection."
+    "HTTPSConnection object at 0x7f>: Failed to establish a new connection: [Errno -3] "
+    "Temporary failure in name resolution')': /simple/numpy/\n"
+)
+_TF_RETRY = (
+    "2023-01-01 10:00:00.000000: W tensorflow/tsl/platform/cloud/retrying_utils.cc:31] The "
+    "operation failed and will be automatically retried in 1.23 seconds (attempt 1 out of 10), "
+    "caused by: UNAVAILABLE: Error executing an HTTP request: libcurl code 28 meaning 'Timeout "
+    "was reached', error details: Operation timed out after 10001 milliseconds\n"
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(
+            _PIP_READ_RETRY + "Successfully installed tensorflow-2.15.0\n", id="pip-read-retry"
+        ),
+        pytest.param(
+            _PIP_NAME_RETRY + "Successfully installed numpy-1.26.4\n", id="pip-name-retry"
+        ),
+        pytest.param(_TF_RETRY + "Epoch 1/10\n", id="tensorflow-retry"),
+    ],
+)
+def test_a_retry_the_program_went_on_after_is_no_error(text: str) -> None:
+    found = [f for f in explained(text).findings if f.cause in _CONNECTION]
+    assert found and all(f.severity.name == "WARNING" for f in found)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(
+            _PIP_NAME_RETRY.replace("numpy", "tensorflow")
+            + "ERROR: Could not find a version that satisfies the requirement tensorflow (from "
+            "versions: none)\nERROR: No matching distribution found for tensorflow\n",
+            id="pip-index-unreached",
+        ),
+        pytest.param(
+            _TF_RETRY + "tensorflow.python.framework.errors_impl.AbortedError: All 10 retry "
+            "attempts failed. The last failure: Unavailable: Error executing an HTTP request: "
+            "libcurl code 28 meaning 'Timeout was reached', error details: Operation timed out\n",
+            id="tensorflow-retries-spent",
+        ),
+        pytest.param(_PIP_READ_RETRY * 4, id="more-retries-than-cited"),
+        pytest.param(
+            _PIP_NAME_RETRY + "Traceback (most recent call last):\n"
+            '  File "/srv/app.py", line 3, in <module>\n'
+            "    import numpy\n"
+            "ModuleNotFoundError: No module named 'numpy'\n",
+            id="an-exception-after",
+        ),
+    ],
+)
+def test_retries_that_end_in_failure_stay_an_error(text: str) -> None:
+    assert top_error(explained(text)).cause in _CONNECTION
+
+
+@pytest.mark.parametrize(
+    "host",
+    [
+        pytest.param("tf-serving", id="compose-service"),
+        pytest.param("192.168.1.20", id="private-address"),
+        pytest.param("172.17.0.1", id="docker-bridge"),
+        pytest.param("host.docker.internal", id="docker-host"),
+    ],
+)
+def test_a_service_on_the_local_network_is_no_download(host: str) -> None:
+    # TensorFlow Serving's REST API (or any server the program calls) refused: not a proxy.
+    line = (
+        f"requests.exceptions.ConnectionError: HTTPConnectionPool(host='{host}', port=8501): "
+        "Max retries exceeded with url: /v1/models/resnet:predict (Caused by NewConnectionError("
+        "'<urllib3.connection.HTTPConnection object at 0x7f>: Failed to establish a new "
+        "connection: [Errno 111] Connection refused'))\n"
+    )
+    assert not any(f.cause in _CONNECTION for f in explained(line).findings)
+
+
+def test_a_public_hosts_refusal_is_still_read() -> None:
+    line = (
+        "requests.exceptions.ConnectionError: HTTPSConnectionPool(host='tfhub.dev', port=443): "
+        "Max retries exceeded with url: /google/x/1 (Caused by NewConnectionError('<urllib3."
+        "connection.HTTPSConnection object at 0x7f>: Failed to establish a new connection: "
+        "[Errno 111] Connection refused'))\n"
+    )
+    assert top_error(explained(line)).cause == "proxy-not-configured"
+
+
+_CONNECTION = ("no-network-access", "proxy-not-configured", "download-host-unreachable")

@@ -23,7 +23,10 @@ _PYTHON_ORG_MAC = "https://github.com/python/cpython/blob/3.11/Mac/BuildScript/r
 _SSL_DOCS = "https://docs.python.org/3/library/ssl.html#ssl.get_default_verify_paths"
 _KERAS_GET_FILE = "https://www.tensorflow.org/api_docs/python/tf/keras/utils/get_file"
 _PIP_PROXY = "https://pip.pypa.io/en/stable/user_guide/#using-a-proxy-server"
-# TensorFlow Datasets' downloader passes TFDS_HTTP(S)_PROXY and TFDS_CA_BUNDLE to requests.
+# TensorFlow Datasets' downloader fetches with requests, which reads HTTP(S)_PROXY and
+# REQUESTS_CA_BUNDLE (its _sync_download says so). Its own TFDS_HTTP(S)_PROXY and
+# TFDS_CA_BUNDLE lived only in 2019's 1.x releases (pull requests 488 and 663), where the
+# standard variables worked as well: no fix names them.
 _TFDS_DOWNLOADER = (
     "https://github.com/tensorflow/datasets/blob/master/"
     "tensorflow_datasets/core/download/downloader.py"
@@ -101,9 +104,9 @@ NETWORK_CANDIDATES: Mapping[str, tuple[str, str, str]] = {
         "the network reaches the Internet only through a proxy this process was not given",
         "`env | grep -i proxy` shows no HTTPS_PROXY while a browser or the system settings use one",
         "give the process the proxy (export HTTPS_PROXY and HTTP_PROXY before starting "
-        "Python or the notebook, pip install --proxy; TensorFlow Datasets' downloader also "
-        "reads TFDS_HTTPS_PROXY and TFDS_HTTP_PROXY); for a proxy that intercepts TLS, also "
-        "its CA certificate (SSL_CERT_FILE, REQUESTS_CA_BUNDLE, TFDS_CA_BUNDLE)",
+        "Python or the notebook, which TensorFlow Datasets' downloader reads too; pip install "
+        "--proxy); for a proxy that intercepts TLS, also its CA certificate (SSL_CERT_FILE, "
+        "REQUESTS_CA_BUNDLE)",
     ),
     "host": (
         "the host is blocked on this network (a national or corporate filter) or down",
@@ -118,7 +121,6 @@ _NETWORK_COMMANDS: Mapping[str, tuple[str, ...]] = {
     "proxy": (
         "env | grep -i proxy",
         "export HTTPS_PROXY=http://PROXY_HOST:PORT HTTP_PROXY=http://PROXY_HOST:PORT",
-        "export TFDS_HTTPS_PROXY=http://PROXY_HOST:PORT TFDS_HTTP_PROXY=http://PROXY_HOST:PORT",
         "python -m pip install --proxy http://PROXY_HOST:PORT PACKAGE",
     ),
     "host": (),
@@ -210,8 +212,8 @@ def ca_certs_fix(
         "a proxy of the organisation intercepts TLS and re-signs the connection with its own "
         f"CA: `openssl s_client -connect {host}:443 -showcerts </dev/null` shows that "
         "organisation as the issuer; if so, put the organisation's CA certificate (from its "
-        "IT) in SSL_CERT_FILE and REQUESTS_CA_BUNDLE (TensorFlow Datasets: TFDS_CA_BUNDLE; pip: "
-        "pip config set global.cert FILE)"
+        "IT) in SSL_CERT_FILE and REQUESTS_CA_BUNDLE (which TensorFlow Datasets' downloader "
+        "reads too; pip: pip config set global.cert FILE)"
     )
     local = (
         f'{store}: `python -c "import ssl; print(ssl.get_default_verify_paths())"` names a '

@@ -3205,8 +3205,13 @@ def explain(
             findings.setdefault(extra.id, extra)
     inferred = _inferred(evidence, revealed)
     for cause, hits in by_cause.items():
-        found = _fit_process_fix(
-            _cause_finding(cause, hits, machine, revealed, facts is not None, inferred), evidence
+        found = _retried_only(
+            _fit_process_fix(
+                _cause_finding(cause, hits, machine, revealed, facts is not None, inferred),
+                evidence,
+            ),
+            hits,
+            evidence,
         )
         if found.id not in findings:
             findings[found.id] = found
@@ -3456,6 +3461,40 @@ def _warned_capped(found: Iterable[Finding], evidence: Evidence) -> list[Finding
         else x
         for x in found
     ]
+
+
+#: A client's notice that it will try again: pip's (urllib3's Retry) and TensorFlow's own
+#: (retrying_utils.cc). The program went on; alone, it does not say how the download ended.
+_RETRY_NOTICE = re.compile(r"\bRetrying \(Retry\(|will be automatically retried")
+
+
+def _retried_only(found: Finding, hits: Sequence[Hits], evidence: Evidence) -> Finding:
+    """``found`` made a warning where a failed connection is read only from retry notices
+    (every line its signatures matched is cited, and is one) and nothing else in the log
+    failed: no refusal of pip's, no exception, no other cause's error line."""
+    if (
+        found.severity is not Severity.ERROR
+        or found.cause not in _CONNECTION_CAUSES
+        or evidence.refusals
+        or any(not tb.warned for tb in evidence.tracebacks)
+        or any(
+            h.signature.severity == "error" and h.signature.cause not in _CONNECTION_CAUSES
+            for h in evidence.hits.values()
+        )
+        or not all(
+            h.count == len(h.citations)
+            and all(_RETRY_NOTICE.search(line) for _, line in h.citations)
+            for h in hits
+        )
+    ):
+        return found
+    return dataclasses.replace(
+        found,
+        severity=Severity.WARNING,
+        detail=found.detail
+        + "\nThe log shows only that the program tried again, not that the download failed in "
+        "the end: harmful where the retries run out.",
+    )
 
 
 def _pip_unreached_index(by_cause: dict[str, list[Hits]]) -> None:
