@@ -96,6 +96,21 @@ PROPOSED_CAUSES: dict[str, str] = {
     "(reticulate for R's tensorflow and keras) has a bug, fixed in a newer release, that makes it "
     "report TensorFlow missing or fail to load it from a Python where TensorFlow is installed; "
     "the fix is upgrading the binding, not reinstalling TensorFlow",
+    "tf-pin-conflicts-with-package": "TensorFlow's upper bound on a dependency it shares with "
+    "another package (typing-extensions below 4.6 in TensorFlow 2.13) is below the lowest release "
+    "that package needs (pydantic 2, FastAPI), so the environment holds that package beside a "
+    "release outside its own range and importing it fails; the fix is a TensorFlow release whose "
+    "bound admits the release, or an older release of the other package",
+    "dependency-too-old-for-code": "a scientific library beside TensorFlow (matplotlib 3.2 in "
+    "Colab's image) is older than the release the code was written against, so a behaviour or "
+    "name the code relies on (imshow taking an image of shape (H, W, 1)) is missing and it fails "
+    "outside TensorFlow; the fix is upgrading that library to the release the code needs, or code "
+    "that does not rely on it",
+    "dependency-sdist-build-fails": "pip finds no wheel of a TensorFlow dependency (h5py) for the "
+    "platform and Python and builds it from its source archive, and that build fails on the "
+    "machine (no HDF5 library or headers), so TensorFlow does not install; the fix is a prebuilt "
+    "wheel of that dependency installed first (another index or release) or the native library's "
+    "development files before the build",
 }
 
 _REQUIRED = {
