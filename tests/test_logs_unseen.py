@@ -101,6 +101,21 @@ PROPOSED_CAUSES: dict[str, str] = {
     "not accept (a boolean flag written as a key-value pair or with a path glued on, a flag name "
     "the reader does not know, a backend name it does not know), so the setting is rejected or "
     "start-up fails; the fix is correcting or unsetting the variable, not reinstalling TensorFlow",
+    "tf-pin-conflicts-with-package": "TensorFlow's upper bound on a dependency it shares with "
+    "another package (typing-extensions below 4.6 in TensorFlow 2.13) is below the lowest release "
+    "that package needs (pydantic 2, FastAPI), so the environment holds that package beside a "
+    "release outside its own range and importing it fails; the fix is a TensorFlow release whose "
+    "bound admits the release, or an older release of the other package",
+    "dependency-too-old-for-code": "a scientific library beside TensorFlow (matplotlib 3.2 in "
+    "Colab's image) is older than the release the code was written against, so a behaviour or "
+    "name the code relies on (imshow taking an image of shape (H, W, 1)) is missing and it fails "
+    "outside TensorFlow; the fix is upgrading that library to the release the code needs, or code "
+    "that does not rely on it",
+    "dependency-sdist-build-fails": "pip finds no wheel of a TensorFlow dependency (h5py) for the "
+    "platform and Python and builds it from its source archive, and that build fails on the "
+    "machine (no HDF5 library or headers), so TensorFlow does not install; the fix is a prebuilt "
+    "wheel of that dependency installed first (another index or release) or the native library's "
+    "development files before the build",
 }
 
 _REQUIRED = {
