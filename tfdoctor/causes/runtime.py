@@ -457,21 +457,24 @@ def s3_region_fix(region: Optional[str]) -> Fix:
 def s3_credentials_fix(plain_http: bool) -> Fix:
     """Keys and endpoint for TensorFlow's S3 file system, which answers a 403 as credentials
     'not set properly'; with ``plain_http``, the log shows an endpoint served over http."""
+    # S3_VERIFY_SSL=0 is no part of it: a plain-http endpoint has no certificate to check,
+    # and the setting would outlive a move of the endpoint to https.
     http = (
-        " The endpoint shown is plain http: tell the file system so, or it speaks TLS to it."
+        " The endpoint shown is plain http: TensorFlow 2.5 and older also need S3_USE_HTTPS=0."
         if plain_http
         else ""
     )
     commands = ["aws configure", "export AWS_REGION=<the bucket's region>"]
     if plain_http:
-        commands += ["export S3_USE_HTTPS=0", "export S3_VERIFY_SSL=0"]
+        commands += ["export S3_USE_HTTPS=0"]
     return Fix(
         "S3 refused the request (403): TensorFlow's S3 file system reports that as AWS "
         "credentials not set properly. Give the process that opens the s3:// path the keys "
         "(AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY in its environment, or ~/.aws/credentials, "
         "which `aws configure` writes) and the bucket's region (AWS_REGION); for an "
         "S3-compatible store (MinIO, Ceph) set S3_ENDPOINT to its URL with the scheme "
-        f"(https://host or http://host:9000), not a bare host name.{http} Check that the same "
+        f"(https://host or http://host:9000; a bare host name is reached over https).{http} "
+        "Check that the same "
         "keys and endpoint reach the bucket with the AWS CLI.",
         (
             *commands,

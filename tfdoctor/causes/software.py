@@ -774,9 +774,11 @@ def protos_compile_fix(
     )
 
 
-def protoc_upgrade_fix(optional: bool) -> Fix:
+def protoc_upgrade_fix(optional: bool, label_asked: bool = False) -> Fix:
     """A protoc new enough for the .proto files (3.15 or later where proto3's ``optional``
-    is refused, ``optional``), of the protobuf runtime's own release, then compile again."""
+    is refused, ``optional``), of the protobuf runtime's own release, then compile again.
+    ``label_asked``: protoc asked for a field label, which protoc 3 also asks of a proto2
+    file's own unlabelled field; no other refusal is protoc 3's."""
     need = "3.15 or later (it accepts proto3 `optional` fields)" if optional else "3 or later"
     # protobuf's cross-version guarantee: generated code runs on a runtime of its own release
     # or newer, never older (https://protobuf.dev/support/cross-version-runtime-guarantee/),
@@ -797,7 +799,7 @@ def protoc_upgrade_fix(optional: bool) -> Fix:
         "is upgraded first, within the range TensorFlow declares)."
         + (
             ""
-            if optional
+            if optional or not label_asked
             else " If `protoc --version` already prints 3 or later, the .proto file itself has a "
             "field without a label under proto2 syntax (or no `syntax` line): fix the file "
             "instead."
