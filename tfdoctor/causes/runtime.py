@@ -171,6 +171,7 @@ CAUSES: Mapping[str, Cause] = dict(
             "GCS its credentials (GOOGLE_APPLICATION_CREDENTIALS). Unset or wrong, requests go "
             "to the wrong region or endpoint, unsigned, or libhdfs cannot start a JVM.",
             "https://github.com/tensorflow/io/blob/v0.37.1/tensorflow_io/core/filesystems/s3/s3_filesystem.cc",
+            "https://github.com/tensorflow/tensorflow/blob/v2.5.0/tensorflow/core/platform/s3/s3_file_system.cc",
             "https://github.com/tensorflow/docs/blob/master/site/en/r1/deploy/hadoop.md",
             "https://cloud.google.com/docs/authentication/application-default-credentials",
         ),
@@ -443,10 +444,11 @@ def s3_region_fix(region: Optional[str]) -> Fix:
         else "Find the bucket's region with the AWS CLI."
     )
     return Fix(
-        f"{where} TensorFlow's S3 file system reads the region from AWS_REGION (or S3_REGION), "
-        "not from ~/.aws/config unless AWS_SDK_LOAD_CONFIG=1 is set, and otherwise signs for "
-        "us-east-1: export it in the environment of the process that opens the s3:// path "
-        "(every worker's, for a cluster) before it starts.",
+        f"{where} TensorFlow's S3 file system signs for the region in AWS_REGION (TensorFlow "
+        "2.5 and older's own also S3_REGION, and ~/.aws/config only with AWS_SDK_LOAD_CONFIG=1; "
+        "tensorflow-io's leaves it to the AWS SDK), and otherwise for us-east-1: export it in "
+        "the environment of the process that opens the s3:// path (every worker's, for a "
+        "cluster) before it starts.",
         (
             *(() if region else ("aws s3api get-bucket-location --bucket <bucket>",)),
             f"export AWS_REGION={shown}",

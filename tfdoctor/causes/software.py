@@ -1654,9 +1654,39 @@ def dotnet_binding_fix(symbol: str) -> Fix:
     )
 
 
+#: The schemes TensorFlow served itself up to 2.5 (tensorflow/core/platform/s3, .../hadoop)
+#: and tensorflow-io registers under these names only from 0.20, its release for TensorFlow
+#: 2.6: 0.17 registers s3e, hdfse and viewfse, and 0.18 and 0.19 the plain names only with
+#: TF_USE_MODULAR_FILESYSTEM=1 (tensorflow/io v0.17.0 and v0.19.0,
+#: tensorflow_io/core/{plugins/file_system_plugins.cc,filesystems/filesystem_plugins.cc}).
+_SCHEMES_TF_SERVED = frozenset({"s3", "hdfs", "viewfs"})
+_SCHEMES_MOVED_IN = (2, 6)
+
+
 def filesystem_plugin_fix(m: Machine, scheme: Optional[str]) -> Fix:
     """No file system registered for ``scheme``: tensorflow-io's release for the installed
-    TensorFlow (the companion table), imported before the path is opened."""
+    TensorFlow (the companion table), imported before the path is opened; for a TensorFlow
+    that served the scheme itself, a build without it, which no tensorflow-io mends."""
+    tf = m.tf
+    if (
+        scheme in _SCHEMES_TF_SERVED
+        and tf is not None
+        and version_key(tf.version)[:2] < _SCHEMES_MOVED_IN
+    ):
+        return Fix(
+            f"TensorFlow {tf.version} serves {scheme}:// paths itself, in its Linux packages: "
+            "this one was built without that file system (Windows' packages never had it, nor "
+            "have some conda or source builds). The tensorflow-io releases for it register it "
+            f"as {scheme}e:// instead (0.18 and 0.19 as {scheme}:// only with "
+            "TF_USE_MODULAR_FILESYSTEM=1), so installing one does not serve the path. Run on "
+            "TensorFlow's Linux package, or move to TensorFlow 2.6 or later with the "
+            "tensorflow-io release built for it and `import tensorflow_io` before the path is "
+            "opened.",
+            (
+                'python -c "import platform, tensorflow as tf; '
+                'print(tf.__version__, platform.system())"',
+            ),
+        )
     comp = next(
         (p for p in m.facts.packages or () if normalize_name(p.name) == "tensorflow-io"), None
     )
