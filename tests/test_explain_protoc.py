@@ -259,3 +259,16 @@ def test_an_installed_copy_is_told_by_the_evidence_layer_alone() -> None:
     assert "site|dist" not in inspect.getsource(generated)
     assert is_installed("/venv/lib/python3.11/site-packages/object_detection/protos/x.py")
     assert not is_installed("/src/models/research/object_detection/protos/x.py")
+
+
+def test_a_windows_log_gets_no_linux_download() -> None:
+    text = (
+        "C:\\Users\\ana\\models\\research>protoc object_detection/protos/*.proto --python_out=.\n"
+        'object_detection/protos/eval.proto:1:10: Unrecognized syntax identifier "proto3".  '
+        'This parser only recognizes "proto2".\n'
+    )
+    top = top_error(explained(text))
+    assert top.cause == "protoc-too-old"
+    fix = fix_text(top)
+    assert "linux-x86_64" not in fix and "export PATH" not in fix
+    assert "the one for Windows" in fix and "protoc --version" in fix

@@ -774,11 +774,13 @@ def protos_compile_fix(
     )
 
 
-def protoc_upgrade_fix(optional: bool, label_asked: bool = False) -> Fix:
+def protoc_upgrade_fix(optional: bool, label_asked: bool = False, os: Optional[str] = None) -> Fix:
     """A protoc new enough for the .proto files (3.15 or later where proto3's ``optional``
     is refused, ``optional``), of the protobuf runtime's own release, then compile again.
     ``label_asked``: protoc asked for a field label, which protoc 3 also asks of a proto2
-    file's own unlabelled field; no other refusal is protoc 3's."""
+    file's own unlabelled field; no other refusal is protoc 3's. ``os``: the system the log
+    shows; the download commands are Linux x86-64's, so another system gets the steps only."""
+    linux = os in (None, "linux")
     need = "3.15 or later (it accepts proto3 `optional` fields)" if optional else "3 or later"
     # protobuf's cross-version guarantee: generated code runs on a runtime of its own release
     # or newer, never older (https://protobuf.dev/support/cross-version-runtime-guarantee/),
@@ -793,10 +795,15 @@ def protoc_upgrade_fix(optional: bool, label_asked: bool = False) -> Fix:
         "again. A Linux distribution's packaged protoc (protobuf-compiler) is often older. Take "
         "the protoc of the installed protobuf runtime's release (code from a newer protoc does "
         "not load on an older runtime): runtime 3.x.y is protoc 3.x.y, runtime 4.21.x protoc "
-        "21.x; a release's zip from https://github.com/protocolbuffers/protobuf/releases (the "
-        "commands fetch Linux x86-64's; other systems' zips are named alike), its bin/ first on "
-        "PATH, then run the same protoc command again (a runtime older than the protoc needed "
-        "is upgraded first, within the range TensorFlow declares)."
+        "21.x; a release's zip from https://github.com/protocolbuffers/protobuf/releases "
+        + (
+            "(the commands fetch Linux x86-64's; other systems' zips are named alike)"
+            if linux
+            else f"(the one for {system_name(os or '')}; `python -c` below prints the runtime's "
+            "release)"
+        )
+        + ", its bin/ first on PATH, then run the same protoc command again (a runtime older "
+        "than the protoc needed is upgraded first, within the range TensorFlow declares)."
         + (
             ""
             if optional or not label_asked
@@ -805,12 +812,20 @@ def protoc_upgrade_fix(optional: bool, label_asked: bool = False) -> Fix:
             "instead."
         ),
         (
-            "protoc --version",
-            version,
-            f'curl -LO "https://github.com/protocolbuffers/protobuf/releases/download/v$V/{zip_}"',
-            f'unzip -o "{zip_}" -d "$HOME/.local"',
-            'export PATH="$HOME/.local/bin:$PATH"',
-            "protoc --version",
+            (
+                "protoc --version",
+                version,
+                f'curl -LO "https://github.com/protocolbuffers/protobuf/releases/download/v$V/'
+                f'{zip_}"',
+                f'unzip -o "{zip_}" -d "$HOME/.local"',
+                'export PATH="$HOME/.local/bin:$PATH"',
+                "protoc --version",
+            )
+            if linux
+            else (
+                "protoc --version",
+                'python -c "import google.protobuf; print(google.protobuf.__version__)"',
+            )
         ),
     )
 
