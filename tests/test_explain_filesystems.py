@@ -8,6 +8,7 @@ import pytest
 
 from tests.explaining import explained, fix_text, top_error
 from tfdoctor.findings import Severity
+from tfdoctor.signatures import load_signatures
 
 _ENV = "filesystem-env-misconfigured"
 
@@ -34,6 +35,13 @@ def test_s3s_region_refusal_sets_the_region_it_names(line: str) -> None:
     assert "export AWS_REGION=ap-northeast-1" in fix and "AWS_SDK_LOAD_CONFIG" in fix
     # The region it was signed for is not the one to set.
     assert "AWS_REGION=us-east-1" not in fix
+    # S3_REGION and AWS_SDK_LOAD_CONFIG are TensorFlow 2.5's own file system's: tensorflow-io
+    # reads neither, and its source is not where they are read.
+    assert "2.5 and older's own also S3_REGION" in fix
+    assert any(
+        link.endswith("/v2.5.0/tensorflow/core/platform/s3/s3_file_system.cc")
+        for link in load_signatures().by_id("s3-region-wrong").sources
+    )
 
 
 def test_s3s_403_names_keys_region_and_an_endpoint_with_its_scheme() -> None:
@@ -58,7 +66,20 @@ def test_a_plain_http_endpoint_shown_turns_tls_off() -> None:
         "the specified S3 location\n"
     )
     fix = fix_text(top_error(explained(text)))
-    assert "export S3_USE_HTTPS=0" in fix and "export S3_VERIFY_SSL=0" in fix
+    assert "export S3_USE_HTTPS=0" in fix
+    # Plain http has no certificate to check: turning verification off changes nothing there
+    # and would outlive a move to https.
+    assert "S3_VERIFY_SSL" not in fix
+
+
+def test_a_bare_endpoint_host_is_not_called_wrong() -> None:
+    # The S3 file system prefixes a bare S3_ENDPOINT with its scheme (https unless
+    # S3_USE_HTTPS=0), as the object-missing fix itself sets one.
+    text = (
+        "FailedPreconditionError: AWS Credentials have not been set properly. Unable to access "
+        "the specified S3 location\n"
+    )
+    assert "not a bare host name" not in fix_text(top_error(explained(text)))
 
 
 def test_an_s3_object_reported_missing_asks_first_then_names_region_and_endpoint() -> None:
@@ -162,6 +183,28 @@ def test_a_tensorflow_io_of_another_line_is_moved_to_the_one_for_tensorflow() ->
     fix = fix_text(top)
     # The companion table's release for 2.13 (tensorflow<2.14.0,>=2.13.0), not 0.32's line.
     assert 'tensorflow-io==0.34.*"' in fix and "hdfs://" in fix
+
+
+def test_a_tensorflow_that_served_the_scheme_itself_gets_no_tensorflow_io() -> None:
+    # TensorFlow 2.4's tensorflow-io (0.17) registers s3e://, not s3://: installing it and
+    # importing it leaves s3:// unserved.
+    text = (
+        "TensorFlow version: 2.4.1\n"
+        "tensorflow.python.framework.errors_impl.UnimplementedError: File system scheme 's3' "
+        "not implemented (file: 's3://models/run-4/saved_model.pb')\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "companion-mismatch"
+    fix = fix_text(top)
+    assert "tensorflow-io==" not in fix and "s3e://" in fix and "2.6" in fix
+
+
+def test_http_on_an_older_tensorflow_is_still_tensorflow_ios() -> None:
+    text = (
+        "TensorFlow version: 2.4.1\n"
+        "UnimplementedError: File system scheme 'http' not implemented (file: 'http://h/x')\n"
+    )
+    assert 'tensorflow-io==0.17.*"' in fix_text(top_error(explained(text)))
 
 
 @pytest.mark.parametrize(

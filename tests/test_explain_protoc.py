@@ -7,9 +7,13 @@ written for the test, a variant of the family."""
 
 from __future__ import annotations
 
+import inspect
+
 import pytest
 
 from tests.explaining import explained, fix_text, top_error
+from tfdoctor.evidence.traceback import is_installed
+from tfdoctor.explain import generated
 from tfdoctor.findings import Report, Severity
 
 TREE = "/home/ana/src/models/research"
@@ -208,6 +212,8 @@ def test_protoc_refusing_newer_syntax_is_too_old(line: str, optional: bool) -> N
     fix = fix_text(top)
     assert "protoc --version" in fix and "releases/download" in fix
     assert ("3.15" in fix) is optional
+    # protoc 3 says none of these: the file is not at fault whatever `protoc --version` says.
+    assert "fix the file instead" not in fix
 
 
 def test_a_label_asked_for_is_a_warning_of_an_old_protoc() -> None:
@@ -219,6 +225,8 @@ def test_a_label_asked_for_is_a_warning_of_an_old_protoc() -> None:
     found = [x for x in explained(text).findings if x.cause == "protoc-too-old"]
     assert found and found[0].severity is Severity.WARNING
     assert "protoc --version" in fix_text(found[0])
+    # protoc 3 asks the same of a proto2 file's own unlabelled field.
+    assert "fix the file instead" in fix_text(found[0])
 
 
 @pytest.mark.parametrize(
@@ -244,3 +252,23 @@ def test_a_newer_protoc_naming_both_syntaxes_is_not_too_old() -> None:
         '"proto2" and "proto3".\n'
     )
     assert "protoc-too-old" not in _causes(explained(text))
+
+
+def test_an_installed_copy_is_told_by_the_evidence_layer_alone() -> None:
+    # One home for what marks an installed file: the evidence layer's, not a copy here.
+    assert "site|dist" not in inspect.getsource(generated)
+    assert is_installed("/venv/lib/python3.11/site-packages/object_detection/protos/x.py")
+    assert not is_installed("/src/models/research/object_detection/protos/x.py")
+
+
+def test_a_windows_log_gets_no_linux_download() -> None:
+    text = (
+        "C:\\Users\\ana\\models\\research>protoc object_detection/protos/*.proto --python_out=.\n"
+        'object_detection/protos/eval.proto:1:10: Unrecognized syntax identifier "proto3".  '
+        'This parser only recognizes "proto2".\n'
+    )
+    top = top_error(explained(text))
+    assert top.cause == "protoc-too-old"
+    fix = fix_text(top)
+    assert "linux-x86_64" not in fix and "export PATH" not in fix
+    assert "the one for Windows" in fix and "protoc --version" in fix

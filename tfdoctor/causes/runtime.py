@@ -171,6 +171,7 @@ CAUSES: Mapping[str, Cause] = dict(
             "GCS its credentials (GOOGLE_APPLICATION_CREDENTIALS). Unset or wrong, requests go "
             "to the wrong region or endpoint, unsigned, or libhdfs cannot start a JVM.",
             "https://github.com/tensorflow/io/blob/v0.37.1/tensorflow_io/core/filesystems/s3/s3_filesystem.cc",
+            "https://github.com/tensorflow/tensorflow/blob/v2.5.0/tensorflow/core/platform/s3/s3_file_system.cc",
             "https://github.com/tensorflow/docs/blob/master/site/en/r1/deploy/hadoop.md",
             "https://cloud.google.com/docs/authentication/application-default-credentials",
         ),
@@ -443,10 +444,11 @@ def s3_region_fix(region: Optional[str]) -> Fix:
         else "Find the bucket's region with the AWS CLI."
     )
     return Fix(
-        f"{where} TensorFlow's S3 file system reads the region from AWS_REGION (or S3_REGION), "
-        "not from ~/.aws/config unless AWS_SDK_LOAD_CONFIG=1 is set, and otherwise signs for "
-        "us-east-1: export it in the environment of the process that opens the s3:// path "
-        "(every worker's, for a cluster) before it starts.",
+        f"{where} TensorFlow's S3 file system signs for the region in AWS_REGION (TensorFlow "
+        "2.5 and older's own also S3_REGION, and ~/.aws/config only with AWS_SDK_LOAD_CONFIG=1; "
+        "tensorflow-io's leaves it to the AWS SDK), and otherwise for us-east-1: export it in "
+        "the environment of the process that opens the s3:// path (every worker's, for a "
+        "cluster) before it starts.",
         (
             *(() if region else ("aws s3api get-bucket-location --bucket <bucket>",)),
             f"export AWS_REGION={shown}",
@@ -457,21 +459,24 @@ def s3_region_fix(region: Optional[str]) -> Fix:
 def s3_credentials_fix(plain_http: bool) -> Fix:
     """Keys and endpoint for TensorFlow's S3 file system, which answers a 403 as credentials
     'not set properly'; with ``plain_http``, the log shows an endpoint served over http."""
+    # S3_VERIFY_SSL=0 is no part of it: a plain-http endpoint has no certificate to check,
+    # and the setting would outlive a move of the endpoint to https.
     http = (
-        " The endpoint shown is plain http: tell the file system so, or it speaks TLS to it."
+        " The endpoint shown is plain http: TensorFlow 2.5 and older also need S3_USE_HTTPS=0."
         if plain_http
         else ""
     )
     commands = ["aws configure", "export AWS_REGION=<the bucket's region>"]
     if plain_http:
-        commands += ["export S3_USE_HTTPS=0", "export S3_VERIFY_SSL=0"]
+        commands += ["export S3_USE_HTTPS=0"]
     return Fix(
         "S3 refused the request (403): TensorFlow's S3 file system reports that as AWS "
         "credentials not set properly. Give the process that opens the s3:// path the keys "
         "(AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY in its environment, or ~/.aws/credentials, "
         "which `aws configure` writes) and the bucket's region (AWS_REGION); for an "
         "S3-compatible store (MinIO, Ceph) set S3_ENDPOINT to its URL with the scheme "
-        f"(https://host or http://host:9000), not a bare host name.{http} Check that the same "
+        f"(https://host or http://host:9000; a bare host name is reached over https).{http} "
+        "Check that the same "
         "keys and endpoint reach the bucket with the AWS CLI.",
         (
             *commands,

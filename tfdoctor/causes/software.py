@@ -801,9 +801,13 @@ def protos_compile_fix(
     )
 
 
-def protoc_upgrade_fix(optional: bool) -> Fix:
+def protoc_upgrade_fix(optional: bool, label_asked: bool = False, os: Optional[str] = None) -> Fix:
     """A protoc new enough for the .proto files (3.15 or later where proto3's ``optional``
-    is refused, ``optional``), of the protobuf runtime's own release, then compile again."""
+    is refused, ``optional``), of the protobuf runtime's own release, then compile again.
+    ``label_asked``: protoc asked for a field label, which protoc 3 also asks of a proto2
+    file's own unlabelled field; no other refusal is protoc 3's. ``os``: the system the log
+    shows; the download commands are Linux x86-64's, so another system gets the steps only."""
+    linux = os in (None, "linux")
     need = "3.15 or later (it accepts proto3 `optional` fields)" if optional else "3 or later"
     # protobuf's cross-version guarantee: generated code runs on a runtime of its own release
     # or newer, never older (https://protobuf.dev/support/cross-version-runtime-guarantee/),
@@ -818,24 +822,37 @@ def protoc_upgrade_fix(optional: bool) -> Fix:
         "again. A Linux distribution's packaged protoc (protobuf-compiler) is often older. Take "
         "the protoc of the installed protobuf runtime's release (code from a newer protoc does "
         "not load on an older runtime): runtime 3.x.y is protoc 3.x.y, runtime 4.21.x protoc "
-        "21.x; a release's zip from https://github.com/protocolbuffers/protobuf/releases (the "
-        "commands fetch Linux x86-64's; other systems' zips are named alike), its bin/ first on "
-        "PATH, then run the same protoc command again (a runtime older than the protoc needed "
-        "is upgraded first, within the range TensorFlow declares)."
+        "21.x; a release's zip from https://github.com/protocolbuffers/protobuf/releases "
+        + (
+            "(the commands fetch Linux x86-64's; other systems' zips are named alike)"
+            if linux
+            else f"(the one for {system_name(os or '')}; `python -c` below prints the runtime's "
+            "release)"
+        )
+        + ", its bin/ first on PATH, then run the same protoc command again (a runtime older "
+        "than the protoc needed is upgraded first, within the range TensorFlow declares)."
         + (
             ""
-            if optional
+            if optional or not label_asked
             else " If `protoc --version` already prints 3 or later, the .proto file itself has a "
             "field without a label under proto2 syntax (or no `syntax` line): fix the file "
             "instead."
         ),
         (
-            "protoc --version",
-            version,
-            f'curl -LO "https://github.com/protocolbuffers/protobuf/releases/download/v$V/{zip_}"',
-            f'unzip -o "{zip_}" -d "$HOME/.local"',
-            'export PATH="$HOME/.local/bin:$PATH"',
-            "protoc --version",
+            (
+                "protoc --version",
+                version,
+                f'curl -LO "https://github.com/protocolbuffers/protobuf/releases/download/v$V/'
+                f'{zip_}"',
+                f'unzip -o "{zip_}" -d "$HOME/.local"',
+                'export PATH="$HOME/.local/bin:$PATH"',
+                "protoc --version",
+            )
+            if linux
+            else (
+                "protoc --version",
+                'python -c "import google.protobuf; print(google.protobuf.__version__)"',
+            )
         ),
     )
 
@@ -1797,9 +1814,39 @@ def dotnet_binding_fix(symbol: str) -> Fix:
     )
 
 
+#: The schemes TensorFlow served itself up to 2.5 (tensorflow/core/platform/s3, .../hadoop)
+#: and tensorflow-io registers under these names only from 0.20, its release for TensorFlow
+#: 2.6: 0.17 registers s3e, hdfse and viewfse, and 0.18 and 0.19 the plain names only with
+#: TF_USE_MODULAR_FILESYSTEM=1 (tensorflow/io v0.17.0 and v0.19.0,
+#: tensorflow_io/core/{plugins/file_system_plugins.cc,filesystems/filesystem_plugins.cc}).
+_SCHEMES_TF_SERVED = frozenset({"s3", "hdfs", "viewfs"})
+_SCHEMES_MOVED_IN = (2, 6)
+
+
 def filesystem_plugin_fix(m: Machine, scheme: Optional[str]) -> Fix:
     """No file system registered for ``scheme``: tensorflow-io's release for the installed
-    TensorFlow (the companion table), imported before the path is opened."""
+    TensorFlow (the companion table), imported before the path is opened; for a TensorFlow
+    that served the scheme itself, a build without it, which no tensorflow-io mends."""
+    tf = m.tf
+    if (
+        scheme in _SCHEMES_TF_SERVED
+        and tf is not None
+        and version_key(tf.version)[:2] < _SCHEMES_MOVED_IN
+    ):
+        return Fix(
+            f"TensorFlow {tf.version} serves {scheme}:// paths itself, in its Linux packages: "
+            "this one was built without that file system (Windows' packages never had it, nor "
+            "have some conda or source builds). The tensorflow-io releases for it register it "
+            f"as {scheme}e:// instead (0.18 and 0.19 as {scheme}:// only with "
+            "TF_USE_MODULAR_FILESYSTEM=1), so installing one does not serve the path. Run on "
+            "TensorFlow's Linux package, or move to TensorFlow 2.6 or later with the "
+            "tensorflow-io release built for it and `import tensorflow_io` before the path is "
+            "opened.",
+            (
+                'python -c "import platform, tensorflow as tf; '
+                'print(tf.__version__, platform.system())"',
+            ),
+        )
     comp = next(
         (p for p in m.facts.packages or () if normalize_name(p.name) == "tensorflow-io"), None
     )

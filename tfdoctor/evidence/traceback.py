@@ -770,11 +770,17 @@ _KERAS2 = re.compile(
 )
 
 
+def is_installed(path: str) -> bool:
+    """Whether ``path`` lies under an interpreter's site-packages or dist-packages (an
+    installed copy), rather than a source tree or the user's own code."""
+    return _INSTALLED.search(path) is not None
+
+
 def installed_package(path: str) -> Optional[str]:
     """The top-level import package of an installed file (``.../site-packages/transformers/
     x.py`` -> ``transformers``, ``.../dist-packages/six.py`` -> ``six``), whatever its
     distribution; None for a file outside site-packages."""
-    if _INSTALLED.search(path) is None:
+    if not is_installed(path):
         return None
     top = re.split(r"[/\\](?:site|dist)-packages[/\\]", path)[-1].replace("\\", "/")
     first = top.split("/", 1)[0]
@@ -784,7 +790,7 @@ def installed_package(path: str) -> Optional[str]:
 def origin_of(path: str) -> Origin:
     """The distribution a traceback's file belongs to, as far as its path says."""
     unix = path.replace("\\", "/")
-    installed = _INSTALLED.search(path) is not None
+    installed = is_installed(path)
     # A PluggableDevice (tensorflow-metal, Intel's) lies in the tensorflow-plugins/ directory
     # the plug-ins share: its file name says whose it is.
     plugin = plugin_dist(unix)

@@ -2782,7 +2782,9 @@ BUILDERS: dict[str, Builder] = {
     causes.software.PROTOC_TOO_OLD: lambda m, r, hits: (
         causes.software.PROTOC_TOO_OLD,
         causes.software.protoc_upgrade_fix(
-            optional=any("optional" in h.signature.id for h in hits)
+            optional=any("optional" in h.signature.id for h in hits),
+            label_asked=any(h.signature.id == "protoc-label-expected" for h in hits),
+            os=r.os,
         ),
     ),
     causes.runtime.HOST_OUT_OF_MEMORY: lambda m, r, hits: (

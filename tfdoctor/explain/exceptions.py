@@ -12,6 +12,7 @@ from tfdoctor.evidence.traceback import (
     Inferred,
     Traceback,
     installed_package,
+    is_installed,
     origin_of,
     path_hints,
 )
@@ -60,7 +61,7 @@ def unexplained_finding(tracebacks: Sequence[Traceback]) -> Optional[Finding]:
             f"in {library.function}."
         )
     own = next((fr for fr in reversed(tb.frames) if not origin_of(fr.path).dist), None)
-    if own is not None and not re.search(r"[/\\](?:site|dist)-packages[/\\]", own.path):
+    if own is not None and not is_installed(own.path):
         code = f": {own.code}" if own.code else ""
         detail.append(f"The last frame outside the libraries: {own.path}, line {own.line}{code}")
     hints = path_hints([f.path for f in tb.frames])

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Optional
 
 from tfdoctor import causes
-from tfdoctor.evidence.traceback import Frame, Traceback, origin_of
+from tfdoctor.evidence.traceback import Frame, Traceback, is_installed, origin_of
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
 from tfdoctor.modules import distribution_of
@@ -118,8 +118,6 @@ _IMPORT_OF = re.compile(
 #: Python 3's message names the file of the package it searched:
 #: ``(/src/models/research/object_detection/protos/__init__.py)``.
 _PACKAGE_FILE = re.compile(r"\((?P<path>[^()\n]{1,400}?)\)\s*$")
-#: An interpreter's installed packages: a copy there was installed, not the source tree.
-_INSTALLED = re.compile(r"[/\\](?:site|dist)-packages[/\\]")
 _WINDOWS_PATH = re.compile(r"^[A-Za-z]:[\\/]|\\")
 
 
@@ -173,7 +171,7 @@ def _tree_root(tb: Traceback, top: str) -> tuple[Optional[str], bool, bool]:
         at = unified.rfind(f"/{top}/")
         if at < 0:
             continue
-        if _INSTALLED.search(path):
+        if is_installed(path):
             return None, True, True
         return path[:at] or "/", False, True
     return None, False, False
