@@ -118,21 +118,35 @@ def test_cudas_initialization_error_without_a_fork_is_not_this() -> None:
         assert "tf-initialised-before-fork" not in _causes(explained(line + "\n"))
 
 
-def test_gunicorn_workers_alone_are_a_warning_with_gunicorns_fix() -> None:
-    text = (
-        "[2021-06-01 09:00:00 +0000] [1] [INFO] Starting gunicorn 20.1.0\n"
-        "[2021-06-01 09:00:00 +0000] [1] [INFO] Listening at: http://0.0.0.0:8000 (1)\n"
-        "[2021-06-01 09:00:00 +0000] [7] [INFO] Booting worker with pid: 7\n"
-    )
-    report = explained(text)
-    top = report.findings[0]
+_GUNICORN_START = (
+    "[2021-06-01 09:00:00 +0000] [1] [INFO] Starting gunicorn 20.1.0\n"
+    "[2021-06-01 09:00:00 +0000] [1] [INFO] Listening at: http://0.0.0.0:8000 (1)\n"
+    "[2021-06-01 09:00:00 +0000] [7] [INFO] Booting worker with pid: 7\n"
+)
+
+
+def test_gunicorns_start_alone_is_harmless() -> None:
+    # Every healthy start prints these lines: no failure, no hang, nothing to warn of.
+    assert not _causes(explained(_GUNICORN_START))
+
+
+def test_a_gunicorn_worker_that_hung_is_a_warning_with_gunicorns_fix() -> None:
+    text = _GUNICORN_START + "[2021-06-01 09:00:31 +0000] [1] [CRITICAL] WORKER TIMEOUT (pid:7)\n"
+    top = explained(text).findings[0]
     assert top.cause == "tf-initialised-before-fork" and top.severity is Severity.WARNING
     assert "--preload" in fix_text(top) and "gunicorn" in fix_text(top)
 
 
+def test_cudas_initialization_error_in_gunicorns_workers_has_gunicorns_fix() -> None:
+    text = _GUNICORN_START + "InternalError: cudaGetDevice() failed. Status: initialization error\n"
+    top = top_error(explained(text))
+    assert top.cause == "tf-initialised-before-fork"
+    assert "--preload" in fix_text(top)
+
+
 def test_gunicorn_workers_beside_another_failure_are_not_this() -> None:
     text = (
-        "[2021-06-01 09:00:00 +0000] [7] [INFO] Booting worker with pid: 7\n"
+        "[2021-06-01 09:00:31 +0000] [1] [CRITICAL] WORKER TIMEOUT (pid:7)\n"
         "OSError: [Errno 28] No space left on device\n"
     )
     assert "tf-initialised-before-fork" not in _causes(explained(text))
@@ -246,7 +260,23 @@ def test_debians_distutils_stub_refusing_a_name() -> None:
     )
     top = top_error(explained(line))
     assert top.cause == "distro-python-part-missing"
-    assert "python3.8-distutils" in fix_text(top)
+    # The distribution's own Python 3.8 (Ubuntu 20.04's) has only python3-distutils; a
+    # python3.8-distutils exists where deadsnakes built that Python: either must install.
+    assert top.fix is not None
+    assert top.fix.commands == (
+        "sudo apt-get install python3.8-distutils || sudo apt-get install python3-distutils",
+    )
+
+
+def test_tkinter_on_a_python_the_log_shows_is_the_unversioned_package() -> None:
+    # Debian and Ubuntu build python3-tk alone (python3-stdlib-extensions); python3.9-tk is
+    # deadsnakes' only.
+    text = "$ python3 --version\nPython 3.9.2\nModuleNotFoundError: No module named '_tkinter'\n"
+    top = top_error(explained(text))
+    assert top.cause == "distro-python-part-missing" and top.fix is not None
+    assert top.fix.commands == (
+        "sudo apt-get install python3.9-tk || sudo apt-get install python3-tk",
+    )
 
 
 def test_tkinter_missing_is_the_distributions_tk_package() -> None:

@@ -2725,9 +2725,7 @@ BUILDERS: dict[str, Builder] = {
     ),
     causes.runtime.TF_INITIALISED_BEFORE_FORK: lambda m, r, hits: (
         causes.runtime.TF_INITIALISED_BEFORE_FORK,
-        causes.runtime.fork_after_init_fix(
-            "gunicorn" if any(h.signature.id == "gunicorn-workers-forked" for h in hits) else ""
-        ),
+        causes.runtime.fork_after_init_fix(),
     ),
     causes.platform.DISTRO_PYTHON_PART_MISSING: _distro_part,
     causes.runtime.DISK_SPACE_EXHAUSTED: lambda m, r, hits: (
@@ -2821,6 +2819,7 @@ def _gpu_shown(m: Machine, r: Revealed) -> bool:
 FORK_SIGNS = frozenset(
     {
         "gunicorn-workers-forked",
+        "gunicorn-worker-timeout",
         "forked-celery-worker",
         "forked-uwsgi-worker",
         "forked-keras-workers",
@@ -3446,19 +3445,25 @@ def _main_module(evidence: Evidence) -> str:
     return ""
 
 
+#: The servers whose forked workers the log shows, by the signatures that show them, in the
+#: order they are chosen: the fix fitted to the first.
+_FORKING_SERVERS = (
+    ("gunicorn", frozenset({"gunicorn-workers-forked", "gunicorn-worker-timeout"})),
+    ("celery", frozenset({"forked-celery-worker"})),
+)
+
+
 def _fit_process_fix(found: Finding, evidence: Evidence) -> Finding:
     """``found`` with the fix of a process cause fitted to what the log shows beyond its
-    lines: the main module a spawned child re-ran, a Celery pool that forked the workers."""
+    lines: the main module a spawned child re-ran, the server that forked the workers."""
     if found.cause == causes.runtime.SPAWN_MAIN_UNGUARDED:
         module = _main_module(evidence)
         if module:
             return dataclasses.replace(found, fix=causes.runtime.spawn_guard_fix(module))
-    if (
-        found.cause == causes.runtime.TF_INITIALISED_BEFORE_FORK
-        and "forked-celery-worker" in evidence.hits
-        and "gunicorn-workers-forked" not in evidence.hits
-    ):
-        return dataclasses.replace(found, fix=causes.runtime.fork_after_init_fix("celery"))
+    if found.cause == causes.runtime.TF_INITIALISED_BEFORE_FORK:
+        for server, signs in _FORKING_SERVERS:
+            if any(sign in evidence.hits for sign in signs):
+                return dataclasses.replace(found, fix=causes.runtime.fork_after_init_fix(server))
     return found
 
 
