@@ -182,6 +182,8 @@ def test_the_limit_of_open_files(line: str) -> None:
 def test_inotifys_own_limit_and_the_other_limits_are_not_open_files() -> None:
     for line, other in (
         ("failed to create fsnotify watcher: too many open files", ""),
+        # A reader's prose, after the fact: the words without the call they describe.
+        ("I raised ulimit -n because of Too many open files earlier, now it works", ""),
         ("OSError: [Errno 28] No space left on device", "disk-space-exhausted"),
         (
             "F tensorflow/core/platform/default/env.cc:73] Check failed: ret == 0 (11 vs. 0)"
@@ -283,6 +285,8 @@ def test_tkinter_missing_is_the_distributions_tk_package() -> None:
     top = top_error(explained("ModuleNotFoundError: No module named '_tkinter'\n"))
     assert top.cause == "distro-python-part-missing"
     assert "python3-tk" in fix_text(top)
+    # The same words from a Python built without Tk's headers (pyenv): apt's package is not it.
+    assert "tk-dev" in fix_text(top) and "pyenv" in fix_text(top)
 
 
 def test_the_words_in_other_contexts_are_not_this() -> None:

@@ -1628,7 +1628,9 @@ def distro_part_fix(part: str, python: str = "") -> Fix:
         # installer's "tcl/tk and IDLE" feature (https://docs.python.org/3/using/windows.html).
         after += (
             " Elsewhere: Homebrew's Python needs `brew install python-tk`, python.org's Windows "
-            "installer its 'tcl/tk and IDLE' option (Modify in Apps)."
+            "installer its 'tcl/tk and IDLE' option (Modify in Apps); a Python built from "
+            "source (pyenv, /usr/local) has _tkinter only if Tk's headers were there when it "
+            "was built: install tk-dev, then build that Python again."
         )
     if own:
         where = "" if minor else f" (for a Python 3.X from the distribution or deadsnakes, {own})"
