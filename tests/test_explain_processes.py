@@ -90,6 +90,11 @@ def test_a_context_that_cannot_be_set_in_a_forked_child() -> None:
     assert top.cause == "tf-initialised-before-fork"
     fix = fix_text(top)
     assert "spawn" in fix and "use_multiprocessing" in fix
+    # The change is in the program: no command that sets a start method in a throwaway
+    # interpreter (it changes nothing) or that is Python, not shell.
+    assert top.fix is not None
+    assert not any("set_start_method(" in c or "model.fit" in c for c in top.fix.commands)
+    assert any(c.startswith("grep ") for c in top.fix.commands)
 
 
 @pytest.mark.parametrize(
