@@ -223,6 +223,15 @@ def test_venv_without_a_release_named_asks_for_the_python() -> None:
     assert top.cause == "distro-python-part-missing"
     fix = fix_text(top)
     assert "python3 --version" in fix and "python3-venv" in fix
+    assert "python3.X-venv" in fix and "{" not in fix
+
+
+def test_debians_ensurepip_refusing_the_system_python_is_not_a_missing_package() -> None:
+    # Debian's patch refuses the system Python with python3-venv installed too.
+    top = top_error(explained("ensurepip is disabled in Debian/Ubuntu for the system python.\n"))
+    assert top.cause == "distro-python-part-missing" and top.fix is not None
+    assert "python3 -m venv .venv" in top.fix.commands
+    assert "python3-pip" in top.fix.text
 
 
 def test_a_distutils_submodule_missing_is_debians_split() -> None:

@@ -1633,7 +1633,11 @@ def distro_part_fix(part: str, python: str = "") -> Fix:
             "was built: install tk-dev, then build that Python again."
         )
     if own:
-        where = "" if minor else f" (for a Python 3.X from the distribution or deadsnakes, {own})"
+        where = (
+            ""
+            if minor
+            else f" (for a Python 3.X from the distribution or deadsnakes, {own.format(minor='X')})"
+        )
         install = f"sudo apt-get install {package}"
     else:
         # The log does not tell the distribution's Python from deadsnakes' (both live in
@@ -1652,6 +1656,20 @@ def distro_part_fix(part: str, python: str = "") -> Fix:
         f"Debian and Ubuntu ship the system Python's {part} in a package of its own: install "
         f"{package}{where},{after} In a Dockerfile, add it to the apt-get install line.{other}",
         (*ask, install),
+    )
+
+
+def system_pip_fix() -> Fix:
+    """pip for Debian's or Ubuntu's system Python, whose ensurepip refuses to run for it."""
+    return Fix(
+        "Debian and Ubuntu patch ensurepip to refuse their system Python, whatever is installed "
+        "(python3-venv too): take that Python's pip from apt (python3-pip), or, better, make a "
+        "virtual environment (python3-venv), whose own ensurepip runs, and install with its pip.",
+        (
+            "sudo apt-get install python3-venv",
+            "python3 -m venv .venv",
+            ".venv/bin/python -m pip install --upgrade pip",
+        ),
     )
 
 

@@ -2595,6 +2595,9 @@ def _distro_part(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.
     """Which part of the distribution's Python is missing (its signature says), with the
     release its own lines name, else the log's Python."""
     ids = {h.signature.id for h in hits}
+    if ids <= {"ensurepip-disabled-debian", "venv-package-named"}:
+        # The system Python's ensurepip refused by Debian's patch: no package lifts it.
+        return causes.platform.DISTRO_PYTHON_PART_MISSING, causes.platform.system_pip_fix()
     part = (
         "tkinter"
         if "tkinter-missing" in ids
