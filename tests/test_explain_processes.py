@@ -269,6 +269,19 @@ def test_distutils_on_python_312_stays_the_removed_module() -> None:
     assert top.cause == "python-removed-module"
 
 
+def test_a_name_setuptools_distutils_lacks_is_not_debians_split() -> None:
+    # pip's build environment imports setuptools' copy of distutils, which dropped
+    # msvccompiler (setuptools 74): python3-distutils changes nothing there.
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/tmp/pip-build-env-ab12/overlay/lib/python3.10/site-packages/numpy/distutils/'
+        'mingw32ccompiler.py", line 27, in <module>\n'
+        "    from distutils.msvccompiler import get_build_version as get_build_msvc_version\n"
+        "ModuleNotFoundError: No module named 'distutils.msvccompiler'\n"
+    )
+    assert "distro-python-part-missing" not in _causes(explained(text))
+
+
 def test_debians_distutils_stub_refusing_a_name() -> None:
     line = (
         "ImportError: cannot import name 'sysconfig' from 'distutils' "
