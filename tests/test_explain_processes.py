@@ -64,6 +64,22 @@ def test_a_child_failing_while_it_re_runs_the_main_module() -> None:
     assert "__main__" in fix_text(top) and "fork" in fix_text(top)
 
 
+def test_a_child_failing_on_a_top_level_import_is_the_imports_error() -> None:
+    # Imports stay at the top level under the guard: the child's failed import is its own.
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "<string>", line 1, in <module>\n'
+        '  File "C:\\Python38\\lib\\multiprocessing\\spawn.py", line 287, in '
+        "_fixup_main_from_path\n"
+        "    main_content = runpy.run_path(main_path,\n"
+        '  File "C:\\app\\train.py", line 3, in <module>\n'
+        "    import cv2\n"
+        "ModuleNotFoundError: No module named 'cv2'\n"
+    )
+    found = _causes(explained(text))
+    assert "spawn-main-unguarded" not in found and "package-not-installed" in found
+
+
 def test_a_childs_own_error_under_spawn_main_is_not_the_guard() -> None:
     # A child that started and raised in its target: spawn_main, but no re-run of the module.
     text = (

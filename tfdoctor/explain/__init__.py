@@ -79,6 +79,7 @@ from tfdoctor.evidence.traceback import (
     MAX_INTERPRETERS,
     MAX_MODULE_ORIGINS,
     MAX_TRACEBACKS,
+    Frame,
     Inferred,
     Traceback,
     import_statements,
@@ -3430,9 +3431,9 @@ _RERUN_FRAMES = frozenset(
 )
 
 
-def _main_module(evidence: Evidence) -> str:
-    """The main module a spawned child ran again: the first file below spawn.py's and runpy's
-    frames that re-run it, where a traceback shows them."""
+def _main_frame(evidence: Evidence) -> Optional[Frame]:
+    """The frame of the main module a spawned child ran again: the first file below
+    spawn.py's and runpy's frames that re-run it, where a traceback shows them."""
     for tb in evidence.tracebacks:
         rerun = False
         for frame in tb.frames:
@@ -3444,8 +3445,27 @@ def _main_module(evidence: Evidence) -> str:
                 and not path.startswith("<")
                 and not path.endswith(("multiprocessing/spawn.py", "/runpy.py"))
             ):
-                return frame.path
-    return ""
+                return frame
+    return None
+
+
+def _main_module(evidence: Evidence) -> str:
+    """The main module a spawned child ran again (:func:`_main_frame`'s file)."""
+    frame = _main_frame(evidence)
+    return frame.path if frame is not None else ""
+
+
+#: A statement that imports: the main module's imports stay at its top level under the guard.
+_IMPORT_STATEMENT = re.compile(r"^\s*(?:import|from)\s+[\w.]+")
+
+
+def _rerun_failed_on_an_import(by_cause: dict[str, list[Hits]], evidence: Evidence) -> None:
+    """A spawned child that failed on one of the main module's top-level imports: the guard
+    keeps imports outside it, so the re-run frames do not say it is missing; the import's own
+    error is the cause."""
+    frame = _main_frame(evidence)
+    if frame is not None and _IMPORT_STATEMENT.match(frame.code):
+        _drop_signature(by_cause, causes.runtime.SPAWN_MAIN_UNGUARDED, "spawn-reimports-main")
 
 
 #: The servers whose forked workers the log shows, by the signatures that show them, in the
@@ -3474,6 +3494,7 @@ def _settle_overlaps(by_cause: dict[str, list[Hits]], evidence: Evidence) -> Non
     """Where two causes' signatures read one failure, the one whose words say more keeps it;
     signatures that are TensorFlow's only in its context go where the log shows otherwise."""
     _drop_unsupported(by_cause, evidence)
+    _rerun_failed_on_an_import(by_cause, evidence)
     _pip_unreached_index(by_cause)
     _system_library_is_the_loaders(by_cause)
     _abort_names_its_failure(by_cause)
