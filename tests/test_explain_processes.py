@@ -64,6 +64,22 @@ def test_a_child_failing_while_it_re_runs_the_main_module() -> None:
     assert "__main__" in fix_text(top) and "fork" in fix_text(top)
 
 
+def test_a_child_failing_on_a_top_level_import_is_the_imports_error() -> None:
+    # Imports stay at the top level under the guard: the child's failed import is its own.
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "<string>", line 1, in <module>\n'
+        '  File "C:\\Python38\\lib\\multiprocessing\\spawn.py", line 287, in '
+        "_fixup_main_from_path\n"
+        "    main_content = runpy.run_path(main_path,\n"
+        '  File "C:\\app\\train.py", line 3, in <module>\n'
+        "    import cv2\n"
+        "ModuleNotFoundError: No module named 'cv2'\n"
+    )
+    found = _causes(explained(text))
+    assert "spawn-main-unguarded" not in found and "package-not-installed" in found
+
+
 def test_a_childs_own_error_under_spawn_main_is_not_the_guard() -> None:
     # A child that started and raised in its target: spawn_main, but no re-run of the module.
     text = (
@@ -90,6 +106,11 @@ def test_a_context_that_cannot_be_set_in_a_forked_child() -> None:
     assert top.cause == "tf-initialised-before-fork"
     fix = fix_text(top)
     assert "spawn" in fix and "use_multiprocessing" in fix
+    # The change is in the program: no command that sets a start method in a throwaway
+    # interpreter (it changes nothing) or that is Python, not shell.
+    assert top.fix is not None
+    assert not any("set_start_method(" in c or "model.fit" in c for c in top.fix.commands)
+    assert any(c.startswith("grep ") for c in top.fix.commands)
 
 
 @pytest.mark.parametrize(
@@ -118,21 +139,35 @@ def test_cudas_initialization_error_without_a_fork_is_not_this() -> None:
         assert "tf-initialised-before-fork" not in _causes(explained(line + "\n"))
 
 
-def test_gunicorn_workers_alone_are_a_warning_with_gunicorns_fix() -> None:
-    text = (
-        "[2021-06-01 09:00:00 +0000] [1] [INFO] Starting gunicorn 20.1.0\n"
-        "[2021-06-01 09:00:00 +0000] [1] [INFO] Listening at: http://0.0.0.0:8000 (1)\n"
-        "[2021-06-01 09:00:00 +0000] [7] [INFO] Booting worker with pid: 7\n"
-    )
-    report = explained(text)
-    top = report.findings[0]
+_GUNICORN_START = (
+    "[2021-06-01 09:00:00 +0000] [1] [INFO] Starting gunicorn 20.1.0\n"
+    "[2021-06-01 09:00:00 +0000] [1] [INFO] Listening at: http://0.0.0.0:8000 (1)\n"
+    "[2021-06-01 09:00:00 +0000] [7] [INFO] Booting worker with pid: 7\n"
+)
+
+
+def test_gunicorns_start_alone_is_harmless() -> None:
+    # Every healthy start prints these lines: no failure, no hang, nothing to warn of.
+    assert not _causes(explained(_GUNICORN_START))
+
+
+def test_a_gunicorn_worker_that_hung_is_a_warning_with_gunicorns_fix() -> None:
+    text = _GUNICORN_START + "[2021-06-01 09:00:31 +0000] [1] [CRITICAL] WORKER TIMEOUT (pid:7)\n"
+    top = explained(text).findings[0]
     assert top.cause == "tf-initialised-before-fork" and top.severity is Severity.WARNING
     assert "--preload" in fix_text(top) and "gunicorn" in fix_text(top)
 
 
+def test_cudas_initialization_error_in_gunicorns_workers_has_gunicorns_fix() -> None:
+    text = _GUNICORN_START + "InternalError: cudaGetDevice() failed. Status: initialization error\n"
+    top = top_error(explained(text))
+    assert top.cause == "tf-initialised-before-fork"
+    assert "--preload" in fix_text(top)
+
+
 def test_gunicorn_workers_beside_another_failure_are_not_this() -> None:
     text = (
-        "[2021-06-01 09:00:00 +0000] [7] [INFO] Booting worker with pid: 7\n"
+        "[2021-06-01 09:00:31 +0000] [1] [CRITICAL] WORKER TIMEOUT (pid:7)\n"
         "OSError: [Errno 28] No space left on device\n"
     )
     assert "tf-initialised-before-fork" not in _causes(explained(text))
@@ -168,6 +203,8 @@ def test_the_limit_of_open_files(line: str) -> None:
 def test_inotifys_own_limit_and_the_other_limits_are_not_open_files() -> None:
     for line, other in (
         ("failed to create fsnotify watcher: too many open files", ""),
+        # A reader's prose, after the fact: the words without the call they describe.
+        ("I raised ulimit -n because of Too many open files earlier, now it works", ""),
         ("OSError: [Errno 28] No space left on device", "disk-space-exhausted"),
         (
             "F tensorflow/core/platform/default/env.cc:73] Check failed: ret == 0 (11 vs. 0)"
@@ -202,6 +239,15 @@ def test_venv_without_a_release_named_asks_for_the_python() -> None:
     assert top.cause == "distro-python-part-missing"
     fix = fix_text(top)
     assert "python3 --version" in fix and "python3-venv" in fix
+    assert "python3.X-venv" in fix and "{" not in fix
+
+
+def test_debians_ensurepip_refusing_the_system_python_is_not_a_missing_package() -> None:
+    # Debian's patch refuses the system Python with python3-venv installed too.
+    top = top_error(explained("ensurepip is disabled in Debian/Ubuntu for the system python.\n"))
+    assert top.cause == "distro-python-part-missing" and top.fix is not None
+    assert "python3 -m venv .venv" in top.fix.commands
+    assert "python3-pip" in top.fix.text
 
 
 def test_a_distutils_submodule_missing_is_debians_split() -> None:
@@ -239,6 +285,19 @@ def test_distutils_on_python_312_stays_the_removed_module() -> None:
     assert top.cause == "python-removed-module"
 
 
+def test_a_name_setuptools_distutils_lacks_is_not_debians_split() -> None:
+    # pip's build environment imports setuptools' copy of distutils, which dropped
+    # msvccompiler (setuptools 74): python3-distutils changes nothing there.
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/tmp/pip-build-env-ab12/overlay/lib/python3.10/site-packages/numpy/distutils/'
+        'mingw32ccompiler.py", line 27, in <module>\n'
+        "    from distutils.msvccompiler import get_build_version as get_build_msvc_version\n"
+        "ModuleNotFoundError: No module named 'distutils.msvccompiler'\n"
+    )
+    assert "distro-python-part-missing" not in _causes(explained(text))
+
+
 def test_debians_distutils_stub_refusing_a_name() -> None:
     line = (
         "ImportError: cannot import name 'sysconfig' from 'distutils' "
@@ -246,13 +305,31 @@ def test_debians_distutils_stub_refusing_a_name() -> None:
     )
     top = top_error(explained(line))
     assert top.cause == "distro-python-part-missing"
-    assert "python3.8-distutils" in fix_text(top)
+    # The distribution's own Python 3.8 (Ubuntu 20.04's) has only python3-distutils; a
+    # python3.8-distutils exists where deadsnakes built that Python: either must install.
+    assert top.fix is not None
+    assert top.fix.commands == (
+        "sudo apt-get install python3.8-distutils || sudo apt-get install python3-distutils",
+    )
+
+
+def test_tkinter_on_a_python_the_log_shows_is_the_unversioned_package() -> None:
+    # Debian and Ubuntu build python3-tk alone (python3-stdlib-extensions); python3.9-tk is
+    # deadsnakes' only.
+    text = "$ python3 --version\nPython 3.9.2\nModuleNotFoundError: No module named '_tkinter'\n"
+    top = top_error(explained(text))
+    assert top.cause == "distro-python-part-missing" and top.fix is not None
+    assert top.fix.commands == (
+        "sudo apt-get install python3.9-tk || sudo apt-get install python3-tk",
+    )
 
 
 def test_tkinter_missing_is_the_distributions_tk_package() -> None:
     top = top_error(explained("ModuleNotFoundError: No module named '_tkinter'\n"))
     assert top.cause == "distro-python-part-missing"
     assert "python3-tk" in fix_text(top)
+    # The same words from a Python built without Tk's headers (pyenv): apt's package is not it.
+    assert "tk-dev" in fix_text(top) and "pyenv" in fix_text(top)
 
 
 def test_the_words_in_other_contexts_are_not_this() -> None:

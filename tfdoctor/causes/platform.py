@@ -131,7 +131,7 @@ CAUSES: Mapping[str, Cause] = dict(
             "A part of the distribution's Python is packaged apart and not installed",
             "Debian and Ubuntu split their Python's standard library into packages: venv's "
             "ensurepip (python3.X-venv), distutils beyond its __init__ and version modules "
-            "(python3.X-distutils, until 3.12 removed distutils), lib2to3 (python3-lib2to3) and "
+            "(python3-distutils, until 3.12 removed distutils), lib2to3 (python3-lib2to3) and "
             "tkinter (python3-tk). The interpreter still has the module in its release; the "
             "distribution's package that holds it is missing, so `python3 -m venv` cannot seed "
             "pip ('ensurepip is not available') and imports fail with `No module named "
@@ -1604,22 +1604,26 @@ def python_headers_fix(m: Machine) -> Fix:
     )
 
 
-#: The Debian/Ubuntu package of each split-out part, by the module missing; ``X`` is the
-#: Python's minor release where the package is named per release (deadsnakes does the same).
+#: The Debian/Ubuntu packages of each split-out part, by the module missing: the unversioned
+#: one, the distribution's own per-release one where it has one, and the one the deadsnakes
+#: PPA builds for each of its Pythons (``{minor}``: the Python's minor release). Each python3.X
+#: source builds python3.X-venv; python3-stdlib-extensions builds distutils, lib2to3 and tk
+#: for all of the release's Pythons under unversioned names only (Debian's buster, bullseye and
+#: bookworm, Ubuntu 22.04), so python3.X-distutils, -lib2to3 and -tk are deadsnakes' alone.
 _DISTRO_PACKAGES = {
-    "ensurepip": ("python3-venv", "python3.{minor}-venv"),
-    "distutils": ("python3-distutils", "python3.{minor}-distutils"),
-    "lib2to3": ("python3-lib2to3", "python3.{minor}-lib2to3"),
-    "tkinter": ("python3-tk", "python3.{minor}-tk"),
+    "ensurepip": ("python3-venv", "python3.{minor}-venv", "python3.{minor}-venv"),
+    "distutils": ("python3-distutils", "", "python3.{minor}-distutils"),
+    "lib2to3": ("python3-lib2to3", "", "python3.{minor}-lib2to3"),
+    "tkinter": ("python3-tk", "", "python3.{minor}-tk"),
 }
 
 
 def distro_part_fix(part: str, python: str = "") -> Fix:
     """The Debian/Ubuntu package that holds ``part`` (ensurepip, distutils, lib2to3, tkinter)
     of the system Python; ``python``: its release where the log shows it (3.8)."""
-    plain, versioned = _DISTRO_PACKAGES[part]
+    plain, own, deadsnakes = _DISTRO_PACKAGES[part]
     minor = python.split(".")[1] if python.count(".") >= 1 else ""
-    package = versioned.format(minor=minor) if minor else plain
+    package = own.format(minor=minor) if own and minor else plain
     ask = () if minor else ("python3 --version",)
     other = (
         " If `python3 --version` prints 3.12 or later, that Python has no distutils at all: "
@@ -1637,23 +1641,48 @@ def distro_part_fix(part: str, python: str = "") -> Fix:
         # installer's "tcl/tk and IDLE" feature (https://docs.python.org/3/using/windows.html).
         after += (
             " Elsewhere: Homebrew's Python needs `brew install python-tk`, python.org's Windows "
-            "installer its 'tcl/tk and IDLE' option (Modify in Apps)."
+            "installer its 'tcl/tk and IDLE' option (Modify in Apps); a Python built from "
+            "source (pyenv, /usr/local) has _tkinter only if Tk's headers were there when it "
+            "was built: install tk-dev, then build that Python again."
+        )
+    if own:
+        where = (
+            ""
+            if minor
+            else f" (for a Python 3.X from the distribution or deadsnakes, {own.format(minor='X')})"
+        )
+        install = f"sudo apt-get install {package}"
+    else:
+        # The log does not tell the distribution's Python from deadsnakes' (both live in
+        # /usr/lib/python3.X/): deadsnakes' package exists only where its PPA has that Python.
+        versioned = deadsnakes.format(minor=minor or "X")
+        where = (
+            f" (a Python 3.{minor or 'X'} from the deadsnakes PPA has its own, {versioned}; "
+            f"the distribution's {plain} serves only the distribution's Pythons)"
+        )
+        install = (
+            f"sudo apt-get install {versioned} || sudo apt-get install {plain}"
+            if minor
+            else f"sudo apt-get install {plain}"
         )
     return Fix(
         f"Debian and Ubuntu ship the system Python's {part} in a package of its own: install "
-        f"{package}"
-        + (
-            ""
-            if minor
-            else " (for a Python 3.X from the distribution or deadsnakes, "
-            + versioned.format(minor="X")
-            + ")"
-        )
-        + ","
-        + after
-        + " In a Dockerfile, add it to the apt-get install line."
-        + other,
-        (*ask, f"sudo apt-get install {package}"),
+        f"{package}{where},{after} In a Dockerfile, add it to the apt-get install line.{other}",
+        (*ask, install),
+    )
+
+
+def system_pip_fix() -> Fix:
+    """pip for Debian's or Ubuntu's system Python, whose ensurepip refuses to run for it."""
+    return Fix(
+        "Debian and Ubuntu patch ensurepip to refuse their system Python, whatever is installed "
+        "(python3-venv too): take that Python's pip from apt (python3-pip), or, better, make a "
+        "virtual environment (python3-venv), whose own ensurepip runs, and install with its pip.",
+        (
+            "sudo apt-get install python3-venv",
+            "python3 -m venv .venv",
+            ".venv/bin/python -m pip install --upgrade pip",
+        ),
     )
 
 

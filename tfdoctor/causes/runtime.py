@@ -95,7 +95,8 @@ CAUSES: Mapping[str, Cause] = dict(
             "CUDA does not survive fork(): a child forked after its parent initialised the CUDA "
             "driver (TensorFlow does so when it first lists or uses the GPU, or loads a model) "
             "cannot use it, and TensorFlow's runtime threads do not exist in the child either. "
-            "The forked workers of multiprocessing's default start method on Linux, of Keras' "
+            "The forked workers of multiprocessing's fork start method (Linux's default before "
+            "Python 3.14, which made forkserver the default), of Keras' "
             "use_multiprocessing, of gunicorn (with --preload or a model loaded at import), "
             "uWSGI and Celery's prefork pool then fail with CUDA_ERROR_NOT_INITIALIZED "
             "('initialization error', 'Failed setting context') or hang when they first run "
@@ -310,9 +311,10 @@ def fork_after_init_fix(server: str = "") -> Fix:
         "import TensorFlow only inside the child's function, or keep TensorFlow ops out of "
         "the forked workers (Keras: use_multiprocessing=False, or a tf.data pipeline in "
         "place of the Python generator).",
+        # The change is in the program's code: the command finds where it forks.
         (
-            "python -c \"import multiprocessing as mp; mp.set_start_method('spawn')\"",
-            "model.fit(..., use_multiprocessing=False)",
+            "grep -rnE 'use_multiprocessing *= *True|set_start_method|Pool\\(|Process\\(' "
+            "--include='*.py' .",
         ),
     )
 

@@ -79,6 +79,7 @@ from tfdoctor.evidence.traceback import (
     MAX_INTERPRETERS,
     MAX_MODULE_ORIGINS,
     MAX_TRACEBACKS,
+    Frame,
     Inferred,
     Traceback,
     import_statements,
@@ -2632,6 +2633,9 @@ def _distro_part(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.
     """Which part of the distribution's Python is missing (its signature says), with the
     release its own lines name, else the log's Python."""
     ids = {h.signature.id for h in hits}
+    if ids <= {"ensurepip-disabled-debian", "venv-package-named"}:
+        # The system Python's ensurepip refused by Debian's patch: no package lifts it.
+        return causes.platform.DISTRO_PYTHON_PART_MISSING, causes.platform.system_pip_fix()
     part = (
         "tkinter"
         if "tkinter-missing" in ids
@@ -2765,9 +2769,7 @@ BUILDERS: dict[str, Builder] = {
     ),
     causes.runtime.TF_INITIALISED_BEFORE_FORK: lambda m, r, hits: (
         causes.runtime.TF_INITIALISED_BEFORE_FORK,
-        causes.runtime.fork_after_init_fix(
-            "gunicorn" if any(h.signature.id == "gunicorn-workers-forked" for h in hits) else ""
-        ),
+        causes.runtime.fork_after_init_fix(),
     ),
     causes.platform.DISTRO_PYTHON_PART_MISSING: _distro_part,
     causes.runtime.DISK_SPACE_EXHAUSTED: lambda m, r, hits: (
@@ -2863,6 +2865,7 @@ def _gpu_shown(m: Machine, r: Revealed) -> bool:
 FORK_SIGNS = frozenset(
     {
         "gunicorn-workers-forked",
+        "gunicorn-worker-timeout",
         "forked-celery-worker",
         "forked-uwsgi-worker",
         "forked-keras-workers",
@@ -3518,9 +3521,9 @@ _RERUN_FRAMES = frozenset(
 )
 
 
-def _main_module(evidence: Evidence) -> str:
-    """The main module a spawned child ran again: the first file below spawn.py's and runpy's
-    frames that re-run it, where a traceback shows them."""
+def _main_frame(evidence: Evidence) -> Optional[Frame]:
+    """The frame of the main module a spawned child ran again: the first file below
+    spawn.py's and runpy's frames that re-run it, where a traceback shows them."""
     for tb in evidence.tracebacks:
         rerun = False
         for frame in tb.frames:
@@ -3532,23 +3535,48 @@ def _main_module(evidence: Evidence) -> str:
                 and not path.startswith("<")
                 and not path.endswith(("multiprocessing/spawn.py", "/runpy.py"))
             ):
-                return frame.path
-    return ""
+                return frame
+    return None
+
+
+def _main_module(evidence: Evidence) -> str:
+    """The main module a spawned child ran again (:func:`_main_frame`'s file)."""
+    frame = _main_frame(evidence)
+    return frame.path if frame is not None else ""
+
+
+#: A statement that imports: the main module's imports stay at its top level under the guard.
+_IMPORT_STATEMENT = re.compile(r"^\s*(?:import|from)\s+[\w.]+")
+
+
+def _rerun_failed_on_an_import(by_cause: dict[str, list[Hits]], evidence: Evidence) -> None:
+    """A spawned child that failed on one of the main module's top-level imports: the guard
+    keeps imports outside it, so the re-run frames do not say it is missing; the import's own
+    error is the cause."""
+    frame = _main_frame(evidence)
+    if frame is not None and _IMPORT_STATEMENT.match(frame.code):
+        _drop_signature(by_cause, causes.runtime.SPAWN_MAIN_UNGUARDED, "spawn-reimports-main")
+
+
+#: The servers whose forked workers the log shows, by the signatures that show them, in the
+#: order they are chosen: the fix fitted to the first.
+_FORKING_SERVERS = (
+    ("gunicorn", frozenset({"gunicorn-workers-forked", "gunicorn-worker-timeout"})),
+    ("celery", frozenset({"forked-celery-worker"})),
+)
 
 
 def _fit_process_fix(found: Finding, evidence: Evidence) -> Finding:
     """``found`` with the fix of a process cause fitted to what the log shows beyond its
-    lines: the main module a spawned child re-ran, a Celery pool that forked the workers."""
+    lines: the main module a spawned child re-ran, the server that forked the workers."""
     if found.cause == causes.runtime.SPAWN_MAIN_UNGUARDED:
         module = _main_module(evidence)
         if module:
             return dataclasses.replace(found, fix=causes.runtime.spawn_guard_fix(module))
-    if (
-        found.cause == causes.runtime.TF_INITIALISED_BEFORE_FORK
-        and "forked-celery-worker" in evidence.hits
-        and "gunicorn-workers-forked" not in evidence.hits
-    ):
-        return dataclasses.replace(found, fix=causes.runtime.fork_after_init_fix("celery"))
+    if found.cause == causes.runtime.TF_INITIALISED_BEFORE_FORK:
+        for server, signs in _FORKING_SERVERS:
+            if any(sign in evidence.hits for sign in signs):
+                return dataclasses.replace(found, fix=causes.runtime.fork_after_init_fix(server))
     return found
 
 
@@ -3556,6 +3584,7 @@ def _settle_overlaps(by_cause: dict[str, list[Hits]], evidence: Evidence) -> Non
     """Where two causes' signatures read one failure, the one whose words say more keeps it;
     signatures that are TensorFlow's only in its context go where the log shows otherwise."""
     _drop_unsupported(by_cause, evidence)
+    _rerun_failed_on_an_import(by_cause, evidence)
     _pip_unreached_index(by_cause)
     _system_library_is_the_loaders(by_cause)
     _abort_names_its_failure(by_cause)

@@ -412,6 +412,11 @@ def _unlisted_module(tb: Traceback, module: str, m: Machine) -> Optional[Finding
 #: https://packages.debian.org/bookworm/python3-lib2to3.
 _DISTRO_SPLIT = frozenset({"distutils", "lib2to3"})
 _SYSTEM_PYTHON = re.compile(r"/usr/lib/python3(?:\.\d+)?/")
+#: Frames that show setuptools' own copy of distutils in use (pip's isolated build
+#: environment, which installs setuptools and its distutils-precedence.pth; the copy or its
+#: import hook): a name missing there is setuptools' (its copy dropped distutils.msvccompiler
+#: in 74.0), never Debian's split.
+_SETUPTOOLS_DISTUTILS = re.compile(r"/pip-build-env-|/setuptools/_distutils/|/_distutils_hack/")
 #: The interpreter's release an installed path names (lib/python3.6/; Windows' Lib\ names none).
 _PATH_PYTHON = re.compile(r"/(?:lib|lib64)/python(?P<version>3\.\d+)/")
 
@@ -438,10 +443,13 @@ def _distro_part(tb: Traceback, module: str, removed_in: str, m: Machine) -> Opt
     top = module.split(".", maxsplit=1)[0]
     if top not in _DISTRO_SPLIT:
         return None
+    paths = [f.path.replace("\\", "/") for f in tb.frames]
+    if top == "distutils" and any(_SETUPTOOLS_DISTUTILS.search(p) for p in paths):
+        return None  # setuptools' copy is the distutils imported: not the distribution's
     python = m.python_version or _frames_python(tb)
     if python and version_key(python)[:2] >= version_key(removed_in)[:2]:
         return None  # a Python that removed it: not the distribution's package
-    system = any(_SYSTEM_PYTHON.search(f.path.replace("\\", "/")) for f in tb.frames)
+    system = any(_SYSTEM_PYTHON.search(p) for p in paths)
     submodule = top == "distutils" and module != top
     if not (python or system or submodule):
         return None
