@@ -96,6 +96,11 @@ PROPOSED_CAUSES: dict[str, str] = {
     "(reticulate for R's tensorflow and keras) has a bug, fixed in a newer release, that makes it "
     "report TensorFlow missing or fail to load it from a Python where TensorFlow is installed; "
     "the fix is upgrading the binding, not reinstalling TensorFlow",
+    "tensorrt-version-mismatch": "TF-TRT loads a TensorRT release other than the one the "
+    "TensorFlow build was compiled against (TensorFlow warns 'TensorRT mismatch. Compiled against "
+    "version X, but loaded Y'), so conversion or engine building may fail; the fix is the TensorRT "
+    "release the build names, or a TensorFlow built for the installed TensorRT (such as NVIDIA's "
+    "containers), not another CUDA",
 }
 
 _REQUIRED = {
