@@ -116,6 +116,11 @@ PROPOSED_CAUSES: dict[str, str] = {
     "machine (no HDF5 library or headers), so TensorFlow does not install; the fix is a prebuilt "
     "wheel of that dependency installed first (another index or release) or the native library's "
     "development files before the build",
+    "tensorrt-version-mismatch": "TF-TRT loads a TensorRT release other than the one the "
+    "TensorFlow build was compiled against (TensorFlow warns 'TensorRT mismatch. Compiled against "
+    "version X, but loaded Y'), so conversion or engine building may fail; the fix is the TensorRT "
+    "release the build names, or a TensorFlow built for the installed TensorRT (such as NVIDIA's "
+    "containers), not another CUDA",
 }
 
 _REQUIRED = {
