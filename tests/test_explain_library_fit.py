@@ -251,3 +251,59 @@ def test_tensorflows_own_lines_beside_a_listed_tensorflow_1_are_not_this() -> No
 def test_another_programs_log_line_is_not_tensorflows() -> None:
     log = "I0302 10:11:12.123456 1234 cuda_dnn.cc:529] Loaded cuDNN version 8902\n" + _NOTICE + "\n"
     assert not _named(explained(log), "tf-distribution-unrecognised")
+
+
+# --- what the fix installs: a distribution's name, and one way at a time ------------------------
+
+
+def _commands(finding: Finding) -> tuple[str, ...]:
+    assert finding.fix is not None
+    return finding.fix.commands
+
+
+def test_an_import_name_the_module_table_lacks_is_looked_up_never_installed() -> None:
+    # object_detection (TensorFlow's Object Detection API, installed from its source tree) is
+    # not PyPI's object-detection; a user's own package installed into site-packages has no
+    # PyPI project at all.
+    for top in ("object_detection", "mymodels"):
+        log = (
+            "Traceback (most recent call last):\n"
+            '  File "/home/dev/train.py", line 2, in <module>\n'
+            f"    import {top}\n"
+            f'  File "/home/dev/venv/lib/python3.11/site-packages/{top}/layers.py", line 12, '
+            "in <module>\n"
+            "    from keras.engine.base_layer import Layer\n"
+            "ModuleNotFoundError: No module named 'keras.engine'\n"
+        )
+        top_finding = top_error(explained(log))
+        assert top_finding.cause == "companion-mismatch"
+        commands = _commands(top_finding)
+        assert not [c for c in commands if "install" in c.split()], commands
+        assert any(c.startswith(f"pip show {top.replace('_', '-')}") for c in commands)
+
+
+def test_a_wrapped_import_of_an_unknown_package_is_looked_up_never_installed() -> None:
+    log = (
+        "RuntimeError: "
+        + _WRAPPER.format(module="mymodels.layers")
+        + " module 'tensorflow' has no attribute 'experimental_nonexistent_op'\n"
+    )
+    top = top_error(explained(log))
+    assert top.cause == "companion-mismatch"
+    assert not [c for c in _commands(top) if "install" in c.split()]
+    assert "pip show mymodels" in fix_text(top)
+
+
+def test_the_keras_2_12_way_out_is_told_not_run_after_the_upgrade() -> None:
+    log = "\n".join(
+        (
+            _WRAPPER.format(module="transformers.modeling_tf_utils"),
+            "No module named 'keras.engine'",
+        )
+    )
+    top = top_error(explained(log))
+    commands = _commands(top)
+    # The commands run in order: installing Keras 2.12 after the upgrade would undo it.
+    assert any("install --upgrade transformers" in c for c in commands)
+    assert not [c for c in commands if "~=2.12.0" in c]
+    assert top.fix is not None and '"keras~=2.12.0"' in top.fix.text

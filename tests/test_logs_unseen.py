@@ -107,7 +107,6 @@ PROPOSED_CAUSES: dict[str, str] = {
     "(reticulate for R's tensorflow and keras) has a bug, fixed in a newer release, that makes it "
     "report TensorFlow missing or fail to load it from a Python where TensorFlow is installed; "
     "the fix is upgrading the binding, not reinstalling TensorFlow",
-
 }
 
 _REQUIRED = {

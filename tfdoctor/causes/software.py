@@ -356,10 +356,21 @@ def unrecognised_distribution_fix(m: Machine, library: str, dist: Optional[str])
     )
 
 
-def library_release_fix(m: Machine, dist: str, written_for: str = "") -> Fix:
+def library_release_fix(m: Machine, dist: str, written_for: str = "", known: bool = True) -> Fix:
     """An installed library (``dist``) whose own code asks TensorFlow or Keras for what the
     installed release lacks: its release for the installed one; ``written_for``, where the
-    log shows the TensorFlow or Keras it was written for, as the other way out."""
+    log shows the TensorFlow or Keras it was written for, as the other way out. ``known``:
+    ``dist`` is a distribution's name, not only an import name as pip normalises it (then
+    what to upgrade is found first: no command installs a name PyPI may give another)."""
+    if not known:
+        return Fix(
+            f"The code of the package installed as {dist} does not fit the installed "
+            f"TensorFlow or Keras. Find the distribution that installed it (pip show "
+            f"{dist} shows it where it has that name) and upgrade it to a release made for "
+            "them, or install the TensorFlow (and Keras) it was written for; where it is your "
+            "own code installed into site-packages, update its imports and reinstall it.",
+            (f"pip show {dist} tensorflow keras",),
+        )
     alternative = (
         f" Or keep this {dist} release and install what it was written for: {written_for}"
         if written_for

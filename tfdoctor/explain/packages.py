@@ -1287,7 +1287,7 @@ def foreign_caller_findings(tracebacks: Sequence[Traceback], m: Machine) -> list
                 continue
             if not _written_for_tensorflow(top) and m.companion(known) is None:
                 continue
-        dist = distribution_of(top) or top.replace("_", "-")
+        dist = library_dist(top)
         asked = (
             (api or "")
             if match.group("module3")
@@ -1480,8 +1480,16 @@ def library_fix(m: Machine, dist: str) -> Fix:
     TensorFlow but not released with it (Transformers), whose releases no table pairs with
     TensorFlow's, its newer release, which follows TensorFlow's changes."""
     if m.companion(dist) is None and dist not in _family_dists():
-        return causes.software.library_release_fix(m, dist)
+        return causes.software.library_release_fix(m, dist, known=known_distribution(dist))
     return causes.software.companion_fix(m, dist)
+
+
+def known_distribution(dist: str) -> bool:
+    """Whether the module table names ``dist`` as a distribution that installs some import
+    package. Elsewhere ``dist`` is an import name as pip normalises it: PyPI's project of that
+    name may be another's (``object_detection`` is not PyPI's object-detection), or none, as for
+    a user's own package installed into site-packages, so no command installs it."""
+    return dist in frozenset(modules().dists.values())
 
 
 def _family_dists() -> frozenset[str]:
@@ -1535,7 +1543,8 @@ def library_caller(tb: Traceback) -> Optional[tuple[str, str]]:
 
 def library_dist(top: str) -> str:
     """The distribution that installs the import package ``top`` (the module table's row),
-    else the name pip normalises ``top`` to (``intel_extension_for_tensorflow``)."""
+    else the name pip normalises ``top`` to (``intel_extension_for_tensorflow``), which is
+    only a name to look up (:func:`known_distribution`)."""
     return distribution_of(top) or normalize_name(top)
 
 
