@@ -639,7 +639,7 @@ def _package_before_keras(tb: Traceback, name: str, verdict: Verdict, m: Machine
     dist = library_dist(package)
     # Only a distribution the module table names is upgraded by command: an import name's
     # PyPI namesake may be another project, or the user's own package (explain.packages).
-    upgrade = m.pip(f"install --upgrade {dist}") if known_distribution(dist) else ()
+    upgrade = causes.software.library_upgrade(m, dist) if known_distribution(dist) else ()
     find = (
         ""
         if upgrade
