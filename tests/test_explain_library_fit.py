@@ -334,3 +334,14 @@ def test_no_upgrade_runs_before_the_listing_says_which_distribution_it_is() -> N
     )
     commands = _commands(found)
     assert len(commands) == 1 and "pip list" in commands[0]
+
+
+def test_jaxs_log_line_from_tensorflows_xla_tree_is_not_tensorflow_imported() -> None:
+    # jaxlib built XLA from TensorFlow's tree: its lines name external/org_tensorflow/.
+    log = (
+        "2023-02-07 10:39:21.397297: W external/org_tensorflow/tensorflow/compiler/xla/"
+        "stream_executor/cuda/cuda_driver.cc:263] failed call to cuInit: CUDA_ERROR_NO_DEVICE\n"
+        + _NOTICE
+        + "\n"
+    )
+    assert not _named(explained(log), "tf-distribution-unrecognised")
