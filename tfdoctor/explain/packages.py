@@ -405,10 +405,11 @@ def _tensorflow_ecosystem(dist: str) -> bool:
 
 def _tensorflow_family(dist: str) -> bool:
     """A distribution of TensorFlow's own family, released by its project beside TensorFlow:
-    the module table's family, or named as Google names them (tensorflow-metadata,
-    tf-models-official). Not a library merely written against TensorFlow (``on_tensorflow``),
-    whose pins are its own business."""
-    return dist.startswith(("tensorflow-", "tf-")) or dist.replace("-", "_") in modules().family
+    the module table's family, or named in TensorFlow's own ``tensorflow-`` namespace
+    (tensorflow-metadata). Not a library merely written against TensorFlow (``on_tensorflow``,
+    tf-models-official), nor one another author named ``tf-...`` (tf-keras-vis, tf-explain):
+    their pins are their own business."""
+    return dist.startswith("tensorflow-") or dist.replace("-", "_") in modules().family
 
 
 def _meeting(a: str, b: str) -> Optional[str]:
