@@ -325,6 +325,7 @@ def test_an_upgrade_of_transformers_stays_below_5_which_has_no_tensorflow_code()
     for finding in (wrapped, unrecognised):
         upgrades = [c for c in _commands(finding) if "--upgrade" in c and "transformers" in c]
         assert upgrades and all('"transformers<5"' in c for c in upgrades), upgrades
+        assert finding.fix is not None and "5 has no TensorFlow code" in finding.fix.text
 
 
 def test_no_upgrade_runs_before_the_listing_says_which_distribution_it_is() -> None:

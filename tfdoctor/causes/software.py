@@ -335,6 +335,12 @@ def library_upgrade(m: Machine, dist: str) -> tuple[str, ...]:
     )
 
 
+def _still_with_tensorflow(dist: str) -> str:
+    """`` (one before 5: transformers 5 has no TensorFlow code)`` where ``dist`` dropped it."""
+    dropped = TENSORFLOW_DROPPED_IN.get(normalize_name(dist))
+    return f" (one before {dropped}: {dist} {dropped} has no TensorFlow code)" if dropped else ""
+
+
 def unrecognised_distribution_fix(
     m: Machine, library: str, dist: Optional[str], version: str = ""
 ) -> Fix:
@@ -375,15 +381,16 @@ def unrecognised_distribution_fix(
     )
     return Fix(
         f"TensorFlow is installed as {dist}, a name the installed {library} release does not "
-        f"look for: upgrade {library} to a release that recognises it{alternative}.",
+        f"look for: upgrade {library} to a release that recognises it"
+        f"{_still_with_tensorflow(library)}{alternative}.",
         (*upgrade, f"pip show {library}"),
     )
 
 
-def library_release_fix(m: Machine, dist: str, written_for: str = "", known: bool = True) -> Fix:
+def library_release_fix(m: Machine, dist: str, known: bool = True) -> Fix:
     """An installed library (``dist``) whose own code asks TensorFlow or Keras for what the
-    installed release lacks: its release for the installed one; ``written_for``, where the
-    log shows the TensorFlow or Keras it was written for, as the other way out. ``known``:
+    installed release lacks: its release for the installed one, or the TensorFlow it was
+    written for. ``known``:
     ``dist`` is a distribution's name, not only an import name as pip normalises it (then
     what to upgrade is found first: no command installs a name PyPI may give another)."""
     if not known:
@@ -395,15 +402,11 @@ def library_release_fix(m: Machine, dist: str, written_for: str = "", known: boo
             "own code installed into site-packages, update its imports and reinstall it.",
             (f"pip show {dist} tensorflow keras",),
         )
-    alternative = (
-        f" Or keep this {dist} release and install what it was written for: {written_for}"
-        if written_for
-        else f" Or install the TensorFlow (and Keras) release this {dist} release was written "
-        "for (its release notes or requirements say which)."
-    )
     return Fix(
         f"The code of this {dist} release does not fit the installed TensorFlow or Keras: "
-        f"upgrade {dist} to a release made for them.{alternative}",
+        f"upgrade {dist} to a release made for them{_still_with_tensorflow(dist)}. Or install "
+        f"the TensorFlow (and Keras) release this {dist} release was written for (its release "
+        "notes or requirements say which).",
         (*library_upgrade(m, dist), f"pip show {dist} tensorflow keras"),
     )
 
