@@ -39,7 +39,7 @@ def test_a_private_name_a_librarys_pytest_frame_imports_is_that_librarys_release
     top = top_error(report)
     assert top.cause == "companion-mismatch"
     fix = fix_text(top)
-    assert "install --upgrade transformers" in fix
+    assert 'install --upgrade "transformers<5"' in fix
     # No advice for the user's own code at error level: the code is the library's.
     assert not [x for x in _named(report, "api-removed") if x.severity is Severity.ERROR]
 
@@ -58,7 +58,7 @@ def test_a_keras_module_named_by_a_lazy_import_wrapper_is_that_librarys_release(
     fix = fix_text(top)
     # The innermost wrapper names the module that imported; Keras 2.12 is the last with
     # keras.engine outside keras.src.
-    assert "install --upgrade transformers" in fix
+    assert 'install --upgrade "transformers<5"' in fix
     assert "2.12" in fix
     assert not [
         x
@@ -93,7 +93,7 @@ def test_a_tensorflow_name_a_wrapped_import_asks_for_is_that_librarys_release() 
     report = explained(log)
     top = top_error(report)
     assert top.cause == "companion-mismatch"
-    assert "install --upgrade transformers" in fix_text(top)
+    assert 'install --upgrade "transformers<5"' in fix_text(top)
     assert not [x for x in _named(report, "api-removed") if x.severity is Severity.ERROR]
 
 
@@ -159,7 +159,7 @@ def test_the_notice_beside_a_listed_rocm_build_is_an_unrecognised_distribution()
     found = _named(report, "tf-distribution-unrecognised")
     assert found and found[0].severity is Severity.WARNING
     fix = fix_text(found[0])
-    assert "install --upgrade transformers" in fix and "tensorflow-rocm" in fix
+    assert 'install --upgrade "transformers<5"' in fix and "tensorflow-rocm" in fix
 
 
 def test_a_placeholder_beside_a_listed_nightly_is_an_unrecognised_distribution() -> None:
@@ -167,7 +167,7 @@ def test_a_placeholder_beside_a_listed_nightly_is_an_unrecognised_distribution()
     report = explained(log)
     top = top_error(report)
     assert top.cause == "tf-distribution-unrecognised"
-    assert "install --upgrade transformers" in fix_text(top)
+    assert 'install --upgrade "transformers<5"' in fix_text(top)
     assert not _named(report, "tf-not-installed")
 
 
@@ -176,7 +176,9 @@ def test_a_distribution_no_release_lists_is_replaced_by_tensorflow() -> None:
     top = top_error(explained(log))
     assert top.cause == "tf-distribution-unrecognised"
     fix = fix_text(top)
-    assert "uninstall -y tensorflow-cpu-aws" in fix and '"tensorflow"' in fix
+    assert "uninstall -y tensorflow-cpu-aws" in fix
+    # TensorFlow of the listed line, not the newest (which may bring Keras 3 and another CUDA).
+    assert '"tensorflow~=2.15.0"' in fix
 
 
 def test_the_notice_alone_is_a_note() -> None:
@@ -238,7 +240,7 @@ def test_the_notice_after_tensorflows_own_lines_asks_which_distribution_it_is() 
     found = _named(report, "tf-distribution-unrecognised")
     assert found and found[0].severity is Severity.WARNING
     fix = fix_text(found[0])
-    assert "pip list" in fix and "install --upgrade transformers" in fix
+    assert "pip list" in fix and 'install --upgrade "transformers<5"' in fix
     # Where that TensorFlow is 1.x, the notice is right about it.
     assert "1.x" in fix
 
@@ -250,4 +252,97 @@ def test_tensorflows_own_lines_beside_a_listed_tensorflow_1_are_not_this() -> No
 
 def test_another_programs_log_line_is_not_tensorflows() -> None:
     log = "I0302 10:11:12.123456 1234 cuda_dnn.cc:529] Loaded cuDNN version 8902\n" + _NOTICE + "\n"
+    assert not _named(explained(log), "tf-distribution-unrecognised")
+
+
+# --- what the fix installs: a distribution's name, and one way at a time ------------------------
+
+
+def _commands(finding: Finding) -> tuple[str, ...]:
+    assert finding.fix is not None
+    return finding.fix.commands
+
+
+def test_an_import_name_the_module_table_lacks_is_looked_up_never_installed() -> None:
+    # object_detection (TensorFlow's Object Detection API, installed from its source tree) is
+    # not PyPI's object-detection; a user's own package installed into site-packages has no
+    # PyPI project at all.
+    for top in ("object_detection", "mymodels"):
+        log = (
+            "Traceback (most recent call last):\n"
+            '  File "/home/dev/train.py", line 2, in <module>\n'
+            f"    import {top}\n"
+            f'  File "/home/dev/venv/lib/python3.11/site-packages/{top}/layers.py", line 12, '
+            "in <module>\n"
+            "    from keras.engine.base_layer import Layer\n"
+            "ModuleNotFoundError: No module named 'keras.engine'\n"
+        )
+        top_finding = top_error(explained(log))
+        assert top_finding.cause == "companion-mismatch"
+        commands = _commands(top_finding)
+        assert not [c for c in commands if "install" in c.split()], commands
+        assert any(c.startswith(f"pip show {top.replace('_', '-')}") for c in commands)
+
+
+def test_a_wrapped_import_of_an_unknown_package_is_looked_up_never_installed() -> None:
+    log = (
+        "RuntimeError: "
+        + _WRAPPER.format(module="mymodels.layers")
+        + " module 'tensorflow' has no attribute 'experimental_nonexistent_op'\n"
+    )
+    top = top_error(explained(log))
+    assert top.cause == "companion-mismatch"
+    assert not [c for c in _commands(top) if "install" in c.split()]
+    assert "pip show mymodels" in fix_text(top)
+
+
+def test_the_keras_2_12_way_out_is_told_not_run_after_the_upgrade() -> None:
+    log = "\n".join(
+        (
+            _WRAPPER.format(module="transformers.modeling_tf_utils"),
+            "No module named 'keras.engine'",
+        )
+    )
+    top = top_error(explained(log))
+    commands = _commands(top)
+    # The commands run in order: installing Keras 2.12 after the upgrade would undo it.
+    assert any('install --upgrade "transformers<5"' in c for c in commands)
+    assert not [c for c in commands if "~=2.12.0" in c]
+    assert top.fix is not None and '"keras~=2.12.0"' in top.fix.text
+
+
+def test_an_upgrade_of_transformers_stays_below_5_which_has_no_tensorflow_code() -> None:
+    wrapped = top_error(
+        explained(
+            "RuntimeError: "
+            + _WRAPPER.format(module="transformers.models.gpt2.modeling_tf_gpt2")
+            + " module 'tensorflow' has no attribute 'experimental_nonexistent_op'\n"
+        )
+    )
+    unrecognised = top_error(
+        explained(_listing(("tf-nightly", "2.5.0.dev20210119")) + _PLACEHOLDER)
+    )
+    for finding in (wrapped, unrecognised):
+        upgrades = [c for c in _commands(finding) if "--upgrade" in c and "transformers" in c]
+        assert upgrades and all('"transformers<5"' in c for c in upgrades), upgrades
+        assert finding.fix is not None and "5 has no TensorFlow code" in finding.fix.text
+
+
+def test_no_upgrade_runs_before_the_listing_says_which_distribution_it_is() -> None:
+    (found,) = _named(
+        explained(_STARTUP + ">>> import transformers\n" + _NOTICE + "\n"),
+        "tf-distribution-unrecognised",
+    )
+    commands = _commands(found)
+    assert len(commands) == 1 and "pip list" in commands[0]
+
+
+def test_jaxs_log_line_from_tensorflows_xla_tree_is_not_tensorflow_imported() -> None:
+    # jaxlib built XLA from TensorFlow's tree: its lines name external/org_tensorflow/.
+    log = (
+        "2023-02-07 10:39:21.397297: W external/org_tensorflow/tensorflow/compiler/xla/"
+        "stream_executor/cuda/cuda_driver.cc:263] failed call to cuInit: CUDA_ERROR_NO_DEVICE\n"
+        + _NOTICE
+        + "\n"
+    )
     assert not _named(explained(log), "tf-distribution-unrecognised")

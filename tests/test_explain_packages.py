@@ -1867,6 +1867,8 @@ def test_a_family_package_s_range_broken_is_that_dependency_out_of_range(line: s
         # A library written against TensorFlow pins what it likes: its own business.
         "ERROR: magenta 1.1.0 has requirement numpy<=1.16.0, but you'll have numpy 1.17.0 which "
         "is incompatible.",
+        # Another author's library named tf-...: not TensorFlow's family, however named.
+        "tf-keras-vis 0.8.6 requires imageio<3, but you have imageio 3.0.0 which is incompatible.",
         # Inside the range: pip names every requirement on the name, this one holds.
         "tensorflow-metadata 0.30.0 requires absl-py<0.12,>=0.9, but you have absl-py 0.11.0 "
         "which is incompatible.",

@@ -346,29 +346,59 @@ TRANSFORMERS_TF_CANDIDATES: Final = (
 )
 
 
-def unrecognised_distribution_fix(m: Machine, library: str, dist: Optional[str]) -> Fix:
+#: Libraries whose later releases dropped their TensorFlow code, with the first such release:
+#: an upgrade stays below it. Transformers 5 removed its TensorFlow classes
+#: (https://github.com/huggingface/transformers/blob/main/MIGRATION_GUIDE_V5.md, "Removal of
+#: TensorFlow and Jax"; huggingface/transformers#40760).
+TENSORFLOW_DROPPED_IN: Final[Mapping[str, str]] = {"transformers": "5"}
+
+
+def library_upgrade(m: Machine, dist: str) -> tuple[str, ...]:
+    """``pip install --upgrade`` of ``dist`` to its newest release that still has TensorFlow
+    code (below :data:`TENSORFLOW_DROPPED_IN`'s release where it dropped it)."""
+    dropped = TENSORFLOW_DROPPED_IN.get(normalize_name(dist))
+    return m.pip(
+        f'install --upgrade "{dist}<{dropped}"' if dropped else f"install --upgrade {dist}"
+    )
+
+
+def _still_with_tensorflow(dist: str) -> str:
+    """`` (one before 5: transformers 5 has no TensorFlow code)`` where ``dist`` dropped it."""
+    dropped = TENSORFLOW_DROPPED_IN.get(normalize_name(dist))
+    return f" (one before {dropped}: {dist} {dropped} has no TensorFlow code)" if dropped else ""
+
+
+def unrecognised_distribution_fix(
+    m: Machine, library: str, dist: Optional[str], version: str = ""
+) -> Fix:
     """``library`` (a distribution) reported no TensorFlow beside ``dist``, the TensorFlow
-    distribution the log shows installed (None where only TensorFlow's own lines show it):
-    a release of the library that knows that name, or TensorFlow under a name it knows (where
-    the name is not shown, how to read it first)."""
-    upgrade = m.pip(f"install --upgrade {library}")
+    distribution the log shows installed at ``version`` (None where only TensorFlow's own
+    lines show it): a release of the library that knows that name, or TensorFlow under a name
+    it knows, of the same line (where the name is not shown, how to read it first)."""
+    upgrade = library_upgrade(m, library)
     if dist is not None and normalize_name(dist) not in TRANSFORMERS_TF_CANDIDATES:
-        # No release's list has it: only TensorFlow under a listed name is seen.
+        # No release's list has it: only TensorFlow under a listed name is seen. The same
+        # line, not the newest TensorFlow (which may bring Keras 3 and another CUDA).
+        line = ".".join(map(str, version_key(version)[:2])) if version else ""
         return Fix(
             f"{library} looks TensorFlow up by distribution name, and no {library} release "
             f"lists {dist}: install TensorFlow as the `tensorflow` distribution in its place "
             f"(uninstall {dist} first: both write the same tensorflow/ package).",
-            (*m.pip(f"uninstall -y {dist}"), *m.pip_install("tensorflow")),
+            (
+                *m.pip(f"uninstall -y {dist}"),
+                *m.pip_install(f"tensorflow~={line}.0" if line else "tensorflow"),
+            ),
         )
     if dist is None:
-        # Which distribution provides `import tensorflow` is not shown: pip's list says.
+        # Which distribution provides `import tensorflow` is not shown: pip's list says, and
+        # what to do after depends on it (no command runs a step the listing may rule out).
         return Fix(
-            f"List the TensorFlow distribution installed (the first command). If it is "
-            f"TensorFlow 2 under another name than `tensorflow`, upgrade {library} to a release "
-            f"that looks that name up, or install TensorFlow as `tensorflow` in its place "
-            f"(uninstall it first: both write the same tensorflow/ package); a TensorFlow 1.x "
-            f"is one {library} refuses for its version: it needs TensorFlow 2.",
-            ('python -m pip list 2>/dev/null | grep -i -E "tensorflow|tf-nightly"', *upgrade),
+            f"List the TensorFlow distribution installed (the command). If it is TensorFlow 2 "
+            f"under another name than `tensorflow`, upgrade {library} to a release that looks "
+            f"that name up ({' '.join(upgrade)}), or install TensorFlow as `tensorflow` in its "
+            f"place (uninstall it first: both write the same tensorflow/ package); a "
+            f"TensorFlow 1.x is one {library} refuses for its version: it needs TensorFlow 2.",
+            ('python -m pip list 2>/dev/null | grep -i -E "tensorflow|tf-nightly"',),
         )
     alternative = (
         f", or install TensorFlow as the `tensorflow` distribution in place of {dist} "
@@ -378,25 +408,33 @@ def unrecognised_distribution_fix(m: Machine, library: str, dist: Optional[str])
     )
     return Fix(
         f"TensorFlow is installed as {dist}, a name the installed {library} release does not "
-        f"look for: upgrade {library} to a release that recognises it{alternative}.",
+        f"look for: upgrade {library} to a release that recognises it"
+        f"{_still_with_tensorflow(library)}{alternative}.",
         (*upgrade, f"pip show {library}"),
     )
 
 
-def library_release_fix(m: Machine, dist: str, written_for: str = "") -> Fix:
+def library_release_fix(m: Machine, dist: str, known: bool = True) -> Fix:
     """An installed library (``dist``) whose own code asks TensorFlow or Keras for what the
-    installed release lacks: its release for the installed one; ``written_for``, where the
-    log shows the TensorFlow or Keras it was written for, as the other way out."""
-    alternative = (
-        f" Or keep this {dist} release and install what it was written for: {written_for}"
-        if written_for
-        else f" Or install the TensorFlow (and Keras) release this {dist} release was written "
-        "for (its release notes or requirements say which)."
-    )
+    installed release lacks: its release for the installed one, or the TensorFlow it was
+    written for. ``known``:
+    ``dist`` is a distribution's name, not only an import name as pip normalises it (then
+    what to upgrade is found first: no command installs a name PyPI may give another)."""
+    if not known:
+        return Fix(
+            f"The code of the package installed as {dist} does not fit the installed "
+            f"TensorFlow or Keras. Find the distribution that installed it (pip show "
+            f"{dist} shows it where it has that name) and upgrade it to a release made for "
+            "them, or install the TensorFlow (and Keras) it was written for; where it is your "
+            "own code installed into site-packages, update its imports and reinstall it.",
+            (f"pip show {dist} tensorflow keras",),
+        )
     return Fix(
         f"The code of this {dist} release does not fit the installed TensorFlow or Keras: "
-        f"upgrade {dist} to a release made for them.{alternative}",
-        (*m.pip(f"install --upgrade {dist}"), f"pip show {dist} tensorflow keras"),
+        f"upgrade {dist} to a release made for them{_still_with_tensorflow(dist)}. Or install "
+        f"the TensorFlow (and Keras) release this {dist} release was written for (its release "
+        "notes or requirements say which).",
+        (*library_upgrade(m, dist), f"pip show {dist} tensorflow keras"),
     )
 
 

@@ -732,10 +732,12 @@ def read_with(line: str, number: int, readers: Iterable[Reader]) -> list[Event]:
 
 #: A line of TensorFlow's own C++ logger whose source is one of TensorFlow's files (the
 #: prefixes of :data:`_PREFIX`; absl's 2.16+ prefix names a bare file, which XLA and JAX share,
-#: so only the forms with TensorFlow's path count): the process imported TensorFlow.
+#: so only the forms with TensorFlow's path count): the process imported TensorFlow. A path
+#: under ``external/`` (``external/org_tensorflow/tensorflow/compiler/xla/...``) is TensorFlow's
+#: source built into another program, jaxlib's XLA before it left TensorFlow's tree: not this.
 _TF_SOURCE_LINE = re.compile(
     r"^[ \t]*(?:\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+: )?[IWEF][ \t]"
-    r"(?:external/[\w-]{1,60}/)?tensorflow/[\w/.-]{1,200}\.cc:\d+\] ",
+    r"tensorflow/[\w/.-]{1,200}\.cc:\d+\] ",
     re.MULTILINE,
 )
 

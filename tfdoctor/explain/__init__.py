@@ -3735,7 +3735,7 @@ def _unrecognised_distribution(
             _drop_signature(by_cause, causes.software.TF_NOT_INSTALLED, hit.signature.id)
     cause = causes.software.TF_DISTRIBUTION_UNRECOGNISED
     fix = causes.software.unrecognised_distribution_fix(
-        machine, "transformers", shown[0] if shown else None
+        machine, "transformers", *(shown or (None, ""))
     )
     if shown is None:
         # TensorFlow's own lines say it imported, not under which name or release: an

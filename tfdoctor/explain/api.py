@@ -27,11 +27,16 @@ from tfdoctor.evidence.traceback import (
     path_hints,
 )
 from tfdoctor.explain.exceptions import inferred_note
-from tfdoctor.explain.packages import TF_OWN, library_caller, package_behind
+from tfdoctor.explain.packages import (
+    TF_OWN,
+    known_distribution,
+    library_caller,
+    library_dist,
+    package_behind,
+)
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import version_key
-from tfdoctor.modules import distribution_of
 from tfdoctor.scan import Verdict
 from tfdoctor.scan.api import (
     LAST_KERAS2,
@@ -631,7 +636,15 @@ def _package_before_keras(tb: Traceback, name: str, verdict: Verdict, m: Machine
         package = library[0]  # a lazy-import wrapper names it, or TensorFlow's frames follow
     if package is None or package in TF_OWN:
         return verdict
-    dist = distribution_of(package) or package.replace("_", "-")
+    dist = library_dist(package)
+    # Only a distribution the module table names is upgraded by command: an import name's
+    # PyPI namesake may be another project, or the user's own package (explain.packages).
+    upgrade = causes.software.library_upgrade(m, dist) if known_distribution(dist) else ()
+    find = (
+        ""
+        if upgrade
+        else f" (pip show {dist} says whether a distribution of that name installed it)"
+    )
     raised = (
         "its lazy import failed with this error"
         if tb.wrapper and not tb.frames
@@ -660,23 +673,22 @@ def _package_before_keras(tb: Traceback, name: str, verdict: Verdict, m: Machine
             "installed Keras."
         )
         fix = Fix(
-            f"Upgrade {dist} to a release made for the installed Keras, or install the Keras "
-            f"(with its TensorFlow) this {dist} release was written for.",
-            (*m.pip(f"install --upgrade {dist}"), f"pip show {dist} keras tensorflow"),
+            f"Upgrade {dist}{find} to a release made for the installed Keras, or install the "
+            f"Keras (with its TensorFlow) this {dist} release was written for.",
+            (*upgrade, f"pip show {dist} keras tensorflow"),
         )
         if _KERAS_212_LAYOUT.match(name):
             # keras/engine/ and its siblings outside keras/src/ are the layout of Keras 2.12
             # and before (2.13 moved them under keras.src; evidence.traceback's _KERAS2): the
-            # last release with that module is 2.12, installed with TensorFlow 2.12.
+            # last release with that module is 2.12, installed with TensorFlow 2.12. The
+            # commands are the first way only: run in order, the second would take the
+            # environment back below the release just upgraded.
             fix = Fix(
-                f"Upgrade {dist} to a release made for the installed Keras, or keep this {dist} "
-                f"release and install the last Keras with {name}, 2.12, with its TensorFlow "
-                f"2.12{_line_pythons(m, '2.12')}.",
-                (
-                    *m.pip(f"install --upgrade {dist}"),
-                    f"pip show {dist} keras tensorflow",
-                    *m.pip_install(f"{_keras212_dist(m)}~=2.12.0", "keras~=2.12.0"),
-                ),
+                f"Upgrade {dist}{find} to a release made for the installed Keras, or keep this "
+                f"{dist} release and install the last Keras with {name}, 2.12, with its "
+                f"TensorFlow 2.12{_line_pythons(m, '2.12')}: pip install "
+                f'"{_keras212_dist(m)}~=2.12.0" "keras~=2.12.0".',
+                (*upgrade, f"pip show {dist} keras tensorflow"),
             )
     return dataclasses.replace(
         verdict,

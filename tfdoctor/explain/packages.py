@@ -405,10 +405,11 @@ def _tensorflow_ecosystem(dist: str) -> bool:
 
 def _tensorflow_family(dist: str) -> bool:
     """A distribution of TensorFlow's own family, released by its project beside TensorFlow:
-    the module table's family, or named as Google names them (tensorflow-metadata,
-    tf-models-official). Not a library merely written against TensorFlow (``on_tensorflow``),
-    whose pins are its own business."""
-    return dist.startswith(("tensorflow-", "tf-")) or dist.replace("-", "_") in modules().family
+    the module table's family, or named in TensorFlow's own ``tensorflow-`` namespace
+    (tensorflow-metadata). Not a library merely written against TensorFlow (``on_tensorflow``,
+    tf-models-official), nor one another author named ``tf-...`` (tf-keras-vis, tf-explain):
+    their pins are their own business."""
+    return dist.startswith("tensorflow-") or dist.replace("-", "_") in modules().family
 
 
 def _meeting(a: str, b: str) -> Optional[str]:
@@ -1287,7 +1288,7 @@ def foreign_caller_findings(tracebacks: Sequence[Traceback], m: Machine) -> list
                 continue
             if not _written_for_tensorflow(top) and m.companion(known) is None:
                 continue
-        dist = distribution_of(top) or top.replace("_", "-")
+        dist = library_dist(top)
         asked = (
             (api or "")
             if match.group("module3")
@@ -1480,8 +1481,16 @@ def library_fix(m: Machine, dist: str) -> Fix:
     TensorFlow but not released with it (Transformers), whose releases no table pairs with
     TensorFlow's, its newer release, which follows TensorFlow's changes."""
     if m.companion(dist) is None and dist not in _family_dists():
-        return causes.software.library_release_fix(m, dist)
+        return causes.software.library_release_fix(m, dist, known=known_distribution(dist))
     return causes.software.companion_fix(m, dist)
+
+
+def known_distribution(dist: str) -> bool:
+    """Whether the module table names ``dist`` as a distribution that installs some import
+    package. Elsewhere ``dist`` is an import name as pip normalises it: PyPI's project of that
+    name may be another's (``object_detection`` is not PyPI's object-detection), or none, as for
+    a user's own package installed into site-packages, so no command installs it."""
+    return dist in frozenset(modules().dists.values())
 
 
 def _family_dists() -> frozenset[str]:
@@ -1535,7 +1544,8 @@ def library_caller(tb: Traceback) -> Optional[tuple[str, str]]:
 
 def library_dist(top: str) -> str:
     """The distribution that installs the import package ``top`` (the module table's row),
-    else the name pip normalises ``top`` to (``intel_extension_for_tensorflow``)."""
+    else the name pip normalises ``top`` to (``intel_extension_for_tensorflow``), which is
+    only a name to look up (:func:`known_distribution`)."""
     return distribution_of(top) or normalize_name(top)
 
 
