@@ -1884,3 +1884,41 @@ def test_no_family_range_finding_where_the_range_is_not_the_family_s_or_holds(li
         if x.cause == "dependency-out-of-range" and x.severity >= Severity.WARNING
     ]
     assert found == []
+
+
+# --- a name a release of its own distribution removed ----------------------------------------
+
+
+def test_a_name_pillow_removed_is_that_release_told_to_the_library_using_it() -> None:
+    report = explained(
+        '  File "/srv/env/lib/python3.10/site-packages/imgkit/resize.py", line 8, in shrink\n'
+        "    return img.resize(size, Image.CUBIC)\n"
+        "AttributeError: module 'PIL.Image' has no attribute 'CUBIC'\n"
+    )
+    found = top_error(report)
+    assert found.cause == "dependency-api-removed"
+    assert found.fix is not None and 'pip install "pillow<10.0.0"' in found.fix.commands
+    assert "imgkit" in fix_text(found) and "BICUBIC" in fix_text(found)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # A name Pillow 10 kept, and a module the table does not list.
+        "AttributeError: module 'PIL.Image' has no attribute 'Resampling'",
+        "AttributeError: module 'mylib.Image' has no attribute 'ANTIALIAS'",
+    ],
+)
+def test_no_removed_api_reading_for_names_the_table_does_not_list(line: str) -> None:
+    report = explained(line + "\n")
+    assert not any(f.cause == "dependency-api-removed" for f in report.findings)
+
+
+def test_the_release_that_removed_pkg_resources_is_read_from_the_module_table() -> None:
+    from tfdoctor.modules import modules
+
+    removed = modules().removed_from_dist["pkg_resources"]
+    found = top_error(explained("ModuleNotFoundError: No module named 'pkg_resources'\n"))
+    assert found.cause == "dependency-api-removed"
+    assert found.fix is not None
+    assert any(f"setuptools<{removed.removed_in}" in c for c in found.fix.commands)

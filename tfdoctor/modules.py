@@ -55,6 +55,19 @@ class RemovedModule(Record):
     package: bool = False
 
 
+@record
+class RemovedApi(Record):
+    """A module, or names of a module, a release of its distribution removed."""
+
+    #: The distribution (PEP 503 name) and its first release without them (``10.0.0``).
+    dist: str
+    removed_in: str
+    #: What replaces them, as the release notes name it.
+    use: str
+    #: The names removed from the module; empty where the whole module went.
+    names: frozenset[str] = frozenset()
+
+
 class ModulesError(ValueError):
     """A module table that cannot be used: ``FILE:LINE: FIELD: what is wrong``."""
 
@@ -81,6 +94,8 @@ class Modules(Record):
     source_builds: Mapping[str, SourceBuildNeeds] = dataclasses.field(default_factory=dict)
     #: Standard module -> the Python release that removed it.
     removed: Mapping[str, RemovedModule] = dataclasses.field(default_factory=dict)
+    #: Module -> what a release of its distribution removed (the module, or names of it).
+    removed_from_dist: Mapping[str, RemovedApi] = dataclasses.field(default_factory=dict)
 
     def distribution(self, module: str) -> Optional[str]:
         """The distribution that installs ``module`` (a dotted name: its longest listed
@@ -122,7 +137,7 @@ def parse_modules(text: str, path: str = "<modules>") -> Modules:
         root,
         "modules",
         ("schema_version", "sources", "modules", "ops"),
-        ("successors", "source_builds", "removed_from_python"),
+        ("successors", "source_builds", "removed_from_python", "removed_from_distribution"),
     )
     reader.schema_version(top["schema_version"], MODULES_VERSION)
     sources = reader.sources(top["sources"], SOURCE_ID, DataSource)
@@ -188,6 +203,7 @@ def parse_modules(text: str, path: str = "<modules>") -> Modules:
         frozenset(on_tensorflow),
         _source_builds(reader, top, sources),
         _removed(reader, top, sources),
+        _removed_from_dist(reader, top, sources),
     )
 
 
@@ -220,6 +236,44 @@ def _removed(
             ),
             reader.required_string(fields["use"], f"{where}.use"),
             "package" in fields and reader.boolean(fields["package"], f"{where}.package"),
+        )
+    return out
+
+
+_RELEASE = re.compile(r"^\d+(?:\.\d+)*$")
+
+
+def _removed_from_dist(
+    reader: NodeReader, top: Mapping[str, Node], sources: Mapping[str, DataSource]
+) -> dict[str, RemovedApi]:
+    """The ``removed_from_distribution`` rows: module -> the release of its distribution that
+    removed it (or the names listed of it)."""
+    if "removed_from_distribution" not in top:
+        return {}
+
+    def module(item: Node, where: str) -> str:
+        return reader.required_string(item, where, _MODULE, "import package (dotted name)")
+
+    out: dict[str, RemovedApi] = {}
+    for where, name, fields in reader.keyed_rows(
+        top["removed_from_distribution"],
+        "removed_from_distribution",
+        "module",
+        ("dist", "removed_in", "use", "source"),
+        ("names",),
+        module,
+    ):
+        reader.source_ids(fields["source"], f"{where}.source", sources)
+        names = reader.strings(fields["names"], f"{where}.names") if "names" in fields else ()
+        out[name] = RemovedApi(
+            reader.required_string(
+                fields["dist"], f"{where}.dist", _DIST, "distribution (PEP 503 name)"
+            ),
+            reader.required_string(
+                fields["removed_in"], f"{where}.removed_in", _RELEASE, "release (10.0.0)"
+            ),
+            reader.required_string(fields["use"], f"{where}.use"),
+            frozenset(names),
         )
     return out
 

@@ -1589,20 +1589,17 @@ def tensorboard_line_fix(name: str, version: str, tf_name: str, tf_version: str)
     )
 
 
-#: setuptools' first release without pkg_resources (its changelog, v82.0.0).
-SETUPTOOLS_WITHOUT_PKG_RESOURCES: Final = "82"
-
-
 def pkg_resources_fix(m: Machine, importer: Optional[str] = None) -> Fix:
-    """A setuptools that still ships pkg_resources (below 82.0.0): it also installs one where
-    the environment has none. ``importer``: the package whose import needs it, if shown."""
+    """A setuptools that still ships pkg_resources (below the release the module table says
+    removed it): it also installs one where the environment has none. ``importer``: the
+    package whose import needs it, if shown."""
+    removed = modules().removed_from_dist["pkg_resources"].removed_in
     who = f"{importer} imports" if importer else "The code (or a package it imports) imports"
     text = (
-        f"{who} pkg_resources, which setuptools {SETUPTOOLS_WITHOUT_PKG_RESOURCES}.0.0 removed: "
-        f"install a setuptools below {SETUPTOOLS_WITHOUT_PKG_RESOURCES} into the Python that "
-        "runs it (this also installs one where the environment has none, as a virtual "
-        "environment of Python 3.12 or uv's have not) and pin it in the requirements or lock "
-        f"(setuptools<{SETUPTOOLS_WITHOUT_PKG_RESOURCES})."
+        f"{who} pkg_resources, which setuptools {removed} removed: install a setuptools below "
+        f"{removed} into the Python that runs it (this also installs one where the environment "
+        "has none, as a virtual environment of Python 3.12 or uv's have not) and pin it in the "
+        f"requirements or lock (setuptools<{removed})."
     )
     if importer is None or importer == "tensorboard":
         text += (
@@ -1612,10 +1609,33 @@ def pkg_resources_fix(m: Machine, importer: Optional[str] = None) -> Fix:
     return Fix(
         text,
         (
-            *m.pip_install(f"setuptools<{SETUPTOOLS_WITHOUT_PKG_RESOURCES}"),
+            *m.pip_install(f"setuptools<{removed}"),
             'python -c "import pkg_resources"',
         ),
     )
+
+
+def removed_api_fix(m: Machine, module: str, name: str, user: str = "") -> Fix:
+    """Code using ``module.name`` (or the module, with ``name`` empty) that a release of its
+    distribution removed (the module table's ``removed_from_distribution`` row): the
+    replacement in the code, or a release before the removal. ``user``: the library whose
+    code uses it, where a frame shows one."""
+    row = modules().removed_from_dist[module]
+    what = f"{module}.{name}" if name else module
+    pin = f"{row.dist}<{row.removed_in}"
+    older = f"or install a {row.dist} before {row.removed_in} and pin it ({pin})"
+    if user:
+        text = (
+            f"{user}'s code uses {what}, which {row.dist} {row.removed_in} removed: upgrade "
+            f"{user} to a release written for {row.dist} {row.removed_in} or later (one that "
+            f"uses {row.use}), {older}."
+        )
+    else:
+        text = (
+            f"The code uses {what}, which {row.dist} {row.removed_in} removed: use {row.use} "
+            f"in the code, {older}."
+        )
+    return Fix(text, m.pip_install(pin))
 
 
 def package_install_fix(m: Machine, dist: str, module: str) -> Fix:

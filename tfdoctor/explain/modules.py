@@ -76,19 +76,16 @@ def _tf_requires(m: Machine, dist: str) -> bool:
     return m.declared_range(dist) is not None or dist in START_IMPORTS or dist in LAZY_IMPORTS
 
 
-#: Modules a release of the distribution that provided them removed, which a signature
-#: answers (dependency-api-removed): setuptools 82.0.0 removed pkg_resources
-#: (https://setuptools.pypa.io/en/stable/history.html#v82-0-0), so "install the distribution"
-#: would bring the release without it.
-_REMOVED_FROM_DISTRIBUTION = frozenset({"pkg_resources"})
-
-
 def _missing_module(tb: Traceback, m: Machine) -> Optional[Finding]:
     match = _NO_MODULE.search(tb.message)
     if match is None:
         return None
     module = match.group("module") or match.group("bare")
-    if module in _REMOVED_FROM_DISTRIBUTION:
+    removed = modules().removed_from_dist.get(module)
+    if removed is not None and not removed.names:
+        # A module a release of its own distribution removed (setuptools 82's pkg_resources):
+        # installing that distribution brings the release without it (dependency-api-removed
+        # answers it).
         return None
     dist = distribution_of(module)
     if match.group("bare") and dist is None:

@@ -119,6 +119,7 @@ def package_findings(
         *(_graph_op_unknown(tb, m) for tb in tracebacks),
         *(_keras_tree_mixed(tb, m) for tb in tracebacks),
         *numpy_removed_findings(tracebacks, m),
+        *removed_api_findings(tracebacks, m),
         *incomplete_install_findings(tracebacks, m),
         *h5py_str_findings(tracebacks, m),
         *shadowed_module_findings(tracebacks),
@@ -873,6 +874,54 @@ _NUMPY_NAME = re.compile(
 
 #: The Keras distributions released with TensorFlow's lines (its front end).
 _TF_KERAS = ("keras", "tf-keras")
+
+
+#: Python's words for a module's missing attribute (``module 'PIL.Image' has no attribute
+#: 'ANTIALIAS'``), and for a name an import did not find in it (``cannot import name
+#: 'ANTIALIAS' from 'PIL.Image'``).
+_MODULE_LACKS = re.compile(
+    r"module '(?P<module>[\w.]{1,200})' has no attribute '(?P<name>\w{1,200})'"
+    r"|cannot import name '(?P<name2>\w{1,200})' from '(?P<module2>[\w.]{1,200})'"
+)
+
+
+def removed_api_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
+    """A name of a module that a release of its own distribution removed (the module table's
+    ``removed_from_distribution``: Pillow 10's Image.ANTIALIAS): the code using it was written
+    for an earlier release of that distribution."""
+    table = modules().removed_from_dist
+    for tb in tracebacks:
+        match = _MODULE_LACKS.search(tb.message)
+        if match is None:
+            continue
+        module = match.group("module") or match.group("module2")
+        name = match.group("name") or match.group("name2")
+        row = table.get(module)
+        if row is None or name not in row.names:
+            continue
+        # The caller raised it: the innermost installed frame outside the distribution is the
+        # library whose code uses the name (none: the user's own code).
+        own = module.split(".", 1)[0]
+        user = next(
+            (
+                top
+                for top in (installed_package(f.path) for f in reversed(tb.frames))
+                if top is not None and top != own
+            ),
+            "",
+        )
+        return [
+            causes.finding(
+                f"explain.{causes.software.DEPENDENCY_API_REMOVED}",
+                Severity.ERROR,
+                causes.software.DEPENDENCY_API_REMOVED,
+                f"{module}.{name} is gone: {row.dist} {row.removed_in} removed it",
+                f"{tb.where}: {tb.type}: {tb.message}\n"
+                + (f"{user} (an installed package) uses it." if user else "The code uses it."),
+                causes.software.removed_api_fix(m, module, name, user),
+            )
+        ]
+    return []
 
 
 def numpy_removed_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
