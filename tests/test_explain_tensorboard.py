@@ -5,6 +5,9 @@ TensorFlow, pkg_resources gone with setuptools 82, and CUPTI off the loader's pa
 
 from __future__ import annotations
 
+import pytest
+
+from tests import factories as f
 from tests.explaining import explained, fix_text, top_error
 from tfdoctor.findings import Finding, Report, Severity
 
@@ -211,3 +214,88 @@ def test_cupti_is_not_the_cuda_libraries_tensorflow_needs() -> None:
     report = explained(text)
     assert all(x.severity.rank < Severity.ERROR.rank for x in report.findings)
     assert "cuda-libs-missing" not in {x.cause for x in report.findings}
+
+
+# --- after review -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["-ensorboard-data-server", "-ensorboard-plugin-wit", "~ensorboard-plugin-profile"],
+    ids=["data-server", "plugin-wit", "plugin-profile-tilde"],
+)
+def test_another_tensorboard_distributions_leftover_is_not_a_second_tensorboard(name: str) -> None:
+    # pip's leftover of a distribution whose name only starts like TensorBoard's.
+    text = (
+        f"WARNING: Ignoring invalid distribution {name} (/srv/venv/lib/python3.9/site-packages)\n"
+    )
+    assert "tensorboard-duplicate-install" not in _causes(text)
+
+
+def test_pips_tilde_spelling_of_the_half_removed_copy() -> None:
+    # pip's importlib backend (Python 3.11 on) names the leftover with its '~'.
+    text = (
+        "WARNING: Ignoring invalid distribution ~ensorboard (C:\\Python312\\Lib\\site-packages)\n"
+    )
+    fix = fix_text(_named(explained(text), "tensorboard-duplicate-install"))
+    assert "C:\\Python312\\Lib\\site-packages\\~ensorboard*" in fix
+
+
+def test_without_the_tensorflow_no_unpinned_tensorboard_is_installed() -> None:
+    # An unpinned install brings the newest TensorBoard, of another line than the TensorFlow.
+    text = (
+        "WARNING: Ignoring invalid distribution -ensorboard "
+        "(/home/dev/venv/lib/python3.9/site-packages)\n"
+    )
+    fix = _named(explained(text), "tensorboard-duplicate-install").fix
+    assert fix is not None
+    assert not any(c.startswith("pip install") for c in fix.commands), fix.commands
+    assert "pip show tensorflow" in fix.commands and "tensorboard==X.Y.*" in fix.text
+
+
+def test_the_line_fix_uses_the_machines_pip() -> None:
+    text = "INFO: installed: tensorboard==2.10.1\nINFO: installed: tensorflow==2.12.0\n"
+    fix = _named(explained(text, f.facts()), "companion-mismatch").fix
+    assert fix is not None and all(
+        c.startswith("/opt/venv/bin/python -m pip") for c in fix.commands
+    )
+
+
+_CUPTI_12 = (
+    "2024-03-01 10:00:00.000000: W external/local_tsl/tsl/platform/default/dso_loader.cc:76] "
+    "Could not load dynamic library 'libcupti.so.12'; dlerror: libcupti.so.12: cannot open "
+    "shared object file: No such file or directory; LD_LIBRARY_PATH: {path}\n"
+)
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        "Successfully installed nvidia-cublas-cu12-12.3.4.1 nvidia-cuda-cupti-cu12-12.3.101\n",
+        "$ pip list\ntensorflow 2.17.0\n",
+    ],
+    ids=["wheels-installed", "and-cuda-release"],
+)
+def test_cupti_of_pips_cuda_is_its_wheel_not_a_toolkit_path(head: str) -> None:
+    text = head + _CUPTI_12.format(path="/usr/local/nvidia/lib64")
+    found = _named(explained(text), "cuda-libs-off-path")
+    fix = fix_text(found)
+    assert "/usr/local/cuda" not in fix, fix
+    assert "nvidia/cuda_cupti/lib" in fix
+    assert "nvidia-cuda-cupti-cu12" in fix or 'tensorflow[and-cuda]==2.17.0"' in fix
+
+
+def test_cupti_with_a_wheel_directory_on_the_printed_path() -> None:
+    path = "/home/u/venv/lib/python3.11/site-packages/nvidia/cublas/lib"
+    fix = fix_text(_named(explained(_CUPTI_12.format(path=path)), "cuda-libs-off-path"))
+    assert "/usr/local/cuda" not in fix and 'pip install "nvidia-cuda-cupti-cu12"' in fix
+
+
+def test_cupti_of_a_cuda_major_alone_names_no_invented_toolkit_directory() -> None:
+    # The container runtime's /usr/local/nvidia/lib64 is not a wheel's; libcupti.so.12 names
+    # no toolkit directory (NVIDIA's are /usr/local/cuda-12.4 and the like).
+    text = _CUPTI_12.format(path="/usr/local/nvidia/lib:/usr/local/nvidia/lib64")
+    fix = fix_text(_named(explained(text), "cuda-libs-off-path"))
+    assert "/usr/local/cuda-12/" not in fix
+    assert "ls -d /usr/local/cuda-12*/extras/CUPTI/lib64" in fix
+    assert "nvidia-cuda-cupti" in fix

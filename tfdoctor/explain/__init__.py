@@ -1342,21 +1342,34 @@ def _unfound_ranked(
     return (causes.gpu.CUDA_LIBS_OFF_PATH if conda else causes.gpu.CUDA_LIBS_MISSING), fix
 
 
-#: The loader's search path as TensorFlow's dso_loader.cc prints it after dlerror.
-_PRINTED_PATH = re.compile(r"LD_LIBRARY_PATH:[ \t]*(?P<path>[^\s;]*)")
+#: An NVIDIA wheel's directory on a printed path (site-packages/nvidia/cublas/lib).
+_WHEEL_DIR = re.compile(r"(?:site|dist)-packages/nvidia/")
 
 
 def _off_path(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     """CUPTI, the profiler's library, off the loader's path (the one signature of this cause
-    in a log): its directory, from the CUDA release its file name says, and whether the path
-    the loader printed lacks it."""
+    in a log): its directory, from the CUDA release its file name says and from where the
+    log shows the CUDA libraries come from (NVIDIA's pip wheels: installed, or a
+    ``site-packages/nvidia`` directory on the printed path), and whether the path the loader
+    printed lacks it."""
     for hit in hits:
-        for groups, (_, line) in zip(hit.groups, hit.citations):
+        for groups in hit.groups:
             library = groups.get("library", "")
             if "cupti" in library.lower():
-                printed = _PRINTED_PATH.search(line)
+                printed = next(
+                    (
+                        e.search_path
+                        for e in m.tf_logged(tflog.LibraryNotLoaded)
+                        if e.soname == library and e.search_path
+                    ),
+                    None,
+                )
+                # A wheel's directory, not the container runtime's /usr/local/nvidia/lib64.
+                wheels = r.cuda_wheels
+                if wheels is None and _WHEEL_DIR.search(printed or ""):
+                    wheels = ""
                 return causes.gpu.CUDA_LIBS_OFF_PATH, causes.gpu.cupti_fix(
-                    m, library, printed.group("path") if printed is not None else None
+                    m, library, printed, wheels
                 )
     return _cuda_libs(m, r, hits)
 

@@ -99,7 +99,7 @@ def tensorboard_findings(text: str, m: Machine) -> list[Finding]:
                     "The TensorBoard installed is of another line than the TensorFlow",
                     f"The listing shows {name} {version} beside {tf_name} {tf_version}: "
                     f"{mismatch}.",
-                    causes.software.tensorboard_line_fix(name, version, tf_name, tf_version),
+                    causes.software.tensorboard_line_fix(m, name, version, tf_name, tf_version),
                 )
             ]
     if _NIGHTLY_INSTALL.search(text) and _TB_FAILED.search(text):
