@@ -299,3 +299,44 @@ def test_cupti_of_a_cuda_major_alone_names_no_invented_toolkit_directory() -> No
     assert "/usr/local/cuda-12/" not in fix
     assert "ls -d /usr/local/cuda-12*/extras/CUPTI/lib64" in fix
     assert "nvidia-cuda-cupti" in fix
+
+
+def test_run_main_under_a_users_directory_named_after_tensorboard_is_not_tensorboard() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/dev/tensorboard-demo/train.py", line 3, in <module>\n'
+        "    from launcher import run_main\n"
+        "ImportError: cannot import name 'run_main'\n"
+    )
+    assert "tensorboard-duplicate-install" not in _causes(text)
+
+
+def test_run_main_under_the_windows_script_is_tensorboard() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "C:\\Python36\\Scripts\\tensorboard.exe\\__main__.py", line 5, in <module>\n'
+        "ImportError: cannot import name 'run_main'\n"
+    )
+    assert top_error(explained(text)).cause == "tensorboard-duplicate-install"
+
+
+_NIGHTLY_MAGIC = (
+    "!pip install -q tf-nightly\n"
+    "%tensorboard --logdir logs\n"
+    "ERROR: Failed to launch TensorBoard (exited with 1).\n"
+)
+
+
+@pytest.mark.parametrize(
+    "stderr",
+    [
+        "Contents of stderr:\nTensorBoard could not bind to port 6006, it was already in use\n",
+        "Contents of stderr:\nTraceback (most recent call last):\n"
+        '  File "/usr/local/lib/python3.12/dist-packages/tensorboard/default.py", line 30, '
+        "in <module>\n    import pkg_resources\n"
+        "ModuleNotFoundError: No module named 'pkg_resources'\n",
+    ],
+    ids=["port-in-use", "pkg-resources"],
+)
+def test_a_nightly_beside_a_failure_whose_reason_the_log_shows_is_not_a_guess(stderr: str) -> None:
+    assert "tensorboard-duplicate-install" not in _causes(_NIGHTLY_MAGIC + stderr)

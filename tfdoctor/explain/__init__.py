@@ -2881,6 +2881,13 @@ FORK_SIGNS = frozenset(
 )
 
 
+#: A frame in TensorBoard's package or its console script (bin/tensorboard,
+#: Scripts\\tensorboard.exe\\__main__.py), not a user's directory named after it.
+_TB_FRAME = re.compile(
+    r"(?:site|dist)-packages/tensorboard/|/tensorboard(?:\.exe)?(?:/__main__\.py)?$"
+)
+
+
 def _drop_unsupported(by_cause: dict[str, list[Hits]], evidence: Evidence) -> None:
     """Hits of signatures whose words are a cause's only in a context (their ``needs``),
     dropped where the log shows another: ``tensorflow-frame`` needs a traceback frame in
@@ -2897,7 +2904,7 @@ def _drop_unsupported(by_cause: dict[str, list[Hits]], evidence: Evidence) -> No
     forked = any(sign in evidence.hits for sign in FORK_SIGNS)
     installed = any(origin_of(p).installed for p in frames)
     # TensorBoard's package or its console script (bin/tensorboard, Scripts\tensorboard.exe).
-    in_tb = any("/tensorboard" in p for p in frames)
+    in_tb = any(_TB_FRAME.search(p) for p in frames)
     unconditional = {c for c, hits in by_cause.items() if any(not h.signature.needs for h in hits)}
 
     def holds(hit: Hits, cause: str) -> bool:
@@ -3227,7 +3234,11 @@ def explain(
         _unlisted(evidence, revealed, machine, findings.values(), inferred),
         # A listing or a nightly's install read over several lines: after the signatures,
         # whose lines (pip's leftover with its directory) say more.
-        *tensorboard_findings(evidence.first_text, machine),
+        *tensorboard_findings(
+            evidence.first_text,
+            machine,
+            explained=any(x.severity.rank >= Severity.WARNING.rank for x in findings.values()),
+        ),
     ):
         if late is not None:
             findings.setdefault(late.id, late)
