@@ -340,3 +340,22 @@ _NIGHTLY_MAGIC = (
 )
 def test_a_nightly_beside_a_failure_whose_reason_the_log_shows_is_not_a_guess(stderr: str) -> None:
     assert "tensorboard-duplicate-install" not in _causes(_NIGHTLY_MAGIC + stderr)
+
+
+def test_cupti_of_cuda_11_on_windows_is_copied_to_the_name_tensorflow_asks_for() -> None:
+    # CUDA 11's folder holds cupti64_2020.1.0.dll (tensorflow#44697): PATH alone finds nothing.
+    text = (
+        "W tensorflow/stream_executor/platform/default/dso_loader.cc:60] Could not load "
+        "dynamic library 'cupti64_110.dll'; dlerror: cupti64_110.dll not found\n"
+    )
+    fix = fix_text(_named(explained(text), "cuda-libs-off-path"))
+    assert 'do copy /y "%f" "' in fix and "v11.0\\extras\\CUPTI\\lib64\\cupti64_110.dll" in fix
+    assert "cupti64_20*.dll" in fix
+
+
+def test_cupti_of_cuda_10_on_windows_needs_no_copy() -> None:
+    text = (
+        "W tensorflow/stream_executor/platform/default/dso_loader.cc:55] Could not load "
+        "dynamic library 'cupti64_101.dll'; dlerror: cupti64_101.dll not found\n"
+    )
+    assert "copy" not in fix_text(_named(explained(text), "cuda-libs-off-path"))

@@ -1512,6 +1512,10 @@ def _unlisted_candidate_fix(m: Machine, key: str) -> Fix:
 #: the Windows DLL its digits before CUDA 11's year-numbered names (cupti64_101.dll is 10.1).
 _CUPTI_SONAME = re.compile(r"libcupti\.so\.(\d+(?:\.\d+)?)")
 _CUPTI_DLL = re.compile(r"cupti64_(\d{1,2})(\d)\.dll$", re.IGNORECASE)
+#: The first CUDA whose Windows CUPTI DLL is named by CUPTI's year-numbered version
+#: (cupti64_2020.1.0.dll) instead of the name TensorFlow asks for (cupti64_110.dll):
+#: tensorflow#44697.
+_CUPTI_DLL_BY_YEAR: Final = 11
 
 
 def cupti_cuda(library: str) -> Optional[str]:
@@ -1543,12 +1547,26 @@ def cupti_fix(
         folder = (
             rf"{root}\v{cuda}\extras\CUPTI\lib64" if cuda else rf"{root}\vX.Y\extras\CUPTI\lib64"
         )
-        return Fix(
+        text = (
             f"{library} is CUDA {cuda or 'toolkit'}'s CUPTI, installed in the toolkit's "
             rf"extras\CUPTI\lib64 folder, which is not on PATH: add that folder to PATH, then "
-            "open a new terminal." + note,
-            (f'dir "{folder}"', f'setx PATH "%PATH%;{folder}"'),
+            "open a new terminal."
         )
+        commands: tuple[str, ...] = (f'dir "{folder}"',)
+        if (major_of(cuda) or 0) >= _CUPTI_DLL_BY_YEAR:
+            # The toolkit's file carries CUPTI's own year-numbered version
+            # (cupti64_2020.1.0.dll in CUDA 11.0), not the name TensorFlow asks for
+            # (tensorflow#44697): on PATH alone it is still not found.
+            text += (
+                f" From CUDA {_CUPTI_DLL_BY_YEAR} that folder holds cupti64_<year>.<n>.<n>.dll, "
+                f"not {library}: copy it to {library} there (from an administrator's "
+                "Command Prompt)."
+            )
+            # One file at a time: cmd's copy of a wildcard onto one file concatenates.
+            commands += (
+                f'for %f in ("{folder}\\cupti64_20*.dll") do copy /y "%f" "{folder}\\{library}"',
+            )
+        return Fix(text + note, (*commands, f'setx PATH "%PATH%;{folder}"'))
     if wheels is not None or m.cuda_wheels_installed or m.cuda_install_method == "and-cuda":
         return _cupti_wheel_fix(m, library, cuda or wheels, note)
     if cuda is not None and "." in cuda:
