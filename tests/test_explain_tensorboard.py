@@ -5,6 +5,9 @@ TensorFlow, pkg_resources gone with setuptools 82, and CUPTI off the loader's pa
 
 from __future__ import annotations
 
+import pytest
+
+from tests import factories as f
 from tests.explaining import explained, fix_text, top_error
 from tfdoctor.findings import Finding, Report, Severity
 
@@ -211,3 +214,148 @@ def test_cupti_is_not_the_cuda_libraries_tensorflow_needs() -> None:
     report = explained(text)
     assert all(x.severity.rank < Severity.ERROR.rank for x in report.findings)
     assert "cuda-libs-missing" not in {x.cause for x in report.findings}
+
+
+# --- after review -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["-ensorboard-data-server", "-ensorboard-plugin-wit", "~ensorboard-plugin-profile"],
+    ids=["data-server", "plugin-wit", "plugin-profile-tilde"],
+)
+def test_another_tensorboard_distributions_leftover_is_not_a_second_tensorboard(name: str) -> None:
+    # pip's leftover of a distribution whose name only starts like TensorBoard's.
+    text = (
+        f"WARNING: Ignoring invalid distribution {name} (/srv/venv/lib/python3.9/site-packages)\n"
+    )
+    assert "tensorboard-duplicate-install" not in _causes(text)
+
+
+def test_pips_tilde_spelling_of_the_half_removed_copy() -> None:
+    # pip's importlib backend (Python 3.11 on) names the leftover with its '~'.
+    text = (
+        "WARNING: Ignoring invalid distribution ~ensorboard (C:\\Python312\\Lib\\site-packages)\n"
+    )
+    fix = fix_text(_named(explained(text), "tensorboard-duplicate-install"))
+    assert "C:\\Python312\\Lib\\site-packages\\~ensorboard*" in fix
+
+
+def test_without_the_tensorflow_no_unpinned_tensorboard_is_installed() -> None:
+    # An unpinned install brings the newest TensorBoard, of another line than the TensorFlow.
+    text = (
+        "WARNING: Ignoring invalid distribution -ensorboard "
+        "(/home/dev/venv/lib/python3.9/site-packages)\n"
+    )
+    fix = _named(explained(text), "tensorboard-duplicate-install").fix
+    assert fix is not None
+    assert not any(c.startswith("pip install") for c in fix.commands), fix.commands
+    assert "pip show tensorflow" in fix.commands and "tensorboard==X.Y.*" in fix.text
+
+
+def test_the_line_fix_uses_the_machines_pip() -> None:
+    text = "INFO: installed: tensorboard==2.10.1\nINFO: installed: tensorflow==2.12.0\n"
+    fix = _named(explained(text, f.facts()), "companion-mismatch").fix
+    assert fix is not None and all(
+        c.startswith("/opt/venv/bin/python -m pip") for c in fix.commands
+    )
+
+
+_CUPTI_12 = (
+    "2024-03-01 10:00:00.000000: W external/local_tsl/tsl/platform/default/dso_loader.cc:76] "
+    "Could not load dynamic library 'libcupti.so.12'; dlerror: libcupti.so.12: cannot open "
+    "shared object file: No such file or directory; LD_LIBRARY_PATH: {path}\n"
+)
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        "Successfully installed nvidia-cublas-cu12-12.3.4.1 nvidia-cuda-cupti-cu12-12.3.101\n",
+        "$ pip list\ntensorflow 2.17.0\n",
+    ],
+    ids=["wheels-installed", "and-cuda-release"],
+)
+def test_cupti_of_pips_cuda_is_its_wheel_not_a_toolkit_path(head: str) -> None:
+    text = head + _CUPTI_12.format(path="/usr/local/nvidia/lib64")
+    found = _named(explained(text), "cuda-libs-off-path")
+    fix = fix_text(found)
+    assert "/usr/local/cuda" not in fix, fix
+    assert "nvidia/cuda_cupti/lib" in fix
+    assert "nvidia-cuda-cupti-cu12" in fix or 'tensorflow[and-cuda]==2.17.0"' in fix
+
+
+def test_cupti_with_a_wheel_directory_on_the_printed_path() -> None:
+    path = "/home/u/venv/lib/python3.11/site-packages/nvidia/cublas/lib"
+    fix = fix_text(_named(explained(_CUPTI_12.format(path=path)), "cuda-libs-off-path"))
+    assert "/usr/local/cuda" not in fix and 'pip install "nvidia-cuda-cupti-cu12"' in fix
+
+
+def test_cupti_of_a_cuda_major_alone_names_no_invented_toolkit_directory() -> None:
+    # The container runtime's /usr/local/nvidia/lib64 is not a wheel's; libcupti.so.12 names
+    # no toolkit directory (NVIDIA's are /usr/local/cuda-12.4 and the like).
+    text = _CUPTI_12.format(path="/usr/local/nvidia/lib:/usr/local/nvidia/lib64")
+    fix = fix_text(_named(explained(text), "cuda-libs-off-path"))
+    assert "/usr/local/cuda-12/" not in fix
+    assert "ls -d /usr/local/cuda-12*/extras/CUPTI/lib64" in fix
+    assert "nvidia-cuda-cupti" in fix
+
+
+def test_run_main_under_a_users_directory_named_after_tensorboard_is_not_tensorboard() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/dev/tensorboard-demo/train.py", line 3, in <module>\n'
+        "    from launcher import run_main\n"
+        "ImportError: cannot import name 'run_main'\n"
+    )
+    assert "tensorboard-duplicate-install" not in _causes(text)
+
+
+def test_run_main_under_the_windows_script_is_tensorboard() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "C:\\Python36\\Scripts\\tensorboard.exe\\__main__.py", line 5, in <module>\n'
+        "ImportError: cannot import name 'run_main'\n"
+    )
+    assert top_error(explained(text)).cause == "tensorboard-duplicate-install"
+
+
+_NIGHTLY_MAGIC = (
+    "!pip install -q tf-nightly\n"
+    "%tensorboard --logdir logs\n"
+    "ERROR: Failed to launch TensorBoard (exited with 1).\n"
+)
+
+
+@pytest.mark.parametrize(
+    "stderr",
+    [
+        "Contents of stderr:\nTensorBoard could not bind to port 6006, it was already in use\n",
+        "Contents of stderr:\nTraceback (most recent call last):\n"
+        '  File "/usr/local/lib/python3.12/dist-packages/tensorboard/default.py", line 30, '
+        "in <module>\n    import pkg_resources\n"
+        "ModuleNotFoundError: No module named 'pkg_resources'\n",
+    ],
+    ids=["port-in-use", "pkg-resources"],
+)
+def test_a_nightly_beside_a_failure_whose_reason_the_log_shows_is_not_a_guess(stderr: str) -> None:
+    assert "tensorboard-duplicate-install" not in _causes(_NIGHTLY_MAGIC + stderr)
+
+
+def test_cupti_of_cuda_11_on_windows_is_copied_to_the_name_tensorflow_asks_for() -> None:
+    # CUDA 11's folder holds cupti64_2020.1.0.dll (tensorflow#44697): PATH alone finds nothing.
+    text = (
+        "W tensorflow/stream_executor/platform/default/dso_loader.cc:60] Could not load "
+        "dynamic library 'cupti64_110.dll'; dlerror: cupti64_110.dll not found\n"
+    )
+    fix = fix_text(_named(explained(text), "cuda-libs-off-path"))
+    assert 'do copy /y "%f" "' in fix and "v11.0\\extras\\CUPTI\\lib64\\cupti64_110.dll" in fix
+    assert "cupti64_20*.dll" in fix
+
+
+def test_cupti_of_cuda_10_on_windows_needs_no_copy() -> None:
+    text = (
+        "W tensorflow/stream_executor/platform/default/dso_loader.cc:55] Could not load "
+        "dynamic library 'cupti64_101.dll'; dlerror: cupti64_101.dll not found\n"
+    )
+    assert "copy" not in fix_text(_named(explained(text), "cuda-libs-off-path"))

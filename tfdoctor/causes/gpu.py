@@ -26,7 +26,14 @@ from tfdoctor.causes.platform import (
 )
 from tfdoctor.causes.software import PACKAGE_NOT_INSTALLED
 from tfdoctor.compat import DriverFloor
-from tfdoctor.facts import FoundLibrary, LibraryCandidate, LibraryFacts, requirement_name
+from tfdoctor.cuda_layout import cuda_data, wheel_dir, wheel_name
+from tfdoctor.facts import (
+    FoundLibrary,
+    LibraryCandidate,
+    LibraryFacts,
+    normalize_name,
+    requirement_name,
+)
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import TFLine, spec_contains, version_key
@@ -1505,6 +1512,10 @@ def _unlisted_candidate_fix(m: Machine, key: str) -> Fix:
 #: the Windows DLL its digits before CUDA 11's year-numbered names (cupti64_101.dll is 10.1).
 _CUPTI_SONAME = re.compile(r"libcupti\.so\.(\d+(?:\.\d+)?)")
 _CUPTI_DLL = re.compile(r"cupti64_(\d{1,2})(\d)\.dll$", re.IGNORECASE)
+#: The first CUDA whose Windows CUPTI DLL is named by CUPTI's year-numbered version
+#: (cupti64_2020.1.0.dll) instead of the name TensorFlow asks for (cupti64_110.dll):
+#: tensorflow#44697.
+_CUPTI_DLL_BY_YEAR: Final = 11
 
 
 def cupti_cuda(library: str) -> Optional[str]:
@@ -1516,10 +1527,15 @@ def cupti_cuda(library: str) -> Optional[str]:
     return f"{dll.group(1)}.{dll.group(2)}" if dll is not None else None
 
 
-def cupti_fix(m: Machine, library: str, printed_path: Optional[str]) -> Fix:
+def cupti_fix(
+    m: Machine, library: str, printed_path: Optional[str], wheels: Optional[str] = None
+) -> Fix:
     """CUPTI (the profiler's library) off the loader's path: the CUDA toolkit installs it in
     extras/CUPTI/lib64 (NVIDIA's CUPTI guide), which neither ld.so's default directories nor the
-    toolkit's lib64 cover. ``printed_path``: the LD_LIBRARY_PATH the loader printed, if any."""
+    toolkit's lib64 cover; pip's CUDA (``wheels``: the CUDA major of the NVIDIA wheels the log
+    shows, empty where it names none; or the machine has them or gets its CUDA from the and-cuda
+    extra) has it in the nvidia-cuda-cupti wheel.
+    ``printed_path``: the LD_LIBRARY_PATH the loader printed, if any."""
     cuda = cupti_cuda(library)
     windows = library.lower().endswith(".dll") or m.os == "windows"
     note = (
@@ -1531,22 +1547,52 @@ def cupti_fix(m: Machine, library: str, printed_path: Optional[str]) -> Fix:
         folder = (
             rf"{root}\v{cuda}\extras\CUPTI\lib64" if cuda else rf"{root}\vX.Y\extras\CUPTI\lib64"
         )
-        return Fix(
+        text = (
             f"{library} is CUDA {cuda or 'toolkit'}'s CUPTI, installed in the toolkit's "
             rf"extras\CUPTI\lib64 folder, which is not on PATH: add that folder to PATH, then "
-            "open a new terminal." + note,
-            (f'dir "{folder}"', f'setx PATH "%PATH%;{folder}"'),
+            "open a new terminal."
         )
-    directory = (
-        f"/usr/local/cuda-{cuda}/extras/CUPTI/lib64"
-        if cuda
-        else "/usr/local/cuda/extras/CUPTI/lib64"
-    )
+        commands: tuple[str, ...] = (f'dir "{folder}"',)
+        if (major_of(cuda) or 0) >= _CUPTI_DLL_BY_YEAR:
+            # The toolkit's file carries CUPTI's own year-numbered version
+            # (cupti64_2020.1.0.dll in CUDA 11.0), not the name TensorFlow asks for
+            # (tensorflow#44697): on PATH alone it is still not found.
+            text += (
+                f" From CUDA {_CUPTI_DLL_BY_YEAR} that folder holds cupti64_<year>.<n>.<n>.dll, "
+                f"not {library}: copy it to {library} there (from an administrator's "
+                "Command Prompt)."
+            )
+            # One file at a time: cmd's copy of a wildcard onto one file concatenates.
+            commands += (
+                f'for %f in ("{folder}\\cupti64_20*.dll") do copy /y "%f" "{folder}\\{library}"',
+            )
+        return Fix(text + note, (*commands, f'setx PATH "%PATH%;{folder}"'))
+    if wheels is not None or m.cuda_wheels_installed or m.cuda_install_method == "and-cuda":
+        return _cupti_wheel_fix(m, library, cuda or wheels, note)
+    if cuda is not None and "." in cuda:
+        directory = f"/usr/local/cuda-{cuda}/extras/CUPTI/lib64"
+        find: tuple[str, ...] = (f"ls {directory}",)
+        put = m.ld_path_with((directory,))
+    else:
+        # A soname of the major alone (libcupti.so.12) names no toolkit directory: NVIDIA's
+        # installers name theirs by release (/usr/local/cuda-12.4), so any 12.x found serves.
+        glob = f"/usr/local/cuda-{cuda}*" if cuda else "/usr/local/cuda*"
+        directory = f"{glob}/extras/CUPTI/lib64"
+        find = (f"ls -d {directory}",)
+        put = (
+            f'D="$(ls -d {directory} | tail -n 1)" && '
+            'export LD_LIBRARY_PATH="$D${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"'
+        )
     text = (
         f"{library} is CUDA {cuda or 'toolkit'}'s CUPTI, which the toolkit installs in "
         f"extras/CUPTI/lib64, off the loader's default path: put {directory} on LD_LIBRARY_PATH "
         "(in ~/.bashrc, the job script or the image's ENV)."
     )
+    if cuda is not None and "." not in cuda:
+        text += (
+            f" Where TensorFlow's CUDA {cuda} came from pip's nvidia-* wheels instead, CUPTI is "
+            "the nvidia-cuda-cupti wheel of that CUDA (the and-cuda extra installs it)."
+        )
     if printed_path is not None:
         dirs = [d for d in printed_path.split(":") if d]
         if any("CUPTI" in d for d in dirs):
@@ -1557,9 +1603,31 @@ def cupti_fix(m: Machine, library: str, printed_path: Optional[str]) -> Fix:
             )
         else:
             text += f" The LD_LIBRARY_PATH the loader printed ({printed_path or 'empty'}) lacks it."
-    commands = (
-        f"ls {directory}",
-        "readlink -f /usr/local/cuda",
-        m.ld_path_with((directory,)),
+    return Fix(text + note, (*find, "readlink -f /usr/local/cuda", put))
+
+
+def _cupti_wheel_fix(m: Machine, library: str, cuda: Optional[str], note: str) -> Fix:
+    """CUPTI of pip's CUDA: the nvidia-cuda-cupti wheel of the CUDA major, in
+    ``nvidia/cuda_cupti/lib``, which TensorFlow's RUNPATH searches (``data/cuda.yaml``); the
+    and-cuda extra of the installed release brings the one it pins."""
+    major = major_of(cuda) or major_of(m.build_cuda_major)
+    base = next(w.dist for w in cuda_data().wheels if w.directory == "cuda_cupti")
+    dist = wheel_name(base, major) if major is not None else None
+    sub = (wheel_dir(normalize_name(dist), str(major)) if dist else None) or "cuda_cupti"
+    site = m.site_packages
+    lib_dir = f"{site}/nvidia/{sub}/lib" if site else f"site-packages/nvidia/{sub}/lib"
+    spec = m.and_cuda_spec()
+    # Without the CUDA major no wheel can be named: the other nvidia-* wheels' suffix says it.
+    named = dist or f"the {base} wheel of the CUDA the other nvidia-* wheels name (-cu12: 12)"
+    how = f"the release's and-cuda extra ({spec}), which pins it" if spec else named
+    text = (
+        f"{library} is the CUPTI of pip's CUDA{f' {major}' if major else ''}: NVIDIA's "
+        f"{dist or base} wheel installs it in {lib_dir}, which TensorFlow's own library path "
+        f"searches, and this environment lacks it there. Install {how}; if the profiler still "
+        f"does not find it, put {lib_dir} on LD_LIBRARY_PATH."
     )
+    install = spec or dist
+    commands = m.pip_install(install) if install else m.pip("list")
+    if site:
+        commands = (*commands, m.ld_path_with((lib_dir,)))
     return Fix(text + note, commands)

@@ -1520,8 +1520,9 @@ def tensorboard_duplicate_fix(
         ("tb-nightly, as tf-nightly requires", "tb-nightly") if nightly else _tensorboard_for(m)
     )
     # pip renames a directory it is removing with a leading '~' in place of its first
-    # letter, and lists it with '-' there (pip/_internal/req/req_uninstall.py, freeze.py).
-    stem = "~" + leftover[1:] if leftover and leftover.startswith("-") else "~ensorboard"
+    # letter, and lists it with '-' or '~' there (pip/_internal/req/req_uninstall.py,
+    # freeze.py, metadata/base.py).
+    stem = "~" + leftover[1:] if leftover and leftover[0] in "-~" else "~ensorboard"
     if site_packages is None:
         where = "the environment's site-packages directory (the command below prints it)"
         clean: tuple[str, ...] = (
@@ -1541,17 +1542,22 @@ def tensorboard_duplicate_fix(
         f"install the TensorBoard that goes with the installed TensorFlow ({words}). A "
         "nightly TensorFlow goes with tb-nightly alone, never beside a stable tensorboard."
     )
-    return Fix(text, (*m.pip(f"uninstall -y {every}"), *clean, *m.pip_install(spec)))
+    # Without TensorFlow's version no TensorBoard can be named: an unpinned install brings
+    # the newest, of another line than the TensorFlow (pip does not weigh what is installed).
+    install = m.pip_install(spec) if spec is not None else m.pip("show tensorflow")
+    return Fix(text, (*m.pip(f"uninstall -y {every}"), *clean, *install))
 
 
-def _tensorboard_for(m: Machine) -> tuple[str, str]:
+def _tensorboard_for(m: Machine) -> tuple[str, Optional[str]]:
     """The words and the requirement for the TensorBoard of the installed TensorFlow: the same
-    minor line (TensorBoard's releases track TensorFlow's), tb-nightly for a nightly."""
+    minor line (TensorBoard's releases track TensorFlow's), tb-nightly for a nightly; no
+    requirement where the TensorFlow is not known."""
     tf = m.tf
     if tf is None:
         return (
-            "`pip show tensorflow` gives its version; TensorBoard X.Y goes with it",
-            "tensorboard",
+            "`tensorboard==X.Y.*` for the TensorFlow X.Y `pip show tensorflow` prints; "
+            "`tb-nightly` for tf-nightly",
+            None,
         )
     if m.is_nightly:
         return ("tb-nightly, as tf-nightly requires", "tb-nightly")
@@ -1570,7 +1576,7 @@ def _tensorboard_for(m: Machine) -> tuple[str, str]:
     )
 
 
-def tensorboard_line_fix(name: str, version: str, tf_name: str, tf_version: str) -> Fix:
+def tensorboard_line_fix(m: Machine, name: str, version: str, tf_name: str, tf_version: str) -> Fix:
     """The TensorBoard of the installed TensorFlow's line in place of ``name`` ``version``:
     TensorBoard's releases track TensorFlow's (X.Y for X.Y), a nightly TensorFlow's are
     tb-nightly's."""
@@ -1582,10 +1588,7 @@ def tensorboard_line_fix(name: str, version: str, tf_name: str, tf_version: str)
         f"Replace {name} {version} with the TensorBoard of {tf_name} {tf_version}'s line "
         f"({words}): uninstall every TensorBoard distribution first, so that one copy "
         "remains.",
-        (
-            f"pip uninstall -y {' '.join(TENSORBOARD_DISTRIBUTIONS)}",
-            f'pip install "{target}"',
-        ),
+        (*m.pip(f"uninstall -y {' '.join(TENSORBOARD_DISTRIBUTIONS)}"), *m.pip_install(target)),
     )
 
 

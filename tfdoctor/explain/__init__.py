@@ -1343,21 +1343,34 @@ def _unfound_ranked(
     return (causes.gpu.CUDA_LIBS_OFF_PATH if conda else causes.gpu.CUDA_LIBS_MISSING), fix
 
 
-#: The loader's search path as TensorFlow's dso_loader.cc prints it after dlerror.
-_PRINTED_PATH = re.compile(r"LD_LIBRARY_PATH:[ \t]*(?P<path>[^\s;]*)")
+#: An NVIDIA wheel's directory on a printed path (site-packages/nvidia/cublas/lib).
+_WHEEL_DIR = re.compile(r"(?:site|dist)-packages/nvidia/")
 
 
 def _off_path(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     """CUPTI, the profiler's library, off the loader's path (the one signature of this cause
-    in a log): its directory, from the CUDA release its file name says, and whether the path
-    the loader printed lacks it."""
+    in a log): its directory, from the CUDA release its file name says and from where the
+    log shows the CUDA libraries come from (NVIDIA's pip wheels: installed, or a
+    ``site-packages/nvidia`` directory on the printed path), and whether the path the loader
+    printed lacks it."""
     for hit in hits:
-        for groups, (_, line) in zip(hit.groups, hit.citations):
+        for groups in hit.groups:
             library = groups.get("library", "")
             if "cupti" in library.lower():
-                printed = _PRINTED_PATH.search(line)
+                printed = next(
+                    (
+                        e.search_path
+                        for e in m.tf_logged(tflog.LibraryNotLoaded)
+                        if e.soname == library and e.search_path
+                    ),
+                    None,
+                )
+                # A wheel's directory, not the container runtime's /usr/local/nvidia/lib64.
+                wheels = r.cuda_wheels
+                if wheels is None and _WHEEL_DIR.search(printed or ""):
+                    wheels = ""
                 return causes.gpu.CUDA_LIBS_OFF_PATH, causes.gpu.cupti_fix(
-                    m, library, printed.group("path") if printed is not None else None
+                    m, library, printed, wheels
                 )
     return _cuda_libs(m, r, hits)
 
@@ -2875,6 +2888,13 @@ FORK_SIGNS = frozenset(
 )
 
 
+#: A frame in TensorBoard's package or its console script (bin/tensorboard,
+#: Scripts\\tensorboard.exe\\__main__.py), not a user's directory named after it.
+_TB_FRAME = re.compile(
+    r"(?:site|dist)-packages/tensorboard/|/tensorboard(?:\.exe)?(?:/__main__\.py)?$"
+)
+
+
 def _drop_unsupported(by_cause: dict[str, list[Hits]], evidence: Evidence) -> None:
     """Hits of signatures whose words are a cause's only in a context (their ``needs``),
     dropped where the log shows another: ``tensorflow-frame`` needs a traceback frame in
@@ -2891,7 +2911,7 @@ def _drop_unsupported(by_cause: dict[str, list[Hits]], evidence: Evidence) -> No
     forked = any(sign in evidence.hits for sign in FORK_SIGNS)
     installed = any(origin_of(p).installed for p in frames)
     # TensorBoard's package or its console script (bin/tensorboard, Scripts\tensorboard.exe).
-    in_tb = any("/tensorboard" in p for p in frames)
+    in_tb = any(_TB_FRAME.search(p) for p in frames)
     unconditional = {c for c, hits in by_cause.items() if any(not h.signature.needs for h in hits)}
 
     def holds(hit: Hits, cause: str) -> bool:
@@ -3226,7 +3246,11 @@ def explain(
         _unlisted(evidence, revealed, machine, findings.values(), inferred),
         # A listing or a nightly's install read over several lines: after the signatures,
         # whose lines (pip's leftover with its directory) say more.
-        *tensorboard_findings(evidence.first_text, machine),
+        *tensorboard_findings(
+            evidence.first_text,
+            machine,
+            explained=any(x.severity.rank >= Severity.WARNING.rank for x in findings.values()),
+        ),
     ):
         if late is not None:
             findings.setdefault(late.id, late)

@@ -47,6 +47,9 @@ _TB_FAILED = re.compile(
     r"Failed to launch TensorBoard|tensorboard[/\\](?:program|main)\.py\"?, line \d"
 )
 
+#: The notebook magic's header before TensorBoard's own stderr: the failure's reason follows.
+_STDERR_SHOWN = "Contents of stderr:"
+
 
 def _normal(name: str) -> str:
     return name.lower().replace("_", "-")
@@ -69,8 +72,11 @@ def _listed_tensorflow(text: str) -> Optional[tuple[str, str]]:
     return _normal(row.group("tfd") or row.group("tf")), row.group("tfv")
 
 
-def tensorboard_findings(text: str, m: Machine) -> list[Finding]:
-    """Findings about the TensorBoards installed, from lines read together (see the module)."""
+def tensorboard_findings(text: str, m: Machine, explained: bool = False) -> list[Finding]:
+    """Findings about the TensorBoards installed, from lines read together (see the module).
+    The nightly's guess only where nothing else explains the failure: no other finding at
+    warning or above (``explained``), and TensorBoard's own stderr, which the notebook magic
+    prints after ``Contents of stderr:`` (tensorboard/notebook.py), is not in the log."""
     if "ensorboard" not in text and "nightly" not in text:
         return []
     boards = listed_tensorboards(text)
@@ -99,10 +105,15 @@ def tensorboard_findings(text: str, m: Machine) -> list[Finding]:
                     "The TensorBoard installed is of another line than the TensorFlow",
                     f"The listing shows {name} {version} beside {tf_name} {tf_version}: "
                     f"{mismatch}.",
-                    causes.software.tensorboard_line_fix(name, version, tf_name, tf_version),
+                    causes.software.tensorboard_line_fix(m, name, version, tf_name, tf_version),
                 )
             ]
-    if _NIGHTLY_INSTALL.search(text) and _TB_FAILED.search(text):
+    if (
+        not explained
+        and _STDERR_SHOWN not in text
+        and _NIGHTLY_INSTALL.search(text)
+        and _TB_FAILED.search(text)
+    ):
         return [
             causes.finding(
                 "explain.tensorboard-duplicate-install",
