@@ -254,7 +254,7 @@ def test_without_the_tensorflow_no_unpinned_tensorboard_is_installed() -> None:
 
 
 def test_the_line_fix_uses_the_machines_pip() -> None:
-    text = "INFO: installed: tensorboard==2.10.1\nINFO: installed: tensorflow==2.12.0\n"
+    text = "INFO: installed: tensorboard==1.15.0\nINFO: installed: tensorflow==2.12.0\n"
     fix = _named(explained(text, f.facts()), "companion-mismatch").fix
     assert fix is not None and all(
         c.startswith("/opt/venv/bin/python -m pip") for c in fix.commands
@@ -359,3 +359,10 @@ def test_cupti_of_cuda_10_on_windows_needs_no_copy() -> None:
         "dynamic library 'cupti64_101.dll'; dlerror: cupti64_101.dll not found\n"
     )
     assert "copy" not in fix_text(_named(explained(text), "cuda-libs-off-path"))
+
+
+def test_a_tensorboard_a_minor_apart_is_not_called_a_mismatch() -> None:
+    """TensorFlow 2.7 declares tensorboard~=2.6: the ranges within a major differ by release,
+    and the matrix does not carry them."""
+    text = "tensorflow 2.7.0\ntensorboard 2.6.0\n"
+    assert not any(f.cause == "companion-mismatch" for f in explained(text).findings)
