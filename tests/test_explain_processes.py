@@ -339,3 +339,38 @@ def test_the_words_in_other_contexts_are_not_this() -> None:
         "ensurepip is available; creating the virtual environment",
     ):
         assert "distro-python-part-missing" not in _causes(explained(line + "\n"))
+
+
+# --- TensorFlow's and XLA's flags from the environment ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "variable"),
+    [
+        (
+            "F external/local_xla/xla/parse_flags_from_env.cc:227] Unknown flags in XLA_FLAGS: "
+            "--xla_gpu_enable_triton_softmax_fusion=false",
+            "XLA_FLAGS",
+        ),
+        (
+            "E tensorflow/core/util/command_line_flags.cc:112] Couldn't interpret value "
+            "=/srv/venv/lib/python3.9/site-packages/tensorflow for flag tf_xla_cpu_global_jit.",
+            "TF_XLA_FLAGS",
+        ),
+        (
+            'F xla/parse_flags_from_env.cc:157] Could not open file "1" to read flags for '
+            'environment variable "TF_XLA_FLAGS". (We assumed "1" was a file name because it '
+            'did not start with a "--".)',
+            "TF_XLA_FLAGS",
+        ),
+    ],
+)
+def test_a_flags_variable_tensorflow_refuses_is_shown_and_unset(line: str, variable: str) -> None:
+    found = top_error(explained(line + "\n"))
+    assert found.cause == "tf-env-flag-invalid"
+    assert found.fix is not None and f"unset {variable}" in found.fix.commands
+
+
+def test_another_programs_uninterpretable_flag_is_not_tensorflows() -> None:
+    report = explained("Couldn't interpret value abc for flag verbosity.\n")
+    assert not any(f.cause == "tf-env-flag-invalid" for f in report.findings)

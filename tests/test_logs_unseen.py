@@ -96,11 +96,6 @@ PROPOSED_CAUSES: dict[str, str] = {
     "(reticulate for R's tensorflow and keras) has a bug, fixed in a newer release, that makes it "
     "report TensorFlow missing or fail to load it from a Python where TensorFlow is installed; "
     "the fix is upgrading the binding, not reinstalling TensorFlow",
-    "tf-env-flag-invalid": "an environment variable that TensorFlow, XLA or Keras parses at "
-    "start-up (TF_XLA_FLAGS, XLA_FLAGS, KERAS_BACKEND and the like) holds a value its reader does "
-    "not accept (a boolean flag written as a key-value pair or with a path glued on, a flag name "
-    "the reader does not know, a backend name it does not know), so the setting is rejected or "
-    "start-up fails; the fix is correcting or unsetting the variable, not reinstalling TensorFlow",
     "tf-pin-conflicts-with-package": "TensorFlow's upper bound on a dependency it shares with "
     "another package (typing-extensions below 4.6 in TensorFlow 2.13) is below the lowest release "
     "that package needs (pydantic 2, FastAPI), so the environment holds that package beside a "

@@ -102,6 +102,9 @@ GROUPS = frozenset(
         "direction",
         # A language binding's module path (github.com/wamuir/graft).
         "binding",
+        # An environment variable of flags (XLA_FLAGS) and a flag it refused.
+        "variable",
+        "flag",
         # The region S3 said a bucket is in, and the scheme of a path no file system serves.
         "region",
         "scheme",

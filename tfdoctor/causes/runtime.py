@@ -20,6 +20,7 @@ DISTRIBUTE_CONFIG_TOO_LATE: Final = CauseId("distribute-config-too-late")
 OP_KERNEL_MISSING: Final = CauseId("op-kernel-missing")
 GPU_BUSY_OR_UNAVAILABLE: Final = CauseId("gpu-busy-or-unavailable")
 THREADS_EXHAUSTED: Final = CauseId("threads-exhausted")
+TF_ENV_FLAG_INVALID: Final = CauseId("tf-env-flag-invalid")
 FILESYSTEM_ENV_MISCONFIGURED: Final = CauseId("filesystem-env-misconfigured")
 OPEN_FILES_LIMIT_REACHED: Final = CauseId("open-files-limit-reached")
 SPAWN_MAIN_UNGUARDED: Final = CauseId("spawn-main-unguarded")
@@ -34,6 +35,19 @@ CAUSES: Mapping[str, Cause] = dict(
             "The model, batch or another process needs more GPU memory than is free "
             "('OOM when allocating tensor', 'CUDA_ERROR_OUT_OF_MEMORY').",
             "https://www.tensorflow.org/guide/gpu#limiting_gpu_memory_growth",
+        ),
+        define(
+            TF_ENV_FLAG_INVALID,
+            "An environment variable of TensorFlow's or XLA's flags holds what they refuse",
+            "TF_XLA_FLAGS and XLA_FLAGS are read at start-up as command-line flags (a value "
+            "that does not start with '--' as the name of a file of them): a flag the "
+            "installed release does not know stops the process ('Unknown flags in "
+            "XLA_FLAGS'), and a value the flag's type cannot take is refused ('Couldn't "
+            "interpret value ... for flag ...'), as a path glued to a boolean flag is.",
+            "https://github.com/tensorflow/tensorflow/blob/v2.12.0/tensorflow/compiler/xla/"
+            "parse_flags_from_env.cc",
+            "https://github.com/tensorflow/tensorflow/blob/v2.12.0/tensorflow/tsl/util/"
+            "command_line_flags.cc",
         ),
         define(
             THREADS_EXHAUSTED,
@@ -235,6 +249,36 @@ def gpu_busy_fix(m: Machine) -> Fix:
             "nvidia-smi --query-compute-apps=gpu_uuid,pid,process_name --format=csv",
             "sudo nvidia-smi -c DEFAULT",
         ),
+    )
+
+
+#: The variable a flag of TensorFlow's or XLA's is read from, by the flag's prefix.
+_FLAG_VARIABLES = (("tf_xla_", "TF_XLA_FLAGS"), ("xla_", "XLA_FLAGS"))
+
+
+def env_flag_fix(variable: str, flag: str) -> Fix:
+    """Show, then correct or unset, the variable that set a refused flag: ``variable`` as the
+    message names it, else the one the flag's prefix says (tf_xla_* in TF_XLA_FLAGS, xla_*
+    in XLA_FLAGS)."""
+    name = flag.lstrip("-")
+    if not variable:
+        variable = next((v for prefix, v in _FLAG_VARIABLES if name.startswith(prefix)), "")
+    where = variable or "the environment variable that set it (TF_XLA_FLAGS or XLA_FLAGS)"
+    what = f"the flag {name}" if name else "a flag"
+    commands = (
+        (f'echo "${variable}"', f"unset {variable}")
+        if variable
+        else ('env | grep -E "^(TF_XLA_FLAGS|XLA_FLAGS)="',)
+    )
+    return Fix(
+        f"{where} gives {what} what the installed release refuses: a flag it does not know "
+        "(XLA renames and drops flags between releases), or a value the flag cannot take (a "
+        "boolean flag takes none, or =true/=false; a path glued to it by a shell line that "
+        "appends to the variable is the usual way). Show the variable, then remove or correct "
+        "that flag, or unset the variable; set it again on its own line"
+        + (f" ({variable}=--{name})" if variable and name else "")
+        + ", not appended to a value that is not flags.",
+        commands,
     )
 
 

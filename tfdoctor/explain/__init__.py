@@ -2729,6 +2729,10 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
 
 #: Cause -> the catalogue's fix builder, applied to the machine the log (and facts) show.
 BUILDERS: dict[str, Builder] = {
+    causes.runtime.TF_ENV_FLAG_INVALID: lambda m, r, hits: (
+        causes.runtime.TF_ENV_FLAG_INVALID,
+        causes.runtime.env_flag_fix(_group(hits, "variable") or "", _group(hits, "flag") or ""),
+    ),
     causes.network.PYTHON_CA_CERTS_MISSING: _ca_certs,
     causes.network.DOWNLOAD_HOST_CERT_UNVERIFIABLE: _host_cert,
     causes.network.NO_NETWORK_ACCESS: _download_network,
