@@ -97,15 +97,15 @@ def test_the_import_alone_names_the_protos_package() -> None:
 def test_another_projects_protos_from_its_own_tree() -> None:
     text = (
         "Traceback (most recent call last):\n"
-        '  File "/work/speech/serve.py", line 2, in <module>\n'
+        '  File "/srv/speech/serve.py", line 2, in <module>\n'
         "    from speech.api import service_pb2\n"
         "ImportError: cannot import name 'service_pb2' from 'speech.api' "
-        "(/work/speech/api/__init__.py)\n"
+        "(/srv/speech/api/__init__.py)\n"
     )
     top = top_error(explained(text))
     assert top.cause == "protos-not-compiled"
     fix = fix_text(top)
-    assert 'cd "/work"' in fix and "protoc speech/api/*.proto --python_out=." in fix
+    assert 'cd "/srv"' in fix and "protoc speech/api/*.proto --python_out=." in fix
 
 
 def test_windows_paths_get_a_wildcard_powershell_expands() -> None:
