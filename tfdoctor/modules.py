@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
@@ -129,6 +129,15 @@ class Modules(Record):
         return next((m for m, d in self.dists.items() if d == dist), None)
 
 
+def _module_reader(reader: NodeReader) -> Callable[[Node, str], str]:
+    """The reader of a row's module field: an import package's dotted name."""
+
+    def module(item: Node, where: str) -> str:
+        return reader.required_string(item, where, _MODULE, "import package (dotted name)")
+
+    return module
+
+
 def parse_modules(text: str, path: str = "<modules>") -> Modules:
     """Validate module table YAML ``text`` (``path`` names it in errors)."""
     root = compose(text, path, "module table", ModulesError)
@@ -142,8 +151,7 @@ def parse_modules(text: str, path: str = "<modules>") -> Modules:
     reader.schema_version(top["schema_version"], MODULES_VERSION)
     sources = reader.sources(top["sources"], SOURCE_ID, DataSource)
 
-    def module(item: Node, where: str) -> str:
-        return reader.required_string(item, where, _MODULE, "import package (dotted name)")
+    module = _module_reader(reader)
 
     dists: dict[str, str] = {}
     family: set[str] = set()
@@ -217,8 +225,7 @@ def _removed(
     if "removed_from_python" not in top:
         return {}
 
-    def module(item: Node, where: str) -> str:
-        return reader.required_string(item, where, _MODULE, "import package (dotted name)")
+    module = _module_reader(reader)
 
     out: dict[str, RemovedModule] = {}
     for where, name, fields in reader.keyed_rows(
@@ -251,8 +258,7 @@ def _removed_from_dist(
     if "removed_from_distribution" not in top:
         return {}
 
-    def module(item: Node, where: str) -> str:
-        return reader.required_string(item, where, _MODULE, "import package (dotted name)")
+    module = _module_reader(reader)
 
     out: dict[str, RemovedApi] = {}
     for where, name, fields in reader.keyed_rows(

@@ -1616,6 +1616,8 @@ _DISTRO_PACKAGES = {
     "lib2to3": ("python3-lib2to3", "", "python3.{minor}-lib2to3"),
     "tkinter": ("python3-tk", "", "python3.{minor}-tk"),
 }
+#: The parts of the standard library Debian and Ubuntu ship as packages of their own.
+DISTRO_PARTS: Final = frozenset(_DISTRO_PACKAGES)
 
 
 def distro_part_fix(part: str, python: str = "") -> Fix:

@@ -403,11 +403,6 @@ def _unlisted_module(tb: Traceback, module: str, m: Machine) -> Optional[Finding
     )
 
 
-#: Debian and Ubuntu ship parts of the system Python's standard library apart from it:
-#: distutils in python3-distutils (until Python 3.12 removed it) and lib2to3 in python3-lib2to3
-#: (until 3.13): https://packages.debian.org/bookworm/python3-distutils,
-#: https://packages.debian.org/bookworm/python3-lib2to3.
-_DISTRO_SPLIT = frozenset({"distutils", "lib2to3"})
 _SYSTEM_PYTHON = re.compile(r"/usr/lib/python3(?:\.\d+)?/")
 #: Frames that show setuptools' own copy of distutils in use (pip's isolated build
 #: environment, which installs setuptools and its distutils-precedence.pth; the copy or its
@@ -438,7 +433,7 @@ def _distro_part(tb: Traceback, module: str, removed_in: str, m: Machine) -> Opt
     (its stdlib keeps ``distutils/__init__.py``; a Python without distutils says
     ``No module named 'distutils'``)."""
     top = module.split(".", maxsplit=1)[0]
-    if top not in _DISTRO_SPLIT:
+    if top not in causes.platform.DISTRO_PARTS:
         return None
     paths = [f.path.replace("\\", "/") for f in tb.frames]
     if top == "distutils" and any(_SETUPTOOLS_DISTUTILS.search(p) for p in paths):
