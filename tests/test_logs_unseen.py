@@ -116,6 +116,15 @@ PROPOSED_CAUSES: dict[str, str] = {
     "version X, but loaded Y'), so conversion or engine building may fail; the fix is the TensorRT "
     "release the build names, or a TensorFlow built for the installed TensorRT (such as NVIDIA's "
     "containers), not another CUDA",
+    "conda-package-pypi-only": "a conda environment file lists, among its conda dependencies, a "
+    "package or release that its channels do not carry because it is published on PyPI only "
+    "(tensorflow-addons, tensorflow-metadata), so the solve stops with ResolvePackageNotFound "
+    "before anything is installed; the fix is moving that package to the file's pip: section (or a "
+    "channel that has it), not another TensorFlow",
+    "pinned-release-not-published": "a notebook or requirements file pins a release of a package "
+    "that the index does not offer yet (the pin was written ahead of the upload), so pip finds "
+    "every earlier release and no matching distribution for the pin on any Python; the fix is the "
+    "release once published, or pinning one the index has, not another Python",
 }
 
 _REQUIRED = {
