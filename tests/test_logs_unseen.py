@@ -116,6 +116,12 @@ PROPOSED_CAUSES: dict[str, str] = {
     "version X, but loaded Y'), so conversion or engine building may fail; the fix is the TensorRT "
     "release the build names, or a TensorFlow built for the installed TensorRT (such as NVIDIA's "
     "containers), not another CUDA",
+    "conda-env-file-other-platform": "a conda environment file exported on another platform "
+    "with exact build strings (Windows or Linux builds, a CUDA toolkit and cuDNN for a GPU "
+    "TensorFlow) is created on a platform that has none of those builds (macOS, an Apple-silicon "
+    "Mac, Windows), so conda fails with ResolvePackageNotFound before installing anything; the fix "
+    "is an environment made for this platform (its own file, or TensorFlow for it such as "
+    "tensorflow-macos installed by hand), not another TensorFlow release in the same file",
 }
 
 _REQUIRED = {
