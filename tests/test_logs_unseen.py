@@ -125,6 +125,12 @@ PROPOSED_CAUSES: dict[str, str] = {
     "that the index does not offer yet (the pin was written ahead of the upload), so pip finds "
     "every earlier release and no matching distribution for the pin on any Python; the fix is the "
     "release once published, or pinning one the index has, not another Python",
+    "conda-env-file-other-platform": "a conda environment file exported on another platform "
+    "with exact build strings (Windows or Linux builds, a CUDA toolkit and cuDNN for a GPU "
+    "TensorFlow) is created on a platform that has none of those builds (macOS, an Apple-silicon "
+    "Mac, Windows), so conda fails with ResolvePackageNotFound before installing anything; the fix "
+    "is an environment made for this platform (its own file, or TensorFlow for it such as "
+    "tensorflow-macos installed by hand), not another TensorFlow release in the same file",
 }
 
 _REQUIRED = {
