@@ -131,6 +131,18 @@ PROPOSED_CAUSES: dict[str, str] = {
     "Mac, Windows), so conda fails with ResolvePackageNotFound before installing anything; the fix "
     "is an environment made for this platform (its own file, or TensorFlow for it such as "
     "tensorflow-macos installed by hand), not another TensorFlow release in the same file",
+    "keras-standalone-mixed-with-tf-keras": "code builds a model with the standalone keras package "
+    "while the layers it adds come from a library built on tensorflow.keras (kapre's Melspectrogram), "
+    "or the reverse, so Keras refuses the other package's objects ('The added layer must be an "
+    "instance of class Layer'); the fix is to import every Keras name from the Keras the library is "
+    "built on (tensorflow.keras), not to reinstall TensorFlow or Keras",
+    "numba-llvmlite-mismatch": "numba and llvmlite are installed at releases that do not pair (each "
+    "numba release supports a narrow llvmlite range), because a package pins one of them (Spleeter "
+    "2.3's llvmlite 0.36) while pip installs another release of the other, so importing numba or "
+    "JIT-compiling fails ('Numba requires at least version X of llvmlite', create_target_machine() "
+    "got an unexpected keyword argument 'jitdebug') and pip reports that numba has a requirement on "
+    "llvmlite; the fix is the llvmlite release the installed numba names, or a release of the package "
+    "with consistent pins, not another TensorFlow",
 }
 
 _REQUIRED = {
