@@ -116,6 +116,10 @@ PROPOSED_CAUSES: dict[str, str] = {
     "version X, but loaded Y'), so conversion or engine building may fail; the fix is the TensorRT "
     "release the build names, or a TensorFlow built for the installed TensorRT (such as NVIDIA's "
     "containers), not another CUDA",
+    "import-order-conflict": "a package imported before TensorFlow in the same process (a "
+    "simulator's client such as CARLA's) leaves the process in a state in which TensorFlow's "
+    "own import fails (its generated op wrappers no longer compile) although each package "
+    "imports cleanly alone; the fix is to import TensorFlow first, not to reinstall either",
 }
 
 _REQUIRED = {
