@@ -143,6 +143,10 @@ PROPOSED_CAUSES: dict[str, str] = {
     "got an unexpected keyword argument 'jitdebug') and pip reports that numba has a requirement on "
     "llvmlite; the fix is the llvmlite release the installed numba names, or a release of the package "
     "with consistent pins, not another TensorFlow",
+    "import-order-conflict": "a package imported before TensorFlow in the same process (a "
+    "simulator's client such as CARLA's) leaves the process in a state in which TensorFlow's "
+    "own import fails (its generated op wrappers no longer compile) although each package "
+    "imports cleanly alone; the fix is to import TensorFlow first, not to reinstall either",
 }
 
 _REQUIRED = {
