@@ -1922,3 +1922,42 @@ def test_the_release_that_removed_pkg_resources_is_read_from_the_module_table() 
     assert found.cause == "dependency-api-removed"
     assert found.fix is not None
     assert any(f"setuptools<{removed.removed_in}" in c for c in found.fix.commands)
+
+
+# --- a companion's release beside the TensorFlow a listing shows --------------------------------
+
+
+@pytest.mark.parametrize(
+    "listing",
+    [
+        "Package                Version\n---------------------- -------\n"
+        "tensorflow             2.15.0\ntensorflow-addons      0.19.0\n",
+        "- tensorflow: 2.15.0\n- tensorflow_addons: 0.19.0\n",
+        "$ pip freeze\ntensorflow==2.15.0\ntensorflow-addons==0.19.0\n",
+    ],
+)
+def test_a_listed_companion_built_for_another_tensorflow_is_a_warning(listing: str) -> None:
+    # The companion table pairs TensorFlow Addons 0.19 with tensorflow<2.12: the question
+    # check asks of an installed machine, asked of what the log shows.
+    finding = _one(_bundled(listing), "companion-mismatch")
+    assert finding.severity is Severity.WARNING
+    assert "tensorflow-addons 0.19.0" in finding.summary
+    assert "tensorflow-addons==0.23.*" in _fix(finding)
+
+
+@pytest.mark.parametrize(
+    "listing",
+    [
+        # A release the table pairs with the TensorFlow shown.
+        "tensorflow             2.15.0\ntensorflow-addons      0.23.0\n",
+        # No TensorFlow version in the log: nothing to judge the pair by.
+        "tensorflow-addons      0.19.0\n",
+        # A requirement written alone is not what is installed.
+        "tensorflow==2.15.0\ntensorflow-addons==0.19.0\n",
+    ],
+)
+def test_a_listed_companion_is_not_called_off_without_a_pair_shown(listing: str) -> None:
+    report = _bundled(listing)
+    assert not [x for x in report.findings if x.cause == "companion-mismatch"], [
+        (x.id, x.severity.value) for x in report.findings
+    ]

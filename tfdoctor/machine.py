@@ -53,6 +53,7 @@ from tfdoctor.matrix import (
     PIN_FIELDS,
     PLATFORMS,
     Companion,
+    CompanionRelease,
     Companions,
     ComputeCapabilities,
     Matrix,
@@ -857,6 +858,22 @@ class Machine(Record):
     def companion_table(self) -> Companions:
         """The companion table, read once for this view (each read hashes the file)."""
         return load_companions()
+
+    @functools.cached_property
+    def companions_off_table(self) -> tuple[tuple[PackageFacts, CompanionRelease], ...]:
+        """The installed companions whose release the companion table pairs with another
+        TensorFlow than the installed one: (the companion, its row). Empty where TensorFlow's
+        version is not known. The table's answer alone: what a companion's own metadata
+        declares is :attr:`companion_requirements`."""
+        if self.tf is None:
+            return ()
+        found = []
+        for name, row in self.companion_table.companions.items():
+            comp = self.facts.package(name)
+            own = row.row_of(comp.version) if comp is not None else None
+            if comp is not None and own is not None and not own.admits(self.tf.version):
+                found.append((comp, own))
+        return tuple(found)
 
     def companion(self, name: str) -> Optional[Companion]:
         """The companion table's row for ``name`` (which release fits which TensorFlow)."""

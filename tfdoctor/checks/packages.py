@@ -624,10 +624,9 @@ def _undeclared_companions(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Fin
         for comp, target, _ in m.companion_requirements
         if target == "tensorflow"
     }
-    for name, row in m.companion_table.companions.items():
-        comp = ctx.facts.package(name)
-        own = row.row_of(comp.version) if comp is not None and name not in declaring else None
-        if comp is None or own is None or own.admits(pkg.version):
+    for comp, own in m.companions_off_table:
+        name = normalize_name(comp.name)
+        if name in declaring:
             continue
         yield causes.finding(
             "packages.pins",

@@ -425,14 +425,14 @@ def read_conda_rows(texts: Iterable[str]) -> list[CondaRow]:
 
 # --- package listings ---------------------------------------------------------------------------
 
-#: The distributions released in step with TensorFlow (and TensorFlow's own), whose versions a
-#: pasted listing gives: ``pip list``'s rows (name, blanks, version), the hand-made
+#: TensorFlow's own distributions, those released in step with it and its companions
+#: (``tensorflow-*``: tensorflow-io, tensorflow-probability, tensorflow-text...), whose
+#: versions a pasted listing gives: ``pip list``'s rows (name, blanks, version), the hand-made
 #: ``- name == version`` or ``name: version`` lists of an issue, and ``pip freeze``'s
 #: ``name==version`` only after the command that printed it (written alone, that is a
 #: requirement, not what is installed). One run of blanks at each place: linear on any line.
 _LISTED = re.compile(
-    r"^[ \t]*(?:[-*][ \t]+)?(?P<name>tensorflow(?:[-_](?:gpu|cpu[-_]aws|cpu|estimator|intel|macos"
-    r"|rocm|aarch64|tpu))?|keras|tf[-_]keras|tensorboard"
+    r"^[ \t]*(?:[-*][ \t]+)?(?P<name>tensorflow(?:[-_][a-z\d]+){0,4}|keras|tf[-_]keras|tensorboard"
     # TensorFlow's other distributions (facts.TF_DISTRIBUTIONS): the name says which build
     # provides `import tensorflow`, which libraries that look TensorFlow up by name ask for.
     r"|tf[-_]nightly(?:[-_](?:cpu|gpu))?|intel[-_]tensorflow(?:[-_]avx512)?)"
@@ -446,9 +446,9 @@ _FREEZE = re.compile(r"\bpip[\d.]*\s+freeze\b|\bpip[\d.]*\s+list\s+--format[= ]f
 
 
 def read_listed_versions(text: str) -> dict[str, str]:
-    """The versions a pasted package listing in ``text`` gives TensorFlow and the
-    distributions released in step with it (``{"tensorflow-estimator": "2.6.0"}``), the first
-    of each; names as pip normalises them."""
+    """The versions a pasted package listing in ``text`` gives TensorFlow, the distributions
+    released in step with it and its companions (``{"tensorflow-estimator": "2.6.0"}``), the
+    first of each; names as pip normalises them."""
     if "tensor" not in text and "keras" not in text and "nightly" not in text:
         return {}
     # A block's distinct line shapes (every digit read as 0, each shape once), where the

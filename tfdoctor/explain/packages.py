@@ -11,7 +11,7 @@ applied to the machine the log shows (the versions pip printed are facts it obse
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Optional
 
 from tfdoctor import causes
@@ -112,6 +112,7 @@ def package_findings(
         *(_source_build(b, m) for b in source_builds),
         *(_conflict(c, m, _legacy_keras_used(tracebacks)) for c in conflicts),
         *(_import_check(c, m) for c in checks),
+        *_companions_off_table(m),
         *(_keras2_object(tb, m) for tb in tracebacks),
         *(_keras_stacks(tb, m) for tb in tracebacks),
         *(_saved_config(tb, m) for tb in tracebacks),
@@ -536,6 +537,29 @@ def _companion_conflict(c: Conflict, m: Machine, said: str) -> Finding:
         "miss symbols, its Python code calls what is not there.",
         fix,
     )
+
+
+def _companions_off_table(m: Machine) -> Iterator[Finding]:
+    """The companions the log shows installed (a listing, pip's words) at a release the
+    companion table pairs with another TensorFlow than the one the log shows: the question
+    ``check`` asks of an installed machine, asked of what the log holds. A warning: the log
+    shows the pair, not that it is what failed."""
+    if m.tf is None:
+        return
+    for comp, own in m.companions_off_table:
+        yield causes.finding(
+            "explain.companion-mismatch",
+            Severity.WARNING,
+            causes.software.tensorflow_requirer_cause(comp.name),
+            f"{comp.name} {comp.version} is built for tensorflow{own.tensorflow}, beside "
+            f"TensorFlow {m.tf.version}",
+            f"The log shows {comp.name} {comp.version} and TensorFlow {m.tf.version} installed "
+            f"together; the companion table ({', '.join(m.companion_urls(comp.name))}) pairs "
+            f"its release {own.release} with tensorflow{own.tensorflow}. A companion runs only "
+            "with the TensorFlow it was built for: its compiled ops miss symbols, its Python "
+            "code calls what is not there.",
+            causes.software.companion_fix(m, comp.name, comp, "tensorflow", own.tensorflow),
+        )
 
 
 def _line_admitting(m: Machine, target: str, version: str, current: str) -> Optional[TFLine]:
