@@ -255,3 +255,34 @@ def test_directml_without_an_adapter_is_a_gpu_it_cannot_run_on() -> None:
 )
 def test_directml_with_an_adapter_is_not_the_gpu_unsupported(line: str) -> None:
     assert "gpu-arch-unsupported" not in _causes(explained(line + "\n"))
+
+
+# --- NVIDIA's wheels in a listing -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "row",
+    [
+        pytest.param("nvidia-cudnn-cu11                 8.6.0.163", id="pip-list"),
+        pytest.param("nvidia-cublas-cu11==11.11.3.6", id="pip-freeze"),
+        pytest.param("nvidia-cuda-runtime-cu11  11.8.89  pypi_0  pypi", id="conda-list-pypi-row"),
+    ],
+)
+def test_nvidia_wheels_listed_are_the_wheels_unfound(row: str) -> None:
+    report = explained(f"{_CUDART_11}\n$ pip list | grep nvidia\n{row}\n")
+    fix = fix_text(_finding(report, "cuda-wheels-unfound"))
+    assert "import glob, os, sys, nvidia" in fix and "LD_LIBRARY_PATH" in fix
+    assert "cuda-libs-missing" not in _causes(report)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        pytest.param("nvidia-cudnn-cu12                 9.1.0.70", id="another-cuda-major"),
+        pytest.param("$ pip install nvidia-cudnn-cu11==8.6.0.163", id="a-command"),
+        pytest.param("Collecting nvidia-cudnn-cu11==8.6.0.163", id="pip-downloading"),
+    ],
+)
+def test_nvidia_wheels_not_shown_installed_for_the_build_are_not_read(line: str) -> None:
+    report = explained(f"{_CUDART_11}\n{line}\n")
+    assert "cuda-wheels-unfound" not in _causes(report)

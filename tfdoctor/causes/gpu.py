@@ -349,7 +349,8 @@ def wheel_dirs_fix(python: str = "python") -> Fix:
         'print(":".join(d)) if d else sys.exit("no nvidia-* wheel directories")\''
     )
     return Fix(
-        "The CUDA libraries were installed as pip wheels (the and-cuda extra), but this "
+        "The CUDA libraries were installed as pip wheels (the and-cuda extra, or NVIDIA's "
+        "nvidia-* wheels by hand), but this "
         "TensorFlow did not find them in the environment: put the wheels' lib directories "
         "on the loader's path, using the environment's own Python (`poetry run python`, "
         "`uv run python`, the venv's bin/python), and in the job script or the venv's "

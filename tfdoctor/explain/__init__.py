@@ -1060,11 +1060,12 @@ def _listed_tensorflow(listed: Mapping[str, str]) -> Optional[str]:
 
 
 def _cuda_wheels(evidence: Evidence) -> Optional[str]:
-    """The CUDA major of the nvidia-* wheels pip installed ("" where the and-cuda extra was
-    only asked for), or None: none shown, an and-cuda request the shell stopped (zsh's glob),
-    or wheels of another CUDA major than the library files TensorFlow asked for."""
+    """The CUDA major of the nvidia-* wheels pip installed or a listing shows ("" where the
+    and-cuda extra was only asked for), or None: none shown, an and-cuda request the shell
+    stopped (zsh's glob), or wheels of another CUDA major than the library files TensorFlow
+    asked for."""
     ids = {h.signature.id: h for h in evidence.hits.values()}
-    installed = ids.get("cuda-wheels-installed")
+    installed = ids.get("cuda-wheels-installed") or ids.get("cuda-wheels-listed")
     if installed is not None:
         major: Optional[str] = next(
             (g["cuda_version"] for g in installed.groups if g.get("cuda_version")), ""
