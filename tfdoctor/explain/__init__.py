@@ -1487,6 +1487,13 @@ def _newer_cudnn_shown(r: Revealed) -> Optional[tuple[str, str, str]]:
     return None
 
 
+def _older_same_major(loaded: str, need: str) -> bool:
+    """Whether cuDNN ``loaded`` is older than ``need`` within the same major release."""
+    return version_key(loaded)[:1] == version_key(need)[:1] and version_key(loaded) < version_key(
+        need
+    )
+
+
 def _cudnn(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     newer = _newer_cudnn_shown(r)
     if newer is not None and r.cudnn_loaded and r.cudnn_compiled and m.facts.cuda_libs is None:
@@ -1503,26 +1510,19 @@ def _cudnn(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseI
             fix.commands,
         )
     loaded = r.cudnn_loaded
-    older = loaded and need and version_key(loaded) < version_key(need)
-    if older and version_key(loaded or "")[:1] == version_key(need or "")[:1]:
+    if need and loaded and _older_same_major(loaded, need):
         # Older, same major: what tells an older copy first on the path from an older one
         # installed alone is whether a copy of the build's release is on the disk too.
         listing = {
             "linux": ("ldconfig -p | grep -E 'libcudnn'",),
             "windows": ("where cudnn64_*.dll",),
         }
+        listed = listing.get(m.os or r.os or "", (*listing["linux"], *listing["windows"]))
         fix = Fix(
             f"{fix.text} If a cuDNN {need} or newer is already installed, an older copy comes "
             "first on the loader's path: the listing of every cuDNN the loader finds shows "
             "which; put the newer one's directory first.",
-            tuple(
-                dict.fromkeys(
-                    (
-                        *fix.commands,
-                        *listing.get(m.os or "", (*listing["linux"], *listing["windows"])),
-                    )
-                )
-            ),
+            tuple(dict.fromkeys((*fix.commands, *listed))),
         )
     return (
         causes.gpu.CUDNN_VERSION_MISMATCH if cause == causes.gpu.CUDA_LIBS_MISSING else cause
