@@ -286,3 +286,9 @@ def test_nvidia_wheels_listed_are_the_wheels_unfound(row: str) -> None:
 def test_nvidia_wheels_not_shown_installed_for_the_build_are_not_read(line: str) -> None:
     report = explained(f"{_CUDART_11}\n{line}\n")
     assert "cuda-wheels-unfound" not in _causes(report)
+
+
+def test_one_lines_listing_keeps_a_bounded_number_of_files() -> None:
+    line = "  ".join(f"/usr/local/cuda/lib64/libcublas.so.11.{n}" for n in range(40))
+    shown = [e for e in tflog.read_line(line) if isinstance(e, tflog.LibraryFileShown)]
+    assert 0 < len(shown) <= 8

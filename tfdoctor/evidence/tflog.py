@@ -583,14 +583,23 @@ _COMMAND_NAMING = re.compile(
 )
 
 
+#: The most files one line's listing gives (an ``ls`` of a glob prints a toolkit's every file
+#: on one line): the events of the log's other lines keep their room.
+_FILES_PER_LINE = 8
+
+
 def _file_shown_events(no: int, message: str) -> Iterator[Event]:
     if _FILE_NOT_THERE.search(message):
         return
+    kept = 0
     for pattern in (_UNIX_LIB_FILE, _WINDOWS_LIB_FILE):
         for match in pattern.finditer(message):
             if _COMMAND_NAMING.search(message, 0, match.start()):
                 return  # a command naming the file, not output showing it
             yield LibraryFileShown(no, message, match.group("path").replace("\\\\", "\\"))
+            kept += 1
+            if kept == _FILES_PER_LINE:
+                return
 
 
 def _version_events(no: int, message: str) -> Iterator[Event]:
