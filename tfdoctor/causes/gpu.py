@@ -349,7 +349,8 @@ def wheel_dirs_fix(python: str = "python") -> Fix:
         'print(":".join(d)) if d else sys.exit("no nvidia-* wheel directories")\''
     )
     return Fix(
-        "The CUDA libraries were installed as pip wheels (the and-cuda extra), but this "
+        "The CUDA libraries were installed as pip wheels (the and-cuda extra, or NVIDIA's "
+        "nvidia-* wheels by hand), but this "
         "TensorFlow did not find them in the environment: put the wheels' lib directories "
         "on the loader's path, using the environment's own Python (`poetry run python`, "
         "`uv run python`, the venv's bin/python), and in the job script or the venv's "
@@ -440,6 +441,72 @@ def off_path_fix(m: Machine, found: list[FoundLibrary]) -> Fix:
             "/etc/ld.so.conf.d/ and run `sudo ldconfig`)"
         )
     return Fix(text + ".", (m.ld_path_with(dirs),))
+
+
+def shown_copy_fix(m: Machine, copies: Sequence[tuple[str, str]], rest: Sequence[str] = ()) -> Fix:
+    """The path line for CUDA libraries the loader did not find though the log shows them on
+    the disk (``copies``: each file's path and its directory, as shown); ``rest``: libraries
+    (``cusolver``) that did not load and that the log does not show anywhere."""
+    files = ", ".join(dict.fromkeys(path for path, _ in copies))
+    dirs = tuple(dict.fromkeys(directory for _, directory in copies))
+    text = (
+        f"The log shows {files} on the disk, yet the loader did not find it: its directory is "
+        "not on the loader's search path in the process that failed (a program started from an "
+        "IDE, a desktop launcher, sudo, a service or a notebook server does not get the "
+        "shell's environment). "
+    )
+    if any(PureWindowsPath(d).drive for d in dirs):
+        # Windows finds a DLL TensorFlow loads by name through PATH; setx would cut a PATH
+        # longer than 1024 characters, so the user's Path is extended through .NET instead.
+        text += (
+            "Put that directory first on PATH: for this window (the first command, then start "
+            "the program from it), or for good in the user's Path (the second, in PowerShell; "
+            "then open a new window)."
+        )
+        commands: tuple[str, ...] = (
+            *(f'set "PATH={d};%PATH%"' for d in dirs),
+            "[Environment]::SetEnvironmentVariable('Path', '"
+            + ";".join(dirs)
+            + ";' + [Environment]::GetEnvironmentVariable('Path', 'User'), 'User')",
+        )
+    else:
+        text += (
+            "Put that directory first on LD_LIBRARY_PATH where the program starts (~/.bashrc, "
+            "the job script, the IDE's run configuration, `sudo env "
+            'LD_LIBRARY_PATH="$LD_LIBRARY_PATH" ...` through sudo), or for every process list '
+            "it in a file under /etc/ld.so.conf.d/ and run `sudo ldconfig`."
+        )
+        if m.in_conda:
+            text += (
+                " For this conda environment, the line goes into "
+                "$CONDA_PREFIX/etc/conda/activate.d/env_vars.sh."
+            )
+        commands = (m.ld_path_with(dirs),)
+    if rest:
+        # Shown missing and not shown anywhere: the search decides whether it is installed.
+        text += (
+            f" The log does not show {', '.join(rest)} on the disk: if the commands below find "
+            "no copy, install it beside the others."
+        )
+        commands = (*commands, *_library_search(rest))
+    return Fix(text, commands)
+
+
+def shown_cudnn_shadow_fix(
+    m: Machine, loaded: str, need: str, version: str, path: str, directory: str
+) -> Fix:
+    """An older cuDNN (``loaded``) loaded ahead of one the log shows on the disk (``version``
+    at ``path``) that meets the build's ``need``: the right one's directory first, the older
+    one found to be taken off the path."""
+    return Fix(
+        f"The log shows cuDNN {version} at {path}, which meets this build's cuDNN {need}, yet "
+        f"the process loaded cuDNN {loaded}: an older copy comes first on the loader's path "
+        "(another toolkit's lib64, a system package, a second framework's libraries in the "
+        f"same environment). Put {directory} first on the loader's path, and take the older "
+        "copy off it (the last commands list every cuDNN the loader's cache and the disk "
+        "hold).",
+        (m.ld_path_with((directory,)), *_library_search(("cudnn",))),
+    )
 
 
 def unfound_library_fix(
@@ -1360,6 +1427,28 @@ def rocm_arch_fix() -> Fix:
             "rocminfo | grep -m1 -o 'gfx[0-9a-f]*'",
             "cat /opt/rocm/.info/version",
             "pip show tensorflow-rocm",
+        ),
+    )
+
+
+def directml_adapter_fix() -> Fix:
+    """DirectML keeping no adapter: the candidates, most likely first, with what tells them
+    apart (tensorflow-directml-plugin's dml_device_cache.cc and its system requirements)."""
+    return Fix(
+        "DirectML keeps only a GPU that creates a Direct3D 12 device at feature level 11_0 and "
+        "runs every data type its kernels use; it kept none. The candidates, most likely "
+        "first: 1. the GPU is older than DirectML supports (it needs an AMD Radeon R5/R7/R9 "
+        "2xx or newer, an Intel HD Graphics 5xx or newer, an NVIDIA GeForce GTX 9xx or "
+        "newer; dxdiag's Display tab shows the GPU and its feature levels): use a supported "
+        "GPU, or tensorflow-cpu without the plugin. 2. the GPU is supported but runs without "
+        "its vendor's DirectX 12 driver (dxdiag shows 'Microsoft Basic Display Adapter', or "
+        "a Remote Desktop session or a VM hides it): install the vendor's current driver and "
+        "run on the machine's own console. 3. a 'Could not load DirectML.' line before it: "
+        "the DirectML library did not load (reinstall tensorflow-directml-plugin, unset a "
+        "stale TF_DIRECTML_PATH).",
+        (
+            "dxdiag /t %TEMP%\\dxdiag.txt",
+            'findstr /C:"Card name" /C:"Feature Levels" /C:"Driver Version" %TEMP%\\dxdiag.txt',
         ),
     )
 

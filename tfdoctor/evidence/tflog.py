@@ -313,8 +313,33 @@ class TensorRTMissing(Record):
     message: str
 
 
+@record
+class LibraryFileShown(Record):
+    """A CUDA library file the log shows on the disk, by its full path: a listing's line
+    (``ls -l``, ``find``, ``locate``, ``ldconfig -p``), or a path the text names. Not a line
+    that says the file failed to open or is absent, nor a command that only names it (``ls
+    /usr/local/cuda/lib64/libcudnn.so.8`` shows nothing until its output does)."""
+
+    line: int
+    message: str
+    #: The file's full path, as shown (``/usr/local/cuda-9.0/lib64/libcublas.so.9.0``,
+    #: ``C:\\Program Files\\...\\bin\\cudart64_101.dll``).
+    path: str
+
+    @property
+    def name(self) -> str:
+        """The file's name (the path's last part)."""
+        return re.split(r"[/\\]", self.path)[-1]
+
+    @property
+    def directory(self) -> str:
+        """The directory that holds the file, in the path's own separators."""
+        return self.path[: len(self.path) - len(self.name)].rstrip("/\\")
+
+
 Event = Union[
     LibraryNotLoaded,
+    LibraryFileShown,
     GpuRegistrationSkipped,
     DriverNotFound,
     VersionMismatch,
@@ -524,6 +549,59 @@ def _library_events(no: int, message: str) -> Iterator[Event]:
         )
 
 
+#: A CUDA library's file at an absolute path: NVIDIA's sonames (libcudart.so.11.0,
+#: libcudnn.so.8.9.7, libcublasLt.so.12, libnvinfer.so.8) on a Unix path, their DLLs
+#: (cudart64_110.dll, cudnn64_8.dll, cublas64_11.dll) on a Windows one. Each directory part is
+#: one bounded run of characters that are not separators: linear.
+_LIB_STEMS = (
+    r"(?:cudart|cublas(?:Lt)?|cudnn(?:_\w{1,20})?|cufft|curand|cusolver|cusparse|nvrtc|nvinfer"
+    r"|nvJitLink|cupti|nccl)"
+)
+_UNIX_LIB_FILE = re.compile(
+    r"(?<![\w.~-])(?P<path>(?:/[\w.+@-]{1,100}){1,24}/lib" + _LIB_STEMS + r"\.so(?:\.\d{1,4}){0,4})"
+    r"(?![\w.-])"
+)
+_WINDOWS_LIB_FILE = re.compile(
+    r"(?<![\w])(?P<path>[A-Za-z]:(?:\\{1,2}[^\\\n:*?\"<>|']{1,100}){1,24}\\{1,2}"
+    + _LIB_STEMS
+    + r"64_\d{1,4}\.dll)\b",
+    re.IGNORECASE,
+)
+#: Words by which a line says the file it names is absent or did not open (the loader's
+#: reasons, ls's and find's complaints), or a command that only names it.
+_FILE_NOT_THERE = re.compile(
+    r"cannot open|No such file|cannot access|not found|Could not (?:load|find|open|dlopen)"
+    r"|cannot find|does not exist|doesn't exist|Error loading|undefined symbol|wrong ELF"
+    r"|cannot stat|missing"
+    # ldconfig -p's cache: a file listed there is on the loader's path, not off it.
+    r"|\(libc6",
+    re.IGNORECASE,
+)
+_COMMAND_NAMING = re.compile(
+    r"(?:^|[\s$#>;&|(])(?:sudo\s+)?(?:ls|find|locate|stat|cp|mv|rm|ln|wget|curl|tar|chmod"
+    r"|cat|export|setx|ldd|readelf|objdump|patchelf|copy|del)\s",
+)
+
+
+#: The most files one line's listing gives (an ``ls`` of a glob prints a toolkit's every file
+#: on one line): the events of the log's other lines keep their room.
+_FILES_PER_LINE = 8
+
+
+def _file_shown_events(no: int, message: str) -> Iterator[Event]:
+    if _FILE_NOT_THERE.search(message):
+        return
+    kept = 0
+    for pattern in (_UNIX_LIB_FILE, _WINDOWS_LIB_FILE):
+        for match in pattern.finditer(message):
+            if _COMMAND_NAMING.search(message, 0, match.start()):
+                return  # a command naming the file, not output showing it
+            yield LibraryFileShown(no, message, match.group("path").replace("\\\\", "\\"))
+            kept += 1
+            if kept == _FILES_PER_LINE:
+                return
+
+
 def _version_events(no: int, message: str) -> Iterator[Event]:
     match = _MISMATCH.search(message)
     loaded = cudnn_dotted(match.group("loaded")) if match else None
@@ -706,6 +784,11 @@ KEYWORDS: dict[str, tuple[Reader, ...]] = {
     # NCCL's shm transport, also when a console keeps only this line of its warning.
     "Error while creating shared memory segment /dev/shm/nccl-": (_nccl_events,),
     "TF-TRT Warning": (_tensorrt_events,),
+    # A CUDA library's file shown at a path: a Unix soname's directory part, a Windows DLL.
+    "/libcu": (_file_shown_events,),
+    "/libnv": (_file_shown_events,),
+    "/libnccl": (_file_shown_events,),
+    "64_": (_file_shown_events,),
 }
 
 

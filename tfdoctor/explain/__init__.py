@@ -632,6 +632,9 @@ class Revealed(Record):
     #: The log shows the CUDA libraries installed as pip wheels: their CUDA major ("12"), ""
     #: where only the and-cuda extra was asked for (and the shell passed it), None otherwise.
     cuda_wheels: Optional[str] = None
+    #: CUDA library files the log shows on the disk by their full paths (a listing, find's
+    #: output), in order (:class:`tfdoctor.evidence.tflog.LibraryFileShown`).
+    library_files: tuple[str, ...] = ()
     #: A CUDA library of one release that did not load while the loader's printed path held
     #: a toolkit of another major: (the toolkit's release, its directory, the file asked for,
     #: the release the file implies).
@@ -999,6 +1002,9 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         wsl=evidence.wsl or "/usr/lib/wsl/" in text or evidence.stated.wsl,
         cuda_image=image_line is not None,
         cuda_wheels=_cuda_wheels(evidence),
+        library_files=tuple(
+            dict.fromkeys(e.path for _, e in evidence.logged(tflog.LibraryFileShown))
+        ),
         conda=conda,
         conda_env=(
             f"{evidence.conda_env[0]}: {evidence.conda_env[1]}"
@@ -1054,11 +1060,12 @@ def _listed_tensorflow(listed: Mapping[str, str]) -> Optional[str]:
 
 
 def _cuda_wheels(evidence: Evidence) -> Optional[str]:
-    """The CUDA major of the nvidia-* wheels pip installed ("" where the and-cuda extra was
-    only asked for), or None: none shown, an and-cuda request the shell stopped (zsh's glob),
-    or wheels of another CUDA major than the library files TensorFlow asked for."""
+    """The CUDA major of the nvidia-* wheels pip installed or a listing shows ("" where the
+    and-cuda extra was only asked for), or None: none shown, an and-cuda request the shell
+    stopped (zsh's glob), or wheels of another CUDA major than the library files TensorFlow
+    asked for."""
     ids = {h.signature.id: h for h in evidence.hits.values()}
-    installed = ids.get("cuda-wheels-installed")
+    installed = ids.get("cuda-wheels-installed") or ids.get("cuda-wheels-listed")
     if installed is not None:
         major: Optional[str] = next(
             (g["cuda_version"] for g in installed.groups if g.get("cuda_version")), ""
@@ -1286,6 +1293,9 @@ def _cuda_libs(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
     if mixed is not None:
         return causes.gpu.CUDA_LIB_SHADOWED, mixed
     names = _libraries(hits)
+    shown = _copies_shown(m, r, hits)
+    if shown is not None:
+        return shown
     ranked = _unfound_ranked(m, r, hits, names)
     if ranked is not None:
         return ranked
@@ -1294,6 +1304,42 @@ def _cuda_libs(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
         # Say which: the toolkit's installer and NVIDIA's wheels package each library apart.
         fix = Fix(f"Missing: {', '.join(names)}. {fix.text}", fix.commands)
     return cause, fix
+
+
+#: Places a copy shown there does not serve from: conda's package cache (an environment links
+#: its files from there into its own lib directory) and a trash folder.
+_NOT_SERVED = re.compile(r"/pkgs/|[/\\]\.?Trash|\$Recycle", re.IGNORECASE)
+
+
+def _copies_shown(
+    m: Machine, r: Revealed, hits: Sequence[Hits]
+) -> Optional[tuple[causes.CauseId, Fix]]:
+    """CUDA libraries the loader did not find that the log itself shows on the disk (a
+    listing, find's output, a path written out), outside every directory the loader's printed
+    path holds: installed, off the loader's path for the process that failed. None where the
+    log shows no such copy, or the machine's facts (the loader's own search) decide."""
+    if m.facts.cuda_libs is not None:
+        return None
+    unloaded = m.tf_logged(tflog.LibraryNotLoaded)
+    wanted = {e.soname.lower() for e in unloaded}
+    wanted |= {g["library"].lower() for h in hits for g in h.groups if g.get("library")}
+    # A directory the loader searched and did not find the file in: not a copy off its path.
+    searched = {d.rstrip("/") for e in unloaded for d in e.search_path.split(":") if d}
+    copies: dict[str, tuple[str, str]] = {}
+    for shown in (tflog.LibraryFileShown(0, "", path) for path in r.library_files):
+        name = shown.name.lower()
+        # The very file asked for: its soname (libcudnn.so.8), or a fuller version of it
+        # (libcudnn.so.8.9.7, the file the soname links to); another major serves nothing.
+        asked = next((w for w in wanted if name == w or name.startswith(w + ".")), None)
+        if asked is None or _NOT_SERVED.search(shown.path) or shown.directory in searched:
+            continue
+        copies.setdefault(asked, (shown.path, shown.directory))
+    if not copies:
+        return None
+    rest = tuple(
+        dict.fromkeys(library_of(w) for w in sorted(wanted - set(copies)) if "nvinfer" not in w)
+    )
+    return causes.gpu.CUDA_LIBS_OFF_PATH, causes.gpu.shown_copy_fix(m, tuple(copies.values()), rest)
 
 
 #: TensorFlow 2's loader line for a CUDA library it could not open (dso_loader.cc), and a
@@ -1417,7 +1463,44 @@ def _conda_route(m: Machine) -> bool:
     )
 
 
+#: A cuDNN file whose name gives its full version (libcudnn.so.8.9.7; the soname's major
+#: alone says nothing of the minor the build needs).
+_CUDNN_FILE_VERSION = re.compile(r"^libcudnn\.so\.(?P<version>\d+\.\d+(?:\.\d+)?)$")
+
+
+def _newer_cudnn_shown(r: Revealed) -> Optional[tuple[str, str, str]]:
+    """A cuDNN file the log shows on the disk that meets the build's cuDNN (same major, this
+    minor or newer) while the process loaded an older one: its version, path and directory.
+    None where the log shows no such copy, or the versions are not both stated."""
+    loaded, need = r.cudnn_loaded, r.cudnn_compiled
+    if not loaded or not need or version_key(loaded) >= version_key(need):
+        return None
+    for path in r.library_files:
+        shown = tflog.LibraryFileShown(0, "", path)
+        match = _CUDNN_FILE_VERSION.match(shown.name)
+        if match is None:
+            continue
+        version = match.group("version")
+        same_major = version_key(version)[:1] == version_key(need)[:1]
+        if same_major and version_key(version)[:2] >= version_key(need)[:2]:
+            return version, path, shown.directory
+    return None
+
+
+def _older_same_major(loaded: str, need: str) -> bool:
+    """Whether cuDNN ``loaded`` is older than ``need`` within the same major release."""
+    return version_key(loaded)[:1] == version_key(need)[:1] and version_key(loaded) < version_key(
+        need
+    )
+
+
 def _cudnn(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    newer = _newer_cudnn_shown(r)
+    if newer is not None and r.cudnn_loaded and r.cudnn_compiled and m.facts.cuda_libs is None:
+        # The right cuDNN is on the disk and an older one loaded: the older comes first.
+        return causes.gpu.CUDNN_SHADOWED, causes.gpu.shown_cudnn_shadow_fix(
+            m, r.cudnn_loaded, r.cudnn_compiled, *newer
+        )
     # As the check does: the right cuDNN, got the release's own way (checks/cuda.py).
     cause, fix = causes.gpu.cuda_libraries_fix(m, ("cudnn",))
     need = r.cudnn_compiled or m.build_cudnn  # what TensorFlow itself said wins
@@ -1425,6 +1508,21 @@ def _cudnn(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseI
         fix = Fix(
             f"TensorFlow needs cuDNN {need} (same major, this minor or newer). {fix.text}",
             fix.commands,
+        )
+    loaded = r.cudnn_loaded
+    if need and loaded and _older_same_major(loaded, need):
+        # Older, same major: what tells an older copy first on the path from an older one
+        # installed alone is whether a copy of the build's release is on the disk too.
+        listing = {
+            "linux": ("ldconfig -p | grep -E 'libcudnn'",),
+            "windows": ("where cudnn64_*.dll",),
+        }
+        listed = listing.get(m.os or r.os or "", (*listing["linux"], *listing["windows"]))
+        fix = Fix(
+            f"{fix.text} If a cuDNN {need} or newer is already installed, an older copy comes "
+            "first on the loader's path: the listing of every cuDNN the loader finds shows "
+            "which; put the newer one's directory first.",
+            tuple(dict.fromkeys((*fix.commands, *listed))),
         )
     return (
         causes.gpu.CUDNN_VERSION_MISMATCH if cause == causes.gpu.CUDA_LIBS_MISSING else cause
@@ -1442,6 +1540,8 @@ def _capability(r: Revealed, hits: Sequence[Hits]) -> Optional[str]:
 def _arch(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     if all(h.signature.id.startswith("rocm-") for h in hits):
         return causes.gpu.GPU_ARCH_UNSUPPORTED, causes.gpu.rocm_arch_fix()
+    if all(h.signature.id.startswith("directml-") for h in hits):
+        return causes.gpu.GPU_ARCH_UNSUPPORTED, causes.gpu.directml_adapter_fix()
     minimum = next(
         (g["min_capability"] for h in hits for g in h.groups if g.get("min_capability")), None
     )
