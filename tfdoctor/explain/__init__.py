@@ -66,9 +66,11 @@ from tfdoctor.evidence.pip import (
     SourceBuild,
     WheelRefusal,
     build_folder_system,
+    read_missing_wheel,
     read_python_refusals,
     read_refusals,
     read_source_builds,
+    read_unmatched,
     read_wheel_refusal,
     read_wheel_refusals,
     requested_version,
@@ -2286,17 +2288,27 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
     if companion is not None:
         refusal_of = next((x for x in r.pip_refusals if normalize_name(x.dist) == companion), None)
         listed = refusal_of.final_versions if refusal_of is not None else ()
+        published = _unmatched_published(companion, lines) if refusal_of is None else None
+        if published is not None:
+            # A range of releases PyPI publishes, and pip (its list not shown) found none of
+            # them to install: those releases have no wheel for this Python and platform.
+            return (
+                causes.platform.TF_RELEASE_NOT_FOR_PYTHON,
+                causes.software.companion_no_wheel_fix(m, companion, (), False, published),
+            )
         if refusal_of is not None and refusal_of.spec and refusal_of.versions:
             # A release asked for while pip lists others: that release has no wheel here.
             return causes.platform.TF_RELEASE_NOT_FOR_PYTHON, causes.software.pinned_companion_fix(
                 companion, refusal_of.spec, refusal_of.versions, m
             )
+        # Without pip's list, the specifier its last line names (a release no index lists).
+        said = _unmatched_spec(companion, lines) if refusal_of is None else None
         return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.software.companion_no_wheel_fix(
             m,
             companion,
             listed,
-            refusal_of.shown if refusal_of is not None else True,
-            refusal_of.spec if refusal_of is not None else "",
+            refusal_of.shown if refusal_of is not None else not said,
+            refusal_of.spec if refusal_of is not None else said or "",
         )
     if not refusals:
         return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.no_wheel_fix(m)
@@ -2357,6 +2369,46 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         refusal.shown,
     )
     return cause, fix
+
+
+def _unmatched_spec(dist: str, lines: Sequence[str]) -> Optional[str]:
+    """The specifier pip's "No matching distribution found" line asks of ``dist``; None for
+    any version."""
+    return next(
+        (u[1] for u in map(read_unmatched, lines) if u is not None and u[0] == dist and u[1]),
+        None,
+    )
+
+
+def _unmatched_published(dist: str, lines: Sequence[str]) -> Optional[str]:
+    """The specifier pip's "No matching distribution found" line asks of ``dist``, where the
+    bundled wheel index lists releases of it that the specifier admits (they exist, with
+    wheels for some Pythons and platforms); None otherwise (any version asked, or none
+    published: a release that does not exist is another question)."""
+    spec = _unmatched_spec(dist, lines)
+    if spec is None:
+        return None
+    return spec if causes.software.releases_published(dist, spec) else None
+
+
+def _release_not_for_python(
+    m: Machine, r: Revealed, hits: Sequence[Hits]
+) -> tuple[causes.CauseId, Fix]:
+    """A release with no file for this interpreter, as its signatures say: a wheel address
+    that answered 404 Not Found (its file name's tags), else conda's channels without a build
+    of it (pip's refusals of a release are read in _no_wheel)."""
+    lines = [line for h in hits for _, line in h.citations]
+    missing = next((w for w in map(read_missing_wheel, lines) if w is not None), None)
+    if missing is not None:
+        return causes.platform.TF_RELEASE_NOT_FOR_PYTHON, causes.platform.missing_wheel_fix(
+            m,
+            missing.file,
+            normalize_name(missing.dist),
+            missing.version,
+            missing.python_version,
+            missing.platform,
+        )
+    return causes.platform.TF_RELEASE_NOT_FOR_PYTHON, causes.conda.channel_build_fix(m)
 
 
 def _either(pythons: Sequence[str]) -> str:
@@ -2793,11 +2845,7 @@ BUILDERS: dict[str, Builder] = {
         causes.runtime.DISK_SPACE_EXHAUSTED,
         causes.runtime.disk_space_fix(m, r.os, docker=bool(r.container_tool or r.cuda_image)),
     ),
-    # Only conda's refusals are signatures of this cause (pip's are read in _no_wheel).
-    causes.platform.TF_RELEASE_NOT_FOR_PYTHON: lambda m, r, hits: (
-        causes.platform.TF_RELEASE_NOT_FOR_PYTHON,
-        causes.conda.channel_build_fix(m),
-    ),
+    causes.platform.TF_RELEASE_NOT_FOR_PYTHON: _release_not_for_python,
     causes.software.PROTOC_TOO_OLD: lambda m, r, hits: (
         causes.software.PROTOC_TOO_OLD,
         causes.software.protoc_upgrade_fix(

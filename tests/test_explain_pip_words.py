@@ -1,0 +1,147 @@
+"""pip's own words when it finds nothing to install: the distribution it names, the releases it
+lists, the specifier asked for and the file it could not fetch decide between no release at
+all for this Python and platform (tf-no-wheel-for-python) and no file of the release asked for
+(tf-release-not-for-python), and the fix names what would install."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.explaining import explained, fix_text, top_error
+from tfdoctor.evidence.pip import read_missing_wheel, read_unmatched
+from tfdoctor.signatures import load_signatures
+from tfdoctor.wheel_index import wheel_index
+
+_NO_LIST = (
+    "Collecting dm-reverb\n"
+    "ERROR: Could not find a version that satisfies the requirement dm-reverb "
+    "(from versions: none)\n"
+    "ERROR: No matching distribution found for dm-reverb\n"
+)
+
+
+def test_a_companion_without_any_release_for_this_python_is_named_with_its_pythons() -> None:
+    top = top_error(explained(_NO_LIST))
+    assert top.cause == "tf-no-wheel-for-python"
+    fix = fix_text(top)
+    # The bundled index of PyPI's files: dm-reverb's newest release and its Pythons.
+    assert "dm-reverb" in fix and "CPython 3.9 to 3.11" in fix
+
+
+def test_a_range_pip_lists_other_releases_for_is_the_release_not_for_this_python() -> None:
+    text = (
+        "Looking in indexes: https://pypi.org/simple, https://google-coral.github.io/py-repo/\n"
+        "ERROR: Could not find a version that satisfies the requirement pycoral~=2.0 "
+        "(from versions: 0.0.5, 0.0.9, 0.1.0)\n"
+        "ERROR: No matching distribution found for pycoral~=2.0\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-release-not-for-python"
+    fix = fix_text(top)
+    assert "~=2.0" in fix and "0.1.0" in fix
+    # pycoral carries a native library: not a pure-Python package the module table knows.
+    assert "pure" not in fix
+
+
+def test_a_published_range_pip_found_no_file_of_is_the_release_not_for_this_python() -> None:
+    # Only pip's last line: the requirement as asked, no list of versions.
+    text = "ERROR: No matching distribution found for tensorflow-text~=2.16.1\n"
+    top = top_error(explained(text))
+    assert top.cause == "tf-release-not-for-python"
+    fix = fix_text(top)
+    # What the release asked for publishes (the bundled index), and where Windows' ended.
+    assert "tensorflow-text 2.16" in fix and "Windows" in fix
+
+
+def test_a_range_no_release_exists_for_stays_a_companion_without_wheels() -> None:
+    text = "ERROR: No matching distribution found for tensorflow-text==9.9.9\n"
+    top = top_error(explained(text))
+    assert top.cause == "tf-no-wheel-for-python"
+    assert "No release of tensorflow-text" in fix_text(top)
+
+
+def test_a_wheel_address_that_answers_not_found_is_a_file_never_published() -> None:
+    url = "https://storage.googleapis.com/tensorflow/windows/cpu/tensorflow-1.9.1-cp36-cp36m-win_amd64.whl"
+    text = (
+        f"Could not install requirement tensorflow==1.9.1 from {url} because of error 404 "
+        f"Client Error: Not Found for url: {url}\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-release-not-for-python"
+    fix = fix_text(top)
+    assert "tensorflow-1.9.1-cp36-cp36m-win_amd64.whl" in fix and "CPython 3.6" in fix
+    assert "404" in fix and "pip install" in fix
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # The same 404 for a file that is no wheel (a project's archive), or no TensorFlow's.
+        "Could not install requirement foo==1.0 from https://example.org/foo-1.0.tar.gz "
+        "because of error 404 Client Error: Not Found for url: https://example.org/foo-1.0.tar.gz",
+        "Could not install requirement numpy==1.0 from https://example.org/numpy-1.0-cp36-cp36m-"
+        "win_amd64.whl because of error 404 Client Error: Not Found for url: "
+        "https://example.org/numpy-1.0-cp36-cp36m-win_amd64.whl",
+        # A 404 of another client, and pip's refusal of a package outside TensorFlow's family.
+        "requests.exceptions.HTTPError: 404 Client Error: Not Found for url: "
+        "https://storage.googleapis.com/tensorflow/models/x.h5",
+        "ERROR: No matching distribution found for reverb-tools",
+        "ERROR: No matching distribution found for mypycoral==1.0",
+    ],
+    ids=["archive", "other-wheel", "other-client", "other-dist-prefix", "other-dist-suffix"],
+)
+def test_the_same_words_elsewhere_are_not_these_causes(text: str) -> None:
+    causes = {x.cause for x in explained(text + "\n").findings}
+    assert not causes & {"tf-release-not-for-python", "tf-no-wheel-for-python"}
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        (
+            "ERROR: No matching distribution found for tensorflow-text~=2.16.1",
+            ("tensorflow-text", "~=2.16.1"),
+        ),
+        (
+            "No matching distribution found for tensorflow==1.10.0 (from rasa_core)",
+            ("tensorflow", "==1.10.0"),
+        ),
+        ("ERROR: No matching distribution found for Dm_Reverb", ("dm-reverb", "")),
+        ("ERROR: Could not find a version", None),
+    ],
+    ids=["compatible", "pinned-from", "any-version", "other"],
+)
+def test_read_unmatched(line: str, expected: object) -> None:
+    assert read_unmatched(line) == expected
+
+
+def test_read_missing_wheel_reads_the_tags_of_the_file_not_found() -> None:
+    url = "https://example.org/tf/tensorflow-1.3.1-cp36-cp36m-win_amd64.whl"
+    found = read_missing_wheel(
+        f"Could not install requirement tensorflow==1.3.1 from {url} because of HTTP error 404 "
+        f"Client Error: Not Found for url: {url} for URL {url}"
+    )
+    assert found is not None
+    assert (found.dist, found.version, found.python_version, found.platform) == (
+        "tensorflow",
+        "1.3.1",
+        "3.6",
+        "win_amd64",
+    )
+    assert (
+        read_missing_wheel(
+            "because of error 404 Client Error: Not Found for url: https://x/y.tar.gz"
+        )
+        is None
+    )
+
+
+def test_every_indexed_companion_is_one_pips_refusals_read() -> None:
+    # The bundled index's distributions are the companions the fixes know the wheels of: pip's
+    # refusal of each must reach them (a name outside tensorflow-, tf-, tflite- is listed).
+    patterns = [
+        s.pattern for s in load_signatures().signatures if s.id == "pip-no-matching-distribution"
+    ]
+    assert patterns
+    for dist in wheel_index():
+        assert patterns[0].search(f"No matching distribution found for {dist}"), dist
