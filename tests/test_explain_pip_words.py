@@ -145,3 +145,39 @@ def test_every_indexed_companion_is_one_pips_refusals_read() -> None:
     assert patterns
     for dist in wheel_index():
         assert patterns[0].search(f"No matching distribution found for {dist}"), dist
+
+
+def _typing_traceback(message: str) -> str:
+    return (
+        "Traceback (most recent call last):\n"
+        '  File "/home/user/app/run.py", line 1, in <module>\n'
+        "    import some_package\n"
+        '  File "/home/user/.venv/lib/python3.8/site-packages/some_package/core.py", line 9, '
+        "in <module>\n"
+        "    Handler = Callable[[int, ...], str]\n"
+        '  File "/usr/lib/python3.8/typing.py", line 149, in _type_check\n'
+        '    raise TypeError(f"{msg} Got {arg!r:.100}.")\n'
+        f"TypeError: {message}\n"
+    )
+
+
+def test_typing_an_older_python_refuses_is_a_python_too_old_for_the_package() -> None:
+    text = _typing_traceback("Callable[[arg, ...], result]: each arg must be a type. Got Ellipsis.")
+    top = top_error(explained(text))
+    assert top.cause == "python-too-old-for-package"
+    fix = fix_text(top)
+    assert "3.10 or newer" in fix and "python --version" in fix
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # Another object where a type belongs: a mistake in the code, on any Python.
+        "Callable[[arg, ...], result]: each arg must be a type. Got 'int'.",
+        "Union[arg, ...]: each arg must be a type. Got Ellipsis.",
+    ],
+    ids=["callable-other-object", "union"],
+)
+def test_other_typing_refusals_are_not_the_pythons_age(message: str) -> None:
+    causes = {x.cause for x in explained(_typing_traceback(message)).findings}
+    assert "python-too-old-for-package" not in causes

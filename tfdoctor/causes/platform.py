@@ -45,6 +45,7 @@ PIP_TOO_OLD: Final = CauseId("pip-too-old")
 BAZEL_VERSION_MISMATCH: Final = CauseId("bazel-version-mismatch")
 BUILD_PYTHON_HEADERS_MISSING: Final = CauseId("build-python-headers-missing")
 PYTHON_REMOVED_MODULE: Final = CauseId("python-removed-module")
+PYTHON_TOO_OLD_FOR_PACKAGE: Final = CauseId("python-too-old-for-package")
 DISTRO_PYTHON_PART_MISSING: Final = CauseId("distro-python-part-missing")
 NATIVE_ADDON_BUILD_TOOLS_MISSING: Final = CauseId("native-addon-build-tools-missing")
 
@@ -125,6 +126,20 @@ CAUSES: Mapping[str, Cause] = dict(
             "or the module's replacement in the code mends it.",
             "https://peps.python.org/pep-0594/",
             "https://peps.python.org/pep-0632/",
+        ),
+        define(
+            PYTHON_TOO_OLD_FOR_PACKAGE,
+            "A package's code needs a newer Python than the one running it",
+            "A package release can use syntax or typing that a newer Python brought while its "
+            "Requires-Python still admits older ones: pip installs it, and importing it fails "
+            "in the older interpreter. typing's Callable with an ellipsis among its argument "
+            "types (Callable[[int, ...], str]) is refused by the typing module of Python 3.8 "
+            "and older ('Callable[[arg, ...], result]: each arg must be a type. Got "
+            "Ellipsis.'), which the releases of 3.9 from 3.9.2 and every 3.10 accept. A newer "
+            "Python, or a release of the package made for this one, mends it.",
+            "https://github.com/python/cpython/blob/3.8/Lib/typing.py",
+            "https://github.com/python/cpython/blob/3.10/Lib/typing.py",
+            "https://github.com/python/typing_extensions/pull/481",
         ),
         define(
             DISTRO_PYTHON_PART_MISSING,
@@ -2066,4 +2081,18 @@ def missing_wheel_fix(
         "the releases pip can install here; `tfdoctor matrix` each TensorFlow release's "
         "Pythons), instead of a file address written for one release.",
         (INTERPRETER_CHECK, f"pip index versions {dist}"),
+    )
+
+
+def typing_python_fix(python: Optional[str]) -> Fix:
+    """Typing the interpreter's ``typing`` module refuses, written by code for a newer Python:
+    a Python whose typing accepts it (3.10 or newer), in an environment of its own."""
+    shown = f"This Python {python}" if python else "This Python"
+    return Fix(
+        f"{shown} is older than the code that raised it was written for: its typing module "
+        "refuses a Callable with an ellipsis among its argument types, which Python 3.10 "
+        "and later (and 3.9 from 3.9.2) accept. Create an environment with Python 3.10 or "
+        "newer and install the package there; or install a release of the package that still "
+        "supports this Python.",
+        ("python --version", "python3.10 -m venv .venv"),
     )

@@ -2846,6 +2846,10 @@ BUILDERS: dict[str, Builder] = {
         causes.runtime.disk_space_fix(m, r.os, docker=bool(r.container_tool or r.cuda_image)),
     ),
     causes.platform.TF_RELEASE_NOT_FOR_PYTHON: _release_not_for_python,
+    causes.platform.PYTHON_TOO_OLD_FOR_PACKAGE: lambda m, r, hits: (
+        causes.platform.PYTHON_TOO_OLD_FOR_PACKAGE,
+        causes.platform.typing_python_fix(r.python),
+    ),
     causes.software.PROTOC_TOO_OLD: lambda m, r, hits: (
         causes.software.PROTOC_TOO_OLD,
         causes.software.protoc_upgrade_fix(
