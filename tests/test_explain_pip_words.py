@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tests.explaining import explained, fix_text, top_error
-from tfdoctor.evidence.pip import read_missing_wheel, read_unmatched
+from tfdoctor.evidence.pip import read_first_platform, read_missing_wheel, read_unmatched
 from tfdoctor.signatures import load_signatures
 from tfdoctor.wheel_index import wheel_index
 
@@ -181,3 +181,59 @@ def test_typing_an_older_python_refuses_is_a_python_too_old_for_the_package() ->
 def test_other_typing_refusals_are_not_the_pythons_age(message: str) -> None:
     causes = {x.cause for x in explained(_typing_traceback(message)).findings}
     assert "python-too-old-for-package" not in causes
+
+
+_NO_TENSORFLOW = (
+    "/app # pip install tensorflow\n"
+    "ERROR: Could not find a version that satisfies the requirement tensorflow "
+    "(from versions: none)\n"
+    "ERROR: No matching distribution found for tensorflow\n"
+    "/app # pip debug\n"
+    "WARNING: This command is only meant for debugging.\n"
+)
+
+
+def test_a_musl_interpreter_pip_lists_no_tensorflow_for_is_told_a_glibc_system() -> None:
+    text = (
+        _NO_TENSORFLOW + "Compatible tags: 411\n"
+        "  cp311-cp311-musllinux_1_2_x86_64\n"
+        "  cp311-cp311-musllinux_1_1_x86_64\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-no-wheel-for-python"
+    fix = fix_text(top)
+    assert "musl" in fix and "glibc" in fix
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A glibc interpreter's tags: its list of releases, not its tags, says more.
+        _NO_TENSORFLOW + "Compatible tags: 600\n  cp311-cp311-manylinux_2_36_x86_64\n",
+        # musl's tags where pip lists TensorFlow releases: not a refusal of every release.
+        "ERROR: Could not find a version that satisfies the requirement tensorflow==2.99 "
+        "(from versions: 2.15.0, 2.16.1)\n"
+        "Compatible tags: 411\n  cp311-cp311-musllinux_1_2_x86_64\n",
+    ],
+    ids=["glibc-tags", "releases-listed"],
+)
+def test_other_tags_are_not_read_as_musl(text: str) -> None:
+    found = explained(text).findings
+    assert not any(x.fix is not None and "musl" in x.fix.text for x in found)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Compatible tags: 27\n  cp37-cp37m-win32\n", "win32"),
+        (
+            "Compatible tags: 3\n  py3-none-any\n  cp39-cp39-macosx_11_0_arm64\n",
+            "macosx_11_0_arm64",
+        ),
+        ("Compatible tags: 3\nsomething else\n", None),
+        ("  cp37-cp37m-win32\n", None),
+    ],
+    ids=["first", "past-any", "no-list", "no-head"],
+)
+def test_read_first_platform(text: str, expected: object) -> None:
+    assert read_first_platform(text) == expected

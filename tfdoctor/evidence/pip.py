@@ -87,6 +87,33 @@ def read_unmatched(line: str) -> Optional[tuple[str, str]]:
     return normalize_name(match.group("dist")), match.group("spec") or ""
 
 
+# `pip debug` (pip 19.2 and later) lists the tags the interpreter accepts, most preferred
+# first: "Compatible tags: N", then one tag a line, indented (the first 10 only without
+# --verbose) (src/pip/_internal/commands/debug.py, show_tags). The first tag's platform is the
+# interpreter's own: win32 for a 32-bit CPython on Windows, musllinux_1_1_x86_64 on Alpine.
+_TAGS_HEAD = re.compile(r"^\s*Compatible tags: \d+", re.MULTILINE)
+_TAG = re.compile(r"^\s+(?:cp|py|pp)\d*-\w+-(?P<platform>[\w.]+)\s*$")
+
+
+def read_first_platform(text: str) -> Optional[str]:
+    """The platform tag of the first tag ``pip debug`` lists in ``text`` (the interpreter's
+    own), or None where the log shows no such list; a tag of any platform (``any``) is
+    skipped."""
+    if "Compatible tags: " not in text:
+        return None
+    head = _TAGS_HEAD.search(text)
+    if head is None:
+        return None
+    for line in text[head.end() :].split("\n")[1:40]:
+        tag = _TAG.match(line)
+        if tag is None:
+            return None  # the list ended before a platform tag
+        platform = tag.group("platform").split(".")[0]
+        if platform != "any":
+            return platform
+    return None
+
+
 def requested_version(spec: str) -> Optional[str]:
     """The version an ``==X`` specifier pins (``==1.15.*``, a line's releases, kept as
     written), else None."""

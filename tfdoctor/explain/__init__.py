@@ -66,6 +66,7 @@ from tfdoctor.evidence.pip import (
     SourceBuild,
     WheelRefusal,
     build_folder_system,
+    read_first_platform,
     read_missing_wheel,
     read_python_refusals,
     read_refusals,
@@ -165,6 +166,8 @@ class Evidence:
     refusals: list[PipRefusal] = dataclasses.field(default_factory=list)
     #: Wheel files pip refused for this interpreter or platform.
     wheel_refusals: list[WheelRefusal] = dataclasses.field(default_factory=list)
+    #: The platform tag of the first tag `pip debug` lists: the interpreter's own.
+    tags_platform: Optional[str] = None
     #: The version ``python --version`` printed, where the log shows it asked.
     python_shown: Optional[str] = None
     #: Requirements pip found broken, and companions' verdicts on the TensorFlow they found
@@ -305,6 +308,8 @@ def _read_block(evidence: Evidence, block: LogText, distinct: str) -> None:
         evidence.refusals.extend(read_refusals((text,)))
     if len(evidence.wheel_refusals) < MAX_REFUSALS:
         evidence.wheel_refusals.extend(read_wheel_refusals(text))
+    if evidence.tags_platform is None:
+        evidence.tags_platform = read_first_platform(text)
     if evidence.python_shown is None:
         evidence.python_shown = read_python_shown(text)
     if len(evidence.conflicts) < MAX_CONFLICTS:
@@ -642,6 +647,8 @@ class Revealed(Record):
     pip_refusals: tuple[PipRefusal, ...] = ()
     #: Wheel files pip refused, with their tags (the file its message or command named).
     wheel_refusals: tuple[WheelRefusal, ...] = ()
+    #: The interpreter's platform tag, as `pip debug` lists it first (``win32``).
+    tags_platform: Optional[str] = None
     #: The file whose code called ``tf.load_op_library`` in a traceback (the frame before
     #: TensorFlow's load_library.py): whose op library it loaded.
     op_loader: Optional[str] = None
@@ -1011,6 +1018,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         ),
         pip_refusals=tuple(evidence.refusals),
         wheel_refusals=tuple(evidence.wheel_refusals),
+        tags_platform=evidence.tags_platform,
         op_loader=op_loader_in(evidence.first_text),
         pip_version=evidence.first("pip_version", evidence_only=True),
         dyld_built_for=evidence.first("macos_version", evidence_only=True),
@@ -2261,6 +2269,9 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         return causes.platform.WHEEL_MISMATCH, causes.platform.wheel_tags_fix(
             m, wheel.file, wheel.python_version, wheel.platform, wheel.abi
         )
+    tags = _interpreter_tags(m, r, hits)
+    if tags is not None:
+        return tags
     chosen = _resolver_release(hits)
     if chosen is not None:
         return causes.platform.TF_RELEASE_NOT_FOR_PYTHON, chosen
@@ -2369,6 +2380,21 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         refusal.shown,
     )
     return cause, fix
+
+
+def _interpreter_tags(
+    m: Machine, r: Revealed, hits: Sequence[Hits]
+) -> Optional[tuple[causes.CauseId, Fix]]:
+    """pip saw no TensorFlow release at all, and `pip debug` shows the interpreter's own
+    platform tag a musl one (musllinux: Alpine), for which TensorFlow publishes no wheel: a
+    glibc-based system is the fix, not another Python. None for any other tag (a 32-bit one
+    is the signature pip-tag-32bit's; for the others the list of releases says more)."""
+    platform = r.tags_platform
+    if platform is None or not _no_release_at_all(r, hits):
+        return None
+    if platform.startswith("musllinux_"):
+        return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.musl_fix()
+    return None
 
 
 def _unmatched_spec(dist: str, lines: Sequence[str]) -> Optional[str]:
