@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tests.explaining import explained, fix_text, top_error
+from tfdoctor.evidence.packages import read_conda_missing_releases
 from tfdoctor.evidence.pip import read_first_platform, read_missing_wheel, read_unmatched
 from tfdoctor.signatures import load_signatures
 from tfdoctor.wheel_index import wheel_index
@@ -237,3 +238,43 @@ def test_other_tags_are_not_read_as_musl(text: str) -> None:
 )
 def test_read_first_platform(text: str, expected: object) -> None:
     assert read_first_platform(text) == expected
+
+
+def _not_available(*items: str) -> str:
+    return (
+        "Solving environment: failed\n\n"
+        "PackagesNotFoundError: The following packages are not available from current channels:"
+        "\n\n" + "".join(f"  - {item}\n" for item in items) + "\nCurrent channels:\n\n"
+        "  - https://conda.anaconda.org/conda-forge/linux-64\n"
+        "  - https://conda.anaconda.org/conda-forge/noarch\n"
+    )
+
+
+def test_a_pinned_release_no_conda_channel_has_is_that_release_not_for_this_platform() -> None:
+    top = top_error(explained(_not_available("tensorflow=1.7.0")))
+    assert top.cause == "tf-release-not-for-python"
+    assert "tensorflow 1.7.0" in top.summary
+    assert "conda search" in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    "items",
+    [
+        # No release asked for: the channels lack the package, not one release of it.
+        ("tensorflow-deps",),
+        ("tensorflow",),
+        # Another package's release.
+        ("scipy=0.1.0",),
+    ],
+    ids=["apple-deps", "any-release", "other-package"],
+)
+def test_no_release_asked_of_conda_is_not_a_missing_release(items: tuple[str, ...]) -> None:
+    found = explained(_not_available(*items)).findings
+    assert not any(x.summary.startswith("conda's channels have no build") for x in found)
+
+
+def test_read_conda_missing_releases_stops_at_the_channels() -> None:
+    text = _not_available("tensorflow-gpu==1.15.0", "keras=2.3") + "  - tensorflow=9.9\n"
+    assert [(x.dist, x.version) for x in read_conda_missing_releases((text,))] == [
+        ("tensorflow-gpu", "1.15.0")
+    ]

@@ -42,6 +42,7 @@ from tfdoctor.evidence.nodejs import rejoin_addon_paths
 from tfdoctor.evidence.packages import (
     MAX_CONFLICTS,
     MAX_REQUESTS,
+    CondaMissingRelease,
     CondaPythonConflict,
     CondaRow,
     Conflict,
@@ -49,6 +50,7 @@ from tfdoctor.evidence.packages import (
     InstallRequest,
     NumpyBuild,
     plugin_dist,
+    read_conda_missing_releases,
     read_conda_python_conflicts,
     read_conda_rows,
     read_conflicts,
@@ -219,6 +221,8 @@ class Evidence:
     statements_read: int = 0
     #: conda's solver finding no build of a TensorFlow release for the environment's Python.
     conda_conflicts: list[CondaPythonConflict] = dataclasses.field(default_factory=list)
+    #: Pinned TensorFlow releases conda's channels lack (PackagesNotFoundError).
+    conda_missing: list[CondaMissingRelease] = dataclasses.field(default_factory=list)
     #: Python executables the log's head names (``sys.executable``, ``which python``).
     interpreters: list[str] = dataclasses.field(default_factory=list)
     #: The log's head speaks of Jupyter (a notebook, its kernel, ipykernel).
@@ -308,8 +312,7 @@ def _read_block(evidence: Evidence, block: LogText, distinct: str) -> None:
         evidence.refusals.extend(read_refusals((text,)))
     if len(evidence.wheel_refusals) < MAX_REFUSALS:
         evidence.wheel_refusals.extend(read_wheel_refusals(text))
-    if evidence.tags_platform is None:
-        evidence.tags_platform = read_first_platform(text)
+    evidence.tags_platform = evidence.tags_platform or read_first_platform(text)
     if evidence.python_shown is None:
         evidence.python_shown = read_python_shown(text)
     if len(evidence.conflicts) < MAX_CONFLICTS:
@@ -334,6 +337,9 @@ def _read_block(evidence: Evidence, block: LogText, distinct: str) -> None:
         evidence.conda_rows.extend(read_conda_rows((text,)))
     if len(evidence.conda_conflicts) < MAX_CONFLICTS:
         evidence.conda_conflicts.extend(read_conda_python_conflicts((text,)))
+    evidence.conda_missing.extend(
+        read_conda_missing_releases((text,))[: MAX_CONFLICTS - len(evidence.conda_missing)]
+    )
     if len(evidence.install_requests) < MAX_REQUESTS:
         evidence.install_requests.extend(
             (block.where(r.index), r)
@@ -3299,6 +3305,7 @@ def explain(
         evidence.modules,
         evidence.conda_conflicts,
         evidence.kernel_installs,
+        evidence.conda_missing,
     ):
         findings.setdefault(found.id, found)
     for extra in (
