@@ -52,6 +52,8 @@ def test_a_published_range_pip_found_no_file_of_is_the_release_not_for_this_pyth
     fix = fix_text(top)
     # What the release asked for publishes (the bundled index), and where Windows' ended.
     assert "tensorflow-text 2.16" in fix and "Windows" in fix
+    # Its Linux wheels run under WSL2 on Windows, where its Windows wheels ended.
+    assert "WSL2" in fix
 
 
 def test_a_range_no_release_exists_for_stays_a_companion_without_wheels() -> None:

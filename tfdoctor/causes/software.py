@@ -1061,7 +1061,12 @@ def published_wheels(m: Machine, dist: str, spec: str = "") -> Optional[str]:
                 continue
             other = _nearest_with(rows, newest, key, None)
             if other:
-                words.append(f"It has no {where} wheel: {other}.")
+                # On Windows the Linux wheels install under WSL2 (or in a Linux container).
+                linux = key == "windows" and newest.platform_fits("linux")
+                words.append(
+                    f"It has no {where} wheel: {other}"
+                    + ("; on Windows, WSL2 runs its Linux wheels." if linux else ".")
+                )
     if os is not None and not newest.platform_fits(os, arch):
         # Only older releases have a wheel for this system (tflite-runtime's last Windows
         # wheels are 2.5.0's).
