@@ -140,6 +140,7 @@ CAUSES: Mapping[str, Cause] = dict(
             "https://github.com/python/cpython/blob/3.8/Lib/typing.py",
             "https://github.com/python/cpython/blob/3.10/Lib/typing.py",
             "https://github.com/python/typing_extensions/pull/481",
+            "https://bugs.python.org/issue42195",
         ),
         define(
             DISTRO_PYTHON_PART_MISSING,

@@ -2275,7 +2275,7 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         return causes.platform.WHEEL_MISMATCH, causes.platform.wheel_tags_fix(
             m, wheel.file, wheel.python_version, wheel.platform, wheel.abi
         )
-    tags = _interpreter_tags(m, r, hits)
+    tags = _interpreter_tags(r, hits)
     if tags is not None:
         return tags
     chosen = _resolver_release(hits)
@@ -2388,12 +2388,10 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
     return cause, fix
 
 
-def _interpreter_tags(
-    m: Machine, r: Revealed, hits: Sequence[Hits]
-) -> Optional[tuple[causes.CauseId, Fix]]:
-    """pip saw no TensorFlow release at all, and `pip debug` shows the interpreter's own
-    platform tag a musl one (musllinux: Alpine), for which TensorFlow publishes no wheel: a
-    glibc-based system is the fix, not another Python. None for any other tag (a 32-bit one
+def _interpreter_tags(r: Revealed, hits: Sequence[Hits]) -> Optional[tuple[causes.CauseId, Fix]]:
+    """pip saw no TensorFlow release at all, and the interpreter's own platform tag, as `pip
+    debug` lists it, is a musl one (musllinux: Alpine), for which TensorFlow publishes no
+    wheel: a glibc-based system is the fix, not another Python. None for any other tag (a 32-bit one
     is the signature pip-tag-32bit's; for the others the list of releases says more)."""
     platform = r.tags_platform
     if platform is None or not _no_release_at_all(r, hits):
