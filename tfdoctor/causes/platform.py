@@ -45,6 +45,7 @@ PIP_TOO_OLD: Final = CauseId("pip-too-old")
 BAZEL_VERSION_MISMATCH: Final = CauseId("bazel-version-mismatch")
 BUILD_PYTHON_HEADERS_MISSING: Final = CauseId("build-python-headers-missing")
 PYTHON_REMOVED_MODULE: Final = CauseId("python-removed-module")
+PYTHON_TOO_OLD_FOR_PACKAGE: Final = CauseId("python-too-old-for-package")
 DISTRO_PYTHON_PART_MISSING: Final = CauseId("distro-python-part-missing")
 NATIVE_ADDON_BUILD_TOOLS_MISSING: Final = CauseId("native-addon-build-tools-missing")
 
@@ -125,6 +126,21 @@ CAUSES: Mapping[str, Cause] = dict(
             "or the module's replacement in the code mends it.",
             "https://peps.python.org/pep-0594/",
             "https://peps.python.org/pep-0632/",
+        ),
+        define(
+            PYTHON_TOO_OLD_FOR_PACKAGE,
+            "A package's code needs a newer Python than the one running it",
+            "A package release can use syntax or typing that a newer Python brought while its "
+            "Requires-Python still admits older ones: pip installs it, and importing it fails "
+            "in the older interpreter. typing's Callable with an ellipsis among its argument "
+            "types (Callable[[int, ...], str]) is refused by the typing module of Python 3.8 "
+            "and older ('Callable[[arg, ...], result]: each arg must be a type. Got "
+            "Ellipsis.'), which the releases of 3.9 from 3.9.2 and every 3.10 accept. A newer "
+            "Python, or a release of the package made for this one, mends it.",
+            "https://github.com/python/cpython/blob/3.8/Lib/typing.py",
+            "https://github.com/python/cpython/blob/3.10/Lib/typing.py",
+            "https://github.com/python/typing_extensions/pull/481",
+            "https://bugs.python.org/issue42195",
         ),
         define(
             DISTRO_PYTHON_PART_MISSING,
@@ -1996,4 +2012,88 @@ def framework_link_fix() -> Fix:
             "python -c \"import tensorflow as tf; print(' '.join(tf.sysconfig.get_compile_flags()"
             ' + tf.sysconfig.get_link_flags()))"',
         ),
+    )
+
+
+def _wheel_platform_key(tag: str) -> Optional[str]:
+    """The matrix's platform key of a wheel's platform tag (``win_amd64`` ->
+    ``windows-x86_64``, ``macosx_10_11_x86_64`` -> ``macos-x86_64``), or None."""
+    system = (
+        "windows"
+        if tag.startswith("win")
+        else "macos"
+        if tag.startswith("macosx_")
+        else "linux"
+        if "linux" in tag
+        else None
+    )
+    arch = next(
+        (
+            key
+            for key, words in (
+                ("x86_64", ("amd64", "x86_64")),
+                ("aarch64", ("aarch64",)),
+                ("arm64", ("arm64",)),
+            )
+            if any(tag.endswith(w) for w in words)
+        ),
+        None,
+    )
+    if system is None or arch is None:
+        return None
+    # Apple silicon is the matrix's macos-arm64, and Linux ARM64 its linux-aarch64.
+    return f"{system}-{arch}"
+
+
+def missing_wheel_fix(
+    m: Machine, file: str, dist: str, version: str, python: Optional[str], platform: str
+) -> Fix:
+    """The address of a wheel file answered 404 Not Found: that release published no wheel
+    for the file name's Python and platform. The releases of its line that did (the matrix's
+    wheels, for TensorFlow's own distributions), else where to look them up."""
+    needs = f"CPython {python}" if python else "this interpreter"
+    said = (
+        f"{file} does not exist at that address (404 Not Found): {dist} {version} published "
+        f"no wheel for {needs} on {platform}"
+    )
+    key = _wheel_platform_key(platform)
+    line = ".".join(version.split(".")[:2])
+    others: list[str] = []
+    if m.matrix is not None and python and key and dist in ("tensorflow", "tensorflow-gpu"):
+        # The line's own releases first (its patches' rows, then its latest patch).
+        rows = [r for r in m.matrix.early_releases if r.release.startswith(f"{line}.")]
+        others = [r.release for r in rows if python in r.python.get(key, ())]
+        whole = next((x for x in m.matrix.lines if x.line == line), None)
+        if whole is not None and python in whole.python.get(key, ()):
+            others.append(whole.latest_patch)
+    others = sorted(set(others) - {version}, key=version_key)
+    if others:
+        newest = others[-1]
+        return install_fix(
+            m,
+            f"{said}; {dist} {newest} of the same {line} line did (from the matrix). Install "
+            f"it by name and version, so pip picks the wheel for this interpreter from the "
+            f"index, instead of a file address written for {version}.",
+            f"{dist}=={newest}",
+        )
+    return Fix(
+        f"{said}. Install by name and version (`pip install {dist}==X.Y.Z`) a release whose "
+        f"files include a wheel for {needs} on {platform} (`pip index versions {dist}` lists "
+        "the releases pip can install here; `tfdoctor matrix` each TensorFlow release's "
+        "Pythons), instead of a file address written for one release.",
+        (INTERPRETER_CHECK, f"pip index versions {dist}"),
+    )
+
+
+def typing_python_fix(python: Optional[str]) -> Fix:
+    """Typing the interpreter's ``typing`` module refuses, written by code for a newer Python:
+    a Python whose typing accepts it (3.10 or newer), in an environment of its own."""
+    shown = f"This Python {python}" if python else "This Python"
+    return Fix(
+        f"{shown} is older than the code that raised it was written for: its typing module "
+        "refuses a Callable with an ellipsis among its argument types, which Python 3.10 "
+        "and later (and 3.9 from 3.9.2) accept. Create an environment with Python 3.10 or "
+        "newer and install the package there; or install a release of the package that still "
+        "supports this Python.",
+        ("python --version", "python3.10 -m venv .venv"),
     )

@@ -1011,6 +1011,12 @@ def wheels_for_system(m: Machine, dist: str, spec: str = "") -> Optional[bool]:
     return any(r.platform_fits(m.os) for r in rows)
 
 
+def releases_published(dist: str, spec: str) -> bool:
+    """Whether the bundled index of PyPI's files lists a release of ``dist`` that ``spec``
+    admits (False where it does not list ``dist``)."""
+    return any(spec_contains(row.version, spec) for row in releases_of(dist))
+
+
 def published_wheels(m: Machine, dist: str, spec: str = "") -> Optional[str]:
     """What the releases of ``dist`` that ``spec`` admits (every release where empty) publish,
     from the bundled index of PyPI's files, against this machine's Python and system where
@@ -1055,7 +1061,12 @@ def published_wheels(m: Machine, dist: str, spec: str = "") -> Optional[str]:
                 continue
             other = _nearest_with(rows, newest, key, None)
             if other:
-                words.append(f"It has no {where} wheel: {other}.")
+                # On Windows the Linux wheels install under WSL2 (or in a Linux container).
+                linux = key == "windows" and newest.platform_fits("linux")
+                words.append(
+                    f"It has no {where} wheel: {other}"
+                    + ("; on Windows, WSL2 runs its Linux wheels." if linux else ".")
+                )
     if os is not None and not newest.platform_fits(os, arch):
         # Only older releases have a wheel for this system (tflite-runtime's last Windows
         # wheels are 2.5.0's).
@@ -1108,7 +1119,10 @@ def pinned_companion_fix(
             f"https://pypi.org/project/{dist}/#files).",
             (f"pip index versions {dist}", "python --version"),
         )
-    if dist not in modules().native:
+    table = modules()
+    # Pure Python only where the module table says so: a distribution it does not know
+    # (pycoral, with its native library) may have platform wheels.
+    if dist in table.dists.values() and dist not in table.native:
         return Fix(
             f"pip lists {dist} {shown} here but no release {spec} admits. {dist} is pure "
             "Python (its wheels install on any platform), so the release asked for requires "

@@ -625,6 +625,49 @@ def read_conda_python_conflicts(texts: Iterable[str]) -> list[CondaPythonConflic
     return out
 
 
+@record
+class CondaMissingRelease(Record):
+    """A TensorFlow release conda found in none of the channels it searched
+    (``PackagesNotFoundError``), observed."""
+
+    #: The distribution (``tensorflow``, ``tensorflow-gpu``).
+    dist: str
+    #: The release asked for, as written (``1.7.0``, ``1.0*``).
+    version: str
+
+
+# conda's PackagesNotFoundError (conda/exceptions.py): "The following packages are not
+# available from current channels:", then one requested specification a line ("  -
+# tensorflow=1.7.0"), then the channels it searched.
+_CONDA_NOT_AVAILABLE = "The following packages are not available from current channels:"
+_CONDA_MISSING_SPEC = re.compile(
+    r"^[ \t]*-[ \t]+(?P<name>tensorflow(?:-gpu|-cpu|-base)?)[ \t]*==?[ \t]*"
+    r"(?P<version>\d[\w.]*\*?)[ \t]*$"
+)
+
+
+def read_conda_missing_releases(texts: Iterable[str]) -> list[CondaMissingRelease]:
+    """Every pinned TensorFlow release conda says is not available from its channels, in
+    order (a request without a version is no release's: the channels lack the package)."""
+    out: list[CondaMissingRelease] = []
+    for text in texts:
+        start = text.find(_CONDA_NOT_AVAILABLE)
+        while start >= 0 and len(out) < MAX_CONFLICTS:
+            # The list: the lines after the header, up to the channels conda searched.
+            for line in text[start + len(_CONDA_NOT_AVAILABLE) :].split("\n")[1:30]:
+                if line.strip().startswith("Current channels"):
+                    break
+                match = _CONDA_MISSING_SPEC.match(line)
+                if match is not None:
+                    found = CondaMissingRelease(
+                        normalize_name(match.group("name")), match.group("version")
+                    )
+                    if found not in out:
+                        out.append(found)
+            start = text.find(_CONDA_NOT_AVAILABLE, start + 1)
+    return out[:MAX_CONFLICTS]
+
+
 # --- a program asking for a package -------------------------------------------------------------
 
 

@@ -68,6 +68,52 @@ def read_refusals(texts: Iterable[str]) -> list[PipRefusal]:
     return out
 
 
+# pip's last line of a refusal, which names the requirement as asked and no list:
+# "No matching distribution found for tensorflow-text~=2.16.1 (from tf-models-official)"
+# (src/pip/_internal/resolution/resolvelib/factory.py, _report_single_requirement_conflict;
+# pip before 20.3: src/pip/_internal/index/package_finder.py, find_requirement).
+_UNMATCHED = re.compile(
+    r"No matching distribution found for (?P<dist>[A-Za-z0-9][A-Za-z0-9._-]*?)"
+    r"(?P<spec>(?:[=<>!~]=?|===)[^\s(]{1,100})?(?![\w.-])"
+)
+
+
+def read_unmatched(line: str) -> Optional[tuple[str, str]]:
+    """The distribution (PEP 503 name) and the specifier pip's "No matching distribution
+    found" line names (empty for any version), or None."""
+    match = _UNMATCHED.search(line)
+    if match is None:
+        return None
+    return normalize_name(match.group("dist")), match.group("spec") or ""
+
+
+# `pip debug` (pip 19.2 and later) lists the tags the interpreter accepts, most preferred
+# first: "Compatible tags: N", then one tag a line, indented (the first 10 only without
+# --verbose) (src/pip/_internal/commands/debug.py, show_tags). The first tag's platform is the
+# interpreter's own: win32 for a 32-bit CPython on Windows, musllinux_1_1_x86_64 on Alpine.
+_TAGS_HEAD = re.compile(r"^\s*Compatible tags: \d+", re.MULTILINE)
+_TAG = re.compile(r"^\s+(?:cp|py|pp)\d*-\w+-(?P<platform>[\w.]+)\s*$")
+
+
+def read_first_platform(text: str) -> Optional[str]:
+    """The platform tag of the first tag ``pip debug`` lists in ``text`` (the interpreter's
+    own), or None where the log shows no such list; a tag of any platform (``any``) is
+    skipped."""
+    if "Compatible tags: " not in text:
+        return None
+    head = _TAGS_HEAD.search(text)
+    if head is None:
+        return None
+    for line in text[head.end() :].split("\n")[1:40]:
+        tag = _TAG.match(line)
+        if tag is None:
+            return None  # the list ended before a platform tag
+        platform = tag.group("platform").split(".")[0]
+        if platform != "any":
+            return platform
+    return None
+
+
 def requested_version(spec: str) -> Optional[str]:
     """The version an ``==X`` specifier pins (``==1.15.*``, a line's releases, kept as
     written), else None."""
@@ -137,6 +183,25 @@ def read_wheel_refusals(text: str) -> list[WheelRefusal]:
             if len(out) >= MAX_REFUSALS:
                 break
     return out
+
+
+# pip 10 to 20 failing to download a requirement given as a file's address
+# (src/pip/_internal/operations/prepare.py: "Could not install requirement %s because of error
+# %s", the HTTPError's "404 Client Error: Not Found for url: URL"): the file's name says the
+# release, Python and platform the address was written for.
+_NOT_FOUND = re.compile(
+    r"because of (?:HTTP )?error 404 Client Error: Not Found for url: (?P<url>\S{1,500})"
+)
+
+
+def read_missing_wheel(line: str) -> Optional[WheelRefusal]:
+    """The wheel file whose address ``line`` says answered 404 Not Found, with its tags, or
+    None (another error, or an address that names no wheel file)."""
+    found = _NOT_FOUND.search(line)
+    if found is None:
+        return None
+    wheel = _WHEEL_ARG.search(found.group("url"))
+    return _refusal(wheel) if wheel is not None else None
 
 
 def _refusal(match: re.Match[str]) -> WheelRefusal:

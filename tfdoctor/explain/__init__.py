@@ -42,6 +42,7 @@ from tfdoctor.evidence.nodejs import rejoin_addon_paths
 from tfdoctor.evidence.packages import (
     MAX_CONFLICTS,
     MAX_REQUESTS,
+    CondaMissingRelease,
     CondaPythonConflict,
     CondaRow,
     Conflict,
@@ -49,6 +50,7 @@ from tfdoctor.evidence.packages import (
     InstallRequest,
     NumpyBuild,
     plugin_dist,
+    read_conda_missing_releases,
     read_conda_python_conflicts,
     read_conda_rows,
     read_conflicts,
@@ -66,9 +68,12 @@ from tfdoctor.evidence.pip import (
     SourceBuild,
     WheelRefusal,
     build_folder_system,
+    read_first_platform,
+    read_missing_wheel,
     read_python_refusals,
     read_refusals,
     read_source_builds,
+    read_unmatched,
     read_wheel_refusal,
     read_wheel_refusals,
     requested_version,
@@ -163,6 +168,8 @@ class Evidence:
     refusals: list[PipRefusal] = dataclasses.field(default_factory=list)
     #: Wheel files pip refused for this interpreter or platform.
     wheel_refusals: list[WheelRefusal] = dataclasses.field(default_factory=list)
+    #: The platform tag of the first tag `pip debug` lists: the interpreter's own.
+    tags_platform: Optional[str] = None
     #: The version ``python --version`` printed, where the log shows it asked.
     python_shown: Optional[str] = None
     #: Requirements pip found broken, and companions' verdicts on the TensorFlow they found
@@ -214,6 +221,8 @@ class Evidence:
     statements_read: int = 0
     #: conda's solver finding no build of a TensorFlow release for the environment's Python.
     conda_conflicts: list[CondaPythonConflict] = dataclasses.field(default_factory=list)
+    #: Pinned TensorFlow releases conda's channels lack (PackagesNotFoundError).
+    conda_missing: list[CondaMissingRelease] = dataclasses.field(default_factory=list)
     #: Python executables the log's head names (``sys.executable``, ``which python``).
     interpreters: list[str] = dataclasses.field(default_factory=list)
     #: The log's head speaks of Jupyter (a notebook, its kernel, ipykernel).
@@ -303,6 +312,7 @@ def _read_block(evidence: Evidence, block: LogText, distinct: str) -> None:
         evidence.refusals.extend(read_refusals((text,)))
     if len(evidence.wheel_refusals) < MAX_REFUSALS:
         evidence.wheel_refusals.extend(read_wheel_refusals(text))
+    evidence.tags_platform = evidence.tags_platform or read_first_platform(text)
     if evidence.python_shown is None:
         evidence.python_shown = read_python_shown(text)
     if len(evidence.conflicts) < MAX_CONFLICTS:
@@ -327,6 +337,9 @@ def _read_block(evidence: Evidence, block: LogText, distinct: str) -> None:
         evidence.conda_rows.extend(read_conda_rows((text,)))
     if len(evidence.conda_conflicts) < MAX_CONFLICTS:
         evidence.conda_conflicts.extend(read_conda_python_conflicts((text,)))
+    evidence.conda_missing.extend(
+        read_conda_missing_releases((text,))[: MAX_CONFLICTS - len(evidence.conda_missing)]
+    )
     if len(evidence.install_requests) < MAX_REQUESTS:
         evidence.install_requests.extend(
             (block.where(r.index), r)
@@ -643,6 +656,8 @@ class Revealed(Record):
     pip_refusals: tuple[PipRefusal, ...] = ()
     #: Wheel files pip refused, with their tags (the file its message or command named).
     wheel_refusals: tuple[WheelRefusal, ...] = ()
+    #: The interpreter's platform tag, as `pip debug` lists it first (``win32``).
+    tags_platform: Optional[str] = None
     #: The file whose code called ``tf.load_op_library`` in a traceback (the frame before
     #: TensorFlow's load_library.py): whose op library it loaded.
     op_loader: Optional[str] = None
@@ -1015,6 +1030,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         ),
         pip_refusals=tuple(evidence.refusals),
         wheel_refusals=tuple(evidence.wheel_refusals),
+        tags_platform=evidence.tags_platform,
         op_loader=op_loader_in(evidence.first_text),
         pip_version=evidence.first("pip_version", evidence_only=True),
         dyld_built_for=evidence.first("macos_version", evidence_only=True),
@@ -2359,6 +2375,9 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         return causes.platform.WHEEL_MISMATCH, causes.platform.wheel_tags_fix(
             m, wheel.file, wheel.python_version, wheel.platform, wheel.abi
         )
+    tags = _interpreter_tags(r, hits)
+    if tags is not None:
+        return tags
     chosen = _resolver_release(hits)
     if chosen is not None:
         return causes.platform.TF_RELEASE_NOT_FOR_PYTHON, chosen
@@ -2386,17 +2405,27 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
     if companion is not None:
         refusal_of = next((x for x in r.pip_refusals if normalize_name(x.dist) == companion), None)
         listed = refusal_of.final_versions if refusal_of is not None else ()
+        published = _unmatched_published(companion, lines) if refusal_of is None else None
+        if published is not None:
+            # A range of releases PyPI publishes, and pip (its list not shown) found none of
+            # them to install: those releases have no wheel for this Python and platform.
+            return (
+                causes.platform.TF_RELEASE_NOT_FOR_PYTHON,
+                causes.software.companion_no_wheel_fix(m, companion, (), False, published),
+            )
         if refusal_of is not None and refusal_of.spec and refusal_of.versions:
             # A release asked for while pip lists others: that release has no wheel here.
             return causes.platform.TF_RELEASE_NOT_FOR_PYTHON, causes.software.pinned_companion_fix(
                 companion, refusal_of.spec, refusal_of.versions, m
             )
+        # Without pip's list, the specifier its last line names (a release no index lists).
+        said = _unmatched_spec(companion, lines) if refusal_of is None else None
         return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.software.companion_no_wheel_fix(
             m,
             companion,
             listed,
-            refusal_of.shown if refusal_of is not None else True,
-            refusal_of.spec if refusal_of is not None else "",
+            refusal_of.shown if refusal_of is not None else not said,
+            refusal_of.spec if refusal_of is not None else said or "",
         )
     if not refusals:
         return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.no_wheel_fix(m)
@@ -2457,6 +2486,59 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         refusal.shown,
     )
     return cause, fix
+
+
+def _interpreter_tags(r: Revealed, hits: Sequence[Hits]) -> Optional[tuple[causes.CauseId, Fix]]:
+    """pip saw no TensorFlow release at all, and the interpreter's own platform tag, as `pip
+    debug` lists it, is a musl one (musllinux: Alpine), for which TensorFlow publishes no
+    wheel: a glibc-based system is the fix, not another Python. None for any other tag (a 32-bit one
+    is the signature pip-tag-32bit's; for the others the list of releases says more)."""
+    platform = r.tags_platform
+    if platform is None or not _no_release_at_all(r, hits):
+        return None
+    if platform.startswith("musllinux_"):
+        return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.musl_fix()
+    return None
+
+
+def _unmatched_spec(dist: str, lines: Sequence[str]) -> Optional[str]:
+    """The specifier pip's "No matching distribution found" line asks of ``dist``; None for
+    any version."""
+    return next(
+        (u[1] for u in map(read_unmatched, lines) if u is not None and u[0] == dist and u[1]),
+        None,
+    )
+
+
+def _unmatched_published(dist: str, lines: Sequence[str]) -> Optional[str]:
+    """The specifier pip's "No matching distribution found" line asks of ``dist``, where the
+    bundled wheel index lists releases of it that the specifier admits (they exist, with
+    wheels for some Pythons and platforms); None otherwise (any version asked, or none
+    published: a release that does not exist is another question)."""
+    spec = _unmatched_spec(dist, lines)
+    if spec is None:
+        return None
+    return spec if causes.software.releases_published(dist, spec) else None
+
+
+def _release_not_for_python(
+    m: Machine, r: Revealed, hits: Sequence[Hits]
+) -> tuple[causes.CauseId, Fix]:
+    """A release with no file for this interpreter, as its signatures say: a wheel address
+    that answered 404 Not Found (its file name's tags), else conda's channels without a build
+    of it (pip's refusals of a release are read in _no_wheel)."""
+    lines = [line for h in hits for _, line in h.citations]
+    missing = next((w for w in map(read_missing_wheel, lines) if w is not None), None)
+    if missing is not None:
+        return causes.platform.TF_RELEASE_NOT_FOR_PYTHON, causes.platform.missing_wheel_fix(
+            m,
+            missing.file,
+            normalize_name(missing.dist),
+            missing.version,
+            missing.python_version,
+            missing.platform,
+        )
+    return causes.platform.TF_RELEASE_NOT_FOR_PYTHON, causes.conda.channel_build_fix(m)
 
 
 def _either(pythons: Sequence[str]) -> str:
@@ -2893,10 +2975,10 @@ BUILDERS: dict[str, Builder] = {
         causes.runtime.DISK_SPACE_EXHAUSTED,
         causes.runtime.disk_space_fix(m, r.os, docker=bool(r.container_tool or r.cuda_image)),
     ),
-    # Only conda's refusals are signatures of this cause (pip's are read in _no_wheel).
-    causes.platform.TF_RELEASE_NOT_FOR_PYTHON: lambda m, r, hits: (
-        causes.platform.TF_RELEASE_NOT_FOR_PYTHON,
-        causes.conda.channel_build_fix(m),
+    causes.platform.TF_RELEASE_NOT_FOR_PYTHON: _release_not_for_python,
+    causes.platform.PYTHON_TOO_OLD_FOR_PACKAGE: lambda m, r, hits: (
+        causes.platform.PYTHON_TOO_OLD_FOR_PACKAGE,
+        causes.platform.typing_python_fix(r.python),
     ),
     causes.software.PROTOC_TOO_OLD: lambda m, r, hits: (
         causes.software.PROTOC_TOO_OLD,
@@ -3321,6 +3403,7 @@ def explain(
         evidence.modules,
         evidence.conda_conflicts,
         evidence.kernel_installs,
+        evidence.conda_missing,
     ):
         findings.setdefault(found.id, found)
     for extra in (

@@ -16,7 +16,13 @@ from typing import Optional
 
 from tfdoctor import causes
 from tfdoctor.compat import keras3_serves_tf_keras
-from tfdoctor.evidence.packages import CondaPythonConflict, Conflict, ImportCheck, NumpyBuild
+from tfdoctor.evidence.packages import (
+    CondaMissingRelease,
+    CondaPythonConflict,
+    Conflict,
+    ImportCheck,
+    NumpyBuild,
+)
 from tfdoctor.evidence.pip import PythonRefusal, SourceBuild
 from tfdoctor.evidence.traceback import (
     Traceback,
@@ -101,6 +107,7 @@ def package_findings(
     modules: Sequence[tuple[str, str]] = (),
     conda_conflicts: Sequence[CondaPythonConflict] = (),
     kernel_installs: Sequence[str] = (),
+    conda_missing: Sequence[CondaMissingRelease] = (),
 ) -> list[Finding]:
     """One finding per cause the packages show, in order of appearance (``modules``: the
     modules the log prints as objects, with the file each came from; ``kernel_installs``: the
@@ -109,6 +116,7 @@ def package_findings(
     for finding in (
         *(_python_refusal(x) for x in python_refusals if x.dist),
         *(_conda_python(x, m) for x in conda_conflicts),
+        *(_conda_missing(x, m) for x in conda_missing),
         *(_source_build(b, m) for b in source_builds),
         *(_conflict(c, m, _legacy_keras_used(tracebacks)) for c in conflicts),
         *(_import_check(c, m) for c in checks),
@@ -238,6 +246,23 @@ def _conda_python(conflict: CondaPythonConflict, m: Machine) -> Finding:
         causes.conda.conda_python_fix(
             conflict.dist, conflict.version, conflict.python, ordered, whose
         ),
+        ("https://docs.conda.io/projects/conda/en/stable/user-guide/troubleshooting.html",),
+    )
+
+
+def _conda_missing(missing: CondaMissingRelease, m: Machine) -> Finding:
+    """conda found the pinned TensorFlow release in none of its channels: no build of it for
+    this platform (and Python) there, where other releases of the package are."""
+    release = f"{missing.dist} {missing.version}"
+    return causes.finding(
+        f"explain.{causes.platform.TF_RELEASE_NOT_FOR_PYTHON}",
+        Severity.ERROR,
+        causes.platform.TF_RELEASE_NOT_FOR_PYTHON,
+        f"conda's channels have no build of {release} for this platform",
+        f"conda (PackagesNotFoundError): {missing.dist}={missing.version} is not available "
+        "from the channels it searched; a channel publishes only some releases per platform "
+        "and Python.",
+        causes.conda.channel_build_fix(m),
         ("https://docs.conda.io/projects/conda/en/stable/user-guide/troubleshooting.html",),
     )
 

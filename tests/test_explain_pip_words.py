@@ -1,0 +1,283 @@
+"""pip's own words when it finds nothing to install: the distribution it names, the releases it
+lists, the specifier asked for and the file it could not fetch decide between no release at
+all for this Python and platform (tf-no-wheel-for-python) and no file of the release asked for
+(tf-release-not-for-python), and the fix names what would install."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.explaining import explained, fix_text, top_error
+from tfdoctor.evidence.packages import read_conda_missing_releases
+from tfdoctor.evidence.pip import read_first_platform, read_missing_wheel, read_unmatched
+from tfdoctor.signatures import load_signatures
+from tfdoctor.wheel_index import wheel_index
+
+_NO_LIST = (
+    "Collecting dm-reverb\n"
+    "ERROR: Could not find a version that satisfies the requirement dm-reverb "
+    "(from versions: none)\n"
+    "ERROR: No matching distribution found for dm-reverb\n"
+)
+
+
+def test_a_companion_without_any_release_for_this_python_is_named_with_its_pythons() -> None:
+    top = top_error(explained(_NO_LIST))
+    assert top.cause == "tf-no-wheel-for-python"
+    fix = fix_text(top)
+    # The bundled index of PyPI's files: dm-reverb's newest release and what it publishes.
+    newest = wheel_index()["dm-reverb"][-1]
+    assert newest.version in fix and newest.describe() in fix
+
+
+def test_a_range_pip_lists_other_releases_for_is_the_release_not_for_this_python() -> None:
+    text = (
+        "Looking in indexes: https://pypi.org/simple, https://google-coral.github.io/py-repo/\n"
+        "ERROR: Could not find a version that satisfies the requirement pycoral~=2.0 "
+        "(from versions: 0.0.5, 0.0.9, 0.1.0)\n"
+        "ERROR: No matching distribution found for pycoral~=2.0\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-release-not-for-python"
+    fix = fix_text(top)
+    assert "~=2.0" in fix and "0.1.0" in fix
+    # pycoral carries a native library: not a pure-Python package the module table knows.
+    assert "pure" not in fix
+
+
+def test_a_published_range_pip_found_no_file_of_is_the_release_not_for_this_python() -> None:
+    # Only pip's last line: the requirement as asked, no list of versions.
+    text = "ERROR: No matching distribution found for tensorflow-text~=2.16.1\n"
+    top = top_error(explained(text))
+    assert top.cause == "tf-release-not-for-python"
+    fix = fix_text(top)
+    # What the release asked for publishes (the bundled index), and where Windows' ended.
+    assert "tensorflow-text 2.16" in fix and "Windows" in fix
+    # Its Linux wheels run under WSL2 on Windows, where its Windows wheels ended.
+    assert "WSL2" in fix
+
+
+def test_a_range_no_release_exists_for_stays_a_companion_without_wheels() -> None:
+    text = "ERROR: No matching distribution found for tensorflow-text==9.9.9\n"
+    top = top_error(explained(text))
+    assert top.cause == "tf-no-wheel-for-python"
+    assert "No release of tensorflow-text" in fix_text(top)
+
+
+def test_a_wheel_address_that_answers_not_found_is_a_file_never_published() -> None:
+    url = "https://storage.googleapis.com/tensorflow/windows/cpu/tensorflow-1.9.1-cp36-cp36m-win_amd64.whl"
+    text = (
+        f"Could not install requirement tensorflow==1.9.1 from {url} because of error 404 "
+        f"Client Error: Not Found for url: {url}\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-release-not-for-python"
+    fix = fix_text(top)
+    assert "tensorflow-1.9.1-cp36-cp36m-win_amd64.whl" in fix and "CPython 3.6" in fix
+    assert "404" in fix and "pip install" in fix
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # The same 404 for a file that is no wheel (a project's archive), or no TensorFlow's.
+        "Could not install requirement foo==1.0 from https://example.org/foo-1.0.tar.gz "
+        "because of error 404 Client Error: Not Found for url: https://example.org/foo-1.0.tar.gz",
+        "Could not install requirement numpy==1.0 from https://example.org/numpy-1.0-cp36-cp36m-"
+        "win_amd64.whl because of error 404 Client Error: Not Found for url: "
+        "https://example.org/numpy-1.0-cp36-cp36m-win_amd64.whl",
+        # A 404 of another client, and pip's refusal of a package outside TensorFlow's family.
+        "requests.exceptions.HTTPError: 404 Client Error: Not Found for url: "
+        "https://storage.googleapis.com/tensorflow/models/x.h5",
+        "ERROR: No matching distribution found for reverb-tools",
+        "ERROR: No matching distribution found for mypycoral==1.0",
+    ],
+    ids=["archive", "other-wheel", "other-client", "other-dist-prefix", "other-dist-suffix"],
+)
+def test_the_same_words_elsewhere_are_not_these_causes(text: str) -> None:
+    causes = {x.cause for x in explained(text + "\n").findings}
+    assert not causes & {"tf-release-not-for-python", "tf-no-wheel-for-python"}
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        (
+            "ERROR: No matching distribution found for tensorflow-text~=2.16.1",
+            ("tensorflow-text", "~=2.16.1"),
+        ),
+        (
+            "No matching distribution found for tensorflow==1.10.0 (from rasa_core)",
+            ("tensorflow", "==1.10.0"),
+        ),
+        ("ERROR: No matching distribution found for Dm_Reverb", ("dm-reverb", "")),
+        ("ERROR: Could not find a version", None),
+    ],
+    ids=["compatible", "pinned-from", "any-version", "other"],
+)
+def test_read_unmatched(line: str, expected: object) -> None:
+    assert read_unmatched(line) == expected
+
+
+def test_read_missing_wheel_reads_the_tags_of_the_file_not_found() -> None:
+    url = "https://example.org/tf/tensorflow-1.3.1-cp36-cp36m-win_amd64.whl"
+    found = read_missing_wheel(
+        f"Could not install requirement tensorflow==1.3.1 from {url} because of HTTP error 404 "
+        f"Client Error: Not Found for url: {url} for URL {url}"
+    )
+    assert found is not None
+    assert (found.dist, found.version, found.python_version, found.platform) == (
+        "tensorflow",
+        "1.3.1",
+        "3.6",
+        "win_amd64",
+    )
+    assert (
+        read_missing_wheel(
+            "because of error 404 Client Error: Not Found for url: https://x/y.tar.gz"
+        )
+        is None
+    )
+
+
+def test_every_indexed_companion_is_one_pips_refusals_read() -> None:
+    # The bundled index's distributions are the companions the fixes know the wheels of: pip's
+    # refusal of each must reach them (a name outside tensorflow-, tf-, tflite- is listed).
+    patterns = [
+        s.pattern for s in load_signatures().signatures if s.id == "pip-no-matching-distribution"
+    ]
+    assert patterns
+    for dist in wheel_index():
+        assert patterns[0].search(f"No matching distribution found for {dist}"), dist
+
+
+def _typing_traceback(message: str) -> str:
+    return (
+        "Traceback (most recent call last):\n"
+        '  File "/home/user/app/run.py", line 1, in <module>\n'
+        "    import some_package\n"
+        '  File "/home/user/.venv/lib/python3.8/site-packages/some_package/core.py", line 9, '
+        "in <module>\n"
+        "    Handler = Callable[[int, ...], str]\n"
+        '  File "/usr/lib/python3.8/typing.py", line 149, in _type_check\n'
+        '    raise TypeError(f"{msg} Got {arg!r:.100}.")\n'
+        f"TypeError: {message}\n"
+    )
+
+
+def test_typing_an_older_python_refuses_is_a_python_too_old_for_the_package() -> None:
+    text = _typing_traceback("Callable[[arg, ...], result]: each arg must be a type. Got Ellipsis.")
+    top = top_error(explained(text))
+    assert top.cause == "python-too-old-for-package"
+    fix = fix_text(top)
+    assert "3.10 or newer" in fix and "python --version" in fix
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # Another object where a type belongs: a mistake in the code, on any Python.
+        "Callable[[arg, ...], result]: each arg must be a type. Got 'int'.",
+        "Union[arg, ...]: each arg must be a type. Got Ellipsis.",
+    ],
+    ids=["callable-other-object", "union"],
+)
+def test_other_typing_refusals_are_not_the_pythons_age(message: str) -> None:
+    causes = {x.cause for x in explained(_typing_traceback(message)).findings}
+    assert "python-too-old-for-package" not in causes
+
+
+_NO_TENSORFLOW = (
+    "/app # pip install tensorflow\n"
+    "ERROR: Could not find a version that satisfies the requirement tensorflow "
+    "(from versions: none)\n"
+    "ERROR: No matching distribution found for tensorflow\n"
+    "/app # pip debug\n"
+    "WARNING: This command is only meant for debugging.\n"
+)
+
+
+def test_a_musl_interpreter_pip_lists_no_tensorflow_for_is_told_a_glibc_system() -> None:
+    text = (
+        _NO_TENSORFLOW + "Compatible tags: 411\n"
+        "  cp311-cp311-musllinux_1_2_x86_64\n"
+        "  cp311-cp311-musllinux_1_1_x86_64\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-no-wheel-for-python"
+    fix = fix_text(top)
+    assert "musl" in fix and "glibc" in fix
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A glibc interpreter's tags: its list of releases, not its tags, says more.
+        _NO_TENSORFLOW + "Compatible tags: 600\n  cp311-cp311-manylinux_2_36_x86_64\n",
+        # musl's tags where pip lists TensorFlow releases: not a refusal of every release.
+        "ERROR: Could not find a version that satisfies the requirement tensorflow==2.99 "
+        "(from versions: 2.15.0, 2.16.1)\n"
+        "Compatible tags: 411\n  cp311-cp311-musllinux_1_2_x86_64\n",
+    ],
+    ids=["glibc-tags", "releases-listed"],
+)
+def test_other_tags_are_not_read_as_musl(text: str) -> None:
+    found = explained(text).findings
+    assert not any(x.fix is not None and "musl" in x.fix.text for x in found)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Compatible tags: 27\n  cp37-cp37m-win32\n", "win32"),
+        (
+            "Compatible tags: 3\n  py3-none-any\n  cp39-cp39-macosx_11_0_arm64\n",
+            "macosx_11_0_arm64",
+        ),
+        ("Compatible tags: 3\nsomething else\n", None),
+        ("  cp37-cp37m-win32\n", None),
+    ],
+    ids=["first", "past-any", "no-list", "no-head"],
+)
+def test_read_first_platform(text: str, expected: object) -> None:
+    assert read_first_platform(text) == expected
+
+
+def _not_available(*items: str) -> str:
+    return (
+        "Solving environment: failed\n\n"
+        "PackagesNotFoundError: The following packages are not available from current channels:"
+        "\n\n" + "".join(f"  - {item}\n" for item in items) + "\nCurrent channels:\n\n"
+        "  - https://conda.anaconda.org/conda-forge/linux-64\n"
+        "  - https://conda.anaconda.org/conda-forge/noarch\n"
+    )
+
+
+def test_a_pinned_release_no_conda_channel_has_is_that_release_not_for_this_platform() -> None:
+    top = top_error(explained(_not_available("tensorflow=1.7.0")))
+    assert top.cause == "tf-release-not-for-python"
+    assert "tensorflow 1.7.0" in top.summary
+    assert "conda search" in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    "items",
+    [
+        # No release asked for: the channels lack the package, not one release of it.
+        ("tensorflow-deps",),
+        ("tensorflow",),
+        # Another package's release.
+        ("scipy=0.1.0",),
+    ],
+    ids=["apple-deps", "any-release", "other-package"],
+)
+def test_no_release_asked_of_conda_is_not_a_missing_release(items: tuple[str, ...]) -> None:
+    found = explained(_not_available(*items)).findings
+    assert not any(x.summary.startswith("conda's channels have no build") for x in found)
+
+
+def test_read_conda_missing_releases_stops_at_the_channels() -> None:
+    text = _not_available("tensorflow-gpu==1.15.0", "keras=2.3") + "  - tensorflow=9.9\n"
+    assert [(x.dist, x.version) for x in read_conda_missing_releases((text,))] == [
+        ("tensorflow-gpu", "1.15.0")
+    ]
