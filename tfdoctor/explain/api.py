@@ -445,14 +445,17 @@ def api_findings(
         primary = _package_before_keras(tb, name, verdict, m)
         if (
             primary is verdict
-            and verdict.key in _LISTING_KEYS
-            and verdict.cause == causes.code.API_REMOVED
+            and (
+                (verdict.key in _LISTING_KEYS and verdict.cause == causes.code.API_REMOVED)
+                or verdict.cause == causes.code.API_MOVED_TO_COMPAT_V1
+            )
             and library_caller(tb) is not None
         ):
-            # The name, which no rule gives an idiom for, was asked by an installed library's
-            # code (its frame, or the module its lazy import names), not the user's: what to
-            # do is that library's release (explain.packages' companion-mismatch); the
-            # removal stays known, as a warning.
+            # The name, which no rule gives an idiom for (or whose idiom, tf.compat.v1, is for
+            # the library's authors to write), was asked by an installed library's code (its
+            # frame, or the module its lazy import names), not the user's: what to do is that
+            # library's release (explain.packages' companion-mismatch); the removal stays
+            # known, as a warning.
             primary = dataclasses.replace(verdict, severity=Severity.WARNING)
         # An installed package's use of a name the Keras lacks: what to do is the package's
         # (primary); what the name is stays known to whoever patches the package (a warning).
