@@ -131,3 +131,41 @@ def test_a_keyword_refused_in_the_users_own_frame_is_no_companions() -> None:
         "TypeError: build() got an unexpected keyword argument 'auxiliary_name_scope'\n"
     )
     assert _named(explained(text), "companion-mismatch") is None
+
+
+def _legacy_copy(python: str, raised_in: str) -> str:
+    """A model built where the frame that raised is ``raised_in`` (under ``python``'s
+    site-packages), reading a field Keras 3's KerasHistory lacks."""
+    site = f"/home/user/venv/lib/python{python}/site-packages"
+    return (
+        "Traceback (most recent call last):\n"
+        '  File "/home/user/proj/faces.py", line 30, in <module>\n'
+        "    model = build_encoder()\n"
+        f'  File "{site}/tensorflow/python/trackable/base.py", line 204, in _method_wrapper\n'
+        "    result = method(self, *args, **kwargs)\n"
+        f'  File "{site}/{raised_in}", line 700, in _validate_graph_inputs_and_outputs\n'
+        "    layer = x._keras_history.layer\n"
+        "AttributeError: 'KerasHistory' object has no attribute 'layer'\n"
+    )
+
+
+_COPY = "tensorflow/python/keras/engine/functional.py"
+
+
+def test_keras_3_objects_in_tensorflows_private_keras_2_copy() -> None:
+    report = explained(_legacy_copy("3.12", _COPY))
+    found = _named(report, "keras3-behaviour-change")
+    assert found is not None and found.severity is Severity.WARNING
+    assert "tensorflow.python.keras" in fix_text(found)
+    # Python 3.12 runs only TensorFlow lines whose tf.keras is Keras 3: said as the basis.
+    assert "Python 3.12" in found.detail
+
+
+def test_the_private_copy_where_tf_keras_may_be_keras_2_is_not_called_keras_3() -> None:
+    report = explained(_legacy_copy("3.9", _COPY))
+    assert _named(report, "keras3-behaviour-change") is None
+
+
+def test_the_same_words_raised_elsewhere_are_not_the_private_copy() -> None:
+    report = explained(_legacy_copy("3.12", "mylib/graph.py"))
+    assert not any("private copy" in x.summary for x in report.findings)
