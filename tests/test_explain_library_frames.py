@@ -169,3 +169,31 @@ def test_the_private_copy_where_tf_keras_may_be_keras_2_is_not_called_keras_3() 
 def test_the_same_words_raised_elsewhere_are_not_the_private_copy() -> None:
     report = explained(_legacy_copy("3.12", "mylib/graph.py"))
     assert not any("private copy" in x.summary for x in report.findings)
+
+
+def _imports(path: str, module: str) -> str:
+    return (
+        "Traceback (most recent call last):\n"
+        '  File "/home/user/proj/train.py", line 5, in <module>\n'
+        "    import helpers\n"
+        f'  File "{path}", line 26, in <module>\n'
+        f"    import {module} as tf2\n"
+        f"ModuleNotFoundError: No module named '{module}'\n"
+    )
+
+
+def test_the_users_code_importing_a_module_a_later_tensorflow_brought() -> None:
+    report = explained(_imports("/home/user/proj/helpers.py", "tensorflow.compat.v2"))
+    found = _named(report, "api-removed")
+    assert found is not None and found.severity is Severity.ERROR
+    # The 1.x listings: tf.compat.v2 from 1.14 on, and in every 2.x line.
+    assert "from 1.14 on" in fix_text(found)
+
+
+def test_a_module_every_listed_line_has_or_the_private_tree_is_not_a_later_release() -> None:
+    for module in ("tensorflow.contrib", "tensorflow.python.keras.engine.keras_tensor"):
+        report = explained(_imports("/home/user/proj/helpers.py", module))
+        assert not any("from 1.14 on" in fix_text(x) for x in report.findings)
+        assert not any(
+            "is not in TensorFlow's public API before" in x.detail for x in report.findings
+        )

@@ -820,10 +820,12 @@ def _keras2_moved(tb: Traceback) -> Optional[tuple[str, Verdict]]:
 #: (1.13 to 1.15; ``tensorflow_core._api.v1`` in 1.15) is that release's ``tf.random``. In
 #: TensorFlow 2 the same tree is ``tensorflow._api.v2.compat.v1``: the name shows a 1.x release.
 _V1_API_MODULE = re.compile(r"^tensorflow(?:_core)?\._api\.v1(?P<rest>(?:\.\w+)*)$")
-#: A name missing from a module of TensorFlow.
+#: A name missing from a module of TensorFlow, or a module of TensorFlow's missing (Python's
+#: ModuleNotFoundError: "No module named 'tensorflow.compat.v2'").
 _TF_NAME = re.compile(
     r"module '(?P<m1>tensorflow(?:_core)?(?:\.\w+)*)' has no attribute\s*'(?P<a1>\w+)'"
     r"|cannot import name '(?P<a2>\w+)' from '(?P<m2>tensorflow(?:_core)?(?:\.\w+)*)'"
+    r"|No module named '(?P<m3>tensorflow(?:\.\w+)+)'"
 )
 
 
@@ -885,6 +887,15 @@ def _tf_name_missing(
         return None  # a 2.x release lacks it: _added_later's question
     if tb.frames and installed_package(tb.frames[-1].path) is not None:
         return None  # an installed package asked: a caller of another release (packages.py)
+    if match.group("m3"):
+        # A module of the public API missing (tf.compat.v2 before 1.14): itself the name; a
+        # module every listed 1.x line has (tensorflow.contrib) is missing for another reason.
+        # (Spelled as imported: public_name folds tf.compat.v2 into tf, the API it serves.)
+        module = match.group("m3")
+        whole = "tf" + module[len("tensorflow") :]
+        if ".python." in f"{whole}." or whole.startswith("tf._"):
+            return None  # the private tree: no public API's release
+        return whole, module, None
     module, attr = match.group("m1") or match.group("m2"), match.group("a1") or match.group("a2")
     v1 = _V1_API_MODULE.match(module)
     if v1 is not None:
