@@ -827,6 +827,8 @@ _TF_NAME = re.compile(
     r"|cannot import name '(?P<a2>\w+)' from '(?P<m2>tensorflow(?:_core)?(?:\.\w+)*)'"
     r"|No module named '(?P<m3>tensorflow(?:\.\w+)+)'"
 )
+#: A module of TensorFlow's missing, as Python's ModuleNotFoundError words it.
+_NO_TF_MODULE = re.compile(r"No module named 'tensorflow\.")
 
 
 def _tf2_name_under_tf1(
@@ -839,7 +841,9 @@ def _tf2_name_under_tf1(
     has as ``tf.X`` and lacks as ``tf.compat.v1.X`` is no 1.x name; a module printed as
     ``tensorflow._api.v1...`` shows the 1.x release itself."""
     missing = _tf_name_missing(tb, tf_version)
-    if missing is None:
+    if missing is None or _NO_TF_MODULE.search(tb.message):
+        # A whole module missing is asked only where every 2.x line has it too
+        # (_tf1_added_later): one a later 2.x line dropped says nothing of 1.x.
         return None
     name, module, v1 = missing
     lines = sorted(bundled_lines(), key=version_key)
