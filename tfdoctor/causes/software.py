@@ -21,7 +21,7 @@ from tfdoctor.compat import first_keras3_line
 from tfdoctor.facts import PackageFacts, normalize_name
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine
-from tfdoctor.matrix import spec_contains, version_key
+from tfdoctor.matrix import Companion, spec_contains, version_key
 from tfdoctor.modules import modules
 from tfdoctor.wheel_index import ReleaseWheels, platform_words, releases_of, system_name
 
@@ -1378,7 +1378,8 @@ def _companion_release_fix(
             f"Install the {shown} release built for {running}: look it up in {table}. If no "
             f"release is built for {running} yet, install the TensorFlow the installed "
             f"{shown} was built for (the same table) instead; a custom op library must be "
-            "rebuilt against the installed TensorFlow.",
+            f"rebuilt against the installed TensorFlow."
+            f"{_oldest_floor(row, name, tf.version if tf is not None else None)}",
             (f"pip show tensorflow {name}", f"pip index versions {name}")
             if name
             else ("pip show tensorflow",),
@@ -1427,6 +1428,36 @@ def _companion_release_fix(
             f"{tf.version}."
         )
     return install_fix(m, text, f"{dist}{spec}")
+
+
+#: A requirement's lower bound on TensorFlow (``>=1.7.0``), where it opens the range.
+_FLOOR = re.compile(r"^>=\s*(?P<floor>\d+\.\d+)")
+
+
+def _oldest_floor(row: Optional[Companion], name: Optional[str], tf: Optional[str]) -> str:
+    """Words for the TensorFlow every release of ``name`` the companion table knows needs at
+    least (its oldest row's lower bound), where the log does not show TensorFlow's version
+    (``tf`` None) or shows one below it: a TensorFlow older than that fits no release, and
+    only TensorFlow can move."""
+    if row is None or not row.releases or not name:
+        return ""
+    oldest = min(row.releases, key=lambda r: version_key(r.release))
+    found = _FLOOR.match(oldest.tensorflow)
+    if found is None:
+        return ""
+    floor = found.group("floor")
+    if tf is not None and version_key(tf)[:2] >= version_key(floor)[:2]:
+        return ""  # this TensorFlow is not below every release: the table's row says which
+    known = (
+        f" Every {name} release the table knows needs TensorFlow {floor} or later (its oldest, "
+        f"{oldest.release}, declares tensorflow{oldest.tensorflow})"
+    )
+    if tf is not None:
+        return f"{known}, and TensorFlow {tf} is older: TensorFlow {floor} or later is the fix."
+    return (
+        f"{known}: where `pip show tensorflow` shows an older TensorFlow, no {name} release "
+        f"fits it, and TensorFlow {floor} or later is the fix."
+    )
 
 
 def tf_keras_fix(m: Machine) -> Fix:

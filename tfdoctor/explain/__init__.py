@@ -99,7 +99,12 @@ from tfdoctor.evidence.traceback import (
     read_tracebacks,
 )
 from tfdoctor.explain.devices import unlisted_gpu_finding
-from tfdoctor.explain.exceptions import inferred_note, keras3_candidate, unexplained_finding
+from tfdoctor.explain.exceptions import (
+    inferred_note,
+    keras3_candidate,
+    legacy_copy_candidate,
+    unexplained_finding,
+)
 from tfdoctor.explain.modules import requested_findings
 from tfdoctor.explain.packages import (
     internal_caller,
@@ -3444,8 +3449,10 @@ def explain(
     out = sorted(_warned_capped(findings.values(), evidence), key=lambda f: -f.severity.rank)
     if all(x.severity.rank < Severity.WARNING.rank for x in out):
         # A failure nothing explains is reported as such: never "no problems found".
-        unexplained = keras3_candidate(evidence.tracebacks, machine) or unexplained_finding(
-            evidence.tracebacks
+        unexplained = (
+            keras3_candidate(evidence.tracebacks, machine)
+            or legacy_copy_candidate(evidence.tracebacks, machine)
+            or unexplained_finding(evidence.tracebacks)
         )
         if unexplained is not None:
             out.append(unexplained)

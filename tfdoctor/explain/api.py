@@ -445,14 +445,17 @@ def api_findings(
         primary = _package_before_keras(tb, name, verdict, m)
         if (
             primary is verdict
-            and verdict.key in _LISTING_KEYS
-            and verdict.cause == causes.code.API_REMOVED
+            and (
+                (verdict.key in _LISTING_KEYS and verdict.cause == causes.code.API_REMOVED)
+                or verdict.cause == causes.code.API_MOVED_TO_COMPAT_V1
+            )
             and library_caller(tb) is not None
         ):
-            # The name, which no rule gives an idiom for, was asked by an installed library's
-            # code (its frame, or the module its lazy import names), not the user's: what to
-            # do is that library's release (explain.packages' companion-mismatch); the
-            # removal stays known, as a warning.
+            # The name, which no rule gives an idiom for (or whose idiom, tf.compat.v1, is for
+            # the library's authors to write), was asked by an installed library's code (its
+            # frame, or the module its lazy import names), not the user's: what to do is that
+            # library's release (explain.packages' companion-mismatch); the removal stays
+            # known, as a warning.
             primary = dataclasses.replace(verdict, severity=Severity.WARNING)
         # An installed package's use of a name the Keras lacks: what to do is the package's
         # (primary); what the name is stays known to whoever patches the package (a warning).
@@ -817,11 +820,15 @@ def _keras2_moved(tb: Traceback) -> Optional[tuple[str, Verdict]]:
 #: (1.13 to 1.15; ``tensorflow_core._api.v1`` in 1.15) is that release's ``tf.random``. In
 #: TensorFlow 2 the same tree is ``tensorflow._api.v2.compat.v1``: the name shows a 1.x release.
 _V1_API_MODULE = re.compile(r"^tensorflow(?:_core)?\._api\.v1(?P<rest>(?:\.\w+)*)$")
-#: A name missing from a module of TensorFlow.
+#: A name missing from a module of TensorFlow, or a module of TensorFlow's missing (Python's
+#: ModuleNotFoundError: "No module named 'tensorflow.compat.v2'").
 _TF_NAME = re.compile(
     r"module '(?P<m1>tensorflow(?:_core)?(?:\.\w+)*)' has no attribute\s*'(?P<a1>\w+)'"
     r"|cannot import name '(?P<a2>\w+)' from '(?P<m2>tensorflow(?:_core)?(?:\.\w+)*)'"
+    r"|No module named '(?P<m3>tensorflow(?:\.\w+)+)'"
 )
+#: A module of TensorFlow's missing, as Python's ModuleNotFoundError words it.
+_NO_TF_MODULE = re.compile(r"No module named 'tensorflow\.")
 
 
 def _tf2_name_under_tf1(
@@ -834,7 +841,9 @@ def _tf2_name_under_tf1(
     has as ``tf.X`` and lacks as ``tf.compat.v1.X`` is no 1.x name; a module printed as
     ``tensorflow._api.v1...`` shows the 1.x release itself."""
     missing = _tf_name_missing(tb, tf_version)
-    if missing is None:
+    if missing is None or _NO_TF_MODULE.search(tb.message):
+        # A whole module missing is asked only where every 2.x line has it too
+        # (_tf1_added_later): one a later 2.x line dropped says nothing of 1.x.
         return None
     name, module, v1 = missing
     lines = sorted(bundled_lines(), key=version_key)
@@ -882,6 +891,15 @@ def _tf_name_missing(
         return None  # a 2.x release lacks it: _added_later's question
     if tb.frames and installed_package(tb.frames[-1].path) is not None:
         return None  # an installed package asked: a caller of another release (packages.py)
+    if match.group("m3"):
+        # A module of the public API missing (tf.compat.v2 before 1.14): itself the name; a
+        # module every listed 1.x line has (tensorflow.contrib) is missing for another reason.
+        # (Spelled as imported: public_name folds tf.compat.v2 into tf, the API it serves.)
+        module = match.group("m3")
+        whole = "tf" + module[len("tensorflow") :]
+        if ".python." in f"{whole}." or whole.startswith("tf._"):
+            return None  # the private tree: no public API's release
+        return whole, module, None
     module, attr = match.group("m1") or match.group("m2"), match.group("a1") or match.group("a2")
     v1 = _V1_API_MODULE.match(module)
     if v1 is not None:

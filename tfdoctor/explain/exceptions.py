@@ -16,7 +16,7 @@ from tfdoctor.evidence.traceback import (
     origin_of,
     path_hints,
 )
-from tfdoctor.explain.packages import TF_OWN
+from tfdoctor.explain.packages import TF_OWN, tf_keras_generation
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
 
@@ -152,4 +152,49 @@ def keras3_candidate(tracebacks: Sequence[Traceback], m: Machine) -> Optional[Fi
         "fails inside it so. If the same code fails under tf-keras with "
         "TF_USE_LEGACY_KERAS=1 too, the fault is in the code itself, not the Keras.",
         causes.code.keras3_fix(m),
+    )
+
+
+#: A Keras object's attribute missing as TensorFlow's private copy of Keras 2 reads it. The two
+#: Keras generations share class names, not fields: Keras 2's KerasHistory is (layer,
+#: node_index, tensor_index) (tensorflow/python/keras/engine/node.py), Keras 3's is (operation,
+#: node_index, tensor_index) (keras-team/keras, keras/src/ops/node.py).
+_KERAS_OBJECT = re.compile(r"'(?P<cls>Keras\w+)' object has no attribute '(?P<attr>\w+)'")
+#: TensorFlow's private Keras 2 copy, still in its wheels after tf.keras became Keras 3.
+_LEGACY_COPY = re.compile(r"tensorflow[/\\]python[/\\]keras[/\\]")
+
+
+def legacy_copy_candidate(tracebacks: Sequence[Traceback], m: Machine) -> Optional[Finding]:
+    """The last exception, raised in TensorFlow's private copy of Keras 2
+    (``tensorflow/python/keras/``) about a Keras object's missing attribute, where tf.keras is
+    Keras 3 (:func:`tf_keras_generation`: the Keras, TensorFlow or Python the log shows): code
+    that builds with ``tensorflow.python.keras`` was handed Keras 3's objects. A warning: the
+    log shows where the objects met, not which import made them."""
+    failures = [tb for tb in tracebacks if tb.name not in _STOPS and not tb.ignored]
+    if not failures:
+        return None
+    tb = failures[-1]
+    match = _KERAS_OBJECT.search(tb.message)
+    if match is None or not tb.frames or _LEGACY_COPY.search(tb.frames[-1].path) is None:
+        return None
+    major, basis = tf_keras_generation(m)
+    if major != 3:
+        return None  # tf.keras may be Keras 2 here: the two copies are of one generation
+    return causes.finding(
+        f"explain.{causes.code.KERAS3_BEHAVIOUR_CHANGE}",
+        Severity.WARNING,
+        causes.code.KERAS3_BEHAVIOUR_CHANGE,
+        f"Keras 3's {match.group('cls')} reached TensorFlow's private copy of Keras 2",
+        f"{tb.where}: {tb.type}: {tb.message}\nRaised in {tb.frames[-1].path}, TensorFlow's "
+        f"private copy of Keras 2 (tensorflow.python.keras), and tf.keras is Keras 3 here "
+        f"({basis}): the Keras 2 copy reads {match.group('attr')} from a "
+        f"{match.group('cls')} that Keras 3 made, which Keras 3's {match.group('cls')} does "
+        "not have. Code that imports tensorflow.python.keras (its own or a package's) and "
+        "mixes it with tf.keras or keras breaks so from TensorFlow 2.16 on.",
+        Fix(
+            "Build the model with one Keras: replace the imports of tensorflow.python.keras "
+            "(the command lists them in the project) with tf.keras or keras; where a package "
+            "in the frames imports it, install its release written for Keras 3.",
+            ('grep -rn "tensorflow.python.keras" --include=*.py .',),
+        ),
     )

@@ -1288,17 +1288,21 @@ _ASKED = re.compile(
 TF_OWN = frozenset({"tensorflow", "tensorflow_core", "keras", "tf_keras", "tensorboard"})
 
 
-def _with_lines(fix: Fix, asked: str, module: Optional[str]) -> Fix:
+def _with_lines(fix: Fix, asked: str, module: Optional[str], m: Machine) -> Fix:
     """``fix`` with the TensorFlow lines whose public API has what was asked (a module or a
-    name; from the bundled API listings), where some have it: the releases the package fits."""
-    from tfdoctor.scan.api import bundled_lines, load_api  # noqa: PLC0415 - loaded on demand
+    name; from the bundled API listings of the 1.x and 2.x lines), where some have it: the
+    releases the package fits. A name only 1.x lines have says the package was written for
+    TensorFlow 1: the fix adds the last 1.x line, installed where the log's Python has its
+    wheels."""
+    from tfdoctor.scan.api import bundled_lines, load_api, load_tf1, tf1_lines  # noqa: PLC0415
 
     if module is None or not asked.startswith("tf.") or "__" in asked.replace(module, ""):
         return fix
-    lines = sorted(bundled_lines(), key=version_key)
+    tf1 = sorted(tf1_lines(), key=version_key)
+    lines = [*tf1, *sorted(bundled_lines(), key=version_key)]
     having: list[int] = []
     for i, line in enumerate(lines):
-        index = load_api(line)
+        index = load_tf1(line) if i < len(tf1) else load_api(line)
         # A module is a listed module of its own (a dunder part such as __internal__ would
         # pass a name lookup as an attribute every module has).
         if index is not None and (asked in index.modules if module == asked else index.has(asked)):
@@ -1314,8 +1318,45 @@ def _with_lines(fix: Fix, asked: str, module: Optional[str]) -> Fix:
     span = ", ".join(
         lines[r[0]] if len(r) == 1 else f"{lines[r[0]]} to {lines[r[-1]]}" for r in runs
     )
+    text = (
+        f"{fix.text} TensorFlow {span} has {asked} (the public API of each line; the listings "
+        f"cover {lines[0]} to {lines[-1]})."
+    )
+    if tf1 and having[-1] < len(tf1):
+        # Only 1.x lines have it: the package is TensorFlow 1 code (TensorFlow 2 moved such
+        # names to tf.compat.v1 or dropped them), which runs on the last 1.x line as written.
+        return _tf1_way(Fix(text, fix.commands), tf1[-1], m)
+    return Fix(text, fix.commands)
+
+
+def _tf1_way(fix: Fix, last: str, m: Machine) -> Fix:
+    """``fix`` with the last TensorFlow 1 line (``last``) as the way to run a package written
+    for TensorFlow 1 as it is, its command only where the log shows a Python that line has
+    wheels for (the matrix's): never a Python or release the log does not show."""
+    from tfdoctor.compat import install_requirement  # noqa: PLC0415 - compat imports causes
+
+    entry = m.matrix.line_for(last) if m.matrix is not None else None
+    said = (
+        f"{fix.text} No TensorFlow 2 line has it: the package was written for TensorFlow 1. "
+        f"Install its release written for TensorFlow 2 where there is one, or run it as it "
+        f"is with TensorFlow {last}, the last 1.x line"
+    )
+    if entry is None:
+        return Fix(said + ".", fix.commands)
+    pythons = sorted({p for ps in entry.python.values() for p in ps}, key=version_key)
+    span = f" (Python {pythons[0]} to {pythons[-1]})" if pythons else ""
+    python = m.python_version
+    if python is None:
+        return Fix(f"{said}{span}: check `python -V` first.", fix.commands)
+    if not entry.has_wheels_for(python, m.platform or ""):
+        return Fix(
+            f"{said}{span}, in an environment of such a Python: TensorFlow {last} has no wheel "
+            f"for Python {python} here.",
+            fix.commands,
+        )
     return Fix(
-        f"{fix.text} TensorFlow {span} has {asked} (the public API of each line).", fix.commands
+        f"{said}{span}.",
+        (*fix.commands, *m.pip_install(install_requirement(entry, m.target))),
     )
 
 
@@ -1425,6 +1466,7 @@ def foreign_caller_findings(tracebacks: Sequence[Traceback], m: Machine) -> list
                     library_fix(m, dist),
                     asked,
                     asked if match.group("module3") else module,
+                    m,
                 ),
             )
         ]

@@ -1,0 +1,206 @@
+"""An exception raised in an installed library's own frame about a TensorFlow name: who raised
+it decides the cause. A library asking TensorFlow for a name only TensorFlow 1 had is that
+library's release (companion-mismatch, with the last 1.x line as the way to run it as it is);
+the user's own code asking for it is an API use; a companion refusing a keyword where the log
+shows no TensorFlow release names the oldest TensorFlow its releases need."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from tests.explaining import explained, fix_text
+from tfdoctor.findings import Finding, Report, Severity
+
+
+def _frames(path: str, code: str, error: str) -> str:
+    """A traceback from the user's script into ``path`` (the frame that raised)."""
+    return (
+        "Traceback (most recent call last):\n"
+        '  File "/home/user/proj/convert.py", line 12, in <module>\n'
+        "    main()\n"
+        f'  File "{path}", line 120, in __init__\n'
+        f"    {code}\n"
+        f"{error}\n"
+    )
+
+
+def _named(report: Report, cause: str) -> Optional[Finding]:
+    return next((x for x in report.findings if x.cause == cause), None)
+
+
+_RESET = "AttributeError: module 'tensorflow' has no attribute 'reset_default_graph'"
+
+
+def test_a_library_asking_for_a_tensorflow_1_name_is_its_release() -> None:
+    report = explained(
+        _frames(
+            "/opt/venv/lib/python3.7/site-packages/graphconv/parser.py",
+            "tensorflow.reset_default_graph()",
+            _RESET,
+        )
+    )
+    companion = _named(report, "companion-mismatch")
+    assert companion is not None and companion.severity is Severity.ERROR
+    fix = fix_text(companion)
+    # The API listings of the 1.x lines have it and no 2.x line does: TensorFlow 1 code.
+    assert "1.15" in fix and "No TensorFlow 2 line has it" in fix
+    assert companion.fix is not None
+    assert any("tensorflow==1.15" in c for c in companion.fix.commands)
+    # The name's own rule stays known, as a warning: its idiom is for the library's authors.
+    api = _named(report, "api-moved-to-compat-v1")
+    assert api is not None and api.severity is Severity.WARNING
+
+
+def test_no_tensorflow_1_install_for_a_python_its_last_line_lacks() -> None:
+    report = explained(
+        _frames(
+            "/opt/venv/lib/python3.11/site-packages/graphconv/parser.py",
+            "tensorflow.reset_default_graph()",
+            _RESET,
+        )
+    )
+    companion = _named(report, "companion-mismatch")
+    assert companion is not None and companion.fix is not None
+    assert "no wheel for Python 3.11" in companion.fix.text
+    assert not any("1.15" in c for c in companion.fix.commands)
+
+
+def test_the_users_own_code_asking_for_it_is_an_api_use() -> None:
+    report = explained(
+        _frames("/home/user/proj/model.py", "tensorflow.reset_default_graph()", _RESET)
+    )
+    api = _named(report, "api-moved-to-compat-v1")
+    assert api is not None and api.severity is Severity.ERROR
+    assert _named(report, "companion-mismatch") is None
+
+
+def test_a_name_tensorflow_2_keeps_is_not_called_tensorflow_1_code() -> None:
+    report = explained(
+        _frames(
+            "/opt/venv/lib/python3.7/site-packages/graphconv/parser.py",
+            "fn = tf.function(step)",
+            "AttributeError: module 'tensorflow' has no attribute 'function'",
+        )
+    )
+    companion = _named(report, "companion-mismatch")
+    assert companion is not None
+    fix = fix_text(companion)
+    # 1.x lines before 1.14 lack it: an older TensorFlow than the library's raised this.
+    assert "TensorFlow 1.14 to " in fix and "No TensorFlow 2 line has it" not in fix
+    assert companion.fix is not None
+    assert not any("1.15" in c for c in companion.fix.commands)
+
+
+_HUB = (
+    "Traceback (most recent call last):\n"
+    '  File "/home/user/proj/embed.py", line 8, in <module>\n'
+    '    embed = hub.Module("https://tfhub.dev/google/nnlm-en-dim128/1")\n'
+    '  File "/srv/env/lib/python3.6/site-packages/tensorflow_hub/module.py", line 105, '
+    "in __init__\n"
+    "    self._state = _try_get_state_scope(name)\n"
+    '  File "/srv/env/lib/python3.6/site-packages/tensorflow_hub/module.py", line 300, '
+    "in _try_get_state_scope\n"
+    "    with tf.variable_scope(None, default_name=name, auxiliary_name_scope=False):\n"
+    "TypeError: __init__() got an unexpected keyword argument 'auxiliary_name_scope'\n"
+)
+
+
+def test_a_companion_refusing_a_keyword_names_the_oldest_tensorflow_it_needs() -> None:
+    report = explained(_HUB)
+    companion = _named(report, "companion-mismatch")
+    assert companion is not None
+    assert companion.severity in (Severity.WARNING, Severity.ERROR)
+    fix = fix_text(companion)
+    # The companion table's oldest tensorflow-hub row declares tensorflow>=1.7.0.
+    assert "TensorFlow 1.7 or later" in fix and "pip show tensorflow" in fix
+
+
+def test_the_oldest_floor_is_left_out_where_the_tensorflow_shown_is_above_it() -> None:
+    report = explained("tensorflow==2.4.1\ntensorflow-hub==0.12.0\n" + _HUB)
+    companion = _named(report, "companion-mismatch")
+    assert companion is not None
+    fix = fix_text(companion)
+    assert "TensorFlow 1.7 or later" not in fix and "tensorflow-hub==0.16" in fix
+
+
+def test_a_keyword_refused_in_the_users_own_frame_is_no_companions() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/user/proj/embed.py", line 8, in <module>\n'
+        "    build(auxiliary_name_scope=False)\n"
+        "TypeError: build() got an unexpected keyword argument 'auxiliary_name_scope'\n"
+    )
+    assert _named(explained(text), "companion-mismatch") is None
+
+
+def _legacy_copy(python: str, raised_in: str) -> str:
+    """A model built where the frame that raised is ``raised_in`` (under ``python``'s
+    site-packages), reading a field Keras 3's KerasHistory lacks."""
+    site = f"/home/user/venv/lib/python{python}/site-packages"
+    return (
+        "Traceback (most recent call last):\n"
+        '  File "/home/user/proj/faces.py", line 30, in <module>\n'
+        "    model = build_encoder()\n"
+        f'  File "{site}/tensorflow/python/trackable/base.py", line 204, in _method_wrapper\n'
+        "    result = method(self, *args, **kwargs)\n"
+        f'  File "{site}/{raised_in}", line 700, in _validate_graph_inputs_and_outputs\n'
+        "    layer = x._keras_history.layer\n"
+        "AttributeError: 'KerasHistory' object has no attribute 'layer'\n"
+    )
+
+
+_COPY = "tensorflow/python/keras/engine/functional.py"
+
+
+def test_keras_3_objects_in_tensorflows_private_keras_2_copy() -> None:
+    report = explained(_legacy_copy("3.12", _COPY))
+    found = _named(report, "keras3-behaviour-change")
+    assert found is not None and found.severity is Severity.WARNING
+    assert "tensorflow.python.keras" in fix_text(found)
+    # Python 3.12 runs only TensorFlow lines whose tf.keras is Keras 3: said as the basis.
+    assert "Python 3.12" in found.detail
+
+
+def test_the_private_copy_where_tf_keras_may_be_keras_2_is_not_called_keras_3() -> None:
+    report = explained(_legacy_copy("3.9", _COPY))
+    assert _named(report, "keras3-behaviour-change") is None
+
+
+def test_the_same_words_raised_elsewhere_are_not_the_private_copy() -> None:
+    report = explained(_legacy_copy("3.12", "mylib/graph.py"))
+    assert not any("private copy" in x.summary for x in report.findings)
+
+
+def _imports(path: str, module: str) -> str:
+    return (
+        "Traceback (most recent call last):\n"
+        '  File "/home/user/proj/train.py", line 5, in <module>\n'
+        "    import helpers\n"
+        f'  File "{path}", line 26, in <module>\n'
+        f"    import {module} as tf2\n"
+        f"ModuleNotFoundError: No module named '{module}'\n"
+    )
+
+
+def test_the_users_code_importing_a_module_a_later_tensorflow_brought() -> None:
+    report = explained(_imports("/home/user/proj/helpers.py", "tensorflow.compat.v2"))
+    found = _named(report, "api-removed")
+    assert found is not None and found.severity is Severity.ERROR
+    # The 1.x listings: tf.compat.v2 from 1.14 on, and in every 2.x line.
+    assert "from 1.14 on" in fix_text(found)
+
+
+def test_a_module_every_listed_line_has_or_the_private_tree_is_not_a_later_release() -> None:
+    for module in ("tensorflow.contrib", "tensorflow.python.keras.engine.keras_tensor"):
+        report = explained(_imports("/home/user/proj/helpers.py", module))
+        assert not any("from 1.14 on" in fix_text(x) for x in report.findings)
+        assert not any(
+            "is not in TensorFlow's public API before" in x.detail for x in report.findings
+        )
+
+
+def test_a_module_only_later_2x_lines_have_says_nothing_of_tensorflow_1() -> None:
+    report = explained(_imports("/home/user/proj/helpers.py", "tensorflow.experimental.numpy"))
+    for finding in report.findings:
+        # (The 2.x listings' own verdict, before 2.4, is another rule's and may stand.)
+        assert "is TensorFlow 2's" not in finding.detail and "1.x" not in finding.detail
