@@ -36,9 +36,6 @@ BATCHES = sorted(p for p in UNSEEN.iterdir() if p.is_dir())
 #: Causes a thread confirmed that the catalogue has no id for yet: a case naming one scores
 #: as a miss until the catalogue gains it. Each says what the cause is.
 PROPOSED_CAUSES: dict[str, str] = {
-    "python-too-old-for-package": "pip installed a package whose code needs a newer Python than "
-    "the one running it (its Requires-Python admits the old one), so importing it fails on syntax "
-    "or typing the old Python lacks",
     "dataset-autoshard-mismatch": "a multi-worker input pipeline is auto-sharded other than the "
     "program meant (its sharding option set on a dataset the program then replaced), so the "
     "workers' input goes out of step and the collective hangs",
