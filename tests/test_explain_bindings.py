@@ -218,3 +218,61 @@ def test_musls_loader_refusing_another_library_is_not_tensorflows() -> None:
         "/usr/bin/curl)\n"
     )
     assert not any(f.cause == "wheel-mismatch" for f in report.findings)
+
+
+@pytest.mark.parametrize(
+    ("text", "wanted", "unwanted"),
+    [
+        (
+            "  building 'pkg._speedups' extension\n  error: Microsoft Visual C++ 14.0 or greater "
+            'is required. Get it with "Microsoft C++ Build Tools": '
+            "https://visualstudio.microsoft.com/visual-cpp-build-tools/\n",
+            "Workload.VCTools",
+            "apt-get",
+        ),
+        ("running build_ext\nerror: Unable to find vcvarsall.bat\n", "Build Tools", "node-gyp"),
+        (
+            "  gcc -pthread -fPIC -c src/mod.c -o build/mod.o\n"
+            "  error: command 'gcc' failed: No such file or directory\n",
+            "build-essential python3-dev",
+            "winget",
+        ),
+        (
+            "unable to execute 'x86_64-linux-gnu-gcc': No such file or directory\n"
+            "error: command 'x86_64-linux-gnu-gcc' failed with exit status 1\n",
+            "(x86_64-linux-gnu-gcc)",
+            "node-gyp",
+        ),
+        (
+            "xcrun: error: invalid active developer path (/Library/Developer/CommandLineTools), "
+            "missing xcrun at: /Library/Developer/CommandLineTools/usr/bin/xcrun\n"
+            "error: command '/usr/bin/clang' failed with exit code 1\n",
+            "xcode-select --install",
+            "apt-get",
+        ),
+    ],
+)
+def test_a_python_extension_build_is_told_the_toolchain_it_missed(
+    text: str, wanted: str, unwanted: str
+) -> None:
+    top = top_error(explained(text))
+    assert top.cause == "native-addon-build-tools-missing"
+    fix = fix_text(top)
+    # The way around the build is named too: a release with a wheel needs no compiler.
+    assert wanted in fix and unwanted not in fix and "wheel" in fix
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A compile that ran and failed: the compiler is there (its own errors say what).
+        "src/mod.c:1:10: fatal error: Python.h: No such file or directory\n"
+        "error: command '/usr/bin/gcc' failed with exit code 1\n",
+        # Another program's missing file, in the same words.
+        "error: command 'make' failed: No such file or directory\n",
+    ],
+)
+def test_other_build_failures_are_not_a_missing_toolchain(text: str) -> None:
+    assert not [
+        f for f in explained(text).findings if f.cause == "native-addon-build-tools-missing"
+    ]

@@ -105,6 +105,8 @@ GROUPS = frozenset(
         # An environment variable of flags (XLA_FLAGS) and a flag it refused.
         "variable",
         "flag",
+        # The C compiler setuptools could not run to build an extension (gcc, clang++).
+        "compiler",
         # The region S3 said a bucket is in, and the scheme of a path no file system serves.
         "region",
         "scheme",

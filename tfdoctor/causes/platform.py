@@ -108,12 +108,15 @@ CAUSES: Mapping[str, Cause] = dict(
         define(
             NATIVE_ADDON_BUILD_TOOLS_MISSING,
             "A native addon has to be compiled and the build finds no toolchain",
-            "A Node.js native addon (TensorFlow.js for Node's tfjs_binding.node) is compiled by "
-            "node-gyp at install time where no prebuilt binary fits the platform or Node "
-            "release; node-gyp needs a C++ toolchain and a Python it supports: Xcode or its "
-            "Command Line Tools on macOS (with xcode-select pointing at them), the Visual Studio "
-            "Build Tools' C++ workload on Windows, make and a C++ compiler on Linux.",
+            "A native extension is compiled at install time where no prebuilt binary fits the "
+            "platform or the interpreter: a Node.js addon (TensorFlow.js for Node's "
+            "tfjs_binding.node) by node-gyp, which also needs a Python it supports, or a Python "
+            "package's C/C++ extension by pip through setuptools, where no wheel fits. Either "
+            "needs a toolchain: Xcode or its Command Line Tools on macOS (with xcode-select "
+            "pointing at them), the Visual Studio Build Tools' C++ workload on Windows, make and "
+            "a C/C++ compiler (and Python's headers) on Linux.",
             "https://github.com/nodejs/node-gyp#installation",
+            "https://github.com/pypa/setuptools/blob/v73.0.1/setuptools/msvc.py",
         ),
         define(
             PYTHON_REMOVED_MODULE,
@@ -1861,6 +1864,50 @@ def addon_toolchain_fix(toolchain: str, os: Optional[str], clt_active: bool = Fa
         "Tools (xcode-select --install), on Windows the Visual Studio Build Tools' \"Desktop "
         'development with C++" workload, on Linux make and a C++ compiler (build-essential, '
         "Alpine's build-base); then install again."
+    )
+
+
+def extension_toolchain_fix(os: Optional[str], compiler: str = "") -> Fix:
+    """pip (setuptools) building a package's C/C++ extension from source, because no wheel of
+    it fits this Python and platform, found no compiler for the system the log shows (``os``;
+    ``compiler``: the one it could not run, where the log names it). Installing the
+    toolchain fixes the build; a release with a wheel for this Python needs no build at all."""
+    wheel = (
+        " Or avoid the build: a release of the package with a wheel for this Python and "
+        "platform (`pip index versions <package>` lists releases; pip's log above names the "
+        "package it was building) installs without a compiler."
+    )
+    if os == "windows":
+        # setuptools' msvc.py and _distutils/_msvccompiler.py refuse the build without MSVC
+        # 14.x ("Microsoft Visual C++ 14.0 or greater is required").
+        return Fix(
+            "The package is built from source and setuptools finds no Microsoft C++ compiler: "
+            'install the Visual Studio Build Tools with the "Desktop development with C++" '
+            "workload (MSVC and the Windows SDK), then install again in a new terminal." + wheel,
+            (
+                "winget install Microsoft.VisualStudio.2022.BuildTools --override "
+                '"--wait --passive --add Microsoft.VisualStudio.Workload.VCTools '
+                '--includeRecommended"',
+            ),
+        )
+    if os == "macos":
+        return Fix(
+            "The package is built from source and the Xcode Command Line Tools (the C compiler "
+            "and xcrun) are missing or were removed by a macOS upgrade: install them, then "
+            "install again." + wheel,
+            ("xcode-select --install",),
+        )
+    named = f" ({compiler})" if compiler else ""
+    return Fix(
+        f"The package is built from source and the C compiler{named} is not installed: "
+        "install a compiler and Python's headers (Debian and Ubuntu: build-essential and "
+        "python3-dev; Fedora: gcc gcc-c++ python3-devel; Alpine: build-base python3-dev), then "
+        "install again." + wheel,
+        (
+            "apt-get install -y build-essential python3-dev  # Debian, Ubuntu (root)",
+            "dnf install -y gcc gcc-c++ python3-devel  # Fedora, RHEL (root)",
+            "apk add --no-cache build-base python3-dev  # Alpine",
+        ),
     )
 
 

@@ -2045,8 +2045,23 @@ def _host_cert(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
 
 
 def _addon_tools(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    extension = [h for h in hits if h.signature.id.startswith("python-ext-")]
+    if extension and len(extension) == len(hits):
+        # setuptools' words: MSVC is Windows', xcrun macOS's; a compiler it could not run.
+        ids = {h.signature.id for h in extension}
+        shown = (
+            "windows"
+            if ids & {"python-ext-msvc-missing", "python-ext-vcvarsall-missing"}
+            else "macos"
+            if "python-ext-xcrun-missing" in ids
+            else r.os or "linux"
+        )
+        return (
+            causes.platform.NATIVE_ADDON_BUILD_TOOLS_MISSING,
+            causes.platform.extension_toolchain_fix(shown, _group(extension, "compiler") or ""),
+        )
     # node-gyp's words name what it missed: Python, Visual Studio, Xcode (macOS's), make.
-    said = " ".join(line for h in hits for _, line in h.citations)
+    said = " ".join(line for h in hits if h not in extension for _, line in h.citations)
     toolchain = (
         "Python"
         if "Python" in said
