@@ -1961,3 +1961,21 @@ def test_a_listed_companion_is_not_called_off_without_a_pair_shown(listing: str)
     assert not [x for x in report.findings if x.cause == "companion-mismatch"], [
         (x.id, x.severity.value) for x in report.findings
     ]
+
+
+def test_a_private_helper_numpy_removed_names_the_distribution_that_imported_it() -> None:
+    # NumPy 1.16 removed numpy.lib.arraypad's private helpers (numpy#11966); the frame that
+    # imported one is scikit-image's, installed as the `skimage` package.
+    report = _bundled(
+        "Traceback (most recent call last):\n"
+        '  File "/opt/venv/lib/python3.6/site-packages/skimage/util/arraycrop.py", line 8, in '
+        "<module>\n"
+        "    from numpy.lib.arraypad import _validate_lengths\n"
+        "ImportError: cannot import name '_validate_lengths' from 'numpy.lib.arraypad'\n"
+    )
+    found = _one(report, "dependency-api-removed")
+    assert "upgrade scikit-image" in _fix(found) and "numpy<1.16.0" in _fix(found)
+    assert "https://github.com/numpy/numpy/pull/11966" in found.links
+    # A name the module still has is not this cause.
+    other = _bundled("ImportError: cannot import name 'pad' from 'numpy.lib.arraypad'\n").findings
+    assert not [x for x in other if x.cause == "dependency-api-removed"]

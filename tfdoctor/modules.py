@@ -66,6 +66,8 @@ class RemovedApi(Record):
     use: str
     #: The names removed from the module; empty where the whole module went.
     names: frozenset[str] = frozenset()
+    #: Where the removal is recorded (the row's sources' addresses).
+    links: tuple[str, ...] = ()
 
 
 class ModulesError(ValueError):
@@ -269,7 +271,7 @@ def _removed_from_dist(
         ("names",),
         module,
     ):
-        reader.source_ids(fields["source"], f"{where}.source", sources)
+        ids = reader.source_ids(fields["source"], f"{where}.source", sources)
         names = reader.strings(fields["names"], f"{where}.names") if "names" in fields else ()
         out[name] = RemovedApi(
             reader.required_string(
@@ -280,6 +282,7 @@ def _removed_from_dist(
             ),
             reader.required_string(fields["use"], f"{where}.use"),
             frozenset(names),
+            tuple(sources[i].url for i in ids),
         )
     return out
 

@@ -1678,11 +1678,11 @@ def removed_api_fix(m: Machine, module: str, name: str, user: str = "") -> Fix:
             f"{user} to a release written for {row.dist} {row.removed_in} or later (one that "
             f"uses {row.use}), {older}."
         )
-    else:
-        text = (
-            f"The code uses {what}, which {row.dist} {row.removed_in} removed: use {row.use} "
-            f"in the code, {older}."
-        )
+        return Fix(text, m.pip_install(pin))
+    text = (
+        f"The code uses {what}, which {row.dist} {row.removed_in} removed: use {row.use} "
+        f"in the code, {older}."
+    )
     return Fix(text, m.pip_install(pin))
 
 

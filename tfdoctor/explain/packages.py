@@ -951,7 +951,7 @@ def removed_api_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Fi
         # The caller raised it: the innermost installed frame outside the distribution is the
         # library whose code uses the name (none: the user's own code).
         own = module.split(".", 1)[0]
-        user = next(
+        top = next(
             (
                 top
                 for top in (installed_package(f.path) for f in reversed(tb.frames))
@@ -959,6 +959,8 @@ def removed_api_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Fi
             ),
             "",
         )
+        # The distribution pip knows it by (skimage is scikit-image's), where the table says.
+        user = (distribution_of(top) or top) if top else ""
         return [
             causes.finding(
                 f"explain.{causes.software.DEPENDENCY_API_REMOVED}",
@@ -968,6 +970,7 @@ def removed_api_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Fi
                 f"{tb.where}: {tb.type}: {tb.message}\n"
                 + (f"{user} (an installed package) uses it." if user else "The code uses it."),
                 causes.software.removed_api_fix(m, module, name, user),
+                row.links,
             )
         ]
     return []
