@@ -70,6 +70,20 @@ class RemovedApi(Record):
     links: tuple[str, ...] = ()
 
 
+@record
+class WindowsRuntime(Record):
+    """A runtime a distribution's Windows extension modules load that its wheels do not
+    carry: installed apart, or Windows refuses the extension ("DLL load failed")."""
+
+    #: The runtime and its DLL, in words ("the Microsoft MPI runtime (msmpi.dll)").
+    runtime: str
+    #: The DLL's file name, which ``where`` looks for on PATH.
+    dll: str
+    #: Where its installer comes from, in words and with its page.
+    get: str
+    url: str
+
+
 class ModulesError(ValueError):
     """A module table that cannot be used: ``FILE:LINE: FIELD: what is wrong``."""
 
@@ -98,6 +112,8 @@ class Modules(Record):
     removed: Mapping[str, RemovedModule] = dataclasses.field(default_factory=dict)
     #: Module -> what a release of its distribution removed (the module, or names of it).
     removed_from_dist: Mapping[str, RemovedApi] = dataclasses.field(default_factory=dict)
+    #: Distribution -> the runtime its Windows extension modules load (:class:`WindowsRuntime`).
+    windows_runtimes: Mapping[str, WindowsRuntime] = dataclasses.field(default_factory=dict)
 
     def distribution(self, module: str) -> Optional[str]:
         """The distribution that installs ``module`` (a dotted name: its longest listed
@@ -148,7 +164,13 @@ def parse_modules(text: str, path: str = "<modules>") -> Modules:
         root,
         "modules",
         ("schema_version", "sources", "modules", "ops"),
-        ("successors", "source_builds", "removed_from_python", "removed_from_distribution"),
+        (
+            "successors",
+            "source_builds",
+            "removed_from_python",
+            "removed_from_distribution",
+            "windows_runtimes",
+        ),
     )
     reader.schema_version(top["schema_version"], MODULES_VERSION)
     sources = reader.sources(top["sources"], SOURCE_ID, DataSource)
@@ -214,7 +236,41 @@ def parse_modules(text: str, path: str = "<modules>") -> Modules:
         _source_builds(reader, top, sources),
         _removed(reader, top, sources),
         _removed_from_dist(reader, top, sources),
+        _windows_runtimes(reader, top, sources),
     )
+
+
+_DLL = re.compile(r"^[\w.-]+\.dll$", re.IGNORECASE)
+_URL = re.compile(r"^https://\S+$")
+
+
+def _windows_runtimes(
+    reader: NodeReader, top: Mapping[str, Node], sources: Mapping[str, DataSource]
+) -> dict[str, WindowsRuntime]:
+    """The ``windows_runtimes`` rows: distribution -> the runtime its extensions load."""
+    if "windows_runtimes" not in top:
+        return {}
+
+    def dist(item: Node, where: str) -> str:
+        return reader.required_string(item, where, _DIST, "distribution (PEP 503 name)")
+
+    out: dict[str, WindowsRuntime] = {}
+    for where, name, fields in reader.keyed_rows(
+        top["windows_runtimes"],
+        "windows_runtimes",
+        "dist",
+        ("runtime", "dll", "get", "url", "source"),
+        (),
+        dist,
+    ):
+        reader.source_ids(fields["source"], f"{where}.source", sources)
+        out[name] = WindowsRuntime(
+            reader.required_string(fields["runtime"], f"{where}.runtime"),
+            reader.required_string(fields["dll"], f"{where}.dll", _DLL, "DLL file name"),
+            reader.required_string(fields["get"], f"{where}.get"),
+            reader.required_string(fields["url"], f"{where}.url", _URL, "https URL"),
+        )
+    return out
 
 
 _PYTHON = re.compile(r"^3\.\d+$")

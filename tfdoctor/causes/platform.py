@@ -793,6 +793,44 @@ def conda_channel_fix(m: Machine, library: str) -> Fix:
 _ONEAPI_PREFIXES = ("libmkl_sycl", "libsycl", "libze_loader")
 
 
+def extension_dll_fix(m: Machine, package: Optional[str], dist: Optional[str]) -> Fix:
+    """Windows refused a compiled extension module ("DLL load failed") that is not
+    TensorFlow's: a DLL it links is missing, or of another release than the one it was built
+    against (ERROR_MOD_NOT_FOUND, 126; ERROR_PROC_NOT_FOUND, 127:
+    https://learn.microsoft.com/en-us/windows/win32/debug/system-error-codes--0-499-).
+    ``package``: the import package whose extension it is, where the log shows it; ``dist``:
+    its distribution. A runtime the module table knows it loads (``windows_runtimes``: MPI's
+    for mpi4py) is installed apart; otherwise the package's own wheel is reinstalled."""
+    if package is None:
+        return Fix(
+            "Windows could not load an extension module (a .pyd): a DLL it links is missing, "
+            "or of another release than the one it was built against. The traceback's last "
+            "frames name the package whose import failed: reinstall that package's wheel for "
+            "this Python, and install the runtime its documentation names for Windows "
+            "(`python -v` then the failing import shows which extension it was).",
+        )
+    from tfdoctor.modules import modules  # noqa: PLC0415 - the module table, on demand
+
+    name = dist or package
+    reinstall = (*m.pip(f"uninstall -y {name}"), *m.pip(f"install --no-cache-dir {name}"))
+    runtime = modules().windows_runtimes.get(name)
+    if runtime is not None:
+        return Fix(
+            f"Windows could not load {package}'s compiled extension, not TensorFlow's: it "
+            f"needs {runtime.runtime}, which {name}'s wheels do not carry. Install it with "
+            f"{runtime.get} ({runtime.url}), check that `where {runtime.dll}` finds it, then "
+            f"reinstall {name} so that its build matches the runtime.",
+            (f"where {runtime.dll}", *reinstall),
+        )
+    return Fix(
+        f"Windows could not load {package}'s compiled extension, not TensorFlow's: a DLL it "
+        f"links is missing, or of another release than the one it was built against. "
+        f"Reinstall {name}'s wheel for this Python (not a build from source), and install the "
+        f"runtime its documentation names for Windows, if any.",
+        reinstall,
+    )
+
+
 def native_library_fix(library: Optional[str], macos: bool = False) -> Fix:
     """How to find which library failed to load, and which file needed it (``macos``: dyld's
     tools, https://developer.apple.com/library/archive/documentation/DeveloperTools/Conceptual/

@@ -1316,6 +1316,86 @@ def companion_fix(
     )
 
 
+#: abseil's inline namespace names the LTS release a build compiled (absl/base/options.h,
+#: ABSL_OPTION_INLINE_NAMESPACE_NAME: ``lts_2020_02_25`` at the LTS commit df3ea785,
+#: ``lts_2020_09_23`` at 6f9d96a1; https://github.com/abseil/abseil-cpp/blob/df3ea785d8c30a9503321a3d35ee7d35808f190d/absl/base/options.h),
+#: so a symbol of it (``_ZN4absl14lts_2020_02_25...``) dates the TensorFlow a compiled
+#: companion was built against: TensorFlow pins abseil by commit, and a companion's ops link
+#: the abseil of the TensorFlow they were built with. Each row: the TensorFlow lines whose
+#: sources pin that LTS commit (tensorflow/workspace.bzl at v2.3.0,
+#: ``abseil-cpp-df3ea785d8c30a9503321a3d35ee7d35808f190d``, which the
+#: third_party/absl/workspace.bzl split out of it during 2.4's development kept as
+#: ABSL_COMMIT, so 2.4 is read from the file's history rather than from its tag;
+#: third_party/absl/workspace.bzl at v2.5.0, ``6f9d96a1f41439ac172ee2ef7ccd8edf0e5d068c``,
+#: "Abseil LTS branch, Sept 2020, Patch 3"). Later lines are left out until the pin at each
+#: tag is read (2.6 on pin other LTS commits, such as 997aaf3a, lts_20210324): no row is
+#: guessed, and a namespace without a row names its release only.
+ABSL_LTS_TF_LINES: Final[Mapping[str, tuple[str, ...]]] = {
+    "2020_02_25": ("2.3", "2.4"),
+    "2020_09_23": ("2.5",),
+}
+
+#: An abseil symbol's LTS namespace, as Itanium mangling prints it after ``4absl``: its length,
+#: then ``lts_`` and the date (``14lts_2020_02_25``, ``12lts_20230802``).
+_ABSL_LTS = re.compile(r"4absl\d{1,2}lts_(?P<date>\d{4}_?\d\d_?\d\d)")
+
+#: The C++ namespaces a companion's compiled library shares with the TensorFlow it was built
+#: against, by their mangled prefix: abseil, protobuf (google::protobuf), TensorFlow's own,
+#: TSL and XLA (TensorFlow's code split out since 2.13).
+_TF_BUILD_NAMESPACES = re.compile(r"^_*Z[NK]*(?:4absl|6google8protobuf|10tensorflow|3tsl|3xla)")
+
+
+def tf_build_symbol(symbol: str) -> bool:
+    """Whether a missing mangled symbol is of a namespace a compiled companion shares with the
+    TensorFlow it was built against (abseil, protobuf, TensorFlow, TSL, XLA)."""
+    return _TF_BUILD_NAMESPACES.match(symbol) is not None
+
+
+def absl_lts_lines(symbol: str) -> tuple[str, tuple[str, ...]]:
+    """The abseil LTS release a mangled symbol names (``2020_02_25``) and the TensorFlow lines
+    built with it (:data:`ABSL_LTS_TF_LINES`; empty where no row knows it); ("", ()) for a
+    symbol that names none."""
+    found = _ABSL_LTS.search(symbol)
+    if found is None:
+        return "", ()
+    date = found.group("date")
+    return date, ABSL_LTS_TF_LINES.get(date, ())
+
+
+def companion_build_fix(m: Machine, name: str, symbol: str, tf_version: Optional[str]) -> Fix:
+    """A compiled companion (``name``) whose library misses a symbol of the TensorFlow build it
+    was made for (abseil, protobuf, TensorFlow's own): its release for the installed
+    TensorFlow (:func:`companion_fix`), and where the symbol's abseil LTS namespace dates the
+    build, the TensorFlow lines it was built for, with that TensorFlow as the other way out.
+    ``tf_version``: the TensorFlow the log shows, if any."""
+    fix = companion_fix(m, name)
+    date, lines = absl_lts_lines(symbol)
+    if not date:
+        return fix
+    if not lines:
+        return Fix(
+            f"{fix.text} The missing symbol is of abseil's LTS release {date} "
+            f"(namespace absl::lts_{date}), the abseil of the TensorFlow {name} was built "
+            "against; no TensorFlow line this tfdoctor knows pins it.",
+            fix.commands,
+        )
+    shown = " or ".join(lines)
+    if tf_version is not None and ".".join(tf_version.split(".")[:2]) in lines:
+        # The TensorFlow shown is of those lines: the abseil is not what differs.
+        return fix
+    last = lines[-1]
+    major, minor = last.split(".")[:2]
+    spec = f"tensorflow>={lines[0]},<{major}.{int(minor) + 1}"
+    running = f" TensorFlow {tf_version} is not of those lines." if tf_version else ""
+    return Fix(
+        f"{fix.text} The missing symbol is of abseil's LTS release {date} (namespace "
+        f"absl::lts_{date}), which TensorFlow {shown} built with: {name} was built for "
+        f"TensorFlow {shown}.{running} Where no {name} release for the installed TensorFlow "
+        f"exists, install TensorFlow {last} beside this {name} instead.",
+        (*fix.commands, *m.pip_install(spec)),
+    )
+
+
 def _companion_release_fix(
     m: Machine,
     name: Optional[str],

@@ -666,6 +666,9 @@ class Revealed(Record):
     #: The file whose code called ``tf.load_op_library`` in a traceback (the frame before
     #: TensorFlow's load_library.py): whose op library it loaded.
     op_loader: Optional[str] = None
+    #: The import package whose compiled extension Windows refused ("DLL load failed"), as a
+    #: traceback shows it, where it is not TensorFlow's family (mpi4py, cv2, h5py).
+    dll_extension: Optional[str] = None
     #: TensorFlow found no NVIDIA kernel driver on the host (cuda_diagnostics.cc) and nothing
     #: in the log expects a GPU (no GPU shown, listed, wanted or complained of, no container).
     no_gpu_host: bool = False
@@ -1037,6 +1040,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         wheel_refusals=tuple(evidence.wheel_refusals),
         tags_platform=evidence.tags_platform,
         op_loader=op_loader_in(evidence.first_text),
+        dll_extension=_dll_extension(evidence.tracebacks),
         pip_version=evidence.first("pip_version", evidence_only=True),
         dyld_built_for=evidence.first("macos_version", evidence_only=True),
         mac=mac,
@@ -2136,7 +2140,13 @@ def _companion(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
     libraries = [g["library"] for h in hits for g in h.groups if g.get("library")]
     named = _group(hits, "dist")
     op = _group(hits, "op")
-    owners = (origin_of(x).dist or plugin_dist(x) or _library_owner(x) for x in libraries)
+    owners = (
+        origin_of(x).dist
+        or plugin_dist(x)
+        or _library_owner(x)
+        or _built_on_tensorflow(installed_package(x))
+        for x in libraries
+    )
     dist = (
         next(filter(None, owners), "")
         if libraries
@@ -2246,6 +2256,64 @@ def _conda_build_library(hits: Sequence[Hits], r: Revealed) -> Optional[str]:
     return None
 
 
+#: Python's words as Windows refuses an extension module (Python 3.8 on name it:
+#: ``DLL load failed while importing MPI``; Python/dynload_win.c).
+_DLL_REFUSED = re.compile(r"DLL load failed(?: while importing (?P<module>\w+))?")
+#: An absolute import statement: its top-level package.
+_IMPORTS = re.compile(r"^\s*(?:from|import)\s+(?P<top>[A-Za-z_]\w*)")
+
+
+def _dll_extension(tracebacks: Sequence[Traceback]) -> Optional[str]:
+    """The import package whose compiled extension Windows refused, where a traceback shows
+    it and it is not of TensorFlow's family: the package the innermost frame's import
+    statement names (``from mpi4py import MPI``), else the installed package that frame is
+    in (cv2's ``from .cv2 import *``), else the module Python names (``while importing
+    cv2``) where the module table knows its distribution. None for TensorFlow's own
+    (``_pywrap_tensorflow_internal``) or where nothing says whose."""
+    for tb in tracebacks:
+        refused = _DLL_REFUSED.search(tb.message)
+        if refused is None or tb.ignored:
+            continue
+        module = refused.group("module") or ""
+        if module.startswith("_pywrap"):
+            return None
+        last = tb.frames[-1] if tb.frames else None
+        code = last.code if last is not None else tb.statement or tb.code
+        stated = _IMPORTS.match(code)
+        package = (
+            stated.group("top")
+            if stated is not None
+            else installed_package(last.path)
+            if last is not None
+            else None
+        ) or (module if module and distribution_of(module) else None)
+        if package is None or package in modules().family:
+            return None
+        return package
+    return None
+
+
+def _msvc_runtime(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    """Windows' "DLL load failed" is TensorFlow's missing runtime only where the extension is
+    TensorFlow's: another package's extension (mpi4py's, cv2's) needs its own DLLs."""
+    if r.dll_extension is not None:
+        return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.extension_dll_fix(
+            m, r.dll_extension, distribution_of(r.dll_extension)
+        )
+    return causes.platform.MSVC_RUNTIME_MISSING, causes.platform.msvc_fix()
+
+
+def _built_on_tensorflow(package: Optional[str]) -> str:
+    """The distribution of an installed import package that is built on TensorFlow (a
+    companion of its family, or a library the module table marks as written against it),
+    TensorFlow itself left out; "" for any other package or none."""
+    dist = distribution_of(package) if package else None
+    if not dist or dist in TF_DISTRIBUTIONS:
+        return ""
+    table = modules()
+    return dist if package in table.family or package in table.on_tensorflow else ""
+
+
 def _library_owner(library: str) -> str:
     """The distribution a library's own name says it belongs to (``libtensorflow_io.so`` is
     tensorflow_io's: tensorflow-io), or ""."""
@@ -2268,6 +2336,13 @@ _INSTALLED_PATH = re.compile(r"""[^\s'"]*[/\\](?:site|dist)-packages[/\\][^\s'",
 def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     if any(h.signature.id == "tensorrt-stub-abort" for h in hits):
         return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.tensorrt_fix()
+    if any(h.signature.id == "windows-extension-dll-load-failed" for h in hits):
+        # A package's own extension (Python names it, or the traceback's import does).
+        module = r.dll_extension or _group(hits, "library")
+        package = module if module and distribution_of(module) else r.dll_extension
+        return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.extension_dll_fix(
+            m, package, distribution_of(package) if package else None
+        )
     if any(h.signature.id == "framework-library-not-linked" for h in hits):
         return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.framework_link_fix()
     if any(h.signature.id in ("c-api-header-not-found", "c-api-library-not-linked") for h in hits):
@@ -2294,6 +2369,13 @@ def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
         # A library that loaded but needs a symbol nothing defines: it, or the library that
         # should define it (the message's "version" names that one), is of another build.
         top = installed_package(os.path.normpath(library))
+        built_on_tf = _built_on_tensorflow(top)
+        if built_on_tf and causes.software.tf_build_symbol(symbol):
+            # A compiled companion's own library missing a symbol of the TensorFlow build it
+            # links (abseil, protobuf, TensorFlow's): built for another TensorFlow.
+            return causes.software.COMPANION_MISMATCH, causes.software.companion_build_fix(
+                m, built_on_tf, symbol, r.tf_version
+            )
         return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.undefined_symbol_fix(
             library, symbol, _package_named(top), _group(hits, "required")
         )
@@ -2888,7 +2970,6 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
         causes.software.unrecognised_distribution_fix(m, "transformers", None)
     ),
     causes.software.TF_GPU_PACKAGE_REMOVED: causes.software.tensorflow_gpu_removed_fix,
-    causes.platform.MSVC_RUNTIME_MISSING: lambda m: causes.platform.msvc_fix(),
     causes.platform.METAL_NO_WHEEL_FOR_PYTHON: causes.platform.metal_python_fix,
     causes.gpu.CUINIT_UNKNOWN_ERROR: lambda m: causes.gpu.cuinit_unknown_fix(),
     causes.gpu.CUDA_VISIBLE_DEVICES_HIDDEN: causes.gpu.no_device_fix,
@@ -2972,6 +3053,7 @@ BUILDERS: dict[str, Builder] = {
     ),
     causes.code.API_DEFAULT_CHANGED: _api_default,
     causes.platform.CPU_LACKS_AVX: _cpu_avx,
+    causes.platform.MSVC_RUNTIME_MISSING: _msvc_runtime,
     causes.platform.BAZEL_VERSION_MISMATCH: _bazel,
     causes.platform.BUILD_PYTHON_HEADERS_MISSING: lambda m, r, h: (
         causes.platform.BUILD_PYTHON_HEADERS_MISSING,

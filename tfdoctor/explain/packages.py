@@ -118,7 +118,10 @@ def package_findings(
         *(_conda_python(x, m) for x in conda_conflicts),
         *(_conda_missing(x, m) for x in conda_missing),
         *(_source_build(b, m) for b in source_builds),
-        *(_conflict(c, m, _legacy_keras_used(tracebacks)) for c in conflicts),
+        *(
+            _conflict(c, m, _legacy_keras_used(tracebacks), _pair_failed(c, tracebacks))
+            for c in conflicts
+        ),
         *(_import_check(c, m) for c in checks),
         *_companions_off_table(m),
         *(_keras2_object(tb, m) for tb in tracebacks),
@@ -314,11 +317,15 @@ def _legacy_keras_used(tracebacks: Sequence[Traceback]) -> bool:
     )
 
 
-def _conflict(c: Conflict, m: Machine, legacy_keras_used: bool = True) -> Optional[Finding]:
+def _conflict(
+    c: Conflict, m: Machine, legacy_keras_used: bool = True, pair_failed: bool = False
+) -> Optional[Finding]:
     """The cause one broken requirement stands for: a companion built for another TensorFlow,
     or one of TensorFlow's own dependencies outside the range it declares. ``legacy_keras_used``:
     the log shows tf-keras in use (a tf-keras of another TensorFlow breaks only what imports
-    it, as ``TF_USE_LEGACY_KERAS`` or ``import tf_keras`` does)."""
+    it, as ``TF_USE_LEGACY_KERAS`` or ``import tf_keras`` does). ``pair_failed``: the failure
+    the log ends in follows from the pair (:func:`_pair_failed`), which then answers for two
+    packages neither of which is TensorFlow."""
     if c.kind == "between":
         return _between(c, m) if c.requirer in TF_DISTRIBUTIONS else None
     if c.kind == "backtrack":
@@ -405,8 +412,49 @@ def _conflict(c: Conflict, m: Machine, legacy_keras_used: bool = True) -> Option
             ),
         )
     if c.requirer not in TF_DISTRIBUTIONS:
-        return None  # neither side is TensorFlow: not a TensorFlow problem to explain
+        # Neither side is TensorFlow: answered only where the log's failure is the pair's.
+        return _pair_out_of_range(c, m, said) if pair_failed else None
     return _tf_requirement(c, m, said)
+
+
+def _pair_failed(c: Conflict, tracebacks: Sequence[Traceback]) -> bool:
+    """Whether the log's failure follows from pip's notice ``c`` of an installed release out
+    of its requirer's range: the notice is all the log shows (no traceback), or a traceback
+    runs through either package (numba's frames raising over the llvmlite it was not built
+    for). Another package's exception is another failure, the notice beside it noise."""
+    if c.kind != "installed":
+        return False
+    if not tracebacks:
+        return True
+    table = modules()
+    # The import packages of either distribution: the module table's, else its own name
+    # (numba, llvmlite), as most distributions name their package.
+    names = {d.replace("-", "_") for d in (c.requirer, c.target)}
+    names |= {mod for mod, dist in table.dists.items() if dist in (c.requirer, c.target)}
+    return any(installed_package(frame.path) in names for tb in tracebacks for frame in tb.frames)
+
+
+def _pair_out_of_range(c: Conflict, m: Machine, said: str) -> Finding:
+    """Any two packages pip says are installed out of range, neither of them TensorFlow
+    (numba and the llvmlite it was not built for): the requirer runs only with the range it
+    declares, which pip's own words print (pip's install.py ``_warn_about_conflicts``:
+    https://github.com/pypa/pip/blob/24.0/src/pip/_internal/commands/install.py)."""
+    return causes.finding(
+        f"explain.{causes.software.DEPENDENCY_OUT_OF_RANGE}",
+        Severity.WARNING,
+        causes.software.DEPENDENCY_OUT_OF_RANGE,
+        f"{c.target} {c.have} is outside the range {c.requirer_named} declares "
+        f"({c.target}{c.spec})",
+        said,
+        causes.common.install_fix(
+            m,
+            f"Install {c.target} in the range {c.requirer} {c.requirer_version} declares; "
+            f"where another package pins {c.target} outside it (pip's output names the "
+            f"requirements it kept), install the release of {c.requirer} or of that package "
+            "whose range meets the other's.",
+            f"{c.target}{c.spec}",
+        ),
+    )
 
 
 def _protobuf_breaks(c: Conflict) -> bool:

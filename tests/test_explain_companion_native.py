@@ -1,0 +1,172 @@
+"""Native libraries of companions and of other packages: a companion's own library missing a
+symbol of the TensorFlow build it was made for (abseil's LTS namespace dates it), Windows
+refusing another package's extension module, and pip's notice of any two packages out of
+range."""
+
+from __future__ import annotations
+
+from tests.explaining import explained, fix_text, top_error
+from tfdoctor.causes.software import absl_lts_lines, tf_build_symbol
+
+# --- a companion's library built for another TensorFlow ----------------------------------------
+
+
+def _reverb_import(symbol: str) -> str:
+    site = "/opt/venv/lib/python3.8/site-packages"
+    return (
+        "Traceback (most recent call last):\n"
+        '  File "learner.py", line 2, in <module>\n'
+        "    import reverb\n"
+        f'  File "{site}/reverb/pybind.py", line 1, in <module>\n'
+        "    import tensorflow as _tf; from .libpybind import *; del _tf\n"
+        f"ImportError: {site}/reverb/libpybind.so: undefined symbol: {symbol}\n"
+    )
+
+
+def test_an_abseil_lts_symbol_dates_the_tensorflow_the_companion_was_built_for() -> None:
+    report = explained(_reverb_import("_ZN4absl14lts_2020_02_2513base_internal8SpinLock4LockEv"))
+    top = top_error(report)
+    assert top.cause == "companion-mismatch"
+    text = fix_text(top)
+    assert "dm-reverb" in text and "2.4" in text and "lts_2020_02_25" in text
+    assert 'pip install "tensorflow>=2.3,<2.5"' in text
+    assert all(f.cause != "native-library-unresolved" for f in report.findings)
+
+
+def test_a_protobuf_symbol_in_a_companion_is_the_companion_too() -> None:
+    top = top_error(explained(_reverb_import("_ZN6google8protobuf7Message8CopyFromERKS1_")))
+    assert top.cause == "companion-mismatch" and "dm-reverb" in fix_text(top)
+
+
+def test_a_tensorflow_symbol_names_the_companion_by_its_package() -> None:
+    top = top_error(explained(_reverb_import("_ZN10tensorflow6Tensor12CheckTypeEv")))
+    assert top.cause == "companion-mismatch" and "dm-reverb" in fix_text(top)
+
+
+def test_an_abseil_symbol_of_a_package_not_built_on_tensorflow_is_not_a_companion() -> None:
+    text = (
+        "ImportError: /opt/venv/lib/python3.10/site-packages/grpc/_cython/cygrpc.so: "
+        "undefined symbol: _ZN4absl12lts_2023080212log_internal10LogMessageD1Ev\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "native-library-unresolved"
+
+
+def test_a_c_symbol_in_a_companion_is_left_to_the_loader_reading() -> None:
+    text = (
+        "ImportError: /opt/venv/lib/python3.8/site-packages/reverb/libpybind.so: "
+        "undefined symbol: PyUnicode_AsUTF8\n"
+    )
+    assert top_error(explained(text)).cause == "native-library-unresolved"
+
+
+def test_abseil_namespaces_and_the_lines_they_date() -> None:
+    assert absl_lts_lines("_ZN4absl14lts_2020_09_234Cord7PrependEv") == ("2020_09_23", ("2.5",))
+    assert absl_lts_lines("_ZN4absl12lts_202308024CordD1Ev") == ("20230802", ())
+    assert absl_lts_lines("_ZN10tensorflow6TensorD1Ev") == ("", ())
+    assert tf_build_symbol("_ZNK6google8protobuf7Message11GetTypeNameEv")
+    assert not tf_build_symbol("_ZN4cv2x3MatD1Ev")
+
+
+# --- Windows refusing another package's extension ----------------------------------------------
+
+
+def test_mpi4py_refused_on_windows_needs_microsoft_mpi_not_tensorflows_runtime() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "C:\\work\\agents\\run_ppo.py", line 7, in <module>\n'
+        "    from mpi4py import MPI\n"
+        "ImportError: DLL load failed: The specified module could not be found.\n"
+    )
+    report = explained(text)
+    top = top_error(report)
+    assert top.cause == "native-library-unresolved"
+    assert "Microsoft MPI" in fix_text(top) and "where msmpi.dll" in fix_text(top)
+    assert all(f.cause != "msvc-runtime-missing" for f in report.findings)
+
+
+def test_python_names_the_extension_and_the_procedure_is_missing() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "C:\\Users\\me\\lab\\viz.py", line 2, in <module>\n'
+        "    import cv2\n"
+        '  File "C:\\Python39\\lib\\site-packages\\cv2\\__init__.py", line 8, in <module>\n'
+        "    from .cv2 import *\n"
+        "ImportError: DLL load failed while importing cv2: The specified procedure could not "
+        "be found.\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "native-library-unresolved"
+    assert "pip uninstall -y opencv-python" in fix_text(top)
+    assert "Visual C++" not in fix_text(top)
+
+
+def test_tensorflows_own_dll_keeps_its_runtime_fix() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "C:\\work\\train.py", line 1, in <module>\n'
+        "    import tensorflow as tf\n"
+        "ImportError: DLL load failed: The specified module could not be found.\n"
+    )
+    assert top_error(explained(text)).cause == "msvc-runtime-missing"
+    named = (
+        "ImportError: DLL load failed while importing _pywrap_tensorflow_internal: "
+        "The specified module could not be found.\n"
+    )
+    assert top_error(explained(named)).cause == "msvc-runtime-missing"
+
+
+def test_a_procedure_missing_with_no_package_shown_gives_no_package() -> None:
+    text = "ImportError: DLL load failed: The specified procedure could not be found.\n"
+    top = top_error(explained(text))
+    assert top.cause == "native-library-unresolved"
+    assert "MPI" not in fix_text(top)
+
+
+# --- pip's notice of any pair out of range ----------------------------------------------------
+
+
+def test_the_legacy_resolvers_notice_of_two_packages_out_of_range() -> None:
+    text = (
+        "ERROR: numba 0.54.1 has requirement llvmlite<0.38,>=0.37.0rc1, but you'll have "
+        "llvmlite 0.35.0 which is incompatible.\n"
+    )
+    report = explained(text)
+    found = [f for f in report.findings if f.cause == "dependency-out-of-range"]
+    assert found and found[0].severity.name in ("WARNING", "ERROR")
+    assert 'pip install "llvmlite<0.38,>=0.37.0rc1"' in fix_text(found[0])
+
+
+def test_the_new_resolvers_notice_with_the_pairs_traceback() -> None:
+    text = (
+        "ERROR: pip's dependency resolver does not currently take into account all the "
+        "packages that are installed.\n"
+        "pandas 2.1.0 requires numpy>=1.22.4, but you have numpy 1.21.6 which is incompatible.\n"
+        "Traceback (most recent call last):\n"
+        '  File "prep.py", line 1, in <module>\n'
+        "    import pandas\n"
+        '  File "/srv/env/lib/python3.10/site-packages/pandas/__init__.py", line 22, in <module>\n'
+        "    from pandas.compat import is_numpy_dev\n"
+        "ImportError: Unable to import required dependencies\n"
+    )
+    found = [f for f in explained(text).findings if f.cause == "dependency-out-of-range"]
+    assert found and 'pip install "numpy>=1.22.4"' in fix_text(found[0])
+
+
+def test_a_pairs_notice_beside_another_packages_failure_is_not_blamed() -> None:
+    text = (
+        "pandas 2.1.0 requires numpy>=1.22.4, but you have numpy 1.21.6 which is incompatible.\n"
+        "Traceback (most recent call last):\n"
+        '  File "/srv/env/lib/python3.10/site-packages/requests/api.py", line 59, in request\n'
+        "    return session.request(method=method, url=url, **kwargs)\n"
+        "ConnectionError: HTTPSConnectionPool(host='example.org', port=443)\n"
+    )
+    assert all(f.cause != "dependency-out-of-range" for f in explained(text).findings)
+
+
+def test_a_requirement_that_is_met_is_no_finding() -> None:
+    text = (
+        "numba 0.56.4 requires llvmlite<0.40,>=0.39.0dev0, but you have llvmlite 0.39.1 "
+        "which is incompatible.\n"
+    )
+    assert all(f.cause != "dependency-out-of-range" for f in explained(text).findings)
