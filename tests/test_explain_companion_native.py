@@ -133,7 +133,8 @@ def test_the_legacy_resolvers_notice_of_two_packages_out_of_range() -> None:
     )
     report = explained(text)
     found = [f for f in report.findings if f.cause == "dependency-out-of-range"]
-    assert found and found[0].severity.name in ("WARNING", "ERROR")
+    # pip prints the notice after installs that then run: alone, it is a note with its fix.
+    assert found and found[0].severity.name == "INFO"
     assert 'pip install "llvmlite<0.38,>=0.37.0rc1"' in fix_text(found[0])
 
 
@@ -151,6 +152,7 @@ def test_the_new_resolvers_notice_with_the_pairs_traceback() -> None:
     )
     found = [f for f in explained(text).findings if f.cause == "dependency-out-of-range"]
     assert found and 'pip install "numpy>=1.22.4"' in fix_text(found[0])
+    assert found[0].severity.name == "WARNING"
 
 
 def test_a_pairs_notice_beside_another_packages_failure_is_not_blamed() -> None:

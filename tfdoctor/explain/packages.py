@@ -119,7 +119,7 @@ def package_findings(
         *(_conda_missing(x, m) for x in conda_missing),
         *(_source_build(b, m) for b in source_builds),
         *(
-            _conflict(c, m, _legacy_keras_used(tracebacks), _pair_failed(c, tracebacks))
+            _conflict(c, m, _legacy_keras_used(tracebacks), _pair_weight(c, tracebacks))
             for c in conflicts
         ),
         *(_import_check(c, m) for c in checks),
@@ -143,7 +143,12 @@ def package_findings(
         *module_findings(tracebacks, m, kernel_installs),
         *generated_code_findings(tracebacks, m),
     ):
-        if finding is not None and finding.id not in out:
+        if finding is None:
+            continue
+        kept = out.get(finding.id)
+        # One finding per id, where it first appears; a later one of that id that weighs more
+        # (TensorFlow's own requirement after another pair's note) takes its place.
+        if kept is None or finding.severity.rank > kept.severity.rank:
             out[finding.id] = finding
     return list(out.values())
 
@@ -318,7 +323,10 @@ def _legacy_keras_used(tracebacks: Sequence[Traceback]) -> bool:
 
 
 def _conflict(
-    c: Conflict, m: Machine, legacy_keras_used: bool = True, pair_failed: bool = False
+    c: Conflict,
+    m: Machine,
+    legacy_keras_used: bool = True,
+    pair_weight: Optional[Severity] = None,
 ) -> Optional[Finding]:
     """The cause one broken requirement stands for: a companion built for another TensorFlow,
     or one of TensorFlow's own dependencies outside the range it declares. ``legacy_keras_used``:
@@ -413,35 +421,39 @@ def _conflict(
         )
     if c.requirer not in TF_DISTRIBUTIONS:
         # Neither side is TensorFlow: answered only where the log's failure is the pair's.
-        return _pair_out_of_range(c, m, said) if pair_failed else None
+        return _pair_out_of_range(c, m, said, pair_weight) if pair_weight else None
     return _tf_requirement(c, m, said)
 
 
-def _pair_failed(c: Conflict, tracebacks: Sequence[Traceback]) -> bool:
-    """Whether the log's failure follows from pip's notice ``c`` of an installed release out
-    of its requirer's range: the notice is all the log shows (no traceback), or a traceback
-    runs through either package (numba's frames raising over the llvmlite it was not built
-    for). Another package's exception is another failure, the notice beside it noise."""
+def _pair_weight(c: Conflict, tracebacks: Sequence[Traceback]) -> Optional[Severity]:
+    """How much pip's notice ``c`` of an installed release out of its requirer's range weighs:
+    a warning where a traceback runs through either package (numba's frames raising over the
+    llvmlite it was not built for); a note where the notice is all the log shows (pip prints
+    it after installs that then run: the pair may well work); nothing beside another
+    package's exception, another failure, the notice beside it noise."""
     if c.kind != "installed":
-        return False
+        return None
     if not tracebacks:
-        return True
+        return Severity.INFO
     table = modules()
     # The import packages of either distribution: the module table's, else its own name
     # (numba, llvmlite), as most distributions name their package.
     names = {d.replace("-", "_") for d in (c.requirer, c.target)}
     names |= {mod for mod, dist in table.dists.items() if dist in (c.requirer, c.target)}
-    return any(installed_package(frame.path) in names for tb in tracebacks for frame in tb.frames)
+    through = any(
+        installed_package(frame.path) in names for tb in tracebacks for frame in tb.frames
+    )
+    return Severity.WARNING if through else None
 
 
-def _pair_out_of_range(c: Conflict, m: Machine, said: str) -> Finding:
+def _pair_out_of_range(c: Conflict, m: Machine, said: str, severity: Severity) -> Finding:
     """Any two packages pip says are installed out of range, neither of them TensorFlow
     (numba and the llvmlite it was not built for): the requirer runs only with the range it
     declares, which pip's own words print (pip's install.py ``_warn_about_conflicts``:
     https://github.com/pypa/pip/blob/24.0/src/pip/_internal/commands/install.py)."""
     return causes.finding(
         f"explain.{causes.software.DEPENDENCY_OUT_OF_RANGE}",
-        Severity.WARNING,
+        severity,
         causes.software.DEPENDENCY_OUT_OF_RANGE,
         f"{c.target} {c.have} is outside the range {c.requirer_named} declares "
         f"({c.target}{c.spec})",
