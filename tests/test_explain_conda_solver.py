@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tests import factories as f
 from tests.explaining import explained, fix_text, top_error
 
 _OTHER = "conda-env-file-other-platform"
@@ -130,3 +131,13 @@ def test_the_build_string_command_keeps_pip_pins(tmp_path: Path) -> None:
     subprocess.run(fix.commands[0], shell=True, check=True)  # the fix's own command
     out = (tmp_path / "environment-nobuilds.yml").read_text()
     assert "  - zlib=1.2.11\n" in out and "libgcc" not in out and "tensorflow==2.4.1" in out
+
+
+def test_a_glibc_the_machine_really_lacks_is_the_system_too_old() -> None:
+    line = "   └─ __glibc >=2.38,<3.0.a0 *, which is missing on the system.\n"
+    # The machine's facts (where TensorFlow imports) only note the log's finding: its cause
+    # is what is judged here.
+    machine = f.facts(platform=f.platform(libc_version="2.35"))
+    assert explained(line, machine).findings[0].cause == "glibc-too-old"
+    newer = f.facts(platform=f.platform(libc_version="2.39"))
+    assert explained(line, newer).findings[0].cause == _VIRTUAL

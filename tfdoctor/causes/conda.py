@@ -309,7 +309,7 @@ def env_file_other_platform_fix(platform_only: Sequence[str], file: str) -> Fix:
     drop = ""
     if platform_only:
         names = "|".join(n.replace(".", "\\.") for n in platform_only)
-        drop = f" -e '/^[[:space:]]*-[[:space:]]*({names})([=[:space:]]|$)/d'"
+        drop = f" -e '/^[[:space:]]*-[[:space:]]*([^[:space:]:]+::)?({names})([=[:space:]]|$)/d'"
     stripped = file.rsplit(".", 1)[0] + "-nobuilds.yml"
     which = (
         f" and {', '.join(platform_only)} (packages of another platform)" if platform_only else ""
@@ -337,10 +337,13 @@ def pypi_only_fix(specs: Sequence[tuple[str, str]], file: str) -> Fix:
         f"{listed}: published on PyPI, not in the conda channels the file uses. Move them from "
         "the file's conda dependencies to its pip: section (add `- pip` to the dependencies, "
         f"then `- pip:` with `- {_pip_spec(*specs[0])}` ...), or remove them from the file and "
-        "install them with pip once the environment exists (in it, activated).",
+        "install them with pip once the environment exists, in it.",
         (
-            f"sed -i.bak -E '/^[[:space:]]*-[[:space:]]*({names})([=<>[:space:]]|$)/d' {file}",
+            "sed -i.bak -E '/^[[:space:]]*-[[:space:]]*([^[:space:]:]+::)?"
+            f"({names})([=<>[:space:]]|$)/d' {file}",
             f"conda env create -f {file}",
+            # The environment the file names (its name: field), active for pip.
+            f"conda activate \"$(sed -n 's/^name:[[:space:]]*//p' {file})\"",
             f"python -m pip install {reqs}",
         ),
     )
@@ -361,12 +364,12 @@ def virtual_package_fix(package: str, floor: str, pixi: bool) -> Fix:
     where not shown), where the machine that runs the code has it (``pixi``: the log is
     pixi's, whose system requirements say what the machine has)."""
     what, variable, key, probe = VIRTUAL_PACKAGES[package]
-    value = floor or f"(the version `{probe}` shows)"
+    value = floor or "X.Y"
     declare = (
-        f'in pixi.toml\'s [system-requirements] table, {key} = "{value}"'
+        f'{key} = "{value}" in pixi.toml\'s [system-requirements] table'
         if pixi
         else f"{variable}={value} before conda solves"
-    )
+    ) + ("" if floor else f", X.Y being the version `{probe}` shows")
     lacks = {
         "__cuda": "a machine without an NVIDIA GPU and driver needs CPU builds instead",
         "__osx": "an older Mac needs a macOS update or an older release of the package",

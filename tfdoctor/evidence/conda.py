@@ -99,10 +99,11 @@ class UnresolvedSpec(Record):
 
 #: conda's ResolvePackageNotFound: its name, then one ``  - SPEC`` line per spec it could not
 #: find (conda/exceptions.py, ``"  - %s" % bad_chain``); ``conda env create`` prints it for
-#: an environment file's dependencies. A spec is ``name=version=build`` or ``name==version``.
+#: an environment file's dependencies. A spec is ``name=version=build`` or ``name==version``,
+#: after its channel where the file names one (``conda-forge::name``).
 _UNRESOLVED = re.compile(r"ResolvePackageNotFound:[ \t]*\r?\n((?:[ \t]*- [^\n]{1,300}\n?){1,200})")
 _SPEC = re.compile(
-    r"^[ \t]*- (?P<name>[A-Za-z0-9_][\w.-]{0,100})"
+    r"^[ \t]*- (?:[\w./-]{1,100}::)?(?P<name>[A-Za-z0-9_][\w.-]{0,100})"
     r"(?:={1,2}(?P<version>[\w.*+!]{1,60})(?:=(?P<build>[\w.*+]{1,100}))?)?[ \t\r]*$"
 )
 

@@ -2831,10 +2831,7 @@ BUILDERS: dict[str, Builder] = {
             os=r.os,
         ),
     ),
-    causes.conda.CONDA_VIRTUAL_PACKAGE_MISMATCH: lambda m, r, hits: (
-        causes.conda.CONDA_VIRTUAL_PACKAGE_MISMATCH,
-        causes.conda.virtual_package_fix(*_virtual_package(hits), pixi=False),
-    ),
+    causes.conda.CONDA_VIRTUAL_PACKAGE_MISMATCH: lambda m, r, hits: _virtual(m, hits),
     causes.runtime.HOST_OUT_OF_MEMORY: lambda m, r, hits: (
         causes.runtime.HOST_OUT_OF_MEMORY,
         # The build service's own line says where the memory ran out, whatever else killed.
@@ -2894,6 +2891,19 @@ def _virtual_package(hits: Sequence[Hits]) -> tuple[str, str]:
         if any(m.group(1) == package for m in named):
             return package, floors[0] if floors else ""
     return "__cuda", ""
+
+
+def _virtual(m: Machine, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    """A virtual package the solver lacks: declared where the machine has it; where the
+    machine's own facts show an older glibc than the builds ask for, the system is too old."""
+    package, floor = _virtual_package(hits)
+    platform = m.facts.platform
+    have = platform.libc_version if platform is not None and platform.libc == "glibc" else None
+    if package == "__glibc" and floor and have and version_key(have) < version_key(floor):
+        return causes.platform.GLIBC_TOO_OLD, causes.platform.glibc_fix(f"GLIBC_{floor}")
+    return causes.conda.CONDA_VIRTUAL_PACKAGE_MISMATCH, causes.conda.virtual_package_fix(
+        package, floor, pixi=False
+    )
 
 
 def _conda_cpu_build(
