@@ -141,3 +141,21 @@ def test_a_glibc_the_machine_really_lacks_is_the_system_too_old() -> None:
     assert explained(line, machine).findings[0].cause == "glibc-too-old"
     newer = f.facts(platform=f.platform(libc_version="2.39"))
     assert explained(line, newer).findings[0].cause == _VIRTUAL
+
+
+def test_a_windows_gpu_file_on_a_mac_points_to_tensorflow_for_macos() -> None:
+    text = (
+        "(base) user@MacBook-Air ~ % conda env create -f DS-GPU.yml\n"
+        "ResolvePackageNotFound:\n"
+        "  - cudatoolkit==10.1.243=h74a9793_0\n"
+        "  - vc==14.2=h21ff451_1\n"
+    )
+    fix = fix_text(top_error(explained(text)))
+    assert "tensorflow-macos" in fix and "cudatoolkit" in fix
+
+
+def test_cuda_packages_without_a_mac_shown_name_no_macos_build() -> None:
+    text = (
+        "ResolvePackageNotFound:\n  - cudatoolkit==10.1.243=h74a9793_0\n  - vc==14.2=h21ff451_1\n"
+    )
+    assert "tensorflow-macos" not in fix_text(top_error(explained(text)))

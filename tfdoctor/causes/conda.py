@@ -304,8 +304,17 @@ def _pip_spec(name: str, version: str) -> str:
     return f"{name}=={version}" if version else name
 
 
-def env_file_other_platform_fix(platform_only: Sequence[str], file: str) -> Fix:
-    """An environment file with another platform's exact builds: its dependencies only."""
+#: conda's CUDA packages: built for Linux and Windows only (NVIDIA ships no CUDA for macOS
+#: since CUDA 10.2, https://docs.nvidia.com/cuda/archive/10.2/cuda-toolkit-release-notes/).
+CUDA_PACKAGES = frozenset({"cudatoolkit", "cudnn", "cuda-toolkit", "cuda-runtime", "cuda-nvcc"})
+
+
+def env_file_other_platform_fix(
+    platform_only: Sequence[str], file: str, mac_cuda: Sequence[str] = ()
+) -> Fix:
+    """An environment file with another platform's exact builds: its dependencies only
+    (``mac_cuda``: CUDA packages the file lists where the log shows a Mac, which no Mac
+    build serves: TensorFlow for macOS from pip instead)."""
     drop = ""
     if platform_only:
         names = "|".join(n.replace(".", "\\.") for n in platform_only)
@@ -319,7 +328,15 @@ def env_file_other_platform_fix(platform_only: Sequence[str], file: str) -> Fix:
         "machine with only the packages that were asked for (`conda env export "
         "--from-history`), or drop the build strings" + which + " from it here and let conda "
         "pick this platform's builds; a file the project made for this platform, where it has "
-        "one, serves as well.",
+        "one, serves as well."
+        + (
+            f" On a Mac, {', '.join(mac_cuda)} (CUDA) have no build at all: leave them and the "
+            "GPU TensorFlow out, and install TensorFlow for macOS with pip in the environment "
+            "(tensorflow-macos for 2.12 and older, tensorflow from 2.13; tensorflow-metal for "
+            "the Mac's GPU)."
+            if mac_cuda
+            else ""
+        ),
         (
             f"sed -E -e 's/^([[:space:]]*-[[:space:]]*[^=#[:space:]]+=[^=[:space:]]+)=[^[:space:]]+"
             f"[[:space:]]*$/\\1/'{drop} {file} > {stripped}",

@@ -3281,7 +3281,12 @@ def explain(
         findings.setdefault(found.id, found)
     for extra in (
         *requested_findings(evidence.install_requests, machine),
-        *environment_findings(evidence.unresolved, evidence.pypi_excluded, evidence.env_file),
+        *environment_findings(
+            evidence.unresolved,
+            evidence.pypi_excluded,
+            evidence.env_file,
+            mac=revealed.os == "macos" or revealed.mac is not None,
+        ),
         _conda_cpu_build(evidence.conda_rows, _gpu_shown(machine, revealed), revealed.os),
         ignores_requires_python,
         _stated_platform_release(evidence, machine),

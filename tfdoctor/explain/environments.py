@@ -19,6 +19,7 @@ from tfdoctor.causes.conda import (
     CONDA_ENV_FILE_OTHER_PLATFORM,
     CONDA_PACKAGE_PYPI_ONLY,
     CONDA_VIRTUAL_PACKAGE_MISMATCH,
+    CUDA_PACKAGES,
     EVERY_PLATFORM_PACKAGES,
     env_file_other_platform_fix,
     platform_of,
@@ -38,9 +39,11 @@ def _spec_text(spec: UnresolvedSpec) -> str:
     return "=".join(p for p in (spec.name, spec.version, spec.build) if p)
 
 
-def other_platform_finding(specs: Sequence[UnresolvedSpec], file: str) -> Optional[Finding]:
+def other_platform_finding(
+    specs: Sequence[UnresolvedSpec], file: str, mac: bool = False
+) -> Optional[Finding]:
     """Specs of another platform's export: a package only one platform has, or exact builds
-    (two or more) among which is a package every platform has."""
+    (two or more) among which is a package every platform has (``mac``: the log shows a Mac)."""
     platform_only = [s.name for s in specs if platform_of(s.name) is not None]
     built = [s for s in specs if s.build]
     everywhere = [s for s in built if s.name in EVERY_PLATFORM_PACKAGES]
@@ -63,7 +66,9 @@ def other_platform_finding(specs: Sequence[UnresolvedSpec], file: str) -> Option
         + ", ".join(_spec_text(s) for s in shown[:6])
         + f"\n{why}. `conda env export` writes each package's exact build; another platform "
         "has none of them.",
-        env_file_other_platform_fix(platform_only, file),
+        env_file_other_platform_fix(
+            platform_only, file, [s.name for s in specs if mac and s.name in CUDA_PACKAGES]
+        ),
     )
 
 
@@ -116,12 +121,16 @@ def pypi_excluded_finding(excluded: Sequence[str]) -> Optional[Finding]:
 
 
 def environment_findings(
-    specs: Sequence[UnresolvedSpec], excluded: Sequence[str], file: Optional[str]
+    specs: Sequence[UnresolvedSpec],
+    excluded: Sequence[str],
+    file: Optional[str],
+    mac: bool = False,
 ) -> list[Finding]:
-    """The findings a solver's refusal supports (none where the log does not show why)."""
+    """The findings a solver's refusal supports (none where the log does not show why;
+    ``mac``: the log shows a Mac)."""
     path = file or DEFAULT_ENV_FILE
     found = (
-        other_platform_finding(specs, path),
+        other_platform_finding(specs, path, mac),
         pypi_only_finding(specs, path),
         pypi_excluded_finding(excluded),
     )
