@@ -1,4 +1,5 @@
-"""Causes in a conda environment: its CUDA toolkit beside TensorFlow's build."""
+"""Causes in a conda environment: its CUDA toolkit beside TensorFlow's build, and the
+environment files and system requirements conda's and pixi's solvers refuse."""
 
 from __future__ import annotations
 
@@ -13,6 +14,22 @@ from tfdoctor.matrix import TFLine, version_key
 
 #: The ids of this area's causes, as checks, explain and scan name them.
 CONDA_CUDA_MISMATCH: Final = CauseId("conda-cuda-mismatch")
+CONDA_ENV_FILE_OTHER_PLATFORM: Final = CauseId("conda-env-file-other-platform")
+CONDA_PACKAGE_PYPI_ONLY: Final = CauseId("conda-package-pypi-only")
+CONDA_VIRTUAL_PACKAGE_MISMATCH: Final = CauseId("conda-virtual-package-mismatch")
+
+#: conda's guide to environment files: ``conda env export --from-history`` writes only the
+#: packages asked for, without the exact builds of one platform; a ``pip:`` section installs
+#: from PyPI.
+CONDA_ENV_GUIDE = (
+    "https://docs.conda.io/projects/conda/en/latest/user-guide/tasks/manage-environments.html"
+)
+#: conda's virtual packages (__cuda, __glibc, __osx) and the CONDA_OVERRIDE_* variables.
+CONDA_VIRTUAL_GUIDE = (
+    "https://docs.conda.io/projects/conda/en/latest/user-guide/tasks/manage-virtual.html"
+)
+#: pixi's system requirements: the virtual packages a workspace declares it runs on.
+PIXI_SYSTEM_REQUIREMENTS = "https://pixi.prefix.dev/latest/workspace/system_requirements/"
 
 #: Causes in the conda environment's CUDA.
 CAUSES: Mapping[str, Cause] = dict(
@@ -24,6 +41,40 @@ CAUSES: Mapping[str, Cause] = dict(
             "TensorFlow's build; their libraries come first once the environment is active "
             "and do not serve it.",
             TF_PIP_GUIDE,
+        ),
+        define(
+            CONDA_ENV_FILE_OTHER_PLATFORM,
+            "The conda environment file was exported on another platform",
+            "`conda env export` writes every package of an environment with its exact build "
+            "(name=version=build), including the packages only its platform has (Linux's "
+            "libgcc-ng and libstdcxx-ng, Windows' vc and vs2015_runtime); another platform's "
+            "channels have none of those builds, so conda stops with ResolvePackageNotFound "
+            "before installing anything.",
+            CONDA_ENV_GUIDE,
+        ),
+        define(
+            CONDA_PACKAGE_PYPI_ONLY,
+            "A package the environment file asks conda for is published on PyPI only",
+            "TensorFlow's companion packages (tensorflow-addons, tensorflow-metadata, "
+            "tensorflow-io, ...) are published on PyPI; conda's channels carry few of them or "
+            "none of their older releases, so an environment file listing them among conda's "
+            "dependencies stops with ResolvePackageNotFound. Under the file's pip: section pip "
+            "installs them from PyPI.",
+            CONDA_ENV_GUIDE,
+        ),
+        define(
+            CONDA_VIRTUAL_PACKAGE_MISMATCH,
+            "The solver's view of the system is below what a package needs",
+            "conda, mamba and pixi solve against virtual packages that stand for the system: "
+            "__cuda (the CUDA version the NVIDIA driver supports), __glibc and __osx (the C "
+            "library's and macOS' versions). conda detects them on the machine that solves (a "
+            "login node or an image build has no driver: no __cuda); pixi takes them from the "
+            "workspace's [system-requirements], with low defaults. Builds that need more are "
+            "refused, whatever the machine that runs the code has; CONDA_OVERRIDE_CUDA, "
+            "CONDA_OVERRIDE_GLIBC and CONDA_OVERRIDE_OSX, or pixi's system requirements, say "
+            "what it has.",
+            CONDA_VIRTUAL_GUIDE,
+            PIXI_SYSTEM_REQUIREMENTS,
         ),
     )
 )
@@ -172,4 +223,187 @@ def channel_build_fix(m: Machine) -> Fix:
             "conda search -c conda-forge tensorflow",
             "python -m pip install tensorflow",
         ),
+    )
+
+
+# --- environment files and system requirements ---------------------------------------------
+
+#: Packages that exist for one platform only, with that platform: an environment file that
+#: lists them with exact builds was exported there. Linux: the GCC runtime conda's Linux
+#: builds link (libgcc-ng, libstdcxx-ng, libgomp, libgfortran-ng, _libgcc_mutex) and its
+#: linker (ld_impl_linux-64); Windows: the Visual C++ runtimes (vc, vs2015_runtime,
+#: vc14_runtime, ucrt) and Windows-only Python packages (wincertstore, pywin32, pywinpty,
+#: winpty, win_inet_pton). Names read from the repodata of defaults' and conda-forge's
+#: linux-64 and win-64 subdirectories (https://repo.anaconda.com/pkgs/main/).
+PLATFORM_ONLY_PACKAGES: Mapping[str, str] = {
+    "libgcc-ng": "Linux",
+    "libstdcxx-ng": "Linux",
+    "libgomp": "Linux",
+    "libgfortran-ng": "Linux",
+    "_libgcc_mutex": "Linux",
+    "ld_impl_linux-64": "Linux",
+    "ld_impl_linux-aarch64": "Linux",
+    "vc": "Windows",
+    "vs2015_runtime": "Windows",
+    "vs2017_runtime": "Windows",
+    "vc14_runtime": "Windows",
+    "ucrt": "Windows",
+    "wincertstore": "Windows",
+    "pywin32": "Windows",
+    "pywinpty": "Windows",
+    "winpty": "Windows",
+    "win_inet_pton": "Windows",
+}
+#: Name prefixes of Windows-only packages (MSYS2's and MinGW-w64's builds for Windows).
+_WINDOWS_PREFIXES = ("m2w64-", "m2-", "msys2-")
+
+#: Packages every platform's channels carry: an exact build of one of them not found is a
+#: build of another platform (or subdirectory), not a package the channels lack.
+EVERY_PLATFORM_PACKAGES = frozenset(
+    {"python", "openssl", "zlib", "xz", "sqlite", "tk", "pip", "setuptools", "wheel",
+     "ca-certificates", "certifi", "libffi", "bzip2"}
+)  # fmt: skip
+
+#: conda's own TensorFlow packages (defaults' builds and their metapackages): conda carries
+#: them, so not finding one is about a release or a platform, never "PyPI only".
+_CONDA_TF_PACKAGES = frozenset(
+    {"tensorflow", "tensorflow-base", "tensorflow-gpu", "tensorflow-cpu", "tensorflow-mkl",
+     "tensorflow-eigen", "tensorflow-estimator", "_tflow_select"}
+)  # fmt: skip
+
+
+def platform_of(name: str) -> Optional[str]:
+    """The one platform the conda package ``name`` exists for, None where it is not known to
+    be a single platform's."""
+    if name in PLATFORM_ONLY_PACKAGES:
+        return PLATFORM_ONLY_PACKAGES[name]
+    if name.startswith(_WINDOWS_PREFIXES):
+        return "Windows"
+    return None
+
+
+def pypi_companion(name: str, version: str) -> bool:
+    """Whether ``name`` is one of TensorFlow's companion packages published on PyPI (a
+    ``tensorflow-*`` or ``tf-*`` distribution other than conda's own TensorFlow builds, or one
+    tfdoctor's wheel index holds), and, where the index knows its releases, ``version`` is one
+    of them: then pip can install the release conda did not find."""
+    from tfdoctor.wheel_index import releases_of  # noqa: PLC0415 - the index loads lazily
+
+    if name in _CONDA_TF_PACKAGES:
+        return False
+    releases = releases_of(name)
+    if releases:
+        return not version or any(
+            r.version == version or r.version.startswith(version + ".") for r in releases
+        )
+    return name.startswith(("tensorflow-", "tf-"))
+
+
+def _pip_spec(name: str, version: str) -> str:
+    """conda's ``name=version`` as pip's requirement."""
+    return f"{name}=={version}" if version else name
+
+
+#: conda's CUDA packages: built for Linux and Windows only (NVIDIA ships no CUDA for macOS
+#: since CUDA 10.2, https://docs.nvidia.com/cuda/archive/10.2/cuda-toolkit-release-notes/).
+CUDA_PACKAGES = frozenset({"cudatoolkit", "cudnn", "cuda-toolkit", "cuda-runtime", "cuda-nvcc"})
+
+
+def env_file_other_platform_fix(
+    platform_only: Sequence[str], file: str, mac_cuda: Sequence[str] = ()
+) -> Fix:
+    """An environment file with another platform's exact builds: its dependencies only
+    (``mac_cuda``: CUDA packages the file lists where the log shows a Mac, which no Mac
+    build serves: TensorFlow for macOS from pip instead)."""
+    drop = ""
+    if platform_only:
+        names = "|".join(n.replace(".", "\\.") for n in platform_only)
+        drop = f" -e '/^[[:space:]]*-[[:space:]]*([^[:space:]:]+::)?({names})([=[:space:]]|$)/d'"
+    stripped = file.rsplit(".", 1)[0] + "-nobuilds.yml"
+    which = (
+        f" and {', '.join(platform_only)} (packages of another platform)" if platform_only else ""
+    )
+    return Fix(
+        "The file pins the exact builds of the platform it was exported on: recreate it on that "
+        "machine with only the packages that were asked for (`conda env export "
+        "--from-history`), or drop the build strings" + which + " from it here and let conda "
+        "pick this platform's builds; a file the project made for this platform, where it has "
+        "one, serves as well."
+        + (
+            f" On a Mac, {', '.join(mac_cuda)} (CUDA) have no build at all: leave them and the "
+            "GPU TensorFlow out, and install TensorFlow for macOS with pip in the environment "
+            "(tensorflow-macos for 2.12 and older, tensorflow from 2.13; tensorflow-metal for "
+            "the Mac's GPU)."
+            if mac_cuda
+            else ""
+        ),
+        (
+            f"sed -E -e 's/^([[:space:]]*-[[:space:]]*[^=#[:space:]]+=[^=[:space:]]+)=[^[:space:]]+"
+            f"[[:space:]]*$/\\1/'{drop} {file} > {stripped}",
+            f"conda env create -f {stripped}",
+        ),
+    )
+
+
+def pypi_only_fix(specs: Sequence[tuple[str, str]], file: str) -> Fix:
+    """Packages conda's channels lack, moved to the environment file's pip: section."""
+    names = "|".join(n.replace(".", "\\.") for n, _ in specs)
+    reqs = " ".join(_pip_spec(n, v) for n, v in specs)
+    listed = ", ".join(f"{n}={v}" if v else n for n, v in specs)
+    return Fix(
+        f"{listed}: published on PyPI, not in the conda channels the file uses. Move them from "
+        "the file's conda dependencies to its pip: section (add `- pip` to the dependencies, "
+        f"then `- pip:` with `- {_pip_spec(*specs[0])}` ...), or remove them from the file and "
+        "install them with pip once the environment exists, in it.",
+        (
+            "sed -i.bak -E '/^[[:space:]]*-[[:space:]]*([^[:space:]:]+::)?"
+            f"({names})([=<>[:space:]]|$)/d' {file}",
+            f"conda env create -f {file}",
+            # The environment the file names (its name: field), active for pip.
+            f"conda activate \"$(sed -n 's/^name:[[:space:]]*//p' {file})\"",
+            f"python -m pip install {reqs}",
+        ),
+    )
+
+
+#: Each virtual package: what stands for it, the override variable conda reads, pixi's
+#: system-requirements key, and the command that shows what this machine has.
+VIRTUAL_PACKAGES: Mapping[str, tuple[str, str, str, str]] = {
+    "__cuda": ("the CUDA version the NVIDIA driver supports", "CONDA_OVERRIDE_CUDA", "cuda",
+               "nvidia-smi"),
+    "__osx": ("the macOS release", "CONDA_OVERRIDE_OSX", "macos", "sw_vers -productVersion"),
+    "__glibc": ("the C library's version", "CONDA_OVERRIDE_GLIBC", "libc", "ldd --version"),
+}  # fmt: skip
+
+
+def virtual_package_fix(package: str, floor: str, pixi: bool) -> Fix:
+    """Declare the system a package's builds need (``floor``: the version they ask for, empty
+    where not shown), where the machine that runs the code has it (``pixi``: the log is
+    pixi's, whose system requirements say what the machine has)."""
+    what, variable, key, probe = VIRTUAL_PACKAGES[package]
+    value = floor or "X.Y"
+    declare = (
+        f'{key} = "{value}" in pixi.toml\'s [system-requirements] table'
+        if pixi
+        else f"{variable}={value} before conda solves"
+    ) + ("" if floor else f", X.Y being the version `{probe}` shows")
+    lacks = {
+        "__cuda": "a machine without an NVIDIA GPU and driver needs CPU builds instead",
+        "__osx": "an older Mac needs a macOS update or an older release of the package",
+        "__glibc": "an older system needs an older release of the package (or a newer system)",
+    }[package]
+    where = "; a login node or an image build has no driver" if package == "__cuda" else ""
+    # The value is this machine's, which only it can say: a command sets it only where the
+    # log shows the version the builds ask for.
+    if pixi:
+        commands: tuple[str, ...] = (probe, "pixi install")
+    elif floor:
+        commands = (probe, f"export {variable}={floor}")
+    else:
+        commands = (probe,)
+    return Fix(
+        f"The solver does not see {what}{' ' + floor + ' or newer' if floor else ''} that the "
+        f"builds need ({package}). Where the machine that runs the code has it (`{probe}` shows "
+        f"it{where}), declare it: {declare}; {lacks}.",
+        commands,
     )

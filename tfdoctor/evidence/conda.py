@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from typing import Optional
 
+from tfdoctor.records import Record, record
+
 #: How much of a text is searched (a prompt and the commands open what a user pasted).
 CONDA_READ = 256 << 10
 
@@ -82,3 +84,82 @@ def read_conda_env(text: str) -> Optional[tuple[int, str]]:
     end = head.find("\n", first.end())
     line = head[start : end if end >= 0 else len(head)].strip()[:200]
     return head.count("\n", 0, start), line
+
+
+@record
+class UnresolvedSpec(Record):
+    """A package spec conda's solver could not find, as ResolvePackageNotFound lists it."""
+
+    name: str
+    #: The version the spec pins (``0.6.0``), empty where it pins none.
+    version: str
+    #: The exact build the spec pins (``hdf63c60_3``), empty where it pins none.
+    build: str
+
+
+#: conda's ResolvePackageNotFound: its name, then one ``  - SPEC`` line per spec it could not
+#: find (conda/exceptions.py, ``"  - %s" % bad_chain``); ``conda env create`` prints it for
+#: an environment file's dependencies. A spec is ``name=version=build`` or ``name==version``,
+#: after its channel where the file names one (``conda-forge::name``).
+_UNRESOLVED = re.compile(r"ResolvePackageNotFound:[ \t]*\r?\n((?:[ \t]*- [^\n]{1,300}\n?){1,200})")
+_SPEC = re.compile(
+    r"^[ \t]*- (?:[\w./-]{1,100}::)?(?P<name>[A-Za-z0-9_][\w.-]{0,100})"
+    r"(?:={1,2}(?P<version>[\w.*+!]{1,60})(?:=(?P<build>[\w.*+]{1,100}))?)?[ \t\r]*$"
+)
+
+
+def read_unresolved_specs(text: str) -> list[UnresolvedSpec]:
+    """The specs every ResolvePackageNotFound in ``text`` lists, each once, in order."""
+    if "ResolvePackageNotFound" not in text:
+        return []
+    out: list[UnresolvedSpec] = []
+    for block in _UNRESOLVED.finditer(text):
+        for line in block.group(1).splitlines():
+            m = _SPEC.match(line)
+            if m is None:
+                continue  # a chain (a -> b) or a range: no exact pin to judge
+            spec = UnresolvedSpec(m["name"].lower(), m["version"] or "", m["build"] or "")
+            if spec not in out:
+                out.append(spec)
+    return out
+
+
+#: pixi's PyPI resolver (rattler_installs_packages) excluding every release of a package
+#: because no wheel is tagged for the environment's Python and platform (its declared
+#: system requirements) and there is no source archive; the package's name opens the list of
+#: its releases, wrapped over lines before the reason (``└─ NAME 0.1.0 | 0.1.1 ...``).
+#: The reason is wrapped to the terminal's width: any run of blanks between its words.
+_EXCLUDED_REASON = (
+    "is excluded because none of the artifacts are compatible with the Python interpreter or "
+    "glibc version"
+).replace(" ", r"\s{1,40}")
+_PYPI_EXCLUDED = re.compile(
+    r"[└├]─[ \t]+(?P<dist>[A-Za-z0-9][\w.-]{0,80})[ \t]+\d[^└├]{0,3000}?" + _EXCLUDED_REASON
+)
+
+
+def read_pypi_excluded(text: str) -> list[str]:
+    """The packages pixi's PyPI resolver excluded for having no compatible wheel, in order."""
+    if "artifacts are" not in text and "artifacts\n" not in text:
+        return []
+    out: list[str] = []
+    for m in _PYPI_EXCLUDED.finditer(text):
+        dist = m["dist"].lower().replace("_", "-")
+        if dist not in out:
+            out.append(dist)
+    return out
+
+
+#: The environment file a conda or mamba command was given (``conda env create -f FILE``).
+_ENV_FILE = re.compile(
+    r"(?:conda|mamba)[ \t]+env[ \t]+(?:create|update)\b[^\n]{0,200}?(?:-f|--file)[ =\t]+"
+    r"(?P<file>[^\s'\"]{1,200}\.ya?ml)\b"
+)
+
+
+def read_env_file(text: str) -> Optional[str]:
+    """The environment file the first ``conda env create``/``update`` in ``text`` names."""
+    if "env" not in text:
+        return None
+    m = _ENV_FILE.search(text[:CONDA_READ])
+    return m["file"] if m is not None else None

@@ -28,7 +28,13 @@ from tfdoctor.bounded import size_text
 from tfdoctor.causes import observed
 from tfdoctor.compat import first_keras3_line
 from tfdoctor.evidence import tflog
-from tfdoctor.evidence.conda import read_conda_env
+from tfdoctor.evidence.conda import (
+    UnresolvedSpec,
+    read_conda_env,
+    read_env_file,
+    read_pypi_excluded,
+    read_unresolved_specs,
+)
 from tfdoctor.evidence.devices import (
     MAX_LISTINGS,
     DeviceListing,
@@ -99,6 +105,7 @@ from tfdoctor.evidence.traceback import (
     read_tracebacks,
 )
 from tfdoctor.explain.devices import unlisted_gpu_finding
+from tfdoctor.explain.environments import environment_findings
 from tfdoctor.explain.exceptions import (
     inferred_note,
     keras3_candidate,
@@ -247,6 +254,12 @@ class Evidence:
     #: The first line showing an active conda environment (its prompt, a path in its
     #: directory, ``conda activate``), with where (:mod:`tfdoctor.evidence.conda`).
     conda_env: Optional[tuple[str, str]] = None
+    #: The specs conda's ResolvePackageNotFound lists, the packages pixi's PyPI resolver
+    #: excluded for want of a compatible wheel, and the environment file a command named
+    #: (:mod:`tfdoctor.evidence.conda`).
+    unresolved: list[UnresolvedSpec] = dataclasses.field(default_factory=list)
+    pypi_excluded: list[str] = dataclasses.field(default_factory=list)
+    env_file: Optional[str] = None
 
     def logged(self, kind: type[tflog.E]) -> list[tuple[str, tflog.E]]:
         """The events of one kind, with where each is."""
@@ -358,6 +371,7 @@ def _read_block(evidence: Evidence, block: LogText, distinct: str) -> None:
     _read_head(evidence, block, text)
     if not evidence.wsl and any(word in text for word in _WSL_WORDS):
         evidence.wsl = True
+    _read_solver(evidence, text)
     if evidence.conda_env is None:
         shown = read_conda_env(text)
         if shown is not None:
@@ -365,6 +379,17 @@ def _read_block(evidence: Evidence, block: LogText, distinct: str) -> None:
     if evidence.os_of_prompt is None:
         # A prompt opens what a user pasted: its head is enough, and keeps huge logs fast.
         evidence.os_of_prompt = _os_of_prompt(text[:PROMPT_READ])
+
+
+def _read_solver(evidence: Evidence, text: str) -> None:
+    """conda's and pixi's refusals of an environment: the specs ResolvePackageNotFound lists,
+    the packages pixi's PyPI resolver excluded, the environment file a command named."""
+    if len(evidence.unresolved) < MAX_CONFLICTS:
+        evidence.unresolved.extend(read_unresolved_specs(text))
+    if len(evidence.pypi_excluded) < MAX_CONFLICTS:
+        evidence.pypi_excluded.extend(read_pypi_excluded(text))
+    if evidence.env_file is None:
+        evidence.env_file = read_env_file(text)
 
 
 def scan(blocks: Iterable[LogText], signatures: Signatures) -> Evidence:
@@ -3090,6 +3115,7 @@ BUILDERS: dict[str, Builder] = {
             os=r.os,
         ),
     ),
+    causes.conda.CONDA_VIRTUAL_PACKAGE_MISMATCH: lambda m, r, hits: _virtual(m, hits),
     causes.runtime.HOST_OUT_OF_MEMORY: lambda m, r, hits: (
         causes.runtime.HOST_OUT_OF_MEMORY,
         # The build service's own line says where the memory ran out, whatever else killed.
@@ -3132,6 +3158,36 @@ def _cite(hits: Sequence[Hits]) -> str:
         if more > 0:
             out.append(f"(and {more} more like it)")
     return "\n".join(out)
+
+
+#: A virtual package a solver's line names, with the version its builds ask for.
+_VIRTUAL = re.compile(r"(__(?:cuda|osx|glibc))\b(?:[ \t]*>=?[ \t]*(\d+(?:\.\d+){0,2}))?")
+
+
+def _virtual_package(hits: Sequence[Hits]) -> tuple[str, str]:
+    """The virtual package the cited lines name (``__cuda`` first) and the lowest version
+    they ask of it (empty where none is shown)."""
+    named = [m for h in hits for _, line in h.citations for m in _VIRTUAL.finditer(line)]
+    for package in ("__cuda", "__osx", "__glibc"):
+        floors = sorted(
+            {m.group(2) for m in named if m.group(1) == package and m.group(2)}, key=version_key
+        )
+        if any(m.group(1) == package for m in named):
+            return package, floors[0] if floors else ""
+    return "__cuda", ""
+
+
+def _virtual(m: Machine, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    """A virtual package the solver lacks: declared where the machine has it; where the
+    machine's own facts show an older glibc than the builds ask for, the system is too old."""
+    package, floor = _virtual_package(hits)
+    platform = m.facts.platform
+    have = platform.libc_version if platform is not None and platform.libc == "glibc" else None
+    if package == "__glibc" and floor and have and version_key(have) < version_key(floor):
+        return causes.platform.GLIBC_TOO_OLD, causes.platform.glibc_fix(f"GLIBC_{floor}")
+    return causes.conda.CONDA_VIRTUAL_PACKAGE_MISMATCH, causes.conda.virtual_package_fix(
+        package, floor, pixi=False
+    )
 
 
 def _conda_cpu_build(
@@ -3510,6 +3566,12 @@ def explain(
         findings.setdefault(found.id, found)
     for extra in (
         *requested_findings(evidence.install_requests, machine),
+        *environment_findings(
+            evidence.unresolved,
+            evidence.pypi_excluded,
+            evidence.env_file,
+            mac=revealed.os == "macos" or revealed.mac is not None,
+        ),
         _conda_cpu_build(evidence.conda_rows, _gpu_shown(machine, revealed), revealed.os),
         ignores_requires_python,
         _stated_platform_release(evidence, machine),

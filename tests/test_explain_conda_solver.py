@@ -1,0 +1,161 @@
+"""conda's and pixi's solvers refusing an environment's description: an environment file
+exported on another platform, TensorFlow companions asked of conda that PyPI publishes, and a
+system version (virtual package) the solver does not see."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests import factories as f
+from tests.explaining import explained, fix_text, top_error
+
+_OTHER = "conda-env-file-other-platform"
+_PYPI = "conda-package-pypi-only"
+_VIRTUAL = "conda-virtual-package-mismatch"
+
+
+def _causes(text: str) -> set[str]:
+    return {f.cause for f in explained(text).findings if f.cause}
+
+
+def test_linux_runtime_builds_read_as_a_file_of_another_platform() -> None:
+    text = (
+        "$ conda env create -f envs/dlc-ubuntu.yaml\n"
+        "ResolvePackageNotFound:\n"
+        "  - libstdcxx-ng==8.2.0=hdf63c60_1\n"
+        "  - zlib==1.2.11=h7b6447c_3\n"
+        "  - libgcc-ng==8.2.0=hdf63c60_1\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == _OTHER
+    fix = fix_text(top)
+    assert "--from-history" in fix and "envs/dlc-ubuntu.yaml" in fix and "libgcc-ng" in fix
+
+
+def test_windows_runtime_names_read_as_a_file_of_another_platform() -> None:
+    text = "ResolvePackageNotFound: \n  - vs2015_runtime=14.16.27012=hf0eaf9b_1\n  - vc=14.1\n"
+    top = top_error(explained(text))
+    assert top.cause == _OTHER and "environment.yml" in fix_text(top)
+
+
+def test_exact_builds_of_packages_every_platform_has() -> None:
+    text = "ResolvePackageNotFound:\n  - python=3.7.3=h0371630_0\n  - openssl=1.1.1c=h7b6447c_1\n"
+    assert top_error(explained(text)).cause == _OTHER
+
+
+def test_one_exact_build_of_tensorflow_is_not_read_as_a_platform() -> None:
+    text = "ResolvePackageNotFound:\n  - tensorflow-gpu=2.1.0=h0d30ee6_0\n"
+    assert not _causes(text) & {_OTHER, _PYPI}
+
+
+def test_companions_pypi_publishes_go_under_pip() -> None:
+    text = "ResolvePackageNotFound: \n  - tensorflow-datasets=1.3.0\n  - tensorflow-addons=0.7.1\n"
+    top = top_error(explained(text))
+    assert top.cause == _PYPI
+    fix = fix_text(top)
+    assert "pip:" in fix and "pip install" in fix and "tensorflow-addons==0.7.1" in fix
+
+
+def test_a_companion_release_pypi_never_had_is_not_sent_to_pip() -> None:
+    # tensorflow-addons has no 9.9 on PyPI: moving it to pip would not help.
+    assert _PYPI not in _causes("ResolvePackageNotFound:\n  - tensorflow-addons=9.9\n")
+
+
+def test_conda_own_tensorflow_builds_are_not_pypi_only() -> None:
+    text = "ResolvePackageNotFound:\n  - tensorflow-gpu=2.8.0\n  - tensorflow-estimator=2.8\n"
+    assert _PYPI not in _causes(text)
+
+
+def test_the_words_in_an_environment_file_alone_are_not_a_failure() -> None:
+    text = "dependencies:\n  - libgcc-ng=7.2.0=hdf63c60_3\n  - tensorflow-addons=0.6.0\n"
+    assert not _causes(text) & {_OTHER, _PYPI, _VIRTUAL}
+
+
+def test_pixi_excluding_a_macos_only_wheel_asks_for_the_declared_macos() -> None:
+    text = (
+        "    failed to resolve `pypi-dependencies`, due to underlying error\n"
+        "  ╰─▶ The following packages are incompatible\n"
+        "      └─ tensorflow-macos * cannot be installed because there are no viable options:\n"
+        "         └─ tensorflow-macos 2.9.0 | 2.9.2 | 2.10.0 is excluded because none of the\n"
+        "      artifacts are compatible with the Python interpreter or glibc version and there\n"
+        "      are no supported sdists\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == _VIRTUAL
+    assert "[system-requirements]" in fix_text(top) and "macos" in fix_text(top)
+
+
+def test_pixi_excluding_a_package_with_linux_wheels_is_not_read_as_macos() -> None:
+    text = (
+        "      └─ tensorflow-io 0.1.0 | 0.2.0 is excluded because none of the artifacts are "
+        "compatible with the Python interpreter or glibc version and there are no supported "
+        "sdists\n"
+    )
+    assert _VIRTUAL not in _causes(text)
+
+
+@pytest.mark.parametrize(
+    ("line", "words"),
+    [
+        (
+            "  - nothing provides __cuda needed by tensorflow-2.10.0-cuda112py310he87a039_0",
+            "nvidia-smi",
+        ),
+        ("   └─ __cuda >=11.8, which is missing on the system.", "CONDA_OVERRIDE_CUDA=11.8"),
+        ("   └─ __osx >=12, which is missing on the system.", "CONDA_OVERRIDE_OSX=12"),
+        ("   └─ __glibc >=2.28,<3.0.a0 *, which is missing on the system.", "ldd --version"),
+    ],
+    ids=["libsolv-cuda", "libmamba-cuda-floor", "libmamba-osx", "libmamba-glibc"],
+)
+def test_a_virtual_package_the_solver_lacks(line: str, words: str) -> None:
+    top = top_error(explained(line + "\n"))
+    assert top.cause == _VIRTUAL and words in fix_text(top)
+
+
+def test_another_platforms_virtual_package_is_not_a_version_to_declare() -> None:
+    assert _VIRTUAL not in _causes("   └─ __win, which is missing on the system.\n")
+
+
+def test_the_build_string_command_keeps_pip_pins(tmp_path: Path) -> None:
+    env = tmp_path / "environment.yml"
+    env.write_text(
+        "dependencies:\n  - zlib=1.2.11=h7b6447c_3\n  - libgcc-ng=7.2.0=hdf63c60_3\n"
+        "  - pip:\n    - tensorflow==2.4.1\n"
+    )
+    text = f"conda env create -f {env}\nResolvePackageNotFound:\n  - libgcc-ng==7.2.0=hdf63c60_3\n"
+    fix = top_error(explained(text)).fix
+    assert fix is not None
+    subprocess.run(fix.commands[0], shell=True, check=True)  # the fix's own command
+    out = (tmp_path / "environment-nobuilds.yml").read_text()
+    assert "  - zlib=1.2.11\n" in out and "libgcc" not in out and "tensorflow==2.4.1" in out
+
+
+def test_a_glibc_the_machine_really_lacks_is_the_system_too_old() -> None:
+    line = "   └─ __glibc >=2.38,<3.0.a0 *, which is missing on the system.\n"
+    # The machine's facts (where TensorFlow imports) only note the log's finding: its cause
+    # is what is judged here.
+    machine = f.facts(platform=f.platform(libc_version="2.35"))
+    assert explained(line, machine).findings[0].cause == "glibc-too-old"
+    newer = f.facts(platform=f.platform(libc_version="2.39"))
+    assert explained(line, newer).findings[0].cause == _VIRTUAL
+
+
+def test_a_windows_gpu_file_on_a_mac_points_to_tensorflow_for_macos() -> None:
+    text = (
+        "(base) user@MacBook-Air ~ % conda env create -f DS-GPU.yml\n"
+        "ResolvePackageNotFound:\n"
+        "  - cudatoolkit==10.1.243=h74a9793_0\n"
+        "  - vc==14.2=h21ff451_1\n"
+    )
+    fix = fix_text(top_error(explained(text)))
+    assert "tensorflow-macos" in fix and "cudatoolkit" in fix
+
+
+def test_cuda_packages_without_a_mac_shown_name_no_macos_build() -> None:
+    text = (
+        "ResolvePackageNotFound:\n  - cudatoolkit==10.1.243=h74a9793_0\n  - vc==14.2=h21ff451_1\n"
+    )
+    assert "tensorflow-macos" not in fix_text(top_error(explained(text)))
