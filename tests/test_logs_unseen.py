@@ -53,12 +53,6 @@ PROPOSED_CAUSES: dict[str, str] = {
     "2.15.0.post1, tensorflow-cpu-aws 2.16.1), so every lock of that TensorFlow fails whatever the "
     "project pins; the fix is another TensorFlow release (the next candidate or patch) or pinning "
     "the companion by hand, not a change to the project's own requirements",
-    "conda-virtual-package-mismatch": "conda's solver cannot pick the builds a request needs "
-    "because the machine it solves on does not present the virtual packages those builds depend "
-    "on (no `__cuda` where no NVIDIA driver is visible: a login node, a Docker image build, a "
-    "CPU-only host; a `__glibc` older than the builds require), so it fails with unrelated-looking "
-    "conflicts or falls back to CPU builds; CONDA_OVERRIDE_CUDA (or CONDA_OVERRIDE_GLIBC) set to "
-    "what the machine that runs the code has lets it solve",
     "conda-cuda-undetected": "conda (or another conda-format solver) reports no `__cuda` virtual "
     "package although the machine has an NVIDIA driver, because its CUDA probe does not find the "
     "driver's libcuda (under WSL2 it lives in /usr/lib/wsl/lib, which older conda releases did not "
@@ -113,21 +107,10 @@ PROPOSED_CAUSES: dict[str, str] = {
     "version X, but loaded Y'), so conversion or engine building may fail; the fix is the TensorRT "
     "release the build names, or a TensorFlow built for the installed TensorRT (such as NVIDIA's "
     "containers), not another CUDA",
-    "conda-package-pypi-only": "a conda environment file lists, among its conda dependencies, a "
-    "package or release that its channels do not carry because it is published on PyPI only "
-    "(tensorflow-addons, tensorflow-metadata), so the solve stops with ResolvePackageNotFound "
-    "before anything is installed; the fix is moving that package to the file's pip: section (or a "
-    "channel that has it), not another TensorFlow",
     "pinned-release-not-published": "a notebook or requirements file pins a release of a package "
     "that the index does not offer yet (the pin was written ahead of the upload), so pip finds "
     "every earlier release and no matching distribution for the pin on any Python; the fix is the "
     "release once published, or pinning one the index has, not another Python",
-    "conda-env-file-other-platform": "a conda environment file exported on another platform "
-    "with exact build strings (Windows or Linux builds, a CUDA toolkit and cuDNN for a GPU "
-    "TensorFlow) is created on a platform that has none of those builds (macOS, an Apple-silicon "
-    "Mac, Windows), so conda fails with ResolvePackageNotFound before installing anything; the fix "
-    "is an environment made for this platform (its own file, or TensorFlow for it such as "
-    "tensorflow-macos installed by hand), not another TensorFlow release in the same file",
     "keras-standalone-mixed-with-tf-keras": "code builds a model with the standalone keras package "
     "while the layers it adds come from a library built on tensorflow.keras (kapre's "
     "Melspectrogram), "
