@@ -262,6 +262,23 @@ def test_a_compiled_companion_from_pypi_beside_condas_tensorflow(companion: Cond
     )
 
 
+@pytest.mark.parametrize(
+    ("version", "dist"), [("1.15.0", "tensorflow-gpu"), ("2.0.0", "tensorflow-gpu")]
+)
+def test_before_2_1_pypis_gpu_build_is_tensorflow_gpu(version: str, dist: str) -> None:
+    facts = dataclasses.replace(
+        conda_env(
+            CondaPackage("tensorflow-base", version, "gpu_py37h", "pkgs/main"),
+            CondaPackage("tensorflow-io", "0.8.0", "pypi_0", "pypi"),
+        ),
+        packages=(f.pkg("tensorflow", version, top_level=("tensorflow",)),),
+        tensorflow=f.tensorflow(version=version, cuda_version="10.0", cudnn_version="7"),
+    )
+    (finding,) = judge(check_conda_mix, facts)
+    assert finding.fix is not None
+    assert finding.fix.commands[-1].endswith(f'"{dist}=={version}"')
+
+
 def test_the_warning_stands_where_tensorflow_itself_imported() -> None:
     facts = conda_env(*CONDA_TF, CondaPackage("tensorflow-quantum", "0.2.0", "pypi_0", "pypi"))
     found = [x for x in through_registry(facts) if x.check == "packages.conda"]
@@ -430,3 +447,18 @@ def test_a_release_with_a_wheel_here_or_built_here_is_not_judged(
 ) -> None:
     (finding,) = judge(check_wheel_tags, tfdf_on(machine, editable))
     assert finding.severity is Severity.INFO and finding.cause == ""
+
+
+@pytest.mark.parametrize(
+    ("channel", "cause"), [("conda-forge", ""), ("pypi", "wheel-mismatch")], ids=lambda x: x
+)
+def test_a_release_a_conda_channel_built_is_no_pypi_wheel(channel: str, cause: str) -> None:
+    facts = dataclasses.replace(
+        tfdf_on("aarch64"),
+        conda=CondaFacts(
+            "/opt/conda",
+            (CondaPackage("tensorflow-decision-forests", "1.8.1", "py39_0", channel),),
+        ),
+    )
+    (finding,) = judge(check_wheel_tags, facts)
+    assert finding.cause == cause

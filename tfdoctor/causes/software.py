@@ -18,7 +18,7 @@ from tfdoctor.causes.common import (
     range_fix,
 )
 from tfdoctor.compat import first_keras3_line
-from tfdoctor.facts import PackageFacts, normalize_name
+from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts, normalize_name
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import Companion, spec_contains, version_key
@@ -1020,16 +1020,24 @@ def releases_published(dist: str, spec: str) -> bool:
 def unpublished_here(m: Machine) -> tuple[tuple[PackageFacts, ReleaseWheels], ...]:
     """The installed releases (not editable) that the bundled index of PyPI's files lists with
     compiled wheels, none for this machine's system and architecture: what is installed is no
-    wheel pip would choose here. Empty where the platform is unknown."""
+    wheel pip would choose here. A package a conda channel built (conda lists it from another
+    channel than ``pypi``) is no PyPI wheel: not judged. Empty where the platform is unknown."""
     if m.platform is None or m.os is None:
         return ()
     arch = m.platform.split("-", 1)[1]
+    conda = m.facts.conda
+    built = (
+        {normalize_name(c.name) for c in conda.packages if c.channel != "pypi"}
+        if conda is not None
+        else set()
+    )
     found = []
     for pkg in m.facts.packages or ():
-        row = next(
-            (r for r in releases_of(normalize_name(pkg.name)) if r.version == pkg.version), None
-        )
-        if pkg.editable or row is None or row.pure or row.platform_fits(m.os, arch):
+        name = normalize_name(pkg.name)
+        row = next((r for r in releases_of(name) if r.version == pkg.version), None)
+        if pkg.editable or name in built or row is None or row.pure:
+            continue
+        if row.platform_fits(m.os, arch):
             continue
         found.append((pkg, row))
     return tuple(found)
@@ -1337,14 +1345,18 @@ def links_pypi_tensorflow(dist: str) -> bool:
         name in table.native
         and module is not None
         and (module in table.family or module in table.on_tensorflow)
-        and table.distribution("tensorflow") != name
-        and not name.startswith(("tensorflow-cpu", "tensorflow-gpu", "tf-nightly"))
+        and name not in TF_DISTRIBUTIONS
     )
 
 
-def conda_pypi_companion_fix(m: Machine, tf_version: str, conda_names: Sequence[str]) -> Fix:
-    """Replace conda's TensorFlow build (``conda_names``, its packages here) with PyPI's of the
-    same version, which PyPI's companion wheels are built against."""
+def conda_pypi_companion_fix(
+    m: Machine, tf_version: str, conda_names: Sequence[str], gpu: bool = False
+) -> Fix:
+    """Replace conda's TensorFlow build (``conda_names``, its packages here; ``gpu``: a GPU
+    build) with PyPI's of the same version, which PyPI's companion wheels are built against.
+    Before 2.1 PyPI's GPU build is the separate tensorflow-gpu (the plain wheel carries GPU
+    support from 2.1: https://www.tensorflow.org/install/pip)."""
+    dist = "tensorflow-gpu" if gpu and version_key(tf_version)[:2] < (2, 1) else "tensorflow"
     return Fix(
         f"Install TensorFlow {tf_version} from PyPI in place of conda's build, in this "
         "environment: the companion's wheel is built against PyPI's TensorFlow, and conda's "
@@ -1353,7 +1365,7 @@ def conda_pypi_companion_fix(m: Machine, tf_version: str, conda_names: Sequence[
         "from the same conda channel as TensorFlow, where one is published there.",
         (
             "conda remove -y --force " + " ".join(conda_names),
-            *m.pip(f'install --force-reinstall "tensorflow=={tf_version}"'),
+            *m.pip(f'install --force-reinstall "{dist}=={tf_version}"'),
         ),
     )
 

@@ -751,6 +751,8 @@ def _pypi_companions(ctx: CheckContext, from_conda: CondaPackage) -> Iterator[Fi
                 ctx.machine,
                 from_conda.version,
                 [n for n in CONDA_TENSORFLOW if conda.package(n) is not None],
+                # conda names its GPU builds so (tensorflow-gpu, build strings gpu_py36...).
+                gpu=conda.package("tensorflow-gpu") is not None or "gpu" in from_conda.build,
             ),
             (causes.software.CUSTOM_OP_PIP_ONLY,),
         )
