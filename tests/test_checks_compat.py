@@ -562,9 +562,14 @@ CAPABILITY_CASES = {
         (Severity.UNKNOWN,),
         ("Could not determine", "GPU 0"),
     ),
-    # 2.2's wheels do not record their architectures in the matrix.
+    # 2.2's wheels do not record their architectures in the matrix; CUDA 10.1 knows the T4
+    # (an A100 is newer than CUDA 10.1: test_checks_real_misses).
     "wheel-capabilities-unknown": Case(
-        f.facts(packages=installed("2.2.3"), tensorflow=tf_build("2.2.3", "10.1", "7")),
+        f.facts(
+            packages=installed("2.2.3"),
+            tensorflow=tf_build("2.2.3", "10.1", "7"),
+            driver=f.driver(gpus=(T4,)),
+        ),
         (Severity.UNKNOWN,),
         ("Could not determine", "architectures"),
     ),

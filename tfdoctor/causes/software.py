@@ -18,7 +18,7 @@ from tfdoctor.causes.common import (
     range_fix,
 )
 from tfdoctor.compat import first_keras3_line
-from tfdoctor.facts import PackageFacts, normalize_name
+from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts, normalize_name
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import Companion, spec_contains, version_key
@@ -1017,6 +1017,46 @@ def releases_published(dist: str, spec: str) -> bool:
     return any(spec_contains(row.version, spec) for row in releases_of(dist))
 
 
+def unpublished_here(m: Machine) -> tuple[tuple[PackageFacts, ReleaseWheels], ...]:
+    """The installed releases (not editable) that the bundled index of PyPI's files lists with
+    compiled wheels, none for this machine's system and architecture: what is installed is no
+    wheel pip would choose here. A package a conda channel built (conda lists it from another
+    channel than ``pypi``) is no PyPI wheel: not judged. Empty where the platform is unknown."""
+    if m.platform is None or m.os is None:
+        return ()
+    arch = m.platform.split("-", 1)[1]
+    conda = m.facts.conda
+    built = (
+        {normalize_name(c.name) for c in conda.packages if c.channel != "pypi"}
+        if conda is not None
+        else set()
+    )
+    found = []
+    for pkg in m.facts.packages or ():
+        name = normalize_name(pkg.name)
+        row = next((r for r in releases_of(name) if r.version == pkg.version), None)
+        if pkg.editable or name in built or row is None or row.pure:
+            continue
+        if row.platform_fits(m.os, arch):
+            continue
+        found.append((pkg, row))
+    return tuple(found)
+
+
+def unpublished_fix(m: Machine, found: Sequence[tuple[PackageFacts, ReleaseWheels]]) -> Fix:
+    """Remove the releases PyPI publishes no wheel of for this machine; they install only
+    where they have wheels, or built from source here."""
+    names = ", ".join(f"{p.name} {p.version} ({r.describe()})" for p, r in found)
+    return Fix(
+        f"PyPI publishes no wheel of these releases for this machine: {names}. Unless it "
+        "was built from source here, what is installed was built for another machine (a "
+        "copied environment, or a forced --platform install) and its compiled code does not "
+        "load here: uninstall it, then run it on a platform its wheels are built for, or "
+        "build it from source on this machine.",
+        m.pip("uninstall -y " + " ".join(p.name for p, _ in found)),
+    )
+
+
 def published_wheels(m: Machine, dist: str, spec: str = "") -> Optional[str]:
     """What the releases of ``dist`` that ``spec`` admits (every release where empty) publish,
     from the bundled index of PyPI's files, against this machine's Python and system where
@@ -1285,6 +1325,51 @@ def custom_op_fix(library: str, symbol: str) -> Fix:
     )
 
 
+#: tensorflow/addons' README, "C++ Custom Op Compatibility" (at the tag v0.13.0): custom ops
+#: built against PyPI's TensorFlow work with a pip-installed TensorFlow, "but will have issues
+#: when TensorFlow is compiled differently. A typical example of this would be conda-installed
+#: TensorFlow."
+CUSTOM_OP_PIP_ONLY = (
+    "https://github.com/tensorflow/addons/blob/v0.13.0/README.md#c-custom-op-compatibility"
+)
+
+
+def links_pypi_tensorflow(dist: str) -> bool:
+    """``dist`` is a TensorFlow companion whose wheels carry compiled code linked against
+    PyPI's TensorFlow (the module table: native, and of TensorFlow's family or written on its
+    API), not TensorFlow itself nor a runtime of its own (tflite-runtime)."""
+    table = modules()
+    name = normalize_name(dist)
+    module = table.module_of(name)
+    return (
+        name in table.native
+        and module is not None
+        and (module in table.family or module in table.on_tensorflow)
+        and name not in TF_DISTRIBUTIONS
+    )
+
+
+def conda_pypi_companion_fix(
+    m: Machine, tf_version: str, conda_names: Sequence[str], gpu: bool = False
+) -> Fix:
+    """Replace conda's TensorFlow build (``conda_names``, its packages here; ``gpu``: a GPU
+    build) with PyPI's of the same version, which PyPI's companion wheels are built against.
+    Before 2.1 PyPI's GPU build is the separate tensorflow-gpu (the plain wheel carries GPU
+    support from 2.1: https://www.tensorflow.org/install/pip)."""
+    dist = "tensorflow-gpu" if gpu and version_key(tf_version)[:2] < (2, 1) else "tensorflow"
+    return Fix(
+        f"Install TensorFlow {tf_version} from PyPI in place of conda's build, in this "
+        "environment: the companion's wheel is built against PyPI's TensorFlow, and conda's "
+        "own build of the same version is compiled differently (tensorflow/addons' custom-op "
+        "compatibility note), so its compiled ops fail to load. Or install the companion "
+        "from the same conda channel as TensorFlow, where one is published there.",
+        (
+            "conda remove -y --force " + " ".join(conda_names),
+            *m.pip(f'install --force-reinstall "{dist}=={tf_version}"'),
+        ),
+    )
+
+
 def companion_fix(
     m: Machine,
     name: Optional[str],
@@ -1415,9 +1500,17 @@ def _companion_release_fix(
     if fit is not None and tf is not None and name and installed != version_key(fit.release):
         # A pre-release TensorFlow is served by the companion's pre-releases, which pip picks
         # only for a specifier that names one (PEP 440; `==X.Y.*` never matches X.Y.0rc0).
+        # Where several releases fit this TensorFlow, name the oldest too: the smallest step
+        # from the installed one is as good a fix as the newest.
+        fitting = [
+            r.release
+            for r in (row.releases if row is not None else ())
+            if r.admits(tf.version) and (python is None or r.runs_on(python))
+        ]
+        span = f"; releases {fitting[0]} to {fitting[-1]} all fit it" if len(fitting) > 1 else ""
         return Fix(
             f"Install {name} {fit.release}, the release for the installed TensorFlow "
-            f"(it declares tensorflow{fit.tensorflow}).",
+            f"(it declares tensorflow{fit.tensorflow}{span}).",
             companion_install(m, fit.requirement(name, pre=_is_prerelease(tf.version))),
         )
     if comp is None and row is not None and row.end_of_life and row.releases:

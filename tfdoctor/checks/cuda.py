@@ -53,7 +53,11 @@ def check_cuda_libraries(ctx: CheckContext) -> Iterator[Finding]:
     missing = ctx.machine.missing_libraries
     unopened = ctx.machine.unopened_libraries
     detail = "\n".join(_describe(lib, unopened) for lib in libs.libraries)
-    has_gpu = bool(drv and drv.gpus)
+    # The driver unread (no driver facts), yet a CUDA toolkit of the build's libraries is on
+    # the search path: someone set this machine up for the GPU, so what is missing is a
+    # fault, not a CPU machine's absent extras.
+    toolkit_here = drv is None and any(lib.selected is not None for lib in libs.libraries)
+    has_gpu = bool(drv and drv.gpus) or toolkit_here
     if not missing:
         opened = [lib for lib in libs.libraries if lib.name not in unopened]
         yield Finding(

@@ -10,7 +10,7 @@ the GPU checks (the registry's ``GPU_GATE``) as the reason, with that finding's 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Optional
 
 from tfdoctor import causes
@@ -24,7 +24,7 @@ from tfdoctor.compat import (
 )
 from tfdoctor.evidence import tflog
 from tfdoctor.evidence.tflog import library_of
-from tfdoctor.facts import DriverFacts, Facts, PlatformFacts, TFStatus
+from tfdoctor.facts import DriverFacts, Facts, GpuFacts, PackageFacts, PlatformFacts, TFStatus
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import ComputeCapabilities, TFLine, version_key
@@ -289,6 +289,72 @@ def _gpu_fit_fix(
     return fix(text.format(version=line.latest_patch), *install)
 
 
+#: The first CUDA toolkit that knows each GPU architecture (compute capability), from the CUDA
+#: Toolkit release notes (https://docs.nvidia.com/cuda/cuda-toolkit-release-notes/ and the
+#: archived notes of each release: 9.0 added Volta, 10.0 Turing, 11.0 the A100, 11.1 sm_86,
+#: 11.8 Ada and Hopper, 12.8 Blackwell). A build against an older CUDA carries cuBLAS and cuDNN
+#: without kernels for the GPU: the driver's PTX compiler runs TensorFlow's own kernels, but
+#: the libraries' calls fail ('Blas GEMM launch failed', CUBLAS_STATUS_EXECUTION_FAILED).
+_FIRST_CUDA: Mapping[str, tuple[int, int]] = {
+    "7.0": (9, 0),
+    "7.5": (10, 0),
+    "8.0": (11, 0),
+    "8.6": (11, 1),
+    "8.9": (11, 8),
+    "9.0": (11, 8),
+    "10.0": (12, 8),
+    "12.0": (12, 8),
+}
+
+
+def _cuda_predates_gpu(ctx: CheckContext, pkg: PackageFacts, gpu: GpuFacts) -> Optional[Finding]:
+    """A warning where the build's CUDA is older than the first CUDA that knows ``gpu``'s
+    architecture; None where either is unknown or the CUDA knows it."""
+    cuda = ctx.machine.build_cuda
+    first = _FIRST_CUDA.get(gpu.compute_capability or "")
+    if cuda is None or first is None or version_key(cuda)[:2] >= first:
+        return None
+    need = ".".join(map(str, first))
+    label = f"GPU {gpu.index} ({gpu.name}, compute capability {gpu.compute_capability})"
+    return causes.finding(
+        "gpu.compute-capability",
+        Severity.WARNING,
+        causes.gpu.GPU_KNOWN_FAILURE,
+        f"TensorFlow {pkg.version} is built with CUDA {cuda}, older than {label} (CUDA {need} "
+        "is the first that supports it)",
+        f"CUDA {cuda}'s libraries (cuBLAS, cuDNN) carry no kernels for compute capability "
+        f"{gpu.compute_capability}: TensorFlow may list the GPU and compile its own kernels "
+        "from PTX, but library calls fail ('Blas GEMM launch failed', "
+        "CUBLAS_STATUS_EXECUTION_FAILED) or run without the GPU's own code.",
+        _gpu_fit_fix(
+            ctx.machine,
+            gpu.compute_capability or "",
+            f"Install TensorFlow {{version}}, built with a CUDA of {need} or later that "
+            "supports this GPU, with the CUDA and cuDNN that release is built for.",
+            native=True,
+        )
+        or fix(
+            f"Install a TensorFlow built with CUDA {need} or later (TensorFlow's tested build "
+            "configurations list each release's CUDA), with that CUDA and cuDNN.",
+            *ctx.machine.pip("index versions tensorflow"),
+        ),
+        ("https://docs.nvidia.com/cuda/cuda-toolkit-release-notes/",),
+    )
+
+
+def _architectures_unknown(
+    ctx: CheckContext, pkg: PackageFacts, gpus: Sequence[GpuFacts]
+) -> Iterator[Finding]:
+    """What the wheel carries is unknown (a release older than the matrix): the CUDA it was
+    built with still tells a GPU newer than that CUDA; for the others, unknown."""
+    predating = [
+        finding for gpu in gpus if (finding := _cuda_predates_gpu(ctx, pkg, gpu)) is not None
+    ]
+    yield from predating
+    if len(predating) < len(gpus):
+        yield unknown("gpu.compute-capability", "which GPU architectures the wheel carries")
+
+
 def check_compute_capability(ctx: CheckContext) -> Iterator[Finding]:
     """Each GPU has machine code in the wheel, or at least PTX (with a long first start)."""
     facts, matrix = ctx.facts, ctx.matrix
@@ -300,7 +366,7 @@ def check_compute_capability(ctx: CheckContext) -> Iterator[Finding]:
         return
     caps = _wheel_capabilities(ctx, line)
     if caps is None:
-        yield unknown("gpu.compute-capability", "which GPU architectures the wheel carries")
+        yield from _architectures_unknown(ctx, pkg, drv.gpus)
         return
     carried = ", ".join(caps.sass + caps.ptx)
     os_name = ctx.machine.os or "linux"

@@ -4,6 +4,7 @@ TensorFlow and its companions declare, conda's packages and an ``--against`` fil
 from __future__ import annotations
 
 import dataclasses
+import re
 import shlex
 from collections.abc import Iterator
 from typing import Optional
@@ -14,6 +15,7 @@ from tfdoctor.checks._shared import installed_line, specifier, wheel_misfits
 from tfdoctor.compat import keras3_serves_tf_keras
 from tfdoctor.facts import (
     TF_DISTRIBUTIONS,
+    CondaPackage,
     PackageFacts,
     TFStatus,
     normalize_name,
@@ -39,6 +41,17 @@ def check_tf_distributions(ctx: CheckContext) -> Iterator[Finding]:
     m = ctx.machine
     providers = list(m.tf_providers)
     if not providers:
+        old_pip = _pip_too_old(m)
+        if old_pip is not None:
+            yield causes.finding(
+                "packages.tensorflow",
+                Severity.WARNING,
+                causes.platform.PIP_TOO_OLD,
+                f"TensorFlow is not installed, and pip {old_pip[0]} cannot install it here",
+                old_pip[1],
+                _pip_then_tensorflow_fix(m, old_pip[0], old_pip[1]),
+            )
+            return
         yield causes.finding(
             "packages.tensorflow",
             Severity.WARNING,
@@ -65,6 +78,64 @@ def check_tf_distributions(ctx: CheckContext) -> Iterator[Finding]:
         "",
         causes.software.reinstall_tf_fix(
             m, "Remove every TensorFlow distribution, then install exactly one."
+        ),
+    )
+
+
+_MACOS_RELEASE = re.compile(r"macOS (\d+)")
+
+
+def _pip_too_old(m: Machine) -> Optional[tuple[str, str]]:
+    """The interpreter's pip and why it finds no TensorFlow wheel for this platform, where it
+    is older than the first pip that reads the platform tags of every TensorFlow wheel this
+    Python has (the matrix's newest fit): manylinux2010 on Linux (pip 19.0, PEP 571), macOS
+    11's own version on macOS 11 and later (pip 20.3). None where pip is recent enough, its
+    version unknown, or no TensorFlow release fits this machine at all (then the Python is
+    the cause, not pip)."""
+    from tfdoctor.compat import newest_fit  # noqa: PLC0415
+
+    py, plat = m.facts.python, m.facts.platform
+    if py is None or plat is None or not py.pip_version or m.matrix is None:
+        return None
+    if newest_fit(m.matrix, m.target) is None:
+        return None
+    pip = version_key(py.pip_version)
+    macos = _MACOS_RELEASE.match(plat.os_name or "") if m.os == "macos" else None
+    if macos is not None and int(macos.group(1)) >= 11 and pip < causes.platform.PIP_MACOS11:
+        # A pip before 20.3 tags this machine macosx_11_0 only (as the interpreter reports
+        # 11.x), so it matches none of the macosx_10_x wheels TensorFlow publishes
+        # (pip's 20.3 release notes, https://pip.pypa.io/en/stable/news/#v20-3).
+        return py.pip_version, (
+            f"pip {py.pip_version} predates pip 20.3, the first that reads macOS 11's "
+            f"platform tags; on {plat.os_name} it matches no macOS wheel of TensorFlow and "
+            "lists no release at all ('No matching distribution found for tensorflow')."
+        )
+    if m.os == "linux" and pip < causes.platform.PIP_MANYLINUX2010:
+        # Every Linux wheel of TensorFlow since 1.15 and 2.0 is tagged manylinux2010 or newer.
+        return py.pip_version, (
+            f"pip {py.pip_version} predates pip 19.0, the first that reads the manylinux2010 "
+            "platform tag of TensorFlow's Linux wheels since 1.15 and 2.0: it lists only older "
+            "releases, or none."
+        )
+    return None
+
+
+def _pip_then_tensorflow_fix(m: Machine, pip: str, reason: str) -> Fix:
+    """Upgrade this interpreter's pip, then install the newest TensorFlow that fits."""
+    upgrade = causes.platform.pip_upgrade_fix(reason, pip=pip)
+    install = causes.software.tensorflow_install_fix(m)
+    return Fix(
+        f"{upgrade.text} {install.text}",
+        (
+            # A pip before 9.0 ignores Requires-Python: first a pip that reads it and still
+            # runs on old Pythons (the last before 21), as pip_upgrade_fix says.
+            *(
+                m.pip('install --upgrade "pip<21"')
+                if version_key(pip) < causes.platform.PIP_REQUIRES_PYTHON
+                else ()
+            ),
+            *m.pip("install --upgrade pip"),
+            *install.commands,
         ),
     )
 
@@ -127,6 +198,20 @@ def check_wheel_tags(ctx: CheckContext) -> Iterator[Finding]:
     if facts.packages is None or facts.python is None or m.tf is None:
         return
     if not any(p.wheel_tags for p in facts.packages):
+        unpublished = causes.software.unpublished_here(m)
+        if unpublished:
+            # No tags to read, but the index of PyPI's files knows the release has no wheel
+            # for this system and architecture at all.
+            yield causes.finding(
+                "packages.wheels",
+                Severity.WARNING,
+                causes.platform.WHEEL_MISMATCH,
+                "Installed, though PyPI has no wheel of them for this machine: "
+                + ", ".join(f"{p.name} {p.version}" for p, _ in unpublished),
+                "\n".join(f"{p.name} {p.version}: {r.describe()}" for p, r in unpublished),
+                causes.software.unpublished_fix(m, unpublished),
+            )
+            return
         yield Finding(
             "packages.wheels",
             Severity.INFO,
@@ -642,6 +727,37 @@ def _undeclared_companions(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Fin
         )
 
 
+def _pypi_companions(ctx: CheckContext, from_conda: CondaPackage) -> Iterator[Finding]:
+    """Compiled companions pip installed (conda lists them from the ``pypi`` channel) beside
+    a TensorFlow built by a conda channel: their wheels link PyPI's TensorFlow build, which
+    conda's is not, so their ops fail to load ('undefined symbol') even at the same version
+    (tensorflow/addons' README, C++ Custom Op Compatibility)."""
+    conda = ctx.facts.conda
+    if conda is None:
+        return
+    for pkg in conda.packages:
+        if pkg.channel != "pypi" or not causes.software.links_pypi_tensorflow(pkg.name):
+            continue
+        yield causes.finding(
+            "packages.conda",
+            Severity.WARNING,
+            causes.software.COMPANION_MISMATCH,
+            f"{pkg.name} {pkg.version} from PyPI beside conda's TensorFlow {from_conda.version} "
+            f"build ({from_conda.channel})",
+            f"{pkg.name}'s wheel carries ops compiled against PyPI's TensorFlow; conda's build "
+            "is compiled differently, so they may fail to load ('undefined symbol' in its .so), "
+            "even where the versions match.",
+            causes.software.conda_pypi_companion_fix(
+                ctx.machine,
+                from_conda.version,
+                [n for n in CONDA_TENSORFLOW if conda.package(n) is not None],
+                # conda names its GPU builds so (tensorflow-gpu, build strings gpu_py36...).
+                gpu=conda.package("tensorflow-gpu") is not None or "gpu" in from_conda.build,
+            ),
+            (causes.software.CUSTOM_OP_PIP_ONLY,),
+        )
+
+
 #: conda packages that bring the CUDA runtime: the CUDA 11 era's single package, and the
 #: CUDA 12 era's metapackage that pins the version (conda-forge's cuda-version).
 _CONDA_CUDA = ("cudatoolkit", "cuda-version", "cuda-cudart", "cuda-runtime")
@@ -675,6 +791,8 @@ def check_conda_mix(ctx: CheckContext) -> Iterator[Finding]:
             ),
         )
         return
+    if from_conda is not None:
+        yield from _pypi_companions(ctx, from_conda)
     build = m.build_cuda
     toolkit = next((conda.package(n) for n in _CONDA_CUDA if conda.package(n) is not None), None)
     if build is None or toolkit is None or from_conda is not None:

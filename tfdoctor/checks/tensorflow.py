@@ -252,6 +252,29 @@ _PROTOBUF = re.compile(
 
 
 _DLL = re.compile(r"DLL load failed", re.IGNORECASE)
+#: ROCm's runtime libraries as :func:`~tfdoctor.evidence.tflog.library_of` names them
+#: (libamdhip64.so.4 -> amdhip, libhsa-runtime64.so.1 -> hsa-runtime): the HIP, HSA and HCC
+#: runtimes and the math libraries tensorflow-rocm links (ROCm's library list,
+#: https://rocm.docs.amd.com/en/latest/reference/api-libraries.html).
+_ROCM_LIBRARIES = (
+    "amdhip",
+    "hip_hcc",
+    "hsa-runtime",
+    "mcwamp",
+    "hc_am",
+    "rocblas",
+    "rocfft",
+    "rocrand",
+    "rocsolver",
+    "rocsparse",
+    "hipblas",
+    "hipfft",
+    "hiprand",
+    "hipsparse",
+    "MIOpen",
+    "rccl",
+    "roctracer",
+)
 
 
 def _shadowing(ctx: CheckContext) -> Optional[Finding]:
@@ -340,6 +363,12 @@ def _import_error_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
             cause, remedy = causes.gpu.cuda_libraries_fix(m, (name,))
         elif name == "cuda":
             cause, remedy = causes.gpu.driver_not_loaded(m)
+        elif name.startswith(_ROCM_LIBRARIES):
+            # tensorflow-rocm links ROCm's runtime by versioned soname (libamdhip64.so.3 for
+            # the HIP of ROCm 3.x, .so.4 for 4.x): one it cannot open is another ROCm release's,
+            # or no ROCm at all (https://rocm.docs.amd.com/en/latest/compatibility/ml/
+            # ml-compatibility.html lists the tensorflow-rocm builds of each ROCm release).
+            cause, remedy = causes.gpu.ROCM_VERSION_MISMATCH, causes.gpu.rocm_match_fix(lib)
         else:
             cause, remedy = (
                 causes.software.IMPORT_FAILED_UNKNOWN,
