@@ -122,8 +122,11 @@ GROUPS = frozenset(
 #: appends to every error of a kind, the cause only where nothing else explains it);
 #: ``fork-shown``, a process the log shows forked (a gunicorn, uWSGI or Celery worker, Keras'
 #: multiprocessing workers, multiprocessing's fork): CUDA's "initialization error" is the fork's
-#: only there.
-NEEDS = frozenset({"tensorflow-frame", "tensorboard-frame", "alone", "fork-shown"})
+#: only there; ``fork-not-shown``, the converse: no such process, where the same words are
+#: another cause's (a driver too old for the build's CUDA).
+NEEDS = frozenset(
+    {"tensorflow-frame", "tensorboard-frame", "alone", "fork-shown", "fork-not-shown"}
+)
 
 _ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 _URL_RE = re.compile(r"^https://\S+$")

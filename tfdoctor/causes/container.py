@@ -85,8 +85,9 @@ def container_gpu_fix(m: Machine) -> Fix:
             ),
         )
     return Fix(
-        "Start the container with GPU access through the NVIDIA Container Toolkit; if `--gpus` "
-        "is refused, register the NVIDIA runtime with Docker on the host once.",
+        "Start the container with GPU access through the NVIDIA Container Toolkit (formerly "
+        "nvidia-docker), which mounts the host driver's libraries (libcuda) and devices into "
+        "it; if `--gpus` is refused, register the NVIDIA runtime with Docker on the host once.",
         (
             "docker run --gpus all IMAGE",
             "sudo nvidia-ctk runtime configure --runtime=docker && sudo systemctl restart docker",

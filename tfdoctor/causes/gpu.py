@@ -1073,6 +1073,37 @@ def driver_too_old_fix(m: Machine, floor: Optional[str]) -> Fix:
     return Fix(text + ".", tuple(commands))
 
 
+def driver_init_error_fix(m: Machine, floor: Optional[str]) -> Fix:
+    """CUDA's bare "initialization error" where no fork is shown: the candidates in order,
+    each with what tells it apart (the message is the same for all of them)."""
+    # cudaErrorInitializationError / CUDA_ERROR_NOT_INITIALIZED: "the CUDA driver and runtime
+    # could not be initialized" (CUDA runtime and driver API references). A driver older than
+    # the CUDA a build bundles or links is the commonest reason where nothing else is shown; a
+    # child forked after its parent initialised CUDA, and a kernel module that does not match
+    # the driver's libraries (an update without a reboot), print the same words.
+    older = (
+        f"the NVIDIA driver is older than the {floor} the build needs"
+        if floor
+        else "the NVIDIA driver is too old for the CUDA the build was made with (compare "
+        "nvidia-smi's 'CUDA Version' with the CUDA of the TensorFlow release, or of the CUDA "
+        "libraries an application bundles)"
+    )
+    commands = ["nvidia-smi"]
+    if floor:
+        text, upgrade = driver_upgrade(m, floor)
+        commands.extend(upgrade)
+        older += f" ({text})"
+    return Fix(
+        "CUDA could not start. Most likely "
+        + older
+        + ": update the driver, or use a TensorFlow (or an application build) made with an "
+        "older CUDA. Otherwise: a process forked after its parent initialised CUDA (start "
+        "workers with the 'spawn' method, or initialise TensorFlow in each worker), or a driver "
+        "updated without a reboot (reboot so the kernel module matches its libraries).",
+        tuple(commands),
+    )
+
+
 def gpu_memory_errors_fix(index: int) -> Fix:
     """Read the ECC and page-retirement counters, reset the idle GPU, watch the count."""
     return Fix(

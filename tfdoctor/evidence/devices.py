@@ -258,3 +258,29 @@ def container_shown(text: str) -> Optional[str]:
     if found is None:
         return None
     return "kubernetes" if found.group("kube") else found.group("tool")
+
+
+#: A Docker container's default hostname, the first 12 hex digits of its ID
+#: (https://docs.docker.com/engine/network/#ip-address-and-hostname), where a program prints
+#: it: TensorFlow's CUDA diagnostics (cuda_diagnostics.cc: ``hostname: ...``) or a shell's
+#: prompt (``root@6b9e3874a772:/workspace#``).
+_CONTAINER_HOSTNAME = re.compile(
+    r"(?:cuda_diagnostics\.cc:\d+\] hostname: |^[ \t]*[\w.-]{1,32}@)"
+    r"(?P<id>[0-9a-f]{12})(?=[:\s]|$)",
+    re.MULTILINE,
+)
+
+
+def container_hostname(text: str) -> Optional[str]:
+    """The line ``text`` prints a Docker container's default hostname on (its ID's first 12
+    hex digits, holding a letter and a digit: a word or a number is a machine's own name), or
+    None."""
+    if "hostname: " not in text and "@" not in text:
+        return None
+    for match in _CONTAINER_HOSTNAME.finditer(text):
+        name = match.group("id")
+        if any(c.isalpha() for c in name) and any(c.isdigit() for c in name):
+            start = text.rfind("\n", 0, match.start()) + 1
+            end = text.find("\n", match.end())
+            return text[start : end if end >= 0 else len(text)].strip()[:200]
+    return None

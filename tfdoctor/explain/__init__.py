@@ -38,6 +38,7 @@ from tfdoctor.evidence.conda import (
 from tfdoctor.evidence.devices import (
     MAX_LISTINGS,
     DeviceListing,
+    container_hostname,
     container_run_without_gpu,
     container_shown,
     read_device_listings,
@@ -723,6 +724,11 @@ class Revealed(Record):
     #: A ``docker run`` or ``podman run`` the log shows without a GPU flag (the tool, the
     #: command as shown).
     docker_run_without_gpu: Optional[tuple[str, str]] = None
+    #: The line that prints a Docker container's default hostname (its ID's first 12 hex
+    #: digits: TensorFlow's CUDA diagnostics, a shell's prompt): the process ran in one.
+    container_hostname: Optional[str] = None
+    #: TensorFlow's loader opened a ROCm library (tensorflow-rocm on ROCm's runtime).
+    rocm_loaded: bool = False
     #: Releases pip skipped for their Requires-Python, as it listed them.
     python_refusals: tuple[PythonRefusal, ...] = ()
     #: Facts the log does not state but its paths and file names imply, each with its basis.
@@ -1072,10 +1078,12 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         notebook=notebook,
         container_tool=container_shown(evidence.first_text),
         docker_run_without_gpu=evidence.docker_run_without_gpu,
+        container_hostname=container_hostname(evidence.first_text),
         no_gpu_host=_no_gpu_host(evidence, text, image_line is not None),
         smi_gpu="nvidia-smi-header" in evidence.hits,
         addon_build_failed="node-gyp-build-failed" in evidence.hits,
         tfjs="tfjs-shown" in evidence.hits,
+        rocm_loaded="rocm-library-opened" in evidence.hits,
         hadoop=any(s in evidence.hits for s in _HADOOP_SHOWN),
         s3_plain_http="s3-endpoint-http-shown" in evidence.hits,
         python_refusals=tuple(evidence.python_refusals),
@@ -1852,8 +1860,11 @@ def _driver_libraries(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
         return causes.gpu.DRIVER_LIBRARIES_MISSING, causes.gpu.libcuda_link_fix(
             r.wsl or m.wsl is not None
         )
+    in_container = bool(
+        m.container is not None or r.cuda_image or r.docker_run_without_gpu or r.container_hostname
+    )
     if any(h.signature.id == "import-needs-libcuda" for h in hits):
-        if m.container is not None or r.cuda_image or r.docker_run_without_gpu:
+        if in_container:
             # A container: the runtime mounts the host driver's libcuda only into a container
             # started with the GPU.
             return causes.container.CONTAINER_NO_GPU, causes.container.container_gpu_fix(m)
@@ -1939,11 +1950,25 @@ def _keras(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseI
     return causes.software.KERAS_VERSION, causes.software.keras_match_fix(m)
 
 
+def _import_crash(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    if r.rocm_loaded:
+        # A native crash once ROCm's libraries are loaded: tensorflow-rocm is built for one
+        # ROCm release, and on another its calls into HIP's runtime break (a stack smashed, a
+        # segmentation fault) instead of failing to load (AMD's support matrix).
+        return causes.gpu.ROCM_VERSION_MISMATCH, causes.gpu.rocm_match_fix(None)
+    return causes.software.IMPORT_CRASH, causes.software.import_crash_fix(m)
+
+
 def _driver_not_loaded(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     dlopen = any(
         h.signature.id in ("dlopen-libcuda", "dlopen-libcuda-old", "libcuda-diagnostics-not-found")
         for h in hits
     )
+    if r.kernel_module and dlopen and not m.container and r.container_hostname:
+        # The host's kernel module is seen (a container shares the host's kernel) from a
+        # process whose hostname is a Docker container's ID: the runtime mounts the driver's
+        # user-space libraries (libcuda) only into a container started with the GPU.
+        return causes.container.CONTAINER_NO_GPU, causes.container.container_gpu_fix(m)
     if r.kernel_module and dlopen and not m.container:
         # TensorFlow's own diagnosis found the kernel module loaded: what is missing is the
         # driver's user-space library, not the driver.
@@ -3000,7 +3025,6 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.gpu.CUDA_VISIBLE_DEVICES_HIDDEN: causes.gpu.no_device_fix,
     causes.gpu.LIBCUDA_STUB: causes.gpu.libcuda_stub_fix,
     causes.gpu.DRIVER_VERSION_MISMATCH: lambda m: causes.gpu.driver_mismatch_fix(),
-    causes.gpu.DRIVER_TOO_OLD: lambda m: causes.gpu.driver_too_old_fix(m, _floor(m)),
     causes.xla.PTXAS_TOO_NEW: causes.xla.ptxas_fix,
     causes.xla.LIBDEVICE_MISSING: causes.xla.libdevice_fix,
     causes.xla.PTXAS_MISSING: causes.xla.ptxas_install_fix,
@@ -3027,7 +3051,6 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.container.NCCL_SHM_TOO_SMALL: lambda m: causes.container.nccl_shm_fix(),
     causes.software.TENSORBOARD_NOT_INSTALLED: causes.software.tensorboard_fix,
     causes.software.DEPENDENCY_API_REMOVED: causes.software.pkg_resources_fix,
-    causes.software.IMPORT_CRASH: causes.software.import_crash_fix,
     causes.gpu.GPU_UNSEEN_NO_REASON: lambda m: causes.gpu.read_device_log_fix(),
     # Colab words it "runtime"; its menu is Runtime > Restart session.
     causes.notebook.KERNEL_RESTART_NEEDED: lambda m: causes.notebook.restart_fix(
@@ -3116,6 +3139,13 @@ BUILDERS: dict[str, Builder] = {
         ),
     ),
     causes.conda.CONDA_VIRTUAL_PACKAGE_MISMATCH: lambda m, r, hits: _virtual(m, hits),
+    causes.gpu.DRIVER_TOO_OLD: lambda m, r, hits: (
+        causes.gpu.DRIVER_TOO_OLD,
+        causes.gpu.driver_init_error_fix(m, _floor(m))
+        if all(h.signature.id in _CUDA_INIT_ERROR for h in hits)
+        else causes.gpu.driver_too_old_fix(m, _floor(m)),
+    ),
+    causes.software.IMPORT_CRASH: _import_crash,
     causes.runtime.HOST_OUT_OF_MEMORY: lambda m, r, hits: (
         causes.runtime.HOST_OUT_OF_MEMORY,
         # The build service's own line says where the memory ran out, whatever else killed.
@@ -3216,6 +3246,11 @@ def _gpu_shown(m: Machine, r: Revealed) -> bool:
     return bool(r.compute_capability) or r.smi_gpu or m.gpu_presence in ("present", "driver-broken")
 
 
+#: Signatures of CUDA's bare "initialization error" where no fork is shown (needs:
+#: fork-not-shown): a driver too old for the build leads, with the other candidates in the fix.
+_CUDA_INIT_ERROR: frozenset[str] = frozenset({"cuda-runtime-init-error", "cuinit-not-initialized"})
+
+
 #: Signatures whose lines show a process forked from another (a server's or pool's workers,
 #: Keras' multiprocessing workers, multiprocessing's fork start method): the context in which
 #: CUDA's "initialization error" is the fork's (needs: fork-shown).
@@ -3268,6 +3303,8 @@ def _drop_unsupported(by_cause: dict[str, list[Hits]], evidence: Evidence) -> No
             return not installed and not (unconditional - {cause})
         if need == "fork-shown":
             return forked
+        if need == "fork-not-shown":
+            return not forked
         return True
 
     for cause in list(by_cause):
@@ -3595,6 +3632,7 @@ def explain(
     for late in (
         _keras3_in_words(evidence, machine),
         _unlisted(evidence, revealed, machine, findings.values(), inferred),
+        _native_import_cut(evidence, revealed, machine, findings.values()),
         # A listing or a nightly's install read over several lines: after the signatures,
         # whose lines (pip's leftover with its directory) say more.
         *tensorboard_findings(
@@ -3676,6 +3714,65 @@ def _stated_platform_release(evidence: Evidence, machine: Machine) -> Optional[F
         "publishes no wheel for that platform (from the matrix).",
         causes.platform.platform_ended_fix(machine, said.tf_version, platform, last),
     )
+
+
+#: A traceback frame in TensorFlow's loader of its native library (TensorFlow 1.x-2.x:
+#: pywrap_tensorflow.py, which imports the SWIG or pybind11 module _pywrap_tensorflow_internal).
+_NATIVE_IMPORT_FRAME = re.compile(
+    r'^[ \t]*File "(?P<path>[^"\n]{1,300}?[\\/]tensorflow(?:_core)?[\\/]python[\\/]'
+    r'pywrap_tensorflow(?:_internal)?\.py)", line \d+',
+    re.MULTILINE,
+)
+
+
+def _native_import_cut(
+    evidence: Evidence, r: Revealed, m: Machine, found: Iterable[Finding]
+) -> Optional[Finding]:
+    """A traceback through TensorFlow's loader of its native library, cut before the message
+    that says why it failed, where nothing else explains the log: the candidates ranked by
+    what the log shows of the machine (Windows; a container started without a GPU)."""
+    if any(x.severity.rank >= Severity.WARNING.rank for x in found):
+        return None
+    text = evidence.first_text
+    if "pywrap_tensorflow" not in text:
+        return None
+    frame = _NATIVE_IMPORT_FRAME.search(text)
+    if frame is None or any(
+        any("pywrap_tensorflow" in f.path for f in tb.frames) for tb in evidence.tracebacks
+    ):
+        return None  # no such frame, or the traceback's own message is shown (its finding)
+    where = f"line {text.count(chr(10), 0, frame.start()) + 1}: {frame.group(0).strip()}"
+    windows = r.os == "windows" or re.match(r"[A-Za-z]:\\", frame.group("path")) is not None
+    if windows:
+        # Python's "DLL load failed" is what this import raises on Windows: a Visual C++
+        # runtime DLL missing is the commoner reason (TensorFlow 2.1 and later need the 2019
+        # runtime's msvcp140_1.dll), a CPU without AVX (every release from 1.6) the other.
+        return causes.finding(
+            f"explain.{causes.platform.MSVC_RUNTIME_MISSING}",
+            Severity.WARNING,
+            causes.platform.MSVC_RUNTIME_MISSING,
+            "TensorFlow's native library did not load on Windows (the message is cut off)",
+            f"{where}\nThe traceback ends in TensorFlow's loader of its native library before "
+            "the message; on Windows that is a DLL the library needs, most often the Visual C++ "
+            "runtime, or a CPU without AVX.",
+            causes.platform.msvc_fix(),
+        )
+    if r.docker_run_without_gpu is not None:
+        # A GPU build links the driver's libcuda.so.1, which the container runtime mounts
+        # only into a container started with the GPU.
+        command = r.docker_run_without_gpu[1]
+        return causes.finding(
+            f"explain.{causes.container.CONTAINER_NO_GPU}",
+            Severity.WARNING,
+            causes.container.CONTAINER_NO_GPU,
+            "TensorFlow's native library did not load in a container started without a GPU",
+            f"{where}\nThe container was started without GPU access ({command}); a GPU build "
+            "of TensorFlow in the image links the driver's libcuda.so.1, which only the NVIDIA "
+            "Container Toolkit mounts. The traceback is cut before its message: where the image "
+            "holds a CPU build, that message decides.",
+            causes.container.container_gpu_fix(m),
+        )
+    return None
 
 
 def _windows_gpu_archive(evidence: Evidence, machine: Machine) -> Optional[Finding]:

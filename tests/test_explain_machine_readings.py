@@ -1,0 +1,202 @@
+"""The machine under TensorFlow, read from what a log shows of it: CUDA's bare "initialization
+error" (a driver too old for the build, unless a fork is shown), a Docker container's hostname
+beside a libcuda the kernel module has and the container lacks, a native crash once ROCm's
+libraries are loaded, and a traceback cut inside TensorFlow's loader of its native library
+(on Windows; in a container started without a GPU)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.explaining import explained, fix_text, top_error
+from tfdoctor.evidence.devices import container_hostname
+from tfdoctor.findings import Finding, Report, Severity
+
+
+def _named(report: Report, cause: str) -> Finding:
+    """The report's finding of ``cause``, asserted to be a warning or an error."""
+    hits = [f for f in report.findings if f.cause == cause]
+    assert hits, [(f.id, f.severity.value) for f in report.findings]
+    assert hits[0].severity.rank >= Severity.WARNING.rank
+    return hits[0]
+
+
+# --- CUDA's "initialization error" ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "tensorflow.python.framework.errors_impl.InternalError: cudaGetDevice() failed. "
+        "Status: initialization error",
+        "InternalError: CUDA runtime implicit initialization on GPU:0 failed. "
+        "Status: initialization error",
+        "2020-06-01 10:00:00.000000: E tensorflow/stream_executor/cuda/cuda_driver.cc:313] "
+        "failed call to cuInit: CUDA_ERROR_NOT_INITIALIZED: initialization error",
+    ],
+    ids=["cudaGetDevice", "implicit-init", "cuInit"],
+)
+def test_an_initialization_error_without_a_fork_ranks_the_driver_first(line: str) -> None:
+    found = _named(explained(line + "\n"), "driver-too-old")
+    assert found.severity is Severity.WARNING  # the words alone do not decide it
+    fix = fix_text(found)
+    assert "nvidia-smi" in fix and "driver" in fix
+    # The other candidates are named, each with its way out.
+    assert "spawn" in fix and "reboot" in fix
+
+
+def test_an_initialization_error_in_a_forked_worker_is_the_forks() -> None:
+    text = (
+        'Process ForkPoolWorker-1:\n  File "/usr/lib/python3.8/multiprocessing/pool.py", '
+        "line 125, in worker\n"
+        "InternalError: cudaGetDevice() failed. Status: initialization error\n"
+    )
+    causes = {f.cause for f in explained(text).findings}
+    assert "driver-too-old" not in causes and "tf-initialised-before-fork" in causes
+
+
+def test_a_driver_too_old_in_words_keeps_its_own_fix() -> None:
+    text = (
+        "InternalError: cudaGetDevice() failed. Status: CUDA driver version is insufficient "
+        "for CUDA runtime version\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "driver-too-old" and "spawn" not in fix_text(top)
+
+
+def test_other_initialization_errors_are_not_the_drivers() -> None:
+    for line in (
+        "nvidia-container-cli: initialization error: nvml error: driver not loaded",
+        "Failed to initialize NVML: Unknown Error",
+        "cuInit: CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected",
+    ):
+        assert all(f.cause != "driver-too-old" for f in explained(line + "\n").findings)
+
+
+# --- a container's hostname ---------------------------------------------------------------------
+
+_DIAGNOSTICS = (
+    "I tensorflow/stream_executor/dso_loader.cc:102] Couldn't open CUDA library libcuda.so.1. "
+    "LD_LIBRARY_PATH: /usr/local/cuda/lib64\n"
+    "I tensorflow/stream_executor/cuda/cuda_diagnostics.cc:160] hostname: {host}\n"
+    "I tensorflow/stream_executor/cuda/cuda_diagnostics.cc:185] libcuda reported version is: "
+    "Not found: was unable to find libcuda.so DSO loaded into this program\n"
+    'I tensorflow/stream_executor/cuda/cuda_diagnostics.cc:356] driver version file contents: """'
+    "NVRM version: NVIDIA UNIX x86_64 Kernel Module  375.66  Mon May  1 15:29:16 PDT 2017\n"
+    '"""\n'
+    "I tensorflow/stream_executor/cuda/cuda_diagnostics.cc:189] kernel reported version is: "
+    "375.66.0\n"
+)
+
+
+def test_the_hosts_module_without_libcuda_in_a_container_is_the_container() -> None:
+    found = _named(explained(_DIAGNOSTICS.format(host="3f9a1c07be42")), "container-no-gpu")
+    fix = fix_text(found)
+    assert "--gpus all" in fix and "nvidia-docker" in fix
+
+
+def test_a_machines_own_hostname_keeps_the_drivers_libraries() -> None:
+    report = explained(_DIAGNOSTICS.format(host="gpu-node-07"))
+    assert all(f.cause != "container-no-gpu" for f in report.findings)
+    assert any(f.cause == "driver-libraries-missing" for f in report.findings)
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("root@6b9e3874a772:/workspace# python train.py\n", True),
+        ("I cuda_diagnostics.cc:160] hostname: 0a1b2c3d4e5f\n", True),
+        ("user@deadbeefcafe:~$ ls\n", False),  # a word in hex letters, no digit
+        ("user@201912310101:~$ ls\n", False),  # a number
+        ("mail me at admin@6b9e3874a772.example.com\n", False),
+        ("commit 6b9e3874a772 by someone\n", False),
+    ],
+    ids=["prompt", "diagnostics", "hex-word", "number", "mail", "commit"],
+)
+def test_a_containers_default_hostname(text: str, shown: bool) -> None:
+    assert (container_hostname(text) is not None) is shown
+
+
+# --- ROCm ---------------------------------------------------------------------------------------
+
+_ROCM = (
+    "2021-01-10 10:00:00.000000: I tensorflow/stream_executor/platform/default/dso_loader.cc:48] "
+    "Successfully opened dynamic library libamdhip64.so\n"
+)
+
+
+@pytest.mark.parametrize(
+    "crash",
+    ["*** stack smashing detected ***: <unknown> terminated", "Segmentation fault (core dumped)"],
+    ids=["stack-smashing", "segfault"],
+)
+def test_a_native_crash_once_rocm_is_loaded_is_the_rocm_release(crash: str) -> None:
+    top = top_error(explained(_ROCM + crash + "\nAborted (core dumped)\n"))
+    assert top.cause == "rocm-version-mismatch"
+    assert "ROCm" in fix_text(top) and "/opt/rocm/.info/version" in fix_text(top)
+
+
+def test_the_same_crash_without_rocm_is_an_import_crash() -> None:
+    text = (
+        "2021-01-10 10:00:00.000000: I tensorflow/stream_executor/platform/default/"
+        "dso_loader.cc:49] Successfully opened dynamic library libcudart.so.11.0\n"
+        "*** stack smashing detected ***: terminated\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "import-crash"
+
+
+def test_rocm_loaded_without_a_crash_is_no_finding() -> None:
+    report = explained(_ROCM)
+    assert all(f.severity.rank < Severity.WARNING.rank for f in report.findings)
+
+
+# --- a traceback cut inside TensorFlow's native loader -------------------------------------------
+
+
+def _cut(site: str, sep: str = "/") -> str:
+    tf = sep.join((site, "tensorflow", "python"))
+    return (
+        "Traceback (most recent call last):\n"
+        f'  File "{tf}{sep}pywrap_tensorflow.py", line 58, in <module>\n'
+        "    from tensorflow.python.pywrap_tensorflow_internal import *\n"
+        f'  File "{tf}{sep}pywrap_tensorflow_internal.py", line 28, in <module>\n'
+        "    _pywrap_tensorflow_internal = swig_import_helper()\n"
+    )
+
+
+def test_a_cut_native_import_on_windows_ranks_the_runtime_then_avx() -> None:
+    text = _cut("C:\\Users\\me\\venv\\lib\\site-packages", "\\")
+    found = _named(explained(text), "msvc-runtime-missing")
+    assert found.severity is Severity.WARNING
+    fix = fix_text(found)
+    assert "Visual C++" in fix and "AVX" in fix
+
+
+def test_a_cut_native_import_in_a_container_without_a_gpu() -> None:
+    text = "$ docker run --rm -it -p 8080:8080 example/tf-gpu-app\n" + _cut(
+        "/usr/local/lib/python3.6/dist-packages"
+    )
+    found = _named(explained(text), "container-no-gpu")
+    assert "--gpus all" in fix_text(found)
+
+
+def test_a_cut_native_import_elsewhere_decides_nothing() -> None:
+    for text in (
+        _cut("/usr/local/lib/python3.6/dist-packages"),
+        "$ docker run --gpus all --rm example/tf-gpu-app\n"
+        + _cut("/usr/local/lib/python3.6/dist-packages"),
+    ):
+        causes = {f.cause for f in explained(text).findings}
+        assert not causes & {"container-no-gpu", "msvc-runtime-missing"}
+
+
+def test_the_message_shown_decides_not_the_cut_reading() -> None:
+    text = (
+        _cut("C:\\Python37\\lib\\site-packages", "\\")
+        + "ImportError: DLL load failed: A dynamic link library (DLL) initialization routine "
+        "failed.\n"
+    )
+    report = explained(text)
+    assert top_error(report).cause == "cpu-lacks-avx"
+    assert all(f.cause != "msvc-runtime-missing" for f in report.findings)
