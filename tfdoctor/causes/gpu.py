@@ -1536,7 +1536,8 @@ UNLISTED_GPU_CANDIDATES: Mapping[str, tuple[CauseId, str, str, str]] = {
     "windows-native": (
         WINDOWS_NATIVE_GPU_ENDED,
         "TensorFlow runs on native Windows, where 2.11 and later have no GPU build",
-        "the paths and prompt are Windows ones (C:\\...), not WSL2's",
+        "Windows' own paths and prompt (C:\\..., PS C:\\>) where it ran, not WSL2's Linux ones; "
+        '`python -c "import platform; print(platform.system())"` prints Windows there',
         "",
     ),
     "metal": (
