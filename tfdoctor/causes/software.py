@@ -801,6 +801,24 @@ def source_tree_fix() -> Fix:
     )
 
 
+def user_site_fix(site: str) -> Fix:
+    """Remove the TensorFlow a per-user site-packages (``site``) holds, which the environment's
+    Python imports before its own, then install TensorFlow into the environment."""
+    return Fix(
+        f"Python imported TensorFlow from the per-user site-packages ({site}), which this "
+        "Python reads before its environment's own (conda's Pythons do; a venv does not): that "
+        "copy, installed with pip --user or by another Python of the same version, mixes with "
+        "the environment's packages. Uninstall it with this Python (pip removes the copy found "
+        "first, the user site's), check where TensorFlow now comes from, and install it into "
+        "the environment if none is left; PYTHONNOUSERSITE=1 keeps any user site out.",
+        (
+            "python -m pip uninstall -y tensorflow",
+            'python -c "import tensorflow as tf; print(tf.__file__)"',
+            "python -m pip install tensorflow",
+        ),
+    )
+
+
 def protos_compile_fix(
     package: str, module: str, root: Optional[str], installed: bool, windows: bool
 ) -> Fix:
