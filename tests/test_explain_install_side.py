@@ -246,3 +246,37 @@ def test_r_searching_the_named_environment_or_naming_none_is_not_installed() -> 
         report = explained(text)
         assert _absent(report, "kernel-env-mismatch"), text
         assert _named(report, "tf-not-installed")
+
+
+# The Model Garden's official package --------------------------------------------------------
+
+
+def _garden(root: str, sep: str, message: str) -> str:
+    frame = sep.join((root, "research", "object_detection", "builders", "model_builder.py"))
+    return (
+        "Traceback (most recent call last):\n"
+        f'  File "{frame}", line 70, in <module>\n'
+        "    from official.vision.image_classification.efficientnet import efficientnet_model\n"
+        f"ModuleNotFoundError: {message}\n"
+    )
+
+
+def test_the_model_gardens_research_code_without_official_on_the_path() -> None:
+    windows = _garden("d:\\work\\models", "\\", "No module named 'official.vision'")
+    top = top_error(explained(windows))
+    assert top.cause == "package-not-installed"
+    assert "set PYTHONPATH=d:\\work\\models;d:\\work\\models\\research" in fix_text(top)
+    # (`official` itself missing is the module table's: tf-models-official installs it.)
+    posix = _garden("/home/me/models-master", "/", "No module named 'official.nlp'")
+    top = top_error(explained(posix))
+    assert top.cause == "package-not-installed"
+    assert 'export PYTHONPATH="/home/me/models-master:' in fix_text(top)
+
+
+def test_official_outside_a_clone_or_another_module_in_one_is_not_the_gardens_path() -> None:
+    outside = _garden("/home/me/project", "/", "No module named 'official'").replace(
+        "/research/", "/src/"
+    )
+    other = _garden("/home/me/models", "/", "No module named 'pycocotools'")
+    for text in (outside, other):
+        assert all("PYTHONPATH=" not in fix_text(f) for f in explained(text).findings if f.fix)

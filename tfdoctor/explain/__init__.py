@@ -3492,6 +3492,7 @@ def explain(
         _old_pip_shown(evidence, revealed, findings.values()),
         _user_site_tensorflow(evidence),
         _conda_path_too_long(evidence),
+        _model_garden_official(evidence),
         # A listing or a nightly's install read over several lines: after the signatures,
         # whose lines (pip's leftover with its directory) say more.
         *tensorboard_findings(
@@ -3728,6 +3729,39 @@ def _conda_path_too_long(evidence: Evidence) -> Optional[Finding]:
             _cite_head(evidence, [found.group(0).split("\n")[0], f"'{path}'"])
             + f"\nThe file's full path in the cache is {len(full)} characters: {full}",
             causes.platform.conda_long_paths_fix(),
+        )
+    return None
+
+
+#: A frame of the TensorFlow Model Garden's research code in a clone (models/research/X/),
+#: whose root holds the `official` package it imports
+#: (https://github.com/tensorflow/models/tree/master/research/object_detection).
+_GARDEN_RESEARCH = re.compile(
+    r"^(?P<root>.{0,300}?[\\/]models(?:-[\w.]{1,40})?)[\\/]research[\\/]\w+[\\/]"
+)
+#: Python's message for the Model Garden's `official` package, or a part of it, not found.
+_NO_OFFICIAL = re.compile(r"^No module named '?(?P<module>official(?:\.\w+){0,10})'?$")
+
+
+def _model_garden_official(evidence: Evidence) -> Optional[Finding]:
+    """The Model Garden's research code (a frame under a clone's ``models/research/``) failing
+    to import ``official``: the clone's root, which holds it, is not first on the path."""
+    for tb in evidence.tracebacks:
+        missing = _NO_OFFICIAL.match(tb.message.strip())
+        if tb.type not in ("ModuleNotFoundError", "ImportError") or missing is None:
+            continue
+        roots = [r for r in (_GARDEN_RESEARCH.match(f.path) for f in tb.frames) if r]
+        if not roots:
+            continue
+        root = roots[-1].group("root")
+        return causes.finding(
+            f"explain.{causes.software.PACKAGE_NOT_INSTALLED}",
+            Severity.ERROR,
+            causes.software.PACKAGE_NOT_INSTALLED,
+            f"The Model Garden's {missing.group('module')} is not on the Python path",
+            f"{tb.where}: {tb.type}: {tb.message}\nThe code is the Model Garden's research "
+            f"code in a clone ({roots[-1].group(0)}), whose official package is at {root}.",
+            causes.software.model_garden_path_fix(root, "\\" in root),
         )
     return None
 
