@@ -653,8 +653,8 @@ def conda_long_paths_fix() -> Fix:
     """Windows' long path support on, the half-extracted package out of conda's cache, then
     the same conda command: conda extracts again only a package its cache does not hold."""
     return Fix(
-        "conda could not write a file of this package into its cache (the path passes Windows' "
-        "260 characters), so its check finds the file missing. Turn on long path support (in "
+        "conda could not write a file of this package into its cache (the path reaches Windows' "
+        "260-character limit), so its check finds the file missing. Turn on long path support (in "
         "an administrator's PowerShell; or keep conda in a short folder such as C:\\conda), "
         "open a new terminal, remove the half-extracted package from the cache, and run the "
         "same conda command again.",
