@@ -121,6 +121,26 @@ def kernel_python_fix(pythons: Sequence[str], prefixes: Sequence[str]) -> Fix:
     )
 
 
+def reticulate_env_fix(env: str, conda: bool, searched: Sequence[str]) -> Fix:
+    """R's session uses another Python than the environment ``env`` TensorFlow was installed
+    into (a conda environment where ``conda``): bind the session to ``env`` before anything
+    loads Python, with nothing (RStudio's interpreter option, RETICULATE_PYTHON) overriding
+    it."""
+    use = "use_condaenv" if conda else "use_virtualenv"
+    return Fix(
+        f"reticulate searched {', '.join(searched)}, not the environment {env!r} TensorFlow was "
+        "installed into: the R session was bound to another Python before (RStudio's Tools > "
+        "Global Options > Python interpreter, or RETICULATE_PYTHON, overrides what the script "
+        f"asks for, and the first Python a session loads stays). Clear that setting, restart "
+        f"R, and bind the session to {env!r} before loading tensorflow or keras.",
+        (
+            'Sys.unsetenv("RETICULATE_PYTHON")',
+            f'reticulate::{use}("{env}", required = TRUE)',
+            "reticulate::py_config()",
+        ),
+    )
+
+
 #: An environment's folder rather than a base or system Python: conda's envs/NAME, or a
 #: virtual environment's usual names.
 _ENV_FOLDER = re.compile(r"/envs/[^/]+$|/(?:\.?venv|\.?env|virtualenvs/[^/]+)$|/\.?venv[^/]*$")

@@ -652,6 +652,42 @@ def long_paths_fix() -> Fix:
     )
 
 
+def conda_long_paths_fix() -> Fix:
+    """Windows' long path support on, the half-extracted package out of conda's cache, then
+    the same conda command: conda extracts again only a package its cache does not hold."""
+    return Fix(
+        "conda could not write a file of this package into its cache (the path reaches Windows' "
+        "260-character limit), so its check finds the file missing. Turn on long path support (in "
+        "an administrator's PowerShell; or keep conda in a short folder such as C:\\conda), "
+        "open a new terminal, remove the half-extracted package from the cache, and run the "
+        "same conda command again.",
+        (
+            'New-ItemProperty -Path "HKLM:\\SYSTEM\\CurrentControlSet\\Control\\FileSystem" '
+            '-Name "LongPathsEnabled" -Value 1 -PropertyType DWORD -Force',
+            "conda clean --packages --tarballs --yes",
+        ),
+    )
+
+
+def rosetta_conda_fix() -> Fix:
+    """A conda for Apple silicon (osx-arm64) in place of the x86-64 one, whose packages and
+    wheels Apple publishes for arm64 only."""
+    return Fix(
+        "This conda is an x86-64 (osx-64) one: on Apple silicon it runs under Rosetta, and "
+        "Apple's channel (tensorflow-deps) and the arm64 TensorFlow wheels are not for it. "
+        "Install a conda built for Apple silicon (Miniforge's arm64 installer), create the "
+        "environment with it and install TensorFlow there; `conda info` then shows platform "
+        "osx-arm64. (On an Intel Mac, skip tensorflow-deps: pip install tensorflow.)",
+        (
+            "curl -LO https://github.com/conda-forge/miniforge/releases/latest/download/"
+            "Miniforge3-MacOSX-arm64.sh",
+            "bash Miniforge3-MacOSX-arm64.sh",
+            "~/miniforge3/bin/conda create -n tf python=3.11",
+            "~/miniforge3/envs/tf/bin/python -m pip install tensorflow",
+        ),
+    )
+
+
 def quoted_extra_fix(requirement: Optional[str]) -> Fix:
     """The requirement in quotes, so that the shell passes the brackets to pip."""
     req = requirement or "tensorflow[and-cuda]"

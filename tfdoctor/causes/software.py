@@ -801,6 +801,44 @@ def source_tree_fix() -> Fix:
     )
 
 
+def user_site_fix(site: str) -> Fix:
+    """Remove the TensorFlow a per-user site-packages (``site``) holds, which the environment's
+    Python imports before its own, then install TensorFlow into the environment."""
+    return Fix(
+        f"Python imported TensorFlow from the per-user site-packages ({site}), which this "
+        "Python reads before its environment's own (conda's Pythons do; a venv does not): that "
+        "copy, installed with pip --user or by another Python of the same version, mixes with "
+        "the environment's packages. Uninstall it with this Python (pip removes the copy found "
+        "first, the user site's), check where TensorFlow now comes from, and install it into "
+        "the environment if none is left; PYTHONNOUSERSITE=1 keeps any user site out.",
+        (
+            "python -m pip uninstall -y tensorflow",
+            'python -c "import tensorflow as tf; print(tf.__file__)"',
+            "python -m pip install tensorflow",
+        ),
+    )
+
+
+def model_garden_path_fix(root: str, windows: bool) -> Fix:
+    """Put the TensorFlow Model Garden clone at ``root`` (the folder holding ``official/`` and
+    ``research/``) first on the path, so its research code imports the clone's ``official``
+    package; ``windows``: the path is Windows' (cmd's ``set``, ``;`` between entries)."""
+    research = f"{root}\\research" if windows else f"{root}/research"
+    command = (
+        f"set PYTHONPATH={root};{research};%PYTHONPATH%"
+        if windows
+        else f'export PYTHONPATH="{root}:{research}:$PYTHONPATH"'
+    )
+    return Fix(
+        "The Model Garden's research code imports its `official` package, which lives at the "
+        f"clone's root ({root}), beside research/; that folder is not on the Python path (or "
+        "another `official`, such as an older tf-models-official, is found first). Put the "
+        "clone's root and its research folder first on PYTHONPATH in the shell that runs the "
+        "code (or install the tf-models-official release of your TensorFlow's line).",
+        (command, 'python -c "import official; print(official.__path__)"'),
+    )
+
+
 def protos_compile_fix(
     package: str, module: str, root: Optional[str], installed: bool, windows: bool
 ) -> Fix:

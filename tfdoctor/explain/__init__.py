@@ -135,7 +135,7 @@ from tfdoctor.facts import (
 )
 from tfdoctor.findings import Finding, Fix, Report, Severity
 from tfdoctor.machine import LogHints, Machine
-from tfdoctor.matrix import Matrix, version_key
+from tfdoctor.matrix import Matrix, spec_contains, version_key
 from tfdoctor.modules import distribution_of, modules
 from tfdoctor.records import Record, record
 from tfdoctor.signatures import BENIGN, EVIDENCE, PATTERN_PARTS, Signature, Signatures
@@ -1657,6 +1657,9 @@ def _cpu_avx(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Caus
     facts and the log show of the machine (both causes' signatures come here)."""
     plat = m.facts.platform
     ids = {h.signature.id for h in hits}
+    if ids == {"conda-apple-channel-x86"}:
+        # No crash: an x86-64 conda looked for Apple silicon's packages.
+        return causes.platform.CPU_EMULATED, causes.platform.rosetta_conda_fix()
     emulated = (plat is not None and (plat.rosetta or plat.emulation is not None)) or (
         "qemu-sigill" in ids
     )
@@ -2533,6 +2536,9 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
     chosen = _resolver_release(hits)
     if chosen is not None:
         return causes.platform.TF_RELEASE_NOT_FOR_PYTHON, chosen
+    unprefixed = _unprefixed_refusal(m, r, hits)
+    if unprefixed is not None:
+        return causes.platform.PIP_TOO_OLD, unprefixed
     skipped = _skipped_for_python(r)
     if skipped is not None:
         return causes.platform.TF_RELEASE_NOT_FOR_PYTHON, skipped
@@ -2781,6 +2787,57 @@ def _blind_to_newer_manylinux(m: Machine, r: Revealed, refusal: PipRefusal) -> O
 _NO_WHEEL = (causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.TF_RELEASE_NOT_FOR_PYTHON)
 #: A release with NVIDIA's local version label for its Jetson builds (``1.15.5+nv21.7``).
 _NVIDIA_LOCAL = re.compile(r"==\s*[\d.]+\+nv\d")
+
+
+#: pip's refusal as a pip before 19.1 printed it: 19.1 began prefixing its errors with
+#: "ERROR: " (https://github.com/pypa/pip/blob/19.1/NEWS.rst, pypa/pip#6298).
+_UNPREFIXED_REFUSAL = re.compile(r"Could not find a version that satisfies the requirement ")
+#: The first TensorFlow whose Linux wheels carry only the manylinux2010 tag, which pip reads
+#: since 19.0 (https://github.com/tensorflow/tensorflow/releases/tag/v1.15.0).
+_MANYLINUX2010_TF = (1, 15)
+
+
+def _unprefixed_refusal(m: Machine, r: Revealed, hits: Sequence[Hits]) -> Optional[Fix]:
+    """A pip before 19.1 (its refusal printed without ``ERROR:``) refusing a TensorFlow request
+    that only releases since 1.15 meet, on Linux or a system not shown, listing none of them
+    (or a list cut short): those releases publish manylinux2010 wheels only, which pip reads
+    only since 19.0. Where the log shows the Python, a release the request admits must have a
+    Linux wheel for it (else the Python, not pip, is the reason)."""
+    if (
+        m.matrix is None
+        or r.os not in (None, "linux")
+        # A pip shown as 19.0 or later reads manylinux2010 whatever its words look like.
+        or (r.pip_version and version_key(r.pip_version) >= causes.platform.PIP_MANYLINUX2010)
+        or not any(_UNPREFIXED_REFUSAL.match(line) for h in hits for _, line in h.citations)
+    ):
+        return None
+    for refusal in r.pip_refusals:
+        listed = [version_key(v) for v in refusal.final_versions]
+        admitted = [
+            line
+            for line in m.matrix.lines
+            if refusal.spec and spec_contains(line.latest_patch, refusal.spec) is True
+        ]
+        if (
+            normalize_name(refusal.dist) in TF_DISTRIBUTIONS
+            and admitted
+            and all(version_key(line.line) >= _MANYLINUX2010_TF for line in admitted)
+            and any(line.has_wheels_for(r.python, "linux-") for line in admitted)
+            and all(v < _MANYLINUX2010_TF for v in listed)
+            # "from versions: none" is another reason's: an old pip lists the older releases.
+            and (listed or not refusal.shown)
+        ):
+            shown = (
+                f"lists TensorFlow only up to {max(refusal.final_versions, key=version_key)}"
+                if listed
+                else "the log cuts its list of releases short"
+            )
+            return causes.platform.pip_upgrade_fix(
+                "pip printed its refusal without 'ERROR:', as pips before 19.1 do, and "
+                f"{shown}: every Linux wheel of the releases asked for ({refusal.spec}) carries "
+                "the manylinux2010 tag or a newer one, which pip reads only since 19.0.",
+            )
+    return None
 
 
 def _python_has_macos_wheels(m: Machine, python: str) -> bool:
@@ -3580,6 +3637,7 @@ def explain(
         for x in (
             _unrecognised_distribution(evidence, machine, by_cause, benign),
             _kernel_python(evidence, by_cause),
+            _reticulate_python(evidence, by_cause),
         )
         if x is not None
     }
@@ -3633,6 +3691,10 @@ def explain(
         _keras3_in_words(evidence, machine),
         _unlisted(evidence, revealed, machine, findings.values(), inferred),
         _native_import_cut(evidence, revealed, machine, findings.values()),
+        _old_pip_shown(evidence, revealed, findings.values()),
+        _user_site_tensorflow(evidence),
+        _conda_path_too_long(evidence),
+        _model_garden_official(evidence),
         # A listing or a nightly's install read over several lines: after the signatures,
         # whose lines (pip's leftover with its directory) say more.
         *tensorboard_findings(
@@ -3838,6 +3900,161 @@ def _cite_head(evidence: Evidence, fragments: Iterable[str]) -> str:
         if cited not in out:
             out.append(cited)
     return "\n".join(out)
+
+
+#: The signatures that show pip's own version (`pip --version`, `pip install -v`'s first line,
+#: its upgrade notice).
+_PIP_VERSION_SHOWN = ("pip-version-shown", "pip-version-notice")
+
+
+def _old_pip_shown(evidence: Evidence, r: Revealed, found: Iterable[Finding]) -> Optional[Finding]:
+    """A pip older than 19.0, on Linux or a system not shown, where nothing else in the log is
+    a problem: it cannot install TensorFlow's Linux wheels since 1.15 and 2.0 (manylinux2010
+    and newer tags), whatever it is asked for next. A Windows or macOS log is not read so:
+    pip 9 reads those systems' tags (macOS 11's only since 20.3, which the refusal shows)."""
+    if (
+        r.pip_version is None
+        or version_key(r.pip_version) >= causes.platform.PIP_MANYLINUX2010
+        or r.os not in (None, "linux")
+        or any(x.severity.rank >= Severity.WARNING.rank for x in found)
+    ):
+        return None
+    cited = [
+        f"{where}: {line}"
+        for sid in _PIP_VERSION_SHOWN
+        if (hit := evidence.hits.get(sid)) is not None
+        for where, line in hit.citations[:1]
+    ]
+    if any(re.search(r"(?:^|\s)[A-Za-z]:\\", line) for line in cited):
+        return None  # a Windows path: pip reads win_amd64 at any age
+    return causes.finding(
+        f"explain.{causes.platform.PIP_TOO_OLD}",
+        Severity.WARNING,
+        causes.platform.PIP_TOO_OLD,
+        "pip is too old for TensorFlow's wheels",
+        "\n".join(cited)
+        + f"\nThe log shows pip {r.pip_version}, older than 19.0, the first pip that reads "
+        "the manylinux2010 tag of every Linux wheel of TensorFlow since 1.15 and 2.0.",
+        causes.platform.pip_upgrade_fix(
+            f"pip {r.pip_version} lists no Linux wheel of TensorFlow 1.15, 2.0 or later "
+            "(manylinux2010 needs pip 19.0, manylinux2014 19.3), so it cannot install them.",
+            pip=r.pip_version,
+        ),
+    )
+
+
+#: TensorFlow's package in a per-user site-packages (site.USER_SITE): Windows'
+#: %APPDATA%\\Python\\PythonXY\\site-packages, POSIX ~/.local/lib/pythonX.Y/site-packages,
+#: a macOS framework build's ~/Library/Python/X.Y/lib/python/site-packages
+#: (https://docs.python.org/3/library/site.html#site.USER_SITE).
+_USER_SITE_TF = re.compile(
+    r"(?P<site>.{0,120}?(?:[\\/]AppData[\\/]Roaming[\\/]Python[\\/]Python\d+"
+    r"|/\.local/lib/python\d\.\d+|/Library/Python/\d\.\d+/lib/python)"
+    r"[\\/]site-packages)[\\/]tensorflow(?:_core)?[\\/]",
+    re.IGNORECASE,
+)
+#: A conda installation's own files (its Python reads the user site, unlike a venv's).
+_CONDA_PREFIX = re.compile(
+    r"[\\/](?:ana|mini)conda\d?[\\/]|[\\/](?:miniforge|mambaforge)\d?[\\/]", re.IGNORECASE
+)
+
+
+#: conda's check of an extracted package (LinkPathAction.verify in
+#: https://github.com/conda/conda/blob/main/conda/core/path_actions.py), whose package cache
+#: is on Windows (a drive letter): "The package for X located at DIR / appears to be
+#: corrupted. The path 'P' / specified in the package manifest cannot be found." (older
+#: condas: "The file 'P'").
+_CONDA_CORRUPTED = re.compile(
+    r"The package for (?P<package>[\w.-]{1,120}) located at (?P<cache>[A-Za-z]:\\[^\n]{1,300}?)"
+    r"[ \t]*\n[ \t]*appears to be corrupted\. The (?:path|file) '(?P<path>[^'\n]{1,500})'"
+)
+#: Windows' MAX_PATH is 260 characters with the terminating NUL
+#: (https://learn.microsoft.com/en-us/windows/win32/fileio/maximum-file-path-limitation);
+#: a file within 20 of it is read as past it, as a pasted log often shortens the user's own
+#: folder name (C:\\Users\\user).
+_NEAR_MAX_PATH = 240
+
+
+def _conda_path_too_long(evidence: Evidence) -> Optional[Finding]:
+    """conda found a file of a package missing from its cache on Windows, whose full path
+    (the cache's folder joined to the manifest's path) is at or near Windows' 260-character
+    limit: the extraction could not write it, not a corrupted download."""
+    for found in _CONDA_CORRUPTED.finditer(evidence.first_text):
+        cache, path = found.group("cache"), found.group("path")
+        full = f"{cache}\\{path}".replace("/", "\\")
+        if len(full) < _NEAR_MAX_PATH:
+            continue  # a short path is missing for another reason (an interrupted download)
+        return causes.finding(
+            f"explain.{causes.platform.WINDOWS_LONG_PATHS}",
+            Severity.ERROR,
+            causes.platform.WINDOWS_LONG_PATHS,
+            "conda could not write a package file whose path is longer than Windows allows",
+            _cite_head(evidence, [found.group(0).split("\n")[0], f"'{path}'"])
+            + f"\nThe file's full path in the cache is {len(full)} characters: {full}",
+            causes.platform.conda_long_paths_fix(),
+        )
+    return None
+
+
+#: A frame of the TensorFlow Model Garden's research code in a clone (models/research/X/),
+#: whose root holds the `official` package it imports
+#: (https://github.com/tensorflow/models/tree/master/research/object_detection).
+_GARDEN_RESEARCH = re.compile(
+    r"^(?P<root>.{0,300}?[\\/]models(?:-[\w.]{1,40})?)[\\/]research[\\/]\w+[\\/]"
+)
+#: Python's message for the Model Garden's `official` package, or a part of it, not found.
+_NO_OFFICIAL = re.compile(r"^No module named '?(?P<module>official(?:\.\w+){0,10})'?$")
+
+
+def _model_garden_official(evidence: Evidence) -> Optional[Finding]:
+    """The Model Garden's research code (a frame under a clone's ``models/research/``) failing
+    to import ``official``: the clone's root, which holds it, is not first on the path."""
+    for tb in evidence.tracebacks:
+        missing = _NO_OFFICIAL.match(tb.message.strip())
+        if tb.type not in ("ModuleNotFoundError", "ImportError") or missing is None:
+            continue
+        roots = [r for r in (_GARDEN_RESEARCH.match(f.path) for f in tb.frames) if r]
+        if not roots:
+            continue
+        root = roots[-1].group("root")
+        return causes.finding(
+            f"explain.{causes.software.PACKAGE_NOT_INSTALLED}",
+            Severity.ERROR,
+            causes.software.PACKAGE_NOT_INSTALLED,
+            f"The Model Garden's {missing.group('module')} is not on the Python path",
+            f"{tb.where}: {tb.type}: {tb.message}\nThe code is the Model Garden's research "
+            f"code in a clone ({roots[-1].group(0)}), whose official package is at {root}.",
+            causes.software.model_garden_path_fix(root, "\\" in root),
+        )
+    return None
+
+
+#: A Python frame's file, as CPython prints it (a traceback cut before its exception too).
+_FRAME_FILE = re.compile(r'File "(?P<path>[^"\n]{1,400})", line \d+')
+
+
+def _user_site_tensorflow(evidence: Evidence) -> Optional[Finding]:
+    """Frames through TensorFlow in the per-user site-packages, inside a conda Python (other
+    frames are a conda installation's): conda's Pythons read the user site before their own
+    site-packages, so a TensorFlow installed there with ``pip --user`` shadows the
+    environment's and runs against its packages. Frames are read from the log's head, so a
+    traceback cut before its exception counts."""
+    paths = [m.group("path") for m in _FRAME_FILE.finditer(evidence.first_text)]
+    sites = [m for m in map(_USER_SITE_TF.match, paths) if m is not None]
+    conda = next((p for p in paths if _CONDA_PREFIX.search(p) and not _USER_SITE_TF.match(p)), None)
+    if not sites or conda is None:
+        return None
+    site = sites[0].group("site")
+    return causes.finding(
+        f"explain.{causes.software.TF_SHADOWED_MODULE}",
+        Severity.WARNING,
+        causes.software.TF_SHADOWED_MODULE,
+        "TensorFlow is imported from the per-user site-packages, not the environment",
+        _cite_head(evidence, [sites[0].group(0)])
+        + f"\nTensorFlow's frames are under {site} (the user site), the interpreter's under "
+        f"a conda installation ({conda}).",
+        causes.software.user_site_fix(site),
+    )
 
 
 def _keras3_in_words(evidence: Evidence, machine: Machine) -> Optional[Finding]:
@@ -4263,6 +4480,55 @@ def _kernel_python(evidence: Evidence, by_cause: dict[str, list[Hits]]) -> Optio
         "The notebook runs another Python than the one TensorFlow was installed into",
         _cite(hits) + "\nInterpreters the log shows: " + ", ".join(pythons) + ".",
         causes.notebook.kernel_python_fix(pythons, prefixes),
+    )
+
+
+#: An R call that names the environment TensorFlow goes into or is used from (the R
+#: interfaces' install_tensorflow(envname =), reticulate's use_* and *_create).
+_R_ENV_CALL = re.compile(
+    r"\b(?P<call>install_tensorflow|install_keras|use_virtualenv|use_condaenv|virtualenv_create"
+    r"|conda_create)\(\s*(?:envname\s*=\s*)?[\"'](?P<env>[\w.-]{1,80})[\"']"
+)
+#: The R interfaces' list of the Pythons reticulate searched, one per line below this line
+#: (tf_config_error_message in https://github.com/rstudio/tensorflow/blob/main/R/package.R).
+_R_SEARCHED = re.compile(
+    r"Python environments searched for 'tensorflow' package:\n"
+    r"(?P<list>(?:[ \t]+\S[^\n]{0,400}(?:\n|$)){1,20})"
+)
+
+
+def _reticulate_python(evidence: Evidence, by_cause: dict[str, list[Hits]]) -> Optional[Finding]:
+    """The R interfaces found no TensorFlow, and the Pythons reticulate searched are none of
+    the environment the log's R code installed TensorFlow into or asked to use: the session
+    is bound to another Python. The finding replaces "not installed" (whose fix would
+    install into the wrong one again)."""
+    hits = [
+        h
+        for h in by_cause.get(causes.software.TF_NOT_INSTALLED, ())
+        if h.signature.id == "tf-not-installed-r"
+    ]
+    text = evidence.first_text
+    searched_at = _R_SEARCHED.search(text) if hits else None
+    calls = list(_R_ENV_CALL.finditer(text)) if searched_at is not None else []
+    if searched_at is None or not calls:
+        return None
+    searched = [x.strip() for x in searched_at.group("list").splitlines() if x.strip()]
+    env = calls[-1].group("env")
+    folder = re.compile(rf"(?:^|[\\/]){re.escape(env)}(?:[\\/]|$)")
+    if any(folder.search(python) for python in searched):
+        return None  # reticulate did search it: TensorFlow is missing there, not elsewhere
+    del by_cause[causes.software.TF_NOT_INSTALLED]
+    conda = any(c.group("call") in ("use_condaenv", "conda_create") for c in calls)
+    return causes.finding(
+        f"explain.{causes.notebook.KERNEL_ENV_MISMATCH}",
+        Severity.ERROR,
+        causes.notebook.KERNEL_ENV_MISMATCH,
+        "R uses another Python than the environment TensorFlow was installed into",
+        _cite(hits)
+        + f"\nThe R code names the environment {env!r}; reticulate searched "
+        + ", ".join(searched)
+        + ".",
+        causes.notebook.reticulate_env_fix(env, conda, searched),
     )
 
 
