@@ -280,3 +280,10 @@ def test_official_outside_a_clone_or_another_module_in_one_is_not_the_gardens_pa
     other = _garden("/home/me/models", "/", "No module named 'pycocotools'")
     for text in (outside, other):
         assert all("PYTHONPATH=" not in fix_text(f) for f in explained(text).findings if f.fix)
+
+
+def test_an_unprefixed_refusal_a_release_before_1_15_meets_is_not_an_old_pip() -> None:
+    # 1.12 to 1.14 publish manylinux1 wheels, which any pip reads: the request is not pip's to
+    # fail (the matrix's lines start at 1.15; the releases before are its early releases).
+    text = "Could not find a version that satisfies the requirement tensorflow<2.0.0,>=1.12.0\n"
+    assert all(f.cause != "pip-too-old" for f in explained(text).findings)

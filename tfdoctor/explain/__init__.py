@@ -2818,9 +2818,18 @@ def _unprefixed_refusal(m: Machine, r: Revealed, hits: Sequence[Hits]) -> Option
             for line in m.matrix.lines
             if refusal.spec and spec_contains(line.latest_patch, refusal.spec) is True
         ]
+        # The matrix's lines start at 1.15; its early releases before 1.15 have manylinux1
+        # wheels, which an old pip reads: a request one of them meets is not pip's to fail.
+        early = any(
+            version_key(row.release) < _MANYLINUX2010_TF
+            and refusal.spec
+            and spec_contains(row.release, refusal.spec) is True
+            for row in m.matrix.early_releases
+        )
         if (
             normalize_name(refusal.dist) in TF_DISTRIBUTIONS
             and admitted
+            and not early
             and all(version_key(line.line) >= _MANYLINUX2010_TF for line in admitted)
             and any(line.has_wheels_for(r.python, "linux-") for line in admitted)
             and all(v < _MANYLINUX2010_TF for v in listed)
