@@ -1,7 +1,8 @@
 """Keras and TensorFlow's dependencies of another release than the TensorFlow: a private
 TensorFlow name that standalone Keras uses, quoted without frames; KerasTensors refusing code
 written before TensorFlow 2.4; an old six's with_metaclass base; gast's missing node named at
-the end of AutoGraph's warning about a bound method."""
+the end of AutoGraph's warning about a bound method; a saved InputLayer's `ragged` key refused
+by multi-backend Keras in Python's words."""
 
 from __future__ import annotations
 
@@ -129,3 +130,53 @@ def test_autographs_cause_naming_another_module_is_not_gast() -> None:
         "0x1>>: AttributeError: module 'mylib' has no attribute 'helper'\n"
     )
     assert all(x.cause != "dependency-out-of-range" for x in explained(text).findings)
+
+
+_LOADED = (
+    "Traceback (most recent call last):\n"
+    '  File "vis.py", line 12, in <module>\n'
+    "    model = load_model('model.h5')\n"
+    '  File "/env/lib/python3.6/site-packages/keras/engine/saving.py", line 419, in load_model\n'
+    "    model = _deserialize_model(f, custom_objects, compile)\n"
+    '  File "/env/lib/python3.6/site-packages/keras/engine/network.py", line 1022, in '
+    "from_config\n"
+    "    process_layer(layer_data)\n"
+    '  File "/env/lib/python3.6/site-packages/keras/engine/base_layer.py", line 1109, in '
+    "from_config\n"
+    "    return cls(**config)\n"
+    "TypeError: __init__() got an unexpected keyword argument 'ragged'\n"
+)
+
+
+def test_an_input_layers_ragged_key_read_by_multi_backend_keras_is_a_newer_model() -> None:
+    top = top_error(explained(_LOADED))
+    assert top.cause == "model-from-newer-keras"
+    assert "ragged" in fix_text(top) and "keras_version" in fix_text(top)
+    # Quoted alone: the likely reading, as a warning.
+    alone = "TypeError: __init__() got an unexpected keyword argument 'ragged'\n"
+    found = [x for x in explained(alone).findings if x.cause == "model-from-newer-keras"]
+    assert [x.severity for x in found] == [Severity.WARNING]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(
+            "Traceback (most recent call last):\n"
+            '  File "/home/user/net.py", line 8, in build\n'
+            "    x = InputLayer(input_shape=(None,), ragged=True)\n"
+            "TypeError: __init__() got an unexpected keyword argument 'ragged'\n",
+            id="the-codes-own-layer",
+        ),
+        pytest.param(
+            "TypeError: Input() got an unexpected keyword argument 'ragged'\n",
+            id="the-input-function",
+        ),
+        pytest.param(
+            "TypeError: __init__() got an unexpected keyword argument 'foo'\n",
+            id="another-keyword",
+        ),
+    ],
+)
+def test_other_refusals_of_ragged_are_not_a_saved_model(text: str) -> None:
+    assert all(x.cause != "model-from-newer-keras" for x in explained(text).findings)
