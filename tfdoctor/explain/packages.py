@@ -1793,7 +1793,7 @@ _KERAS_PRIVATE_NAMES: dict[tuple[str, str], str] = {
     "of multi-backend Keras 2.3",
     # keras-team/keras v2.6.0 to v2.15.0, keras/backend.py (keras/src/backend.py from 2.13):
     # `from tensorflow.python.eager.context import get_config`.
-    ("tensorflow.python.eager.context", "get_config"): "the keras/backend.py of Keras 2.6 to 2.15",
+    ("tensorflow.python.eager.context", "get_config"): "the backend module of Keras 2.6 to 2.15",
 }
 
 
