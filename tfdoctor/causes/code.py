@@ -130,3 +130,17 @@ def optimizer_build_fix() -> Fix:
         "per part, or use tf.keras.optimizers.legacy.<Name> (TensorFlow 2.11 to 2.15), the "
         "optimizer the code was written for."
     )
+
+
+def keras_tensors_fix(m: Machine) -> Fix:
+    """Functional-model code written before KerasTensors (TensorFlow 2.4): wrap its TensorFlow
+    calls in Lambda layers, or run it with the TensorFlow it was written for."""
+    return Fix(
+        "From TensorFlow 2.4 a functional model is built from KerasTensors, symbolic "
+        "placeholders that refuse len(), asserts and TensorFlow calls that do not dispatch on "
+        "them; the code was written for TensorFlow 2.3 or older. Wrap each such call on a "
+        "model's inputs in a layer (tf.keras.layers.Lambda(lambda x: ...)(inputs)), or run the "
+        "code with TensorFlow before 2.4 (in an environment of Python 3.8 or older, the last "
+        "that TensorFlow 2.3 supports).",
+        m.pip_install("tensorflow<2.4"),
+    )

@@ -375,8 +375,9 @@ def _wrapped_cause(text: str, end: int) -> str:
 _BARE = re.compile(
     # AutoGraph's warning ends with the exception that stopped its conversion ("... will be
     # executed as-is. ... Cause: converting <function f>: AttributeError: module 'gast' has
-    # no attribute 'Num'"): that message, read as if quoted alone.
-    r"^[ \t]*(?:[^\n]*?\bCause: (?:converting <[^<>\n]*>: )?(?:\w+Error: )?)?(?:"
+    # no attribute 'Num'"): that message, read as if quoted alone. A bound method's repr
+    # nests its object's ("<bound method Flatten.call of <...Flatten object at 0x9f>>").
+    r"^[ \t]*(?:[^\n]*?\bCause: (?:converting <[^<>\n]*(?:<[^<>\n]*>)?>: )?(?:\w+Error: )?)?(?:"
     # A module's name alone before "has no attribute" (a paste that dropped "module"): dotted,
     # its last part in lower case as modules' are (a class's is capitalised).
     r"(?P<attribute>(?:module "

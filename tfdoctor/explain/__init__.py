@@ -1801,6 +1801,17 @@ _DEPENDENCY_PINS: dict[str, tuple[str, str, str]] = {
         "Install a wrapt before 1.15, which this TensorFlow's tracked objects work with (or "
         "upgrade TensorFlow to 2.13 or later).",
     ),
+    "six-newbase-metaclass": (
+        "six",
+        "six>=1.12.0",
+        "Install six 1.12 or later, inside every range TensorFlow declares (six>=1.10.0 in "
+        "1.x, six>=1.12.0 in later releases): an old six (1.4.1) builds with_metaclass's "
+        "base as a class named NewBase that TensorFlow's metaclasses do not expect. If pip "
+        "already lists a newer six, an older copy is imported first (macOS's system Python "
+        'ships six 1.4.1 in its Extras directory): `python -c "import six; '
+        'print(six.__version__, six.__file__)"` shows which file; run TensorFlow from a '
+        "virtual environment, whose six comes first.",
+    ),
     "bfloat16-numpy-too-old": (
         "numpy",
         "numpy>=1.16.0,<2.0",
@@ -3006,9 +3017,11 @@ def _no_release_at_all(r: Revealed, hits: Sequence[Hits]) -> bool:
 
 def _api_default(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     # TensorFlow 2.11's optimizer, by what the log shows it met: a variable it was not built
-    # with, or a device without XLA for its compiled step.
+    # with, or a device without XLA for its compiled step; TensorFlow 2.4's KerasTensors.
     if any(h.signature.id == "optimizer-unbuilt-variable" for h in hits):
         return causes.code.API_DEFAULT_CHANGED, causes.code.optimizer_build_fix()
+    if any(h.signature.id == "keras-tensor-not-dispatched" for h in hits):
+        return causes.code.API_DEFAULT_CHANGED, causes.code.keras_tensors_fix(m)
     return causes.code.API_DEFAULT_CHANGED, causes.xla.pluggable_xla_fix()
 
 

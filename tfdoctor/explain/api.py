@@ -83,6 +83,13 @@ _KEYWORD = re.compile(
     # Keras 2's layers (base_layer.py, generic_utils.validate_kwargs) word it as a tuple.
     r"|\('Keyword argument not understood:', '(?P<kw4>\w+)'\)"
 )
+#: Python's own refusal of a keyword by a constructor that takes no **kwargs.
+_INIT_REFUSAL = re.compile(r"__init__\(\) got an unexpected keyword argument '\w+'")
+#: Keys tf.keras (TensorFlow 2) writes into a saved InputLayer's configuration that the
+#: InputLayer of multi-backend Keras (2.2.4, 2.3.1: keras/engine/input_layer.py), whose
+#: constructor takes no **kwargs, refuses in Python's words as from_config passes them on
+#: (tensorflow v2.0.0, tensorflow/python/keras/engine/input_layer.py, get_config).
+_NEWER_INPUT_KEYS = frozenset({"ragged"})
 #: Keras 3's own refusals of keyword arguments, by the class family that words them: its
 #: optimizers' base class (keras/src/optimizers/base_optimizer.py: "Argument(s) not
 #: recognized: {kwargs}") and its layers' (keras/src/layers/layer.py: "Unrecognized keyword
@@ -156,7 +163,7 @@ def api_use(tb: Traceback, knowledge: ApiKnowledge) -> Optional[tuple[str, Verdi
     match = _KEYWORD.search(message)
     if match is not None:
         kwarg = match.group("kw") or match.group("kw2") or match.group("kw3") or match.group("kw4")
-        if match.group("kw4"):
+        if match.group("kw4") or (_INIT_REFUSAL.search(message) and kwarg in _NEWER_INPUT_KEYS):
             saved = _saved_argument(tb, knowledge, kwarg)
             if saved is not None:
                 return saved
@@ -320,9 +327,11 @@ _LOADERS = frozenset(
 def _saved_argument(
     tb: Traceback, knowledge: ApiKnowledge, kwarg: str
 ) -> Optional[tuple[str, Verdict]]:
-    """Keras 2's ``('Keyword argument not understood:', 'x')`` raised while a model is read
-    (a frame of its loaders): the file's layer configuration carries an argument the reading
-    Keras lacks, so a newer Keras wrote it. With no frame shown, the likely reading, as a
+    """Keras 2's ``('Keyword argument not understood:', 'x')``, or Python's ``__init__() got
+    an unexpected keyword argument`` for a key TensorFlow 2 writes into an InputLayer's
+    configuration (:data:`_NEWER_INPUT_KEYS`), raised while a model is read (a frame of its
+    loaders): the file's layer configuration carries an argument the reading Keras lacks, so
+    a newer Keras wrote it. With no frame shown, the likely reading, as a
     warning, unless the argument is a Keras 1 name (scan's keras1-* rules say what it is).
     Frames that build the layer in the code itself are the code's argument: None."""
     if tb.frames and not any(f.function in _LOADERS for f in tb.frames):
@@ -339,7 +348,8 @@ def _saved_argument(
         )
     else:
         what = (
-            "Keras 2 refuses an argument its layer lacks in these words. While it reads a saved "
+            "Keras 2 refuses an argument its layer lacks in these words (Python's, where the "
+            "layer's constructor takes no other arguments). While it reads a saved "
             "model (load_model, model_from_json and from_config hand the file's configuration "
             f"to the layer), that is an argument the file carries: {newer} The log shows no "
             "frames to confirm it: if the traceback shows the code's own layer call instead, "

@@ -1818,6 +1818,8 @@ def private_api_findings(
             # (keras/backend/tensorflow_backend.py imports tensorflow.python.keras.backend
             # in Keras 2.3): a Keras of another release than this TensorFlow.
             user, basis = "keras", "no frame is shown: standalone Keras is the usual caller"
+        if user is None and not tb.frames:
+            user, basis = _keras_private_import(tb.message)
         if user is None:
             if tb.frames or tb.typed or _PRIVATE_IMPORT.search(_private_message(tb)) is None:
                 # The frames, or a prompt, show the code is the user's own (what the private
@@ -1842,6 +1844,35 @@ def private_api_findings(
             )
         ]
     return []
+
+
+#: Names of TensorFlow's private tree that standalone Keras's own modules use, with the Keras
+#: releases that do: where no frame shows the caller, that Keras is the usual one, meeting a
+#: TensorFlow it was not released with.
+_KERAS_PRIVATE_NAMES: dict[tuple[str, str], str] = {
+    # keras-team/keras v2.3.1, keras/backend/tensorflow_backend.py: is_tensor() tests
+    # `isinstance(x, tf_ops._TensorLike)` (tf_ops: tensorflow.python.framework.ops).
+    ("tensorflow.python.framework.ops", "_TensorLike"): "the keras/backend/tensorflow_backend.py "
+    "of multi-backend Keras 2.3",
+    # keras-team/keras v2.6.0 to v2.15.0, keras/backend.py (keras/src/backend.py from 2.13):
+    # `from tensorflow.python.eager.context import get_config`.
+    ("tensorflow.python.eager.context", "get_config"): "the backend module of Keras 2.6 to 2.15",
+}
+
+
+def _keras_private_import(message: str) -> tuple[Optional[str], str]:
+    """``("keras", basis)`` where ``message`` names a private TensorFlow name that standalone
+    Keras's own modules use (:data:`_KERAS_PRIVATE_NAMES`); ``(None, "")`` elsewhere."""
+    match = _MODULE_LACKS.search(message)
+    if match is None:
+        return None, ""
+    module = match.group("module") or match.group("module2")
+    name = match.group("name") or match.group("name2")
+    # TensorFlow 1.15 and 2.0 served their tree from tensorflow_core.
+    where = _KERAS_PRIVATE_NAMES.get((module.replace("tensorflow_core.", "tensorflow.", 1), name))
+    if where is None:
+        return None, ""
+    return "keras", f"no frame is shown, and {where} uses {module}.{name}"
 
 
 #: A module of tensorflow.python (its Keras copy too) that could not be imported from, or a
