@@ -26,7 +26,7 @@ from tfdoctor.causes.platform import (
 )
 from tfdoctor.causes.software import PACKAGE_NOT_INSTALLED
 from tfdoctor.compat import DriverFloor
-from tfdoctor.cuda_layout import cuda_data, wheel_dir, wheel_name
+from tfdoctor.cuda_layout import cuda_data, soname_versions, wheel_dir, wheel_name
 from tfdoctor.facts import (
     FoundLibrary,
     LibraryCandidate,
@@ -833,6 +833,62 @@ def _library_search(names: Sequence[str]) -> tuple[str, ...]:
     )
 
 
+#: A library's Linux soname as TensorFlow's loader asks for it: ``libcusolver.so.10``.
+_LINUX_SONAME = re.compile(r"lib(?P<library>[A-Za-z]+)\.so\.(?P<version>\d+(?:\.\d+)?)")
+
+
+def lines_asking(m: Machine) -> str:
+    """The TensorFlow lines whose builds ask for every Linux soname the log shows TensorFlow
+    not loading, with the CUDA and cuDNN each was built with, in words (``The TensorFlow
+    builds that ask for libcusolver.so.10 are 2.1 to 2.3 (CUDA 10.1, cuDNN 7.6) and 2.4
+    (CUDA 11.0, cuDNN 8.0), from the matrix``); empty where the log shows no such soname, or
+    no line of the matrix asks for them all. A soname names a library's own version, which
+    several toolkits share (libcudart.so.11.0 is every CUDA 11's, libcusolver.so.10 CUDA
+    10.1's to 11.0's): the lines that ask for it are what narrows the toolkit."""
+    if m.matrix is None:
+        return ""
+    # Only the libraries whose soname the CUDA table (or cuDNN's major) decides: TensorRT's,
+    # cuDNN's sub-libraries and the driver's say nothing of the line.
+    known = {*soname_versions(11, 0), "cudnn"}
+    asked: dict[str, str] = {}
+    for soname in m.unloaded_files:
+        match = _LINUX_SONAME.fullmatch(soname.strip())
+        if match is not None and match.group("library") in known:
+            asked.setdefault(match.group("library"), match.group("version"))
+    if not asked:
+        return ""
+    fitting: list[TFLine] = []
+    for line in sorted(m.matrix.lines, key=lambda x: version_key(x.line)):
+        if line.cuda is None or "rc" in line.latest_patch:
+            continue
+        major, minor = (*version_key(line.cuda), 0)[:2]
+        table = soname_versions(major, minor)
+        if line.cudnn is not None:
+            # TensorFlow asks for cuDNN by its major (libcudnn.so.8), every release of it.
+            table["cudnn"] = line.cudnn.split(".", 1)[0]
+        if all(table.get(lib) == version for lib, version in asked.items()):
+            fitting.append(line)
+    if not fitting:
+        return ""
+    # Consecutive lines built with the same CUDA and cuDNN, as one span.
+    spans: list[list[TFLine]] = []
+    for line in fitting:
+        last = spans[-1][-1] if spans else None
+        if last is not None and (last.cuda, last.cudnn) == (line.cuda, line.cudnn):
+            spans[-1].append(line)
+        else:
+            spans.append([line])
+    words = [
+        (span[0].line if len(span) == 1 else f"{span[0].line} to {span[-1].line}")
+        + f" (CUDA {span[0].cuda}"
+        + (f", cuDNN {span[0].cudnn})" if span[0].cudnn else ")")
+        for span in spans
+    ]
+    files = ", ".join(f"lib{lib}.so.{version}" for lib, version in asked.items())
+    joined = ", ".join(words[:-1]) + (" and " if len(words) > 1 else "") + words[-1]
+    return f"The TensorFlow builds that ask for {files} are {joined} (from the matrix)"
+
+
 def _system_toolkit_fix(m: Machine, missing: tuple[str, ...] = ()) -> Fix:
     """CUDA X and cuDNN Y beside TensorFlow: conda inside conda, else NVIDIA's installers."""
     line = m.line
@@ -869,13 +925,20 @@ def _system_toolkit_fix(m: Machine, missing: tuple[str, ...] = ()) -> Fix:
     if cuda is None:
         # Not known which build, nor whether a copy is on disk off the loader's path (an
         # environment's lib, pip's nvidia wheels, another toolkit): look first, install second.
+        asking = lines_asking(m)
         return Fix(
             "The loader did not find it, which is not yet that it is absent: if the commands "
             "below show a copy (a Python environment's own lib directory, "
             "site-packages/nvidia/*/lib of pip's CUDA wheels, another toolkit's lib64), put "
             "that directory first on LD_LIBRARY_PATH (export LD_LIBRARY_PATH=<that "
             f"directory>:$LD_LIBRARY_PATH). Otherwise install {toolkit}, and put their lib "
-            "directory on LD_LIBRARY_PATH.",
+            "directory on LD_LIBRARY_PATH."
+            + (
+                f" {asking}: install the CUDA and cuDNN of the installed TensorFlow's line "
+                "(`pip show tensorflow` prints its version)."
+                if asking
+                else ""
+            ),
             _library_search(missing or ("cudart", "cudnn")),
         )
     if m.os == "windows":

@@ -1344,10 +1344,33 @@ def pip_refusal_fix(
                 if platforms
                 else ""
             )
-            + ".",
+            + "."
+            + _vendor_line_pythons(m, dist, requested),
             (check,),
         ),
         why,
+    )
+
+
+def _vendor_line_pythons(m: Machine, dist: str, requested: Optional[str]) -> str:
+    """For a pinned release of another build of TensorFlow (tensorflow-rocm 2.12.1.570,
+    intel-tensorflow, tensorflow-aarch64: their versions start with the TensorFlow release
+    they build), the Pythons of that TensorFlow line's own wheels, in words; empty where
+    nothing is pinned or the matrix does not know the line. A vendor's build publishes
+    those Pythons or fewer, never a Python its TensorFlow line does not support."""
+    if not requested or dist in ("tensorflow", "tensorflow-gpu") or m.matrix is None:
+        return ""
+    line = m.matrix.line_for(requested.removesuffix(".*"))
+    if line is None:
+        return ""
+    pys = sorted(_pythons(line), key=version_key)
+    if not pys:
+        return ""
+    return (
+        f" {dist} {requested} is a build of TensorFlow {line.line}, whose own wheels are for "
+        f"Python {_python_span(pys)} (from the matrix); {dist}'s files on PyPI list which of "
+        f"those it has: use one of them (Python {pys[-1]} at the newest) in a new virtual "
+        "environment, or pin a release of it built for this Python."
     )
 
 
@@ -1985,6 +2008,34 @@ def extension_toolchain_fix(os: Optional[str], compiler: str = "") -> Fix:
     )
 
 
+def c_library_unfound_fix(library: str, macos: bool) -> Fix:
+    """The TensorFlow C library (``libtensorflow.so.2``, ``libtensorflow.2.dylib``: the
+    libtensorflow archive's, which no pip package installs) not found by the loader when a
+    program that links it starts. TensorFlow's C install guide: extracted into a system
+    directory, the loader's cache must learn it (``sudo ldconfig``); elsewhere its lib
+    directory goes on the loader's path (https://www.tensorflow.org/install/lang_c)."""
+    if macos:
+        return Fix(
+            f"{library} is TensorFlow's C library (the libtensorflow archive; the Python "
+            "package does not install it), and the loader does not find it: put the archive's "
+            "lib directory on DYLD_LIBRARY_PATH (and LIBRARY_PATH for linking), as TensorFlow's "
+            "C install guide says, or extract the archive into /usr/local.",
+            ('export DYLD_LIBRARY_PATH="<archive>/lib${DYLD_LIBRARY_PATH:+:$DYLD_LIBRARY_PATH}"',),
+        )
+    return Fix(
+        f"{library} is TensorFlow's C library (the libtensorflow archive; the Python package "
+        "does not install it), and the loader does not find it. Where the archive was "
+        "extracted into a system directory (/usr/local, its lib/ then /usr/local/lib), the "
+        "loader's cache does not list it until ldconfig runs (TensorFlow's C install guide: "
+        "sudo ldconfig); where it lies elsewhere, put its lib directory on LD_LIBRARY_PATH "
+        "(and LIBRARY_PATH for linking).",
+        (
+            "sudo ldconfig /usr/local/lib",
+            "ldconfig -p | grep libtensorflow",
+        ),
+    )
+
+
 def c_api_fix(os: Optional[str]) -> Fix:
     """The TensorFlow C library's headers or library are not where the compiler and the
     linker look, for the system the log shows (``os``)."""
@@ -2018,13 +2069,21 @@ def c_api_fix(os: Optional[str]) -> Fix:
 
 
 def range_release_fix(
-    m: Machine, dist: str, spec: str, python: Optional[str], os: Optional[str] = None
+    m: Machine,
+    dist: str,
+    spec: str,
+    python: Optional[str],
+    os: Optional[str] = None,
+    listed: Sequence[str] = (),
 ) -> Optional[Fix]:
     """A requirement that limits TensorFlow to a range of old releases (``<2.0.0,>=1.12.0``)
     pip found no wheel of: the Pythons those releases have wheels for (the matrix's lines and
     early releases within the range). None where the matrix has no release in the range, or
     where the log's Python is one of them (then the Python is not what stops pip). ``os``:
-    the system the log shows; only its platforms' wheels count."""
+    the system the log shows; only its platforms' wheels count. ``listed``: the final
+    releases pip listed instead, all outside the range; then the Python is what stops pip
+    only where those releases have wheels for a Python the range's have not (None
+    otherwise: the platform or the index is, which another Python does not change)."""
     if m.matrix is None or "<" not in spec:
         return None
     newest = max(m.matrix.lines, key=lambda x: version_key(x.line), default=None)
@@ -2051,6 +2110,9 @@ def range_release_fix(
     minor = ".".join((python or "").split(".")[:2])
     if not in_range or not pythons or minor in pythons:
         return None
+    beyond = _listed_only_pythons(m, listed, pythons, keys)
+    if listed and (not beyond or any(spec_contains(v, spec) is not False for v in listed)):
+        return None
     versions = sorted((r for r, _ in in_range), key=version_key)
     shown = "TensorFlow" if dist in ("tensorflow", "tensorflow-gpu") else dist
     # The log shows the system, not its CPU: a platform of it without any wheel in the range
@@ -2063,10 +2125,18 @@ def range_release_fix(
     )
     intel_only = "macos-arm64" in empty
     return Fix(
-        f"The requirement asks for {dist}{spec}: its releases ({shown} {versions[0]} to "
-        f"{versions[-1]} in the matrix) have wheels for Python {_python_span(pythons)} only, "
+        f"The requirement asks for {dist}{spec}: its releases ({shown} {versions[0]}"
+        + (f" to {versions[-1]}" if versions[-1] != versions[0] else "")
+        + f" in the matrix) have wheels for Python {_python_span(pythons)} only, "
         f"and pip found none for this interpreter"
         + (f" (Python {python})" if python else "")
+        + (
+            f"; the releases pip lists instead ({min(listed, key=version_key)} to "
+            f"{max(listed, key=version_key)}) are the ones with wheels for Python "
+            f"{_python_span(beyond)} too, so this interpreter is most likely one of those"
+            if beyond
+            else ""
+        )
         + f". Run it on Python {pythons[-1]} (a new virtual environment"
         + (", an x86-64 one under Rosetta 2 on Apple silicon" if intel_only else "")
         + "), or move the requirement to a TensorFlow release with wheels for this Python "
@@ -2078,6 +2148,24 @@ def range_release_fix(
             else ""
         ),
         (INTERPRETER_CHECK,),
+    )
+
+
+def _listed_only_pythons(
+    m: Machine, listed: Sequence[str], pythons: Sequence[str], keys: Sequence[str]
+) -> list[str]:
+    """The Pythons (oldest first) that the matrix's lines of the ``listed`` releases have
+    wheels for on the platforms ``keys`` and that are not among ``pythons``; empty where pip
+    listed nothing or the matrix knows none of the listed releases' lines."""
+    if m.matrix is None or not listed:
+        return []
+    lines = [m.matrix.line_for(v) for v in listed]
+    known = [x for x in lines if x is not None]
+    if not known:
+        return []
+    return sorted(
+        {py for x in known for key in keys for py in x.python.get(key, ())} - set(pythons),
+        key=version_key,
     )
 
 

@@ -1737,15 +1737,37 @@ def tensorflow_gpu_removed_fix(m: Machine) -> Fix:
     )
 
 
-def import_crash_fix(m: Machine) -> Fix:
-    """Where the crash is, from Python's fault handler; then the usual reasons, in order."""
-    return Fix(
+def import_crash_fix(m: Machine, imported_before: Sequence[str] = ()) -> Fix:
+    """Where the crash is, from Python's fault handler; then the usual reasons, in order.
+    ``imported_before``: the packages the crashed command (as the log shows it) imports
+    before TensorFlow, whose native libraries were loaded first: the first suspects."""
+    general = Fix(
         "Find where it crashes: Python's fault handler prints the frames of the crash (run the "
         "import, or the program, with -X faulthandler). If another framework with native "
         "libraries (torch, cv2, ...) is imported first, import TensorFlow first or run them "
         "in separate processes; otherwise install TensorFlow afresh in a new environment, "
         "with one installer (pip or conda, not both), built for this Python and CUDA.",
         ('python -X faulthandler -c "import tensorflow"',),
+    )
+    if not imported_before:
+        return general
+    from tfdoctor.modules import distribution_of  # noqa: PLC0415 - the module table, on demand
+
+    names = ", ".join(imported_before)
+    # The distribution to upgrade (cv2 is opencv-python's): the module table's, else the name.
+    dists = [distribution_of(x) or x for x in imported_before]
+    return Fix(
+        f"The log shows a command importing {names} before TensorFlow: native libraries of "
+        "both in one process are the likeliest clash. Run TensorFlow's import alone, then "
+        f"after {names}, with the fault handler (the commands below): where TensorFlow alone "
+        f"loads and the pair crashes, install another release of {', '.join(dists)} (a newer "
+        "one first: a release that crashed beside TensorFlow is often fixed in the next), or "
+        f"import TensorFlow first, or keep them in separate processes. {general.text}",
+        (
+            'python -X faulthandler -c "import tensorflow"',
+            f'python -X faulthandler -c "import {names}; import tensorflow"',
+            *m.pip(f"install --upgrade {' '.join(dists)}"),
+        ),
     )
 
 

@@ -44,6 +44,7 @@ from tfdoctor.evidence.devices import (
     read_device_listings,
     unix_prompt,
 )
+from tfdoctor.evidence.imports import imported_before_tensorflow
 from tfdoctor.evidence.macos import APPLE, mac_shown
 from tfdoctor.evidence.nodejs import rejoin_addon_paths
 from tfdoctor.evidence.packages import (
@@ -736,6 +737,9 @@ class Revealed(Record):
     #: Where TensorFlow's own lines state a fact (field name, ``line 12``), for those read from
     #: its log lines' events (:mod:`tfdoctor.evidence.tflog`).
     stated_at: tuple[tuple[str, str], ...] = ()
+    #: The packages a shown ``python -c`` command imports before TensorFlow
+    #: (:func:`tfdoctor.evidence.imports.imported_before_tensorflow`).
+    imported_before: tuple[str, ...] = ()
 
     def known(self) -> list[str]:
         """What the log states, as phrases (not what it only implies: :attr:`inferred`), with
@@ -1089,6 +1093,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         python_refusals=tuple(evidence.python_refusals),
         inferred=tuple(inferred),
         stated_at=tuple(stated.items()),
+        imported_before=imported_before_tensorflow(f"{evidence.first_text}\n{text}"),
     )
 
 
@@ -2389,6 +2394,11 @@ def _library_owner(library: str) -> str:
     return next(filter(None, found), "")
 
 
+#: TensorFlow's C library as the libtensorflow archive installs it (lib/libtensorflow.so.2,
+#: lib/libtensorflow.2.dylib; https://www.tensorflow.org/install/lang_c), not the Python
+#: package's libtensorflow_framework.
+_TF_C_LIBRARY = re.compile(r"(?:^|[/\\])libtensorflow(?:\.so(?:\.\d+){0,3}|(?:\.\d+){0,3}\.dylib)$")
+
 #: TensorFlow's own shared library, by the major its soname carries.
 _TF_FRAMEWORK = re.compile(r"libtensorflow_(?:framework|cc)\.so\.(\d+)")
 
@@ -2446,6 +2456,12 @@ def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
     # "Library not loaded" is dyld's (macOS) wording.
     dyld = any(h.signature.id == "dylib-not-loaded" for h in hits)
     macos = r.os == "macos" or dyld or bool(library and library.endswith(".dylib"))
+    if library and _TF_C_LIBRARY.search(library):
+        # The C library itself unfound (undefined symbols are read above): a program of the
+        # C API (or a binding over it) started where the loader does not look.
+        return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.c_library_unfound_fix(
+            library.replace("\\", "/").rsplit("/", 1)[-1], macos
+        )
     fix = causes.platform.native_library_fix(library, macos)
     # The file that needed the library is a companion's own extension: a release of that
     # companion built for this system and TensorFlow is what links (its own fix).
@@ -2602,9 +2618,14 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
     pinned = requested_version(refusal.spec)
     ranged = (
         causes.platform.range_release_fix(
-            m, normalize_name(refusal.dist), refusal.spec, r.python, r.os
+            m,
+            normalize_name(refusal.dist),
+            refusal.spec,
+            r.python,
+            r.os,
+            refusal.final_versions or refusal.versions,
         )
-        if pinned is None and refusal.spec and not refusal.versions
+        if pinned is None and refusal.spec
         else None
     )
     if ranged is not None:
@@ -3139,6 +3160,10 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
 
 #: Cause -> the catalogue's fix builder, applied to the machine the log (and facts) show.
 BUILDERS: dict[str, Builder] = {
+    causes.software.IMPORT_CRASH: lambda m, r, hits: (
+        causes.software.IMPORT_CRASH,
+        causes.software.import_crash_fix(m, r.imported_before),
+    ),
     causes.runtime.TF_ENV_FLAG_INVALID: lambda m, r, hits: (
         causes.runtime.TF_ENV_FLAG_INVALID,
         causes.runtime.env_flag_fix(_group(hits, "variable") or "", _group(hits, "flag") or ""),

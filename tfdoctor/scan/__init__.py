@@ -513,6 +513,23 @@ class Judge:
         ]
         return max(before, key=version_key) if before else None
 
+    def _tf1_line_words(self, rule: Rule) -> str:
+        """For TensorFlow 1 API that TensorFlow 2 moved under tf.compat.v1: the last 1.x line
+        of the matrix, where the code runs unchanged, with its Pythons, in words ("" where the
+        rule is of a later line or the matrix has no 1.x line)."""
+        if rule.release_key[:2] != (2, 0):
+            return ""  # moved later, within TensorFlow 2: the 1.x line is no nearer
+        ones = [x for x in self.matrix.lines if x.key[:1] == (1,)]
+        if not ones:
+            return ""
+        last = max(ones, key=lambda x: x.key)
+        pythons = sorted({py for pys in last.python.values() for py in pys}, key=version_key)
+        within = f", in an environment of Python {pythons[0]} to {pythons[-1]}" if pythons else ""
+        return (
+            f" Or run the TensorFlow 1 code unchanged on TensorFlow {last.line}, the last 1.x "
+            f'line{within} (pip install "tensorflow=={last.latest_patch}").'
+        )
+
     def _verdict(self, rule: Rule, name: str) -> Verdict:
         text = rule.replacement
         last = self._last_with(rule) if rule.effect == "module-removed" else None
@@ -526,6 +543,7 @@ class Judge:
             stopgap = "tf.compat.v1." + name[3:] if name.startswith("tf.") else ""
             if stopgap:
                 text += f" Stop-gap: {stopgap} (TensorFlow 1 behaviour inside TensorFlow 2)."
+            text += self._tf1_line_words(rule)
         commands: list[str] = [f"pip install {pkg}" for pkg in rule.install]
         if rule.legacy_keras:
             text += " Or keep the Keras 2 code: install tf-keras and set TF_USE_LEGACY_KERAS=1."

@@ -1,0 +1,226 @@
+"""Fixes made exact by what the log already shows: the TensorFlow lines that ask for a CUDA
+soname, the Pythons of a requirement's releases against the ones pip lists instead, a vendor
+build's TensorFlow line, the last 1.x line for TensorFlow 1 code, and TensorFlow's C library
+that the loader's cache does not list yet."""
+
+from __future__ import annotations
+
+from tests.explaining import explained, fix_text, top_error
+from tfdoctor.findings import Finding, Report
+
+
+def _of(report: Report, cause: str) -> Finding:
+    found = [f for f in report.findings if f.cause == cause]
+    assert found, [f.id for f in report.findings]
+    return found[0]
+
+
+# --- a CUDA soname: the TensorFlow lines whose builds ask for it ------------------------------
+
+
+def _not_loaded(soname: str) -> str:
+    return (
+        "2023-05-02 10:11:12.000001: W tensorflow/stream_executor/platform/default/"
+        f"dso_loader.cc:64] Could not load dynamic library '{soname}'; dlerror: {soname}: "
+        "cannot open shared object file: No such file or directory\n"
+    )
+
+
+def test_a_cusolver_soname_names_the_lines_and_toolkits_that_ask_for_it() -> None:
+    top = top_error(explained(_not_loaded("libcusolver.so.10")))
+    assert top.cause == "cuda-libs-missing"
+    fix = fix_text(top)
+    # CUDA 10.1 to 11.0 ship libcusolver.so.10; 11.1 and later libcusolver.so.11.
+    assert "libcusolver.so.10 are 2.1 to 2.3 (CUDA 10.1" in fix
+    assert "2.4 (CUDA 11.0" in fix
+    assert "11.2" not in fix
+
+
+def test_the_cuda_11_runtime_soname_names_each_cuda_11_line() -> None:
+    top = top_error(explained(_not_loaded("libcudart.so.11.0")))
+    assert top.cause == "cuda-libs-missing"
+    fix = fix_text(top)
+    assert "2.4 (CUDA 11.0, cuDNN 8.0)" in fix and "2.5 to 2.11 (CUDA 11.2" in fix
+    assert "CUDA 10.1" not in fix and "CUDA 12" not in fix
+
+
+def test_two_sonames_keep_only_the_lines_that_ask_for_both() -> None:
+    text = _not_loaded("libcudart.so.11.0") + _not_loaded("libcusolver.so.10")
+    fix = fix_text(_of(explained(text), "cuda-libs-missing"))
+    assert "2.4 (CUDA 11.0, cuDNN 8.0) (from the matrix)" in fix
+    assert "CUDA 10.1" not in fix and "CUDA 11.2" not in fix
+
+
+def test_a_soname_of_no_line_adds_no_lines() -> None:
+    # CUDA 9.0's runtime: older than every line the matrix holds.
+    fix = fix_text(top_error(explained(_not_loaded("libcudart.so.9.0"))))
+    assert "builds that ask for" not in fix
+
+
+def test_a_build_whose_cuda_the_log_shows_keeps_its_own_toolkit() -> None:
+    text = "2.4.1\n" + _not_loaded("libcudart.so.11.0") + "tf.__version__ = '2.4.1'\n"
+    fix = fix_text(_of(explained(text), "cuda-libs-missing"))
+    # The installed line is known: its own toolkit, not the list of every line.
+    assert "builds that ask for" not in fix
+    assert "11.0" in fix
+
+
+# --- a requirement's range of releases, and pip listing only newer ones ------------------------
+
+
+def _no_match(spec: str, versions: str) -> str:
+    return (
+        "Collecting tf-keras==2.17.0\n"
+        f"ERROR: Could not find a version that satisfies the requirement tensorflow{spec} "
+        f"(from tf-keras) (from versions: {versions})\n"
+        f"ERROR: No matching distribution found for tensorflow{spec}\n"
+    )
+
+
+def test_a_range_of_older_releases_beside_newer_listed_ones_names_their_pythons() -> None:
+    top = top_error(explained(_no_match("<2.18,>=2.17", "2.20.0rc0, 2.20.0, 2.21.0")))
+    assert top.cause == "tf-release-not-for-python"
+    fix = fix_text(top)
+    # 2.17's wheels are for 3.9 to 3.12; 2.20's add 3.13: the interpreter is that one.
+    assert "Python 3.9 to 3.12 only" in fix and "Python 3.12 (a new virtual" in fix
+    assert "Python 3.13 too" in fix
+
+
+def test_listed_releases_with_the_same_pythons_are_not_read_as_the_python() -> None:
+    # 2.18's wheels are for the Pythons 2.17's are: the list does not say the Python is what
+    # stops pip (the platform, the index or the log's date may).
+    top = top_error(explained(_no_match("<2.18,>=2.17", "2.18.0, 2.18.1")))
+    assert "Python 3.12 (a new virtual" not in fix_text(top)
+
+
+def test_a_range_that_admits_a_listed_release_is_not_this_reading() -> None:
+    report = explained(_no_match(">=2.17", "2.20.0, 2.21.0"))
+    assert all("its releases (TensorFlow" not in fix_text(f) for f in report.findings)
+
+
+# --- a vendor's build of TensorFlow pinned, and no release at all ------------------------------
+
+
+def test_a_pinned_vendor_build_names_its_tensorflow_lines_pythons() -> None:
+    text = (
+        "$ pip install tensorflow-rocm==2.12.1.570\n"
+        "ERROR: Could not find a version that satisfies the requirement "
+        "tensorflow-rocm==2.12.1.570 (from versions: none)\n"
+        "ERROR: No matching distribution found for tensorflow-rocm==2.12.1.570\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-no-wheel-for-python"
+    fix = fix_text(top)
+    assert "build of TensorFlow 2.12" in fix and "Python 3.8 to 3.11" in fix
+    assert "Python 3.11 at the newest" in fix
+
+
+def test_tensorflow_itself_is_not_called_a_vendor_build() -> None:
+    text = (
+        "ERROR: Could not find a version that satisfies the requirement tensorflow "
+        "(from versions: none)\n"
+        "ERROR: No matching distribution found for tensorflow\n"
+    )
+    assert "is a build of TensorFlow" not in fix_text(top_error(explained(text)))
+
+
+# --- TensorFlow 1 API under TensorFlow 2: the last 1.x line too --------------------------------
+
+
+def test_tf1_api_moved_to_compat_v1_also_names_the_last_1x_line() -> None:
+    text = "AttributeError: module 'tensorflow' has no attribute 'placeholder'\n"
+    top = top_error(explained(text))
+    assert top.cause == "api-moved-to-compat-v1"
+    fix = fix_text(top)
+    assert "tf.compat.v1.placeholder" in fix
+    assert "TensorFlow 1.15, the last 1.x line" in fix and "tensorflow==1.15.5" in fix
+
+
+def test_an_api_removed_within_tensorflow_2_is_not_sent_to_1x() -> None:
+    text = "AttributeError: module 'tensorflow' has no attribute 'contrib'\n"
+    report = explained(text)
+    assert all("the last 1.x line" not in fix_text(f) for f in report.findings)
+
+
+# --- TensorFlow's C library that the loader does not find --------------------------------------
+
+
+def test_the_c_library_unfound_is_told_ldconfig_and_the_loader_path() -> None:
+    text = (
+        "$ gcc hello_tf.c -ltensorflow -o hello_tf\n"
+        "$ ./hello_tf\n"
+        "./hello_tf: error while loading shared libraries: libtensorflow.so.2: cannot open "
+        "shared object file: No such file or directory\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "native-library-unresolved"
+    fix = fix_text(top)
+    assert "TensorFlow's C library" in fix and "sudo ldconfig /usr/local/lib" in fix
+    assert "LD_LIBRARY_PATH" in fix
+
+
+def test_the_python_packages_framework_library_is_not_the_c_library() -> None:
+    text = (
+        "ImportError: libtensorflow_framework.so.2: cannot open shared object file: "
+        "No such file or directory\n"
+    )
+    report = explained(text)
+    assert all("TensorFlow's C library" not in fix_text(f) for f in report.findings)
+
+
+def test_an_io_plugin_library_is_not_the_c_library() -> None:
+    text = (
+        "OSError: libtensorflow_io.so: cannot open shared object file: No such file or directory\n"
+    )
+    report = explained(text)
+    assert all("TensorFlow's C library" not in fix_text(f) for f in report.findings)
+
+
+# --- a crash in native code after a command imported another package first ------------------
+
+
+def test_a_crash_after_a_package_imported_first_names_it_and_its_upgrade() -> None:
+    text = '$ python -c "import scipy; import tensorflow as tf"\nSegmentation fault (core dumped)\n'
+    top = top_error(explained(text))
+    assert top.cause == "import-crash"
+    fix = fix_text(top)
+    assert "importing scipy before TensorFlow" in fix
+    assert "pip install --upgrade scipy" in fix
+    assert 'python -X faulthandler -c "import scipy; import tensorflow"' in fix
+
+
+def test_the_module_tables_distribution_is_upgraded_for_a_module() -> None:
+    text = (
+        '$ python3 -X faulthandler -c "import os, cv2; import tensorflow"\n'
+        "Fatal Python error: Segmentation fault\n"
+    )
+    fix = fix_text(top_error(explained(text)))
+    # Python's own os is no suspect; cv2 is opencv-python's module.
+    assert "importing cv2 before" in fix and "os," not in fix
+    assert "pip install --upgrade opencv-python" in fix
+
+
+def test_tensorflow_imported_first_keeps_the_general_fix() -> None:
+    text = '$ python -c "import tensorflow; import torch"\nSegmentation fault (core dumped)\n'
+    top = top_error(explained(text))
+    assert top.cause == "import-crash"
+    fix = fix_text(top)
+    assert "before TensorFlow" not in fix and "--upgrade" not in fix
+
+
+def test_a_command_without_tensorflow_names_nothing() -> None:
+    text = '$ python -c "import scipy; import numpy"\nSegmentation fault (core dumped)\n'
+    fix = fix_text(top_error(explained(text)))
+    assert "before TensorFlow" not in fix
+
+
+def test_the_c_library_on_macos_is_told_dyld_library_path() -> None:
+    text = (
+        "dyld[123]: Library not loaded: @rpath/libtensorflow.2.dylib\n"
+        "  Referenced from: /Users/me/proj/hello_tf\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "native-library-unresolved"
+    fix = fix_text(top)
+    assert "TensorFlow's C library" in fix and "DYLD_LIBRARY_PATH" in fix
+    assert "ldconfig" not in fix
