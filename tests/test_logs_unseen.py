@@ -132,6 +132,11 @@ PROPOSED_CAUSES: dict[str, str] = {
     "simulator's client such as CARLA's) leaves the process in a state in which TensorFlow's "
     "own import fails (its generated op wrappers no longer compile) although each package "
     "imports cleanly alone; the fix is to import TensorFlow first, not to reinstall either",
+    "tool-model-release-mismatch": "a tool's helper that downloads its pretrained model fetches "
+    "the newest published model release, which a later line of the tool made for another "
+    "framework (DeepForest 1.0's PyTorch weights fetched by its TensorFlow line as NEON.h5), so "
+    "the Keras loader of the installed line cannot open the file; the fix is the model file of "
+    "the release that line was made for, not another TensorFlow or h5py",
 }
 
 _REQUIRED = {
