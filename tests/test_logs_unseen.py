@@ -148,6 +148,11 @@ PROPOSED_CAUSES: dict[str, str] = {
     "images handed to a one-input functional model), so code that ran on 2.3 raises ValueError; "
     "the fix is the release the code was written for (2.3 or earlier) or code updated to the "
     "new behaviour, not Keras 3 or a reinstall",
+    "tool-model-release-mismatch": "a tool's helper that downloads its pretrained model fetches "
+    "the newest published model release, which a later line of the tool made for another "
+    "framework (DeepForest 1.0's PyTorch weights fetched by its TensorFlow line as NEON.h5), so "
+    "the Keras loader of the installed line cannot open the file; the fix is the model file of "
+    "the release that line was made for, not another TensorFlow or h5py",
 }
 
 _REQUIRED = {
