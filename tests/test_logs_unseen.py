@@ -132,7 +132,8 @@ PROPOSED_CAUSES: dict[str, str] = {
     "simulator's client such as CARLA's) leaves the process in a state in which TensorFlow's "
     "own import fails (its generated op wrappers no longer compile) although each package "
     "imports cleanly alone; the fix is to import TensorFlow first, not to reinstall either",
-    "tf-prerelease-regression": "pip installed a TensorFlow pre-release (a release candidate pulled "
+    "tf-prerelease-regression": "pip installed a TensorFlow pre-release (a release candidate "
+    "pulled "
     "by `pip install --pre` or a pin to an rc) that has a regression the stable release lacks, so "
     "code that works on the stable release fails (tensorflow-hub's Module not importing a module's "
     "graph under 1.8.0rc0); the fix is the stable release installed without --pre, not a change to "
