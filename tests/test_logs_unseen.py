@@ -154,6 +154,15 @@ PROPOSED_CAUSES: dict[str, str] = {
     "framework (DeepForest 1.0's PyTorch weights fetched by its TensorFlow line as NEON.h5), so "
     "the Keras loader of the installed line cannot open the file; the fix is the model file of "
     "the release that line was made for, not another TensorFlow or h5py",
+    "library-pin-conflicts": "a library built on TensorFlow (tfts, DeepCTR) declares a shared "
+    "dependency at a range or exact release (pandas<2, h5py==3.7.0) that the environment cannot "
+    "hold beside what it already has (a hosted image's pandas 2, the only h5py with a build for "
+    "this Python), so pip reports the library's requirement as incompatible; the fix is the "
+    "library release that relaxes the pin, not another TensorFlow",
+    "tf-release-kernel-bug": "the installed TensorFlow release or build (the MKL build of 1.12) "
+    "has a bug in an op kernel a library's model runs, so the model fails inside TensorFlow "
+    "('could not create a concat primitive descriptor') while other releases run it; the fix "
+    "is another TensorFlow release or build, not a change to the library or the data",
 }
 
 _REQUIRED = {
