@@ -84,6 +84,9 @@ ALLOWED = {
         "tfdoctor.modules",
         # The system a wheel's platform tag is built for, when a log shows a wheel's name.
         "tfdoctor.wheel_tags",
+        # Which companions publish wheels on PyPI (data/wheels.txt): a conda refusal of one
+        # is read as a PyPI-only package.
+        "tfdoctor.wheel_index",
     ),
     # The YAML data files' shared reader imports nothing from the package.
     "tfdoctor.yamldoc": (),

@@ -1975,7 +1975,7 @@ def _import_crash(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes
         # ROCm release, and on another its calls into HIP's runtime break (a stack smashed, a
         # segmentation fault) instead of failing to load (AMD's support matrix).
         return causes.gpu.ROCM_VERSION_MISMATCH, causes.gpu.rocm_match_fix(None)
-    return causes.software.IMPORT_CRASH, causes.software.import_crash_fix(m)
+    return causes.software.IMPORT_CRASH, causes.software.import_crash_fix(m, r.imported_before)
 
 
 def _driver_not_loaded(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
@@ -3160,10 +3160,6 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
 
 #: Cause -> the catalogue's fix builder, applied to the machine the log (and facts) show.
 BUILDERS: dict[str, Builder] = {
-    causes.software.IMPORT_CRASH: lambda m, r, hits: (
-        causes.software.IMPORT_CRASH,
-        causes.software.import_crash_fix(m, r.imported_before),
-    ),
     causes.runtime.TF_ENV_FLAG_INVALID: lambda m, r, hits: (
         causes.runtime.TF_ENV_FLAG_INVALID,
         causes.runtime.env_flag_fix(_group(hits, "variable") or "", _group(hits, "flag") or ""),
@@ -3623,6 +3619,15 @@ def _api_findings(evidence: Evidence, matrix: Optional[Matrix], machine: Machine
     return []
 
 
+def _keep_weightier(findings: dict[str, Finding], found: Finding) -> None:
+    """Keep ``found`` where no finding of its id is kept yet, or where it weighs more than the
+    kept one: a signature's error after a listing's warning of one id (a companion off its
+    line, then the companion's own failure) takes its place."""
+    kept = findings.get(found.id)
+    if kept is None or found.severity.rank > kept.severity.rank:
+        findings[found.id] = found
+
+
 def explain(
     lines: Iterable[LogText],
     signatures: Signatures,
@@ -3731,8 +3736,7 @@ def explain(
             hits,
             evidence,
         )
-        if found.id not in findings:
-            findings[found.id] = found
+        _keep_weightier(findings, found)
     # After the signatures' findings: a line of the log's own says more than its words.
     for late in (
         _keras3_in_words(evidence, machine),
