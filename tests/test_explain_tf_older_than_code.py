@@ -152,3 +152,19 @@ def test_tensorflow_installed_inside_the_kernel_keeps_the_restart_reading() -> N
     assert top_error(explained(log)).cause == "kernel-restart-needed"
     for finding in findings:
         assert "oldest release tfdoctor's listings hold" not in fix_text(finding)
+
+
+def test_a_tf1_name_tensorflow_2_moved_names_the_last_1x_line_too() -> None:
+    # tf.Dimension: no rule of scan's names it; the listings say TensorFlow 2 keeps it only in
+    # tf.compat.v1, so the code is TensorFlow 1's and 1.15 runs it unchanged.
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/content/proj/shapes.py", line 30, in <module>\n'
+        "    def dims(shape: Iterable[tf.Dimension]) -> list:\n"
+        "AttributeError: module 'tensorflow' has no attribute 'Dimension'\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "api-moved-to-compat-v1"
+    fix = fix_text(top)
+    assert "tf.compat.v1.Dimension" in fix
+    assert "TensorFlow 1.15, the last 1.x line" in fix and "tensorflow==1.15" in fix
