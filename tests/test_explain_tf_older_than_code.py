@@ -168,3 +168,27 @@ def test_a_tf1_name_tensorflow_2_moved_names_the_last_1x_line_too() -> None:
     fix = fix_text(top)
     assert "tf.compat.v1.Dimension" in fix
     assert "TensorFlow 1.15, the last 1.x line" in fix and "tensorflow==1.15" in fix
+
+
+def test_python2_words_for_a_name_a_later_1x_release_brought() -> None:
+    # tf.py_function: in the 1.x listings from 1.13 on; Python 2 names no module, the source
+    # line does.
+    text = _log(
+        "AttributeError: 'module' object has no attribute 'py_function'",
+        code="y = tf.py_function(func, [x], tf.float32)",
+        head="$ pip freeze | grep tensorflow\ntensorflow==1.10.0\n",
+    )
+    top = top_error(explained(text))
+    assert top.cause == "api-removed"
+    fix = fix_text(top)
+    assert "from 1.13 on" in fix and "(1.10.0) is older" in fix
+
+
+def test_python2_words_under_a_release_that_has_the_name_are_not_its_age() -> None:
+    text = _log(
+        "AttributeError: 'module' object has no attribute 'py_function'",
+        code="y = tf.py_function(func, [x], tf.float32)",
+        head="$ pip freeze | grep tensorflow\ntensorflow==1.14.0\n",
+    )
+    for finding in explained(text).findings:
+        assert "is older" not in fix_text(finding)

@@ -947,7 +947,7 @@ def _tf1_added_later(
     than that, read from the 1.x lines' own API listings (1.9 to 1.15): the code was written for
     a newer TensorFlow. Where the log does not show the release, only a name every TensorFlow 2
     line keeps too says so (a TensorFlow 2 raising it is otherwise as likely)."""
-    missing = _tf_name_missing(tb, tf_version)
+    missing = _tf_name_missing(tb, tf_version) or _py2_tf_name_missing(tb, tf_version)
     if missing is None:
         return None
     name, _module, v1 = missing
