@@ -1058,6 +1058,9 @@ def _older_than_listings(
     name, _module, v1 = missing
     if v1 is not None:
         return None  # 1.13 to 1.15's generated API printed: a listed release lacks it
+    # The 1.x listings (tfdoctor/scan/tf1_lines.txt, read by scripts/gen_scan_api.py --tf1
+    # from the Linux wheels' generated API files of 1.9.0 to 1.15.5) start at 1.9: what an
+    # earlier release had they cannot say, so 1.9 is the release the fix names.
     lines = sorted(tf1_lines(), key=version_key)  # oldest first
     if not lines or not all(
         (index := load_tf1(line)) is not None and index.has(name) for line in lines
