@@ -3612,7 +3612,7 @@ def _api_findings(evidence: Evidence, matrix: Optional[Matrix], machine: Machine
 
     if evidence.tracebacks:
         return api_findings(
-            evidence.tracebacks, ApiKnowledge(matrix), machine
+            evidence.tracebacks, ApiKnowledge(matrix), machine, evidence.kernel_installs
         ) or hollow_tensorflow_findings(evidence.tracebacks, machine)
     if evidence.statements and machine.tf is not None:
         return statement_findings(evidence.statements, ApiKnowledge(matrix), machine)

@@ -34,6 +34,7 @@ from tfdoctor.explain.packages import (
     library_dist,
     package_behind,
 )
+from tfdoctor.facts import TF_DISTRIBUTIONS
 from tfdoctor.findings import Finding, Fix, Severity
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import version_key
@@ -433,10 +434,18 @@ def _fitted(verdict: Verdict, m: Machine) -> Fix:
 
 
 def api_findings(
-    tracebacks: Sequence[Traceback], knowledge: ApiKnowledge, m: Machine
+    tracebacks: Sequence[Traceback],
+    knowledge: ApiKnowledge,
+    m: Machine,
+    kernel_installs: Sequence[str] = (),
 ) -> list[Finding]:
-    """One finding per API cause the exceptions show, in order of appearance."""
+    """One finding per API cause the exceptions show, in order of appearance;
+    ``kernel_installs``: the distributions the log installs inside a running kernel."""
     tf_version = m.tf.version if m.tf is not None else None
+    # TensorFlow installed inside the running kernel: a name missing that every listed release
+    # has is the kernel's mix of two releases (explain.modules' _reinstalled_in_kernel), not
+    # an install older than the listings.
+    reinstalled = any(d in TF_DISTRIBUTIONS for d in kernel_installs)
     out: dict[str, Finding] = {}
     for tb in tracebacks:
         found = api_use(tb, knowledge)
@@ -445,6 +454,7 @@ def api_findings(
                 _added_later(tb, knowledge, m, tf_version)
                 or _tf2_name_under_tf1(tb, m, tf_version)
                 or _tf1_added_later(tb, m, tf_version)
+                or (None if reinstalled else _older_than_listings(tb, m, tf_version))
                 or _keras_added_later(tb, m)
                 or _keras2_moved(tb)
             )
@@ -837,6 +847,14 @@ _TF_NAME = re.compile(
     r"|cannot import name '(?P<a2>\w+)' from '(?P<m2>tensorflow(?:_core)?(?:\.\w+)*)'"
     r"|No module named '(?P<m3>tensorflow(?:\.\w+)+)'"
 )
+#: A name asked of a module of TensorFlow that imported (AttributeError, ImportError's
+#: "cannot import name"), not a module of TensorFlow's missing.
+_TF_NAME_ASKED = re.compile(
+    r"module 'tensorflow(?:\.\w+)*' has no attribute|cannot import name '\w+' from 'tensorflow"
+)
+#: A tensorflow.py or tensorflow/__init__.py a frame runs: a module of that name, which shadows
+#: TensorFlow unless it is the installed one.
+_OWN_TENSORFLOW = re.compile(r"(?:^|[/\\])tensorflow(?:\.py|[/\\]__init__\.py)$")
 #: A module of TensorFlow's missing, as Python's ModuleNotFoundError words it.
 _NO_TF_MODULE = re.compile(r"No module named 'tensorflow\.")
 
@@ -929,7 +947,7 @@ def _tf1_added_later(
     than that, read from the 1.x lines' own API listings (1.9 to 1.15): the code was written for
     a newer TensorFlow. Where the log does not show the release, only a name every TensorFlow 2
     line keeps too says so (a TensorFlow 2 raising it is otherwise as likely)."""
-    missing = _tf_name_missing(tb, tf_version)
+    missing = _tf_name_missing(tb, tf_version) or _py2_tf_name_missing(tb, tf_version)
     if missing is None:
         return None
     name, _module, v1 = missing
@@ -984,6 +1002,111 @@ def _tf1_added_later(
     links = causes.CAUSES[causes.code.API_REMOVED].links
     return name, Verdict(
         "tf1-name-added-later", causes.code.API_REMOVED, Severity.ERROR, what, fix, links
+    )
+
+
+#: Words that say the module asked is not a release's whole API: Python's "partially
+#: initialized module" of a circular import, and ImportError's "(unknown location)" of an
+#: empty namespace folder an uninstall left.
+_NOT_THE_RELEASE = re.compile(r"partially initialized module|circular import|\(unknown location\)")
+#: Files only TensorFlow 2 has (its generated API tree, 1.15 to 2.0's tensorflow_core, the
+#: lazy loader of its keras): a frame in them shows a release newer than the listings' oldest.
+_TF2_TREE = re.compile(r"_api[/\\]v2[/\\]|tensorflow_core[/\\]|keras_lazy_loader")
+#: A name of TensorFlow's public API as a source line writes it (``tf.data.Dataset``): the
+#: module Python 2's "'module' object has no attribute" leaves unnamed.
+_TF_WRITTEN = re.compile(r"\b(?:tf|tensorflow)((?:\.[A-Za-z_]\w*){1,6})")
+
+
+def _py2_tf_name_missing(
+    tb: Traceback, tf_version: Optional[str]
+) -> Optional[tuple[str, str, Optional[re.Match[str]]]]:
+    """(public name, module, None) of a name Python 2's words say a module lacks
+    (``'module' object has no attribute 'data'``), where the source line the traceback
+    printed for the innermost frame writes it on TensorFlow's public API (``tf.data.Dataset``);
+    None otherwise, as _tf_name_missing."""
+    match = _PY2_NO_ATTRIBUTE.search(_as_printed(tb.message))
+    if match is None:
+        return None
+    if tf_version is not None and version_key(tf_version) >= (2, 0):
+        return None
+    if tb.frames and installed_package(tb.frames[-1].path) is not None:
+        return None  # an installed package asked: a caller of another release (packages.py)
+    code = tb.frames[-1].code if tb.frames else tb.code
+    attr = match.group("attr")
+    for written in _TF_WRITTEN.finditer(code or ""):
+        parts = written.group(1).split(".")[1:]
+        if attr in parts and not parts[0].startswith("_"):
+            # The written path up to the missing attribute: the first use of it on the line.
+            path = parts[: parts.index(attr) + 1]
+            return "tf." + ".".join(path), "tf." + ".".join(path[:-1]), None
+    return None
+
+
+def _older_than_listings(
+    tb: Traceback, m: Machine, tf_version: Optional[str]
+) -> Optional[tuple[str, Verdict]]:
+    """A name every 1.x line the listings hold has (``tf.data``: 1.9 to 1.15), missing where the
+    log shows a TensorFlow older than the oldest of them (1.1.0), or, where it shows none, a
+    name every listed line of 1.x and 2.x has: the TensorFlow that raised it is older than the
+    listings, and the code was written for a newer one. The listings do not say which earlier
+    release brought the name, so the fix names their oldest line, never an earlier one."""
+    if _NOT_THE_RELEASE.search(tb.message):
+        return None  # a module half imported, or an empty folder: not the release's API
+    missing = _tf_name_missing(tb, tf_version) or _py2_tf_name_missing(tb, tf_version)
+    if missing is None:
+        return None
+    name, _module, v1 = missing
+    if v1 is not None:
+        return None  # 1.13 to 1.15's generated API printed: a listed release lacks it
+    # The 1.x listings (tfdoctor/scan/tf1_lines.txt, read by scripts/gen_scan_api.py --tf1
+    # from the Linux wheels' generated API files of 1.9.0 to 1.15.5) start at 1.9: what an
+    # earlier release had they cannot say, so 1.9 is the release the fix names.
+    lines = sorted(tf1_lines(), key=version_key)  # oldest first
+    if not lines or not all(
+        (index := load_tf1(line)) is not None and index.has(name) for line in lines
+    ):
+        return None  # a listed 1.x line lacks it: _tf1_added_later's or another question
+    oldest = lines[0]
+    if tf_version is not None:
+        if version_key(tf_version)[:2] >= version_key(oldest):
+            return None  # a listed release, which has it: missing for another reason
+        this = f"this TensorFlow ({tf_version}) is older than {oldest}"
+    else:
+        message = _as_printed(tb.message)
+        if not (_TF_NAME_ASKED.search(message) or _PY2_NO_ATTRIBUTE.search(message)):
+            return None  # a module missing (No module named ...) says less of the release
+        if name.count(".") == 1 and name[len("tf.") :] in _SINCE_FIRST_RELEASE:
+            return None  # in every release since the first: no whole TensorFlow (hollow)
+        if any(
+            _OWN_TENSORFLOW.search(f.path) and installed_package(f.path) is None for f in tb.frames
+        ):
+            return None  # the user's own tensorflow.py in the frames: shadowing, said elsewhere
+        if any(_TF2_TREE.search(f.path) for f in tb.frames):
+            return None  # TensorFlow 2's own files in the frames: a 2.x release raised it
+        tf2 = bundled_lines()
+        if not tf2 or not all(
+            (index := load_api(line)) is not None and index.has(name) for line in tf2
+        ):
+            return None  # a 2.x line lacks it: a TensorFlow 2 raising it is as likely
+        this = (
+            f"the TensorFlow that raised this must be older than {oldest} (the log does not "
+            "show which)"
+        )
+    fix = Fix(
+        f"`{name}` is in every TensorFlow release from {oldest} (the oldest release tfdoctor's "
+        f"listings hold) on, and {this}: the code was written for a newer TensorFlow. Upgrade "
+        f"TensorFlow to {oldest} or later: the command installs 1.15, the last 1.x release "
+        "(it has the name and keeps TensorFlow 1's API); install TensorFlow 2 instead if the "
+        "code is TensorFlow 2's.",
+        _line_install(m, lines[-1]),
+    )
+    what = (
+        f"`{name}` is in TensorFlow's public API in every release from {oldest} (the oldest "
+        f"line the API listings hold) on, and {this}."
+    )
+    links = causes.CAUSES[causes.code.API_REMOVED].links
+    return name, Verdict(
+        "tf-older-than-listings", causes.code.API_REMOVED, Severity.ERROR, what, fix, links
     )
 
 

@@ -383,6 +383,9 @@ class Judge:
                 f", and tf.compat.v1 kept it only up to TensorFlow {home.line} (AttributeError)."
             )
             fix += f"; stop-gap on TensorFlow {home.line} or older: {compat}."
+        # A name TensorFlow 2 moved under tf.compat.v1 is TensorFlow 1 code's: as for a rule's
+        # TensorFlow 1 API (_tf1_line_words), the last 1.x line runs it unchanged.
+        fix += self._last_tf1_words()
         return self._generic(
             causes.code.API_MOVED_TO_COMPAT_V1,
             what,
@@ -519,6 +522,11 @@ class Judge:
         rule is of a later line or the matrix has no 1.x line)."""
         if rule.release_key[:2] != (2, 0):
             return ""  # moved later, within TensorFlow 2: the 1.x line is no nearer
+        return self._last_tf1_words()
+
+    def _last_tf1_words(self) -> str:
+        """The last 1.x line of the matrix, where TensorFlow 1 code runs unchanged, with its
+        Pythons, in words ("" where the matrix has no 1.x line)."""
         ones = [x for x in self.matrix.lines if x.key[:1] == (1,)]
         if not ones:
             return ""

@@ -1,0 +1,194 @@
+"""A TensorFlow older than the code: a name every release the API listings hold has (1.9 to
+1.15, and for a log that shows no release every 2.x line too) is missing, so the TensorFlow
+that raised it is older than the listings' oldest line; the fix upgrades to that line or later,
+never to an invented earlier release."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.explaining import explained, fix_text, top_error
+
+
+def _log(
+    message: str, code: str = "dataset = tf.data.TFRecordDataset(files)", head: str = ""
+) -> str:
+    return (
+        f"{head}"
+        "Traceback (most recent call last):\n"
+        '  File "/home/user/proj/train.py", line 12, in <module>\n'
+        f"    {code}\n"
+        f"{message}\n"
+    )
+
+
+def _causes(text: str) -> set[str]:
+    return {f.cause for f in explained(text).findings}
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        pytest.param("$ pip freeze | grep tensorflow\ntensorflow==1.3.0\n", id="pip-freeze-1.3"),
+        pytest.param("tensorflow version: 1.1.0\n", id="stated-1.1"),
+    ],
+)
+def test_a_release_older_than_the_listings_is_told_to_upgrade_to_their_oldest(head: str) -> None:
+    top = top_error(
+        explained(_log("AttributeError: module 'tensorflow' has no attribute 'data'", head=head))
+    )
+    assert top.cause == "api-removed"
+    fix = fix_text(top)
+    assert "Upgrade TensorFlow to 1.9 or later" in fix
+    assert "oldest release tfdoctor's listings hold" in fix
+    assert "tensorflow==1.15" in fix
+
+
+def test_no_release_shown_and_a_name_every_line_has_says_older_than_the_listings() -> None:
+    top = top_error(explained(_log("AttributeError: module 'tensorflow' has no attribute 'data'")))
+    assert top.cause == "api-removed"
+    fix = fix_text(top)
+    assert "older than 1.9" in fix and "the log does not show which" in fix
+    assert "Upgrade TensorFlow to 1.9 or later" in fix
+
+
+def test_python2_words_take_the_module_from_the_source_line() -> None:
+    text = _log(
+        "AttributeError: 'module' object has no attribute 'data'",
+        code="ds = tf.data.Dataset.from_tensor_slices(x)",
+    )
+    top = top_error(explained(text))
+    assert top.cause == "api-removed"
+    assert "`tf.data`" in fix_text(top) and "1.9 or later" in fix_text(top)
+
+
+def test_a_name_from_import_of_the_top_module_is_read_the_same_way() -> None:
+    text = _log(
+        "ImportError: cannot import name 'data' from 'tensorflow' "
+        "(/usr/lib/python3.6/site-packages/tensorflow/__init__.py)",
+        code="from tensorflow import data",
+        head="$ pip freeze | grep tensorflow\ntensorflow==1.2.1\n",
+    )
+    top = top_error(explained(text))
+    assert top.cause == "api-removed"
+    assert "this TensorFlow (1.2.1) is older than 1.9" in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    ("message", "code", "head"),
+    [
+        # A listed release has the name: missing for another reason, not its age.
+        pytest.param(
+            "AttributeError: module 'tensorflow' has no attribute 'data'",
+            "dataset = tf.data.TFRecordDataset(files)",
+            "$ pip freeze | grep tensorflow\ntensorflow==1.12.0\n",
+            id="listed-release-has-it",
+        ),
+        # An empty folder an uninstall left imports as a namespace package.
+        pytest.param(
+            "ImportError: cannot import name 'keras' from 'tensorflow' (unknown location)",
+            "from tensorflow import keras",
+            "",
+            id="unknown-location",
+        ),
+        # A circular import: the module is half initialised, whatever its release.
+        pytest.param(
+            "AttributeError: partially initialized module 'tensorflow' has no attribute "
+            "'data' (most likely due to a circular import)",
+            "dataset = tf.data.TFRecordDataset(files)",
+            "",
+            id="circular-import",
+        ),
+        # Python 2's words about another module's name on a line that writes tf.data.
+        pytest.param(
+            "AttributeError: 'module' object has no attribute 'loads'",
+            "cfg = json.loads(tf.data.experimental)",
+            "",
+            id="py2-other-module",
+        ),
+    ],
+)
+def test_near_misses_are_not_an_older_tensorflow(message: str, code: str, head: str) -> None:
+    text = _log(message, code=code, head=head)
+    for finding in explained(text).findings:
+        assert "oldest release tfdoctor's listings hold" not in fix_text(finding)
+
+
+def test_a_tf1_only_name_with_no_release_shown_is_not_called_older() -> None:
+    # tf.placeholder is in every 1.x listing but no 2.x one: a TensorFlow 2 raising it is
+    # the likelier reading (api-moved-to-compat-v1), not an install older than 1.9.
+    text = _log(
+        "AttributeError: module 'tensorflow' has no attribute 'placeholder'",
+        code="x = tf.placeholder(tf.float32)",
+    )
+    causes = _causes(text)
+    assert "api-moved-to-compat-v1" in causes
+    for finding in explained(text).findings:
+        assert "oldest release tfdoctor's listings hold" not in fix_text(finding)
+
+
+def test_the_users_own_tensorflow_py_is_not_an_older_release() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/user/proj/train.py", line 1, in <module>\n'
+        "    import tensorflow as tf\n"
+        '  File "/home/user/proj/tensorflow.py", line 3, in <module>\n'
+        "    ds = tf.data.Dataset.range(3)\n"
+        "AttributeError: module 'tensorflow' has no attribute 'data'\n"
+    )
+    for finding in explained(text).findings:
+        assert "oldest release tfdoctor's listings hold" not in fix_text(finding)
+
+
+def test_tensorflow_installed_inside_the_kernel_keeps_the_restart_reading() -> None:
+    # The kernel holds the release it imported before the install: a name every release has
+    # missing is that mix, not an install older than the listings.
+    log = (
+        "!pip install tensorflow==1.6.0\n"
+        "import keras\n"
+        "AttributeError: module 'tensorflow' has no attribute 'data'\n"
+    )
+    findings = explained(log).findings
+    assert top_error(explained(log)).cause == "kernel-restart-needed"
+    for finding in findings:
+        assert "oldest release tfdoctor's listings hold" not in fix_text(finding)
+
+
+def test_a_tf1_name_tensorflow_2_moved_names_the_last_1x_line_too() -> None:
+    # tf.Dimension: no rule of scan's names it; the listings say TensorFlow 2 keeps it only in
+    # tf.compat.v1, so the code is TensorFlow 1's and 1.15 runs it unchanged.
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/content/proj/shapes.py", line 30, in <module>\n'
+        "    def dims(shape: Iterable[tf.Dimension]) -> list:\n"
+        "AttributeError: module 'tensorflow' has no attribute 'Dimension'\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "api-moved-to-compat-v1"
+    fix = fix_text(top)
+    assert "tf.compat.v1.Dimension" in fix
+    assert "TensorFlow 1.15, the last 1.x line" in fix and "tensorflow==1.15" in fix
+
+
+def test_python2_words_for_a_name_a_later_1x_release_brought() -> None:
+    # tf.py_function: in the 1.x listings from 1.13 on; Python 2 names no module, the source
+    # line does.
+    text = _log(
+        "AttributeError: 'module' object has no attribute 'py_function'",
+        code="y = tf.py_function(func, [x], tf.float32)",
+        head="$ pip freeze | grep tensorflow\ntensorflow==1.10.0\n",
+    )
+    top = top_error(explained(text))
+    assert top.cause == "api-removed"
+    fix = fix_text(top)
+    assert "from 1.13 on" in fix and "(1.10.0) is older" in fix
+
+
+def test_python2_words_under_a_release_that_has_the_name_are_not_its_age() -> None:
+    text = _log(
+        "AttributeError: 'module' object has no attribute 'py_function'",
+        code="y = tf.py_function(func, [x], tf.float32)",
+        head="$ pip freeze | grep tensorflow\ntensorflow==1.14.0\n",
+    )
+    for finding in explained(text).findings:
+        assert "is older" not in fix_text(finding)
