@@ -155,3 +155,36 @@ def test_a_replaced_wheel_whose_build_succeeded_is_no_finding() -> None:
 def test_tensorflow_built_from_source_keeps_its_own_reading() -> None:
     text = _replaced("tensorflow", "2.15.0")
     assert not _of(text, "dependency-sdist-build-fails")
+
+
+# --- companion-mismatch: a library asking Keras' top level for what it lacks -----------------
+
+
+def _keras_asked(path: str) -> str:
+    return (
+        "Traceback (most recent call last):\n"
+        '  File "/home/user/proj/train.py", line 1, in <module>\n'
+        "    import textlib\n"
+        f'  File "{path}", line 12, in <module>\n'
+        "    models = keras.models_v2\n"
+        "AttributeError: module 'keras' has no attribute 'models_v2'\n"
+    )
+
+
+def test_a_library_asking_keras_for_a_missing_name_is_named() -> None:
+    text = _keras_asked("/usr/lib/python3.10/site-packages/keras_textlib/backend.py")
+    found = _warned(text, "companion-mismatch")
+    assert "keras-textlib" in fix_text(found)
+
+
+def test_the_users_own_code_asking_keras_is_not_a_library() -> None:
+    text = _keras_asked("/home/user/proj/backend.py")
+    assert not _of(text, "companion-mismatch")
+
+
+def test_a_library_missing_a_name_of_another_module_is_not_keras() -> None:
+    text = _keras_asked("/usr/lib/python3.10/site-packages/keras_textlib/backend.py")
+    text = text.replace("module 'keras'", "module 'kerastuner'").replace(
+        "keras.models_v2", "kerastuner.models_v2"
+    )
+    assert not _of(text, "companion-mismatch")

@@ -136,6 +136,7 @@ def package_findings(
         *h5py_str_findings(tracebacks, m),
         *shadowed_module_findings(tracebacks),
         *foreign_caller_findings(tracebacks, m),
+        *keras_caller_findings(tracebacks, m),
         *private_api_findings(tracebacks, m, modules),
         *keras2_layout_findings(tracebacks, m),
         *(_numpy_build(b, m) for b in numpy_builds),
@@ -1602,6 +1603,45 @@ def foreign_caller_findings(tracebacks: Sequence[Traceback], m: Machine) -> list
                     asked if match.group("module3") else module,
                     m,
                 ),
+            )
+        ]
+    return []
+
+
+#: Python's AttributeError for a name a module lacks, asked of Keras' top-level package
+#: (``module 'keras' has no attribute 'applications'``: standalone Keras whose top level
+#: leaves out what the library's release was written against).
+# Only the top level: a submodule's missing name (keras.backend.get_session) is an API
+# removal the API knowledge reads.
+_KERAS_LACKS = re.compile(r"^module '(?P<module>keras)' has no attribute '(?P<attr>\w+)'")
+
+
+def keras_caller_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
+    """An installed library outside TensorFlow's family asking the installed Keras for a name
+    it does not have, in the library's own frame (keras-bert's ``keras.applications``): the
+    library's release was written for another Keras (and the TensorFlow it came with)."""
+    for tb in tracebacks:
+        if "keras" not in tb.message or tb.type != "AttributeError":
+            continue
+        match = _KERAS_LACKS.search(tb.message)
+        caller = library_caller(tb) if match is not None and tb.frames else None
+        if match is None or caller is None:
+            continue
+        top, where = caller
+        if top in _SHADOWABLE:
+            continue  # a file of the user's named keras.py is another cause
+        dist = library_dist(top)
+        asked = f"{match.group('module')}.{match.group('attr')}"
+        return [
+            causes.finding(
+                f"explain.{causes.software.COMPANION_MISMATCH}",
+                Severity.ERROR,
+                causes.software.COMPANION_MISMATCH,
+                f"{dist} was written for another Keras release (it asks for {asked})",
+                f"{tb.where}: {tb.type}: {tb.message}\n{dist} ({where}) asks the installed "
+                f"Keras for {asked}, which it does not have: the {dist} release and the "
+                "Keras (and TensorFlow) release do not go together.",
+                library_fix(m, dist),
             )
         ]
     return []
