@@ -188,3 +188,21 @@ def test_a_library_missing_a_name_of_another_module_is_not_keras() -> None:
         "keras.models_v2", "kerastuner.models_v2"
     )
     assert not _of(text, "companion-mismatch")
+
+
+def test_ipython7_module_frames_without_parentheses_name_the_library() -> None:
+    # IPython 7 prints a module's own frame as `path.py in <module>` (older releases add "()").
+    text = (
+        "AttributeError                            Traceback (most recent call last)\n"
+        "<ipython-input-2-0a1b2c3d> in <module>\n"
+        "----> 1 import gplib\n"
+        "\n"
+        "~/.local/lib/python3.7/site-packages/gplib/session.py in <module>\n"
+        "     10 \n"
+        "---> 11 class Tracer(tf.Session):\n"
+        "     12     pass\n"
+        "\n"
+        "AttributeError: module 'tensorflow' has no attribute 'Session'\n"
+    )
+    found = _warned(text, "companion-mismatch")
+    assert "gplib" in fix_text(found)
