@@ -206,3 +206,9 @@ def test_ipython7_module_frames_without_parentheses_name_the_library() -> None:
     )
     found = _warned(text, "companion-mismatch")
     assert "gplib" in fix_text(found)
+
+
+def test_a_companion_of_tensorflow_built_from_source_keeps_its_reading() -> None:
+    # tensorflow-text without a wheel for the platform: no old-build-tools fix.
+    text = _backtracked("tensorflow-text", "2.10.0")
+    assert not _of(text, "pinned-sdist-unbuildable")

@@ -993,12 +993,13 @@ def old_sdist_build_fix(m: Machine, dist: str = "", version: str = "") -> Fix:
         f"{name} that publishes a wheel here first, so the resolver keeps it (--only-binary "
         "lets pip choose only among those), or upgrade the package whose pin asked for the old "
         "release to one with a newer range; else build the old release with the tools it was "
-        "written for: Cython below 3 and setuptools installed, then pip's "
-        "--no-build-isolation.",
+        "written for: Cython below 3 and setuptools installed (and what else its build "
+        "imports, NumPy for most scientific packages, at the release TensorFlow takes), then "
+        "pip's --no-build-isolation.",
         (
             f"pip index versions {name}",
             *m.pip(f"install --only-binary={name} {name}"),
-            *m.pip('install "cython<3" setuptools wheel numpy'),
+            *m.pip('install "cython<3" setuptools wheel'),
             *m.pip(f'install --no-build-isolation "{release}"'),
         ),
     )

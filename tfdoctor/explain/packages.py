@@ -279,9 +279,11 @@ def _conda_missing(missing: CondaMissingRelease, m: Machine) -> Finding:
 def _source_build(build: SourceBuild, m: Machine) -> Finding:
     """pip built a release from source because no wheel of it fits, and the build failed."""
     release = f"{build.dist} {build.version}" if build.version else build.dist
-    if build.failed and build.dist not in TF_DISTRIBUTIONS:
+    if build.failed and not _tensorflow_ecosystem(build.dist):
         # What pip said around the failed build of a dependency tells why it built one:
-        # it replaced an installed wheel, or went back to an older release.
+        # it replaced an installed wheel, or went back to an older release. TensorFlow and
+        # its companions (tensorflow-text without a wheel for the platform) keep the reading
+        # of a release with no wheel here.
         if build.replaced:
             return _replaced_by_source(build, m, release)
         if build.backtracked:
