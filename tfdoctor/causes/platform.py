@@ -48,6 +48,8 @@ PYTHON_REMOVED_MODULE: Final = CauseId("python-removed-module")
 PYTHON_TOO_OLD_FOR_PACKAGE: Final = CauseId("python-too-old-for-package")
 DISTRO_PYTHON_PART_MISSING: Final = CauseId("distro-python-part-missing")
 NATIVE_ADDON_BUILD_TOOLS_MISSING: Final = CauseId("native-addon-build-tools-missing")
+PINNED_SDIST_UNBUILDABLE: Final = CauseId("pinned-sdist-unbuildable")
+DEPENDENCY_SDIST_BUILD_FAILS: Final = CauseId("dependency-sdist-build-fails")
 
 METAL_FILES = "https://pypi.org/project/tensorflow-metal/#files"
 
@@ -328,6 +330,26 @@ CAUSES: Mapping[str, Cause] = dict(
             "install here.",
             TF_PIP_GUIDE,
             "https://pypi.org/project/tensorflow/#files",
+        ),
+        define(
+            PINNED_SDIST_UNBUILDABLE,
+            "An old release a requirement chose fails to build from source",
+            "A requirement's range (a library's pin) makes pip's resolver go back to an older "
+            "release of a dependency that publishes no wheel for this Python, so pip builds its "
+            "source archive; its isolated build environment installs the newest build tools "
+            "(Cython 3, setuptools), which the old release's build script predates, and the "
+            "build fails before any wheel exists.",
+            "https://pip.pypa.io/en/stable/topics/dependency-resolution/",
+            "https://pip.pypa.io/en/stable/reference/build-system/pyproject-toml/",
+        ),
+        define(
+            DEPENDENCY_SDIST_BUILD_FAILS,
+            "pip replaced an installed dependency with a source build that fails",
+            "Resolving the requested packages made pip remove a dependency installed from a "
+            "wheel and build another release of it from its source archive; that build fails on "
+            "this machine (a compiler, a native library such as LLVM missing), so the install "
+            "stops with the dependency gone or half-installed.",
+            "https://pip.pypa.io/en/stable/user_guide/#constraints-files",
         ),
     )
 )
@@ -956,6 +978,52 @@ def same_line_release(requested: Optional[str], listed: Sequence[str]) -> Option
         return None
     same = [v for v in listed if version_key(v)[:2] == line]
     return max(same, key=version_key) if same else None
+
+
+def old_sdist_build_fix(m: Machine, dist: str = "", version: str = "") -> Fix:
+    """A release of ``dist`` with a wheel here, or the old ``version`` built with the build
+    tools of its time (Cython below 3) without pip's isolated build environment."""
+    name = dist or "<package>"
+    release = f"{name}=={version}" if version else name
+    return Fix(
+        f"pip went back to an older {name} (a requirement's range asked for it) that has no "
+        "wheel for this Python, and building its source archive failed: pip's isolated build "
+        "environment brings the newest build tools, and an old release's build script predates "
+        "them (Cython 3.0 of July 2023 broke many). Install a release of "
+        f"{name} that publishes a wheel here first, so the resolver keeps it (--only-binary "
+        "lets pip choose only among those), or upgrade the package whose pin asked for the old "
+        "release to one with a newer range; else build the old release with the tools it was "
+        "written for: Cython below 3 and setuptools installed (and what else its build "
+        "imports, NumPy for most scientific packages, at the release TensorFlow takes), then "
+        "pip's --no-build-isolation.",
+        (
+            f"pip index versions {name}",
+            *m.pip(f"install --only-binary={name} {name}"),
+            *m.pip('install "cython<3" setuptools wheel'),
+            *m.pip(f'install --no-build-isolation "{release}"'),
+        ),
+    )
+
+
+def replaced_dependency_fix(m: Machine, dist: str = "", installed: str = "") -> Fix:
+    """Keep the release of ``dist`` that was installed from a wheel: pin it in the same
+    install (or a constraints file) so pip does not build another."""
+    name = dist or "<package>"
+    pin = f"{name}=={installed}" if installed else name
+    was = f"{name} {installed}" if installed else name
+    return Fix(
+        f"pip removed {was}, installed from a wheel, to build another {name} from source, "
+        f"and that build failed. Keep {was}: name {pin} in the same pip command as the "
+        "packages being installed (or in a constraints file, pip -c), so the resolver keeps "
+        f"the wheel; where a package refuses that {name}, install the release of that package "
+        f"whose range admits it (pip's output names the requirement that made it move), or "
+        "install it without its dependencies (--no-deps) and add the rest by hand "
+        "(requirements.txt below stands for the packages being installed).",
+        (
+            f'echo "{pin}" > constraints.txt',
+            *m.pip("install -c constraints.txt -r requirements.txt"),
+        ),
+    )
 
 
 def source_build_fix(

@@ -38,6 +38,7 @@ KERAS_VERSION: Final = CauseId("keras-version")
 TF_KERAS_MISSING: Final = CauseId("tf-keras-missing")
 TF_KERAS_MISMATCH: Final = CauseId("tf-keras-mismatch")
 COMPANION_MISMATCH: Final = CauseId("companion-mismatch")
+LIBRARY_PIN_CONFLICTS: Final = CauseId("library-pin-conflicts")
 IMPORT_FAILED_UNKNOWN: Final = CauseId("import-failed-unknown")
 IMPORT_CRASH: Final = CauseId("import-crash")
 IMPORT_HANG: Final = CauseId("import-hang")
@@ -97,6 +98,16 @@ CAUSES: Mapping[str, Cause] = dict(
             "A dependency outside TensorFlow's declared range",
             "The installed version is outside the range TensorFlow's wheel declares (`pip check` "
             "reports it too).",
+        ),
+        define(
+            LIBRARY_PIN_CONFLICTS,
+            "A library on TensorFlow pins a dependency the environment holds at another version",
+            "A library written against TensorFlow declares one exact release of a shared "
+            "dependency (deepctr 0.9.3: h5py==3.7.0), and the environment holds another (the one "
+            "TensorFlow and this Python take); pip reports the clash after every install, and "
+            "the library's code may not run with the other release. A release of the library "
+            "with a wider range ends it.",
+            "https://pip.pypa.io/en/stable/topics/dependency-resolution/",
         ),
         define(
             DEPENDENCY_MISSING,
@@ -1404,6 +1415,28 @@ def conda_pypi_companion_fix(
         (
             "conda remove -y --force " + " ".join(conda_names),
             *m.pip(f'install --force-reinstall "{dist}=={tf_version}"'),
+        ),
+    )
+
+
+def library_pin_fix(
+    m: Machine, library: str = "", target: str = "", pin: str = "", have: str = ""
+) -> Fix:
+    """A release of ``library`` whose requirement on ``target`` admits the installed ``have``;
+    else the pinned ``target`` release where it installs on this Python."""
+    name = library or "<library>"
+    dep = target or "<dependency>"
+    held = f"{dep} {have}" if have else f"the installed {dep}"
+    return Fix(
+        f"{name} pins {dep}{pin}, and the environment holds {held}. Install the release of "
+        f"{name} whose {dep} requirement admits {held} "
+        f"(`pip index versions {name}` lists them; a newer release often relaxes an exact "
+        f"pin), or install {dep}{pin} where that release publishes a wheel for this Python "
+        f"and TensorFlow's own range admits it; `pip check` shows what is left.",
+        (
+            f"pip index versions {name}",
+            *m.pip(f"install --upgrade {name}"),
+            *m.pip("check"),
         ),
     )
 

@@ -341,6 +341,13 @@ class SourceBuild(Record):
     #: Whether the log shows the build failing (pip's or the compiler's words), not only
     #: setup.py building it (a log cut before its end).
     failed: bool = True
+    #: The release of ``dist`` pip found installed and removed to put the built one in its
+    #: place ("Found existing installation: llvmlite 0.39.1"); empty where the log shows none.
+    replaced: str = ""
+    #: Whether pip said it was going back over releases of ``dist`` ("pip is looking at
+    #: multiple versions of statsmodels"): the release it built is an older one a requirement's
+    #: range made it choose, not the newest.
+    backtracked: bool = False
 
 
 def read_source_builds(texts: Iterable[str]) -> list[SourceBuild]:
@@ -389,11 +396,46 @@ def read_source_builds(texts: Iterable[str]) -> list[SourceBuild]:
                     python,
                     system[0] if system else "",
                     failed or _FAILED_WORDS.search(text) is not None,
+                    _replaced_release(text, dist),
+                    _backtracked(text, dist),
                 )
             )
             if len(out) >= MAX_REFUSALS:
                 return out
     return out
+
+
+# pip's words when it removes an installed release to install another in its place
+# (src/pip/_internal/req/req_install.py, ``uninstall``: "Found existing installation: %s",
+# the distribution's name and version; https://github.com/pypa/pip/blob/23.0/src/pip/_internal/
+# req/req_install.py), and when its resolver goes back over a package's releases
+# (src/pip/_internal/resolution/resolvelib/reporter.py: "pip is looking at multiple versions of
+# {package_name} to determine which version is compatible with other requirements").
+_FOUND_INSTALLED = re.compile(
+    r"Found existing installation: (?P<dist>" + _NAME + r") (?P<version>\d+(?:\.\d+)*[\w.+]{0,20})"
+)
+_LOOKING_AT = re.compile(r"pip is looking at multiple versions of (?P<dist>" + _NAME + ")")
+
+
+def _replaced_release(text: str, dist: str) -> str:
+    """The installed release of ``dist`` pip removed to replace it, or empty."""
+    if "Found existing installation" not in text:
+        return ""
+    return next(
+        (
+            m.group("version")
+            for m in _FOUND_INSTALLED.finditer(text)
+            if normalize_name(m.group("dist")) == dist
+        ),
+        "",
+    )
+
+
+def _backtracked(text: str, dist: str) -> bool:
+    """Whether pip says it went back over releases of ``dist``."""
+    if "pip is looking at multiple versions of" not in text:
+        return False
+    return any(normalize_name(m.group("dist")) == dist for m in _LOOKING_AT.finditer(text))
 
 
 def _built_from_source(text: str) -> list[tuple[int, str, str]]:

@@ -49,8 +49,9 @@ _FRAME = re.compile(
     # IPython 8: `File /site-packages/keras/src/x.py:122, in error_handler(*args)`.
     # (its ", in f(...)" left out for a module's own code in some releases).
     r"|^[ \t]*File (?P<ipath>[^\s\"][^\n]*?\.py):(?P<iline>\d+)(?:, in (?P<ifunc>[\w.<>]+))?"
-    # IPython 7 and older: `/usr/lib/python3.6/x.py in f(a)`.
-    r"|^(?P<opath>(?:[A-Za-z]:)?[/\\~][^\n]*?\.py) in (?P<ofunc>[\w.<>]+)\("
+    # IPython 7 and older: `/usr/lib/python3.6/x.py in f(a)`; a module's own code is
+    # `x.py in <module>()` in older releases, `x.py in <module>` (no parentheses) in IPython 7.
+    r"|^(?P<opath>(?:[A-Za-z]:)?[/\\~][^\n]*?\.py) in (?P<ofunc>[\w.<>]+)(?:\(|[ \t]*$)"
     # The same frame copied from Colab, which prints the file as a link: pasted as Markdown,
     # `[/usr/lib/python3.10/x.py](https://localhost:8080/#) in f(a)` (or `in <module>`).
     r"|^\[(?P<lpath>(?:[A-Za-z]:)?[/\\~][^\]\n]*?\.py)\]\([^)\s]*\) in (?P<lfunc>[\w.<>]+)"

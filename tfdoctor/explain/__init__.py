@@ -3156,6 +3156,10 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.notebook.KERNEL_RESTART_NEEDED: lambda m: causes.notebook.restart_fix(
         "Runtime > Restart session in Colab"
     ),
+    # Read from pip's words (explain.packages); without them, the generic fixes.
+    causes.software.LIBRARY_PIN_CONFLICTS: causes.software.library_pin_fix,
+    causes.platform.PINNED_SDIST_UNBUILDABLE: causes.platform.old_sdist_build_fix,
+    causes.platform.DEPENDENCY_SDIST_BUILD_FAILS: causes.platform.replaced_dependency_fix,
 }
 
 #: Cause -> the catalogue's fix builder, applied to the machine the log (and facts) show.

@@ -136,6 +136,7 @@ def package_findings(
         *h5py_str_findings(tracebacks, m),
         *shadowed_module_findings(tracebacks),
         *foreign_caller_findings(tracebacks, m),
+        *keras_caller_findings(tracebacks, m),
         *private_api_findings(tracebacks, m, modules),
         *keras2_layout_findings(tracebacks, m),
         *(_numpy_build(b, m) for b in numpy_builds),
@@ -278,6 +279,15 @@ def _conda_missing(missing: CondaMissingRelease, m: Machine) -> Finding:
 def _source_build(build: SourceBuild, m: Machine) -> Finding:
     """pip built a release from source because no wheel of it fits, and the build failed."""
     release = f"{build.dist} {build.version}" if build.version else build.dist
+    if build.failed and not _tensorflow_ecosystem(build.dist):
+        # What pip said around the failed build of a dependency tells why it built one:
+        # it replaced an installed wheel, or went back to an older release. TensorFlow and
+        # its companions (tensorflow-text without a wheel for the platform) keep the reading
+        # of a release with no wheel here.
+        if build.replaced:
+            return _replaced_by_source(build, m, release)
+        if build.backtracked:
+            return _older_release_source(build, m, release)
     ended = (
         "the build's own error is above that line."
         if build.failed
@@ -296,6 +306,40 @@ def _source_build(build: SourceBuild, m: Machine) -> Finding:
         + ended,
         causes.platform.source_build_fix(m, build.dist, build.version, build.python, build.system),
         ("https://pip.pypa.io/en/stable/cli/pip_install/#cmdoption-only-binary",),
+    )
+
+
+def _replaced_by_source(build: SourceBuild, m: Machine, release: str) -> Finding:
+    """pip removed the release of a dependency installed from a wheel ("Found existing
+    installation: llvmlite 0.39.1") to build another from source, and that build failed."""
+    return causes.finding(
+        f"explain.{causes.platform.DEPENDENCY_SDIST_BUILD_FAILS}",
+        Severity.ERROR,
+        causes.platform.DEPENDENCY_SDIST_BUILD_FAILS,
+        f"pip replaced {build.dist} {build.replaced} with a source build of {release}, which "
+        "failed",
+        f"{build.message}\npip: Found existing installation: {build.dist} {build.replaced}. "
+        "Resolving the requested packages made pip remove the release installed from a wheel "
+        "and build another from its source archive, and that build failed on this machine.",
+        causes.platform.replaced_dependency_fix(m, build.dist, build.replaced),
+        ("https://pip.pypa.io/en/stable/user_guide/#constraints-files",),
+    )
+
+
+def _older_release_source(build: SourceBuild, m: Machine, release: str) -> Finding:
+    """pip went back over releases of a dependency ("pip is looking at multiple versions of
+    statsmodels"), chose one it had to build from source, and the build failed."""
+    return causes.finding(
+        f"explain.{causes.platform.PINNED_SDIST_UNBUILDABLE}",
+        Severity.ERROR,
+        causes.platform.PINNED_SDIST_UNBUILDABLE,
+        f"pip went back to {release}, which it must build from source, and the build failed",
+        f"{build.message}\npip: pip is looking at multiple versions of {build.dist}. A "
+        "requirement's range made the resolver go back to an older release with no wheel "
+        "for this Python; its build script predates the build tools pip's isolated build "
+        "environment installs.",
+        causes.platform.old_sdist_build_fix(m, build.dist, build.version),
+        ("https://pip.pypa.io/en/stable/topics/dependency-resolution/",),
     )
 
 
@@ -419,10 +463,40 @@ def _conflict(
                 f"{c.target}{c.spec}",
             ),
         )
+    if c.requirer not in TF_DISTRIBUTIONS and pair_weight and _library_pin(c):
+        return _library_pin_conflict(c, m, said)
     if c.requirer not in TF_DISTRIBUTIONS:
         # Neither side is TensorFlow: answered only where the log's failure is the pair's.
         return _pair_out_of_range(c, m, said, pair_weight) if pair_weight else None
     return _tf_requirement(c, m, said)
+
+
+def _library_pin(c: Conflict) -> bool:
+    """pip's notice that a library written against TensorFlow (the module table's
+    ``on_tensorflow``) pins one exact release of a shared dependency (``h5py==3.7.0``) and
+    another is installed; TensorFlow's own family states ranges of its own (checked above)."""
+    if c.kind != "installed" or _pinned(c.spec) is None:
+        return False
+    if c.target in TF_DISTRIBUTIONS or c.target == "protobuf":
+        return False
+    table = modules()
+    module = c.requirer.replace("-", "_")
+    return module in table.on_tensorflow or any(
+        mod in table.on_tensorflow for mod, dist in table.dists.items() if dist == c.requirer
+    )
+
+
+def _library_pin_conflict(c: Conflict, m: Machine, said: str) -> Finding:
+    """A library on TensorFlow pinning a dependency exactly, another release installed."""
+    return causes.finding(
+        f"explain.{causes.software.LIBRARY_PIN_CONFLICTS}",
+        Severity.WARNING,
+        causes.software.LIBRARY_PIN_CONFLICTS,
+        f"{c.requirer_named} pins {c.target}{c.spec}; {c.target} {c.have} is installed",
+        f"{said} An exact pin leaves the library one release of {c.target}; the environment "
+        "holds another, which pip reports after every install until one of the two moves.",
+        causes.software.library_pin_fix(m, c.requirer, c.target, c.spec, c.have),
+    )
 
 
 def _pair_weight(c: Conflict, tracebacks: Sequence[Traceback]) -> Optional[Severity]:
@@ -1531,6 +1605,45 @@ def foreign_caller_findings(tracebacks: Sequence[Traceback], m: Machine) -> list
                     asked if match.group("module3") else module,
                     m,
                 ),
+            )
+        ]
+    return []
+
+
+#: Python's AttributeError for a name a module lacks, asked of Keras' top-level package
+#: (``module 'keras' has no attribute 'applications'``: standalone Keras whose top level
+#: leaves out what the library's release was written against).
+# Only the top level: a submodule's missing name (keras.backend.get_session) is an API
+# removal the API knowledge reads.
+_KERAS_LACKS = re.compile(r"^module '(?P<module>keras)' has no attribute '(?P<attr>\w+)'")
+
+
+def keras_caller_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
+    """An installed library outside TensorFlow's family asking the installed Keras for a name
+    it does not have, in the library's own frame (keras-bert's ``keras.applications``): the
+    library's release was written for another Keras (and the TensorFlow it came with)."""
+    for tb in tracebacks:
+        if "keras" not in tb.message or tb.type != "AttributeError":
+            continue
+        match = _KERAS_LACKS.search(tb.message)
+        caller = library_caller(tb) if match is not None and tb.frames else None
+        if match is None or caller is None:
+            continue
+        top, where = caller
+        if top in _SHADOWABLE:
+            continue  # a file of the user's named keras.py is another cause
+        dist = library_dist(top)
+        asked = f"{match.group('module')}.{match.group('attr')}"
+        return [
+            causes.finding(
+                f"explain.{causes.software.COMPANION_MISMATCH}",
+                Severity.ERROR,
+                causes.software.COMPANION_MISMATCH,
+                f"{dist} was written for another Keras release (it asks for {asked})",
+                f"{tb.where}: {tb.type}: {tb.message}\n{dist} ({where}) asks the installed "
+                f"Keras for {asked}, which it does not have: the {dist} release and the "
+                "Keras (and TensorFlow) release do not go together.",
+                library_fix(m, dist),
             )
         ]
     return []

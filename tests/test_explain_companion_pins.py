@@ -1,0 +1,214 @@
+"""Libraries on TensorFlow and the dependencies they pin: an exact pin pip reports against the
+release installed (``library-pin-conflicts``), an older release of a dependency that pip's
+resolver went back to and cannot build from source (``pinned-sdist-unbuildable``), and an
+installed dependency pip replaced with a source build that fails
+(``dependency-sdist-build-fails``)."""
+
+from __future__ import annotations
+
+from tests.explaining import explained, fix_text
+from tfdoctor.findings import Finding, Severity
+
+
+def _of(text: str, cause: str) -> list[Finding]:
+    return [f for f in explained(text).findings if f.cause == cause]
+
+
+def _warned(text: str, cause: str) -> Finding:
+    found = [f for f in _of(text, cause) if f.severity.rank >= Severity.WARNING.rank]
+    assert found, [f"{f.id}:{f.severity}" for f in explained(text).findings]
+    return found[0]
+
+
+_RESOLVER = (
+    "ERROR: pip's dependency resolver does not currently take into account all the packages "
+    "that are installed. This behaviour is the source of the following dependency conflicts.\n"
+)
+
+
+# --- library-pin-conflicts ------------------------------------------------------------------
+
+
+def test_a_library_on_tensorflow_pinning_a_dependency_exactly_is_named() -> None:
+    text = (
+        _RESOLVER + "deepctr 0.9.3 requires h5py==3.7.0, but you have h5py 3.11.0 which is "
+        "incompatible.\n"
+    )
+    found = _warned(text, "library-pin-conflicts")
+    fix = fix_text(found)
+    assert "deepctr" in fix and "h5py==3.7.0" in fix and "h5py 3.11.0" in fix
+    assert "pip index versions deepctr" in fix
+
+
+def test_a_library_on_tensorflow_with_a_range_is_not_a_pin() -> None:
+    text = (
+        _RESOLVER + "tf-agents 0.19.0 requires gym<=0.23.0,>=0.17.0, but you have gym 0.26.2 "
+        "which is incompatible.\n"
+    )
+    assert not _of(text, "library-pin-conflicts")
+
+
+def test_an_exact_pin_of_a_package_not_on_tensorflow_is_not_this_cause() -> None:
+    # Colab's own package pins requests; it is no library written against TensorFlow.
+    text = (
+        _RESOLVER + "google-colab 1.0.0 requires requests==2.31.0, but you have requests 2.32.3 "
+        "which is incompatible.\n"
+    )
+    assert not _of(text, "library-pin-conflicts")
+
+
+def test_an_exact_pin_the_installed_release_meets_is_no_conflict() -> None:
+    text = "Requirement already satisfied: h5py==3.7.0 in ./venv/lib/python3.10/site-packages\n"
+    assert not _of(text, "library-pin-conflicts")
+
+
+# --- pinned-sdist-unbuildable ---------------------------------------------------------------
+
+
+def _backtracked(dist: str, version: str) -> str:
+    return (
+        f"INFO: pip is looking at multiple versions of {dist} to determine which version is "
+        "compatible with other requirements. This could take a while.\n"
+        f"  Downloading {dist}-{version}.tar.gz (12.3 MB)\n"
+        "  Installing build dependencies ... done\n"
+        "  Getting requirements to build wheel ... error\n"
+        "  error: subprocess-exited-with-error\n"
+        "\n"
+        "  \u00d7 Getting requirements to build wheel did not run successfully.\n"
+        "  │ exit code: 1\n"
+    )
+
+
+def test_an_old_release_the_resolver_went_back_to_is_told_its_build_tools() -> None:
+    found = _warned(_backtracked("scikit-learn", "0.24.2"), "pinned-sdist-unbuildable")
+    assert found.severity == Severity.ERROR
+    fix = fix_text(found)
+    assert "scikit-learn" in fix and "cython<3" in fix.lower()
+    assert '--no-build-isolation "scikit-learn==0.24.2"' in fix
+
+
+def test_a_source_build_without_backtracking_keeps_its_reading() -> None:
+    text = _backtracked("scikit-learn", "0.24.2").replace("pip is looking at", "pip looked at")
+    assert not _of(text, "pinned-sdist-unbuildable")
+    assert _of(text, "tf-release-not-for-python")
+
+
+def test_the_resolver_going_back_over_another_package_is_not_this_build() -> None:
+    text = _backtracked("scikit-learn", "0.24.2").replace(
+        "multiple versions of scikit-learn", "multiple versions of pandas"
+    )
+    assert not _of(text, "pinned-sdist-unbuildable")
+
+
+def test_backtracking_that_ends_in_a_built_wheel_is_no_finding() -> None:
+    text = (
+        "INFO: pip is looking at multiple versions of pyyaml to determine which version is "
+        "compatible with other requirements. This could take a while.\n"
+        "  Downloading PyYAML-5.4.1.tar.gz (175 kB)\n"
+        "Building wheels for collected packages: pyyaml\n"
+        "  Building wheel for pyyaml (pyproject.toml) ... done\n"
+        "Successfully installed pyyaml-5.4.1\n"
+    )
+    assert not _of(text, "pinned-sdist-unbuildable")
+
+
+# --- dependency-sdist-build-fails -----------------------------------------------------------
+
+
+def _replaced(dist: str, installed: str) -> str:
+    return (
+        f"  Building wheel for {dist} (setup.py) ... error\n"
+        f"  ERROR: Failed building wheel for {dist}\n"
+        f"Failed to build {dist}\n"
+        f"Installing collected packages: {dist}, numba\n"
+        f"  Attempting uninstall: {dist}\n"
+        f"    Found existing installation: {dist} {installed}\n"
+        f"    Uninstalling {dist}-{installed}:\n"
+        f"      Successfully uninstalled {dist}-{installed}\n"
+        f"  \u00d7 Running setup.py install for {dist} did not run successfully.\n"
+    )
+
+
+def test_a_wheel_pip_replaced_with_a_failing_source_build_is_kept_by_a_pin() -> None:
+    found = _warned(_replaced("llvmlite", "0.40.1"), "dependency-sdist-build-fails")
+    fix = fix_text(found)
+    assert "llvmlite==0.40.1" in fix and "constraints" in fix
+
+
+def test_another_package_replaced_beside_the_failed_build_is_not_this_cause() -> None:
+    text = _replaced("llvmlite", "0.40.1").replace(
+        "Found existing installation: llvmlite", "Found existing installation: numba"
+    )
+    assert not _of(text, "dependency-sdist-build-fails")
+
+
+def test_a_replaced_wheel_whose_build_succeeded_is_no_finding() -> None:
+    text = (
+        "  Attempting uninstall: llvmlite\n"
+        "    Found existing installation: llvmlite 0.40.1\n"
+        "  Building wheel for llvmlite (setup.py) ... done\n"
+        "Successfully installed llvmlite-0.41.0\n"
+    )
+    assert not _of(text, "dependency-sdist-build-fails")
+
+
+def test_tensorflow_built_from_source_keeps_its_own_reading() -> None:
+    text = _replaced("tensorflow", "2.15.0")
+    assert not _of(text, "dependency-sdist-build-fails")
+
+
+# --- companion-mismatch: a library asking Keras' top level for what it lacks -----------------
+
+
+def _keras_asked(path: str) -> str:
+    return (
+        "Traceback (most recent call last):\n"
+        '  File "/home/user/proj/train.py", line 1, in <module>\n'
+        "    import textlib\n"
+        f'  File "{path}", line 12, in <module>\n'
+        "    models = keras.models_v2\n"
+        "AttributeError: module 'keras' has no attribute 'models_v2'\n"
+    )
+
+
+def test_a_library_asking_keras_for_a_missing_name_is_named() -> None:
+    text = _keras_asked("/usr/lib/python3.10/site-packages/keras_textlib/backend.py")
+    found = _warned(text, "companion-mismatch")
+    assert "keras-textlib" in fix_text(found)
+
+
+def test_the_users_own_code_asking_keras_is_not_a_library() -> None:
+    text = _keras_asked("/home/user/proj/backend.py")
+    assert not _of(text, "companion-mismatch")
+
+
+def test_a_library_missing_a_name_of_another_module_is_not_keras() -> None:
+    text = _keras_asked("/usr/lib/python3.10/site-packages/keras_textlib/backend.py")
+    text = text.replace("module 'keras'", "module 'kerastuner'").replace(
+        "keras.models_v2", "kerastuner.models_v2"
+    )
+    assert not _of(text, "companion-mismatch")
+
+
+def test_ipython7_module_frames_without_parentheses_name_the_library() -> None:
+    # IPython 7 prints a module's own frame as `path.py in <module>` (older releases add "()").
+    text = (
+        "AttributeError                            Traceback (most recent call last)\n"
+        "<ipython-input-2-0a1b2c3d> in <module>\n"
+        "----> 1 import gplib\n"
+        "\n"
+        "~/.local/lib/python3.7/site-packages/gplib/session.py in <module>\n"
+        "     10 \n"
+        "---> 11 class Tracer(tf.Session):\n"
+        "     12     pass\n"
+        "\n"
+        "AttributeError: module 'tensorflow' has no attribute 'Session'\n"
+    )
+    found = _warned(text, "companion-mismatch")
+    assert "gplib" in fix_text(found)
+
+
+def test_a_companion_of_tensorflow_built_from_source_keeps_its_reading() -> None:
+    # tensorflow-text without a wheel for the platform: no old-build-tools fix.
+    text = _backtracked("tensorflow-text", "2.10.0")
+    assert not _of(text, "pinned-sdist-unbuildable")
