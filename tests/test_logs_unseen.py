@@ -132,6 +132,14 @@ PROPOSED_CAUSES: dict[str, str] = {
     "simulator's client such as CARLA's) leaves the process in a state in which TensorFlow's "
     "own import fails (its generated op wrappers no longer compile) although each package "
     "imports cleanly alone; the fix is to import TensorFlow first, not to reinstall either",
+    "ci-python-version-unavailable": "a CI workflow pins an exact Python patch release (3.8.5) "
+    "that the runner's Python setup step no longer offers, because the hosted runner image moved "
+    "on to a newer patch, so the job fails before pip or TensorFlow run; the fix is a version the "
+    "runner offers (the new patch, or the minor release alone), not a change to TensorFlow",
+    "tf-build-regression": "a TensorFlow build the CI installs unpinned (a tf-nightly) carries a "
+    "regression that a later build fixes, so tests that passed on the previous build fail inside "
+    "TensorFlow's own code with nothing changed in the project or its environment; the fix is "
+    "pinning the last good build until a fixed one is published, not a change to the code",
 }
 
 _REQUIRED = {
