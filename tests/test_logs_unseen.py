@@ -58,12 +58,6 @@ PROPOSED_CAUSES: dict[str, str] = {
     "driver's libcuda (under WSL2 it lives in /usr/lib/wsl/lib, which older conda releases did not "
     "search), so the CUDA builds of tensorflow-gpu or tensorflow cannot be solved; the fix is a "
     "conda release that detects it or CONDA_OVERRIDE_CUDA, not another driver",
-    "pinned-sdist-unbuildable": "a package's pin (tf-models-official's pyyaml<6.0) makes pip build "
-    "an old release of a dependency from its source archive (no wheel for this Python), and that "
-    "build fails because pip's isolated build environment brings build tools newer than the old "
-    "release supports (PyYAML 5.4.1 under Cython 3: `AttributeError: cython_sources`); the fix is "
-    "a release of the dependency that has a wheel installed first, a newer pin, or building it "
-    "with the older tool (`cython<3` and `--no-build-isolation`), not another TensorFlow",
     "companion-older-than-code": "a companion source tree or package the code imports (the slim "
     "`nets` package, an installed object_detection egg) is an older release than the code that "
     "imports it, so a module or name that code needs is missing although the path is set; the "
@@ -97,11 +91,6 @@ PROPOSED_CAUSES: dict[str, str] = {
     "name the code relies on (imshow taking an image of shape (H, W, 1)) is missing and it fails "
     "outside TensorFlow; the fix is upgrading that library to the release the code needs, or code "
     "that does not rely on it",
-    "dependency-sdist-build-fails": "pip finds no wheel of a TensorFlow dependency (h5py) for the "
-    "platform and Python and builds it from its source archive, and that build fails on the "
-    "machine (no HDF5 library or headers), so TensorFlow does not install; the fix is a prebuilt "
-    "wheel of that dependency installed first (another index or release) or the native library's "
-    "development files before the build",
     "tensorrt-version-mismatch": "TF-TRT loads a TensorRT release other than the one the "
     "TensorFlow build was compiled against (TensorFlow warns 'TensorRT mismatch. Compiled against "
     "version X, but loaded Y'), so conversion or engine building may fail; the fix is the TensorRT "
@@ -154,15 +143,18 @@ PROPOSED_CAUSES: dict[str, str] = {
     "framework (DeepForest 1.0's PyTorch weights fetched by its TensorFlow line as NEON.h5), so "
     "the Keras loader of the installed line cannot open the file; the fix is the model file of "
     "the release that line was made for, not another TensorFlow or h5py",
-    "library-pin-conflicts": "a library built on TensorFlow (tfts, DeepCTR) declares a shared "
-    "dependency at a range or exact release (pandas<2, h5py==3.7.0) that the environment cannot "
-    "hold beside what it already has (a hosted image's pandas 2, the only h5py with a build for "
-    "this Python), so pip reports the library's requirement as incompatible; the fix is the "
-    "library release that relaxes the pin, not another TensorFlow",
     "tf-release-kernel-bug": "the installed TensorFlow release or build (the MKL build of 1.12) "
     "has a bug in an op kernel a library's model runs, so the model fails inside TensorFlow "
     "('could not create a concat primitive descriptor') while other releases run it; the fix "
     "is another TensorFlow release or build, not a change to the library or the data",
+    "ci-python-version-unavailable": "a CI workflow pins an exact Python patch release (3.8.5) "
+    "that the runner's Python setup step no longer offers, because the hosted runner image moved "
+    "on to a newer patch, so the job fails before pip or TensorFlow run; the fix is a version the "
+    "runner offers (the new patch, or the minor release alone), not a change to TensorFlow",
+    "tf-build-regression": "a TensorFlow build the CI installs unpinned (a tf-nightly) carries a "
+    "regression that a later build fixes, so tests that passed on the previous build fail inside "
+    "TensorFlow's own code with nothing changed in the project or its environment; the fix is "
+    "pinning the last good build until a fixed one is published, not a change to the code",
 }
 
 _REQUIRED = {
