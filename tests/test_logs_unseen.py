@@ -155,6 +155,11 @@ PROPOSED_CAUSES: dict[str, str] = {
     "regression that a later build fixes, so tests that passed on the previous build fail inside "
     "TensorFlow's own code with nothing changed in the project or its environment; the fix is "
     "pinning the last good build until a fixed one is published, not a change to the code",
+    "cuda-release-predates-gpu": "the CUDA and cuDNN release the installed TensorFlow build "
+    "uses predates the GPU's architecture (a Turing GTX 1660 Ti under the CUDA 9 stack of "
+    "TensorFlow 1.12), so cuBLAS and cuDNN fail to create their handles on it although memory "
+    "is free; the fix is a TensorFlow built for a CUDA release that supports the GPU (CUDA 10.0 "
+    "with TensorFlow 1.13), not memory growth or a reinstall of the same stack",
 }
 
 _REQUIRED = {
