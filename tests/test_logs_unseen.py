@@ -155,6 +155,12 @@ PROPOSED_CAUSES: dict[str, str] = {
     "regression that a later build fixes, so tests that passed on the previous build fail inside "
     "TensorFlow's own code with nothing changed in the project or its environment; the fix is "
     "pinning the last good build until a fixed one is published, not a change to the code",
+    "numpy2-behaviour-change": "code written for NumPy 1 (in a tool or in the libraries it "
+    "loads, such as napari under DeepLabCut's labelling GUI) relies on a behaviour NumPy 2 "
+    "changed, not on a removed name: np.array(obj, copy=False) now raises 'Unable to avoid copy "
+    "while creating an array as requested' where NumPy 1 copied silently, so it fails as soon "
+    "as pip resolves NumPy 2; the fix is numpy<2 or releases of those libraries that support "
+    "NumPy 2, not another TensorFlow",
 }
 
 _REQUIRED = {
