@@ -160,6 +160,12 @@ PROPOSED_CAUSES: dict[str, str] = {
     "TensorFlow 1.12), so cuBLAS and cuDNN fail to create their handles on it although memory "
     "is free; the fix is a TensorFlow built for a CUDA release that supports the GPU (CUDA 10.0 "
     "with TensorFlow 1.13), not memory growth or a reinstall of the same stack",
+    "numpy2-behaviour-change": "code written for NumPy 1 (in a tool or in the libraries it "
+    "loads, such as napari under DeepLabCut's labelling GUI) relies on a behaviour NumPy 2 "
+    "changed, not on a removed name: np.array(obj, copy=False) now raises 'Unable to avoid copy "
+    "while creating an array as requested' where NumPy 1 copied silently, so it fails as soon "
+    "as pip resolves NumPy 2; the fix is numpy<2 or releases of those libraries that support "
+    "NumPy 2, not another TensorFlow",
 }
 
 _REQUIRED = {
