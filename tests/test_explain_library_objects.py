@@ -150,3 +150,11 @@ def test_a_checkout_named_as_its_package_is_the_outer_directory() -> None:
 def test_a_relative_checkout_is_the_current_directory() -> None:
     text = _object_traceback("keras2onnx/_parse.py")
     assert "source checkout (.)" in fix_text(_companion(text)[0])
+
+
+def test_under_keras_3_the_fix_adds_keras_2_through_tf_keras() -> None:
+    text = "tensorflow==2.16.1\n" + _object_traceback(
+        "/home/ana/.venv/lib/python3.11/site-packages/keras2onnx/parser.py"
+    )
+    fix = fix_text(_companion(text)[0])
+    assert "keras2onnx" in fix and "TF_USE_LEGACY_KERAS=1" in fix and "tf-keras" in fix

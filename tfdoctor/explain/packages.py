@@ -1686,12 +1686,31 @@ def object_field_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[F
                 f"{dist} was written for another TensorFlow or Keras release (a {cls} has no "
                 f"{attr})",
                 f"{tb.where}: {tb.type}: {tb.message}\n{said}",
-                library_fix(m, dist)
-                if checkout is None
-                else causes.software.checkout_release_fix(m, top, checkout),
+                _with_keras2(
+                    m,
+                    library_fix(m, dist)
+                    if checkout is None
+                    else causes.software.checkout_release_fix(m, top, checkout),
+                    dist,
+                ),
             )
         ]
     return []
+
+
+def _with_keras2(m: Machine, fix: Fix, dist: str) -> Fix:
+    """``fix``, with Keras 2 (tf-keras) as the other way out where the log shows tf.keras is
+    Keras 3: a library written for Keras 2 runs there unchanged."""
+    major, basis = tf_keras_generation(m)
+    if major != 3:
+        return fix
+    keras2 = causes.code.keras3_fix(m)
+    return Fix(
+        f"{fix.text} tf.keras is Keras 3 here ({basis}): where {dist} was written for Keras 2, "
+        "it also runs under tf-keras with TF_USE_LEGACY_KERAS=1 (before TensorFlow is "
+        "imported).",
+        (*fix.commands, *(c for c in keras2.commands if c not in fix.commands)),
+    )
 
 
 def keras_caller_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
