@@ -92,6 +92,8 @@ GROUPS = frozenset(
         # A library's runtime version code was built for, and the one the process loaded.
         "required",
         "loaded",
+        # The releases a library's own version check refuses besides its floor (its list).
+        "excluded",
         # The .proto file whose generated code a protobuf runtime refused.
         "proto",
         # The NCCL release a process loaded and the CUDA release it was built for, as NCCL

@@ -449,6 +449,20 @@ def library_release_fix(m: Machine, dist: str, known: bool = True) -> Fix:
     )
 
 
+def checkout_release_fix(m: Machine, package: str, checkout: str) -> Fix:
+    """A library run from a source checkout (``checkout``, the directory holding its import
+    package ``package``) whose code does not fit the installed TensorFlow or Keras: the
+    checkout moved to a revision made for them, or the TensorFlow it was written for. pip's
+    release of the library would not help: the checkout comes first on the path."""
+    return Fix(
+        f"{package} runs from a source checkout ({checkout}), whose code does not fit the "
+        "installed TensorFlow or Keras: update the checkout to a revision made for them, or "
+        "install the TensorFlow (and Keras) release it was written for (its requirements "
+        "file or README says which), in a virtual environment of its own.",
+        m.pip("show tensorflow keras"),
+    )
+
+
 def tensorflow_install_fix(m: Machine) -> Fix:
     """Install the newest TensorFlow that fits this machine (with its CUDA libraries where a
     GPU is here and the release has the extra), the rule ``tensorflow.python`` also uses."""
@@ -2097,6 +2111,53 @@ def edgetpu_runtime_fix() -> Fix:
             "python3 -m pip show tflite-runtime",
             "sudo apt-get install --only-upgrade libedgetpu1-std python3-tflite-runtime",
         ),
+    )
+
+
+def edgetpu_model_runtime_fix(required: Optional[str], loaded: Optional[str]) -> Fix:
+    """An Edge TPU model compiled for a newer runtime (``required``) than the installed
+    libedgetpu (``loaded``): the model compiled again for the installed runtime, which the
+    compiler's ``--min_runtime_version`` chooses, else the newer runtime installed."""
+    needs = f"Edge TPU runtime {required}" if required else "a newer Edge TPU runtime"
+    has = f"version {loaded}" if loaded else "older"
+    # Coral's compiler page: -m, --min_runtime_version "The lowest Edge TPU runtime version you
+    # want the model to be compatible with"; by default a compiler writes for its own runtime.
+    target = loaded or "N"
+    return Fix(
+        f"The model was compiled by an edgetpu_compiler that writes for {needs}, and the "
+        f"installed Edge TPU runtime (libedgetpu) is {has}. Compile the model again for the "
+        f"installed runtime with edgetpu_compiler's `--min_runtime_version {target}` (an "
+        "older compiler release does the same), or install the newer runtime from Coral's "
+        "package repository where nothing on the device needs the old one (the deprecated "
+        "edgetpu Python library requires its own runtime version).",
+        (
+            f"edgetpu_compiler --min_runtime_version {target} MODEL.tflite",
+            "edgetpu_compiler --version",
+            "sudo apt-get update && sudo apt-get install --only-upgrade libedgetpu1-std",
+        ),
+    )
+
+
+#: A release tuple as Python prints one in a list (``(2, 0, 0)``).
+_RELEASE_TUPLE = re.compile(r"\((\d{1,4}), (\d{1,4}), (\d{1,4})\)")
+
+
+def library_tf_check_fix(
+    m: Machine, library: str, minimum: Optional[str], excluded: Optional[str]
+) -> Fix:
+    """A library's own import check refused the installed TensorFlow: a TensorFlow at or above
+    its ``minimum`` and outside the releases it lists as ``excluded`` (a Python list of
+    release tuples, as keras-retinanet prints it)."""
+    refused = [".".join(t) for t in _RELEASE_TUPLE.findall(excluded or "")]
+    spec = ",".join(([f">={minimum}"] if minimum else []) + [f"!={release}" for release in refused])
+    installed = f"TensorFlow {m.tf.version}" if m.tf is not None else "the installed TensorFlow"
+    floor = f"TensorFlow {minimum} or later" if minimum else "a newer TensorFlow"
+    but = f", except {', '.join(refused)}" if refused else ""
+    return Fix(
+        f"{library} checks the TensorFlow it runs under and refuses {installed}: it supports "
+        f"{floor}{but}. Install a TensorFlow in that range (or a release of {library} made "
+        "for the installed TensorFlow).",
+        m.pip(f'install "tensorflow{spec}"') if spec else m.pip(f"show {library} tensorflow"),
     )
 
 

@@ -2187,6 +2187,14 @@ def _companion(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
         )
     if any(h.signature.id == "edgetpu-delegate-prepare" for h in hits):
         return causes.software.COMPANION_MISMATCH, causes.software.edgetpu_runtime_fix()
+    if any(h.signature.id == "edgetpu-model-needs-newer-runtime" for h in hits):
+        return causes.software.COMPANION_MISMATCH, causes.software.edgetpu_model_runtime_fix(
+            _group(hits, "required"), _group(hits, "loaded")
+        )
+    if any(h.signature.id == "keras-retinanet-tf-version-check" for h in hits):
+        return causes.software.COMPANION_MISMATCH, causes.software.library_tf_check_fix(
+            m, "keras-retinanet", _group(hits, "required"), _group(hits, "excluded")
+        )
     if any(h.signature.id == "tfjs-unsupported-ops" for h in hits):
         return causes.software.COMPANION_MISMATCH, causes.software.converter_older_fix(
             m, "tensorflowjs"

@@ -25,6 +25,7 @@ from tfdoctor.evidence.packages import (
 )
 from tfdoctor.evidence.pip import PythonRefusal, SourceBuild
 from tfdoctor.evidence.traceback import (
+    Frame,
     Traceback,
     installed_package,
     keras_own_missing,
@@ -137,6 +138,7 @@ def package_findings(
         *shadowed_module_findings(tracebacks),
         *foreign_caller_findings(tracebacks, m),
         *keras_caller_findings(tracebacks, m),
+        *object_field_findings(tracebacks, m),
         *private_api_findings(tracebacks, m, modules),
         *keras2_layout_findings(tracebacks, m),
         *(_numpy_build(b, m) for b in numpy_builds),
@@ -1616,6 +1618,99 @@ def foreign_caller_findings(tracebacks: Sequence[Traceback], m: Machine) -> list
 # Only the top level: a submodule's missing name (keras.backend.get_session) is an API
 # removal the API knowledge reads.
 _KERAS_LACKS = re.compile(r"^module '(?P<module>keras)' has no attribute '(?P<attr>\w+)'")
+
+
+#: Python's AttributeError for a field an object of TensorFlow's or Keras' own classes lacks.
+#: Only classes whose names no other common library shares (PyTorch has a Tensor and a
+#: Sequential too): Keras' KerasTensor (keras/engine/keras_tensor.py, the symbolic tensor of
+#: functional models from TensorFlow 2.4) and Functional (keras/engine/functional.py, from
+#: 2.4), TensorFlow's EagerTensor (python/framework/ops.py), SymbolicTensor (the graph
+#: tensor's class from 2.14, python/framework/ops.py), ResourceVariable and RefVariable
+#: (python/ops/resource_variable_ops.py, python/ops/ref_variable.py) and TensorShape
+#: (python/framework/tensor_shape.py). Their fields change between releases: a functional
+#: model's outputs had a `graph` until KerasTensor took their place in 2.4.
+_TF_OBJECT_LACKS = re.compile(
+    r"^'(?P<cls>KerasTensor|EagerTensor|SymbolicTensor|ResourceVariable|RefVariable"
+    r"|TensorShape|Functional)' object has no attribute '(?P<attr>\w+)'"
+)
+
+
+def _frame_library(frame: Frame) -> Optional[str]:
+    """The import package of a library outside TensorFlow's family whose file ``frame`` runs:
+    installed under site-packages or dist-packages, or a source checkout's directory named as a
+    package the module table marks as written against TensorFlow (keras2onnx); None for the
+    user's own code, TensorFlow's and its companions'."""
+    table = modules()
+    top = installed_package(frame.path)
+    if top is not None:
+        return None if top in TF_OWN or top in table.family else top
+    directories = re.split(r"[/\\]", frame.path)[:-1]
+    return next((d for d in reversed(directories) if d in table.on_tensorflow), None)
+
+
+def object_field_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
+    """A library's own code (the innermost frame) asking an object of TensorFlow's or Keras'
+    own classes for a field the installed release's class lacks (keras2onnx reading
+    ``model.outputs[0].graph`` of a KerasTensor): the library's release was written for
+    another TensorFlow or Keras. A warning: the object may also be one the library was
+    handed by mistake. The same words in the user's own frame are left to the API readings."""
+    for tb in tracebacks:
+        if tb.name != "AttributeError" or not tb.frames:
+            continue
+        match = _TF_OBJECT_LACKS.search(tb.message)
+        top = _frame_library(tb.frames[-1]) if match is not None else None
+        if match is None or top is None:
+            continue
+        dist = library_dist(top)
+        cls, attr = match.group("cls"), match.group("attr")
+        path = tb.frames[-1].path
+        # A source checkout's code is what runs, whatever pip installed: the directory that
+        # holds its package (the innermost directory of that name) is what to update; a
+        # relative path is the current directory's.
+        packaged = list(re.finditer(rf"(?:^|[/\\]){re.escape(top)}(?=[/\\])", path))
+        checkout = (
+            None
+            if installed_package(path) is not None or not packaged
+            else path[: packaged[-1].start()] or "."
+        )
+        said = (
+            f"{dist} ({path}) asks a {cls}, an object of TensorFlow's or Keras' "
+            f"own, for {attr}, which the installed release's {cls} does not have: the {dist} "
+            "release was most likely written for another TensorFlow or Keras release."
+        )
+        return [
+            causes.finding(
+                f"explain.{causes.software.COMPANION_MISMATCH}",
+                Severity.WARNING,
+                causes.software.COMPANION_MISMATCH,
+                f"{dist} was written for another TensorFlow or Keras release (a {cls} has no "
+                f"{attr})",
+                f"{tb.where}: {tb.type}: {tb.message}\n{said}",
+                _with_keras2(
+                    m,
+                    library_fix(m, dist)
+                    if checkout is None
+                    else causes.software.checkout_release_fix(m, top, checkout),
+                    dist,
+                ),
+            )
+        ]
+    return []
+
+
+def _with_keras2(m: Machine, fix: Fix, dist: str) -> Fix:
+    """``fix``, with Keras 2 (tf-keras) as the other way out where the log shows tf.keras is
+    Keras 3: a library written for Keras 2 runs there unchanged."""
+    major, basis = tf_keras_generation(m)
+    if major != 3:
+        return fix
+    keras2 = causes.code.keras3_fix(m)
+    return Fix(
+        f"{fix.text} tf.keras is Keras 3 here ({basis}): where {dist} was written for Keras 2, "
+        "it also runs under tf-keras with TF_USE_LEGACY_KERAS=1 (before TensorFlow is "
+        "imported).",
+        (*fix.commands, *(c for c in keras2.commands if c not in fix.commands)),
+    )
 
 
 def keras_caller_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:

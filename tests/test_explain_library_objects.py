@@ -1,0 +1,160 @@
+"""Libraries built on TensorFlow, and their companions, that were made for another TensorFlow,
+Keras or runtime than the installed one, read from what names the library: its own frame asking
+a TensorFlow or Keras object for a field, its own version check, the Edge TPU runtime refusing a
+model its compiler wrote."""
+
+from __future__ import annotations
+
+from tests.explaining import explained, fix_text, top_error
+from tfdoctor.findings import Finding, Severity
+
+# --- an object of TensorFlow's or Keras' own, asked for a field in a library's frame ---------
+
+
+def _object_traceback(path: str, cls: str = "KerasTensor", attr: str = "graph") -> str:
+    return (
+        "Traceback (most recent call last):\n"
+        '  File "export_model.py", line 14, in <module>\n'
+        "    onnx_model = convert(model)\n"
+        f'  File "{path}", line 212, in parse_outputs\n'
+        "    g = model.outputs[0].graph\n"
+        f"AttributeError: '{cls}' object has no attribute '{attr}'\n"
+    )
+
+
+def _companion(text: str) -> list[Finding]:
+    return [x for x in explained(text).findings if x.cause == "companion-mismatch"]
+
+
+def test_an_installed_librarys_frame_names_the_library_and_its_release() -> None:
+    text = _object_traceback("/home/ana/.venv/lib/python3.9/site-packages/keras2onnx/parser.py")
+    found = _companion(text)
+    assert found and found[0].severity == Severity.WARNING
+    fix = fix_text(found[0])
+    assert "keras2onnx" in fix and "pip install --upgrade keras2onnx" in fix
+
+
+def test_a_source_checkout_of_a_library_is_told_to_update_the_checkout() -> None:
+    text = _object_traceback("/home/ana/src/onnx-converter/keras2onnx/_parse.py")
+    found = _companion(text)
+    assert found and found[0].severity == Severity.WARNING
+    fix = fix_text(found[0])
+    assert "source checkout (/home/ana/src/onnx-converter)" in fix
+    # pip's release would not replace the code that runs.
+    assert "pip install --upgrade keras2onnx" not in fix
+
+
+def test_a_variable_asked_in_another_librarys_frame_is_read_alike() -> None:
+    text = _object_traceback(
+        "/usr/lib/python3/dist-packages/rlkit/policies.py", "ResourceVariable", "initializer"
+    )
+    found = _companion(text)
+    assert found and "rlkit" in found[0].summary
+
+
+def test_the_users_own_frame_is_not_a_librarys() -> None:
+    text = _object_traceback("/home/ana/project/convert_utils.py")
+    assert not _companion(text)
+
+
+def test_a_field_tensorflow_asks_of_its_own_object_is_not_a_librarys() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/opt/venv/lib/python3.10/site-packages/keras2onnx/main.py", line 80, in run\n'
+        "    tf.function(fn)(x)\n"
+        '  File "/opt/venv/lib/python3.10/site-packages/tensorflow/python/eager/def_function.py",'
+        " line 580, in __call__\n"
+        "    result = self._call(*args)\n"
+        "AttributeError: 'EagerTensor' object has no attribute 'op'\n"
+    )
+    assert not _companion(text)
+
+
+def test_a_class_name_other_libraries_share_is_not_read_so() -> None:
+    # PyTorch has a Tensor too: the words name no TensorFlow object.
+    text = _object_traceback(
+        "/home/ana/.venv/lib/python3.9/site-packages/keras2onnx/parser.py", "Tensor", "numpy"
+    )
+    assert not _companion(text)
+
+
+# --- the Edge TPU runtime refusing a model compiled for a newer one -------------------------
+
+
+def test_a_model_compiled_for_a_newer_edge_tpu_runtime_is_compiled_for_the_installed_one() -> None:
+    text = (
+        '  File "detect.py", line 40, in main\n'
+        "    interpreter.allocate_tensors()\n"
+        "RuntimeError: Failed to prepare for TPU. Failed precondition: Package requires runtime "
+        "version (14), which is newer than this runtime version (12).Node number 0 "
+        "(edgetpu-custom-op) failed to prepare.\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "companion-mismatch"
+    fix = fix_text(top)
+    assert "edgetpu_compiler --min_runtime_version 12" in fix
+    assert "libedgetpu1-std" in fix and "runtime 14" in fix
+
+
+def test_the_edge_tpu_runtime_version_printed_alone_is_not_a_mismatch() -> None:
+    text = (
+        ">>> from pycoral.utils.edgetpu import get_runtime_version\n"
+        ">>> get_runtime_version()\n"
+        "'BuildLabel(COMPILER=6.3.0 20170516,DATE=redacted,TIME=redacted), RuntimeVersion(14)'\n"
+    )
+    assert not _companion(text)
+
+
+def test_the_delegate_and_interpreter_mismatch_keeps_its_own_fix() -> None:
+    text = (
+        "RuntimeError: Internal: Unsupported data type in custom op handler: 0Node number 1 "
+        "(EdgeTpuDelegateForCustomOp) failed to prepare.\n"
+    )
+    fix = fix_text(top_error(explained(text)))
+    assert "tflite_runtime" in fix and "--min_runtime_version" not in fix
+
+
+# --- keras-retinanet's own check of the TensorFlow it runs under ----------------------------
+
+
+def test_a_refused_release_gets_the_range_the_library_states() -> None:
+    text = (
+        "Using TensorFlow backend.\n"
+        "You are using tensorflow version 2.0.1. The minimum required version is 1.14.0 "
+        "(blacklisted: [(2, 0, 0), (2, 0, 1)]).\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "companion-mismatch"
+    fix = fix_text(top)
+    assert 'pip install "tensorflow>=1.14.0,!=2.0.0,!=2.0.1"' in fix
+    assert "keras-retinanet" in fix and "TensorFlow 2.0.1" in fix
+
+
+def test_the_older_check_states_only_a_floor() -> None:
+    text = "You are using tensorflow version 1.10.0. The minimum required version is 1.12.0.\n"
+    fix = fix_text(top_error(explained(text)))
+    assert 'pip install "tensorflow>=1.12.0"' in fix and "!=" not in fix
+
+
+def test_the_same_check_of_keras_is_not_tensorflows() -> None:
+    text = "You are using keras version 2.1.2. The minimum required version is 2.1.3.\n"
+    report = explained(text)
+    assert not any("tensorflow>=" in fix_text(x) for x in report.findings if x.fix)
+
+
+def test_a_checkout_named_as_its_package_is_the_outer_directory() -> None:
+    text = _object_traceback("/home/ana/src/keras2onnx/keras2onnx/proto/parse.py")
+    assert "source checkout (/home/ana/src/keras2onnx)" in fix_text(_companion(text)[0])
+
+
+def test_a_relative_checkout_is_the_current_directory() -> None:
+    text = _object_traceback("keras2onnx/_parse.py")
+    assert "source checkout (.)" in fix_text(_companion(text)[0])
+
+
+def test_under_keras_3_the_fix_adds_keras_2_through_tf_keras() -> None:
+    text = "tensorflow==2.16.1\n" + _object_traceback(
+        "/home/ana/.venv/lib/python3.11/site-packages/keras2onnx/parser.py"
+    )
+    fix = fix_text(_companion(text)[0])
+    assert "keras2onnx" in fix and "TF_USE_LEGACY_KERAS=1" in fix and "tf-keras" in fix
