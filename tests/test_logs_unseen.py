@@ -155,6 +155,16 @@ PROPOSED_CAUSES: dict[str, str] = {
     "regression that a later build fixes, so tests that passed on the previous build fail inside "
     "TensorFlow's own code with nothing changed in the project or its environment; the fix is "
     "pinning the last good build until a fixed one is published, not a change to the code",
+    "tflite-runtime-with-tensorflow": "the tflite_runtime package and a full TensorFlow are "
+    "installed in one environment and both TFLite interpreters are loaded into one process, so "
+    "the second registers the same pybind11 type again ('generic_type: type \"InterpreterWrapper\" "
+    "is already registered!'); the fix is one interpreter per environment (a fresh environment "
+    "with only one of them), not another TensorFlow release",
+    "tf-build-without-tensorrt": "the installed TensorFlow build was compiled without TensorRT "
+    "support (the CPU-only package, the Windows builds), so TF-TRT is missing ('No module named "
+    "tensorflow.python.compiler.tensorrt') or refuses to operate whatever TensorRT is installed; "
+    "the fix is a TensorFlow built with TensorRT (the Linux GPU package, NVIDIA's NGC "
+    "containers), not another TensorRT",
 }
 
 _REQUIRED = {
