@@ -166,6 +166,16 @@ PROPOSED_CAUSES: dict[str, str] = {
     "while creating an array as requested' where NumPy 1 copied silently, so it fails as soon "
     "as pip resolves NumPy 2; the fix is numpy<2 or releases of those libraries that support "
     "NumPy 2, not another TensorFlow",
+    "tflite-runtime-with-tensorflow": "the tflite_runtime package and a full TensorFlow are "
+    "installed in one environment and both TFLite interpreters are loaded into one process, so "
+    'the second registers the same pybind11 type again (\'generic_type: type "InterpreterWrapper" '
+    "is already registered!'); the fix is one interpreter per environment (a fresh environment "
+    "with only one of them), not another TensorFlow release",
+    "tf-build-without-tensorrt": "the installed TensorFlow build was compiled without TensorRT "
+    "support (the CPU-only package, the Windows builds), so TF-TRT is missing ('No module named "
+    "tensorflow.python.compiler.tensorrt') or refuses to operate whatever TensorRT is installed; "
+    "the fix is a TensorFlow built with TensorRT (the Linux GPU package, NVIDIA's NGC "
+    "containers), not another TensorRT",
 }
 
 _REQUIRED = {
