@@ -2560,6 +2560,9 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
     tags = _interpreter_tags(r, hits)
     if tags is not None:
         return tags
+    yanked = _yanked_placeholder(m, r, hits)
+    if yanked is not None:
+        return causes.platform.TF_NO_WHEEL_FOR_PYTHON, yanked
     chosen = _resolver_release(hits)
     if chosen is not None:
         return causes.platform.TF_RELEASE_NOT_FOR_PYTHON, chosen
@@ -2676,6 +2679,48 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         refusal.shown,
     )
     return cause, fix
+
+
+#: pip's warning that it installs a yanked pure wheel (signatures.yaml): its version.
+_YANKED = "pip-yanked-placeholder-selected"
+_YANKED_VERSION = re.compile(r"' candidate \(version (?P<version>[^\s)]{1,40}) at ")
+
+
+def _yanked_placeholder(m: Machine, r: Revealed, hits: Sequence[Hits]) -> Optional[Fix]:
+    """The fix where pip fell back to a yanked pure wheel of a native distribution of
+    TensorFlow's family (no other release fits this interpreter); None where the log has no
+    such warning, or pip's own refusal, which says more, is there too."""
+    if r.pip_refusals:
+        return None
+    for h in hits:
+        if h.signature.id != _YANKED:
+            continue
+        for groups, (_, line) in zip(h.groups, h.citations):
+            found = _YANKED_VERSION.search(line)
+            if found is not None:
+                dist = normalize_name(groups.get("dist") or "")
+                return causes.software.yanked_placeholder_fix(m, dist, found["version"])
+    return None
+
+
+def _drop_pure_yanked(by_cause: dict[str, list[Hits]]) -> None:
+    """pip's yanked pure wheel says no release fits only of a distribution whose releases are
+    native (the module table's): a pure distribution's yanked release is one a requirement
+    pinned, which installs and runs."""
+    hits = by_cause.get(causes.platform.TF_NO_WHEEL_FOR_PYTHON)
+    if not hits:
+        return
+    native = modules().native
+    kept = [
+        h
+        for h in hits
+        if h.signature.id != _YANKED
+        or any(normalize_name(g.get("dist") or "") in native for g in h.groups)
+    ]
+    if kept:
+        by_cause[causes.platform.TF_NO_WHEEL_FOR_PYTHON] = kept
+    else:
+        del by_cause[causes.platform.TF_NO_WHEEL_FOR_PYTHON]
 
 
 def _interpreter_tags(r: Revealed, hits: Sequence[Hits]) -> Optional[tuple[causes.CauseId, Fix]]:
@@ -3677,6 +3722,7 @@ def explain(
     if causes.platform.PYTHON_32BIT in by_cause:
         # pip finds no wheel because the interpreter is 32-bit: one cause, the interpreter.
         by_cause.pop(causes.platform.TF_NO_WHEEL_FOR_PYTHON, None)
+    _drop_pure_yanked(by_cause)
     _settle_overlaps(by_cause, evidence)
     if causes.platform.NATIVE_LIBRARY_UNRESOLVED in by_cause and any(
         c != causes.platform.NATIVE_LIBRARY_UNRESOLVED and h.signature.severity == "error"
