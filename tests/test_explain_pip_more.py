@@ -74,13 +74,32 @@ def test_a_yanked_pure_wheel_of_a_native_companion_is_no_wheel_for_this_machine(
         "    import tensorflow_decision_forests as tfdf\n"
         "ModuleNotFoundError: No module named 'tensorflow_decision_forests'\n"
     )
-    found = [f for f in explained(text).findings if f.cause == "tf-no-wheel-for-python"]
-    assert found and found[0].severity.value in ("warning", "error")
+    report = explained(text)
+    found = [f for f in report.findings if f.cause == "tf-no-wheel-for-python"]
+    # The missing module is the placeholder's: the error, and no "install it" beside it.
+    assert found and found[0].severity.value == "error"
+    assert all(f.cause != "package-not-installed" for f in report.findings)
     fix = fix_text(found[0])
     assert "tensorflow-decision-forests 0.0.0" in fix and "yanked" in fix
     # What its releases publish, from the bundled index, and the system the paths show.
     assert "publishes wheels for" in fix and "Windows" in fix
     assert "pip uninstall -y tensorflow-decision-forests" in found[0].fix.commands  # type: ignore[union-attr]
+
+
+def test_a_yanked_placeholder_alone_or_beside_another_missing_module_is_a_warning() -> None:
+    text = _YANKED.format(
+        dist="tensorflow-decision-forests",
+        wheel="tensorflow_decision_forests",
+        version="0.0.0",
+        tags="py3-none-any",
+    ) + (
+        "Traceback (most recent call last):\n"
+        '  File "/home/me/proj/train.py", line 2, in <module>\n'
+        "    import pandas\n"
+        "ModuleNotFoundError: No module named 'pandas'\n"
+    )
+    found = [f for f in explained(text).findings if f.cause == "tf-no-wheel-for-python"]
+    assert found and found[0].severity.value == "warning"
 
 
 @pytest.mark.parametrize(

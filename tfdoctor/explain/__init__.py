@@ -2723,6 +2723,36 @@ def _drop_pure_yanked(by_cause: dict[str, list[Hits]]) -> None:
         del by_cause[causes.platform.TF_NO_WHEEL_FOR_PYTHON]
 
 
+def _placeholder_imported(
+    findings: dict[str, Finding], by_cause: Mapping[str, Sequence[Hits]], evidence: Evidence
+) -> Iterable[Finding]:
+    """``findings``, where a yanked placeholder pip installed (:func:`_yanked_placeholder`) has
+    its module missed by a traceback: the placeholder is why, an error, and "not installed"
+    (whose fix installs the same distribution again) is left out."""
+    found = findings.get(f"explain.{causes.platform.TF_NO_WHEEL_FOR_PYTHON}")
+    if found is None:
+        return findings.values()
+    dists = {
+        normalize_name(g.get("dist") or "")
+        for h in by_cause.get(causes.platform.TF_NO_WHEEL_FOR_PYTHON, ())
+        if h.signature.id == _YANKED
+        for g in h.groups
+    }
+    table = modules()
+    for dist in sorted(dists):
+        module = table.module_of(dist) or dist.replace("-", "_")
+        if not any(
+            tb.message.startswith(f"No module named '{module}") for tb in evidence.tracebacks
+        ):
+            continue
+        missing = findings.get(f"explain.{causes.software.PACKAGE_NOT_INSTALLED}")
+        if missing is not None and missing.summary.startswith(f"{dist} (module {module})"):
+            del findings[missing.id]
+        findings[found.id] = dataclasses.replace(found, severity=Severity.ERROR)
+        break
+    return findings.values()
+
+
 def _interpreter_tags(r: Revealed, hits: Sequence[Hits]) -> Optional[tuple[causes.CauseId, Fix]]:
     """pip saw no TensorFlow release at all, and the interpreter's own platform tag, as `pip
     debug` lists it, is a musl one (musllinux: Alpine), for which TensorFlow publishes no
@@ -3806,7 +3836,10 @@ def explain(
     ):
         if late is not None:
             findings.setdefault(late.id, late)
-    out = sorted(_warned_capped(findings.values(), evidence), key=lambda f: -f.severity.rank)
+    out = sorted(
+        _warned_capped(_placeholder_imported(findings, by_cause, evidence), evidence),
+        key=lambda f: -f.severity.rank,
+    )
     if all(x.severity.rank < Severity.WARNING.rank for x in out):
         # A failure nothing explains is reported as such: never "no problems found".
         unexplained = (
