@@ -1259,6 +1259,28 @@ def companion_no_wheel_fix(
         seen = f"pip finds no {dist} release that matches the requirement here"
     table = modules()
     index = f"pip index versions {dist}"
+    base = dist.removesuffix("-nightly")
+    if (
+        base != dist
+        and not releases_of(dist)
+        and releases_of(base)
+        and not any(r.pure for r in releases_of(base))
+    ):
+        # A project's nightly distribution (dm-reverb-nightly) is built as its releases are,
+        # which the bundled index lists: the platforms they cover are the nightlies' too (its
+        # Pythons moved with the dates, so none is named).
+        platforms = tuple(sorted({p for r in releases_of(base) for p in r.platforms}))
+        return Fix(
+            f"{seen}. {dist} is the nightly build of {base}, made like its releases, whose "
+            f"wheels are for {platform_words(platforms)} only: run it there (a Linux container "
+            "or WSL2 on another system) with a Python the nightly of that date was built for "
+            f"(its files: https://pypi.org/project/{dist}/#files).",
+            (
+                index,
+                "python -c 'import platform, sys; print(sys.version.split()[0], "
+                "platform.system(), platform.machine())'",
+            ),
+        )
     known = published_wheels(m, dist, spec)
     if known is not None and not (m.os != "windows" and table.successors.get(dist)):
         return Fix(
@@ -1308,6 +1330,30 @@ def companion_no_wheel_fix(
         "release pip does list here goes with the TensorFlow it was built for.",
         (
             index,
+            "python -c 'import platform, sys; print(sys.version.split()[0], "
+            "platform.system(), platform.machine())'",
+        ),
+    )
+
+
+def yanked_placeholder_fix(m: Machine, dist: str, version: str) -> Fix:
+    """pip installed ``version`` of ``dist``, a yanked release whose wheel is pure Python,
+    where the distribution's releases are native: a resolver takes a yanked release only where
+    no other matches (PEP 592), so no real release has a wheel for this Python and platform.
+    What the releases publish, from the bundled index of PyPI's files, else where to read it."""
+    known = published_wheels(m, dist) or (
+        f"Its PyPI page lists the Pythons and platforms of each release's wheels "
+        f"(https://pypi.org/project/{dist}/#files)."
+    )
+    return Fix(
+        f"pip installed {dist} {version}, a yanked release whose wheel is pure Python, not a "
+        f"build of {dist}'s compiled code: pip takes a yanked release only where no other "
+        f"release matches, so no release of {dist} has a wheel for this Python and platform. "
+        f"{known} Remove it, then install {dist} with a Python and on a platform its wheels "
+        "are for (a new virtual environment of that Python).",
+        (
+            *m.pip(f"uninstall -y {dist}"),
+            f"pip index versions {dist}",
             "python -c 'import platform, sys; print(sys.version.split()[0], "
             "platform.system(), platform.machine())'",
         ),

@@ -18,7 +18,11 @@ from tfdoctor.records import Record, record
 
 _REFUSAL = re.compile(
     r"Could not find a version that satisfies the requirement "
-    r"(?P<dist>[A-Za-z0-9][A-Za-z0-9._-]*)(?P<spec>[^\s(]*)"
+    r"(?P<dist>[A-Za-z0-9][A-Za-z0-9._-]*)(?P<spec>[^\s(;]*)"
+    # A requirement from an extra or for some platforms carries its environment marker, as
+    # packaging's Requirement prints it: "jaxlib==0.4.3; extra == \"jax\"". It is not part of
+    # the specifier; it ends where pip's parentheses begin.
+    r"(?:\s*;[^()\n]{0,200})?"
     # pip names where the requirement came from first: "(from -r requirements.txt (line 12))".
     r"(?:\s*\((?!from\s+versions)(?:[^()]|\([^()]*\))*\))*"
     # A paste may stop before the list, or an old pip not print it: then what pip saw is unknown.
@@ -74,7 +78,7 @@ def read_refusals(texts: Iterable[str]) -> list[PipRefusal]:
 # pip before 20.3: src/pip/_internal/index/package_finder.py, find_requirement).
 _UNMATCHED = re.compile(
     r"No matching distribution found for (?P<dist>[A-Za-z0-9][A-Za-z0-9._-]*?)"
-    r"(?P<spec>(?:[=<>!~]=?|===)[^\s(]{1,100})?(?![\w.-])"
+    r"(?P<spec>(?:[=<>!~]=?|===)[^\s(;]{1,100})?(?![\w.-])"
 )
 
 

@@ -2568,6 +2568,9 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
     tags = _interpreter_tags(r, hits)
     if tags is not None:
         return tags
+    yanked = _yanked_placeholder(m, r, hits)
+    if yanked is not None:
+        return causes.platform.TF_NO_WHEEL_FOR_PYTHON, yanked
     chosen = _resolver_release(hits)
     if chosen is not None:
         return causes.platform.TF_RELEASE_NOT_FOR_PYTHON, chosen
@@ -2684,6 +2687,78 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         refusal.shown,
     )
     return cause, fix
+
+
+#: pip's warning that it installs a yanked pure wheel (signatures.yaml): its version.
+_YANKED = "pip-yanked-placeholder-selected"
+_YANKED_VERSION = re.compile(r"' candidate \(version (?P<version>[^\s)]{1,40}) at ")
+
+
+def _yanked_placeholder(m: Machine, r: Revealed, hits: Sequence[Hits]) -> Optional[Fix]:
+    """The fix where pip fell back to a yanked pure wheel of a native distribution of
+    TensorFlow's family (no other release fits this interpreter); None where the log has no
+    such warning, or pip's own refusal, which says more, is there too."""
+    if r.pip_refusals:
+        return None
+    for h in hits:
+        if h.signature.id != _YANKED:
+            continue
+        for groups, (_, line) in zip(h.groups, h.citations):
+            found = _YANKED_VERSION.search(line)
+            if found is not None:
+                dist = normalize_name(groups.get("dist") or "")
+                return causes.software.yanked_placeholder_fix(m, dist, found["version"])
+    return None
+
+
+def _drop_pure_yanked(by_cause: dict[str, list[Hits]]) -> None:
+    """pip's yanked pure wheel says no release fits only of a distribution whose releases are
+    native (the module table's): a pure distribution's yanked release is one a requirement
+    pinned, which installs and runs."""
+    hits = by_cause.get(causes.platform.TF_NO_WHEEL_FOR_PYTHON)
+    if not hits:
+        return
+    native = modules().native
+    kept = [
+        h
+        for h in hits
+        if h.signature.id != _YANKED
+        or any(normalize_name(g.get("dist") or "") in native for g in h.groups)
+    ]
+    if kept:
+        by_cause[causes.platform.TF_NO_WHEEL_FOR_PYTHON] = kept
+    else:
+        del by_cause[causes.platform.TF_NO_WHEEL_FOR_PYTHON]
+
+
+def _placeholder_imported(
+    findings: dict[str, Finding], by_cause: Mapping[str, Sequence[Hits]], evidence: Evidence
+) -> Iterable[Finding]:
+    """``findings``, where a yanked placeholder pip installed (:func:`_yanked_placeholder`) has
+    its module missed by a traceback: the placeholder is why, an error, and "not installed"
+    (whose fix installs the same distribution again) is left out."""
+    found = findings.get(f"explain.{causes.platform.TF_NO_WHEEL_FOR_PYTHON}")
+    if found is None:
+        return findings.values()
+    dists = {
+        normalize_name(g.get("dist") or "")
+        for h in by_cause.get(causes.platform.TF_NO_WHEEL_FOR_PYTHON, ())
+        if h.signature.id == _YANKED
+        for g in h.groups
+    }
+    table = modules()
+    for dist in sorted(dists):
+        module = table.module_of(dist) or dist.replace("-", "_")
+        if not any(
+            tb.message.startswith(f"No module named '{module}") for tb in evidence.tracebacks
+        ):
+            continue
+        missing = findings.get(f"explain.{causes.software.PACKAGE_NOT_INSTALLED}")
+        if missing is not None and missing.summary.startswith(f"{dist} (module {module})"):
+            del findings[missing.id]
+        findings[found.id] = dataclasses.replace(found, severity=Severity.ERROR)
+        break
+    return findings.values()
 
 
 def _interpreter_tags(r: Revealed, hits: Sequence[Hits]) -> Optional[tuple[causes.CauseId, Fix]]:
@@ -3685,6 +3760,7 @@ def explain(
     if causes.platform.PYTHON_32BIT in by_cause:
         # pip finds no wheel because the interpreter is 32-bit: one cause, the interpreter.
         by_cause.pop(causes.platform.TF_NO_WHEEL_FOR_PYTHON, None)
+    _drop_pure_yanked(by_cause)
     _settle_overlaps(by_cause, evidence)
     if causes.platform.NATIVE_LIBRARY_UNRESOLVED in by_cause and any(
         c != causes.platform.NATIVE_LIBRARY_UNRESOLVED and h.signature.severity == "error"
@@ -3768,7 +3844,10 @@ def explain(
     ):
         if late is not None:
             findings.setdefault(late.id, late)
-    out = sorted(_warned_capped(findings.values(), evidence), key=lambda f: -f.severity.rank)
+    out = sorted(
+        _warned_capped(_placeholder_imported(findings, by_cause, evidence), evidence),
+        key=lambda f: -f.severity.rank,
+    )
     if all(x.severity.rank < Severity.WARNING.rank for x in out):
         # A failure nothing explains is reported as such: never "no problems found".
         unexplained = (

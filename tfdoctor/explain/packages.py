@@ -507,6 +507,10 @@ def _pair_weight(c: Conflict, tracebacks: Sequence[Traceback]) -> Optional[Sever
     llvmlite it was not built for); a note where the notice is all the log shows (pip prints
     it after installs that then run: the pair may well work); nothing beside another
     package's exception, another failure, the notice beside it noise."""
+    if c.kind == "requested":
+        # pip's resolver stopped over the pin (ResolutionImpossible): it installed nothing, so
+        # the refusal is the log's failure, unless a traceback shows another one.
+        return None if tracebacks else Severity.WARNING
     if c.kind != "installed":
         return None
     if not tracebacks:
@@ -527,6 +531,8 @@ def _pair_out_of_range(c: Conflict, m: Machine, said: str, severity: Severity) -
     (numba and the llvmlite it was not built for): the requirer runs only with the range it
     declares, which pip's own words print (pip's install.py ``_warn_about_conflicts``:
     https://github.com/pypa/pip/blob/24.0/src/pip/_internal/commands/install.py)."""
+    if c.kind == "requested":
+        return _pin_outside_range(c, m, said, severity)
     return causes.finding(
         f"explain.{causes.software.DEPENDENCY_OUT_OF_RANGE}",
         severity,
@@ -540,6 +546,33 @@ def _pair_out_of_range(c: Conflict, m: Machine, said: str, severity: Severity) -
             f"where another package pins {c.target} outside it (pip's output names the "
             f"requirements it kept), install the release of {c.requirer} or of that package "
             "whose range meets the other's.",
+            f"{c.target}{c.spec}",
+        ),
+    )
+
+
+def _pin_outside_range(c: Conflict, m: Machine, said: str, severity: Severity) -> Finding:
+    """The requirements pin a release (``typing-extensions==3.7.4.3``) outside the range
+    another requested package declares on it (``black 21.12b0 depends on
+    typing-extensions>=3.10.0.0``), neither of them TensorFlow: pip's resolver installs
+    nothing (ResolutionImpossible, pip's resolution/resolvelib/factory.py
+    ``_report_single_requirement_conflict``/``get_installation_error``:
+    https://github.com/pypa/pip/blob/24.0/src/pip/_internal/resolution/resolvelib/factory.py).
+    One of the two must move; which is the project's choice, so the fix names both ways."""
+    return causes.finding(
+        f"explain.{causes.software.DEPENDENCY_OUT_OF_RANGE}",
+        severity,
+        causes.software.DEPENDENCY_OUT_OF_RANGE,
+        f"The pin {c.target}{c.have} is outside the range {c.requirer_named} declares "
+        f"({c.target}{c.spec})",
+        f"{said} No {c.target} meets both, so pip installs nothing.",
+        causes.common.install_fix(
+            m,
+            f"Move the pin {c.target}{c.have} into the range {c.requirer} {c.requirer_version} "
+            f"declares ({c.target}{c.spec}) and install the two together; where the pin is "
+            f"there for another package, pin instead a release of {c.requirer} whose "
+            f"requirement admits it (`pip index versions {c.requirer}` lists them).",
+            f"{c.requirer}=={c.requirer_version}",
             f"{c.target}{c.spec}",
         ),
     )
