@@ -64,6 +64,7 @@ CUDA_VISIBLE_DEVICES_HIDDEN: Final = CauseId("cuda-visible-devices-hidden")
 LIBCUDA_STUB: Final = CauseId("libcuda-stub")
 ROCM_VERSION_MISMATCH: Final = CauseId("rocm-version-mismatch")
 NCCL_CUDA_MISMATCH: Final = CauseId("nccl-cuda-mismatch")
+TENSORRT_VERSION_MISMATCH: Final = CauseId("tensorrt-version-mismatch")
 
 #: AMD's table of the TensorFlow releases each ROCm release supports; tensorflow-rocm's
 #: version is ``<TensorFlow version>.<ROCm version without dots>`` (2.14.0.600: ROCm 6.0.0).
@@ -269,6 +270,17 @@ CAUSES: Mapping[str, Cause] = dict(
             "cuda error' (ncclUnhandledCudaError).",
             NCCL_INSTALL_GUIDE,
             NCCL_RESULT_TYPES,
+        ),
+        define(
+            TENSORRT_VERSION_MISMATCH,
+            "TF-TRT loaded another TensorRT release than TensorFlow was built against",
+            "TensorFlow's TensorRT converter (TF-TRT) is linked against one TensorRT release "
+            "and loads libnvinfer from the loader's path: TensorFlow 2 refuses one of another "
+            "major or older than the linked one, TensorFlow 1.x warns of any other release "
+            "('Things may not work') and refuses an older major.",
+            "https://github.com/tensorflow/tensorflow/blob/v2.4.0/tensorflow/python/compiler/"
+            "tensorrt/trt_convert.py",
+            "https://docs.nvidia.com/deeplearning/frameworks/tf-trt-user-guide/index.html",
         ),
     )
 )
@@ -1815,3 +1827,23 @@ def _cupti_wheel_fix(m: Machine, library: str, cuda: Optional[str], note: str) -
     if site:
         commands = (*commands, m.ld_path_with((lib_dir,)))
     return Fix(text + note, commands)
+
+
+def tensorrt_version_fix(linked: Optional[str], loaded: Optional[str]) -> Fix:
+    """TF-TRT's linked TensorRT (``linked``) and the one it loaded (``loaded``) differ: that
+    release on the loader's path first, or a TensorFlow built against the loaded one."""
+    want = f"TensorRT {linked}" if linked else "the TensorRT release TensorFlow was built against"
+    got = f"TensorRT {loaded}" if loaded else "another release"
+    return Fix(
+        f"TensorFlow's TF-TRT was built against {want} and loaded {got}. Install {want} "
+        "(TensorFlow 2 also takes a newer release of the same major) from NVIDIA's packages or "
+        "archive of that release for the build's CUDA, and put its lib "
+        "directory first on LD_LIBRARY_PATH, so libnvinfer and libnvinfer_plugin load from "
+        "it; or keep the installed TensorRT and use a TensorFlow built against it (NVIDIA's "
+        "TensorFlow containers pair each with its TensorRT). The listing shows every libnvinfer "
+        "the loader finds.",
+        (
+            "ldconfig -p | grep -E 'libnvinfer(_plugin)?\\.so'",
+            'echo "LD_LIBRARY_PATH=$LD_LIBRARY_PATH"',
+        ),
+    )

@@ -964,6 +964,94 @@ def undefined_symbol_fix(
     )
 
 
+#: Horovod's extension modules, by the file name a log may print alone (its setup.py builds
+#: horovod.common.mpi_lib, horovod.tensorflow.mpi_lib and horovod.torch.mpi_lib, and later
+#: horovod.torch.mpi_lib_v2).
+_HOROVOD_EXTENSION = re.compile(r"(?:^|[/\\])(?:horovod[/\\]|mpi_lib(?:_v2|_impl)?\.)")
+
+#: The CUDA runtime's execution-control calls deprecated since CUDA 7.0 (the runtime API's
+#: "Execution Control [DEPRECATED]"): an extension that calls them was built for an old CUDA.
+_DEPRECATED_LAUNCH = frozenset({"cudaLaunch", "cudaSetupArgument", "cudaConfigureCall"})
+_REMOVED_LAUNCH = (
+    " (cudaLaunch, cudaSetupArgument and cudaConfigureCall, deprecated since CUDA 7.0, are "
+    "gone from later runtimes: it was built for an older CUDA)"
+)
+
+
+def cuda_runtime_symbol_fix(library: str, symbol: str, package: Optional[str]) -> Fix:
+    """``library`` (a compiled extension) needs ``symbol``, a CUDA runtime function the runtime
+    it loads lacks: rebuilt against the CUDA TensorFlow runs with, not from a cached wheel.
+    ``package`` is the distribution that ships it where its path says."""
+    name = library.replace("\\", "/").rsplit("/", 1)[-1]
+    if package is None and _HOROVOD_EXTENSION.search(library):
+        package = "horovod"
+    why = (
+        f"{name} needs {symbol}, a function of the CUDA runtime API that the CUDA runtime it "
+        "loads does not define: it was compiled against another CUDA release than the one it "
+        f"runs with{_REMOVED_LAUNCH if symbol in _DEPRECATED_LAUNCH else ''}. "
+    )
+    if package == "horovod":
+        # Horovod compiles its extensions when pip installs it, against the CUDA toolkit it
+        # finds (HOROVOD_CUDA_HOME, else /usr/local/cuda); pip reuses a wheel it built before.
+        return Fix(
+            why + "Horovod builds its extensions when installed: reinstall horovod without pip's "
+            "cache, with HOROVOD_CUDA_HOME set to the CUDA toolkit of the release TensorFlow "
+            "uses where that toolkit is not /usr/local/cuda, and with the same HOROVOD_GPU_* "
+            "options as before.",
+            (
+                "python -m pip uninstall -y horovod",
+                "python -m pip install --no-cache-dir horovod",
+            ),
+        )
+    if package is not None:
+        return Fix(
+            why + f"Reinstall {package} built for the CUDA release TensorFlow uses (a release "
+            "built for it, or a build from source on this machine), without pip's cache.",
+            (
+                f"python -m pip uninstall -y {shlex.quote(package)}",
+                f"python -m pip install --no-cache-dir {shlex.quote(package)}",
+            ),
+        )
+    return Fix(
+        why + "Rebuild the extension against the CUDA toolkit of the release TensorFlow uses; "
+        "ldd shows which CUDA runtime it links now.",
+        (f"ldd {shlex.quote(library)}",),
+    )
+
+
+def icu_data_fix(
+    symbol: str, package: Optional[str], release: Optional[str], library: Optional[str]
+) -> Fix:
+    """A package's native library references ICU's data table ``symbol`` that its build left
+    out: another release of ``package`` (``release`` the one that fails, where shown)."""
+    why = (
+        f"{symbol} is ICU's data table, which ICU's data library (or its stub) defines; "
+        f"{library or 'the native library'} references it, so its build left ICU's data out. "
+        "That is the build's own defect: nothing installed on this machine provides the "
+        "symbol. "
+    )
+    if package is not None and release is not None:
+        return Fix(
+            why + f"Install the release of {package} before {release} (with the TensorFlow it "
+            "requires), or a later release built with ICU's data.",
+            (f'python -m pip install "{package}<{release}"',),
+        )
+    if package is not None:
+        return Fix(
+            why + f"Install another release of {package}: the one before the installed one, or "
+            "a later release built with ICU's data.",
+            (
+                f"python -m pip show {shlex.quote(package)}",
+                f"python -m pip index versions {shlex.quote(package)}",
+            ),
+        )
+    return Fix(
+        why + "Install another release of the package whose import failed: the one before, or a "
+        "later release built with ICU's data.",
+        ("python -m pip list",),
+    )
+
+
 def _pythons(line: TFLine) -> set[str]:
     return {py for versions in line.python.values() for py in versions}
 

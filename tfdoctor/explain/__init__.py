@@ -2418,6 +2418,27 @@ _INSTALLED_PATH = re.compile(r"""[^\s'"]*[/\\](?:site|dist)-packages[/\\][^\s'",
 def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     if any(h.signature.id == "tensorrt-stub-abort" for h in hits):
         return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.tensorrt_fix()
+    cuda_symbol = next(
+        (g for h in hits if h.signature.id == "extension-cuda-runtime-symbol" for g in h.groups),
+        None,
+    )
+    if cuda_symbol is not None:
+        # Read before the generic undefined symbol, which names no CUDA release.
+        path = cuda_symbol["library"]
+        top = installed_package(os.path.normpath(path))
+        return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.cuda_runtime_symbol_fix(
+            path, cuda_symbol["symbol"], distribution_of(top) if top else None
+        )
+    icu = next(
+        (g for h in hits if h.signature.id == "icu-data-symbol-undefined" for g in h.groups), None
+    )
+    if icu is not None:
+        shown = icu.get("library") or None
+        top = installed_package(os.path.normpath(shown)) if shown else None
+        package = icu.get("dist") or (distribution_of(top) if top else None)
+        return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.icu_data_fix(
+            icu["symbol"], package, icu.get("loaded") or None, shown
+        )
     if any(h.signature.id == "windows-extension-dll-load-failed" for h in hits):
         # A package's own extension (Python names it, or the traceback's import does).
         module = r.dll_extension or _group(hits, "library")
@@ -3333,6 +3354,10 @@ BUILDERS: dict[str, Builder] = {
         else causes.gpu.driver_too_old_fix(m, _floor(m)),
     ),
     causes.software.IMPORT_CRASH: _import_crash,
+    causes.gpu.TENSORRT_VERSION_MISMATCH: lambda m, r, hits: (
+        causes.gpu.TENSORRT_VERSION_MISMATCH,
+        causes.gpu.tensorrt_version_fix(_group(hits, "required"), _group(hits, "loaded")),
+    ),
     causes.runtime.HOST_OUT_OF_MEMORY: lambda m, r, hits: (
         causes.runtime.HOST_OUT_OF_MEMORY,
         # The build service's own line says where the memory ran out, whatever else killed.
