@@ -320,3 +320,51 @@ def test_python2_words_for_the_module_a_rule_knows_keep_the_rule() -> None:
         "tf.logging.set_verbosity(tf.logging.INFO)",
     )
     assert "api-moved-to-compat-v1" in _causes(text)
+
+
+# --- a name missing from a module the TensorFlow still has ----------------------------------
+
+
+def test_an_example_of_a_source_checkout_needs_the_release_of_the_checkout() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/user/src/tf/tensorflow/examples/audio/train.py", line 12, in <module>\n'
+        "    import features\n"
+        '  File "/home/user/src/tf/tensorflow/examples/audio/features.py", line 30, '
+        "in <module>\n"
+        "    from tensorflow.contrib.framework.python.ops import audio_ops\n"
+        "ImportError: cannot import name audio_ops\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "api-removed"
+    fix = fix_text(top)
+    assert "checkout of TensorFlow's source tree (/home/user/src/tf)" in fix
+    assert "nightly" in fix and "git -C /home/user/src/tf describe --tags" in fix
+    # contrib is there: its successors are not the way out of a missing name.
+    assert "tf-slim" not in fix
+
+
+def test_contrib_there_without_the_name_names_the_release_and_the_port() -> None:
+    text = _traceback(
+        "ImportError: cannot import name 'seq2seq' from 'tensorflow.contrib' "
+        "(/usr/lib/python3.6/site-packages/tensorflow/contrib/__init__.py)",
+        "from tensorflow.contrib import seq2seq",
+    )
+    top = top_error(explained(text))
+    assert top.cause == "api-removed"
+    fix = fix_text(top)
+    assert "install the TensorFlow release the code was written for" in fix
+    assert "Or port the code off it" in fix
+    assert "source tree" not in fix
+
+
+def test_an_installed_packages_examples_folder_is_not_a_source_checkout() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/usr/lib/python3.6/site-packages/tensorflow/examples/audio/features.py", '
+        "line 30, in <module>\n"
+        "    from tensorflow.contrib.framework.python.ops import audio_ops\n"
+        "ImportError: cannot import name audio_ops\n"
+    )
+    for finding in explained(text).findings:
+        assert "source tree" not in fix_text(finding)

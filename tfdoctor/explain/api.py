@@ -147,7 +147,7 @@ def api_use(tb: Traceback, knowledge: ApiKnowledge) -> Optional[tuple[str, Verdi
             return None
         found = _named(knowledge, match.group("module"), match.group("attr"))
         if found is not None:
-            found = _module_imported(knowledge, match.group("module"), *found)
+            found = _module_imported(knowledge, match.group("module"), *found, tb=tb)
         return found or _written(tb, knowledge, match.group("attr"))
     match = _NO_NAME.search(message)
     if match is not None and ".python." in match.group("module") and package_behind(tb)[0]:
@@ -160,7 +160,7 @@ def api_use(tb: Traceback, knowledge: ApiKnowledge) -> Optional[tuple[str, Verdi
         # "(unknown location)": an empty namespace directory left by another release, not
         # the module itself.
         if found is not None and "(unknown location)" not in message:
-            found = _module_imported(knowledge, match.group("module"), *found)
+            found = _module_imported(knowledge, match.group("module"), *found, tb=tb)
         return found or _written(tb, knowledge, match.group("attr"))
     match = _NO_MODULE.search(message)
     if match is not None:
@@ -172,7 +172,7 @@ def api_use(tb: Traceback, knowledge: ApiKnowledge) -> Optional[tuple[str, Verdi
             # not that it is gone): what is missing is the submodule. Not for a removed
             # module: TensorFlow 2.0's forwarding package names the deeper module
             # ("No module named 'tensorflow.contrib.seq2seq'") when contrib itself is gone.
-            found = _module_imported(knowledge, head, *found)
+            found = _module_imported(knowledge, head, *found, tb=tb)
         return found or _written(tb, knowledge, module)
     match = _PY2_NO_MODULE.search(message)
     if match is not None and _tensorflow_tail(tb, match.group("tail")):
@@ -314,7 +314,11 @@ _MODULE_GONE = ("import-error", "module-removed", "private-copy")
 
 
 def _module_imported(
-    knowledge: ApiKnowledge, module: str, name: str, verdict: Verdict
+    knowledge: ApiKnowledge,
+    module: str,
+    name: str,
+    verdict: Verdict,
+    tb: Optional[Traceback] = None,
 ) -> tuple[str, Verdict]:
     """``cannot import name X from M`` says M imported: a rule that M itself was removed
     (tf.estimator in 2.16) describes a later release than this one, where M is there without
@@ -344,12 +348,62 @@ def _module_imported(
         return name, verdict
     if not any(base == api or base.startswith(api + ".") for api in rule.api):
         return name, verdict
+    attr = name.rsplit(".", 1)[-1]
+    what = f"{module} imports in this TensorFlow but has no {attr}"
+    fix = Fix(rule.replacement, ())
+    if rule.effect == "module-removed" and rule.release:
+        # The module is there, so this TensorFlow predates the release that removed it: what
+        # that removal's successors are is no answer; the release the code needs is.
+        what = (
+            f"{module} imports in this TensorFlow, a release before {rule.release} (which "
+            f"removed {rule.api[0]}), and has no {attr}: the code was written for another "
+            "release of it."
+        )
+        fix = _release_for_code_fix(module, attr, tb, rule.replacement)
     return name, dataclasses.replace(
-        verdict,
-        cause=causes.code.API_REMOVED,
-        what=f"{module} imports in this TensorFlow but has no {name.rsplit('.', 1)[-1]}",
-        fix=Fix(rule.replacement, ()),
-        release="",
+        verdict, cause=causes.code.API_REMOVED, what=what, fix=fix, release=""
+    )
+
+
+#: A file of a checkout of TensorFlow's own source tree (its examples), not an installed one.
+_SOURCE_TREE = re.compile(r"^(?P<tree>.*?)[/\\]tensorflow[/\\]examples[/\\]")
+
+
+def _release_for_code_fix(module: str, attr: str, tb: Optional[Traceback], port: str) -> Fix:
+    """The fix for a name missing from a module this TensorFlow has: the release the code was
+    written for, or ``port`` (the way off the module, a rule's replacement); for an example
+    run from a checkout of TensorFlow's source tree, the release that checkout is (a checkout
+    of master is ahead of every release)."""
+    frames = tb.frames if tb is not None else ()
+    tree = next(
+        (
+            match.group("tree")
+            for f in reversed(frames)
+            if installed_package(f.path) is None and (match := _SOURCE_TREE.match(f.path))
+        ),
+        None,
+    )
+    check = 'python -c "import tensorflow as tf; print(tf.__version__)"'
+    if tree:
+        return Fix(
+            f"The code is an example of a checkout of TensorFlow's source tree ({tree}), and "
+            f"the installed TensorFlow's {module} has no {attr}: the checkout is of another "
+            "release than the one installed (a checkout of master is ahead of every release). "
+            "Check out the tag of the installed release in the tree (git checkout vX.Y.Z) for "
+            "the example as that release had it, or install the release the checkout is (its "
+            "tensorflow/tools/pip_package/setup.py names it; a development version is only in "
+            "a nightly build of that date, or a build of the tree itself).",
+            (
+                check,
+                f"git -C {tree} describe --tags",
+                f'grep -m1 "_VERSION = " {tree}/tensorflow/tools/pip_package/setup.py',
+            ),
+        )
+    return Fix(
+        f"The installed TensorFlow's {module} has no {attr}: install the TensorFlow release "
+        "the code was written for (its requirements or README name it), or the code's own "
+        f"release written for the installed TensorFlow. Or port the code off it: {port}",
+        (check,),
     )
 
 
