@@ -84,6 +84,30 @@ _KEYWORD = re.compile(
     # Keras 2's layers (base_layer.py, generic_utils.validate_kwargs) word it as a tuple.
     r"|\('Keyword argument not understood:', '(?P<kw4>\w+)'\)"
 )
+#: Keras' deserializer's words for a class a saved model (or configuration) names and this
+#: Keras has no class for: "Unknown layer: Merge" (Keras 2.x keras/utils/generic_utils.py,
+#: deserialize_keras_object: 'Unknown ' + printable_module_name + ': ' + class_name; tf.keras
+#: goes on ". Please ensure this object is passed to the `custom_objects` argument").
+_UNKNOWN_LAYER = re.compile(r"\bUnknown layer:[ \t]*'?(?P<cls>[A-Za-z_]\w*)'?")
+#: The rule effects that say a name is gone from the API (not a keyword or a behaviour).
+_NAME_GONE = ("import-error", "attribute-error", "module-removed")
+#: Import packages of other frameworks whose functions share TensorFlow's names (softmax).
+_OTHER_FRAMEWORKS = frozenset({"torch", "jax", "mxnet", "paddle", "cupy", "scipy"})
+#: Python's refusal of a keyword, with the function's own name (``reduce_max() got ...``).
+_FUNCTION_KEYWORD = re.compile(
+    r"\b(?P<func>[A-Za-z_]\w*)\(\) got an unexpected keyword argument '(?P<kw>\w+)'"
+)
+#: Keyword arguments TensorFlow 1.x brought in a later release under NumPy's names, by the
+#: scan rule that knows the older name and the functions that take them: (the argument, the
+#: rule, the release that brought it, the older name). TensorFlow 1.5 renamed the reductions'
+#: ``keep_dims`` to ``keepdims`` ("keep_dims is deprecated, use keepdims instead") and
+#: softmax's and log_softmax's ``dim`` to ``axis`` ("dim is deprecated, use axis instead"),
+#: keeping the old names as deprecated aliases (tensorflow/docs r1.5 api_docs/python/tf/
+#: reduce_sum.md, nn/softmax.md); 1.4's take only the old names.
+_TF1_KEYWORDS_ADDED = (
+    ("keepdims", "tf1-keep-dims", "1.5", "keep_dims"),
+    ("axis", "tf1-softmax-dim", "1.5", "dim"),
+)
 #: Python's own refusal of a keyword by a constructor that takes no **kwargs.
 _INIT_REFUSAL = re.compile(r"__init__\(\) got an unexpected keyword argument '\w+'")
 #: Keys tf.keras (TensorFlow 2) writes into a saved InputLayer's configuration that the
@@ -123,7 +147,7 @@ def api_use(tb: Traceback, knowledge: ApiKnowledge) -> Optional[tuple[str, Verdi
             return None
         found = _named(knowledge, match.group("module"), match.group("attr"))
         if found is not None:
-            found = _module_imported(knowledge, match.group("module"), *found)
+            found = _module_imported(knowledge, match.group("module"), *found, tb=tb)
         return found or _written(tb, knowledge, match.group("attr"))
     match = _NO_NAME.search(message)
     if match is not None and ".python." in match.group("module") and package_behind(tb)[0]:
@@ -136,7 +160,7 @@ def api_use(tb: Traceback, knowledge: ApiKnowledge) -> Optional[tuple[str, Verdi
         # "(unknown location)": an empty namespace directory left by another release, not
         # the module itself.
         if found is not None and "(unknown location)" not in message:
-            found = _module_imported(knowledge, match.group("module"), *found)
+            found = _module_imported(knowledge, match.group("module"), *found, tb=tb)
         return found or _written(tb, knowledge, match.group("attr"))
     match = _NO_MODULE.search(message)
     if match is not None:
@@ -148,7 +172,7 @@ def api_use(tb: Traceback, knowledge: ApiKnowledge) -> Optional[tuple[str, Verdi
             # not that it is gone): what is missing is the submodule. Not for a removed
             # module: TensorFlow 2.0's forwarding package names the deeper module
             # ("No module named 'tensorflow.contrib.seq2seq'") when contrib itself is gone.
-            found = _module_imported(knowledge, head, *found)
+            found = _module_imported(knowledge, head, *found, tb=tb)
         return found or _written(tb, knowledge, module)
     match = _PY2_NO_MODULE.search(message)
     if match is not None and _tensorflow_tail(tb, match.group("tail")):
@@ -160,7 +184,11 @@ def api_use(tb: Traceback, knowledge: ApiKnowledge) -> Optional[tuple[str, Verdi
         found = _written(tb, knowledge, f".{attr}")
         # The line's first broken use must be the missing attribute itself, not another name
         # of the same line (tf.random_uniform beside the missing tf.Variable).
-        return found if found is not None and f".{attr}" in f".{found[0]}." else None
+        if found is None or f".{attr}" not in f".{found[0]}.":
+            return None
+        # Nor a member of the name a rule is about (`tf.logging._logger` missing): the name
+        # itself resolved, so its removal is not what raised.
+        return None if _beyond_rule(knowledge, found, attr) else found
     match = _KEYWORD.search(message)
     if match is not None:
         kwarg = match.group("kw") or match.group("kw2") or match.group("kw3") or match.group("kw4")
@@ -174,6 +202,9 @@ def api_use(tb: Traceback, knowledge: ApiKnowledge) -> Optional[tuple[str, Verdi
             # (scikit-learn's subsample, albumentations' border_mode).
             found = _keras1_keyword(knowledge, kwarg)
         return found
+    layer = _unknown_layer(message, knowledge)
+    if layer is not None:
+        return layer
     match = _NO_METHOD.search(message)
     if match is not None:
         cls, attr = match.group("cls"), match.group("attr")
@@ -202,6 +233,42 @@ def _misspelt_member(knowledge: ApiKnowledge, cls: str, attr: str) -> Optional[t
         what=f"`{attr}` is no member any Keras had; `{close[0]}` is the one it resembles. "
         + verdict.what,
     )
+
+
+def _unknown_layer(message: str, knowledge: ApiKnowledge) -> Optional[tuple[str, Verdict]]:
+    """Keras' ``Unknown layer: X`` for a layer class a rule of scan's knows Keras removed (Keras
+    1's Merge): the model file was saved by the older Keras that had it, and the rule's way out
+    is the fix. A class no such rule knows (the code's own layer, which ``custom_objects``
+    supplies; ``Functional``, a newer Keras's, which a signature reads) is None."""
+    match = _UNKNOWN_LAYER.search(message)
+    if match is None:
+        return None
+    cls = match.group("cls")
+    name = f"keras.layers.{cls}"
+    verdict = knowledge.name(name)
+    rule = _rule_of(knowledge, verdict) if verdict is not None else None
+    if verdict is None or rule is None or rule.effect not in _NAME_GONE:
+        return None
+    return name, dataclasses.replace(
+        verdict,
+        what=f"The model being loaded names the layer class {cls}, which this Keras does not "
+        "have: the file was saved by an older Keras. " + verdict.what,
+    )
+
+
+def _beyond_rule(knowledge: ApiKnowledge, found: tuple[str, Verdict], attr: str) -> bool:
+    """Whether ``attr``, missing from the use ``found`` names (``tf.logging._logger.handlers``),
+    comes after every name of the verdict's rule that the use starts with (``tf.logging``):
+    what the rule says is gone was there, and only its member is missing."""
+    rule = _rule_of(knowledge, found[1])
+    if rule is None:
+        return False
+    parts = found[0].split(".")
+    if attr not in parts[1:]:
+        return False
+    at = parts.index(attr, 1)
+    apis = [a for a in rule.api if found[0] == a or found[0].startswith(a + ".")]
+    return bool(apis) and all(at >= len(a.split(".")) for a in apis)
 
 
 def _written(tb: Traceback, knowledge: ApiKnowledge, word: str) -> Optional[tuple[str, Verdict]]:
@@ -247,7 +314,11 @@ _MODULE_GONE = ("import-error", "module-removed", "private-copy")
 
 
 def _module_imported(
-    knowledge: ApiKnowledge, module: str, name: str, verdict: Verdict
+    knowledge: ApiKnowledge,
+    module: str,
+    name: str,
+    verdict: Verdict,
+    tb: Optional[Traceback] = None,
 ) -> tuple[str, Verdict]:
     """``cannot import name X from M`` says M imported: a rule that M itself was removed
     (tf.estimator in 2.16) describes a later release than this one, where M is there without
@@ -277,12 +348,62 @@ def _module_imported(
         return name, verdict
     if not any(base == api or base.startswith(api + ".") for api in rule.api):
         return name, verdict
+    attr = name.rsplit(".", 1)[-1]
+    what = f"{module} imports in this TensorFlow but has no {attr}"
+    fix = Fix(rule.replacement, ())
+    if rule.effect == "module-removed" and rule.release:
+        # The module is there, so this TensorFlow predates the release that removed it: what
+        # that removal's successors are is no answer; the release the code needs is.
+        what = (
+            f"{module} imports in this TensorFlow, a release before {rule.release} (which "
+            f"removed {rule.api[0]}), and has no {attr}: the code was written for another "
+            "release of it."
+        )
+        fix = _release_for_code_fix(module, attr, tb, rule.replacement)
     return name, dataclasses.replace(
-        verdict,
-        cause=causes.code.API_REMOVED,
-        what=f"{module} imports in this TensorFlow but has no {name.rsplit('.', 1)[-1]}",
-        fix=Fix(rule.replacement, ()),
-        release="",
+        verdict, cause=causes.code.API_REMOVED, what=what, fix=fix, release=""
+    )
+
+
+#: A file of a checkout of TensorFlow's own source tree (its examples), not an installed one.
+_SOURCE_TREE = re.compile(r"^(?P<tree>.*?)[/\\]tensorflow[/\\]examples[/\\]")
+
+
+def _release_for_code_fix(module: str, attr: str, tb: Optional[Traceback], port: str) -> Fix:
+    """The fix for a name missing from a module this TensorFlow has: the release the code was
+    written for, or ``port`` (the way off the module, a rule's replacement); for an example
+    run from a checkout of TensorFlow's source tree, the release that checkout is (a checkout
+    of master is ahead of every release)."""
+    frames = tb.frames if tb is not None else ()
+    tree = next(
+        (
+            match.group("tree")
+            for f in reversed(frames)
+            if installed_package(f.path) is None and (match := _SOURCE_TREE.match(f.path))
+        ),
+        None,
+    )
+    check = 'python -c "import tensorflow as tf; print(tf.__version__)"'
+    if tree:
+        return Fix(
+            f"The code is an example of a checkout of TensorFlow's source tree ({tree}), and "
+            f"the installed TensorFlow's {module} has no {attr}: the checkout is of another "
+            "release than the one installed (a checkout of master is ahead of every release). "
+            "Check out the tag of the installed release in the tree (git checkout vX.Y.Z) for "
+            "the example as that release had it, or install the release the checkout is (its "
+            "tensorflow/tools/pip_package/setup.py names it; a development version is only in "
+            "a nightly build of that date, or a build of the tree itself).",
+            (
+                check,
+                f"git -C {tree} describe --tags",
+                f'grep -m1 "_VERSION = " {tree}/tensorflow/tools/pip_package/setup.py',
+            ),
+        )
+    return Fix(
+        f"The installed TensorFlow's {module} has no {attr}: install the TensorFlow release "
+        "the code was written for (its requirements or README name it), or the code's own "
+        f"release written for the installed TensorFlow. Or port the code off it: {port}",
+        (check,),
     )
 
 
@@ -454,6 +575,8 @@ def api_findings(
                 _added_later(tb, knowledge, m, tf_version)
                 or _tf2_name_under_tf1(tb, m, tf_version)
                 or _tf1_added_later(tb, m, tf_version)
+                or _tf1_keyword_added_later(tb, knowledge, m, tf_version)
+                or _tf1_loader_given_tf2_call(tb, m, tf_version)
                 or (None if reinstalled else _older_than_listings(tb, m, tf_version))
                 or _keras_added_later(tb, m)
                 or _keras2_moved(tb)
@@ -1040,6 +1163,149 @@ def _py2_tf_name_missing(
             path = parts[: parts.index(attr) + 1]
             return "tf." + ".".join(path), "tf." + ".".join(path[:-1]), None
     return None
+
+
+def _tf1_keyword_added_later(
+    tb: Traceback, knowledge: ApiKnowledge, m: Machine, tf_version: Optional[str]
+) -> Optional[tuple[str, Verdict]]:
+    """A TensorFlow function refusing a keyword argument a later 1.x release brought
+    (:data:`_TF1_KEYWORDS_ADDED`: ``reduce_max() got an unexpected keyword argument
+    'keepdims'``): every TensorFlow from that release on takes it, so the one that raised this
+    is older than the code that called it. The function is read from Python's words and must
+    be one the rule names; a log showing a release that has the argument is missing it for
+    another reason (None). Where Keras' own frame made the call, that Keras is newer than the
+    TensorFlow (keras-version)."""
+    match = _FUNCTION_KEYWORD.search(_as_printed(tb.message))
+    if match is None:
+        return None
+    func, kwarg = match.group("func"), match.group("kw")
+    added = _keyword_added(knowledge, func, kwarg)
+    if added is None:
+        return None  # another argument, or a function of that name that is not TensorFlow's
+    names, since, older = added
+    if _called_elsewhere(tb, func):
+        return None  # the source line shows another library's function (torch's F.softmax)
+    if tf_version is not None and version_key(tf_version)[:2] >= version_key(since):
+        return None  # this TensorFlow takes it: refused for another reason
+    this = (
+        f"this TensorFlow ({tf_version}) is older"
+        if tf_version is not None
+        else "the TensorFlow that raised this is older (the log does not show which)"
+    )
+    last = max(tf1_lines(), key=version_key, default="1.15")
+    what = (
+        f"`{names[0]}` has taken `{kwarg}` since TensorFlow {since} (it replaced `{older}`), "
+        f"and {this}."
+    )
+    caller = next((o for o in library_origins(tb)), None)
+    if caller is not None and caller.dist == "keras" and tb.frames:
+        # Keras' own frame made the call (its TensorFlow backend): the installed Keras was
+        # written for a newer TensorFlow than this one.
+        matched = causes.software.keras_match_fix(m)
+        fix = Fix(
+            f"The installed Keras calls `{names[0]}` with `{kwarg}`, which TensorFlow takes "
+            f"from {since} on, and {this}: this Keras needs a newer TensorFlow. Upgrade "
+            f'TensorFlow to {since} or later (`pip install "tensorflow>={since},<2"` keeps '
+            "TensorFlow 1's API), or install the Keras release made for this TensorFlow. "
+            + matched.text,
+            matched.commands,
+        )
+        links = causes.CAUSES[causes.software.KERAS_VERSION].links
+        return f"{names[0]}({kwarg}=...)", Verdict(
+            "keras-calls-newer-tf1-keyword",
+            causes.software.KERAS_VERSION,
+            Severity.ERROR,
+            what + " The call is the installed Keras' own (its frame).",
+            fix,
+            links,
+        )
+    fix = Fix(
+        f"`{names[0]}` takes `{kwarg}` from TensorFlow {since} on (before it, the argument was "
+        f"`{older}`), and {this}: the code was written for a newer TensorFlow. Upgrade "
+        f"TensorFlow to {since} or later: the command installs {last}, the last 1.x release "
+        "(it keeps TensorFlow 1's API; install TensorFlow 2 instead if the code is TensorFlow "
+        f"2's). To keep this TensorFlow, write `{older}=` for `{kwarg}=` in the call.",
+        _line_install(m, last),
+    )
+    links = causes.CAUSES[causes.code.API_REMOVED].links
+    return f"{names[0]}({kwarg}=...)", Verdict(
+        "tf1-keyword-added-later", causes.code.API_REMOVED, Severity.ERROR, what, fix, links
+    )
+
+
+#: Python's refusal of a call to TensorFlow 1's SavedModel loader, load(sess, tags, export_dir)
+#: (tensorflow/python/saved_model/loader_impl.py, tf.saved_model.load in 1.x), made as
+#: TensorFlow 2's tf.saved_model.load(export_dir) (tensorflow/python/saved_model/load.py).
+_V1_LOADER_REFUSED = re.compile(
+    r"\bload\(\) missing (?P<count>[12]) required positional arguments?: "
+    r"(?:'tags' and )?'export_dir'"
+)
+
+
+def _tf1_loader_given_tf2_call(
+    tb: Traceback, m: Machine, tf_version: Optional[str]
+) -> Optional[tuple[str, Verdict]]:
+    """TensorFlow 1's tf.saved_model.load(sess, tags, export_dir) called as TensorFlow 2's
+    tf.saved_model.load(path): the code is TensorFlow 2's and the TensorFlow is a 1.x. Two
+    arguments missing ('tags' and 'export_dir') say so alone; one ('export_dir') only where the
+    log shows a 1.x release (TensorFlow 2's own loader, called with no path, says the same)."""
+    match = _V1_LOADER_REFUSED.search(_as_printed(tb.message))
+    if match is None:
+        return None
+    tf1 = tf_version is not None and version_key(tf_version)[0] == 1
+    if tf_version is not None and not tf1:
+        return None  # a TensorFlow 2, whose loader takes the path: another call's mistake
+    if match.group("count") == "1" and not tf1:
+        return None
+    this = f"TensorFlow {tf_version}" if tf_version else "this TensorFlow 1.x"
+    what = (
+        f"tf.saved_model.load in {this} is TensorFlow 1's loader, load(sess, tags, "
+        "export_dir); the call gives it TensorFlow 2's arguments, load(export_dir): the code "
+        "was written for TensorFlow 2."
+    )
+    fix = Fix(
+        "The code calls TensorFlow 2's tf.saved_model.load(path), which TensorFlow 1.x does "
+        "not have under that name: run it on TensorFlow 2 (the command installs the newest "
+        "TensorFlow 2 line before Keras 3 with a wheel for this Python). To stay on 1.x, "
+        "TensorFlow 1.14 and 1.15 have TensorFlow 2's loader as "
+        "tf.compat.v2.saved_model.load(path); or load TensorFlow 1's way, "
+        "tf.compat.v1.saved_model.loader.load(sess, [tf.saved_model.tag_constants.SERVING], "
+        "path), inside a session.",
+        _tf2_install(m),
+    )
+    links = causes.CAUSES[causes.code.API_REMOVED].links
+    return "tf.saved_model.load", Verdict(
+        "tf2-saved-model-load-under-tf1", causes.code.API_REMOVED, Severity.ERROR, what, fix, links
+    )
+
+
+def _keyword_added(
+    knowledge: ApiKnowledge, func: str, kwarg: str
+) -> Optional[tuple[list[str], str, str]]:
+    """The TensorFlow names of the function ``func`` that took ``kwarg`` only from a later 1.x
+    release (:data:`_TF1_KEYWORDS_ADDED`), with that release and the argument's older name;
+    None where no rule names such a function with that argument."""
+    for added, rule_id, since, older in _TF1_KEYWORDS_ADDED:
+        if added != kwarg:
+            continue
+        rule = next((r for r in knowledge.rules.rules if r.id == rule_id), None)
+        names = [a for a in (rule.api if rule else ()) if a.rsplit(".", 1)[-1] == func]
+        if names:
+            return names, since, older
+    return None
+
+
+def _called_elsewhere(tb: Traceback, func: str) -> bool:
+    """Whether the source line the traceback printed for the innermost call of ``func`` calls
+    it on something other than TensorFlow (``F.softmax(x, axis=1)``: PyTorch's, which names
+    the argument dim), or a frame is of a framework that has its own function of that name."""
+    if any(installed_package(f.path) in _OTHER_FRAMEWORKS for f in tb.frames):
+        return True
+    codes = [f.code for f in reversed(tb.frames) if f.code] + ([tb.code] if tb.code else [])
+    call = next((c for c in codes if re.search(rf"\b{re.escape(func)}\(", c)), None)
+    if call is None:
+        return False  # the line is not shown: the function's name is the evidence
+    return re.search(rf"\b(?:tf|tensorflow)(?:\.\w+)*\.{re.escape(func)}\(", call) is None
 
 
 def _older_than_listings(

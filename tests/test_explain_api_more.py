@@ -1,0 +1,370 @@
+"""TensorFlow and Keras names and arguments of another era, read with scan's knowledge: Keras
+1's Merge layer (in code and in a saved model), the arguments TensorFlow 1.5 renamed to
+NumPy's names (``keepdims``, softmax's ``axis``) refused by an older TensorFlow, and
+TensorFlow 0.x's argument order of tf.split and tf.concat."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.explaining import explained, fix_text, top_error
+
+
+def _traceback(message: str, code: str, path: str = "/home/user/proj/train.py") -> str:
+    return (
+        "Traceback (most recent call last):\n"
+        f'  File "{path}", line 42, in build\n'
+        f"    {code}\n"
+        f"{message}\n"
+    )
+
+
+def _causes(text: str) -> set[str]:
+    return {f.cause for f in explained(text).findings}
+
+
+# --- Keras 1's Merge ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(
+            "ImportError: cannot import name 'Merge' from 'keras.layers' "
+            "(/usr/lib/python3.7/site-packages/keras/layers/__init__.py)",
+            id="import-from-keras-layers",
+        ),
+        pytest.param(
+            _traceback("ImportError: cannot import name Merge", "from keras.layers import Merge"),
+            id="python2-words-with-the-statement",
+        ),
+        pytest.param(
+            _traceback(
+                "AttributeError: module 'keras.layers' has no attribute 'Merge'",
+                "merged = keras.layers.Merge([left, right], mode='concat')",
+            ),
+            id="attribute",
+        ),
+    ],
+)
+def test_keras1_merge_in_code_is_removed_with_the_merge_layers_as_fix(text: str) -> None:
+    top = top_error(explained(text))
+    assert top.cause == "api-removed"
+    fix = fix_text(top)
+    assert "Concatenate" in fix and "functional API" in fix
+    assert 'pip install "keras==2.1.6"' in fix
+
+
+def test_a_saved_model_naming_merge_was_saved_by_an_older_keras() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "predict.py", line 8, in <module>\n'
+        "    model = load_model('emotions.h5')\n"
+        '  File "/usr/lib/python3.6/site-packages/keras/utils/generic_utils.py", line 138, '
+        "in deserialize_keras_object\n"
+        "    ': ' + class_name)\n"
+        "ValueError: Unknown layer: Merge\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "api-removed"
+    assert "saved by an older Keras" in top.detail
+    assert "keras==2.1.6" in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # The code's own layer class, which custom_objects supplies: no release lacks it.
+        pytest.param("ValueError: Unknown layer: AttentionWithContext", id="custom-layer"),
+        # Keras 3's Functional, read by its own signature (model-from-newer-keras).
+        pytest.param("ValueError: Unknown layer: Functional", id="functional"),
+        # Keras 2's merge layers are there: the name is not Merge.
+        pytest.param(
+            "ImportError: cannot import name 'Merging' from 'keras.layers' "
+            "(/usr/lib/python3.7/site-packages/keras/layers/__init__.py)",
+            id="another-name",
+        ),
+    ],
+)
+def test_near_misses_are_not_the_merge_rule(text: str) -> None:
+    for finding in explained(text).findings:
+        assert "keras==2.1.6" not in fix_text(finding)
+
+
+# --- arguments TensorFlow 1.5 renamed -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "older"),
+    [
+        pytest.param(
+            "TypeError: reduce_max() got an unexpected keyword argument 'keepdims'",
+            "tf.reduce_max",
+            "keep_dims",
+            id="keepdims-message-alone",
+        ),
+        pytest.param(
+            _traceback(
+                "TypeError: reduce_sum() got an unexpected keyword argument 'keepdims'",
+                "s = tf.reduce_sum(x * w, axis=1, keepdims=True)",
+            ),
+            "tf.reduce_sum",
+            "keep_dims",
+            id="keepdims-source-line",
+        ),
+        pytest.param(
+            _traceback(
+                "TypeError: softmax() got an unexpected keyword argument 'axis'",
+                "probs = tf.nn.softmax(scores, axis=1)",
+            ),
+            "tf.nn.softmax",
+            "dim",
+            id="softmax-axis",
+        ),
+    ],
+)
+def test_a_tf15_argument_refused_says_the_tensorflow_is_older(
+    text: str, name: str, older: str
+) -> None:
+    top = top_error(explained(text))
+    assert top.cause == "api-removed"
+    fix = fix_text(top)
+    assert f"`{name}`" in fix and "Upgrade TensorFlow to 1.5 or later" in fix
+    assert f"`{older}=`" in fix
+    assert top.fix is not None
+    assert any("tensorflow==1.15" in c for c in top.fix.commands)
+
+
+def test_the_release_the_log_shows_is_named() -> None:
+    text = (
+        "$ pip freeze | grep tensorflow\ntensorflow==1.4.0\n"
+        "TypeError: reduce_mean() got an unexpected keyword argument 'keepdims'\n"
+    )
+    fix = fix_text(top_error(explained(text)))
+    assert "this TensorFlow (1.4.0) is older" in fix
+
+
+def test_keras_own_call_is_a_keras_newer_than_the_tensorflow() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "train.py", line 30, in <module>\n'
+        "    model.add(Dense(10, activation='softmax'))\n"
+        '  File "/opt/venv/lib/python3.6/site-packages/keras/activations.py", line 29, '
+        "in softmax\n"
+        "    return K.softmax(x)\n"
+        '  File "/opt/venv/lib/python3.6/site-packages/keras/backend/tensorflow_backend.py", '
+        "line 2963, in softmax\n"
+        "    return tf.nn.softmax(x, axis=axis)\n"
+        "TypeError: softmax() got an unexpected keyword argument 'axis'\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "keras-version"
+    fix = fix_text(top)
+    assert "The installed Keras calls `tf.nn.softmax`" in fix
+    assert "tensorflow>=1.5,<2" in fix
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # PyTorch's F.softmax names the argument dim.
+        pytest.param(
+            _traceback(
+                "TypeError: softmax() got an unexpected keyword argument 'axis'",
+                "p = F.softmax(logits, axis=1)",
+            ),
+            id="torch-softmax",
+        ),
+        # A frame of PyTorch's own.
+        pytest.param(
+            _traceback(
+                "TypeError: softmax() got an unexpected keyword argument 'axis'",
+                "return softmax(x, axis=1)",
+                path="/usr/lib/python3.10/site-packages/torch/nn/functional.py",
+            ),
+            id="torch-frame",
+        ),
+        # A release that takes the argument: refused for another reason.
+        pytest.param(
+            "$ pip freeze | grep tensorflow\ntensorflow==1.12.0\n"
+            "TypeError: reduce_max() got an unexpected keyword argument 'keepdims'\n",
+            id="release-has-it",
+        ),
+        # NumPy's own function, not a TensorFlow reduction.
+        pytest.param(
+            "TypeError: amax() got an unexpected keyword argument 'keepdims'",
+            id="numpy-amax",
+        ),
+        # Another argument of the same function.
+        pytest.param(
+            "TypeError: reduce_max() got an unexpected keyword argument 'keepdim'",
+            id="another-argument",
+        ),
+    ],
+)
+def test_near_misses_are_not_an_older_tensorflow(text: str) -> None:
+    for finding in explained(text).findings:
+        assert "Upgrade TensorFlow to 1.5" not in fix_text(finding)
+
+
+# --- TensorFlow 0.x's argument order --------------------------------------------------------
+
+
+def test_split_in_the_old_order_is_rewritten_in_numpy_order() -> None:
+    text = _traceback(
+        "TypeError: Input 'split_dim' of 'Split' Op has type float32 that does not match "
+        "expected type of int32.",
+        "parts = tf.split(3, 4, images)",
+    )
+    top = top_error(explained(text))
+    assert top.cause == "api-removed"
+    assert "tf.split(value, num_or_size_splits, axis)" in fix_text(top)
+
+
+def test_concat_in_the_old_order_is_a_warning_with_the_new_order() -> None:
+    text = "TypeError: Expected int32, got list containing Tensors of type '_Message' instead."
+    findings = [f for f in explained(text).findings if f.cause == "api-removed"]
+    assert findings and findings[0].severity.value == "warning"
+    assert "tf.concat(values, axis)" in fix_text(findings[0])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # split_dim given an int32 tensor: the order is right; something else is wrong.
+        "TypeError: Input 'split_dim' of 'Split' Op has type int32 that does not match "
+        "expected type of int32.",
+        # Another op's input of another type.
+        "TypeError: Input 'y' of 'Mul' Op has type float32 that does not match type int32 of "
+        "argument 'x'.",
+        # A list of Python ints where a float goes: not the tensors of the old order.
+        "TypeError: Expected float32, got 'auto' of type 'str' instead.",
+    ],
+)
+def test_other_type_errors_are_not_the_old_argument_order(text: str) -> None:
+    for finding in explained(text).findings:
+        assert "num_or_size_splits" not in fix_text(finding)
+
+
+# --- TensorFlow 2's SavedModel loader called under TensorFlow 1 -------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(
+            _traceback(
+                "TypeError: load() missing 2 required positional arguments: 'tags' and "
+                "'export_dir'",
+                "model = tf.saved_model.load(export_path)",
+            ),
+            id="two-missing",
+        ),
+        pytest.param(
+            "TensorFlow version: 1.12.0\n"
+            "TypeError: load() missing 1 required positional argument: 'export_dir'\n",
+            id="one-missing-under-a-1x-release",
+        ),
+    ],
+)
+def test_tf2_saved_model_load_under_tf1_is_the_tf2_api(text: str) -> None:
+    top = top_error(explained(text))
+    assert top.cause == "api-removed"
+    fix = fix_text(top)
+    assert "tf.compat.v2.saved_model.load(path)" in fix and "TensorFlow 2" in fix
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # TensorFlow 2's own loader called without a path says the same of export_dir.
+        pytest.param(
+            "TypeError: load() missing 1 required positional argument: 'export_dir'",
+            id="one-missing-no-release",
+        ),
+        pytest.param(
+            "TensorFlow version: 2.9.1\n"
+            "TypeError: load() missing 2 required positional arguments: 'tags' and "
+            "'export_dir'\n",
+            id="a-2x-release",
+        ),
+        # json.load and friends name other arguments.
+        pytest.param(
+            "TypeError: load() missing 1 required positional argument: 'fp'", id="json-load"
+        ),
+    ],
+)
+def test_other_load_refusals_are_not_the_tf1_loader(text: str) -> None:
+    for finding in explained(text).findings:
+        assert "tf.compat.v2.saved_model.load" not in fix_text(finding)
+
+
+# --- a member of a name a rule knows -------------------------------------------------------
+
+
+def test_a_private_member_missing_under_python2_is_not_the_rule_of_its_module() -> None:
+    # tf.logging resolved (Python 2 names the member it lacks): its removal in TensorFlow 2
+    # is not what raised, so tf.compat.v1 is no answer.
+    text = _traceback(
+        "AttributeError: 'module' object has no attribute '_logger'",
+        "tf.logging._logger.handlers = []",
+        path="/usr/local/lib/python2.7/dist-packages/somepkg/io/misc_io.py",
+    )
+    for finding in explained(text).findings:
+        assert "tf.compat.v1.logging" not in fix_text(finding)
+
+
+def test_python2_words_for_the_module_a_rule_knows_keep_the_rule() -> None:
+    text = _traceback(
+        "AttributeError: 'module' object has no attribute 'logging'",
+        "tf.logging.set_verbosity(tf.logging.INFO)",
+    )
+    assert "api-moved-to-compat-v1" in _causes(text)
+
+
+# --- a name missing from a module the TensorFlow still has ----------------------------------
+
+
+def test_an_example_of_a_source_checkout_needs_the_release_of_the_checkout() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/user/src/tf/tensorflow/examples/audio/train.py", line 12, in <module>\n'
+        "    import features\n"
+        '  File "/home/user/src/tf/tensorflow/examples/audio/features.py", line 30, '
+        "in <module>\n"
+        "    from tensorflow.contrib.framework.python.ops import audio_ops\n"
+        "ImportError: cannot import name audio_ops\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "api-removed"
+    fix = fix_text(top)
+    assert "checkout of TensorFlow's source tree (/home/user/src/tf)" in fix
+    assert "nightly" in fix and "git -C /home/user/src/tf describe --tags" in fix
+    # contrib is there: its successors are not the way out of a missing name.
+    assert "tf-slim" not in fix
+
+
+def test_contrib_there_without_the_name_names_the_release_and_the_port() -> None:
+    text = _traceback(
+        "ImportError: cannot import name 'seq2seq' from 'tensorflow.contrib' "
+        "(/usr/lib/python3.6/site-packages/tensorflow/contrib/__init__.py)",
+        "from tensorflow.contrib import seq2seq",
+    )
+    top = top_error(explained(text))
+    assert top.cause == "api-removed"
+    fix = fix_text(top)
+    assert "install the TensorFlow release the code was written for" in fix
+    assert "Or port the code off it" in fix
+    assert "source tree" not in fix
+
+
+def test_an_installed_packages_examples_folder_is_not_a_source_checkout() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/usr/lib/python3.6/site-packages/tensorflow/examples/audio/features.py", '
+        "line 30, in <module>\n"
+        "    from tensorflow.contrib.framework.python.ops import audio_ops\n"
+        "ImportError: cannot import name audio_ops\n"
+    )
+    for finding in explained(text).findings:
+        assert "source tree" not in fix_text(finding)
