@@ -106,6 +106,7 @@ from tfdoctor.evidence.traceback import (
     read_python_shown,
     read_tracebacks,
 )
+from tfdoctor.explain.cpu_machine import cuda_probe_only
 from tfdoctor.explain.devices import unlisted_gpu_finding
 from tfdoctor.explain.environments import environment_findings
 from tfdoctor.explain.exceptions import (
@@ -116,6 +117,7 @@ from tfdoctor.explain.exceptions import (
 )
 from tfdoctor.explain.modules import requested_findings
 from tfdoctor.explain.packages import (
+    INSTALLED_NOTICES,
     internal_caller,
     internal_caller_fix,
     log_packages,
@@ -190,6 +192,9 @@ class Evidence:
     #: (:mod:`tfdoctor.evidence.packages`).
     conflicts: list[Conflict] = dataclasses.field(default_factory=list)
     import_checks: list[ImportCheck] = dataclasses.field(default_factory=list)
+    #: pip's notice of the conflicts an install left is in the log: pip prints it once the
+    #: packages are installed (:data:`tfdoctor.explain.packages.INSTALLED_NOTICES`).
+    install_notice: bool = False
     #: Extension modules NumPy refused for the C API or ABI they were built for.
     numpy_builds: list[NumpyBuild] = dataclasses.field(default_factory=list)
     #: Releases pip built from their source archive, and failed to (:mod:`tfdoctor.evidence.pip`).
@@ -319,6 +324,13 @@ class _Shaped(str):
         return str.__contains__(self, word)  # type: ignore[operator]  # str's own answer
 
 
+def _read_conflicts(evidence: Evidence, text: str) -> None:
+    """pip's conflicts in ``text``, and whether its notice after an install is there."""
+    if len(evidence.conflicts) < MAX_CONFLICTS:
+        evidence.conflicts.extend(read_conflicts((text,)))
+    evidence.install_notice = evidence.install_notice or any(w in text for w in INSTALLED_NOTICES)
+
+
 def _read_block(evidence: Evidence, block: LogText, distinct: str) -> None:
     """The readers other than the signatures, over one block: tracebacks, pip's and the
     companions' words, versions a session echoed, devices, WSL and the shell's prompt.
@@ -335,8 +347,7 @@ def _read_block(evidence: Evidence, block: LogText, distinct: str) -> None:
     evidence.tags_platform = evidence.tags_platform or read_first_platform(text)
     if evidence.python_shown is None:
         evidence.python_shown = read_python_shown(text)
-    if len(evidence.conflicts) < MAX_CONFLICTS:
-        evidence.conflicts.extend(read_conflicts((text,)))
+    _read_conflicts(evidence, text)
     if len(evidence.import_checks) < MAX_CONFLICTS:
         evidence.import_checks.extend(read_import_checks((text,)))
     if len(evidence.numpy_builds) < MAX_CONFLICTS:
@@ -699,6 +710,12 @@ class Revealed(Record):
     #: TensorFlow found no NVIDIA kernel driver on the host (cuda_diagnostics.cc) and nothing
     #: in the log expects a GPU (no GPU shown, listed, wanted or complained of, no container).
     no_gpu_host: bool = False
+    #: The CUDA libraries that did not load are only those a 2.1+ build looks for at every
+    #: start, and nothing in the log shows or wants a GPU (:mod:`tfdoctor.explain.cpu_machine`).
+    cuda_probe_only: bool = False
+    #: pip's "Successfully installed" is in the log and no traceback is: an install that
+    #: ended well, with nothing after it failing.
+    installed_quietly: bool = False
     #: nvidia-smi's table header is in the log: it prints one only where it lists a GPU.
     smi_gpu: bool = False
     #: node-gyp's verdict that an addon's build failed is in the log.
@@ -933,6 +950,32 @@ def _no_gpu_host(evidence: Evidence, text: str, container: bool) -> bool:
     return not _GPU_EXPECTED.search(text) and not _GPU_EXPECTED.search(head)
 
 
+def _cuda_probe_only(evidence: Evidence, lines: Sequence[str], container: bool) -> bool:
+    """Whether the log is a machine without a GPU looking for CUDA as it starts: only the
+    runtime and libcuda missing, nothing that shows or wants a GPU (devices listed, the user's
+    complaint, a container's GPU image)."""
+    if container or evidence.devices or evidence.gpu_complaint is not None:
+        return False
+    hits = [
+        h
+        for h in evidence.hits.values()
+        if h.signature.cause in (causes.gpu.CUDA_LIBS_MISSING, causes.gpu.DRIVER_NOT_LOADED)
+    ]
+    if any(h.signature.id not in _LOADER_SIGNATURES for h in hits):
+        return False  # the toolkit's summary, an import's error, a user's words: not the look
+    return cuda_probe_only(
+        [e for _, e in evidence.logged(tflog.LibraryNotLoaded)],
+        [g["library"] for h in hits for g in h.groups if g.get("library")],
+        "cudart-dlerror-hint" in evidence.hits,
+        evidence.first("tf_version", evidence_only=True) or evidence.stated.tf_version,
+        (*lines, evidence.first_text),
+    )
+
+
+#: The signatures of the loader's own line for a CUDA library or libcuda it could not open.
+_LOADER_SIGNATURES = frozenset({"dlopen-cuda-library", "dlopen-libcuda"})
+
+
 def _system_of(
     evidence: Evidence, lines: Sequence[str], libraries: Sequence[str], frames: Sequence[str]
 ) -> tuple[Optional[Inferred], Optional[Inferred]]:
@@ -1084,6 +1127,9 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         docker_run_without_gpu=evidence.docker_run_without_gpu,
         container_hostname=container_hostname(evidence.first_text),
         no_gpu_host=_no_gpu_host(evidence, text, image_line is not None),
+        cuda_probe_only=_cuda_probe_only(evidence, lines, image_line is not None),
+        installed_quietly=not evidence.tracebacks
+        and any(_INSTALLED in t for t in (evidence.first_text, *lines)),
         smi_gpu="nvidia-smi-header" in evidence.hits,
         addon_build_failed="node-gyp-build-failed" in evidence.hits,
         tfjs="tfjs-shown" in evidence.hits,
@@ -3542,6 +3588,51 @@ def _rule_named(m: Machine, hits: Sequence[Hits]) -> Optional[tuple[causes.Cause
     return None
 
 
+#: pip's last line after an install it completed (``installed_packages_summary``).
+_INSTALLED = "Successfully installed "
+
+#: Causes of TensorFlow's start-up look for CUDA: on a machine without a GPU, a note
+#: (:mod:`tfdoctor.explain.cpu_machine`).
+_PROBED_CAUSES = frozenset({causes.gpu.CUDA_LIBS_MISSING, causes.gpu.DRIVER_NOT_LOADED})
+
+
+def _quiet_reading(
+    final: str, hits: Sequence[Hits], r: Revealed, gpu: bool, severity: Severity
+) -> tuple[Severity, list[str]]:
+    """The severity of a cause whose lines the log shows in a run that went on, and the
+    sentences that say why: TensorFlow looking for CUDA on a machine that shows and wants no
+    GPU (:mod:`tfdoctor.explain.cpu_machine`), Colab's request to restart after an install
+    with nothing failing after it. Other findings keep ``severity``."""
+    notes: list[str] = []
+    if final in _PROBED_CAUSES and r.cuda_probe_only and not gpu:
+        # The runtime (and libcuda) a 2.1+ build looks for at every start, on a machine that
+        # shows no GPU and wants none: TensorFlow's own note says to ignore it there.
+        severity = Severity.INFO if severity.rank > Severity.INFO.rank else severity
+        if severity is Severity.INFO and not r.no_gpu_host:  # else the driver's note says so
+            notes.append(
+                "Only the CUDA runtime (and the driver's libcuda) did not load, the libraries "
+                "TensorFlow 2.1 and later look for at every start, and nothing in the log shows "
+                "or asks for a GPU: on a machine without an NVIDIA GPU this is harmless "
+                "(TensorFlow runs on the CPU; TF_CPP_MIN_LOG_LEVEL=2 hides it); the fix is for "
+                "a machine meant to use one."
+            )
+    if (
+        final == causes.notebook.KERNEL_RESTART_NEEDED
+        and r.installed_quietly
+        and all(h.signature.id == "colab-restart-runtime" for h in hits)
+    ):
+        # Colab's request after an install, with nothing failing after it: the packages the
+        # runtime imported before still run until a restart, which only code using the new
+        # releases needs.
+        severity = Severity.INFO
+        notes.append(
+            "pip's install ended well and nothing in the log failed after it: the runtime keeps "
+            "the releases it imported before the install until it restarts, which matters only "
+            "to code that needs the new ones."
+        )
+    return severity, notes
+
+
 def _cause_finding(
     cause: str, hits: Sequence[Hits], m: Machine, r: Revealed, with_facts: bool, inferred: str = ""
 ) -> Finding:
@@ -3586,7 +3677,8 @@ def _cause_finding(
         # TensorFlow's own probe found no NVIDIA kernel driver on the host, and nothing in the
         # log expects a GPU: what every CUDA build prints on a machine without one.
         severity = Severity.INFO
-    parts = [_cite(hits)]
+    severity, quiet = _quiet_reading(final, hits, r, gpu, severity)
+    parts = [_cite(hits), *quiet]
     if final == causes.gpu.DRIVER_NOT_LOADED and severity is Severity.INFO and r.no_gpu_host:
         parts.append(
             "TensorFlow found no NVIDIA kernel driver on this host and nothing in the log "
@@ -3822,6 +3914,7 @@ def explain(
         evidence.conda_conflicts,
         evidence.kernel_installs,
         evidence.conda_missing,
+        installed_notice=evidence.install_notice,
     ):
         findings.setdefault(found.id, found)
     for extra in (

@@ -1,0 +1,226 @@
+"""Logs of programs that ran: a 2.1+ build looking for CUDA on a machine without a GPU, pip's
+notice of a TensorFlow dependency outside its range after an install that went on, Colab's
+request to restart after an install. Each is a note where the log shows nothing failing or
+wanting a GPU, and keeps its weight where it does."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.explaining import explained, fix_text
+from tfdoctor.findings import Finding, Report, Severity
+
+
+def _one(report: Report, cause: str) -> Finding:
+    (found,) = [x for x in report.findings if x.cause == cause]
+    return found
+
+
+def _worst(report: Report) -> Severity:
+    return report.worst()
+
+
+# --- TensorFlow 2.1+ looking for CUDA on a machine without a GPU -----------------------------
+
+_RUNTIME_LINUX = (
+    "2022-03-14 09:12:01.402211: W tensorflow/stream_executor/platform/default/dso_loader.cc:64]"
+    " Could not load dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot "
+    "open shared object file: No such file or directory\n"
+)
+_RUNTIME_WINDOWS = (
+    "2020-05-02 18:40:10.118204: W tensorflow/stream_executor/platform/default/dso_loader.cc:55]"
+    " Could not load dynamic library 'cudart64_101.dll'; dlerror: cudart64_101.dll not found\n"
+)
+_HINT = (
+    "2022-03-14 09:12:01.402260: I tensorflow/stream_executor/cuda/cudart_stub.cc:29] Ignore "
+    "above cudart dlerror if you do not have a GPU set up on your machine.\n"
+)
+_LIBCUDA = (
+    "2022-03-14 09:12:05.771090: W tensorflow/stream_executor/platform/default/dso_loader.cc:64]"
+    " Could not load dynamic library 'libcuda.so.1'; dlerror: libcuda.so.1: cannot open shared "
+    "object file: No such file or directory\n"
+)
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        pytest.param(_RUNTIME_LINUX + _HINT, id="linux-runtime"),
+        pytest.param(_RUNTIME_WINDOWS + _HINT.replace("2022-03-14", "2020-05-02"), id="windows"),
+        pytest.param(_RUNTIME_LINUX + _HINT + _LIBCUDA, id="runtime-and-libcuda"),
+        # The prefix cut off by the paste: the loader's words still say which library.
+        pytest.param(
+            "tensorflow/stream_executor/platform/default/dso_loader.cc:55] Could not load dynamic "
+            "library 'cudart64_110.dll'; dlerror: cudart64_110.dll not found\n" + _HINT,
+            id="prefix-cut",
+        ),
+        pytest.param(
+            "$ python -m mytool.simulate data.csv\n" + _RUNTIME_LINUX + _HINT + "done in 12.3 s\n",
+            id="a-command-that-ran",
+        ),
+    ],
+)
+def test_the_runtime_looked_for_without_a_gpu_is_a_note(log: str) -> None:
+    report = explained(log)
+    assert _worst(report).rank <= Severity.INFO.rank, [(x.id, x.severity) for x in report.findings]
+    finding = _one(report, "cuda-libs-missing")
+    assert "harmless" in finding.detail
+    # The fix stays, for a machine meant to use a GPU.
+    assert "CUDA" in fix_text(finding)
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        pytest.param("print(tf.config.list_physical_devices('GPU'))\n[]\n", id="empty-gpu-list"),
+        pytest.param("Num GPUs Available:  0\n", id="num-gpus-zero"),
+        pytest.param("My GPU is not detected by TensorFlow.\n", id="users-complaint"),
+        pytest.param("| NVIDIA-SMI 535.104.05   Driver Version: 535.104.05 |\n", id="nvidia-smi"),
+        pytest.param("GPU: NVIDIA GeForce RTX 3060\n", id="gpu-model"),
+        pytest.param("$ pip install tensorflow-gpu==2.4.0\n", id="tensorflow-gpu"),
+        pytest.param("$ pip install 'tensorflow[and-cuda]'\n", id="and-cuda-extra"),
+        pytest.param("with tf.device('/device:GPU:0'):\n", id="device-request"),
+        pytest.param("$ python train.py --require-gpu\n", id="require-gpu"),
+        pytest.param("$ nvcc --version\nCuda compilation tools, release 11.2\n", id="nvcc"),
+    ],
+)
+def test_a_log_that_shows_or_wants_a_gpu_keeps_the_error(extra: str) -> None:
+    report = explained(extra + _RUNTIME_LINUX + _HINT)
+    # The library's cause or what its builder makes of it (the CUDA wheels for an extra).
+    assert _worst(report) is Severity.ERROR
+
+
+def test_the_toolkits_other_libraries_are_looked_for_only_with_a_gpu_found() -> None:
+    cublas = _RUNTIME_LINUX.replace("libcudart.so.11.0", "libcublas.so.11")
+    report = explained(_RUNTIME_LINUX + _HINT + cublas)
+    assert _one(report, "cuda-libs-missing").severity is Severity.ERROR
+
+
+def test_the_gpu_libraries_summary_says_a_gpu_was_found() -> None:
+    summary = (
+        "2022-06-16 19:38:02.866924: W tensorflow/core/common_runtime/gpu/gpu_device.cc:1850] "
+        "Cannot dlopen some GPU libraries. Please make sure the missing libraries mentioned above "
+        "are installed properly if you would like to use GPU.\nSkipping registering GPU "
+        "devices...\n"
+    )
+    report = explained(_RUNTIME_LINUX + _HINT + summary)
+    assert _one(report, "cuda-libs-missing").severity is Severity.ERROR
+
+
+def test_the_loader_line_without_tensorflows_note_keeps_the_error() -> None:
+    # A GPU setup without CUDA prints the same line: TensorFlow's note is what says 2.1+.
+    report = explained(_RUNTIME_LINUX)
+    assert _one(report, "cuda-libs-missing").severity is Severity.ERROR
+
+
+def test_a_tensorflow_older_than_2_1_keeps_the_error() -> None:
+    report = explained("TensorFlow version: 2.0.0\n" + _RUNTIME_LINUX + _HINT)
+    assert _one(report, "cuda-libs-missing").severity is Severity.ERROR
+
+
+def test_jaxlibs_copy_of_the_loader_keeps_the_error() -> None:
+    jax = _RUNTIME_LINUX.replace("W tensorflow/", "W external/org_tensorflow/tensorflow/")
+    report = explained(jax + _HINT)
+    assert _one(report, "cuda-libs-missing").severity is Severity.ERROR
+
+
+def test_an_import_error_for_the_runtime_keeps_the_error() -> None:
+    log = (
+        _HINT + "Traceback (most recent call last):\n"
+        '  File "train.py", line 1, in <module>\n'
+        "    import tensorflow as tf\n"
+        "ImportError: libcudart.so.11.0: cannot open shared object file: No such file or "
+        "directory\n"
+    )
+    report = explained(log)
+    assert _worst(report) is Severity.ERROR
+
+
+# --- pip's notice after an install that went on ------------------------------------------------
+
+_NOTICE = (
+    "ERROR: pip's dependency resolver does not currently take into account all the packages "
+    "that are installed. This behaviour is the source of the following dependency conflicts.\n"
+)
+_H5PY = "tensorflow 2.6.2 requires h5py~=3.1.0, but you have h5py 2.10.0 which is incompatible.\n"
+
+
+def test_a_dependency_outside_tensorflows_range_after_an_install_is_a_note() -> None:
+    report = explained(_NOTICE + _H5PY + "Successfully installed h5py-2.10.0 mylib-0.4.1\n")
+    finding = _one(report, "dependency-out-of-range")
+    assert finding.severity is Severity.INFO
+    assert "nothing in the log failed" in finding.detail
+    assert "h5py~=3.1.0" in fix_text(finding)
+
+
+def test_the_legacy_resolvers_notice_is_read_the_same() -> None:
+    notice = (
+        "ERROR: pip's legacy dependency resolver does not consider dependency conflicts when "
+        "selecting packages. This behaviour is the source of the following dependency "
+        "conflicts.\n"
+    )
+    finding = _one(explained(notice + _H5PY), "dependency-out-of-range")
+    assert finding.severity is Severity.INFO
+
+
+def test_the_same_notice_with_a_failure_after_it_is_a_warning() -> None:
+    log = (
+        _NOTICE + _H5PY + "Traceback (most recent call last):\n"
+        '  File "train.py", line 4, in <module>\n'
+        "    model = tf.keras.models.load_model('m.h5')\n"
+        "AttributeError: 'str' object has no attribute 'decode'\n"
+    )
+    report = explained(log)
+    assert any(
+        x.cause == "dependency-out-of-range" and x.severity.rank >= Severity.WARNING.rank
+        for x in report.findings
+    )
+
+
+def test_the_conflict_line_alone_keeps_its_warning() -> None:
+    # No notice: nothing says the install went on.
+    finding = _one(explained(_H5PY), "dependency-out-of-range")
+    assert finding.severity is Severity.WARNING
+
+
+def test_protobuf_out_of_range_after_an_install_keeps_its_own_cause() -> None:
+    line = (
+        "tensorflow 2.10.0 requires protobuf<3.20,>=3.9.2, but you have protobuf 4.21.12 which "
+        "is incompatible.\n"
+    )
+    finding = _one(explained(_NOTICE + line), "protobuf-incompatible")
+    assert finding.severity is Severity.ERROR
+
+
+# --- Colab's request to restart after an install --------------------------------------------------
+
+_RESTART = (
+    "WARNING: The following packages were previously imported in this runtime:\n"
+    "  [numpy]\n"
+    "You must restart the runtime in order to use newly installed versions.\n"
+)
+
+
+def test_colabs_restart_request_after_an_install_that_ended_well_is_a_note() -> None:
+    report = explained("Successfully installed numpy-1.24.2 gradio-3.44.2\n" + _RESTART)
+    finding = _one(report, "kernel-restart-needed")
+    assert finding.severity is Severity.INFO
+    assert "Restart session" in fix_text(finding)
+
+
+def test_colabs_restart_request_with_a_failure_after_it_is_a_warning() -> None:
+    log = (
+        "Successfully installed numpy-1.24.2\n" + _RESTART + "Traceback (most recent call last):\n"
+        '  File "<ipython-input-3-1>", line 1, in <module>\n'
+        "    import numpy as np\n"
+        "ValueError: numpy.dtype size changed, may indicate binary incompatibility\n"
+    )
+    assert any(
+        x.cause == "kernel-restart-needed" and x.severity is Severity.WARNING
+        for x in explained(log).findings
+    )
+
+
+def test_colabs_restart_request_alone_is_a_warning() -> None:
+    finding = _one(explained(_RESTART), "kernel-restart-needed")
+    assert finding.severity is Severity.WARNING

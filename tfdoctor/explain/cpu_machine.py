@@ -1,0 +1,91 @@
+"""TensorFlow's look for CUDA on a machine without a GPU: start-up lines, not a failure.
+
+From 2.1 the ``tensorflow`` package is one build for machines with and without an NVIDIA GPU
+(its release notes: "This runs on machines with and without NVIDIA GPUs"), built against
+CUDA 10.1 and later. Every start looks for the CUDA runtime (``cudart``) and, to list devices,
+the driver's libcuda; on a machine with neither, the loader logs that each did not load and
+TensorFlow adds "Ignore above cudart dlerror if you do not have a GPU set up on your machine"
+(``cudart_stub.cc``), then runs on the CPU. The toolkit's other libraries (cuBLAS, cuDNN, ...)
+are looked for only once a GPU is visible (``BaseGPUDeviceFactory::CreateDevices``: "If there
+are no GPUs visible, do nothing", before ``MaybeTryDlopenGPULibraries``), so their absence,
+like any sign that a GPU was there or wanted, keeps the reading of a GPU setup that lacks its
+libraries.
+
+Sources: https://github.com/tensorflow/tensorflow/blob/v2.1.0/RELEASE.md,
+https://github.com/tensorflow/tensorflow/blob/v2.4.0/tensorflow/stream_executor/cuda/cudart_stub.cc,
+https://github.com/tensorflow/tensorflow/blob/v2.4.0/tensorflow/core/common_runtime/gpu/gpu_device.cc.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Optional
+
+from tfdoctor.evidence import tflog
+from tfdoctor.matrix import version_key
+
+#: The libraries every start of a 2.1+ build looks for, GPU or not: the CUDA runtime (its
+#: stub, ``cudart_stub.cc``) and the driver's libcuda (Linux) or nvcuda.dll (Windows), as
+#: :func:`tflog.library_of` names them.
+_PROBED = frozenset({"cudart", "cuda", "nvcuda"})
+
+#: The loader's own line for a library it could not open (``dso_loader.cc``), as opposed to an
+#: ImportError or a user's words: only the loader's is the start-up look.
+_LOADER_LINE = re.compile(r"Could not (?:load dynamic|dlopen) library '")
+
+#: The first release whose one package serves machines with and without a GPU: before it
+#: the GPU build was the separate tensorflow-gpu, installed to use a GPU.
+_FIRST_TF = (2, 1)
+
+#: Words of a log that shows or wants a GPU: nvidia-smi, a container's GPU flags, NVIDIA's
+#: product names, the device a session asks for or lists (``/device:GPU:0``, ``/gpu:0``,
+#: ``list_physical_devices``, ``is_gpu_available``, ``Num GPUs Available``), a GPU package or
+#: extra (tensorflow-gpu, ``tensorflow[and-cuda]``), a CUDA toolkit installed (nvcc,
+#: cudatoolkit), TensorFlow having found a device (``Found device 0``, ``Adding visible gpu
+#: devices``, ``Cannot dlopen some GPU libraries``: looked for only with a GPU found), a
+#: program asked to use or require one (``use_gpu``, ``--require-gpu``). Each alternative is a
+#: literal or one bounded class: linear.
+_GPU_WANTED = re.compile(
+    r"NVIDIA-SMI|nvidia-smi|--gpus\b|nvidia-docker|NVIDIA_VISIBLE_DEVICES|CUDA_VISIBLE_DEVICES"
+    r"|GeForce|Quadro|Tesla|\bTITAN\b|\bRTX\b|\bGTX\b"
+    r"|device:GPU|/gpu:\d|list_physical_devices|list_local_devices|is_gpu_available"
+    r"|is_built_with_cuda|Num GPUs|tensorflow[-_]gpu|and-cuda|\bnvcc\b|Cuda compilation tools"
+    r"|cudatoolkit|cuda-toolkit|Found device \d|Adding visible gpu devices"
+    r"|Cannot dlopen some GPU|(?:use|require|enable)[-_]gpu|--gpu\b|gpu=True",
+    re.IGNORECASE,
+)
+
+#: jaxlib's copy of TensorFlow's loader (``external/org_tensorflow/``): only jaxlib's CUDA
+#: builds look for CUDA, and they are installed to use a GPU.
+_JAXLIB = "org_tensorflow/"
+
+
+def cuda_probe_only(
+    failed: Sequence[tflog.LibraryNotLoaded],
+    loader_lines: Sequence[str],
+    hint: bool,
+    tf_version: Optional[str],
+    texts: Sequence[str],
+) -> bool:
+    """Whether the CUDA libraries the log shows not loading are only those a 2.1+ build looks
+    for at every start (the runtime, the driver's libcuda), and nothing in the log shows or
+    wants a GPU: what a machine without one prints. ``failed``: the libraries TensorFlow's log
+    reader found not loaded; ``loader_lines``: the files the loader's own lines name, where a
+    signature read them (a line cut before its prefix is not an event of the reader);
+    ``hint``: TensorFlow's "Ignore above cudart dlerror" line is in the log; ``texts``: the
+    lines cited and the head of the log, where the user's words are."""
+    if any(not _LOADER_LINE.search(e.message) for e in failed):
+        return False  # an ImportError, cuDNN's own loading: not the start-up look
+    sonames = [*(e.soname for e in failed), *loader_lines]
+    if not any(tflog.library_of(name) == "cudart" for name in sonames):
+        return False
+    if any(tflog.library_of(name) not in _PROBED for name in sonames):
+        return False
+    if not hint or (tf_version is not None and version_key(tf_version)[:2] < _FIRST_TF):
+        # TensorFlow's own note that the runtime's failure is harmless without a GPU is the
+        # 2.1+ build's (a bare loader line is also what a GPU setup without CUDA prints).
+        return False
+    if any(_JAXLIB in text for text in texts):
+        return False
+    return not any(_GPU_WANTED.search(text) for text in texts)
