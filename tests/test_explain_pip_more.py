@@ -51,6 +51,24 @@ def test_a_platform_marker_is_not_part_of_the_specifier() -> None:
     assert (refusal.spec, refusal.versions) == (">=0.23.1", ("0.20.0",))
 
 
+def test_a_marker_with_grouped_clauses_keeps_the_list_it_is_followed_by() -> None:
+    # Parentheses inside the marker group its clauses; pip's own "(from ...)" ends it.
+    line = (
+        "ERROR: Could not find a version that satisfies the requirement tensorflow-macos>=2.7.0; "
+        '(sys_platform == "darwin" and python_version < "3.11") and extra == "full" '
+        "(from mytool[full]) (from versions: none)"
+    )
+    (refusal,) = read_refusals([line])
+    assert (refusal.dist, refusal.spec, refusal.versions, refusal.shown) == (
+        "tensorflow-macos",
+        ">=2.7.0",
+        (),
+        True,
+    )
+    # pip saw no release at all: no wheel for this system, not a pip too old to read one.
+    assert top_error(explained(line.removeprefix("ERROR: "))).cause == "tf-no-wheel-for-python"
+
+
 # --- a yanked placeholder pip fell back to ------------------------------------------------------
 
 _YANKED = (

@@ -21,8 +21,9 @@ _REFUSAL = re.compile(
     r"(?P<dist>[A-Za-z0-9][A-Za-z0-9._-]*)(?P<spec>[^\s(;]*)"
     # A requirement from an extra or for some platforms carries its environment marker, as
     # packaging's Requirement prints it: "jaxlib==0.4.3; extra == \"jax\"". It is not part of
-    # the specifier; it ends where pip's parentheses begin.
-    r"(?:\s*;[^()\n]{0,200})?"
+    # the specifier; it ends where pip's parentheses begin ("(from ..."). A marker's own
+    # parentheses group its clauses: '; (sys_platform == "darwin" and ...) and extra == "full"'.
+    r"(?:\s*;(?:[^()\n]|\((?!from\s)[^()\n]{0,200}\)){0,300})?"
     # pip names where the requirement came from first: "(from -r requirements.txt (line 12))".
     r"(?:\s*\((?!from\s+versions)(?:[^()]|\([^()]*\))*\))*"
     # A paste may stop before the list, or an old pip not print it: then what pip saw is unknown.

@@ -117,7 +117,6 @@ from tfdoctor.explain.exceptions import (
 )
 from tfdoctor.explain.modules import requested_findings
 from tfdoctor.explain.packages import (
-    INSTALLED_NOTICES,
     internal_caller,
     internal_caller_fix,
     log_packages,
@@ -192,9 +191,6 @@ class Evidence:
     #: (:mod:`tfdoctor.evidence.packages`).
     conflicts: list[Conflict] = dataclasses.field(default_factory=list)
     import_checks: list[ImportCheck] = dataclasses.field(default_factory=list)
-    #: pip's notice of the conflicts an install left is in the log: pip prints it once the
-    #: packages are installed (:data:`tfdoctor.explain.packages.INSTALLED_NOTICES`).
-    install_notice: bool = False
     #: Extension modules NumPy refused for the C API or ABI they were built for.
     numpy_builds: list[NumpyBuild] = dataclasses.field(default_factory=list)
     #: Releases pip built from their source archive, and failed to (:mod:`tfdoctor.evidence.pip`).
@@ -325,10 +321,9 @@ class _Shaped(str):
 
 
 def _read_conflicts(evidence: Evidence, text: str) -> None:
-    """pip's conflicts in ``text``, and whether its notice after an install is there."""
+    """pip's conflicts in ``text``."""
     if len(evidence.conflicts) < MAX_CONFLICTS:
         evidence.conflicts.extend(read_conflicts((text,)))
-    evidence.install_notice = evidence.install_notice or any(w in text for w in INSTALLED_NOTICES)
 
 
 def _read_block(evidence: Evidence, block: LogText, distinct: str) -> None:
@@ -3591,8 +3586,8 @@ def _rule_named(m: Machine, hits: Sequence[Hits]) -> Optional[tuple[causes.Cause
 #: pip's last line after an install it completed (``installed_packages_summary``).
 _INSTALLED = "Successfully installed "
 
-#: Causes of TensorFlow's start-up look for CUDA: on a machine without a GPU, a note
-#: (:mod:`tfdoctor.explain.cpu_machine`).
+#: Causes of TensorFlow's start-up look for CUDA: on a machine that shows no GPU, a warning
+#: at most (:mod:`tfdoctor.explain.cpu_machine`).
 _PROBED_CAUSES = frozenset({causes.gpu.CUDA_LIBS_MISSING, causes.gpu.DRIVER_NOT_LOADED})
 
 
@@ -3606,15 +3601,18 @@ def _quiet_reading(
     notes: list[str] = []
     if final in _PROBED_CAUSES and r.cuda_probe_only and not gpu:
         # The runtime (and libcuda) a 2.1+ build looks for at every start, on a machine that
-        # shows no GPU and wants none: TensorFlow's own note says to ignore it there.
-        severity = Severity.INFO if severity.rank > Severity.INFO.rank else severity
-        if severity is Severity.INFO and not r.no_gpu_host:  # else the driver's note says so
+        # shows no GPU: TensorFlow's own note says to ignore it there. The same lines are all
+        # many logs of a GPU left unused show (the real cases label them a failure more often
+        # than noise), so the reading is a warning that says both, never a note that hides
+        # the fix from the user who wanted the GPU.
+        severity = Severity.WARNING if severity.rank > Severity.WARNING.rank else severity
+        if not r.no_gpu_host:  # else the driver's note says so
             notes.append(
                 "Only the CUDA runtime (and the driver's libcuda) did not load, the libraries "
-                "TensorFlow 2.1 and later look for at every start, and nothing in the log shows "
-                "or asks for a GPU: on a machine without an NVIDIA GPU this is harmless "
-                "(TensorFlow runs on the CPU; TF_CPP_MIN_LOG_LEVEL=2 hides it); the fix is for "
-                "a machine meant to use one."
+                "TensorFlow 2.1 and later look for at every start, and nothing else in the log "
+                "shows or asks for a GPU: on a machine without an NVIDIA GPU this is harmless "
+                "(TensorFlow runs on the CPU; TF_CPP_MIN_LOG_LEVEL=2 hides it); on a machine "
+                "meant to use one, the fix below is what makes TensorFlow see it."
             )
     if (
         final == causes.notebook.KERNEL_RESTART_NEEDED
@@ -3914,7 +3912,6 @@ def explain(
         evidence.conda_conflicts,
         evidence.kernel_installs,
         evidence.conda_missing,
-        installed_notice=evidence.install_notice,
     ):
         findings.setdefault(found.id, found)
     for extra in (

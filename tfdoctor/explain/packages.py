@@ -10,7 +10,6 @@ applied to the machine the log shows (the versions pip printed are facts it obse
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections.abc import Iterator, Sequence
 from typing import Optional
@@ -110,12 +109,10 @@ def package_findings(
     conda_conflicts: Sequence[CondaPythonConflict] = (),
     kernel_installs: Sequence[str] = (),
     conda_missing: Sequence[CondaMissingRelease] = (),
-    installed_notice: bool = False,
 ) -> list[Finding]:
     """One finding per cause the packages show, in order of appearance (``modules``: the
     modules the log prints as objects, with the file each came from; ``kernel_installs``: the
-    distributions installed from inside a running notebook kernel; ``installed_notice``: pip's
-    notice of the conflicts an install left is in the log, :data:`INSTALLED_NOTICES`)."""
+    distributions installed from inside a running notebook kernel)."""
     out: dict[str, Finding] = {}
     for finding in (
         *(_python_refusal(x) for x in python_refusals if x.dist),
@@ -123,11 +120,7 @@ def package_findings(
         *(_conda_missing(x, m) for x in conda_missing),
         *(_source_build(b, m) for b in source_builds),
         *(
-            _noted_after_install(
-                _conflict(c, m, _legacy_keras_used(tracebacks), _pair_weight(c, tracebacks)),
-                c,
-                installed_notice and not tracebacks,
-            )
+            _conflict(c, m, _legacy_keras_used(tracebacks), _pair_weight(c, tracebacks))
             for c in conflicts
         ),
         *(_import_check(c, m) for c in checks),
@@ -478,42 +471,6 @@ def _conflict(
         # Neither side is TensorFlow: answered only where the log's failure is the pair's.
         return _pair_out_of_range(c, m, said, pair_weight) if pair_weight else None
     return _tf_requirement(c, m, said)
-
-
-#: The first words of pip's notice of the conflicts an install left, which pip prints once it
-#: has installed the packages (``InstallCommand._warn_about_conflicts``, called after
-#: ``install_given_reqs``, then "Successfully installed"): the install went on. The second is
-#: the legacy resolver's wording (pip 20.3 to 23.1, ``--use-deprecated=legacy-resolver``).
-INSTALLED_NOTICES = (
-    "dependency resolver does not currently take into account",
-    "legacy dependency resolver does not consider dependency conflicts",
-)
-
-
-def _noted_after_install(found: Optional[Finding], c: Conflict, quiet: bool) -> Optional[Finding]:
-    """``found`` as a note where it stands for one of TensorFlow's ordinary dependencies
-    outside TensorFlow's declared range that pip installed anyway, and nothing in the log
-    failed (``quiet``: pip's notice after the install is shown and no traceback): TensorFlow's
-    ranges are those it was tested with, and such a pair may well run. Keras, NumPy 2 and
-    protobuf keep their own causes, whose failure at import is certain."""
-    if (
-        found is None
-        or not quiet
-        or c.kind != "installed"
-        or c.source != "pip"
-        or c.requirer not in TF_DISTRIBUTIONS
-        or found.cause != causes.software.DEPENDENCY_OUT_OF_RANGE
-        or found.severity.rank <= Severity.INFO.rank
-    ):
-        return found
-    return dataclasses.replace(
-        found,
-        severity=Severity.INFO,
-        detail=found.detail
-        + " pip printed this once the install was done, and nothing in the log failed: "
-        f"TensorFlow declares the range it was tested with, and {c.target} {c.have} may well "
-        "run with it. The fix is for a failure that goes through the pair.",
-    )
 
 
 def _library_pin(c: Conflict) -> bool:
