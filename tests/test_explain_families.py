@@ -283,7 +283,7 @@ def test_the_system_loader_missing_a_cuda_library_for_a_program() -> None:
         ),
         (
             "ValueError: Unable to avoid copy while creating an array as requested.",
-            "dependency-out-of-range",
+            "numpy2-behaviour-change",
             "numpy<2",
         ),
         (

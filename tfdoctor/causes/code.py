@@ -18,6 +18,7 @@ TF_ESTIMATOR_REMOVED: Final = CauseId("tf-estimator-removed")
 KERAS3_BEHAVIOUR_CHANGE: Final = CauseId("keras3-behaviour-change")
 API_DEFAULT_CHANGED: Final = CauseId("api-default-changed")
 NUMPY_NAME_REMOVED: Final = CauseId("numpy-name-removed")
+NUMPY2_BEHAVIOUR_CHANGE: Final = CauseId("numpy2-behaviour-change")
 
 TF2_MIGRATE = "https://www.tensorflow.org/guide/migrate"
 
@@ -87,6 +88,17 @@ CAUSES: Mapping[str, Cause] = dict(
             "https://numpy.org/doc/stable/release/1.24.0-notes.html#expired-deprecations",
             "https://numpy.org/doc/stable/numpy_2_0_migration_guide.html",
         ),
+        define(
+            NUMPY2_BEHAVIOUR_CHANGE,
+            "Code written for NumPy 1 meets a behaviour NumPy 2 changed",
+            "NumPy 2.0 kept some names but changed what they do: np.array(obj, copy=False) "
+            "(and np.asarray's copy=False) now raises 'Unable to avoid copy while creating an "
+            "array as requested' where NumPy 1 copied silently. Code in a tool or in a library "
+            "it loads fails as soon as pip resolves NumPy 2.",
+            "https://numpy.org/doc/stable/numpy_2_0_migration_guide.html"
+            "#adapting-to-changes-in-the-copy-keyword",
+            "https://numpy.org/doc/stable/release/2.0.0-notes.html",
+        ),
     )
 )
 
@@ -143,4 +155,32 @@ def keras_tensors_fix(m: Machine) -> Fix:
         "code with TensorFlow before 2.4 (in an environment of Python 3.8 or older, the last "
         "that TensorFlow 2.3 supports).",
         m.pip_install("tensorflow<2.4"),
+    )
+
+
+def numpy_allow_pickle_fix(m: Machine) -> Fix:
+    """np.load of a file that holds object arrays under NumPy 1.16.3 and later: pass
+    allow_pickle=True where the file is trusted, or keep NumPy below 1.16.3."""
+    # NumPy 1.16.3 turned np.load's allow_pickle default to False (its release notes,
+    # CVE-2019-6446).
+    return Fix(
+        "From NumPy 1.16.3 np.load refuses the pickled object arrays a .npy/.npz file holds "
+        "unless asked (its allow_pickle default became False); the code was written for the "
+        "old default. Where the file is trusted, load it with np.load(path, allow_pickle=True) "
+        "(the call the traceback ends in), or keep NumPy below 1.16.3 for that code.",
+        m.pip_install("numpy<1.16.3"),
+    )
+
+
+def numpy2_copy_fix(m: Machine) -> Fix:
+    """np.array(obj, copy=False) under NumPy 2: NumPy 1, or code (or its library's release)
+    that asks for a copy only where needed."""
+    # NumPy 2.0's migration guide: copy=False now means "never copy"; np.asarray(obj) (or
+    # copy=None) is NumPy 1's copy=False.
+    return Fix(
+        "The code (or a library it loads, named in the traceback) was written for NumPy 1: "
+        "under NumPy 2 np.array(obj, copy=False) refuses to copy. Install NumPy 1 (numpy<2) in "
+        "this environment, or a release of that library that supports NumPy 2; in code of your "
+        "own replace np.array(obj, copy=False) with np.asarray(obj).",
+        m.pip_install("numpy<2"),
     )

@@ -1501,6 +1501,40 @@ def library_pin_fix(
     )
 
 
+def keras_submodules_fix(m: Machine) -> Fix:
+    """A standalone Keras 2.2.0-2.2.2 beside a keras_applications without the hook it calls:
+    Keras 2.2.4, which passes its submodules per call, or the keras_applications it pinned."""
+    # Keras 2.2.0-2.2.2's keras/applications/__init__.py calls
+    # keras_applications.set_keras_submodules on import; from 2.2.3 it calls it only where
+    # keras_applications lacks get_submodules_from_kwargs (1.0.6 on), and keras_applications
+    # 1.0.8 dropped the deprecated hook.
+    return Fix(
+        "The installed standalone Keras is older than its keras_applications: Keras 2.2.0 to "
+        "2.2.2 call keras_applications.set_keras_submodules on import, which newer "
+        "keras_applications releases no longer have. Install Keras 2.2.4, which passes its "
+        "submodules to keras_applications per call, or keep keras_applications at the "
+        "release that Keras pins (keras_applications<1.0.8).",
+        m.pip_install("keras==2.2.4"),
+    )
+
+
+def numba_numpy_fix(m: Machine, bound: str, upper: bool) -> Fix:
+    """NumPy inside the range the installed numba states at import (``bound`` or less where
+    ``upper``, else ``bound`` or greater), or the numba release for the installed NumPy."""
+    # numba/__init__.py's _ensure_critical_deps compares NumPy's (major, minor) with the
+    # range the numba release supports: "1.21 or less" admits every 1.21.x.
+    major, _, minor = bound.partition(".")
+    spec = f"numpy<{major}.{int(minor) + 1}" if upper and minor.isdigit() else f"numpy>={bound}"
+    said = f"NumPy {bound} or less" if upper else f"NumPy {bound} or greater"
+    return Fix(
+        f"The installed numba supports {said} and refuses to import with the NumPy this "
+        f"environment holds. Install NumPy in numba's range ({spec}, where it also fits "
+        "TensorFlow's and the other packages' ranges), or upgrade numba to a release that "
+        "supports the installed NumPy; `pip check` shows what is left.",
+        (*m.pip_install(spec), *m.pip("install --upgrade numba"), *m.pip("check")),
+    )
+
+
 def companion_fix(
     m: Machine,
     name: Optional[str],
@@ -2233,6 +2267,22 @@ def op_not_registered_fix(m: Machine, op: Optional[str]) -> Fix:
         "TensorFlow (load it with that release or a newer one), or by a process that had an "
         "add-on library loaded (import the package that provides the op before loading: "
         "the op's name usually says which).",
+        ("pip show tensorflow",),
+    )
+
+
+def graph_from_other_tf_fix(op: Optional[str]) -> Fix:
+    """A graph whose node carries an attribute the installed TensorFlow's op lacks: export it
+    again with this TensorFlow, or run it with the release that exported it."""
+    # node_def_util.cc's ValidateNodeDef: an attr the OpDef does not list is how a graph
+    # written by a newer (or other) TensorFlow reads to this one.
+    what = f"`{op}`" if op else "an op"
+    return Fix(
+        f"The graph was written by another TensorFlow release: its {what} node carries an "
+        "attribute the installed TensorFlow's op does not define (a newer release added it). "
+        "Export the graph again (freeze or save it from its checkpoint) with the installed "
+        "TensorFlow, or install the TensorFlow release that exported it (the model's README "
+        "or its producer version says which) and run it there.",
         ("pip show tensorflow",),
     )
 

@@ -1835,12 +1835,6 @@ def _graph_code(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.C
 #: The dependency each signature of ``dependency-out-of-range`` reads, as a pin to fall back to
 #: where TensorFlow's declared range does not already exclude the installed release, and why.
 _DEPENDENCY_PINS: dict[str, tuple[str, str, str]] = {
-    "numpy2-copy-false": (
-        "numpy",
-        "numpy<2",
-        "Install a NumPy 1 release (the code asks NumPy for copy=False, which NumPy 2 refuses), "
-        "or upgrade the package whose frame calls it to a release for NumPy 2.",
-    ),
     "wrapt-dictwrapper": (
         "wrapt",
         "wrapt<1.15",
@@ -2007,6 +2001,8 @@ def _keras(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseI
     if any(h.signature.id == "keras-internal-api-missing" for h in hits):
         # Whichever of TensorFlow's step-locked companions the machine shows off its line.
         return internal_caller_fix(m, internal_caller(m)[0])
+    if any(h.signature.id == "keras-applications-submodules-hook" for h in hits):
+        return causes.software.KERAS_VERSION, causes.software.keras_submodules_fix(m)
     return causes.software.KERAS_VERSION, causes.software.keras_match_fix(m)
 
 
@@ -3188,6 +3184,8 @@ def _api_default(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.
         return causes.code.API_DEFAULT_CHANGED, causes.code.optimizer_build_fix()
     if any(h.signature.id == "keras-tensor-not-dispatched" for h in hits):
         return causes.code.API_DEFAULT_CHANGED, causes.code.keras_tensors_fix(m)
+    if any(h.signature.id == "numpy-load-allow-pickle" for h in hits):
+        return causes.code.API_DEFAULT_CHANGED, causes.code.numpy_allow_pickle_fix(m)
     return causes.code.API_DEFAULT_CHANGED, causes.xla.pluggable_xla_fix()
 
 
@@ -3207,12 +3205,27 @@ def _op_kernel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
     return causes.runtime.OP_KERNEL_MISSING, causes.runtime.op_kernel_fix(_group(hits, "op"))
 
 
+def _library_pin(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    # Numba's own import check names the NumPy bound it was built for; pip's words are read in
+    # explain.packages; without either, the generic fix.
+    numba = next((h for h in hits if h.signature.id == "numba-numpy-range"), None)
+    bound = _group([numba], "numpy_version") if numba is not None else None
+    if numba is not None and bound is not None:
+        upper = any("or less" in line for _, line in numba.citations)
+        return causes.software.LIBRARY_PIN_CONFLICTS, causes.software.numba_numpy_fix(
+            m, bound, upper
+        )
+    return causes.software.LIBRARY_PIN_CONFLICTS, causes.software.library_pin_fix(m)
+
+
 def _op_unregistered(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     if any(h.signature.id == "tflite-flex-delegate-missing" for h in hits):
         return causes.software.OP_NOT_REGISTERED, causes.software.tflite_flex_fix()
     if all(h.signature.id.startswith("tflite-") for h in hits):
         return causes.software.OP_NOT_REGISTERED, causes.software.tflite_runtime_fix()
     op = _group(hits, "op")
+    if any(h.signature.id == "graph-attr-not-in-op" for h in hits):
+        return causes.software.OP_NOT_REGISTERED, causes.software.graph_from_other_tf_fix(op)
     return causes.software.OP_NOT_REGISTERED, causes.software.op_not_registered_fix(m, op)
 
 
@@ -3301,10 +3314,9 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.notebook.KERNEL_RESTART_NEEDED: lambda m: causes.notebook.restart_fix(
         "Runtime > Restart session in Colab"
     ),
-    # Read from pip's words (explain.packages); without them, the generic fixes.
-    causes.software.LIBRARY_PIN_CONFLICTS: causes.software.library_pin_fix,
     causes.platform.PINNED_SDIST_UNBUILDABLE: causes.platform.old_sdist_build_fix,
     causes.platform.DEPENDENCY_SDIST_BUILD_FAILS: causes.platform.replaced_dependency_fix,
+    causes.code.NUMPY2_BEHAVIOUR_CHANGE: causes.code.numpy2_copy_fix,
 }
 
 #: Cause -> the catalogue's fix builder, applied to the machine the log (and facts) show.
@@ -3428,6 +3440,7 @@ BUILDERS: dict[str, Builder] = {
         causes.gpu.NCCL_CUDA_MISMATCH,
         causes.gpu.nccl_cuda_fix(m, r.nccl_cuda),
     ),
+    causes.software.LIBRARY_PIN_CONFLICTS: _library_pin,
     **{cause: _simple(cause, build) for cause, build in _SIMPLE.items()},
 }
 
