@@ -136,3 +136,53 @@ def test_keras_older_than_its_keras_applications_is_told_the_keras_that_passes_s
 def test_another_modules_missing_set_keras_submodules_is_not_that_keras() -> None:
     text = "AttributeError: module 'efficientnet' has no attribute 'set_keras_submodules'\n"
     assert "keras-version" not in _causes(text)
+
+
+def test_python2s_words_under_a_pasted_tf_call_are_tensorflow_1_0s_renamed_op() -> None:
+    # Python 2 does not name the module; the source line kept above (without its indentation)
+    # shows the name is TensorFlow's.
+    text = (
+        "loss = tf.reduce_mean(tf.mul(weights, tf.square(labels - logits)))\n"
+        "AttributeError: 'module' object has no attribute 'mul'\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "api-removed"
+    assert "tf.multiply for tf.mul" in fix_text(top)
+
+
+def test_tensorflow_1_0s_renamed_op_in_a_python2_traceback() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "model.py", line 31, in build\n'
+        "    steps = tf.unpack(inputs, axis=1)\n"
+        "AttributeError: 'module' object has no attribute 'unpack'\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "api-removed"
+    assert "tf.unstack for tf.unpack" in fix_text(top)
+
+
+def test_python2s_words_under_another_modules_call_or_a_log_line_are_not_tensorflows() -> None:
+    for above in ("ratio = np.mul(a, b)", "WARNING:tensorflow:calling tf.mul(a, b)"):
+        text = f"{above}\nAttributeError: 'module' object has no attribute 'mul'\n"
+        assert "api-removed" not in _causes(text), above
+
+
+def test_colabs_refusal_of_tensorflow_1_is_a_dropped_hosted_line() -> None:
+    text = (
+        "ValueError                                Traceback (most recent call last)\n"
+        "<ipython-input-2-5c1a8e0e1f2b> in <module>()\n"
+        "----> 1 get_ipython().magic('tensorflow_version 1.x')\n"
+        "\n"
+        "ValueError: Tensorflow 1 is unsupported in Colab.\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "hosted-tf-line-dropped"
+    fix = fix_text(top)
+    assert "%tensorflow_version 1.x" in fix and "compat.v1" in fix
+    assert "local runtime" in fix and "tensorflow==1.15.5" in fix
+
+
+def test_colabs_own_tensorflow_2_is_not_a_dropped_line() -> None:
+    text = "TensorFlow 2.x selected.\nTensorflow 1 is supported in this notebook's runtime\n"
+    assert "hosted-tf-line-dropped" not in _causes(text)

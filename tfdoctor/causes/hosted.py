@@ -18,6 +18,7 @@ TPU_TF_WITHOUT_LIBTPU: Final = CauseId("tpu-tf-without-libtpu")
 TPU_GENERATION_UNSUPPORTED: Final = CauseId("tpu-generation-unsupported")
 TPU_NOT_FOUND: Final = CauseId("tpu-not-found")
 TPU_VERSION_MISMATCH: Final = CauseId("tpu-version-mismatch")
+HOSTED_TF_LINE_DROPPED: Final = CauseId("hosted-tf-line-dropped")
 
 #: The index the tensorflow-tpu wheels find libtpu on (Cloud TPU's TensorFlow guide).
 LIBTPU_INDEX = "https://storage.googleapis.com/libtpu-releases/index.html"
@@ -78,6 +79,17 @@ CAUSES: Mapping[str, Cause] = dict(
             "TensorFlow TPU software version exists for them, so TensorFlow runs on the host's "
             "CPU there.",
             "https://cloud.google.com/tpu/docs/v6e",
+        ),
+        define(
+            HOSTED_TF_LINE_DROPPED,
+            "The hosted image no longer offers the TensorFlow line the notebook selects",
+            "A hosted image ships the TensorFlow lines it supports; Colab's `%tensorflow_version "
+            "1.x` selected TensorFlow 1 while the image carried it, and since TensorFlow 1 left "
+            "the image (August 2022) the magic raises 'Tensorflow 1 is unsupported in Colab'. "
+            "The notebook has to run on the image's TensorFlow 2 or on a runtime of its own "
+            "with TensorFlow 1.",
+            "https://colab.research.google.com/notebooks/tensorflow_version.ipynb",
+            "https://github.com/googlecolab/colabtools/blob/main/google/colab/_tensorflow_magics.py",
         ),
     )
 )
@@ -181,4 +193,22 @@ def tpu_generation_fix(generation: str) -> Fix:
         "create the TPU VM on a generation it runs on (v5e, v5p, v4) with a tpu-vm-tf-* "
         "software version.",
         (),
+    )
+
+
+def hosted_tf1_dropped_fix() -> Fix:
+    """A notebook selecting TensorFlow 1 on an image that no longer has it: TensorFlow 2's
+    tf.compat.v1, or a local runtime with TensorFlow 1.15."""
+    return Fix(
+        "This image no longer ships TensorFlow 1: remove the `%tensorflow_version 1.x` line and "
+        "run the notebook on the image's TensorFlow 2 (TensorFlow 1 code through "
+        "`import tensorflow.compat.v1 as tf` and `tf.disable_v2_behavior()`, or the project's "
+        "release for TensorFlow 2). Code that needs TensorFlow 1 itself runs on a local "
+        "runtime (Connect > Connect to a local runtime) with TensorFlow 1.15 under Python 3.7 "
+        "or older.",
+        (
+            'python -m pip install "tensorflow==1.15.5" jupyter',
+            "jupyter notebook --NotebookApp.allow_origin='https://colab.research.google.com' "
+            "--port=8888 --NotebookApp.port_retries=0",
+        ),
     )

@@ -625,13 +625,24 @@ _ARROW = re.compile(r"[ \t]*-+> ?\d+[ \t]+")
 _CODE_LINE = re.compile(r"[ \t]{2,}(?!File \")(?P<code>\S[^\n]{0,498})")
 
 
+#: A source line a paste kept without its indentation: a Python statement (an assignment, or
+#: a call at its start; not a logger's ``WARNING:...`` line) that calls TensorFlow's public API
+#: (``output = tf.mul(a, b)``), so what it ran is still read.
+_TF_CODE_UNINDENTED = re.compile(
+    r"(?P<code>(?:[A-Za-z_][\w.]{0,100} ?[-+*/]?= ?[^\n]{0,300}?)?"
+    r"\b(?:tf|tensorflow)\.[A-Za-z_][\w.]{0,100}\([^\n]{0,300})"
+)
+
+
 def _code_above(text: str, start: int) -> str:
     """The indented source line right before the line starting at ``start`` (an exception
-    printed with no frames), or ``""``: Python prints the innermost frame's line there."""
+    printed with no frames), or an unindented one that calls TensorFlow's API, or ``""``:
+    Python prints the innermost frame's line there."""
     if start <= 0:
         return ""
     begin = text.rfind("\n", 0, start - 1) + 1
-    found = _CODE_LINE.fullmatch(text[begin : start - 1].rstrip("\r")[:500])
+    line = text[begin : start - 1].rstrip("\r")[:500]
+    found = _CODE_LINE.fullmatch(line) or _TF_CODE_UNINDENTED.fullmatch(line.rstrip())
     return found.group("code").rstrip() if found is not None else ""
 
 
