@@ -3305,6 +3305,7 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.software.LIBRARY_PIN_CONFLICTS: causes.software.library_pin_fix,
     causes.platform.PINNED_SDIST_UNBUILDABLE: causes.platform.old_sdist_build_fix,
     causes.platform.DEPENDENCY_SDIST_BUILD_FAILS: causes.platform.replaced_dependency_fix,
+    causes.gpu.TF_BUILD_WITHOUT_TENSORRT: lambda m: causes.gpu.tf_without_tensorrt_fix(),
 }
 
 #: Cause -> the catalogue's fix builder, applied to the machine the log (and facts) show.

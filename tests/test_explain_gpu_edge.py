@@ -1,0 +1,56 @@
+"""TF-TRT asked of a TensorFlow built without TensorRT (trt_convert.py's refusal, or its module
+left out of the CPU-only, Windows and macOS builds): a build with TensorRT, not another
+TensorRT."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.explaining import explained, fix_text, top_error
+
+_CAUSE = "tf-build-without-tensorrt"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "RuntimeError: Tensorflow has not been built with TensorRT support.",
+        "ERROR:tensorflow:Tensorflow needs to be built with TensorRT support enabled to allow "
+        "TF-TRT to operate.",
+        "ModuleNotFoundError: No module named 'tensorflow.python.compiler.tensorrt'",
+        "ModuleNotFoundError: No module named 'tensorflow.python.compiler.tensorrt.trt_convert'",
+    ],
+    ids=["refusal", "error-log-line", "module-missing", "trt-convert-missing"],
+)
+def test_tf_trt_in_a_build_without_tensorrt(line: str) -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "convert.py", line 2, in <module>\n'
+        "    from tensorflow.python.compiler.tensorrt import trt_convert as trt\n"
+        f"{line}\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == _CAUSE
+    fix = fix_text(top)
+    assert "tensorflow-gpu" in fix and "nvcr.io/nvidia/tensorflow" in fix
+    assert "is_tensorrt_enabled" in fix
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # TF-TRT imported and working: its INFO lines about the TensorRT it linked.
+        "INFO:tensorflow:Linked TensorRT version: (8, 4, 3)\n"
+        "INFO:tensorflow:Loaded TensorRT version: (8, 4, 3)\n",
+        # TensorRT's own Python package missing is not TensorFlow's build.
+        "ModuleNotFoundError: No module named 'tensorrt'\n",
+        # A TensorRT of another release is its own cause.
+        "ERROR:tensorflow:Loaded TensorRT 7.1.3 but linked TensorFlow against TensorRT 7.2.2. "
+        "TensorRT does not support forward compatibility.\n",
+        # Another module under tensorflow.python.compiler.
+        "ModuleNotFoundError: No module named 'tensorflow.python.compiler.mlir'\n",
+    ],
+    ids=["working-tf-trt", "tensorrt-package", "tensorrt-release", "other-compiler-module"],
+)
+def test_near_misses_are_not_a_build_without_tensorrt(text: str) -> None:
+    assert all(f.cause != _CAUSE for f in explained(text).findings)
