@@ -54,3 +54,32 @@ def test_tf_trt_in_a_build_without_tensorrt(line: str) -> None:
 )
 def test_near_misses_are_not_a_build_without_tensorrt(text: str) -> None:
     assert all(f.cause != _CAUSE for f in explained(text).findings)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        'Training stops at once: Python throws "illegal instruction, core dumped"',
+        "ILLEGAL instruction (Core Dumped) right after import tensorflow",
+    ],
+    ids=["quoted-with-comma", "mixed-case"],
+)
+def test_an_illegal_instruction_retold_in_a_persons_words(line: str) -> None:
+    top = top_error(explained(line + "\n"))
+    assert top.cause == "cpu-lacks-avx"
+    assert "AVX" in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # CUDA's kernel error: the GPU's illegal instruction, not the CPU's.
+        "tensorflow.python.framework.errors_impl.InternalError: CUDA_ERROR_ILLEGAL_INSTRUCTION: "
+        "an illegal instruction was encountered",
+        # The words without the crash: a question, not the process's end.
+        "Does TensorFlow 2.4 raise an illegal instruction on CPUs without AVX?",
+    ],
+    ids=["cuda-kernel", "question"],
+)
+def test_illegal_instruction_words_that_are_not_the_processs_crash(line: str) -> None:
+    assert all(f.cause != "cpu-lacks-avx" for f in explained(line + "\n").findings)
