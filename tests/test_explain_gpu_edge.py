@@ -83,3 +83,29 @@ def test_an_illegal_instruction_retold_in_a_persons_words(line: str) -> None:
 )
 def test_illegal_instruction_words_that_are_not_the_processs_crash(line: str) -> None:
     assert all(f.cause != "cpu-lacks-avx" for f in explained(line + "\n").findings)
+
+
+def test_a_package_found_without_its_submodule_is_installed_partly() -> None:
+    found = [
+        f
+        for f in explained("ImportError: No module named 'trt_helpers.detection'\n").findings
+        if f.cause == "package-not-installed"
+    ]
+    assert found and found[0].severity.name == "WARNING"
+    fix = fix_text(found[0])
+    assert "install step" in fix and "trt_helpers.__file__" in fix
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # The standard library's own package: no install step of a project.
+        "ModuleNotFoundError: No module named 'os.missing'",
+        # Python 2's unquoted words name the whole dotted path even when the package is absent.
+        "ImportError: No module named trt_helpers.detection",
+    ],
+    ids=["stdlib", "python2-words"],
+)
+def test_dotted_names_that_say_nothing_of_a_partial_install(line: str) -> None:
+    findings = explained(line + "\n").findings
+    assert all(f.cause != "package-not-installed" for f in findings)

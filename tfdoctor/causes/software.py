@@ -2070,6 +2070,20 @@ def unlisted_module_fix(module: str) -> Fix:
     )
 
 
+def partial_install_fix(top: str, module: str) -> Fix:
+    """A package ``top`` found without its submodule ``module``: where it was found, and its
+    own install step run again to the end."""
+    return Fix(
+        f"The package {top} was found but without {module}: see where it imported from. If "
+        "that is a clone or download of the project, run the project's install step again "
+        "until it ends without errors (`python -m pip install .` in its directory, or the "
+        "install script its instructions name) after the clone or download completed; if it "
+        f"is another folder named {top} on the path (in the working directory), rename it or "
+        "run from elsewhere.",
+        (f'python -c "import {top}; print({top}.__file__, list({top}.__path__))"',),
+    )
+
+
 def tflite_runtime_fix() -> Fix:
     """A TFLite model whose operators are newer than the runtime that loads it: a runtime of
     the converter's release or newer, or the model converted by the runtime's release."""
