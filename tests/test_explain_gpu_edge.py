@@ -109,3 +109,14 @@ def test_a_package_found_without_its_submodule_is_installed_partly() -> None:
 def test_dotted_names_that_say_nothing_of_a_partial_install(line: str) -> None:
     findings = explained(line + "\n").findings
     assert all(f.cause != "package-not-installed" for f in findings)
+
+
+def test_a_partial_install_names_the_projects_own_step_where_the_table_knows_it() -> None:
+    found = [
+        f
+        for f in explained("ImportError: No module named 'tf_trt_models.detection'\n").findings
+        if f.cause == "package-not-installed"
+    ]
+    assert found
+    fix = fix_text(found[0])
+    assert "./install.sh" in fix and "git submodule update --init" in fix

@@ -427,7 +427,7 @@ def _partly_installed(tb: Traceback, module: str) -> Optional[Finding]:
         f"{tb.where}: {tb.type}: {tb.message}\nPython found a package {top} but no {module} "
         f"in it: the install of {top} did not finish (its install step stopped or was not "
         f"run), or a folder named {top} on the path is not that package.",
-        causes.software.partial_install_fix(top, module),
+        causes.software.partial_install_fix(top, module, modules().install_steps.get(top)),
     )
 
 
