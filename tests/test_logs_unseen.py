@@ -43,10 +43,6 @@ PROPOSED_CAUSES: dict[str, str] = {
     "not fit the installed TensorFlow (header include paths such as nsync's, the framework "
     "library's versioned name or its absence before 1.4), so the compiler or linker fails before "
     "any op library exists",
-    "hosted-tf-line-dropped": "a hosted notebook image no longer offers the TensorFlow line the "
-    "notebook selects (Colab's `%tensorflow_version 1.x` after TensorFlow 1 left the image): the "
-    "notebook has to pip-install that release where the image's Python has a wheel for it, or "
-    "move to TensorFlow 2",
     "tf-metadata-unsatisfiable": "a TensorFlow release's own metadata requires a companion "
     "distribution at a version the index does not offer, or spells it so a resolver cannot match "
     "it (tensorflow-estimator '2.3.0-rc0' against the published 2.3.0rc0, tensorflow-intel "
@@ -91,11 +87,6 @@ PROPOSED_CAUSES: dict[str, str] = {
     "name the code relies on (imshow taking an image of shape (H, W, 1)) is missing and it fails "
     "outside TensorFlow; the fix is upgrading that library to the release the code needs, or code "
     "that does not rely on it",
-    "tensorrt-version-mismatch": "TF-TRT loads a TensorRT release other than the one the "
-    "TensorFlow build was compiled against (TensorFlow warns 'TensorRT mismatch. Compiled against "
-    "version X, but loaded Y'), so conversion or engine building may fail; the fix is the TensorRT "
-    "release the build names, or a TensorFlow built for the installed TensorRT (such as NVIDIA's "
-    "containers), not another CUDA",
     "pinned-release-not-published": "a notebook or requirements file pins a release of a package "
     "that the index does not offer yet (the pin was written ahead of the upload), so pip finds "
     "every earlier release and no matching distribution for the pin on any Python; the fix is the "
@@ -160,22 +151,11 @@ PROPOSED_CAUSES: dict[str, str] = {
     "TensorFlow 1.12), so cuBLAS and cuDNN fail to create their handles on it although memory "
     "is free; the fix is a TensorFlow built for a CUDA release that supports the GPU (CUDA 10.0 "
     "with TensorFlow 1.13), not memory growth or a reinstall of the same stack",
-    "numpy2-behaviour-change": "code written for NumPy 1 (in a tool or in the libraries it "
-    "loads, such as napari under DeepLabCut's labelling GUI) relies on a behaviour NumPy 2 "
-    "changed, not on a removed name: np.array(obj, copy=False) now raises 'Unable to avoid copy "
-    "while creating an array as requested' where NumPy 1 copied silently, so it fails as soon "
-    "as pip resolves NumPy 2; the fix is numpy<2 or releases of those libraries that support "
-    "NumPy 2, not another TensorFlow",
     "tflite-runtime-with-tensorflow": "the tflite_runtime package and a full TensorFlow are "
     "installed in one environment and both TFLite interpreters are loaded into one process, so "
     'the second registers the same pybind11 type again (\'generic_type: type "InterpreterWrapper" '
     "is already registered!'); the fix is one interpreter per environment (a fresh environment "
     "with only one of them), not another TensorFlow release",
-    "tf-build-without-tensorrt": "the installed TensorFlow build was compiled without TensorRT "
-    "support (the CPU-only package, the Windows builds), so TF-TRT is missing ('No module named "
-    "tensorflow.python.compiler.tensorrt') or refuses to operate whatever TensorRT is installed; "
-    "the fix is a TensorFlow built with TensorRT (the Linux GPU package, NVIDIA's NGC "
-    "containers), not another TensorRT",
 }
 
 _REQUIRED = {

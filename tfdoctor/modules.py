@@ -44,6 +44,16 @@ class SourceBuildNeeds(Record):
 
 
 @record
+class InstallStep(Record):
+    """A project installed by a step of its own, not by pip alone (a script in its clone)."""
+
+    #: The command, run in the project's clone, that installs it.
+    command: str
+    #: What the step does, in words.
+    what: str
+
+
+@record
 class RemovedModule(Record):
     """A standard module a Python release removed."""
 
@@ -114,6 +124,8 @@ class Modules(Record):
     removed_from_dist: Mapping[str, RemovedApi] = dataclasses.field(default_factory=dict)
     #: Distribution -> the runtime its Windows extension modules load (:class:`WindowsRuntime`).
     windows_runtimes: Mapping[str, WindowsRuntime] = dataclasses.field(default_factory=dict)
+    #: Import package -> the project's own install step (:class:`InstallStep`).
+    install_steps: Mapping[str, InstallStep] = dataclasses.field(default_factory=dict)
 
     def distribution(self, module: str) -> Optional[str]:
         """The distribution that installs ``module`` (a dotted name: its longest listed
@@ -170,6 +182,7 @@ def parse_modules(text: str, path: str = "<modules>") -> Modules:
             "removed_from_python",
             "removed_from_distribution",
             "windows_runtimes",
+            "install_steps",
         ),
     )
     reader.schema_version(top["schema_version"], MODULES_VERSION)
@@ -237,7 +250,29 @@ def parse_modules(text: str, path: str = "<modules>") -> Modules:
         _removed(reader, top, sources),
         _removed_from_dist(reader, top, sources),
         _windows_runtimes(reader, top, sources),
+        _install_steps(reader, top, sources, module),
     )
+
+
+def _install_steps(
+    reader: NodeReader,
+    top: Mapping[str, Node],
+    sources: Mapping[str, DataSource],
+    module: Callable[[Node, str], str],
+) -> dict[str, InstallStep]:
+    """The ``install_steps`` rows: import package -> the project's own install step."""
+    if "install_steps" not in top:
+        return {}
+    out: dict[str, InstallStep] = {}
+    for where, name, fields in reader.keyed_rows(
+        top["install_steps"], "install_steps", "module", ("command", "what", "source"), (), module
+    ):
+        reader.source_ids(fields["source"], f"{where}.source", sources)
+        out[name] = InstallStep(
+            reader.required_string(fields["command"], f"{where}.command"),
+            reader.required_string(fields["what"], f"{where}.what"),
+        )
+    return out
 
 
 _DLL = re.compile(r"^[\w.-]+\.dll$", re.IGNORECASE)

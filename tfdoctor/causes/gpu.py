@@ -65,6 +65,7 @@ LIBCUDA_STUB: Final = CauseId("libcuda-stub")
 ROCM_VERSION_MISMATCH: Final = CauseId("rocm-version-mismatch")
 NCCL_CUDA_MISMATCH: Final = CauseId("nccl-cuda-mismatch")
 TENSORRT_VERSION_MISMATCH: Final = CauseId("tensorrt-version-mismatch")
+TF_BUILD_WITHOUT_TENSORRT: Final = CauseId("tf-build-without-tensorrt")
 
 #: AMD's table of the TensorFlow releases each ROCm release supports; tensorflow-rocm's
 #: version is ``<TensorFlow version>.<ROCm version without dots>`` (2.14.0.600: ROCm 6.0.0).
@@ -280,6 +281,21 @@ CAUSES: Mapping[str, Cause] = dict(
             "('Things may not work') and refuses an older major.",
             "https://github.com/tensorflow/tensorflow/blob/v2.4.0/tensorflow/python/compiler/"
             "tensorrt/trt_convert.py",
+            "https://docs.nvidia.com/deeplearning/frameworks/tf-trt-user-guide/index.html",
+        ),
+        define(
+            TF_BUILD_WITHOUT_TENSORRT,
+            "The installed TensorFlow was built without TensorRT",
+            "TF-TRT (tensorflow.python.compiler.tensorrt, tf.experimental.tensorrt) exists only "
+            "in TensorFlow builds made with TensorRT support: the Linux GPU packages up to 2.17 "
+            "and NVIDIA's TensorFlow containers. The CPU-only package and the Windows and macOS "
+            "builds leave the module out or answer is_tensorrt_enabled() with False, and "
+            "trt_convert.py then raises 'Tensorflow has not been built with TensorRT support'; "
+            "TensorFlow 2.18 disabled TensorRT in its CUDA builds. Installing TensorRT does not "
+            "add TF-TRT to such a build.",
+            "https://github.com/tensorflow/tensorflow/blob/v2.4.0/tensorflow/python/compiler/"
+            "tensorrt/trt_convert.py",
+            "https://github.com/tensorflow/tensorflow/releases/tag/v2.18.0",
             "https://docs.nvidia.com/deeplearning/frameworks/tf-trt-user-guide/index.html",
         ),
     )
@@ -1827,6 +1843,25 @@ def _cupti_wheel_fix(m: Machine, library: str, cuda: Optional[str], note: str) -
     if site:
         commands = (*commands, m.ld_path_with((lib_dir,)))
     return Fix(text + note, commands)
+
+
+def tf_without_tensorrt_fix() -> Fix:
+    """TF-TRT asked of a TensorFlow built without TensorRT: a build that has it."""
+    return Fix(
+        "This TensorFlow was built without TensorRT, so TF-TRT is not in it; installing "
+        "TensorRT does not add it. Run TF-TRT under a TensorFlow built with TensorRT, on Linux "
+        "with an NVIDIA GPU: NVIDIA's NGC TensorFlow container (nvcr.io/nvidia/tensorflow, "
+        "which pairs each release with its TensorRT), or the Linux GPU pip package "
+        "(tensorflow-gpu up to 2.0, tensorflow from 2.1) of a release up to 2.17 with NVIDIA's "
+        "TensorRT installed beside it (TensorFlow 2.18 dropped TensorRT from its builds). The "
+        "CPU-only package and the Windows and macOS builds have no TF-TRT; the first command "
+        "says whether the installed build has it.",
+        (
+            'python -c "from tensorflow.compiler.tf2tensorrt import _pywrap_py_utils as u; '
+            'print(u.is_tensorrt_enabled())"',
+            'python -m pip install "tensorflow[and-cuda]==2.17.*"',
+        ),
+    )
 
 
 def tensorrt_version_fix(linked: Optional[str], loaded: Optional[str]) -> Fix:

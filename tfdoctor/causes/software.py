@@ -22,7 +22,7 @@ from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts, normalize_name
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import Companion, spec_contains, version_key
-from tfdoctor.modules import modules
+from tfdoctor.modules import InstallStep, modules
 from tfdoctor.wheel_index import ReleaseWheels, platform_words, releases_of, system_name
 
 #: The ids of this area's causes, as checks, explain and scan name them.
@@ -2101,6 +2101,29 @@ def unlisted_module_fix(module: str) -> Fix:
         # No install command: a guessed name can be another project's distribution on PyPI
         # (object-detection is not TensorFlow's Object Detection API); the check is safe.
         (f'python -c "import {module}"',),
+    )
+
+
+def partial_install_fix(top: str, module: str, step: Optional[InstallStep] = None) -> Fix:
+    """A package ``top`` found without its submodule ``module``: where it was found, and its
+    own install step (``step``, where the module table knows it) run again to the end."""
+    check = f'python -c "import {top}; print({top}.__file__, list({top}.__path__))"'
+    if step is not None:
+        return Fix(
+            f"The package {top} was found but without {module}: its install did not finish. "
+            f"{top} is installed by {step.what}: in the complete clone of the project run "
+            f"`{step.command}` again and let it end without errors (on a stable connection: it "
+            "downloads).",
+            ("git submodule update --init", step.command, check),
+        )
+    return Fix(
+        f"The package {top} was found but without {module}: see where it imported from. If "
+        "that is a clone or download of the project, run the project's install step again "
+        "until it ends without errors (`python -m pip install .` in its directory, or the "
+        "install script its instructions name) after the clone or download completed; if it "
+        f"is another folder named {top} on the path (in the working directory), rename it or "
+        "run from elsewhere.",
+        (check,),
     )
 
 

@@ -3318,6 +3318,7 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.platform.PINNED_SDIST_UNBUILDABLE: causes.platform.old_sdist_build_fix,
     causes.platform.DEPENDENCY_SDIST_BUILD_FAILS: causes.platform.replaced_dependency_fix,
     causes.code.NUMPY2_BEHAVIOUR_CHANGE: causes.code.numpy2_copy_fix,
+    causes.gpu.TF_BUILD_WITHOUT_TENSORRT: lambda m: causes.gpu.tf_without_tensorrt_fix(),
 }
 
 #: Cause -> the catalogue's fix builder, applied to the machine the log (and facts) show.

@@ -383,9 +383,10 @@ def _unlisted_module(tb: Traceback, module: str, m: Machine) -> Optional[Finding
     """``No module named 'X'`` for a top-level module no listed distribution installs: a
     package not installed in the Python that ran, whichever it is (or the user's own module
     off the path). A warning: which distribution provides X is not known, only likely."""
+    if "." in module:
+        return _partly_installed(tb, module)
     if (
-        "." in module
-        or module.startswith("_")
+        module.startswith("_")
         or module in _stdlib()
         or module in modules().removed
         or tb.name not in ("ModuleNotFoundError", "ImportError")
@@ -400,6 +401,33 @@ def _unlisted_module(tb: Traceback, module: str, m: Machine) -> Optional[Finding
         f"{module}: the one that does is not installed here, or {module} is a module of the "
         "code's own project that is not on the path.",
         causes.software.unlisted_module_fix(module),
+    )
+
+
+def _partly_installed(tb: Traceback, module: str) -> Optional[Finding]:
+    """``No module named 'pkg.sub'`` for a package no listed distribution installs: Python 3
+    names the first part of a dotted import it could not find (importlib._bootstrap's
+    _find_and_load_unlocked), so ``pkg`` itself imported and lacks ``sub``: a package whose
+    install stopped or was never run to its end (a clone whose install step failed), or a
+    folder of that name on the path. A warning: which of them, the log does not say."""
+    top = module.split(".", 1)[0]
+    if (
+        top.startswith("_")
+        or top in _stdlib()
+        or top in modules().dists
+        or top in modules().removed
+        or tb.name not in ("ModuleNotFoundError", "ImportError")
+    ):
+        return None
+    return causes.finding(
+        "explain.package-not-installed",
+        Severity.WARNING,
+        causes.software.PACKAGE_NOT_INSTALLED,
+        f"The package {top} imported without its module {module}: installed only partly",
+        f"{tb.where}: {tb.type}: {tb.message}\nPython found a package {top} but no {module} "
+        f"in it: the install of {top} did not finish (its install step stopped or was not "
+        f"run), or a folder named {top} on the path is not that package.",
+        causes.software.partial_install_fix(top, module, modules().install_steps.get(top)),
     )
 
 

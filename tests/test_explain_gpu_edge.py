@@ -1,0 +1,122 @@
+"""TF-TRT asked of a TensorFlow built without TensorRT (trt_convert.py's refusal, or its module
+left out of the CPU-only, Windows and macOS builds): a build with TensorRT, not another
+TensorRT."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.explaining import explained, fix_text, top_error
+
+_CAUSE = "tf-build-without-tensorrt"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "RuntimeError: Tensorflow has not been built with TensorRT support.",
+        "ERROR:tensorflow:Tensorflow needs to be built with TensorRT support enabled to allow "
+        "TF-TRT to operate.",
+        "ModuleNotFoundError: No module named 'tensorflow.python.compiler.tensorrt'",
+        "ModuleNotFoundError: No module named 'tensorflow.python.compiler.tensorrt.trt_convert'",
+    ],
+    ids=["refusal", "error-log-line", "module-missing", "trt-convert-missing"],
+)
+def test_tf_trt_in_a_build_without_tensorrt(line: str) -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "convert.py", line 2, in <module>\n'
+        "    from tensorflow.python.compiler.tensorrt import trt_convert as trt\n"
+        f"{line}\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == _CAUSE
+    fix = fix_text(top)
+    assert "tensorflow-gpu" in fix and "nvcr.io/nvidia/tensorflow" in fix
+    assert "is_tensorrt_enabled" in fix
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # TF-TRT imported and working: its INFO lines about the TensorRT it linked.
+        "INFO:tensorflow:Linked TensorRT version: (8, 4, 3)\n"
+        "INFO:tensorflow:Loaded TensorRT version: (8, 4, 3)\n",
+        # TensorRT's own Python package missing is not TensorFlow's build.
+        "ModuleNotFoundError: No module named 'tensorrt'\n",
+        # A TensorRT of another release is its own cause.
+        "ERROR:tensorflow:Loaded TensorRT 7.1.3 but linked TensorFlow against TensorRT 7.2.2. "
+        "TensorRT does not support forward compatibility.\n",
+        # Another module under tensorflow.python.compiler.
+        "ModuleNotFoundError: No module named 'tensorflow.python.compiler.mlir'\n",
+    ],
+    ids=["working-tf-trt", "tensorrt-package", "tensorrt-release", "other-compiler-module"],
+)
+def test_near_misses_are_not_a_build_without_tensorrt(text: str) -> None:
+    assert all(f.cause != _CAUSE for f in explained(text).findings)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        'Training stops at once: Python throws "illegal instruction, core dumped"',
+        "ILLEGAL instruction (Core Dumped) right after import tensorflow",
+    ],
+    ids=["quoted-with-comma", "mixed-case"],
+)
+def test_an_illegal_instruction_retold_in_a_persons_words(line: str) -> None:
+    top = top_error(explained(line + "\n"))
+    assert top.cause == "cpu-lacks-avx"
+    assert "AVX" in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # CUDA's kernel error: the GPU's illegal instruction, not the CPU's.
+        "tensorflow.python.framework.errors_impl.InternalError: CUDA_ERROR_ILLEGAL_INSTRUCTION: "
+        "an illegal instruction was encountered",
+        # The words without the crash: a question, not the process's end.
+        "Does TensorFlow 2.4 raise an illegal instruction on CPUs without AVX?",
+    ],
+    ids=["cuda-kernel", "question"],
+)
+def test_illegal_instruction_words_that_are_not_the_processs_crash(line: str) -> None:
+    assert all(f.cause != "cpu-lacks-avx" for f in explained(line + "\n").findings)
+
+
+def test_a_package_found_without_its_submodule_is_installed_partly() -> None:
+    found = [
+        f
+        for f in explained("ImportError: No module named 'trt_helpers.detection'\n").findings
+        if f.cause == "package-not-installed"
+    ]
+    assert found and found[0].severity.name == "WARNING"
+    fix = fix_text(found[0])
+    assert "install step" in fix and "trt_helpers.__file__" in fix
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # The standard library's own package: no install step of a project.
+        "ModuleNotFoundError: No module named 'os.missing'",
+        # Python 2's unquoted words name the whole dotted path even when the package is absent.
+        "ImportError: No module named trt_helpers.detection",
+    ],
+    ids=["stdlib", "python2-words"],
+)
+def test_dotted_names_that_say_nothing_of_a_partial_install(line: str) -> None:
+    findings = explained(line + "\n").findings
+    assert all(f.cause != "package-not-installed" for f in findings)
+
+
+def test_a_partial_install_names_the_projects_own_step_where_the_table_knows_it() -> None:
+    found = [
+        f
+        for f in explained("ImportError: No module named 'tf_trt_models.detection'\n").findings
+        if f.cause == "package-not-installed"
+    ]
+    assert found
+    fix = fix_text(found[0])
+    assert "./install.sh" in fix and "git submodule update --init" in fix
