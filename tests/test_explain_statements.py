@@ -89,8 +89,16 @@ def test_the_source_line_above_an_exception_without_frames_is_its_code() -> None
     py2 = "AttributeError: 'module' object has no attribute 'Session'\n"
     (tb,) = read_tracebacks("        sess = tf.Session(config=cfg)\n" + py2)
     assert (tb.code, tb.frames) == ("sess = tf.Session(config=cfg)", ())
-    # Not indented (prose, a prompt), a frame's own line, or frames printed: no such line.
-    for above in ("sess = tf.Session()\n", '  File "run.py", line 3, in <module>\n', ""):
+    # A paste that lost the indentation still shows a statement calling TensorFlow's API.
+    (tb,) = read_tracebacks("sess = tf.Session()\n" + py2)
+    assert tb.code == "sess = tf.Session()"
+    # Prose, a prompt, a frame's own line, or frames printed: no such line.
+    for above in (
+        "I then ran the session and got this:\n",
+        ">>> print(x)\n",
+        '  File "run.py", line 3, in <module>\n',
+        "",
+    ):
         (tb,) = read_tracebacks(above + py2)
         assert tb.code == ""
 
