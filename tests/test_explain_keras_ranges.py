@@ -78,7 +78,13 @@ def test_keras_tensors_refusing_code_written_before_tf24_is_a_changed_default(
     top = top_error(explained(line))
     assert top.cause == "api-default-changed"
     fix = fix_text(top)
-    assert "Lambda" in fix and "tensorflow<2.4" in fix
+    # No Python shown: the release is named, no install that may find no wheel.
+    assert "Lambda" in fix and "before 2.4" in fix and "tensorflow<2.4" not in fix
+    # TensorFlow 2.3's wheels stop at Python 3.8: the install only where the Python fits.
+    on_38 = fix_text(top_error(explained("$ python --version\nPython 3.8.10\n" + line)))
+    assert "tensorflow<2.4" in on_38
+    on_311 = fix_text(top_error(explained("$ python --version\nPython 3.11.4\n" + line)))
+    assert "tensorflow<2.4" not in on_311
 
 
 def test_keras_3s_kerastensor_refusal_stays_keras_3() -> None:

@@ -9,6 +9,7 @@ from tfdoctor.causes.base import Cause, CauseId, define
 from tfdoctor.causes.common import TF_KERAS_OF_MINOR, companion_install, legacy_keras_switch
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine
+from tfdoctor.matrix import version_key
 
 #: The ids of this area's causes, as checks, explain and scan name them.
 API_REMOVED: Final = CauseId("api-removed")
@@ -154,7 +155,11 @@ def keras_tensors_fix(m: Machine) -> Fix:
         "model's inputs in a layer (tf.keras.layers.Lambda(lambda x: ...)(inputs)), or run the "
         "code with TensorFlow before 2.4 (in an environment of Python 3.8 or older, the last "
         "that TensorFlow 2.3 supports).",
-        m.pip_install("tensorflow<2.4"),
+        # TensorFlow 2.3's wheels stop at Python 3.8: on a later Python the install would
+        # find nothing, so the command is given only where the log shows a Python it fits.
+        m.pip_install("tensorflow<2.4")
+        if m.python_version and version_key(m.python_version)[:2] <= (3, 8)
+        else (),
     )
 
 
@@ -167,8 +172,19 @@ def numpy_allow_pickle_fix(m: Machine) -> Fix:
         "From NumPy 1.16.3 np.load refuses the pickled object arrays a .npy/.npz file holds "
         "unless asked (its allow_pickle default became False); the code was written for the "
         "old default. Where the file is trusted, load it with np.load(path, allow_pickle=True) "
-        "(the call the traceback ends in), or keep NumPy below 1.16.3 for that code.",
-        m.pip_install("numpy<1.16.3"),
+        "(the call the traceback ends in), or keep NumPy below 1.16.3 for that code where the "
+        "environment allows it (NumPy 1.16 has wheels up to Python 3.7, and TensorFlow 2.4 and "
+        "later require a later NumPy).",
+        # The pin is given only where the log shows a TensorFlow 1 on Python 3.7 or older, the
+        # environments NumPy 1.16's wheels and TensorFlow's NumPy range both admit.
+        m.pip_install("numpy<1.16.3")
+        if (
+            m.python_version
+            and version_key(m.python_version)[:2] <= (3, 7)
+            and m.tf is not None
+            and version_key(m.tf.version)[:1] == (1,)
+        )
+        else (),
     )
 
 

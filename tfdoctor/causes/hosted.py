@@ -207,8 +207,12 @@ def hosted_tf1_dropped_fix() -> Fix:
         "runtime (Connect > Connect to a local runtime) with TensorFlow 1.15 under Python 3.7 "
         "or older.",
         (
-            'python -m pip install "tensorflow==1.15.5" jupyter',
-            "jupyter notebook --NotebookApp.allow_origin='https://colab.research.google.com' "
+            # TensorFlow 1.15's wheels stop at Python 3.7: an environment of that Python (a
+            # venv: the local machine's installer is not shown, so no conda).
+            "python3.7 -m venv tf1",
+            'tf1/bin/python -m pip install "tensorflow==1.15.5" jupyter',
+            "tf1/bin/jupyter notebook "
+            "--NotebookApp.allow_origin='https://colab.research.google.com' "
             "--port=8888 --NotebookApp.port_retries=0",
         ),
     )
