@@ -155,12 +155,17 @@ def keras_tensors_fix(m: Machine) -> Fix:
         "model's inputs in a layer (tf.keras.layers.Lambda(lambda x: ...)(inputs)), or run the "
         "code with TensorFlow before 2.4 (in an environment of Python 3.8 or older, the last "
         "that TensorFlow 2.3 supports).",
-        # TensorFlow 2.3's wheels stop at Python 3.8: on a later Python the install would
-        # find nothing, so the command is given only where the log shows a Python it fits.
-        m.pip_install("tensorflow<2.4")
-        if m.python_version and version_key(m.python_version)[:2] <= (3, 8)
-        else (),
+        # The install only where the log shows a Python that TensorFlow 2.3 publishes wheels
+        # for (the matrix's line): on another the install would find nothing.
+        m.pip_install("tensorflow<2.4") if _line_serves(m, "2.3") else (),
     )
+
+
+def _line_serves(m: Machine, line: str) -> bool:
+    """Whether the log shows a Python that TensorFlow ``line`` publishes wheels for (the
+    matrix); False where the Python or the line is unknown."""
+    found = m.matrix.line_for(line) if m.matrix is not None else None
+    return bool(m.python_version) and found is not None and found.has_wheels_for(m.python_version)
 
 
 def numpy_allow_pickle_fix(m: Machine) -> Fix:
