@@ -12,18 +12,46 @@ from tfdoctor.evidence.pip import read_refusals, read_unmatched
 # --- an environment marker after the requirement ------------------------------------------------
 
 
-def test_a_refusal_with_an_extras_marker_keeps_its_list_and_specifier() -> None:
-    line = (
-        "ERROR: Could not find a version that satisfies the requirement dm-reverb==0.2.0; "
-        'extra == "reverb" (from dm-acme[reverb]) (from versions: none)'
-    )
+_EXTRA_MARKER = (
+    "ERROR: Could not find a version that satisfies the requirement dm-reverb==0.2.0; "
+    'extra == "reverb" (from dm-acme[reverb]) (from versions: none)'
+)
+#: Parentheses inside the marker group its clauses; pip's own "(from ...)" ends it.
+_GROUPED_MARKER = (
+    "ERROR: Could not find a version that satisfies the requirement tensorflow-macos>=2.7.0; "
+    '(sys_platform == "darwin" and python_version < "3.11") and extra == "full" '
+    "(from mytool[full]) (from versions: none)"
+)
+
+
+@pytest.mark.parametrize(
+    ("line", "dist", "spec", "versions"),
+    [
+        pytest.param(_EXTRA_MARKER, "dm-reverb", "==0.2.0", (), id="extra"),
+        pytest.param(
+            "Could not find a version that satisfies the requirement tensorflow-io-gcs-filesystem"
+            '>=0.23.1; platform_machine != "arm64" (from tensorflow) (from versions: 0.20.0)',
+            "tensorflow-io-gcs-filesystem",
+            ">=0.23.1",
+            ("0.20.0",),
+            id="platform",
+        ),
+        pytest.param(_GROUPED_MARKER, "tensorflow-macos", ">=2.7.0", (), id="grouped-clauses"),
+    ],
+)
+def test_a_marker_after_the_requirement_keeps_its_list_and_specifier(
+    line: str, dist: str, spec: str, versions: tuple[str, ...]
+) -> None:
     (refusal,) = read_refusals([line])
     assert (refusal.dist, refusal.spec, refusal.versions, refusal.shown) == (
-        "dm-reverb",
-        "==0.2.0",
-        (),
+        dist,
+        spec,
+        versions,
         True,
     )
+
+
+def test_the_unmatched_line_drops_its_marker() -> None:
     last = 'ERROR: No matching distribution found for dm-reverb==0.2.0; extra == "reverb"'
     assert read_unmatched(last) == ("dm-reverb", "==0.2.0")
 
@@ -42,31 +70,10 @@ def test_a_companion_refused_under_an_extra_is_read_as_the_release_it_names() ->
     assert "No release of dm-reverb" not in fix
 
 
-def test_a_platform_marker_is_not_part_of_the_specifier() -> None:
-    line = (
-        "Could not find a version that satisfies the requirement tensorflow-io-gcs-filesystem"
-        '>=0.23.1; platform_machine != "arm64" (from tensorflow) (from versions: 0.20.0)'
-    )
-    (refusal,) = read_refusals([line])
-    assert (refusal.spec, refusal.versions) == (">=0.23.1", ("0.20.0",))
-
-
-def test_a_marker_with_grouped_clauses_keeps_the_list_it_is_followed_by() -> None:
-    # Parentheses inside the marker group its clauses; pip's own "(from ...)" ends it.
-    line = (
-        "ERROR: Could not find a version that satisfies the requirement tensorflow-macos>=2.7.0; "
-        '(sys_platform == "darwin" and python_version < "3.11") and extra == "full" '
-        "(from mytool[full]) (from versions: none)"
-    )
-    (refusal,) = read_refusals([line])
-    assert (refusal.dist, refusal.spec, refusal.versions, refusal.shown) == (
-        "tensorflow-macos",
-        ">=2.7.0",
-        (),
-        True,
-    )
+def test_a_grouped_marker_with_no_release_is_no_wheel_for_this_system() -> None:
     # pip saw no release at all: no wheel for this system, not a pip too old to read one.
-    assert top_error(explained(line.removeprefix("ERROR: "))).cause == "tf-no-wheel-for-python"
+    line = _GROUPED_MARKER.removeprefix("ERROR: ")
+    assert top_error(explained(line)).cause == "tf-no-wheel-for-python"
 
 
 # --- a yanked placeholder pip fell back to ------------------------------------------------------
