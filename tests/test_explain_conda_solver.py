@@ -4,6 +4,7 @@ system version (virtual package) the solver does not see."""
 
 from __future__ import annotations
 
+import platform
 import subprocess
 from pathlib import Path
 
@@ -104,8 +105,8 @@ def test_pixi_excluding_a_package_with_linux_wheels_is_not_read_as_macos() -> No
             "  - nothing provides __cuda needed by tensorflow-2.10.0-cuda112py310he87a039_0",
             "nvidia-smi",
         ),
-        ("   └─ __cuda >=11.8, which is missing on the system.", "CONDA_OVERRIDE_CUDA=11.8"),
-        ("   └─ __osx >=12, which is missing on the system.", "CONDA_OVERRIDE_OSX=12"),
+        ("   └─ __cuda >=11.8, which is missing on the system.", "Below 11.8, no declaration"),
+        ("   └─ __osx >=12, which is missing on the system.", "CONDA_OVERRIDE_OSX="),
         ("   └─ __glibc >=2.28,<3.0.a0 *, which is missing on the system.", "ldd --version"),
     ],
     ids=["libsolv-cuda", "libmamba-cuda-floor", "libmamba-osx", "libmamba-glibc"],
@@ -113,6 +114,31 @@ def test_pixi_excluding_a_package_with_linux_wheels_is_not_read_as_macos() -> No
 def test_a_virtual_package_the_solver_lacks(line: str, words: str) -> None:
     top = top_error(explained(line + "\n"))
     assert top.cause == _VIRTUAL and words in fix_text(top)
+
+
+@pytest.mark.parametrize("package", ["__cuda", "__osx", "__glibc"])
+def test_the_override_is_never_the_floor_the_builds_ask_for(package: str) -> None:
+    # Declaring the floor would hand a machine below it builds it cannot run.
+    line = f"   └─ {package} >=99.1, which is missing on the system.\n"
+    top = top_error(explained(line))
+    assert top.fix is not None and "=99.1" not in " ".join(top.fix.commands)
+
+
+@pytest.mark.skipif(
+    platform.system() != "Linux" or platform.libc_ver()[0] != "glibc", reason="glibc's ldd"
+)
+def test_the_glibc_override_command_reads_this_machines_glibc() -> None:
+    line = "   └─ __glibc >=2.17,<3.0.a0 *, which is missing on the system.\n"
+    top = top_error(explained(line))
+    assert top.fix is not None
+    (export,) = [c for c in top.fix.commands if c.startswith("export ")]
+    out = subprocess.run(
+        ["bash", "-c", f'{export} && printf %s "$CONDA_OVERRIDE_GLIBC"'],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert out == platform.libc_ver()[1]
 
 
 def test_another_platforms_virtual_package_is_not_a_version_to_declare() -> None:
@@ -159,3 +185,45 @@ def test_cuda_packages_without_a_mac_shown_name_no_macos_build() -> None:
         "ResolvePackageNotFound:\n  - cudatoolkit==10.1.243=h74a9793_0\n  - vc==14.2=h21ff451_1\n"
     )
     assert "tensorflow-macos" not in fix_text(top_error(explained(text)))
+
+
+def test_a_linux_package_unresolved_on_linux_is_not_another_platforms() -> None:
+    # The conda that refused runs on Linux (its own frame's path): libgcc-ng is this
+    # platform's package, so the file is not another platform's export for it.
+    text = (
+        'File "/home/user/anaconda3/lib/python3.8/site-packages/conda/cli/main.py", line 1\n'
+        "ResolvePackageNotFound:\n  - libgcc-ng==7.2.0=hdf63c60_3\n"
+    )
+    for finding in explained(text).findings:
+        assert "libgcc-ng exists for Linux only" not in finding.detail
+        assert finding.fix is None or "packages of another platform" not in fix_text(finding)
+
+
+def test_a_windows_package_unresolved_on_linux_stays_another_platforms() -> None:
+    text = (
+        'File "/home/user/anaconda3/lib/python3.8/site-packages/conda/cli/main.py", line 1\n'
+        "ResolvePackageNotFound:\n  - vs2015_runtime=14.16.27012=hf0eaf9b_1\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == _OTHER and "vs2015_runtime exists for Windows only" in top.detail
+
+
+def test_the_pypi_fix_also_drops_the_builds_conda_did_not_find(tmp_path: Path) -> None:
+    env = tmp_path / "environment.yml"
+    env.write_text(
+        "name: proj\ndependencies:\n  - zlib=1.2.11=h7b6447c_3\n  - numpy=1.18.1=py37h4f9e942_0\n"
+        "  - tensorflow-addons=0.7.1\n  - pip:\n    - tqdm==4.40.0\n"
+    )
+    text = (
+        f"conda env create -f {env}\nResolvePackageNotFound:\n"
+        "  - numpy==1.18.1=py37h4f9e942_0\n  - tensorflow-addons=0.7.1\n"
+    )
+    pypi = next(x for x in explained(text).findings if x.cause == _PYPI)
+    assert pypi.fix is not None
+    # The fix's own first command: what conda reads next has neither.
+    subprocess.run(pypi.fix.commands[0], shell=True, check=True)
+    created = pypi.fix.commands[1].rsplit(" ", 1)[-1]
+    out = Path(created).read_text()
+    assert "  - numpy=1.18.1\n" in out and "  - zlib=1.2.11\n" in out
+    assert "tensorflow-addons" not in out and "    - tqdm==4.40.0\n" in out
+    assert "name: proj" in out and "tensorflow-addons==0.7.1" in pypi.fix.commands[-1]

@@ -161,6 +161,34 @@ def test_an_osx64_conda_searching_apples_channel_is_emulated() -> None:
     assert "Miniforge3-MacOSX-arm64.sh" in fix_text(found)
 
 
+_APPLE_CHANNEL = (
+    "PackagesNotFoundError: The following packages are not available from current channels:\n"
+    "\n  - tensorflow-deps\n\nCurrent channels:\n\n"
+    "  - https://conda.anaconda.org/apple/osx-64\n"
+)
+
+
+def test_an_osx64_conda_on_an_intel_mac_gets_pypi_not_the_arm64_installer() -> None:
+    # An Intel Mac following Apple's guide prints the same search: its conda is native.
+    text = "machdep.cpu.brand_string: Intel(R) Core(TM) i7-8850H\n" + _APPLE_CHANNEL
+    causes = {f.cause for f in explained(text).findings}
+    assert "cpu-emulated" not in causes
+    found = _named(explained(text), "wheel-mismatch")
+    fix = fix_text(found)
+    assert "arm64" not in " ".join(found.fix.commands if found.fix else ())
+    assert "pip install" in fix and "macOS x86-64 wheels" in fix
+
+
+def test_an_osx64_conda_on_apple_silicon_shown_gets_the_arm64_conda_alone() -> None:
+    found = _named(explained("macOS-12.6-arm64-arm-64bit\n" + _APPLE_CHANNEL), "cpu-emulated")
+    assert "Miniforge3-MacOSX-arm64.sh" in fix_text(found) and "uname -m" not in fix_text(found)
+
+
+def test_an_osx64_conda_on_a_mac_not_shown_says_how_to_tell_intel_apart() -> None:
+    found = _named(explained(_APPLE_CHANNEL), "cpu-emulated")
+    assert "uname -m" in fix_text(found)
+
+
 def test_apples_arm64_channel_or_another_osx64_channel_is_not_emulation() -> None:
     arm = "  - https://conda.anaconda.org/apple/osx-arm64\n"
     forge = "  - https://conda.anaconda.org/conda-forge/osx-64\n"

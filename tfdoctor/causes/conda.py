@@ -309,17 +309,31 @@ def _pip_spec(name: str, version: str) -> str:
 CUDA_PACKAGES = frozenset({"cudatoolkit", "cudnn", "cuda-toolkit", "cuda-runtime", "cuda-nvcc"})
 
 
+def _without_builds(file: str, drop: Sequence[str] = ()) -> tuple[str, str]:
+    """The command that writes ``file`` without its specs' build strings (``name=1.2=h0_3``
+    becomes ``name=1.2``) and without the packages ``drop``, and the file it writes: pip's
+    section and every other line stay as they are."""
+    names = "|".join(n.replace(".", "\\.") for n in drop)
+    delete = (
+        f" -e '/^[[:space:]]*-[[:space:]]*([^[:space:]:]+::)?({names})([=<>[:space:]]|$)/d'"
+        if drop
+        else ""
+    )
+    stripped = file.rsplit(".", 1)[0] + "-nobuilds.yml"
+    return (
+        f"sed -E -e 's/^([[:space:]]*-[[:space:]]*[^=#[:space:]]+=[^=[:space:]]+)=[^[:space:]]+"
+        f"[[:space:]]*$/\\1/'{delete} {file} > {stripped}",
+        stripped,
+    )
+
+
 def env_file_other_platform_fix(
     platform_only: Sequence[str], file: str, mac_cuda: Sequence[str] = ()
 ) -> Fix:
     """An environment file with another platform's exact builds: its dependencies only
     (``mac_cuda``: CUDA packages the file lists where the log shows a Mac, which no Mac
     build serves: TensorFlow for macOS from pip instead)."""
-    drop = ""
-    if platform_only:
-        names = "|".join(n.replace(".", "\\.") for n in platform_only)
-        drop = f" -e '/^[[:space:]]*-[[:space:]]*([^[:space:]:]+::)?({names})([=[:space:]]|$)/d'"
-    stripped = file.rsplit(".", 1)[0] + "-nobuilds.yml"
+    command, stripped = _without_builds(file, platform_only)
     which = (
         f" and {', '.join(platform_only)} (packages of another platform)" if platform_only else ""
     )
@@ -337,42 +351,61 @@ def env_file_other_platform_fix(
             if mac_cuda
             else ""
         ),
-        (
-            f"sed -E -e 's/^([[:space:]]*-[[:space:]]*[^=#[:space:]]+=[^=[:space:]]+)=[^[:space:]]+"
-            f"[[:space:]]*$/\\1/'{drop} {file} > {stripped}",
-            f"conda env create -f {stripped}",
-        ),
+        (command, f"conda env create -f {stripped}"),
     )
 
 
-def pypi_only_fix(specs: Sequence[tuple[str, str]], file: str) -> Fix:
-    """Packages conda's channels lack, moved to the environment file's pip: section."""
+def pypi_only_fix(specs: Sequence[tuple[str, str]], file: str, builds: bool = False) -> Fix:
+    """Packages conda's channels lack, moved to the environment file's pip: section
+    (``builds``: conda did not find exact builds too, which come out of the file as well, or
+    its next solve refuses them)."""
     names = "|".join(n.replace(".", "\\.") for n, _ in specs)
     reqs = " ".join(_pip_spec(n, v) for n, v in specs)
     listed = ", ".join(f"{n}={v}" if v else n for n, v in specs)
+    if builds:
+        strip, created = _without_builds(file, [n for n, _ in specs])
+    else:
+        strip = (
+            "sed -i.bak -E '/^[[:space:]]*-[[:space:]]*([^[:space:]:]+::)?"
+            f"({names})([=<>[:space:]]|$)/d' {file}"
+        )
+        created = file
     return Fix(
         f"{listed}: published on PyPI, not in the conda channels the file uses. Move them from "
         "the file's conda dependencies to its pip: section (add `- pip` to the dependencies, "
         f"then `- pip:` with `- {_pip_spec(*specs[0])}` ...), or remove them from the file and "
-        "install them with pip once the environment exists, in it.",
+        "install them with pip once the environment exists, in it."
+        + (
+            " The file also pins exact builds conda did not find (another machine's): drop "
+            "the build strings too and let conda pick this platform's."
+            if builds
+            else ""
+        ),
         (
-            "sed -i.bak -E '/^[[:space:]]*-[[:space:]]*([^[:space:]:]+::)?"
-            f"({names})([=<>[:space:]]|$)/d' {file}",
-            f"conda env create -f {file}",
+            strip,
+            f"conda env create -f {created}",
             # The environment the file names (its name: field), active for pip.
-            f"conda activate \"$(sed -n 's/^name:[[:space:]]*//p' {file})\"",
+            f"conda activate \"$(sed -n 's/^name:[[:space:]]*//p' {created})\"",
             f"python -m pip install {reqs}",
         ),
     )
 
 
 #: Each virtual package: what stands for it, the override variable conda reads, pixi's
-#: system-requirements key, and the command that shows what this machine has.
-VIRTUAL_PACKAGES: Mapping[str, tuple[str, str, str, str]] = {
+#: system-requirements key, the command that shows what this machine has, and a shell
+#: expression that prints this machine's value alone.
+VIRTUAL_PACKAGES: Mapping[str, tuple[str, str, str, str, str]] = {
+    # nvidia-smi's banner: "| NVIDIA-SMI 535.54.03  Driver Version: 535.54.03  CUDA Version:
+    # 12.2 |"; empty where no driver answers, which conda reads as no CUDA at all.
     "__cuda": ("the CUDA version the NVIDIA driver supports", "CONDA_OVERRIDE_CUDA", "cuda",
-               "nvidia-smi"),
-    "__osx": ("the macOS release", "CONDA_OVERRIDE_OSX", "macos", "sw_vers -productVersion"),
-    "__glibc": ("the C library's version", "CONDA_OVERRIDE_GLIBC", "libc", "ldd --version"),
+               "nvidia-smi",
+               "nvidia-smi | sed -n 's/.*CUDA Version: *\\([0-9.]*\\).*/\\1/p' | head -n 1"),
+    "__osx": ("the macOS release", "CONDA_OVERRIDE_OSX", "macos", "sw_vers -productVersion",
+              "sw_vers -productVersion"),
+    # glibc's ldd ends its first line with the release: "ldd (GNU libc) 2.36",
+    # "ldd (Ubuntu GLIBC 2.35-0ubuntu3.1) 2.35".
+    "__glibc": ("the C library's version", "CONDA_OVERRIDE_GLIBC", "libc", "ldd --version",
+                "ldd --version | head -n 1 | awk '{print $NF}'"),
 }  # fmt: skip
 
 
@@ -380,30 +413,35 @@ def virtual_package_fix(package: str, floor: str, pixi: bool) -> Fix:
     """Declare the system a package's builds need (``floor``: the version they ask for, empty
     where not shown), where the machine that runs the code has it (``pixi``: the log is
     pixi's, whose system requirements say what the machine has)."""
-    what, variable, key, probe = VIRTUAL_PACKAGES[package]
+    what, variable, key, probe, reading = VIRTUAL_PACKAGES[package]
     value = floor or "X.Y"
     declare = (
         f'{key} = "{value}" in pixi.toml\'s [system-requirements] table'
         if pixi
-        else f"{variable}={value} before conda solves"
-    ) + ("" if floor else f", X.Y being the version `{probe}` shows")
+        else f"{variable} to the version this machine has before conda solves"
+    ) + ("" if floor or not pixi else f", X.Y being the version `{probe}` shows")
     lacks = {
         "__cuda": "a machine without an NVIDIA GPU and driver needs CPU builds instead",
         "__osx": "an older Mac needs a macOS update or an older release of the package",
         "__glibc": "an older system needs an older release of the package (or a newer system)",
     }[package]
-    where = "; a login node or an image build has no driver" if package == "__cuda" else ""
-    # The value is this machine's, which only it can say: a command sets it only where the
-    # log shows the version the builds ask for.
-    if pixi:
-        commands: tuple[str, ...] = (probe, "pixi install")
-    elif floor:
-        commands = (probe, f"export {variable}={floor}")
-    else:
-        commands = (probe,)
+    where = (
+        "; a login node or an image build has no driver: there, set it to what the GPU "
+        "machines' `nvidia-smi` shows"
+        if package == "__cuda"
+        else ""
+    )
+    # The value is the machine's own, which only it can say: the floor the builds ask for is
+    # never declared for it (a machine below the floor would get builds it cannot run), so
+    # the command reads the machine's value, and the solver then says whether it is enough.
+    commands: tuple[str, ...] = (
+        (probe, "pixi install") if pixi else (probe, f'export {variable}="$({reading})"')
+    )
     return Fix(
         f"The solver does not see {what}{' ' + floor + ' or newer' if floor else ''} that the "
         f"builds need ({package}). Where the machine that runs the code has it (`{probe}` shows "
-        f"it{where}), declare it: {declare}; {lacks}.",
+        f"it{where}), declare it: {declare}. "
+        + (f"Below {floor}, no declaration helps: " if floor else "Where it lacks it, ")
+        + f"{lacks}.",
         commands,
     )

@@ -691,21 +691,64 @@ def conda_long_paths_fix() -> Fix:
     )
 
 
-def rosetta_conda_fix() -> Fix:
+def rosetta_conda_fix(intel_possible: bool = False) -> Fix:
     """A conda for Apple silicon (osx-arm64) in place of the x86-64 one, whose packages and
-    wheels Apple publishes for arm64 only."""
+    wheels Apple publishes for arm64 only (``intel_possible``: the log does not show which
+    Mac runs it, so the text says what an Intel Mac does instead)."""
     return Fix(
         "This conda is an x86-64 (osx-64) one: on Apple silicon it runs under Rosetta, and "
         "Apple's channel (tensorflow-deps) and the arm64 TensorFlow wheels are not for it. "
         "Install a conda built for Apple silicon (Miniforge's arm64 installer), create the "
         "environment with it and install TensorFlow there; `conda info` then shows platform "
-        "osx-arm64. (On an Intel Mac, skip tensorflow-deps: pip install tensorflow.)",
+        "osx-arm64."
+        + (
+            " (`uname -m` says which Mac this is: on an Intel Mac, x86_64, leave "
+            "tensorflow-deps out and install TensorFlow with pip instead.)"
+            if intel_possible
+            else ""
+        ),
         (
             "curl -LO https://github.com/conda-forge/miniforge/releases/latest/download/"
             "Miniforge3-MacOSX-arm64.sh",
             "bash Miniforge3-MacOSX-arm64.sh",
             "~/miniforge3/bin/conda create -n tf python=3.11",
             "~/miniforge3/envs/tf/bin/python -m pip install tensorflow",
+        ),
+    )
+
+
+def intel_mac_conda_fix(m: Machine) -> Fix:
+    """On an Intel Mac, Apple's channel has nothing (tensorflow-deps is built for osx-arm64
+    only): TensorFlow from PyPI into the conda environment, up to the last line the matrix
+    lists with Intel macOS wheels."""
+    matrix = m.matrix
+    last = next(
+        (
+            line
+            for line in (matrix.releases if matrix is not None else ())
+            if line.has_wheels_for(None, "macos-x86_64")
+        ),
+        None,
+    )
+    if last is None:
+        return Fix(
+            "Apple's channel (tensorflow-deps) serves Apple silicon (osx-arm64) only: on an "
+            "Intel Mac leave tensorflow-deps out and install TensorFlow with pip in the "
+            "environment (a release with macOS x86-64 wheels).",
+            (),
+        )
+    python = next((p for p in reversed(last.python.get("macos-x86_64", ())) if p), None)
+    return Fix(
+        "Apple's channel (tensorflow-deps) serves Apple silicon (osx-arm64) only, and this Mac "
+        "runs an x86-64 conda: leave tensorflow-deps and the apple channel out and install "
+        f"TensorFlow from PyPI in the environment. TensorFlow {last.line} is the last line "
+        "with macOS x86-64 wheels"
+        + (f" (Python up to {python})" if python else "")
+        + "; tensorflow-metal needs Apple silicon or an AMD GPU on macOS 12 or later.",
+        (
+            *((f"conda create -n tf python={python}",) if python else ()),
+            *(("conda activate tf",) if python else ()),
+            f'python -m pip install "tensorflow=={last.line}.*"',
         ),
     )
 

@@ -45,7 +45,7 @@ from tfdoctor.evidence.devices import (
     unix_prompt,
 )
 from tfdoctor.evidence.imports import imported_before_tensorflow
-from tfdoctor.evidence.macos import APPLE, mac_shown
+from tfdoctor.evidence.macos import APPLE, INTEL, mac_shown
 from tfdoctor.evidence.nodejs import rejoin_addon_paths
 from tfdoctor.evidence.packages import (
     MAX_CONFLICTS,
@@ -1704,8 +1704,21 @@ def _cpu_avx(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Caus
     plat = m.facts.platform
     ids = {h.signature.id for h in hits}
     if ids == {"conda-apple-channel-x86"}:
-        # No crash: an x86-64 conda looked for Apple silicon's packages.
-        return causes.platform.CPU_EMULATED, causes.platform.rosetta_conda_fix()
+        # No crash: an x86-64 conda looked for Apple silicon's packages. Under Rosetta only
+        # where the Mac is shown to be Apple silicon: an Intel Mac following Apple's guide
+        # prints the same search, and an arm64 conda cannot run there.
+        intel_facts = (
+            plat is not None
+            and plat.system == "Darwin"
+            and plat.machine == "x86_64"
+            and not plat.rosetta
+            and plat.emulation is None
+        )
+        if intel_facts or (r.mac is not None and r.mac.value == INTEL):
+            return causes.platform.WHEEL_MISMATCH, causes.platform.intel_mac_conda_fix(m)
+        # Apple silicon, shown or (since 2020 the commoner Mac) not told apart from Intel.
+        shown = (plat is not None and plat.rosetta) or (r.mac is not None and r.mac.value == APPLE)
+        return causes.platform.CPU_EMULATED, causes.platform.rosetta_conda_fix(not shown)
     emulated = (plat is not None and (plat.rosetta or plat.emulation is not None)) or (
         "qemu-sigill" in ids
     )
@@ -3936,6 +3949,7 @@ def explain(
             evidence.pypi_excluded,
             evidence.env_file,
             mac=revealed.os == "macos" or revealed.mac is not None,
+            os=revealed.os,
         ),
         _conda_cpu_build(evidence.conda_rows, _gpu_shown(machine, revealed), revealed.os),
         ignores_requires_python,

@@ -39,12 +39,23 @@ def _spec_text(spec: UnresolvedSpec) -> str:
     return "=".join(p for p in (spec.name, spec.version, spec.build) if p)
 
 
+#: The operating systems :func:`tfdoctor.causes.conda.platform_of` names, by the log's word.
+_PLATFORM_OF_OS = {"linux": "Linux", "windows": "Windows", "macos": "macOS"}
+
+
 def other_platform_finding(
-    specs: Sequence[UnresolvedSpec], file: str, mac: bool = False
+    specs: Sequence[UnresolvedSpec], file: str, mac: bool = False, os: Optional[str] = None
 ) -> Optional[Finding]:
     """Specs of another platform's export: a package only one platform has, or exact builds
-    (two or more) among which is a package every platform has (``mac``: the log shows a Mac)."""
-    platform_only = [s.name for s in specs if platform_of(s.name) is not None]
+    (two or more) among which is a package every platform has (``mac``: the log shows a Mac;
+    ``os``: the operating system the log shows, None where it shows none)."""
+    # A package of the platform the log runs on is this platform's, whatever else conda
+    # did not find (a removed build, another architecture): only a package of a platform
+    # other than the one shown says the file was exported elsewhere.
+    here = _PLATFORM_OF_OS.get(os or "")
+    platform_only = [
+        s.name for s in specs if platform_of(s.name) is not None and platform_of(s.name) != here
+    ]
     built = [s for s in specs if s.build]
     everywhere = [s for s in built if s.name in EVERY_PLATFORM_PACKAGES]
     if not platform_only and not (len(built) >= 2 and everywhere):
@@ -88,7 +99,9 @@ def pypi_only_finding(specs: Sequence[UnresolvedSpec], file: str) -> Optional[Fi
         + "\nTensorFlow's companion packages are published on PyPI"
         + (f" ({', '.join(known)}: the release is there)" if known else "")
         + "; the conda channels the file names do not carry these releases.",
-        pypi_only_fix([(s.name, s.version) for s in found], file),
+        pypi_only_fix(
+            [(s.name, s.version) for s in found], file, builds=any(s.build for s in specs)
+        ),
     )
 
 
@@ -125,12 +138,13 @@ def environment_findings(
     excluded: Sequence[str],
     file: Optional[str],
     mac: bool = False,
+    os: Optional[str] = None,
 ) -> list[Finding]:
     """The findings a solver's refusal supports (none where the log does not show why;
-    ``mac``: the log shows a Mac)."""
+    ``mac``: the log shows a Mac; ``os``: the operating system it shows)."""
     path = file or DEFAULT_ENV_FILE
     found = (
-        other_platform_finding(specs, path, mac),
+        other_platform_finding(specs, path, mac, os),
         pypi_only_finding(specs, path),
         pypi_excluded_finding(excluded),
     )
