@@ -123,6 +123,24 @@ def test_a_procedure_missing_with_no_package_shown_gives_no_package() -> None:
     assert "MPI" not in fix_text(top)
 
 
+def test_tensorflows_own_procedure_missing_is_its_runtime_not_another_extension() -> None:
+    # TensorFlow's own _pywrap module refused (ERROR_PROC_NOT_FOUND): its runtime's reading,
+    # never "another package's extension".
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "C:\\Users\\user\\Anaconda3\\lib\\site-packages\\tensorflow\\python\\'
+        'pywrap_tensorflow.py", line 58, in <module>\n'
+        "    from tensorflow.python.pywrap_tensorflow_internal import *\n"
+        "ImportError: DLL load failed: The specified procedure could not be found.\n"
+        "\nFailed to load the native TensorFlow runtime.\n"
+    )
+    report = explained(text)
+    top = top_error(report)
+    assert top.cause == "msvc-runtime-missing" and "Visual C++" in fix_text(top)
+    assert all("not TensorFlow's" not in fix_text(f) for f in report.findings if f.fix)
+    assert all("LD_DEBUG" not in fix_text(f) for f in report.findings if f.fix)
+
+
 # --- pip's notice of any pair out of range ----------------------------------------------------
 
 

@@ -33,7 +33,49 @@ def test_tf_trt_in_a_build_without_tensorrt(line: str) -> None:
     assert top.cause == _CAUSE
     fix = fix_text(top)
     assert "tensorflow-gpu" in fix and "nvcr.io/nvidia/tensorflow" in fix
-    assert "is_tensorrt_enabled" in fix
+    assert "is_tensorrt_build" in fix
+
+
+_TRT_IMPORT = (
+    "Traceback (most recent call last):\n"
+    '  File "{path}", line 2, in <module>\n'
+    "    from tensorflow.python.compiler.tensorrt import trt_convert as trt\n"
+    "ModuleNotFoundError: No module named 'tensorflow.python.compiler.tensorrt'\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("path", "words"),
+    [
+        (r"C:\Users\user\trt\convert.py", "WSL 2"),
+        ("/Users/user/trt/convert.py", "no macOS build has CUDA"),
+        ("/home/user/venv313/lib/python3.13/trt/convert.py", "not 3.13"),
+    ],
+    ids=["windows", "macos", "python-without-wheels"],
+)
+def test_no_tensorflow_install_is_offered_where_it_cannot_serve(path: str, words: str) -> None:
+    top = top_error(explained(_TRT_IMPORT.format(path=path)))
+    assert top.cause == _CAUSE and words in fix_text(top)
+    assert top.fix is not None
+    assert not any("pip" in c and "install" in c for c in top.fix.commands)
+
+
+def test_a_linux_log_gets_the_last_line_built_with_tensorrt() -> None:
+    text = "TensorFlow version: 2.19.0\n" + _TRT_IMPORT.format(
+        path="/home/user/venv/lib/python3.10/trt/convert.py"
+    )
+    top = top_error(explained(text))
+    assert top.fix is not None
+    assert any("tensorflow[and-cuda]==2.17.*" in c for c in top.fix.commands)
+
+
+def test_the_module_missing_under_tensorflow_before_114_is_the_release() -> None:
+    # TF-TRT was tensorflow.contrib.tensorrt up to 1.13: that build is not "without TensorRT".
+    text = "TensorFlow version: 1.13.1\n" + _TRT_IMPORT.format(path="convert.py")
+    report = explained(text)
+    assert all(f.cause != _CAUSE for f in report.findings)
+    top = top_error(report)
+    assert top.cause == "api-removed" and "tensorflow.contrib.tensorrt" in fix_text(top)
 
 
 @pytest.mark.parametrize(

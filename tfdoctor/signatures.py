@@ -125,9 +125,19 @@ GROUPS = frozenset(
 #: ``fork-shown``, a process the log shows forked (a gunicorn, uWSGI or Celery worker, Keras'
 #: multiprocessing workers, multiprocessing's fork): CUDA's "initialization error" is the fork's
 #: only there; ``fork-not-shown``, the converse: no such process, where the same words are
-#: another cause's (a driver too old for the build's CUDA).
+#: another cause's (a driver too old for the build's CUDA); ``tf-runtime-not-failed``, the log
+#: does not show TensorFlow's own native runtime failing to load (its "Failed to load the
+#: native TensorFlow runtime", a frame of its _pywrap_tensorflow module), where the same
+#: Windows words are that failure's and not another package's extension.
 NEEDS = frozenset(
-    {"tensorflow-frame", "tensorboard-frame", "alone", "fork-shown", "fork-not-shown"}
+    {
+        "tensorflow-frame",
+        "tensorboard-frame",
+        "alone",
+        "fork-shown",
+        "fork-not-shown",
+        "tf-runtime-not-failed",
+    }
 )
 
 _ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")

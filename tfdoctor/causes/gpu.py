@@ -1845,22 +1845,67 @@ def _cupti_wheel_fix(m: Machine, library: str, cuda: Optional[str], note: str) -
     return Fix(text + note, commands)
 
 
-def tf_without_tensorrt_fix() -> Fix:
-    """TF-TRT asked of a TensorFlow built without TensorRT: a build that has it."""
-    return Fix(
+#: The last TensorFlow line whose Linux GPU builds have TF-TRT: TensorFlow 2.18's release
+#: notes, "TensorRT support is disabled in CUDA builds for code health improvement"
+#: (https://github.com/tensorflow/tensorflow/releases/tag/v2.18.0).
+LAST_TENSORRT_LINE: Final = "2.17"
+#: TF-TRT's module: tensorflow.contrib.tensorrt up to 1.13, tensorflow.python.compiler.tensorrt
+#: from 1.14 (https://github.com/tensorflow/tensorflow/tree/v1.14.0/tensorflow/python/compiler/tensorrt;
+#: v1.13.1 has tensorflow/contrib/tensorrt only).
+TF_TRT_MODULE_SINCE: Final = "1.14"
+
+
+def tf_without_tensorrt_fix(m: Machine) -> Fix:
+    """TF-TRT asked of a TensorFlow built without TensorRT: a build that has it, installed only
+    where the log's system and Python can take TensorFlow's last line built with TensorRT."""
+    line = m.matrix.line_for(LAST_TENSORRT_LINE) if m.matrix is not None else None
+    pythons = line.python.get("linux-x86_64", ()) if line is not None else ()
+    text = (
         "This TensorFlow was built without TensorRT, so TF-TRT is not in it; installing "
         "TensorRT does not add it. Run TF-TRT under a TensorFlow built with TensorRT, on Linux "
         "with an NVIDIA GPU: NVIDIA's NGC TensorFlow container (nvcr.io/nvidia/tensorflow, "
         "which pairs each release with its TensorRT), or the Linux GPU pip package "
-        "(tensorflow-gpu up to 2.0, tensorflow from 2.1) of a release up to 2.17 with NVIDIA's "
-        "TensorRT installed beside it (TensorFlow 2.18 dropped TensorRT from its builds). The "
-        "CPU-only package and the Windows and macOS builds have no TF-TRT; the first command "
-        "says whether the installed build has it.",
-        (
-            'python -c "from tensorflow.compiler.tf2tensorrt import _pywrap_py_utils as u; '
-            'print(u.is_tensorrt_enabled())"',
-            'python -m pip install "tensorflow[and-cuda]==2.17.*"',
-        ),
+        f"(tensorflow-gpu up to 2.0, tensorflow from 2.1) of a release up to {LAST_TENSORRT_LINE} "
+        "with NVIDIA's TensorRT installed beside it (TensorFlow 2.18 dropped TensorRT from its "
+        "builds). The CPU-only package and the Windows and macOS builds have no TF-TRT; the "
+        "first command says whether the installed build has it (TensorFlow 2.3 and later)."
+    )
+    check = (
+        'python -c "import tensorflow as tf; '
+        "print(tf.sysconfig.get_build_info().get('is_tensorrt_build'))\""
+    )
+    if m.os == "windows":
+        text += " On Windows, that is WSL 2 with the Linux package, or the container."
+        return Fix(text, (check,))
+    if m.os == "macos":
+        text += " On a Mac, that is another machine: no macOS build has CUDA."
+        return Fix(text, (check,))
+    if (
+        m.python_version
+        and line is not None
+        and pythons
+        and not line.has_wheels_for(m.python_version, "linux-")
+    ):
+        text += (
+            f" TensorFlow {LAST_TENSORRT_LINE}'s Linux wheels are for Python "
+            f"{pythons[0]} to {pythons[-1]}, not {m.python_version}: install it in an "
+            "environment of one of those."
+        )
+        return Fix(text, (check,))
+    return Fix(text, (check, *m.pip_install(f"tensorflow[and-cuda]=={LAST_TENSORRT_LINE}.*")))
+
+
+def tf_trt_module_predates_fix(tf_version: str) -> Fix:
+    """Code importing TF-TRT's module of 1.14 and later under an older TensorFlow, whose
+    TF-TRT lived in tensorflow.contrib.tensorrt."""
+    return Fix(
+        f"TensorFlow {tf_version} is older than tensorflow.python.compiler.tensorrt, which "
+        f"TensorFlow {TF_TRT_MODULE_SINCE} introduced (TF-TRT was tensorflow.contrib.tensorrt "
+        "before, in the Linux GPU builds): run the code under TensorFlow "
+        f"{TF_TRT_MODULE_SINCE} or later built with TensorRT (the Linux GPU package up to "
+        f"{LAST_TENSORRT_LINE}, or NVIDIA's container nvcr.io/nvidia/tensorflow), or use the "
+        "code's release written for tensorflow.contrib.tensorrt.",
+        (),
     )
 
 

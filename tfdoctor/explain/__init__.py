@@ -1686,6 +1686,20 @@ def _glibc(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseI
     return causes.platform.GLIBC_TOO_OLD, causes.platform.glibc_fix(glibc, _package_named(top))
 
 
+def _no_tensorrt(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    """TF-TRT missing: a build without TensorRT, or, for its module of 1.14 and later, a
+    TensorFlow older than that module (TF-TRT in tensorflow.contrib.tensorrt then)."""
+    tf = m.tf.version if m.tf is not None else r.tf_version
+    module_missing = any(h.signature.id == "tf-trt-module-missing" for h in hits)
+    if (
+        module_missing
+        and tf
+        and version_key(tf)[:2] < version_key(causes.gpu.TF_TRT_MODULE_SINCE)[:2]
+    ):
+        return causes.code.API_REMOVED, causes.gpu.tf_trt_module_predates_fix(tf)
+    return causes.gpu.TF_BUILD_WITHOUT_TENSORRT, causes.gpu.tf_without_tensorrt_fix(m)
+
+
 def _libstdcxx(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     return causes.platform.LIBSTDCXX_TOO_OLD, causes.platform.libstdcxx_fix(
         _group(hits, "symbol") or "GLIBCXX_3.4",
@@ -3331,7 +3345,6 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.platform.PINNED_SDIST_UNBUILDABLE: causes.platform.old_sdist_build_fix,
     causes.platform.DEPENDENCY_SDIST_BUILD_FAILS: causes.platform.replaced_dependency_fix,
     causes.code.NUMPY2_BEHAVIOUR_CHANGE: causes.code.numpy2_copy_fix,
-    causes.gpu.TF_BUILD_WITHOUT_TENSORRT: lambda m: causes.gpu.tf_without_tensorrt_fix(),
 }
 
 #: Cause -> the catalogue's fix builder, applied to the machine the log (and facts) show.
@@ -3352,6 +3365,7 @@ BUILDERS: dict[str, Builder] = {
     causes.gpu.GPU_ARCH_UNSUPPORTED: _arch,
     causes.gpu.GPU_PTX_JIT: _ptx_jit,
     causes.platform.GLIBC_TOO_OLD: _glibc,
+    causes.gpu.TF_BUILD_WITHOUT_TENSORRT: _no_tensorrt,
     causes.platform.MACOS_TOO_OLD: _macos,
     causes.platform.LIBSTDCXX_TOO_OLD: _libstdcxx,
     causes.software.KERAS_VERSION: _keras,
@@ -3563,7 +3577,8 @@ def _drop_unsupported(by_cause: dict[str, list[Hits]], evidence: Evidence) -> No
     package named on the line (``run_main`` is a common name); ``alone`` needs no other
     cause's line and no installed package's frame (TensorFlow 0.x-1.x append their
     source-tree notice to every import error: the notice is the cause only where the error it
-    wraps is its own)."""
+    wraps is its own); ``tf-runtime-not-failed`` no sign of TensorFlow's own native runtime
+    failing (Windows words the same for its _pywrap module as for another extension)."""
     if not any(h.signature.needs for hits in by_cause.values() for h in hits):
         return
     frames = [f.path.replace("\\", "/") for tb in evidence.tracebacks for f in tb.frames]
@@ -3572,6 +3587,9 @@ def _drop_unsupported(by_cause: dict[str, list[Hits]], evidence: Evidence) -> No
     installed = any(origin_of(p).installed for p in frames)
     # TensorBoard's package or its console script (bin/tensorboard, Scripts\tensorboard.exe).
     in_tb = any(_TB_FRAME.search(p) for p in frames)
+    runtime_failed = "native-runtime-failed" in evidence.hits or any(
+        "pywrap_tensorflow" in p for p in frames
+    )
     unconditional = {c for c, hits in by_cause.items() if any(not h.signature.needs for h in hits)}
 
     def holds(hit: Hits, cause: str) -> bool:
@@ -3586,6 +3604,8 @@ def _drop_unsupported(by_cause: dict[str, list[Hits]], evidence: Evidence) -> No
             return forked
         if need == "fork-not-shown":
             return not forked
+        if need == "tf-runtime-not-failed":
+            return not runtime_failed
         return True
 
     for cause in list(by_cause):
