@@ -141,6 +141,22 @@ def test_tensorflows_own_procedure_missing_is_its_runtime_not_another_extension(
     assert all("LD_DEBUG" not in fix_text(f) for f in report.findings if f.fix)
 
 
+def test_tensorflows_runtime_failing_on_windows_gets_windows_tools() -> None:
+    # A reason none of the Windows readings names: Windows has neither LD_DEBUG nor ldd.
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "C:\\Python37\\lib\\site-packages\\tensorflow\\python\\'
+        'pywrap_tensorflow.py", line 58, in <module>\n'
+        "    from tensorflow.python.pywrap_tensorflow_internal import *\n"
+        "ImportError: DLL load failed: The operating system cannot run %1.\n"
+        "\nFailed to load the native TensorFlow runtime.\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "native-library-unresolved"
+    fix = fix_text(top)
+    assert "where msvcp140.dll" in fix and "LD_DEBUG" not in fix and "ldd " not in fix
+
+
 # --- pip's notice of any pair out of range ----------------------------------------------------
 
 

@@ -932,10 +932,28 @@ def extension_dll_fix(m: Machine, package: Optional[str], dist: Optional[str]) -
     )
 
 
-def native_library_fix(library: Optional[str], macos: bool = False) -> Fix:
+def native_library_fix(library: Optional[str], macos: bool = False, windows: bool = False) -> Fix:
     """How to find which library failed to load, and which file needed it (``macos``: dyld's
     tools, https://developer.apple.com/library/archive/documentation/DeveloperTools/Conceptual/
-    DynamicLibraries/100-Articles/LoggingDynamicLoaderEvents.html)."""
+    DynamicLibraries/100-Articles/LoggingDynamicLoaderEvents.html; ``windows``: the log is of
+    Windows, whose loader has neither LD_DEBUG nor ldd)."""
+    if windows:
+        # Windows' own tools: `where` searches PATH as the loader does for a DLL a module
+        # names (https://learn.microsoft.com/windows/win32/dlls/dynamic-link-library-search-order);
+        # dumpbin /dependents lists what a .pyd links.
+        return Fix(
+            "Windows could not load a native library: a DLL it links is missing, or of "
+            "another release than it was built against. TensorFlow's Windows wheels need the "
+            "Microsoft Visual C++ Redistributable for Visual Studio 2015-2022 (x64) and, for "
+            "a GPU build, the CUDA and cuDNN DLLs of the build's release on PATH; `dumpbin "
+            "/dependents` (from Visual Studio's command prompt) on the .pyd the traceback names "
+            "lists the DLLs it links, and `where` says which of them PATH finds.",
+            (
+                "where msvcp140.dll msvcp140_1.dll vcruntime140_1.dll",
+                "dumpbin /dependents PATH\\TO\\THE\\EXTENSION.pyd",
+                "winget install Microsoft.VCRedist.2015+.x64",
+            ),
+        )
     if macos:
         return Fix(
             "Find which library dyld misses and which file needs it: the error names both "

@@ -2555,7 +2555,10 @@ def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
         return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.c_library_unfound_fix(
             library.replace("\\", "/").rsplit("/", 1)[-1], macos
         )
-    fix = causes.platform.native_library_fix(library, macos)
+    windows = not macos and (
+        r.os == "windows" or bool(library and library.lower().endswith((".dll", ".pyd")))
+    )
+    fix = causes.platform.native_library_fix(library, macos, windows)
     # The file that needed the library is a companion's own extension: a release of that
     # companion built for this system and TensorFlow is what links (its own fix).
     owners = (
