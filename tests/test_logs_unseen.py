@@ -162,13 +162,6 @@ PROPOSED_CAUSES: dict[str, str] = {
     "stops or the frozen program misses a module or registers TensorFlow's native parts twice, "
     "while plain Python runs the same script; the fix is a release of the packaging tool or its "
     "hooks that supports it, not another TensorFlow or protobuf",
-    "server-concurrency-model-mismatch": "a web or task server runs TensorFlow or Keras code under "
-    "a concurrency model that code does not support (requests served on threads other than the "
-    "one that built a TensorFlow 1 graph, as Flask does by default since 1.0; gevent's "
-    "monkey-patched thread-locals under gunicorn's gevent workers), so loading or prediction fails "
-    "inside the server though the same code works in a plain script; the fix is the server's "
-    "configuration (one thread, another worker class such as gthread) or code that holds the "
-    "graph, not another TensorFlow",
 }
 
 _REQUIRED = {

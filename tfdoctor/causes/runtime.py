@@ -25,6 +25,7 @@ FILESYSTEM_ENV_MISCONFIGURED: Final = CauseId("filesystem-env-misconfigured")
 OPEN_FILES_LIMIT_REACHED: Final = CauseId("open-files-limit-reached")
 SPAWN_MAIN_UNGUARDED: Final = CauseId("spawn-main-unguarded")
 TF_INITIALISED_BEFORE_FORK: Final = CauseId("tf-initialised-before-fork")
+SERVER_CONCURRENCY_MODEL_MISMATCH: Final = CauseId("server-concurrency-model-mismatch")
 
 #: Causes only a log reveals: they happen while a program runs, not in how it is installed.
 CAUSES: Mapping[str, Cause] = dict(
@@ -173,6 +174,22 @@ CAUSES: Mapping[str, Cause] = dict(
             "context ('all CUDA-capable devices are busy or unavailable', "
             "CUDA_ERROR_DEVICE_UNAVAILABLE, error 46); a Prohibited GPU refuses every process.",
             "https://docs.nvidia.com/deploy/nvidia-smi/index.html",
+        ),
+        define(
+            SERVER_CONCURRENCY_MODEL_MISMATCH,
+            "A server runs TensorFlow code under a concurrency model it does not support",
+            "TensorFlow 1's default graph and Keras' session are per thread: a model loaded "
+            "in one thread (the server's start) and called in another (each request of a "
+            "threaded Flask, the default since Flask 1.0, or of Django) finds its tensors in "
+            "another graph ('Tensor ... is not an element of this graph'). gevent's "
+            "monkey-patching replaces threading.local with an object TensorFlow cannot hold "
+            "a weak reference to ('cannot create weak reference to 'gevent._local.local' "
+            "object'), as under gunicorn's gevent workers. The server's configuration, or "
+            "code that keeps the graph, is the fix, not another TensorFlow.",
+            "https://github.com/tensorflow/tensorflow/blob/v1.15.0/tensorflow/python/framework/ops.py",
+            "https://flask.palletsprojects.com/en/1.1.x/changelog/#version-1-0",
+            "https://docs.gunicorn.org/en/stable/design.html#async-workers",
+            "https://www.gevent.org/api/gevent.monkey.html",
         ),
         define(
             FILESYSTEM_ENV_MISCONFIGURED,
@@ -324,6 +341,31 @@ def spawn_guard_fix(module: str = "") -> Fix:
         "multiprocessing.set_start_method('fork') inside the guard is the other way, where "
         "the parent has not initialised TensorFlow's GPU before the children start.",
         ('python -c "import multiprocessing as mp; print(mp.get_start_method())"',),
+    )
+
+
+def server_concurrency_fix(gevent: bool) -> Fix:
+    """Code of TensorFlow run under the server's concurrency model it does not support
+    (``gevent``: gevent's patched thread-locals; otherwise TensorFlow 1's per-thread default
+    graph under a threaded server)."""
+    if gevent:
+        return Fix(
+            "gevent's monkey-patching turned threading.local into gevent's, which TensorFlow "
+            "cannot hold a weak reference to: serve TensorFlow from workers that use real "
+            "threads (gunicorn's gthread or sync worker class instead of gevent or eventlet), "
+            "or keep gevent from patching threads (monkey.patch_all(thread=False)) where its "
+            "other patches are needed.",
+            ("gunicorn --worker-class gthread --threads 4 app:app",),
+        )
+    return Fix(
+        "TensorFlow 1's default graph (and Keras' session) belongs to the thread that built "
+        "it: a model loaded at the server's start and called from a request's thread looks "
+        "for its tensors in another graph. Keep the graph and session the model was loaded "
+        "in and enter them for each call (`graph = tf.get_default_graph()` after loading, "
+        "then `with graph.as_default():` around predict; with standalone Keras also its "
+        "session, `keras.backend.set_session(session)`), or serve from one thread (Flask's "
+        "`app.run(threaded=False)`); TensorFlow 2's eager Keras has no per-thread graph.",
+        (),
     )
 
 

@@ -3368,6 +3368,12 @@ BUILDERS: dict[str, Builder] = {
     causes.gpu.GPU_ARCH_UNSUPPORTED: _arch,
     causes.gpu.GPU_PTX_JIT: _ptx_jit,
     causes.platform.GLIBC_TOO_OLD: _glibc,
+    causes.runtime.SERVER_CONCURRENCY_MODEL_MISMATCH: lambda m, r, hits: (
+        causes.runtime.SERVER_CONCURRENCY_MODEL_MISMATCH,
+        causes.runtime.server_concurrency_fix(
+            any(h.signature.id == "gevent-thread-local-weakref" for h in hits)
+        ),
+    ),
     causes.gpu.TF_BUILD_WITHOUT_TENSORRT: _no_tensorrt,
     causes.platform.MACOS_TOO_OLD: _macos,
     causes.platform.LIBSTDCXX_TOO_OLD: _libstdcxx,
