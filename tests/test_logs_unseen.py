@@ -156,12 +156,6 @@ PROPOSED_CAUSES: dict[str, str] = {
     'the second registers the same pybind11 type again (\'generic_type: type "InterpreterWrapper" '
     "is already registered!'); the fix is one interpreter per environment (a fresh environment "
     "with only one of them), not another TensorFlow release",
-    "freezer-tf-support-outdated": "the tool that freezes or compiles the program (PyInstaller "
-    "with its pyinstaller-hooks-contrib hooks, Nuitka with its TensorFlow plugin and anti-bloat "
-    "configuration) lacks or mishandles support for the installed TensorFlow release, so the build "
-    "stops or the frozen program misses a module or registers TensorFlow's native parts twice, "
-    "while plain Python runs the same script; the fix is a release of the packaging tool or its "
-    "hooks that supports it, not another TensorFlow or protobuf",
 }
 
 _REQUIRED = {

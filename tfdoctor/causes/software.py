@@ -53,6 +53,7 @@ MODEL_FROM_NEWER_KERAS: Final = CauseId("model-from-newer-keras")
 PROTOS_NOT_COMPILED: Final = CauseId("protos-not-compiled")
 PROTOC_TOO_OLD: Final = CauseId("protoc-too-old")
 TF_DISTRIBUTION_UNRECOGNISED: Final = CauseId("tf-distribution-unrecognised")
+FREEZER_TF_SUPPORT_OUTDATED: Final = CauseId("freezer-tf-support-outdated")
 
 #: Causes in the installed packages.
 CAUSES: Mapping[str, Cause] = dict(
@@ -291,8 +292,47 @@ CAUSES: Mapping[str, Cause] = dict(
             "https://github.com/protocolbuffers/protobuf/releases",
             "https://github.com/protocolbuffers/protobuf/releases/tag/v3.15.0",
         ),
+        define(
+            FREEZER_TF_SUPPORT_OUTDATED,
+            "The tool that freezes or compiles the program does not support this TensorFlow",
+            "Tools that turn a Python program into an executable (Nuitka, PyInstaller with "
+            "its pyinstaller-hooks-contrib hooks) carry their own configuration for "
+            "TensorFlow and its companions: which modules and data to take, what to leave out. "
+            "A TensorFlow newer than that configuration, or a configuration the tool's release "
+            "reads wrongly, stops the build ('anti-bloat: Error, condition ... for module "
+            "'tensorflow'') or the frozen program, while plain Python runs the same script. A "
+            "release of the tool (or its hooks) that supports the installed TensorFlow is the "
+            "fix, not another TensorFlow.",
+            "https://github.com/Nuitka/Nuitka/blob/develop/nuitka/plugins/PluginBase.py",
+            "https://github.com/pyinstaller/pyinstaller-hooks-contrib",
+        ),
     )
 )
+
+
+def freezer_fix(tool: str) -> Fix:
+    """A release of the freezing tool (``tool``: nuitka or pyinstaller) whose configuration
+    for TensorFlow fits the installed release, then the program built again."""
+    if tool == "nuitka":
+        return Fix(
+            "Nuitka's own configuration for the module it names stopped the build: upgrade "
+            "Nuitka to its newest release (its develop branch where the fix is not released "
+            "yet), then compile again; the installed TensorFlow stays.",
+            (
+                "python -m pip install --upgrade nuitka",
+                "python -m pip install --upgrade "
+                "https://github.com/Nuitka/Nuitka/archive/develop.zip",
+            ),
+        )
+    return Fix(
+        "PyInstaller's hooks for TensorFlow (in pyinstaller-hooks-contrib) do not fit the "
+        "installed release: upgrade PyInstaller and its hooks, then build again from a clean "
+        "state; the installed TensorFlow stays.",
+        (
+            "python -m pip install --upgrade pyinstaller pyinstaller-hooks-contrib",
+            "pyinstaller --clean --noconfirm YOUR.spec",
+        ),
+    )
 
 
 def above_range(version: str, spec: str) -> bool:

@@ -3368,6 +3368,12 @@ BUILDERS: dict[str, Builder] = {
     causes.gpu.GPU_ARCH_UNSUPPORTED: _arch,
     causes.gpu.GPU_PTX_JIT: _ptx_jit,
     causes.platform.GLIBC_TOO_OLD: _glibc,
+    causes.software.FREEZER_TF_SUPPORT_OUTDATED: lambda m, r, hits: (
+        causes.software.FREEZER_TF_SUPPORT_OUTDATED,
+        causes.software.freezer_fix(
+            "nuitka" if any(h.signature.id.startswith("nuitka-") for h in hits) else "pyinstaller"
+        ),
+    ),
     causes.runtime.SERVER_CONCURRENCY_MODEL_MISMATCH: lambda m, r, hits: (
         causes.runtime.SERVER_CONCURRENCY_MODEL_MISMATCH,
         causes.runtime.server_concurrency_fix(

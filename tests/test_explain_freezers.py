@@ -1,0 +1,44 @@
+"""A tool that freezes or compiles the program stopping on its own configuration for a
+module: a release of the tool, not another TensorFlow."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.explaining import explained, fix_text, top_error
+
+_CAUSE = "freezer-tf-support-outdated"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "FATAL: anti-bloat: Error, condition 'standalone' for module 'tensorflow' did not "
+        "evaluate to boolean result.",
+        "FATAL: anti-bloat: Error, condition 'not use_setuptools' for module 'keras.src.utils' "
+        "did not evaluate to boolean result.",
+        'FATAL: anti-bloat: Error, failed to evaluate condition \'version("tensorflow") >= '
+        "(2, 16)' in this context, exception was 'TypeError'.",
+    ],
+    ids=["tensorflow", "keras-submodule", "evaluation-failed"],
+)
+def test_nuitkas_own_configuration_stopping_the_build(line: str) -> None:
+    text = "Nuitka: Starting Python compilation with Nuitka '2.3' on Python '3.11'.\n" + line + "\n"
+    top = top_error(explained(text))
+    assert top.cause == _CAUSE
+    fix = fix_text(top)
+    assert "pip install --upgrade nuitka" in fix and "tensorflow==" not in fix
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Another plugin's message is not anti-bloat's evaluation.
+        "FATAL: implicit-imports: Error, module 'tensorflow' not found.\n",
+        # The words in prose.
+        "the anti-bloat plugin removes tests from the build\n",
+    ],
+    ids=["other-plugin", "prose"],
+)
+def test_near_misses_are_not_the_freezer(text: str) -> None:
+    assert all(f.cause != _CAUSE for f in explained(text).findings)
