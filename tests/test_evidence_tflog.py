@@ -649,3 +649,14 @@ def test_nccl_info_lines_are_not_errors() -> None:
     )
     assert read_events(info) == []
     assert [type(e) for e in read_events(failed)] == [NcclError]
+
+
+def test_cudnns_mismatch_is_read_in_either_casing() -> None:
+    # cuda_dnn.cc writes "CuDNN"; the same line is pasted and printed as "cuDNN" too.
+    for word in ("CuDNN", "cuDNN"):
+        line = (
+            "E tensorflow/stream_executor/cuda/cuda_dnn.cc:359] Loaded runtime "
+            f"{word} library: 8.0.5 but source was compiled with: 8.1.0"
+        )
+        found = [e for e in tflog.read_line(line) if isinstance(e, tflog.VersionMismatch)]
+        assert [(e.loaded, e.compiled) for e in found] == [("8.0.5", "8.1.0")]

@@ -471,7 +471,8 @@ _SELF_CHECK = re.compile(
     r"installed[^.]*)"
 )
 _MISMATCH = re.compile(
-    r"Loaded runtime CuDNN library: (?P<loaded>\d+(?:\.\d+)*)(?: \(compatibility version \d+\))?"
+    r"Loaded runtime (?i:cudnn) library: (?P<loaded>\d+(?:\.\d+)*)"
+    r"(?: \(compatibility version \d+\))?"
     r" but source was compiled with:? (?P<compiled>\d+(?:\.\d+)*?)\.?(?= |$)"
 )
 _IGNORED = re.compile(
@@ -750,7 +751,8 @@ KEYWORDS: dict[str, tuple[Reader, ...]] = {
     "Skipping registering GPU devices": (_registration_events,),
     "Could not find cuda drivers on your machine": (_driver_missing_events,),
     "kernel driver does not appear to be running": (_driver_missing_events,),
-    "Loaded runtime CuDNN library": (_version_events,),
+    # cuda_dnn.cc writes "CuDNN"; pastes and other builds show "cuDNN" too.
+    "Loaded runtime ": (_version_events,),
     "Ignoring visible gpu device": (_gpu_events,),
     # Before 0.12 gpu_device.cc said it without "visible".
     "Ignoring gpu device": (_gpu_events,),
