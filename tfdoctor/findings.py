@@ -87,6 +87,15 @@ class Finding(Record):
     location: Optional[Location] = None
 
 
+def keep_weightier(findings: dict[str, Finding], found: Finding) -> None:
+    """Keep ``found`` where no finding of its id is kept yet, or where it weighs more than the
+    kept one: one finding per id, where it first appears, unless a later one of that id weighs
+    more (a signature's error after a listing's warning of one id takes its place)."""
+    kept = findings.get(found.id)
+    if kept is None or found.severity.rank > kept.severity.rank:
+        findings[found.id] = found
+
+
 @record
 class Summary(Record):
     """Counts per severity and the exit code the report earns."""

@@ -135,7 +135,7 @@ from tfdoctor.facts import (
     TFStatus,
     normalize_name,
 )
-from tfdoctor.findings import Finding, Fix, Report, Severity
+from tfdoctor.findings import Finding, Fix, Report, Severity, keep_weightier
 from tfdoctor.machine import LogHints, Machine
 from tfdoctor.matrix import Matrix, spec_contains, version_key
 from tfdoctor.modules import distribution_of, modules
@@ -3884,15 +3884,6 @@ def _api_findings(evidence: Evidence, matrix: Optional[Matrix], machine: Machine
     return []
 
 
-def _keep_weightier(findings: dict[str, Finding], found: Finding) -> None:
-    """Keep ``found`` where no finding of its id is kept yet, or where it weighs more than the
-    kept one: a signature's error after a listing's warning of one id (a companion off its
-    line, then the companion's own failure) takes its place."""
-    kept = findings.get(found.id)
-    if kept is None or found.severity.rank > kept.severity.rank:
-        findings[found.id] = found
-
-
 def explain(
     lines: Iterable[LogText],
     signatures: Signatures,
@@ -4003,7 +3994,7 @@ def explain(
             hits,
             evidence,
         )
-        _keep_weightier(findings, found)
+        keep_weightier(findings, found)
     # After the signatures' findings: a line of the log's own says more than its words.
     for late in (
         _keras3_in_words(evidence, machine),

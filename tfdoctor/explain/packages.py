@@ -36,7 +36,7 @@ from tfdoctor.evidence.traceback import (
 from tfdoctor.explain.generated import generated_code_findings, uncompiled_protos_findings
 from tfdoctor.explain.modules import module_findings
 from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts, normalize_name, requirement_name
-from tfdoctor.findings import Finding, Fix, Severity
+from tfdoctor.findings import Finding, Fix, Severity, keep_weightier
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import TFLine, spec_contains, version_key
 from tfdoctor.modules import distribution_of, modules
@@ -148,11 +148,8 @@ def package_findings(
     ):
         if finding is None:
             continue
-        kept = out.get(finding.id)
-        # One finding per id, where it first appears; a later one of that id that weighs more
-        # (TensorFlow's own requirement after another pair's note) takes its place.
-        if kept is None or finding.severity.rank > kept.severity.rank:
-            out[finding.id] = finding
+        # TensorFlow's own requirement after another pair's note of one id takes its place.
+        keep_weightier(out, finding)
     return list(out.values())
 
 
