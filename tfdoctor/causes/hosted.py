@@ -10,6 +10,7 @@ from tfdoctor.causes.base import Cause, CauseId, define
 from tfdoctor.findings import Fix
 from tfdoctor.hosted import HostedImage, ImageRelease, hosted_data
 from tfdoctor.machine import Machine
+from tfdoctor.matrix import version_key
 
 #: The ids of this area's causes, as checks, explain and scan name them.
 HOSTED_TF_REPLACED: Final = CauseId("hosted-tf-replaced")
@@ -196,23 +197,37 @@ def tpu_generation_fix(generation: str) -> Fix:
     )
 
 
-def hosted_tf1_dropped_fix() -> Fix:
+def hosted_tf1_dropped_fix(m: Machine) -> Fix:
     """A notebook selecting TensorFlow 1 on an image that no longer has it: TensorFlow 2's
-    tf.compat.v1, or a local runtime with TensorFlow 1.15."""
+    tf.compat.v1, or a local runtime with TensorFlow 1.15 under the newest Python the matrix
+    lists 1.15's wheels for."""
+    line = m.matrix.line_for("1.15") if m.matrix is not None else None
+    pythons = sorted(
+        {p for ps in (line.python.values() if line is not None else ()) for p in ps},
+        key=version_key,
+    )
+    python = pythons[-1] if pythons else None
+    local = (
+        "Code that needs TensorFlow 1 itself runs on a local runtime (Connect > Connect to a "
+        f"local runtime) with TensorFlow 1.15 under Python {python} or older."
+        if python
+        else "Code that needs TensorFlow 1 itself runs on a local runtime (Connect > Connect "
+        "to a local runtime) with TensorFlow 1.15 under a Python its wheels serve."
+    )
     return Fix(
         "This image no longer ships TensorFlow 1: remove the `%tensorflow_version 1.x` line and "
         "run the notebook on the image's TensorFlow 2 (TensorFlow 1 code through "
         "`import tensorflow.compat.v1 as tf` and `tf.disable_v2_behavior()`, or the project's "
-        "release for TensorFlow 2). Code that needs TensorFlow 1 itself runs on a local "
-        "runtime (Connect > Connect to a local runtime) with TensorFlow 1.15 under Python 3.7 "
-        "or older.",
+        "release for TensorFlow 2). " + local,
         (
-            # TensorFlow 1.15's wheels stop at Python 3.7: an environment of that Python (a
-            # venv: the local machine's installer is not shown, so no conda).
-            "python3.7 -m venv tf1",
+            # An environment of the newest Python TensorFlow 1.15's wheels serve (a venv: the
+            # local machine's installer is not shown, so no conda).
+            f"python{python} -m venv tf1",
             'tf1/bin/python -m pip install "tensorflow==1.15.5" jupyter',
             "tf1/bin/jupyter notebook "
             "--NotebookApp.allow_origin='https://colab.research.google.com' "
             "--port=8888 --NotebookApp.port_retries=0",
-        ),
+        )
+        if python
+        else (),
     )

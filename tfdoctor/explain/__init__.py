@@ -3319,7 +3319,7 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.runtime.THREADS_EXHAUSTED: lambda m: causes.runtime.thread_limit_fix(),
     causes.gpu.DRIVER_NO_PERMISSION: lambda m: causes.gpu.no_permission_fix(),
     causes.hosted.TPU_NOT_FOUND: lambda m: causes.hosted.tpu_not_found_fix(),
-    causes.hosted.HOSTED_TF_LINE_DROPPED: lambda m: causes.hosted.hosted_tf1_dropped_fix(),
+    causes.hosted.HOSTED_TF_LINE_DROPPED: causes.hosted.hosted_tf1_dropped_fix,
     # The one signature of this cause is Keras asking for h5py (h5py-needed).
     causes.software.DEPENDENCY_MISSING: lambda m: causes.common.install_fix(
         m, "Install h5py, which Keras needs to read and write HDF5 (.h5) files.", "h5py"
