@@ -168,6 +168,12 @@ def _line_serves(m: Machine, line: str) -> bool:
     return bool(m.python_version) and found is not None and found.has_wheels_for(m.python_version)
 
 
+#: The newest Python NumPy 1.16's wheels serve: its files on PyPI stop at cp37
+#: (https://pypi.org/project/numpy/1.16.2/#files). NumPy is not in the matrix, so its bound
+#: lives here.
+_NUMPY_116_NEWEST_PYTHON: Final = (3, 7)
+
+
 def numpy_allow_pickle_fix(m: Machine) -> Fix:
     """np.load of a file that holds object arrays under NumPy 1.16.3 and later: pass
     allow_pickle=True where the file is trusted, or keep NumPy below 1.16.3."""
@@ -180,12 +186,12 @@ def numpy_allow_pickle_fix(m: Machine) -> Fix:
         "(the call the traceback ends in), or keep NumPy below 1.16.3 for that code where the "
         "environment allows it (NumPy 1.16 has wheels up to Python 3.7, and TensorFlow 2.4 and "
         "later require a later NumPy).",
-        # The pin is given only where the log shows a TensorFlow 1 on Python 3.7 or older, the
-        # environments NumPy 1.16's wheels and TensorFlow's NumPy range both admit.
+        # The pin is given only where the log shows a TensorFlow 1 on a Python NumPy 1.16's
+        # wheels serve, the environments those wheels and TensorFlow's NumPy range both admit.
         m.pip_install("numpy<1.16.3")
         if (
             m.python_version
-            and version_key(m.python_version)[:2] <= (3, 7)
+            and version_key(m.python_version)[:2] <= _NUMPY_116_NEWEST_PYTHON
             and m.tf is not None
             and version_key(m.tf.version)[:1] == (1,)
         )
