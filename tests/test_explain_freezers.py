@@ -42,3 +42,34 @@ def test_nuitkas_own_configuration_stopping_the_build(line: str) -> None:
 )
 def test_near_misses_are_not_the_freezer(text: str) -> None:
     assert all(f.cause != _CAUSE for f in explained(text).findings)
+
+
+_FROZEN = (
+    "Traceback (most recent call last):\n"
+    '  File "app.py", line 3, in <module>\n'
+    '  File "PyInstaller/loader/pyimod02_importers.py", line 419, in exec_module\n'
+    '  File "tensorflow/__init__.py", line 37, in <module>\n'
+    "ModuleNotFoundError: No module named 'tensorflow.python.platform'\n"
+)
+
+
+def test_a_tensorflow_module_missing_from_a_frozen_program_is_the_freezers() -> None:
+    report = explained(_FROZEN)
+    top = top_error(report)
+    assert top.cause == _CAUSE
+    assert "pyinstaller-hooks-contrib" in fix_text(top)
+    # Not a reinstall of TensorFlow: plain Python imports it.
+    assert all(f.cause != "tf-install-incomplete" for f in report.findings)
+
+
+def test_the_bootloaders_line_alone_shows_the_program_frozen() -> None:
+    text = (
+        _FROZEN.replace("PyInstaller/loader/pyimod02_importers.py", "x.py")
+        + "[20412] Failed to execute script 'app' due to unhandled exception!\n"
+    )
+    assert _CAUSE in {f.cause for f in explained(text).findings}
+
+
+def test_the_same_module_missing_outside_a_frozen_program_is_not_the_freezers() -> None:
+    text = _FROZEN.replace("PyInstaller/loader/pyimod02_importers.py", "x.py")
+    assert all(f.cause != _CAUSE for f in explained(text).findings)

@@ -137,6 +137,7 @@ NEEDS = frozenset(
         "fork-shown",
         "fork-not-shown",
         "tf-runtime-not-failed",
+        "frozen-shown",
     }
 )
 

@@ -117,6 +117,7 @@ from tfdoctor.explain.exceptions import (
 )
 from tfdoctor.explain.modules import requested_findings
 from tfdoctor.explain.packages import (
+    FROZEN_FRAME,
     internal_caller,
     internal_caller_fix,
     log_packages,
@@ -3593,7 +3594,8 @@ def _drop_unsupported(by_cause: dict[str, list[Hits]], evidence: Evidence) -> No
     cause's line and no installed package's frame (TensorFlow 0.x-1.x append their
     source-tree notice to every import error: the notice is the cause only where the error it
     wraps is its own); ``tf-runtime-not-failed`` no sign of TensorFlow's own native runtime
-    failing (Windows words the same for its _pywrap module as for another extension)."""
+    failing (Windows words the same for its _pywrap module as for another extension);
+    ``frozen-shown`` a program frozen by PyInstaller (its loader's frames or bootloader)."""
     if not any(h.signature.needs for hits in by_cause.values() for h in hits):
         return
     frames = [f.path.replace("\\", "/") for tb in evidence.tracebacks for f in tb.frames]
@@ -3605,6 +3607,9 @@ def _drop_unsupported(by_cause: dict[str, list[Hits]], evidence: Evidence) -> No
     runtime_failed = "native-runtime-failed" in evidence.hits or any(
         "pywrap_tensorflow" in p for p in frames
     )
+    frozen = bool(
+        {"pyinstaller-frozen-program", "pyinstaller-bootloader-failed"} & set(evidence.hits)
+    ) or any(FROZEN_FRAME.search(p) for p in frames)
     unconditional = {c for c, hits in by_cause.items() if any(not h.signature.needs for h in hits)}
 
     def holds(hit: Hits, cause: str) -> bool:
@@ -3621,6 +3626,8 @@ def _drop_unsupported(by_cause: dict[str, list[Hits]], evidence: Evidence) -> No
             return not forked
         if need == "tf-runtime-not-failed":
             return not runtime_failed
+        if need == "frozen-shown":
+            return frozen
         return True
 
     for cause in list(by_cause):

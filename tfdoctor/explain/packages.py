@@ -1377,12 +1377,17 @@ def h5py_str_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Findi
     return []
 
 
+#: A frame of a program frozen by PyInstaller: its loader's modules, or the directory its
+#: one-file bootloader unpacks into (_MEIxxxxxx).
+FROZEN_FRAME = re.compile(r"PyInstaller[/\\]loader[/\\]|[/\\]_MEI\d+[/\\]")
+
+
 def incomplete_install_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
     """TensorFlow's own code failing to import one of its own modules: its files on disk are
-    incomplete."""
+    incomplete (not in a frozen program, whose bundle the freezer's hooks made: its reading)."""
     for tb in tracebacks:
         module = own_module_missing(tb)
-        if module is None:
+        if module is None or any(FROZEN_FRAME.search(f.path) for f in tb.frames):
             continue
         return [
             causes.finding(
