@@ -181,12 +181,12 @@ def test_an_osx64_conda_on_an_intel_mac_gets_pypi_not_the_arm64_installer() -> N
 
 def test_an_osx64_conda_on_apple_silicon_shown_gets_the_arm64_conda_alone() -> None:
     found = _named(explained("macOS-12.6-arm64-arm-64bit\n" + _APPLE_CHANNEL), "cpu-emulated")
-    assert "Miniforge3-MacOSX-arm64.sh" in fix_text(found) and "uname -m" not in fix_text(found)
+    assert "Miniforge3-MacOSX-arm64.sh" in fix_text(found) and "brand_string" not in fix_text(found)
 
 
 def test_an_osx64_conda_on_a_mac_not_shown_says_how_to_tell_intel_apart() -> None:
     found = _named(explained(_APPLE_CHANNEL), "cpu-emulated")
-    assert "uname -m" in fix_text(found)
+    assert "sysctl -n machdep.cpu.brand_string" in fix_text(found)
 
 
 def test_apples_arm64_channel_or_another_osx64_channel_is_not_emulation() -> None:

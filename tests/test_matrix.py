@@ -1121,3 +1121,14 @@ def test_lines_are_chosen_by_the_range_they_declare_on_a_pinned_package() -> Non
     chosen = FIXTURE_MATRIX.lines_pinning("protobuf", lambda spec: "<3.20" in spec)
     assert [x.line for x in chosen] == ["2.11", "2.10", "2.9", "2.8", "2.7", "2.6"]
     assert FIXTURE_MATRIX.lines_pinning("absl-py", lambda spec: True) == ()  # not pinned
+
+
+def test_a_lines_pythons_on_a_platform_are_its_wheels_oldest_first() -> None:
+    for line in FIXTURE_MATRIX.lines:
+        every = line.pythons_on()
+        assert list(every) == sorted(
+            {p for ps in line.python.values() for p in ps}, key=version_key
+        )
+        for key, pythons in line.python.items():
+            assert set(line.pythons_on(key)) == set(pythons)
+            assert all(line.has_wheels_for(p, key) for p in line.pythons_on(key))

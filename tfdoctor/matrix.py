@@ -223,6 +223,12 @@ class TFLine(Record):
     #: Where the entry starts in the matrix file (1-based), for messages.
     lineno: int = 0
 
+    def pythons_on(self, platform: str = "") -> tuple[str, ...]:
+        """The Pythons this line publishes wheels for on the platforms whose key starts with
+        ``platform`` (empty: any), oldest first."""
+        found = {p for key, ps in self.python.items() if key.startswith(platform) for p in ps}
+        return tuple(sorted(found, key=version_key))
+
     def has_wheels_for(self, python: Optional[str], platform: str = "") -> bool:
         """Whether the line publishes a wheel for Python ``python`` (``3.8`` or ``3.8.10``) on
         some platform whose key starts with ``platform`` (``macos-``; empty: any platform); an

@@ -1859,7 +1859,7 @@ def tf_without_tensorrt_fix(m: Machine) -> Fix:
     """TF-TRT asked of a TensorFlow built without TensorRT: a build that has it, installed only
     where the log's system and Python can take TensorFlow's last line built with TensorRT."""
     line = m.matrix.line_for(LAST_TENSORRT_LINE) if m.matrix is not None else None
-    pythons = line.python.get("linux-x86_64", ()) if line is not None else ()
+    pythons = line.pythons_on("linux-") if line is not None else ()
     text = (
         "This TensorFlow was built without TensorRT, so TF-TRT is not in it; installing "
         "TensorRT does not add it. Run TF-TRT under a TensorFlow built with TensorRT, on Linux "

@@ -10,7 +10,6 @@ from tfdoctor.causes.base import Cause, CauseId, define
 from tfdoctor.findings import Fix
 from tfdoctor.hosted import HostedImage, ImageRelease, hosted_data
 from tfdoctor.machine import Machine
-from tfdoctor.matrix import version_key
 
 #: The ids of this area's causes, as checks, explain and scan name them.
 HOSTED_TF_REPLACED: Final = CauseId("hosted-tf-replaced")
@@ -202,10 +201,7 @@ def hosted_tf1_dropped_fix(m: Machine) -> Fix:
     tf.compat.v1, or a local runtime with TensorFlow 1.15 under the newest Python the matrix
     lists 1.15's wheels for."""
     line = m.matrix.line_for("1.15") if m.matrix is not None else None
-    pythons = sorted(
-        {p for ps in (line.python.values() if line is not None else ()) for p in ps},
-        key=version_key,
-    )
+    pythons = line.pythons_on() if line is not None else ()
     python = pythons[-1] if pythons else None
     local = (
         "Code that needs TensorFlow 1 itself runs on a local runtime (Connect > Connect to a "

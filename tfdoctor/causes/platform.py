@@ -702,8 +702,9 @@ def rosetta_conda_fix(intel_possible: bool = False) -> Fix:
         "environment with it and install TensorFlow there; `conda info` then shows platform "
         "osx-arm64."
         + (
-            " (`uname -m` says which Mac this is: on an Intel Mac, x86_64, leave "
-            "tensorflow-deps out and install TensorFlow with pip instead.)"
+            " (`sysctl -n machdep.cpu.brand_string` says which Mac this is, under Rosetta "
+            "too, where `uname -m` says x86_64: on an Intel Mac, leave tensorflow-deps out "
+            "and install TensorFlow with pip instead.)"
             if intel_possible
             else ""
         ),
@@ -737,7 +738,8 @@ def intel_mac_conda_fix(m: Machine) -> Fix:
             "environment (a release with macOS x86-64 wheels).",
             (),
         )
-    python = next((p for p in reversed(last.python.get("macos-x86_64", ())) if p), None)
+    pythons = last.pythons_on("macos-x86_64")
+    python = pythons[-1] if pythons else None
     return Fix(
         "Apple's channel (tensorflow-deps) serves Apple silicon (osx-arm64) only, and this Mac "
         "runs an x86-64 conda: leave tensorflow-deps and the apple channel out and install "
@@ -951,7 +953,7 @@ def native_library_fix(library: Optional[str], macos: bool = False, windows: boo
             (
                 "where msvcp140.dll msvcp140_1.dll vcruntime140_1.dll",
                 "dumpbin /dependents PATH\\TO\\THE\\EXTENSION.pyd",
-                "winget install Microsoft.VCRedist.2015+.x64",
+                *msvc_fix().commands,
             ),
         )
     if macos:
