@@ -29,6 +29,20 @@ def top_error(report: Report) -> Finding:
     return top
 
 
+#: How a ranked candidate's summary ends where the log cannot tell it from the finding above it
+#: (the second of two readings of one observation, a warning).
+CANDIDATE = "(the other candidate)"
+
+
+def readings(report: Report) -> list[Finding]:
+    """The findings at warning or above, without the ranked candidates that follow one."""
+    return [
+        x
+        for x in report.findings
+        if x.severity.rank >= Severity.WARNING.rank and not x.summary.endswith(CANDIDATE)
+    ]
+
+
 def fix_text(finding: Finding) -> str:
     """The finding's fix: its text and commands, one per line."""
     assert finding.fix is not None

@@ -15,6 +15,7 @@ import pytest
 
 from tests import factories as f
 from tests.commandline import in_process
+from tests.explaining import readings
 from tfdoctor.explain import explain, scan
 from tfdoctor.explain.reader import LogText, lines_of, read_log, split_text
 from tfdoctor.facts import LibraryCandidate, to_json
@@ -239,7 +240,7 @@ def test_benign_noise_says_why_and_never_warns() -> None:
 
 def test_citations_are_bounded_and_counted() -> None:
     report = _explain("\n".join([DLOPEN] * 7))
-    (finding,) = report.findings
+    (finding,) = readings(report)
     assert finding.detail.count("dso_loader.cc") == 3
     assert "(and 4 more like it)" in finding.detail
     assert "line 3: " in finding.detail

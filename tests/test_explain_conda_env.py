@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.explaining import SIGNATURES, explained
+from tests.explaining import SIGNATURES, explained, readings
 from tfdoctor.evidence.conda import read_conda_env
 from tfdoctor.explain import scan
 from tfdoctor.explain.reader import split_text
@@ -27,7 +27,7 @@ def _dlopen(lib: str = "libcudart.so.11.0", path: str = "") -> str:
 
 
 def _problem(text: str) -> Finding:
-    (found,) = [x for x in explained(text).findings if x.severity.rank >= Severity.WARNING.rank]
+    (found,) = readings(explained(text))
     return found
 
 

@@ -8,6 +8,7 @@ from typing import Optional
 import pytest
 
 from tests import factories as f
+from tests.explaining import readings
 from tfdoctor.evidence.devices import (
     DeviceListing,
     built_with_cuda,
@@ -228,7 +229,7 @@ def test_a_finding_that_already_says_why_is_not_repeated() -> None:
         "Num GPUs Available:  0"
     )
     report = _explain(text)
-    causes = [x.cause for x in report.findings if x.severity.rank >= Severity.WARNING.rank]
+    causes = [x.cause for x in readings(report)]
     assert causes == ["cuda-libs-missing"]
     assert all(x.summary != "TensorFlow lists no GPU" for x in report.findings)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tests import factories as f
+from tests.explaining import readings
 from tfdoctor.explain import explain
 from tfdoctor.explain.reader import split_text
 from tfdoctor.findings import Finding, Fix, Report, Severity
@@ -21,8 +22,9 @@ def _explain(text: str) -> Report:
 
 
 def _problems(report: Report) -> list[Finding]:
-    """The findings at warning or above (what a user must act on)."""
-    return [x for x in report.findings if x.severity.rank >= Severity.WARNING.rank]
+    """The findings at warning or above (what a user must act on), without a ranked
+    candidate that follows one."""
+    return readings(report)
 
 
 ARCH, OOM, SHM = "gpu-arch-unsupported", "gpu-out-of-memory", "nccl-shm-too-small"
@@ -422,7 +424,7 @@ def test_a_missing_cudnn_file_names_the_cudnn_major_it_asks_for() -> None:
         "dso_loader.cc:55] Could not load dynamic library 'libcudnn.so.7'; dlerror: "
         "libcudnn.so.7: cannot open shared object file: No such file or directory"
     )
-    (found,) = [x for x in report.findings if x.severity.rank >= Severity.WARNING.rank]
+    (found,) = readings(report)
     assert found.cause == "cuda-libs-missing"
     assert found.fix is not None and "cuDNN 7 (the libcudnn.so.7 it asked for" in found.fix.text
 

@@ -578,7 +578,11 @@ def test_a_failure_is_explained_on_stderr_after_the_output(tmp_path: Path) -> No
     assert "explain.cuda-libs-missing" in explanation
     assert explanation.endswith("exiting 1 with it.\n")
     data = json.loads(report.read_text(encoding="utf-8"))
-    assert [f["id"] for f in data["findings"]] == ["explain.cuda-libs-missing"]
+    # The missing cause first; the other candidate (installed off the loader's path) after it.
+    assert [f["id"] for f in data["findings"]] == [
+        "explain.cuda-libs-missing",
+        "explain.cuda-libs-off-path",
+    ]
 
 
 def test_run_reads_tensorflows_lines_as_explain_and_check_do(tmp_path: Path) -> None:

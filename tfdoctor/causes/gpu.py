@@ -520,6 +520,42 @@ def shown_copy_fix(m: Machine, copies: Sequence[tuple[str, str]], rest: Sequence
     return Fix(text, commands)
 
 
+def off_path_candidate_fix(m: Machine, names: Sequence[str]) -> Fix:
+    """The second candidate where the log cannot tell whether CUDA libraries the loader did
+    not find (``names``: ``cudart``, ``cublas``) are absent or installed off its path: how to
+    find a copy, and the path line for the directory that holds it, where the program starts
+    (an IDE, a service, sudo or a notebook server does not get the shell's environment)."""
+    shown = ", ".join(names) or "the CUDA libraries"
+    started = (
+        "A program started from an IDE or a desktop launcher, by a service, through sudo or by "
+        "a notebook server does not get the environment of the shell that set it."
+    )
+    if m.os == "windows":
+        return Fix(
+            f"If a copy of {shown} is on the disk (the command searches the CUDA toolkits' "
+            "folders), the folder that holds it is not on PATH in the process that failed: put "
+            "it first on PATH (System Properties > Environment Variables, then a new window). "
+            + started,
+            ('where /R "C:\\Program Files\\NVIDIA GPU Computing Toolkit" cudart64_*.dll',),
+        )
+    return Fix(
+        f"If the commands find a copy of {shown}, its directory is not on the loader's search "
+        "path in the process that failed: put it first on LD_LIBRARY_PATH where the program "
+        "starts (export LD_LIBRARY_PATH=<that directory>:$LD_LIBRARY_PATH in ~/.bashrc, the "
+        "job script or the IDE's run configuration; `sudo env "
+        'LD_LIBRARY_PATH="$LD_LIBRARY_PATH" ...` through sudo), or list it in a file under '
+        "/etc/ld.so.conf.d/ and run `sudo ldconfig`. "
+        + started
+        + (
+            " In this conda environment the line goes into "
+            "$CONDA_PREFIX/etc/conda/activate.d/env_vars.sh."
+            if m.in_conda
+            else ""
+        ),
+        _library_search(names or ("cudart", "cudnn")),
+    )
+
+
 def shown_cudnn_shadow_fix(
     m: Machine, loaded: str, need: str, version: str, path: str, directory: str
 ) -> Fix:

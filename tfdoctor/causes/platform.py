@@ -1341,7 +1341,8 @@ def resolver_release_fix(
     interpreter or platform: a Python the release's wheels are built for (``abi_tags``, as the
     resolver's hint lists them: ``cp311`` is CPython 3.11), or a platform they are built for,
     or a release of ``dist`` that has a wheel here (a pin or a Python range of the project)."""
-    pythons = [f"{t[2]}.{t[3:]}" for t in abi_tags if re.fullmatch(r"cp\d\d+", t)]
+    # cp37m: CPython 3.7's tag with pymalloc's ABI flag (Pythons before 3.8 carry it).
+    pythons = [f"{t[2]}.{t[3:].rstrip('m')}" for t in abi_tags if re.fullmatch(r"cp\d\d+m?", t)]
     release = f"{dist} {version}"
     used = f" (this is {python})" if python else ""
     if pythons:

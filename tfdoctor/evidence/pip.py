@@ -516,3 +516,49 @@ def read_python_refusals(texts: Iterable[str]) -> list[PythonRefusal]:
         if len(out) >= MAX_REFUSALS:
             return out[:MAX_REFUSALS]
     return out
+
+
+@record
+class AbiTagsFound(Record):
+    """uv's hint naming the interpreter and the Python tags a release's wheels have, where no
+    wheel fits (observed): ``You require CPython 3.13 (`cp313`), but we only found wheels for
+    `tensorflow` (v2.19.0) with the following Python ABI tags: `cp39`, `cp310`, ...``."""
+
+    dist: str
+    #: The release uv looked at (``2.19.0``).
+    version: str
+    #: The interpreter's version (``3.13``).
+    python: str
+    #: The Python tags of the release's wheels, as uv lists them (``cp39``, ``cp310``).
+    tags: tuple[str, ...]
+
+
+#: uv's hint where a release has wheels, none for this interpreter's tags (PubGrubHint's
+#: AbiTags and LanguageTags in astral-sh/uv's crates/uv-resolver/src/pubgrub/report.rs;
+#: astral-sh/uv#5284). A terminal wraps it: the gaps between its words are any whitespace.
+_ABI_HINT = re.compile(
+    r"You require (?:CPython|PyPy) (?P<python>\d+\.\d+)\s+\(`?\w+`?\),\s+but we only found\s+"
+    r"wheels for\s+`?(?P<dist>[\w.-]+)`?\s+\(v(?P<version>[\w.+!-]+)\)\s+with the following\s+"
+    r"Python (?:ABI |implementation )?tags?:\s*(?P<tags>`?\w+`?(?:,\s*`?\w+`?){0,40})"
+)
+
+
+def read_abi_hints(texts: Iterable[str]) -> list[AbiTagsFound]:
+    """Every hint uv printed naming the Python tags a release's wheels have, in order."""
+    out: list[AbiTagsFound] = []
+    for text in texts:
+        if "but we only found" not in text:
+            continue
+        for match in _ABI_HINT.finditer(text):
+            tags = tuple(dict.fromkeys(re.findall(r"\w+", match.group("tags"))))
+            out.append(
+                AbiTagsFound(
+                    normalize_name(match.group("dist")),
+                    match.group("version"),
+                    match.group("python"),
+                    tags,
+                )
+            )
+            if len(out) >= MAX_REFUSALS:
+                return out
+    return out

@@ -71,11 +71,13 @@ from tfdoctor.evidence.packages import (
 )
 from tfdoctor.evidence.pip import (
     MAX_REFUSALS,
+    AbiTagsFound,
     PipRefusal,
     PythonRefusal,
     SourceBuild,
     WheelRefusal,
     build_folder_system,
+    read_abi_hints,
     read_first_platform,
     read_missing_wheel,
     read_python_refusals,
@@ -198,6 +200,7 @@ class Evidence:
     source_builds: list[SourceBuild] = dataclasses.field(default_factory=list)
     #: Releases pip refused for their Requires-Python (:mod:`tfdoctor.evidence.pip`).
     python_refusals: list[PythonRefusal] = dataclasses.field(default_factory=list)
+    abi_hints: list[AbiTagsFound] = dataclasses.field(default_factory=list)
     #: Some block names WSL's own paths or kernel (/usr/lib/wsl/, microsoft-standard-WSL2).
     wsl: bool = False
     #: Versions a session printed when asked (``tf.__version__``), by distribution.
@@ -327,6 +330,15 @@ def _read_conflicts(evidence: Evidence, text: str) -> None:
         evidence.conflicts.extend(read_conflicts((text,)))
 
 
+def _read_python_words(evidence: Evidence, text: str) -> None:
+    """What pip and uv say of this interpreter's Python: releases refused for their
+    Requires-Python, and uv's hints naming the Python tags a release's wheels have."""
+    if len(evidence.python_refusals) < MAX_REFUSALS:
+        evidence.python_refusals.extend(read_python_refusals((text,)))
+    if len(evidence.abi_hints) < MAX_REFUSALS:
+        evidence.abi_hints.extend(read_abi_hints((text,)))
+
+
 def _read_block(evidence: Evidence, block: LogText, distinct: str) -> None:
     """The readers other than the signatures, over one block: tracebacks, pip's and the
     companions' words, versions a session echoed, devices, WSL and the shell's prompt.
@@ -350,8 +362,7 @@ def _read_block(evidence: Evidence, block: LogText, distinct: str) -> None:
         evidence.numpy_builds.extend(read_numpy_builds((text,)))
     if len(evidence.source_builds) < MAX_REFUSALS:
         evidence.source_builds.extend(read_source_builds((text,)))
-    if len(evidence.python_refusals) < MAX_REFUSALS:
-        evidence.python_refusals.extend(read_python_refusals((text,)))
+    _read_python_words(evidence, text)
     for dist, echoed in read_echoed_versions((text,)).items():
         evidence.echoed.setdefault(dist, echoed)
     for dist, listed in read_listed_versions(text).items():
@@ -745,6 +756,8 @@ class Revealed(Record):
     rocm_loaded: bool = False
     #: Releases pip skipped for their Requires-Python, as it listed them.
     python_refusals: tuple[PythonRefusal, ...] = ()
+    #: uv's hints naming the Python tags a release's wheels have, none of them this Python's.
+    abi_hints: tuple[AbiTagsFound, ...] = ()
     #: Facts the log does not state but its paths and file names imply, each with its basis.
     inferred: tuple[Inferred, ...] = ()
     #: Where TensorFlow's own lines state a fact (field name, ``line 12``), for those read from
@@ -1133,6 +1146,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         hadoop=any(s in evidence.hits for s in _HADOOP_SHOWN),
         s3_plain_http="s3-endpoint-http-shown" in evidence.hits,
         python_refusals=tuple(evidence.python_refusals),
+        abi_hints=tuple(evidence.abi_hints),
         inferred=tuple(inferred),
         stated_at=tuple(stated.items()),
         imported_before=imported_before_tensorflow(f"{evidence.first_text}\n{text}"),
@@ -1409,6 +1423,47 @@ def _cuda_libs(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
         # Say which: the toolkit's installer and NVIDIA's wheels package each library apart.
         fix = Fix(f"Missing: {', '.join(names)}. {fix.text}", fix.commands)
     return cause, fix
+
+
+def _other_library_candidate(
+    findings: Mapping[str, Finding],
+    by_cause: Mapping[str, Sequence[Hits]],
+    m: Machine,
+    r: Revealed,
+) -> Optional[Finding]:
+    """The second candidate for CUDA libraries the loader did not find, where the log cannot
+    tell installed-off-the-path from not installed and the first is the missing cause: that
+    they are installed where the loader does not look, a warning with how to tell and its
+    path line. None where the machine's facts (the loader's own search) or the log decide: a
+    copy shown, another toolkit's, pip's CUDA wheels, two releases mixed, or the off-path
+    reading already given."""
+    missing = findings.get(f"explain.{causes.gpu.CUDA_LIBS_MISSING}")
+    if (
+        missing is None
+        or missing.cause != causes.gpu.CUDA_LIBS_MISSING
+        or missing.severity.rank < Severity.WARNING.rank
+        or f"explain.{causes.gpu.CUDA_LIBS_OFF_PATH}" in findings
+        or m.facts.cuda_libs is not None
+        or r.other_toolkit is not None
+        or r.cuda_wheels is not None
+        or r.library_files
+    ):
+        return None
+    hits = by_cause.get(causes.gpu.CUDA_LIBS_MISSING, ())
+    if not hits or _mixed_release(hits) is not None:
+        return None
+    names = _libraries(hits)
+    shown = ", ".join(names) or "the CUDA libraries"
+    return causes.finding(
+        f"explain.{causes.gpu.CUDA_LIBS_OFF_PATH}",
+        Severity.WARNING,
+        causes.gpu.CUDA_LIBS_OFF_PATH,
+        f"Or: {shown} installed where the loader does not look (the other candidate)",
+        "The loader's words say only that it did not find the file, not that it is absent: "
+        "the log does not show whether a copy is on the disk. The search below tells the two "
+        "candidates apart: no copy found is the missing cause above; a copy found is this one.",
+        causes.gpu.off_path_candidate_fix(m, names),
+    )
 
 
 #: Places a copy shown there does not serve from: conda's package cache (an environment links
@@ -2627,6 +2682,8 @@ def _static_tls(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.C
     )
 
 
+#: uv's refusal of one release for the interpreter's tags (signatures.yaml): a pin.
+_UV_PINNED = "uv-no-abi-tag"
 #: The distributions whose refused wheels this cause is about (pip-unsupported-wheel's).
 _TF_WHEEL = re.compile(PATTERN_PARTS["{{tf_wheel}}"], re.IGNORECASE)
 
@@ -2657,6 +2714,19 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
     tags = _interpreter_tags(r, hits)
     if tags is not None:
         return tags
+    hint = next((x for x in r.abi_hints if x.dist in TF_DISTRIBUTIONS), None)
+    if hint is not None:
+        # uv's hint, on its own line below the refusal, names the interpreter and the Python
+        # tags of the release's wheels: a pin of that release, or no release, fits this Python.
+        one_release = any(h.signature.id == _UV_PINNED for h in hits)
+        return (
+            causes.platform.TF_RELEASE_NOT_FOR_PYTHON
+            if one_release
+            else causes.platform.TF_NO_WHEEL_FOR_PYTHON,
+            causes.platform.resolver_release_fix(
+                hint.dist, hint.version, hint.python, hint.tags, ()
+            ),
+        )
     yanked = _yanked_placeholder(m, r, hits)
     if yanked is not None:
         return causes.platform.TF_NO_WHEEL_FOR_PYTHON, yanked
@@ -3891,6 +3961,32 @@ def _api_findings(evidence: Evidence, matrix: Optional[Matrix], machine: Machine
     return []
 
 
+def _unexplained(evidence: Evidence, machine: Machine) -> list[Finding]:
+    """What the log's last exception says where no cause explains the log: the candidates
+    that weigh it (Keras 3 meeting Keras 2 code, a legacy copy, a release's missing name),
+    else the exception itself as unexplained."""
+    candidate = keras3_candidate(evidence.tracebacks, machine) or legacy_copy_candidate(
+        evidence.tracebacks, machine
+    )
+    if candidate is not None:
+        return [candidate]
+    named = _release_name_candidates(evidence, machine)
+    if named:
+        return named
+    unexplained = unexplained_finding(evidence.tracebacks)
+    return [unexplained] if unexplained is not None else []
+
+
+def _release_name_candidates(evidence: Evidence, machine: Machine) -> list[Finding]:
+    """explain.api's reading of a TensorFlow or Keras name no other reading placed; loaded
+    only for a log whose exceptions need it (it reads the API listings)."""
+    if not evidence.tracebacks:
+        return []
+    from tfdoctor.explain.api import release_name_candidates  # noqa: PLC0415
+
+    return release_name_candidates(evidence.tracebacks, machine)
+
+
 def explain(
     lines: Iterable[LogText],
     signatures: Signatures,
@@ -4011,6 +4107,7 @@ def explain(
         _user_site_tensorflow(evidence),
         _conda_path_too_long(evidence),
         _model_garden_official(evidence),
+        _other_library_candidate(findings, by_cause, machine, revealed),
         # A listing or a nightly's install read over several lines: after the signatures,
         # whose lines (pip's leftover with its directory) say more.
         *tensorboard_findings(
@@ -4027,13 +4124,7 @@ def explain(
     )
     if all(x.severity.rank < Severity.WARNING.rank for x in out):
         # A failure nothing explains is reported as such: never "no problems found".
-        unexplained = (
-            keras3_candidate(evidence.tracebacks, machine)
-            or legacy_copy_candidate(evidence.tracebacks, machine)
-            or unexplained_finding(evidence.tracebacks)
-        )
-        if unexplained is not None:
-            out.append(unexplained)
+        out.extend(_unexplained(evidence, machine))
     if facts is not None:
         # Observed beats inferred, for what the log claims too: where the machine's facts
         # show TensorFlow doing what a cause says it cannot (it imports, it lists the GPU),

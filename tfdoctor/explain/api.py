@@ -32,6 +32,7 @@ from tfdoctor.explain.packages import (
     known_distribution,
     library_caller,
     library_dist,
+    library_fix,
     package_behind,
 )
 from tfdoctor.facts import TF_DISTRIBUTIONS
@@ -1413,11 +1414,13 @@ def _keras_added_later(tb: Traceback, m: Machine) -> Optional[tuple[str, Verdict
         if index is None or not index.has(name):
             break
         since = release
-    if since is None or since == releases[-1] or version_key(since) <= (3, 0):
-        return None  # no release has it, every listed one does, or Keras 3.0 already did
+    if since is None or since == releases[-1] or version_key(since) < (3, 0):
+        return None  # no release has it, every listed one does, or a Keras 2 added it
     keras = m.facts.package("keras")
     if keras is not None and version_key(keras.version) >= version_key(since):
         return None  # the log's Keras has it: missing for another reason
+    if since == min((r for r in releases if version_key(r) >= (3, 0)), key=version_key):
+        return _keras3_name(name, tb, m)
     this = (
         f"the installed Keras ({keras.version}) does not have it"
         if keras is not None
@@ -1433,6 +1436,36 @@ def _keras_added_later(tb: Traceback, m: Machine) -> Optional[tuple[str, Verdict
         m.pip_install(f"keras>={since}", *(() if tf_ok else ("tensorflow>=2.16",))),
     )
     what = f"`{name}` is not in Keras' public API before {since}, and is in every release since."
+    links = causes.CAUSES[causes.code.API_REMOVED].links
+    return name, Verdict(
+        "keras-name-added-later", causes.code.API_REMOVED, Severity.ERROR, what, fix, links
+    )
+
+
+def _keras3_name(name: str, tb: Traceback, m: Machine) -> tuple[str, Verdict]:
+    """A public name every Keras 3 has and no Keras 2 listing does (``keras.utils.PyDataset``),
+    missing from the Keras that raised: that Keras is a Keras 2 (TensorFlow 2.15 or older
+    brings one), and the code was written for Keras 3, which comes with TensorFlow's first
+    Keras 3 line (the matrix's) on the Pythons that line has wheels for."""
+    line = first_keras3_line(m.matrix) if m.matrix is not None else None
+    first = line.line if line is not None else "2.16"
+    older = _python_before_keras3(path_hints([f.path for f in tb.frames]), m)
+    keras = m.facts.package("keras")
+    this = f"the installed Keras ({keras.version})" if keras else "the Keras that raised"
+    text = (
+        f"`{name}` is in every Keras 3 and in no Keras 2, and {this} lacks it: the code was "
+        f"written for Keras 3, and this Keras is a Keras 2 (TensorFlow {first} is the first "
+        f"line whose Keras is Keras 3; older lines bring Keras 2). Install TensorFlow {first} or "
+        "later with Keras 3, or keep this TensorFlow and run a release of the code written for "
+        "Keras 2."
+    )
+    if older is not None:
+        text += (
+            f" The paths show Python {older[0]}; Keras 3 needs Python {older[1]} or newer: "
+            "make a virtual environment of a newer Python first."
+        )
+    fix = Fix(text, m.pip_install(f"tensorflow>={first}", "keras>=3"))
+    what = f"`{name}` is in Keras' public API from 3.0 on, and in no Keras 2 release."
     links = causes.CAUSES[causes.code.API_REMOVED].links
     return name, Verdict(
         "keras-name-added-later", causes.code.API_REMOVED, Severity.ERROR, what, fix, links
@@ -1545,3 +1578,201 @@ def statement_findings(
             f"explain.{verdict.cause}", _verdict_finding(name, verdict, detail, _fitted(verdict, m))
         )
     return list(out.values())
+
+
+#: The import packages whose missing names this module reads as a release question: the
+#: TensorFlow and Keras packages a name's home can be (companions' own modules are theirs).
+_RELEASE_ROOTS = frozenset({"tensorflow", "tensorflow_core", "keras", "tf_keras"})
+#: Python 3.5's and 3.6's ``cannot import name 'X'``, without the module it was asked of.
+_NO_NAME_BARE = re.compile(r"^cannot import name '?(?P<attr>\w+)'?\s*$")
+#: A module that imported only in part (a circular import, or a file of the user's own named
+#: like the package): no release question.
+_PARTIAL = re.compile(r"partially initialized module|most likely due to a circular import")
+
+
+def _missing_release_name(tb: Traceback) -> Optional[str]:
+    """The dotted name (``tf.logging._logger``, ``keras.utils.get_file``) an exception says a
+    TensorFlow or Keras module lacks, where the message, or the source line the traceback
+    printed, names the module; None for any other exception, a module of the package's own
+    import (an incomplete install, read elsewhere), or the package itself missing."""
+    message = _as_printed(tb.message)
+    if _PARTIAL.search(message) or own_module_missing(tb) or keras_own_missing(tb):
+        return None
+    module, attr = "", ""
+    for pattern in (_NO_ATTRIBUTE, _NO_NAME):
+        match = pattern.search(message)
+        if match is not None:
+            module, attr = match.group("module"), match.group("attr")
+            break
+    else:
+        match = _NO_MODULE.search(message)
+        if match is not None:
+            module, _, attr = match.group("module").rpartition(".")
+    code = " ".join(c for c in (tb.code, *(f.code for f in tb.frames[-1:])) if c)
+    tail = _PY2_NO_MODULE.search(message)
+    if not module and tail is not None and code:
+        # Python 2 names only the part that did not import (``No module named
+        # _impl.keras.layers``): the import line printed above it has the whole path.
+        whole = re.search(
+            rf"\b((?:tensorflow|keras|tf_keras)[\w.]*\.{re.escape(tail['tail'])})\b", code
+        )
+        if whole is not None:
+            module, _, attr = whole.group(1).rpartition(".")
+    if not module:
+        # Python 2's words and Python 3.6's bare import refusal name no module: the source
+        # line does (``tf.logging._logger.handlers = []``, ``from keras.layers import Merge``).
+        bare = _PY2_NO_ATTRIBUTE.search(message) or _NO_NAME_BARE.search(message)
+        if bare is None or not code:
+            return None
+        attr = bare.group("attr")
+        used = re.search(rf"\b((?:tf|tensorflow|keras)(?:\.\w+)*)\.{attr}\b", code)
+        imported = re.search(
+            rf"\bfrom\s+((?:tensorflow|keras|tf_keras)[\w.]*)\s+import\b.*\b{attr}\b", code
+        )
+        found = used or imported
+        if found is None:
+            return None
+        module = found.group(1)
+    if not attr or module.split(".")[0] not in _RELEASE_ROOTS | {"tf"}:
+        return None
+    base = "tf" if module == "tf" else public_name(module) or module
+    return f"{base}.{attr}"
+
+
+def _listed_lines(name: str) -> list[str]:
+    """The TensorFlow lines whose bundled public API listing has ``name`` (``tf.X`` or a
+    Keras name), oldest first; empty where none does."""
+    lines = [*tf1_lines(), *bundled_lines()]
+    found = []
+    for line in lines:
+        index = load_tf1(line) if line in tf1_lines() else load_api(line)
+        if index is not None and index.has(name):
+            found.append(line)
+    return sorted(found, key=version_key)
+
+
+def release_name_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
+    """The last exception, where no cause explains it and it says a TensorFlow or Keras
+    module lacks a name that no reading of scan's knowledge placed: the code that asked was
+    written for another release of TensorFlow or Keras than the one installed. A warning
+    (the listings cannot say which release); where an installed library's frame asked, that
+    library's release for the installed TensorFlow comes first (companion-mismatch)."""
+    failures = [tb for tb in tracebacks if tb.name not in ("KeyboardInterrupt", "SystemExit")]
+    failures = [tb for tb in failures if not tb.ignored]
+    if not failures:
+        return []
+    tb = failures[-1]
+    name = _missing_release_name(tb)
+    if name is None:
+        return []
+    keras = not name.startswith("tf.")
+    product = "Keras" if keras else "TensorFlow"
+    dists = "tensorflow keras" if keras else "tensorflow"
+    listed = _listed_lines(name)
+    tf = m.tf.version if m.tf is not None else None
+    if tf and not keras and ".".join(tf.split(".")[:2]) in listed:
+        return []  # the log's TensorFlow has the name: missing for another reason
+    shown = tb.frames[-1].code if tb.frames else tb.code
+    if shown and name.rsplit(".", 1)[-1] not in shown:
+        # The line printed did not ask for the name: what it imported did, in frames the
+        # paste does not show. That package's release is the question, not the user's code.
+        imported = re.match(r"\s*(?:from|import)\s+(\w+)", shown)
+        if imported is None or imported.group(1) in _RELEASE_ROOTS:
+            return []
+        return [_library_asked(imported.group(1), name, product, tb, m)]
+    running = f"the installed {product}" + (f" ({tf})" if tf and not keras else "")
+    if listed:
+        known = (
+            f"The bundled listings have `{name}` in TensorFlow {listed[0]}"
+            + (f" to {listed[-1]}" if len(listed) > 1 else "")
+            + f" only, so {running} is of another line."
+        )
+    else:
+        known = (
+            f"No bundled listing ({_listings_span()}) has `{name}`: a private name, or one of "
+            "a release outside them."
+        )
+    detail = [f"{tb.where}: {tb.type}: {tb.message}", known]
+    hints = path_hints([f.path for f in tb.frames])
+    if hints:
+        detail.append(inferred_note(hints))
+    out: list[Finding] = []
+    library, how, _ = package_behind(tb)
+    if library is not None and library.replace("-", "_").lower() not in _RELEASE_ROOTS:
+        out.append(_library_asked(library, name, product, tb, m, how, detail))
+    text = (
+        f"`{name}` is not in {running}: the code that asks for it was written for another "
+        f"release of {product}. Read which release the code was written for (its requirements "
+        "or setup file, its README, the date of its last change) and install that TensorFlow "
+        f"{'and Keras ' if keras else ''}in a fresh virtual environment (with a Python that "
+        "release has wheels for), or port the code to the installed release's API."
+    )
+    if listed:
+        text += _listed_direction(name, listed, tf)
+    out.append(
+        causes.finding(
+            f"explain.{causes.code.API_REMOVED}",
+            Severity.WARNING,
+            causes.code.API_REMOVED,
+            f"`{name}`: {causes.CAUSES[causes.code.API_REMOVED].title}",
+            "\n".join(detail),
+            Fix(text, (f"pip show {dists}",)),
+            causes.CAUSES[causes.code.API_REMOVED].links,
+        )
+    )
+    return out
+
+
+def _listed_direction(name: str, listed: Sequence[str], tf: Optional[str]) -> str:
+    """Which way to move, from the lines whose listings have ``name`` and the TensorFlow the
+    log shows: older than them, the code needs a newer TensorFlow; newer, an older one; not
+    shown, both ways said, with how to tell."""
+    span = f"TensorFlow {listed[0]}" + (f" to {listed[-1]}" if len(listed) > 1 else "")
+    if tf and version_key(tf)[:2] < version_key(listed[0])[:2]:
+        return f" The listings place `{name}` in {span}: upgrade TensorFlow to one of those lines."
+    if tf and version_key(tf)[:2] > version_key(listed[-1])[:2]:
+        return (
+            f" The listings place `{name}` in {span}: the code needs one of those lines (an older "
+            "TensorFlow), or porting."
+        )
+    return (
+        f" The listings place `{name}` in {span}: if `pip show tensorflow` shows an older "
+        "TensorFlow, upgrade it to one of those lines; if a newer one, the code needs one of "
+        "those lines, or porting."
+    )
+
+
+def _library_asked(
+    library: str,
+    name: str,
+    product: str,
+    tb: Traceback,
+    m: Machine,
+    how: str = "",
+    detail: Sequence[str] = (),
+) -> Finding:
+    """An installed library's code asking TensorFlow or Keras for ``name``, which the
+    installed release lacks: that library's release for it (companion-mismatch, a warning)."""
+    shown = how or "the import the log shows last"
+    return causes.finding(
+        f"explain.{causes.software.COMPANION_MISMATCH}",
+        Severity.WARNING,
+        causes.software.COMPANION_MISMATCH,
+        f"{library} was written for another {product} release (it asks for {name})",
+        "\n".join(
+            [
+                *(detail or [f"{tb.where}: {tb.type}: {tb.message}"]),
+                f"The code that asked is {library}'s ({shown}): that release of {library} was "
+                f"written for another {product} than the installed one.",
+            ]
+        ),
+        library_fix(m, library),
+    )
+
+
+def _listings_span() -> str:
+    """The releases the bundled API listings cover, in words (``TensorFlow 1.9 to 2.21, Keras
+    2.6 to 3.15``)."""
+    lines = sorted((*tf1_lines(), *bundled_lines()), key=version_key)
+    keras = sorted(keras_releases("keras"), key=version_key)
+    return f"TensorFlow {lines[0]} to {lines[-1]}, Keras {keras[0]} to {keras[-1]}"

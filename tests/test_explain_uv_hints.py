@@ -1,0 +1,72 @@
+"""uv's refusal of TensorFlow for the interpreter's tags, with its hint on the lines below naming
+the interpreter and the Python tags of the release's wheels: a pin of one release is that
+release's Pythons (tf-release-not-for-python), every release refused is this Python's
+(tf-no-wheel-for-python); the fix names the Python the wheels are for."""
+
+from __future__ import annotations
+
+from tests.explaining import explained, fix_text, top_error
+from tfdoctor.evidence.pip import read_abi_hints
+
+PINNED = """\
+  × No solution found when resolving dependencies:
+  ╰─▶ Because tensorflow==2.9.3 has no wheels with a matching Python ABI tag (e.g., `cp312`) and \
+trainer==0.3.0 depends on tensorflow==2.9.3, we can conclude that trainer==0.3.0 cannot be used.
+      And because only trainer==0.3.0 is available and you require trainer, we can conclude that \
+your requirements are unsatisfiable.
+
+      hint: You require CPython 3.12 (`cp312`), but we only found wheels for `tensorflow` \
+(v2.9.3) with the following Python ABI tags: `cp37m`, `cp38`,
+      `cp39`, `cp310`
+"""
+
+EVERY = """\
+  × No solution found when resolving dependencies:
+  ╰─▶ Because all versions of tensorflow have no wheels with a matching Python ABI tag (e.g., \
+`cp314`) and you require
+      tensorflow, we can conclude that your requirements are unsatisfiable.
+
+      hint: You require CPython 3.14 (`cp314`), but we only found wheels for `tensorflow` \
+(v2.20.0) with the following Python ABI tags: `cp39`, `cp310`, `cp311`, `cp312`, `cp313`
+"""
+
+
+def test_the_hint_is_read_across_the_terminals_wrap() -> None:
+    (hint,) = read_abi_hints([PINNED])
+    assert (hint.dist, hint.version, hint.python) == ("tensorflow", "2.9.3", "3.12")
+    assert hint.tags == ("cp37m", "cp38", "cp39", "cp310")
+
+
+def test_a_single_tag_is_read_too() -> None:
+    text = (
+        "hint: You require CPython 3.11 (`cp311`), but we only found wheels for `tensorflow` "
+        "(v2.2.3) with the following Python ABI tag: `cp38`"
+    )
+    (hint,) = read_abi_hints([text])
+    assert hint.tags == ("cp38",)
+
+
+def test_a_pinned_release_without_wheels_for_this_python_names_its_pythons() -> None:
+    top = top_error(explained(PINNED))
+    assert top.cause == "tf-release-not-for-python"
+    fix = fix_text(top)
+    assert "3.7, 3.8, 3.9, 3.10" in fix and "this is 3.12" in fix
+    assert "uv venv --python 3.10" in fix
+    # uv's words say which tag failed: not a 32-bit interpreter.
+    assert "64-bit" not in fix
+
+
+def test_no_release_for_this_python_is_the_pythons_cause() -> None:
+    top = top_error(explained(EVERY))
+    assert top.cause == "tf-no-wheel-for-python"
+    fix = fix_text(top)
+    assert "uv venv --python 3.13" in fix and "64-bit" not in fix
+
+
+def test_the_hint_of_another_distribution_is_not_tensorflows() -> None:
+    # A companion's hint: whether any of its releases fits is the companion's question.
+    text = EVERY.replace("`tensorflow` (v2.20.0)", "`tensorflow-text` (v2.18.0)").replace(
+        "all versions of tensorflow", "all versions of tensorflow-text"
+    )
+    report = explained(text)
+    assert all("The resolver chose tensorflow 2.20.0" not in fix_text(f) for f in report.findings)
