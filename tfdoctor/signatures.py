@@ -112,6 +112,8 @@ GROUPS = frozenset(
         # The region S3 said a bucket is in, and the scheme of a path no file system serves.
         "region",
         "scheme",
+        # A module a message says is missing (No module named 'tensorflow.python.platform').
+        "module",
     }
 )
 
@@ -128,7 +130,14 @@ GROUPS = frozenset(
 #: another cause's (a driver too old for the build's CUDA); ``tf-runtime-not-failed``, the log
 #: does not show TensorFlow's own native runtime failing to load (its "Failed to load the
 #: native TensorFlow runtime", a frame of its _pywrap_tensorflow module), where the same
-#: Windows words are that failure's and not another package's extension.
+#: Windows words are that failure's and not another package's extension;
+#: ``frozen-family-module``, a program the log shows frozen by PyInstaller
+#: (:mod:`tfdoctor.evidence.frozen`) and a missing module (the pattern's ``module`` group) inside
+#: a package of TensorFlow's family (the module table's ``family``): the freezer's hooks left it
+#: out; ``server-possible``, a server, task queue or thread the log shows running the code
+#: (:mod:`tfdoctor.evidence.servers`, or a server's forked workers), or nothing of the program
+#: around the line at all (no frames, no notebook); ``server-not-shown``, no such server: where
+#: TensorFlow 1's per-thread graph is a server's threads only in the first.
 NEEDS = frozenset(
     {
         "tensorflow-frame",
@@ -137,7 +146,9 @@ NEEDS = frozenset(
         "fork-shown",
         "fork-not-shown",
         "tf-runtime-not-failed",
-        "frozen-shown",
+        "frozen-family-module",
+        "server-possible",
+        "server-not-shown",
     }
 )
 

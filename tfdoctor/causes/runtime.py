@@ -26,6 +26,7 @@ OPEN_FILES_LIMIT_REACHED: Final = CauseId("open-files-limit-reached")
 SPAWN_MAIN_UNGUARDED: Final = CauseId("spawn-main-unguarded")
 TF_INITIALISED_BEFORE_FORK: Final = CauseId("tf-initialised-before-fork")
 SERVER_CONCURRENCY_MODEL_MISMATCH: Final = CauseId("server-concurrency-model-mismatch")
+TENSOR_FROM_OTHER_GRAPH: Final = CauseId("tensor-from-other-graph")
 
 #: Causes only a log reveals: they happen while a program runs, not in how it is installed.
 CAUSES: Mapping[str, Cause] = dict(
@@ -190,6 +191,20 @@ CAUSES: Mapping[str, Cause] = dict(
             "https://flask.palletsprojects.com/en/1.1.x/changelog/#version-1-0",
             "https://docs.gunicorn.org/en/stable/design.html#async-workers",
             "https://www.gevent.org/api/gevent.monkey.html",
+        ),
+        define(
+            TENSOR_FROM_OTHER_GRAPH,
+            "A TensorFlow 1 model is used in another graph than the one it was built in",
+            "TensorFlow 1 runs each op in the default graph, and a tensor of another graph is "
+            "refused ('Tensor ... is not an element of this graph'): keras.backend."
+            "clear_session() or tf.reset_default_graph() between building or loading a model "
+            "and using it leaves the model in the old graph, and a model loaded under a graph "
+            "of its own (with tf.Graph().as_default(), a function that loads it) and called "
+            "from code outside that graph (a callback, another function) looks for its "
+            "tensors in the wrong one. The program's code is the fix, not another TensorFlow.",
+            "https://github.com/tensorflow/tensorflow/blob/v1.15.0/tensorflow/python/framework/ops.py",
+            "https://github.com/tensorflow/tensorflow/blob/v1.15.0/tensorflow/python/keras/backend.py",
+            "https://www.tensorflow.org/guide/migrate",
         ),
         define(
             FILESYSTEM_ENV_MISCONFIGURED,
@@ -366,6 +381,27 @@ def server_concurrency_fix(gevent: bool) -> Fix:
         "session, `keras.backend.set_session(session)`), or serve from one thread (Flask's "
         "`app.run(threaded=False)`); TensorFlow 2's eager Keras has no per-thread graph.",
         (),
+    )
+
+
+def other_graph_fix() -> Fix:
+    """A TensorFlow 1 model kept in the graph it is used in (not a server's threads: a
+    cleared graph, or a model loaded under a graph of its own and called outside it)."""
+    return Fix(
+        "Keep the model and its use in one graph. Do not call keras.backend.clear_session() "
+        "(or tf.reset_default_graph()) between building or loading the model and using it: "
+        "clear first, then build or load. Where the model is loaded under a graph of its own "
+        "(in a function, a callback's owner), keep that graph (`graph = "
+        "tf.compat.v1.get_default_graph()` right after loading) and wrap every later call "
+        "in `with graph.as_default():` (standalone Keras: its session too, "
+        "`keras.backend.set_session(session)`). Or move the code to TensorFlow 2's eager "
+        "execution, where Keras models have no default graph to mix.",
+        # The change is in the program's code: the command finds where graphs are cleared
+        # or made.
+        (
+            "grep -rnE 'clear_session|reset_default_graph|Graph\\(\\)|as_default' "
+            "--include='*.py' .",
+        ),
     )
 
 

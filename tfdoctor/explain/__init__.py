@@ -44,6 +44,7 @@ from tfdoctor.evidence.devices import (
     read_device_listings,
     unix_prompt,
 )
+from tfdoctor.evidence.frozen import frozen_shown
 from tfdoctor.evidence.imports import imported_before_tensorflow
 from tfdoctor.evidence.macos import APPLE, INTEL, mac_shown
 from tfdoctor.evidence.nodejs import rejoin_addon_paths
@@ -88,6 +89,7 @@ from tfdoctor.evidence.pip import (
     read_wheel_refusals,
     requested_version,
 )
+from tfdoctor.evidence.servers import server_frame, server_line
 from tfdoctor.evidence.stated import STATED_READ, Stated, read_gpu_complaint, read_stated
 from tfdoctor.evidence.tflog import cudnn_dotted, library_of
 from tfdoctor.evidence.traceback import (
@@ -119,7 +121,6 @@ from tfdoctor.explain.exceptions import (
 )
 from tfdoctor.explain.modules import requested_findings
 from tfdoctor.explain.packages import (
-    FROZEN_FRAME,
     internal_caller,
     internal_caller_fix,
     log_packages,
@@ -267,6 +268,11 @@ class Evidence:
     unresolved: list[UnresolvedSpec] = dataclasses.field(default_factory=list)
     pypi_excluded: list[str] = dataclasses.field(default_factory=list)
     env_file: Optional[str] = None
+    #: The log shows a program frozen by PyInstaller (:mod:`tfdoctor.evidence.frozen`).
+    frozen: bool = False
+    #: The first line a server, task queue or thread printed as it served or failed
+    #: (:mod:`tfdoctor.evidence.servers`), "" where none.
+    server_line: str = ""
 
     def logged(self, kind: type[tflog.E]) -> list[tuple[str, tflog.E]]:
         """The events of one kind, with where each is."""
@@ -391,6 +397,7 @@ def _read_block(evidence: Evidence, block: LogText, distinct: str) -> None:
     _read_head(evidence, block, text)
     if not evidence.wsl and any(word in text for word in _WSL_WORDS):
         evidence.wsl = True
+    _read_program(evidence, text)
     _read_solver(evidence, text)
     if evidence.conda_env is None:
         shown = read_conda_env(text)
@@ -399,6 +406,13 @@ def _read_block(evidence: Evidence, block: LogText, distinct: str) -> None:
     if evidence.os_of_prompt is None:
         # A prompt opens what a user pasted: its head is enough, and keeps huge logs fast.
         evidence.os_of_prompt = _os_of_prompt(text[:PROMPT_READ])
+
+
+def _read_program(evidence: Evidence, text: str) -> None:
+    """How the program ran, where ``text`` shows it: frozen by PyInstaller, under a server, a
+    task queue or a thread of its own."""
+    evidence.frozen = evidence.frozen or frozen_shown(text)
+    evidence.server_line = evidence.server_line or server_line(text)
 
 
 def _read_solver(evidence: Evidence, text: str) -> None:
@@ -3445,6 +3459,10 @@ BUILDERS: dict[str, Builder] = {
             "nuitka" if any(h.signature.id.startswith("nuitka-") for h in hits) else "pyinstaller"
         ),
     ),
+    causes.runtime.TENSOR_FROM_OTHER_GRAPH: lambda m, r, hits: (
+        causes.runtime.TENSOR_FROM_OTHER_GRAPH,
+        causes.runtime.other_graph_fix(),
+    ),
     causes.runtime.SERVER_CONCURRENCY_MODEL_MISMATCH: lambda m, r, hits: (
         causes.runtime.SERVER_CONCURRENCY_MODEL_MISMATCH,
         causes.runtime.server_concurrency_fix(
@@ -3665,7 +3683,10 @@ def _drop_unsupported(by_cause: dict[str, list[Hits]], evidence: Evidence) -> No
     source-tree notice to every import error: the notice is the cause only where the error it
     wraps is its own); ``tf-runtime-not-failed`` no sign of TensorFlow's own native runtime
     failing (Windows words the same for its _pywrap module as for another extension);
-    ``frozen-shown`` a program frozen by PyInstaller (its loader's frames or bootloader)."""
+    ``frozen-family-module`` a program frozen by PyInstaller and, of the lines, those whose
+    missing module is inside a package of TensorFlow's family; ``server-possible`` a server,
+    task queue or thread running the code, or nothing of the program shown around the line;
+    ``server-not-shown`` no such server (TensorFlow 1's per-thread graph)."""
     if not any(h.signature.needs for hits in by_cause.values() for h in hits):
         return
     frames = [f.path.replace("\\", "/") for tb in evidence.tracebacks for f in tb.frames]
@@ -3677,9 +3698,11 @@ def _drop_unsupported(by_cause: dict[str, list[Hits]], evidence: Evidence) -> No
     runtime_failed = "native-runtime-failed" in evidence.hits or any(
         "pywrap_tensorflow" in p for p in frames
     )
-    frozen = bool(
-        {"pyinstaller-frozen-program", "pyinstaller-bootloader-failed"} & set(evidence.hits)
-    ) or any(FROZEN_FRAME.search(p) for p in frames)
+    served = (
+        _server_shown(evidence)
+        if any(h.signature.needs.startswith("server-") for hs in by_cause.values() for h in hs)
+        else ""
+    )
     unconditional = {c for c, hits in by_cause.items() if any(not h.signature.needs for h in hits)}
 
     def holds(hit: Hits, cause: str) -> bool:
@@ -3696,16 +3719,111 @@ def _drop_unsupported(by_cause: dict[str, list[Hits]], evidence: Evidence) -> No
             return not forked
         if need == "tf-runtime-not-failed":
             return not runtime_failed
-        if need == "frozen-shown":
-            return frozen
+        if need == "frozen-family-module":
+            return evidence.frozen
+        if need == "server-possible":
+            return bool(served) or not _program_shown(evidence)
+        if need == "server-not-shown":
+            return not served
         return True
 
     for cause in list(by_cause):
-        kept = [h for h in by_cause[cause] if holds(h, cause)]
+        held = [h for h in by_cause[cause] if holds(h, cause)]
+        kept = [
+            k
+            for k in (
+                _family_lines(h) if h.signature.needs == "frozen-family-module" else h for h in held
+            )
+            if k is not None
+        ]
         if kept:
             by_cause[cause] = kept
         else:
             del by_cause[cause]
+
+
+def _family_lines(hit: Hits) -> Optional[Hits]:
+    """``hit`` with only its lines whose missing module (the ``module`` group) lies inside a
+    package of TensorFlow's family (the module table's ``family``), None where no line's does.
+    A package's top-level module missing says only that the building environment lacked it
+    (PyInstaller collects what the program imports and the environment has): not the
+    freezer's hooks, which collect a package's own submodules."""
+    family = modules().family
+    kept = [
+        (cited, groups)
+        for cited, groups in zip(hit.citations, hit.groups)
+        if "." in groups.get("module", "") and groups["module"].split(".")[0] in family
+    ]
+    if not kept:
+        return None
+    if len(kept) == len(hit.citations):
+        return hit
+    return dataclasses.replace(
+        hit, count=len(kept), citations=[c for c, _ in kept], groups=[g for _, g in kept]
+    )
+
+
+#: Signatures whose lines show a server's or a task queue's workers running the code (the
+#: workers they forked, gevent's patched threads).
+_SERVER_SIGNS = (
+    "gunicorn-workers-forked",
+    "gunicorn-worker-timeout",
+    "forked-celery-worker",
+    "forked-uwsgi-worker",
+    "gevent-thread-local-weakref",
+)
+
+
+def _server_shown(evidence: Evidence) -> str:
+    """What in the log shows a server, task queue or thread running the code, quoted ("" for
+    nothing): a line it printed, a frame in its files, a signature of its workers."""
+    if evidence.server_line:
+        return evidence.server_line
+    for tb in evidence.tracebacks:
+        for frame in tb.frames:
+            if server_frame(frame.path):
+                return f'File "{frame.path}"'
+    for sign in _SERVER_SIGNS:
+        hit = evidence.hits.get(sign)
+        if hit is not None and hit.citations:
+            return hit.citations[0][1]
+    return ""
+
+
+def _program_shown(evidence: Evidence) -> bool:
+    """Whether the log shows the program around its lines: a traceback's frames, or a notebook
+    (Jupyter's words, IPython's cells)."""
+    return evidence.jupyter or any(tb.frames or tb.ipython for tb in evidence.tracebacks)
+
+
+#: The signatures of TensorFlow 1's "Tensor ... is not an element of this graph", one per
+#: reading (a server's threads; a graph cleared or left elsewhere).
+_OTHER_GRAPH_SIGNS = frozenset({"tensor-of-another-threads-graph", "tensor-of-another-graph"})
+
+
+def _graph_placed(found: Finding, hits: Sequence[Hits], evidence: Evidence) -> Finding:
+    """``found``, a reading of TensorFlow 1's tensor of another graph, with what placed it:
+    the server, task queue or thread the log shows running the code, quoted; where the log
+    shows only the line, nothing of the program around it, a warning that says both readings
+    are reported (a server's request threads, a graph cleared or left in a script or
+    notebook), each with its own fix, and the log does not say which."""
+    if not hits or any(h.signature.id not in _OTHER_GRAPH_SIGNS for h in hits):
+        return found
+    served = _server_shown(evidence)
+    if served:
+        note = f"A server, task queue or thread of its own runs the code: {served}"
+        return dataclasses.replace(found, detail=f"{found.detail}\n{note}")
+    if _program_shown(evidence):
+        return found
+    severity = Severity.WARNING if found.severity.rank > Severity.WARNING.rank else found.severity
+    note = (
+        "The log shows only this line, nothing of the program around it: a threaded server "
+        "(Flask, Django, gunicorn's threads) calling a model its start loaded is one reading "
+        "(server-concurrency-model-mismatch), a model kept across keras.backend."
+        "clear_session() or called outside the graph it was loaded in is the other "
+        "(tensor-from-other-graph). The traceback's frames say which."
+    )
+    return dataclasses.replace(found, severity=severity, detail=f"{found.detail}\n{note}")
 
 
 def _rule_named(m: Machine, hits: Sequence[Hits]) -> Optional[tuple[causes.CauseId, Fix]]:
@@ -4069,6 +4187,7 @@ def explain(
         evidence.conda_conflicts,
         evidence.kernel_installs,
         evidence.conda_missing,
+        evidence.frozen,
     ):
         findings.setdefault(found.id, found)
     for extra in (
@@ -4090,8 +4209,12 @@ def explain(
     inferred = _inferred(evidence, revealed)
     for cause, hits in by_cause.items():
         found = _retried_only(
-            _fit_process_fix(
-                _cause_finding(cause, hits, machine, revealed, facts is not None, inferred),
+            _graph_placed(
+                _fit_process_fix(
+                    _cause_finding(cause, hits, machine, revealed, facts is not None, inferred),
+                    evidence,
+                ),
+                hits,
                 evidence,
             ),
             hits,

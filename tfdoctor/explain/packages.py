@@ -16,6 +16,7 @@ from typing import Optional
 
 from tfdoctor import causes
 from tfdoctor.compat import keras3_serves_tf_keras
+from tfdoctor.evidence.frozen import frozen_shown
 from tfdoctor.evidence.packages import (
     CondaMissingRelease,
     CondaPythonConflict,
@@ -109,10 +110,12 @@ def package_findings(
     conda_conflicts: Sequence[CondaPythonConflict] = (),
     kernel_installs: Sequence[str] = (),
     conda_missing: Sequence[CondaMissingRelease] = (),
+    frozen: bool = False,
 ) -> list[Finding]:
     """One finding per cause the packages show, in order of appearance (``modules``: the
     modules the log prints as objects, with the file each came from; ``kernel_installs``: the
-    distributions installed from inside a running notebook kernel)."""
+    distributions installed from inside a running notebook kernel; ``frozen``: the log shows
+    a program frozen by PyInstaller)."""
     out: dict[str, Finding] = {}
     for finding in (
         *(_python_refusal(x) for x in python_refusals if x.dist),
@@ -133,7 +136,7 @@ def package_findings(
         *(_keras_tree_mixed(tb, m) for tb in tracebacks),
         *numpy_removed_findings(tracebacks, m),
         *removed_api_findings(tracebacks, m),
-        *incomplete_install_findings(tracebacks, m),
+        *incomplete_install_findings(tracebacks, m, frozen),
         *h5py_str_findings(tracebacks, m),
         *shadowed_module_findings(tracebacks),
         *foreign_caller_findings(tracebacks, m),
@@ -1377,17 +1380,17 @@ def h5py_str_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Findi
     return []
 
 
-#: A frame of a program frozen by PyInstaller: its loader's modules, or the directory its
-#: one-file bootloader unpacks into (_MEIxxxxxx).
-FROZEN_FRAME = re.compile(r"PyInstaller[/\\]loader[/\\]|[/\\]_MEI\d+[/\\]")
-
-
-def incomplete_install_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
+def incomplete_install_findings(
+    tracebacks: Sequence[Traceback], m: Machine, frozen: bool = False
+) -> list[Finding]:
     """TensorFlow's own code failing to import one of its own modules: its files on disk are
-    incomplete (not in a frozen program, whose bundle the freezer's hooks made: its reading)."""
+    incomplete (not in a frozen program, whose bundle the freezer's hooks made: its reading;
+    ``frozen``, the log shows one, :mod:`tfdoctor.evidence.frozen`)."""
+    if frozen:
+        return []
     for tb in tracebacks:
         module = own_module_missing(tb)
-        if module is None or any(FROZEN_FRAME.search(f.path) for f in tb.frames):
+        if module is None or any(frozen_shown(f.path) for f in tb.frames):
             continue
         return [
             causes.finding(
