@@ -10,15 +10,16 @@ from tfdoctor.explain import explain
 from tfdoctor.explain.reader import split_text
 from tfdoctor.facts import Facts
 from tfdoctor.findings import Finding, Report, Severity
+from tfdoctor.matrix import Matrix
 from tfdoctor.signatures import load_signatures
 
 SIGNATURES = load_signatures()
 
 
-def explained(text: str, facts: Optional[Facts] = None) -> Report:
-    """The report explain gives for ``text``, with the fixture matrix (and a machine's
-    ``facts``, where given)."""
-    return explain([split_text(text)], SIGNATURES, f.FIXTURE_MATRIX, facts)
+def explained(text: str, facts: Optional[Facts] = None, matrix: Optional[Matrix] = None) -> Report:
+    """The report explain gives for ``text``, with the fixture matrix unless ``matrix`` (and
+    a machine's ``facts``, where given)."""
+    return explain([split_text(text)], SIGNATURES, matrix or f.FIXTURE_MATRIX, facts)
 
 
 def top_error(report: Report) -> Finding:

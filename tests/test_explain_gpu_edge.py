@@ -7,8 +7,12 @@ from __future__ import annotations
 import pytest
 
 from tests.explaining import explained, fix_text, top_error
+from tfdoctor.matrix import DEFAULT_MATRIX, load_matrix
 
 _CAUSE = "tf-build-without-tensorrt"
+#: Which releases have TF-TRT, and where, is the shipped matrix's ``tf_trt`` knowledge (the
+#: frozen fixture matrix predates the field).
+_SHIPPED = load_matrix(str(DEFAULT_MATRIX), env={})
 
 
 @pytest.mark.parametrize(
@@ -54,7 +58,7 @@ _TRT_IMPORT = (
     ids=["windows", "macos", "python-without-wheels"],
 )
 def test_no_tensorflow_install_is_offered_where_it_cannot_serve(path: str, words: str) -> None:
-    top = top_error(explained(_TRT_IMPORT.format(path=path)))
+    top = top_error(explained(_TRT_IMPORT.format(path=path), matrix=_SHIPPED))
     assert top.cause == _CAUSE and words in fix_text(top)
     assert top.fix is not None
     assert not any("pip" in c and "install" in c for c in top.fix.commands)
@@ -64,7 +68,7 @@ def test_a_linux_log_gets_the_last_line_built_with_tensorrt() -> None:
     text = "TensorFlow version: 2.19.0\n" + _TRT_IMPORT.format(
         path="/home/user/venv/lib/python3.10/trt/convert.py"
     )
-    top = top_error(explained(text))
+    top = top_error(explained(text, matrix=_SHIPPED))
     assert top.fix is not None
     assert any("tensorflow[and-cuda]==2.17.*" in c for c in top.fix.commands)
 
@@ -72,7 +76,7 @@ def test_a_linux_log_gets_the_last_line_built_with_tensorrt() -> None:
 def test_the_module_missing_under_tensorflow_before_114_is_the_release() -> None:
     # TF-TRT was tensorflow.contrib.tensorrt up to 1.13: that build is not "without TensorRT".
     text = "TensorFlow version: 1.13.1\n" + _TRT_IMPORT.format(path="convert.py")
-    report = explained(text)
+    report = explained(text, matrix=_SHIPPED)
     assert all(f.cause != _CAUSE for f in report.findings)
     top = top_error(report)
     assert top.cause == "api-removed" and "tensorflow.contrib.tensorrt" in fix_text(top)

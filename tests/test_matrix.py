@@ -363,8 +363,8 @@ cuda_families:"""
             "m.yaml:32: tensorflow[0].colour: unknown field (expected one of: and_cuda, "
             "compute_capabilities, cuda, cuda_builds, cuda_install, cudnn, glibc_min, "
             "gpu_package, keras_in_step, known_gpu_failures, latest_patch, line, notes, pins, "
-            "python, requires_python, sources, tensorflow_gpu_release, undeclared_ranges, "
-            "windows_native_gpu, wrappers, xla_by_default)",
+            "python, requires_python, sources, tensorflow_gpu_release, tf_trt, "
+            "undeclared_ranges, windows_native_gpu, wrappers, xla_by_default)",
             id="unknown-field-in-line",
         ),
         pytest.param(

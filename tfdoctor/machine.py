@@ -519,6 +519,19 @@ class Machine(Record):
         exe = py.executable
         return f'"{exe}"' if " " in exe else exe
 
+    def line_fits(
+        self, line: TFLine, platform: Optional[str] = None, *, unknown: bool = True
+    ) -> bool:
+        """Whether TensorFlow ``line`` publishes a wheel for the examined Python (the probe's,
+        else the log's) on a platform whose key starts with ``platform`` (``linux-``; empty:
+        any; None: this machine's platform where known, else any); ``unknown`` where the
+        Python is not known, which each caller chooses (an install offered anyway, or not)."""
+        python = self.python_version
+        if not python:
+            return unknown
+        where = (self.platform or "") if platform is None else platform
+        return line.has_wheels_for(python, where)
+
     def pip(self, args: str) -> tuple[str, ...]:
         """Commands that run ``pip <args>`` for the examined environment.
 

@@ -84,6 +84,8 @@ _DRIVER_RE = re.compile(r"^\d+\.\d+(\.\d+)?$")
 _CC_RE = re.compile(r"^\d+\.\d+$")
 _ARCH_RE = re.compile(r"^(sm|compute)_(\d+)(\d)([af]?)$")
 _DIST_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+#: A dotted Python module name (``tensorflow.python.compiler.tensorrt``).
+_MODULE_RE = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*$")
 
 
 class MatrixError(ValueError):
@@ -139,6 +141,11 @@ class EarlyRelease(Record):
     release: str
     python: Mapping[str, tuple[str, ...]]
     source: tuple[str, ...]
+    #: The module TF-TRT's Python API is imported from in the release's Linux GPU build
+    #: (``tensorflow.contrib.tensorrt`` up to 1.13), where the row states it.
+    tf_trt_module: Optional[str] = None
+    #: The sources of :attr:`tf_trt_module`.
+    tf_trt_sources: tuple[str, ...] = ()
 
 
 @record
@@ -176,6 +183,16 @@ class CudaInstall(Record):
     #: Patches whose own ``and-cuda`` wheels are installed but not found by TensorFlow (its
     #: libraries' RUNPATH misses the ``nvidia/*/lib`` directories).
     wheels_unfound: tuple[str, ...] = ()
+
+
+@record
+class TfTrt(Record):
+    """TF-TRT (TensorRT) in a line's Linux GPU build."""
+
+    #: The build is built with TensorRT (``is_tensorrt_build`` in its build info).
+    built: bool
+    #: The module TF-TRT's Python API is imported from; None where the build has no TF-TRT.
+    module: Optional[str]
 
 
 @record
@@ -220,6 +237,8 @@ class TFLine(Record):
     keras_in_step: bool = False
     #: This line's Keras compiles with XLA on a GPU without being asked (2.11 on).
     xla_by_default: bool = False
+    #: TF-TRT in the line's Linux GPU build; None where the matrix does not state it.
+    tf_trt: Optional[TfTrt] = None
     #: Where the entry starts in the matrix file (1-based), for messages.
     lineno: int = 0
 
@@ -241,6 +260,18 @@ class TFLine(Record):
             for key, pythons in self.python.items()
             if key.startswith(platform)
         )
+
+    @property
+    def tensorrt_built(self) -> Optional[bool]:
+        """Whether the line's Linux GPU build is built with TensorRT (has TF-TRT); None where
+        the matrix does not say."""
+        return self.tf_trt.built if self.tf_trt is not None else None
+
+    @property
+    def tf_trt_module(self) -> Optional[str]:
+        """The module TF-TRT is imported from in the line's Linux GPU build; None where the
+        build has none or the matrix does not say."""
+        return self.tf_trt.module if self.tf_trt is not None else None
 
     @property
     def pre_release(self) -> bool:
@@ -327,6 +358,38 @@ class Matrix(Record):
                 return entry
         return None
 
+    def last_tensorrt_line(self) -> Optional[TFLine]:
+        """The newest line with a final release whose Linux GPU build is built with TensorRT
+        (its ``tf_trt.built``); None where no line says so."""
+        return next((x for x in self.releases if x.tensorrt_built), None)
+
+    def first_without_tensorrt(self) -> Optional[TFLine]:
+        """The line that dropped TensorRT: the oldest line after :meth:`last_tensorrt_line`
+        whose build the matrix states is built without it; None where either is not stated."""
+        last = self.last_tensorrt_line()
+        if last is None:
+            return None
+        later = [x for x in self.lines if x.tensorrt_built is False and x.key > last.key]
+        return min(later, key=lambda x: x.key, default=None)
+
+    def tf_trt_module_since(self, module: str) -> Optional[str]:
+        """The release line (``1.14``) that first imports TF-TRT from ``module``: the oldest
+        release or line stating that module, where an older one states another (else where
+        it began is not known: None)."""
+        stated: list[tuple[tuple[int, ...], str, str]] = [
+            (version_key(row.release), dotted_line(row.release), row.tf_trt_module)
+            for row in self.early_releases
+            if row.tf_trt_module is not None
+        ]
+        stated += [
+            (version_key(x.line), x.line, x.tf_trt_module) for x in self.lines if x.tf_trt_module
+        ]
+        stated.sort(key=lambda row: row[0])
+        for (_, _, before), (_, line, this) in zip(stated, stated[1:]):
+            if this == module and before != module:
+                return line
+        return None
+
     def toolkit(self, cuda: str) -> Optional[CudaToolkit]:
         """The toolkit row of a CUDA ``major.minor`` version."""
         want = _dotted(cuda)[:2]
@@ -379,6 +442,13 @@ def release_line(version: str) -> Optional[tuple[int, int]]:
     if match is None:
         return None
     return int(match.group(1)), int(match.group(2))
+
+
+def dotted_line(version: str) -> str:
+    """The release line of a version as text (``1.14.0``: ``1.14``); the version itself where
+    it has none."""
+    key = release_line(version)
+    return f"{key[0]}.{key[1]}" if key is not None else version
 
 
 def spec_contains(version: str, spec: str) -> Optional[bool]:
@@ -567,12 +637,30 @@ def _read_early(
             plat: _python_list(reader, n, f"{where}.python.{plat}", _EARLY_PYTHON_RE)
             for plat, n in found.items()
         }
+        module, module_sources = (
+            _early_tf_trt(reader, fields["tf_trt"], f"{where}.tf_trt", sources)
+            if "tf_trt" in fields
+            else (None, ())
+        )
         rows.append(
             EarlyRelease(
-                release, python, reader.source_ids(fields["source"], f"{where}.source", sources)
+                release,
+                python,
+                reader.source_ids(fields["source"], f"{where}.source", sources),
+                module,
+                module_sources,
             )
         )
     return tuple(rows)
+
+
+def _early_tf_trt(
+    reader: _Reader, node: Node, where: str, sources: Mapping[str, Source]
+) -> tuple[str, tuple[str, ...]]:
+    """An early release's ``tf_trt``: TF-TRT's module, and its own sources."""
+    fields = reader.mapping(node, where, ("module", "source"), ())
+    module = reader.required_string(fields["module"], f"{where}.module", _MODULE_RE, "module")
+    return module, reader.source_ids(fields["source"], f"{where}.source", sources)
 
 
 def _python_list(
@@ -709,6 +797,7 @@ def _read_line(reader: _Reader, node: Node, index: int, sources: Mapping[str, So
         if "cuda_install" in fields
         else None
     )
+    tf_trt = _tf_trt(reader, fields["tf_trt"], f"{where}.tf_trt") if "tf_trt" in fields else None
     notes = tuple(
         reader.required_string(n, f"{where}.notes")
         for n in (reader.sequence(fields["notes"], f"{where}.notes") if "notes" in fields else ())
@@ -756,6 +845,7 @@ def _read_line(reader: _Reader, node: Node, index: int, sources: Mapping[str, So
             if "xla_by_default" in fields
             else False
         ),
+        tf_trt=tf_trt,
         lineno=node.start_mark.line + 1,
     )
     for fact, sub in _stated_facts(entry):
@@ -805,6 +895,21 @@ def _cuda_install(reader: _Reader, node: Node, where: str, line: str) -> CudaIns
                 fields["wheels_unfound"], f"{where}.wheels_unfound", "only for method and-cuda"
             )
     return CudaInstall(method, tuple(unfound))
+
+
+def _tf_trt(reader: _Reader, node: Node, where: str) -> TfTrt:
+    """``tf_trt``: whether the Linux GPU build has TensorRT, and TF-TRT's module (null exactly
+    where it has none: a build without TensorRT has no TF-TRT to import)."""
+    fields = reader.mapping(node, where, *_parts("tf_trt"))
+    built = reader.boolean(fields["built"], f"{where}.built")
+    module = reader.string(fields["module"], f"{where}.module", _MODULE_RE, "module", nullable=True)
+    if built != (module is not None):
+        raise reader.error(
+            fields["module"],
+            f"{where}.module",
+            "needs a module where built is true" if built else "must be null where built is false",
+        )
+    return TfTrt(built, module)
 
 
 def _windows_gpu(reader: _Reader, node: Node, where: str, cuda_builds: tuple[str, ...]) -> bool:

@@ -299,6 +299,20 @@ LINE_FIELDS: tuple[Field, ...] = (
         ),
     ),
     Field(
+        "tf_trt",
+        "{built: true or false, module: dotted module name or null}",
+        required=False,
+        parts=(
+            Field("built", "true or false"),
+            Field("module", "dotted module name, null where built is false"),
+        ),
+        doc=(
+            "optional: TF-TRT (TensorRT) in the line's Linux GPU build: `built`, whether that "
+            "build is built with TensorRT (2.18 dropped it), and `module`, the module TF-TRT's "
+            "Python API is imported from there (null without TF-TRT); absent where unknown"
+        ),
+    ),
+    Field(
         "xla_by_default",
         "true or false",
         required=False,
@@ -347,6 +361,16 @@ EARLY_FIELDS: tuple[Field, ...] = (
     Field("release", "X.Y.Z string", sourced=False, refreshed=KEY),
     Field("python", "platform -> list of X.Y", sourced=False),
     Field("source", "source id or list of ids", sourced=False),
+    Field(
+        "tf_trt",
+        "{module: dotted module name, source: source id or list of ids}",
+        required=False,
+        sourced=False,
+        doc=(
+            "optional: the module TF-TRT's Python API is imported from in the release's Linux "
+            "GPU build, with its own source (where the module moved: contrib up to 1.13)"
+        ),
+    ),
 )
 #: A ``cuda_families`` row: a CUDA major's minor-version-compatibility driver floor.
 FAMILY_FIELDS: tuple[Field, ...] = (

@@ -165,7 +165,7 @@ def _line_serves(m: Machine, line: str) -> bool:
     """Whether the log shows a Python that TensorFlow ``line`` publishes wheels for (the
     matrix); False where the Python or the line is unknown."""
     found = m.matrix.line_for(line) if m.matrix is not None else None
-    return bool(m.python_version) and found is not None and found.has_wheels_for(m.python_version)
+    return found is not None and m.line_fits(found, "", unknown=False)
 
 
 #: The newest Python NumPy 1.16's wheels serve: its files on PyPI stop at cp37

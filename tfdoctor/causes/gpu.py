@@ -1881,30 +1881,28 @@ def _cupti_wheel_fix(m: Machine, library: str, cuda: Optional[str], note: str) -
     return Fix(text + note, commands)
 
 
-#: The last TensorFlow line whose Linux GPU builds have TF-TRT: TensorFlow 2.18's release
-#: notes, "TensorRT support is disabled in CUDA builds for code health improvement"
-#: (https://github.com/tensorflow/tensorflow/releases/tag/v2.18.0).
-LAST_TENSORRT_LINE: Final = "2.17"
-#: TF-TRT's module: tensorflow.contrib.tensorrt up to 1.13, tensorflow.python.compiler.tensorrt
-#: from 1.14 (https://github.com/tensorflow/tensorflow/tree/v1.14.0/tensorflow/python/compiler/tensorrt;
-#: v1.13.1 has tensorflow/contrib/tensorrt only).
-TF_TRT_MODULE_SINCE: Final = "1.14"
+#: TF-TRT's module from 1.14 on (tensorflow.contrib.tensorrt before): the name code imports,
+#: which the matrix's ``tf_trt`` rows place in the releases.
+TF_TRT_MODULE: Final = "tensorflow.python.compiler.tensorrt"
 
 
 def tf_without_tensorrt_fix(m: Machine) -> Fix:
     """TF-TRT asked of a TensorFlow built without TensorRT: a build that has it, installed only
-    where the log's system and Python can take TensorFlow's last line built with TensorRT."""
-    line = m.matrix.line_for(LAST_TENSORRT_LINE) if m.matrix is not None else None
-    pythons = line.pythons_on("linux-") if line is not None else ()
+    where the log's system and Python can take TensorFlow's last line built with TensorRT (the
+    matrix's ``tf_trt``)."""
+    last = m.matrix.last_tensorrt_line() if m.matrix is not None else None
+    dropped = m.matrix.first_without_tensorrt() if m.matrix is not None else None
+    upto = f" of a release up to {last.line}" if last is not None else " of a release built with it"
     text = (
         "This TensorFlow was built without TensorRT, so TF-TRT is not in it; installing "
         "TensorRT does not add it. Run TF-TRT under a TensorFlow built with TensorRT, on Linux "
         "with an NVIDIA GPU: NVIDIA's NGC TensorFlow container (nvcr.io/nvidia/tensorflow, "
         "which pairs each release with its TensorRT), or the Linux GPU pip package "
-        f"(tensorflow-gpu up to 2.0, tensorflow from 2.1) of a release up to {LAST_TENSORRT_LINE} "
-        "with NVIDIA's TensorRT installed beside it (TensorFlow 2.18 dropped TensorRT from its "
-        "builds). The CPU-only package and the Windows and macOS builds have no TF-TRT; the "
-        "first command says whether the installed build has it (TensorFlow 2.3 and later)."
+        f"(tensorflow-gpu up to 2.0, tensorflow from 2.1){upto} with NVIDIA's TensorRT "
+        "installed beside it"
+        + (f" (TensorFlow {dropped.line} dropped TensorRT from its builds)" if dropped else "")
+        + ". The CPU-only package and the Windows and macOS builds have no TF-TRT; the first "
+        "command says whether the installed build has it (TensorFlow 2.3 and later)."
     )
     check = (
         'python -c "import tensorflow as tf; '
@@ -1916,31 +1914,34 @@ def tf_without_tensorrt_fix(m: Machine) -> Fix:
     if m.os == "macos":
         text += " On a Mac, that is another machine: no macOS build has CUDA."
         return Fix(text, (check,))
-    if (
-        m.python_version
-        and line is not None
-        and pythons
-        and not line.has_wheels_for(m.python_version, "linux-")
-    ):
+    if last is None:
+        return Fix(text, (check,))
+    # An unknown Python is offered the install: the Linux wheels span the Pythons of the time.
+    if not m.line_fits(last, "linux-"):
+        pythons = last.pythons_on("linux-")
         text += (
-            f" TensorFlow {LAST_TENSORRT_LINE}'s Linux wheels are for Python "
+            f" TensorFlow {last.line}'s Linux wheels are for Python "
             f"{pythons[0]} to {pythons[-1]}, not {m.python_version}: install it in an "
             "environment of one of those."
+            if pythons
+            else f" TensorFlow {last.line} has no Linux wheel for Python {m.python_version}."
         )
         return Fix(text, (check,))
-    return Fix(text, (check, *m.pip_install(f"tensorflow[and-cuda]=={LAST_TENSORRT_LINE}.*")))
+    return Fix(text, (check, *m.pip_install(f"tensorflow[and-cuda]=={last.line}.*")))
 
 
-def tf_trt_module_predates_fix(tf_version: str) -> Fix:
-    """Code importing TF-TRT's module of 1.14 and later under an older TensorFlow, whose
-    TF-TRT lived in tensorflow.contrib.tensorrt."""
+def tf_trt_module_predates_fix(m: Machine, tf_version: str, since: str) -> Fix:
+    """Code importing TF-TRT's module of ``since`` (1.14) and later under an older TensorFlow
+    (``tf_version``), whose TF-TRT lived in tensorflow.contrib.tensorrt."""
+    last = m.matrix.last_tensorrt_line() if m.matrix is not None else None
+    upto = f"the Linux GPU package up to {last.line}" if last is not None else "a Linux GPU package"
     return Fix(
-        f"TensorFlow {tf_version} is older than tensorflow.python.compiler.tensorrt, which "
-        f"TensorFlow {TF_TRT_MODULE_SINCE} introduced (TF-TRT was tensorflow.contrib.tensorrt "
+        f"TensorFlow {tf_version} is older than {TF_TRT_MODULE}, which "
+        f"TensorFlow {since} introduced (TF-TRT was tensorflow.contrib.tensorrt "
         "before, in the Linux GPU builds): run the code under TensorFlow "
-        f"{TF_TRT_MODULE_SINCE} or later built with TensorRT (the Linux GPU package up to "
-        f"{LAST_TENSORRT_LINE}, or NVIDIA's container nvcr.io/nvidia/tensorflow), or use the "
-        "code's release written for tensorflow.contrib.tensorrt.",
+        f"{since} or later built with TensorRT ({upto}, or NVIDIA's container "
+        "nvcr.io/nvidia/tensorflow), or use the code's release written for "
+        "tensorflow.contrib.tensorrt.",
         (),
     )
 

@@ -1055,7 +1055,7 @@ def keras_session_fix(m: Machine, api: Optional[str]) -> Fix:
     if python is None:
         # Which Python runs is not shown: said, not run (it replaces the TensorFlow 2 there).
         return Fix(f"{port}{as_written} (check `python -V` first).")
-    if not tf1.has_wheels_for(python, m.platform or ""):
+    if not m.line_fits(tf1):
         return Fix(
             f"{port}{as_written}: TensorFlow {tf1.line} has no wheel for Python {python} here."
         )

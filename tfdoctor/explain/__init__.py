@@ -1761,12 +1761,14 @@ def _no_tensorrt(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.
     TensorFlow older than that module (TF-TRT in tensorflow.contrib.tensorrt then)."""
     tf = m.tf.version if m.tf is not None else r.tf_version
     module_missing = any(h.signature.id == "tf-trt-module-missing" for h in hits)
-    if (
-        module_missing
-        and tf
-        and version_key(tf)[:2] < version_key(causes.gpu.TF_TRT_MODULE_SINCE)[:2]
-    ):
-        return causes.code.API_REMOVED, causes.gpu.tf_trt_module_predates_fix(tf)
+    # Where the module began is the matrix's (its tf_trt rows); unknown, no release predates it.
+    since = (
+        m.matrix.tf_trt_module_since(causes.gpu.TF_TRT_MODULE)
+        if module_missing and m.matrix is not None
+        else None
+    )
+    if since and tf and version_key(tf)[:2] < version_key(since)[:2]:
+        return causes.code.API_REMOVED, causes.gpu.tf_trt_module_predates_fix(m, tf, since)
     return causes.gpu.TF_BUILD_WITHOUT_TENSORRT, causes.gpu.tf_without_tensorrt_fix(m)
 
 

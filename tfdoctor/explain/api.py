@@ -1382,7 +1382,7 @@ def _tf2_install(m: Machine) -> tuple[str, ...]:
     this Python (else the first later one): TensorFlow 2 code of the Keras 2 era."""
     keras3 = first_keras3_line(m.matrix) if m.matrix else None
     lines = sorted(m.matrix.lines, key=lambda x: version_key(x.line)) if m.matrix else []
-    fits = [x.line for x in lines if not x.pre_release and x.has_wheels_for(m.python_version)]
+    fits = [x.line for x in lines if not x.pre_release and m.line_fits(x, "")]
     before = [
         line for line in fits if keras3 is None or version_key(line) < version_key(keras3.line)
     ]
@@ -1545,7 +1545,7 @@ def _line_install(m: Machine, line: str) -> tuple[str, ...]:
 
     lines = sorted(m.matrix.lines, key=lambda x: version_key(x.line)) if m.matrix else []
     later = [x for x in lines if version_key(x.line) >= version_key(line) and not x.pre_release]
-    fits = [x for x in later if x.has_wheels_for(m.python_version)]
+    fits = [x for x in later if m.line_fits(x, "")]
     entry = fits[0] if fits else None
     if entry is None:
         return m.pip(f'install "tensorflow=={line}.*"')

@@ -768,7 +768,7 @@ def _line_admitting(m: Machine, target: str, version: str, current: str) -> Opti
             if not x.pre_release
             and version_key(x.line) > version_key(current)[:2]
             # Only a line with wheels for the log's Python, where the log shows it.
-            and x.has_wheels_for(m.python_version)
+            and m.line_fits(x, "")
         ),
         key=lambda x: version_key(x.line),
     )
@@ -1525,7 +1525,7 @@ def _tf1_way(fix: Fix, last: str, m: Machine) -> Fix:
     python = m.python_version
     if python is None:
         return Fix(f"{said}{span}: check `python -V` first.", fix.commands)
-    if not entry.has_wheels_for(python, m.platform or ""):
+    if not m.line_fits(entry):
         return Fix(
             f"{said}{span}, in an environment of such a Python: TensorFlow {last} has no wheel "
             f"for Python {python} here.",
