@@ -9,7 +9,7 @@ from tests.explaining import explained, fix_text, top_error
 from tfdoctor.evidence.pip import read_abi_hints
 
 PINNED = """\
-  × No solution found when resolving dependencies:
+  \N{MULTIPLICATION SIGN} No solution found when resolving dependencies:
   ╰─▶ Because tensorflow==2.9.3 has no wheels with a matching Python ABI tag (e.g., `cp312`) and \
 trainer==0.3.0 depends on tensorflow==2.9.3, we can conclude that trainer==0.3.0 cannot be used.
       And because only trainer==0.3.0 is available and you require trainer, we can conclude that \
@@ -21,7 +21,7 @@ your requirements are unsatisfiable.
 """
 
 EVERY = """\
-  × No solution found when resolving dependencies:
+  \N{MULTIPLICATION SIGN} No solution found when resolving dependencies:
   ╰─▶ Because all versions of tensorflow have no wheels with a matching Python ABI tag (e.g., \
 `cp314`) and you require
       tensorflow, we can conclude that your requirements are unsatisfiable.
