@@ -22,7 +22,7 @@ from tfdoctor.machine import Machine
 #: empty GPU list (the relation the observation "TensorFlow lists a GPU" refutes, and a driver
 #: too old for the build's CUDA, which a listing does not refute but which stops the GPU's
 #: device from being created).
-_EXPLAINS_NO_GPU = frozenset(CONTRADICTED_BY["tf-lists-gpu"]) | {"driver-too-old"}
+_EXPLAINS_NO_GPU = frozenset(CONTRADICTED_BY["tf-lists-gpu"]) | {causes.gpu.DRIVER_TOO_OLD}
 
 
 def unlisted_gpu_finding(
