@@ -12,7 +12,7 @@ from tests import factories as f
 from tfdoctor.checks import run_checks
 from tfdoctor.checks._context import CheckContext
 from tfdoctor.checks.packages import check_dependency_pins
-from tfdoctor.facts import DeviceFacts, Facts
+from tfdoctor.facts import CuInitFacts, DeviceFacts, Facts
 from tfdoctor.findings import Finding, Severity
 from tfdoctor.matrix import load_companions
 
@@ -147,3 +147,23 @@ def test_a_driver_too_old_for_the_builds_cuda_stands_though_tensorflow_lists_the
 def test_a_driver_new_enough_for_the_builds_cuda_is_not_flagged() -> None:
     finding = _driver_cuda(_tf111("396.26", "9.2"))
     assert not finding.cause and finding.severity is Severity.OK
+
+
+@pytest.mark.parametrize(
+    ("served", "severity", "cause"),
+    [
+        pytest.param("12.2", Severity.INFO, "", id="forward-compatibility-package-serves-12.2"),
+        pytest.param("11.4", Severity.ERROR, "driver-too-old", id="the-driver-itself-11.4"),
+    ],
+)
+def test_a_libcuda_that_serves_the_builds_cuda_on_an_older_driver(
+    served: str, severity: Severity, cause: str
+) -> None:
+    # Driver 470 (CUDA 11.4) under TensorFlow 2.15's CUDA 12.2 build: where the libcuda the
+    # loader picks answers CUDA 12.2 (NVIDIA's cuda-compat), the build's CUDA is served.
+    cuinit = CuInitFacts("ok", 0, "CUDA_SUCCESS", "/usr/local/cuda/compat/libcuda.so.1", served, 1)
+    facts = f.facts(driver=f.driver(driver_version="470.82.01", cuda_version="11.4"), cuinit=cuinit)
+    finding = _driver_cuda(facts)
+    assert (finding.cause, finding.severity) == (cause, severity)
+    if severity is Severity.INFO:
+        assert "serves CUDA 12.2" in finding.summary
