@@ -234,16 +234,29 @@ def test_a_planted_contradiction_is_caught() -> None:
 
 
 def test_a_check_called_past_the_rule_is_caught() -> None:
-    # driver.cuda alone infers from the matrix that driver 470 cannot run CUDA 12.2; TensorFlow
-    # lists the GPU all the same (NVIDIA's forward compatibility package does that).
-    facts = f.facts(driver=f.driver(driver_version="470.82.01", cuda_version="11.4"))
+    # driver.cuda alone infers from the matrix that driver 470 cannot run CUDA 12.2; the smoke
+    # test's kernels ran on the GPU all the same (NVIDIA's forward compatibility package does
+    # that).
+    facts = _kernels_ran(f.facts(driver=f.driver(driver_version="470.82.01", cuda_version="11.4")))
     ctx = CheckContext(facts, f.FIXTURE_MATRIX)
     raw = list(check_driver_cuda(ctx))
-    assert violations(facts, raw) == ["driver.cuda error (driver-too-old) vs ['tf-lists-gpu']"]
+    assert violations(facts, raw) == ["driver.cuda error (driver-too-old) vs ['gpu-kernels-ran']"]
     [judged] = [x for x in run_checks(ctx) if x.id == "driver.cuda"]
     assert judged.severity is Severity.INFO
-    assert judged.summary.startswith("TensorFlow lists GPU:0 although driver 470.82.01 is too")
+    assert judged.summary.startswith("The smoke test's kernels ran on GPU:0 although driver 470")
     assert judged.fix == raw[0].fix
+
+
+def test_a_listed_gpu_does_not_refute_a_driver_too_old_for_the_builds_cuda() -> None:
+    # TensorFlow lists its GPUs through the driver API alone; the CUDA runtime the build links
+    # meets the driver only where a device is created, and refuses an older one there.
+    facts = f.facts(driver=f.driver(driver_version="470.82.01", cuda_version="11.4"))
+    assert "tf-lists-gpu" in Machine(facts, f.FIXTURE_MATRIX).observations
+    [judged] = [
+        x for x in run_checks(CheckContext(facts, f.FIXTURE_MATRIX)) if x.id == "driver.cuda"
+    ]
+    assert (judged.cause, judged.severity) == ("driver-too-old", Severity.ERROR)
+    assert judged.fix is not None and "driver" in judged.fix.text
 
 
 # --- the relation and the observations ----------------------------------------------------------
@@ -326,7 +339,9 @@ def test_a_smoke_test_that_failed_a_kernel_shows_no_kernel_running() -> None:
     ],
 )
 def test_the_note_reads_as_one_sentence_and_keeps_names(summary: str, note: str) -> None:
-    finding = causes.finding("driver.cuda", Severity.ERROR, causes.gpu.DRIVER_TOO_OLD, summary)
+    finding = causes.finding(
+        "cuda.libraries", Severity.ERROR, causes.gpu.CUDA_LIBS_MISSING, summary
+    )
     assert overrule(finding, Machine(f.facts(), f.FIXTURE_MATRIX)).summary == note
 
 

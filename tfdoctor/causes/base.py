@@ -60,7 +60,12 @@ CONTRADICTED_BY: Mapping[str, tuple[str, ...]] = {
         "driver-libraries-missing",
         "driver-version-mismatch",
         "driver-no-permission",
-        "driver-too-old",
+        # Not driver-too-old: the listing (BaseGPUDeviceFactory::ListPhysicalDevices) asks the
+        # driver API alone (cuInit, the device count), and the CUDA runtime the build links
+        # meets the driver first where a device is created (CreateDevices: cudaSetDevice,
+        # then "CUDA runtime implicit initialization on GPU:0 failed. Status: CUDA driver
+        # version is insufficient for CUDA runtime version"); a kernel run refutes it.
+        # https://github.com/tensorflow/tensorflow/blob/v2.4.0/tensorflow/core/common_runtime/gpu/gpu_device.cc
         "cuinit-unknown-error",
         "container-no-gpu",
         "cuda-libs-missing",
@@ -71,7 +76,12 @@ CONTRADICTED_BY: Mapping[str, tuple[str, ...]] = {
         "cuda-visible-devices-hidden",
     ),
     "tf-lists-every-gpu": ("gpu-arch-unsupported",),
-    "gpu-kernels-ran": ("gpu-known-failure", "gpu-arch-unsupported", "gpu-ptx-driver-too-old"),
+    "gpu-kernels-ran": (
+        "gpu-known-failure",
+        "gpu-arch-unsupported",
+        "gpu-ptx-driver-too-old",
+        "driver-too-old",
+    ),
     "gpu-conv-ran": ("cudnn-version-mismatch", "cudnn-shadowed", "gpu-library-init-failed"),
     "gpu-xla-ran": ("ptxas-too-new", "ptxas-too-old", "ptxas-missing", "libdevice-missing"),
 }

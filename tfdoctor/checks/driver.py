@@ -199,6 +199,23 @@ def check_driver_cuda(ctx: CheckContext) -> Iterator[Finding]:
             f"(needs >= {floor.version})",
         )
         return
+    cuinit = ctx.facts.cuinit
+    served = cuinit.driver_cuda if cuinit is not None and cuinit.status == "ok" else None
+    if cuinit is not None and served and version_key(served) >= version_key(cuda)[:2]:
+        # cuDriverGetVersion through the libcuda this process loads answers a CUDA the
+        # kernel-mode driver does not: NVIDIA's forward compatibility package (cuda-compat)
+        # serves the build's CUDA on this older driver (data-center GPUs).
+        yield Finding(
+            "driver.cuda",
+            Severity.INFO,
+            f"Driver {have} is older than TensorFlow {release}'s CUDA {cuda} build needs "
+            f"(>= {floor.version}), but the libcuda loaded serves CUDA {served}",
+            f"cuInit ran through {cuinit.library or 'libcuda'}, whose cuDriverGetVersion "
+            f"answers CUDA {served}: NVIDIA's forward compatibility package serves the newer "
+            "CUDA on this driver.",
+            links=("https://docs.nvidia.com/deploy/cuda-compatibility/index.html",),
+        )
+        return
     yield causes.finding(
         "driver.cuda",
         Severity.ERROR,

@@ -29,7 +29,7 @@ from tfdoctor.machine import (
     Machine,
     separate_installations,
 )
-from tfdoctor.matrix import Keras2User, TFLine, spec_contains, version_key
+from tfdoctor.matrix import CompanionRelease, Keras2User, TFLine, spec_contains, version_key
 
 
 def check_tf_distributions(ctx: CheckContext) -> Iterator[Finding]:
@@ -702,16 +702,34 @@ def _companions(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Finding]:
 
 def _undeclared_companions(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Finding]:
     """Companions whose metadata declares no TensorFlow (tensorflow-probability checks it only
-    as it is imported), judged by the companion table's row for the installed release."""
+    as it is imported), or a range wider than their code works with (Spektral 0.6.0 declares
+    tensorflow>=2.1.0 and fails to import under 2.3), judged by the companion table's row for
+    the installed release."""
     m = ctx.machine
-    declaring = {
-        normalize_name(comp.name)
-        for comp, target, _ in m.companion_requirements
-        if target == "tensorflow"
-    }
+    declared: dict[str, list[str]] = {}
+    for comp, target, spec in m.companion_requirements:
+        if target == "tensorflow":
+            declared.setdefault(normalize_name(comp.name), []).append(spec)
     for comp, own in m.companions_off_table:
         name = normalize_name(comp.name)
-        if name in declaring:
+        specs = declared.get(name)
+        if specs and not all(_in_range(pkg.version, s) for s in specs):
+            continue  # its own declaration excludes this TensorFlow: _companions says so
+        if specs:
+            # The metadata admits this TensorFlow, the release's code does not (the table's
+            # row cites the code): pip and `pip check` are silent, the import is not.
+            yield causes.finding(
+                "packages.pins",
+                Severity.WARNING,
+                causes.software.tensorflow_requirer_cause(name),
+                f"{comp.name} {comp.version} does not work with {pkg.name} {pkg.version}, "
+                f"though its metadata admits it (tensorflow{','.join(specs)})",
+                f"Its release {own.release}'s code needs tensorflow{own.tensorflow} (the "
+                f"companion table, from {', '.join(_row_urls(ctx, name, own))}): with this "
+                "TensorFlow its import fails or misbehaves, and neither pip nor `pip check` "
+                "reports it.",
+                causes.software.companion_fix(m, comp.name, comp, "tensorflow", own.tensorflow),
+            )
             continue
         yield causes.finding(
             "packages.pins",
@@ -725,6 +743,13 @@ def _undeclared_companions(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Fin
             "another.",
             causes.software.companion_fix(m, comp.name, comp, "tensorflow", own.tensorflow),
         )
+
+
+def _row_urls(ctx: CheckContext, name: str, row: CompanionRelease) -> tuple[str, ...]:
+    """Where a companion table row comes from: its own sources, else its companion's."""
+    sources = ctx.machine.companion_table.sources
+    own = tuple(sources[s].url for s in row.sources if s in sources)
+    return own or ctx.machine.companion_urls(name)
 
 
 def _pypi_companions(ctx: CheckContext, from_conda: CondaPackage) -> Iterator[Finding]:

@@ -19,8 +19,10 @@ from tfdoctor.findings import Finding, Severity
 from tfdoctor.machine import Machine
 
 #: The causes that say TensorFlow cannot use the GPU: a finding with one already explains an
-#: empty GPU list (the same relation the observation "TensorFlow lists a GPU" refutes).
-_EXPLAINS_NO_GPU = frozenset(CONTRADICTED_BY["tf-lists-gpu"])
+#: empty GPU list (the relation the observation "TensorFlow lists a GPU" refutes, and a driver
+#: too old for the build's CUDA, which a listing does not refute but which stops the GPU's
+#: device from being created).
+_EXPLAINS_NO_GPU = frozenset(CONTRADICTED_BY["tf-lists-gpu"]) | {causes.gpu.DRIVER_TOO_OLD}
 
 
 def unlisted_gpu_finding(

@@ -1,0 +1,169 @@
+"""Checks on facts the probes record where what is declared is wider than what runs: a
+companion whose metadata admits a TensorFlow its code does not import under, and a driver
+too old for the build's CUDA on a machine where TensorFlow still lists the GPU."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from tests import factories as f
+from tfdoctor.checks import run_checks
+from tfdoctor.checks._context import CheckContext
+from tfdoctor.checks.packages import check_dependency_pins
+from tfdoctor.facts import CuInitFacts, DeviceFacts, Facts
+from tfdoctor.findings import Finding, Severity
+from tfdoctor.matrix import load_companions
+
+# --- a companion's code narrower than its metadata ------------------------------------------
+
+
+def _spektral(tf_version: str, spektral: str, *declared: str) -> Facts:
+    """A CPU machine with TensorFlow ``tf_version`` and Spektral ``spektral`` declaring
+    ``declared`` (tensorflow>=2.1.0 by default, as its setup.py does)."""
+    tf = f.pkg("tensorflow", tf_version, "numpy<1.19.0,>=1.16.0", top_level=("tensorflow",))
+    requires = declared or ("tensorflow (>=2.1.0)", "networkx", "scipy")
+    return f.facts(
+        python=f.python(version="3.8.5"),
+        packages=(tf, f.pkg("numpy", "1.18.5"), f.pkg("spektral", spektral, *requires)),
+        driver=f.NO_DRIVER,
+        cuda_libs=None,
+        tensorflow=f.tensorflow(
+            version=tf_version,
+            build_info={"is_cuda_build": "False"},
+            is_cuda_build=False,
+            cuda_version=None,
+            cudnn_version=None,
+            compute_capabilities=(),
+            devices=(DeviceFacts("/physical_device:CPU:0", "CPU"),),
+        ),
+    )
+
+
+def _mismatches(facts: Facts) -> list[Finding]:
+    found = list(check_dependency_pins(CheckContext(facts, f.FIXTURE_MATRIX)))
+    return [x for x in found if x.cause == "companion-mismatch"]
+
+
+def test_a_companion_whose_code_needs_an_older_tensorflow_than_its_metadata_admits() -> None:
+    # Spektral 0.6.0 declares tensorflow>=2.1.0 but imports gen_sparse_ops from where 2.3
+    # no longer puts it: pip and `pip check` are silent, the import is not.
+    [finding] = _mismatches(_spektral("2.3.0", "0.6.0"))
+    assert finding.severity is Severity.WARNING
+    assert "spektral 0.6.0" in finding.summary and "metadata admits it" in finding.summary
+    assert "tensorflow<2.3,>=2.1.0" in finding.detail
+    assert "danielegrattarola/spektral" in finding.detail  # the row's own sources
+    assert finding.fix is not None
+    assert "0.6.1" in finding.fix.text  # the smallest step that fits is named
+    assert any('"spektral==' in c for c in finding.fix.commands)
+
+
+@pytest.mark.parametrize(
+    ("tf_version", "spektral"),
+    [
+        pytest.param("2.2.0", "0.6.0", id="the-tensorflow-its-code-was-written-for"),
+        pytest.param("2.3.0", "0.6.1", id="the-release-with-the-fix"),
+        pytest.param("2.3.0", "1.0.8", id="a-later-line"),
+        pytest.param("2.3.0", "0.3.1", id="a-release-the-table-leaves-out"),
+    ],
+)
+def test_a_companion_whose_code_works_with_the_installed_tensorflow_is_not_flagged(
+    tf_version: str, spektral: str
+) -> None:
+    assert _mismatches(_spektral(tf_version, spektral)) == []
+
+
+def test_a_companion_whose_own_declaration_excludes_tensorflow_is_one_finding() -> None:
+    # Its metadata already excludes 2.3: the declared range speaks (an error), not twice.
+    [finding] = _mismatches(_spektral("2.3.0", "0.6.0", "tensorflow (<2.3,>=2.1.0)"))
+    assert finding.severity is Severity.ERROR
+    assert "requires tensorflow<2.3,>=2.1.0" in finding.summary
+
+
+def test_the_spektral_rows_cite_its_own_repository() -> None:
+    table = load_companions()
+    row = table.companions["spektral"]
+    cited = {s for r in row.releases for s in r.sources} | set(row.sources)
+    assert cited and all(
+        "github.com/danielegrattarola/spektral/" in table.sources[s].url for s in cited
+    )
+    assert row.row_of("0.6.0") is not None and not row.row_of("0.6.0").admits("2.3.0")  # type: ignore[union-attr]
+    assert row.row_of("0.6.1") is not None and row.row_of("0.6.1").admits("2.3.0")  # type: ignore[union-attr]
+
+
+# --- a driver too old for the build's CUDA, with the GPU listed ----------------------------
+
+
+def _tf111(driver_version: str, cuda: str) -> Facts:
+    """Anaconda's TensorFlow 1.11.0 built against CUDA 9.2 beside driver ``driver_version``
+    (CUDA ``cuda``), listing GPU:0."""
+    tf = f.pkg("tensorflow-gpu", "1.11.0", "numpy>=1.13.3", top_level=("tensorflow",))
+    return f.facts(
+        python=f.python(version="3.6.6"),
+        packages=(tf, f.pkg("numpy", "1.15.2")),
+        driver=f.driver(
+            driver_version=driver_version,
+            cuda_version=cuda,
+            nvml_version=None,
+            gpus=(
+                dataclasses.replace(
+                    f.driver().gpus[0], name="GeForce GTX 1080", compute_capability="6.1"
+                ),
+            ),
+        ),
+        cuda_libs=None,
+        tensorflow=f.tensorflow(
+            version="1.11.0",
+            git_version=None,
+            build_info={"cuda_version_number": "9.2", "cudnn_version_number": "7"},
+            build_info_source="file",
+            cuda_version="9.2",
+            cudnn_version="7",
+            compute_capabilities=(),
+            devices=(
+                DeviceFacts("/physical_device:CPU:0", "CPU"),
+                DeviceFacts("/physical_device:GPU:0", "GPU", {"compute_capability": "6.1"}),
+            ),
+        ),
+    )
+
+
+def _driver_cuda(facts: Facts) -> Finding:
+    found = run_checks(CheckContext(facts, f.FIXTURE_MATRIX))
+    return next(x for x in found if x.id == "driver.cuda")
+
+
+def test_a_driver_too_old_for_the_builds_cuda_stands_though_tensorflow_lists_the_gpu() -> None:
+    # The listing asks the driver API alone; the CUDA 9.2 runtime refuses driver 390 where
+    # TensorFlow creates the device.
+    finding = _driver_cuda(_tf111("390.87", "9.1"))
+    assert (finding.cause, finding.severity) == ("driver-too-old", Severity.ERROR)
+    assert "390.87" in finding.summary and "396.26" in finding.summary
+    assert finding.fix is not None and "driver" in finding.fix.text.lower()
+    assert "396" in " ".join(finding.fix.commands)
+
+
+def test_a_driver_new_enough_for_the_builds_cuda_is_not_flagged() -> None:
+    finding = _driver_cuda(_tf111("396.26", "9.2"))
+    assert not finding.cause and finding.severity is Severity.OK
+
+
+@pytest.mark.parametrize(
+    ("served", "severity", "cause"),
+    [
+        pytest.param("12.2", Severity.INFO, "", id="forward-compatibility-package-serves-12.2"),
+        pytest.param("11.4", Severity.ERROR, "driver-too-old", id="the-driver-itself-11.4"),
+    ],
+)
+def test_a_libcuda_that_serves_the_builds_cuda_on_an_older_driver(
+    served: str, severity: Severity, cause: str
+) -> None:
+    # Driver 470 (CUDA 11.4) under TensorFlow 2.15's CUDA 12.2 build: where the libcuda the
+    # loader picks answers CUDA 12.2 (NVIDIA's cuda-compat), the build's CUDA is served.
+    cuinit = CuInitFacts("ok", 0, "CUDA_SUCCESS", "/usr/local/cuda/compat/libcuda.so.1", served, 1)
+    facts = f.facts(driver=f.driver(driver_version="470.82.01", cuda_version="11.4"), cuinit=cuinit)
+    finding = _driver_cuda(facts)
+    assert (finding.cause, finding.severity) == (cause, severity)
+    if severity is Severity.INFO:
+        assert "serves CUDA 12.2" in finding.summary
