@@ -70,3 +70,21 @@ def test_the_hint_of_another_distribution_is_not_tensorflows() -> None:
     )
     report = explained(text)
     assert all("The resolver chose tensorflow 2.20.0" not in fix_text(f) for f in report.findings)
+
+
+def test_without_the_hint_the_matrix_names_the_pythons_and_no_bitness() -> None:
+    # pixi resolves PyPI with uv's resolver and lists the versions it tried, one per line.
+    log = (
+        "  \N{MULTIPLICATION SIGN} failed to solve the pypi requirements of 'default' 'linux-64'\n"
+        "  ╰─▶ Because only the following versions of tensorflow are available:\n"
+        "          tensorflow<=2.17.0\n"
+        "          tensorflow==2.17.1\n"
+        "have no wheels with a matching Python ABI tag and you require tensorflow, we can "
+        "conclude that your requirements are unsatisfiable.\n"
+    )
+    top = top_error(explained(log))
+    assert top.cause == "tf-no-wheel-for-python"
+    fix = fix_text(top)
+    assert "Python ABI tag" not in fix or "not its bitness" in fix
+    assert "64-bit" not in fix and "uv venv --python 3." in fix
+    assert "3.12" in fix  # a Python the newest release has wheels for (the fixture matrix's)

@@ -439,12 +439,25 @@ def cpu_avx_fix(
             f"with {needed}, or build TensorFlow from source for this CPU.",
             (check,),
         )
+    # TensorFlow 1.6's release notes: "Prebuilt binaries will use AVX instructions. This may
+    # break TF on older CPUs." (https://github.com/tensorflow/tensorflow/releases/tag/v1.6.0)
+    last = (
+        f" (PyPI's last is TensorFlow {LAST_WITHOUT_AVX}, for Python up to 3.6 and TensorFlow 1 "
+        "code: 1.6 and later are built for AVX)"
+        if needed == "AVX"
+        else ""
+    )
     return Fix(
         f"Run on a CPU with {needed} (and the other instructions the wheel needs; in a VM, pass "
-        "the host's CPU flags through), install a TensorFlow build made without it, or build "
-        "TensorFlow from source for this CPU.",
+        f"the host's CPU flags through), install a TensorFlow build made without it{last}, or "
+        "build TensorFlow from source for this CPU.",
         (check,),
     )
+
+
+#: The last TensorFlow release whose PyPI wheels run without AVX: TensorFlow 1.6's release
+#: notes say its prebuilt binaries use AVX instructions.
+LAST_WITHOUT_AVX: Final = "1.5"
 
 
 #: TensorFlow.js for Node's addon in its package: node_modules\@tensorflow\tfjs-node(-gpu)\
@@ -542,6 +555,38 @@ def no_wheel_fix(m: Machine) -> Fix:
             'struct.calcsize("P") * 8)\'',
         ),
     )
+
+
+def abi_tag_python_fix(m: Machine) -> Fix:
+    """A resolver (uv, pixi) found no TensorFlow wheel for the interpreter's Python ABI tag,
+    without naming the tags the wheels have: the Pythons the newest release publishes wheels
+    for (the matrix's), and how to make the environment with one."""
+    newest = m.matrix.newest_release if m.matrix is not None else None
+    pythons = newest.pythons_on() if newest is not None else ()
+    if newest is None or not pythons:
+        return Fix(
+            "The resolver found no TensorFlow wheel for this interpreter's Python version (its "
+            "ABI tag, as `cp312` is CPython 3.12): use a Python TensorFlow publishes wheels for "
+            "(`tfdoctor matrix` lists each line's).",
+            ("python --version",),
+        )
+    listed = ", ".join(pythons[:-1]) + f" or {pythons[-1]}" if len(pythons) > 1 else pythons[0]
+    return Fix(
+        "The resolver found no TensorFlow wheel for this interpreter's Python version (its ABI "
+        "tag, as `cp312` is CPython 3.12; not its bitness or platform). TensorFlow "
+        f"{newest.latest_patch}, the newest release, publishes wheels for Python {listed} "
+        f"(from the matrix): make the environment with one of them (`uv venv --python "
+        f"{pythons[-1]}`, `uv run --python {pythons[-1]}`; a project's requires-python, or "
+        f"pixi's python dependency, narrowed to them, e.g. \">={pythons[0]},<"
+        f'{_next_minor(pythons[-1])}"). A release newer than this tfdoctor may add Pythons.',
+        ("python --version",),
+    )
+
+
+def _next_minor(python: str) -> str:
+    """``3.13`` -> ``3.14``."""
+    major, _, minor = python.partition(".")
+    return f"{major}.{int(minor) + 1}" if minor.isdigit() else python
 
 
 def glibc_fix(glibc: str, package: Optional[str] = None) -> Fix:

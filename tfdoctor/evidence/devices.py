@@ -47,11 +47,16 @@ _LITERALS = (
     "uilt",  # is_built_with_cuda, Built with CUDA
     "gpu_device_name",
     "GPU device not found",
+    "Registered devices: [",
 )
 _DEVICE_REPR = re.compile(
     r"(?:Physical|Logical)Device\(name='[^']*', device_type='(?P<type>\w+)'\)"
 )
 _DEVICE_LIB = re.compile(r'device_type: "(?P<type>\w+)"')
+#: The devices of the process, as TensorFlow lists them where no kernel of an op fits one
+#: (op_kernel.cc / placer: "No OpKernel was registered to support Op 'X' ... Registered
+#: devices: [CPU], Registered kernels: ..."): observed, a GPU registered or not.
+_REGISTERED = re.compile(r"Registered devices: \[(?P<types>[\w, ]{1,200})\]")
 #: A query for GPUs whose printed answer (``[]``) is on the same line or the next ones.
 _GPU_QUERY = re.compile(
     r"(?:list_physical_devices|list_logical_devices|get_visible_devices)\(\s*"
@@ -141,6 +146,10 @@ def _listing(line: str, text: str, start: int, where: int) -> Optional[DeviceLis
         if line.endswith("]") and line.lstrip().startswith("["):
             return DeviceListing(where, line, gpus=types.count("GPU"))
         return None
+    registered = _REGISTERED.search(line)
+    if registered is not None:
+        kinds = [k.strip() for k in registered.group("types").split(",")]
+        return DeviceListing(where, line, gpus=kinds.count("GPU"))
     above = _lines_above(text, start, 3)
     if "[]" in line and (
         _LABELLED_EMPTY.search(line)

@@ -2700,6 +2700,9 @@ def _static_tls(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.C
 
 #: uv's refusal of one release for the interpreter's tags (signatures.yaml): a pin.
 _UV_PINNED = "uv-no-abi-tag"
+#: uv's (and pixi's, which resolves PyPI with uv's resolver) refusals for the interpreter's
+#: Python ABI tag.
+_UV_ABI_TAG = frozenset({_UV_PINNED, "uv-no-abi-tag-any-release", "uv-no-abi-tag-listed"})
 #: The distributions whose refused wheels this cause is about (pip-unsupported-wheel's).
 _TF_WHEEL = re.compile(PATTERN_PARTS["{{tf_wheel}}"], re.IGNORECASE)
 
@@ -2746,6 +2749,13 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
     yanked = _yanked_placeholder(m, r, hits)
     if yanked is not None:
         return causes.platform.TF_NO_WHEEL_FOR_PYTHON, yanked
+    abi_words = [h for h in hits if h.signature.id in _UV_ABI_TAG]
+    if abi_words and hint is None and not r.pip_refusals:
+        # uv's (or pixi's) words say the wheels' Python ABI tags are what does not match:
+        # the interpreter's Python version, not its bitness or platform.
+        dist = next((g["dist"] for h in abi_words for g in h.groups if g.get("dist")), "")
+        if normalize_name(dist) in TF_DISTRIBUTIONS:
+            return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.abi_tag_python_fix(m)
     chosen = _resolver_release(hits)
     if chosen is not None:
         return causes.platform.TF_RELEASE_NOT_FOR_PYTHON, chosen

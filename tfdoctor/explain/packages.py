@@ -127,6 +127,7 @@ def package_findings(
             for c in conflicts
         ),
         *(_import_check(c, m) for c in checks),
+        _side_by_side(conflicts, m),
         *_companions_off_table(m),
         *(_keras2_object(tb, m) for tb in tracebacks),
         *(_keras_stacks(tb, m) for tb in tracebacks),
@@ -154,6 +155,55 @@ def package_findings(
         # TensorFlow's own requirement after another pair's note of one id takes its place.
         keep_weightier(out, finding)
     return list(out.values())
+
+
+#: TensorFlow distributions that the ``tensorflow`` package requires on some platforms, a thin
+#: wrapper over them (tensorflow-intel on Windows, tensorflow-cpu-aws on Linux aarch64,
+#: tensorflow-macos on Apple silicon for 2.13-2.15; machine.separate_installations reads the
+#: same from a machine's metadata): one installation with it, not a second.
+_PLATFORM_BUILDS = frozenset({"tensorflow-intel", "tensorflow-cpu-aws", "tensorflow-macos"})
+
+
+def _side_by_side(conflicts: Sequence[Conflict], m: Machine) -> Optional[Finding]:
+    """Two or more TensorFlow distributions that pip's conflict lines show installed, each
+    declaring its own requirements (``tensorflow-gpu 2.2.0 requires ...``, ``tf-nightly 2.6.0
+    requires ...``): they write the same ``tensorflow/`` package, and the import mixes their
+    files. Platform builds the ``tensorflow`` package itself requires are not counted."""
+    seen: dict[str, str] = {}
+    for c in conflicts:
+        name = normalize_name(c.requirer)
+        if c.kind != "installed" or name not in TF_DISTRIBUTIONS or name in _PLATFORM_BUILDS:
+            continue
+        seen.setdefault(name, c.requirer_version)
+    if len(seen) < 2:
+        return None
+    listing = ", ".join(f"{name} {version}" for name, version in seen.items())
+    # The one to keep: the newest final release among them (a nightly or pre-release only
+    # where nothing else is installed); the user may pick another, the command names one.
+    finals = {n: v for n, v in seen.items() if re.fullmatch(r"\d+(?:\.\d+)*", v)}
+    pool = finals or seen
+    keep = max(pool, key=lambda n: version_key(pool[n]))
+    # From 2.1 the `tensorflow` package carries the GPU build too (tensorflow-gpu ended at
+    # 2.11 and then installs a placeholder that refuses); before, tensorflow-gpu was the GPU's.
+    gpu_in_tensorflow = keep == "tensorflow-gpu" and version_key(seen[keep]) >= (2, 1)
+    wanted = "tensorflow" if gpu_in_tensorflow else keep
+    return causes.finding(
+        f"explain.{causes.software.TF_MULTIPLE_DISTRIBUTIONS}",
+        Severity.ERROR,
+        causes.software.TF_MULTIPLE_DISTRIBUTIONS,
+        f"{len(seen)} TensorFlow distributions are installed side by side: {listing}",
+        "pip's conflict lines name each as installed with its own requirements: they write the "
+        "same `tensorflow/` package, so the import runs a mix of their files.",
+        Fix(
+            "Remove every TensorFlow distribution, then install exactly one (the command keeps "
+            f"{wanted} {seen[keep]}, the newest final release shown; name another if that is "
+            "the one the code needs).",
+            (
+                *m.pip(f"uninstall -y {' '.join(seen)}"),
+                *m.pip_install(f"{wanted}=={seen[keep]}"),
+            ),
+        ),
+    )
 
 
 #: TensorFlow 1.x's graph importer looked each node's op up in the registry's dict

@@ -1,0 +1,45 @@
+"""A program's own words that the CPU lacks AVX (its start script's check, before TensorFlow
+loads) are TensorFlow's AVX requirement; AVX2 or AVX-512 missing, and TensorFlow's own
+cpu_feature_guard note, are not. The fix names PyPI's last release built without AVX."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.explaining import explained, fix_text, top_error
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "AVX not detected\n",
+        "[entrypoint] WARNING: AVX instructions are not supported on this machine\n",
+        "error: this processor does not support AVX\n",
+    ],
+)
+def test_a_programs_words_that_avx_is_missing(words: str) -> None:
+    top = top_error(explained(words))
+    assert top.cause == "cpu-lacks-avx"
+    assert "TensorFlow 1.5" in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "AVX2 not found, falling back to SSE\n",
+        "the CPU does not support AVX512, using the AVX2 kernels\n",
+        "I tensorflow/core/platform/cpu_feature_guard.cc:142] Your CPU supports instructions that "
+        "this TensorFlow binary was not compiled to use: AVX2 FMA\n",
+    ],
+)
+def test_other_instruction_sets_are_not_avx(words: str) -> None:
+    assert all(f.cause != "cpu-lacks-avx" for f in explained(words).findings)
+
+
+def test_an_instruction_other_than_avx_gets_no_avx_release() -> None:
+    log = (
+        "F tensorflow/core/platform/cpu_feature_guard.cc:35] The TensorFlow library was "
+        "compiled to use SSE4.1 instructions, but these aren't available on your machine.\n"
+    )
+    top = top_error(explained(log))
+    assert top.cause == "cpu-lacks-avx" and "TensorFlow 1.5" not in fix_text(top)

@@ -1,0 +1,82 @@
+"""Readings of what the log says of the installed packages and of Keras 3's shapes: two
+TensorFlow distributions that pip's conflict lines show installed side by side, and a
+TensorShape method called on the tuple Keras 3 passes as a shape."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import pytest
+
+from tests.explaining import explained, fix_text
+from tfdoctor.findings import Finding, Report, Severity
+
+HEAD = (
+    "ERROR: pip's dependency resolver does not currently take into account all the packages "
+    "that are installed. This behaviour is the source of the following dependency conflicts.\n"
+)
+
+
+def _of(report: Report, cause: str) -> Optional[Finding]:
+    return next((f for f in report.findings if f.cause == cause), None)
+
+
+def test_two_distributions_in_pips_conflicts_are_installed_side_by_side() -> None:
+    log = HEAD + (
+        "tensorflow-gpu 2.3.1 requires numpy<1.19.0,>=1.16.0, but you have numpy 1.19.5 which "
+        "is incompatible.\n"
+        "tensorflow 2.4.1 requires six~=1.15.0, but you have six 1.16.0 which is incompatible.\n"
+    )
+    found = _of(explained(log), "tf-multiple-distributions")
+    assert found is not None and found.severity is Severity.ERROR
+    fix = fix_text(found)
+    assert "pip uninstall -y tensorflow-gpu tensorflow" in fix
+    assert 'pip install "tensorflow==2.4.1"' in fix
+
+
+def test_a_gpu_package_before_2_1_is_kept_under_its_own_name() -> None:
+    log = HEAD + (
+        "tensorflow-gpu 1.15.5 requires gast==0.2.2, but you have gast 0.3.3 which is "
+        "incompatible.\n"
+        "tf-nightly 2.3.0.dev20200601 requires gast==0.3.3, but you have gast 0.2.2 which is "
+        "incompatible.\n"
+    )
+    found = _of(explained(log), "tf-multiple-distributions")
+    assert found is not None
+    assert 'pip install "tensorflow-gpu==1.15.5"' in fix_text(found)
+
+
+@pytest.mark.parametrize(
+    "second",
+    [
+        # The platform build the tensorflow package itself requires on Windows.
+        "tensorflow-intel 2.12.0 requires keras<2.13,>=2.12.0, but you have keras 3.0.0 which "
+        "is incompatible.\n",
+        # The same distribution twice.
+        "tensorflow 2.12.0 requires numpy<1.24,>=1.22, but you have numpy 1.26.0 which is "
+        "incompatible.\n",
+    ],
+)
+def test_one_installation_is_not_side_by_side(second: str) -> None:
+    log = HEAD + (
+        "tensorflow 2.12.0 requires keras<2.13,>=2.12.0, but you have keras 3.0.0 which is "
+        "incompatible.\n"
+    )
+    assert _of(explained(log + second), "tf-multiple-distributions") is None
+
+
+def test_a_tensorshape_method_on_a_tuple_is_keras3s_shape() -> None:
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/user/app/layers.py", line 30, in build\n'
+        "    self.units = input_shape.as_list()[-1]\n"
+        "AttributeError: 'tuple' object has no attribute 'as_list'\n"
+    )
+    found = _of(explained(log), "keras3-behaviour-change")
+    assert found is not None and found.severity is Severity.WARNING
+    assert "TF_USE_LEGACY_KERAS" in fix_text(found)
+
+
+def test_another_missing_attribute_of_a_tuple_is_not_keras3s() -> None:
+    log = "AttributeError: 'tuple' object has no attribute 'numpy'\n"
+    assert _of(explained(log), "keras3-behaviour-change") is None
