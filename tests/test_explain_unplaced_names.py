@@ -131,3 +131,29 @@ def test_other_missing_names_are_not_a_release_question(last: str) -> None:
         f.cause == "api-removed" and "written for another release" in fix_text(f)
         for f in report.findings
     )
+
+
+def test_a_name_the_standalone_keras_lacks_names_its_release_too() -> None:
+    report = explained(
+        _traceback(
+            "/home/user/app/gan.py",
+            "from keras.optimizers import Adam",
+            "ImportError: cannot import name 'Adam' from 'keras.optimizers' "
+            "(/usr/local/lib/python3.8/dist-packages/keras/optimizers.py)",
+        )
+    )
+    other = _of(report, "keras-version")
+    assert other is not None and other.severity is Severity.WARNING
+    assert "standalone keras" in other.summary
+    assert _of(report, "api-removed") is not None
+
+
+def test_tensorflows_own_keras_names_are_not_the_standalone_packages() -> None:
+    report = explained(
+        _traceback(
+            "/home/user/app/model.py",
+            "opt = tf.keras.optimizers.Adam(lr=0.1)",
+            "AttributeError: module 'tensorflow' has no attribute 'estimator'",
+        )
+    )
+    assert _of(report, "keras-version") is None

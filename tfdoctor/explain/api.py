@@ -612,7 +612,42 @@ def api_findings(
             found_finding = _api_finding(tb, name, judged, knowledge, m, tf_version)
             if found_finding is not None and found_finding.id not in out:
                 out[found_finding.id] = found_finding
+        other = _standalone_keras(name, verdict.cause, tb, m)
+        if other is not None and other.id not in out and out:
+            out[other.id] = other
     return list(out.values())
+
+
+def _standalone_keras(name: str, cause: str, tb: Traceback, m: Machine) -> Optional[Finding]:
+    """The other reading of a name the standalone ``keras`` package lacks (``keras.utils.
+    generic_utils``, ``keras.optimizers.Adam``), where the verdict is that the API is gone:
+    the keras installed is another release than the code, or the TensorFlow beside it, goes
+    with (keras 2.4 under TensorFlow 2.5, a multi-backend Keras 2.2 beside tf.keras 2.6) — a
+    warning, with the Keras that matches the installed TensorFlow. Not for Keras 3's own
+    tree (keras.src) or TensorFlow's (tf.keras), whose readings are their own."""
+    if (
+        cause != causes.code.API_REMOVED
+        or not name.startswith("keras.")
+        or name.startswith("keras.src.")
+    ):
+        return None
+    return causes.finding(
+        f"explain.{causes.software.KERAS_VERSION}",
+        Severity.WARNING,
+        causes.software.KERAS_VERSION,
+        f"`{name}` is asked of the standalone keras package: its release may not be the one "
+        "the code or the installed TensorFlow goes with",
+        "\n".join(
+            (
+                f"{tb.where}: {tb.type}: {tb.message}",
+                "A name of the standalone keras package missing is as often a keras release "
+                "other than the code (or the TensorFlow beside it) was written for as an API "
+                "the code must port: `pip show keras tensorflow` tells which releases are "
+                "installed.",
+            )
+        ),
+        causes.software.keras_match_fix(m),
+    )
 
 
 def _package_reaches_private(tb: Traceback, name: str) -> bool:
@@ -1720,6 +1755,9 @@ def release_name_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list
             causes.CAUSES[causes.code.API_REMOVED].links,
         )
     )
+    other = _standalone_keras(name, causes.code.API_REMOVED, tb, m)
+    if other is not None:
+        out.append(other)
     return out
 
 
