@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.explaining import explained, fix_text, top_error
+from tfdoctor.findings import Severity
 
 
 @pytest.mark.parametrize(
@@ -43,3 +44,29 @@ def test_an_instruction_other_than_avx_gets_no_avx_release() -> None:
     )
     top = top_error(explained(log))
     assert top.cause == "cpu-lacks-avx" and "TensorFlow 1.5" not in fix_text(top)
+
+
+def test_qemus_line_makes_the_avx_refusal_the_emulators() -> None:
+    log = (
+        "The TensorFlow library was compiled to use AVX instructions, but these aren't available "
+        "on your machine.\n"
+        "qemu: uncaught target signal 6 (Aborted) - core dumped\n"
+    )
+    report = explained(log)
+    assert [f.cause for f in report.findings if f.severity.rank >= Severity.WARNING.rank] == [
+        "cpu-emulated"
+    ]
+    assert top_error(report).summary.startswith("The process ran under CPU emulation (QEMU)")
+
+
+def test_without_qemus_line_the_refusal_is_the_cpus() -> None:
+    log = (
+        "The TensorFlow library was compiled to use AVX instructions, but these aren't available "
+        "on your machine.\nAborted (core dumped)\n"
+    )
+    assert top_error(explained(log)).cause == "cpu-lacks-avx"
+
+
+def test_a_retyped_illegal_instruction_in_title_case() -> None:
+    top = top_error(explained('Running the image I only get "Illegal Instruction".\n'))
+    assert top.cause == "cpu-lacks-avx"

@@ -80,3 +80,38 @@ def test_a_tensorshape_method_on_a_tuple_is_keras3s_shape() -> None:
 def test_another_missing_attribute_of_a_tuple_is_not_keras3s() -> None:
     log = "AttributeError: 'tuple' object has no attribute 'numpy'\n"
     assert _of(explained(log), "keras3-behaviour-change") is None
+
+
+def _struct_size(compiled: int, loaded: int, kind: str = "ValueError") -> str:
+    return (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app/eval.py", line 3, in <module>\n'
+        "    from pycocotools import mask\n"
+        '  File "/opt/venv/lib/python3.9/site-packages/pycocotools/mask.py", line 3, in <module>\n'
+        "    import pycocotools._mask as _mask\n"
+        '  File "pycocotools/_mask.pyx", line 1, in init pycocotools._mask\n'
+        f"{kind}: numpy.ndarray size changed, may indicate binary incompatibility. Expected "
+        f"{compiled} from C header, got {loaded} from PyObject\n"
+    )
+
+
+def test_an_extension_built_for_a_newer_numpy_names_itself_and_both_ways() -> None:
+    found = _of(explained(_struct_size(88, 80)), "dependency-out-of-range")
+    assert found is not None and found.severity is Severity.ERROR
+    assert found.summary.startswith("pycocotools (module pycocotools._mask)")
+    fix = fix_text(found)
+    assert "pip install --upgrade numpy" in fix
+    assert "--no-binary pycocotools pycocotools" in fix
+
+
+def test_an_extension_built_for_an_older_numpy_is_not_this_reading() -> None:
+    # Compiled smaller than the NumPy loaded: Cython's warning form, harmless.
+    assert _of(explained(_struct_size(80, 88)), "dependency-out-of-range") is None
+
+
+def test_dockers_older_words_for_a_missing_nvidia_runtime() -> None:
+    found = _of(
+        explained("docker: Error response from daemon: Unknown runtime specified nvidia.\n"),
+        "container-no-gpu",
+    )
+    assert found is not None and found.severity is Severity.ERROR

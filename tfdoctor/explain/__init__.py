@@ -1784,6 +1784,18 @@ def _libstdcxx(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
 _MACOS_SIGILL = frozenset({"illegal-instruction-macos", "illegal-hardware-instruction"})
 
 
+def _fold_into_emulator(by_cause: dict[str, list[Hits]]) -> None:
+    """QEMU's own line for the signal its guest died of shows the process ran emulated: the
+    crash the CPU's missing instructions would explain (TensorFlow's AVX refusal, an illegal
+    instruction) is the emulator's, one cause with it."""
+    emulated = by_cause.get(causes.platform.CPU_EMULATED, [])
+    if not any(h.signature.id.startswith("qemu-") for h in emulated):
+        return
+    lacking = by_cause.pop(causes.platform.CPU_LACKS_AVX, [])
+    # The emulator's own line first: its words name the cause.
+    by_cause[causes.platform.CPU_EMULATED] = [*emulated, *lacking]
+
+
 def _cpu_avx(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     """An illegal instruction: an emulator's missing AVX or the CPU's own, decided by what the
     facts and the log show of the machine (both causes' signatures come here)."""
@@ -1805,8 +1817,8 @@ def _cpu_avx(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Caus
         # Apple silicon, shown or (since 2020 the commoner Mac) not told apart from Intel.
         shown = (plat is not None and plat.rosetta) or (r.mac is not None and r.mac.value == APPLE)
         return causes.platform.CPU_EMULATED, causes.platform.rosetta_conda_fix(not shown)
-    emulated = (plat is not None and (plat.rosetta or plat.emulation is not None)) or (
-        "qemu-sigill" in ids
+    emulated = (plat is not None and (plat.rosetta or plat.emulation is not None)) or any(
+        i.startswith("qemu-") for i in ids
     )
     mac = r.mac  # shown only for a log of macOS, or of no system shown (_system_of)
     if not emulated and plat is None and mac is not None:
@@ -4140,6 +4152,7 @@ def explain(
             benign.append(hit)
         elif hit.signature.cause != EVIDENCE:
             by_cause.setdefault(hit.signature.cause, []).append(hit)
+    _fold_into_emulator(by_cause)
     if causes.gpu.CUDNN_VERSION_MISMATCH in by_cause and causes.gpu.CUDA_LIBS_MISSING in by_cause:
         # "DNN library is not found" follows a refused cuDNN: one cause, the mismatch.
         rest = [

@@ -134,6 +134,7 @@ def package_findings(
         *(_saved_config(tb, m) for tb in tracebacks),
         *(_keras3_model_private(tb, m) for tb in tracebacks),
         *(_graph_op_unknown(tb, m) for tb in tracebacks),
+        *(_numpy_struct_size(tb, m) for tb in tracebacks),
         *(_keras_tree_mixed(tb, m) for tb in tracebacks),
         *numpy_removed_findings(tracebacks, m),
         *removed_api_findings(tracebacks, m),
@@ -202,6 +203,72 @@ def _side_by_side(conflicts: Sequence[Conflict], m: Machine) -> Optional[Finding
                 *m.pip(f"uninstall -y {' '.join(seen)}"),
                 *m.pip_install(f"{wanted}=={seen[keep]}"),
             ),
+        ),
+    )
+
+
+#: Cython's check, at an extension's import, of the size of a NumPy type its C code was
+#: compiled with against the NumPy loaded (Cython/Utility/ImportExport.c, __Pyx_ImportType:
+#: "%.200s.%.200s size changed, may indicate binary incompatibility. Expected %zd from C
+#: header, got %zd from PyObject"); a ValueError where the compiled type is larger.
+_STRUCT_SIZE = re.compile(
+    r"numpy\.(?P<type>ndarray|dtype|ufunc|flatiter|broadcast) size changed, may indicate "
+    r"binary incompatibility\. Expected (?P<compiled>\d+) from C header, got (?P<loaded>\d+) "
+    r"from PyObject"
+)
+#: Cython's frame of a module's init (``File "pycocotools/_mask.pyx", line 1, in init
+#: pycocotools._mask``): the extension being imported.
+_CYTHON_INIT = re.compile(r"^init (?P<module>[A-Za-z_][\w.]*)$")
+
+
+def _numpy_struct_size(tb: Traceback, m: Machine) -> Optional[Finding]:
+    """A compiled extension whose NumPy types are larger than the NumPy loaded: it was built
+    against a newer NumPy than the one installed (a wheel built for NumPy 2, or for a 1.x
+    newer than this one), so the installed NumPy is below what the package needs. A warning's
+    form (compiled smaller: an older NumPy at build time) is harmless and not read."""
+    found = _STRUCT_SIZE.search(tb.message)
+    if found is None or tb.name.endswith("Warning"):
+        return None
+    if int(found.group("compiled")) <= int(found.group("loaded")):
+        return None
+    module = next(
+        (
+            init.group("module")
+            for f in reversed(tb.frames)
+            for init in [_CYTHON_INIT.match(f.function)]
+            if init is not None
+        ),
+        None,
+    )
+    top = (module or "").split(".")[0] or next(
+        (p for p in (installed_package(f.path) for f in reversed(tb.frames)) if p), None
+    )
+    dist = (distribution_of(top) or top.replace("_", "-")) if top else None
+    who = f"{dist} (module {module})" if dist and module else dist or "A compiled package"
+    rebuild = (
+        m.pip(f"install --force-reinstall --no-cache-dir --no-binary {dist} {dist}") if dist else ()
+    )
+    numpy = causes.common.range_fix(m, "numpy")
+    upgrade = numpy.commands if numpy is not None else m.pip("install --upgrade numpy")
+    return causes.finding(
+        f"explain.{causes.software.DEPENDENCY_OUT_OF_RANGE}",
+        Severity.ERROR,
+        causes.software.DEPENDENCY_OUT_OF_RANGE,
+        f"{who} was built against a newer NumPy than the one installed",
+        f"{tb.where}: {tb.type}: {tb.message}\nIts compiled numpy.{found.group('type')} is "
+        f"{found.group('compiled')} bytes, the loaded NumPy's {found.group('loaded')}: the "
+        "package's binary needs a newer NumPy.",
+        Fix(
+            "Upgrade NumPy to the release the package was built for (within the range "
+            "TensorFlow declares: `pip show tensorflow` lists it), or rebuild the package "
+            "against the installed NumPy"
+            + (
+                " (the second command compiles it from source)."
+                if rebuild
+                else " (the traceback's frames name it: pip install --force-reinstall "
+                "--no-binary <it> <it>)."
+            ),
+            (*upgrade, *rebuild),
         ),
     )
 
