@@ -156,6 +156,11 @@ PROPOSED_CAUSES: dict[str, str] = {
     'the second registers the same pybind11 type again (\'generic_type: type "InterpreterWrapper" '
     "is already registered!'); the fix is one interpreter per environment (a fresh environment "
     "with only one of them), not another TensorFlow release",
+    "tf-release-platform-bug": "the installed TensorFlow or Keras release has a bug that shows on "
+    "one platform only (tf.keras 2.11-2.13 on Apple-silicon Macs swapping in the legacy "
+    "optimizers, which have no build() and no AdamW), so code that runs elsewhere fails there; the "
+    "fix is a release that fixed it (or naming the legacy optimizer explicitly), not a change to "
+    "the environment",
 }
 
 _REQUIRED = {
