@@ -115,3 +115,5 @@ def test_dockers_older_words_for_a_missing_nvidia_runtime() -> None:
         "container-no-gpu",
     )
     assert found is not None and found.severity is Severity.ERROR
+    fix = fix_text(found)
+    assert "nvidia-ctk runtime configure --runtime=docker" in fix and "nvidia-docker2" in fix

@@ -66,6 +66,26 @@ def docker_runtime_fix() -> Fix:
     )
 
 
+def runtime_name_fix() -> Fix:
+    """Docker's daemon refused ``--runtime=nvidia``: no runtime of that name is registered
+    with it. The NVIDIA Container Toolkit's configure command registers it (in
+    /etc/docker/daemon.json); before Docker 19.03 the nvidia-docker2 package did; from 19.03
+    ``--gpus`` needs no named runtime at all."""
+    return Fix(
+        "Docker's daemon has no runtime named nvidia: install the NVIDIA Container Toolkit on "
+        "the host and register its runtime with Docker (the second command writes it into "
+        "/etc/docker/daemon.json), then restart Docker; on Docker before 19.03 the "
+        "nvidia-docker2 package registered it. With Docker 19.03 or later, `--gpus all` "
+        "replaces `--runtime=nvidia`.",
+        (
+            "sudo apt-get install -y nvidia-container-toolkit  # after adding NVIDIA's "
+            "repository (install guide); nvidia-docker2 on Docker before 19.03",
+            "sudo nvidia-ctk runtime configure --runtime=docker && sudo systemctl restart docker",
+            "docker info --format '{{json .Runtimes}}'",
+        ),
+    )
+
+
 def container_gpu_fix(m: Machine) -> Fix:
     """Hand the GPU to the container: the pod's resource limit, podman's CDI device, or
     docker's ``--gpus`` (with the NVIDIA runtime registered once on the host)."""

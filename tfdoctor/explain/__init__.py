@@ -2145,10 +2145,17 @@ def _driver_not_loaded(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[c
     return causes.gpu.driver_not_loaded(m)
 
 
+#: Docker's refusals of ``--runtime=nvidia`` (signatures.yaml), in its newer and older words.
+_RUNTIME_NAME_REFUSED = frozenset({"docker-no-nvidia-runtime", "docker-unknown-runtime-nvidia"})
+
+
 def _container_no_gpu(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     if any(h.signature.id == "docker-no-gpu-driver" for h in hits):
         # Docker's own daemon refused: the host side, whatever the log says of containers.
         return causes.container.CONTAINER_NO_GPU, causes.container.docker_runtime_fix()
+    if any(h.signature.id in _RUNTIME_NAME_REFUSED for h in hits):
+        # The daemon has no runtime of the name --runtime asked for: its registration.
+        return causes.container.CONTAINER_NO_GPU, causes.container.runtime_name_fix()
     fix = causes.container.container_gpu_fix(m)
     if not m.container:
         # The log does not show a container: the same failure on a host is the driver's.
