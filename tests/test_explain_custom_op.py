@@ -210,3 +210,16 @@ def test_the_unversioned_framework_library_unfound_for_a_projects_op_is_relinked
     )
     top = top_error(explained(text))
     assert top.cause == CAUSE and "-l:libtensorflow_framework.so.N" in fix_text(top)
+
+
+def test_a_release_before_the_framework_library_drops_it_from_the_link() -> None:
+    text = "tensorflow version: 1.3.0\n/usr/bin/ld: cannot find -ltensorflow_framework\n"
+    top = top_error(explained(text))
+    assert top.cause == CAUSE
+    fix = fix_text(top)
+    assert "TensorFlow 1.3.0 has no framework library" in fix and "1.4" in fix
+
+
+def test_the_c_librarys_header_is_not_a_custom_op() -> None:
+    text = "main.c:1:10: fatal error: tensorflow/c/c_api.h: No such file or directory\n"
+    assert CAUSE not in _causes(text)

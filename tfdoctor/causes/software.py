@@ -1552,15 +1552,29 @@ def custom_op_compile_fix(header: Optional[str], plugin: bool = False) -> Fix:
 def custom_op_link_fix(library: Optional[str], installed: Optional[str]) -> Fix:
     """A project's own op linked, or loaded, by a framework library name the installed
     TensorFlow does not ship (``library``: the name asked for, where shown; ``installed``:
-    the release the log shows): TensorFlow's own link flags, the op rebuilt."""
+    the release the log shows): TensorFlow's own link flags, the op rebuilt; before 1.4,
+    which has none (https://github.com/tensorflow/tensorflow/blob/v1.4.0/RELEASE.md), the
+    link without it."""
     named = f" ({library})" if library else ""
     have = f"TensorFlow {installed}" if installed else "the installed TensorFlow"
+    if installed and version_key(installed)[:2] < (1, 4):
+        # TensorFlow 1.4's release notes: custom op libraries must link against
+        # libtensorflow_framework.so from then on; the releases before have no such library.
+        return Fix(
+            f"{have} has no framework library at all: TensorFlow 1.4 brought "
+            "libtensorflow_framework.so, which the op's build links. Remove "
+            "-ltensorflow_framework (and its -L) from the build's link line for this release, "
+            "or install TensorFlow 1.4 or later, the releases the build was written for, and "
+            "build with the flags it reports.",
+            (TF_OP_FLAGS_COMMAND, "pip show tensorflow"),
+        )
     return Fix(
-        f"The op was linked against a TensorFlow framework library{named} that {have} does "
-        "not ship by that name: the file carries the release's major "
-        "(libtensorflow_framework.so.1 for 1.x, .so.2 for 2.x; on macOS "
-        "libtensorflow_framework.N.dylib). Rebuild the op with the flags the installed "
-        "TensorFlow reports (tf.sysconfig.get_link_flags() names its library: "
+        f"The op was linked against a TensorFlow framework library{named} that the linker or "
+        f"loader does not find by that name where it looks, for {have}: the wheels name the "
+        "file by the release's major (libtensorflow_framework.so.1 for 1.x's versioned "
+        "names, .so.2 for 2.x; on macOS libtensorflow_framework.N.dylib) in TensorFlow's own "
+        "directory. Rebuild the op with the flags the installed TensorFlow reports "
+        "(tf.sysconfig.get_link_flags(): that directory (-L) and its library, "
         "-l:libtensorflow_framework.so.N), not the name the build script writes, or install "
         "the TensorFlow release the project's build was written for.",
         (TF_OP_FLAGS_COMMAND,),
