@@ -2394,7 +2394,9 @@ def _companion(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
         built = causes.software.custom_op_fix(library, symbol if r.tf_version is None else "")
         return causes.software.CUSTOM_OP_BUILD_MISMATCH, Fix(
             f"It is installed as the package `{top}`, which no distribution the module table "
-            f"lists provides (the last command names the one that installed it). {built.text}",
+            f"lists provides (the last command names the one that installed it). {built.text} "
+            "Where that distribution is published with releases for each TensorFlow, its "
+            "release built for the installed one does the same.",
             (*built.commands, causes.software.owner_of_package_command(top)),
         )
     if not dist and top is not None:
