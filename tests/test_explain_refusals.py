@@ -112,7 +112,7 @@ def test_a_projects_own_op_library_is_rebuilt_with_tensorflows_flags() -> None:
         "tf_match_so.so: undefined symbol: _ZN10tensorflow12OpDefBuilder5InputESs"
     )
     top = top_error(explained(line + "\n"))
-    assert top.cause == "native-library-unresolved"
+    assert top.cause == "custom-op-build-mismatch"
     fix = fix_text(top)
     assert "/home/user/proj/ops/tf_match_so.so is the project's own build" in fix
     assert "old ABI's std::string" in fix and "tf.sysconfig.get_compile_flags()" in fix
@@ -130,7 +130,7 @@ def test_a_bare_symbol_line_takes_its_library_from_the_frame_that_loaded_it() ->
         "char_traitsIcESaIcEEE\n"
     )
     top = top_error(explained(text))
-    assert top.cause == "native-library-unresolved"
+    assert top.cause == "custom-op-build-mismatch"
     assert "std::__cxx11" in fix_text(top)
 
 

@@ -2475,20 +2475,6 @@ def wsl_gpu_fix() -> Fix:
     )
 
 
-def framework_link_fix() -> Fix:
-    """A custom op linked by the framework library's unversioned name, which the pip wheel
-    does not ship (only libtensorflow_framework.so.2): TensorFlow's own flags."""
-    return Fix(
-        "Build the op with the flags the installed TensorFlow gives (tf.sysconfig): they name "
-        "its include directory and its framework library by the file the wheel ships "
-        "(-l:libtensorflow_framework.so.2), which -ltensorflow_framework does not find.",
-        (
-            "python -c \"import tensorflow as tf; print(' '.join(tf.sysconfig.get_compile_flags()"
-            ' + tf.sysconfig.get_link_flags()))"',
-        ),
-    )
-
-
 def _wheel_platform_key(tag: str) -> Optional[str]:
     """The matrix's platform key of a wheel's platform tag (``win_amd64`` ->
     ``windows-x86_64``, ``macosx_10_11_x86_64`` -> ``macos-x86_64``), or None."""

@@ -38,6 +38,7 @@ KERAS_VERSION: Final = CauseId("keras-version")
 TF_KERAS_MISSING: Final = CauseId("tf-keras-missing")
 TF_KERAS_MISMATCH: Final = CauseId("tf-keras-mismatch")
 COMPANION_MISMATCH: Final = CauseId("companion-mismatch")
+CUSTOM_OP_BUILD_MISMATCH: Final = CauseId("custom-op-build-mismatch")
 LIBRARY_PIN_CONFLICTS: Final = CauseId("library-pin-conflicts")
 IMPORT_FAILED_UNKNOWN: Final = CauseId("import-failed-unknown")
 IMPORT_CRASH: Final = CauseId("import-crash")
@@ -160,6 +161,27 @@ CAUSES: Mapping[str, Cause] = dict(
             "module or name a later (or earlier) release does not have.",
             "https://github.com/tensorflow/text#compatibility",
             "https://github.com/tensorflow/io#tensorflow-version-compatibility",
+        ),
+        define(
+            CUSTOM_OP_BUILD_MISMATCH,
+            "A project's own op library is built with flags that do not fit the installed "
+            "TensorFlow",
+            "A project that ships its own TensorFlow ops (warp-ctc, KPConv, StyleGAN's CUDA "
+            "plugins compiled at run time) builds them against the installed TensorFlow's "
+            "headers and framework library with flags its Makefile, setup.py or build script "
+            "wrote for one release. Another release moves what those flags assume: the include "
+            "directories (nsync's headers under include/external/), the C++ standard and "
+            "compiler its headers need, the C++ ABI of its std::string "
+            "(_GLIBCXX_USE_CXX11_ABI: 0 in the wheels before 2.9, 1 since), the framework "
+            "library's name (libtensorflow_framework.so.1 for 1.x, .so.2 for 2.x). The "
+            "compiler or linker then fails, or the library loads and misses one of "
+            "TensorFlow's C++ symbols ('undefined symbol: _ZN10tensorflow...'). "
+            "tf.sysconfig.get_compile_flags() and get_link_flags() print the flags of the "
+            "installed release.",
+            "https://www.tensorflow.org/guide/create_op#compile_the_op_using_your_system_compiler",
+            "https://github.com/tensorflow/tensorflow/blob/v2.9.0/tensorflow/python/platform/"
+            "sysconfig.py",
+            "https://github.com/tensorflow/tensorflow/releases/tag/v2.9.0",
         ),
         define(
             TF_DISTRIBUTION_UNRECOGNISED,
@@ -1469,7 +1491,92 @@ def custom_op_fix(library: str, symbol: str) -> Fix:
         + _abi_sentence(cxx_abi_of(symbol), "it")
         + " Rebuild it against the installed TensorFlow with the compile and link flags it "
         "reports (they carry its -D_GLIBCXX_USE_CXX11_ABI value: a build script that sets "
-        "_GLIBCXX_USE_CXX11_ABI itself must use TensorFlow's), then run again.",
+        "_GLIBCXX_USE_CXX11_ABI itself must use TensorFlow's), then run again; or install "
+        "the TensorFlow release the project's build script was written for.",
+        (TF_OP_FLAGS_COMMAND,),
+    )
+
+
+#: Where nsync's headers lie in the wheel's include directory: TensorFlow 1.x's guide to
+#: adding an op compiled with ``-I$TF_INC -I$TF_INC/external/nsync/public``
+#: (https://github.com/tensorflow/tensorflow/blob/r1.4/tensorflow/docs_src/extend/adding_an_op.md).
+_NSYNC_INCLUDE_COMMAND = (
+    'python -c "import os, tensorflow as tf; '
+    "print(os.path.join(tf.sysconfig.get_include(), 'external', 'nsync', 'public'))\""
+)
+
+
+def custom_op_compile_fix(header: Optional[str], plugin: bool = False) -> Fix:
+    """A project's own op whose compiler run fails against the installed TensorFlow's headers
+    (``header``: the one not found, None where the compiler refused what a header holds;
+    ``plugin``: an op the project compiles with nvcc as it runs, StyleGAN's custom_ops.py)."""
+    nsync = header is not None and header.startswith("nsync")
+    missing = (
+        f"{header} is nsync's, which the wheel keeps under its include directory's "
+        "external/nsync/public: add that directory (-I) beside TensorFlow's own flags. "
+        if nsync
+        else f"The compiler did not find {header} where the build looks for TensorFlow's "
+        "headers: they are under the installed release's include directory, whose layout "
+        "moves between releases. "
+        if header
+        else ""
+    )
+    # StyleGAN2's dnnlib/tflib/custom_ops.py passes nvcc "-D_GLIBCXX_USE_CXX11_ABI=0" and
+    # TensorFlow's include paths of its own (https://github.com/NVlabs/stylegan2).
+    where = (
+        "The project compiles its CUDA plugin with nvcc as it runs, with include paths and "
+        "a -D_GLIBCXX_USE_CXX11_ABI value written into its build code for one TensorFlow "
+        "(StyleGAN's custom_ops.py sets 0): where the installed TensorFlow reports the other "
+        "value, change it there; the output below the failure says which step failed. "
+        if plugin
+        else ""
+    )
+    return Fix(
+        where + missing + "Build the op with the flags the installed TensorFlow reports "
+        "(tf.sysconfig.get_compile_flags(): its include directory, the C++ standard and the "
+        "-D_GLIBCXX_USE_CXX11_ABI value it was built with; get_link_flags(): its framework "
+        "library by the file it ships), not the ones the Makefile, setup.py or build script "
+        "writes, and with a gcc the release's headers and, for CUDA code, the CUDA "
+        "toolkit's nvcc accept (TensorFlow's tested build configurations list the GCC of "
+        "each release; NVIDIA's installation guide the host compilers of each toolkit). "
+        "Or install the TensorFlow release the project's build was written for.",
+        (
+            TF_OP_FLAGS_COMMAND,
+            *((_NSYNC_INCLUDE_COMMAND,) if nsync else ()),
+            "gcc --version",
+            *(("nvcc --version",) if plugin else ()),
+        ),
+    )
+
+
+def custom_op_link_fix(library: Optional[str], installed: Optional[str]) -> Fix:
+    """A project's own op linked, or loaded, by a framework library name the installed
+    TensorFlow does not ship (``library``: the name asked for, where shown; ``installed``:
+    the release the log shows): TensorFlow's own link flags, the op rebuilt; before 1.4,
+    which has none (https://github.com/tensorflow/tensorflow/blob/v1.4.0/RELEASE.md), the
+    link without it."""
+    named = f" ({library})" if library else ""
+    have = f"TensorFlow {installed}" if installed else "the installed TensorFlow"
+    if installed and version_key(installed)[:2] < (1, 4):
+        # TensorFlow 1.4's release notes: custom op libraries must link against
+        # libtensorflow_framework.so from then on; the releases before have no such library.
+        return Fix(
+            f"{have} has no framework library at all: TensorFlow 1.4 brought "
+            "libtensorflow_framework.so, which the op's build links. Remove "
+            "-ltensorflow_framework (and its -L) from the build's link line for this release, "
+            "or install TensorFlow 1.4 or later, the releases the build was written for, and "
+            "build with the flags it reports.",
+            (TF_OP_FLAGS_COMMAND, "pip show tensorflow"),
+        )
+    return Fix(
+        f"The op was linked against a TensorFlow framework library{named} that the linker or "
+        f"loader does not find by that name where it looks, for {have}: the wheels name the "
+        "file by the release's major (libtensorflow_framework.so.1 for 1.x's versioned "
+        "names, .so.2 for 2.x; on macOS libtensorflow_framework.N.dylib) in TensorFlow's own "
+        "directory. Rebuild the op with the flags the installed TensorFlow reports "
+        "(tf.sysconfig.get_link_flags(): that directory (-L) and its library, "
+        "-l:libtensorflow_framework.so.N), not the name the build script writes, or install "
+        "the TensorFlow release the project's build was written for.",
         (TF_OP_FLAGS_COMMAND,),
     )
 

@@ -2395,7 +2395,7 @@ def _companion(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
         if own is not None:
             # No package's: the project's own op library, built by its script or shipped
             # prebuilt, against another TensorFlow or with other flags.
-            return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.software.custom_op_fix(
+            return causes.software.CUSTOM_OP_BUILD_MISMATCH, causes.software.custom_op_fix(
                 own, symbol if r.tf_version is None else ""
             )
         if r.op_loader is not None and installed_package(r.op_loader):
@@ -2405,6 +2405,19 @@ def _companion(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
     # the release (whose own wheels' ABI would then be the question).
     abi = causes.software.cxx_abi_of(symbol) if r.tf_version is None else None
     fix = causes.software.companion_fix(m, dist or None, abi=abi)
+    if not dist and top is not None and symbol and causes.software.tf_build_symbol(symbol):
+        # Installed, but by no distribution the module table knows: a project's own op
+        # package (its setup.py built it, warp-ctc's binding), not a companion with releases
+        # for each TensorFlow; it is rebuilt, not reinstalled from an index.
+        library = next(x for x in libraries if installed_package(x) == top)
+        built = causes.software.custom_op_fix(library, symbol if r.tf_version is None else "")
+        return causes.software.CUSTOM_OP_BUILD_MISMATCH, Fix(
+            f"It is installed as the package `{top}`, which no distribution the module table "
+            f"lists provides (the last command names the one that installed it). {built.text} "
+            "Where that distribution is published with releases for each TensorFlow, its "
+            "release built for the installed one does the same.",
+            (*built.commands, causes.software.owner_of_package_command(top)),
+        )
     if not dist and top is not None:
         # No distribution the table knows: the directory it is installed in names the add-on.
         fix = Fix(
@@ -2562,12 +2575,70 @@ def _library_owner(library: str) -> str:
 #: package's libtensorflow_framework.
 _TF_C_LIBRARY = re.compile(r"(?:^|[/\\])libtensorflow(?:\.so(?:\.\d+){0,3}|(?:\.\d+){0,3}\.dylib)$")
 
-#: TensorFlow's own shared library, by the major its soname carries.
-_TF_FRAMEWORK = re.compile(r"libtensorflow_(?:framework|cc)\.so\.(\d+)")
+#: TensorFlow's own shared library, by the major its soname carries (macOS: the major before
+#: .dylib, as get_link_flags' -ltensorflow_framework.N names it).
+#: The unversioned name (libtensorflow_framework.so) is the one of the wheels before
+#: versioned sonames; 2.x's get_link_flags names .so.2.
+_TF_FRAMEWORK = re.compile(
+    r"libtensorflow_(?:framework|cc)(?:\.so\.(\d+)|\.(\d+)\.dylib|\.(?:so|dylib)(?![.\w]))"
+)
+
+#: The file dyld was opening (``dlopen(PATH, MODE)``), the library that needs another.
+_DLOPEN_PATH = re.compile(r"dlopen\((?P<path>[^,()\s]{1,400}),")
+
+
+def _own_framework_user(cited: Sequence[str], loader: Optional[str]) -> bool:
+    """The library that needs TensorFlow's framework library is a project's own op library:
+    the file dyld was opening, or (no such file shown) the file that called
+    tf.load_op_library, lies outside site-packages or in a package no distribution the module
+    table lists provides."""
+    opened = [m.group("path") for line in cited for m in _DLOPEN_PATH.finditer(line)]
+    users = opened or ([loader] if loader is not None else [])
+    return bool(users) and not any(map(_listed_package, users))
+
+
+def _listed_package(path: str) -> bool:
+    """``path`` is installed in a package a distribution the module table lists provides."""
+    top = installed_package(path)
+    return top is not None and bool(distribution_of(top))
+
 
 #: An installed file's path in a cited line (a loader's "Referenced from", a companion's
 #: "from paths").
 _INSTALLED_PATH = re.compile(r"""[^\s'"]*[/\\](?:site|dist)-packages[/\\][^\s'",]+""")
+
+
+def _framework_major(
+    r: Revealed, hits: Sequence[Hits], library: Optional[str], owner: Optional[str]
+) -> Optional[tuple[causes.CauseId, Fix]]:
+    """TensorFlow's framework library of another major (or unversioned) that
+    tf.load_op_library's op needs: a project's own op relinked with TensorFlow's flags, a
+    package's built for that major; None where the log shows neither."""
+    framework = _TF_FRAMEWORK.search(library or "")
+    cited = [line for h in hits for _, line in h.citations]
+    if framework is None or not any("NotFoundError" in line for line in cited):
+        return None
+    # tf.load_op_library raises NotFoundError: an op links TensorFlow's own library of major N
+    # (libtensorflow_framework.so.2 since 2.0; the unversioned name before versioned sonames),
+    # which this TensorFlow lacks when it is of another major.
+    major = framework.group(1) or framework.group(2)
+    shown = version_key(r.tf_version)[:1] if r.tf_version else None
+    other = shown is None or (shown >= (2,) if major is None else shown != (int(major),))
+    if not other:
+        return None
+    if owner is None and _own_framework_user(cited, r.op_loader):
+        # The op library that needs it is the project's own (its path outside site-packages,
+        # or the project's file loaded it): rebuilt with TensorFlow's flags, not reinstalled.
+        name = library.replace("\\", "/").rsplit("/", 1)[-1] if library else None
+        return causes.software.CUSTOM_OP_BUILD_MISMATCH, causes.software.custom_op_link_fix(
+            name, r.tf_version
+        )
+    if major is None:
+        return None
+    # A package's compiled ops: the package was built for that major.
+    return causes.software.COMPANION_MISMATCH, causes.software.op_library_major_fix(
+        major, r.tf_version
+    )
 
 
 def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
@@ -2601,8 +2672,6 @@ def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
         return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.extension_dll_fix(
             m, package, distribution_of(package) if package else None
         )
-    if any(h.signature.id == "framework-library-not-linked" for h in hits):
-        return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.framework_link_fix()
     if any(h.signature.id in ("c-api-header-not-found", "c-api-library-not-linked") for h in hits):
         return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.c_api_fix(r.os)
     library = _group(hits, "library")
@@ -2660,17 +2729,9 @@ def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
     )
     named = (_library_owner(g["library"]) for h in hits for g in h.groups if g.get("library"))
     owner = next((d for d in (*owners, *named) if d and d not in TF_DISTRIBUTIONS), None)
-    framework = _TF_FRAMEWORK.search(library or "")
-    cited = [line for h in hits for _, line in h.citations]
-    if framework is not None and any("NotFoundError" in line for line in cited):
-        # tf.load_op_library raises NotFoundError: a package's compiled ops link TensorFlow's
-        # own library of major N (libtensorflow_framework.so.2 since 2.0), which this
-        # TensorFlow lacks when it is of another major: the package was built for that one.
-        major = framework.group(1)
-        if r.tf_version is None or version_key(r.tf_version)[:1] != (int(major),):
-            return causes.software.COMPANION_MISMATCH, causes.software.op_library_major_fix(
-                major, r.tf_version
-            )
+    major_found = _framework_major(r, hits, library, owner)
+    if major_found is not None:
+        return major_found
     foreign = _conda_build_library(hits, r)
     if owner is None and r.conda and foreign is not None:
         # TensorFlow's pip wheels carry these libraries inside; a conda build links them from
@@ -2699,6 +2760,22 @@ def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
                 (*other.commands, *fix.commands),
             )
     return causes.platform.NATIVE_LIBRARY_UNRESOLVED, fix
+
+
+def _custom_op(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    """A project's own op that does not compile, link or load against the installed
+    TensorFlow: the step the log shows failing says which flags to take from it."""
+    ids = {h.signature.id for h in hits}
+    cause = causes.software.CUSTOM_OP_BUILD_MISMATCH
+    plugin = "tf-plugin-setup-failed" in ids
+    if ids & {"custom-op-header-missing", "custom-op-header-error"}:
+        return cause, causes.software.custom_op_compile_fix(_group(hits, "header"), plugin)
+    if "framework-library-not-linked" in ids:
+        linked = _group(hits, "library")
+        return cause, causes.software.custom_op_link_fix(
+            f"-l{linked}" if linked else None, r.tf_version
+        )
+    return cause, causes.software.custom_op_compile_fix(None, plugin)
 
 
 def _bazel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
@@ -3592,6 +3669,7 @@ BUILDERS: dict[str, Builder] = {
     causes.runtime.GPU_LIBRARY_INIT_FAILED: _gpu_library_init,
     causes.xla.PTXAS_TOO_OLD: _ptxas_old,
     causes.software.COMPANION_MISMATCH: _companion,
+    causes.software.CUSTOM_OP_BUILD_MISMATCH: _custom_op,
     causes.runtime.FILESYSTEM_ENV_MISCONFIGURED: _filesystem_env,
     causes.platform.NATIVE_LIBRARY_UNRESOLVED: _native,
     causes.code.API_REMOVED: _api_removed,

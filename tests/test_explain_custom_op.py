@@ -1,0 +1,225 @@
+"""A project's own TensorFlow op (a .so its Makefile, setup.py or build script compiles, or a
+CUDA plugin compiled as it runs) that does not compile, link or load against the installed
+TensorFlow: the flags TensorFlow reports, not a companion's release; a companion's library,
+TensorFlow's own and other programs' same words stay theirs."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.explaining import explained, fix_text, top_error
+
+CAUSE = "custom-op-build-mismatch"
+FLAGS = "tf.sysconfig.get_compile_flags()"
+
+#: A traceback whose project file (outside site-packages) calls tf.load_op_library.
+_LOADER = (
+    "Traceback (most recent call last):\n"
+    '  File "/home/user/proj/ops/__init__.py", line 6, in <module>\n'
+    "    _ops = tf.load_op_library(path)\n"
+    '  File "/home/user/.venv/lib/python3.7/site-packages/tensorflow/python/framework/'
+    'load_library.py", line 61, in load_op_library\n'
+    "    lib_handle = py_tf.TF_LoadLibrary(library_filename)\n"
+)
+
+
+def _causes(text: str) -> set[str]:
+    return {f.cause for f in explained(text).findings}
+
+
+# --- compiling: TensorFlow's headers -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "/home/user/.venv/lib/python3.6/site-packages/tensorflow/include/tensorflow/core/"
+        "platform/default/mutex.h:25:22: fatal error: nsync_cv.h: No such file or directory",
+        "/usr/lib/python3/dist-packages/tensorflow_core/include/tensorflow/core/platform/"
+        'mutex.h(31): catastrophic error: cannot open source file "nsync_mu.h"',
+    ],
+    ids=["gcc", "nvcc"],
+)
+def test_nsyncs_header_unfound_adds_its_directory(line: str) -> None:
+    top = top_error(explained(line + "\ncompilation terminated.\n"))
+    assert top.cause == CAUSE
+    fix = fix_text(top)
+    assert "external/nsync/public" in fix and FLAGS in fix and "gcc" in fix
+
+
+def test_tensorflows_header_missing_from_the_ops_source_is_the_include_flag() -> None:
+    text = "kernels/warp_op.cc:4:10: fatal error: tensorflow/core/framework/op.h: No such file\n"
+    top = top_error(explained(text))
+    assert top.cause == CAUSE and "tensorflow/core/framework/op.h" in fix_text(top)
+
+
+def test_an_error_inside_tensorflows_headers_is_the_compiler_or_its_standard() -> None:
+    line = (
+        "/home/user/.venv/lib/python3.9/site-packages/tensorflow/include/absl/base/"
+        'policy_checks.h:79:2: error: #error "C++ versions less than C++14 are not supported."'
+    )
+    top = top_error(explained(line + "\n"))
+    assert top.cause == CAUSE
+    fix = fix_text(top)
+    assert "C++ standard" in fix and "gcc --version" in fix
+
+
+def test_a_plugin_compiled_as_it_runs_names_the_compiler() -> None:
+    text = (
+        'Setting up TensorFlow plugin "fused_bias_act.cu": Preprocessing... Compiling... Failed!\n'
+    )
+    top = top_error(explained(text))
+    assert top.cause == CAUSE
+    fix = fix_text(top)
+    assert "nvcc" in fix and "gcc" in fix and "_GLIBCXX_USE_CXX11_ABI" in fix
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Another program's use of nsync (onnxruntime's mutex), not TensorFlow's headers.
+        "onnxruntime/core/platform/ort_mutex.h:8:10: fatal error: nsync_cv.h: No such file\n",
+        # A header of the project's own tree.
+        "src/ops.cc:3:10: fatal error: ops/common.h: No such file or directory\n",
+        # The plugin built and loaded.
+        'Setting up TensorFlow plugin "upfirdn_2d.cu": Preprocessing... Loading... Done.\n',
+        # A source checkout of TensorFlow built with Bazel, not the wheel's headers.
+        "external/org_tensorflow/tensorflow/core/platform/env.h:12:3: error: expected ';'\n",
+    ],
+    ids=["onnxruntime-nsync", "own-header", "plugin-done", "bazel-tree"],
+)
+def test_other_compilations_are_not_a_custom_op(text: str) -> None:
+    assert CAUSE not in _causes(text)
+
+
+# --- linking: the framework library's name -----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "named"),
+    [
+        ("/usr/bin/ld: cannot find -ltensorflow_framework", "-ltensorflow_framework"),
+        (
+            "/usr/bin/ld: cannot find -l:libtensorflow_framework.so.1: No such file or directory",
+            "-l:libtensorflow_framework.so.1",
+        ),
+    ],
+    ids=["unversioned", "other-major"],
+)
+def test_the_framework_library_by_another_name_is_tensorflows_link_flags(
+    line: str, named: str
+) -> None:
+    top = top_error(explained(line + "\ncollect2: error: ld returned 1 exit status\n"))
+    assert top.cause == CAUSE
+    fix = fix_text(top)
+    assert named in fix and "-l:libtensorflow_framework.so.N" in fix and FLAGS in fix
+
+
+def test_the_c_library_unlinked_is_not_a_custom_op() -> None:
+    assert CAUSE not in _causes("/usr/bin/ld: cannot find -ltensorflow\n")
+
+
+# --- loading: TensorFlow's C++ symbols, its framework library ----------------------------------
+
+
+def test_an_op_outside_site_packages_missing_a_symbol_is_rebuilt() -> None:
+    line = (
+        "tensorflow.python.framework.errors_impl.NotFoundError: /home/user/warp-ctc/"
+        "tensorflow_binding/kernels.so: undefined symbol: "
+        "_ZN10tensorflow8OpKernel11TraceStringEPNS_15OpKernelContextEb"
+    )
+    top = top_error(explained(line + "\n"))
+    assert top.cause == CAUSE
+    assert FLAGS in fix_text(top) and "build script was written for" in fix_text(top)
+
+
+def test_an_installed_op_package_the_table_does_not_know_is_rebuilt() -> None:
+    line = (
+        "tensorflow.python.framework.errors_impl.NotFoundError: /home/user/.venv/lib/"
+        "python3.8/site-packages/warpctc_tensorflow/kernels.cpython-38-x86_64-linux-gnu.so: "
+        "undefined symbol: _ZN10tensorflow12OpDefBuilder4AttrESs"
+    )
+    top = top_error(explained(line + "\n"))
+    assert top.cause == CAUSE
+    fix = fix_text(top)
+    assert "warpctc_tensorflow" in fix and "old ABI's std::string" in fix
+
+
+def test_a_companions_op_library_stays_the_companions() -> None:
+    line = (
+        "tensorflow.python.framework.errors_impl.NotFoundError: /home/user/.venv/lib/python3.8/"
+        "site-packages/tensorflow_text/python/ops/_regex_split_ops.so: undefined symbol: "
+        "_ZN10tensorflow8OpKernel11TraceStringEPNS_15OpKernelContextEb"
+    )
+    causes = _causes(line + "\n")
+    assert "companion-mismatch" in causes and CAUSE not in causes
+
+
+def test_tensorflows_own_library_missing_a_symbol_is_not_a_custom_op() -> None:
+    line = (
+        "ImportError: /home/user/.venv/lib/python3.8/site-packages/tensorflow/python/"
+        "_pywrap_tensorflow_internal.so: undefined symbol: _ZN10tensorflow8OpKernelD2Ev"
+    )
+    assert CAUSE not in _causes(line + "\n")
+
+
+def test_the_1x_framework_library_unfound_for_a_projects_op_is_relinked() -> None:
+    text = _LOADER + (
+        "tensorflow.python.framework.errors_impl.NotFoundError: libtensorflow_framework.so.1: "
+        "cannot open shared object file: No such file or directory\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == CAUSE
+    assert "libtensorflow_framework.so.1" in fix_text(top) and FLAGS in fix_text(top)
+
+
+def test_the_1x_framework_library_unfound_for_a_companion_stays_the_companions() -> None:
+    text = _LOADER.replace("/home/user/proj/ops/", "/home/user/.venv/lib/python3.7/site-packages/")
+    text = text.replace("site-packages/__init__.py", "site-packages/tensorflow_io/ops.py") + (
+        "tensorflow.python.framework.errors_impl.NotFoundError: libtensorflow_framework.so.1: "
+        "cannot open shared object file: No such file or directory\n"
+    )
+    assert CAUSE not in _causes(text)
+
+
+def test_macos_framework_dylib_of_another_major_for_a_projects_op() -> None:
+    line = (
+        "tensorflow.python.framework.errors_impl.NotFoundError: dlopen(/Users/user/KPConv/"
+        "tf_custom_ops/tf_neighbors.so, 6): Library not loaded: "
+        "@rpath/libtensorflow_framework.1.dylib\n"
+    )
+    top = top_error(explained(line + "tensorflow version: 2.3.0\n"))
+    assert top.cause == CAUSE
+    fix = fix_text(top)
+    assert "libtensorflow_framework.1.dylib" in fix and "TensorFlow 2.3.0" in fix
+
+
+def test_macos_framework_dylib_of_the_installed_major_is_not_read_so() -> None:
+    line = (
+        "tensorflow.python.framework.errors_impl.NotFoundError: dlopen(/Users/user/KPConv/"
+        "tf_custom_ops/tf_neighbors.so, 6): Library not loaded: "
+        "@rpath/libtensorflow_framework.2.dylib\n"
+    )
+    assert CAUSE not in _causes(line + "tensorflow version: 2.3.0\n")
+
+
+def test_the_unversioned_framework_library_unfound_for_a_projects_op_is_relinked() -> None:
+    text = _LOADER + (
+        "tensorflow.python.framework.errors_impl.NotFoundError: libtensorflow_framework.so: "
+        "cannot open shared object file: No such file or directory\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == CAUSE and "-l:libtensorflow_framework.so.N" in fix_text(top)
+
+
+def test_a_release_before_the_framework_library_drops_it_from_the_link() -> None:
+    text = "tensorflow version: 1.3.0\n/usr/bin/ld: cannot find -ltensorflow_framework\n"
+    top = top_error(explained(text))
+    assert top.cause == CAUSE
+    fix = fix_text(top)
+    assert "TensorFlow 1.3.0 has no framework library" in fix and "1.4" in fix
+
+
+def test_the_c_librarys_header_is_not_a_custom_op() -> None:
+    text = "main.c:1:10: fatal error: tensorflow/c/c_api.h: No such file or directory\n"
+    assert CAUSE not in _causes(text)
