@@ -133,16 +133,17 @@ def test_an_op_outside_site_packages_missing_a_symbol_is_rebuilt() -> None:
     assert FLAGS in fix_text(top) and "build script was written for" in fix_text(top)
 
 
-def test_an_installed_op_package_the_table_does_not_know_is_rebuilt() -> None:
+def test_an_installed_op_package_the_table_does_not_know_stays_a_published_add_on() -> None:
+    # Installed into site-packages: a published package with releases for each TensorFlow
+    # (tensorflow-compression, tf-sentencepiece) as often as a project's own; its release for
+    # the installed TensorFlow is named first (companion-mismatch), not a rebuild.
     line = (
         "tensorflow.python.framework.errors_impl.NotFoundError: /home/user/.venv/lib/"
         "python3.8/site-packages/warpctc_tensorflow/kernels.cpython-38-x86_64-linux-gnu.so: "
         "undefined symbol: _ZN10tensorflow12OpDefBuilder4AttrESs"
     )
-    top = top_error(explained(line + "\n"))
-    assert top.cause == CAUSE
-    fix = fix_text(top)
-    assert "warpctc_tensorflow" in fix and "old ABI's std::string" in fix
+    causes = _causes(line + "\n")
+    assert "companion-mismatch" in causes and CAUSE not in causes
 
 
 def test_a_companions_op_library_stays_the_companions() -> None:
@@ -223,3 +224,23 @@ def test_a_release_before_the_framework_library_drops_it_from_the_link() -> None
 def test_the_c_librarys_header_is_not_a_custom_op() -> None:
     text = "main.c:1:10: fatal error: tensorflow/c/c_api.h: No such file or directory\n"
     assert CAUSE not in _causes(text)
+
+
+def test_a_projects_own_op_that_does_not_load_names_the_loaders_reading_too() -> None:
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "/content/flowproj/src/correlation.py", line 4, in <module>\n'
+        '    tf.resource_loader.get_path_to_datafile("./ops/build/correlation.so"))\n'
+        '  File "/usr/local/lib/python3.6/dist-packages/tensorflow/python/framework/'
+        'load_library.py", line 61, in load_op_library\n'
+        "    lib_handle = py_tf.TF_LoadLibrary(library_filename)\n"
+        "tensorflow.python.framework.errors_impl.NotFoundError: /content/flowproj/src/ops/build/"
+        "correlation.so: undefined symbol: _ZN10tensorflow12OpDefBuilder4AttrENSt7__cxx1112"
+        "basic_stringIcSt11char_traitsIcESaIcEEE\n"
+    )
+    report = explained(log)
+    top = top_error(report)
+    assert top.cause == CAUSE
+    general = [f for f in report.findings if f.cause == "native-library-unresolved"]
+    assert [f.severity.value for f in general] == ["warning"]
+    assert general[0].fix == top.fix

@@ -1236,9 +1236,7 @@ def test_an_add_on_no_table_lists_is_named_by_its_directory_and_found_by_its_fil
         "ImportError: /srv/env/lib/python3.10/site-packages/zebra_ops/_ops.so: undefined symbol: "
         "_ZN10tensorflow8OpKernel11TraceStringEPNS_15OpKernelContextEb"
     )
-    # No distribution the table lists: a project's own op package, rebuilt with TensorFlow's
-    # flags rather than reinstalled as a companion's release.
-    finding = _only(_explain(line), "custom-op-build-mismatch")
+    finding = _only(_explain(line), "companion-mismatch")
     assert finding.fix is not None and "`zebra_ops`" in finding.fix.text
     assert any("startswith('zebra_ops/')" in c for c in finding.fix.commands)
 

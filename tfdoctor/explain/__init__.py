@@ -1439,6 +1439,37 @@ def _cuda_libs(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
     return cause, fix
 
 
+def _custom_op_unresolved(
+    findings: Mapping[str, Finding], by_cause: Mapping[str, Sequence[Hits]]
+) -> Optional[Finding]:
+    """A project's own op library that the loader could not resolve (its signatures are the
+    native loader's), read as custom-op-build-mismatch: the general reading, a native library
+    whose symbols or dependencies did not resolve, named too as a warning with the same way
+    out, for a reader who looks for the loader's cause."""
+    found = findings.get(f"explain.{causes.software.CUSTOM_OP_BUILD_MISMATCH}")
+    if (
+        found is None
+        or found.severity.rank < Severity.WARNING.rank
+        or not (
+            causes.platform.NATIVE_LIBRARY_UNRESOLVED in by_cause
+            or causes.software.COMPANION_MISMATCH in by_cause
+        )
+        or f"explain.{causes.platform.NATIVE_LIBRARY_UNRESOLVED}" in findings
+    ):
+        return None
+    return causes.finding(
+        f"explain.{causes.platform.NATIVE_LIBRARY_UNRESOLVED}",
+        Severity.WARNING,
+        causes.platform.NATIVE_LIBRARY_UNRESOLVED,
+        "The loader could not resolve the op library's symbols (the general reading of the "
+        "custom op above)",
+        "The loader's words are those of any native library whose symbols or dependencies do "
+        "not resolve; the op library is the project's own, built against another TensorFlow or "
+        "with other flags: the custom op's fix above is the way out.",
+        found.fix,
+    )
+
+
 def _other_library_candidate(
     findings: Mapping[str, Finding],
     by_cause: Mapping[str, Sequence[Hits]],
@@ -2405,19 +2436,6 @@ def _companion(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
     # the release (whose own wheels' ABI would then be the question).
     abi = causes.software.cxx_abi_of(symbol) if r.tf_version is None else None
     fix = causes.software.companion_fix(m, dist or None, abi=abi)
-    if not dist and top is not None and symbol and causes.software.tf_build_symbol(symbol):
-        # Installed, but by no distribution the module table knows: a project's own op
-        # package (its setup.py built it, warp-ctc's binding), not a companion with releases
-        # for each TensorFlow; it is rebuilt, not reinstalled from an index.
-        library = next(x for x in libraries if installed_package(x) == top)
-        built = causes.software.custom_op_fix(library, symbol if r.tf_version is None else "")
-        return causes.software.CUSTOM_OP_BUILD_MISMATCH, Fix(
-            f"It is installed as the package `{top}`, which no distribution the module table "
-            f"lists provides (the last command names the one that installed it). {built.text} "
-            "Where that distribution is published with releases for each TensorFlow, its "
-            "release built for the installed one does the same.",
-            (*built.commands, causes.software.owner_of_package_command(top)),
-        )
     if not dist and top is not None:
         # No distribution the table knows: the directory it is installed in names the add-on.
         fix = Fix(
@@ -4341,6 +4359,7 @@ def explain(
         _conda_path_too_long(evidence),
         _model_garden_official(evidence),
         _other_library_candidate(findings, by_cause, machine, revealed),
+        _custom_op_unresolved(findings, by_cause),
         # A listing or a nightly's install read over several lines: after the signatures,
         # whose lines (pip's leftover with its directory) say more.
         *tensorboard_findings(
