@@ -92,6 +92,8 @@ class CudaData(Record):
     grouped_from: int
     nvcc_dir: str
     wheels: tuple[NvidiaWheel, ...]
+    #: (compute capability, the first CUDA release that knows it), oldest capability first.
+    architectures: tuple[tuple[str, str], ...] = ()
 
     def library(self, name: str) -> Optional[CudaLibrary]:
         """The row of library ``name``."""
@@ -128,6 +130,7 @@ def parse_cuda_data(text: str, path: str = "<cuda data>") -> CudaData:
             "wheel_layout",
             "wheels",
         ),
+        ("architectures",),
     )
     reader.schema_version(top["schema_version"], CUDA_DATA_VERSION)
     sources = reader.sources(top["sources"], SOURCE_ID, DataSource)
@@ -174,6 +177,9 @@ def parse_cuda_data(text: str, path: str = "<cuda data>") -> CudaData:
         grouped_from=reader.integer(layout["grouped_from"], "wheel_layout.grouped_from"),
         nvcc_dir=nvcc_dir,
         wheels=wheels,
+        architectures=_architectures(reader, top["architectures"], sources)
+        if "architectures" in top
+        else (),
     )
 
 
@@ -260,6 +266,25 @@ def _pairing(
         (cuda, reader.integer(fields["cudnn_major"], f"{where}.cudnn_major"))
         for where, cuda, fields in rows
     )
+
+
+def _architectures(
+    reader: NodeReader, node: Node, sources: Mapping[str, DataSource]
+) -> tuple[tuple[str, str], ...]:
+    def capability(item: Node, field: str) -> str:
+        return reader.required_string(item, field, _MAJOR_MINOR, "compute capability X.Y")
+
+    rows = reader.keyed_rows(
+        node, "architectures", "compute_capability", ("first_cuda", "source"), (), capability
+    )
+    out: list[tuple[str, str]] = []
+    for where, cap, fields in rows:
+        reader.source_ids(fields["source"], f"{where}.source", sources)
+        first = reader.required_string(
+            fields["first_cuda"], f"{where}.first_cuda", _MAJOR_MINOR, "CUDA X.Y"
+        )
+        out.append((cap, first))
+    return tuple(out)
 
 
 def _wheels(
@@ -451,3 +476,9 @@ def declared_cuda(requires: Sequence[str]) -> tuple[Optional[str], Optional[str]
         if lowest is not None:
             found[base] = f"{lowest[0]}.{lowest[1]}"
     return found.get(_RUNTIME_WHEEL), found.get(_CUDNN_WHEEL)
+
+
+def first_cuda_for(capability: str) -> Optional[str]:
+    """The first CUDA release (``10.0``) whose toolkit knows GPUs of compute ``capability``
+    (``7.5``); None for a capability the table does not state."""
+    return next((first for cap, first in cuda_data().architectures if cap == capability), None)

@@ -116,6 +116,19 @@ GROUPS = frozenset(
         "module",
         # A header file a compiler did not find (nsync_cv.h, tensorflow/core/framework/op.h).
         "header",
+        # A requirement a resolver could not meet: the distribution required, its specifier,
+        # the environment marker uv forks it under ({sys_platform == 'win32'}), and the
+        # release whose metadata declares it.
+        "companion",
+        "spec",
+        "marker",
+        "required_by",
+        # TensorFlow 1.x's device line gives a GPU's compute capability in two numbers ("major:
+        # 7 minor: 5"); a CUDA toolkit library a process opened (libcublas.so.9.0), whose file
+        # name tells the CUDA release the build uses.
+        "cc_major",
+        "cc_minor",
+        "toolkit_library",
     }
 )
 

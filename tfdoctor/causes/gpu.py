@@ -26,7 +26,13 @@ from tfdoctor.causes.platform import (
 )
 from tfdoctor.causes.software import PACKAGE_NOT_INSTALLED
 from tfdoctor.compat import DriverFloor
-from tfdoctor.cuda_layout import cuda_data, soname_versions, wheel_dir, wheel_name
+from tfdoctor.cuda_layout import (
+    cuda_data,
+    first_cuda_for,
+    soname_versions,
+    wheel_dir,
+    wheel_name,
+)
 from tfdoctor.facts import (
     FoundLibrary,
     LibraryCandidate,
@@ -56,6 +62,7 @@ CUDNN_VERSION_MISMATCH: Final = CauseId("cudnn-version-mismatch")
 CUDA_WHEEL_PINS: Final = CauseId("cuda-wheel-pins")
 GPU_ARCH_UNSUPPORTED: Final = CauseId("gpu-arch-unsupported")
 GPU_PTX_JIT: Final = CauseId("gpu-ptx-jit")
+CUDA_RELEASE_PREDATES_GPU: Final = CauseId("cuda-release-predates-gpu")
 GPU_PTX_DRIVER_TOO_OLD: Final = CauseId("gpu-ptx-driver-too-old")
 GPU_KNOWN_FAILURE: Final = CauseId("gpu-known-failure")
 GPU_MEMORY_ERRORS: Final = CauseId("gpu-memory-errors")
@@ -194,6 +201,21 @@ CAUSES: Mapping[str, Cause] = dict(
             "largest count among the visible GPUs: a small display GPU beside a bigger one is "
             "left out, and the bigger one is used. Lowering the variable lets it in.",
             "https://github.com/tensorflow/tensorflow/blob/v2.4.0/tensorflow/core/common_runtime/gpu/gpu_device.cc",
+        ),
+        define(
+            CUDA_RELEASE_PREDATES_GPU,
+            "The build's CUDA release is older than the GPU's architecture",
+            "Each GPU architecture is first known to one CUDA release (Turing, compute "
+            "capability 7.5, to CUDA 10.0; Ampere's 8.6 to CUDA 11.1). A TensorFlow built with "
+            "an older CUDA, and the cuBLAS, cuDNN and cuFFT of that release, have no code for "
+            "the GPU: at best the driver compiles PTX for it at first use, and the libraries' "
+            "handles and plans fail ('failed to create cublas handle', 'Could not create cudnn "
+            "handle', 'failed to make cuFFT batched plan') although memory is free. Unlike a "
+            "wheel built without one architecture its CUDA could target, no build of that CUDA "
+            "release fixes it: a TensorFlow built with a newer CUDA does.",
+            "https://docs.nvidia.com/cuda/turing-compatibility-guide/index.html",
+            "https://docs.nvidia.com/cuda/ampere-compatibility-guide/index.html",
+            "https://www.tensorflow.org/install/source#gpu",
         ),
         define(
             GPU_PTX_JIT,
@@ -1964,3 +1986,58 @@ def tensorrt_version_fix(linked: Optional[str], loaded: Optional[str]) -> Fix:
             'echo "LD_LIBRARY_PATH=$LD_LIBRARY_PATH"',
         ),
     )
+
+
+def first_line_with_cuda(m: Machine, cuda: str) -> Optional[TFLine]:
+    """The oldest final TensorFlow line the matrix knows built with CUDA ``cuda`` or later."""
+    if m.matrix is None:
+        return None
+    for line in reversed(m.matrix.lines):  # the matrix lists the newest first
+        if not line.pre_release and line.cuda and version_key(line.cuda) >= version_key(cuda):
+            return line
+    return None
+
+
+def cuda_predates_gpu(
+    m: Machine, capability: Optional[str], gpu: Optional[str], build_cuda: Optional[str]
+) -> Optional[Fix]:
+    """The fix where a GPU of ``capability`` (else of the model ``gpu`` names) is newer than
+    CUDA ``build_cuda``, the release the build runs with; None where either is unknown or
+    that CUDA knows the GPU."""
+    if capability is None and gpu and m.matrix is not None:
+        model = m.matrix.gpu_model(gpu)
+        capability = model.compute_capability if model is not None else None
+    first = first_cuda_for(capability) if capability else None
+    if capability is None or first is None or not build_cuda:
+        return None
+    have, need = version_key(build_cuda), version_key(first)
+    # A major alone (libcudart.so.11.0 ships with every CUDA 11): older only by its major.
+    if (have[0] >= need[0]) if len(have) == 1 else (have >= need):
+        return None
+    return cuda_predates_gpu_fix(m, capability, gpu, build_cuda, first)
+
+
+def cuda_predates_gpu_fix(
+    m: Machine, capability: str, gpu: Optional[str], build_cuda: str, first_cuda: str
+) -> Fix:
+    """A TensorFlow built with a CUDA release that knows the GPU's architecture (the first
+    line whose CUDA is at least ``first_cuda``), with that line's CUDA and cuDNN."""
+    from tfdoctor.compat import Target, install_requirement  # noqa: PLC0415 - avoids a cycle
+
+    named = (
+        f"{gpu} (compute capability {capability})" if gpu else f"compute capability {capability}"
+    )
+    text = (
+        f"The GPU, {named}, is newer than CUDA {build_cuda}, the release this TensorFlow runs "
+        f"with: CUDA {first_cuda} is the first to know it, so the cuBLAS, cuDNN and cuFFT of "
+        f"CUDA {build_cuda} cannot start on it, and no setting of memory helps. Install a "
+        f"TensorFlow built with CUDA {first_cuda} or later, with its CUDA and cuDNN."
+    )
+    line = first_line_with_cuda(m, first_cuda)
+    if line is None:
+        return Fix(text, ())
+    text += (
+        f" The first line the compatibility matrix knows built so is TensorFlow {line.line} "
+        f"(CUDA {line.cuda}, cuDNN {line.cudnn}); a newer line fits as well."
+    )
+    return Fix(text, m.pip_install(install_requirement(line, Target(gpu=capability))))

@@ -55,6 +55,7 @@ PROTOS_NOT_COMPILED: Final = CauseId("protos-not-compiled")
 PROTOC_TOO_OLD: Final = CauseId("protoc-too-old")
 TF_DISTRIBUTION_UNRECOGNISED: Final = CauseId("tf-distribution-unrecognised")
 FREEZER_TF_SUPPORT_OUTDATED: Final = CauseId("freezer-tf-support-outdated")
+TF_METADATA_UNSATISFIABLE: Final = CauseId("tf-metadata-unsatisfiable")
 
 #: Causes in the installed packages.
 CAUSES: Mapping[str, Cause] = dict(
@@ -327,6 +328,21 @@ CAUSES: Mapping[str, Cause] = dict(
             "fix, not another TensorFlow.",
             "https://github.com/Nuitka/Nuitka/blob/develop/nuitka/plugins/PluginBase.py",
             "https://github.com/pyinstaller/pyinstaller-hooks-contrib",
+        ),
+        define(
+            TF_METADATA_UNSATISFIABLE,
+            "TensorFlow's own metadata requires a companion no resolver can find",
+            "A TensorFlow release declares its companion distributions (tensorflow-intel on "
+            "Windows, tensorflow-cpu-aws on Linux Arm, tensorflow-estimator, tensorboard) in its "
+            "wheels' Requires-Dist. Where that requirement names a version the index never "
+            "published, or spells a pre-release the resolver does not take, every lock of that "
+            "TensorFlow fails whatever the project itself pins. A resolver that locks for every "
+            "platform at once (uv's universal lock, Poetry) reads one wheel's metadata for all of "
+            "them, so a requirement meant for another platform fails it too, while pip on one "
+            "platform installs the same release.",
+            "https://github.com/tensorflow/tensorflow/issues/75415",
+            "https://github.com/tensorflow/tensorflow/pull/94854",
+            "https://docs.astral.sh/uv/concepts/resolution/#limited-resolution-environments",
         ),
     )
 )
@@ -2564,4 +2580,79 @@ def filesystem_plugin_fix(m: Machine, scheme: Optional[str]) -> Fix:
             'python -c "import tensorflow as tf, tensorflow_io as tfio; '
             'print(tf.__version__, tfio.__version__)"',
         ),
+    )
+
+
+#: A pre-release in a specifier as PEP 440 reads it, with the separators it normalises away
+#: (TensorFlow 2.3.0rc0's metadata wrote tensorflow-estimator's floor as 2.3.0-rc0).
+_PRE_RELEASE = re.compile(r"\d[-_.]?(?:a|b|c|rc|alpha|beta|pre|preview|dev)\d*(?![\w])", re.I)
+#: One clause of an environment marker, as uv prints it: sys_platform == 'win32'.
+_MARKER_CLAUSE = re.compile(r"^\s*(?P<name>\w+)\s*==\s*(?P<q>['\"])(?P<value>[^'\"]*)(?P=q)\s*$")
+
+
+def _marker_complement(marker: str) -> Optional[str]:
+    """The marker that excludes the environments of a one-clause ``marker`` (``sys_platform
+    != 'win32'``), or None where the marker has more clauses (PEP 508 has no ``not``)."""
+    clause = _MARKER_CLAUSE.match(marker)
+    if clause is None:
+        return None
+    return f"{clause.group('name')} != '{clause.group('value')}'"
+
+
+def metadata_unsatisfiable_fix(
+    companion: str, spec: str, marker: str, required_by: str, resolver: str
+) -> Fix:
+    """What changes the lock where TensorFlow's own requirement of ``companion`` (``spec``,
+    for the environments of ``marker``) cannot be met: uv locking only the environments the
+    project runs in, the resolver taking pre-releases, or another TensorFlow release.
+    ``resolver`` is the tool that printed the refusal: ``uv``, ``pip-tools`` (Pipenv and
+    pip-compile) or ``poetry``."""
+    release = required_by or "TensorFlow"
+    asked = f"{companion}{spec}"
+    if marker:
+        complement = _marker_complement(marker)
+        where = f"for the environments where {marker}"
+        if complement is None:
+            return Fix(
+                f"{release}'s metadata requires {asked} {where}, a version the index does "
+                "not offer, and uv's universal lock must satisfy it on every platform. Limit "
+                "the lock to the platforms the project runs on with [tool.uv] environments in "
+                "pyproject.toml (markers that leave those environments out), then lock again; "
+                "or use a TensorFlow release whose metadata does not require it.",
+                ("uv lock",),
+            )
+        return Fix(
+            f"{release}'s metadata requires {asked} {where}, a version the index does not "
+            "offer; uv's universal lock must satisfy it on every platform, while pip on one "
+            "platform never reads it. Limit the lock to the environments the project runs "
+            f'in: add to pyproject.toml [tool.uv] environments = ["{complement}"], then lock '
+            "again; or use a TensorFlow release whose metadata does not require it.",
+            ("uv lock",),
+        )
+    if _PRE_RELEASE.search(spec):
+        if resolver == "pip-tools":
+            commands: tuple[str, ...] = ("pipenv lock --pre",)
+            how = (
+                "let the resolver take pre-releases (Pipenv: `pipenv lock --pre`, or "
+                "allow_prereleases = true in the Pipfile's [pipenv] section; pip-compile: "
+                "--pre)"
+            )
+        elif resolver == "poetry":
+            commands = (f'poetry add "{companion}{spec}" --allow-prereleases',)
+            how = "add the companion with --allow-prereleases"
+        else:
+            commands = ("uv lock --prerelease allow",)
+            how = "let uv take pre-releases (--prerelease allow)"
+        return Fix(
+            f"{release}'s metadata requires {asked}, a pre-release, which the resolver does "
+            f"not take unless asked: {how}; or move to the next release candidate or the final "
+            "release of TensorFlow, whose metadata names a published companion.",
+            commands,
+        )
+    return Fix(
+        f"{release}'s metadata requires {asked}, a version the index does not offer, so no "
+        "lock of this TensorFlow release can succeed: move to another release of TensorFlow "
+        "(the next patch), or install the companion by hand at a version that exists. See "
+        "which versions the index offers:",
+        (f"python -m pip index versions {companion}",),
     )

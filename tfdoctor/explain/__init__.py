@@ -678,6 +678,9 @@ class Revealed(Record):
     cudnn_loaded: Optional[str] = None
     cudnn_compiled: Optional[str] = None
     cuda_version: Optional[str] = None
+    #: The CUDA release the build runs with, as the toolkit libraries it opened name it
+    #: (libcublas.so.9.0: 9.0; libcudart.so.11.0: 11, a major alone).
+    build_cuda: Optional[str] = None
     compute_capability: Optional[str] = None
     gpu_name: Optional[str] = None
     driver_version: Optional[str] = None
@@ -1085,6 +1088,9 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
     ]
     cap = _stated(stated, "compute_capability", logged_caps)
     caps = [cap] if cap else evidence.values("compute_capability")
+    if not caps and evidence.first("cc_major") and evidence.first("cc_minor"):
+        # TensorFlow 1.x's device line: "major: 7 minor: 5".
+        caps = [f"{evidence.first('cc_major')}.{evidence.first('cc_minor')}"]
     driver = _stated(stated, "driver_version", _driver_versions(evidence))
     oom = next(
         (
@@ -1108,6 +1114,9 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         cudnn_loaded=cudnn_dotted(loaded),
         cudnn_compiled=cudnn_dotted(compiled),
         cuda_version=evidence.first("cuda_version"),
+        build_cuda=next(
+            filter(None, map(tflog.cuda_of_soname, evidence.values("toolkit_library"))), None
+        ),
         compute_capability=caps[0] if caps else None,
         gpu_name=evidence.first("gpu_name"),
         driver_version=driver or evidence.first("driver_version"),
@@ -1742,11 +1751,25 @@ def _capability(r: Revealed, hits: Sequence[Hits]) -> Optional[str]:
     return r.compute_capability
 
 
+def _cuda_predates(
+    m: Machine, r: Revealed, hits: Sequence[Hits]
+) -> Optional[tuple[causes.CauseId, Fix]]:
+    """The reading where the GPU the log shows is newer than the CUDA release the build runs
+    with (the libraries it opened, else the matrix's CUDA for the TensorFlow shown); None
+    where the log shows either not, or a CUDA that knows the GPU."""
+    build = r.build_cuda or (m.line.cuda if m.line is not None else None)
+    fix = causes.gpu.cuda_predates_gpu(m, _capability(r, hits), r.gpu_name, build)
+    return (causes.gpu.CUDA_RELEASE_PREDATES_GPU, fix) if fix is not None else None
+
+
 def _arch(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     if all(h.signature.id.startswith("rocm-") for h in hits):
         return causes.gpu.GPU_ARCH_UNSUPPORTED, causes.gpu.rocm_arch_fix()
     if all(h.signature.id.startswith("directml-") for h in hits):
         return causes.gpu.GPU_ARCH_UNSUPPORTED, causes.gpu.directml_adapter_fix()
+    predates = _cuda_predates(m, r, hits)
+    if predates is not None:
+        return predates
     minimum = next(
         (g["min_capability"] for h in hits for g in h.groups if g.get("min_capability")), None
     )
@@ -1756,6 +1779,9 @@ def _arch(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId
 
 
 def _ptx_jit(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    predates = _cuda_predates(m, r, hits)
+    if predates is not None:
+        return predates
     cap = _capability(r, hits) or "X.Y"
     return causes.gpu.GPU_PTX_JIT, causes.gpu.ptx_jit_fix(m, cap)
 
@@ -1918,6 +1944,10 @@ def _gpu_library_init(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
     # The message is the same whatever the reason: rank the candidates by what the log (or the
     # facts) show. A cuDNN other than the build's, or a driver below the build's floor, is
     # seen; memory, the usual reason, is not, so it leads otherwise.
+    predates = _cuda_predates(m, r, hits)
+    if predates is not None:
+        # A GPU newer than the build's CUDA: no handle of that release starts on it.
+        return predates
     order: list[str] = []
     shown: list[str] = []
     loaded, built = r.cudnn_loaded, r.cudnn_compiled or m.build_cudnn
@@ -2205,6 +2235,24 @@ def _floor(m: Machine) -> Optional[str]:
 def _group(hits: Sequence[Hits], name: str) -> Optional[str]:
     """The first value a named group took in ``hits``."""
     return next((g[name] for h in hits for g in h.groups if g.get(name)), None)
+
+
+def _metadata_unsatisfiable(
+    m: Machine, r: Revealed, hits: Sequence[Hits]
+) -> tuple[causes.CauseId, Fix]:
+    """TensorFlow's own requirement of a companion the resolver could not meet, told in the
+    terms of the resolver that printed it (its signature's id names it)."""
+    first = hits[0].signature.id
+    resolver = next(
+        (tool for tool in ("uv", "poetry", "piptools") if first.startswith(tool + "-")), "uv"
+    )
+    return causes.software.TF_METADATA_UNSATISFIABLE, causes.software.metadata_unsatisfiable_fix(
+        _group(hits, "companion") or "the companion",
+        _group(hits, "spec") or "",
+        _group(hits, "marker") or "",
+        _group(hits, "required_by") or "",
+        "pip-tools" if resolver == "piptools" else resolver,
+    )
 
 
 #: A downloaded file's URL in a cited line, or the host urllib3 names (host='pypi.org').
@@ -3579,6 +3627,7 @@ BUILDERS: dict[str, Builder] = {
     causes.gpu.GPU_ARCH_UNSUPPORTED: _arch,
     causes.gpu.GPU_PTX_JIT: _ptx_jit,
     causes.platform.GLIBC_TOO_OLD: _glibc,
+    causes.software.TF_METADATA_UNSATISFIABLE: _metadata_unsatisfiable,
     causes.software.FREEZER_TF_SUPPORT_OUTDATED: lambda m, r, hits: (
         causes.software.FREEZER_TF_SUPPORT_OUTDATED,
         causes.software.freezer_fix(

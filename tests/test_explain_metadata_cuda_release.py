@@ -1,0 +1,206 @@
+"""Two readings a resolver's or TensorFlow's own words carry: a TensorFlow release whose own
+metadata requires a companion no resolver can find (uv's universal lock, Poetry, Pipenv and
+pip-tools), and a GPU newer than the CUDA release the build runs with (the GPU from its device
+line, the CUDA from the libraries it opened, a handle or plan that fails)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.explaining import explained, fix_text, readings, top_error
+from tfdoctor.cuda_layout import first_cuda_for
+from tfdoctor.matrix import load_matrix
+
+_REAL_MATRIX = load_matrix(env={})
+
+
+def _causes(text: str) -> set[str]:
+    return {x.cause for x in readings(explained(text)) if x.cause}
+
+
+# --- tf-metadata-unsatisfiable ----------------------------------------------------------------
+
+
+def test_uvs_universal_lock_of_a_platform_companion_is_limited_to_other_environments() -> None:
+    text = (
+        "  \u00d7 No solution found when resolving dependencies:\n"
+        "  ╰─▶ Because there is no version of tensorflow-intel{sys_platform == 'win32'}==2.18.0"
+        " and tensorflow==2.18.0 depends on\n"
+        "      tensorflow-intel{sys_platform == 'win32'}==2.18.0, we can conclude that"
+        " tensorflow==2.18.0 cannot be used.\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-metadata-unsatisfiable"
+    fix = fix_text(top)
+    # The environment uv cannot lock is left out, named from the marker it printed.
+    assert "tensorflow-intel==2.18.0" in fix
+    assert "environments = [\"sys_platform != 'win32'\"]" in fix
+    assert "uv lock" in fix
+
+
+def test_a_marker_of_several_clauses_is_told_without_a_made_up_complement() -> None:
+    text = (
+        "Because there are no versions of tensorflow-cpu-aws{platform_machine == 'aarch64' and"
+        " sys_platform == 'linux'}==2.16.1 and tensorflow==2.16.1 depends on"
+        " tensorflow-cpu-aws{platform_machine == 'aarch64' and sys_platform == 'linux'}==2.16.1,"
+        " we can conclude that tensorflow==2.16.1 cannot be used.\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-metadata-unsatisfiable"
+    fix = fix_text(top)
+    assert "tensorflow-cpu-aws" in fix and "environments" in fix and "!=" not in fix
+
+
+def test_a_pre_release_companion_pipenv_could_not_match_is_locked_with_pre() -> None:
+    text = (
+        "Warning: Your dependencies could not be resolved. You likely have a mismatch in your"
+        " sub-dependencies.\n"
+        "Could not find a version that matches tensorflow-estimator<2.5.0,>=2.4.0-rc0\n"
+        "Tried: 2.2.0, 2.3.0, 2.4.0rc0\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-metadata-unsatisfiable"
+    fix = fix_text(top)
+    assert "tensorflow-estimator" in fix and "pipenv lock --pre" in fix
+    assert "release candidate" in fix
+
+
+def test_poetrys_words_name_the_companion() -> None:
+    text = (
+        "Because tensorflow-cpu (2.19.0) depends on tensorflow-intel (2.19.0) which doesn't"
+        " match any versions, tensorflow-cpu is forbidden.\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-metadata-unsatisfiable"
+    assert "pip index versions tensorflow-intel" in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # The project's own pin of a release that does not exist: not TensorFlow's metadata.
+        "Because there is no version of tensorflow==2.99.0 and your project depends on"
+        " tensorflow==2.99.0, we can conclude that your project's requirements are"
+        " unsatisfiable.",
+        # Another distribution's requirement, or TensorFlow's of a non-companion.
+        "Because there is no version of numpy==3.0.0 and tensorflow==2.15.0 depends on"
+        " numpy==3.0.0, we can conclude that tensorflow==2.15.0 cannot be used.",
+        "Because there is no version of tensorboard==9.0 and mytool==1.0 depends on"
+        " tensorboard==9.0, we can conclude that mytool==1.0 cannot be used.",
+        # pip-tools on a project's own one-sided pin of tensorboard, and on TensorFlow itself.
+        "Could not find a version that matches tensorboard==9.9.9",
+        "Could not find a version that matches tensorflow<2.5,>=2.4",
+        # Poetry on the project's own requirement.
+        "Because myapp depends on tensorflow-intel (9.9.9) which doesn't match any versions,"
+        " version solving failed.",
+    ],
+    ids=["uv-own-pin", "uv-numpy", "uv-other-dependant", "piptools-pin", "piptools-tf", "poetry"],
+)
+def test_the_same_words_about_other_requirements_are_not_this_cause(line: str) -> None:
+    assert "tf-metadata-unsatisfiable" not in _causes(line + "\n")
+
+
+# --- cuda-release-predates-gpu ----------------------------------------------------------------
+
+_TURING_CUDA9 = (
+    "I tensorflow/stream_executor/dso_loader.cc:152] successfully opened CUDA library"
+    " libcublas.so.9.0 locally\n"
+    "I tensorflow/core/common_runtime/gpu/gpu_device.cc:1432] Found device 0 with properties:\n"
+    "name: GeForce GTX 1660 Ti major: 7 minor: 5 memoryClockRate(GHz): 1.77\n"
+)
+
+
+def test_first_cuda_per_architecture_comes_from_the_data() -> None:
+    assert first_cuda_for("7.5") == "10.0"
+    assert first_cuda_for("8.6") == "11.1"
+    assert first_cuda_for("3.1") is None
+
+
+@pytest.mark.parametrize(
+    "failure",
+    [
+        "E tensorflow/stream_executor/cuda/cuda_blas.cc:464] failed to create cublas handle:"
+        " CUBLAS_STATUS_NOT_INITIALIZED",
+        "E tensorflow/stream_executor/cuda/cuda_dnn.cc:373] Could not create cudnn handle:"
+        " CUDNN_STATUS_INTERNAL_ERROR",
+        "E tensorflow/stream_executor/cuda/cuda_fft.cc:261] failed to make cuFFT batched plan:5",
+        "E tensorflow/stream_executor/cuda/cuda_blas.cc:652] failed to run cuBLAS routine"
+        " cublasSgemm_v2: CUBLAS_STATUS_EXECUTION_FAILED",
+    ],
+    ids=["cublas-handle", "cudnn-handle", "cufft-plan", "cublas-execution"],
+)
+def test_a_turing_gpu_under_cuda_9_is_told_the_first_cuda_that_knows_it(failure: str) -> None:
+    report = explained(_TURING_CUDA9 + failure + "\n", matrix=_REAL_MATRIX)
+    top = top_error(report)
+    assert top.cause == "cuda-release-predates-gpu"
+    fix = fix_text(top)
+    assert "CUDA 10.0" in fix and "GTX 1660 Ti" in fix and "CUDA 9.0" in fix
+    # The matrix's first line built with CUDA 10.0 or later, and its install.
+    assert "TensorFlow 1.15" in fix and "tensorflow-gpu==1.15" in fix
+
+
+def test_an_ampere_gpu_named_by_its_model_under_a_cuda_10_build() -> None:
+    text = (
+        "2021-03-01 10:00:00.000000: I tensorflow/stream_executor/platform/default/"
+        "dso_loader.cc:48] Successfully opened dynamic library libcudart.so.10.1\n"
+        "2021-03-01 10:00:01.000000: I tensorflow/core/common_runtime/gpu/gpu_device.cc:1555]"
+        " Found device 0 with properties: \n"
+        "pciBusID: 0000:01:00.0 name: GeForce RTX 3090 computeCapability: 8.6\n"
+        "2021-03-01 10:00:05.000000: E tensorflow/stream_executor/cuda/cuda_blas.cc:226]"
+        " failed to create cublas handle: CUBLAS_STATUS_NOT_INITIALIZED\n"
+    )
+    top = top_error(explained(text, matrix=_REAL_MATRIX))
+    assert top.cause == "cuda-release-predates-gpu"
+    fix = fix_text(top)
+    assert "CUDA 11.1" in fix and "RTX 3090" in fix
+
+
+def test_a_ptx_only_gpu_under_an_older_cuda_is_this_cause_not_the_jit_cache() -> None:
+    text = (
+        _TURING_CUDA9
+        + "W tensorflow/stream_executor/cuda/cuda_driver.cc:1000] CUDA_ERROR_NO_BINARY_FOR_GPU\n"
+    )
+    top = top_error(explained(text, matrix=_REAL_MATRIX))
+    assert top.cause == "cuda-release-predates-gpu"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # The same failures on a Turing GPU under CUDA 10.0, which knows it.
+        "Successfully opened dynamic library libcudart.so.10.0\n"
+        "name: GeForce RTX 2070 major: 7 minor: 5 memoryClockRate(GHz): 1.62\n"
+        "E tensorflow/stream_executor/cuda/cuda_dnn.cc:334] Could not create cudnn handle:"
+        " CUDNN_STATUS_INTERNAL_ERROR\n",
+        # A Pascal GPU under CUDA 9.0.
+        "successfully opened CUDA library libcublas.so.9.0 locally\n"
+        "name: GeForce GTX 1080 Ti major: 6 minor: 1 memoryClockRate(GHz): 1.58\n"
+        "E tensorflow/stream_executor/cuda/cuda_blas.cc:464] failed to create cublas handle:"
+        " CUBLAS_STATUS_NOT_INITIALIZED\n",
+        # An Ampere GPU under a CUDA 11 runtime, its minor unknown: not older by its major.
+        "Successfully opened dynamic library libcudart.so.11.0\n"
+        "pciBusID: 0000:01:00.0 name: NVIDIA GeForce RTX 3090 computeCapability: 8.6\n"
+        "E tensorflow/stream_executor/cuda/cuda_blas.cc:226] failed to create cublas handle:"
+        " CUBLAS_STATUS_NOT_INITIALIZED\n",
+        # A Turing GPU and the failure, but no CUDA the log shows.
+        "name: GeForce GTX 1660 Ti major: 7 minor: 5 memoryClockRate(GHz): 1.77\n"
+        "E tensorflow/stream_executor/cuda/cuda_blas.cc:464] failed to create cublas handle:"
+        " CUBLAS_STATUS_NOT_INITIALIZED\n",
+    ],
+    ids=["turing-cuda10", "pascal-cuda9", "ampere-cuda11-major", "no-cuda-shown"],
+)
+def test_a_gpu_the_builds_cuda_knows_keeps_the_library_reading(text: str) -> None:
+    causes = _causes(text)
+    assert "cuda-release-predates-gpu" not in causes
+    assert "gpu-library-init-failed" in causes
+
+
+def test_cufft_plan_failure_alone_is_a_library_that_could_not_start() -> None:
+    text = (
+        "E tensorflow/stream_executor/cuda/cuda_fft.cc:261] failed to make cuFFT batched plan:5\n"
+    )
+    assert top_error(explained(text)).cause == "gpu-library-init-failed"
+
+
+def test_a_plan_in_other_words_is_not_cufft() -> None:
+    assert "gpu-library-init-failed" not in _causes("failed to make a plan for the weekend\n")
