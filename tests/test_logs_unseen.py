@@ -39,16 +39,6 @@ PROPOSED_CAUSES: dict[str, str] = {
     "dataset-autoshard-mismatch": "a multi-worker input pipeline is auto-sharded other than the "
     "program meant (its sharding option set on a dataset the program then replaced), so the "
     "workers' input goes out of step and the collective hangs",
-    "custom-op-build-mismatch": "a project's custom op is compiled or linked with flags that do "
-    "not fit the installed TensorFlow (header include paths such as nsync's, the framework "
-    "library's versioned name or its absence before 1.4), so the compiler or linker fails before "
-    "any op library exists",
-    "tf-metadata-unsatisfiable": "a TensorFlow release's own metadata requires a companion "
-    "distribution at a version the index does not offer, or spells it so a resolver cannot match "
-    "it (tensorflow-estimator '2.3.0-rc0' against the published 2.3.0rc0, tensorflow-intel "
-    "2.15.0.post1, tensorflow-cpu-aws 2.16.1), so every lock of that TensorFlow fails whatever the "
-    "project pins; the fix is another TensorFlow release (the next candidate or patch) or pinning "
-    "the companion by hand, not a change to the project's own requirements",
     "conda-cuda-undetected": "conda (or another conda-format solver) reports no `__cuda` virtual "
     "package although the machine has an NVIDIA driver, because its CUDA probe does not find the "
     "driver's libcuda (under WSL2 it lives in /usr/lib/wsl/lib, which older conda releases did not "
@@ -146,11 +136,6 @@ PROPOSED_CAUSES: dict[str, str] = {
     "regression that a later build fixes, so tests that passed on the previous build fail inside "
     "TensorFlow's own code with nothing changed in the project or its environment; the fix is "
     "pinning the last good build until a fixed one is published, not a change to the code",
-    "cuda-release-predates-gpu": "the CUDA and cuDNN release the installed TensorFlow build "
-    "uses predates the GPU's architecture (a Turing GTX 1660 Ti under the CUDA 9 stack of "
-    "TensorFlow 1.12), so cuBLAS and cuDNN fail to create their handles on it although memory "
-    "is free; the fix is a TensorFlow built for a CUDA release that supports the GPU (CUDA 10.0 "
-    "with TensorFlow 1.13), not memory growth or a reinstall of the same stack",
     "tflite-runtime-with-tensorflow": "the tflite_runtime package and a full TensorFlow are "
     "installed in one environment and both TFLite interpreters are loaded into one process, so "
     'the second registers the same pybind11 type again (\'generic_type: type "InterpreterWrapper" '
