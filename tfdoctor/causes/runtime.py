@@ -123,7 +123,7 @@ CAUSES: Mapping[str, Cause] = dict(
         ),
         define(
             GPU_LIBRARY_INIT_FAILED,
-            "cuDNN or cuBLAS fails to initialise",
+            "cuDNN, cuBLAS or cuFFT fails to initialise",
             "cuDNN and cuBLAS create their handles when first used; most often the GPU's memory "
             "is already taken then (TensorFlow maps nearly all of it at start unless memory "
             "growth is on, or another process holds it), less often the library is of another "

@@ -204,10 +204,15 @@ _BY_CHOICE = re.compile(
 def read_gpu_complaint(text: str) -> Optional[str]:
     """The first line of ``text`` (its head) in which the user says the GPU is not used or not
     found; lines a program printed are not the user's."""
-    for match in _NO_GPU.finditer(text[:STATED_READ]):
-        start = text.rfind("\n", 0, match.start()) + 1
-        end = text.find("\n", match.end())
-        line = text[start : end if end >= 0 else len(text)].strip()
+    # Every form names the GPU or the CPU within one line: only those lines reach the pattern
+    # (a log's head is mostly other lines, and the case-blind pattern is the slow part).
+    for raw in text[:STATED_READ].split("\n"):
+        folded = raw.lower()
+        if "gpu" not in folded and "cpu" not in folded:
+            continue
+        if _NO_GPU.search(raw) is None:
+            continue
+        line = raw.strip()
         if not _PRINTED.search(line) and not _BY_CHOICE.search(line):
             return line
     return None
