@@ -8,6 +8,7 @@ from typing import Optional
 
 import pytest
 
+from tests import factories as f
 from tests.explaining import explained, fix_text
 from tfdoctor.findings import Finding, Report, Severity
 
@@ -100,8 +101,16 @@ def test_an_extension_built_for_a_newer_numpy_names_itself_and_both_ways() -> No
     assert found is not None and found.severity is Severity.ERROR
     assert found.summary.startswith("pycocotools (module pycocotools._mask)")
     fix = fix_text(found)
-    assert "pip install --upgrade numpy" in fix
+    # No TensorFlow shown: no unbounded upgrade (it could bring NumPy 2), the range asked for.
+    assert "install --upgrade numpy" not in fix and "pip show tensorflow" in fix
     assert "--no-binary pycocotools pycocotools" in fix
+
+
+def test_the_numpy_upgrade_stays_in_tensorflows_range() -> None:
+    facts = f.facts(packages=f.packages())  # TensorFlow 2.15.1 declaring numpy<2.0.0,>=1.23.5
+    found = _of(explained(_struct_size(88, 80), facts), "dependency-out-of-range")
+    assert found is not None
+    assert 'pip install --upgrade "numpy<2.0.0,>=1.23.5"' in fix_text(found)
 
 
 def test_an_extension_built_for_an_older_numpy_is_not_this_reading() -> None:

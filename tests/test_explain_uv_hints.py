@@ -88,3 +88,19 @@ def test_without_the_hint_the_matrix_names_the_pythons_and_no_bitness() -> None:
     assert "Python ABI tag" not in fix or "not its bitness" in fix
     assert "64-bit" not in fix and "uv venv --python 3." in fix
     assert "3.12" in fix  # a Python the newest release has wheels for (the fixture matrix's)
+
+
+def test_uvs_earlier_hint_on_its_own_line_is_read_the_same_way() -> None:
+    log = (
+        "error: Distribution tensorflow==2.15.1 @ registry+https://pypi.org/simple can't be "
+        "installed because it doesn't have a source distribution or wheel for the current "
+        "platform\n"
+        "\n"
+        "hint: You're using CPython 3.13 (`cp313`), but `tensorflow` (v2.15.1) only has wheels "
+        "with the following Python ABI tags: `cp39`, `cp310`, `cp311`\n"
+    )
+    (hint,) = read_abi_hints([log])
+    assert (hint.python, hint.tags) == ("3.13", ("cp39", "cp310", "cp311"))
+    top = top_error(explained(log))
+    assert top.cause == "tf-release-not-for-python"
+    assert "uv venv --python 3.11" in fix_text(top)

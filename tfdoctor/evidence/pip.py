@@ -533,13 +533,23 @@ class AbiTagsFound(Record):
     tags: tuple[str, ...]
 
 
-#: uv's hint where a release has wheels, none for this interpreter's tags (PubGrubHint's
+#: uv's hints where a release has wheels, none for this interpreter's tags (PubGrubHint's
 #: AbiTags and LanguageTags in astral-sh/uv's crates/uv-resolver/src/pubgrub/report.rs;
-#: astral-sh/uv#5284). A terminal wraps it: the gaps between its words are any whitespace.
-_ABI_HINT = re.compile(
-    r"You require (?:CPython|PyPy) (?P<python>\d+\.\d+)\s+\(`?\w+`?\),\s+but we only found\s+"
-    r"wheels for\s+`?(?P<dist>[\w.-]+)`?\s+\(v(?P<version>[\w.+!-]+)\)\s+with the following\s+"
-    r"Python (?:ABI |implementation )?tags?:\s*(?P<tags>`?\w+`?(?:,\s*`?\w+`?){0,40})"
+#: astral-sh/uv#5284), in its words since 0.4 and in the earlier ones ("You're using CPython
+#: 3.12 (`cp312`), but `tensorflow-cpu` (v2.15.0) only has wheels with the following Python
+#: ABI tags: ..."). A terminal wraps them: the gaps between their words are any whitespace.
+_TAGS = r"Python (?:ABI |implementation )?tags?:\s*(?P<tags>`?\w+`?(?:,\s*`?\w+`?){0,40})"
+_ABI_HINTS = (
+    re.compile(
+        r"You require (?:CPython|PyPy) (?P<python>\d+\.\d+)\s+\(`?\w+`?\),\s+but we only "
+        r"found\s+wheels for\s+`?(?P<dist>[\w.-]+)`?\s+\(v(?P<version>[\w.+!-]+)\)\s+with the "
+        r"following\s+" + _TAGS
+    ),
+    re.compile(
+        r"You're using (?:CPython|PyPy) (?P<python>\d+\.\d+)\s+\(`?\w+`?\),\s+but\s+"
+        r"`?(?P<dist>[\w.-]+)`?\s+\(v(?P<version>[\w.+!-]+)\)\s+only has wheels with the\s+"
+        r"following\s+" + _TAGS
+    ),
 )
 
 
@@ -547,9 +557,9 @@ def read_abi_hints(texts: Iterable[str]) -> list[AbiTagsFound]:
     """Every hint uv printed naming the Python tags a release's wheels have, in order."""
     out: list[AbiTagsFound] = []
     for text in texts:
-        if "but we only found" not in text:
+        if "but we only found" not in text and "only has wheels with" not in text:
             continue
-        for match in _ABI_HINT.finditer(text):
+        for match in (m for pattern in _ABI_HINTS for m in pattern.finditer(text)):
             tags = tuple(dict.fromkeys(re.findall(r"\w+", match.group("tags"))))
             out.append(
                 AbiTagsFound(

@@ -2861,10 +2861,9 @@ def _static_tls(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.C
 
 
 #: uv's refusal of one release for the interpreter's tags (signatures.yaml): a pin.
-_UV_PINNED = "uv-no-abi-tag"
 #: uv's (and pixi's, which resolves PyPI with uv's resolver) refusals for the interpreter's
 #: Python ABI tag.
-_UV_ABI_TAG = frozenset({_UV_PINNED, "uv-no-abi-tag-any-release", "uv-no-abi-tag-listed"})
+_UV_ABI_TAG = frozenset({"uv-no-abi-tag", "uv-no-abi-tag-any-release", "uv-no-abi-tag-listed"})
 #: The distributions whose refused wheels this cause is about (pip-unsupported-wheel's).
 _TF_WHEEL = re.compile(PATTERN_PARTS["{{tf_wheel}}"], re.IGNORECASE)
 
@@ -2899,7 +2898,7 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
     if hint is not None:
         # uv's hint, on its own line below the refusal, names the interpreter and the Python
         # tags of the release's wheels: a pin of that release, or no release, fits this Python.
-        one_release = any(h.signature.id == _UV_PINNED for h in hits)
+        one_release = any(h.signature.id in _RESOLVER_RELEASE for h in hits)
         return (
             causes.platform.TF_RELEASE_NOT_FOR_PYTHON
             if one_release
@@ -3357,14 +3356,9 @@ def _refused_companion(r: Revealed, hits: Sequence[Hits]) -> Optional[str]:
 #: Resolvers that name the one release they chose and found no file of for this interpreter
 #: or platform (uv, Poetry): that TensorFlow release, not every release, has no wheel here.
 _RESOLVER_RELEASE = ("uv-no-wheel", "uv-no-abi-tag", "poetry-no-candidates")
-# uv's hints under it (crates/uv-resolver/src/error.rs and uv-distribution-types):
-# "You're using CPython 3.12 (`cp312`), but `tensorflow-cpu` (v2.15.0) only has wheels with
-# the following Python ABI tag(s): `cp39`, `cp310`" and "Wheels are available for `X` (v1) on
-# the following platform(s): `manylinux_2_17_x86_64`, ...".
-_UV_PYTHON = re.compile(r"You're using CPython (?P<python>\d+\.\d+)")
-_UV_ABI = re.compile(
-    r"only has wheels with the following Python (?:ABI )?tags?: (?P<tags>[`\w, ]+)"
-)
+# uv's platform hint under it (uv-distribution-types): "Wheels are available for `X` (v1) on
+# the following platform(s): `manylinux_2_17_x86_64`, ..." (its Python hints are evidence:
+# evidence.pip's read_abi_hints, read in _no_wheel).
 _UV_PLATFORMS = re.compile(r"on the following platforms?: (?P<platforms>[`\w., ]+)")
 
 
@@ -3385,14 +3379,12 @@ def _resolver_release(hits: Sequence[Hits]) -> Optional[Fix]:
         # A companion's (tensorflow-text, tensorflow-io-gcs-filesystem): whether any of its
         # releases has a wheel here is the companion's question (_refused_companion).
         return None
-    python = _UV_PYTHON.search(line)
-    abi = _UV_ABI.search(line)
     platforms = _UV_PLATFORMS.search(line)
     return causes.platform.resolver_release_fix(
         normalize_name(groups["dist"]),
         groups["tf_version"],
-        python.group("python") if python else None,
-        re.findall(r"\w+", abi.group("tags")) if abi else (),
+        None,
+        (),
         re.findall(r"[\w.]+", platforms.group("platforms")) if platforms else (),
     )
 

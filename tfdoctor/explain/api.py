@@ -26,7 +26,7 @@ from tfdoctor.evidence.traceback import (
     own_module_missing,
     path_hints,
 )
-from tfdoctor.explain.exceptions import inferred_note
+from tfdoctor.explain.exceptions import inferred_note, last_failure
 from tfdoctor.explain.packages import (
     TF_OWN,
     known_distribution,
@@ -1692,11 +1692,9 @@ def release_name_candidates(tracebacks: Sequence[Traceback], m: Machine) -> list
     written for another release of TensorFlow or Keras than the one installed. A warning
     (the listings cannot say which release); where an installed library's frame asked, that
     library's release for the installed TensorFlow comes first (companion-mismatch)."""
-    failures = [tb for tb in tracebacks if tb.name not in ("KeyboardInterrupt", "SystemExit")]
-    failures = [tb for tb in failures if not tb.ignored]
-    if not failures:
+    tb = last_failure(tracebacks)
+    if tb is None:
         return []
-    tb = failures[-1]
     name = _missing_release_name(tb)
     if name is None:
         return []

@@ -45,12 +45,18 @@ _OS_NAMES = {"linux": "Linux", "windows": "Windows", "macos": "macOS"}
 _STOPS = frozenset({"KeyboardInterrupt", "SystemExit"})
 
 
+def last_failure(tracebacks: Sequence[Traceback]) -> Optional[Traceback]:
+    """The log's last exception that failed the run: not a stop (Ctrl-C, sys.exit) and not
+    one Python reported and went on from (``Exception ignored in``); None where there is none."""
+    failures = [tb for tb in tracebacks if tb.name not in _STOPS and not tb.ignored]
+    return failures[-1] if failures else None
+
+
 def unexplained_finding(tracebacks: Sequence[Traceback]) -> Optional[Finding]:
     """The last exception of the log when no cause explains it: what it observes, never OK."""
-    failures = [tb for tb in tracebacks if tb.name not in _STOPS and not tb.ignored]
-    if not failures:
+    tb = last_failure(tracebacks)
+    if tb is None:
         return None
-    tb = failures[-1]
     detail = [f"{tb.where}: {tb.type}: {tb.message}".rstrip(": ")]
     library = next((fr for fr in reversed(tb.frames) if origin_of(fr.path).dist), None)
     if library is not None:
@@ -115,10 +121,9 @@ def keras3_candidate(tracebacks: Sequence[Traceback], m: Machine) -> Optional[Fi
     Keras 2 (tf.keras up to TensorFlow 2.15, or a package built on it) meeting Keras 3 is the
     likeliest environment cause, and running it under tf-keras tells. A warning, with the
     other candidate (a fault in the code under Keras 3 itself) named."""
-    failures = [tb for tb in tracebacks if tb.name not in _STOPS and not tb.ignored]
-    if not failures:
+    tb = last_failure(tracebacks)
+    if tb is None:
         return None
-    tb = failures[-1]
     shown = keras3_raised(tb)
     if shown is None:
         return None
@@ -170,10 +175,9 @@ def legacy_copy_candidate(tracebacks: Sequence[Traceback], m: Machine) -> Option
     Keras 3 (:func:`tf_keras_generation`: the Keras, TensorFlow or Python the log shows): code
     that builds with ``tensorflow.python.keras`` was handed Keras 3's objects. A warning: the
     log shows where the objects met, not which import made them."""
-    failures = [tb for tb in tracebacks if tb.name not in _STOPS and not tb.ignored]
-    if not failures:
+    tb = last_failure(tracebacks)
+    if tb is None:
         return None
-    tb = failures[-1]
     match = _KERAS_OBJECT.search(tb.message)
     if match is None or not tb.frames or _LEGACY_COPY.search(tb.frames[-1].path) is None:
         return None

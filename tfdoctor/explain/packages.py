@@ -248,8 +248,10 @@ def _numpy_struct_size(tb: Traceback, m: Machine) -> Optional[Finding]:
     rebuild = (
         m.pip(f"install --force-reinstall --no-cache-dir --no-binary {dist} {dist}") if dist else ()
     )
-    numpy = causes.common.range_fix(m, "numpy")
-    upgrade = numpy.commands if numpy is not None else m.pip("install --upgrade numpy")
+    # Upgraded within TensorFlow's own range only: an unbounded upgrade can bring a NumPy 2
+    # under a TensorFlow built for NumPy 1. Where the range is not known, the command shows it.
+    spec = m.declared_range("numpy")
+    upgrade = m.pip(f'install --upgrade "numpy{spec}"') if spec else ("pip show tensorflow",)
     return causes.finding(
         f"explain.{causes.software.DEPENDENCY_OUT_OF_RANGE}",
         Severity.ERROR,
@@ -263,7 +265,7 @@ def _numpy_struct_size(tb: Traceback, m: Machine) -> Optional[Finding]:
             "TensorFlow declares: `pip show tensorflow` lists it), or rebuild the package "
             "against the installed NumPy"
             + (
-                " (the second command compiles it from source)."
+                " (the last command compiles it from source)."
                 if rebuild
                 else " (the traceback's frames name it: pip install --force-reinstall "
                 "--no-binary <it> <it>)."
