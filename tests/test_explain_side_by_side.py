@@ -47,6 +47,18 @@ def test_a_gpu_package_before_2_1_is_kept_under_its_own_name() -> None:
     assert 'pip install "tensorflow-gpu==1.15.5"' in fix_text(found)
 
 
+def test_a_gpu_package_of_a_line_whose_gpu_build_is_tensorflow_is_kept_as_tensorflow() -> None:
+    log = HEAD + (
+        "tensorflow-gpu 2.6.0 requires numpy~=1.19.2, but you have numpy 1.21.0 which is "
+        "incompatible.\n"
+        "tf-nightly 2.7.0.dev20210801 requires gast==0.4.0, but you have gast 0.3.3 which is "
+        "incompatible.\n"
+    )
+    found = _of(explained(log), "tf-multiple-distributions")
+    assert found is not None
+    assert 'pip install "tensorflow==2.6.0"' in fix_text(found)
+
+
 @pytest.mark.parametrize(
     "second",
     [

@@ -391,6 +391,11 @@ def windows_gpu_fix(m: Machine, archive: bool = False) -> Fix:
     return Fix(text + ".", tuple(commands))
 
 
+#: The last TensorFlow release whose PyPI wheels run without AVX: TensorFlow 1.6's release
+#: notes say its prebuilt binaries use AVX instructions.
+LAST_WITHOUT_AVX: Final = "1.5"
+
+
 def cpu_avx_fix(
     instruction: Optional[str] = None, system: Optional[str] = None, binding: Optional[str] = None
 ) -> Fix:
@@ -435,7 +440,8 @@ def cpu_avx_fix(
         return Fix(
             f"This Mac's CPU lacks {needed} (as Intel Macs made up to 2010, and 2012's Mac Pro, "
             "do), which every "
-            "TensorFlow macOS wheel since 1.6 is compiled for: run on a Mac (or any machine) "
+            f"TensorFlow macOS wheel after {LAST_WITHOUT_AVX} is compiled for: run on a Mac (or "
+            "any machine) "
             f"with {needed}, or build TensorFlow from source for this CPU.",
             (check,),
         )
@@ -453,11 +459,6 @@ def cpu_avx_fix(
         "build TensorFlow from source for this CPU.",
         (check,),
     )
-
-
-#: The last TensorFlow release whose PyPI wheels run without AVX: TensorFlow 1.6's release
-#: notes say its prebuilt binaries use AVX instructions.
-LAST_WITHOUT_AVX: Final = "1.5"
 
 
 #: TensorFlow.js for Node's addon in its package: node_modules\@tensorflow\tfjs-node(-gpu)\

@@ -158,22 +158,20 @@ def package_findings(
     return list(out.values())
 
 
-#: TensorFlow distributions that the ``tensorflow`` package requires on some platforms, a thin
-#: wrapper over them (tensorflow-intel on Windows, tensorflow-cpu-aws on Linux aarch64,
-#: tensorflow-macos on Apple silicon for 2.13-2.15; machine.separate_installations reads the
-#: same from a machine's metadata): one installation with it, not a second.
-_PLATFORM_BUILDS = frozenset({"tensorflow-intel", "tensorflow-cpu-aws", "tensorflow-macos"})
-
-
 def _side_by_side(conflicts: Sequence[Conflict], m: Machine) -> Optional[Finding]:
     """Two or more TensorFlow distributions that pip's conflict lines show installed, each
     declaring its own requirements (``tensorflow-gpu 2.2.0 requires ...``, ``tf-nightly 2.6.0
     requires ...``): they write the same ``tensorflow/`` package, and the import mixes their
-    files. Platform builds the ``tensorflow`` package itself requires are not counted."""
+    files. The platform builds the ``tensorflow`` package itself requires (the matrix's
+    wrappers: tensorflow-intel on Windows, tensorflow-cpu-aws, tensorflow-macos) are one
+    installation with it, not a second."""
+    if m.matrix is None:
+        return None
+    wrappers = m.matrix.wrapper_platforms()
     seen: dict[str, str] = {}
     for c in conflicts:
         name = normalize_name(c.requirer)
-        if c.kind != "installed" or name not in TF_DISTRIBUTIONS or name in _PLATFORM_BUILDS:
+        if c.kind != "installed" or name not in TF_DISTRIBUTIONS or name in wrappers:
             continue
         seen.setdefault(name, c.requirer_version)
     if len(seen) < 2:
@@ -184,10 +182,12 @@ def _side_by_side(conflicts: Sequence[Conflict], m: Machine) -> Optional[Finding
     finals = {n: v for n, v in seen.items() if re.fullmatch(r"\d+(?:\.\d+)*", v)}
     pool = finals or seen
     keep = max(pool, key=lambda n: version_key(pool[n]))
-    # From 2.1 the `tensorflow` package carries the GPU build too (tensorflow-gpu ended at
-    # 2.11 and then installs a placeholder that refuses); before, tensorflow-gpu was the GPU's.
-    gpu_in_tensorflow = keep == "tensorflow-gpu" and version_key(seen[keep]) >= (2, 1)
-    wanted = "tensorflow" if gpu_in_tensorflow else keep
+    # The distribution of that line's GPU build (the matrix's gpu_package: tensorflow from
+    # 2.1, tensorflow-gpu before; a line older than the matrix keeps its own name).
+    line = m.matrix.line_for(seen[keep]) if keep == "tensorflow-gpu" else None
+    wanted = (
+        "tensorflow" if line is not None and line.gpu_package.get("linux") == "tensorflow" else keep
+    )
     return causes.finding(
         f"explain.{causes.software.TF_MULTIPLE_DISTRIBUTIONS}",
         Severity.ERROR,
