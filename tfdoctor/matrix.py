@@ -468,6 +468,12 @@ def version_key(text: str) -> tuple[int, ...]:
     return _dotted(text)
 
 
+def next_minor(release: str) -> str:
+    """The minor release after ``release``'s (``3.13`` -> ``3.14``, ``2.15.1`` -> ``2.16``)."""
+    major, minor = (*version_key(release), 0)[:2]
+    return f"{major}.{minor + 1}"
+
+
 def parse_arch(arch: str) -> Optional[tuple[str, int, int, bool]]:
     """``"sm_89"`` -> ``("sm", 8, 9, False)``; ``"sm_90a"`` -> ``("sm", 9, 0, True)``."""
     match = _ARCH_RE.match(arch)

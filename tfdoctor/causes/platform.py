@@ -17,6 +17,7 @@ from tfdoctor.matrix import (
     PLATFORMS,
     CompanionRelease,
     TFLine,
+    next_minor,
     spec_contains,
     version_key,
 )
@@ -579,15 +580,9 @@ def abi_tag_python_fix(m: Machine) -> Fix:
         f"(from the matrix): make the environment with one of them (`uv venv --python "
         f"{pythons[-1]}`, `uv run --python {pythons[-1]}`; a project's requires-python, or "
         f"pixi's python dependency, narrowed to them, e.g. \">={pythons[0]},<"
-        f'{_next_minor(pythons[-1])}"). A release newer than this tfdoctor may add Pythons.',
+        f'{next_minor(pythons[-1])}"). A release newer than this tfdoctor may add Pythons.',
         ("python --version",),
     )
-
-
-def _next_minor(python: str) -> str:
-    """``3.13`` -> ``3.14``."""
-    major, _, minor = python.partition(".")
-    return f"{major}.{int(minor) + 1}" if minor.isdigit() else python
 
 
 def glibc_fix(glibc: str, package: Optional[str] = None) -> Fix:

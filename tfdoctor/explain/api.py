@@ -1617,7 +1617,7 @@ def statement_findings(
 
 #: The import packages whose missing names this module reads as a release question: the
 #: TensorFlow and Keras packages a name's home can be (companions' own modules are theirs).
-_RELEASE_ROOTS = frozenset({"tensorflow", "tensorflow_core", "keras", "tf_keras"})
+_RELEASE_ROOTS = TF_OWN - {"tensorboard"}
 #: Python 3.5's and 3.6's ``cannot import name 'X'``, without the module it was asked of.
 _NO_NAME_BARE = re.compile(r"^cannot import name '?(?P<attr>\w+)'?\s*$")
 #: A module that imported only in part (a circular import, or a file of the user's own named
@@ -1677,12 +1677,11 @@ def _missing_release_name(tb: Traceback) -> Optional[str]:
 def _listed_lines(name: str) -> list[str]:
     """The TensorFlow lines whose bundled public API listing has ``name`` (``tf.X`` or a
     Keras name), oldest first; empty where none does."""
-    lines = [*tf1_lines(), *bundled_lines()]
-    found = []
-    for line in lines:
-        index = load_tf1(line) if line in tf1_lines() else load_api(line)
-        if index is not None and index.has(name):
-            found.append(line)
+    indexes = [
+        *((line, load_tf1(line)) for line in tf1_lines()),
+        *((line, load_api(line)) for line in bundled_lines()),
+    ]
+    found = [line for line, index in indexes if index is not None and index.has(name)]
     return sorted(found, key=version_key)
 
 

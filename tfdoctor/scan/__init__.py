@@ -28,7 +28,7 @@ from tfdoctor.compat import first_keras3_line
 from tfdoctor.facts import Facts, PackageFacts
 from tfdoctor.findings import Finding, Fix, Location, Report, Severity
 from tfdoctor.machine import Machine
-from tfdoctor.matrix import Matrix, load_matrix, version_key
+from tfdoctor.matrix import Matrix, load_matrix, next_minor, version_key
 from tfdoctor.records import Record, record
 from tfdoctor.scan.api import (
     MISSING,
@@ -408,7 +408,7 @@ class Judge:
             last_with, version = dropped
             fix = "Find its replacement in the Keras release notes"
             if self._keras_pin_admits(version):
-                fix += f'; stop-gap: pip install "keras<{_next_minor(last_with)}"'
+                fix += f'; stop-gap: pip install "keras<{next_minor(last_with)}"'
             return self._generic(
                 causes.code.API_REMOVED,
                 f"`{gone}` is Keras 3 API up to Keras {version}, not in Keras {newest.keras} "
@@ -601,12 +601,6 @@ def _keras2_name(name: str) -> str:
         if name == prefix or name.startswith(prefix + "."):
             return "tf_keras" + name[len(prefix) :]
     return "tf_keras" + name[len("tf") :]
-
-
-def _next_minor(release: str) -> str:
-    """``3.4`` -> ``3.5``."""
-    major, minor = version_key(release)[:2]
-    return f"{major}.{minor + 1}"
 
 
 def _api_of(name: str, api: ApiIndex) -> str:
