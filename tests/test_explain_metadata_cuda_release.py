@@ -155,6 +155,21 @@ def test_an_ampere_gpu_named_by_its_model_under_a_cuda_10_build() -> None:
     assert "CUDA 11.1" in fix and "RTX 3090" in fix
 
 
+def test_a_gpu_no_known_line_is_built_for_keeps_the_other_readings() -> None:
+    # Compute capability 12.0 (Blackwell): its first CUDA is newer than every line's build, so
+    # no install would help, and the handle failure keeps its usual reading (the memory).
+    text = (
+        "2025-06-01 10:00:00.000000: I tensorflow/core/common_runtime/gpu/gpu_device.cc:2021]"
+        " Created device /job:localhost/replica:0/task:0/device:GPU:0 with 30000 MB memory:"
+        "  -> device: 0, name: NVIDIA GeForce RTX 5090, pci bus id: 0000:01:00.0, compute"
+        " capability: 12.0\n"
+        "2025-06-01 10:00:05.000000: E external/local_xla/xla/stream_executor/cuda/"
+        "cuda_blas.cc:190] failed to create cublas handle: CUBLAS_STATUS_NOT_INITIALIZED\n"
+    )
+    causes = _causes(text)
+    assert "cuda-release-predates-gpu" not in causes and "gpu-library-init-failed" in causes
+
+
 def test_a_ptx_only_gpu_under_an_older_cuda_is_this_cause_not_the_jit_cache() -> None:
     text = (
         _TURING_CUDA9

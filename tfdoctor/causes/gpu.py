@@ -1111,11 +1111,11 @@ def first_line_with_code(m: Machine, capability: str) -> Optional[TFLine]:
 
 
 def gpu_fit_install(
-    m: Machine, capability: str, native: bool = False
+    m: Machine, capability: str, native: bool = False, oldest: bool = False
 ) -> tuple[Optional[TFLine], tuple[str, ...]]:
-    """The newest final line that fits this machine with a GPU of ``capability``, and its
-    install; with ``native``, only a line whose wheels carry machine code for that GPU (not
-    PTX alone, which the driver compiles at run time)."""
+    """The newest (``oldest``: the oldest) final line that fits this machine with a GPU of
+    ``capability``, and its install; with ``native``, only a line whose wheels carry machine
+    code for that GPU (not PTX alone, which the driver compiles at run time)."""
     from tfdoctor.compat import (  # noqa: PLC0415 - avoids a cycle at import
         Target,
         carries_machine_code,
@@ -1127,7 +1127,8 @@ def gpu_fit_install(
         return None, ()
     here = m.target
     target = Target(here.python, here.platform, None, here.driver, capability)
-    for verdict in verdicts(m.matrix, target):  # newest first
+    found = verdicts(m.matrix, target)  # newest first
+    for verdict in reversed(found) if oldest else found:
         line = verdict.line
         if verdict.fits and not line.pre_release:
             if native and not carries_machine_code(line, capability):
@@ -2002,8 +2003,9 @@ def cuda_predates_gpu(
     m: Machine, capability: Optional[str], gpu: Optional[str], build_cuda: Optional[str]
 ) -> Optional[Fix]:
     """The fix where a GPU of ``capability`` (else of the model ``gpu`` names) is newer than
-    CUDA ``build_cuda``, the release the build runs with; None where either is unknown or
-    that CUDA knows the GPU."""
+    CUDA ``build_cuda``, the release the build runs with; None where either is unknown, that
+    CUDA knows the GPU, or no TensorFlow line the matrix knows is built with a CUDA that does
+    (then no install helps, and the other readings of the failure stand)."""
     if capability is None and gpu and m.matrix is not None:
         model = m.matrix.gpu_model(gpu)
         capability = model.compute_capability if model is not None else None
@@ -2012,7 +2014,12 @@ def cuda_predates_gpu(
         return None
     have, need = version_key(build_cuda), version_key(first)
     # A major alone (libcudart.so.11.0 ships with every CUDA 11): older only by its major.
-    if (have[0] >= need[0]) if len(have) == 1 else (have >= need):
+    # From 11.1 on a minor of the same major does not decide either (minor version
+    # compatibility, and the PTX the driver compiles: compat's rule for the same question).
+    same_family = len(have) == 1 or (have[:2] >= (11, 1) and have[0] == need[0])
+    if (have[0] >= need[0]) if same_family else (have >= need):
+        return None
+    if first_line_with_cuda(m, first) is None:
         return None
     return cuda_predates_gpu_fix(m, capability, gpu, build_cuda, first)
 
@@ -2020,10 +2027,9 @@ def cuda_predates_gpu(
 def cuda_predates_gpu_fix(
     m: Machine, capability: str, gpu: Optional[str], build_cuda: str, first_cuda: str
 ) -> Fix:
-    """A TensorFlow built with a CUDA release that knows the GPU's architecture (the first
-    line whose CUDA is at least ``first_cuda``), with that line's CUDA and cuDNN."""
-    from tfdoctor.compat import Target, install_requirement  # noqa: PLC0415 - avoids a cycle
-
+    """A TensorFlow built with a CUDA release that knows the GPU's architecture, with its CUDA
+    and cuDNN: the oldest line that fits this machine and carries machine code for the GPU
+    (gpu_fit_install), the smallest move from the code's release."""
     named = (
         f"{gpu} (compute capability {capability})" if gpu else f"compute capability {capability}"
     )
@@ -2033,11 +2039,17 @@ def cuda_predates_gpu_fix(
         f"CUDA {build_cuda} cannot start on it, and no setting of memory helps. Install a "
         f"TensorFlow built with CUDA {first_cuda} or later, with its CUDA and cuDNN."
     )
-    line = first_line_with_cuda(m, first_cuda)
+    line, commands = gpu_fit_install(m, capability, native=True, oldest=True)
     if line is None:
-        return Fix(text, ())
-    text += (
-        f" The first line the compatibility matrix knows built so is TensorFlow {line.line} "
-        f"(CUDA {line.cuda}, cuDNN {line.cudnn}); a newer line fits as well."
+        first = first_line_with_cuda(m, first_cuda)
+        where = f" (the first built so is TensorFlow {first.line})" if first is not None else ""
+        return Fix(
+            f"{text}{where} No line fits this machine's Python and platform as shown: "
+            "`tfdoctor matrix` lists each line's Pythons.",
+            (),
+        )
+    return Fix(
+        f"{text} TensorFlow {line.line} is the oldest line that fits this machine and carries "
+        f"machine code for the GPU (CUDA {line.cuda}, cuDNN {line.cudnn}); a newer one fits too.",
+        commands,
     )
-    return Fix(text, m.pip_install(install_requirement(line, Target(gpu=capability))))

@@ -1757,7 +1757,7 @@ def _cuda_predates(
     """The reading where the GPU the log shows is newer than the CUDA release the build runs
     with (the libraries it opened, else the matrix's CUDA for the TensorFlow shown); None
     where the log shows either not, or a CUDA that knows the GPU."""
-    build = r.build_cuda or (m.line.cuda if m.line is not None else None)
+    build = r.build_cuda or m.build_cuda
     fix = causes.gpu.cuda_predates_gpu(m, _capability(r, hits), r.gpu_name, build)
     return (causes.gpu.CUDA_RELEASE_PREDATES_GPU, fix) if fix is not None else None
 
@@ -2860,10 +2860,9 @@ def _static_tls(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.C
     )
 
 
-#: uv's refusal of one release for the interpreter's tags (signatures.yaml): a pin.
-#: uv's (and pixi's, which resolves PyPI with uv's resolver) refusals for the interpreter's
-#: Python ABI tag.
-_UV_ABI_TAG = frozenset({"uv-no-abi-tag", "uv-no-abi-tag-any-release", "uv-no-abi-tag-listed"})
+#: uv's (and pixi's, which resolves PyPI with uv's resolver) refusals of every release for
+#: the interpreter's Python ABI tag (a pin's refusal is one release's: _RESOLVER_RELEASE).
+_UV_ABI_TAG = frozenset({"uv-no-abi-tag-any-release", "uv-no-abi-tag-listed"})
 #: The distributions whose refused wheels this cause is about (pip-unsupported-wheel's).
 _TF_WHEEL = re.compile(PATTERN_PARTS["{{tf_wheel}}"], re.IGNORECASE)
 
@@ -2911,7 +2910,7 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
     if yanked is not None:
         return causes.platform.TF_NO_WHEEL_FOR_PYTHON, yanked
     abi_words = [h for h in hits if h.signature.id in _UV_ABI_TAG]
-    if abi_words and hint is None and not r.pip_refusals:
+    if abi_words and not r.pip_refusals:
         # uv's (or pixi's) words say the wheels' Python ABI tags are what does not match:
         # the interpreter's Python version, not its bitness or platform.
         dist = next((g["dist"] for h in abi_words for g in h.groups if g.get("dist")), "")

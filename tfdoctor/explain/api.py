@@ -1622,7 +1622,6 @@ _RELEASE_ROOTS = TF_OWN - {"tensorboard"}
 _NO_NAME_BARE = re.compile(r"^cannot import name '?(?P<attr>\w+)'?\s*$")
 #: A module that imported only in part (a circular import, or a file of the user's own named
 #: like the package): no release question.
-_PARTIAL = re.compile(r"partially initialized module|most likely due to a circular import")
 
 
 def _missing_release_name(tb: Traceback) -> Optional[str]:
@@ -1631,7 +1630,7 @@ def _missing_release_name(tb: Traceback) -> Optional[str]:
     printed, names the module; None for any other exception, a module of the package's own
     import (an incomplete install, read elsewhere), or the package itself missing."""
     message = _as_printed(tb.message)
-    if _PARTIAL.search(message) or own_module_missing(tb) or keras_own_missing(tb):
+    if _NOT_THE_RELEASE.search(message) or own_module_missing(tb) or keras_own_missing(tb):
         return None
     module, attr = "", ""
     for pattern in (_NO_ATTRIBUTE, _NO_NAME):

@@ -16,7 +16,6 @@ from typing import Optional
 
 from tfdoctor import causes
 from tfdoctor.compat import keras3_serves_tf_keras
-from tfdoctor.evidence.frozen import frozen_shown
 from tfdoctor.evidence.packages import (
     CondaMissingRelease,
     CondaPythonConflict,
@@ -246,7 +245,12 @@ def _numpy_struct_size(tb: Traceback, m: Machine) -> Optional[Finding]:
     dist = (distribution_of(top) or top.replace("_", "-")) if top else None
     who = f"{dist} (module {module})" if dist and module else dist or "A compiled package"
     rebuild = (
-        m.pip(f"install --force-reinstall --no-cache-dir --no-binary {dist} {dist}") if dist else ()
+        m.pip(
+            f"install --force-reinstall --no-deps --no-build-isolation --no-cache-dir "
+            f"--no-binary {dist} {dist}"
+        )
+        if dist
+        else ()
     )
     # Upgraded within TensorFlow's own range only: an unbounded upgrade can bring a NumPy 2
     # under a TensorFlow built for NumPy 1. Where the range is not known, the command shows it.
@@ -1509,7 +1513,7 @@ def incomplete_install_findings(
         return []
     for tb in tracebacks:
         module = own_module_missing(tb)
-        if module is None or any(frozen_shown(f.path) for f in tb.frames):
+        if module is None:
             continue
         return [
             causes.finding(
