@@ -1940,8 +1940,9 @@ def tf_without_tensorrt_fix(m: Machine) -> Fix:
     if last is None:
         return Fix(text, (check,))
     # An unknown Python is offered the install: the Linux wheels span the Pythons of the time.
-    if not m.line_fits(last, "linux-"):
-        pythons = last.pythons_on("linux-")
+    # TensorRT came only with the x86-64 CUDA builds (the matrix's cuda_builds).
+    if not m.line_fits(last, "linux-x86_64"):
+        pythons = last.pythons_on("linux-x86_64")
         text += (
             f" TensorFlow {last.line}'s Linux wheels are for Python "
             f"{pythons[0]} to {pythons[-1]}, not {m.python_version}: install it in an "
@@ -1950,7 +1951,12 @@ def tf_without_tensorrt_fix(m: Machine) -> Fix:
             else f" TensorFlow {last.line} has no Linux wheel for Python {m.python_version}."
         )
         return Fix(text, (check,))
-    return Fix(text, (check, *m.pip_install(f"tensorflow[and-cuda]=={last.line}.*")))
+    from tfdoctor.compat import Target, install_requirement  # noqa: PLC0415 - avoids a cycle
+
+    # The line's own GPU distribution and extra (tensorflow-gpu up to 2.0, [and-cuda] where
+    # the line has it), for Linux x86-64 with a GPU.
+    wanted = Target(m.target.python, "linux-x86_64", None, m.target.driver, m.target.gpu or "")
+    return Fix(text, (check, *m.pip_install(install_requirement(last, wanted))))
 
 
 def tf_trt_module_predates_fix(m: Machine, tf_version: str, since: str) -> Fix:

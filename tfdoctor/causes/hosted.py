@@ -219,11 +219,11 @@ def hosted_tf1_dropped_fix(m: Machine) -> Fix:
             # An environment of the newest Python TensorFlow 1.15's wheels serve (a venv: the
             # local machine's installer is not shown, so no conda).
             f"python{python} -m venv tf1",
-            'tf1/bin/python -m pip install "tensorflow==1.15.5" jupyter',
+            f'tf1/bin/python -m pip install "tensorflow=={line.latest_patch}" jupyter',
             "tf1/bin/jupyter notebook "
             "--NotebookApp.allow_origin='https://colab.research.google.com' "
             "--port=8888 --NotebookApp.port_retries=0",
         )
-        if python
+        if python and line is not None
         else (),
     )

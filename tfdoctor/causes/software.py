@@ -348,26 +348,23 @@ CAUSES: Mapping[str, Cause] = dict(
 )
 
 
-def freezer_fix(tool: str) -> Fix:
+def freezer_fix(m: Machine, tool: str) -> Fix:
     """A release of the freezing tool (``tool``: nuitka or pyinstaller) whose configuration
     for TensorFlow fits the installed release, then the program built again."""
     if tool == "nuitka":
         return Fix(
             "Nuitka's own configuration for the module it names stopped the build: upgrade "
-            "Nuitka to its newest release (its develop branch where the fix is not released "
-            "yet), then compile again; the installed TensorFlow stays.",
-            (
-                "python -m pip install --upgrade nuitka",
-                "python -m pip install --upgrade "
-                "https://github.com/Nuitka/Nuitka/archive/develop.zip",
-            ),
+            "Nuitka to its newest release, then compile again; the installed TensorFlow stays. "
+            "Where the newest release still stops, its develop branch may hold the fix (pip "
+            "install https://github.com/Nuitka/Nuitka/archive/develop.zip).",
+            m.pip("install --upgrade nuitka"),
         )
     return Fix(
         "PyInstaller's hooks for TensorFlow (in pyinstaller-hooks-contrib) do not fit the "
         "installed release: upgrade PyInstaller and its hooks, then build again from a clean "
         "state; the installed TensorFlow stays.",
         (
-            "python -m pip install --upgrade pyinstaller pyinstaller-hooks-contrib",
+            *m.pip("install --upgrade pyinstaller pyinstaller-hooks-contrib"),
             "pyinstaller --clean --noconfirm YOUR.spec",
         ),
     )

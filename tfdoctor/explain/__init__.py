@@ -3622,7 +3622,8 @@ BUILDERS: dict[str, Builder] = {
     causes.software.FREEZER_TF_SUPPORT_OUTDATED: lambda m, r, hits: (
         causes.software.FREEZER_TF_SUPPORT_OUTDATED,
         causes.software.freezer_fix(
-            "nuitka" if any(h.signature.id.startswith("nuitka-") for h in hits) else "pyinstaller"
+            m,
+            "nuitka" if any(h.signature.id.startswith("nuitka-") for h in hits) else "pyinstaller",
         ),
     ),
     causes.runtime.TENSOR_FROM_OTHER_GRAPH: lambda m, r, hits: (
@@ -3820,12 +3821,16 @@ _CUDA_INIT_ERROR: frozenset[str] = frozenset({"cuda-runtime-init-error", "cuinit
 #: Signatures whose lines show a process forked from another (a server's or pool's workers,
 #: Keras' multiprocessing workers, multiprocessing's fork start method): the context in which
 #: CUDA's "initialization error" is the fork's (needs: fork-shown).
+#: Of them, a server's or a task queue's workers (they also show the code served).
+_SERVER_FORK_SIGNS = (
+    "gunicorn-workers-forked",
+    "gunicorn-worker-timeout",
+    "forked-celery-worker",
+    "forked-uwsgi-worker",
+)
 FORK_SIGNS = frozenset(
     {
-        "gunicorn-workers-forked",
-        "gunicorn-worker-timeout",
-        "forked-celery-worker",
-        "forked-uwsgi-worker",
+        *_SERVER_FORK_SIGNS,
         "forked-keras-workers",
         "forked-multiprocessing",
         "forked-multithreaded-warning",
@@ -3932,13 +3937,7 @@ def _family_lines(hit: Hits) -> Optional[Hits]:
 
 #: Signatures whose lines show a server's or a task queue's workers running the code (the
 #: workers they forked, gevent's patched threads).
-_SERVER_SIGNS = (
-    "gunicorn-workers-forked",
-    "gunicorn-worker-timeout",
-    "forked-celery-worker",
-    "forked-uwsgi-worker",
-    "gevent-thread-local-weakref",
-)
+_SERVER_SIGNS = (*_SERVER_FORK_SIGNS, "gevent-thread-local-weakref")
 
 
 def _server_shown(evidence: Evidence) -> str:
