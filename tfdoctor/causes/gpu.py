@@ -12,6 +12,7 @@ from typing import Final, Optional
 from tfdoctor.causes.base import Cause, CauseId, define
 from tfdoctor.causes.common import TF_PIP_GUIDE, install_fix, major_of
 from tfdoctor.causes.conda import (
+    CONDA_ACTIVATE_SCRIPT,
     CONDA_LIB_ON_PATH,
     conda_env_install_fix,
     conda_libraries_fix,
@@ -481,10 +482,7 @@ def off_path_fix(m: Machine, found: list[FoundLibrary]) -> Fix:
         )
     text = "Put the directories holding these libraries on the loader's path"
     if m.in_conda:
-        text += (
-            " (for this conda environment: add the line to "
-            "$CONDA_PREFIX/etc/conda/activate.d/env_vars.sh)"
-        )
+        text += f" (for this conda environment: add the line to {CONDA_ACTIVATE_SCRIPT})"
     else:
         text += (
             " (add the line to ~/.bashrc or the job script; or list the directories in "
@@ -520,17 +518,7 @@ def shown_copy_fix(m: Machine, copies: Sequence[tuple[str, str]], rest: Sequence
             + ";' + [Environment]::GetEnvironmentVariable('Path', 'User'), 'User')",
         )
     else:
-        text += (
-            "Put that directory first on LD_LIBRARY_PATH where the program starts (~/.bashrc, "
-            "the job script, the IDE's run configuration, `sudo env "
-            'LD_LIBRARY_PATH="$LD_LIBRARY_PATH" ...` through sudo), or for every process list '
-            "it in a file under /etc/ld.so.conf.d/ and run `sudo ldconfig`."
-        )
-        if m.in_conda:
-            text += (
-                " For this conda environment, the line goes into "
-                "$CONDA_PREFIX/etc/conda/activate.d/env_vars.sh."
-            )
+        text += _loader_path_line(m)
         commands = (m.ld_path_with(dirs),)
     if rest:
         # Shown missing and not shown anywhere: the search decides whether it is installed.
@@ -540,6 +528,22 @@ def shown_copy_fix(m: Machine, copies: Sequence[tuple[str, str]], rest: Sequence
         )
         commands = (*commands, *_library_search(rest))
     return Fix(text, commands)
+
+
+def _loader_path_line(m: Machine) -> str:
+    """Where a directory goes on the loader's path so the process that failed gets it (the
+    shell's own environment does not reach an IDE's, a service's or sudo's)."""
+    return (
+        "Put that directory first on LD_LIBRARY_PATH where the program starts (~/.bashrc, the "
+        "job script, the IDE's run configuration, `sudo env "
+        'LD_LIBRARY_PATH="$LD_LIBRARY_PATH" ...` through sudo), or for every process list it '
+        "in a file under /etc/ld.so.conf.d/ and run `sudo ldconfig`."
+        + (
+            f" For this conda environment, the line goes into {CONDA_ACTIVATE_SCRIPT}."
+            if m.in_conda
+            else ""
+        )
+    )
 
 
 def off_path_candidate_fix(m: Machine, names: Sequence[str]) -> Fix:
@@ -553,27 +557,19 @@ def off_path_candidate_fix(m: Machine, names: Sequence[str]) -> Fix:
         "a notebook server does not get the environment of the shell that set it."
     )
     if m.os == "windows":
+        # CUDA's and cuDNN's DLLs are named lib-less with the bitness: cudart64_110.dll.
+        dlls = " ".join(f"{n}64_*.dll" for n in (names or ("cudart", "cudnn"))[:6])
         return Fix(
             f"If a copy of {shown} is on the disk (the command searches the CUDA toolkits' "
             "folders), the folder that holds it is not on PATH in the process that failed: put "
             "it first on PATH (System Properties > Environment Variables, then a new window). "
             + started,
-            ('where /R "C:\\Program Files\\NVIDIA GPU Computing Toolkit" cudart64_*.dll',),
+            (f'where /R "C:\\Program Files\\NVIDIA GPU Computing Toolkit" {dlls}',),
         )
     return Fix(
         f"If the commands find a copy of {shown}, its directory is not on the loader's search "
-        "path in the process that failed: put it first on LD_LIBRARY_PATH where the program "
-        "starts (export LD_LIBRARY_PATH=<that directory>:$LD_LIBRARY_PATH in ~/.bashrc, the "
-        "job script or the IDE's run configuration; `sudo env "
-        'LD_LIBRARY_PATH="$LD_LIBRARY_PATH" ...` through sudo), or list it in a file under '
-        "/etc/ld.so.conf.d/ and run `sudo ldconfig`. "
-        + started
-        + (
-            " In this conda environment the line goes into "
-            "$CONDA_PREFIX/etc/conda/activate.d/env_vars.sh."
-            if m.in_conda
-            else ""
-        ),
+        "path in the process that failed (export LD_LIBRARY_PATH=<that directory>:"
+        f"$LD_LIBRARY_PATH). {_loader_path_line(m)} {started}",
         _library_search(names or ("cudart", "cudnn")),
     )
 
