@@ -40,6 +40,9 @@ def test_gevent_thread_locals_get_a_worker_with_real_threads() -> None:
     top = top_error(explained(text))
     assert top.cause == _CAUSE
     assert "--worker-class gthread" in fix_text(top)
+    # Under TensorFlow 1 threads meet its per-thread graph: the sync class instead.
+    tf1 = top_error(explained("tensorflow version: 1.15.5\n" + text))
+    assert "--worker-class sync" in fix_text(tf1) and "--threads" not in fix_text(tf1)
 
 
 @pytest.mark.parametrize(

@@ -359,18 +359,30 @@ def spawn_guard_fix(module: str = "") -> Fix:
     )
 
 
-def server_concurrency_fix(gevent: bool) -> Fix:
+def server_concurrency_fix(gevent: bool, tf1: bool = False) -> Fix:
     """Code of TensorFlow run under the server's concurrency model it does not support
     (``gevent``: gevent's patched thread-locals; otherwise TensorFlow 1's per-thread default
-    graph under a threaded server)."""
+    graph under a threaded server). ``tf1``: the log shows TensorFlow 1, whose graph is per
+    thread, so gevent's way out is the sync worker class, not threads."""
     if gevent:
+        worker = (
+            "gunicorn --worker-class sync app:app"
+            if tf1
+            else "gunicorn --worker-class gthread --threads 4 app:app"
+        )
         return Fix(
             "gevent's monkey-patching turned threading.local into gevent's, which TensorFlow "
             "cannot hold a weak reference to: serve TensorFlow from workers that use real "
             "threads (gunicorn's gthread or sync worker class instead of gevent or eventlet), "
             "or keep gevent from patching threads (monkey.patch_all(thread=False)) where its "
-            "other patches are needed.",
-            ("gunicorn --worker-class gthread --threads 4 app:app",),
+            "other patches are needed."
+            + (
+                " Under TensorFlow 1 take the sync class: its default graph is per thread, so "
+                "a threaded worker meets the other failure of this cause."
+                if tf1
+                else ""
+            ),
+            (worker,),
         )
     return Fix(
         "TensorFlow 1's default graph (and Keras' session) belongs to the thread that built "

@@ -871,6 +871,17 @@ def _keras3_install(m: Machine) -> tuple[str, tuple[str, ...]]:
     return since, (*m.pip_install(f"{dist}>={first.line}"), "unset TF_USE_LEGACY_KERAS")
 
 
+def _asks_prerelease(spec: str) -> bool:
+    """Whether specifier ``spec`` names a pre-release (``==2.3.0-rc0``), which a resolver
+    takes only when asked (PEP 440, packaging's SpecifierSet)."""
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet  # noqa: PLC0415
+
+    try:
+        return bool(SpecifierSet(spec).prereleases)
+    except InvalidSpecifier:
+        return False
+
+
 def _is_prerelease(version: str) -> bool:
     """``2.22.0rc0`` and the like (PEP 440), which pip installs only when asked by name."""
     from packaging.version import InvalidVersion, Version  # noqa: PLC0415 - 40 ms import
@@ -2582,7 +2593,6 @@ def filesystem_plugin_fix(m: Machine, scheme: Optional[str]) -> Fix:
 
 #: A pre-release in a specifier as PEP 440 reads it, with the separators it normalises away
 #: (TensorFlow 2.3.0rc0's metadata wrote tensorflow-estimator's floor as 2.3.0-rc0).
-_PRE_RELEASE = re.compile(r"\d[-_.]?(?:a|b|c|rc|alpha|beta|pre|preview|dev)\d*(?![\w])", re.I)
 #: One clause of an environment marker, as uv prints it: sys_platform == 'win32'.
 _MARKER_CLAUSE = re.compile(r"^\s*(?P<name>\w+)\s*==\s*(?P<q>['\"])(?P<value>[^'\"]*)(?P=q)\s*$")
 
@@ -2626,9 +2636,10 @@ def metadata_unsatisfiable_fix(
             "again; or use a TensorFlow release whose metadata does not require it.",
             ("uv lock",),
         )
-    if _PRE_RELEASE.search(spec):
+    if _asks_prerelease(spec):
         if resolver == "pip-tools":
-            commands: tuple[str, ...] = ("pipenv lock --pre",)
+            # The words are Pipenv's and pip-compile's alike: the text names both ways.
+            commands: tuple[str, ...] = ()
             how = (
                 "let the resolver take pre-releases (Pipenv: `pipenv lock --pre`, or "
                 "allow_prereleases = true in the Pipfile's [pipenv] section; pip-compile: "

@@ -3633,7 +3633,8 @@ BUILDERS: dict[str, Builder] = {
     causes.runtime.SERVER_CONCURRENCY_MODEL_MISMATCH: lambda m, r, hits: (
         causes.runtime.SERVER_CONCURRENCY_MODEL_MISMATCH,
         causes.runtime.server_concurrency_fix(
-            any(h.signature.id == "gevent-thread-local-weakref" for h in hits)
+            any(h.signature.id == "gevent-thread-local-weakref" for h in hits),
+            tf1=m.tf is not None and version_key(m.tf.version)[:1] == (1,),
         ),
     ),
     causes.gpu.TF_BUILD_WITHOUT_TENSORRT: _no_tensorrt,
