@@ -5,7 +5,9 @@ system version (virtual package) the solver does not see."""
 from __future__ import annotations
 
 import platform
+import shutil
 import subprocess
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -227,3 +229,40 @@ def test_the_pypi_fix_also_drops_the_builds_conda_did_not_find(tmp_path: Path) -
     assert "  - numpy=1.18.1\n" in out and "  - zlib=1.2.11\n" in out
     assert "tensorflow-addons" not in out and "    - tqdm==4.40.0\n" in out
     assert "name: proj" in out and "tensorflow-addons==0.7.1" in pypi.fix.commands[-1]
+
+
+def _cuda_override_after(commands: Sequence[str], path: Path) -> subprocess.CompletedProcess[str]:
+    """Run the fix's override command with ``path`` as the only search path, and print what
+    the environment then holds for conda (``unset`` where nothing was exported)."""
+    (command,) = [c for c in commands if "CONDA_OVERRIDE_CUDA" in c]
+    script = f'{command}\nprintf %s "${{CONDA_OVERRIDE_CUDA-unset}}"'
+    bash = shutil.which("bash")
+    assert bash is not None
+    return subprocess.run(
+        [bash, "-c", script],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={"PATH": f"{path}:/usr/bin:/bin"},
+    )
+
+
+@pytest.mark.skipif(platform.system() == "Windows", reason="a POSIX shell")
+def test_the_cuda_override_reads_the_driver_and_never_exports_an_empty_value(
+    tmp_path: Path,
+) -> None:
+    line = "   └─ __cuda >=11.8, which is missing on the system.\n"
+    top = top_error(explained(line))
+    assert top.fix is not None
+    # No driver here (a login node): nothing is exported, and the message says what to set.
+    bare = _cuda_override_after(top.fix.commands, tmp_path)
+    assert bare.stdout == "unset"
+    assert "GPU machines" in bare.stderr
+    # A driver answers: its banner's CUDA Version is exported.
+    smi = tmp_path / "nvidia-smi"
+    smi.write_text(
+        "#!/bin/sh\n"
+        "echo '| NVIDIA-SMI 535.54.03    Driver Version: 535.54.03    CUDA Version: 12.2     |'\n"
+    )
+    smi.chmod(0o755)
+    assert _cuda_override_after(top.fix.commands, tmp_path).stdout == "12.2"

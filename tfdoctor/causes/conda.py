@@ -434,9 +434,17 @@ def virtual_package_fix(package: str, floor: str, pixi: bool) -> Fix:
     # The value is the machine's own, which only it can say: the floor the builds ask for is
     # never declared for it (a machine below the floor would get builds it cannot run), so
     # the command reads the machine's value, and the solver then says whether it is enough.
-    commands: tuple[str, ...] = (
-        (probe, "pixi install") if pixi else (probe, f'export {variable}="$({reading})"')
-    )
+    export = f'export {variable}="$({reading})"'
+    if package == "__cuda":
+        # Where no driver answers (a login node, an image build) the reading is empty, and an
+        # empty override tells conda there is no CUDA at all: only a value is exported, and
+        # an empty reading says which value to set instead.
+        export = (
+            f'cuda="$({reading})"; if [ -n "$cuda" ]; then export {variable}="$cuda"; '
+            f'else echo "No NVIDIA driver answers here: export {variable} set to the CUDA '
+            f'Version that nvidia-smi shows on the GPU machines" >&2; fi'
+        )
+    commands: tuple[str, ...] = (probe, "pixi install") if pixi else (probe, export)
     return Fix(
         f"The solver does not see {what}{' ' + floor + ' or newer' if floor else ''} that the "
         f"builds need ({package}). Where the machine that runs the code has it (`{probe}` shows "
