@@ -892,11 +892,17 @@ class Machine(Record):
         """The companion table's row for ``name`` (which release fits which TensorFlow)."""
         return self.companion_table.companions.get(normalize_name(name))
 
-    def companion_urls(self, name: str) -> tuple[str, ...]:
-        """Where the companion table's row for ``name`` comes from (its sources' addresses)."""
-        row = self.companion(name)
+    def companion_urls(
+        self, name: str, release: Optional[CompanionRelease] = None
+    ) -> tuple[str, ...]:
+        """Where the companion table's row for ``name`` comes from (its sources' addresses);
+        with ``release``, that release's own sources first, the companion's where it has none."""
         sources = self.companion_table.sources
-        return tuple(sources[s].url for s in row.sources if s in sources) if row else ()
+        own = tuple(sources[s].url for s in release.sources if s in sources) if release else ()
+        row = self.companion(name)
+        if own or row is None:
+            return own
+        return tuple(sources[s].url for s in row.sources if s in sources)
 
     def keras2_user_urls(self, names: tuple[str, ...]) -> tuple[str, ...]:
         """Where the rows of packages that need Keras 2 (``names``) come from."""

@@ -29,7 +29,7 @@ from tfdoctor.machine import (
     Machine,
     separate_installations,
 )
-from tfdoctor.matrix import CompanionRelease, Keras2User, TFLine, spec_contains, version_key
+from tfdoctor.matrix import Keras2User, TFLine, spec_contains, version_key
 
 
 def check_tf_distributions(ctx: CheckContext) -> Iterator[Finding]:
@@ -725,7 +725,7 @@ def _undeclared_companions(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Fin
                 f"{comp.name} {comp.version} does not work with {pkg.name} {pkg.version}, "
                 f"though its metadata admits it (tensorflow{','.join(specs)})",
                 f"Its release {own.release}'s code needs tensorflow{own.tensorflow} (the "
-                f"companion table, from {', '.join(_row_urls(ctx, name, own))}): with this "
+                f"companion table, from {', '.join(m.companion_urls(name, own))}): with this "
                 "TensorFlow its import fails or misbehaves, and neither pip nor `pip check` "
                 "reports it.",
                 causes.software.companion_fix(m, comp.name, comp, "tensorflow", own.tensorflow),
@@ -743,13 +743,6 @@ def _undeclared_companions(ctx: CheckContext, pkg: PackageFacts) -> Iterator[Fin
             "another.",
             causes.software.companion_fix(m, comp.name, comp, "tensorflow", own.tensorflow),
         )
-
-
-def _row_urls(ctx: CheckContext, name: str, row: CompanionRelease) -> tuple[str, ...]:
-    """Where a companion table row comes from: its own sources, else its companion's."""
-    sources = ctx.machine.companion_table.sources
-    own = tuple(sources[s].url for s in row.sources if s in sources)
-    return own or ctx.machine.companion_urls(name)
 
 
 def _pypi_companions(ctx: CheckContext, from_conda: CondaPackage) -> Iterator[Finding]:
