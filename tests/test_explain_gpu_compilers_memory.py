@@ -26,6 +26,32 @@ def test_the_run_time_kernel_compiler_failing_names_xla_flags() -> None:
     assert "XLA_FLAGS" in fix_text(top)
 
 
+@pytest.mark.parametrize(
+    "line",
+    [
+        # XLA's search for its CUDA tools, listing where it looked.
+        "XlaRuntimeError: NOT_FOUND: Couldn't find a suitable version of ptxas. The following "
+        "locations were considered: /opt/venv/bin/ptxas, /usr/local/cuda/bin/ptxas",
+        # TensorFlow 2.2-2.3: the exit status of `ptxas --version`, then the driver's JIT.
+        "W tensorflow/stream_executor/gpu/asm_compiler.cc:81] "
+        "Running ptxas --version returned 32512",
+    ],
+    ids=["xla-search", "tf22-exit-status"],
+)
+def test_ptxas_not_found_in_its_other_wordings(line: str) -> None:
+    found = [f for f in explained(line + "\n").findings if f.cause == "ptxas-missing"]
+    assert found and found[0].severity.value == "warning"
+    # The fix works in a container too: its base and runtime images carry no ptxas.
+    assert "-devel" in fix_text(found[0])
+
+
+def test_ptxas_named_as_a_word_is_not_missing() -> None:
+    text = (
+        "Running ptxas --version to check the toolkit\nptxas: NVIDIA (R) Ptx optimizing assembler\n"
+    )
+    assert all(f.cause != "ptxas-missing" for f in explained(text).findings)
+
+
 def test_ptxas_not_invoked_in_short() -> None:
     found = [f for f in explained("Couldn't invoke ptxas\n").findings if f.cause == "ptxas-missing"]
     assert found and "nvidia-cuda-nvcc" in fix_text(found[0])

@@ -133,14 +133,25 @@ def libdevice_fix(m: Machine) -> Fix:
 def ptxas_install_fix(m: Machine) -> Fix:
     """ptxas from the CUDA compiler wheel of the build's CUDA major."""
     major = version_key(m.build_cuda)[0] if m.build_cuda else None
+    # NVIDIA's CUDA images come as base, runtime and devel: only devel carries the compiler
+    # tools (nvcc, ptxas) (the nvidia/cuda image's description on Docker Hub).
+    image = (
+        " In this container, an image built FROM a CUDA -devel tag (the base and runtime tags "
+        "carry no ptxas) has it on PATH already."
+        if m.container
+        else " Where this runs in a container, build its image FROM a CUDA -devel tag: the "
+        "base and runtime tags carry no ptxas."
+    )
     if major is None:
         return Fix(
             "Install ptxas with the CUDA compiler wheel of TensorFlow's CUDA major "
             "(nvidia-cuda-nvcc-cu12 or -cu11), or put a CUDA toolkit's bin directory on PATH."
+            + image,
+            ("which -a ptxas",),
         )
     return install_fix(
         m,
-        "Install ptxas with the CUDA compiler wheel of TensorFlow's CUDA version.",
+        "Install ptxas with the CUDA compiler wheel of TensorFlow's CUDA version." + image,
         wheel_name("nvidia-cuda-nvcc", major),
     )
 
