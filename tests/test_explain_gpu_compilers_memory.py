@@ -133,3 +133,23 @@ _SMI = "| NVIDIA-SMI 535.113.01             Driver Version: 535.113.01   CUDA Ve
 def test_a_cuda_runtime_not_found_is_an_error_beside_a_driver(text: str, severity: str) -> None:
     found = [f for f in explained(text).findings if f.cause == "cuda-libs-missing"]
     assert found and found[0].severity.value == severity
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "gcc: internal compiler error: Killed (program cc1plus)",
+        "clang: error: unable to execute command: Killed",
+    ],
+)
+def test_a_compiler_killed_in_a_build_is_host_memory(line: str) -> None:
+    top = top_error(
+        explained(f"ERROR: C++ compilation of rule '//tensorflow/core:ops' failed\n{line}\n")
+    )
+    assert top.cause == "host-out-of-memory"
+    assert "--local_ram_resources" in fix_text(top)
+
+
+def test_a_compiler_crash_of_another_signal_is_not_memory() -> None:
+    text = "gcc: internal compiler error: Segmentation fault (program cc1plus)\n"
+    assert all(f.cause != "host-out-of-memory" for f in explained(text).findings)

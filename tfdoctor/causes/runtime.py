@@ -247,6 +247,19 @@ def build_memory_fix(m: Machine) -> Fix:
     )
 
 
+def compiler_memory_fix(m: Machine) -> Fix:
+    """A compiler the kernel killed for memory while building TensorFlow or an extension:
+    fewer compile jobs at once, or more memory for the machine (or Docker's VM)."""
+    return Fix(
+        "The kernel killed the compiler for lack of memory: each parallel C++ compile of "
+        "TensorFlow takes gigabytes. Run fewer at once (Bazel: --jobs=2 and "
+        "--local_ram_resources=HOST_RAM*.5; make and pip builds: MAX_JOBS=2 or -j2), or give "
+        "the build more memory (Docker Desktop's VM: Settings > Resources > Memory; a "
+        "container's or job's memory limit) or swap.",
+        ("free -h", "sudo dmesg -T | grep -iE 'out of memory|killed process'"),
+    )
+
+
 def disk_space_fix(m: Machine, os: Optional[str], docker: bool = False) -> Fix:
     """Room on the filesystem being written: what fills it, pip's cache, a larger disk; the
     commands of the system the log shows, Docker's only where Docker shows."""

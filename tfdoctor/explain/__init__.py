@@ -3717,6 +3717,8 @@ BUILDERS: dict[str, Builder] = {
         # The build service's own line says where the memory ran out, whatever else killed.
         causes.runtime.build_memory_fix(m)
         if any(h.signature.id == "build-killed-for-memory" for h in hits)
+        else causes.runtime.compiler_memory_fix(m)
+        if any(h.signature.id == "compiler-killed" for h in hits)
         else causes.runtime.host_memory_fix(m),
     ),
     causes.runtime.GPU_OUT_OF_MEMORY: lambda m, r, hits: (
