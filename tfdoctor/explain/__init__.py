@@ -2985,8 +2985,16 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         else None
     )
     if ranged is not None:
-        # A range of old releases, none with a wheel for this interpreter: their Pythons.
-        return causes.platform.TF_RELEASE_NOT_FOR_PYTHON, ranged
+        # A range of old releases, none with a wheel for this interpreter: their Pythons. pip's
+        # empty list of the user's own request says no release at all has one here (the
+        # range's Pythons are the fix); a dependant's range, or a list of releases outside
+        # it, is that range's refusal.
+        no_release = refusal.shown and not refusal.versions and not refusal.required_by
+        return (
+            causes.platform.TF_NO_WHEEL_FOR_PYTHON
+            if no_release
+            else causes.platform.TF_RELEASE_NOT_FOR_PYTHON
+        ), ranged
     if (
         r.pip_version
         and version_key(r.pip_version) < causes.platform.PIP_MANYLINUX2010
@@ -3030,6 +3038,7 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         r.python,
         normalize_name(refusal.dist),
         refusal.shown,
+        refusal.required_by,
     )
     return cause, fix
 

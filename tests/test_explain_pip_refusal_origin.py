@@ -1,0 +1,141 @@
+"""pip's refusal of a TensorFlow requirement read with where the requirement came from: an
+exact pin another distribution declares is that release's refusal, the user's own request
+keeps pip's reading of its list, and a range's Pythons are those of the releases it admits."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.explaining import explained, fix_text, top_error
+from tfdoctor.evidence.pip import read_refusals
+
+
+def _refusal(requirement: str, origin: str, listing: str) -> str:
+    """pip's two lines for a requirement it found no distribution of."""
+    origin = f" ({origin})" if origin else ""
+    return (
+        f"ERROR: Could not find a version that satisfies the requirement {requirement}{origin} "
+        f"(from versions: {listing})\n"
+        f"ERROR: No matching distribution found for {requirement}\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("line", "required_by"),
+    [
+        pytest.param(
+            "Could not find a version that satisfies the requirement tensorflow==1.9.0 "
+            "(from some_app->-r requirements.txt (line 4)) (from versions: )",
+            "some-app",
+            id="chain-from-a-requirements-file",
+        ),
+        pytest.param(
+            "Could not find a version that satisfies the requirement tensorflow-cpu==2.6.2 "
+            "(from toolkit) (from versions: none)",
+            "toolkit",
+            id="a-distribution",
+        ),
+        pytest.param(
+            "Could not find a version that satisfies the requirement "
+            'tensorflow~=2.3.0; extra == "tf" (from suite[tf,onnx]) (from versions: 2.6.0)',
+            "suite",
+            id="an-extra-with-its-marker",
+        ),
+        pytest.param(
+            "Could not find a version that satisfies the requirement tensorflow==2.1.0 "
+            "(from -r requirements.txt (line 7)) (from versions: none)",
+            "",
+            id="the-users-requirements-file",
+        ),
+        pytest.param(
+            "Could not find a version that satisfies the requirement tensorflow "
+            "(from versions: none)",
+            "",
+            id="the-command-line",
+        ),
+    ],
+)
+def test_the_origin_pip_names_is_the_first_of_its_chain(line: str, required_by: str) -> None:
+    (refusal,) = read_refusals([line])
+    assert refusal.required_by == required_by
+
+
+@pytest.mark.parametrize(
+    "origin",
+    [
+        pytest.param("from some_app", id="a-dependency"),
+        pytest.param("from some_app->-r requirements.txt (line 4)", id="a-dependency-of-a-file"),
+    ],
+)
+def test_a_dependants_pin_with_no_release_listed_is_that_releases_refusal(origin: str) -> None:
+    # TensorFlow 1.10.0's files on PyPI: cp27, cp33-cp36 for Linux and macOS, cp35-cp36 for
+    # Windows (the matrix's early releases).
+    top = top_error(explained(_refusal("tensorflow==1.10.0", origin, "none")))
+    assert top.cause == "tf-release-not-for-python"
+    fix = fix_text(top)
+    assert "some-app requires that release" in fix
+    assert "Python 3.6" in fix
+    assert "a release of some-app that requires one" in fix
+
+
+def test_a_dependants_pin_of_a_build_the_matrix_does_not_know_points_to_its_files() -> None:
+    top = top_error(explained(_refusal("tensorflow-cpu==2.6.2", "from toolkit", "none")))
+    assert top.cause == "tf-release-not-for-python"
+    fix = fix_text(top)
+    assert "toolkit requires tensorflow-cpu==2.6.2" in fix
+    assert "https://pypi.org/project/tensorflow-cpu/2.6.2/#files" in fix
+    assert "pip index versions tensorflow-cpu" in fix
+
+
+@pytest.mark.parametrize(
+    "origin",
+    [
+        pytest.param("", id="command-line"),
+        pytest.param("from -r requirements.txt (line 3)", id="users-requirements-file"),
+    ],
+)
+def test_the_users_own_pin_with_no_release_listed_keeps_pips_reading(origin: str) -> None:
+    top = top_error(explained(_refusal("tensorflow==1.10.0", origin, "none")))
+    assert top.cause == "tf-no-wheel-for-python"
+    assert "Python 3.6" in fix_text(top)
+
+
+def test_a_dependants_unpinned_requirement_is_no_release_at_all() -> None:
+    # Without a pinned release there is no release to refuse: pip's empty list stands.
+    top = top_error(explained(_refusal("tensorflow", "from toolkit", "none")))
+    assert top.cause == "tf-no-wheel-for-python"
+
+
+def test_a_dependants_pin_on_a_python_with_wheels_is_not_the_pins() -> None:
+    # A Python that TensorFlow publishes wheels for, shown by the log, and no release listed:
+    # the interpreter's bitness or platform stops every release, not this pin.
+    shown = "Using pip 21.3.1 from /home/u/venv/lib/python3.6/site-packages/pip (python 3.6)\n"
+    log = shown + _refusal("tensorflow-cpu==2.6.2", "from toolkit", "none")
+    top = top_error(explained(log))
+    assert top.cause == "tf-no-wheel-for-python"
+    assert "toolkit requires" not in fix_text(top)
+
+
+def test_a_users_range_of_old_releases_with_none_listed_is_no_release_at_all() -> None:
+    log = _refusal("tensorflow-gpu<=1.14.0,>=1.10.0", "from -r requirements.txt (line 1)", "none")
+    top = top_error(explained(log))
+    assert top.cause == "tf-no-wheel-for-python"
+    # The range's Pythons are still the fix.
+    assert "Python 2.7, 3.3 to 3.7" in fix_text(top)
+
+
+def test_a_compatible_release_clause_from_an_extra_names_its_lines_pythons() -> None:
+    listed = "2.5.0rc0, 2.5.0, 2.5.1, 2.6.0, 2.6.1, 2.7.0"
+    log = _refusal('tensorflow~=2.4.1; extra == "tf"', "from suite[tf]", listed)
+    top = top_error(explained(log))
+    assert top.cause == "tf-release-not-for-python"
+    fix = fix_text(top)
+    assert "tensorflow~=2.4.1" in fix
+    assert "3.6 to 3.8" in fix
+
+
+def test_a_compatible_release_clause_that_pip_lists_a_release_of_is_not_a_range_refusal() -> None:
+    # pip lists a release ~=2.4.1 admits: the range's Pythons are not what stopped it.
+    log = _refusal("tensorflow~=2.4.1", "", "2.4.1, 2.4.2, 2.5.0")
+    top = top_error(explained(log))
+    assert "tensorflow~=2.4.1: its releases" not in fix_text(top)
