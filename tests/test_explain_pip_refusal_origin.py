@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.explaining import explained, fix_text, top_error
-from tfdoctor.evidence.pip import read_refusals
+from tfdoctor.evidence.pip import read_platform_hints, read_refusals
 
 
 def _refusal(requirement: str, origin: str, listing: str) -> str:
@@ -139,3 +139,81 @@ def test_a_compatible_release_clause_that_pip_lists_a_release_of_is_not_a_range_
     log = _refusal("tensorflow~=2.4.1", "", "2.4.1, 2.4.2, 2.5.0")
     top = top_error(explained(log))
     assert "tensorflow~=2.4.1: its releases" not in fix_text(top)
+
+
+# uv's refusal for the interpreter's platform tags, with its hint naming the wheels' platforms
+# on a line below (the terminal wraps it).
+UV_PINNED_PLATFORM = """\
+  \N{MULTIPLICATION SIGN} No solution found when resolving dependencies:
+  ╰─▶ Because tensorflow==2.17.0 has no wheels with a matching platform tag (e.g., \
+`macosx_14_0_x86_64`) and you require tensorflow==2.17.0, we can conclude that your \
+requirements are unsatisfiable.
+
+      hint: Wheels are available for `tensorflow` (v2.17.0) on the following platforms:
+      `manylinux_2_17_aarch64`, `manylinux_2_17_x86_64`, `macosx_12_0_arm64`, `win_amd64`
+"""
+
+UV_EVERY_PLATFORM = """\
+  \N{MULTIPLICATION SIGN} No solution found when resolving dependencies:
+  ╰─▶ Because all versions of tensorflow have no wheels with a matching platform tag (e.g., \
+`manylinux_2_35_riscv64`) and you require tensorflow, we can conclude that your requirements \
+are unsatisfiable.
+"""
+
+
+def test_uvs_platform_hint_is_read_across_the_terminals_wrap() -> None:
+    (hint,) = read_platform_hints([UV_PINNED_PLATFORM])
+    assert (hint.dist, hint.version) == ("tensorflow", "2.17.0")
+    assert hint.platforms == (
+        "manylinux_2_17_aarch64",
+        "manylinux_2_17_x86_64",
+        "macosx_12_0_arm64",
+        "win_amd64",
+    )
+
+
+def test_uvs_pinned_release_without_a_wheel_for_this_platform_names_its_platforms() -> None:
+    top = top_error(explained(UV_PINNED_PLATFORM))
+    assert top.cause == "tf-release-not-for-python"
+    fix = fix_text(top)
+    assert "tensorflow 2.17.0" in fix and "macosx_12_0_arm64, win_amd64 only" in fix
+    # uv's words say the platform tag failed: not the Python, not a 32-bit interpreter.
+    assert "64-bit CPython" not in fix
+
+
+def test_uvs_refusal_of_every_release_for_the_platform_is_the_platforms() -> None:
+    top = top_error(explained(UV_EVERY_PLATFORM))
+    assert top.cause == "tf-no-wheel-for-python"
+    fix = fix_text(top)
+    assert "platform tags" in fix and "sysconfig.get_platform()" in fix
+    assert "uv venv --python" not in fix
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(
+            "Because onnxruntime==1.20.1 has no wheels with a matching platform tag (e.g., "
+            "`macosx_12_0_x86_64`) and you require onnxruntime==1.20.1, we can conclude that "
+            "your requirements are unsatisfiable.",
+            id="another-projects-release",
+        ),
+        pytest.param(
+            "Because all versions of mlx have no wheels with a matching platform tag and you "
+            "require mlx, we can conclude that your requirements are unsatisfiable.",
+            id="another-projects-releases",
+        ),
+        pytest.param(
+            "hint: Wheels are available for `tensorflow` (v2.17.0) on the following platforms: "
+            "`manylinux_2_17_x86_64`",
+            id="the-hint-alone",
+        ),
+    ],
+)
+def test_uvs_platform_words_of_other_projects_are_not_tensorflows(text: str) -> None:
+    report = explained(text)
+    assert not any(
+        f.cause in ("tf-no-wheel-for-python", "tf-release-not-for-python")
+        and f.severity.value in ("warning", "error")
+        for f in report.findings
+    )

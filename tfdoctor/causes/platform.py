@@ -1409,6 +1409,30 @@ def resolver_release_fix(
     return Fix(text, (f"pip index versions {dist}", "python --version"))
 
 
+def platform_tag_fix(dist: str, version: Optional[str], platforms: Sequence[str]) -> Fix:
+    """A resolver (uv) found no release of ``dist`` with a wheel for the interpreter's platform
+    tags: the platforms the newest release's wheels are for, where its hint names them
+    (``version``, ``platforms``), and the interpreter's own platform to compare."""
+    listed = (
+        f" (uv's hint: {dist} {version} has wheels for {', '.join(platforms)} only)"
+        if version and platforms
+        else ""
+    )
+    return Fix(
+        f"uv found no release of {dist} with a wheel for this interpreter's platform tags"
+        f"{listed}: another Python version does not change that, the platform does. Run it "
+        + ("where those wheels install" if listed else f"on a platform {dist} publishes wheels for")
+        + " (another machine, or a container or VM of that platform; its files on PyPI list "
+        "them); where the interpreter is built for another architecture than the machine "
+        "(an x86-64 Python under emulation), use one built for the machine's own. The command "
+        "below prints the interpreter's platform.",
+        (
+            "python -c 'import platform, sysconfig; print(sysconfig.get_platform(), "
+            "platform.machine())'",
+        ),
+    )
+
+
 def release_line_fix(m: Machine, dist: str, requested: str, release: str) -> Fix:
     """Install the release of the pinned one's line that pip lists for this Python."""
     line = ".".join(requested.split(".")[:2])

@@ -571,6 +571,44 @@ _ABI_HINTS = (
 )
 
 
+@record
+class PlatformsFound(Record):
+    """uv's hint naming the platform tags a release's wheels have, where none fits this
+    platform (observed): ``Wheels are available for `tensorflow` (v2.16.1) on the following
+    platforms: `manylinux_2_17_aarch64`, `manylinux_2_17_x86_64` ...``."""
+
+    dist: str
+    #: The release uv looked at (``2.16.1``).
+    version: str
+    #: The platform tags of the release's wheels, as uv lists them.
+    platforms: tuple[str, ...]
+
+
+#: uv's hint where a release has wheels, none for this platform (PubGrubHint::PlatformTags in
+#: astral-sh/uv's crates/uv-resolver/src/pubgrub/report.rs). A terminal wraps it: the gaps
+#: between its words are any whitespace.
+_PLATFORM_HINT = re.compile(
+    r"Wheels are available for\s+`?(?P<dist>[\w.-]+)`?\s+\(v(?P<version>[\w.+!-]+)\)\s+on "
+    r"the\s+following\s+platforms?:\s*(?P<tags>`?\w+`?(?:,\s*`?\w+`?){0,40})"
+)
+
+
+def read_platform_hints(texts: Iterable[str]) -> list[PlatformsFound]:
+    """Every hint uv printed naming the platform tags a release's wheels have, in order."""
+    out: list[PlatformsFound] = []
+    for text in texts:
+        if "Wheels are available for" not in text:
+            continue
+        for match in _PLATFORM_HINT.finditer(text):
+            tags = tuple(dict.fromkeys(re.findall(r"\w+", match.group("tags"))))
+            out.append(
+                PlatformsFound(normalize_name(match.group("dist")), match.group("version"), tags)
+            )
+            if len(out) >= MAX_REFUSALS:
+                return out
+    return out
+
+
 def read_abi_hints(texts: Iterable[str]) -> list[AbiTagsFound]:
     """Every hint uv printed naming the Python tags a release's wheels have, in order."""
     out: list[AbiTagsFound] = []
