@@ -217,3 +217,10 @@ def test_uvs_platform_words_of_other_projects_are_not_tensorflows(text: str) -> 
         and f.severity.value in ("warning", "error")
         for f in report.findings
     )
+
+
+def test_tensorflows_own_requirement_of_a_build_keeps_pips_reading() -> None:
+    # tensorflow's Windows wheel requires tensorflow-intel: its metadata, not a dependant's pin.
+    log = _refusal("tensorflow-intel==2.12.0", "from tensorflow==2.12.0", "none")
+    report = explained(log)
+    assert not any("tensorflow requires tensorflow-intel" in fix_text(f) for f in report.findings)

@@ -1543,8 +1543,8 @@ def pip_refusal_fix(
                 f"{why}: that release publishes no wheel for this Python and platform (its files "
                 f"on PyPI list the Pythons and platforms it has: https://pypi.org/project/{dist}/"
                 f"{requested}/#files). Use a Python and platform it has wheels for (a new virtual "
-                f"environment), or a release of {required_by} whose requirement names a "
-                f"TensorFlow build for this one.",
+                f"environment), or a release of {required_by} whose TensorFlow requirement has "
+                "a wheel for this Python and platform.",
                 (f"pip index versions {dist}", check),
             ),
             why,

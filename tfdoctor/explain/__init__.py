@@ -3028,7 +3028,9 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         r.python,
         normalize_name(refusal.dist),
         refusal.shown,
-        refusal.required_by,
+        # TensorFlow's own requirement of a build of it (tensorflow-intel from tensorflow) is
+        # its metadata's, not a dependant's pin: pip's reading of its list stands.
+        "" if refusal.required_by in TF_DISTRIBUTIONS else refusal.required_by,
     )
     return cause, fix
 
