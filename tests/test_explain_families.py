@@ -155,16 +155,27 @@ def test_a_pinned_release_of_a_line_for_other_pythons() -> None:
 
 
 @pytest.mark.parametrize(
-    ("listing", "wheels", "cause"),
+    ("origin", "listing", "wheels", "cause"),
     [
-        # pip's empty list: no release at all for this interpreter, in pip's own words.
+        # pip's empty list of the user's own pin: no release at all for this interpreter, in
+        # pip's own words.
         pytest.param(
+            "-r requirements.txt (line 10)",
             " (from versions: none)",
             "('from versions: none')",
             "tf-no-wheel-for-python",
             id="none-listed",
         ),
+        # A pin another distribution declares: that release's refusal, whatever pip lists.
         pytest.param(
+            "rasa_core->-r requirements.txt (line 10)",
+            " (from versions: none)",
+            "('from versions: none')",
+            "tf-release-not-for-python",
+            id="none-listed-dependants-pin",
+        ),
+        pytest.param(
+            "rasa_core->-r requirements.txt (line 10)",
             "",
             "finds no wheel for this interpreter",
             "tf-release-not-for-python",
@@ -173,14 +184,14 @@ def test_a_pinned_release_of_a_line_for_other_pythons() -> None:
     ],
 )
 def test_a_pinned_early_release_names_the_pythons_its_wheels_are_for(
-    listing: str, wheels: str, cause: str
+    origin: str, listing: str, wheels: str, cause: str
 ) -> None:
     # TensorFlow 1.10.0's files on PyPI: cp27, cp33-cp36 for Linux and macOS; cp35, cp36 for
     # Windows. Older than every line of the matrix: its early_releases row says so.
     log = (
-        "Collecting tensorflow==1.10.0 (from rasa_core->-r requirements.txt (line 10))\n"
+        f"Collecting tensorflow==1.10.0 (from {origin})\n"
         "  Could not find a version that satisfies the requirement tensorflow==1.10.0 (from "
-        f"rasa_core->-r requirements.txt (line 10)){listing}\n"
+        f"{origin}){listing}\n"
         "No matching distribution found for tensorflow==1.10.0\n"
     )
     top = _top(log)

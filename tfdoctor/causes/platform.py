@@ -1409,6 +1409,30 @@ def resolver_release_fix(
     return Fix(text, (f"pip index versions {dist}", "python --version"))
 
 
+def platform_tag_fix(dist: str, version: Optional[str], platforms: Sequence[str]) -> Fix:
+    """A resolver (uv) found no release of ``dist`` with a wheel for the interpreter's platform
+    tags: the platforms the newest release's wheels are for, where its hint names them
+    (``version``, ``platforms``), and the interpreter's own platform to compare."""
+    listed = (
+        f" (uv's hint: {dist} {version} has wheels for {', '.join(platforms)} only)"
+        if version and platforms
+        else ""
+    )
+    return Fix(
+        f"uv found no release of {dist} with a wheel for this interpreter's platform tags"
+        f"{listed}: another Python version does not change that, the platform does. Run it "
+        + ("where those wheels install" if listed else f"on a platform {dist} publishes wheels for")
+        + " (another machine, or a container or VM of that platform; its files on PyPI list "
+        "them); where the interpreter is built for another architecture than the machine "
+        "(an x86-64 Python under emulation), use one built for the machine's own. The command "
+        "below prints the interpreter's platform.",
+        (
+            "python -c 'import platform, sysconfig; print(sysconfig.get_platform(), "
+            "platform.machine())'",
+        ),
+    )
+
+
 def release_line_fix(m: Machine, dist: str, requested: str, release: str) -> Fix:
     """Install the release of the pinned one's line that pip lists for this Python."""
     line = ".".join(requested.split(".")[:2])
@@ -1428,13 +1452,15 @@ def pip_refusal_fix(
     python: Optional[str],
     dist: str = "tensorflow",
     shown: bool = True,
+    required_by: str = "",
 ) -> tuple[CauseId, Fix, str]:
     """Cause, fix and reasoning for pip's "no matching distribution", from what pip listed.
 
     ``listed``: the final releases pip could see (empty: none at all); ``requested``: the
     version pinned; ``python``: the version the log shows, if any; ``dist``: the distribution
-    refused; ``shown``: whether the log shows pip's list at all. The reasoning names what is
-    read from pip's words and what is inferred from the matrix.
+    refused; ``shown``: whether the log shows pip's list at all; ``required_by``: the
+    distribution whose requirement it is (pip's "(from X)"), empty for the user's own. The
+    reasoning names what is read from pip's words and what is inferred from the matrix.
     """
     lines = m.matrix.lines if m.matrix is not None else ()
     asked_line = (
@@ -1484,16 +1510,42 @@ def pip_refusal_fix(
         why = f"{seen} {requested}, whose wheels are for {release[0]} (from the matrix)"
         return (
             # pip's own words decide the cause: a list it printed empty says no release at all
-            # has a wheel here; without the list, only the pinned release is known refused.
-            TF_NO_WHEEL_FOR_PYTHON if shown else TF_RELEASE_NOT_FOR_PYTHON,
+            # has a wheel here; without the list, only the pinned release is known refused. A
+            # pin another distribution declares is that release's refusal whatever pip lists:
+            # the dependant's requirement, not the user's request, is what names it.
+            TF_NO_WHEEL_FOR_PYTHON if shown and not required_by else TF_RELEASE_NOT_FOR_PYTHON,
             Fix(
-                f"{why}. Install {shown_name} {requested} with Python {release[1]} (a new virtual "
+                f"{why}"
+                + (f"; {required_by} requires that release" if required_by else "")
+                + f". Install {shown_name} {requested} with Python {release[1]} (a new virtual "
                 "environment of it) on a platform it has wheels for, or move the requirement to "
                 "a TensorFlow release that publishes wheels for this Python and platform "
-                "(`tfdoctor matrix` lists each line's Pythons). If the command below prints one "
+                + (f"(a release of {required_by} that requires one; " if required_by else "(")
+                + "`tfdoctor matrix` lists each line's Pythons). If the command below prints one "
                 "of those Pythons and platforms, the interpreter is 32-bit (use a 64-bit CPython) "
                 "or pip is too old to read the wheels' platform tags (upgrade pip).",
                 (check, "python -m pip --version"),
+            ),
+            why,
+        )
+    exact = bool(requested) and "*" not in (requested or "")
+    if exact and required_by and shown and not listed and not python_has_wheels:
+        # A distribution's exact pin of a build the matrix has no Pythons of (tensorflow-cpu,
+        # tensorflow-rocm): that release has no wheel here, and the dependant's requirement
+        # is what asks for it.
+        why = (
+            f"{required_by} requires {dist}=={requested}, and pip sees no release of it for "
+            "this interpreter ('from versions: none')"
+        )
+        return (
+            TF_RELEASE_NOT_FOR_PYTHON,
+            Fix(
+                f"{why}: that release publishes no wheel for this Python and platform (its files "
+                f"on PyPI list the Pythons and platforms it has: https://pypi.org/project/{dist}/"
+                f"{requested}/#files). Use a Python and platform it has wheels for (a new virtual "
+                f"environment), or a release of {required_by} whose TensorFlow requirement has "
+                "a wheel for this Python and platform.",
+                (f"pip index versions {dist}", check),
             ),
             why,
         )
@@ -2345,7 +2397,8 @@ def range_release_fix(
     releases pip listed instead, all outside the range; then the Python is what stops pip
     only where those releases have wheels for a Python the range's have not (None
     otherwise: the platform or the index is, which another Python does not change)."""
-    if m.matrix is None or "<" not in spec:
+    # A compatible-release clause bounds the range too ("~=2.4.1": >=2.4.1, ==2.4.*; PEP 440).
+    if m.matrix is None or ("<" not in spec and "~=" not in spec):
         return None
     newest = max(m.matrix.lines, key=lambda x: version_key(x.line), default=None)
     if newest is None or spec_contains(newest.latest_patch, spec) is not False:

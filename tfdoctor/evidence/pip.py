@@ -30,6 +30,12 @@ _REFUSAL = re.compile(
     r"(?:\s*\(from\s+versions: ?(?P<versions>[^)]*)\))?"
 )
 _VERSION = re.compile(r"^\d+(?:\.\d+)*(?:(?:a|b|rc)\d+)?$")
+# Where a refused requirement came from, as pip's InstallRequirement.from_path prints it: the
+# requirement of the distribution that declared it, then "->" and that one's own origin
+# ("(from rasa_core->-r requirements.txt (line 10))", "(from openvino-dev[onnx])"); a request
+# of the user's own starts with its file's option ("(from -r requirements.txt (line 5))")
+# (https://github.com/pypa/pip/blob/23.0/src/pip/_internal/req/req_install.py).
+_COMES_FROM = re.compile(r"\(from (?!versions\b)(?P<dist>[A-Za-z0-9](?:[\w.-]{0,100}[A-Za-z0-9])?)")
 
 
 @record
@@ -44,6 +50,9 @@ class PipRefusal(Record):
     #: Whether the log shows pip's list (``from versions: ...``); if not, ``versions`` is empty
     #: because it is unknown, not because pip saw none.
     shown: bool = True
+    #: The distribution whose requirement this is, the first of pip's "(from X->Y)" chain
+    #: (``rasa-core``); empty where the user asked for it (a command line, ``-r`` file).
+    required_by: str = ""
 
     @property
     def final_versions(self) -> tuple[str, ...]:
@@ -67,7 +76,16 @@ def read_refusals(texts: Iterable[str]) -> list[PipRefusal]:
             words = [w.strip() for w in (listed or "").split(",")]
             versions = tuple(w for w in words if _VERSION.match(w))
             dist, spec = match.group("dist").lower(), match.group("spec")
-            out.append(PipRefusal(dist, spec, versions, listed is not None))
+            parent = _COMES_FROM.search(match.group(0))
+            out.append(
+                PipRefusal(
+                    dist,
+                    spec,
+                    versions,
+                    listed is not None,
+                    normalize_name(parent["dist"]) if parent is not None else "",
+                )
+            )
             if len(out) >= MAX_REFUSALS:
                 return out
     return out
@@ -551,6 +569,44 @@ _ABI_HINTS = (
         r"following\s+" + _TAGS
     ),
 )
+
+
+@record
+class PlatformsFound(Record):
+    """uv's hint naming the platform tags a release's wheels have, where none fits this
+    platform (observed): ``Wheels are available for `tensorflow` (v2.16.1) on the following
+    platforms: `manylinux_2_17_aarch64`, `manylinux_2_17_x86_64` ...``."""
+
+    dist: str
+    #: The release uv looked at (``2.16.1``).
+    version: str
+    #: The platform tags of the release's wheels, as uv lists them.
+    platforms: tuple[str, ...]
+
+
+#: uv's hint where a release has wheels, none for this platform (PubGrubHint::PlatformTags in
+#: astral-sh/uv's crates/uv-resolver/src/pubgrub/report.rs). A terminal wraps it: the gaps
+#: between its words are any whitespace.
+_PLATFORM_HINT = re.compile(
+    r"Wheels are available for\s+`?(?P<dist>[\w.-]+)`?\s+\(v(?P<version>[\w.+!-]+)\)\s+on "
+    r"the\s+following\s+platforms?:\s*(?P<tags>`?\w+`?(?:,\s*`?\w+`?){0,40})"
+)
+
+
+def read_platform_hints(texts: Iterable[str]) -> list[PlatformsFound]:
+    """Every hint uv printed naming the platform tags a release's wheels have, in order."""
+    out: list[PlatformsFound] = []
+    for text in texts:
+        if "Wheels are available for" not in text:
+            continue
+        for match in _PLATFORM_HINT.finditer(text):
+            tags = tuple(dict.fromkeys(re.findall(r"\w+", match.group("tags"))))
+            out.append(
+                PlatformsFound(normalize_name(match.group("dist")), match.group("version"), tags)
+            )
+            if len(out) >= MAX_REFUSALS:
+                return out
+    return out
 
 
 def read_abi_hints(texts: Iterable[str]) -> list[AbiTagsFound]:

@@ -74,6 +74,7 @@ from tfdoctor.evidence.pip import (
     MAX_REFUSALS,
     AbiTagsFound,
     PipRefusal,
+    PlatformsFound,
     PythonRefusal,
     SourceBuild,
     WheelRefusal,
@@ -81,6 +82,7 @@ from tfdoctor.evidence.pip import (
     read_abi_hints,
     read_first_platform,
     read_missing_wheel,
+    read_platform_hints,
     read_python_refusals,
     read_refusals,
     read_source_builds,
@@ -202,6 +204,8 @@ class Evidence:
     #: Releases pip refused for their Requires-Python (:mod:`tfdoctor.evidence.pip`).
     python_refusals: list[PythonRefusal] = dataclasses.field(default_factory=list)
     abi_hints: list[AbiTagsFound] = dataclasses.field(default_factory=list)
+    #: uv's hints naming the platform tags a release's wheels have (:mod:`tfdoctor.evidence.pip`).
+    platform_hints: list[PlatformsFound] = dataclasses.field(default_factory=list)
     #: Some block names WSL's own paths or kernel (/usr/lib/wsl/, microsoft-standard-WSL2).
     wsl: bool = False
     #: Versions a session printed when asked (``tf.__version__``), by distribution.
@@ -343,6 +347,8 @@ def _read_python_words(evidence: Evidence, text: str) -> None:
         evidence.python_refusals.extend(read_python_refusals((text,)))
     if len(evidence.abi_hints) < MAX_REFUSALS:
         evidence.abi_hints.extend(read_abi_hints((text,)))
+    if len(evidence.platform_hints) < MAX_REFUSALS:
+        evidence.platform_hints.extend(read_platform_hints((text,)))
 
 
 def _read_block(evidence: Evidence, block: LogText, distinct: str) -> None:
@@ -775,6 +781,8 @@ class Revealed(Record):
     python_refusals: tuple[PythonRefusal, ...] = ()
     #: uv's hints naming the Python tags a release's wheels have, none of them this Python's.
     abi_hints: tuple[AbiTagsFound, ...] = ()
+    #: uv's hints naming the platform tags a release's wheels have, none of them this one's.
+    platform_hints: tuple[PlatformsFound, ...] = ()
     #: Facts the log does not state but its paths and file names imply, each with its basis.
     inferred: tuple[Inferred, ...] = ()
     #: Where TensorFlow's own lines state a fact (field name, ``line 12``), for those read from
@@ -1170,6 +1178,7 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         s3_plain_http="s3-endpoint-http-shown" in evidence.hits,
         python_refusals=tuple(evidence.python_refusals),
         abi_hints=tuple(evidence.abi_hints),
+        platform_hints=tuple(evidence.platform_hints),
         inferred=tuple(inferred),
         stated_at=tuple(stated.items()),
         imported_before=imported_before_tensorflow(f"{evidence.first_text}\n{text}"),
@@ -2916,9 +2925,11 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         dist = next((g["dist"] for h in abi_words for g in h.groups if g.get("dist")), "")
         if normalize_name(dist) in TF_DISTRIBUTIONS:
             return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.abi_tag_python_fix(m)
-    chosen = _resolver_release(hits)
+    chosen = _resolver_release(hits, r)
     if chosen is not None:
         return causes.platform.TF_RELEASE_NOT_FOR_PYTHON, chosen
+    if (platform := _platform_refusal(r, hits)) is not None:
+        return causes.platform.TF_NO_WHEEL_FOR_PYTHON, platform
     unprefixed = _unprefixed_refusal(m, r, hits)
     if unprefixed is not None:
         return causes.platform.PIP_TOO_OLD, unprefixed
@@ -2972,21 +2983,8 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.no_wheel_fix(m)
     refusal = refusals[0]
     pinned = requested_version(refusal.spec)
-    ranged = (
-        causes.platform.range_release_fix(
-            m,
-            normalize_name(refusal.dist),
-            refusal.spec,
-            r.python,
-            r.os,
-            refusal.final_versions or refusal.versions,
-        )
-        if pinned is None and refusal.spec
-        else None
-    )
-    if ranged is not None:
-        # A range of old releases, none with a wheel for this interpreter: their Pythons.
-        return causes.platform.TF_RELEASE_NOT_FOR_PYTHON, ranged
+    if (ranged := _range_refusal(m, r, refusal)) is not None:
+        return ranged
     if (
         r.pip_version
         and version_key(r.pip_version) < causes.platform.PIP_MANYLINUX2010
@@ -3030,8 +3028,39 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         r.python,
         normalize_name(refusal.dist),
         refusal.shown,
+        # TensorFlow's own requirement of a build of it (tensorflow-intel from tensorflow) is
+        # its metadata's, not a dependant's pin: pip's reading of its list stands.
+        "" if refusal.required_by in TF_DISTRIBUTIONS else refusal.required_by,
     )
     return cause, fix
+
+
+def _range_refusal(
+    m: Machine, r: Revealed, refusal: PipRefusal
+) -> Optional[tuple[causes.CauseId, Fix]]:
+    """Cause and fix where pip refused a range of old TensorFlow releases, none with a wheel
+    for this interpreter: their Pythons (:func:`causes.platform.range_release_fix`). pip's
+    empty list of the user's own request says no release at all has one here; a dependant's
+    range, or a list of releases outside it, is that range's refusal. None for a pin, or a
+    range the log's Python or pip's list does not single out."""
+    if requested_version(refusal.spec) is not None or not refusal.spec:
+        return None
+    ranged = causes.platform.range_release_fix(
+        m,
+        normalize_name(refusal.dist),
+        refusal.spec,
+        r.python,
+        r.os,
+        refusal.final_versions or refusal.versions,
+    )
+    if ranged is None:
+        return None
+    no_release = refusal.shown and not refusal.versions and not refusal.required_by
+    return (
+        causes.platform.TF_NO_WHEEL_FOR_PYTHON
+        if no_release
+        else causes.platform.TF_RELEASE_NOT_FOR_PYTHON
+    ), ranged
 
 
 #: pip's warning that it installs a yanked pure wheel (signatures.yaml): its version.
@@ -3354,15 +3383,32 @@ def _refused_companion(r: Revealed, hits: Sequence[Hits]) -> Optional[str]:
 
 #: Resolvers that name the one release they chose and found no file of for this interpreter
 #: or platform (uv, Poetry): that TensorFlow release, not every release, has no wheel here.
-_RESOLVER_RELEASE = ("uv-no-wheel", "uv-no-abi-tag", "poetry-no-candidates")
+_RESOLVER_RELEASE = ("uv-no-wheel", "uv-no-abi-tag", "uv-no-platform-tag", "poetry-no-candidates")
+#: uv's refusal of every release for the interpreter's platform tags (not its Python's).
+_UV_PLATFORM_TAG = "uv-no-platform-tag-any-release"
 # uv's platform hint under it (uv-distribution-types): "Wheels are available for `X` (v1) on
 # the following platform(s): `manylinux_2_17_x86_64`, ..." (its Python hints are evidence:
 # evidence.pip's read_abi_hints, read in _no_wheel).
 _UV_PLATFORMS = re.compile(r"on the following platforms?: (?P<platforms>[`\w., ]+)")
 
 
-def _resolver_release(hits: Sequence[Hits]) -> Optional[Fix]:
-    """The fix for a release a resolver chose and found no file of, read with its hint."""
+def _platform_refusal(r: Revealed, hits: Sequence[Hits]) -> Optional[Fix]:
+    """The fix where uv's words say no release has a wheel for the interpreter's platform
+    tags (the machine or the interpreter's architecture, not its Python version); None
+    where they are not in the log, or pip's own refusal, which says more, is there too."""
+    words = [h for h in hits if h.signature.id == _UV_PLATFORM_TAG]
+    if not words or r.pip_refusals:
+        return None
+    dist = normalize_name(next((g["dist"] for h in words for g in h.groups if g.get("dist")), ""))
+    hint = next((x for x in r.platform_hints if x.dist == dist), None)
+    return causes.platform.platform_tag_fix(
+        dist, hint.version if hint else None, hint.platforms if hint else ()
+    )
+
+
+def _resolver_release(hits: Sequence[Hits], r: Revealed) -> Optional[Fix]:
+    """The fix for a release a resolver chose and found no file of, read with its hint (on
+    the refusal's line, else uv's platform hint for that release on a line below it)."""
     found = [
         (g, line)
         for h in hits
@@ -3378,13 +3424,17 @@ def _resolver_release(hits: Sequence[Hits]) -> Optional[Fix]:
         # A companion's (tensorflow-text, tensorflow-io-gcs-filesystem): whether any of its
         # releases has a wheel here is the companion's question (_refused_companion).
         return None
+    dist, version = normalize_name(groups["dist"]), groups["tf_version"]
     platforms = _UV_PLATFORMS.search(line)
+    hinted = next(
+        (x.platforms for x in r.platform_hints if x.dist == dist and x.version == version), ()
+    )
     return causes.platform.resolver_release_fix(
-        normalize_name(groups["dist"]),
-        groups["tf_version"],
+        dist,
+        version,
         None,
         (),
-        re.findall(r"[\w.]+", platforms.group("platforms")) if platforms else (),
+        re.findall(r"[\w.]+", platforms.group("platforms")) if platforms else hinted,
     )
 
 
