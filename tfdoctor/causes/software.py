@@ -2342,6 +2342,25 @@ def converter_older_fix(m: Machine, dist: str) -> Fix:
     )
 
 
+def older_grappler_caller_fix(m: Machine) -> Fix:
+    """Code written for an older TensorFlow's Grappler API (OptimizeGraph given a
+    RewriterConfig, where the installed TensorFlow takes a ConfigProto), called by a library
+    the log may not name: that library's release for the installed TensorFlow, or the older
+    TensorFlow it requires, in an environment of its own. pip check names the library whose
+    declared TensorFlow requirement the installed release breaks."""
+    shown = f"the installed {m.tf.name} {m.tf.version}" if m.tf is not None else "it"
+    return Fix(
+        "The code that called TensorFlow's graph optimizer was written for an older TensorFlow, "
+        "whose OptimizeGraph took a RewriterConfig; the installed one takes a ConfigProto. Such "
+        "calls are a library's (a model converter, most often), not the user's: the traceback's "
+        "file paths name it, and `pip check` names a library whose TensorFlow requirement the "
+        f"installed release breaks. Install that library's release made for {shown} (its "
+        "release notes say which), or install the TensorFlow release it requires (`pip show` "
+        "of the library lists it) in a virtual environment of its own.",
+        (*m.pip("check"), *m.pip("show tensorflow")),
+    )
+
+
 def rebuild_on_install_fix(m: Machine, dist: str, env: str = "") -> Fix:
     """A companion that compiles its TensorFlow extension as it is installed (Horovod): built
     against another TensorFlow, it is installed again, from source, without pip's cached wheel

@@ -51,7 +51,9 @@ _FRAME = re.compile(
     r"|^[ \t]*File (?P<ipath>[^\s\"][^\n]*?\.py):(?P<iline>\d+)(?:, in (?P<ifunc>[\w.<>]+))?"
     # IPython 7 and older: `/usr/lib/python3.6/x.py in f(a)`; a module's own code is
     # `x.py in <module>()` in older releases, `x.py in <module>` (no parentheses) in IPython 7.
-    r"|^(?P<opath>(?:[A-Za-z]:)?[/\\~][^\n]*?\.py) in (?P<ofunc>[\w.<>]+)(?:\(|[ \t]*$)"
+    # A paste may elide or mask the path's start (`.../site-packages/x.py`, `***/pkg/x.py`, a
+    # home directory hidden): the rest still names the file and its package.
+    r"|^(?P<opath>(?:[A-Za-z]:|\.{3}|\*{3})?[/\\~][^\n]*?\.py) in (?P<ofunc>[\w.<>]+)(?:\(|[ \t]*$)"
     # The same frame copied from Colab, which prints the file as a link: pasted as Markdown,
     # `[/usr/lib/python3.10/x.py](https://localhost:8080/#) in f(a)` (or `in <module>`).
     r"|^\[(?P<lpath>(?:[A-Za-z]:)?[/\\~][^\]\n]*?\.py)\]\([^)\s]*\) in (?P<lfunc>[\w.<>]+)"
