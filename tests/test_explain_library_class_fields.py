@@ -291,3 +291,39 @@ def test_the_keras_name_written_on_the_line_stays_a_keras_question() -> None:
 def test_other_keras_module_misses_are_not_read_as_the_alias(module: str, attr: str) -> None:
     report = explained(_lacks(module, attr))
     assert not any("TensorFlow 2 serves tf." in x.detail for x in report.findings)
+
+
+_EDWARD = (
+    "ImportError: cannot import name 'NOT_REPARAMETERIZED'. "
+    "Your TensorFlow version is not supported.\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("shown", "words"),
+    [
+        ("tensorflow 1.0.1\n", ("1.0.1 is older", "1.2 or later")),
+        ("tensorflow 2.3.0\n", ("no Edward release runs", "TensorFlow Probability")),
+        ("", ("pip show tensorflow", "below 1.2")),
+    ],
+    ids=["older-tf1", "tf2", "not-shown"],
+)
+def test_edwards_own_words_are_its_supported_tensorflow(shown: str, words: tuple[str, ...]) -> None:
+    top = top_error(explained(shown + _EDWARD))
+    assert top.cause == "companion-mismatch" and "Edward" in top.summary
+    fix = fix_text(top)
+    assert all(w in fix for w in words), fix
+    assert "pip show edward tensorflow" in fix
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Your TensorFlow version is not supported by this tool: see the docs",
+        "WARNING: Your TensorFlow version is not supported yet, trying anyway",
+    ],
+    ids=["another-tools-words", "a-warning"],
+)
+def test_other_words_about_an_unsupported_tensorflow_are_not_edwards(line: str) -> None:
+    report = explained(line + "\n")
+    assert not any("Edward" in x.summary for x in report.findings)
