@@ -327,3 +327,41 @@ def test_edwards_own_words_are_its_supported_tensorflow(shown: str, words: tuple
 def test_other_words_about_an_unsupported_tensorflow_are_not_edwards(line: str) -> None:
     report = explained(line + "\n")
     assert not any("Edward" in x.summary for x in report.findings)
+
+
+@pytest.mark.parametrize(
+    ("line", "statement", "message"),
+    [
+        (
+            "from tensorflow.python.autograph.core import naming ImportError: cannot import "
+            "name 'naming'",
+            "from tensorflow.python.autograph.core import naming",
+            "cannot import name 'naming' from 'tensorflow.python.autograph.core'",
+        ),
+        (
+            "import tensorflow_addons ModuleNotFoundError: No module named 'typeguard'",
+            "import tensorflow_addons",
+            "No module named 'typeguard'",
+        ),
+    ],
+    ids=["from-import", "import"],
+)
+def test_an_import_statement_joined_to_its_error_is_the_statement_that_raised(
+    line: str, statement: str, message: str
+) -> None:
+    (tb,) = read_tracebacks(line + "\n")
+    assert tb.statement == statement and tb.message == message
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # Another exception after a statement is not the import's.
+        "import numpy ValueError: bad value",
+        # Prose before the statement: not a statement alone on its line.
+        "I ran from a.b import c ImportError: cannot import name 'c'",
+    ],
+    ids=["other-exception", "prose"],
+)
+def test_other_joined_lines_are_not_read_as_a_statement(line: str) -> None:
+    assert all(not tb.statement for tb in read_tracebacks(line + "\n"))

@@ -75,7 +75,12 @@ _EXCEPTION = re.compile(
     # summary (https://docs.pytest.org/en/stable/how-to/output.html).
     # R's condition details (the R interfaces load Python through reticulate) print it after
     # "error: " ("  error: ModuleNotFoundError: No module named 'x'").
-    r"^[ \t]*(?:E[ \t]+|(?:FAILED|ERROR) [^:\n].*? - |error:[ \t]+)?"
+    # A paste (an issue's title most often) may join the import statement and its error on
+    # one line ("from a.b import c ImportError: cannot import name 'c'"): the statement is
+    # then the one that raised.
+    r"^[ \t]*(?:E[ \t]+|(?:FAILED|ERROR) [^:\n].*? - |error:[ \t]+"
+    r"|(?P<glued>(?:from[ \t]+[\w.]+[ \t]+)?import[ \t]+[\w.]+(?:[ \t]*,[ \t]*[\w.]+){0,20})"
+    r"[ \t]+(?=(?:ImportError|ModuleNotFoundError):))?"
     r"(?P<type>(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt))"
     r"(?::[ \t]*(?P<message>[^\n]*))?[ \t]*$",
     re.MULTILINE,
@@ -240,7 +245,11 @@ def read_tracebacks(text: str, where: Optional[object] = None) -> list[Traceback
             if _KERAS_WRAPPED.search(message):
                 message = f"{message} {_wrapped_cause(text, match.end())}".rstrip()
             statement, importers, typed = (
-                ("", (), False) if built else _statement_above(text, line_start)
+                ("", (), False)
+                if built
+                else (match.group("glued"), (), False)
+                if match.group("glued")
+                else _statement_above(text, line_start)
             )
             source = built[-1].code if built else statement
             message = _import_source(_closed(in_python_quotes(message)), source)
