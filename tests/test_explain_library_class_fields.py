@@ -365,3 +365,12 @@ def test_an_import_statement_joined_to_its_error_is_the_statement_that_raised(
 )
 def test_other_joined_lines_are_not_read_as_a_statement(line: str) -> None:
     assert all(not tb.statement for tb in read_tracebacks(line + "\n"))
+
+
+def test_a_companions_source_checkout_is_the_checkout_to_move() -> None:
+    path = "/home/user/src/probability/tensorflow_probability/python/bijectors/bijector.py"
+    text = _cpython(path, "F = tf.Module._TF_MODULE_FIELDS.union(('a',))", _CLASS_MESSAGE)
+    top = top_error(explained(text))
+    assert top.cause == "companion-mismatch"
+    fix = fix_text(top)
+    assert "source checkout (/home/user/src/probability)" in fix

@@ -28,6 +28,7 @@ from tfdoctor.evidence.traceback import (
     Frame,
     Traceback,
     installed_package,
+    is_installed,
     keras_own_missing,
     library_origins,
     origin_of,
@@ -1942,6 +1943,27 @@ def _frame_dist(frame: Frame) -> Optional[str]:
     return dist
 
 
+#: The start of a path a paste elided or masked (`.../x.py`, `***/x.py`): what comes before
+#: the package directory is not shown, so whether it is a checkout is not known.
+_MASKED_START = re.compile(r"^(?:\.{3}|\*{3})[/\\]")
+
+
+def _checkout_of(path: str) -> Optional[tuple[str, str]]:
+    """The import package and the directory holding it, where ``path`` is a file of a
+    family member's source checkout (outside site-packages, its start shown): ``("sonnet",
+    "/home/u/src/sonnet-repo")``. None for an installed file, a masked path, or a path that
+    names no family member's package directory."""
+    if is_installed(path) or _MASKED_START.match(path):
+        return None
+    top = origin_of(path).module.split(".", 1)[0]
+    if not top:
+        return None
+    packaged = list(re.finditer(rf"(?:^|[/\\]){re.escape(top)}(?=[/\\])", path))
+    if not packaged:
+        return None
+    return top, path[: packaged[-1].start()] or "."
+
+
 def class_field_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
     """A library's own code (the innermost frame) asking a class of TensorFlow's, written as
     such on the source line printed (``tf.Module._TF_MODULE_IGNORED_PROPERTIES`` in
@@ -1973,6 +1995,11 @@ def class_field_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Fi
             "for another TensorFlow release than the installed one."
         )
         cause, fix = internal_caller_fix(m, dist)
+        checkout = _checkout_of(frame.path)
+        if checkout is not None:
+            # A source checkout's code runs whatever pip installed: the checkout is what to
+            # move (object_field_findings reads it so too).
+            fix = causes.software.checkout_release_fix(m, *checkout)
         return [
             causes.finding(
                 f"explain.{cause}",
