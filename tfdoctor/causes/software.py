@@ -2342,6 +2342,25 @@ def converter_older_fix(m: Machine, dist: str) -> Fix:
     )
 
 
+def older_grappler_caller_fix(m: Machine) -> Fix:
+    """Code written for an older TensorFlow's Grappler API (OptimizeGraph given a
+    RewriterConfig, where the installed TensorFlow takes a ConfigProto), called by a library
+    the log may not name: that library's release for the installed TensorFlow, or the older
+    TensorFlow it requires, in an environment of its own. pip check names the library whose
+    declared TensorFlow requirement the installed release breaks."""
+    shown = f"the installed {m.tf.name} {m.tf.version}" if m.tf is not None else "it"
+    return Fix(
+        "The code that called TensorFlow's graph optimizer was written for an older TensorFlow, "
+        "whose OptimizeGraph took a RewriterConfig; the installed one takes a ConfigProto. Such "
+        "calls are a library's (a model converter, most often), not the user's: the traceback's "
+        "file paths name it, and `pip check` names a library whose TensorFlow requirement the "
+        f"installed release breaks. Install that library's release made for {shown} (its "
+        "release notes say which), or install the TensorFlow release it requires (`pip show` "
+        "of the library lists it) in a virtual environment of its own.",
+        (*m.pip("check"), *m.pip("show tensorflow")),
+    )
+
+
 def rebuild_on_install_fix(m: Machine, dist: str, env: str = "") -> Fix:
     """A companion that compiles its TensorFlow extension as it is installed (Horovod): built
     against another TensorFlow, it is installed again, from source, without pip's cached wheel
@@ -2414,6 +2433,45 @@ def edgetpu_model_runtime_fix(required: Optional[str], loaded: Optional[str]) ->
 
 #: A release tuple as Python prints one in a list (``(2, 0, 0)``).
 _RELEASE_TUPLE = re.compile(r"\((\d{1,4}), (\d{1,4}), (\d{1,4})\)")
+
+
+#: Edward's declared TensorFlow floor (setup.py's `tensorflow` extra of Edward 1.3,
+#: ``tensorflow>=1.2.0rc0``, https://github.com/blei-lab/edward/blob/352596c3bd9d2f4bac6b6efbb4d4b02b5a8add6b/setup.py).
+EDWARD_TF_FLOOR: Final = "1.2"
+
+
+def edward_tf_fix(m: Machine) -> Fix:
+    """Edward's own words for a TensorFlow name its import could not find: a TensorFlow 1.x
+    from its declared floor (1.2) on, since Edward builds on tf.contrib, which TensorFlow 2
+    removed; where the log shows a TensorFlow 2, a TensorFlow 1 environment or Edward's
+    successors on TensorFlow 2 (Edward2, TensorFlow Probability)."""
+    floor = EDWARD_TF_FLOOR
+    version = m.tf.version if m.tf is not None else None
+    said = (
+        f"Edward supports TensorFlow {floor} or later of the 1.x line (its setup.py declares "
+        f"tensorflow>={floor}.0rc0, and it builds on tf.contrib, which TensorFlow 2 removed)"
+    )
+    if version is not None and version_key(version)[0] >= 2:
+        return Fix(
+            f"{said}; TensorFlow {version} is a 2.x release, which no Edward release runs "
+            f"on. Run Edward in an environment of its own with a TensorFlow 1.x from {floor} "
+            "(and a Python that release has wheels for), or move the model to Edward2 or "
+            "TensorFlow Probability, its successors on TensorFlow 2.",
+            m.pip("show edward tensorflow"),
+        )
+    if version is not None and version_key(version)[:2] < version_key(floor):
+        return Fix(
+            f"{said}; TensorFlow {version} is older. Upgrade TensorFlow to {floor} or later, "
+            "staying on 1.x (the TensorFlow 1.x releases current when your Edward release "
+            "came out are the safest: `pip show edward` gives its release).",
+            m.pip("show edward tensorflow"),
+        )
+    return Fix(
+        f"{said}. `pip show tensorflow` gives the installed one: below {floor}, upgrade it "
+        f"within 1.x; 2.x, run Edward with a TensorFlow 1.x from {floor} in an environment of "
+        "its own, or move to Edward2 or TensorFlow Probability.",
+        m.pip("show edward tensorflow"),
+    )
 
 
 def library_tf_check_fix(

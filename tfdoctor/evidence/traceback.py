@@ -51,7 +51,9 @@ _FRAME = re.compile(
     r"|^[ \t]*File (?P<ipath>[^\s\"][^\n]*?\.py):(?P<iline>\d+)(?:, in (?P<ifunc>[\w.<>]+))?"
     # IPython 7 and older: `/usr/lib/python3.6/x.py in f(a)`; a module's own code is
     # `x.py in <module>()` in older releases, `x.py in <module>` (no parentheses) in IPython 7.
-    r"|^(?P<opath>(?:[A-Za-z]:)?[/\\~][^\n]*?\.py) in (?P<ofunc>[\w.<>]+)(?:\(|[ \t]*$)"
+    # A paste may elide or mask the path's start (`.../site-packages/x.py`, `***/pkg/x.py`, a
+    # home directory hidden): the rest still names the file and its package.
+    r"|^(?P<opath>(?:[A-Za-z]:|\.{3}|\*{3})?[/\\~][^\n]*?\.py) in (?P<ofunc>[\w.<>]+)(?:\(|[ \t]*$)"
     # The same frame copied from Colab, which prints the file as a link: pasted as Markdown,
     # `[/usr/lib/python3.10/x.py](https://localhost:8080/#) in f(a)` (or `in <module>`).
     r"|^\[(?P<lpath>(?:[A-Za-z]:)?[/\\~][^\]\n]*?\.py)\]\([^)\s]*\) in (?P<lfunc>[\w.<>]+)"
@@ -73,7 +75,12 @@ _EXCEPTION = re.compile(
     # summary (https://docs.pytest.org/en/stable/how-to/output.html).
     # R's condition details (the R interfaces load Python through reticulate) print it after
     # "error: " ("  error: ModuleNotFoundError: No module named 'x'").
-    r"^[ \t]*(?:E[ \t]+|(?:FAILED|ERROR) [^:\n].*? - |error:[ \t]+)?"
+    # A paste (an issue's title most often) may join the import statement and its error on
+    # one line ("from a.b import c ImportError: cannot import name 'c'"): the statement is
+    # then the one that raised.
+    r"^[ \t]*(?:E[ \t]+|(?:FAILED|ERROR) [^:\n].*? - |error:[ \t]+"
+    r"|(?P<glued>(?:from[ \t]+[\w.]+[ \t]+)?import[ \t]+[\w.]+(?:[ \t]*,[ \t]*[\w.]+){0,20})"
+    r"[ \t]+(?=(?:ImportError|ModuleNotFoundError):))?"
     r"(?P<type>(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt))"
     r"(?::[ \t]*(?P<message>[^\n]*))?[ \t]*$",
     re.MULTILINE,
@@ -238,7 +245,11 @@ def read_tracebacks(text: str, where: Optional[object] = None) -> list[Traceback
             if _KERAS_WRAPPED.search(message):
                 message = f"{message} {_wrapped_cause(text, match.end())}".rstrip()
             statement, importers, typed = (
-                ("", (), False) if built else _statement_above(text, line_start)
+                ("", (), False)
+                if built
+                else (match.group("glued"), (), False)
+                if match.group("glued")
+                else _statement_above(text, line_start)
             )
             source = built[-1].code if built else statement
             message = _import_source(_closed(in_python_quotes(message)), source)

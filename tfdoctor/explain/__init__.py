@@ -2442,6 +2442,10 @@ def _companion(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
         return causes.software.COMPANION_MISMATCH, causes.software.converter_older_fix(
             m, "tensorflowjs"
         )
+    if any(h.signature.id == "edward-tf-unsupported" for h in hits):
+        return causes.software.COMPANION_MISMATCH, causes.software.edward_tf_fix(m)
+    if any(h.signature.id == "grappler-given-rewriter-config" for h in hits):
+        return causes.software.COMPANION_MISMATCH, causes.software.older_grappler_caller_fix(m)
     if any(h.signature.id == "tfjs-core-releases-differ" for h in hits):
         return causes.software.COMPANION_MISMATCH, causes.software.tfjs_releases_fix()
     if any(h.signature.id == "dotnet-c-api-entry-point-missing" for h in hits):

@@ -109,6 +109,8 @@ _TF1_KEYWORDS_ADDED = (
     ("keepdims", "tf1-keep-dims", "1.5", "keep_dims"),
     ("axis", "tf1-softmax-dim", "1.5", "dim"),
 )
+#: The verdict of :func:`_tf1_keyword_added_later` for the code's own call.
+_TF1_KEYWORD_KEY = "tf1-keyword-added-later"
 #: Python's own refusal of a keyword by a constructor that takes no **kwargs.
 _INIT_REFUSAL = re.compile(r"__init__\(\) got an unexpected keyword argument '\w+'")
 #: Keys tf.keras (TensorFlow 2) writes into a saved InputLayer's configuration that the
@@ -146,6 +148,9 @@ def api_use(tb: Traceback, knowledge: ApiKnowledge) -> Optional[tuple[str, Verdi
             # The private module itself imported: no rule about its removal applies, and
             # what it lacks is no API (explain.packages' private_api_findings judges it).
             return None
+        aliased = _keras_alias(knowledge, match.group("module"), match.group("attr"), tb)
+        if aliased is not None:
+            return aliased
         found = _named(knowledge, match.group("module"), match.group("attr"))
         if found is not None:
             found = _module_imported(knowledge, match.group("module"), *found, tb=tb)
@@ -284,6 +289,48 @@ def _written(tb: Traceback, knowledge: ApiKnowledge, word: str) -> Optional[tupl
     if tb.code and word in tb.code:
         return knowledge.code(tb.code)
     return None
+
+
+#: The modules TensorFlow 2 serves tf.losses, tf.metrics, tf.optimizers and tf.initializers
+#: from: Keras' own of those names (tensorflow/api_template.py, "Add module aliases": `losses
+#: = keras.losses` and so on, https://github.com/tensorflow/tensorflow/blob/v2.0.0/tensorflow/
+#: api_template.py; TensorFlow 2.0 and 2.1 print them under tensorflow_core, 2.6 on under
+#: Keras' package, keras.api._v2.keras). A name asked of tf.losses is printed as missing
+#: from Keras' module.
+_KERAS_ALIASED = re.compile(
+    r"^(?:tensorflow(?:_core)?\.python\.)?keras\.api\._v2\.keras\."
+    r"(?P<alias>losses|metrics|optimizers|initializers)$"
+)
+
+
+def _keras_alias(
+    knowledge: ApiKnowledge, module: str, attr: str, tb: Traceback
+) -> Optional[tuple[str, Verdict]]:
+    """A TensorFlow 1 name of tf.losses, tf.metrics, tf.optimizers or tf.initializers
+    (``tf.losses.softmax_cross_entropy``) asked under TensorFlow 2, whose modules of those
+    names are Keras' (:data:`_KERAS_ALIASED`): the name is TensorFlow 1's, not a Keras name
+    no release had, so scan's verdict on the tf.X name (its tf.compat.v1 home). Not where
+    the code wrote Keras' name itself (the source line printed says ``keras.losses.X``), nor
+    where a Keras release has the name (the Keras verdict stands)."""
+    aliased = _KERAS_ALIASED.match(module)
+    if aliased is None:
+        return None
+    alias = aliased.group("alias")
+    keras = knowledge.name(f"tf.keras.{alias}.{attr}")
+    if keras is not None and keras.key != causes.code.API_REMOVED:
+        return None  # a Keras name that some release has: the Keras readings judge it
+    shown = [f.code for f in tb.frames if f.code] or ([tb.code] if tb.code else [])
+    if any(f"keras.{alias}.{attr}" in code for code in shown):
+        return None  # the code wrote Keras' name itself
+    name = f"tf.{alias}.{attr}"
+    verdict = knowledge.name(name)
+    if verdict is None or verdict.cause != causes.code.API_MOVED_TO_COMPAT_V1:
+        return None
+    served = (
+        f" TensorFlow 2 serves tf.{alias} from Keras' module of that name ({module}), which "
+        f"lacks {attr}: the code asked tf.{alias} for TensorFlow 1's {attr}."
+    )
+    return name, dataclasses.replace(verdict, what=verdict.what + served)
 
 
 def _named(knowledge: ApiKnowledge, module: str, attr: str) -> Optional[tuple[str, Verdict]]:
@@ -592,6 +639,9 @@ def api_findings(
             and (
                 (verdict.key in _LISTING_KEYS and verdict.cause == causes.code.API_REMOVED)
                 or verdict.cause == causes.code.API_MOVED_TO_COMPAT_V1
+                # A keyword a later 1.x release brought, passed by a library's own frame: its
+                # older spelling is for the library's authors to write.
+                or verdict.key == _TF1_KEYWORD_KEY
             )
             and library_caller(tb) is not None
         ):

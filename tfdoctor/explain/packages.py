@@ -28,6 +28,7 @@ from tfdoctor.evidence.traceback import (
     Frame,
     Traceback,
     installed_package,
+    is_installed,
     keras_own_missing,
     library_origins,
     origin_of,
@@ -143,6 +144,7 @@ def package_findings(
         *foreign_caller_findings(tracebacks, m),
         *keras_caller_findings(tracebacks, m),
         *object_field_findings(tracebacks, m),
+        *class_field_findings(tracebacks, m),
         *private_api_findings(tracebacks, m, modules),
         *keras2_layout_findings(tracebacks, m),
         *(_numpy_build(b, m) for b in numpy_builds),
@@ -1688,6 +1690,7 @@ def foreign_caller_findings(tracebacks: Sequence[Traceback], m: Machine) -> list
             None,
         )
         unseen_callee = False
+        called: Optional[str] = None
         wrapped = library_caller(tb) if not tb.frames and module is not None else None
         if wrapped is not None:
             # No frame shown, but a lazy-import wrapper names the library's module whose
@@ -1709,9 +1712,14 @@ def foreign_caller_findings(tracebacks: Sequence[Traceback], m: Machine) -> list
                 written = _written_for_tensorflow(top) or (
                     known is not None and m.companion(known) is not None
                 )
-                if index != len(packages) - 1 or not written:
+                if index != len(packages) - 1:
                     continue
-                unseen_callee = True
+                # The line printed may name the callee: a call of TensorFlow's own, written
+                # from tf., given the refused keyword (any library's, the table's or not).
+                called = _tf_call_refused(tb.message, tb.frames[index].code)
+                if not written and called is None:
+                    continue
+                unseen_callee = called is None
         else:
             # No frame shown: the package an interactive `import X` above the error imported
             # asked TensorFlow, as it imported (a name TensorFlow's own import lacks is not
@@ -1748,6 +1756,12 @@ def foreign_caller_findings(tracebacks: Sequence[Traceback], m: Machine) -> list
             else f"{dist} ({where}) asks TensorFlow for {asked}, which the installed TensorFlow "
             f"does not have: the {dist} release and the TensorFlow release do not go together."
         )
+        if called is not None:
+            said = (
+                f"{dist} ({where}) calls TensorFlow's {called} with {asked}, which the "
+                f"installed TensorFlow's {called} does not take: the {dist} release and the "
+                "TensorFlow release do not go together."
+            )
         if unseen_callee:
             said = (
                 f"{dist} ({where}) passes {asked}, which the function it calls does not take; "
@@ -1771,6 +1785,51 @@ def foreign_caller_findings(tracebacks: Sequence[Traceback], m: Machine) -> list
             )
         ]
     return []
+
+
+#: Python's refusal of a keyword, with the refusing function's own name (``__init__`` for a
+#: class's constructor).
+_REFUSED_KEYWORD = re.compile(
+    r"\b(?P<func>\w+)\(\) got an unexpected keyword argument '(?P<kw>\w+)'"
+)
+#: A call written from TensorFlow's top-level module on a source line (``tf.name_scope(``,
+#: ``tf.compat.v1.layers.dense(``), with a bounded number of submodules.
+_TF_CALL = re.compile(r"\b(?:tf|tensorflow)\.((?:\w+\.){0,5}\w+)\(")
+
+
+def _tf_call_refused(message: str, code: str) -> Optional[str]:
+    """The TensorFlow call (``tf.name_scope``) the source line ``code`` makes with the keyword
+    Python refused in ``message``, where the refusing function is that call's: its own name,
+    or a class's constructor (``__init__() got ...``, TensorFlow 2's ``tf.name_scope`` is a
+    class). None where the line calls no TensorFlow function with that keyword."""
+    refused = _REFUSED_KEYWORD.search(message)
+    if refused is None or not code:
+        return None
+    func, keyword = refused.group("func"), refused.group("kw")
+    for call in _TF_CALL.finditer(code):
+        name = call.group(1).rsplit(".", 1)[-1]
+        if func not in (name, "__init__"):
+            continue
+        if re.search(rf"\b{re.escape(keyword)}\s*=", _own_arguments(code[call.end() :])):
+            return f"tf.{call.group(1)}"
+    return None
+
+
+def _own_arguments(rest: str) -> str:
+    """The text of a call's own arguments, from just after its opening parenthesis in
+    ``rest``: up to the matching closing one (or the line's end), without what nested
+    brackets hold (another call's keywords are not this call's)."""
+    depth, out = 1, []
+    for char in rest:
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+            if depth == 0:
+                break
+        elif depth == 1:
+            out.append(char)
+    return "".join(out)
 
 
 #: Python's AttributeError for a name a module lacks, asked of Keras' top-level package
@@ -1854,6 +1913,101 @@ def object_field_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[F
                     else causes.software.checkout_release_fix(m, top, checkout),
                     dist,
                 ),
+            )
+        ]
+    return []
+
+
+#: Python's AttributeError for an attribute a class lacks, asked of the class itself
+#: (``type object 'Module' has no attribute '_TF_MODULE_IGNORED_PROPERTIES'``; CPython's
+#: Objects/typeobject.c, type_getattro: "type object '%.100s' has no attribute '%U'"). The
+#: words name the class only: the source line printed says whose class it is. Libraries
+#: extend TensorFlow's classes' private fields (tf.Module's _TF_MODULE_IGNORED_PROPERTIES,
+#: tensorflow/python/module/module.py, which Keras' Layer and TensorFlow Probability's
+#: Bijector build on), and those fields come and go between releases.
+_CLASS_LACKS = re.compile(r"^type object '(?P<cls>\w+)' has no attribute '(?P<attr>\w+)'")
+
+
+def _frame_dist(frame: Frame) -> Optional[str]:
+    """The distribution of a library built on TensorFlow whose file ``frame`` runs, where it
+    is not TensorFlow's own: an installed package outside the family
+    (:func:`_frame_library`), else a member of TensorFlow's family its path names (Keras
+    too), installed or not (``.../tensorflow_probability/python/...``: the code is that
+    companion's whatever the paste left of the path's start)."""
+    top = _frame_library(frame)
+    if top is not None:
+        return library_dist(top)
+    dist = origin_of(frame.path).dist
+    if not dist or dist in TF_DISTRIBUTIONS or dist == "tensorboard":
+        return None
+    return dist
+
+
+#: The start of a path a paste elided or masked (`.../x.py`, `***/x.py`): what comes before
+#: the package directory is not shown, so whether it is a checkout is not known.
+_MASKED_START = re.compile(r"^(?:\.{3}|\*{3})[/\\]")
+
+
+def _checkout_of(path: str) -> Optional[tuple[str, str]]:
+    """The import package and the directory holding it, where ``path`` is a file of a
+    family member's source checkout (outside site-packages, its start shown): ``("sonnet",
+    "/home/u/src/sonnet-repo")``. None for an installed file, a masked path, or a path that
+    names no family member's package directory."""
+    if is_installed(path) or _MASKED_START.match(path):
+        return None
+    top = origin_of(path).module.split(".", 1)[0]
+    if not top:
+        return None
+    packaged = list(re.finditer(rf"(?:^|[/\\]){re.escape(top)}(?=[/\\])", path))
+    if not packaged:
+        return None
+    return top, path[: packaged[-1].start()] or "."
+
+
+def class_field_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
+    """A library's own code (the innermost frame) asking a class of TensorFlow's, written as
+    such on the source line printed (``tf.Module._TF_MODULE_IGNORED_PROPERTIES`` in
+    TensorFlow Probability's bijector.py), for an attribute the installed release's class
+    lacks: the library's release was written for another TensorFlow (companion-mismatch; for
+    Keras' own frame, a Keras of another release, keras-version). The same words in the
+    user's own frame, or of a class the line does not take from ``tf.``, are left to other
+    readings."""
+    for tb in tracebacks:
+        if tb.name != "AttributeError" or not tb.frames:
+            continue
+        match = _CLASS_LACKS.search(tb.message)
+        if match is None:
+            continue
+        frame = tb.frames[-1]
+        cls, attr = match.group("cls"), match.group("attr")
+        # The class as the line reaches it from TensorFlow's top-level module (a bounded
+        # number of submodules: tf.keras.layers.Layer), then the attribute asked.
+        written = re.search(
+            rf"\b(?:tf|tensorflow)\.(?:\w+\.){{0,4}}{cls}\.{attr}\b", frame.code or ""
+        )
+        dist = _frame_dist(frame) if written is not None else None
+        if written is None or dist is None:
+            continue
+        asked = written.group(0)
+        said = (
+            f"{dist} ({frame.path}) asks TensorFlow's class {cls} for {attr} ({asked}), which "
+            f"the installed TensorFlow's {cls} does not have: the {dist} release was written "
+            "for another TensorFlow release than the installed one."
+        )
+        cause, fix = internal_caller_fix(m, dist)
+        checkout = _checkout_of(frame.path)
+        if checkout is not None:
+            # A source checkout's code runs whatever pip installed: the checkout is what to
+            # move (object_field_findings reads it so too).
+            fix = causes.software.checkout_release_fix(m, *checkout)
+        return [
+            causes.finding(
+                f"explain.{cause}",
+                Severity.ERROR,
+                cause,
+                f"{dist} was written for another TensorFlow release (it asks for {asked})",
+                f"{tb.where}: {tb.type}: {tb.message}\n{said}",
+                fix,
             )
         ]
     return []
