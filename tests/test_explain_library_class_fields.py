@@ -374,3 +374,31 @@ def test_a_companions_source_checkout_is_the_checkout_to_move() -> None:
     assert top.cause == "companion-mismatch"
     fix = fix_text(top)
     assert "source checkout (/home/user/src/probability)" in fix
+
+
+@pytest.mark.parametrize(
+    ("path", "first"),
+    [
+        ("/home/user/venv/lib/python3.8/site-packages/mylib/train.py", "python3.7 -m venv"),
+        ("C:\\Users\\user\\venv\\lib\\site-packages\\mylib\\train.py", ""),
+    ],
+    ids=["python-3.8-without-1.15-wheels", "python-not-shown"],
+)
+def test_the_tf1_release_is_installed_where_this_python_has_no_wheel_of_it(
+    path: str, first: str
+) -> None:
+    # 1.15 publishes wheels for Python 3.5-3.7 only: a later line of another major is not the
+    # 1.x API the code needs, so an environment of a Python 1.15 has wheels for is made.
+    text = (
+        "Traceback (most recent call last):\n"
+        f'  File "{path}", line 20, in build\n'
+        "    x = tf.nn.softmax(x, axis=-1)\n"
+        "TypeError: softmax() got an unexpected keyword argument 'axis'\n"
+    )
+    found = [x for x in explained(text).findings if x.fix is not None and "1.15" in x.fix.text]
+    assert found
+    commands = " ; ".join(found[0].fix.commands if found[0].fix else ())
+    assert 'tensorflow==1.15.*"' in commands or "tensorflow==1.15" in commands
+    assert "tensorflow==2." not in commands
+    if first:
+        assert commands.startswith(first)

@@ -1625,16 +1625,37 @@ def hollow_tensorflow_findings(tracebacks: Sequence[Traceback], m: Machine) -> l
 def _line_install(m: Machine, line: str) -> tuple[str, ...]:
     """The command that installs the newest release of ``line`` here, by the distribution
     that line publishes for this machine (``tensorflow-gpu`` ended with 2.11); where the
-    Python is known and ``line`` has no wheel for it, the first later line that has one."""
+    Python is known and ``line`` has no wheel for it, the first later line of the same major
+    that has one, else an environment of a Python ``line`` has wheels for."""
     from tfdoctor.compat import install_requirement  # noqa: PLC0415 - compat imports causes
 
     lines = sorted(m.matrix.lines, key=lambda x: version_key(x.line)) if m.matrix else []
-    later = [x for x in lines if version_key(x.line) >= version_key(line) and not x.pre_release]
+    major = version_key(line)[:1]
+    # Another major is another API: code that needs 1.x is not served by a 2.x line.
+    later = [
+        x
+        for x in lines
+        if version_key(x.line) >= version_key(line)
+        and version_key(x.line)[:1] == major
+        and not x.pre_release
+    ]
     fits = [x for x in later if m.line_fits(x, "")]
-    entry = fits[0] if fits else None
-    if entry is None:
+    if fits:
+        return m.pip_install(install_requirement(fits[0], m.target))
+    asked = next((x for x in lines if x.line == line), None)
+    pythons = asked.pythons_on() if asked is not None else ()
+    install = f'python -m pip install "tensorflow=={line}.*"'
+    if not m.python_version or not pythons:
         return m.pip(f'install "tensorflow=={line}.*"')
-    return m.pip_install(install_requirement(entry, m.target))
+    # This Python has no wheel of the line: an environment of the newest Python it has.
+    python, env = pythons[-1], f"tf{line}"
+    if m.in_conda:
+        return (f"conda create -n {env} python={python}", f"conda activate {env}", install)
+    if m.os == "windows":
+        # The Python launcher picks the installed Python by version (docs.python.org, "Using
+        # Python on Windows").
+        return (f"py -{python} -m venv .venv-{env}", rf".venv-{env}\Scripts\activate", install)
+    return (f"python{python} -m venv .venv-{env}", f". .venv-{env}/bin/activate", install)
 
 
 def statement_findings(
