@@ -140,6 +140,7 @@ from tfdoctor.facts import (
     normalize_name,
 )
 from tfdoctor.findings import Finding, Fix, Report, Severity, keep_weightier
+from tfdoctor.hosted import hosted_data
 from tfdoctor.machine import LogHints, Machine
 from tfdoctor.matrix import Matrix, spec_contains, version_key
 from tfdoctor.modules import distribution_of, modules
@@ -1841,6 +1842,37 @@ def _libstdcxx(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
 _MACOS_SIGILL = frozenset({"illegal-instruction-macos", "illegal-hardware-instruction"})
 
 
+def _without(by_cause: dict[str, list[Hits]], cause: str, signature: str) -> None:
+    """``by_cause`` without ``signature``'s hits under ``cause`` (the cause gone if none stay)."""
+    rest = [h for h in by_cause.get(cause, []) if h.signature.id != signature]
+    if rest:
+        by_cause[cause] = rest
+    else:
+        by_cause.pop(cause, None)
+
+
+def _settle_dnn_not_found(by_cause: dict[str, list[Hits]]) -> None:
+    """ "DNN library is not found" read once, by what the log shows around it: the refused
+    cuDNN's own line (the mismatch), a cuDNN handle that failed (that finding's candidates), a
+    library that did not load (that finding), else a cuDNN that loaded and did not start, with
+    the library not found as the second reading."""
+    mismatch = causes.gpu.CUDNN_VERSION_MISMATCH in by_cause
+    handle = any(
+        h.signature.id not in _NO_DNN_PLUGIN
+        for h in by_cause.get(causes.runtime.GPU_LIBRARY_INIT_FAILED, [])
+    )
+    not_loaded = any(
+        h.signature.id != "dnn-library-not-found"
+        for h in by_cause.get(causes.gpu.CUDA_LIBS_MISSING, [])
+    )
+    if mismatch or handle:
+        # The line TensorFlow printed when it refused the cuDNN, or the handle that failed,
+        # says the library loaded: one cause, that line's.
+        _without(by_cause, causes.gpu.CUDA_LIBS_MISSING, "dnn-library-not-found")
+    if mismatch or not_loaded:
+        _without(by_cause, causes.runtime.GPU_LIBRARY_INIT_FAILED, "dnn-support-not-created")
+
+
 def _fold_into_emulator(by_cause: dict[str, list[Hits]]) -> None:
     """QEMU's own line for the signal its guest died of shows the process ran emulated: the
     crash the CPU's missing instructions would explain (TensorFlow's AVX refusal, an illegal
@@ -1971,9 +2003,12 @@ def _gpu_library_init(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
         # another major than the build's does. That is what the finding is about; where the
         # log shows the versions, their own finding already is.
         shown.append(
-            "TensorFlow without any cuDNN to run with, and no cuDNN handle error or "
-            "out-of-memory line before it"
+            "a GPU stream without cuDNN support (a cuDNN that does not load at all keeps the "
+            "GPU from being registered, so one loaded and did not start)"
+            if "dnn-support-not-created" in ids
+            else "TensorFlow without any cuDNN to run with",
         )
+        shown[-1] += ", and no cuDNN handle error or out-of-memory line before it"
         return causes.gpu.CUDNN_VERSION_MISMATCH, causes.runtime.gpu_library_init_fix(
             m, ("version", "memory"), shown
         )
@@ -1984,7 +2019,7 @@ def _gpu_library_init(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
 
 #: The signatures of a stream executor without its cuDNN plugin (cudnn_rnn_ops.cc's "Fail to
 #: find the dnn implementation"), as opposed to a plugin whose handle failed.
-_NO_DNN_PLUGIN = frozenset({"dnn-implementation-missing"})
+_NO_DNN_PLUGIN = frozenset({"dnn-implementation-missing", "dnn-support-not-created"})
 
 
 def _graph_code(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
@@ -4296,17 +4331,7 @@ def explain(
         elif hit.signature.cause != EVIDENCE:
             by_cause.setdefault(hit.signature.cause, []).append(hit)
     _fold_into_emulator(by_cause)
-    if causes.gpu.CUDNN_VERSION_MISMATCH in by_cause and causes.gpu.CUDA_LIBS_MISSING in by_cause:
-        # "DNN library is not found" follows a refused cuDNN: one cause, the mismatch.
-        rest = [
-            h
-            for h in by_cause[causes.gpu.CUDA_LIBS_MISSING]
-            if h.signature.id != "dnn-library-not-found"
-        ]
-        if rest:
-            by_cause[causes.gpu.CUDA_LIBS_MISSING] = rest
-        else:
-            del by_cause[causes.gpu.CUDA_LIBS_MISSING]
+    _settle_dnn_not_found(by_cause)
     if (
         causes.platform.PYTHON_32BIT in by_cause
         and evidence.source_builds
@@ -4400,6 +4425,7 @@ def explain(
         _model_garden_official(evidence),
         _other_library_candidate(findings, by_cause, machine, revealed),
         _custom_op_unresolved(findings, by_cause),
+        _hosted_tf_replaced(evidence, revealed, by_cause),
         # A listing or a nightly's install read over several lines: after the signatures,
         # whose lines (pip's leftover with its directory) say more.
         *tensorboard_findings(
@@ -4410,6 +4436,12 @@ def explain(
     ):
         if late is not None:
             findings.setdefault(late.id, late)
+    if f"explain.{causes.hosted.HOSTED_TF_REPLACED}" in findings:
+        # The install is the cause: the GPU's own finding, whose fix would install CUDA or
+        # cuDNN on the image, says what failed, second.
+        for key, x in list(findings.items()):
+            if x.cause in _IMAGE_PAIRING_CAUSES and x.severity.rank > Severity.WARNING.rank:
+                findings[key] = dataclasses.replace(x, severity=Severity.WARNING)
     out = sorted(
         _warned_capped(_placeholder_imported(findings, by_cause, evidence), evidence),
         key=lambda f: -f.severity.rank,
@@ -5155,6 +5187,58 @@ def _unrecognised_distribution(
         "distribution name the Transformers release does not look for, so it treats "
         "TensorFlow as absent.",
         fix,
+    )
+
+
+#: The GPU failures a TensorFlow of another release than the hosted image's shows: its cuDNN
+#: or CUDA libraries are not the ones the image carries.
+_IMAGE_PAIRING_CAUSES = (
+    causes.gpu.CUDNN_VERSION_MISMATCH,
+    causes.gpu.CUDNN_SHADOWED,
+    causes.runtime.GPU_LIBRARY_INIT_FAILED,
+    causes.gpu.CUDA_LIBS_MISSING,
+)
+#: pip's list of what it installed, read for TensorFlow's own distributions with their
+#: release (``tensorflow-2.6.0``, ``tf-nightly-2.10.0.dev20220601``).
+_PIP_INSTALLED_TF = re.compile(
+    r"^[ \t]*Successfully installed [^\n]{0,4000}?(?<![\w.-])"
+    r"(?P<dist>tensorflow(?:-gpu|-cpu)?|tf-nightly(?:-gpu|-cpu)?)-(?P<version>\d[\w.+]{0,40})",
+    re.MULTILINE,
+)
+
+
+def _tf_installed_in_log(evidence: Evidence) -> Optional[tuple[str, Optional[str]]]:
+    """The TensorFlow distribution, and its release where pip printed it, that the log shows
+    installed: pip's "Successfully installed" list, else an install run in the kernel."""
+    found = _PIP_INSTALLED_TF.search(evidence.first_text)
+    if found is not None:
+        return found.group("dist"), found.group("version")
+    dist = next((d for d in evidence.kernel_installs if d in TF_DISTRIBUTIONS), None)
+    return (dist, None) if dist is not None else None
+
+
+def _hosted_tf_replaced(
+    evidence: Evidence, revealed: Revealed, by_cause: dict[str, list[Hits]]
+) -> Optional[Finding]:
+    """A GPU library failure on a hosted notebook (its own paths shown) after the log installs
+    a TensorFlow there: the image's CUDA and cuDNN are built for the image's TensorFlow, so
+    the install is why (Colab's runtime FAQ). The GPU finding stays: it says what failed."""
+    image = hosted_data().image(revealed.notebook) if revealed.notebook else None
+    hits = [h for c in _IMAGE_PAIRING_CAUSES for h in by_cause.get(c, ())]
+    installed = _tf_installed_in_log(evidence) if image is not None and hits else None
+    if image is None or installed is None:
+        return None
+    dist, version = installed
+    what = f"{dist} {version}" if version else dist
+    return causes.finding(
+        f"explain.{causes.hosted.HOSTED_TF_REPLACED}",
+        Severity.ERROR,
+        causes.hosted.HOSTED_TF_REPLACED,
+        f"TensorFlow replaced on {image.title}, whose CUDA and cuDNN are built for its own",
+        _cite(hits)
+        + f"\nThe log installs {what} on {image.title} (its paths show the notebook) before "
+        "the GPU's libraries fail.",
+        causes.hosted.installed_over_image_fix(image, dist, version),
     )
 
 

@@ -1,0 +1,161 @@
+"""GPU failures whose words several causes print, read by what the log shows around them:
+"DNN library is not found" as the stream executor's cuDNN support that did not start (a
+cuDNN that loaded, refused or failed), and a hosted notebook's GPU failing after the log
+installs another TensorFlow over the image's own."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.explaining import explained, fix_text, top_error
+
+_DNN = (
+    "W tensorflow/core/framework/op_kernel.cc:1733] OP_REQUIRES failed at conv_ops.cc:1120 : "
+    "UNIMPLEMENTED: DNN library is not found.\n"
+)
+_REFUSED = (
+    "E tensorflow/stream_executor/cuda/cuda_dnn.cc:361] Loaded runtime CuDNN library: 8.1.0 but "
+    "source was compiled with: 8.6.0.  CuDNN library needs to have matching major version and "
+    "equal or higher minor version.\n"
+)
+_HANDLE = (
+    "E tensorflow/stream_executor/cuda/cuda_dnn.cc:389] Could not create cudnn handle: "
+    "CUDNN_STATUS_NOT_INITIALIZED\n"
+)
+_NOT_LOADED = (
+    "W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic "
+    "library 'libcudnn.so.8'; dlerror: libcudnn.so.8: cannot open shared object file: No such "
+    "file or directory\n"
+)
+
+
+def _causes(text: str) -> dict[str, str]:
+    return {f.cause or "": f.severity.value for f in explained(text).findings}
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        pytest.param(_DNN, id="op-kernel-line"),
+        pytest.param(
+            "tensorflow.python.framework.errors_impl.UnimplementedError: "
+            "DNN library is not found.\n",
+            id="exception",
+        ),
+        pytest.param("DNN library is not found for Convolution operation\n", id="words-only"),
+    ],
+)
+def test_dnn_library_not_found_alone_is_a_cudnn_that_did_not_start(line: str) -> None:
+    report = explained(line)
+    top = top_error(report)
+    assert top.cause == "cudnn-version-mismatch"
+    fix = fix_text(top)
+    # The candidates in order, each with what tells it apart.
+    assert fix.index("another version") < fix.index("memory was already taken")
+    assert "GPU from being registered" in fix and "tfdoctor check" in fix
+    # The library not found stays the second reading, a warning.
+    assert _causes(line)["cuda-libs-missing"] == "warning"
+
+
+def test_dnn_library_not_found_after_the_refused_cudnn_is_the_mismatch_alone() -> None:
+    found = _causes(_REFUSED + _DNN)
+    assert found["cudnn-version-mismatch"] == "error"
+    assert "cuda-libs-missing" not in found and "gpu-library-init-failed" not in found
+
+
+def test_dnn_library_not_found_after_a_failed_handle_keeps_the_handles_candidates() -> None:
+    report = explained(_HANDLE + _DNN)
+    top = top_error(report)
+    assert top.cause == "gpu-library-init-failed"
+    assert "memory" in fix_text(top)
+    assert "cuda-libs-missing" not in _causes(_HANDLE + _DNN)
+
+
+def test_dnn_library_not_found_after_cudnn_did_not_load_is_the_missing_library() -> None:
+    found = _causes(_NOT_LOADED + _DNN)
+    assert found["cuda-libs-missing"] == "error"
+    assert "gpu-library-init-failed" not in found and "cudnn-version-mismatch" not in found
+
+
+def test_other_dnn_words_are_not_read_so() -> None:
+    for text in (
+        "The DNN library is loaded from /usr/lib/x86_64-linux-gnu\n",
+        "opencv: DNN module not found, skipping the face detector\n",
+    ):
+        found = _causes(text)
+        assert "cudnn-version-mismatch" not in found and "gpu-library-init-failed" not in found
+
+
+# --- a hosted image's TensorFlow replaced ---------------------------------------------------
+
+_COLAB_FRAME = (
+    "Traceback (most recent call last):\n"
+    '  File "/content/models/research/object_detection/model_main_tf2.py", line 113, in '
+    "<module>\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("install", "what"),
+    [
+        pytest.param(
+            "Successfully installed keras-2.6.0 tensorflow-2.6.0 tensorflow-estimator-2.6.0\n",
+            "tensorflow==2.6.0",
+            id="pip-list",
+        ),
+        pytest.param("!pip install tf-nightly\n", "tf-nightly", id="kernel-install"),
+    ],
+)
+def test_a_gpu_failure_after_installing_tensorflow_on_colab_is_the_replaced_image(
+    install: str, what: str
+) -> None:
+    text = install + _COLAB_FRAME + _REFUSED
+    report = explained(text)
+    top = top_error(report)
+    assert top.cause == "hosted-tf-replaced"
+    fix = fix_text(top)
+    assert what in fix and "Disconnect and delete runtime" in fix
+    assert "tf.sysconfig.get_build_info()" in fix
+    # What failed stays, second: its fix would install cuDNN on the image.
+    assert _causes(text)["cudnn-version-mismatch"] == "warning"
+
+
+def test_kaggle_paths_name_kaggles_session() -> None:
+    text = (
+        "Successfully installed tensorflow-2.12.0\n"
+        '  File "/kaggle/working/train.py", line 40, in <module>\n'
+        "tensorflow.python.framework.errors_impl.UnknownError: Failed to get convolution "
+        "algorithm. This is probably because cuDNN failed to initialize\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "hosted-tf-replaced"
+    assert "Kaggle" in top.summary and "start a new one" in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # The install on a machine of the user's own: no hosted image to replace.
+        pytest.param(
+            "Successfully installed tensorflow-2.6.0\n"
+            '  File "/home/me/train.py", line 3, in <module>\n' + _REFUSED,
+            id="own-machine",
+        ),
+        # Colab's paths and the GPU failure, no TensorFlow installed in the log.
+        pytest.param(_COLAB_FRAME + _REFUSED, id="nothing-installed"),
+        # A companion installed, not TensorFlow.
+        pytest.param(
+            "Successfully installed tensorflow-addons-0.19.0 tensorflow-hub-0.12.0\n"
+            + _COLAB_FRAME
+            + _REFUSED,
+            id="companion-only",
+        ),
+        # TensorFlow installed on Colab and nothing of the GPU failing.
+        pytest.param(
+            "Successfully installed tensorflow-2.6.0\n" + _COLAB_FRAME + "ValueError: bad shape\n",
+            id="no-gpu-failure",
+        ),
+    ],
+)
+def test_near_misses_are_not_a_replaced_image(text: str) -> None:
+    assert "hosted-tf-replaced" not in _causes(text)
