@@ -159,3 +159,45 @@ def test_kaggle_paths_name_kaggles_session() -> None:
 )
 def test_near_misses_are_not_a_replaced_image(text: str) -> None:
     assert "hosted-tf-replaced" not in _causes(text)
+
+
+# --- libcuda.so.1 missing: the driver, or a container started without the GPU -------------
+
+_LIBCUDA = "ImportError: libcuda.so.1: cannot open shared object file: No such file or directory\n"
+
+
+def test_libcuda_missing_alone_names_the_container_as_the_other_candidate() -> None:
+    report = explained(_LIBCUDA)
+    found = {f.cause: f for f in report.findings}
+    assert found["driver-libraries-missing"].severity.value == "error"
+    other = found["container-no-gpu"]
+    assert other.severity.value == "warning" and other.summary.startswith("Or:")
+    fix = fix_text(other)
+    assert "ls /.dockerenv" in fix and "--gpus all" in fix
+
+
+def test_libcuda_missing_in_a_container_shown_is_the_container_alone() -> None:
+    text = "$ docker run -it tensorflow/tensorflow:1.15.5-gpu python train.py\n" + _LIBCUDA
+    found = _causes(text)
+    assert found.get("container-no-gpu") == "error" and "driver-libraries-missing" not in found
+
+
+@pytest.mark.parametrize(
+    "shown",
+    [
+        # TensorFlow read the running kernel module's version: a driver half installed.
+        pytest.param(
+            "I tensorflow/stream_executor/cuda/cuda_diagnostics.cc:200] kernel reported "
+            "version is: 470.82.1\n",
+            id="kernel-module",
+        ),
+        pytest.param("export LD_LIBRARY_PATH=/usr/lib/wsl/lib\n", id="wsl"),
+    ],
+)
+def test_libcuda_missing_where_the_log_shows_the_host_is_not_the_container(shown: str) -> None:
+    assert "container-no-gpu" not in _causes(shown + _LIBCUDA)
+
+
+def test_another_library_not_found_is_not_the_container() -> None:
+    text = "ImportError: libcudart.so.10.0: cannot open shared object file: No such file\n"
+    assert "container-no-gpu" not in _causes(text)

@@ -4426,6 +4426,7 @@ def explain(
         _other_library_candidate(findings, by_cause, machine, revealed),
         _custom_op_unresolved(findings, by_cause),
         _hosted_tf_replaced(evidence, revealed, by_cause),
+        _container_candidate(findings, by_cause, machine, revealed),
         # A listing or a nightly's install read over several lines: after the signatures,
         # whose lines (pip's leftover with its directory) say more.
         *tensorboard_findings(
@@ -5187,6 +5188,49 @@ def _unrecognised_distribution(
         "distribution name the Transformers release does not look for, so it treats "
         "TensorFlow as absent.",
         fix,
+    )
+
+
+def _container_candidate(
+    findings: Mapping[str, Finding],
+    by_cause: Mapping[str, Sequence[Hits]],
+    m: Machine,
+    r: Revealed,
+) -> Optional[Finding]:
+    """libcuda.so.1 missing where the log tells no container from a machine of its own: a
+    container started without the GPU is the other candidate (its image carries CUDA, never
+    the driver's library, which the NVIDIA runtime mounts), a warning with what tells the two
+    apart. None where the log or the facts decide: a container shown (the builder's answer
+    then), native Windows, macOS or WSL, the driver's kernel module or nvidia-smi's GPU."""
+    missing = findings.get(f"explain.{causes.gpu.DRIVER_LIBRARIES_MISSING}")
+    hits = [
+        h
+        for h in by_cause.get(causes.gpu.DRIVER_LIBRARIES_MISSING, ())
+        if h.signature.id == "import-needs-libcuda"
+    ]
+    if (
+        missing is None
+        or not hits
+        or missing.severity.rank < Severity.WARNING.rank
+        or m.facts.platform is not None
+        or m.container is not None
+        or m.os not in (None, "linux")
+        or r.wsl
+        or r.kernel_module
+        or r.smi_gpu
+    ):
+        return None
+    fix = causes.container.container_gpu_fix(m)
+    return causes.finding(
+        f"explain.{causes.container.CONTAINER_NO_GPU}",
+        Severity.WARNING,
+        causes.container.CONTAINER_NO_GPU,
+        "Or: a container started without the GPU (the other candidate)",
+        _cite(hits) + "\nlibcuda.so.1 comes with the NVIDIA driver: a machine without the "
+        "driver and a container started without the NVIDIA runtime both lack it, and the log "
+        "shows neither. Inside a container /.dockerenv (Docker) or /run/.containerenv (Podman) "
+        "exists: then this is the cause; else the driver is (the finding above).",
+        Fix(fix.text, ("ls /.dockerenv /run/.containerenv", *fix.commands)),
     )
 
 
