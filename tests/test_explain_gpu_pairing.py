@@ -201,3 +201,42 @@ def test_libcuda_missing_where_the_log_shows_the_host_is_not_the_container(shown
 def test_another_library_not_found_is_not_the_container() -> None:
     text = "ImportError: libcudart.so.10.0: cannot open shared object file: No such file\n"
     assert "container-no-gpu" not in _causes(text)
+
+
+# --- the issue form's GPU model and CUDA release --------------------------------------------
+
+
+def _form(tf: str, cuda: str, gpu: str) -> str:
+    return (
+        "**System information**\n"
+        f"- TensorFlow version (use command below): {tf}\n"
+        "- Python version: 3.6.8\n"
+        f"- CUDA/cuDNN version: {cuda}\n"
+        f"- GPU model and memory: {gpu}\n"
+        "tensorflow.python.framework.errors_impl.InternalError: Blas GEMM launch failed : "
+        "a.shape=(2, 2), b.shape=(2, 2), m=2, n=2, k=2\n"
+    )
+
+
+def test_a_gpu_newer_than_the_cuda_the_form_states_is_the_cuda_release() -> None:
+    top = top_error(explained(_form("1.12.0", "CUDA 9.0, cudnn 7.4.2", "GeForce RTX 2080 Ti 11GB")))
+    assert top.cause == "cuda-release-predates-gpu"
+    fix = fix_text(top)
+    assert "The issue's form states CUDA 9.0" in fix and "CUDA 10.0 is the first" in fix
+
+
+@pytest.mark.parametrize(
+    ("tf", "cuda", "gpu"),
+    [
+        # A CUDA that knows the GPU.
+        pytest.param("1.12.0", "CUDA 10.0, cudnn 7.4", "GeForce RTX 2080 Ti", id="cuda-knows-it"),
+        # The build's own CUDA is known (the matrix's, for 2.15): the toolkit stated is not
+        # what the wheel runs with.
+        pytest.param("2.15.0", "11.2 / 8.1", "NVIDIA GeForce RTX 4090", id="build-known"),
+        # cuDNN's and CUDA's versions in an order the words do not settle.
+        pytest.param("1.12.0", "7.4 / 9.0", "GeForce RTX 2080 Ti", id="order-unsettled"),
+        pytest.param("1.12.0", "CUDA 9.0", "N/A", id="no-gpu-named"),
+    ],
+)
+def test_a_form_that_does_not_show_an_older_cuda_than_the_gpu(tf: str, cuda: str, gpu: str) -> None:
+    assert "cuda-release-predates-gpu" not in _causes(_form(tf, cuda, gpu))

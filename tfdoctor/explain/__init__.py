@@ -684,6 +684,9 @@ class Revealed(Record):
     build_cuda: Optional[str] = None
     compute_capability: Optional[str] = None
     gpu_name: Optional[str] = None
+    #: The CUDA release the issue's form states (the toolkit the user runs), where the log's
+    #: libraries do not say the build's.
+    stated_cuda: Optional[str] = None
     driver_version: Optional[str] = None
     #: The loaded NVIDIA kernel module's version, as cuda_diagnostics.cc reports it ("kernel
     #: reported version is: 460.91.3"): the module is loaded, whatever libcuda did.
@@ -1119,7 +1122,8 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
             filter(None, map(tflog.cuda_of_soname, evidence.values("toolkit_library"))), None
         ),
         compute_capability=caps[0] if caps else None,
-        gpu_name=evidence.first("gpu_name"),
+        gpu_name=evidence.first("gpu_name") or evidence.stated.gpu,
+        stated_cuda=evidence.stated.cuda,
         driver_version=driver or evidence.first("driver_version"),
         kernel_module=next(
             (e.version for _, e in evidence.logged(tflog.DriverVersion) if e.source == "kernel"),
@@ -1759,7 +1763,13 @@ def _cuda_predates(
     with (the libraries it opened, else the matrix's CUDA for the TensorFlow shown); None
     where the log shows either not, or a CUDA that knows the GPU."""
     build = r.build_cuda or m.build_cuda
-    fix = causes.gpu.cuda_predates_gpu(m, _capability(r, hits), r.gpu_name, build)
+    # A TensorFlow the matrix does not know (or none shown) runs with the CUDA the user
+    # installed where its wheel links one release's libraries (1.x's libcudart.so.9.0): the
+    # form's statement of it, said as such.
+    stated = r.stated_cuda if build is None else None
+    fix = causes.gpu.cuda_predates_gpu(m, _capability(r, hits), r.gpu_name, build or stated)
+    if fix is not None and stated is not None:
+        fix = Fix(f"The issue's form states CUDA {stated}. {fix.text}", fix.commands)
     return (causes.gpu.CUDA_RELEASE_PREDATES_GPU, fix) if fix is not None else None
 
 
