@@ -177,20 +177,20 @@ def _judge(values: dict[str, tuple[str, str]]) -> Stated:
         # "CUDA 9.0, cudnn 7.4.2", "cuda10.0": the first version after the word CUDA. Without
         # the word ("11.2 / 8.1"), the answer's only version, or the first of two where no
         # cuDNN release could be it (a major of 10 or more): "9.0 / 7.0" may be either order.
-        named = _CUDA.search(answer)
+        after_word = _CUDA.search(answer)
         versions = _VERSION.findall(answer)
         bare = versions[0] if versions else None
         if bare is not None and len(versions) > 1 and int(bare.split(".")[0]) < 10:
             bare = None
-        found = named.group(1) if named is not None else bare
-        if found is not None and found.split(".")[0] in _CUDA_MAJORS:
-            cuda = ".".join(found.split(".")[:2])
+        release = after_word.group(1) if after_word is not None else bare
+        if release is not None and release.split(".")[0] in _CUDA_MAJORS:
+            cuda = ".".join(release.split(".")[:2])
             used.append(line)
     if "gpu" in values:
         answer, line = values["gpu"]
-        found = _GPU_MODEL.search(answer)
-        if found is not None:
-            gpu = found.group(0).strip()
+        model = _GPU_MODEL.search(answer)
+        if model is not None:
+            gpu = model.group(0).strip()
             used.append(line)
     return Stated(tf_version, python, os, arch, wsl, tuple(used), os_said, cuda, gpu)
 
