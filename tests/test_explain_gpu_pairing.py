@@ -240,3 +240,50 @@ def test_a_gpu_newer_than_the_cuda_the_form_states_is_the_cuda_release() -> None
 )
 def test_a_form_that_does_not_show_an_older_cuda_than_the_gpu(tf: str, cuda: str, gpu: str) -> None:
     assert "cuda-release-predates-gpu" not in _causes(_form(tf, cuda, gpu))
+
+
+# --- a GPU-only layout refused by a CPU kernel: the op ran on the CPU ------------------------
+
+_FRAME = '  File "/home/me/venv/lib/python3.6/site-packages/tensorflow/python/client/session.py"\n'
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        pytest.param(
+            "tensorflow.python.framework.errors_impl.InvalidArgumentError: Default "
+            "MaxPoolingOp only supports NHWC on device type CPU\n",
+            id="max-pool",
+        ),
+        pytest.param(
+            "UnimplementedError: The Conv2D op currently only supports the NHWC tensor format "
+            "on the CPU. The op was given the format: NCHW [Op:Conv2D]\n",
+            id="conv2d",
+        ),
+    ],
+)
+def test_a_channels_first_op_on_the_cpu_asks_why_no_gpu_was_used(line: str) -> None:
+    report = explained(_FRAME + line)
+    found = [f for f in report.findings if f.summary.startswith("An op in the GPU-only")]
+    assert found and found[0].cause == "cuda-libs-missing"
+    assert found[0].severity.value == "warning"
+    fix = fix_text(found[0])
+    assert "channels_last" in fix and "Could not load dynamic library" in fix
+
+
+def test_a_channels_first_op_beside_a_created_gpu_device_is_not_read_so() -> None:
+    created = (
+        "I tensorflow/core/common_runtime/gpu/gpu_device.cc:1532] Created device "
+        "/job:localhost/replica:0/task:0/device:GPU:0 with 9620 MB memory:  -> device: 0, "
+        "name: NVIDIA GeForce RTX 3080, pci bus id: 0000:01:00.0, compute capability: 8.6\n"
+    )
+    text = (
+        created
+        + "InvalidArgumentError: Default MaxPoolingOp only supports NHWC on device type CPU\n"
+    )
+    assert all(not f.summary.startswith("An op in the GPU-only") for f in explained(text).findings)
+
+
+def test_the_layouts_name_elsewhere_is_not_read_so() -> None:
+    text = "Converting the model to NHWC layout for the CPU backend\n"
+    assert all(not f.summary.startswith("An op in the GPU-only") for f in explained(text).findings)

@@ -5389,6 +5389,13 @@ def _unlisted(
         # GPU: the same question, asked of what the log states around it.
         where, said = evidence.gpu_complaint
         listings = [(where, DeviceListing(0, said, gpus=0))]
+    layout = evidence.hits.get("gpu-layout-on-cpu")
+    on_cpu = not listings and layout is not None and not created
+    if on_cpu and layout is not None:
+        # A CPU kernel refused the layout only GPU kernels take: the op ran on the CPU, as
+        # where TensorFlow lists no GPU (observed, not said).
+        where, said = layout.citations[0]
+        listings = [(where, DeviceListing(0, said, gpus=0))]
     unlisted = unlisted_gpu_finding(
         listings,
         found,
@@ -5398,6 +5405,19 @@ def _unlisted(
         evidence.prompt_near_devices,
         evidence.metal_shown,
     )
+    if unlisted is not None and on_cpu and unlisted.fix is not None:
+        unlisted = dataclasses.replace(
+            unlisted,
+            summary="An op in the GPU-only channels-first layout ran on the CPU",
+            fix=Fix(
+                "A pooling or convolution op in the channels-first layout (NCHW), which only "
+                "TensorFlow's GPU kernels take, ran on the CPU. Code meant for the CPU: build "
+                "the model channels-last (data_format='channels_last', or "
+                "tf.keras.backend.set_image_data_format('channels_last')). Code written for a "
+                f"GPU: TensorFlow did not use one. {unlisted.fix.text}",
+                unlisted.fix.commands,
+            ),
+        )
     if unlisted is not None and inferred:
         unlisted = dataclasses.replace(unlisted, detail=f"{unlisted.detail}\n{inferred}")
     return unlisted
