@@ -287,3 +287,41 @@ def test_a_channels_first_op_beside_a_created_gpu_device_is_not_read_so() -> Non
 def test_the_layouts_name_elsewhere_is_not_read_so() -> None:
     text = "Converting the model to NHWC layout for the CPU backend\n"
     assert all(not f.summary.startswith("An op in the GPU-only") for f in explained(text).findings)
+
+
+# --- Windows' "DLL load failed": the Visual C++ runtime, or a GPU build's CUDA DLLs -----------
+
+_DLL = (
+    '  File "C:\\\\Users\\\\me\\\\Anaconda3\\\\lib\\\\site-packages\\\\tensorflow\\\\python\\\\'
+    'pywrap_tensorflow_internal.py", line 18, in swig_import_helper\n'
+    "ImportError: DLL load failed: The specified module could not be found.\n"
+)
+
+
+def test_dll_load_failed_names_a_gpu_builds_cuda_dlls_as_the_other_candidate() -> None:
+    found = {f.cause: f for f in explained(_DLL).findings}
+    assert found["msvc-runtime-missing"].severity.value == "error"
+    other = found["cuda-libs-missing"]
+    assert other.severity.value == "warning" and other.summary.startswith("Or:")
+    fix = fix_text(other)
+    assert "where cudart64_*.dll cudnn64_*.dll" in fix and "cudnn64_6.dll" in fix
+
+
+@pytest.mark.parametrize(
+    "shown",
+    [
+        # 2.1 and later load CUDA's DLLs when the GPU is first used, not at import.
+        pytest.param("tensorflow 2.10.0\n", id="tf-2.10"),
+        pytest.param("Successfully installed tensorflow-cpu-2.0.0\n", id="cpu-build"),
+    ],
+)
+def test_dll_load_failed_where_no_gpu_build_of_20_or_older_is_possible(shown: str) -> None:
+    assert "cuda-libs-missing" not in _causes(shown + _DLL)
+
+
+def test_dll_initialisation_failure_is_not_a_missing_dll() -> None:
+    text = (
+        "ImportError: DLL load failed: A dynamic link library (DLL) initialization routine "
+        "failed.\n"
+    )
+    assert "cuda-libs-missing" not in _causes(text)

@@ -4437,6 +4437,7 @@ def explain(
         _custom_op_unresolved(findings, by_cause),
         _hosted_tf_replaced(evidence, revealed, by_cause),
         _container_candidate(findings, by_cause, machine, revealed),
+        _gpu_dll_candidate(findings, by_cause, machine, revealed),
         # A listing or a nightly's install read over several lines: after the signatures,
         # whose lines (pip's leftover with its directory) say more.
         *tensorboard_findings(
@@ -5198,6 +5199,46 @@ def _unrecognised_distribution(
         "distribution name the Transformers release does not look for, so it treats "
         "TensorFlow as absent.",
         fix,
+    )
+
+
+def _gpu_dll_candidate(
+    findings: Mapping[str, Finding],
+    by_cause: Mapping[str, Sequence[Hits]],
+    m: Machine,
+    r: Revealed,
+) -> Optional[Finding]:
+    """Windows refusing TensorFlow's own module for a DLL it did not find, where the log does
+    not rule out a GPU build of 2.0 or older: the CUDA and cuDNN DLLs such a build links are
+    the other candidate beside the Visual C++ runtime, a warning with the listing that tells.
+    None for 2.1 and later (they load CUDA when the GPU is first used), a CPU build shown, a
+    CUDA library's own finding, or another package's extension."""
+    missing = findings.get(f"explain.{causes.platform.MSVC_RUNTIME_MISSING}")
+    hits = [
+        h
+        for h in by_cause.get(causes.platform.MSVC_RUNTIME_MISSING, ())
+        if h.signature.id == "windows-dll-not-found"
+    ]
+    version = m.tf.version if m.tf is not None else r.tf_version
+    if (
+        missing is None
+        or missing.cause != causes.platform.MSVC_RUNTIME_MISSING
+        or not hits
+        or (version is not None and version_key(version)[:2] >= (2, 1))
+        or m.cpu_only_distribution
+        or f"explain.{causes.gpu.CUDA_LIBS_MISSING}" in findings
+    ):
+        return None
+    return causes.finding(
+        f"explain.{causes.gpu.CUDA_LIBS_MISSING}",
+        Severity.WARNING,
+        causes.gpu.CUDA_LIBS_MISSING,
+        "Or: a CUDA or cuDNN DLL a GPU build of TensorFlow 2.0 or older links (the other "
+        "candidate)",
+        _cite(hits) + "\nWindows names no DLL: the Visual C++ runtime (the finding above) and, "
+        "for a GPU build of 2.0 or older, the CUDA and cuDNN DLLs of its release are refused "
+        "in the same words. Whether they are on PATH tells the two apart.",
+        causes.gpu.windows_gpu_dlls_fix(),
     )
 
 
