@@ -325,3 +325,45 @@ def test_dll_initialisation_failure_is_not_a_missing_dll() -> None:
         "failed.\n"
     )
     assert "cuda-libs-missing" not in _causes(text)
+
+
+# --- the kernel module and libcuda of different branches ------------------------------------
+
+
+def _dso(kernel: str, dso: str) -> str:
+    return (
+        "E tensorflow/stream_executor/cuda/cuda_diagnostics.cc:313] kernel version "
+        f"{kernel} does not match DSO version {dso} -- cannot find working devices in this "
+        "configuration\n"
+    )
+
+
+def test_a_newer_libcuda_in_a_container_is_a_host_driver_too_old_for_the_image() -> None:
+    # TensorFlow's CUDA diagnostics print the host name: a container's default one.
+    text = "I tensorflow/stream_executor/cuda/cuda_diagnostics.cc:163] hostname: 6b9e3874a772\n"
+    text += _dso("470.161.3", "515.65.1")
+    top = top_error(explained(text))
+    assert top.cause == "driver-too-old"
+    fix = fix_text(top)
+    assert "/usr/local/cuda/compat" in fix and "515 or newer" in fix
+    assert "driver-version-mismatch" not in _causes(text)
+
+
+def test_a_newer_libcuda_without_a_container_shown_names_both_readings() -> None:
+    found = _causes(_dso("470.161.3", "515.65.1"))
+    assert found["driver-version-mismatch"] == "error"
+    assert found["driver-too-old"] == "warning"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # The module newer than the library: no image's copy is newer than its host.
+        pytest.param(_dso("525.60.13", "470.161.3"), id="module-newer"),
+        # NVML names no versions.
+        pytest.param("Failed to initialize NVML: Driver/library version mismatch\n", id="nvml"),
+    ],
+)
+def test_other_mismatches_keep_the_reload(text: str) -> None:
+    found = _causes(text)
+    assert found["driver-version-mismatch"] == "error" and "driver-too-old" not in found

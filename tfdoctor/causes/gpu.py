@@ -1451,6 +1451,27 @@ def driver_mismatch_fix() -> Fix:
     )
 
 
+def container_libcuda_newer_fix(kernel: str, dso: str) -> Fix:
+    """A container's own libcuda (the image's CUDA forward-compatibility package, or a driver
+    library installed into the image) newer than the host's kernel module: the host's driver
+    runs the image's CUDA only from a newer branch, so an image of a CUDA it runs, or a host
+    driver of the library's branch."""
+    return Fix(
+        f"The libcuda the process loaded is {dso}, newer than the host's kernel module "
+        f"{kernel}: inside a container that is the image's own copy (CUDA's forward-"
+        "compatibility package under /usr/local/cuda/compat, or a driver library installed into "
+        "the image), which runs only on data-center GPUs and a supported host branch. Use an "
+        f"image whose CUDA the host's driver {kernel} runs (the minimum driver of each CUDA "
+        f"release is in NVIDIA's table), or upgrade the host's driver to {dso} or newer; do "
+        "not install driver libraries into the image (the NVIDIA runtime mounts the host's).",
+        (
+            "cat /proc/driver/nvidia/version",
+            "ls -l /usr/local/cuda/compat 2>/dev/null",
+            "ldconfig -p | grep libcuda",
+        ),
+    )
+
+
 def libcuda_beside_module_fix(version: str) -> Fix:
     """The NVIDIA kernel module ``version`` is loaded, and libcuda is not where the loader
     looks: the driver's user-space libraries of that version, or their directory made known."""

@@ -2027,6 +2027,82 @@ def _gpu_library_init(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
     )
 
 
+#: cuda_diagnostics.cc's verdict, with the kernel module's and the loaded libcuda's versions.
+_KERNEL_DSO = re.compile(
+    r"kernel version (?P<kernel>\d+)[\d.]* does not match DSO version (?P<dso>\d+)"
+)
+
+
+def _kernel_dso(hits: Sequence[Hits]) -> Optional[tuple[str, str]]:
+    """The kernel module's and libcuda's driver branches TensorFlow compared, where the
+    line is among ``hits``."""
+    for hit in hits:
+        for _, line in hit.citations:
+            found = _KERNEL_DSO.search(line)
+            if found is not None:
+                return found.group("kernel"), found.group("dso")
+    return None
+
+
+def _libcuda_newer(hits: Sequence[Hits]) -> Optional[tuple[str, str]]:
+    """The two branches where the loaded libcuda's is the newer (a container's own copy can
+    be so; an upgrade whose module is not reloaded is too)."""
+    pair = _kernel_dso(hits)
+    return pair if pair is not None and int(pair[1]) > int(pair[0]) else None
+
+
+def _in_container(m: Machine, r: Revealed) -> bool:
+    """The log (or the facts) show a container: its tool's run, a CUDA image, its host name."""
+    return bool(
+        m.container
+        or r.cuda_image
+        or r.docker_run_without_gpu
+        or r.container_hostname
+        or r.container_tool
+    )
+
+
+def _driver_mismatch(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    """The kernel module and libcuda of different versions: in a container whose libcuda is
+    the newer, the image's own copy over an older host driver (too old for the image's CUDA);
+    elsewhere a driver upgraded without reloading its module."""
+    newer = _libcuda_newer(hits)
+    if newer is not None and _in_container(m, r):
+        return causes.gpu.DRIVER_TOO_OLD, causes.gpu.container_libcuda_newer_fix(*newer)
+    return causes.gpu.DRIVER_VERSION_MISMATCH, causes.gpu.driver_mismatch_fix()
+
+
+def _container_libcuda_candidate(
+    findings: Mapping[str, Finding],
+    by_cause: Mapping[str, Sequence[Hits]],
+) -> Optional[Finding]:
+    """A libcuda newer than the kernel module where the log shows no container: the image's
+    own copy over an older host driver is the other candidate beside an upgrade whose module
+    was not reloaded, a warning (a reboot does not help it)."""
+    mismatch = findings.get(f"explain.{causes.gpu.DRIVER_VERSION_MISMATCH}")
+    hits = by_cause.get(causes.gpu.DRIVER_VERSION_MISMATCH, ())
+    newer = _libcuda_newer(hits)
+    if (
+        mismatch is None
+        or mismatch.cause != causes.gpu.DRIVER_VERSION_MISMATCH
+        or newer is None
+        or f"explain.{causes.gpu.DRIVER_TOO_OLD}" in findings
+    ):
+        return None
+    kernel, dso = newer
+    return causes.finding(
+        f"explain.{causes.gpu.DRIVER_TOO_OLD}",
+        Severity.WARNING,
+        causes.gpu.DRIVER_TOO_OLD,
+        "Or: a container's own libcuda newer than the host's driver (the other candidate)",
+        _cite(hits) + f"\nThe loaded libcuda ({dso}) is newer than the kernel module "
+        f"({kernel}). Outside a container that is a driver upgraded without reloading its "
+        "module (the finding above); inside one, the image's own libcuda over an older host "
+        "driver, which a reboot does not change. /.dockerenv tells the two apart.",
+        causes.gpu.container_libcuda_newer_fix(kernel, dso),
+    )
+
+
 #: The signatures of a stream executor without its cuDNN plugin (cudnn_rnn_ops.cc's "Fail to
 #: find the dnn implementation"), as opposed to a plugin whose handle failed.
 _NO_DNN_PLUGIN = frozenset({"dnn-implementation-missing", "dnn-support-not-created"})
@@ -3607,7 +3683,6 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.gpu.CUINIT_UNKNOWN_ERROR: lambda m: causes.gpu.cuinit_unknown_fix(),
     causes.gpu.CUDA_VISIBLE_DEVICES_HIDDEN: causes.gpu.no_device_fix,
     causes.gpu.LIBCUDA_STUB: causes.gpu.libcuda_stub_fix,
-    causes.gpu.DRIVER_VERSION_MISMATCH: lambda m: causes.gpu.driver_mismatch_fix(),
     causes.xla.PTXAS_TOO_NEW: causes.xla.ptxas_fix,
     causes.xla.LIBDEVICE_MISSING: causes.xla.libdevice_fix,
     causes.xla.PTXAS_MISSING: causes.xla.ptxas_install_fix,
@@ -3772,6 +3847,7 @@ BUILDERS: dict[str, Builder] = {
     ),
     causes.platform.NATIVE_ADDON_BUILD_TOOLS_MISSING: _addon_tools,
     causes.runtime.GPU_LIBRARY_INIT_FAILED: _gpu_library_init,
+    causes.gpu.DRIVER_VERSION_MISMATCH: _driver_mismatch,
     causes.xla.PTXAS_TOO_OLD: _ptxas_old,
     causes.software.COMPANION_MISMATCH: _companion,
     causes.software.CUSTOM_OP_BUILD_MISMATCH: _custom_op,
@@ -4438,6 +4514,7 @@ def explain(
         _hosted_tf_replaced(evidence, revealed, by_cause),
         _container_candidate(findings, by_cause, machine, revealed),
         _gpu_dll_candidate(findings, by_cause, machine, revealed),
+        _container_libcuda_candidate(findings, by_cause),
         # A listing or a nightly's install read over several lines: after the signatures,
         # whose lines (pip's leftover with its directory) say more.
         *tensorboard_findings(
