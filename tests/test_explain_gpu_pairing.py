@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tests.explaining import explained, fix_text, top_error
+from tfdoctor.matrix import load_matrix
 
 _DNN = (
     "W tensorflow/core/framework/op_kernel.cc:1733] OP_REQUIRES failed at conv_ops.cc:1120 : "
@@ -367,3 +368,31 @@ def test_a_newer_libcuda_without_a_container_shown_names_both_readings() -> None
 def test_other_mismatches_keep_the_reload(text: str) -> None:
     found = _causes(text)
     assert found["driver-version-mismatch"] == "error" and "driver-too-old" not in found
+
+
+# --- a cuDNN handle's failure with the driver's version: what that driver runs --------------
+
+_HANDLE_DRIVER = (
+    "E tensorflow/stream_executor/cuda/cuda_dnn.cc:353] Could not create cudnn handle: "
+    "CUDNN_STATUS_NOT_INITIALIZED\n"
+    "E tensorflow/stream_executor/cuda/cuda_dnn.cc:361] Possibly insufficient driver version: "
+    "390.87.0\n"
+)
+
+
+def test_the_drivers_version_says_which_cuda_it_runs_where_the_builds_is_unknown() -> None:
+    top = top_error(explained(_HANDLE_DRIVER, matrix=load_matrix()))
+    assert top.cause == "gpu-library-init-failed"
+    fix = fix_text(top)
+    assert "runs CUDA 9.1 and older (CUDA 9.2 needs 396.26 or newer" in fix
+
+
+def test_a_known_builds_floor_ranks_the_driver_instead() -> None:
+    text = (
+        "tensorflow 2.3.0\n"
+        '  File "/usr/lib/python3/dist-packages/tensorflow/python/eager/execute.py", line 59\n'
+        + _HANDLE_DRIVER
+    )
+    fix = fix_text(top_error(explained(text, matrix=load_matrix())))
+    assert "runs CUDA" not in fix
+    assert fix.index("NVIDIA driver is older") < fix.index("memory was already taken")

@@ -2023,8 +2023,31 @@ def _gpu_library_init(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
             m, ("version", "memory"), shown
         )
     return causes.runtime.GPU_LIBRARY_INIT_FAILED, causes.runtime.gpu_library_init_fix(
-        m, (*order, "memory"), shown
+        m, (*order, "memory"), shown, "" if floor else _driver_runs(m, r.driver_version)
     )
+
+
+def _driver_runs(m: Machine, driver: Optional[str]) -> str:
+    """What the matrix's table of minimum drivers says driver ``driver`` runs: the newest CUDA
+    release whose floor it meets, and the next one's floor ('' where the table cannot say)."""
+    if not driver or m.matrix is None:
+        return ""
+    windows = m.os == "windows"
+    have = version_key(driver)
+    ran: Optional[str] = None
+    for toolkit in m.matrix.cuda_toolkits:  # oldest first
+        floor = toolkit.min_driver_windows if windows else toolkit.min_driver_linux
+        if floor is None:
+            continue
+        if have < version_key(floor):
+            older = f"CUDA {ran} and older" if ran else "no CUDA release the table lists"
+            return (
+                f"the log's driver, {driver}, runs {older} (CUDA {toolkit.cuda} needs {floor} "
+                "or newer, by NVIDIA's table of minimum drivers): a build for that CUDA or a "
+                "later one needs a newer driver"
+            )
+        ran = toolkit.cuda
+    return ""
 
 
 #: cuda_diagnostics.cc's verdict, with the kernel module's and the loaded libcuda's versions.
