@@ -396,3 +396,18 @@ def test_a_known_builds_floor_ranks_the_driver_instead() -> None:
     fix = fix_text(top_error(explained(text, matrix=load_matrix())))
     assert "runs CUDA" not in fix
     assert fix.index("NVIDIA driver is older") < fix.index("memory was already taken")
+
+
+def test_cudas_start_up_probe_on_a_runtime_without_a_gpu_is_no_replaced_image() -> None:
+    # TensorFlow installed on Colab's CPU runtime: its look for CUDA at start is a note there.
+    text = (
+        "Successfully installed tensorflow-2.12.0\n"
+        + _COLAB_FRAME
+        + "W tensorflow/compiler/xla/stream_executor/platform/default/dso_loader.cc:64] Could "
+        "not load dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open "
+        "shared object file: No such file or directory\n"
+        "I tensorflow/compiler/xla/stream_executor/cuda/cudart_stub.cc:29] Ignore above cudart "
+        "dlerror if you do not have a GPU set up on your machine.\n"
+    )
+    found = _causes(text)
+    assert "hosted-tf-replaced" not in found

@@ -197,7 +197,7 @@ def _judge(values: dict[str, tuple[str, str]]) -> Stated:
 
 #: A CUDA release in a form's answer (``CUDA 9.0``, ``cuda10.1``, ``CUDA: 11.2``).
 _CUDA = re.compile(r"(?i)\bcuda\s*:?\s*v?(\d{1,2}\.\d)(?![\d])")
-#: CUDA's majors TensorFlow's builds used (7.5 to 12): another number is not a CUDA release.
+#: CUDA's majors (7 to 13): another number (a cuDNN release, a driver) is not a CUDA release.
 _CUDA_MAJORS = frozenset({"7", "8", "9", "10", "11", "12", "13"})
 #: An NVIDIA GPU model in a form's answer, without the memory size that follows it.
 _GPU_MODEL = re.compile(

@@ -4534,7 +4534,7 @@ def explain(
         _model_garden_official(evidence),
         _other_library_candidate(findings, by_cause, machine, revealed),
         _custom_op_unresolved(findings, by_cause),
-        _hosted_tf_replaced(evidence, revealed, by_cause),
+        _hosted_tf_replaced(evidence, revealed, by_cause, findings),
         _container_candidate(findings, by_cause, machine, revealed),
         _gpu_dll_candidate(findings, by_cause, machine, revealed),
         _container_libcuda_candidate(findings, by_cause),
@@ -5413,13 +5413,23 @@ def _tf_installed_in_log(evidence: Evidence) -> Optional[tuple[str, Optional[str
 
 
 def _hosted_tf_replaced(
-    evidence: Evidence, revealed: Revealed, by_cause: dict[str, list[Hits]]
+    evidence: Evidence,
+    revealed: Revealed,
+    by_cause: dict[str, list[Hits]],
+    findings: Mapping[str, Finding],
 ) -> Optional[Finding]:
     """A GPU library failure on a hosted notebook (its own paths shown) after the log installs
     a TensorFlow there: the image's CUDA and cuDNN are built for the image's TensorFlow, so
     the install is why (Colab's runtime FAQ). The GPU finding stays: it says what failed."""
     image = hosted_data().image(revealed.notebook) if revealed.notebook else None
-    hits = [h for c in _IMAGE_PAIRING_CAUSES for h in by_cause.get(c, ())]
+    # A GPU failure the log's reading holds for an error (not CUDA's start-up probe on a
+    # runtime that shows no GPU, a warning at most).
+    failed = {
+        x.cause
+        for x in findings.values()
+        if x.cause in _IMAGE_PAIRING_CAUSES and x.severity.rank >= Severity.ERROR.rank
+    }
+    hits = [h for c in _IMAGE_PAIRING_CAUSES if c in failed for h in by_cause.get(c, ())]
     installed = _tf_installed_in_log(evidence) if image is not None and hits else None
     if image is None or installed is None:
         return None
