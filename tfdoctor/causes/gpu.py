@@ -591,6 +591,26 @@ def shown_cudnn_shadow_fix(
     )
 
 
+def windows_gpu_dlls_fix() -> Fix:
+    """The CUDA and cuDNN DLLs a GPU build of TensorFlow up to 2.0 links at import: the
+    release's own on PATH (2.1 and later load them when the GPU is first used)."""
+    # The pairs are the tested build configurations of tensorflow_gpu on Windows
+    # (https://www.tensorflow.org/install/source_windows#gpu): 1.0-1.2 CUDA 8 and cuDNN 5.1,
+    # 1.3-1.4 CUDA 8 and cuDNN 6, 1.5-1.12 CUDA 9 and cuDNN 7, 1.13-2.0 CUDA 10 and cuDNN 7.
+    return Fix(
+        "A GPU build of TensorFlow 2.0 or older (tensorflow-gpu) links the CUDA runtime and "
+        "cuDNN DLLs of the release it was built with (1.13 to 2.0: cudart64_100.dll and "
+        "cudnn64_7.dll; 1.5 to 1.12: cudart64_90.dll and cudnn64_7.dll; 1.3 and 1.4: "
+        "cudart64_80.dll and cudnn64_6.dll; 1.0 to 1.2: cudart64_80.dll and cudnn64_5.dll), "
+        "and Windows refuses TensorFlow's own module when one is not on PATH: a CUDA or cuDNN "
+        "of another release has other file names. `where` lists those on PATH; install the "
+        "CUDA and cuDNN of the release's tested configuration (`tfdoctor matrix`, TensorFlow's "
+        "tested build configurations for Windows) and put their bin directories on PATH, or "
+        "install the CPU build (tensorflow) of the same release.",
+        ("where cudart64_*.dll cudnn64_*.dll",),
+    )
+
+
 def unfound_library_fix(
     m: Machine, missing: tuple[str, ...], shown: str, conda: bool, major: Optional[str] = None
 ) -> Fix:
@@ -1428,6 +1448,27 @@ def driver_mismatch_fix() -> Fix:
         "The driver was upgraded while the old kernel module stayed loaded: reboot (or unload "
         "and reload the nvidia modules) so both are the same version.",
         ("sudo reboot",),
+    )
+
+
+def container_libcuda_newer_fix(kernel: str, dso: str) -> Fix:
+    """A container's own libcuda (the image's CUDA forward-compatibility package, or a driver
+    library installed into the image) newer than the host's kernel module: the host's driver
+    runs the image's CUDA only from a newer branch, so an image of a CUDA it runs, or a host
+    driver of the library's branch."""
+    return Fix(
+        f"The libcuda the process loaded is {dso}, newer than the host's kernel module "
+        f"{kernel}: inside a container that is the image's own copy (CUDA's forward-"
+        "compatibility package under /usr/local/cuda/compat, or a driver library installed into "
+        "the image), which runs only on data-center GPUs and a supported host branch. Use an "
+        f"image whose CUDA the host's driver {kernel} runs (the minimum driver of each CUDA "
+        f"release is in NVIDIA's table), or upgrade the host's driver to {dso} or newer; do "
+        "not install driver libraries into the image (the NVIDIA runtime mounts the host's).",
+        (
+            "cat /proc/driver/nvidia/version",
+            "ls -l /usr/local/cuda/compat 2>/dev/null",
+            "ldconfig -p | grep libcuda",
+        ),
     )
 
 

@@ -152,6 +152,32 @@ def back_to_image_fix(m: Machine, image: HostedImage, shipped: ImageRelease) -> 
     )
 
 
+def installed_over_image_fix(image: HostedImage, dist: str, version: Optional[str]) -> Fix:
+    """A TensorFlow the notebook installed over the image's own: a fresh runtime brings the
+    image's TensorFlow back with the CUDA and cuDNN built for it; the code is fitted to that
+    TensorFlow (or to a runtime version that ships the release it needs), not the reverse."""
+    what = f"{dist}=={version}" if version else dist
+    # Only a new VM brings the image's packages back: a restart keeps what pip installed.
+    fresh = (
+        "Runtime > Disconnect and delete runtime (Restart session keeps what pip installed)"
+        if image.name == "colab"
+        else "stop the session and start a new one (restarting the kernel keeps what pip installed)"
+    )
+    return Fix(
+        f"The notebook installed {what} over the TensorFlow {image.title} ships, and the "
+        "image's CUDA and cuDNN are built for its own release, not for this one. Remove the "
+        f"line that installs {dist} (or the package that pins it: use its release that "
+        f"supports the image's TensorFlow), then start a fresh runtime: {fresh}. "
+        f"Code that needs another TensorFlow: choose the runtime version that ships it "
+        f"({image.change_runtime}). The commands show what the runtime has after the reset.",
+        (
+            'python -c "import tensorflow as tf; print(tf.__version__, '
+            "tf.sysconfig.get_build_info().get('cudnn_version'))\"",
+            "pip list 2>/dev/null | grep -i -E '^(tensorflow|tf-nightly|nvidia-cudnn)'",
+        ),
+    )
+
+
 def tensorflow_tpu_fix(m: Machine, version: Optional[str]) -> Fix:
     """Install the TPU build of this TensorFlow release, with libtpu from Google's index."""
     spec = f"tensorflow-tpu=={version}" if version else "tensorflow-tpu"

@@ -510,15 +510,21 @@ _CANDIDATE_COMMANDS = {
 
 
 def gpu_library_init_fix(
-    m: Machine, order: Sequence[str] = ("memory",), shown: Sequence[str] = ()
+    m: Machine,
+    order: Sequence[str] = ("memory",),
+    shown: Sequence[str] = (),
+    driver_runs: str = "",
 ) -> Fix:
     """The candidates for a cuDNN/cuBLAS handle that fails to start, those in ``order`` first
     (the most likely), each with what tells it apart and its fix: the error text alone does
-    not say which one it is. ``shown``: the evidence that put a candidate first."""
+    not say which one it is. ``shown``: the evidence that put a candidate first;
+    ``driver_runs``: what the log's driver runs, where the build's CUDA is not known."""
     ranked = [*order, *(k for k in GPU_LIBRARY_INIT_CANDIDATES if k not in order)]
     steps = []
     for number, key in enumerate(ranked, 1):
         what, tell, fix = GPU_LIBRARY_INIT_CANDIDATES[key]
+        if key == "driver" and driver_runs:
+            tell = f"{driver_runs}; {tell}"
         steps.append(f"{number}. {what}: {tell}; if so, {fix}.")
     commands = tuple(dict.fromkeys(c for key in ranked for c in _CANDIDATE_COMMANDS[key]))
     why = (

@@ -38,6 +38,10 @@ class Stated(Record):
     lines: tuple[str, ...] = ()
     #: The answer the system was read from.
     os_said: str = ""
+    #: The CUDA release the form names (``- CUDA/cuDNN version: CUDA 9.0, cudnn 7.4.2``).
+    cuda: Optional[str] = None
+    #: The GPU model the form names (``- GPU model and memory: GeForce RTX 2080 Ti``).
+    gpu: Optional[str] = None
 
     def platform(self) -> Optional[str]:
         """The wheel platform key the statement names (``macos-x86_64``), or None where it
@@ -56,6 +60,8 @@ _LABELS = (
     (re.compile(r"(?i)^tensorflow\s+version\b|^tf\s+version\b"), "tf_version"),
     (re.compile(r"(?i)^python\s+version\b"), "python"),
     (re.compile(r"(?i)^os\s+platform(?:\s+and\s+distribution)?\b|^operating\s+system\b"), "os"),
+    (re.compile(r"(?i)^cuda(?:\s*/\s*cudnn)?\s+version\b"), "cuda"),
+    (re.compile(r"(?i)^gpu\s+model\b"), "gpu"),
 )
 #: ``### Label`` (a form's heading, the answer on the next non-empty line) or ``- Label: answer``
 #: / ``**Label**: answer`` (a template's item).
@@ -165,7 +171,39 @@ def _judge(values: dict[str, tuple[str, str]]) -> Stated:
         if os is not None:
             used.append(line)
             os_said = answer
-    return Stated(tf_version, python, os, arch, wsl, tuple(used), os_said)
+    cuda = gpu = None
+    if "cuda" in values:
+        answer, line = values["cuda"]
+        # "CUDA 9.0, cudnn 7.4.2", "cuda10.0": the first version after the word CUDA. Without
+        # the word ("11.2 / 8.1"), the answer's only version, or the first of two where no
+        # cuDNN release could be it (a major of 10 or more): "9.0 / 7.0" may be either order.
+        after_word = _CUDA.search(answer)
+        versions = _VERSION.findall(answer)
+        bare = versions[0] if versions else None
+        if bare is not None and len(versions) > 1 and int(bare.split(".")[0]) < 10:
+            bare = None
+        release = after_word.group(1) if after_word is not None else bare
+        if release is not None and release.split(".")[0] in _CUDA_MAJORS:
+            cuda = ".".join(release.split(".")[:2])
+            used.append(line)
+    if "gpu" in values:
+        answer, line = values["gpu"]
+        model = _GPU_MODEL.search(answer)
+        if model is not None:
+            gpu = model.group(0).strip()
+            used.append(line)
+    return Stated(tf_version, python, os, arch, wsl, tuple(used), os_said, cuda, gpu)
+
+
+#: A CUDA release in a form's answer (``CUDA 9.0``, ``cuda10.1``, ``CUDA: 11.2``).
+_CUDA = re.compile(r"(?i)\bcuda\s*:?\s*v?(\d{1,2}\.\d)(?![\d])")
+#: CUDA's majors (7 to 13): another number (a cuDNN release, a driver) is not a CUDA release.
+_CUDA_MAJORS = frozenset({"7", "8", "9", "10", "11", "12", "13"})
+#: An NVIDIA GPU model in a form's answer, without the memory size that follows it.
+_GPU_MODEL = re.compile(
+    r"(?i)(?:nvidia\s+)?(?:geforce|quadro|tesla|titan|rtx|gtx)\b[\w \-]{0,30}?"
+    r"(?=\s*(?:$|[,;(/]|\d+\s*gb|with\b))"
+)
 
 
 #: A sentence saying TensorFlow does not use, find or list the GPU, in a user's words.

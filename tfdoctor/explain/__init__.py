@@ -142,6 +142,7 @@ from tfdoctor.facts import (
     normalize_name,
 )
 from tfdoctor.findings import Finding, Fix, Report, Severity, keep_weightier
+from tfdoctor.hosted import hosted_data
 from tfdoctor.machine import LogHints, Machine
 from tfdoctor.matrix import Matrix, spec_contains, version_key
 from tfdoctor.modules import distribution_of, modules
@@ -689,6 +690,9 @@ class Revealed(Record):
     build_cuda: Optional[str] = None
     compute_capability: Optional[str] = None
     gpu_name: Optional[str] = None
+    #: The CUDA release the issue's form states (the toolkit the user runs), where the log's
+    #: libraries do not say the build's.
+    stated_cuda: Optional[str] = None
     driver_version: Optional[str] = None
     #: The loaded NVIDIA kernel module's version, as cuda_diagnostics.cc reports it ("kernel
     #: reported version is: 460.91.3"): the module is loaded, whatever libcuda did.
@@ -1126,7 +1130,8 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
             filter(None, map(tflog.cuda_of_soname, evidence.values("toolkit_library"))), None
         ),
         compute_capability=caps[0] if caps else None,
-        gpu_name=evidence.first("gpu_name"),
+        gpu_name=evidence.first("gpu_name") or evidence.stated.gpu,
+        stated_cuda=evidence.stated.cuda,
         driver_version=driver or evidence.first("driver_version"),
         kernel_module=next(
             (e.version for _, e in evidence.logged(tflog.DriverVersion) if e.source == "kernel"),
@@ -1767,7 +1772,13 @@ def _cuda_predates(
     with (the libraries it opened, else the matrix's CUDA for the TensorFlow shown); None
     where the log shows either not, or a CUDA that knows the GPU."""
     build = r.build_cuda or m.build_cuda
-    fix = causes.gpu.cuda_predates_gpu(m, _capability(r, hits), r.gpu_name, build)
+    # A TensorFlow the matrix does not know (or none shown) runs with the CUDA the user
+    # installed where its wheel links one release's libraries (1.x's libcudart.so.9.0): the
+    # form's statement of it, said as such.
+    stated = r.stated_cuda if build is None else None
+    fix = causes.gpu.cuda_predates_gpu(m, _capability(r, hits), r.gpu_name, build or stated)
+    if fix is not None and stated is not None:
+        fix = Fix(f"The issue's form states CUDA {stated}. {fix.text}", fix.commands)
     return (causes.gpu.CUDA_RELEASE_PREDATES_GPU, fix) if fix is not None else None
 
 
@@ -1848,6 +1859,37 @@ def _libstdcxx(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
 
 #: Signatures of SIGILL in words only macOS's shells (or zsh, macOS's since 10.15) print.
 _MACOS_SIGILL = frozenset({"illegal-instruction-macos", "illegal-hardware-instruction"})
+
+
+def _without(by_cause: dict[str, list[Hits]], cause: str, signature: str) -> None:
+    """``by_cause`` without ``signature``'s hits under ``cause`` (the cause gone if none stay)."""
+    rest = [h for h in by_cause.get(cause, []) if h.signature.id != signature]
+    if rest:
+        by_cause[cause] = rest
+    else:
+        by_cause.pop(cause, None)
+
+
+def _settle_dnn_not_found(by_cause: dict[str, list[Hits]]) -> None:
+    """ "DNN library is not found" read once, by what the log shows around it: the refused
+    cuDNN's own line (the mismatch), a cuDNN handle that failed (that finding's candidates), a
+    library that did not load (that finding), else a cuDNN that loaded and did not start, with
+    the library not found as the second reading."""
+    mismatch = causes.gpu.CUDNN_VERSION_MISMATCH in by_cause
+    handle = any(
+        h.signature.id not in _NO_DNN_PLUGIN
+        for h in by_cause.get(causes.runtime.GPU_LIBRARY_INIT_FAILED, [])
+    )
+    not_loaded = any(
+        h.signature.id != "dnn-library-not-found"
+        for h in by_cause.get(causes.gpu.CUDA_LIBS_MISSING, [])
+    )
+    if mismatch or handle:
+        # The line TensorFlow printed when it refused the cuDNN, or the handle that failed,
+        # says the library loaded: one cause, that line's.
+        _without(by_cause, causes.gpu.CUDA_LIBS_MISSING, "dnn-library-not-found")
+    if mismatch or not_loaded:
+        _without(by_cause, causes.runtime.GPU_LIBRARY_INIT_FAILED, "dnn-support-not-created")
 
 
 def _fold_into_emulator(by_cause: dict[str, list[Hits]]) -> None:
@@ -1980,20 +2022,122 @@ def _gpu_library_init(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
         # another major than the build's does. That is what the finding is about; where the
         # log shows the versions, their own finding already is.
         shown.append(
-            "TensorFlow without any cuDNN to run with, and no cuDNN handle error or "
-            "out-of-memory line before it"
+            "a GPU stream without cuDNN support (a cuDNN that does not load at all keeps the "
+            "GPU from being registered, so one loaded and did not start)"
+            if "dnn-support-not-created" in ids
+            else "TensorFlow without any cuDNN to run with",
         )
+        shown[-1] += ", and no cuDNN handle error or out-of-memory line before it"
         return causes.gpu.CUDNN_VERSION_MISMATCH, causes.runtime.gpu_library_init_fix(
             m, ("version", "memory"), shown
         )
     return causes.runtime.GPU_LIBRARY_INIT_FAILED, causes.runtime.gpu_library_init_fix(
-        m, (*order, "memory"), shown
+        m, (*order, "memory"), shown, "" if floor else _driver_runs(m, r.driver_version)
+    )
+
+
+def _driver_runs(m: Machine, driver: Optional[str]) -> str:
+    """What the matrix's table of minimum drivers says driver ``driver`` runs: the newest CUDA
+    release whose floor it meets, and the next one's floor ('' where the table cannot say)."""
+    if not driver or m.matrix is None:
+        return ""
+    windows = m.os == "windows"
+    have = version_key(driver)
+    ran: Optional[str] = None
+    for toolkit in m.matrix.cuda_toolkits:  # oldest first
+        floor = toolkit.min_driver_windows if windows else toolkit.min_driver_linux
+        if floor is None:
+            continue
+        if have < version_key(floor):
+            older = f"CUDA {ran} and older" if ran else "no CUDA release the table lists"
+            return (
+                f"the log's driver, {driver}, runs {older} (CUDA {toolkit.cuda} needs {floor} "
+                "or newer, by NVIDIA's table of minimum drivers): a build for that CUDA or a "
+                "later one needs a newer driver"
+            )
+        ran = toolkit.cuda
+    return ""
+
+
+#: cuda_diagnostics.cc's verdict, with the kernel module's and the loaded libcuda's versions.
+_KERNEL_DSO = re.compile(
+    r"kernel version (?P<kernel>\d+)[\d.]* does not match DSO version (?P<dso>\d+)"
+)
+
+
+def _kernel_dso(hits: Sequence[Hits]) -> Optional[tuple[str, str]]:
+    """The kernel module's and libcuda's driver branches TensorFlow compared, where the
+    line is among ``hits``."""
+    for hit in hits:
+        for _, line in hit.citations:
+            found = _KERNEL_DSO.search(line)
+            if found is not None:
+                return found.group("kernel"), found.group("dso")
+    return None
+
+
+def _libcuda_newer(hits: Sequence[Hits]) -> Optional[tuple[str, str]]:
+    """The two branches where the loaded libcuda's is the newer (a container's own copy can
+    be so; an upgrade whose module is not reloaded is too)."""
+    pair = _kernel_dso(hits)
+    return pair if pair is not None and int(pair[1]) > int(pair[0]) else None
+
+
+def _in_container(m: Machine, r: Revealed) -> bool:
+    """The log (or the facts) show a container: its tool's run, a CUDA image, its host name."""
+    return bool(
+        m.container
+        or r.cuda_image
+        or r.docker_run_without_gpu
+        or r.container_hostname
+        or r.container_tool
+    )
+
+
+def _driver_mismatch(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    """The kernel module and libcuda of different versions: in a container whose libcuda is
+    the newer, the image's own copy over an older host driver (too old for the image's CUDA);
+    elsewhere a driver upgraded without reloading its module."""
+    newer = _libcuda_newer(hits)
+    if newer is not None and _in_container(m, r):
+        return causes.gpu.DRIVER_TOO_OLD, causes.gpu.container_libcuda_newer_fix(*newer)
+    return causes.gpu.DRIVER_VERSION_MISMATCH, causes.gpu.driver_mismatch_fix()
+
+
+def _container_libcuda_candidate(
+    findings: Mapping[str, Finding],
+    by_cause: Mapping[str, Sequence[Hits]],
+) -> Optional[Finding]:
+    """A libcuda newer than the kernel module where the log shows no container: the image's
+    own copy over an older host driver is the other candidate beside an upgrade whose module
+    was not reloaded, a warning (a reboot does not help it)."""
+    mismatch = findings.get(f"explain.{causes.gpu.DRIVER_VERSION_MISMATCH}")
+    hits = by_cause.get(causes.gpu.DRIVER_VERSION_MISMATCH, ())
+    newer = _libcuda_newer(hits)
+    if (
+        mismatch is None
+        or mismatch.cause != causes.gpu.DRIVER_VERSION_MISMATCH
+        or newer is None
+        or f"explain.{causes.gpu.DRIVER_TOO_OLD}" in findings
+    ):
+        return None
+    kernel, dso = newer
+    return causes.finding(
+        f"explain.{causes.gpu.DRIVER_TOO_OLD}",
+        Severity.WARNING,
+        causes.gpu.DRIVER_TOO_OLD,
+        "Or: a container's own libcuda newer than the host's driver (the other candidate)",
+        _cite(hits) + f"\nThe loaded libcuda ({dso}) is newer than the kernel module "
+        f"({kernel}). Outside a container that is a driver upgraded without reloading its "
+        "module (the finding above); inside one, the image's own libcuda over an older host "
+        "driver, which a reboot does not change. /.dockerenv tells the two apart.",
+        causes.gpu.container_libcuda_newer_fix(kernel, dso),
     )
 
 
 #: The signatures of a stream executor without its cuDNN plugin (cudnn_rnn_ops.cc's "Fail to
 #: find the dnn implementation"), as opposed to a plugin whose handle failed.
-_NO_DNN_PLUGIN = frozenset({"dnn-implementation-missing"})
+_NO_DNN_PLUGIN = frozenset({"dnn-implementation-missing", "dnn-support-not-created"})
 
 
 def _graph_code(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
@@ -3616,7 +3760,6 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.gpu.CUINIT_UNKNOWN_ERROR: lambda m: causes.gpu.cuinit_unknown_fix(),
     causes.gpu.CUDA_VISIBLE_DEVICES_HIDDEN: causes.gpu.no_device_fix,
     causes.gpu.LIBCUDA_STUB: causes.gpu.libcuda_stub_fix,
-    causes.gpu.DRIVER_VERSION_MISMATCH: lambda m: causes.gpu.driver_mismatch_fix(),
     causes.xla.PTXAS_TOO_NEW: causes.xla.ptxas_fix,
     causes.xla.LIBDEVICE_MISSING: causes.xla.libdevice_fix,
     causes.xla.PTXAS_MISSING: causes.xla.ptxas_install_fix,
@@ -3783,6 +3926,7 @@ BUILDERS: dict[str, Builder] = {
     ),
     causes.platform.NATIVE_ADDON_BUILD_TOOLS_MISSING: _addon_tools,
     causes.runtime.GPU_LIBRARY_INIT_FAILED: _gpu_library_init,
+    causes.gpu.DRIVER_VERSION_MISMATCH: _driver_mismatch,
     causes.xla.PTXAS_TOO_OLD: _ptxas_old,
     causes.software.COMPANION_MISMATCH: _companion,
     causes.software.CUSTOM_OP_BUILD_MISMATCH: _custom_op,
@@ -4352,17 +4496,7 @@ def explain(
         elif hit.signature.cause != EVIDENCE:
             by_cause.setdefault(hit.signature.cause, []).append(hit)
     _fold_into_emulator(by_cause)
-    if causes.gpu.CUDNN_VERSION_MISMATCH in by_cause and causes.gpu.CUDA_LIBS_MISSING in by_cause:
-        # "DNN library is not found" follows a refused cuDNN: one cause, the mismatch.
-        rest = [
-            h
-            for h in by_cause[causes.gpu.CUDA_LIBS_MISSING]
-            if h.signature.id != "dnn-library-not-found"
-        ]
-        if rest:
-            by_cause[causes.gpu.CUDA_LIBS_MISSING] = rest
-        else:
-            del by_cause[causes.gpu.CUDA_LIBS_MISSING]
+    _settle_dnn_not_found(by_cause)
     if (
         causes.platform.PYTHON_32BIT in by_cause
         and evidence.source_builds
@@ -4456,6 +4590,10 @@ def explain(
         _model_garden_official(evidence),
         _other_library_candidate(findings, by_cause, machine, revealed),
         _custom_op_unresolved(findings, by_cause),
+        _hosted_tf_replaced(evidence, revealed, by_cause, findings),
+        _container_candidate(findings, by_cause, machine, revealed),
+        _gpu_dll_candidate(findings, by_cause, machine, revealed),
+        _container_libcuda_candidate(findings, by_cause),
         # A listing or a nightly's install read over several lines: after the signatures,
         # whose lines (pip's leftover with its directory) say more.
         *tensorboard_findings(
@@ -4466,6 +4604,12 @@ def explain(
     ):
         if late is not None:
             findings.setdefault(late.id, late)
+    if f"explain.{causes.hosted.HOSTED_TF_REPLACED}" in findings:
+        # The install is the cause: the GPU's own finding, whose fix would install CUDA or
+        # cuDNN on the image, says what failed, second.
+        for key, x in list(findings.items()):
+            if x.cause in _IMAGE_PAIRING_CAUSES and x.severity.rank > Severity.WARNING.rank:
+                findings[key] = dataclasses.replace(x, severity=Severity.WARNING)
     out = sorted(
         _warned_capped(_placeholder_imported(findings, by_cause, evidence), evidence),
         key=lambda f: -f.severity.rank,
@@ -5214,6 +5358,151 @@ def _unrecognised_distribution(
     )
 
 
+def _gpu_dll_candidate(
+    findings: Mapping[str, Finding],
+    by_cause: Mapping[str, Sequence[Hits]],
+    m: Machine,
+    r: Revealed,
+) -> Optional[Finding]:
+    """Windows refusing TensorFlow's own module for a DLL it did not find, where the log does
+    not rule out a GPU build of 2.0 or older: the CUDA and cuDNN DLLs such a build links are
+    the other candidate beside the Visual C++ runtime, a warning with the listing that tells.
+    None for 2.1 and later (they load CUDA when the GPU is first used), a CPU build shown, a
+    CUDA library's own finding, or another package's extension."""
+    missing = findings.get(f"explain.{causes.platform.MSVC_RUNTIME_MISSING}")
+    hits = [
+        h
+        for h in by_cause.get(causes.platform.MSVC_RUNTIME_MISSING, ())
+        if h.signature.id == "windows-dll-not-found"
+    ]
+    version = m.tf.version if m.tf is not None else r.tf_version
+    if (
+        missing is None
+        or missing.cause != causes.platform.MSVC_RUNTIME_MISSING
+        or not hits
+        or (version is not None and version_key(version)[:2] >= (2, 1))
+        or m.cpu_only_distribution
+        or f"explain.{causes.gpu.CUDA_LIBS_MISSING}" in findings
+    ):
+        return None
+    return causes.finding(
+        f"explain.{causes.gpu.CUDA_LIBS_MISSING}",
+        Severity.WARNING,
+        causes.gpu.CUDA_LIBS_MISSING,
+        "Or: a CUDA or cuDNN DLL a GPU build of TensorFlow 2.0 or older links (the other "
+        "candidate)",
+        _cite(hits) + "\nWindows names no DLL: the Visual C++ runtime (the finding above) and, "
+        "for a GPU build of 2.0 or older, the CUDA and cuDNN DLLs of its release are refused "
+        "in the same words. Whether they are on PATH tells the two apart.",
+        causes.gpu.windows_gpu_dlls_fix(),
+    )
+
+
+def _container_candidate(
+    findings: Mapping[str, Finding],
+    by_cause: Mapping[str, Sequence[Hits]],
+    m: Machine,
+    r: Revealed,
+) -> Optional[Finding]:
+    """libcuda.so.1 missing where the log tells no container from a machine of its own: a
+    container started without the GPU is the other candidate (its image carries CUDA, never
+    the driver's library, which the NVIDIA runtime mounts), a warning with what tells the two
+    apart. None where the log or the facts decide: a container shown (the builder's answer
+    then), native Windows, macOS or WSL, the driver's kernel module or nvidia-smi's GPU."""
+    missing = findings.get(f"explain.{causes.gpu.DRIVER_LIBRARIES_MISSING}")
+    hits = [
+        h
+        for h in by_cause.get(causes.gpu.DRIVER_LIBRARIES_MISSING, ())
+        if h.signature.id == "import-needs-libcuda"
+    ]
+    if (
+        missing is None
+        or not hits
+        or missing.severity.rank < Severity.WARNING.rank
+        or m.facts.platform is not None
+        or m.container is not None
+        or m.os not in (None, "linux")
+        or r.wsl
+        or r.kernel_module
+        or r.smi_gpu
+    ):
+        return None
+    fix = causes.container.container_gpu_fix(m)
+    return causes.finding(
+        f"explain.{causes.container.CONTAINER_NO_GPU}",
+        Severity.WARNING,
+        causes.container.CONTAINER_NO_GPU,
+        "Or: a container started without the GPU (the other candidate)",
+        _cite(hits) + "\nlibcuda.so.1 comes with the NVIDIA driver: a machine without the "
+        "driver and a container started without the NVIDIA runtime both lack it, and the log "
+        "shows neither. Inside a container /.dockerenv (Docker) or /run/.containerenv (Podman) "
+        "exists: then this is the cause; else the driver is (the finding above).",
+        Fix(fix.text, ("ls /.dockerenv /run/.containerenv", *fix.commands)),
+    )
+
+
+#: The GPU failures a TensorFlow of another release than the hosted image's shows: its cuDNN
+#: or CUDA libraries are not the ones the image carries.
+_IMAGE_PAIRING_CAUSES = (
+    causes.gpu.CUDNN_VERSION_MISMATCH,
+    causes.gpu.CUDNN_SHADOWED,
+    causes.runtime.GPU_LIBRARY_INIT_FAILED,
+    causes.gpu.CUDA_LIBS_MISSING,
+)
+#: pip's list of what it installed, read for TensorFlow's own distributions with their
+#: release (``tensorflow-2.6.0``, ``tf-nightly-2.10.0.dev20220601``).
+_PIP_INSTALLED_TF = re.compile(
+    r"^[ \t]*Successfully installed [^\n]{0,4000}?(?<![\w.-])"
+    r"(?P<dist>tensorflow(?:-gpu|-cpu)?|tf-nightly(?:-gpu|-cpu)?)-(?P<version>\d[\w.+]{0,40})",
+    re.MULTILINE,
+)
+
+
+def _tf_installed_in_log(evidence: Evidence) -> Optional[tuple[str, Optional[str]]]:
+    """The TensorFlow distribution, and its release where pip printed it, that the log shows
+    installed: pip's "Successfully installed" list, else an install run in the kernel."""
+    found = _PIP_INSTALLED_TF.search(evidence.first_text)
+    if found is not None:
+        return found.group("dist"), found.group("version")
+    dist = next((d for d in evidence.kernel_installs if d in TF_DISTRIBUTIONS), None)
+    return (dist, None) if dist is not None else None
+
+
+def _hosted_tf_replaced(
+    evidence: Evidence,
+    revealed: Revealed,
+    by_cause: dict[str, list[Hits]],
+    findings: Mapping[str, Finding],
+) -> Optional[Finding]:
+    """A GPU library failure on a hosted notebook (its own paths shown) after the log installs
+    a TensorFlow there: the image's CUDA and cuDNN are built for the image's TensorFlow, so
+    the install is why (Colab's runtime FAQ). The GPU finding stays: it says what failed."""
+    image = hosted_data().image(revealed.notebook) if revealed.notebook else None
+    # A GPU failure the log's reading holds for an error (not CUDA's start-up probe on a
+    # runtime that shows no GPU, a warning at most).
+    failed = {
+        x.cause
+        for x in findings.values()
+        if x.cause in _IMAGE_PAIRING_CAUSES and x.severity.rank >= Severity.ERROR.rank
+    }
+    hits = [h for c in _IMAGE_PAIRING_CAUSES if c in failed for h in by_cause.get(c, ())]
+    installed = _tf_installed_in_log(evidence) if image is not None and hits else None
+    if image is None or installed is None:
+        return None
+    dist, version = installed
+    what = f"{dist} {version}" if version else dist
+    return causes.finding(
+        f"explain.{causes.hosted.HOSTED_TF_REPLACED}",
+        Severity.ERROR,
+        causes.hosted.HOSTED_TF_REPLACED,
+        f"TensorFlow replaced on {image.title}, whose CUDA and cuDNN are built for its own",
+        _cite(hits)
+        + f"\nThe log installs {what} on {image.title} (its paths show the notebook) before "
+        "the GPU's libraries fail.",
+        causes.hosted.installed_over_image_fix(image, dist, version),
+    )
+
+
 def _kernel_python(evidence: Evidence, by_cause: dict[str, list[Hits]]) -> Optional[Finding]:
     """TensorFlow missing in a notebook while the log shows interpreters of two environments:
     the kernel imports from another Python than the one TensorFlow went into. The finding
@@ -5307,6 +5596,13 @@ def _unlisted(
         # GPU: the same question, asked of what the log states around it.
         where, said = evidence.gpu_complaint
         listings = [(where, DeviceListing(0, said, gpus=0))]
+    layout = evidence.hits.get("gpu-layout-on-cpu")
+    on_cpu = not listings and layout is not None and not created
+    if on_cpu and layout is not None:
+        # A CPU kernel refused the layout only GPU kernels take: the op ran on the CPU, as
+        # where TensorFlow lists no GPU (observed, not said).
+        where, said = layout.citations[0]
+        listings = [(where, DeviceListing(0, said, gpus=0))]
     unlisted = unlisted_gpu_finding(
         listings,
         found,
@@ -5316,6 +5612,19 @@ def _unlisted(
         evidence.prompt_near_devices,
         evidence.metal_shown,
     )
+    if unlisted is not None and on_cpu and unlisted.fix is not None:
+        unlisted = dataclasses.replace(
+            unlisted,
+            summary="An op in the GPU-only channels-first layout ran on the CPU",
+            fix=Fix(
+                "A pooling or convolution op in the channels-first layout (NCHW), which only "
+                "TensorFlow's GPU kernels take, ran on the CPU. Code meant for the CPU: build "
+                "the model channels-last (data_format='channels_last', or "
+                "tf.keras.backend.set_image_data_format('channels_last')). Code written for a "
+                f"GPU: TensorFlow did not use one. {unlisted.fix.text}",
+                unlisted.fix.commands,
+            ),
+        )
     if unlisted is not None and inferred:
         unlisted = dataclasses.replace(unlisted, detail=f"{unlisted.detail}\n{inferred}")
     return unlisted

@@ -1,0 +1,413 @@
+"""GPU failures whose words several causes print, read by what the log shows around them:
+"DNN library is not found" as the stream executor's cuDNN support that did not start (a
+cuDNN that loaded, refused or failed), and a hosted notebook's GPU failing after the log
+installs another TensorFlow over the image's own."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.explaining import explained, fix_text, top_error
+from tfdoctor.matrix import load_matrix
+
+_DNN = (
+    "W tensorflow/core/framework/op_kernel.cc:1733] OP_REQUIRES failed at conv_ops.cc:1120 : "
+    "UNIMPLEMENTED: DNN library is not found.\n"
+)
+_REFUSED = (
+    "E tensorflow/stream_executor/cuda/cuda_dnn.cc:361] Loaded runtime CuDNN library: 8.1.0 but "
+    "source was compiled with: 8.6.0.  CuDNN library needs to have matching major version and "
+    "equal or higher minor version.\n"
+)
+_HANDLE = (
+    "E tensorflow/stream_executor/cuda/cuda_dnn.cc:389] Could not create cudnn handle: "
+    "CUDNN_STATUS_NOT_INITIALIZED\n"
+)
+_NOT_LOADED = (
+    "W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic "
+    "library 'libcudnn.so.8'; dlerror: libcudnn.so.8: cannot open shared object file: No such "
+    "file or directory\n"
+)
+
+
+def _causes(text: str) -> dict[str, str]:
+    return {f.cause or "": f.severity.value for f in explained(text).findings}
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        pytest.param(_DNN, id="op-kernel-line"),
+        pytest.param(
+            "tensorflow.python.framework.errors_impl.UnimplementedError: "
+            "DNN library is not found.\n",
+            id="exception",
+        ),
+        pytest.param("DNN library is not found for Convolution operation\n", id="words-only"),
+    ],
+)
+def test_dnn_library_not_found_alone_is_a_cudnn_that_did_not_start(line: str) -> None:
+    report = explained(line)
+    top = top_error(report)
+    assert top.cause == "cudnn-version-mismatch"
+    fix = fix_text(top)
+    # The candidates in order, each with what tells it apart.
+    assert fix.index("another version") < fix.index("memory was already taken")
+    assert "GPU from being registered" in fix and "tfdoctor check" in fix
+    # The library not found stays the second reading, a warning.
+    assert _causes(line)["cuda-libs-missing"] == "warning"
+
+
+def test_dnn_library_not_found_after_the_refused_cudnn_is_the_mismatch_alone() -> None:
+    found = _causes(_REFUSED + _DNN)
+    assert found["cudnn-version-mismatch"] == "error"
+    assert "cuda-libs-missing" not in found and "gpu-library-init-failed" not in found
+
+
+def test_dnn_library_not_found_after_a_failed_handle_keeps_the_handles_candidates() -> None:
+    report = explained(_HANDLE + _DNN)
+    top = top_error(report)
+    assert top.cause == "gpu-library-init-failed"
+    assert "memory" in fix_text(top)
+    assert "cuda-libs-missing" not in _causes(_HANDLE + _DNN)
+
+
+def test_dnn_library_not_found_after_cudnn_did_not_load_is_the_missing_library() -> None:
+    found = _causes(_NOT_LOADED + _DNN)
+    assert found["cuda-libs-missing"] == "error"
+    assert "gpu-library-init-failed" not in found and "cudnn-version-mismatch" not in found
+
+
+def test_other_dnn_words_are_not_read_so() -> None:
+    for text in (
+        "The DNN library is loaded from /usr/lib/x86_64-linux-gnu\n",
+        "opencv: DNN module not found, skipping the face detector\n",
+    ):
+        found = _causes(text)
+        assert "cudnn-version-mismatch" not in found and "gpu-library-init-failed" not in found
+
+
+# --- a hosted image's TensorFlow replaced ---------------------------------------------------
+
+_COLAB_FRAME = (
+    "Traceback (most recent call last):\n"
+    '  File "/content/models/research/object_detection/model_main_tf2.py", line 113, in '
+    "<module>\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("install", "what"),
+    [
+        pytest.param(
+            "Successfully installed keras-2.6.0 tensorflow-2.6.0 tensorflow-estimator-2.6.0\n",
+            "tensorflow==2.6.0",
+            id="pip-list",
+        ),
+        pytest.param("!pip install tf-nightly\n", "tf-nightly", id="kernel-install"),
+    ],
+)
+def test_a_gpu_failure_after_installing_tensorflow_on_colab_is_the_replaced_image(
+    install: str, what: str
+) -> None:
+    text = install + _COLAB_FRAME + _REFUSED
+    report = explained(text)
+    top = top_error(report)
+    assert top.cause == "hosted-tf-replaced"
+    fix = fix_text(top)
+    assert what in fix and "Disconnect and delete runtime" in fix
+    assert "tf.sysconfig.get_build_info()" in fix
+    # What failed stays, second: its fix would install cuDNN on the image.
+    assert _causes(text)["cudnn-version-mismatch"] == "warning"
+
+
+def test_kaggle_paths_name_kaggles_session() -> None:
+    text = (
+        "Successfully installed tensorflow-2.12.0\n"
+        '  File "/kaggle/working/train.py", line 40, in <module>\n'
+        "tensorflow.python.framework.errors_impl.UnknownError: Failed to get convolution "
+        "algorithm. This is probably because cuDNN failed to initialize\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "hosted-tf-replaced"
+    assert "Kaggle" in top.summary and "start a new one" in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # The install on a machine of the user's own: no hosted image to replace.
+        pytest.param(
+            "Successfully installed tensorflow-2.6.0\n"
+            '  File "/home/me/train.py", line 3, in <module>\n' + _REFUSED,
+            id="own-machine",
+        ),
+        # Colab's paths and the GPU failure, no TensorFlow installed in the log.
+        pytest.param(_COLAB_FRAME + _REFUSED, id="nothing-installed"),
+        # A companion installed, not TensorFlow.
+        pytest.param(
+            "Successfully installed tensorflow-addons-0.19.0 tensorflow-hub-0.12.0\n"
+            + _COLAB_FRAME
+            + _REFUSED,
+            id="companion-only",
+        ),
+        # TensorFlow installed on Colab and nothing of the GPU failing.
+        pytest.param(
+            "Successfully installed tensorflow-2.6.0\n" + _COLAB_FRAME + "ValueError: bad shape\n",
+            id="no-gpu-failure",
+        ),
+    ],
+)
+def test_near_misses_are_not_a_replaced_image(text: str) -> None:
+    assert "hosted-tf-replaced" not in _causes(text)
+
+
+# --- libcuda.so.1 missing: the driver, or a container started without the GPU -------------
+
+_LIBCUDA = "ImportError: libcuda.so.1: cannot open shared object file: No such file or directory\n"
+
+
+def test_libcuda_missing_alone_names_the_container_as_the_other_candidate() -> None:
+    report = explained(_LIBCUDA)
+    found = {f.cause: f for f in report.findings}
+    assert found["driver-libraries-missing"].severity.value == "error"
+    other = found["container-no-gpu"]
+    assert other.severity.value == "warning" and other.summary.startswith("Or:")
+    fix = fix_text(other)
+    assert "ls /.dockerenv" in fix and "--gpus all" in fix
+
+
+def test_libcuda_missing_in_a_container_shown_is_the_container_alone() -> None:
+    text = "$ docker run -it tensorflow/tensorflow:1.15.5-gpu python train.py\n" + _LIBCUDA
+    found = _causes(text)
+    assert found.get("container-no-gpu") == "error" and "driver-libraries-missing" not in found
+
+
+@pytest.mark.parametrize(
+    "shown",
+    [
+        # TensorFlow read the running kernel module's version: a driver half installed.
+        pytest.param(
+            "I tensorflow/stream_executor/cuda/cuda_diagnostics.cc:200] kernel reported "
+            "version is: 470.82.1\n",
+            id="kernel-module",
+        ),
+        pytest.param("export LD_LIBRARY_PATH=/usr/lib/wsl/lib\n", id="wsl"),
+    ],
+)
+def test_libcuda_missing_where_the_log_shows_the_host_is_not_the_container(shown: str) -> None:
+    assert "container-no-gpu" not in _causes(shown + _LIBCUDA)
+
+
+def test_another_library_not_found_is_not_the_container() -> None:
+    text = "ImportError: libcudart.so.10.0: cannot open shared object file: No such file\n"
+    assert "container-no-gpu" not in _causes(text)
+
+
+# --- the issue form's GPU model and CUDA release --------------------------------------------
+
+
+def _form(tf: str, cuda: str, gpu: str) -> str:
+    return (
+        "**System information**\n"
+        f"- TensorFlow version (use command below): {tf}\n"
+        "- Python version: 3.6.8\n"
+        f"- CUDA/cuDNN version: {cuda}\n"
+        f"- GPU model and memory: {gpu}\n"
+        "tensorflow.python.framework.errors_impl.InternalError: Blas GEMM launch failed : "
+        "a.shape=(2, 2), b.shape=(2, 2), m=2, n=2, k=2\n"
+    )
+
+
+def test_a_gpu_newer_than_the_cuda_the_form_states_is_the_cuda_release() -> None:
+    top = top_error(explained(_form("1.12.0", "CUDA 9.0, cudnn 7.4.2", "GeForce RTX 2080 Ti 11GB")))
+    assert top.cause == "cuda-release-predates-gpu"
+    fix = fix_text(top)
+    assert "The issue's form states CUDA 9.0" in fix and "CUDA 10.0 is the first" in fix
+
+
+@pytest.mark.parametrize(
+    ("tf", "cuda", "gpu"),
+    [
+        # A CUDA that knows the GPU.
+        pytest.param("1.12.0", "CUDA 10.0, cudnn 7.4", "GeForce RTX 2080 Ti", id="cuda-knows-it"),
+        # The build's own CUDA is known (the matrix's, for 2.15): the toolkit stated is not
+        # what the wheel runs with.
+        pytest.param("2.15.0", "11.2 / 8.1", "NVIDIA GeForce RTX 4090", id="build-known"),
+        # cuDNN's and CUDA's versions in an order the words do not settle.
+        pytest.param("1.12.0", "7.4 / 9.0", "GeForce RTX 2080 Ti", id="order-unsettled"),
+        pytest.param("1.12.0", "CUDA 9.0", "N/A", id="no-gpu-named"),
+    ],
+)
+def test_a_form_that_does_not_show_an_older_cuda_than_the_gpu(tf: str, cuda: str, gpu: str) -> None:
+    assert "cuda-release-predates-gpu" not in _causes(_form(tf, cuda, gpu))
+
+
+# --- a GPU-only layout refused by a CPU kernel: the op ran on the CPU ------------------------
+
+_FRAME = '  File "/home/me/venv/lib/python3.6/site-packages/tensorflow/python/client/session.py"\n'
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        pytest.param(
+            "tensorflow.python.framework.errors_impl.InvalidArgumentError: Default "
+            "MaxPoolingOp only supports NHWC on device type CPU\n",
+            id="max-pool",
+        ),
+        pytest.param(
+            "UnimplementedError: The Conv2D op currently only supports the NHWC tensor format "
+            "on the CPU. The op was given the format: NCHW [Op:Conv2D]\n",
+            id="conv2d",
+        ),
+    ],
+)
+def test_a_channels_first_op_on_the_cpu_asks_why_no_gpu_was_used(line: str) -> None:
+    report = explained(_FRAME + line)
+    found = [f for f in report.findings if f.summary.startswith("An op in the GPU-only")]
+    assert found and found[0].cause == "cuda-libs-missing"
+    assert found[0].severity.value == "warning"
+    fix = fix_text(found[0])
+    assert "channels_last" in fix and "Could not load dynamic library" in fix
+
+
+def test_a_channels_first_op_beside_a_created_gpu_device_is_not_read_so() -> None:
+    created = (
+        "I tensorflow/core/common_runtime/gpu/gpu_device.cc:1532] Created device "
+        "/job:localhost/replica:0/task:0/device:GPU:0 with 9620 MB memory:  -> device: 0, "
+        "name: NVIDIA GeForce RTX 3080, pci bus id: 0000:01:00.0, compute capability: 8.6\n"
+    )
+    text = (
+        created
+        + "InvalidArgumentError: Default MaxPoolingOp only supports NHWC on device type CPU\n"
+    )
+    assert all(not f.summary.startswith("An op in the GPU-only") for f in explained(text).findings)
+
+
+def test_the_layouts_name_elsewhere_is_not_read_so() -> None:
+    text = "Converting the model to NHWC layout for the CPU backend\n"
+    assert all(not f.summary.startswith("An op in the GPU-only") for f in explained(text).findings)
+
+
+# --- Windows' "DLL load failed": the Visual C++ runtime, or a GPU build's CUDA DLLs -----------
+
+_DLL = (
+    '  File "C:\\\\Users\\\\me\\\\Anaconda3\\\\lib\\\\site-packages\\\\tensorflow\\\\python\\\\'
+    'pywrap_tensorflow_internal.py", line 18, in swig_import_helper\n'
+    "ImportError: DLL load failed: The specified module could not be found.\n"
+)
+
+
+def test_dll_load_failed_names_a_gpu_builds_cuda_dlls_as_the_other_candidate() -> None:
+    found = {f.cause: f for f in explained(_DLL).findings}
+    assert found["msvc-runtime-missing"].severity.value == "error"
+    other = found["cuda-libs-missing"]
+    assert other.severity.value == "warning" and other.summary.startswith("Or:")
+    fix = fix_text(other)
+    assert "where cudart64_*.dll cudnn64_*.dll" in fix and "cudnn64_6.dll" in fix
+
+
+@pytest.mark.parametrize(
+    "shown",
+    [
+        # 2.1 and later load CUDA's DLLs when the GPU is first used, not at import.
+        pytest.param("tensorflow 2.10.0\n", id="tf-2.10"),
+        pytest.param("Successfully installed tensorflow-cpu-2.0.0\n", id="cpu-build"),
+    ],
+)
+def test_dll_load_failed_where_no_gpu_build_of_20_or_older_is_possible(shown: str) -> None:
+    assert "cuda-libs-missing" not in _causes(shown + _DLL)
+
+
+def test_dll_initialisation_failure_is_not_a_missing_dll() -> None:
+    text = (
+        "ImportError: DLL load failed: A dynamic link library (DLL) initialization routine "
+        "failed.\n"
+    )
+    assert "cuda-libs-missing" not in _causes(text)
+
+
+# --- the kernel module and libcuda of different branches ------------------------------------
+
+
+def _dso(kernel: str, dso: str) -> str:
+    return (
+        "E tensorflow/stream_executor/cuda/cuda_diagnostics.cc:313] kernel version "
+        f"{kernel} does not match DSO version {dso} -- cannot find working devices in this "
+        "configuration\n"
+    )
+
+
+def test_a_newer_libcuda_in_a_container_is_a_host_driver_too_old_for_the_image() -> None:
+    # TensorFlow's CUDA diagnostics print the host name: a container's default one.
+    text = "I tensorflow/stream_executor/cuda/cuda_diagnostics.cc:163] hostname: 6b9e3874a772\n"
+    text += _dso("470.161.3", "515.65.1")
+    top = top_error(explained(text))
+    assert top.cause == "driver-too-old"
+    fix = fix_text(top)
+    assert "/usr/local/cuda/compat" in fix and "515 or newer" in fix
+    assert "driver-version-mismatch" not in _causes(text)
+
+
+def test_a_newer_libcuda_without_a_container_shown_names_both_readings() -> None:
+    found = _causes(_dso("470.161.3", "515.65.1"))
+    assert found["driver-version-mismatch"] == "error"
+    assert found["driver-too-old"] == "warning"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # The module newer than the library: no image's copy is newer than its host.
+        pytest.param(_dso("525.60.13", "470.161.3"), id="module-newer"),
+        # NVML names no versions.
+        pytest.param("Failed to initialize NVML: Driver/library version mismatch\n", id="nvml"),
+    ],
+)
+def test_other_mismatches_keep_the_reload(text: str) -> None:
+    found = _causes(text)
+    assert found["driver-version-mismatch"] == "error" and "driver-too-old" not in found
+
+
+# --- a cuDNN handle's failure with the driver's version: what that driver runs --------------
+
+_HANDLE_DRIVER = (
+    "E tensorflow/stream_executor/cuda/cuda_dnn.cc:353] Could not create cudnn handle: "
+    "CUDNN_STATUS_NOT_INITIALIZED\n"
+    "E tensorflow/stream_executor/cuda/cuda_dnn.cc:361] Possibly insufficient driver version: "
+    "390.87.0\n"
+)
+
+
+def test_the_drivers_version_says_which_cuda_it_runs_where_the_builds_is_unknown() -> None:
+    top = top_error(explained(_HANDLE_DRIVER, matrix=load_matrix()))
+    assert top.cause == "gpu-library-init-failed"
+    fix = fix_text(top)
+    assert "runs CUDA 9.1 and older (CUDA 9.2 needs 396.26 or newer" in fix
+
+
+def test_a_known_builds_floor_ranks_the_driver_instead() -> None:
+    text = (
+        "tensorflow 2.3.0\n"
+        '  File "/usr/lib/python3/dist-packages/tensorflow/python/eager/execute.py", line 59\n'
+        + _HANDLE_DRIVER
+    )
+    fix = fix_text(top_error(explained(text, matrix=load_matrix())))
+    assert "runs CUDA" not in fix
+    assert fix.index("NVIDIA driver is older") < fix.index("memory was already taken")
+
+
+def test_cudas_start_up_probe_on_a_runtime_without_a_gpu_is_no_replaced_image() -> None:
+    # TensorFlow installed on Colab's CPU runtime: its look for CUDA at start is a note there.
+    text = (
+        "Successfully installed tensorflow-2.12.0\n"
+        + _COLAB_FRAME
+        + "W tensorflow/compiler/xla/stream_executor/platform/default/dso_loader.cc:64] Could "
+        "not load dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open "
+        "shared object file: No such file or directory\n"
+        "I tensorflow/compiler/xla/stream_executor/cuda/cudart_stub.cc:29] Ignore above cudart "
+        "dlerror if you do not have a GPU set up on your machine.\n"
+    )
+    found = _causes(text)
+    assert "hosted-tf-replaced" not in found
