@@ -2036,6 +2036,14 @@ _DEPENDENCY_PINS: dict[str, tuple[str, str, str]] = {
         "it: TensorFlow 1.15 to 2.1 gast==0.2.2, 2.2 to 2.4 gast==0.3.3, 2.5 and 2.6 "
         "gast==0.4.0): AutoGraph's code builds syntax nodes for that release's fields.",
     ),
+    "gast-autograph-unconverted": (
+        "gast",
+        "",
+        "Install the gast release the installed TensorFlow pins (`pip show tensorflow` lists "
+        "it: TensorFlow 1.15 to 2.1 gast==0.2.2, 2.2 to 2.4 gast==0.3.3, 2.5 and 2.6 "
+        "gast==0.4.0): AutoGraph converts functions by building syntax nodes for that "
+        "release, and runs them unconverted under another.",
+    ),
     "flatbuffers-endvector-old": (
         "flatbuffers",
         "flatbuffers>=2.0",
