@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import pytest
 
+from tests import factories
 from tests.explaining import explained, fix_text
+from tfdoctor.facts import Facts
 from tfdoctor.findings import Finding, Report, Severity
 
 
@@ -215,3 +217,70 @@ def test_the_users_own_call_with_a_removed_keyword_is_told_to_drop_it() -> None:
     finding = _only(explained(log), "numpy-name-removed")
     fix = fix_text(finding)
     assert "In the code" in fix and "newshape=" in fix and 'numpy<2.4"' in fix
+
+
+# --- TensorFlow's cap on typing-extensions under another package ---------------------------------
+
+
+def _typing_import(path: str) -> str:
+    return (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app/main.py", line 1, in <module>\n'
+        "    import service\n"
+        f'  File "{path}", line 6, in <module>\n'
+        "    from typing_extensions import Annotated, Doc\n"
+        "ImportError: cannot import name 'Doc' from 'typing_extensions' "
+        "(/srv/.venv/lib/python3.10/site-packages/typing_extensions.py)\n"
+    )
+
+
+def test_another_package_missing_a_typing_extensions_name_is_tensorflows_cap() -> None:
+    log = _typing_import("/srv/.venv/lib/python3.10/site-packages/fastapi/exceptions.py")
+    finding = _only(explained(log), "tf-pin-conflicts-with-package")
+    assert finding.severity is Severity.ERROR
+    assert finding.summary.startswith("fastapi needs a newer typing-extensions")
+    fix = fix_text(finding)
+    assert 'install --upgrade "tensorflow>=2.14" "typing-extensions"' in fix
+    assert "pip check" in fix
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        # The user's own code: not another package's need.
+        "/srv/app/service.py",
+        # TensorFlow's own file: its range is what it runs with.
+        "/srv/.venv/lib/python3.10/site-packages/tensorflow/python/types/trace.py",
+    ],
+    ids=["own-code", "tensorflow"],
+)
+def test_a_typing_extensions_name_missing_elsewhere_is_not_tensorflows_cap(path: str) -> None:
+    report = explained(_typing_import(path))
+    assert not [x for x in report.findings if x.cause == "tf-pin-conflicts-with-package"]
+
+
+def test_another_dependency_missing_a_name_is_not_tensorflows_cap() -> None:
+    log = _typing_import("/srv/.venv/lib/python3.10/site-packages/fastapi/exceptions.py").replace(
+        "typing_extensions", "ml_dtypes"
+    )
+    report = explained(log)
+    assert not [x for x in report.findings if x.cause == "tf-pin-conflicts-with-package"]
+
+
+def _with_tensorflow_requiring(spec: str) -> Facts:
+    tf = factories.pkg("tensorflow", "2.15.1", f"typing-extensions{spec}")
+    return factories.facts(packages=(tf, factories.pkg("typing-extensions", "4.5.0")))
+
+
+def test_the_installed_tensorflows_cap_is_named_in_the_fix() -> None:
+    log = _typing_import("/srv/.venv/lib/python3.10/site-packages/fastapi/exceptions.py")
+    report = explained(log, _with_tensorflow_requiring("<4.6.0,>=3.6.6"))
+    assert "typing-extensions<4.6.0,>=3.6.6" in fix_text(
+        _only(report, "tf-pin-conflicts-with-package")
+    )
+
+
+def test_an_installed_tensorflow_without_a_cap_is_not_what_holds_it_back() -> None:
+    log = _typing_import("/srv/.venv/lib/python3.10/site-packages/fastapi/exceptions.py")
+    report = explained(log, _with_tensorflow_requiring(">=3.6.6"))
+    assert not [x for x in report.findings if x.cause == "tf-pin-conflicts-with-package"]
