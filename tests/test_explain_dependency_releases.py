@@ -284,3 +284,48 @@ def test_an_installed_tensorflow_without_a_cap_is_not_what_holds_it_back() -> No
     log = _typing_import("/srv/.venv/lib/python3.10/site-packages/fastapi/exceptions.py")
     report = explained(log, _with_tensorflow_requiring(">=3.6.6"))
     assert not [x for x in report.findings if x.cause == "tf-pin-conflicts-with-package"]
+
+
+# --- numba and the llvmlite it was made for -------------------------------------------------------
+
+_NUMBA_NOTICE = (
+    "ERROR: numba 0.56.4 has requirement llvmlite<0.40,>=0.39.0dev0, but you'll have llvmlite "
+    "0.36.0 which is incompatible.\n"
+)
+
+
+def test_pips_notice_of_numbas_llvmlite_is_the_pair_apart() -> None:
+    finding = _only(explained(_NUMBA_NOTICE), "numba-llvmlite-mismatch")
+    assert finding.severity is Severity.WARNING
+    assert 'pip install "llvmlite<0.40,>=0.39.0dev0"' in fix_text(finding)
+
+
+def test_numbas_own_refusal_at_import_is_the_pair_apart() -> None:
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/user/sep.py", line 1, in <module>\n'
+        "    import librosa\n"
+        "ImportError: Numba requires at least version 0.39.0 of llvmlite.\n"
+        "Installed version is 0.36.0.\n"
+    )
+    finding = _only(explained(log), "numba-llvmlite-mismatch")
+    assert finding.severity is Severity.ERROR
+    assert 'install --upgrade "numba" "llvmlite"' in fix_text(finding)
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # Another package's range on llvmlite: a pair that may well work, a note.
+        "ERROR: pynndescent 0.5.8 has requirement llvmlite>=0.30, but you'll have llvmlite "
+        "0.29.0 which is incompatible.\n",
+        # numba's range on NumPy: numba's pin on NumPy, not on llvmlite.
+        "numba 0.56.4 requires numpy<1.24,>=1.18, but you have numpy 1.24.3 which is "
+        "incompatible.\n",
+        # numba's own LLVM check names LLVM, not llvmlite.
+        "ImportError: Numba requires at least version 11.0.0 of LLVM.\n",
+    ],
+    ids=["another-requirer", "numbas-numpy", "llvm"],
+)
+def test_other_numba_and_llvmlite_words_are_not_the_pair(log: str) -> None:
+    assert not [x for x in explained(log).findings if x.cause == "numba-llvmlite-mismatch"]

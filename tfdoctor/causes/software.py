@@ -41,6 +41,7 @@ COMPANION_MISMATCH: Final = CauseId("companion-mismatch")
 CUSTOM_OP_BUILD_MISMATCH: Final = CauseId("custom-op-build-mismatch")
 LIBRARY_PIN_CONFLICTS: Final = CauseId("library-pin-conflicts")
 TF_PIN_CONFLICTS_WITH_PACKAGE: Final = CauseId("tf-pin-conflicts-with-package")
+NUMBA_LLVMLITE_MISMATCH: Final = CauseId("numba-llvmlite-mismatch")
 IMPORT_FAILED_UNKNOWN: Final = CauseId("import-failed-unknown")
 IMPORT_CRASH: Final = CauseId("import-crash")
 IMPORT_HANG: Final = CauseId("import-hang")
@@ -124,6 +125,17 @@ CAUSES: Mapping[str, Cause] = dict(
             "import. A TensorFlow release whose range admits the newer dependency ends it.",
             "https://github.com/tensorflow/tensorflow/blob/v2.13.0/tensorflow/tools/pip_package/setup.py",
             "https://github.com/tensorflow/tensorflow/blob/v2.14.0/tensorflow/tools/pip_package/setup.py",
+        ),
+        define(
+            NUMBA_LLVMLITE_MISMATCH,
+            "numba and llvmlite are not releases made for each other",
+            "Each numba release requires the llvmlite line built with it (numba 0.55: "
+            "llvmlite>=0.38,<0.39) and refuses an older one as it imports ('Numba requires at "
+            "least version ... of llvmlite'); a package that pins llvmlite (or numba) alone "
+            "leaves the pair apart. librosa, spleeter and other audio and data packages beside "
+            "TensorFlow bring numba in.",
+            "https://github.com/numba/numba/blob/0.55.2/numba/__init__.py",
+            "https://numba.readthedocs.io/en/stable/user/installing.html#version-support-information",
         ),
         define(
             DEPENDENCY_MISSING,
@@ -439,6 +451,25 @@ def tf_pin_conflict_fix(m: Machine, dist: str = "typing-extensions", user: str =
         f"such a TensorFlow together with {dist}, so pip resolves both (`pip check` then "
         f"reports nothing on {dist}), or keep {who} and TensorFlow in separate environments.",
         (*m.pip(f'install --upgrade "{tf}>={line}" "{dist}"'), "pip check"),
+    )
+
+
+def numba_llvmlite_fix(m: Machine, numba: str = "", spec: str = "") -> Fix:
+    """The llvmlite ``numba`` (its version, where shown) declares (``spec``), or numba and
+    llvmlite moved together to a pair."""
+    if spec:
+        who = f"numba {numba}" if numba else "numba"
+        return Fix(
+            f"Install the llvmlite {who} declares (llvmlite{spec}); where another package pins "
+            "llvmlite outside it (pip's output names it), install instead the numba release "
+            "made for that llvmlite, or a release of that package whose range admits this one.",
+            m.pip_install(f"llvmlite{spec}"),
+        )
+    return Fix(
+        "Install numba and llvmlite together, so pip picks a numba and the llvmlite made for "
+        "it (each numba release declares its llvmlite line); where a package pins one of "
+        "them, keep its pin and let pip choose the other.",
+        m.pip('install --upgrade "numba" "llvmlite"'),
     )
 
 

@@ -3560,6 +3560,7 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.software.NUMPY_ABI: causes.software.numpy_abi_fix,
     causes.software.TF_KERAS_MISSING: causes.software.tf_keras_missing_fix,
     causes.software.TF_PIN_CONFLICTS_WITH_PACKAGE: causes.software.tf_pin_conflict_fix,
+    causes.software.NUMBA_LLVMLITE_MISMATCH: causes.software.numba_llvmlite_fix,
     causes.software.TF_NOT_INSTALLED: causes.software.tensorflow_install_fix,
     # Transformers is the library whose words name this cause (_unrecognised_distribution,
     # which also knows the distribution the log lists).

@@ -596,6 +596,19 @@ def _conflict(
                 f"{c.target}{c.spec}",
             ),
         )
+    if c.requirer == "numba" and c.target == "llvmlite" and c.kind == "installed" and pair_weight:
+        # numba refuses an llvmlite older than its own line as it imports (numba/__init__.py,
+        # _ensure_llvm: https://github.com/numba/numba/blob/0.55.2/numba/__init__.py): more
+        # than a pair that may well work, so a warning even where the notice is all there is.
+        return causes.finding(
+            f"explain.{causes.software.NUMBA_LLVMLITE_MISMATCH}",
+            Severity.WARNING,
+            causes.software.NUMBA_LLVMLITE_MISMATCH,
+            f"llvmlite {c.have} is not the llvmlite line {c.requirer_named} was made for "
+            f"(llvmlite{c.spec})",
+            said,
+            causes.software.numba_llvmlite_fix(m, c.requirer_version, c.spec),
+        )
     if c.requirer not in TF_DISTRIBUTIONS and pair_weight and _library_pin(c):
         return _library_pin_conflict(c, m, said)
     if c.requirer not in TF_DISTRIBUTIONS:
