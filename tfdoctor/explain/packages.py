@@ -630,9 +630,9 @@ def _harmless_notice(c: Conflict, notice_alone: bool) -> Optional[str]:
       instructions install Keras 3 after TensorFlow 2.15 on purpose
       (https://github.com/keras-team/keras-io/blob/master/templates/getting_started/index.md);
       only tf.keras code breaks, and a traceback would show it.
-    - h5py 2 under TensorFlow 2.5 or later, whose metadata asks for h5py 3 (for its Python
-      3.9 wheels): its Keras HDF5 loader decodes attributes only where h5py returns bytes,
-      so it reads files with h5py 2 and 3 alike
+    - h5py 2 under TensorFlow 2.5 or later, whose metadata asks for h5py 3: its Keras HDF5
+      loader decodes attributes only where h5py returns bytes, so it reads files with h5py 2
+      and 3 alike
       (https://github.com/tensorflow/tensorflow/blob/v2.5.0/tensorflow/python/keras/saving/hdf5_format.py).
     """
     if not notice_alone or c.kind != "installed" or c.source != "pip":
