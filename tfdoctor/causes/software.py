@@ -40,6 +40,8 @@ TF_KERAS_MISMATCH: Final = CauseId("tf-keras-mismatch")
 COMPANION_MISMATCH: Final = CauseId("companion-mismatch")
 CUSTOM_OP_BUILD_MISMATCH: Final = CauseId("custom-op-build-mismatch")
 LIBRARY_PIN_CONFLICTS: Final = CauseId("library-pin-conflicts")
+TF_PIN_CONFLICTS_WITH_PACKAGE: Final = CauseId("tf-pin-conflicts-with-package")
+NUMBA_LLVMLITE_MISMATCH: Final = CauseId("numba-llvmlite-mismatch")
 IMPORT_FAILED_UNKNOWN: Final = CauseId("import-failed-unknown")
 IMPORT_CRASH: Final = CauseId("import-crash")
 IMPORT_HANG: Final = CauseId("import-hang")
@@ -111,6 +113,29 @@ CAUSES: Mapping[str, Cause] = dict(
             "the library's code may not run with the other release. A release of the library "
             "with a wider range ends it.",
             "https://pip.pypa.io/en/stable/topics/dependency-resolution/",
+        ),
+        define(
+            TF_PIN_CONFLICTS_WITH_PACKAGE,
+            "TensorFlow's range on a shared dependency holds it below another package's need",
+            "TensorFlow declares a range on the dependencies it shares with other packages. "
+            "Where its range stops below the release another installed package needs "
+            "(TensorFlow 2.13 and older declare typing-extensions<4.6.0; newer FastAPI and "
+            "pydantic releases import names typing-extensions added after that), installing "
+            "TensorFlow keeps or moves the dependency back, and the other package fails on "
+            "import. A TensorFlow release whose range admits the newer dependency ends it.",
+            "https://github.com/tensorflow/tensorflow/blob/v2.13.0/tensorflow/tools/pip_package/setup.py",
+            "https://github.com/tensorflow/tensorflow/blob/v2.14.0/tensorflow/tools/pip_package/setup.py",
+        ),
+        define(
+            NUMBA_LLVMLITE_MISMATCH,
+            "numba and llvmlite are not releases made for each other",
+            "Each numba release requires the llvmlite line built with it (numba 0.55: "
+            "llvmlite>=0.38,<0.39) and refuses an older one as it imports ('Numba requires at "
+            "least version ... of llvmlite'); a package that pins llvmlite (or numba) alone "
+            "leaves the pair apart. librosa, spleeter and other audio and data packages beside "
+            "TensorFlow bring numba in.",
+            "https://github.com/numba/numba/blob/0.55.2/numba/__init__.py",
+            "https://numba.readthedocs.io/en/stable/user/installing.html#version-support-information",
         ),
         define(
             DEPENDENCY_MISSING,
@@ -396,6 +421,56 @@ def numpy_abi_fix(m: Machine) -> Fix:
         "built for NumPy 2)."
     )
     return Fix(text, fix.commands if fix is not None else m.pip_install(*spec))
+
+
+#: Dependencies whose range in TensorFlow's metadata had a cap that a later line dropped: the
+#: first line without it (setup.py of v2.13.0: typing_extensions>=3.6.6,<4.6.0; of v2.14.0:
+#: typing_extensions>=3.6.6).
+UNCAPPED_FROM: Final[Mapping[str, str]] = {"typing-extensions": "2.14"}
+
+
+def tf_pin_conflict_fix(m: Machine, dist: str = "typing-extensions", user: str = "") -> Fix:
+    """A TensorFlow whose range admits the newer ``dist`` ``user`` needs, installed with it so
+    pip resolves both; or the two kept apart."""
+    who = user or "the other package"
+    spec = m.declared_range(dist)
+    declared = f" (the installed TensorFlow declares {dist}{spec})" if spec else ""
+    line = UNCAPPED_FROM.get(dist)
+    tf = m.tf_name or "tensorflow"
+    if line is None:
+        return Fix(
+            f"{who} needs a newer {dist} than TensorFlow's range admits{declared}: install the "
+            f"TensorFlow release whose range admits it together with {dist}, so pip resolves "
+            f"both (`pip index versions {tf}` lists them), or keep {who} and TensorFlow in "
+            "separate environments.",
+            (f"pip index versions {tf}", f"pip show {tf}"),
+        )
+    return Fix(
+        f"{who} needs a newer {dist} than the installed one, and TensorFlow's range holds it "
+        f"back{declared}: TensorFlow {line} and later declare {dist} without a cap. Install "
+        f"such a TensorFlow together with {dist}, so pip resolves both (`pip check` then "
+        f"reports nothing on {dist}), or keep {who} and TensorFlow in separate environments.",
+        (*m.pip(f'install --upgrade "{tf}>={line}" "{dist}"'), "pip check"),
+    )
+
+
+def numba_llvmlite_fix(m: Machine, numba: str = "", spec: str = "") -> Fix:
+    """The llvmlite ``numba`` (its version, where shown) declares (``spec``), or numba and
+    llvmlite moved together to a pair."""
+    if spec:
+        who = f"numba {numba}" if numba else "numba"
+        return Fix(
+            f"Install the llvmlite {who} declares (llvmlite{spec}); where another package pins "
+            "llvmlite outside it (pip's output names it), install instead the numba release "
+            "made for that llvmlite, or a release of that package whose range admits this one.",
+            m.pip_install(f"llvmlite{spec}"),
+        )
+    return Fix(
+        "Install numba and llvmlite together, so pip picks a numba and the llvmlite made for "
+        "it (each numba release declares its llvmlite line); where a package pins one of "
+        "them, keep its pin and let pip choose the other.",
+        m.pip('install --upgrade "numba" "llvmlite"'),
+    )
 
 
 def numpy_c_api_fix(m: Machine) -> Fix:

@@ -2189,6 +2189,14 @@ _DEPENDENCY_PINS: dict[str, tuple[str, str, str]] = {
         "it: TensorFlow 1.15 to 2.1 gast==0.2.2, 2.2 to 2.4 gast==0.3.3, 2.5 and 2.6 "
         "gast==0.4.0): AutoGraph's code builds syntax nodes for that release's fields.",
     ),
+    "gast-autograph-unconverted": (
+        "gast",
+        "",
+        "Install the gast release the installed TensorFlow pins (`pip show tensorflow` lists "
+        "it: TensorFlow 1.15 to 2.1 gast==0.2.2, 2.2 to 2.4 gast==0.3.3, 2.5 and 2.6 "
+        "gast==0.4.0): AutoGraph converts functions by building syntax nodes for that "
+        "release, and runs them unconverted under another.",
+    ),
     "flatbuffers-endvector-old": (
         "flatbuffers",
         "flatbuffers>=2.0",
@@ -3749,6 +3757,8 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.software.KERAS3_MODEL_UNDER_KERAS2: causes.software.keras3_model_fix,
     causes.software.NUMPY_ABI: causes.software.numpy_abi_fix,
     causes.software.TF_KERAS_MISSING: causes.software.tf_keras_missing_fix,
+    causes.software.TF_PIN_CONFLICTS_WITH_PACKAGE: causes.software.tf_pin_conflict_fix,
+    causes.software.NUMBA_LLVMLITE_MISMATCH: causes.software.numba_llvmlite_fix,
     causes.software.TF_NOT_INSTALLED: causes.software.tensorflow_install_fix,
     # Transformers is the library whose words name this cause (_unrecognised_distribution,
     # which also knows the distribution the log lists).

@@ -230,6 +230,29 @@ def _in_every_release(name: str) -> bool:
     return bool(indexes) and all(x is not None and x.has(name) for x in indexes)
 
 
+def _held_back_by_tensorflow(tb: Traceback, m: Machine, dist: str, caller: str) -> Optional[str]:
+    """The installed package (not TensorFlow's own) that lacks a name of ``dist`` where
+    TensorFlow's range on ``dist`` has a cap a later line dropped
+    (:data:`tfdoctor.causes.software.UNCAPPED_FROM`), and the installed TensorFlow's declared
+    range still caps it or is not known; None otherwise. Only for a dependency that only adds
+    names (typing-extensions backports typing's new names and keeps the old ones), so a name
+    missing is a release older than the caller's."""
+    if dist not in causes.software.UNCAPPED_FROM:
+        return None
+    spec = m.declared_range(dist)
+    if spec is not None and "<" not in spec:
+        return None  # the installed TensorFlow's range has no cap: not what holds it back
+    frame = tb.frames[-1] if tb.frames else None
+    top = installed_package(frame.path) if frame is not None else None
+    user = caller or (distribution_of(top) or top if top else "")
+    if not user or normalize_name(user) == dist:
+        return None  # the code's own import, or the dependency's own file
+    own = normalize_name(user)
+    if own in TF_DISTRIBUTIONS or own.startswith(("tensorflow", "tf-", "keras")):
+        return None  # TensorFlow's own code: its range is what it runs with
+    return user
+
+
 def _missing_name(tb: Traceback, m: Machine) -> Optional[Finding]:
     match = _NO_NAME.search(tb.message)
     if match is None:
@@ -307,6 +330,20 @@ def _missing_name(tb: Traceback, m: Machine) -> Optional[Finding]:
     if not _tf_requires(m, dist):
         return None  # a package TensorFlow does not pin: the caller's own version choice
     caller = next((o.dist for o in library_origins(tb) if o.dist != dist), "")
+    held = _held_back_by_tensorflow(tb, m, dist, caller)
+    if held is not None:
+        return causes.finding(
+            f"explain.{causes.software.TF_PIN_CONFLICTS_WITH_PACKAGE}",
+            Severity.ERROR,
+            causes.software.TF_PIN_CONFLICTS_WITH_PACKAGE,
+            f"{held} needs a newer {dist} than the installed one (it has no {name}); "
+            f"TensorFlow before {causes.software.UNCAPPED_FROM[dist]} caps {dist}",
+            f"{said}\n{held} imports {module}.{name}, which the installed {dist} does not have "
+            f"yet ({dist} only adds names): {held} was written for a newer {dist}, and "
+            f"TensorFlow's declared range on {dist} stops below it in the releases before "
+            f"{causes.software.UNCAPPED_FROM[dist]}.",
+            causes.software.tf_pin_conflict_fix(m, dist, held),
+        )
     who = caller or "the code"
     said += (
         f"\n{who} uses {module}.{name}, which the installed "

@@ -123,7 +123,13 @@ def package_findings(
         *(_conda_missing(x, m) for x in conda_missing),
         *(_source_build(b, m) for b in source_builds),
         *(
-            _conflict(c, m, _legacy_keras_used(tracebacks), _pair_weight(c, tracebacks))
+            _conflict(
+                c,
+                m,
+                _legacy_keras_used(tracebacks),
+                _pair_weight(c, tracebacks),
+                notice_alone=not tracebacks,
+            )
             for c in conflicts
         ),
         *(_import_check(c, m) for c in checks),
@@ -498,13 +504,15 @@ def _conflict(
     m: Machine,
     legacy_keras_used: bool = True,
     pair_weight: Optional[Severity] = None,
+    notice_alone: bool = False,
 ) -> Optional[Finding]:
     """The cause one broken requirement stands for: a companion built for another TensorFlow,
     or one of TensorFlow's own dependencies outside the range it declares. ``legacy_keras_used``:
     the log shows tf-keras in use (a tf-keras of another TensorFlow breaks only what imports
     it, as ``TF_USE_LEGACY_KERAS`` or ``import tf_keras`` does). ``pair_failed``: the failure
     the log ends in follows from the pair (:func:`_pair_failed`), which then answers for two
-    packages neither of which is TensorFlow."""
+    packages neither of which is TensorFlow. ``notice_alone``: the log shows no exception
+    (:func:`_harmless_notice`)."""
     if c.kind == "between":
         return _between(c, m) if c.requirer in TF_DISTRIBUTIONS else None
     if c.kind == "backtrack":
@@ -590,12 +598,62 @@ def _conflict(
                 f"{c.target}{c.spec}",
             ),
         )
+    if c.requirer == "numba" and c.target == "llvmlite" and c.kind == "installed" and pair_weight:
+        # numba refuses an llvmlite older than its own line as it imports (numba/__init__.py,
+        # _ensure_llvm: https://github.com/numba/numba/blob/0.55.2/numba/__init__.py): more
+        # than a pair that may well work, so a warning even where the notice is all there is.
+        return causes.finding(
+            f"explain.{causes.software.NUMBA_LLVMLITE_MISMATCH}",
+            Severity.WARNING,
+            causes.software.NUMBA_LLVMLITE_MISMATCH,
+            f"llvmlite {c.have} is not the llvmlite line {c.requirer_named} was made for "
+            f"(llvmlite{c.spec})",
+            said,
+            causes.software.numba_llvmlite_fix(m, c.requirer_version, c.spec),
+        )
     if c.requirer not in TF_DISTRIBUTIONS and pair_weight and _library_pin(c):
         return _library_pin_conflict(c, m, said)
     if c.requirer not in TF_DISTRIBUTIONS:
         # Neither side is TensorFlow: answered only where the log's failure is the pair's.
         return _pair_out_of_range(c, m, said, pair_weight) if pair_weight else None
-    return _tf_requirement(c, m, said)
+    return _tf_requirement(c, m, said, notice_alone)
+
+
+def _harmless_notice(c: Conflict, notice_alone: bool) -> Optional[str]:
+    """Why pip's notice of an installed release outside TensorFlow's range is harmless, where
+    the log shows no exception after it and the release is one TensorFlow's code is known to
+    run with; None otherwise. pip prints the notice after the install went ahead (install.py
+    ``_warn_about_conflicts``,
+    https://github.com/pypa/pip/blob/24.0/src/pip/_internal/commands/install.py): most such
+    notices stand for a real break (NumPy, wrapt, gast outside the range), so only these
+    pairs, whose harmlessness their projects state, are a note:
+
+    - Keras 3 over TensorFlow 2.15, whose metadata asks for keras<2.16: Keras' own
+      instructions install Keras 3 after TensorFlow 2.15 on purpose
+      (https://github.com/keras-team/keras-io/blob/master/templates/getting_started/index.md);
+      only tf.keras code breaks, and a traceback would show it.
+    - h5py 2 under TensorFlow 2.5 or later, whose metadata asks for h5py 3: its Keras HDF5
+      loader decodes attributes only where h5py returns bytes, so it reads files with h5py 2
+      and 3 alike
+      (https://github.com/tensorflow/tensorflow/blob/v2.5.0/tensorflow/python/keras/saving/hdf5_format.py).
+    """
+    if not notice_alone or c.kind != "installed" or c.source != "pip":
+        return None
+    tf = version_key(c.requirer_version)[:2]
+    have = version_key(c.have)[:1]
+    if c.target == "keras" and tf == (2, 15) and have >= (3,):
+        return (
+            " Keras 3 installed over TensorFlow 2.15 is the setup Keras' own instructions give "
+            "(reinstall Keras 3 after TensorFlow 2.15), and nothing in the log failed after the "
+            "notice: only code that uses tf.keras breaks."
+        )
+    if c.target == "h5py" and tf >= (2, 5) and have == (2,) and not spec_contains(c.have, c.spec):
+        return (
+            " TensorFlow 2.5 and later read HDF5 files with h5py 2 as with h5py 3 (their Keras "
+            "loader decodes attributes only where h5py returns bytes), and nothing in the log "
+            "failed after the notice."
+        )
+    return None
 
 
 def _library_pin(c: Conflict) -> bool:
@@ -900,8 +958,9 @@ def _line_admitting(m: Machine, target: str, version: str, current: str) -> Opti
     return later[0] if later else None
 
 
-def _tf_requirement(c: Conflict, m: Machine, said: str) -> Finding:
-    """TensorFlow's own requirement broken: the cause by what it is about."""
+def _tf_requirement(c: Conflict, m: Machine, said: str, notice_alone: bool = False) -> Finding:
+    """TensorFlow's own requirement broken: the cause by what it is about. ``notice_alone``:
+    the log shows no exception, where a pair known to work is a note (:func:`_harmless_notice`)."""
     tf = f"TensorFlow {c.requirer_version}".rstrip()
     if c.kind == "requested":
         pinned = _pinned(c.have)
@@ -985,12 +1044,13 @@ def _tf_requirement(c: Conflict, m: Machine, said: str) -> Finding:
     if c.source == "pkg_resources":
         # pkg_resources raised it: the program stopped there (pip's notice stops nothing).
         severity = Severity.ERROR
+    harmless = _harmless_notice(c, notice_alone)
     return causes.finding(
         f"explain.{cause}",
-        severity,
+        Severity.INFO if harmless else severity,
         cause,
         f"{c.target} {c.have} is outside {tf}'s range ({c.target}{c.spec})",
-        said,
+        said + (harmless or ""),
         remedy,
     )
 
@@ -1215,6 +1275,57 @@ _NUMPY_NAME = re.compile(
 )
 
 
+#: NumPy keyword arguments removed, by function: the keyword and the release that removed it.
+#: ``newshape`` of numpy.reshape, deprecated in 2.1 for ``shape``, expired in 2.4
+#: (https://numpy.org/devdocs/release/2.4.0-notes.html, expired deprecations).
+NUMPY_KEYWORDS_REMOVED: dict[str, tuple[str, str]] = {"reshape": ("newshape", "2.4")}
+#: Python's words for a keyword a function no longer takes.
+_UNEXPECTED_KEYWORD = re.compile(
+    r"^(?P<func>\w+)\(\) got an unexpected keyword argument '(?P<keyword>\w+)'"
+)
+
+
+def _numpy_keyword_removed(tb: Traceback, m: Machine) -> Optional[Finding]:
+    """A call of a NumPy function with a keyword the installed NumPy removed: read only where
+    the line that raised calls that function through NumPy (``np.reshape(V, newshape=...)``),
+    as another library's function of the same name (torch's reshape) says the same words."""
+    match = _UNEXPECTED_KEYWORD.match(tb.message)
+    if match is None or tb.name != "TypeError":
+        return None
+    func, keyword = match.group("func"), match.group("keyword")
+    removed = NUMPY_KEYWORDS_REMOVED.get(func)
+    if removed is None or removed[0] != keyword:
+        return None
+    code = tb.frames[-1].code if tb.frames else tb.code
+    if not re.search(rf"\b(?:np|numpy)\.{func}\([^\n]{{0,400}}\b{keyword}\s*=", code):
+        return None
+    release = removed[1]
+    # The package whose file made the call (the innermost installed frame, as its path names
+    # it), else the code the log runs.
+    frame = tb.frames[-1] if tb.frames else None
+    user = (installed_package(frame.path) if frame is not None else None) or ""
+    declared = m.declared_range("numpy")
+    change = (
+        f"Upgrade {user} to a release that no longer passes {keyword}= to np.{func}"
+        if user
+        else f"In the code, pass np.{func} its argument without the {keyword}= keyword"
+    )
+    return causes.finding(
+        f"explain.{causes.code.NUMPY_NAME_REMOVED}",
+        Severity.ERROR,
+        causes.code.NUMPY_NAME_REMOVED,
+        f"{user or 'The code'} calls np.{func} with {keyword}=, removed in NumPy {release}",
+        f"{tb.where}: {tb.type}: {tb.message}\n{user or 'The code'} passes np.{func} the "
+        f"{keyword} keyword, which NumPy {release} removed: the installed NumPy is newer than "
+        "that code was written for.",
+        Fix(
+            f"{change}, or install a NumPy older than {release} until then (inside the range "
+            "TensorFlow declares).",
+            m.pip_install(f"numpy<{release}" + (f",{declared}" if declared else "")),
+        ),
+    )
+
+
 #: The Keras distributions released with TensorFlow's lines (its front end).
 _TF_KERAS = ("keras", "tf-keras")
 
@@ -1272,8 +1383,12 @@ def removed_api_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Fi
 
 def numpy_removed_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
     """A library (TensorFlow, TensorBoard, Keras...) using a NumPy name the installed NumPy
-    removed: that NumPy is newer than the library was written for."""
+    removed (or a keyword of a NumPy function, :func:`_numpy_keyword_removed`): that NumPy
+    is newer than the library was written for."""
     for tb in tracebacks:
+        keyword = _numpy_keyword_removed(tb, m)
+        if keyword is not None:
+            return [keyword]
         match = _NUMPY_NAME.search(tb.message)
         if match is None:
             continue
