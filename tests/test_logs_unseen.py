@@ -67,11 +67,6 @@ PROPOSED_CAUSES: dict[str, str] = {
     "(reticulate for R's tensorflow and keras) has a bug, fixed in a newer release, that makes it "
     "report TensorFlow missing or fail to load it from a Python where TensorFlow is installed; "
     "the fix is upgrading the binding, not reinstalling TensorFlow",
-    "tf-pin-conflicts-with-package": "TensorFlow's upper bound on a dependency it shares with "
-    "another package (typing-extensions below 4.6 in TensorFlow 2.13) is below the lowest release "
-    "that package needs (pydantic 2, FastAPI), so the environment holds that package beside a "
-    "release outside its own range and importing it fails; the fix is a TensorFlow release whose "
-    "bound admits the release, or an older release of the other package",
     "dependency-too-old-for-code": "a scientific library beside TensorFlow (matplotlib 3.2 in "
     "Colab's image) is older than the release the code was written against, so a behaviour or "
     "name the code relies on (imshow taking an image of shape (H, W, 1)) is missing and it fails "
@@ -88,16 +83,6 @@ PROPOSED_CAUSES: dict[str, str] = {
     "instance of class Layer'); the fix is to import every Keras name from the Keras the library "
     "is "
     "built on (tensorflow.keras), not to reinstall TensorFlow or Keras",
-    "numba-llvmlite-mismatch": "numba and llvmlite are installed at releases that do not pair "
-    "(each "
-    "numba release supports a narrow llvmlite range), because a package pins one of them (Spleeter "
-    "2.3's llvmlite 0.36) while pip installs another release of the other, so importing numba or "
-    "JIT-compiling fails ('Numba requires at least version X of llvmlite', create_target_machine() "
-    "got an unexpected keyword argument 'jitdebug') and pip reports that numba has a requirement "
-    "on "
-    "llvmlite; the fix is the llvmlite release the installed numba names, or a release of the "
-    "package "
-    "with consistent pins, not another TensorFlow",
     "import-order-conflict": "a package imported before TensorFlow in the same process (a "
     "simulator's client such as CARLA's) leaves the process in a state in which TensorFlow's "
     "own import fails (its generated op wrappers no longer compile) although each package "
