@@ -137,6 +137,12 @@ PROPOSED_CAUSES: dict[str, str] = {
     "directory with ~/.local, system site-packages), so a host NumPy or TensorFlow of another "
     "release shadows the image's and the import fails; the fix is a clean environment (unset "
     "PYTHONPATH, --cleanenv/-e, another home with -H or --no-home), not reinstalling packages",
+    "keras-backend-version-unsupported": "the backend package Keras 3 runs on (JAX, PyTorch) is "
+    "a release the installed Keras does not support: older than it needs (JAX 0.4.28 without "
+    "jax.nn.dot_product_attention) or newer than it was made for (a PyTorch 2.3 build on which "
+    "the torch backend's variables fail with 'Parameter' object has no attribute 'fget'), so "
+    "Keras's backend ops fail; the fix is a backend release that Keras supports (upgrading or "
+    "pinning that package), not a change to TensorFlow",
 }
 
 _REQUIRED = {
@@ -201,8 +207,9 @@ def test_there_are_batches_of_both_kinds() -> None:
     batches = {b.name: {_load(p)["cause"] for p in _cases(b)} for b in BATCHES}
     excused = frozenset(b.name for b in BATCHES if _load(b / "batch.json").get("no_benign_because"))
     assert batches and one_kind_batches(batches, excused) == []
-    # Excused batches are few (batch-2026-13o, batch-2026-14c): the rule stands for the others.
-    assert len(excused) <= 2
+    # Excused batches are few (batch-2026-13o, batch-2026-14c, batch-2026-21g): the rule stands
+    # for the others.
+    assert len(excused) <= 3
     # Planted: a batch of benign logs only, and one of failures only; an excuse covers only
     # the missing benign log.
     assert one_kind_batches({"noise": {"benign"}, "failures": {"numpy-abi"}}) == [
