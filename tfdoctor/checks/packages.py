@@ -349,7 +349,9 @@ def check_dependency_pins(ctx: CheckContext) -> Iterator[Finding]:
             # The range TensorFlow declares for protobuf is its generated code's: a runtime
             # outside it, either way, is that cause (its definition), whatever the severity.
             cause = causes.software.PROTOBUF_INCOMPATIBLE
-        if dist == "protobuf" and causes.software.protobuf_breaks_generated_code(dep.version, spec):
+        if dist == "protobuf" and causes.software.protobuf_breaks_generated_code(
+            dep.version, spec
+        ):
             severity = Severity.ERROR
         elif (
             dist == "protobuf"
