@@ -702,22 +702,3 @@ def test_a_protobuf_above_the_cap_tensorflow_imported_with_is_a_note() -> None:
         if "protobuf" in x.summary
     ]
     assert [x.severity for x in found] == [Severity.INFO]
-
-
-@pytest.mark.parametrize(
-    ("version", "spec"),
-    [("3.20.2", "protobuf>=3.20.3,<5.0.0dev"), ("4.25.3", "protobuf<3.20,>=3.9.2")],
-    ids=["below-the-floor", "a-runtime-that-refuses-old-generated-code"],
-)
-def test_a_protobuf_outside_tensorflows_range_is_protobufs_cause_either_way(
-    version: str, spec: str
-) -> None:
-    # The range TensorFlow declares for protobuf is its generated code's.
-    tf = f.pkg("tensorflow", "2.10.0", spec, top_level=("tensorflow",))
-    found = [
-        x
-        for x in run_one("packages.pins", f.facts(packages=(tf, f.pkg("protobuf", version))))
-        if "protobuf" in x.summary
-    ]
-    assert [x.cause for x in found] == ["protobuf-incompatible"]
-    assert found[0].fix is not None and "protobuf" in " ".join(found[0].fix.commands)

@@ -345,14 +345,10 @@ def check_dependency_pins(ctx: CheckContext) -> Iterator[Finding]:
                     causes.software.numpy_abi_fix(m),
                     Severity.ERROR,
                 )
-        elif dist == "protobuf":
-            # The range TensorFlow declares for protobuf is its generated code's: a runtime
-            # outside it, either way, is that cause (its definition), whatever the severity.
-            cause = causes.software.PROTOBUF_INCOMPATIBLE
-        if dist == "protobuf" and causes.software.protobuf_breaks_generated_code(
+        elif dist == "protobuf" and causes.software.protobuf_breaks_generated_code(
             dep.version, spec
         ):
-            severity = Severity.ERROR
+            cause, severity = causes.software.PROTOBUF_INCOMPATIBLE, Severity.ERROR
         elif (
             dist == "protobuf"
             and causes.software.protobuf_above_cap_loads(dep.version, spec)
