@@ -758,7 +758,7 @@ class Revealed(Record):
     #: A library other than TensorFlow's HDFS file system that starts a JVM in the process
     #: (JPype, pyjnius, python-javabridge, R's rJava) is named in the log.
     jvm_embedder: bool = False
-    #: TensorFlowSharp's types (``TensorFlow.TFGraph``, ``TFSession``) are in the log: the .NET
+    #: TensorFlowSharp's types (``TensorFlow.TFGraph``, ``TFTensor``) are in the log: the .NET
     #: binding whose NuGet package carries TensorFlow's C library itself.
     tensorflowsharp: bool = False
     #: The log shows S3_ENDPOINT set to a plain-http URL.
