@@ -341,8 +341,10 @@ def test_an_illegal_instruction_on_macos_is_emulation(home: str, cause: str) -> 
         f'  File "{home}/venv/lib/python3.9/site-packages/tensorflow/python/tf2.py", line 21\n'
         "Fatal Python error: Illegal instruction"
     )
-    (finding,) = _explain(log).findings
+    finding, *rest = _explain(log).findings
     assert finding.cause == cause
+    # A Mac the log does not tell apart keeps an Intel Mac without AVX as the ranked candidate.
+    assert all(x.summary.endswith("(the other candidate)") for x in rest)
 
 
 @pytest.mark.parametrize(

@@ -152,9 +152,12 @@ GROUPS = frozenset(
 #: out; ``server-possible``, a server, task queue or thread the log shows running the code
 #: (:mod:`tfdoctor.evidence.servers`, or a server's forked workers), or nothing of the program
 #: around the line at all (no frames, no notebook); ``server-not-shown``, no such server: where
-#: TensorFlow 1's per-thread graph is a server's threads only in the first.
+#: TensorFlow 1's per-thread graph is a server's threads only in the first; ``tfjs-shown``,
+#: TensorFlow.js named in the log (its ``tfjs-shown`` evidence), where Node's words for any
+#: native addon are its addon's.
 NEEDS = frozenset(
     {
+        "tfjs-shown",
         "tensorflow-frame",
         "tensorboard-frame",
         "alone",

@@ -36,6 +36,7 @@ PYTHON_32BIT: Final = CauseId("python-32bit")
 WSL1: Final = CauseId("wsl1")
 WSL_DRIVER_BROKEN: Final = CauseId("wsl-driver-broken")
 NATIVE_LIBRARY_UNRESOLVED: Final = CauseId("native-library-unresolved")
+BINDING_PROCESS_NOT_64BIT: Final = CauseId("binding-process-not-64bit")
 TF_RELEASE_NOT_FOR_PYTHON: Final = CauseId("tf-release-not-for-python")
 METAL_NO_WHEEL_FOR_PYTHON: Final = CauseId("metal-no-wheel-for-python")
 STATIC_TLS_EXHAUSTED: Final = CauseId("static-tls-exhausted")
@@ -287,6 +288,20 @@ CAUSES: Mapping[str, Cause] = dict(
             "https://man7.org/linux/man-pages/man1/ldd.1.html",
         ),
         define(
+            BINDING_PROCESS_NOT_64BIT,
+            "A program using TensorFlow through another language runs as a 32-bit process",
+            "TensorFlow's C library, which the bindings of other languages load (Java's "
+            "libtensorflow_jni, .NET's TensorFlow.NET and TensorFlowSharp), is built for 64-bit "
+            "systems only. A 32-bit JVM, or a .NET program built for x86 (or AnyCPU with "
+            "'Prefer 32-bit', a .NET Framework console project's default) runs as a 32-bit "
+            "process that cannot load it: Java's loader finds no library for its architecture "
+            "(x86), .NET reports the library as not found although it lies beside the program. "
+            "A 64-bit process loads it; reinstalling TensorFlow changes nothing.",
+            "https://github.com/tensorflow/tensorflow/blob/v1.15.0/tensorflow/java/src/main/java/org/tensorflow/NativeLibrary.java",
+            "https://learn.microsoft.com/en-us/dotnet/csharp/language-reference/compiler-options/output#platformtarget",
+            "https://github.com/SciSharp/TensorFlow.NET#installation",
+        ),
+        define(
             EXTERNALLY_MANAGED,
             "pip refuses to install into a Python the system manages",
             "A Python its distribution manages (Debian 12, Ubuntu 23.04 and later, Arch Linux, "
@@ -509,6 +524,108 @@ def tfjs_binding_fix(binding: str, built: bool = True) -> Fix:
         )
     copy = f'copy "{root}{sep}deps{sep}lib{sep}tensorflow.dll" "{target}"'
     return Fix(text, (copy, rebuild) if sep != "/" else (rebuild,))
+
+
+def binding_64bit_fix(binding: str) -> Fix:
+    """A 64-bit process for a binding's program: ``binding`` ``java`` (a 64-bit JVM: its
+    ``sun.arch.data.model`` property says 64) or ``dotnet`` (the x64 platform target, without
+    Prefer32Bit; ``Environment.Is64BitProcess`` says which it runs as)."""
+    if binding == "java":
+        return Fix(
+            "The JVM is a 32-bit one (its os.arch is x86), and TensorFlow's Java library ships "
+            "its native library for 64-bit systems only: run the program with a 64-bit JDK or "
+            "JRE (x64), which `java -XshowSettings:properties -version` shows as "
+            "sun.arch.data.model = 64.",
+            (
+                "java -XshowSettings:properties -version 2>&1 "
+                "| grep -E 'os.arch|sun.arch.data.model'",
+            ),
+        )
+    return Fix(
+        "TensorFlow's C library is 64-bit only: build the .NET program for x64 (the project's "
+        "platform target, not x86 or AnyCPU with 'Prefer 32-bit'), so that it runs as a 64-bit "
+        "process that can load it; Environment.Is64BitProcess tells which it runs as.",
+        (
+            "dotnet build -p:PlatformTarget=x64 -p:Prefer32Bit=false",
+            "msbuild /p:PlatformTarget=x64 /p:Prefer32Bit=false",
+        ),
+    )
+
+
+def dotnet_library_unfound_fix(sharp: bool) -> Fix:
+    """A .NET binding of TensorFlow that did not find its C library: the native package that
+    brings it, copied beside the program (``sharp``: the log shows TensorFlowSharp, whose own
+    NuGet package carries the library; else TensorFlow.NET's SciSharp.TensorFlow.Redist)."""
+    check = (
+        "find bin -iname '*tensorflow*' \\( -name '*.dll' -o -name '*.so' -o -name '*.dylib' \\)"
+    )
+    if sharp:
+        return Fix(
+            "The .NET binding (TensorFlowSharp) did not find TensorFlow's C library beside the "
+            "program or on the loader's path: its NuGet package carries the library for 64-bit "
+            "Windows, Linux and macOS and the build copies it into the output directory; "
+            "check it is there.",
+            (check,),
+        )
+    return Fix(
+        "The .NET binding did not find TensorFlow's C library beside the program or on the "
+        "loader's path: install the package that carries it for this system (for "
+        "TensorFlow.NET, SciSharp.TensorFlow.Redist) so the build copies it into the output "
+        "directory, and check it is there.",
+        ("dotnet add package SciSharp.TensorFlow.Redist", "dotnet build", check),
+    )
+
+
+def own_library_unopened_fix(path: str, dist: str) -> Fix:
+    """A package's own compiled library, named by its installed path, that the loader reports
+    as not there: glibc's loader says "No such file or directory" (ENOENT) for a file missing
+    and for an ELF file of another machine alike (elf/dl-load.c, open_verify: a machine that
+    does not match closes the file and sets ENOENT), so ``file`` and ``uname -m`` tell a build
+    for another platform from a partial install."""
+    quoted = shlex.quote(path)
+    return Fix(
+        f"The loader reports {dist}'s own library as not there: glibc says so both for a file "
+        "that is missing and for one built for another machine (an x86-64 library on an "
+        f"aarch64 system). `file` on it beside `uname -m` tells which: a library for another "
+        f"machine means the installed {dist} is a build for another platform, whose wheels do "
+        f"not cover this machine: install a release of {dist} that publishes a wheel for it "
+        "(pip download below fetches one only if it exists), or run on a machine its wheels "
+        f"cover; no such file is a partial install: reinstall {dist}.",
+        (
+            "uname -m",
+            f"file {quoted}",
+            f"pip download --no-deps --only-binary=:all: -d /tmp/wheel-check {shlex.quote(dist)}",
+            f"python -m pip install --force-reinstall --no-deps {shlex.quote(dist)}",
+        ),
+    )
+
+
+def tfjs_dlopen_fix(os: Optional[str]) -> Fix:
+    """TensorFlow.js for Node's addon that Node could not load (ERR_DLOPEN_FAILED), the
+    message with the file and the reason not shown: on Windows tensorflow.dll not beside the
+    addon (the install copies it from deps\\lib into lib\\napi-vN: scripts/deps-stage.js);
+    elsewhere the addon's run path finds libtensorflow in deps/lib, and ldd names what fails.
+    ``os``: the system the log shows, None where it shows none."""
+    root = "node_modules\\@tensorflow\\tfjs-node"
+    copy = f'copy "{root}\\deps\\lib\\tensorflow.dll" "{root}\\lib\\napi-vN\\"'
+    find = f"dir /s /b {root}\\lib\\tfjs_binding.node"
+    rebuild = "npm rebuild @tensorflow/tfjs-node --build-addon-from-source"
+    windows = (
+        "Node could not load tfjs-node's addon (tfjs_binding.node). On Windows that is most "
+        "often tensorflow.dll, the TensorFlow library the addon links, left in the package's "
+        "deps\\lib instead of beside the addon in lib\\napi-vN (N: the directory that holds "
+        "tfjs_binding.node; with pnpm the package is under node_modules\\.pnpm): copy it there, "
+        "or rebuild the addon, which stages it again."
+    )
+    if os == "windows":
+        return Fix(windows, (find, copy, rebuild))
+    ldd = "ldd node_modules/@tensorflow/tfjs-node/lib/napi-v*/tfjs_binding.node | grep 'not found'"
+    return Fix(
+        f"{windows} On Linux and macOS the addon finds libtensorflow in deps/lib through its "
+        "run path: ldd (otool -L on macOS) on tfjs_binding.node names the library that does "
+        "not load.",
+        (find, copy, ldd, rebuild),
+    )
 
 
 def tfjs_word_size_fix(binding: str) -> Fix:

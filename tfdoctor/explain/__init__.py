@@ -759,6 +759,12 @@ class Revealed(Record):
     #: HDFS or Hadoop is named in the log (an hdfs:// path, libhdfs, Hadoop's variables,
     #: TensorFlowOnSpark): a JVM library that does not load is the HDFS file system's.
     hadoop: bool = False
+    #: A library other than TensorFlow's HDFS file system that starts a JVM in the process
+    #: (JPype, pyjnius, python-javabridge, R's rJava) is named in the log.
+    jvm_embedder: bool = False
+    #: TensorFlowSharp's types (``TensorFlow.TFGraph``, ``TFTensor``) are in the log: the .NET
+    #: binding whose NuGet package carries TensorFlow's C library itself.
+    tensorflowsharp: bool = False
     #: The log shows S3_ENDPOINT set to a plain-http URL.
     s3_plain_http: bool = False
     #: The version of pip the log shows (its upgrade notice, ``pip X from ...``).
@@ -1046,6 +1052,12 @@ _HADOOP_SHOWN = (
 #: The JVM's library and Hadoop's, which TensorFlow's HDFS file system loads (libhdfs starts
 #: a JVM from libjvm.so).
 _HDFS_LIBRARIES = ("libjvm.so", "libhdfs.so")
+#: Libraries that load libjvm.so into a Python or R process themselves: beside one, a JVM
+#: library that does not load may be theirs. (Spark's py4j talks to a JVM in another process
+#: and loads none.)
+#: TensorFlowSharp's namespace and types (TensorFlow.NET's namespace is ``Tensorflow``).
+_TENSORFLOWSHARP = re.compile(r"\bTensorFlowSharp\b|\bTensorFlow\.TF[A-Z]\w{0,40}")
+_JVM_EMBEDDERS = re.compile(r"(?i)\b(?:jpype1?|pyjnius|jnius|javabridge|rjava)\b")
 
 
 def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
@@ -1180,6 +1192,8 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
         tfjs="tfjs-shown" in evidence.hits,
         rocm_loaded="rocm-library-opened" in evidence.hits,
         hadoop=any(s in evidence.hits for s in _HADOOP_SHOWN),
+        jvm_embedder=_JVM_EMBEDDERS.search(f"{evidence.first_text}\n{text}") is not None,
+        tensorflowsharp=_TENSORFLOWSHARP.search(f"{evidence.first_text}\n{text}") is not None,
         s3_plain_http="s3-endpoint-http-shown" in evidence.hits,
         python_refusals=tuple(evidence.python_refusals),
         abi_hints=tuple(evidence.abi_hints),
@@ -1946,6 +1960,195 @@ def _cpu_avx(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Caus
         _group(hits, "instruction"),
         system="macos" if mac is not None else (m.os or r.os),
         binding=library if library and causes.platform.tfjs_binding(library) else None,
+    )
+
+
+#: Signatures whose words stop short of why TensorFlow's native library did not load or start
+#: (Windows' reason cut from "DLL load failed", TensorFlow's own line with the loader's error
+#: not pasted): a CPU without AVX is one of the candidates they leave open.
+_REASON_CUT = frozenset({"windows-dll-load-failed-reason-cut", "native-runtime-failed"})
+
+
+def _cpu_candidate(
+    findings: Mapping[str, Finding],
+    by_cause: Mapping[str, Sequence[Hits]],
+    m: Machine,
+    r: Revealed,
+) -> Optional[Finding]:
+    """A CPU without the instructions the build needs, as the second candidate where the log
+    leaves it open beside the reading given: an illegal instruction on a Mac the log does not
+    show (taken for Apple silicon under Rosetta; an Intel Mac made before 2011 lacks AVX, and
+    one before 2013 AVX2, which some builds need), or TensorFlow's native library failing on a
+    system that may be Windows with the loader's reason cut (a DLL missing, or, from 1.6 on,
+    its start on a CPU without AVX: Windows' "DLL initialization routine failed"). None where
+    the machine's facts, the Mac or the system the log shows, or the reason, decide."""
+    if f"explain.{causes.platform.CPU_LACKS_AVX}" in findings or m.facts.platform is not None:
+        return None
+    emulated = findings.get(f"explain.{causes.platform.CPU_EMULATED}")
+    # Both causes' signatures come to one reading (_cpu_avx): its crash lines, whichever.
+    crashes = [
+        h
+        for c in (causes.platform.CPU_EMULATED, causes.platform.CPU_LACKS_AVX)
+        for h in by_cause.get(c, ())
+        if h.signature.id != "conda-apple-channel-x86"  # a search, not a crash
+    ]
+    if (
+        emulated is not None
+        and emulated.severity.rank >= Severity.WARNING.rank
+        and crashes
+        and not any(h.signature.id.startswith("qemu-") for h in crashes)
+        and r.mac is None
+    ):
+        lines = [_cite([h]) for h in crashes]
+        return causes.finding(
+            f"explain.{causes.platform.CPU_LACKS_AVX}",
+            Severity.WARNING,
+            causes.platform.CPU_LACKS_AVX,
+            "Or: an Intel Mac whose CPU lacks AVX (or the AVX2 a build needs) (the other "
+            "candidate)",
+            "\n".join(
+                (
+                    *lines[:1],
+                    "The log does not show which Mac this is. On Apple silicon the crash is "
+                    "x86-64 code under Rosetta 2 (the reading above); on an Intel Mac it is the "
+                    "CPU itself: those made up to 2010 lack AVX, which every TensorFlow wheel "
+                    "after 1.5 needs, and those up to 2012 lack AVX2, which some builds need. "
+                    "The command below tells the two apart: an Apple M chip is the reading "
+                    "above, an Intel CPU without AVX1.0 (or AVX2) is this one.",
+                )
+            ),
+            causes.platform.cpu_avx_fix(None, system="macos"),
+        )
+    reason_cut = [
+        h
+        for c in (causes.platform.MSVC_RUNTIME_MISSING, causes.platform.NATIVE_LIBRARY_UNRESOLVED)
+        for h in by_cause.get(c, ())
+        if h.signature.id in _REASON_CUT
+    ]
+    if not reason_cut or r.os not in (None, "windows"):
+        return None
+    others = [
+        h
+        for hs in by_cause.values()
+        for h in hs
+        if h.signature.id not in _REASON_CUT and h.signature.severity != "info"
+    ]
+    if others or r.dll_extension is not None:
+        return None  # another line says more than a cut reason
+    first = reason_cut[0]
+    return causes.finding(
+        f"explain.{causes.platform.CPU_LACKS_AVX}",
+        Severity.WARNING,
+        causes.platform.CPU_LACKS_AVX,
+        "Or: a CPU without AVX, on which TensorFlow's native library cannot start (the other "
+        "candidate)",
+        "\n".join(
+            (
+                _cite([first]),
+                "The log cuts the loader's reason. On Windows TensorFlow's library fails to "
+                "load for a DLL it links that is missing (the Visual C++ runtime), or fails to "
+                "start on a CPU without AVX, which every release from 1.6 is built for "
+                "(Windows then says 'A dynamic link library (DLL) initialization routine "
+                "failed'). The command below lists the CPU's instruction sets: no AVX is this "
+                "candidate.",
+            )
+        ),
+        _avx_check_fix(
+            "windows"
+            if r.os == "windows" or first.signature.id == "windows-dll-load-failed-reason-cut"
+            else None
+        ),
+    )
+
+
+def _avx_check_fix(system: Optional[str]) -> Fix:
+    """The AVX fix for ``system``; where the log shows none, with the check of Windows (whose
+    loader words this failure so) beside Linux's."""
+    fix = causes.platform.cpu_avx_fix(None, system=system)
+    if system is not None:
+        return fix
+    windows = causes.platform.cpu_avx_fix(None, system="windows")
+    return Fix(fix.text, (*fix.commands, *windows.commands))
+
+
+def _jvm_candidate(
+    findings: Mapping[str, Finding], by_cause: Mapping[str, Sequence[Hits]], r: Revealed
+) -> Optional[Finding]:
+    """TensorFlow's HDFS file system, as the second candidate where the JVM's library did not
+    load and the log shows neither HDFS nor another library that starts a JVM in the process:
+    libhdfs links libjvm.so, found through JAVA_HOME and the loader's path, and TensorFlow
+    loads no JVM otherwise. None where HDFS is shown (then it is the reading itself) or JPype,
+    pyjnius, python-javabridge or rJava is named."""
+    found = findings.get(f"explain.{causes.platform.NATIVE_LIBRARY_UNRESOLVED}")
+    if found is None or r.hadoop or r.jvm_embedder:
+        return None
+    hits = [
+        h
+        for h in by_cause.get(causes.platform.NATIVE_LIBRARY_UNRESOLVED, ())
+        if any(
+            g.get("library", "").replace("\\", "/").rsplit("/", 1)[-1].startswith("libjvm.so")
+            for g in h.groups
+        )
+    ]
+    if not hits or f"explain.{causes.runtime.FILESYSTEM_ENV_MISCONFIGURED}" in findings:
+        return None
+    return causes.finding(
+        f"explain.{causes.runtime.FILESYSTEM_ENV_MISCONFIGURED}",
+        Severity.WARNING,
+        causes.runtime.FILESYSTEM_ENV_MISCONFIGURED,
+        "Or: TensorFlow's HDFS file system, whose libhdfs needs the JVM that JAVA_HOME names "
+        "(the other candidate)",
+        "\n".join(
+            (
+                _cite(hits[:1]),
+                "libjvm.so is the JVM's library. TensorFlow loads it only through Hadoop's "
+                "libhdfs, which its HDFS file system opens for an hdfs:// path (TensorFlowOnSpark "
+                "jobs too), and finds it through JAVA_HOME and the loader's path; the log names "
+                "no other library that starts a JVM in the process (JPype, rJava). Where the "
+                "program reads from HDFS, this is the candidate: JAVA_HOME wrong or unset on the "
+                "machine (each node of a cluster) that ran it.",
+            )
+        ),
+        causes.runtime.hdfs_env_fix(),
+    )
+
+
+def _binding_word_size_candidate(
+    findings: Mapping[str, Finding], by_cause: Mapping[str, Sequence[Hits]]
+) -> Optional[Finding]:
+    """A 32-bit process, as the second candidate where a .NET program did not find
+    TensorFlow's C library: the library is built for 64-bit only, and a process built for x86
+    (or AnyCPU preferring 32-bit) reports it as not found although it lies beside the program
+    (Mono words every failed dlopen so). None where another reading took the line."""
+    found = findings.get(f"explain.{causes.platform.NATIVE_LIBRARY_UNRESOLVED}")
+    hits = [
+        h
+        for h in by_cause.get(causes.platform.NATIVE_LIBRARY_UNRESOLVED, ())
+        if h.signature.id == "dotnet-tensorflow-dll-not-found"
+    ]
+    if (
+        found is None
+        or not hits
+        or f"explain.{causes.platform.BINDING_PROCESS_NOT_64BIT}" in findings
+    ):
+        return None
+    return causes.finding(
+        f"explain.{causes.platform.BINDING_PROCESS_NOT_64BIT}",
+        Severity.WARNING,
+        causes.platform.BINDING_PROCESS_NOT_64BIT,
+        "Or: the .NET program runs as a 32-bit process, which cannot load the 64-bit library "
+        "(the other candidate)",
+        "\n".join(
+            (
+                _cite(hits[:1]),
+                "TensorFlow's C library is built for 64-bit systems only; a program built for "
+                "x86, or AnyCPU with 'Prefer 32-bit' (a .NET Framework console project's "
+                "default), runs as a 32-bit process, and the runtime reports the library as not "
+                "found even where it lies beside the program. Where the file is there, this is "
+                "the candidate.",
+            )
+        ),
+        causes.platform.binding_64bit_fix("dotnet"),
     )
 
 
@@ -2907,8 +3110,14 @@ def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
         return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.c_api_fix(r.os)
     library = _group(hits, "library")
     if library and r.hadoop and library.rsplit("/", 1)[-1].startswith(_HDFS_LIBRARIES):
-        # Only where the log shows HDFS: other programs embed a JVM too (JPype, rJava).
+        # Only where the log shows HDFS: other programs embed a JVM too (JPype, rJava); where
+        # none is named, _jvm_candidate ranks HDFS's environment after the loader's reading.
         return causes.runtime.FILESYSTEM_ENV_MISCONFIGURED, causes.runtime.hdfs_env_fix()
+    if not (library and causes.platform.tfjs_binding(library)) and any(
+        h.signature.id == "tfjs-node-dlopen-failed" for h in hits
+    ):
+        # Node's error code alone, beside TensorFlow.js for Node: its addon did not load.
+        return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.tfjs_dlopen_fix(r.os)
     if library and causes.platform.tfjs_binding(library):
         # TensorFlow.js for Node's addon: the file tfjs-node itself says is missing, or one
         # Windows could not load for a DLL it links.
@@ -2937,6 +3146,14 @@ def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
         return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.undefined_symbol_fix(
             library, symbol, _package_named(top), _group(hits, "required")
         )
+    if any(h.signature.id == "dotnet-tensorflow-dll-not-found" for h in hits):
+        return (
+            causes.platform.NATIVE_LIBRARY_UNRESOLVED,
+            causes.platform.dotnet_library_unfound_fix(r.tensorflowsharp),
+        )
+    own = _own_library_unopened(hits)
+    if own is not None:
+        return causes.platform.WHEEL_MISMATCH, causes.platform.own_library_unopened_fix(*own)
     # "Library not loaded" is dyld's (macOS) wording.
     dyld = any(h.signature.id == "dylib-not-loaded" for h in hits)
     macos = r.os == "macos" or dyld or bool(library and library.endswith(".dylib"))
@@ -2991,6 +3208,29 @@ def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
                 (*other.commands, *fix.commands),
             )
     return causes.platform.NATIVE_LIBRARY_UNRESOLVED, fix
+
+
+#: glibc's words for a library it could not open, as dlerror() and Python's ImportError print
+#: them after the file's name: ENOENT's.
+_ENOENT_WORDS = ": cannot open shared object file: No such file or directory"
+
+
+def _own_library_unopened(hits: Sequence[Hits]) -> Optional[tuple[str, str]]:
+    """The installed path and distribution of a package's own compiled library (a ``.so``
+    in its site-packages directory, named by its whole path) that glibc reported as not
+    there: not a dependency it links, the file itself. None for a bare file name (a library
+    the loader searched for), a path outside site-packages, or a distribution the module
+    table does not know."""
+    for hit in hits:
+        for (_, line), groups in zip(hit.citations, hit.groups):
+            path = groups.get("library", "")
+            if "/" not in path or not path.endswith(".so") or f"{path}{_ENOENT_WORDS}" not in line:
+                continue
+            top = installed_package(path)
+            dist = distribution_of(top) if top else None
+            if dist:
+                return path, dist
+    return None
 
 
 def _custom_op(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
@@ -3942,6 +4182,10 @@ BUILDERS: dict[str, Builder] = {
     causes.software.CUSTOM_OP_BUILD_MISMATCH: _custom_op,
     causes.runtime.FILESYSTEM_ENV_MISCONFIGURED: _filesystem_env,
     causes.platform.NATIVE_LIBRARY_UNRESOLVED: _native,
+    causes.platform.BINDING_PROCESS_NOT_64BIT: lambda m, r, hits: (
+        causes.platform.BINDING_PROCESS_NOT_64BIT,
+        causes.platform.binding_64bit_fix("java"),
+    ),
     causes.code.API_REMOVED: _api_removed,
     causes.platform.STATIC_TLS_EXHAUSTED: _static_tls,
     causes.runtime.OP_KERNEL_MISSING: _op_kernel,
@@ -4069,7 +4313,8 @@ def _drop_unsupported(by_cause: dict[str, list[Hits]], evidence: Evidence) -> No
     ``frozen-family-module`` a program frozen by PyInstaller and, of the lines, those whose
     missing module is inside a package of TensorFlow's family; ``server-possible`` a server,
     task queue or thread running the code, or nothing of the program shown around the line;
-    ``server-not-shown`` no such server (TensorFlow 1's per-thread graph)."""
+    ``server-not-shown`` no such server (TensorFlow 1's per-thread graph); ``tfjs-shown``
+    TensorFlow.js named in the log (Node's words are any addon's)."""
     if not any(h.signature.needs for hits in by_cause.values() for h in hits):
         return
     frames = [f.path.replace("\\", "/") for tb in evidence.tracebacks for f in tb.frames]
@@ -4108,6 +4353,8 @@ def _drop_unsupported(by_cause: dict[str, list[Hits]], evidence: Evidence) -> No
             return bool(served) or not _program_shown(evidence)
         if need == "server-not-shown":
             return not served
+        if need == "tfjs-shown":
+            return "tfjs-shown" in evidence.hits
         return True
 
     for cause in list(by_cause):
@@ -4599,6 +4846,9 @@ def explain(
         _conda_path_too_long(evidence),
         _model_garden_official(evidence),
         _other_library_candidate(findings, by_cause, machine, revealed),
+        _cpu_candidate(findings, by_cause, machine, revealed),
+        _binding_word_size_candidate(findings, by_cause),
+        _jvm_candidate(findings, by_cause, revealed),
         _custom_op_unresolved(findings, by_cause),
         _hosted_tf_replaced(evidence, revealed, by_cause, findings),
         _container_candidate(findings, by_cause, machine, revealed),

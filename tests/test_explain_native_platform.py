@@ -1,0 +1,243 @@
+"""TensorFlow's native code on the platform under it: where the log leaves the reason open
+(an illegal instruction on a Mac it does not show, Windows' reason cut from "DLL load failed",
+TensorFlow's own line without the loader's error), a CPU without AVX is ranked as the other
+candidate; a JVM library that does not load is the HDFS file system's unless another library
+starts a JVM; Node's ERR_DLOPEN_FAILED beside TensorFlow.js is its addon."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from tests.explaining import CANDIDATE, explained, fix_text, readings, top_error
+from tfdoctor.findings import Finding, Report
+
+
+def _finding(report: Report, cause: str) -> Optional[Finding]:
+    return next((x for x in report.findings if x.cause == cause), None)
+
+
+def test_an_illegal_instruction_on_a_mac_not_shown_ranks_an_intel_mac_without_avx() -> None:
+    report = explained("$ python -c 'import tensorflow'\nIllegal instruction: 4\n")
+    assert top_error(report).cause == "cpu-emulated"
+    avx = _finding(report, "cpu-lacks-avx")
+    assert avx is not None and avx.severity.value == "warning"
+    assert avx.summary.endswith(CANDIDATE)
+    fix = fix_text(avx)
+    assert "AVX" in fix and "sysctl -n machdep.cpu.brand_string" in fix
+    assert [x.cause for x in readings(report)] == ["cpu-emulated"]
+
+
+def test_a_log_of_macos_whose_mac_is_not_shown_ranks_the_same_candidate() -> None:
+    report = explained(
+        "Python 3.9.6 (default, Oct 18 2022, 12:41:40) [Clang 14.0.0] on darwin\n"
+        "Illegal instruction\n"
+    )
+    assert top_error(report).cause == "cpu-emulated"
+    avx = _finding(report, "cpu-lacks-avx")
+    assert avx is not None and avx.summary.endswith(CANDIDATE)
+
+
+def test_an_apple_silicon_mac_shown_keeps_rosetta_alone() -> None:
+    report = explained("MacBook Pro M1 chip\nzsh: illegal hardware instruction  python app.py\n")
+    assert top_error(report).cause == "cpu-emulated"
+    assert _finding(report, "cpu-lacks-avx") is None
+
+
+def test_an_intel_mac_shown_is_the_cpu_itself_with_no_candidate() -> None:
+    report = explained("macOS 10.12.6\nIllegal instruction: 4\n")
+    assert top_error(report).cause == "cpu-lacks-avx"
+    assert _finding(report, "cpu-emulated") is None
+
+
+def test_qemu_keeps_the_emulator_alone() -> None:
+    report = explained("qemu: uncaught target signal 4 (Illegal instruction) - core dumped\n")
+    assert all(x.cause != "cpu-lacks-avx" for x in report.findings)
+
+
+def test_windows_reason_cut_ranks_a_cpu_without_avx_after_the_runtime() -> None:
+    report = explained("import tensorflow\nImportError: DLL load failed\n")
+    assert top_error(report).cause == "msvc-runtime-missing"
+    avx = _finding(report, "cpu-lacks-avx")
+    assert avx is not None and avx.severity.value == "warning" and avx.summary.endswith(CANDIDATE)
+    fix = fix_text(avx)
+    # Windows' check of the CPU's instruction sets, not Linux's /proc/cpuinfo.
+    assert "coreinfo64" in fix and "/proc/cpuinfo" not in fix and "1.5" in fix
+
+
+def test_windows_reason_given_decides_without_a_candidate() -> None:
+    missing = explained("ImportError: DLL load failed: The specified module could not be found.\n")
+    assert _finding(missing, "cpu-lacks-avx") is None
+    init = explained(
+        "ImportError: DLL load failed: A dynamic link library (DLL) initialization routine "
+        "failed.\n"
+    )
+    assert top_error(init).cause == "cpu-lacks-avx"
+    assert not top_error(init).summary.endswith(CANDIDATE)
+
+
+def test_tensorflows_own_line_alone_ranks_a_cpu_without_avx() -> None:
+    report = explained("Failed to load the native TensorFlow runtime.\n")
+    assert top_error(report).cause == "native-library-unresolved"
+    avx = _finding(report, "cpu-lacks-avx")
+    assert avx is not None and avx.severity.value == "warning"
+    fix = fix_text(avx)
+    assert "/proc/cpuinfo" in fix and "coreinfo64" in fix
+
+
+def test_tensorflows_own_line_with_the_loaders_error_has_no_avx_candidate() -> None:
+    report = explained(
+        "ImportError: libcudart.so.11.0: cannot open shared object file: No such file or "
+        "directory\nFailed to load the native TensorFlow runtime.\n"
+    )
+    assert _finding(report, "cpu-lacks-avx") is None
+
+
+def test_tensorflows_own_line_on_linux_shown_has_no_avx_candidate() -> None:
+    # On Linux a CPU without AVX kills the import (SIGILL): it prints no Python error.
+    report = explained(
+        '  File "/usr/lib/python3/dist-packages/tensorflow/python/pywrap_tensorflow.py", line 58\n'
+        "Linux-5.15.0-91-generic-x86_64-with-glibc2.35\n"
+        "Failed to load the native TensorFlow runtime.\n"
+    )
+    assert _finding(report, "cpu-lacks-avx") is None
+
+
+def test_libjvm_unfound_ranks_the_hdfs_file_systems_environment() -> None:
+    report = explained(
+        "ERROR: libjvm.so: cannot open shared object file: No such file or directory\n"
+    )
+    assert top_error(report).cause == "native-library-unresolved"
+    hdfs = _finding(report, "filesystem-env-misconfigured")
+    assert hdfs is not None and hdfs.severity.value == "warning"
+    assert hdfs.summary.endswith(CANDIDATE) and "JAVA_HOME" in fix_text(hdfs)
+
+
+def test_libjvm_unfound_beside_hdfs_is_its_environment() -> None:
+    report = explained(
+        "reading hdfs://namenode:8020/data/train.tfrecord\n"
+        "ERROR: libjvm.so: cannot open shared object file: No such file or directory\n"
+    )
+    top = top_error(report)
+    assert top.cause == "filesystem-env-misconfigured" and not top.summary.endswith(CANDIDATE)
+
+
+def test_libjvm_unfound_beside_another_jvm_library_is_the_loaders() -> None:
+    report = explained(
+        "import jpype\njpype.startJVM()\n"
+        "OSError: libjvm.so: cannot open shared object file: No such file or directory\n"
+    )
+    assert all(x.cause != "filesystem-env-misconfigured" for x in report.findings)
+
+
+def test_node_dlopen_failed_beside_tfjs_node_is_its_addon() -> None:
+    text = (
+        "at Object.<anonymous> "
+        "(C:\\app\\node_modules\\@tensorflow\\tfjs-node\\dist\\index.js:72:16)\n"
+        "at Module._compile (node:internal/modules/cjs/loader:1368:14) {\n"
+        "    code: 'ERR_DLOPEN_FAILED'\n"
+        "}\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "native-library-unresolved"
+    fix = fix_text(top)
+    assert "tensorflow.dll" in fix and "deps\\lib" in fix and "copy " in fix
+    assert "ldd" not in fix  # the log is of Windows
+
+
+def test_node_dlopen_failed_system_not_shown_gives_both_systems() -> None:
+    text = "$ npm view @tensorflow/tfjs-node binary\nError: ERR_DLOPEN_FAILED\n"
+    fix = fix_text(top_error(explained(text)))
+    assert "tensorflow.dll" in fix and "ldd" in fix
+
+
+def test_node_dlopen_failed_of_another_addon_is_not_tfjs() -> None:
+    text = (
+        "at Object.<anonymous> (/srv/app/node_modules/sharp/lib/sharp.js:10:16)\n"
+        "  code: 'ERR_DLOPEN_FAILED'\n"
+    )
+    report = explained(text)
+    assert all("tfjs" not in (x.summary or "") for x in report.findings)
+    assert all(x.cause != "native-library-unresolved" for x in report.findings)
+
+
+def test_a_packages_own_library_reported_absent_is_a_build_for_another_platform() -> None:
+    text = (
+        "tensorflow.python.framework.errors_impl.NotFoundError: /srv/venv/lib/python3.10/"
+        "site-packages/tensorflow_text/python/ops/_regex_split_ops.so: cannot open shared "
+        "object file: No such file or directory\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "wheel-mismatch"
+    fix = fix_text(top)
+    assert "uname -m" in fix and "file /srv/venv/lib/python3.10/site-packages/" in fix
+    assert "tensorflow-text" in fix and "--only-binary=:all:" in fix
+
+
+def test_a_library_searched_by_name_keeps_the_loaders_reading() -> None:
+    text = "ImportError: libfoo.so: cannot open shared object file: No such file or directory\n"
+    assert all(x.cause != "wheel-mismatch" for x in explained(text).findings)
+
+
+def test_a_dependency_the_packages_library_needs_keeps_the_loaders_reading() -> None:
+    text = (
+        "ImportError: libgomp.so.1: cannot open shared object file: No such file or directory "
+        "(required by /srv/venv/lib/python3.10/site-packages/tensorflow_text/python/ops/"
+        "_regex_split_ops.so)\n"
+    )
+    assert all(x.cause != "wheel-mismatch" for x in explained(text).findings)
+
+
+def test_dotnet_library_not_found_ranks_a_32bit_process_after_it() -> None:
+    text = (
+        "Unhandled Exception:\nSystem.DllNotFoundException: libtensorflow\n"
+        "  at (wrapper managed-to-native) TensorFlow.TFGraph.TF_NewGraph()\n"
+    )
+    report = explained(text)
+    top = top_error(report)
+    assert top.cause == "native-library-unresolved"
+    # TensorFlowSharp's NuGet package carries the library: no TensorFlow.NET package offered.
+    assert "SciSharp" not in fix_text(top)
+    word = _finding(report, "binding-process-not-64bit")
+    assert word is not None and word.severity.value == "warning"
+    assert word.summary.endswith(CANDIDATE) and "PlatformTarget=x64" in fix_text(word)
+
+
+def test_dotnet_library_that_failed_to_start_is_the_cpu_not_the_word_size() -> None:
+    text = (
+        "System.DllNotFoundException: Unable to load DLL 'tensorflow': A dynamic link library "
+        "(DLL) initialization routine failed. (Exception from HRESULT: 0x8007045A)\n"
+    )
+    report = explained(text)
+    assert top_error(report).cause == "cpu-lacks-avx"
+    assert _finding(report, "binding-process-not-64bit") is None
+    assert _finding(report, "native-library-unresolved") is None
+
+
+def test_another_dotnet_library_not_found_is_not_tensorflows() -> None:
+    report = explained("System.DllNotFoundException: libgdiplus\n")
+    assert _finding(report, "binding-process-not-64bit") is None
+
+
+def test_java_on_a_32bit_jvm_is_the_process() -> None:
+    text = (
+        'Exception in thread "main" java.lang.UnsatisfiedLinkError: Cannot find TensorFlow '
+        "native library for OS: windows, architecture: x86. See https://github.com/tensorflow/"
+        "tensorflow/tree/master/tensorflow/java/README.md for possible solutions\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "binding-process-not-64bit"
+    assert "64-bit JDK" in fix_text(top)
+
+
+def test_java_on_a_64bit_machine_without_a_build_is_not_the_word_size() -> None:
+    text = (
+        "java.lang.UnsatisfiedLinkError: Cannot find TensorFlow native library for OS: linux, "
+        "architecture: aarch64.\n"
+    )
+    assert _finding(explained(text), "binding-process-not-64bit") is None
+
+
+def test_libhdfs_unfound_is_hdfs_even_beside_another_jvm_library() -> None:
+    text = "import jpype\nlibhdfs.so: cannot open shared object file: No such file or directory\n"
+    report = explained(text)
+    assert any(x.cause == "filesystem-env-misconfigured" for x in report.findings)
