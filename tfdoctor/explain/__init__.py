@@ -3601,6 +3601,7 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.software.KERAS3_MODEL_UNDER_KERAS2: causes.software.keras3_model_fix,
     causes.software.NUMPY_ABI: causes.software.numpy_abi_fix,
     causes.software.TF_KERAS_MISSING: causes.software.tf_keras_missing_fix,
+    causes.software.IMPORT_HANG: causes.software.import_hang_fix,
     causes.software.TF_NOT_INSTALLED: causes.software.tensorflow_install_fix,
     # Transformers is the library whose words name this cause (_unrecognised_distribution,
     # which also knows the distribution the log lists).
@@ -3652,6 +3653,24 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
 
 #: Cause -> the catalogue's fix builder, applied to the machine the log (and facts) show.
 BUILDERS: dict[str, Builder] = {
+    causes.runtime.IMPORT_ORDER_CONFLICT: lambda m, r, hits: (
+        causes.runtime.IMPORT_ORDER_CONFLICT,
+        causes.runtime.import_order_fix(r.imported_before),
+    ),
+    causes.hosted.PLATFORM_IMAGE_UNAVAILABLE: lambda m, r, hits: (
+        causes.hosted.PLATFORM_IMAGE_UNAVAILABLE,
+        causes.hosted.platform_image_fix(_group(hits, "image")),
+    ),
+    causes.platform.CI_PYTHON_VERSION_UNAVAILABLE: lambda m, r, hits: (
+        causes.platform.CI_PYTHON_VERSION_UNAVAILABLE,
+        causes.platform.ci_python_fix(_group(hits, "ci_python")),
+    ),
+    # Only a signature names this cause (the tracebacks' own reading builds its finding
+    # itself): a stale file of another release, whose directory pip's uninstall leaves.
+    causes.software.TF_INSTALL_INCOMPLETE: lambda m, r, hits: (
+        causes.software.TF_INSTALL_INCOMPLETE,
+        causes.software.stale_files_fix(m),
+    ),
     causes.runtime.TF_ENV_FLAG_INVALID: lambda m, r, hits: (
         causes.runtime.TF_ENV_FLAG_INVALID,
         causes.runtime.env_flag_fix(_group(hits, "variable") or "", _group(hits, "flag") or ""),
@@ -5311,6 +5330,7 @@ def _unlisted(
         revealed.tf_dist,
         evidence.prompt_near_devices,
         evidence.metal_shown,
+        any(tb.ipython for tb in evidence.tracebacks),
     )
     if unlisted is not None and inferred:
         unlisted = dataclasses.replace(unlisted, detail=f"{unlisted.detail}\n{inferred}")
