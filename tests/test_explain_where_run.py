@@ -134,6 +134,7 @@ def test_a_hang_after_the_import_is_not_the_import() -> None:
     for text in (
         "After the import, training hangs at epoch 3.\n",
         "The import works; model.fit hangs on the second worker.\n",
+        "Importing the dataset from S3 hangs for an hour.\n",
     ):
         assert "import-hang" not in _causes(text)
 
