@@ -53,16 +53,6 @@ PROPOSED_CAUSES: dict[str, str] = {
     "fields its protos lack (releaseNotes, filepathTemplate), or the code calls a TFDS API a "
     "later release added, so parsing or the attribute fails; the fix is upgrading "
     "tensorflow-datasets or tfds-nightly, not TensorFlow",
-    "platform-image-unavailable": "a managed ML platform offers no prebuilt training or serving "
-    "image for the TensorFlow release, or the TensorFlow and Python pairing, that a job or model "
-    "asks for (a serving image not yet published for a new release, a legacy container built for "
-    "Python 2 only), so the platform rejects the image or cannot pull it; the fix is a release and "
-    "Python the platform has an image for, or a custom container, not a change to a local install",
-    "binding-process-not-64bit": "a program that uses TensorFlow through another language's "
-    "binding runs as a 32-bit (or AnyCPU, 32-bit preferred) process, or in a 32-bit JVM, while "
-    "TensorFlow's native library exists only for 64-bit x86, so the binding cannot load or find "
-    "the library beside it (DllNotFoundException, no native library for the architecture); the "
-    "fix is a 64-bit process (an x64 platform target, a 64-bit JVM), not reinstalling TensorFlow",
     "binding-release-bug": "the installed release of a language binding or of the bridge it uses "
     "(reticulate for R's tensorflow and keras) has a bug, fixed in a newer release, that makes it "
     "report TensorFlow missing or fail to load it from a Python where TensorFlow is installed; "
@@ -83,10 +73,6 @@ PROPOSED_CAUSES: dict[str, str] = {
     "instance of class Layer'); the fix is to import every Keras name from the Keras the library "
     "is "
     "built on (tensorflow.keras), not to reinstall TensorFlow or Keras",
-    "import-order-conflict": "a package imported before TensorFlow in the same process (a "
-    "simulator's client such as CARLA's) leaves the process in a state in which TensorFlow's "
-    "own import fails (its generated op wrappers no longer compile) although each package "
-    "imports cleanly alone; the fix is to import TensorFlow first, not to reinstall either",
     "tf-prerelease-regression": "pip installed a TensorFlow pre-release (a release candidate "
     "pulled "
     "by `pip install --pre` or a pin to an rc) that has a regression the stable release lacks, so "
@@ -113,10 +99,6 @@ PROPOSED_CAUSES: dict[str, str] = {
     "has a bug in an op kernel a library's model runs, so the model fails inside TensorFlow "
     "('could not create a concat primitive descriptor') while other releases run it; the fix "
     "is another TensorFlow release or build, not a change to the library or the data",
-    "ci-python-version-unavailable": "a CI workflow pins an exact Python patch release (3.8.5) "
-    "that the runner's Python setup step no longer offers, because the hosted runner image moved "
-    "on to a newer patch, so the job fails before pip or TensorFlow run; the fix is a version the "
-    "runner offers (the new patch, or the minor release alone), not a change to TensorFlow",
     "tf-build-regression": "a TensorFlow build the CI installs unpinned (a tf-nightly) carries a "
     "regression that a later build fixes, so tests that passed on the previous build fail inside "
     "TensorFlow's own code with nothing changed in the project or its environment; the fix is "

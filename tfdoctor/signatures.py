@@ -114,6 +114,12 @@ GROUPS = frozenset(
         "scheme",
         # A module a message says is missing (No module named 'tensorflow.python.platform').
         "module",
+        # The Python release a CI workflow asked its runner for (setup-python's "Version 3.8.5
+        # with arch x64 not found"): what the job wanted, not the Python of any machine.
+        "ci_python",
+        # A container image a registry has no manifest for (Docker's "manifest for IMAGE not
+        # found").
+        "image",
         # A header file a compiler did not find (nsync_cv.h, tensorflow/core/framework/op.h).
         "header",
         # A requirement a resolver could not meet: the distribution required, its specifier,

@@ -19,6 +19,7 @@ TPU_GENERATION_UNSUPPORTED: Final = CauseId("tpu-generation-unsupported")
 TPU_NOT_FOUND: Final = CauseId("tpu-not-found")
 TPU_VERSION_MISMATCH: Final = CauseId("tpu-version-mismatch")
 HOSTED_TF_LINE_DROPPED: Final = CauseId("hosted-tf-line-dropped")
+PLATFORM_IMAGE_UNAVAILABLE: Final = CauseId("platform-image-unavailable")
 
 #: The index the tensorflow-tpu wheels find libtpu on (Cloud TPU's TensorFlow guide).
 LIBTPU_INDEX = "https://storage.googleapis.com/libtpu-releases/index.html"
@@ -91,8 +92,55 @@ CAUSES: Mapping[str, Cause] = dict(
             "https://colab.research.google.com/notebooks/tensorflow_version.ipynb",
             "https://github.com/googlecolab/colabtools/blob/main/google/colab/_tensorflow_magics.py",
         ),
+        define(
+            PLATFORM_IMAGE_UNAVAILABLE,
+            "The ML platform publishes no image for the TensorFlow and Python asked for",
+            "A managed ML platform (SageMaker, Vertex AI) trains and serves TensorFlow in "
+            "prebuilt images, one per framework release, Python and device it publishes; its "
+            "SDK turns the job's framework version and Python into an image name, and a "
+            "pairing the platform never built (SageMaker's legacy TensorFlow images, 1.4 to "
+            "1.12, exist for Python 2 only) names an image that does not exist, so pulling it "
+            "fails. A local install changes nothing: the job's pairing, or a custom image, does.",
+            "https://github.com/aws/sagemaker-python-sdk/blob/v1.51.1/doc/using_tf.rst",
+            "https://github.com/aws/deep-learning-containers/blob/master/available_images.md",
+            "https://cloud.google.com/vertex-ai/docs/training/pre-built-containers",
+        ),
     )
 )
+
+
+#: SageMaker's legacy-mode TensorFlow images (TensorFlow 1.4-1.12), whose tags end in the
+#: Python: they were built for Python 2 only (the SDK's using_tf.rst of v1.51.1; Python 3
+#: came with script mode and the TensorFlow Serving images).
+_SAGEMAKER_LEGACY_TF = "/sagemaker-tensorflow:"
+
+
+def platform_image_fix(image: Optional[str]) -> Fix:
+    """A framework and Python pairing the platform publishes an image for, or a custom one."""
+    if image is not None and _SAGEMAKER_LEGACY_TF in image and image.endswith("-py3"):
+        return Fix(
+            f"SageMaker publishes no {image.rsplit('/', 1)[-1]} image: its legacy-mode "
+            "TensorFlow images (sagemaker-tensorflow, TensorFlow 1.4 to 1.12, used by "
+            "TensorFlowModel and estimators without script mode) exist for Python 2 only. "
+            "Pass py_version='py2' (an entry point written for Python 2.7), or move to script "
+            "mode and the TensorFlow Serving model (sagemaker.tensorflow.serving.Model) with "
+            "TensorFlow 1.11 or later for Python 3.",
+            (),
+        )
+    named = f" ({image})" if image else ""
+    return Fix(
+        f"The platform publishes no image{named} for this framework version, Python and "
+        "device: set the job's framework version and Python to a pairing in the platform's "
+        "list of prebuilt images, or build and push a custom image and pass it as the image "
+        "URI.",
+        (),
+    )
+
+
+def hosted_image(name: Optional[str]) -> Optional[HostedImage]:
+    """The hosted notebook image ``name`` (``colab``, ``kaggle``) from the hosted-image table,
+    or None (no name, or one the table does not hold)."""
+    return hosted_data().image(name) if name else None
 
 
 def hosted_gpu_runtime_fix(name: Optional[str]) -> Fix:

@@ -52,6 +52,7 @@ DISTRO_PYTHON_PART_MISSING: Final = CauseId("distro-python-part-missing")
 NATIVE_ADDON_BUILD_TOOLS_MISSING: Final = CauseId("native-addon-build-tools-missing")
 PINNED_SDIST_UNBUILDABLE: Final = CauseId("pinned-sdist-unbuildable")
 DEPENDENCY_SDIST_BUILD_FAILS: Final = CauseId("dependency-sdist-build-fails")
+CI_PYTHON_VERSION_UNAVAILABLE: Final = CauseId("ci-python-version-unavailable")
 
 METAL_FILES = "https://pypi.org/project/tensorflow-metal/#files"
 
@@ -367,8 +368,41 @@ CAUSES: Mapping[str, Cause] = dict(
             "stops with the dependency gone or half-installed.",
             "https://pip.pypa.io/en/stable/user_guide/#constraints-files",
         ),
+        define(
+            CI_PYTHON_VERSION_UNAVAILABLE,
+            "The CI runner offers no Python of the version the workflow asks for",
+            "GitHub's actions/setup-python takes the Python a workflow names from the runner "
+            "image's tool cache or from its list of builds for that image; a hosted runner "
+            "image keeps one patch release of each minor and drops old minors, so an exact "
+            "patch pinned in the workflow (3.8.5) or a minor the image no longer has stops the "
+            "job before pip or TensorFlow run. The pin, not TensorFlow, is what to change.",
+            "https://github.com/actions/setup-python/blob/main/docs/advanced-usage.md",
+            "https://github.com/actions/python-versions/blob/main/versions-manifest.json",
+        ),
     )
 )
+
+
+def ci_python_fix(requested: Optional[str]) -> Fix:
+    """A python-version the runner offers: the minor alone where an exact patch was pinned
+    (setup-python then takes the newest patch it has), else an image or a Python that has it."""
+    find = ("grep -rn 'python-version' .github/workflows",)
+    parts = (requested or "").split(".")
+    if len(parts) >= 3 and all(p.isdigit() for p in parts[:2]):
+        minor = ".".join(parts[:2])
+        return Fix(
+            f"The workflow pins Python {requested}, a patch release the runner no longer "
+            f"offers: set python-version to '{minor}' (setup-python then takes the newest "
+            f"{minor} patch the runner has), or to a {minor} patch the step lists as available.",
+            find,
+        )
+    what = f"Python {requested}" if requested else "that Python"
+    return Fix(
+        f"The runner image no longer offers {what}: run the job on an older runner image that "
+        "still has it (runs-on), or move the workflow to a newer Python that the project and "
+        "its TensorFlow release support.",
+        find,
+    )
 
 
 def windows_gpu_fix(m: Machine, archive: bool = False) -> Fix:

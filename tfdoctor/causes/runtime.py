@@ -27,6 +27,7 @@ SPAWN_MAIN_UNGUARDED: Final = CauseId("spawn-main-unguarded")
 TF_INITIALISED_BEFORE_FORK: Final = CauseId("tf-initialised-before-fork")
 SERVER_CONCURRENCY_MODEL_MISMATCH: Final = CauseId("server-concurrency-model-mismatch")
 TENSOR_FROM_OTHER_GRAPH: Final = CauseId("tensor-from-other-graph")
+IMPORT_ORDER_CONFLICT: Final = CauseId("import-order-conflict")
 
 #: Causes only a log reveals: they happen while a program runs, not in how it is installed.
 CAUSES: Mapping[str, Cause] = dict(
@@ -222,8 +223,35 @@ CAUSES: Mapping[str, Cause] = dict(
             "https://github.com/tensorflow/docs/blob/master/site/en/r1/deploy/hadoop.md",
             "https://cloud.google.com/docs/authentication/application-default-credentials",
         ),
+        define(
+            IMPORT_ORDER_CONFLICT,
+            "A package imported before TensorFlow breaks TensorFlow's import",
+            "Each package imports alone, but one loaded first into the process (a simulator's "
+            "client, another framework with native libraries) leaves state TensorFlow's own "
+            "import then trips on: TensorFlow 1.x writes the Python wrappers of ops loaded at "
+            "run time with a C++ stream, and where that stream fails in the process its float "
+            "defaults come out empty ('eye_separation=, mu=,'), so the wrapper does not "
+            "compile. Importing TensorFlow first avoids it.",
+            "https://github.com/tensorflow/tensorflow/blob/v1.14.0/tensorflow/python/framework/python_op_gen.cc",
+            "https://github.com/tensorflow/tensorflow/blob/v2.4.0/tensorflow/python/framework/python_op_gen.cc",
+        ),
     )
 )
+
+
+def import_order_fix(imported_before: Sequence[str] = ()) -> Fix:
+    """TensorFlow imported first (``imported_before``: what the log shows imported ahead)."""
+    ahead = (
+        f" (the log shows {', '.join(imported_before)} imported ahead of it)"
+        if imported_before
+        else ""
+    )
+    return Fix(
+        "Import TensorFlow first, before the other packages the program imports"
+        f"{ahead}: make `import tensorflow` the first import of the script that fails, and "
+        "check that TensorFlow alone imports.",
+        ('python -c "import tensorflow"',),
+    )
 
 
 def gpu_memory_fix(m: Machine, rocm: bool = False) -> Fix:

@@ -654,6 +654,27 @@ def incomplete_install_fix(m: Machine) -> Fix:
     )
 
 
+def stale_files_fix(m: Machine) -> Fix:
+    """Every TensorFlow distribution out, the directory they leave behind deleted, one back in:
+    files of another release that pip's uninstall does not list stay until deleted."""
+    keep = m.tf
+    names = " ".join(p.name for p in m.tf_providers) or (keep.name if keep else "tensorflow")
+    spec = f"{keep.name}=={keep.version}" if keep else "tensorflow"
+    # find_spec locates the package without running its broken __init__.
+    where = (
+        'python -c "import importlib.util; '
+        "print(importlib.util.find_spec('tensorflow').submodule_search_locations)\""
+    )
+    return Fix(
+        "Files of two TensorFlow releases share one installation (an install over another "
+        "release, or two TensorFlow distributions in one site-packages): uninstall every "
+        "TensorFlow distribution, delete the tensorflow directory left behind (the find_spec "
+        "command prints it, if one is), then install one release; or create a new virtual "
+        "environment.",
+        (*m.pip(f"uninstall -y {names}"), where, *m.pip_install(spec)),
+    )
+
+
 def reinstall_tf_fix(m: Machine, text: str) -> Fix:
     """Remove every TensorFlow distribution, then install the one wanted."""
     keep = m.tf
@@ -2107,6 +2128,23 @@ def tensorflow_gpu_removed_fix(m: Machine) -> Fix:
         "Install `tensorflow` instead of `tensorflow-gpu` (change it in requirements files "
         "too): it carries the same GPU support.",
         m.pip_install("tensorflow"),
+    )
+
+
+def import_hang_fix(m: Machine) -> Fix:
+    """Where an import that never returns stops (faulthandler's dump), then the usual reasons:
+    another framework's native libraries in the same process first."""
+    return Fix(
+        "See where the import stops: Python's fault handler prints every thread's frames "
+        "after a delay (the command below). Where another framework with native libraries "
+        "(torch, jax, cv2) is imported in the same process, the two clash: import them in the "
+        "other order, or run them in separate processes, or pair releases that do not clash; "
+        "where TensorFlow alone hangs, look at what the frames wait on (a file on a network "
+        "file system, a lock, a GPU driver call).",
+        (
+            'python -X faulthandler -c "import faulthandler; '
+            'faulthandler.dump_traceback_later(120, exit=True); import tensorflow"',
+        ),
     )
 
 

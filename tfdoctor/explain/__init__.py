@@ -142,7 +142,6 @@ from tfdoctor.facts import (
     normalize_name,
 )
 from tfdoctor.findings import Finding, Fix, Report, Severity, keep_weightier
-from tfdoctor.hosted import hosted_data
 from tfdoctor.machine import LogHints, Machine
 from tfdoctor.matrix import Matrix, spec_contains, version_key
 from tfdoctor.modules import distribution_of, modules
@@ -3999,6 +3998,7 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.software.TF_KERAS_MISSING: causes.software.tf_keras_missing_fix,
     causes.software.TF_PIN_CONFLICTS_WITH_PACKAGE: causes.software.tf_pin_conflict_fix,
     causes.software.NUMBA_LLVMLITE_MISMATCH: causes.software.numba_llvmlite_fix,
+    causes.software.IMPORT_HANG: causes.software.import_hang_fix,
     causes.software.TF_NOT_INSTALLED: causes.software.tensorflow_install_fix,
     # Transformers is the library whose words name this cause (_unrecognised_distribution,
     # which also knows the distribution the log lists).
@@ -4049,6 +4049,24 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
 
 #: Cause -> the catalogue's fix builder, applied to the machine the log (and facts) show.
 BUILDERS: dict[str, Builder] = {
+    causes.runtime.IMPORT_ORDER_CONFLICT: lambda m, r, hits: (
+        causes.runtime.IMPORT_ORDER_CONFLICT,
+        causes.runtime.import_order_fix(r.imported_before),
+    ),
+    causes.hosted.PLATFORM_IMAGE_UNAVAILABLE: lambda m, r, hits: (
+        causes.hosted.PLATFORM_IMAGE_UNAVAILABLE,
+        causes.hosted.platform_image_fix(_group(hits, "image")),
+    ),
+    causes.platform.CI_PYTHON_VERSION_UNAVAILABLE: lambda m, r, hits: (
+        causes.platform.CI_PYTHON_VERSION_UNAVAILABLE,
+        causes.platform.ci_python_fix(_group(hits, "ci_python")),
+    ),
+    # Only a signature names this cause (the tracebacks' own reading builds its finding
+    # itself): a stale file of another release, whose directory pip's uninstall leaves.
+    causes.software.TF_INSTALL_INCOMPLETE: lambda m, r, hits: (
+        causes.software.TF_INSTALL_INCOMPLETE,
+        causes.software.stale_files_fix(m),
+    ),
     causes.runtime.TF_ENV_FLAG_INVALID: lambda m, r, hits: (
         causes.runtime.TF_ENV_FLAG_INVALID,
         causes.runtime.env_flag_fix(_group(hits, "variable") or "", _group(hits, "flag") or ""),
@@ -5737,7 +5755,7 @@ def _hosted_tf_replaced(
     """A GPU library failure on a hosted notebook (its own paths shown) after the log installs
     a TensorFlow there: the image's CUDA and cuDNN are built for the image's TensorFlow, so
     the install is why (Colab's runtime FAQ). The GPU finding stays: it says what failed."""
-    image = hosted_data().image(revealed.notebook) if revealed.notebook else None
+    image = causes.hosted.hosted_image(revealed.notebook)
     # A GPU failure the log's reading holds for an error (not CUDA's start-up probe on a
     # runtime that shows no GPU, a warning at most).
     failed = {
@@ -5871,6 +5889,7 @@ def _unlisted(
         revealed.tf_dist,
         evidence.prompt_near_devices,
         evidence.metal_shown,
+        any(tb.ipython for tb in evidence.tracebacks),
     )
     if unlisted is not None and on_cpu and unlisted.fix is not None:
         unlisted = dataclasses.replace(

@@ -25,6 +25,10 @@ from tfdoctor.machine import Machine
 _EXPLAINS_NO_GPU = frozenset(CONTRADICTED_BY["tf-lists-gpu"]) | {causes.gpu.DRIVER_TOO_OLD}
 
 
+#: The answer of the GPU check in Colab's GPU notebook, raised where no GPU device is named.
+_GUIDE_CHECK = "GPU device not found"
+
+
 def unlisted_gpu_finding(
     listings: Sequence[tuple[str, DeviceListing]],
     found: Iterable[Finding],
@@ -33,17 +37,23 @@ def unlisted_gpu_finding(
     tf_dist: Optional[str],
     prompt: Optional[str] = None,
     metal_shown: bool = False,
+    notebook_cell: bool = False,
 ) -> Optional[Finding]:
     """The finding for a log where TensorFlow lists no GPU, or None (a GPU listed, no answer
     about GPUs, or another finding explains it). ``gpu_shown``: the log shows a GPU exists
     (nvidia-smi's table, a compute capability); ``prompt``: a Unix shell's prompt in it;
-    ``metal_shown``: the log names tensorflow-metal."""
+    ``metal_shown``: the log names tensorflow-metal; ``notebook_cell``: a traceback shows an
+    IPython cell (``<ipython-input-``, ipykernel's cell files)."""
     answers = [x for _, x in listings]
     if not answers or (gpus_listed(answers) != 0 and built_with_cuda(answers) is not False):
         return None
     if any(f.cause in _EXPLAINS_NO_GPU and f.severity.rank >= Severity.WARNING.rank for f in found):
         return None
-    order, shown, decided = _rank(m, built_with_cuda(answers), tf_dist, prompt, metal_shown)
+    # The hosted notebooks' GPU guide raises SystemError('GPU device not found') from a cell.
+    guide_check = notebook_cell and any(_GUIDE_CHECK in x.text for x in answers)
+    order, shown, decided = _rank(
+        m, built_with_cuda(answers), tf_dist, prompt, metal_shown, guide_check
+    )
     cause = causes.gpu.unlisted_gpu_cause(order)
     cited = "\n".join(f"{where}: {x.text}" for where, x in listings[:3])
     xla = sum(x.xla_gpus for x in answers)
@@ -72,6 +82,7 @@ def _rank(
     tf_dist: Optional[str],
     prompt: Optional[str],
     metal_shown: bool = False,
+    guide_check: bool = False,
 ) -> tuple[tuple[str, ...], str, bool]:
     """The candidates most likely first, the evidence behind the order, and whether that
     evidence decides it (rather than only making the first the likeliest)."""
@@ -120,6 +131,17 @@ def _rank(
             ("cpu-build", *(k for k in rest if k != "cpu-build")),
             f"The build has no CUDA: {why}",
             True,
+        )
+    if guide_check and m.os is None and not prompt and not m.container:
+        # Colab's GPU notebook (tf.test.gpu_device_name(), then SystemError('GPU device not
+        # found')) run in a cell, with no operating system shown: the check is the hosted
+        # notebooks' own, and there a runtime without a GPU accelerator is the usual answer.
+        # A likelihood, not a fact: a local Jupyter can run the same cell.
+        return (
+            ("hosted-runtime", "windows-native", "libraries", "driver", "cpu-build", "hidden"),
+            "A notebook cell ran the hosted notebooks' GPU check (SystemError: GPU device not "
+            "found) and the log shows no operating system",
+            False,
         )
     if m.os is not None or prompt:
         seen = f"the log shows {m.os}" if m.os else f"the prompt `{prompt}` is a Unix shell's"

@@ -98,7 +98,33 @@ def _missing_module(tb: Traceback, m: Machine) -> Optional[Finding]:
         return _keras_missing(tb, m)
     if dist in _ELSEWHERE or module not in modules().dists:
         return None
-    return _not_installed(module, dist, f"{tb.where}: {tb.type}: {tb.message}", m)
+    said = f"{tb.where}: {tb.type}: {tb.message}"
+    return _not_installed(module, dist, said, m, _other_requirer(tb, dist))
+
+
+#: An import statement's first package (``from ai_edge_litert.x import Y``: ai_edge_litert).
+_IMPORTED = re.compile(r"^\s*(?:from|import)\s+(?P<package>[A-Za-z_]\w*)")
+
+
+def _other_requirer(tb: Traceback, missing: str) -> Optional[str]:
+    """The distribution other than TensorFlow's whose import the traceback shows failing (its
+    innermost installed frame's, else the package the innermost line imports), or None: a
+    TensorFlow frame or import on the way, or nothing that names one."""
+    lines = [tb.statement, *tb.importers, *(f.code for f in tb.frames)]
+    origins = [o.dist for o in library_origins(tb) if o.dist]
+    if any(_THROUGH_TENSORFLOW.search(x) or _IMPORTS_TENSORFLOW.match(x) for x in lines if x):
+        return None
+    if any(normalize_name(d) in TF_DISTRIBUTIONS for d in origins):
+        return None
+    others = [d for d in origins if normalize_name(d) != normalize_name(missing)]
+    if others:
+        return others[0]
+    last = tb.frames[-1].code if tb.frames else tb.statement
+    match = _IMPORTED.match(last or "")
+    dist = distribution_of(match.group("package")) if match is not None else None
+    if dist is None or normalize_name(dist) in (*TF_DISTRIBUTIONS, normalize_name(missing)):
+        return None
+    return dist
 
 
 #: A statement or source line that reaches Keras through TensorFlow (``tf.keras``,
@@ -106,6 +132,8 @@ def _missing_module(tb: Traceback, m: Machine) -> Optional[Finding]:
 _THROUGH_TENSORFLOW = re.compile(
     r"\b(?:tensorflow(?:_\w+)?|tf)\.keras\b|^\s*(?:from|import)\s+tensorflow_\w+"
 )
+#: An import of TensorFlow itself.
+_IMPORTS_TENSORFLOW = re.compile(r"^\s*(?:from\s+tensorflow\b|import\s+tensorflow\b)")
 #: The user's own import of the keras package.
 _OWN_KERAS = re.compile(r"^\s*(?:from\s+keras(?:\.\w+)*\s+import|import\s+keras\b)")
 
@@ -150,9 +178,23 @@ def _keras_missing(tb: Traceback, m: Machine) -> Optional[Finding]:
     )
 
 
-def _not_installed(module: str, dist: str, said: str, m: Machine) -> Finding:
+def _not_installed(
+    module: str, dist: str, said: str, m: Machine, requirer: Optional[str] = None
+) -> Finding:
     """The finding for ``dist`` (which provides ``module``) missing from the Python that ran:
-    a broken install of TensorFlow's own where TensorFlow requires it."""
+    a broken install of TensorFlow's own where TensorFlow requires it, unless the traceback
+    shows another library (``requirer``) importing it with TensorFlow nowhere on the way."""
+    if requirer is not None and m.tf is None:
+        return causes.finding(
+            "explain.package-not-installed",
+            Severity.ERROR,
+            causes.software.PACKAGE_NOT_INSTALLED,
+            f"{dist} (module {module}) is not installed in the Python that ran",
+            f"{said}\nImporting {requirer} needs {module}, which the distribution {dist} "
+            f"provides; no TensorFlow is on the way (that TensorFlow requires {dist} too does "
+            "not make it TensorFlow's failure).",
+            causes.software.package_install_fix(m, dist, module),
+        )
     if _tf_requires(m, dist) and m.companion(dist) is None:
         spec = m.declared_range(dist) or ""
         return causes.finding(

@@ -49,6 +49,22 @@ _TB_FAILED = re.compile(
 
 #: The notebook magic's header before TensorBoard's own stderr: the failure's reason follows.
 _STDERR_SHOWN = "Contents of stderr:"
+#: The last line of a Python traceback: the exception's name (dotted or not), then its
+#: message or nothing.
+_EXCEPTION_LINE = re.compile(
+    r"^[ \t]*(?:[A-Za-z_]\w{0,60}\.){0,6}\w{0,60}(?:Error|Exception)(?::|[ \t]*$)", re.MULTILINE
+)
+
+
+def _reason_shown(text: str) -> bool:
+    """Whether the notebook magic's copy of TensorBoard's stderr is in the log with its reason:
+    any message, or a traceback that ends in its exception (a paste cut off inside the
+    traceback shows no reason)."""
+    at = text.find(_STDERR_SHOWN)
+    if at < 0:
+        return False
+    traceback = text.find("Traceback (most recent call last)", at)
+    return traceback < 0 or _EXCEPTION_LINE.search(text, traceback) is not None
 
 
 def _normal(name: str) -> str:
@@ -76,7 +92,8 @@ def tensorboard_findings(text: str, m: Machine, explained: bool = False) -> list
     """Findings about the TensorBoards installed, from lines read together (see the module).
     The nightly's guess only where nothing else explains the failure: no other finding at
     warning or above (``explained``), and TensorBoard's own stderr, which the notebook magic
-    prints after ``Contents of stderr:`` (tensorboard/notebook.py), is not in the log."""
+    prints after ``Contents of stderr:`` (tensorboard/notebook.py), does not show the
+    exception it ended in."""
     if "ensorboard" not in text and "nightly" not in text:
         return []
     boards = listed_tensorboards(text)
@@ -110,7 +127,7 @@ def tensorboard_findings(text: str, m: Machine, explained: bool = False) -> list
             ]
     if (
         not explained
-        and _STDERR_SHOWN not in text
+        and not _reason_shown(text)
         and _NIGHTLY_INSTALL.search(text)
         and _TB_FAILED.search(text)
     ):
