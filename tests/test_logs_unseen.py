@@ -125,6 +125,10 @@ PROPOSED_CAUSES: dict[str, str] = {
     "the torch backend's variables fail with 'Parameter' object has no attribute 'fget'), so "
     "Keras's backend ops fail; the fix is a backend release that Keras supports (upgrading or "
     "pinning that package), not a change to TensorFlow",
+    "rocm-libs-off-path": "ROCm libraries are installed, but under another prefix than the one "
+    "TensorFlow's build configuration or loader searches (a distribution's ROCm packages putting "
+    "HIP under /opt/rocm/hip where rocm_configure looks in /opt/rocm), so configuring or loading "
+    "TensorFlow for ROCm reports them missing; the fix is pointing the search at where they are",
 }
 
 _REQUIRED = {
