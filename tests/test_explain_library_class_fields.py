@@ -402,3 +402,21 @@ def test_the_tf1_release_is_installed_where_this_python_has_no_wheel_of_it(
     assert "tensorflow==2." not in commands
     if first:
         assert commands.startswith(first)
+
+
+def test_a_tensor_without_keras_history_names_the_keras_candidates() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "train.py", line 40, in <module>\n'
+        "    model = Model(inputs=inp, outputs=crf_out)\n"
+        "AttributeError: 'Tensor' object has no attribute '_keras_history'\n"
+    )
+    found = [x for x in explained(text).findings if x.cause == "keras-version"]
+    assert found and found[0].severity.value == "warning"
+    fix = fix_text(found[0])
+    assert "tf.keras" in fix and "Lambda layer" in fix
+
+
+def test_another_missing_private_attribute_is_not_keras_history() -> None:
+    text = "AttributeError: 'Tensor' object has no attribute '_keras_mask'\n"
+    assert all(x.cause != "keras-version" for x in explained(text).findings)

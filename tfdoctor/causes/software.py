@@ -859,6 +859,24 @@ def tensorflow_requirer_cause(dist: str) -> CauseId:
     return KERAS_VERSION if name == "keras" else COMPANION_MISMATCH
 
 
+def keras_history_fix(m: Machine) -> Fix:
+    """A tensor without ``_keras_history``: one Keras, of the code's release, builds the model.
+    The candidates, most likely first, each with what tells it apart (Keras 2's functional
+    API asks the layer that made each tensor for it)."""
+    matched = keras_match_fix(m)
+    return Fix(
+        "A tensor reached a Keras model that no layer of this Keras made. Most likely first: "
+        "1. the Keras installed is another release than the code was written for (its "
+        "requirements name it; `pip show tensorflow keras` shows what is installed): install "
+        "that release. 2. the code mixes the standalone keras package with tf.keras (`import "
+        "keras` in one file, `from tensorflow import keras` in another): import every Keras "
+        "name from one of them. 3. a raw TensorFlow op's output is passed to the model (Keras "
+        "before 2.4 and tf.keras before TensorFlow 2.4 do not wrap it): wrap the op in a "
+        f"Lambda layer. {matched.text}",
+        matched.commands,
+    )
+
+
 def keras_match_fix(m: Machine) -> Fix:
     """The Keras of the installed TensorFlow's line (Keras 2 before 2.16)."""
     fix = range_fix(m, "keras")

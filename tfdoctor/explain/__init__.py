@@ -2538,6 +2538,8 @@ def _keras(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseI
         return internal_caller_fix(m, internal_caller(m)[0])
     if any(h.signature.id == "keras-applications-submodules-hook" for h in hits):
         return causes.software.KERAS_VERSION, causes.software.keras_submodules_fix(m)
+    if all(h.signature.id == "keras-history-missing" for h in hits):
+        return causes.software.KERAS_VERSION, causes.software.keras_history_fix(m)
     return causes.software.KERAS_VERSION, causes.software.keras_match_fix(m)
 
 
