@@ -136,3 +136,16 @@ def test_another_projects_tensorflow_backend_file_is_not_keras() -> None:
         "see keras_contrib/backend/tensorflow_backend.py\n"
     )
     assert top_error(explained(text)).cause == "api-removed"
+
+
+def test_a_keras3_shown_is_not_told_its_tensorflow_predates_keras3() -> None:
+    # keras._tf_keras.keras is the tf.keras Keras 3 serves: no TensorFlow older than 2.16 raised.
+    text = "AttributeError: module 'keras._tf_keras.keras.utils' has no attribute 'PyDataset'\n"
+    fixes = " ".join(fix_text(f) for f in explained(text).findings if f.fix is not None)
+    assert "tensorflow==2.16" not in fixes and "is older" not in fixes
+
+
+def test_keras2s_tf_keras_lacking_a_keras3_name_is_told_the_keras3_line() -> None:
+    text = "AttributeError: module 'keras.api._v2.keras.utils' has no attribute 'PyDataset'\n"
+    top = top_error(explained(text))
+    assert top.cause == "api-removed" and "2.16" in fix_text(top)

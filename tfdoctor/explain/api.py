@@ -834,6 +834,27 @@ _PRINTED_MODULE = re.compile(
     r"module '(?P<a>[\w.]+)' has no attribute|cannot import name '\w+' from '(?P<b>[\w.]+)'"
     r"|No module named '(?P<c>[\w.]+)'"
 )
+#: The module paths only a Keras 3 prints: its own tree (``keras.src``) and the tf.keras it
+#: serves from TensorFlow 2.16 (keras-team/keras v3.0.0: keras/api/_tf_keras/keras/).
+_KERAS3_PRINTED = re.compile(r"^(?:keras\.src|keras\._tf_keras\.keras)(?:\.|$)")
+
+
+def _printed_module(tb: Traceback) -> str:
+    """The module the exception's message names as the one at work: the module lacking a
+    name, or the package above a submodule not found (``No module named 'a.b.c'``: a.b
+    imported, and lacks c); empty where it names none."""
+    match = _PRINTED_MODULE.search(_as_printed(tb.message))
+    if match is None:
+        return ""
+    return match.group("a") or match.group("b") or match.group("c").rpartition(".")[0]
+
+
+def _first_keras3(m: Machine) -> tuple[int, ...]:
+    """The first TensorFlow line whose tf.keras is Keras 3 (the matrix's; 2.16 without one)."""
+    line = first_keras3_line(m.matrix) if m.matrix is not None else None
+    return version_key(line.line if line is not None else "2.16")[:2]
+
+
 #: The key of a verdict re-read because the exception shows a Keras 2 raised it.
 _KERAS2_SHOWN = "keras2-shown-lacks-name"
 
@@ -851,13 +872,7 @@ def keras2_printed(tb: Traceback) -> Optional[tuple[int, int]]:
     origins = library_origins(tb)
     if any(o.generation == "Keras 3" for o in origins):
         return None
-    match = _PRINTED_MODULE.search(_as_printed(tb.message))
-    # "No module named 'a.b.c'": a.b imported, and lacks c; a.b is the module at work.
-    module = (
-        (match.group("a") or match.group("b") or match.group("c").rpartition(".")[0])
-        if match
-        else ""
-    )
+    module = _printed_module(tb)
     if module.startswith("keras.api._v2."):
         return _KERAS_PACKAGE_SERVES
     if (module and _KERAS2_PRINTED.match(module)) or any(
@@ -1151,6 +1166,8 @@ def _added_later(
     since = knowledge.first_line_with(name, line)
     if since is None:
         return None  # no release has it: not a matter of versions
+    if _KERAS3_PRINTED.match(_printed_module(tb)) and version_key(since)[:2] <= _first_keras3(m):
+        return None  # a Keras 3 raised (its module printed): no older TensorFlow did
     this = (
         f"this TensorFlow ({tf_version}) does not have it"
         if tf_version
