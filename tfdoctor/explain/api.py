@@ -859,6 +859,8 @@ def _first_keras3(m: Machine) -> tuple[int, ...]:
 _KERAS2_SHOWN = "keras2-shown-lacks-name"
 
 
+#: The first line of the tf-keras package (its bundled listings begin there; PyPI's tf-keras).
+_FIRST_TF_KERAS = (2, 14)
 #: The first TensorFlow line whose tf.keras the keras 2.x package served under
 #: ``keras.api._v2.keras`` (TensorFlow 2.6 moved Keras out of its own tree: its release notes).
 _KERAS_PACKAGE_SERVES = (2, 6)
@@ -875,6 +877,8 @@ def keras2_printed(tb: Traceback) -> Optional[tuple[int, int]]:
     module = _printed_module(tb)
     if module.startswith("keras.api._v2."):
         return _KERAS_PACKAGE_SERVES
+    if module == "tf_keras" or module.startswith("tf_keras."):
+        return _FIRST_TF_KERAS
     if (module and _KERAS2_PRINTED.match(module)) or any(
         o.generation == "Keras 2" for o in origins
     ):
@@ -897,37 +901,38 @@ def _keras2_shown(
     if floor is None:
         return verdict
     last = ".".join(str(x) for x in LAST_KERAS2)
-    listed = [line for line in _listed_lines(name) if floor <= version_key(line)[:2] <= LAST_KERAS2]
-    if (
-        listed
-        and version_key(listed[0])[:2] <= floor
-        and version_key(listed[-1])[:2] == LAST_KERAS2
-    ):
-        listed = []  # every Keras 2 that prints this module has it: no release explains it
+    everywhere = _listed_lines(name)
+    # TensorFlow's own listings stand for its Keras 2 up to the last line that served one.
+    listed = [line for line in everywhere if floor <= version_key(line)[:2] <= LAST_KERAS2]
     what = (
         f"`{name}` is missing from a Keras 2: the module the exception names is Keras 2's "
         "(tf.keras served by the keras 2.x package or TensorFlow's own copy, or tf-keras), "
         "not Keras 3's, so the code is not meeting Keras 3."
     )
-    if not _listed_lines(name):
+    read = (
+        "Read which TensorFlow and Keras the code was written for (its requirements, its "
+        "README) and install those in a new virtual environment, or port the code to the "
+        "installed release."
+    )
+    if not everywhere:
         fix = Fix(
             f"`{name}` is in no listed release's public API: the code was written for another "
-            "Keras than the installed Keras 2. Read which TensorFlow and Keras the code was "
-            "written for (its requirements, its README) and install those in a new virtual "
-            "environment, or port the code to the installed release.",
+            f"Keras than the installed Keras 2. {read}",
             ("pip show tensorflow keras tf-keras",),
         )
-    elif not listed:
+    elif (
+        listed
+        and version_key(listed[0])[:2] <= floor
+        and version_key(listed[-1])[:2] == LAST_KERAS2
+    ):
+        # Every Keras 2 that prints this module has it: no release of it explains the error.
         fix = Fix(
             f"The listings place `{name}` in every Keras 2 that prints this module (TensorFlow "
             f"up to {last}), so no release of it explains the error: the code was written for "
-            "another Keras than the installed Keras 2, or the install mixes two releases. "
-            "Read which TensorFlow and Keras the code was written for (its requirements, its "
-            "README) and install those in a new virtual environment, or port the code to the "
-            "installed release.",
+            f"another Keras than the installed Keras 2, or the install mixes two releases. {read}",
             ("pip show tensorflow keras tf-keras",),
         )
-    elif tf_version is None and version_key(listed[-1])[:2] >= LAST_KERAS2:
+    elif listed and tf_version is None and version_key(listed[-1])[:2] == LAST_KERAS2:
         # Every Keras 2 line from the first listed one has it: the one that raised is older.
         fix = Fix(
             f"`{name}` is in tf.keras from TensorFlow {listed[0]} on (Keras 2 to {last}), and "
@@ -939,7 +944,7 @@ def _keras2_shown(
     else:
         fix = Fix(
             "The installed Keras 2 is of another release than the code was written for."
-            + _listed_direction(name, listed, tf_version),
+            + _listed_direction(name, everywhere, tf_version),
             ("pip show tensorflow keras tf-keras",),
         )
     return dataclasses.replace(
