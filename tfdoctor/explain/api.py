@@ -866,7 +866,7 @@ _FIRST_TF_KERAS = (2, 14)
 _KERAS_PACKAGE_SERVES = (2, 6)
 
 
-def keras2_printed(tb: Traceback) -> Optional[tuple[int, int]]:
+def _keras2_printed(tb: Traceback) -> Optional[tuple[int, int]]:
     """The oldest TensorFlow line a Keras 2 the exception shows at work can belong to, where
     it shows one: the module its message names (``module 'keras.api._v2.keras.layers' has no
     attribute ...``: 2.6) or a frame of Keras 2's own tree (keras/engine/); None where it shows
@@ -897,7 +897,7 @@ def _keras2_shown(
         return verdict
     if _NO_MODULE.search(_as_printed(tb.message)) and name == "tf.python.keras":
         return _tf_keras_copy_missing(verdict, m, tf_version)
-    floor = keras2_printed(tb)
+    floor = _keras2_printed(tb)
     if floor is None:
         return verdict
     last = ".".join(str(x) for x in LAST_KERAS2)
@@ -905,9 +905,10 @@ def _keras2_shown(
     # TensorFlow's own listings stand for its Keras 2 up to the last line that served one.
     listed = [line for line in everywhere if floor <= version_key(line)[:2] <= LAST_KERAS2]
     what = (
-        f"`{name}` is missing from a Keras 2: the module the exception names is Keras 2's "
-        "(tf.keras served by the keras 2.x package or TensorFlow's own copy, or tf-keras), "
-        "not Keras 3's, so the code is not meeting Keras 3."
+        f"`{name}` is missing from a Keras 2: what the exception shows (the module it names, "
+        "or its frames) is Keras 2's (tf.keras served by the keras 2.x package or "
+        "TensorFlow's own copy, or tf-keras), not Keras 3's, so the code is not meeting "
+        "Keras 3."
     )
     read = (
         "Read which TensorFlow and Keras the code was written for (its requirements, its "
