@@ -906,6 +906,21 @@ def keras_match_fix(m: Machine) -> Fix:
     )
 
 
+def keras_device_names_fix(m: Machine) -> Fix:
+    """A Keras older than TensorFlow's device names (``/device:GPU:0`` from TensorFlow 1.4):
+    a Keras release that reads them, still of TensorFlow 1's Keras."""
+    # keras-team/keras 2.0.8 utils/training_utils.py compared the names as listed; the next
+    # release normalises them (_normalize_device_name drops "device:"). Keras 2.2.4 calls
+    # TensorFlow 1.5's tf.nn.softmax(axis=...), hence the upper bound for a TensorFlow 1.4.
+    return Fix(
+        "The GPUs are there: TensorFlow lists them as '/device:GPU:N', and the installed Keras "
+        "looks for '/gpu:N', the names of TensorFlow before 1.4, so it is older than the "
+        "TensorFlow beside it. Upgrade Keras to 2.0.9 or later, which reads both names (a 2.1 "
+        "release keeps it one that TensorFlow 1.4 runs).",
+        m.pip_install("keras>=2.0.9,<2.2"),
+    )
+
+
 def keras_shared_fix(m: Machine, dists: Sequence[str], wanted: Optional[str]) -> Fix:
     """The keras folder two distributions wrote into (``dists``): uninstall them all and
     reinstall the one TensorFlow requires (``wanted``, its requirement); where that is not

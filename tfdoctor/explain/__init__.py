@@ -2540,6 +2540,8 @@ def _keras(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseI
         return causes.software.KERAS_VERSION, causes.software.keras_submodules_fix(m)
     if all(h.signature.id == "keras-history-missing" for h in hits):
         return causes.software.KERAS_VERSION, causes.software.keras_history_fix(m)
+    if any(h.signature.id == "keras-multi-gpu-device-names" for h in hits):
+        return causes.software.KERAS_VERSION, causes.software.keras_device_names_fix(m)
     return causes.software.KERAS_VERSION, causes.software.keras_match_fix(m)
 
 
@@ -4716,7 +4718,11 @@ def _api_findings(evidence: Evidence, matrix: Optional[Matrix], machine: Machine
 
     if evidence.tracebacks:
         return api_findings(
-            evidence.tracebacks, ApiKnowledge(matrix), machine, evidence.kernel_installs
+            evidence.tracebacks,
+            ApiKnowledge(matrix),
+            machine,
+            evidence.kernel_installs,
+            keras_backend_shown="keras-multi-backend-file" in evidence.hits,
         ) or hollow_tensorflow_findings(evidence.tracebacks, machine)
     if evidence.statements and machine.tf is not None:
         return statement_findings(evidence.statements, ApiKnowledge(matrix), machine)

@@ -607,9 +607,11 @@ def api_findings(
     knowledge: ApiKnowledge,
     m: Machine,
     kernel_installs: Sequence[str] = (),
+    keras_backend_shown: bool = False,
 ) -> list[Finding]:
     """One finding per API cause the exceptions show, in order of appearance;
-    ``kernel_installs``: the distributions the log installs inside a running kernel."""
+    ``kernel_installs``: the distributions the log installs inside a running kernel;
+    ``keras_backend_shown``: the log names multi-backend Keras' TensorFlow backend file."""
     tf_version = m.tf.version if m.tf is not None else None
     # TensorFlow installed inside the running kernel: a name missing that every listed release
     # has is the kernel's mix of two releases (explain.modules' _reinstalled_in_kernel), not
@@ -623,7 +625,7 @@ def api_findings(
                 _added_later(tb, knowledge, m, tf_version)
                 or _tf2_name_under_tf1(tb, m, tf_version)
                 or _tf1_added_later(tb, m, tf_version)
-                or _tf1_keyword_added_later(tb, knowledge, m, tf_version)
+                or _tf1_keyword_added_later(tb, knowledge, m, tf_version, keras_backend_shown)
                 or _tf1_loader_given_tf2_call(tb, m, tf_version)
                 or (None if reinstalled else _older_than_listings(tb, m, tf_version))
                 or _keras_added_later(tb, m)
@@ -633,6 +635,7 @@ def api_findings(
             continue
         name, verdict = found
         verdict = _keras2_package(tb, name, verdict, m)
+        verdict = _keras2_shown(tb, name, verdict, m, tf_version)
         primary = _package_before_keras(tb, name, verdict, m)
         if (
             primary is verdict
@@ -817,6 +820,189 @@ def _keras2_package(tb: Traceback, name: str, verdict: Verdict, m: Machine) -> V
     )
 
 
+#: The module paths only a Keras 2 prints (observed, not inferred): tf.keras served by the
+#: keras 2.x package (``keras.api._v2.keras``, keras-team/keras v2.6.0 to v2.15.0:
+#: keras/api/_v2/keras/), TensorFlow's own copy before it (``tensorflow.python.keras``,
+#: ``tensorflow_core.python.keras`` of 2.0 and 2.1) and the tf-keras package (``tf_keras``).
+#: Keras 3 prints ``keras.src.`` or, for tf.keras, ``keras._tf_keras.keras``
+#: (keras-team/keras v3.0.0: keras/api/_tf_keras/).
+_KERAS2_PRINTED = re.compile(
+    r"^(?:keras\.api\._v[12]\.keras|tensorflow(?:_core)?\.python\.keras|tf_keras)(?:\.|$)"
+)
+#: The module an exception's message names as the one that lacks a name or a submodule.
+_PRINTED_MODULE = re.compile(
+    r"module '(?P<a>[\w.]+)' has no attribute|cannot import name '\w+' from '(?P<b>[\w.]+)'"
+    r"|No module named '(?P<c>[\w.]+)'"
+)
+#: The module paths only a Keras 3 prints: its own tree (``keras.src``) and the tf.keras it
+#: serves from TensorFlow 2.16 (keras-team/keras v3.0.0: keras/api/_tf_keras/keras/).
+_KERAS3_PRINTED = re.compile(r"^(?:keras\.src|keras\._tf_keras\.keras)(?:\.|$)")
+
+
+def _printed_module(tb: Traceback) -> str:
+    """The module the exception's message names as the one at work: the module lacking a
+    name, or the package above a submodule not found (``No module named 'a.b.c'``: a.b
+    imported, and lacks c); empty where it names none."""
+    match = _PRINTED_MODULE.search(_as_printed(tb.message))
+    if match is None:
+        return ""
+    return match.group("a") or match.group("b") or match.group("c").rpartition(".")[0]
+
+
+def _first_keras3(m: Machine) -> tuple[int, ...]:
+    """The first TensorFlow line whose tf.keras is Keras 3 (the matrix's; 2.16 without one)."""
+    line = first_keras3_line(m.matrix) if m.matrix is not None else None
+    return version_key(line.line if line is not None else "2.16")[:2]
+
+
+#: The key of a verdict re-read because the exception shows a Keras 2 raised it.
+_KERAS2_SHOWN = "keras2-shown-lacks-name"
+
+
+#: The first line of the tf-keras package (its bundled listings begin there; PyPI's tf-keras).
+_FIRST_TF_KERAS = (2, 14)
+#: The first TensorFlow line whose tf.keras the keras 2.x package served under
+#: ``keras.api._v2.keras`` (TensorFlow 2.6 moved Keras out of its own tree: its release notes).
+_KERAS_PACKAGE_SERVES = (2, 6)
+
+
+def _keras2_printed(tb: Traceback) -> Optional[tuple[int, int]]:
+    """The oldest TensorFlow line a Keras 2 the exception shows at work can belong to, where
+    it shows one: the module its message names (``module 'keras.api._v2.keras.layers' has no
+    attribute ...``: 2.6) or a frame of Keras 2's own tree (keras/engine/); None where it shows
+    none, or a frame of Keras 3's."""
+    origins = library_origins(tb)
+    if any(o.generation == "Keras 3" for o in origins):
+        return None
+    module = _printed_module(tb)
+    if module.startswith("keras.api._v2."):
+        return _KERAS_PACKAGE_SERVES
+    if module == "tf_keras" or module.startswith("tf_keras."):
+        return _FIRST_TF_KERAS
+    if (module and _KERAS2_PRINTED.match(module)) or any(
+        o.generation == "Keras 2" for o in origins
+    ):
+        return (0, 0)
+    return None
+
+
+def _keras2_shown(
+    tb: Traceback, name: str, verdict: Verdict, m: Machine, tf_version: Optional[str]
+) -> Verdict:
+    """A verdict that Keras 2 code meets Keras 3, re-read where the exception itself shows a
+    Keras 2 raised it (observed beats inferred): that Keras 2 is of another release than the
+    code. The TensorFlow lines whose listings have the name say which to install; a port to
+    Keras 3 would not help."""
+    if verdict.cause != causes.code.KERAS3_BEHAVIOUR_CHANGE:
+        return verdict
+    if _NO_MODULE.search(_as_printed(tb.message)) and name == "tf.python.keras":
+        return _tf_keras_copy_missing(verdict, m, tf_version)
+    floor = _keras2_printed(tb)
+    if floor is None:
+        return verdict
+    last = ".".join(str(x) for x in LAST_KERAS2)
+    everywhere = _listed_lines(name)
+    # TensorFlow's own listings stand for its Keras 2 up to the last line that served one.
+    listed = [line for line in everywhere if floor <= version_key(line)[:2] <= LAST_KERAS2]
+    what = (
+        f"`{name}` is missing from a Keras 2: what the exception shows (the module it names, "
+        "or its frames) is Keras 2's (tf.keras served by the keras 2.x package or "
+        "TensorFlow's own copy, or tf-keras), not Keras 3's, so the code is not meeting "
+        "Keras 3."
+    )
+    read = (
+        "Read which TensorFlow and Keras the code was written for (its requirements, its "
+        "README) and install those in a new virtual environment, or port the code to the "
+        "installed release."
+    )
+    if not everywhere:
+        fix = Fix(
+            f"`{name}` is in no listed release's public API: the code was written for another "
+            f"Keras than the installed Keras 2. {read}",
+            ("pip show tensorflow keras tf-keras",),
+        )
+    elif (
+        listed
+        and version_key(listed[0])[:2] <= floor
+        and version_key(listed[-1])[:2] == LAST_KERAS2
+    ):
+        # Every Keras 2 that prints this module has it: no release of it explains the error.
+        fix = Fix(
+            f"The listings place `{name}` in every Keras 2 that prints this module (TensorFlow "
+            f"up to {last}), so no release of it explains the error: the code was written for "
+            f"another Keras than the installed Keras 2, or the install mixes two releases. {read}",
+            ("pip show tensorflow keras tf-keras",),
+        )
+    elif listed and tf_version is None and version_key(listed[-1])[:2] == LAST_KERAS2:
+        # Every Keras 2 line from the first listed one has it: the one that raised is older.
+        fix = Fix(
+            f"`{name}` is in tf.keras from TensorFlow {listed[0]} on (Keras 2 to {last}), and "
+            f"the Keras 2 that raised this lacks it: it is older than the code. Install "
+            f"TensorFlow {listed[0]} or newer, up to {last} to keep Keras 2 (`pip show "
+            "tensorflow` shows the installed one).",
+            _line_install(m, listed[0]),
+        )
+    else:
+        fix = Fix(
+            "The installed Keras 2 is of another release than the code was written for."
+            + _listed_direction(name, everywhere, tf_version),
+            ("pip show tensorflow keras tf-keras",),
+        )
+    return dataclasses.replace(
+        verdict,
+        key=_KERAS2_SHOWN,
+        cause=causes.code.API_REMOVED,
+        what=what,
+        fix=fix,
+        release="",
+        links=causes.CAUSES[causes.code.API_REMOVED].links,
+    )
+
+
+#: The first TensorFlow whose wheels ship tensorflow/python/keras: 1.4.0, whose release notes
+#: say "`tf.keras` is now part of the core TensorFlow API".
+_TF_KERAS_IN_CORE = (1, 4)
+
+
+def _tf_keras_copy_missing(verdict: Verdict, m: Machine, tf_version: Optional[str]) -> Verdict:
+    """``No module named 'tensorflow.python.keras'``: TensorFlow's own copy of Keras 2 is not
+    there. Keras 3 does not remove it (the 2.6 to 2.21 wheels all ship it, scan's rule
+    tf-python-keras says); a TensorFlow from before tf.keras joined the core API lacks it, and
+    one the log shows as newer is an install without its files."""
+    if tf_version is not None and version_key(tf_version)[:2] >= _TF_KERAS_IN_CORE:
+        return dataclasses.replace(
+            verdict,
+            key="tf-keras-copy-missing",
+            cause=causes.software.TF_INSTALL_INCOMPLETE,
+            what=(
+                f"tensorflow.python.keras is missing, and TensorFlow {tf_version} ships it "
+                "(every wheel from 1.4 does): the install lacks files of its own."
+            ),
+            fix=causes.software.incomplete_install_fix(m),
+            release="",
+            links=causes.CAUSES[causes.software.TF_INSTALL_INCOMPLETE].links,
+        )
+    return dataclasses.replace(
+        verdict,
+        key="tf-keras-copy-missing",
+        cause=causes.code.API_REMOVED,
+        what=(
+            "tensorflow.python.keras, TensorFlow's own copy of Keras 2, is missing: every "
+            "TensorFlow wheel from 1.4 (tf.keras joined the core API; its release notes) to "
+            "2.21 ships it, so the TensorFlow that raised this is older than the code that "
+            "imports it (or its install is incomplete)."
+        ),
+        fix=Fix(
+            "The installed TensorFlow is older than the code: `pip show tensorflow` shows it. "
+            "Install the TensorFlow the code's requirements or environment file name (1.4 or "
+            "newer), in place of the older one an install step or a pin put there.",
+            ("pip show tensorflow",),
+        ),
+        release="",
+        links=causes.CAUSES[causes.code.API_REMOVED].links,
+    )
+
+
 #: The keys of verdicts the API listings give (no rule of scan's names the use).
 _LISTING_KEYS = frozenset({causes.code.API_REMOVED, causes.code.KERAS3_BEHAVIOUR_CHANGE})
 
@@ -986,6 +1172,8 @@ def _added_later(
     since = knowledge.first_line_with(name, line)
     if since is None:
         return None  # no release has it: not a matter of versions
+    if _KERAS3_PRINTED.match(_printed_module(tb)) and version_key(since)[:2] <= _first_keras3(m):
+        return None  # a Keras 3 raised (its module printed): no older TensorFlow did
     this = (
         f"this TensorFlow ({tf_version}) does not have it"
         if tf_version
@@ -1252,15 +1440,20 @@ def _py2_tf_name_missing(
 
 
 def _tf1_keyword_added_later(
-    tb: Traceback, knowledge: ApiKnowledge, m: Machine, tf_version: Optional[str]
+    tb: Traceback,
+    knowledge: ApiKnowledge,
+    m: Machine,
+    tf_version: Optional[str],
+    keras_backend_shown: bool = False,
 ) -> Optional[tuple[str, Verdict]]:
     """A TensorFlow function refusing a keyword argument a later 1.x release brought
     (:data:`_TF1_KEYWORDS_ADDED`: ``reduce_max() got an unexpected keyword argument
     'keepdims'``): every TensorFlow from that release on takes it, so the one that raised this
     is older than the code that called it. The function is read from Python's words and must
     be one the rule names; a log showing a release that has the argument is missing it for
-    another reason (None). Where Keras' own frame made the call, that Keras is newer than the
-    TensorFlow (keras-version)."""
+    another reason (None). Where Keras' own frame made the call, or the log names the file
+    that makes it (multi-backend Keras' keras/backend/tensorflow_backend.py, which
+    ``keras_backend_shown`` says), that Keras is newer than the TensorFlow (keras-version)."""
     match = _FUNCTION_KEYWORD.search(_as_printed(tb.message))
     if match is None:
         return None
@@ -1284,9 +1477,11 @@ def _tf1_keyword_added_later(
         f"and {this}."
     )
     caller = next((o for o in library_origins(tb)), None)
-    if caller is not None and caller.dist == "keras" and tb.frames:
-        # Keras' own frame made the call (its TensorFlow backend): the installed Keras was
-        # written for a newer TensorFlow than this one.
+    keras_frame = caller is not None and caller.dist == "keras" and bool(tb.frames)
+    if keras_frame or (keras_backend_shown and not tb.frames):
+        # Keras' own frame made the call (its TensorFlow backend), or, where no frame is
+        # shown, the log names that backend's file: the installed Keras was written for a
+        # newer TensorFlow than this one.
         matched = causes.software.keras_match_fix(m)
         fix = Fix(
             f"The installed Keras calls `{names[0]}` with `{kwarg}`, which TensorFlow takes "
@@ -1301,7 +1496,13 @@ def _tf1_keyword_added_later(
             "keras-calls-newer-tf1-keyword",
             causes.software.KERAS_VERSION,
             Severity.ERROR,
-            what + " The call is the installed Keras' own (its frame).",
+            what
+            + (
+                " The call is the installed Keras' own (its frame)."
+                if keras_frame
+                else " The log names Keras' TensorFlow backend (tensorflow_backend.py), whose "
+                "call it is."
+            ),
             fix,
             links,
         )
