@@ -2745,6 +2745,23 @@ def missing_wheel_fix(
     )
 
 
+def syntax_python_fix(python: str, release: str, syntax: str, package: Optional[str]) -> Fix:
+    """Code using ``syntax``, which Python ``release`` added, compiled by Python ``python``:
+    an environment of a Python at least ``release``, or a release of ``package`` (where a
+    package's file holds it) that still supports this Python."""
+    older = (
+        f"or install a release of {package} that still supports Python {python} (its "
+        f"changelog or PyPI page says which; `pip index versions {package}` lists them)"
+        if package
+        else "or change the line to syntax this Python has"
+    )
+    return Fix(
+        f"The code uses {syntax}, which Python {release} added, and this is Python {python}: "
+        f"create an environment with Python {release} or newer and install there, {older}.",
+        ("python --version", f"python{release} -m venv .venv"),
+    )
+
+
 def typing_python_fix(python: Optional[str]) -> Fix:
     """Typing the interpreter's ``typing`` module refuses, written by code for a newer Python:
     a Python whose typing accepts it (3.10 or newer), in an environment of its own."""

@@ -130,6 +130,7 @@ from tfdoctor.explain.packages import (
     tf_keras_generation,
 )
 from tfdoctor.explain.reader import LogReader, LogText
+from tfdoctor.explain.syntax import compile_error_at_newer_syntax
 from tfdoctor.explain.tensorboard import tensorboard_findings
 from tfdoctor.facts import (
     TF_DISTRIBUTIONS,
@@ -4869,6 +4870,7 @@ def explain(
         _native_import_cut(evidence, revealed, machine, findings.values()),
         _old_pip_shown(evidence, revealed, findings.values()),
         _user_site_tensorflow(evidence),
+        _syntax_newer_than_python(evidence, revealed),
         _conda_path_too_long(evidence),
         _model_garden_official(evidence),
         _other_library_candidate(findings, by_cause, machine, revealed),
@@ -5219,6 +5221,27 @@ def _model_garden_official(evidence: Evidence) -> Optional[Finding]:
 
 #: A Python frame's file, as CPython prints it (a traceback cut before its exception too).
 _FRAME_FILE = re.compile(r'File "(?P<path>[^"\n]{1,400})", line \d+')
+
+
+def _syntax_newer_than_python(evidence: Evidence, revealed: Revealed) -> Optional[Finding]:
+    """Python's compile error at a line of syntax a newer Python added, where the log shows
+    the Python (explain.syntax): the code, or the package's release, needs that Python."""
+    found = compile_error_at_newer_syntax(evidence.first_text, revealed.python)
+    if found is None or revealed.python is None:
+        return None
+    cited, release, syntax, package = found
+    owner = f"{package}'s code" if package else "The code"
+    return causes.finding(
+        f"explain.{causes.platform.PYTHON_TOO_OLD_FOR_PACKAGE}",
+        Severity.ERROR,
+        causes.platform.PYTHON_TOO_OLD_FOR_PACKAGE,
+        f"{owner} needs Python {release} or newer; this is Python {revealed.python}",
+        f"{cited}\nPython cannot compile the line: it uses {syntax}, which Python {release} "
+        f"added, and the log shows Python {revealed.python}.",
+        causes.platform.syntax_python_fix(revealed.python, release, syntax, package),
+        # Each release's "What's New" page lists the syntax it added.
+        (f"https://docs.python.org/3/whatsnew/{release}.html",),
+    )
 
 
 def _user_site_tensorflow(evidence: Evidence) -> Optional[Finding]:

@@ -1,0 +1,73 @@
+"""Source newer than the Python that compiles it.
+
+Python prints a ``SyntaxError`` (and its subclasses ``IndentationError``, ``TabError``) at
+the place it could not compile: a location line without the ``, in <function>`` every frame
+of a run has (``File "x.py", line 70``), the source line under it, a caret. Where that
+source line uses syntax a later Python added (variable annotations and f-strings in 3.6,
+assignment expressions and positional-only parameters in 3.8: the "What's New" pages of
+each release) and the log's paths or words show an older Python, the code was written for a
+newer Python than the one running it: the package's release needs that Python, or an older
+release of the package still supports this one.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+from tfdoctor.matrix import version_key
+
+#: Python's location line of a compile error, and the source line it prints under it.
+_LOCATION = re.compile(
+    r'^[ \t]*File "(?P<path>[^"\n]{1,400})", line \d+[ \t]*\r?\n(?P<code>[^\n]{1,400})$',
+    re.MULTILINE,
+)
+#: A package's own file: the directory under site-packages (or dist-packages).
+_PACKAGE = re.compile(r"[/\\](?:site|dist)-packages[/\\](?P<package>[A-Za-z_][\w.-]*)")
+#: Statements that take a colon, which an annotation's pattern must not read as a name.
+_KEYWORD = r"(?:else|try|finally|lambda|class|def|if|elif|while|for|with|except|return|yield)\b"
+#: Syntax a Python release added: its pattern over one source line, the release, its name.
+NEWER_SYNTAX: tuple[tuple[re.Pattern[str], str, str], ...] = (
+    # PEP 572 (3.8): `(n := len(a))`.
+    (re.compile(r"[\w)\]]\s*:=\s*\S"), "3.8", "an assignment expression (:=)"),
+    # PEP 570 (3.8): `def f(a, /, b)`.
+    (re.compile(r"^\s*(?:async\s+)?def\s+\w+\s*\([^)]*,\s*/\s*[,)]"), "3.8",
+     "a positional-only parameter (/)"),
+    # PEP 498 (3.6): f"..." (and rf, fr).
+    (re.compile(r"(?<![\w'\"])(?:[fF][rR]?|[rR][fF])(?:'|\")"), "3.6", "an f-string"),
+    # PEP 526 (3.6): `self.x: Dict[str, int] = None`, `count: int`.
+    (re.compile(rf"^\s*(?!{_KEYWORD})[A-Za-z_][\w.]*\s*:\s*[A-Za-z_][\w.\[\], ]*(?:=(?!=)|$)"),
+     "3.6", "a variable annotation"),
+)  # fmt: skip
+
+
+def newer_syntax(code: str) -> Optional[tuple[str, str]]:
+    """The release that added syntax ``code`` uses, and the syntax's name; None where it uses
+    none of :data:`NEWER_SYNTAX`."""
+    for pattern, release, name in NEWER_SYNTAX:
+        if pattern.search(code):
+            return release, name
+    return None
+
+
+def compile_error_at_newer_syntax(
+    text: str, python: Optional[str]
+) -> Optional[tuple[str, str, str, Optional[str]]]:
+    """Where ``text`` shows Python failing to compile a line of syntax a release newer than
+    ``python`` added: (the location and source line as cited, the release, the syntax's name,
+    the package whose file it is or None). None where ``python`` is not known, no location
+    line is shown, or the line's syntax is this Python's."""
+    if not python or 'File "' not in text:
+        return None
+    for match in reversed(list(_LOCATION.finditer(text))):
+        code = match.group("code").strip()
+        found = newer_syntax(code)
+        if found is None:
+            continue
+        release, name = found
+        if version_key(python)[:2] >= version_key(release)[:2]:
+            return None
+        package = _PACKAGE.search(match.group("path"))
+        cited = f'File "{match.group("path")}" ... {code}'
+        return cited, release, name, package.group("package") if package else None
+    return None
