@@ -163,3 +163,12 @@ def test_uvs_refusal_of_a_companions_release_is_told_in_uvs_name_with_that_relea
     assert fix.startswith("uv ") and "pip lists" not in fix
     # The bundled index's wheels of the release uv chose, not of the newest release.
     assert "tensorflow-text 2.10.0 publishes" in fix
+
+
+def test_a_python_only_a_path_implies_is_not_said_to_be_shown() -> None:
+    text = (
+        '  File "/home/u/.venv/lib/python3.9/site-packages/app/setup.py", line 1, in <module>\n'
+        + _NONE.format(req="deepspeech")
+    )
+    fix = fix_text(top_error(explained(text)))
+    assert "its paths imply Python 3.9" in fix and "the log shows Python" not in fix

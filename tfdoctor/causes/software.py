@@ -1526,6 +1526,14 @@ _INTERPRETER = (
 )
 
 
+def _python_here(python: Optional[str], stated: bool) -> str:
+    """The interpreter's version, as the words of a fix say it: stated by the log, or implied
+    by its paths (``lib/python3.9/``); empty where unknown."""
+    if not python:
+        return ""
+    return f" (the log shows Python {python})" if stated else f" (its paths imply Python {python})"
+
+
 def package_no_wheel_fix(
     m: Machine,
     dist: str,
@@ -1534,20 +1542,21 @@ def package_no_wheel_fix(
     required_by: str = "",
     alone: bool = False,
     installer: str = "pip",
+    stated: bool = True,
 ) -> Fix:
     """pip (or ``installer``: uv, Poetry) saw no release of ``dist``, a distribution nothing
     bundled describes, for this Python and platform: how to read the Pythons and platforms its
     releases publish wheels for (its PyPI files' tags) and what to change, never a Python
     guessed for it. ``shown``: whether pip's list ("from versions: none") is in the log;
     ``required_by``: the package whose requirement it is; ``alone``: the log shows nothing
-    else (no Python, system or dependant), where a name PyPI does not have reads the same."""
+    else (no Python, system or dependant), where a name PyPI does not have reads the same;
+    ``stated``: whether the log states the Python (else its paths imply it)."""
     asked = f"{dist}{spec}"
     if shown:
         seen = f"{installer} lists no release of {dist} at all for this Python and platform"
     else:
         seen = f"{installer} finds no release of {asked} for this Python and platform"
-    python = m.python_version
-    here = f" (the log shows Python {python})" if python else ""
+    here = _python_here(m.python_version, stated)
     words = [
         f"{seen}{here}"
         + (f"; {required_by} requires it" if required_by else "")
@@ -1587,15 +1596,15 @@ def pinned_package_fix(
     asked: Optional[str],
     listed: Sequence[str],
     required_by: str = "",
+    stated: bool = True,
 ) -> Fix:
     """pip lists releases of ``dist`` (a distribution nothing bundled describes) but none
     ``spec`` admits: the pinned release (``asked``, where ``spec`` pins one) publishes no
     wheel for this Python and platform while others do. Its own files' tags say which Python
     it needs; a dependant's pin (``required_by``) moves with a release of that dependant, not
-    by installing another."""
+    by installing another. ``stated``: whether the log states the Python."""
     shown = ", ".join(listed[-4:])
-    python = m.python_version
-    here = f" (the log shows Python {python})" if python else ""
+    here = _python_here(m.python_version, stated)
     who = f", which {required_by} requires" if required_by else ""
     wanted = f"not {asked}" if asked else f"no release {spec} admits"
     later = bool(asked) and all(version_key(v) > version_key(asked or "") for v in listed)

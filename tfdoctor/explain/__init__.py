@@ -3233,6 +3233,7 @@ def _package_refused(
             requested_version(refusal.spec),
             refusal.final_versions or refusal.versions,
             refusal.required_by,
+            stated=_python_stated(r),
         )
     chosen = _chosen_release(hits, dist)
     if refusal is None and chosen is not None:
@@ -3255,6 +3256,7 @@ def _package_refused(
         # Nothing but pip's empty list: a name PyPI does not have reads the same.
         alone=shown and not required_by and not r.python and not r.os and not r.known(),
         installer="pip" if refusal is not None else _installer(hits),
+        stated=_python_stated(r),
     )
 
 
@@ -3271,6 +3273,11 @@ def _chosen_release(hits: Sequence[Hits], dist: str) -> Optional[str]:
         ),
         None,
     )
+
+
+def _python_stated(r: Revealed) -> bool:
+    """Whether the log states the Python's version (not only implies it by its paths)."""
+    return bool(r.python) and all(hint.fact != "python" for hint in r.inferred)
 
 
 def _installer(hits: Sequence[Hits]) -> str:
