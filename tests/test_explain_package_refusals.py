@@ -172,3 +172,12 @@ def test_a_python_only_a_path_implies_is_not_said_to_be_shown() -> None:
     )
     fix = fix_text(top_error(explained(text)))
     assert "its paths imply Python 3.9" in fix and "the log shows Python" not in fix
+
+
+def test_tensorflows_refusal_through_a_failing_proxy_is_not_a_missing_wheel() -> None:
+    text = (
+        "WARNING: Retrying (Retry(total=4, connect=None, read=None, redirect=None, "
+        "status=None)) after connection broken by 'ProxyError('Cannot connect to proxy.', "
+        "OSError(0, 'Error'))': /simple/tensorflow/\n" + _NONE.format(req="tensorflow")
+    )
+    assert not _causes(text) & {"tf-no-wheel-for-python", "tf-release-not-for-python"}

@@ -3294,16 +3294,20 @@ def _installer(hits: Sequence[Hits]) -> str:
 _OTHER_REFUSALS = frozenset(
     {"pip-no-version-satisfies-other", "pip-no-matching-distribution-other"}
 )
+#: pip's refusals of TensorFlow's distributions and companions (signatures.yaml).
+_TF_REFUSALS = frozenset({"pip-no-version-satisfies", "pip-no-matching-distribution"})
 #: pip's words where it could not read the index (urllib3's retries, a page it could not fetch).
 _INDEX_UNREACHED = ("pip-index-retrying", "pip-index-fetch-failed")
 
 
 def _drop_unread_refusals(by_cause: dict[str, list[Hits]], evidence: Evidence) -> None:
-    """pip's refusal of a distribution outside TensorFlow's family says no wheel fits only
-    where pip read the index and its releases: not after pip retried a broken connection or
-    could not fetch a page of the index (the network, a proxy or a certificate: what pip saw
-    is then unknown), nor where it lists no release and says it skipped yanked ones (PEP 592:
-    the project withdrew them, no Python or platform changes that)."""
+    """pip's refusal says no wheel fits only where pip read the index and its releases: not
+    after pip retried a broken connection or could not fetch a page of the index (the
+    network, a proxy or a certificate, which no network signature may read: what pip saw is
+    then unknown), for TensorFlow's distributions and any other; nor, for a distribution
+    outside TensorFlow's family, where pip lists no release and says it skipped yanked ones
+    (PEP 592: the project withdrew them, no Python or platform changes that; a yanked
+    placeholder of TensorFlow's family is _yanked_placeholder's)."""
     hits = by_cause.get(causes.platform.TF_NO_WHEEL_FOR_PYTHON)
     if not hits:
         return
@@ -3313,6 +3317,8 @@ def _drop_unread_refusals(by_cause: dict[str, list[Hits]], evidence: Evidence) -
     )
 
     def unread(h: Hits) -> bool:
+        if h.signature.id in _TF_REFUSALS and any(first <= h.first for first in unreached):
+            return True
         return h.signature.id in _OTHER_REFUSALS and (
             yanked or any(first <= h.first for first in unreached)
         )
