@@ -181,3 +181,13 @@ def test_tensorflows_refusal_through_a_failing_proxy_is_not_a_missing_wheel() ->
         "OSError(0, 'Error'))': /simple/tensorflow/\n" + _NONE.format(req="tensorflow")
     )
     assert not _causes(text) & {"tf-no-wheel-for-python", "tf-release-not-for-python"}
+
+
+def test_only_pips_last_line_does_not_say_no_release_at_all() -> None:
+    fix = fix_text(
+        top_error(
+            explained("ERROR: No matching distribution found for mediapipe-model-maker==0.2.1\n")
+        )
+    )
+    assert "the release asked for (==0.2.1)" in fix and "no release of" not in fix
+    assert "misspelt" not in fix

@@ -1560,11 +1560,18 @@ def package_no_wheel_fix(
     words = [
         f"{seen}{here}"
         + (f"; {required_by} requires it" if required_by else "")
-        + f": no release of {dist} publishes a wheel this interpreter can install. Most often "
-        "the Python is newer (or older) than any of its releases supports, else the platform "
-        "(macOS on Apple silicon, Windows, aarch64, a 32-bit Python) has none. The tags of its "
-        f"files on PyPI say which (cp310: CPython 3.10; win_amd64, macosx_11_0_arm64, "
-        f"manylinux_2_17_x86_64: the platforms; https://pypi.org/project/{dist}/#files): "
+        + (
+            f": no release of {dist} publishes a wheel this interpreter can install."
+            if shown or not spec
+            # Only pip's last line: the releases the specifier admits, which may not exist.
+            else f": the release asked for ({spec}) publishes none this interpreter can "
+            "install, or does not exist."
+        )
+        + " Most often the Python is newer (or older) than any of its releases supports, "
+        "else the platform (macOS on Apple silicon, Windows, aarch64, a 32-bit Python) has "
+        "none. The tags of its files on PyPI say which (cp310: CPython 3.10; win_amd64, "
+        "macosx_11_0_arm64, manylinux_2_17_x86_64: the platforms; "
+        f"https://pypi.org/project/{dist}/#files): "
         "create a virtual environment with a Python they list, or run it on a platform they "
         "list."
     ]
