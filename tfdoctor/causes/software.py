@@ -1460,18 +1460,23 @@ def pinned_companion_fix(
 
 
 def companion_no_wheel_fix(
-    m: Machine, dist: str, listed: tuple[str, ...], shown: bool = True, spec: str = ""
+    m: Machine,
+    dist: str,
+    listed: tuple[str, ...],
+    shown: bool = True,
+    spec: str = "",
+    installer: str = "pip",
 ) -> Fix:
-    """pip saw no wheel of the companion ``dist`` (or none past ``listed``) for this Python and
-    platform: its successor where the project renamed it, else where its wheels exist; a
-    pure-Python package's refusal is the Python's version or a release that does not exist.
-    ``shown``: whether the log shows pip's list of versions at all."""
+    """pip (or ``installer``: uv, Poetry) saw no wheel of the companion ``dist`` (or none past
+    ``listed``) for this Python and platform: its successor where the project renamed it, else
+    where its wheels exist; a pure-Python package's refusal is the Python's version or a
+    release that does not exist. ``shown``: whether the log shows pip's list of versions."""
     if listed:
-        seen = f"pip lists {dist} releases up to {listed[-1]} for this Python and platform"
+        seen = f"{installer} lists {dist} releases up to {listed[-1]} for this Python and platform"
     elif shown:
-        seen = f"pip lists no {dist} release for this Python and platform"
+        seen = f"{installer} lists no {dist} release for this Python and platform"
     else:
-        seen = f"pip finds no {dist} release that matches the requirement here"
+        seen = f"{installer} finds no {dist} release that matches the requirement here"
     table = modules()
     index = f"pip index versions {dist}"
     base = dist.removesuffix("-nightly")
@@ -1549,6 +1554,147 @@ def companion_no_wheel_fix(
             "platform.system(), platform.machine())'",
         ),
     )
+
+
+def unknown_package(dist: str) -> bool:
+    """Whether nothing bundled says what ``dist``'s wheels are: outside TensorFlow's family
+    and its companions (the module table's ``family`` rows), and not in the index of PyPI's
+    files (an application or library around TensorFlow, such as deepspeech, jaxlib or tfx,
+    whose Pythons and platforms only its own PyPI files say)."""
+    table = modules()
+    family = {table.dists[module] for module in table.family}
+    return not releases_of(dist) and dist not in TF_DISTRIBUTIONS and dist not in family
+
+
+#: A command that prints the file names of a project's newest release on PyPI (their tags say
+#: the Pythons and platforms it has wheels for), from PyPI's JSON API
+#: (https://docs.pypi.org/api/json/): "urls" lists the newest release's files.
+_PYPI_FILES = (
+    "python -c \"import json, urllib.request; print(*(f['filename'] for f in json.load("
+    "urllib.request.urlopen('https://pypi.org/pypi/{dist}/json'))['urls']), sep='\\n')\""
+)
+#: The interpreter's version and platform, to compare with the tags of the files.
+_INTERPRETER = (
+    "python -c 'import platform, struct, sys; print(sys.version.split()[0], "
+    'platform.system(), platform.machine(), struct.calcsize("P") * 8)\''
+)
+
+
+def _python_here(python: Optional[str], stated: bool) -> str:
+    """The interpreter's version, as the words of a fix say it: stated by the log, or implied
+    by its paths (``lib/python3.9/``); empty where unknown."""
+    if not python:
+        return ""
+    return f" (the log shows Python {python})" if stated else f" (its paths imply Python {python})"
+
+
+def package_no_wheel_fix(
+    m: Machine,
+    dist: str,
+    spec: str = "",
+    shown: bool = True,
+    required_by: str = "",
+    alone: bool = False,
+    installer: str = "pip",
+    stated: bool = True,
+) -> Fix:
+    """pip (or ``installer``: uv, Poetry) saw no release of ``dist``, a distribution nothing
+    bundled describes, for this Python and platform: how to read the Pythons and platforms its
+    releases publish wheels for (its PyPI files' tags) and what to change, never a Python
+    guessed for it. ``shown``: whether pip's list ("from versions: none") is in the log;
+    ``required_by``: the package whose requirement it is; ``alone``: the log shows nothing
+    else (no Python, system or dependant), where a name PyPI does not have reads the same;
+    ``stated``: whether the log states the Python (else its paths imply it)."""
+    asked = f"{dist}{spec}"
+    if shown:
+        seen = f"{installer} lists no release of {dist} at all for this Python and platform"
+    else:
+        seen = f"{installer} finds no release of {asked} for this Python and platform"
+    here = _python_here(m.python_version, stated)
+    words = [
+        f"{seen}{here}"
+        + (f"; {required_by} requires it" if required_by else "")
+        + (
+            f": no release of {dist} publishes a wheel this interpreter can install."
+            if shown or not spec
+            # Only pip's last line: the releases the specifier admits, which may not exist.
+            else f": the release asked for ({spec}) publishes none this interpreter can "
+            "install, or does not exist."
+        )
+        + " Most often the Python is newer (or older) than any of its releases supports, "
+        "else the platform (macOS on Apple silicon, Windows, aarch64, a 32-bit Python) has "
+        "none. The tags of its files on PyPI say which (cp310: CPython 3.10; win_amd64, "
+        "macosx_11_0_arm64, manylinux_2_17_x86_64: the platforms; "
+        f"https://pypi.org/project/{dist}/#files): "
+        "create a virtual environment with a Python they list, or run it on a platform they "
+        "list."
+    ]
+    if required_by:
+        words.append(
+            f"Or install a release of {required_by} that does not require {dist} (its "
+            "changelog), or leave its extra that asks for it out."
+        )
+    if alone:
+        words.append(
+            f"If PyPI has no project named {dist} at all (its page answers 404), the name is "
+            "misspelt: pip's words are the same."
+        )
+    return Fix(" ".join(words), (_PYPI_FILES.format(dist=dist), _INTERPRETER))
+
+
+#: The same for one release's files (PyPI's JSON API for a release: /pypi/DIST/VERSION/json).
+_PYPI_RELEASE_FILES = (
+    "python -c \"import json, urllib.request; print(*(f['filename'] for f in json.load("
+    "urllib.request.urlopen('https://pypi.org/pypi/{dist}/{version}/json'))['urls']), "
+    "sep='\\n')\""
+)
+
+
+def pinned_package_fix(
+    m: Machine,
+    dist: str,
+    spec: str,
+    asked: Optional[str],
+    listed: Sequence[str],
+    required_by: str = "",
+    stated: bool = True,
+) -> Fix:
+    """pip lists releases of ``dist`` (a distribution nothing bundled describes) but none
+    ``spec`` admits: the pinned release (``asked``, where ``spec`` pins one) publishes no
+    wheel for this Python and platform while others do. Its own files' tags say which Python
+    it needs; a dependant's pin (``required_by``) moves with a release of that dependant, not
+    by installing another. ``stated``: whether the log states the Python."""
+    shown = ", ".join(listed[-4:])
+    here = _python_here(m.python_version, stated)
+    who = f", which {required_by} requires" if required_by else ""
+    wanted = f"not {asked}" if asked else f"no release {spec} admits"
+    later = bool(asked) and all(version_key(v) > version_key(asked or "") for v in listed)
+    # Only where every release listed is newer is the Python likely the newer one.
+    why = (
+        "while later ones do (most often the Python is newer than the release was built for)"
+        if later
+        else "while other releases do (it was built for other Pythons or platforms)"
+    )
+    text = (
+        f"pip lists {dist} {shown} here{here} but {wanted}{who}: "
+        + ("that release" if asked else "the release asked for")
+        + f" publishes no wheel for this Python and platform, {why}. The tags of its files on "
+        f"PyPI say which Pythons and platforms it has (cp310: CPython 3.10; "
+        f"https://pypi.org/project/{dist}/#files): create a virtual environment with one of "
+        "them"
+        + (
+            f", or install a release of {required_by} that requires a {dist} pip lists here."
+            if required_by
+            else f", or pin a release of {dist} pip lists here."
+        )
+    )
+    commands = (
+        _PYPI_RELEASE_FILES.format(dist=dist, version=asked)
+        if asked
+        else _PYPI_FILES.format(dist=dist),
+        _INTERPRETER,
+    )
+    return Fix(text, commands)
 
 
 def yanked_placeholder_fix(m: Machine, dist: str, version: str) -> Fix:

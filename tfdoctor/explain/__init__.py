@@ -3355,30 +3355,7 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         return causes.platform.TF_NO_WHEEL_FOR_PYTHON, wrapper
     companion = _refused_companion(r, hits)
     if companion is not None:
-        refusal_of = next((x for x in r.pip_refusals if normalize_name(x.dist) == companion), None)
-        listed = refusal_of.final_versions if refusal_of is not None else ()
-        published = _unmatched_published(companion, lines) if refusal_of is None else None
-        if published is not None:
-            # A range of releases PyPI publishes, and pip (its list not shown) found none of
-            # them to install: those releases have no wheel for this Python and platform.
-            return (
-                causes.platform.TF_RELEASE_NOT_FOR_PYTHON,
-                causes.software.companion_no_wheel_fix(m, companion, (), False, published),
-            )
-        if refusal_of is not None and refusal_of.spec and refusal_of.versions:
-            # A release asked for while pip lists others: that release has no wheel here.
-            return causes.platform.TF_RELEASE_NOT_FOR_PYTHON, causes.software.pinned_companion_fix(
-                companion, refusal_of.spec, refusal_of.versions, m
-            )
-        # Without pip's list, the specifier its last line names (a release no index lists).
-        said = _unmatched_spec(companion, lines) if refusal_of is None else None
-        return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.software.companion_no_wheel_fix(
-            m,
-            companion,
-            listed,
-            refusal_of.shown if refusal_of is not None else not said,
-            refusal_of.spec if refusal_of is not None else said or "",
-        )
+        return _companion_refused(m, r, hits, companion)
     if not refusals:
         return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.no_wheel_fix(m)
     refusal = refusals[0]
@@ -3433,6 +3410,168 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         "" if refusal.required_by in TF_DISTRIBUTIONS else refusal.required_by,
     )
     return cause, fix
+
+
+def _companion_refused(
+    m: Machine, r: Revealed, hits: Sequence[Hits], companion: str
+) -> tuple[causes.CauseId, Fix]:
+    """Cause and fix where only distributions outside TensorFlow's own were refused: a
+    companion's refusal read with the bundled index, any other package's from its words
+    (:func:`_package_refused`)."""
+    if causes.software.unknown_package(companion) and not _TF_WHEEL.match(
+        # TensorFlow's own runtimes and Coral's library, named as its wheels are: companions.
+        companion.replace("-", "_")
+    ):
+        return _package_refused(m, r, hits, companion)
+    lines = [line for h in hits for _, line in h.citations]
+    refusal_of = next((x for x in r.pip_refusals if normalize_name(x.dist) == companion), None)
+    listed = refusal_of.final_versions if refusal_of is not None else ()
+    published = _unmatched_published(companion, lines) if refusal_of is None else None
+    if published is not None:
+        # A range of releases PyPI publishes, and pip (its list not shown) found none of
+        # them to install: those releases have no wheel for this Python and platform.
+        return (
+            causes.platform.TF_RELEASE_NOT_FOR_PYTHON,
+            causes.software.companion_no_wheel_fix(m, companion, (), False, published),
+        )
+    if refusal_of is not None and refusal_of.spec and refusal_of.versions:
+        # A release asked for while pip lists others: that release has no wheel here.
+        return causes.platform.TF_RELEASE_NOT_FOR_PYTHON, causes.software.pinned_companion_fix(
+            companion, refusal_of.spec, refusal_of.versions, m
+        )
+    chosen = _chosen_release(hits, companion) if refusal_of is None else None
+    if chosen is not None:
+        # uv's or Poetry's words name the one release it chose: that release's wheels
+        # (no wheel of the companion for this Python and platform, as pip's refusal reads).
+        return (
+            causes.platform.TF_NO_WHEEL_FOR_PYTHON,
+            causes.software.companion_no_wheel_fix(
+                m, companion, (), False, f"=={chosen}", _installer(hits)
+            ),
+        )
+    # Without pip's list, the specifier its last line names (a release no index lists).
+    said = _unmatched_spec(companion, lines) if refusal_of is None else None
+    return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.software.companion_no_wheel_fix(
+        m,
+        companion,
+        listed,
+        refusal_of.shown if refusal_of is not None else not said,
+        refusal_of.spec if refusal_of is not None else said or "",
+        "pip" if refusal_of is not None else _installer(hits),
+    )
+
+
+def _package_refused(
+    m: Machine, r: Revealed, hits: Sequence[Hits], dist: str
+) -> tuple[causes.CauseId, Fix]:
+    """Cause and fix where the refused distribution is one nothing bundled describes (an
+    application or library around TensorFlow): a pin pip's list leaves out, or the one release
+    a resolver chose, is that release's refusal (another release, or a Python it supports);
+    no release listed is every release's (a Python or platform its files list)."""
+    refusal = next((x for x in r.pip_refusals if normalize_name(x.dist) == dist), None)
+    if refusal is not None and refusal.spec and refusal.versions:
+        return causes.platform.TF_RELEASE_NOT_FOR_PYTHON, causes.software.pinned_package_fix(
+            m,
+            dist,
+            refusal.spec,
+            requested_version(refusal.spec),
+            refusal.final_versions or refusal.versions,
+            refusal.required_by,
+            stated=_python_stated(r),
+        )
+    chosen = _chosen_release(hits, dist)
+    if refusal is None and chosen is not None:
+        # uv's or Poetry's words name the release it chose: that release has no file here (a
+        # companion's reads so too: no wheel of the package for this Python and platform).
+        hinted = next((x.platforms for x in r.platform_hints if x.dist == dist), ())
+        return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.platform.resolver_release_fix(
+            dist, chosen, r.python, (), hinted
+        )
+    shown = refusal.shown if refusal is not None else False
+    spec = refusal.spec if refusal is not None else ""
+    lines = [line for h in hits for _, line in h.citations]
+    required_by = refusal.required_by if refusal is not None else ""
+    return causes.platform.TF_NO_WHEEL_FOR_PYTHON, causes.software.package_no_wheel_fix(
+        m,
+        dist,
+        spec or (_unmatched_spec(dist, lines) or ""),
+        shown,
+        required_by,
+        # Nothing but pip's empty list: a name PyPI does not have reads the same.
+        alone=shown and not required_by and not r.python and not r.os and not r.known(),
+        installer="pip" if refusal is not None else _installer(hits),
+        stated=_python_stated(r),
+    )
+
+
+def _chosen_release(hits: Sequence[Hits], dist: str) -> Optional[str]:
+    """The release of ``dist`` a resolver (uv, Poetry) chose and found no file of, as its
+    words name it; None where they name none."""
+    return next(
+        (
+            g["tf_version"]
+            for h in hits
+            if h.signature.id in _RESOLVER_RELEASE
+            for g in h.groups
+            if normalize_name(g.get("dist") or "") == dist and g.get("tf_version")
+        ),
+        None,
+    )
+
+
+def _python_stated(r: Revealed) -> bool:
+    """Whether the log states the Python's version (not only implies it by its paths)."""
+    return bool(r.python) and all(hint.fact != "python" for hint in r.inferred)
+
+
+def _installer(hits: Sequence[Hits]) -> str:
+    """The installer whose words the refusal is in (its signatures' ids name uv and Poetry)."""
+    ids = [h.signature.id for h in hits]
+    if any(i.startswith("pip-") for i in ids):
+        return "pip"
+    if any(i.startswith("uv-") for i in ids):
+        return "uv"
+    return "Poetry" if any(i.startswith("poetry-") for i in ids) else "pip"
+
+
+#: pip's refusals of distributions outside TensorFlow's family (signatures.yaml).
+_OTHER_REFUSALS = frozenset(
+    {"pip-no-version-satisfies-other", "pip-no-matching-distribution-other"}
+)
+#: pip's refusals of TensorFlow's distributions and companions (signatures.yaml).
+_TF_REFUSALS = frozenset({"pip-no-version-satisfies", "pip-no-matching-distribution"})
+#: pip's words where it could not read the index (urllib3's retries, a page it could not fetch).
+_INDEX_UNREACHED = ("pip-index-retrying", "pip-index-fetch-failed")
+
+
+def _drop_unread_refusals(by_cause: dict[str, list[Hits]], evidence: Evidence) -> None:
+    """pip's refusal says no wheel fits only where pip read the index and its releases: not
+    after pip retried a broken connection or could not fetch a page of the index (the
+    network, a proxy or a certificate, which no network signature may read: what pip saw is
+    then unknown), for TensorFlow's distributions and any other; nor, for a distribution
+    outside TensorFlow's family, where pip lists no release and says it skipped yanked ones
+    (PEP 592: the project withdrew them, no Python or platform changes that; a yanked
+    placeholder of TensorFlow's family is _yanked_placeholder's)."""
+    hits = by_cause.get(causes.platform.TF_NO_WHEEL_FOR_PYTHON)
+    if not hits:
+        return
+    unreached = [evidence.hits[i].first for i in _INDEX_UNREACHED if i in evidence.hits]
+    yanked = "pip-yanked-ignored" in evidence.hits and any(
+        x.shown and not x.versions for x in evidence.refusals
+    )
+
+    def unread(h: Hits) -> bool:
+        if h.signature.id in _TF_REFUSALS and any(first <= h.first for first in unreached):
+            return True
+        return h.signature.id in _OTHER_REFUSALS and (
+            yanked or any(first <= h.first for first in unreached)
+        )
+
+    kept = [h for h in hits if not unread(h)]
+    if kept:
+        by_cause[causes.platform.TF_NO_WHEEL_FOR_PYTHON] = kept
+    else:
+        del by_cause[causes.platform.TF_NO_WHEEL_FOR_PYTHON]
 
 
 def _range_refusal(
@@ -3878,6 +4017,10 @@ def _release_refused(r: Revealed) -> Optional[tuple[str, str, str]]:
     for ==1.15.0): its distribution, the release asked for and the one listed. That release,
     not the package or the Python, is what has no wheel here."""
     for refused in r.pip_refusals:
+        if refused.required_by and causes.software.unknown_package(normalize_name(refused.dist)):
+            # Another package's pin of a package nothing bundled describes: installing the
+            # listed release leaves that pin unmet (_package_refused).
+            continue
         asked = requested_version(refused.spec)
         release = causes.platform.same_line_release(asked, refused.final_versions)
         if asked is not None and release is not None:
@@ -4609,7 +4752,7 @@ def _cause_finding(
     summary = hits[0].signature.summary if final == cause else _title(final, r)
     companion = _refused_companion(r, hits) if final in _NO_WHEEL else None
     if companion is not None and final == causes.platform.TF_NO_WHEEL_FOR_PYTHON:
-        summary = f"pip found no {companion} wheel for this Python and platform"
+        summary = f"{_installer(hits)} found no {companion} wheel for this Python and platform"
     elif companion is not None:
         summary = causes.platform.release_not_for_python_title(companion)
     return causes.finding(
@@ -4793,6 +4936,7 @@ def explain(
         # pip finds no wheel because the interpreter is 32-bit: one cause, the interpreter.
         by_cause.pop(causes.platform.TF_NO_WHEEL_FOR_PYTHON, None)
     _drop_pure_yanked(by_cause)
+    _drop_unread_refusals(by_cause, evidence)
     _settle_overlaps(by_cause, evidence)
     if causes.platform.NATIVE_LIBRARY_UNRESOLVED in by_cause and any(
         c != causes.platform.NATIVE_LIBRARY_UNRESOLVED and h.signature.severity == "error"

@@ -1,0 +1,194 @@
+"""pip's and uv's refusals of a package around TensorFlow, not TensorFlow itself (an application
+or a library that depends on it): read from pip's words (the distribution, who required it, the
+releases listed) as every refusal is, with a fix that says how to read the Pythons and
+platforms its releases publish wheels for, never a Python guessed for it."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.explaining import explained, fix_text, readings, top_error
+
+_NONE = (
+    "ERROR: Could not find a version that satisfies the requirement {req} (from versions: none)\n"
+    "ERROR: No matching distribution found for {req}\n"
+)
+
+
+def _causes(text: str) -> set[str]:
+    return {x.cause for x in readings(explained(text))}
+
+
+def test_no_release_listed_is_every_release_with_the_way_to_read_its_pythons() -> None:
+    text = "$ python --version\nPython 3.11.4\n$ pip install deepspeech\n" + _NONE.format(
+        req="deepspeech"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-no-wheel-for-python"
+    assert "deepspeech" in top.summary
+    fix = fix_text(top)
+    assert "https://pypi.org/pypi/deepspeech/json" in fix
+    assert "Python 3.11.4" in fix and "virtual environment" in fix
+    # Nothing bundled knows its Pythons: none is named, and TensorFlow is not its subject.
+    assert "TensorFlow" not in fix
+    # The log shows the Python: a misspelt name is not the likely reading.
+    assert "misspelt" not in fix
+
+
+def test_an_empty_list_with_nothing_else_shown_names_a_misspelt_name_as_a_candidate() -> None:
+    fix = fix_text(top_error(explained(_NONE.format(req="speechkitz"))))
+    assert "misspelt" in fix and "https://pypi.org/project/speechkitz/" in fix
+
+
+def test_a_dependants_requirement_names_the_dependant() -> None:
+    text = (
+        "ERROR: Could not find a version that satisfies the requirement ml-metadata>=1.14.0 "
+        "(from tfx) (from versions: none)\n"
+        "ERROR: No matching distribution found for ml-metadata>=1.14.0\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-no-wheel-for-python"
+    fix = fix_text(top)
+    assert "tfx requires it" in fix and "release of tfx" in fix
+    assert "misspelt" not in fix
+
+
+def test_a_pin_pip_lists_others_of_is_that_release() -> None:
+    text = (
+        "ERROR: Could not find a version that satisfies the requirement jaxlib==0.4.3; "
+        'extra == "jax" (from dm-acme[jax]) (from versions: 0.4.6, 0.4.7, 0.4.9, 0.4.10)\n'
+        'ERROR: No matching distribution found for jaxlib==0.4.3; extra == "jax"\n'
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-release-not-for-python"
+    fix = fix_text(top)
+    # That release's own files, and the dependant whose pin it is: installing a listed
+    # release would leave dm-acme's requirement unmet.
+    assert "https://pypi.org/pypi/jaxlib/0.4.3/json" in fix
+    assert "dm-acme requires" in fix and "release of dm-acme" in fix
+    assert 'pip install "jaxlib==' not in fix
+    assert "later ones do" in fix
+
+
+def test_a_pin_older_releases_are_listed_for_does_not_say_the_python_is_newer() -> None:
+    text = (
+        "ERROR: Could not find a version that satisfies the requirement rasa==3.6.0 "
+        "(from versions: 1.0.0, 2.8.0)\n"
+        "ERROR: No matching distribution found for rasa==3.6.0\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-release-not-for-python"
+    fix = fix_text(top)
+    assert "later ones do" not in fix and "other releases do" in fix
+
+
+def test_uvs_refusal_of_one_release_of_another_package_speaks_of_that_release() -> None:
+    text = (
+        "Because numba==0.53.1 has no wheels with a matching Python ABI tag (e.g., `cp312`), "
+        "we can conclude that numba==0.53.1 cannot be used.\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-no-wheel-for-python" and top.summary.startswith("uv found no numba")
+    fix = fix_text(top)
+    assert "numba 0.53.1" in fix
+    assert "TensorFlow" not in fix and "pip lists" not in fix
+
+
+@pytest.mark.parametrize("dist", ["reverb-tools", "mypycoral"])
+def test_a_name_like_a_companions_is_that_packages_own(dist: str) -> None:
+    top = top_error(explained(f"ERROR: No matching distribution found for {dist}==1.0\n"))
+    assert top.cause == "tf-no-wheel-for-python"
+    fix = fix_text(top)
+    assert f"https://pypi.org/pypi/{dist}/json" in fix
+    assert "/project/dm-reverb/" not in fix and "/project/pycoral/" not in fix
+
+
+def test_tensorflows_own_refusal_is_still_tensorflows() -> None:
+    text = "Python 3.13.0\n" + _NONE.format(req="tensorflow")
+    top = top_error(explained(text))
+    assert top.cause in ("tf-no-wheel-for-python", "tf-release-not-for-python")
+    assert "pypi.org/pypi/tensorflow/json" not in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    "before",
+    [
+        pytest.param(
+            "WARNING: Retrying (Retry(total=4, connect=None, read=None, redirect=None, "
+            "status=None)) after connection broken by 'ProxyError('Cannot connect to proxy.', "
+            "OSError(0, 'Error'))': /simple/deepspeech/\n",
+            id="pip-retried-through-a-proxy",
+        ),
+        pytest.param(
+            "Could not fetch URL https://pypi.org/simple/deepspeech/: There was a problem "
+            "confirming the ssl certificate: HTTPSConnectionPool(host='pypi.org', port=443) - "
+            "skipping\n",
+            id="pip-could-not-fetch-the-index",
+        ),
+        pytest.param(
+            "ERROR: Ignored the following yanked versions: 0.1.0, 0.2.0\n", id="only-yanked"
+        ),
+    ],
+)
+def test_a_refusal_pip_could_not_judge_is_not_a_missing_wheel(before: str) -> None:
+    assert "tf-no-wheel-for-python" not in _causes(before + _NONE.format(req="deepspeech"))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(_NONE.format(req="requirements.txt"), id="a-requirements-file-without-r"),
+        pytest.param(
+            "$ pip install deepspeech\nSuccessfully installed deepspeech-0.9.3\n",
+            id="an-install-that-worked",
+        ),
+        pytest.param(
+            "I get 'No matching distribution found' when I install it, any idea?\n",
+            id="the-words-in-prose-without-a-name",
+        ),
+    ],
+)
+def test_near_misses_are_not_a_missing_wheel(text: str) -> None:
+    assert not _causes(text) & {"tf-no-wheel-for-python", "tf-release-not-for-python"}
+
+
+def test_uvs_refusal_of_a_companions_release_is_told_in_uvs_name_with_that_release() -> None:
+    text = (
+        "Because tensorflow-text==2.10.0 has no wheels with a matching Python ABI tag (e.g., "
+        "`cp312`), we can conclude that tensorflow-text==2.10.0 cannot be used.\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-no-wheel-for-python" and top.summary.startswith("uv found no")
+    fix = fix_text(top)
+    assert fix.startswith("uv ") and "pip lists" not in fix
+    # The bundled index's wheels of the release uv chose, not of the newest release.
+    assert "tensorflow-text 2.10.0 publishes" in fix
+
+
+def test_a_python_only_a_path_implies_is_not_said_to_be_shown() -> None:
+    text = (
+        '  File "/home/u/.venv/lib/python3.9/site-packages/app/setup.py", line 1, in <module>\n'
+        + _NONE.format(req="deepspeech")
+    )
+    fix = fix_text(top_error(explained(text)))
+    assert "its paths imply Python 3.9" in fix and "the log shows Python" not in fix
+
+
+def test_tensorflows_refusal_through_a_failing_proxy_is_not_a_missing_wheel() -> None:
+    text = (
+        "WARNING: Retrying (Retry(total=4, connect=None, read=None, redirect=None, "
+        "status=None)) after connection broken by 'ProxyError('Cannot connect to proxy.', "
+        "OSError(0, 'Error'))': /simple/tensorflow/\n" + _NONE.format(req="tensorflow")
+    )
+    assert not _causes(text) & {"tf-no-wheel-for-python", "tf-release-not-for-python"}
+
+
+def test_only_pips_last_line_does_not_say_no_release_at_all() -> None:
+    fix = fix_text(
+        top_error(
+            explained("ERROR: No matching distribution found for mediapipe-model-maker==0.2.1\n")
+        )
+    )
+    assert "the release asked for (==0.2.1)" in fix
+    assert "no release of mediapipe-model-maker publishes" not in fix
+    assert "misspelt" not in fix
