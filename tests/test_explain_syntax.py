@@ -1,0 +1,98 @@
+"""Python failing to compile syntax a newer Python added, where the log shows the older Python:
+the code (a package's release) needs the newer one."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.explaining import explained, fix_text
+from tfdoctor.explain.syntax import newer_syntax
+
+
+def _compile_error(path: str, code: str, tail: str = "SyntaxError: invalid syntax\n") -> str:
+    """A traceback whose last entry is Python's location line of a compile error."""
+    return (
+        "Traceback (most recent call last):\n"
+        '  File "run.py", line 3, in <module>\n'
+        "    import pkg\n"
+        f'  File "{path}", line 70\n'
+        f"    {code}\n"
+        "                   ^\n"
+        f"{tail}"
+    )
+
+
+@pytest.mark.parametrize(
+    ("code", "release"),
+    [
+        ("self._token2idx: Dict[str, int] = None", "3.6"),
+        ("count: int", "3.6"),
+        ('print(f"{name} loaded")', "3.6"),
+        ("if (n := len(items)) > 10:", "3.8"),
+        ("def scale(x, /, factor=2):", "3.8"),
+    ],
+)
+def test_the_release_each_syntax_came_with(code: str, release: str) -> None:
+    found = newer_syntax(code)
+    assert found is not None and found[0] == release
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "else: x = 1",
+        "lambda x: x + 1",
+        "'key': value,",
+        "x = {'a': 1}",
+        "if a == b:",
+        "print('f')",
+    ],
+)
+def test_older_syntax_is_not_read_as_newer(code: str) -> None:
+    assert newer_syntax(code) is None
+
+
+def test_a_packages_annotation_under_python_35_needs_36() -> None:
+    text = _compile_error(
+        "/usr/local/lib/python3.5/dist-packages/kashgari/embeddings.py",
+        "self._token2idx: Dict[str, int] = None",
+    )
+    found = [x for x in explained(text).findings if x.cause == "python-too-old-for-package"]
+    assert found and found[0].severity.value == "error"
+    fix = fix_text(found[0])
+    assert "Python 3.6" in fix and "kashgari" in fix and "python3.6 -m venv" in fix
+
+
+def test_a_cut_traceback_ending_at_the_location_line_is_read_too() -> None:
+    text = _compile_error(
+        "/home/user/.venv/lib/python3.7/site-packages/pkg/util.py",
+        "while (chunk := f.read(4096)):",
+        tail="",
+    )
+    found = [x for x in explained(text).findings if x.cause == "python-too-old-for-package"]
+    assert found and "3.8" in fix_text(found[0])
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        # The Python running it has the syntax: another mistake in the line.
+        "/usr/lib/python3.9/site-packages/pkg/util.py",
+        # No Python shown: nothing to compare with.
+        "pkg/util.py",
+    ],
+)
+def test_no_reading_where_the_python_is_new_enough_or_not_shown(path: str) -> None:
+    text = _compile_error(path, "self.x: int = None")
+    assert all(x.cause != "python-too-old-for-package" for x in explained(text).findings)
+
+
+def test_a_frame_of_a_run_is_not_a_compile_error() -> None:
+    # Frames of a run carry ", in <function>": only the compile error's location line lacks it.
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/usr/lib/python3.5/site-packages/pkg/a.py", line 7, in load\n'
+        "    self.x: int = None\n"
+        "AttributeError: 'NoneType' object has no attribute 'x'\n"
+    )
+    assert all(x.cause != "python-too-old-for-package" for x in explained(text).findings)
