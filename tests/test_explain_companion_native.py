@@ -162,13 +162,25 @@ def test_tensorflows_runtime_failing_on_windows_gets_windows_tools() -> None:
 
 def test_the_legacy_resolvers_notice_of_two_packages_out_of_range() -> None:
     text = (
-        "ERROR: numba 0.54.1 has requirement llvmlite<0.38,>=0.37.0rc1, but you'll have "
-        "llvmlite 0.35.0 which is incompatible.\n"
+        "ERROR: pandas 1.3.0 has requirement numpy>=1.17.3, but you'll have "
+        "numpy 1.16.6 which is incompatible.\n"
     )
     report = explained(text)
     found = [f for f in report.findings if f.cause == "dependency-out-of-range"]
     # pip prints the notice after installs that then run: alone, it is a note with its fix.
     assert found and found[0].severity.name == "INFO"
+    assert 'pip install "numpy>=1.17.3"' in fix_text(found[0])
+
+
+def test_the_legacy_resolvers_notice_of_numbas_llvmlite_is_numbas_pair() -> None:
+    # numba refuses an llvmlite outside its range as it imports: not a note (numba's
+    # __init__.py, _ensure_llvm).
+    text = (
+        "ERROR: numba 0.54.1 has requirement llvmlite<0.38,>=0.37.0rc1, but you'll have "
+        "llvmlite 0.35.0 which is incompatible.\n"
+    )
+    found = [f for f in explained(text).findings if f.cause == "numba-llvmlite-mismatch"]
+    assert found and found[0].severity.name == "WARNING"
     assert 'pip install "llvmlite<0.38,>=0.37.0rc1"' in fix_text(found[0])
 
 
