@@ -2264,20 +2264,14 @@ def _driver_runs(m: Machine, driver: Optional[str]) -> str:
     return ""
 
 
-#: cuda_diagnostics.cc's verdict, with the kernel module's and the loaded libcuda's versions.
-_KERNEL_DSO = re.compile(
-    r"kernel version (?P<kernel>\d+)[\d.]* does not match DSO version (?P<dso>\d+)"
-)
-
-
 def _kernel_dso(hits: Sequence[Hits]) -> Optional[tuple[str, str]]:
     """The kernel module's and libcuda's driver branches TensorFlow compared, where the
-    line is among ``hits``."""
+    line is among ``hits`` (the kernel-dso-mismatch signature's groups)."""
     for hit in hits:
-        for _, line in hit.citations:
-            found = _KERNEL_DSO.search(line)
-            if found is not None:
-                return found.group("kernel"), found.group("dso")
+        for groups in hit.groups:
+            kernel, dso = groups.get("driver_version"), groups.get("dso_version")
+            if kernel and dso and kernel[0].isdigit() and dso[0].isdigit():
+                return kernel.split(".")[0], dso.split(".")[0]
     return None
 
 
