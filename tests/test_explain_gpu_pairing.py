@@ -274,6 +274,16 @@ def test_a_channels_first_op_on_the_cpu_asks_why_no_gpu_was_used(line: str) -> N
     assert "channels_last" in fix and "Could not load dynamic library" in fix
 
 
+def test_a_channels_first_op_with_a_cpu_build_shown_stays_a_warning() -> None:
+    # Code meant for the CPU is as likely as a GPU not used, whatever the build installed.
+    text = (
+        "Successfully installed tensorflow-cpu-2.4.0\n"
+        "InvalidArgumentError: Default MaxPoolingOp only supports NHWC on device type CPU\n"
+    )
+    found = [f for f in explained(text).findings if f.summary.startswith("An op in the GPU-only")]
+    assert found and found[0].severity.value == "warning"
+
+
 def test_a_channels_first_op_beside_a_created_gpu_device_is_not_read_so() -> None:
     created = (
         "I tensorflow/core/common_runtime/gpu/gpu_device.cc:1532] Created device "

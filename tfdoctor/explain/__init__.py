@@ -6071,6 +6071,9 @@ def _unlisted(
         unlisted = dataclasses.replace(
             unlisted,
             summary="An op in the GPU-only channels-first layout ran on the CPU",
+            # Code meant for the CPU is as likely as a GPU not used: a warning, whatever the
+            # build or machine the log shows.
+            severity=min(unlisted.severity, Severity.WARNING, key=lambda x: x.rank),
             fix=Fix(
                 "A pooling or convolution op in the channels-first layout (NCHW), which only "
                 "TensorFlow's GPU kernels take, ran on the CPU. Code meant for the CPU: build "
