@@ -139,6 +139,8 @@ def test_a_cuda_runtime_not_found_is_an_error_beside_a_driver(text: str, severit
     "line",
     [
         "gcc: internal compiler error: Killed (program cc1plus)",
+        # Newer GCC releases.
+        "g++: fatal error: Killed signal terminated program cc1plus",
         "clang: error: unable to execute command: Killed",
     ],
 )

@@ -193,6 +193,8 @@ def test_libcuda_missing_in_a_container_shown_is_the_container_alone() -> None:
             id="kernel-module",
         ),
         pytest.param("export LD_LIBRARY_PATH=/usr/lib/wsl/lib\n", id="wsl"),
+        # A hosted notebook: its runtime type gives the GPU, not a `docker run` of the user's.
+        pytest.param(_COLAB_FRAME, id="colab"),
     ],
 )
 def test_libcuda_missing_where_the_log_shows_the_host_is_not_the_container(shown: str) -> None:
@@ -270,6 +272,16 @@ def test_a_channels_first_op_on_the_cpu_asks_why_no_gpu_was_used(line: str) -> N
     assert found[0].severity.value == "warning"
     fix = fix_text(found[0])
     assert "channels_last" in fix and "Could not load dynamic library" in fix
+
+
+def test_a_channels_first_op_with_a_cpu_build_shown_stays_a_warning() -> None:
+    # Code meant for the CPU is as likely as a GPU not used, whatever the build installed.
+    text = (
+        "Successfully installed tensorflow-cpu-2.4.0\n"
+        "InvalidArgumentError: Default MaxPoolingOp only supports NHWC on device type CPU\n"
+    )
+    found = [f for f in explained(text).findings if f.summary.startswith("An op in the GPU-only")]
+    assert found and found[0].severity.value == "warning"
 
 
 def test_a_channels_first_op_beside_a_created_gpu_device_is_not_read_so() -> None:
@@ -356,10 +368,21 @@ def test_a_newer_libcuda_without_a_container_shown_names_both_readings() -> None
     assert found["driver-too-old"] == "warning"
 
 
+def test_an_older_libcuda_in_a_container_is_the_images_copy_not_a_reboot() -> None:
+    # The NVIDIA runtime mounts the host's libcuda, which matches the host's module: an older
+    # one is a driver library installed into the image, which a reboot does not change.
+    text = "I tensorflow/stream_executor/cuda/cuda_diagnostics.cc:163] hostname: 6b9e3874a772\n"
+    text += _dso("525.60.13", "470.161.3")
+    top = top_error(explained(text))
+    assert top.cause == "driver-version-mismatch"
+    fix = fix_text(top)
+    assert "older than the host's kernel module 525" in fix and "sudo reboot" not in fix
+
+
 @pytest.mark.parametrize(
     "text",
     [
-        # The module newer than the library: no image's copy is newer than its host.
+        # The module newer than the library, no container shown: a downgrade not reloaded.
         pytest.param(_dso("525.60.13", "470.161.3"), id="module-newer"),
         # NVML names no versions.
         pytest.param("Failed to initialize NVML: Driver/library version mismatch\n", id="nvml"),
@@ -385,6 +408,20 @@ def test_the_drivers_version_says_which_cuda_it_runs_where_the_builds_is_unknown
     assert top.cause == "gpu-library-init-failed"
     fix = fix_text(top)
     assert "runs CUDA 9.1 and older (CUDA 9.2 needs 396.26 or newer" in fix
+
+
+@pytest.mark.parametrize(
+    ("driver", "runs"),
+    [
+        # CUDA 11.1 to 11.8 run on 450.80.02 or newer (minor version compatibility), though
+        # CUDA 11.2's own toolkit shipped 460.27.03.
+        pytest.param("455.32.0", "runs CUDA 11.8 and older (CUDA 12.0 needs 525.60.13", id="11x"),
+        pytest.param("530.30.2", "runs CUDA 12.9 and older (CUDA 13.0 needs 580.65.06", id="12x"),
+    ],
+)
+def test_what_the_driver_runs_counts_minor_version_compatibility(driver: str, runs: str) -> None:
+    text = _HANDLE_DRIVER.replace("390.87.0", driver)
+    assert runs in fix_text(top_error(explained(text, matrix=load_matrix())))
 
 
 def test_a_known_builds_floor_ranks_the_driver_instead() -> None:

@@ -65,6 +65,8 @@ GROUPS = frozenset(
         "build_dir",
         "python_version",
         "driver_version",
+        # The loaded libcuda's version, beside the kernel module's (driver_version).
+        "dso_version",
         "gpu_name",
         "glibc",
         # The macOS release a binary was built for (dyld: "which was built for Mac OS X 10.15").

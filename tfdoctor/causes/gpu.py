@@ -1472,6 +1472,27 @@ def container_libcuda_newer_fix(kernel: str, dso: str) -> Fix:
     )
 
 
+def container_libcuda_older_fix(kernel: str, dso: str) -> Fix:
+    """A container's own libcuda (a driver library installed into the image) older than the
+    host's kernel module: it shadows the host's that the NVIDIA runtime mounts, so the image
+    without driver libraries; a reboot changes neither."""
+    # The NVIDIA container runtime mounts the host's driver libraries, which match the host's
+    # module (nvidia-container-cli asks NVML first, and a mismatch stops the container's
+    # start): https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/arch-overview.html
+    return Fix(
+        f"The libcuda the process loaded is {dso}, older than the host's kernel module "
+        f"{kernel}: inside a container that is a driver library installed into the image "
+        "(a driver package, or the cuda meta-package that pulls one in), found before the "
+        "host's that the NVIDIA runtime mounts; rebooting does not change it. Rebuild the "
+        "image without driver libraries (install cuda-toolkit-X-Y rather than cuda, or start "
+        "FROM a CUDA image) and run it with the GPU (docker run --gpus all).",
+        (
+            "cat /proc/driver/nvidia/version",
+            "ldconfig -p | grep libcuda",
+        ),
+    )
+
+
 def libcuda_beside_module_fix(version: str) -> Fix:
     """The NVIDIA kernel module ``version`` is loaded, and libcuda is not where the loader
     looks: the driver's user-space libraries of that version, or their directory made known."""

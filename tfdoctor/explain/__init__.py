@@ -26,7 +26,7 @@ from typing import Callable, Optional
 from tfdoctor import causes
 from tfdoctor.bounded import size_text
 from tfdoctor.causes import observed
-from tfdoctor.compat import first_keras3_line
+from tfdoctor.compat import cuda_driver_floor, first_keras3_line
 from tfdoctor.evidence import tflog
 from tfdoctor.evidence.conda import (
     UnresolvedSpec,
@@ -2240,42 +2240,38 @@ def _gpu_library_init(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[ca
 
 
 def _driver_runs(m: Machine, driver: Optional[str]) -> str:
-    """What the matrix's table of minimum drivers says driver ``driver`` runs: the newest CUDA
+    """What driver ``driver`` runs by the matrix's driver floors (each CUDA release's minimum
+    driver, lowered to its major's floor by minor version compatibility): the newest CUDA
     release whose floor it meets, and the next one's floor ('' where the table cannot say)."""
     if not driver or m.matrix is None:
         return ""
-    windows = m.os == "windows"
+    # Under WSL the driver is the Windows host's, and reports Windows version numbers.
+    os_name = "windows" if m.os == "windows" or m.wsl else "linux"
     have = version_key(driver)
     ran: Optional[str] = None
     for toolkit in m.matrix.cuda_toolkits:  # oldest first
-        floor = toolkit.min_driver_windows if windows else toolkit.min_driver_linux
+        floor = cuda_driver_floor(m.matrix, toolkit.cuda, os_name)
         if floor is None:
             continue
-        if have < version_key(floor):
+        if have < version_key(floor.version):
             older = f"CUDA {ran} and older" if ran else "no CUDA release the table lists"
             return (
-                f"the log's driver, {driver}, runs {older} (CUDA {toolkit.cuda} needs {floor} "
-                "or newer, by NVIDIA's table of minimum drivers): a build for that CUDA or a "
-                "later one needs a newer driver"
+                f"the log's driver, {driver}, runs {older} (CUDA {toolkit.cuda} needs "
+                f"{floor.version} or newer: {floor.rule}, by NVIDIA's tables): a build for that "
+                "CUDA or a later one needs a newer driver"
             )
         ran = toolkit.cuda
     return ""
 
 
-#: cuda_diagnostics.cc's verdict, with the kernel module's and the loaded libcuda's versions.
-_KERNEL_DSO = re.compile(
-    r"kernel version (?P<kernel>\d+)[\d.]* does not match DSO version (?P<dso>\d+)"
-)
-
-
 def _kernel_dso(hits: Sequence[Hits]) -> Optional[tuple[str, str]]:
     """The kernel module's and libcuda's driver branches TensorFlow compared, where the
-    line is among ``hits``."""
+    line is among ``hits`` (the kernel-dso-mismatch signature's groups)."""
     for hit in hits:
-        for _, line in hit.citations:
-            found = _KERNEL_DSO.search(line)
-            if found is not None:
-                return found.group("kernel"), found.group("dso")
+        for groups in hit.groups:
+            kernel, dso = groups.get("driver_version"), groups.get("dso_version")
+            if kernel and dso and kernel[0].isdigit() and dso[0].isdigit():
+                return kernel.split(".")[0], dso.split(".")[0]
     return None
 
 
@@ -2298,12 +2294,15 @@ def _in_container(m: Machine, r: Revealed) -> bool:
 
 
 def _driver_mismatch(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
-    """The kernel module and libcuda of different versions: in a container whose libcuda is
-    the newer, the image's own copy over an older host driver (too old for the image's CUDA);
+    """The kernel module and libcuda of different versions: in a container, the image's own
+    libcuda (the NVIDIA runtime mounts the host's, which match its module: its start fails
+    otherwise), over an older host driver where it is the newer (too old for the image's CUDA);
     elsewhere a driver upgraded without reloading its module."""
-    newer = _libcuda_newer(hits)
-    if newer is not None and _in_container(m, r):
-        return causes.gpu.DRIVER_TOO_OLD, causes.gpu.container_libcuda_newer_fix(*newer)
+    pair = _kernel_dso(hits)
+    if pair is not None and pair[0] != pair[1] and _in_container(m, r):
+        if int(pair[1]) > int(pair[0]):
+            return causes.gpu.DRIVER_TOO_OLD, causes.gpu.container_libcuda_newer_fix(*pair)
+        return causes.gpu.DRIVER_VERSION_MISMATCH, causes.gpu.container_libcuda_older_fix(*pair)
     return causes.gpu.DRIVER_VERSION_MISMATCH, causes.gpu.driver_mismatch_fix()
 
 
@@ -5861,7 +5860,8 @@ def _container_candidate(
     container started without the GPU is the other candidate (its image carries CUDA, never
     the driver's library, which the NVIDIA runtime mounts), a warning with what tells the two
     apart. None where the log or the facts decide: a container shown (the builder's answer
-    then), native Windows, macOS or WSL, the driver's kernel module or nvidia-smi's GPU."""
+    then), a hosted notebook (its runtime type, not a container's start, gives the GPU),
+    native Windows, macOS or WSL, the driver's kernel module or nvidia-smi's GPU."""
     missing = findings.get(f"explain.{causes.gpu.DRIVER_LIBRARIES_MISSING}")
     hits = [
         h
@@ -5874,6 +5874,7 @@ def _container_candidate(
         or missing.severity.rank < Severity.WARNING.rank
         or m.facts.platform is not None
         or m.container is not None
+        or r.notebook
         or m.os not in (None, "linux")
         or r.wsl
         or r.kernel_module
@@ -6070,6 +6071,9 @@ def _unlisted(
         unlisted = dataclasses.replace(
             unlisted,
             summary="An op in the GPU-only channels-first layout ran on the CPU",
+            # Code meant for the CPU is as likely as a GPU not used: a warning, whatever the
+            # build or machine the log shows.
+            severity=min(unlisted.severity, Severity.WARNING, key=lambda x: x.rank),
             fix=Fix(
                 "A pooling or convolution op in the channels-first layout (NCHW), which only "
                 "TensorFlow's GPU kernels take, ran on the CPU. Code meant for the CPU: build "
