@@ -192,3 +192,54 @@ def test_only_pips_last_line_does_not_say_no_release_at_all() -> None:
     assert "the release asked for (==0.2.1)" in fix
     assert "no release of mediapipe-model-maker publishes" not in fix
     assert "misspelt" not in fix
+
+
+_BUILD_BACKEND = (
+    "  Installing build dependencies: finished with status 'error'\n"
+    # pip's own box-drawing: its words as it prints them.
+    "  × pip subprocess to install build dependencies did not run successfully.\n"  # noqa: RUF001
+    "  ╰─> [3 lines of output]\n"
+    "      {where}\n"
+    "      ERROR: Could not find a version that satisfies the requirement setuptools>=40.8.0 "
+    "(from versions: none)\n"
+    "      ERROR: No matching distribution found for setuptools>=40.8.0\n"
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(
+            "$ pip install --no-index --find-links /opt/wheels mypkg\n"
+            + _BUILD_BACKEND.format(where="Looking in links: /opt/wheels"),
+            id="offline-find-links-without-setuptools",
+        ),
+        pytest.param(
+            _BUILD_BACKEND.format(
+                where="Looking in indexes: https://nexus.example.com/repository/pypi/simple"
+            ),
+            id="private-index-without-setuptools",
+        ),
+        pytest.param(
+            "Looking in indexes: https://nexus.example.com/simple\n"
+            + _NONE.format(req="deepspeech==0.9.3"),
+            id="private-index-without-the-package",
+        ),
+        pytest.param(
+            "Python 3.10.12\n$ python -m pip install --no-index -f ./wheels tensorflow==2.15.0\n"
+            + _NONE.format(req="tensorflow==2.15.0"),
+            id="tensorflow-from-a-directory-without-it",
+        ),
+    ],
+)
+def test_a_refusal_from_an_index_other_than_pypi_is_not_a_python_without_wheels(
+    text: str,
+) -> None:
+    # What an index of the user's own or a --find-links directory holds is not what PyPI's
+    # files say of the Python: no wheel of setuptools is missing for any Python.
+    assert not _causes(text) & {"tf-no-wheel-for-python", "tf-release-not-for-python"}
+
+
+def test_pypi_among_the_indexes_read_keeps_the_refusal() -> None:
+    text = "Looking in indexes: https://pypi.org/simple, https://pypi.ngc.nvidia.com\n"
+    assert "tf-no-wheel-for-python" in _causes(text + _NONE.format(req="deepspeech"))

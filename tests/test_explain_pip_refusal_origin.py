@@ -84,7 +84,11 @@ def test_a_dependants_pin_of_a_build_the_matrix_does_not_know_points_to_its_file
     fix = fix_text(top)
     assert "toolkit requires tensorflow-cpu==2.6.2" in fix
     assert "https://pypi.org/project/tensorflow-cpu/2.6.2/#files" in fix
-    assert "pip index versions tensorflow-cpu" in fix
+    # The release's own files on PyPI: `pip index versions` filters by this interpreter's tags
+    # again (pip's list is already empty) and is missing before pip 21.2.
+    assert top.fix is not None
+    assert "https://pypi.org/pypi/tensorflow-cpu/2.6.2/json" in top.fix.commands[0]
+    assert "pip index versions" not in fix
 
 
 @pytest.mark.parametrize(

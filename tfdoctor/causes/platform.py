@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Final, Optional
 
 from tfdoctor.causes.base import Cause, CauseId, define
-from tfdoctor.causes.common import TF_PIP_GUIDE, install_fix
+from tfdoctor.causes.common import TF_PIP_GUIDE, install_fix, pypi_files_command
 from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts, normalize_name
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine
@@ -1696,7 +1696,9 @@ def pip_refusal_fix(
                 f"{requested}/#files). Use a Python and platform it has wheels for (a new virtual "
                 f"environment), or a release of {required_by} whose TensorFlow requirement has "
                 "a wheel for this Python and platform.",
-                (f"pip index versions {dist}", check),
+                # pip's own list is already empty here: the release's files, not a list pip
+                # filters by this interpreter's tags again (pip index versions, pip 21.2+).
+                (pypi_files_command(dist, requested), check),
             ),
             why,
         )

@@ -15,6 +15,7 @@ from tfdoctor.causes.common import (
     declared_range_fix,
     install_fix,
     legacy_keras_switch,
+    pypi_files_command,
     range_fix,
 )
 from tfdoctor.compat import first_keras3_line
@@ -1566,13 +1567,6 @@ def unknown_package(dist: str) -> bool:
     return not releases_of(dist) and dist not in TF_DISTRIBUTIONS and dist not in family
 
 
-#: A command that prints the file names of a project's newest release on PyPI (their tags say
-#: the Pythons and platforms it has wheels for), from PyPI's JSON API
-#: (https://docs.pypi.org/api/json/): "urls" lists the newest release's files.
-_PYPI_FILES = (
-    "python -c \"import json, urllib.request; print(*(f['filename'] for f in json.load("
-    "urllib.request.urlopen('https://pypi.org/pypi/{dist}/json'))['urls']), sep='\\n')\""
-)
 #: The interpreter's version and platform, to compare with the tags of the files.
 _INTERPRETER = (
     "python -c 'import platform, struct, sys; print(sys.version.split()[0], "
@@ -1639,15 +1633,7 @@ def package_no_wheel_fix(
             f"If PyPI has no project named {dist} at all (its page answers 404), the name is "
             "misspelt: pip's words are the same."
         )
-    return Fix(" ".join(words), (_PYPI_FILES.format(dist=dist), _INTERPRETER))
-
-
-#: The same for one release's files (PyPI's JSON API for a release: /pypi/DIST/VERSION/json).
-_PYPI_RELEASE_FILES = (
-    "python -c \"import json, urllib.request; print(*(f['filename'] for f in json.load("
-    "urllib.request.urlopen('https://pypi.org/pypi/{dist}/{version}/json'))['urls']), "
-    "sep='\\n')\""
-)
+    return Fix(" ".join(words), (pypi_files_command(dist), _INTERPRETER))
 
 
 def pinned_package_fix(
@@ -1689,9 +1675,7 @@ def pinned_package_fix(
         )
     )
     commands = (
-        _PYPI_RELEASE_FILES.format(dist=dist, version=asked)
-        if asked
-        else _PYPI_FILES.format(dist=dist),
+        pypi_files_command(dist, asked) if asked else pypi_files_command(dist),
         _INTERPRETER,
     )
     return Fix(text, commands)
