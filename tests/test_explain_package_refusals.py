@@ -146,6 +146,14 @@ def test_a_refusal_pip_could_not_judge_is_not_a_missing_wheel(before: str) -> No
             "I get 'No matching distribution found' when I install it, any idea?\n",
             id="the-words-in-prose-without-a-name",
         ),
+        pytest.param(
+            "I always get No matching distribution found for this package, any idea?\n",
+            id="the-words-in-prose-before-a-word",
+        ),
+        pytest.param(
+            "Could not find a version that satisfies the requirement in the docs, so I pinned it\n",
+            id="the-other-words-in-prose-before-a-word",
+        ),
     ],
 )
 def test_near_misses_are_not_a_missing_wheel(text: str) -> None:
@@ -243,3 +251,23 @@ def test_a_refusal_from_an_index_other_than_pypi_is_not_a_python_without_wheels(
 def test_pypi_among_the_indexes_read_keeps_the_refusal() -> None:
     text = "Looking in indexes: https://pypi.org/simple, https://pypi.ngc.nvidia.com\n"
     assert "tf-no-wheel-for-python" in _causes(text + _NONE.format(req="deepspeech"))
+
+
+def test_a_local_version_is_never_on_pypi() -> None:
+    text = (
+        "ERROR: Could not find a version that satisfies the requirement torch==1.4.0+cpu "
+        "(from versions: 2.0.0, 2.1.0)\n"
+        "ERROR: No matching distribution found for torch==1.4.0+cpu\n"
+    )
+    fix = fix_text(top_error(explained(text)))
+    # PyPI accepts no local versions: its files cannot say anything of 1.4.0+cpu.
+    assert "never on PyPI" in fix and "--extra-index-url" in fix
+    assert "pypi.org/pypi/torch" not in fix and "virtual environment" not in fix
+
+
+def test_a_pinned_release_pip_does_not_list_may_not_exist() -> None:
+    text = (
+        "ERROR: Could not find a version that satisfies the requirement rasa==3.6.0 "
+        "(from versions: 1.0.0, 2.8.0)\n"
+    )
+    assert "or does not exist" in fix_text(top_error(explained(text)))

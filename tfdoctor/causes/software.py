@@ -1653,6 +1653,16 @@ def pinned_package_fix(
     shown = ", ".join(listed[-4:])
     here = _python_here(m.python_version, stated)
     who = f", which {required_by} requires" if required_by else ""
+    if "+" in spec:
+        # A local version label ("==1.4.0+cpu"): PyPI refuses uploads of local versions (PEP
+        # 440 keeps them off public indexes), so only the project's own index serves it.
+        return Fix(
+            f"pip lists {dist} {shown} here but not {spec.lstrip('=')}{who}: a local version "
+            "(the part after '+') is never on PyPI, which accepts no local versions; only the "
+            f"index of {dist}'s own builds serves it. Add that index as {dist}'s install "
+            "page names it (pip's --extra-index-url or -f), or pin a release pip lists here.",
+            ("python -m pip config list",),
+        )
     wanted = f"not {asked}" if asked else f"no release {spec} admits"
     later = bool(asked) and all(version_key(v) > version_key(asked or "") for v in listed)
     # Only where every release listed is newer is the Python likely the newer one.
@@ -1664,7 +1674,8 @@ def pinned_package_fix(
     text = (
         f"pip lists {dist} {shown} here{here} but {wanted}{who}: "
         + ("that release" if asked else "the release asked for")
-        + f" publishes no wheel for this Python and platform, {why}. The tags of its files on "
+        + f" publishes no wheel for this Python and platform, {why}, or does not exist (pip's "
+        f"words are the same). The tags of its files on "
         f"PyPI say which Pythons and platforms it has (cp310: CPython 3.10; "
         f"https://pypi.org/project/{dist}/#files): create a virtual environment with one of "
         "them"
