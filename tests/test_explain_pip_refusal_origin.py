@@ -228,3 +228,16 @@ def test_tensorflows_own_requirement_of_a_build_keeps_pips_reading() -> None:
     log = _refusal("tensorflow-intel==2.12.0", "from tensorflow==2.12.0", "none")
     report = explained(log)
     assert not any("tensorflow requires tensorflow-intel" in fix_text(f) for f in report.findings)
+
+
+def test_uvs_pinned_release_fix_reads_the_releases_files_not_pips_list() -> None:
+    text = (
+        "Because tensorflow==2.17.0 has no wheels with a matching platform tag (e.g., "
+        "`macosx_14_0_x86_64`) and you require tensorflow==2.17.0, we can conclude that your "
+        "requirements are unsatisfiable.\n"
+    )
+    top = top_error(explained(text))
+    assert top.fix is not None
+    # A uv environment has no pip unless seeded; the release's own files name its platforms.
+    assert "pip index versions" not in fix_text(top)
+    assert "https://pypi.org/pypi/tensorflow/2.17.0/json" in top.fix.commands[0]

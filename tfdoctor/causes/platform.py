@@ -1557,7 +1557,9 @@ def resolver_release_fix(
             "list each wheel's Python and platform), or use a Python and platform it is built "
             "for."
         )
-    return Fix(text, (f"pip index versions {dist}", "python --version"))
+    # The release's files say its Pythons and platforms; a uv environment has no pip unless
+    # seeded, and pip index versions (pip 21.2+) lists only what fits pip's own interpreter.
+    return Fix(text, (pypi_files_command(dist, version), INTERPRETER_CHECK))
 
 
 def platform_tag_fix(dist: str, version: Optional[str], platforms: Sequence[str]) -> Fix:
