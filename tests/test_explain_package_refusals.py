@@ -271,3 +271,25 @@ def test_a_pinned_release_pip_does_not_list_may_not_exist() -> None:
         "(from versions: 1.0.0, 2.8.0)\n"
     )
     assert "or does not exist" in fix_text(top_error(explained(text)))
+
+
+@pytest.mark.parametrize(
+    ("requirement", "listing"),
+    [
+        pytest.param("tensorflow==1.15.0", "2.12.0, 2.13.0, 2.15.0", id="tensorflow"),
+        pytest.param("deepspeech==0.4.0", "0.9.2, 0.9.3", id="another-package"),
+    ],
+)
+def test_a_retry_that_got_through_keeps_the_refusal_of_the_list_pip_read(
+    requirement: str, listing: str
+) -> None:
+    text = (
+        "Python 3.11.4\n"
+        "WARNING: Retrying (Retry(total=4, connect=None, read=None, redirect=None, "
+        "status=None)) after connection broken by 'SSLError(SSLEOFError(8, 'EOF occurred in "
+        "violation of protocol (_ssl.c:1006)'))': /simple/x/\n"
+        "ERROR: Could not find a version that satisfies the requirement "
+        f"{requirement} (from versions: {listing})\n"
+    )
+    # pip lists releases: it read the index after its retry, and its list stands.
+    assert "tf-release-not-for-python" in _causes(text)

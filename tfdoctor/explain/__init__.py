@@ -3550,9 +3550,9 @@ def _drop_unread_refusals(by_cause: dict[str, list[Hits]], evidence: Evidence) -
     """pip's refusal says no wheel fits only where pip read the index and its releases: not
     after pip retried a broken connection or could not fetch a page of the index (the
     network, a proxy or a certificate, which no network signature may read: what pip saw is
-    then unknown) or after it read an index of the user's own or none (--no-index: what that
-    index or directory holds, a build backend such as setuptools left out of it, is not what
-    PyPI's files say of the Python), for TensorFlow's distributions and any other; nor, for a
+    then unknown, unless it lists releases all the same) or after it read an index of the
+    user's own or none (--no-index: what that index or directory holds, a build backend such
+    as setuptools left out of it, is not what PyPI's files say of the Python), for TensorFlow's distributions and any other; nor, for a
     distribution outside TensorFlow's family, where pip lists no release and says it skipped
     yanked ones (PEP 592: the project withdrew them, no Python or platform changes that; a
     yanked placeholder of TensorFlow's family is _yanked_placeholder's)."""
@@ -3566,7 +3566,10 @@ def _drop_unread_refusals(by_cause: dict[str, list[Hits]], evidence: Evidence) -
     )
 
     def unread(h: Hits) -> bool:
-        before = any(first <= h.first for first in (*unreached, *not_pypi))
+        # A retry that then got through: pip's list of releases says it read the index.
+        listed = any(x.versions for x in read_refusals(line for _, line in h.citations))
+        failed = [] if listed else unreached
+        before = any(first <= h.first for first in (*failed, *not_pypi))
         if h.signature.id in _TF_REFUSALS and before:
             return True
         return h.signature.id in _OTHER_REFUSALS and (yanked or before)
