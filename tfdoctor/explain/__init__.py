@@ -3552,10 +3552,11 @@ def _drop_unread_refusals(by_cause: dict[str, list[Hits]], evidence: Evidence) -
     network, a proxy or a certificate, which no network signature may read: what pip saw is
     then unknown, unless it lists releases all the same) or after it read an index of the
     user's own or none (--no-index: what that index or directory holds, a build backend such
-    as setuptools left out of it, is not what PyPI's files say of the Python), for TensorFlow's distributions and any other; nor, for a
-    distribution outside TensorFlow's family, where pip lists no release and says it skipped
-    yanked ones (PEP 592: the project withdrew them, no Python or platform changes that; a
-    yanked placeholder of TensorFlow's family is _yanked_placeholder's)."""
+    as setuptools left out of it, is not what PyPI's files say of the Python), for
+    TensorFlow's distributions and any other; nor, for a distribution outside TensorFlow's
+    family, where pip lists no release and says it skipped yanked ones (PEP 592: the project
+    withdrew them, no Python or platform changes that; a yanked placeholder of TensorFlow's
+    family is _yanked_placeholder's)."""
     hits = by_cause.get(causes.platform.TF_NO_WHEEL_FOR_PYTHON)
     if not hits:
         return
