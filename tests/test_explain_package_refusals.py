@@ -146,6 +146,14 @@ def test_a_refusal_pip_could_not_judge_is_not_a_missing_wheel(before: str) -> No
             "I get 'No matching distribution found' when I install it, any idea?\n",
             id="the-words-in-prose-without-a-name",
         ),
+        pytest.param(
+            "I always get No matching distribution found for this package, any idea?\n",
+            id="the-words-in-prose-before-a-word",
+        ),
+        pytest.param(
+            "Could not find a version that satisfies the requirement in the docs, so I pinned it\n",
+            id="the-other-words-in-prose-before-a-word",
+        ),
     ],
 )
 def test_near_misses_are_not_a_missing_wheel(text: str) -> None:
@@ -192,3 +200,96 @@ def test_only_pips_last_line_does_not_say_no_release_at_all() -> None:
     assert "the release asked for (==0.2.1)" in fix
     assert "no release of mediapipe-model-maker publishes" not in fix
     assert "misspelt" not in fix
+
+
+_BUILD_BACKEND = (
+    "  Installing build dependencies: finished with status 'error'\n"
+    # pip's own box-drawing: its words as it prints them.
+    "  × pip subprocess to install build dependencies did not run successfully.\n"  # noqa: RUF001
+    "  ╰─> [3 lines of output]\n"
+    "      {where}\n"
+    "      ERROR: Could not find a version that satisfies the requirement setuptools>=40.8.0 "
+    "(from versions: none)\n"
+    "      ERROR: No matching distribution found for setuptools>=40.8.0\n"
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(
+            "$ pip install --no-index --find-links /opt/wheels mypkg\n"
+            + _BUILD_BACKEND.format(where="Looking in links: /opt/wheels"),
+            id="offline-find-links-without-setuptools",
+        ),
+        pytest.param(
+            _BUILD_BACKEND.format(
+                where="Looking in indexes: https://nexus.example.com/repository/pypi/simple"
+            ),
+            id="private-index-without-setuptools",
+        ),
+        pytest.param(
+            "Looking in indexes: https://nexus.example.com/simple\n"
+            + _NONE.format(req="deepspeech==0.9.3"),
+            id="private-index-without-the-package",
+        ),
+        pytest.param(
+            "Python 3.10.12\n$ python -m pip install --no-index -f ./wheels tensorflow==2.15.0\n"
+            + _NONE.format(req="tensorflow==2.15.0"),
+            id="tensorflow-from-a-directory-without-it",
+        ),
+    ],
+)
+def test_a_refusal_from_an_index_other_than_pypi_is_not_a_python_without_wheels(
+    text: str,
+) -> None:
+    # What an index of the user's own or a --find-links directory holds is not what PyPI's
+    # files say of the Python: no wheel of setuptools is missing for any Python.
+    assert not _causes(text) & {"tf-no-wheel-for-python", "tf-release-not-for-python"}
+
+
+def test_pypi_among_the_indexes_read_keeps_the_refusal() -> None:
+    text = "Looking in indexes: https://pypi.org/simple, https://pypi.ngc.nvidia.com\n"
+    assert "tf-no-wheel-for-python" in _causes(text + _NONE.format(req="deepspeech"))
+
+
+def test_a_local_version_is_never_on_pypi() -> None:
+    text = (
+        "ERROR: Could not find a version that satisfies the requirement torch==1.4.0+cpu "
+        "(from versions: 2.0.0, 2.1.0)\n"
+        "ERROR: No matching distribution found for torch==1.4.0+cpu\n"
+    )
+    fix = fix_text(top_error(explained(text)))
+    # PyPI accepts no local versions: its files cannot say anything of 1.4.0+cpu.
+    assert "never on PyPI" in fix and "--extra-index-url" in fix
+    assert "pypi.org/pypi/torch" not in fix and "virtual environment" not in fix
+
+
+def test_a_pinned_release_pip_does_not_list_may_not_exist() -> None:
+    text = (
+        "ERROR: Could not find a version that satisfies the requirement rasa==3.6.0 "
+        "(from versions: 1.0.0, 2.8.0)\n"
+    )
+    assert "or does not exist" in fix_text(top_error(explained(text)))
+
+
+@pytest.mark.parametrize(
+    ("requirement", "listing"),
+    [
+        pytest.param("tensorflow==1.15.0", "2.12.0, 2.13.0, 2.15.0", id="tensorflow"),
+        pytest.param("deepspeech==0.4.0", "0.9.2, 0.9.3", id="another-package"),
+    ],
+)
+def test_a_retry_that_got_through_keeps_the_refusal_of_the_list_pip_read(
+    requirement: str, listing: str
+) -> None:
+    text = (
+        "Python 3.11.4\n"
+        "WARNING: Retrying (Retry(total=4, connect=None, read=None, redirect=None, "
+        "status=None)) after connection broken by 'SSLError(SSLEOFError(8, 'EOF occurred in "
+        "violation of protocol (_ssl.c:1006)'))': /simple/x/\n"
+        "ERROR: Could not find a version that satisfies the requirement "
+        f"{requirement} (from versions: {listing})\n"
+    )
+    # pip lists releases: it read the index after its retry, and its list stands.
+    assert "tf-release-not-for-python" in _causes(text)

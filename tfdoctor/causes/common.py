@@ -12,6 +12,19 @@ from tfdoctor.matrix import spec_contains, version_key
 TF_PIP_GUIDE = "https://www.tensorflow.org/install/pip"
 
 
+def pypi_files_command(dist: str, version: Optional[str] = None) -> str:
+    """A command that prints the file names of ``dist``'s release ``version`` on PyPI (its
+    newest where None): their tags say the Pythons and platforms it has wheels for. PyPI's
+    JSON API (https://docs.pypi.org/api/json/) lists a release's files under "urls"; unlike
+    ``pip index versions`` (pip 21.2 and later), it does not filter them by this
+    interpreter's tags, and any Python 3 runs it."""
+    path = f"{dist}/{version}" if version else dist
+    return (
+        "python -c \"import json, urllib.request; print(*(f['filename'] for f in json.load("
+        f"urllib.request.urlopen('https://pypi.org/pypi/{path}/json'))['urls']), sep='\\n')\""
+    )
+
+
 def install_fix(m: Machine, text: str, *specs: str) -> Fix:
     """``text`` and ``pip install "spec" ...`` for this environment."""
     return Fix(text, m.pip_install(*specs))

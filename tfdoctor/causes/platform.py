@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Final, Optional
 
 from tfdoctor.causes.base import Cause, CauseId, define
-from tfdoctor.causes.common import TF_PIP_GUIDE, install_fix
+from tfdoctor.causes.common import TF_PIP_GUIDE, install_fix, pypi_files_command
 from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts, normalize_name
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine
@@ -1557,7 +1557,9 @@ def resolver_release_fix(
             "list each wheel's Python and platform), or use a Python and platform it is built "
             "for."
         )
-    return Fix(text, (f"pip index versions {dist}", "python --version"))
+    # The release's files say its Pythons and platforms; a uv environment has no pip unless
+    # seeded, and pip index versions (pip 21.2+) lists only what fits pip's own interpreter.
+    return Fix(text, (pypi_files_command(dist, version), INTERPRETER_CHECK))
 
 
 def platform_tag_fix(dist: str, version: Optional[str], platforms: Sequence[str]) -> Fix:
@@ -1696,7 +1698,9 @@ def pip_refusal_fix(
                 f"{requested}/#files). Use a Python and platform it has wheels for (a new virtual "
                 f"environment), or a release of {required_by} whose TensorFlow requirement has "
                 "a wheel for this Python and platform.",
-                (f"pip index versions {dist}", check),
+                # pip's own list is already empty here: the release's files, not a list pip
+                # filters by this interpreter's tags again (pip index versions, pip 21.2+).
+                (pypi_files_command(dist, requested), check),
             ),
             why,
         )

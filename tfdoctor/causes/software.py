@@ -15,6 +15,7 @@ from tfdoctor.causes.common import (
     declared_range_fix,
     install_fix,
     legacy_keras_switch,
+    pypi_files_command,
     range_fix,
 )
 from tfdoctor.compat import first_keras3_line
@@ -1566,13 +1567,6 @@ def unknown_package(dist: str) -> bool:
     return not releases_of(dist) and dist not in TF_DISTRIBUTIONS and dist not in family
 
 
-#: A command that prints the file names of a project's newest release on PyPI (their tags say
-#: the Pythons and platforms it has wheels for), from PyPI's JSON API
-#: (https://docs.pypi.org/api/json/): "urls" lists the newest release's files.
-_PYPI_FILES = (
-    "python -c \"import json, urllib.request; print(*(f['filename'] for f in json.load("
-    "urllib.request.urlopen('https://pypi.org/pypi/{dist}/json'))['urls']), sep='\\n')\""
-)
 #: The interpreter's version and platform, to compare with the tags of the files.
 _INTERPRETER = (
     "python -c 'import platform, struct, sys; print(sys.version.split()[0], "
@@ -1639,15 +1633,7 @@ def package_no_wheel_fix(
             f"If PyPI has no project named {dist} at all (its page answers 404), the name is "
             "misspelt: pip's words are the same."
         )
-    return Fix(" ".join(words), (_PYPI_FILES.format(dist=dist), _INTERPRETER))
-
-
-#: The same for one release's files (PyPI's JSON API for a release: /pypi/DIST/VERSION/json).
-_PYPI_RELEASE_FILES = (
-    "python -c \"import json, urllib.request; print(*(f['filename'] for f in json.load("
-    "urllib.request.urlopen('https://pypi.org/pypi/{dist}/{version}/json'))['urls']), "
-    "sep='\\n')\""
-)
+    return Fix(" ".join(words), (pypi_files_command(dist), _INTERPRETER))
 
 
 def pinned_package_fix(
@@ -1667,6 +1653,16 @@ def pinned_package_fix(
     shown = ", ".join(listed[-4:])
     here = _python_here(m.python_version, stated)
     who = f", which {required_by} requires" if required_by else ""
+    if "+" in spec:
+        # A local version label ("==1.4.0+cpu"): PyPI refuses uploads of local versions (PEP
+        # 440 keeps them off public indexes), so only the project's own index serves it.
+        return Fix(
+            f"pip lists {dist} {shown} here but not {spec.lstrip('=')}{who}: a local version "
+            "(the part after '+') is never on PyPI, which accepts no local versions; only the "
+            f"index of {dist}'s own builds serves it. Add that index as {dist}'s install "
+            "page names it (pip's --extra-index-url or -f), or pin a release pip lists here.",
+            ("python -m pip config list",),
+        )
     wanted = f"not {asked}" if asked else f"no release {spec} admits"
     later = bool(asked) and all(version_key(v) > version_key(asked or "") for v in listed)
     # Only where every release listed is newer is the Python likely the newer one.
@@ -1678,7 +1674,8 @@ def pinned_package_fix(
     text = (
         f"pip lists {dist} {shown} here{here} but {wanted}{who}: "
         + ("that release" if asked else "the release asked for")
-        + f" publishes no wheel for this Python and platform, {why}. The tags of its files on "
+        + f" publishes no wheel for this Python and platform, {why}, or does not exist (pip's "
+        f"words are the same). The tags of its files on "
         f"PyPI say which Pythons and platforms it has (cp310: CPython 3.10; "
         f"https://pypi.org/project/{dist}/#files): create a virtual environment with one of "
         "them"
@@ -1689,9 +1686,7 @@ def pinned_package_fix(
         )
     )
     commands = (
-        _PYPI_RELEASE_FILES.format(dist=dist, version=asked)
-        if asked
-        else _PYPI_FILES.format(dist=dist),
+        pypi_files_command(dist, asked) if asked else pypi_files_command(dist),
         _INTERPRETER,
     )
     return Fix(text, commands)

@@ -3541,30 +3541,38 @@ _OTHER_REFUSALS = frozenset(
 _TF_REFUSALS = frozenset({"pip-no-version-satisfies", "pip-no-matching-distribution"})
 #: pip's words where it could not read the index (urllib3's retries, a page it could not fetch).
 _INDEX_UNREACHED = ("pip-index-retrying", "pip-index-fetch-failed")
+#: pip's words where the list it read is not PyPI's (an index of the user's own, --no-index).
+_INDEX_NOT_PYPI = ("pip-index-not-pypi", "pip-no-index")
 
 
 def _drop_unread_refusals(by_cause: dict[str, list[Hits]], evidence: Evidence) -> None:
     """pip's refusal says no wheel fits only where pip read the index and its releases: not
     after pip retried a broken connection or could not fetch a page of the index (the
     network, a proxy or a certificate, which no network signature may read: what pip saw is
-    then unknown), for TensorFlow's distributions and any other; nor, for a distribution
-    outside TensorFlow's family, where pip lists no release and says it skipped yanked ones
-    (PEP 592: the project withdrew them, no Python or platform changes that; a yanked
-    placeholder of TensorFlow's family is _yanked_placeholder's)."""
+    then unknown, unless it lists releases all the same) or after it read an index of the
+    user's own or none (--no-index: what that index or directory holds, a build backend such
+    as setuptools left out of it, is not what PyPI's files say of the Python), for
+    TensorFlow's distributions and any other; nor, for a distribution outside TensorFlow's
+    family, where pip lists no release and says it skipped yanked ones (PEP 592: the project
+    withdrew them, no Python or platform changes that; a yanked placeholder of TensorFlow's
+    family is _yanked_placeholder's)."""
     hits = by_cause.get(causes.platform.TF_NO_WHEEL_FOR_PYTHON)
     if not hits:
         return
     unreached = [evidence.hits[i].first for i in _INDEX_UNREACHED if i in evidence.hits]
+    not_pypi = [evidence.hits[i].first for i in _INDEX_NOT_PYPI if i in evidence.hits]
     yanked = "pip-yanked-ignored" in evidence.hits and any(
         x.shown and not x.versions for x in evidence.refusals
     )
 
     def unread(h: Hits) -> bool:
-        if h.signature.id in _TF_REFUSALS and any(first <= h.first for first in unreached):
+        # A retry that then got through: pip's list of releases says it read the index.
+        listed = any(x.versions for x in read_refusals(line for _, line in h.citations))
+        failed = [] if listed else unreached
+        before = any(first <= h.first for first in (*failed, *not_pypi))
+        if h.signature.id in _TF_REFUSALS and before:
             return True
-        return h.signature.id in _OTHER_REFUSALS and (
-            yanked or any(first <= h.first for first in unreached)
-        )
+        return h.signature.id in _OTHER_REFUSALS and (yanked or before)
 
     kept = [h for h in hits if not unread(h)]
     if kept:
