@@ -4,6 +4,8 @@ of another release than the code is told the release that has what it asks for."
 
 from __future__ import annotations
 
+import pytest
+
 from tests.explaining import explained, fix_text, top_error
 from tfdoctor.findings import Severity
 
@@ -149,3 +151,22 @@ def test_keras2s_tf_keras_lacking_a_keras3_name_is_told_the_keras3_line() -> Non
     text = "AttributeError: module 'keras.api._v2.keras.utils' has no attribute 'PyDataset'\n"
     top = top_error(explained(text))
     assert top.cause == "api-removed" and "2.16" in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    "module",
+    [
+        "tensorflow.python.keras.api._v2.keras.layers",
+        "tensorflow_core.python.keras.api._v2.keras.layers",
+    ],
+    ids=["tf-2.2-to-2.5-copy", "tf-2.0-2.1-core-copy"],
+)
+def test_tensorflows_own_tf2_keras_tree_printed_rules_out_tensorflow_1(module: str) -> None:
+    # The copy's `api._v2` tree is what TensorFlow 2.0 to 2.5 served as tf.keras: a name every
+    # TensorFlow 2 line up to 2.15 lists is no release matter, and no 1.x line is the fix.
+    text = f"AttributeError: module '{module}' has no attribute 'DenseFeatures'\n"
+    top = top_error(explained(text))
+    assert top.cause == "api-removed"
+    fix = fix_text(top)
+    assert "mixes two releases" in fix
+    assert "tensorflow==1." not in fix and "1.14" not in fix
