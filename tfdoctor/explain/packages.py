@@ -1944,9 +1944,10 @@ def _shown_tf_takes(m: Machine, called: str, message: str) -> bool:
     from tfdoctor.scan.rules import load_rules  # noqa: PLC0415 - scan loads on demand
 
     refused = _REFUSED_KEYWORD.search(message)
-    if m.tf is None or refused is None:
-        return False
-    shown, func, kwarg = version_key(m.tf.version)[:2], called.rsplit(".", 1)[-1], refused["kw"]
+    shown = version_key(m.tf.version)[:2] if m.tf is not None else ()
+    if len(shown) < 2 or refused is None:
+        return False  # no release shown (or none read): nothing to rule the callee out by
+    func, kwarg = called.rsplit(".", 1)[-1], refused["kw"]
     rules = load_rules()
     added = keyword_added(rules, func, kwarg)
     if added is not None and shown >= version_key(added[1])[:2]:
