@@ -170,3 +170,17 @@ def test_tensorflows_own_tf2_keras_tree_printed_rules_out_tensorflow_1(module: s
     fix = fix_text(top)
     assert "mixes two releases" in fix
     assert "tensorflow==1." not in fix and "1.14" not in fix
+
+
+def test_the_keras2_release_named_is_installed_within_keras2_where_python_is_newer() -> None:
+    # Python 3.12 has no wheel of 2.9 to 2.15: the first later line with one (2.16) is Keras 3,
+    # which lacks the name too; an environment of a Python 2.9 has wheels for is the way.
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/u/venv/lib/python3.12/site-packages/tensorflow/__init__.py", line 3, in f\n'
+        "    x = 1\n"
+        "AttributeError: module 'keras.api._v2.keras.optimizers' has no attribute 'experimental'\n"
+    )
+    fix = fix_text(top_error(explained(text)))
+    assert "up to 2.15" in fix
+    assert "tensorflow==2.16" not in fix and "tensorflow==2.9" in fix

@@ -939,7 +939,8 @@ def _keras2_shown(
             f"the Keras 2 that raised this lacks it: it is older than the code. Install "
             f"TensorFlow {listed[0]} or newer, up to {last} to keep Keras 2 (`pip show "
             "tensorflow` shows the installed one).",
-            _line_install(m, listed[0]),
+            # Not past the last Keras 2 line: a later one is Keras 3, which lacks the name.
+            _line_install(m, listed[0], last),
         )
     else:
         fix = Fix(
@@ -1806,11 +1807,12 @@ def hollow_tensorflow_findings(tracebacks: Sequence[Traceback], m: Machine) -> l
     return []
 
 
-def _line_install(m: Machine, line: str) -> tuple[str, ...]:
+def _line_install(m: Machine, line: str, last: str = "") -> tuple[str, ...]:
     """The command that installs the newest release of ``line`` here, by the distribution
     that line publishes for this machine (``tensorflow-gpu`` ended with 2.11); where the
     Python is known and ``line`` has no wheel for it, the first later line of the same major
-    that has one, else an environment of a Python ``line`` has wheels for."""
+    (up to ``last``, where the reading has a newest line) that has one, else an environment
+    of a Python ``line`` has wheels for."""
     from tfdoctor.compat import install_requirement  # noqa: PLC0415 - compat imports causes
 
     lines = sorted(m.matrix.lines, key=lambda x: version_key(x.line)) if m.matrix else []
@@ -1821,6 +1823,7 @@ def _line_install(m: Machine, line: str) -> tuple[str, ...]:
         for x in lines
         if version_key(x.line) >= version_key(line)
         and version_key(x.line)[:1] == major
+        and (not last or version_key(x.line)[:2] <= version_key(last)[:2])
         and not x.pre_release
     ]
     fits = [x for x in later if m.line_fits(x, "")]
