@@ -4,6 +4,8 @@ of another release than the code is told the release that has what it asks for."
 
 from __future__ import annotations
 
+import pytest
+
 from tests.explaining import explained, fix_text, top_error
 from tfdoctor.findings import Severity
 
@@ -149,3 +151,36 @@ def test_keras2s_tf_keras_lacking_a_keras3_name_is_told_the_keras3_line() -> Non
     text = "AttributeError: module 'keras.api._v2.keras.utils' has no attribute 'PyDataset'\n"
     top = top_error(explained(text))
     assert top.cause == "api-removed" and "2.16" in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    "module",
+    [
+        "tensorflow.python.keras.api._v2.keras.layers",
+        "tensorflow_core.python.keras.api._v2.keras.layers",
+    ],
+    ids=["tf-2.2-to-2.5-copy", "tf-2.0-2.1-core-copy"],
+)
+def test_tensorflows_own_tf2_keras_tree_printed_rules_out_tensorflow_1(module: str) -> None:
+    # The copy's `api._v2` tree is what TensorFlow 2.0 to 2.5 served as tf.keras: a name every
+    # TensorFlow 2 line up to 2.15 lists is no release matter, and no 1.x line is the fix.
+    text = f"AttributeError: module '{module}' has no attribute 'DenseFeatures'\n"
+    top = top_error(explained(text))
+    assert top.cause == "api-removed"
+    fix = fix_text(top)
+    assert "mixes two releases" in fix
+    assert "tensorflow==1." not in fix and "1.14" not in fix
+
+
+def test_the_keras2_release_named_is_installed_within_keras2_where_python_is_newer() -> None:
+    # Python 3.12 has no wheel of 2.9 to 2.15: the first later line with one (2.16) is Keras 3,
+    # which lacks the name too; an environment of a Python 2.9 has wheels for is the way.
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/u/venv/lib/python3.12/site-packages/tensorflow/__init__.py", line 3, in f\n'
+        "    x = 1\n"
+        "AttributeError: module 'keras.api._v2.keras.optimizers' has no attribute 'experimental'\n"
+    )
+    fix = fix_text(top_error(explained(text)))
+    assert "up to 2.15" in fix
+    assert "tensorflow==2.16" not in fix and "tensorflow==2.9" in fix

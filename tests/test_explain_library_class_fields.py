@@ -204,6 +204,48 @@ def test_keyword_near_misses_are_not_a_library_release(path: str, code: str, mes
     )
 
 
+@pytest.mark.parametrize(
+    ("shown", "code", "message"),
+    [
+        # softmax takes axis from TensorFlow 1.5 on (1.4's took dim).
+        (
+            "1.15.0",
+            "y = tf.nn.softmax(x, axis=-1)",
+            "softmax() got an unexpected keyword argument 'axis'",
+        ),
+        (
+            "2.4.0",
+            "y = tf.nn.softmax(x, axis=-1)",
+            "softmax() got an unexpected keyword argument 'axis'",
+        ),
+        # keep_dims, which TensorFlow 2.0 removed, is taken by every 1.x.
+        (
+            "1.15.0",
+            "y = tf.reduce_sum(x, keep_dims=True)",
+            "reduce_sum() got an unexpected keyword argument 'keep_dims'",
+        ),
+    ],
+    ids=["axis-under-1.15", "axis-under-2.4", "keep-dims-under-1.15"],
+)
+def test_a_keyword_the_logs_tensorflow_takes_is_not_a_library_release(
+    shown: str, code: str, message: str
+) -> None:
+    # The log's TensorFlow takes the keyword in that function: whatever refused it is not
+    # TensorFlow's function, and the library's release is no explanation.
+    text = f">>> tf.__version__\n'{shown}'\n" + _keyword(_CONVERTER, code, message)
+    report = explained(text)
+    assert not any(x.cause == "companion-mismatch" for x in report.findings)
+
+
+def test_the_same_keyword_under_a_tensorflow_without_it_is_the_librarys_release() -> None:
+    code, message = (
+        "y = tf.nn.softmax(x, axis=-1)",
+        "softmax() got an unexpected keyword argument 'axis'",
+    )
+    text = ">>> tf.__version__\n'1.4.0'\n" + _keyword(_CONVERTER, code, message)
+    assert top_error(explained(text)).cause == "companion-mismatch"
+
+
 def test_keras_own_frame_asking_a_tf_class_is_a_keras_of_another_release() -> None:
     path = "/usr/local/lib/python3.8/dist-packages/keras/engine/base_layer.py"
     text = _cpython(path, "tf.Module._TF_MODULE_FIELDS,", _CLASS_MESSAGE)

@@ -29,6 +29,7 @@ from tfdoctor.evidence.traceback import (
 from tfdoctor.explain.exceptions import inferred_note, last_failure
 from tfdoctor.explain.packages import (
     TF_OWN,
+    keyword_added,
     known_distribution,
     library_caller,
     library_dist,
@@ -97,17 +98,6 @@ _OTHER_FRAMEWORKS = frozenset({"torch", "jax", "mxnet", "paddle", "cupy", "scipy
 #: Python's refusal of a keyword, with the function's own name (``reduce_max() got ...``).
 _FUNCTION_KEYWORD = re.compile(
     r"\b(?P<func>[A-Za-z_]\w*)\(\) got an unexpected keyword argument '(?P<kw>\w+)'"
-)
-#: Keyword arguments TensorFlow 1.x brought in a later release under NumPy's names, by the
-#: scan rule that knows the older name and the functions that take them: (the argument, the
-#: rule, the release that brought it, the older name). TensorFlow 1.5 renamed the reductions'
-#: ``keep_dims`` to ``keepdims`` ("keep_dims is deprecated, use keepdims instead") and
-#: softmax's and log_softmax's ``dim`` to ``axis`` ("dim is deprecated, use axis instead"),
-#: keeping the old names as deprecated aliases (tensorflow/docs r1.5 api_docs/python/tf/
-#: reduce_sum.md, nn/softmax.md); 1.4's take only the old names.
-_TF1_KEYWORDS_ADDED = (
-    ("keepdims", "tf1-keep-dims", "1.5", "keep_dims"),
-    ("axis", "tf1-softmax-dim", "1.5", "dim"),
 )
 #: The verdict of :func:`_tf1_keyword_added_later` for the code's own call.
 _TF1_KEYWORD_KEY = "tf1-keyword-added-later"
@@ -862,8 +852,15 @@ _KERAS2_SHOWN = "keras2-shown-lacks-name"
 #: The first line of the tf-keras package (its bundled listings begin there; PyPI's tf-keras).
 _FIRST_TF_KERAS = (2, 14)
 #: The first TensorFlow line whose tf.keras the keras 2.x package served under
-#: ``keras.api._v2.keras`` (TensorFlow 2.6 moved Keras out of its own tree: its release notes).
+#: ``keras.api._v2.keras`` (and tf.compat.v1.keras under ``keras.api._v1.keras``; TensorFlow
+#: 2.6 moved Keras out of its own tree: its release notes).
 _KERAS_PACKAGE_SERVES = (2, 6)
+#: The first TensorFlow line that served tf.keras from its own copy's generated TensorFlow 2
+#: API tree (``tensorflow_core.python.keras.api._v2.keras`` in 2.0 and 2.1,
+#: ``tensorflow.python.keras.api._v2.keras`` from 2.2 to 2.5); TensorFlow 1's tf.keras is
+#: its ``api._v1`` tree, so the ``_v2`` tree printed rules out every 1.x line.
+_TF2_COPY_SERVES = (2, 0)
+_TF2_COPY_PRINTED = re.compile(r"^tensorflow(?:_core)?\.python\.keras\.api\._v2(?:\.|$)")
 
 
 def _keras2_printed(tb: Traceback) -> Optional[tuple[int, int]]:
@@ -875,8 +872,10 @@ def _keras2_printed(tb: Traceback) -> Optional[tuple[int, int]]:
     if any(o.generation == "Keras 3" for o in origins):
         return None
     module = _printed_module(tb)
-    if module.startswith("keras.api._v2."):
+    if module.startswith(("keras.api._v2.", "keras.api._v1.")):
         return _KERAS_PACKAGE_SERVES
+    if _TF2_COPY_PRINTED.match(module):
+        return _TF2_COPY_SERVES
     if module == "tf_keras" or module.startswith("tf_keras."):
         return _FIRST_TF_KERAS
     if (module and _KERAS2_PRINTED.match(module)) or any(
@@ -940,7 +939,8 @@ def _keras2_shown(
             f"the Keras 2 that raised this lacks it: it is older than the code. Install "
             f"TensorFlow {listed[0]} or newer, up to {last} to keep Keras 2 (`pip show "
             "tensorflow` shows the installed one).",
-            _line_install(m, listed[0]),
+            # Not past the last Keras 2 line: a later one is Keras 3, which lacks the name.
+            _line_install(m, listed[0], last),
         )
     else:
         fix = Fix(
@@ -1447,7 +1447,7 @@ def _tf1_keyword_added_later(
     keras_backend_shown: bool = False,
 ) -> Optional[tuple[str, Verdict]]:
     """A TensorFlow function refusing a keyword argument a later 1.x release brought
-    (:data:`_TF1_KEYWORDS_ADDED`: ``reduce_max() got an unexpected keyword argument
+    (:data:`TF1_KEYWORDS_ADDED`: ``reduce_max() got an unexpected keyword argument
     'keepdims'``): every TensorFlow from that release on takes it, so the one that raised this
     is older than the code that called it. The function is read from Python's words and must
     be one the rule names; a log showing a release that has the argument is missing it for
@@ -1458,7 +1458,7 @@ def _tf1_keyword_added_later(
     if match is None:
         return None
     func, kwarg = match.group("func"), match.group("kw")
-    added = _keyword_added(knowledge, func, kwarg)
+    added = keyword_added(knowledge.rules, func, kwarg)
     if added is None:
         return None  # another argument, or a function of that name that is not TensorFlow's
     names, since, older = added
@@ -1564,22 +1564,6 @@ def _tf1_loader_given_tf2_call(
     return "tf.saved_model.load", Verdict(
         "tf2-saved-model-load-under-tf1", causes.code.API_REMOVED, Severity.ERROR, what, fix, links
     )
-
-
-def _keyword_added(
-    knowledge: ApiKnowledge, func: str, kwarg: str
-) -> Optional[tuple[list[str], str, str]]:
-    """The TensorFlow names of the function ``func`` that took ``kwarg`` only from a later 1.x
-    release (:data:`_TF1_KEYWORDS_ADDED`), with that release and the argument's older name;
-    None where no rule names such a function with that argument."""
-    for added, rule_id, since, older in _TF1_KEYWORDS_ADDED:
-        if added != kwarg:
-            continue
-        rule = next((r for r in knowledge.rules.rules if r.id == rule_id), None)
-        names = [a for a in (rule.api if rule else ()) if a.rsplit(".", 1)[-1] == func]
-        if names:
-            return names, since, older
-    return None
 
 
 def _called_elsewhere(tb: Traceback, func: str) -> bool:
@@ -1823,11 +1807,12 @@ def hollow_tensorflow_findings(tracebacks: Sequence[Traceback], m: Machine) -> l
     return []
 
 
-def _line_install(m: Machine, line: str) -> tuple[str, ...]:
+def _line_install(m: Machine, line: str, last: str = "") -> tuple[str, ...]:
     """The command that installs the newest release of ``line`` here, by the distribution
     that line publishes for this machine (``tensorflow-gpu`` ended with 2.11); where the
     Python is known and ``line`` has no wheel for it, the first later line of the same major
-    that has one, else an environment of a Python ``line`` has wheels for."""
+    (up to ``last``, where the reading has a newest line) that has one, else an environment
+    of a Python ``line`` has wheels for."""
     from tfdoctor.compat import install_requirement  # noqa: PLC0415 - compat imports causes
 
     lines = sorted(m.matrix.lines, key=lambda x: version_key(x.line)) if m.matrix else []
@@ -1838,6 +1823,7 @@ def _line_install(m: Machine, line: str) -> tuple[str, ...]:
         for x in lines
         if version_key(x.line) >= version_key(line)
         and version_key(x.line)[:1] == major
+        and (not last or version_key(x.line)[:2] <= version_key(last)[:2])
         and not x.pre_release
     ]
     fits = [x for x in later if m.line_fits(x, "")]

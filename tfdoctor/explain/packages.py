@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 from tfdoctor import causes
 from tfdoctor.compat import keras3_serves_tf_keras
@@ -41,6 +41,9 @@ from tfdoctor.findings import Finding, Fix, Severity, keep_weightier
 from tfdoctor.machine import Machine
 from tfdoctor.matrix import TFLine, spec_contains, version_key
 from tfdoctor.modules import distribution_of, modules
+
+if TYPE_CHECKING:
+    from tfdoctor.scan.rules import Rules
 
 #: Libraries whose layers and models are Keras 2 objects (tf.keras before 2.16, or tf-keras):
 #: Keras 3 refuses them. The top-level import package, its distribution, and the source.
@@ -1832,7 +1835,10 @@ def foreign_caller_findings(tracebacks: Sequence[Traceback], m: Machine) -> list
                 # The line printed may name the callee: a call of TensorFlow's own, written
                 # from tf., given the refused keyword (any library's, the table's or not).
                 called = _tf_call_refused(tb.message, tb.frames[index].code)
-                if not written and called is None:
+                # Where the log's TensorFlow takes the keyword, the callee is not its function.
+                if (not written and called is None) or (
+                    called is not None and _shown_tf_takes(m, called, tb.message)
+                ):
                     continue
                 unseen_callee = called is None
         else:
@@ -1900,6 +1906,59 @@ def foreign_caller_findings(tracebacks: Sequence[Traceback], m: Machine) -> list
             )
         ]
     return []
+
+
+#: Keyword arguments TensorFlow 1.x brought in a later release under NumPy's names, by the
+#: scan rule that knows the older name and the functions that take them: (the argument, the
+#: rule, the release that brought it, the older name). TensorFlow 1.5 renamed the reductions'
+#: ``keep_dims`` to ``keepdims`` ("keep_dims is deprecated, use keepdims instead") and
+#: softmax's and log_softmax's ``dim`` to ``axis`` ("dim is deprecated, use axis instead"),
+#: keeping the old names as deprecated aliases (tensorflow/docs r1.5 api_docs/python/tf/
+#: reduce_sum.md, nn/softmax.md); 1.4's take only the old names.
+TF1_KEYWORDS_ADDED = (
+    ("keepdims", "tf1-keep-dims", "1.5", "keep_dims"),
+    ("axis", "tf1-softmax-dim", "1.5", "dim"),
+)
+
+
+def keyword_added(rules: Rules, func: str, kwarg: str) -> Optional[tuple[list[str], str, str]]:
+    """The TensorFlow names of the function ``func`` that took ``kwarg`` only from a later 1.x
+    release (:data:`TF1_KEYWORDS_ADDED`), with that release and the argument's older name;
+    None where no rule names such a function with that argument."""
+    for added, rule_id, since, older in TF1_KEYWORDS_ADDED:
+        if added != kwarg:
+            continue
+        rule = next((r for r in rules.rules if r.id == rule_id), None)
+        names = [a for a in (rule.api if rule else ()) if a.rsplit(".", 1)[-1] == func]
+        if names:
+            return names, since, older
+    return None
+
+
+def _shown_tf_takes(m: Machine, called: str, message: str) -> bool:
+    """Whether the TensorFlow the log shows takes the keyword Python refused in ``message`` in
+    its function ``called`` (``tf.nn.softmax``), as the API knowledge says: a keyword a later
+    1.x release brought, from that release on (:data:`TF1_KEYWORDS_ADDED`), or one a scan
+    rule says a later release removed, before it. Then the refusing function is not that
+    TensorFlow's (the name ``tf`` is bound to another module), and no release explains it."""
+    from tfdoctor.scan.rules import load_rules  # noqa: PLC0415 - scan loads on demand
+
+    refused = _REFUSED_KEYWORD.search(message)
+    shown = version_key(m.tf.version)[:2] if m.tf is not None else ()
+    if len(shown) < 2 or refused is None:
+        return False  # no release shown (or none read): nothing to rule the callee out by
+    func, kwarg = called.rsplit(".", 1)[-1], refused["kw"]
+    rules = load_rules()
+    added = keyword_added(rules, func, kwarg)
+    if added is not None and shown >= version_key(added[1])[:2]:
+        return True
+    return any(
+        rule.kind == "removed"
+        and rule.kwarg == kwarg
+        and any(a.startswith("tf.") and a.rsplit(".", 1)[-1] == func for a in rule.api)
+        and shown < version_key(rule.release)[:2]
+        for rule in rules.rules
+    )
 
 
 #: Python's refusal of a keyword, with the refusing function's own name (``__init__`` for a
