@@ -135,8 +135,15 @@ def test_a_hang_after_the_import_is_not_the_import() -> None:
         "After the import, training hangs at epoch 3.\n",
         "The import works; model.fit hangs on the second worker.\n",
         "Importing the dataset from S3 hangs for an hour.\n",
+        # The import named, then another subject: what hangs is not the import.
+        "After I import tensorflow the training hangs at epoch 1.\n",
+        "from tensorflow import keras then my data loader freezes\n",
     ):
         assert "import-hang" not in _causes(text)
+
+
+def test_an_import_that_hangs_where_it_runs() -> None:
+    assert "import-hang" in _causes("Importing tensorflow in a Jupyter notebook hangs.\n")
 
 
 _COLAB_CHECK = (
