@@ -54,6 +54,18 @@ def test_a_platforms_legacy_py3_image_that_was_never_published() -> None:
     assert "py_version='py2'" in fix_text(top)
 
 
+def test_a_legacy_image_of_a_release_after_the_legacy_lines_is_not_sent_to_py2() -> None:
+    # The legacy images end with TensorFlow 1.12: a 1.13 one exists for no Python.
+    text = (
+        "Error response from daemon: manifest for "
+        "520713654638.dkr.ecr.eu-west-1.amazonaws.com/sagemaker-tensorflow:1.13-cpu-py3 "
+        "not found\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "platform-image-unavailable"
+    assert "py2" not in fix_text(top)
+
+
 def test_a_platforms_serving_image_of_a_release_it_lacks() -> None:
     text = (
         "Error response from daemon: manifest for "
