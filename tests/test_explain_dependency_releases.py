@@ -286,6 +286,13 @@ def test_an_installed_tensorflow_without_a_cap_is_not_what_holds_it_back() -> No
     assert not [x for x in report.findings if x.cause == "tf-pin-conflicts-with-package"]
 
 
+def test_a_tensorflow_of_a_line_without_the_cap_is_not_what_holds_it_back() -> None:
+    # The log shows a TensorFlow of 2.14 or later, whose metadata is not at hand: no cap.
+    log = _typing_import("/srv/.venv/lib/python3.10/site-packages/fastapi/exceptions.py")
+    report = explained(f"{log}Successfully installed tensorflow-2.16.1\n")
+    assert not [x for x in report.findings if x.cause == "tf-pin-conflicts-with-package"]
+
+
 # --- numba and the llvmlite it was made for -------------------------------------------------------
 
 _NUMBA_NOTICE = (

@@ -281,6 +281,10 @@ def _held_back_by_tensorflow(tb: Traceback, m: Machine, dist: str, caller: str) 
     missing is a release older than the caller's."""
     if dist not in causes.software.UNCAPPED_FROM:
         return None
+    if m.tf is not None and version_key(m.tf.version)[:2] >= version_key(
+        causes.software.UNCAPPED_FROM[dist]
+    ):
+        return None  # a TensorFlow of a line whose range has no cap: not what holds it back
     spec = m.declared_range(dist)
     if spec is not None and "<" not in spec:
         return None  # the installed TensorFlow's range has no cap: not what holds it back
