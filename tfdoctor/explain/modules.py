@@ -281,13 +281,15 @@ def _held_back_by_tensorflow(tb: Traceback, m: Machine, dist: str, caller: str) 
     missing is a release older than the caller's."""
     if dist not in causes.software.UNCAPPED_FROM:
         return None
-    if m.tf is not None and version_key(m.tf.version)[:2] >= version_key(
-        causes.software.UNCAPPED_FROM[dist]
-    ):
-        return None  # a TensorFlow of a line whose range has no cap: not what holds it back
     spec = m.declared_range(dist)
     if spec is not None and "<" not in spec:
         return None  # the installed TensorFlow's range has no cap: not what holds it back
+    if (
+        spec is None
+        and m.tf is not None
+        and version_key(m.tf.version)[:2] >= version_key(causes.software.UNCAPPED_FROM[dist])
+    ):
+        return None  # its range unknown, but of a line that declares none: the same
     frame = tb.frames[-1] if tb.frames else None
     top = installed_package(frame.path) if frame is not None else None
     user = caller or (distribution_of(top) or top if top else "")
