@@ -27,6 +27,8 @@ def test_setup_python_without_the_pinned_patch_names_the_minor() -> None:
     top = top_error(explained(text))
     assert top.cause == "ci-python-version-unavailable"
     assert "'3.7'" in fix_text(top) and "python-version" in fix_text(top)
+    # A minor the image dropped entirely (3.7 on ubuntu-24.04) is refused as a minor too.
+    assert "runs-on" in fix_text(top)
 
 
 def test_setup_python_without_the_minor_names_an_image_or_a_newer_python() -> None:
