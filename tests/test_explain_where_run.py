@@ -107,6 +107,17 @@ def test_abs_from_tensorflows_own_module_is_read_as_the_tree_too() -> None:
     assert found and found[0].severity is Severity.ERROR
 
 
+def test_a_bare_abs_whose_statement_imports_from_another_module_is_not_tensorflows() -> None:
+    # Python 3.6 and older print the bare name; the statement above names the module.
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "calc.py", line 1, in <module>\n'
+        "    from math import abs\n"
+        "ImportError: cannot import name 'abs'\n"
+    )
+    assert "tf-install-incomplete" not in _causes(text)
+
+
 def test_abs_from_another_package_is_not_tensorflows_tree() -> None:
     text = "ImportError: cannot import name 'abs' from 'mathlib.ops' (/srv/mathlib/ops.py)\n"
     assert "tf-install-incomplete" not in _causes(text)

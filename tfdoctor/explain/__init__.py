@@ -4477,6 +4477,10 @@ _TB_FRAME = re.compile(
 )
 
 
+#: A ``from M import ...`` statement, and its module.
+_FROM_IMPORT = re.compile(r"^\s*from\s+(?P<module>[\w.]{1,200})\s+import\b")
+
+
 def _drop_unsupported(by_cause: dict[str, list[Hits]], evidence: Evidence) -> None:
     """Hits of signatures whose words are a cause's only in a context (their ``needs``),
     dropped where the log shows another: ``tensorflow-frame`` needs a traceback frame in
@@ -4491,7 +4495,8 @@ def _drop_unsupported(by_cause: dict[str, list[Hits]], evidence: Evidence) -> No
     missing module is inside a package of TensorFlow's family; ``server-possible`` a server,
     task queue or thread running the code, or nothing of the program shown around the line;
     ``server-not-shown`` no such server (TensorFlow 1's per-thread graph); ``tfjs-shown``
-    TensorFlow.js named in the log (Node's words are any addon's)."""
+    TensorFlow.js named in the log (Node's words are any addon's); ``not-imported-elsewhere``
+    no failing ``from M import`` statement with M outside TensorFlow's package."""
     if not any(h.signature.needs for hits in by_cause.values() for h in hits):
         return
     frames = [f.path.replace("\\", "/") for tb in evidence.tracebacks for f in tb.frames]
@@ -4509,6 +4514,14 @@ def _drop_unsupported(by_cause: dict[str, list[Hits]], evidence: Evidence) -> No
         else ""
     )
     unconditional = {c for c, hits in by_cause.items() if any(not h.signature.needs for h in hits)}
+    # The statement each traceback failed at: its innermost frame's line, or the one shown.
+    failing = [
+        (tb.frames[-1].code if tb.frames else tb.code or tb.statement) for tb in evidence.tracebacks
+    ]
+    imported_elsewhere = any(
+        (m := _FROM_IMPORT.match(x)) is not None and m.group("module").split(".")[0] != "tensorflow"
+        for x in failing
+    )
 
     def holds(hit: Hits, cause: str) -> bool:
         need = hit.signature.needs
@@ -4532,6 +4545,8 @@ def _drop_unsupported(by_cause: dict[str, list[Hits]], evidence: Evidence) -> No
             return not served
         if need == "tfjs-shown":
             return "tfjs-shown" in evidence.hits
+        if need == "not-imported-elsewhere":
+            return not imported_elsewhere
         return True
 
     for cause in list(by_cause):
