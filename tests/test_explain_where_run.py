@@ -82,6 +82,9 @@ def test_any_other_missing_image_tag_is_not_a_platforms() -> None:
     for line in (
         "Error response from daemon: manifest for tensorflow/tensorflow:2.99.0-gpu not found\n",
         "Error response from daemon: manifest for myteam/trainer:latest not found\n",
+        # Vertex AI's image of another framework.
+        "Error response from daemon: manifest for "
+        "us-docker.pkg.dev/vertex-ai/training/pytorch-gpu.1-99:latest not found\n",
     ):
         assert "platform-image-unavailable" not in _causes(line)
 
