@@ -385,11 +385,11 @@ def _missing_name(tb: Traceback, m: Machine) -> Optional[Finding]:
             Severity.ERROR,
             causes.software.TF_PIN_CONFLICTS_WITH_PACKAGE,
             f"{held} needs a newer {dist} than the installed one (it has no {name}); "
-            f"TensorFlow before {causes.software.UNCAPPED_FROM[dist]} caps {dist}",
+            f"TensorFlow's range can cap {dist} before {causes.software.UNCAPPED_FROM[dist]}",
             f"{said}\n{held} imports {module}.{name}, which the installed {dist} does not have "
             f"yet ({dist} only adds names): {held} was written for a newer {dist}, and "
-            f"TensorFlow's declared range on {dist} stops below it in the releases before "
-            f"{causes.software.UNCAPPED_FROM[dist]}.",
+            f"TensorFlow's declared range on {dist} stops below it in some releases before "
+            f"{causes.software.UNCAPPED_FROM[dist]}, which keep it back.",
             causes.software.tf_pin_conflict_fix(m, dist, held),
         )
     who = caller or "the code"
