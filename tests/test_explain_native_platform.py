@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Optional
 
+import pytest
+
 from tests.explaining import CANDIDATE, explained, fix_text, readings, top_error
 from tfdoctor.findings import Finding, Report
 
@@ -73,6 +75,23 @@ def test_windows_reason_given_decides_without_a_candidate() -> None:
     )
     assert top_error(init).cause == "cpu-lacks-avx"
     assert not top_error(init).summary.endswith(CANDIDATE)
+
+
+@pytest.mark.parametrize(
+    "reason",
+    [
+        "The specified module could not be found.",
+        "  The specified procedure could not be found.",
+        "%1 is not a valid Win32 application.",
+    ],
+)
+def test_windows_reason_on_the_line_below_decides_without_a_candidate(reason: str) -> None:
+    # A paste wrapped after Python's colon keeps Windows' reason on the next line: not cut.
+    report = explained(
+        "ImportError: DLL load failed while importing _pywrap_tensorflow_internal:\n"
+        f"{reason}\n\nFailed to load the native TensorFlow runtime.\n"
+    )
+    assert _finding(report, "cpu-lacks-avx") is None
 
 
 def test_tensorflows_own_line_alone_ranks_a_cpu_without_avx() -> None:

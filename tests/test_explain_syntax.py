@@ -46,10 +46,37 @@ def test_the_release_each_syntax_came_with(code: str, release: str) -> None:
         "x = {'a': 1}",
         "if a == b:",
         "print('f')",
+        # Inside a string or a comment the words are text, not syntax.
+        "print('a f')",
+        'subprocess.call(["rm", "-rf", path])',
+        'os.system("ls -f")',
+        'print "-f"',
+        'print("a := b")',
+        'x = 1  # f"{x}" needs 3.6',
+        # A dict's entry over several lines: a comma outside brackets is no annotation.
+        "    key: value,",
+        "    name: Dict[a, b],",
     ],
 )
 def test_older_syntax_is_not_read_as_newer(code: str) -> None:
     assert newer_syntax(code) is None
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "x = rf'{root}\\data'",
+        'msg = "it\'s " + F"{n}"',
+        "x: List[Dict[str, int]] = []",
+    ],
+)
+def test_newer_syntax_beside_strings_is_read(code: str) -> None:
+    assert newer_syntax(code) is not None
+
+
+def test_python_2_code_under_python_35_is_not_read_as_an_f_string() -> None:
+    text = _compile_error("/usr/local/lib/python3.5/dist-packages/pkg/cli.py", 'print "-f"')
+    assert all(x.cause != "python-too-old-for-package" for x in explained(text).findings)
 
 
 def test_a_packages_annotation_under_python_35_needs_36() -> None:

@@ -27,6 +27,8 @@ def test_setup_python_without_the_pinned_patch_names_the_minor() -> None:
     top = top_error(explained(text))
     assert top.cause == "ci-python-version-unavailable"
     assert "'3.7'" in fix_text(top) and "python-version" in fix_text(top)
+    # A minor the image dropped entirely (3.7 on ubuntu-24.04) is refused as a minor too.
+    assert "runs-on" in fix_text(top)
 
 
 def test_setup_python_without_the_minor_names_an_image_or_a_newer_python() -> None:
@@ -54,6 +56,18 @@ def test_a_platforms_legacy_py3_image_that_was_never_published() -> None:
     assert "py_version='py2'" in fix_text(top)
 
 
+def test_a_legacy_image_of_a_release_after_the_legacy_lines_is_not_sent_to_py2() -> None:
+    # The legacy images end with TensorFlow 1.12: a 1.13 one exists for no Python.
+    text = (
+        "Error response from daemon: manifest for "
+        "520713654638.dkr.ecr.eu-west-1.amazonaws.com/sagemaker-tensorflow:1.13-cpu-py3 "
+        "not found\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "platform-image-unavailable"
+    assert "py2" not in fix_text(top)
+
+
 def test_a_platforms_serving_image_of_a_release_it_lacks() -> None:
     text = (
         "Error response from daemon: manifest for "
@@ -68,6 +82,9 @@ def test_any_other_missing_image_tag_is_not_a_platforms() -> None:
     for line in (
         "Error response from daemon: manifest for tensorflow/tensorflow:2.99.0-gpu not found\n",
         "Error response from daemon: manifest for myteam/trainer:latest not found\n",
+        # Vertex AI's image of another framework.
+        "Error response from daemon: manifest for "
+        "us-docker.pkg.dev/vertex-ai/training/pytorch-gpu.1-99:latest not found\n",
     ):
         assert "platform-image-unavailable" not in _causes(line)
 
@@ -91,6 +108,17 @@ def test_abs_from_tensorflows_own_module_is_read_as_the_tree_too() -> None:
     )
     found = [f for f in explained(text).findings if f.cause == "tf-install-incomplete"]
     assert found and found[0].severity is Severity.ERROR
+
+
+def test_a_bare_abs_whose_statement_imports_from_another_module_is_not_tensorflows() -> None:
+    # Python 3.6 and older print the bare name; the statement above names the module.
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "calc.py", line 1, in <module>\n'
+        "    from math import abs\n"
+        "ImportError: cannot import name 'abs'\n"
+    )
+    assert "tf-install-incomplete" not in _causes(text)
 
 
 def test_abs_from_another_package_is_not_tensorflows_tree() -> None:
@@ -135,8 +163,15 @@ def test_a_hang_after_the_import_is_not_the_import() -> None:
         "After the import, training hangs at epoch 3.\n",
         "The import works; model.fit hangs on the second worker.\n",
         "Importing the dataset from S3 hangs for an hour.\n",
+        # The import named, then another subject: what hangs is not the import.
+        "After I import tensorflow the training hangs at epoch 1.\n",
+        "from tensorflow import keras then my data loader freezes\n",
     ):
         assert "import-hang" not in _causes(text)
+
+
+def test_an_import_that_hangs_where_it_runs() -> None:
+    assert "import-hang" in _causes("Importing tensorflow in a Jupyter notebook hangs.\n")
 
 
 _COLAB_CHECK = (

@@ -162,9 +162,12 @@ GROUPS = frozenset(
 #: around the line at all (no frames, no notebook); ``server-not-shown``, no such server: where
 #: TensorFlow 1's per-thread graph is a server's threads only in the first; ``tfjs-shown``,
 #: TensorFlow.js named in the log (its ``tfjs-shown`` evidence), where Node's words for any
-#: native addon are its addon's.
+#: native addon are its addon's; ``not-imported-elsewhere``, no traceback whose failing
+#: statement (``from math import abs``) imports the name from a module outside TensorFlow's
+#: package, where Python 3.6 and older print the bare name alone.
 NEEDS = frozenset(
     {
+        "not-imported-elsewhere",
         "tfjs-shown",
         "tensorflow-frame",
         "tensorboard-frame",

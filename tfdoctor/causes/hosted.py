@@ -10,6 +10,7 @@ from tfdoctor.causes.base import Cause, CauseId, define
 from tfdoctor.findings import Fix
 from tfdoctor.hosted import HostedImage, ImageRelease, hosted_data
 from tfdoctor.machine import Machine
+from tfdoctor.matrix import version_key
 
 #: The ids of this area's causes, as checks, explain and scan name them.
 HOSTED_TF_REPLACED: Final = CauseId("hosted-tf-replaced")
@@ -113,11 +114,20 @@ CAUSES: Mapping[str, Cause] = dict(
 #: Python: they were built for Python 2 only (the SDK's using_tf.rst of v1.51.1; Python 3
 #: came with script mode and the TensorFlow Serving images).
 _SAGEMAKER_LEGACY_TF = "/sagemaker-tensorflow:"
+#: The TensorFlow lines those legacy images were built for, first and last.
+_SAGEMAKER_LEGACY_LINES: Final = ((1, 4), (1, 12))
 
 
 def platform_image_fix(image: Optional[str]) -> Fix:
     """A framework and Python pairing the platform publishes an image for, or a custom one."""
-    if image is not None and _SAGEMAKER_LEGACY_TF in image and image.endswith("-py3"):
+    if (
+        image is not None
+        and _SAGEMAKER_LEGACY_TF in image
+        and image.endswith("-py3")
+        and _SAGEMAKER_LEGACY_LINES[0]
+        <= version_key(image.rsplit(":", 1)[-1].split("-", 1)[0])[:2]
+        <= _SAGEMAKER_LEGACY_LINES[1]
+    ):
         return Fix(
             f"SageMaker publishes no {image.rsplit('/', 1)[-1]} image: its legacy-mode "
             "TensorFlow images (sagemaker-tensorflow, TensorFlow 1.4 to 1.12, used by "

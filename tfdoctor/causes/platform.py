@@ -393,7 +393,10 @@ def ci_python_fix(requested: Optional[str]) -> Fix:
         return Fix(
             f"The workflow pins Python {requested}, a patch release the runner no longer "
             f"offers: set python-version to '{minor}' (setup-python then takes the newest "
-            f"{minor} patch the runner has), or to a {minor} patch the step lists as available.",
+            f"{minor} patch the runner has), or to a {minor} patch the step lists as available; "
+            f"where the runner image has no {minor} at all (the step then refuses '{minor}' "
+            "too), run the job on an older image that has it (runs-on) or move to a newer "
+            "Python.",
             find,
         )
     what = f"Python {requested}" if requested else "that Python"

@@ -120,8 +120,9 @@ CAUSES: Mapping[str, Cause] = dict(
             "TensorFlow's range on a shared dependency holds it below another package's need",
             "TensorFlow declares a range on the dependencies it shares with other packages. "
             "Where its range stops below the release another installed package needs "
-            "(TensorFlow 2.13 and older declare typing-extensions<4.6.0; newer FastAPI and "
-            "pydantic releases import names typing-extensions added after that), installing "
+            "(TensorFlow 2.12.1 and 2.13 declare typing-extensions<4.6.0, 2.4 ~=3.7.4; newer "
+            "FastAPI and pydantic releases import names typing-extensions added after that), "
+            "installing "
             "TensorFlow keeps or moves the dependency back, and the other package fails on "
             "import. A TensorFlow release whose range admits the newer dependency ends it.",
             "https://github.com/tensorflow/tensorflow/blob/v2.13.0/tensorflow/tools/pip_package/setup.py",
@@ -426,7 +427,8 @@ def numpy_abi_fix(m: Machine) -> Fix:
 
 #: Dependencies whose range in TensorFlow's metadata had a cap that a later line dropped: the
 #: first line without it (setup.py of v2.13.0: typing_extensions>=3.6.6,<4.6.0; of v2.14.0:
-#: typing_extensions>=3.6.6).
+#: typing_extensions>=3.6.6). Not every earlier line capped it: 2.11.1's metadata declares
+#: typing-extensions>=3.6.6, 2.12.1's <4.6.0,>=3.6.6, 2.4.4's ~=3.7.4.
 UNCAPPED_FROM: Final[Mapping[str, str]] = {"typing-extensions": "2.14"}
 
 

@@ -1967,6 +1967,15 @@ def _cpu_avx(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Caus
 #: (Windows' reason cut from "DLL load failed", TensorFlow's own line with the loader's error
 #: not pasted): a CPU without AVX is one of the candidates they leave open.
 _REASON_CUT = frozenset({"windows-dll-load-failed-reason-cut", "native-runtime-failed"})
+#: Windows' reason for a DLL that did not load, on the line below Python's "DLL load failed:"
+#: (a paste wrapped there): a module missing (126), a procedure missing (127), another
+#: machine's DLL (193), access denied (5). Each says why, and none is a CPU without AVX, whose
+#: reason is an initialisation that failed (1114).
+#: https://learn.microsoft.com/en-us/windows/win32/debug/system-error-codes--0-499-
+_REASON_BELOW = re.compile(
+    r"DLL load failed[^\n]{0,200}\n[ \t]*(?:The specified (?:module|procedure) could not be "
+    r"found|%1 is not a valid Win32 application|Access is denied)"
+)
 
 
 def _cpu_candidate(
@@ -1974,6 +1983,7 @@ def _cpu_candidate(
     by_cause: Mapping[str, Sequence[Hits]],
     m: Machine,
     r: Revealed,
+    text: str = "",
 ) -> Optional[Finding]:
     """A CPU without the instructions the build needs, as the second candidate where the log
     leaves it open beside the reading given: an illegal instruction on a Mac the log does not
@@ -1981,7 +1991,8 @@ def _cpu_candidate(
     one before 2013 AVX2, which some builds need), or TensorFlow's native library failing on a
     system that may be Windows with the loader's reason cut (a DLL missing, or, from 1.6 on,
     its start on a CPU without AVX: Windows' "DLL initialization routine failed"). None where
-    the machine's facts, the Mac or the system the log shows, or the reason, decide."""
+    the machine's facts, the Mac or the system the log shows, or the reason, decide (in
+    ``text``, the log, Windows' reason on the line below :data:`_REASON_BELOW`)."""
     if f"explain.{causes.platform.CPU_LACKS_AVX}" in findings or m.facts.platform is not None:
         return None
     emulated = findings.get(f"explain.{causes.platform.CPU_EMULATED}")
@@ -2025,7 +2036,7 @@ def _cpu_candidate(
         for h in by_cause.get(c, ())
         if h.signature.id in _REASON_CUT
     ]
-    if not reason_cut or r.os not in (None, "windows"):
+    if not reason_cut or r.os not in (None, "windows") or _REASON_BELOW.search(text):
         return None
     others = [
         h
@@ -4473,6 +4484,10 @@ _TB_FRAME = re.compile(
 )
 
 
+#: A ``from M import ...`` statement, and its module.
+_FROM_IMPORT = re.compile(r"^\s*from\s+(?P<module>[\w.]{1,200})\s+import\b")
+
+
 def _drop_unsupported(by_cause: dict[str, list[Hits]], evidence: Evidence) -> None:
     """Hits of signatures whose words are a cause's only in a context (their ``needs``),
     dropped where the log shows another: ``tensorflow-frame`` needs a traceback frame in
@@ -4487,7 +4502,8 @@ def _drop_unsupported(by_cause: dict[str, list[Hits]], evidence: Evidence) -> No
     missing module is inside a package of TensorFlow's family; ``server-possible`` a server,
     task queue or thread running the code, or nothing of the program shown around the line;
     ``server-not-shown`` no such server (TensorFlow 1's per-thread graph); ``tfjs-shown``
-    TensorFlow.js named in the log (Node's words are any addon's)."""
+    TensorFlow.js named in the log (Node's words are any addon's); ``not-imported-elsewhere``
+    no failing ``from M import`` statement with M outside TensorFlow's package."""
     if not any(h.signature.needs for hits in by_cause.values() for h in hits):
         return
     frames = [f.path.replace("\\", "/") for tb in evidence.tracebacks for f in tb.frames]
@@ -4505,6 +4521,14 @@ def _drop_unsupported(by_cause: dict[str, list[Hits]], evidence: Evidence) -> No
         else ""
     )
     unconditional = {c for c, hits in by_cause.items() if any(not h.signature.needs for h in hits)}
+    # The statement each traceback failed at: its innermost frame's line, or the one shown.
+    failing = [
+        (tb.frames[-1].code if tb.frames else tb.code or tb.statement) for tb in evidence.tracebacks
+    ]
+    imported_elsewhere = any(
+        (m := _FROM_IMPORT.match(x)) is not None and m.group("module").split(".")[0] != "tensorflow"
+        for x in failing
+    )
 
     def holds(hit: Hits, cause: str) -> bool:
         need = hit.signature.needs
@@ -4528,6 +4552,8 @@ def _drop_unsupported(by_cause: dict[str, list[Hits]], evidence: Evidence) -> No
             return not served
         if need == "tfjs-shown":
             return "tfjs-shown" in evidence.hits
+        if need == "not-imported-elsewhere":
+            return not imported_elsewhere
         return True
 
     for cause in list(by_cause):
@@ -5025,7 +5051,7 @@ def explain(
         _conda_path_too_long(evidence),
         _model_garden_official(evidence),
         _other_library_candidate(findings, by_cause, machine, revealed),
-        _cpu_candidate(findings, by_cause, machine, revealed),
+        _cpu_candidate(findings, by_cause, machine, revealed, evidence.first_text),
         _binding_word_size_candidate(findings, by_cause),
         _jvm_candidate(findings, by_cause, revealed),
         _custom_op_unresolved(findings, by_cause),

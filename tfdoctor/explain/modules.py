@@ -284,6 +284,12 @@ def _held_back_by_tensorflow(tb: Traceback, m: Machine, dist: str, caller: str) 
     spec = m.declared_range(dist)
     if spec is not None and "<" not in spec:
         return None  # the installed TensorFlow's range has no cap: not what holds it back
+    if (
+        spec is None
+        and m.tf is not None
+        and version_key(m.tf.version)[:2] >= version_key(causes.software.UNCAPPED_FROM[dist])
+    ):
+        return None  # its range unknown, but of a line that declares none: the same
     frame = tb.frames[-1] if tb.frames else None
     top = installed_package(frame.path) if frame is not None else None
     user = caller or (distribution_of(top) or top if top else "")
@@ -379,11 +385,11 @@ def _missing_name(tb: Traceback, m: Machine) -> Optional[Finding]:
             Severity.ERROR,
             causes.software.TF_PIN_CONFLICTS_WITH_PACKAGE,
             f"{held} needs a newer {dist} than the installed one (it has no {name}); "
-            f"TensorFlow before {causes.software.UNCAPPED_FROM[dist]} caps {dist}",
+            f"TensorFlow's range can cap {dist} before {causes.software.UNCAPPED_FROM[dist]}",
             f"{said}\n{held} imports {module}.{name}, which the installed {dist} does not have "
             f"yet ({dist} only adds names): {held} was written for a newer {dist}, and "
-            f"TensorFlow's declared range on {dist} stops below it in the releases before "
-            f"{causes.software.UNCAPPED_FROM[dist]}.",
+            f"TensorFlow's declared range on {dist} stops below it in some releases before "
+            f"{causes.software.UNCAPPED_FROM[dist]}, which keep it back.",
             causes.software.tf_pin_conflict_fix(m, dist, held),
         )
     who = caller or "the code"

@@ -26,7 +26,16 @@ _LOCATION = re.compile(
 _PACKAGE = re.compile(r"[/\\](?:site|dist)-packages[/\\](?P<package>[A-Za-z_][\w.-]*)")
 #: Statements that take a colon, which an annotation's pattern must not read as a name.
 _KEYWORD = r"(?:else|try|finally|lambda|class|def|if|elif|while|for|with|except|return|yield)\b"
-#: Syntax a Python release added: its pattern over one source line, the release, its name.
+#: A comment, or a string literal on one line with its prefix (``rf"..."``): what the syntax
+#: patterns must not read inside (``"-rf"``, ``"a := b"``). Each alternative takes distinct
+#: characters, so one pass is linear in the line.
+_LITERAL = re.compile(
+    r"""(?P<comment>#[^\n]*)"""
+    r"""|(?P<prefix>(?<![\w])[A-Za-z]{1,2})?(?P<quote>['"])"""
+    r"""(?:[^'"\\\n]|\\.|(?!(?P=quote))['"])*(?:(?P=quote)|$)"""
+)
+#: Syntax a Python release added: its pattern over one source line (string literals emptied,
+#: comments dropped: :func:`_code_only`), the release, its name.
 NEWER_SYNTAX: tuple[tuple[re.Pattern[str], str, str], ...] = (
     # PEP 572 (3.8): `(n := len(a))`.
     (re.compile(r"[\w)\]]\s*:=\s*\S"), "3.8", "an assignment expression (:=)"),
@@ -36,7 +45,11 @@ NEWER_SYNTAX: tuple[tuple[re.Pattern[str], str, str], ...] = (
     # PEP 498 (3.6): f"..." (and rf, fr).
     (re.compile(r"(?<![\w'\"])(?:[fF][rR]?|[rR][fF])(?:'|\")"), "3.6", "an f-string"),
     # PEP 526 (3.6): `self.x: Dict[str, int] = None`, `count: int`.
-    (re.compile(rf"^\s*(?!{_KEYWORD})[A-Za-z_][\w.]*\s*:\s*[A-Za-z_][\w.\[\], ]*(?:=(?!=)|$)"),
+    # A comma only inside brackets: `key: value,` is a dict's entry, never an annotation.
+    (re.compile(
+        rf"^\s*(?!{_KEYWORD})[A-Za-z_][\w.]*\s*:\s*[A-Za-z_][\w.]*(?:\[[\w.\[\], ]*\])?\s*"
+        r"(?:=(?!=)|$)"
+     ),
      "3.6", "a variable annotation"),
 )  # fmt: skip
 
@@ -44,10 +57,24 @@ NEWER_SYNTAX: tuple[tuple[re.Pattern[str], str, str], ...] = (
 def newer_syntax(code: str) -> Optional[tuple[str, str]]:
     """The release that added syntax ``code`` uses, and the syntax's name; None where it uses
     none of :data:`NEWER_SYNTAX`."""
+    code = _code_only(code)
     for pattern, release, name in NEWER_SYNTAX:
         if pattern.search(code):
             return release, name
     return None
+
+
+def _code_only(code: str) -> str:
+    """``code`` with each string literal's contents emptied (its prefix and quotes kept) and
+    its comment dropped: ``print("-rf")`` is ``print("")``, ``rf'{x}'`` stays ``rf''``."""
+
+    def keep(match: re.Match[str]) -> str:
+        if match.group("comment") is not None:
+            return ""
+        quote = match.group("quote")
+        return f"{match.group('prefix') or ''}{quote}{quote}"
+
+    return _LITERAL.sub(keep, code)
 
 
 def compile_error_at_newer_syntax(
