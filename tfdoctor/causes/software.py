@@ -873,9 +873,9 @@ def keras_history_fix(m: Machine) -> Fix:
         "requirements name it; `pip show tensorflow keras` shows what is installed): install "
         "that release. 2. the code mixes the standalone keras package with tf.keras (`import "
         "keras` in one file, `from tensorflow import keras` in another): import every Keras "
-        "name from one of them. 3. a raw TensorFlow op's output is passed to the model (Keras "
-        "before 2.4 and tf.keras before TensorFlow 2.4 do not wrap it): wrap the op in a "
-        f"Lambda layer. {matched.text}",
+        "name from one of them. 3. a raw TensorFlow op's output is passed to the model (the "
+        "standalone Keras before 2.4 does not wrap it in a layer): wrap the op in a Lambda "
+        f"layer. {matched.text}",
         matched.commands,
     )
 
