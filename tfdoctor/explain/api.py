@@ -824,9 +824,10 @@ _PRINTED_MODULE = re.compile(
     r"module '(?P<a>[\w.]+)' has no attribute|cannot import name '\w+' from '(?P<b>[\w.]+)'"
     r"|No module named '(?P<c>[\w.]+)'"
 )
-#: The module paths only a Keras 3 prints: its own tree (``keras.src``) and the tf.keras it
-#: serves from TensorFlow 2.16 (keras-team/keras v3.0.0: keras/api/_tf_keras/keras/).
-_KERAS3_PRINTED = re.compile(r"^(?:keras\.src|keras\._tf_keras\.keras)(?:\.|$)")
+#: The module path only a Keras 3 prints: the tf.keras it serves from TensorFlow 2.16
+#: (keras-team/keras v3.0.0: keras/api/_tf_keras/keras/). Not its own tree, ``keras.src``,
+#: which Keras 2.13 to 2.15 print too (their sources moved under keras/src/ in 2.13).
+_KERAS3_PRINTED = re.compile(r"^keras\._tf_keras\.keras(?:\.|$)")
 
 
 def _printed_module(tb: Traceback) -> str:
