@@ -505,6 +505,8 @@ _PTXAS_NEWER = re.compile(
 _PTXAS_MISSING = re.compile(
     r"Couldn't (?:get|invoke) ptxas|Couldn't find ptxas|ptxas executable not found"
     r"|Can't find ptxas binary|\S*ptxas not found|No PTX compilation provider is available"
+    # XLA's search for its CUDA tools; TensorFlow 2.2-2.3's exit status of `ptxas --version`.
+    r"|Couldn't find a suitable version of ptxas|Running ptxas --version returned \d+"
 )
 _PTX_TOOLCHAIN = re.compile(
     r"unsupported toolchain|CUDA_ERROR_UNSUPPORTED_PTX_VERSION", re.IGNORECASE

@@ -5056,7 +5056,7 @@ def explain(
         _jvm_candidate(findings, by_cause, revealed),
         _custom_op_unresolved(findings, by_cause),
         _hosted_tf_replaced(evidence, revealed, by_cause, findings),
-        _container_candidate(findings, by_cause, machine, revealed),
+        _container_candidate(findings, by_cause, machine, revealed, evidence),
         _gpu_dll_candidate(findings, by_cause, machine, revealed),
         _container_libcuda_candidate(findings, by_cause),
         # A listing or a nightly's install read over several lines: after the signatures,
@@ -5884,11 +5884,17 @@ def _gpu_dll_candidate(
     )
 
 
+#: A container started by a command the log shows (its GPU flags, or that it is another
+#: container, decide: evidence.devices.container_run_without_gpu reads them).
+_CONTAINER_STARTED = re.compile(r"\b(?:nvidia-docker|docker|podman)[ \t]+(?:container[ \t]+)?run\b")
+
+
 def _container_candidate(
     findings: Mapping[str, Finding],
     by_cause: Mapping[str, Sequence[Hits]],
     m: Machine,
     r: Revealed,
+    evidence: Evidence,
 ) -> Optional[Finding]:
     """libcuda.so.1 missing where the log tells no container from a machine of its own: a
     container started without the GPU is the other candidate (its image carries CUDA, never
@@ -5913,6 +5919,7 @@ def _container_candidate(
         or r.wsl
         or r.kernel_module
         or r.smi_gpu
+        or _CONTAINER_STARTED.search(evidence.first_text)
     ):
         return None
     fix = causes.container.container_gpu_fix(m)
