@@ -1563,10 +1563,14 @@ def unknown_package(dist: str) -> bool:
     """Whether nothing bundled says what ``dist``'s wheels are: outside TensorFlow's family
     and its companions (the module table's ``family`` rows), and not in the index of PyPI's
     files (an application or library around TensorFlow, such as deepspeech, jaxlib or tfx,
-    whose Pythons and platforms only its own PyPI files say)."""
+    whose Pythons and platforms only its own PyPI files say). A project's nightly
+    distribution (dm-reverb-nightly) is described by its releases' rows."""
     table = modules()
     family = {table.dists[module] for module in table.family}
-    return not releases_of(dist) and dist not in TF_DISTRIBUTIONS and dist not in family
+    return not any(
+        releases_of(name) or name in TF_DISTRIBUTIONS or name in family
+        for name in {dist, dist.removesuffix("-nightly")}
+    )
 
 
 #: The interpreter's version and platform, to compare with the tags of the files.
