@@ -462,3 +462,21 @@ def test_a_tensor_without_keras_history_names_the_keras_candidates() -> None:
 def test_another_missing_private_attribute_is_not_keras_history() -> None:
     text = "AttributeError: 'Tensor' object has no attribute '_keras_mask'\n"
     assert all(x.cause != "keras-version" for x in explained(text).findings)
+
+
+def test_tensorflow_2_of_the_keras_2_era_is_not_a_keras_3_line_on_a_newer_python() -> None:
+    # Python 3.12 has no wheel of 2.15, the last line whose tf.keras is Keras 2: an environment
+    # of a Python 2.15 has wheels for, never 2.16 (Keras 3) as the text's "Keras 2" line.
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/usr/lib/python3.12/runpy.py", line 198, in _run_module_as_main\n'
+        "    return _run_code(code, main_globals, None,\n"
+        '  File "/home/user/proj/train.py", line 3, in <module>\n'
+        "    @tf.function\n"
+        "AttributeError: module 'tensorflow' has no attribute 'function'\n"
+    )
+    found = [x for x in explained(text).findings if x.cause == "api-removed" and x.fix]
+    assert found
+    commands = " ; ".join(found[0].fix.commands if found[0].fix else ())
+    assert 'tensorflow==2.15.*"' in commands and "-m venv" in commands
+    assert "tensorflow==2.16" not in commands

@@ -53,6 +53,12 @@ def _refusal(requirement: str, origin: str, listing: str) -> str:
             "",
             id="the-command-line",
         ),
+        pytest.param(
+            "Could not find a version that satisfies the requirement tensorflow==2.4.1 "
+            "(from C:\\Users\\user\\proj) (from versions: 2.12.0)",
+            "",
+            id="a-windows-path-is-no-distribution",
+        ),
     ],
 )
 def test_the_origin_pip_names_is_the_first_of_its_chain(line: str, required_by: str) -> None:

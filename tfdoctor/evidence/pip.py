@@ -35,7 +35,12 @@ _VERSION = re.compile(r"^\d+(?:\.\d+)*(?:(?:a|b|rc)\d+)?$")
 # ("(from rasa_core->-r requirements.txt (line 10))", "(from openvino-dev[onnx])"); a request
 # of the user's own starts with its file's option ("(from -r requirements.txt (line 5))")
 # (https://github.com/pypa/pip/blob/23.0/src/pip/_internal/req/req_install.py).
-_COMES_FROM = re.compile(r"\(from (?!versions\b)(?P<dist>[A-Za-z0-9](?:[\w.-]{0,100}[A-Za-z0-9])?)")
+# A path (a Windows drive's "C:\\proj", a directory) is no distribution: the name ends where
+# pip's requirement syntax goes on ("->", an extra, a specifier, the parenthesis).
+_COMES_FROM = re.compile(
+    r"\(from (?!versions\b)(?P<dist>[A-Za-z0-9](?:[\w.-]{0,100}[A-Za-z0-9])?)"
+    r"(?=->|[\[\]()=<>!~;, ])"
+)
 
 
 @record

@@ -1659,6 +1659,17 @@ def _tf2_install(m: Machine) -> tuple[str, ...]:
     ]
     if before:
         return _line_install(m, before[-1])
+    keras2 = [
+        x.line
+        for x in lines
+        if not x.pre_release
+        and version_key(x.line)[:1] == (2,)
+        and (keras3 is None or version_key(x.line) < version_key(keras3.line))
+    ]
+    if keras2:
+        # No Keras 2 line has a wheel for this Python: an environment of a Python the last
+        # one has wheels for, never a later line (its tf.keras is Keras 3).
+        return _line_install(m, keras2[-1], last=keras2[-1])
     return _line_install(m, fits[0] if fits else "2.15")
 
 
