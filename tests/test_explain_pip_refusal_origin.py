@@ -247,3 +247,14 @@ def test_uvs_pinned_release_fix_reads_the_releases_files_not_pips_list() -> None
     # A uv environment has no pip unless seeded; the release's own files name its platforms.
     assert "pip index versions" not in fix_text(top)
     assert "https://pypi.org/pypi/tensorflow/2.17.0/json" in top.fix.commands[0]
+
+
+def test_a_python_the_log_shows_is_said_not_guessed_from_the_releases_pip_lists() -> None:
+    text = (
+        "pip 23.0.1 from /home/user/.venv/lib/python3.11/site-packages/pip (python 3.11)\n"
+        "ERROR: Could not find a version that satisfies the requirement tensorflow~=2.4.1 "
+        "(from versions: 2.12.0, 2.13.0, 2.14.0, 2.15.0)\n"
+        "ERROR: No matching distribution found for tensorflow~=2.4.1\n"
+    )
+    fix = fix_text(top_error(explained(text)))
+    assert "which Python 3.11 is" in fix and "most likely" not in fix

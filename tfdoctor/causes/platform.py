@@ -2605,7 +2605,14 @@ def range_release_fix(
         + (
             f"; the releases pip lists instead ({min(listed, key=version_key)} to "
             f"{max(listed, key=version_key)}) are the ones with wheels for Python "
-            f"{_python_span(beyond)} too, so this interpreter is most likely one of those"
+            f"{_python_span(beyond)} too"
+            + (
+                f", which Python {python} is"
+                if python and any(version_key(python)[:2] == version_key(b)[:2] for b in beyond)
+                else ", so this interpreter is most likely one of those"
+                if not python
+                else ""
+            )
             if beyond
             else ""
         )
