@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Final, Optional
 
 from tfdoctor.facts import normalize_name, requirement_name
 from tfdoctor.findings import Fix
@@ -10,6 +10,14 @@ from tfdoctor.machine import Machine
 from tfdoctor.matrix import spec_contains, version_key
 
 TF_PIP_GUIDE = "https://www.tensorflow.org/install/pip"
+
+
+#: The interpreter's version, system, machine and bitness, to compare with the tags of a
+#: release's wheels (cp311, win_amd64, manylinux_2_17_x86_64, macosx_11_0_arm64).
+INTERPRETER_CHECK: Final = (
+    "python -c 'import platform, struct, sys; print(sys.version.split()[0], "
+    'platform.system(), platform.machine(), struct.calcsize("P") * 8)\''
+)
 
 
 def pypi_files_command(dist: str, version: Optional[str] = None) -> str:

@@ -8,7 +8,12 @@ from collections.abc import Mapping, Sequence
 from typing import Final, Optional
 
 from tfdoctor.causes.base import Cause, CauseId, define
-from tfdoctor.causes.common import TF_PIP_GUIDE, install_fix, pypi_files_command
+from tfdoctor.causes.common import (
+    INTERPRETER_CHECK,
+    TF_PIP_GUIDE,
+    install_fix,
+    pypi_files_command,
+)
 from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts, normalize_name
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine
@@ -59,10 +64,6 @@ METAL_FILES = "https://pypi.org/project/tensorflow-metal/#files"
 
 #: Causes in the interpreter, the operating system, the CPU and the wheels.
 #: The interpreter's version, CPU and word size in one line: what decides which wheels fit.
-INTERPRETER_CHECK: Final = (
-    "python -c 'import platform, struct, sys; print(sys.version.split()[0], "
-    'platform.machine(), struct.calcsize("P") * 8)\''
-)
 
 
 def release_not_for_python_title(dist: str) -> str:

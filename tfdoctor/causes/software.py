@@ -9,6 +9,7 @@ from typing import Final, Optional
 
 from tfdoctor.causes.base import Cause, CauseId, define
 from tfdoctor.causes.common import (
+    INTERPRETER_CHECK,
     TF_KERAS_OF_MINOR,
     TF_PIP_GUIDE,
     companion_install,
@@ -1573,13 +1574,6 @@ def unknown_package(dist: str) -> bool:
     )
 
 
-#: The interpreter's version and platform, to compare with the tags of the files.
-_INTERPRETER = (
-    "python -c 'import platform, struct, sys; print(sys.version.split()[0], "
-    'platform.system(), platform.machine(), struct.calcsize("P") * 8)\''
-)
-
-
 def _python_here(python: Optional[str], stated: bool) -> str:
     """The interpreter's version, as the words of a fix say it: stated by the log, or implied
     by its paths (``lib/python3.9/``); empty where unknown."""
@@ -1639,7 +1633,7 @@ def package_no_wheel_fix(
             f"If PyPI has no project named {dist} at all (its page answers 404), the name is "
             "misspelt: pip's words are the same."
         )
-    return Fix(" ".join(words), (pypi_files_command(dist), _INTERPRETER))
+    return Fix(" ".join(words), (pypi_files_command(dist), INTERPRETER_CHECK))
 
 
 def pinned_package_fix(
@@ -1693,7 +1687,7 @@ def pinned_package_fix(
     )
     commands = (
         pypi_files_command(dist, asked) if asked else pypi_files_command(dist),
-        _INTERPRETER,
+        INTERPRETER_CHECK,
     )
     return Fix(text, commands)
 
