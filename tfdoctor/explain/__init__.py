@@ -2132,11 +2132,9 @@ def _binding_word_size_candidate(
     (or AnyCPU preferring 32-bit) reports it as not found although it lies beside the program
     (Mono words every failed dlopen so). None where another reading took the line."""
     found = findings.get(f"explain.{causes.platform.NATIVE_LIBRARY_UNRESOLVED}")
-    hits = [
-        h
-        for h in by_cause.get(causes.platform.NATIVE_LIBRARY_UNRESOLVED, ())
-        if h.signature.id == "dotnet-tensorflow-dll-not-found"
-    ]
+    hits = _hits_by(
+        by_cause, causes.platform.NATIVE_LIBRARY_UNRESOLVED, "dotnet-tensorflow-dll-not-found"
+    )
     if (
         found is None
         or not hits
@@ -2315,6 +2313,11 @@ def _driver_mismatch(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[cau
             return causes.gpu.DRIVER_TOO_OLD, causes.gpu.container_libcuda_newer_fix(*pair)
         return causes.gpu.DRIVER_VERSION_MISMATCH, causes.gpu.container_libcuda_older_fix(*pair)
     return causes.gpu.DRIVER_VERSION_MISMATCH, causes.gpu.driver_mismatch_fix()
+
+
+def _hits_by(by_cause: Mapping[str, Sequence[Hits]], cause: str, *signatures: str) -> list[Hits]:
+    """The hits of ``cause`` that come from ``signatures`` (a reading bound to those words)."""
+    return [h for h in by_cause.get(cause, ()) if h.signature.id in signatures]
 
 
 def _container_libcuda_candidate(
@@ -4860,11 +4863,7 @@ def _benign_finding(hit: Hits) -> Finding:
 def _system_library_is_the_loaders(by_cause: dict[str, list[Hits]]) -> None:
     """A companion's library that links a system library this system lacks: its build is for
     a newer system, not for another TensorFlow; one finding, the loader's, with both lines."""
-    unopened = [
-        h
-        for h in by_cause.get(causes.software.COMPANION_MISMATCH, ())
-        if h.signature.id == "companion-library-unopened"
-    ]
+    unopened = _hits_by(by_cause, causes.software.COMPANION_MISMATCH, "companion-library-unopened")
     if not unopened or not any(
         _SYSTEM_LIBRARY.search(line)
         for h in by_cause.get(causes.platform.NATIVE_LIBRARY_UNRESOLVED, ())
@@ -5856,11 +5855,7 @@ def _gpu_dll_candidate(
     None for 2.1 and later (they load CUDA when the GPU is first used), a CPU build shown, a
     CUDA library's own finding, or another package's extension."""
     missing = findings.get(f"explain.{causes.platform.MSVC_RUNTIME_MISSING}")
-    hits = [
-        h
-        for h in by_cause.get(causes.platform.MSVC_RUNTIME_MISSING, ())
-        if h.signature.id == "windows-dll-not-found"
-    ]
+    hits = _hits_by(by_cause, causes.platform.MSVC_RUNTIME_MISSING, "windows-dll-not-found")
     version = m.tf.version if m.tf is not None else r.tf_version
     if (
         missing is None
@@ -5903,11 +5898,7 @@ def _container_candidate(
     then), a hosted notebook (its runtime type, not a container's start, gives the GPU),
     native Windows, macOS or WSL, the driver's kernel module or nvidia-smi's GPU."""
     missing = findings.get(f"explain.{causes.gpu.DRIVER_LIBRARIES_MISSING}")
-    hits = [
-        h
-        for h in by_cause.get(causes.gpu.DRIVER_LIBRARIES_MISSING, ())
-        if h.signature.id == "import-needs-libcuda"
-    ]
+    hits = _hits_by(by_cause, causes.gpu.DRIVER_LIBRARIES_MISSING, "import-needs-libcuda")
     if (
         missing is None
         or not hits
@@ -6044,11 +6035,7 @@ def _reticulate_python(evidence: Evidence, by_cause: dict[str, list[Hits]]) -> O
     the environment the log's R code installed TensorFlow into or asked to use: the session
     is bound to another Python. The finding replaces "not installed" (whose fix would
     install into the wrong one again)."""
-    hits = [
-        h
-        for h in by_cause.get(causes.software.TF_NOT_INSTALLED, ())
-        if h.signature.id == "tf-not-installed-r"
-    ]
+    hits = _hits_by(by_cause, causes.software.TF_NOT_INSTALLED, "tf-not-installed-r")
     text = evidence.first_text
     searched_at = _R_SEARCHED.search(text) if hits else None
     calls = list(_R_ENV_CALL.finditer(text)) if searched_at is not None else []
