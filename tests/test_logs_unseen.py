@@ -129,6 +129,12 @@ PROPOSED_CAUSES: dict[str, str] = {
     "TensorFlow's build configuration or loader searches (a distribution's ROCm packages putting "
     "HIP under /opt/rocm/hip where rocm_configure looks in /opt/rocm), so configuring or loading "
     "TensorFlow for ROCm reports them missing; the fix is pointing the search at where they are",
+    "build-host-compiler-unsupported": "a source build of TensorFlow (or of a project that "
+    "builds it) compiles with a host compiler release the toolchain it calls does not support "
+    "(CUDA's nvcc refusing a GCC newer than it accepts: 'unsupported GNU version! gcc versions "
+    "later than 5 are not supported'), so the build stops; the fix is a supported compiler "
+    "named to the build (gcc-5, GCC_HOST_COMPILER_PATH) or a CUDA release that supports the "
+    "compiler, not another Bazel or TensorFlow",
 }
 
 _REQUIRED = {
