@@ -135,6 +135,18 @@ PROPOSED_CAUSES: dict[str, str] = {
     "later than 5 are not supported'), so the build stops; the fix is a supported compiler "
     "named to the build (gcc-5, GCC_HOST_COMPILER_PATH) or a CUDA release that supports the "
     "compiler, not another Bazel or TensorFlow",
+    "hub-model-format-mismatch": "a TF Hub model is published in the format of the other "
+    "TensorFlow line than the API that loads it (the TF1 Hub format, for hub.Module in graph "
+    "mode, given to TensorFlow 2's hub.load or eager execution; a TF2 SavedModel given to "
+    "hub.Module), so the loader refuses it ('stored using TF 1.x format', meta graphs not "
+    "supported when eager execution is enabled); the fix is the model's version in the format "
+    "that loader takes (its TF2 SavedModel on tfhub.dev) or the loader of the model's format, "
+    "not another TensorFlow",
+    "graph-from-older-tensorflow": "a frozen GraphDef or SavedModel graph written by an older "
+    "TensorFlow lacks an attribute the installed release's code now reads on a node (Fill's "
+    "index_type before it existed), so importing or converting the graph fails with 'No attr "
+    "named X in NodeDef'; the fix is loading the graph and freezing or exporting it again with "
+    "the TensorFlow in use, not installing another TensorFlow",
 }
 
 _REQUIRED = {
