@@ -121,7 +121,7 @@ def package_findings(
     a program frozen by PyInstaller)."""
     out: dict[str, Finding] = {}
     for finding in (
-        *(_python_refusal(x) for x in python_refusals if x.dist),
+        *(_python_refusal(x, m) for x in python_refusals if x.dist),
         *(_conda_python(x, m) for x in conda_conflicts),
         *(_conda_missing(x, m) for x in conda_missing),
         *(_source_build(b, m) for b in source_builds),
@@ -346,7 +346,7 @@ def _keras_tree_mixed(tb: Traceback, m: Machine) -> Optional[Finding]:
     )
 
 
-def _python_refusal(refusal: PythonRefusal) -> Finding:
+def _python_refusal(refusal: PythonRefusal, m: Machine) -> Finding:
     """pip refused a pinned package: its Requires-Python excludes the interpreter."""
     return causes.finding(
         f"explain.{causes.platform.TF_RELEASE_NOT_FOR_PYTHON}",
@@ -356,7 +356,7 @@ def _python_refusal(refusal: PythonRefusal) -> Finding:
         f"pip: {refusal.dist} requires a different Python: {refusal.python or '?'} not in "
         f"{refusal.spec!r}",
         causes.platform.python_range_fix(
-            refusal.dist, refusal.version, refusal.spec, refusal.python or None
+            m, refusal.dist, refusal.version, refusal.spec, refusal.python or None
         ),
         ("https://packaging.python.org/en/latest/specifications/core-metadata/#requires-python",),
     )
@@ -840,7 +840,7 @@ def _between(c: Conflict, m: Machine) -> Optional[Finding]:
             f"No TensorFlow release in the matrix declares a {c.target} range that meets "
             f"{other}'s {c.target}{c.have}: install a release of {other} with a wider {c.target} "
             f"range (`pip index versions {other}`), or keep the two in separate environments.",
-            (f"pip index versions {other}",),
+            m.list_releases(other),
         )
     cause = {
         "keras": causes.software.KERAS_VERSION,
@@ -901,7 +901,7 @@ def _companion_conflict(c: Conflict, m: Machine, said: str) -> Finding:
             f"requirements ask for tensorflow{c.have}: install the {c.requirer} release made "
             f"for that TensorFlow (`pip index versions {c.requirer}` lists them; its "
             "compatibility table says which), or ask for a TensorFlow in its range.",
-            (f"pip index versions {c.requirer}",),
+            m.list_releases(c.requirer),
         )
         severity = Severity.ERROR
     else:
