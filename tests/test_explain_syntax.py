@@ -125,7 +125,6 @@ def test_a_frame_of_a_run_is_not_a_compile_error() -> None:
     assert all(x.cause != "python-too-old-for-package" for x in explained(text).findings)
 
 
-
 def _walrus_fix(shown: str) -> str:
     """The fix for a walrus under Python 3.7, in a log that begins with ``shown``."""
     text = shown + _compile_error(
