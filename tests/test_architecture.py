@@ -66,7 +66,8 @@ ALLOWED = {
     # the catalogue's fixes (the distribution to install, never the module's name).
     "tfdoctor.modules": ("tfdoctor.yamldoc", "tfdoctor.records"),
     # Log signatures: data validated against the catalogue's cause ids.
-    "tfdoctor.signatures": ("tfdoctor.causes", "tfdoctor.yamldoc"),
+    # Patterns may name the evidence layer's words (one home for a message both read).
+    "tfdoctor.signatures": ("tfdoctor.causes", "tfdoctor.yamldoc", "tfdoctor.evidence"),
     # `tfdoctor explain`: a log as evidence for the catalogue's causes, fixes from its builders.
     "tfdoctor.explain": (
         "tfdoctor.facts",

@@ -660,3 +660,8 @@ def test_cudnns_mismatch_is_read_in_either_casing() -> None:
         )
         found = [e for e in tflog.read_line(line) if isinstance(e, tflog.VersionMismatch)]
         assert [(e.loaded, e.compiled) for e in found] == [("8.0.5", "8.1.0")]
+
+
+def test_the_ptxas_signature_and_the_reader_share_one_home_for_xlas_words() -> None:
+    # The signature writes the words as a named part: one list, read by both.
+    assert tflog.PTXAS_MISSING_WORDS in SIGNATURES.by_id("ptxas-not-found").pattern.pattern

@@ -55,6 +55,26 @@ def test_a_notice_of_a_pair_its_projects_say_works_is_a_note(notice: str, header
     assert "nothing in the log failed" in " ".join(x.detail for x in report.findings)
 
 
+@pytest.mark.parametrize(
+    "notice, cited",
+    [(_KERAS3_OVER_215, "Keras 3's getting-started instructions"), (_H5PY2_UNDER_26, "HDF5")],
+    ids=["keras3", "h5py2"],
+)
+def test_a_tolerated_pair_cites_the_matrixs_source(notice: str, cited: str) -> None:
+    # The matrix's tolerated_ranges, with the line's source for that package.
+    detail = " ".join(x.detail for x in explained(notice).findings)
+    assert cited in detail
+
+
+def test_h5py_2_under_a_keras_3_line_is_not_tolerated() -> None:
+    # TensorFlow 2.16 and later hand HDF5 files to Keras 3: the matrix states no tolerance.
+    notice = (
+        "tensorflow 2.16.1 requires h5py>=3.10.0, but you have h5py 2.10.0 which is incompatible.\n"
+    )
+    report = explained(notice)
+    assert any(x.severity.rank >= Severity.WARNING.rank for x in report.findings if x.cause)
+
+
 @pytest.mark.parametrize("notice", [_KERAS3_OVER_215, _H5PY2_UNDER_26], ids=["keras3", "h5py2"])
 def test_the_same_notice_before_an_exception_keeps_its_weight(notice: str) -> None:
     report = explained(_HEADER + notice + _TRACEBACK)

@@ -123,3 +123,26 @@ def test_a_frame_of_a_run_is_not_a_compile_error() -> None:
         "AttributeError: 'NoneType' object has no attribute 'x'\n"
     )
     assert all(x.cause != "python-too-old-for-package" for x in explained(text).findings)
+
+
+def _walrus_fix(shown: str) -> str:
+    """The fix for a walrus under Python 3.7, in a log that begins with ``shown``."""
+    text = shown + _compile_error(
+        "/home/user/.venv/lib/python3.7/site-packages/pkg/util.py",
+        "while (chunk := f.read(4096)):",
+    )
+    found = [x for x in explained(text).findings if x.cause == "python-too-old-for-package"]
+    assert found
+    return fix_text(found[0])
+
+
+def test_the_venv_python_is_one_the_shown_tensorflow_line_has_wheels_for() -> None:
+    # TensorFlow 2.15's wheels start at Python 3.9: a 3.8 environment could not install it.
+    fix = _walrus_fix("tensorflow 2.15.0\n")
+    assert "python3.9 -m venv" in fix and "TensorFlow 2.15" in fix
+    assert "python3.8 -m venv" not in fix
+
+
+def test_without_a_tensorflow_line_the_venv_python_is_the_syntaxs_release() -> None:
+    fix = _walrus_fix("")
+    assert "python3.8 -m venv" in fix and "tfdoctor matrix" in fix

@@ -364,7 +364,7 @@ cuda_families:"""
             "compute_capabilities, cuda, cuda_builds, cuda_install, cudnn, glibc_min, "
             "gpu_package, keras_in_step, known_gpu_failures, latest_patch, line, notes, pins, "
             "python, requires_python, sources, tensorflow_gpu_release, tf_trt, "
-            "undeclared_ranges, windows_native_gpu, wrappers, xla_by_default)",
+            "tolerated_ranges, undeclared_ranges, windows_native_gpu, wrappers, xla_by_default)",
             id="unknown-field-in-line",
         ),
         pytest.param(
@@ -513,6 +513,21 @@ def test_unknown_sub_fact_in_sources() -> None:
     text = sub("      pins: pypi\n", "      pins: pypi\n      pins.numpyy: pypi\n")(VALID_MATRIX)
     assert parse_error(text) == (
         "m.yaml:52: tensorflow[2.15].sources.pins.numpyy: not a fact of this entry"
+    )
+
+
+def test_a_tolerated_range_cites_its_own_source_only_where_the_line_tolerates_it() -> None:
+    tolerated = sub(
+        "    sources:\n      latest_patch: pypi\n",
+        '    tolerated_ranges:\n      h5py: "<3"\n    sources:\n      latest_patch: pypi\n'
+        "      tolerated_ranges: pypi\n      tolerated_ranges.h5py: pypi\n",
+    )(VALID_MATRIX)
+    line = parse_matrix(tolerated, "m.yaml").line_for("2.15.0")
+    assert line is not None and line.tolerated_ranges == {"h5py": "<3"}
+    assert line.sources_of("tolerated_ranges.h5py") == ("pypi",)
+    other = tolerated.replace("tolerated_ranges.h5py: pypi", "tolerated_ranges.numpy: pypi")
+    assert parse_error(other).endswith(
+        "tensorflow[2.15].sources.tolerated_ranges.numpy: not a fact of this entry"
     )
 
 

@@ -1099,8 +1099,8 @@ def test_main_check_exit_codes(
     assert "cuda_builds, windows_native_gpu," in out
     assert out.endswith(
         "not checked: gpu_package.macos, sources, notes, known_gpu_failures, cuda_install.method, "
-        "cuda_install.wheels_unfound, tensorflow_gpu_release, undeclared_ranges, keras_in_step,"
-        " tf_trt, xla_by_default\n"
+        "cuda_install.wheels_unfound, tensorflow_gpu_release, undeclared_ranges, "
+        "tolerated_ranges, keras_in_step, tf_trt, xla_by_default\n"
     )
     assert out.count("\n") == 1
     matrix.write_text(MATRIX_2_21.replace('glibc_min: "2.27"', 'glibc_min: "2.17"'), "utf-8")

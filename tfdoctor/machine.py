@@ -14,7 +14,7 @@ import re
 import shlex
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import PurePath, PurePosixPath
-from typing import Optional
+from typing import Final, Optional
 
 from tfdoctor.compat import (
     Target,
@@ -84,6 +84,8 @@ NIGHTLY_DISTRIBUTIONS = frozenset(
 )
 
 #: conda packages that install the ``tensorflow`` import package (conda-forge and defaults).
+#: The first pip with ``pip index versions`` (pip's changelog, 21.2).
+PIP_INDEX_VERSIONS: Final = (21, 2)
 CONDA_TENSORFLOW = ("tensorflow-base", "tensorflow", "tensorflow-gpu", "tensorflow-cpu")
 
 #: Distributions whose modules ``import tensorflow`` imports unconditionally as it starts: one
@@ -176,6 +178,8 @@ class LogHints(Record):
     container: Optional[str] = None
     #: The hosted notebook the log shows (``colab``, ``kaggle``), by its paths or its name.
     notebook: Optional[str] = None
+    #: The pip release the log shows (``pip 20.0.2 from ...``, pip's upgrade notice).
+    pip: Optional[str] = None
 
 
 @record
@@ -556,6 +560,24 @@ class Machine(Record):
         if self.facts.python is None or not self.facts.python.executable:
             return (f"pip {args}",)
         return (f"{self.python_exe} -m pip {args}",)
+
+    @property
+    def pip_version(self) -> Optional[str]:
+        """The environment's pip release: the probe's, else what the log shows."""
+        if self.facts.python is not None and self.facts.python.pip_version:
+            return self.facts.python.pip_version
+        return self.hints.pip if self.hints is not None else None
+
+    def list_releases(self, dist: str) -> tuple[str, ...]:
+        """Commands that list the releases of ``dist`` pip can install here: ``pip index
+        versions``, which pip 21.2 added (pip's changelog, 21.2 (2021-07-24)), after upgrading
+        a pip the facts or the log show older; where neither shows one, it is not assumed
+        old."""
+        listing = self.pip(f"index versions {dist}")
+        shown = self.pip_version
+        if shown and version_key(shown) < PIP_INDEX_VERSIONS:
+            return (*self.pip("install --upgrade pip"), *listing)
+        return listing
 
     def pip_install(self, *specs: str) -> tuple[str, ...]:
         """``pip install "spec" ...`` for this environment."""

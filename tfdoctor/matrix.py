@@ -232,6 +232,10 @@ class TFLine(Record):
     #: Distribution -> a range this line's code needs of a package its wheel does not
     #: declare (h5py<3.0.0 up to 2.1, whose HDF5 loader decodes what h5py 3 returns as str).
     undeclared_ranges: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    #: Distribution -> releases outside the wheel's declared range that this line's code is
+    #: known to run with (h5py<3 under the HDF5 loader of 2.5-2.15, which decodes attributes
+    #: only where h5py returns bytes).
+    tolerated_ranges: Mapping[str, str] = dataclasses.field(default_factory=dict)
     #: The separate ``keras`` package of this line is released with it (2.6-2.15): keras
     #: 2.X serves TensorFlow 2.X only, whatever range the wheel declares.
     keras_in_step: bool = False
@@ -798,6 +802,11 @@ def _read_line(reader: _Reader, node: Node, index: int, sources: Mapping[str, So
         if "undeclared_ranges" in fields
         else {}
     )
+    tolerated = (
+        _dist_specs(reader, fields["tolerated_ranges"], f"{where}.tolerated_ranges")
+        if "tolerated_ranges" in fields
+        else {}
+    )
     cuda_install = (
         _cuda_install(reader, fields["cuda_install"], f"{where}.cuda_install", line)
         if "cuda_install" in fields
@@ -812,7 +821,9 @@ def _read_line(reader: _Reader, node: Node, index: int, sources: Mapping[str, So
     src_nodes = reader.any_mapping(fields["sources"], f"{where}.sources")
     line_sources: dict[str, tuple[str, ...]] = {}
     for fact, src_node in src_nodes.items():
-        if fact not in _SOURCE_KEYS:
+        # `tolerated_ranges.keras` cites one package's tolerated range (its own source).
+        field, _, dist = fact.partition(".")
+        if fact not in _SOURCE_KEYS and not (field == "tolerated_ranges" and dist in tolerated):
             raise reader.error(src_node, f"{where}.sources.{fact}", "not a fact of this entry")
         line_sources[fact] = reader.source_ids(src_node, f"{where}.sources.{fact}", sources)
 
@@ -835,6 +846,7 @@ def _read_line(reader: _Reader, node: Node, index: int, sources: Mapping[str, So
         notes=notes,
         known_gpu_failures=failures,
         undeclared_ranges=undeclared,
+        tolerated_ranges=tolerated,
         cuda_install=cuda_install,
         tensorflow_gpu_release=(
             reader.boolean(fields["tensorflow_gpu_release"], f"{where}.tensorflow_gpu_release")

@@ -289,6 +289,18 @@ LINE_FIELDS: tuple[Field, ...] = (
         ),
     ),
     Field(
+        "tolerated_ranges",
+        "distribution -> specifier",
+        required=False,
+        stated=NON_EMPTY,
+        doc=(
+            "optional: releases of a package outside the range this line's wheel declares that "
+            "its code is known to run with (h5py 2 under the HDF5 loader of 2.5-2.15; Keras 3 "
+            "installed over 2.15 as Keras' own instructions do): pip's notice of one, with no "
+            "failure after it, is a note"
+        ),
+    ),
+    Field(
         "keras_in_step",
         "true or false",
         required=False,

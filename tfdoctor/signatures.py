@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
+from tfdoctor.evidence.tflog import PTXAS_MISSING_WORDS
 from tfdoctor.records import Record, record
 from tfdoctor.yamldoc import SEVERITIES, NodeReader, compose, read_document
 
@@ -37,7 +38,11 @@ EVIDENCE = "evidence"
 #: ``{{tf_wheel}}``) and for the code that reads a refused wheel's name.
 TF_WHEEL_PREFIXES = ("tensorflow", "tf_nightly", "tflite", "ai_edge_litert", "tf_keras", "pycoral")
 #: Named parts a pattern writes as ``{{name}}``, expanded at load.
-PATTERN_PARTS: Mapping[str, str] = {"{{tf_wheel}}": "(?:" + "|".join(TF_WHEEL_PREFIXES) + ")"}
+PATTERN_PARTS: Mapping[str, str] = {
+    "{{tf_wheel}}": "(?:" + "|".join(TF_WHEEL_PREFIXES) + ")",
+    # XLA's words for a ptxas it cannot find: the evidence layer reads the same ones.
+    "{{ptxas_missing}}": "(?:" + PTXAS_MISSING_WORDS + ")",
+}
 
 
 def expand_parts(pattern: str) -> str:

@@ -1634,7 +1634,7 @@ def _nightly_has_and_cuda(m: Machine) -> bool:
     return line.and_cuda is not None
 
 
-def rocm_match_fix(library: Optional[str]) -> Fix:
+def rocm_match_fix(m: Machine, library: Optional[str]) -> Fix:
     """The tensorflow-rocm release built for the installed ROCm, or the ROCm release the
     installed wheel was built for (``library``: the ROCm library that did not load)."""
     asked = f" (it asks for {library})" if library else ""
@@ -1651,7 +1651,7 @@ def rocm_match_fix(library: Optional[str]) -> Fix:
             "cat /opt/rocm/.info/version",
             "ls /opt/rocm/lib /opt/rocm/hip/lib 2>/dev/null | grep -E 'amdhip|hip_hcc|mcwamp'",
             "pip show tensorflow-rocm",
-            "pip index versions tensorflow-rocm",
+            *m.list_releases("tensorflow-rocm"),
         ),
     )
 

@@ -1279,7 +1279,7 @@ def cuda_runtime_symbol_fix(library: str, symbol: str, package: Optional[str]) -
 
 
 def icu_data_fix(
-    symbol: str, package: Optional[str], release: Optional[str], library: Optional[str]
+    m: Machine, symbol: str, package: Optional[str], release: Optional[str], library: Optional[str]
 ) -> Fix:
     """A package's native library references ICU's data table ``symbol`` that its build left
     out: another release of ``package`` (``release`` the one that fails, where shown)."""
@@ -1301,7 +1301,7 @@ def icu_data_fix(
             "a later release built with ICU's data.",
             (
                 f"python -m pip show {shlex.quote(package)}",
-                f"python -m pip index versions {shlex.quote(package)}",
+                *m.list_releases(shlex.quote(package)),
             ),
         )
     return Fix(
@@ -1344,7 +1344,7 @@ def old_sdist_build_fix(m: Machine, dist: str = "", version: str = "") -> Fix:
         "imports, NumPy for most scientific packages, at the release TensorFlow takes), then "
         "pip's --no-build-isolation.",
         (
-            f"pip index versions {name}",
+            *m.list_releases(name),
             *m.pip(f"install --only-binary={name} {name}"),
             *m.pip('install "cython<3" setuptools wheel'),
             *m.pip(f'install --no-build-isolation "{release}"'),
@@ -1406,7 +1406,7 @@ def source_build_fix(
         f"it installs); or use a Python that {release} has wheels for."
     )
     commands = [
-        f"pip index versions {dist}",
+        *m.list_releases(dist),
         *m.pip(f'install --only-binary={dist} "{dist}{spec}"'),
     ]
     needs = modules().source_builds.get(dist)
@@ -1437,7 +1437,12 @@ def source_build_fix(
 
 
 def python_range_fix(
-    dist: str, version: str, spec: str, python: Optional[str], listed: Sequence[str] = ()
+    m: Machine,
+    dist: str,
+    version: str,
+    spec: str,
+    python: Optional[str],
+    listed: Sequence[str] = (),
 ) -> Fix:
     """A release whose Requires-Python excludes this interpreter (pip's own words): a Python
     inside its range, or a release of ``dist`` pip does list for this one."""
@@ -1448,7 +1453,7 @@ def python_range_fix(
         f"{release} declares Requires-Python {spec}, which {py} is outside{direction}: create "
         "the environment with a Python inside that range"
     )
-    commands = [f"pip index versions {dist}"]
+    commands = [*m.list_releases(dist)]
     if listed:
         newest = max(listed, key=version_key)
         text += f", or install {dist} {newest}, the newest release pip lists for {py}"
@@ -1855,7 +1860,7 @@ def platform_ended_fix(m: Machine, release: str, platform: str, last: Optional[T
             f"TensorFlow {release} publishes no wheel for {where}, and no release the matrix "
             "knows does: run it on a platform it has wheels for (Linux x86-64, or a container "
             "of it).",
-            ("python -m pip index versions tensorflow",),
+            m.list_releases("tensorflow"),
         )
     pythons = last.python.get(platform) or ()
     span = f" (with Python {_python_span(list(pythons))})" if pythons else ""
@@ -2106,7 +2111,7 @@ def metal_missing_fix(m: Machine) -> Fix:
             f"for the GPU, move to the newest pair, tensorflow{newest.tensorflow} with "
             f"tensorflow-metal {newest.release} (Python {newest.python}), in place of "
             f"{tf.name}; otherwise TensorFlow runs on the CPU here.",
-            ("pip index versions tensorflow-metal",),
+            m.list_releases("tensorflow-metal"),
         )
     return Fix(
         "On macOS TensorFlow reaches the GPU only through Apple's tensorflow-metal plugin, and "
@@ -2756,24 +2761,46 @@ def missing_wheel_fix(
         f"files include a wheel for {needs} on {platform} (`pip index versions {dist}` lists "
         "the releases pip can install here; `tfdoctor matrix` each TensorFlow release's "
         "Pythons), instead of a file address written for one release.",
-        (INTERPRETER_CHECK, f"pip index versions {dist}"),
+        (INTERPRETER_CHECK, *m.list_releases(dist)),
     )
 
 
-def syntax_python_fix(python: str, release: str, syntax: str, package: Optional[str]) -> Fix:
+def syntax_python_fix(
+    m: Machine, python: str, release: str, syntax: str, package: Optional[str]
+) -> Fix:
     """Code using ``syntax``, which Python ``release`` added, compiled by Python ``python``:
-    an environment of a Python at least ``release``, or a release of ``package`` (where a
-    package's file holds it) that still supports this Python."""
+    an environment of a Python at least ``release`` (the oldest such one the TensorFlow line
+    the log shows publishes wheels for, where the matrix knows it, so TensorFlow installs
+    there too), or a release of ``package`` (where a package's file holds it) that still
+    supports this Python."""
     older = (
         f"or install a release of {package} that still supports Python {python} (its "
         f"changelog or PyPI page says which; `pip index versions {package}` lists them)"
         if package
         else "or change the line to syntax this Python has"
     )
+    line = m.line
+    served = (
+        [p for p in line.pythons_on() if version_key(p) >= version_key(release)]
+        if line is not None
+        else []
+    )
+    if line is not None and served:
+        target = served[0]
+        where = (
+            f"create an environment with Python {target} (the oldest Python from {release} on "
+            f"that TensorFlow {line.line} publishes wheels for) and install there"
+        )
+    else:
+        target = release
+        where = (
+            f"create an environment with Python {release} or newer (one your TensorFlow "
+            "release publishes wheels for: `tfdoctor matrix` lists them) and install there"
+        )
     return Fix(
         f"The code uses {syntax}, which Python {release} added, and this is Python {python}: "
-        f"create an environment with Python {release} or newer and install there, {older}.",
-        ("python --version", f"python{release} -m venv .venv"),
+        f"{where}, {older}.",
+        ("python --version", f"python{target} -m venv .venv"),
     )
 
 

@@ -336,7 +336,7 @@ def _cuda_predates_gpu(ctx: CheckContext, pkg: PackageFacts, gpu: GpuFacts) -> O
         or fix(
             f"Install a TensorFlow built with CUDA {need} or later (TensorFlow's tested build "
             "configurations list each release's CUDA), with that CUDA and cuDNN.",
-            *ctx.machine.pip("index versions tensorflow"),
+            *ctx.machine.list_releases("tensorflow"),
         ),
         ("https://docs.nvidia.com/cuda/cuda-toolkit-release-notes/",),
     )

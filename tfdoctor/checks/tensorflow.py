@@ -368,7 +368,10 @@ def _import_error_finding(ctx: CheckContext, tf: TensorFlowFacts) -> Finding:
             # the HIP of ROCm 3.x, .so.4 for 4.x): one it cannot open is another ROCm release's,
             # or no ROCm at all (https://rocm.docs.amd.com/en/latest/compatibility/ml/
             # ml-compatibility.html lists the tensorflow-rocm builds of each ROCm release).
-            cause, remedy = causes.gpu.ROCM_VERSION_MISMATCH, causes.gpu.rocm_match_fix(lib)
+            cause, remedy = (
+                causes.gpu.ROCM_VERSION_MISMATCH,
+                causes.gpu.rocm_match_fix(ctx.machine, lib),
+            )
         else:
             cause, remedy = (
                 causes.software.IMPORT_FAILED_UNKNOWN,

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from typing import Callable, Optional, TypeVar, Union
+from typing import Callable, Final, Optional, TypeVar, Union
 
 from tfdoctor.records import Record, record
 
@@ -502,12 +502,17 @@ _PTXAS_NEWER = re.compile(
     r"driver's CUDA version is (?P<driver>\d+(?:\.\d+)+) which is older than the PTX "
     r"compiler version (?P<version>\d+(?:\.\d+)+)"
 )
-_PTXAS_MISSING = re.compile(
-    r"Couldn't (?:get|invoke) ptxas|Couldn't find ptxas|ptxas executable not found"
-    r"|Can't find ptxas binary|\S*ptxas not found|No PTX compilation provider is available"
-    # XLA's search for its CUDA tools; TensorFlow 2.2-2.3's exit status of `ptxas --version`.
-    r"|Couldn't find a suitable version of ptxas|Running ptxas --version returned \d+"
+#: XLA's words where it finds no ptxas to run (xla/stream_executor/gpu/asm_compiler.cc; from
+#: 2.18 cuda/assemble_compilation_provider.cc and subprocess_compilation.cc's search for its
+#: CUDA tools; TensorFlow 2.2-2.3's exit status of `ptxas --version`). The one home of these
+#: words: the ``ptxas-not-found`` signature writes them as ``{{ptxas_missing}}``.
+PTXAS_MISSING_WORDS: Final = (
+    r"Couldn't (?:get|invoke) ptxas|Couldn't find ptxas|Failed to launch ptxas"
+    r"|ptxas executable not found|Can't find ptxas binary|ptxas not found"
+    r"|No PTX compilation provider is available|Couldn't find a suitable version of ptxas"
+    r"|Running ptxas --version returned \d+"
 )
+_PTXAS_MISSING = re.compile(PTXAS_MISSING_WORDS)
 _PTX_TOOLCHAIN = re.compile(
     r"unsupported toolchain|CUDA_ERROR_UNSUPPORTED_PTX_VERSION", re.IGNORECASE
 )

@@ -1411,6 +1411,7 @@ def log_hints(revealed: Revealed) -> LogHints:
             else revealed.container_tool
         ),
         notebook=revealed.notebook,
+        pip=revealed.pip_version,
     )
 
 
@@ -2564,7 +2565,7 @@ def _import_crash(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes
         # A native crash once ROCm's libraries are loaded: tensorflow-rocm is built for one
         # ROCm release, and on another its calls into HIP's runtime break (a stack smashed, a
         # segmentation fault) instead of failing to load (AMD's support matrix).
-        return causes.gpu.ROCM_VERSION_MISMATCH, causes.gpu.rocm_match_fix(None)
+        return causes.gpu.ROCM_VERSION_MISMATCH, causes.gpu.rocm_match_fix(m, None)
     return causes.software.IMPORT_CRASH, causes.software.import_crash_fix(m, r.imported_before)
 
 
@@ -2628,6 +2629,7 @@ def _metadata_unsatisfiable(
         (tool for tool in ("uv", "poetry", "piptools") if first.startswith(tool + "-")), "uv"
     )
     return causes.software.TF_METADATA_UNSATISFIABLE, causes.software.metadata_unsatisfiable_fix(
+        m,
         _group(hits, "companion") or "the companion",
         _group(hits, "spec") or "",
         _group(hits, "marker") or "",
@@ -3114,7 +3116,7 @@ def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
         top = installed_package(os.path.normpath(shown)) if shown else None
         package = icu.get("dist") or (distribution_of(top) if top else None)
         return causes.platform.NATIVE_LIBRARY_UNRESOLVED, causes.platform.icu_data_fix(
-            icu["symbol"], package, icu.get("loaded") or None, shown
+            m, icu["symbol"], package, icu.get("loaded") or None, shown
         )
     if any(h.signature.id == "windows-extension-dll-load-failed" for h in hits):
         # A package's own extension (Python names it, or the traceback's import does).
@@ -3216,7 +3218,7 @@ def _native(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
                 f"install an older {owner} release whose wheel is built for this macOS (the "
                 "macosx_X_Y tag of its file name at most this version), with the TensorFlow "
                 f"that release declares. Or: {fix.text}",
-                ("sw_vers -productVersion", f"pip index versions {owner}", *fix.commands),
+                ("sw_vers -productVersion", *m.list_releases(owner), *fix.commands),
             )
         else:
             other = causes.software.companion_fix(m, owner)
@@ -3346,7 +3348,7 @@ def _no_wheel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
     unprefixed = _unprefixed_refusal(m, r, hits)
     if unprefixed is not None:
         return causes.platform.PIP_TOO_OLD, unprefixed
-    skipped = _skipped_for_python(r)
+    skipped = _skipped_for_python(m, r)
     if skipped is not None:
         return causes.platform.TF_RELEASE_NOT_FOR_PYTHON, skipped
     refused = _release_refused(r)
@@ -3450,7 +3452,7 @@ def _companion_refused(
     if refusal_of is not None and refusal_of.spec and refusal_of.versions:
         # A release asked for while pip lists others: that release has no wheel here.
         return causes.platform.TF_RELEASE_NOT_FOR_PYTHON, causes.software.pinned_companion_fix(
-            companion, refusal_of.spec, refusal_of.versions, m
+            m, companion, refusal_of.spec, refusal_of.versions
         )
     chosen = _chosen_release(hits, companion) if refusal_of is None else None
     if chosen is not None:
@@ -4020,7 +4022,7 @@ def _pip_old(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Caus
     )
 
 
-def _skipped_for_python(r: Revealed) -> Optional[Fix]:
+def _skipped_for_python(m: Machine, r: Revealed) -> Optional[Fix]:
     """pip refused the requested release and said it skipped that release for its
     Requires-Python: the interpreter is outside its range (pip's words, not the matrix's)."""
     for refused in r.pip_refusals:
@@ -4028,7 +4030,7 @@ def _skipped_for_python(r: Revealed) -> Optional[Fix]:
         skipped = next((x for x in r.python_refusals if not x.dist and x.version == asked), None)
         if asked is not None and skipped is not None:
             return causes.platform.python_range_fix(
-                refused.dist, asked, skipped.spec, r.python, refused.final_versions
+                m, refused.dist, asked, skipped.spec, r.python, refused.final_versions
             )
     return None
 
@@ -4293,7 +4295,7 @@ BUILDERS: dict[str, Builder] = {
     causes.platform.PYTHON_32BIT: _python_32bit,
     causes.gpu.ROCM_VERSION_MISMATCH: lambda m, r, hits: (
         causes.gpu.ROCM_VERSION_MISMATCH,
-        causes.gpu.rocm_match_fix(_group(hits, "library")),
+        causes.gpu.rocm_match_fix(m, _group(hits, "library")),
     ),
     causes.code.API_DEFAULT_CHANGED: _api_default,
     causes.platform.CPU_LACKS_AVX: _cpu_avx,
@@ -5046,7 +5048,7 @@ def explain(
         _native_import_cut(evidence, revealed, machine, findings.values()),
         _old_pip_shown(evidence, revealed, findings.values()),
         _user_site_tensorflow(evidence),
-        _syntax_newer_than_python(evidence, revealed),
+        _syntax_newer_than_python(evidence, revealed, machine),
         _conda_path_too_long(evidence),
         _model_garden_official(evidence),
         _other_library_candidate(findings, by_cause, machine, revealed),
@@ -5399,7 +5401,9 @@ def _model_garden_official(evidence: Evidence) -> Optional[Finding]:
 _FRAME_FILE = re.compile(r'File "(?P<path>[^"\n]{1,400})", line \d+')
 
 
-def _syntax_newer_than_python(evidence: Evidence, revealed: Revealed) -> Optional[Finding]:
+def _syntax_newer_than_python(
+    evidence: Evidence, revealed: Revealed, machine: Machine
+) -> Optional[Finding]:
     """Python's compile error at a line of syntax a newer Python added, where the log shows
     the Python (explain.syntax): the code, or the package's release, needs that Python."""
     found = compile_error_at_newer_syntax(evidence.first_text, revealed.python)
@@ -5414,7 +5418,7 @@ def _syntax_newer_than_python(evidence: Evidence, revealed: Revealed) -> Optiona
         f"{owner} needs Python {release} or newer; this is Python {revealed.python}",
         f"{cited}\nPython cannot compile the line: it uses {syntax}, which Python {release} "
         f"added, and the log shows Python {revealed.python}.",
-        causes.platform.syntax_python_fix(revealed.python, release, syntax, package),
+        causes.platform.syntax_python_fix(machine, revealed.python, release, syntax, package),
         # Each release's "What's New" page lists the syntax it added.
         (f"https://docs.python.org/3/whatsnew/{release}.html",),
     )

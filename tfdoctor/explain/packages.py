@@ -121,7 +121,7 @@ def package_findings(
     a program frozen by PyInstaller)."""
     out: dict[str, Finding] = {}
     for finding in (
-        *(_python_refusal(x) for x in python_refusals if x.dist),
+        *(_python_refusal(x, m) for x in python_refusals if x.dist),
         *(_conda_python(x, m) for x in conda_conflicts),
         *(_conda_missing(x, m) for x in conda_missing),
         *(_source_build(b, m) for b in source_builds),
@@ -346,7 +346,7 @@ def _keras_tree_mixed(tb: Traceback, m: Machine) -> Optional[Finding]:
     )
 
 
-def _python_refusal(refusal: PythonRefusal) -> Finding:
+def _python_refusal(refusal: PythonRefusal, m: Machine) -> Finding:
     """pip refused a pinned package: its Requires-Python excludes the interpreter."""
     return causes.finding(
         f"explain.{causes.platform.TF_RELEASE_NOT_FOR_PYTHON}",
@@ -356,7 +356,7 @@ def _python_refusal(refusal: PythonRefusal) -> Finding:
         f"pip: {refusal.dist} requires a different Python: {refusal.python or '?'} not in "
         f"{refusal.spec!r}",
         causes.platform.python_range_fix(
-            refusal.dist, refusal.version, refusal.spec, refusal.python or None
+            m, refusal.dist, refusal.version, refusal.spec, refusal.python or None
         ),
         ("https://packaging.python.org/en/latest/specifications/core-metadata/#requires-python",),
     )
@@ -622,41 +622,31 @@ def _conflict(
     return _tf_requirement(c, m, said, notice_alone)
 
 
-def _harmless_notice(c: Conflict, notice_alone: bool) -> Optional[str]:
+def _harmless_notice(c: Conflict, m: Machine, notice_alone: bool) -> Optional[str]:
     """Why pip's notice of an installed release outside TensorFlow's range is harmless, where
-    the log shows no exception after it and the release is one TensorFlow's code is known to
-    run with; None otherwise. pip prints the notice after the install went ahead (install.py
+    the log shows no exception after it and the release is one the matrix says the line's code
+    runs with (its ``tolerated_ranges``: h5py 2 under 2.5-2.15, Keras 3 over 2.15); None
+    otherwise. pip prints the notice after the install went ahead (install.py
     ``_warn_about_conflicts``,
     https://github.com/pypa/pip/blob/24.0/src/pip/_internal/commands/install.py): most such
-    notices stand for a real break (NumPy, wrapt, gast outside the range), so only these
-    pairs, whose harmlessness their projects state, are a note:
-
-    - Keras 3 over TensorFlow 2.15, whose metadata asks for keras<2.16: Keras' own
-      instructions install Keras 3 after TensorFlow 2.15 on purpose
-      (https://github.com/keras-team/keras-io/blob/master/templates/getting_started/index.md);
-      only tf.keras code breaks, and a traceback would show it.
-    - h5py 2 under TensorFlow 2.5 or later, whose metadata asks for h5py 3: its Keras HDF5
-      loader decodes attributes only where h5py returns bytes, so it reads files with h5py 2
-      and 3 alike
-      (https://github.com/tensorflow/tensorflow/blob/v2.5.0/tensorflow/python/keras/saving/hdf5_format.py).
-    """
-    if not notice_alone or c.kind != "installed" or c.source != "pip":
+    notices stand for a real break (NumPy, wrapt, gast outside the range), so only those
+    releases are a note."""
+    if not notice_alone or c.kind != "installed" or c.source != "pip" or m.matrix is None:
         return None
-    tf = version_key(c.requirer_version)[:2]
-    have = version_key(c.have)[:1]
-    if c.target == "keras" and tf == (2, 15) and have >= (3,):
-        return (
-            " Keras 3 installed over TensorFlow 2.15 is the setup Keras' own instructions give "
-            "(reinstall Keras 3 after TensorFlow 2.15), and nothing in the log failed after the "
-            "notice: only code that uses tf.keras breaks."
-        )
-    if c.target == "h5py" and tf >= (2, 5) and have == (2,) and not spec_contains(c.have, c.spec):
-        return (
-            " TensorFlow 2.5 and later read HDF5 files with h5py 2 as with h5py 3 (their Keras "
-            "loader decodes attributes only where h5py returns bytes), and nothing in the log "
-            "failed after the notice."
-        )
-    return None
+    line = m.matrix.line_for(c.requirer_version)
+    tolerated = line.tolerated_ranges.get(c.target) if line is not None else None
+    if line is None or tolerated is None or not spec_contains(c.have, tolerated):
+        return None
+    cited = "; ".join(
+        m.matrix.sources[x].title
+        for x in line.sources_of(f"tolerated_ranges.{c.target}")
+        if x in m.matrix.sources
+    )
+    return (
+        f" TensorFlow {line.line}'s code is known to run with {c.target}{tolerated} although "
+        f"its wheel asks for {c.target}{c.spec} ({cited}), and nothing in the log failed "
+        "after the notice."
+    )
 
 
 def _library_pin(c: Conflict) -> bool:
@@ -840,7 +830,7 @@ def _between(c: Conflict, m: Machine) -> Optional[Finding]:
             f"No TensorFlow release in the matrix declares a {c.target} range that meets "
             f"{other}'s {c.target}{c.have}: install a release of {other} with a wider {c.target} "
             f"range (`pip index versions {other}`), or keep the two in separate environments.",
-            (f"pip index versions {other}",),
+            m.list_releases(other),
         )
     cause = {
         "keras": causes.software.KERAS_VERSION,
@@ -901,7 +891,7 @@ def _companion_conflict(c: Conflict, m: Machine, said: str) -> Finding:
             f"requirements ask for tensorflow{c.have}: install the {c.requirer} release made "
             f"for that TensorFlow (`pip index versions {c.requirer}` lists them; its "
             "compatibility table says which), or ask for a TensorFlow in its range.",
-            (f"pip index versions {c.requirer}",),
+            m.list_releases(c.requirer),
         )
         severity = Severity.ERROR
     else:
@@ -1047,7 +1037,7 @@ def _tf_requirement(c: Conflict, m: Machine, said: str, notice_alone: bool = Fal
     if c.source == "pkg_resources":
         # pkg_resources raised it: the program stopped there (pip's notice stops nothing).
         severity = Severity.ERROR
-    harmless = _harmless_notice(c, notice_alone)
+    harmless = _harmless_notice(c, m, notice_alone)
     return causes.finding(
         f"explain.{cause}",
         Severity.INFO if harmless else severity,
