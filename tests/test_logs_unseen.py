@@ -147,6 +147,21 @@ PROPOSED_CAUSES: dict[str, str] = {
     "index_type before it existed), so importing or converting the graph fails with 'No attr "
     "named X in NodeDef'; the fix is loading the graph and freezing or exporting it again with "
     "the TensorFlow in use, not installing another TensorFlow",
+    "nccl-release-bug": "the installed NCCL release has a bug, fixed in another release, in a "
+    "transport or its initialisation (NCCL 2.4.2's shared-memory transport failing "
+    "cudaHostRegister with 'invalid argument'), so ranks on one host cannot connect and the "
+    "collective errors or hangs; the fix is another NCCL release (and rebuilding what links it, "
+    "e.g. Horovod), not /dev/shm, drivers or TensorFlow",
+    "tf-exported-symbol-clash": "a TensorFlow release exports the symbols of a library it "
+    "bundles (hwloc in TensorFlow 1.14's libtensorflow_framework.so), so another native library "
+    "in the process that links its own copy (Open MPI loaded by Horovod) binds to TensorFlow's "
+    "and crashes; the fix is a release that hides them or preloading the library's own copy "
+    "(LD_PRELOAD of the system libhwloc), not reinstalling Horovod or MPI",
+    "mpi-interface-unpinned": "MPI's TCP transport (or NCCL's socket transport) is left to "
+    "choose among all of a node's network interfaces, so on nodes with several (InfiniBand and "
+    "Ethernet, docker0, virbr0 with the same address on every node) ranks connect over one that "
+    "reaches the wrong peer or none and the job fails or hangs; the fix is pinning the interface "
+    "(-mca btl_tcp_if_include, NCCL_SOCKET_IFNAME), not reinstalling MPI or TensorFlow",
 }
 
 _REQUIRED = {
