@@ -293,14 +293,17 @@ CAUSES: Mapping[str, Cause] = dict(
         ),
         define(
             DEPENDENCY_API_REMOVED,
-            "A dependency's new release removed a module a package still imports",
+            "A dependency's installed release lacks a module or name a package still uses",
             "A package that declares a dependency without an upper bound gets the dependency's "
-            "newest release, and fails on import where that release removed a module the "
+            "newest release, and fails where that release removed a module or name the "
             "package still uses: setuptools 82.0.0 removed pkg_resources, which TensorBoard "
             "up to 2.20 imports at start (TensorBoard 2.21 moved to importlib.metadata). pip "
-            "reports no conflict: the declared range admits the release.",
-            "https://setuptools.pypa.io/en/stable/history.html#v82-0-0",
-            "https://github.com/tensorflow/tensorboard/blob/master/RELEASE.md",
+            "reports no conflict: the declared range admits the release. The other way round, "
+            "a package's newer release asks an older dependency for what only a later one "
+            "brought.",
+            # Each reading adds the sources of its own removal (the module table's rows, the
+            # signature's); `pip show` lists the range a package requires.
+            "https://pip.pypa.io/en/stable/cli/pip_show/",
         ),
         define(
             PACKAGE_NOT_INSTALLED,
@@ -2500,6 +2503,44 @@ def removed_api_fix(m: Machine, module: str, name: str, user: str = "") -> Fix:
         f"in the code, {older}."
     )
     return Fix(text, m.pip_install(pin))
+
+
+def dependency_release_fix(
+    m: Machine, dist: Optional[str], user: str, version: Optional[str], lacking: str
+) -> Fix:
+    """``user``'s installed release (a distribution's name, or the package's import name
+    where the module table does not know its distribution) uses what the installed ``dist``
+    (imported as ``lacking``) lacks: the ``dist`` release ``user`` was written for (below the
+    installed major.minor, ``version``, where the log shows it), or a ``user`` release made
+    for this ``dist``. ``dist`` None: the module table does not know which distribution
+    installs ``lacking``, so no command names one (PyPI's project of that name may be
+    another's)."""
+    if dist is None:
+        return Fix(
+            f"{user}'s release and the installed release of the package imported as "
+            f"{lacking} do not go together. `pip show {user}` lists the releases it requires; "
+            f"find the distribution that installs {lacking} (`pip list` shows it) and install "
+            f"the release {user} was written for, or install a release of {user} made for the "
+            "installed one (its release notes say which).",
+            (*m.pip(f"show {user}"), *m.pip("list")),
+        )
+    line = ".".join(version.split(".")[:2]) if version else ""
+    older = (
+        f'{dist} {version} is installed: where that release removed or changed it, "{dist}<{line}" '
+        "brings one from before its line"
+        if line
+        else f"`pip show {dist}` shows the installed release; where it removed or changed it, "
+        "an earlier one"
+    )
+    text = (
+        f"{user}'s release and {dist}'s do not go together. Install the {dist} release "
+        f"{user} was written for (`pip show {user}` lists the range it requires): {older}; "
+        f"where {user} asks for what a later {dist} brought, `pip install --upgrade {dist}`. "
+        f"Or install a release of {user} made for the installed {dist} (its release notes say "
+        "which)."
+    )
+    commands = (*m.pip(f"show {user} {dist}"), *(m.pip_install(f"{dist}<{line}") if line else ()))
+    return Fix(text, commands)
 
 
 def package_install_fix(m: Machine, dist: str, module: str) -> Fix:

@@ -34,6 +34,7 @@ from tfdoctor.evidence.traceback import (
     origin_of,
     own_module_missing,
 )
+from tfdoctor.explain.dependencies import dependency_caller_findings
 from tfdoctor.explain.generated import generated_code_findings, uncompiled_protos_findings
 from tfdoctor.explain.modules import module_findings
 from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts, normalize_name, requirement_name
@@ -154,6 +155,7 @@ def package_findings(
         *keras_caller_findings(tracebacks, m),
         *object_field_findings(tracebacks, m),
         *class_field_findings(tracebacks, m),
+        *dependency_caller_findings(tracebacks, m),
         *private_api_findings(tracebacks, m, modules),
         *keras2_layout_findings(tracebacks, m),
         *(_numpy_build(b, m) for b in numpy_builds),

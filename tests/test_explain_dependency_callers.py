@@ -1,0 +1,377 @@
+"""One installed package's code meeting another package's release that lacks what it uses,
+read from the shape of the exception and whose frames the traceback shows: a third-party
+package lacking what an installed package asks is dependency-api-removed (both ways out
+named, the installed release's line pinned only where the log shows it); TensorFlow refusing
+a companion's positional arguments is companion-mismatch. The user's own code, objects whose
+owner nothing shows, a package's own frames and decorator frames are left alone."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import pytest
+
+from tests import factories as f
+from tests.explaining import explained, fix_text
+from tfdoctor.findings import Finding, Report, Severity
+
+_SITE = "/home/u/.venv/lib/python3.11/site-packages"
+_DIST = "/usr/local/lib/python3.10/dist-packages"
+
+
+def _frames(*frames: tuple[str, str, str], error: str) -> str:
+    """A traceback from the user's script through ``frames`` (path, function, source line),
+    innermost last, ending in ``error``."""
+    lines = [
+        "Traceback (most recent call last):",
+        '  File "/home/u/proj/run.py", line 7, in <module>',
+        "    main()",
+    ]
+    for number, (path, function, code) in enumerate(frames, start=10):
+        lines += [f'  File "{path}", line {number}, in {function}', f"    {code}"]
+    return "\n".join((*lines, error, ""))
+
+
+def _named(report: Report, cause: str) -> Optional[Finding]:
+    return next((x for x in report.findings if x.cause == cause), None)
+
+
+def _dependency(report: Report) -> Finding:
+    found = _named(report, "dependency-api-removed")
+    assert found is not None, [(x.id, x.severity.value) for x in report.findings]
+    return found
+
+
+# --- a module's missing name, asked by another installed package -------------------------------
+
+_JAX_LACKS = "AttributeError: module 'jax.interpreters.xla' has no attribute 'pytype_aval_mappings'"
+
+
+def test_a_companion_asking_a_third_party_module_for_a_name_it_lacks() -> None:
+    report = explained(
+        _frames(
+            (
+                f"{_SITE}/tensorflow_probability/python/internal/backend/jax/ops.py",
+                "<module>",
+                "jax.interpreters.xla.pytype_aval_mappings[onp.ndarray] = fn",
+            ),
+            error=_JAX_LACKS,
+        )
+    )
+    found = _dependency(report)
+    assert found.severity is Severity.ERROR
+    assert "tensorflow-probability" in found.summary and "jax" in found.summary
+    fix = fix_text(found)
+    # Both ways out: the jax release it was written for, or its own release for this jax.
+    assert "pip show tensorflow-probability jax" in fix
+    assert "pip install --upgrade jax" in fix and "release of tensorflow-probability" in fix
+    # No release is shown: no pin is made up.
+    assert "jax<" not in fix
+    assert _named(report, "unexplained-exception") is None
+
+
+def test_the_installed_release_shown_pins_the_line_below_it() -> None:
+    facts = f.facts(packages=f.packages(f.pkg("jax", "0.4.30"), f.pkg("evalkit", "1.2.0")))
+    report = explained(
+        _frames(
+            (f"{_SITE}/evalkit/core.py", "run", "return jax.interpreters.xla.pytype_aval_mappings"),
+            error=_JAX_LACKS,
+        ),
+        facts=facts,
+    )
+    fix = fix_text(_dependency(report))
+    assert 'pip install "jax<0.4"' in fix and "jax 0.4.30 is installed" in fix
+
+
+def test_a_name_a_module_no_longer_exports_imported_by_a_library() -> None:
+    report = explained(
+        _frames(
+            (f"{_DIST}/evalkit/__init__.py", "<module>", "from scipy.misc import imresize"),
+            error=(
+                "ImportError: cannot import name 'imresize' from 'scipy.misc' "
+                f"({_DIST}/scipy/misc/__init__.py)"
+            ),
+        )
+    )
+    found = _dependency(report)
+    assert found.severity is Severity.ERROR
+    assert "imresize from scipy.misc" in found.summary and "evalkit" in found.summary
+
+
+def test_a_submodule_missing_from_an_imported_package() -> None:
+    report = explained(
+        _frames(
+            (f"{_DIST}/evalkit/__init__.py", "<module>", "import jax.experimental.maps"),
+            error="ModuleNotFoundError: No module named 'jax.experimental.maps'",
+        )
+    )
+    found = _dependency(report)
+    assert found.severity is Severity.WARNING
+    assert "jax.experimental.maps" in found.summary
+
+
+def test_a_modules_own_lazy_getattr_frame_is_the_callee() -> None:
+    report = explained(
+        _frames(
+            (f"{_SITE}/evalkit/ops.py", "<module>", "xla.pytype_aval_mappings[t] = f"),
+            (f"{_SITE}/jax/_src/deprecations.py", "__getattr__", "raise AttributeError(msg)"),
+            error=_JAX_LACKS,
+        )
+    )
+    assert "evalkit" in _dependency(report).summary
+
+
+# --- a call's refused arguments and an object's missing field ----------------------------------
+
+
+def test_a_keyword_refused_by_a_function_the_line_calls_by_its_package() -> None:
+    report = explained(
+        _frames(
+            (
+                f"{_SITE}/evalkit/core.py",
+                "run",
+                'return jax.numpy.take(x, idx, mode="fill", fill_value=0)',
+            ),
+            error="TypeError: take() got an unexpected keyword argument 'fill_value'",
+        )
+    )
+    found = _dependency(report)
+    assert found.severity is Severity.WARNING
+    assert "fill_value" in found.summary and "jax" in found.summary
+
+
+def test_an_object_field_raised_by_its_packages_getattr() -> None:
+    report = explained(
+        _frames(
+            (f"{_SITE}/evalkit/summary.py", "collect", "out = out.append(row)"),
+            (
+                f"{_SITE}/pandas/core/generic.py",
+                "__getattr__",
+                "return object.__getattribute__(self, name)",
+            ),
+            error="AttributeError: 'DataFrame' object has no attribute 'append'",
+        )
+    )
+    found = _dependency(report)
+    assert found.severity is Severity.WARNING
+    assert "pandas" in found.summary and "evalkit" in found.summary
+
+
+def test_tensorflow_refusing_a_companions_positional_arguments() -> None:
+    report = explained(
+        _frames(
+            (f"{_DIST}/sonnet/src/nets/mlp.py", "__init__", "super().__init__(name, dims)"),
+            (
+                f"{_DIST}/tensorflow/python/util/deprecation.py",
+                "new_func",
+                "return func(*args, **kwargs)",
+            ),
+            error="TypeError: __init__() takes 2 positional arguments but 3 were given",
+        )
+    )
+    found = _named(report, "companion-mismatch")
+    assert found is not None, [(x.id, x.severity.value) for x in report.findings]
+    assert found.severity is Severity.WARNING
+    assert "dm-sonnet" in found.summary and "3 positional arguments" in found.summary
+    assert "dm-sonnet" in fix_text(found)
+    assert _named(report, "dependency-api-removed") is None
+
+
+# --- Python 2's words ----------------------------------------------------------------------------
+
+_PY2 = "/usr/local/lib/python2.7/dist-packages"
+
+
+def test_python_2s_unnamed_module_read_from_the_companions_line() -> None:
+    report = explained(
+        _frames(
+            (f"{_PY2}/magenta/models/shared/graph.py", "build", "cell = tf.nn.rnn_cell.GRUCell(n)"),
+            error="AttributeError: 'module' object has no attribute 'rnn_cell'",
+        )
+    )
+    found = _named(report, "companion-mismatch")
+    assert found is not None, [(x.id, x.severity.value) for x in report.findings]
+    assert found.severity is Severity.ERROR
+    assert "magenta" in found.summary and "rnn_cell" in found.summary
+    assert "magenta" in fix_text(found)
+
+
+def test_python_2s_unnamed_module_of_a_third_party_package() -> None:
+    report = explained(
+        _frames(
+            (f"{_PY2}/evalkit/images.py", "resize", "return scipy.misc.imresize(x, 2)"),
+            error="AttributeError: 'module' object has no attribute 'imresize'",
+        )
+    )
+    found = _dependency(report)
+    assert "scipy" in found.summary and "evalkit" in found.summary
+
+
+def test_python_2s_count_of_arguments_through_a_tensorflow_wrapper() -> None:
+    report = explained(
+        _frames(
+            (f"{_PY2}/evalkit/layers.py", "build", "out = tf.nn.conv2d(x, w, s, p, f)"),
+            (
+                f"{_PY2}/tensorflow/python/util/deprecation.py",
+                "new_func",
+                "return func(*args, **kwargs)",
+            ),
+            error="TypeError: conv2d() takes at most 4 arguments (5 given)",
+        )
+    )
+    found = _named(report, "companion-mismatch")
+    assert found is not None, [(x.id, x.severity.value) for x in report.findings]
+    assert "5 positional arguments" in found.summary and "evalkit" in found.summary
+
+
+def test_a_private_tensorflow_name_in_python_2s_words_is_not_read_as_a_release() -> None:
+    report = explained(
+        _frames(
+            (f"{_PY2}/evalkit/misc_io.py", "set_logger", "tf.logging._logger.handlers = []"),
+            error="AttributeError: 'module' object has no attribute '_logger'",
+        )
+    )
+    assert not any("asks tf. for" in x.summary for x in report.findings)
+
+
+# --- near misses: the same words elsewhere -----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # The user's own code asks the module: no package's release is shown.
+        _frames(
+            ("/home/u/proj/helper.py", "run", "return scipy.misc.imresize(x, 2)"),
+            error="AttributeError: module 'scipy.misc' has no attribute 'imresize'",
+        ),
+        # A None where an object was expected is no release.
+        _frames(
+            (f"{_SITE}/evalkit/core.py", "run", "return self.model.predict(x)"),
+            error="AttributeError: 'NoneType' object has no attribute 'predict'",
+        ),
+        # An object whose owner no frame or line shows.
+        _frames(
+            (f"{_DIST}/evalkit/tokenizer.py", "set_proto", "sp.Init(model_proto=proto)"),
+            error="AttributeError: 'SentencePieceProcessor' object has no attribute 'Init'",
+        ),
+        # A keyword refused by a method of a variable: whose function is not shown.
+        _frames(
+            (f"{_SITE}/evalkit/core.py", "run", "return self.encoder.encode(x, add_bos=True)"),
+            error="TypeError: encode() got an unexpected keyword argument 'add_bos'",
+        ),
+        # Another package's decorator frame may wrap the caller's own function.
+        _frames(
+            (f"{_SITE}/evalkit/core.py", "run", "return self.step(x, fast=True)"),
+            (f"{_SITE}/wrapt/wrappers.py", "__call__", "return self._wrapped(*args, **kwargs)"),
+            error="TypeError: step() got an unexpected keyword argument 'fast'",
+        ),
+        # The package's own frames raising about itself.
+        _frames(
+            (f"{_SITE}/jax/_src/interpreters/xla.py", "<module>", "pytype_aval_mappings[t] = f"),
+            error=_JAX_LACKS,
+        ),
+        # A circular import, in Python's own words.
+        _frames(
+            (f"{_SITE}/evalkit/core.py", "<module>", "from jax import numpy"),
+            error=(
+                "ImportError: cannot import name 'numpy' from partially initialized module "
+                "'jax' (most likely due to a circular import)"
+            ),
+        ),
+        # Python 3.13's note on a file of the user's shadowing the package.
+        _frames(
+            (f"{_SITE}/evalkit/core.py", "run", "return jax.jit(f)"),
+            error=(
+                "AttributeError: module 'jax' has no attribute 'jit' (consider renaming "
+                "'/home/u/proj/jax.py' if it has the same name as a library you intended "
+                "to import)"
+            ),
+        ),
+        # A namespace package (a directory without __init__.py): not the installed package.
+        _frames(
+            (f"{_SITE}/evalkit/io.py", "<module>", "from imageio import imread"),
+            error="ImportError: cannot import name 'imread' from 'imageio' (unknown location)",
+        ),
+        # A private submodule, most often a compiled extension: an install, not a release.
+        _frames(
+            (f"{_SITE}/evalkit/ops.py", "<module>", "from jax import _jaxlib_ext"),
+            (f"{_SITE}/evalkit/ops.py", "<module>", "import jax._jaxlib_ext"),
+            error="ModuleNotFoundError: No module named 'jax._jaxlib_ext'",
+        ),
+        # A module the module table says its distribution removed: that reading's words.
+        _frames(
+            (f"{_SITE}/evalkit/images.py", "resize", "img.resize(size, Image.ANTIALIAS)"),
+            error="AttributeError: module 'PIL.Image' has no attribute 'ANTIALIAS'",
+        ),
+        # TensorFlow's own code asking one of its requirements: the module readings' case.
+        _frames(
+            (f"{_SITE}/tensorflow/python/framework/dtypes.py", "<module>", "int4 = ml_dtypes.int4"),
+            error="AttributeError: module 'ml_dtypes' has no attribute 'int4'",
+        ),
+    ],
+    ids=[
+        "user-code",
+        "none-type",
+        "owner-unshown",
+        "variable-method",
+        "decorator-frame",
+        "own-frames",
+        "circular-import",
+        "shadowing-file",
+        "namespace-package",
+        "private-submodule",
+        "module-table",
+        "tensorflow-requirement",
+    ],
+)
+def test_near_misses_are_not_a_dependency_release(text: str) -> None:
+    found = _named(explained(text), "dependency-api-removed")
+    assert found is None or "was written for another" not in found.summary
+
+
+def test_a_packages_fallback_import_above_the_failure_is_not_read() -> None:
+    first = _frames(
+        (f"{_SITE}/evalkit/io.py", "<module>", "from scipy.misc import imread"),
+        error="ImportError: cannot import name 'imread' from 'scipy.misc'",
+    )
+    second = _frames(
+        (f"{_SITE}/evalkit/io.py", "<module>", "from imageio import imread"),
+        error="ModuleNotFoundError: No module named 'imageio'",
+    )
+    text = (
+        f"{first}\nDuring handling of the above exception, another exception occurred:\n\n{second}"
+    )
+    assert _named(explained(text), "dependency-api-removed") is None
+
+
+def test_a_wrapper_of_tensorflows_that_calls_the_users_function_is_no_companion() -> None:
+    # tf.function and the traceback filter call the caller's own function: the refusal is
+    # that function's, not TensorFlow's.
+    report = explained(
+        _frames(
+            (f"{_SITE}/evalkit/train.py", "fit", "loss = step(x, y, w)"),
+            (
+                f"{_SITE}/tensorflow/python/util/traceback_utils.py",
+                "error_handler",
+                "return fn(*args, **kwargs)",
+            ),
+            error="TypeError: step() takes 2 positional arguments but 3 were given",
+        )
+    )
+    assert _named(report, "companion-mismatch") is None
+
+
+def test_tensorflow_refusing_the_users_own_positional_arguments_is_not_a_companion() -> None:
+    report = explained(
+        _frames(
+            ("/home/u/proj/model.py", "__init__", "super().__init__(name, dims)"),
+            (
+                f"{_DIST}/tensorflow/python/util/deprecation.py",
+                "new_func",
+                "return func(*args, **kwargs)",
+            ),
+            error="TypeError: __init__() takes 2 positional arguments but 3 were given",
+        )
+    )
+    assert _named(report, "companion-mismatch") is None

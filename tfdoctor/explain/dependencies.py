@@ -1,0 +1,364 @@
+"""One installed package's code meeting another package's release that lacks what it uses.
+
+The shape of the exception says what was asked and of whom; the frames say who asked. Python
+words each shape the same way for every package (CPython's Objects/moduleobject.c,
+module_getattro: "module '%U' has no attribute '%U'"; Python/ceval.c, import_from: "cannot
+import name %R from %R (%S)"; Lib/importlib/_bootstrap.py, _ERR_MSG_PREFIX: "No module named
+"; Python/ceval.c: "%U() got an unexpected keyword argument '%S'" and too_many_positional's
+"%U() takes %zd positional argument%s but %zd%U %s given"; Objects/object.c: "'%.100s' object
+has no attribute '%U'"), so the reading rests on the words and the paths, never on one
+library's name:
+
+- the package that lacks the name (P): the module the message names, the package whose frame
+  raised the call's refusal or the object's missing attribute (a wrapper or a ``__getattr__``
+  of its own), or the package the caller's source line calls by its import name;
+- the caller (Q): the innermost frame, past P's own, under site-packages or dist-packages.
+
+A third-party P (not TensorFlow or Keras, nor a package another reading answers: NumPy, the
+module table's removals, TensorFlow's own requirements) and an installed Q is
+``dependency-api-removed``: P's installed release lacks what Q's release uses. TensorFlow
+refusing an installed package's positional arguments, or a public name asked of ``tf.`` in
+Python 2's words, is ``companion-mismatch`` (the other TensorFlow shapes are
+:func:`tfdoctor.explain.packages.foreign_caller_findings`'). The user's own code, an object
+whose owner no frame shows, or frames that name no installed package are left to the other
+readings (or unexplained).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Optional
+
+from tfdoctor import causes
+from tfdoctor.evidence.traceback import Frame, Traceback, installed_package
+from tfdoctor.facts import normalize_name
+from tfdoctor.findings import Finding, Severity
+from tfdoctor.machine import Machine
+from tfdoctor.modules import distribution_of, modules
+
+#: A dotted module name as Python prints it (a bounded number of parts).
+_DOTTED = r"[A-Za-z_]\w*(?:\.\w+){0,8}"
+#: A function's name as Python 3.10+ prints it (qualified: ``Processor.encode``) or earlier.
+_FUNC = r"(?:\w+\.){0,4}\w+"
+#: The shapes, each at the message's start (read with ``match``).
+_SHAPES = re.compile(
+    rf"^module '(?P<module>{_DOTTED})' has no attribute '(?P<attr>\w+)'"
+    rf"|^cannot import name '(?P<name>\w+)' from '(?P<source>{_DOTTED})'"
+    rf"|^No module named '(?P<sub>[A-Za-z_]\w*(?:\.\w+){{1,8}})'"
+    rf"|^(?P<kwfunc>{_FUNC})\(\) got an unexpected keyword argument '(?P<kw>\w+)'"
+    rf"|^(?P<posfunc>{_FUNC})\(\) takes (?:from \d+ to )?(?P<takes>\d+) positional "
+    r"arguments? but (?P<given>\d+) (?:was|were) given"
+    # Python 2's words (its Objects/moduleobject.c and Python/ceval.c): the module is not
+    # named (read before an object's field: 'module' is the class there), and the count of
+    # arguments is worded "takes exactly N arguments (M given)".
+    r"|^'module' object has no attribute '(?P<py2attr>\w+)'"
+    r"|^'(?P<cls>\w+)' object has no attribute '(?P<oattr>\w+)'"
+    r"|^(?P<py2func>\w+)\(\) takes (?:exactly|at most) (?P<py2takes>\d+) arguments? "
+    r"\((?P<py2given>\d+) given\)"
+)
+#: Notes Python adds where the module is not the installed package at all: 3.13's on a module
+#: shadowed by a file of the same name ("module 'P' has no attribute 'A' (consider renaming
+#: '/home/u/P.py' since it has the same name as ...)", Objects/moduleobject.c), and import's
+#: "(unknown location)" for a namespace package, a directory without __init__.py
+#: (Python/ceval.c, import_from): a folder of the user's or an install that left no files.
+_NOT_THE_PACKAGE = ("consider renaming", "(unknown location)")
+#: Import packages whose missing names other readings answer: TensorFlow's own and Keras'
+#: (the API knowledge, the companion readings), NumPy's removed names
+#: (numpy_removed_findings), protobuf's and the namespace roots several distributions share
+#: (google.protobuf beside google.api: the name's owner is not the root's).
+_ELSEWHERE = frozenset(
+    {
+        "tensorflow",
+        "tensorflow_core",
+        "keras",
+        "tf_keras",
+        "tensorboard",
+        "numpy",
+        "google",
+        "azure",
+        "mpl_toolkits",
+        "jaraco",
+        "backports",
+        "setuptools",
+        "pkg_resources",
+    }
+)
+#: TensorFlow's own packages: a frame there is TensorFlow's code (the callee of a companion).
+_TF_PACKAGES = frozenset({"tensorflow", "tensorflow_core"})
+#: TensorFlow's own packages and Keras': a call between them is no companion's.
+_TF_OWN = frozenset({*_TF_PACKAGES, "keras", "tf_keras", "tensorboard"})
+#: The files of TensorFlow's wrappers around its own functions: the dispatch decorator
+#: (tensorflow/python/util/dispatch.py, add_dispatch_support's op_dispatch_handler) and the
+#: deprecation decorators (tensorflow/python/util/deprecation.py, new_func). tf.function's and
+#: the traceback filter's wrappers are not here: they call the user's own functions.
+_TF_WRAPPER = re.compile(
+    r"[/\\]tensorflow(?:_core)?[/\\]python[/\\]util[/\\](?:dispatch|deprecation)\.py$"
+)
+#: A source line handing its arguments on unchanged (``return f(*args, **kwargs)``): a frame of
+#: a wrapper, which takes any arguments and passes them to the function that refused them.
+_FORWARDS = re.compile(r"\*args\b[^\n]{0,120}\*\*kwargs\b|\*\*kwargs\)")
+
+
+def dependency_caller_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
+    """The finding where the exception that stopped the run (the log's last one Python did
+    not go on from) is one of the shapes above, raised where an installed package's code asks
+    another package for what its installed release lacks. An earlier one is not read: a
+    package's fallback import (``try: from scipy.misc import imread`` then another's) shows
+    the first refusal above the failure that counts."""
+    stopped = [tb for tb in tracebacks if not tb.ignored and not tb.warned]
+    if not stopped or not stopped[-1].frames:
+        return []
+    tb = stopped[-1]
+    match = _SHAPES.match(tb.message)
+    if match is None or any(note in tb.message for note in _NOT_THE_PACKAGE):
+        return []
+    found = _reading(tb, match, m)
+    return [found] if found is not None else []
+
+
+def _reading(tb: Traceback, match: re.Match[str], m: Machine) -> Optional[Finding]:
+    """The finding for one traceback whose message ``match`` read, or None."""
+    frames = [f for f in tb.frames if not f.path.startswith("<frozen ")]
+    if not frames:
+        return None
+    module = match["module"] or match["source"] or match["sub"]
+    if module is not None:
+        owner: Optional[str] = module.split(".", 1)[0]
+        # A module's own lazy __getattr__ (PEP 562) raising for it is the callee's frame.
+        callee = _lazy_getattr_frames(frames, owner or "")
+        asked = (
+            f"{module}.{match['attr']}"
+            if match["attr"]
+            else f"{match['name']} from {module}"
+            if match["name"]
+            else f"the module {module}"
+        )
+    elif match["py2attr"]:
+        # Python 2 names no module: the caller's line says which it asks (``tf.nn.rnn_cell.
+        # BasicLSTMCell(...)`` for 'rnn_cell').
+        owner = _module_on_line(frames[-1], match["py2attr"])
+        callee = 0
+        asked = f"{owner}'s {match['py2attr']}" if owner else ""
+    elif match["cls"]:
+        # An object's missing field: the class's owner is the package whose __getattr__
+        # raised it (torch's Module, pandas' NDFrame look a name up there and raise).
+        owner, callee = _raised_in_getattr(frames) or _class_on_line(frames[-1], match["cls"])
+        asked = f"{match['oattr']} of a {match['cls']} object"
+    else:
+        func = match["kwfunc"] or match["posfunc"] or match["py2func"]
+        owner, callee = _callee_of_call(frames, func)
+        asked = (
+            f"the keyword {match['kw']} of {func}()"
+            if match["kw"]
+            else f"{func}() with {_given(match)} positional arguments (it takes {_takes(match)})"
+        )
+    if owner is None or owner in _ELSEWHERE - _TF_PACKAGES:
+        return None
+    caller_frame = frames[-1 - callee] if callee < len(frames) else None
+    caller = installed_package(caller_frame.path) if caller_frame is not None else None
+    if caller_frame is None or caller is None or caller == owner:
+        return None  # the user's own code, or the package's own: not a release pairing
+    if owner in _TF_PACKAGES:
+        return _tensorflow_refused(tb, match, caller, caller_frame, m)
+    removed = modules().removed_from_dist
+    if caller in _TF_PACKAGES or owner in removed or (module or "") in removed:
+        return None  # TensorFlow's requirements and the module table's removals: elsewhere
+    if match["sub"] and not _installed_shown(owner, tb, m):
+        return None  # the package itself may be missing or the user's own
+    if (match["sub"] or "").rsplit(".", 1)[-1].startswith("_"):
+        # A private submodule is most often a compiled extension (torch._C, a _pywrap_
+        # module): missing, it is an install or build of the package's own, not a release.
+        return None
+    return _dependency_lacks(tb, owner, caller, caller_frame, asked, match, m)
+
+
+def _given(match: re.Match[str]) -> str:
+    """How many positional arguments the call passed, in Python 3's or Python 2's words."""
+    return match["given"] or match["py2given"] or ""
+
+
+def _takes(match: re.Match[str]) -> str:
+    """How many positional arguments the refusing function takes, as Python printed it."""
+    return match["takes"] or match["py2takes"] or ""
+
+
+def _module_on_line(frame: Frame, attr: str) -> Optional[str]:
+    """The package whose module the caller's source line asks for ``attr`` by its import name
+    (``tf.nn.rnn_cell``: TensorFlow; a known distribution's import name), or None."""
+    named = re.search(
+        rf"\b(?P<top>[A-Za-z_]\w*)\.(?:\w+\.){{0,5}}{re.escape(attr)}\b", frame.code or ""
+    )
+    if named is None:
+        return None
+    top = named["top"]
+    if top in ("tf", "tensorflow"):
+        return "tensorflow"
+    return top if distribution_of(top) is not None else None
+
+
+def _lazy_getattr_frames(frames: Sequence[Frame], owner: str) -> int:
+    """How many innermost frames are ``owner``'s own ``__getattr__`` (a module's lazy or
+    deprecation getattr raising for the name): the callee's, not the caller's."""
+    count = 0
+    for frame in reversed(frames):
+        if installed_package(frame.path) != owner or frame.function != "__getattr__":
+            break
+        count += 1
+    return count
+
+
+def _raised_in_getattr(frames: Sequence[Frame]) -> Optional[tuple[Optional[str], int]]:
+    """The installed package whose ``__getattr__`` raised an object's missing field, and how
+    many innermost frames are its own; None where the innermost frame is no such one."""
+    inner = frames[-1]
+    owner = installed_package(inner.path)
+    if owner is None or inner.function != "__getattr__":
+        return None
+    count = 0
+    for frame in reversed(frames):
+        if installed_package(frame.path) != owner:
+            break
+        count += 1
+    return owner, count
+
+
+def _class_on_line(frame: Frame, cls: str) -> tuple[Optional[str], int]:
+    """The package the caller's source line takes the class ``cls`` from by its import name
+    (``sentencepiece.SentencePieceProcessor(...).Init(...)``, a known distribution's), with
+    no frame of its own; (None, 0) where the line names no such package."""
+    named = re.search(
+        rf"\b(?P<top>[A-Za-z_]\w*)\.(?:\w+\.){{0,4}}{re.escape(cls)}\b", frame.code or ""
+    )
+    if named is None or distribution_of(named["top"]) is None:
+        return None, 0
+    return named["top"], 0
+
+
+def _callee_of_call(frames: Sequence[Frame], func: str) -> tuple[Optional[str], int]:
+    """The package whose function refused a call's arguments, and how many innermost frames
+    are its own: TensorFlow, where its wrapper frame hands the arguments on (Python raises the
+    refusal in the caller's frame, so only a wrapper's frame shows the callee; TensorFlow's
+    dispatch and deprecation wrappers wrap its own functions), else the package the caller's
+    source line calls ``func`` from by its import name (``jax.numpy.take(..., mode=...)``, a
+    known distribution's). (None, 0) otherwise. Another package's wrapper is not read: a
+    decorator of its (functools.wraps, wrapt) may wrap the caller's own function."""
+    inner = frames[-1]
+    owner = installed_package(inner.path)
+    if owner is not None and _TF_WRAPPER.search(inner.path) and _FORWARDS.search(inner.code or ""):
+        count = 0
+        for frame in reversed(frames):
+            if installed_package(frame.path) != owner:
+                break
+            count += 1
+        return owner, count
+    name = re.escape(func.rsplit(".", 1)[-1])
+    called = re.search(rf"\b(?P<top>[A-Za-z_]\w*)\.(?:\w+\.){{0,5}}{name}\(", inner.code or "")
+    if called is None:
+        return None, 0
+    top = called["top"]
+    if top not in ("tf", "tensorflow") and distribution_of(top) is None:
+        return None, 0  # an alias or a variable (self.x): whose function it is is not shown
+    return ("tensorflow" if top == "tf" else top), 0
+
+
+def _installed_shown(owner: str, tb: Traceback, m: Machine) -> bool:
+    """Whether the log shows ``owner`` installed: a frame of its installed files, the packages
+    the log lists, or the module table knowing it (Python imports a dotted name's parents
+    first and names the first part that failed, so ``No module named 'jax.experimental.maps'``
+    says jax.experimental imported; a package the table does not know may be the user's own
+    directory of that name)."""
+    known = distribution_of(owner)
+    if known is not None or any(installed_package(f.path) == owner for f in tb.frames):
+        return True
+    dist = normalize_name(owner)
+    return any(normalize_name(p.name) == dist for p in m.facts.packages or ())
+
+
+def _shown_version(m: Machine, dist: str) -> Optional[str]:
+    """The release of ``dist`` the log shows installed, or None."""
+    wanted = normalize_name(dist)
+    return next(
+        (p.version for p in m.facts.packages or () if normalize_name(p.name) == wanted), None
+    )
+
+
+def _dependency_lacks(
+    tb: Traceback,
+    owner: str,
+    caller: str,
+    frame: Frame,
+    asked: str,
+    match: re.Match[str],
+    m: Machine,
+) -> Finding:
+    """``dependency-api-removed``: the installed ``owner`` lacks what ``caller`` uses."""
+    known = distribution_of(owner)
+    dist = known or normalize_name(owner)
+    user = distribution_of(caller) or normalize_name(caller)
+    said = (
+        f"{user} ({frame.path}) asks {dist} for {asked}, which the installed {dist} does not "
+        f"have: the {user} release was written for another {dist} release."
+    )
+    # A module or name the message names is certain; a call's or an object's owner is read
+    # from a wrapper frame, a __getattr__ or the caller's line: most likely, not certain.
+    severity = Severity.ERROR if match["module"] or match["source"] else Severity.WARNING
+    return causes.finding(
+        f"explain.{causes.software.DEPENDENCY_API_REMOVED}",
+        severity,
+        causes.software.DEPENDENCY_API_REMOVED,
+        f"{user} was written for another {dist} release (it asks for {asked})",
+        f"{tb.where}: {tb.type}: {tb.message}\n{said}",
+        causes.software.dependency_release_fix(m, known, user, _shown_version(m, dist), owner),
+    )
+
+
+def _tensorflow_refused(
+    tb: Traceback, match: re.Match[str], caller: str, frame: Frame, m: Machine
+) -> Optional[Finding]:
+    """An installed package's code (not TensorFlow's or Keras' own) that TensorFlow refuses:
+    positional arguments a function of TensorFlow's does not take (its wrapper's frame, or a
+    ``tf.`` call on the package's line, shows the callee), or, in Python 2's words that name
+    no module, a name the package's line asks of ``tf.``. The package's release was written
+    for another TensorFlow (companion-mismatch). The other shapes asked of TensorFlow are the
+    companion readings' in explain.packages (foreign_caller_findings)."""
+    from tfdoctor.explain.packages import library_dist, library_fix  # noqa: PLC0415 - cycle
+
+    if caller in _TF_OWN or not (match["posfunc"] or match["py2func"] or match["py2attr"]):
+        return None
+    if (match["py2attr"] or "").startswith("_"):
+        # A private name TensorFlow never published (tf.logging._logger): no release of the
+        # package is made for it; the API reading says what became of it.
+        return None
+    dist = library_dist(caller)
+    if match["py2attr"]:
+        attr = match["py2attr"]
+        summary = f"{dist} was written for another TensorFlow release (it asks tf. for {attr})"
+        said = (
+            f"{dist} ({frame.path}) asks TensorFlow for {attr} on the line `{frame.code}`, "
+            f"which the installed TensorFlow does not have: the {dist} release and the "
+            "TensorFlow release do not go together."
+        )
+        severity = Severity.ERROR  # the line names TensorFlow's module and the name
+    else:
+        func = match["posfunc"] or match["py2func"]
+        given, takes = _given(match), _takes(match)
+        summary = (
+            f"{dist} was written for another TensorFlow release (it passes {given} positional "
+            f"arguments to TensorFlow's {func}(), which takes {takes})"
+        )
+        said = (
+            f"{dist} ({frame.path}) calls TensorFlow's {func}() with {given} positional "
+            f"arguments, which the installed TensorFlow's takes only {takes}: the {dist} "
+            "release and the TensorFlow release do not go together."
+        )
+        # A count of arguments says less than a name: the call may also be wrong in itself.
+        severity = Severity.WARNING
+    return causes.finding(
+        f"explain.{causes.software.COMPANION_MISMATCH}",
+        severity,
+        causes.software.COMPANION_MISMATCH,
+        summary,
+        f"{tb.where}: {tb.type}: {tb.message}\n{said}",
+        library_fix(m, dist),
+    )
