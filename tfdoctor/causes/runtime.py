@@ -595,8 +595,36 @@ def strategy_order_fix() -> Fix:
     )
 
 
-def op_kernel_fix(op: Optional[str]) -> Fix:
-    """Another all-reduce where NCCL's op has no kernel; else the op run where it has one."""
+def op_kernel_fix(op: Optional[str], kind: str = "") -> Fix:
+    """Another all-reduce where NCCL's op has no kernel; the function compiled without XLA
+    where XLA has none (``kind`` "xla"); a dtype a kernel takes where none takes the one given
+    (``kind`` "attrs"); else the op run where it has one."""
+    what = f"`{op}`" if op else "the op"
+    if kind == "xla":
+        # tf2xla registers kernels only for ops XLA can lower: no strings, Python callbacks
+        # (PyFunc), printing, hash tables or other resources of the host
+        # (https://www.tensorflow.org/xla/known_issues).
+        return Fix(
+            f"XLA has no kernel for {what}: compile that function without XLA. Remove "
+            "jit_compile=True from its @tf.function, or pass jit_compile=False to Keras' "
+            "model.compile() (Keras 3 compiles with XLA by default where it can), and unset "
+            "TF_XLA_FLAGS where it turns on auto-clustering (--tf_xla_auto_jit). On a TPU, "
+            "where every step is compiled, do that work outside the step: in the tf.data "
+            "input pipeline on the host, or before the data reaches the model.",
+            ('echo "TF_XLA_FLAGS=$TF_XLA_FLAGS"',),
+        )
+    if kind == "attrs":
+        return Fix(
+            f"No kernel of {what} takes the attributes it was given on the devices this process "
+            "registered: the error lists the devices ('Registered devices') and the op's kernels "
+            "by device and dtype ('Registered kernels', 'All kernels registered for op'). Give "
+            "it a dtype one of them takes (tf.cast the input, often to float32; a "
+            "mixed-precision policy hands float16 to ops whose CPU kernels take float32 only), "
+            "or run it on the device that has the kernel for its dtype. Where that device is a "
+            "GPU the process did not register, the GPU is what is missing: see why with "
+            "`tfdoctor check`.",
+            ('python -c "import tensorflow as tf; print(tf.config.list_physical_devices())"',),
+        )
     if op is not None and op.startswith("Nccl"):
         # The Windows and macOS builds carry no NCCL (tensorflow/core/nccl is Linux-only), so
         # MirroredStrategy's default, NcclAllReduce, has no kernel there.
@@ -607,7 +635,6 @@ def op_kernel_fix(op: Optional[str]) -> Fix:
             "tf.distribute.HierarchicalCopyAllReduce()) (or ReductionToOneDevice()); "
             "MultiWorkerMirroredStrategy takes CommunicationImplementation.RING instead."
         )
-    what = f"`{op}`" if op else "the op"
     return Fix(
         f"Run {what} where it has a kernel: on the CPU, inside `with tf.device('/cpu:0'):`, or "
         "let TensorFlow place what the GPU cannot run with "

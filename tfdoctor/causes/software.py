@@ -661,6 +661,44 @@ def incomplete_install_fix(m: Machine) -> Fix:
     )
 
 
+def tf_leftover_fix(m: Machine, site_packages: Optional[str], leftover: Optional[str]) -> Fix:
+    """Delete the ``~``-prefixed folders an interrupted uninstall of TensorFlow left in
+    ``site_packages`` (named from pip's ``leftover``: ``-ensorflow-gpu`` is tensorflow-gpu's),
+    then write the installed TensorFlow's files again over what is there."""
+    # pip renames a directory it is removing with a leading '~' in place of its first letter
+    # (pip/_internal/req/req_uninstall.py, AdjacentTempDirectory) and lists the renamed
+    # .dist-info with '-' or '~': the package folder is ~ensorflow whichever distribution it
+    # was, the metadata ~ensorflow_gpu-X.Y.Z.dist-info or ~f_nightly-... .
+    named = leftover[1:] if leftover and leftover[0] in "-~" else "ensorflow"
+    dist = "t" + named
+    stems = ("~ensorflow",) + (("~f_nightly",) if named.startswith("f-nightly") else ())
+    if site_packages is None:
+        where = "the environment's site-packages directory (the first command prints it)"
+        clean: tuple[str, ...] = (
+            "python -c \"import sysconfig; print(sysconfig.get_path('purelib'))\"",
+        )
+    elif "\\" in site_packages or m.os == "windows":
+        where = site_packages
+        clean = tuple(f'Remove-Item -Recurse -Force "{site_packages}\\{x}*"' for x in stems)
+    else:
+        where = site_packages
+        clean = tuple(f"rm -rf {shlex_quote(site_packages)}/{x}*" for x in stems)
+    keep = m.tf
+    spec = f"{keep.name}=={keep.version}" if keep else "tensorflow==<the version pip show prints>"
+    return Fix(
+        f"An uninstall or upgrade of {dist} stopped half way: pip renamed its folders in {where} "
+        "with a leading '~' in place of their first letter and never deleted them, and the "
+        "TensorFlow installed beside them may lack files. Delete the folders whose names start "
+        f"with {' or '.join(f'`{x}`' for x in stems)}, then install the TensorFlow that is "
+        "there again over its files.",
+        (
+            *clean,
+            *m.pip("show tensorflow"),
+            *m.pip(f'install --force-reinstall --no-deps "{spec}"'),
+        ),
+    )
+
+
 def stale_files_fix(m: Machine) -> Fix:
     """Every TensorFlow distribution out, the directory they leave behind deleted, one back in:
     files of another release that pip's uninstall does not list stay until deleted."""
@@ -2717,6 +2755,23 @@ def tflite_flex_fix() -> Fix:
     )
 
 
+def tflite_select_ops_fix(op: Optional[str]) -> Fix:
+    """The TFLite converter refusing an op it has no builtin for: let it keep TensorFlow's
+    op (Select TF ops), or, for an op TFLite has builtins for, convert a float32 model."""
+    what = f"`{op}`" if op else "the op"
+    return Fix(
+        f"The converter has no TensorFlow Lite builtin for {what} as the model uses it. Let it "
+        "keep TensorFlow's own op: converter.target_spec.supported_ops = "
+        "[tf.lite.OpsSet.TFLITE_BUILTINS, tf.lite.OpsSet.SELECT_TF_OPS] (the model then runs "
+        "where the Flex delegate is linked: TensorFlow's tf.lite.Interpreter has it, "
+        "tflite-runtime does not; on Android add org.tensorflow:tensorflow-lite-select-tf-ops), "
+        "or converter.allow_custom_ops = True with a custom op of your own in the runtime. Where "
+        "the op is one TFLite has builtins for (Conv2D, MatMul, Mul, ResizeBilinear), the "
+        "dtype is what it lacks: a model built under the mixed_float16 policy computes in "
+        "float16; rebuild it under float32, copy the weights over, and convert that.",
+    )
+
+
 def edgetpu_runtime_fix() -> Fix:
     """The Edge TPU runtime and the TFLite interpreter of one Coral release."""
     return Fix(
@@ -2819,10 +2874,30 @@ def library_tf_check_fix(
     )
 
 
+#: Ops that a module of TensorFlow 1.x's tf.contrib registers when it is first accessed
+#: (contrib's ops load lazily, as op.cc's "Op type not registered" note says), by op name:
+#: REGISTER_OP in tensorflow/contrib/image/ops/image_ops.cc and
+#: tensorflow/contrib/resampler/ops/resampler_ops.cc (r1.15). TensorFlow 2 has no tf.contrib.
+CONTRIB_OPS: Mapping[str, str] = {
+    "ImageProjectiveTransform": "tensorflow.contrib.image",
+    "Resampler": "tensorflow.contrib.resampler",
+    "ResamplerGrad": "tensorflow.contrib.resampler",
+}
+
+
 def op_not_registered_fix(m: Machine, op: Optional[str]) -> Fix:
-    """Load the library that registers ``op`` (the module table names add-on ops), else the
-    TensorFlow that saved the model: the two explanations, the one the op's name supports
-    first."""
+    """Load the library that registers ``op`` (the module table names add-on ops; a module of
+    tf.contrib registers some of 1.x's), else the TensorFlow that saved the model: the two
+    explanations, the one the op's name supports first."""
+    contrib = CONTRIB_OPS.get(op or "")
+    if contrib is not None:
+        return Fix(
+            f"{op} is an op of {contrib}, which TensorFlow 1.x registers only when the module "
+            f"is first used: `import {contrib}` (or touch tf.contrib.{contrib.rsplit('.', 1)[1]}) "
+            "in the same process before the graph or model is loaded. TensorFlow 2 has no "
+            "tf.contrib: a graph holding this op runs only on a 1.x release (1.15 is the last).",
+            ("pip show tensorflow",),
+        )
     table = modules()
     dist = table.op_library(op) if op else None
     if dist is not None:

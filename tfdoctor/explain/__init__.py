@@ -123,6 +123,7 @@ from tfdoctor.explain.exceptions import (
 )
 from tfdoctor.explain.modules import requested_findings
 from tfdoctor.explain.packages import (
+    distributions_finding,
     internal_caller,
     internal_caller_fix,
     log_packages,
@@ -1204,11 +1205,13 @@ def reveal(evidence: Evidence, matrix: Optional[Matrix] = None) -> Revealed:
     )
 
 
-#: A hosted notebook's own paths and packages: Colab's /content working directory and its
-#: google.colab package, Kaggle's /kaggle/input and /kaggle/working. Not the words "Colab" or
-#: "Kaggle", which a user writes of another machine ("it works on Colab").
+#: A hosted notebook's own paths and packages: Colab's /content working directory, its
+#: google.colab package and the local version label of the packages Colab builds for its image
+#: (``tensorflow 2.8.2+zzzcolab20220719082949``, as pip prints them installed there), Kaggle's
+#: /kaggle/input and /kaggle/working. Not the words "Colab" or "Kaggle", which a user writes of
+#: another machine ("it works on Colab").
 _NOTEBOOKS = (
-    ("colab", re.compile(r"\bgoogle\.colab\b|(?:^|[\s\"'(])/content/")),
+    ("colab", re.compile(r"\bgoogle\.colab\b|(?:^|[\s\"'(])/content/|\d\+zzzcolab\d")),
     ("kaggle", re.compile(r"/kaggle/(?:input|working)\b")),
 )
 
@@ -4097,8 +4100,26 @@ def _collective(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.C
     return causes.cluster.CLUSTER_COLLECTIVE_FAILED, causes.gpu.collective_failed_fix()
 
 
+#: The signatures of XLA's refusal of an op it has no kernel for, and of a kernel look-up that
+#: found kernels of the op but none for the attributes (dtype) it was given.
+_XLA_KERNEL_IDS = frozenset({"xla-unsupported-op", "xla-no-kernel-for-op"})
+_ATTRS_KERNEL_IDS = frozenset(
+    {"no-kernel-for-op-attrs", "no-device-kernel-for-op", "no-device-for-node"}
+)
+
+
 def _op_kernel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
-    return causes.runtime.OP_KERNEL_MISSING, causes.runtime.op_kernel_fix(_group(hits, "op"))
+    """An op without a kernel: XLA's, one for the dtype given, or one on the GPU it was put on
+    (the first hit's kind: the line the log shows first); an add-on's op, whose library
+    registers it, is that library's to load."""
+    first = hits[0].signature.id if hits else ""
+    kind = "xla" if first in _XLA_KERNEL_IDS else "attrs" if first in _ATTRS_KERNEL_IDS else ""
+    op = _group(hits, "op")
+    if kind == "attrs" and op is not None and modules().op_library(op) is not None:
+        # An add-on's op (the module table names whose) with no kernel at all: its library
+        # is not loaded whole in this process, or is of another release; not a dtype.
+        return causes.software.OP_NOT_REGISTERED, causes.software.op_not_registered_fix(m, op)
+    return causes.runtime.OP_KERNEL_MISSING, causes.runtime.op_kernel_fix(op, kind)
 
 
 def _library_pin(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
@@ -4117,6 +4138,10 @@ def _library_pin(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.
 def _op_unregistered(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     if any(h.signature.id == "tflite-flex-delegate-missing" for h in hits):
         return causes.software.OP_NOT_REGISTERED, causes.software.tflite_flex_fix()
+    if any(h.signature.id == "tflite-converter-op-unsupported" for h in hits):
+        return causes.software.OP_NOT_REGISTERED, causes.software.tflite_select_ops_fix(
+            _group(hits, "op")
+        )
     if all(h.signature.id.startswith("tflite-") for h in hits):
         return causes.software.OP_NOT_REGISTERED, causes.software.tflite_runtime_fix()
     op = _group(hits, "op")
@@ -4236,7 +4261,9 @@ BUILDERS: dict[str, Builder] = {
     # itself): a stale file of another release, whose directory pip's uninstall leaves.
     causes.software.TF_INSTALL_INCOMPLETE: lambda m, r, hits: (
         causes.software.TF_INSTALL_INCOMPLETE,
-        causes.software.stale_files_fix(m),
+        causes.software.tf_leftover_fix(m, _group(hits, "site_packages"), _group(hits, "leftover"))
+        if all(h.signature.id == "tensorflow-half-removed-copy" for h in hits)
+        else causes.software.stale_files_fix(m),
     ),
     causes.runtime.TF_ENV_FLAG_INVALID: lambda m, r, hits: (
         causes.runtime.TF_ENV_FLAG_INVALID,
@@ -5008,6 +5035,7 @@ def explain(
         evidence.kernel_installs,
         evidence.conda_missing,
         evidence.frozen,
+        evidence.listed,
     ):
         findings.setdefault(found.id, found)
     for extra in (
@@ -5057,6 +5085,7 @@ def explain(
         _jvm_candidate(findings, by_cause, revealed),
         _custom_op_unresolved(findings, by_cause),
         _hosted_tf_replaced(evidence, revealed, by_cause, findings),
+        _pip_added_beside(evidence, machine),
         _container_candidate(findings, by_cause, machine, revealed, evidence),
         _gpu_dll_candidate(findings, by_cause, machine, revealed),
         _container_libcuda_candidate(findings, by_cause),
@@ -5958,6 +5987,57 @@ def _tf_installed_in_log(evidence: Evidence) -> Optional[tuple[str, Optional[str
     return (dist, None) if dist is not None else None
 
 
+#: pip finding one of TensorFlow's distributions installed ("Requirement already satisfied:
+#: tensorflow-gpu in SITE (1.0.1)", operations/prepare.py's "Requirement %s: %s (%s)"; pip
+#: before 9: "(use --upgrade to upgrade)"), with the version it printed last on the line where
+#: it did.
+_PIP_SATISFIED_TF = re.compile(
+    r"^[ \t]*Requirement already satisfied(?: \(use --upgrade to upgrade\))?: "
+    r"(?P<dist>tensorflow(?:-gpu|-cpu)?|tf-nightly(?:-gpu|-cpu)?)(?:[<>=!~][^\s]{0,60})? in "
+    r"[^\n]{0,400}?(?:\((?P<version>\d[\w.+]{0,40})\))?[ \t]*$",
+    re.MULTILINE,
+)
+
+
+def _pip_added_beside(evidence: Evidence, machine: Machine) -> Optional[Finding]:
+    """pip installing one of TensorFlow's distributions where it found another installed
+    (a dependant that requires ``tensorflow`` pulled it in beside ``tensorflow-gpu``, as
+    Keras 2.0 did): two distributions now write the same ``tensorflow/`` package."""
+    head = evidence.first_text
+    if "Requirement already satisfied" not in head or "Successfully installed" not in head:
+        return None
+    installed = _PIP_INSTALLED_TF.search(head)
+    if installed is None:
+        return None
+    added = installed.group("dist")
+    for found in _PIP_SATISFIED_TF.finditer(head):
+        kept = found.group("dist")
+        if kept == added or f"Successfully uninstalled {kept}-" in head:
+            continue
+        seen = {kept: found.group("version") or "", added: installed.group("version")}
+        if not seen[kept]:
+            continue  # no release shown for the one already there: nothing to keep by name
+        return distributions_finding(
+            seen,
+            machine,
+            f"{found.group(0).strip()}\n{installed.group(0).strip()}\npip found {kept} "
+            f"installed and installed {added} beside it (a package it was asked for requires "
+            f"{added} by that name): both write the same `tensorflow/` package. Install the "
+            "package that required it with --no-deps where the TensorFlow already there is "
+            "the one wanted.",
+        )
+    return None
+
+
+#: pip removing the TensorFlow Colab builds for its image (its local version label,
+#: ``+zzzcolab`` and the build's date): the notebook replaced the image's own TensorFlow.
+_COLAB_BUILD_REMOVED = re.compile(
+    r"^[ \t]*(?:Successfully uninstalled|Uninstalling) (?P<dist>tensorflow(?:-gpu)?)-"
+    r"(?P<version>\d+\.\d+(?:\.\d+)?)\+zzzcolab\d{1,20}",
+    re.MULTILINE,
+)
+
+
 def _hosted_tf_replaced(
     evidence: Evidence,
     revealed: Revealed,
@@ -5966,7 +6046,18 @@ def _hosted_tf_replaced(
 ) -> Optional[Finding]:
     """A GPU library failure on a hosted notebook (its own paths shown) after the log installs
     a TensorFlow there: the image's CUDA and cuDNN are built for the image's TensorFlow, so
-    the install is why (Colab's runtime FAQ). The GPU finding stays: it says what failed."""
+    the install is why (Colab's runtime FAQ). The GPU finding stays: it says what failed.
+    Without such a failure, pip's removal of Colab's own build of TensorFlow is the same
+    replacement observed: a warning."""
+    removed = (
+        _COLAB_BUILD_REMOVED.search(evidence.first_text)
+        if "zzzcolab" in evidence.first_text
+        else None
+    )
+    if removed is not None:
+        replaced = _image_build_removed(evidence, revealed, by_cause, findings, removed)
+        if replaced is not None:
+            return replaced
     image = causes.hosted.hosted_image(revealed.notebook)
     # A GPU failure the log's reading holds for an error (not CUDA's start-up probe on a
     # runtime that shows no GPU, a warning at most).
@@ -5989,6 +6080,53 @@ def _hosted_tf_replaced(
         _cite(hits)
         + f"\nThe log installs {what} on {image.title} (its paths show the notebook) before "
         "the GPU's libraries fail.",
+        causes.hosted.installed_over_image_fix(image, dist, version),
+    )
+
+
+def _image_build_removed(
+    evidence: Evidence,
+    revealed: Revealed,
+    by_cause: dict[str, list[Hits]],
+    findings: Mapping[str, Finding],
+    removed: re.Match[str],
+) -> Optional[Finding]:
+    """pip removing Colab's own build of TensorFlow (``removed``), with what it installed in
+    its place where the log shows it: an error where the GPU's libraries fail after it, else a
+    warning. None where another hosted notebook's paths are shown."""
+    image = causes.hosted.hosted_image(revealed.notebook or "colab")
+    if image is None or image.name != "colab":
+        return None
+    failed = {
+        x.cause
+        for x in findings.values()
+        if x.cause in _IMAGE_PAIRING_CAUSES and x.severity.rank >= Severity.ERROR.rank
+    }
+    hits = [h for c in _IMAGE_PAIRING_CAUSES if c in failed for h in by_cause.get(c, ())]
+    installed = _tf_installed_in_log(evidence)
+    dist, version = installed if installed is not None else (removed.group("dist"), None)
+    shown = f"{dist} {version}" if version else "another TensorFlow"
+    said = (
+        f"{removed.group(0).strip()}\npip removed the TensorFlow {removed.group('version')} "
+        f"that {image.title} builds for its image (its +zzzcolab label) and installed {shown} "
+        "in its place"
+    )
+    if hits:
+        return causes.finding(
+            f"explain.{causes.hosted.HOSTED_TF_REPLACED}",
+            Severity.ERROR,
+            causes.hosted.HOSTED_TF_REPLACED,
+            f"TensorFlow replaced on {image.title}, whose CUDA and cuDNN are built for its own",
+            _cite(hits) + f"\n{said}, before the GPU's libraries fail.",
+            causes.hosted.installed_over_image_fix(image, dist, version),
+        )
+    return causes.finding(
+        f"explain.{causes.hosted.HOSTED_TF_REPLACED}",
+        Severity.WARNING,
+        causes.hosted.HOSTED_TF_REPLACED,
+        f"The notebook replaced the TensorFlow {image.title} ships",
+        f"{said}: the image's CUDA and cuDNN libraries and its other packages are built and "
+        "tested with its own TensorFlow, and stay as they were.",
         causes.hosted.installed_over_image_fix(image, dist, version),
     )
 

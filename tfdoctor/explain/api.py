@@ -1756,6 +1756,38 @@ def _keras3_name(name: str, tb: Traceback, m: Machine) -> tuple[str, Verdict]:
 
 #: A name asked of the top-level ``tensorflow`` module itself.
 _TOP_LEVEL = re.compile(r"module 'tensorflow' has no attribute '(?P<attr>\w+)'")
+#: Python's ImportError for a name from a package imported as a namespace package: a
+#: ``tensorflow`` directory without its ``__init__.py`` (Python 3.8 on print "(unknown
+#: location)" for a module without a file, Python/ceval.c's import_from):
+#: what an uninstall that stopped half way, or one distribution removed from under another,
+#: leaves.
+_EMPTY_PACKAGE = re.compile(
+    r"cannot import name '(?P<attr>\w+)' from 'tensorflow' \(unknown location\)"
+)
+
+
+def _empty_package_finding(tb: Traceback, attr: str, m: Machine) -> Finding:
+    """``tensorflow`` imported as a folder without its ``__init__.py``: no whole TensorFlow."""
+    fix = causes.software.incomplete_install_fix(m)
+    return causes.finding(
+        f"explain.{causes.software.TF_INSTALL_INCOMPLETE}",
+        Severity.ERROR,
+        causes.software.TF_INSTALL_INCOMPLETE,
+        "What imported as tensorflow is a folder without TensorFlow's files",
+        f"{tb.where}: {tb.type}: {tb.message}\n'(unknown location)' means Python found "
+        f"tensorflow as a bare directory with no __init__.py, so it has no {attr}: the files "
+        "of an uninstall that stopped half way, or of a second TensorFlow distribution "
+        "uninstalled from under the first, not a TensorFlow release without the name.",
+        Fix(
+            fix.text,
+            (
+                'python -c "import tensorflow as tf; print(tf.__path__)"',
+                *fix.commands,
+            ),
+        ),
+    )
+
+
 #: Top-level names of TensorFlow's first public release (0.5.0, tensorflow/python/__init__.py
 #: and the API docs of November 2015) that every release since has kept: the bundled listings
 #: begin at 2.0, and a name only 2.x has (tf.function) would call a 1.x install hollow.
@@ -1779,6 +1811,9 @@ def hollow_tensorflow_findings(tracebacks: Sequence[Traceback], m: Machine) -> l
     if oldest is None or newest is None:
         return []
     for tb in tracebacks:
+        empty = _EMPTY_PACKAGE.search(tb.message)
+        if empty is not None:
+            return [_empty_package_finding(tb, empty.group("attr"), m)]
         match = _TOP_LEVEL.search(_as_printed(tb.message))
         if match is None:
             continue

@@ -11,7 +11,7 @@ applied to the machine the log shows (the versions pip printed are facts it obse
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Optional
 
 from tfdoctor import causes
@@ -115,11 +115,13 @@ def package_findings(
     kernel_installs: Sequence[str] = (),
     conda_missing: Sequence[CondaMissingRelease] = (),
     frozen: bool = False,
+    listed: Optional[Mapping[str, str]] = None,
 ) -> list[Finding]:
     """One finding per cause the packages show, in order of appearance (``modules``: the
     modules the log prints as objects, with the file each came from; ``kernel_installs``: the
     distributions installed from inside a running notebook kernel; ``frozen``: the log shows
-    a program frozen by PyInstaller)."""
+    a program frozen by PyInstaller; ``listed``: the versions a package listing in the log
+    gives)."""
     out: dict[str, Finding] = {}
     for finding in (
         *(_python_refusal(x, m) for x in python_refusals if x.dist),
@@ -138,6 +140,7 @@ def package_findings(
         ),
         *(_import_check(c, m) for c in checks),
         _side_by_side(conflicts, m),
+        _listed_side_by_side(listed or {}, m),
         *_companions_off_table(m),
         *(_keras2_object(tb, m) for tb in tracebacks),
         *(_keras_stacks(tb, m) for tb in tracebacks),
@@ -186,7 +189,57 @@ def _side_by_side(conflicts: Sequence[Conflict], m: Machine) -> Optional[Finding
         if c.kind != "installed" or name not in TF_DISTRIBUTIONS or name in wrappers:
             continue
         seen.setdefault(name, c.requirer_version)
-    if len(seen) < 2:
+    return distributions_finding(
+        seen,
+        m,
+        "pip's conflict lines name each as installed with its own requirements: they write the "
+        "same `tensorflow/` package, so the import runs a mix of their files.",
+    )
+
+
+def _listed_side_by_side(listed: Mapping[str, str], m: Machine) -> Optional[Finding]:
+    """Two or more TensorFlow distributions in a package listing the log shows (``pip list``,
+    ``pip freeze``, a hand-made list): ``tensorflow`` beside ``tensorflow-gpu``, ``tf-nightly``
+    or ``tensorflow-cpu`` writes the same ``tensorflow/`` package twice. A platform build the
+    ``tensorflow`` wheel itself requires (the matrix's wrappers: tensorflow-intel,
+    tensorflow-macos, tensorflow-cpu-aws) is one installation with it at the same version; at
+    another version it is a second one."""
+    if m.matrix is None:
+        return None
+    wrappers = m.matrix.wrapper_platforms()
+    plain = listed.get("tensorflow")
+    seen = {
+        name: version
+        for name, version in listed.items()
+        if name in TF_DISTRIBUTIONS
+        and not (name in wrappers and (plain is None or _same_release(version, plain)))
+    }
+    return distributions_finding(
+        seen,
+        m,
+        "The log lists each as installed: TensorFlow's distributions all write the same "
+        "`tensorflow/` package, so the last one installed overwrote files of the other and "
+        "the import runs a mix of them (uninstalling either removes files the other needs).",
+    )
+
+
+def _same_release(a: str, b: str) -> bool:
+    """Whether two version strings name one release (``2.12`` and ``2.12.0`` do)."""
+
+    def trimmed(v: str) -> tuple[int, ...]:
+        key = version_key(v)
+        while key and key[-1] == 0:
+            key = key[:-1]
+        return key
+
+    return trimmed(a) == trimmed(b)
+
+
+def distributions_finding(seen: Mapping[str, str], m: Machine, said: str) -> Optional[Finding]:
+    """The finding for TensorFlow distributions installed side by side (``seen``: name to
+    version, two or more), with what the log shows of them (``said``): every one out, the
+    newest final release back in."""
+    if len(seen) < 2 or m.matrix is None:
         return None
     listing = ", ".join(f"{name} {version}" for name, version in seen.items())
     # The one to keep: the newest final release among them (a nightly or pre-release only
@@ -205,8 +258,7 @@ def _side_by_side(conflicts: Sequence[Conflict], m: Machine) -> Optional[Finding
         Severity.ERROR,
         causes.software.TF_MULTIPLE_DISTRIBUTIONS,
         f"{len(seen)} TensorFlow distributions are installed side by side: {listing}",
-        "pip's conflict lines name each as installed with its own requirements: they write the "
-        "same `tensorflow/` package, so the import runs a mix of their files.",
+        said,
         Fix(
             "Remove every TensorFlow distribution, then install exactly one (the command keeps "
             f"{wanted} {seen[keep]}, the newest final release shown; name another if that is "
@@ -2274,7 +2326,64 @@ def shadowed_module_findings(tracebacks: Sequence[Traceback]) -> list[Finding]:
                         causes.software.own_module_fix(origin, module),
                     )
                 ]
+        cycle = _import_cycle_finding(tb)
+        if cycle is not None:
+            return [cycle]
     return []
+
+
+#: Python's words for an attribute asked of a module still being imported (Python 3.8 on,
+#: Objects/moduleobject.c module_getattro: "partially initialized module 'X' has no attribute
+#: 'Y' (most likely due to a circular import)").
+_PARTIAL_TF = re.compile(
+    r"partially initialized module '(?:tensorflow|keras)(?:\.[\w.]{1,200})?' has no attribute "
+    r"'\w+' \(most likely due to a circular import\)"
+)
+
+
+def _import_cycle_finding(tb: Traceback) -> Optional[Finding]:
+    """TensorFlow (or Keras) asked for a name while it is still being imported: an installed
+    package's import reached a file of the user's own named like a module it imports
+    (``keras.py``), which imports TensorFlow again; the frames show the file. Without frames,
+    a warning: the same file, not shown."""
+    if _PARTIAL_TF.search(tb.message) is None:
+        return None
+    said = f"{tb.where}: {tb.type}: {tb.message}"
+    for before, frame in zip(tb.frames, tb.frames[1:]):
+        name = frame.path.replace("\\", "/").rsplit("/", 1)[-1]
+        if (
+            origin_of(before.path).installed is True
+            and origin_of(frame.path).installed is False
+            and re.fullmatch(r"[A-Za-z_]\w{0,60}\.py", name)
+        ):
+            module = name[: -len(".py")]
+            return causes.finding(
+                f"explain.{causes.software.TF_SHADOWED_MODULE}",
+                Severity.ERROR,
+                causes.software.TF_SHADOWED_MODULE,
+                f"`import {module}` inside TensorFlow's import loaded {frame.path}",
+                f"{said}\n{before.path} imports `{module}` while TensorFlow is being imported, "
+                f"and Python found {frame.path}, a file of the user's own named like it, which "
+                "imports TensorFlow again before its first import has finished.",
+                causes.software.own_module_fix(frame.path, module),
+            )
+    if tb.frames:
+        return None
+    return causes.finding(
+        f"explain.{causes.software.TF_SHADOWED_MODULE}",
+        Severity.WARNING,
+        causes.software.TF_SHADOWED_MODULE,
+        "TensorFlow was asked for a name while its own import was still running",
+        f"{said}\nPython says so of an import cycle: most often a file of the user's own "
+        "named like TensorFlow or a module it imports (tensorflow.py, keras.py, numpy.py) in "
+        "the working directory or on PYTHONPATH, which imports TensorFlow again. The frames are "
+        "not shown; the command lists such files where the program starts.",
+        Fix(
+            "Rename the file of your own that is named like tensorflow or a module it imports "
+            "(and delete its __pycache__), so the import loads the installed package.",
+            ("ls tensorflow.py keras.py numpy.py tensorflow/ keras/ 2>/dev/null",),
+        ),
+    )
 
 
 def tf_keras_generation(m: Machine) -> tuple[Optional[int], str]:

@@ -1,0 +1,494 @@
+"""TensorFlow's own messages about its ops, kernels, native extensions and its install, as the
+releases print them, each read to its cause with a fix that changes the machine; near misses
+(the same words in another context) are not.
+
+| Message (as printed) | Releases | Printed by | Cause |
+| --- | --- | --- | --- |
+| `Op type not registered 'X' in binary running on H. Make sure the Op and Kernel are registered in the binary running in this process. Note that if you are loading a saved graph which used ops from tf.contrib, accessing (e.g.) ...` (2.x: `from tf.contrib (e.g. ...), accessing should be done ...`) | 1.x, 2.x | https://github.com/tensorflow/tensorflow/blob/v1.15.0/tensorflow/core/framework/op.cc, https://github.com/tensorflow/tensorflow/blob/v2.15.0/tensorflow/core/framework/op.cc | `op-not-registered` |
+| `No op named X in defined operations.` | 1.x | https://github.com/tensorflow/tensorflow/blob/v1.15.0/tensorflow/python/framework/importer.py | `op-not-registered` |
+| `error: 'tf.X' op is neither a custom op nor a flex op` (the TFLite converter) | 2.2 on | https://github.com/tensorflow/tensorflow/blob/v2.15.0/tensorflow/compiler/mlir/lite/flatbuffer_export.cc | `op-not-registered` |
+| `No OpKernel was registered to support Op 'X' used by {{node N}} with these attrs: [...]` (1.x: `with these attrs.  Registered devices: [...]`) | 1.x, 2.x | https://github.com/tensorflow/tensorflow/blob/v2.15.0/tensorflow/core/framework/op_kernel.cc | `op-kernel-missing` |
+| `No registered 'X' OpKernel for 'CPU' devices compatible with node ... (OpKernel was found, but attributes didn't match)` | 2.x | https://github.com/tensorflow/tensorflow/blob/v2.15.0/tensorflow/core/framework/op_kernel.cc | `op-kernel-missing` |
+| `Could not find device for node: {{node X}} = X[...]` / `Could not find valid device for node.` | 2.4 on / 2.1-2.3 | https://github.com/tensorflow/tensorflow/blob/v2.15.0/tensorflow/core/common_runtime/eager/execute.cc, https://github.com/tensorflow/tensorflow/blob/v2.2.0/tensorflow/core/common_runtime/eager/execute.cc | `op-kernel-missing` |
+| `Detected unsupported operations when trying to compile graph G on XLA_GPU_JIT: X (No registered 'X' OpKernel for XLA_GPU_JIT devices ...)` | 1.x, 2.x | https://github.com/tensorflow/tensorflow/blob/v2.15.0/tensorflow/compiler/tf2xla/xla_compiler.cc | `op-kernel-missing` |
+| `LIB.so: undefined symbol: _ZN10tensorflow...` / `_ZN3tsl...` (a project's own op library) | any / 2.13 on | https://github.com/tensorflow/tensorflow/blob/v2.15.0/tensorflow/tsl/platform/default/load_library.cc, https://man7.org/linux/man-pages/man3/dlopen.3.html | `custom-op-build-mismatch` |
+| `dlopen(LIB.so, 6): Symbol not found: __ZN10tensorflow...` / `dlopen(LIB.so, 0x0006): symbol not found in flat namespace '__ZN10tensorflow...'` | macOS before 12 / 12 on | https://github.com/apple-oss-distributions/dyld | `custom-op-build-mismatch` |
+| `WARNING: Ignoring invalid distribution -ensorflow (SITE)` | pip 20.3 on | https://github.com/pypa/pip/blob/23.0/src/pip/_internal/metadata/base.py | `tf-install-incomplete` |
+| `cannot import name 'X' from 'tensorflow' (unknown location)` | Python 3.8 on | https://github.com/python/cpython/blob/3.8/Python/ceval.c | `tf-install-incomplete` |
+| `module 'tensorflow' has no attribute '__version__'` | any | https://github.com/python/cpython/blob/3.8/Objects/moduleobject.c | `tf-install-incomplete` |
+| `partially initialized module 'tensorflow' has no attribute 'X' (most likely due to a circular import)` | Python 3.8 on | https://github.com/python/cpython/blob/3.8/Objects/moduleobject.c | `tf-shadowed-module` |
+| `<module 'tensorflow' (namespace)>` (newer Pythons: `... (namespace) from ['PATH']>`) | Python 3.7 on | https://github.com/python/cpython/blob/3.8/Lib/importlib/_bootstrap_external.py, https://github.com/python/cpython/blob/3.12/Lib/importlib/_bootstrap.py | `tf-install-incomplete` |
+| `pip list` / `pip freeze` rows of `tensorflow` beside `tensorflow-gpu`, `tensorflow-cpu` or `tf-nightly` | any | https://pip.pypa.io/en/stable/cli/pip_list/ | `tf-multiple-distributions` |
+| `Requirement already satisfied: tensorflow-gpu in SITE (1.0.1)` then `Successfully installed ... tensorflow-1.0.1` | any pip | https://github.com/pypa/pip/blob/23.0/src/pip/_internal/operations/prepare.py, https://github.com/pypa/pip/blob/23.0/src/pip/_internal/commands/install.py | `tf-multiple-distributions` |
+| `Successfully uninstalled tensorflow-X+zzzcolabDATE` (Colab's own build replaced) | Colab images | https://github.com/pypa/pip/blob/23.0/src/pip/_internal/req/req_uninstall.py, https://research.google.com/colaboratory/runtime-version-faq.html | `hosted-tf-replaced` |
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.explaining import explained, fix_text, readings, top_error
+
+_TF_HINT = (
+    "Make sure the Op and Kernel are registered in the binary running in this process. Note "
+    "that if you are loading a saved graph which used ops from tf.contrib (e.g. "
+    "`tf.contrib.resampler`), accessing should be done before importing the graph, as contrib "
+    "ops are lazily registered when the module is first accessed."
+)
+
+
+def _causes(text: str) -> set[str]:
+    return {f.cause for f in readings(explained(text))}
+
+
+# --- ops not registered -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("op", "package"),
+    [
+        pytest.param("CaseFoldUTF8", "tensorflow_text", id="tf-text"),
+        pytest.param("Addons>ImageProjectiveTransformV2", "tensorflow_addons", id="tf-addons"),
+        pytest.param("IO>KafkaReadableInit", "tensorflow_io", id="tf-io"),
+    ],
+)
+def test_an_add_on_op_is_told_to_import_the_package_that_registers_it(
+    op: str, package: str
+) -> None:
+    text = (
+        "tensorflow.python.framework.errors_impl.NotFoundError: Op type not registered "
+        f"'{op}' in binary running on worker-3. {_TF_HINT}\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "op-not-registered"
+    assert f"import {package}" in fix_text(top)
+
+
+def test_a_contrib_op_is_told_to_touch_its_contrib_module_first() -> None:
+    text = (
+        "NotFoundError: Op type not registered 'ImageProjectiveTransform' in binary running on "
+        "gpu-box. Make sure the Op and Kernel are registered in the binary running in this "
+        "process. Note that if you are loading a saved graph which used ops from tf.contrib, "
+        "accessing (e.g.) `tf.contrib.resampler` should be done before importing the graph, as "
+        "contrib ops are lazily registered when the module is first accessed.\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "op-not-registered"
+    fix = fix_text(top)
+    assert "import tensorflow.contrib.image" in fix and "1.15" in fix
+
+
+def test_a_core_op_of_a_newer_release_is_not_read_as_contrib() -> None:
+    text = (
+        "NotFoundError: Op type not registered 'ImageProjectiveTransformV3' in binary running "
+        f"on h. {_TF_HINT}\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "op-not-registered" and "tensorflow.contrib" not in fix_text(top)
+
+
+def test_tensorflow_1s_graph_importer_words_it_too() -> None:
+    top = top_error(explained("ValueError: No op named ClipByValue in defined operations.\n"))
+    assert top.cause == "op-not-registered"
+
+
+def test_the_tflite_converter_without_select_tf_ops() -> None:
+    text = (
+        "tensorflow.lite.python.convert_phase.ConverterError: Could not translate MLIR to "
+        "FlatBuffer./home/u/export.py:30:1: error: 'tf.ExtractImagePatches' op is neither a "
+        "custom op nor a flex op\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "op-not-registered"
+    fix = fix_text(top)
+    assert "SELECT_TF_OPS" in fix and "`ExtractImagePatches`" in fix and "float32" in fix
+
+
+def test_the_converters_other_refusals_are_not_this_one() -> None:
+    text = "error: 'tf.Conv2D' op is not supported on the GPU delegate; falling back to the CPU\n"
+    assert "op-not-registered" not in _causes(text)
+
+
+# --- no kernel for an op ------------------------------------------------------------------------
+
+
+def test_no_kernel_for_the_dtype_given_is_told_to_cast_it() -> None:
+    text = (
+        "tensorflow.python.framework.errors_impl.InvalidArgumentError: No OpKernel was "
+        "registered to support Op 'MatMul' used by {{node dense/MatMul}} with these attrs: "
+        "[transpose_a=false, T=DT_INT8, transpose_b=false]\n"
+        "Registered devices: [CPU, GPU]\n"
+        "Registered kernels:\n"
+        "  device='GPU'; T in [DT_FLOAT]\n"
+        "  device='CPU'; T in [DT_FLOAT]\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "op-kernel-missing"
+    fix = fix_text(top)
+    assert "`MatMul`" in fix and "tf.cast" in fix
+
+
+def test_an_add_ons_op_without_a_kernel_is_its_library_to_load() -> None:
+    text = (
+        "NotFoundError: No OpKernel was registered to support Op 'SentencepieceOp' used by "
+        '{{node SentencepieceOp}} with these attrs: [model_file="", use_node_name_sharing=false]\n'
+    )
+    top = top_error(explained(text))
+    assert top.cause == "op-not-registered" and "import tensorflow_text" in fix_text(top)
+
+
+def test_tensorflow_1s_wording_of_the_same() -> None:
+    text = (
+        "InvalidArgumentError (see above for traceback): No OpKernel was registered to support "
+        "Op 'DecodeProtoV2' with these attrs.  Registered devices: [CPU], Registered kernels:\n"
+        "  <no registered kernels>\n"
+    )
+    assert top_error(explained(text)).cause == "op-kernel-missing"
+
+
+def test_a_cpu_kernel_of_another_dtype() -> None:
+    text = (
+        "tensorflow.python.framework.errors_impl.NotFoundError: No registered 'Unique' OpKernel "
+        "for 'CPU' devices compatible with node {{node Unique}}\n"
+        "\t (OpKernel was found, but attributes didn't match) Requested Attributes: T=DT_HALF, "
+        "out_idx=DT_INT32\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "op-kernel-missing" and "tf.cast" in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        pytest.param(
+            "tensorflow.python.framework.errors_impl.NotFoundError: Could not find device for "
+            "node: {{node Svd}} = Svd[T=DT_HALF, compute_uv=true, full_matrices=false]",
+            id="2.4-on",
+        ),
+        pytest.param("NotFoundError: Could not find valid device for node.", id="2.1-2.3"),
+    ],
+)
+def test_the_eager_runtime_finding_no_device_for_the_dtype(line: str) -> None:
+    text = line + "\nAll kernels registered for op Svd:\n  device='CPU'; T in [DT_FLOAT]\n"
+    top = top_error(explained(text))
+    assert top.cause == "op-kernel-missing" and "dtype" in fix_text(top)
+
+
+@pytest.mark.parametrize("device", ["XLA_GPU_JIT", "XLA_CPU_JIT", "XLA_TPU_JIT"])
+def test_xla_without_a_kernel_is_told_to_compile_without_xla(device: str) -> None:
+    text = (
+        "tensorflow.python.framework.errors_impl.InvalidArgumentError: Detected unsupported "
+        "operations when trying to compile graph __inference_train_step_3021[_XlaMustCompile="
+        f"true] on {device}: PyFunc (No registered 'PyFunc' OpKernel for {device} devices "
+        "compatible with node {{node model/PyFunc}}){{node model/PyFunc}}\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "op-kernel-missing"
+    fix = fix_text(top)
+    assert "jit_compile=False" in fix and "`PyFunc`" in fix
+
+
+def test_ncclss_op_keeps_its_own_fix() -> None:
+    text = (
+        "InvalidArgumentError: No OpKernel was registered to support Op 'NcclAllReduce' used by "
+        '{{node Adam/NcclAllReduce}} with these attrs: [reduction="sum", T=DT_FLOAT]\n'
+    )
+    top = top_error(explained(text))
+    assert top.cause == "op-kernel-missing" and "HierarchicalCopyAllReduce" in fix_text(top)
+
+
+def test_the_tpu_system_op_is_the_tpus_reading_not_a_kernel() -> None:
+    text = (
+        "RuntimeError: TPUs not found in the cluster. Failed in initialization: No OpKernel was "
+        "registered to support Op 'ConfigureDistributedTPU' used by {{node "
+        "ConfigureDistributedTPU}} with these attrs: []\n"
+    )
+    assert "op-kernel-missing" not in _causes(text)
+
+
+def test_a_gpu_placement_keeps_the_placement_fix() -> None:
+    text = (
+        "NotFoundError: No registered 'RngReadAndSkip' OpKernel for 'GPU' devices compatible "
+        "with node {{node RngReadAndSkip}}\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "op-kernel-missing" and "set_soft_device_placement" in fix_text(top)
+
+
+def test_xla_named_in_prose_is_nothing() -> None:
+    text = "I set jit_compile=True and the XLA_GPU_JIT device compiles the training step fine.\n"
+    assert "op-kernel-missing" not in _causes(text)
+
+
+# --- an op library built against another TensorFlow -----------------------------------------
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        pytest.param(
+            "tensorflow.python.framework.errors_impl.NotFoundError: /home/u/pointnet2/tf_ops/"
+            "_grouping.so: undefined symbol: _ZN3tsl8internal10LogMessageC1EPKcii",
+            id="tsl-symbol",
+        ),
+        pytest.param(
+            "tensorflow.python.framework.errors_impl.NotFoundError: dlopen(/Users/u/src/ops/"
+            "_sampling_ops.so, 6): Symbol not found: __ZN10tensorflow8OpKernel11TraceStringEPNS_"
+            "15OpKernelContextEb",
+            id="macos-before-12",
+        ),
+        pytest.param(
+            "tensorflow.python.framework.errors_impl.NotFoundError: dlopen(/Users/u/src/ops/"
+            "_sampling_ops.so, 0x0006): symbol not found in flat namespace "
+            "'__ZN10tensorflow12OpDefBuilder4AttrENSt3__112basic_stringIcEE'",
+            id="macos-12-on",
+        ),
+    ],
+)
+def test_a_projects_own_op_library_is_rebuilt_against_the_installed_tensorflow(line: str) -> None:
+    top = top_error(explained(line + "\n"))
+    assert top.cause == "custom-op-build-mismatch"
+    fix = fix_text(top)
+    assert "_ops.so" in fix or ".so" in fix
+    assert "get_compile_flags" in fix or "compile and link flags" in fix
+
+
+def test_an_add_ons_library_missing_a_tsl_symbol_is_the_add_ons_release() -> None:
+    text = (
+        "ImportError: /usr/local/lib/python3.10/dist-packages/tensorflow_text/python/ops/"
+        "_regex_split_ops.so: undefined symbol: _ZN3tsl6StatusC1EN10tensorflow5error4CodeE\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "companion-mismatch" and "tensorflow-text" in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        pytest.param(
+            "ImportError: /opt/venv/lib/python3.11/site-packages/jaxlib/xla_extension.so: "
+            "undefined symbol: _ZN3tsl8internal10LogMessageC1EPKcii",
+            id="jaxlib",
+        ),
+        pytest.param(
+            "ImportError: /opt/venv/lib/python3.11/site-packages/tensorflow/python/"
+            "_pywrap_tensorflow_internal.so: undefined symbol: "
+            "_ZN3tsl8internal10LogMessageC1EPKcii",
+            id="tensorflows-own",
+        ),
+    ],
+)
+def test_a_library_that_is_no_op_library_is_not_a_custom_op(line: str) -> None:
+    assert "custom-op-build-mismatch" not in _causes(line + "\n")
+
+
+# --- two distributions, a half-removed install ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("listing", "second"),
+    [
+        pytest.param(
+            "$ pip list | grep tensorflow\ntensorflow                   2.10.0\n"
+            "tensorflow-gpu               2.9.1\ntensorflow-estimator         2.10.0\n",
+            "tensorflow-gpu",
+            id="pip-list-gpu",
+        ),
+        pytest.param(
+            "$ pip freeze\ntensorflow==2.15.0\ntf-nightly==2.16.0.dev20231101\n",
+            "tf-nightly",
+            id="freeze-nightly",
+        ),
+        pytest.param(
+            "$ pip freeze\ntensorflow==2.13.0\ntensorflow-macos==2.12.0\n",
+            "tensorflow-macos",
+            id="wrapper-of-another-release",
+        ),
+    ],
+)
+def test_two_tensorflow_distributions_listed(listing: str, second: str) -> None:
+    top = top_error(explained(listing))
+    assert top.cause == "tf-multiple-distributions"
+    fix = fix_text(top)
+    assert "uninstall -y" in fix and second in fix
+
+
+@pytest.mark.parametrize(
+    "listing",
+    [
+        pytest.param("$ pip freeze\ntensorflow==2.12.0\ntensorflow-intel==2.12.0\n", id="wrapper"),
+        pytest.param(
+            "$ pip list\ntensorflow                   2.10.0\n"
+            "tensorflow-estimator         2.10.0\ntensorflow-io-gcs-filesystem 0.27.0\n",
+            id="companions",
+        ),
+        pytest.param("tensorflow==2.15.0\ntf-nightly==2.16.0.dev20231101\n", id="requirements"),
+    ],
+)
+def test_one_installation_or_a_requirements_file_is_not_two(listing: str) -> None:
+    assert "tf-multiple-distributions" not in _causes(listing)
+
+
+def test_pip_adding_a_second_tensorflow_for_a_dependant() -> None:
+    text = (
+        "$ pip install --upgrade keras\n"
+        "Requirement already satisfied: tensorflow-gpu in "
+        "/home/u/anaconda3/lib/python3.6/site-packages (1.0.1)\n"
+        "Collecting tensorflow (from keras)\n"
+        "Installing collected packages: tensorflow, keras\n"
+        "Successfully installed keras-2.0.2 tensorflow-1.0.1\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-multiple-distributions"
+    fix = fix_text(top)
+    assert "uninstall -y tensorflow-gpu tensorflow" in fix
+    assert "--no-deps" in top.detail
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(
+            "Requirement already satisfied: tensorflow-gpu in /usr/lib/python3.8/site-packages "
+            "(2.4.1)\nSuccessfully installed tensorflow-gpu-2.5.0\n",
+            id="the-same-distribution-upgraded",
+        ),
+        pytest.param(
+            "Requirement already satisfied: tensorflow-estimator in /usr/lib/python3/site-packages "
+            "(2.10.0)\nSuccessfully installed tensorflow-2.10.0\n",
+            id="a-companion",
+        ),
+    ],
+)
+def test_one_distribution_installed_by_pip_is_not_two(text: str) -> None:
+    assert "tf-multiple-distributions" not in _causes(text)
+
+
+def test_pips_half_removed_tensorflow() -> None:
+    text = (
+        "WARNING: Ignoring invalid distribution -ensorflow-gpu "
+        "(/home/me/venv/lib/python3.8/site-packages)\n"
+    )
+    found = [f for f in explained(text).findings if f.cause == "tf-install-incomplete"]
+    assert found and found[0].severity.value == "warning"
+    fix = fix_text(found[0])
+    assert "rm -rf /home/me/venv/lib/python3.8/site-packages/~ensorflow*" in fix
+    assert "--force-reinstall" in fix and "tensorflow-gpu" in fix
+
+
+@pytest.mark.parametrize("leftover", ["-ensorflow-io-gcs-filesystem", "-ensorflow-estimator"])
+def test_a_companions_leftover_is_not_tensorflows(leftover: str) -> None:
+    text = f"WARNING: Ignoring invalid distribution {leftover} (/usr/lib/python3/dist-packages)\n"
+    assert all(f.cause != "tf-install-incomplete" for f in explained(text).findings)
+
+
+def test_tensorflow_as_an_empty_folder() -> None:
+    text = "ImportError: cannot import name 'keras' from 'tensorflow' (unknown location)\n"
+    top = top_error(explained(text))
+    assert top.cause == "tf-install-incomplete"
+    assert "tf.__path__" in fix_text(top) and "uninstall" in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "<module 'tensorflow' (namespace)>",
+        "<module 'tensorflow' (namespace) from ['/opt/venv/lib/python3.12/site-packages/tensorflow']>",
+    ],
+)
+def test_tensorflow_printed_as_a_namespace_package(line: str) -> None:
+    top = top_error(explained(">>> print(tf)\n" + line + "\n"))
+    assert top.cause == "tf-install-incomplete" and "uninstall" in fix_text(top)
+
+
+def test_another_namespace_package_is_not_tensorflow() -> None:
+    text = "<module 'google' (namespace) from ['/opt/venv/lib/python3.12/site-packages/google']>\n"
+    assert "tf-install-incomplete" not in _causes(text)
+
+
+def test_a_submodule_in_an_unknown_location_is_not_the_whole_package() -> None:
+    text = (
+        "ImportError: cannot import name 'builder' from 'google.protobuf.internal' "
+        "(unknown location)\n"
+    )
+    assert "tf-install-incomplete" not in _causes(text)
+
+
+def test_a_hollow_tensorflow_without_its_version() -> None:
+    top = top_error(
+        explained("AttributeError: module 'tensorflow' has no attribute '__version__'\n")
+    )
+    assert top.cause == "tf-install-incomplete"
+
+
+# --- an import cycle through a file of the user's own ----------------------------------------
+
+
+def test_a_users_file_named_like_a_module_tensorflow_imports() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/u/proj/train.py", line 1, in <module>\n'
+        "    import tensorflow as tf\n"
+        '  File "/home/u/venv/lib/python3.10/site-packages/tensorflow/__init__.py", line 45, '
+        "in <module>\n"
+        "    from tensorflow._api.v2 import __internal__\n"
+        '  File "/home/u/proj/keras.py", line 1, in <module>\n'
+        "    import tensorflow as tf\n"
+        '  File "/home/u/proj/keras.py", line 2, in <module>\n'
+        "    model = tf.keras.Sequential()\n"
+        "AttributeError: partially initialized module 'tensorflow' has no attribute 'keras' "
+        "(most likely due to a circular import)\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-shadowed-module" and "/home/u/proj/keras.py" in fix_text(top)
+
+
+def test_the_cycle_without_frames_is_a_warning() -> None:
+    text = (
+        "AttributeError: partially initialized module 'tensorflow' has no attribute 'keras' "
+        "(most likely due to a circular import)\n"
+    )
+    found = readings(explained(text))
+    assert [(f.cause, f.severity.value) for f in found] == [("tf-shadowed-module", "warning")]
+
+
+def test_another_packages_cycle_is_not_tensorflows() -> None:
+    text = (
+        "AttributeError: partially initialized module 'cv2' has no attribute 'gapi_wip_gst_"
+        "GStreamerPipeline' (most likely due to a circular import)\n"
+    )
+    assert "tf-shadowed-module" not in _causes(text)
+
+
+# --- Colab's own TensorFlow replaced ----------------------------------------------------------
+
+_REPLACED = (
+    "Installing collected packages: tensorflow\n"
+    "  Attempting uninstall: tensorflow\n"
+    "    Found existing installation: tensorflow 2.8.2+zzzcolab20220719082949\n"
+    "    Uninstalling tensorflow-2.8.2+zzzcolab20220719082949:\n"
+    "      Successfully uninstalled tensorflow-2.8.2+zzzcolab20220719082949\n"
+    "Successfully installed tensorflow-2.7.0\n"
+)
+
+
+def test_pip_removing_colabs_own_build_is_the_image_replaced() -> None:
+    found = [f for f in explained(_REPLACED).findings if f.cause == "hosted-tf-replaced"]
+    assert found and found[0].severity.value == "warning"
+    fix = fix_text(found[0])
+    assert "tensorflow==2.7.0" in fix and "Disconnect and delete runtime" in fix
+
+
+def test_with_the_gpu_failing_after_it_the_replacement_is_the_error() -> None:
+    text = _REPLACED + (
+        "2022-07-20 10:00:00.000000: E tensorflow/stream_executor/cuda/cuda_dnn.cc:361] Loaded "
+        "runtime CuDNN library: 8.0.5 but source was compiled with: 8.1.0.  CuDNN library needs "
+        "to have matching major version and equal or higher minor version.\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "hosted-tf-replaced"
+
+
+def test_replacing_a_tensorflow_elsewhere_is_not_the_hosted_image() -> None:
+    text = _REPLACED.replace("+zzzcolab20220719082949", "")
+    assert all(f.cause != "hosted-tf-replaced" for f in explained(text).findings)
