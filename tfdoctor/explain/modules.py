@@ -327,9 +327,10 @@ def _missing_name(tb: Traceback, m: Machine) -> Optional[Finding]:
             ),
         )
     if dist == "protobuf":
-        # protobuf adds what generated code calls (`builder` in 3.20, `runtime_version` in
-        # 5.26: the `_pb2.py` files of newer protoc import them) and removes little: a name
-        # missing from it is a protobuf older than the generated code that asks.
+        # protobuf adds what generated code calls (`_internal_create_key` in 3.12, `builder` in
+        # 3.20, `runtime_version` in 5.27: the `_pb2.py` files of newer protoc use them) and
+        # removes little: a name missing from it is a protobuf older than the generated code
+        # that asks.
         return causes.finding(
             "explain.protobuf-incompatible",
             Severity.ERROR,
@@ -403,8 +404,12 @@ def _missing_name(tb: Traceback, m: Machine) -> Optional[Finding]:
         pinned = f"{tf}=={m.tf.version}" if m.tf is not None else tf
         # pip keeps an installed requirement it is asked for and resolves its dependencies
         # again: those outside the ranges TensorFlow declares are replaced, nothing else moves.
+        # The module the traceback names beside the distribution pip knows, where they differ
+        # (ml_dtypes is ml-dtypes, absl is absl-py): the reader sees the one, pip lists the other.
+        top = module.split(".")[0]
+        aside = f" ({dist} is the distribution of the `{top}` module)" if top != dist else ""
         fix = Fix(
-            f"Install the {dist} release TensorFlow declares: asking pip for the installed "
+            f"Install the {dist} release TensorFlow declares{aside}: asking pip for the installed "
             f"TensorFlow again moves {dist} into its declared range (`pip check` shows the "
             "range and whether the installed one is outside it).",
             ("pip check", *m.pip_install(pinned)),
