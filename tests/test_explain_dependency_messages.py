@@ -25,6 +25,7 @@ declared range; up: a newer NumPy; any: either direction, both named), or harmle
 | `compiled using NumPy 1.x cannot be run in NumPy 2`, `_ARRAY_API not found` | 2.x | abi | 9 |
 | `numpy.core.multiarray failed to import`, `numpy.core.umath failed to import` | 1.x | any | 10 |
 | `numpy.core._multiarray_umath failed to import` | 1.16-1.26 build | numpy>=1.16.0,<2.0 | 11 |
+| `No module named 'numpy._core'` (written under NumPy 2) | < 1.26.1 | numpy>=1.26.1 | 21 |
 | `ValueError: numpy.dtype size changed ... Expected 96 from C header, got 88` | Cython | up | 12 |
 | `RuntimeWarning: numpy.dtype size changed ... Expected 96, got 88` | Cython | benign | 13 |
 | `module 'numpy' has no attribute 'object'` (+ its advice from 1.24.2) | 1.24+ | removed | 14 |
@@ -56,6 +57,7 @@ declared range; up: a newer NumPy; any: either direction, both named), or harmle
 18. https://github.com/tensorflow/tensorflow/issues/59869
 19. https://github.com/serge-sans-paille/gast/blob/0.3.0/gast/gast.py
 20. https://github.com/protocolbuffers/protobuf/blob/v3.0.0/python/google/protobuf/descriptor.py
+21. https://github.com/numpy/numpy/tree/v1.26.1/numpy/_core (absent from v1.26.0)
 """
 
 from __future__ import annotations
@@ -295,6 +297,39 @@ def test_numpys_broken_install_is_not_an_old_numpy() -> None:
         "\n"
         "Importing the numpy C-extensions failed. This error can happen for\n"
     )
+    assert "dependency-out-of-range" not in _causes(text)
+
+
+def _numpy_2_pickle(installed: str) -> str:
+    return installed + (
+        "Traceback (most recent call last):\n"
+        '  File "/app/serve.py", line 14, in <module>\n'
+        "    scaler = pickle.load(f)\n"
+        "ModuleNotFoundError: No module named 'numpy._core'\n"
+    )
+
+
+def test_numpy_2s_pickle_under_an_older_numpy_takes_the_stubs_of_1261() -> None:
+    top = top_error(explained(_numpy_2_pickle("")))
+    assert top.cause == "dependency-out-of-range"
+    assert 'pip install "numpy>=1.26.1,<2"' in fix_text(top)
+
+
+def test_numpy_core_floor_joins_tensorflows_range() -> None:
+    text = _numpy_2_pickle("Successfully installed numpy-1.24.3 tensorflow-2.15.0\n")
+    assert 'numpy>=1.26.1,<2.0.0,>=1.23.5"' in fix_text(top_error(explained(text)))
+
+
+def test_numpy_core_floor_above_tensorflows_range_is_not_installed() -> None:
+    # TensorFlow 2.12 declares numpy<=1.24.3: no NumPy with numpy._core serves it.
+    text = _numpy_2_pickle("Successfully installed numpy-1.24.3 tensorflow-2.12.0\n")
+    top = top_error(explained(text))
+    fix = fix_text(top)
+    assert "stops below 1.26.1" in fix and "pip install" not in fix
+
+
+def test_a_submodule_of_numpy_core_is_not_read_as_the_package() -> None:
+    text = "ModuleNotFoundError: No module named 'numpy._core.numeric'\n"
     assert "dependency-out-of-range" not in _causes(text)
 
 

@@ -2470,6 +2470,8 @@ def _dependency(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.C
     ids = [h.signature.id for h in hits]
     if "h5py-str-decode" in ids:
         return causes.software.DEPENDENCY_OUT_OF_RANGE, causes.software.h5py_bytes_fix(m)
+    if "numpy-core-module-missing" in ids:
+        return causes.software.DEPENDENCY_OUT_OF_RANGE, causes.software.numpy_core_module_fix(m)
     if set(ids) <= {"numpy-multiarray-failed", "numpy-umath-failed"}:
         return causes.software.DEPENDENCY_OUT_OF_RANGE, causes.software.numpy_c_api_fix(m)
     key = next((i for i in ids if i in _DEPENDENCY_PINS), "numpy-symbolic-tensor")
