@@ -30,6 +30,7 @@ declared range; up: a newer NumPy; any: either direction, both named), or harmle
 | `RuntimeWarning: numpy.dtype size changed ... Expected 96, got 88` | Cython | benign | 13 |
 | `module 'numpy' has no attribute 'object'` (+ its advice from 1.24.2) | 1.24+ | removed | 14 |
 | `` `np.NaN` was removed in the NumPy 2.0 release. `` (each expired name) | 2.0+ | removed | 15 |
+| `has no attribute 'asscalar'` (`alen`; `msort`, `product`; `in1d`) | 1.23; 2; 2.4 | removed | 22 |
 | `'str' object has no attribute 'decode'` in Keras' HDF5 loader | h5py 3 | h5py<3.0.0 | 16 |
 | `module 'ml_dtypes' has no attribute 'float8_e4m3b11'` | 0.3+ | TensorFlow's range | 17 |
 | `cannot import name 'X' from 'typing_extensions'`, `gast' has no attribute` | any | range | 17 |
@@ -58,6 +59,7 @@ declared range; up: a newer NumPy; any: either direction, both named), or harmle
 19. https://github.com/serge-sans-paille/gast/blob/0.3.0/gast/gast.py
 20. https://github.com/protocolbuffers/protobuf/blob/v3.0.0/python/google/protobuf/descriptor.py
 21. https://github.com/numpy/numpy/tree/v1.26.1/numpy/_core (absent from v1.26.0)
+22. https://numpy.org/doc/stable/release/1.23.0-notes.html (and 2.0.0-notes, 2.4.0-notes)
 """
 
 from __future__ import annotations
@@ -394,6 +396,34 @@ def test_cythons_size_error_is_still_an_extension_for_a_newer_numpy() -> None:
 def test_numpys_removed_names_in_numpys_own_words(text: str, floor: str) -> None:
     top = top_error(explained(text))
     assert top.cause == "numpy-name-removed" and floor in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    ("name", "floor", "instead"),
+    [
+        ("asscalar", "numpy<1.23", "a.item()"),
+        ("msort", "numpy<2.0", "np.sort(a, axis=0)"),
+        ("product", "numpy<2.0", "np.prod"),
+        ("in1d", "numpy<2.4", "np.isin"),
+    ],
+)
+def test_numpy_functions_removed_without_advice_get_the_notes_replacement(
+    name: str, floor: str, instead: str
+) -> None:
+    text = (
+        '  File "/home/u/proj/stats.py", line 8, in summarise\n'
+        f"    v = np.{name}(x)\n"
+        f"AttributeError: module 'numpy' has no attribute '{name}'\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "numpy-name-removed"
+    fix = fix_text(top)
+    assert floor in fix and f"`{instead}`" in fix
+
+
+def test_a_name_numpy_never_had_is_not_a_removal() -> None:
+    text = "AttributeError: module 'numpy' has no attribute 'tensordotx'\n"
+    assert "numpy-name-removed" not in _causes(text)
 
 
 # --- h5py, ml_dtypes, typing_extensions, wrapt, gast --------------------------------------------
