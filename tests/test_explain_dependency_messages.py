@@ -36,6 +36,7 @@ declared range; up: a newer NumPy; any: either direction, both named), or harmle
 | `cannot import name 'X' from 'typing_extensions'`, `gast' has no attribute` | any | range | 17 |
 | `this __dict__ descriptor does not support '_DictWrapper' objects` | 1.15 | wrapt<1.15 | 18 |
 | `Bad argument number for Name: 3, expecting 4` | gast 0.3+ | TensorFlow's pin | 19 |
+| `cannot import name 'X' from 'absl' (unknown location)` | any | dependency-missing | 23 |
 
 1. https://github.com/protocolbuffers/protobuf/blob/v4.21.0/python/google/protobuf/descriptor.py
 2. https://github.com/protocolbuffers/protobuf/issues/9778
@@ -60,6 +61,7 @@ declared range; up: a newer NumPy; any: either direction, both named), or harmle
 20. https://github.com/protocolbuffers/protobuf/blob/v3.0.0/python/google/protobuf/descriptor.py
 21. https://github.com/numpy/numpy/tree/v1.26.1/numpy/_core (absent from v1.26.0)
 22. https://numpy.org/doc/stable/release/1.23.0-notes.html (and 2.0.0-notes, 2.4.0-notes)
+23. https://docs.python.org/3/reference/import.html#namespace-packages
 """
 
 from __future__ import annotations
@@ -492,6 +494,24 @@ def test_the_module_is_named_beside_a_distribution_spelled_otherwise() -> None:
     )
     fix = fix_text(top_error(explained(text)))
     assert "ml-dtypes is the distribution of the `ml_dtypes` module" in fix
+
+
+def test_a_requirement_found_as_a_bare_directory_is_missing_not_a_release() -> None:
+    text = (
+        '  File "/usr/local/lib/python3.8/site-packages/tensorflow/python/platform/'
+        'tf_logging.py", line 18, in <module>\n'
+        "    from absl import logging\n"
+        "ImportError: cannot import name 'logging' from 'absl' (unknown location)\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "dependency-missing"
+    fix = fix_text(top)
+    assert "absl.__path__" in fix and "--force-reinstall" in fix and "absl-py" in fix
+
+
+def test_a_bare_directory_of_a_package_tensorflow_does_not_require_is_left_alone() -> None:
+    text = "ImportError: cannot import name 'helpers' from 'myproject' (unknown location)\n"
+    assert "dependency-missing" not in _causes(text)
 
 
 def test_wrapt_115_under_tensorflows_tracked_dicts() -> None:

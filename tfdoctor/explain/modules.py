@@ -218,6 +218,32 @@ def _not_installed(
     )
 
 
+def _namespace_stand_in(said: str, top: str, dist: str, m: Machine) -> Finding:
+    """A requirement of TensorFlow's imported as a bare directory: Python's import system says
+    "(unknown location)" for a namespace package, a directory without ``__init__.py``
+    (https://docs.python.org/3/reference/import.html#namespace-packages). The distribution's
+    files are not what was found, so no release of it is at fault."""
+    spec = m.declared_range(dist) or ""
+    return causes.finding(
+        f"explain.{causes.software.DEPENDENCY_MISSING}",
+        Severity.ERROR,
+        causes.software.DEPENDENCY_MISSING,
+        f"{dist}'s files are missing: {top} was found as a bare directory",
+        f"{said}\n'(unknown location)' means Python found {top} as a directory without "
+        f"its package files: a half-done uninstall of {dist}, or a directory named {top} in "
+        "the working directory or elsewhere on sys.path, stands in for it.",
+        Fix(
+            f"The first command prints the directory found for {top}: where it is not in "
+            f"site-packages, rename it; else install {dist} again over the broken files, in the "
+            "range TensorFlow declares.",
+            (
+                f'python -c "import {top}; print({top}.__path__)"',
+                *m.pip(f'install --force-reinstall --no-deps "{dist}{spec}"'),
+            ),
+        ),
+    )
+
+
 def _reinstalled_in_kernel(tb: Traceback, installed: Sequence[str]) -> Optional[Finding]:
     """A name every TensorFlow release has (``tf.name_scope``: the bundled API listings of
     1.9 on) missing from TensorFlow in a log that installed TensorFlow from inside the running
@@ -364,6 +390,8 @@ def _missing_name(tb: Traceback, m: Machine) -> Optional[Finding]:
         )
     if dist is None or dist in _ELSEWHERE:
         return None
+    if "(unknown location)" in tb.message and top not in _NAMESPACE_ROOTS and _tf_requires(m, dist):
+        return _namespace_stand_in(said, top, dist, m)
     if m.companion(dist) is not None:
         # A companion without a name its caller uses: a release of it that does not go with
         # the code and the TensorFlow around it.
