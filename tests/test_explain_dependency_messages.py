@@ -19,8 +19,8 @@ declared range; up: a newer NumPy; any: either direction, both named), or harmle
 | `Protobuf gencode version A is exactly one major version older` | 6.x warning | benign | 6 |
 | `This program requires version A of the Protocol Buffer runtime` | libprotobuf 3 | older | 7 |
 | `This program was compiled against version A ... installed version (B)` | 3.x | newer | 7 |
-| `Couldn't build proto file into descriptor pool: duplicate file name` | 4.21+ | left alone | 1 |
-| `module compiled against API version 0xA but this version of numpy is 0xB` | 1.x | range | 8 |
+| `Couldn't build proto file into descriptor pool: duplicate file name` | 4.21+ | left alone | 24 |
+| `module compiled against API version 0xA but this version of numpy is 0xB` | 1.x | up | 8 |
 | `module compiled against ABI version 0x1000009 but ... 0x2000000` | 1.x under 2 | numpy-abi | 8 |
 | `compiled using NumPy 1.x cannot be run in NumPy 2`, `_ARRAY_API not found` | 2.x | abi | 9 |
 | `numpy.core.multiarray failed to import`, `numpy.core.umath failed to import` | 1.x | any | 10 |
@@ -62,6 +62,8 @@ declared range; up: a newer NumPy; any: either direction, both named), or harmle
 21. https://github.com/numpy/numpy/tree/v1.26.1/numpy/_core (absent from v1.26.0)
 22. https://numpy.org/doc/stable/release/1.23.0-notes.html (and 2.0.0-notes, 2.4.0-notes)
 23. https://docs.python.org/3/reference/import.html#namespace-packages
+24. https://github.com/protocolbuffers/protobuf/blob/v29.0/python/descriptor_pool.c and
+    https://github.com/protocolbuffers/protobuf/blob/v29.0/upb/reflection/def_pool.c
 """
 
 from __future__ import annotations
