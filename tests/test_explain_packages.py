@@ -639,7 +639,7 @@ def test_a_requirement_without_a_name_its_caller_uses_is_out_of_range(
 
 @pytest.mark.parametrize(
     "name, floor",
-    [("runtime_version", "protobuf>=5.26"), ("builder", "protobuf>=3.20")],
+    [("runtime_version", "protobuf>=5.27"), ("builder", "protobuf>=3.20")],
 )
 def test_protobuf_without_a_module_generated_code_imports_is_upgraded(
     name: str, floor: str
@@ -958,7 +958,7 @@ def test_numpys_old_words_without_0x_are_read_and_the_copy_imported_first_is_sho
 
 def test_protobuf_is_upgraded_inside_tensorflows_own_range() -> None:
     # TensorFlow 2.15 declares protobuf<5.0.0dev,>=3.20.3: an upgrade for `builder` stays in
-    # it; one for `runtime_version` (5.26) cannot, and the fix says so instead of breaking it.
+    # it; one for `runtime_version` (5.27) cannot, and the fix says so instead of breaking it.
     from tfdoctor.causes.software import protobuf_fix
     from tfdoctor.machine import Machine
 
@@ -966,8 +966,8 @@ def test_protobuf_is_upgraded_inside_tensorflows_own_range() -> None:
     builder = protobuf_fix(m, too_old=True, missing="builder")
     assert any("protobuf>=3.20," in c and "<5.0.0dev" in c for c in builder.commands)
     runtime = protobuf_fix(m, too_old=True, missing="runtime_version")
-    assert any(c.endswith('"protobuf>=5.26"') for c in runtime.commands)
-    assert "stops below 5.26" in runtime.text
+    assert any(c.endswith('"protobuf>=5.27"') for c in runtime.commands)
+    assert "stops below 5.27" in runtime.text
 
 
 @pytest.mark.parametrize(

@@ -728,11 +728,22 @@ def reinstall_tf_fix(m: Machine, text: str) -> Fix:
     return Fix(text, (*m.pip(f"uninstall -y {names}"), *m.pip_install(spec)))
 
 
-#: Modules of google.protobuf that generated code imports, and the first release with each:
-#: `internal.builder` (protoc 3.20 gencode, https://github.com/protocolbuffers/protobuf/issues/9778)
-#: and `runtime_version` (5.26 gencode checks the runtime with it,
+#: Names of google.protobuf that generated code uses, and the first release with each: the
+#: descriptors' keyword arguments `syntax` (protoc 3 gencode; 2.6.1's descriptor.py has none,
+#: 3.0.0's has it) and `serialized_options` (3.6.0's descriptor.py has it, 3.5.1's none),
+#: `descriptor._internal_create_key` (protoc 3.12 gencode passes it as `create_key=`; 3.11's
+#: python/google/protobuf/descriptor.py has none, 3.12.0's has it), `internal.builder`
+#: (protoc 3.20 gencode, https://github.com/protocolbuffers/protobuf/issues/9778) and
+#: `runtime_version` (protoc 27 gencode, protobuf 5.27 for Python, checks the runtime with it:
+#: python/google/protobuf/runtime_version.py is first in the v27.0 tag, absent from v26.1;
 #: https://protobuf.dev/support/cross-version-runtime-guarantee/).
-PROTOBUF_GENCODE_MODULES = {"builder": "3.20", "runtime_version": "5.26"}
+PROTOBUF_GENCODE_MODULES = {
+    "syntax": "3.0",
+    "serialized_options": "3.6",
+    "_internal_create_key": "3.12",
+    "builder": "3.20",
+    "runtime_version": "5.27",
+}
 
 
 def _admits_from(spec: str, floor: str) -> bool:
@@ -747,6 +758,48 @@ def _admits_from(spec: str, floor: str) -> bool:
         if top < bound or (top == bound and match.group(1) == "<"):
             return False
     return True
+
+
+#: The first NumPy with the ``numpy._core`` package NumPy 2 moved its core into: 1.26.1 ships
+#: stubs of it (numpy/_core/ in the v1.26.1 tag, absent from v1.26.0), so that what NumPy 2
+#: pickled (``numpy._core.multiarray._reconstruct``) loads under NumPy 1 too.
+NUMPY_CORE_STUBS_FROM: Final = "1.26.1"
+
+
+def numpy_core_module_fix(m: Machine) -> Fix:
+    """``No module named 'numpy._core'``: something written under NumPy 2 (a pickled array, a
+    saved model's pickle, code importing ``numpy._core``) read by a NumPy before 1.26.1. The
+    floor joins TensorFlow's own range, never an unbounded upgrade that would bring NumPy 2
+    under a TensorFlow built for NumPy 1."""
+    floor = NUMPY_CORE_STUBS_FROM
+    intro = (
+        "What failed was written under NumPy 2 (a pickled array or object refers to "
+        "numpy._core, the package NumPy 2 moved its core into), and the installed NumPy is "
+        f"older than {floor}, the first with numpy._core."
+    )
+    declared = m.declared_range("numpy")
+    if declared is not None and _admits_from(declared, floor):
+        return install_fix(
+            m,
+            f"{intro} Upgrade NumPy to {floor} or later inside TensorFlow's range "
+            f"({declared}), which reads it.",
+            f"numpy>={floor},{declared}",
+        )
+    if declared is not None:
+        return Fix(
+            f"{intro} TensorFlow's own range ({declared}) stops below {floor}: write the "
+            "file again where NumPy 1 is installed (or, where it was written, in a form that "
+            "pickles no NumPy objects: np.save of plain numeric arrays), or move to a "
+            f"TensorFlow whose range admits NumPy {floor} or later.",
+            ("pip show tensorflow numpy",),
+        )
+    return Fix(
+        f"{intro} Upgrade NumPy to {floor} or later, and before 2.0 unless the TensorFlow "
+        "here supports NumPy 2 (`pip show tensorflow` lists its range; 2.18 and later "
+        "declare NumPy 2); where that range stops below it, write the file again where "
+        "NumPy 1 is installed instead.",
+        ("pip show tensorflow numpy", *m.pip_install(f"numpy>={floor},<2")),
+    )
 
 
 def protobuf_breaks_generated_code(version: str, spec: str) -> bool:
@@ -798,6 +851,24 @@ def protobuf_runtime_fix(required: str, loaded: str) -> Fix:
     )
 
 
+def protobuf_runtime_newer_fix(compiled: str, loaded: str) -> Fix:
+    """Two C++ protobuf runtimes in one process, the other way round: the newer one, loaded
+    first, serves code compiled against older headers than it accepts (VerifyVersion's
+    "compiled against version X ... not compatible with the installed version (Y)")."""
+    return Fix(
+        f"The code whose version check failed (the file the message names at its end) was "
+        f"compiled against protobuf {compiled}, and the process had already loaded protobuf "
+        f"{loaded}'s C++ runtime, which no longer accepts code built so old (one process keeps "
+        "the first libprotobuf it loads). Where the file is TensorFlow's, another library "
+        "imported before it brought the newer runtime: import tensorflow first, or install the "
+        "release of that library built for the same protobuf as TensorFlow. Where the file is "
+        "another library's, that library is older than the TensorFlow beside it: upgrade it "
+        "to a release built for TensorFlow's protobuf. In a conda environment a shared "
+        "libprotobuf may be loaded instead: the commands show which one is installed.",
+        ("conda list libprotobuf", "pip list"),
+    )
+
+
 #: The distribution that ships the generated code of Google's common .proto trees (each
 #: generated module sits beside its .proto's path: google/rpc/status_pb2.py); other trees are
 #: named by their package (tensorflow/, tensorboard/) through the module table.
@@ -807,7 +878,7 @@ _GOOGLE_PROTOS = ("google/rpc/", "google/api/", "google/type/", "google/longrunn
 def protobuf_gencode_fix(
     m: Machine, gencode: Optional[str], runtime: Optional[str], proto: Optional[str]
 ) -> Fix:
-    """Generated code newer than the protobuf runtime (protobuf 5.26's check): a runtime as
+    """Generated code newer than the protobuf runtime (protobuf 5.27's check): a runtime as
     new as the code where TensorFlow's range admits it, else the release of the package that
     ships the code generated by a protobuf no newer than the runtime."""
     from tfdoctor.modules import distribution_of  # noqa: PLC0415 - the module table, on demand
@@ -866,8 +937,7 @@ def protobuf_fix(m: Machine, too_old: bool = False, missing: str = "builder") ->
         if floor is None:
             return range_fix(m, "protobuf") or install_fix(
                 m,
-                f"Upgrade protobuf: the code imports its `{missing}` module, which the "
-                "installed runtime lacks.",
+                f"Upgrade protobuf: the code uses `{missing}`, which the installed runtime lacks.",
                 "protobuf",
             )
         # The floor and TensorFlow's own range in one specifier: an upgrade past TensorFlow's
@@ -875,8 +945,8 @@ def protobuf_fix(m: Machine, too_old: bool = False, missing: str = "builder") ->
         declared = m.declared_range("protobuf")
         shared = declared is None or _admits_from(declared, floor)
         text = (
-            f"Upgrade protobuf to {floor} or newer: the generated code imports its `{missing}` "
-            "module, which older runtimes lack."
+            f"Upgrade protobuf to {floor} or newer: the generated code uses `{missing}`, "
+            "which older runtimes lack."
         )
         if not shared:
             text += (

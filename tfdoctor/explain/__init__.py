@@ -2171,14 +2171,33 @@ def _protobuf(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         return causes.software.PROTOBUF_INCOMPATIBLE, causes.software.protobuf_gencode_fix(
             m, required, loaded, _group(hits, "proto")
         )
+    if required and loaded and any(h.signature.id == "protobuf-cpp-headers-older" for h in hits):
+        return causes.software.PROTOBUF_INCOMPATIBLE, causes.software.protobuf_runtime_newer_fix(
+            required, loaded
+        )
     if required and loaded:
         return causes.software.PROTOBUF_INCOMPATIBLE, causes.software.protobuf_runtime_fix(
             required, loaded
         )
-    too_old = any(
-        h.signature.id in ("protobuf-builder-missing", "protobuf-serialized-options") for h in hits
+    # What the generated code asked of a runtime older than it: the name decides the floor.
+    missing = next(
+        (_PROTOBUF_TOO_OLD[h.signature.id] for h in hits if h.signature.id in _PROTOBUF_TOO_OLD),
+        None,
     )
-    return causes.software.PROTOBUF_INCOMPATIBLE, causes.software.protobuf_fix(m, too_old)
+    if missing is not None:
+        return causes.software.PROTOBUF_INCOMPATIBLE, causes.software.protobuf_fix(
+            m, too_old=True, missing=missing
+        )
+    return causes.software.PROTOBUF_INCOMPATIBLE, causes.software.protobuf_fix(m)
+
+
+#: The signatures of protobuf runtimes older than the generated code, and the name each says
+#: the runtime lacks (causes.software.PROTOBUF_GENCODE_MODULES gives its first release).
+_PROTOBUF_TOO_OLD: dict[str, str] = {
+    "protobuf-builder-missing": "builder",
+    "protobuf-serialized-options": "serialized_options",
+    "protobuf-descriptor-syntax": "syntax",
+}
 
 
 def _keras3(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
@@ -2402,6 +2421,15 @@ _DEPENDENCY_PINS: dict[str, tuple[str, str, str]] = {
         "numpy>=1.16.0,<2.0",
         "Install NumPy 1.16 or later (before 2.0), the NumPy this TensorFlow was built against.",
     ),
+    # The extension's C code imports numpy.core._multiarray_umath, which NumPy has from 1.16
+    # (numpy/core/code_generators/generate_ufunc_api.py of v1.16.0): an older NumPy is below
+    # the build's; a TensorFlow built so declares no NumPy 2 either.
+    "numpy-multiarray-umath-failed": (
+        "numpy",
+        "numpy>=1.16.0,<2.0",
+        "Install NumPy 1.16 or later (before 2.0): the extension was built against NumPy "
+        "1.16 or later, whose numpy.core._multiarray_umath the installed NumPy lacks.",
+    ),
     "gast-node-arguments": (
         "gast",
         "",
@@ -2446,7 +2474,9 @@ def _dependency(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.C
     ids = [h.signature.id for h in hits]
     if "h5py-str-decode" in ids:
         return causes.software.DEPENDENCY_OUT_OF_RANGE, causes.software.h5py_bytes_fix(m)
-    if ids == ["numpy-multiarray-failed"]:
+    if "numpy-core-module-missing" in ids:
+        return causes.software.DEPENDENCY_OUT_OF_RANGE, causes.software.numpy_core_module_fix(m)
+    if set(ids) <= {"numpy-multiarray-failed", "numpy-umath-failed"}:
         return causes.software.DEPENDENCY_OUT_OF_RANGE, causes.software.numpy_c_api_fix(m)
     key = next((i for i in ids if i in _DEPENDENCY_PINS), "numpy-symbolic-tensor")
     dist, fallback, text = _DEPENDENCY_PINS[key]
@@ -5704,9 +5734,8 @@ def _settle_overlaps(by_cause: dict[str, list[Hits]], evidence: Evidence) -> Non
     _protoc_label_is_the_files(by_cause, evidence)
     if causes.software.NUMPY_ABI in by_cause:
         # NumPy 2's own message says which way: the bare C API failure beside it is the same.
-        _drop_signature(
-            by_cause, causes.software.DEPENDENCY_OUT_OF_RANGE, "numpy-multiarray-failed"
-        )
+        for signature in ("numpy-multiarray-failed", "numpy-umath-failed"):
+            _drop_signature(by_cause, causes.software.DEPENDENCY_OUT_OF_RANGE, signature)
 
 
 #: The BFC allocator's dump lines that name no allocator (bfc_allocator.cc's DumpMemoryLog and

@@ -218,6 +218,32 @@ def _not_installed(
     )
 
 
+def _namespace_stand_in(said: str, top: str, dist: str, m: Machine) -> Finding:
+    """A requirement of TensorFlow's imported as a bare directory: Python's import system says
+    "(unknown location)" for a namespace package, a directory without ``__init__.py``
+    (https://docs.python.org/3/reference/import.html#namespace-packages). The distribution's
+    files are not what was found, so no release of it is at fault."""
+    spec = m.declared_range(dist) or ""
+    return causes.finding(
+        f"explain.{causes.software.DEPENDENCY_MISSING}",
+        Severity.ERROR,
+        causes.software.DEPENDENCY_MISSING,
+        f"{dist}'s files are missing: {top} was found as a bare directory",
+        f"{said}\n'(unknown location)' means Python found {top} as a directory without "
+        f"its package files: a half-done uninstall of {dist}, or a directory named {top} in "
+        "the working directory or elsewhere on sys.path, stands in for it.",
+        Fix(
+            f"The first command prints the directory found for {top}: where it is not in "
+            f"site-packages, rename it; else install {dist} again over the broken files, in the "
+            "range TensorFlow declares.",
+            (
+                f'python -c "import {top}; print({top}.__path__)"',
+                *m.pip(f'install --force-reinstall --no-deps "{dist}{spec}"'),
+            ),
+        ),
+    )
+
+
 def _reinstalled_in_kernel(tb: Traceback, installed: Sequence[str]) -> Optional[Finding]:
     """A name every TensorFlow release has (``tf.name_scope``: the bundled API listings of
     1.9 on) missing from TensorFlow in a log that installed TensorFlow from inside the running
@@ -327,9 +353,10 @@ def _missing_name(tb: Traceback, m: Machine) -> Optional[Finding]:
             ),
         )
     if dist == "protobuf":
-        # protobuf adds what generated code calls (`builder` in 3.20, `runtime_version` in
-        # 5.26: the `_pb2.py` files of newer protoc import them) and removes little: a name
-        # missing from it is a protobuf older than the generated code that asks.
+        # protobuf adds what generated code calls (`_internal_create_key` in 3.12, `builder` in
+        # 3.20, `runtime_version` in 5.27: the `_pb2.py` files of newer protoc use them) and
+        # removes little: a name missing from it is a protobuf older than the generated code
+        # that asks.
         return causes.finding(
             "explain.protobuf-incompatible",
             Severity.ERROR,
@@ -363,6 +390,8 @@ def _missing_name(tb: Traceback, m: Machine) -> Optional[Finding]:
         )
     if dist is None or dist in _ELSEWHERE:
         return None
+    if "(unknown location)" in tb.message and top not in _NAMESPACE_ROOTS and _tf_requires(m, dist):
+        return _namespace_stand_in(said, top, dist, m)
     if m.companion(dist) is not None:
         # A companion without a name its caller uses: a release of it that does not go with
         # the code and the TensorFlow around it.
@@ -403,8 +432,12 @@ def _missing_name(tb: Traceback, m: Machine) -> Optional[Finding]:
         pinned = f"{tf}=={m.tf.version}" if m.tf is not None else tf
         # pip keeps an installed requirement it is asked for and resolves its dependencies
         # again: those outside the ranges TensorFlow declares are replaced, nothing else moves.
+        # The module the traceback names beside the distribution pip knows, where they differ
+        # (ml_dtypes is ml-dtypes, absl is absl-py): the reader sees the one, pip lists the other.
+        top = module.split(".")[0]
+        aside = f" ({dist} is the distribution of the `{top}` module)" if top != dist else ""
         fix = Fix(
-            f"Install the {dist} release TensorFlow declares: asking pip for the installed "
+            f"Install the {dist} release TensorFlow declares{aside}: asking pip for the installed "
             f"TensorFlow again moves {dist} into its declared range (`pip check` shows the "
             "range and whether the installed one is outside it).",
             ("pip check", *m.pip_install(pinned)),

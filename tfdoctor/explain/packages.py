@@ -1274,11 +1274,16 @@ def _keras_stacks(tb: Traceback, m: Machine) -> Optional[Finding]:
 
 # --- NumPy names a library still uses ----------------------------------------------------------
 
-#: NumPy names removed, by the release that removed them: the aliases deprecated in 1.20 and
-#: expired in 1.24 (https://numpy.org/doc/stable/release/1.24.0-notes.html#expired-deprecations)
-#: and the main-namespace names NumPy 2.0 removed
-#: (https://numpy.org/doc/stable/numpy_2_0_migration_guide.html#main-namespace).
+#: NumPy names removed, by the release that removed them: `alen` and `asscalar`
+#: (https://numpy.org/doc/stable/release/1.23.0-notes.html, expired deprecations), the aliases
+#: deprecated in 1.20 and expired in 1.24
+#: (https://numpy.org/doc/stable/release/1.24.0-notes.html#expired-deprecations), the
+#: main-namespace names NumPy 2.0 removed
+#: (https://numpy.org/doc/stable/numpy_2_0_migration_guide.html#main-namespace; `msort` in
+#: https://numpy.org/doc/stable/release/2.0.0-notes.html) and `in1d`
+#: (https://numpy.org/doc/stable/release/2.4.0-notes.html, "Removed numpy.in1d").
 NUMPY_REMOVED: dict[str, tuple[str, ...]] = {
+    "1.23": ("alen", "asscalar"),
     "1.24": ("object", "bool", "int", "float", "complex", "str"),
     "2.0": (
         "float_",
@@ -1311,7 +1316,9 @@ NUMPY_REMOVED: dict[str, tuple[str, ...]] = {
         "cfloat",
         "clongfloat",
         "longcomplex",
+        "msort",
     ),
+    "2.4": ("in1d",),
 }
 # NumPy 1.24 says `module 'numpy' has no attribute 'object'`; NumPy 2 names the release for
 # the names it removed: "`np.float_` was removed in the NumPy 2.0 release. Use `np.float64`
@@ -1505,11 +1512,29 @@ _BUILTIN_ALIASES = {
 }
 
 
+#: What NumPy's release notes name in place of a removed function whose AttributeError says
+#: none: `asscalar` (1.16.0 notes: an alias of ndarray.item), `alen` (1.18.0 notes: len),
+#: `msort` (2.0.0 notes), `product`, `cumproduct`, `sometrue`, `alltrue` (the NumPy 2.0
+#: migration guide's main-namespace table) and `in1d` (2.0.0 notes: deprecated for isin).
+_NUMPY_REPLACEMENTS = {
+    "asscalar": "a.item()",
+    "alen": "len(a)",
+    "msort": "np.sort(a, axis=0)",
+    "product": "np.prod",
+    "cumproduct": "np.cumprod",
+    "sometrue": "np.any",
+    "alltrue": "np.all",
+    "in1d": "np.isin",
+}
+
+
 def _numpy_name_in_code(tb: Traceback, name: str, release: str, m: Machine) -> Finding:
     """The user's own code (no library frame) using a name NumPy ``release`` removed: change
     the code, or hold NumPy back until it is changed."""
     said = re.search(r"Use `(?P<use>[\w.]+)` instead", tb.message)
-    instead = said.group("use") if said else _BUILTIN_ALIASES.get(name)
+    instead = (
+        said.group("use") if said else _BUILTIN_ALIASES.get(name) or _NUMPY_REPLACEMENTS.get(name)
+    )
     write = (
         f"write `{instead}` instead of `np.{name}`"
         if instead

@@ -1,0 +1,527 @@
+"""TensorFlow's core dependencies at the wrong release, read from the words those libraries
+print themselves when an installed release does not fit the code or binaries around it.
+
+The messages (their distinctive words), the releases that print them, the reading each gets
+and where the words are printed (the sources below the table). Readings: `protobuf-incompatible`
+(older, newer: which libprotobuf the process loaded first; incompatible), `numpy-abi` (abi),
+`numpy-name-removed` (removed), else `dependency-out-of-range` (range: into TensorFlow's
+declared range; up: a newer NumPy; any: either direction, both named), or harmless (`benign`):
+
+| Message | Releases | Reading | Src |
+| --- | --- | --- | --- |
+| `Descriptors cannot (not) be created directly` | protobuf 4.21+ | protobuf-incompatible | 1 |
+| `cannot import name 'builder' from 'google.protobuf.internal'` | < 3.20 | protobuf>=3.20 | 2 |
+| `cannot import name 'runtime_version' from 'google.protobuf'` | < 5.27 | protobuf>=5.27 | 3 |
+| `descriptor' has no attribute '_internal_create_key'` | < 3.12 | protobuf>=3.12 | 4 |
+| `unexpected keyword argument 'serialized_options'` | < 3.6 | protobuf>=3.6 | 5 |
+| `unexpected keyword argument 'syntax'` (TensorFlow's `_pb2` frames) | 2.x | protobuf>=3.0 | 20 |
+| `VersionError: ... Gencode/Runtime versions when loading X.proto` | 5.27+ | incompatible | 6 |
+| `Protobuf gencode version A is exactly one major version older` | 6.x warning | benign | 6 |
+| `This program requires version A of the Protocol Buffer runtime` | libprotobuf 3 | older | 7 |
+| `This program was compiled against version A ... installed version (B)` | 3.x | newer | 7 |
+| `Couldn't build proto file into descriptor pool: duplicate file name` | 4.21+ | left alone | 24 |
+| `module compiled against API version 0xA but this version of numpy is 0xB` | 1.x | up | 8 |
+| `module compiled against ABI version 0x1000009 but ... 0x2000000` | 1.x under 2 | numpy-abi | 8 |
+| `compiled using NumPy 1.x cannot be run in NumPy 2`, `_ARRAY_API not found` | 2.x | abi | 9 |
+| `numpy.core.multiarray failed to import`, `numpy.core.umath failed to import` | 1.x | any | 10 |
+| `numpy.core._multiarray_umath failed to import` | 1.16-1.26 build | numpy>=1.16.0,<2.0 | 11 |
+| `No module named 'numpy._core'` (written under NumPy 2) | < 1.26.1 | numpy>=1.26.1 | 21 |
+| `ValueError: numpy.dtype size changed ... Expected 96 from C header, got 88` | Cython | up | 12 |
+| `RuntimeWarning: numpy.dtype size changed ... Expected 96, got 88` | Cython | benign | 13 |
+| `module 'numpy' has no attribute 'object'` (+ its advice from 1.24.2) | 1.24+ | removed | 14 |
+| `` `np.NaN` was removed in the NumPy 2.0 release. `` (each expired name) | 2.0+ | removed | 15 |
+| `has no attribute 'asscalar'` (`alen`; `msort`, `product`; `in1d`) | 1.23; 2; 2.4 | removed | 22 |
+| `'str' object has no attribute 'decode'` in Keras' HDF5 loader | h5py 3 | h5py<3.0.0 | 16 |
+| `module 'ml_dtypes' has no attribute 'float8_e4m3b11'` | 0.3+ | TensorFlow's range | 17 |
+| `cannot import name 'X' from 'typing_extensions'`, `gast' has no attribute` | any | range | 17 |
+| `this __dict__ descriptor does not support '_DictWrapper' objects` | 1.15 | wrapt<1.15 | 18 |
+| `Bad argument number for Name: 3, expecting 4` | gast 0.3+ | TensorFlow's pin | 19 |
+| `cannot import name 'X' from 'absl' (unknown location)` | any | dependency-missing | 23 |
+
+1. https://github.com/protocolbuffers/protobuf/blob/v4.21.0/python/google/protobuf/descriptor.py
+2. https://github.com/protocolbuffers/protobuf/issues/9778
+3. https://github.com/protocolbuffers/protobuf/blob/v27.0/src/google/protobuf/compiler/python/generator.cc
+4. https://github.com/protocolbuffers/protobuf/blob/v3.12.0/python/google/protobuf/descriptor.py
+5. https://github.com/protocolbuffers/protobuf/issues/4716
+6. https://github.com/protocolbuffers/protobuf/blob/v29.0/python/google/protobuf/runtime_version.py
+7. https://github.com/protocolbuffers/protobuf/blob/v3.11.0/src/google/protobuf/stubs/common.cc
+8. https://github.com/numpy/numpy/blob/v1.26.0/numpy/core/code_generators/generate_numpy_api.py
+9. https://github.com/numpy/numpy/blob/v2.0.0/numpy/core/_multiarray_umath.py
+10. https://github.com/numpy/numpy/blob/v1.15.0/numpy/core/code_generators/generate_ufunc_api.py
+11. https://github.com/numpy/numpy/blob/v1.16.0/numpy/core/code_generators/generate_ufunc_api.py
+12. https://github.com/cython/cython/blob/3.0.0/Cython/Utility/ImportExport.c
+13. https://github.com/cython/cython/blob/0.27/Cython/Utility/ImportExport.c and
+    https://github.com/numpy/numpy/blob/v1.16.0/numpy/__init__.py (NumPy's own filter)
+14. https://github.com/numpy/numpy/blob/v1.24.2/numpy/__init__.py
+15. https://github.com/numpy/numpy/blob/v2.0.0/numpy/_expired_attrs_2_0.py
+16. https://github.com/tensorflow/tensorflow/blob/v2.4.0/tensorflow/python/keras/saving/hdf5_format.py
+17. the requirement TensorFlow's wheel metadata declares (the matrix), `pip check`
+18. https://github.com/tensorflow/tensorflow/issues/59869
+19. https://github.com/serge-sans-paille/gast/blob/0.3.0/gast/gast.py
+20. https://github.com/protocolbuffers/protobuf/blob/v3.0.0/python/google/protobuf/descriptor.py
+21. https://github.com/numpy/numpy/tree/v1.26.1/numpy/_core (absent from v1.26.0)
+22. https://numpy.org/doc/stable/release/1.23.0-notes.html (and 2.0.0-notes, 2.4.0-notes)
+23. https://docs.python.org/3/reference/import.html#namespace-packages
+24. https://github.com/protocolbuffers/protobuf/blob/v29.0/python/descriptor_pool.c and
+    https://github.com/protocolbuffers/protobuf/blob/v29.0/upb/reflection/def_pool.c
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.explaining import explained, fix_text, top_error
+from tfdoctor.findings import Severity
+
+
+def _pb2_traceback(module: str, statement: str, error: str) -> str:
+    """An import of TensorFlow stopped in one of its generated ``_pb2`` modules."""
+    return (
+        "Traceback (most recent call last):\n"
+        '  File "train.py", line 1, in <module>\n'
+        "    import tensorflow as tf\n"
+        f'  File "/usr/local/lib/python3.8/site-packages/tensorflow/core/framework/{module}", '
+        "line 20, in <module>\n"
+        f"    {statement}\n"
+        f"{error}\n"
+    )
+
+
+def _causes(text: str) -> set[str]:
+    """The causes of the findings at warning or above."""
+    return {
+        f.cause
+        for f in explained(text).findings
+        if f.cause and f.severity in (Severity.ERROR, Severity.WARNING)
+    }
+
+
+# --- protobuf ---------------------------------------------------------------------------------
+
+
+def test_protobuf_without_internal_create_key_is_upgraded_to_312() -> None:
+    text = _pb2_traceback(
+        "types_pb2.py",
+        "create_key=_descriptor._internal_create_key,",
+        "AttributeError: module 'google.protobuf.descriptor' has no attribute "
+        "'_internal_create_key'",
+    )
+    top = top_error(explained(text))
+    assert top.cause == "protobuf-incompatible"
+    assert 'pip install "protobuf>=3.12"' in fix_text(top)
+
+
+def test_protobuf_floor_stays_inside_the_range_of_the_tensorflow_the_log_shows() -> None:
+    text = "Successfully installed protobuf-3.11.3 tensorflow-2.15.0\n" + _pb2_traceback(
+        "types_pb2.py",
+        "create_key=_descriptor._internal_create_key,",
+        "AttributeError: module 'google.protobuf.descriptor' has no attribute "
+        "'_internal_create_key'",
+    )
+    fix = fix_text(top_error(explained(text)))
+    # The floor joined to TensorFlow 2.15's own declared range, not an unbounded upgrade.
+    assert "protobuf>=3.12," in fix and "<5.0.0dev" in fix
+
+
+def test_generated_code_of_protoc_27_needs_protobuf_527() -> None:
+    text = _pb2_traceback(
+        "attr_value_pb2.py",
+        "from google.protobuf import runtime_version as _runtime_version",
+        "ImportError: cannot import name 'runtime_version' from 'google.protobuf' "
+        "(/usr/local/lib/python3.8/site-packages/google/protobuf/__init__.py)",
+    )
+    top = top_error(explained(text))
+    assert top.cause == "protobuf-incompatible"
+    assert 'pip install "protobuf>=5.27"' in fix_text(top)
+
+
+def test_protobuf_4_refusing_old_generated_code_takes_tensorflows_range() -> None:
+    text = "Successfully installed protobuf-4.21.1 tensorflow-2.15.0\n" + _pb2_traceback(
+        "tensor_shape_pb2.py",
+        "_descriptor.FieldDescriptor(",
+        "TypeError: Descriptors cannot not be created directly.\n"
+        "If this call came from a _pb2.py file, your generated code is out of date and must be "
+        "regenerated with protoc >= 3.19.0.",
+    )
+    top = top_error(explained(text))
+    assert top.cause == "protobuf-incompatible" and "<5.0.0dev" in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    ("statement", "keyword", "floor"),
+    [
+        ("serialized_pb=_b('\\n/tensorflow/core/framework/types.proto'),", "syntax", "3.0"),
+        ("serialized_options=None,", "serialized_options", "3.6"),
+    ],
+    ids=["protobuf-2", "before-3.6"],
+)
+def test_descriptor_arguments_older_runtimes_do_not_take(
+    statement: str, keyword: str, floor: str
+) -> None:
+    text = _pb2_traceback(
+        "types_pb2.py",
+        statement,
+        f"TypeError: __init__() got an unexpected keyword argument '{keyword}'",
+    )
+    top = top_error(explained(text))
+    assert top.cause == "protobuf-incompatible"
+    assert f'pip install "protobuf>={floor}"' in fix_text(top)
+
+
+def test_a_syntax_keyword_outside_generated_code_is_not_protobuf() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/u/highlight.py", line 3, in <module>\n'
+        "    lexer = Lexer(syntax='c')\n"
+        "TypeError: __init__() got an unexpected keyword argument 'syntax'\n"
+    )
+    assert "protobuf-incompatible" not in _causes(text)
+
+
+def test_runtime_version_check_of_protobuf_5() -> None:
+    text = (
+        "google.protobuf.runtime_version.VersionError: Detected incompatible Protobuf "
+        "Gencode/Runtime versions when loading tensorflow/core/framework/attr_value.proto: "
+        "gencode 5.28.3 runtime 5.27.2. Runtime version cannot be older than the linked "
+        "gencode version.\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "protobuf-incompatible" and "5.28.3" in fix_text(top)
+
+
+def test_libprotobuf_newer_than_the_code_it_serves() -> None:
+    text = (
+        "[libprotobuf FATAL google/protobuf/stubs/common.cc:87] This program was compiled "
+        "against version 3.6.1 of the Protocol Buffer runtime library, which is not compatible "
+        "with the installed version (3.19.4).  Contact the program author for an update.  "
+        '(Version verification failed in "bazel-out/k8-opt/bin/tensorflow/core/framework/'
+        'tensor.pb.cc".)\n'
+        "terminate called after throwing an instance of 'google::protobuf::FatalException'\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "protobuf-incompatible"
+    fix = fix_text(top)
+    assert "compiled against protobuf 3.6.1" in fix and "protobuf 3.19.4" in fix
+    assert "conda list libprotobuf" in fix
+
+
+def test_libprotobuf_older_than_the_code_keeps_its_own_reading() -> None:
+    text = (
+        "[libprotobuf FATAL external/protobuf_archive/src/google/protobuf/stubs/common.cc:68] "
+        "This program requires version 3.7.0 of the Protocol Buffer runtime library, but the "
+        "installed version is 3.6.1.  Please update your library.\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "protobuf-incompatible" and "imported before" in fix_text(top)
+
+
+def test_gencode_one_major_older_is_only_a_warning_of_protobuf() -> None:
+    text = (
+        "/opt/venv/lib/python3.11/site-packages/google/protobuf/runtime_version.py:98: "
+        "UserWarning: Protobuf gencode version 5.28.3 is exactly one major version older than "
+        "the runtime version 6.31.1 at tensorflow/core/framework/attr_value.proto. Please "
+        "update the gencode to avoid compatibility violations in the next runtime release.\n"
+        "  warnings.warn(\n"
+    )
+    report = explained(text)
+    assert "protobuf-incompatible" not in _causes(text)
+    assert any(f.id == "explain.benign.protobuf-gencode-one-major-older" for f in report.findings)
+
+
+def test_a_duplicate_proto_in_the_pool_is_not_a_release() -> None:
+    text = (
+        "TypeError: Couldn't build proto file into descriptor pool: duplicate file name "
+        "tensorflow/core/framework/tensor.proto\n"
+    )
+    assert "protobuf-incompatible" not in _causes(text)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # The same words about another program's own library, or in prose.
+        "error: This program was compiled against version 2 of libfoo, which is not compatible",
+        '  File "/home/u/keys.py", line 4, in make\n    k = store.create_key()\n'
+        "AttributeError: 'Store' object has no attribute 'create_key'",
+    ],
+    ids=["other-library", "users-create-key"],
+)
+def test_protobufs_words_elsewhere_are_not_protobuf(line: str) -> None:
+    assert "protobuf-incompatible" not in _causes(line + "\n")
+
+
+# --- NumPy ------------------------------------------------------------------------------------
+
+
+def test_an_extension_of_numpy_116_under_an_older_numpy_is_told_the_floor() -> None:
+    text = (
+        "ModuleNotFoundError: No module named 'numpy.core._multiarray_umath'\n"
+        "ImportError: numpy.core._multiarray_umath failed to import\n"
+        "ImportError: numpy.core.umath failed to import\n"
+        "2019-03-04 00:54:06.762221: F tensorflow/python/lib/core/bfloat16.cc:675] "
+        "Check failed: PyBfloat16_Type.tp_base != nullptr\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "dependency-out-of-range"
+    assert 'pip install "numpy>=1.16.0,<2.0"' in fix_text(top)
+
+
+def test_the_ufunc_import_of_numpy_116_headers_alone() -> None:
+    top = top_error(explained("ImportError: numpy.core._multiarray_umath failed to import\n"))
+    assert top.cause == "dependency-out-of-range" and "numpy>=1.16.0" in fix_text(top)
+
+
+def test_the_umath_line_alone_names_both_directions() -> None:
+    top = top_error(explained("ImportError: numpy.core.umath failed to import\n"))
+    assert top.cause == "dependency-out-of-range"
+    fix = fix_text(top)
+    assert "pip show tensorflow numpy" in fix and "numpy<2" in fix
+
+
+def test_the_umath_line_under_numpy_2_is_numpy_2() -> None:
+    text = (
+        "A module that was compiled using NumPy 1.x cannot be run in\n"
+        "NumPy 2.1.3 as it may crash. To support both 1.x and 2.x\n"
+        "versions of NumPy, modules must be compiled with NumPy 2.0.\n"
+        "AttributeError: _ARRAY_API not found\n"
+        "ImportError: numpy.core.umath failed to import\n"
+    )
+    assert _causes(text) == {"numpy-abi"}
+
+
+def test_numpys_broken_install_is_not_an_old_numpy() -> None:
+    # NumPy's own refusal to import its C extensions (a broken install): the module it names
+    # is missing from NumPy itself, not from an older release.
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/u/.local/lib/python3.8/site-packages/numpy/core/overrides.py", line 7, '
+        "in <module>\n"
+        "    from numpy.core._multiarray_umath import (\n"
+        "ModuleNotFoundError: No module named 'numpy.core._multiarray_umath'\n"
+        "\n"
+        "IMPORTANT: PLEASE READ THIS FOR ADVICE ON HOW TO SOLVE THIS ISSUE!\n"
+        "\n"
+        "Importing the numpy C-extensions failed. This error can happen for\n"
+    )
+    assert "dependency-out-of-range" not in _causes(text)
+
+
+def _numpy_2_pickle(installed: str) -> str:
+    return installed + (
+        "Traceback (most recent call last):\n"
+        '  File "/app/serve.py", line 14, in <module>\n'
+        "    scaler = pickle.load(f)\n"
+        "ModuleNotFoundError: No module named 'numpy._core'\n"
+    )
+
+
+def test_numpy_2s_pickle_under_an_older_numpy_takes_the_stubs_of_1261() -> None:
+    top = top_error(explained(_numpy_2_pickle("")))
+    assert top.cause == "dependency-out-of-range"
+    assert 'pip install "numpy>=1.26.1,<2"' in fix_text(top)
+
+
+def test_numpy_core_floor_joins_tensorflows_range() -> None:
+    text = _numpy_2_pickle("Successfully installed numpy-1.24.3 tensorflow-2.15.0\n")
+    assert 'numpy>=1.26.1,<2.0.0,>=1.23.5"' in fix_text(top_error(explained(text)))
+
+
+def test_numpy_core_floor_above_tensorflows_range_is_not_installed() -> None:
+    # TensorFlow 2.12 declares numpy<=1.24.3: no NumPy with numpy._core serves it.
+    text = _numpy_2_pickle("Successfully installed numpy-1.24.3 tensorflow-2.12.0\n")
+    top = top_error(explained(text))
+    fix = fix_text(top)
+    assert "stops below 1.26.1" in fix and "pip install" not in fix
+
+
+def test_a_submodule_of_numpy_core_is_not_read_as_the_package() -> None:
+    text = "ModuleNotFoundError: No module named 'numpy._core.numeric'\n"
+    assert "dependency-out-of-range" not in _causes(text)
+
+
+def test_the_c_api_version_check_names_the_builds_numpy() -> None:
+    text = (
+        "RuntimeError: module compiled against API version 0x10 but this version of numpy is 0xe\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "dependency-out-of-range" and "numpy>=1.23" in fix_text(top)
+
+
+def test_the_abi_version_check_of_numpy_2() -> None:
+    text = (
+        "RuntimeError: module compiled against ABI version 0x1000009 but this version of numpy "
+        "is 0x2000000\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "numpy-abi" and "numpy<2" in fix_text(top)
+
+
+def test_cythons_size_warning_is_harmless() -> None:
+    text = (
+        "/usr/lib/python3/dist-packages/scipy/stats/_stats_py.py:12: RuntimeWarning: "
+        "numpy.dtype size changed, may indicate binary incompatibility. Expected 96, got 88\n"
+    )
+    report = explained(text)
+    assert not _causes(text)
+    assert any(f.id == "explain.benign.numpy-struct-grew-warning" for f in report.findings)
+
+
+def test_cythons_size_error_is_still_an_extension_for_a_newer_numpy() -> None:
+    text = (
+        '  File "h5py/h5t.pxd", line 14, in init h5py._conv\n'
+        "ValueError: numpy.dtype size changed, may indicate binary incompatibility. Expected 96 "
+        "from C header, got 88 from PyObject\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "dependency-out-of-range" and "h5py" in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    ("text", "floor"),
+    [
+        (
+            "AttributeError: module 'numpy' has no attribute 'bool'.\n"
+            "`np.bool` was a deprecated alias for the builtin `bool`. To avoid this error in "
+            "existing code, use `bool` by itself.\n",
+            "numpy<1.24",
+        ),
+        (
+            "AttributeError: `np.NaN` was removed in the NumPy 2.0 release. Use `np.nan` "
+            "instead.\n",
+            "numpy<2.0",
+        ),
+        (
+            "AttributeError: `np.sctypes` was removed in the NumPy 2.0 release. \n",
+            "numpy<2.0",
+        ),
+    ],
+    ids=["alias-1.24", "nan-2.0", "no-advice-2.0"],
+)
+def test_numpys_removed_names_in_numpys_own_words(text: str, floor: str) -> None:
+    top = top_error(explained(text))
+    assert top.cause == "numpy-name-removed" and floor in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    ("name", "floor", "instead"),
+    [
+        ("asscalar", "numpy<1.23", "a.item()"),
+        ("msort", "numpy<2.0", "np.sort(a, axis=0)"),
+        ("product", "numpy<2.0", "np.prod"),
+        ("in1d", "numpy<2.4", "np.isin"),
+    ],
+)
+def test_numpy_functions_removed_without_advice_get_the_notes_replacement(
+    name: str, floor: str, instead: str
+) -> None:
+    text = (
+        '  File "/home/u/proj/stats.py", line 8, in summarise\n'
+        f"    v = np.{name}(x)\n"
+        f"AttributeError: module 'numpy' has no attribute '{name}'\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "numpy-name-removed"
+    fix = fix_text(top)
+    assert floor in fix and f"`{instead}`" in fix
+
+
+def test_a_name_numpy_never_had_is_not_a_removal() -> None:
+    text = "AttributeError: module 'numpy' has no attribute 'tensordotx'\n"
+    assert "numpy-name-removed" not in _causes(text)
+
+
+# --- h5py, ml_dtypes, typing_extensions, wrapt, gast --------------------------------------------
+
+
+def test_h5py_3_under_keras_hdf5_loader() -> None:
+    text = (
+        '  File "/usr/local/lib/python3.8/site-packages/tensorflow/python/keras/saving/'
+        'hdf5_format.py", line 651, in load_weights_from_hdf5_group\n'
+        "    original_keras_version = f.attrs['keras_version'].decode('utf8')\n"
+        "AttributeError: 'str' object has no attribute 'decode'\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "dependency-out-of-range" and "h5py<3.0.0" in fix_text(top)
+
+
+def test_a_decode_in_the_users_own_code_is_not_h5py() -> None:
+    text = (
+        '  File "/home/u/app/util.py", line 12, in read_name\n'
+        "    return name.decode('utf8')\n"
+        "AttributeError: 'str' object has no attribute 'decode'\n"
+    )
+    assert "dependency-out-of-range" not in _causes(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "dist"),
+    [
+        (
+            '  File "/usr/local/lib/python3.10/site-packages/tensorflow/python/framework/'
+            'dtypes.py", line 37, in <module>\n'
+            "    _np_float8_e4m3b11 = ml_dtypes.float8_e4m3b11\n"
+            "AttributeError: module 'ml_dtypes' has no attribute 'float8_e4m3b11'\n",
+            "ml-dtypes",
+        ),
+        (
+            '  File "/usr/local/lib/python3.9/site-packages/tensorflow/python/types/trace.py", '
+            "line 24, in <module>\n"
+            "    from typing_extensions import Protocol\n"
+            "ImportError: cannot import name 'Protocol' from 'typing_extensions' "
+            "(/usr/local/lib/python3.9/site-packages/typing_extensions.py)\n",
+            "typing-extensions",
+        ),
+        (
+            '  File "/usr/local/lib/python3.6/site-packages/tensorflow/python/autograph/'
+            'converters/logical_expressions.py", line 54, in <module>\n'
+            "    gast.Num: 'tf.negative',\n"
+            "AttributeError: module 'gast' has no attribute 'Num'\n",
+            "gast",
+        ),
+    ],
+    ids=["ml-dtypes", "typing-extensions", "gast"],
+)
+def test_a_requirement_without_the_name_tensorflow_uses(text: str, dist: str) -> None:
+    top = top_error(explained(text))
+    assert top.cause == "dependency-out-of-range"
+    assert dist in top.summary and "pip check" in fix_text(top)
+
+
+def test_the_module_is_named_beside_a_distribution_spelled_otherwise() -> None:
+    text = (
+        '  File "/usr/local/lib/python3.10/site-packages/tensorflow/python/framework/'
+        'dtypes.py", line 51, in <module>\n'
+        "    _np_int4 = ml_dtypes.int4\n"
+        "AttributeError: module 'ml_dtypes' has no attribute 'int4'\n"
+    )
+    fix = fix_text(top_error(explained(text)))
+    assert "ml-dtypes is the distribution of the `ml_dtypes` module" in fix
+
+
+def test_a_requirement_found_as_a_bare_directory_is_missing_not_a_release() -> None:
+    text = (
+        '  File "/usr/local/lib/python3.8/site-packages/tensorflow/python/platform/'
+        'tf_logging.py", line 18, in <module>\n'
+        "    from absl import logging\n"
+        "ImportError: cannot import name 'logging' from 'absl' (unknown location)\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "dependency-missing"
+    fix = fix_text(top)
+    assert "absl.__path__" in fix and "--force-reinstall" in fix and "absl-py" in fix
+
+
+def test_a_bare_directory_of_a_package_tensorflow_does_not_require_is_left_alone() -> None:
+    text = "ImportError: cannot import name 'helpers' from 'myproject' (unknown location)\n"
+    assert "dependency-missing" not in _causes(text)
+
+
+def test_wrapt_115_under_tensorflows_tracked_dicts() -> None:
+    text = (
+        '  File "/opt/conda/lib/python3.11/site-packages/tensorflow/python/trackable/'
+        'data_structures.py", line 823, in __getattribute__\n'
+        "    return super().__getattribute__(name)\n"
+        "TypeError: this __dict__ descriptor does not support '_DictWrapper' objects\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "dependency-out-of-range" and "wrapt<1.15" in fix_text(top)
