@@ -1,6 +1,7 @@
-"""TensorFlow on AMD GPUs (tensorflow-rocm) and on Intel's oneDNN (MKL) kernels, read from the
-words those builds print. Each reading is checked through explain on lines written here; near
-misses (the same words elsewhere, the builds' informational lines) must not become the cause.
+"""TensorFlow on AMD GPUs (tensorflow-rocm), on Intel's oneDNN (MKL) kernels and on DirectML,
+read from the words those builds print. Each reading is checked through explain on lines
+written here; near misses (the same words elsewhere, the builds' informational lines) must not
+become the cause.
 
 | Message | Releases | Printed by | Cause |
 | --- | --- | --- | --- |
@@ -13,6 +14,7 @@ misses (the same words elsewhere, the builds' informational lines) must not beco
 | `Could not load dynamic library 'librocblas.so'; dlerror: ...` | tensorflow-rocm 2.x's loader | https://github.com/tensorflow/tensorflow/blob/v2.4.0/tensorflow/stream_executor/platform/default/dso_loader.cc | `rocm-libs-off-path` |
 | `message: could not create a concat primitive descriptor, in file tensorflow/core/kernels/mkl_concat_op.cc:N` | MKL builds 1.x, oneDNN kernels 2.x (`kernels/mkl/`) | https://github.com/tensorflow/tensorflow/blob/v1.12.0/tensorflow/core/kernels/mkl_concat_op.cc, https://github.com/tensorflow/tensorflow/blob/v2.9.0/tensorflow/core/kernels/mkl/mkl_conv_ops.cc | `tf-release-kernel-bug` |
 | `F ./tensorflow/core/util/mkl_util.h:N] Check failed: dims == sizes.size() (5 vs. 4)` | MKL builds | https://github.com/tensorflow/tensorflow/blob/v1.14.0/tensorflow/core/util/mkl_util.h | `tf-release-kernel-bug` |
+| `Unable to open /dev/kfd read-write: Permission denied` (and `is not member of "nogroup" group`) | ROCm's runtime, rocminfo | https://github.com/ROCm/rocminfo/blob/rocm-6.0.0/rocminfo.cc, https://rocm.docs.amd.com/projects/install-on-linux/en/docs-6.3.0/install/prerequisites.html | `driver-no-permission` |
 | `oneDNN custom operations are on ... TF_ENABLE_ONEDNN_OPTS=0` | 2.5 on | https://github.com/tensorflow/tensorflow/blob/v2.9.0/tensorflow/core/util/util.cc | benign |
 | `DirectML device enumeration: found 0 compatible adapters.` | tensorflow-directml, -directml-plugin | https://github.com/microsoft/tensorflow-directml-plugin/blob/main/tfdml/core/dml_device_cache.cc | `gpu-arch-unsupported` |
 """  # noqa: E501 - a table row is one line
@@ -260,3 +262,59 @@ def test_directml_keeping_no_adapter() -> None:
     report = explained(text)
     found = [x for x in report.findings if x.cause == "gpu-arch-unsupported"]
     assert found and "dxdiag" in fix_text(found[0])
+
+
+def test_rocms_device_node_this_user_may_not_open() -> None:
+    text = (
+        "ROCk module is loaded\n"
+        "Unable to open /dev/kfd read-write: Permission denied\n"
+        'alice is not member of "render" group, the default DRM access group. Users must be a '
+        'member of the "render" group or another DRM access group in order for ROCm '
+        "applications to run successfully.\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "driver-no-permission"
+    fix = fix_text(top)
+    assert "usermod -a -G render,video" in fix and "/dev/nvidia" not in fix
+
+
+def test_rocms_device_node_of_no_group_in_a_container() -> None:
+    text = (
+        "Unable to open /dev/kfd read-write: Permission denied\n"
+        'root is not member of "nogroup" group, the default DRM access group. Users must be a '
+        'member of the "nogroup" group or another DRM access group in order for ROCm '
+        "applications to run successfully.\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "driver-no-permission"
+    fix = fix_text(top)
+    assert "--device=/dev/kfd" in fix and "--group-add" in fix and "usermod" not in fix
+
+
+def test_nvidias_permission_keeps_its_own_fix() -> None:
+    top = top_error(explained("Failed to initialize NVML: Insufficient Permissions\n"))
+    assert top.cause == "driver-no-permission" and "/dev/nvidia" in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # rocminfo prints the group note and goes on where the node opens.
+        pytest.param(
+            "ROCk module is loaded\n"
+            'bob is not member of "video" group, the default DRM access group. Users must be a '
+            'member of the "video" group or another DRM access group in order for ROCm '
+            "applications to run successfully.\n"
+            "=====================\nHSA System Attributes\n=====================\n",
+            id="group-note-alone",
+        ),
+        # No node at all is not a permission.
+        pytest.param(
+            "ROCk module is NOT loaded, possibly no GPU devices\n"
+            "Unable to open /dev/kfd read-write: No such file or directory\n",
+            id="no-node",
+        ),
+    ],
+)
+def test_rocminfo_lines_that_are_not_a_permission(text: str) -> None:
+    assert "driver-no-permission" not in _causes(text)

@@ -129,8 +129,11 @@ CAUSES: Mapping[str, Cause] = dict(
         ),
         define(
             DRIVER_NO_PERMISSION,
-            "No permission to open the NVIDIA devices",
-            "This user cannot open /dev/nvidia*; CUDA then reports no device.",
+            "No permission to open the GPU's device nodes",
+            "This user cannot open the GPU's device nodes (/dev/nvidia* for NVIDIA's driver; "
+            "/dev/kfd and /dev/dri/renderD* for ROCm's, which belong to the render or video "
+            "group); CUDA or HIP then reports no device.",
+            "https://rocm.docs.amd.com/projects/install-on-linux/en/docs-6.3.0/install/prerequisites.html",
         ),
         define(
             DRIVER_TOO_OLD,
@@ -1359,6 +1362,29 @@ def no_permission_fix() -> Fix:
     return Fix(
         "Give this user access to /dev/nvidia* (usually the video group), then log in again.",
         ("ls -l /dev/nvidia*", 'sudo usermod -aG video "$USER"'),
+    )
+
+
+def rocm_no_permission_fix(container: bool) -> Fix:
+    """Access for this user to ROCm's device nodes (/dev/kfd, /dev/dri/renderD*), which AMD's
+    prerequisites give through the render and video groups; a container's nodes are the
+    host's, passed with --device and their group added."""
+    if container:
+        return Fix(
+            "The process in the container cannot open /dev/kfd: the device nodes are not "
+            "passed through with their group (the container sees them owned by another group, "
+            "often nogroup under rootless Docker or Podman). Start the container with ROCm's "
+            "devices and the group that owns them on the host, as AMD's Docker instructions do "
+            "(--device=/dev/kfd --device=/dev/dri --group-add video, and render where the host "
+            "gives /dev/kfd to render); rootless runtimes also need the host user in that group "
+            "(Podman: --group-add keep-groups).",
+            ("ls -l /dev/kfd /dev/dri", "getent group render video"),
+        )
+    return Fix(
+        "This user cannot open ROCm's device nodes (/dev/kfd, /dev/dri/renderD*): add the user "
+        "to the groups that own them (render and video, as AMD's prerequisites say), then log "
+        "in again so the new groups apply.",
+        ("ls -l /dev/kfd /dev/dri", 'sudo usermod -a -G render,video "$LOGNAME"', "id"),
     )
 
 

@@ -4193,7 +4193,6 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.xla.LIBDEVICE_MISSING: causes.xla.libdevice_fix,
     causes.xla.PTXAS_MISSING: causes.xla.ptxas_install_fix,
     causes.runtime.THREADS_EXHAUSTED: lambda m: causes.runtime.thread_limit_fix(),
-    causes.gpu.DRIVER_NO_PERMISSION: lambda m: causes.gpu.no_permission_fix(),
     causes.hosted.TPU_NOT_FOUND: lambda m: causes.hosted.tpu_not_found_fix(),
     causes.hosted.HOSTED_TF_LINE_DROPPED: causes.hosted.hosted_tf1_dropped_fix,
     # The one signature of this cause is Keras asking for h5py (h5py-needed).
@@ -4328,6 +4327,14 @@ BUILDERS: dict[str, Builder] = {
         causes.runtime.fork_after_init_fix(),
     ),
     causes.platform.DISTRO_PYTHON_PART_MISSING: _distro_part,
+    causes.gpu.DRIVER_NO_PERMISSION: lambda m, r, hits: (
+        causes.gpu.DRIVER_NO_PERMISSION,
+        causes.gpu.rocm_no_permission_fix(
+            any(h.signature.id == "rocm-kfd-not-member-of-nogroup" for h in hits)
+        )
+        if all(h.signature.id.startswith("rocm-kfd-") for h in hits)
+        else causes.gpu.no_permission_fix(),
+    ),
     causes.gpu.ROCM_LIBS_OFF_PATH: lambda m, r, hits: (
         causes.gpu.ROCM_LIBS_OFF_PATH,
         causes.gpu.rocm_libs_off_path_fix(
