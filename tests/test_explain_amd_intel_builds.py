@@ -15,6 +15,7 @@ become the cause.
 | `message: could not create a concat primitive descriptor, in file tensorflow/core/kernels/mkl_concat_op.cc:N` | MKL builds 1.x, oneDNN kernels 2.x (`kernels/mkl/`) | https://github.com/tensorflow/tensorflow/blob/v1.12.0/tensorflow/core/kernels/mkl_concat_op.cc, https://github.com/tensorflow/tensorflow/blob/v2.9.0/tensorflow/core/kernels/mkl/mkl_conv_ops.cc | `tf-release-kernel-bug` |
 | `F ./tensorflow/core/util/mkl_util.h:N] Check failed: dims == sizes.size() (5 vs. 4)` | MKL builds | https://github.com/tensorflow/tensorflow/blob/v1.14.0/tensorflow/core/util/mkl_util.h | `tf-release-kernel-bug` |
 | `Unable to open /dev/kfd read-write: Permission denied` (and `is not member of "nogroup" group`) | ROCm's runtime, rocminfo | https://github.com/ROCm/rocminfo/blob/rocm-6.0.0/rocminfo.cc, https://rocm.docs.amd.com/projects/install-on-linux/en/docs-6.3.0/install/prerequisites.html | `driver-no-permission` |
+| `MIOpen(HIP): Warning [SQLiteBase] Missing system database file: gfx1030_40.kdb Performance may degrade` | MIOpen (ROCm) | https://github.com/ROCm/MIOpen/blob/develop/src/include/miopen/sqlite_db.hpp | benign |
 | `oneDNN custom operations are on ... TF_ENABLE_ONEDNN_OPTS=0` | 2.5 on | https://github.com/tensorflow/tensorflow/blob/v2.9.0/tensorflow/core/util/util.cc | benign |
 | `DirectML device enumeration: found 0 compatible adapters.` | tensorflow-directml, -directml-plugin | https://github.com/microsoft/tensorflow-directml-plugin/blob/main/tfdml/core/dml_device_cache.cc | `gpu-arch-unsupported` |
 """  # noqa: E501 - a table row is one line
@@ -318,3 +319,14 @@ def test_nvidias_permission_keeps_its_own_fix() -> None:
 )
 def test_rocminfo_lines_that_are_not_a_permission(text: str) -> None:
     assert "driver-no-permission" not in _causes(text)
+
+
+def test_miopens_missing_kernel_database_is_harmless() -> None:
+    text = (
+        "MIOpen(HIP): Warning [SQLiteBase] Missing system database file: gfx1030_40.kdb "
+        "Performance may degrade. Please follow instructions to install: "
+        "https://github.com/ROCm/MIOpen#installing-miopen-kernels-package\n"
+    )
+    report = explained(text)
+    assert [x.id for x in report.findings] == ["explain.benign.miopen-kernel-db-missing"]
+    assert report.findings[0].severity is Severity.INFO
