@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests import factories as f
 from tests.explaining import explained, fix_text, top_error
 from tfdoctor.causes.gpu import rocm_target_listed
 from tfdoctor.findings import Severity
@@ -330,3 +331,20 @@ def test_miopens_missing_kernel_database_is_harmless() -> None:
     report = explained(text)
     assert [x.id for x in report.findings] == ["explain.benign.miopen-kernel-db-missing"]
     assert report.findings[0].severity is Severity.INFO
+
+
+def test_no_pypi_wheel_of_the_release_for_this_python_is_offered() -> None:
+    machine = f.facts(
+        python=f.python(version="3.10.12"),
+        packages=(f.pkg("tensorflow", "2.4.0", top_level=("tensorflow",)),),
+        tensorflow=f.tensorflow(version="2.4.0"),
+    )
+    text = (
+        "tensorflow.python.framework.errors_impl.AbortedError: Operation received an "
+        "exception:Status: 3, message: could not create a concat primitive descriptor, in file "
+        "tensorflow/core/kernels/mkl/mkl_concat_op.cc:784\n"
+    )
+    top = top_error(explained(text, facts=machine))
+    assert top.cause == "tf-release-kernel-bug"
+    fix = fix_text(top)
+    assert "TF_DISABLE_MKL=1" in fix and "pip install" not in fix and "Python 3.10" in fix

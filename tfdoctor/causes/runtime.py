@@ -757,7 +757,25 @@ def onednn_kernel_fix(m: Machine) -> Fix:
     legacy = "export TF_DISABLE_MKL=1"
     if tf is not None and version_key(tf) < ONEDNN_OPTS_SINCE:
         # Before 2.5 only an MKL build runs these kernels, and the stock pip wheel of the
-        # same release is built without them.
+        # same release is built without them: offered unless the matrix says that release
+        # has no wheel for the machine's Python.
+        line = m.matrix.line_for(tf) if m.matrix is not None else None
+        target = m.target
+        if (
+            line is not None
+            and target.python is not None
+            and target.platform is not None
+            and target.python not in line.python.get(target.platform, ())
+        ):
+            return Fix(
+                f"TensorFlow {tf} ran one of its MKL (oneDNN) kernels, which only its MKL "
+                "builds have (intel-tensorflow, Anaconda's mkl variants), and the kernel "
+                "failed. Turn the MKL kernels off where the build reads TF_DISABLE_MKL, or, in "
+                "conda, install the eigen variant of the release, or a later release, whose "
+                f"kernel may be fixed (PyPI has no tensorflow {tf} wheel for Python "
+                f"{target.python} here).",
+                (legacy,),
+            )
         return Fix(
             f"TensorFlow {tf} ran one of its MKL (oneDNN) kernels, which only its MKL builds "
             "have (intel-tensorflow, Anaconda's mkl variants), and the kernel failed. Turn the "
