@@ -87,6 +87,8 @@ GROUPS = frozenset(
         # The interpreter's version an installed path names (lib/python3.12/site-packages/).
         "path_python",
         "gpu_arch",
+        # The gfx targets a ROCm build prints as the ones it accepts ("gfx1030, gfx900, ...").
+        "supported_archs",
         "op",
         # A TensorFlow API a message names (tf.placeholder), for scan's knowledge of it.
         "api",

@@ -71,6 +71,7 @@ GPU_UNSEEN_NO_REASON: Final = CauseId("gpu-unseen-no-reason")
 CUDA_VISIBLE_DEVICES_HIDDEN: Final = CauseId("cuda-visible-devices-hidden")
 LIBCUDA_STUB: Final = CauseId("libcuda-stub")
 ROCM_VERSION_MISMATCH: Final = CauseId("rocm-version-mismatch")
+ROCM_LIBS_OFF_PATH: Final = CauseId("rocm-libs-off-path")
 NCCL_CUDA_MISMATCH: Final = CauseId("nccl-cuda-mismatch")
 TENSORRT_VERSION_MISMATCH: Final = CauseId("tensorrt-version-mismatch")
 TF_BUILD_WITHOUT_TENSORRT: Final = CauseId("tf-build-without-tensorrt")
@@ -80,6 +81,12 @@ TF_BUILD_WITHOUT_TENSORRT: Final = CauseId("tf-build-without-tensorrt")
 ROCM_TF_MATRIX = (
     "https://rocm.docs.amd.com/projects/install-on-linux/en/docs-6.3.0/reference/"
     "3rd-party-support-matrix.html"
+)
+
+#: TensorFlow's Bazel rule that finds ROCm for a source build: ROCM_PATH (default /opt/rocm),
+#: TF_ROCM_AMDGPU_TARGETS, and its "Cannot find rocm library NAME" when a library is not found.
+ROCM_CONFIGURE = (
+    "https://github.com/tensorflow/tensorflow/blob/v2.2.0/third_party/gpus/rocm_configure.bzl"
 )
 
 #: NVIDIA's NCCL packages, one build per CUDA release (libnccl2=2.x.y-1+cudaX.Y), and what
@@ -122,8 +129,11 @@ CAUSES: Mapping[str, Cause] = dict(
         ),
         define(
             DRIVER_NO_PERMISSION,
-            "No permission to open the NVIDIA devices",
-            "This user cannot open /dev/nvidia*; CUDA then reports no device.",
+            "No permission to open the GPU's device nodes",
+            "This user cannot open the GPU's device nodes (/dev/nvidia* for NVIDIA's driver; "
+            "/dev/kfd and /dev/dri/renderD* for ROCm's, which belong to the render or video "
+            "group); CUDA or HIP then reports no device.",
+            "https://rocm.docs.amd.com/projects/install-on-linux/en/docs-6.3.0/install/prerequisites.html",
         ),
         define(
             DRIVER_TOO_OLD,
@@ -245,6 +255,19 @@ CAUSES: Mapping[str, Cause] = dict(
             "later ROCm releases do not have (some keep a compatibility link, libhip_hcc, "
             "under /opt/rocm/hip/lib, off the loader's default path).",
             ROCM_TF_MATRIX,
+        ),
+        define(
+            ROCM_LIBS_OFF_PATH,
+            "ROCm's libraries are installed where TensorFlow does not look",
+            "TensorFlow's build configuration (third_party/gpus/rocm_configure.bzl) looks for "
+            "each ROCm library under ROCM_PATH, /opt/rocm unless set, in the directories its "
+            "release knows (lib, and the per-component hip/lib, rocblas/lib, miopen/lib of older "
+            "layouts), and the built wheel's loader looks where its RUNPATH and the loader's "
+            "path say. ROCm installed under another prefix (/opt/rocm-X.Y.Z without the "
+            "/opt/rocm link, a distribution's packages) or a library in a directory of another "
+            "layout is reported missing although it is on the disk.",
+            ROCM_CONFIGURE,
+            "https://rocm.docs.amd.com/en/docs-5.7.0/understand/file_reorg.html",
         ),
         define(
             GPU_KNOWN_FAILURE,
@@ -1342,6 +1365,29 @@ def no_permission_fix() -> Fix:
     )
 
 
+def rocm_no_permission_fix(container: bool) -> Fix:
+    """Access for this user to ROCm's device nodes (/dev/kfd, /dev/dri/renderD*), which AMD's
+    prerequisites give through the render and video groups; a container's nodes are the
+    host's, passed with --device and their group added."""
+    if container:
+        return Fix(
+            "The process in the container cannot open /dev/kfd: the device nodes are not "
+            "passed through with their group (the container sees them owned by another group, "
+            "often nogroup under rootless Docker or Podman). Start the container with ROCm's "
+            "devices and the group that owns them on the host, as AMD's Docker instructions do "
+            "(--device=/dev/kfd --device=/dev/dri --group-add video, and render where the host "
+            "gives /dev/kfd to render); rootless runtimes also need the host user in that group "
+            "(Podman: --group-add keep-groups).",
+            ("ls -l /dev/kfd /dev/dri", "getent group render video"),
+        )
+    return Fix(
+        "This user cannot open ROCm's device nodes (/dev/kfd, /dev/dri/renderD*): add the user "
+        "to the groups that own them (render and video, as AMD's prerequisites say), then log "
+        "in again so the new groups apply.",
+        ("ls -l /dev/kfd /dev/dri", 'sudo usermod -a -G render,video "$LOGNAME"', "id"),
+    )
+
+
 def collective_failed_fix() -> Fix:
     """NCCL's own account of a failed collective, and the two settings most often at fault."""
     return Fix(
@@ -1656,17 +1702,98 @@ def rocm_match_fix(m: Machine, library: Optional[str]) -> Fix:
     )
 
 
-def rocm_arch_fix() -> Fix:
-    """A ROCm build without code for the GPU's architecture (gfxNNNN)."""
+def rocm_arch_fix(target: Optional[str] = None, supported: Optional[str] = None) -> Fix:
+    """A ROCm build without code for the GPU's architecture (``target``, gfxNNNN), with the
+    list of targets the build printed (``supported``) where the log shows it."""
+    which = f" ({target})" if target else " (its gfx name)"
+    listed = f" This build lists {supported}." if supported else ""
+    build = f"TF_ROCM_AMDGPU_TARGETS={target}" if target else "TF_ROCM_AMDGPU_TARGETS"
     return Fix(
-        "The ROCm build has no code object for this GPU's architecture (its gfx name): use a "
+        f"The ROCm build has no code object for this GPU's architecture{which}.{listed} Use a "
         "ROCm and tensorflow-rocm release that lists this GPU as supported (AMD's GPU support "
-        "list for the ROCm release), or a build made for its gfx target.",
+        "list for the ROCm release), another GPU the build lists, or a build made for its gfx "
+        f"target (a source build configured with {build}).",
         (
             "rocminfo | grep -m1 -o 'gfx[0-9a-f]*'",
             "cat /opt/rocm/.info/version",
             "pip show tensorflow-rocm",
         ),
+    )
+
+
+#: One target of the list gpu_device.cc prints ("The supported AMDGPU versions are gfx1030,
+#: gfx900, ..."): a gfx name, with ROCm's feature suffixes (gfx90a:sramecc+:xnack-) left off.
+_GFX_ITEM = re.compile(r"gfx[0-9a-f]{2,5}")
+
+
+def rocm_target_listed(target: str, supported: str) -> Optional[str]:
+    """The item of the printed list ``supported`` that holds ``target`` (a gfx name) where the
+    build's list has it, as an item of its own or run together with another (a list missing
+    a comma prints "gfx1030gfx1100"); None where the list lacks it: no code for the GPU."""
+    base = _GFX_ITEM.match(target)
+    name = base.group(0) if base else target
+    for item in (x.strip() for x in supported.split(",")):
+        if name in _GFX_ITEM.findall(item):
+            return item
+    return None
+
+
+def rocm_arch_list_fix(target: str, item: str) -> Fix:
+    """A tensorflow-rocm that refuses a GPU its own printed list holds: the list it checks
+    against is malformed (``item``, two targets without a comma), not the GPU unsupported."""
+    joined = item != target
+    why = (
+        f"its list of supported targets runs two together ('{item}': a comma missing in the "
+        "list the build was compiled with, stream_executor's device_description.h), so no "
+        f"GPU matches either of them although the build has code for {target}"
+        if joined
+        else f"it lists {target} yet its check refuses the GPU"
+    )
+    return Fix(
+        f"TensorFlow ignored the GPU ({target}) although the build supports it: {why}. This is "
+        "a defect of that tensorflow-rocm build, not of the machine: install a tensorflow-rocm "
+        "release for the installed ROCm that was built after the list was corrected (AMD's "
+        "table names the releases for each ROCm; from ROCm 6.1 the wheels are on "
+        "repo.radeon.com), or build tensorflow-rocm from a source tree with the corrected "
+        "list. Upgrading ROCm or the driver does not change the list inside the wheel.",
+        (
+            "pip show tensorflow-rocm",
+            "cat /opt/rocm/.info/version",
+            "pip index versions tensorflow-rocm",
+        ),
+    )
+
+
+def rocm_libs_off_path_fix(library: Optional[str], build: bool) -> Fix:
+    """ROCm's libraries on the disk outside the prefix TensorFlow's build configuration
+    (``build``) or the installed wheel's loader searches (``library``: the one it named,
+    rocm_configure's name or a file name)."""
+    name = library or "the ROCm library"
+    stem = re.sub(r"^lib|\.so.*$", "", library) if library else "amdhip64"
+    find = f"find / -path /proc -prune -o -name 'lib{stem}*.so*' -print 2>/dev/null"
+    missing = (
+        " Where the search finds no such file, that ROCm component is not installed: install "
+        "it from the ROCm release "
+    )
+    if build:
+        return Fix(
+            f"TensorFlow's ROCm configuration did not find {name} where it looks: under "
+            "ROCM_PATH (/opt/rocm unless set) in the lib directories its release knows. Find "
+            "where the library is installed; set ROCM_PATH to the prefix ROCm is installed "
+            "under (/opt/rocm-X.Y.Z where no /opt/rocm link exists); where a distribution's "
+            "packages keep a component in a directory of its own (HIP's libraries under "
+            "/opt/rocm/hip/lib), link the library into $ROCM_PATH/lib or add that directory "
+            "to the search paths in third_party/gpus/rocm_configure.bzl, then configure "
+            "again." + missing + "the source tree supports.",
+            ("ls -d /opt/rocm*", find, 'echo "$ROCM_PATH"'),
+        )
+    return Fix(
+        f"tensorflow-rocm could not open {name} from the loader's path. Find where it is "
+        "installed and put that directory on the path: an /etc/ld.so.conf.d entry and "
+        "ldconfig (ROCm under /opt/rocm-X.Y.Z without the /opt/rocm link, a distribution's "
+        "own prefix), or LD_LIBRARY_PATH." + missing + "the wheel was built for (its "
+        "version ends in the ROCm release; AMD's table).",
+        ("ls -d /opt/rocm*", find, f"ldconfig -p | grep -F lib{stem}", "sudo ldconfig"),
     )
 
 

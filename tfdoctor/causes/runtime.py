@@ -8,6 +8,7 @@ from typing import Final, Optional
 from tfdoctor.causes.base import Cause, CauseId, define
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine
+from tfdoctor.matrix import version_key
 
 #: The ids of this area's causes, as checks, explain and scan name them.
 GPU_OUT_OF_MEMORY: Final = CauseId("gpu-out-of-memory")
@@ -28,6 +29,16 @@ TF_INITIALISED_BEFORE_FORK: Final = CauseId("tf-initialised-before-fork")
 SERVER_CONCURRENCY_MODEL_MISMATCH: Final = CauseId("server-concurrency-model-mismatch")
 TENSOR_FROM_OTHER_GRAPH: Final = CauseId("tensor-from-other-graph")
 IMPORT_ORDER_CONFLICT: Final = CauseId("import-order-conflict")
+TF_RELEASE_KERNEL_BUG: Final = CauseId("tf-release-kernel-bug")
+
+#: Where TensorFlow reads its oneDNN switches: TF_ENABLE_ONEDNN_OPTS in the default builds
+#: (2.5 on; on by default on Linux x86 from 2.9), TF_DISABLE_MKL in the MKL builds
+#: (intel-tensorflow, Anaconda's mkl variants) "for legacy reasons" (IsMklEnabled).
+ONEDNN_SWITCHES = (
+    "https://github.com/tensorflow/tensorflow/blob/v2.9.0/tensorflow/core/util/util.cc"
+)
+#: The release that added TF_ENABLE_ONEDNN_OPTS (its release notes).
+ONEDNN_OPTS_SINCE = (2, 5)
 
 #: Causes only a log reveals: they happen while a program runs, not in how it is installed.
 CAUSES: Mapping[str, Cause] = dict(
@@ -234,6 +245,21 @@ CAUSES: Mapping[str, Cause] = dict(
             "compile. Importing TensorFlow first avoids it.",
             "https://github.com/tensorflow/tensorflow/blob/v1.14.0/tensorflow/python/framework/python_op_gen.cc",
             "https://github.com/tensorflow/tensorflow/blob/v2.4.0/tensorflow/python/framework/python_op_gen.cc",
+        ),
+        define(
+            TF_RELEASE_KERNEL_BUG,
+            "An op kernel of the installed TensorFlow build fails inside TensorFlow",
+            "TensorFlow's oneDNN (formerly MKL-DNN) kernels replace its default ones on Intel "
+            "CPUs in the MKL builds (intel-tensorflow, Anaconda's mkl variants) and, from 2.5, "
+            "wherever TF_ENABLE_ONEDNN_OPTS turns them on (the default on Linux x86 from 2.9). "
+            "A oneDNN kernel that cannot build its primitive for the tensors it is given ('could "
+            "not create a concat primitive descriptor') or trips one of its own checks "
+            "(mkl_util.h's 'Check failed: dims == sizes.size()') is a defect of that release's "
+            "kernel, not of the model or the data: the same graph runs on the default kernels, "
+            "and later releases fixed many of them.",
+            ONEDNN_SWITCHES,
+            "https://github.com/tensorflow/tensorflow/releases/tag/v2.5.0",
+            "https://github.com/tensorflow/tensorflow/releases/tag/v2.9.0",
         ),
     )
 )
@@ -747,4 +773,57 @@ def gcs_credentials_fix() -> Fix:
             "export GOOGLE_APPLICATION_CREDENTIALS=<path to the service account's key.json>",
             "gcloud auth application-default login",
         ),
+    )
+
+
+def onednn_kernel_fix(m: Machine) -> Fix:
+    """A oneDNN (MKL) kernel failing: its switch for the release the machine shows, else both
+    switches with the releases that read them, then a build or release without the defect."""
+    tf = m.tf.version if m.tf is not None else None
+    opts = "export TF_ENABLE_ONEDNN_OPTS=0"
+    legacy = "export TF_DISABLE_MKL=1"
+    if tf is not None and version_key(tf) < ONEDNN_OPTS_SINCE:
+        # Before 2.5 only an MKL build runs these kernels, and the stock pip wheel of the
+        # same release is built without them: offered unless the matrix says that release
+        # has no wheel for the machine's Python.
+        line = m.matrix.line_for(tf) if m.matrix is not None else None
+        target = m.target
+        if (
+            line is not None
+            and target.python is not None
+            and target.platform is not None
+            and target.python not in line.python.get(target.platform, ())
+        ):
+            return Fix(
+                f"TensorFlow {tf} ran one of its MKL (oneDNN) kernels, which only its MKL "
+                "builds have (intel-tensorflow, Anaconda's mkl variants), and the kernel "
+                "failed. Turn the MKL kernels off where the build reads TF_DISABLE_MKL, or, in "
+                "conda, install the eigen variant of the release, or a later release, whose "
+                f"kernel may be fixed (PyPI has no tensorflow {tf} wheel for Python "
+                f"{target.python} here).",
+                (legacy,),
+            )
+        return Fix(
+            f"TensorFlow {tf} ran one of its MKL (oneDNN) kernels, which only its MKL builds "
+            "have (intel-tensorflow, Anaconda's mkl variants), and the kernel failed. Turn the "
+            "MKL kernels off where the build reads TF_DISABLE_MKL, or install the same release "
+            "built without MKL (the tensorflow wheel from PyPI; in conda, the eigen variant), "
+            "or a later release, whose kernel may be fixed.",
+            (
+                legacy,
+                *(
+                    m.pip(f"uninstall -y {m.tf_name}")
+                    if m.tf_name not in (None, "tensorflow")
+                    else ()
+                ),
+                *m.pip_install(f"tensorflow=={tf}"),
+            ),
+        )
+    return Fix(
+        "A oneDNN kernel of this TensorFlow build failed inside TensorFlow. Run without the "
+        "oneDNN kernels: set TF_ENABLE_ONEDNN_OPTS=0 before TensorFlow is imported (TensorFlow "
+        "2.5 and later; MKL builds such as intel-tensorflow read TF_DISABLE_MKL=1), or install "
+        "a build without them (before 2.5, PyPI's tensorflow wheel) or a later release whose "
+        "kernel is fixed.",
+        (opts, legacy),
     )

@@ -1801,6 +1801,16 @@ def _cuda_predates(
 
 
 def _arch(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    target = _group(hits, "gpu_arch")
+    supported = _group(hits, "supported_archs")
+    if target is not None and supported is not None:
+        # tensorflow-rocm printed the targets it accepts: the printed list decides. A list
+        # that holds the refused target (run together with another where a comma is
+        # missing) is the build's defect, not a GPU without code.
+        item = causes.gpu.rocm_target_listed(target, supported)
+        if item is not None:
+            return causes.gpu.GPU_KNOWN_FAILURE, causes.gpu.rocm_arch_list_fix(target, item)
+        return causes.gpu.GPU_ARCH_UNSUPPORTED, causes.gpu.rocm_arch_fix(target, supported)
     if all(h.signature.id.startswith("rocm-") for h in hits):
         return causes.gpu.GPU_ARCH_UNSUPPORTED, causes.gpu.rocm_arch_fix()
     if all(h.signature.id.startswith("directml-") for h in hits):
@@ -4240,7 +4250,6 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.xla.LIBDEVICE_MISSING: causes.xla.libdevice_fix,
     causes.xla.PTXAS_MISSING: causes.xla.ptxas_install_fix,
     causes.runtime.THREADS_EXHAUSTED: lambda m: causes.runtime.thread_limit_fix(),
-    causes.gpu.DRIVER_NO_PERMISSION: lambda m: causes.gpu.no_permission_fix(),
     causes.hosted.TPU_NOT_FOUND: lambda m: causes.hosted.tpu_not_found_fix(),
     causes.hosted.HOSTED_TF_LINE_DROPPED: causes.hosted.hosted_tf1_dropped_fix,
     # The one signature of this cause is Keras asking for h5py (h5py-needed).
@@ -4253,6 +4262,7 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.platform.WINDOWS_NATIVE_GPU_ENDED: causes.platform.windows_gpu_fix,
     causes.runtime.GPU_BUSY_OR_UNAVAILABLE: causes.runtime.gpu_busy_fix,
     causes.runtime.GPU_CONFIG_TOO_LATE: lambda m: causes.runtime.config_order_fix(),
+    causes.runtime.TF_RELEASE_KERNEL_BUG: causes.runtime.onednn_kernel_fix,
     causes.platform.WSL_DRIVER_BROKEN: lambda m: causes.platform.wsl_gpu_fix(),
     causes.software.TF_SHADOWED_MODULE: lambda m: causes.software.source_tree_fix(),
     causes.runtime.GPU_MEMORY_GROWTH_MIXED: lambda m: causes.runtime.memory_growth_all_fix(),
@@ -4376,6 +4386,21 @@ BUILDERS: dict[str, Builder] = {
         causes.runtime.fork_after_init_fix(),
     ),
     causes.platform.DISTRO_PYTHON_PART_MISSING: _distro_part,
+    causes.gpu.DRIVER_NO_PERMISSION: lambda m, r, hits: (
+        causes.gpu.DRIVER_NO_PERMISSION,
+        causes.gpu.rocm_no_permission_fix(
+            any(h.signature.id == "rocm-kfd-not-member-of-nogroup" for h in hits)
+        )
+        if all(h.signature.id.startswith("rocm-kfd-") for h in hits)
+        else causes.gpu.no_permission_fix(),
+    ),
+    causes.gpu.ROCM_LIBS_OFF_PATH: lambda m, r, hits: (
+        causes.gpu.ROCM_LIBS_OFF_PATH,
+        causes.gpu.rocm_libs_off_path_fix(
+            _group(hits, "library"),
+            build=any(h.signature.id == "rocm-configure-library-not-found" for h in hits),
+        ),
+    ),
     causes.runtime.DISK_SPACE_EXHAUSTED: lambda m, r, hits: (
         causes.runtime.DISK_SPACE_EXHAUSTED,
         causes.runtime.disk_space_fix(m, r.os, docker=bool(r.container_tool or r.cuda_image)),

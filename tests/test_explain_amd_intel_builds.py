@@ -1,0 +1,350 @@
+"""TensorFlow on AMD GPUs (tensorflow-rocm), on Intel's oneDNN (MKL) kernels and on DirectML,
+read from the words those builds print. Each reading is checked through explain on lines
+written here; near misses (the same words elsewhere, the builds' informational lines) must not
+become the cause.
+
+| Message | Releases | Printed by | Cause |
+| --- | --- | --- | --- |
+| `Ignoring visible gpu device (...) with AMDGPU version : gfxN. The supported AMDGPU versions are gfxA, gfxB, ...` | tensorflow-rocm 2.x | https://github.com/ROCm/tensorflow-upstream/blob/develop-upstream/tensorflow/core/common_runtime/gpu/gpu_device.cc | `gpu-arch-unsupported` (target not in the list); `gpu-known-failure` (the list holds it, run together: 2.14.0.600's `gfx1030gfx1100`) |
+| `StreamExecutor ROCM device (N) is of unsupported AMDGPU version : gfxN. The supported AMDGPU versions are ...` | XLA on ROCm | https://github.com/tensorflow/tensorflow/blob/v2.14.0/tensorflow/compiler/xla/service/platform_util.cc | as above |
+| `hipErrorNoBinaryForGpu: Unable to find code object for all current devices!` | HIP (ROCm 3.5 on) | https://github.com/ROCm/clr/blob/rocm-6.0.0/hipamd/src/hip_code_object.cpp | `gpu-arch-unsupported` |
+| `undefined symbol: _ZN8hip_impl19Bundled_code_header13magic_string_E` | tensorflow-rocm 1.x on another ROCm 2.x | https://github.com/ROCm/HIP/blob/roc-2.4.x/include/hip/hcc_detail/code_object_bundle.hpp | `rocm-version-mismatch` |
+| `libhip_hcc.so` / `libamdhip64.so.N: cannot open shared object file` | HCC-era wheels, HIP soname generations | https://github.com/ROCm/tensorflow-upstream/issues/1000 | `rocm-version-mismatch` |
+| `ROCm Configuration Error: Cannot find rocm library NAME` | TensorFlow's Bazel rocm_configure (source builds) | https://github.com/tensorflow/tensorflow/blob/v2.2.0/third_party/gpus/rocm_configure.bzl | `rocm-libs-off-path` |
+| `Could not load dynamic library 'librocblas.so'; dlerror: ...` | tensorflow-rocm 2.x's loader | https://github.com/tensorflow/tensorflow/blob/v2.4.0/tensorflow/stream_executor/platform/default/dso_loader.cc | `rocm-libs-off-path` |
+| `message: could not create a concat primitive descriptor, in file tensorflow/core/kernels/mkl_concat_op.cc:N` | MKL builds 1.x, oneDNN kernels 2.x (`kernels/mkl/`) | https://github.com/tensorflow/tensorflow/blob/v1.12.0/tensorflow/core/kernels/mkl_concat_op.cc, https://github.com/tensorflow/tensorflow/blob/v2.9.0/tensorflow/core/kernels/mkl/mkl_conv_ops.cc | `tf-release-kernel-bug` |
+| `F ./tensorflow/core/util/mkl_util.h:N] Check failed: dims == sizes.size() (5 vs. 4)` | MKL builds | https://github.com/tensorflow/tensorflow/blob/v1.14.0/tensorflow/core/util/mkl_util.h | `tf-release-kernel-bug` |
+| `Unable to open /dev/kfd read-write: Permission denied` (and `is not member of "nogroup" group`) | ROCm's runtime, rocminfo | https://github.com/ROCm/rocminfo/blob/rocm-6.0.0/rocminfo.cc, https://rocm.docs.amd.com/projects/install-on-linux/en/docs-6.3.0/install/prerequisites.html | `driver-no-permission` |
+| `MIOpen(HIP): Warning [SQLiteBase] Missing system database file: gfx1030_40.kdb Performance may degrade` | MIOpen (ROCm) | https://github.com/ROCm/MIOpen/blob/develop/src/include/miopen/sqlite_db.hpp | benign |
+| `oneDNN custom operations are on ... TF_ENABLE_ONEDNN_OPTS=0` | 2.5 on | https://github.com/tensorflow/tensorflow/blob/v2.9.0/tensorflow/core/util/util.cc | benign |
+| `DirectML device enumeration: found 0 compatible adapters.` | tensorflow-directml, -directml-plugin | https://github.com/microsoft/tensorflow-directml-plugin/blob/main/tfdml/core/dml_device_cache.cc | `gpu-arch-unsupported` |
+"""  # noqa: E501 - a table row is one line
+
+from __future__ import annotations
+
+import pytest
+
+from tests import factories as f
+from tests.explaining import explained, fix_text, top_error
+from tfdoctor.causes.gpu import rocm_target_listed
+from tfdoctor.findings import Severity
+
+_PREFIX = "2024-02-01 09:12:44.100200: I tensorflow/core/common_runtime/gpu/gpu_device.cc:2015] "
+
+
+def _ignored(target: str, supported: str, name: str = "AMD Radeon RX 7900 XTX") -> str:
+    return (
+        f"{_PREFIX}Ignoring visible gpu device (device: 0, name: {name}, pci bus id: "
+        f"0000:03:00.0) with AMDGPU version : {target}. The supported AMDGPU versions are "
+        f"{supported}.\n"
+    )
+
+
+def _causes(text: str) -> set[str]:
+    return {x.cause for x in explained(text).findings}
+
+
+@pytest.mark.parametrize(
+    ("target", "supported", "listed"),
+    [
+        pytest.param("gfx1100", "gfx1030gfx1100, gfx900, gfx906", "gfx1030gfx1100", id="joined"),
+        pytest.param("gfx1030", "gfx1030gfx1100, gfx900", "gfx1030gfx1100", id="joined-first"),
+        pytest.param("gfx90a:sramecc+:xnack-", "gfx900, gfx90a", "gfx90a", id="feature-suffix"),
+        pytest.param("gfx1031", "gfx1030, gfx900, gfx906", None, id="absent"),
+        pytest.param("gfx90", "gfx900, gfx906", None, id="prefix-is-not-a-target"),
+    ],
+)
+def test_the_printed_list_decides_whether_the_build_has_the_target(
+    target: str, supported: str, listed: str
+) -> None:
+    assert rocm_target_listed(target, supported) == listed
+
+
+def test_a_target_the_list_runs_together_is_the_builds_defect() -> None:
+    text = _ignored("gfx1100", "gfx1030gfx1100, gfx900, gfx906, gfx908, gfx90a, gfx940")
+    top = top_error(explained(text))
+    assert top.cause == "gpu-known-failure"
+    fix = fix_text(top)
+    assert (
+        "gfx1030gfx1100" in fix and "tensorflow-rocm" in fix and "pip show tensorflow-rocm" in fix
+    )
+
+
+def test_a_target_the_list_lacks_is_a_build_without_code_for_it() -> None:
+    text = _ignored("gfx1031", "gfx1030, gfx900, gfx906, gfx908, gfx90a", "AMD Radeon RX 6700 XT")
+    top = top_error(explained(text))
+    assert top.cause == "gpu-arch-unsupported"
+    fix = fix_text(top)
+    assert "gfx1031" in fix and "gfx1030, gfx900" in fix and "TF_ROCM_AMDGPU_TARGETS" in fix
+
+
+def test_xlas_words_for_the_same_refusal() -> None:
+    text = (
+        "I external/xla/xla/service/platform_util.cc:198] StreamExecutor ROCM device (0) is of "
+        "unsupported AMDGPU version : gfx1010. The supported AMDGPU versions are gfx900, "
+        "gfx906, gfx908, gfx90a, gfx1030, gfx1100.\n"
+    )
+    assert top_error(explained(text)).cause == "gpu-arch-unsupported"
+
+
+def test_cudas_ignored_gpu_keeps_its_own_reading() -> None:
+    text = (
+        f"{_PREFIX}Ignoring visible gpu device (device: 0, name: GeForce GT 730, pci bus id: "
+        "0000:01:00.0, compute capability: 3.5) with Cuda compute capability 3.5. The minimum "
+        "required Cuda capability is 3.7.\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "gpu-arch-unsupported" and "TF_ROCM_AMDGPU_TARGETS" not in fix_text(top)
+
+
+def test_a_hip_runtime_symbol_of_another_rocm_release() -> None:
+    text = (
+        "ImportError: /home/u/venv/lib/python3.6/site-packages/tensorflow/python/"
+        "_pywrap_tensorflow_internal.so: undefined symbol: "
+        "_ZN8hip_impl19Bundled_code_header13magic_string_E\n"
+    )
+    report = explained(text)
+    top = top_error(report)
+    assert top.cause == "rocm-version-mismatch"
+    assert "tensorflow-rocm" in fix_text(top)
+    assert all(x.cause != "native-library-unresolved" for x in report.findings)
+
+
+def test_another_namespaces_symbol_in_tensorflows_library_is_not_rocm() -> None:
+    text = (
+        "ImportError: /home/u/miniconda3/envs/dl/lib/python3.11/site-packages/tensorflow/"
+        "python/platform/../../libtensorflow_framework.so.2: undefined symbol: _ZTIN6snappy4SinkE\n"
+    )
+    assert "rocm-version-mismatch" not in _causes(text)
+
+
+def test_rocm_configure_not_finding_a_library_is_off_its_path() -> None:
+    text = (
+        "ERROR: An error occurred during the fetch of repository 'local_config_rocm':\n"
+        "ROCm Configuration Error: Cannot find rocm library hip_hcc\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "rocm-libs-off-path"
+    fix = fix_text(top)
+    assert "ROCM_PATH" in fix and "/opt/rocm/hip" in fix and "libhip_hcc" in fix
+    assert "ldconfig" not in fix  # a build's search, not the loader's
+
+
+def test_the_loader_not_opening_a_rocm_library() -> None:
+    text = (
+        "2021-06-01 10:00:00.000000: W tensorflow/stream_executor/platform/default/"
+        "dso_loader.cc:64] Could not load dynamic library 'libMIOpen.so'; dlerror: libMIOpen.so: "
+        "cannot open shared object file: No such file or directory; LD_LIBRARY_PATH: /usr/lib\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "rocm-libs-off-path"
+    fix = fix_text(top)
+    assert "ldconfig" in fix and "LD_LIBRARY_PATH" in fix and "libMIOpen" in fix
+
+
+def test_a_versioned_rocm_runtime_of_another_release_stays_a_mismatch() -> None:
+    text = (
+        "ImportError: libamdhip64.so.4: cannot open shared object file: No such file or directory\n"
+    )
+    assert top_error(explained(text)).cause == "rocm-version-mismatch"
+
+
+def test_rocm_info_lines_stay_harmless() -> None:
+    text = (
+        "2024-03-06 07:01:26.857151: I tensorflow/compiler/xla/stream_executor/rocm/"
+        "rocm_gpu_executor.cc:756] successful NUMA node read from SysFS had negative value (-1), "
+        "but there must be at least one NUMA node, so returning NUMA node zero\n"
+        "2020-12-05 17:07:04.336041: I tensorflow/stream_executor/platform/default/"
+        "dso_loader.cc:48] Successfully opened dynamic library librocblas.so\n"
+        "2024-03-06 07:01:27.000000: I tensorflow/core/common_runtime/gpu/gpu_device.cc:1886] "
+        "Created device /job:localhost/replica:0/task:0/device:GPU:0 with 15868 MB memory:  -> "
+        "device: 0, name: AMD Instinct MI100, pci bus id: 0000:03:00.0\n"
+    )
+    report = explained(text)
+    assert all(x.severity.rank < Severity.WARNING.rank for x in report.findings), [
+        x.id for x in report.findings
+    ]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        pytest.param(
+            "could not create a concat primitive descriptor, in file "
+            "tensorflow/core/kernels/mkl_concat_op.cc:811",
+            id="mkl-1x-bare",
+        ),
+        pytest.param(
+            "tensorflow.python.framework.errors_impl.AbortedError: Operation received an "
+            "exception:Status: 3, message: could not create a reorder primitive descriptor, in "
+            "file tensorflow/core/kernels/mkl_conv_ops.cc:1040",
+            id="mkl-1x-aborted",
+        ),
+        pytest.param(
+            "2023-12-21 13:49:45.315092: W tensorflow/core/framework/op_kernel.cc:1839] "
+            "OP_REQUIRES failed at mkl_conv_grad_input_ops.cc:548 : ABORTED: Operation received "
+            "an exception:Status: 1, message: could not create a primitive, in file "
+            "tensorflow/core/kernels/mkl/mkl_conv_grad_input_ops.cc:545",
+            id="onednn-2x",
+        ),
+        pytest.param(
+            "2019-08-12 17:42:33.158451: F ./tensorflow/core/util/mkl_util.h:636] Check failed: "
+            "dims == sizes.size() (5 vs. 4)",
+            id="mkl-util-check",
+        ),
+    ],
+)
+def test_a_onednn_kernels_failure_is_the_releases_kernel(line: str) -> None:
+    top = top_error(explained(line + "\n"))
+    assert top.cause == "tf-release-kernel-bug"
+    fix = fix_text(top)
+    assert "TF_ENABLE_ONEDNN_OPTS=0" in fix and "TF_DISABLE_MKL=1" in fix
+
+
+def test_a_release_before_the_onednn_switch_gets_its_build_without_mkl() -> None:
+    text = (
+        "tensorflow                1.12.0\n"
+        "could not create a concat primitive descriptor, in file "
+        "tensorflow/core/kernels/mkl_concat_op.cc:811\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-release-kernel-bug"
+    fix = fix_text(top)
+    assert "tensorflow==1.12.0" in fix and "TF_ENABLE_ONEDNN_OPTS" not in fix
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        pytest.param(
+            "2024-01-15 10:22:31.712345: I tensorflow/core/util/port.cc:113] oneDNN custom "
+            "operations are on. You may see slightly different numerical results due to "
+            "floating-point round-off errors from different computation orders. To turn them "
+            "off, set the environment variable `TF_ENABLE_ONEDNN_OPTS=0`.",
+            id="onednn-notice",
+        ),
+        pytest.param(
+            "2022-10-03 06:05:46.215381: I tensorflow/core/platform/cpu_feature_guard.cc:193] "
+            "This TensorFlow binary is optimized with oneAPI Deep Neural Network Library "
+            "(oneDNN) to use the following CPU instructions in performance-critical "
+            "operations:  AVX2 FMA",
+            id="cpu-feature-note",
+        ),
+        # PyTorch's oneDNN words: not TensorFlow's kernels.
+        pytest.param(
+            "RuntimeError: could not create a primitive descriptor for a convolution forward "
+            "propagation primitive",
+            id="pytorch-onednn",
+        ),
+        # A check elsewhere in TensorFlow is not oneDNN's.
+        pytest.param(
+            "2019-08-12 17:42:33.158451: F tensorflow/core/framework/tensor_shape.cc:44] Check "
+            "failed: NDIMS == dims() (2 vs. 3)",
+            id="other-check",
+        ),
+    ],
+)
+def test_onednn_notes_and_other_words_are_not_a_kernel_bug(line: str) -> None:
+    assert "tf-release-kernel-bug" not in _causes(line + "\n")
+
+
+def test_a_cuda_library_that_did_not_load_is_not_rocm() -> None:
+    text = (
+        "W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic "
+        "library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open shared object file\n"
+    )
+    assert "rocm-libs-off-path" not in _causes(text)
+
+
+def test_directml_keeping_no_adapter() -> None:
+    text = (
+        "2022-09-14 10:21:07.512203: I tensorflow/c/logging.cc:34] DirectML device "
+        "enumeration: found 0 compatible adapters.\n"
+    )
+    report = explained(text)
+    found = [x for x in report.findings if x.cause == "gpu-arch-unsupported"]
+    assert found and "dxdiag" in fix_text(found[0])
+
+
+def test_rocms_device_node_this_user_may_not_open() -> None:
+    text = (
+        "ROCk module is loaded\n"
+        "Unable to open /dev/kfd read-write: Permission denied\n"
+        'alice is not member of "render" group, the default DRM access group. Users must be a '
+        'member of the "render" group or another DRM access group in order for ROCm '
+        "applications to run successfully.\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "driver-no-permission"
+    fix = fix_text(top)
+    assert "usermod -a -G render,video" in fix and "/dev/nvidia" not in fix
+
+
+def test_rocms_device_node_of_no_group_in_a_container() -> None:
+    text = (
+        "Unable to open /dev/kfd read-write: Permission denied\n"
+        'root is not member of "nogroup" group, the default DRM access group. Users must be a '
+        'member of the "nogroup" group or another DRM access group in order for ROCm '
+        "applications to run successfully.\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "driver-no-permission"
+    fix = fix_text(top)
+    assert "--device=/dev/kfd" in fix and "--group-add" in fix and "usermod" not in fix
+
+
+def test_nvidias_permission_keeps_its_own_fix() -> None:
+    top = top_error(explained("Failed to initialize NVML: Insufficient Permissions\n"))
+    assert top.cause == "driver-no-permission" and "/dev/nvidia" in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # rocminfo prints the group note and goes on where the node opens.
+        pytest.param(
+            "ROCk module is loaded\n"
+            'bob is not member of "video" group, the default DRM access group. Users must be a '
+            'member of the "video" group or another DRM access group in order for ROCm '
+            "applications to run successfully.\n"
+            "=====================\nHSA System Attributes\n=====================\n",
+            id="group-note-alone",
+        ),
+        # No node at all is not a permission.
+        pytest.param(
+            "ROCk module is NOT loaded, possibly no GPU devices\n"
+            "Unable to open /dev/kfd read-write: No such file or directory\n",
+            id="no-node",
+        ),
+    ],
+)
+def test_rocminfo_lines_that_are_not_a_permission(text: str) -> None:
+    assert "driver-no-permission" not in _causes(text)
+
+
+def test_miopens_missing_kernel_database_is_harmless() -> None:
+    text = (
+        "MIOpen(HIP): Warning [SQLiteBase] Missing system database file: gfx1030_40.kdb "
+        "Performance may degrade. Please follow instructions to install: "
+        "https://github.com/ROCm/MIOpen#installing-miopen-kernels-package\n"
+    )
+    report = explained(text)
+    assert [x.id for x in report.findings] == ["explain.benign.miopen-kernel-db-missing"]
+    assert report.findings[0].severity is Severity.INFO
+
+
+def test_no_pypi_wheel_of_the_release_for_this_python_is_offered() -> None:
+    machine = f.facts(
+        python=f.python(version="3.10.12"),
+        packages=(f.pkg("tensorflow", "2.4.0", top_level=("tensorflow",)),),
+        tensorflow=f.tensorflow(version="2.4.0"),
+    )
+    text = (
+        "tensorflow.python.framework.errors_impl.AbortedError: Operation received an "
+        "exception:Status: 3, message: could not create a concat primitive descriptor, in file "
+        "tensorflow/core/kernels/mkl/mkl_concat_op.cc:784\n"
+    )
+    top = top_error(explained(text, facts=machine))
+    assert top.cause == "tf-release-kernel-bug"
+    fix = fix_text(top)
+    assert "TF_DISABLE_MKL=1" in fix and "pip install" not in fix and "Python 3.10" in fix
