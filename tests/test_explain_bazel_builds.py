@@ -11,6 +11,7 @@ name.
 | `F() got unexpected keyword argument 'K'` | Bazel's Starlark interpreter since | https://github.com/bazelbuild/bazel/blob/7.0.0/src/main/java/net/starlark/java/eval/BuiltinFunction.java |
 | `... by passing the flag --incompatible_X=false`, `Use --incompatible_X=false to temporarily ...` | Bazel 0.6 onward (flipped incompatible changes) | https://bazel.build/release/backward-compatibility |
 | `Use ctx.actions.declare_file instead of ctx.new_file.` + `Use --incompatible_new_actions_api=false ...` | Bazel with new_actions_api flipped | https://github.com/bazelbuild/bazel/blob/6.0.0/src/main/java/com/google/devtools/build/lib/analysis/starlark/StarlarkRuleContext.java |
+| `ERROR: --experimental_X :: Unrecognized option: --experimental_X` (a .bazelrc's versioned flag) | every Bazel | https://github.com/bazelbuild/bazel/blob/7.0.0/src/main/java/com/google/devtools/build/lib/runtime/BlazeOptionHandler.java |
 | `The value 'PACKAGE_NAME' has been removed in favor of 'package_name()'` | Bazel 0.27 onward | https://github.com/bazelbuild/bazel/blob/0.27.0/src/main/java/com/google/devtools/build/lib/syntax/Identifier.java |
 | `depsets cannot contain mutable items` | Bazel 0.5.3 onward | https://github.com/bazelbuild/bazel/blob/0.5.3/src/main/java/com/google/devtools/build/lib/syntax/SkylarkNestedSet.java |
 | `name 'set' is not defined` (in a .bzl) | Bazel after the `set` constructor's removal | https://github.com/bazelbuild/bazel/blob/0.6.0/src/main/java/com/google/devtools/build/lib/syntax/SkylarkNestedSet.java |
@@ -107,6 +108,14 @@ def _causes(text: str) -> set[str]:
             id="ctx-new-file",
         ),
         pytest.param(
+            "INFO: Reading rc options for 'build' from /src/tensorflow/.bazelrc:\n"
+            "  'build' options: --apple_platform_type=macos --experimental_repo_remote_exec\n"
+            "ERROR: --experimental_repo_remote_exec :: Unrecognized option: "
+            "--experimental_repo_remote_exec\n",
+            "does not know --experimental_repo_remote_exec",
+            id="rc-option-unknown",
+        ),
+        pytest.param(
             "ERROR: /src/tools/defs.bzl:12:20: The value 'PACKAGE_NAME' has been removed in "
             "favor of 'package_name()', please use the latter "
             "(https://docs.bazel.build/versions/master/skylark/lib/native.html#package_name).\n",
@@ -182,6 +191,10 @@ def test_bazels_crash_setting_up_a_repository_is_a_warning_with_its_release() ->
             id="crash-elsewhere",
         ),
         pytest.param("Current Bazel version is 6.5.0\n", id="version-only"),
+        # An option of the command line's own that no release has: a typo, not a release.
+        pytest.param(
+            "ERROR: --cofig=cuda :: Unrecognized option: --cofig=cuda\n", id="typo-option"
+        ),
         pytest.param(
             'WARNING: The native http_archive rule is deprecated. load("@bazel_tools//tools/'
             'build_defs/repo:http.bzl", "http_archive") for a drop-in replacement.\n',
@@ -324,3 +337,20 @@ def test_the_failed_repository_alone_names_both_systems() -> None:
 def test_the_windows_traceback_line_alone_is_a_note() -> None:
     report = explained("                configure_windows_toolchain(repository_ctx)\n")
     assert all(x.severity.value == "info" for x in report.findings if x.cause == TOOLS)
+
+
+@pytest.mark.parametrize(
+    ("installed", "linked"),
+    [pytest.param("2.4.1", True, id="after-1.4"), pytest.param("1.3.0", False, id="before-1.4")],
+)
+def test_the_framework_link_is_named_only_for_releases_that_have_it(
+    installed: str, linked: bool
+) -> None:
+    text = (
+        f"TensorFlow version: {installed}\n"
+        "tensorflow.python.framework.errors_impl.NotFoundError: ./zero_out.so: undefined "
+        "symbol: _ZTVN10tensorflow8OpKernelE\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == OP
+    assert ("-ltensorflow_framework" in fix_text(top)) is linked

@@ -2275,8 +2275,8 @@ def host_compiler_fix(line: str, os: Optional[str]) -> Fix:
     shows (``os``). The supported compilers are NVIDIA's table for each toolkit."""
     gnu = re.search(r"gcc versions (later|earlier) than (\d{1,2}(?:\.\d{1,2})?)", line)
     override = (
-        " The -allow-unsupported-compiler flag nvcc names only skips the check: NVIDIA "
-        "warns the build may then fail or produce wrong code."
+        " nvcc's -allow-unsupported-compiler flag (in the toolkits that have it) only skips "
+        "the check: NVIDIA warns the build may then fail or produce wrong code."
     )
     other_cuda = (
         " Or install a CUDA release whose installation guide lists this compiler (the "
@@ -2293,7 +2293,8 @@ def host_compiler_fix(line: str, os: Optional[str]) -> Fix:
             f"This CUDA toolkit's nvcc accepts GCC {bound} or older as its host compiler, and "
             f"the build gives it a newer one. Install a GCC {bound} (or older) beside the "
             "system's and name it to the build: TensorFlow's ./configure asks which gcc nvcc "
-            "should use (GCC_HOST_COMPILER_PATH); a project's own nvcc command takes "
+            "should use (GCC_HOST_COMPILER_PATH, read before ./configure runs again); a "
+            "project's own nvcc command takes "
             "-ccbin; CMake takes CMAKE_CUDA_HOST_COMPILER." + other_cuda + override,
             (
                 "gcc --version",

@@ -2874,7 +2874,7 @@ def _companion(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
             # No package's: the project's own op library, built by its script or shipped
             # prebuilt, against another TensorFlow or with other flags.
             return causes.software.CUSTOM_OP_BUILD_MISMATCH, causes.software.custom_op_fix(
-                own, symbol if r.tf_version is None else ""
+                own, symbol, r.tf_version
             )
         if r.op_loader is not None and installed_package(r.op_loader):
             top = installed_package(r.op_loader)
@@ -3305,7 +3305,17 @@ def _bazel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseI
     # configure.py's words (upgrade, downgrade) and a WORKSPACE check's (at least, at most).
     newer = {"upgrade": True, "least": True, "downgrade": False, "most": False}.get(direction)
     ids = {h.signature.id for h in hits}
-    flag = _group(hits, "flag") or ""
+    # The flag that sets a removed API back, where an error names one.
+    flag = next(
+        (
+            g["flag"]
+            for h in hits
+            if h.signature.id == "bazel-incompatible-change-flipped"
+            for g in h.groups
+            if g.get("flag")
+        ),
+        "",
+    )
     why = ""
     if not required and ids & _BAZEL_REMOVED_API:
         newer = False
@@ -3318,6 +3328,11 @@ def _bazel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseI
             f"The source loads {_group(hits, 'symbol') or 'a symbol'} from Bazel's own tools "
             "(@bazel_tools), which this Bazel release does not have: the source was written "
             "for another release."
+        )
+    elif not required and "bazel-rc-option-unrecognized" in ids:
+        why = (
+            f"This Bazel release does not know --{_group(hits, 'flag')}, a flag of the source's "
+            ".bazelrc: the source was written for another release."
         )
     elif not required and "starlark-builtin-keyword-unknown" in ids:
         why = (
