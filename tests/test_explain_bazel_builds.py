@@ -14,7 +14,7 @@ name.
 | `ERROR: --experimental_X :: Unrecognized option: --experimental_X` (a .bazelrc's versioned flag) | every Bazel | https://github.com/bazelbuild/bazel/blob/7.0.0/src/main/java/com/google/devtools/build/lib/runtime/BlazeOptionHandler.java |
 | `The value 'PACKAGE_NAME' has been removed in favor of 'package_name()'` | Bazel 0.27 onward | https://github.com/bazelbuild/bazel/blob/0.27.0/src/main/java/com/google/devtools/build/lib/syntax/Identifier.java |
 | `depsets cannot contain mutable items` | Bazel 0.5.3 onward | https://github.com/bazelbuild/bazel/blob/0.5.3/src/main/java/com/google/devtools/build/lib/syntax/SkylarkNestedSet.java |
-| `name 'set' is not defined` (in a .bzl) | Bazel after the `set` constructor's removal | https://github.com/bazelbuild/bazel/blob/0.6.0/src/main/java/com/google/devtools/build/lib/syntax/SkylarkNestedSet.java |
+| `name 'set' is not defined` (in a .bzl; `http_archive`, `git_repository` in a WORKSPACE) | Bazel after the `set` constructor's removal | https://github.com/bazelbuild/bazel/blob/0.6.0/src/main/java/com/google/devtools/build/lib/syntax/SkylarkNestedSet.java |
 | `The native http_archive (git_repository) rule is deprecated. load(...)` | Bazel 0.20 onward | https://github.com/bazelbuild/bazel/blob/0.20.0/src/main/java/com/google/devtools/build/lib/packages/WorkspaceFactory.java |
 | `Unrecoverable error while evaluating node 'REPOSITORY_DIRECTORY:@X'` | Bazel's crash (any release) | https://github.com/bazelbuild/bazel/blob/0.4.3/src/main/java/com/google/devtools/build/skyframe/ParallelEvaluator.java |
 | `Cannot find gcc or CC; either correct your path or set the CC environment variable` | Bazel's unix_cc_configure | https://github.com/bazelbuild/bazel/blob/7.0.0/tools/cpp/unix_cc_configure.bzl |
@@ -131,6 +131,11 @@ def _causes(text: str) -> set[str]:
             "native rule.\n",
             "--incompatible_remove_native_http_archive=false",
             id="native-http-archive",
+        ),
+        pytest.param(
+            "ERROR: /src/vid2depth/WORKSPACE:29:1: name 'new_http_archive' is not defined\n",
+            "repo:http.bzl",
+            id="native-rule-gone",
         ),
     ],
 )

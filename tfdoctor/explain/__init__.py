@@ -3286,7 +3286,7 @@ _BAZEL_REMOVED_API = frozenset(
         "bazel-incompatible-change-flipped",
         "starlark-removed-api",
         "starlark-depset-mutable-items",
-        "starlark-set-undefined",
+        "starlark-removed-name-undefined",
         "bazel-native-repository-rule-removed",
     }
 )
@@ -3319,9 +3319,18 @@ def _bazel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseI
     why = ""
     if not required and ids & _BAZEL_REMOVED_API:
         newer = False
+        said = " ".join(line for h in hits for _, line in h.citations)
+        # Bazel's own replacement for the native repository rules it removed.
+        load = (
+            " Where the WORKSPACE is your own, load the rule instead, as Bazel's message says "
+            '(load("@bazel_tools//tools/build_defs/repo:http.bzl", "http_archive"); git.bzl '
+            "for git_repository)."
+            if "http_archive" in said or "git_repository" in said
+            else ""
+        )
         why = (
             "The source's build files use a Starlark API this Bazel release has removed: the "
-            "Bazel is newer than the source."
+            "Bazel is newer than the source." + load
         )
     elif not required and "bazel-tools-symbol-missing" in ids:
         why = (
@@ -3331,8 +3340,9 @@ def _bazel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseI
         )
     elif not required and "bazel-rc-option-unrecognized" in ids:
         why = (
-            f"This Bazel release does not know --{_group(hits, 'flag')}, a flag of the source's "
-            ".bazelrc: the source was written for another release."
+            f"This Bazel release does not know --{_group(hits, 'flag')}, a versioned flag the "
+            "source's .bazelrc (or the build command a guide gives) passes: they were written "
+            "for another release."
         )
     elif not required and "starlark-builtin-keyword-unknown" in ids:
         why = (
