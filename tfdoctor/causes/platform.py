@@ -51,6 +51,7 @@ SHELL_GLOB_EXTRA: Final = CauseId("shell-glob-extra")
 PIP_TOO_OLD: Final = CauseId("pip-too-old")
 BAZEL_VERSION_MISMATCH: Final = CauseId("bazel-version-mismatch")
 BUILD_PYTHON_HEADERS_MISSING: Final = CauseId("build-python-headers-missing")
+BUILD_HOST_COMPILER_UNSUPPORTED: Final = CauseId("build-host-compiler-unsupported")
 PYTHON_REMOVED_MODULE: Final = CauseId("python-removed-module")
 PYTHON_TOO_OLD_FOR_PACKAGE: Final = CauseId("python-too-old-for-package")
 DISTRO_PYTHON_PART_MISSING: Final = CauseId("distro-python-part-missing")
@@ -89,6 +90,12 @@ PIP_MACOS11 = (20, 3)
 #: Bazel's launcher for a pinned release, and TensorFlow's build guide.
 BAZELISK = "https://github.com/bazelbuild/bazelisk"
 TF_BUILD_GUIDE = "https://www.tensorflow.org/install/source"
+#: NVIDIA's host compiler support policy and table (each toolkit's installation guide has
+#: its own), and nvcc's options (-ccbin, -allow-unsupported-compiler).
+NVIDIA_HOST_COMPILERS = "https://docs.nvidia.com/cuda/cuda-installation-guide-linux/index.html#host-compiler-support-policy"
+NVCC_GUIDE = "https://docs.nvidia.com/cuda/cuda-compiler-driver-nvcc/index.html"
+#: Bazel's page on building C++ on Windows: BAZEL_VC, BAZEL_VS, BAZEL_VC_FULL_VERSION.
+BAZEL_WINDOWS = "https://bazel.build/configure/windows#build_cpp"
 
 CAUSES: Mapping[str, Cause] = dict(
     (
@@ -110,6 +117,19 @@ CAUSES: Mapping[str, Cause] = dict(
             "it is configured for (Python.h, pyconfig.h): a distribution's Python ships them "
             "in a separate development package, which the build machine lacks.",
             TF_BUILD_GUIDE,
+        ),
+        define(
+            BUILD_HOST_COMPILER_UNSUPPORTED,
+            "The CUDA compiler does not support the host compiler the build gives it",
+            "nvcc compiles a CUDA source's host code with a C++ compiler of the system (GCC, "
+            "clang, MSVC) and accepts only the releases its CUDA toolkit supports: its "
+            "crt/host_config.h stops the build with `unsupported GNU version! gcc versions "
+            "later than N are not supported` (clang's and Visual Studio's likewise) when the "
+            "host compiler is newer. A source build of TensorFlow, or a project's CUDA op, on a "
+            "system whose default compiler outgrew the toolkit hits it; a supported compiler "
+            "named to the build, or a CUDA release that supports the compiler, mends it.",
+            NVIDIA_HOST_COMPILERS,
+            NVCC_GUIDE,
         ),
         define(
             NATIVE_ADDON_BUILD_TOOLS_MISSING,
@@ -2150,10 +2170,12 @@ def _newest_python(spec: str) -> str:
     return "3"
 
 
-def bazel_fix(required: Optional[str], newer: Optional[bool]) -> Fix:
-    """The Bazel release the source asks for (``required``: the release configure or
-    .bazelversion names; ``newer``: True where it asks for that release or newer, False for
-    that or older, None where it names one release or none)."""
+def bazel_fix(required: Optional[str], newer: Optional[bool], why: str = "", flag: str = "") -> Fix:
+    """The Bazel release the source asks for (``required``: the release configure,
+    .bazelversion or the WORKSPACE's check names; ``newer``: True where it asks for that
+    release or newer, False for that or older, None where it names one release or none;
+    ``why``: what the log shows, said first; ``flag``: the --incompatible_* flag a removed
+    Starlark API's error names)."""
     if required:
         bound = {True: " or newer", False: " or older", None: ""}[newer]
         text = (
@@ -2166,14 +2188,149 @@ def bazel_fix(required: Optional[str], newer: Optional[bool]) -> Fix:
             f"export USE_BAZEL_VERSION={required}",
         )
     else:
+        # The log names no release: the source's own files do (.bazelversion since
+        # TensorFlow 2.1, configure.py's _TF_MIN_BAZEL_VERSION and _TF_MAX_BAZEL_VERSION,
+        # the WORKSPACE's minimum_bazel_version), and the build guide's tested builds.
+        which = (
+            "an older Bazel release, one this source accepts"
+            if newer is False
+            else "a Bazel release this source accepts"
+        )
         text = (
-            "Build with a Bazel release this source accepts (./configure prints its range; "
-            ".bazelversion, where the tree has one, names it): install Bazelisk as `bazel` on "
-            "the PATH (it fetches that release), or the release itself; TensorFlow's build "
-            "guide lists the tested Bazel of each line."
+            f"Build with {which} (./configure prints its "
+            "range; .bazelversion, where the tree has one, names it): install Bazelisk as "
+            "`bazel` on the PATH (it fetches that release), or the release itself; "
+            "TensorFlow's build guide lists the tested Bazel of each line."
         )
         commands = ("bazel --version", "cat .bazelversion")
-    return Fix(text, commands)
+    if flag:
+        # Bazel's backward compatibility policy: a flipped --incompatible_* flag can be set
+        # back for a few releases, then it is removed (https://bazel.build/release/backward-compatibility).
+        text += (
+            f" Until then --{flag}=false, which the error names, restores the API in the "
+            "releases that still have the flag."
+        )
+    return Fix(f"{why} {text}" if why else text, commands)
+
+
+def bazel_toolchain_fix(os: Optional[str], compiler: str = "") -> Fix:
+    """Bazel's C/C++ toolchain autoconfiguration (@local_config_cc) that found no compiler,
+    for the system the log shows (``os``; ``compiler``: the one it looked for, gcc or
+    clang). On Windows it takes Visual C++ from BAZEL_VC (or BAZEL_VS), else the default
+    install paths (tools/cpp/windows_cc_configure.bzl); elsewhere the compiler CC names, else
+    the one on the PATH (unix_cc_configure.bzl)."""
+    if os == "windows":
+        return Fix(
+            "Bazel configures its C++ toolchain on Windows from the Visual C++ that BAZEL_VC "
+            "(the VC directory of a Visual Studio or of its Build Tools) or BAZEL_VS points "
+            "at, else from the default install paths, and found none it can use: BAZEL_VC or "
+            "BAZEL_VS set to a wrong directory, or Visual Studio without its C++ workload. "
+            'Install the Build Tools\' "Desktop development with C++" workload if vswhere '
+            "finds no installation with it, set BAZEL_VC to that installation's VC directory "
+            "(BAZEL_VC_FULL_VERSION, if set, to a version under VC\\Tools\\MSVC), then build "
+            "again in a new terminal.",
+            (
+                '"%ProgramFiles(x86)%\\Microsoft Visual Studio\\Installer\\vswhere.exe" '
+                "-latest -products * -requires "
+                "Microsoft.VisualStudio.Component.VC.Tools.x86.x64 -property installationPath",
+                "echo %BAZEL_VC% %BAZEL_VS%",
+                "winget install Microsoft.VisualStudio.2022.BuildTools --override "
+                '"--wait --passive --add Microsoft.VisualStudio.Workload.VCTools '
+                '--includeRecommended"',
+            ),
+        )
+    if os == "macos":
+        return Fix(
+            "Bazel configures its C++ toolchain from Xcode or the Command Line Tools and "
+            "found no compiler: install the Command Line Tools (or set CC to a compiler's "
+            "path), then build again.",
+            ("xcode-select -p", "xcode-select --install"),
+        )
+    if os is None and not compiler:
+        # Only the failed repository is shown: which system's configuration failed is not.
+        return Fix(
+            "Bazel could not configure its C/C++ toolchain (the cc_autoconf repository, "
+            "local_config_cc), and the log does not show the system or the message above the "
+            "failure. On Windows it needs Visual C++: BAZEL_VC set to the VC directory of a "
+            'Visual Studio (or its Build Tools) with the "Desktop development with C++" '
+            "workload, or unset so Bazel finds the default installation; elsewhere a C "
+            "compiler on the PATH (gcc, Xcode's clang) or CC set to one. The lines above the "
+            "failure (its traceback, Auto-Configuration Error) say which.",
+            ("bazel info release", "echo $CC"),
+        )
+    named = compiler or "gcc"
+    return Fix(
+        f"Bazel configures its C++ toolchain from the compiler CC names, else {named} on the "
+        f"PATH, and found neither: install {named} and the build tools (Debian and Ubuntu: "
+        "build-essential; Fedora: gcc-c++), or set CC to the compiler's full path, then "
+        "build again (`bazel clean --expunge` if Bazel keeps the old configuration).",
+        (
+            f"command -v {named} cc",
+            "sudo apt-get install build-essential  # Debian, Ubuntu",
+            "export CC=/usr/bin/gcc",
+        )
+        if os in (None, "linux")
+        else (f"command -v {named} cc",),
+    )
+
+
+def host_compiler_fix(line: str, os: Optional[str]) -> Fix:
+    """nvcc refusing the host compiler the build gives it, read from its own words
+    (``line``: crt/host_config.h's #error, which names the bound) on the system the log
+    shows (``os``). The supported compilers are NVIDIA's table for each toolkit."""
+    gnu = re.search(r"gcc versions (later|earlier) than (\d{1,2}(?:\.\d{1,2})?)", line)
+    override = (
+        " nvcc's -allow-unsupported-compiler flag (in the toolkits that have it) only skips "
+        "the check: NVIDIA warns the build may then fail or produce wrong code."
+    )
+    other_cuda = (
+        " Or install a CUDA release whose installation guide lists this compiler (the "
+        "toolkit's host compiler table), and build with that."
+    )
+    if gnu is not None and gnu.group(1) == "later":
+        bound = gnu.group(2)
+        apt = (
+            (f"sudo apt-get install gcc-{bound} g++-{bound}  # Debian, Ubuntu",)
+            if os in (None, "linux")
+            else ()
+        )
+        return Fix(
+            f"This CUDA toolkit's nvcc accepts GCC {bound} or older as its host compiler, and "
+            f"the build gives it a newer one. Install a GCC {bound} (or older) beside the "
+            "system's and name it to the build: TensorFlow's ./configure asks which gcc nvcc "
+            "should use (GCC_HOST_COMPILER_PATH, read before ./configure runs again); a "
+            "project's own nvcc command takes "
+            "-ccbin; CMake takes CMAKE_CUDA_HOST_COMPILER." + other_cuda + override,
+            (
+                "gcc --version",
+                "nvcc --version",
+                *apt,
+                f"export GCC_HOST_COMPILER_PATH=/usr/bin/gcc-{bound}",
+            ),
+        )
+    if gnu is not None:
+        bound = gnu.group(2)
+        return Fix(
+            f"This CUDA toolkit's nvcc accepts GCC {bound} or newer as its host compiler, and "
+            f"the build gives it an older one: install a GCC {bound} or newer and name it to "
+            "the build (./configure's GCC_HOST_COMPILER_PATH, nvcc's -ccbin).",
+            ("gcc --version", "nvcc --version"),
+        )
+    if "Visual Studio" in line:
+        return Fix(
+            "This CUDA toolkit's nvcc supports only the Visual Studio releases its error "
+            "names, and the build runs another: install one of those (its Build Tools with "
+            "the C++ workload) and build from its Developer Command Prompt (for Bazel, "
+            "BAZEL_VC pointing at its VC directory)." + other_cuda + override,
+            ("nvcc --version", "where cl"),
+        )
+    return Fix(
+        "This CUDA toolkit's nvcc does not support the clang release the build gives it as "
+        "its host compiler (its error names the bound): name a clang or GCC release it "
+        "supports to the build (nvcc's -ccbin; TensorFlow's ./configure asks for the host "
+        "compiler)." + other_cuda + override,
+        ("clang --version", "nvcc --version"),
+    )
 
 
 def python_headers_fix(m: Machine) -> Fix:

@@ -1883,15 +1883,41 @@ def _abi_sentence(abi: Optional[str], what: str) -> str:
     return ""
 
 
-def custom_op_fix(library: str, symbol: str) -> Fix:
+#: A mangled name inside TensorFlow's own namespace (N10tensorflow..., 10tensorflow8OpKernel).
+_TF_NAMESPACE = re.compile(r"(?<!\d)10tensorflow\d")
+# Since TensorFlow 1.4 its framework code lives in libtensorflow_framework, which an op
+# library must link (its release notes; the guide's link line -L$TF_LIB -ltensorflow_framework,
+# which tf.sysconfig.get_link_flags() gives): a TensorFlow symbol of no C++ ABI of its own
+# (OpKernel's typeinfo, a kernel's vtable) undefined says that link is missing, unless the
+# op was built against a release whose API differs.
+_FRAMEWORK_SENTENCE = (
+    " The missing symbol is TensorFlow's own and names no std::string, so no ABI choice "
+    "explains it: the op was not linked against TensorFlow's framework library "
+    "(libtensorflow_framework, since TensorFlow 1.4), or was compiled against a release "
+    "whose API differs. Link it with the flags tf.sysconfig.get_link_flags() prints "
+    "(-L<TensorFlow's directory> -ltensorflow_framework, or -l:libtensorflow_framework.so.N "
+    "by the file the release ships)."
+)
+
+
+def custom_op_fix(library: str, symbol: str, installed: Optional[str] = None) -> Fix:
     """A project's own op library (built by its script, or shipped prebuilt) that misses one
     of TensorFlow's C++ symbols: rebuilt against the installed TensorFlow with its flags
-    (``symbol``: the missing one, whose C++ ABI is named; "" to name none)."""
+    (``symbol``: the missing one, "" where the log shows none; ``installed``: the release the
+    log shows, whose own build then says the ABI, so the symbol's is named only without it)."""
     what = library or "The op library tf.load_op_library loads"
+    abi = cxx_abi_of(symbol)
+    # Releases before 1.4 have no framework library to link.
+    framework = (
+        abi is None
+        and _TF_NAMESPACE.search(symbol) is not None
+        and (installed is None or version_key(installed)[:2] >= (1, 4))
+    )
     return Fix(
         f"{what} is the project's own build, compiled against another TensorFlow or with "
         "other flags than the installed one."
-        + _abi_sentence(cxx_abi_of(symbol), "it")
+        + (_abi_sentence(abi, "it") if installed is None else "")
+        + (_FRAMEWORK_SENTENCE if framework else "")
         + " Rebuild it against the installed TensorFlow with the compile and link flags it "
         "reports (they carry its -D_GLIBCXX_USE_CXX11_ABI value: a build script that sets "
         "_GLIBCXX_USE_CXX11_ABI itself must use TensorFlow's), then run again; or install "

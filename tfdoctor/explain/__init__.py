@@ -2777,7 +2777,21 @@ def _host_cert(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
     )
 
 
+#: Bazel's words that are its Windows toolchain's: the Visual C++ wrapper, the traceback.
+_BAZEL_WINDOWS = frozenset({"bazel-vc-build-tools-not-found", "bazel-windows-toolchain-traceback"})
+
+
 def _addon_tools(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    bazel = [h for h in hits if h.signature.id.startswith("bazel-")]
+    if bazel and len(bazel) == len(hits):
+        # Bazel's C/C++ autoconfiguration: the Visual C++ wrapper's words are Windows'.
+        windows = r.os == "windows" or any(h.signature.id in _BAZEL_WINDOWS for h in bazel)
+        return (
+            causes.platform.NATIVE_ADDON_BUILD_TOOLS_MISSING,
+            causes.platform.bazel_toolchain_fix(
+                "windows" if windows else r.os, _group(bazel, "compiler") or ""
+            ),
+        )
     extension = [h for h in hits if h.signature.id.startswith("python-ext-")]
     if extension and len(extension) == len(hits):
         # setuptools' words: MSVC is Windows', xcrun macOS's; a compiler it could not run.
@@ -2905,7 +2919,7 @@ def _companion(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
             # No package's: the project's own op library, built by its script or shipped
             # prebuilt, against another TensorFlow or with other flags.
             return causes.software.CUSTOM_OP_BUILD_MISMATCH, causes.software.custom_op_fix(
-                own, symbol if r.tf_version is None else ""
+                own, symbol, r.tf_version
             )
         if r.op_loader is not None and installed_package(r.op_loader):
             top = installed_package(r.op_loader)
@@ -3311,14 +3325,95 @@ def _custom_op(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
     return cause, causes.software.custom_op_compile_fix(None, plugin)
 
 
+#: The signatures of a Starlark API a newer Bazel removed: the source is older than it.
+_BAZEL_REMOVED_API = frozenset(
+    {
+        "bazel-incompatible-change-flipped",
+        "starlark-removed-api",
+        "starlark-depset-mutable-items",
+        "starlark-removed-name-undefined",
+        "bazel-native-repository-rule-removed",
+    }
+)
+
+
+#: The external repository a Bazel crash names ('REPOSITORY_DIRECTORY:@llvm').
+_CRASHED_REPOSITORY = re.compile(r"'REPOSITORY\w{0,20}:@{1,2}([\w.+~-]{1,200})")
+
+
 def _bazel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     # The last release asked for: configure may be run again after a first change.
     found = [
         (g["required"], g.get("direction", "")) for h in hits for g in h.groups if g.get("required")
     ]
     required, direction = found[-1] if found else (None, "")
-    newer = {"upgrade": True, "downgrade": False}.get(direction)
-    return causes.platform.BAZEL_VERSION_MISMATCH, causes.platform.bazel_fix(required, newer)
+    # configure.py's words (upgrade, downgrade) and a WORKSPACE check's (at least, at most).
+    newer = {"upgrade": True, "least": True, "downgrade": False, "most": False}.get(direction)
+    ids = {h.signature.id for h in hits}
+    # The flag that sets a removed API back, where an error names one.
+    flag = next(
+        (
+            g["flag"]
+            for h in hits
+            if h.signature.id == "bazel-incompatible-change-flipped"
+            for g in h.groups
+            if g.get("flag")
+        ),
+        "",
+    )
+    why = ""
+    if not required and ids & _BAZEL_REMOVED_API:
+        newer = False
+        said = " ".join(line for h in hits for _, line in h.citations)
+        # Bazel's own replacement for the native repository rules it removed.
+        load = (
+            " Where the WORKSPACE is your own, load the rule instead, as Bazel's message says "
+            '(load("@bazel_tools//tools/build_defs/repo:http.bzl", "http_archive"); git.bzl '
+            "for git_repository)."
+            if "http_archive" in said or "git_repository" in said
+            else ""
+        )
+        why = (
+            "The source's build files use a Starlark API this Bazel release has removed: the "
+            "Bazel is newer than the source." + load
+        )
+    elif not required and "bazel-tools-symbol-missing" in ids:
+        why = (
+            f"The source loads {_group(hits, 'symbol') or 'a symbol'} from Bazel's own tools "
+            "(@bazel_tools), which this Bazel release does not have: the source was written "
+            "for another release."
+        )
+    elif not required and "bazel-rc-option-unrecognized" in ids:
+        why = (
+            f"This Bazel release does not know --{_group(hits, 'flag')}, a versioned flag the "
+            "source's .bazelrc (or the build command a guide gives) passes: they were written "
+            "for another release."
+        )
+    elif not required and "starlark-builtin-keyword-unknown" in ids:
+        why = (
+            "The source calls a Bazel builtin with an argument this Bazel release does not "
+            "take: the source was written for another release."
+        )
+    elif not required and "bazel-crash-evaluating-repository" in ids:
+        said = " ".join(line for h in hits for _, line in h.citations)
+        named = _CRASHED_REPOSITORY.search(said)
+        repo = named.group(1) if named is not None else ""
+        why = (
+            f"Bazel crashed (an internal error, a bug of this Bazel release) while it set up "
+            f"the source's external repository{' @' + repo if repo else ''}: the release the "
+            "source is built and tested with is the one to use."
+        )
+    return causes.platform.BAZEL_VERSION_MISMATCH, causes.platform.bazel_fix(
+        required, newer, why, flag
+    )
+
+
+def _host_compiler(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    """nvcc's refusal of the host compiler, fixed from the bound its own line names."""
+    line = next((text for h in hits for _, text in h.citations), "")
+    return causes.platform.BUILD_HOST_COMPILER_UNSUPPORTED, causes.platform.host_compiler_fix(
+        line, r.os
+    )
 
 
 def _static_tls(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
@@ -4368,6 +4463,7 @@ BUILDERS: dict[str, Builder] = {
     causes.platform.CPU_LACKS_AVX: _cpu_avx,
     causes.platform.MSVC_RUNTIME_MISSING: _msvc_runtime,
     causes.platform.BAZEL_VERSION_MISMATCH: _bazel,
+    causes.platform.BUILD_HOST_COMPILER_UNSUPPORTED: _host_compiler,
     causes.platform.BUILD_PYTHON_HEADERS_MISSING: lambda m, r, h: (
         causes.platform.BUILD_PYTHON_HEADERS_MISSING,
         causes.platform.python_headers_fix(m),
