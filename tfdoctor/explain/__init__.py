@@ -5187,6 +5187,13 @@ def explain(
         evidence.conda_missing,
         evidence.frozen,
         evidence.listed,
+        signed=[
+            line
+            for hits in by_cause.values()
+            for hit in hits
+            if hit.signature.cause not in (BENIGN, EVIDENCE)
+            for _, line in hit.citations
+        ],
     ):
         findings.setdefault(found.id, found)
     for extra in (

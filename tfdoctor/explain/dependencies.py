@@ -27,7 +27,7 @@ readings (or unexplained).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Optional
 
 from tfdoctor import causes
@@ -100,18 +100,24 @@ _TF_WRAPPER = re.compile(
 _FORWARDS = re.compile(r"\*args\b[^\n]{0,120}\*\*kwargs\b|\*\*kwargs\)")
 
 
-def dependency_caller_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
+def dependency_caller_findings(
+    tracebacks: Sequence[Traceback], m: Machine, signed: Collection[str] = ()
+) -> list[Finding]:
     """The finding where the exception that stopped the run (the log's last one Python did
     not go on from) is one of the shapes above, raised where an installed package's code asks
     another package for what its installed release lacks. An earlier one is not read: a
     package's fallback import (``try: from scipy.misc import imread`` then another's) shows
-    the first refusal above the failure that counts."""
+    the first refusal above the failure that counts. A message a signature reads as a cause
+    (one of ``signed``, the lines signatures cited) is left to it: its reading is the
+    specific one (keras_applications' set_keras_submodules is a Keras release)."""
     stopped = [tb for tb in tracebacks if not tb.ignored and not tb.warned]
     if not stopped or not stopped[-1].frames:
         return []
     tb = stopped[-1]
     match = _SHAPES.match(tb.message)
     if match is None or any(note in tb.message for note in _NOT_THE_PACKAGE):
+        return []
+    if any(tb.message in line for line in signed):
         return []
     found = _reading(tb, match, m)
     return [found] if found is not None else []

@@ -11,7 +11,7 @@ applied to the machine the log shows (the versions pip printed are facts it obse
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Optional
 
 from tfdoctor import causes
@@ -116,12 +116,14 @@ def package_findings(
     conda_missing: Sequence[CondaMissingRelease] = (),
     frozen: bool = False,
     listed: Optional[Mapping[str, str]] = None,
+    signed: Collection[str] = (),
 ) -> list[Finding]:
     """One finding per cause the packages show, in order of appearance (``modules``: the
     modules the log prints as objects, with the file each came from; ``kernel_installs``: the
     distributions installed from inside a running notebook kernel; ``frozen``: the log shows
     a program frozen by PyInstaller; ``listed``: the versions a package listing in the log
-    gives)."""
+    gives; ``signed``: the lines signatures read as a cause, which the generic readings of an
+    exception leave to them)."""
     out: dict[str, Finding] = {}
     for finding in (
         *(_python_refusal(x, m) for x in python_refusals if x.dist),
@@ -158,7 +160,7 @@ def package_findings(
         *keras_caller_findings(tracebacks, m),
         *object_field_findings(tracebacks, m),
         *class_field_findings(tracebacks, m),
-        *dependency_caller_findings(tracebacks, m),
+        *dependency_caller_findings(tracebacks, m, signed),
         *private_api_findings(tracebacks, m, modules),
         *keras2_layout_findings(tracebacks, m),
         *(_numpy_build(b, m) for b in numpy_builds),
