@@ -302,6 +302,28 @@ def cluster_unreachable_fix() -> Fix:
     )
 
 
+def cluster_waiting_fix(tasks: Sequence[str]) -> Fix:
+    """The tasks a session waits for (``tasks``, as /job:X/replica:0/task:N): each started,
+    listening on its address, that address resolving and reachable from every other task."""
+    # master.cc logs each task its DeviceFinder has not heard from every ten seconds: the
+    # request never reached a server of that task, wherever it stopped.
+    named = ", ".join(tasks) if tasks else "a task of the cluster"
+    return Fix(
+        f"The session is waiting for {named}: no answer came. Start every task (one "
+        "process per address of the cluster spec, each with the same spec and its own job "
+        "and index), and check from this host that each address resolves and its port is "
+        "reachable: a host name only one machine or network knows (a container's own name, "
+        "a cluster-internal DNS name) resolves nowhere else, so give each task an address "
+        "every task resolves, or its IP. A few such lines while the other tasks start are "
+        "normal.",
+        (
+            'echo "TF_CONFIG=$TF_CONFIG"',
+            "getent hosts HOST  # each host of the cluster spec",
+            "nc -zv HOST PORT  # each task's address",
+        ),
+    )
+
+
 def collective_group_fix() -> Fix:
     """Every worker joins each collective group alike: the same devices, the same program."""
     return Fix(
