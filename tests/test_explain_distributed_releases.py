@@ -1,5 +1,5 @@
 """Distributed training environments and models moved across releases, read from the words
-TensorFlow, Horovod, NCCL, Open MPI, Keras and TensorFlow.js print.
+TensorFlow, Horovod, NCCL, Open MPI, Keras, TF Hub and TensorFlow.js print.
 
 | Message | Releases | Source |
 | --- | --- | --- |
@@ -14,6 +14,9 @@ TensorFlow, Horovod, NCCL, Open MPI, Keras and TensorFlow.js print.
 | `No attr named 'X' in NodeDef:` (graph older than the code reading it) | all | 10 |
 | `Unknown initializer: GlorotUniform` (Keras' deserialiser) | Keras <= 2.3.1 | 11, 12 |
 | `Error: Unknown initializer: GlorotUniform` (TensorFlow.js' deserialiser) | early tfjs | 13 |
+| `received unexpected process identifier [[J,1],N]` (Open MPI's TCP transport) | any | 14, 15 |
+| `Setting hub.KerasLayer.trainable = True is unsupported when loading from the TF1 Hub` | - | 16 |
+| `Signature name has to be specified for non-callable saved models` | - | 16 |
 
 1. https://github.com/horovod/horovod/blob/v0.28.1/setup.py
 2. https://github.com/horovod/horovod/blob/v0.28.1/docs/troubleshooting.rst
@@ -28,6 +31,9 @@ TensorFlow, Horovod, NCCL, Open MPI, Keras and TensorFlow.js print.
 11. https://github.com/keras-team/keras/blob/2.3.1/keras/initializers.py
 12. https://github.com/keras-team/keras/blob/2.3.1/keras/utils/generic_utils.py
 13. https://github.com/tensorflow/tfjs/blob/master/tfjs-layers/src/utils/generic_utils.ts
+14. https://github.com/open-mpi/ompi/blob/v4.0.1/opal/mca/btl/tcp/btl_tcp_endpoint.c
+15. https://github.com/horovod/horovod/blob/v0.28.1/docs/mpi.rst
+16. https://github.com/tensorflow/hub/blob/v0.16.1/tensorflow_hub/keras_layer.py
 """
 
 from __future__ import annotations
@@ -263,3 +269,53 @@ def test_a_class_every_keras_has_or_a_projects_own_is_not_a_newer_model() -> Non
         "ValueError: Unknown initializer: GlorotUniformPlus\n",
     ):
         assert "model-from-newer-keras" not in _causes(text), text
+
+
+# --- Open MPI's interfaces -------------------------------------------------------------------
+
+
+def test_open_mpi_answered_by_another_process_is_an_unpinned_interface() -> None:
+    text = (
+        "[gpu02][[40125,1],5][btl_tcp_endpoint.c:626:mca_btl_tcp_endpoint_recv_connect_ack] "
+        "received unexpected process identifier [[40125,1],2]\n"
+    )
+    fix = _finding(text, "mpi-interface-unpinned")
+    assert "btl_tcp_if_exclude" in fix and "NCCL_SOCKET_IFNAME" in fix
+
+
+def test_open_mpis_other_connection_failures_are_not_the_interface() -> None:
+    text = (
+        "[gpu02][[40125,1],5][btl_tcp_endpoint.c:803:mca_btl_tcp_endpoint_complete_connect] "
+        "connect() to 10.0.0.3 failed: Connection refused (111)\n"
+    )
+    assert "mpi-interface-unpinned" not in _causes(text)
+
+
+# --- TF Hub's two formats --------------------------------------------------------------------
+
+
+def test_a_tf1_hub_model_fine_tuned_through_keras_layer() -> None:
+    text = (
+        "ValueError: Setting hub.KerasLayer.trainable = True is unsupported when loading from "
+        "the TF1 Hub format.\n"
+    )
+    fix = _finding(text, "hub-model-format-mismatch")
+    assert "TF2 SavedModel" in fix and "trainable=False" in fix
+
+
+def test_a_savedmodel_without_a_callable_needs_a_signature() -> None:
+    text = (
+        "ValueError: Signature name has to be specified for non-callable saved models (if not "
+        "legacy TF1 Hub format).\n"
+    )
+    fix = _finding(text, "hub-model-format-mismatch")
+    assert "signature='serving_default'" in fix and "saved_model_cli" in fix
+
+
+def test_keras_layers_other_refusals_are_not_the_format() -> None:
+    for text in (
+        "ValueError: Setting hub.KerasLayer.trainable = True is unsupported when calling a "
+        "SavedModel signature.\n",
+        "ValueError: Loaded object is not callable and has no signatures.\n",
+    ):
+        assert "hub-model-format-mismatch" not in _causes(text), text

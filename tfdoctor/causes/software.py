@@ -56,6 +56,7 @@ OP_NOT_REGISTERED: Final = CauseId("op-not-registered")
 TF_INSTALL_INCOMPLETE: Final = CauseId("tf-install-incomplete")
 MODEL_FROM_NEWER_KERAS: Final = CauseId("model-from-newer-keras")
 GRAPH_FROM_OLDER_TENSORFLOW: Final = CauseId("graph-from-older-tensorflow")
+HUB_MODEL_FORMAT_MISMATCH: Final = CauseId("hub-model-format-mismatch")
 PROTOS_NOT_COMPILED: Final = CauseId("protos-not-compiled")
 PROTOC_TOO_OLD: Final = CauseId("protoc-too-old")
 TF_DISTRIBUTION_UNRECOGNISED: Final = CauseId("tf-distribution-unrecognised")
@@ -247,6 +248,17 @@ CAUSES: Mapping[str, Cause] = dict(
             "node_def_util.cc",
             "https://github.com/tensorflow/tensorflow/blob/v1.10.1/tensorflow/core/graph/"
             "graph_constructor.cc",
+        ),
+        define(
+            HUB_MODEL_FORMAT_MISMATCH,
+            "A TF Hub model of another format than the code's use of it needs",
+            "TF Hub publishes models in two formats: the legacy TF1 Hub format (hub.Module, "
+            "TensorFlow 1's graphs) and TensorFlow 2's SavedModel. hub.KerasLayer loads both, "
+            "but fine-tunes (trainable=True) only a TF2 SavedModel, and calls a SavedModel "
+            "without a callable object (one exported by TensorFlow 1's APIs) only through a "
+            "named signature.",
+            "https://www.tensorflow.org/hub/model_formats",
+            "https://github.com/tensorflow/hub/blob/v0.16.1/tensorflow_hub/keras_layer.py",
         ),
         define(
             TF_INSTALL_INCOMPLETE,
@@ -1024,6 +1036,30 @@ def initializer_class_fix(name: Optional[str], tfjs: bool) -> Fix:
             "print(f.attrs.get('keras_version'), f.attrs.get('backend'))\"",
             "python -c \"import tensorflow as tf; tf.keras.models.load_model('MODEL.h5')\"",
         ),
+    )
+
+
+def hub_format_fix(trainable: bool) -> Fix:
+    """A TF Hub model used as its format does not allow: the model's TF2 SavedModel, or the
+    use its format allows (``trainable``: fine-tuning refused; else a signature needed)."""
+    if trainable:
+        return Fix(
+            "The model is in the legacy TF1 Hub format, which hub.KerasLayer runs but cannot "
+            "fine-tune: use the model's TF2 SavedModel version (its page on the model hub "
+            "lists the formats; most TF1 models have one), or keep it frozen "
+            "(trainable=False) and train the layers on top.",
+            (
+                'python -c "import tensorflow_hub as hub; '
+                "print(hub.resolve('HANDLE'))\"  # ls it: tfhub_module.pb is the TF1 format",
+            ),
+        )
+    return Fix(
+        "The SavedModel has no callable object (TensorFlow 1's APIs exported it, or it is a "
+        "TF1 Hub model's SavedModel): call it through a signature, "
+        "hub.KerasLayer(HANDLE, signature='serving_default', signature_outputs_as_dict=True) "
+        "or with output_key naming one output; saved_model_cli lists its signatures. Or use "
+        "the model's TF2 SavedModel version.",
+        ("saved_model_cli show --dir MODEL_DIR --all",),
     )
 
 

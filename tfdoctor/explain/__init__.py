@@ -4246,6 +4246,7 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.cluster.CLUSTER_PORT_IN_USE: lambda m: causes.cluster.port_in_use_fix(),
     causes.container.NCCL_SHM_TOO_SMALL: lambda m: causes.container.nccl_shm_fix(),
     causes.platform.TF_EXPORTED_SYMBOL_CLASH: lambda m: causes.platform.hwloc_preload_fix(),
+    causes.cluster.MPI_INTERFACE_UNPINNED: lambda m: causes.cluster.mpi_interfaces_fix(),
     causes.software.TENSORBOARD_NOT_INSTALLED: causes.software.tensorboard_fix,
     causes.software.DEPENDENCY_API_REMOVED: causes.software.pkg_resources_fix,
     causes.gpu.GPU_UNSEEN_NO_REASON: lambda m: causes.gpu.read_device_log_fix(),
@@ -4324,6 +4325,12 @@ BUILDERS: dict[str, Builder] = {
     causes.platform.SHELL_GLOB_EXTRA: _glob_extra,
     causes.software.MODEL_FROM_NEWER_KERAS: _newer_model,
     causes.software.GRAPH_FROM_OLDER_TENSORFLOW: _graph_older,
+    causes.software.HUB_MODEL_FORMAT_MISMATCH: lambda m, r, hits: (
+        causes.software.HUB_MODEL_FORMAT_MISMATCH,
+        causes.software.hub_format_fix(
+            any(h.signature.id == "hub-tf1-format-not-trainable" for h in hits)
+        ),
+    ),
     causes.cluster.CLUSTER_TASK_UNREACHABLE: _cluster_unreachable,
     causes.platform.WHEEL_MISMATCH: _wrong_arch,
     causes.hosted.TPU_TF_WITHOUT_LIBTPU: _tpu_build,
