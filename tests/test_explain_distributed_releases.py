@@ -5,6 +5,7 @@ TensorFlow, Horovod, NCCL, Open MPI, Keras, TF Hub and TensorFlow.js print.
 | --- | --- | --- |
 | `.../horovod/tensorflow/mpi_lib*.so: undefined symbol: _Z...10tensorflow...` | Horovod | 1, 2 |
 | `HorovodVersionMismatchError: Framework tensorflow installed with version X` | 0.21 on | 3 |
+| `Extension horovod.tensorflow has not been built: ... not found` | - | 3 |
 | crash frame `horovod/tensorflow/mpi_lib*.so(+0xN)[0xA]`, gdb's `from ...mpi_lib*.so` | - | 4, 5 |
 | `libtensorflow_framework.so.1(hwloc_X+0xN)`, gdb's `in hwloc_X () from ...` | TF 1.14-1.15 | 2 |
 | `libopen-pal.so.20(opal_hwloc_X+0xN)`, gdb's `in opal_hwloc_X ()` | TF 1.14-1.15 | 2 |
@@ -72,6 +73,25 @@ def test_horovods_extension_missing_a_tensorflow_symbol_is_rebuilt_against_it() 
     )
     fix = _finding(text, "companion-mismatch")
     assert "HOROVOD_WITH_TENSORFLOW=1" in fix and "--no-cache-dir" in fix and "horovod" in fix
+
+
+def test_horovod_installed_without_its_tensorflow_extension() -> None:
+    text = (
+        "ImportError: Extension horovod.tensorflow has not been built: "
+        f"{_SITE}/horovod/tensorflow/mpi_lib.cpython-36m-x86_64-linux-gnu.so not found\n"
+        "If this is not expected, reinstall Horovod with HOROVOD_WITH_TENSORFLOW=1 to debug the "
+        "build error.\n"
+    )
+    fix = _finding(text, "companion-mismatch")
+    assert "HOROVOD_WITH_TENSORFLOW=1" in fix and "pip uninstall -y horovod" in fix
+
+
+def test_horovods_pytorch_extension_is_not_tensorflows() -> None:
+    text = (
+        "ImportError: Extension horovod.torch has not been built: "
+        f"{_SITE}/horovod/torch/mpi_lib_v2.cpython-36m-x86_64-linux-gnu.so not found\n"
+    )
+    assert "companion-mismatch" not in _causes(text)
 
 
 def test_tensorflows_own_library_missing_its_symbol_is_no_add_on() -> None:

@@ -2801,6 +2801,25 @@ def horovod_compiler_fix(m: Machine, tf_version: Optional[str]) -> Fix:
     )
 
 
+def horovod_unbuilt_fix(m: Machine) -> Fix:
+    """Horovod installed without its TensorFlow extension: installed again with the extension
+    required, so that its build runs against this TensorFlow or fails with its error."""
+    # horovod/common/util.py check_extension: "reinstall Horovod with HOROVOD_WITH_TENSORFLOW=1
+    # to debug the build error"; without the variable setup.py skips an extension it cannot
+    # build (no TensorFlow importable then, or its compile failed).
+    return Fix(
+        "Horovod was installed without its TensorFlow extension (horovod/tensorflow/mpi_lib): "
+        "its setup skips an extension it cannot build, as when no TensorFlow was importable "
+        "at install time or the compile failed. Install it again with this TensorFlow in "
+        "place, HOROVOD_WITH_TENSORFLOW=1 (the install then fails with the build's own error "
+        "instead of leaving the extension out) and without pip's cache.",
+        (
+            *m.pip("uninstall -y horovod"),
+            *(f"HOROVOD_WITH_TENSORFLOW=1 {c}" for c in m.pip("install --no-cache-dir horovod")),
+        ),
+    )
+
+
 def rebuild_on_install_fix(m: Machine, dist: str, env: str = "") -> Fix:
     """A companion that compiles its TensorFlow extension as it is installed (Horovod): built
     against another TensorFlow, it is installed again, from source, without pip's cached wheel

@@ -2852,6 +2852,8 @@ def _companion(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
         return causes.software.COMPANION_MISMATCH, causes.software.c_binding_fix(
             _group(hits, "binding"), _group(hits, "symbol") or "a C name", r.os
         )
+    if any(h.signature.id == "horovod-tensorflow-extension-not-built" for h in hits):
+        return causes.software.COMPANION_MISMATCH, causes.software.horovod_unbuilt_fix(m)
     if any(h.signature.id == "horovod-framework-version-mismatch" for h in hits):
         return causes.software.COMPANION_MISMATCH, causes.software.rebuild_on_install_fix(
             m, "horovod", "HOROVOD_WITH_TENSORFLOW=1"
