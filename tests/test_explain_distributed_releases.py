@@ -241,6 +241,8 @@ def test_internal_attributes_and_pythons_get_attr_are_not_an_older_graph() -> No
         "NotFoundError: No attr named '_class' in NodeDef:\n",
         'ValueError: No attr named \'T\' in name: "x"\nop: "Placeholder"\n',
         "NotFoundError: No attr named 'T' found in AttrBuilder for MatMul\n",
+        "W tensorflow/core/grappler/optimizers/meta_optimizer.cc:502] function_optimizer failed: "
+        "Not found: No attr named 'Tidx' in NodeDef:\n",
     ):
         assert "graph-from-older-tensorflow" not in _causes(text), text
 
