@@ -144,6 +144,10 @@ GROUPS = frozenset(
         "cc_major",
         "cc_minor",
         "toolkit_library",
+        # The attribute of a graph's node a message names (index_type), and the Keras class a
+        # loader did not know (GlorotUniform).
+        "attr",
+        "keras_class",
     }
 )
 

@@ -35,6 +35,7 @@ CLUSTER_PORT_IN_USE: Final = CauseId("cluster-port-in-use")
 CLUSTER_VIEW_MISMATCH: Final = CauseId("cluster-view-mismatch")
 CLUSTER_TASK_UNREACHABLE: Final = CauseId("cluster-task-unreachable")
 CLUSTER_COLLECTIVE_FAILED: Final = CauseId("cluster-collective-failed")
+MPI_INTERFACE_UNPINNED: Final = CauseId("mpi-interface-unpinned")
 CLUSTER_WORKER_FAILED: Final = CauseId("cluster-worker-failed")
 CLUSTER_BUSBW_BELOW_MIN: Final = CauseId("cluster-busbw-below-min")
 CLUSTER_SLOW_LINK: Final = CauseId("cluster-slow-link")
@@ -260,6 +261,18 @@ CAUSES: Mapping[str, Cause] = dict(
             _COMMUNICATION,
         ),
         define(
+            MPI_INTERFACE_UNPINNED,
+            "MPI connects over a network interface that does not join the hosts",
+            "Open MPI's TCP transport uses every interface it finds unless told which; an "
+            "interface whose address repeats on every host (docker0, virbr0, a bridge) or one "
+            "that routes elsewhere connects a rank to another process than the one it meant "
+            "(Open MPI: 'received unexpected process identifier') or hangs the job. Naming the "
+            "interfaces that join the hosts (btl_tcp_if_include, or btl_tcp_if_exclude of the "
+            "others; NCCL_SOCKET_IFNAME for NCCL) settles it.",
+            "https://github.com/horovod/horovod/blob/v0.28.1/docs/mpi.rst",
+            "https://www.open-mpi.org/faq/?category=tcp#tcp-selection",
+        ),
+        define(
             CLUSTER_WORKER_FAILED,
             "A worker process failed",
             "A worker ended before the collective test finished; its own output says why.",
@@ -299,6 +312,48 @@ def cluster_unreachable_fix() -> Fix:
         "same cluster and its own task; check each listens on its address and that the "
         "hosts can reach each other's ports (`tfdoctor cluster check` reads TF_CONFIG).",
         ('echo "TF_CONFIG=$TF_CONFIG"',),
+    )
+
+
+def cluster_waiting_fix(tasks: Sequence[str]) -> Fix:
+    """The tasks a session waits for (``tasks``, as /job:X/replica:0/task:N): each started,
+    listening on its address, that address resolving and reachable from every other task."""
+    # master.cc logs each task its DeviceFinder has not heard from every ten seconds: the
+    # request never reached a server of that task, wherever it stopped.
+    named = ", ".join(tasks) if tasks else "a task of the cluster"
+    return Fix(
+        f"The session is waiting for {named}: no answer came. Start every task (one "
+        "process per address of the cluster spec, each with the same spec and its own job "
+        "and index), and check from this host that each address resolves and its port is "
+        "reachable: a host name only one machine or network knows (a container's own name, "
+        "a cluster-internal DNS name) resolves nowhere else, so give each task an address "
+        "every task resolves, or its IP. A few such lines while the other tasks start are "
+        "normal.",
+        (
+            'echo "TF_CONFIG=$TF_CONFIG"',
+            "getent hosts HOST  # each host of the cluster spec",
+            "nc -zv HOST PORT  # each task's address",
+        ),
+    )
+
+
+def mpi_interfaces_fix() -> Fix:
+    """Open MPI (and NCCL) kept to the interfaces that join the hosts."""
+    # Horovod's guide, "Hangs due to non-routed network interfaces": exclude lo and docker0
+    # from Open MPI's TCP transport and from NCCL's sockets.
+    return Fix(
+        "Open MPI connected a rank over an interface that does not lead to the process it "
+        "meant: an interface whose address repeats on every host (docker0, virbr0) or one not "
+        "routed between them. List each host's interfaces, then tell Open MPI which to use "
+        "(-mca btl_tcp_if_include with the interface that joins the hosts, or "
+        "-mca btl_tcp_if_exclude with the others; oob_tcp_if_include for its own daemons) and "
+        "NCCL the same (NCCL_SOCKET_IFNAME).",
+        (
+            "ip -4 -o addr show  # on each host: an address that repeats on every host is not "
+            "routed",
+            "mpirun -mca btl_tcp_if_exclude lo,docker0 -mca oob_tcp_if_exclude lo,docker0 "
+            "-x NCCL_SOCKET_IFNAME=^lo,docker0 ... python train.py  # the interfaces ip listed",
+        ),
     )
 
 

@@ -73,6 +73,7 @@ LIBCUDA_STUB: Final = CauseId("libcuda-stub")
 ROCM_VERSION_MISMATCH: Final = CauseId("rocm-version-mismatch")
 ROCM_LIBS_OFF_PATH: Final = CauseId("rocm-libs-off-path")
 NCCL_CUDA_MISMATCH: Final = CauseId("nccl-cuda-mismatch")
+NCCL_RELEASE_BUG: Final = CauseId("nccl-release-bug")
 TENSORRT_VERSION_MISMATCH: Final = CauseId("tensorrt-version-mismatch")
 TF_BUILD_WITHOUT_TENSORRT: Final = CauseId("tf-build-without-tensorrt")
 
@@ -317,6 +318,18 @@ CAUSES: Mapping[str, Cause] = dict(
             "cuda error' (ncclUnhandledCudaError).",
             NCCL_INSTALL_GUIDE,
             NCCL_RESULT_TYPES,
+        ),
+        define(
+            NCCL_RELEASE_BUG,
+            "An NCCL release with a known bug in the path the collective took",
+            "NCCL 2.4 before 2.4.6 gave the shared-memory segments of two ranks on one host "
+            "the same name once its trees connect them in both directions: registering the "
+            "segment with CUDA (cudaHostRegister, include/shm.h) fails with 'invalid "
+            "argument', the communicator never forms and the job hangs. NCCL 2.4.6 names each "
+            "segment by both ranks.",
+            "https://github.com/NVIDIA/nccl/commit/14e0cf644b9ba2214f2b6d2e299e8218f6145d32",
+            "https://github.com/NVIDIA/nccl/issues/185",
+            "https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html#nccl-shm-disable",
         ),
         define(
             TENSORRT_VERSION_MISMATCH,
@@ -1396,6 +1409,32 @@ def collective_failed_fix() -> Fix:
         "a container (--shm-size or --ipc=host), or peer-to-peer access between the GPUs "
         "(NCCL_P2P_DISABLE=1 to rule it out).",
         ("export NCCL_DEBUG=INFO", "ip -brief address"),
+    )
+
+
+def nccl_shm_release_fix(nccl_version: Optional[str], nccl_cuda: Optional[str]) -> Fix:
+    """NCCL 2.4's shared-memory naming bug (before 2.4.6): a fixed release, NCCL_SHM_DISABLE
+    until then; ``nccl_version``/``nccl_cuda`` as NCCL's own start line says, if shown."""
+    # NVIDIA/nccl commit 14e0cf6 ("Fix crash during shared memory creation (#185)"), first
+    # released in v2.4.6-1.
+    shown = f"The NCCL here is {nccl_version}. " if nccl_version else ""
+    grep = f" | grep cuda{nccl_cuda}" if nccl_cuda else "  # the builds for your CUDA: +cudaX.Y"
+    return Fix(
+        f"{shown}NCCL failed to register its shared memory with CUDA ('invalid argument' in "
+        "include/shm.h), which NCCL 2.4 before 2.4.6 does when two ranks on one host share a "
+        "segment name (NVIDIA/nccl#185): NCCL prints its release at start with "
+        "NCCL_DEBUG=INFO. Install NCCL 2.4.6 or later built for the same CUDA release, and "
+        "build again what links NCCL statically (Horovod built with HOROVOD_NCCL_HOME, "
+        "HOROVOD_GPU_ALLREDUCE=NCCL: pip install --no-cache-dir horovod with the same flags); "
+        "until then NCCL_SHM_DISABLE=1 keeps NCCL off shared memory (ranks on one host then "
+        "use peer-to-peer or the network).",
+        (
+            "export NCCL_DEBUG=INFO  # NCCL's first lines then name its release",
+            "ldconfig -p | grep libnccl",
+            "apt-cache madison libnccl2" + grep,
+            "sudo apt-get install libnccl2=VERSION libnccl-dev=VERSION  # 2.4.6-1 or later",
+            "export NCCL_SHM_DISABLE=1  # until then",
+        ),
     )
 
 

@@ -41,6 +41,7 @@ PYTHON_32BIT: Final = CauseId("python-32bit")
 WSL1: Final = CauseId("wsl1")
 WSL_DRIVER_BROKEN: Final = CauseId("wsl-driver-broken")
 NATIVE_LIBRARY_UNRESOLVED: Final = CauseId("native-library-unresolved")
+TF_EXPORTED_SYMBOL_CLASH: Final = CauseId("tf-exported-symbol-clash")
 BINDING_PROCESS_NOT_64BIT: Final = CauseId("binding-process-not-64bit")
 TF_RELEASE_NOT_FOR_PYTHON: Final = CauseId("tf-release-not-for-python")
 METAL_NO_WHEEL_FOR_PYTHON: Final = CauseId("metal-no-wheel-for-python")
@@ -308,6 +309,17 @@ CAUSES: Mapping[str, Cause] = dict(
             "own trace and ldd say both.",
             "https://man7.org/linux/man-pages/man8/ld.so.8.html",
             "https://man7.org/linux/man-pages/man1/ldd.1.html",
+        ),
+        define(
+            TF_EXPORTED_SYMBOL_CLASH,
+            "Another library binds to a copy of its own code that TensorFlow exports",
+            "TensorFlow 1.14 and 1.15 export the symbols of the hwloc they bundle from "
+            "libtensorflow_framework; Open MPI (loaded into the same process by Horovod or "
+            "mpi4py) then resolves its own hwloc calls to TensorFlow's copy, of another hwloc "
+            "release, and crashes in them. Loading the system's hwloc first (LD_PRELOAD) makes "
+            "Open MPI bind to its own.",
+            "https://github.com/horovod/horovod/blob/v0.28.1/docs/troubleshooting.rst",
+            "https://github.com/horovod/horovod/issues/1123",
         ),
         define(
             BINDING_PROCESS_NOT_64BIT,
@@ -862,6 +874,25 @@ def native_interpreter_fix(m: Machine) -> Fix:
         "Python with the macOS wheels; in Docker an image of the host's platform), not one "
         "translated by Rosetta or QEMU.",
         ("python -c 'import platform; print(platform.machine())'",),
+    )
+
+
+def hwloc_preload_fix() -> Fix:
+    """Open MPI bound to the hwloc TensorFlow exports: the system's hwloc loaded first."""
+    # Horovod's troubleshooting guide ("segmentation fault with tensorflow 1.14 or higher
+    # mentioning hwloc"): locate libhwloc with ldconfig, then LD_PRELOAD it.
+    return Fix(
+        "The crash is in hwloc code that Open MPI (libopen-pal) reached through TensorFlow's "
+        "libtensorflow_framework, which exports the symbols of its own bundled hwloc "
+        "(TensorFlow 1.14 and 1.15): Open MPI runs another hwloc release's functions on its "
+        "own data. Load the system's hwloc before anything else, so that its symbols win: "
+        "find it with ldconfig and set LD_PRELOAD to it for the training processes "
+        "(mpirun -x LD_PRELOAD passes it on to every rank).",
+        (
+            "ldconfig -p | grep libhwloc.so",
+            "LD_PRELOAD=/usr/lib/x86_64-linux-gnu/libhwloc.so python -c 'import "
+            "horovod.tensorflow as hvd; hvd.init()'  # the path ldconfig printed",
+        ),
     )
 
 

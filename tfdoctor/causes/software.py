@@ -55,6 +55,8 @@ PACKAGE_NOT_INSTALLED: Final = CauseId("package-not-installed")
 OP_NOT_REGISTERED: Final = CauseId("op-not-registered")
 TF_INSTALL_INCOMPLETE: Final = CauseId("tf-install-incomplete")
 MODEL_FROM_NEWER_KERAS: Final = CauseId("model-from-newer-keras")
+GRAPH_FROM_OLDER_TENSORFLOW: Final = CauseId("graph-from-older-tensorflow")
+HUB_MODEL_FORMAT_MISMATCH: Final = CauseId("hub-model-format-mismatch")
 PROTOS_NOT_COMPILED: Final = CauseId("protos-not-compiled")
 PROTOC_TOO_OLD: Final = CauseId("protoc-too-old")
 TF_DISTRIBUTION_UNRECOGNISED: Final = CauseId("tf-distribution-unrecognised")
@@ -232,6 +234,31 @@ CAUSES: Mapping[str, Cause] = dict(
             "older Keras refuses the ones it does not have (ragged, groups, ...). The model "
             "loads with the release that saved it or a newer one.",
             "https://www.tensorflow.org/guide/keras/serialization_and_saving",
+        ),
+        define(
+            GRAPH_FROM_OLDER_TENSORFLOW,
+            "A graph written by an older TensorFlow than the code that reads it",
+            "Between releases an op may gain an attribute, with a default so that older graphs "
+            "stay valid: TensorFlow fills the default in as it imports a graph, but code that "
+            "reads a node as the file holds it (a converter of frozen graphs, TF-TRT's among "
+            "them) finds the attribute missing ('No attr named ... in NodeDef'). Importing the "
+            "graph with the installed TensorFlow and writing it again adds every default.",
+            "https://www.tensorflow.org/guide/versions#compatibility_of_graphs_and_checkpoints",
+            "https://github.com/tensorflow/tensorflow/blob/v1.10.1/tensorflow/core/framework/"
+            "node_def_util.cc",
+            "https://github.com/tensorflow/tensorflow/blob/v1.10.1/tensorflow/core/graph/"
+            "graph_constructor.cc",
+        ),
+        define(
+            HUB_MODEL_FORMAT_MISMATCH,
+            "A TF Hub model of another format than the code's use of it needs",
+            "TF Hub publishes models in two formats: the legacy TF1 Hub format (hub.Module, "
+            "TensorFlow 1's graphs) and TensorFlow 2's SavedModel. hub.KerasLayer loads both, "
+            "but fine-tunes (trainable=True) only a TF2 SavedModel, and calls a SavedModel "
+            "without a callable object (one exported by TensorFlow 1's APIs) only through a "
+            "named signature.",
+            "https://www.tensorflow.org/hub/model_formats",
+            "https://github.com/tensorflow/hub/blob/v0.16.1/tensorflow_hub/keras_layer.py",
         ),
         define(
             TF_INSTALL_INCOMPLETE,
@@ -1074,6 +1101,96 @@ def newer_model_fix(argument: Optional[str]) -> Fix:
         (
             "python -c \"import h5py; f = h5py.File('MODEL.h5', 'r'); "
             "print(f.attrs.get('keras_version'), f.attrs.get('backend'))\"",
+        ),
+    )
+
+
+#: Keras' Glorot, He and LeCun initializers as classes: tf.keras (TensorFlow's init_ops and
+#: Keras 2.4 on, which is tf.keras) writes these names into a saved configuration;
+#: multi-backend Keras up to 2.3.1 defines them only as functions (glorot_uniform), and
+#: TensorFlow.js' layers API learnt the class names in a later release than its first.
+KERAS_INITIALIZER_CLASSES: Final = (
+    "GlorotUniform",
+    "GlorotNormal",
+    "HeUniform",
+    "HeNormal",
+    "LecunUniform",
+    "LecunNormal",
+)
+
+
+def initializer_class_fix(name: Optional[str], tfjs: bool) -> Fix:
+    """A saved configuration naming a Keras initializer class (``name``) the loader does not
+    know: load it with a Keras (or TensorFlow.js) that has the class."""
+    what = f"`{name}`" if name else "an initializer class"
+    if tfjs:
+        return Fix(
+            f"The model was saved by tf.keras, whose configuration names {what} as a class; "
+            "this TensorFlow.js release's layers API does not know that name. Load it with a "
+            "current TensorFlow.js (update the @tensorflow/tfjs package, or the version in "
+            "the script tag's URL), or convert the model again with the tensorflowjs "
+            "converter of the same release as the TensorFlow.js that loads it.",
+            ("npm install @tensorflow/tfjs@latest", "npm ls @tensorflow/tfjs"),
+        )
+    return Fix(
+        f"The model's configuration names {what}, an initializer class that tf.keras "
+        "(TensorFlow's Keras, and Keras 2.4 and later) writes and the Keras loading it does not "
+        "have: multi-backend Keras up to 2.3.1 knows it only as a function (glorot_uniform). "
+        "Load the model with tf.keras (tf.keras.models.load_model), the Keras that saved it "
+        "(an HDF5 file records its keras_version), or, in that release, save the weights "
+        "only and rebuild the model in code here. Where tf.keras itself refused it, the "
+        "configuration or the custom_objects given come from the other Keras package (a "
+        "library built on standalone Keras, loaded through tf.keras): use one Keras for both "
+        "(such libraries often have a setting that makes them use tf.keras).",
+        (
+            "python -c \"import h5py; f = h5py.File('MODEL.h5', 'r'); "
+            "print(f.attrs.get('keras_version'), f.attrs.get('backend'))\"",
+            "python -c \"import tensorflow as tf; tf.keras.models.load_model('MODEL.h5')\"",
+        ),
+    )
+
+
+def hub_format_fix(trainable: bool) -> Fix:
+    """A TF Hub model used as its format does not allow: the model's TF2 SavedModel, or the
+    use its format allows (``trainable``: fine-tuning refused; else a signature needed)."""
+    if trainable:
+        return Fix(
+            "The model is in the legacy TF1 Hub format, which hub.KerasLayer runs but cannot "
+            "fine-tune: use the model's TF2 SavedModel version (its page on the model hub "
+            "lists the formats; most TF1 models have one), or keep it frozen "
+            "(trainable=False) and train the layers on top.",
+            (
+                'python -c "import tensorflow_hub as hub; '
+                "print(hub.resolve('HANDLE'))\"  # ls it: tfhub_module.pb is the TF1 format",
+            ),
+        )
+    return Fix(
+        "The SavedModel has no callable object (TensorFlow 1's APIs exported it, or it is a "
+        "TF1 Hub model's SavedModel): call it through a signature, "
+        "hub.KerasLayer(HANDLE, signature='serving_default', signature_outputs_as_dict=True) "
+        "or with output_key naming one output; saved_model_cli lists its signatures. Or use "
+        "the model's TF2 SavedModel version.",
+        ("saved_model_cli show --dir MODEL_DIR --all",),
+    )
+
+
+def graph_from_older_tf_fix(attr: Optional[str]) -> Fix:
+    """A graph whose node lacks an attribute the installed TensorFlow's code reads: import it
+    with this TensorFlow and write it again (defaults filled in), or freeze it again."""
+    # graph_constructor.cc adds each op's default attributes to the nodes it imports
+    # (AddDefaultsToNodeDef); a graph written back from the imported one carries them.
+    what = f"`{attr}`" if attr else "an attribute"
+    return Fix(
+        f"A node of the graph lacks {what}, which the installed TensorFlow's op has and its "
+        "code reads: the graph was written by an older TensorFlow, before the op gained it. "
+        "Import the graph with the installed TensorFlow and write it again (importing adds "
+        "every default attribute), or freeze or export it again from its checkpoint with this "
+        "TensorFlow; else run it with the TensorFlow release that wrote it.",
+        (
+            "python -c \"import tensorflow as tf; v1 = getattr(tf.compat, 'v1', tf); "
+            "g = v1.GraphDef(); g.ParseFromString(open('MODEL.pb', 'rb').read()); "
+            "G = tf.Graph(); G.as_default().__enter__(); v1.import_graph_def(g, name=''); "
+            "open('MODEL-reexported.pb', 'wb').write(G.as_graph_def().SerializeToString())\"",
         ),
     )
 
@@ -2818,6 +2935,63 @@ def older_grappler_caller_fix(m: Machine) -> Fix:
         "release notes say which), or install the TensorFlow release it requires (`pip show` "
         "of the library lists it) in a virtual environment of its own.",
         (*m.pip("check"), *m.pip("show tensorflow")),
+    )
+
+
+#: TensorFlow's own name for the compiler that built it (tf.version since 1.13; the top-level
+#: tf.COMPILER_VERSION before).
+TF_COMPILER_COMMAND: Final = (
+    "python -c \"import tensorflow as tf; print(getattr(tf, 'version', tf).COMPILER_VERSION)\""
+)
+
+
+def horovod_compiler_fix(m: Machine, tf_version: Optional[str]) -> Fix:
+    """A crash inside Horovod's TensorFlow extension: Horovod compiled again, with the g++
+    that built the installed TensorFlow, against that TensorFlow."""
+    # Horovod's README (v0.18.0): TensorFlow from PyPI needs g++ 4.8.5 or 4.9 to build Horovod
+    # (the wheels up to 1.14 were built with GCC 4.8, the old C++ ABI); later guides name the
+    # C++ standard instead (g++ 5 or later; C++17, g++ 8, for TensorFlow 2.10 on).
+    old = tf_version is not None and version_key(tf_version)[:2] <= (1, 14)
+    which = (
+        f"for TensorFlow {tf_version}'s wheels Horovod's guide names g++ 4.8.5 or 4.9"
+        if old
+        else "TensorFlow prints the compiler that built it"
+    )
+    compiler = "4.9" if old else "N"
+    note = "" if old else "  # N: the GCC release TensorFlow printed"
+    return Fix(
+        "The crash is inside Horovod's TensorFlow extension (horovod/tensorflow/mpi_lib), "
+        "which Horovod compiles as it is installed: built with another compiler (another C++ "
+        "ABI) or against another TensorFlow than the one it runs in, its code does not fit "
+        "that TensorFlow's. Install Horovod again with the g++ TensorFlow was built with "
+        f"({which}), with this TensorFlow in place, without pip's cache.",
+        (
+            TF_COMPILER_COMMAND,
+            *m.pip("uninstall -y horovod"),
+            *(
+                f"HOROVOD_WITH_TENSORFLOW=1 CC=gcc-{compiler} CXX=g++-{compiler} {c}{note}"
+                for c in m.pip("install --no-cache-dir horovod")
+            ),
+        ),
+    )
+
+
+def horovod_unbuilt_fix(m: Machine) -> Fix:
+    """Horovod installed without its TensorFlow extension: installed again with the extension
+    required, so that its build runs against this TensorFlow or fails with its error."""
+    # horovod/common/util.py check_extension: "reinstall Horovod with HOROVOD_WITH_TENSORFLOW=1
+    # to debug the build error"; without the variable setup.py skips an extension it cannot
+    # build (no TensorFlow importable then, or its compile failed).
+    return Fix(
+        "Horovod was installed without its TensorFlow extension (horovod/tensorflow/mpi_lib): "
+        "its setup skips an extension it cannot build, as when no TensorFlow was importable "
+        "at install time or the compile failed. Install it again with this TensorFlow in "
+        "place, HOROVOD_WITH_TENSORFLOW=1 (the install then fails with the build's own error "
+        "instead of leaving the extension out) and without pip's cache.",
+        (
+            *m.pip("uninstall -y horovod"),
+            *(f"HOROVOD_WITH_TENSORFLOW=1 {c}" for c in m.pip("install --no-cache-dir horovod")),
+        ),
     )
 
 

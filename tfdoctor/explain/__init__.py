@@ -2540,9 +2540,31 @@ def _glob_extra(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.C
 
 
 def _newer_model(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    if any(h.signature.id == "keras-initializer-class-unknown" for h in hits):
+        # An initializer class tf.keras writes, which the loader (older Keras, or
+        # TensorFlow.js where the log shows it) does not define.
+        return causes.software.MODEL_FROM_NEWER_KERAS, causes.software.initializer_class_fix(
+            _group(hits, "keras_class"), r.tfjs
+        )
     return causes.software.MODEL_FROM_NEWER_KERAS, causes.software.newer_model_fix(
         _group(hits, "symbol")
     )
+
+
+def _graph_older(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    return causes.software.GRAPH_FROM_OLDER_TENSORFLOW, causes.software.graph_from_older_tf_fix(
+        _group(hits, "attr")
+    )
+
+
+def _cluster_unreachable(
+    m: Machine, r: Revealed, hits: Sequence[Hits]
+) -> tuple[causes.CauseId, Fix]:
+    # The master's own wait names the tasks that never answered; gRPC's words name none.
+    tasks = sorted({g["spec"] for h in hits for g in h.groups if g.get("spec")})
+    if any(h.signature.id == "createsession-waiting-for-worker" for h in hits):
+        return causes.cluster.CLUSTER_TASK_UNREACHABLE, causes.cluster.cluster_waiting_fix(tasks)
+    return causes.cluster.CLUSTER_TASK_UNREACHABLE, causes.cluster.cluster_unreachable_fix()
 
 
 _DLOPENED = re.compile(r"dlopen\(([^,]+),")
@@ -2887,6 +2909,8 @@ def _companion(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
         return causes.software.COMPANION_MISMATCH, causes.software.c_binding_fix(
             _group(hits, "binding"), _group(hits, "symbol") or "a C name", r.os
         )
+    if any(h.signature.id == "horovod-tensorflow-extension-not-built" for h in hits):
+        return causes.software.COMPANION_MISMATCH, causes.software.horovod_unbuilt_fix(m)
     if any(h.signature.id == "horovod-framework-version-mismatch" for h in hits):
         return causes.software.COMPANION_MISMATCH, causes.software.rebuild_on_install_fix(
             m, "horovod", "HOROVOD_WITH_TENSORFLOW=1"
@@ -2924,6 +2948,13 @@ def _companion(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
         if r.op_loader is not None and installed_package(r.op_loader):
             top = installed_package(r.op_loader)
             dist = distribution_of(top or "") or ""
+    if "horovod" in (dist, top):
+        # Horovod compiles its TensorFlow extension (horovod/tensorflow/mpi_lib) as it is
+        # installed, against the TensorFlow present then: no release table, a rebuild
+        # (docs/troubleshooting.rst, "pip install --no-cache-dir horovod").
+        return causes.software.COMPANION_MISMATCH, causes.software.rebuild_on_install_fix(
+            m, "horovod", "HOROVOD_WITH_TENSORFLOW=1"
+        )
     # The symbol's C++ ABI says which TensorFlow build lacks it where the log does not show
     # the release (whose own wheels' ABI would then be the question).
     abi = causes.software.cxx_abi_of(symbol) if r.tf_version is None else None
@@ -3317,6 +3348,8 @@ def _custom_op(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Ca
     plugin = "tf-plugin-setup-failed" in ids
     if ids & {"custom-op-header-missing", "custom-op-header-error"}:
         return cause, causes.software.custom_op_compile_fix(_group(hits, "header"), plugin)
+    if "horovod-extension-crash-frame" in ids:
+        return cause, causes.software.horovod_compiler_fix(m, r.tf_version)
     if "framework-library-not-linked" in ids:
         linked = _group(hits, "library")
         return cause, causes.software.custom_op_link_fix(
@@ -4243,6 +4276,15 @@ _ATTRS_KERNEL_IDS = frozenset(
 )
 
 
+def _nccl_release(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    """NCCL's shared-memory registration refused: NCCL 2.4's bug before 2.4.6, unless the
+    release NCCL printed is another (then a collective that failed, read from NCCL's log)."""
+    shown = version_key(r.nccl_version)[:3] if r.nccl_version else None
+    if shown is not None and not (2, 4, 0) <= shown < (2, 4, 6):
+        return causes.cluster.CLUSTER_COLLECTIVE_FAILED, causes.gpu.collective_failed_fix()
+    return causes.gpu.NCCL_RELEASE_BUG, causes.gpu.nccl_shm_release_fix(r.nccl_version, r.nccl_cuda)
+
+
 def _op_kernel(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     """An op without a kernel: XLA's, one for the dtype given, or one on the GPU it was put on
     (the first hit's kind: the line the log shows first); an add-on's op, whose library
@@ -4362,10 +4404,11 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.software.TF_SHADOWED_MODULE: lambda m: causes.software.source_tree_fix(),
     causes.runtime.GPU_MEMORY_GROWTH_MIXED: lambda m: causes.runtime.memory_growth_all_fix(),
     causes.runtime.DISTRIBUTE_CONFIG_TOO_LATE: lambda m: causes.runtime.strategy_order_fix(),
-    causes.cluster.CLUSTER_TASK_UNREACHABLE: lambda m: causes.cluster.cluster_unreachable_fix(),
     causes.cluster.CLUSTER_WORKER_FAILED: lambda m: causes.cluster.peer_failed_fix(),
     causes.cluster.CLUSTER_PORT_IN_USE: lambda m: causes.cluster.port_in_use_fix(),
     causes.container.NCCL_SHM_TOO_SMALL: lambda m: causes.container.nccl_shm_fix(),
+    causes.platform.TF_EXPORTED_SYMBOL_CLASH: lambda m: causes.platform.hwloc_preload_fix(),
+    causes.cluster.MPI_INTERFACE_UNPINNED: lambda m: causes.cluster.mpi_interfaces_fix(),
     causes.software.TENSORBOARD_NOT_INSTALLED: causes.software.tensorboard_fix,
     causes.software.DEPENDENCY_API_REMOVED: causes.software.pkg_resources_fix,
     causes.gpu.GPU_UNSEEN_NO_REASON: lambda m: causes.gpu.read_device_log_fix(),
@@ -4445,6 +4488,14 @@ BUILDERS: dict[str, Builder] = {
     causes.gpu.CUDA_LIB_SHADOWED: _shadowed,
     causes.platform.SHELL_GLOB_EXTRA: _glob_extra,
     causes.software.MODEL_FROM_NEWER_KERAS: _newer_model,
+    causes.software.GRAPH_FROM_OLDER_TENSORFLOW: _graph_older,
+    causes.software.HUB_MODEL_FORMAT_MISMATCH: lambda m, r, hits: (
+        causes.software.HUB_MODEL_FORMAT_MISMATCH,
+        causes.software.hub_format_fix(
+            any(h.signature.id == "hub-tf1-format-not-trainable" for h in hits)
+        ),
+    ),
+    causes.cluster.CLUSTER_TASK_UNREACHABLE: _cluster_unreachable,
     causes.platform.WHEEL_MISMATCH: _wrong_arch,
     causes.hosted.TPU_TF_WITHOUT_LIBTPU: _tpu_build,
     causes.hosted.TPU_VERSION_MISMATCH: _tpu_version,
@@ -4559,6 +4610,7 @@ BUILDERS: dict[str, Builder] = {
     causes.software.OP_NOT_REGISTERED: _op_unregistered,
     causes.container.CONTAINER_NO_GPU: _container_no_gpu,
     causes.cluster.CLUSTER_COLLECTIVE_FAILED: _collective,
+    causes.gpu.NCCL_RELEASE_BUG: _nccl_release,
     causes.gpu.NCCL_CUDA_MISMATCH: lambda m, r, hits: (
         causes.gpu.NCCL_CUDA_MISMATCH,
         causes.gpu.nccl_cuda_fix(m, r.nccl_cuda),
@@ -5856,6 +5908,7 @@ def _settle_overlaps(by_cause: dict[str, list[Hits]], evidence: Evidence) -> Non
     _rerun_failed_on_an_import(by_cause, evidence)
     _pip_unreached_index(by_cause)
     _system_library_is_the_loaders(by_cause)
+    _crash_frames_name_the_library(by_cause)
     _abort_names_its_failure(by_cause)
     _nccl_names_its_cuda_failure(by_cause)
     _dump_is_the_named_allocators(by_cause)
@@ -5948,6 +6001,20 @@ def _protoc_label_is_the_files(by_cause: dict[str, list[Hits]], evidence: Eviden
     shows protoc 3 or later: then it is a proto2 file's own field without a label."""
     if _PROTOC_3.search(evidence.first_text):
         _drop_signature(by_cause, causes.software.PROTOC_TOO_OLD, "protoc-label-expected")
+
+
+def _crash_frames_name_the_library(by_cause: dict[str, list[Hits]]) -> None:
+    """A segmentation fault whose backtrace runs through Horovod's TensorFlow extension or
+    Open MPI's hwloc bound to TensorFlow's: the frames say where it crashed, which is not an
+    import, so the crash's own line is theirs."""
+    if not (
+        _hits_by(
+            by_cause, causes.software.CUSTOM_OP_BUILD_MISMATCH, "horovod-extension-crash-frame"
+        )
+        or causes.platform.TF_EXPORTED_SYMBOL_CLASH in by_cause
+    ):
+        return
+    _drop_signature(by_cause, causes.software.IMPORT_CRASH, "segmentation-fault")
 
 
 def _drop_signature(by_cause: dict[str, list[Hits]], cause: str, signature: str) -> None:
