@@ -95,10 +95,6 @@ PROPOSED_CAUSES: dict[str, str] = {
     "framework (DeepForest 1.0's PyTorch weights fetched by its TensorFlow line as NEON.h5), so "
     "the Keras loader of the installed line cannot open the file; the fix is the model file of "
     "the release that line was made for, not another TensorFlow or h5py",
-    "tf-release-kernel-bug": "the installed TensorFlow release or build (the MKL build of 1.12) "
-    "has a bug in an op kernel a library's model runs, so the model fails inside TensorFlow "
-    "('could not create a concat primitive descriptor') while other releases run it; the fix "
-    "is another TensorFlow release or build, not a change to the library or the data",
     "tf-build-regression": "a TensorFlow build the CI installs unpinned (a tf-nightly) carries a "
     "regression that a later build fixes, so tests that passed on the previous build fail inside "
     "TensorFlow's own code with nothing changed in the project or its environment; the fix is "
@@ -125,43 +121,6 @@ PROPOSED_CAUSES: dict[str, str] = {
     "the torch backend's variables fail with 'Parameter' object has no attribute 'fget'), so "
     "Keras's backend ops fail; the fix is a backend release that Keras supports (upgrading or "
     "pinning that package), not a change to TensorFlow",
-    "rocm-libs-off-path": "ROCm libraries are installed, but under another prefix than the one "
-    "TensorFlow's build configuration or loader searches (a distribution's ROCm packages putting "
-    "HIP under /opt/rocm/hip where rocm_configure looks in /opt/rocm), so configuring or loading "
-    "TensorFlow for ROCm reports them missing; the fix is pointing the search at where they are",
-    "build-host-compiler-unsupported": "a source build of TensorFlow (or of a project that "
-    "builds it) compiles with a host compiler release the toolchain it calls does not support "
-    "(CUDA's nvcc refusing a GCC newer than it accepts: 'unsupported GNU version! gcc versions "
-    "later than 5 are not supported'), so the build stops; the fix is a supported compiler "
-    "named to the build (gcc-5, GCC_HOST_COMPILER_PATH) or a CUDA release that supports the "
-    "compiler, not another Bazel or TensorFlow",
-    "hub-model-format-mismatch": "a TF Hub model is published in the format of the other "
-    "TensorFlow line than the API that loads it (the TF1 Hub format, for hub.Module in graph "
-    "mode, given to TensorFlow 2's hub.load or eager execution; a TF2 SavedModel given to "
-    "hub.Module), so the loader refuses it ('stored using TF 1.x format', meta graphs not "
-    "supported when eager execution is enabled); the fix is the model's version in the format "
-    "that loader takes (its TF2 SavedModel on tfhub.dev) or the loader of the model's format, "
-    "not another TensorFlow",
-    "graph-from-older-tensorflow": "a frozen GraphDef or SavedModel graph written by an older "
-    "TensorFlow lacks an attribute the installed release's code now reads on a node (Fill's "
-    "index_type before it existed), so importing or converting the graph fails with 'No attr "
-    "named X in NodeDef'; the fix is loading the graph and freezing or exporting it again with "
-    "the TensorFlow in use, not installing another TensorFlow",
-    "nccl-release-bug": "the installed NCCL release has a bug, fixed in another release, in a "
-    "transport or its initialisation (NCCL 2.4.2's shared-memory transport failing "
-    "cudaHostRegister with 'invalid argument'), so ranks on one host cannot connect and the "
-    "collective errors or hangs; the fix is another NCCL release (and rebuilding what links it, "
-    "e.g. Horovod), not /dev/shm, drivers or TensorFlow",
-    "tf-exported-symbol-clash": "a TensorFlow release exports the symbols of a library it "
-    "bundles (hwloc in TensorFlow 1.14's libtensorflow_framework.so), so another native library "
-    "in the process that links its own copy (Open MPI loaded by Horovod) binds to TensorFlow's "
-    "and crashes; the fix is a release that hides them or preloading the library's own copy "
-    "(LD_PRELOAD of the system libhwloc), not reinstalling Horovod or MPI",
-    "mpi-interface-unpinned": "MPI's TCP transport (or NCCL's socket transport) is left to "
-    "choose among all of a node's network interfaces, so on nodes with several (InfiniBand and "
-    "Ethernet, docker0, virbr0 with the same address on every node) ranks connect over one that "
-    "reaches the wrong peer or none and the job fails or hangs; the fix is pinning the interface "
-    "(-mca btl_tcp_if_include, NCCL_SOCKET_IFNAME), not reinstalling MPI or TensorFlow",
 }
 
 _REQUIRED = {
