@@ -121,6 +121,32 @@ def keras3_fix(m: Machine) -> Fix:
     )
 
 
+def keras2_layout_fix(m: Machine, module: str) -> Fix:
+    """Code (or a pickled object) naming Keras 2's own module under Keras 3: the same module
+    of tf-keras, Keras 3's public API, or the Keras 2 release that has it."""
+    # TF_USE_LEGACY_KERAS switches what tf.keras is, never what `import keras` finds: code
+    # that names keras.engine or keras.src.engine itself needs tf-keras' copy of the module
+    # (its wheel keeps Keras 2's tree under tf_keras/src/, as keras 2.13-2.15 did under
+    # keras/src/) or another import.
+    if module.startswith("keras.api."):
+        # Keras 2's public tree: tf-keras serves it as the package itself.
+        there = "tf_keras"
+    else:
+        there = "tf_keras.src." + (
+            module.split(".", 2)[2] if module.startswith("keras.src.") else module[6:]
+        )
+    which = "tf-keras" if m.tf_keras_spec is not None else TF_KERAS_OF_MINOR
+    return Fix(
+        f"`{module}` is Keras 2's own module; the installed Keras 3 has none, and "
+        "TF_USE_LEGACY_KERAS changes only what tf.keras is, not `import keras`. Import the "
+        f"module from tf-keras instead (`{there}`), with {which} installed and "
+        "TF_USE_LEGACY_KERAS=1, or use Keras 3's public names (keras.Model, keras.layers, "
+        "keras.utils); a pickled object, or a package release, that names it loads with the "
+        "Keras 2 it was written with.",
+        keras3_fix(m).commands,
+    )
+
+
 def keras2_model_fix(m: Machine) -> Fix:
     """A model file Keras 2 wrote, loaded by Keras 3: load it with tf-keras (Keras 2), or
     save it again as `.keras` where it loads, for Keras 3."""

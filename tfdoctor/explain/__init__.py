@@ -2178,6 +2178,10 @@ def _protobuf(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
 
 
 def _keras3(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    if any(h.signature.id == "keras2-op-layer-under-keras3" for h in hits):
+        # Only Keras 3 lacks Keras 2's TFOpLambda: the file is Keras 2's whatever else the
+        # log shows, so tf-keras loads it.
+        return causes.code.KERAS3_BEHAVIOUR_CHANGE, causes.code.keras2_model_fix(m)
     if any(
         h.signature.id in ("model-class-not-located", "model-function-not-located") for h in hits
     ):
@@ -2495,6 +2499,17 @@ def _glob_extra(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.C
     return causes.platform.SHELL_GLOB_EXTRA, causes.platform.quoted_extra_fix(_group(hits, "dist"))
 
 
+def _dependency_missing(
+    m: Machine, r: Revealed, hits: Sequence[Hits]
+) -> tuple[causes.CauseId, Fix]:
+    if any(h.signature.id == "tf-keras-package-unimportable" for h in hits):
+        return causes.software.DEPENDENCY_MISSING, causes.software.keras_package_fix(m)
+    # Else Keras asking for h5py (h5py-needed).
+    return causes.software.DEPENDENCY_MISSING, causes.common.install_fix(
+        m, "Install h5py, which Keras needs to read and write HDF5 (.h5) files.", "h5py"
+    )
+
+
 def _newer_model(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     return causes.software.MODEL_FROM_NEWER_KERAS, causes.software.newer_model_fix(
         _group(hits, "symbol")
@@ -2550,6 +2565,12 @@ def _keras(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseI
     if any(h.signature.id == "keras-internal-api-missing" for h in hits):
         # Whichever of TensorFlow's step-locked companions the machine shows off its line.
         return internal_caller_fix(m, internal_caller(m)[0])
+    if any(h.signature.id == "keras-api-v2-missing" for h in hits) and m.keras3_is_tf_keras:
+        # A TensorFlow whose tf.keras is Keras 3 never loads keras.api._v2: the code asked
+        # for Keras 2's tree itself.
+        return causes.code.KERAS3_BEHAVIOUR_CHANGE, causes.code.keras2_layout_fix(
+            m, "keras.api._v2"
+        )
     if any(h.signature.id == "keras-applications-submodules-hook" for h in hits):
         return causes.software.KERAS_VERSION, causes.software.keras_submodules_fix(m)
     if all(h.signature.id == "keras-history-missing" for h in hits):
@@ -4186,10 +4207,6 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.gpu.DRIVER_NO_PERMISSION: lambda m: causes.gpu.no_permission_fix(),
     causes.hosted.TPU_NOT_FOUND: lambda m: causes.hosted.tpu_not_found_fix(),
     causes.hosted.HOSTED_TF_LINE_DROPPED: causes.hosted.hosted_tf1_dropped_fix,
-    # The one signature of this cause is Keras asking for h5py (h5py-needed).
-    causes.software.DEPENDENCY_MISSING: lambda m: causes.common.install_fix(
-        m, "Install h5py, which Keras needs to read and write HDF5 (.h5) files.", "h5py"
-    ),
     causes.gpu.GPU_MEMORY_ERRORS: lambda m: causes.gpu.gpu_memory_errors_fix(0),
     causes.platform.EXTERNALLY_MANAGED: lambda m: causes.platform.venv_fix(),
     causes.platform.WINDOWS_LONG_PATHS: lambda m: causes.platform.long_paths_fix(),
@@ -4281,6 +4298,7 @@ BUILDERS: dict[str, Builder] = {
     causes.gpu.CUDA_LIB_SHADOWED: _shadowed,
     causes.platform.SHELL_GLOB_EXTRA: _glob_extra,
     causes.software.MODEL_FROM_NEWER_KERAS: _newer_model,
+    causes.software.DEPENDENCY_MISSING: _dependency_missing,
     causes.platform.WHEEL_MISMATCH: _wrong_arch,
     causes.hosted.TPU_TF_WITHOUT_LIBTPU: _tpu_build,
     causes.hosted.TPU_VERSION_MISMATCH: _tpu_version,
@@ -5669,6 +5687,7 @@ def _settle_overlaps(by_cause: dict[str, list[Hits]], evidence: Evidence) -> Non
     _nccl_names_its_cuda_failure(by_cause)
     _dump_is_the_named_allocators(by_cause)
     _protoc_label_is_the_files(by_cause, evidence)
+    _tf_keras_frames_say_tf_keras(by_cause, evidence)
     if causes.software.NUMPY_ABI in by_cause:
         # NumPy 2's own message says which way: the bare C API failure beside it is the same.
         _drop_signature(
@@ -5758,6 +5777,30 @@ def _protoc_label_is_the_files(by_cause: dict[str, list[Hits]], evidence: Eviden
     shows protoc 3 or later: then it is a proto2 file's own field without a label."""
     if _PROTOC_3.search(evidence.first_text):
         _drop_signature(by_cause, causes.software.PROTOC_TOO_OLD, "protoc-label-expected")
+
+
+def _tf_keras_frames_say_tf_keras(by_cause: dict[str, list[Hits]], evidence: Evidence) -> None:
+    """A name tf.__internal__ lacks, asked in tf-keras' own frames (``.../tf_keras/...``) on
+    every line read so: tf-keras of another TensorFlow, which the frames' reading gives
+    (explain.packages' private_api_findings), not the standalone Keras the words alone
+    point to."""
+    hit = next(
+        (
+            h
+            for h in by_cause.get(causes.software.KERAS_VERSION, ())
+            if h.signature.id == "keras-internal-api-missing"
+        ),
+        None,
+    )
+    if hit is None:
+        return
+    through_tf_keras = {
+        tb.where
+        for tb in evidence.tracebacks
+        if any("/tf_keras/" in f.path.replace("\\", "/") for f in tb.frames)
+    }
+    if all(where in through_tf_keras for where, _ in hit.citations):
+        _drop_signature(by_cause, causes.software.KERAS_VERSION, "keras-internal-api-missing")
 
 
 def _drop_signature(by_cause: dict[str, list[Hits]], cause: str, signature: str) -> None:

@@ -2652,7 +2652,11 @@ def keras2_layout_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[
                     causes.software.keras_match_fix(m),
                 )
             ]
-        origin = origin_of("/site-packages/" + module.replace(".", "/") + "/__init__.py")
+        path = "/site-packages/" + module.replace(".", "/")
+        origin = origin_of(path + "/__init__.py")
+        if not origin.generation:
+            # A module file rather than a package (keras.src.models.functional: functional.py).
+            origin = origin_of(path + ".py")
         if origin.generation == "Keras 3":
             # The module is Keras 3's layout: the Keras installed is Keras 2, older than the
             # code that imports it.
@@ -2670,6 +2674,13 @@ def keras2_layout_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[
             ]
         if origin.generation != "Keras 2":
             continue
+        if match.group("m2") and "(unknown location)" not in tb.message:
+            # A name refused by a Keras 2 module that imported from its own file (`cannot
+            # import name 'X' from 'keras.engine' (.../keras/engine/__init__.py)`) shows a
+            # Keras 2 installed, a release without that name, not Keras 3. Not the folder a
+            # removed release left behind ("(unknown location)": no __init__.py, a namespace
+            # package), which is all Keras 3 upgraded over Keras 2 keeps of it.
+            continue
         importer = installed_package(tb.frames[-1].path) if tb.frames else None
         if (importer is not None and importer not in TF_OWN) or library_caller(tb) is not None:
             # An installed package's own import of Keras 2's layout: its release predates the
@@ -2683,7 +2694,7 @@ def keras2_layout_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[
                 f"`{module}` is Keras 2's layout, which Keras 3 does not have",
                 f"{tb.where}: {tb.type}: {tb.message}\nKeras 3 (tf.keras from TensorFlow "
                 f"2.16) has no {module}: the code importing it was written for Keras 2.",
-                causes.code.keras3_fix(m),
+                causes.code.keras2_layout_fix(m, module),
             )
         ]
     return []
