@@ -8,6 +8,10 @@ below through ``explain`` in a line written here; "new" marks what this file's r
 - `File format not supported: filepath=X. Keras 3 only supports V3 `.keras` files and legacy
   H5`: Keras 3.0+ load_model; keras3-behaviour-change.
   https://github.com/keras-team/keras/blob/v3.12.0/keras/src/saving/saving_api.py
+- `File not found: filepath=X.keras. Please ensure the file is an accessible `.keras` zip file`
+  (new): Keras 3.0+ load_model given no zip (a missing path, or Keras 2.12's HDF5 under
+  `.keras`); keras3-behaviour-change, a warning.
+  https://github.com/keras-team/keras/blob/v3.12.0/keras/src/saving/saving_api.py
 - `Keras 3 only supports V3 `.keras` and `.weights.h5` files`: Keras 3.0+ load_weights;
   keras3-behaviour-change.
   https://github.com/keras-team/keras/blob/v3.12.0/keras/src/saving/saving_api.py
@@ -67,6 +71,18 @@ below through ``explain`` in a line written here; "new" marks what this file's r
 - `module 'tensorflow.compat.v2.__internal__' has no attribute ...`: Keras 2.6+ beside another
   TensorFlow; keras-version.
   https://github.com/keras-team/keras/blob/v2.6.0/keras/backend.py
+- `` `lr` is deprecated in Keras optimizer, please use `learning_rate` `` (new): Keras 2.11-2.15
+  drop lr (training at the default rate); api-default-changed, a warning.
+  https://github.com/keras-team/keras/blob/v2.15.0/keras/optimizers/optimizer.py
+- `` Argument `decay` is no longer supported and will be ignored `` (new): Keras 3.0+;
+  keras3-behaviour-change, a warning.
+  https://github.com/keras-team/keras/blob/v3.12.0/keras/src/optimizers/base_optimizer.py
+- `runs slowly on M1/M2 Macs`, `There is a known slowdown when using v2.11+ Keras optimizers`
+  (new): Keras 2.11-2.15 on Apple silicon; benign.
+  https://github.com/keras-team/keras/blob/v2.13.1/keras/optimizers/__init__.py
+- `You are saving your model as an HDF5 file via model.save(). This file format is considered
+  legacy` (new): Keras 2.13+ and Keras 3; benign.
+  https://github.com/keras-team/keras/blob/v3.12.0/keras/src/saving/saving_api.py
 - `decay is deprecated in the new Keras optimizer`: Keras 2.11-2.15; api-removed.
   https://github.com/keras-team/keras/blob/v2.11.0/keras/optimizers/optimizer_experimental/optimizer.py
 """
@@ -398,3 +414,73 @@ def test_tf_keras_frames_asking_tensorflows_internals_are_tf_keras_alone() -> No
 
 def test_keras_frames_asking_the_same_stay_keras() -> None:
     assert "keras-version" in _causes(_internal_missing("keras"))
+
+
+# --- Keras 3 given a `.keras` path that is no zip archive ----------------------------------
+
+
+def test_keras3_finding_no_zip_at_a_keras_path_names_both_candidates() -> None:
+    report = explained(
+        "ValueError: File not found: filepath=models/classifier.keras. Please ensure the file "
+        "is an accessible `.keras` zip file.\n"
+    )
+    (finding,) = [f for f in report.findings if f.cause == "keras3-behaviour-change"]
+    # A missing path or Keras 2's HDF5 under that name: the log cannot tell, a warning.
+    assert finding.severity is Severity.WARNING
+    fix = fix_text(finding)
+    assert "ls -l MODEL.keras" in fix and "h5py.is_hdf5" in fix and "cp MODEL.keras MODEL.h5" in fix
+
+
+def test_another_programs_file_not_found_is_not_read_so() -> None:
+    text = "FileNotFoundError: File not found: filepath=data/train.csv. Please check the path.\n"
+    assert "keras3-behaviour-change" not in _causes(text)
+
+
+# --- optimizer arguments the newer optimizers drop with a warning ----------------------------
+
+
+def test_keras211s_optimizer_dropping_lr_is_a_default_learning_rate() -> None:
+    for line in (
+        "WARNING:absl:`lr` is deprecated in Keras optimizer, please use `learning_rate` or use "
+        "the legacy optimizer, e.g.,tf.keras.optimizers.legacy.Adam.",
+        "WARNING:absl:`lr` is deprecated, please use `learning_rate` instead, or use the legacy "
+        "optimizer, e.g.,tf.keras.optimizers.legacy.SGD.",
+    ):
+        (finding,) = [f for f in explained(line + "\n").findings if f.cause]
+        assert finding.cause == "api-default-changed" and finding.severity is Severity.WARNING
+        assert "learning_rate=" in fix_text(finding)
+
+
+def test_the_old_optimizers_own_lr_note_keeps_the_value() -> None:
+    # Keras' optimizer_v2 maps lr to learning_rate and says so: nothing is lost.
+    text = "UserWarning: The `lr` argument is deprecated, use `learning_rate` instead.\n"
+    assert not _causes(text)
+
+
+def test_keras3_dropping_decay_is_a_warning_with_a_schedule() -> None:
+    text = "UserWarning: Argument `decay` is no longer supported and will be ignored.\n"
+    (finding,) = [f for f in explained(text).findings if f.cause == "keras3-behaviour-change"]
+    assert finding.severity is Severity.WARNING and "InverseTimeDecay" in fix_text(finding)
+
+
+# --- Keras' notes that change nothing ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "WARNING:absl:At this time, the v2.11+ optimizer `tf.keras.optimizers.Adam` runs slowly "
+        "on M1/M2 Macs, please use the legacy Keras optimizer instead, located at "
+        "`tf.keras.optimizers.legacy.Adam`.",
+        "WARNING:absl:There is a known slowdown when using v2.11+ Keras optimizers on M1/M2 "
+        "Macs. Falling back to the legacy Keras optimizer, i.e., "
+        "`tf.keras.optimizers.legacy.Adam`.",
+        "UserWarning: You are saving your model as an HDF5 file via `model.save()`. This file "
+        "format is considered legacy. We recommend using instead the native Keras format, e.g. "
+        "`model.save('my_model.keras')`.",
+    ],
+)
+def test_keras_notes_that_change_nothing_are_info(line: str) -> None:
+    report = explained(line + "\n")
+    assert report.findings and all(f.severity is Severity.INFO for f in report.findings)
+    assert any(f.id.startswith("explain.benign.") for f in report.findings)

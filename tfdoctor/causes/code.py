@@ -147,6 +147,25 @@ def keras2_layout_fix(m: Machine, module: str) -> Fix:
     )
 
 
+def keras_path_not_zip_fix(m: Machine) -> Fix:
+    """Keras 3 given a `.keras` path that is no zip archive: check the path, and read an
+    HDF5 model Keras 2 saved under that name as `.h5` (or with tf-keras)."""
+    return Fix(
+        "Keras 3 reads a `.keras` path only as the zip archive Keras 2.13 and later and Keras 3 "
+        "write. Check that the path exists from where the program runs; if it does, the file "
+        "is likely an HDF5 model that Keras 2.12 or older saved under that name (they wrote "
+        "`.keras` as HDF5): give Keras 3 a copy named `.h5`, which it reads as a legacy H5 "
+        "model, or load it with tf-keras and TF_USE_LEGACY_KERAS=1. A directory there is a "
+        "SavedModel, which Keras 3 opens only for inference, as keras.layers.TFSMLayer(path, "
+        "call_endpoint='serving_default').",
+        (
+            "ls -l MODEL.keras",
+            "python -c \"import h5py; print(h5py.is_hdf5('MODEL.keras'))\"",
+            "cp MODEL.keras MODEL.h5",
+        ),
+    )
+
+
 def keras2_model_fix(m: Machine) -> Fix:
     """A model file Keras 2 wrote, loaded by Keras 3: load it with tf-keras (Keras 2), or
     save it again as `.keras` where it loads, for Keras 3."""

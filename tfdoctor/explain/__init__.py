@@ -2182,6 +2182,8 @@ def _keras3(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cause
         # Only Keras 3 lacks Keras 2's TFOpLambda: the file is Keras 2's whatever else the
         # log shows, so tf-keras loads it.
         return causes.code.KERAS3_BEHAVIOUR_CHANGE, causes.code.keras2_model_fix(m)
+    if all(h.signature.id == "keras3-keras-path-not-zip" for h in hits):
+        return causes.code.KERAS3_BEHAVIOUR_CHANGE, causes.code.keras_path_not_zip_fix(m)
     if any(
         h.signature.id in ("model-class-not-located", "model-function-not-located") for h in hits
     ):
@@ -4101,6 +4103,10 @@ def _api_default(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.
         return causes.code.API_DEFAULT_CHANGED, causes.code.keras_tensors_fix(m)
     if any(h.signature.id == "numpy-load-allow-pickle" for h in hits):
         return causes.code.API_DEFAULT_CHANGED, causes.code.numpy_allow_pickle_fix(m)
+    named = _rule_named(m, hits)
+    if named is not None:
+        # keras211-optimizer-lr: scan's rule of that name.
+        return named
     return causes.code.API_DEFAULT_CHANGED, causes.xla.pluggable_xla_fix()
 
 
