@@ -66,6 +66,10 @@ below through ``explain`` in a line written here; "new" marks what this file's r
 - `` `tf.compat.v1.keras` is not available with Keras 3``: TensorFlow 2.16+ KerasLazyLoader;
   keras3-behaviour-change.
   https://github.com/tensorflow/tensorflow/blob/v2.16.1/tensorflow/python/util/lazy_loader.py
+- `module 'tensorflow' has no attribute 'placeholder'` (any TensorFlow 1 name) raised in
+  keras/backend/tensorflow_backend.py (new): multi-backend Keras 2.2 and older under
+  TensorFlow 2 (2.3 goes through TensorFlow's own Keras backend); keras-version.
+  https://github.com/keras-team/keras/blob/2.2.4/keras/backend/tensorflow_backend.py
 - `Keras requires TensorFlow 2.2 or higher`: Keras 2.4-2.5; keras-version.
   https://github.com/keras-team/keras/blob/2.4.0/keras/__init__.py
 - `module 'tensorflow.compat.v2.__internal__' has no attribute ...`: Keras 2.6+ beside another
@@ -484,3 +488,39 @@ def test_keras_notes_that_change_nothing_are_info(line: str) -> None:
     report = explained(line + "\n")
     assert report.findings and all(f.severity is Severity.INFO for f in report.findings)
     assert any(f.id.startswith("explain.benign.") for f in report.findings)
+
+
+# --- multi-backend Keras written for TensorFlow 1 under TensorFlow 2 -------------------------
+
+
+def _backend_call(path: str, statement: str, name: str, head: str = "") -> str:
+    return (
+        head + "Traceback (most recent call last):\n"
+        '  File "/home/u/app/train.py", line 5, in <module>\n'
+        "    model = build()\n"
+        f'  File "{path}", line 517, in placeholder\n'
+        f"    {statement}\n"
+        f"AttributeError: module 'tensorflow' has no attribute '{name}'\n"
+    )
+
+
+def test_multi_backend_keras_asking_tensorflow_1_names_is_keras_of_another_release() -> None:
+    text = _backend_call(
+        "/usr/lib/python3.7/site-packages/keras/backend/tensorflow_backend.py",
+        "x = tf.placeholder(dtype, shape=shape, name=name)",
+        "placeholder",
+        head="Successfully installed tensorflow-2.1.0\n",
+    )
+    top = top_error(explained(text))
+    assert top.cause == "keras-version"
+    fix = fix_text(top)
+    # The companion table's standalone Keras for that TensorFlow, or tf.keras.
+    assert 'pip install "keras==2.3.*"' in fix and "from tensorflow import keras" in fix
+
+
+def test_the_same_name_in_the_users_own_file_stays_a_tensorflow_1_api() -> None:
+    text = _backend_call(
+        "/home/u/app/layers.py", "x = tf.placeholder(tf.float32, (None, 3))", "placeholder"
+    )
+    causes = _causes(text)
+    assert "api-moved-to-compat-v1" in causes and "keras-version" not in causes

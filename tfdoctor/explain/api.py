@@ -631,6 +631,7 @@ def api_findings(
         name, verdict = found
         verdict = _keras2_package(tb, name, verdict, m)
         verdict = _keras2_shown(tb, name, verdict, m, tf_version)
+        verdict = _multi_backend_keras(tb, name, verdict, m, keras_backend_shown)
         primary = _package_before_keras(tb, name, verdict, m)
         if (
             primary is verdict
@@ -889,6 +890,49 @@ def _keras2_printed(tb: Traceback) -> Optional[tuple[int, int]]:
     ):
         return (0, 0)
     return None
+
+
+#: Multi-backend Keras' TensorFlow backend (keras-team/keras 2.3.1 and before:
+#: keras/backend/tensorflow_backend.py), as a frame's path prints it.
+_KERAS_TF_BACKEND = re.compile(r"(?:^|[/\\])keras[/\\]backend[/\\]tensorflow_backend\.py$")
+
+
+def _multi_backend_keras(
+    tb: Traceback, name: str, verdict: Verdict, m: Machine, keras_backend_shown: bool
+) -> Verdict:
+    """A TensorFlow 1 name that TensorFlow 2 lacks (``tf.placeholder``,
+    ``tf.get_default_graph``), asked by multi-backend Keras' own TensorFlow backend: its frame
+    raised it, or, with no frame shown, the log names that file. That Keras predates
+    TensorFlow 2 (2.2.4's calls tf.get_default_graph itself; 2.3 goes through TensorFlow's
+    own Keras backend): a Keras of another release than the TensorFlow, not the user's code
+    to port."""
+    if not name.startswith("tf.") or verdict.cause not in (
+        causes.code.API_MOVED_TO_COMPAT_V1,
+        causes.code.API_REMOVED,
+    ):
+        return verdict
+    framed = bool(tb.frames) and _KERAS_TF_BACKEND.search(tb.frames[-1].path) is not None
+    if not framed and not (keras_backend_shown and not tb.frames):
+        return verdict
+    matched = causes.software.keras_match_fix(m)
+    return Verdict(
+        "multi-backend-keras-tf1-name",
+        causes.software.KERAS_VERSION,
+        Severity.ERROR,
+        f"`{name}` is TensorFlow 1's, asked by multi-backend Keras' TensorFlow backend "
+        "(keras/backend/tensorflow_backend.py"
+        + (", its frame)" if framed else ", which the log names)")
+        + ": that Keras was written for TensorFlow 1 and the installed TensorFlow is 2.",
+        Fix(
+            "The standalone Keras installed is older than the TensorFlow beside it. Import "
+            "Keras from TensorFlow in the code (`from tensorflow import keras`; a library "
+            "built on standalone Keras may offer a switch to tf.keras, which its README "
+            "names), or install the standalone Keras that goes with this TensorFlow. "
+            + matched.text,
+            matched.commands,
+        ),
+        causes.CAUSES[causes.software.KERAS_VERSION].links,
+    )
 
 
 def _keras2_shown(
