@@ -87,6 +87,9 @@ below through ``explain`` in a line written here; "new" marks what this file's r
 - `You are saving your model as an HDF5 file via model.save(). This file format is considered
   legacy` (new): Keras 2.13+ and Keras 3; benign.
   https://github.com/keras-team/keras/blob/v3.12.0/keras/src/saving/saving_api.py
+- `module 'tensorflow.compat.v2' has no attribute '__internal__'` (new: no longer a TensorFlow
+  1 reading): Keras 2.6+ beside a TensorFlow without TensorFlow's API for Keras; keras-version.
+  https://github.com/keras-team/keras/blob/v2.6.0/keras/backend.py
 - `decay is deprecated in the new Keras optimizer`: Keras 2.11-2.15; api-removed.
   https://github.com/keras-team/keras/blob/v2.11.0/keras/optimizers/optimizer_experimental/optimizer.py
 """
@@ -524,3 +527,26 @@ def test_the_same_name_in_the_users_own_file_stays_a_tensorflow_1_api() -> None:
     )
     causes = _causes(text)
     assert "api-moved-to-compat-v1" in causes and "keras-version" not in causes
+
+
+def test_the_loaders_import_error_after_its_tf_keras_warning_is_tf_keras_missing() -> None:
+    # TF_USE_LEGACY_KERAS set, tf_keras absent: the loader warns, then raises the same words.
+    report = explained(
+        "WARNING:tensorflow:Your environment has TF_USE_LEGACY_KERAS set to True, but you do "
+        "not have the tf_keras package installed. You must install it in order to use the "
+        "legacy tf.keras. Install it via: `pip install tf_keras`\n"
+        "ImportError: Keras cannot be imported. Check that it is installed.\n"
+    )
+    assert top_error(report).cause == "tf-keras-missing"
+    assert all(f.cause != "dependency-missing" for f in report.findings)
+
+
+def test_tensorflow_without_its_api_for_keras_is_the_keras_not_an_old_tensorflow_1() -> None:
+    # Keras 2.6+ asks tf.__internal__ (TensorFlow 2.x's API for Keras) of an older TensorFlow:
+    # no "TensorFlow older than 1.9, install 1.15" from the listings.
+    report = explained(
+        "AttributeError: module 'tensorflow.compat.v2' has no attribute '__internal__'\n"
+    )
+    assert top_error(report).cause == "keras-version"
+    assert all(f.cause != "api-removed" for f in report.findings)
+    assert "1.15" not in "\n".join(fix_text(f) for f in report.findings if f.fix)

@@ -5694,6 +5694,16 @@ def _settle_overlaps(by_cause: dict[str, list[Hits]], evidence: Evidence) -> Non
     _dump_is_the_named_allocators(by_cause)
     _protoc_label_is_the_files(by_cause, evidence)
     _tf_keras_frames_say_tf_keras(by_cause, evidence)
+    if any(
+        h.signature.id == "tf-keras-warning"
+        for h in by_cause.get(causes.software.TF_KERAS_MISSING, ())
+    ):
+        # TensorFlow 2.16's loader warns that TF_USE_LEGACY_KERAS asks for the missing
+        # tf_keras, then raises "Keras cannot be imported" for the same reason
+        # (tensorflow/python/util/lazy_loader.py, KerasLazyLoader._initialize): one cause.
+        _drop_signature(
+            by_cause, causes.software.DEPENDENCY_MISSING, "tf-keras-package-unimportable"
+        )
     if causes.software.NUMPY_ABI in by_cause:
         # NumPy 2's own message says which way: the bare C API failure beside it is the same.
         _drop_signature(

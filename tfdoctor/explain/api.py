@@ -704,7 +704,13 @@ def _package_reaches_private(tb: Traceback, name: str) -> bool:
     installed package's own frame asked for (standalone Keras' backend importing
     tensorflow.python.keras): scan's advice to import the public API is for that package's
     authors; its user needs the package's release for this TensorFlow, which
-    explain.packages' private_api_findings gives (keras-version for Keras)."""
+    explain.packages' private_api_findings gives (keras-version for Keras). Likewise any name
+    under tf.__internal__."""
+    if name == "tf.__internal__" or name.startswith("tf.__internal__."):
+        # TensorFlow's API for Keras (2.x): who asks is a Keras (standalone, tf-keras) of
+        # another release, which the signatures' keras-internal-api-missing and
+        # explain.packages read; no TensorFlow release the listings name fixes it alone.
+        return True
     return name.startswith("tf.python.") and package_behind(tb)[0] is not None
 
 
