@@ -136,8 +136,11 @@ def keras2_layout_fix(m: Machine, module: str) -> Fix:
             module.split(".", 2)[2] if module.startswith("keras.src.") else module[6:]
         )
     which = "tf-keras" if m.tf_keras_spec is not None else TF_KERAS_OF_MINOR
+    # Keras 2.13 to 2.15 moved Keras 2's modules under keras/src/ (keras-team/keras v2.13.1:
+    # pip_build.py): a module of 2.12's layout is missing from them too.
+    also = "" if module.startswith(("keras.src.", "keras.api.")) else " (nor do 2.13-2.15)"
     return Fix(
-        f"`{module}` is Keras 2's own module; the installed Keras 3 has none, and "
+        f"`{module}` is Keras 2's own module; Keras 3 has none{also}, and "
         "TF_USE_LEGACY_KERAS changes only what tf.keras is, not `import keras`. Import the "
         f"module from tf-keras instead (`{there}`), with {which} installed and "
         "TF_USE_LEGACY_KERAS=1, or use Keras 3's public names (keras.Model, keras.layers, "
