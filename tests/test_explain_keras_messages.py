@@ -50,6 +50,9 @@ below through ``explain`` in a line written here; "new" marks what this file's r
 - `No module named 'keras.src.engine'`; `preprocessing`, `premade_models`, `feature_column`,
   `dtensor` (new): Keras 3 (2.13-2.15 have them under keras/src/); keras3-behaviour-change.
   https://github.com/keras-team/keras/tree/v2.15.0/keras
+- `No module named 'keras.engine'` beside a Keras 2.13-2.15 the log shows (new): code for Keras
+  2.12 or older (2.13 moved the modules under keras/src/); keras-version.
+  https://github.com/keras-team/keras/blob/v2.13.1/pip_build.py
 - `No module named 'keras.src.models.functional'` (new): Keras 2.13-2.15 asked for a Keras 3
   module; keras-version.
   https://github.com/keras-team/keras/blob/v3.12.0/keras/src/models/functional.py
@@ -550,3 +553,31 @@ def test_tensorflow_without_its_api_for_keras_is_the_keras_not_an_old_tensorflow
     assert top_error(report).cause == "keras-version"
     assert all(f.cause != "api-removed" for f in report.findings)
     assert "1.15" not in "\n".join(fix_text(f) for f in report.findings if f.fix)
+
+
+# --- Keras 2.12's layout beside a Keras 2.13-2.15 the log shows ------------------------------
+
+
+def test_keras_212s_layout_beside_keras_214_is_no_keras3() -> None:
+    report = explained(
+        "Successfully installed keras-2.14.0 tensorflow-2.14.0\n"
+        "ModuleNotFoundError: No module named 'keras.engine'\n"
+    )
+    top = top_error(report)
+    assert top.cause == "keras-version"
+    assert "keras.src.engine" in fix_text(top)
+    assert all(f.cause != "keras3-behaviour-change" for f in report.findings)
+
+
+def test_keras_212s_layout_under_keras3_stays_keras3() -> None:
+    report = explained(
+        "Successfully installed keras-3.3.3 tensorflow-2.16.1\n"
+        "ModuleNotFoundError: No module named 'keras.engine'\n"
+    )
+    assert any(
+        f.cause == "keras3-behaviour-change" and f.severity is Severity.ERROR
+        for f in report.findings
+    )
+    assert not any(
+        f.cause == "keras-version" and f.severity is Severity.ERROR for f in report.findings
+    )

@@ -150,6 +150,23 @@ def keras2_layout_fix(m: Machine, module: str) -> Fix:
     )
 
 
+def keras212_layout_fix(m: Machine, module: str) -> Fix:
+    """Code importing Keras 2.12's module layout (``keras.engine``) beside Keras 2.13-2.15,
+    which keep it under keras.src: the installed release's import, or the Keras the code was
+    written for."""
+    there = "keras.src." + module.split(".", 1)[1]
+    return Fix(
+        f"Keras 2.13 to 2.15 keep `{module}` as `{there}`, a private module: import it "
+        "from there for the installed release (or use the public names, keras.Model and "
+        "keras.layers), or run the code with TensorFlow 2.12 or older and the Keras of that "
+        "line, the release it was written for, in an environment of its own.",
+        # Only where the log shows a Python that TensorFlow 2.12 has wheels for.
+        m.pip_install("tensorflow<2.13", "keras<2.13")
+        if _line_serves(m, "2.12")
+        else ("pip show tensorflow keras",),
+    )
+
+
 def keras_path_not_zip_fix(m: Machine) -> Fix:
     """Keras 3 given a `.keras` path that is no zip archive: check the path, and read an
     HDF5 model Keras 2 saved under that name as `.h5` (or with tf-keras)."""

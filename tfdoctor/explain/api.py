@@ -23,12 +23,14 @@ from tfdoctor.evidence.traceback import (
     installed_package,
     keras_own_missing,
     library_origins,
+    origin_of,
     own_module_missing,
     path_hints,
 )
 from tfdoctor.explain.exceptions import inferred_note, last_failure
 from tfdoctor.explain.packages import (
     TF_OWN,
+    keras2_moved_under_src,
     keyword_added,
     known_distribution,
     library_caller,
@@ -632,6 +634,7 @@ def api_findings(
         verdict = _keras2_package(tb, name, verdict, m)
         verdict = _keras2_shown(tb, name, verdict, m, tf_version)
         verdict = _multi_backend_keras(tb, name, verdict, m, keras_backend_shown)
+        verdict = _keras212_layout(tb, name, verdict, m)
         primary = _package_before_keras(tb, name, verdict, m)
         if (
             primary is verdict
@@ -901,6 +904,40 @@ def _keras2_printed(tb: Traceback) -> Optional[tuple[int, int]]:
 #: Multi-backend Keras' TensorFlow backend (keras-team/keras 2.3.1 and before:
 #: keras/backend/tensorflow_backend.py), as a frame's path prints it.
 _KERAS_TF_BACKEND = re.compile(r"(?:^|[/\\])keras[/\\]backend[/\\]tensorflow_backend\.py$")
+
+
+def _generation(module: str) -> str:
+    """Which Keras a module of the keras package belongs to, by its path (Keras 2, Keras 3,
+    or empty)."""
+    return origin_of("/site-packages/" + module.replace(".", "/") + "/__init__.py").generation
+
+
+def _keras212_layout(tb: Traceback, name: str, verdict: Verdict, m: Machine) -> Verdict:
+    """A module of Keras 2.12's layout (``keras.engine``) not found, under a package that
+    every Keras has, where the log shows a Keras 2.13-2.15: that Keras keeps it under
+    keras.src, so the code was written for an older Keras (observed, not Keras 3)."""
+    if (
+        verdict.cause != causes.code.API_REMOVED
+        or not name.startswith("keras.")
+        or name.startswith("keras.src.")
+        or f"No module named '{name}'" not in _as_printed(tb.message)
+        or _generation(name) != "Keras 2"
+        or _generation(name.rpartition(".")[0]) == "Keras 2"
+    ):
+        return verdict
+    moved = keras2_moved_under_src(m)
+    if not moved:
+        return verdict
+    return Verdict(
+        "keras212-layout-under-keras213",
+        causes.software.KERAS_VERSION,
+        Severity.ERROR,
+        f"`{name}` is the layout of Keras 2.12 and older; {moved} keeps it under keras.src "
+        "(Keras 2.13 to 2.15 moved Keras 2's modules there): the code was written for an "
+        "older Keras.",
+        causes.code.keras212_layout_fix(m, name),
+        causes.CAUSES[causes.software.KERAS_VERSION].links,
+    )
 
 
 def _multi_backend_keras(

@@ -2628,6 +2628,24 @@ _MISSING_MODULE = re.compile(
 )
 
 
+def keras2_moved_under_src(m: Machine) -> str:
+    """The Keras 2.13-2.15 the log shows (the keras installed, else the Keras of the
+    TensorFlow line shown where that line steps with one), in words; empty otherwise."""
+    keras = m.facts.package("keras")
+    if keras is not None and keras.version:
+        shown = version_key(keras.version)[:2]
+        return f"keras {keras.version}" if (2, 13) <= shown < (3, 0) else ""
+    line = m.line
+    if (
+        m.tf is not None
+        and line is not None
+        and line.keras_in_step
+        and (2, 13) <= version_key(line.line)[:2] < (2, 16)
+    ):
+        return f"TensorFlow {m.tf.version}'s Keras ({line.line})"
+    return ""
+
+
 def keras2_layout_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
     """Code importing a module only Keras 2 has (keras.engine, keras.src.engine,
     keras.optimizers.optimizer_v2: the layouts the frames' paths call Keras 2) where Keras 3
@@ -2686,6 +2704,23 @@ def keras2_layout_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[
             # An installed package's own import of Keras 2's layout: its release predates the
             # installed Keras, Keras 2.13's keras.src as much as Keras 3 (explain.api).
             continue
+        moved = keras2_moved_under_src(m) if not module.startswith("keras.src.") else ""
+        if moved:
+            # The log shows a Keras 2 of 2.13 to 2.15, which keeps Keras 2's modules under
+            # keras/src/ (keras-team/keras v2.13.1: pip_build.py): not Keras 3.
+            return [
+                causes.finding(
+                    "explain.keras-version",
+                    Severity.ERROR,
+                    causes.software.KERAS_VERSION,
+                    f"`{module}` is the layout of Keras 2.12 and older, which {moved} keeps "
+                    "under keras.src",
+                    f"{tb.where}: {tb.type}: {tb.message}\nKeras 2.13 to 2.15 moved Keras 2's "
+                    f"modules under keras/src/, and the log shows {moved}: the code was "
+                    "written for Keras 2.12 or older.",
+                    causes.code.keras212_layout_fix(m, module),
+                )
+            ]
         return [
             causes.finding(
                 "explain.keras3-behaviour-change",
