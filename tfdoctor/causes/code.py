@@ -121,6 +121,71 @@ def keras3_fix(m: Machine) -> Fix:
     )
 
 
+def keras2_layout_fix(m: Machine, module: str) -> Fix:
+    """Code (or a pickled object) naming Keras 2's own module under Keras 3: the same module
+    of tf-keras, Keras 3's public API, or the Keras 2 release that has it."""
+    # TF_USE_LEGACY_KERAS switches what tf.keras is, never what `import keras` finds: code
+    # that names keras.engine or keras.src.engine itself needs tf-keras' copy of the module
+    # (its wheel keeps Keras 2's tree under tf_keras/src/, as keras 2.13-2.15 did under
+    # keras/src/) or another import.
+    if module.startswith("keras.api."):
+        # Keras 2's public tree: tf-keras serves it as the package itself.
+        there = "tf_keras"
+    else:
+        there = "tf_keras.src." + (
+            module.split(".", 2)[2] if module.startswith("keras.src.") else module[6:]
+        )
+    which = "tf-keras" if m.tf_keras_spec is not None else TF_KERAS_OF_MINOR
+    # Keras 2.13 to 2.15 moved Keras 2's modules under keras/src/ (keras-team/keras v2.13.1:
+    # pip_build.py): a module of 2.12's layout is missing from them too.
+    also = "" if module.startswith(("keras.src.", "keras.api.")) else " (nor do 2.13-2.15)"
+    return Fix(
+        f"`{module}` is Keras 2's own module; Keras 3 has none{also}, and "
+        "TF_USE_LEGACY_KERAS changes only what tf.keras is, not `import keras`. Import the "
+        f"module from tf-keras instead (`{there}`), with {which} installed and "
+        "TF_USE_LEGACY_KERAS=1, or use Keras 3's public names (keras.Model, keras.layers, "
+        "keras.utils); a pickled object, or a package release, that names it loads with the "
+        "Keras 2 it was written with.",
+        keras3_fix(m).commands,
+    )
+
+
+def keras212_layout_fix(m: Machine, module: str) -> Fix:
+    """Code importing Keras 2.12's module layout (``keras.engine``) beside Keras 2.13-2.15,
+    which keep it under keras.src: the installed release's import, or the Keras the code was
+    written for."""
+    there = "keras.src." + module.split(".", 1)[1]
+    return Fix(
+        f"Keras 2.13 to 2.15 keep `{module}` as `{there}`, a private module: import it "
+        "from there for the installed release (or use the public names, keras.Model and "
+        "keras.layers), or run the code with TensorFlow 2.12 or older and the Keras of that "
+        "line, the release it was written for, in an environment of its own.",
+        # Only where the log shows a Python that TensorFlow 2.12 has wheels for.
+        m.pip_install("tensorflow<2.13", "keras<2.13")
+        if _line_serves(m, "2.12")
+        else ("pip show tensorflow keras",),
+    )
+
+
+def keras_path_not_zip_fix(m: Machine) -> Fix:
+    """Keras 3 given a `.keras` path that is no zip archive: check the path, and read an
+    HDF5 model Keras 2 saved under that name as `.h5` (or with tf-keras)."""
+    return Fix(
+        "Keras 3 reads a `.keras` path only as the zip archive Keras 2.13 and later and Keras 3 "
+        "write. Check that the path exists from where the program runs; if it does, the file "
+        "is likely an HDF5 model that Keras 2.12 or older saved under that name (they wrote "
+        "`.keras` as HDF5): give Keras 3 a copy named `.h5`, which it reads as a legacy H5 "
+        "model, or load it with tf-keras and TF_USE_LEGACY_KERAS=1. A directory there is a "
+        "SavedModel, which Keras 3 opens only for inference, as keras.layers.TFSMLayer(path, "
+        "call_endpoint='serving_default').",
+        (
+            "ls -l MODEL.keras",
+            "python -c \"import h5py; print(h5py.is_hdf5('MODEL.keras'))\"",
+            "cp MODEL.keras MODEL.h5",
+        ),
+    )
+
+
 def keras2_model_fix(m: Machine) -> Fix:
     """A model file Keras 2 wrote, loaded by Keras 3: load it with tf-keras (Keras 2), or
     save it again as `.keras` where it loads, for Keras 3."""

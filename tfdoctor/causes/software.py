@@ -1019,6 +1019,20 @@ def keras_history_fix(m: Machine) -> Fix:
     )
 
 
+def keras_package_fix(m: Machine) -> Fix:
+    """TensorFlow 2.16+ without an importable keras package: the Keras 3 it declares, or
+    tf-keras of its line behind TF_USE_LEGACY_KERAS."""
+    spec = m.declared_range("keras")
+    legacy = f"`{m.tf_keras_spec}`" if m.tf_keras_spec else TF_KERAS_OF_MINOR
+    return Fix(
+        "TensorFlow 2.16 and later serve tf.keras from the keras package (Keras 3), and "
+        "`import keras` failed: install the keras release TensorFlow declares. Where the "
+        "traceback above shows keras itself failing on a module it needs, that error is the "
+        f"one to fix. For Keras 2 instead, install {legacy} and set TF_USE_LEGACY_KERAS=1.",
+        m.pip_install(f"keras{spec}" if spec else "keras>=3.0.0"),
+    )
+
+
 def keras_match_fix(m: Machine) -> Fix:
     """The Keras of the installed TensorFlow's line (Keras 2 before 2.16)."""
     fix = range_fix(m, "keras")

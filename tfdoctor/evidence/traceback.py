@@ -784,13 +784,17 @@ def _packages() -> Mapping[str, str]:
 # models/{model,functional,sequential}.py (keras-team/keras v3.0.0). Keras 2.13 to 2.15 build
 # keras/src/ from keras/ too, with a backend.py module, a models/ package of other files,
 # legacy_tf_layers/ and no legacy/; Keras 2 had keras/engine/ (up to 2.12) and
-# keras/src/engine/ (2.13 to 2.15).
+# keras/src/engine/ (2.13 to 2.15). Under keras/src/, preprocessing/, premade_models/,
+# feature_column/ and dtensor/ are 2.13-2.15's only: no Keras 3 has them (v3.0.0 to v3.12,
+# whose preprocessing layers live in layers/preprocessing/ and image utilities in utils/ and
+# legacy/preprocessing/).
 _KERAS3 = re.compile(
     r"^keras/src/(?:trainers|backend/|ops|legacy/|models/(?:model|functional|sequential)\.py"
     r"|optimizers/base_optimizer|layers/layer\.py)"
 )
 _KERAS2 = re.compile(
     r"^keras/(?:src/)?(?:engine|optimizers/optimizer_v2|optimizer_v2|legacy_tf_layers)/"
+    r"|^keras/src/(?:preprocessing|premade_models|feature_column|dtensor)/"
 )
 
 

@@ -2211,6 +2211,12 @@ _PROTOBUF_TOO_OLD: dict[str, str] = {
 
 
 def _keras3(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
+    if any(h.signature.id == "keras2-op-layer-under-keras3" for h in hits):
+        # Only Keras 3 lacks Keras 2's TFOpLambda: the file is Keras 2's whatever else the
+        # log shows, so tf-keras loads it.
+        return causes.code.KERAS3_BEHAVIOUR_CHANGE, causes.code.keras2_model_fix(m)
+    if all(h.signature.id == "keras3-keras-path-not-zip" for h in hits):
+        return causes.code.KERAS3_BEHAVIOUR_CHANGE, causes.code.keras_path_not_zip_fix(m)
     if any(
         h.signature.id in ("model-class-not-located", "model-function-not-located") for h in hits
     ):
@@ -2539,6 +2545,17 @@ def _glob_extra(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.C
     return causes.platform.SHELL_GLOB_EXTRA, causes.platform.quoted_extra_fix(_group(hits, "dist"))
 
 
+def _dependency_missing(
+    m: Machine, r: Revealed, hits: Sequence[Hits]
+) -> tuple[causes.CauseId, Fix]:
+    if any(h.signature.id == "tf-keras-package-unimportable" for h in hits):
+        return causes.software.DEPENDENCY_MISSING, causes.software.keras_package_fix(m)
+    # Else Keras asking for h5py (h5py-needed).
+    return causes.software.DEPENDENCY_MISSING, causes.common.install_fix(
+        m, "Install h5py, which Keras needs to read and write HDF5 (.h5) files.", "h5py"
+    )
+
+
 def _newer_model(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     if any(h.signature.id == "keras-initializer-class-unknown" for h in hits):
         # An initializer class tf.keras writes, which the loader (older Keras, or
@@ -2616,6 +2633,12 @@ def _keras(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseI
     if any(h.signature.id == "keras-internal-api-missing" for h in hits):
         # Whichever of TensorFlow's step-locked companions the machine shows off its line.
         return internal_caller_fix(m, internal_caller(m)[0])
+    if any(h.signature.id == "keras-api-v2-missing" for h in hits) and m.keras3_is_tf_keras:
+        # A TensorFlow whose tf.keras is Keras 3 never loads keras.api._v2: the code asked
+        # for Keras 2's tree itself.
+        return causes.code.KERAS3_BEHAVIOUR_CHANGE, causes.code.keras2_layout_fix(
+            m, "keras.api._v2"
+        )
     if any(h.signature.id == "keras-applications-submodules-hook" for h in hits):
         return causes.software.KERAS_VERSION, causes.software.keras_submodules_fix(m)
     if all(h.signature.id == "keras-history-missing" for h in hits):
@@ -4253,6 +4276,10 @@ def _api_default(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.
         return causes.code.API_DEFAULT_CHANGED, causes.code.keras_tensors_fix(m)
     if any(h.signature.id == "numpy-load-allow-pickle" for h in hits):
         return causes.code.API_DEFAULT_CHANGED, causes.code.numpy_allow_pickle_fix(m)
+    named = _rule_named(m, hits)
+    if named is not None:
+        # keras211-optimizer-lr: scan's rule of that name.
+        return named
     return causes.code.API_DEFAULT_CHANGED, causes.xla.pluggable_xla_fix()
 
 
@@ -4389,10 +4416,6 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.runtime.THREADS_EXHAUSTED: lambda m: causes.runtime.thread_limit_fix(),
     causes.hosted.TPU_NOT_FOUND: lambda m: causes.hosted.tpu_not_found_fix(),
     causes.hosted.HOSTED_TF_LINE_DROPPED: causes.hosted.hosted_tf1_dropped_fix,
-    # The one signature of this cause is Keras asking for h5py (h5py-needed).
-    causes.software.DEPENDENCY_MISSING: lambda m: causes.common.install_fix(
-        m, "Install h5py, which Keras needs to read and write HDF5 (.h5) files.", "h5py"
-    ),
     causes.gpu.GPU_MEMORY_ERRORS: lambda m: causes.gpu.gpu_memory_errors_fix(0),
     causes.platform.EXTERNALLY_MANAGED: lambda m: causes.platform.venv_fix(),
     causes.platform.WINDOWS_LONG_PATHS: lambda m: causes.platform.long_paths_fix(),
@@ -4496,6 +4519,7 @@ BUILDERS: dict[str, Builder] = {
         ),
     ),
     causes.cluster.CLUSTER_TASK_UNREACHABLE: _cluster_unreachable,
+    causes.software.DEPENDENCY_MISSING: _dependency_missing,
     causes.platform.WHEEL_MISMATCH: _wrong_arch,
     causes.hosted.TPU_TF_WITHOUT_LIBTPU: _tpu_build,
     causes.hosted.TPU_VERSION_MISMATCH: _tpu_version,
@@ -5913,6 +5937,17 @@ def _settle_overlaps(by_cause: dict[str, list[Hits]], evidence: Evidence) -> Non
     _nccl_names_its_cuda_failure(by_cause)
     _dump_is_the_named_allocators(by_cause)
     _protoc_label_is_the_files(by_cause, evidence)
+    _tf_keras_frames_say_tf_keras(by_cause, evidence)
+    if any(
+        h.signature.id == "tf-keras-warning"
+        for h in by_cause.get(causes.software.TF_KERAS_MISSING, ())
+    ):
+        # TensorFlow 2.16's loader warns that TF_USE_LEGACY_KERAS asks for the missing
+        # tf_keras, then raises "Keras cannot be imported" for the same reason
+        # (tensorflow/python/util/lazy_loader.py, KerasLazyLoader._initialize): one cause.
+        _drop_signature(
+            by_cause, causes.software.DEPENDENCY_MISSING, "tf-keras-package-unimportable"
+        )
     if causes.software.NUMPY_ABI in by_cause:
         # NumPy 2's own message says which way: the bare C API failure beside it is the same.
         for signature in ("numpy-multiarray-failed", "numpy-umath-failed"):
@@ -6015,6 +6050,30 @@ def _crash_frames_name_the_library(by_cause: dict[str, list[Hits]]) -> None:
     ):
         return
     _drop_signature(by_cause, causes.software.IMPORT_CRASH, "segmentation-fault")
+
+
+def _tf_keras_frames_say_tf_keras(by_cause: dict[str, list[Hits]], evidence: Evidence) -> None:
+    """A name tf.__internal__ lacks, asked in tf-keras' own frames (``.../tf_keras/...``) on
+    every line read so: tf-keras of another TensorFlow, which the frames' reading gives
+    (explain.packages' private_api_findings), not the standalone Keras the words alone
+    point to."""
+    hit = next(
+        (
+            h
+            for h in by_cause.get(causes.software.KERAS_VERSION, ())
+            if h.signature.id == "keras-internal-api-missing"
+        ),
+        None,
+    )
+    if hit is None:
+        return
+    through_tf_keras = {
+        tb.where
+        for tb in evidence.tracebacks
+        if any("/tf_keras/" in f.path.replace("\\", "/") for f in tb.frames)
+    }
+    if all(where in through_tf_keras for where, _ in hit.citations):
+        _drop_signature(by_cause, causes.software.KERAS_VERSION, "keras-internal-api-missing")
 
 
 def _drop_signature(by_cause: dict[str, list[Hits]], cause: str, signature: str) -> None:

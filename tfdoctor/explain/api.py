@@ -23,12 +23,14 @@ from tfdoctor.evidence.traceback import (
     installed_package,
     keras_own_missing,
     library_origins,
+    origin_of,
     own_module_missing,
     path_hints,
 )
 from tfdoctor.explain.exceptions import inferred_note, last_failure
 from tfdoctor.explain.packages import (
     TF_OWN,
+    keras2_moved_under_src,
     keyword_added,
     known_distribution,
     library_caller,
@@ -324,6 +326,11 @@ def _keras_alias(
 
 
 def _named(knowledge: ApiKnowledge, module: str, attr: str) -> Optional[tuple[str, Verdict]]:
+    if attr.startswith("_") and not attr.startswith("__") and module.startswith("keras."):
+        # Keras' private trees (keras.api._v2, the one TensorFlow 2.6-2.15 load tf.keras
+        # from; keras._tf_keras) are no API a listing holds: which Keras is installed says
+        # why one is missing (the signatures' keras-api-v2-missing), not a rule.
+        return None
     base = public_name(module)
     if base is None:
         return None
@@ -626,6 +633,8 @@ def api_findings(
         name, verdict = found
         verdict = _keras2_package(tb, name, verdict, m)
         verdict = _keras2_shown(tb, name, verdict, m, tf_version)
+        verdict = _multi_backend_keras(tb, name, verdict, m, keras_backend_shown)
+        verdict = _keras212_layout(tb, name, verdict, m)
         primary = _package_before_keras(tb, name, verdict, m)
         if (
             primary is verdict
@@ -698,7 +707,13 @@ def _package_reaches_private(tb: Traceback, name: str) -> bool:
     installed package's own frame asked for (standalone Keras' backend importing
     tensorflow.python.keras): scan's advice to import the public API is for that package's
     authors; its user needs the package's release for this TensorFlow, which
-    explain.packages' private_api_findings gives (keras-version for Keras)."""
+    explain.packages' private_api_findings gives (keras-version for Keras). Likewise any name
+    under tf.__internal__."""
+    if name == "tf.__internal__" or name.startswith("tf.__internal__."):
+        # TensorFlow's API for Keras (2.x): who asks is a Keras (standalone, tf-keras) of
+        # another release, which the signatures' keras-internal-api-missing and
+        # explain.packages read; no TensorFlow release the listings name fixes it alone.
+        return True
     return name.startswith("tf.python.") and package_behind(tb)[0] is not None
 
 
@@ -884,6 +899,83 @@ def _keras2_printed(tb: Traceback) -> Optional[tuple[int, int]]:
     ):
         return (0, 0)
     return None
+
+
+#: Multi-backend Keras' TensorFlow backend (keras-team/keras 2.3.1 and before:
+#: keras/backend/tensorflow_backend.py), as a frame's path prints it.
+_KERAS_TF_BACKEND = re.compile(r"(?:^|[/\\])keras[/\\]backend[/\\]tensorflow_backend\.py$")
+
+
+def _generation(module: str) -> str:
+    """Which Keras a module of the keras package belongs to, by its path (Keras 2, Keras 3,
+    or empty)."""
+    return origin_of("/site-packages/" + module.replace(".", "/") + "/__init__.py").generation
+
+
+def _keras212_layout(tb: Traceback, name: str, verdict: Verdict, m: Machine) -> Verdict:
+    """A module of Keras 2.12's layout (``keras.engine``) not found, under a package that
+    every Keras has, where the log shows a Keras 2.13-2.15: that Keras keeps it under
+    keras.src, so the code was written for an older Keras (observed, not Keras 3)."""
+    if (
+        verdict.cause != causes.code.API_REMOVED
+        or not name.startswith("keras.")
+        or name.startswith("keras.src.")
+        or f"No module named '{name}'" not in _as_printed(tb.message)
+        or _generation(name) != "Keras 2"
+        or _generation(name.rpartition(".")[0]) == "Keras 2"
+    ):
+        return verdict
+    moved = keras2_moved_under_src(m)
+    if not moved:
+        return verdict
+    return Verdict(
+        "keras212-layout-under-keras213",
+        causes.software.KERAS_VERSION,
+        Severity.ERROR,
+        f"`{name}` is the layout of Keras 2.12 and older; {moved} keeps it under keras.src "
+        "(Keras 2.13 to 2.15 moved Keras 2's modules there): the code was written for an "
+        "older Keras.",
+        causes.code.keras212_layout_fix(m, name),
+        causes.CAUSES[causes.software.KERAS_VERSION].links,
+    )
+
+
+def _multi_backend_keras(
+    tb: Traceback, name: str, verdict: Verdict, m: Machine, keras_backend_shown: bool
+) -> Verdict:
+    """A TensorFlow 1 name that TensorFlow 2 lacks (``tf.placeholder``,
+    ``tf.get_default_graph``), asked by multi-backend Keras' own TensorFlow backend: its frame
+    raised it, or, with no frame shown, the log names that file. That Keras predates
+    TensorFlow 2 (2.2.4's calls tf.get_default_graph itself; 2.3 goes through TensorFlow's
+    own Keras backend): a Keras of another release than the TensorFlow, not the user's code
+    to port."""
+    if not name.startswith("tf.") or verdict.cause not in (
+        causes.code.API_MOVED_TO_COMPAT_V1,
+        causes.code.API_REMOVED,
+    ):
+        return verdict
+    framed = bool(tb.frames) and _KERAS_TF_BACKEND.search(tb.frames[-1].path) is not None
+    if not framed and not (keras_backend_shown and not tb.frames):
+        return verdict
+    matched = causes.software.keras_match_fix(m)
+    return Verdict(
+        "multi-backend-keras-tf1-name",
+        causes.software.KERAS_VERSION,
+        Severity.ERROR,
+        f"`{name}` is TensorFlow 1's, asked by multi-backend Keras' TensorFlow backend "
+        "(keras/backend/tensorflow_backend.py"
+        + (", its frame)" if framed else ", which the log names)")
+        + ": that Keras was written for TensorFlow 1 and the installed TensorFlow is 2.",
+        Fix(
+            "The standalone Keras installed is older than the TensorFlow beside it. Import "
+            "Keras from TensorFlow in the code (`from tensorflow import keras`; a library "
+            "built on standalone Keras may offer a switch to tf.keras, which its README "
+            "names), or install the standalone Keras that goes with this TensorFlow. "
+            + matched.text,
+            matched.commands,
+        ),
+        causes.CAUSES[causes.software.KERAS_VERSION].links,
+    )
 
 
 def _keras2_shown(

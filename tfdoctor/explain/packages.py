@@ -2756,6 +2756,24 @@ _MISSING_MODULE = re.compile(
 )
 
 
+def keras2_moved_under_src(m: Machine) -> str:
+    """The Keras 2.13-2.15 the log shows (the keras installed, else the Keras of the
+    TensorFlow line shown where that line steps with one), in words; empty otherwise."""
+    keras = m.facts.package("keras")
+    if keras is not None and keras.version:
+        shown = version_key(keras.version)[:2]
+        return f"keras {keras.version}" if (2, 13) <= shown < (3, 0) else ""
+    line = m.line
+    if (
+        m.tf is not None
+        and line is not None
+        and line.keras_in_step
+        and (2, 13) <= version_key(line.line)[:2] < (2, 16)
+    ):
+        return f"TensorFlow {m.tf.version}'s Keras ({line.line})"
+    return ""
+
+
 def keras2_layout_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[Finding]:
     """Code importing a module only Keras 2 has (keras.engine, keras.src.engine,
     keras.optimizers.optimizer_v2: the layouts the frames' paths call Keras 2) where Keras 3
@@ -2780,7 +2798,11 @@ def keras2_layout_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[
                     causes.software.keras_match_fix(m),
                 )
             ]
-        origin = origin_of("/site-packages/" + module.replace(".", "/") + "/__init__.py")
+        path = "/site-packages/" + module.replace(".", "/")
+        origin = origin_of(path + "/__init__.py")
+        if not origin.generation:
+            # A module file rather than a package (keras.src.models.functional: functional.py).
+            origin = origin_of(path + ".py")
         if origin.generation == "Keras 3":
             # The module is Keras 3's layout: the Keras installed is Keras 2, older than the
             # code that imports it.
@@ -2798,11 +2820,35 @@ def keras2_layout_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[
             ]
         if origin.generation != "Keras 2":
             continue
+        if match.group("m2") and "(unknown location)" not in tb.message:
+            # A name refused by a Keras 2 module that imported from its own file (`cannot
+            # import name 'X' from 'keras.engine' (.../keras/engine/__init__.py)`) shows a
+            # Keras 2 installed, a release without that name, not Keras 3. Not the folder a
+            # removed release left behind ("(unknown location)": no __init__.py, a namespace
+            # package), which is all Keras 3 upgraded over Keras 2 keeps of it.
+            continue
         importer = installed_package(tb.frames[-1].path) if tb.frames else None
         if (importer is not None and importer not in TF_OWN) or library_caller(tb) is not None:
             # An installed package's own import of Keras 2's layout: its release predates the
             # installed Keras, Keras 2.13's keras.src as much as Keras 3 (explain.api).
             continue
+        moved = keras2_moved_under_src(m) if not module.startswith("keras.src.") else ""
+        if moved:
+            # The log shows a Keras 2 of 2.13 to 2.15, which keeps Keras 2's modules under
+            # keras/src/ (keras-team/keras v2.13.1: pip_build.py): not Keras 3.
+            return [
+                causes.finding(
+                    "explain.keras-version",
+                    Severity.ERROR,
+                    causes.software.KERAS_VERSION,
+                    f"`{module}` is the layout of Keras 2.12 and older, which {moved} keeps "
+                    "under keras.src",
+                    f"{tb.where}: {tb.type}: {tb.message}\nKeras 2.13 to 2.15 moved Keras 2's "
+                    f"modules under keras/src/, and the log shows {moved}: the code was "
+                    "written for Keras 2.12 or older.",
+                    causes.code.keras212_layout_fix(m, module),
+                )
+            ]
         return [
             causes.finding(
                 "explain.keras3-behaviour-change",
@@ -2811,7 +2857,7 @@ def keras2_layout_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[
                 f"`{module}` is Keras 2's layout, which Keras 3 does not have",
                 f"{tb.where}: {tb.type}: {tb.message}\nKeras 3 (tf.keras from TensorFlow "
                 f"2.16) has no {module}: the code importing it was written for Keras 2.",
-                causes.code.keras3_fix(m),
+                causes.code.keras2_layout_fix(m, module),
             )
         ]
     return []

@@ -74,8 +74,10 @@ class ApiIndex(Record):
             members = self.modules.get(module)
             if members is None:
                 return Lookup(UNKNOWN)
-            if part.startswith("__") and part.endswith("__"):
-                return Lookup(OK)  # __version__, __name__: attributes every module has
+            if part.startswith("__") and part.endswith("__") and part != "__internal__":
+                # __version__, __name__: attributes every module has. Not __internal__,
+                # TensorFlow's API for Keras (2.x), a module its listings hold like any other.
+                return Lookup(OK)
             if part + "/" in members:
                 module = f"{module}.{part}"
                 continue

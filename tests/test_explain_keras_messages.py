@@ -1,0 +1,583 @@
+"""Keras releases against code, model files and TensorFlow, read from the words Keras and
+TensorFlow print: which Keras runs (Keras 3, Keras 2, tf-keras), which wrote the file, and
+whether the keras package is the one TensorFlow's tf.keras loads.
+
+The messages, the releases that print them, where, and the cause read (every one checked
+below through ``explain`` in a line written here; "new" marks what this file's readings add):
+
+- `File format not supported: filepath=X. Keras 3 only supports V3 `.keras` files and legacy
+  H5`: Keras 3.0+ load_model; keras3-behaviour-change.
+  https://github.com/keras-team/keras/blob/v3.12.0/keras/src/saving/saving_api.py
+- `File not found: filepath=X.keras. Please ensure the file is an accessible `.keras` zip file`
+  (new): Keras 3.0+ load_model given no zip (a missing path, or Keras 2.12's HDF5 under
+  `.keras`); keras3-behaviour-change, a warning.
+  https://github.com/keras-team/keras/blob/v3.12.0/keras/src/saving/saving_api.py
+- `Keras 3 only supports V3 `.keras` and `.weights.h5` files`: Keras 3.0+ load_weights;
+  keras3-behaviour-change.
+  https://github.com/keras-team/keras/blob/v3.12.0/keras/src/saving/saving_api.py
+- `A KerasTensor cannot be used as input to a TensorFlow function`: Keras 3.0+;
+  keras3-behaviour-change.
+  https://github.com/keras-team/keras/blob/v3.12.0/keras/src/backend/common/keras_tensor.py
+- `Unrecognized keyword arguments passed to Dense: {...}`: Keras 3.0+ Layer;
+  keras3-behaviour-change.
+  https://github.com/keras-team/keras/blob/v3.12.0/keras/src/layers/layer.py
+- `Argument(s) not recognized: {'lr': ...}`: Keras 3.0+ optimizers; keras3-behaviour-change.
+  https://github.com/keras-team/keras/blob/v3.12.0/keras/src/optimizers/base_optimizer.py
+- `keras.optimizers.legacy is not supported in Keras 3`: Keras 3.0+; keras3-behaviour-change.
+  https://github.com/keras-team/keras/blob/v3.12.0/keras/src/optimizers/__init__.py
+- `Could not locate class 'Functional'`: Keras 3's deserializer; keras3-behaviour-change.
+  https://github.com/keras-team/keras/blob/v3.3.3/keras/src/saving/serialization_lib.py
+- `Unknown layer: 'TFOpLambda'`, `Could not locate class 'TFOpLambda'` (new): Keras 3 (quoted,
+  as from Keras 2.11; every Keras 2 has the class); keras3-behaviour-change.
+  https://github.com/keras-team/keras/blob/v3.12.0/keras/src/legacy/saving/serialization.py
+- `Unknown layer: TFOpLambda`, unquoted (new): Keras 2.10 and older, TensorFlow's copy,
+  multi-backend Keras (the class came with TensorFlow 2.4); model-from-newer-keras.
+  https://github.com/keras-team/keras/blob/v2.10.0/keras/utils/generic_utils.py
+- `Unknown layer: Functional`: tf.keras 2.3 and older (the class came with 2.4);
+  model-from-newer-keras.
+  https://github.com/tensorflow/tensorflow/issues/41929
+- `Could not deserialize class 'Functional' because its parent module
+  keras.src.models.functional cannot be imported`: Keras 2.13-2.15; keras3-model-under-keras2.
+  https://github.com/keras-team/keras/blob/v2.15.0/keras/src/saving/serialization_lib.py
+- `Unrecognized keyword arguments: ['batch_shape']`: Keras 2.12-2.15 InputLayer;
+  keras3-model-under-keras2.
+  https://github.com/keras-team/keras/blob/v2.15.0/keras/src/engine/input_layer.py
+- `('Unrecognized keyword arguments:', dict_keys(['batch_shape']))` (new): Keras 2.6-2.11
+  InputLayer; keras3-model-under-keras2.
+  https://github.com/keras-team/keras/blob/v2.6.0/keras/engine/input_layer.py
+- `No module named 'keras.src'`: Keras 2.12 and older (keras/src/ from 2.13); keras-version.
+  https://github.com/keras-team/keras/blob/v2.13.1/pip_build.py
+- `No module named 'keras.src.engine'`; `preprocessing`, `premade_models`, `feature_column`,
+  `dtensor` (new): Keras 3 (2.13-2.15 have them under keras/src/); keras3-behaviour-change.
+  https://github.com/keras-team/keras/tree/v2.15.0/keras
+- `No module named 'keras.engine'` beside a Keras 2.13-2.15 the log shows (new): code for Keras
+  2.12 or older (2.13 moved the modules under keras/src/); keras-version.
+  https://github.com/keras-team/keras/blob/v2.13.1/pip_build.py
+- `No module named 'keras.src.models.functional'` (new): Keras 2.13-2.15 asked for a Keras 3
+  module; keras-version.
+  https://github.com/keras-team/keras/blob/v3.12.0/keras/src/models/functional.py
+- `No module named 'keras.api._v2'`, `No module named 'keras.api'` (new): TensorFlow 2.6-2.15
+  loading tf.keras beside Keras 3 (or a Keras before 2.6); keras-version;
+  keras3-behaviour-change where tf.keras is Keras 3.
+  https://github.com/tensorflow/tensorflow/blob/v2.15.0/tensorflow/api_template.__init__.py
+- `Keras cannot be imported. Check that it is installed.` (new): TensorFlow 2.16+
+  KerasLazyLoader; dependency-missing.
+  https://github.com/tensorflow/tensorflow/blob/v2.16.1/tensorflow/python/util/lazy_loader.py
+- `TF_USE_LEGACY_KERAS set to True, but you do not have the tf_keras package installed`:
+  TensorFlow 2.16+ KerasLazyLoader; tf-keras-missing.
+  https://github.com/tensorflow/tensorflow/blob/v2.16.1/tensorflow/python/util/lazy_loader.py
+- `` `tf.compat.v1.keras` is not available with Keras 3``: TensorFlow 2.16+ KerasLazyLoader;
+  keras3-behaviour-change.
+  https://github.com/tensorflow/tensorflow/blob/v2.16.1/tensorflow/python/util/lazy_loader.py
+- `module 'tensorflow' has no attribute 'placeholder'` (any TensorFlow 1 name) raised in
+  keras/backend/tensorflow_backend.py (new): multi-backend Keras 2.2 and older under
+  TensorFlow 2 (2.3 goes through TensorFlow's own Keras backend); keras-version.
+  https://github.com/keras-team/keras/blob/2.2.4/keras/backend/tensorflow_backend.py
+- `Keras requires TensorFlow 2.2 or higher`: Keras 2.4-2.5; keras-version.
+  https://github.com/keras-team/keras/blob/2.4.0/keras/__init__.py
+- `module 'tensorflow.compat.v2.__internal__' has no attribute ...`: Keras 2.6+ beside another
+  TensorFlow; keras-version.
+  https://github.com/keras-team/keras/blob/v2.6.0/keras/backend.py
+- `` `lr` is deprecated in Keras optimizer, please use `learning_rate` `` (new): Keras 2.11-2.15
+  drop lr (training at the default rate); api-default-changed, a warning.
+  https://github.com/keras-team/keras/blob/v2.15.0/keras/optimizers/optimizer.py
+- `` Argument `decay` is no longer supported and will be ignored `` (new): Keras 3.0+;
+  keras3-behaviour-change, a warning.
+  https://github.com/keras-team/keras/blob/v3.12.0/keras/src/optimizers/base_optimizer.py
+- `runs slowly on M1/M2 Macs`, `There is a known slowdown when using v2.11+ Keras optimizers`
+  (new): Keras 2.11-2.15 on Apple silicon; benign.
+  https://github.com/keras-team/keras/blob/v2.13.1/keras/optimizers/__init__.py
+- `You are saving your model as an HDF5 file via model.save(). This file format is considered
+  legacy` (new): Keras 2.13+ and Keras 3; benign.
+  https://github.com/keras-team/keras/blob/v3.12.0/keras/src/saving/saving_api.py
+- `module 'tensorflow.compat.v2' has no attribute '__internal__'` (new: no longer a TensorFlow
+  1 reading): Keras 2.6+ beside a TensorFlow without TensorFlow's API for Keras; keras-version.
+  https://github.com/keras-team/keras/blob/v2.6.0/keras/backend.py
+- `decay is deprecated in the new Keras optimizer`: Keras 2.11-2.15; api-removed.
+  https://github.com/keras-team/keras/blob/v2.11.0/keras/optimizers/optimizer_experimental/optimizer.py
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.explaining import explained, fix_text, top_error
+from tfdoctor.findings import Severity
+
+
+def _causes(text: str) -> set[str]:
+    """The causes explain gives ``text`` at warning or error."""
+    return {
+        f.cause
+        for f in explained(text).findings
+        if f.severity.rank >= Severity.WARNING.rank and f.cause is not None
+    }
+
+
+@pytest.mark.parametrize(
+    ("line", "cause"),
+    [
+        pytest.param(
+            "ValueError: File format not supported: filepath=saved/unet. Keras 3 only supports "
+            "V3 `.keras` files and legacy H5 format files (`.h5` extension).",
+            "keras3-behaviour-change",
+            id="keras3-file-format",
+        ),
+        pytest.param(
+            "ValueError: A KerasTensor cannot be used as input to a TensorFlow function. A "
+            "KerasTensor is a symbolic placeholder for a shape and dtype.",
+            "keras3-behaviour-change",
+            id="keras3-kerastensor",
+        ),
+        pytest.param(
+            "ValueError: Argument(s) not recognized: {'lr': 0.0002}",
+            "keras3-behaviour-change",
+            id="keras3-optimizer-argument",
+        ),
+        pytest.param(
+            "ValueError: Unrecognized keyword arguments passed to Conv2D: {'input_dim': 3}",
+            "keras3-behaviour-change",
+            id="keras3-layer-argument",
+        ),
+        pytest.param(
+            "TypeError: Could not deserialize class 'Functional' because its parent module "
+            "keras.src.models.functional cannot be imported.",
+            "keras3-model-under-keras2",
+            id="keras3-model-under-keras215",
+        ),
+        pytest.param(
+            "ValueError: File format not supported: filepath=ckpt/best. Keras 3 only supports "
+            "V3 `.keras` and `.weights.h5` files, or legacy V1/V2 `.h5` files.",
+            "keras3-behaviour-change",
+            id="keras3-weights-format",
+        ),
+        pytest.param(
+            "ValueError: `keras.optimizers.legacy` is not supported in Keras 3. When using "
+            "`tf.keras`, to continue using a `tf.keras.optimizers.legacy` optimizer, you can "
+            "install the `tf_keras` package (Keras 2)",
+            "keras3-behaviour-change",
+            id="keras3-legacy-optimizer",
+        ),
+        pytest.param(
+            "TypeError: Could not locate class 'Functional'. Make sure custom classes are "
+            "decorated with `@keras.saving.register_keras_serializable()`.",
+            "keras3-behaviour-change",
+            id="keras3-functional-not-located",
+        ),
+        pytest.param(
+            "ValueError: Unknown layer: Functional",
+            "model-from-newer-keras",
+            id="tf23-functional-unknown",
+        ),
+        pytest.param(
+            "ValueError: Unrecognized keyword arguments: ['batch_shape']",
+            "keras3-model-under-keras2",
+            id="keras212-batch-shape",
+        ),
+        pytest.param(
+            "ModuleNotFoundError: No module named 'keras.src.engine'",
+            "keras3-behaviour-change",
+            id="keras3-no-src-engine",
+        ),
+        pytest.param(
+            "AttributeError: module 'tensorflow.compat.v2.__internal__' has no attribute "
+            "'register_load_context_function'",
+            "keras-version",
+            id="keras-of-another-tf-line",
+        ),
+        pytest.param(
+            "ValueError: decay is deprecated in the new Keras optimizer, please check the "
+            "docstring for valid arguments, or use the legacy optimizer, e.g., "
+            "tf.keras.optimizers.legacy.SGD.",
+            "api-removed",
+            id="keras211-decay",
+        ),
+        pytest.param(
+            "ModuleNotFoundError: No module named 'tf_keras'",
+            "tf-keras-missing",
+            id="tf-keras-not-installed",
+        ),
+        pytest.param(
+            "ImportError: Keras requires TensorFlow 2.2 or higher. Install TensorFlow via "
+            "`pip install tensorflow`",
+            "keras-version",
+            id="keras24-needs-tf22",
+        ),
+        pytest.param(
+            "ModuleNotFoundError: No module named 'keras.src'",
+            "keras-version",
+            id="keras-before-213",
+        ),
+        pytest.param(
+            "AttributeError: `tf.compat.v1.keras` is not available with Keras 3.",
+            "keras3-behaviour-change",
+            id="tf216-compat-v1-keras",
+        ),
+        pytest.param(
+            "WARNING: Your environment has TF_USE_LEGACY_KERAS set to True, but you do not have "
+            "the tf_keras package installed.",
+            "tf-keras-missing",
+            id="tf216-legacy-switch-without-tf-keras",
+        ),
+    ],
+)
+def test_the_catalogued_messages_keep_their_reading(line: str, cause: str) -> None:
+    assert cause in _causes(line + "\n")
+
+
+# --- TFOpLambda: Keras 2's wrapper of TensorFlow calls in a functional model ---------------
+
+
+def test_keras3_refusing_keras2s_op_layer_is_keras2s_file() -> None:
+    for line in (
+        "ValueError: Unknown layer: 'TFOpLambda'. Please ensure you are using a "
+        "`keras.utils.custom_object_scope` and that this object is included in the scope.",
+        "TypeError: Could not locate class 'SlicingOpLambda'. Make sure custom classes are "
+        "decorated with `@keras.saving.register_keras_serializable()`.",
+    ):
+        top = top_error(explained("Successfully installed tensorflow-2.16.1\n" + line + "\n"))
+        assert top.cause == "keras3-behaviour-change"
+        fix = fix_text(top)
+        # Keras 2's file: tf-keras of the log's TensorFlow line loads it.
+        assert "tf-keras<2.17,>=2.16" in fix and "TF_USE_LEGACY_KERAS=1" in fix
+
+
+def test_an_older_keras_refusing_the_op_layer_is_a_file_from_a_newer_one() -> None:
+    top = top_error(
+        explained(
+            "ValueError: Unknown layer: TFOpLambda. Please ensure this object is passed to the "
+            "`custom_objects` argument.\n"
+        )
+    )
+    assert top.cause == "model-from-newer-keras"
+    assert "TFOpLambda" in fix_text(top) and "keras_version" in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # A class of the code's own: custom_objects, not a release.
+        "ValueError: Unknown layer: TFOpLambdaBlock",
+        "ValueError: Unknown layer: 'MyOpLambda'. Please ensure you are using a "
+        "`keras.utils.custom_object_scope`",
+        "TypeError: Could not locate class 'TFOpLambdaWrapper'.",
+    ],
+)
+def test_the_codes_own_layer_of_a_similar_name_is_not_a_release(line: str) -> None:
+    causes = _causes(line + "\n")
+    assert "model-from-newer-keras" not in causes
+    assert "keras3-behaviour-change" not in causes
+
+
+# --- Keras 3's InputLayer configuration under Keras 2 -------------------------------------
+
+
+def test_keras26_to_211_refusing_batch_shape_is_a_keras3_model() -> None:
+    top = top_error(
+        explained("ValueError: ('Unrecognized keyword arguments:', dict_keys(['batch_shape']))\n")
+    )
+    assert top.cause == "keras3-model-under-keras2"
+    assert "Keras 3" in fix_text(top)
+
+
+def test_another_refused_key_in_that_wording_stays_the_newer_file() -> None:
+    text = "ValueError: ('Unrecognized keyword arguments:', dict_keys(['ragged']))\n"
+    causes = _causes(text)
+    assert "keras3-model-under-keras2" not in causes and "model-from-newer-keras" in causes
+
+
+# --- keras.src: the module paths say which Keras is installed -------------------------------
+
+
+@pytest.mark.parametrize("module", ["preprocessing", "premade_models", "feature_column", "dtensor"])
+def test_a_module_only_keras_213_to_215_have_under_keras_src_is_keras3(module: str) -> None:
+    top = top_error(explained(f"ModuleNotFoundError: No module named 'keras.src.{module}'\n"))
+    assert top.cause == "keras3-behaviour-change"
+    fix = fix_text(top)
+    # TF_USE_LEGACY_KERAS does not change `import keras`: the module's tf-keras home is named.
+    assert f"tf_keras.src.{module}" in fix and "not `import keras`" in fix
+
+
+def test_a_keras3_module_missing_under_keras_src_is_keras2_installed() -> None:
+    report = explained("ModuleNotFoundError: No module named 'keras.src.models.functional'\n")
+    top = top_error(report)
+    assert top.cause == "keras-version"
+    assert "Keras 3" in fix_text(top)
+    assert all(f.cause != "keras3-behaviour-change" for f in report.findings)
+
+
+def test_a_name_refused_by_a_keras2_module_that_imported_is_no_keras3() -> None:
+    # keras.engine imported from its own file: Keras 2, a release without the name.
+    text = (
+        "ImportError: cannot import name 'Layer' from 'keras.engine' "
+        "(/usr/lib/python3/dist-packages/keras/engine/__init__.py)\n"
+    )
+    assert "keras3-behaviour-change" not in _causes(text)
+
+
+def test_the_folder_keras2_left_behind_is_still_keras3() -> None:
+    # No __init__.py: the namespace package an upgrade to Keras 3 leaves of keras/src/engine/.
+    text = (
+        "ImportError: cannot import name 'data_adapter' from 'keras.src.engine' "
+        "(unknown location)\n"
+    )
+    assert "keras3-behaviour-change" in _causes(text)
+
+
+# --- keras.api._v2: the tree TensorFlow 2.6-2.15 load tf.keras from --------------------------
+
+
+def test_tensorflow_215s_tf_keras_beside_keras3_is_the_keras_of_its_line() -> None:
+    report = explained(
+        "Successfully installed tensorflow-2.13.0\n"
+        "ModuleNotFoundError: No module named 'keras.api._v2'\n"
+    )
+    top = top_error(report)
+    assert top.cause == "keras-version"
+    assert '"keras<2.14,>=2.13' in fix_text(top)
+    # A private tree is no API a listing judges ("keras._v2").
+    assert all(f.cause != "api-removed" for f in report.findings)
+
+
+def test_keras_api_missing_before_keras26_is_the_same_reading() -> None:
+    assert "keras-version" in _causes("ModuleNotFoundError: No module named 'keras.api'\n")
+
+
+def test_keras2s_tree_asked_under_a_keras3_tensorflow_is_keras2_code() -> None:
+    top = top_error(
+        explained(
+            "Successfully installed tensorflow-2.17.0\n"
+            "ModuleNotFoundError: No module named 'keras.api._v2'\n"
+        )
+    )
+    assert top.cause == "keras3-behaviour-change"
+    fix = fix_text(top)
+    assert "`tf_keras`" in fix and "tf-keras<2.18,>=2.17" in fix
+
+
+def test_other_keras_api_names_are_not_read_so() -> None:
+    report = explained("ModuleNotFoundError: No module named 'keras.apis'\n")
+    # Only the standalone package's warning (any name it lacks), not this reading's error.
+    assert all(
+        f.severity is not Severity.ERROR for f in report.findings if f.cause == "keras-version"
+    )
+
+
+# --- TensorFlow 2.16+ without an importable keras package ---------------------------------
+
+
+def test_tensorflow_216_without_keras_installs_the_keras_it_declares() -> None:
+    top = top_error(
+        explained(
+            "Successfully installed tensorflow-2.17.0\n"
+            "ImportError: Keras cannot be imported. Check that it is installed.\n"
+        )
+    )
+    assert top.cause == "dependency-missing"
+    fix = fix_text(top)
+    assert 'pip install "keras>=3.2.0"' in fix and "TF_USE_LEGACY_KERAS=1" in fix
+
+
+def test_without_the_tensorflow_shown_the_fix_installs_keras3() -> None:
+    top = top_error(
+        explained("ImportError: Keras cannot be imported. Check that it is installed.\n")
+    )
+    assert top.cause == "dependency-missing" and 'pip install "keras>=3.0.0"' in fix_text(top)
+
+
+def test_h5py_keeps_its_own_fix() -> None:
+    top = top_error(
+        explained(
+            "ImportError: `save_weights` requires h5py package when saving weights in HDF5.\n"
+        )
+    )
+    assert top.cause == "dependency-missing" and 'pip install "h5py"' in fix_text(top)
+
+
+def test_other_words_about_keras_not_importing_are_not_read_so() -> None:
+    text = "WARNING: Keras cannot be imported, falling back to the NumPy backend\n"
+    assert "dependency-missing" not in _causes(text)
+
+
+# --- tf-keras' own frames decide between tf-keras and standalone Keras ------------------------
+
+
+def _internal_missing(package: str) -> str:
+    site = "/home/u/.venv/lib/python3.11/site-packages"
+    return (
+        "Traceback (most recent call last):\n"
+        '  File "/home/u/train.py", line 3, in <module>\n'
+        f"    import {package}\n"
+        f'  File "{site}/{package}/src/backend.py", line 40, in <module>\n'
+        "    tf.__internal__.register_load_context_function(load_context.in_load_context)\n"
+        "AttributeError: module 'tensorflow.compat.v2.__internal__' has no attribute "
+        "'register_load_context_function'\n"
+    )
+
+
+def test_tf_keras_frames_asking_tensorflows_internals_are_tf_keras_alone() -> None:
+    report = explained(_internal_missing("tf_keras"))
+    assert top_error(report).cause == "tf-keras-mismatch"
+    # The frames show tf-keras: standalone Keras is not read from the words as well.
+    assert all(f.cause != "keras-version" for f in report.findings)
+
+
+def test_keras_frames_asking_the_same_stay_keras() -> None:
+    assert "keras-version" in _causes(_internal_missing("keras"))
+
+
+# --- Keras 3 given a `.keras` path that is no zip archive ----------------------------------
+
+
+def test_keras3_finding_no_zip_at_a_keras_path_names_both_candidates() -> None:
+    report = explained(
+        "ValueError: File not found: filepath=models/classifier.keras. Please ensure the file "
+        "is an accessible `.keras` zip file.\n"
+    )
+    (finding,) = [f for f in report.findings if f.cause == "keras3-behaviour-change"]
+    # A missing path or Keras 2's HDF5 under that name: the log cannot tell, a warning.
+    assert finding.severity is Severity.WARNING
+    fix = fix_text(finding)
+    assert "ls -l MODEL.keras" in fix and "h5py.is_hdf5" in fix and "cp MODEL.keras MODEL.h5" in fix
+
+
+def test_another_programs_file_not_found_is_not_read_so() -> None:
+    text = "FileNotFoundError: File not found: filepath=data/train.csv. Please check the path.\n"
+    assert "keras3-behaviour-change" not in _causes(text)
+
+
+# --- optimizer arguments the newer optimizers drop with a warning ----------------------------
+
+
+def test_keras211s_optimizer_dropping_lr_is_a_default_learning_rate() -> None:
+    for line in (
+        "WARNING:absl:`lr` is deprecated in Keras optimizer, please use `learning_rate` or use "
+        "the legacy optimizer, e.g.,tf.keras.optimizers.legacy.Adam.",
+        "WARNING:absl:`lr` is deprecated, please use `learning_rate` instead, or use the legacy "
+        "optimizer, e.g.,tf.keras.optimizers.legacy.SGD.",
+    ):
+        (finding,) = [f for f in explained(line + "\n").findings if f.cause]
+        assert finding.cause == "api-default-changed" and finding.severity is Severity.WARNING
+        assert "learning_rate=" in fix_text(finding)
+
+
+def test_the_old_optimizers_own_lr_note_keeps_the_value() -> None:
+    # Keras' optimizer_v2 maps lr to learning_rate and says so: nothing is lost.
+    text = "UserWarning: The `lr` argument is deprecated, use `learning_rate` instead.\n"
+    assert not _causes(text)
+
+
+def test_keras3_dropping_decay_is_a_warning_with_a_schedule() -> None:
+    text = "UserWarning: Argument `decay` is no longer supported and will be ignored.\n"
+    (finding,) = [f for f in explained(text).findings if f.cause == "keras3-behaviour-change"]
+    assert finding.severity is Severity.WARNING and "InverseTimeDecay" in fix_text(finding)
+
+
+# --- Keras' notes that change nothing ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "WARNING:absl:At this time, the v2.11+ optimizer `tf.keras.optimizers.Adam` runs slowly "
+        "on M1/M2 Macs, please use the legacy Keras optimizer instead, located at "
+        "`tf.keras.optimizers.legacy.Adam`.",
+        "WARNING:absl:There is a known slowdown when using v2.11+ Keras optimizers on M1/M2 "
+        "Macs. Falling back to the legacy Keras optimizer, i.e., "
+        "`tf.keras.optimizers.legacy.Adam`.",
+        "UserWarning: You are saving your model as an HDF5 file via `model.save()`. This file "
+        "format is considered legacy. We recommend using instead the native Keras format, e.g. "
+        "`model.save('my_model.keras')`.",
+    ],
+)
+def test_keras_notes_that_change_nothing_are_info(line: str) -> None:
+    report = explained(line + "\n")
+    assert report.findings and all(f.severity is Severity.INFO for f in report.findings)
+    assert any(f.id.startswith("explain.benign.") for f in report.findings)
+
+
+# --- multi-backend Keras written for TensorFlow 1 under TensorFlow 2 -------------------------
+
+
+def _backend_call(path: str, statement: str, name: str, head: str = "") -> str:
+    return (
+        head + "Traceback (most recent call last):\n"
+        '  File "/home/u/app/train.py", line 5, in <module>\n'
+        "    model = build()\n"
+        f'  File "{path}", line 517, in placeholder\n'
+        f"    {statement}\n"
+        f"AttributeError: module 'tensorflow' has no attribute '{name}'\n"
+    )
+
+
+def test_multi_backend_keras_asking_tensorflow_1_names_is_keras_of_another_release() -> None:
+    text = _backend_call(
+        "/usr/lib/python3.7/site-packages/keras/backend/tensorflow_backend.py",
+        "x = tf.placeholder(dtype, shape=shape, name=name)",
+        "placeholder",
+        head="Successfully installed tensorflow-2.1.0\n",
+    )
+    top = top_error(explained(text))
+    assert top.cause == "keras-version"
+    fix = fix_text(top)
+    # The companion table's standalone Keras for that TensorFlow, or tf.keras.
+    assert 'pip install "keras==2.3.*"' in fix and "from tensorflow import keras" in fix
+
+
+def test_the_same_name_in_the_users_own_file_stays_a_tensorflow_1_api() -> None:
+    text = _backend_call(
+        "/home/u/app/layers.py", "x = tf.placeholder(tf.float32, (None, 3))", "placeholder"
+    )
+    causes = _causes(text)
+    assert "api-moved-to-compat-v1" in causes and "keras-version" not in causes
+
+
+def test_the_loaders_import_error_after_its_tf_keras_warning_is_tf_keras_missing() -> None:
+    # TF_USE_LEGACY_KERAS set, tf_keras absent: the loader warns, then raises the same words.
+    report = explained(
+        "WARNING:tensorflow:Your environment has TF_USE_LEGACY_KERAS set to True, but you do "
+        "not have the tf_keras package installed. You must install it in order to use the "
+        "legacy tf.keras. Install it via: `pip install tf_keras`\n"
+        "ImportError: Keras cannot be imported. Check that it is installed.\n"
+    )
+    assert top_error(report).cause == "tf-keras-missing"
+    assert all(f.cause != "dependency-missing" for f in report.findings)
+
+
+def test_tensorflow_without_its_api_for_keras_is_the_keras_not_an_old_tensorflow_1() -> None:
+    # Keras 2.6+ asks tf.__internal__ (TensorFlow 2.x's API for Keras) of an older TensorFlow:
+    # no "TensorFlow older than 1.9, install 1.15" from the listings.
+    report = explained(
+        "AttributeError: module 'tensorflow.compat.v2' has no attribute '__internal__'\n"
+    )
+    assert top_error(report).cause == "keras-version"
+    assert all(f.cause != "api-removed" for f in report.findings)
+    assert "1.15" not in "\n".join(fix_text(f) for f in report.findings if f.fix)
+
+
+# --- Keras 2.12's layout beside a Keras 2.13-2.15 the log shows ------------------------------
+
+
+def test_keras_212s_layout_beside_keras_214_is_no_keras3() -> None:
+    report = explained(
+        "Successfully installed keras-2.14.0 tensorflow-2.14.0\n"
+        "ModuleNotFoundError: No module named 'keras.engine'\n"
+    )
+    top = top_error(report)
+    assert top.cause == "keras-version"
+    assert "keras.src.engine" in fix_text(top)
+    assert all(f.cause != "keras3-behaviour-change" for f in report.findings)
+
+
+def test_keras_212s_layout_under_keras3_stays_keras3() -> None:
+    report = explained(
+        "Successfully installed keras-3.3.3 tensorflow-2.16.1\n"
+        "ModuleNotFoundError: No module named 'keras.engine'\n"
+    )
+    assert any(
+        f.cause == "keras3-behaviour-change" and f.severity is Severity.ERROR
+        for f in report.findings
+    )
+    assert not any(
+        f.cause == "keras-version" and f.severity is Severity.ERROR for f in report.findings
+    )
