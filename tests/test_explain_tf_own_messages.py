@@ -25,9 +25,11 @@ releases print them, each read to its cause with a fix that changes the machine;
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
-from tests.explaining import explained, fix_text, readings, top_error
+from tests.explaining import SIGNATURES, explained, fix_text, readings, top_error
 
 _TF_HINT = (
     "Make sure the Op and Kernel are registered in the binary running in this process. Note "
@@ -282,6 +284,42 @@ def test_a_library_that_is_no_op_library_is_not_a_custom_op(line: str) -> None:
     assert "custom-op-build-mismatch" not in _causes(line + "\n")
 
 
+@pytest.mark.parametrize(
+    "line",
+    [
+        pytest.param(
+            "ImportError: /root/anaconda3/envs/pytorch/lib/python3.8/site-packages/"
+            "torch_xla-1.13-py3.8-linux-x86_64.egg/_XLAC.cpython-38-x86_64-linux-gnu.so: "
+            "undefined symbol: _ZN3tsl3Env7DefaultEv",
+            id="torch-xla-extension",
+        ),
+        pytest.param(
+            "ImportError: /opt/venv/lib/python3.11/site-packages/torch_xla/lib/libxla.so: "
+            "undefined symbol: _ZN3tsl6StatusC1Ev",
+            id="torch-xla-library",
+        ),
+        pytest.param(
+            "NotFoundError: dlopen(/Users/u/venv/lib/python3.11/site-packages/jaxlib/"
+            "xla_extension.so, 0x0002): symbol not found in flat namespace '__ZN3tsl6StatusC1Ev'",
+            id="jaxlib-on-macos",
+        ),
+    ],
+)
+def test_another_frameworks_tsl_is_not_tensorflows(line: str) -> None:
+    # PyTorch/XLA and jaxlib carry XLA's own tsl (pytorch/xla#4036): no TensorFlow release
+    # gives their symbols.
+    found = _causes(line + "\n")
+    assert not found & {"custom-op-build-mismatch", "companion-mismatch"}, found
+
+
+def test_dyld_words_on_a_long_line_are_read_in_linear_time() -> None:
+    line = "NotFoundError: " + "dlopen(/a/b" * 10_000 + " Symbol not found: __ZN3tsl\n"
+    pattern = SIGNATURES.by_id("op-library-flat-namespace").pattern
+    started = time.perf_counter()
+    pattern.search(line)
+    assert time.perf_counter() - started < 0.5
+
+
 # --- two distributions, a half-removed install ----------------------------------------------
 
 
@@ -374,6 +412,28 @@ def test_pips_half_removed_tensorflow() -> None:
     fix = fix_text(found[0])
     assert "rm -rf /home/me/venv/lib/python3.8/site-packages/~ensorflow*" in fix
     assert "--force-reinstall" in fix and "tensorflow-gpu" in fix
+
+
+def test_a_windows_leftover_rewrites_the_platform_build_that_holds_the_files() -> None:
+    # On Windows from 2.11 `tensorflow` is a wrapper whose files are tensorflow-intel's:
+    # reinstalling the wrapper alone with --no-deps rewrites none of them.
+    text = (
+        "WARNING: Ignoring invalid distribution -ensorflow-intel "
+        "(c:\\python310\\lib\\site-packages)\n"
+        "tensorflow                   2.12.0\ntensorflow-intel             2.12.0\n"
+    )
+    found = [f for f in explained(text).findings if f.cause == "tf-install-incomplete"]
+    assert found and found[0].fix is not None
+    assert any(
+        "--no-deps" in x and '"tensorflow-intel==2.12.0"' in x for x in found[0].fix.commands
+    ), found[0].fix.commands
+
+
+def test_a_leftover_without_a_version_shown_has_no_command_with_a_placeholder() -> None:
+    text = "WARNING: Ignoring invalid distribution -ensorflow (/srv/env/lib/python3.10/site-packages)\n"
+    found = [f for f in explained(text).findings if f.cause == "tf-install-incomplete"]
+    assert found and found[0].fix is not None
+    assert not any("<" in x for x in found[0].fix.commands), found[0].fix.commands
 
 
 @pytest.mark.parametrize("leftover", ["-ensorflow-io-gcs-filesystem", "-ensorflow-estimator"])
