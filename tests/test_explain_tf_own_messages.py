@@ -227,6 +227,16 @@ def test_xla_without_a_kernel_is_told_to_compile_without_xla(device: str) -> Non
     assert "jit_compile=False" in fix and "`PyFunc`" in fix
 
 
+def test_xlas_device_quoted_is_still_xlas() -> None:
+    # op_kernel.cc's CreateOpKernel quotes the device type, as it does 'CPU'.
+    text = (
+        "NotFoundError: No registered 'PyFunc' OpKernel for 'XLA_GPU_JIT' devices compatible "
+        "with node {{node PyFunc}}\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "op-kernel-missing" and "jit_compile=False" in fix_text(top)
+
+
 def test_ncclss_op_keeps_its_own_fix() -> None:
     text = (
         "InvalidArgumentError: No OpKernel was registered to support Op 'NcclAllReduce' used by "
