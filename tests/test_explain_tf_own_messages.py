@@ -1,33 +1,72 @@
 """TensorFlow's own messages about its ops, kernels, native extensions and its install, as the
 releases print them, each read to its cause with a fix that changes the machine; near misses
-(the same words in another context) are not.
+(the same words in another context) are not. Each message, the cause it reads as, the releases
+that print it and the source that prints it:
 
-| Message (as printed) | Releases | Printed by | Cause |
-| --- | --- | --- | --- |
-| `Op type not registered 'X' in binary running on H. Make sure the Op and Kernel are registered in the binary running in this process. Note that if you are loading a saved graph which used ops from tf.contrib, accessing (e.g.) ...` (2.x: `from tf.contrib (e.g. ...), accessing should be done ...`) | 1.x, 2.x | https://github.com/tensorflow/tensorflow/blob/v1.15.0/tensorflow/core/framework/op.cc, https://github.com/tensorflow/tensorflow/blob/v2.15.0/tensorflow/core/framework/op.cc | `op-not-registered` |
-| `No op named X in defined operations.` | 1.x | https://github.com/tensorflow/tensorflow/blob/v1.15.0/tensorflow/python/framework/importer.py | `op-not-registered` |
-| `error: 'tf.X' op is neither a custom op nor a flex op` (the TFLite converter) | 2.2 on | https://github.com/tensorflow/tensorflow/blob/v2.15.0/tensorflow/compiler/mlir/lite/flatbuffer_export.cc | `op-not-registered` |
-| `No OpKernel was registered to support Op 'X' used by {{node N}} with these attrs: [...]` (1.x: `with these attrs.  Registered devices: [...]`) | 1.x, 2.x | https://github.com/tensorflow/tensorflow/blob/v2.15.0/tensorflow/core/framework/op_kernel.cc | `op-kernel-missing` |
-| `No registered 'X' OpKernel for 'CPU' devices compatible with node ... (OpKernel was found, but attributes didn't match)` | 2.x | https://github.com/tensorflow/tensorflow/blob/v2.15.0/tensorflow/core/framework/op_kernel.cc | `op-kernel-missing` |
-| `Could not find device for node: {{node X}} = X[...]` / `Could not find valid device for node.` | 2.4 on / 2.1-2.3 | https://github.com/tensorflow/tensorflow/blob/v2.15.0/tensorflow/core/common_runtime/eager/execute.cc, https://github.com/tensorflow/tensorflow/blob/v2.2.0/tensorflow/core/common_runtime/eager/execute.cc | `op-kernel-missing` |
-| `Detected unsupported operations when trying to compile graph G on XLA_GPU_JIT: X (No registered 'X' OpKernel for XLA_GPU_JIT devices ...)` | 1.x, 2.x | https://github.com/tensorflow/tensorflow/blob/v2.15.0/tensorflow/compiler/tf2xla/xla_compiler.cc | `op-kernel-missing` |
-| `LIB.so: undefined symbol: _ZN10tensorflow...` / `_ZN3tsl...` (a project's own op library) | any / 2.13 on | https://github.com/tensorflow/tensorflow/blob/v2.15.0/tensorflow/tsl/platform/default/load_library.cc, https://man7.org/linux/man-pages/man3/dlopen.3.html | `custom-op-build-mismatch` |
-| `dlopen(LIB.so, 6): Symbol not found: __ZN10tensorflow...` / `dlopen(LIB.so, 0x0006): symbol not found in flat namespace '__ZN10tensorflow...'` | macOS before 12 / 12 on | https://github.com/apple-oss-distributions/dyld | `custom-op-build-mismatch` |
-| `WARNING: Ignoring invalid distribution -ensorflow (SITE)` | pip 20.3 on | https://github.com/pypa/pip/blob/23.0/src/pip/_internal/metadata/base.py | `tf-install-incomplete` |
-| `cannot import name 'X' from 'tensorflow' (unknown location)` | Python 3.8 on | https://github.com/python/cpython/blob/3.8/Python/ceval.c | `tf-install-incomplete` |
-| `module 'tensorflow' has no attribute '__version__'` | any | https://github.com/python/cpython/blob/3.8/Objects/moduleobject.c | `tf-install-incomplete` |
-| `partially initialized module 'tensorflow' has no attribute 'X' (most likely due to a circular import)` | Python 3.8 on | https://github.com/python/cpython/blob/3.8/Objects/moduleobject.c | `tf-shadowed-module` |
-| `<module 'tensorflow' (namespace)>` (newer Pythons: `... (namespace) from ['PATH']>`) | Python 3.7 on | https://github.com/python/cpython/blob/3.8/Lib/importlib/_bootstrap_external.py, https://github.com/python/cpython/blob/3.12/Lib/importlib/_bootstrap.py | `tf-install-incomplete` |
-| `pip list` / `pip freeze` rows of `tensorflow` beside `tensorflow-gpu`, `tensorflow-cpu` or `tf-nightly` | any | https://pip.pypa.io/en/stable/cli/pip_list/ | `tf-multiple-distributions` |
-| `Requirement already satisfied: tensorflow-gpu in SITE (1.0.1)` then `Successfully installed ... tensorflow-1.0.1` | any pip | https://github.com/pypa/pip/blob/23.0/src/pip/_internal/operations/prepare.py, https://github.com/pypa/pip/blob/23.0/src/pip/_internal/commands/install.py | `tf-multiple-distributions` |
-| `Successfully uninstalled tensorflow-X+zzzcolabDATE` (Colab's own build replaced) | Colab images | https://github.com/pypa/pip/blob/23.0/src/pip/_internal/req/req_uninstall.py, https://research.google.com/colaboratory/runtime-version-faq.html | `hosted-tf-replaced` |
+- `Op type not registered 'X' in binary running on H. Make sure the Op and Kernel are registered in
+  the binary running in this process. Note that if you are loading a saved graph which used ops
+  from tf.contrib, accessing (e.g.) ...` (2.x: `from tf.contrib (e.g. ...), accessing should be
+  done ...`): `op-not-registered`; 1.x, 2.x; printed by
+  https://github.com/tensorflow/tensorflow/blob/v1.15.0/tensorflow/core/framework/op.cc,
+  https://github.com/tensorflow/tensorflow/blob/v2.15.0/tensorflow/core/framework/op.cc.
+- `No op named X in defined operations.`: `op-not-registered`; 1.x; printed by
+  https://github.com/tensorflow/tensorflow/blob/v1.15.0/tensorflow/python/framework/importer.py.
+- `error: 'tf.X' op is neither a custom op nor a flex op` (the TFLite converter):
+  `op-not-registered`; 2.2 on; printed by
+  https://github.com/tensorflow/tensorflow/blob/v2.15.0/tensorflow/compiler/mlir/lite/flatbuffer_export.cc.
+- `No OpKernel was registered to support Op 'X' used by {{node N}} with these attrs: [...]` (1.x:
+  `with these attrs.  Registered devices: [...]`): `op-kernel-missing`; 1.x, 2.x; printed by
+  https://github.com/tensorflow/tensorflow/blob/v2.15.0/tensorflow/core/framework/op_kernel.cc.
+- `No registered 'X' OpKernel for 'CPU' devices compatible with node ... (OpKernel was found, but
+  attributes didn't match)`: `op-kernel-missing`; 2.x; printed by
+  https://github.com/tensorflow/tensorflow/blob/v2.15.0/tensorflow/core/framework/op_kernel.cc.
+- `Could not find device for node: {{node X}} = X[...]` / `Could not find valid device for node.`:
+  `op-kernel-missing`; 2.4 on / 2.1-2.3; printed by
+  https://github.com/tensorflow/tensorflow/blob/v2.15.0/tensorflow/core/common_runtime/eager/execute.cc,
+  https://github.com/tensorflow/tensorflow/blob/v2.2.0/tensorflow/core/common_runtime/eager/execute.cc.
+- `Detected unsupported operations when trying to compile graph G on XLA_GPU_JIT: X (No registered
+  'X' OpKernel for XLA_GPU_JIT devices ...)`: `op-kernel-missing`; 1.x, 2.x; printed by
+  https://github.com/tensorflow/tensorflow/blob/v2.15.0/tensorflow/compiler/tf2xla/xla_compiler.cc.
+- `LIB.so: undefined symbol: _ZN10tensorflow...` / `_ZN3tsl...` (a project's own op library):
+  `custom-op-build-mismatch`; any / 2.13 on; printed by
+  https://github.com/tensorflow/tensorflow/blob/v2.15.0/tensorflow/tsl/platform/default/load_library.cc,
+  https://man7.org/linux/man-pages/man3/dlopen.3.html.
+- `dlopen(LIB.so, 6): Symbol not found: __ZN10tensorflow...` / `dlopen(LIB.so, 0x0006): symbol not
+  found in flat namespace '__ZN10tensorflow...'`: `custom-op-build-mismatch`; macOS before 12 / 12
+  on; printed by https://github.com/apple-oss-distributions/dyld.
+- `WARNING: Ignoring invalid distribution -ensorflow (SITE)`: `tf-install-incomplete`; pip 20.3 on;
+  printed by https://github.com/pypa/pip/blob/23.0/src/pip/_internal/metadata/base.py.
+- `cannot import name 'X' from 'tensorflow' (unknown location)`: `tf-install-incomplete`; Python
+  3.8 on; printed by https://github.com/python/cpython/blob/3.8/Python/ceval.c.
+- `module 'tensorflow' has no attribute '__version__'`: `tf-install-incomplete`; any; printed by
+  https://github.com/python/cpython/blob/3.8/Objects/moduleobject.c.
+- `partially initialized module 'tensorflow' has no attribute 'X' (most likely due to a circular
+  import)`: `tf-shadowed-module`; Python 3.8 on; printed by
+  https://github.com/python/cpython/blob/3.8/Objects/moduleobject.c.
+- `<module 'tensorflow' (namespace)>` (newer Pythons: `... (namespace) from ['PATH']>`):
+  `tf-install-incomplete`; Python 3.7 on; printed by
+  https://github.com/python/cpython/blob/3.8/Lib/importlib/_bootstrap_external.py,
+  https://github.com/python/cpython/blob/3.12/Lib/importlib/_bootstrap.py.
+- `pip list` / `pip freeze` rows of `tensorflow` beside `tensorflow-gpu`, `tensorflow-cpu` or
+  `tf-nightly`: `tf-multiple-distributions`; any; printed by
+  https://pip.pypa.io/en/stable/cli/pip_list/.
+- `Requirement already satisfied: tensorflow-gpu in SITE (1.0.1)` then `Successfully installed ...
+  tensorflow-1.0.1`: `tf-multiple-distributions`; any pip; printed by
+  https://github.com/pypa/pip/blob/23.0/src/pip/_internal/operations/prepare.py,
+  https://github.com/pypa/pip/blob/23.0/src/pip/_internal/commands/install.py.
+- `Successfully uninstalled tensorflow-X+zzzcolabDATE` (Colab's own build replaced):
+  `hosted-tf-replaced`; Colab images; printed by
+  https://github.com/pypa/pip/blob/23.0/src/pip/_internal/req/req_uninstall.py,
+  https://research.google.com/colaboratory/runtime-version-faq.html.
 """
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
-from tests.explaining import explained, fix_text, readings, top_error
+from tests.explaining import SIGNATURES, explained, fix_text, readings, top_error
 
 _TF_HINT = (
     "Make sure the Op and Kernel are registered in the binary running in this process. Note "
@@ -188,6 +227,16 @@ def test_xla_without_a_kernel_is_told_to_compile_without_xla(device: str) -> Non
     assert "jit_compile=False" in fix and "`PyFunc`" in fix
 
 
+def test_xlas_device_quoted_is_still_xlas() -> None:
+    # op_kernel.cc's CreateOpKernel quotes the device type, as it does 'CPU'.
+    text = (
+        "NotFoundError: No registered 'PyFunc' OpKernel for 'XLA_GPU_JIT' devices compatible "
+        "with node {{node PyFunc}}\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "op-kernel-missing" and "jit_compile=False" in fix_text(top)
+
+
 def test_ncclss_op_keeps_its_own_fix() -> None:
     text = (
         "InvalidArgumentError: No OpKernel was registered to support Op 'NcclAllReduce' used by "
@@ -280,6 +329,42 @@ def test_an_add_ons_library_missing_a_tsl_symbol_is_the_add_ons_release() -> Non
 )
 def test_a_library_that_is_no_op_library_is_not_a_custom_op(line: str) -> None:
     assert "custom-op-build-mismatch" not in _causes(line + "\n")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        pytest.param(
+            "ImportError: /root/anaconda3/envs/pytorch/lib/python3.8/site-packages/"
+            "torch_xla-1.13-py3.8-linux-x86_64.egg/_XLAC.cpython-38-x86_64-linux-gnu.so: "
+            "undefined symbol: _ZN3tsl3Env7DefaultEv",
+            id="torch-xla-extension",
+        ),
+        pytest.param(
+            "ImportError: /opt/venv/lib/python3.11/site-packages/torch_xla/lib/libxla.so: "
+            "undefined symbol: _ZN3tsl6StatusC1Ev",
+            id="torch-xla-library",
+        ),
+        pytest.param(
+            "NotFoundError: dlopen(/Users/u/venv/lib/python3.11/site-packages/jaxlib/"
+            "xla_extension.so, 0x0002): symbol not found in flat namespace '__ZN3tsl6StatusC1Ev'",
+            id="jaxlib-on-macos",
+        ),
+    ],
+)
+def test_another_frameworks_tsl_is_not_tensorflows(line: str) -> None:
+    # PyTorch/XLA and jaxlib carry XLA's own tsl (pytorch/xla#4036): no TensorFlow release
+    # gives their symbols.
+    found = _causes(line + "\n")
+    assert not found & {"custom-op-build-mismatch", "companion-mismatch"}, found
+
+
+def test_dyld_words_on_a_long_line_are_read_in_linear_time() -> None:
+    line = "NotFoundError: " + "dlopen(/a/b" * 10_000 + " Symbol not found: __ZN3tsl\n"
+    pattern = SIGNATURES.by_id("op-library-flat-namespace").pattern
+    started = time.perf_counter()
+    pattern.search(line)
+    assert time.perf_counter() - started < 0.5
 
 
 # --- two distributions, a half-removed install ----------------------------------------------
@@ -376,6 +461,31 @@ def test_pips_half_removed_tensorflow() -> None:
     assert "--force-reinstall" in fix and "tensorflow-gpu" in fix
 
 
+def test_a_windows_leftover_rewrites_the_platform_build_that_holds_the_files() -> None:
+    # On Windows from 2.11 `tensorflow` is a wrapper whose files are tensorflow-intel's:
+    # reinstalling the wrapper alone with --no-deps rewrites none of them.
+    text = (
+        "WARNING: Ignoring invalid distribution -ensorflow-intel "
+        "(c:\\python310\\lib\\site-packages)\n"
+        "tensorflow                   2.12.0\ntensorflow-intel             2.12.0\n"
+    )
+    found = [f for f in explained(text).findings if f.cause == "tf-install-incomplete"]
+    assert found and found[0].fix is not None
+    assert any(
+        "--no-deps" in x and '"tensorflow-intel==2.12.0"' in x for x in found[0].fix.commands
+    ), found[0].fix.commands
+
+
+def test_a_leftover_without_a_version_shown_has_no_command_with_a_placeholder() -> None:
+    text = (
+        "WARNING: Ignoring invalid distribution -ensorflow "
+        "(/srv/env/lib/python3.10/site-packages)\n"
+    )
+    found = [f for f in explained(text).findings if f.cause == "tf-install-incomplete"]
+    assert found and found[0].fix is not None
+    assert not any("<" in x for x in found[0].fix.commands), found[0].fix.commands
+
+
 @pytest.mark.parametrize("leftover", ["-ensorflow-io-gcs-filesystem", "-ensorflow-estimator"])
 def test_a_companions_leftover_is_not_tensorflows(leftover: str) -> None:
     text = f"WARNING: Ignoring invalid distribution {leftover} (/usr/lib/python3/dist-packages)\n"
@@ -393,7 +503,8 @@ def test_tensorflow_as_an_empty_folder() -> None:
     "line",
     [
         "<module 'tensorflow' (namespace)>",
-        "<module 'tensorflow' (namespace) from ['/opt/venv/lib/python3.12/site-packages/tensorflow']>",
+        "<module 'tensorflow' (namespace) from "
+        "['/opt/venv/lib/python3.12/site-packages/tensorflow']>",
     ],
 )
 def test_tensorflow_printed_as_a_namespace_package(line: str) -> None:

@@ -59,3 +59,23 @@ def test_the_pip_a_log_shows_reaches_a_fix_that_lists_releases() -> None:
     for commands in listing:
         first = next(i for i, x in enumerate(commands) if "index versions" in x)
         assert any("install --upgrade pip" in x for x in commands[:first]), commands
+
+
+@pytest.mark.parametrize("python", ["3.5.2", "2.7.18"])
+def test_a_python_no_pip_with_index_versions_runs_on_lists_by_pips_refusal(python: str) -> None:
+    # pip 21.0 dropped Python 2.7 and 3.5: an upgrade there stops at pip 20.3.4.
+    bare = Facts(tfdoctor_version="0", collected_at="2026-01-01T00:00:00+00:00")
+    machine = Machine(bare, f.FIXTURE_MATRIX, LogHints(os="linux", pip="9.0.1", python=python))
+    listing = machine.list_releases("tensorflow-gpu")
+    assert not any("index versions" in x for x in listing), listing
+    assert listing[-1].endswith('pip install "tensorflow-gpu=="')
+
+
+def test_the_python_pips_refusal_names_reaches_the_listing() -> None:
+    log = (
+        "You are using pip version 9.0.1, however version 20.0 is available.\n"
+        "ERROR: Package 'tensorflow-addons' requires a different Python: 3.5.2 not in '>=3.6'\n"
+    )
+    fixes = [x.fix.commands for x in explained(log).findings if x.fix is not None]
+    assert fixes and not any("index versions" in x for c in fixes for x in c), fixes
+    assert any('pip install "tensorflow-addons=="' in x for c in fixes for x in c), fixes

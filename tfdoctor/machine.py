@@ -84,9 +84,12 @@ NIGHTLY_DISTRIBUTIONS = frozenset(
 )
 
 #: conda packages that install the ``tensorflow`` import package (conda-forge and defaults).
+CONDA_TENSORFLOW = ("tensorflow-base", "tensorflow", "tensorflow-gpu", "tensorflow-cpu")
 #: The first pip with ``pip index versions`` (pip's changelog, 21.2).
 PIP_INDEX_VERSIONS: Final = (21, 2)
-CONDA_TENSORFLOW = ("tensorflow-base", "tensorflow", "tensorflow-gpu", "tensorflow-cpu")
+#: The first Python the pip of ``PIP_INDEX_VERSIONS`` runs on: pip 21.0 dropped Python 2.7
+#: and 3.5, whose newest pip is 20.3.4 (pip's changelog, 21.0).
+PIP_INDEX_PYTHON: Final = (3, 6)
 
 #: Distributions whose modules ``import tensorflow`` imports unconditionally as it starts: one
 #: that is missing, broken or outside TensorFlow's range fails the import itself (distribution
@@ -568,11 +571,16 @@ class Machine(Record):
             return self.facts.python.pip_version
         return self.hints.pip if self.hints is not None else None
 
-    def list_releases(self, dist: str) -> tuple[str, ...]:
+    def list_releases(self, dist: str, python: Optional[str] = None) -> tuple[str, ...]:
         """Commands that list the releases of ``dist`` pip can install here: ``pip index
         versions``, which pip 21.2 added (pip's changelog, 21.2 (2021-07-24)), after upgrading
         a pip the facts or the log show older; where neither shows one, it is not assumed
-        old."""
+        old. On a Python older than 3.6 no pip has it: there pip's refusal of an empty
+        version lists them (``from versions: ...``). ``python``: the interpreter's version
+        where the caller read it (pip's refusal names it), else the machine's."""
+        python = python or self.python_version
+        if python and version_key(python)[:2] < PIP_INDEX_PYTHON:
+            return self.pip(f'install "{dist}=="')
         listing = self.pip(f"index versions {dist}")
         shown = self.pip_version
         if shown and version_key(shown) < PIP_INDEX_VERSIONS:

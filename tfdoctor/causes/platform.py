@@ -1504,13 +1504,13 @@ def python_range_fix(
         f"{release} declares Requires-Python {spec}, which {py} is outside{direction}: create "
         "the environment with a Python inside that range"
     )
-    commands = [*m.list_releases(dist)]
+    commands = [*m.list_releases(dist, python)]
     if listed:
         newest = max(listed, key=version_key)
         text += f", or install {dist} {newest}, the newest release pip lists for {py}"
         commands.append(f'pip install "{dist}=={newest}"')
     else:
-        text += f", or a {dist} release that supports {py} (pip index versions lists them)"
+        text += f", or a {dist} release that supports {py} (the commands list them)"
     return Fix(text + ".", tuple(commands))
 
 

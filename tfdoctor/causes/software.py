@@ -23,7 +23,7 @@ from tfdoctor.compat import first_keras3_line
 from tfdoctor.facts import TF_DISTRIBUTIONS, PackageFacts, normalize_name
 from tfdoctor.findings import Fix
 from tfdoctor.machine import Machine
-from tfdoctor.matrix import Companion, spec_contains, version_key
+from tfdoctor.matrix import PLATFORMS, Companion, spec_contains, version_key
 from tfdoctor.modules import InstallStep, modules
 from tfdoctor.wheel_index import ReleaseWheels, platform_words, releases_of, system_name
 
@@ -711,18 +711,44 @@ def tf_leftover_fix(m: Machine, site_packages: Optional[str], leftover: Optional
         where = site_packages
         clean = tuple(f"rm -rf {shlex_quote(site_packages)}/{x}*" for x in stems)
     keep = m.tf
-    spec = f"{keep.name}=={keep.version}" if keep else "tensorflow==<the version pip show prints>"
+    # Where the installed `tensorflow` is a wrapper (the line's `wrappers`: tensorflow-intel on
+    # Windows), the files are its platform build's: --no-deps rewrites only what is named.
+    # The platform is the machine's, or the one its OS has only (Windows: x86-64).
+    line = m.matrix.line_for(keep.version) if keep and m.matrix is not None else None
+    of_os = [plat for plat, os_name in PLATFORMS.items() if os_name == m.os]
+    here = m.platform or (of_os[0] if len(of_os) == 1 else None)
+    inner = sorted(
+        {
+            build
+            for plat, build in (line.wrappers.items() if line is not None else ())
+            if build != keep.name and (build == dist or plat == here)
+        }
+        if keep
+        else ()
+    )
+    again = (
+        m.pip(
+            "install --force-reinstall --no-deps "
+            + " ".join(f'"{name}=={keep.version}"' for name in (keep.name, *inner))
+        )
+        if keep
+        else ()
+    )
     return Fix(
         f"An uninstall or upgrade of {dist} stopped half way: pip renamed its folders in {where} "
         "with a leading '~' in place of their first letter and never deleted them, and the "
         "TensorFlow installed beside them may lack files. Delete the folders whose names start "
         f"with {' or '.join(f'`{x}`' for x in stems)}, then install the TensorFlow that is "
-        "there again over its files.",
-        (
-            *clean,
-            *m.pip("show tensorflow"),
-            *m.pip(f'install --force-reinstall --no-deps "{spec}"'),
-        ),
+        "there again over its files"
+        + (
+            ""
+            if keep
+            else " (`pip install --force-reinstall --no-deps tensorflow==VERSION`, with the "
+            "distribution and VERSION `pip show` prints; on Windows from 2.11 the "
+            "tensorflow-intel of that VERSION too)"
+        )
+        + ".",
+        (*clean, *m.pip("show tensorflow"), *again),
     )
 
 
