@@ -880,7 +880,9 @@ def native_interpreter_fix(m: Machine) -> Fix:
 def hwloc_preload_fix() -> Fix:
     """Open MPI bound to the hwloc TensorFlow exports: the system's hwloc loaded first."""
     # Horovod's troubleshooting guide ("segmentation fault with tensorflow 1.14 or higher
-    # mentioning hwloc"): locate libhwloc with ldconfig, then LD_PRELOAD it.
+    # mentioning hwloc"): locate libhwloc with ldconfig, then LD_PRELOAD it. The guide's
+    # /usr/lib/x86_64-linux-gnu/libhwloc.so is an example (Debian's development symlink, on
+    # x86_64): the path is the one this machine's loader cache lists.
     return Fix(
         "The crash is in hwloc code that Open MPI (libopen-pal) reached through TensorFlow's "
         "libtensorflow_framework, which exports the symbols of its own bundled hwloc "
@@ -890,8 +892,8 @@ def hwloc_preload_fix() -> Fix:
         "(mpirun -x LD_PRELOAD passes it on to every rank).",
         (
             "ldconfig -p | grep libhwloc.so",
-            "LD_PRELOAD=/usr/lib/x86_64-linux-gnu/libhwloc.so python -c 'import "
-            "horovod.tensorflow as hvd; hvd.init()'  # the path ldconfig printed",
+            "export LD_PRELOAD=\"$(ldconfig -p | awk '/libhwloc\\.so/ {print $NF; exit}')\"",
+            "python -c 'import horovod.tensorflow as hvd; hvd.init()'",
         ),
     )
 
