@@ -313,13 +313,17 @@ CAUSES: Mapping[str, Cause] = dict(
         define(
             TF_EXPORTED_SYMBOL_CLASH,
             "Another library binds to a copy of its own code that TensorFlow exports",
-            "TensorFlow 1.14 and 1.15 export the symbols of the hwloc they bundle from "
-            "libtensorflow_framework; Open MPI (loaded into the same process by Horovod or "
-            "mpi4py) then resolves its own hwloc calls to TensorFlow's copy, of another hwloc "
-            "release, and crashes in them. Loading the system's hwloc first (LD_PRELOAD) makes "
-            "Open MPI bind to its own.",
+            "TensorFlow 1.14 exports the symbols of the hwloc it bundles from "
+            "libtensorflow_framework (1.15 hides them again; the hwloc bundled again from 2.20 "
+            "is exported again); Open MPI (loaded into the same process by Horovod or mpi4py) "
+            "then resolves its own hwloc calls to TensorFlow's copy, of another hwloc release, "
+            "and crashes in them. Loading the system's hwloc first (LD_PRELOAD) makes Open MPI "
+            "bind to its own.",
             "https://github.com/horovod/horovod/blob/v0.28.1/docs/troubleshooting.rst",
             "https://github.com/horovod/horovod/issues/1123",
+            "https://github.com/tensorflow/tensorflow/pull/29807",
+            "https://github.com/tensorflow/tensorflow/issues/40830",
+            "https://github.com/tensorflow/tensorflow/issues/125854",
         ),
         define(
             BINDING_PROCESS_NOT_64BIT,
@@ -886,7 +890,7 @@ def hwloc_preload_fix() -> Fix:
     return Fix(
         "The crash is in hwloc code that Open MPI (libopen-pal) reached through TensorFlow's "
         "libtensorflow_framework, which exports the symbols of its own bundled hwloc "
-        "(TensorFlow 1.14 and 1.15): Open MPI runs another hwloc release's functions on its "
+        "(TensorFlow 1.14, and 2.20 on): Open MPI runs another hwloc release's functions on its "
         "own data. Load the system's hwloc before anything else, so that its symbols win: "
         "find it with ldconfig and set LD_PRELOAD to it for the training processes "
         "(mpirun -x LD_PRELOAD passes it on to every rank).",
