@@ -361,6 +361,17 @@ def test_open_mpi_answered_by_another_process_is_an_unpinned_interface() -> None
     assert "btl_tcp_if_exclude" in fix and "NCCL_SOCKET_IFNAME" in fix
 
 
+def test_open_mpis_local_socket_answered_by_another_process_is_not_an_interface() -> None:
+    # ORTE's and PMIx's Unix-socket channels (a process and its host's daemon) check the same.
+    for line in (
+        "[gpu02:08112] [[40125,1],0] usock_peer_recv_connect_ack: received unexpected process "
+        "identifier [[40125,0],0] from [[40125,0],1]",
+        "usock_peer_recv_connect_ack: [[40125,1],0] received unexpected process identifier "
+        "([[40125,0],2]) from server: expected ([[40125,0],1])",
+    ):
+        assert "mpi-interface-unpinned" not in _causes(line + "\n"), line
+
+
 def test_open_mpis_other_connection_failures_are_not_the_interface() -> None:
     text = (
         "[gpu02][[40125,1],5][btl_tcp_endpoint.c:803:mca_btl_tcp_endpoint_complete_connect] "
