@@ -7,10 +7,11 @@ TensorFlow, Horovod, NCCL, Open MPI, Keras, TF Hub and TensorFlow.js print.
 | `HorovodVersionMismatchError: Framework tensorflow installed with version X` | 0.21 on | 3 |
 | `Extension horovod.tensorflow has not been built: ... not found` | - | 3 |
 | crash frame `horovod/tensorflow/mpi_lib*.so(+0xN)[0xA]`, gdb's `from ...mpi_lib*.so` | - | 4, 5 |
-| `libtensorflow_framework.so.1(hwloc_X+0xN)`, gdb's `in hwloc_X () from ...` | TF 1.14-1.15 | 2 |
-| `libopen-pal.so.20(opal_hwloc_X+0xN)`, gdb's `in opal_hwloc_X ()` | TF 1.14-1.15 | 2 |
-| `include/shm.h:42 NCCL WARN Cuda failure 'invalid argument'` | NCCL 2.4 < 2.4.6 | 6, 7 |
+| `libtensorflow_framework.so.1(hwloc_X+0xN)`, gdb's `in hwloc_X () from ...` | TF 1.14, 2.20+ | 2 |
+| `libopen-pal.so.20(opal_hwloc_X+0xN)`, gdb's `in opal_hwloc_X ()` | TF 1.14, 2.20+ | 2 |
+| `include/shm.h:42 NCCL WARN Cuda failure 'invalid argument'` | NCCL 2.4 < 2.4.6, shown | 6, 7 |
 | `CreateSession still waiting for response from worker: /job:J/replica:0/task:N` | TF 1.x | 8 |
+| `Start master session H with config:` (the tasks waited for answered) | TF 1.x | 17 |
 | `NodeDef mentions attr 'X' not in Op<name=Y; ...>` (graph newer than the runtime) | all | 9 |
 | `No attr named 'X' in NodeDef:` (graph older than the code reading it) | all | 10 |
 | `Unknown initializer: GlorotUniform` (Keras' deserialiser) | Keras <= 2.3.1 | 11, 12 |
@@ -35,6 +36,7 @@ TensorFlow, Horovod, NCCL, Open MPI, Keras, TF Hub and TensorFlow.js print.
 14. https://github.com/open-mpi/ompi/blob/v4.0.1/opal/mca/btl/tcp/btl_tcp_endpoint.c
 15. https://github.com/horovod/horovod/blob/v0.28.1/docs/mpi.rst
 16. https://github.com/tensorflow/hub/blob/v0.16.1/tensorflow_hub/keras_layer.py
+17. https://github.com/tensorflow/tensorflow/blob/v1.15.0/tensorflow/core/distributed_runtime/master_session.cc
 """
 
 from __future__ import annotations
@@ -103,6 +105,21 @@ def test_tensorflows_own_library_missing_its_symbol_is_no_add_on() -> None:
     assert "companion-mismatch" not in _causes(text)
 
 
+def test_tensorflows_and_jaxs_own_libraries_stay_out_beside_horovods() -> None:
+    # The op library reading excludes TensorFlow's folders and JAX's (jaxlib, its PJRT plugin
+    # and its CUDA or ROCm plugin package), while Horovod's `tensorflow` folder is read.
+    for library in (
+        f"{_SITE}/tensorflow_core/python/_pywrap_tensorflow_internal.so",
+        f"{_SITE}/jaxlib/xla_extension.so",
+        f"{_SITE}/jax_plugins/xla_cuda12/xla_cuda_plugin.so",
+        f"{_SITE}/jax_cuda12_plugin/_versions.so",
+        f"{_SITE}/jax_rocm60_plugin/_hybrid.so",
+    ):
+        for symbol in ("_ZN3tsl8internal10LogMessageC1EPKcii", "_ZN10tensorflow8OpKernelD2Ev"):
+            text = f"ImportError: {library}: undefined symbol: {symbol}\n"
+            assert "companion-mismatch" not in _causes(text), text
+
+
 def test_a_crash_through_horovods_extension_is_its_build() -> None:
     text = (
         "[1,1]<stderr>:[host:9123] *** Process received signal ***\n"
@@ -140,7 +157,7 @@ def test_horovods_files_listed_by_pip_are_no_crash() -> None:
     assert "custom-op-build-mismatch" not in _causes(text)
 
 
-# --- hwloc exported by TensorFlow 1.14 and 1.15 ----------------------------------------------
+# --- hwloc exported by TensorFlow 1.14 (hidden in 1.15, exported again from 2.20) ------------
 
 
 def test_open_mpis_hwloc_bound_to_tensorflows_copy() -> None:
@@ -152,6 +169,11 @@ def test_open_mpis_hwloc_bound_to_tensorflows_copy() -> None:
     )
     fix = _finding(text, "tf-exported-symbol-clash")
     assert "LD_PRELOAD" in fix and "ldconfig -p | grep libhwloc.so" in fix
+    # The library's path is the one the loader cache lists, never a path of another machine.
+    assert "/usr/lib/x86_64-linux-gnu/libhwloc" not in fix
+    assert 'LD_PRELOAD="$(ldconfig -p | awk' in fix
+    # TensorFlow 1.15 hides its hwloc (tensorflow/tensorflow#29807, #40830).
+    assert "TensorFlow 1.14, and 2.20 on" in fix and "1.15" not in fix
 
 
 def test_open_mpis_own_backtrace_of_hwloc() -> None:
@@ -177,12 +199,14 @@ def test_hwloc_named_outside_a_crash_frame_is_not_the_clash() -> None:
 
 def test_nccl_2_4s_shared_memory_registration_bug() -> None:
     text = (
+        "node1:5110:5110 [0] NCCL INFO NCCL version 2.4.2+cuda10.0\n"
         "node1:5110:5262 [1] NCCL INFO Ring 00 : 1[1] -> 2[2] via direct shared memory\n"
         "node1:5111:5263 [2] include/shm.h:42 NCCL WARN Cuda failure 'invalid argument'\n"
         "node1:5111:5263 [2] NCCL INFO transport/shm.cu:187 -> 1\n"
     )
     fix = _finding(text, "nccl-release-bug")
-    assert "2.4.6" in fix and "NCCL_SHM_DISABLE=1" in fix
+    assert "2.4.2" in fix and "2.4.6" in fix and "NCCL_SHM_DISABLE=1" in fix
+    assert "grep cuda10.0" in fix
 
 
 def test_the_same_words_from_another_nccl_release_are_not_that_bug() -> None:
@@ -191,6 +215,14 @@ def test_the_same_words_from_another_nccl_release_are_not_that_bug() -> None:
         "node1:5111:5263 [2] include/shm.h:46 NCCL WARN Cuda failure 'invalid argument'\n"
     )
     assert "nccl-release-bug" not in _causes(text)
+
+
+def test_the_same_words_without_nccls_release_are_not_that_bug() -> None:
+    # include/shm.h:42 registers the segment from NCCL 2.4.2 to 2.11: the line alone does not
+    # say the release.
+    text = "node1:5111:5263 [2] include/shm.h:42 NCCL WARN Cuda failure 'invalid argument'\n"
+    causes = _causes(text)
+    assert "nccl-release-bug" not in causes and "cluster-collective-failed" in causes
 
 
 def test_nccls_other_cuda_failures_are_not_that_bug() -> None:
@@ -211,6 +243,25 @@ def test_a_session_waiting_for_tasks_names_them() -> None:
     fix = _finding(text, "cluster-task-unreachable")
     assert "/job:ps/replica:0/task:0" in fix and "/job:worker/replica:0/task:1" in fix
     assert "getent hosts" in fix
+
+
+def test_waits_before_the_session_started_were_the_other_tasks_starting() -> None:
+    # The master starts its session only once every task it waited for answered.
+    text = (
+        "I tensorflow/core/distributed_runtime/master.cc:221] CreateSession still waiting for "
+        "response from worker: /job:worker/replica:0/task:2\n"
+        "I tensorflow/core/distributed_runtime/master_session.cc:1004] Start master session "
+        "2feaff26548834a9 with config: \n"
+        "step 0, duration = 0.292\n"
+    )
+    assert "cluster-task-unreachable" not in _causes(text)
+    # A session that started before the waits does not answer for them.
+    assert "cluster-task-unreachable" in _causes(
+        "I tensorflow/core/distributed_runtime/master_session.cc:1004] Start master session "
+        "2feaff26548834a9 with config: \n"
+        "I tensorflow/core/distributed_runtime/master.cc:221] CreateSession still waiting for "
+        "response from worker: /job:worker/replica:0/task:2\n"
+    )
 
 
 def test_the_session_once_started_is_not_a_wait() -> None:
@@ -243,6 +294,11 @@ def test_internal_attributes_and_pythons_get_attr_are_not_an_older_graph() -> No
         "NotFoundError: No attr named 'T' found in AttrBuilder for MatMul\n",
         "W tensorflow/core/grappler/optimizers/meta_optimizer.cc:502] function_optimizer failed: "
         "Not found: No attr named 'Tidx' in NodeDef:\n",
+        # Any pass of Grappler's, by its own name.
+        "W tensorflow/core/grappler/optimizers/meta_optimizer.cc:502] constant_folding failed: "
+        "Not found: No attr named 'T' in NodeDef:\n",
+        "W tensorflow/core/grappler/optimizers/meta_optimizer.cc:533] remapper failed: "
+        "NOT_FOUND: No attr named 'data_format' in NodeDef:\n",
     ):
         assert "graph-from-older-tensorflow" not in _causes(text), text
 
@@ -303,6 +359,17 @@ def test_open_mpi_answered_by_another_process_is_an_unpinned_interface() -> None
     )
     fix = _finding(text, "mpi-interface-unpinned")
     assert "btl_tcp_if_exclude" in fix and "NCCL_SOCKET_IFNAME" in fix
+
+
+def test_open_mpis_local_socket_answered_by_another_process_is_not_an_interface() -> None:
+    # ORTE's and PMIx's Unix-socket channels (a process and its host's daemon) check the same.
+    for line in (
+        "[gpu02:08112] [[40125,1],0] usock_peer_recv_connect_ack: received unexpected process "
+        "identifier [[40125,0],0] from [[40125,0],1]",
+        "usock_peer_recv_connect_ack: [[40125,1],0] received unexpected process identifier "
+        "([[40125,0],2]) from server: expected ([[40125,0],1])",
+    ):
+        assert "mpi-interface-unpinned" not in _causes(line + "\n"), line
 
 
 def test_open_mpis_other_connection_failures_are_not_the_interface() -> None:

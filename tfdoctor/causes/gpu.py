@@ -1412,24 +1412,22 @@ def collective_failed_fix() -> Fix:
     )
 
 
-def nccl_shm_release_fix(nccl_version: Optional[str], nccl_cuda: Optional[str]) -> Fix:
+def nccl_shm_release_fix(nccl_version: str, nccl_cuda: Optional[str]) -> Fix:
     """NCCL 2.4's shared-memory naming bug (before 2.4.6): a fixed release, NCCL_SHM_DISABLE
-    until then; ``nccl_version``/``nccl_cuda`` as NCCL's own start line says, if shown."""
+    until then; ``nccl_version``/``nccl_cuda`` as NCCL's own start line says."""
     # NVIDIA/nccl commit 14e0cf6 ("Fix crash during shared memory creation (#185)"), first
     # released in v2.4.6-1.
-    shown = f"The NCCL here is {nccl_version}. " if nccl_version else ""
     grep = f" | grep cuda{nccl_cuda}" if nccl_cuda else "  # the builds for your CUDA: +cudaX.Y"
     return Fix(
-        f"{shown}NCCL failed to register its shared memory with CUDA ('invalid argument' in "
-        "include/shm.h), which NCCL 2.4 before 2.4.6 does when two ranks on one host share a "
-        "segment name (NVIDIA/nccl#185): NCCL prints its release at start with "
-        "NCCL_DEBUG=INFO. Install NCCL 2.4.6 or later built for the same CUDA release, and "
+        f"The NCCL here is {nccl_version}. NCCL failed to register its shared memory with CUDA "
+        "('invalid argument' in include/shm.h), which NCCL 2.4 before 2.4.6 does when two ranks "
+        "on one host share a segment name (NVIDIA/nccl#185). Install NCCL 2.4.6 or later built "
+        "for the same CUDA release, and "
         "build again what links NCCL statically (Horovod built with HOROVOD_NCCL_HOME, "
         "HOROVOD_GPU_ALLREDUCE=NCCL: pip install --no-cache-dir horovod with the same flags); "
         "until then NCCL_SHM_DISABLE=1 keeps NCCL off shared memory (ranks on one host then "
         "use peer-to-peer or the network).",
         (
-            "export NCCL_DEBUG=INFO  # NCCL's first lines then name its release",
             "ldconfig -p | grep libnccl",
             "apt-cache madison libnccl2" + grep,
             "sudo apt-get install libnccl2=VERSION libnccl-dev=VERSION  # 2.4.6-1 or later",

@@ -313,13 +313,17 @@ CAUSES: Mapping[str, Cause] = dict(
         define(
             TF_EXPORTED_SYMBOL_CLASH,
             "Another library binds to a copy of its own code that TensorFlow exports",
-            "TensorFlow 1.14 and 1.15 export the symbols of the hwloc they bundle from "
-            "libtensorflow_framework; Open MPI (loaded into the same process by Horovod or "
-            "mpi4py) then resolves its own hwloc calls to TensorFlow's copy, of another hwloc "
-            "release, and crashes in them. Loading the system's hwloc first (LD_PRELOAD) makes "
-            "Open MPI bind to its own.",
+            "TensorFlow 1.14 exports the symbols of the hwloc it bundles from "
+            "libtensorflow_framework (1.15 hides them again; the hwloc bundled again from 2.20 "
+            "is exported again); Open MPI (loaded into the same process by Horovod or mpi4py) "
+            "then resolves its own hwloc calls to TensorFlow's copy, of another hwloc release, "
+            "and crashes in them. Loading the system's hwloc first (LD_PRELOAD) makes Open MPI "
+            "bind to its own.",
             "https://github.com/horovod/horovod/blob/v0.28.1/docs/troubleshooting.rst",
             "https://github.com/horovod/horovod/issues/1123",
+            "https://github.com/tensorflow/tensorflow/pull/29807",
+            "https://github.com/tensorflow/tensorflow/issues/40830",
+            "https://github.com/tensorflow/tensorflow/issues/125854",
         ),
         define(
             BINDING_PROCESS_NOT_64BIT,
@@ -880,18 +884,20 @@ def native_interpreter_fix(m: Machine) -> Fix:
 def hwloc_preload_fix() -> Fix:
     """Open MPI bound to the hwloc TensorFlow exports: the system's hwloc loaded first."""
     # Horovod's troubleshooting guide ("segmentation fault with tensorflow 1.14 or higher
-    # mentioning hwloc"): locate libhwloc with ldconfig, then LD_PRELOAD it.
+    # mentioning hwloc"): locate libhwloc with ldconfig, then LD_PRELOAD it. The guide's
+    # /usr/lib/x86_64-linux-gnu/libhwloc.so is an example (Debian's development symlink, on
+    # x86_64): the path is the one this machine's loader cache lists.
     return Fix(
         "The crash is in hwloc code that Open MPI (libopen-pal) reached through TensorFlow's "
         "libtensorflow_framework, which exports the symbols of its own bundled hwloc "
-        "(TensorFlow 1.14 and 1.15): Open MPI runs another hwloc release's functions on its "
+        "(TensorFlow 1.14, and 2.20 on): Open MPI runs another hwloc release's functions on its "
         "own data. Load the system's hwloc before anything else, so that its symbols win: "
         "find it with ldconfig and set LD_PRELOAD to it for the training processes "
         "(mpirun -x LD_PRELOAD passes it on to every rank).",
         (
             "ldconfig -p | grep libhwloc.so",
-            "LD_PRELOAD=/usr/lib/x86_64-linux-gnu/libhwloc.so python -c 'import "
-            "horovod.tensorflow as hvd; hvd.init()'  # the path ldconfig printed",
+            "export LD_PRELOAD=\"$(ldconfig -p | awk '/libhwloc\\.so/ {print $NF; exit}')\"",
+            "python -c 'import horovod.tensorflow as hvd; hvd.init()'",
         ),
     )
 

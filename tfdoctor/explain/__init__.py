@@ -4304,10 +4304,10 @@ _ATTRS_KERNEL_IDS = frozenset(
 
 
 def _nccl_release(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
-    """NCCL's shared-memory registration refused: NCCL 2.4's bug before 2.4.6, unless the
-    release NCCL printed is another (then a collective that failed, read from NCCL's log)."""
-    shown = version_key(r.nccl_version)[:3] if r.nccl_version else None
-    if shown is not None and not (2, 4, 0) <= shown < (2, 4, 6):
+    """NCCL's shared-memory registration refused: NCCL 2.4's bug before 2.4.6 where the
+    release NCCL printed is one of those; else (another release, or none shown: the same
+    include/shm.h line runs up to NCCL 2.11) a collective that failed, read from NCCL's log."""
+    if r.nccl_version is None or not (2, 4, 0) <= version_key(r.nccl_version)[:3] < (2, 4, 6):
         return causes.cluster.CLUSTER_COLLECTIVE_FAILED, causes.gpu.collective_failed_fix()
     return causes.gpu.NCCL_RELEASE_BUG, causes.gpu.nccl_shm_release_fix(r.nccl_version, r.nccl_cuda)
 
@@ -5933,6 +5933,7 @@ def _settle_overlaps(by_cause: dict[str, list[Hits]], evidence: Evidence) -> Non
     _pip_unreached_index(by_cause)
     _system_library_is_the_loaders(by_cause)
     _crash_frames_name_the_library(by_cause)
+    _session_started_after_waiting(by_cause, evidence)
     _abort_names_its_failure(by_cause)
     _nccl_names_its_cuda_failure(by_cause)
     _dump_is_the_named_allocators(by_cause)
@@ -6074,6 +6075,20 @@ def _tf_keras_frames_say_tf_keras(by_cause: dict[str, list[Hits]], evidence: Evi
     }
     if all(where in through_tf_keras for where, _ in hit.citations):
         _drop_signature(by_cause, causes.software.KERAS_VERSION, "keras-internal-api-missing")
+
+
+def _session_started_after_waiting(by_cause: dict[str, list[Hits]], evidence: Evidence) -> None:
+    """TensorFlow 1's master waiting for tasks, then starting its session: the tasks answered
+    (the session starts only once every task it waited for has), so the waits were the other
+    tasks starting."""
+    started = evidence.hits.get("master-session-started")
+    waits = _hits_by(
+        by_cause, causes.cluster.CLUSTER_TASK_UNREACHABLE, "createsession-waiting-for-worker"
+    )
+    if started is not None and waits and started.first > waits[0].first:
+        _drop_signature(
+            by_cause, causes.cluster.CLUSTER_TASK_UNREACHABLE, "createsession-waiting-for-worker"
+        )
 
 
 def _drop_signature(by_cause: dict[str, list[Hits]], cause: str, signature: str) -> None:
