@@ -53,6 +53,7 @@ DRIVER_VERSION_MISMATCH: Final = CauseId("driver-version-mismatch")
 DRIVER_NO_PERMISSION: Final = CauseId("driver-no-permission")
 DRIVER_TOO_OLD: Final = CauseId("driver-too-old")
 CUINIT_UNKNOWN_ERROR: Final = CauseId("cuinit-unknown-error")
+FABRIC_MANAGER_NOT_RUNNING: Final = CauseId("fabric-manager-not-running")
 CUDA_LIBS_MISSING: Final = CauseId("cuda-libs-missing")
 CUDA_LIBS_OFF_PATH: Final = CauseId("cuda-libs-off-path")
 CUDA_WHEELS_UNFOUND: Final = CauseId("cuda-wheels-unfound")
@@ -138,6 +139,17 @@ CAUSES: Mapping[str, Cause] = dict(
             "cuInit returns 999 most often after a suspend/resume cycle, when the nvidia_uvm "
             "module lost its state; reloading it restores CUDA.",
             "https://forums.developer.nvidia.com/t/cuda-fails-after-suspend/",
+        ),
+        define(
+            FABRIC_MANAGER_NOT_RUNNING,
+            "CUDA will not start until the system is ready (NVIDIA Fabric Manager)",
+            "CUDA refuses to start with CUDA_ERROR_SYSTEM_NOT_READY (802, 'system not yet "
+            "initialized') until the driver's daemons run. On machines whose GPUs are joined by "
+            "NVSwitch (HGX and DGX A100, H100, B200) that is NVIDIA Fabric Manager: while it is "
+            "stopped, still setting up the fabric, or of another version than the driver, "
+            "nvidia-smi lists the GPUs but no CUDA program can use them.",
+            "https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html",
+            "https://docs.nvidia.com/datacenter/tesla/fabric-manager-user-guide/index.html",
         ),
         define(
             CUDA_LIBS_MISSING,
@@ -1331,6 +1343,26 @@ def no_device_fix(m: Machine) -> Fix:
         "Check that CUDA_VISIBLE_DEVICES lists valid GPU indices (or unset it), that nvidia-smi "
         "lists a GPU, and, in a container, that it was started with GPU access.",
         ('echo "CUDA_VISIBLE_DEVICES=$CUDA_VISIBLE_DEVICES"', "nvidia-smi -L"),
+    )
+
+
+def fabric_manager_fix() -> Fix:
+    """NVIDIA Fabric Manager started, of the driver's own version, and the fabric's state."""
+    # The Fabric Manager user guide: its package must be the driver's exact version (the
+    # driver branch names the package), and the GPUs take CUDA work once the fabric's state
+    # is Completed; `nvidia-smi -q` shows it under "Fabric".
+    return Fix(
+        "Start NVIDIA Fabric Manager and make it start at boot; its version must be the "
+        "driver's own (its package is named for the driver's branch). Wait until nvidia-smi "
+        "shows the fabric's state as Completed, then run again. On a cluster node or cloud "
+        "instance you cannot administer, ask for one whose fabric is up.",
+        (
+            "systemctl status nvidia-fabricmanager",
+            "nvidia-smi -q | grep -i -A 3 fabric",
+            "sudo apt-get install nvidia-fabricmanager-$(nvidia-smi "
+            "--query-gpu=driver_version --format=csv,noheader | head -n 1 | cut -d. -f1)",
+            "sudo systemctl enable --now nvidia-fabricmanager",
+        ),
     )
 
 
