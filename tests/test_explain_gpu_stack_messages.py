@@ -11,6 +11,7 @@ table). "new" marks a reading added with this table; the others are guarded agai
 | `CUDA driver version is insufficient for CUDA runtime version` | runtime API | driver-too-old | 2 |
 | `forward compatibility was attempted on non supported HW` | runtime API | same (new) | 2 |
 | `failed call to cuInit: CUDA_ERROR_UNKNOWN`, `UNKNOWN ERROR (999)` | TF 1.x-2.x | cuinit-unknown-error | 1 |
+| `Status: unknown error` (cudaErrorUnknown, TensorFlow's sentence) | runtime API | same (new) | 2, 6 |
 | `failed call to cuInit: UNKNOWN ERROR (303)` | TF 1.x | container-no-gpu (note) | 3 |
 | `CUDA_ERROR_SYSTEM_DRIVER_MISMATCH` | driver API | driver-version-mismatch | 3 |
 | `system has unsupported display driver / cuda driver combination` | runtime API | same (new) | 2 |
@@ -20,12 +21,14 @@ table). "new" marks a reading added with this table; the others are guarded agai
 | `CUDA_ERROR_DEVICE_UNAVAILABLE`, `device(s) is/are busy or unavailable` | driver API | same (new) | 3 |
 | `CUDA_ERROR_SYSTEM_NOT_READY`, `UNKNOWN ERROR (802)` | driver API | fabric-manager-not-running (new) | 3, 7 |
 | `Status: system not yet initialized`, `CUDA error: system not yet initialized` | runtime | same (new) | 2, 7 |
+| `CUDA_ERROR_LAUNCH_TIMEOUT`, `the launch timed out and was terminated` | driver, runtime | gpu-watchdog-timeout (new cause) | 2, 3, 16 |
 | `CUDA_ERROR_OUT_OF_MEMORY` creating the context | TF 1.x-2.x | gpu-out-of-memory | 1 |
 | `Could not find cuda drivers on your machine, GPU will not be used.` | TF 2.14+ | cuda-libs-missing (note) | 8 |
 | `Loaded runtime CuDNN library: X but source was compiled with: Y` | TF 1.x-2.x | cudnn-version-mismatch | 9 |
 | `Could not create cudnn handle: CUDNN_STATUS_*` | TF 1.x-2.x | gpu-library-init-failed | 9 |
 | `failed to create cublas handle: CUBLAS_STATUS_*` | TF 1.x-2.x | gpu-library-init-failed | 10 |
 | `CUDNN_STATUS_ARCH_MISMATCH`, `CUBLAS_STATUS_ARCH_MISMATCH` | cuDNN, cuBLAS | gpu-arch-unsupported (new) | 11, 12 |
+| `CUDNN_STATUS_VERSION_MISMATCH`, `CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH` | cuDNN 8.0.1+, 9 | cuda-lib-shadowed (new) | 11 |
 | `failed to make cuFFT batched plan:5` | TF 1.x-2.x | gpu-library-init-failed | 13 |
 | `Ignoring visible gpu device ... minimum required Cuda capability is Y` | TF 1.x-2.x | gpu-arch-unsupported | 6 |
 | `CUDA_ERROR_UNSUPPORTED_PTX_VERSION` | driver API via XLA | ptxas-too-new | 3 |
@@ -48,6 +51,7 @@ table). "new" marks a reading added with this table; the others are guarded agai
 13. https://github.com/tensorflow/tensorflow/blob/v2.4.0/tensorflow/stream_executor/cuda/cuda_fft.cc
 14. https://github.com/tensorflow/tensorflow/blob/v2.12.0/tensorflow/compiler/xla/service/gpu/llvm_gpu_backend/gpu_backend_lib.cc
 15. https://github.com/openxla/xla/blob/main/xla/service/gpu/llvm_gpu_backend/nvptx_backend.cc
+16. https://learn.microsoft.com/windows-hardware/drivers/display/tdr-registry-keys
 """
 
 from __future__ import annotations
@@ -209,8 +213,29 @@ def test_a_system_not_ready_is_fabric_manager(line: str) -> None:
     assert "nvidia-fabricmanager-$(nvidia-smi --query-gpu=driver_version" in fix
 
 
+def test_a_kernel_the_display_watchdog_ended() -> None:
+    for line in (
+        "2020-03-01 10:00:00.000001: E tensorflow/stream_executor/cuda/cuda_event.cc:29] Error "
+        "polling for event status: failed to query event: CUDA_ERROR_LAUNCH_TIMEOUT: the launch "
+        "timed out and was terminated",
+        "E tensorflow/stream_executor/cuda/cuda_driver.cc:1003] failed to enqueue async memcpy "
+        "from device to host: CUDA_ERROR_LAUNCH_TIMEOUT",
+        "RuntimeError: CUDA error: the launch timed out and was terminated",
+    ):
+        top = top_error(explained(line + "\n"))
+        assert top.cause == "gpu-watchdog-timeout"
+        fix = fix_text(top)
+        assert "display_active" in fix and "TdrDelay" in fix
+
+
+def test_another_launch_that_timed_out_is_not_the_gpu() -> None:
+    line = "selenium.common.exceptions.TimeoutException: the browser launch timed out after 30s"
+    assert "gpu-watchdog-timeout" not in _causes_at_warning(line + "\n")
+
+
 def test_the_runtimes_words_for_the_driver_results_read_by_name() -> None:
     cases = {
+        "unknown error": "cuinit-unknown-error",
         "no CUDA-capable device is detected": "cuda-visible-devices-hidden",
         "forward compatibility was attempted on non supported HW": "driver-too-old",
         "system has unsupported display driver / cuda driver combination": (
@@ -245,6 +270,19 @@ def test_a_library_refusing_the_gpus_architecture_is_the_gpu() -> None:
         assert "gpu-library-init-failed" not in _causes_at_warning(line + "\n")
 
 
+def test_cudnn_parts_of_two_releases_are_two_installs_mixed() -> None:
+    for status in ("CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH", "CUDNN_STATUS_VERSION_MISMATCH"):
+        line = (
+            "2024-05-02 10:11:12.000001: E external/local_xla/xla/stream_executor/cuda/"
+            f"cuda_dnn.cc:535] Could not create cudnn handle: {status}"
+        )
+        top = top_error(explained(line + "\n"))
+        assert top.cause == "cuda-lib-shadowed"
+        fix = fix_text(top)
+        assert "ldconfig -p | grep -E 'libcudnn'" in fix and "grep -i cudnn" in fix
+        assert "gpu-library-init-failed" not in _causes_at_warning(line + "\n")
+
+
 def test_other_library_statuses_stay_the_handles_candidates() -> None:
     for line in (
         "Could not create cudnn handle: CUDNN_STATUS_ALLOC_FAILED",
@@ -273,6 +311,11 @@ def test_system_not_yet_initialized_of_another_program_is_not_cuda() -> None:
         "[Engine] audio subsystem not yet initialized; retrying",
     ):
         assert "fabric-manager-not-running" not in _causes_at_warning(line + "\n")
+
+
+def test_an_unknown_error_outside_tensorflows_sentence_is_not_cuda() -> None:
+    text = "ValueError: Status: unknown error\n"
+    assert "cuinit-unknown-error" not in _causes_at_warning(text)
 
 
 def test_rocms_bitcode_module_is_not_libdevice() -> None:

@@ -437,6 +437,26 @@ def mixed_release_fix(path: str, symbol: str, partner: str) -> Fix:
     )
 
 
+def mixed_cudnn_fix() -> Fix:
+    """cuDNN's own check that its parts are of one release failed: the copies the loader and
+    pip can find, so that one release stays on the loader's path."""
+    # cuDNN 8 split the library into parts (libcudnn_ops_infer, libcudnn_cnn_infer, ...; 9:
+    # libcudnn_graph, libcudnn_engines_*) that check each other's version as they load and
+    # answer CUDNN_STATUS_VERSION_MISMATCH (9: SUBLIBRARY_VERSION_MISMATCH) when they differ.
+    return Fix(
+        "cuDNN found its own parts of different releases: two cuDNN installs are mixed on the "
+        "loader's path (a system or toolkit cuDNN, a conda cudnn, pip's nvidia-cudnn wheel, "
+        "another framework's in the same environment). List the copies, keep the one of the "
+        "release TensorFlow was built for, and take the others' directories off "
+        "LD_LIBRARY_PATH (PATH on Windows) or uninstall them.",
+        (
+            *_library_search(("cudnn",)),
+            "python -m pip list 2>/dev/null | grep -i cudnn",
+            "echo $LD_LIBRARY_PATH",
+        ),
+    )
+
+
 def ld_remove_fix(m: Machine, directory: str, what: str) -> Fix:
     """Take ``directory`` off ``LD_LIBRARY_PATH`` so ``what`` loads from the right place."""
     return Fix(

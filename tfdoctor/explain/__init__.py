@@ -1455,6 +1455,9 @@ def _mixed_release(hits: Sequence[Hits]) -> Optional[Fix]:
 
 def _shadowed(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     fix = _mixed_release(hits)
+    if fix is None and any(h.signature.id == "cudnn-sublibrary-mismatch" for h in hits):
+        # cuDNN's own status names no file: the fix lists every copy to find the mix.
+        fix = causes.gpu.mixed_cudnn_fix()
     return causes.gpu.CUDA_LIB_SHADOWED, fix or causes.gpu.read_device_log_fix()
 
 
@@ -4253,6 +4256,7 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.platform.WINDOWS_LONG_PATHS: lambda m: causes.platform.long_paths_fix(),
     causes.platform.WINDOWS_NATIVE_GPU_ENDED: causes.platform.windows_gpu_fix,
     causes.runtime.GPU_BUSY_OR_UNAVAILABLE: causes.runtime.gpu_busy_fix,
+    causes.runtime.GPU_WATCHDOG_TIMEOUT: lambda m: causes.runtime.gpu_watchdog_fix(),
     causes.runtime.GPU_CONFIG_TOO_LATE: lambda m: causes.runtime.config_order_fix(),
     causes.platform.WSL_DRIVER_BROKEN: lambda m: causes.platform.wsl_gpu_fix(),
     causes.software.TF_SHADOWED_MODULE: lambda m: causes.software.source_tree_fix(),
