@@ -19,7 +19,7 @@ table). "new" marks a reading added with this table; the others are guarded agai
 | `Failed to initialize NVML: Driver/library version mismatch` | NVML | driver-version-mismatch | 5 |
 | `all CUDA-capable devices are busy or unavailable` | runtime API | gpu-busy-or-unavailable | 6 |
 | `CUDA_ERROR_DEVICE_UNAVAILABLE`, `device(s) is/are busy or unavailable` | driver API | same (new) | 3 |
-| `CUDA_ERROR_SYSTEM_NOT_READY`, `UNKNOWN ERROR (802)` | driver API | fabric-manager-not-running (new) | 3, 7 |
+| `CUDA_ERROR_SYSTEM_NOT_READY`, `UNKNOWN ERROR (802)`, 1.x's `CUresult(802)` | driver API | fabric-manager-not-running (new) | 3, 7 |
 | `Status: system not yet initialized`, `CUDA error: system not yet initialized` | runtime | same (new) | 2, 7 |
 | `CUDA_ERROR_LAUNCH_TIMEOUT`, `the launch timed out and was terminated` | driver, runtime | gpu-watchdog-timeout (new cause) | 2, 3, 16 |
 | `CUDA_ERROR_OUT_OF_MEMORY` creating the context | TF 1.x-2.x | gpu-out-of-memory | 1 |
@@ -199,6 +199,7 @@ def test_the_driver_apis_device_unavailable_is_a_gpu_held_by_another_process() -
             id="driver-name",
         ),
         pytest.param(_OLD + "failed call to cuInit: UNKNOWN ERROR (802)", id="driver-number"),
+        pytest.param(_OLD + "failed call to cuInit: CUresult(802)", id="driver-number-1x"),
         pytest.param(_STATUS + "system not yet initialized", id="runtime-status"),
         pytest.param("RuntimeError: CUDA error: system not yet initialized", id="cuda-error"),
     ],
