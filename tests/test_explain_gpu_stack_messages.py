@@ -22,6 +22,7 @@ table). "new" marks a reading added with this table; the others are guarded agai
 | `CUDA_ERROR_SYSTEM_NOT_READY`, `UNKNOWN ERROR (802)`, 1.x's `CUresult(802)` | driver API | fabric-manager-not-running (new) | 3, 7 |
 | `Status: system not yet initialized`, `CUDA error: system not yet initialized` | runtime | same (new) | 2, 7 |
 | `CUDA_ERROR_LAUNCH_TIMEOUT`, `the launch timed out and was terminated` | driver, runtime | gpu-watchdog-timeout (new cause) | 2, 3, 16 |
+| `CUDA_ERROR_OPERATING_SYSTEM`, `OS call failed or operation not supported on this OS` where the log shows WSL | driver, runtime | wsl-driver-broken (new) | 2, 3, 17 |
 | `CUDA_ERROR_OUT_OF_MEMORY` creating the context | TF 1.x-2.x | gpu-out-of-memory | 1 |
 | `Could not find cuda drivers on your machine, GPU will not be used.` | TF 2.14+ | cuda-libs-missing (note) | 8 |
 | `Loaded runtime CuDNN library: X but source was compiled with: Y` | TF 1.x-2.x | cudnn-version-mismatch | 9 |
@@ -52,6 +53,7 @@ table). "new" marks a reading added with this table; the others are guarded agai
 14. https://github.com/tensorflow/tensorflow/blob/v2.12.0/tensorflow/compiler/xla/service/gpu/llvm_gpu_backend/gpu_backend_lib.cc
 15. https://github.com/openxla/xla/blob/main/xla/service/gpu/llvm_gpu_backend/nvptx_backend.cc
 16. https://learn.microsoft.com/windows-hardware/drivers/display/tdr-registry-keys
+17. https://docs.nvidia.com/cuda/wsl-user-guide/index.html
 """
 
 from __future__ import annotations
@@ -232,6 +234,26 @@ def test_a_kernel_the_display_watchdog_ended() -> None:
 def test_another_launch_that_timed_out_is_not_the_gpu() -> None:
     line = "selenium.common.exceptions.TimeoutException: the browser launch timed out after 30s"
     assert "gpu-watchdog-timeout" not in _causes_at_warning(line + "\n")
+
+
+def test_an_operating_system_error_under_wsl_is_wsls_gpu_support() -> None:
+    wsl = "Linux DESKTOP-1 5.15.90.1-microsoft-standard-WSL2 #1 SMP x86_64 GNU/Linux\n"
+    for line in (
+        _XLA + "failed call to cuInit: CUDA_ERROR_OPERATING_SYSTEM: OS call failed or operation "
+        "not supported on this OS",
+        _STATUS + "OS call failed or operation not supported on this OS",
+    ):
+        top = top_error(explained(wsl + line + "\n"))
+        assert top.cause == "wsl-driver-broken"
+        assert "wsl --update" in fix_text(top)
+
+
+def test_an_operating_system_error_without_wsl_names_no_wsl_fix() -> None:
+    line = (
+        _XLA + "failed call to cuInit: CUDA_ERROR_OPERATING_SYSTEM: OS call failed or operation "
+        "not supported on this OS\n"
+    )
+    assert "wsl-driver-broken" not in _causes_at_warning(line)
 
 
 def test_the_runtimes_words_for_the_driver_results_read_by_name() -> None:

@@ -4570,7 +4570,8 @@ def _drop_unsupported(by_cause: dict[str, list[Hits]], evidence: Evidence) -> No
     task queue or thread running the code, or nothing of the program shown around the line;
     ``server-not-shown`` no such server (TensorFlow 1's per-thread graph); ``tfjs-shown``
     TensorFlow.js named in the log (Node's words are any addon's); ``not-imported-elsewhere``
-    no failing ``from M import`` statement with M outside TensorFlow's package."""
+    no failing ``from M import`` statement with M outside TensorFlow's package; ``wsl-shown``
+    WSL named in the log or the issue form (CUDA's operating-system error is WSL's there)."""
     if not any(h.signature.needs for hits in by_cause.values() for h in hits):
         return
     frames = [f.path.replace("\\", "/") for tb in evidence.tracebacks for f in tb.frames]
@@ -4621,6 +4622,8 @@ def _drop_unsupported(by_cause: dict[str, list[Hits]], evidence: Evidence) -> No
             return "tfjs-shown" in evidence.hits
         if need == "not-imported-elsewhere":
             return not imported_elsewhere
+        if need == "wsl-shown":
+            return evidence.wsl or evidence.stated.wsl
         return True
 
     for cause in list(by_cause):
