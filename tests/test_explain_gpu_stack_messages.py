@@ -34,6 +34,7 @@ table). "new" marks a reading added with this table; the others are guarded agai
 | `Ignoring visible gpu device ... minimum required Cuda capability is Y` | TF 1.x-2.x | gpu-arch-unsupported | 6 |
 | `CUDA_ERROR_UNSUPPORTED_PTX_VERSION` | driver API via XLA | ptxas-too-new | 3 |
 | `no kernel image is available for execution on the device` | runtime API | gpu-arch-unsupported | 2 |
+| `UNKNOWN: JIT compilation failed.` (the op's kernel, beside `[Op:X]` raised) | TF 2.x kernel_gen | libdevice-missing (new form) | 18 |
 | `libdevice not found at X` | XLA in TF 2.x | libdevice-missing | 14 |
 | `libdevice is required by this HLO module but was not found at X` | XLA in TF 2.x | same (new) | 14, 15 |
 
@@ -54,6 +55,7 @@ table). "new" marks a reading added with this table; the others are guarded agai
 15. https://github.com/openxla/xla/blob/main/xla/service/gpu/llvm_gpu_backend/nvptx_backend.cc
 16. https://learn.microsoft.com/windows-hardware/drivers/display/tdr-registry-keys
 17. https://docs.nvidia.com/cuda/wsl-user-guide/index.html
+18. https://github.com/tensorflow/tensorflow/blob/v2.9.0/tensorflow/compiler/mlir/tools/kernel_gen/tf_framework_c_interface.cc
 """
 
 from __future__ import annotations
@@ -323,6 +325,22 @@ def test_xlas_libdevice_warning_alone_is_libdevice_missing() -> None:
     top = top_error(explained(line + "\n"))
     assert top.cause == "libdevice-missing"
     assert "xla_gpu_cuda_data_dir" in fix_text(top)
+
+
+def test_the_run_time_kernel_compiler_failing_as_the_kernel_logs_it() -> None:
+    text = (
+        "W tensorflow/compiler/xla/service/gpu/nvptx_helper.cc:56] Can't find libdevice "
+        "directory ${CUDA_DIR}/nvvm/libdevice\n"
+        "2022-08-09 14:54:40.390320: W tensorflow/core/framework/op_kernel.cc:1733] UNKNOWN: JIT "
+        "compilation failed.\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "libdevice-missing"
+
+
+def test_another_programs_jit_failure_is_not_libdevice() -> None:
+    for line in ("RuntimeError: JIT compilation failed.", "error: JIT compilation failed."):
+        assert "libdevice-missing" not in _causes_at_warning(line + "\n")
 
 
 # --- near misses --------------------------------------------------------------------------------
