@@ -1380,7 +1380,8 @@ def fabric_manager_fix() -> Fix:
             "systemctl status nvidia-fabricmanager",
             "nvidia-smi -q | grep -i -A 3 fabric",
             "sudo apt-get install nvidia-fabricmanager-$(nvidia-smi "
-            "--query-gpu=driver_version --format=csv,noheader | head -n 1 | cut -d. -f1)",
+            "--query-gpu=driver_version --format=csv,noheader | head -n 1 | cut -d. -f1)"
+            "  # Ubuntu, from NVIDIA's CUDA repository",
             "sudo systemctl enable --now nvidia-fabricmanager",
         ),
     )
