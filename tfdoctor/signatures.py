@@ -175,7 +175,10 @@ GROUPS = frozenset(
 #: TensorFlow.js named in the log (its ``tfjs-shown`` evidence), where Node's words for any
 #: native addon are its addon's; ``not-imported-elsewhere``, no traceback whose failing
 #: statement (``from math import abs``) imports the name from a module outside TensorFlow's
-#: package, where Python 3.6 and older print the bare name alone.
+#: package, where Python 3.6 and older print the bare name alone; ``wsl-shown``, WSL named in the
+#: log (its paths or kernel, /usr/lib/wsl/, microsoft-standard-WSL2, or the issue form's
+#: answer), where CUDA's CUDA_ERROR_OPERATING_SYSTEM is WSL's GPU support and not a cause
+#: tfdoctor can name elsewhere.
 NEEDS = frozenset(
     {
         "not-imported-elsewhere",
@@ -189,6 +192,7 @@ NEEDS = frozenset(
         "frozen-family-module",
         "server-possible",
         "server-not-shown",
+        "wsl-shown",
     }
 )
 

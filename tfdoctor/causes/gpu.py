@@ -53,6 +53,7 @@ DRIVER_VERSION_MISMATCH: Final = CauseId("driver-version-mismatch")
 DRIVER_NO_PERMISSION: Final = CauseId("driver-no-permission")
 DRIVER_TOO_OLD: Final = CauseId("driver-too-old")
 CUINIT_UNKNOWN_ERROR: Final = CauseId("cuinit-unknown-error")
+FABRIC_MANAGER_NOT_RUNNING: Final = CauseId("fabric-manager-not-running")
 CUDA_LIBS_MISSING: Final = CauseId("cuda-libs-missing")
 CUDA_LIBS_OFF_PATH: Final = CauseId("cuda-libs-off-path")
 CUDA_WHEELS_UNFOUND: Final = CauseId("cuda-wheels-unfound")
@@ -149,6 +150,17 @@ CAUSES: Mapping[str, Cause] = dict(
             "cuInit returns 999 most often after a suspend/resume cycle, when the nvidia_uvm "
             "module lost its state; reloading it restores CUDA.",
             "https://forums.developer.nvidia.com/t/cuda-fails-after-suspend/",
+        ),
+        define(
+            FABRIC_MANAGER_NOT_RUNNING,
+            "CUDA will not start until the system is ready (NVIDIA Fabric Manager)",
+            "CUDA refuses to start with CUDA_ERROR_SYSTEM_NOT_READY (802, 'system not yet "
+            "initialized') until the driver's daemons run. On machines whose GPUs are joined by "
+            "NVSwitch (HGX and DGX A100, H100, B200) that is NVIDIA Fabric Manager: while it is "
+            "stopped, still setting up the fabric, or of another version than the driver, "
+            "nvidia-smi lists the GPUs but no CUDA program can use them.",
+            "https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html",
+            "https://docs.nvidia.com/datacenter/tesla/fabric-manager-user-guide/index.html",
         ),
         define(
             CUDA_LIBS_MISSING,
@@ -458,6 +470,26 @@ def mixed_release_fix(path: str, symbol: str, partner: str) -> Fix:
         "each name resolves to; put the directory that holds both files of one release first "
         "on LD_LIBRARY_PATH, or take the other one off it.",
         (f"ldd {shlex.quote(path)}", "echo $LD_LIBRARY_PATH"),
+    )
+
+
+def mixed_cudnn_fix() -> Fix:
+    """cuDNN's own check that its parts are of one release failed: the copies the loader and
+    pip can find, so that one release stays on the loader's path."""
+    # cuDNN 8 split the library into parts (libcudnn_ops_infer, libcudnn_cnn_infer, ...; 9:
+    # libcudnn_graph, libcudnn_engines_*) that check each other's version as they load and
+    # answer CUDNN_STATUS_VERSION_MISMATCH (9: SUBLIBRARY_VERSION_MISMATCH) when they differ.
+    return Fix(
+        "cuDNN found its own parts of different releases: two cuDNN installs are mixed on the "
+        "loader's path (a system or toolkit cuDNN, a conda cudnn, pip's nvidia-cudnn wheel, "
+        "another framework's in the same environment). List the copies, keep the one of the "
+        "release TensorFlow was built for, and take the others' directories off "
+        "LD_LIBRARY_PATH (PATH on Windows) or uninstall them.",
+        (
+            *_library_search(("cudnn",)),
+            "python -m pip list 2>/dev/null | grep -i cudnn",
+            "echo $LD_LIBRARY_PATH",
+        ),
     )
 
 
@@ -1367,6 +1399,27 @@ def no_device_fix(m: Machine) -> Fix:
         "Check that CUDA_VISIBLE_DEVICES lists valid GPU indices (or unset it), that nvidia-smi "
         "lists a GPU, and, in a container, that it was started with GPU access.",
         ('echo "CUDA_VISIBLE_DEVICES=$CUDA_VISIBLE_DEVICES"', "nvidia-smi -L"),
+    )
+
+
+def fabric_manager_fix() -> Fix:
+    """NVIDIA Fabric Manager started, of the driver's own version, and the fabric's state."""
+    # The Fabric Manager user guide: its package must be the driver's exact version (the
+    # driver branch names the package), and the GPUs take CUDA work once the fabric's state
+    # is Completed; `nvidia-smi -q` shows it under "Fabric".
+    return Fix(
+        "Start NVIDIA Fabric Manager and make it start at boot; its version must be the "
+        "driver's own (its package is named for the driver's branch). Wait until nvidia-smi "
+        "shows the fabric's state as Completed, then run again. On a cluster node or cloud "
+        "instance you cannot administer, ask for one whose fabric is up.",
+        (
+            "systemctl status nvidia-fabricmanager",
+            "nvidia-smi -q | grep -i -A 3 fabric",
+            "sudo apt-get install nvidia-fabricmanager-$(nvidia-smi "
+            "--query-gpu=driver_version --format=csv,noheader | head -n 1 | cut -d. -f1)"
+            "  # Ubuntu, from NVIDIA's CUDA repository",
+            "sudo systemctl enable --now nvidia-fabricmanager",
+        ),
     )
 
 

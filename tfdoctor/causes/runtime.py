@@ -20,6 +20,7 @@ GPU_MEMORY_GROWTH_MIXED: Final = CauseId("gpu-memory-growth-mixed")
 DISTRIBUTE_CONFIG_TOO_LATE: Final = CauseId("distribute-config-too-late")
 OP_KERNEL_MISSING: Final = CauseId("op-kernel-missing")
 GPU_BUSY_OR_UNAVAILABLE: Final = CauseId("gpu-busy-or-unavailable")
+GPU_WATCHDOG_TIMEOUT: Final = CauseId("gpu-watchdog-timeout")
 THREADS_EXHAUSTED: Final = CauseId("threads-exhausted")
 TF_ENV_FLAG_INVALID: Final = CauseId("tf-env-flag-invalid")
 FILESYSTEM_ENV_MISCONFIGURED: Final = CauseId("filesystem-env-misconfigured")
@@ -189,6 +190,17 @@ CAUSES: Mapping[str, Cause] = dict(
             "https://docs.nvidia.com/deploy/nvidia-smi/index.html",
         ),
         define(
+            GPU_WATCHDOG_TIMEOUT,
+            "The display's watchdog ended a GPU kernel that ran too long",
+            "A GPU that also drives a display runs kernels under a watchdog (the device "
+            "property kernelExecTimeoutEnabled): Windows' Timeout Detection and Recovery "
+            "(2 seconds by default) or the X server's on Linux ends a kernel that runs longer, "
+            "and CUDA reports CUDA_ERROR_LAUNCH_TIMEOUT (702, 'the launch timed out and was "
+            "terminated'); TensorFlow then stops at the next event it polls.",
+            "https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html",
+            "https://learn.microsoft.com/windows-hardware/drivers/display/tdr-registry-keys",
+        ),
+        define(
             SERVER_CONCURRENCY_MODEL_MISMATCH,
             "A server runs TensorFlow code under a concurrency model it does not support",
             "TensorFlow 1's default graph and Keras' session are per thread: a model loaded "
@@ -347,6 +359,24 @@ def gpu_busy_fix(m: Machine) -> Fix:
             "nvidia-smi --query-gpu=index,compute_mode --format=csv",
             "nvidia-smi --query-compute-apps=gpu_uuid,pid,process_name --format=csv",
             "sudo nvidia-smi -c DEFAULT",
+        ),
+    )
+
+
+def gpu_watchdog_fix() -> Fix:
+    """A GPU without a display's watchdog, shorter kernels, or a longer watchdog."""
+    # TdrDelay is the seconds Windows waits before it resets the display driver (Microsoft's
+    # TDR registry keys); a Linux X server's watchdog ends when no X server runs on that GPU.
+    return Fix(
+        "The GPU drives a display and its watchdog ended a kernel that ran too long. Run on a "
+        "GPU that drives no display (CUDA_VISIBLE_DEVICES), make each step shorter (a smaller "
+        "batch or input), or lengthen the watchdog: on Windows set TdrDelay (seconds) and "
+        "restart; on Linux run without the graphical session on that GPU.",
+        (
+            "nvidia-smi --query-gpu=index,name,display_active,display_mode --format=csv",
+            'reg add "HKLM\\SYSTEM\\CurrentControlSet\\Control\\GraphicsDrivers" /v TdrDelay '
+            "/t REG_DWORD /d 60 /f  # in an administrator's Windows PowerShell; then restart",
+            "sudo systemctl isolate multi-user.target  # Linux: stops the graphical session",
         ),
     )
 

@@ -1455,6 +1455,9 @@ def _mixed_release(hits: Sequence[Hits]) -> Optional[Fix]:
 
 def _shadowed(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.CauseId, Fix]:
     fix = _mixed_release(hits)
+    if fix is None and any(h.signature.id == "cudnn-sublibrary-mismatch" for h in hits):
+        # cuDNN's own status names no file: the fix lists every copy to find the mix.
+        fix = causes.gpu.mixed_cudnn_fix()
     return causes.gpu.CUDA_LIB_SHADOWED, fix or causes.gpu.read_device_log_fix()
 
 
@@ -4409,6 +4412,7 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.platform.METAL_NO_WHEEL_FOR_PYTHON: causes.platform.metal_python_fix,
     causes.gpu.CUINIT_UNKNOWN_ERROR: lambda m: causes.gpu.cuinit_unknown_fix(),
     causes.gpu.CUDA_VISIBLE_DEVICES_HIDDEN: causes.gpu.no_device_fix,
+    causes.gpu.FABRIC_MANAGER_NOT_RUNNING: lambda m: causes.gpu.fabric_manager_fix(),
     causes.gpu.LIBCUDA_STUB: causes.gpu.libcuda_stub_fix,
     causes.xla.PTXAS_TOO_NEW: causes.xla.ptxas_fix,
     causes.xla.LIBDEVICE_MISSING: causes.xla.libdevice_fix,
@@ -4421,6 +4425,7 @@ _SIMPLE: dict[causes.CauseId, Callable[[Machine], Fix]] = {
     causes.platform.WINDOWS_LONG_PATHS: lambda m: causes.platform.long_paths_fix(),
     causes.platform.WINDOWS_NATIVE_GPU_ENDED: causes.platform.windows_gpu_fix,
     causes.runtime.GPU_BUSY_OR_UNAVAILABLE: causes.runtime.gpu_busy_fix,
+    causes.runtime.GPU_WATCHDOG_TIMEOUT: lambda m: causes.runtime.gpu_watchdog_fix(),
     causes.runtime.GPU_CONFIG_TOO_LATE: lambda m: causes.runtime.config_order_fix(),
     causes.runtime.TF_RELEASE_KERNEL_BUG: causes.runtime.onednn_kernel_fix,
     causes.platform.WSL_DRIVER_BROKEN: lambda m: causes.platform.wsl_gpu_fix(),
@@ -4762,7 +4767,8 @@ def _drop_unsupported(by_cause: dict[str, list[Hits]], evidence: Evidence) -> No
     task queue or thread running the code, or nothing of the program shown around the line;
     ``server-not-shown`` no such server (TensorFlow 1's per-thread graph); ``tfjs-shown``
     TensorFlow.js named in the log (Node's words are any addon's); ``not-imported-elsewhere``
-    no failing ``from M import`` statement with M outside TensorFlow's package."""
+    no failing ``from M import`` statement with M outside TensorFlow's package; ``wsl-shown``
+    WSL named in the log or the issue form (CUDA's operating-system error is WSL's there)."""
     if not any(h.signature.needs for hits in by_cause.values() for h in hits):
         return
     frames = [f.path.replace("\\", "/") for tb in evidence.tracebacks for f in tb.frames]
@@ -4813,6 +4819,8 @@ def _drop_unsupported(by_cause: dict[str, list[Hits]], evidence: Evidence) -> No
             return "tfjs-shown" in evidence.hits
         if need == "not-imported-elsewhere":
             return not imported_elsewhere
+        if need == "wsl-shown":
+            return evidence.wsl or evidence.stated.wsl
         return True
 
     for cause in list(by_cause):

@@ -1,0 +1,418 @@
+"""The NVIDIA GPU stack's own messages, in the words TensorFlow's stream executor, XLA, the CUDA
+driver and runtime APIs, cuDNN and cuBLAS print them, each read as the cause its code path
+means. The lines below are written here; the words are the programs' (sources under the
+table). "new" marks a reading added with this table; the others are guarded against change.
+
+Each entry: the message (the releases that print it): the cause [sources below].
+
+- `failed call to cuInit: CUDA_ERROR_NO_DEVICE` (TF 1.x-2.x): cuda-visible-devices-hidden [1]
+- `Status: no CUDA-capable device is detected` (runtime API): same (new) [2]
+- `CUDA_ERROR_INSUFFICIENT_DRIVER`, `..._COMPAT_NOT_SUPPORTED_ON_DEVICE` (driver API):
+  driver-too-old [3]
+- `CUDA driver version is insufficient for CUDA runtime version` (runtime API): driver-too-old [2]
+- `forward compatibility was attempted on non supported HW` (runtime API): same (new) [2]
+- `failed call to cuInit: CUDA_ERROR_UNKNOWN`, `UNKNOWN ERROR (999)` (TF 1.x-2.x):
+  cuinit-unknown-error [1]
+- `Status: unknown error` (cudaErrorUnknown, TensorFlow's sentence) (runtime API): same (new) [2, 6]
+- `failed call to cuInit: UNKNOWN ERROR (303)` (TF 1.x): container-no-gpu (note) [3]
+- `CUDA_ERROR_SYSTEM_DRIVER_MISMATCH` (driver API): driver-version-mismatch [3]
+- `system has unsupported display driver / cuda driver combination` (runtime API): same (new) [2]
+- `kernel version X does not match DSO version Y` (TF 1.x-2.x): driver-version-mismatch [4]
+- `Failed to initialize NVML: Driver/library version mismatch` (NVML): driver-version-mismatch [5]
+- `all CUDA-capable devices are busy or unavailable` (runtime API): gpu-busy-or-unavailable [6]
+- `CUDA_ERROR_DEVICE_UNAVAILABLE`, `device(s) is/are busy or unavailable` (driver API): same (new)
+  [3]
+- `CUDA_ERROR_SYSTEM_NOT_READY`, `UNKNOWN ERROR (802)`, 1.x's `CUresult(802)` (driver API):
+  fabric-manager-not-running (new) [3, 7]
+- `Status: system not yet initialized`, `CUDA error: system not yet initialized` (runtime): same
+  (new) [2, 7]
+- `CUDA_ERROR_LAUNCH_TIMEOUT`, `the launch timed out and was terminated` (driver, runtime):
+  gpu-watchdog-timeout (new cause) [2, 3, 16]
+- `CUDA_ERROR_OPERATING_SYSTEM`, `OS call failed or operation not supported on this OS` where the
+  log shows WSL (driver, runtime): wsl-driver-broken (new) [2, 3, 17]
+- `CUDA_ERROR_OUT_OF_MEMORY` creating the context (TF 1.x-2.x): gpu-out-of-memory [1]
+- `Could not find cuda drivers on your machine, GPU will not be used.` (TF 2.14+): cuda-libs-missing
+  (note) [8]
+- `Loaded runtime CuDNN library: X but source was compiled with: Y` (TF 1.x-2.x):
+  cudnn-version-mismatch [9]
+- `Could not create cudnn handle: CUDNN_STATUS_*` (TF 1.x-2.x): gpu-library-init-failed [9]
+- `failed to create cublas handle: CUBLAS_STATUS_*` (TF 1.x-2.x): gpu-library-init-failed [10]
+- `CUDNN_STATUS_ARCH_MISMATCH`, `CUBLAS_STATUS_ARCH_MISMATCH` (cuDNN, cuBLAS): gpu-arch-unsupported
+  (new) [11, 12]
+- `CUDNN_STATUS_VERSION_MISMATCH`, `CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH` (cuDNN 8.0.1+, 9):
+  cuda-lib-shadowed (new) [11]
+- `failed to make cuFFT batched plan:5` (TF 1.x-2.x): gpu-library-init-failed [13]
+- `Ignoring visible gpu device ... minimum required Cuda capability is Y` (TF 1.x-2.x):
+  gpu-arch-unsupported [6]
+- `CUDA_ERROR_UNSUPPORTED_PTX_VERSION` (driver API via XLA): ptxas-too-new [3]
+- `no kernel image is available for execution on the device` (runtime API): gpu-arch-unsupported [2]
+- `UNKNOWN: JIT compilation failed.` (the op's kernel, beside `[Op:X]` raised) (TF 2.x kernel_gen):
+  libdevice-missing (new form) [18]
+- `libdevice not found at X` (XLA in TF 2.x): libdevice-missing [14]
+- `libdevice is required by this HLO module but was not found at X` (XLA in TF 2.x): same (new) [14,
+  15]
+
+1. https://github.com/tensorflow/tensorflow/blob/v2.4.0/tensorflow/stream_executor/cuda/cuda_driver.cc
+2. https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html
+3. https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html
+4. https://github.com/tensorflow/tensorflow/blob/v2.4.0/tensorflow/stream_executor/cuda/cuda_diagnostics.cc
+5. https://docs.nvidia.com/deploy/nvml-api/group__nvmlReturnValues.html
+6. https://github.com/tensorflow/tensorflow/blob/v2.4.0/tensorflow/core/common_runtime/gpu/gpu_device.cc
+7. https://docs.nvidia.com/datacenter/tesla/fabric-manager-user-guide/index.html
+8. https://github.com/openxla/xla/blob/main/xla/tsl/cuda/cudart_stub.cc
+9. https://github.com/tensorflow/tensorflow/blob/v2.4.0/tensorflow/stream_executor/cuda/cuda_dnn.cc
+10. https://github.com/tensorflow/tensorflow/blob/v2.4.0/tensorflow/stream_executor/cuda/cuda_blas.cc
+11. https://docs.nvidia.com/deeplearning/cudnn/latest/api/cudnn-graph-library.html
+12. https://docs.nvidia.com/cuda/cublas/index.html
+13. https://github.com/tensorflow/tensorflow/blob/v2.4.0/tensorflow/stream_executor/cuda/cuda_fft.cc
+14. https://github.com/tensorflow/tensorflow/blob/v2.12.0/tensorflow/compiler/xla/service/gpu/llvm_gpu_backend/gpu_backend_lib.cc
+15. https://github.com/openxla/xla/blob/main/xla/service/gpu/llvm_gpu_backend/nvptx_backend.cc
+16. https://learn.microsoft.com/windows-hardware/drivers/display/tdr-registry-keys
+17. https://docs.nvidia.com/cuda/wsl-user-guide/index.html
+18. https://github.com/tensorflow/tensorflow/blob/v2.9.0/tensorflow/compiler/mlir/tools/kernel_gen/tf_framework_c_interface.cc
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.explaining import explained, fix_text, top_error
+from tfdoctor.findings import Severity
+
+#: TensorFlow's log prefixes of three eras: stream_executor (to 2.11), XLA's inside
+#: TensorFlow (2.12-2.14), and the external XLA (2.15 on).
+_OLD = "2019-05-02 10:11:12.000001: E tensorflow/stream_executor/cuda/cuda_driver.cc:318] "
+_XLA = (
+    "2024-05-02 10:11:12.000001: E external/local_xla/xla/stream_executor/cuda/cuda_driver.cc:282] "
+)
+_STATUS = (
+    "tensorflow.python.framework.errors_impl.InternalError: "
+    "CUDA runtime implicit initialization on GPU:0 failed. Status: "
+)
+
+
+def _causes_at_warning(text: str) -> set[str]:
+    """The causes the report gives at warning or above for ``text``."""
+    return {
+        x.cause
+        for x in explained(text).findings
+        if x.severity.rank >= Severity.WARNING.rank and x.cause
+    }
+
+
+#: Messages read before this table was written: each line, the cause it must keep.
+_ALREADY_READ = [
+    pytest.param(
+        _OLD + "failed call to cuInit: CUDA_ERROR_NO_DEVICE",
+        "cuda-visible-devices-hidden",
+        id="cuinit-no-device",
+    ),
+    pytest.param(
+        _OLD + "failed call to cuInit: CUDA_ERROR_INSUFFICIENT_DRIVER",
+        "driver-too-old",
+        id="cuinit-insufficient",
+    ),
+    pytest.param(
+        _XLA + "failed call to cuInit: CUDA_ERROR_UNKNOWN: unknown error",
+        "cuinit-unknown-error",
+        id="cuinit-unknown",
+    ),
+    pytest.param(
+        _XLA + "failed call to cuInit: CUDA_ERROR_SYSTEM_DRIVER_MISMATCH: system has unsupported "
+        "display driver / cuda driver combination",
+        "driver-version-mismatch",
+        id="cuinit-driver-mismatch",
+    ),
+    pytest.param(
+        "E tensorflow/stream_executor/cuda/cuda_diagnostics.cc:306] kernel version 450.80.2 does "
+        "not match DSO version 460.32.3 -- cannot find working devices in this configuration",
+        "driver-version-mismatch",
+        id="kernel-dso",
+    ),
+    pytest.param(
+        "Failed to initialize NVML: Driver/library version mismatch",
+        "driver-version-mismatch",
+        id="nvml-mismatch",
+    ),
+    pytest.param(
+        "InternalError: cudaGetDevice() failed. Status: CUDA driver version is insufficient for "
+        "CUDA runtime version",
+        "driver-too-old",
+        id="runtime-insufficient",
+    ),
+    pytest.param(
+        _STATUS + "all CUDA-capable devices are busy or unavailable",
+        "gpu-busy-or-unavailable",
+        id="runtime-busy",
+    ),
+    pytest.param(
+        _OLD + "failed call to cuDevicePrimaryCtxRetain: CUDA_ERROR_OUT_OF_MEMORY: out of memory; "
+        "total memory reported: 8506048512",
+        "gpu-out-of-memory",
+        id="ctx-oom",
+    ),
+    pytest.param(
+        "E tensorflow/stream_executor/cuda/cuda_dnn.cc:319] Loaded runtime CuDNN library: 7.1.4 "
+        "but source was compiled with: 7.4.1.  CuDNN library major and minor version needs to "
+        "match",
+        "cudnn-version-mismatch",
+        id="cudnn-loaded-compiled",
+    ),
+    pytest.param(
+        "E tensorflow/stream_executor/cuda/cuda_dnn.cc:334] Could not create cudnn handle: "
+        "CUDNN_STATUS_INTERNAL_ERROR",
+        "gpu-library-init-failed",
+        id="cudnn-handle",
+    ),
+    pytest.param(
+        "E tensorflow/stream_executor/cuda/cuda_blas.cc:238] failed to create cublas handle: "
+        "CUBLAS_STATUS_NOT_INITIALIZED",
+        "gpu-library-init-failed",
+        id="cublas-handle",
+    ),
+    pytest.param(
+        "E tensorflow/stream_executor/cuda/cuda_fft.cc:261] failed to make cuFFT batched plan:5",
+        "gpu-library-init-failed",
+        id="cufft-plan",
+    ),
+    pytest.param(
+        "I tensorflow/core/common_runtime/gpu/gpu_device.cc:1700] Ignoring visible gpu device "
+        "(device: 0, name: GeForce GT 730, pci bus id: 0000:01:00.0, compute capability: 3.5) "
+        "with Cuda compute capability 3.5. The minimum required Cuda capability is 3.7.",
+        "gpu-arch-unsupported",
+        id="ignoring-capability",
+    ),
+    pytest.param(
+        "InternalError: Failed to load in-memory CUBIN: CUDA_ERROR_UNSUPPORTED_PTX_VERSION: the "
+        "provided PTX was compiled with an unsupported toolchain.",
+        "ptxas-too-new",
+        id="ptx-version",
+    ),
+    pytest.param(
+        "RuntimeError: CUDA error: no kernel image is available for execution on the device",
+        "gpu-arch-unsupported",
+        id="no-kernel-image",
+    ),
+    pytest.param(
+        "W tensorflow/compiler/xla/service/gpu/llvm_gpu_backend/gpu_backend_lib.cc:530] "
+        "libdevice not found at ./libdevice.10.bc",
+        "libdevice-missing",
+        id="libdevice-not-found",
+    ),
+]
+
+
+@pytest.mark.parametrize(("line", "cause"), _ALREADY_READ)
+def test_the_messages_already_read_keep_their_cause(line: str, cause: str) -> None:
+    assert cause in _causes_at_warning(line + "\n")
+
+
+def test_the_driver_apis_device_unavailable_is_a_gpu_held_by_another_process() -> None:
+    for line in (
+        _XLA + "failed call to cuInit: CUDA_ERROR_DEVICE_UNAVAILABLE: "
+        "CUDA-capable device(s) is/are busy or unavailable",
+        _OLD + "failed call to cuDevicePrimaryCtxRetain: CUDA-capable device(s) is/are busy or "
+        "unavailable",
+    ):
+        top = top_error(explained(line + "\n"))
+        assert top.cause == "gpu-busy-or-unavailable"
+        assert "compute_mode" in fix_text(top)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        pytest.param(
+            _XLA + "failed call to cuInit: CUDA_ERROR_SYSTEM_NOT_READY: system not yet initialized",
+            id="driver-name",
+        ),
+        pytest.param(_OLD + "failed call to cuInit: UNKNOWN ERROR (802)", id="driver-number"),
+        pytest.param(_OLD + "failed call to cuInit: CUresult(802)", id="driver-number-1x"),
+        pytest.param(_STATUS + "system not yet initialized", id="runtime-status"),
+        pytest.param("RuntimeError: CUDA error: system not yet initialized", id="cuda-error"),
+    ],
+)
+def test_a_system_not_ready_is_fabric_manager(line: str) -> None:
+    top = top_error(explained(line + "\n"))
+    assert top.cause == "fabric-manager-not-running"
+    fix = fix_text(top)
+    assert "systemctl status nvidia-fabricmanager" in fix
+    assert "sudo systemctl enable --now nvidia-fabricmanager" in fix
+    # The package of the driver's own branch, read from the driver on that machine.
+    assert "nvidia-fabricmanager-$(nvidia-smi --query-gpu=driver_version" in fix
+
+
+def test_a_kernel_the_display_watchdog_ended() -> None:
+    for line in (
+        "2020-03-01 10:00:00.000001: E tensorflow/stream_executor/cuda/cuda_event.cc:29] Error "
+        "polling for event status: failed to query event: CUDA_ERROR_LAUNCH_TIMEOUT: the launch "
+        "timed out and was terminated",
+        "E tensorflow/stream_executor/cuda/cuda_driver.cc:1003] failed to enqueue async memcpy "
+        "from device to host: CUDA_ERROR_LAUNCH_TIMEOUT",
+        "RuntimeError: CUDA error: the launch timed out and was terminated",
+    ):
+        top = top_error(explained(line + "\n"))
+        assert top.cause == "gpu-watchdog-timeout"
+        fix = fix_text(top)
+        assert "display_active" in fix and "TdrDelay" in fix
+
+
+def test_another_launch_that_timed_out_is_not_the_gpu() -> None:
+    line = "selenium.common.exceptions.TimeoutException: the browser launch timed out after 30s"
+    assert "gpu-watchdog-timeout" not in _causes_at_warning(line + "\n")
+
+
+def test_an_operating_system_error_under_wsl_is_wsls_gpu_support() -> None:
+    wsl = "Linux DESKTOP-1 5.15.90.1-microsoft-standard-WSL2 #1 SMP x86_64 GNU/Linux\n"
+    for line in (
+        _XLA + "failed call to cuInit: CUDA_ERROR_OPERATING_SYSTEM: OS call failed or operation "
+        "not supported on this OS",
+        _STATUS + "OS call failed or operation not supported on this OS",
+    ):
+        top = top_error(explained(wsl + line + "\n"))
+        assert top.cause == "wsl-driver-broken"
+        assert "wsl --update" in fix_text(top)
+
+
+def test_an_operating_system_error_without_wsl_names_no_wsl_fix() -> None:
+    line = (
+        _XLA + "failed call to cuInit: CUDA_ERROR_OPERATING_SYSTEM: OS call failed or operation "
+        "not supported on this OS\n"
+    )
+    assert "wsl-driver-broken" not in _causes_at_warning(line)
+
+
+def test_the_runtimes_words_for_the_driver_results_read_by_name() -> None:
+    cases = {
+        "unknown error": "cuinit-unknown-error",
+        "no CUDA-capable device is detected": "cuda-visible-devices-hidden",
+        "forward compatibility was attempted on non supported HW": "driver-too-old",
+        "system has unsupported display driver / cuda driver combination": (
+            "driver-version-mismatch"
+        ),
+    }
+    for words, cause in cases.items():
+        text = "InternalError: cudaGetDevice() failed. Status: " + words + "\n"
+        report = explained(text)
+        assert report.findings and report.findings[0].cause == cause, words
+        assert report.findings[0].severity.rank >= Severity.WARNING.rank
+    no_device = explained(_STATUS + "no CUDA-capable device is detected\n").findings[0]
+    assert "CUDA_VISIBLE_DEVICES" in fix_text(no_device)
+    mismatch = top_error(
+        explained(_STATUS + "system has unsupported display driver / cuda driver combination\n")
+    )
+    assert "reboot" in fix_text(mismatch)
+
+
+def test_a_library_refusing_the_gpus_architecture_is_the_gpu() -> None:
+    for line in (
+        "E tensorflow/stream_executor/cuda/cuda_dnn.cc:334] Could not create cudnn handle: "
+        "CUDNN_STATUS_ARCH_MISMATCH",
+        "E tensorflow/stream_executor/cuda/cuda_blas.cc:652] failed to run cuBLAS routine: "
+        "CUBLAS_STATUS_ARCH_MISMATCH",
+    ):
+        report = explained(line + "\n")
+        top = top_error(report)
+        assert top.cause == "gpu-arch-unsupported"
+        assert "compute_cap" in fix_text(top)
+        # Not also the handle's candidates (memory, a library's version): the status names it.
+        assert "gpu-library-init-failed" not in _causes_at_warning(line + "\n")
+
+
+def test_cudnn_parts_of_two_releases_are_two_installs_mixed() -> None:
+    for status in ("CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH", "CUDNN_STATUS_VERSION_MISMATCH"):
+        line = (
+            "2024-05-02 10:11:12.000001: E external/local_xla/xla/stream_executor/cuda/"
+            f"cuda_dnn.cc:535] Could not create cudnn handle: {status}"
+        )
+        top = top_error(explained(line + "\n"))
+        assert top.cause == "cuda-lib-shadowed"
+        fix = fix_text(top)
+        assert "ldconfig -p | grep -E 'libcudnn'" in fix and "grep -i cudnn" in fix
+        assert "gpu-library-init-failed" not in _causes_at_warning(line + "\n")
+
+
+def test_other_library_statuses_stay_the_handles_candidates() -> None:
+    for line in (
+        "Could not create cudnn handle: CUDNN_STATUS_ALLOC_FAILED",
+        "failed to run cuBLAS routine: CUBLAS_STATUS_EXECUTION_FAILED",
+    ):
+        assert top_error(explained(line + "\n")).cause == "gpu-library-init-failed"
+
+
+def test_xlas_libdevice_warning_alone_is_libdevice_missing() -> None:
+    line = (
+        "2023-06-01 09:00:00.000001: W tensorflow/compiler/xla/service/gpu/llvm_gpu_backend/"
+        "gpu_backend_lib.cc:274] libdevice is required by this HLO module but was not found at "
+        "./libdevice.10.bc"
+    )
+    top = top_error(explained(line + "\n"))
+    assert top.cause == "libdevice-missing"
+    assert "xla_gpu_cuda_data_dir" in fix_text(top)
+
+
+def test_the_run_time_kernel_compiler_failing_as_the_kernel_logs_it() -> None:
+    text = (
+        "W tensorflow/compiler/xla/service/gpu/nvptx_helper.cc:56] Can't find libdevice "
+        "directory ${CUDA_DIR}/nvvm/libdevice\n"
+        "2022-08-09 14:54:40.390320: W tensorflow/core/framework/op_kernel.cc:1733] UNKNOWN: JIT "
+        "compilation failed.\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "libdevice-missing"
+
+
+def test_another_programs_jit_failure_is_not_libdevice() -> None:
+    for line in ("RuntimeError: JIT compilation failed.", "error: JIT compilation failed."):
+        assert "libdevice-missing" not in _causes_at_warning(line + "\n")
+
+
+# --- near misses --------------------------------------------------------------------------------
+
+
+def test_system_not_yet_initialized_of_another_program_is_not_cuda() -> None:
+    for line in (
+        "WARNING: logging system not yet initialized, messages are buffered",
+        "[Engine] audio subsystem not yet initialized; retrying",
+    ):
+        assert "fabric-manager-not-running" not in _causes_at_warning(line + "\n")
+
+
+def test_an_unknown_error_outside_tensorflows_sentence_is_not_cuda() -> None:
+    text = "ValueError: Status: unknown error\n"
+    assert "cuinit-unknown-error" not in _causes_at_warning(text)
+
+
+def test_rocms_bitcode_module_is_not_libdevice() -> None:
+    line = (
+        "E external/local_xla/xla/service/gpu/llvm_gpu_backend/gpu_backend_lib.cc:243] bitcode "
+        "module is required by this HLO module but was not found at ./opencl.bc"
+    )
+    assert "libdevice-missing" not in _causes_at_warning(line + "\n")
+
+
+def test_tensorrts_forward_compatibility_is_not_the_driver() -> None:
+    line = (
+        "ERROR:tensorflow:Loaded TensorRT 8.2.1 but linked TensorFlow against TensorRT 8.4.0. "
+        "TensorRT does not support forward compatibility."
+    )
+    assert "driver-too-old" not in _causes_at_warning(line + "\n")
+
+
+def test_the_stacks_info_lines_stay_harmless() -> None:
+    text = (
+        "2023-06-01 09:00:00.000001: I tensorflow/stream_executor/platform/default/"
+        "dso_loader.cc:53] Successfully opened dynamic library libcudnn.so.8\n"
+        "2023-06-01 09:00:00.000002: I tensorflow/core/common_runtime/gpu/gpu_device.cc:1510] "
+        "Created device /job:localhost/replica:0/task:0/device:GPU:0 with 22302 MB memory:  -> "
+        "device: 0, name: NVIDIA A100-SXM4-40GB, pci bus id: 0000:07:00.0, compute capability: "
+        "8.0\n"
+        "2023-06-01 09:00:00.000003: I tensorflow/stream_executor/cuda/cuda_dnn.cc:384] Loaded "
+        "cuDNN version 8101\n"
+    )
+    assert _causes_at_warning(text) == set()
+
+
+def test_a_busy_word_elsewhere_is_not_the_gpu() -> None:
+    line = "requests.exceptions.HTTPError: 503 Server Error: the service is busy or unavailable"
+    assert "gpu-busy-or-unavailable" not in _causes_at_warning(line + "\n")
