@@ -22,11 +22,14 @@ become the cause.
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from tests import factories as f
-from tests.explaining import explained, fix_text, top_error
+from tests.explaining import SIGNATURES, explained, fix_text, top_error
 from tfdoctor.causes.gpu import rocm_target_listed
+from tfdoctor.facts import CondaFacts, CondaPackage, Facts
 from tfdoctor.findings import Severity
 
 _PREFIX = "2024-02-01 09:12:44.100200: I tensorflow/core/common_runtime/gpu/gpu_device.cc:2015] "
@@ -108,6 +111,27 @@ def test_a_hip_runtime_symbol_of_another_rocm_release() -> None:
     assert top.cause == "rocm-version-mismatch"
     assert "tensorflow-rocm" in fix_text(top)
     assert all(x.cause != "native-library-unresolved" for x in report.findings)
+
+
+def test_pytorchs_hip_symbol_is_not_tensorflow_rocms() -> None:
+    # PyTorch's ROCm build missing the same HIP symbol: its own build, not tensorflow-rocm.
+    text = (
+        "ImportError: /opt/conda/lib/python3.6/site-packages/torch/lib/libcaffe2_hip.so: "
+        "undefined symbol: _ZN8hip_impl22target_agent_isa_nameB5cxx11Ev\n"
+    )
+    report = explained(text)
+    assert "rocm-version-mismatch" not in {x.cause for x in report.findings}
+    assert all("tensorflow-rocm" not in fix_text(x) for x in report.findings if x.fix)
+
+
+def test_a_long_line_naming_tensorflows_library_is_read_in_linear_time() -> None:
+    # About 100 KB of the library's name without a separator and no symbol after it: a near
+    # miss the pattern must give up on without trying every split of the line.
+    line = "libtensorflow_framework" * 4400 + ": undefined symbol: "
+    pattern = SIGNATURES.by_id("tf-library-undefined-symbol").pattern
+    start = time.perf_counter()
+    pattern.search(line)
+    assert time.perf_counter() - start < 0.5
 
 
 def test_another_namespaces_symbol_in_tensorflows_library_is_not_rocm() -> None:
@@ -280,6 +304,38 @@ def test_rocms_device_node_this_user_may_not_open() -> None:
     assert "usermod -a -G render,video" in fix and "/dev/nvidia" not in fix
 
 
+@pytest.mark.parametrize(
+    "shown",
+    [
+        pytest.param("root@3f2a9c1b7d4e:/workspace# rocminfo\n", id="container-prompt"),
+        pytest.param(
+            "$ docker run -it --device=/dev/kfd --device=/dev/dri rocm/tensorflow:latest\n",
+            id="docker-run",
+        ),
+    ],
+)
+def test_rocms_device_node_refused_in_a_container_is_not_fixed_with_usermod(shown: str) -> None:
+    text = (
+        f"{shown}Unable to open /dev/kfd read-write: Permission denied\n"
+        'root is not member of "render" group, the default DRM access group.\n'
+    )
+    top = top_error(explained(text))
+    assert top.cause == "driver-no-permission"
+    fix = fix_text(top)
+    assert "usermod" not in fix and "--group-add" in fix
+
+
+def test_nvidias_device_nodes_refused_in_a_container_are_not_fixed_with_usermod() -> None:
+    text = (
+        "root@3f2a9c1b7d4e:/workspace# nvidia-smi\n"
+        "Failed to initialize NVML: Insufficient Permissions\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "driver-no-permission"
+    fix = fix_text(top)
+    assert "usermod" not in fix and "--gpus" in fix
+
+
 def test_rocms_device_node_of_no_group_in_a_container() -> None:
     text = (
         "Unable to open /dev/kfd read-write: Permission denied\n"
@@ -331,6 +387,48 @@ def test_miopens_missing_kernel_database_is_harmless() -> None:
     report = explained(text)
     assert [x.id for x in report.findings] == ["explain.benign.miopen-kernel-db-missing"]
     assert report.findings[0].severity is Severity.INFO
+
+
+_MKL_CONCAT = (
+    "tensorflow.python.framework.errors_impl.AbortedError: Operation received an "
+    "exception:Status: 3, message: could not create a concat primitive descriptor, in file "
+    "tensorflow/core/kernels/mkl_concat_op.cc:784\n"
+)
+
+
+def _mkl_machine(name: str, conda: bool = False) -> Facts:
+    """A Python 3.6 machine with TensorFlow 1.14.0 installed as ``name`` (by conda's
+    defaults channel where ``conda``)."""
+    return f.facts(
+        python=f.python(version="3.6.9"),
+        packages=(f.pkg(name, "1.14.0", top_level=("tensorflow",)),),
+        tensorflow=f.tensorflow(version="1.14.0"),
+        conda=CondaFacts(
+            prefix="/opt/conda/envs/tf",
+            packages=(CondaPackage(name, "1.14.0", "mkl_py36h2526735_0", "pkgs/main"),),
+        )
+        if conda
+        else None,
+    )
+
+
+def test_an_mkl_build_under_pypis_name_is_replaced_not_kept() -> None:
+    # pip keeps a tensorflow of the same release ("already satisfied"): it must be forced.
+    top = top_error(explained(_MKL_CONCAT, facts=_mkl_machine("tensorflow")))
+    installs = [c for c in top.fix.commands if " install " in c] if top.fix else []
+    assert installs and all("--force-reinstall" in c for c in installs)
+
+
+def test_intel_tensorflow_is_removed_before_pypis_build_goes_in() -> None:
+    top = top_error(explained(_MKL_CONCAT, facts=_mkl_machine("intel-tensorflow")))
+    fix = fix_text(top)
+    assert "uninstall -y intel-tensorflow" in fix and '"tensorflow==1.14.0"' in fix
+
+
+def test_condas_mkl_build_is_not_replaced_with_pip() -> None:
+    top = top_error(explained(_MKL_CONCAT, facts=_mkl_machine("tensorflow", conda=True)))
+    assert top.fix is not None and not any("pip" in c for c in top.fix.commands)
+    assert "eigen variant" in top.fix.text
 
 
 def test_no_pypi_wheel_of_the_release_for_this_python_is_offered() -> None:

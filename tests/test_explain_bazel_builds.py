@@ -146,6 +146,15 @@ def test_a_bazel_release_the_source_does_not_build_with(text: str, wanted: str) 
     assert wanted in fix and "Bazelisk" in fix
 
 
+def test_use_bazel_version_is_said_to_be_bazelisks_only() -> None:
+    # Bazel itself ignores USE_BAZEL_VERSION: the export alone changes nothing without Bazelisk.
+    top = top_error(explained("Current Bazel version is 0.5.4, expected at least 0.10.0\n"))
+    assert top.fix is not None
+    export = [c for c in top.fix.commands if "USE_BAZEL_VERSION" in c]
+    assert export and all("Bazelisk only" in c for c in export)
+    assert "ignores it" in top.fix.text
+
+
 def test_bazels_crash_setting_up_a_repository_is_a_warning_with_its_release() -> None:
     text = (
         "FATAL: bazel crashed due to an internal error. Printing stack trace:\n"
@@ -188,6 +197,12 @@ def test_bazels_crash_setting_up_a_repository_is_a_warning_with_its_release() ->
         pytest.param(
             "name 'set' is not defined\nNameError: name 'set' is not defined\n",
             id="python-name",
+        ),
+        # Older Bazel's words for a macro of the source's own called with a keyword it lacks.
+        pytest.param(
+            "ERROR: /src/tensorflow/tensorflow/BUILD:12:1: unexpected keyword 'linkstatic' in "
+            "call to tf_cc_test(name, srcs, deps, data = [], linkopts = [], args = None).\n",
+            id="own-macro-keyword",
         ),
         # Bazel's crash elsewhere than a repository: not a reading of the source's release.
         pytest.param(
@@ -273,7 +288,8 @@ def test_other_toolchain_words_are_not_bazels() -> None:
             id="gcc-cuda11",
         ),
         pytest.param(
-            "/usr/local/cuda/include/crt/host_config.h:151:2: error: #error -- unsupported clang "
+            # clang reports an #error without the directive's name, unlike GCC.
+            "/usr/local/cuda/include/crt/host_config.h:151:2: error: -- unsupported clang "
             "version! clang version must be less than 16 and greater than 3.2 . The nvcc flag "
             "'-allow-unsupported-compiler' can be used to override this version check",
             "-ccbin",
@@ -295,9 +311,27 @@ def test_nvcc_refusing_the_host_compiler(line: str, wanted: str) -> None:
     assert wanted in fix and "nvcc --version" in fix
 
 
-def test_a_guide_quoting_the_host_config_check_is_not_the_error() -> None:
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(
+            "#if __GNUC__ > 8\n// unsupported GNU version! gcc versions later than 8\n",
+            id="bound-in-prose",
+        ),
+        # The header's own lines, as guides quote them to show the check (or comment it out).
+        pytest.param(
+            "#if __GNUC__ > 8\n#error -- unsupported GNU version! gcc versions later than 8 are "
+            "not supported!\n#endif /* __GNUC__ > 8 */\n",
+            id="header-quoted",
+        ),
+        pytest.param(
+            "//#error -- unsupported GNU version! gcc versions later than 6 are not supported!\n",
+            id="header-commented-out",
+        ),
+    ],
+)
+def test_a_guide_quoting_the_host_config_check_is_not_the_error(text: str) -> None:
     # The bound quoted as a preprocessor test, as guides show it, is not nvcc's refusal.
-    text = "#if __GNUC__ > 8\n// unsupported GNU version! gcc versions later than 8\n"
     assert HOST not in _causes(text)
 
 
@@ -341,7 +375,8 @@ def test_the_failed_repository_alone_names_both_systems() -> None:
 
 def test_the_windows_traceback_line_alone_is_a_note() -> None:
     report = explained("                configure_windows_toolchain(repository_ctx)\n")
-    assert all(x.severity.value == "info" for x in report.findings if x.cause == TOOLS)
+    noted = [x for x in report.findings if x.cause == TOOLS]
+    assert noted and all(x.severity.value == "info" for x in noted)
 
 
 @pytest.mark.parametrize(

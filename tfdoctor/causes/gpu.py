@@ -1423,8 +1423,20 @@ def fabric_manager_fix() -> Fix:
     )
 
 
-def no_permission_fix() -> Fix:
-    """Access for this user to the GPU's device nodes (usually the video group)."""
+def no_permission_fix(container: bool = False) -> Fix:
+    """Access for this user to the GPU's device nodes (usually the video group); in a
+    ``container``, whose groups the runtime sets at its start, the way it is started."""
+    if container:
+        # A group added inside the container (usermod there) is not the host's and is lost
+        # with it: the runtime's flags decide what the process may open.
+        return Fix(
+            "The process in the container cannot open /dev/nvidia*: adding a user to a group "
+            "inside the container does not change that. Start the container with the GPUs "
+            "through NVIDIA's container runtime (--gpus all), which passes the device nodes "
+            "it can open, or, where the nodes are passed with --device, add the group that "
+            "owns them on the host (--group-add).",
+            ("ls -l /dev/nvidia*", "id"),
+        )
     return Fix(
         "Give this user access to /dev/nvidia* (usually the video group), then log in again.",
         ("ls -l /dev/nvidia*", 'sudo usermod -aG video "$USER"'),

@@ -2215,14 +2215,18 @@ def bazel_fix(required: Optional[str], newer: Optional[bool], why: str = "", fla
     Starlark API's error names)."""
     if required:
         bound = {True: " or newer", False: " or older", None: ""}[newer]
+        # USE_BAZEL_VERSION is Bazelisk's variable (its README): Bazel itself ignores it, so
+        # where `bazel` is a Bazel release the export changes nothing.
         text = (
             f"Build with Bazel {required}{bound}, the release this source asks for: install "
             "Bazelisk as `bazel` (it fetches the release .bazelversion names, or the one "
-            "USE_BAZEL_VERSION gives), or that Bazel release itself."
+            "USE_BAZEL_VERSION gives), or that Bazel release itself. USE_BAZEL_VERSION is "
+            "read by Bazelisk only (`bazel version` then prints a Bazelisk version line "
+            "first): a Bazel release installed as `bazel` ignores it."
         )
         commands: tuple[str, ...] = (
-            "bazel --version",
-            f"export USE_BAZEL_VERSION={required}",
+            "bazel version",
+            f"export USE_BAZEL_VERSION={required}  # read by Bazelisk only",
         )
     else:
         # The log names no release: the source's own files do (.bazelversion since

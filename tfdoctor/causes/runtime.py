@@ -833,21 +833,26 @@ def onednn_kernel_fix(m: Machine) -> Fix:
                 f"{target.python} here).",
                 (legacy,),
             )
+        if m.conda_tensorflow is not None:
+            # conda's own build: pip would see tensorflow at that release installed and keep
+            # it (or mix pip's files into conda's package); the text names conda's variant.
+            install: tuple[str, ...] = ()
+        elif m.tf_name == "tensorflow":
+            # An MKL build installed under PyPI's name (a source build, a vendor's wheel): a
+            # plain install of the same release is "already satisfied" and changes nothing.
+            install = m.pip(f'install --force-reinstall --no-deps "tensorflow=={tf}"')
+        else:
+            install = (
+                *(m.pip(f"uninstall -y {m.tf_name}") if m.tf_name is not None else ()),
+                *m.pip_install(f"tensorflow=={tf}"),
+            )
         return Fix(
             f"TensorFlow {tf} ran one of its MKL (oneDNN) kernels, which only its MKL builds "
             "have (intel-tensorflow, Anaconda's mkl variants), and the kernel failed. Turn the "
             "MKL kernels off where the build reads TF_DISABLE_MKL, or install the same release "
             "built without MKL (the tensorflow wheel from PyPI; in conda, the eigen variant), "
             "or a later release, whose kernel may be fixed.",
-            (
-                legacy,
-                *(
-                    m.pip(f"uninstall -y {m.tf_name}")
-                    if m.tf_name not in (None, "tensorflow")
-                    else ()
-                ),
-                *m.pip_install(f"tensorflow=={tf}"),
-            ),
+            (legacy, *install),
         )
     return Fix(
         "A oneDNN kernel of this TensorFlow build failed inside TensorFlow. Run without the "

@@ -4562,13 +4562,15 @@ BUILDERS: dict[str, Builder] = {
         causes.runtime.fork_after_init_fix(),
     ),
     causes.platform.DISTRO_PYTHON_PART_MISSING: _distro_part,
+    # A container's groups are set by its runtime: usermod inside it changes nothing.
     causes.gpu.DRIVER_NO_PERMISSION: lambda m, r, hits: (
         causes.gpu.DRIVER_NO_PERMISSION,
         causes.gpu.rocm_no_permission_fix(
-            any(h.signature.id == "rocm-kfd-not-member-of-nogroup" for h in hits)
+            _in_container(m, r)
+            or any(h.signature.id == "rocm-kfd-not-member-of-nogroup" for h in hits)
         )
         if all(h.signature.id.startswith("rocm-kfd-") for h in hits)
-        else causes.gpu.no_permission_fix(),
+        else causes.gpu.no_permission_fix(_in_container(m, r)),
     ),
     causes.gpu.ROCM_LIBS_OFF_PATH: lambda m, r, hits: (
         causes.gpu.ROCM_LIBS_OFF_PATH,
