@@ -314,6 +314,18 @@ CASES = [
         "usermod -aG video",
     ),
     (
+        # In a container the runtime sets the groups: how it is started, not usermod there.
+        "no-permission-in-a-container",
+        "driver.nvidia",
+        f.facts(
+            driver=DriverFacts("none", error=ProbeError("driver", "no-permission", "denied")),
+            platform=f.platform(container="docker"),
+            tensorflow=NO_GPU_TF,
+        ),
+        Severity.ERROR,
+        "--gpus all",
+    ),
+    (
         "container-without-toolkit",
         "driver.nvidia",
         f.facts(driver=f.NO_DRIVER, platform=f.platform(container="docker"), tensorflow=NO_GPU_TF),

@@ -67,9 +67,6 @@ def no_gpu_here(ctx: CheckContext) -> bool:
     )
 
 
-#: The fix for device nodes this user cannot open.
-NO_PERMISSION_FIX = causes.gpu.no_permission_fix()
-
 #: Driver failure reason -> the cause in the catalogue.
 _REASON_CAUSES = {
     "version-mismatch": causes.gpu.DRIVER_VERSION_MISMATCH,
@@ -94,7 +91,7 @@ def driver_cause(ctx: CheckContext, reason: str) -> tuple[causes.CauseId, Fix]:
     if cause == causes.gpu.DRIVER_VERSION_MISMATCH:
         return cause, causes.gpu.driver_mismatch_fix()
     if cause == causes.gpu.DRIVER_NO_PERMISSION:
-        return cause, NO_PERMISSION_FIX
+        return cause, causes.gpu.no_permission_fix(ctx.machine.container is not None)
     return causes.gpu.DRIVER_NOT_LOADED, causes.gpu.driver_load_fix(ctx.machine)
 
 

@@ -9,49 +9,27 @@ from typing import Optional
 from tfdoctor import causes
 from tfdoctor.checks._context import CheckContext, fix, unknown
 from tfdoctor.checks._shared import (
-    NO_PERMISSION_FIX,
     driver_cause,
     installed_line,
     matrix_unknown,
     no_gpu_here,
 )
 from tfdoctor.compat import cuda_driver_floor
-from tfdoctor.findings import Finding, Fix, Severity
+from tfdoctor.findings import Finding, Severity
 from tfdoctor.matrix import version_key
 
-# Driver failure reasons (DriverFacts.error.reason) -> severity when device nodes show a GPU
-# is there, one-line summary, and fix. Without device nodes most reasons just mean "no GPU".
-_DRIVER_REASONS: dict[str, tuple[str, Fix]] = {
+# Driver failure reasons (DriverFacts.error.reason) -> the one-line summary; the cause and its
+# fix come from the catalogue's builders (driver_cause), the same explain uses.
+_DRIVER_REASONS: dict[str, str] = {
     "version-mismatch": (
         "NVIDIA driver/library version mismatch: the loaded kernel module and the user-space "
-        "libraries are different versions (typically after a driver upgrade without reboot)",
-        fix(
-            "Reboot, or reload the kernel modules so they match the installed libraries.",
-            "sudo reboot",
-        ),
+        "libraries are different versions (typically after a driver upgrade without reboot)"
     ),
-    "no-permission": (
-        "No permission to open the NVIDIA devices",
-        NO_PERMISSION_FIX,
-    ),
-    "driver-not-loaded": (
-        "The NVIDIA kernel driver is not loaded",
-        fix(
-            "Load the kernel module; if that fails, reinstall the driver for this kernel "
-            "(Secure Boot can also block an unsigned module).",
-            "sudo modprobe nvidia",
-            "dmesg | grep -i nvidia | tail",
-        ),
-    ),
+    "no-permission": "No permission to open the NVIDIA devices",
+    "driver-not-loaded": "The NVIDIA kernel driver is not loaded",
     "library-not-found": (
         "NVIDIA device nodes exist but the driver's user-space library (libnvidia-ml.so.1) is "
-        "missing: a container started without the NVIDIA runtime, or a broken driver install",
-        fix(
-            "Start the container with GPU access through the NVIDIA Container Toolkit, or "
-            "reinstall the driver on the host.",
-            "docker run --gpus all ...",
-            "nvidia-smi",
-        ),
+        "missing: a container started without the NVIDIA runtime, or a broken driver install"
     ),
 }
 
@@ -99,7 +77,7 @@ def check_driver(ctx: CheckContext) -> Iterator[Finding]:
             err.message + ("\n" + err.detail if err.detail else "") if err else "",
         )
         return
-    summary = _DRIVER_REASONS[err.reason][0]
+    summary = _DRIVER_REASONS[err.reason]
     cause, remedy = driver_cause(ctx, err.reason)
     if err.reason == "library-not-found" and not ctx.machine.container:
         cause = causes.gpu.DRIVER_LIBRARIES_MISSING
@@ -151,7 +129,7 @@ def _kernel_finding(ctx: CheckContext) -> Optional[Finding]:
             causes.gpu.DRIVER_NO_PERMISSION,
             f"This user cannot open {', '.join(closed)}",
             "",
-            NO_PERMISSION_FIX,
+            causes.gpu.no_permission_fix(m.container is not None),
         )
     return None
 
