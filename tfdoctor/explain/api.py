@@ -925,7 +925,7 @@ def _keras212_layout(tb: Traceback, name: str, verdict: Verdict, m: Machine) -> 
         or _generation(name.rpartition(".")[0]) == "Keras 2"
     ):
         return verdict
-    moved = keras2_moved_under_src(m)
+    moved = keras2_moved_under_src(m, (tb,))
     if not moved:
         return verdict
     return Verdict(
