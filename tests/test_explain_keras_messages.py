@@ -269,6 +269,17 @@ def test_the_codes_own_layer_of_a_similar_name_is_not_a_release(line: str) -> No
     assert "keras3-behaviour-change" not in causes
 
 
+def test_tensorflow_js_refusing_the_op_layer_is_no_keras_release() -> None:
+    # TensorFlow.js' layers loader, in its own words after the class: no Keras loads it there.
+    text = (
+        "Uncaught (in promise) Error: Unknown layer: TFOpLambda. This may be due to one of the "
+        "following reasons:\n"
+        "1. The layer is defined in Python, in which case it needs to be ported to TensorFlow.js "
+        "or your JavaScript code.\n"
+    )
+    assert "model-from-newer-keras" not in _causes(text)
+
+
 # --- Keras 3's InputLayer configuration under Keras 2 -------------------------------------
 
 
