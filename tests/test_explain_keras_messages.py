@@ -39,11 +39,11 @@ below through ``explain`` in a line written here; "new" marks what this file's r
 - `Could not deserialize class 'Functional' because its parent module
   keras.src.models.functional cannot be imported`: Keras 2.13-2.15; keras3-model-under-keras2.
   https://github.com/keras-team/keras/blob/v2.15.0/keras/src/saving/serialization_lib.py
-- `Unrecognized keyword arguments: ['batch_shape']`: Keras 2.12-2.15 InputLayer;
+- `Unrecognized keyword arguments: ['batch_shape']`: Keras 2.8-2.15 InputLayer;
   keras3-model-under-keras2.
   https://github.com/keras-team/keras/blob/v2.15.0/keras/src/engine/input_layer.py
-- `('Unrecognized keyword arguments:', dict_keys(['batch_shape']))` (new): Keras 2.6-2.11
-  InputLayer; keras3-model-under-keras2.
+- `('Unrecognized keyword arguments:', dict_keys(['batch_shape']))` (new): Keras 2.6-2.7
+  and TensorFlow's own copy of Keras, InputLayer; keras3-model-under-keras2.
   https://github.com/keras-team/keras/blob/v2.6.0/keras/engine/input_layer.py
 - `No module named 'keras.src'`: Keras 2.12 and older (keras/src/ from 2.13); keras-version.
   https://github.com/keras-team/keras/blob/v2.13.1/pip_build.py
@@ -85,7 +85,7 @@ below through ``explain`` in a line written here; "new" marks what this file's r
   keras3-behaviour-change, a warning.
   https://github.com/keras-team/keras/blob/v3.12.0/keras/src/optimizers/base_optimizer.py
 - `runs slowly on M1/M2 Macs`, `There is a known slowdown when using v2.11+ Keras optimizers`
-  (new): Keras 2.11-2.15 on Apple silicon; benign.
+  (new): Keras 2.12-2.15 on Apple silicon; benign.
   https://github.com/keras-team/keras/blob/v2.13.1/keras/optimizers/__init__.py
 - `You are saving your model as an HDF5 file via model.save(). This file format is considered
   legacy` (new): Keras 2.13+ and Keras 3; benign.
@@ -172,7 +172,7 @@ def _causes(text: str) -> set[str]:
         pytest.param(
             "ValueError: Unrecognized keyword arguments: ['batch_shape']",
             "keras3-model-under-keras2",
-            id="keras212-batch-shape",
+            id="keras28-batch-shape",
         ),
         pytest.param(
             "ModuleNotFoundError: No module named 'keras.src.engine'",
@@ -269,10 +269,21 @@ def test_the_codes_own_layer_of_a_similar_name_is_not_a_release(line: str) -> No
     assert "keras3-behaviour-change" not in causes
 
 
+def test_tensorflow_js_refusing_the_op_layer_is_no_keras_release() -> None:
+    # TensorFlow.js' layers loader, in its own words after the class: no Keras loads it there.
+    text = (
+        "Uncaught (in promise) Error: Unknown layer: TFOpLambda. This may be due to one of the "
+        "following reasons:\n"
+        "1. The layer is defined in Python, in which case it needs to be ported to TensorFlow.js "
+        "or your JavaScript code.\n"
+    )
+    assert "model-from-newer-keras" not in _causes(text)
+
+
 # --- Keras 3's InputLayer configuration under Keras 2 -------------------------------------
 
 
-def test_keras26_to_211_refusing_batch_shape_is_a_keras3_model() -> None:
+def test_keras26_27_refusing_batch_shape_in_a_tuple_is_a_keras3_model() -> None:
     top = top_error(
         explained("ValueError: ('Unrecognized keyword arguments:', dict_keys(['batch_shape']))\n")
     )
@@ -337,6 +348,18 @@ def test_tensorflow_215s_tf_keras_beside_keras3_is_the_keras_of_its_line() -> No
     assert '"keras<2.14,>=2.13' in fix_text(top)
     # A private tree is no API a listing judges ("keras._v2").
     assert all(f.cause != "api-removed" for f in report.findings)
+
+
+def test_keras_private_tree_under_the_package_itself_is_no_listed_api() -> None:
+    # keras._tf_keras, the tree TensorFlow 2.16+ loads tf.keras from: private, as keras.api._v2.
+    report = explained(
+        "Successfully installed tensorflow-2.16.1\n"
+        "ModuleNotFoundError: No module named 'keras._tf_keras'\n"
+    )
+    # No listing's verdict ("check the name"); at most the reading that the Keras differs.
+    assert not any(
+        f.cause == "api-removed" and f.severity is Severity.ERROR for f in report.findings
+    )
 
 
 def test_keras_api_missing_before_keras26_is_the_same_reading() -> None:
@@ -581,3 +604,84 @@ def test_keras_212s_layout_under_keras3_stays_keras3() -> None:
     assert not any(
         f.cause == "keras-version" and f.severity is Severity.ERROR for f in report.findings
     )
+
+
+# --- a warning of the same cause does not speak for the failure beside it -------------------
+
+
+def test_keras_dropping_lr_does_not_give_its_fix_to_the_failure_after_it() -> None:
+    # The lr warning and a pluggable device's failure are both api-default-changed: the
+    # finding is the failure's, in its words and with its fix.
+    top = top_error(
+        explained(
+            "WARNING:absl:`lr` is deprecated in Keras optimizer, please use `learning_rate` or "
+            "use the legacy optimizer, e.g.,tf.keras.optimizers.legacy.Adam.\n"
+            "tensorflow.python.framework.errors_impl.NotFoundError: Graph execution error:\n"
+            "could not find registered platform with id: 0x104bd3c40\n"
+        )
+    )
+    assert top.cause == "api-default-changed"
+    assert "`lr`" not in top.summary and "jit_compile=False" in fix_text(top)
+
+
+def test_keras3_dropping_decay_does_not_name_the_keras3_error_after_it() -> None:
+    top = top_error(
+        explained(
+            "UserWarning: Argument `decay` is no longer supported and will be ignored.\n"
+            "ValueError: A KerasTensor cannot be used as input to a TensorFlow function. A "
+            "KerasTensor is a symbolic placeholder for a shape and dtype.\n"
+        )
+    )
+    assert top.cause == "keras3-behaviour-change"
+    assert "decay" not in top.summary and "InverseTimeDecay" not in fix_text(top)
+
+
+# --- observed beats inferred: Keras 3's own frames over the Keras of the TensorFlow line ----
+
+
+def test_keras212s_layout_asked_in_keras3s_frames_is_keras3_whatever_the_line() -> None:
+    site = "/home/u/venv/lib/python3.10/site-packages"
+    report = explained(
+        "Successfully installed tensorflow-2.14.0\n"
+        "Traceback (most recent call last):\n"
+        '  File "/home/u/app/train.py", line 3, in <module>\n'
+        '    model = keras.models.load_model("m.keras")\n'
+        f'  File "{site}/keras/src/trainers/trainer.py", line 5, in compile\n'
+        "    from keras.engine import training\n"
+        "ModuleNotFoundError: No module named 'keras.engine'\n"
+    )
+    # The frame runs in Keras 3's files: not the Keras 2.14 TensorFlow 2.14 would bring.
+    assert any(f.cause == "keras3-behaviour-change" for f in report.findings)
+    assert all("tensorflow<2.13" not in fix_text(f) for f in report.findings if f.fix)
+
+
+# --- TensorFlow 2.16's loader beside a keras installed in range ------------------------------
+
+
+def test_keras_in_range_that_does_not_import_is_not_installed_again() -> None:
+    top = top_error(
+        explained(
+            "Package    Version\n"
+            "---------- -------\n"
+            "keras      3.3.3\n"
+            "tensorflow 2.16.1\n"
+            "ImportError: Keras cannot be imported. Check that it is installed.\n"
+        )
+    )
+    assert top.cause == "dependency-missing"
+    fix = fix_text(top)
+    assert 'pip install "keras' not in fix
+    assert 'python -c "import keras"' in fix
+
+
+def test_keras2_beside_tensorflow_216_still_installs_the_declared_keras() -> None:
+    top = top_error(
+        explained(
+            "Package    Version\n"
+            "---------- -------\n"
+            "keras      2.15.0\n"
+            "tensorflow 2.16.1\n"
+            "ImportError: Keras cannot be imported. Check that it is installed.\n"
+        )
+    )
+    assert 'pip install "keras>=3.0.0"' in fix_text(top)

@@ -1050,6 +1050,18 @@ def keras_package_fix(m: Machine) -> Fix:
     tf-keras of its line behind TF_USE_LEGACY_KERAS."""
     spec = m.declared_range("keras")
     legacy = f"`{m.tf_keras_spec}`" if m.tf_keras_spec else TF_KERAS_OF_MINOR
+    keras = m.facts.package("keras")
+    if keras is not None and keras.version and spec_contains(keras.version, spec or ">=3.0.0"):
+        # The log shows that keras installed, in the range: installing it again changes
+        # nothing. Its own import failed (the loader catches any ImportError of `import
+        # keras`), and that error is the one to fix.
+        return Fix(
+            f"keras {keras.version}, the release TensorFlow declares, is installed, and "
+            "`import keras` failed inside it: fix the error that import raises (the traceback "
+            "above, or the command below), usually a module keras needs. For Keras 2 instead, "
+            f"install {legacy} and set TF_USE_LEGACY_KERAS=1.",
+            ('python -c "import keras"',),
+        )
     return Fix(
         "TensorFlow 2.16 and later serve tf.keras from the keras package (Keras 3), and "
         "`import keras` failed: install the keras release TensorFlow declares. Where the "

@@ -4926,7 +4926,12 @@ def _rule_named(m: Machine, hits: Sequence[Hits]) -> Optional[tuple[causes.Cause
     from tfdoctor.scan.knowledge import ApiKnowledge  # noqa: PLC0415 - loads scan's rules
 
     knowledge = ApiKnowledge(m.matrix)
+    # Only the lines of the cause's highest level name the rule: a warning's rule (Keras
+    # dropping `lr` or `decay`) does not give its fix to an error of the same cause beside it.
+    top = max(_SEVERITY[h.signature.severity].rank for h in hits)
     for hit in hits:
+        if _SEVERITY[hit.signature.severity].rank < top:
+            continue
         verdict = knowledge.rule(hit.signature.id)
         if verdict is not None:
             return verdict.cause, verdict.fix
@@ -4997,11 +5002,15 @@ def _cause_finding(
     elif fix is not None and not own and m.platform is None:
         fix = _extra_for_unknown_architecture(fix)
     gpu = _gpu_shown(m, r)
-    rank = max(
+    ranks = [
         _SEVERITY[(h.signature.severity_with_gpu if gpu else None) or h.signature.severity].rank
         for h in hits
-    )
+    ]
+    rank = max(ranks)
     severity = next(s for s in _SEVERITY.values() if s.rank == rank)
+    # The words of the first line at that level: a warning of the same cause above an error
+    # (an optimizer argument dropped, then the failure) does not name the error.
+    lead = hits[ranks.index(rank)]
     if (
         final == causes.platform.NATIVE_ADDON_BUILD_TOOLS_MISSING
         and r.addon_build_failed
@@ -5051,7 +5060,7 @@ def _cause_finding(
             + ": the fix is the general one (run `tfdoctor check` on the machine, or pass "
             "--facts, for one fitted to it)."
         )
-    summary = hits[0].signature.summary if final == cause else _title(final, r)
+    summary = lead.signature.summary if final == cause else _title(final, r)
     companion = _refused_companion(r, hits) if final in _NO_WHEEL else None
     if companion is not None and final == causes.platform.TF_NO_WHEEL_FOR_PYTHON:
         summary = f"{_installer(hits)} found no {companion} wheel for this Python and platform"

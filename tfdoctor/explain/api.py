@@ -326,7 +326,8 @@ def _keras_alias(
 
 
 def _named(knowledge: ApiKnowledge, module: str, attr: str) -> Optional[tuple[str, Verdict]]:
-    if attr.startswith("_") and not attr.startswith("__") and module.startswith("keras."):
+    private = attr.startswith("_") and not attr.startswith("__")
+    if private and (module == "keras" or module.startswith("keras.")):
         # Keras' private trees (keras.api._v2, the one TensorFlow 2.6-2.15 load tf.keras
         # from; keras._tf_keras) are no API a listing holds: which Keras is installed says
         # why one is missing (the signatures' keras-api-v2-missing), not a rule.
@@ -925,7 +926,7 @@ def _keras212_layout(tb: Traceback, name: str, verdict: Verdict, m: Machine) -> 
         or _generation(name.rpartition(".")[0]) == "Keras 2"
     ):
         return verdict
-    moved = keras2_moved_under_src(m)
+    moved = keras2_moved_under_src(m, (tb,))
     if not moved:
         return verdict
     return Verdict(

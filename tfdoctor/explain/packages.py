@@ -2756,9 +2756,12 @@ _MISSING_MODULE = re.compile(
 )
 
 
-def keras2_moved_under_src(m: Machine) -> str:
+def keras2_moved_under_src(m: Machine, tracebacks: Sequence[Traceback]) -> str:
     """The Keras 2.13-2.15 the log shows (the keras installed, else the Keras of the
-    TensorFlow line shown where that line steps with one), in words; empty otherwise."""
+    TensorFlow line shown where that line steps with one), in words; empty otherwise, and
+    where a frame of ``tracebacks`` runs in Keras 3's files (observed beats inferred)."""
+    if any(origin_of(f.path).generation == "Keras 3" for tb in tracebacks for f in tb.frames):
+        return ""
     keras = m.facts.package("keras")
     if keras is not None and keras.version:
         shown = version_key(keras.version)[:2]
@@ -2832,7 +2835,7 @@ def keras2_layout_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[
             # An installed package's own import of Keras 2's layout: its release predates the
             # installed Keras, Keras 2.13's keras.src as much as Keras 3 (explain.api).
             continue
-        moved = keras2_moved_under_src(m) if not module.startswith("keras.src.") else ""
+        moved = keras2_moved_under_src(m, tracebacks) if not module.startswith("keras.src.") else ""
         if moved:
             # The log shows a Keras 2 of 2.13 to 2.15, which keeps Keras 2's modules under
             # keras/src/ (keras-team/keras v2.13.1: pip_build.py): not Keras 3.
