@@ -135,6 +135,20 @@ def test_generated_code_of_protoc_27_needs_protobuf_527() -> None:
     assert 'pip install "protobuf>=5.27"' in fix_text(top)
 
 
+def test_a_floor_above_tensorflows_range_installs_no_protobuf() -> None:
+    # TensorFlow 2.15 declares protobuf<5.0.0dev: protobuf 5.27 would break it.
+    text = "Successfully installed protobuf-4.25.3 tensorflow-2.15.0\n" + _pb2_traceback(
+        "attr_value_pb2.py",
+        "from google.protobuf import runtime_version as _runtime_version",
+        "ImportError: cannot import name 'runtime_version' from 'google.protobuf' "
+        "(/usr/local/lib/python3.8/site-packages/google/protobuf/__init__.py)",
+    )
+    top = top_error(explained(text))
+    assert top.cause == "protobuf-incompatible"
+    assert top.fix is not None and "stops below 5.27" in top.fix.text
+    assert not any("install" in c for c in top.fix.commands), top.fix.commands
+
+
 def test_protobuf_4_refusing_old_generated_code_takes_tensorflows_range() -> None:
     text = "Successfully installed protobuf-4.21.1 tensorflow-2.15.0\n" + _pb2_traceback(
         "tensor_shape_pb2.py",
@@ -202,7 +216,12 @@ def test_libprotobuf_newer_than_the_code_it_serves() -> None:
     assert top.cause == "protobuf-incompatible"
     fix = fix_text(top)
     assert "compiled against protobuf 3.6.1" in fix and "protobuf 3.19.4" in fix
-    assert "conda list libprotobuf" in fix
+    # conda's listing is a command only where the log shows a conda environment.
+    assert top.fix is not None and "conda list libprotobuf" not in top.fix.commands
+    site = "/opt/conda/envs/tf/lib/python3.10/site-packages"
+    conda = top_error(explained(f"{site}/tensorflow/__init__.py\n" + text))
+    assert conda.fix is not None
+    assert "conda list libprotobuf" in conda.fix.commands, conda.fix.commands
 
 
 def test_libprotobuf_older_than_the_code_keeps_its_own_reading() -> None:
@@ -423,6 +442,33 @@ def test_numpy_functions_removed_without_advice_get_the_notes_replacement(
     assert top.cause == "numpy-name-removed"
     fix = fix_text(top)
     assert floor in fix and f"`{instead}`" in fix
+
+
+@pytest.mark.parametrize(
+    "frames",
+    [
+        # The user's numpy.py runs itself: its frames show the file.
+        '  File "/home/u/proj/numpy.py", line 1, in <module>\n    import numpy as np\n'
+        '  File "/home/u/proj/numpy.py", line 3, in <module>\n    x = np.asscalar(a)\n',
+        '  File "/home/u/proj/numpy/__init__.py", line 3, in <module>\n    x = np.asscalar(a)\n',
+    ],
+    ids=["numpy-py", "numpy-folder"],
+)
+def test_a_users_own_numpy_is_no_numpy_release(frames: str) -> None:
+    text = "Traceback (most recent call last):\n" + frames
+    text += "AttributeError: module 'numpy' has no attribute 'asscalar'\n"
+    assert "numpy-name-removed" not in _causes(text)
+    assert "tf-shadowed-module" in _causes(text)
+
+
+def test_python_313s_note_on_a_users_numpy_is_no_numpy_release() -> None:
+    text = (
+        '  File "/home/u/proj/stats.py", line 8, in summarise\n'
+        "    v = np.float(x)\n"
+        "AttributeError: module 'numpy' has no attribute 'float' (consider renaming "
+        "'/home/u/proj/numpy.py' if it has the same name as a library you intended to import)\n"
+    )
+    assert "numpy-name-removed" not in _causes(text)
 
 
 def test_a_name_numpy_never_had_is_not_a_removal() -> None:

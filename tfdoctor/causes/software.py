@@ -302,8 +302,9 @@ CAUSES: Mapping[str, Cause] = dict(
             "a package's newer release asks an older dependency for what only a later one "
             "brought.",
             # Each reading adds the sources of its own removal (the module table's rows, the
-            # signature's); `pip show` lists the range a package requires.
-            "https://pip.pypa.io/en/stable/cli/pip_show/",
+            # signature's); `pip check` names a declared range the installed release is
+            # outside (`pip show` lists only the names a package requires).
+            "https://pip.pypa.io/en/stable/cli/pip_check/",
         ),
         define(
             PACKAGE_NOT_INSTALLED,
@@ -795,9 +796,9 @@ def numpy_core_module_fix(m: Machine) -> Fix:
         )
     return Fix(
         f"{intro} Upgrade NumPy to {floor} or later, and before 2.0 unless the TensorFlow "
-        "here supports NumPy 2 (`pip show tensorflow` lists its range; 2.18 and later "
-        "declare NumPy 2); where that range stops below it, write the file again where "
-        "NumPy 1 is installed instead.",
+        "here supports NumPy 2 (`pip show tensorflow` shows its release; 2.18 and later "
+        f"declare NumPy 2); where TensorFlow's range stops below {floor}, write the file again "
+        "where NumPy 1 is installed instead.",
         ("pip show tensorflow numpy", *m.pip_install(f"numpy>={floor},<2")),
     )
 
@@ -851,10 +852,12 @@ def protobuf_runtime_fix(required: str, loaded: str) -> Fix:
     )
 
 
-def protobuf_runtime_newer_fix(compiled: str, loaded: str) -> Fix:
+def protobuf_runtime_newer_fix(m: Machine, compiled: str, loaded: str) -> Fix:
     """Two C++ protobuf runtimes in one process, the other way round: the newer one, loaded
     first, serves code compiled against older headers than it accepts (VerifyVersion's
-    "compiled against version X ... not compatible with the installed version (Y)")."""
+    "compiled against version X ... not compatible with the installed version (Y)"). conda's
+    listing only where the interpreter is a conda environment's."""
+    conda = ("conda list libprotobuf",) if m.in_conda else ()
     return Fix(
         f"The code whose version check failed (the file the message names at its end) was "
         f"compiled against protobuf {compiled}, and the process had already loaded protobuf "
@@ -864,8 +867,9 @@ def protobuf_runtime_newer_fix(compiled: str, loaded: str) -> Fix:
         "release of that library built for the same protobuf as TensorFlow. Where the file is "
         "another library's, that library is older than the TensorFlow beside it: upgrade it "
         "to a release built for TensorFlow's protobuf. In a conda environment a shared "
-        "libprotobuf may be loaded instead: the commands show which one is installed.",
-        ("conda list libprotobuf", "pip list"),
+        "libprotobuf may be loaded instead (`conda list libprotobuf` shows which one is "
+        "installed).",
+        (*conda, *m.pip("list")),
     )
 
 
@@ -949,13 +953,13 @@ def protobuf_fix(m: Machine, too_old: bool = False, missing: str = "builder") ->
             "which older runtimes lack."
         )
         if not shared:
+            # No command installs the floor: it would leave TensorFlow's own range.
             text += (
                 f" TensorFlow's own range ({declared}) stops below {floor}: no protobuf serves "
                 "both; regenerate that code with an older protoc, or move TensorFlow."
             )
-        return install_fix(
-            m, text, f"protobuf>={floor}" + (f",{declared}" if shared and declared else "")
-        )
+            return Fix(text, m.pip("show protobuf tensorflow"))
+        return install_fix(m, text, f"protobuf>={floor}" + (f",{declared}" if declared else ""))
     return declared_range_fix(
         m,
         "protobuf",
@@ -2626,11 +2630,11 @@ def dependency_release_fix(
     if dist is None:
         return Fix(
             f"{user}'s release and the installed release of the package imported as "
-            f"{lacking} do not go together. `pip show {user}` lists the releases it requires; "
-            f"find the distribution that installs {lacking} (`pip list` shows it) and install "
-            f"the release {user} was written for, or install a release of {user} made for the "
-            "installed one (its release notes say which).",
-            (*m.pip(f"show {user}"), *m.pip("list")),
+            f"{lacking} do not go together. `pip check` names a range {user} declares that an "
+            f"installed release is outside; find the distribution that installs {lacking} "
+            f"(`pip list` shows it) and install the release {user} was written for, or install "
+            f"a release of {user} made for the installed one (its release notes say which).",
+            (*m.pip("check"), *m.pip(f"show {user}"), *m.pip("list")),
         )
     line = ".".join(version.split(".")[:2]) if version else ""
     older = (
@@ -2642,12 +2646,17 @@ def dependency_release_fix(
     )
     text = (
         f"{user}'s release and {dist}'s do not go together. Install the {dist} release "
-        f"{user} was written for (`pip show {user}` lists the range it requires): {older}; "
+        f"{user} was written for (`pip check` names a range {user} declares that the "
+        f"installed {dist} is outside): {older}; "
         f"where {user} asks for what a later {dist} brought, `pip install --upgrade {dist}`. "
         f"Or install a release of {user} made for the installed {dist} (its release notes say "
         "which)."
     )
-    commands = (*m.pip(f"show {user} {dist}"), *(m.pip_install(f"{dist}<{line}") if line else ()))
+    commands = (
+        *m.pip("check"),
+        *m.pip(f"show {user} {dist}"),
+        *(m.pip_install(f"{dist}<{line}") if line else ()),
+    )
     return Fix(text, commands)
 
 

@@ -483,7 +483,7 @@ def _requested_dist(name: str) -> Optional[tuple[str, str]]:
 
 
 @functools.cache
-def _stdlib() -> frozenset[str]:
+def stdlib_modules() -> frozenset[str]:
     """Modules of Python's standard library: ``sys.stdlib_module_names`` (Python 3.10+), else
     what the running Python's standard library directories hold. Missing from an
     interpreter, they are no package to install (what a Python of another release lacks is a
@@ -505,7 +505,7 @@ def _unlisted_module(tb: Traceback, module: str, m: Machine) -> Optional[Finding
         return _partly_installed(tb, module)
     if (
         module.startswith("_")
-        or module in _stdlib()
+        or module in stdlib_modules()
         or module in modules().removed
         or tb.name not in ("ModuleNotFoundError", "ImportError")
     ):
@@ -531,7 +531,7 @@ def _partly_installed(tb: Traceback, module: str) -> Optional[Finding]:
     top = module.split(".", 1)[0]
     if (
         top.startswith("_")
-        or top in _stdlib()
+        or top in stdlib_modules()
         or top in modules().dists
         or top in modules().removed
         or tb.name not in ("ModuleNotFoundError", "ImportError")
