@@ -70,6 +70,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests import factories as f
 from tests.explaining import explained, fix_text, top_error
 from tfdoctor.findings import Severity
 
@@ -555,6 +556,35 @@ def test_a_requirement_found_as_a_bare_directory_is_missing_not_a_release() -> N
     assert top.cause == "dependency-missing"
     fix = fix_text(top)
     assert "absl.__path__" in fix and "--force-reinstall" in fix and "absl-py" in fix
+
+
+def test_the_directory_found_is_printed_by_the_examined_python() -> None:
+    text = (
+        '  File "/opt/py/lib/python3.8/site-packages/tensorflow/python/platform/'
+        'tf_logging.py", line 18, in <module>\n'
+        "    from absl import logging\n"
+        "ImportError: cannot import name 'logging' from 'absl' (unknown location)\n"
+    )
+    facts = f.facts(python=f.python(executable="/opt/py/bin/python3.8", version="3.8.10"))
+    top = top_error(explained(text, facts=facts))
+    assert top.fix is not None
+    assert top.fix.commands[0].startswith("/opt/py/bin/python3.8 -c "), top.fix.commands
+
+
+def test_numpy_2s_pickle_under_a_python_older_than_numpy_1261_installs_no_numpy() -> None:
+    # NumPy 1.26.1 declares requires-python >=3.9: under Python 3.8 no NumPy has numpy._core.
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/app/serve.py", line 14, in <module>\n'
+        "    scaler = joblib.load(f)\n"
+        '  File "/usr/local/lib/python3.8/site-packages/joblib/numpy_pickle.py", line 658, '
+        "in load\n    obj = _unpickle(fobj)\n"
+        "ModuleNotFoundError: No module named 'numpy._core'\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "dependency-out-of-range" and top.fix is not None
+    assert "Python 3.9 or later" in top.fix.text
+    assert not any("install" in c for c in top.fix.commands), top.fix.commands
 
 
 def test_a_bare_directory_of_a_package_tensorflow_does_not_require_is_left_alone() -> None:

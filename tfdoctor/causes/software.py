@@ -765,6 +765,9 @@ def _admits_from(spec: str, floor: str) -> bool:
 #: stubs of it (numpy/_core/ in the v1.26.1 tag, absent from v1.26.0), so that what NumPy 2
 #: pickled (``numpy._core.multiarray._reconstruct``) loads under NumPy 1 too.
 NUMPY_CORE_STUBS_FROM: Final = "1.26.1"
+#: The oldest Python NumPy 1.26.1 installs on (its pyproject.toml's requires-python,
+#: ">=3.9,<3.13", in the v1.26.1 tag): an older Python has no NumPy with numpy._core.
+NUMPY_CORE_STUBS_PYTHON: Final = "3.9"
 
 
 def numpy_core_module_fix(m: Machine) -> Fix:
@@ -778,6 +781,15 @@ def numpy_core_module_fix(m: Machine) -> Fix:
         "numpy._core, the package NumPy 2 moved its core into), and the installed NumPy is "
         f"older than {floor}, the first with numpy._core."
     )
+    python = m.python_version
+    if python and version_key(python)[:2] < version_key(NUMPY_CORE_STUBS_PYTHON)[:2]:
+        return Fix(
+            f"{intro} NumPy {floor} needs Python {NUMPY_CORE_STUBS_PYTHON} or later, and this "
+            f"is Python {python}: write the file again where NumPy 1 is installed (or, where it "
+            "was written, in a form that pickles no NumPy objects: np.save of plain numeric "
+            f"arrays), or read it with Python {NUMPY_CORE_STUBS_PYTHON} or later.",
+            m.pip("show numpy"),
+        )
     declared = m.declared_range("numpy")
     if declared is not None and _admits_from(declared, floor):
         return install_fix(
@@ -792,14 +804,14 @@ def numpy_core_module_fix(m: Machine) -> Fix:
             "file again where NumPy 1 is installed (or, where it was written, in a form that "
             "pickles no NumPy objects: np.save of plain numeric arrays), or move to a "
             f"TensorFlow whose range admits NumPy {floor} or later.",
-            ("pip show tensorflow numpy",),
+            m.pip("show tensorflow numpy"),
         )
     return Fix(
         f"{intro} Upgrade NumPy to {floor} or later, and before 2.0 unless the TensorFlow "
         "here supports NumPy 2 (`pip show tensorflow` shows its release; 2.18 and later "
         f"declare NumPy 2); where TensorFlow's range stops below {floor}, write the file again "
         "where NumPy 1 is installed instead.",
-        ("pip show tensorflow numpy", *m.pip_install(f"numpy>={floor},<2")),
+        (*m.pip("show tensorflow numpy"), *m.pip_install(f"numpy>={floor},<2")),
     )
 
 

@@ -237,7 +237,7 @@ def _namespace_stand_in(said: str, top: str, dist: str, m: Machine) -> Finding:
             f"site-packages, rename it; else install {dist} again over the broken files, in the "
             "range TensorFlow declares.",
             (
-                f'python -c "import {top}; print({top}.__path__)"',
+                f'{m.python_exe} -c "import {top}; print({top}.__path__)"',
                 *m.pip(f'install --force-reinstall --no-deps "{dist}{spec}"'),
             ),
         ),
