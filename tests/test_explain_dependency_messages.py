@@ -15,6 +15,7 @@ declared range; up: a newer NumPy; any: either direction, both named), or harmle
 | `descriptor' has no attribute '_internal_create_key'` | < 3.12 | protobuf>=3.12 | 4 |
 | `unexpected keyword argument 'serialized_options'` | < 3.6 | protobuf>=3.6 | 5 |
 | `unexpected keyword argument 'syntax'` (TensorFlow's `_pb2` frames) | 2.x | protobuf>=3.0 | 20 |
+| `cannot import name 'service' from 'google.protobuf'` | 6.30+ | protobuf<6.30 | 25 |
 | `VersionError: ... Gencode/Runtime versions when loading X.proto` | 5.27+ | incompatible | 6 |
 | `Protobuf gencode version A is exactly one major version older` | 6.x warning | benign | 6 |
 | `This program requires version A of the Protocol Buffer runtime` | libprotobuf 3 | older | 7 |
@@ -64,6 +65,8 @@ declared range; up: a newer NumPy; any: either direction, both named), or harmle
 23. https://docs.python.org/3/reference/import.html#namespace-packages
 24. https://github.com/protocolbuffers/protobuf/blob/v29.0/python/descriptor_pool.c and
     https://github.com/protocolbuffers/protobuf/blob/v29.0/upb/reflection/def_pool.c
+25. https://github.com/protocolbuffers/protobuf/blob/v29.0/python/google/protobuf/service.py
+    (absent from v30.0)
 """
 
 from __future__ import annotations
@@ -148,6 +151,40 @@ def test_a_floor_above_tensorflows_range_installs_no_protobuf() -> None:
     assert top.cause == "protobuf-incompatible"
     assert top.fix is not None and "stops below 5.27" in top.fix.text
     assert not any("install" in c for c in top.fix.commands), top.fix.commands
+
+
+def _service_import(installed: str) -> str:
+    return installed + (
+        "Traceback (most recent call last):\n"
+        '  File "train.py", line 1, in <module>\n'
+        "    import evalkit\n"
+        '  File "/usr/local/lib/python3.11/site-packages/evalkit/rpc_pb2.py", line 9, in <module>\n'
+        "    from google.protobuf import service as _service\n"
+        "ImportError: cannot import name 'service' from 'google.protobuf' "
+        "(/usr/local/lib/python3.11/site-packages/google/protobuf/__init__.py)\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("installed", "command"),
+    [
+        ("", 'pip install "protobuf<6.30"'),
+        # TensorFlow 2.20 declares protobuf>=5.28.0: a protobuf before 6.30 inside it.
+        ("Successfully installed protobuf-6.31.1 tensorflow-2.20.0\n", '"protobuf<6.30,>=5.28.0"'),
+        # TensorFlow 2.21 declares protobuf>=6.31.1: none before 6.30 serves it.
+        ("Successfully installed protobuf-6.31.1 tensorflow-2.21.0\n", "pip show protobuf"),
+    ],
+    ids=["no-tensorflow", "tf-2.20", "tf-2.21"],
+)
+def test_a_name_protobuf_removed_is_a_protobuf_newer_than_the_code(
+    installed: str, command: str
+) -> None:
+    # protobuf 6.30 removed google.protobuf.service: a newer runtime, not an older one.
+    top = top_error(explained(_service_import(installed)))
+    assert top.cause == "protobuf-incompatible" and "removed" in top.summary
+    assert "older than the code" not in top.summary
+    assert top.fix is not None
+    assert any(command in c for c in top.fix.commands), top.fix.commands
 
 
 def test_protobuf_4_refusing_old_generated_code_takes_tensorflows_range() -> None:

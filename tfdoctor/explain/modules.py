@@ -352,11 +352,24 @@ def _missing_name(tb: Traceback, m: Machine) -> Optional[Finding]:
                 "Install protobuf again over the broken files (pip install --force-reinstall).",
             ),
         )
+    if dist == "protobuf" and name in causes.software.PROTOBUF_REMOVED:
+        # A name a protobuf release removed (6.30's `service`): the runtime is newer than
+        # the code that imports it.
+        removed = causes.software.PROTOBUF_REMOVED[name]
+        return causes.finding(
+            "explain.protobuf-incompatible",
+            Severity.ERROR,
+            causes.software.PROTOBUF_INCOMPATIBLE,
+            f"The installed protobuf has no {name}: protobuf {removed} removed it",
+            f"{said}\nThe code imports {name}, which protobuf releases before {removed} have: "
+            "the installed protobuf is newer than the code.",
+            causes.software.protobuf_removed_fix(m, name),
+        )
     if dist == "protobuf":
         # protobuf adds what generated code calls (`_internal_create_key` in 3.12, `builder` in
         # 3.20, `runtime_version` in 5.27: the `_pb2.py` files of newer protoc use them) and
-        # removes little: a name missing from it is a protobuf older than the generated code
-        # that asks.
+        # removes little (PROTOBUF_REMOVED, above): another name missing from it is a
+        # protobuf older than the generated code that asks.
         return causes.finding(
             "explain.protobuf-incompatible",
             Severity.ERROR,
