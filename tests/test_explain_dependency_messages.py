@@ -509,6 +509,24 @@ def test_python_313s_note_on_a_users_numpy_is_no_numpy_release() -> None:
     assert "numpy-name-removed" not in _causes(text)
 
 
+def test_a_library_outside_tensorflows_family_using_a_removed_name_is_named() -> None:
+    # scikit-learn's frame asked for np.in1d (NumPy 2.4 removed it): the library, not the
+    # user's script, uses it, and NumPy 2.0 to 2.3 still have it.
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/u/run.py", line 3, in <module>\n'
+        "    score(a, b)\n"
+        '  File "/usr/local/lib/python3.12/site-packages/sklearn/metrics/_ranking.py", line 80, '
+        "in score\n"
+        "    mask = np.in1d(a, b)\n"
+        "AttributeError: module 'numpy' has no attribute 'in1d'\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "numpy-name-removed" and "scikit-learn" in top.summary
+    fix = fix_text(top)
+    assert 'numpy<2.4"' in fix and 'numpy<2"' not in fix
+
+
 def test_a_name_numpy_never_had_is_not_a_removal() -> None:
     text = "AttributeError: module 'numpy' has no attribute 'tensordotx'\n"
     assert "numpy-name-removed" not in _causes(text)

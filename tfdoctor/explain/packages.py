@@ -1450,7 +1450,7 @@ def numpy_removed_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[
         release = match.group("release") or next(
             (r for r, names in NUMPY_REMOVED.items() if name in names), None
         )
-        user = next((o.dist for o in library_origins(tb)), "")
+        user = next((o.dist for o in library_origins(tb)), "") or _library_using_numpy(tb)
         if release is None:
             continue  # a name NumPy never had
         if not user and tb.statement:
@@ -1470,14 +1470,15 @@ def numpy_removed_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[
             # whose range excludes 2.
             cause, fix = causes.software.NUMPY_ABI, causes.software.numpy_abi_fix(m)
         elif version_key(release)[:1] >= (2,):
-            # Another library's Python code written for NumPy 1: the name is what breaks.
+            # Another library's Python code written for a NumPy before the release that
+            # removed the name (2.0's, or 2.4's in1d): the name is what breaks.
             cause = causes.code.NUMPY_NAME_REMOVED
             fix = causes.common.declared_range_fix(
                 m,
                 "numpy",
-                "numpy<2",
-                f"Upgrade {user} to a release written for NumPy 2, or install a NumPy 1 release "
-                f"(which still has np.{name}) until there is one.",
+                f"numpy<{release}",
+                f"Upgrade {user} to a release written for NumPy {release}, or install a NumPy "
+                f"older than {release} (which still has np.{name}) until there is one.",
             )
         else:
             cause = causes.software.DEPENDENCY_OUT_OF_RANGE
@@ -1499,6 +1500,15 @@ def numpy_removed_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[
             )
         ]
     return []
+
+
+def _library_using_numpy(tb: Traceback) -> str:
+    """The distribution (else the import name) of the innermost frame outside NumPy's own,
+    where that frame is an installed library's: the library whose code asked NumPy for the
+    name; empty where it is the user's own code (or no frame is shown)."""
+    caller = next((f for f in reversed(tb.frames) if installed_package(f.path) != "numpy"), None)
+    top = installed_package(caller.path) if caller is not None else None
+    return (distribution_of(top) or top) if top else ""
 
 
 def _not_installed_numpy(tb: Traceback) -> bool:
