@@ -33,7 +33,7 @@ from typing import Optional
 
 from tfdoctor import causes
 from tfdoctor.evidence.traceback import Frame, Traceback, installed_package
-from tfdoctor.explain.modules import stdlib_modules
+from tfdoctor.explain.modules import NAMESPACE_ROOTS, stdlib_modules
 from tfdoctor.facts import normalize_name
 from tfdoctor.findings import Finding, Severity
 from tfdoctor.machine import Machine
@@ -82,13 +82,9 @@ _ELSEWHERE = frozenset(
         "tf_keras",
         "tensorboard",
         "numpy",
-        "google",
-        "azure",
-        "mpl_toolkits",
-        "jaraco",
-        "backports",
         "setuptools",
         "pkg_resources",
+        *NAMESPACE_ROOTS,
     }
 )
 #: TensorFlow's own packages: a frame there is TensorFlow's code (the callee of a companion).

@@ -46,11 +46,11 @@ _NO_NAME = re.compile(
     r"module '(?P<module>[\w.]+)' has no attribute '(?P<attr>\w+)'"
     r"|cannot import name '(?P<attr2>\w+)' from '(?P<module2>[\w.]+)'"
 )
-#: Distributions whose missing modules and names other readers judge (API knowledge, the
-#: TensorFlow, Keras and TensorBoard causes, NumPy's removed names, protobuf's signatures).
 #: Namespace packages that several distributions share (google.protobuf beside google.api):
 #: one of them missing a name of another is no sign of a package replaced under a kernel.
-_NAMESPACE_ROOTS = frozenset({"google", "azure", "mpl_toolkits", "jaraco", "backports"})
+NAMESPACE_ROOTS = frozenset({"google", "azure", "mpl_toolkits", "jaraco", "backports"})
+#: Distributions whose missing modules and names other readers judge (API knowledge, the
+#: TensorFlow, Keras and TensorBoard causes, NumPy's removed names, protobuf's signatures).
 _ELSEWHERE = frozenset({"tensorflow", "keras", "tf-keras", "tensorboard", "numpy", "protobuf"})
 
 
@@ -383,7 +383,7 @@ def _missing_name(tb: Traceback, m: Machine) -> Optional[Finding]:
     if (
         tb.ipython
         and tb.frames
-        and top not in _NAMESPACE_ROOTS
+        and top not in NAMESPACE_ROOTS
         and installed_package(tb.frames[-1].path) == top
     ):
         # A package's own import of its own module's name, in a notebook: its files on disk
@@ -403,7 +403,7 @@ def _missing_name(tb: Traceback, m: Machine) -> Optional[Finding]:
         )
     if dist is None or dist in _ELSEWHERE:
         return None
-    if "(unknown location)" in tb.message and top not in _NAMESPACE_ROOTS and _tf_requires(m, dist):
+    if "(unknown location)" in tb.message and top not in NAMESPACE_ROOTS and _tf_requires(m, dist):
         return _namespace_stand_in(said, top, dist, m)
     if m.companion(dist) is not None:
         # A companion without a name its caller uses: a release of it that does not go with
