@@ -391,6 +391,12 @@ def test_numpy_core_floor_above_tensorflows_range_is_not_installed() -> None:
     assert "stops below 1.26.1" in fix and "pip install" not in fix
 
 
+def test_numpy_core_under_a_users_numpy_py_is_no_numpy_release() -> None:
+    # Python's "'numpy' is not a package": the numpy imported is a file of the user's own.
+    text = "ModuleNotFoundError: No module named 'numpy._core'; 'numpy' is not a package\n"
+    assert "dependency-out-of-range" not in _causes(text)
+
+
 def test_a_submodule_of_numpy_core_is_not_read_as_the_package() -> None:
     text = "ModuleNotFoundError: No module named 'numpy._core.numeric'\n"
     assert "dependency-out-of-range" not in _causes(text)
