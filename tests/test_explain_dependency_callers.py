@@ -330,6 +330,14 @@ def test_a_private_tensorflow_name_in_python_2s_words_is_not_read_as_a_release()
             (f"{_SITE}/jax/_src/interpreters/xla.py", "<module>", "pytype_aval_mappings[t] = f"),
             error=_JAX_LACKS,
         ),
+        # One distribution's two import packages (attrs installs attr and attrs): the
+        # package's own files of two releases, not a release pairing.
+        _frames(
+            (f"{_SITE}/attrs/__init__.py", "<module>", "from attr import frozen"),
+            error=(
+                f"ImportError: cannot import name 'frozen' from 'attr' ({_SITE}/attr/__init__.py)"
+            ),
+        ),
         # A circular import, in Python's own words.
         _frames(
             (f"{_SITE}/evalkit/core.py", "<module>", "from jax import numpy"),
@@ -383,6 +391,7 @@ def test_a_private_tensorflow_name_in_python_2s_words_is_not_read_as_a_release()
         "variable-method",
         "decorator-frame",
         "own-frames",
+        "one-distribution",
         "circular-import",
         "shadowing-file",
         "namespace-package",

@@ -166,13 +166,20 @@ def _reading(tb: Traceback, match: re.Match[str], m: Machine) -> Optional[Findin
         return None  # Python's own modules change with Python, not with a package's release
     caller_frame = frames[-1 - callee] if callee < len(frames) else None
     caller = installed_package(caller_frame.path) if caller_frame is not None else None
-    if caller_frame is None or caller is None or caller == owner:
+    if (
+        caller_frame is None
+        or caller is None
+        or caller == owner
+        or _one_distribution(caller, owner)
+    ):
         return None  # the user's own code, or the package's own: not a release pairing
     if owner in _TF_PACKAGES:
         return _tensorflow_refused(tb, match, caller, caller_frame, m)
     removed = modules().removed_from_dist
-    if caller in _TF_PACKAGES or owner in removed or (module or "") in removed:
-        return None  # TensorFlow's requirements and the module table's removals: elsewhere
+    if caller in _TF_OWN or owner in removed or (module or "") in removed:
+        # TensorFlow's, Keras' and TensorBoard's own requirements (keras 2.2's
+        # keras_applications: keras-version) and the module table's removals: elsewhere.
+        return None
     if match["sub"] and not _installed_shown(owner, tb, m):
         return None  # the package itself may be missing or the user's own
     if (match["sub"] or "").rsplit(".", 1)[-1].startswith("_"):
@@ -180,6 +187,13 @@ def _reading(tb: Traceback, match: re.Match[str], m: Machine) -> Optional[Findin
         # module): missing, it is an install or build of the package's own, not a release.
         return None
     return _dependency_lacks(tb, owner, caller, caller_frame, asked, match, m)
+
+
+def _one_distribution(caller: str, owner: str) -> bool:
+    """Whether the module table knows the import packages ``caller`` and ``owner`` as one
+    distribution's (attrs installs attr and attrs): a package raising about itself."""
+    dist = distribution_of(caller)
+    return dist is not None and dist == distribution_of(owner)
 
 
 def _given(match: re.Match[str]) -> str:
