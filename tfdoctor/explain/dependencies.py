@@ -15,14 +15,15 @@ library's name:
   from) by its import name;
 - the caller (Q): the innermost frame, past P's own, under site-packages or dist-packages.
 
-A third-party P (not TensorFlow or Keras, nor a package another reading answers: NumPy, the
-module table's removals, TensorFlow's own requirements) and an installed Q is
+A third-party P (not TensorFlow or Keras, not Python's standard library, nor a package
+another reading answers: NumPy, the module table's removals, TensorFlow's, Keras' and
+TensorBoard's own requirements) and an installed Q of another distribution is
 ``dependency-api-removed``: P's installed release lacks what Q's release uses. TensorFlow
 refusing an installed package's positional arguments, or a public name asked of ``tf.`` in
 Python 2's words, is ``companion-mismatch`` (the other TensorFlow shapes are
-:func:`tfdoctor.explain.packages.foreign_caller_findings`'). The user's own code, an object
-whose owner no frame shows, or frames that name no installed package are left to the other
-readings (or unexplained).
+:func:`tfdoctor.explain.packages.foreign_caller_findings`'). The user's own code (or a file
+of the user's that Python found for P), an object whose owner no line shows, or frames that
+name no installed package are left to the other readings (or unexplained).
 """
 
 from __future__ import annotations
