@@ -140,10 +140,10 @@ def test_a_keyword_refused_by_a_function_the_line_calls_by_its_package() -> None
     assert "fill_value" in found.summary and "jax" in found.summary
 
 
-def test_an_object_field_raised_by_its_packages_getattr() -> None:
+def test_an_object_field_of_a_class_the_line_takes_from_its_package() -> None:
     report = explained(
         _frames(
-            (f"{_SITE}/evalkit/summary.py", "collect", "out = out.append(row)"),
+            (f"{_SITE}/evalkit/summary.py", "collect", "out = pandas.DataFrame(rows).append(row)"),
             (
                 f"{_SITE}/pandas/core/generic.py",
                 "__getattr__",
@@ -155,6 +155,24 @@ def test_an_object_field_raised_by_its_packages_getattr() -> None:
     found = _dependency(report)
     assert found.severity is Severity.WARNING
     assert "pandas" in found.summary and "evalkit" in found.summary
+
+
+def test_the_fix_names_what_tells_the_declared_range() -> None:
+    # `pip show` lists the names a package requires, not their ranges: `pip check` names a
+    # declared range the installed release is outside.
+    for dist in ("jax", "torch"):
+        fix = fix_text(
+            _dependency(
+                explained(
+                    _frames(
+                        (f"{_SITE}/evalkit/core.py", "run", f"return {dist}.interpreters.xla.t"),
+                        error=f"AttributeError: module '{dist}.interpreters' has no attribute 't'",
+                    )
+                )
+            )
+        )
+        assert "lists the range" not in fix and "lists the releases it requires" not in fix
+        assert "pip check" in fix.splitlines()
 
 
 def test_tensorflow_refusing_a_companions_positional_arguments() -> None:
@@ -250,6 +268,47 @@ def test_a_private_tensorflow_name_in_python_2s_words_is_not_read_as_a_release()
             (f"{_SITE}/evalkit/core.py", "run", "return self.model.predict(x)"),
             error="AttributeError: 'NoneType' object has no attribute 'predict'",
         ),
+        # A package's __getattr__ looks names up in data, for classes of any package: torch's
+        # Module the submodules of a subclass (here another package's), pandas' NDFrame its
+        # columns, a config object its keys.
+        _frames(
+            (f"{_SITE}/peft/tuners/lora/model.py", "forward", "cos = self.model.rotary_emb(x)"),
+            (f"{_SITE}/torch/nn/modules/module.py", "__getattr__", "raise AttributeError("),
+            error="AttributeError: 'LlamaAttention' object has no attribute 'rotary_emb'",
+        ),
+        _frames(
+            (f"{_SITE}/evalkit/report.py", "score", "return df.accuracy.mean()"),
+            (
+                f"{_SITE}/pandas/core/generic.py",
+                "__getattr__",
+                "return object.__getattribute__(self, name)",
+            ),
+            error="AttributeError: 'DataFrame' object has no attribute 'accuracy'",
+        ),
+        _frames(
+            (f"{_SITE}/evalkit/train.py", "fit", "lr = cfg.lr"),
+            (f"{_SITE}/easydict/__init__.py", "__getattr__", "return self[name]"),
+            error="AttributeError: 'EasyDict' object has no attribute 'lr'",
+        ),
+        # Python found the module in a file of the user's named like the package.
+        _frames(
+            (f"{_SITE}/evalkit/__init__.py", "<module>", "from jax import numpy as jnp"),
+            error="ImportError: cannot import name 'numpy' from 'jax' (/home/u/proj/jax.py)",
+        ),
+        _frames(
+            (f"{_SITE}/evalkit/__init__.py", "<module>", "import jax.experimental.maps"),
+            error="ModuleNotFoundError: No module named 'jax.experimental'; 'jax' is not a package",
+        ),
+        # Python's own modules change with Python's release, not a package's.
+        _frames(
+            (f"{_SITE}/evalkit/util.py", "<module>", "Mapping = collections.Mapping"),
+            error="AttributeError: module 'collections' has no attribute 'Mapping'",
+        ),
+        _frames(
+            (f"{_SITE}/evalkit/util.py", "<module>", "from inspect import getargspec"),
+            error="ImportError: cannot import name 'getargspec' from 'inspect' "
+            "(/usr/lib/python3.11/inspect.py)",
+        ),
         # An object whose owner no frame or line shows.
         _frames(
             (f"{_DIST}/evalkit/tokenizer.py", "set_proto", "sp.Init(model_proto=proto)"),
@@ -270,6 +329,14 @@ def test_a_private_tensorflow_name_in_python_2s_words_is_not_read_as_a_release()
         _frames(
             (f"{_SITE}/jax/_src/interpreters/xla.py", "<module>", "pytype_aval_mappings[t] = f"),
             error=_JAX_LACKS,
+        ),
+        # One distribution's two import packages (attrs installs attr and attrs): the
+        # package's own files of two releases, not a release pairing.
+        _frames(
+            (f"{_SITE}/attrs/__init__.py", "<module>", "from attr import frozen"),
+            error=(
+                f"ImportError: cannot import name 'frozen' from 'attr' ({_SITE}/attr/__init__.py)"
+            ),
         ),
         # A circular import, in Python's own words.
         _frames(
@@ -313,10 +380,18 @@ def test_a_private_tensorflow_name_in_python_2s_words_is_not_read_as_a_release()
     ids=[
         "user-code",
         "none-type",
+        "torch-module-getattr",
+        "pandas-column-getattr",
+        "config-key-getattr",
+        "users-file-found",
+        "users-file-not-a-package",
+        "stdlib-attribute",
+        "stdlib-import",
         "owner-unshown",
         "variable-method",
         "decorator-frame",
         "own-frames",
+        "one-distribution",
         "circular-import",
         "shadowing-file",
         "namespace-package",

@@ -15,6 +15,7 @@ declared range; up: a newer NumPy; any: either direction, both named), or harmle
 | `descriptor' has no attribute '_internal_create_key'` | < 3.12 | protobuf>=3.12 | 4 |
 | `unexpected keyword argument 'serialized_options'` | < 3.6 | protobuf>=3.6 | 5 |
 | `unexpected keyword argument 'syntax'` (TensorFlow's `_pb2` frames) | 2.x | protobuf>=3.0 | 20 |
+| `cannot import name 'service' from 'google.protobuf'` | 6.30+ | protobuf<6.30 | 25 |
 | `VersionError: ... Gencode/Runtime versions when loading X.proto` | 5.27+ | incompatible | 6 |
 | `Protobuf gencode version A is exactly one major version older` | 6.x warning | benign | 6 |
 | `This program requires version A of the Protocol Buffer runtime` | libprotobuf 3 | older | 7 |
@@ -64,12 +65,15 @@ declared range; up: a newer NumPy; any: either direction, both named), or harmle
 23. https://docs.python.org/3/reference/import.html#namespace-packages
 24. https://github.com/protocolbuffers/protobuf/blob/v29.0/python/descriptor_pool.c and
     https://github.com/protocolbuffers/protobuf/blob/v29.0/upb/reflection/def_pool.c
+25. https://github.com/protocolbuffers/protobuf/blob/v29.0/python/google/protobuf/service.py
+    (absent from v30.0)
 """
 
 from __future__ import annotations
 
 import pytest
 
+from tests import factories as f
 from tests.explaining import explained, fix_text, top_error
 from tfdoctor.findings import Severity
 
@@ -133,6 +137,54 @@ def test_generated_code_of_protoc_27_needs_protobuf_527() -> None:
     top = top_error(explained(text))
     assert top.cause == "protobuf-incompatible"
     assert 'pip install "protobuf>=5.27"' in fix_text(top)
+
+
+def test_a_floor_above_tensorflows_range_installs_no_protobuf() -> None:
+    # TensorFlow 2.15 declares protobuf<5.0.0dev: protobuf 5.27 would break it.
+    text = "Successfully installed protobuf-4.25.3 tensorflow-2.15.0\n" + _pb2_traceback(
+        "attr_value_pb2.py",
+        "from google.protobuf import runtime_version as _runtime_version",
+        "ImportError: cannot import name 'runtime_version' from 'google.protobuf' "
+        "(/usr/local/lib/python3.8/site-packages/google/protobuf/__init__.py)",
+    )
+    top = top_error(explained(text))
+    assert top.cause == "protobuf-incompatible"
+    assert top.fix is not None and "stops below 5.27" in top.fix.text
+    assert not any("install" in c for c in top.fix.commands), top.fix.commands
+
+
+def _service_import(installed: str) -> str:
+    return installed + (
+        "Traceback (most recent call last):\n"
+        '  File "train.py", line 1, in <module>\n'
+        "    import evalkit\n"
+        '  File "/usr/local/lib/python3.11/site-packages/evalkit/rpc_pb2.py", line 9, in <module>\n'
+        "    from google.protobuf import service as _service\n"
+        "ImportError: cannot import name 'service' from 'google.protobuf' "
+        "(/usr/local/lib/python3.11/site-packages/google/protobuf/__init__.py)\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("installed", "command"),
+    [
+        ("", 'pip install "protobuf<6.30"'),
+        # TensorFlow 2.20 declares protobuf>=5.28.0: a protobuf before 6.30 inside it.
+        ("Successfully installed protobuf-6.31.1 tensorflow-2.20.0\n", '"protobuf<6.30,>=5.28.0"'),
+        # TensorFlow 2.21 declares protobuf>=6.31.1: none before 6.30 serves it.
+        ("Successfully installed protobuf-6.31.1 tensorflow-2.21.0\n", "pip show protobuf"),
+    ],
+    ids=["no-tensorflow", "tf-2.20", "tf-2.21"],
+)
+def test_a_name_protobuf_removed_is_a_protobuf_newer_than_the_code(
+    installed: str, command: str
+) -> None:
+    # protobuf 6.30 removed google.protobuf.service: a newer runtime, not an older one.
+    top = top_error(explained(_service_import(installed)))
+    assert top.cause == "protobuf-incompatible" and "removed" in top.summary
+    assert "older than the code" not in top.summary
+    assert top.fix is not None
+    assert any(command in c for c in top.fix.commands), top.fix.commands
 
 
 def test_protobuf_4_refusing_old_generated_code_takes_tensorflows_range() -> None:
@@ -202,7 +254,12 @@ def test_libprotobuf_newer_than_the_code_it_serves() -> None:
     assert top.cause == "protobuf-incompatible"
     fix = fix_text(top)
     assert "compiled against protobuf 3.6.1" in fix and "protobuf 3.19.4" in fix
-    assert "conda list libprotobuf" in fix
+    # conda's listing is a command only where the log shows a conda environment.
+    assert top.fix is not None and "conda list libprotobuf" not in top.fix.commands
+    site = "/opt/conda/envs/tf/lib/python3.10/site-packages"
+    conda = top_error(explained(f"{site}/tensorflow/__init__.py\n" + text))
+    assert conda.fix is not None
+    assert "conda list libprotobuf" in conda.fix.commands, conda.fix.commands
 
 
 def test_libprotobuf_older_than_the_code_keeps_its_own_reading() -> None:
@@ -334,6 +391,12 @@ def test_numpy_core_floor_above_tensorflows_range_is_not_installed() -> None:
     assert "stops below 1.26.1" in fix and "pip install" not in fix
 
 
+def test_numpy_core_under_a_users_numpy_py_is_no_numpy_release() -> None:
+    # Python's "'numpy' is not a package": the numpy imported is a file of the user's own.
+    text = "ModuleNotFoundError: No module named 'numpy._core'; 'numpy' is not a package\n"
+    assert "dependency-out-of-range" not in _causes(text)
+
+
 def test_a_submodule_of_numpy_core_is_not_read_as_the_package() -> None:
     text = "ModuleNotFoundError: No module named 'numpy._core.numeric'\n"
     assert "dependency-out-of-range" not in _causes(text)
@@ -425,6 +488,51 @@ def test_numpy_functions_removed_without_advice_get_the_notes_replacement(
     assert floor in fix and f"`{instead}`" in fix
 
 
+@pytest.mark.parametrize(
+    "frames",
+    [
+        # The user's numpy.py runs itself: its frames show the file.
+        '  File "/home/u/proj/numpy.py", line 1, in <module>\n    import numpy as np\n'
+        '  File "/home/u/proj/numpy.py", line 3, in <module>\n    x = np.asscalar(a)\n',
+        '  File "/home/u/proj/numpy/__init__.py", line 3, in <module>\n    x = np.asscalar(a)\n',
+    ],
+    ids=["numpy-py", "numpy-folder"],
+)
+def test_a_users_own_numpy_is_no_numpy_release(frames: str) -> None:
+    text = "Traceback (most recent call last):\n" + frames
+    text += "AttributeError: module 'numpy' has no attribute 'asscalar'\n"
+    assert "numpy-name-removed" not in _causes(text)
+    assert "tf-shadowed-module" in _causes(text)
+
+
+def test_python_313s_note_on_a_users_numpy_is_no_numpy_release() -> None:
+    text = (
+        '  File "/home/u/proj/stats.py", line 8, in summarise\n'
+        "    v = np.float(x)\n"
+        "AttributeError: module 'numpy' has no attribute 'float' (consider renaming "
+        "'/home/u/proj/numpy.py' if it has the same name as a library you intended to import)\n"
+    )
+    assert "numpy-name-removed" not in _causes(text)
+
+
+def test_a_library_outside_tensorflows_family_using_a_removed_name_is_named() -> None:
+    # scikit-learn's frame asked for np.in1d (NumPy 2.4 removed it): the library, not the
+    # user's script, uses it, and NumPy 2.0 to 2.3 still have it.
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/u/run.py", line 3, in <module>\n'
+        "    score(a, b)\n"
+        '  File "/usr/local/lib/python3.12/site-packages/sklearn/metrics/_ranking.py", line 80, '
+        "in score\n"
+        "    mask = np.in1d(a, b)\n"
+        "AttributeError: module 'numpy' has no attribute 'in1d'\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "numpy-name-removed" and "scikit-learn" in top.summary
+    fix = fix_text(top)
+    assert 'numpy<2.4"' in fix and 'numpy<2"' not in fix
+
+
 def test_a_name_numpy_never_had_is_not_a_removal() -> None:
     text = "AttributeError: module 'numpy' has no attribute 'tensordotx'\n"
     assert "numpy-name-removed" not in _causes(text)
@@ -509,6 +617,35 @@ def test_a_requirement_found_as_a_bare_directory_is_missing_not_a_release() -> N
     assert top.cause == "dependency-missing"
     fix = fix_text(top)
     assert "absl.__path__" in fix and "--force-reinstall" in fix and "absl-py" in fix
+
+
+def test_the_directory_found_is_printed_by_the_examined_python() -> None:
+    text = (
+        '  File "/opt/py/lib/python3.8/site-packages/tensorflow/python/platform/'
+        'tf_logging.py", line 18, in <module>\n'
+        "    from absl import logging\n"
+        "ImportError: cannot import name 'logging' from 'absl' (unknown location)\n"
+    )
+    facts = f.facts(python=f.python(executable="/opt/py/bin/python3.8", version="3.8.10"))
+    top = top_error(explained(text, facts=facts))
+    assert top.fix is not None
+    assert top.fix.commands[0].startswith("/opt/py/bin/python3.8 -c "), top.fix.commands
+
+
+def test_numpy_2s_pickle_under_a_python_older_than_numpy_1261_installs_no_numpy() -> None:
+    # NumPy 1.26.1 declares requires-python >=3.9: under Python 3.8 no NumPy has numpy._core.
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/app/serve.py", line 14, in <module>\n'
+        "    scaler = joblib.load(f)\n"
+        '  File "/usr/local/lib/python3.8/site-packages/joblib/numpy_pickle.py", line 658, '
+        "in load\n    obj = _unpickle(fobj)\n"
+        "ModuleNotFoundError: No module named 'numpy._core'\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "dependency-out-of-range" and top.fix is not None
+    assert "Python 3.9 or later" in top.fix.text
+    assert not any("install" in c for c in top.fix.commands), top.fix.commands
 
 
 def test_a_bare_directory_of_a_package_tensorflow_does_not_require_is_left_alone() -> None:

@@ -966,7 +966,7 @@ def test_protobuf_is_upgraded_inside_tensorflows_own_range() -> None:
     builder = protobuf_fix(m, too_old=True, missing="builder")
     assert any("protobuf>=3.20," in c and "<5.0.0dev" in c for c in builder.commands)
     runtime = protobuf_fix(m, too_old=True, missing="runtime_version")
-    assert any(c.endswith('"protobuf>=5.27"') for c in runtime.commands)
+    assert not any("install" in c for c in runtime.commands), runtime.commands
     assert "stops below 5.27" in runtime.text
 
 

@@ -2186,7 +2186,7 @@ def _protobuf(m: Machine, r: Revealed, hits: Sequence[Hits]) -> tuple[causes.Cau
         )
     if required and loaded and any(h.signature.id == "protobuf-cpp-headers-older" for h in hits):
         return causes.software.PROTOBUF_INCOMPATIBLE, causes.software.protobuf_runtime_newer_fix(
-            required, loaded
+            m, required, loaded
         )
     if required and loaded:
         return causes.software.PROTOBUF_INCOMPATIBLE, causes.software.protobuf_runtime_fix(

@@ -9,19 +9,21 @@ import name %R from %R (%S)"; Lib/importlib/_bootstrap.py, _ERR_MSG_PREFIX: "No 
 has no attribute '%U'"), so the reading rests on the words and the paths, never on one
 library's name:
 
-- the package that lacks the name (P): the module the message names, the package whose frame
-  raised the call's refusal or the object's missing attribute (a wrapper or a ``__getattr__``
-  of its own), or the package the caller's source line calls by its import name;
+- the package that lacks the name (P): the module the message names (not a file outside
+  site-packages that Python found under its name), the package whose wrapper frame raised the
+  call's refusal, or the package the caller's source line calls (or takes the object's class
+  from) by its import name;
 - the caller (Q): the innermost frame, past P's own, under site-packages or dist-packages.
 
-A third-party P (not TensorFlow or Keras, nor a package another reading answers: NumPy, the
-module table's removals, TensorFlow's own requirements) and an installed Q is
+A third-party P (not TensorFlow or Keras, not Python's standard library, nor a package
+another reading answers: NumPy, the module table's removals, TensorFlow's, Keras' and
+TensorBoard's own requirements) and an installed Q of another distribution is
 ``dependency-api-removed``: P's installed release lacks what Q's release uses. TensorFlow
 refusing an installed package's positional arguments, or a public name asked of ``tf.`` in
 Python 2's words, is ``companion-mismatch`` (the other TensorFlow shapes are
-:func:`tfdoctor.explain.packages.foreign_caller_findings`'). The user's own code, an object
-whose owner no frame shows, or frames that name no installed package are left to the other
-readings (or unexplained).
+:func:`tfdoctor.explain.packages.foreign_caller_findings`'). The user's own code (or a file
+of the user's that Python found for P), an object whose owner no line shows, or frames that
+name no installed package are left to the other readings (or unexplained).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from typing import Optional
 
 from tfdoctor import causes
 from tfdoctor.evidence.traceback import Frame, Traceback, installed_package
+from tfdoctor.explain.modules import NAMESPACE_ROOTS, stdlib_modules
 from tfdoctor.facts import normalize_name
 from tfdoctor.findings import Finding, Severity
 from tfdoctor.machine import Machine
@@ -44,7 +47,10 @@ _FUNC = r"(?:\w+\.){0,4}\w+"
 #: The shapes, each at the message's start (read with ``match``).
 _SHAPES = re.compile(
     rf"^module '(?P<module>{_DOTTED})' has no attribute '(?P<attr>\w+)'"
+    # The file Python found the module in follows in parentheses (Python/ceval.c,
+    # import_from's "(%S)").
     rf"|^cannot import name '(?P<name>\w+)' from '(?P<source>{_DOTTED})'"
+    r"(?: \((?P<found>[^()\n]{1,1000})\))?"
     rf"|^No module named '(?P<sub>[A-Za-z_]\w*(?:\.\w+){{1,8}})'"
     rf"|^(?P<kwfunc>{_FUNC})\(\) got an unexpected keyword argument '(?P<kw>\w+)'"
     rf"|^(?P<posfunc>{_FUNC})\(\) takes (?:from \d+ to )?(?P<takes>\d+) positional "
@@ -59,10 +65,12 @@ _SHAPES = re.compile(
 )
 #: Notes Python adds where the module is not the installed package at all: 3.13's on a module
 #: shadowed by a file of the same name ("module 'P' has no attribute 'A' (consider renaming
-#: '/home/u/P.py' since it has the same name as ...)", Objects/moduleobject.c), and import's
+#: '/home/u/P.py' since it has the same name as ...)", Objects/moduleobject.c), import's
 #: "(unknown location)" for a namespace package, a directory without __init__.py
-#: (Python/ceval.c, import_from): a folder of the user's or an install that left no files.
-_NOT_THE_PACKAGE = ("consider renaming", "(unknown location)")
+#: (Python/ceval.c, import_from): a folder of the user's or an install that left no files,
+#: and "'P' is not a package" (Lib/importlib/_bootstrap.py, _find_and_load_unlocked): a plain
+#: P.py was found, most often a file of the user's named like the package.
+_NOT_THE_PACKAGE = ("consider renaming", "(unknown location)", "is not a package")
 #: Import packages whose missing names other readings answer: TensorFlow's own and Keras'
 #: (the API knowledge, the companion readings), NumPy's removed names
 #: (numpy_removed_findings), protobuf's and the namespace roots several distributions share
@@ -75,13 +83,9 @@ _ELSEWHERE = frozenset(
         "tf_keras",
         "tensorboard",
         "numpy",
-        "google",
-        "azure",
-        "mpl_toolkits",
-        "jaraco",
-        "backports",
         "setuptools",
         "pkg_resources",
+        *NAMESPACE_ROOTS,
     }
 )
 #: TensorFlow's own packages: a frame there is TensorFlow's code (the callee of a companion).
@@ -119,6 +123,8 @@ def dependency_caller_findings(
         return []
     if any(tb.message in line for line in signed):
         return []
+    if match["found"] and installed_package(match["found"]) is None:
+        return []  # the module Python found is a file outside site-packages: the user's own
     found = _reading(tb, match, m)
     return [found] if found is not None else []
 
@@ -147,9 +153,13 @@ def _reading(tb: Traceback, match: re.Match[str], m: Machine) -> Optional[Findin
         callee = 0
         asked = f"{owner}'s {match['py2attr']}" if owner else ""
     elif match["cls"]:
-        # An object's missing field: the class's owner is the package whose __getattr__
-        # raised it (torch's Module, pandas' NDFrame look a name up there and raise).
-        owner, callee = _raised_in_getattr(frames) or _class_on_line(frames[-1], match["cls"])
+        # An object's missing field: the class's owner is the package the caller's line takes
+        # the class from. A package's __getattr__ frame does not say it: that is where a name
+        # is looked up in data (torch's Module its submodules, pandas' NDFrame its columns, a
+        # config object its keys), on classes of any package derived from it.
+        inner = installed_package(frames[-1].path)
+        callee = _lazy_getattr_frames(frames, inner) if inner is not None else 0
+        owner = _class_on_line(frames[-1 - callee], match["cls"]) if callee < len(frames) else None
         asked = f"{match['oattr']} of a {match['cls']} object"
     else:
         func = match["kwfunc"] or match["posfunc"] or match["py2func"]
@@ -159,17 +169,24 @@ def _reading(tb: Traceback, match: re.Match[str], m: Machine) -> Optional[Findin
             if match["kw"]
             else f"{func}() with {_given(match)} positional arguments (it takes {_takes(match)})"
         )
-    if owner is None or owner in _ELSEWHERE - _TF_PACKAGES:
-        return None
+    if owner is None or owner in _ELSEWHERE - _TF_PACKAGES or owner in stdlib_modules():
+        return None  # Python's own modules change with Python, not with a package's release
     caller_frame = frames[-1 - callee] if callee < len(frames) else None
     caller = installed_package(caller_frame.path) if caller_frame is not None else None
-    if caller_frame is None or caller is None or caller == owner:
+    if (
+        caller_frame is None
+        or caller is None
+        or caller == owner
+        or _one_distribution(caller, owner)
+    ):
         return None  # the user's own code, or the package's own: not a release pairing
     if owner in _TF_PACKAGES:
         return _tensorflow_refused(tb, match, caller, caller_frame, m)
     removed = modules().removed_from_dist
-    if caller in _TF_PACKAGES or owner in removed or (module or "") in removed:
-        return None  # TensorFlow's requirements and the module table's removals: elsewhere
+    if caller in _TF_OWN or owner in removed or (module or "") in removed:
+        # TensorFlow's, Keras' and TensorBoard's own requirements (keras 2.2's
+        # keras_applications: keras-version) and the module table's removals: elsewhere.
+        return None
     if match["sub"] and not _installed_shown(owner, tb, m):
         return None  # the package itself may be missing or the user's own
     if (match["sub"] or "").rsplit(".", 1)[-1].startswith("_"):
@@ -177,6 +194,13 @@ def _reading(tb: Traceback, match: re.Match[str], m: Machine) -> Optional[Findin
         # module): missing, it is an install or build of the package's own, not a release.
         return None
     return _dependency_lacks(tb, owner, caller, caller_frame, asked, match, m)
+
+
+def _one_distribution(caller: str, owner: str) -> bool:
+    """Whether the module table knows the import packages ``caller`` and ``owner`` as one
+    distribution's (attrs installs attr and attrs): a package raising about itself."""
+    dist = distribution_of(caller)
+    return dist is not None and dist == distribution_of(owner)
 
 
 def _given(match: re.Match[str]) -> str:
@@ -205,7 +229,8 @@ def _module_on_line(frame: Frame, attr: str) -> Optional[str]:
 
 def _lazy_getattr_frames(frames: Sequence[Frame], owner: str) -> int:
     """How many innermost frames are ``owner``'s own ``__getattr__`` (a module's lazy or
-    deprecation getattr raising for the name): the callee's, not the caller's."""
+    deprecation getattr raising for the name, an object's looking the name up): the
+    callee's, not the caller's."""
     count = 0
     for frame in reversed(frames):
         if installed_package(frame.path) != owner or frame.function != "__getattr__":
@@ -214,31 +239,16 @@ def _lazy_getattr_frames(frames: Sequence[Frame], owner: str) -> int:
     return count
 
 
-def _raised_in_getattr(frames: Sequence[Frame]) -> Optional[tuple[Optional[str], int]]:
-    """The installed package whose ``__getattr__`` raised an object's missing field, and how
-    many innermost frames are its own; None where the innermost frame is no such one."""
-    inner = frames[-1]
-    owner = installed_package(inner.path)
-    if owner is None or inner.function != "__getattr__":
-        return None
-    count = 0
-    for frame in reversed(frames):
-        if installed_package(frame.path) != owner:
-            break
-        count += 1
-    return owner, count
-
-
-def _class_on_line(frame: Frame, cls: str) -> tuple[Optional[str], int]:
+def _class_on_line(frame: Frame, cls: str) -> Optional[str]:
     """The package the caller's source line takes the class ``cls`` from by its import name
-    (``sentencepiece.SentencePieceProcessor(...).Init(...)``, a known distribution's), with
-    no frame of its own; (None, 0) where the line names no such package."""
+    (``sentencepiece.SentencePieceProcessor(...).Init(...)``, a known distribution's); None
+    where the line names no such package."""
     named = re.search(
         rf"\b(?P<top>[A-Za-z_]\w*)\.(?:\w+\.){{0,4}}{re.escape(cls)}\b", frame.code or ""
     )
     if named is None or distribution_of(named["top"]) is None:
-        return None, 0
-    return named["top"], 0
+        return None
+    return named["top"]
 
 
 def _callee_of_call(frames: Sequence[Frame], func: str) -> tuple[Optional[str], int]:
@@ -307,7 +317,7 @@ def _dependency_lacks(
         f"have: the {user} release was written for another {dist} release."
     )
     # A module or name the message names is certain; a call's or an object's owner is read
-    # from a wrapper frame, a __getattr__ or the caller's line: most likely, not certain.
+    # from a wrapper frame or the caller's line: most likely, not certain.
     severity = Severity.ERROR if match["module"] or match["source"] else Severity.WARNING
     return causes.finding(
         f"explain.{causes.software.DEPENDENCY_API_REMOVED}",

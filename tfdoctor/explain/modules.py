@@ -46,11 +46,11 @@ _NO_NAME = re.compile(
     r"module '(?P<module>[\w.]+)' has no attribute '(?P<attr>\w+)'"
     r"|cannot import name '(?P<attr2>\w+)' from '(?P<module2>[\w.]+)'"
 )
-#: Distributions whose missing modules and names other readers judge (API knowledge, the
-#: TensorFlow, Keras and TensorBoard causes, NumPy's removed names, protobuf's signatures).
 #: Namespace packages that several distributions share (google.protobuf beside google.api):
 #: one of them missing a name of another is no sign of a package replaced under a kernel.
-_NAMESPACE_ROOTS = frozenset({"google", "azure", "mpl_toolkits", "jaraco", "backports"})
+NAMESPACE_ROOTS = frozenset({"google", "azure", "mpl_toolkits", "jaraco", "backports"})
+#: Distributions whose missing modules and names other readers judge (API knowledge, the
+#: TensorFlow, Keras and TensorBoard causes, NumPy's removed names, protobuf's signatures).
 _ELSEWHERE = frozenset({"tensorflow", "keras", "tf-keras", "tensorboard", "numpy", "protobuf"})
 
 
@@ -237,7 +237,7 @@ def _namespace_stand_in(said: str, top: str, dist: str, m: Machine) -> Finding:
             f"site-packages, rename it; else install {dist} again over the broken files, in the "
             "range TensorFlow declares.",
             (
-                f'python -c "import {top}; print({top}.__path__)"',
+                f'{m.python_exe} -c "import {top}; print({top}.__path__)"',
                 *m.pip(f'install --force-reinstall --no-deps "{dist}{spec}"'),
             ),
         ),
@@ -352,11 +352,24 @@ def _missing_name(tb: Traceback, m: Machine) -> Optional[Finding]:
                 "Install protobuf again over the broken files (pip install --force-reinstall).",
             ),
         )
+    if dist == "protobuf" and name in causes.software.PROTOBUF_REMOVED:
+        # A name a protobuf release removed (6.30's `service`): the runtime is newer than
+        # the code that imports it.
+        removed = causes.software.PROTOBUF_REMOVED[name]
+        return causes.finding(
+            "explain.protobuf-incompatible",
+            Severity.ERROR,
+            causes.software.PROTOBUF_INCOMPATIBLE,
+            f"The installed protobuf has no {name}: protobuf {removed} removed it",
+            f"{said}\nThe code imports {name}, which protobuf releases before {removed} have: "
+            "the installed protobuf is newer than the code.",
+            causes.software.protobuf_removed_fix(m, name),
+        )
     if dist == "protobuf":
         # protobuf adds what generated code calls (`_internal_create_key` in 3.12, `builder` in
         # 3.20, `runtime_version` in 5.27: the `_pb2.py` files of newer protoc use them) and
-        # removes little: a name missing from it is a protobuf older than the generated code
-        # that asks.
+        # removes little (PROTOBUF_REMOVED, above): another name missing from it is a
+        # protobuf older than the generated code that asks.
         return causes.finding(
             "explain.protobuf-incompatible",
             Severity.ERROR,
@@ -370,7 +383,7 @@ def _missing_name(tb: Traceback, m: Machine) -> Optional[Finding]:
     if (
         tb.ipython
         and tb.frames
-        and top not in _NAMESPACE_ROOTS
+        and top not in NAMESPACE_ROOTS
         and installed_package(tb.frames[-1].path) == top
     ):
         # A package's own import of its own module's name, in a notebook: its files on disk
@@ -390,7 +403,7 @@ def _missing_name(tb: Traceback, m: Machine) -> Optional[Finding]:
         )
     if dist is None or dist in _ELSEWHERE:
         return None
-    if "(unknown location)" in tb.message and top not in _NAMESPACE_ROOTS and _tf_requires(m, dist):
+    if "(unknown location)" in tb.message and top not in NAMESPACE_ROOTS and _tf_requires(m, dist):
         return _namespace_stand_in(said, top, dist, m)
     if m.companion(dist) is not None:
         # A companion without a name its caller uses: a release of it that does not go with
@@ -483,7 +496,7 @@ def _requested_dist(name: str) -> Optional[tuple[str, str]]:
 
 
 @functools.cache
-def _stdlib() -> frozenset[str]:
+def stdlib_modules() -> frozenset[str]:
     """Modules of Python's standard library: ``sys.stdlib_module_names`` (Python 3.10+), else
     what the running Python's standard library directories hold. Missing from an
     interpreter, they are no package to install (what a Python of another release lacks is a
@@ -505,7 +518,7 @@ def _unlisted_module(tb: Traceback, module: str, m: Machine) -> Optional[Finding
         return _partly_installed(tb, module)
     if (
         module.startswith("_")
-        or module in _stdlib()
+        or module in stdlib_modules()
         or module in modules().removed
         or tb.name not in ("ModuleNotFoundError", "ImportError")
     ):
@@ -531,7 +544,7 @@ def _partly_installed(tb: Traceback, module: str) -> Optional[Finding]:
     top = module.split(".", 1)[0]
     if (
         top.startswith("_")
-        or top in _stdlib()
+        or top in stdlib_modules()
         or top in modules().dists
         or top in modules().removed
         or tb.name not in ("ModuleNotFoundError", "ImportError")

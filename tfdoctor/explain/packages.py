@@ -1446,13 +1446,13 @@ def numpy_removed_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[
         if keyword is not None:
             return [keyword]
         match = _NUMPY_NAME.search(tb.message)
-        if match is None:
+        if match is None or _not_installed_numpy(tb):
             continue
         name = match.group("name") or match.group("removed")
         release = match.group("release") or next(
             (r for r, names in NUMPY_REMOVED.items() if name in names), None
         )
-        user = next((o.dist for o in library_origins(tb)), "")
+        user = next((o.dist for o in library_origins(tb)), "") or _library_using_numpy(tb)
         if release is None:
             continue  # a name NumPy never had
         if not user and tb.statement:
@@ -1472,14 +1472,15 @@ def numpy_removed_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[
             # whose range excludes 2.
             cause, fix = causes.software.NUMPY_ABI, causes.software.numpy_abi_fix(m)
         elif version_key(release)[:1] >= (2,):
-            # Another library's Python code written for NumPy 1: the name is what breaks.
+            # Another library's Python code written for a NumPy before the release that
+            # removed the name (2.0's, or 2.4's in1d): the name is what breaks.
             cause = causes.code.NUMPY_NAME_REMOVED
             fix = causes.common.declared_range_fix(
                 m,
                 "numpy",
-                "numpy<2",
-                f"Upgrade {user} to a release written for NumPy 2, or install a NumPy 1 release "
-                f"(which still has np.{name}) until there is one.",
+                f"numpy<{release}",
+                f"Upgrade {user} to a release written for NumPy {release}, or install a NumPy "
+                f"older than {release} (which still has np.{name}) until there is one.",
             )
         else:
             cause = causes.software.DEPENDENCY_OUT_OF_RANGE
@@ -1501,6 +1502,25 @@ def numpy_removed_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[
             )
         ]
     return []
+
+
+def _library_using_numpy(tb: Traceback) -> str:
+    """The distribution (else the import name) of the innermost frame outside NumPy's own,
+    where that frame is an installed library's: the library whose code asked NumPy for the
+    name; empty where it is the user's own code (or no frame is shown)."""
+    caller = next((f for f in reversed(tb.frames) if installed_package(f.path) != "numpy"), None)
+    top = installed_package(caller.path) if caller is not None else None
+    return (distribution_of(top) or top) if top else ""
+
+
+def _not_installed_numpy(tb: Traceback) -> bool:
+    """Whether the ``numpy`` that lacks the name is not the installed NumPy: a file of the
+    user's own named numpy.py (or a numpy/ folder) among the frames, Python 3.13's note
+    naming such a file ("consider renaming"), or a module still importing itself ("partially
+    initialized module"). No NumPy release is at fault there (shadowed_module_findings)."""
+    if "consider renaming" in tb.message or "partially initialized module" in tb.message:
+        return True
+    return any(own_module_file(frame, "numpy") for frame in tb.frames)
 
 
 #: What NumPy 1.24 says to write instead of each builtin alias it removed (its release notes).
@@ -2304,6 +2324,14 @@ def keras_caller_findings(tracebacks: Sequence[Traceback], m: Machine) -> list[F
     return []
 
 
+def own_module_file(frame: Frame, module: str, *, folder: bool = True) -> bool:
+    """Whether ``frame`` runs a file of the user's own that Python imports as ``module``: a
+    ``module.py`` outside site-packages, or (``folder``) a ``module/__init__.py`` there."""
+    base = frame.path.replace("\\", "/").rsplit("/", 2)
+    own = base[-1] == f"{module}.py" or (folder and base[-2:] == [module, "__init__.py"])
+    return own and origin_of(frame.path).installed is False
+
+
 def shadowed_module_findings(tracebacks: Sequence[Traceback]) -> list[Finding]:
     """``import tensorflow`` that found the user's own ``tensorflow.py`` (or a ``tensorflow/``
     package outside site-packages): the frames show the file, and the module it made lacks
@@ -2327,15 +2355,11 @@ def shadowed_module_findings(tracebacks: Sequence[Traceback]) -> list[Finding]:
                 if any(re.match(rf"\s*(?:from|import)\s+{x}\.", f.code or "") for f in tb.frames)
             )
         for frame, module in ((fr, x) for fr in tb.frames for x in asked):
-            path = frame.path.replace("\\", "/")
-            base = path.rsplit("/", 2)
-            own = base[-1] == f"{module}.py" or (
-                # A package directory counts where Python's own words name a module; from the
-                # tail alone only a plain file does (a package of TensorFlow's layout outside
-                # site-packages is an install with --target, not the user's own).
-                base[-2:] == [module, "__init__.py"] and not tail
-            )
-            if own and origin_of(frame.path).installed is False:
+            base = frame.path.replace("\\", "/").rsplit("/", 2)
+            # A package directory counts where Python's own words name a module; from the
+            # tail alone only a plain file does (a package of TensorFlow's layout outside
+            # site-packages is an install with --target, not the user's own).
+            if own_module_file(frame, module, folder=not tail):
                 origin = (
                     frame.path
                     if base[-1] != "__init__.py"
