@@ -886,10 +886,20 @@ def _between(c: Conflict, m: Machine) -> Optional[Finding]:
             f"range (`pip index versions {other}`), or keep the two in separate environments.",
             m.list_releases(other),
         )
+    # Another package's exact pin (inference-schema 1.2.0: wrapt==1.11.1) that no TensorFlow
+    # release's range meets is that package's to widen: a library pinning a shared dependency.
+    pinned = (
+        not fits and not c.brought and c.have.startswith("==") and not _tensorflow_family(other)
+    )
     cause = {
         "keras": causes.software.KERAS_VERSION,
         "protobuf": causes.software.PROTOBUF_INCOMPATIBLE,
-    }.get(c.target, causes.software.DEPENDENCY_OUT_OF_RANGE)
+    }.get(
+        c.target,
+        causes.software.LIBRARY_PIN_CONFLICTS
+        if pinned
+        else causes.software.DEPENDENCY_OUT_OF_RANGE,
+    )
     return causes.finding(
         f"explain.{cause}",
         Severity.ERROR,
