@@ -29,12 +29,17 @@ the words are printed (the sources below the table):
 | uv `X==V has no wheels with a matching Python ABI tag` | 0.4+ | not-for | 10 |
 | Poetry `supported Python range (A) is not compatible with ...` | 1.2+ | not-for (new) | 11, 12 |
 | Poetry `Unable to find installation candidates for X (V)` | 1.1+ | no-wheel | 13 |
+| uv `A==V depends on X.. and B==W depends on X.., we can conclude` | 0.4+ | range (new) | 10 |
+| Poetry `A (V) depends on X (>=..)` ... `version solving failed` | 1.2+ | range (new) | 11 |
+| PDM `Unable to find a resolution for X`, `because of the following` | 2.x | range (new) | 14 |
+| PDM `don't work on all Python versions in the range of the project's` | 2.x | not-for (new) | 14 |
 
 Causes: not-for is `tf-release-not-for-python` (uv's and Poetry's with the installer's own
 fix), no-wheel `tf-no-wheel-for-python` (a companion's looked up without pip for uv and
 Poetry), virtual `conda-virtual-package-mismatch` (`glibc-too-old` for a glibc below the
 floor), long `windows-long-paths`, disk `disk-space-exhausted`, lib-pin
-`library-pin-conflicts`, out-of-range `dependency-out-of-range`, hash
+`library-pin-conflicts`, out-of-range and range `dependency-out-of-range` (range: new for uv,
+Poetry and PDM, with that resolver's commands), hash
 `download-hash-mismatch` (a new cause).
 
 1. https://github.com/pypa/pip/blob/23.0/src/pip/_internal/resolution/resolvelib/factory.py
@@ -50,6 +55,7 @@ floor), long `windows-long-paths`, disk `disk-space-exhausted`, lib-pin
 11. https://github.com/python-poetry/poetry/blob/1.8.3/src/poetry/mixology/failure.py
 12. https://github.com/python-poetry/poetry/blob/1.8.3/src/poetry/mixology/solutions/solutions/python_requirement_solution.py
 13. https://github.com/python-poetry/poetry/blob/1.8.3/src/poetry/installation/chooser.py
+14. https://github.com/pdm-project/pdm/blob/0acc07a718a35a69e926240f8f47d53404d95a2b/src/pdm/cli/utils.py
 """
 
 from __future__ import annotations
@@ -434,3 +440,74 @@ def test_a_library_that_brought_its_own_tensorflow_clashes_within_its_pins() -> 
     )
     top = top_error(explained(text))
     assert top.cause == "dependency-out-of-range"
+
+
+# --- uv, Poetry and PDM: TensorFlow's range against another package's ----------------------
+
+_RANGES = {
+    "uv": (
+        "  \u00d7 No solution found when resolving dependencies:\n"
+        "  \u2570\u2500\u25b6 Because tensorflow==2.12.0 depends on numpy>=1.22,<1.24 and "
+        "pandas==2.2.2 depends on numpy>=1.26.0, we can conclude that pandas==2.2.2 and "
+        "tensorflow==2.12.0 are incompatible.\n",
+        'uv add "tensorflow==',
+    ),
+    "poetry": (
+        "Because pandas (2.2.2) depends on numpy (>=1.26.0)\n"
+        " and tensorflow (2.12.0) depends on numpy (>=1.22,<1.24), pandas (2.2.2) is "
+        "incompatible with tensorflow (2.12.0).\n"
+        "So, because myproj depends on both tensorflow (2.12.0) and pandas (2.2.2), version "
+        "solving failed.\n",
+        'poetry add "tensorflow==',
+    ),
+    "pdm": (
+        "Unable to find a resolution for numpy\nbecause of the following conflicts:\n"
+        "  numpy<1.24,>=1.22 (from tensorflow@2.12.0)\n"
+        "  numpy>=1.26.0 (from pandas@2.2.2)\n"
+        "To fix this, you could loosen the dependency version constraints in pyproject.toml.\n",
+        'pdm add "tensorflow==',
+    ),
+}
+
+
+@pytest.mark.parametrize("text, command", _RANGES.values(), ids=_RANGES.keys())
+def test_a_resolvers_ranges_that_do_not_meet_are_fixed_with_that_resolver(
+    text: str, command: str
+) -> None:
+    top = top_error(explained(text))
+    assert top.cause == "dependency-out-of-range"
+    assert top.fix is not None
+    assert any(c.startswith(command) for c in top.fix.commands)
+    assert not any(c.startswith("pip ") for c in top.fix.commands)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "  \u2570\u2500\u25b6 Because pandas==2.2.2 depends on numpy>=1.26.0 and numba==0.56.0 "
+        "depends on numpy<1.24, we can conclude that numba==0.56.0 and pandas==2.2.2 are "
+        "incompatible.\n",
+        # Poetry's caret is not a PEP 440 range: no meeting is judged from it.
+        "Because pandas (2.2.2) depends on numpy (^1.26.0)\n and tensorflow (2.12.0) depends "
+        "on numpy (>=1.22,<1.24), pandas (2.2.2) is incompatible with tensorflow (2.12.0).\n"
+        "So, because myproj depends on both, version solving failed.\n",
+    ],
+    ids=["uv-two-other-packages", "poetry-caret-range"],
+)
+def test_ranges_without_tensorflows_pep_440_side_are_left_alone(text: str) -> None:
+    assert "dependency-out-of-range" not in {x.cause for x in explained(text).findings}
+
+
+def test_pdms_requires_python_refusal_narrows_the_range_with_pdm() -> None:
+    text = (
+        "Unable to find a resolution because the following dependencies don't work on all "
+        "Python versions in the range of the project's `requires-python`: >=3.8.\n"
+        "  python>=3.9 (from <Candidate tensorflow@2.16.1 from https://pypi.org/simple/"
+        "tensorflow/>)\n"
+        "A possible solution is to change the value of `requires-python` in pyproject.toml to "
+        ">=3.9.\n"
+    )
+    top = top_error(explained(text))
+    assert top.cause == "tf-release-not-for-python"
+    fix = fix_text(top)
+    assert 'requires-python = ">=3.9"' in fix and "pdm lock" in fix

@@ -74,10 +74,11 @@ def release_not_for_python_title(dist: str) -> str:
 
 
 def project_python_range_fix(installer: str, dist: str, supports: str, narrowed: str) -> Fix:
-    """A project whose declared Python range (uv's ``requires-python``, Poetry's ``python``)
-    reaches Pythons ``dist`` does not support (``supports``: its Requires-Python as the
-    resolver prints it): the range narrowed to ``narrowed`` (the resolver's own suggestion,
-    empty where it made none), then the lock made again with the same installer."""
+    """A project whose declared Python range (uv's and PDM's ``requires-python``, Poetry's
+    ``python``) reaches Pythons ``dist`` does not support (``supports``: its Requires-Python
+    as the resolver prints it): the range narrowed to ``narrowed`` (the resolver's own
+    suggestion, empty where it made none), then the lock made again with the same
+    installer."""
     to = f'"{narrowed}"' if narrowed else f"a range inside what {dist} supports ({supports})"
     # The resolver locks for every Python the range admits, not only the interpreter at
     # hand, so the interpreter need not change: the declaration must.
@@ -89,11 +90,19 @@ def project_python_range_fix(installer: str, dist: str, supports: str, narrowed:
             "then lock and install again.",
             ("poetry lock", "poetry install"),
         )
+    tool, commands = (
+        ("PDM", ("pdm lock", "pdm install"))
+        if installer == "pdm"
+        else (
+            "uv",
+            ("uv lock", "uv sync"),
+        )
+    )
     return Fix(
-        f"{dist} supports Python {supports} only, and uv resolves for every Python the "
+        f"{dist} supports Python {supports} only, and {tool} resolves for every Python the "
         f"project's requires-python admits: set `requires-python = {to}` under [project] in "
-        "pyproject.toml, then lock and sync again.",
-        ("uv lock", "uv sync"),
+        "pyproject.toml, then lock and install again.",
+        commands,
     )
 
 

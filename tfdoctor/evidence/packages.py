@@ -129,6 +129,9 @@ class Conflict(Record):
     #: ``between``: TensorFlow came with the other package (pip's "Cannot install" line names
     #: what was asked for, and no TensorFlow): the clash is within that package's own pins.
     brought: bool = False
+    #: ``between``: the resolver that printed it (``pip``, ``uv``, ``poetry``, ``pdm``), whose
+    #: own commands the fix names.
+    installer: str = "pip"
 
     @property
     def requirer_named(self) -> str:
@@ -194,6 +197,24 @@ def read_conflicts(texts: Iterable[str]) -> list[Conflict]:
             if _tf_not_asked(text):
                 between = [dataclasses.replace(c, brought=True) for c in between]
             out += between
+        if "we can conclude that" in text and "depends on" in text:
+            out += _between(
+                ((m["req"], m["rv"], m["target"], m["spec"]) for m in _UV_DEPENDS.finditer(text)),
+                "uv",
+            )
+        if "version solving failed" in text and "depends on" in text:
+            out += _between(
+                (
+                    (m["req"], m["rv"], m["target"], m["spec"])
+                    for m in _POETRY_DEPENDS.finditer(text)
+                ),
+                "poetry",
+            )
+        if "Unable to find a resolution for" in text:
+            out += _between(
+                ((m["req"], m["rv"], m["target"], m["spec"]) for m in _PDM_RANGE.finditer(text)),
+                "pdm",
+            )
         if "incompatible versions in the resolved dependencies" in text:
             out += _between(
                 (m["req"], m["rv"], m["target"], m["spec"]) for m in _PIPENV_RANGE.finditer(text)
@@ -263,9 +284,38 @@ def _tf_not_asked(text: str) -> bool:
     return bool(names) and not any(normalize_name(n) in TF_DISTRIBUTIONS for n in names)
 
 
-def _between(ranges: Iterable[tuple[str, str, str, str]]) -> list[Conflict]:
-    """The ranges two packages declare on one name that a resolver could not meet together,
-    TensorFlow's side as the requirer: one conflict per other package whose range is set."""
+#: A range without spaces as uv, Poetry and PDM print it (``>=3.6.6,<4.6.0``).
+_RANGE = rf"{_OP}[\w.*+!-]+(?:,{_OP}[\w.*+!-]+)*"
+#: uv's PubGrub report of two releases' ranges on one package (``Because tensorflow==2.13.0
+#: depends on typing-extensions>=3.6.6,<4.6.0 and fastapi==0.104.0 depends on
+#: typing-extensions>=4.8.0, we can conclude that ... are incompatible``).
+#: https://github.com/astral-sh/uv/blob/0.6.0/crates/uv-resolver/src/pubgrub/report.rs
+_UV_DEPENDS = re.compile(
+    rf"(?<![\w.-])(?P<req>{_NAME})==(?P<rv>{_VERSION}) depends on "
+    rf"(?P<target>{_NAME})(?:\[[^\]\n]{{0,200}}\])?(?P<spec>{_RANGE})(?=\s|,\s|$)"
+)
+#: Poetry's (mixology's) words for the same: ``tensorflow (2.13.0) depends on
+#: typing-extensions (>=3.6.6,<4.6.0)``, ahead of ``version solving failed``.
+#: https://github.com/python-poetry/poetry/blob/1.8.3/src/poetry/mixology/failure.py
+_POETRY_DEPENDS = re.compile(
+    rf"(?<![\w.-])(?P<req>{_NAME}) \((?P<rv>{_VERSION})\) depends on "
+    rf"(?P<target>{_NAME}) \((?P<spec>{_RANGE})\)"
+)
+#: PDM's list (format_resolution_impossible) under ``Unable to find a resolution for X`` /
+#: ``because of the following conflicts:``, one requirement a line with the release that
+#: declares it (``typing-extensions<4.6.0,>=3.6.6 (from tensorflow@2.13.0)``).
+#: https://github.com/pdm-project/pdm/blob/0acc07a718a35a69e926240f8f47d53404d95a2b/src/pdm/cli/utils.py
+_PDM_RANGE = re.compile(
+    rf"^[ \t]*(?P<target>{_NAME})(?:\[[^\]\n]{{0,200}}\])?(?P<spec>{_RANGE}) "
+    rf"\(from (?P<req>{_NAME})(?:\[[^\]\n]{{0,200}}\])?@(?P<rv>{_VERSION})\)",
+    re.MULTILINE,
+)
+
+
+def _between(ranges: Iterable[tuple[str, str, str, str]], installer: str = "pip") -> list[Conflict]:
+    """The ranges two packages declare on one name that a resolver (``installer``) could not
+    meet together, TensorFlow's side as the requirer: one conflict per other package whose
+    range is set."""
     by_target: dict[str, list[tuple[str, str, str]]] = {}
     for req, version, target, spec in ranges:
         by_target.setdefault(normalize_name(target), []).append(
@@ -286,6 +336,7 @@ def _between(ranges: Iterable[tuple[str, str, str, str]]) -> list[Conflict]:
                             "between",
                             other_spec,
                             f"{other} {other_version}",
+                            installer=installer,
                         )
                     )
     return out

@@ -5420,6 +5420,20 @@ _POETRY_PYTHON_RANGE = re.compile(
     r"will not be satisfied for Python [^\n]{1,80}$",
     re.MULTILINE,
 )
+#: PDM's refusal of the project's requires-python (format_resolution_impossible): one line a
+#: dependency's Python requirement with the candidate that declares it, then the range it
+#: suggests.
+#: https://github.com/pdm-project/pdm/blob/0acc07a718a35a69e926240f8f47d53404d95a2b/src/pdm/cli/utils.py
+_PDM_PYTHON_RANGE = re.compile(
+    r"^[ \t]*python(?P<supports>[<>=!~][^\s(]{0,80}) \(from <Candidate (?P<dist>"
+    + _TF_FAMILY
+    + r")@",
+    re.MULTILINE,
+)
+_PDM_SUGGESTED = re.compile(
+    r"change the value of `requires-python` in pyproject\.toml to (?P<range>[^\s]{1,80}?)\.?$",
+    re.MULTILINE,
+)
 _POETRY_SUGGESTED = re.compile(
     r"For (?P<dist>[\w.-]{1,100}), a possible solution would be to set the `python` property to "
     r'"(?P<range>[^"\n]{1,80})"'
@@ -5427,7 +5441,7 @@ _POETRY_SUGGESTED = re.compile(
 
 
 def _project_python_range(evidence: Evidence) -> Optional[Finding]:
-    """uv or Poetry refusing to lock a project whose declared Python range admits Pythons a
+    """uv, PDM or Poetry refusing to lock a project whose declared Python range admits Pythons a
     release of TensorFlow's family does not support: the declaration to narrow."""
     text = evidence.first_text
     if "requires-python" in text.lower() and "hint:" in text:
@@ -5445,6 +5459,24 @@ def _project_python_range(evidence: Evidence) -> Optional[Finding]:
                 or found.group(0),
                 causes.platform.project_python_range_fix(
                     "uv", dist, supports, found.group("like") or ""
+                ),
+            )
+    if "don't work on all Python versions in the range of the project's" in text:
+        pdm = _PDM_PYTHON_RANGE.search(text)
+        if pdm is not None:
+            advised = _PDM_SUGGESTED.search(text)
+            return causes.finding(
+                f"explain.{causes.platform.TF_RELEASE_NOT_FOR_PYTHON}",
+                Severity.ERROR,
+                causes.platform.TF_RELEASE_NOT_FOR_PYTHON,
+                f"The project's requires-python admits Pythons {pdm.group('dist')} does not "
+                "support",
+                _cite_head(evidence, [pdm.group(0).strip()]),
+                causes.platform.project_python_range_fix(
+                    "pdm",
+                    pdm.group("dist"),
+                    pdm.group("supports"),
+                    advised.group("range") if advised else "",
                 ),
             )
     if "is not compatible with some of the required packages Python requirement" in text:
